@@ -1,0 +1,39 @@
+# The README's commands. Everything sets itself up on first use (scripts/setup.sh).
+VENV    ?= .venv
+PY      := $(VENV)/bin/python
+CARGO   ?= cargo
+export VIRTUAL_ENV := $(abspath $(VENV))
+export PATH := $(abspath $(VENV))/bin:$(PATH)
+
+.PHONY: setup build demo test test-rust test-python bench lint clean
+
+setup:
+	@bash scripts/setup.sh
+
+# Build the Rust core into the virtualenv (release: the simulator is the hot path).
+build: setup
+	@$(VENV)/bin/maturin develop --release --quiet
+
+demo: build
+	$(VENV)/bin/overprov simulate --demo
+
+test: build test-rust test-python
+
+test-rust:
+	$(CARGO) test --release -p overprov-sim
+
+test-python:
+	$(PY) -m pytest
+
+bench: build
+	$(CARGO) run --release -p overprov-sim --example ftl_bench -- --out bench/ftl_bench.json
+
+lint: setup
+	$(CARGO) clippy --workspace --all-targets --release -- -D warnings
+	$(CARGO) fmt --all -- --check
+	$(VENV)/bin/ruff check python tests
+	$(VENV)/bin/ruff format --check python tests
+
+clean:
+	$(CARGO) clean
+	rm -rf $(VENV)

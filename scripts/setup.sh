@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# One-time set-up on a fresh machine: Debian packages the tests use (when root), a virtualenv
+# with pinned Python tools. Idempotent: does nothing that is already done.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+VENV=${VENV:-.venv}
+
+missing=()
+while read -r pkg; do
+    [[ -z "$pkg" || "$pkg" == \#* ]] && continue
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+done < scripts/apt-packages.txt
+if ((${#missing[@]})); then
+    if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
+        echo "setup: installing Debian packages: ${missing[*]}" >&2
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get update -qq
+        apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    else
+        echo "setup: not root; tests needing these packages will be skipped: ${missing[*]}" >&2
+    fi
+fi
+
+if [[ ! -x "$VENV/bin/python" ]]; then
+    python3 -m venv "$VENV"
+fi
+stamp="$VENV/.requirements.sha"
+want=$(sha256sum requirements-dev.txt | cut -d' ' -f1)
+if [[ ! -f "$stamp" || "$(cat "$stamp")" != "$want" ]]; then
+    "$VENV/bin/python" -m pip install -q --upgrade pip
+    "$VENV/bin/python" -m pip install -q -r requirements-dev.txt
+    echo "$want" > "$stamp"
+fi
