@@ -16,6 +16,7 @@ from overprov.errors import OverprovError
 # One line per subcommand module; each module defines register(subparsers).
 COMMAND_MODULES: tuple[str, ...] = (
     "overprov.simulate",
+    "overprov.profile.cli",
 )
 
 

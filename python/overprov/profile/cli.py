@@ -1,0 +1,262 @@
+"""``overprov profile``: how much OP does this drive need to sustain N IOPS?"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from overprov.errors import ConfigError
+from overprov.profile.runner import (
+    Profile,
+    ProfileSettings,
+    human_bytes,
+    op_label,
+    parse_size,
+    stderr_progress,
+)
+
+# argparse dest → ProfileSettings field, for flags that --resume must not contradict
+_SETTING_FLAGS = {
+    "op": "op_percents",
+    "target_iops": "target_iops",
+    "min_iops": "min_iops",
+    "bs": "bs_bytes",
+    "qd": "qd",
+    "jobs": "jobs",
+    "size": "size_bytes",
+    "round_seconds": "round_seconds",
+    "max_rounds": "max_rounds",
+    "precondition": "precondition",
+    "stop_at_target": "stop_at_target",
+    "fob_seconds": "fob_seconds",
+    "ioengine": "ioengine",
+    "rated_tbw": "rated_tbw",
+}
+
+
+def _op_list(text: str) -> list[float]:
+    try:
+        ops = [float(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a list of percentages: {text!r}") from None
+    return [int(op) if op == int(op) else op for op in ops]
+
+
+def _size(text: str) -> int:
+    try:
+        return parse_size(text)
+    except ConfigError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "profile",
+        help="measure steady-state random-write IOPS at several OP levels (real fio)",
+        description=(
+            "Profile a drive: identify it, measure its initial random-write performance, purge "
+            "it, precondition it, then for each OP level discard the last X%% of the tested "
+            "space and run rounds of random writes on the rest until SNIA steady state. "
+            "Writes results.json, a CSV per phase, fio job files and a log to --out. "
+            "THIS DESTROYS ALL DATA ON THE TARGET AND WEARS THE DRIVE."
+        ),
+    )
+    p.add_argument(
+        "target",
+        nargs="?",
+        metavar="TARGET",
+        help="block device or regular file; several comma-separated = one RAID group "
+        "(profiled together); sim:PRESET for a simulated drive (not available yet)",
+    )
+    p.add_argument(
+        "--op",
+        type=_op_list,
+        default=None,
+        metavar="LIST",
+        help="extra OP levels in %%, ascending (default 0,10,20,30,40,50,60)",
+    )
+    p.add_argument(
+        "--target-iops",
+        type=float,
+        default=None,
+        metavar="N",
+        help="recommend the smallest OP whose steady IOPS meets N",
+    )
+    p.add_argument(
+        "--min-iops",
+        type=float,
+        default=None,
+        metavar="N",
+        help="end a phase early (skipped) when its first 3 rounds average below N",
+    )
+    p.add_argument(
+        "--stop-at-target",
+        action="store_true",
+        default=None,
+        help="end the sweep once a phase meets --target-iops",
+    )
+    p.add_argument(
+        "--bs",
+        type=_size,
+        default=None,
+        metavar="SIZE",
+        help="random-write block size (default 4k)",
+    )
+    p.add_argument("--qd", type=int, default=None, metavar="N", help="queue depth per job (32)")
+    p.add_argument("--jobs", type=int, default=None, metavar="N", help="fio jobs per member (1)")
+    p.add_argument(
+        "--size",
+        type=_size,
+        default=None,
+        metavar="BYTES",
+        help="test only the first BYTES of each member (creates a missing file); "
+        "k/M/G/T are powers of 1024, kB/MB/GB/TB of 1000",
+    )
+    p.add_argument(
+        "--round-seconds", type=int, default=None, metavar="S", help="length of one round (60)"
+    )
+    p.add_argument(
+        "--max-rounds",
+        type=int,
+        default=None,
+        metavar="N",
+        help="give up on steady state after N rounds per phase (25)",
+    )
+    p.add_argument(
+        "--fob-seconds",
+        type=int,
+        default=None,
+        metavar="S",
+        help="initial (FOB) measurement length (default one round; 0 skips it)",
+    )
+    p.add_argument(
+        "--precondition",
+        choices=("seq", "random"),
+        default=None,
+        help="seq: 2x capacity of 128 KiB sequential writes (default); random: one random-map pass",
+    )
+    p.add_argument("--ioengine", default=None, metavar="NAME", help="fio ioengine (default libaio)")
+    p.add_argument(
+        "--rated-tbw",
+        type=float,
+        default=None,
+        metavar="TB",
+        help="rated endurance per drive in TB written, to show the share a run uses",
+    )
+    p.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="output folder (default ./overprov-profile-<target name>)",
+    )
+    p.add_argument(
+        "--resume",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="continue the interrupted profile in DIR; finished phases are kept",
+    )
+    p.add_argument("--allow-hdd", action="store_true", help="accept a rotational device")
+    p.add_argument(
+        "--i-understand-this-destroys-data",
+        dest="confirm",
+        action="append",
+        default=[],
+        metavar="DEVICE",
+        help="confirm that DEVICE (or FILE) may be overwritten even though it holds "
+        "a partition table, file system or other data; name that exact device, once "
+        "per member",
+    )
+    p.set_defaults(func=run)
+
+
+def _settings_from_args(args: argparse.Namespace) -> ProfileSettings:
+    given = {
+        field: getattr(args, dest)
+        for dest, field in _SETTING_FLAGS.items()
+        if getattr(args, dest) is not None
+    }
+    return ProfileSettings(**given)
+
+
+def _default_out(target: str) -> Path:
+    first = target.split(",")[0].rstrip("/")
+    name = Path(first).name or "target"
+    return Path(f"overprov-profile-{name}")
+
+
+def _check_resume_flags(args: argparse.Namespace, stored: ProfileSettings, spec: str) -> None:
+    if args.target is not None and args.target != spec:
+        raise ConfigError(f"--resume: the stored profile is of {spec!r}, not {args.target!r}")
+    if args.out is not None:
+        raise ConfigError("--resume DIR: DIR is the output folder; do not also give --out")
+    for dest, field in _SETTING_FLAGS.items():
+        value = getattr(args, dest)
+        if value is None:
+            continue
+        old = getattr(stored, field)
+        if dest == "op":
+            value = [float(v) for v in value]
+            old = [float(v) for v in old]
+        if value != old:
+            raise ConfigError(
+                f"--resume: --{dest.replace('_', '-')} {value} differs from the stored run "
+                f"({old}); a resumed profile keeps its settings"
+            )
+
+
+def _summary(doc: dict[str, Any], out: Path) -> str:
+    lines = [f"profile of {doc['target']['spec']} — {doc['status']}"]
+    lines.append(f"{'OP':>5}  {'status':<10} {'rounds':>6} {'steady IOPS':>12} {'p99 µs':>9}")
+    for p in doc["phases"]:
+        lat = (p.get("latency_us") or {}).get("p99")
+        iops = p["steady_iops"]
+        iops_text = f"{iops:,.0f}" if iops is not None else "—"
+        lat_text = f"{lat:,.0f}" if lat is not None else "—"
+        lines.append(
+            f"{p['op_percent']:>4g}%  {p['status']:<10} {len(p['rounds']):>6} "
+            f"{iops_text:>12} {lat_text:>9}" + (f"  ({p['skip_reason']})" if p["skipped"] else "")
+        )
+    rec = doc.get("recommendation")
+    if rec:
+        if rec["op_percent"] is not None:
+            lines.append(f"recommendation: OP {rec['op_percent']:g}% — {rec['reason']}")
+        else:
+            lines.append(f"recommendation: none — {rec['reason']}")
+    csvs = ", ".join(f"phase-{op_label(p['op_percent'])}.csv" for p in doc["phases"])
+    lines.append(
+        f"wrote {human_bytes(doc['totals']['bytes_written'])}; results in {out}/results.json, "
+        f"CSV per phase ({csvs}), fio job files in {out}/fio/"
+    )
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.resume is not None:
+        profile = Profile.resume(
+            args.resume,
+            confirm=list(args.confirm),
+            allow_hdd=args.allow_hdd,
+            progress=stderr_progress,
+        )
+        _check_resume_flags(args, profile.settings, profile.doc["target"]["spec"])
+        out = Path(args.resume)
+    else:
+        if not args.target:
+            raise ConfigError("TARGET: give a block device, a file, or --resume DIR")
+        settings = _settings_from_args(args)
+        out = args.out or _default_out(args.target)
+        profile = Profile.create(
+            args.target,
+            settings,
+            out,
+            confirm=list(args.confirm),
+            allow_hdd=args.allow_hdd,
+            progress=stderr_progress,
+        )
+    doc = profile.run()
+    print(_summary(doc, out), file=sys.stdout)
+    return 0

@@ -1,0 +1,269 @@
+"""results.json (versioned, schema-checked), CSV per phase, and the recommendation.
+
+The schema lives beside this file (``results.schema.json``) and is documented in
+docs/results-schema.md. ``SCHEMA_VERSION`` changes when a field changes meaning or is removed;
+adding an optional field does not.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import io
+import json
+import math
+import os
+import tempfile
+from collections.abc import Mapping, Sequence
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from overprov.errors import ConfigError
+from overprov.profile.fio import PERCENTILES, percentile_key
+
+FORMAT = "overprov-profile-results"
+SCHEMA_VERSION = 1
+SCHEMA_PATH = Path(__file__).with_name("results.schema.json")
+
+KNEE_MIN_POINTS = 3
+KNEE_MIN_GAIN = 0.10
+"""Below this relative IOPS gain (largest over smallest-OP steady IOPS), OP "buys little"."""
+KNEE_MIN_DISTANCE = 0.05
+"""The knee must lie at least this far above the chord of the normalised curve."""
+
+
+@cache
+def load_schema() -> dict[str, Any]:
+    return json.loads(SCHEMA_PATH.read_text())
+
+
+def validate(doc: Mapping[str, Any]) -> None:
+    """Raise ConfigError naming the first field that breaks the schema."""
+    import jsonschema
+
+    validator = jsonschema.Draft202012Validator(load_schema())
+    errors = sorted(validator.iter_errors(doc), key=lambda e: list(e.absolute_path))
+    if errors:
+        err = errors[0]
+        where = "/".join(str(p) for p in err.absolute_path) or "(top level)"
+        raise ConfigError(f"results.json: {where}: {err.message}")
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write a file so a crash leaves either the old or the new content: temp file in the same
+    folder, fsync, os.replace, fsync the folder."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+    dir_fd = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(dir_fd)
+    finally:
+        os.close(dir_fd)
+
+
+def write_json_atomic(path: Path, doc: Mapping[str, Any]) -> None:
+    write_atomic(path, json.dumps(doc, indent=2, allow_nan=False) + "\n")
+
+
+def load_results(path: Path) -> dict[str, Any]:
+    try:
+        doc = json.loads(Path(path).read_text())
+    except FileNotFoundError:
+        raise ConfigError(f"--resume: {path} does not exist") from None
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"--resume: {path} is not JSON: {exc}") from None
+    if doc.get("format") != FORMAT:
+        raise ConfigError(f"--resume: {path} is not an overprov profile (format field)")
+    if doc.get("schema_version") != SCHEMA_VERSION:
+        raise ConfigError(
+            f"--resume: {path} has schema_version {doc.get('schema_version')}; this overprov "
+            f"reads version {SCHEMA_VERSION}"
+        )
+    validate(doc)
+    return doc
+
+
+# ------------------------------------------------------------------------------------- CSV
+
+LATENCY_KEYS = ("mean", *(percentile_key(p) for p in PERCENTILES), "max")
+
+
+def phase_csv_text(phase: Mapping[str, Any], member_names: Sequence[str]) -> str:
+    """One row per round: figures of the whole target, then IOPS per member (RAID groups)."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    header = [
+        "op_percent",
+        "round",
+        "started",
+        "finished",
+        "duration_s",
+        "iops",
+        "bytes_written",
+        *(f"lat_{k}_us" for k in LATENCY_KEYS),
+        "fio_ss_attained",
+        "fio_ss_criterion_percent",
+    ]
+    if len(member_names) > 1:
+        header += [f"iops_m{i}" for i in range(len(member_names))]
+    w.writerow(header)
+
+    def cell(v: Any) -> Any:
+        if v is None:
+            return ""
+        if isinstance(v, bool):
+            return int(v)
+        if isinstance(v, float):
+            return f"{v:.6g}" if abs(v) < 1e15 else repr(v)
+        return v
+
+    for r in phase.get("rounds", []):
+        lat = r.get("latency_us") or {}
+        ss = r.get("fio_steadystate") or {}
+        row = [
+            phase["op_percent"],
+            r["index"],
+            r["started"],
+            r["finished"],
+            r["duration_s"],
+            r["iops"],
+            r["bytes_written"],
+            *(lat.get(k) for k in LATENCY_KEYS),
+            ss.get("attained"),
+            ss.get("criterion_percent"),
+        ]
+        if len(member_names) > 1:
+            row += [m.get("iops") for m in r.get("members", [])]
+        w.writerow([cell(v) for v in row])
+    return buf.getvalue()
+
+
+# ---------------------------------------------------------------------------- recommendation
+
+
+def knee(points: Sequence[tuple[float, float]]) -> dict[str, Any]:
+    """The knee of an IOPS-vs-OP curve (docs/profile.md, "The knee").
+
+    ``points`` are (op_percent, steady IOPS), OP ascending. Normalise OP to x ∈ [0, 1]
+    (smallest → 0, largest → 1) and IOPS to y = (iops − iops at the smallest OP) /
+    (largest IOPS − iops at the smallest OP); the knee is the point furthest above the chord
+    y = x (largest y − x, the smaller OP on a tie): past it, each extra percent of OP buys less
+    IOPS than the average over the range. This is Kneedle (Satopää et al., 2011) without
+    smoothing. Special cases: fewer than 3 points → no knee; a gain under 10% over the whole
+    range → the smallest OP (OP buys little); no point at least 0.05 above the chord → no
+    knee (IOPS still rise as fast or faster at the largest OP tested).
+    """
+    pts = sorted((float(op), float(v)) for op, v in points)
+    result: dict[str, Any] = {
+        "op_percent": None,
+        "distance": None,
+        "gain": None,
+    }
+    if len(pts) < KNEE_MIN_POINTS:
+        result["reason"] = (
+            f"the knee needs at least {KNEE_MIN_POINTS} steady phases; there "
+            f"{'is' if len(pts) == 1 else 'are'} {len(pts)}"
+        )
+        return result
+    op0, y0 = pts[0]
+    op_n = pts[-1][0]
+    y_hi = max(v for _, v in pts)
+    gain = (y_hi - y0) / y0 if y0 > 0 else math.inf
+    result["gain"] = gain if math.isfinite(gain) else None
+    if y_hi <= y0 or gain < KNEE_MIN_GAIN:
+        result["op_percent"] = op0
+        result["distance"] = 0.0
+        result["reason"] = (
+            f"steady IOPS gain only {max(gain, 0.0):.0%} from OP {op0:g}% to the best level "
+            f"(under {KNEE_MIN_GAIN:.0%}): extra OP buys little here, so the smallest OP tested"
+        )
+        return result
+    best_d, best_op = -math.inf, op0
+    for op, v in pts:
+        x = (op - op0) / (op_n - op0)
+        y = (v - y0) / (y_hi - y0)
+        d = y - x
+        if d > best_d + 1e-12:
+            best_d, best_op = d, op
+    result["distance"] = best_d
+    if best_d < KNEE_MIN_DISTANCE:
+        result["reason"] = (
+            f"no knee: steady IOPS keep rising about as fast or faster with OP up to "
+            f"{op_n:g}% (no point {KNEE_MIN_DISTANCE} above the chord); test larger OP levels "
+            "or give --target-iops"
+        )
+        return result
+    result["op_percent"] = best_op
+    result["reason"] = (
+        f"knee at OP {best_op:g}%: the point furthest above the chord of the normalised "
+        f"IOPS-vs-OP curve (distance {best_d:.2f}); beyond it extra OP buys less than average"
+    )
+    return result
+
+
+def recommend(phases: Sequence[Mapping[str, Any]], target_iops: float | None) -> dict[str, Any]:
+    """The smallest OP whose steady IOPS meets ``target_iops``, or the knee without a target.
+    Only phases that reached steady state count."""
+    steady = sorted(
+        ((float(p["op_percent"]), float(p["steady_iops"])) for p in phases if p.get("steady")),
+        key=lambda t: t[0],
+    )
+    iops_at = dict(steady)
+    if target_iops is not None:
+        for op, iops in steady:
+            if iops >= target_iops:
+                return {
+                    "method": "target",
+                    "op_percent": op,
+                    "steady_iops": iops,
+                    "target_iops": target_iops,
+                    "reason": (
+                        f"OP {op:g}% is the smallest steady phase meeting {target_iops:g} IOPS "
+                        f"({iops:.0f} IOPS)"
+                    ),
+                }
+        unsteady_hits = [
+            float(p["op_percent"])
+            for p in phases
+            if not p.get("steady")
+            and p.get("window_iops_mean") is not None
+            and float(p["window_iops_mean"]) >= target_iops
+        ]
+        why = f"no steady phase reached {target_iops:g} IOPS"
+        if steady:
+            best_op, best = max(steady, key=lambda t: t[1])
+            why += f" (best: {best:.0f} IOPS at OP {best_op:g}%)"
+        if unsteady_hits:
+            why += (
+                "; phases that were not steady reached it at OP "
+                + ", ".join(f"{op:g}%" for op in unsteady_hits)
+                + " — rerun with more rounds to confirm"
+            )
+        return {
+            "method": "target",
+            "op_percent": None,
+            "steady_iops": None,
+            "target_iops": target_iops,
+            "reason": why,
+        }
+    k = knee(steady)
+    op = k["op_percent"]
+    return {
+        "method": "knee",
+        "op_percent": op,
+        "steady_iops": iops_at.get(op) if op is not None else None,
+        "target_iops": None,
+        "reason": k["reason"],
+        "knee": {"distance": k["distance"], "gain": k["gain"]},
+    }

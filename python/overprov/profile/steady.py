@@ -1,0 +1,265 @@
+"""SNIA steady-state detection on a series of per-round figures (DOMAIN.md §3).
+
+The SNIA Solid State Storage Performance Test Specification (SSS PTS) calls a device steady
+when, in a *measurement window* of the last 5 rounds,
+
+* the data excursion (max − min) is at most 20% of the window average, and
+* the excursion of the least-squares line across the window (slope × 4 rounds) is at most 10%
+  of the window average;
+
+and gives up after 25 rounds. :func:`assess` applies that test to the last window of a series
+and returns a :class:`SteadyStateVerdict` with every figure that decided it, so a report can
+show *why* a phase was (or was not) steady.
+
+fio's own ``steadystate=iops_slope:L%`` check uses a different normalisation: its criterion is
+``100 × slope / mean`` with the slope *per sample*, and it is met when ``|criterion| < L``.
+:func:`fio_slope_criterion_percent` computes that figure, and
+:func:`criteria_like_fio_iops_slope` builds criteria under which :func:`assess` gives fio's
+verdict, which is how the tests compare the two.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class SteadyStateCriteria:
+    """What "steady" means. Defaults are SNIA SSS PTS: 5-round window, 20% range, 10% slope."""
+
+    window_rounds: int = 5
+    """Rounds in the measurement window (the last ``window_rounds`` rounds of the series)."""
+    max_range_fraction: float | None = 0.20
+    """(max − min) of the window must be at most this share of the window mean; None: no check."""
+    max_slope_excursion_fraction: float | None = 0.10
+    """|slope × (window_rounds − 1)| must be at most this share of the window mean (None: no
+    check)."""
+    max_rounds: int = 25
+    """Give up (verdict "not steady") once this many rounds have run without steady state."""
+
+    def __post_init__(self) -> None:
+        if self.window_rounds < 2:
+            raise ValueError(f"window_rounds must be at least 2, got {self.window_rounds}")
+        if self.max_rounds < self.window_rounds:
+            raise ValueError(
+                f"max_rounds ({self.max_rounds}) must be at least window_rounds "
+                f"({self.window_rounds})"
+            )
+        for name in ("max_range_fraction", "max_slope_excursion_fraction"):
+            value = getattr(self, name)
+            if value is not None and not value >= 0:
+                raise ValueError(f"{name} must be >= 0 or None, got {value}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+SNIA = SteadyStateCriteria()
+
+
+@dataclass(frozen=True)
+class SteadyStateVerdict:
+    """The outcome of one assessment and the figures that decided it.
+
+    Figures describe the last window (or the whole series when it is shorter than a window);
+    they are None when there is no data.
+    """
+
+    steady: bool
+    gave_up: bool
+    """True when ``rounds >= max_rounds`` and the series is not steady: stop, "not steady"."""
+    rounds: int
+    window_first_round: int | None
+    """1-based index of the first round of the assessed window."""
+    window: tuple[float, ...]
+    mean: float | None
+    minimum: float | None
+    maximum: float | None
+    range_fraction: float | None
+    """(max − min) / mean."""
+    slope_per_round: float | None
+    """Least-squares slope across the window, in units of the series per round."""
+    slope_excursion_fraction: float | None
+    """|slope × (window − 1)| / mean: how far the fitted line moves across the window."""
+    range_ok: bool | None
+    slope_ok: bool | None
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["window"] = list(self.window)
+        return data
+
+
+def least_squares_slope(values: Sequence[float]) -> float:
+    """Slope of the least-squares line through (i, values[i]), i = 0, 1, …; needs 2+ values."""
+    n = len(values)
+    if n < 2:
+        raise ValueError("a slope needs at least two values")
+    x_mean = (n - 1) / 2.0
+    y_mean = math.fsum(values) / n
+    sxy = math.fsum((i - x_mean) * (y - y_mean) for i, y in enumerate(values))
+    sxx = math.fsum((i - x_mean) ** 2 for i in range(n))
+    return sxy / sxx
+
+
+def fio_slope_criterion_percent(values: Sequence[float]) -> float:
+    """fio's ``iops_slope`` criterion for a window: 100 × slope per sample / mean (signed)."""
+    mean = math.fsum(values) / len(values)
+    if mean == 0:
+        return math.inf
+    return 100.0 * least_squares_slope(values) / mean
+
+
+def criteria_like_fio_iops_slope(limit_percent: float, samples: int) -> SteadyStateCriteria:
+    """Criteria under which :func:`assess` reproduces fio's ``iops_slope:limit_percent%``
+    verdict over a window of ``samples`` one-second samples (fio's ``ss_dur``).
+
+    fio: steady when |slope| / mean < L/100. Ours: steady when |slope × (n − 1)| / mean ≤ the
+    excursion limit, so the limit is L/100 × (n − 1). The range check is off, as in fio's slope
+    test. (fio's test is strict, ours is not; they differ only on exact equality.)
+    """
+    return SteadyStateCriteria(
+        window_rounds=samples,
+        max_range_fraction=None,
+        max_slope_excursion_fraction=limit_percent / 100.0 * (samples - 1),
+        max_rounds=samples,
+    )
+
+
+def snia_equivalent_fio_slope_percent(samples: int, criteria: SteadyStateCriteria = SNIA) -> float:
+    """The fio ``iops_slope`` limit (percent per sample) that is SNIA's slope rule over a
+    window of ``samples`` samples: the fitted line may move by at most
+    ``max_slope_excursion_fraction`` of the mean across the window."""
+    if samples < 2:
+        raise ValueError("fio's slope check needs a window of at least 2 samples")
+    excursion = criteria.max_slope_excursion_fraction
+    if excursion is None:
+        raise ValueError("criteria have no slope rule")
+    return 100.0 * excursion / (samples - 1)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def assess(series: Sequence[float], criteria: SteadyStateCriteria = SNIA) -> SteadyStateVerdict:
+    """Assess the last window of ``series`` (e.g. per-round IOPS, oldest first)."""
+    values = [float(v) for v in series]
+    for v in values:
+        if not math.isfinite(v):
+            raise ValueError(f"series contains a non-finite value: {v}")
+    rounds = len(values)
+    w = criteria.window_rounds
+    gave_up_now = rounds >= criteria.max_rounds
+    window = tuple(values[-w:])
+    first = rounds - len(window) + 1 if window else None
+
+    if not window:
+        return SteadyStateVerdict(
+            steady=False,
+            gave_up=gave_up_now,
+            rounds=0,
+            window_first_round=None,
+            window=(),
+            mean=None,
+            minimum=None,
+            maximum=None,
+            range_fraction=None,
+            slope_per_round=None,
+            slope_excursion_fraction=None,
+            range_ok=None,
+            slope_ok=None,
+            reason=f"no rounds yet; steady state needs a window of {w} rounds",
+        )
+
+    mean = math.fsum(window) / len(window)
+    lo, hi = min(window), max(window)
+    slope = least_squares_slope(window) if len(window) >= 2 else None
+    range_fraction = (hi - lo) / mean if mean > 0 else None
+    excursion_fraction = (
+        abs(slope * (len(window) - 1)) / mean if slope is not None and mean > 0 else None
+    )
+    range_ok: bool | None = None
+    slope_ok: bool | None = None
+    if mean > 0:
+        limit = criteria.max_range_fraction
+        range_ok = True if limit is None else range_fraction is not None and range_fraction <= limit
+        limit = criteria.max_slope_excursion_fraction
+        slope_ok = (
+            True
+            if limit is None
+            else excursion_fraction is not None and excursion_fraction <= limit + 1e-12
+        )
+
+    figures = dict(
+        rounds=rounds,
+        window_first_round=first,
+        window=window,
+        mean=mean,
+        minimum=lo,
+        maximum=hi,
+        range_fraction=range_fraction,
+        slope_per_round=slope,
+        slope_excursion_fraction=excursion_fraction,
+        range_ok=range_ok,
+        slope_ok=slope_ok,
+    )
+
+    if rounds < w:
+        return SteadyStateVerdict(
+            steady=False,
+            gave_up=gave_up_now,
+            reason=(
+                f"too short: {_plural(rounds, 'round')}; steady state needs a window of {w} rounds"
+            ),
+            **figures,
+        )
+    if mean <= 0:
+        why = f"window mean is {mean:g}: nothing was written"
+        steady = False
+    else:
+        problems = []
+        if not range_ok:
+            problems.append(
+                f"range (max − min) is {range_fraction:.1%} of the mean, over the "
+                f"{criteria.max_range_fraction:.0%} limit"
+            )
+        if not slope_ok:
+            problems.append(
+                f"the fitted line moves {excursion_fraction:.1%} of the mean across the window, "
+                f"over the {criteria.max_slope_excursion_fraction:.0%} limit"
+            )
+        steady = not problems
+        if steady:
+            parts = [f"steady in rounds {first}–{rounds}: mean {mean:.6g}"]
+            if range_fraction is not None and criteria.max_range_fraction is not None:
+                parts.append(f"range {range_fraction:.1%} ≤ {criteria.max_range_fraction:.0%}")
+            if criteria.max_slope_excursion_fraction is not None:
+                parts.append(
+                    f"slope excursion {excursion_fraction:.1%} ≤ "
+                    f"{criteria.max_slope_excursion_fraction:.0%}"
+                )
+            why = ", ".join(parts)
+        else:
+            why = f"not steady in rounds {first}–{rounds}: " + "; ".join(problems)
+    gave_up = gave_up_now and not steady
+    if gave_up:
+        why = f"not steady after {_plural(rounds, 'round')} (the limit); last window: " + why
+    return SteadyStateVerdict(steady=steady, gave_up=gave_up, reason=why, **figures)
+
+
+def first_steady_round(
+    series: Sequence[float], criteria: SteadyStateCriteria = SNIA
+) -> SteadyStateVerdict:
+    """Replay a whole series round by round, as a profile does, and return the verdict at the
+    first round where it became steady (or at max_rounds / the end of the series)."""
+    verdict = assess([], criteria)
+    for n in range(1, len(series) + 1):
+        verdict = assess(series[:n], criteria)
+        if verdict.steady or verdict.gave_up:
+            break
+    return verdict

@@ -1,0 +1,654 @@
+"""What a profile runs on: the :class:`Target` protocol and :class:`FioTarget` (real fio).
+
+A target runs one workload *round* and returns the round's figures; the profiler
+(``runner.py``) decides everything else: spans, OP levels, steady state, skips, resume. The
+same protocol serves a real drive (fio) and, later, a simulated one (``sim:PRESET``), so
+results and reports do not depend on which target produced them.
+
+Sizes: every member of a target is tested over the same *capacity* C (bytes, a multiple of
+the block size): the first C bytes of each device or file. An OP level X% restricts the
+workload to the first ``(1 − X/100)·C`` bytes and discards (TRIMs, punches holes in) the rest.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import errno
+import fcntl
+import math
+import os
+import stat
+import struct
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+from overprov.errors import ConfigError, ToolError, UnsafeDeviceError
+from overprov.profile import fio as fiomod
+
+BLKDISCARD = 0x1277  # _IO(0x12, 119)
+FALLOC_FL_KEEP_SIZE = 0x01
+FALLOC_FL_PUNCH_HOLE = 0x02
+
+
+def now_iso() -> str:
+    """UTC timestamp with milliseconds, e.g. 2026-05-01T12:00:00.123Z."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+# ------------------------------------------------------------------------------- the protocol
+
+
+@dataclass(frozen=True)
+class RoundSpec:
+    """One workload round, the same on every member of the target.
+
+    ``seconds`` set: a timed round (``time_based``). ``seconds`` None: write the span once
+    (a precondition part); with ``rw="randwrite"`` every block of the span is written exactly
+    once, in random order.
+    """
+
+    label: str
+    """Unique within a run, file-name safe: "fob", "pre-p01", "op10-r003"."""
+    rw: str
+    """"randwrite" or "write" (sequential)."""
+    bs_bytes: int
+    qd: int
+    jobs: int
+    span_bytes: int
+    """The workload covers [offset_bytes, offset_bytes + span_bytes) of each member."""
+    offset_bytes: int = 0
+    seconds: int | None = None
+    fio_ss_slope_percent: float | None = None
+    """Ask fio for its own ``iops_slope`` verdict over the round (fio targets only)."""
+
+    def __post_init__(self) -> None:
+        if self.rw not in ("randwrite", "write"):
+            raise ConfigError(f"round.rw: must be randwrite or write, got {self.rw!r}")
+        for name in ("bs_bytes", "qd", "jobs", "span_bytes"):
+            if getattr(self, name) <= 0:
+                raise ConfigError(f"round.{name}: must be positive, got {getattr(self, name)}")
+        if self.seconds is not None and self.seconds <= 0:
+            raise ConfigError(f"round.seconds: must be positive, got {self.seconds}")
+
+
+@dataclass
+class Figures:
+    """What one round did, for one member or for the whole target (``name`` "combined")."""
+
+    name: str
+    iops: float
+    bytes_written: int
+    duration_s: float
+    latency_us: dict[str, float | None]
+    """mean, max, p50, p90, p99, p99_9, p99_99 (completion latency, µs); None when unknown."""
+    iops_series: list[float] = field(default_factory=list)
+    """Per-second IOPS during the round (full seconds only)."""
+    fio_steadystate: dict[str, Any] | None = None
+    """fio's own verdict (``ss``, ``attained``, ``criterion_percent``, ...) or None."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class RoundResult:
+    label: str
+    started: str
+    finished: str
+    combined: Figures
+    members: list[Figures]
+    files: list[str] = field(default_factory=list)
+    """Files the round left (job file, output, logs), relative to the output folder."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "label": self.label,
+            "started": self.started,
+            "finished": self.finished,
+            "combined": self.combined.to_dict(),
+            "members": [m.to_dict() for m in self.members],
+            "files": list(self.files),
+        }
+
+
+@runtime_checkable
+class Target(Protocol):
+    """What the profiler needs of a drive, real or simulated.
+
+    Lifecycle: ``open()`` (safety checks, exclusive access) → ``identity()`` → ``purge()`` →
+    ``run()`` rounds and ``discard_tail()`` between phases → ``close()``. Methods raise
+    ``overprov.errors`` exceptions; a KeyboardInterrupt inside ``run()`` must leave the target
+    stopped (no I/O still going on) before it propagates.
+    """
+
+    spec: str
+    """The TARGET string as the user gave it ("/dev/sdb", "a.img,b.img", "sim:PRESET")."""
+    kind: str
+    """"file", "block" or "sim" (all members are of one kind)."""
+    capacity_bytes: int
+    """C: bytes tested on each member; OP levels are shares of it."""
+    member_names: list[str]
+
+    def open(self, *, resuming: bool = False) -> None:
+        """Check it is safe to write, take exclusive access. Raise UnsafeDeviceError if not.
+        ``resuming``: continuing a stored run that already overwrote this target."""
+        ...
+
+    def close(self) -> None: ...
+
+    def identity(self) -> dict[str, Any]:
+        """JSON-able facts: {"kind", "capacity_bytes", "members": [{"name", "size_bytes", ...}]}.
+        A resumed run compares it with the stored one (see :meth:`same_as`)."""
+        ...
+
+    def same_as(self, stored_identity: dict[str, Any]) -> str | None:
+        """None if ``stored_identity`` describes this very target, else why not."""
+        ...
+
+    def software(self) -> dict[str, str]:
+        """Versions of what produces the figures, e.g. {"fio": "fio-3.33"}."""
+        ...
+
+    def purge(self) -> str:
+        """Return every tested byte to the fresh state (discard/TRIM); say what was done."""
+        ...
+
+    def discard_tail(self, start_bytes: int) -> str:
+        """Discard [start_bytes, capacity_bytes) on every member; say what was done."""
+        ...
+
+    def run(self, spec: RoundSpec) -> RoundResult:
+        """Run one round on all members at once and return its figures."""
+        ...
+
+
+# ------------------------------------------------------------------------------ fio members
+
+
+@dataclass
+class _Member:
+    path: str  # as given
+    real_path: str
+    fd: int | None = None
+    info: dict[str, Any] = field(default_factory=dict)
+
+
+def _fs_of(path: str) -> tuple[str | None, str | None]:
+    """(filesystem type, mount point) holding ``path`` from /proc/self/mounts."""
+    best: tuple[str | None, str | None] = (None, None)
+    best_len = -1
+    try:
+        lines = Path("/proc/self/mounts").read_text().splitlines()
+    except OSError:
+        return best
+    real = os.path.realpath(path)
+    for line in lines:
+        parts = line.split()
+        if len(parts) < 3:
+            continue
+        mp = parts[1].replace("\\040", " ")
+        if (real == mp or real.startswith(mp.rstrip("/") + "/")) and len(mp) > best_len:
+            best, best_len = (parts[2], mp), len(mp)
+    return best
+
+
+def _libc() -> ctypes.CDLL:
+    return ctypes.CDLL("libc.so.6", use_errno=True)
+
+
+def punch_hole(fd: int, offset: int, length: int) -> str:
+    """Deallocate [offset, offset+length) of a regular file, keeping its size.
+    Falls back to truncate-and-extend when the file system cannot punch holes."""
+    if length <= 0:
+        return "nothing to discard"
+    libc = _libc()
+    libc.fallocate.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_int64, ctypes.c_int64]
+    rc = libc.fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, offset, length)
+    if rc == 0:
+        return f"punched a hole over {length} bytes at offset {offset} (fallocate -p)"
+    err = ctypes.get_errno()
+    if err not in (errno.EOPNOTSUPP, errno.ENOSYS):
+        raise ToolError(f"fallocate(PUNCH_HOLE) failed: {os.strerror(err)}")
+    size = os.fstat(fd).st_size
+    if offset + length < size:
+        raise ToolError(
+            f"the file system cannot punch holes ({os.strerror(err)}) and the range "
+            f"[{offset}, {offset + length}) is not the file's tail"
+        )
+    os.ftruncate(fd, offset)
+    os.ftruncate(fd, size)
+    return f"file system cannot punch holes: truncated to {offset} and extended back to {size}"
+
+
+def blk_discard(fd: int, offset: int, length: int) -> str:
+    """BLKDISCARD ioctl (what ``blkdiscard -o OFFSET -l LENGTH`` does) on an open device."""
+    if length <= 0:
+        return "nothing to discard"
+    try:
+        fcntl.ioctl(fd, BLKDISCARD, struct.pack("QQ", offset, length))
+    except OSError as exc:
+        raise ToolError(f"BLKDISCARD of {length} bytes at {offset} failed: {exc.strerror}") from exc
+    return f"discarded {length} bytes at offset {offset} (BLKDISCARD, as blkdiscard -o -l)"
+
+
+class FioTarget:
+    """One block device or regular file, or several of one kind tested together as the
+    members of one RAID group (each round runs on all at once: one fio group per member in
+    one fio run; figures per member and combined).
+
+    Job files, fio's JSON output and its per-second IOPS logs are kept in ``job_dir``.
+    """
+
+    def __init__(
+        self,
+        spec: str,
+        job_dir: Path,
+        *,
+        size_bytes: int | None = None,
+        bs_bytes: int = 4096,
+        ioengine: str = "libaio",
+        confirm: Sequence[str] = (),
+        allow_hdd: bool = False,
+        files_root: Path | None = None,
+    ) -> None:
+        paths = [p.strip() for p in spec.split(",") if p.strip()]
+        if not paths:
+            raise ConfigError("target: no device or file given")
+        if len({os.path.realpath(p) for p in paths}) != len(paths):
+            raise ConfigError(f"target: {spec!r} names the same member twice")
+        self.spec = spec
+        self.job_dir = Path(job_dir)
+        self.files_root = Path(files_root) if files_root else self.job_dir.parent
+        self.size_request = size_bytes
+        self.bs_bytes = bs_bytes
+        self.ioengine = ioengine
+        self.confirm = list(confirm)
+        self.allow_hdd = allow_hdd
+        self.members = [_Member(p, os.path.realpath(p)) for p in paths]
+        kinds = {self._kind_of(m.real_path) for m in self.members}
+        if len(kinds) > 1:
+            raise ConfigError(f"target: {spec!r} mixes block devices and files")
+        self.kind = kinds.pop()
+        self.member_names = [m.path for m in self.members]
+        self.capacity_bytes = 0
+        self._fio_version: str | None = None
+        self._opened = False
+
+    @staticmethod
+    def _kind_of(path: str) -> str:
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:
+            return "file"  # created on open() when --size is given
+        if stat.S_ISBLK(st.st_mode):
+            return "block"
+        if stat.S_ISREG(st.st_mode):
+            return "file"
+        raise ConfigError(f"target: {path} is neither a block device nor a regular file")
+
+    # -------------------------------------------------------------------------------- open
+
+    def _confirmed(self, path: str) -> str | None:
+        for c in self.confirm:
+            if os.path.realpath(c) == os.path.realpath(path):
+                return c
+        return None
+
+    def open(self, *, resuming: bool = False) -> None:
+        """Safety checks and exclusive access for every member; sets capacity_bytes."""
+        if self._opened:
+            return
+        fiomod.find_fio()
+        try:
+            for m in self.members:
+                if self.kind == "block":
+                    self._open_block(m)
+                else:
+                    self._open_file(m, resuming=resuming)
+            sizes = [int(m.info["size_bytes"]) for m in self.members]
+            capacity = min(sizes)
+            if self.size_request is not None:
+                if self.size_request > capacity:
+                    raise ConfigError(
+                        f"--size: {self.size_request} bytes is more than the target holds "
+                        f"({capacity} bytes)"
+                    )
+                capacity = self.size_request
+            capacity -= capacity % self.bs_bytes
+            if capacity <= 0:
+                raise ConfigError(f"--size: less than one block ({self.bs_bytes} bytes)")
+            self.capacity_bytes = capacity
+        except BaseException:
+            self.close()
+            raise
+        self._opened = True
+
+    def _open_block(self, m: _Member) -> None:
+        from overprov import blockdev
+
+        info = blockdev.check_destroyable(
+            m.real_path, self._confirmed(m.path), allow_hdd=self.allow_hdd
+        )
+        m.fd = blockdev.open_exclusive(m.real_path, os.O_RDWR)
+        if self.bs_bytes % info.logical_sector_bytes:
+            raise ConfigError(
+                f"--bs: {self.bs_bytes} is not a multiple of {m.path}'s logical sector size "
+                f"({info.logical_sector_bytes})"
+            )
+        m.info = {
+            "name": m.path,
+            "path": info.path,
+            "kind": "block",
+            "size_bytes": info.size_bytes,
+            "model": info.model,
+            "serial": info.serial,
+            "rotational": info.rotational,
+            "discard_max_bytes": info.discard_max_bytes,
+            "write_cache": info.write_cache,
+            "logical_sector_bytes": info.logical_sector_bytes,
+            "physical_sector_bytes": info.physical_sector_bytes,
+            "transport": info.transport,
+        }
+
+    def _open_file(self, m: _Member, *, resuming: bool) -> None:
+        path = m.real_path
+        created = False
+        if not os.path.exists(path):
+            if self.size_request is None:
+                raise ConfigError(f"target: {m.path} does not exist; give --size to create it")
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+            created = True
+        else:
+            fd = os.open(path, os.O_RDWR | os.O_CLOEXEC)
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError as exc:
+                raise UnsafeDeviceError(
+                    f"{m.path} is locked by another program (another profile?)"
+                ) from exc
+            st = os.fstat(fd)
+            has_data = st.st_blocks > 0
+            if has_data and not created and not resuming and self._confirmed(m.path) is None:
+                raise UnsafeDeviceError(
+                    f"refusing to write to {m.path}: it holds {st.st_blocks * 512} bytes of "
+                    "data and profiling overwrites all of it. To go ahead, pass "
+                    f"--i-understand-this-destroys-data {m.path}"
+                )
+            if self.size_request is not None and st.st_size < self.size_request:
+                os.ftruncate(fd, self.size_request)
+                st = os.fstat(fd)
+        except BaseException:
+            os.close(fd)
+            if created:
+                with contextlib.suppress(OSError):
+                    os.unlink(path)
+            raise
+        m.fd = fd
+        fs_type, mount_point = _fs_of(path)
+        m.info = {
+            "name": m.path,
+            "path": path,
+            "kind": "file",
+            "size_bytes": st.st_size,
+            "device_id": st.st_dev,
+            "inode": st.st_ino,
+            "fs_type": fs_type,
+            "mount_point": mount_point,
+            "created_by_profile": created,
+        }
+
+    def close(self) -> None:
+        for m in self.members:
+            if m.fd is not None:
+                with contextlib.suppress(OSError):
+                    os.close(m.fd)
+                m.fd = None
+        self._opened = False
+
+    def __enter__(self) -> FioTarget:
+        self.open()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ---------------------------------------------------------------------------- identity
+
+    def identity(self) -> dict[str, Any]:
+        return {
+            "spec": self.spec,
+            "kind": self.kind,
+            "capacity_bytes": self.capacity_bytes,
+            "members": [dict(m.info) for m in self.members],
+        }
+
+    def same_as(self, stored_identity: dict[str, Any]) -> str | None:
+        stored = stored_identity.get("members", [])
+        if len(stored) != len(self.members):
+            return f"the stored target has {len(stored)} members, this one {len(self.members)}"
+        keys = (
+            ("path", "model", "serial", "size_bytes")
+            if self.kind == "block"
+            else ("path", "device_id", "inode")
+        )
+        for old, m in zip(stored, self.members, strict=True):
+            for key in keys:
+                if old.get(key) != m.info.get(key):
+                    return (
+                        f"{m.path}: {key} is {m.info.get(key)!r} now, {old.get(key)!r} in the "
+                        "stored run"
+                    )
+        if stored_identity.get("capacity_bytes") != self.capacity_bytes:
+            return (
+                f"tested capacity is {self.capacity_bytes} now, "
+                f"{stored_identity.get('capacity_bytes')} in the stored run"
+            )
+        return None
+
+    def software(self) -> dict[str, str]:
+        if self._fio_version is None:
+            self._fio_version = fiomod.fio_version()
+        return {"fio": self._fio_version}
+
+    # ------------------------------------------------------------------------------ discard
+
+    def _discard(self, start: int, end: int) -> str:
+        said = []
+        for m in self.members:
+            assert m.fd is not None, "target not open"
+            if self.kind == "file":
+                what = punch_hole(m.fd, start, end - start)
+            elif int(m.info.get("discard_max_bytes") or 0) > 0:
+                what = blk_discard(m.fd, start, end - start)
+            else:
+                what = (
+                    "NOT discarded: the device does not support discard, so this space still "
+                    "holds data and does not act as OP"
+                )
+            said.append(f"{m.path}: {what}")
+        return "; ".join(said)
+
+    def purge(self) -> str:
+        return self._discard(0, self.capacity_bytes)
+
+    def discard_tail(self, start_bytes: int) -> str:
+        if not 0 <= start_bytes <= self.capacity_bytes:
+            raise ConfigError(f"discard start {start_bytes} outside 0..{self.capacity_bytes}")
+        return self._discard(start_bytes, self.capacity_bytes)
+
+    # ---------------------------------------------------------------------------------- run
+
+    def job_file_text(self, spec: RoundSpec) -> str:
+        g: dict[str, Any] = {
+            "ioengine": self.ioengine,
+            "direct": 1,
+            "rw": spec.rw,
+            "bs": spec.bs_bytes,
+            "iodepth": spec.qd,
+            "group_reporting": 1,
+            "log_avg_msec": 1000,
+            "percentile_list": ":".join(f"{p:g}" for p in fiomod.PERCENTILES),
+        }
+        if self.kind == "file":
+            g["fallocate"] = "none"  # keep punched holes holes until written
+        else:
+            g["allow_file_create"] = 0  # a wrong /dev path must not become a file
+        if spec.rw == "randwrite":
+            g["randrepeat"] = 0  # a new random sequence each round
+            g["norandommap"] = 1
+            if spec.seconds is None:
+                # write every block of the span exactly once, in random order
+                g["random_generator"] = "lfsr"
+        if spec.seconds is not None:
+            g["time_based"] = 1
+            g["runtime"] = spec.seconds
+            if spec.fio_ss_slope_percent is not None and spec.seconds >= 2:
+                g["steadystate"] = f"iops_slope:{spec.fio_ss_slope_percent:g}%"
+                g["ss_dur"] = spec.seconds
+                g["ss_ramp"] = 0
+        sections = []
+        for i, m in enumerate(self.members):
+            opts: dict[str, Any] = {}
+            if i > 0:
+                opts["new_group"] = None
+            opts["filename"] = fiomod.escape_filename(m.real_path)
+            opts["offset"] = spec.offset_bytes
+            opts["size"] = spec.span_bytes
+            opts["numjobs"] = spec.jobs
+            opts["write_iops_log"] = f"{spec.label}-m{i}"
+            sections.append((f"m{i}", opts))
+        what = (
+            f"{spec.seconds} s of {spec.rw}"
+            if spec.seconds is not None
+            else f"one pass of {spec.rw} over the span"
+        )
+        comment = (
+            f"overprov profile, round {spec.label}: {what}, bs={spec.bs_bytes}, "
+            f"QD {spec.qd} x {spec.jobs} job(s) per member.\n"
+            "WARNING: writes to (destroys the data on) every filename below.\n"
+            f"Rerun by hand, in this folder: fio --output-format=json+ {spec.label}.fio"
+        )
+        return fiomod.render_job_file(g, sections, comment)
+
+    def run(self, spec: RoundSpec) -> RoundResult:
+        if not self._opened:
+            raise ConfigError("target: open() it before running rounds")
+        if spec.offset_bytes + spec.span_bytes > self.capacity_bytes:
+            raise ConfigError(
+                f"round {spec.label}: span ends at {spec.offset_bytes + spec.span_bytes}, "
+                f"past the tested capacity {self.capacity_bytes}"
+            )
+        self.job_dir.mkdir(parents=True, exist_ok=True)
+        job_file = self.job_dir / f"{spec.label}.fio"
+        prefixes = [f"{spec.label}-m{i}" for i in range(len(self.members))]
+        for prefix in prefixes:  # left by an interrupted earlier attempt at this round
+            fiomod.remove_stale(fiomod.iops_logs(self.job_dir, prefix))
+        job_file.write_text(self.job_file_text(spec))
+        started = now_iso()
+        t0 = time.monotonic()
+        run = fiomod.run_fio(job_file)
+        wall_s = time.monotonic() - t0
+        finished = now_iso()
+
+        groups = [j for j in run.output.get("jobs", []) if isinstance(j, dict)]
+        groups.sort(key=lambda j: int(j.get("groupid", 0)))
+        if len(groups) != len(self.members):
+            raise ToolError(
+                f"fio reported {len(groups)} groups for {len(self.members)} members "
+                f"({run.output_file})"
+            )
+        member_figs: list[Figures] = []
+        all_logs: list[dict[int, float]] = []
+        all_bins: dict[int, int] = {}
+        files = [job_file, run.output_file, run.stderr_file]
+        for m, prefix, group in zip(self.members, prefixes, groups, strict=True):
+            g = fiomod.write_figures(group)
+            logs = fiomod.iops_logs(self.job_dir, prefix)
+            files.extend(logs)
+            series = [fiomod.parse_iops_log(p) for p in logs]
+            all_logs.extend(series)
+            for ns, count in g.latency_bins_ns.items():
+                all_bins[ns] = all_bins.get(ns, 0) + count
+            member_figs.append(
+                Figures(
+                    name=m.path,
+                    iops=g.iops,
+                    bytes_written=g.bytes_written,
+                    duration_s=g.runtime_s if g.runtime_s > 0 else wall_s,
+                    latency_us=g.latency_us,
+                    iops_series=fiomod.sum_series(series),
+                    fio_steadystate=g.steadystate,
+                )
+            )
+        combined = self._combine(member_figs, all_logs, all_bins)
+        return RoundResult(
+            label=spec.label,
+            started=started,
+            finished=finished,
+            combined=combined,
+            members=member_figs,
+            files=[os.path.relpath(p, self.files_root) for p in files if p.exists()],
+        )
+
+    @staticmethod
+    def _combine(
+        members: list[Figures], logs: list[dict[int, float]], bins: dict[int, int]
+    ) -> Figures:
+        if len(members) == 1:
+            only = members[0]
+            return Figures(
+                name="combined",
+                iops=only.iops,
+                bytes_written=only.bytes_written,
+                duration_s=only.duration_s,
+                latency_us=dict(only.latency_us),
+                iops_series=list(only.iops_series),
+                fio_steadystate=only.fio_steadystate,
+            )
+        latency: dict[str, float | None] = {}
+        means = [(m.latency_us.get("mean"), m.iops * m.duration_s) for m in members]
+        if all(v is not None for v, _ in means) and sum(w for _, w in means) > 0:
+            latency["mean"] = math.fsum(v * w for v, w in means if v is not None) / sum(
+                w for _, w in means
+            )
+        else:
+            latency["mean"] = None
+        maxes = [m.latency_us.get("max") for m in members]
+        latency["max"] = max(maxes) if all(v is not None for v in maxes) else None  # type: ignore[type-var]
+        if bins:
+            latency.update(fiomod.percentiles_from_bins_us(bins))
+        else:
+            latency.update({fiomod.percentile_key(p): None for p in fiomod.PERCENTILES})
+        verdicts = [m.fio_steadystate for m in members]
+        fio_ss = None
+        if all(v is not None for v in verdicts):
+            fio_ss = {
+                "ss": verdicts[0]["ss"],  # type: ignore[index]
+                "attained": all(bool(v["attained"]) for v in verdicts),  # type: ignore[index]
+                "members_attained": [v["attained"] for v in verdicts],  # type: ignore[index]
+            }
+        return Figures(
+            name="combined",
+            iops=math.fsum(m.iops for m in members),
+            bytes_written=sum(m.bytes_written for m in members),
+            duration_s=max(m.duration_s for m in members),
+            latency_us=latency,
+            iops_series=fiomod.sum_series(logs),
+            fio_steadystate=fio_ss,
+        )
+
+
+def make_target(spec: str, job_dir: Path, **options: Any) -> Target:
+    """The target for a TARGET string: ``sim:PRESET`` or devices/files, comma-separated."""
+    if spec.startswith("sim:"):
+        raise ConfigError(
+            f"target {spec!r}: simulated targets need the timed simulator, which is not built "
+            "yet; profile a block device or a regular file for now"
+        )
+    return FioTarget(spec, job_dir, **options)
