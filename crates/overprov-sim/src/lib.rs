@@ -1,2 +1,21 @@
 //! overprov-sim: a page-mapped SSD flash translation layer simulator.
+//!
+//! Layers as in a real SSD: [`workload`] (what the host sends) → [`ftl`] (mapping, write
+//! frontiers, garbage collection with one victim policy per file in [`ftl::gc`], wear levelling)
+//! → [`stats`]. [`config`] holds the typed configuration, [`geometry`] the OP arithmetic, and
+//! [`sim`] runs precondition → warm-up → measurement. No Python in this crate.
+
+pub mod config;
+pub mod error;
+pub mod ftl;
+pub mod geometry;
+pub mod rng;
+pub mod sim;
+pub mod stats;
+pub mod workload;
+
+pub use config::SimConfig;
+pub use error::{Error, Result};
+pub use sim::{Report, Simulator};
+
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -1,0 +1,408 @@
+//! Page-mapped flash translation layer: logical-to-physical map, write frontiers, free-block
+//! pool, garbage collection and wear levelling.
+//!
+//! Core state, per physical page: the reverse map (4 bytes), a valid bit (1/8 byte), and per user
+//! page the forward map (4 bytes); per block ~29 bytes. At ρ = 0.28 and 256 pages per block that
+//! is 4/1.28 + 4 + 0.125 + 0.11 ≈ 7.4 bytes per physical page.
+
+pub mod blocks;
+pub mod gc;
+pub mod wear;
+
+use serde::Serialize;
+
+use crate::config::{GcFrontier, SimConfig};
+use crate::geometry::{FastDiv, Geometry};
+use crate::rng::Rng;
+use blocks::{BlockState, BlockTable, NIL};
+use gc::{Policy, VictimContext, VictimPolicy};
+use wear::FreePool;
+
+/// An unmapped logical page.
+pub const UNMAPPED: u32 = u32::MAX;
+
+/// Cumulative page-level counters.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Counters {
+    /// Pages programmed on behalf of host writes.
+    pub host_pages: u64,
+    /// Pages programmed by garbage collection (relocations).
+    pub gc_pages: u64,
+    /// Pages programmed by static wear levelling (migrations).
+    pub wl_pages: u64,
+    /// Block erases.
+    pub erases: u64,
+    /// GC victims collected.
+    pub victims: u64,
+    /// Logical pages trimmed (that were mapped).
+    pub trimmed_pages: u64,
+}
+
+impl Counters {
+    /// All NAND page programs.
+    pub fn nand_pages(&self) -> u64 {
+        self.host_pages + self.gc_pages + self.wl_pages
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Frontier {
+    block: u32,
+    /// Next page to program in `block`; `pages_per_block` means "needs a new block".
+    next: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Relocation {
+    Gc,
+    WearLevelling,
+}
+
+/// The FTL. All state lives in flat vectors indexed by page or block number.
+#[derive(Debug, Clone)]
+pub struct Ftl {
+    geom: Geometry,
+    ppb: u32,
+    block_of: FastDiv,
+    l2p: Vec<u32>,
+    p2l: Vec<u32>,
+    valid: Vec<u64>,
+    blocks: BlockTable,
+    free: FreePool,
+    /// Host frontiers `0..streams`, then GC frontiers `streams..2*streams` if separate.
+    frontiers: Vec<Frontier>,
+    streams: usize,
+    gc_separate: bool,
+    policy: Policy,
+    gc_free_blocks: usize,
+    static_threshold: u32,
+    static_check_erases: u64,
+    next_static_check: u64,
+    rng: Rng,
+    counters: Counters,
+    victim_valid_hist: Vec<u64>,
+}
+
+impl Ftl {
+    /// Build an empty (fresh, all-erased) drive. `config` must have been validated.
+    pub fn new(config: &SimConfig, geom: Geometry) -> Self {
+        let ppb = geom.pages_per_block;
+        let streams = config.stream_count().unwrap_or(1);
+        let gc_separate = config.ftl.gc_frontier == GcFrontier::Separate;
+        let frontier_count = config.frontier_count(streams);
+        let physical = geom.physical_pages() as usize;
+        Ftl {
+            geom,
+            ppb,
+            block_of: FastDiv::new(ppb),
+            l2p: vec![UNMAPPED; geom.user_pages as usize],
+            p2l: vec![0; physical],
+            valid: vec![0; physical.div_ceil(64)],
+            blocks: BlockTable::new(geom.blocks, ppb),
+            free: FreePool::new(config.wear.dynamic, geom.blocks),
+            frontiers: vec![
+                Frontier {
+                    block: NIL,
+                    next: ppb
+                };
+                frontier_count
+            ],
+            streams,
+            gc_separate,
+            policy: Policy::from_config(&config.ftl),
+            gc_free_blocks: config.ftl.gc_free_blocks as usize,
+            static_threshold: config.wear.static_threshold,
+            static_check_erases: config.wear.static_check_erases.max(1) as u64,
+            next_static_check: config.wear.static_check_erases.max(1) as u64,
+            rng: Rng::derive(config.run.seed, 0x6763),
+            counters: Counters::default(),
+            victim_valid_hist: vec![0; ppb as usize + 1],
+        }
+    }
+
+    pub fn geometry(&self) -> &Geometry {
+        &self.geom
+    }
+    pub fn counters(&self) -> &Counters {
+        &self.counters
+    }
+    pub fn blocks(&self) -> &BlockTable {
+        &self.blocks
+    }
+    /// How many victims had each valid-page count (index = valid pages at collection).
+    pub fn victim_valid_histogram(&self) -> &[u64] {
+        &self.victim_valid_hist
+    }
+    pub fn reset_victim_histogram(&mut self) {
+        self.victim_valid_hist.iter_mut().for_each(|c| *c = 0);
+    }
+    pub fn free_blocks(&self) -> usize {
+        self.free.len()
+    }
+    pub fn streams(&self) -> usize {
+        self.streams
+    }
+    /// Physical page holding logical page `lpn`, if mapped.
+    pub fn lookup(&self, lpn: u32) -> Option<u32> {
+        let p = self.l2p[lpn as usize];
+        (p != UNMAPPED).then_some(p)
+    }
+    /// Bytes held by the core state vectors (what dominates memory).
+    pub fn state_bytes(&self) -> u64 {
+        let b = &self.blocks;
+        (self.l2p.capacity() * 4
+            + self.p2l.capacity() * 4
+            + self.valid.capacity() * 8
+            + b.len() * (4 + 4 + 1 + 1 + 8 + 4 + 4 + 4 + 4)
+            + self.free.len() * 8) as u64
+    }
+
+    /// Host write of logical page `lpn` into host stream `stream` (< `streams()`).
+    #[inline]
+    pub fn write(&mut self, lpn: u32, stream: usize) {
+        debug_assert!(stream < self.streams);
+        let old = self.l2p[lpn as usize];
+        if old != UNMAPPED {
+            self.invalidate(old);
+        }
+        let (ppn, block) = self.program(stream, true);
+        self.place(lpn, ppn, block);
+        self.counters.host_pages += 1;
+    }
+
+    /// TRIM/discard of logical page `lpn`: its data is no longer needed.
+    #[inline]
+    pub fn trim(&mut self, lpn: u32) {
+        let old = self.l2p[lpn as usize];
+        if old != UNMAPPED {
+            self.invalidate(old);
+            self.l2p[lpn as usize] = UNMAPPED;
+            self.counters.trimmed_pages += 1;
+        }
+    }
+
+    #[inline(always)]
+    fn invalidate(&mut self, ppn: u32) {
+        self.valid[(ppn >> 6) as usize] &= !(1u64 << (ppn & 63));
+        let b = self.block_of.div(ppn);
+        self.blocks.invalidate_one(b);
+    }
+
+    #[inline(always)]
+    fn place(&mut self, lpn: u32, ppn: u32, block: u32) {
+        self.l2p[lpn as usize] = ppn;
+        self.p2l[ppn as usize] = lpn;
+        self.valid[(ppn >> 6) as usize] |= 1u64 << (ppn & 63);
+        self.blocks.valid[block as usize] += 1;
+    }
+
+    /// Next page of frontier `idx`; returns (page, block).
+    #[inline(always)]
+    fn program(&mut self, idx: usize, host: bool) -> (u32, u32) {
+        if self.frontiers[idx].next == self.ppb {
+            self.advance(idx, host);
+        }
+        let f = &mut self.frontiers[idx];
+        let ppn = f.block * self.ppb + f.next;
+        f.next += 1;
+        (ppn, f.block)
+    }
+
+    fn stream_of_frontier(&self, idx: usize) -> u8 {
+        (if idx >= self.streams {
+            idx - self.streams
+        } else {
+            idx
+        }) as u8
+    }
+
+    fn close_frontier(&mut self, idx: usize) {
+        let f = self.frontiers[idx];
+        if f.block != NIL {
+            let now = self.counters.host_pages;
+            self.blocks.close(f.block, now);
+            self.policy.on_close(f.block, now);
+        }
+        self.frontiers[idx] = Frontier {
+            block: NIL,
+            next: self.ppb,
+        };
+    }
+
+    /// Frontier `idx` is full: close its block, collect garbage if a host frontier needs space,
+    /// and open a free block.
+    #[cold]
+    #[inline(never)]
+    fn advance(&mut self, idx: usize, host: bool) {
+        self.close_frontier(idx);
+        if host {
+            self.collect_garbage();
+        }
+        // With a shared frontier, GC may have opened (or even filled) a block for this frontier.
+        if self.frontiers[idx].next == self.ppb {
+            self.close_frontier(idx);
+            let b = self
+                .free
+                .pop()
+                .expect("free pool empty: validation guarantees spare blocks for GC");
+            self.blocks.open(b, self.stream_of_frontier(idx));
+            self.frontiers[idx] = Frontier { block: b, next: 0 };
+        }
+    }
+
+    /// Collect victims until the free pool is above the trigger; then static wear levelling.
+    fn collect_garbage(&mut self) {
+        while self.free.len() <= self.gc_free_blocks {
+            let ctx = VictimContext {
+                blocks: &self.blocks,
+                now: self.counters.host_pages,
+            };
+            let Some(victim) = self.policy.choose(&ctx, &mut self.rng) else {
+                break;
+            };
+            let v = self.blocks.valid[victim as usize];
+            self.victim_valid_hist[v as usize] += 1;
+            self.counters.victims += 1;
+            self.relocate_and_erase(victim, Relocation::Gc);
+        }
+        if self.static_threshold > 0 && self.counters.erases >= self.next_static_check {
+            self.next_static_check = self.counters.erases + self.static_check_erases;
+            if let Some(b) = wear::static_wl_candidate(&self.blocks, self.static_threshold) {
+                self.relocate_and_erase(b, Relocation::WearLevelling);
+            }
+        }
+    }
+
+    /// Move every valid page of closed block `b` to the GC frontier of its stream; erase it.
+    fn relocate_and_erase(&mut self, b: u32, why: Relocation) {
+        debug_assert_eq!(self.blocks.state[b as usize], BlockState::Closed);
+        self.blocks.remove_closed(b);
+        let stream = self.blocks.stream[b as usize] as usize;
+        let target = if self.gc_separate {
+            self.streams + stream
+        } else {
+            stream
+        };
+        let start = b * self.ppb;
+        let end = start + self.ppb;
+        let mut p = start;
+        let mut moved = 0u64;
+        while p < end {
+            let bit = p & 63;
+            let span = (64 - bit).min(end - p);
+            let mut word = self.valid[(p >> 6) as usize] >> bit;
+            if span < 64 {
+                word &= (1u64 << span) - 1;
+            }
+            while word != 0 {
+                let src = p + word.trailing_zeros();
+                word &= word - 1;
+                let lpn = self.p2l[src as usize];
+                self.valid[(src >> 6) as usize] &= !(1u64 << (src & 63));
+                let (dst, dst_block) = self.program(target, false);
+                self.place(lpn, dst, dst_block);
+                moved += 1;
+            }
+            p += span;
+        }
+        match why {
+            Relocation::Gc => self.counters.gc_pages += moved,
+            Relocation::WearLevelling => self.counters.wl_pages += moved,
+        }
+        self.blocks.erase(b);
+        self.counters.erases += 1;
+        self.free.push(b, self.blocks.erase_count[b as usize]);
+    }
+
+    /// Check the FTL invariants from scratch; returns the first violation found.
+    /// Every mapped LBA points at a valid page whose reverse map names it; each block's valid
+    /// count equals the pages mapped into it; free + open + closed = all blocks; the greedy
+    /// buckets hold exactly the closed blocks under their valid counts.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        let ppb = self.ppb as usize;
+        let mut per_block = vec![0u32; self.blocks.len()];
+        let mut mapped = 0u64;
+        for (lpn, &ppn) in self.l2p.iter().enumerate() {
+            if ppn == UNMAPPED {
+                continue;
+            }
+            mapped += 1;
+            if ppn as u64 >= self.geom.physical_pages() {
+                return Err(format!("lpn {lpn} maps to out-of-range page {ppn}"));
+            }
+            if self.valid[(ppn >> 6) as usize] >> (ppn & 63) & 1 == 0 {
+                return Err(format!(
+                    "lpn {lpn} maps to page {ppn}, which is not marked valid"
+                ));
+            }
+            if self.p2l[ppn as usize] as usize != lpn {
+                return Err(format!(
+                    "lpn {lpn} maps to page {ppn}, whose reverse map names lpn {}",
+                    self.p2l[ppn as usize]
+                ));
+            }
+            per_block[ppn as usize / ppb] += 1;
+        }
+        let valid_bits: u64 = self.valid.iter().map(|w| w.count_ones() as u64).sum();
+        if valid_bits != mapped {
+            return Err(format!(
+                "{valid_bits} pages marked valid but {mapped} LBAs mapped"
+            ));
+        }
+        for (b, &n) in per_block.iter().enumerate() {
+            if self.blocks.valid[b] != n {
+                return Err(format!(
+                    "block {b}: valid count {} but {n} LBAs map into it",
+                    self.blocks.valid[b]
+                ));
+            }
+        }
+        let (mut free, mut open, mut closed) = (0usize, 0usize, 0usize);
+        for s in &self.blocks.state {
+            match s {
+                BlockState::Free => free += 1,
+                BlockState::Open => open += 1,
+                BlockState::Closed => closed += 1,
+                BlockState::Collecting => return Err("a block was left mid-collection".into()),
+            }
+        }
+        if free != self.free.len() {
+            return Err(format!(
+                "{free} blocks in state free but the free pool holds {}",
+                self.free.len()
+            ));
+        }
+        let open_frontiers = self.frontiers.iter().filter(|f| f.block != NIL).count();
+        if open != open_frontiers {
+            return Err(format!(
+                "{open} open blocks but {open_frontiers} frontiers hold a block"
+            ));
+        }
+        if free + open + closed != self.blocks.len() {
+            return Err(format!(
+                "free {free} + open {open} + closed {closed} != {} blocks",
+                self.blocks.len()
+            ));
+        }
+        if self.blocks.closed_blocks().len() != closed {
+            return Err("closed-block list out of step with block states".into());
+        }
+        let mut in_buckets = 0;
+        for v in 0..=self.ppb {
+            for b in self.blocks.bucket_members(v) {
+                if self.blocks.state[b as usize] != BlockState::Closed
+                    || self.blocks.valid[b as usize] != v
+                {
+                    return Err(format!(
+                        "block {b} in bucket {v} is not a closed block with {v} valid pages"
+                    ));
+                }
+                in_buckets += 1;
+            }
+        }
+        if in_buckets != closed {
+            return Err(format!("{in_buckets} blocks in buckets, {closed} closed"));
+        }
+        Ok(())
+    }
+}

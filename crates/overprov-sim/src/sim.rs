@@ -1,0 +1,368 @@
+//! A whole simulation: precondition → warm-up → measurement, driven in budgeted steps so a
+//! caller can show progress and stop early.
+
+use serde::Serialize;
+
+use crate::config::{HostStreams, Precondition, SimConfig};
+use crate::error::{Error, Result};
+use crate::ftl::wear::erase_summary;
+use crate::ftl::{Counters, Ftl};
+use crate::geometry::Geometry;
+use crate::stats::{erase_histogram, Delta, Interval, Snapshot, WearReport};
+use crate::workload::permutation::Permutation;
+use crate::workload::{Op, Workload};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Phase {
+    Precondition,
+    Warmup,
+    Measure,
+    Done,
+}
+
+impl Phase {
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Precondition => "precondition",
+            Phase::Warmup => "warmup",
+            Phase::Measure => "measure",
+            Phase::Done => "done",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct GeometryReport {
+    pub page_size_bytes: u32,
+    pub pages_per_block: u32,
+    pub blocks: u32,
+    pub user_pages: u32,
+    pub physical_pages: u64,
+    pub user_bytes: u64,
+    pub physical_bytes: u64,
+    /// ρ = (T−U)/U.
+    pub op_ratio: f64,
+    /// Sf = (T−U)/T.
+    pub spare_factor: f64,
+    pub spare_blocks: u64,
+    /// Pages the workload addresses (span limit applied).
+    pub span_pages: u32,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct PhaseReport {
+    pub phase: &'static str,
+    pub delta: Delta,
+}
+
+/// Everything a run produced.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    pub simulator: &'static str,
+    pub version: &'static str,
+    pub done: bool,
+    pub geometry: GeometryReport,
+    pub config: SimConfig,
+    pub phases: Vec<PhaseReport>,
+    /// The measured part (after precondition and warm-up).
+    pub measured: Option<Delta>,
+    pub totals: Counters,
+    pub host_bytes: u64,
+    pub read_pages: u64,
+    pub requests: u64,
+    pub wear: WearReport,
+    /// Victims collected during measurement by their valid pages (index = valid pages).
+    pub victim_valid_histogram: Vec<u64>,
+    pub intervals: Vec<Interval>,
+    /// Bytes of core simulator state, and per physical page.
+    pub state_bytes: u64,
+    pub state_bytes_per_physical_page: f64,
+}
+
+#[derive(Debug, Clone)]
+pub struct Simulator {
+    config: SimConfig,
+    geom: Geometry,
+    ftl: Ftl,
+    workload: Workload,
+    stream_by_class: bool,
+    phase: Phase,
+    phase_end: u64,
+    fill_next: u32,
+    fill_map: Option<Permutation>,
+    phase_starts: Vec<(Phase, Snapshot)>,
+    host_bytes: u64,
+    read_pages: u64,
+    requests: u64,
+    interval_pages: u64,
+    next_interval_at: u64,
+    last_interval: Snapshot,
+    intervals: Vec<Interval>,
+    warmup_pages: u64,
+    measure_pages: u64,
+    planned_pages: u64,
+}
+
+impl Simulator {
+    pub fn new(config: SimConfig) -> Result<Self> {
+        let geom = config.validate()?;
+        let workload = Workload::new(&config, &geom)?;
+        let ftl = Ftl::new(&config, geom);
+        let u = geom.user_pages as f64;
+        let warmup_pages = (config.run.warmup_drive_writes * u).round() as u64;
+        let measure_pages = ((config.run.drive_writes * u).round() as u64).max(1);
+        let interval_pages = ((config.run.interval_percent / 100.0 * u).round() as u64).max(1);
+        let fill_pages = match config.precondition.kind {
+            Precondition::None => 0,
+            _ => geom.user_pages as u64,
+        };
+        let fill_map = (config.precondition.kind == Precondition::Random)
+            .then(|| Permutation::new(geom.user_pages, config.run.seed ^ 0x66696c6c));
+        let mut sim = Simulator {
+            stream_by_class: config.ftl.host_streams == HostStreams::Workload,
+            config,
+            geom,
+            ftl,
+            workload,
+            phase: Phase::Precondition,
+            phase_end: 0,
+            fill_next: 0,
+            fill_map,
+            phase_starts: Vec::new(),
+            host_bytes: 0,
+            read_pages: 0,
+            requests: 0,
+            interval_pages,
+            next_interval_at: interval_pages,
+            last_interval: Snapshot::default(),
+            intervals: Vec::new(),
+            warmup_pages,
+            measure_pages,
+            planned_pages: fill_pages + warmup_pages + measure_pages,
+        };
+        sim.enter(if fill_pages > 0 {
+            Phase::Precondition
+        } else {
+            Phase::Warmup
+        });
+        Ok(sim)
+    }
+
+    pub fn geometry(&self) -> &Geometry {
+        &self.geom
+    }
+    pub fn ftl(&self) -> &Ftl {
+        &self.ftl
+    }
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+    pub fn config(&self) -> &SimConfig {
+        &self.config
+    }
+    /// Host pages written so far and planned in all.
+    pub fn progress(&self) -> (u64, u64) {
+        (self.ftl.counters().host_pages, self.planned_pages)
+    }
+
+    fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            counters: *self.ftl.counters(),
+            host_bytes: self.host_bytes,
+        }
+    }
+
+    fn enter(&mut self, phase: Phase) {
+        if !self.phase_starts.is_empty() {
+            self.record_interval(); // close the partial interval of the phase that ended
+        }
+        let now = self.ftl.counters().host_pages;
+        self.phase = phase;
+        self.phase_end = match phase {
+            Phase::Precondition => now + self.geom.user_pages as u64,
+            Phase::Warmup => now + self.warmup_pages,
+            Phase::Measure => now + self.measure_pages,
+            Phase::Done => now,
+        };
+        if phase == Phase::Measure {
+            self.ftl.reset_victim_histogram();
+        }
+        self.next_interval_at = now + self.interval_pages;
+        self.phase_starts.push((phase, self.snapshot()));
+        if phase == Phase::Warmup && self.warmup_pages == 0 {
+            self.enter(Phase::Measure);
+        }
+    }
+
+    fn record_interval(&mut self) {
+        let now = self.snapshot();
+        if now.counters.host_pages == self.last_interval.counters.host_pages {
+            return;
+        }
+        self.intervals.push(Interval {
+            phase: self.phase.name(),
+            host_pages_total: now.counters.host_pages,
+            drive_writes_total: now.counters.host_pages as f64 / self.geom.user_pages as f64,
+            delta: Delta::between(&self.last_interval, &now, self.geom.page_size_bytes),
+            free_blocks: self.ftl.free_blocks(),
+        });
+        self.last_interval = now;
+        self.next_interval_at = now.counters.host_pages + self.interval_pages;
+    }
+
+    /// Run up to `budget` more host page writes (at least one request). Returns true when the
+    /// whole run is done.
+    pub fn step(&mut self, budget: u64) -> Result<bool> {
+        if self.phase == Phase::Done {
+            return Ok(true);
+        }
+        let stop = self.ftl.counters().host_pages.saturating_add(budget.max(1));
+        while self.phase != Phase::Done && self.ftl.counters().host_pages < stop {
+            let limit = stop.min(self.phase_end);
+            match self.phase {
+                Phase::Precondition => self.run_fill(limit),
+                Phase::Warmup | Phase::Measure => self.run_workload(limit),
+                Phase::Done => unreachable!(),
+            }
+            if self.ftl.counters().host_pages >= self.phase_end {
+                let next = match self.phase {
+                    Phase::Precondition => Phase::Warmup,
+                    Phase::Warmup => Phase::Measure,
+                    _ => Phase::Done,
+                };
+                self.enter(next);
+            }
+        }
+        Ok(self.phase == Phase::Done)
+    }
+
+    /// Run to the end.
+    pub fn run(&mut self) -> Result<Report> {
+        while !self.step(u64::MAX)? {}
+        Ok(self.report())
+    }
+
+    fn run_fill(&mut self, limit: u64) {
+        let page = self.geom.page_size_bytes as u64;
+        while self.ftl.counters().host_pages < limit && self.fill_next < self.geom.user_pages {
+            let i = self.fill_next;
+            let lpn = match &self.fill_map {
+                Some(p) => p.apply(i),
+                None => i,
+            };
+            self.ftl.write(lpn, 0);
+            self.host_bytes += page;
+            self.fill_next += 1;
+            if self.ftl.counters().host_pages >= self.next_interval_at {
+                self.record_interval();
+            }
+        }
+        if self.fill_next == self.geom.user_pages {
+            self.phase_end = self.ftl.counters().host_pages; // done even if a trim shortened it
+        }
+    }
+
+    #[inline(never)]
+    fn run_workload(&mut self, limit: u64) {
+        while self.ftl.counters().host_pages < limit {
+            let r = self.workload.next_request();
+            self.requests += 1;
+            match r.op {
+                Op::Write => {
+                    let stream = if self.stream_by_class {
+                        r.class as usize
+                    } else {
+                        0
+                    };
+                    for i in 0..r.pages {
+                        self.ftl.write(r.lpn + i, stream);
+                    }
+                    self.host_bytes += r.bytes as u64;
+                }
+                Op::Trim => {
+                    for i in 0..r.pages {
+                        self.ftl.trim(r.lpn + i);
+                    }
+                }
+                Op::Read => self.read_pages += r.pages as u64,
+            }
+            if self.ftl.counters().host_pages >= self.next_interval_at {
+                self.record_interval();
+            }
+        }
+    }
+
+    /// Trim logical pages `start..start+count` directly (outside the workload).
+    pub fn trim_range(&mut self, start: u64, count: u64) -> Result<()> {
+        let end = start
+            .checked_add(count)
+            .filter(|&e| e <= self.geom.user_pages as u64);
+        let Some(end) = end else {
+            return Err(Error::State(format!(
+                "trim range {start}+{count} exceeds the {} user pages",
+                self.geom.user_pages
+            )));
+        };
+        for lpn in start..end {
+            self.ftl.trim(lpn as u32);
+        }
+        Ok(())
+    }
+
+    pub fn report(&self) -> Report {
+        let now = self.snapshot();
+        let page = self.geom.page_size_bytes;
+        let mut phases = Vec::new();
+        for (i, (phase, start)) in self.phase_starts.iter().enumerate() {
+            if *phase == Phase::Done {
+                continue;
+            }
+            let end = self.phase_starts.get(i + 1).map_or(now, |p| p.1);
+            phases.push(PhaseReport {
+                phase: phase.name(),
+                delta: Delta::between(start, &end, page),
+            });
+        }
+        let measured = phases
+            .iter()
+            .find(|p| p.phase == "measure")
+            .map(|p| p.delta)
+            .filter(|d| d.host_pages > 0);
+        let blocks = self.ftl.blocks();
+        let state_bytes = self.ftl.state_bytes();
+        Report {
+            simulator: "overprov-sim",
+            version: crate::VERSION,
+            done: self.phase == Phase::Done,
+            geometry: GeometryReport {
+                page_size_bytes: page,
+                pages_per_block: self.geom.pages_per_block,
+                blocks: self.geom.blocks,
+                user_pages: self.geom.user_pages,
+                physical_pages: self.geom.physical_pages(),
+                user_bytes: self.geom.user_bytes(),
+                physical_bytes: self.geom.physical_bytes(),
+                op_ratio: self.geom.op_ratio(),
+                spare_factor: self.geom.spare_factor(),
+                spare_blocks: self.geom.spare_blocks(),
+                span_pages: self.workload.span_pages(),
+            },
+            config: self.config.clone(),
+            phases,
+            measured,
+            totals: *self.ftl.counters(),
+            host_bytes: self.host_bytes,
+            read_pages: self.read_pages,
+            requests: self.requests,
+            wear: WearReport {
+                erase_count: erase_summary(blocks),
+                erase_histogram: erase_histogram(&blocks.erase_count),
+            },
+            victim_valid_histogram: self.ftl.victim_valid_histogram().to_vec(),
+            intervals: self.intervals.clone(),
+            state_bytes,
+            state_bytes_per_physical_page: state_bytes as f64 / self.geom.physical_pages() as f64,
+        }
+    }
+}
