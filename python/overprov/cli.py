@@ -17,6 +17,8 @@ from overprov.errors import OverprovError
 COMMAND_MODULES: tuple[str, ...] = (
     "overprov.simulate",
     "overprov.profile.cli",
+    "overprov.smart",
+    "overprov.plan",
 )
 
 

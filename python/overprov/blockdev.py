@@ -1,0 +1,555 @@
+"""What a block device is and whether it is safe to destroy it.
+
+Everything here reads; nothing writes to a device. ``identify`` gathers a device's facts from
+sysfs, ``/proc/self/mountinfo``, ``/proc/swaps`` and ``wipefs``; ``check_destroyable`` turns them
+into a yes or a refusal that lists every reason; ``open_exclusive`` asks the kernel itself
+whether anything holds the device.
+
+Safety policy (used by ``overprov apply`` and the profiler):
+
+* **In use now — always refused**, even with the exact-device confirmation: the device or one
+  of its partitions is mounted, is active swap, or has holders (md, dm/LVM, bcache); the device
+  is read-only; or the confirmation names a different device. Unmount / swapoff / stop the array
+  first: overprov never takes a device away from a running system.
+* **Would destroy data at rest — refused unless the user confirms exactly this device**
+  (``confirm_device`` resolves, symlinks followed, to the same device node): filesystem, RAID or
+  other signatures, a partition table, partitions the kernel knows about, a rotational device
+  (OP means nothing on a hard disk; ``allow_hdd=True`` also lets it through), and signatures that
+  could not be read.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import re
+import shutil
+import stat
+import struct
+import subprocess
+import uuid
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from overprov.errors import ConfigError, ToolError, UnsafeDeviceError
+
+SYSFS = Path("/sys")
+MIB = 1024 * 1024
+
+# Debian package that ships each external tool, for "install X" hints.
+TOOL_PACKAGES = {
+    "blkdiscard": "util-linux",
+    "wipefs": "util-linux",
+    "partx": "util-linux",
+    "lsblk": "util-linux",
+    "losetup": "util-linux",
+    "sgdisk": "gdisk",
+    "hdparm": "hdparm",
+    "nvme": "nvme-cli",
+    "mdadm": "mdadm",
+    "mkfs.ext4": "e2fsprogs",
+}
+
+# Partition-table types as libblkid (wipefs, blkid) names them.
+PARTITION_TABLE_TYPES = frozenset(
+    {"gpt", "PMBR", "dos", "bsd", "sun", "sgi", "mac", "solaris", "unixware", "minix", "atari"}
+)
+
+
+class Runner(Protocol):
+    """Runs one external command; ``run_tool`` is the real one, tests pass fakes."""
+
+    def __call__(
+        self, argv: Sequence[str], *, check: bool = True
+    ) -> subprocess.CompletedProcess[str]: ...
+
+
+def find_tool(name: str) -> str:
+    """Absolute path of an external tool; sbin directories are searched even if not on PATH."""
+    found = shutil.which(name) or shutil.which(name, path="/usr/sbin:/sbin:/usr/bin:/bin")
+    if found is None:
+        package = TOOL_PACKAGES.get(name, name)
+        raise ToolError(f"{name} not found; install the Debian package {package}")
+    return found
+
+
+def run_tool(argv: Sequence[str], *, check: bool = True) -> subprocess.CompletedProcess[str]:
+    """Run ``argv`` (no shell), capture text output; raise ToolError if missing or failing."""
+    argv = list(argv)
+    exe = find_tool(argv[0])
+    try:
+        proc = subprocess.run(
+            [exe, *argv[1:]],
+            capture_output=True,
+            text=True,
+            stdin=subprocess.DEVNULL,
+            check=False,
+        )
+    except OSError as exc:
+        raise ToolError(f"{argv[0]} could not be started: {exc}") from exc
+    if check and proc.returncode != 0:
+        detail = (proc.stderr or proc.stdout).strip().splitlines()
+        tail = "; ".join(detail[-3:]) if detail else "no output"
+        raise ToolError(f"`{' '.join(argv)}` failed with exit code {proc.returncode}: {tail}")
+    return proc
+
+
+@dataclass(frozen=True)
+class DeviceInfo:
+    """Facts about one block device (whole disk or partition), read without writing."""
+
+    path: str  # /dev node, symlinks resolved
+    name: str  # kernel name, e.g. sda, nvme0n1, loop3, sda1
+    size_bytes: int
+    logical_sector_bytes: int
+    physical_sector_bytes: int
+    model: str | None
+    serial: str | None
+    rotational: bool
+    discard_max_bytes: int
+    discard_granularity_bytes: int
+    write_cache: str | None  # "write back" / "write through"
+    is_partition: bool
+    holders: tuple[str, ...]
+    mountpoints: tuple[str, ...]
+    swap: bool
+    signatures: tuple[str, ...]  # e.g. ("gpt", "PMBR") or ("ext4",)
+    partition_table: str | None
+    # beyond the shared interface
+    dev: str = ""  # "major:minor"
+    parent: str | None = None  # whole-disk name of a partition
+    start_bytes: int | None = None  # offset of a partition on its disk
+    read_only: bool = False
+    transport: str | None = None  # nvme, sata, usb, ... (lsblk TRAN) when known
+    partitions: tuple[DeviceInfo, ...] = ()  # partitions the kernel knows about
+    probe_errors: tuple[str, ...] = field(default=())  # facts that could not be read
+
+    @property
+    def supports_discard(self) -> bool:
+        return self.discard_max_bytes > 0
+
+    @property
+    def logical_sectors(self) -> int:
+        return self.size_bytes // self.logical_sector_bytes
+
+    @property
+    def is_nvme(self) -> bool:
+        return re.fullmatch(r"nvme\d+(c\d+)?n\d+", self.name) is not None
+
+    @property
+    def is_loop(self) -> bool:
+        return re.fullmatch(r"loop\d+", self.name) is not None
+
+
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_text().strip()
+    except OSError:
+        return None
+
+
+def _read_int(path: Path, default: int = 0) -> int:
+    text = _read(path)
+    try:
+        return int(text) if text is not None else default
+    except ValueError:
+        return default
+
+
+def _sysfs_dir(st_rdev: int) -> Path:
+    """/sys/class/block/<name> for a device number (via /sys/dev/block/MAJ:MIN)."""
+    link = SYSFS / "dev" / "block" / f"{os.major(st_rdev)}:{os.minor(st_rdev)}"
+    if not link.exists():
+        raise ConfigError(
+            f"device: no sysfs entry {link} for device number "
+            f"{os.major(st_rdev)}:{os.minor(st_rdev)} (is /sys mounted?)"
+        )
+    return link.resolve()
+
+
+def _unescape_mount(text: str) -> str:
+    """Mount points in /proc/self/mountinfo escape space, tab, newline and backslash as octal."""
+    return re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), text)
+
+
+def _mounts_of(dev: str, dev_path: str) -> tuple[str, ...]:
+    """Mount points whose source is this device (by major:minor, or by source path: btrfs
+    reports an anonymous device number in mountinfo)."""
+    found: list[str] = []
+    try:
+        lines = Path("/proc/self/mountinfo").read_text().splitlines()
+    except OSError:
+        return ()
+    for line in lines:
+        left, _, right = line.partition(" - ")
+        fields = left.split()
+        rest = right.split()
+        if len(fields) < 5:
+            continue
+        source = _unescape_mount(rest[1]) if len(rest) >= 2 else ""
+        same_source = False
+        if source.startswith("/dev/"):
+            try:
+                same_source = os.path.realpath(source) == dev_path
+            except OSError:
+                same_source = False
+        if fields[2] == dev or same_source:
+            mp = _unescape_mount(fields[4])
+            if mp not in found:
+                found.append(mp)
+    return tuple(found)
+
+
+def _is_swap(dev_path: str) -> bool:
+    try:
+        lines = Path("/proc/swaps").read_text().splitlines()[1:]
+    except OSError:
+        return False
+    for line in lines:
+        parts = line.split()
+        if parts and parts[0].startswith("/dev/") and os.path.realpath(parts[0]) == dev_path:
+            return True
+    return False
+
+
+def read_signatures(dev_path: str, runner: Runner = run_tool) -> tuple[tuple[str, ...], str | None]:
+    """Signature types found by ``wipefs --no-act --json`` (lists, never erases)."""
+    try:
+        proc = runner(["wipefs", "--no-act", "--json", dev_path], check=False)
+    except ToolError as exc:
+        return (), f"signatures unknown: {exc}"
+    if proc.returncode != 0:
+        msg = (proc.stderr or proc.stdout).strip() or f"exit code {proc.returncode}"
+        return (), f"signatures unknown: wipefs failed: {msg}"
+    if not proc.stdout.strip():
+        return (), None  # wipefs prints nothing at all when there is no signature
+    try:
+        doc = json.loads(proc.stdout)
+    except json.JSONDecodeError as exc:
+        return (), f"signatures unknown: wipefs output is not JSON ({exc})"
+    types: list[str] = []
+    for sig in doc.get("signatures", []):
+        kind = str(sig.get("type") or "unknown")
+        if kind not in types:
+            types.append(kind)
+    return tuple(types), None
+
+
+def _partition_table(signatures: Sequence[str]) -> str | None:
+    for preferred in ("gpt", "dos"):
+        if preferred in signatures:
+            return preferred
+    for sig in signatures:
+        if sig in PARTITION_TABLE_TYPES:
+            return sig
+    return None
+
+
+def _lsblk_facts(dev_path: str, runner: Runner) -> dict[str, object]:
+    try:
+        proc = runner(["lsblk", "--json", "--nodeps", "-o", "MODEL,SERIAL,TRAN", dev_path])
+        devs = json.loads(proc.stdout).get("blockdevices", [])
+        return devs[0] if devs else {}
+    except (ToolError, json.JSONDecodeError, IndexError):
+        return {}
+
+
+def _clean(value: object) -> str | None:
+    if value is None:
+        return None
+    text = str(value).strip()
+    return text or None
+
+
+def identify(path: str, *, runner: Runner = run_tool) -> DeviceInfo:
+    """Read a block device's facts. Raises ConfigError if ``path`` is not a block device."""
+    return _identify(path, runner=runner, with_partitions=True)
+
+
+def _identify(path: str, *, runner: Runner, with_partitions: bool) -> DeviceInfo:
+    dev_path = os.path.realpath(path)
+    try:
+        st = os.stat(dev_path)
+    except FileNotFoundError:
+        raise ConfigError(f"device: {path} does not exist") from None
+    except OSError as exc:
+        raise ConfigError(f"device: cannot stat {path}: {exc.strerror}") from None
+    if not stat.S_ISBLK(st.st_mode):
+        raise ConfigError(f"device: {path} is not a block device")
+    sysdir = _sysfs_dir(st.st_rdev)
+    name = sysdir.name
+    is_partition = (sysdir / "partition").exists()
+    disk_dir = sysdir.parent if is_partition else sysdir
+    queue = disk_dir / "queue"
+    dev = f"{os.major(st.st_rdev)}:{os.minor(st.st_rdev)}"
+
+    probe_errors: list[str] = []
+    signatures, sig_error = read_signatures(dev_path, runner)
+    if sig_error:
+        probe_errors.append(sig_error)
+
+    facts = _lsblk_facts(dev_path, runner) if not is_partition else {}
+    model = _clean(facts.get("model")) or _read(disk_dir / "device" / "model")
+    serial = _clean(facts.get("serial")) or _read(disk_dir / "device" / "serial")
+
+    holders_dir = sysdir / "holders"
+    holders = tuple(sorted(os.listdir(holders_dir))) if holders_dir.is_dir() else ()
+
+    partitions: list[DeviceInfo] = []
+    if with_partitions and not is_partition:
+        for child in sorted(sysdir.iterdir()):
+            if child.name.startswith(name) and (child / "partition").exists():
+                node = Path("/dev") / child.name
+                if node.exists():
+                    partitions.append(_identify(str(node), runner=runner, with_partitions=False))
+                else:
+                    probe_errors.append(f"partition {child.name} has no /dev node")
+
+    wc = _read(queue / "write_cache")
+    return DeviceInfo(
+        path=dev_path,
+        name=name,
+        size_bytes=_read_int(sysdir / "size") * 512,  # sysfs size is in 512-byte units
+        logical_sector_bytes=_read_int(queue / "logical_block_size", 512),
+        physical_sector_bytes=_read_int(queue / "physical_block_size", 512),
+        model=model,
+        serial=serial,
+        rotational=_read(queue / "rotational") == "1",
+        discard_max_bytes=_read_int(queue / "discard_max_bytes"),
+        discard_granularity_bytes=_read_int(queue / "discard_granularity"),
+        write_cache=wc,
+        is_partition=is_partition,
+        holders=holders,
+        mountpoints=_mounts_of(dev, dev_path),
+        swap=_is_swap(dev_path),
+        signatures=signatures,
+        partition_table=_partition_table(signatures),
+        dev=dev,
+        parent=disk_dir.name if is_partition else None,
+        start_bytes=_read_int(sysdir / "start") * 512 if is_partition else None,
+        read_only=_read(sysdir / "ro") == "1",
+        transport=_clean(facts.get("tran")),
+        partitions=tuple(partitions),
+        probe_errors=tuple(probe_errors),
+    )
+
+
+class DeviceRefusedError(UnsafeDeviceError):
+    """A device was refused. ``in_use`` cannot be overridden; ``overridable`` can, by
+    confirming exactly this device."""
+
+    def __init__(self, path: str, in_use: Sequence[str], overridable: Sequence[str]):
+        self.path = path
+        self.in_use = tuple(in_use)
+        self.overridable = tuple(overridable)
+        parts = []
+        if self.in_use:
+            parts.append("in use now, refused even with confirmation: " + "; ".join(self.in_use))
+        if self.overridable:
+            parts.append(
+                "would destroy data (allowed only if you confirm exactly this device): "
+                + "; ".join(self.overridable)
+            )
+        super().__init__(f"refusing to write to {path}: " + ". ".join(parts))
+
+
+def same_device(a: str, b: str) -> bool:
+    """True if two paths name the same device node (symlinks resolved)."""
+    ra, rb = os.path.realpath(a), os.path.realpath(b)
+    if ra == rb:
+        return True
+    try:
+        sa, sb = os.stat(ra), os.stat(rb)
+    except OSError:
+        return False
+    return stat.S_ISBLK(sa.st_mode) and stat.S_ISBLK(sb.st_mode) and sa.st_rdev == sb.st_rdev
+
+
+def _a(word: str) -> str:
+    """'an ext4', 'an xfs', 'a linux_raid_member', 'a btrfs' (by how the name is spoken)."""
+    return f"an {word}" if word[:1].lower() in "aeioux" else f"a {word}"
+
+
+def refusal_reasons(info: DeviceInfo, *, allow_hdd: bool = False) -> tuple[list[str], list[str]]:
+    """(in_use, overridable) reasons for ``info``; both empty means nothing was found."""
+    in_use: list[str] = []
+    overridable: list[str] = []
+    if info.read_only:
+        in_use.append("is read-only")
+    for mp in info.mountpoints:
+        in_use.append(f"mounted at {mp}")
+    if info.swap:
+        in_use.append("is active swap")
+    for holder in info.holders:
+        in_use.append(f"held by {holder}")
+    if info.partition_table:
+        overridable.append(f"has a {info.partition_table} partition table")
+    for sig in info.signatures:
+        if sig not in PARTITION_TABLE_TYPES:
+            overridable.append(f"carries {_a(sig)} signature")
+    for part in info.partitions:
+        for mp in part.mountpoints:
+            in_use.append(f"partition {part.path} is mounted at {mp}")
+        if part.swap:
+            in_use.append(f"partition {part.path} is active swap")
+        for holder in part.holders:
+            in_use.append(f"partition {part.path} is held by {holder}")
+        for sig in part.signatures:
+            overridable.append(f"partition {part.path} carries {_a(sig)} signature")
+    if info.partitions:
+        names = ", ".join(p.name for p in info.partitions)
+        overridable.append(f"has {len(info.partitions)} partition(s) ({names})")
+    if info.rotational and not allow_hdd:
+        overridable.append(
+            "is rotational (a hard disk, or a loop/virtual device that reports itself as one)"
+        )
+    for err in info.probe_errors:
+        overridable.append(err)
+    return in_use, overridable
+
+
+def check_destroyable(
+    path: str,
+    confirm_device: str | None,
+    *,
+    allow_hdd: bool = False,
+    runner: Runner = run_tool,
+) -> DeviceInfo:
+    """Return the device's facts if it may be overwritten; else raise DeviceRefusedError
+    (an UnsafeDeviceError) listing every reason. See the module docstring for the policy."""
+    info = identify(path, runner=runner)
+    in_use, overridable = refusal_reasons(info, allow_hdd=allow_hdd)
+    confirmed = False
+    if confirm_device is not None:
+        if same_device(confirm_device, info.path):
+            confirmed = True
+        else:
+            in_use.append(f"the confirmation names {confirm_device}, not this device ({info.path})")
+    if in_use or (overridable and not confirmed):
+        raise DeviceRefusedError(info.path, in_use, [] if confirmed else overridable)
+    return info
+
+
+def open_exclusive(path: str, flags: int = os.O_RDONLY) -> int:
+    """Open a block device with O_EXCL: the kernel refuses (EBUSY) while it is mounted, swap,
+    an md/dm member, or opened exclusively by another program. Returns the file descriptor."""
+    dev_path = os.path.realpath(path)
+    try:
+        st = os.stat(dev_path)
+    except OSError as exc:
+        raise ConfigError(f"device: cannot open {path}: {exc.strerror}") from None
+    if not stat.S_ISBLK(st.st_mode):
+        raise ConfigError(f"device: {path} is not a block device")
+    try:
+        return os.open(dev_path, flags | os.O_EXCL | os.O_CLOEXEC)
+    except OSError as exc:
+        if exc.errno == errno.EBUSY:
+            raise UnsafeDeviceError(
+                f"{path} is busy: the kernel has it in use (mounted, swap, an md/dm/LVM "
+                "member, or held open exclusively by another program)"
+            ) from None
+        if exc.errno in (errno.EACCES, errno.EPERM):
+            raise UnsafeDeviceError(
+                f"cannot open {path} exclusively: {exc.strerror} (run as root)"
+            ) from None
+        raise UnsafeDeviceError(f"cannot open {path} exclusively: {exc.strerror}") from None
+
+
+def ensure_not_busy(path: str) -> None:
+    """Raise UnsafeDeviceError if the kernel reports ``path`` busy right now."""
+    os.close(open_exclusive(path))
+
+
+# ---- GPT, read straight from the device (the kernel may not parse partition tables) ----
+
+_GPT_HEADER = struct.Struct("<8sIIIIQQQQ16sQIII")
+_GPT_ENTRY = struct.Struct("<16s16sQQQ72s")
+
+
+@dataclass(frozen=True)
+class GptPartition:
+    number: int
+    first_lba: int
+    last_lba: int  # inclusive
+    type_guid: str
+    name: str
+
+
+@dataclass(frozen=True)
+class GptTable:
+    sector_bytes: int
+    disk_guid: str
+    first_usable_lba: int
+    last_usable_lba: int
+    backup_lba: int
+    partitions: tuple[GptPartition, ...]
+    backup_valid: bool
+
+
+def _parse_gpt_header(raw: bytes) -> tuple | None:
+    if len(raw) < _GPT_HEADER.size or raw[:8] != b"EFI PART":
+        return None
+    fields = _GPT_HEADER.unpack_from(raw)
+    header_size = fields[2]
+    if header_size < 92 or header_size > len(raw):
+        return None
+    zeroed = raw[:16] + b"\0\0\0\0" + raw[20:header_size]
+    if zlib.crc32(zeroed) & 0xFFFFFFFF != fields[3]:
+        return None
+    return fields
+
+
+def read_gpt(path: str, sector_bytes: int) -> GptTable | None:
+    """Parse the primary GPT (header and entry CRCs checked) and check the backup header.
+    Returns None when the device holds no valid GPT."""
+    with open(path, "rb", buffering=0) as dev:
+        dev.seek(sector_bytes)
+        header = _parse_gpt_header(dev.read(sector_bytes))
+        if header is None:
+            return None
+        (_, _, _, _, _, current, backup, first_usable, last_usable, disk_guid, entries_lba,
+         n_entries, entry_size, entries_crc) = header  # fmt: skip
+        if current != 1 or entry_size < _GPT_ENTRY.size or n_entries > 65536:
+            return None
+        dev.seek(entries_lba * sector_bytes)
+        entries = dev.read(n_entries * entry_size)
+        if zlib.crc32(entries) & 0xFFFFFFFF != entries_crc:
+            return None
+        parts: list[GptPartition] = []
+        for i in range(n_entries):
+            type_raw, _uniq, first, last, _attrs, name_raw = _GPT_ENTRY.unpack_from(
+                entries, i * entry_size
+            )
+            if type_raw == b"\0" * 16:
+                continue
+            name = name_raw.decode("utf-16-le", errors="replace").split("\0", 1)[0]
+            parts.append(
+                GptPartition(i + 1, first, last, str(uuid.UUID(bytes_le=type_raw)).upper(), name)
+            )
+        dev.seek(backup * sector_bytes)
+        backup_header = _parse_gpt_header(dev.read(sector_bytes))
+        backup_valid = backup_header is not None and backup_header[5] == backup
+    return GptTable(
+        sector_bytes=sector_bytes,
+        disk_guid=str(uuid.UUID(bytes_le=disk_guid)).upper(),
+        first_usable_lba=first_usable,
+        last_usable_lba=last_usable,
+        backup_lba=backup,
+        partitions=tuple(parts),
+        backup_valid=backup_valid,
+    )
+
+
+def gpt_backup_sectors(sector_bytes: int) -> int:
+    """Sectors a standard GPT (128 entries of 128 bytes) keeps at the end of the disk."""
+    return 1 + (128 * 128 + sector_bytes - 1) // sector_bytes
+
+
+def partition_node(disk_path: str, number: int) -> str:
+    """/dev/sda + 1 → /dev/sda1; /dev/nvme0n1 + 1 → /dev/nvme0n1p1 (names ending in a digit)."""
+    sep = "p" if disk_path[-1].isdigit() else ""
+    return f"{disk_path}{sep}{number}"
