@@ -16,6 +16,9 @@ from overprov.errors import OverprovError
 # One line per subcommand module; each module defines register(subparsers).
 COMMAND_MODULES: tuple[str, ...] = (
     "overprov.simulate",
+    "overprov.capacity",
+    "overprov.apply.cli",
+    "overprov.status",
     "overprov.profile.cli",
     "overprov.smart",
     "overprov.plan",

@@ -1,0 +1,154 @@
+"""``overprov apply``: dry run by default; ``--execute`` runs the plan step by step."""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+
+from overprov import blockdev
+from overprov.apply.auto import METHODS, build_plans
+from overprov.apply.base import Plan, Target
+from overprov.capacity import parse_capacity_gb, parse_extra_op_percent
+from overprov.errors import UnsafeDeviceError
+
+CONFIRM_FLAG = "--i-understand-this-destroys-data"
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "apply",
+        help="apply extra OP to drives (dry run unless --execute)",
+        description=(
+            "Reserve extra over-provisioning on one or more drives. Without --execute this "
+            "only prints the plan: the exact commands, and why this method. With --execute "
+            f"and {CONFIRM_FLAG} naming every device, it runs the plan step by step and "
+            "verifies each step. ALL DATA ON THE DEVICES IS DESTROYED."
+        ),
+    )
+    p.add_argument("devices", nargs="+", metavar="DEVICE", help="whole devices, e.g. /dev/sdb")
+    size = p.add_mutually_exclusive_group(required=True)
+    size.add_argument(
+        "--extra-op",
+        metavar="PERCENT",
+        help="leave this percentage of the capacity unused (e.g. 20; the NAS vendor offers 1–60)",
+    )
+    size.add_argument(
+        "--visible-gb",
+        metavar="GB",
+        help="keep an IDEMA capacity visible instead (e.g. 400 makes a 512 GB drive a 400 GB one)",
+    )
+    size.add_argument(
+        "--visible-sectors", type=int, metavar="N", help="keep exactly N logical sectors visible"
+    )
+    p.add_argument(
+        "--method",
+        choices=METHODS,
+        default="auto",
+        help="how to reserve the space (default: auto, which explains its choice)",
+    )
+    p.add_argument(
+        "--raid-level",
+        metavar="N",
+        help="build one md RAID array of this level from the devices (0,1,4,5,6,10)",
+    )
+    p.add_argument("--md-name", default="overprov", help="array name: /dev/md/NAME")
+    p.add_argument("--execute", action="store_true", help="run the plan (destroys all data)")
+    p.add_argument(
+        CONFIRM_FLAG,
+        dest="confirm",
+        action="append",
+        default=[],
+        metavar="DEVICE",
+        help="confirm one device by its exact name; repeat for every device",
+    )
+    p.add_argument(
+        "--allow-hdd",
+        action="store_true",
+        help="do not list 'rotational' as a reason in the dry run's safety check",
+    )
+    p.set_defaults(func=run)
+
+
+def _target(args: argparse.Namespace) -> Target:
+    if args.extra_op is not None:
+        return Target(extra_op=parse_extra_op_percent(args.extra_op))
+    if args.visible_gb is not None:
+        return Target(visible_gb=parse_capacity_gb(args.visible_gb))
+    return Target(visible_sectors=args.visible_sectors)
+
+
+def _safety_lines(plan: Plan, confirms: list[str], allow_hdd: bool) -> tuple[list[str], bool]:
+    """What --execute would say about each device. Returns (lines, all_executable)."""
+    lines = []
+    ok = True
+    for dev in plan.devices:
+        in_use, overridable = blockdev.refusal_reasons(dev, allow_hdd=allow_hdd)
+        confirmed = any(blockdev.same_device(c, dev.path) for c in confirms)
+        if in_use:
+            ok = False
+            lines.append(f"  safety {dev.path}: REFUSED, in use now: {'; '.join(in_use)}")
+        elif overridable and not confirmed:
+            lines.append(f"  safety {dev.path}: would destroy data: {'; '.join(overridable)}")
+        else:
+            lines.append(
+                f"  safety {dev.path}: nothing in use" + ("; confirmed" if confirmed else "")
+            )
+    return lines, ok
+
+
+def _execute_command(args: argparse.Namespace, plans: list[Plan]) -> str:
+    argv = ["overprov", "apply", *args.devices]
+    if args.extra_op is not None:
+        argv += ["--extra-op", str(args.extra_op)]
+    elif args.visible_gb is not None:
+        argv += ["--visible-gb", str(args.visible_gb)]
+    else:
+        argv += ["--visible-sectors", str(args.visible_sectors)]
+    methods = {p.method for p in plans}
+    if len(methods) == 1:
+        argv += ["--method", methods.pop()]
+    if args.raid_level is not None:
+        argv += ["--raid-level", str(args.raid_level), "--md-name", args.md_name]
+    argv.append("--execute")
+    for plan in plans:
+        for dev in plan.devices:
+            argv += [CONFIRM_FLAG, dev.path]
+    return shlex.join(argv)
+
+
+def run(args: argparse.Namespace) -> int:
+    target = _target(args)
+    plans = build_plans(
+        args.devices,
+        target,
+        method=args.method,
+        raid_level=args.raid_level,
+        md_name=args.md_name,
+    )
+    all_devices = [d for plan in plans for d in plan.devices]
+    for c in args.confirm:
+        if not any(blockdev.same_device(c, d.path) for d in all_devices):
+            raise UnsafeDeviceError(
+                f"{CONFIRM_FLAG} {c}: that device is not part of this plan "
+                f"({', '.join(d.path for d in all_devices)})"
+            )
+    executable = True
+    for plan in plans:
+        print(plan.show())
+        lines, ok = _safety_lines(plan, args.confirm, args.allow_hdd)
+        executable = executable and ok
+        print("\n".join(lines))
+    if not args.execute:
+        print(
+            "\ndry run: nothing was changed. To run this plan, which DESTROYS ALL DATA on "
+            f"{', '.join(d.path for d in all_devices)}:\n  {_execute_command(args, plans)}"
+        )
+        return 0 if executable else 1
+    # Refuse everything before changing anything.
+    for plan in plans:
+        plan.check_safety(args.confirm, allow_hdd=args.allow_hdd)
+    for plan in plans:
+        print(f"\nexecuting plan for {', '.join(d.path for d in plan.devices)}")
+        plan.execute(args.confirm, allow_hdd=args.allow_hdd)
+    print("\nall steps done and verified")
+    return 0

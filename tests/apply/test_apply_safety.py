@@ -1,0 +1,275 @@
+"""Safety on loop devices made for the test: what is in use is refused even when confirmed;
+what only holds data is refused unless exactly this device is confirmed; a dry run writes
+nothing."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from overprov import blockdev
+from overprov.blockdev import DeviceRefusedError, check_destroyable, open_exclusive
+from overprov.errors import ConfigError, UnsafeDeviceError
+
+pytestmark = pytest.mark.root
+
+MIB = 2**20
+
+
+def sh(*argv: str) -> subprocess.CompletedProcess[str]:
+    exe = shutil.which(argv[0]) or shutil.which(argv[0], path="/usr/sbin:/sbin")
+    if exe is None:
+        pytest.skip(f"{argv[0]} not installed")
+    return subprocess.run([exe, *argv[1:]], capture_output=True, text=True, check=True)
+
+
+def device_sha256(dev: str) -> str:
+    h = hashlib.sha256()
+    with open(dev, "rb") as f:
+        for chunk in iter(lambda: f.read(MIB), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+@pytest.fixture
+def mounted_ext4(loop_device, tmp_path):
+    dev = loop_device(size_bytes=64 * MIB)
+    sh("mkfs.ext4", "-q", "-F", dev)
+    mnt = tmp_path / "mnt"
+    mnt.mkdir()
+    sh("mount", dev, str(mnt))
+    try:
+        yield dev, mnt
+    finally:
+        subprocess.run(["umount", str(mnt)], capture_output=True, check=False)
+
+
+def test_mounted_device_is_refused_even_when_confirmed(mounted_ext4, overprov_cli):
+    dev, mnt = mounted_ext4
+    with pytest.raises(DeviceRefusedError) as exc:
+        check_destroyable(dev, dev)
+    assert f"mounted at {mnt}" in exc.value.in_use
+    assert "refused even with confirmation" in str(exc.value)
+
+    digest = device_sha256(dev)
+    rc, out, err = overprov_cli(
+        "apply",
+        dev,
+        "--extra-op",
+        "20",
+        "--method",
+        "partition",
+        "--execute",
+        "--i-understand-this-destroys-data",
+        dev,
+    )
+    assert rc == 2
+    assert f"mounted at {mnt}" in err
+    assert "REFUSED, in use now" in out
+    assert device_sha256(dev) == digest
+
+
+def test_mounted_device_is_busy_for_open_exclusive(mounted_ext4):
+    dev, _ = mounted_ext4
+    with pytest.raises(UnsafeDeviceError, match="is busy"):
+        open_exclusive(dev)
+
+
+def test_ext4_signature_refused_unless_exactly_this_device_is_confirmed(
+    loop_device, tmp_path, overprov_cli
+):
+    dev = loop_device(size_bytes=64 * MIB)
+    other = loop_device(size_bytes=64 * MIB)
+    sh("mkfs.ext4", "-q", "-F", dev)
+
+    with pytest.raises(DeviceRefusedError) as exc:
+        check_destroyable(dev, None, allow_hdd=True)
+    assert exc.value.overridable == ("carries an ext4 signature",)
+    assert exc.value.in_use == ()
+
+    # confirming a different device is not a confirmation, and is never overridable
+    with pytest.raises(DeviceRefusedError) as exc:
+        check_destroyable(dev, other)
+    assert f"the confirmation names {other}" in str(exc.value)
+
+    # the exact device, also through a symlink, lets it through
+    assert check_destroyable(dev, dev).signatures == ("ext4",)
+    link = tmp_path / "by-id-link"
+    link.symlink_to(dev)
+    assert check_destroyable(str(link), dev).path == dev
+    assert check_destroyable(dev, str(link)).path == dev
+
+    # and the CLI then applies the plan, wiping the signature
+    rc, out, err = overprov_cli(
+        "apply", dev, "--extra-op", "20", "--execute", "--i-understand-this-destroys-data", dev
+    )
+    assert rc == 0, err
+    info = blockdev.identify(dev)
+    assert "ext4" not in info.signatures
+    assert info.partition_table == "gpt"
+
+
+def test_active_swap_is_refused_even_when_confirmed(loop_device):
+    dev = loop_device(size_bytes=64 * MIB)
+    sh("mkswap", dev)
+    proc = subprocess.run(["swapon", dev], capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        pytest.skip(f"swapon not possible here: {proc.stderr.strip()}")
+    try:
+        with pytest.raises(DeviceRefusedError) as exc:
+            check_destroyable(dev, dev)
+        assert "is active swap" in exc.value.in_use
+    finally:
+        subprocess.run(["swapoff", dev], capture_output=True, check=False)
+
+
+def test_mounted_partition_refuses_the_whole_disk(loop_device, tmp_path):
+    dev = loop_device(size_bytes=128 * MIB)
+    sh("sgdisk", "--new=1:2048:+32M", "--new=2:0:+32M", dev)
+    sh("partx", "--update", dev)  # this kernel may not parse GPT itself
+    part = dev + "p1"
+    sh("mkfs.ext4", "-q", "-F", part)
+    mnt = tmp_path / "mnt"
+    mnt.mkdir()
+    sh("mount", part, str(mnt))
+    try:
+        with pytest.raises(DeviceRefusedError) as exc:
+            check_destroyable(dev, dev)
+        assert f"partition {part} is mounted at {mnt}" in exc.value.in_use
+        msg = str(exc.value)
+        assert "has 2 partition(s)" not in msg  # overridable reasons are waived by confirming
+        with pytest.raises(DeviceRefusedError) as exc:
+            check_destroyable(dev, None, allow_hdd=True)
+        assert "has a gpt partition table" in exc.value.overridable
+        assert f"partition {part} carries an ext4 signature" in exc.value.overridable
+    finally:
+        subprocess.run(["umount", str(mnt)], capture_output=True, check=False)
+
+
+def _fake_sysfs_with_holder(real_dev: str, root: Path, holder: str) -> None:
+    """Copy a loop device's sysfs attributes into ``root`` and add a holder."""
+    st = os.stat(real_dev)
+    name = Path(real_dev).name
+    real = Path("/sys/class/block") / name
+    fake = root / "class" / "block" / name
+    (fake / "queue").mkdir(parents=True)
+    (fake / "holders").mkdir()
+    (fake / "holders" / holder).mkdir()
+    for attr in ("size", "ro", "dev"):
+        (fake / attr).write_text((real / attr).read_text())
+    for attr in (
+        "logical_block_size",
+        "physical_block_size",
+        "rotational",
+        "discard_max_bytes",
+        "discard_granularity",
+        "write_cache",
+    ):
+        (fake / "queue" / attr).write_text((real / "queue" / attr).read_text())
+    link = root / "dev" / "block" / f"{os.major(st.st_rdev)}:{os.minor(st.st_rdev)}"
+    link.parent.mkdir(parents=True)
+    link.symlink_to(fake)
+
+
+def test_held_device_is_refused_even_when_confirmed_simulated_sysfs(
+    loop_device, tmp_path, monkeypatch
+):
+    """This kernel has no md or device-mapper to create a real holder, so the holder appears
+    in a copy of the device's sysfs directory; everything else is the real loop device."""
+    dev = loop_device(size_bytes=64 * MIB)
+    _fake_sysfs_with_holder(dev, tmp_path / "sys", "md127")
+    monkeypatch.setattr(blockdev, "SYSFS", tmp_path / "sys")
+    with pytest.raises(DeviceRefusedError) as exc:
+        check_destroyable(dev, dev)
+    assert exc.value.in_use == ("held by md127",)
+
+
+@pytest.mark.skipif(not Path("/proc/mdstat").exists(), reason="kernel has no md driver")
+def test_md_member_is_refused_real_holder(loop_device):
+    a = loop_device(size_bytes=64 * MIB)
+    b = loop_device(size_bytes=64 * MIB)
+    md = "/dev/md/overprov-test-holder"
+    sh("mdadm", "--create", md, "--run", "--level=1", "--raid-devices=2", a, b)
+    try:
+        with pytest.raises(DeviceRefusedError) as exc:
+            check_destroyable(a, a)
+        assert any(r.startswith("held by md") for r in exc.value.in_use)
+    finally:
+        subprocess.run(["mdadm", "--stop", md], capture_output=True, check=False)
+
+
+def test_dry_run_executes_nothing(loop_device, overprov_cli):
+    dev = loop_device(size_bytes=64 * MIB, fill="random")
+    backing = loop_device.backing_file(dev)
+    digest = device_sha256(dev)
+    blocks = os.stat(backing).st_blocks
+
+    rc, out, err = overprov_cli("apply", dev, "--extra-op", "20")
+    assert rc == 0, err
+    assert "dry run: nothing was changed" in out
+    assert "$ blkdiscard " + dev in out  # the plan is shown ...
+    # ... even with the confirmation given, without --execute nothing runs
+    rc, out, _ = overprov_cli(
+        "apply", dev, "--extra-op", "20", "--i-understand-this-destroys-data", dev
+    )
+    assert rc == 0 and "dry run" in out
+    # --execute without the confirmation is refused
+    rc, _, err = overprov_cli("apply", dev, "--extra-op", "20", "--execute")
+    assert rc == 2 and "was not confirmed" in err
+
+    assert device_sha256(dev) == digest
+    assert os.stat(backing).st_blocks == blocks
+    assert blockdev.read_gpt(dev, 512) is None
+
+
+def test_confirming_a_device_outside_the_plan_is_refused(loop_device, overprov_cli):
+    dev = loop_device(size_bytes=64 * MIB, fill=b"\x11")
+    other = loop_device(size_bytes=64 * MIB)
+    digest = device_sha256(dev)
+    rc, _, err = overprov_cli(
+        "apply",
+        dev,
+        "--extra-op",
+        "20",
+        "--execute",
+        "--i-understand-this-destroys-data",
+        dev,
+        "--i-understand-this-destroys-data",
+        other,
+    )
+    assert rc == 2
+    assert f"{other}: that device is not part of this plan" in err
+    assert device_sha256(dev) == digest
+
+
+def test_open_exclusive_reports_a_second_opener_as_busy(loop_device):
+    dev = loop_device(size_bytes=64 * MIB)
+    fd = open_exclusive(dev)
+    try:
+        with pytest.raises(UnsafeDeviceError, match="is busy"):
+            open_exclusive(dev)
+    finally:
+        os.close(fd)
+    os.close(open_exclusive(dev))
+
+
+def test_rotational_is_a_reason_unless_allowed(loop_device):
+    dev = loop_device(size_bytes=64 * MIB)
+    info = blockdev.identify(dev)
+    _, reasons = blockdev.refusal_reasons(info)
+    _, allowed = blockdev.refusal_reasons(info, allow_hdd=True)
+    assert any("rotational" in r for r in reasons) == info.rotational
+    assert not any("rotational" in r for r in allowed)
+
+
+def test_identify_refuses_what_is_not_a_block_device(tmp_path):
+    f = tmp_path / "plain-file"
+    f.write_bytes(b"x")
+    with pytest.raises(ConfigError, match="not a block device"):
+        blockdev.identify(str(f))
+    with pytest.raises(ConfigError, match="does not exist"):
+        blockdev.identify(str(tmp_path / "missing"))
