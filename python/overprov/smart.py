@@ -221,7 +221,8 @@ class Counter:
 
     count: int
     unit_bytes: int | None
-    source: str
+    source: str  # where the count came from, with the arithmetic
+    field: str = ""  # the JSON field (or attribute) holding it
 
     @property
     def bytes(self) -> int | None:
@@ -521,6 +522,7 @@ def _host_writes(
             units,
             NVME_DATA_UNIT_BYTES,
             f"nvme_smart_health_information_log.data_units_written {units:,} × 512,000 B",
+            "nvme_smart_health_information_log.data_units_written",
         )
     for rule in HOST_WRITE_ATTRIBUTES:
         attr = attrs.get(rule.id)
@@ -530,11 +532,17 @@ def _host_writes(
                 attr.raw,
                 unit,
                 f"attribute {attr.id} {attr.name} {attr.raw:,} × {_unit_text(rule.unit, sector)}",
+                f"{attr.path}.raw.value ({attr.id} {attr.name})",
             )
     stat_entry = _device_statistic(data, source, 1, "Logical Sectors Written")
     if stat_entry is not None:
         value, path = stat_entry
-        return Counter(value, sector, f"{path} Logical Sectors Written {value:,} × {sector} B")
+        return Counter(
+            value,
+            sector,
+            f"{path} Logical Sectors Written {value:,} × {sector} B",
+            f"{path}.value (Logical Sectors Written)",
+        )
     scsi = data.get("scsi_error_counter_log")
     if isinstance(scsi, dict) and isinstance(scsi.get("write"), dict):
         processed = scsi["write"].get("gigabytes_processed")
@@ -551,6 +559,7 @@ def _host_writes(
                 count,
                 10**6,
                 f"scsi_error_counter_log.write.gigabytes_processed {processed} GB",
+                "scsi_error_counter_log.write.gigabytes_processed",
             )
     return None
 
@@ -1002,10 +1011,15 @@ def compare(a: Snapshot, b: Snapshot) -> DeltaReport:
         return new - old
 
     hours = grew("power_on_time.hours", first.power_on_hours, second.power_on_hours)
-    host1 = first.host_writes.bytes if first.host_writes else None
-    host2 = second.host_writes.bytes if second.host_writes else None
-    host_name = first.host_writes.source.split(" ")[0] if first.host_writes else "host writes"
-    d_host = grew(f"{host_name} (host writes)", host1, host2)
+    hw1, hw2 = first.host_writes, second.host_writes
+    d_host = None
+    if hw1 is not None and hw2 is not None:
+        if hw1.field == hw2.field and hw1.unit_bytes == hw2.unit_bytes:
+            d_count = grew(hw1.field, hw1.count, hw2.count)
+            if d_count is not None and hw1.unit_bytes is not None:
+                d_host = d_count * hw1.unit_bytes
+        else:
+            d_host = grew("host writes (bytes)", hw1.bytes, hw2.bytes)
     d_nand = None
     waf = None
     c1, c2 = first.waf_counters, second.waf_counters
