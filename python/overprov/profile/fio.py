@@ -216,10 +216,10 @@ def _number(value: Any) -> float | None:
 
 
 def _latency_block(direction: Mapping[str, Any], name: str) -> tuple[Mapping[str, Any], float]:
-    """(block, scale to µs) for "clat"/"lat": prefer ``<name>_ns``, else µs-era ``<name>``."""
+    """(block, divisor to µs) for "clat"/"lat": prefer ``<name>_ns``, else µs-era ``<name>``."""
     block = direction.get(f"{name}_ns")
     if isinstance(block, Mapping):
-        return block, 1e-3
+        return block, 1000.0
     block = direction.get(name)
     if isinstance(block, Mapping):
         return block, 1.0
@@ -228,13 +228,13 @@ def _latency_block(direction: Mapping[str, Any], name: str) -> tuple[Mapping[str
 
 def latency_us(direction: Mapping[str, Any]) -> dict[str, float | None]:
     """Completion-latency figures in µs: mean, max and the PERCENTILES, from clat(_ns)."""
-    clat, scale = _latency_block(direction, "clat")
+    clat, to_us = _latency_block(direction, "clat")
     if not clat:  # some fio builds report only total latency
-        clat, scale = _latency_block(direction, "lat")
+        clat, to_us = _latency_block(direction, "lat")
     figures: dict[str, float | None] = {}
     for key in ("mean", "max"):
         value = _number(clat.get(key))
-        figures[f"{key}"] = None if value is None else value * scale
+        figures[f"{key}"] = None if value is None else value / to_us
     table = clat.get("percentile")
     table = table if isinstance(table, Mapping) else {}
     parsed = {}
@@ -242,7 +242,7 @@ def latency_us(direction: Mapping[str, Any]) -> dict[str, float | None]:
         p = _number(key)
         v = _number(value)
         if p is not None and v is not None:
-            parsed[round(p, 6)] = v * scale
+            parsed[round(p, 6)] = v / to_us
     for p in PERCENTILES:
         figures[percentile_key(p)] = parsed.get(round(p, 6))
     return figures
@@ -250,11 +250,11 @@ def latency_us(direction: Mapping[str, Any]) -> dict[str, float | None]:
 
 def latency_bins_ns(direction: Mapping[str, Any]) -> dict[int, int]:
     """json+ completion-latency histogram: bucket value (ns) → count; {} when absent."""
-    clat, scale = _latency_block(direction, "clat")
+    clat, to_us = _latency_block(direction, "clat")
     bins = clat.get("bins")
     if not isinstance(bins, Mapping):
         return {}
-    to_ns = 1.0 if scale == 1e-3 else 1000.0
+    to_ns = 1.0 if to_us == 1000.0 else 1000.0
     out: dict[int, int] = {}
     for key, count in bins.items():
         value = _number(key)

@@ -341,6 +341,7 @@ class Profile:
         allow_hdd: bool,
         progress: Callable[[str], None] | None,
         resuming: bool,
+        target_factory: Callable[[], Target] | None = None,
     ) -> None:
         self.out = Path(out_dir)
         self.doc = doc
@@ -350,6 +351,7 @@ class Profile:
         self.progress = progress
         self.resuming = resuming
         self._lock_fd: int | None = None
+        self._target_factory = target_factory
 
     # ---------------------------------------------------------------------------- creation
 
@@ -363,9 +365,11 @@ class Profile:
         confirm: list[str] | None = None,
         allow_hdd: bool = False,
         progress: Callable[[str], None] | None = None,
+        target_factory: Callable[[], Target] | None = None,
     ) -> Profile:
         settings.validate()
-        make_target(target_spec, Path(out_dir) / "fio")  # refuses sim: and mixed members early
+        if target_factory is None:  # refuses sim: and mixed members before anything is made
+            make_target(target_spec, Path(out_dir) / "fio")
         out = Path(out_dir)
         if (out / "results.json").exists():
             raise ConfigError(
@@ -432,6 +436,7 @@ class Profile:
             allow_hdd=allow_hdd,
             progress=progress,
             resuming=False,
+            target_factory=target_factory,
         )
 
     @classmethod
@@ -442,6 +447,7 @@ class Profile:
         confirm: list[str] | None = None,
         allow_hdd: bool = False,
         progress: Callable[[str], None] | None = None,
+        target_factory: Callable[[], Target] | None = None,
     ) -> Profile:
         out = Path(out_dir)
         doc = res.load_results(out / "results.json")
@@ -452,6 +458,7 @@ class Profile:
             allow_hdd=allow_hdd,
             progress=progress,
             resuming=True,
+            target_factory=target_factory,
         )
 
     # ------------------------------------------------------------------------------ logging
@@ -523,6 +530,9 @@ class Profile:
             self._unlock()
 
     def _make_target(self) -> Target:
+        """The target named in the results; ``target_factory`` (tests, other targets) wins."""
+        if self._target_factory is not None:
+            return self._target_factory()
         s = self.settings
         return make_target(
             self.doc["target"]["spec"],

@@ -106,9 +106,16 @@ def least_squares_slope(values: Sequence[float]) -> float:
     return sxy / sxx
 
 
-def fio_slope_criterion_percent(values: Sequence[float]) -> float:
-    """fio's ``iops_slope`` criterion for a window: 100 × slope per sample / mean (signed)."""
-    mean = math.fsum(values) / len(values)
+def fio_slope_criterion_percent(values: Sequence[float], *, like_fio: bool = True) -> float:
+    """fio's ``iops_slope`` criterion for a window: 100 × slope per sample / mean (signed).
+
+    fio keeps integer samples and divides their integer sum by the sample count in integer
+    arithmetic; ``like_fio`` does the same so the figure matches fio's to the last digit.
+    """
+    if like_fio and all(float(v).is_integer() for v in values):
+        mean = float(int(math.fsum(values)) // len(values))
+    else:
+        mean = math.fsum(values) / len(values)
     if mean == 0:
         return math.inf
     return 100.0 * least_squares_slope(values) / mean

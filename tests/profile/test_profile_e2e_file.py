@@ -1,0 +1,197 @@
+"""A user profiles a regular file with real fio through the CLI (small, short rounds)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import jsonschema
+import pytest
+from overprov.profile import results as res
+from profile_helpers import REPO, cli_argv, load_results, run_cli
+
+pytestmark = [pytest.mark.fio, pytest.mark.slow]
+
+MIB = 2**20
+SCHEMA = json.loads(res.SCHEMA_PATH.read_text())
+
+
+def fio_processes_in(directory: Path) -> list[int]:
+    """fio processes whose working directory is ``directory`` (ours run in out/fio)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if (entry / "comm").read_text().strip() != "fio":
+                continue
+            if Path(os.readlink(entry / "cwd")) == directory:
+                found.append(int(entry.name))
+        except OSError:
+            continue
+    return found
+
+
+def test_profile_a_file_end_to_end(tmp_path, need_fio):
+    data, out = tmp_path / "data.img", tmp_path / "out"
+    proc = run_cli(
+        str(data), "--size", "64MiB", "--op", "0,50", "--round-seconds", "2",
+        "--max-rounds", "5", "--fob-seconds", "1", "--qd", "8", "--out", str(out),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    doc = load_results(out)
+    jsonschema.validate(doc, SCHEMA)
+    assert doc["status"] == "complete"
+    assert doc["target"]["kind"] == "file" and doc["target"]["capacity_bytes"] == 64 * MIB
+    assert doc["software"]["fio"].startswith("fio-")
+    assert doc["software"]["kernel"] and doc["software"]["overprov"]
+    assert doc["fio_steadystate_per_round"] == "iops_slope:10%"  # 10% / (2 s − 1)
+    assert [s["status"] for s in doc["steps"].values()] == ["done"] * 4
+    assert len(doc["steps"]["precondition"]["parts"]) == 2  # 2 × capacity, sequential
+    assert sum(p["bytes_written"] for p in doc["steps"]["precondition"]["parts"]) == 128 * MIB
+
+    for phase, span in zip(doc["phases"], (64 * MIB, 32 * MIB), strict=True):
+        assert phase["status"] in ("steady", "not_steady")
+        assert phase["span_bytes"] == span
+        rounds = phase["rounds"]
+        assert len(rounds) == 5  # the window is 5 rounds, and --max-rounds 5
+        assert all(r["iops"] > 0 and r["bytes_written"] > 0 for r in rounds)
+        assert all(1.5 <= r["duration_s"] <= 2.5 for r in rounds)
+        assert phase["bytes_written"] == sum(r["bytes_written"] for r in rounds)
+        mean5 = sum(r["iops"] for r in rounds) / 5
+        assert phase["window_iops_mean"] == pytest.approx(mean5)
+        assert phase["steady_iops"] == (pytest.approx(mean5) if phase["steady"] else None)
+        assert phase["latency_us"]["p99"] > 0
+        assert phase["fio_steadystate"]["ss"] == "iops_slope:10.000000%"
+        assert isinstance(phase["fio_steadystate"]["attained"], bool)
+        for r in rounds:
+            # the per-second log agrees with fio's own round figure
+            assert r["iops_series"], r["label"]
+            assert sum(r["iops_series"]) / len(r["iops_series"]) == pytest.approx(
+                r["iops"], rel=0.5
+            )
+            # job files are kept, and rerunnable by hand: they name the file and the span
+            job = (out / "fio" / f"{r['label']}.fio").read_text()
+            assert f"filename={data}" in job and f"size={span}" in job
+            assert "rw=randwrite" in job and "iodepth=8" in job and "runtime=2" in job
+            assert all((out / f).exists() for f in r["files"])
+        csv_rows = (out / phase["csv"]).read_text().splitlines()
+        assert len(csv_rows) == 1 + len(rounds)
+
+    # OP 50%: the tail was discarded (holes punched) and never written again
+    assert os.stat(data).st_size == 64 * MIB
+    assert os.stat(data).st_blocks * 512 <= 32 * MIB + 2 * MIB
+    assert doc["recommendation"]["method"] == "knee"
+    # the log has a timestamped line per step, and stderr said what the run would cost
+    log = (out / "profile.log").read_text()
+    for step in ("identify:", "estimate:", "fob:", "purge:", "precondition:", "op00:", "op50:"):
+        assert step in log
+    assert "WARNING" in proc.stderr and "estimate for" in proc.stderr
+    assert "op50" in proc.stdout and "results in" in proc.stdout
+
+
+def test_killed_run_resumes_without_rerunning_finished_phases(tmp_path, need_fio):
+    data, out = tmp_path / "data.img", tmp_path / "out"
+    args = [
+        str(data), "--size", "32MiB", "--op", "0,50", "--round-seconds", "1",
+        "--max-rounds", "5", "--fob-seconds", "1", "--qd", "8", "--out", str(out),
+    ]  # fmt: skip
+    proc = subprocess.Popen(
+        cli_argv(*args), cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        deadline = time.monotonic() + 90
+        doc = None
+        while time.monotonic() < deadline:  # wait until the second phase is under way
+            time.sleep(0.2)
+            try:
+                doc = load_results(out)
+            except (FileNotFoundError, json.JSONDecodeError):
+                continue
+            if doc["phases"][0]["status"] != "pending" and doc["phases"][1]["rounds"]:
+                break
+        assert proc.poll() is None, "the profile finished before it could be killed"
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    killed_at = time.time()
+    time.sleep(0.5)
+    # fio died with the profiler (PR_SET_PDEATHSIG): nothing keeps writing behind our back
+    assert fio_processes_in(out / "fio") == []
+
+    before = load_results(out)
+    assert before["status"] == "running"  # killed: never got to say otherwise
+    phase0 = before["phases"][0]
+    assert phase0["status"] in ("steady", "not_steady")
+    kept1 = before["phases"][1]["rounds"]
+    assert 1 <= len(kept1) < 5
+    mtimes = {f: (out / f).stat().st_mtime for r in phase0["rounds"] for f in r["files"]}
+
+    proc2 = run_cli("--resume", str(out))
+    assert proc2.returncode == 0, proc2.stderr
+    after = load_results(out)
+    jsonschema.validate(after, SCHEMA)
+    assert after["status"] == "complete"
+    assert [r["resumed"] for r in after["runs"]] == [False, True]
+    # finished phase and finished rounds: untouched, same timestamps, same files
+    assert after["phases"][0] == phase0
+    assert after["phases"][1]["rounds"][: len(kept1)] == kept1
+    assert {f: (out / f).stat().st_mtime for f in mtimes} == mtimes
+    for step in ("fob", "purge", "precondition"):  # not redone
+        assert after["steps"][step] == before["steps"][step]
+    # the rest of phase 2 ran after the kill
+    resumed_at = after["runs"][1]["started"]
+    for r in after["phases"][1]["rounds"][len(kept1) :]:
+        assert r["started"] > resumed_at
+        assert (out / "fio" / f"{r['label']}.fio").stat().st_mtime > killed_at
+    assert len(after["phases"][1]["rounds"]) == 5
+    assert "resume: continuing" in (out / "profile.log").read_text()
+
+
+def test_two_files_as_one_raid_group_and_the_min_iops_skip(tmp_path, need_fio):
+    a, b, out = tmp_path / "a.img", tmp_path / "b.img", tmp_path / "out"
+    proc = run_cli(
+        f"{a},{b}", "--size", "16MiB", "--op", "0", "--round-seconds", "1", "--max-rounds", "5",
+        "--fob-seconds", "0", "--qd", "4", "--min-iops", "1e12", "--out", str(out),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    doc = load_results(out)
+    jsonschema.validate(doc, SCHEMA)
+    assert [m["path"] for m in doc["target"]["members"]] == [str(a), str(b)]
+    assert doc["steps"]["fob"]["status"] == "skipped"
+    phase = doc["phases"][0]
+    assert phase["status"] == "skipped" and len(phase["rounds"]) == 3
+    assert phase["skip_reason"].startswith("--min-iops: the first 3 round(s) averaged")
+    for r in phase["rounds"]:
+        m0, m1 = r["members"]
+        assert m0["name"] == str(a) and m1["name"] == str(b)
+        assert m0["iops"] > 0 and m1["iops"] > 0
+        assert r["iops"] == pytest.approx(m0["iops"] + m1["iops"])
+        assert r["bytes_written"] == m0["bytes_written"] + m1["bytes_written"]
+        assert r["latency_us"]["p99"] >= min(m0["latency_us"]["p99"], m1["latency_us"]["p99"])
+    job = (out / "fio" / "op00-r001.fio").read_text()
+    assert f"filename={a}" in job and f"filename={b}" in job and "new_group" in job
+    assert [m["name"] for m in phase["members"]] == [str(a), str(b)]
+    csv_header = (out / "phase-op00.csv").read_text().splitlines()[0]
+    assert csv_header.endswith("iops_m0,iops_m1")
+
+
+def test_cli_refusals(tmp_path):
+    out = tmp_path / "out"
+    sim = run_cli("sim:consumer-tlc", "--out", str(out))
+    assert sim.returncode == 2 and "simulated targets need the timed simulator" in sim.stderr
+    precious = tmp_path / "precious.img"
+    precious.write_bytes(b"user data" * 1000)
+    refused = run_cli(str(precious), "--out", str(out))
+    assert refused.returncode == 2
+    assert "--i-understand-this-destroys-data" in refused.stderr
+    assert precious.read_bytes() == b"user data" * 1000  # not a byte written
+    bad_op = run_cli(str(tmp_path / "x.img"), "--size", "1M", "--op", "20,10", "--out", str(out))
+    assert bad_op.returncode == 2 and "ascending" in bad_op.stderr
+    assert not (tmp_path / "x.img").exists()

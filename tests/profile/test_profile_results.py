@@ -1,0 +1,114 @@
+"""Recommendation (target, knee), CSV, and the results schema (no fio needed)."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+from overprov.errors import ConfigError
+from overprov.profile import results as res
+from overprov.profile.runner import ProfileSettings, estimate, parse_size, span_for
+
+
+def phase(op, iops, steady=True, window=None):
+    return {
+        "op_percent": op,
+        "steady": steady,
+        "steady_iops": iops if steady else None,
+        "window_iops_mean": window if window is not None else iops,
+    }
+
+
+def test_target_recommendation_is_the_smallest_steady_op_meeting_it():
+    phases = [phase(0, 9_000), phase(10, 15_000), phase(20, 22_000), phase(30, 30_000)]
+    rec = res.recommend(phases, 20_000)
+    assert rec["method"] == "target" and rec["op_percent"] == 20 and rec["steady_iops"] == 22_000
+    assert res.recommend(phases, 15_000)["op_percent"] == 10
+    assert res.recommend(phases, 1)["op_percent"] == 0
+
+
+def test_target_not_met_says_so_and_points_at_unsteady_phases():
+    phases = [phase(0, 9_000), phase(10, 0, steady=False, window=25_000)]
+    rec = res.recommend(phases, 20_000)
+    assert rec["op_percent"] is None
+    assert "no steady phase reached 20000 IOPS" in rec["reason"]
+    assert "best: 9000 IOPS at OP 0%" in rec["reason"]
+    assert "OP 10%" in rec["reason"]
+
+
+def test_knee_of_a_saturating_curve():
+    # IOPS ~ 1/WAF: big gains from the first OP percents, then diminishing returns
+    curve = [(0, 10_000), (10, 28_000), (20, 38_000), (30, 41_000), (40, 42_000)]
+    k = res.knee(curve)
+    # normalised: x = 0, .25, .5, .75, 1; y = 0, .5625, .875, .969, 1: y − x largest at OP 20
+    assert k["op_percent"] == 20
+    assert k["distance"] == pytest.approx(0.375)
+    rec = res.recommend([phase(op, v) for op, v in curve], None)
+    assert rec["method"] == "knee" and rec["op_percent"] == 20 and rec["steady_iops"] == 38_000
+
+
+def test_knee_special_cases():
+    assert res.knee([(0, 1), (10, 2)])["op_percent"] is None  # too few points
+    flat = res.knee([(0, 10_000), (20, 10_500), (40, 10_300)])
+    assert flat["op_percent"] == 0 and "buys little" in flat["reason"]
+    linear = res.knee([(0, 10_000), (20, 20_000), (40, 30_000)])
+    assert linear["op_percent"] is None and "no knee" in linear["reason"]
+    convex = res.knee([(0, 10_000), (20, 11_000), (40, 30_000)])
+    assert convex["op_percent"] is None
+
+
+def test_phase_csv_has_a_row_per_round_and_member_columns_for_groups():
+    lat = {k: 1.0 for k in res.LATENCY_KEYS}
+    rnd = {
+        "index": 1,
+        "started": "2026-01-01T00:00:00.000Z",
+        "finished": "2026-01-01T00:00:01.000Z",
+        "duration_s": 1.0,
+        "iops": 300.0,
+        "bytes_written": 1228800,
+        "latency_us": lat,
+        "fio_steadystate": {"ss": "iops_slope:10%", "attained": True, "criterion_percent": 1.5},
+        "members": [{"iops": 100.0}, {"iops": 200.0}],
+    }
+    text = res.phase_csv_text({"op_percent": 10.0, "rounds": [rnd]}, ["a", "b"])
+    header, row = text.splitlines()
+    assert header.endswith("fio_ss_attained,fio_ss_criterion_percent,iops_m0,iops_m1")
+    assert row.split(",")[:2] == ["10", "1"]
+    assert row.endswith(",1,1.5,100,200")
+
+
+def test_schema_rejects_a_broken_document(tmp_path):
+    doc = {"format": "overprov-profile-results", "schema_version": 1}
+    with pytest.raises(ConfigError, match="results.json"):
+        res.validate(doc)
+
+
+def test_settings_validation_names_the_flag():
+    with pytest.raises(ConfigError, match="--op"):
+        ProfileSettings(op_percents=[20, 10]).validate()
+    with pytest.raises(ConfigError, match="--stop-at-target"):
+        ProfileSettings(stop_at_target=True).validate()
+    with pytest.raises(ConfigError, match="--max-rounds"):
+        ProfileSettings(max_rounds=3).validate()
+    with pytest.raises(ConfigError, match="--bs"):
+        ProfileSettings(bs_bytes=1000).validate()
+    ProfileSettings().validate()
+
+
+def test_sizes_spans_and_estimate():
+    assert parse_size("4k") == 4096
+    assert parse_size("64MiB") == parse_size("64M") == 64 * 2**20
+    assert parse_size("1GB") == 10**9
+    with pytest.raises(ConfigError):
+        parse_size("lots")
+    assert span_for(10, 1_000_000, 4096) == 219 * 4096  # 900000 rounded down to a block
+    s = ProfileSettings(op_percents=[0, 50], round_seconds=60, max_rounds=25, rated_tbw=100)
+    est = estimate(s, 10**12, 1, random_iops=10_000, seq_bytes_per_s=500e6)
+    assert est["rounds_min"] == 10 and est["rounds_max"] == 50
+    assert est["precondition_bytes_per_member"] == 2 * 10**12
+    # 2 TB precondition + (60 s FOB + 50 × 60 s) × 10k IOPS × 4 KiB
+    assert est["bytes_per_member_max"] == 2 * 10**12 + 3060 * 10_000 * 4096
+    assert est["endurance_share_max"] == pytest.approx(est["bytes_per_member_max"] / 1e14)
+    assert est["seconds_min"] == pytest.approx(60 + 4000 + 600)
+    assert est["assumptions"] == []
+    copy.deepcopy(est)
