@@ -20,7 +20,7 @@ demo: build
 test: build test-rust test-python
 
 test-rust:
-	$(CARGO) test --release -p overprov-sim
+	$(CARGO) test --release -p overprov-sim --features audit
 
 test-python:
 	$(PY) -m pytest

