@@ -202,9 +202,7 @@ impl Ftl {
     fn invalidate(&mut self, ppn: u32) {
         self.valid[(ppn >> 6) as usize] &= !(1u64 << (ppn & 63));
         let b = self.block_of.div(ppn);
-        if ppn % 7 != 0 {
-            self.blocks.invalidate_one(b);
-        }
+        self.blocks.invalidate_one(b);
     }
 
     #[inline(always)]
