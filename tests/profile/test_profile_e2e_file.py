@@ -195,3 +195,23 @@ def test_cli_refusals(tmp_path):
     bad_op = run_cli(str(tmp_path / "x.img"), "--size", "1M", "--op", "20,10", "--out", str(out))
     assert bad_op.returncode == 2 and "ascending" in bad_op.stderr
     assert not (tmp_path / "x.img").exists()
+
+
+def test_a_file_with_data_needs_the_exact_confirmation(tmp_path, need_fio):
+    from overprov.errors import UnsafeDeviceError
+    from overprov.profile.targets import FioTarget
+
+    data = tmp_path / "data.img"
+    data.write_bytes(b"x" * MIB)
+    with pytest.raises(UnsafeDeviceError, match="holds .* bytes of data"):
+        FioTarget(str(data), tmp_path / "fio").open()
+    with pytest.raises(UnsafeDeviceError, match="the confirmation names"):
+        FioTarget(str(data), tmp_path / "fio", confirm=[str(tmp_path / "other.img")]).open()
+    target = FioTarget(str(data), tmp_path / "fio", confirm=[str(data)])
+    with target:
+        assert target.capacity_bytes == MIB
+        assert target.identity()["members"][0]["inode"] == data.stat().st_ino
+        # a second profile of the same file is locked out
+        with pytest.raises(UnsafeDeviceError, match="locked"):
+            FioTarget(str(data), tmp_path / "fio2", confirm=[str(data)]).open()
+    assert data.read_bytes() == b"x" * MIB  # opening alone writes nothing

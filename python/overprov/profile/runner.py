@@ -352,6 +352,8 @@ class Profile:
         self.resuming = resuming
         self._lock_fd: int | None = None
         self._target_factory = target_factory
+        self._current: str | None = None
+        """What was running (a round label or a step name), for the record of interruptions."""
 
     # ---------------------------------------------------------------------------- creation
 
@@ -510,6 +512,9 @@ class Profile:
                 self._steps(target)
             except KeyboardInterrupt:
                 self.doc["status"] = "interrupted"
+                self.doc.setdefault("interruptions", []).append(
+                    {"at": now_iso(), "during": self._current}
+                )
                 self.log(
                     "interrupted",
                     "stopped by the user; the round in progress is lost, "
@@ -546,6 +551,7 @@ class Profile:
         )
 
     def _begin(self, name: str) -> dict[str, Any]:
+        self._current = name
         step = self.doc["steps"][name]
         step["status"] = "running"
         step["started"] = step["started"] or now_iso()
@@ -558,6 +564,12 @@ class Profile:
         step["detail"] = detail
         self.log(name, detail)
         self.save()
+
+    def _run(self, target: Target, spec: RoundSpec) -> RoundResult:
+        self._current = spec.label
+        r = target.run(spec)
+        self._account(r)
+        return r
 
     def _account(self, r: RoundResult) -> None:
         self.doc["totals"]["bytes_written"] += r.combined.bytes_written
@@ -611,7 +623,8 @@ class Profile:
                 self.log(
                     "fob", f"initial random-write performance: {s.fob_s} s over the whole span"
                 )
-                r = target.run(
+                r = self._run(
+                    target,
                     RoundSpec(
                         label="fob",
                         rw="randwrite",
@@ -620,9 +633,8 @@ class Profile:
                         jobs=s.jobs,
                         span_bytes=cap,
                         seconds=s.fob_s,
-                    )
+                    ),
                 )
-                self._account(r)
                 step["round"] = _round_record(1, r)
                 per_member = r.combined.iops / members
                 self._end(
@@ -720,7 +732,8 @@ class Profile:
         self.log("precondition", f"{how}: {len(plan)} part(s), {done} already done")
         self.save()
         for n, (p, offset, span) in enumerate(plan[done:], start=done + 1):
-            r = target.run(
+            r = self._run(
+                target,
                 RoundSpec(
                     label=f"pre-p{n:02d}",
                     rw=rw,
@@ -729,9 +742,8 @@ class Profile:
                     jobs=1,
                     offset_bytes=offset,
                     span_bytes=span,
-                )
+                ),
             )
-            self._account(r)
             rate = r.combined.bytes_written / r.combined.duration_s if r.combined.duration_s else 0
             step["parts"].append(
                 {
@@ -780,7 +792,8 @@ class Profile:
         verdict = assess([r["iops"] for r in phase["rounds"]], criteria)
         while len(phase["rounds"]) < s.max_rounds:
             n = len(phase["rounds"]) + 1
-            r = target.run(
+            r = self._run(
+                target,
                 RoundSpec(
                     label=f"{label}-r{n:03d}",
                     rw="randwrite",
@@ -790,9 +803,8 @@ class Profile:
                     span_bytes=span,
                     seconds=s.round_seconds,
                     fio_ss_slope_percent=s.fio_ss_slope_percent,
-                )
+                ),
             )
-            self._account(r)
             phase["rounds"].append(_round_record(n, r))
             series = [x["iops"] for x in phase["rounds"]]
             verdict = assess(series, criteria)

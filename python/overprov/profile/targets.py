@@ -293,17 +293,37 @@ class FioTarget:
 
     # -------------------------------------------------------------------------------- open
 
+    def _same(self, confirmation: str, path: str) -> bool:
+        if os.path.realpath(confirmation) == os.path.realpath(path):
+            return True
+        if self.kind == "block":
+            from overprov import blockdev
+
+            return blockdev.same_device(confirmation, path)
+        return False
+
     def _confirmed(self, path: str) -> str | None:
+        """The user's --i-understand-this-destroys-data naming this member, if any."""
         for c in self.confirm:
-            if os.path.realpath(c) == os.path.realpath(path):
+            if self._same(c, path):
                 return c
         return None
+
+    def _check_confirmations(self) -> None:
+        for c in self.confirm:
+            if not any(self._same(c, m.real_path) for m in self.members):
+                raise UnsafeDeviceError(
+                    f"refusing to write: the confirmation names {c}, which is not "
+                    f"{'a member of ' if len(self.members) > 1 else ''}the target {self.spec}; "
+                    "confirm exactly the device to be overwritten"
+                )
 
     def open(self, *, resuming: bool = False) -> None:
         """Safety checks and exclusive access for every member; sets capacity_bytes."""
         if self._opened:
             return
         fiomod.find_fio()
+        self._check_confirmations()
         try:
             for m in self.members:
                 if self.kind == "block":
@@ -547,8 +567,7 @@ class FioTarget:
         self.job_dir.mkdir(parents=True, exist_ok=True)
         job_file = self.job_dir / f"{spec.label}.fio"
         prefixes = [f"{spec.label}-m{i}" for i in range(len(self.members))]
-        for prefix in prefixes:  # left by an interrupted earlier attempt at this round
-            fiomod.remove_stale(fiomod.iops_logs(self.job_dir, prefix))
+        self._set_aside(spec.label, prefixes)
         job_file.write_text(self.job_file_text(spec))
         started = now_iso()
         t0 = time.monotonic()
@@ -595,6 +614,21 @@ class FioTarget:
             members=member_figs,
             files=[os.path.relpath(p, self.files_root) for p in files if p.exists()],
         )
+
+    def _set_aside(self, label: str, prefixes: list[str]) -> None:
+        """Files of an earlier, interrupted attempt at this round (fio's partial results) go
+        to ``interrupted/<time>-<name>``: kept, and never mixed with the new attempt's."""
+        old = [self.job_dir / f"{label}{ext}" for ext in (".fio", ".json", ".stderr")]
+        for prefix in prefixes:
+            old.extend(fiomod.iops_logs(self.job_dir, prefix))
+        old = [p for p in old if p.exists()]
+        if not old:
+            return
+        aside = self.job_dir / "interrupted"
+        aside.mkdir(exist_ok=True)
+        stamp = now_iso().replace(":", "").replace("-", "")
+        for p in old:
+            os.replace(p, aside / f"{stamp}-{p.name}")
 
     @staticmethod
     def _combine(

@@ -1,0 +1,163 @@
+"""Profiles of loop devices with real fio, and the safety rules (root, losetup)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import jsonschema
+import pytest
+from overprov import blockdev
+from overprov.errors import UnsafeDeviceError
+from overprov.profile import fio as fiomod
+from overprov.profile import results as res
+from profile_helpers import REPO, cli_argv, load_results, run_cli
+
+pytestmark = [pytest.mark.root, pytest.mark.fio]
+
+MIB = 2**20
+SCHEMA = json.loads(res.SCHEMA_PATH.read_text())
+QUICK = ["--op", "0", "--round-seconds", "1", "--max-rounds", "5", "--fob-seconds", "0",
+         "--qd", "4", "--min-iops", "1e12"]  # fmt: skip
+"""One phase that ends (skipped) after 3 one-second rounds: enough to prove a run went ahead."""
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def signatures(dev: str) -> str:
+    return subprocess.run(
+        ["wipefs", "--no-act", dev], capture_output=True, text=True, check=False
+    ).stdout
+
+
+@pytest.fixture
+def ext4_loop(loop_device):
+    dev = loop_device(size_bytes=32 * MIB)
+    subprocess.run(["mkfs.ext4", "-q", "-F", dev], check=True, capture_output=True)
+    return dev
+
+
+def test_profile_a_loop_device_interrupted_by_ctrl_c_then_resumed(tmp_path, loop_device, need_fio):
+    dev = loop_device(size_bytes=32 * MIB)
+    backing = Path(loop_device.backing_file(dev))
+    out = tmp_path / "out"
+    args = [dev, "--op", "0,50", "--round-seconds", "1", "--max-rounds", "5",
+            "--fob-seconds", "1", "--qd", "8", "--allow-hdd", "--out", str(out)]  # fmt: skip
+    proc = subprocess.Popen(cli_argv(*args), cwd=REPO, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)  # fmt: skip
+    try:
+        deadline = time.monotonic() + 90
+        busy_checked = False
+        while time.monotonic() < deadline:
+            time.sleep(0.2)
+            try:
+                doc = load_results(out)
+            except (FileNotFoundError, json.JSONDecodeError):
+                continue
+            if not busy_checked and doc["steps"]["identify"]["status"] == "done":
+                # the profiler holds the device exclusively: nobody else can claim it
+                with pytest.raises(UnsafeDeviceError, match="busy"):
+                    blockdev.open_exclusive(dev)
+                busy_checked = True
+            rounds = doc["phases"][1]["rounds"]
+            if rounds and (out / "fio" / f"op50-r{len(rounds) + 1:03d}.fio").exists():
+                time.sleep(0.5)  # the next round's fio is under way: interrupt it mid-round
+                break
+        assert proc.poll() is None, "the profile finished before it could be interrupted"
+        proc.send_signal(signal.SIGINT)  # what Ctrl-C does to the profiler
+        _, stderr = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert busy_checked
+    assert proc.returncode == 130, stderr
+    assert "interrupted" in stderr and f"--resume {out}" in stderr
+    stopped = load_results(out)
+    assert stopped["status"] == "interrupted"
+    assert stopped["interruptions"][0]["during"].startswith("op50-r")
+    done = len(stopped["phases"][1]["rounds"])
+    # fio was stopped cleanly and its partial results were kept
+    partial = out / "fio" / f"op50-r{done + 1:03d}.json"
+    assert partial.exists()
+    assert fiomod.parse_json_output(partial.read_text())["jobs"][0]["write"]["io_bytes"] >= 0
+
+    resumed = run_cli("--resume", str(out), "--allow-hdd")
+    assert resumed.returncode == 0, resumed.stderr
+    doc = load_results(out)
+    jsonschema.validate(doc, SCHEMA)
+    assert doc["status"] == "complete"
+    assert doc["phases"][0] == stopped["phases"][0]
+    assert doc["phases"][1]["rounds"][:done] == stopped["phases"][1]["rounds"]
+    assert len(doc["phases"][1]["rounds"]) == 5
+    assert list((out / "fio" / "interrupted").glob(f"*-op50-r{done + 1:03d}.json"))
+
+    member = doc["target"]["members"][0]
+    assert doc["target"]["kind"] == "block" and member["path"] == os.path.realpath(dev)
+    assert member["size_bytes"] == 32 * MIB and member["discard_max_bytes"] > 0
+    assert "BLKDISCARD" in doc["steps"]["purge"]["detail"]
+    assert "BLKDISCARD" in doc["phases"][1]["discard"]
+    job = (out / "fio" / "op50-r001.fio").read_text()
+    assert f"filename={os.path.realpath(dev)}" in job and f"size={16 * MIB}" in job
+    # OP 50%: the device discarded its tail, so the loop's backing file has a hole there
+    assert backing.stat().st_blocks * 512 <= 16 * MIB + 2 * MIB
+
+
+def test_ext4_signature_is_refused_with_a_clear_message(tmp_path, ext4_loop, need_fio):
+    backing = Path(blockdev_backing(ext4_loop))
+    before = sha256(backing)
+    proc = run_cli(ext4_loop, "--allow-hdd", *QUICK, "--out", str(tmp_path / "out"))
+    assert proc.returncode == 2
+    assert f"refusing to write to {os.path.realpath(ext4_loop)}" in proc.stderr
+    assert "ext4 signature" in proc.stderr
+    assert sha256(backing) == before  # not a byte written
+    assert "ext4" in signatures(ext4_loop)
+
+
+def test_rotational_is_refused_without_allow_hdd(tmp_path, loop_device, need_fio):
+    dev = loop_device(size_bytes=16 * MIB)  # loop devices report themselves rotational
+    proc = run_cli(dev, *QUICK, "--out", str(tmp_path / "out"))
+    assert proc.returncode == 2 and "is rotational" in proc.stderr
+
+
+def test_exact_confirmation_lets_it_through(tmp_path, ext4_loop, loop_device, need_fio):
+    other = loop_device(size_bytes=16 * MIB)
+    wrong = run_cli(ext4_loop, "--allow-hdd", "--i-understand-this-destroys-data", other,
+                    *QUICK, "--out", str(tmp_path / "wrong"))  # fmt: skip
+    assert wrong.returncode == 2 and f"the confirmation names {other}" in wrong.stderr
+    assert "ext4" in signatures(ext4_loop)
+
+    out = tmp_path / "out"
+    ok = run_cli(ext4_loop, "--allow-hdd", "--i-understand-this-destroys-data", ext4_loop,
+                 *QUICK, "--out", str(out))  # fmt: skip
+    assert ok.returncode == 0, ok.stderr
+    doc = load_results(out)
+    assert doc["status"] == "complete" and doc["phases"][0]["status"] == "skipped"
+    assert "ext4" not in signatures(ext4_loop)  # the profile overwrote it, as confirmed
+
+
+def test_mounted_device_is_refused_even_when_confirmed(tmp_path, ext4_loop, need_fio):
+    mnt = tmp_path / "mnt"
+    mnt.mkdir()
+    subprocess.run(["mount", ext4_loop, str(mnt)], check=True, capture_output=True)
+    try:
+        (mnt / "keep.txt").write_text("precious")
+        proc = run_cli(ext4_loop, "--allow-hdd", "--i-understand-this-destroys-data", ext4_loop,
+                       *QUICK, "--out", str(tmp_path / "out"))  # fmt: skip
+        assert proc.returncode == 2
+        assert f"mounted at {mnt}" in proc.stderr and "refused even with confirmation" in (
+            proc.stderr
+        )
+        assert (mnt / "keep.txt").read_text() == "precious"
+    finally:
+        subprocess.run(["umount", str(mnt)], capture_output=True, check=False)
+
+
+def blockdev_backing(dev: str) -> str:
+    return (Path("/sys/block") / Path(dev).name / "loop" / "backing_file").read_text().strip()
