@@ -1,4 +1,4 @@
-"""overprov: how much SSD over-provisioning do you need? Simulate it, profile it, apply it safely."""
+"""overprov: how much SSD over-provisioning do you need? Simulate, profile, apply it safely."""
 
 from importlib.metadata import PackageNotFoundError, version
 

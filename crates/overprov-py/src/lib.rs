@@ -1,8 +1,86 @@
-//! Thin PyO3 binding of overprov-sim; no simulation logic lives here.
+//! Thin PyO3 binding of overprov-sim (`overprov._core`); no simulation logic lives here.
+//! Configuration crosses as JSON text and reports come back as JSON text, so the Rust types stay
+//! the single definition of both.
+
+mod errors;
+
+use overprov_sim::config::{from_json, SimConfig};
+use overprov_sim::Simulator;
 use pyo3::prelude::*;
+
+/// A simulated drive running precondition → warm-up → measurement.
+#[pyclass(module = "overprov._core", name = "Simulator")]
+struct PySimulator {
+    inner: Simulator,
+}
+
+#[pymethods]
+impl PySimulator {
+    /// Validate `config_json` (the SimConfig as JSON) and build a fresh drive.
+    #[new]
+    fn new(py: Python<'_>, config_json: &str) -> PyResult<Self> {
+        let config = from_json(config_json).map_err(|e| errors::to_py(py, e))?;
+        let inner = Simulator::new(config).map_err(|e| errors::to_py(py, e))?;
+        Ok(PySimulator { inner })
+    }
+
+    /// Run up to `budget` host page writes with the GIL released; True when the run is done.
+    fn step(&mut self, py: Python<'_>, budget: u64) -> PyResult<bool> {
+        let inner = &mut self.inner;
+        py.detach(|| inner.step(budget))
+            .map_err(|e| errors::to_py(py, e))
+    }
+
+    /// (host pages written so far, host pages planned in all).
+    fn progress(&self) -> (u64, u64) {
+        self.inner.progress()
+    }
+
+    /// The current phase: precondition, warmup, measure or done.
+    #[getter]
+    fn phase(&self) -> &'static str {
+        self.inner.phase().name()
+    }
+
+    /// Discard logical pages `start .. start+count`.
+    fn trim(&mut self, py: Python<'_>, start: u64, count: u64) -> PyResult<()> {
+        self.inner
+            .trim_range(start, count)
+            .map_err(|e| errors::to_py(py, e))
+    }
+
+    /// The report so far, as JSON text.
+    fn report_json(&self) -> String {
+        serde_json::to_string(&self.inner.report())
+            .unwrap_or_else(|e| format!("{{\"error\": \"report could not be serialised: {e}\"}}"))
+    }
+}
+
+/// Validate a configuration; returns the resolved configuration and geometry as JSON text.
+#[pyfunction]
+fn validate_config(py: Python<'_>, config_json: &str) -> PyResult<String> {
+    let config = from_json(config_json).map_err(|e| errors::to_py(py, e))?;
+    let geometry = config.validate().map_err(|e| errors::to_py(py, e))?;
+    let out = serde_json::json!({
+        "config": config,
+        "geometry": geometry,
+        "op_ratio": geometry.op_ratio(),
+        "spare_factor": geometry.spare_factor(),
+    });
+    Ok(out.to_string())
+}
+
+/// The default configuration as JSON text (every field, with its default).
+#[pyfunction]
+fn default_config_json() -> String {
+    serde_json::to_string(&SimConfig::default()).unwrap_or_default()
+}
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", overprov_sim::VERSION)?;
+    m.add_class::<PySimulator>()?;
+    m.add_function(wrap_pyfunction!(validate_config, m)?)?;
+    m.add_function(wrap_pyfunction!(default_config_json, m)?)?;
     Ok(())
 }

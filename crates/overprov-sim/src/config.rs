@@ -22,7 +22,8 @@ pub struct SimConfig {
 /// NAND geometry and capacities. Physical size: `physical_blocks` or `physical_bytes`
 /// (or derived from the user size and `op_ratio`, or from `advertised_bytes` as a drive whose
 /// NAND is the advertised size in GiB). User size: exactly one of `user_pages`, `user_bytes`,
-/// `op_ratio` (ρ) or `extra_op_percent` (of the advertised capacity).
+/// `op_ratio` (ρ) or `extra_op_percent` (of the advertised capacity). What is not stated takes
+/// the default drive's value: 2²⁰ user pages (4 GiB of 4 KiB pages) and ρ = 0.28.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct GeometryConfig {
@@ -54,14 +55,19 @@ impl Default for GeometryConfig {
             pages_per_block: 256,
             physical_blocks: None,
             physical_bytes: None,
-            user_pages: Some(1 << 20),
+            user_pages: None,
             user_bytes: None,
-            op_ratio: Some(0.28),
+            op_ratio: None,
             extra_op_percent: None,
             advertised_bytes: None,
         }
     }
 }
+
+/// User pages of the default drive (4 GiB of 4 KiB pages).
+pub const DEFAULT_USER_PAGES: u64 = 1 << 20;
+/// OP ρ of the default drive.
+pub const DEFAULT_OP_RATIO: f64 = 0.28;
 
 /// GC victim selection policy.
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
@@ -442,10 +448,34 @@ impl GeometryConfig {
                 ));
             }
         }
+        // Defaults for what is not stated: a 4 GiB (2²⁰ pages) user capacity and ρ = 0.28.
+        let no_size = self.physical_blocks.is_none()
+            && self.physical_bytes.is_none()
+            && self.advertised_bytes.is_none();
+        let mut given = given;
+        let (mut user_pages_field, mut op_field) = (self.user_pages, self.op_ratio);
+        if no_size {
+            match given.as_slice() {
+                [] => {
+                    user_pages_field = Some(DEFAULT_USER_PAGES);
+                    op_field = Some(DEFAULT_OP_RATIO);
+                    given = vec!["user_pages", "op_ratio"];
+                }
+                ["op_ratio"] => {
+                    user_pages_field = Some(DEFAULT_USER_PAGES);
+                    given = vec!["user_pages", "op_ratio"];
+                }
+                ["user_pages"] | ["user_bytes"] => {
+                    op_field = Some(DEFAULT_OP_RATIO);
+                    given.push("op_ratio");
+                }
+                _ => {}
+            }
+        }
         let explicit_physical = self
             .physical_blocks
             .or(self.physical_bytes.map(|b| b / (page * ppb)));
-        let user_explicit = self.user_pages.or(self.user_bytes.map(|b| b / page));
+        let user_explicit = user_pages_field.or(self.user_bytes.map(|b| b / page));
 
         let (blocks, user_pages): (u64, u64) =
             match (explicit_physical, given.as_slice()) {
@@ -471,7 +501,7 @@ impl GeometryConfig {
                 }
                 (None, ["user_pages", "op_ratio"] | ["user_bytes", "op_ratio"]) => {
                     let u = user_explicit.unwrap_or(0);
-                    let t = (u as f64 * (1.0 + self.op_ratio.unwrap_or(0.0))).round() as u64;
+                    let t = (u as f64 * (1.0 + op_field.unwrap_or(0.0))).round() as u64;
                     (t.div_ceil(ppb), u)
                 }
                 (None, ["extra_op_percent"]) => {
