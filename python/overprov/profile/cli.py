@@ -57,7 +57,7 @@ def register(subparsers: Any) -> None:
         help="measure steady-state random-write IOPS at several OP levels (real fio)",
         description=(
             "Profile a drive: identify it, measure its initial random-write performance, purge "
-            "it, precondition it, then for each OP level discard the last X%% of the tested "
+            "it, precondition it, then for each OP level discard the last X% of the tested "
             "space and run rounds of random writes on the rest until SNIA steady state. "
             "Writes results.json, a CSV per phase, fio job files and a log to --out. "
             "THIS DESTROYS ALL DATA ON THE TARGET AND WEARS THE DRIVE."
