@@ -25,8 +25,13 @@ test-rust:
 test-python:
 	$(PY) -m pytest
 
-bench: build
-	$(CARGO) run --release -p overprov-sim --example ftl_bench -- --out bench/ftl_bench.json
+# Throughput and memory of the simulator, side by side with a minimal C FTL (bench/README.md).
+bench:
+	@mkdir -p target/bench
+	gcc -O2 -march=native -o target/bench/c_ftl bench/c_ftl/ftl.c
+	$(CARGO) run --release -p overprov-sim --example ftl_bench -- \
+	    --c-ref target/bench/c_ftl --out target/bench/ftl_bench.json
+	$(CARGO) bench -p overprov-sim --bench hot_loop -- --noplot
 
 lint: setup
 	$(CARGO) clippy --workspace --all-targets --release -- -D warnings

@@ -6,7 +6,10 @@
 //!   (c) 67,108,864 user pages (256 GiB of 4 KiB), ρ = 0.28, 3 drive writes
 //!
 //! The timed part is the random-write workload after a sequential fill (the fill is timed
-//! separately). Usage: ftl_bench [--case a|b|c] [--out FILE.json]
+//! separately). With `--c-ref BIN`, cases (a) and (b) are also run by a minimal C page-mapped FTL
+//! (bench/c_ftl/ftl.c, the same algorithm without any of the simulator's features), one after the
+//! other in the same run, and the ratio is printed.
+//! Usage: ftl_bench [--case a|b|c] [--out FILE.json] [--c-ref BIN]
 
 use std::time::Instant;
 
@@ -121,6 +124,38 @@ fn main() {
             v["peak_rss_bytes"].as_f64().unwrap() / (1 << 20) as f64
         );
         rows.push(line);
+    }
+    if let Some(cref) = get("--c-ref") {
+        println!("\nside by side with the minimal C FTL ({cref}), same machine, same run:");
+        println!(
+            "{:<5} {:>18} {:>18} {:>8}",
+            "case", "overprov host w/s", "C ref host w/s", "ratio"
+        );
+        for (case, row) in ["a", "b"].iter().zip(rows.clone()) {
+            let cfg = config(case);
+            let out = std::process::Command::new(cref)
+                .args([
+                    cfg.geometry.user_pages.unwrap().to_string(),
+                    cfg.geometry.op_ratio.unwrap().to_string(),
+                    "256".into(),
+                    cfg.run.drive_writes.to_string(),
+                ])
+                .output()
+                .expect("run the C reference");
+            let c: serde_json::Value =
+                serde_json::from_slice(&out.stdout).expect("C reference prints JSON");
+            let ours: serde_json::Value = serde_json::from_str(&row).expect("json");
+            let (o, r) = (
+                ours["host_writes_per_s"].as_f64().unwrap(),
+                c["host_writes_per_s"].as_f64().unwrap(),
+            );
+            println!("{case:<5} {o:>18.0} {r:>18.0} {:>8.2}", o / r);
+            rows.push(format!(
+                "{{\"case\":\"{case}\",\"c_reference\":{},\"ratio_overprov_to_c\":{:.3}}}",
+                c,
+                o / r
+            ));
+        }
     }
     if let Some(path) = get("--out") {
         let json = format!("[\n{}\n]\n", rows.join(",\n"));

@@ -186,6 +186,9 @@ impl Workload {
                 (scatter.apply(rank - 1), 0)
             }
         };
+        if pages == 1 {
+            return (raw, class); // already inside the span; skips a division per request
+        }
         // align to the request size (like fio with bs) and keep the request inside the span
         let aligned = raw - raw % pages;
         (aligned.min(span - pages), class)
