@@ -17,11 +17,10 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from overprov import capacity, models
+from overprov import capacity, models, units
 from overprov.errors import ConfigError
 
 # Reference starting points when no test can be run (DOMAIN.md §4), as extra OP fractions.
@@ -39,54 +38,22 @@ USE_CASES: dict[str, tuple[float, str]] = {
 DEFAULT_OP_LEVELS = (0.0, 0.10, 0.20, 0.30, 0.40, 0.50, 0.60)
 MAX_EXTRA_OP = 0.90  # the solver's search range for --target-dwpd / --target-years
 
-_SIZE_UNITS = {
-    "": 10**9,  # a bare number is GB
-    "b": 1,
-    "kb": 10**3,
-    "mb": 10**6,
-    "gb": 10**9,
-    "tb": 10**12,
-    "pb": 10**15,
-    "kib": 2**10,
-    "mib": 2**20,
-    "gib": 2**30,
-    "tib": 2**40,
-    "pib": 2**50,
-}
-
 
 def parse_size_bytes(text: str, option: str) -> float:
     """'200GB', '1.5TB', '500GiB', '3PB' → bytes; a bare number is GB (10⁹ bytes)."""
-    m = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]*)?|\.[0-9]+)\s*([a-zA-Z]*)\s*", str(text))
-    if not m or m.group(2).lower() not in _SIZE_UNITS:
-        raise ConfigError(f"{option}: expected a size like 200GB, 1.5TB or 500GiB, got {text!r}")
-    value = float(m.group(1)) * _SIZE_UNITS[m.group(2).lower()]
-    if not value > 0:
-        raise ConfigError(f"{option}: must be > 0, got {text!r}")
-    return value
+    return units.parse_size_bytes(text, option, bare_unit="gb")
 
 
 def parse_percent_list(text: str, option: str) -> tuple[float, ...]:
     """'0,10,20' (percent) → (0.0, 0.1, 0.2)."""
     out = []
-    for part in str(text).split(","):
-        part = part.strip().rstrip("%").strip()
-        if not part:
-            continue
-        try:
-            pct = float(part)
-        except ValueError:
-            raise ConfigError(
-                f"{option}: expected percentages like 0,10,20, got {text!r}"
-            ) from None
+    for pct in units.parse_number_list(text, option):
         if not 0.0 <= pct <= MAX_EXTRA_OP * 100 or math.isnan(pct):
             raise ConfigError(
                 f"{option}: each extra OP must be between 0 and {MAX_EXTRA_OP * 100:g} %, "
-                f"got {part}"
+                f"got {pct:g}"
             )
         out.append(pct / 100.0)
-    if not out:
-        raise ConfigError(f"{option}: no OP levels given")
     return tuple(sorted(set(out)))
 
 

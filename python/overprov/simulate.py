@@ -20,6 +20,7 @@ from typing import Any
 
 from overprov import __version__, models
 from overprov.errors import ConfigError
+from overprov.units import parse_number_list, parse_size_bytes
 
 ProgressFn = Callable[[str, int, int], None]
 
@@ -236,30 +237,11 @@ class ProgressBar:
 
 # ---------------------------------------------------------------- command line
 
-_DECIMAL = {"": 1, "k": 10**3, "m": 10**6, "g": 10**9, "t": 10**12, "p": 10**15}
-_BINARY = {"kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40, "pib": 2**50}
-
 
 def parse_bytes(text: str, field: str) -> int:
     """Capacities: plain suffixes are decimal like drive labels (512G = 512·10⁹ bytes); KiB, MiB,
     GiB, TiB are binary. A bare number is bytes."""
-    t = text.strip().lower().replace("_", "")
-    binary = next((s for s in _BINARY if t.endswith(s)), None)
-    if binary is not None:
-        num, mult = t[: -len(binary)], _BINARY[binary]
-    else:
-        t = t.removesuffix("b")
-        unit = t[-1:] if t[-1:].isalpha() else ""
-        num, mult = t[: len(t) - len(unit)], _DECIMAL.get(unit)
-    try:
-        if mult is None:
-            raise ValueError(unit)
-        value = float(num) * mult
-    except ValueError as exc:
-        raise ConfigError(f"{field}: cannot read size {text!r} (e.g. 512G, 480GB, 64GiB)") from exc
-    if value <= 0:
-        raise ConfigError(f"{field}: size must be positive, got {text!r}")
-    return int(value)
+    return int(parse_size_bytes(text, field, bare_unit="b"))
 
 
 def parse_block_size(text: str, field: str) -> int:
@@ -274,21 +256,6 @@ def parse_block_size(text: str, field: str) -> int:
     if value <= 0:
         raise ConfigError(f"{field}: block size must be positive, got {text!r}")
     return value
-
-
-def parse_list(text: str, field: str) -> list[float]:
-    out = []
-    for part in text.split(","):
-        part = part.strip().rstrip("%")
-        if not part:
-            continue
-        try:
-            out.append(float(part))
-        except ValueError as exc:
-            raise ConfigError(f"{field}: {part!r} is not a number (give e.g. 0,10,20)") from exc
-    if not out:
-        raise ConfigError(f"{field}: no values given")
-    return out
 
 
 def parse_zones(text: str, field: str) -> list[dict[str, float]]:
@@ -388,13 +355,13 @@ def sweep_configs(base: dict[str, Any], args: argparse.Namespace) -> list[dict[s
         raise ConfigError("--op and --extra-op: give one way of stating OP, not both")
     geo = base.get("geometry", {})
     if args.op:
-        values = parse_list(args.op, "--op")
+        values = parse_number_list(args.op, "--op", "0.07,0.28")
         # ρ with the user size fixed (or the physical size, when that is what was given)
         key, clear = "op_ratio", ("extra_op_percent",)
         if any(geo.get(k) is not None for k in ("physical_blocks", "physical_bytes")):
             clear += ("user_pages", "user_bytes")
     elif args.extra_op:
-        values = parse_list(args.extra_op, "--extra-op")
+        values = parse_number_list(args.extra_op, "--extra-op")
         # extra OP fixes the drive (physical and advertised size) and shrinks the user space
         key, clear = "extra_op_percent", ("op_ratio", "user_pages", "user_bytes")
     else:
