@@ -12,6 +12,7 @@ pub mod geometry;
 pub mod rng;
 pub mod sim;
 pub mod stats;
+pub mod timing;
 pub mod workload;
 
 pub use config::SimConfig;

@@ -9,6 +9,7 @@ use crate::ftl::wear::erase_summary;
 use crate::ftl::{Counters, Ftl};
 use crate::geometry::Geometry;
 use crate::stats::{erase_histogram, Delta, Interval, Snapshot, WearReport};
+use crate::timing::{Engine, TimedReport};
 use crate::workload::permutation::Permutation;
 use crate::workload::{Op, Workload};
 
@@ -78,6 +79,8 @@ pub struct Report {
     /// Bytes of core simulator state, and per physical page.
     pub state_bytes: u64,
     pub state_bytes_per_physical_page: f64,
+    /// Simulated time: IOPS, latency and performance-state series (when timing is enabled).
+    pub timed: Option<TimedReport>,
 }
 
 #[derive(Debug, Clone)]
@@ -102,6 +105,10 @@ pub struct Simulator {
     warmup_pages: u64,
     measure_pages: u64,
     planned_pages: u64,
+    timed: Option<Engine>,
+    /// Simulated time at which the timed part stops (ns), if limited by time.
+    time_end_ns: Option<u64>,
+    background_gc_free_blocks: usize,
 }
 
 impl Simulator {
@@ -140,7 +147,18 @@ impl Simulator {
             warmup_pages,
             measure_pages,
             planned_pages: fill_pages + warmup_pages + measure_pages,
+            timed: None,
+            time_end_ns: None,
+            background_gc_free_blocks: 0,
         };
+        let t = &sim.config.timing;
+        if t.enabled {
+            sim.timed = Some(Engine::new(t, &geom));
+            sim.time_end_ns = t.duration_s.map(|d| (d * 1e9).round() as u64);
+            sim.background_gc_free_blocks = t
+                .background_gc_free_blocks
+                .map_or(4 * sim.config.ftl.gc_free_blocks as usize, |b| b as usize);
+        }
         sim.enter(if fill_pages > 0 {
             Phase::Precondition
         } else {
@@ -155,15 +173,25 @@ impl Simulator {
     pub fn ftl(&self) -> &Ftl {
         &self.ftl
     }
+    /// The timing engine, in timed runs.
+    pub fn timing(&self) -> Option<&Engine> {
+        self.timed.as_ref()
+    }
     pub fn phase(&self) -> Phase {
         self.phase
     }
     pub fn config(&self) -> &SimConfig {
         &self.config
     }
-    /// Host pages written so far and planned in all.
+    /// Progress as (done, planned): host pages, or simulated microseconds when the run is
+    /// limited by simulated time and past its precondition.
     pub fn progress(&self) -> (u64, u64) {
-        (self.ftl.counters().host_pages, self.planned_pages)
+        match (&self.timed, self.time_end_ns) {
+            (Some(e), Some(end)) if self.phase != Phase::Precondition => {
+                ((e.now_ns() / 1000).min(end / 1000), end / 1000)
+            }
+            _ => (self.ftl.counters().host_pages, self.planned_pages),
+        }
     }
 
     fn snapshot(&self) -> Snapshot {
@@ -187,6 +215,12 @@ impl Simulator {
         };
         if phase == Phase::Measure {
             self.ftl.reset_victim_histogram();
+            if self.time_end_ns.is_some() {
+                self.phase_end = u64::MAX; // ends by simulated time
+            }
+        }
+        if self.timed.is_some() && matches!(phase, Phase::Warmup | Phase::Measure) {
+            self.ftl.set_op_log(true);
         }
         self.next_interval_at = now + self.interval_pages;
         self.phase_starts.push((phase, self.snapshot()));
@@ -265,6 +299,9 @@ impl Simulator {
 
     #[inline(never)]
     fn run_workload(&mut self, limit: u64) {
+        if self.timed.is_some() {
+            return self.run_timed(limit);
+        }
         while self.ftl.counters().host_pages < limit {
             let r = self.workload.next_request();
             self.requests += 1;
@@ -287,6 +324,71 @@ impl Simulator {
                 }
                 Op::Read => self.read_pages += r.pages as u64,
             }
+            if self.ftl.counters().host_pages >= self.next_interval_at {
+                self.record_interval();
+            }
+        }
+    }
+
+    /// The workload in simulated time: each request is issued when the host may (a free queue
+    /// slot, or its arrival), its FTL work is done, and the timing engine schedules the NAND
+    /// operations that work produced.
+    fn run_timed(&mut self, limit: u64) {
+        let ppb = self.geom.pages_per_block as u64;
+        let stream_by_class = self.stream_by_class;
+        let mut pages: Vec<Option<u32>> = Vec::new();
+        while self.ftl.counters().host_pages < limit {
+            let Some(eng) = self.timed.as_mut() else {
+                return;
+            };
+            if self.time_end_ns.is_some_and(|end| eng.now_ns() >= end) {
+                self.phase_end = self.ftl.counters().host_pages;
+                return;
+            }
+            let t = eng.next_issue();
+            if self.config.timing.host.mode == crate::config::HostMode::Open {
+                // idle time before this arrival: fold the SLC cache, then background GC
+                eng.idle_fold(t);
+                while eng.dies_idle_at() < t
+                    && self.ftl.collect_background(self.background_gc_free_blocks)
+                {
+                    let ops = self.ftl.take_ops();
+                    let start = eng.dies_idle_at();
+                    eng.background_ops(&ops, start);
+                    self.ftl.return_ops(ops);
+                }
+            }
+            eng.tick(t, self.ftl.counters());
+            let r = self.workload.next_request();
+            self.requests += 1;
+            let bytes = r.bytes as u64;
+            let done = match r.op {
+                Op::Write => {
+                    let stream = if stream_by_class { r.class as usize } else { 0 };
+                    for i in 0..r.pages {
+                        self.ftl.write(r.lpn + i, stream);
+                    }
+                    self.host_bytes += bytes;
+                    let ops = self.ftl.take_ops();
+                    let free_units = self.ftl.free_blocks() as u64 * ppb;
+                    let done = eng.write(t, &ops, bytes, free_units);
+                    self.ftl.return_ops(ops);
+                    done
+                }
+                Op::Read => {
+                    pages.clear();
+                    pages.extend((0..r.pages).map(|i| self.ftl.lookup(r.lpn + i)));
+                    self.read_pages += r.pages as u64;
+                    eng.read(t, &pages, bytes)
+                }
+                Op::Trim => {
+                    for i in 0..r.pages {
+                        self.ftl.trim(r.lpn + i);
+                    }
+                    eng.read(t, &[], 0)
+                }
+            };
+            eng.complete(t, done, r.op == Op::Read, bytes);
             if self.ftl.counters().host_pages >= self.next_interval_at {
                 self.record_interval();
             }
@@ -363,6 +465,10 @@ impl Simulator {
             intervals: self.intervals.clone(),
             state_bytes,
             state_bytes_per_physical_page: state_bytes as f64 / self.geom.physical_pages() as f64,
+            timed: self
+                .timed
+                .as_ref()
+                .map(|e| e.report(&self.geom, self.ftl.counters())),
         }
     }
 }

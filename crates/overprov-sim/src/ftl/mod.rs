@@ -45,6 +45,19 @@ impl Counters {
     }
 }
 
+/// A NAND operation the FTL performed, reported to the timing layer when the log is on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NandOp {
+    /// A host write programmed this page.
+    HostProgram(u32),
+    /// GC or wear levelling read this page to relocate it...
+    RelocRead(u32),
+    /// ...and programmed this page with it.
+    RelocProgram(u32),
+    /// This block was erased.
+    Erase(u32),
+}
+
 #[derive(Debug, Clone, Copy)]
 struct Frontier {
     block: u32,
@@ -81,6 +94,9 @@ pub struct Ftl {
     rng: Rng,
     counters: Counters,
     victim_valid_hist: Vec<u64>,
+    /// Operation log for the timing layer (off in untimed runs: one predictable branch).
+    log_ops: bool,
+    ops: Vec<NandOp>,
     /// Test audit (feature `audit`): the host-write sequence number each physical page holds,
     /// carried along by relocations, so tests can prove every LBA maps to its latest write.
     #[cfg(feature = "audit")]
@@ -121,6 +137,8 @@ impl Ftl {
             rng: Rng::derive(config.run.seed, 0x6763),
             counters: Counters::default(),
             victim_valid_hist: vec![0; ppb as usize + 1],
+            log_ops: false,
+            ops: Vec::new(),
             #[cfg(feature = "audit")]
             stamp: vec![0; physical],
         }
@@ -163,6 +181,30 @@ impl Ftl {
             + self.free.len() * 8) as u64
     }
 
+    /// Record NAND operations from now on (timed runs).
+    pub fn set_op_log(&mut self, on: bool) {
+        self.log_ops = on;
+        self.ops.clear();
+    }
+
+    /// The operations logged since the last call; the caller hands the vector back with
+    /// [`Ftl::return_ops`] so no allocation happens per request.
+    pub fn take_ops(&mut self) -> Vec<NandOp> {
+        std::mem::take(&mut self.ops)
+    }
+
+    pub fn return_ops(&mut self, mut ops: Vec<NandOp>) {
+        ops.clear();
+        self.ops = ops;
+    }
+
+    #[inline(always)]
+    fn log(&mut self, op: NandOp) {
+        if self.log_ops {
+            self.ops.push(op);
+        }
+    }
+
     /// Host write of logical page `lpn` into host stream `stream` (< `streams()`).
     #[inline]
     pub fn write(&mut self, lpn: u32, stream: usize) {
@@ -174,6 +216,7 @@ impl Ftl {
         let (ppn, block) = self.program(stream, true);
         self.place(lpn, ppn, block);
         self.counters.host_pages += 1;
+        self.log(NandOp::HostProgram(ppn));
         #[cfg(feature = "audit")]
         {
             self.stamp[ppn as usize] = self.counters.host_pages;
@@ -267,21 +310,31 @@ impl Ftl {
         }
     }
 
+    /// Collect one victim chosen by the policy; false if there is no closed block.
+    fn collect_victim(&mut self) -> bool {
+        let ctx = VictimContext {
+            blocks: &self.blocks,
+            now: self.counters.host_pages,
+        };
+        let Some(victim) = self.policy.choose(&ctx, &mut self.rng) else {
+            return false;
+        };
+        let v = self.blocks.valid[victim as usize];
+        self.victim_valid_hist[v as usize] += 1;
+        self.counters.victims += 1;
+        self.relocate_and_erase(victim, Relocation::Gc);
+        true
+    }
+
+    /// Background GC (idle time): collect one victim if the free pool holds `free_blocks` or
+    /// fewer. Returns whether a victim was collected.
+    pub fn collect_background(&mut self, free_blocks: usize) -> bool {
+        self.free.len() <= free_blocks && self.collect_victim()
+    }
+
     /// Collect victims until the free pool is above the trigger; then static wear levelling.
     fn collect_garbage(&mut self) {
-        while self.free.len() <= self.gc_free_blocks {
-            let ctx = VictimContext {
-                blocks: &self.blocks,
-                now: self.counters.host_pages,
-            };
-            let Some(victim) = self.policy.choose(&ctx, &mut self.rng) else {
-                break;
-            };
-            let v = self.blocks.valid[victim as usize];
-            self.victim_valid_hist[v as usize] += 1;
-            self.counters.victims += 1;
-            self.relocate_and_erase(victim, Relocation::Gc);
-        }
+        while self.free.len() <= self.gc_free_blocks && self.collect_victim() {}
         if self.static_threshold > 0 && self.counters.erases >= self.next_static_check {
             self.next_static_check = self.counters.erases + self.static_check_erases;
             if let Some(b) = wear::static_wl_candidate(&self.blocks, self.static_threshold) {
@@ -318,6 +371,8 @@ impl Ftl {
                 self.valid[(src >> 6) as usize] &= !(1u64 << (src & 63));
                 let (dst, dst_block) = self.program(target, false);
                 self.place(lpn, dst, dst_block);
+                self.log(NandOp::RelocRead(src));
+                self.log(NandOp::RelocProgram(dst));
                 #[cfg(feature = "audit")]
                 {
                     self.stamp[dst as usize] = self.stamp[src as usize];
@@ -332,6 +387,7 @@ impl Ftl {
         }
         self.blocks.erase(b);
         self.counters.erases += 1;
+        self.log(NandOp::Erase(b));
         self.free.push(b, self.blocks.erase_count[b as usize]);
     }
 

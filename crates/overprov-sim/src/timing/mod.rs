@@ -1,0 +1,508 @@
+//! Simulated time: the host interface (closed loop at a queue depth, or open loop at an
+//! arrival rate), the host link, a DRAM write buffer (volatile or power-loss protected), an
+//! optional dynamic SLC cache, and the NAND array (channels × dies) with per-operation times.
+//!
+//! The model is a set of resource timelines (MQSim's TSU/PHY idea reduced to its core): every
+//! die, channel and the host link has a "busy until" time, and an operation starts when its
+//! input is ready and its resource is free. The FTL reports each NAND operation it performs
+//! (`NandOp`), so garbage collection competes with host writes for the same dies — foreground
+//! when free blocks run out, in idle time (open loop) past a background trigger.
+//!
+//! Timelines are booked in request order, not in time order, so an operation cannot be slid
+//! into a gap left earlier on a resource. Two consequences are designed around: data transfers
+//! are charged to the die (channel contention between dies is not modelled; transfers are a few
+//! percent of a program at these rates), and a GC relocation's program does not wait for its
+//! read on another die (a controller buffers GC data and keeps each die busy meanwhile).
+//!
+//! Costs: a flash page holds `flash_page_bytes / page_size_bytes` mapping units (u). A buffered
+//! host write or a GC relocation costs its die tPROG/u (the page is programmed once u units
+//! have gathered: the die time per unit is exact, the moment within the page is not); a GC read
+//! costs tR/u (a victim's valid units are read page by page); a host read costs a whole tR; a
+//! write-through write on a drive without power-loss protection programs its own page (full
+//! tPROG, the rest padded) and completes when it is on NAND. An erase costs tBERS on each die
+//! the block spans (a block is striped across dies, flash page by flash page, like a superblock).
+
+pub mod state;
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use serde::Serialize;
+
+use crate::config::{HostMode, TimingConfig};
+use crate::ftl::{Counters, NandOp};
+use crate::geometry::Geometry;
+use crate::stats::{LatencyHistogram, LatencySummary};
+
+const NS: f64 = 1e9;
+
+#[derive(Debug, Clone)]
+struct Slc {
+    max_units: u64,
+    used: u64,
+    program_unit_ns: u64,
+    program_page_ns: u64,
+    read_unit_ns: u64,
+    written_units: u64,
+    folded_units: u64,
+    next_fold_die: u32,
+}
+
+#[derive(Debug, Clone, Default)]
+struct IntervalAcc {
+    writes: u64,
+    reads: u64,
+    bytes: u64,
+    latency: LatencyHistogram,
+}
+
+/// The timing engine: resource timelines, the write buffer, the host's issue times, and the
+/// per-interval series.
+#[derive(Debug, Clone)]
+pub struct Engine {
+    upp: u64,
+    ppb: u64,
+    dies: u32,
+    read_page_ns: u64,
+    read_unit_ns: u64,
+    program_unit_ns: u64,
+    program_page_ns: u64,
+    erase_ns: u64,
+    channel_unit_ns: u64,
+    link_ns_per_byte: f64,
+    overhead_ns: u64,
+    die_busy: Vec<u64>,
+    link_busy: u64,
+    buffer_units: usize,
+    buffered: BinaryHeap<Reverse<u64>>,
+    write_through: bool,
+    slc: Option<Slc>,
+    mode: HostMode,
+    queue_depth: u32,
+    slots: BinaryHeap<Reverse<u64>>,
+    arrival_gap_ns: f64,
+    arrivals: u64,
+    now: u64,
+    interval_ns: u64,
+    intervals: Vec<IntervalAcc>,
+    /// FTL counters at the start of each interval (by issue time).
+    boundaries: Vec<Counters>,
+    latency: LatencyHistogram,
+    first_gc_ns: Option<u64>,
+    ios: u64,
+    /// Busy time booked on each die (operations and transfers), for utilisation.
+    die_work_ns: Vec<u64>,
+}
+
+impl Engine {
+    pub fn new(t: &TimingConfig, g: &Geometry) -> Self {
+        let upp = (t.nand.flash_page_bytes / g.page_size_bytes).max(1) as u64;
+        let dies = t.dies();
+        let us = |v: f64| (v * 1000.0).round() as u64;
+        let unit_bytes = g.page_size_bytes as f64;
+        let slc = t.slc.enabled.then(|| {
+            // an SLC page stores a third of a TLC page's data
+            let slc_units_per_page = (upp as f64 / 3.0).max(1.0);
+            Slc {
+                max_units: t.slc.max_bytes / g.page_size_bytes as u64,
+                used: 0,
+                program_unit_ns: (t.slc.program_us * 1000.0 / slc_units_per_page).round() as u64,
+                program_page_ns: us(t.slc.program_us),
+                read_unit_ns: (t.slc.read_us * 1000.0 / slc_units_per_page).round() as u64,
+                written_units: 0,
+                folded_units: 0,
+                next_fold_die: 0,
+            }
+        });
+        let power_loss_protected = t.buffer.power_loss_protected;
+        Engine {
+            upp,
+            ppb: g.pages_per_block as u64,
+            dies,
+            read_page_ns: us(t.nand.read_us),
+            read_unit_ns: us(t.nand.read_us) / upp,
+            program_unit_ns: us(t.nand.program_us) / upp,
+            program_page_ns: us(t.nand.program_us),
+            erase_ns: us(t.nand.erase_us),
+            channel_unit_ns: (unit_bytes / (t.nand.channel_mb_s * 1e6) * NS).round() as u64,
+            link_ns_per_byte: NS / (t.host.link_mb_s * 1e6),
+            overhead_ns: us(t.host.command_overhead_us),
+            die_busy: vec![0; dies as usize],
+            link_busy: 0,
+            buffer_units: (t.buffer.bytes / g.page_size_bytes as u64) as usize,
+            buffered: BinaryHeap::new(),
+            write_through: t.host.write_through && !power_loss_protected,
+            slc,
+            mode: t.host.mode,
+            queue_depth: t.host.queue_depth,
+            slots: (0..t.host.queue_depth).map(|_| Reverse(0)).collect(),
+            arrival_gap_ns: NS / t.host.arrival_iops,
+            arrivals: 0,
+            now: 0,
+            interval_ns: ((t.interval_s * NS).round() as u64).max(1),
+            intervals: Vec::new(),
+            boundaries: Vec::new(),
+            latency: LatencyHistogram::default(),
+            first_gc_ns: None,
+            ios: 0,
+            die_work_ns: vec![0; dies as usize],
+        }
+    }
+
+    /// Issue time of the latest request (simulated ns).
+    pub fn now_ns(&self) -> u64 {
+        self.now
+    }
+
+    #[inline]
+    fn die_of(&self, ppn: u32) -> usize {
+        ((ppn as u64 / self.upp) % self.dies as u64) as usize
+    }
+
+    #[inline]
+    fn on_die(&mut self, die: usize, ready: u64, duration: u64) -> u64 {
+        let end = ready.max(self.die_busy[die]) + duration;
+        self.die_busy[die] = end;
+        self.die_work_ns[die] += duration;
+        end
+    }
+
+    /// Move one unit between the controller and `die` once the die (its page register) is
+    /// free, no earlier than `ready`; the die is held during the transfer. Each die moves data
+    /// at the channel rate; contention between dies sharing a channel is not modelled (a
+    /// resource timeline cannot book the gaps between operations booked out of time order, and
+    /// at these rates a transfer is 1–3% of a program), so channels never limit throughput.
+    #[inline]
+    fn transfer(&mut self, die: usize, ready: u64) -> u64 {
+        self.on_die(die, ready, self.channel_unit_ns)
+    }
+
+    #[inline]
+    fn on_link(&mut self, ready: u64, bytes: u64) -> u64 {
+        let end = ready.max(self.link_busy) + (bytes as f64 * self.link_ns_per_byte) as u64;
+        self.link_busy = end;
+        end
+    }
+
+    /// Program one unit at `ppn` whose data is ready at `ready`: transfer in, then program.
+    #[inline]
+    fn program(&mut self, ppn: u32, ready: u64, die_ns: u64) -> u64 {
+        let die = self.die_of(ppn);
+        let loaded = self.transfer(die, ready);
+        self.on_die(die, loaded, die_ns)
+    }
+
+    /// Sense a page (or a unit's share of one) on `die` and transfer the unit out.
+    #[inline]
+    fn sense(&mut self, die: usize, ready: u64, sense_ns: u64) -> u64 {
+        let sensed = self.on_die(die, ready, sense_ns);
+        self.transfer(die, sensed)
+    }
+
+    /// A GC relocation: read on the source die, program on the destination die. The program
+    /// is not made to wait for the read: the controller buffers GC data and fills each die's
+    /// queue with other work meanwhile, which booking on per-die timelines cannot express —
+    /// coupling them would leave holes no real die has. Both dies are charged in full.
+    fn relocate(&mut self, src: u32, dst: u32, t: u64) {
+        self.sense(self.die_of(src), t, self.read_unit_ns);
+        self.program(dst, t, self.program_unit_ns);
+        self.first_gc_ns.get_or_insert(t);
+    }
+
+    fn erase(&mut self, block: u32, t: u64) {
+        let first = block as u64 * self.ppb / self.upp;
+        let pages = self.ppb.div_ceil(self.upp);
+        for k in 0..pages.min(self.dies as u64) {
+            let die = ((first + k) % self.dies as u64) as usize;
+            self.on_die(die, t, self.erase_ns);
+        }
+    }
+
+    /// GC and wear-levelling operations (relocations, erases) starting no earlier than `t`.
+    pub fn background_ops(&mut self, ops: &[NandOp], t: u64) {
+        let mut src = 0;
+        for op in ops {
+            match *op {
+                NandOp::RelocRead(p) => src = p,
+                NandOp::RelocProgram(p) => self.relocate(src, p, t),
+                NandOp::Erase(b) => self.erase(b, t),
+                NandOp::HostProgram(_) => {}
+            }
+        }
+    }
+
+    /// Die time (per unit, per whole page) for a host write, choosing SLC while the dynamic
+    /// cache has room; folds what no longer fits when free space (and the cache) shrinks.
+    fn host_program_ns(&mut self, free_units: u64, t: u64) -> (u64, u64) {
+        let tlc = (self.program_unit_ns, self.program_page_ns);
+        let Some(slc) = &mut self.slc else { return tlc };
+        let cap = slc.max_units.min(free_units / 3);
+        let ns = if slc.used < cap {
+            slc.used += 1;
+            slc.written_units += 1;
+            (slc.program_unit_ns, slc.program_page_ns)
+        } else {
+            tlc
+        };
+        let excess = slc.used.saturating_sub(cap);
+        if excess > 0 {
+            self.fold(excess, t);
+        }
+        ns
+    }
+
+    /// Fold `units` from SLC into TLC: read in SLC mode, program in TLC mode.
+    fn fold(&mut self, units: u64, t: u64) {
+        let Some(slc) = &mut self.slc else { return };
+        let units = units.min(slc.used);
+        slc.used -= units;
+        slc.folded_units += units;
+        let (read_ns, mut die) = (slc.read_unit_ns, slc.next_fold_die);
+        for _ in 0..units {
+            let d = die as usize;
+            let out = self.sense(d, t, read_ns);
+            let back = self.transfer(d, out);
+            self.on_die(d, back, self.program_unit_ns);
+            die = (die + 1) % self.dies;
+        }
+        if let Some(slc) = &mut self.slc {
+            slc.next_fold_die = die;
+        }
+    }
+
+    /// Idle time before `until`: fold the SLC cache a flash page at a time while every die is
+    /// idle. Returns whether any work was scheduled.
+    pub fn idle_fold(&mut self, until: u64) -> bool {
+        let mut worked = false;
+        while self.slc.as_ref().is_some_and(|s| s.used > 0) && self.dies_idle_at() < until {
+            let t = self.dies_idle_at();
+            self.fold(self.upp * self.dies as u64, t);
+            worked = true;
+        }
+        worked
+    }
+
+    /// Share of the simulated time each die was busy.
+    pub fn die_utilisation(&self) -> Vec<f64> {
+        let t = self.now.max(1) as f64;
+        self.die_work_ns.iter().map(|&w| w as f64 / t).collect()
+    }
+
+    /// When every die has finished its queued work.
+    pub fn dies_idle_at(&self) -> u64 {
+        self.die_busy.iter().copied().max().unwrap_or(0)
+    }
+
+    /// The next request's issue time: when a queue slot frees (closed loop) or the next arrival.
+    pub fn next_issue(&mut self) -> u64 {
+        let t = match self.mode {
+            HostMode::Closed => self.slots.pop().map_or(self.now, |Reverse(t)| t),
+            HostMode::Open => {
+                let t = (self.arrivals as f64 * self.arrival_gap_ns) as u64;
+                self.arrivals += 1;
+                t
+            }
+        };
+        self.now = self.now.max(t);
+        self.now
+    }
+
+    /// Record the FTL counters at every interval boundary up to `t` (call before a request).
+    pub fn tick(&mut self, t: u64, counters: &Counters) {
+        while (self.boundaries.len() as u64) * self.interval_ns <= t {
+            self.boundaries.push(*counters);
+        }
+    }
+
+    /// A host write issued at `t` whose FTL work produced `ops`; returns its completion time.
+    pub fn write(&mut self, t: u64, ops: &[NandOp], bytes: u64, free_units: u64) -> u64 {
+        let t0 = t + self.overhead_ns;
+        let arrived = self.on_link(t0, bytes);
+        let mut done = arrived;
+        let mut src = 0;
+        for op in ops {
+            match *op {
+                NandOp::RelocRead(p) => src = p,
+                NandOp::RelocProgram(p) => self.relocate(src, p, t0),
+                NandOp::Erase(b) => self.erase(b, t0),
+                NandOp::HostProgram(p) => {
+                    let (unit_ns, page_ns) = self.host_program_ns(free_units, t0);
+                    if self.write_through {
+                        // its own (padded) page: a whole program time, complete when on NAND
+                        done = done.max(self.program(p, arrived, page_ns));
+                    } else if self.buffer_units == 0 {
+                        done = done.max(self.program(p, arrived, unit_ns));
+                    } else {
+                        let mut accept = arrived;
+                        while self.buffered.peek().is_some_and(|Reverse(c)| *c <= accept) {
+                            self.buffered.pop();
+                        }
+                        if self.buffered.len() >= self.buffer_units {
+                            if let Some(Reverse(c)) = self.buffered.pop() {
+                                accept = accept.max(c);
+                            }
+                        }
+                        let end = self.program(p, accept, unit_ns);
+                        self.buffered.push(Reverse(end));
+                        done = done.max(accept);
+                    }
+                }
+            }
+        }
+        done
+    }
+
+    /// A host read of the given pages (None: unmapped, answered without NAND) issued at `t`.
+    pub fn read(&mut self, t: u64, pages: &[Option<u32>], bytes: u64) -> u64 {
+        let t0 = t + self.overhead_ns;
+        let mut ready = t0;
+        for p in pages.iter().flatten() {
+            let die = self.die_of(*p);
+            ready = ready.max(self.sense(die, t0, self.read_page_ns));
+        }
+        self.on_link(ready, bytes)
+    }
+
+    /// A request issued at `issue` completed at `done`.
+    pub fn complete(&mut self, issue: u64, done: u64, is_read: bool, bytes: u64) {
+        if self.mode == HostMode::Closed {
+            self.slots.push(Reverse(done));
+        }
+        let latency = done.saturating_sub(issue);
+        self.latency.record(latency);
+        self.ios += 1;
+        let i = (done / self.interval_ns) as usize;
+        if i >= self.intervals.len() {
+            self.intervals.resize_with(i + 1, IntervalAcc::default);
+        }
+        let acc = &mut self.intervals[i];
+        if is_read {
+            acc.reads += 1;
+        } else {
+            acc.writes += 1;
+        }
+        acc.bytes += bytes;
+        acc.latency.record(latency);
+    }
+
+    /// The series and summaries, for the report.
+    pub fn report(&self, g: &Geometry, counters_now: &Counters) -> TimedReport {
+        let secs = self.interval_ns as f64 / NS;
+        // only intervals that ended before the last issue are complete
+        let complete = (self.now / self.interval_ns) as usize;
+        let n = complete.min(self.intervals.len());
+        let mut boundaries = self.boundaries.clone();
+        boundaries.push(*counters_now);
+        let mut bytes_total = 0u64;
+        let mut rows = Vec::with_capacity(n);
+        let iops: Vec<f64> = (0..n)
+            .map(|i| (self.intervals[i].writes + self.intervals[i].reads) as f64 / secs)
+            .collect();
+        let fob_until = self
+            .first_gc_ns
+            .map_or(n, |t| ((t / self.interval_ns) as usize).min(n));
+        let labels = state::label(&iops, fob_until);
+        for (i, acc) in self.intervals[..n].iter().enumerate() {
+            bytes_total += acc.bytes;
+            let waf = match (boundaries.get(i), boundaries.get(i + 1)) {
+                (Some(a), Some(b)) if b.host_pages > a.host_pages => Some(
+                    (b.nand_pages() - a.nand_pages()) as f64 / (b.host_pages - a.host_pages) as f64,
+                ),
+                _ => None,
+            };
+            rows.push(TimedInterval {
+                time_s: (i + 1) as f64 * secs,
+                iops: iops[i],
+                write_iops: acc.writes as f64 / secs,
+                read_iops: acc.reads as f64 / secs,
+                mib_s: acc.bytes as f64 / secs / (1 << 20) as f64,
+                host_bytes_total: bytes_total,
+                drive_writes_total: bytes_total as f64 / g.user_bytes() as f64,
+                waf,
+                state: labels.states[i],
+                latency_us: acc.latency.summary_us(),
+            });
+        }
+        let mean = |states: &[state::State], want: state::State| {
+            let v: Vec<f64> = (0..n)
+                .filter(|&i| states[i] == want)
+                .map(|i| iops[i])
+                .collect();
+            (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
+        };
+        TimedReport {
+            interval_s: secs,
+            simulated_s: self.now as f64 / NS,
+            ios: self.ios,
+            queue_depth: self.queue_depth,
+            write_through: self.write_through,
+            intervals: rows,
+            fob_iops: mean(&labels.states, state::State::Fob),
+            steady_iops: labels
+                .steady_window
+                .map(|(a, b)| iops[a..=b].iter().sum::<f64>() / (b - a + 1) as f64),
+            steady_window: labels.steady_window.map(|(a, b)| [a, b]),
+            transition_iops: mean(&labels.states, state::State::Transition),
+            latency_us: self.latency.summary_us(),
+            latency_histogram: HistogramReport {
+                bucket_upper_us: self.latency.buckets_us().iter().map(|b| b.0).collect(),
+                counts: self.latency.buckets_us().iter().map(|b| b.1).collect(),
+            },
+            slc_written_bytes: self
+                .slc
+                .as_ref()
+                .map(|s| s.written_units * g.page_size_bytes as u64),
+            slc_folded_bytes: self
+                .slc
+                .as_ref()
+                .map(|s| s.folded_units * g.page_size_bytes as u64),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct TimedInterval {
+    /// End of the interval, simulated seconds.
+    pub time_s: f64,
+    /// Completed requests per second (reads + writes).
+    pub iops: f64,
+    pub write_iops: f64,
+    pub read_iops: f64,
+    /// Host bytes completed per second, MiB/s.
+    pub mib_s: f64,
+    /// Host bytes completed up to the end of the interval (write saturation x-axis).
+    pub host_bytes_total: u64,
+    pub drive_writes_total: f64,
+    /// NAND pages / host pages for requests issued in the interval.
+    pub waf: Option<f64>,
+    pub state: state::State,
+    pub latency_us: Option<LatencySummary>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct HistogramReport {
+    pub bucket_upper_us: Vec<f64>,
+    pub counts: Vec<u64>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct TimedReport {
+    pub interval_s: f64,
+    pub simulated_s: f64,
+    pub ios: u64,
+    pub queue_depth: u32,
+    /// Writes waited for NAND (write-through on a drive without power-loss protection).
+    pub write_through: bool,
+    pub intervals: Vec<TimedInterval>,
+    /// Mean IOPS of the fresh-out-of-box intervals (before garbage collection first ran).
+    pub fob_iops: Option<f64>,
+    pub transition_iops: Option<f64>,
+    /// Mean IOPS of the last window meeting the SNIA steady-state rule.
+    pub steady_iops: Option<f64>,
+    /// First and last interval index of that window.
+    pub steady_window: Option<[usize; 2]>,
+    pub latency_us: Option<LatencySummary>,
+    pub latency_histogram: HistogramReport,
+    pub slc_written_bytes: Option<u64>,
+    pub slc_folded_bytes: Option<u64>,
+}
