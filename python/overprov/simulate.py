@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from overprov import __version__, models
+from overprov import __version__, models, presets
 from overprov.errors import ConfigError
 from overprov.units import parse_number_list, parse_size_bytes
 
@@ -107,11 +107,12 @@ def run(
 
 def model_waf(report: dict[str, Any]) -> tuple[str, float] | None:
     """The analytic model for this run, when one applies (uniform random single-page writes
-    over the whole drive); returns (model name, WAF)."""
+    over the whole of a drive filled first); returns (model name, WAF)."""
     cfg = report["config"]
     w = cfg["workload"]
     if (
-        w["pattern"] != "uniform"
+        cfg["precondition"]["kind"] == "none"
+        or w["pattern"] != "uniform"
         or w["span_percent"] != 100
         or w["read_percent"] != 0
         or w["trim_percent"] != 0
@@ -158,6 +159,112 @@ def summary_row(report: dict[str, Any]) -> dict[str, Any]:
 
 def _fmt(value: Any, spec: str) -> str:
     return "-" if value is None else format(value, spec)
+
+
+def _steady_latency(timed: dict[str, Any], key: str) -> float | None:
+    """Median over the steady window of each interval's latency percentile ``key`` (µs)."""
+    window = timed.get("steady_window")
+    if not window:
+        return None
+    values = sorted(
+        i["latency_us"][key]
+        for i in timed["intervals"][window[0] : window[1] + 1]
+        if i.get("latency_us")
+    )
+    return values[len(values) // 2] if values else None
+
+
+def format_timed_table(reports: Sequence[dict[str, Any]]) -> str:
+    """Simulated-time figures per run: IOPS by performance state and latency."""
+    first = reports[0]
+    host = first["config"]["timing"]["host"]
+    mode = (
+        f"QD{host['queue_depth']} closed loop"
+        if host["mode"] == "closed"
+        else f"open loop at {host['arrival_iops']:,.0f} IOPS"
+    )
+    lines = [
+        "",
+        f"simulated time — {mode}, {'write-through' if host['write_through'] else 'write-back'}; "
+        "states by the SNIA rule over 5 intervals (FOB until GC first runs)",
+        f"{'extra OP':>9} {'ρ':>8} {'FOB IOPS':>10} {'steady IOPS':>12} {'p50 µs':>8} "
+        f"{'p99 µs':>9} {'p99.99 µs':>10} {'sim s':>7}",
+    ]
+    for rep in reports:
+        t = rep.get("timed")
+        if not t:
+            continue
+        extra = rep["config"]["geometry"].get("extra_op_percent")
+        extra_s = "-" if extra is None else f"{extra:g}%"
+        steady = t.get("steady_iops")
+        lines.append(
+            f"{extra_s:>9} {rep['geometry']['op_ratio']:>8.4f} "
+            f"{_fmt(t.get('fob_iops'), '>10,.0f')} "
+            f"{(format(steady, '>12,.0f') if steady is not None else 'not steady'):>12} "
+            f"{_fmt(_steady_latency(t, 'p50'), '>8,.0f')} "
+            f"{_fmt(_steady_latency(t, 'p99'), '>9,.0f')} "
+            f"{_fmt(_steady_latency(t, 'p99_99'), '>10,.0f')} {t['simulated_s']:>7.1f}"
+        )
+    lines.append("latency: median over the steady window of each interval's percentile")
+    return "\n".join(lines)
+
+
+SERIES_COLUMNS = (
+    "run",
+    "extra_op_percent",
+    "op_ratio",
+    "time_s",
+    "state",
+    "iops",
+    "write_iops",
+    "read_iops",
+    "mib_s",
+    "waf",
+    "host_bytes_total",
+    "drive_writes_total",
+    "p50_us",
+    "p90_us",
+    "p99_us",
+    "p99_9_us",
+    "p99_99_us",
+    "max_us",
+)
+
+
+def write_series_csv(reports: Sequence[dict[str, Any]], path: Path) -> int:
+    """The per-interval time series of every timed run as one CSV; returns the row count."""
+    import csv
+
+    rows = 0
+    with path.open("w", newline="") as fh:
+        out = csv.writer(fh)
+        out.writerow(SERIES_COLUMNS)
+        for n, rep in enumerate(reports, 1):
+            t = rep.get("timed")
+            if not t:
+                continue
+            extra = rep["config"]["geometry"].get("extra_op_percent")
+            for i in t["intervals"]:
+                lat = i.get("latency_us") or {}
+                out.writerow(
+                    [
+                        n,
+                        extra,
+                        rep["geometry"]["op_ratio"],
+                        i["time_s"],
+                        i["state"],
+                        i["iops"],
+                        i["write_iops"],
+                        i["read_iops"],
+                        i["mib_s"],
+                        i["waf"],
+                        i["host_bytes_total"],
+                        i["drive_writes_total"],
+                    ]
+                    + [lat.get(k) for k in ("p50", "p90", "p99", "p99_9", "p99_99", "max")]
+                )
+                rows += 1
+    return rows
 
 
 def format_table(reports: Sequence[dict[str, Any]]) -> str:
@@ -273,8 +380,14 @@ def parse_zones(text: str, field: str) -> list[dict[str, float]]:
 
 
 def config_from_args(args: argparse.Namespace) -> dict[str, Any]:
-    """The config one run starts from: the TOML file (if any) with flags on top."""
-    cfg: dict[str, Any] = load_toml(args.config) if args.config else {}
+    """The config one run starts from: the preset (if any), then the TOML file, then flags."""
+    cfg: dict[str, Any] = {}
+    if args.preset:
+        cfg, _ = presets.preset_config(args.preset, args.scale)
+    elif args.scale:
+        raise ConfigError("--scale: only applies to a --preset drive")
+    if args.config:
+        cfg = merge(cfg, load_toml(args.config))
     over: dict[str, dict[str, Any]] = {
         k: {} for k in ("geometry", "ftl", "wear", "workload", "precondition", "run")
     }
@@ -346,6 +459,23 @@ def config_from_args(args: argparse.Namespace) -> dict[str, Any]:
         r["interval_percent"] = args.interval_pct
     if args.seed is not None:
         r["seed"] = args.seed
+    t: dict[str, Any] = {}
+    host: dict[str, Any] = {}
+    if args.qd is not None:
+        host["queue_depth"] = args.qd
+    if args.open_iops is not None:
+        host["mode"], host["arrival_iops"] = "open", args.open_iops
+    if args.write_through:
+        host["write_through"] = True
+    if host:
+        t["host"] = host
+    if args.duration is not None:
+        t["duration_s"] = args.duration
+    if args.interval_s is not None:
+        t["interval_s"] = args.interval_s
+    if t or args.timed:
+        t["enabled"] = True
+        over["timing"] = t
     return merge(cfg, {k: v for k, v in over.items() if v})
 
 
@@ -419,6 +549,35 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="write the full reports (intervals, wear, victim histogram) as JSON",
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    d = p.add_argument_group("drive presets (data/presets.toml; illustrative)")
+    d.add_argument(
+        "--preset",
+        choices=presets.names(),
+        help="a drive class with its NAND timings, buffer and SLC cache; implies --timed",
+    )
+    d.add_argument(
+        "--scale",
+        metavar="S",
+        help="shrink the preset: a factor (1/32, 0.1; 1 = full size) or a NAND size (64GiB); "
+        "default: about 32 GiB of NAND. Ratios are kept, so WAF and IOPS keep their shape",
+    )
+    tm = p.add_argument_group("simulated time (IOPS, latency, performance states)")
+    tm.add_argument("--timed", action="store_true", help="simulate time with default timings")
+    tm.add_argument("--qd", type=int, metavar="N", help="closed-loop queue depth (default 32)")
+    tm.add_argument(
+        "--open-iops", type=float, metavar="N", help="open loop: requests arrive at N per second"
+    )
+    tm.add_argument(
+        "--write-through",
+        action="store_true",
+        help="every write is FUA/sync: it completes on NAND unless the buffer is power-loss "
+        "protected",
+    )
+    tm.add_argument(
+        "--duration", type=float, metavar="SECONDS", help="simulated seconds of the measured part"
+    )
+    tm.add_argument("--interval-s", type=float, metavar="S", help="series interval (default 1 s)")
+    tm.add_argument("--series", metavar="FILE.csv", help="write the time series as CSV")
     g = p.add_argument_group("drive geometry and capacity (default: 4 GiB user, ρ = 0.28)")
     g.add_argument("--page-size", metavar="SIZE", help="flash page / mapping unit (e.g. 4k)")
     g.add_argument("--pages-per-block", type=int, metavar="N", help="pages per erase block (b)")
@@ -537,6 +696,11 @@ def main(args: argparse.Namespace) -> int:
             if bar is not None:
                 bar.close()
     print(format_table(reports))
+    if any(r.get("timed") for r in reports):
+        print(format_timed_table(reports))
+    if args.series:
+        n = write_series_csv(reports, Path(args.series))
+        print(f"\ntime series ({n} intervals) written to {args.series}")
     if args.json:
         out = {
             "schema": "overprov.simulate/1",

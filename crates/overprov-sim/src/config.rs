@@ -321,6 +321,9 @@ pub struct TimingConfig {
     pub interval_s: f64,
     /// Stop the timed part after this much simulated time (seconds); None: by drive writes.
     pub duration_s: Option<f64>,
+    /// Host writes per steady-state round, in user capacities (the SNIA rule is applied to
+    /// windows of five rounds).
+    pub state_round_drive_writes: f64,
     /// Background GC in idle time (open loop) while the free pool has this many blocks or
     /// fewer; None: four times `ftl.gc_free_blocks`.
     pub background_gc_free_blocks: Option<u32>,
@@ -336,6 +339,7 @@ impl Default for TimingConfig {
             slc: SlcConfig::default(),
             interval_s: 1.0,
             duration_s: None,
+            state_round_drive_writes: 0.05,
             background_gc_free_blocks: None,
         }
     }
@@ -395,6 +399,9 @@ pub struct NandConfig {
     pub program_us: f64,
     /// Block erase time tBERS in microseconds.
     pub erase_us: f64,
+    /// Bytes of one erase block on one die (all planes). An FTL block is striped over the dies
+    /// like a superblock; each die is charged tBERS × (its share of the FTL block / this).
+    pub die_block_bytes: u64,
     /// Channel transfer rate in MB/s.
     pub channel_mb_s: f64,
 }
@@ -408,6 +415,7 @@ impl Default for NandConfig {
             read_us: 60.0,
             program_us: 700.0,
             erase_us: 3_500.0,
+            die_block_bytes: 24 << 20,
             channel_mb_s: 800.0,
         }
     }
@@ -497,6 +505,12 @@ impl TimingConfig {
         pos("timing.nand.read_us", n.read_us)?;
         pos("timing.nand.program_us", n.program_us)?;
         pos("timing.nand.erase_us", n.erase_us)?;
+        if n.die_block_bytes < n.flash_page_bytes as u64 {
+            return Err(Error::config(
+                "timing.nand.die_block_bytes",
+                "must hold at least one flash page",
+            ));
+        }
         pos("timing.nand.channel_mb_s", n.channel_mb_s)?;
         pos("timing.host.link_mb_s", self.host.link_mb_s)?;
         if !(self.host.command_overhead_us >= 0.0 && self.host.command_overhead_us.is_finite()) {
@@ -515,6 +529,10 @@ impl TimingConfig {
             pos("timing.host.arrival_iops", self.host.arrival_iops)?;
         }
         pos("timing.interval_s", self.interval_s)?;
+        pos(
+            "timing.state_round_drive_writes",
+            self.state_round_drive_writes,
+        )?;
         if let Some(d) = self.duration_s {
             pos("timing.duration_s", d)?;
         }

@@ -20,7 +20,8 @@
 //! costs tR/u (a victim's valid units are read page by page); a host read costs a whole tR; a
 //! write-through write on a drive without power-loss protection programs its own page (full
 //! tPROG, the rest padded) and completes when it is on NAND. An erase costs tBERS on each die
-//! the block spans (a block is striped across dies, flash page by flash page, like a superblock).
+//! the block spans (a block is striped across dies, flash page by flash page, like a superblock),
+//! in proportion to the share of a die's erase block (`die_block_bytes`) it holds there.
 
 pub mod state;
 
@@ -90,6 +91,7 @@ pub struct Engine {
     latency: LatencyHistogram,
     first_gc_ns: Option<u64>,
     ios: u64,
+    round_drive_writes: f64,
     /// Busy time booked on each die (operations and transfers), for utilisation.
     die_work_ns: Vec<u64>,
 }
@@ -123,7 +125,13 @@ impl Engine {
             read_unit_ns: us(t.nand.read_us) / upp,
             program_unit_ns: us(t.nand.program_us) / upp,
             program_page_ns: us(t.nand.program_us),
-            erase_ns: us(t.nand.erase_us),
+            erase_ns: {
+                // the share of a die's erase block that one FTL block holds on each die
+                let per_die = (g.pages_per_block as f64 * unit_bytes / dies as f64)
+                    .max(t.nand.flash_page_bytes as f64);
+                let share = (per_die / t.nand.die_block_bytes as f64).min(1.0);
+                (t.nand.erase_us * 1000.0 * share).round() as u64
+            },
             channel_unit_ns: (unit_bytes / (t.nand.channel_mb_s * 1e6) * NS).round() as u64,
             link_ns_per_byte: NS / (t.host.link_mb_s * 1e6),
             overhead_ns: us(t.host.command_overhead_us),
@@ -146,6 +154,7 @@ impl Engine {
             first_gc_ns: None,
             ios: 0,
             die_work_ns: vec![0; dies as usize],
+            round_drive_writes: t.state_round_drive_writes,
         }
     }
 
@@ -401,7 +410,13 @@ impl Engine {
         let fob_until = self
             .first_gc_ns
             .map_or(n, |t| ((t / self.interval_ns) as usize).min(n));
-        let labels = state::label(&iops, fob_until);
+        let mut dw = Vec::with_capacity(n);
+        let mut acc_bytes = 0u64;
+        for acc in &self.intervals[..n] {
+            acc_bytes += acc.bytes;
+            dw.push(acc_bytes as f64 / g.user_bytes() as f64);
+        }
+        let labels = state::label(&iops, &dw, fob_until, self.round_drive_writes);
         for (i, acc) in self.intervals[..n].iter().enumerate() {
             bytes_total += acc.bytes;
             let waf = match (boundaries.get(i), boundaries.get(i + 1)) {
@@ -432,6 +447,7 @@ impl Engine {
         };
         TimedReport {
             interval_s: secs,
+            round_drive_writes: self.round_drive_writes,
             simulated_s: self.now as f64 / NS,
             ios: self.ios,
             queue_depth: self.queue_depth,
@@ -497,6 +513,8 @@ pub struct TimedReport {
     /// Mean IOPS of the fresh-out-of-box intervals (before garbage collection first ran).
     pub fob_iops: Option<f64>,
     pub transition_iops: Option<f64>,
+    /// Host writes per steady-state round, in user capacities.
+    pub round_drive_writes: f64,
     /// Mean IOPS of the last window meeting the SNIA steady-state rule.
     pub steady_iops: Option<f64>,
     /// First and last interval index of that window.

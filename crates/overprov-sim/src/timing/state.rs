@@ -1,7 +1,12 @@
 //! Performance states per interval (DOMAIN.md §3, SNIA SSS PTS): fresh-out-of-box (FOB) until
 //! garbage collection first runs; steady where a window of five rounds meets the steady-state
 //! rule — (max − min) ≤ 20% of the window mean and |least-squares slope × 4| ≤ 10% of the mean;
-//! transition otherwise. A round here is one series interval.
+//! transition otherwise.
+//!
+//! A round is a stretch of host writes (`round_drive_writes` of the user capacity; its IOPS the
+//! mean of its intervals), not a fixed time: the rule is relative, so rounds sized by data keep
+//! the verdict the same whether a drive is simulated full size or scaled down (which compresses
+//! time). One-second rounds would call a curve steady that drifts over minutes.
 
 use serde::Serialize;
 
@@ -45,8 +50,9 @@ pub fn is_steady(w: &[f64]) -> bool {
     max - min <= MAX_RANGE * mean && (slope * (n - 1.0)).abs() <= MAX_SLOPE_EXCURSION * mean
 }
 
-/// Label each interval; `fob_until` is the first interval in which GC ran.
-pub fn label(iops: &[f64], fob_until: usize) -> Labels {
+/// Label each interval. `drive_writes` is the cumulative host writes (in user capacities) at
+/// the end of each interval; `fob_until` the first interval in which GC ran.
+pub fn label(iops: &[f64], drive_writes: &[f64], fob_until: usize, round_dw: f64) -> Labels {
     let n = iops.len();
     let mut states: Vec<State> = (0..n)
         .map(|i| {
@@ -57,15 +63,38 @@ pub fn label(iops: &[f64], fob_until: usize) -> Labels {
             }
         })
         .collect();
+    // rounds after FOB: (first interval, last interval, mean IOPS)
+    let mut rounds: Vec<(usize, usize, f64)> = Vec::new();
+    // the round an interval belongs to: the one its end falls in, (k·r, (k+1)·r]
+    let round_of = |dw: f64| (dw / round_dw).ceil() - 1.0;
+    let mut start = fob_until;
+    for i in fob_until..n {
+        let key = round_of(drive_writes[i]);
+        let next_key = drive_writes.get(i + 1).map(|&d| round_of(d));
+        if next_key != Some(key) {
+            // a round ends here; the last one counts only if it covers most of a round
+            let covered = drive_writes[i]
+                - if start > 0 {
+                    drive_writes[start - 1]
+                } else {
+                    0.0
+                };
+            if next_key.is_some() || covered >= 0.9 * round_dw {
+                let mean = iops[start..=i].iter().sum::<f64>() / (i - start + 1) as f64;
+                rounds.push((start, i, mean));
+            }
+            start = i + 1;
+        }
+    }
     let mut last = None;
-    if n >= WINDOW {
-        for end in WINDOW - 1..n {
-            let start = end + 1 - WINDOW;
-            if start >= fob_until && is_steady(&iops[start..=end]) {
-                states[start..=end]
-                    .iter_mut()
-                    .for_each(|s| *s = State::Steady);
-                last = Some((start, end));
+    if rounds.len() >= WINDOW {
+        for end in WINDOW - 1..rounds.len() {
+            let w = &rounds[end + 1 - WINDOW..=end];
+            let means: Vec<f64> = w.iter().map(|r| r.2).collect();
+            if is_steady(&means) {
+                let (a, b) = (w[0].0, w[WINDOW - 1].1);
+                states[a..=b].iter_mut().for_each(|s| *s = State::Steady);
+                last = Some((a, b));
             }
         }
     }
@@ -89,13 +118,28 @@ mod tests {
 
     #[test]
     fn fob_transition_steady() {
+        // 2 intervals per round of 0.25 drive writes
         let mut iops = vec![5000.0; 4]; // fresh
-        iops.extend([3000.0, 2200.0, 1700.0, 1400.0]); // falling
-        iops.extend([1200.0, 1210.0, 1195.0, 1205.0, 1200.0, 1198.0]); // steady
-        let l = label(&iops, 4);
+        iops.extend([
+            3000.0, 3000.0, 2200.0, 2200.0, 1700.0, 1700.0, 1400.0, 1400.0,
+        ]); // falling
+        iops.extend([
+            1200.0, 1210.0, 1195.0, 1205.0, 1200.0, 1198.0, 1202.0, 1200.0, 1199.0, 1201.0,
+        ]);
+        let dw: Vec<f64> = (1..=iops.len()).map(|i| i as f64 * 0.125).collect();
+        let l = label(&iops, &dw, 4, 0.25);
         assert_eq!(&l.states[..4], &[State::Fob; 4]);
         assert_eq!(l.states[5], State::Transition);
-        assert_eq!(l.states[13], State::Steady);
-        assert_eq!(l.steady_window, Some((9, 13)));
+        assert_eq!(l.states[21], State::Steady);
+        assert_eq!(l.steady_window, Some((12, 21)));
+    }
+
+    #[test]
+    fn a_slow_drift_is_not_steady_with_data_sized_rounds() {
+        // -0.3% per interval: any 5 intervals look flat, 5 rounds of 10 intervals do not
+        let iops: Vec<f64> = (0..200).map(|i| 50_000.0 * 0.997f64.powi(i)).collect();
+        let dw: Vec<f64> = (1..=200).map(|i| i as f64 * 0.01).collect();
+        assert!(is_steady(&iops[100..105]));
+        assert_eq!(label(&iops, &dw, 0, 0.1).steady_window, None);
     }
 }
