@@ -339,7 +339,7 @@ impl Default for TimingConfig {
             slc: SlcConfig::default(),
             interval_s: 1.0,
             duration_s: None,
-            state_round_drive_writes: 0.05,
+            state_round_drive_writes: 0.2,
             background_gc_free_blocks: None,
         }
     }

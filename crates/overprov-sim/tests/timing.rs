@@ -59,7 +59,8 @@ fn fob_is_faster_and_op_raises_steady_iops() {
         let mut c = drive(op);
         c.precondition.kind = Precondition::None;
         c.run.warmup_drive_writes = 0.0;
-        c.run.drive_writes = 5.0;
+        c.run.drive_writes = 8.0;
+        c.timing.state_round_drive_writes = 0.1;
         let (_, t) = run(c);
         let (fob, steady) = (t.fob_iops.unwrap(), t.steady_iops.unwrap());
         println!("rho {op}: FOB {fob:.0}, steady {steady:.0}");
