@@ -259,4 +259,12 @@ def run(args: argparse.Namespace) -> int:
         )
     doc = profile.run()
     print(_summary(doc, out), file=sys.stdout)
+    # The HTML report (overprov report) beside the results; the data are complete either way,
+    # so a report that fails is said, not fatal.
+    from overprov.report import write_report
+
+    try:
+        print(f"report: {write_report([out], out)}", file=sys.stdout)
+    except Exception as exc:  # noqa: BLE001 - the measurement is done; keep its exit status
+        print(f"report: not written ({exc}); retry: overprov report {out}", file=sys.stderr)
     return 0

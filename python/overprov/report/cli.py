@@ -1,0 +1,116 @@
+"""``overprov report``: the HTML report of profile folders and simulate JSON files."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from overprov.errors import ConfigError
+
+NAND_TYPES = ("slc", "mlc", "tlc", "qlc")
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "report",
+        help="HTML report (figures, tables, conclusion) of profiles and simulations",
+        description=(
+            "Write one self-contained HTML page from profile folders (overprov profile --out "
+            "DIR) and simulate JSON files (overprov simulate --json FILE): steady IOPS vs OP "
+            "with the target and the recommended OP, IOPS over time per phase, write "
+            "saturation, latency CDF (probit axis) and exceedance, WAF vs OP beside the "
+            "analytic models, erase-count spread, endurance (TBW, DWPD) and a conclusion in "
+            "words. Several inputs are overlaid for comparison. Figures (PNG, SVG) and CSVs go "
+            "to report-files/ beside the page."
+        ),
+    )
+    p.add_argument(
+        "inputs",
+        nargs="+",
+        type=Path,
+        metavar="DIR|FILE",
+        help="a profile output folder (or its results.json), or an overprov simulate --json file",
+    )
+    p.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="output folder (default: the profile folder when there is one input folder, "
+        "else ./overprov-report)",
+    )
+    p.add_argument(
+        "--target-iops",
+        type=float,
+        default=None,
+        metavar="N",
+        help="draw this target and recommend the smallest steady OP meeting it (default: "
+        "the profile's own --target-iops, if any)",
+    )
+    p.add_argument(
+        "--rated-tbw",
+        type=float,
+        default=None,
+        metavar="TB",
+        help="rated endurance per drive in TB written, for the TBW/DWPD table",
+    )
+    p.add_argument(
+        "--pe-cycles", type=float, default=None, metavar="N", help="rated P/E cycles of the NAND"
+    )
+    p.add_argument(
+        "--nand",
+        choices=NAND_TYPES,
+        default=None,
+        help="NAND type, for typical P/E cycles when no rating is known",
+    )
+    p.add_argument(
+        "--years", type=float, default=5.0, metavar="Y", help="service life for DWPD (5)"
+    )
+    p.add_argument(
+        "--smart",
+        action="append",
+        default=[],
+        type=Path,
+        metavar="FILE.json",
+        help="a 'smartctl -j -a' JSON of the drive: lifetime WAF and wear, and the endurance "
+        "it implies (repeatable)",
+    )
+    p.add_argument("--title", default=None, help="page title")
+    p.set_defaults(func=run)
+
+
+def default_out(inputs: list[Path]) -> Path:
+    if len(inputs) == 1 and inputs[0].is_dir() and (inputs[0] / "results.json").is_file():
+        return inputs[0]
+    return Path("overprov-report")
+
+
+def run(args: argparse.Namespace) -> int:
+    from overprov import smart
+    from overprov.report import write_report
+
+    for name in ("target_iops", "rated_tbw", "pe_cycles", "years"):
+        value = getattr(args, name)
+        if value is not None and not value > 0:
+            raise ConfigError(f"--{name.replace('_', '-')}: must be > 0, got {value:g}")
+    if args.pe_cycles is not None and args.nand is not None:
+        raise ConfigError("give --pe-cycles or --nand, not both")
+    reports = [
+        smart.lifetime_report(smart.parse_snapshot(smart.load_json_file(f), str(f)))
+        for f in args.smart
+    ]
+    out = args.out or default_out(list(args.inputs))
+    path = write_report(
+        list(args.inputs),
+        out,
+        target_iops=args.target_iops,
+        rated_tbw=args.rated_tbw,
+        pe_cycles=args.pe_cycles,
+        nand=args.nand,
+        years=args.years,
+        smart=reports,
+        title=args.title,
+    )
+    print(f"report written to {path} (figures and CSVs in {path.parent / 'report-files'})")
+    return 0

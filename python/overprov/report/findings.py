@@ -1,0 +1,500 @@
+"""What the figures say, in words and tables: recommendation, conclusion, endurance.
+
+Every sentence is computed from the loaded data; nothing is a fixed example. The wording
+follows the profile's own log ("steady", "NOT steady", "skipped") and DOMAIN.md's terms.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from overprov import capacity, models, plan
+from overprov.report.load import Phase, Source, human_bytes, human_seconds, op_text
+
+
+@dataclass
+class Options:
+    """Report settings beyond the inputs (all optional)."""
+
+    target_iops: float | None = None  # overrides the profiles' own target
+    rated_tbw: float | None = None  # TB written per drive
+    pe_cycles: float | None = None
+    nand: str | None = None  # slc, mlc, tlc, qlc
+    years: float = 5.0
+    smart: list[Any] = field(default_factory=list)  # overprov.smart.LifetimeReport
+    title: str | None = None
+
+
+# ------------------------------------------------------------------------- recommendation
+
+
+def recommendation(source: Source, target_iops: float | None) -> dict[str, Any] | None:
+    """The source's recommendation: the profile's own when the target is unchanged, else the
+    profile's rule (overprov.profile.results.recommend) applied to its phases."""
+    from overprov.profile.results import recommend
+
+    if not source.has_iops:
+        return None
+    target = target_iops if target_iops is not None else source.target_iops
+    own = source.recommendation
+    if own and own.get("target_iops") == target and source.kind == "profile":
+        return own
+    phases = [
+        {
+            "op_percent": p.op_percent,
+            "steady": p.steady,
+            "steady_iops": p.steady_iops,
+            "window_iops_mean": p.iops_mean,
+        }
+        for p in source.phases
+    ]
+    return recommend(phases, target)
+
+
+def target_for(source: Source, options: Options) -> float | None:
+    return options.target_iops if options.target_iops is not None else source.target_iops
+
+
+# ------------------------------------------------------------------------------ conclusion
+
+
+def _iops(v: float) -> str:
+    return f"{v:,.0f}"
+
+
+def _phase_at(source: Source, op: float | None) -> Phase | None:
+    for p in source.phases:
+        if p.op_percent == op:
+            return p
+    return None
+
+
+def _base(source: Source) -> Phase | None:
+    """The lowest OP level with an IOPS figure (the comparison point)."""
+    for p in source.phases:
+        if p.iops_figure is not None:
+            return p
+    return None
+
+
+def iops_conclusion(source: Source, rec: dict[str, Any] | None) -> tuple[str, list[str]]:
+    """(headline, further sentences) for a source with IOPS figures."""
+    axis = source.op_axis
+    extra = " extra OP" if axis == "extra" else ""
+    base = _base(source)
+    more: list[str] = []
+    headline = ""
+    op = rec.get("op_percent") if rec else None
+    chosen = _phase_at(source, op) if op is not None else None
+    if chosen is not None and chosen.iops_figure is not None:
+        headline = f"{op_text(op, axis)}{extra} sustains {_iops(chosen.iops_figure)} IOPS"
+        if base is not None and base is not chosen and base.iops_figure:
+            ratio = chosen.iops_figure / base.iops_figure
+            base_note = "" if base.steady else ", not steady"
+            headline += (
+                f", {ratio:.1f}× the {op_text(base.op_percent, axis)} figure "
+                f"({_iops(base.iops_figure)} IOPS{base_note})"
+            )
+        headline += "."
+        if rec and rec.get("method") == "target":
+            more.append(
+                f"It is the smallest OP level that reached steady state at or above the target "
+                f"of {_iops(rec['target_iops'])} IOPS."
+            )
+        elif rec and rec.get("method") == "knee":
+            more.append(f"It is the knee of the curve: {rec.get('reason')}.")
+    else:
+        why = (rec or {}).get("reason") or "no phase reached steady state"
+        headline = f"No OP level is recommended: {why}."
+        steady = [p for p in source.phases if p.steady_iops is not None]
+        if steady:
+            best = max(steady, key=lambda p: p.steady_iops or 0.0)
+            line = (
+                f"Best steady figure: {_iops(best.steady_iops or 0)} IOPS at "
+                f"{op_text(best.op_percent, axis)}{extra}"
+            )
+            if base is not None and base is not best and base.iops_figure:
+                line += (
+                    f", {(best.steady_iops or 0) / base.iops_figure:.1f}× the "
+                    f"{op_text(base.op_percent, axis)} figure ({_iops(base.iops_figure)} IOPS"
+                    + ("" if base.steady else ", not steady")
+                    + ")"
+                )
+            more.append(line + ".")
+    lat_phase = chosen or base
+    if lat_phase is not None and lat_phase.latency is not None:
+        p99 = lat_phase.latency.percentile(0.99)
+        p999 = lat_phase.latency.percentile(0.999)
+        if p99:
+            at = op_text(lat_phase.op_percent, axis)
+            text = f"At {at}, 99% of writes completed within {p99:,.0f} µs"
+            if p999:
+                text += f" and 99.9% within {p999:,.0f} µs"
+            if base is not None and base is not lat_phase and base.latency is not None:
+                b99 = base.latency.percentile(0.99)
+                if b99:
+                    text += f" ({b99:,.0f} µs p99 at {op_text(base.op_percent, axis)})"
+            more.append(text + ".")
+    not_steady = [p for p in source.phases if p.status == "not_steady"]
+    skipped = [p for p in source.phases if p.status == "skipped"]
+    if not_steady:
+        more.append(
+            (
+                "Not steady (figures are the last window's mean): "
+                if source.kind == "profile"
+                else "Never steady (figures are the mean of the last fifth of the run): "
+            )
+            + ", ".join(
+                f"{op_text(p.op_percent, axis)}"
+                + (f" after {p.rounds} rounds" if source.kind == "profile" else "")
+                for p in not_steady
+            )
+            + "."
+        )
+    if skipped:
+        more.append(
+            "Skipped: "
+            + "; ".join(f"{op_text(p.op_percent, axis)} ({p.skip_reason})" for p in skipped)
+            + "."
+        )
+    if source.kind == "profile" and source.total_bytes:
+        fill = (source.capacity_bytes or 0) * source.members
+        text = f"The profile wrote {human_bytes(source.total_bytes)}"
+        if fill:
+            text += f" ({source.total_bytes / fill:,.0f} fills of the {human_bytes(fill)} tested)"
+        if source.io_seconds:
+            text += f" in {human_seconds(source.io_seconds)} of I/O"
+        more.append(text + ".")
+    return headline, more
+
+
+def waf_conclusion(source: Source) -> tuple[str, list[str]]:
+    """(headline, further sentences) for a simulation's WAF figures."""
+    pts = [p for p in source.phases if p.waf is not None]
+    if not pts:
+        return "The simulation holds no measured WAF.", []
+    axis = source.op_axis
+    lo, hi = pts[0], pts[-1]
+    more: list[str] = []
+    if len(pts) == 1:
+        headline = (
+            f"At {op_text(lo.op_percent, axis)}{' extra OP' if axis == 'extra' else ''} "
+            f"(ρ {100 * (lo.rho or 0):.1f}%) the simulated WAF is {lo.waf:.2f}."
+        )
+    else:
+        ratio = (lo.waf or 1.0) / (hi.waf or 1.0)
+        headline = (
+            f"{op_text(hi.op_percent, axis)}{' extra OP' if axis == 'extra' else ''} "
+            f"(ρ {100 * (hi.rho or 0):.1f}%) cuts WAF to {hi.waf:.2f}, {ratio:.1f}× less than "
+            f"at {op_text(lo.op_percent, axis)} ({lo.waf:.2f}): about {ratio:.1f}× the "
+            "endurance from the same NAND."
+        )
+        mids = pts[1:-1]
+        if mids:
+            more.append(
+                "In between: "
+                + ", ".join(f"{op_text(p.op_percent, axis)} WAF {p.waf:.2f}" for p in mids)
+                + "."
+            )
+    if source.uniform_workload and source.policy in ("greedy", "fifo", "random", "d-choices"):
+        diffs = []
+        for p in pts:
+            m = model_waf(source, p)
+            if m is not None and p.waf:
+                diffs.append((abs(p.waf / m - 1), p, m))
+        if diffs:
+            worst = max(diffs, key=lambda t: t[0])
+            more.append(
+                f"The {source.policy} model agrees within {100 * worst[0]:.1f}% "
+                f"(largest gap at {op_text(worst[1].op_percent, axis)}: simulated "
+                f"{worst[1].waf:.3f}, model {worst[2]:.3f})."
+            )
+    elif not source.uniform_workload:
+        more.append(
+            f"The analytic models assume uniform random single-page writes; this workload "
+            f"({source.workload}) differs, so the gap to them is the workload's effect."
+        )
+    return headline, more
+
+
+def model_waf(source: Source, p: Phase) -> float | None:
+    if not p.rho or not p.pages_per_block:
+        return None
+    b = int(p.pages_per_block)
+    if source.policy == "greedy":
+        return models.waf_greedy(p.rho, b)
+    if source.policy == "fifo":
+        return models.waf_fifo(p.rho)
+    if source.policy == "random":
+        return models.waf_random(p.rho)
+    if source.policy == "d-choices" and source.d_choices:
+        return models.waf_d_choices(p.rho, b, int(source.d_choices))
+    return None
+
+
+def comparison(sources: Sequence[Source]) -> list[str]:
+    """Sentences comparing sources at the OP levels they share."""
+    with_iops = [s for s in sources if s.has_iops]
+    out: list[str] = []
+    if len(with_iops) > 1:
+        common = set.intersection(
+            *({p.op_percent for p in s.phases if p.iops_figure is not None} for s in with_iops)
+        )
+        for op in sorted(common)[-2:]:
+            figs = []
+            for s in with_iops:
+                p = _phase_at(s, op)
+                if p is not None and p.iops_figure is not None:
+                    figs.append((p.iops_figure, s.label, p.steady))
+            figs.sort(reverse=True)
+            if len(figs) > 1 and figs[-1][0] > 0:
+                out.append(
+                    f"At {op:g}% OP: "
+                    + ", ".join(
+                        f"{label} {_iops(v)} IOPS" + ("" if st else " (not steady)")
+                        for v, label, st in figs
+                    )
+                    + f" — {figs[0][1]} is {figs[0][0] / figs[-1][0]:.1f}× {figs[-1][1]}."
+                )
+    with_waf = [s for s in sources if s.has_waf]
+    if len(with_waf) > 1:
+        common = set.intersection(
+            *({round(p.op_percent, 6) for p in s.phases if p.waf} for s in with_waf)
+        )
+        for op in sorted(common)[:1]:
+            figs = sorted(
+                (p.waf, s.label)
+                for s in with_waf
+                for p in s.phases
+                if round(p.op_percent, 6) == op and p.waf
+            )
+            out.append(
+                f"At {op:g}% OP the lowest WAF is {figs[0][1]}'s {figs[0][0]:.2f}; the highest "
+                f"{figs[-1][1]}'s {figs[-1][0]:.2f}."
+            )
+    return out
+
+
+# ------------------------------------------------------------------------------- endurance
+
+
+@dataclass
+class EnduranceTable:
+    source: str
+    basis: str
+    notes: list[str]
+    columns: list[str]
+    rows: list[list[str]]
+    raw: list[dict[str, Any]]
+
+
+def _smart_budget(options: Options) -> tuple[float, str] | None:
+    """Host bytes of the rated endurance implied by a SMART snapshot: host writes so far ×
+    100 / percentage used (only when wear is at least 1%)."""
+    for rep in options.smart:
+        used = rep.endurance.percentage_used
+        if used and used >= 1 and rep.host_bytes:
+            implied = rep.host_bytes * 100.0 / used
+            model = rep.snapshot.model or "the drive"
+            return implied, (
+                f"SMART of {model}: {human_bytes(rep.host_bytes)} written for {used:g}% of "
+                f"the rated endurance used, so about {human_bytes(implied)} in all"
+            )
+    return None
+
+
+def endurance_tables(sources: Sequence[Source], options: Options) -> list[EnduranceTable]:
+    out = []
+    for s in sources:
+        table = (
+            _sim_endurance(s, options) if s.kind == "simulate" else _profile_endurance(s, options)
+        )
+        if table is not None:
+            out.append(table)
+    return out
+
+
+def _profile_endurance(s: Source, options: Options) -> EnduranceTable | None:
+    rated = options.rated_tbw if options.rated_tbw is not None else s.rated_tbw
+    rated_bytes = rated * 1e12 if rated else None
+    basis_extra = ""
+    smart = _smart_budget(options) if rated_bytes is None else None
+    if smart is not None:
+        rated_bytes, basis_extra = smart
+    pe = options.pe_cycles
+    nand = options.nand
+    if rated_bytes is None and pe is None and nand is None:
+        return None
+    cap = s.drive_bytes or s.capacity_bytes
+    if not cap:
+        return None
+    ops = tuple(p.op_percent / 100.0 for p in s.phases if s.op_axis == "extra")
+    if not ops:
+        return None
+    pl = plan.build_plan(
+        capacity_bytes=cap,
+        rated_tbw_bytes=rated_bytes,
+        pe_cycles=None if rated_bytes is not None else pe,
+        nand=None if rated_bytes is not None or pe is not None else nand,
+        service_years=options.years,
+        op_levels=ops,
+    )
+    iops = {p.op_percent: p for p in s.phases}
+    rows, raw = [], []
+    for r in pl.rows:
+        p = iops.get(round(r.extra_op * 100, 9)) or iops.get(r.extra_op * 100)
+        fig = p.iops_figure if p else None
+        rows.append(
+            [
+                f"{100 * r.extra_op:g}%",
+                f"{100 * r.rho:.1f}%",
+                human_bytes(r.user_bytes),
+                f"{r.waf:.2f}",
+                human_bytes(r.tbw_bytes),
+                f"{r.dwpd:.2f}",
+                "—" if fig is None else f"{fig:,.0f}" + ("" if p and p.steady else " (not steady)"),
+            ]
+        )
+        raw.append(
+            {
+                "extra_op_percent": 100 * r.extra_op,
+                "rho": r.rho,
+                "user_bytes": r.user_bytes,
+                "waf": r.waf,
+                "waf_source": "model",
+                "tbw_bytes": r.tbw_bytes,
+                "dwpd": r.dwpd,
+                "iops": fig,
+            }
+        )
+    notes = list(pl.notes)
+    notes.append(
+        f"WAF per OP from the {pl.model}, ρ with the drive's {100 * pl.native_op:.2f}% native "
+        "OP; a real drive's WAF depends on its firmware and your workload"
+    )
+    basis = pl.endurance_source + (f" ({basis_extra})" if basis_extra else "")
+    return EnduranceTable(
+        source=s.label,
+        basis=f"per drive of {human_bytes(cap)}; {basis}; DWPD over {options.years:g} years",
+        notes=notes,
+        columns=["extra OP", "ρ", "user capacity", "WAF (model)", "TBW", "DWPD", "steady IOPS"],
+        rows=rows,
+        raw=raw,
+    )
+
+
+def _sim_endurance(s: Source, options: Options) -> EnduranceTable | None:
+    pts = [p for p in s.phases if p.waf and p.user_bytes and p.physical_bytes]
+    if not pts:
+        return None
+    pe = options.pe_cycles
+    nand = options.nand
+    basis = ""
+    if pe is None and nand is not None:
+        if nand not in models.PE_CYCLES:
+            return None
+        pe = float(models.PE_CYCLES[nand][0])
+        typical = models.PE_CYCLES[nand][1]
+        basis = f"{nand.upper()} at an assumed {pe:,.0f} P/E cycles (typical {typical})"
+    elif pe is not None:
+        basis = f"{pe:,.0f} rated P/E cycles"
+    ref = pts[0].waf or 1.0
+    columns = ["OP", "ρ", "user capacity", "WAF (simulated)", "endurance vs lowest OP"]
+    if pe is not None:
+        columns += ["TBW", "DWPD"]
+    columns.append("erases per block per drive write")
+    rows, raw = [], []
+    for p in pts:
+        waf = p.waf or 1.0
+        row = [
+            op_text(p.op_percent, s.op_axis),
+            f"{100 * (p.rho or 0):.1f}%",
+            human_bytes(p.user_bytes),
+            f"{waf:.3f}",
+            f"{ref / waf:.2f}×",
+        ]
+        entry: dict[str, Any] = {
+            "op_percent": p.op_percent,
+            "rho": p.rho,
+            "user_bytes": p.user_bytes,
+            "waf": waf,
+            "waf_source": "simulated",
+            "endurance_vs_lowest_op": ref / waf,
+        }
+        if pe is not None:
+            tbw = models.tbw_bytes(p.physical_bytes or 0.0, pe, waf)
+            d = models.dwpd(tbw, p.user_bytes or 1.0, options.years)
+            row += [human_bytes(tbw), f"{d:.2f}"]
+            entry.update(tbw_bytes=tbw, dwpd=d)
+        per_dw = None
+        if p.erase and p.measured_drive_writes:
+            # erases per block per drive write ≈ WAF × U / T; the mean includes warm-up
+            per_dw = waf * (p.user_bytes or 0.0) / (p.physical_bytes or 1.0)
+        row.append("—" if per_dw is None else f"{per_dw:.2f}")
+        entry["erases_per_block_per_drive_write"] = per_dw
+        rows.append(row)
+        raw.append(entry)
+    notes = [
+        "endurance vs lowest OP = lowest OP's WAF / this WAF: the same NAND absorbs that many "
+        "times the host writes",
+        "erases per block per drive write = WAF × U / T (each host drive write of U bytes costs "
+        "WAF × U bytes of NAND programs over T bytes of NAND)",
+    ]
+    if pe is None:
+        notes.append(
+            "no P/E rating given: pass --pe-cycles N or --nand tlc to `overprov report` for TBW "
+            "and DWPD"
+        )
+    else:
+        notes.append(
+            f"TBW = physical NAND × P/E / WAF; DWPD over {options.years:g} years of the user "
+            "capacity"
+        )
+    return EnduranceTable(
+        source=s.label,
+        basis=basis or "relative: simulated WAF only",
+        notes=notes,
+        columns=columns,
+        rows=rows,
+        raw=raw,
+    )
+
+
+def smart_facts(options: Options) -> list[tuple[str, str]]:
+    """Lines about the SMART snapshots given to the report."""
+    out = []
+    for rep in options.smart:
+        snap = rep.snapshot
+        name = " ".join(x for x in (snap.model, snap.serial and f"({snap.serial})") if x) or "drive"
+        bits = []
+        if rep.waf is not None:
+            bits.append(f"lifetime WAF {rep.waf:.2f} ({rep.waf_formula})")
+        elif rep.waf_estimate is not None:
+            bits.append(f"WAF ≈ {rep.waf_estimate:.2f} (estimate from the average erase count)")
+        if rep.host_bytes is not None:
+            bits.append(f"{human_bytes(rep.host_bytes)} host writes")
+        if rep.drive_writes_per_day is not None:
+            bits.append(f"{rep.drive_writes_per_day:.2f} drive writes per day so far")
+        bits.append(rep.endurance.explanation)
+        out.append((name, "; ".join(bits)))
+    return out
+
+
+def native_rho(extra_percent: float) -> float:
+    return capacity.total_rho(extra_percent / 100.0)
+
+
+def waf_big_figure(source: Source) -> tuple[str, str]:
+    """The card's big figure for a simulation: how many times less NAND is written per host
+    write at the largest OP than at the smallest."""
+    pts = [p for p in source.phases if p.waf]
+    if len(pts) < 2:
+        return (f"WAF {pts[0].waf:.2f}", "") if pts else ("", "")
+    lo, hi = pts[0], pts[-1]
+    return (
+        f"{(lo.waf or 1) / (hi.waf or 1):.1f}×",
+        f"less NAND wear at {op_text(hi.op_percent, source.op_axis)} than at "
+        f"{op_text(lo.op_percent, source.op_axis)}",
+    )

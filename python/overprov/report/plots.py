@@ -1,0 +1,790 @@
+"""The report's figures: one function per figure, each returning a matplotlib ``Figure``.
+
+Figures are made with the object API on the Agg canvas (no pyplot, no global state), so the
+report can be written from any thread and never opens a window. Every function takes the
+loaded :class:`~overprov.report.load.Source` objects (or plain numbers) and draws only what
+they hold; the callers decide which figures apply.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from statistics import NormalDist
+
+import matplotlib
+
+matplotlib.use("Agg")  # before anything else of matplotlib is imported
+
+from matplotlib import colormaps  # noqa: E402
+from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.lines import Line2D  # noqa: E402
+from matplotlib.patches import Patch  # noqa: E402
+from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter  # noqa: E402
+
+from overprov import models  # noqa: E402
+from overprov.report.load import Source, human_bytes, op_text  # noqa: E402
+
+STYLE = {
+    "font.size": 9.5,
+    "axes.titlesize": 10.5,
+    "axes.titleweight": "bold",
+    "axes.labelsize": 9.5,
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "grid.linewidth": 0.6,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "legend.fontsize": 8.5,
+    "legend.framealpha": 0.9,
+    "figure.dpi": 100,
+    "savefig.dpi": 144,
+    "svg.fonttype": "none",
+}
+
+SOURCE_COLORS = [
+    "#1f5fa8",
+    "#d9480f",
+    "#2b8a3e",
+    "#862e9c",
+    "#c92a2a",
+    "#0b7285",
+    "#e67700",
+    "#495057",
+]
+SOURCE_MARKERS = ["o", "s", "D", "^", "v", "P", "X", "*"]
+TARGET_COLOR = "#c92a2a"
+RECOMMEND_COLOR = "#2b8a3e"
+SPAN_STYLE = {
+    "steady": {"color": "#b2f2bb", "alpha": 0.55, "label": "steady-state window"},
+    "last-window": {
+        "color": "#fff0f0",
+        "alpha": 0.8,
+        "hatch": "///",
+        "label": "last window (not steady)",
+    },
+    "fob": {"color": "#d0ebff", "alpha": 0.6, "label": "fresh-out-of-box"},
+    "transition": {"color": "#ffe8cc", "alpha": 0.6, "label": "transition"},
+}
+PROBIT_TICKS = (0.001, 0.01, 0.1, 0.5, 0.9, 0.99, 0.999, 0.9999, 0.99999, 0.999999)
+PROBIT_FLOOR = 0.001  # the CDF panel shows shares from 0.1% up: the tail is what matters
+_NORMAL = NormalDist()
+
+
+def new_figure(width: float, height: float) -> Figure:
+    """A figure on the Agg canvas with constrained layout."""
+    fig = Figure(figsize=(width, height), layout="constrained")
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def source_color(i: int) -> str:
+    return SOURCE_COLORS[i % len(SOURCE_COLORS)]
+
+
+def op_colors(ops: Sequence[float]) -> dict[float, tuple[float, float, float, float]]:
+    """OP levels ascending → dark to bright on a sequential map (order stays visible)."""
+    cmap = colormaps["viridis"]
+    ordered = sorted(set(ops))
+    if len(ordered) == 1:
+        return {ordered[0]: cmap(0.35)}
+    return {op: cmap(0.05 + 0.8 * i / (len(ordered) - 1)) for i, op in enumerate(ordered)}
+
+
+def _k(value: float, _pos: object = None) -> str:
+    if abs(value) >= 1e6:
+        return f"{value / 1e6:g}M"
+    if abs(value) >= 1e3:
+        return f"{value / 1e3:g}k"
+    return f"{value:g}"
+
+
+def _us(value: float, _pos: object = None) -> str:
+    return f"{value:,.0f}" if value >= 1 else f"{value:g}"
+
+
+def _us_minor(value: float, _pos: object = None) -> str:
+    """Label the 2× and 5× minor ticks of a log axis (a decade alone says too little)."""
+    mantissa = value / 10 ** math.floor(math.log10(value)) if value > 0 else 0
+    return _us(value) if round(mantissa) in (2, 5) else ""
+
+
+def iops_axis_label(sources: Sequence[Source]) -> str:
+    sizes = {s.bs_bytes for s in sources if s.bs_bytes}
+    if len(sizes) == 1:
+        bs = sizes.pop()
+        unit = f"{bs // 1024} KiB" if bs % 1024 == 0 else f"{bs} B"
+        return f"IOPS ({unit} random writes)"
+    return "IOPS (random writes)"
+
+
+def op_axis_label(sources: Sequence[Source]) -> str:
+    axes = {s.op_axis for s in sources}
+    if axes == {"extra"}:
+        return "extra OP (% of the capacity left unused)"
+    if axes == {"rho"}:
+        return "total OP ρ = (T−U)/U (%)"
+    return "OP (%): extra OP, or total ρ for --op sweeps"
+
+
+def probit(share: float) -> float:
+    """The normal-probability (probit) transform: the inverse normal CDF of a share."""
+    return _NORMAL.inv_cdf(share)
+
+
+def percent_text(share: float) -> str:
+    pct = 100.0 * share
+    text = f"{pct:.6f}".rstrip("0").rstrip(".")
+    return f"{text}%"
+
+
+def _byte_scale(max_bytes: float) -> tuple[float, str]:
+    for unit, size in (("PB", 1e15), ("TB", 1e12), ("GB", 1e9), ("MB", 1e6)):
+        if max_bytes >= size:
+            return size, unit
+    return 1.0, "B"
+
+
+def _time_scale(max_s: float) -> tuple[float, str]:
+    if max_s >= 2 * 86400:
+        return 86400.0, "days"
+    if max_s >= 2 * 3600:
+        return 3600.0, "h"
+    if max_s >= 180:
+        return 60.0, "min"
+    return 1.0, "s"
+
+
+# ---------------------------------------------------------------------------- IOPS vs OP
+
+
+def plot_iops_vs_op(
+    sources: Sequence[Source],
+    target_iops: float | None = None,
+    recommended: Sequence[float | None] | None = None,
+) -> Figure:
+    """Steady-state IOPS per OP level with the window's min–max, the target line and each
+    source's recommended OP highlighted. Not-steady phases are drawn hollow (their last
+    window's mean), skipped ones as crosses."""
+    fig = new_figure(9.6, 4.6)
+    ax = fig.add_subplot()
+    recommended = list(recommended or [None] * len(sources))
+    many = len(sources) > 1
+    n = len(sources)
+    all_ops = sorted({p.op_percent for s in sources for p in s.phases})
+    step = min((b - a for a, b in zip(all_ops, all_ops[1:], strict=False)), default=10.0)
+    top = 0.0
+    for i, s in enumerate(sources):
+        color = source_color(i)
+        marker = SOURCE_MARKERS[i % len(SOURCE_MARKERS)]
+        dx = (i - (n - 1) / 2) * step * 0.06 if many else 0.0
+        xs, ys = [], []
+        for p in s.phases:
+            y = p.iops_figure
+            if y is None:
+                continue
+            x = p.op_percent + dx
+            xs.append(x)
+            ys.append(y)
+            lo = p.iops_min if p.iops_min is not None else y
+            hi = p.iops_max if p.iops_max is not None else y
+            top = max(top, hi, y)
+            ax.errorbar(
+                [x],
+                [y],
+                yerr=[[max(0.0, y - lo)], [max(0.0, hi - y)]],
+                fmt="none",
+                ecolor=color,
+                elinewidth=1.4,
+                capsize=5,
+                alpha=0.8,
+                zorder=3,
+            )
+            if p.status == "skipped":
+                ax.plot([x], [y], "x", color=color, ms=9, mew=2, zorder=4)
+            else:
+                ax.plot(
+                    [x],
+                    [y],
+                    marker,
+                    color=color,
+                    ms=8,
+                    mfc=color if p.steady else "white",
+                    mew=1.8,
+                    zorder=4,
+                )
+        ax.plot(xs, ys, "-", color=color, lw=2, alpha=0.85, zorder=2, label=s.label)
+        rec = recommended[i] if i < len(recommended) else None
+        if rec is not None:
+            match = [p for p in s.phases if p.op_percent == rec and p.iops_figure is not None]
+            if match:
+                p = match[0]
+                y = p.iops_figure or 0.0
+                ax.axvspan(rec - step * 0.3, rec + step * 0.3, color=RECOMMEND_COLOR, alpha=0.12)
+                ax.plot([rec + dx], [y], "*", color=RECOMMEND_COLOR, ms=22, mec="white", zorder=5)
+                ax.annotate(
+                    f"recommended: {rec:g}%\n{y:,.0f} IOPS",
+                    (rec + dx, y),
+                    xytext=(14, -26 if many and i % 2 else 14),
+                    textcoords="offset points",
+                    color=RECOMMEND_COLOR,
+                    fontweight="bold",
+                    fontsize=9,
+                    bbox={"boxstyle": "round,pad=0.25", "fc": "white", "ec": "none", "alpha": 0.85},
+                    zorder=6,
+                )
+        if s.fob_iops and not many:
+            ax.axhline(s.fob_iops, color="#868e96", ls=":", lw=1.2, zorder=1)
+            ax.annotate(
+                f"fresh-out-of-box {s.fob_iops:,.0f} IOPS",
+                (1.0, s.fob_iops),
+                xycoords=("axes fraction", "data"),
+                xytext=(-4, 3),
+                textcoords="offset points",
+                ha="right",
+                fontsize=8,
+                color="#495057",
+            )
+            top = max(top, s.fob_iops)
+    if target_iops:
+        ax.axhline(target_iops, color=TARGET_COLOR, ls="--", lw=1.6, zorder=1)
+        ax.annotate(
+            f"target {target_iops:,.0f} IOPS",
+            (0.0, target_iops),
+            xycoords=("axes fraction", "data"),
+            xytext=(4, 4),
+            textcoords="offset points",
+            color=TARGET_COLOR,
+            fontweight="bold",
+            fontsize=9,
+        )
+        top = max(top, target_iops)
+    ax.set_ylim(0, top * 1.18 if top > 0 else 1)
+    if all_ops:
+        ax.set_xticks(all_ops)
+        ax.set_xticklabels([f"{x:g}%" for x in all_ops])
+        ax.set_xlim(all_ops[0] - step * 0.6, all_ops[-1] + step * 0.6)
+    ax.yaxis.set_major_formatter(FuncFormatter(_k))
+    ax.set_xlabel(op_axis_label(sources))
+    ax.set_ylabel(iops_axis_label(sources))
+    ax.set_title("Steady-state IOPS vs OP")
+    handles = [
+        Line2D([], [], color=source_color(i), lw=2, marker=SOURCE_MARKERS[i % 8], label=s.label)
+        for i, s in enumerate(sources)
+    ]
+    handles += [
+        Line2D([], [], ls="none", marker="o", color="#495057", label="steady (mean of window)"),
+        Line2D(
+            [],
+            [],
+            ls="none",
+            marker="o",
+            mfc="white",
+            color="#495057",
+            label="not steady (last window)",
+        ),
+        Line2D([], [], color="#495057", marker="|", ms=10, ls="none", label="min–max of window"),
+    ]
+    if any(p.status == "skipped" for s in sources for p in s.phases):
+        handles.append(Line2D([], [], ls="none", marker="x", color="#495057", label="skipped"))
+    if target_iops:
+        handles.append(Line2D([], [], color=TARGET_COLOR, ls="--", label="target"))
+    if any(r is not None for r in recommended):
+        handles.append(
+            Line2D([], [], ls="none", marker="*", ms=12, color=RECOMMEND_COLOR, label="recommended")
+        )
+    ax.legend(handles=handles, loc="lower right", ncols=2 if len(handles) > 5 else 1)
+    return fig
+
+
+# ------------------------------------------------------------------- duration and bytes
+
+
+def plot_phase_cost(sources: Sequence[Source]) -> Figure:
+    """Duration (I/O time) and host bytes written per phase, grouped by source."""
+    fig = new_figure(9.6, 3.4)
+    ax_t, ax_b = fig.subplots(1, 2)
+    ops = sorted({p.op_percent for s in sources for p in s.phases})
+    index = {op: k for k, op in enumerate(ops)}
+    n = len(sources)
+    width = 0.8 / max(1, n)
+    max_t = max((p.duration_s or 0.0 for s in sources for p in s.phases), default=0.0)
+    max_b = max((p.bytes_written or 0.0 for s in sources for p in s.phases), default=0.0)
+    t_div, t_unit = _time_scale(max_t)
+    b_div, b_unit = _byte_scale(max_b)
+    for i, s in enumerate(sources):
+        off = (i - (n - 1) / 2) * width
+        xs = [index[p.op_percent] + off for p in s.phases]
+        t = [(p.duration_s or 0.0) / t_div for p in s.phases]
+        b = [(p.bytes_written or 0.0) / b_div for p in s.phases]
+        kw = {"width": width * 0.92, "color": source_color(i), "label": s.label}
+        bars_t = ax_t.bar(xs, t, **kw)
+        bars_b = ax_b.bar(xs, b, **kw)
+        if n <= 2 and len(ops) <= 8:
+            ax_t.bar_label(bars_t, fmt="%.3g", fontsize=7.5, padding=2)
+            ax_b.bar_label(bars_b, fmt="%.3g", fontsize=7.5, padding=2)
+        for x, p in zip(xs, s.phases, strict=True):
+            if p.status in ("skipped", "not_steady"):
+                ax_t.annotate(
+                    "skipped" if p.status == "skipped" else "not steady",
+                    (x, 0),
+                    xytext=(0, 3),
+                    textcoords="offset points",
+                    rotation=90,
+                    ha="center",
+                    va="bottom",
+                    fontsize=7,
+                    color="white"
+                    if (p.duration_s or 0) / (t_div or 1) > max_t / t_div * 0.4
+                    else "#495057",
+                )
+    for ax in (ax_t, ax_b):
+        ax.set_xticks(range(len(ops)))
+        ax.set_xticklabels([f"{x:g}%" for x in ops])
+        ax.set_xlabel(op_axis_label(sources))
+        ax.grid(axis="x", visible=False)
+        ax.margins(y=0.15)
+    ax_t.set_ylabel(f"I/O time ({t_unit})")
+    ax_t.set_title("Duration per phase")
+    ax_b.set_ylabel(f"host bytes written ({b_unit})")
+    ax_b.set_title("Bytes written per phase")
+    if n > 1:
+        ax_b.legend(loc="upper right")
+    return fig
+
+
+# -------------------------------------------------------------------------- IOPS vs time
+
+
+def plot_iops_time(source: Source) -> Figure:
+    """Per phase: 1-second IOPS points, round means and boundaries, the steady-state window
+    shaded (or the timed simulator's fob / transition / steady states)."""
+    phases = [p for p in source.phases if p.iops or p.round_iops]
+    n = max(1, len(phases))
+    ncols = 1 if n == 1 else 2
+    nrows = math.ceil(n / ncols)
+    fig = new_figure(9.6, 1.0 + 2.6 * nrows)
+    axes = fig.subplots(nrows, ncols, sharey=True, squeeze=False).ravel()
+    colors = op_colors([p.op_percent for p in source.phases])
+    top = max(
+        [v for p in phases for v in (p.iops or [])] + [v for p in phases for v in p.round_iops],
+        default=1.0,
+    )
+    max_t = max((p.wall_s or (p.time_s[-1] if p.time_s else 0.0) for p in phases), default=1.0)
+    div, unit = _time_scale(max_t)
+    seen_spans: set[str] = set()
+    for ax, p in zip(axes, phases, strict=False):
+        color = colors[p.op_percent]
+        for span in p.spans:
+            style = SPAN_STYLE.get(span.kind, {"color": "#eeeeee", "alpha": 0.5})
+            hatch = style.get("hatch")
+            ax.axvspan(
+                span.start_s / div,
+                span.end_s / div,
+                facecolor=style["color"],
+                alpha=style["alpha"],
+                lw=0,
+                hatch=hatch,
+                edgecolor="#ffa8a8" if hatch else "none",
+                zorder=0,
+            )
+            seen_spans.add(span.kind)
+        for k, (a, b) in enumerate(p.round_bounds_s):
+            ax.axvline(a / div, color="#adb5bd", lw=0.7, ls=":", zorder=1)
+            ax.hlines(p.round_iops[k], a / div, b / div, color="#212529", lw=1.6, zorder=3)
+        if p.round_bounds_s:
+            ax.axvline(p.round_bounds_s[-1][1] / div, color="#adb5bd", lw=0.7, ls=":", zorder=1)
+        if p.iops:
+            ax.plot(
+                [t / div for t in p.time_s],
+                p.iops,
+                "-o",
+                color=color,
+                ms=2.5 if len(p.iops) < 400 else 0,
+                lw=1.0,
+                zorder=2,
+            )
+        verdict = (
+            f"steady at {p.steady_iops:,.0f} IOPS"
+            if p.steady_iops is not None
+            else ("skipped" if p.status == "skipped" else "NOT steady")
+        )
+        if source.kind == "profile":
+            verdict += f", {p.rounds} round{'s' if p.rounds != 1 else ''}"
+        ax.set_title(f"OP {op_text(p.op_percent, source.op_axis)}: {verdict}", fontsize=9.5)
+        ax.set_ylim(0, top * 1.12)
+        ax.yaxis.set_major_formatter(FuncFormatter(_k))
+        ax.set_xlabel(f"time in phase ({unit})")
+    for ax in axes[len(phases) :]:
+        ax.set_visible(False)
+    for row in range(nrows):
+        axes[row * ncols].set_ylabel("IOPS")
+    handles = [Line2D([], [], color="#495057", marker="o", ms=3, lw=1, label="IOPS per second")]
+    if any(p.round_iops for p in phases):
+        handles.append(Line2D([], [], color="#212529", lw=1.6, label="round mean"))
+        handles.append(Line2D([], [], color="#adb5bd", lw=0.9, ls=":", label="round boundary"))
+    for kind in ("fob", "transition", "steady", "last-window"):
+        if kind in seen_spans:
+            st = SPAN_STYLE[kind]
+            handles.append(
+                Patch(
+                    facecolor=st["color"],
+                    alpha=st["alpha"],
+                    hatch=st.get("hatch"),
+                    edgecolor="#ffa8a8" if st.get("hatch") else "none",
+                    label=st["label"],
+                )
+            )
+    fig.legend(handles=handles, loc="outside lower center", ncols=min(len(handles), 5))
+    fig.suptitle(f"{source.label}: IOPS over time, per phase", fontweight="bold")
+    return fig
+
+
+# ----------------------------------------------------------------------- write saturation
+
+
+def plot_write_saturation(source: Source) -> Figure:
+    """IOPS against host bytes written: for a profile since its start (FOB and precondition
+    included, phases one after the other); for a simulation each OP level from its own start,
+    in drive writes of that level's user capacity."""
+    fig = new_figure(9.6, 3.6)
+    ax = fig.add_subplot()
+    colors = op_colors([p.op_percent for p in source.phases])
+    phases = [p for p in source.phases if p.wsat_bytes]
+    top = max((v for p in phases for v in p.wsat_iops), default=1.0)
+    if source.kind == "profile":
+        max_b = max((b for p in phases for b in p.wsat_bytes), default=1.0)
+        div, unit = _byte_scale(max_b)
+        for p in phases:
+            ax.plot(
+                [b / div for b in p.wsat_bytes],
+                p.wsat_iops,
+                "o-",
+                ms=2.5,
+                lw=0.8,
+                color=colors[p.op_percent],
+                label=f"OP {op_text(p.op_percent)}",
+            )
+            ax.axvline(p.wsat_bytes[0] / div, color="#adb5bd", lw=0.7, ls=":")
+        ax.set_xlabel(f"host bytes written since the profile started ({unit})")
+        fill = (source.capacity_bytes or 0) * source.members
+        if fill > 0:
+            sec = ax.secondary_xaxis(
+                "top", functions=(lambda x: x * div / fill, lambda f: f * fill / div)
+            )
+            sec.set_xlabel(f"drive fills (× {human_bytes(fill)} tested)")
+    else:
+        for p in phases:
+            user = p.user_bytes or 1.0
+            ax.plot(
+                [b / user for b in p.wsat_bytes],
+                p.wsat_iops,
+                "-",
+                lw=1.2,
+                color=colors[p.op_percent],
+                label=f"OP {op_text(p.op_percent, source.op_axis)}",
+            )
+        ax.set_xlabel("host writes (drive writes of the user capacity)")
+    ax.set_ylim(0, top * 1.12)
+    ax.set_ylabel("IOPS")
+    ax.yaxis.set_major_formatter(FuncFormatter(_k))
+    ax.set_title(f"{source.label}: write saturation (IOPS vs bytes written)")
+    ax.legend(loc="upper right", ncols=min(4, max(1, len(phases))))
+    return fig
+
+
+# --------------------------------------------------------------------------------- latency
+
+
+def _probit_axis(ax: object, lo: float, hi: float) -> None:
+    ticks = [t for t in PROBIT_TICKS if lo * 0.5 <= t <= 1 - (1 - hi) * 0.5] or [0.5, 0.99]
+    ax.yaxis.set_major_locator(FixedLocator([probit(t) for t in ticks]))  # type: ignore[attr-defined]
+    ax.yaxis.set_major_formatter(FixedFormatterList([percent_text(t) for t in ticks]))  # type: ignore[attr-defined]
+    ax.yaxis.set_minor_formatter(NullFormatter())  # type: ignore[attr-defined]
+
+
+class FixedFormatterList(FuncFormatter):
+    """Labels for a FixedLocator, by position (FixedFormatter without its warning)."""
+
+    def __init__(self, labels: Sequence[str]) -> None:
+        self.labels = list(labels)
+        super().__init__(lambda _v, pos: self.labels[pos] if pos < len(self.labels) else "")
+
+
+def plot_latency(source: Source) -> Figure:
+    """Completion-latency CDF on a normal-probability (probit) axis, and the exceedance
+    (share of I/Os at or above a latency) on a log axis; one curve per phase."""
+    fig = new_figure(9.6, 4.2)
+    ax_c, ax_e = fig.subplots(1, 2)
+    colors = op_colors([p.op_percent for p in source.phases])
+    lo, hi = 0.5, 0.5
+    min_e = 1.0
+    x_lo, x_hi = math.inf, 0.0
+    only_percentiles = False
+    for p in source.phases:
+        lat = p.latency
+        if lat is None:
+            continue
+        pts = [(x, y) for x, y in zip(*lat.cdf_points(), strict=True) if y >= PROBIT_FLOOR]
+        if not pts:
+            continue
+        xs, ys = [x for x, _ in pts], [y for _, y in pts]
+        style = "-" if lat.has_histogram else "--o"
+        only_percentiles |= not lat.has_histogram
+        label = f"OP {op_text(p.op_percent, source.op_axis)}" + (
+            "" if p.steady or source.kind != "profile" else " (not steady)"
+        )
+        ax_c.plot(
+            xs,
+            [probit(y) for y in ys],
+            style,
+            color=colors[p.op_percent],
+            lw=1.5,
+            ms=4,
+            label=label,
+        )
+        lo, hi = min(lo, min(ys)), max(hi, max(ys))
+        x_lo = min(x_lo, xs[0])
+        ex, ey = lat.exceedance_points()
+        x_hi = max([x_hi, *ex, xs[-1]])
+        pairs = [(x, y) for x, y in zip(ex, ey, strict=True) if y > 0]
+        if pairs:
+            ax_e.plot(
+                [x for x, _ in pairs],
+                [y for _, y in pairs],
+                style if lat.has_histogram else "--o",
+                color=colors[p.op_percent],
+                lw=1.5,
+                ms=4,
+                drawstyle="steps-post" if lat.has_histogram else "default",
+                label=label,
+            )
+            min_e = min(min_e, min(y for _, y in pairs))
+    lo = max(lo, PROBIT_FLOOR)
+    hi = min(hi, 1 - 1e-7)
+    _probit_axis(ax_c, lo, hi)
+    ax_c.set_ylim(
+        probit(max(PROBIT_FLOOR * 0.8, lo * 0.8)), probit(min(1 - 1e-7, 1 - (1 - hi) * 0.7))
+    )
+    for ax in (ax_c, ax_e):
+        ax.set_xscale("log")
+        ax.xaxis.set_major_formatter(FuncFormatter(_us))
+        ax.set_xlabel("completion latency (µs, log scale)")
+        ax.grid(True, which="major", alpha=0.35)
+        ax.grid(True, which="minor", alpha=0.1)
+    if 0 < x_lo < x_hi:
+        # both panels over the same latencies: from where the CDF passes 0.1% to the largest
+        for ax in (ax_c, ax_e):
+            ax.set_xlim(x_lo / 1.3, x_hi * 1.3)
+    ax_c.set_ylabel("share of I/Os ≤ latency (probit scale)")
+    ax_c.set_title("Latency CDF (normal-probability axis)")
+    ax_e.set_yscale("log")
+    ax_e.set_ylim(max(min_e * 0.5, 1e-9), 1.5)
+    ax_e.yaxis.set_major_formatter(FuncFormatter(lambda v, _p: percent_text(v)))
+    ax_e.set_ylabel("share of I/Os ≥ latency (log scale)")
+    ax_e.set_title("Latency exceedance (1 − CDF)")
+    ax_c.legend(loc="lower right")
+    note = " — dashed: reported percentiles only" if only_percentiles else ""
+    fig.suptitle(f"{source.label}: completion latency per phase{note}", fontweight="bold")
+    return fig
+
+
+def plot_latency_vs_op(sources: Sequence[Source]) -> Figure:
+    """p50, p99 and p99.9 completion latency per OP level, one colour per source."""
+    fig = new_figure(9.6, 3.6)
+    ax = fig.add_subplot()
+    styles = (("p50", "p50", ":", "o"), ("p99", "p99", "-", "s"), ("p99_9", "p99.9", "--", "^"))
+    for i, s in enumerate(sources):
+        for key, name, ls, marker in styles:
+            pts = []
+            for p in s.phases:
+                if p.latency is None:
+                    continue
+                share = {"p50": 0.5, "p99": 0.99, "p99_9": 0.999}[key]
+                v = p.latency.percentile(share)
+                if v:
+                    pts.append((p.op_percent, v))
+            if pts:
+                ax.plot(
+                    [x for x, _ in pts],
+                    [y for _, y in pts],
+                    ls=ls,
+                    marker=marker,
+                    color=source_color(i),
+                    label=f"{s.label} {name}" if len(sources) > 1 else name,
+                )
+    ops = sorted({p.op_percent for s in sources for p in s.phases})
+    ax.set_xticks(ops)
+    ax.set_xticklabels([f"{x:g}%" for x in ops])
+    ax.set_yscale("log")
+    ax.yaxis.set_major_formatter(FuncFormatter(_us))
+    ax.yaxis.set_minor_formatter(FuncFormatter(_us_minor))
+    ax.set_xlabel(op_axis_label(sources))
+    ax.set_ylabel("completion latency (µs, log scale)")
+    ax.set_title("Latency percentiles vs OP")
+    ax.legend(loc="upper right", ncols=3 if len(sources) > 1 else 1)
+    return fig
+
+
+# ------------------------------------------------------------------------------ simulation
+
+
+def model_curves(
+    sources: Sequence[Source], rhos: Sequence[float]
+) -> list[tuple[str, list[float], str, str]]:
+    """(label, WAF per ρ, line style, colour) of the analytic models to draw beside the
+    simulated points: greedy for each pages-per-block in the sources, FIFO, random, and
+    d-choices when a source used it."""
+    out: list[tuple[str, list[float], str, str]] = []
+    blocks = sorted({p.pages_per_block for s in sources for p in s.phases if p.pages_per_block})
+    for b in blocks:
+        out.append(
+            (
+                f"greedy model, b={b} (Bux & Iliadis)",
+                [models.waf_greedy(r, b) for r in rhos],
+                "-",
+                "#343a40",
+            )
+        )
+    out.append(("FIFO model (Desnoyers)", [models.waf_fifo(r) for r in rhos], "--", "#868e96"))
+    out.append(
+        ("random-victim model α/(α−1)", [models.waf_random(r) for r in rhos], ":", "#868e96")
+    )
+    for d in sorted({s.d_choices for s in sources if s.policy == "d-choices" and s.d_choices}):
+        b = blocks[0] if blocks else 256
+        out.append(
+            (
+                f"d-choices model, d={d} (Van Houdt)",
+                [models.waf_d_choices(r, b, d) for r in rhos],
+                "-.",
+                "#5c940d",
+            )
+        )
+    return out
+
+
+def plot_waf_vs_op(sources: Sequence[Source]) -> Figure:
+    """Measured WAF against total OP ρ, the analytic models drawn alongside."""
+    fig = new_figure(9.6, 4.4)
+    ax = fig.add_subplot()
+    rhos_all = [p.rho for s in sources for p in s.phases if p.rho]
+    lo = max(0.01, min(rhos_all) * 0.85)
+    hi = max(rhos_all) * 1.12
+    grid = [lo + (hi - lo) * k / 200 for k in range(201)]
+    for label, ys, ls, color in model_curves(sources, grid):
+        ax.plot([100 * r for r in grid], ys, ls=ls, color=color, lw=1.3, label=label, zorder=1)
+    top = 1.0
+    for i, s in enumerate(sources):
+        pts = [(100 * p.rho, p.waf, p) for p in s.phases if p.rho and p.waf]
+        if not pts:
+            continue
+        ax.plot(
+            [x for x, _, _ in pts],
+            [y for _, y, _ in pts],
+            SOURCE_MARKERS[i % 8],
+            ls="none",
+            color=source_color(i),
+            ms=9,
+            label=f"{s.label} (simulated)",
+            zorder=3,
+        )
+        top = max(top, max(y for _, y, _ in pts))
+        if s.op_axis == "extra" and len(sources) == 1:
+            for x, y, p in pts:
+                ax.annotate(
+                    f"{p.op_percent:g}% extra\nWAF {y:.2f}",
+                    (x, y),
+                    xytext=(8, 6),
+                    textcoords="offset points",
+                    fontsize=7.5,
+                    color=source_color(i),
+                )
+    ax.set_xlim(100 * lo, 100 * hi)
+    ax.set_ylim(1.0, top * 1.15)
+    ax.set_xlabel("total OP ρ = (T−U)/U (%)")
+    ax.set_ylabel("WAF (NAND bytes / host bytes)")
+    ax.set_title("Write amplification vs OP: simulation and analytic models")
+    ax.legend(loc="upper right")
+    return fig
+
+
+def plot_waf_convergence(source: Source) -> Figure:
+    """WAF per interval against drive writes: the warm-up reaching steady WAF."""
+    fig = new_figure(9.6, 3.2)
+    ax = fig.add_subplot()
+    colors = op_colors([p.op_percent for p in source.phases])
+    for p in source.phases:
+        if not p.waf_series:
+            continue
+        c = colors[p.op_percent]
+        ax.plot(
+            p.waf_drive_writes,
+            p.waf_series,
+            "-",
+            color=c,
+            lw=1.2,
+            label=f"OP {op_text(p.op_percent, source.op_axis)}",
+        )
+        if p.waf:
+            ax.axhline(p.waf, color=c, lw=0.8, ls="--", alpha=0.7)
+    ax.set_xlabel("host writes (drive writes of the user capacity, precondition included)")
+    ax.set_ylabel("WAF per interval")
+    ax.set_title(f"{source.label}: WAF during warm-up and measurement (dashed: measured WAF)")
+    ax.set_ylim(bottom=0.9)
+    ax.legend(loc="upper right", ncols=min(4, len(source.phases)))
+    return fig
+
+
+def plot_erase_spread(sources: Sequence[Source]) -> Figure:
+    """Erase counts per block: min–max, mean ± std per OP; and the spread around the mean."""
+    fig = new_figure(9.6, 3.6)
+    ax_r, ax_h = fig.subplots(1, 2)
+    n = len(sources)
+    all_ops = sorted({p.op_percent for s in sources for p in s.phases})
+    step = min((b - a for a, b in zip(all_ops, all_ops[1:], strict=False)), default=10.0)
+    styles = ["-", "--", ":", "-."]
+    colors = op_colors(all_ops)
+    for i, s in enumerate(sources):
+        off = (i - (n - 1) / 2) * step * 0.15
+        for p in s.phases:
+            e = p.erase
+            if not e:
+                continue
+            x = p.op_percent + off
+            ax_r.vlines(x, e["min"], e["max"], color=source_color(i), lw=1.2)
+            ax_r.vlines(
+                x,
+                e["mean"] - e["stddev"],
+                e["mean"] + e["stddev"],
+                color=source_color(i),
+                lw=6,
+                alpha=0.5,
+            )
+            ax_r.plot([x], [e["mean"]], "o", color=source_color(i), ms=5)
+            if p.erase_histogram and e["mean"] > 0:
+                total = sum(c for _, c in p.erase_histogram)
+                ax_h.plot(
+                    [v / e["mean"] for v, _ in p.erase_histogram],
+                    [c / total for _, c in p.erase_histogram],
+                    styles[i % 4],
+                    drawstyle="steps-mid",
+                    color=colors[p.op_percent],
+                    label=f"OP {op_text(p.op_percent, s.op_axis)}"
+                    + (f" {s.label}" if n > 1 else ""),
+                )
+    ax_r.set_xticks(all_ops)
+    ax_r.set_xticklabels([f"{x:g}%" for x in all_ops])
+    ax_r.set_xlabel(op_axis_label(sources))
+    ax_r.set_ylabel("erase count per block")
+    ax_r.set_title("Erase counts: min–max, mean ± std")
+    handles = [
+        Line2D([], [], color=source_color(i), lw=2, label=s.label) for i, s in enumerate(sources)
+    ]
+    if n > 1:
+        ax_r.legend(handles=handles, loc="upper right")
+    ax_h.set_xlabel("erase count / mean erase count")
+    ax_h.set_ylabel("share of blocks")
+    ax_h.set_title("Spread of erase counts around the mean")
+    ax_h.legend(loc="upper right", fontsize=7.5)
+    return fig

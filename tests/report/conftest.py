@@ -1,0 +1,87 @@
+"""Inputs for the report tests, made once per session: a real simulation (overprov simulate
+--json), the same with a hand-built ``timed`` section (fixtures.add_timed), and a real fio
+profile of a small file (overprov profile, which writes its report itself)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from report_fixtures import add_timed
+
+REPO = Path(__file__).resolve().parents[2]
+ARTIFACTS = REPO / "test-artifacts" / "report"
+SIM_ARGS = ("--advertised", "1G", "--warmup", "1", "--drive-writes", "2", "--no-progress")
+
+
+def overprov(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    """Run the real CLI in a child process (as a user would)."""
+    return subprocess.run(
+        [sys.executable, "-m", "overprov.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
+def _simulate(path: Path, *extra: str) -> Path:
+    res = overprov("simulate", *SIM_ARGS, *extra, "--json", str(path))
+    assert res.returncode == 0, res.stderr
+    return path
+
+
+@pytest.fixture(scope="session")
+def sim_json(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A greedy sweep of extra OP 0–30% on a 1 GB simulated drive."""
+    d = tmp_path_factory.mktemp("sim")
+    return _simulate(d / "sim-greedy.json", "--extra-op", "0,10,20,30")
+
+
+@pytest.fixture(scope="session")
+def sim_fifo_json(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    d = tmp_path_factory.mktemp("sim-fifo")
+    return _simulate(d / "sim-fifo.json", "--extra-op", "0,10,20,30", "--policy", "fifo")
+
+
+@pytest.fixture(scope="session")
+def timed_json(sim_json: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    doc = add_timed(json.loads(sim_json.read_text()))
+    path = tmp_path_factory.mktemp("timed") / "sim-timed.json"
+    path.write_text(json.dumps(doc))
+    return path
+
+
+@pytest.fixture(scope="session")
+def fio_profile(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A real profile of a 16 MiB file: two OP levels, 2 s rounds, at most 5 rounds each.
+    The profile CLI writes report.html into the folder at its end."""
+    if shutil.which("fio") is None:
+        pytest.skip("fio is not installed (Debian package fio)")
+    d = tmp_path_factory.mktemp("profile")
+    out = d / "prof"
+    res = overprov(
+        "profile",
+        str(d / "drive.img"),
+        "--size",
+        "16MiB",
+        "--op",
+        "0,25",
+        "--round-seconds",
+        "2",
+        "--max-rounds",
+        "5",
+        "--fob-seconds",
+        "0",
+        "--target-iops",
+        "1000",
+        "--out",
+        str(out),
+    )
+    assert res.returncode == 0, res.stderr[-3000:]
+    assert f"report: {out / 'report.html'}" in res.stdout, res.stdout + res.stderr
+    return out
