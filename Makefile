@@ -5,7 +5,7 @@ CARGO   ?= cargo
 export VIRTUAL_ENV := $(abspath $(VENV))
 export PATH := $(abspath $(VENV))/bin:$(PATH)
 
-.PHONY: setup build demo test test-rust test-python bench lint clean
+.PHONY: setup build demo test test-rust test-python bench bench-full lint clean
 
 setup:
 	@bash scripts/setup.sh
@@ -32,6 +32,11 @@ bench:
 	$(CARGO) run --release -p overprov-sim --example ftl_bench -- \
 	    --c-ref target/bench/c_ftl --out target/bench/ftl_bench.json
 	$(CARGO) bench -p overprov-sim --bench hot_loop -- --noplot
+	$(PY) bench/timed_bench.py --out target/bench/timed_bench.json
+
+# The same, with the full-size (1 TB) drive against its scaled version (several minutes).
+bench-full: build
+	$(PY) bench/timed_bench.py --full --out target/bench/timed_bench_full.json
 
 lint: setup
 	$(CARGO) clippy --workspace --all-targets --release -- -D warnings

@@ -49,6 +49,38 @@ impl PySimulator {
             .map_err(|e| errors::to_py(py, e))
     }
 
+    /// One profiler round on the simulated drive (see `Simulator::run_round`); returns its
+    /// figures as JSON text. The GIL is released while it runs.
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (sequential, request_bytes, queue_depth, offset_pages, span_pages, seconds, seed))]
+    fn run_round(
+        &mut self,
+        py: Python<'_>,
+        sequential: bool,
+        request_bytes: u32,
+        queue_depth: u32,
+        offset_pages: u64,
+        span_pages: u64,
+        seconds: Option<f64>,
+        seed: u64,
+    ) -> PyResult<String> {
+        let inner = &mut self.inner;
+        let figures = py
+            .detach(|| {
+                inner.run_round(
+                    sequential,
+                    request_bytes,
+                    queue_depth,
+                    offset_pages,
+                    span_pages,
+                    seconds,
+                    seed,
+                )
+            })
+            .map_err(|e| errors::to_py(py, e))?;
+        Ok(serde_json::to_string(&figures).unwrap_or_default())
+    }
+
     /// The report so far, as JSON text.
     fn report_json(&self) -> String {
         serde_json::to_string(&self.inner.report())

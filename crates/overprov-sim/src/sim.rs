@@ -9,7 +9,7 @@ use crate::ftl::wear::erase_summary;
 use crate::ftl::{Counters, Ftl};
 use crate::geometry::Geometry;
 use crate::stats::{erase_histogram, Delta, Interval, Snapshot, WearReport};
-use crate::timing::{Engine, TimedReport};
+use crate::timing::{Engine, RoundFigures, TimedReport};
 use crate::workload::permutation::Permutation;
 use crate::workload::{Op, Workload};
 
@@ -393,6 +393,81 @@ impl Simulator {
                 self.record_interval();
             }
         }
+    }
+
+    /// One profiler round on this drive (timed runs only): writes of `request_bytes` at queue
+    /// depth `queue_depth` over pages `offset .. offset + span`, sequential or random (each
+    /// request slot once per pass), for `seconds` of simulated time or, when None, until the
+    /// span has been written once. The drive keeps its state from round to round.
+    #[allow(clippy::too_many_arguments)]
+    pub fn run_round(
+        &mut self,
+        sequential: bool,
+        request_bytes: u32,
+        queue_depth: u32,
+        offset: u64,
+        span: u64,
+        seconds: Option<f64>,
+        seed: u64,
+    ) -> Result<RoundFigures> {
+        let user = self.geom.user_pages as u64;
+        let page = self.geom.page_size_bytes;
+        if self.timed.is_none() {
+            return Err(Error::State("run_round needs a timed simulator".into()));
+        }
+        if span == 0 || offset.checked_add(span).is_none_or(|end| end > user) {
+            return Err(Error::State(format!(
+                "round span {offset}+{span} pages is outside the {user} user pages"
+            )));
+        }
+        if request_bytes == 0 || (request_bytes as u64).div_ceil(page as u64) > span {
+            return Err(Error::State(format!(
+                "round request size {request_bytes} bytes does not fit the {span}-page span"
+            )));
+        }
+        if queue_depth == 0 || seconds.is_some_and(|s| !(s > 0.0 && s.is_finite())) {
+            return Err(Error::State(
+                "round queue depth and seconds must be positive".into(),
+            ));
+        }
+        self.ftl.set_op_log(true);
+        let mut workload = Workload::round(
+            seed,
+            offset as u32,
+            span as u32,
+            request_bytes,
+            page,
+            sequential,
+        );
+        let pages_per_request = request_bytes.div_ceil(page) as u64;
+        let once = (span / pages_per_request).max(1);
+        let ppb = self.geom.pages_per_block as u64;
+        let Some(eng) = self.timed.as_mut() else {
+            unreachable!()
+        };
+        let start = eng.begin_round(queue_depth);
+        let end = seconds.map(|s| start + (s * 1e9).round() as u64);
+        let mut requests = 0u64;
+        loop {
+            let t = eng.next_issue();
+            if end.is_some_and(|e| t >= e) || (end.is_none() && requests >= once) {
+                break;
+            }
+            eng.tick(t, self.ftl.counters());
+            let r = workload.next_request();
+            for i in 0..r.pages {
+                self.ftl.write(r.lpn + i, 0);
+            }
+            self.host_bytes += r.bytes as u64;
+            let ops = self.ftl.take_ops();
+            let free_units = self.ftl.free_blocks() as u64 * ppb;
+            let done = eng.write(t, &ops, r.bytes as u64, free_units);
+            self.ftl.return_ops(ops);
+            eng.complete(t, done, false, r.bytes as u64);
+            requests += 1;
+        }
+        self.requests += requests;
+        Ok(eng.end_round().unwrap_or_else(|| unreachable!()))
     }
 
     /// Trim logical pages `start..start+count` directly (outside the workload).

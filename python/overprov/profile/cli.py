@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from overprov import presets
 from overprov.errors import ConfigError
 from overprov.profile.runner import (
     Profile,
@@ -68,7 +69,9 @@ def register(subparsers: Any) -> None:
         nargs="?",
         metavar="TARGET",
         help="block device or regular file; several comma-separated = one RAID group "
-        "(profiled together); sim:PRESET for a simulated drive (not available yet)",
+        "(profiled together); sim:PRESET[@SCALE] for a simulated drive (presets: "
+        + ", ".join(presets.names())
+        + "; SCALE e.g. 1/8 or 64GiB, default about 32 GiB of NAND)",
     )
     p.add_argument(
         "--op",
@@ -227,9 +230,11 @@ def _summary(doc: dict[str, Any], out: Path) -> str:
         else:
             lines.append(f"recommendation: none — {rec['reason']}")
     csvs = ", ".join(f"phase-{op_label(p['op_percent'])}.csv" for p in doc["phases"])
+    simulated = doc["target"].get("kind") == "sim"
     lines.append(
-        f"wrote {human_bytes(doc['totals']['bytes_written'])}; results in {out}/results.json, "
-        f"CSV per phase ({csvs}), fio job files in {out}/fio/"
+        f"wrote {human_bytes(doc['totals']['bytes_written'])}"
+        f"{' (simulated)' if simulated else ''}; results in {out}/results.json, "
+        f"CSV per phase ({csvs})" + ("" if simulated else f", fio job files in {out}/fio/")
     )
     return "\n".join(lines)
 

@@ -681,8 +681,11 @@ class FioTarget:
 def make_target(spec: str, job_dir: Path, **options: Any) -> Target:
     """The target for a TARGET string: ``sim:PRESET`` or devices/files, comma-separated."""
     if spec.startswith("sim:"):
-        raise ConfigError(
-            f"target {spec!r}: simulated targets need the timed simulator, which is not built "
-            "yet; profile a block device or a regular file for now"
-        )
+        from overprov.profile.sim_target import SimTarget
+
+        if options.get("size_bytes"):
+            raise ConfigError(
+                f"--size: a simulated drive is sized by its scale, e.g. {spec.split('@')[0]}@64GiB"
+            )
+        return SimTarget(spec, job_dir)
     return FioTarget(spec, job_dir, **options)

@@ -50,6 +50,28 @@ struct Slc {
 }
 
 #[derive(Debug, Clone, Default)]
+struct RoundAcc {
+    start_ns: u64,
+    latency: LatencyHistogram,
+    latency_sum_ns: u128,
+    per_second: Vec<u64>,
+    ios: u64,
+    bytes: u64,
+}
+
+/// What a profiler round did, in simulated time.
+#[derive(Debug, Clone, Serialize)]
+pub struct RoundFigures {
+    pub ios: u64,
+    pub bytes_written: u64,
+    pub duration_s: f64,
+    pub iops: f64,
+    /// Completions in each full simulated second of the round.
+    pub iops_series: Vec<f64>,
+    pub latency_us: Option<LatencySummary>,
+}
+
+#[derive(Debug, Clone, Default)]
 struct IntervalAcc {
     writes: u64,
     reads: u64,
@@ -92,6 +114,8 @@ pub struct Engine {
     first_gc_ns: Option<u64>,
     ios: u64,
     round_drive_writes: f64,
+    /// A profiler round in progress: its start, latency histogram and per-second completions.
+    round: Option<RoundAcc>,
     /// Busy time booked on each die (operations and transfers), for utilisation.
     die_work_ns: Vec<u64>,
 }
@@ -155,6 +179,7 @@ impl Engine {
             ios: 0,
             die_work_ns: vec![0; dies as usize],
             round_drive_writes: t.state_round_drive_writes,
+            round: None,
         }
     }
 
@@ -279,6 +304,54 @@ impl Engine {
         }
     }
 
+    /// Start a profiler round: wait for every outstanding request (as fio does between jobs),
+    /// then keep `queue_depth` requests in flight from then on. Returns the start time.
+    pub fn begin_round(&mut self, queue_depth: u32) -> u64 {
+        let start = self
+            .slots
+            .iter()
+            .map(|Reverse(t)| *t)
+            .max()
+            .unwrap_or(self.now)
+            .max(self.now);
+        self.now = start;
+        self.mode = HostMode::Closed;
+        self.queue_depth = queue_depth;
+        self.slots = (0..queue_depth).map(|_| Reverse(start)).collect();
+        self.round = Some(RoundAcc {
+            start_ns: start,
+            ..RoundAcc::default()
+        });
+        start
+    }
+
+    /// End the round begun last; its figures over `[start, end of last completion]`.
+    pub fn end_round(&mut self) -> Option<RoundFigures> {
+        let r = self.round.take()?;
+        let end = self
+            .slots
+            .iter()
+            .map(|Reverse(t)| *t)
+            .max()
+            .unwrap_or(self.now)
+            .max(self.now);
+        self.now = end;
+        let secs = (end - r.start_ns) as f64 / NS;
+        let full = (secs.floor() as usize).min(r.per_second.len());
+        let mut latency = r.latency.summary_us();
+        if let Some(l) = &mut latency {
+            l.mean = (r.ios > 0).then(|| r.latency_sum_ns as f64 / r.ios as f64 / 1000.0);
+        }
+        Some(RoundFigures {
+            ios: r.ios,
+            bytes_written: r.bytes,
+            duration_s: secs,
+            iops: if secs > 0.0 { r.ios as f64 / secs } else { 0.0 },
+            iops_series: r.per_second[..full].iter().map(|&c| c as f64).collect(),
+            latency_us: latency,
+        })
+    }
+
     /// Idle time before `until`: fold the SLC cache a flash page at a time while every die is
     /// idle. Returns whether any work was scheduled.
     pub fn idle_fold(&mut self, until: u64) -> bool {
@@ -378,6 +451,17 @@ impl Engine {
             self.slots.push(Reverse(done));
         }
         let latency = done.saturating_sub(issue);
+        if let Some(r) = &mut self.round {
+            r.latency.record(latency);
+            r.latency_sum_ns += latency as u128;
+            r.ios += 1;
+            r.bytes += bytes;
+            let s = ((done - r.start_ns) / 1_000_000_000) as usize;
+            if s >= r.per_second.len() {
+                r.per_second.resize(s + 1, 0);
+            }
+            r.per_second[s] += 1;
+        }
         self.latency.record(latency);
         self.ios += 1;
         let i = (done / self.interval_ns) as usize;

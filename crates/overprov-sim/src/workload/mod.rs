@@ -52,6 +52,8 @@ enum Address {
 pub struct Workload {
     rng: Rng,
     span: u32,
+    /// First LBA of the span (rounds of a profile may cover part of the drive).
+    offset: u32,
     address: Address,
     /// (bytes, pages, cumulative probability scaled to 2⁶⁴)
     sizes: Vec<(u32, u32, u64)>,
@@ -106,6 +108,7 @@ impl Workload {
         Ok(Workload {
             rng: Rng::derive(seed, 0x776b6c64),
             span,
+            offset: 0,
             address,
             sizes,
             slot_pages,
@@ -147,10 +150,39 @@ impl Workload {
         let (lpn, class) = self.address(pages);
         Request {
             op,
-            lpn,
+            lpn: lpn + self.offset,
             pages,
             bytes,
             class,
+        }
+    }
+
+    /// A workload of one profiler round: writes of `request_bytes` over pages
+    /// `offset .. offset + span`, sequential or uniform random (with a random map: every request
+    /// slot once per pass, as fio does by default).
+    pub fn round(
+        seed: u64,
+        offset: u32,
+        span: u32,
+        request_bytes: u32,
+        page_size_bytes: u32,
+        sequential: bool,
+    ) -> Self {
+        let pages = request_bytes.div_ceil(page_size_bytes).max(1);
+        let slots = (span / pages).max(1);
+        Workload {
+            rng: Rng::derive(seed, 0x726f756e64),
+            span,
+            offset,
+            address: if sequential {
+                Address::Sequential(0)
+            } else {
+                Address::Uniform(Some(RandomMap::new(slots, seed ^ 0x726d6170)))
+            },
+            sizes: vec![(request_bytes, pages, u64::MAX)],
+            slot_pages: pages,
+            read_until: 0,
+            trim_until: 0,
         }
     }
 

@@ -1,0 +1,85 @@
+"""The profiler on simulated drives (sim:PRESET): the same pipeline as a real drive."""
+
+from __future__ import annotations
+
+import json
+
+import jsonschema
+import pytest
+from overprov.profile import sim_target
+from overprov.profile.targets import RoundSpec, Target, make_target
+
+
+def _profile(overprov_cli, tmp_path, *args):
+    out = tmp_path / "prof"
+    rc, text, err = overprov_cli(
+        "profile", "sim:consumer-tlc-sata@4GiB", "--round-seconds", "10", "--max-rounds", "25",
+        "--out", str(out), *args,
+    )  # fmt: skip
+    assert rc == 0, err
+    return json.loads((out / "results.json").read_text()), text, out
+
+
+def test_steady_iops_rise_with_op_and_results_validate(overprov_cli, tmp_path):
+    doc, text, out = _profile(overprov_cli, tmp_path, "--op", "0,20,40")
+    schema = json.loads(
+        (sim_target.Path(sim_target.__file__).parent / "results.schema.json").read_text()
+    )
+    jsonschema.validate(doc, schema)
+    phases = doc["phases"]
+    assert [p["op_percent"] for p in phases] == [0, 20, 40]
+    assert all(p["steady"] for p in phases), [p.get("verdict") for p in phases]
+    iops = [p["steady_iops"] for p in phases]
+    assert iops[0] < iops[1] < iops[2], iops
+    assert doc["target"]["kind"] == "sim"
+    assert "overprov-sim" in doc["software"]
+    assert "fio job files" not in text and "(simulated)" in text
+    assert (out / "phase-op20.csv").exists()
+
+
+def test_recommendation_is_the_smallest_op_meeting_the_target(overprov_cli, tmp_path):
+    doc, _, _ = _profile(overprov_cli, tmp_path, "--op", "0,20,40", "--target-iops", "30000")
+    steady = {p["op_percent"]: p["steady_iops"] for p in doc["phases"]}
+    meeting = sorted(op for op, v in steady.items() if v is not None and v >= 30000)
+    assert meeting, steady
+    assert doc["recommendation"]["op_percent"] == meeting[0]
+    assert steady[0] < 30000  # the smallest level does not meet it, so the choice is not trivial
+
+
+def test_sim_target_follows_the_protocol_and_discards_make_spare_space():
+    t = make_target("sim:enterprise-tlc-nvme@2GiB", None)
+    assert isinstance(t, Target)
+    t.open()
+    try:
+        assert t.identity()["members"][0]["preset"] == "enterprise-tlc-nvme"
+        half = t.capacity_bytes // 2
+        spec = RoundSpec(label="r1", rw="randwrite", bs_bytes=4096, qd=32, jobs=1,
+                         span_bytes=t.capacity_bytes, seconds=2)  # fmt: skip
+        full = t.run(spec).combined
+        assert full.iops > 0 and len(full.iops_series) == 2
+        assert full.latency_us["p50"] <= full.latency_us["p99"] <= full.latency_us["max"]
+        assert "TRIM" in t.discard_tail(half)
+        once = t.run(RoundSpec(label="seq", rw="write", bs_bytes=131072, qd=32, jobs=1,
+                               span_bytes=half, seconds=None))  # fmt: skip
+        assert once.combined.bytes_written == half  # the span written exactly once
+    finally:
+        t.close()
+
+
+@pytest.mark.parametrize(
+    ("spec", "needle"),
+    [
+        ("sim:", "give a preset"),
+        ("sim:nope", "no preset 'nope'"),
+        ("sim:consumer-tlc-sata@3", "--scale"),
+    ],
+)
+def test_bad_sim_specs_are_explained(spec, needle):
+    with pytest.raises(Exception, match=needle):
+        make_target(spec, None)
+
+
+def test_a_simulated_profile_cannot_be_resumed_and_says_why():
+    t = make_target("sim:older-mlc-sata@1GiB", None)
+    with pytest.raises(Exception, match="cannot be resumed"):
+        t.open(resuming=True)
