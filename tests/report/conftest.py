@@ -49,6 +49,27 @@ def sim_fifo_json(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
+def timed_real_json(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A real timed simulation: the consumer TLC preset at 1/256 scale, extra OP 0–30%."""
+    d = tmp_path_factory.mktemp("timed-real")
+    path = d / "consumer-tlc.json"
+    res = overprov(
+        "simulate",
+        "--preset",
+        "consumer-tlc-sata",
+        "--scale",
+        "1/256",
+        "--extra-op",
+        "0,10,20,30",
+        "--no-progress",
+        "--json",
+        str(path),
+    )
+    assert res.returncode == 0, res.stderr
+    return path
+
+
+@pytest.fixture(scope="session")
 def timed_json(sim_json: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     doc = add_timed(json.loads(sim_json.read_text()))
     path = tmp_path_factory.mktemp("timed") / "sim-timed.json"

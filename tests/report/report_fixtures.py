@@ -1,12 +1,13 @@
 """Hand-built inputs for the report tests.
 
 ``add_timed`` gives each run of a real ``overprov simulate --json`` file a ``timed`` section in
-the shape the timed simulator will write (issue 3): per-second intervals with IOPS, MiB/s, WAF,
-a state (fob → transition → steady), latency percentiles and host bytes, a latency histogram,
-and ``steady_iops``. The numbers are a fixture, not a simulation: steady IOPS are set to
+the shape the timed simulator writes (issue 3): per-second intervals with IOPS, MiB/s, WAF, a
+state (fob → transition → steady), latency percentiles and host bytes, a latency histogram,
+``fob_iops``, ``steady_window`` (first and last interval index) and ``steady_iops`` (the
+window's mean). The numbers are a fixture, not a simulation: the steady level is
 ``scale / WAF`` of the run (so more OP is faster, as on a drive) and the latency follows
-Little's law for QD 32 with a log-normal spread. The lowest OP level is made to never reach
-steady state, to exercise that path.
+Little's law for QD 32 with a log-normal spread. The lowest OP level never reaches steady
+state, to exercise that path (the real simulator's runs at these sizes all do).
 """
 
 from __future__ import annotations
@@ -76,14 +77,19 @@ def timed_section(
                 "host_bytes_total": host,
             }
         )
+    window = [seconds - 25, seconds - 1] if reach_steady else None
     return {
         "interval_s": 1.0,
         "intervals": intervals,
+        "fob_iops": fob_iops,
+        "steady_window": window,
         "latency_histogram": {
             "bucket_upper_us": bucket_uppers_us(),
             "counts": lognormal_counts(QD / final * 1e6, 0.6, total_ios),
         },
-        "steady_iops": steady_iops if reach_steady else None,
+        "steady_iops": (
+            sum(iv["iops"] for iv in intervals[window[0] : window[1] + 1]) / 25 if window else None
+        ),
     }
 
 

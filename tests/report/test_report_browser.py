@@ -89,9 +89,10 @@ def test_simulation_report_in_chromium(browser, sim_json, tmp_path):
     assert "less NAND wear at 30% than at 0%" in got["text"]
 
 
-def test_timed_and_compared_report_in_chromium(browser, timed_json, sim_fifo_json, tmp_path):
+def test_timed_and_compared_report_in_chromium(browser, timed_real_json, sim_fifo_json, tmp_path):
+    """A real timed simulation (consumer TLC preset) beside an untimed FIFO sweep."""
     out = tmp_path / "rep"
-    write_report([timed_json, sim_fifo_json], out, target_iops=40_000)
+    write_report([timed_real_json, sim_fifo_json], out, target_iops=40_000)
     got = _check_rendered(browser, out, "report-timed-vs-fifo")
     assert re.search(r"\d+%\s*recommended extra OP for 40,000 IOPS", got["text"])
 

@@ -130,3 +130,32 @@ def test_missing_and_foreign_inputs_are_refused_with_the_path(tmp_path):
         write_report([empty], tmp_path / "o")
     res = overprov("report", str(other), "--pe-cycles", "100", "--nand", "tlc")
     assert res.returncode == 2 and "give --pe-cycles or --nand, not both" in res.stderr
+
+
+def test_real_timed_simulation(timed_real_json, tmp_path):
+    """The timed simulator's own output (consumer TLC preset): the steady figures, window and
+    latency on the page are the simulator's."""
+    out = tmp_path / "rep"
+    write_report([timed_real_json], out, target_iops=30_000)
+    page = check_page(out)
+    keys = figure_keys(out)
+    assert {"iops-vs-op", "latency-vs-op", "waf-vs-op", "phase-cost"} <= keys
+    for prefix in ("iops-time-", "write-saturation-", "latency-sim-", "waf-intervals-"):
+        assert len([k for k in keys if k.startswith(prefix)]) == 1, (prefix, keys)
+    runs = json.loads(timed_real_json.read_text())["runs"]
+    rows = read_csv(out / "report-files" / "phases.csv")
+    for row, run in zip(rows, runs, strict=True):
+        t = run["timed"]
+        assert float(row["steady_iops"]) == pytest.approx(t["steady_iops"], rel=1e-6)
+        a, b = t["steady_window"]
+        window = t["intervals"][a : b + 1]
+        assert float(row["iops_min"]) == pytest.approx(min(i["iops"] for i in window), rel=1e-6)
+        assert float(row["iops_max"]) == pytest.approx(max(i["iops"] for i in window), rel=1e-6)
+        p99 = sorted(i["latency_us"]["p99"] for i in window)[len(window) // 2]
+        assert float(row["lat_p99_us"]) == pytest.approx(p99, rel=1e-6)  # as simulate prints it
+    words = _text(page)
+    best = next(r for r in runs if r["timed"]["steady_iops"] >= 30_000)
+    op = best["config"]["geometry"]["extra_op_percent"]
+    assert f"{op:g}% extra OP sustains {best['timed']['steady_iops']:,.0f} IOPS" in words
+    fob = [float(r["fob_iops"]) for r in rows if r["fob_iops"]]
+    assert fob == pytest.approx([r["timed"]["fob_iops"] for r in runs if r["timed"]["fob_iops"]])

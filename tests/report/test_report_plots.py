@@ -43,7 +43,7 @@ def _profile_source(
                 p.iops.append(v * (1.0 + 0.05 * math.sin(s)))
                 p.wsat_bytes.append(1e9 * k + (a + s) * v * 4096)
                 p.wsat_iops.append(v)
-        p.spans.append(Span(61.0, 366.0, "steady" if steady else "last-window"))
+        p.spans.append(Span(61.0, 366.0, "steady-window" if steady else "last-window"))
         p.latency = Latency(
             values_us=[50.0, 100.0, 200.0, 400.0, 800.0, 5000.0],
             counts=[100, 5000, 3000, 800, 90, 10],
@@ -187,9 +187,14 @@ def test_timed_states_are_shaded_and_named():
     src = _profile_source()
     for p in src.phases:
         p.round_bounds_s, p.round_iops = [], []
-        p.spans = [Span(0, 60, "fob"), Span(60, 200, "transition"), Span(200, 366, "steady")]
+        p.spans = [
+            Span(0, 60, "fob"),
+            Span(60, 200, "transition"),
+            Span(200, 366, "steady"),
+            Span(300, 366, "steady-window"),
+        ]
     legend = _legend_texts(plots.plot_iops_time(src))
-    assert {"fresh-out-of-box", "transition", "steady-state window"} <= set(legend)
+    assert {"fresh-out-of-box", "transition", "steady state", "steady-state window"} <= set(legend)
     assert "round mean" not in legend
 
 

@@ -72,7 +72,7 @@ class _Writer:
 
 def _cell(v: Any) -> Any:
     if isinstance(v, float):
-        return f"{v:.6g}"
+        return f"{v:.10g}"
     return v
 
 
@@ -211,6 +211,7 @@ def _csvs(w: _Writer, sources: Sequence[Source], recs: dict[str, Any]) -> None:
                     p.iops_mean,
                     p.iops_min,
                     p.iops_max,
+                    p.fob_iops,
                     p.window_rounds[0] if p.window_rounds else None,
                     p.window_rounds[1] if p.window_rounds else None,
                     p.rounds,
@@ -269,6 +270,7 @@ def _csvs(w: _Writer, sources: Sequence[Source], recs: dict[str, Any]) -> None:
             "iops_mean",
             "iops_min",
             "iops_max",
+            "fob_iops",
             "window_first_round",
             "window_last_round",
             "rounds",
@@ -443,7 +445,8 @@ def build_report(inputs: Sequence[Path], out_dir: Path, options: Options | None 
                 "of a phase that did not reach steady state."
                 if s.kind == "profile"
                 else "IOPS per interval of the timed simulation; shaded: fresh-out-of-box (blue), "
-                "transition (orange) and steady state (green)."
+                "transition (orange), steady state (pale green) and the steady-state window "
+                "whose mean is the steady IOPS (green)."
             )
             body.append(
                 html.figure_html(

@@ -59,6 +59,9 @@ class Latency:
     max_us: float | None = None
     source: str = ""  # where the figures come from, with the rounds and I/O count
     kind: str = ""  # the same in short, common to the phases of a source
+    # the percentiles that tables and conclusions quote when they differ from the histogram's
+    # (a timed simulation: the steady window's, while the histogram covers the whole run)
+    window_percentiles: dict[str, float | None] | None = None
 
     @property
     def total(self) -> int:
@@ -104,7 +107,12 @@ class Latency:
         return xs, ys
 
     def percentile(self, share: float) -> float | None:
-        """The smallest bucket value with cumulative share ≥ ``share`` (fio's rule)."""
+        """The smallest bucket value with cumulative share ≥ ``share`` (fio's rule); the
+        window's figure when ``window_percentiles`` holds it."""
+        if self.window_percentiles:
+            for key, s in PERCENTILE_SHARE.items():
+                if abs(s - share) < 1e-12 and self.window_percentiles.get(key) is not None:
+                    return self.window_percentiles[key]
         if not self.has_histogram:
             for key, s in PERCENTILE_SHARE.items():
                 if abs(s - share) < 1e-12:
@@ -134,7 +142,7 @@ class Span:
 
     start_s: float
     end_s: float
-    kind: str  # "steady", "last-window" (not steady), "fob", "transition"
+    kind: str  # "steady-window", "last-window" (not steady); states "fob", "transition", "steady"
 
 
 @dataclass
@@ -167,6 +175,7 @@ class Phase:
     wsat_bytes: list[float] = field(default_factory=list)
     wsat_iops: list[float] = field(default_factory=list)
     latency: Latency | None = None
+    fob_iops: float | None = None  # timed simulation: fresh-out-of-box IOPS of this run
     # simulation only
     waf: float | None = None
     rho: float | None = None
@@ -394,7 +403,7 @@ def _profile_phase(out: Path, p: Mapping[str, Any]) -> Phase:
                 Span(
                     phase.round_bounds_s[idx[a]][0],
                     phase.round_bounds_s[idx[b]][1],
-                    "steady" if steady else "last-window",
+                    "steady-window" if steady else "last-window",
                 )
             )
         phase.latency = _profile_latency(out, p, a, b)
@@ -609,8 +618,18 @@ def _sim_phase(run: Mapping[str, Any], op_axis: str) -> Phase:
     return phase
 
 
+def _median(values: Sequence[float]) -> float | None:
+    ordered = sorted(values)
+    return ordered[len(ordered) // 2] if ordered else None
+
+
 def _sim_timed(phase: Phase, timed: Mapping[str, Any]) -> None:
-    """IOPS over time, states, write saturation and latency from a timed simulation."""
+    """IOPS over time, states, write saturation and latency from a timed simulation.
+
+    ``timed.steady_window`` [first, last] (interval indexes) is the window whose mean is
+    ``steady_iops``: its min–max and its latency (the median over the window of each
+    interval's percentile, as ``overprov simulate`` prints it) are the phase's figures. Without
+    it, the intervals whose state is "steady" stand in."""
     intervals = [iv for iv in timed.get("intervals") or [] if _num(iv.get("iops")) is not None]
     step = _num(timed.get("interval_s")) or 1.0
     steady_values = []
@@ -633,11 +652,27 @@ def _sim_timed(phase: Phase, timed: Mapping[str, Any]) -> None:
     phase.duration_s = phase.time_s[-1] if phase.time_s else None
     phase.wall_s = phase.duration_s
     phase.rounds = 0
+    phase.fob_iops = _num(timed.get("fob_iops"))
     steady = _num(timed.get("steady_iops"))
     phase.steady_iops = steady
     phase.steady = steady is not None
     phase.status = "steady" if phase.steady else "not_steady"
-    if steady_values:
+    window = timed.get("steady_window")
+    in_window: list[Mapping[str, Any]] = []
+    if (
+        isinstance(window, Sequence)
+        and len(window) == 2
+        and all(isinstance(k, int) for k in window)
+        and 0 <= window[0] <= window[1] < len(intervals)
+    ):
+        in_window = intervals[window[0] : window[1] + 1]
+        values = [float(iv["iops"]) for iv in in_window]
+        phase.iops_min, phase.iops_max = min(values), max(values)
+        phase.iops_mean = sum(values) / len(values)
+        phase.spans.append(
+            Span(phase.time_s[window[0]] - step, phase.time_s[window[1]], "steady-window")
+        )
+    elif steady_values:
         phase.iops_min, phase.iops_max = min(steady_values), max(steady_values)
         phase.iops_mean = sum(steady_values) / len(steady_values)
     elif phase.iops:
@@ -650,34 +685,71 @@ def _sim_timed(phase: Phase, timed: Mapping[str, Any]) -> None:
     hist = timed.get("latency_histogram") or {}
     uppers = [float(v) for v in hist.get("bucket_upper_us") or []]
     counts = [int(c) for c in hist.get("counts") or []]
+    summary = timed.get("latency_us") or {}
     last = (intervals[-1].get("latency_us") or {}) if intervals else {}
+    window_pct: dict[str, float | None] = {}
+    if in_window:
+        for key in PERCENTILE_SHARE:
+            window_pct[key] = _median(
+                [
+                    float(v)
+                    for iv in in_window
+                    if (v := _num((iv.get("latency_us") or {}).get(key))) is not None
+                ]
+            )
     if uppers and len(uppers) == len(counts) and sum(counts) > 0:
         phase.latency = Latency(
             values_us=uppers,
             counts=counts,
-            max_us=_num(last.get("max")),
-            source=f"timed simulator latency histogram (bucket upper bounds), {sum(counts):,} I/Os",
-            kind="the timed simulator's latency histogram of each run (bucket upper bounds)",
+            max_us=_num(summary.get("max")) or _num(last.get("max")),
+            source=f"timed simulator latency histogram (bucket upper bounds), {sum(counts):,} I/Os"
+            + (
+                "; percentiles: median over the steady window of each interval's"
+                if window_pct
+                else ""
+            ),
+            kind="the timed simulator's latency histogram of each whole run (bucket upper bounds)",
         )
         phase.latency.percentiles = {
             k: phase.latency.percentile(s) for k, s in PERCENTILE_SHARE.items()
         }
-    elif last:
+        if any(v is not None for v in window_pct.values()):
+            phase.latency.window_percentiles = window_pct
+    elif last or window_pct:
         phase.latency = Latency(
-            percentiles={k: _num(last.get(k)) for k in PERCENTILE_SHARE},
-            max_us=_num(last.get("max")),
-            source="percentiles of the last interval (no histogram in the file)",
-            kind="percentiles of each run's last interval (no histogram in the file)",
+            percentiles=window_pct or {k: _num(last.get(k)) for k in PERCENTILE_SHARE},
+            max_us=_num(summary.get("max")) or _num(last.get("max")),
+            source="percentiles of the steady window"
+            if window_pct
+            else "percentiles of the last interval (no histogram in the file)",
+            kind="percentiles of each run (no histogram in the file)",
         )
 
 
-def _sim_label(cfg: Mapping[str, Any], differing: set[str]) -> str:
+def _flag(command: Sequence[Any], name: str) -> str | None:
+    """The value of ``--name VALUE`` or ``--name=VALUE`` in a recorded command line."""
+    args = [str(a) for a in command]
+    for k, a in enumerate(args):
+        if a == name and k + 1 < len(args):
+            return args[k + 1]
+        if a.startswith(name + "="):
+            return a.split("=", 1)[1]
+    return None
+
+
+def _sim_label(cfg: Mapping[str, Any], differing: set[str], command: Sequence[Any] = ()) -> str:
     geo = cfg.get("geometry") or {}
     ftl = cfg.get("ftl") or {}
     wl = cfg.get("workload") or {}
     size = geo.get("advertised_bytes") or geo.get("physical_bytes")
     parts = ["sim"]
-    if size:
+    preset = _flag(command, "--preset")
+    if preset:
+        parts.append(preset)
+        scale = _flag(command, "--scale")
+        if scale and scale not in ("1", "1.0"):
+            parts.append(f"×{scale}")
+    elif size:
         parts.append(human_bytes(float(size)))
     policy = str(ftl.get("policy"))
     if policy == "d-choices":
@@ -688,6 +760,31 @@ def _sim_label(cfg: Mapping[str, Any], differing: set[str]) -> str:
     if "pages_per_block" in differing:
         parts.append(f"b={geo.get('pages_per_block')}")
     return " ".join(parts)
+
+
+def _timing_text(timing: Any) -> str | None:
+    """The timed simulator's settings in one line (host, NAND, buffer, SLC cache)."""
+    if not isinstance(timing, Mapping) or not timing.get("enabled"):
+        return None
+    host = timing.get("host") or {}
+    nand = timing.get("nand") or {}
+    buf = timing.get("buffer") or {}
+    slc = timing.get("slc") or {}
+    parts = [
+        f"QD{host.get('queue_depth')} closed loop"
+        if host.get("mode") == "closed"
+        else f"open loop at {host.get('arrival_iops')} IOPS",
+        "write-through" if host.get("write_through") else "write-back",
+        f"{nand.get('channels')} channels × {nand.get('dies_per_channel')} dies, program "
+        f"{nand.get('program_us'):g} µs, erase {nand.get('erase_us'):g} µs",
+        f"buffer {binary_size(int(buf.get('bytes') or 0))}"
+        + (" (power-loss protected)" if buf.get("power_loss_protected") else ""),
+    ]
+    if slc.get("enabled"):
+        parts.append(f"SLC cache up to {human_bytes(_num(slc.get('max_bytes')))}")
+    if host.get("link_mb_s"):
+        parts.append(f"link {host['link_mb_s']:g} MB/s")
+    return ", ".join(parts)
 
 
 def _uniform(cfg: Mapping[str, Any], geo: Mapping[str, Any]) -> bool:
@@ -747,7 +844,7 @@ def load_simulate(path: Path) -> list[Source]:
         ftl = cfg.get("ftl") or {}
         wl = cfg.get("workload") or {}
         run_cfg = cfg.get("run") or {}
-        label = _sim_label(cfg, differing)
+        label = _sim_label(cfg, differing, command)
         simulator = runs_of[0].get("simulator")
         software = dict(
             _kv(
@@ -808,6 +905,7 @@ def load_simulate(path: Path) -> list[Source]:
                     if run_cfg
                     else None,
                 ),
+                ("timing", _timing_text(cfg.get("timing"))),
                 ("command", " ".join(str(c) for c in command) if command else None),
             ]
         )

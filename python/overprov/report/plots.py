@@ -57,7 +57,8 @@ SOURCE_MARKERS = ["o", "s", "D", "^", "v", "P", "X", "*"]
 TARGET_COLOR = "#c92a2a"
 RECOMMEND_COLOR = "#2b8a3e"
 SPAN_STYLE = {
-    "steady": {"color": "#b2f2bb", "alpha": 0.55, "label": "steady-state window"},
+    "steady-window": {"color": "#8ce99a", "alpha": 0.5, "label": "steady-state window"},
+    "steady": {"color": "#ebfbee", "alpha": 0.9, "label": "steady state"},
     "last-window": {
         "color": "#fff0f0",
         "alpha": 0.8,
@@ -215,6 +216,20 @@ def plot_iops_vs_op(
                     zorder=4,
                 )
         ax.plot(xs, ys, "-", color=color, lw=2, alpha=0.85, zorder=2, label=s.label)
+        fob = [(p.op_percent + dx, p.fob_iops) for p in s.phases if p.fob_iops]
+        if fob:
+            ax.plot(
+                [x for x, _ in fob],
+                [y for _, y in fob],
+                ":",
+                marker=marker,
+                ms=5,
+                color=color,
+                alpha=0.6,
+                lw=1.2,
+                zorder=2,
+            )
+            top = max(top, max(y for _, y in fob))
         rec = recommended[i] if i < len(recommended) else None
         if rec is not None:
             match = [p for p in s.phases if p.op_percent == rec and p.iops_figure is not None]
@@ -286,6 +301,10 @@ def plot_iops_vs_op(
         ),
         Line2D([], [], color="#495057", marker="|", ms=10, ls="none", label="min–max of window"),
     ]
+    if any(p.fob_iops for s in sources for p in s.phases):
+        handles.append(
+            Line2D([], [], color="#495057", ls=":", marker="o", ms=4, label="fresh-out-of-box")
+        )
     if any(p.status == "skipped" for s in sources for p in s.phases):
         handles.append(Line2D([], [], ls="none", marker="x", color="#495057", label="skipped"))
     if target_iops:
@@ -424,7 +443,7 @@ def plot_iops_time(source: Source) -> Figure:
     if any(p.round_iops for p in phases):
         handles.append(Line2D([], [], color="#212529", lw=1.6, label="round mean"))
         handles.append(Line2D([], [], color="#adb5bd", lw=0.9, ls=":", label="round boundary"))
-    for kind in ("fob", "transition", "steady", "last-window"):
+    for kind in ("fob", "transition", "steady", "steady-window", "last-window"):
         if kind in seen_spans:
             st = SPAN_STYLE[kind]
             handles.append(
