@@ -1,6 +1,7 @@
-"""Inputs for the report tests, made once per session: a real simulation (overprov simulate
---json), the same with a hand-built ``timed`` section (fixtures.add_timed), and a real fio
-profile of a small file (overprov profile, which writes its report itself)."""
+"""Inputs for the report tests, made once per session: real simulations (overprov simulate
+--json, untimed and timed), an untimed one with a hand-built ``timed`` section
+(report_fixtures.add_timed), a profile of a simulated drive (sim:PRESET) and a real fio profile
+of a small file (overprov profile, which writes its report itself)."""
 
 from __future__ import annotations
 
@@ -75,6 +76,28 @@ def timed_json(sim_json: Path, tmp_path_factory: pytest.TempPathFactory) -> Path
     path = tmp_path_factory.mktemp("timed") / "sim-timed.json"
     path.write_text(json.dumps(doc))
     return path
+
+
+@pytest.fixture(scope="session")
+def sim_profile(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A profile of a simulated drive (sim:PRESET@SCALE) through the profiler's pipeline,
+    OP 0/20/40%, 5 s rounds, target 20,000 IOPS. The profile CLI writes report.html."""
+    out = tmp_path_factory.mktemp("sim-profile") / "prof"
+    res = overprov(
+        "profile",
+        "sim:consumer-tlc-sata@1GiB",
+        "--op",
+        "0,20,40",
+        "--round-seconds",
+        "5",
+        "--target-iops",
+        "20000",
+        "--out",
+        str(out),
+    )
+    assert res.returncode == 0, res.stderr[-3000:]
+    assert f"report: {out / 'report.html'}" in res.stdout, res.stdout + res.stderr
+    return out
 
 
 @pytest.fixture(scope="session")

@@ -100,3 +100,8 @@ def test_timed_and_compared_report_in_chromium(browser, timed_real_json, sim_fif
 def test_fio_profile_report_in_chromium(browser, fio_profile):
     got = _check_rendered(browser, fio_profile, "report-fio-profile")
     assert "fio-3" in got["text"]
+
+
+def test_sim_profile_report_in_chromium(browser, sim_profile):
+    got = _check_rendered(browser, sim_profile, "report-sim-profile")
+    assert "profile (simulated drive)" in got["text"]

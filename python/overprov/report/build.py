@@ -177,7 +177,11 @@ def _tested_table(sources: Sequence[Source]) -> html.Table:
         rows.append(
             [
                 s.label,
-                "profile (fio)" if s.kind == "profile" else "simulation",
+                (
+                    "simulation"
+                    if s.kind != "profile"
+                    else ("profile (simulated drive)" if s.simulated_target else "profile (fio)")
+                ),
                 what,
                 details,
                 s.date,
@@ -440,7 +444,9 @@ def build_report(inputs: Sequence[Path], out_dir: Path, options: Options | None 
             slug = _slug(s.label)
             body.append(f"<h3>{html.esc(s.label)}</h3>")
             cap = (
-                "Dots: IOPS per second (fio's 1 s log); black steps: round means; dotted lines: "
+                "Dots: IOPS per second ("
+                + ("the simulated drive's 1 s series" if s.simulated_target else "fio's 1 s log")
+                + "); black steps: round means; dotted lines: "
                 "round boundaries; green: the steady-state window; hatched red: the last window "
                 "of a phase that did not reach steady state."
                 if s.kind == "profile"

@@ -222,6 +222,7 @@ class Source:
     policy: str | None = None
     workload: str | None = None
     uniform_workload: bool = False
+    simulated_target: bool = False  # a profile of a sim:PRESET drive
     d_choices: int | None = None
     notes: list[str] = field(default_factory=list)
 
@@ -322,7 +323,9 @@ def _fio_bins(out: Path, files: Iterable[str]) -> dict[int, int]:
     return bins
 
 
-def _profile_latency(out: Path, phase: Mapping[str, Any], first: int, last: int) -> Latency:
+def _profile_latency(
+    out: Path, phase: Mapping[str, Any], first: int, last: int, simulated: bool = False
+) -> Latency:
     rounds = [r for r in phase.get("rounds") or [] if first <= int(r.get("index", 0)) <= last]
     files = [f for r in rounds for f in r.get("files") or []]
     bins = _fio_bins(out, files)
@@ -340,19 +343,25 @@ def _profile_latency(out: Path, phase: Mapping[str, Any], first: int, last: int)
             kind="fio's json+ latency histograms of each phase's steady window (or last window)",
         )
     last_round = phase.get("latency_round")
+    if simulated:
+        source = f"percentiles of round {last_round} (a simulated profile records no histogram)"
+        kind = "percentiles of each phase's last round (a simulated profile records no histogram)"
+    else:
+        source = (
+            f"percentiles of round {last_round} only (fio's json+ output was not found in "
+            f"{out / 'fio'})"
+        )
+        kind = "percentiles of each phase's last round (fio's json+ output not found)"
     return Latency(
         percentiles={k: _num(lat.get(k)) for k in PERCENTILE_SHARE},
         mean_us=_num(lat.get("mean")),
         max_us=_num(lat.get("max")),
-        source=(
-            f"percentiles of round {last_round} only (fio's json+ output was not found in "
-            f"{out / 'fio'})"
-        ),
-        kind="percentiles of each phase's last round (fio's json+ output not found)",
+        source=source,
+        kind=kind,
     )
 
 
-def _profile_phase(out: Path, p: Mapping[str, Any]) -> Phase:
+def _profile_phase(out: Path, p: Mapping[str, Any], simulated: bool = False) -> Phase:
     rounds = list(p.get("rounds") or [])
     verdict = p.get("verdict") or {}
     steady = bool(p.get("steady"))
@@ -382,11 +391,20 @@ def _profile_phase(out: Path, p: Mapping[str, Any]) -> Phase:
             phase.window_rounds = (int(rounds[0]["index"]), int(rounds[-1]["index"]))
     if not rounds:
         return phase
+    # Wall-clock round starts, unless they contradict the rounds' durations (a simulated
+    # drive runs a round of simulated seconds in milliseconds): then I/O time, end to end.
     t0 = parse_time(rounds[0].get("started"))
+    starts = [parse_time(r.get("started")) for r in rounds]
+    wall = t0 is not None and all(s is not None for s in starts)
+    if wall:
+        offsets = [(s - t0).total_seconds() for s in starts]  # type: ignore[operator]
+        durations = [_num(r.get("duration_s")) or 0.0 for r in rounds]
+        wall = all(
+            offsets[k + 1] >= offsets[k] + durations[k] - 1.0 for k in range(len(rounds) - 1)
+        )
     clock = 0.0
-    for r in rounds:
-        start = parse_time(r.get("started"))
-        rs = (start - t0).total_seconds() if (start and t0) else clock
+    for k, r in enumerate(rounds):
+        rs = offsets[k] if wall else clock
         dur = _num(r.get("duration_s")) or 0.0
         phase.round_bounds_s.append((rs, rs + dur))
         phase.round_iops.append(float(r.get("iops") or 0.0))
@@ -406,7 +424,7 @@ def _profile_phase(out: Path, p: Mapping[str, Any]) -> Phase:
                     "steady-window" if steady else "last-window",
                 )
             )
-        phase.latency = _profile_latency(out, p, a, b)
+        phase.latency = _profile_latency(out, p, a, b, simulated)
     return phase
 
 
@@ -463,7 +481,8 @@ def load_profile(folder: Path) -> Source:
     target = doc.get("target") or {}
     members = target.get("members") or []
     bs = settings.get("bs_bytes")
-    phases = [_profile_phase(folder, p) for p in doc.get("phases") or []]
+    simulated = target.get("kind") == "sim"
+    phases = [_profile_phase(folder, p, simulated) for p in doc.get("phases") or []]
     _profile_wsat(doc, phases)
     fob = ((doc.get("steps") or {}).get("fob") or {}).get("round") or {}
     spec = str(target.get("spec") or folder.name)
@@ -485,6 +504,8 @@ def load_profile(folder: Path) -> Source:
             desc.append(f"write cache: {m['write_cache']}")
         if m.get("rotational"):
             desc.append("rotational")
+        if m.get("description"):
+            desc.append(str(m["description"]))
         identity.append((f"{tag}{m.get('path') or m.get('name')}", ", ".join(d for d in desc if d)))
     crit = doc.get("steady_state_criteria") or {}
     setting_pairs: list[tuple[str, Any]] = [
@@ -492,7 +513,8 @@ def load_profile(folder: Path) -> Source:
         (
             "workload",
             f"{binary_size(bs) if bs else '?'} random writes, QD {settings.get('qd')} × "
-            f"{settings.get('jobs')} job(s) per member, ioengine {settings.get('ioengine')}",
+            f"{settings.get('jobs')} job(s) per member"
+            + ("" if simulated else f", ioengine {settings.get('ioengine')}"),
         ),
         (
             "rounds",
@@ -517,7 +539,10 @@ def load_profile(folder: Path) -> Source:
             "rated TBW per drive",
             f"{settings['rated_tbw']:g} TB" if settings.get("rated_tbw") else None,
         ),
-        ("fio steadystate per round", doc.get("fio_steadystate_per_round")),
+        (
+            "fio steadystate per round",
+            None if simulated else doc.get("fio_steadystate_per_round"),
+        ),
     ]
     created = parse_time(doc.get("created"))
     updated = parse_time(doc.get("updated"))
@@ -551,6 +576,7 @@ def load_profile(folder: Path) -> Source:
         bs_bytes=int(bs) if bs else None,
         total_bytes=_num(totals.get("bytes_written")),
         io_seconds=_num(totals.get("io_seconds")),
+        simulated_target=simulated,
     )
     if source.status != "complete":
         source.notes.append(

@@ -253,11 +253,12 @@ def plot_iops_vs_op(
             ax.axhline(s.fob_iops, color="#868e96", ls=":", lw=1.2, zorder=1)
             ax.annotate(
                 f"fresh-out-of-box {s.fob_iops:,.0f} IOPS",
-                (1.0, s.fob_iops),
+                (0.0, s.fob_iops),
                 xycoords=("axes fraction", "data"),
-                xytext=(-4, 3),
+                xytext=(4, -3),
                 textcoords="offset points",
-                ha="right",
+                ha="left",
+                va="top",
                 fontsize=8,
                 color="#495057",
             )
