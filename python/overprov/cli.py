@@ -45,6 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.command_line = ["overprov", *(sys.argv[1:] if argv is None else argv)]
     try:
         return int(args.func(args) or 0)
     except OverprovError as exc:

@@ -544,6 +544,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "run (field names as in docs/simulate.md); flags override it",
     )
     p.add_argument(
+        "--out",
+        metavar="DIR",
+        help="write everything to DIR: simulate.json, series.csv (timed runs) and the HTML "
+        "report (report.html)",
+    )
+    p.add_argument(
         "--json",
         metavar="FILE",
         help="write the full reports (intervals, wear, victim histogram) as JSON",
@@ -698,16 +704,29 @@ def main(args: argparse.Namespace) -> int:
     print(format_table(reports))
     if any(r.get("timed") for r in reports):
         print(format_timed_table(reports))
-    if args.series:
-        n = write_series_csv(reports, Path(args.series))
-        print(f"\ntime series ({n} intervals) written to {args.series}")
-    if args.json:
-        out = {
-            "schema": "overprov.simulate/1",
-            "overprov_version": __version__,
-            "command": sys.argv,
-            "runs": reports,
-        }
-        Path(args.json).write_text(json.dumps(out, indent=1) + "\n")
-        print(f"\nfull reports written to {args.json}")
+    out_dir = Path(args.out) if args.out else None
+    if out_dir is not None:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    series = args.series or (
+        out_dir / "series.csv" if out_dir and any(r.get("timed") for r in reports) else None
+    )
+    if series:
+        n = write_series_csv(reports, Path(series))
+        print(f"\ntime series ({n} intervals) written to {series}")
+    json_paths = [Path(p) for p in (args.json, out_dir and out_dir / "simulate.json") if p]
+    doc = {
+        "schema": "overprov.simulate/1",
+        "overprov_version": __version__,
+        "command": getattr(args, "command_line", None) or ["overprov", *sys.argv[1:]],
+        "preset": {"name": args.preset, "scale": args.scale} if args.preset else None,
+        "runs": reports,
+    }
+    for path in json_paths:
+        path.write_text(json.dumps(doc, indent=1) + "\n")
+        print(f"\nfull reports written to {path}")
+    if out_dir is not None:
+        from overprov.report import write_report
+
+        html = write_report([out_dir / "simulate.json"], out_dir)
+        print(f"report: {html}")
     return 0

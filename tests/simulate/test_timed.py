@@ -151,3 +151,20 @@ def test_presets_say_where_their_figures_come_from():
         cfg, factor = presets.preset_config(name)
         assert 0 < factor <= 1
         simulate.validate(cfg)  # every preset is a valid drive
+
+
+def test_out_folder_gets_json_series_and_report(overprov_cli, tmp_path):
+    out = tmp_path / "ws"
+    rc, text, err = overprov_cli(
+        "simulate", "--preset", CONSUMER, "--scale", "2GiB", "--extra-op", "0,30",
+        "--precondition", "none", "--warmup", "0", "--drive-writes", "2", "--no-progress",
+        "--out", str(out),
+    )  # fmt: skip
+    assert rc == 0, err
+    doc = json.loads((out / "simulate.json").read_text())
+    assert len(doc["runs"]) == 2 and all(r["timed"] for r in doc["runs"])
+    rows = list(csv.DictReader((out / "series.csv").open()))
+    assert len(rows) == sum(len(r["timed"]["intervals"]) for r in doc["runs"])
+    html = (out / "report.html").read_text()
+    assert "<img" in html and "consumer-tlc-sata" in html
+    assert f"report: {out / 'report.html'}" in text

@@ -763,16 +763,22 @@ def _flag(command: Sequence[Any], name: str) -> str | None:
     return None
 
 
-def _sim_label(cfg: Mapping[str, Any], differing: set[str], command: Sequence[Any] = ()) -> str:
+def _sim_label(
+    cfg: Mapping[str, Any],
+    differing: set[str],
+    command: Sequence[Any] = (),
+    recorded: Mapping[str, Any] | None = None,
+) -> str:
     geo = cfg.get("geometry") or {}
     ftl = cfg.get("ftl") or {}
     wl = cfg.get("workload") or {}
     size = geo.get("advertised_bytes") or geo.get("physical_bytes")
     parts = ["sim"]
-    preset = _flag(command, "--preset")
+    # the preset as simulate recorded it; older files only have it on the command line
+    preset = (recorded or {}).get("name") or _flag(command, "--preset")
     if preset:
         parts.append(preset)
-        scale = _flag(command, "--scale")
+        scale = (recorded or {}).get("scale") or _flag(command, "--scale")
         if scale and scale not in ("1", "1.0"):
             parts.append(f"×{scale}")
     elif size:
@@ -870,7 +876,7 @@ def load_simulate(path: Path) -> list[Source]:
         ftl = cfg.get("ftl") or {}
         wl = cfg.get("workload") or {}
         run_cfg = cfg.get("run") or {}
-        label = _sim_label(cfg, differing, command)
+        label = _sim_label(cfg, differing, command, doc.get("preset"))
         simulator = runs_of[0].get("simulator")
         software = dict(
             _kv(
