@@ -184,8 +184,9 @@ def test_two_files_as_one_raid_group_and_the_min_iops_skip(tmp_path, need_fio):
 
 def test_cli_refusals(tmp_path):
     out = tmp_path / "out"
-    sim = run_cli("sim:consumer-tlc", "--out", str(out))
-    assert sim.returncode == 2 and "simulated targets need the timed simulator" in sim.stderr
+    sim = run_cli("sim:consumer-tlc", "--out", str(out))  # a preset name that does not exist
+    assert sim.returncode == 2 and "no preset 'consumer-tlc'" in sim.stderr
+    assert "consumer-tlc-sata" in sim.stderr  # the presets there are are listed
     precious = tmp_path / "precious.img"
     precious.write_bytes(b"user data" * 1000)
     refused = run_cli(str(precious), "--out", str(out))
