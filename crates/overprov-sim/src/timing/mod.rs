@@ -304,16 +304,20 @@ impl Engine {
         }
     }
 
-    /// Start a profiler round: wait for every outstanding request (as fio does between jobs),
-    /// then keep `queue_depth` requests in flight from then on. Returns the start time.
-    pub fn begin_round(&mut self, queue_depth: u32) -> u64 {
-        let start = self
-            .slots
+    /// When every request issued so far has completed (and the host has issued its last).
+    fn drained_at(&self) -> u64 {
+        self.slots
             .iter()
             .map(|Reverse(t)| *t)
             .max()
             .unwrap_or(self.now)
-            .max(self.now);
+            .max(self.now)
+    }
+
+    /// Start a profiler round: wait for every outstanding request (as fio does between jobs),
+    /// then keep `queue_depth` requests in flight from then on. Returns the start time.
+    pub fn begin_round(&mut self, queue_depth: u32) -> u64 {
+        let start = self.drained_at();
         self.now = start;
         self.mode = HostMode::Closed;
         self.queue_depth = queue_depth;
@@ -328,13 +332,7 @@ impl Engine {
     /// End the round begun last; its figures over `[start, end of last completion]`.
     pub fn end_round(&mut self) -> Option<RoundFigures> {
         let r = self.round.take()?;
-        let end = self
-            .slots
-            .iter()
-            .map(|Reverse(t)| *t)
-            .max()
-            .unwrap_or(self.now)
-            .max(self.now);
+        let end = self.drained_at();
         self.now = end;
         let secs = (end - r.start_ns) as f64 / NS;
         let full = (secs.floor() as usize).min(r.per_second.len());
