@@ -11,7 +11,7 @@ use crate::geometry::Geometry;
 use crate::stats::{erase_histogram, Delta, Interval, Snapshot, WearReport};
 use crate::timing::{Engine, RoundFigures, TimedReport};
 use crate::workload::permutation::Permutation;
-use crate::workload::{Op, Workload};
+use crate::workload::{Op, Request, Workload};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -334,7 +334,6 @@ impl Simulator {
     /// slot, or its arrival), its FTL work is done, and the timing engine schedules the NAND
     /// operations that work produced.
     fn run_timed(&mut self, limit: u64) {
-        let ppb = self.geom.pages_per_block as u64;
         let stream_by_class = self.stream_by_class;
         let mut pages: Vec<Option<u32>> = Vec::new();
         while self.ftl.counters().host_pages < limit {
@@ -365,15 +364,8 @@ impl Simulator {
             let done = match r.op {
                 Op::Write => {
                     let stream = if stream_by_class { r.class as usize } else { 0 };
-                    for i in 0..r.pages {
-                        self.ftl.write(r.lpn + i, stream);
-                    }
                     self.host_bytes += bytes;
-                    let ops = self.ftl.take_ops();
-                    let free_units = self.ftl.free_blocks() as u64 * ppb;
-                    let done = eng.write(t, &ops, bytes, free_units);
-                    self.ftl.return_ops(ops);
-                    done
+                    timed_write(&mut self.ftl, eng, t, &r, stream)
                 }
                 Op::Read => {
                     pages.clear();
@@ -441,7 +433,6 @@ impl Simulator {
         );
         let pages_per_request = request_bytes.div_ceil(page) as u64;
         let once = (span / pages_per_request).max(1);
-        let ppb = self.geom.pages_per_block as u64;
         let Some(eng) = self.timed.as_mut() else {
             unreachable!()
         };
@@ -455,14 +446,8 @@ impl Simulator {
             }
             eng.tick(t, self.ftl.counters());
             let r = workload.next_request();
-            for i in 0..r.pages {
-                self.ftl.write(r.lpn + i, 0);
-            }
             self.host_bytes += r.bytes as u64;
-            let ops = self.ftl.take_ops();
-            let free_units = self.ftl.free_blocks() as u64 * ppb;
-            let done = eng.write(t, &ops, r.bytes as u64, free_units);
-            self.ftl.return_ops(ops);
+            let done = timed_write(&mut self.ftl, eng, t, &r, 0);
             eng.complete(t, done, false, r.bytes as u64);
             requests += 1;
         }
@@ -546,4 +531,18 @@ impl Simulator {
                 .map(|e| e.report(&self.geom, self.ftl.counters())),
         }
     }
+}
+
+/// A host write issued at `t` in simulated time: the FTL does its work (GC included) with the
+/// operation log on, and the timing engine schedules the NAND operations that work produced.
+/// Returns the completion time.
+fn timed_write(ftl: &mut Ftl, eng: &mut Engine, t: u64, r: &Request, stream: usize) -> u64 {
+    for i in 0..r.pages {
+        ftl.write(r.lpn + i, stream);
+    }
+    let ops = ftl.take_ops();
+    let free_units = ftl.free_blocks() as u64 * ftl.geometry().pages_per_block as u64;
+    let done = eng.write(t, &ops, r.bytes as u64, free_units);
+    ftl.return_ops(ops);
+    done
 }
