@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from overprov import capacity, models, units
+from overprov import capacity, engine, models, units
 from overprov.errors import ConfigError
 
 # Reference starting points when no test can be run (DOMAIN.md §4), as extra OP fractions.
@@ -113,9 +113,6 @@ _MODEL_TEXT = {
 
 
 _MODEL_ROW = {"greedy": "model: greedy b={b}", "fifo": "model: FIFO", "random": "model: random"}
-
-SIMULATE_SCHEMA = "overprov.simulate/1"
-
 
 # ------------------------------------------------------------------- WAF from the simulator
 
@@ -215,34 +212,10 @@ def load_simulation(path: str | Path) -> SimulatedWaf:
     ``measured.waf``; the runs must differ only in OP (same FTL, pages per block, workload),
     one run per OP. Errors are ConfigErrors naming the file and the field."""
     name = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError as exc:
-        raise ConfigError(f"{name}: no such file (--simulation)") from exc
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{name}: cannot read it: {exc}") from exc
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ConfigError(
-            f"{name}: not JSON ({exc.msg} at line {exc.lineno} column {exc.colno}); expected "
-            "the file `overprov simulate --json FILE` writes"
-        ) from exc
-    schema = doc.get("schema") if isinstance(doc, dict) else None
-    if schema != SIMULATE_SCHEMA:
-        shown = "missing" if schema is None else repr(schema)
-        raise ConfigError(
-            f"{name}: schema: expected {SIMULATE_SCHEMA!r} (the file `overprov simulate --json "
-            f"FILE` writes), {shown}"
-        )
-    runs = doc.get("runs")
-    if not isinstance(runs, list) or not runs:
-        raise ConfigError(f"{name}: runs: expected a non-empty list of simulation reports")
+    runs = engine.read_simulate_file(path)["runs"]
     points: list[SimPoint] = []
     first: dict[str, Any] = {}
     for i, rep in enumerate(runs, start=1):
-        if not isinstance(rep, dict):
-            raise ConfigError(f"{name}: runs[{i - 1}] (run {i}): expected a report object")
         measured = rep.get("measured")
         if not isinstance(measured, dict):
             raise ConfigError(
@@ -350,13 +323,11 @@ def quick_config(rho: float, policy: str, pages_per_block: int) -> dict[str, Any
 def quick_simulation(rhos: Sequence[float], policy: str, pages_per_block: int) -> SimulatedWaf:
     """Simulate each OP ρ (one run each, well under a second per run) and return the
     measured WAFs. Every config is validated before the first run."""
-    from overprov import simulate  # the Rust core is loaded only when a simulation is asked for
-
     rhos = sorted(set(rhos))
     configs = [quick_config(rho, policy, pages_per_block) for rho in rhos]
     for cfg in configs:
         try:
-            simulate.validate(cfg)
+            engine.validate(cfg)
         except ConfigError as exc:
             raise ConfigError(
                 f"--simulate at ρ = {cfg['geometry']['op_ratio'] * 100:.2f} %: {exc}"
@@ -365,7 +336,7 @@ def quick_simulation(rhos: Sequence[float], policy: str, pages_per_block: int) -
     tag = f"simulated (overprov-sim, {user_pages:,} user pages"
     points = []
     for i, cfg in enumerate(configs, start=1):
-        report = simulate.run(cfg)
+        report = engine.run(cfg)
         sim_rho = report["geometry"]["op_ratio"]
         points.append(
             SimPoint(

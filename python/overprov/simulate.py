@@ -1,4 +1,4 @@
-"""``overprov simulate``: run the Rust FTL simulator on a drive, workload and GC policy.
+"""``overprov simulate``: the command line of the Rust FTL simulator (``overprov.engine`` runs it).
 
 The configuration is the Rust ``SimConfig`` as a nested dict (sections ``geometry``, ``ftl``,
 ``wear``, ``workload``, ``precondition``, ``run``); a TOML file gives it with the same section
@@ -9,20 +9,21 @@ Rust before the run starts; errors name the field (``ftl.policy: unknown variant
 from __future__ import annotations
 
 import argparse
-import copy
 import json
 import sys
 import time
-import tomllib
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from overprov import __version__, models, presets
+from overprov import engine, models, presets
+from overprov.engine import merge, validate
 from overprov.errors import ConfigError
 from overprov.units import parse_number_list, parse_size_bytes
 
-ProgressFn = Callable[[str, int, int], None]
+# profile/sim_target.py still reaches merge and validate through this module; it is to call
+# overprov.engine (merge, validate, simulator, core_version) directly.
+__all__ = ["merge", "validate", "register", "run"]
 
 POLICIES = ("greedy", "fifo", "random", "d-choices", "cost-benefit")
 PATTERNS = ("uniform", "sequential", "hot-cold", "zoned", "zipf", "jesd219")
@@ -30,79 +31,6 @@ PATTERNS = ("uniform", "sequential", "hot-cold", "zoned", "zipf", "jesd219")
 #: The demo: a drive sold as 16 GB with 16 GiB of NAND, the NAS vendor's extra-OP phases.
 DEMO_ADVERTISED_BYTES = 16_000_000_000
 DEMO_EXTRA_OP = (0.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0)
-
-
-def _core() -> Any:
-    try:
-        from overprov import _core
-    except ImportError as exc:  # pragma: no cover - only without a build
-        raise ConfigError(
-            "the simulator core (overprov._core) is not built: run `make build`"
-        ) from exc
-    return _core
-
-
-def default_config() -> dict[str, Any]:
-    """Every field with its default, as the Rust core defines them."""
-    return json.loads(_core().default_config_json())
-
-
-def load_toml(path: str | Path) -> dict[str, Any]:
-    """Read a TOML config file; syntax errors name the file and line."""
-    p = Path(path)
-    try:
-        with p.open("rb") as fh:
-            return tomllib.load(fh)
-    except FileNotFoundError as exc:
-        raise ConfigError(f"{p}: no such config file") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{p}: {exc}") from exc
-
-
-def merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
-    """Deep-merge ``override`` into a copy of ``base`` (sections merge, values replace)."""
-    out = copy.deepcopy(base)
-    for key, value in override.items():
-        if isinstance(value, dict) and isinstance(out.get(key), dict):
-            out[key] = merge(out[key], value)
-        else:
-            out[key] = copy.deepcopy(value)
-    return out
-
-
-def validate(config: dict[str, Any]) -> dict[str, Any]:
-    """Validate a config in the Rust core; returns the resolved config and geometry."""
-    return json.loads(_core().validate_config(json.dumps(config)))
-
-
-def run(
-    config: dict[str, Any],
-    progress: ProgressFn | None = None,
-    chunk_pages: int | None = None,
-) -> dict[str, Any]:
-    """Run one simulation to the end and return its report (a dict; see the Rust ``Report``).
-
-    ``progress(phase, done_pages, planned_pages)`` is called between chunks of host writes;
-    the GIL is released while the core runs, and Ctrl-C stops between chunks.
-    """
-    core = _core()
-    sim = core.Simulator(json.dumps(config))
-    _, planned = sim.progress()
-    chunk = chunk_pages or max(1 << 20, planned // 200)
-    started = time.perf_counter()
-    while True:
-        done = sim.step(chunk)
-        if progress is not None:
-            now, planned = sim.progress()
-            progress(sim.phase, now, planned)
-        if done:
-            break
-    report = json.loads(sim.report_json())
-    seconds = time.perf_counter() - started
-    host_pages = report["totals"]["host_pages"]
-    report["wall_seconds"] = seconds
-    report["host_pages_per_wall_second"] = host_pages / seconds if seconds > 0 else None
-    return report
 
 
 def model_waf(report: dict[str, Any]) -> tuple[str, float] | None:
@@ -387,7 +315,7 @@ def config_from_args(args: argparse.Namespace) -> dict[str, Any]:
     elif args.scale:
         raise ConfigError("--scale: only applies to a --preset drive")
     if args.config:
-        cfg = merge(cfg, load_toml(args.config))
+        cfg = merge(cfg, engine.load_toml(args.config))
     over: dict[str, dict[str, Any]] = {
         k: {} for k in ("geometry", "ftl", "wear", "workload", "precondition", "run")
     }
@@ -686,10 +614,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="record WAF every PCT%% of user capacity written",
     )
     r.add_argument("--seed", type=int, help="random seed (same seed, same result)")
-    p.set_defaults(func=main)
+    p.set_defaults(func=run)
 
 
-def main(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
     configs = demo_configs() if args.demo else sweep_configs(config_from_args(args), args)
     reports = []
     for cfg in configs:
@@ -697,7 +625,7 @@ def main(args: argparse.Namespace) -> int:
     for i, cfg in enumerate(configs):
         bar = None if args.no_progress else ProgressBar(f"run {i + 1}/{len(configs)}")
         try:
-            reports.append(run(cfg, progress=bar))
+            reports.append(engine.run(cfg, progress=bar))
         finally:
             if bar is not None:
                 bar.close()
@@ -714,13 +642,11 @@ def main(args: argparse.Namespace) -> int:
         n = write_series_csv(reports, Path(series))
         print(f"\ntime series ({n} intervals) written to {series}")
     json_paths = [Path(p) for p in (args.json, out_dir and out_dir / "simulate.json") if p]
-    doc = {
-        "schema": "overprov.simulate/1",
-        "overprov_version": __version__,
-        "command": getattr(args, "command_line", None) or ["overprov", *sys.argv[1:]],
-        "preset": {"name": args.preset, "scale": args.scale} if args.preset else None,
-        "runs": reports,
-    }
+    doc = engine.simulate_document(
+        reports,
+        getattr(args, "command_line", None) or ["overprov", *sys.argv[1:]],
+        {"name": args.preset, "scale": args.scale} if args.preset else None,
+    )
     for path in json_paths:
         path.write_text(json.dumps(doc, indent=1) + "\n")
         print(f"\nfull reports written to {path}")

@@ -283,11 +283,11 @@ def test_quick_simulation_text_and_solver(overprov_cli) -> None:
 
 
 def test_quick_simulation_configs_validate() -> None:
-    from overprov import simulate
+    from overprov import engine
 
     for b in (16, 64, 256, 1024):
         cfg = plan.quick_config(HIDDEN, "greedy", b)
-        resolved = simulate.validate(cfg)
+        resolved = engine.validate(cfg)
         assert resolved["geometry"]["user_pages"] == plan.quick_user_pages(b)
         assert resolved["geometry"]["user_pages"] // b >= 1024
         assert abs(resolved["op_ratio"] - HIDDEN) <= b / plan.quick_user_pages(b)

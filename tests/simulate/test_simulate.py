@@ -9,7 +9,7 @@ import io
 import json
 
 import pytest
-from overprov import simulate
+from overprov import engine, simulate
 from overprov.errors import ConfigError
 
 SMALL = ("--user-pages", "262144", "--warmup", "3", "--drive-writes", "2", "--no-progress")
@@ -171,7 +171,7 @@ def test_workload_kinds_run_and_report(tmp_path):
         {"pattern": "hot-cold", "random_map": True},
         {"pattern": "uniform", "read_percent": 30, "trim_percent": 5, "request_bytes": 16384},
     ):
-        rep = simulate.run(simulate.merge(base, {"workload": workload}))
+        rep = engine.run(engine.merge(base, {"workload": workload}))
         m = rep["measured"]
         assert rep["done"] and m["host_pages"] >= 32768 and m["waf"] >= 1.0, workload
         if workload["pattern"] == "jesd219":
@@ -184,7 +184,7 @@ def test_workload_kinds_run_and_report(tmp_path):
 def test_progress_bar_draws_phases():
     buf = io.StringIO()
     bar = simulate.ProgressBar("run 1/1", stream=buf, force=True)
-    simulate.run(
+    engine.run(
         {"geometry": {"user_pages": 65536}, "run": {"drive_writes": 1, "warmup_drive_writes": 1}},
         progress=bar,
         chunk_pages=16384,
@@ -195,6 +195,6 @@ def test_progress_bar_draws_phases():
 
 def test_library_raises_config_error_not_a_panic():
     with pytest.raises(ConfigError, match="geometry.pages_per_block"):
-        simulate.run({"geometry": {"pages_per_block": 0}})
+        engine.run({"geometry": {"pages_per_block": 0}})
     with pytest.raises(ConfigError, match="workload.zones"):
-        simulate.validate({"workload": {"pattern": "zoned"}})
+        engine.validate({"workload": {"pattern": "zoned"}})

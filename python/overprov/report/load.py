@@ -25,9 +25,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from overprov import engine
 from overprov.errors import ConfigError
 
-SIMULATE_SCHEMA = "overprov.simulate/1"
 PROFILE_FORMAT = "overprov-profile-results"
 
 # Keys of a simulate config that change with the OP of a sweep (not part of a series' identity).
@@ -833,18 +833,10 @@ def _uniform(cfg: Mapping[str, Any], geo: Mapping[str, Any]) -> bool:
 
 def load_simulate(path: Path) -> list[Source]:
     try:
-        doc = json.loads(path.read_text())
-    except OSError as exc:
-        raise ReportInputError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    except json.JSONDecodeError as exc:
-        raise ReportInputError(f"{path}: not JSON: {exc}") from None
-    if not isinstance(doc, Mapping) or doc.get("schema") != SIMULATE_SCHEMA:
-        raise ReportInputError(
-            f"{path}: not an `overprov simulate --json` file (schema {SIMULATE_SCHEMA})"
-        )
-    runs = [r for r in doc.get("runs") or [] if isinstance(r, Mapping)]
-    if not runs:
-        raise ReportInputError(f"{path}: holds no simulation runs")
+        doc = engine.read_simulate_file(path)
+    except ConfigError as exc:
+        raise ReportInputError(str(exc)) from None
+    runs = doc["runs"]
     groups: dict[str, list[Mapping[str, Any]]] = {}
     for r in runs:
         groups.setdefault(_strip_op(r.get("config") or {}), []).append(r)
@@ -985,11 +977,8 @@ def load_inputs(inputs: Sequence[Path]) -> list[Source]:
             sims = sorted(path.glob("*.json"))
             found = []
             for f in sims:
-                try:
-                    if json.loads(f.read_text()).get("schema") == SIMULATE_SCHEMA:
-                        found.extend(load_simulate(f))
-                except (OSError, ValueError, AttributeError):
-                    continue
+                if engine.is_simulate_file(f):
+                    found.extend(load_simulate(f))
             if not found:
                 raise ReportInputError(
                     f"{path}: neither a profile folder (no results.json) nor a folder of "
