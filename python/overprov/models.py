@@ -287,18 +287,79 @@ def waf_agarwal_marrow(rho: float) -> float:
     return a / (2.0 * (a - 1.0))
 
 
-WAF_POLICIES: tuple[str, ...] = ("greedy", "fifo", "random")
+# ---------------------------------------------------------------------------------------------
+# The registry: GC victim policy → its analytic WAF model (uniform random page writes)
 
 
-def waf_for_policy(policy: str, rho: float, pages_per_block: int = 256) -> float:
-    """WAF under uniform random writes for a victim policy name (``WAF_POLICIES``)."""
-    if policy == "greedy":
-        return waf_greedy(rho, pages_per_block)
-    if policy == "fifo":
-        return waf_fifo(rho)
-    if policy == "random":
-        return waf_random(rho)
-    raise ValueError(f"unknown GC policy {policy!r}; expected one of {', '.join(WAF_POLICIES)}")
+@dataclass(frozen=True)
+class WafModel:
+    """The analytic WAF model of one GC victim policy, as every command names and cites it."""
+
+    policy: str  # the simulator's ftl.policy name
+    description: str  # what the model is and its source, for headings
+    legend: str  # a curve or column label; {b} is pages per block, {d} the sample size
+    citation: str  # the paper
+    waf: Callable[[float, int, int], float]  # (ρ, pages per block, d) → WAF
+    needs_d: bool = False  # the model takes the d-choices sample size
+
+    def label(self, pages_per_block: int, d: int | None = None) -> str:
+        return self.legend.format(b=pages_per_block, d=d)
+
+
+WAF_MODELS: dict[str, WafModel] = {
+    m.policy: m
+    for m in (
+        WafModel(
+            "greedy",
+            "greedy GC, mean-field model (Bux & Iliadis 2010)",
+            "greedy model, b={b} (Bux & Iliadis)",
+            "W. Bux, I. Iliadis, Performance Evaluation 67(11), 2010",
+            lambda rho, b, d: waf_greedy(rho, b),
+        ),
+        WafModel(
+            "fifo",
+            "FIFO/LRU GC, Lambert-W model (Desnoyers 2012; Xiang & Kurkoski 2012)",
+            "FIFO model (Desnoyers)",
+            "P. Desnoyers, SYSTOR 2012; L. Xiang, B. Kurkoski, ICNC 2012",
+            lambda rho, b, d: waf_fifo(rho),
+        ),
+        WafModel(
+            "random",
+            "random-victim GC, α/(α−1)",
+            "random-victim model α/(α−1)",
+            "P. Desnoyers, SYSTOR 2012 (random victim selection)",
+            lambda rho, b, d: waf_random(rho),
+        ),
+        WafModel(
+            "d-choices",
+            "d-choices GC, mean-field model (Van Houdt 2013)",
+            "d-choices model, d={d} (Van Houdt)",
+            "B. Van Houdt, SIGMETRICS 2013",
+            lambda rho, b, d: waf_d_choices(rho, b, d),
+            needs_d=True,
+        ),
+    )
+}
+
+#: The policies whose model needs nothing beyond ρ and the pages per block.
+WAF_POLICIES: tuple[str, ...] = tuple(p for p, m in WAF_MODELS.items() if not m.needs_d)
+
+
+def model_for(policy: str | None) -> WafModel | None:
+    """The analytic model of a GC policy, or None when there is none (cost-benefit)."""
+    return WAF_MODELS.get(policy or "")
+
+
+def waf_for_policy(
+    policy: str, rho: float, pages_per_block: int = 256, d: int | None = None
+) -> float:
+    """WAF under uniform random writes for a victim policy name (``WAF_MODELS``)."""
+    model = model_for(policy)
+    if model is None:
+        raise ValueError(f"unknown GC policy {policy!r}; expected one of {', '.join(WAF_MODELS)}")
+    if model.needs_d and d is None:
+        raise ValueError(f"the {policy} model needs the sample size d")
+    return model.waf(rho, pages_per_block, d or 0)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -105,15 +105,6 @@ class Plan:
     solve_max_extra_op: float = MAX_EXTRA_OP
 
 
-_MODEL_TEXT = {
-    "greedy": "greedy GC, mean-field model (Bux & Iliadis 2010)",
-    "fifo": "FIFO/LRU GC, Lambert-W model (Desnoyers 2012; Xiang & Kurkoski 2012)",
-    "random": "random-victim GC, α/(α−1)",
-}
-
-
-_MODEL_ROW = {"greedy": "model: greedy b={b}", "fifo": "model: FIFO", "random": "model: random"}
-
 # ------------------------------------------------------------------- WAF from the simulator
 
 
@@ -434,8 +425,9 @@ def build_plan(
 
     solve_lo, solve_hi = 0.0, MAX_EXTRA_OP
     if simulation is None:
-        model_text = _MODEL_TEXT[policy]
-        model_row = _MODEL_ROW[policy].format(b=pages_per_block)
+        model = models.WAF_MODELS[policy]
+        model_text = model.description
+        model_row = model.label(pages_per_block)
         waf_source = model_text
         workload = "uniform random writes"
 

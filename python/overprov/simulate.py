@@ -48,19 +48,11 @@ def model_waf(report: dict[str, Any]) -> tuple[str, float] | None:
         or w["request_bytes"] != report["geometry"]["page_size_bytes"]
     ):
         return None
-    rho = report["geometry"]["op_ratio"]
-    b = report["geometry"]["pages_per_block"]
-    policy = cfg["ftl"]["policy"]
-    if policy == "greedy":
-        return "greedy (mean-field, Bux & Iliadis)", models.waf_greedy(rho, b)
-    if policy == "fifo":
-        return "FIFO (Desnoyers; Xiang & Kurkoski)", models.waf_fifo(rho)
-    if policy == "random":
-        return "random α/(α−1)", models.waf_random(rho)
-    if policy == "d-choices":
-        d = cfg["ftl"]["d_choices"]
-        return f"d-choices d={d} (Van Houdt)", models.waf_d_choices(rho, b, d)
-    return None
+    model = models.model_for(cfg["ftl"]["policy"])
+    if model is None:
+        return None
+    b, d = report["geometry"]["pages_per_block"], cfg["ftl"].get("d_choices")
+    return model.label(b, d), model.waf(report["geometry"]["op_ratio"], b, d)
 
 
 def summary_row(report: dict[str, Any]) -> dict[str, Any]:

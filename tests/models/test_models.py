@@ -197,3 +197,14 @@ def test_lambert_w0_known_values() -> None:
     for x in (-0.35, -0.2, 0.5, 10.0):
         w = models.lambert_w0(x)
         assert w * math.exp(w) == pytest.approx(x, abs=1e-12)
+
+
+def test_one_registry_names_every_policy_model() -> None:
+    """Every GC policy with a model is in WAF_MODELS; the functions are the named models."""
+    assert set(models.WAF_MODELS) == {"greedy", "fifo", "random", "d-choices"}
+    assert models.model_for("cost-benefit") is None
+    assert models.WAF_MODELS["d-choices"].waf(0.28, 64, 4) == models.waf_d_choices(0.28, 64, 4)
+    assert models.waf_for_policy("d-choices", 0.28, 64, d=4) == models.waf_d_choices(0.28, 64, 4)
+    assert models.WAF_MODELS["greedy"].label(64) == "greedy model, b=64 (Bux & Iliadis)"
+    with pytest.raises(ValueError, match="needs the sample size d"):
+        models.waf_for_policy("d-choices", 0.28)

@@ -220,18 +220,12 @@ def waf_conclusion(source: Source) -> tuple[str, list[str]]:
 
 
 def model_waf(source: Source, p: Phase) -> float | None:
-    if not p.rho or not p.pages_per_block:
+    model = models.model_for(source.policy)
+    if not p.rho or not p.pages_per_block or model is None:
         return None
-    b = int(p.pages_per_block)
-    if source.policy == "greedy":
-        return models.waf_greedy(p.rho, b)
-    if source.policy == "fifo":
-        return models.waf_fifo(p.rho)
-    if source.policy == "random":
-        return models.waf_random(p.rho)
-    if source.policy == "d-choices" and source.d_choices:
-        return models.waf_d_choices(p.rho, b, int(source.d_choices))
-    return None
+    if model.needs_d and not source.d_choices:
+        return None
+    return model.waf(p.rho, int(p.pages_per_block), int(source.d_choices or 0))
 
 
 def comparison(sources: Sequence[Source]) -> list[str]:

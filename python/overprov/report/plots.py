@@ -658,29 +658,15 @@ def model_curves(
     d-choices when a source used it."""
     out: list[tuple[str, list[float], str, str]] = []
     blocks = sorted({p.pages_per_block for s in sources for p in s.phases if p.pages_per_block})
+    greedy, fifo, rand = (models.WAF_MODELS[k] for k in ("greedy", "fifo", "random"))
     for b in blocks:
-        out.append(
-            (
-                f"greedy model, b={b} (Bux & Iliadis)",
-                [models.waf_greedy(r, b) for r in rhos],
-                "-",
-                "#343a40",
-            )
-        )
-    out.append(("FIFO model (Desnoyers)", [models.waf_fifo(r) for r in rhos], "--", "#868e96"))
-    out.append(
-        ("random-victim model α/(α−1)", [models.waf_random(r) for r in rhos], ":", "#868e96")
-    )
+        out.append((greedy.label(b), [greedy.waf(r, b, 0) for r in rhos], "-", "#343a40"))
+    for m, style in ((fifo, "--"), (rand, ":")):
+        out.append((m.label(256), [m.waf(r, 256, 0) for r in rhos], style, "#868e96"))
+    dch = models.WAF_MODELS["d-choices"]
     for d in sorted({s.d_choices for s in sources if s.policy == "d-choices" and s.d_choices}):
         b = blocks[0] if blocks else 256
-        out.append(
-            (
-                f"d-choices model, d={d} (Van Houdt)",
-                [models.waf_d_choices(r, b, d) for r in rhos],
-                "-.",
-                "#5c940d",
-            )
-        )
+        out.append((dch.label(b, d), [dch.waf(r, b, d) for r in rhos], "-.", "#5c940d"))
     return out
 
 
