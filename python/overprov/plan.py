@@ -47,11 +47,6 @@ DEFAULT_OP_LEVELS = (0.0, 0.10, 0.20, 0.30, 0.40, 0.50, 0.60)
 MAX_EXTRA_OP = 0.90  # the solver's search range for --target-dwpd / --target-years
 
 
-def parse_size_bytes(text: str, option: str) -> float:
-    """'200GB', '1.5TB', '500GiB', '3PB' → bytes; a bare number is GB (10⁹ bytes)."""
-    return units.parse_size_bytes(text, option, bare_unit="gb")
-
-
 def parse_percent_list(text: str, option: str) -> tuple[float, ...]:
     """'0,10,20' (percent) → (0.0, 0.1, 0.2)."""
     out = []
@@ -582,10 +577,7 @@ def _solve(metric: Any, target: float, lo: float = 0.0, hi: float = MAX_EXTRA_OP
 
 
 def _human(n: float) -> str:
-    for unit, size in (("PB", 10**15), ("TB", 10**12), ("GB", 10**9), ("MB", 10**6)):
-        if abs(n) >= size:
-            return f"{n / size:,.2f} {unit}"
-    return f"{n:,.0f} B"
+    return units.human_bytes(n, decimals=2)
 
 
 def format_plan(plan: Plan) -> str:
@@ -805,7 +797,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    capacity_bytes = float(capacity.parse_capacity_gb(args.capacity)) * capacity.GB
+    capacity_bytes = float(
+        capacity.parse_capacity_gb(args.capacity, "--capacity", bare_unit="b") * capacity.GB
+    )
     if not 0.0 < args.native_op < 1000.0:
         raise ConfigError(f"--native-op: must be between 0 and 1000 %, got {args.native_op:g}")
     simulation = None
@@ -826,10 +820,10 @@ def run(args: argparse.Namespace) -> int:
         pe_cycles=args.pe_cycles,
         rated_tbw_bytes=None
         if args.rated_tbw is None
-        else parse_size_bytes(args.rated_tbw, "--rated-tbw"),
+        else units.parse_size_bytes(args.rated_tbw, "--rated-tbw"),
         daily_write_bytes=None
         if args.daily_writes is None
-        else parse_size_bytes(args.daily_writes, "--daily-writes"),
+        else units.parse_size_bytes(args.daily_writes, "--daily-writes"),
         service_years=args.years,
         policy=args.policy or "greedy",
         pages_per_block=256 if args.pages_per_block is None else args.pages_per_block,

@@ -19,7 +19,7 @@ from typing import Any
 from overprov import engine, models, presets
 from overprov.engine import merge, validate
 from overprov.errors import ConfigError
-from overprov.units import parse_number_list, parse_size_bytes
+from overprov.units import parse_block_size, parse_duration_seconds, parse_number_list, parse_size
 
 # profile/sim_target.py still reaches merge and validate through this module; it is to call
 # overprov.engine (merge, validate, simulator, core_version) directly.
@@ -265,26 +265,6 @@ class ProgressBar:
 # ---------------------------------------------------------------- command line
 
 
-def parse_bytes(text: str, field: str) -> int:
-    """Capacities: plain suffixes are decimal like drive labels (512G = 512·10⁹ bytes); KiB, MiB,
-    GiB, TiB are binary. A bare number is bytes."""
-    return int(parse_size_bytes(text, field, bare_unit="b"))
-
-
-def parse_block_size(text: str, field: str) -> int:
-    """Request sizes, fio style: 4k = 4096 bytes (binary multiples)."""
-    t = text.strip().lower().removesuffix("b")
-    mult = {"k": 2**10, "m": 2**20}.get(t[-1:], 1)
-    num = t[:-1] if t[-1:] in ("k", "m") else t
-    try:
-        value = int(num) * mult
-    except ValueError as exc:
-        raise ConfigError(f"{field}: cannot read block size {text!r} (e.g. 4k, 512, 64k)") from exc
-    if value <= 0:
-        raise ConfigError(f"{field}: block size must be positive, got {text!r}")
-    return value
-
-
 def parse_zones(text: str, field: str) -> list[dict[str, float]]:
     """ "50/5:30/15:20/80" → zones (access%/space%), fio's random_distribution=zoned syntax."""
     zones = []
@@ -319,13 +299,13 @@ def config_from_args(args: argparse.Namespace) -> dict[str, Any]:
     if args.physical_blocks is not None:
         g["physical_blocks"] = args.physical_blocks
     if args.physical_bytes is not None:
-        g["physical_bytes"] = parse_bytes(args.physical_bytes, "--physical-bytes")
+        g["physical_bytes"] = parse_size(args.physical_bytes, "--physical-bytes")
     if args.advertised is not None:
-        g["advertised_bytes"] = parse_bytes(args.advertised, "--advertised")
+        g["advertised_bytes"] = parse_size(args.advertised, "--advertised")
     if args.user_pages is not None:
         g["user_pages"] = args.user_pages
     if args.user_bytes is not None:
-        g["user_bytes"] = parse_bytes(args.user_bytes, "--user-bytes")
+        g["user_bytes"] = parse_size(args.user_bytes, "--user-bytes")
     if args.policy:
         f["policy"] = args.policy
     if args.d is not None:
@@ -390,9 +370,9 @@ def config_from_args(args: argparse.Namespace) -> dict[str, Any]:
     if host:
         t["host"] = host
     if args.duration is not None:
-        t["duration_s"] = args.duration
+        t["duration_s"] = parse_duration_seconds(args.duration, "--duration")
     if args.interval_s is not None:
-        t["interval_s"] = args.interval_s
+        t["interval_s"] = parse_duration_seconds(args.interval_s, "--interval-s")
     if t or args.timed:
         t["enabled"] = True
         over["timing"] = t
@@ -500,9 +480,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "protected",
     )
     tm.add_argument(
-        "--duration", type=float, metavar="SECONDS", help="simulated seconds of the measured part"
+        "--duration",
+        metavar="TIME",
+        help="simulated time of the measured part (90s, 10min, 2h; a bare number is seconds)",
     )
-    tm.add_argument("--interval-s", type=float, metavar="S", help="series interval (default 1 s)")
+    tm.add_argument("--interval-s", metavar="TIME", help="series interval (default 1 s)")
     tm.add_argument("--series", metavar="FILE.csv", help="write the time series as CSV")
     g = p.add_argument_group("drive geometry and capacity (default: 4 GiB user, ρ = 0.28)")
     g.add_argument("--page-size", metavar="SIZE", help="flash page / mapping unit (e.g. 4k)")

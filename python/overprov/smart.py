@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from overprov.errors import OverprovError, ToolError
+from overprov.units import human_bytes
 
 SECTOR_BYTES = 512
 MIB = 2**20
@@ -1090,10 +1091,7 @@ def compare(a: Snapshot, b: Snapshot) -> DeltaReport:
 
 
 def _human_bytes(n: float) -> str:
-    for unit, size in (("PB", 10**15), ("TB", 10**12), ("GB", 10**9), ("MB", 10**6)):
-        if abs(n) >= size:
-            return f"{n / size:,.2f} {unit}"
-    return f"{n:,.0f} B"
+    return human_bytes(n, decimals=2)
 
 
 _KIND_TEXT = {"ssd": "SSD", "hdd": "hard disk", "unknown": "drive of unknown type"}

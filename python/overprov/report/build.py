@@ -23,14 +23,8 @@ import matplotlib
 from overprov import __version__
 from overprov.report import findings, html, plots
 from overprov.report.findings import Options
-from overprov.report.load import (
-    PERCENTILE_SHARE,
-    Source,
-    human_bytes,
-    human_seconds,
-    load_inputs,
-    op_text,
-)
+from overprov.report.load import PERCENTILE_SHARE, Source, load_inputs, op_text
+from overprov.units import human_bytes, human_seconds
 
 FILES_DIR = "report-files"
 REPORT_NAME = "report.html"

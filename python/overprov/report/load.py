@@ -27,6 +27,7 @@ from typing import Any
 
 from overprov import engine
 from overprov.errors import ConfigError
+from overprov.units import binary_size, human_bytes
 
 PROFILE_FORMAT = "overprov-profile-results"
 
@@ -262,36 +263,6 @@ def _num(value: Any) -> float | None:
     if isinstance(value, int | float) and math.isfinite(value):
         return float(value)
     return None
-
-
-def human_bytes(n: float | None) -> str:
-    """Decimal units, as drives are sold: 14.2 GB."""
-    if n is None:
-        return "—"
-    for unit, size in (("PB", 1e15), ("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
-        if abs(n) >= size * 0.9995:  # 999,998,976 B is 1 GB, not 1,000 MB
-            return f"{n / size:,.3g} {unit}" if abs(n) / size < 100 else f"{n / size:,.0f} {unit}"
-    return f"{n:,.0f} B"
-
-
-def binary_size(n: int) -> str:
-    """Block sizes as fio names them: 4 KiB, 128 KiB, 512 B."""
-    for unit, size in (("MiB", 2**20), ("KiB", 2**10)):
-        if n >= size and n % size == 0:
-            return f"{n // size} {unit}"
-    return f"{n} B"
-
-
-def human_seconds(s: float | None) -> str:
-    if s is None:
-        return "—"
-    if s < 120:
-        return f"{s:.1f} s" if s < 10 else f"{s:.0f} s"
-    if s < 2 * 3600:
-        return f"{s / 60:.1f} min"
-    if s < 2 * 86400:
-        return f"{s / 3600:.1f} h"
-    return f"{s / 86400:.1f} days"
 
 
 def op_text(op: float, axis: str = "extra") -> str:

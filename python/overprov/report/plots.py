@@ -24,7 +24,8 @@ from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter  # noqa: E402
 
 from overprov import models  # noqa: E402
-from overprov.report.load import Source, human_bytes, op_text  # noqa: E402
+from overprov.report.load import Source, op_text  # noqa: E402
+from overprov.units import human_bytes  # noqa: E402
 
 STYLE = {
     "font.size": 9.5,
