@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from overprov import capacity, models, plan
-from overprov.report.load import Phase, Source, op_text
+from overprov.report.model import Phase, Source, op_text
 from overprov.units import human_bytes, human_seconds
 
 
