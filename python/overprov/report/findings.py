@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from overprov import capacity, models, plan
+from overprov import capacity, endurance, models
 from overprov.report.model import Phase, Source, op_text
 from overprov.units import human_bytes, human_seconds
 
@@ -328,7 +328,7 @@ def _profile_endurance(s: Source, options: Options) -> EnduranceTable | None:
     ops = tuple(p.op_percent / 100.0 for p in s.phases if s.op_axis == "extra")
     if not ops:
         return None
-    pl = plan.build_plan(
+    pl = endurance.build_plan(
         capacity_bytes=cap,
         rated_tbw_bytes=rated_bytes,
         pe_cycles=None if rated_bytes is not None else pe,
