@@ -9,7 +9,7 @@ import io
 import json
 
 import pytest
-from overprov import engine, simulate
+from overprov import engine, progress
 from overprov.errors import ConfigError
 
 SMALL = ("--user-pages", "262144", "--warmup", "3", "--drive-writes", "2", "--no-progress")
@@ -183,7 +183,7 @@ def test_workload_kinds_run_and_report(tmp_path):
 
 def test_progress_bar_draws_phases():
     buf = io.StringIO()
-    bar = simulate.ProgressBar("run 1/1", stream=buf, force=True)
+    bar = progress.ProgressBar("run 1/1", stream=buf, force=True)
     engine.run(
         {"geometry": {"user_pages": 65536}, "run": {"drive_writes": 1, "warmup_drive_writes": 1}},
         progress=bar,
