@@ -1,6 +1,6 @@
 """Capacity arithmetic for over-provisioning: IDEMA LBA counts, GB↔GiB, hidden and total OP.
 
-Definitions (DOMAIN.md §2): C is the advertised capacity in decimal GB; the NAND behind it is
+Definitions (docs/concepts.md): C is the advertised capacity in decimal GB; the NAND behind it is
 assumed to be C binary GiB, so T = C·2³⁰ bytes. Extra OP X leaves X of C unused: U = (1−X)·C·10⁹.
 Over-provisioning is **ρ = (T−U)/U** throughout; the spare factor is Sf = (T−U)/T = ρ/(1+ρ).
 With X = 0, ρ is the hidden OP 2³⁰/10⁹ − 1 = 7.37 %.

@@ -22,7 +22,8 @@ from overprov import capacity, models, units
 from overprov.errors import ConfigError
 from overprov.simulated_waf import SimPoint, SimulatedWaf, quick_simulation
 
-# Reference starting points when no test can be run (DOMAIN.md §4), as extra OP fractions.
+# Reference starting points when no test can be run (docs/concepts.md, "The profiling
+# method"), as extra OP fractions.
 USE_CASES: dict[str, tuple[float, str]] = {
     "file-server": (0.10, "file server (tiered storage, RAID 10)"),
     "web-server": (0.20, "web server (tiered storage, RAID 10)"),

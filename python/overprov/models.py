@@ -1,4 +1,4 @@
-"""Analytic write-amplification and endurance models (DOMAIN.md §2, §7).
+"""Analytic write-amplification and endurance models (docs/concepts.md).
 
 All WAF models assume uniform random single-page writes to a full drive (the worst case for
 over-provisioning; sequential writes have WAF ≈ 1) unless a hot/cold skew is given.
@@ -17,8 +17,8 @@ simulation):
                            Xiang & Kurkoski 2012)
 ``waf_greedy``             greedy victim, b pages/block, N → ∞ blocks: the mean-field
                            ("large system") model of Bux & Iliadis 2010; the d → ∞ limit of
-                           Van Houdt 2013. This is the model that reproduces the DOMAIN.md §7
-                           table.
+                           Van Houdt 2013. It reproduces the published greedy values
+                           (docs/concepts.md).
 ``waf_greedy_desnoyers``   Desnoyers' closed-form approximation A_LRU(kα)/k, k = 1 + 1/(2b)
                            (Desnoyers Eq. 12); within 0.02 of ``waf_greedy``.
 ``waf_random``             uniformly random victim: α/(α−1), any b.
@@ -196,7 +196,7 @@ def waf_greedy(rho: float, pages_per_block: int) -> float:
     The mean-field ("large system") model of Bux & Iliadis, "Performance of greedy garbage
     collection in flash-based solid-state drives", Performance Evaluation 2010 — also the
     d → ∞ limit of Van Houdt's 2013 mean-field model (``waf_d_choices``). This is the model
-    the DOMAIN.md §7 table is computed with; see ``greedy_fixed_point`` for the equations.
+    the published greedy values are computed with; see ``greedy_fixed_point`` for the equations.
     Desnoyers' closed form (``waf_greedy_desnoyers``) approximates it within 0.02.
     """
     return greedy_fixed_point(rho, pages_per_block).waf
@@ -384,7 +384,7 @@ def waf_hotcold_mixed(
 
     which for r = f reduces to ``waf_fifo``. With ``pages_per_block`` = b, greedy cleaning is
     approximated as in Desnoyers Eq. 12: A_greedy ≈ A_LRU(kα)/k, k = 1 + 1/(2b) (at r = f
-    this is ``waf_greedy_desnoyers``). Example (DOMAIN.md §7): 80/20, ρ = 7.37 %, b = 64 → 7.07.
+    this is ``waf_greedy_desnoyers``). Example (Desnoyers 2012): 80/20, ρ = 7.37 %, b = 64 → 7.07.
     """
     r = _check_fraction("hot_write_fraction", hot_write_fraction)
     f = _check_fraction("hot_space_fraction", hot_space_fraction)
@@ -427,7 +427,7 @@ def waf_hotcold_separated(
 
     A is ``waf_greedy`` (mean-field) with ``pages_per_block`` = b, else ``waf_fifo``. The
     objective is convex in s (each A is convex and decreasing), so a golden-section search
-    finds the optimum. Example (DOMAIN.md §7): 80/20, ρ = 7.37 %, b = 64 → 4.55.
+    finds the optimum. Example (Desnoyers 2012): 80/20, ρ = 7.37 %, b = 64 → 4.55.
     """
     r = _check_fraction("hot_write_fraction", hot_write_fraction)
     f = _check_fraction("hot_space_fraction", hot_space_fraction)
@@ -471,9 +471,9 @@ def waf_hotcold_separated(
 
 
 # ---------------------------------------------------------------------------------------------
-# Endurance (DOMAIN.md §2)
+# Endurance (docs/concepts.md)
 
-# Typical rated program/erase cycles by NAND type, with the range DOMAIN.md §2 gives. The
+# Typical rated program/erase cycles by NAND type, with the typical range (docs/concepts.md). The
 # defaults are the low end of each range, so a plan built on them errs on the safe side.
 PE_CYCLES: dict[str, tuple[int, str]] = {
     "slc": (100_000, "100,000 or more"),

@@ -90,7 +90,7 @@ def format_plan(plan: EndurancePlan) -> str:
     if plan.use_case is not None and plan.reference_extra_op is not None:
         lines.append(
             f"Reference starting point for {USE_CASES[plan.use_case][1]}: "
-            f"{plan.reference_extra_op * 100:g} % extra OP (DOMAIN.md §4; profile the drive to "
+            f"{plan.reference_extra_op * 100:g} % extra OP (docs/concepts.md; profile the drive to "
             "confirm)"
         )
     hi = plan.solve_max_extra_op
@@ -166,7 +166,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         ),
         epilog=(
             "Sizes: GB/TB are decimal (10^9/10^12 bytes), GiB/TiB binary; a bare number is GB. "
-            "Reference OP by use case (DOMAIN.md §4): file-server 10 %; web-server, "
+            "Reference OP by use case (docs/concepts.md): file-server 10 %; web-server, "
             "app-server, virtualization, video-editing 20 %; backup-server, log-server, "
             "database 30 %. Example: overprov plan --capacity 960GB --nand tlc "
             "--daily-writes 500GB --use-case database --target-years 5"
@@ -206,7 +206,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--use-case",
         choices=list(USE_CASES),
-        help="print the reference extra OP for this use (DOMAIN.md §4)",
+        help="print the reference extra OP for this use (docs/concepts.md)",
     )
     p.add_argument(
         "--years",

@@ -212,7 +212,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--config",
         metavar="FILE",
         help="TOML file with sections geometry, ftl, wear, workload, precondition, "
-        "run (field names as in docs/simulate.md); flags override it",
+        "run (field names in docs/simulate.md); flags override it",
     )
     p.add_argument(
         "--out",

@@ -199,7 +199,7 @@ def format_table(reports: Sequence[dict[str, Any]]) -> str:
     models_used = sorted({summary_row(r)["model"] for r in reports} - {None})
     if models_used:
         lines.append("")
-        lines.append("model: " + "; ".join(models_used) + " — DOMAIN.md §7, docs/models.md")
+        lines.append("model: " + "; ".join(models_used) + " — docs/concepts.md, docs/models.md")
     else:
         lines.append("")
         lines.append("model: none applies (analytic models assume uniform random page writes)")

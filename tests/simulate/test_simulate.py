@@ -1,6 +1,6 @@
 """`overprov simulate` as a user runs it: flags, TOML config, sweeps, JSON, errors.
 
-Expected WAF figures are the published models' values as tabulated in DOMAIN.md §7.
+Expected WAF figures are the published models' values (docs/concepts.md).
 """
 
 from __future__ import annotations
@@ -198,3 +198,19 @@ def test_library_raises_config_error_not_a_panic():
         engine.run({"geometry": {"pages_per_block": 0}})
     with pytest.raises(ConfigError, match="workload.zones"):
         engine.validate({"workload": {"pattern": "zoned"}})
+
+
+def test_the_config_page_lists_every_field():
+    """docs/simulate.md (which --help points to) names every field of the Rust config."""
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[2] / "docs" / "simulate.md").read_text()
+
+    def fields(d, prefix=""):
+        for k, v in d.items():
+            yield from fields(v, f"{prefix}{k}.") if isinstance(v, dict) else [f"{prefix}{k}"]
+
+    names = list(fields(engine.default_config()))
+    assert len(names) > 50
+    missing = [n for n in names if f"`{n}`" not in page]
+    assert not missing, missing

@@ -60,7 +60,7 @@ def build_report(inputs: Sequence[Path], out_dir: Path, options: Options | None 
         + ", ".join(str(Path(p)) for p in inputs)
     )
     footer = [
-        "Definitions (DOMAIN.md): extra OP X% leaves X% of the capacity unused; total OP "
+        "Definitions (docs/concepts.md): extra OP X% leaves X% of the capacity unused; total OP "
         "ρ = (T−U)/U for physical T and user U; WAF = NAND bytes written / host bytes written. "
         "Steady state (SNIA SSS PTS): over the last 5 rounds, max − min ≤ 20% of the mean and "
         "the fitted line moves ≤ 10% of the mean.",

@@ -1,7 +1,7 @@
 """What the figures say, in words and tables: recommendation, conclusion, endurance.
 
 Every sentence is computed from the loaded data; nothing is a fixed example. The wording
-follows the profile's own log ("steady", "NOT steady", "skipped") and DOMAIN.md's terms.
+follows the profile's own log ("steady", "NOT steady", "skipped") and the terms of docs/concepts.md.
 """
 
 from __future__ import annotations
