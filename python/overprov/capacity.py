@@ -93,12 +93,8 @@ def check_extra_op_fraction(extra_op: float) -> None:
 
 def parse_extra_op_percent(text: str | float) -> float:
     """'20', '20%', 20 → 0.2. Extra OP is given in percent (the NAS vendor uses 1–60 %)."""
-    raw = str(text).strip().rstrip("%").strip()
-    try:
-        pct = float(raw)
-    except ValueError:
-        raise ConfigError(f"--extra-op: expected a percentage like 20, got {text!r}") from None
-    if not 0.0 <= pct < 100.0 or math.isnan(pct):
+    pct = units.parse_percent(text, "--extra-op")
+    if not 0.0 <= pct < 100.0:
         raise ConfigError(f"--extra-op: must be in [0, 100) percent, got {text!r}")
     return pct / 100.0
 
