@@ -165,7 +165,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "outside them refused."
         ),
         epilog=(
-            "Sizes: GB/TB are decimal (10^9/10^12 bytes), GiB/TiB binary; a bare number is GB. "
+            "Sizes: GB/TB are decimal (10^9/10^12 bytes), GiB/TiB binary; a bare number is bytes. "
             "Reference OP by use case (docs/concepts.md): file-server 10 %; web-server, "
             "app-server, virtualization, video-editing 20 %; backup-server, log-server, "
             "database 30 %. Example: overprov plan --capacity 960GB --nand tlc "

@@ -196,7 +196,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description=(
             "Simulate a page-mapped SSD FTL and report write amplification (WAF) after a "
             "warm-up, beside the published analytic model where one applies. Sizes: plain "
-            "suffixes are decimal like drive labels (512G), KiB/MiB/GiB are binary; block "
+            "suffixes are decimal like drive labels (512G), KiB/MiB/GiB are binary, a bare number "
+            "is bytes; block "
             "sizes (--bs, --page-size) are fio-style (4k = 4096). Give several OP values to "
             "sweep, e.g. --extra-op 0,10,20,30 or --op 0.07,0.28."
         ),
