@@ -74,3 +74,8 @@ def test_simulate_preset_scale_as_a_size(overprov_cli):
     _, f_si = presets.preset_config(name, "64G")
     _, f_iec = presets.preset_config(name, "64GiB")
     assert f_iec / f_si == pytest.approx(2**30 / 1e9)
+
+
+def test_profile_block_size_follows_fio():
+    args = cli.build_parser().parse_args(["profile", "/tmp/x.img", "--bs", "4k"])
+    assert args.bs == 4096
