@@ -12,14 +12,14 @@ import json
 import resource
 import time
 
-from overprov import presets, simulate
+from overprov import engine, presets
 
 PRESET = "consumer-tlc-sata"
 
 
 def run(scale: str, extra_op: float, drive_writes: float, precondition: str, interval_s: float):
     cfg, factor = presets.preset_config(PRESET, scale)
-    cfg = simulate.merge(
+    cfg = engine.merge(
         cfg,
         {
             "geometry": {"extra_op_percent": extra_op},
@@ -29,7 +29,7 @@ def run(scale: str, extra_op: float, drive_writes: float, precondition: str, int
         },
     )
     t0 = time.perf_counter()
-    rep = simulate.run(cfg)
+    rep = engine.run(cfg)
     wall = time.perf_counter() - t0
     return rep, factor, wall
 

@@ -33,3 +33,34 @@ def test_lists():
         parse_number_list("1,x", "--op")
     with pytest.raises(ConfigError, match="no values"):
         parse_number_list(" , ", "--op")
+
+
+def test_block_sizes_follow_fio():
+    from overprov.units import parse_block_size
+
+    assert parse_block_size("4k", "--bs") == parse_block_size("4KiB", "--bs") == 4096
+    assert parse_block_size("1m", "--bs") == 2**20 and parse_block_size("512", "--bs") == 512
+    with pytest.raises(ConfigError, match="^--bs: "):
+        parse_block_size("4q", "--bs")
+
+
+def test_durations_and_percentages():
+    from overprov.units import parse_duration_seconds, parse_percent
+
+    assert parse_duration_seconds("90", "--d") == 90
+    assert parse_duration_seconds("10min", "--d") == 600
+    assert parse_duration_seconds("2h", "--d") == 7200
+    assert parse_duration_seconds("1d", "--d") == 86400
+    with pytest.raises(ConfigError, match="^--d: expected a duration"):
+        parse_duration_seconds("5 fortnights", "--d")
+    assert parse_percent("20%", "--x") == parse_percent(20, "--x") == 20.0
+    with pytest.raises(ConfigError, match="^--x: "):
+        parse_percent("nan", "--x")
+
+
+def test_one_human_bytes():
+    from overprov.units import human_bytes
+
+    assert human_bytes(999_998_976) == "1 GB"  # 3 significant digits, decimal units
+    assert human_bytes(19.95e12, decimals=2) == "19.95 TB"
+    assert human_bytes(512) == "512 B" and human_bytes(None) == "—"

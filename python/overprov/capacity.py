@@ -1,6 +1,6 @@
 """Capacity arithmetic for over-provisioning: IDEMA LBA counts, GB↔GiB, hidden and total OP.
 
-Definitions (DOMAIN.md §2): C is the advertised capacity in decimal GB; the NAND behind it is
+Definitions (docs/concepts.md): C is the advertised capacity in decimal GB; the NAND behind it is
 assumed to be C binary GiB, so T = C·2³⁰ bytes. Extra OP X leaves X of C unused: U = (1−X)·C·10⁹.
 Over-provisioning is **ρ = (T−U)/U** throughout; the spare factor is Sf = (T−U)/T = ρ/(1+ρ).
 With X = 0, ρ is the hidden OP 2³⁰/10⁹ − 1 = 7.37 %.
@@ -14,10 +14,10 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import re
 from dataclasses import asdict, dataclass
 from fractions import Fraction
 
+from overprov import units
 from overprov.errors import ConfigError
 
 GB = 10**9
@@ -93,12 +93,8 @@ def check_extra_op_fraction(extra_op: float) -> None:
 
 def parse_extra_op_percent(text: str | float) -> float:
     """'20', '20%', 20 → 0.2. Extra OP is given in percent (the NAS vendor uses 1–60 %)."""
-    raw = str(text).strip().rstrip("%").strip()
-    try:
-        pct = float(raw)
-    except ValueError:
-        raise ConfigError(f"--extra-op: expected a percentage like 20, got {text!r}") from None
-    if not 0.0 <= pct < 100.0 or math.isnan(pct):
+    pct = units.parse_percent(text, "--extra-op")
+    if not 0.0 <= pct < 100.0:
         raise ConfigError(f"--extra-op: must be in [0, 100) percent, got {text!r}")
     return pct / 100.0
 
@@ -111,18 +107,16 @@ def user_bytes_for_extra_op(capacity_bytes: int, extra_op: float, align_bytes: i
     return math.floor(user / align_bytes) * align_bytes
 
 
-_UNITS = {"": GB, "gb": GB, "g": GB, "tb": 1000 * GB, "t": 1000 * GB, "gib": GIB, "tib": 1024 * GIB}
-
-
-def parse_capacity_gb(text: str) -> Fraction:
-    """'512', '512GB', '1.92TB', '476.94GiB' → advertised decimal GB."""
-    m = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]+)?)\s*([a-zA-Z]*)\s*", text)
-    if not m or m.group(2).lower() not in _UNITS:
-        raise ConfigError(f"capacity: expected e.g. 512, 512GB, 1.92TB or 476.9GiB, got {text!r}")
-    value = Fraction(m.group(1)) * _UNITS[m.group(2).lower()] / GB
-    if value <= 0:
-        raise ConfigError(f"capacity: must be > 0, got {text!r}")
-    return value
+def parse_capacity_gb(text: str, option: str = "capacity", bare_unit: str = "gb") -> Fraction:
+    """'512GB', '1.92TB', '476.94GiB' → advertised decimal GB, exactly (``overprov.units``'
+    rule; a bare number is in ``bare_unit``: GB for an option named in GB, bytes else)."""
+    gb = units.parse_size_exact(text, option, bare_unit=bare_unit) / GB
+    if gb < 1:
+        raise ConfigError(
+            f"{option}: {text!r} is {float(gb * GB):,.0f} bytes, less than 1 GB: give a drive "
+            "capacity with its unit, e.g. 512GB or 476.9GiB (a bare number is bytes)"
+        )
+    return gb
 
 
 @dataclass(frozen=True)
@@ -194,7 +188,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "capacity",
         nargs="?",
-        help="advertised capacity: 512, 512GB, 1.92TB or 476.9GiB (GB = 10^9 bytes)",
+        help="advertised capacity: 512GB, 512G, 1.92TB or 476.9GiB (G = 10^9 bytes, GiB = "
+        "2^30; a bare number is bytes)",
     )
     p.add_argument(
         "--sectors",
@@ -219,7 +214,7 @@ def run(args: argparse.Namespace) -> int:
         if gb <= 0:
             raise ConfigError(f"--sectors: {args.sectors} is below the IDEMA formula's range")
     else:
-        gb = parse_capacity_gb(args.capacity)
+        gb = parse_capacity_gb(args.capacity, "capacity", bare_unit="b")
     extra = None if args.extra_op is None else parse_extra_op_percent(args.extra_op)
     rep = capacity_report(gb, extra)
     if args.json:

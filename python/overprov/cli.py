@@ -26,13 +26,26 @@ COMMAND_MODULES: tuple[str, ...] = (
 )
 
 
+UNITS_HELP = """\
+units, the same in every command (docs/cli.md):
+  sizes        SI suffixes are powers of 1000: 512G = 512GB = 512·10^9 bytes (k, M, G, T);
+               IEC suffixes are powers of 1024: 64GiB = 64·2^30 bytes (KiB, MiB, GiB, TiB);
+               a bare number is bytes
+  block sizes  --bs, --page-size and --bssplit follow fio: 4k = 4096 bytes
+  durations    s, min, h, d (90s, 10min, 2h); a bare number is seconds
+  percentages  20 or 20%
+"""
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="overprov",
         description=(
-            "How much SSD over-provisioning (OP) does a drive need? Simulate it, profile it "
+            "How much SSD over-provisioning (OP) does a drive need? Simulate it, profile it\n"
             "on a real drive with fio, apply it safely, and read WAF and wear from SMART."
         ),
+        epilog=UNITS_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"overprov {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")

@@ -1,4 +1,4 @@
-"""Analytic write-amplification and endurance models (DOMAIN.md §2, §7).
+"""Analytic write-amplification and endurance models (docs/concepts.md).
 
 All WAF models assume uniform random single-page writes to a full drive (the worst case for
 over-provisioning; sequential writes have WAF ≈ 1) unless a hot/cold skew is given.
@@ -17,8 +17,8 @@ simulation):
                            Xiang & Kurkoski 2012)
 ``waf_greedy``             greedy victim, b pages/block, N → ∞ blocks: the mean-field
                            ("large system") model of Bux & Iliadis 2010; the d → ∞ limit of
-                           Van Houdt 2013. This is the model that reproduces the DOMAIN.md §7
-                           table.
+                           Van Houdt 2013. It reproduces the published greedy values
+                           (docs/concepts.md).
 ``waf_greedy_desnoyers``   Desnoyers' closed-form approximation A_LRU(kα)/k, k = 1 + 1/(2b)
                            (Desnoyers Eq. 12); within 0.02 of ``waf_greedy``.
 ``waf_random``             uniformly random victim: α/(α−1), any b.
@@ -196,7 +196,7 @@ def waf_greedy(rho: float, pages_per_block: int) -> float:
     The mean-field ("large system") model of Bux & Iliadis, "Performance of greedy garbage
     collection in flash-based solid-state drives", Performance Evaluation 2010 — also the
     d → ∞ limit of Van Houdt's 2013 mean-field model (``waf_d_choices``). This is the model
-    the DOMAIN.md §7 table is computed with; see ``greedy_fixed_point`` for the equations.
+    the published greedy values are computed with; see ``greedy_fixed_point`` for the equations.
     Desnoyers' closed form (``waf_greedy_desnoyers``) approximates it within 0.02.
     """
     return greedy_fixed_point(rho, pages_per_block).waf
@@ -287,18 +287,79 @@ def waf_agarwal_marrow(rho: float) -> float:
     return a / (2.0 * (a - 1.0))
 
 
-WAF_POLICIES: tuple[str, ...] = ("greedy", "fifo", "random")
+# ---------------------------------------------------------------------------------------------
+# The registry: GC victim policy → its analytic WAF model (uniform random page writes)
 
 
-def waf_for_policy(policy: str, rho: float, pages_per_block: int = 256) -> float:
-    """WAF under uniform random writes for a victim policy name (``WAF_POLICIES``)."""
-    if policy == "greedy":
-        return waf_greedy(rho, pages_per_block)
-    if policy == "fifo":
-        return waf_fifo(rho)
-    if policy == "random":
-        return waf_random(rho)
-    raise ValueError(f"unknown GC policy {policy!r}; expected one of {', '.join(WAF_POLICIES)}")
+@dataclass(frozen=True)
+class WafModel:
+    """The analytic WAF model of one GC victim policy, as every command names and cites it."""
+
+    policy: str  # the simulator's ftl.policy name
+    description: str  # what the model is and its source, for headings
+    legend: str  # a curve or column label; {b} is pages per block, {d} the sample size
+    citation: str  # the paper
+    waf: Callable[[float, int, int], float]  # (ρ, pages per block, d) → WAF
+    needs_d: bool = False  # the model takes the d-choices sample size
+
+    def label(self, pages_per_block: int, d: int | None = None) -> str:
+        return self.legend.format(b=pages_per_block, d=d)
+
+
+WAF_MODELS: dict[str, WafModel] = {
+    m.policy: m
+    for m in (
+        WafModel(
+            "greedy",
+            "greedy GC, mean-field model (Bux & Iliadis 2010)",
+            "greedy model, b={b} (Bux & Iliadis)",
+            "W. Bux, I. Iliadis, Performance Evaluation 67(11), 2010",
+            lambda rho, b, d: waf_greedy(rho, b),
+        ),
+        WafModel(
+            "fifo",
+            "FIFO/LRU GC, Lambert-W model (Desnoyers 2012; Xiang & Kurkoski 2012)",
+            "FIFO model (Desnoyers)",
+            "P. Desnoyers, SYSTOR 2012; L. Xiang, B. Kurkoski, ICNC 2012",
+            lambda rho, b, d: waf_fifo(rho),
+        ),
+        WafModel(
+            "random",
+            "random-victim GC, α/(α−1)",
+            "random-victim model α/(α−1)",
+            "P. Desnoyers, SYSTOR 2012 (random victim selection)",
+            lambda rho, b, d: waf_random(rho),
+        ),
+        WafModel(
+            "d-choices",
+            "d-choices GC, mean-field model (Van Houdt 2013)",
+            "d-choices model, d={d} (Van Houdt)",
+            "B. Van Houdt, SIGMETRICS 2013",
+            lambda rho, b, d: waf_d_choices(rho, b, d),
+            needs_d=True,
+        ),
+    )
+}
+
+#: The policies whose model needs nothing beyond ρ and the pages per block.
+WAF_POLICIES: tuple[str, ...] = tuple(p for p, m in WAF_MODELS.items() if not m.needs_d)
+
+
+def model_for(policy: str | None) -> WafModel | None:
+    """The analytic model of a GC policy, or None when there is none (cost-benefit)."""
+    return WAF_MODELS.get(policy or "")
+
+
+def waf_for_policy(
+    policy: str, rho: float, pages_per_block: int = 256, d: int | None = None
+) -> float:
+    """WAF under uniform random writes for a victim policy name (``WAF_MODELS``)."""
+    model = model_for(policy)
+    if model is None:
+        raise ValueError(f"unknown GC policy {policy!r}; expected one of {', '.join(WAF_MODELS)}")
+    if model.needs_d and d is None:
+        raise ValueError(f"the {policy} model needs the sample size d")
+    return model.waf(rho, pages_per_block, d or 0)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -323,7 +384,7 @@ def waf_hotcold_mixed(
 
     which for r = f reduces to ``waf_fifo``. With ``pages_per_block`` = b, greedy cleaning is
     approximated as in Desnoyers Eq. 12: A_greedy ≈ A_LRU(kα)/k, k = 1 + 1/(2b) (at r = f
-    this is ``waf_greedy_desnoyers``). Example (DOMAIN.md §7): 80/20, ρ = 7.37 %, b = 64 → 7.07.
+    this is ``waf_greedy_desnoyers``). Example (Desnoyers 2012): 80/20, ρ = 7.37 %, b = 64 → 7.07.
     """
     r = _check_fraction("hot_write_fraction", hot_write_fraction)
     f = _check_fraction("hot_space_fraction", hot_space_fraction)
@@ -366,7 +427,7 @@ def waf_hotcold_separated(
 
     A is ``waf_greedy`` (mean-field) with ``pages_per_block`` = b, else ``waf_fifo``. The
     objective is convex in s (each A is convex and decreasing), so a golden-section search
-    finds the optimum. Example (DOMAIN.md §7): 80/20, ρ = 7.37 %, b = 64 → 4.55.
+    finds the optimum. Example (Desnoyers 2012): 80/20, ρ = 7.37 %, b = 64 → 4.55.
     """
     r = _check_fraction("hot_write_fraction", hot_write_fraction)
     f = _check_fraction("hot_space_fraction", hot_space_fraction)
@@ -410,9 +471,9 @@ def waf_hotcold_separated(
 
 
 # ---------------------------------------------------------------------------------------------
-# Endurance (DOMAIN.md §2)
+# Endurance (docs/concepts.md)
 
-# Typical rated program/erase cycles by NAND type, with the range DOMAIN.md §2 gives. The
+# Typical rated program/erase cycles by NAND type, with the typical range (docs/concepts.md). The
 # defaults are the low end of each range, so a plan built on them errs on the safe side.
 PE_CYCLES: dict[str, tuple[int, str]] = {
     "slc": (100_000, "100,000 or more"),

@@ -1,4 +1,4 @@
-"""``overprov simulate``: run the Rust FTL simulator on a drive, workload and GC policy.
+"""``overprov simulate``: the command line of the Rust FTL simulator (``overprov.engine`` runs it).
 
 The configuration is the Rust ``SimConfig`` as a nested dict (sections ``geometry``, ``ftl``,
 ``wear``, ``workload``, ``precondition``, ``run``); a TOML file gives it with the same section
@@ -9,20 +9,21 @@ Rust before the run starts; errors name the field (``ftl.policy: unknown variant
 from __future__ import annotations
 
 import argparse
-import copy
 import json
 import sys
-import time
-import tomllib
-from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from overprov import __version__, models, presets
+from overprov import engine, presets
+from overprov.engine import merge, validate
 from overprov.errors import ConfigError
-from overprov.units import parse_number_list, parse_size_bytes
+from overprov.progress import ProgressBar
+from overprov.simulate_output import format_table, format_timed_table, write_series_csv
+from overprov.units import parse_block_size, parse_duration_seconds, parse_number_list, parse_size
 
-ProgressFn = Callable[[str, int, int], None]
+# profile/sim_target.py still reaches merge and validate through this module; it is to call
+# overprov.engine (merge, validate, simulator, core_version) directly.
+__all__ = ["merge", "validate", "register", "run"]
 
 POLICIES = ("greedy", "fifo", "random", "d-choices", "cost-benefit")
 PATTERNS = ("uniform", "sequential", "hot-cold", "zoned", "zipf", "jesd219")
@@ -32,337 +33,7 @@ DEMO_ADVERTISED_BYTES = 16_000_000_000
 DEMO_EXTRA_OP = (0.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0)
 
 
-def _core() -> Any:
-    try:
-        from overprov import _core
-    except ImportError as exc:  # pragma: no cover - only without a build
-        raise ConfigError(
-            "the simulator core (overprov._core) is not built: run `make build`"
-        ) from exc
-    return _core
-
-
-def default_config() -> dict[str, Any]:
-    """Every field with its default, as the Rust core defines them."""
-    return json.loads(_core().default_config_json())
-
-
-def load_toml(path: str | Path) -> dict[str, Any]:
-    """Read a TOML config file; syntax errors name the file and line."""
-    p = Path(path)
-    try:
-        with p.open("rb") as fh:
-            return tomllib.load(fh)
-    except FileNotFoundError as exc:
-        raise ConfigError(f"{p}: no such config file") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{p}: {exc}") from exc
-
-
-def merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
-    """Deep-merge ``override`` into a copy of ``base`` (sections merge, values replace)."""
-    out = copy.deepcopy(base)
-    for key, value in override.items():
-        if isinstance(value, dict) and isinstance(out.get(key), dict):
-            out[key] = merge(out[key], value)
-        else:
-            out[key] = copy.deepcopy(value)
-    return out
-
-
-def validate(config: dict[str, Any]) -> dict[str, Any]:
-    """Validate a config in the Rust core; returns the resolved config and geometry."""
-    return json.loads(_core().validate_config(json.dumps(config)))
-
-
-def run(
-    config: dict[str, Any],
-    progress: ProgressFn | None = None,
-    chunk_pages: int | None = None,
-) -> dict[str, Any]:
-    """Run one simulation to the end and return its report (a dict; see the Rust ``Report``).
-
-    ``progress(phase, done_pages, planned_pages)`` is called between chunks of host writes;
-    the GIL is released while the core runs, and Ctrl-C stops between chunks.
-    """
-    core = _core()
-    sim = core.Simulator(json.dumps(config))
-    _, planned = sim.progress()
-    chunk = chunk_pages or max(1 << 20, planned // 200)
-    started = time.perf_counter()
-    while True:
-        done = sim.step(chunk)
-        if progress is not None:
-            now, planned = sim.progress()
-            progress(sim.phase, now, planned)
-        if done:
-            break
-    report = json.loads(sim.report_json())
-    seconds = time.perf_counter() - started
-    host_pages = report["totals"]["host_pages"]
-    report["wall_seconds"] = seconds
-    report["host_pages_per_wall_second"] = host_pages / seconds if seconds > 0 else None
-    return report
-
-
-def model_waf(report: dict[str, Any]) -> tuple[str, float] | None:
-    """The analytic model for this run, when one applies (uniform random single-page writes
-    over the whole of a drive filled first); returns (model name, WAF)."""
-    cfg = report["config"]
-    w = cfg["workload"]
-    if (
-        cfg["precondition"]["kind"] == "none"
-        or w["pattern"] != "uniform"
-        or w["span_percent"] != 100
-        or w["read_percent"] != 0
-        or w["trim_percent"] != 0
-        or w.get("bssplit")
-        or w["request_bytes"] != report["geometry"]["page_size_bytes"]
-    ):
-        return None
-    rho = report["geometry"]["op_ratio"]
-    b = report["geometry"]["pages_per_block"]
-    policy = cfg["ftl"]["policy"]
-    if policy == "greedy":
-        return "greedy (mean-field, Bux & Iliadis)", models.waf_greedy(rho, b)
-    if policy == "fifo":
-        return "FIFO (Desnoyers; Xiang & Kurkoski)", models.waf_fifo(rho)
-    if policy == "random":
-        return "random α/(α−1)", models.waf_random(rho)
-    if policy == "d-choices":
-        d = cfg["ftl"]["d_choices"]
-        return f"d-choices d={d} (Van Houdt)", models.waf_d_choices(rho, b, d)
-    return None
-
-
-def summary_row(report: dict[str, Any]) -> dict[str, Any]:
-    g = report["geometry"]
-    m = report.get("measured") or {}
-    model = model_waf(report)
-    extra = report["config"]["geometry"].get("extra_op_percent")
-    wear = report["wear"]["erase_count"]
-    return {
-        "extra_op_percent": extra,
-        "op_ratio": g["op_ratio"],
-        "user_gib": g["user_bytes"] / 2**30,
-        "waf": m.get("waf"),
-        "model": model[0] if model else None,
-        "model_waf": model[1] if model else None,
-        "gc_pages_per_host_page": (m["gc_pages"] / m["host_pages"])
-        if m.get("host_pages")
-        else None,
-        "erase_mean": wear["mean"],
-        "erase_max": wear["max"],
-        "host_writes_per_s": report.get("host_pages_per_wall_second"),
-    }
-
-
-def _fmt(value: Any, spec: str) -> str:
-    return "-" if value is None else format(value, spec)
-
-
-def _steady_latency(timed: dict[str, Any], key: str) -> float | None:
-    """Median over the steady window of each interval's latency percentile ``key`` (µs)."""
-    window = timed.get("steady_window")
-    if not window:
-        return None
-    values = sorted(
-        i["latency_us"][key]
-        for i in timed["intervals"][window[0] : window[1] + 1]
-        if i.get("latency_us")
-    )
-    return values[len(values) // 2] if values else None
-
-
-def format_timed_table(reports: Sequence[dict[str, Any]]) -> str:
-    """Simulated-time figures per run: IOPS by performance state and latency."""
-    first = reports[0]
-    host = first["config"]["timing"]["host"]
-    mode = (
-        f"QD{host['queue_depth']} closed loop"
-        if host["mode"] == "closed"
-        else f"open loop at {host['arrival_iops']:,.0f} IOPS"
-    )
-    lines = [
-        "",
-        f"simulated time — {mode}, {'write-through' if host['write_through'] else 'write-back'}; "
-        "states by the SNIA rule over 5 intervals (FOB until GC first runs)",
-        f"{'extra OP':>9} {'ρ':>8} {'FOB IOPS':>10} {'steady IOPS':>12} {'p50 µs':>8} "
-        f"{'p99 µs':>9} {'p99.99 µs':>10} {'sim s':>7}",
-    ]
-    for rep in reports:
-        t = rep.get("timed")
-        if not t:
-            continue
-        extra = rep["config"]["geometry"].get("extra_op_percent")
-        extra_s = "-" if extra is None else f"{extra:g}%"
-        steady = t.get("steady_iops")
-        lines.append(
-            f"{extra_s:>9} {rep['geometry']['op_ratio']:>8.4f} "
-            f"{_fmt(t.get('fob_iops'), '>10,.0f')} "
-            f"{(format(steady, '>12,.0f') if steady is not None else 'not steady'):>12} "
-            f"{_fmt(_steady_latency(t, 'p50'), '>8,.0f')} "
-            f"{_fmt(_steady_latency(t, 'p99'), '>9,.0f')} "
-            f"{_fmt(_steady_latency(t, 'p99_99'), '>10,.0f')} {t['simulated_s']:>7.1f}"
-        )
-    lines.append("latency: median over the steady window of each interval's percentile")
-    return "\n".join(lines)
-
-
-SERIES_COLUMNS = (
-    "run",
-    "extra_op_percent",
-    "op_ratio",
-    "time_s",
-    "state",
-    "iops",
-    "write_iops",
-    "read_iops",
-    "mib_s",
-    "waf",
-    "host_bytes_total",
-    "drive_writes_total",
-    "p50_us",
-    "p90_us",
-    "p99_us",
-    "p99_9_us",
-    "p99_99_us",
-    "max_us",
-)
-
-
-def write_series_csv(reports: Sequence[dict[str, Any]], path: Path) -> int:
-    """The per-interval time series of every timed run as one CSV; returns the row count."""
-    import csv
-
-    rows = 0
-    with path.open("w", newline="") as fh:
-        out = csv.writer(fh)
-        out.writerow(SERIES_COLUMNS)
-        for n, rep in enumerate(reports, 1):
-            t = rep.get("timed")
-            if not t:
-                continue
-            extra = rep["config"]["geometry"].get("extra_op_percent")
-            for i in t["intervals"]:
-                lat = i.get("latency_us") or {}
-                out.writerow(
-                    [
-                        n,
-                        extra,
-                        rep["geometry"]["op_ratio"],
-                        i["time_s"],
-                        i["state"],
-                        i["iops"],
-                        i["write_iops"],
-                        i["read_iops"],
-                        i["mib_s"],
-                        i["waf"],
-                        i["host_bytes_total"],
-                        i["drive_writes_total"],
-                    ]
-                    + [lat.get(k) for k in ("p50", "p90", "p99", "p99_9", "p99_99", "max")]
-                )
-                rows += 1
-    return rows
-
-
-def format_table(reports: Sequence[dict[str, Any]]) -> str:
-    """The summary table printed on stdout."""
-    first = reports[0]
-    cfg, g = first["config"], first["geometry"]
-    w = cfg["workload"]
-    lines = [
-        f"overprov simulate — {cfg['ftl']['policy']} GC, {w['pattern']} "
-        f"{'random-map ' if w['random_map'] else ''}writes, "
-        f"{g['page_size_bytes']} B pages, {g['pages_per_block']} pages/block, "
-        f"precondition {cfg['precondition']['kind']}, "
-        f"warm-up {cfg['run']['warmup_drive_writes']:g} + measured "
-        f"{cfg['run']['drive_writes']:g} drive writes, seed {cfg['run']['seed']}",
-        "OP ρ = (T−U)/U (physical T, user U); extra OP X% leaves X% of the advertised capacity "
-        "unused; WAF = NAND bytes / host bytes over the measured part.",
-        "",
-        f"{'extra OP':>9} {'ρ':>8} {'user GiB':>9} {'WAF':>8} {'model':>8} {'diff':>7} "
-        f"{'GC/host':>8} {'erases':>8} {'max':>6} {'writes/s':>11}",
-    ]
-    for rep in reports:
-        r = summary_row(rep)
-        diff = (
-            f"{(r['waf'] - r['model_waf']) / r['model_waf'] * 100:+.1f}%"
-            if r["waf"] is not None and r["model_waf"] is not None
-            else "-"
-        )
-        extra = "-" if r["extra_op_percent"] is None else f"{r['extra_op_percent']:g}%"
-        lines.append(
-            f"{extra:>9} {r['op_ratio']:>8.4f} {r['user_gib']:>9.2f} {_fmt(r['waf'], '>8.3f')} "
-            f"{_fmt(r['model_waf'], '>8.3f')} {diff:>7} "
-            f"{_fmt(r['gc_pages_per_host_page'], '>8.3f')} "
-            f"{r['erase_mean']:>8.1f} {r['erase_max']:>6} "
-            f"{_fmt(r['host_writes_per_s'], '>11,.0f')}"
-        )
-    models_used = sorted({summary_row(r)["model"] for r in reports} - {None})
-    if models_used:
-        lines.append("")
-        lines.append("model: " + "; ".join(models_used) + " — DOMAIN.md §7, docs/models.md")
-    else:
-        lines.append("")
-        lines.append("model: none applies (analytic models assume uniform random page writes)")
-    lines.append(
-        "writes/s: simulated host page writes per wall-clock second (this machine, this run)"
-    )
-    return "\n".join(lines)
-
-
-class ProgressBar:
-    """A one-line progress bar on stderr, drawn only when stderr is a terminal."""
-
-    def __init__(self, label: str, stream: Any = None, force: bool = False) -> None:
-        self.stream = stream or sys.stderr
-        self.enabled = force or bool(getattr(self.stream, "isatty", lambda: False)())
-        self.label = label
-        self.started = time.perf_counter()
-
-    def __call__(self, phase: str, done: int, planned: int) -> None:
-        if not self.enabled:
-            return
-        frac = min(1.0, done / planned) if planned else 1.0
-        width = 30
-        bar = "#" * int(frac * width) + "-" * (width - int(frac * width))
-        elapsed = time.perf_counter() - self.started
-        eta = elapsed / frac - elapsed if frac > 0 else 0.0
-        self.stream.write(
-            f"\r{self.label} [{bar}] {frac * 100:5.1f}% {phase:<12} "
-            f"{elapsed:6.1f}s elapsed, ~{eta:5.1f}s left"
-        )
-        self.stream.flush()
-
-    def close(self) -> None:
-        if self.enabled:
-            self.stream.write("\n")
-            self.stream.flush()
-
-
 # ---------------------------------------------------------------- command line
-
-
-def parse_bytes(text: str, field: str) -> int:
-    """Capacities: plain suffixes are decimal like drive labels (512G = 512·10⁹ bytes); KiB, MiB,
-    GiB, TiB are binary. A bare number is bytes."""
-    return int(parse_size_bytes(text, field, bare_unit="b"))
-
-
-def parse_block_size(text: str, field: str) -> int:
-    """Request sizes, fio style: 4k = 4096 bytes (binary multiples)."""
-    t = text.strip().lower().removesuffix("b")
-    mult = {"k": 2**10, "m": 2**20}.get(t[-1:], 1)
-    num = t[:-1] if t[-1:] in ("k", "m") else t
-    try:
-        value = int(num) * mult
-    except ValueError as exc:
-        raise ConfigError(f"{field}: cannot read block size {text!r} (e.g. 4k, 512, 64k)") from exc
-    if value <= 0:
-        raise ConfigError(f"{field}: block size must be positive, got {text!r}")
-    return value
 
 
 def parse_zones(text: str, field: str) -> list[dict[str, float]]:
@@ -387,7 +58,7 @@ def config_from_args(args: argparse.Namespace) -> dict[str, Any]:
     elif args.scale:
         raise ConfigError("--scale: only applies to a --preset drive")
     if args.config:
-        cfg = merge(cfg, load_toml(args.config))
+        cfg = merge(cfg, engine.load_toml(args.config))
     over: dict[str, dict[str, Any]] = {
         k: {} for k in ("geometry", "ftl", "wear", "workload", "precondition", "run")
     }
@@ -399,13 +70,13 @@ def config_from_args(args: argparse.Namespace) -> dict[str, Any]:
     if args.physical_blocks is not None:
         g["physical_blocks"] = args.physical_blocks
     if args.physical_bytes is not None:
-        g["physical_bytes"] = parse_bytes(args.physical_bytes, "--physical-bytes")
+        g["physical_bytes"] = parse_size(args.physical_bytes, "--physical-bytes")
     if args.advertised is not None:
-        g["advertised_bytes"] = parse_bytes(args.advertised, "--advertised")
+        g["advertised_bytes"] = parse_size(args.advertised, "--advertised")
     if args.user_pages is not None:
         g["user_pages"] = args.user_pages
     if args.user_bytes is not None:
-        g["user_bytes"] = parse_bytes(args.user_bytes, "--user-bytes")
+        g["user_bytes"] = parse_size(args.user_bytes, "--user-bytes")
     if args.policy:
         f["policy"] = args.policy
     if args.d is not None:
@@ -470,9 +141,9 @@ def config_from_args(args: argparse.Namespace) -> dict[str, Any]:
     if host:
         t["host"] = host
     if args.duration is not None:
-        t["duration_s"] = args.duration
+        t["duration_s"] = parse_duration_seconds(args.duration, "--duration")
     if args.interval_s is not None:
-        t["interval_s"] = args.interval_s
+        t["interval_s"] = parse_duration_seconds(args.interval_s, "--interval-s")
     if t or args.timed:
         t["enabled"] = True
         over["timing"] = t
@@ -525,7 +196,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description=(
             "Simulate a page-mapped SSD FTL and report write amplification (WAF) after a "
             "warm-up, beside the published analytic model where one applies. Sizes: plain "
-            "suffixes are decimal like drive labels (512G), KiB/MiB/GiB are binary; block "
+            "suffixes are decimal like drive labels (512G), KiB/MiB/GiB are binary, a bare number "
+            "is bytes; block "
             "sizes (--bs, --page-size) are fio-style (4k = 4096). Give several OP values to "
             "sweep, e.g. --extra-op 0,10,20,30 or --op 0.07,0.28."
         ),
@@ -541,7 +213,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--config",
         metavar="FILE",
         help="TOML file with sections geometry, ftl, wear, workload, precondition, "
-        "run (field names as in docs/simulate.md); flags override it",
+        "run (field names in docs/simulate.md); flags override it",
     )
     p.add_argument(
         "--out",
@@ -580,9 +252,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "protected",
     )
     tm.add_argument(
-        "--duration", type=float, metavar="SECONDS", help="simulated seconds of the measured part"
+        "--duration",
+        metavar="TIME",
+        help="simulated time of the measured part (90s, 10min, 2h; a bare number is seconds)",
     )
-    tm.add_argument("--interval-s", type=float, metavar="S", help="series interval (default 1 s)")
+    tm.add_argument("--interval-s", metavar="TIME", help="series interval (default 1 s)")
     tm.add_argument("--series", metavar="FILE.csv", help="write the time series as CSV")
     g = p.add_argument_group("drive geometry and capacity (default: 4 GiB user, ρ = 0.28)")
     g.add_argument("--page-size", metavar="SIZE", help="flash page / mapping unit (e.g. 4k)")
@@ -686,10 +360,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="record WAF every PCT%% of user capacity written",
     )
     r.add_argument("--seed", type=int, help="random seed (same seed, same result)")
-    p.set_defaults(func=main)
+    p.set_defaults(func=run)
 
 
-def main(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
     configs = demo_configs() if args.demo else sweep_configs(config_from_args(args), args)
     reports = []
     for cfg in configs:
@@ -697,7 +371,7 @@ def main(args: argparse.Namespace) -> int:
     for i, cfg in enumerate(configs):
         bar = None if args.no_progress else ProgressBar(f"run {i + 1}/{len(configs)}")
         try:
-            reports.append(run(cfg, progress=bar))
+            reports.append(engine.run(cfg, progress=bar))
         finally:
             if bar is not None:
                 bar.close()
@@ -714,13 +388,11 @@ def main(args: argparse.Namespace) -> int:
         n = write_series_csv(reports, Path(series))
         print(f"\ntime series ({n} intervals) written to {series}")
     json_paths = [Path(p) for p in (args.json, out_dir and out_dir / "simulate.json") if p]
-    doc = {
-        "schema": "overprov.simulate/1",
-        "overprov_version": __version__,
-        "command": getattr(args, "command_line", None) or ["overprov", *sys.argv[1:]],
-        "preset": {"name": args.preset, "scale": args.scale} if args.preset else None,
-        "runs": reports,
-    }
+    doc = engine.simulate_document(
+        reports,
+        getattr(args, "command_line", None) or ["overprov", *sys.argv[1:]],
+        {"name": args.preset, "scale": args.scale} if args.preset else None,
+    )
     for path in json_paths:
         path.write_text(json.dumps(doc, indent=1) + "\n")
         print(f"\nfull reports written to {path}")

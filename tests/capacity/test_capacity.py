@@ -84,7 +84,7 @@ def test_parse_extra_op_accepts_percent_forms():
 
 
 def test_cli_capacity_text_says_which_definition(overprov_cli):
-    rc, out, err = overprov_cli("capacity", "512", "--extra-op", "20")
+    rc, out, err = overprov_cli("capacity", "512GB", "--extra-op", "20")
     assert rc == 0, err
     assert "1,000,215,216" in out and "125,026,902" in out
     assert "7.37 %" in out

@@ -1,5 +1,5 @@
-"""The analytic WAF models against the outside references: the DOMAIN.md §7 table and the
-figures published in the papers' abstracts."""
+"""The analytic WAF models against the outside references: the tabulated values
+(docs/concepts.md) and the figures published in the papers' abstracts."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from decimal import ROUND_HALF_UP, Decimal
 import pytest
 from overprov import models
 
-# DOMAIN.md §7, copied as published: rho -> (FIFO, greedy b=64, b=128, b=256, random).
-DOMAIN_TABLE = {
+# The models' values as tabulated (docs/concepts.md):
+# rho -> (FIFO, greedy b=64, b=128, b=256, random).
+REFERENCE_TABLE = {
     0.0737: (7.459, 6.733, 7.068, 7.258, 14.57),
     0.15: (4.016, 3.801, 3.905, 3.960, 7.667),
     0.28: (2.481, 2.403, 2.441, 2.461, 4.571),
@@ -30,14 +31,14 @@ def _agrees_to_3_decimals(value: float, published: float) -> bool:
     return abs(value - published) <= HALF_UNIT_3DP + 1e-12
 
 
-@pytest.mark.parametrize("rho", sorted(DOMAIN_TABLE))
+@pytest.mark.parametrize("rho", sorted(REFERENCE_TABLE))
 def test_fifo_reproduces_domain_table(rho: float) -> None:
-    assert _agrees_to_3_decimals(models.waf_fifo(rho), DOMAIN_TABLE[rho][0])
+    assert _agrees_to_3_decimals(models.waf_fifo(rho), REFERENCE_TABLE[rho][0])
 
 
-@pytest.mark.parametrize("rho", sorted(DOMAIN_TABLE))
+@pytest.mark.parametrize("rho", sorted(REFERENCE_TABLE))
 def test_random_reproduces_domain_table(rho: float) -> None:
-    published = DOMAIN_TABLE[rho][4]
+    published = REFERENCE_TABLE[rho][4]
     value = models.waf_random(rho)
     if rho == 0.0737:  # published with 2 decimals: 14.57
         assert abs(value - published) <= 0.005
@@ -45,10 +46,10 @@ def test_random_reproduces_domain_table(rho: float) -> None:
         assert _agrees_to_3_decimals(value, published)
 
 
-@pytest.mark.parametrize("rho", sorted(DOMAIN_TABLE))
+@pytest.mark.parametrize("rho", sorted(REFERENCE_TABLE))
 @pytest.mark.parametrize("column, pages_per_block", [(1, 64), (2, 128), (3, 256)])
 def test_greedy_reproduces_domain_table(rho: float, column: int, pages_per_block: int) -> None:
-    published = DOMAIN_TABLE[rho][column]
+    published = REFERENCE_TABLE[rho][column]
     value = models.waf_greedy(rho, pages_per_block)
     if (rho, pages_per_block) == (0.15, 64):
         # The mean-field value is 3.80047: 3.800 to 3 decimals. The table's 3.801 is the
@@ -61,15 +62,15 @@ def test_greedy_reproduces_domain_table(rho: float, column: int, pages_per_block
 
 def test_every_greedy_entry_is_the_tables_rounding_of_the_mean_field_model() -> None:
     """The table's own procedure (4 decimals, then 3) gives every greedy entry exactly."""
-    for rho, row in DOMAIN_TABLE.items():
+    for rho, row in REFERENCE_TABLE.items():
         for column, b in ((1, 64), (2, 128), (3, 256)):
             assert _table_rounding(models.waf_greedy(rho, b)) == row[column], (rho, b)
 
 
 def test_desnoyers_eq12_is_within_002_of_the_mean_field_greedy_model() -> None:
-    """DOMAIN.md §7: Desnoyers' closed form agrees with the mean-field model within 0.02 —
+    """Desnoyers' closed form agrees with the mean-field model within 0.02 —
     and is what gives 6.714 (not the table's 6.733) at rho = 0.0737, b = 64."""
-    for rho in DOMAIN_TABLE:
+    for rho in REFERENCE_TABLE:
         for b in (64, 128, 256):
             diff = models.waf_greedy(rho, b) - models.waf_greedy_desnoyers(rho, b)
             assert abs(diff) < 0.02, (rho, b, diff)
@@ -130,7 +131,7 @@ def test_agarwal_marrow_formula() -> None:
 
 
 def test_hot_cold_example_from_domain() -> None:
-    """DOMAIN.md §7: 80/20 at rho = 0.0737, b = 64: mixed greedy ≈ 7.07, optimally
+    """Desnoyers 2012: 80/20 at rho = 0.0737, b = 64: mixed greedy ≈ 7.07, optimally
     separated ≈ 4.55."""
     mixed = models.waf_hotcold_mixed(0.0737, 0.8, 0.2, pages_per_block=64)
     split = models.waf_hotcold_separated(0.0737, 0.8, 0.2, pages_per_block=64)
@@ -197,3 +198,14 @@ def test_lambert_w0_known_values() -> None:
     for x in (-0.35, -0.2, 0.5, 10.0):
         w = models.lambert_w0(x)
         assert w * math.exp(w) == pytest.approx(x, abs=1e-12)
+
+
+def test_one_registry_names_every_policy_model() -> None:
+    """Every GC policy with a model is in WAF_MODELS; the functions are the named models."""
+    assert set(models.WAF_MODELS) == {"greedy", "fifo", "random", "d-choices"}
+    assert models.model_for("cost-benefit") is None
+    assert models.WAF_MODELS["d-choices"].waf(0.28, 64, 4) == models.waf_d_choices(0.28, 64, 4)
+    assert models.waf_for_policy("d-choices", 0.28, 64, d=4) == models.waf_d_choices(0.28, 64, 4)
+    assert models.WAF_MODELS["greedy"].label(64) == "greedy model, b=64 (Bux & Iliadis)"
+    with pytest.raises(ValueError, match="needs the sample size d"):
+        models.waf_for_policy("d-choices", 0.28)

@@ -72,7 +72,7 @@ def test_plan_text_for_a_use_case_and_years_target(overprov_cli) -> None:
     assert "total OP ρ = (T − U)/U" in text
     assert "TLC, assumed 1,000 P/E cycles" in text
     assert "greedy GC, mean-field model (Bux & Iliadis 2010), 256 pages per block" in text
-    assert "30 % extra OP (DOMAIN.md §4" in text
+    assert "30 % extra OP (docs/concepts.md" in text
     assert "reference for business-critical database" in text
     # the greedy WAF at 0 % extra OP is the model's at rho = 7.37 %, b = 256
     waf0 = models.waf_greedy(HIDDEN, 256)

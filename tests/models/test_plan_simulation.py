@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from overprov import cli, models, plan
+from overprov import cli, endurance, models, simulated_waf
 from overprov.errors import ConfigError
 
 HIDDEN = 2**30 / 10**9 - 1  # 7.3741824 % native OP: the plan's and the simulator's default
@@ -224,7 +224,7 @@ def test_bad_simulation_file_names_the_file_and_field(
     bad = tmp_path / f"{how}.json"
     bad.write_text(json.dumps(_mutate(doc, how)))
     with pytest.raises(ConfigError) as exc:
-        plan.load_simulation(bad)
+        simulated_waf.load_simulation(bad)
     assert str(exc.value).startswith(f"{bad}: ") and field in str(exc.value)
     rc, out, err = overprov_cli("plan", "--capacity", "960GB", "--simulation", str(bad))
     assert rc == 2 and out == ""
@@ -250,10 +250,10 @@ def test_quick_simulation_agrees_with_the_models(overprov_cli, policy: str, b: i
     )
     assert p["model"] is None
     assert p["waf_source"].startswith(
-        f"simulated (overprov-sim, {plan.quick_user_pages(b):,} user pages, {b} pages per block, "
-        f"{policy} GC, uniform random 4 KiB writes"
+        f"simulated (overprov-sim, {simulated_waf.quick_user_pages(b):,} user pages, "
+        f"{b} pages per block, {policy} GC, uniform random 4 KiB writes"
     )
-    assert [r["extra_op"] for r in p["rows"]] == list(plan.DEFAULT_OP_LEVELS)
+    assert [r["extra_op"] for r in p["rows"]] == list(endurance.DEFAULT_OP_LEVELS)
     for row in p["rows"]:
         assert row["waf_source"].startswith("simulated (overprov-sim, ")
         model = models.waf_for_policy(policy, row["rho"], b)
@@ -283,14 +283,14 @@ def test_quick_simulation_text_and_solver(overprov_cli) -> None:
 
 
 def test_quick_simulation_configs_validate() -> None:
-    from overprov import simulate
+    from overprov import engine
 
     for b in (16, 64, 256, 1024):
-        cfg = plan.quick_config(HIDDEN, "greedy", b)
-        resolved = simulate.validate(cfg)
-        assert resolved["geometry"]["user_pages"] == plan.quick_user_pages(b)
+        cfg = simulated_waf.quick_config(HIDDEN, "greedy", b)
+        resolved = engine.validate(cfg)
+        assert resolved["geometry"]["user_pages"] == simulated_waf.quick_user_pages(b)
         assert resolved["geometry"]["user_pages"] // b >= 1024
-        assert abs(resolved["op_ratio"] - HIDDEN) <= b / plan.quick_user_pages(b)
+        assert abs(resolved["op_ratio"] - HIDDEN) <= b / simulated_waf.quick_user_pages(b)
 
 
 def test_simulate_and_simulation_exclude_each_other(overprov_cli, sweep) -> None:

@@ -96,8 +96,9 @@ def test_settings_validation_names_the_flag():
 
 
 def test_sizes_spans_and_estimate():
-    assert parse_size("4k") == 4096
-    assert parse_size("64MiB") == parse_size("64M") == 64 * 2**20
+    assert parse_size("4KiB") == 4096  # the one size rule (overprov.units): IEC is 1024ⁿ,
+    assert parse_size("64MiB") == 64 * 2**20
+    assert parse_size("64M") == parse_size("64MB") == 64 * 10**6  # SI is 1000ⁿ
     assert parse_size("1GB") == 10**9
     with pytest.raises(ConfigError):
         parse_size("lots")

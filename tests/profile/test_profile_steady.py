@@ -1,4 +1,4 @@
-"""SNIA steady-state detector on hand-built series (DOMAIN.md §3)."""
+"""SNIA steady-state detector on hand-built series (SNIA SSS PTS; docs/concepts.md)."""
 
 from __future__ import annotations
 

@@ -10,8 +10,8 @@ from statistics import NormalDist
 import pytest
 from matplotlib.collections import LineCollection
 from overprov import models
-from overprov.report import plots
-from overprov.report.load import Latency, Phase, Source, Span
+from overprov.report import plots, plots_latency, plots_waf
+from overprov.report.model import Latency, Phase, Source, Span
 
 
 def _profile_source(
@@ -208,7 +208,7 @@ def test_write_saturation_axes_in_bytes_and_drive_fills():
 
 
 def test_latency_cdf_on_probit_axis_and_exceedance_on_log_axis():
-    fig = plots.plot_latency(_profile_source())
+    fig = plots_latency.plot_latency(_profile_source())
     cdf, exc = fig.axes[:2]
     assert cdf.get_xscale() == "log" and exc.get_xscale() == "log" and exc.get_yscale() == "log"
     assert cdf.get_xlabel() == "completion latency (µs, log scale)"
@@ -233,13 +233,13 @@ def test_latency_from_percentiles_only_is_marked_as_such():
     src = _profile_source()
     for p in src.phases:
         p.latency = Latency(percentiles={"p50": 100.0, "p90": 150.0, "p99": 400.0, "p99_9": 900.0})
-    fig = plots.plot_latency(src)
+    fig = plots_latency.plot_latency(src)
     assert "dashed: reported percentiles only" in fig.get_suptitle()
     assert list(fig.axes[0].get_lines()[0].get_xdata()) == [100.0, 150.0, 400.0, 900.0]
 
 
 def test_latency_vs_op_axes():
-    fig = plots.plot_latency_vs_op([_profile_source()])
+    fig = plots_latency.plot_latency_vs_op([_profile_source()])
     ax = fig.axes[0]
     assert ax.get_yscale() == "log" and ax.get_ylabel() == "completion latency (µs, log scale)"
     assert _legend_texts(ax) == ["p50", "p99", "p99.9"]
@@ -254,7 +254,7 @@ def test_phase_cost_units():
 
 def test_waf_vs_op_draws_models_beside_the_simulated_points():
     src = _sim_source()
-    fig = plots.plot_waf_vs_op([src])
+    fig = plots_waf.plot_waf_vs_op([src])
     ax = fig.axes[0]
     assert ax.get_xlabel() == "total OP ρ = (T−U)/U (%)"
     assert ax.get_ylabel() == "WAF (NAND bytes / host bytes)"
@@ -275,19 +275,19 @@ def test_waf_vs_op_draws_models_beside_the_simulated_points():
 def test_d_choices_source_adds_its_model():
     src = _sim_source("d-choices")
     src.d_choices = 8
-    legend = _legend_texts(plots.plot_waf_vs_op([src]).axes[0])
+    legend = _legend_texts(plots_waf.plot_waf_vs_op([src]).axes[0])
     assert "d-choices model, d=8 (Van Houdt)" in legend
 
 
 def test_erase_spread_and_waf_convergence_axes():
-    fig = plots.plot_erase_spread([_sim_source()])
+    fig = plots_waf.plot_erase_spread([_sim_source()])
     r, h = fig.axes
     assert (
         r.get_ylabel() == "erase count per block"
         and h.get_xlabel() == "erase count / mean erase count"
     )
     assert _legend_texts(h) == ["OP 0%", "OP 20%"]
-    fig = plots.plot_waf_convergence(_sim_source())
+    fig = plots_waf.plot_waf_convergence(_sim_source())
     ax = fig.axes[0]
     assert ax.get_ylabel() == "WAF per interval" and _legend_texts(ax) == ["OP 0%", "OP 20%"]
 
@@ -303,8 +303,8 @@ def test_latency_histogram_arithmetic():
 def test_figures_have_no_empty_axes():
     for fig in (
         plots.plot_iops_vs_op([_profile_source()]),
-        plots.plot_latency(_profile_source()),
-        plots.plot_waf_vs_op([_sim_source()]),
+        plots_latency.plot_latency(_profile_source()),
+        plots_waf.plot_waf_vs_op([_sim_source()]),
     ):
         for ax in fig.axes:
             if ax.get_visible():

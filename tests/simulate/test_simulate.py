@@ -1,6 +1,6 @@
 """`overprov simulate` as a user runs it: flags, TOML config, sweeps, JSON, errors.
 
-Expected WAF figures are the published models' values as tabulated in DOMAIN.md §7.
+Expected WAF figures are the published models' values (docs/concepts.md).
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import io
 import json
 
 import pytest
-from overprov import simulate
+from overprov import engine, progress
 from overprov.errors import ConfigError
 
 SMALL = ("--user-pages", "262144", "--warmup", "3", "--drive-writes", "2", "--no-progress")
@@ -171,7 +171,7 @@ def test_workload_kinds_run_and_report(tmp_path):
         {"pattern": "hot-cold", "random_map": True},
         {"pattern": "uniform", "read_percent": 30, "trim_percent": 5, "request_bytes": 16384},
     ):
-        rep = simulate.run(simulate.merge(base, {"workload": workload}))
+        rep = engine.run(engine.merge(base, {"workload": workload}))
         m = rep["measured"]
         assert rep["done"] and m["host_pages"] >= 32768 and m["waf"] >= 1.0, workload
         if workload["pattern"] == "jesd219":
@@ -183,8 +183,8 @@ def test_workload_kinds_run_and_report(tmp_path):
 
 def test_progress_bar_draws_phases():
     buf = io.StringIO()
-    bar = simulate.ProgressBar("run 1/1", stream=buf, force=True)
-    simulate.run(
+    bar = progress.ProgressBar("run 1/1", stream=buf, force=True)
+    engine.run(
         {"geometry": {"user_pages": 65536}, "run": {"drive_writes": 1, "warmup_drive_writes": 1}},
         progress=bar,
         chunk_pages=16384,
@@ -195,6 +195,22 @@ def test_progress_bar_draws_phases():
 
 def test_library_raises_config_error_not_a_panic():
     with pytest.raises(ConfigError, match="geometry.pages_per_block"):
-        simulate.run({"geometry": {"pages_per_block": 0}})
+        engine.run({"geometry": {"pages_per_block": 0}})
     with pytest.raises(ConfigError, match="workload.zones"):
-        simulate.validate({"workload": {"pattern": "zoned"}})
+        engine.validate({"workload": {"pattern": "zoned"}})
+
+
+def test_the_config_page_lists_every_field():
+    """docs/simulate.md (which --help points to) names every field of the Rust config."""
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[2] / "docs" / "simulate.md").read_text()
+
+    def fields(d, prefix=""):
+        for k, v in d.items():
+            yield from fields(v, f"{prefix}{k}.") if isinstance(v, dict) else [f"{prefix}{k}"]
+
+    names = list(fields(engine.default_config()))
+    assert len(names) > 50
+    missing = [n for n in names if f"`{n}`" not in page]
+    assert not missing, missing

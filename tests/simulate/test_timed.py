@@ -6,7 +6,7 @@ import csv
 import json
 
 import pytest
-from overprov import presets, simulate
+from overprov import engine, presets
 
 CONSUMER = "consumer-tlc-sata"
 
@@ -54,14 +54,14 @@ def test_write_through_collapses_on_a_volatile_cache_but_not_with_plp():
 
     def run(preset, write_through, qd=1):
         cfg, _ = presets.preset_config(preset, "4GiB")
-        cfg = simulate.merge(
+        cfg = engine.merge(
             cfg,
             {
                 "timing": {"host": {"write_through": write_through, "queue_depth": qd}},
                 "run": {"warmup_drive_writes": 0.01, "drive_writes": 0.02},
             },
         )
-        t = simulate.run(cfg)["timed"]
+        t = engine.run(cfg)["timed"]
         return t["ios"] / t["simulated_s"], t["latency_us"]["p50"], cfg
 
     consumer_wb, _, _ = run(CONSUMER, False)
@@ -88,7 +88,7 @@ def test_a_scaled_drive_keeps_waf_and_the_iops_curve():
 
     def run(scale, interval_s):
         cfg, _ = presets.preset_config(CONSUMER, scale)
-        cfg = simulate.merge(
+        cfg = engine.merge(
             cfg,
             {
                 "geometry": {"extra_op_percent": 20.0},
@@ -97,7 +97,7 @@ def test_a_scaled_drive_keeps_waf_and_the_iops_curve():
                 "run": {"warmup_drive_writes": 0, "drive_writes": 3},
             },
         )
-        return simulate.run(cfg)
+        return engine.run(cfg)
 
     small, large = run("8GiB", 0.25), run("32GiB", 1.0)
     assert large["geometry"]["blocks"] >= 3.9 * small["geometry"]["blocks"]
@@ -150,7 +150,7 @@ def test_presets_say_where_their_figures_come_from():
         assert "Illustrative" in p["source"] and p["description"]
         cfg, factor = presets.preset_config(name)
         assert 0 < factor <= 1
-        simulate.validate(cfg)  # every preset is a valid drive
+        engine.validate(cfg)  # every preset is a valid drive
 
 
 def test_out_folder_gets_json_series_and_report(overprov_cli, tmp_path):

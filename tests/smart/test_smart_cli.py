@@ -184,3 +184,20 @@ def test_smart_help_explains_units(overprov_cli) -> None:
     assert "WAF = NAND bytes written / host bytes written" in text
     assert "512,000 bytes" in text
     assert "Days left = power-on days × (100 − used %) / used %" in text
+
+
+def test_smart_help_lists_the_vendors_of_the_table(overprov_cli) -> None:
+    """The vendor list in --help is generated from the table file, so a row added there shows."""
+    from overprov.smart import tables
+
+    rc, out, _ = overprov_cli("smart", "--help")
+    text = " ".join(out.split())
+    assert rc == 0 and "smart_vendors.toml" in text
+    for vendor in tables.vendors():
+        assert vendor in text
+    assert {"Intel", "Micron", "Samsung", "Seagate", "WD"} <= set(tables.vendors())
+    # every NAND rule has attributes with a known unit
+    for rule in tables.VENDOR_NAND_COUNTERS:
+        assert rule.attributes and all(
+            a.unit in tables.UNITS or a.unit in ("LBA", "page") for a in rule.attributes
+        )

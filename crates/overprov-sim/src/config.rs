@@ -242,7 +242,7 @@ impl Default for WorkloadConfig {
     }
 }
 
-/// JESD219 transfer-size mix (bytes, percent), DOMAIN.md §8.
+/// JESD219 transfer-size mix (bytes, percent), JEDEC JESD219 (docs/concepts.md).
 pub const JESD219_BSSPLIT: &str =
     "512/4:1k/1:1536/1:2k/1:2560/1:3k/1:3584/1:4k/67:8k/10:16k/7:32k/3:64k/3";
 /// JESD219 address skew: 50% of accesses to the first 5%, 30% to the next 15%, 20% to the rest.

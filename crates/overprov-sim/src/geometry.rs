@@ -1,4 +1,4 @@
-//! NAND geometry, capacities and over-provisioning arithmetic (DOMAIN.md §2).
+//! NAND geometry, capacities and over-provisioning arithmetic (docs/concepts.md).
 //!
 //! Definitions used everywhere: U user (logical) pages, T physical pages,
 //! OP ρ = (T−U)/U, α = T/U = 1+ρ, spare factor Sf = (T−U)/T = ρ/(1+ρ).

@@ -22,7 +22,7 @@ pub struct Delta {
     pub gc_pages: u64,
     pub wl_pages: u64,
     pub erases: u64,
-    /// NAND bytes written / host bytes written (DOMAIN.md §2).
+    /// NAND bytes written / host bytes written (docs/concepts.md).
     pub waf: Option<f64>,
     /// NAND pages programmed / host pages programmed (equals `waf` for page-sized requests).
     pub ftl_waf: Option<f64>,

@@ -1,6 +1,6 @@
-//! The simulator against the published analytic models (DOMAIN.md §7), uniform random 4 KiB
+//! The simulator against the published analytic models (docs/concepts.md), uniform random 4 KiB
 //! writes after a sequential fill, measured after a warm-up. The expected figures are the
-//! published models' values as tabulated in DOMAIN.md, not computed by this code.
+//! published models' values as tabulated in docs/concepts.md, not computed by this code.
 
 mod common;
 use common::*;
@@ -90,7 +90,7 @@ fn sequential_only_workload_has_waf_one() {
 
 #[test]
 fn hot_cold_mixed_is_above_uniform_and_separated_below() {
-    // 80% of writes to 20% of the space, ρ = 0.0737, b = 64. DOMAIN.md §7 (Desnoyers 2012):
+    // 80% of writes to 20% of the space, ρ = 0.0737, b = 64. Desnoyers 2012:
     // uniform greedy 6.733; hot and cold mixed in one frontier ≈ 7.07; optimally separated ≈ 4.55.
     let rho = 0.0737;
     let uniform_waf = measured_waf(uniform(SMALL, rho, 64, PolicyKind::Greedy));

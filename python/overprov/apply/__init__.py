@@ -1,6 +1,6 @@
 """Apply over-provisioning to real drives, safely: plan, show, confirm, execute, verify.
 
-Methods (DOMAIN.md §5): ``partition`` (discard + GPT leaving the tail unpartitioned), ``hpa``
+Methods (docs/apply.md): ``partition`` (discard + GPT leaving the tail unpartitioned), ``hpa``
 (SATA Host Protected Area via hdparm -N), ``nvme-ns`` (a smaller NVMe namespace), ``mdraid``
 (members prepared alike, then mdadm --create with --size or on partitions), and ``auto``.
 Building a plan only reads; ``Plan.execute`` writes, after re-checking safety.

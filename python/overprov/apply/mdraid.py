@@ -3,7 +3,7 @@
 RAID 1/4/5/6/10: ``mdadm --create ... --size=<KiB>`` uses that much of each member (mdadm's
 ``--size`` applies to these levels only). RAID 0 and linear ignore ``--size``, so each member
 gets a GPT partition ending at (1−X)·C and the array is built on the partitions. Either way the
-unused tail of every member was discarded first and is never written. (DOMAIN.md §5.)
+unused tail of every member was discarded first and is never written. (docs/apply.md.)
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Discard the whole device, then write a GPT whose only partition starts at 1 MiB and ends at
 U = (1−X)·C (aligned down to 1 MiB). The unpartitioned tail was discarded and is never written,
-so the controller can use it as spare area. (DOMAIN.md §5.)
+so the controller can use it as spare area. (docs/apply.md.)
 """
 
 from __future__ import annotations

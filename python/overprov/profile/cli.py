@@ -17,6 +17,7 @@ from overprov.profile.runner import (
     parse_size,
     stderr_progress,
 )
+from overprov.units import parse_block_size
 
 # argparse dest → ProfileSettings field, for flags that --resume must not contradict
 _SETTING_FLAGS = {
@@ -48,6 +49,13 @@ def _op_list(text: str) -> list[float]:
 def _size(text: str) -> int:
     try:
         return parse_size(text)
+    except ConfigError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _block_size(text: str) -> int:
+    try:
+        return parse_block_size(text, "--bs")
     except ConfigError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
@@ -102,7 +110,7 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument(
         "--bs",
-        type=_size,
+        type=_block_size,
         default=None,
         metavar="SIZE",
         help="random-write block size (default 4k)",
@@ -115,7 +123,7 @@ def register(subparsers: Any) -> None:
         default=None,
         metavar="BYTES",
         help="test only the first BYTES of each member (creates a missing file); "
-        "k/M/G/T are powers of 1024, kB/MB/GB/TB of 1000",
+        "k/M/G/T (with or without B) are powers of 1000, KiB/MiB/GiB/TiB of 1024",
     )
     p.add_argument(
         "--round-seconds", type=int, default=None, metavar="S", help="length of one round (60)"

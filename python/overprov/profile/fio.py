@@ -1,6 +1,6 @@
 """fio as a subprocess: job files we keep, JSON and per-second logs parsed by field presence.
 
-Facts this module leans on (fio 2.x–3.x, DOMAIN.md §9):
+Facts this module leans on (fio 2.x–3.x; fio(1), the HOWTO):
 
 * ``--output-format=json+`` gives ``jobs[]`` with one entry per *group* when
   ``group_reporting`` is set; each ``write`` section has ``iops``, ``io_bytes`` (older:

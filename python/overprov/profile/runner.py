@@ -12,7 +12,6 @@ import fcntl
 import math
 import os
 import platform
-import re
 import sys
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
@@ -36,30 +35,7 @@ ASSUMED_RANDOM_IOPS = 50_000.0
 DONE_PHASE = ("steady", "not_steady", "skipped")
 
 
-_SIZE_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgtp]?)(i?b?)\s*$", re.IGNORECASE)
-
-
-def parse_size(text: str | int, what: str = "size") -> int:
-    """Bytes from "65536", "64M", "64MiB" (binary), "64MB" (decimal), "4k"."""
-    if isinstance(text, int):
-        return text
-    m = _SIZE_RE.match(str(text))
-    if not m:
-        raise ConfigError(f"{what}: cannot read {text!r} as a size (e.g. 4096, 4k, 64MiB, 1GB)")
-    number, unit, tail = m.groups()
-    power = "kmgtp".find(unit.lower()) + 1 if unit else 0
-    decimal = tail.lower() == "b" and unit != ""
-    value = float(number) * ((1000 if decimal else 1024) ** power)
-    if value != int(value):
-        raise ConfigError(f"{what}: {text!r} is not a whole number of bytes")
-    return int(value)
-
-
-def human_bytes(n: float) -> str:
-    for unit, size in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
-        if abs(n) >= size:
-            return f"{n / size:.3g} {unit}"
-    return f"{n:.0f} B"
+from overprov.units import human_bytes, parse_size  # noqa: E402, F401
 
 
 def human_seconds(s: float) -> str:

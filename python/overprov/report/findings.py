@@ -1,7 +1,7 @@
 """What the figures say, in words and tables: recommendation, conclusion, endurance.
 
 Every sentence is computed from the loaded data; nothing is a fixed example. The wording
-follows the profile's own log ("steady", "NOT steady", "skipped") and DOMAIN.md's terms.
+follows the profile's own log ("steady", "NOT steady", "skipped") and the terms of docs/concepts.md.
 """
 
 from __future__ import annotations
@@ -10,8 +10,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from overprov import capacity, models, plan
-from overprov.report.load import Phase, Source, human_bytes, human_seconds, op_text
+from overprov import capacity, endurance, models
+from overprov.report.model import Phase, Source, op_text
+from overprov.units import human_bytes, human_seconds
 
 
 @dataclass
@@ -220,18 +221,12 @@ def waf_conclusion(source: Source) -> tuple[str, list[str]]:
 
 
 def model_waf(source: Source, p: Phase) -> float | None:
-    if not p.rho or not p.pages_per_block:
+    model = models.model_for(source.policy)
+    if not p.rho or not p.pages_per_block or model is None:
         return None
-    b = int(p.pages_per_block)
-    if source.policy == "greedy":
-        return models.waf_greedy(p.rho, b)
-    if source.policy == "fifo":
-        return models.waf_fifo(p.rho)
-    if source.policy == "random":
-        return models.waf_random(p.rho)
-    if source.policy == "d-choices" and source.d_choices:
-        return models.waf_d_choices(p.rho, b, int(source.d_choices))
-    return None
+    if model.needs_d and not source.d_choices:
+        return None
+    return model.waf(p.rho, int(p.pages_per_block), int(source.d_choices or 0))
 
 
 def comparison(sources: Sequence[Source]) -> list[str]:
@@ -333,7 +328,7 @@ def _profile_endurance(s: Source, options: Options) -> EnduranceTable | None:
     ops = tuple(p.op_percent / 100.0 for p in s.phases if s.op_axis == "extra")
     if not ops:
         return None
-    pl = plan.build_plan(
+    pl = endurance.build_plan(
         capacity_bytes=cap,
         rated_tbw_bytes=rated_bytes,
         pe_cycles=None if rated_bytes is not None else pe,

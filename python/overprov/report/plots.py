@@ -2,7 +2,7 @@
 
 Figures are made with the object API on the Agg canvas (no pyplot, no global state), so the
 report can be written from any thread and never opens a window. Every function takes the
-loaded :class:`~overprov.report.load.Source` objects (or plain numbers) and draws only what
+loaded :class:`~overprov.report.model.Source` objects (or plain numbers) and draws only what
 they hold; the callers decide which figures apply.
 """
 
@@ -21,10 +21,10 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
-from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter  # noqa: E402
+from matplotlib.ticker import FuncFormatter  # noqa: E402
 
-from overprov import models  # noqa: E402
-from overprov.report.load import Source, human_bytes, op_text  # noqa: E402
+from overprov.report.model import Source, op_text  # noqa: E402
+from overprov.units import human_bytes  # noqa: E402
 
 STYLE = {
     "font.size": 9.5,
@@ -101,14 +101,14 @@ def _k(value: float, _pos: object = None) -> str:
     return f"{value:g}"
 
 
-def _us(value: float, _pos: object = None) -> str:
+def us_text(value: float, _pos: object = None) -> str:
     return f"{value:,.0f}" if value >= 1 else f"{value:g}"
 
 
-def _us_minor(value: float, _pos: object = None) -> str:
+def us_minor_text(value: float, _pos: object = None) -> str:
     """Label the 2× and 5× minor ticks of a log axis (a decade alone says too little)."""
     mantissa = value / 10 ** math.floor(math.log10(value)) if value > 0 else 0
-    return _us(value) if round(mantissa) in (2, 5) else ""
+    return us_text(value) if round(mantissa) in (2, 5) else ""
 
 
 def iops_axis_label(sources: Sequence[Source]) -> str:
@@ -515,296 +515,3 @@ def plot_write_saturation(source: Source) -> Figure:
 
 
 # --------------------------------------------------------------------------------- latency
-
-
-def _probit_axis(ax: object, lo: float, hi: float) -> None:
-    ticks = [t for t in PROBIT_TICKS if lo * 0.5 <= t <= 1 - (1 - hi) * 0.5] or [0.5, 0.99]
-    ax.yaxis.set_major_locator(FixedLocator([probit(t) for t in ticks]))  # type: ignore[attr-defined]
-    ax.yaxis.set_major_formatter(FixedFormatterList([percent_text(t) for t in ticks]))  # type: ignore[attr-defined]
-    ax.yaxis.set_minor_formatter(NullFormatter())  # type: ignore[attr-defined]
-
-
-class FixedFormatterList(FuncFormatter):
-    """Labels for a FixedLocator, by position (FixedFormatter without its warning)."""
-
-    def __init__(self, labels: Sequence[str]) -> None:
-        self.labels = list(labels)
-        super().__init__(lambda _v, pos: self.labels[pos] if pos < len(self.labels) else "")
-
-
-def plot_latency(source: Source) -> Figure:
-    """Completion-latency CDF on a normal-probability (probit) axis, and the exceedance
-    (share of I/Os at or above a latency) on a log axis; one curve per phase."""
-    fig = new_figure(9.6, 4.2)
-    ax_c, ax_e = fig.subplots(1, 2)
-    colors = op_colors([p.op_percent for p in source.phases])
-    lo, hi = 0.5, 0.5
-    min_e = 1.0
-    x_lo, x_hi = math.inf, 0.0
-    only_percentiles = False
-    for p in source.phases:
-        lat = p.latency
-        if lat is None:
-            continue
-        pts = [(x, y) for x, y in zip(*lat.cdf_points(), strict=True) if y >= PROBIT_FLOOR]
-        if not pts:
-            continue
-        xs, ys = [x for x, _ in pts], [y for _, y in pts]
-        style = "-" if lat.has_histogram else "--o"
-        only_percentiles |= not lat.has_histogram
-        label = f"OP {op_text(p.op_percent, source.op_axis)}" + (
-            "" if p.steady or source.kind != "profile" else " (not steady)"
-        )
-        ax_c.plot(
-            xs,
-            [probit(y) for y in ys],
-            style,
-            color=colors[p.op_percent],
-            lw=1.5,
-            ms=4,
-            label=label,
-        )
-        lo, hi = min(lo, min(ys)), max(hi, max(ys))
-        x_lo = min(x_lo, xs[0])
-        ex, ey = lat.exceedance_points()
-        x_hi = max([x_hi, *ex, xs[-1]])
-        pairs = [(x, y) for x, y in zip(ex, ey, strict=True) if y > 0]
-        if pairs:
-            ax_e.plot(
-                [x for x, _ in pairs],
-                [y for _, y in pairs],
-                style if lat.has_histogram else "--o",
-                color=colors[p.op_percent],
-                lw=1.5,
-                ms=4,
-                drawstyle="steps-post" if lat.has_histogram else "default",
-                label=label,
-            )
-            min_e = min(min_e, min(y for _, y in pairs))
-    lo = max(lo, PROBIT_FLOOR)
-    hi = min(hi, 1 - 1e-7)
-    _probit_axis(ax_c, lo, hi)
-    ax_c.set_ylim(
-        probit(max(PROBIT_FLOOR * 0.8, lo * 0.8)), probit(min(1 - 1e-7, 1 - (1 - hi) * 0.7))
-    )
-    for ax in (ax_c, ax_e):
-        ax.set_xscale("log")
-        ax.xaxis.set_major_formatter(FuncFormatter(_us))
-        ax.set_xlabel("completion latency (µs, log scale)")
-        ax.grid(True, which="major", alpha=0.35)
-        ax.grid(True, which="minor", alpha=0.1)
-    if 0 < x_lo < x_hi:
-        # both panels over the same latencies: from where the CDF passes 0.1% to the largest
-        for ax in (ax_c, ax_e):
-            ax.set_xlim(x_lo / 1.3, x_hi * 1.3)
-    ax_c.set_ylabel("share of I/Os ≤ latency (probit scale)")
-    ax_c.set_title("Latency CDF (normal-probability axis)")
-    ax_e.set_yscale("log")
-    ax_e.set_ylim(max(min_e * 0.5, 1e-9), 1.5)
-    ax_e.yaxis.set_major_formatter(FuncFormatter(lambda v, _p: percent_text(v)))
-    ax_e.set_ylabel("share of I/Os ≥ latency (log scale)")
-    ax_e.set_title("Latency exceedance (1 − CDF)")
-    ax_c.legend(loc="lower right")
-    note = " — dashed: reported percentiles only" if only_percentiles else ""
-    fig.suptitle(f"{source.label}: completion latency per phase{note}", fontweight="bold")
-    return fig
-
-
-def plot_latency_vs_op(sources: Sequence[Source]) -> Figure:
-    """p50, p99 and p99.9 completion latency per OP level, one colour per source."""
-    fig = new_figure(9.6, 3.6)
-    ax = fig.add_subplot()
-    styles = (("p50", "p50", ":", "o"), ("p99", "p99", "-", "s"), ("p99_9", "p99.9", "--", "^"))
-    for i, s in enumerate(sources):
-        for key, name, ls, marker in styles:
-            pts = []
-            for p in s.phases:
-                if p.latency is None:
-                    continue
-                share = {"p50": 0.5, "p99": 0.99, "p99_9": 0.999}[key]
-                v = p.latency.percentile(share)
-                if v:
-                    pts.append((p.op_percent, v))
-            if pts:
-                ax.plot(
-                    [x for x, _ in pts],
-                    [y for _, y in pts],
-                    ls=ls,
-                    marker=marker,
-                    color=source_color(i),
-                    label=f"{s.label} {name}" if len(sources) > 1 else name,
-                )
-    ops = sorted({p.op_percent for s in sources for p in s.phases})
-    ax.set_xticks(ops)
-    ax.set_xticklabels([f"{x:g}%" for x in ops])
-    ax.set_yscale("log")
-    ax.yaxis.set_major_formatter(FuncFormatter(_us))
-    ax.yaxis.set_minor_formatter(FuncFormatter(_us_minor))
-    ax.set_xlabel(op_axis_label(sources))
-    ax.set_ylabel("completion latency (µs, log scale)")
-    ax.set_title("Latency percentiles vs OP")
-    ax.legend(loc="upper right", ncols=3 if len(sources) > 1 else 1)
-    return fig
-
-
-# ------------------------------------------------------------------------------ simulation
-
-
-def model_curves(
-    sources: Sequence[Source], rhos: Sequence[float]
-) -> list[tuple[str, list[float], str, str]]:
-    """(label, WAF per ρ, line style, colour) of the analytic models to draw beside the
-    simulated points: greedy for each pages-per-block in the sources, FIFO, random, and
-    d-choices when a source used it."""
-    out: list[tuple[str, list[float], str, str]] = []
-    blocks = sorted({p.pages_per_block for s in sources for p in s.phases if p.pages_per_block})
-    for b in blocks:
-        out.append(
-            (
-                f"greedy model, b={b} (Bux & Iliadis)",
-                [models.waf_greedy(r, b) for r in rhos],
-                "-",
-                "#343a40",
-            )
-        )
-    out.append(("FIFO model (Desnoyers)", [models.waf_fifo(r) for r in rhos], "--", "#868e96"))
-    out.append(
-        ("random-victim model α/(α−1)", [models.waf_random(r) for r in rhos], ":", "#868e96")
-    )
-    for d in sorted({s.d_choices for s in sources if s.policy == "d-choices" and s.d_choices}):
-        b = blocks[0] if blocks else 256
-        out.append(
-            (
-                f"d-choices model, d={d} (Van Houdt)",
-                [models.waf_d_choices(r, b, d) for r in rhos],
-                "-.",
-                "#5c940d",
-            )
-        )
-    return out
-
-
-def plot_waf_vs_op(sources: Sequence[Source]) -> Figure:
-    """Measured WAF against total OP ρ, the analytic models drawn alongside."""
-    fig = new_figure(9.6, 4.4)
-    ax = fig.add_subplot()
-    rhos_all = [p.rho for s in sources for p in s.phases if p.rho]
-    lo = max(0.01, min(rhos_all) * 0.85)
-    hi = max(rhos_all) * 1.12
-    grid = [lo + (hi - lo) * k / 200 for k in range(201)]
-    for label, ys, ls, color in model_curves(sources, grid):
-        ax.plot([100 * r for r in grid], ys, ls=ls, color=color, lw=1.3, label=label, zorder=1)
-    top = 1.0
-    for i, s in enumerate(sources):
-        pts = [(100 * p.rho, p.waf, p) for p in s.phases if p.rho and p.waf]
-        if not pts:
-            continue
-        ax.plot(
-            [x for x, _, _ in pts],
-            [y for _, y, _ in pts],
-            SOURCE_MARKERS[i % 8],
-            ls="none",
-            color=source_color(i),
-            ms=9,
-            label=f"{s.label} (simulated)",
-            zorder=3,
-        )
-        top = max(top, max(y for _, y, _ in pts))
-        if s.op_axis == "extra" and len(sources) == 1:
-            for x, y, p in pts:
-                ax.annotate(
-                    f"{p.op_percent:g}% extra\nWAF {y:.2f}",
-                    (x, y),
-                    xytext=(8, 6),
-                    textcoords="offset points",
-                    fontsize=7.5,
-                    color=source_color(i),
-                )
-    ax.set_xlim(100 * lo, 100 * hi)
-    ax.set_ylim(1.0, top * 1.15)
-    ax.set_xlabel("total OP ρ = (T−U)/U (%)")
-    ax.set_ylabel("WAF (NAND bytes / host bytes)")
-    ax.set_title("Write amplification vs OP: simulation and analytic models")
-    ax.legend(loc="upper right")
-    return fig
-
-
-def plot_waf_convergence(source: Source) -> Figure:
-    """WAF per interval against drive writes: the warm-up reaching steady WAF."""
-    fig = new_figure(9.6, 3.2)
-    ax = fig.add_subplot()
-    colors = op_colors([p.op_percent for p in source.phases])
-    for p in source.phases:
-        if not p.waf_series:
-            continue
-        c = colors[p.op_percent]
-        ax.plot(
-            p.waf_drive_writes,
-            p.waf_series,
-            "-",
-            color=c,
-            lw=1.2,
-            label=f"OP {op_text(p.op_percent, source.op_axis)}",
-        )
-        if p.waf:
-            ax.axhline(p.waf, color=c, lw=0.8, ls="--", alpha=0.7)
-    ax.set_xlabel("host writes (drive writes of the user capacity, precondition included)")
-    ax.set_ylabel("WAF per interval")
-    ax.set_title(f"{source.label}: WAF during warm-up and measurement (dashed: measured WAF)")
-    ax.set_ylim(bottom=0.9)
-    ax.legend(loc="upper right", ncols=min(4, len(source.phases)))
-    return fig
-
-
-def plot_erase_spread(sources: Sequence[Source]) -> Figure:
-    """Erase counts per block: min–max, mean ± std per OP; and the spread around the mean."""
-    fig = new_figure(9.6, 3.6)
-    ax_r, ax_h = fig.subplots(1, 2)
-    n = len(sources)
-    all_ops = sorted({p.op_percent for s in sources for p in s.phases})
-    step = min((b - a for a, b in zip(all_ops, all_ops[1:], strict=False)), default=10.0)
-    styles = ["-", "--", ":", "-."]
-    colors = op_colors(all_ops)
-    for i, s in enumerate(sources):
-        off = (i - (n - 1) / 2) * step * 0.15
-        for p in s.phases:
-            e = p.erase
-            if not e:
-                continue
-            x = p.op_percent + off
-            ax_r.vlines(x, e["min"], e["max"], color=source_color(i), lw=1.2)
-            ax_r.vlines(
-                x,
-                e["mean"] - e["stddev"],
-                e["mean"] + e["stddev"],
-                color=source_color(i),
-                lw=6,
-                alpha=0.5,
-            )
-            ax_r.plot([x], [e["mean"]], "o", color=source_color(i), ms=5)
-            if p.erase_histogram and e["mean"] > 0:
-                total = sum(c for _, c in p.erase_histogram)
-                ax_h.plot(
-                    [v / e["mean"] for v, _ in p.erase_histogram],
-                    [c / total for _, c in p.erase_histogram],
-                    styles[i % 4],
-                    drawstyle="steps-mid",
-                    color=colors[p.op_percent],
-                    label=f"OP {op_text(p.op_percent, s.op_axis)}"
-                    + (f" {s.label}" if n > 1 else ""),
-                )
-    ax_r.set_xticks(all_ops)
-    ax_r.set_xticklabels([f"{x:g}%" for x in all_ops])
-    ax_r.set_xlabel(op_axis_label(sources))
-    ax_r.set_ylabel("erase count per block")
-    ax_r.set_title("Erase counts: min–max, mean ± std")
-    handles = [
-        Line2D([], [], color=source_color(i), lw=2, label=s.label) for i, s in enumerate(sources)
-    ]
-    if n > 1:
-        ax_r.legend(handles=handles, loc="upper right")
-    ax_h.set_xlabel("erase count / mean erase count")
-    ax_h.set_ylabel("share of blocks")
-    ax_h.set_title("Spread of erase counts around the mean")
-    ax_h.legend(loc="upper right", fontsize=7.5)
-    return fig

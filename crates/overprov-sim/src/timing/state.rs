@@ -1,4 +1,4 @@
-//! Performance states per interval (DOMAIN.md §3, SNIA SSS PTS): fresh-out-of-box (FOB) until
+//! Performance states per interval (SNIA SSS PTS; docs/concepts.md): fresh-out-of-box (FOB) until
 //! garbage collection first runs; steady where a window of five rounds meets the steady-state
 //! rule — (max − min) ≤ 20% of the window mean and |least-squares slope × 4| ≤ 10% of the mean;
 //! transition otherwise.

@@ -1,0 +1,172 @@
+"""The one Python door to the Rust simulator core (``overprov._core``).
+
+Everything that simulates goes through here: the ``simulate`` command, ``plan --simulate``,
+simulated profile targets and the benchmarks. A configuration is the Rust ``SimConfig`` as a
+nested dict (sections ``geometry``, ``ftl``, ``wear``, ``workload``, ``precondition``, ``run``,
+``timing``); every value is validated in Rust, whose errors name the field
+(``ftl.policy: unknown variant ...``).
+
+The file ``overprov simulate --json FILE`` writes (schema ``overprov.simulate/1``) is built by
+:func:`simulate_document` and read back by :func:`read_simulate_file`, the one reader of that
+format (``plan --simulation`` and ``report`` both use it).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import time
+import tomllib
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from overprov import __version__
+from overprov.errors import ConfigError
+
+#: ``progress(phase, done_pages, planned_pages)``, called between chunks of host writes.
+ProgressFn = Callable[[str, int, int], None]
+
+SIMULATE_SCHEMA = "overprov.simulate/1"
+
+
+def _core() -> Any:
+    try:
+        from overprov import _core
+    except ImportError as exc:  # pragma: no cover - only without a build
+        raise ConfigError(
+            "the simulator core (overprov._core) is not built: run `make build`"
+        ) from exc
+    return _core
+
+
+def default_config() -> dict[str, Any]:
+    """Every field with its default, as the Rust core defines them."""
+    return json.loads(_core().default_config_json())
+
+
+def load_toml(path: str | Path) -> dict[str, Any]:
+    """Read a TOML config file; syntax errors name the file and line."""
+    p = Path(path)
+    try:
+        with p.open("rb") as fh:
+            return tomllib.load(fh)
+    except FileNotFoundError as exc:
+        raise ConfigError(f"{p}: no such config file") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{p}: {exc}") from exc
+
+
+def merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
+    """Deep-merge ``override`` into a copy of ``base`` (sections merge, values replace)."""
+    out = copy.deepcopy(base)
+    for key, value in override.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = merge(out[key], value)
+        else:
+            out[key] = copy.deepcopy(value)
+    return out
+
+
+def validate(config: dict[str, Any]) -> dict[str, Any]:
+    """Validate a config in the Rust core; returns the resolved config and geometry."""
+    return json.loads(_core().validate_config(json.dumps(config)))
+
+
+def simulator(config: dict[str, Any]) -> Any:
+    """A stepwise simulator (``_core.Simulator``) for callers that drive it round by round."""
+    return _core().Simulator(json.dumps(config))
+
+
+def core_version() -> str:
+    """The version of the compiled simulator core."""
+    return str(_core().__version__)
+
+
+def run(
+    config: dict[str, Any],
+    progress: ProgressFn | None = None,
+    chunk_pages: int | None = None,
+) -> dict[str, Any]:
+    """Run one simulation to the end and return its report (a dict; see the Rust ``Report``).
+
+    ``progress(phase, done_pages, planned_pages)`` is called between chunks of host writes;
+    the GIL is released while the core runs, and Ctrl-C stops between chunks.
+    """
+    sim = simulator(config)
+    _, planned = sim.progress()
+    chunk = chunk_pages or max(1 << 20, planned // 200)
+    started = time.perf_counter()
+    while True:
+        done = sim.step(chunk)
+        if progress is not None:
+            now, planned = sim.progress()
+            progress(sim.phase, now, planned)
+        if done:
+            break
+    report = json.loads(sim.report_json())
+    seconds = time.perf_counter() - started
+    host_pages = report["totals"]["host_pages"]
+    report["wall_seconds"] = seconds
+    report["host_pages_per_wall_second"] = host_pages / seconds if seconds > 0 else None
+    return report
+
+
+# ------------------------------------------------------------ the simulate result format
+
+
+def simulate_document(
+    reports: Sequence[dict[str, Any]],
+    command: Sequence[str],
+    preset: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The document ``overprov simulate --json FILE`` writes: one report per run."""
+    return {
+        "schema": SIMULATE_SCHEMA,
+        "overprov_version": __version__,
+        "command": list(command),
+        "preset": preset,
+        "runs": list(reports),
+    }
+
+
+def read_simulate_file(path: str | Path) -> dict[str, Any]:
+    """Read a file written by ``overprov simulate --json FILE``: the document, with ``runs`` a
+    non-empty list of report objects. Errors are ConfigErrors naming the file and the field."""
+    name = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError as exc:
+        raise ConfigError(f"{name}: no such file") from exc
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{name}: cannot read it: {exc}") from exc
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ConfigError(
+            f"{name}: not JSON ({exc.msg} at line {exc.lineno} column {exc.colno}); expected "
+            "the file `overprov simulate --json FILE` writes"
+        ) from exc
+    schema = doc.get("schema") if isinstance(doc, dict) else None
+    if schema != SIMULATE_SCHEMA:
+        shown = "missing" if schema is None else repr(schema)
+        raise ConfigError(
+            f"{name}: schema: expected {SIMULATE_SCHEMA!r}, {shown}: not an `overprov "
+            "simulate --json` file"
+        )
+    runs = doc.get("runs")
+    if not isinstance(runs, list) or not runs:
+        raise ConfigError(f"{name}: runs: expected a non-empty list of simulation reports")
+    for i, rep in enumerate(runs, start=1):
+        if not isinstance(rep, dict):
+            raise ConfigError(f"{name}: runs[{i - 1}] (run {i}): expected a report object")
+    return doc
+
+
+def is_simulate_file(path: str | Path) -> bool:
+    """Whether ``path`` reads as a simulate document (for picking such files out of a folder)."""
+    try:
+        read_simulate_file(path)
+    except ConfigError:
+        return False
+    return True

@@ -1,0 +1,401 @@
+"""A simulate file (``overprov simulate --json``, read by ``engine.read_simulate_file``) as one
+:class:`Source` per series of runs that differ only in their OP (a sweep of ``--extra-op`` is
+one series; a file holding two GC policies gives two). A run that carries ``timed`` (per-interval
+IOPS, latency and a state fob/transition/steady) gives the same figures as a profile phase.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from overprov import engine
+from overprov.errors import ConfigError
+from overprov.report.model import (
+    PERCENTILE_SHARE,
+    Latency,
+    Phase,
+    ReportInputError,
+    Source,
+    Span,
+    kv,
+    number,
+    op_text,
+)
+from overprov.units import binary_size, human_bytes
+
+# Keys of a simulate config that change with the OP of a sweep (not part of a series' identity).
+_OP_KEYS = {
+    "extra_op_percent",
+    "op_ratio",
+    "user_pages",
+    "user_bytes",
+}
+
+
+# ----------------------------------------------------------------------------------- simulate
+
+
+def _strip_op(config: Mapping[str, Any]) -> str:
+    cfg = json.loads(json.dumps(config))
+    geo = cfg.get("geometry") or {}
+    for key in _OP_KEYS:
+        geo.pop(key, None)
+    (cfg.get("run") or {}).pop("seed", None)
+    return json.dumps(cfg, sort_keys=True)
+
+
+def _sim_phase(run: Mapping[str, Any], op_axis: str) -> Phase:
+    geo = run.get("geometry") or {}
+    cfg = run.get("config") or {}
+    extra = (cfg.get("geometry") or {}).get("extra_op_percent")
+    rho = number(geo.get("op_ratio"))
+    x = float(extra) if op_axis == "extra" else 100.0 * (rho or 0.0)
+    measured = run.get("measured") or {}
+    wear = run.get("wear") or {}
+    user = number(geo.get("user_bytes"))
+    phase = Phase(
+        op_percent=x,
+        label=f"op{x:g}" if op_axis == "extra" else f"rho{x:.3g}",
+        status="simulated" if run.get("done", True) else "stopped",
+        steady=False,
+        waf=number(measured.get("waf")),
+        rho=rho,
+        user_bytes=user,
+        physical_bytes=number(geo.get("physical_bytes")),
+        pages_per_block=geo.get("pages_per_block"),
+        erase=wear.get("erase_count"),
+        erase_histogram=[(int(a), int(b)) for a, b in wear.get("erase_histogram") or []],
+        bytes_written=number(measured.get("host_bytes")),
+    )
+    if user and measured.get("host_bytes"):
+        phase.measured_drive_writes = float(measured["host_bytes"]) / user
+    for iv in run.get("intervals") or []:
+        if iv.get("phase") == "precondition":
+            continue
+        waf = number((iv.get("delta") or {}).get("waf"))
+        dw = number(iv.get("drive_writes_total"))
+        if waf is not None and dw is not None:
+            phase.waf_drive_writes.append(dw)
+            phase.waf_series.append(waf)
+    timed = run.get("timed")
+    if isinstance(timed, Mapping):
+        _sim_timed(phase, timed)
+    return phase
+
+
+def _median(values: Sequence[float]) -> float | None:
+    ordered = sorted(values)
+    return ordered[len(ordered) // 2] if ordered else None
+
+
+def _sim_timed(phase: Phase, timed: Mapping[str, Any]) -> None:
+    """IOPS over time, states, write saturation and latency from a timed simulation.
+
+    ``timed.steady_window`` [first, last] (interval indexes) is the window whose mean is
+    ``steady_iops``: its min–max and its latency (the median over the window of each
+    interval's percentile, as ``overprov simulate`` prints it) are the phase's figures. Without
+    it, the intervals whose state is "steady" stand in."""
+    intervals = [iv for iv in timed.get("intervals") or [] if number(iv.get("iops")) is not None]
+    step = number(timed.get("interval_s")) or 1.0
+    steady_values = []
+    for iv in intervals:
+        t = number(iv.get("time_s"))
+        t = t if t is not None else (len(phase.time_s) + 1) * step
+        phase.time_s.append(t)
+        phase.iops.append(float(iv["iops"]))
+        state = str(iv.get("state") or "")
+        if state == "steady":
+            steady_values.append(float(iv["iops"]))
+        if phase.spans and phase.spans[-1].kind == state:
+            phase.spans[-1].end_s = t
+        elif state:
+            phase.spans.append(Span(t - step, t, state))
+        hb = number(iv.get("host_bytes_total"))
+        if hb is not None:
+            phase.wsat_bytes.append(hb)
+            phase.wsat_iops.append(float(iv["iops"]))
+    phase.duration_s = phase.time_s[-1] if phase.time_s else None
+    phase.wall_s = phase.duration_s
+    phase.rounds = 0
+    phase.fob_iops = number(timed.get("fob_iops"))
+    steady = number(timed.get("steady_iops"))
+    phase.steady_iops = steady
+    phase.steady = steady is not None
+    phase.status = "steady" if phase.steady else "not_steady"
+    window = timed.get("steady_window")
+    in_window: list[Mapping[str, Any]] = []
+    if (
+        isinstance(window, Sequence)
+        and len(window) == 2
+        and all(isinstance(k, int) for k in window)
+        and 0 <= window[0] <= window[1] < len(intervals)
+    ):
+        in_window = intervals[window[0] : window[1] + 1]
+        values = [float(iv["iops"]) for iv in in_window]
+        phase.iops_min, phase.iops_max = min(values), max(values)
+        phase.iops_mean = sum(values) / len(values)
+        phase.spans.append(
+            Span(phase.time_s[window[0]] - step, phase.time_s[window[1]], "steady-window")
+        )
+    elif steady_values:
+        phase.iops_min, phase.iops_max = min(steady_values), max(steady_values)
+        phase.iops_mean = sum(steady_values) / len(steady_values)
+    elif phase.iops:
+        tail = phase.iops[-max(1, len(phase.iops) // 5) :]
+        phase.iops_min, phase.iops_max = min(tail), max(tail)
+        phase.iops_mean = sum(tail) / len(tail)
+        phase.reason = "no interval reached the steady state; figure: mean of the last fifth"
+    if intervals and number(intervals[-1].get("host_bytes_total")) is not None:
+        phase.bytes_written = float(intervals[-1]["host_bytes_total"])
+    hist = timed.get("latency_histogram") or {}
+    uppers = [float(v) for v in hist.get("bucket_upper_us") or []]
+    counts = [int(c) for c in hist.get("counts") or []]
+    summary = timed.get("latency_us") or {}
+    last = (intervals[-1].get("latency_us") or {}) if intervals else {}
+    window_pct: dict[str, float | None] = {}
+    if in_window:
+        for key in PERCENTILE_SHARE:
+            window_pct[key] = _median(
+                [
+                    float(v)
+                    for iv in in_window
+                    if (v := number((iv.get("latency_us") or {}).get(key))) is not None
+                ]
+            )
+    if uppers and len(uppers) == len(counts) and sum(counts) > 0:
+        phase.latency = Latency(
+            values_us=uppers,
+            counts=counts,
+            max_us=number(summary.get("max")) or number(last.get("max")),
+            source=f"timed simulator latency histogram (bucket upper bounds), {sum(counts):,} I/Os"
+            + (
+                "; percentiles: median over the steady window of each interval's"
+                if window_pct
+                else ""
+            ),
+            kind="the timed simulator's latency histogram of each whole run (bucket upper bounds)",
+        )
+        phase.latency.percentiles = {
+            k: phase.latency.percentile(s) for k, s in PERCENTILE_SHARE.items()
+        }
+        if any(v is not None for v in window_pct.values()):
+            phase.latency.window_percentiles = window_pct
+    elif last or window_pct:
+        phase.latency = Latency(
+            percentiles=window_pct or {k: number(last.get(k)) for k in PERCENTILE_SHARE},
+            max_us=number(summary.get("max")) or number(last.get("max")),
+            source="percentiles of the steady window"
+            if window_pct
+            else "percentiles of the last interval (no histogram in the file)",
+            kind="percentiles of each run (no histogram in the file)",
+        )
+
+
+def _flag(command: Sequence[Any], name: str) -> str | None:
+    """The value of ``--name VALUE`` or ``--name=VALUE`` in a recorded command line."""
+    args = [str(a) for a in command]
+    for k, a in enumerate(args):
+        if a == name and k + 1 < len(args):
+            return args[k + 1]
+        if a.startswith(name + "="):
+            return a.split("=", 1)[1]
+    return None
+
+
+def _sim_label(
+    cfg: Mapping[str, Any],
+    differing: set[str],
+    command: Sequence[Any] = (),
+    recorded: Mapping[str, Any] | None = None,
+) -> str:
+    geo = cfg.get("geometry") or {}
+    ftl = cfg.get("ftl") or {}
+    wl = cfg.get("workload") or {}
+    size = geo.get("advertised_bytes") or geo.get("physical_bytes")
+    parts = ["sim"]
+    # the preset as simulate recorded it; older files only have it on the command line
+    preset = (recorded or {}).get("name") or _flag(command, "--preset")
+    if preset:
+        parts.append(preset)
+        scale = (recorded or {}).get("scale") or _flag(command, "--scale")
+        if scale and scale not in ("1", "1.0"):
+            parts.append(f"×{scale}")
+    elif size:
+        parts.append(human_bytes(float(size)))
+    policy = str(ftl.get("policy"))
+    if policy == "d-choices":
+        policy += f" d={ftl.get('d_choices')}"
+    parts.append(policy)
+    if "workload" in differing or wl.get("pattern") != "uniform":
+        parts.append(str(wl.get("pattern")))
+    if "pages_per_block" in differing:
+        parts.append(f"b={geo.get('pages_per_block')}")
+    return " ".join(parts)
+
+
+def _timing_text(timing: Any) -> str | None:
+    """The timed simulator's settings in one line (host, NAND, buffer, SLC cache)."""
+    if not isinstance(timing, Mapping) or not timing.get("enabled"):
+        return None
+    host = timing.get("host") or {}
+    nand = timing.get("nand") or {}
+    buf = timing.get("buffer") or {}
+    slc = timing.get("slc") or {}
+    parts = [
+        f"QD{host.get('queue_depth')} closed loop"
+        if host.get("mode") == "closed"
+        else f"open loop at {host.get('arrival_iops')} IOPS",
+        "write-through" if host.get("write_through") else "write-back",
+        f"{nand.get('channels')} channels × {nand.get('dies_per_channel')} dies, program "
+        f"{nand.get('program_us'):g} µs, erase {nand.get('erase_us'):g} µs",
+        f"buffer {binary_size(int(buf.get('bytes') or 0))}"
+        + (" (power-loss protected)" if buf.get("power_loss_protected") else ""),
+    ]
+    if slc.get("enabled"):
+        parts.append(f"SLC cache up to {human_bytes(number(slc.get('max_bytes')))}")
+    if host.get("link_mb_s"):
+        parts.append(f"link {host['link_mb_s']:g} MB/s")
+    return ", ".join(parts)
+
+
+def _uniform(cfg: Mapping[str, Any], geo: Mapping[str, Any]) -> bool:
+    w = cfg.get("workload") or {}
+    return (
+        w.get("pattern") == "uniform"
+        and w.get("span_percent", 100) == 100
+        and not w.get("read_percent")
+        and not w.get("trim_percent")
+        and not w.get("bssplit")
+        and w.get("request_bytes", geo.get("page_size_bytes")) == geo.get("page_size_bytes")
+    )
+
+
+def load_simulate(path: Path) -> list[Source]:
+    try:
+        doc = engine.read_simulate_file(path)
+    except ConfigError as exc:
+        raise ReportInputError(str(exc)) from None
+    runs = doc["runs"]
+    groups: dict[str, list[Mapping[str, Any]]] = {}
+    for r in runs:
+        groups.setdefault(_strip_op(r.get("config") or {}), []).append(r)
+    # what differs between series names them
+    differing: set[str] = set()
+    if len(groups) > 1:
+        firsts = [g[0].get("config") or {} for g in groups.values()]
+        for key in ("ftl", "workload", "wear", "run"):
+            if len({json.dumps(c.get(key), sort_keys=True) for c in firsts}) > 1:
+                differing.add(key)
+        if len({(c.get("geometry") or {}).get("pages_per_block") for c in firsts}) > 1:
+            differing.add("pages_per_block")
+    mtime = datetime.fromtimestamp(os.stat(path).st_mtime, tz=UTC)
+    command = doc.get("command") or []
+    sources = []
+    for runs_of in groups.values():
+        cfg = runs_of[0].get("config") or {}
+        geo_cfg = cfg.get("geometry") or {}
+        geo = runs_of[0].get("geometry") or {}
+        op_axis = (
+            "extra"
+            if all(
+                (r.get("config") or {}).get("geometry", {}).get("extra_op_percent") is not None
+                for r in runs_of
+            )
+            else "rho"
+        )
+        phases = sorted((_sim_phase(r, op_axis) for r in runs_of), key=lambda p: p.op_percent)
+        ftl = cfg.get("ftl") or {}
+        wl = cfg.get("workload") or {}
+        run_cfg = cfg.get("run") or {}
+        label = _sim_label(cfg, differing, command, doc.get("preset"))
+        simulator = runs_of[0].get("simulator")
+        software = dict(
+            kv(
+                [
+                    ("overprov", doc.get("overprov_version")),
+                    (
+                        "simulator",
+                        f"{simulator} {runs_of[0].get('version')}" if simulator else None,
+                    ),
+                ]
+            )
+        )
+        identity = kv(
+            [
+                ("simulated drive", label),
+                (
+                    "advertised capacity",
+                    human_bytes(number(geo_cfg.get("advertised_bytes")))
+                    if geo_cfg.get("advertised_bytes")
+                    else None,
+                ),
+                ("physical NAND", human_bytes(number(geo.get("physical_bytes")))),
+                (
+                    "geometry",
+                    f"{geo.get('page_size_bytes')} B pages, {geo.get('pages_per_block')} pages "
+                    f"per block, {geo.get('blocks')} blocks",
+                ),
+                ("file", str(path)),
+            ]
+        )
+        settings = kv(
+            [
+                (
+                    "OP levels",
+                    ", ".join(op_text(p.op_percent, op_axis) for p in phases)
+                    + (" extra OP" if op_axis == "extra" else ""),
+                ),
+                (
+                    "GC",
+                    f"{ftl.get('policy')}"
+                    + (f" (d={ftl.get('d_choices')})" if ftl.get("policy") == "d-choices" else "")
+                    + f", GC frontier {ftl.get('gc_frontier')}, host streams "
+                    f"{ftl.get('host_streams')}, GC at ≤ {ftl.get('gc_free_blocks')} free blocks",
+                ),
+                (
+                    "workload",
+                    f"{wl.get('pattern')}, {wl.get('request_bytes')} B requests, span "
+                    f"{wl.get('span_percent'):g}%, reads {wl.get('read_percent'):g}%, trims "
+                    f"{wl.get('trim_percent'):g}%"
+                    if wl
+                    else None,
+                ),
+                (
+                    "run",
+                    f"precondition {(cfg.get('precondition') or {}).get('kind', '?')}, warm-up "
+                    f"{run_cfg.get('warmup_drive_writes')} + measured "
+                    f"{run_cfg.get('drive_writes')} drive writes, seed {run_cfg.get('seed')}"
+                    if run_cfg
+                    else None,
+                ),
+                ("timing", _timing_text(cfg.get("timing"))),
+                ("command", " ".join(str(c) for c in command) if command else None),
+            ]
+        )
+        sources.append(
+            Source(
+                kind="simulate",
+                path=path,
+                label=label,
+                title=f"simulation: {label}",
+                status="complete" if all(r.get("done", True) for r in runs_of) else "stopped early",
+                date=f"file written {mtime:%Y-%m-%d %H:%M} UTC",
+                phases=phases,
+                op_axis=op_axis,
+                identity=identity,
+                settings=settings,
+                software=software,
+                drive_bytes=number(geo_cfg.get("advertised_bytes")),
+                policy=ftl.get("policy"),
+                workload=wl.get("pattern"),
+                uniform_workload=_uniform(cfg, geo),
+                d_choices=ftl.get("d_choices"),
+                total_bytes=sum(p.bytes_written or 0.0 for p in phases) or None,
+            )
+        )
+    return sources

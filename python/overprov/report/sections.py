@@ -1,0 +1,321 @@
+"""The report's sections, one function each; ``build.build_report`` puts them on the page."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from overprov.report import findings, html, plots, plots_latency, plots_waf
+from overprov.report.files import FILES_DIR, FilesWriter, draw, slug
+from overprov.report.findings import Options
+from overprov.report.model import Source, op_text
+from overprov.report.tables import summary_table
+
+
+def recommendations(sources: Sequence[Source], options: Options) -> dict[str, Any]:
+    """The recommendation (or None) per source label."""
+    return {s.label: findings.recommendation(s, options.target_iops) for s in sources}
+
+
+def cards(sources: Sequence[Source], recs: dict[str, Any], options: Options) -> list[html.Card]:
+    """The answer at the top: one card per source."""
+    cards: list[html.Card] = []
+    for s in sources:
+        rec = recs[s.label]
+        kind = "profile" if s.kind == "profile" else "simulation"
+        if s.has_iops:
+            headline, more = findings.iops_conclusion(s, rec)
+            op = (rec or {}).get("op_percent")
+            cards.append(
+                html.Card(
+                    label=s.label,
+                    kind=kind,
+                    big=op_text(op, s.op_axis) if op is not None else "no recommendation",
+                    big_note=(
+                        ("recommended extra OP" if s.op_axis == "extra" else "recommended OP")
+                        + (
+                            f" for {findings.target_for(s, options):,.0f} IOPS"
+                            if (rec or {}).get("method") == "target"
+                            else " (knee of the curve)"
+                        )
+                    )
+                    if op is not None
+                    else "",
+                    headline=headline,
+                    more=more + (list(findings.waf_conclusion(s)[:1]) if s.has_waf else []),
+                    good=op is not None,
+                )
+            )
+        elif s.has_waf:
+            headline, more = findings.waf_conclusion(s)
+            big, note = findings.waf_big_figure(s)
+            cards.append(
+                html.Card(
+                    label=s.label, kind=kind, big=big, big_note=note, headline=headline, more=more
+                )
+            )
+        else:
+            cards.append(
+                html.Card(
+                    label=s.label,
+                    kind=kind,
+                    big="",
+                    big_note="",
+                    headline="No finished phase yet: nothing to conclude.",
+                    good=False,
+                )
+            )
+    return cards
+
+
+def iops_section(
+    w: FilesWriter, sources: Sequence[Source], recs: dict[str, Any], options: Options
+) -> html.Section | None:
+    """Steady IOPS against OP, the summary tables, and the duration and bytes per phase."""
+    iops_sources = [s for s in sources if s.has_iops]
+    if not iops_sources:
+        return None
+    targets = {findings.target_for(s, options) for s in iops_sources} - {None}
+    target = max(targets) if len(targets) == 1 else (options.target_iops)
+    rec_ops = [(recs.get(s.label) or {}).get("op_percent") for s in iops_sources]
+    body = [
+        html.figure_html(
+            w.figure(
+                "iops-vs-op",
+                draw("iops", plots.plot_iops_vs_op, iops_sources, target, rec_ops),
+                "Steady-state IOPS vs OP",
+                (
+                    "Each point is the mean IOPS of the SNIA steady-state window (last 5 "
+                    "rounds), the bar its min–max; hollow points were not steady (mean of the "
+                    "last window)."
+                    if any(s.kind == "profile" for s in iops_sources)
+                    else ""
+                )
+                + (
+                    " For a timed simulation: the mean and min–max of its steady-state "
+                    "intervals; hollow: never steady (mean of the last fifth of the run)."
+                    if any(s.kind == "simulate" for s in iops_sources)
+                    else ""
+                )
+                + (f" Dashed line: the target {target:,.0f} IOPS." if target else "")
+                + (
+                    " Star: the recommended OP."
+                    if any(op is not None for op in rec_ops)
+                    else " No OP is recommended (see the answer above)."
+                ),
+            ),
+            FILES_DIR,
+        )
+    ]
+    for s in iops_sources:
+        rec = recs.get(s.label) or {}
+        if len(iops_sources) > 1:
+            body.append(f"<h3>{html.esc(s.label)}</h3>")
+        body.append(html.table_html(summary_table(s, rec.get("op_percent"))))
+        if rec.get("reason"):
+            body.append(f'<p class="small">Recommendation rule: {html.esc(rec["reason"])}</p>')
+    body.append(
+        html.figure_html(
+            w.figure(
+                "phase-cost",
+                draw("cost", plots.plot_phase_cost, iops_sources),
+                "Duration and bytes per phase",
+                "I/O time and host bytes written per OP level (all rounds of the phase).",
+            ),
+            FILES_DIR,
+        )
+    )
+    return html.Section("iops", "IOPS vs OP", body)
+
+
+def time_section(w: FilesWriter, sources: Sequence[Source]) -> html.Section | None:
+    """IOPS over time per phase, and write saturation."""
+    series_sources = [s for s in sources if s.has_series]
+    if not series_sources:
+        return None
+    body = []
+    for s in series_sources:
+        key = slug(s.label)
+        body.append(f"<h3>{html.esc(s.label)}</h3>")
+        cap = (
+            "Dots: IOPS per second ("
+            + ("the simulated drive's 1 s series" if s.simulated_target else "fio's 1 s log")
+            + "); black steps: round means; dotted lines: "
+            "round boundaries; green: the steady-state window; hatched red: the last window "
+            "of a phase that did not reach steady state."
+            if s.kind == "profile"
+            else "IOPS per interval of the timed simulation; shaded: fresh-out-of-box (blue), "
+            "transition (orange), steady state (pale green) and the steady-state window "
+            "whose mean is the steady IOPS (green)."
+        )
+        body.append(
+            html.figure_html(
+                w.figure(
+                    f"iops-time-{key}",
+                    draw("t", plots.plot_iops_time, s),
+                    "IOPS over time",
+                    cap,
+                ),
+                FILES_DIR,
+            )
+        )
+        if any(p.wsat_bytes for p in s.phases):
+            body.append(
+                html.figure_html(
+                    w.figure(
+                        f"write-saturation-{key}",
+                        draw("w", plots.plot_write_saturation, s),
+                        "Write saturation",
+                        "SNIA WSAT view: IOPS against the host bytes written so far "
+                        + (
+                            "(FOB and precondition included; dotted lines: phase starts)."
+                            if s.kind == "profile"
+                            else "by each OP level's run, in drive writes."
+                        ),
+                    ),
+                    FILES_DIR,
+                )
+            )
+    return html.Section("time", "IOPS over time", body)
+
+
+def latency_section(w: FilesWriter, sources: Sequence[Source]) -> html.Section | None:
+    """The latency distribution per source and its percentiles against OP."""
+    lat_sources = [s for s in sources if s.has_latency]
+    if not lat_sources:
+        return None
+    body = []
+    for s in lat_sources:
+        key = slug(s.label)
+        body.append(f"<h3>{html.esc(s.label)}</h3>")
+        srcs = sorted({p.latency.kind for p in s.phases if p.latency is not None})
+        body.append(
+            html.figure_html(
+                w.figure(
+                    f"latency-{key}",
+                    draw("l", plots_latency.plot_latency, s),
+                    "Latency distribution",
+                    "Left: share of writes completed within a latency, on a normal-probability "
+                    "axis (a straight line is a log-normal distribution; the tail is stretched "
+                    "out). Right: share of writes at or above a latency, log scale. Data: "
+                    + "; ".join(srcs)
+                    + ".",
+                ),
+                FILES_DIR,
+            )
+        )
+    body.append(
+        html.figure_html(
+            w.figure(
+                "latency-vs-op",
+                draw("lo", plots_latency.plot_latency_vs_op, lat_sources),
+                "Latency percentiles vs OP",
+                "p50, p99 and p99.9 completion latency per OP level.",
+            ),
+            FILES_DIR,
+        )
+    )
+    return html.Section("latency", "Latency", body)
+
+
+def waf_section(w: FilesWriter, sources: Sequence[Source]) -> html.Section | None:
+    """Simulated WAF against OP beside the models, its convergence, and erase counts."""
+    waf_sources = [s for s in sources if s.has_waf]
+    iops_sources = [s for s in sources if s.has_iops]
+    if not waf_sources:
+        return None
+    body = [
+        html.figure_html(
+            w.figure(
+                "waf-vs-op",
+                draw("waf", plots_waf.plot_waf_vs_op, waf_sources),
+                "WAF vs OP",
+                "Simulated WAF (measured part of the run) against total OP ρ, with the "
+                "analytic models for uniform random single-page writes (docs/models.md).",
+            ),
+            FILES_DIR,
+        )
+    ]
+    for s in waf_sources:
+        if len(waf_sources) > 1 or iops_sources:
+            body.append(f"<h3>{html.esc(s.label)}</h3>")
+        if not s.has_iops:
+            body.append(html.table_html(summary_table(s, None)))
+        if any(p.waf_series for p in s.phases):
+            body.append(
+                html.figure_html(
+                    w.figure(
+                        f"waf-intervals-{slug(s.label)}",
+                        draw("wi", plots_waf.plot_waf_convergence, s),
+                        "WAF per interval",
+                        "WAF of each recording interval against host drive writes: the "
+                        "warm-up settles to the measured WAF (dashed).",
+                    ),
+                    FILES_DIR,
+                )
+            )
+    if any(p.erase for s in waf_sources for p in s.phases):
+        body.append(
+            html.figure_html(
+                w.figure(
+                    "erase-spread",
+                    draw("e", plots_waf.plot_erase_spread, waf_sources),
+                    "Erase-count spread",
+                    "Left: erase count per block at the end of each run (line: min–max, "
+                    "bar: mean ± standard deviation, dot: mean). Right: the distribution "
+                    "around the mean (narrow = even wear).",
+                ),
+                FILES_DIR,
+            )
+        )
+    return html.Section("waf", "Write amplification (simulation)", body)
+
+
+def endurance_section(w: FilesWriter, sources: Sequence[Source], options: Options) -> html.Section:
+    """TBW, DWPD and years per OP level, and the SMART facts."""
+    tables = findings.endurance_tables(sources, options)
+    facts = findings.smart_facts(options)
+    body = []
+    for t in tables:
+        body.append(f'<h3>{html.esc(t.source)}</h3><p class="small">{html.esc(t.basis)}</p>')
+        body.append(
+            html.table_html(html.Table(t.columns, t.rows, numeric=set(range(1, len(t.columns)))))
+        )
+        body.append(
+            '<ul class="small">' + "".join(f"<li>{html.esc(n)}</li>" for n in t.notes) + "</ul>"
+        )
+    if facts:
+        body.append("<h3>SMART</h3>" + html.kv_html(facts))
+    if not tables and not facts:
+        body.append(
+            '<p class="small">No rated endurance or SMART data was given, so no TBW/DWPD table. '
+            "Give <code>--rated-tbw TB</code> (or profile with it), <code>--pe-cycles N</code>, "
+            "<code>--nand tlc</code> or <code>--smart smartctl.json</code> to "
+            "<code>overprov report</code>.</p>"
+        )
+    if tables:
+        w.csv(
+            "endurance.csv",
+            ["source", *sorted({k for t in tables for r in t.raw for k in r})],
+            [
+                [
+                    t.source,
+                    *[r.get(k) for k in sorted({k for t2 in tables for r2 in t2.raw for k in r2})],
+                ]
+                for t in tables
+                for r in t.raw
+            ],
+        )
+    return html.Section("endurance", "Endurance", body)
+
+
+def details_section(sources: Sequence[Source]) -> html.Section:
+    """What was tested, how, with which software."""
+    body = []
+    for s in sources:
+        body.append(f"<h3>{html.esc(s.label)} — {html.esc(s.title)}</h3>")
+        body.append(
+            html.kv_html(s.identity + s.settings + [("date", s.date)] + list(s.software.items()))
+        )
+        body.append(f'<p class="small">Input: <code>{html.esc(s.path)}</code></p>')
+    return html.Section("details", "Test details", body)

@@ -1,0 +1,50 @@
+"""The house rules of the package's layout (issue 12): every command module exposes
+``register(subparsers)`` and ``run(args)``; no two classes share a name; no module is over 600
+lines. Exceptions are listed with the change that removes them (prune them as it lands)."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+from collections import defaultdict
+from pathlib import Path
+
+from overprov import cli
+
+PACKAGE_DIR = Path(__file__).resolve().parents[1] / "python" / "overprov"
+MAX_LINES = 600
+
+# Being split by the profile work (Target protocol and target kinds in their own modules).
+OVERSIZE_KNOWN = {"profile/runner.py", "profile/targets.py"}
+# apply's Target (the visible size to set) is renamed once the apply work has landed.
+SHARED_NAMES_KNOWN = {"Target"}
+
+
+def test_every_command_module_has_register_and_run():
+    parser = cli.build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    for name in cli.COMMAND_MODULES:
+        mod = importlib.import_module(name)
+        assert callable(mod.register) and callable(mod.run), name
+    funcs = {p.get_default("func") for p in sub.choices.values()}
+    runs = {importlib.import_module(n).run for n in cli.COMMAND_MODULES}
+    assert runs <= funcs
+
+
+def test_no_two_classes_share_a_name():
+    where: dict[str, list[str]] = defaultdict(list)
+    for path in sorted(PACKAGE_DIR.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ClassDef):
+                where[node.name].append(str(path.relative_to(PACKAGE_DIR)))
+    shared = {n: files for n, files in where.items() if len(files) > 1}
+    assert set(shared) <= SHARED_NAMES_KNOWN, shared
+
+
+def test_no_module_over_600_lines():
+    sizes = {
+        str(p.relative_to(PACKAGE_DIR)): len(p.read_text().splitlines())
+        for p in PACKAGE_DIR.rglob("*.py")
+    }
+    over = {f for f, n in sizes.items() if n > MAX_LINES}
+    assert over <= OVERSIZE_KNOWN, {f: sizes[f] for f in over - OVERSIZE_KNOWN}
