@@ -21,6 +21,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "overprov.status",
     "overprov.profile.cli",
     "overprov.smart",
+    "overprov.nvme_cli",
     "overprov.plan",
     "overprov.report.cli",
 )
