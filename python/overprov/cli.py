@@ -22,6 +22,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "overprov.profile.cli",
     "overprov.smart",
     "overprov.nvme_cli",
+    "overprov.exporter",
     "overprov.plan",
     "overprov.report.cli",
 )
