@@ -251,32 +251,22 @@ def parse_nvme_log(text: str, file: str = "<text>") -> LogReading:
                 raise NvmeLogError(
                     f"{file}: line {exc.lineno}: not valid JSON: {exc.msg}"
                 ) from None
+    fmt = "text" if data is None else "json"
+
+    def read(spec: CounterSpec) -> CounterReading | None:
+        return _from_text(spec, text, file) if data is None else _from_json(spec, data, file)
+
     for source in load_sources():
         nand_spec = next(c for c in source.counters if c.which == "nand")
-        if data is not None:
-            first = _from_json(nand_spec, data, file)
-            if first is None:
-                continue
-            found = [first] + [
-                r
-                for c in source.counters
-                if c is not nand_spec and (r := _from_json(c, data, file)) is not None
-            ]
-            return LogReading(file, source, "json", tuple(found))
-        first = _from_text(nand_spec, text, file)
+        first = read(nand_spec)
         if first is None:
             continue
-        found = [first] + [
-            r
-            for c in source.counters
-            if c is not nand_spec and (r := _from_text(c, text, file)) is not None
-        ]
-        return LogReading(file, source, "text", tuple(found))
+        others = (read(c) for c in source.counters if c is not nand_spec)
+        return LogReading(file, source, fmt, (first, *(r for r in others if r is not None)))
     fields = "; ".join(
         f"{s.id}: {', '.join(c.field for c in s.counters if c.which == 'nand')}"
         for s in load_sources()
     )
-    kind = "JSON" if data is not None else "text"
     raise NvmeLogError(
-        f"{file}: no NAND-write counter of a known NVMe log in this {kind} (looked for {fields})"
+        f"{file}: no NAND-write counter of a known NVMe log in this {fmt} (looked for {fields})"
     )

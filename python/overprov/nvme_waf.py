@@ -11,12 +11,11 @@ both come from that one log; otherwise host writes are the SMART log's ``data_un
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from overprov.blockdev import find_tool, run_tool
 from overprov.errors import ToolError
 from overprov.nvme_logs import LogReading, NvmeLogError, load_sources, parse_nvme_log
 from overprov.nvme_smart_log import NvmeSmartLog, parse_smart_log
@@ -190,32 +189,20 @@ def format_nvme_report(reading: LogReading, smart: NvmeSmartLog | None) -> str:
 # Live devices: run nvme-cli (needs root and an NVMe controller)
 
 
-def _run_nvme(argv: list[str], timeout_s: float) -> str | None:
-    try:
-        proc = subprocess.run(argv, capture_output=True, text=True, timeout=timeout_s, check=False)
-    except subprocess.TimeoutExpired:
-        raise ToolError(f"{' '.join(argv)} did not finish in {timeout_s:g} s") from None
-    except OSError as exc:
-        raise ToolError(f"cannot run {argv[0]}: {exc.strerror or exc}") from None
+def _output(argv: list[str]) -> str | None:
+    """Standard output of a successful nvme-cli run; None when the drive refused the command."""
+    proc = run_tool(argv, check=False)
     return proc.stdout if proc.returncode == 0 and proc.stdout.strip() else None
 
 
-def read_device_logs(
-    device: str, nvme: str = "nvme", timeout_s: float = 60.0
-) -> tuple[LogReading, NvmeSmartLog]:
+def read_device_logs(device: str, nvme: str = "nvme") -> tuple[LogReading, NvmeSmartLog]:
     """Read the SMART log and the first NAND-write log ``device`` answers, through nvme-cli.
 
     Tries the logs of the sources table in order; a drive that lacks a log fails that command,
     and the next is tried. Raises ToolError when nvme-cli is missing or no log answers.
     """
-    exe = shutil.which(nvme)
-    if exe is None:
-        raise ToolError(
-            f"nvme-cli not found ({nvme!r}); install it (Debian: apt-get install nvme-cli)"
-        )
-    smart_text = _run_nvme(
-        [exe, *(a.replace("{device}", device) for a in SMART_LOG_COMMAND[1:])], timeout_s
-    )
+    exe = find_tool(nvme)
+    smart_text = _output([exe, *(a.replace("{device}", device) for a in SMART_LOG_COMMAND[1:])])
     if smart_text is None:
         raise ToolError(f"nvme smart-log {device} failed: is it an NVMe controller? (root?)")
     smart = parse_smart_log(smart_text, f"{device} smart-log")
@@ -223,7 +210,7 @@ def read_device_logs(
     for source in load_sources():
         argv = source.argv(device, exe)
         tried.append(" ".join(source.command[1:3]))
-        text = _run_nvme(argv, timeout_s)
+        text = _output(argv)
         if text is None:
             continue
         try:

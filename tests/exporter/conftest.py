@@ -48,6 +48,16 @@ def overprov_json(*argv: str) -> dict:
     return json.loads(out.getvalue())
 
 
+def stop(proc: subprocess.Popen, timeout_s: float = 20.0) -> None:
+    """End a process this test started (SIGTERM, then SIGKILL if it does not exit)."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
 def scrape(url: str) -> str:
     with urllib.request.urlopen(url, timeout=30) as resp:
         assert resp.status == 200
@@ -82,9 +92,4 @@ def exporter(tmp_path_factory) -> Iterator[Exporter]:
         url = line.split("serving ", 1)[1].strip()
         yield Exporter(url, sources, pair)
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop(proc)

@@ -12,6 +12,7 @@ import urllib.parse
 import urllib.request
 
 import pytest
+from conftest import stop
 from test_exporter_scrape import expected_values
 
 PROMETHEUS = shutil.which("prometheus")
@@ -88,10 +89,5 @@ def test_real_prometheus_scrapes_the_exporter(exporter, tmp_path):
         assert stored == expected_waf
         assert host == expected_host
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop(proc)
         log.close()
