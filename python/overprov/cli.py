@@ -21,6 +21,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "overprov.status",
     "overprov.profile.cli",
     "overprov.smart",
+    "overprov.nvme_cli",
+    "overprov.exporter",
     "overprov.plan",
     "overprov.report.cli",
 )

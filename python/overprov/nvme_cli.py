@@ -1,0 +1,76 @@
+"""``overprov smart-nvme``: WAF of an NVMe drive from the logs that count NAND writes."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from overprov.nvme_logs import NvmeLogError, load_sources, parse_nvme_log
+from overprov.nvme_smart_log import parse_smart_log
+from overprov.nvme_waf import format_nvme_report, nvme_report, read_device_logs
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    names = ", ".join(f"{' '.join(s.command[1:3])} ({s.log_id})" for s in load_sources())
+    p = subparsers.add_parser(
+        "smart-nvme",
+        help="NVMe WAF from the OCP C0h, Endurance Group, Intel CAh or vendor logs (nvme-cli)",
+        description=(
+            "Write amplification of an NVMe drive. The standard SMART log has no NAND-write "
+            "counter; these logs have one: " + names + ". Give a saved output of one of them "
+            "(nvme-cli -o json where the plugin has it, its text otherwise) with --nvme-log, "
+            "and the standard SMART log saved at the same time ('nvme smart-log DEVICE -o "
+            "json', or 'smartctl -j -a DEVICE') with --smart-log for host writes when the log "
+            "has none. Or read a controller now with --device (needs root and nvme-cli)."
+        ),
+        epilog=(
+            "Units: OCP C0h and vendor 'bytes' fields are bytes; Endurance Group log units are "
+            "10^9 bytes; Intel/Solidigm CAh units are 32 MiB; SMART log data units are 512,000 "
+            "bytes. WAF = NAND bytes / host bytes. See docs/smart-nvme.md."
+        ),
+    )
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--nvme-log", type=Path, metavar="FILE", help="saved nvme-cli log output")
+    src.add_argument("--device", metavar="DEV", help="NVMe controller to read now, e.g. /dev/nvme0")
+    p.add_argument(
+        "--smart-log",
+        type=Path,
+        metavar="FILE",
+        help="saved 'nvme smart-log -o json' (or text, or smartctl -j) of the same drive",
+    )
+    p.add_argument(
+        "--json",
+        metavar="FILE",
+        help="write the report as JSON to FILE ('-' for standard output)",
+    )
+    p.add_argument("--nvme", default="nvme", metavar="PATH", help="nvme-cli executable")
+    p.set_defaults(func=run)
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise NvmeLogError(f"{path}: cannot read: {exc.strerror or exc}") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.device is not None:
+        if args.smart_log is not None:
+            raise NvmeLogError("--smart-log is for saved files; --device reads the SMART log now")
+        reading, smart = read_device_logs(args.device, args.nvme)
+    else:
+        reading = parse_nvme_log(_read(args.nvme_log), str(args.nvme_log))
+        smart = None
+        if args.smart_log is not None:
+            smart = parse_smart_log(_read(args.smart_log), str(args.smart_log))
+    if args.json is not None:
+        text = json.dumps(nvme_report(reading, smart), indent=2, ensure_ascii=False)
+        if args.json == "-":
+            print(text)
+            return 0
+        Path(args.json).write_text(text + "\n", encoding="utf-8")
+    print(format_nvme_report(reading, smart), file=sys.stdout)
+    return 0

@@ -1,0 +1,220 @@
+"""NVMe write amplification: NAND writes from an nvme-cli log, host writes from the same log
+or from the standard SMART log.
+
+WAF = NAND bytes written / host bytes written, each counter turned into bytes with the unit the
+sources table (``data/nvme_log_sources.toml``) gives for it, and the arithmetic shown. When the
+log that counts NAND writes also counts host writes (Endurance Group log, Intel/Solidigm CAh),
+both come from that one log; otherwise host writes are the SMART log's ``data_units_written``
+× 512,000 bytes. The result is the same report ``overprov smart`` gives for SATA drives
+(``overprov.smart.LifetimeReport``), plus the NVMe log it came from.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from overprov.blockdev import find_tool, run_tool
+from overprov.errors import ToolError
+from overprov.nvme_logs import LogReading, NvmeLogError, load_sources, parse_nvme_log
+from overprov.nvme_smart_log import NvmeSmartLog, parse_smart_log
+from overprov.smart import (
+    Counter,
+    LifetimeReport,
+    Snapshot,
+    WafCounters,
+    format_lifetime,
+    lifetime_report,
+    report_to_dict,
+)
+
+SMART_LOG_COMMAND = ("nvme", "smart-log", "{device}", "-o", "json")
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise NvmeLogError(f"{path}: cannot read: {exc.strerror or exc}") from None
+
+
+def _host_from_log(reading: LogReading) -> Counter | None:
+    host = reading.counter("host")
+    if host is None or host.unit_bytes is None:
+        return None
+    return Counter(
+        int(host.count),
+        host.unit_bytes,
+        f"{reading.source.log_id} {host.field} {host.raw} × {host.unit_bytes:,} B",
+        f"{reading.source.id}: {host.field} ({host.where})",
+    )
+
+
+def _unit_words(unit_bytes: int) -> str:
+    return "B" if unit_bytes == 1 else f"{unit_bytes:,} B"
+
+
+def nvme_snapshot(reading: LogReading, smart: NvmeSmartLog | None) -> Snapshot:
+    """A ``smart.Snapshot`` of an NVMe drive whose NAND writes come from ``reading``."""
+    nand = reading.counter("nand")
+    assert nand is not None  # parse_nvme_log only returns logs whose NAND counter it found
+    notes: list[str] = []
+    host = _host_from_log(reading)
+    if host is None and smart is not None:
+        host = smart.host_writes
+    waf_counters = None
+    if nand.bytes is None:
+        notes.append(
+            f"NAND writes: {reading.source.name} field '{nand.field}' = {nand.raw}, but its "
+            f"unit is {nand.unit}, so no byte count and no WAF"
+            + (f" ({nand.note})" if nand.note else "")
+        )
+    elif host is None or host.bytes is None:
+        notes.append(
+            f"NAND writes: {nand.arithmetic} ({reading.source.name}, '{nand.field}'); this log "
+            "has no host-write counter: give the standard SMART log ('nvme smart-log DEVICE "
+            "-o json' saved to a file, --smart-log FILE) for host writes and WAF"
+        )
+    else:
+        nand_term = f"{reading.source.log_id} {nand.field}"
+        if nand.unit_bytes not in (None, 1):
+            nand_term += f" × {_unit_words(nand.unit_bytes)}"
+        host_term = host.field if host.unit_bytes == 1 else f"{host.field} × {host.unit_bytes:,} B"
+        note = nand.note
+        if reading.counter("host") is None:
+            note = "; ".join(
+                n
+                for n in (
+                    note,
+                    "host writes from the standard SMART log, NAND writes from "
+                    f"{reading.source.name}: both must be read at the same time",
+                )
+                if n
+            )
+        waf_counters = WafCounters(
+            vendor=reading.source.name,
+            nand=nand.bytes,
+            host=host.bytes,
+            unit="bytes",
+            formula=f"({nand_term}) / ({host_term})",
+            parts={f"{reading.source.log_id} {nand.field}": int(nand.count)},
+            note=note,
+        )
+    sources = [reading.file] + ([smart.file] if smart is not None else [])
+    return Snapshot(
+        source=" + ".join(sources),
+        model=smart.model if smart else None,
+        serial=smart.serial if smart else None,
+        model_family=None,
+        protocol="NVMe",
+        kind="ssd",
+        rotation_rate_rpm=None,
+        capacity_bytes=smart.capacity_bytes if smart else None,
+        power_on_hours=smart.power_on_hours if smart else None,
+        host_writes=host,
+        waf_counters=waf_counters,
+        percentage_used=smart.percentage_used if smart else None,
+        percentage_used_source=(
+            f"{smart.format} percentage used"
+            if smart and smart.percentage_used is not None
+            else None
+        ),
+        avg_erase_count=None,
+        avg_erase_count_source=None,
+        notes=tuple(notes),
+    )
+
+
+def _log_dict(reading: LogReading) -> dict[str, Any]:
+    s = reading.source
+    return {
+        "file": reading.file,
+        "source": s.id,
+        "name": s.name,
+        "log_id": s.log_id,
+        "command": " ".join(s.command).replace("{device}", "DEVICE"),
+        "format": reading.format,
+        "citation": s.citation,
+        "counters": [asdict(c) for c in reading.counters],
+    }
+
+
+def nvme_report(reading: LogReading, smart: NvmeSmartLog | None) -> dict[str, Any]:
+    """The ``overprov smart --json`` lifetime report, with ``nvme_log`` and ``smart_log`` added."""
+    rep = lifetime_report(nvme_snapshot(reading, smart))
+    out = report_to_dict(rep)
+    out["nvme_log"] = _log_dict(reading)
+    out["smart_log"] = (
+        None
+        if smart is None
+        else {
+            "file": smart.file,
+            "format": smart.format,
+            "available_spare_percent": smart.available_spare_percent,
+        }
+    )
+    return out
+
+
+def nvme_waf_from_files(nvme_log: Path, smart_log: Path | None = None) -> dict[str, Any]:
+    """WAF and wear from a saved nvme-cli log output and, optionally, a saved SMART log.
+
+    ``smart_log`` is ``nvme smart-log -o json`` (or its text), or ``smartctl -j -a`` JSON of
+    the same drive, read at the same time as ``nvme_log``.
+    """
+    reading = parse_nvme_log(_read_text(Path(nvme_log)), str(nvme_log))
+    smart = None
+    if smart_log is not None:
+        smart = parse_smart_log(_read_text(Path(smart_log)), str(smart_log))
+    return nvme_report(reading, smart)
+
+
+def format_nvme_report(reading: LogReading, smart: NvmeSmartLog | None) -> str:
+    """Text report: the NVMe log's counters with their arithmetic, then the lifetime report."""
+    rep: LifetimeReport = lifetime_report(nvme_snapshot(reading, smart))
+    s = reading.source
+    command = " ".join(s.command).replace("{device}", "DEVICE")
+    lines = [f"NVMe log: {s.name} (log {s.log_id}, `{command}`, {reading.format})"]
+    for c in reading.counters:
+        what = "NAND writes" if c.which == "nand" else "host writes"
+        lines.append(f"  {what}: {c.field} = {c.arithmetic} [{c.where}; unit {c.unit}]")
+    lines.append(f"  source of units: {s.citation}")
+    if smart is not None and smart.available_spare_percent is not None:
+        lines.append(f"  available spare: {smart.available_spare_percent:g} %")
+    return "\n".join(lines) + "\n" + format_lifetime(rep)
+
+
+# ---------------------------------------------------------------------------------------------
+# Live devices: run nvme-cli (needs root and an NVMe controller)
+
+
+def _output(argv: list[str]) -> str | None:
+    """Standard output of a successful nvme-cli run; None when the drive refused the command."""
+    proc = run_tool(argv, check=False)
+    return proc.stdout if proc.returncode == 0 and proc.stdout.strip() else None
+
+
+def read_device_logs(device: str, nvme: str = "nvme") -> tuple[LogReading, NvmeSmartLog]:
+    """Read the SMART log and the first NAND-write log ``device`` answers, through nvme-cli.
+
+    Tries the logs of the sources table in order; a drive that lacks a log fails that command,
+    and the next is tried. Raises ToolError when nvme-cli is missing or no log answers.
+    """
+    exe = find_tool(nvme)
+    smart_text = _output([exe, *(a.replace("{device}", device) for a in SMART_LOG_COMMAND[1:])])
+    if smart_text is None:
+        raise ToolError(f"nvme smart-log {device} failed: is it an NVMe controller? (root?)")
+    smart = parse_smart_log(smart_text, f"{device} smart-log")
+    tried = []
+    for source in load_sources():
+        argv = source.argv(device, exe)
+        tried.append(" ".join(source.command[1:3]))
+        text = _output(argv)
+        if text is None:
+            continue
+        try:
+            return parse_nvme_log(text, f"{device} {' '.join(source.command[1:3])}"), smart
+        except NvmeLogError:
+            continue
+    raise ToolError(f"{device}: no NAND-write log answered (tried: {', '.join(tried)})")
