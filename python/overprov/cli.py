@@ -21,7 +21,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "overprov.status",
     "overprov.profile.cli",
     "overprov.smart",
-    "overprov.nvme_cli",
+    "overprov.smart.nvme_cli",
     "overprov.exporter",
     "overprov.plan",
     "overprov.report.cli",

@@ -1,7 +1,7 @@
 """``overprov exporter``: WAF, wear and days left of every drive, as Prometheus metrics.
 
 Each scrape reads every source again: saved ``smartctl -j`` files (read by ``overprov.smart``),
-saved nvme-cli log outputs (``overprov.nvme_waf``, optionally paired with the SMART log of the
+saved nvme-cli log outputs (``overprov.smart.nvme_waf``, optionally paired with the SMART log of the
 same drive as ``NVME_LOG,SMART_LOG``), or live devices. The values are the ones
 ``overprov smart --json`` and ``overprov smart-nvme --json`` print for the same input.
 
@@ -24,15 +24,10 @@ from pathlib import Path
 from typing import Any
 
 from overprov.errors import ConfigError, OverprovError, ToolError
-from overprov.nvme_logs import parse_nvme_log
-from overprov.nvme_waf import nvme_report, nvme_waf_from_files, read_device_logs
-from overprov.smart import (
-    is_device_path,
-    lifetime_report,
-    parse_snapshot,
-    read_device,
-    report_to_dict,
-)
+from overprov.smart import lifetime_report, parse_snapshot, read_device, report_to_dict
+from overprov.smart.device import is_device_path
+from overprov.smart.nvme_logs import parse_nvme_log
+from overprov.smart.nvme_waf import nvme_report, nvme_waf_from_files, read_device_logs
 
 SECONDS_PER_DAY = 86_400
 

@@ -12,8 +12,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from overprov.nvme_logs import load_sources
-from overprov.nvme_waf import SMART_LOG_COMMAND
+from overprov.smart.nvme_logs import load_sources
+from overprov.smart.nvme_waf import SMART_LOG_COMMAND
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "nvme-vendor"
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from overprov.nvme_logs import NvmeLogError, load_sources, parse_nvme_log
-from overprov.nvme_smart_log import parse_smart_log
-from overprov.nvme_waf import nvme_report
+from overprov.smart.nvme_logs import NvmeLogError, load_sources, parse_nvme_log
+from overprov.smart.nvme_smart_log import parse_smart_log
+from overprov.smart.nvme_waf import nvme_report
 
 
 def test_sources_table_is_complete():

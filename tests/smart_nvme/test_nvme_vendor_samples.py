@@ -1,6 +1,6 @@
 """Every real NVMe log sample in tests/data/nvme-vendor (see its README and *.source.txt:
 captures kept as test mocks by facebook/CacheLib, Apache-2.0, and by
-opencomputeproject/ocp-diag-autoval-ssd, MIT), read by overprov.nvme_logs / nvme_waf.
+opencomputeproject/ocp-diag-autoval-ssd, MIT), read by overprov.smart.nvme_logs / nvme_waf.
 
 Each expected figure is worked by hand here from the raw numbers printed in the file."""
 
@@ -10,8 +10,8 @@ import json
 from pathlib import Path
 
 import pytest
-from overprov.nvme_logs import parse_nvme_log
-from overprov.nvme_waf import nvme_waf_from_files
+from overprov.smart.nvme_logs import parse_nvme_log
+from overprov.smart.nvme_waf import nvme_waf_from_files
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "nvme-vendor"
 SAMPLES = sorted(

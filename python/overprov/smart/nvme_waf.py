@@ -17,17 +17,11 @@ from typing import Any
 
 from overprov.blockdev import find_tool, run_tool
 from overprov.errors import ToolError
-from overprov.nvme_logs import LogReading, NvmeLogError, load_sources, parse_nvme_log
-from overprov.nvme_smart_log import NvmeSmartLog, parse_smart_log
-from overprov.smart import (
-    Counter,
-    LifetimeReport,
-    Snapshot,
-    WafCounters,
-    format_lifetime,
-    lifetime_report,
-    report_to_dict,
-)
+from overprov.smart.cli import format_lifetime, report_to_dict
+from overprov.smart.nvme_logs import LogReading, NvmeLogError, load_sources, parse_nvme_log
+from overprov.smart.nvme_smart_log import NvmeSmartLog, parse_smart_log
+from overprov.smart.snapshot import Counter, Snapshot, WafCounters
+from overprov.smart.wear import LifetimeReport, lifetime_report
 
 SMART_LOG_COMMAND = ("nvme", "smart-log", "{device}", "-o", "json")
 

@@ -7,9 +7,9 @@ import json
 import sys
 from pathlib import Path
 
-from overprov.nvme_logs import NvmeLogError, load_sources, parse_nvme_log
-from overprov.nvme_smart_log import parse_smart_log
-from overprov.nvme_waf import format_nvme_report, nvme_report, read_device_logs
+from overprov.smart.nvme_logs import NvmeLogError, load_sources, parse_nvme_log
+from overprov.smart.nvme_smart_log import parse_smart_log
+from overprov.smart.nvme_waf import format_nvme_report, nvme_report, read_device_logs
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

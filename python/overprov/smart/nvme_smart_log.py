@@ -14,8 +14,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from overprov.nvme_logs import NvmeLogError
-from overprov.smart import NVME_DATA_UNIT_BYTES, Counter, parse_snapshot
+from overprov.smart.nvme_logs import NvmeLogError
+from overprov.smart.snapshot import Counter, parse_snapshot
+from overprov.smart.tables import NVME_DATA_UNIT_BYTES
 
 
 @dataclass(frozen=True)
