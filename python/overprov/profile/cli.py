@@ -34,6 +34,7 @@ _SETTING_FLAGS = {
     "fob_seconds": "fob_seconds",
     "ioengine": "ioengine",
     "rated_tbw": "rated_tbw",
+    "min_phase_writes": "min_phase_writes",
 }
 
 
@@ -126,6 +127,14 @@ def register(subparsers: Any) -> None:
         default=None,
         metavar="N",
         help="give up on steady state after N rounds per phase (25)",
+    )
+    p.add_argument(
+        "--min-phase-writes",
+        type=float,
+        default=None,
+        metavar="DW",
+        help="drive writes of its span each phase writes before its steady-state window may "
+        "count (default: from the span, the OP level and the greedy WAF model; docs/profile.md)",
     )
     p.add_argument(
         "--fob-seconds",

@@ -64,6 +64,9 @@ class SimTarget:
         self.page_bytes = geo["page_size_bytes"]
         self.user_pages = geo["user_pages"]
         self.capacity_bytes = self.user_pages * self.page_bytes
+        self.physical_bytes = geo["blocks"] * geo["pages_per_block"] * self.page_bytes
+        """NAND behind the capacity (the phase precondition rule uses it)."""
+        self.pages_per_block = geo["pages_per_block"]
         self.member_names = [spec]
         self.seed = seed
         self._rounds = 0
