@@ -165,3 +165,9 @@ def test_max_rounds_counts_from_the_first_eligible_round():
     rising = [float(1000 * (i + 1)) for i in range(9)]
     assert not assess(rising, crit, first_eligible_round=5).gave_up  # 5 eligible rounds
     assert assess(rising, crit, first_eligible_round=4).gave_up  # 6 eligible rounds
+
+
+def test_plateau_checks_off_are_reported_without_them():
+    verdict = assess([100.0] * 10, SNIA, waf_series=[2.0] * 10)
+    assert verdict.steady and verdict.decline_ok is None and verdict.waf_ok is None
+    assert "baseline" not in verdict.reason and "WAF" not in verdict.reason

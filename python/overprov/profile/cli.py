@@ -222,16 +222,26 @@ def _check_resume_flags(args: argparse.Namespace, stored: ProfileSettings, spec:
 
 def _summary(doc: dict[str, Any], out: Path) -> str:
     lines = [f"profile of {doc['target']['spec']} — {doc['status']}"]
-    lines.append(f"{'OP':>5}  {'status':<10} {'rounds':>6} {'steady IOPS':>12} {'p99 µs':>9}")
+    lines.append(
+        f"{'OP':>5}  {'status':<10} {'rounds':>6} {'steady IOPS':>12} {'p99 µs':>9} "
+        f"{'DW before window':>16}"
+    )
     for p in doc["phases"]:
         lat = (p.get("latency_us") or {}).get("p99")
         iops = p["steady_iops"]
         iops_text = f"{iops:,.0f}" if iops is not None else "—"
         lat_text = f"{lat:,.0f}" if lat is not None else "—"
+        before = p.get("written_before_window_drive_writes")
+        before_text = f"{before:.2f}" if before is not None else "—"
         lines.append(
             f"{p['op_percent']:>4g}%  {p['status']:<10} {len(p['rounds']):>6} "
-            f"{iops_text:>12} {lat_text:>9}" + (f"  ({p['skip_reason']})" if p["skipped"] else "")
+            f"{iops_text:>12} {lat_text:>9} {before_text:>16}"
+            + (f"  ({p['skip_reason']})" if p["skipped"] else "")
         )
+    lines.append(
+        "DW before window: drive writes of the phase's span written before its steady-state "
+        "window (the phase precondition; results.json phases[].precondition says why)"
+    )
     rec = doc.get("recommendation")
     if rec:
         if rec["op_percent"] is not None:

@@ -333,12 +333,18 @@ def assess(
                     f"slope excursion {excursion_fraction:.1%} ≤ "
                     f"{criteria.max_slope_excursion_fraction:.0%}"
                 )
-            if plateau["decline_fraction"] is not None:
+            if (
+                plateau["decline_fraction"] is not None
+                and criteria.max_decline_fraction is not None
+            ):
                 parts.append(
                     f"baseline {plateau['baseline_mean']:.6g} "
                     f"({plateau['decline_fraction']:+.1%} ≤ {criteria.max_decline_fraction:.0%})"
                 )
-            if plateau["waf_rise_fraction"] is not None:
+            if (
+                plateau["waf_rise_fraction"] is not None
+                and criteria.max_waf_rise_fraction is not None
+            ):
                 parts.append(
                     f"WAF {plateau['waf_window_mean']:.3f} vs baseline "
                     f"{plateau['waf_baseline_mean']:.3f} ({plateau['waf_rise_fraction']:+.1%})"
