@@ -1,4 +1,4 @@
-"""SNIA steady-state detection on a series of per-round figures (DOMAIN.md §3).
+"""Steady-state detection on a series of per-round figures: SNIA SSS PTS, and plateau checks.
 
 The SNIA Solid State Storage Performance Test Specification (SSS PTS) calls a device steady
 when, in a *measurement window* of the last 5 rounds,
