@@ -126,7 +126,8 @@ def register(subparsers: Any) -> None:
         type=int,
         default=None,
         metavar="N",
-        help="give up on steady state after N rounds per phase (25)",
+        help="give up on steady state after N rounds per phase, counted after the phase "
+        "precondition (25)",
     )
     p.add_argument(
         "--min-phase-writes",
