@@ -58,11 +58,19 @@ def test_profile_a_file_end_to_end(tmp_path, need_fio):
         assert phase["status"] in ("steady", "not_steady")
         assert phase["span_bytes"] == span
         rounds = phase["rounds"]
-        assert len(rounds) == 5  # the window is 5 rounds, and --max-rounds 5
+        # the phase precondition (bytes) is written first; then at most --max-rounds 5
+        verdict = phase["verdict"]
+        eligible = verdict["first_eligible_round"]
+        before = sum(r["bytes_written"] for r in rounds[: eligible - 1])
+        assert before >= phase["precondition"]["bytes"] > 0
+        assert sum(r["bytes_written"] for r in rounds[: eligible - 2]) < before  # not more
+        assert 5 <= len(rounds) - eligible + 1 <= 5 or phase["steady"]
+        assert verdict["window_first_round"] >= eligible
+        assert phase["written_before_window_bytes"] >= phase["precondition"]["bytes"]
         assert all(r["iops"] > 0 and r["bytes_written"] > 0 for r in rounds)
         assert all(1.5 <= r["duration_s"] <= 2.5 for r in rounds)
         assert phase["bytes_written"] == sum(r["bytes_written"] for r in rounds)
-        mean5 = sum(r["iops"] for r in rounds) / 5
+        mean5 = sum(r["iops"] for r in rounds[-5:]) / 5
         assert phase["window_iops_mean"] == pytest.approx(mean5)
         assert phase["steady_iops"] == (pytest.approx(mean5) if phase["steady"] else None)
         assert phase["latency_us"]["p99"] > 0
@@ -99,6 +107,7 @@ def test_killed_run_resumes_without_rerunning_finished_phases(tmp_path, need_fio
     args = [
         str(data), "--size", "32MiB", "--op", "0,50", "--round-seconds", "1",
         "--max-rounds", "5", "--fob-seconds", "1", "--qd", "8", "--out", str(out),
+        "--min-phase-writes", "0",  # resume mechanics: rounds counted from the first
     ]  # fmt: skip
     proc = subprocess.Popen(
         cli_argv(*args), cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL

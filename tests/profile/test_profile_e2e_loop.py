@@ -48,8 +48,10 @@ def test_profile_a_loop_device_interrupted_by_ctrl_c_then_resumed(tmp_path, loop
     dev = loop_device(size_bytes=32 * MIB)
     backing = Path(loop_device.backing_file(dev))
     out = tmp_path / "out"
+    # resume mechanics: no phase precondition, so rounds count from the first
     args = [dev, "--op", "0,50", "--round-seconds", "1", "--max-rounds", "5",
-            "--fob-seconds", "1", "--qd", "8", "--allow-hdd", "--out", str(out)]  # fmt: skip
+            "--fob-seconds", "1", "--qd", "8", "--allow-hdd", "--out", str(out),
+            "--min-phase-writes", "0"]  # fmt: skip
     proc = subprocess.Popen(cli_argv(*args), cwd=REPO, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)  # fmt: skip
     try:

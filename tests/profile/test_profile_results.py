@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import copy
+import math
 
 import pytest
 from overprov.errors import ConfigError
 from overprov.profile import results as res
-from overprov.profile.runner import ProfileSettings, estimate, parse_size, span_for
+from overprov.profile.runner import ProfileSettings, estimate, span_for
+from overprov.units import parse_size
 
 
 def phase(op, iops, steady=True, window=None):
@@ -103,13 +105,22 @@ def test_sizes_spans_and_estimate():
     with pytest.raises(ConfigError):
         parse_size("lots")
     assert span_for(10, 1_000_000, 4096) == 219 * 4096  # 900000 rounded down to a block
-    s = ProfileSettings(op_percents=[0, 50], round_seconds=60, max_rounds=25, rated_tbw=100)
+    # --min-phase-writes 2: each phase writes 2 drive writes of its span before its window
+    s = ProfileSettings(
+        op_percents=[0, 50], round_seconds=60, max_rounds=25, rated_tbw=100, min_phase_writes=2
+    )
     est = estimate(s, 10**12, 1, random_iops=10_000, seq_bytes_per_s=500e6)
-    assert est["rounds_min"] == 10 and est["rounds_max"] == 50
+    round_bytes = 60 * 10_000 * 4096
+    spans = [span_for(op, 10**12, 4096) for op in (0, 50)]  # block-aligned
+    assert [p["precondition_bytes"] for p in est["per_phase"]] == [2 * x for x in spans]
+    pre_rounds = [math.ceil(2 * span / round_bytes) for span in spans]
+    assert est["rounds_min"] == sum(pre_rounds) + 2 * 5  # then a window each
+    assert est["rounds_max"] == sum(pre_rounds) + 2 * 25
     assert est["precondition_bytes_per_member"] == 2 * 10**12
-    # 2 TB precondition + (60 s FOB + 50 × 60 s) × 10k IOPS × 4 KiB
-    assert est["bytes_per_member_max"] == 2 * 10**12 + 3060 * 10_000 * 4096
+    # 2 TB precondition + (60 s FOB + all rounds × 60 s) × 10k IOPS × 4 KiB
+    rounds_max = est["rounds_max"]
+    assert est["bytes_per_member_max"] == 2 * 10**12 + (60 + rounds_max * 60) * 10_000 * 4096
     assert est["endurance_share_max"] == pytest.approx(est["bytes_per_member_max"] / 1e14)
-    assert est["seconds_min"] == pytest.approx(60 + 4000 + 600)
+    assert est["seconds_min"] == pytest.approx(60 + 4000 + est["rounds_min"] * 60)
     assert est["assumptions"] == []
     copy.deepcopy(est)

@@ -109,7 +109,15 @@ class ScriptedTarget:
 
 
 def settings(**kw: Any) -> ProfileSettings:
-    base = dict(op_percents=[0, 10, 20, 30, 40], round_seconds=2, max_rounds=8, fob_seconds=1)
+    # pipeline rules only: no phase precondition, SNIA window alone (plateau rules: below)
+    base = dict(
+        op_percents=[0, 10, 20, 30, 40],
+        round_seconds=2,
+        max_rounds=8,
+        fob_seconds=1,
+        min_phase_writes=0.0,
+        steady_max_decline_fraction=None,
+    )
     base.update(kw)
     return ProfileSettings(**base)
 

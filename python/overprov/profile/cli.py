@@ -9,15 +9,8 @@ from typing import Any
 
 from overprov import presets
 from overprov.errors import ConfigError
-from overprov.profile.runner import (
-    Profile,
-    ProfileSettings,
-    human_bytes,
-    op_label,
-    parse_size,
-    stderr_progress,
-)
-from overprov.units import parse_block_size
+from overprov.profile.runner import Profile, ProfileSettings, op_label, stderr_progress
+from overprov.units import human_bytes, parse_block_size, parse_size
 
 # argparse dest → ProfileSettings field, for flags that --resume must not contradict
 _SETTING_FLAGS = {
@@ -35,6 +28,7 @@ _SETTING_FLAGS = {
     "fob_seconds": "fob_seconds",
     "ioengine": "ioengine",
     "rated_tbw": "rated_tbw",
+    "min_phase_writes": "min_phase_writes",
 }
 
 
@@ -133,7 +127,16 @@ def register(subparsers: Any) -> None:
         type=int,
         default=None,
         metavar="N",
-        help="give up on steady state after N rounds per phase (25)",
+        help="give up on steady state after N rounds per phase, counted after the phase "
+        "precondition (25)",
+    )
+    p.add_argument(
+        "--min-phase-writes",
+        type=float,
+        default=None,
+        metavar="DW",
+        help="drive writes of its span each phase writes before its steady-state window may "
+        "count (default: from the span, the OP level and the greedy WAF model; docs/profile.md)",
     )
     p.add_argument(
         "--fob-seconds",
@@ -221,16 +224,26 @@ def _check_resume_flags(args: argparse.Namespace, stored: ProfileSettings, spec:
 
 def _summary(doc: dict[str, Any], out: Path) -> str:
     lines = [f"profile of {doc['target']['spec']} — {doc['status']}"]
-    lines.append(f"{'OP':>5}  {'status':<10} {'rounds':>6} {'steady IOPS':>12} {'p99 µs':>9}")
+    lines.append(
+        f"{'OP':>5}  {'status':<10} {'rounds':>6} {'steady IOPS':>12} {'p99 µs':>9} "
+        f"{'DW before window':>16}"
+    )
     for p in doc["phases"]:
         lat = (p.get("latency_us") or {}).get("p99")
         iops = p["steady_iops"]
         iops_text = f"{iops:,.0f}" if iops is not None else "—"
         lat_text = f"{lat:,.0f}" if lat is not None else "—"
+        before = p.get("written_before_window_drive_writes")
+        before_text = f"{before:.2f}" if before is not None else "—"
         lines.append(
             f"{p['op_percent']:>4g}%  {p['status']:<10} {len(p['rounds']):>6} "
-            f"{iops_text:>12} {lat_text:>9}" + (f"  ({p['skip_reason']})" if p["skipped"] else "")
+            f"{iops_text:>12} {lat_text:>9} {before_text:>16}"
+            + (f"  ({p['skip_reason']})" if p["skipped"] else "")
         )
+    lines.append(
+        "DW before window: drive writes of the phase's span written before its steady-state "
+        "window (the phase precondition; results.json phases[].precondition says why)"
+    )
     rec = doc.get("recommendation")
     if rec:
         if rec["op_percent"] is not None:

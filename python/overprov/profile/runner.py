@@ -14,256 +14,44 @@ import os
 import platform
 import sys
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 from overprov import __version__
 from overprov.errors import ConfigError, OverprovError
+from overprov.profile import phase_precondition
 from overprov.profile import results as res
-from overprov.profile.steady import SteadyStateCriteria, assess, snia_equivalent_fio_slope_percent
+from overprov.profile.estimate import estimate, estimate_text, wear_warning
+from overprov.profile.phase_precondition import span_for
+from overprov.profile.settings import ProfileSettings, op_label
+from overprov.profile.steady import assess
 from overprov.profile.targets import RoundResult, RoundSpec, Target, make_target, now_iso
+from overprov.units import human_bytes, human_seconds
 
 GIB = 1024**3
 PRECONDITION_BS = 128 * 1024
 PRECONDITION_PART_MAX_BYTES = 64 * GIB
 """A precondition pass is split into parts of at most this size: the unit a crash can lose."""
 
-ASSUMED_SEQ_BYTES_PER_S = 500e6
-ASSUMED_RANDOM_IOPS = 50_000.0
-
 DONE_PHASE = ("steady", "not_steady", "skipped")
 
 
-from overprov.units import human_bytes, parse_size  # noqa: E402, F401
+# ------------------------------------------------------------------------------------ profile
 
 
-def human_seconds(s: float) -> str:
-    s = int(round(s))
-    if s < 120:
-        return f"{s} s"
-    d, rem = divmod(s, 86400)
-    h, rem = divmod(rem, 3600)
-    m = rem // 60
-    if d:
-        return f"{d} d {h} h"
-    if h:
-        return f"{h} h {m:02d} min"
-    return f"{m} min"
-
-
-@dataclass
-class ProfileSettings:
-    """Everything that decides what a profile does; stored in results.json ``settings``."""
-
-    op_percents: list[float] = field(default_factory=lambda: [0, 10, 20, 30, 40, 50, 60])
-    target_iops: float | None = None
-    min_iops: float | None = None
-    min_iops_rounds: int = 3
-    """A phase whose first rounds (this many, or max_rounds if fewer) average below min_iops
-    ends early, marked skipped."""
-    stop_at_target: bool = False
-    bs_bytes: int = 4096
-    qd: int = 32
-    jobs: int = 1
-    size_bytes: int | None = None
-    round_seconds: int = 60
-    max_rounds: int = 25
-    fob_seconds: int | None = None
-    """Length of the FOB measurement; None: one round (round_seconds); 0: skip it."""
-    precondition: str = "seq"
-    ioengine: str = "libaio"
-    steady_window_rounds: int = 5
-    steady_max_range_fraction: float = 0.20
-    steady_max_slope_excursion_fraction: float = 0.10
-    rated_tbw: float | None = None
-    """Rated endurance of one member in TB written (1e12 bytes), when known."""
-
-    def validate(self) -> None:
-        ops = self.op_percents
-        if not ops:
-            raise ConfigError("--op: give at least one OP level")
-        for op in ops:
-            if not (isinstance(op, int | float) and 0 <= op <= 95):
-                raise ConfigError(f"--op: each level must be between 0 and 95 (%), got {op}")
-        if len(set(ops)) != len(ops):
-            raise ConfigError(f"--op: a level is repeated in {ops}")
-        if list(ops) != sorted(ops):
-            raise ConfigError(
-                f"--op: give levels in ascending order ({sorted(ops)}): each phase discards "
-                "more of the drive than the one before, which cannot be undone without a refill"
-            )
-        for name in ("target_iops", "min_iops", "rated_tbw"):
-            v = getattr(self, name)
-            if v is not None and not v > 0:
-                raise ConfigError(f"--{name.replace('_', '-')}: must be positive, got {v}")
-        if self.stop_at_target and self.target_iops is None:
-            raise ConfigError("--stop-at-target: needs --target-iops")
-        if self.bs_bytes < 512 or self.bs_bytes % 512:
-            raise ConfigError(f"--bs: must be a multiple of 512 bytes, got {self.bs_bytes}")
-        for name in ("qd", "jobs", "round_seconds", "min_iops_rounds"):
-            if getattr(self, name) < 1:
-                raise ConfigError(f"--{name.replace('_', '-')}: must be at least 1")
-        if self.max_rounds < self.steady_window_rounds:
-            raise ConfigError(
-                f"--max-rounds: must be at least the steady-state window "
-                f"({self.steady_window_rounds} rounds), got {self.max_rounds}"
-            )
-        if self.fob_seconds is not None and self.fob_seconds < 0:
-            raise ConfigError("--fob-seconds: must be 0 (skip) or more")
-        if self.precondition not in ("seq", "random"):
-            raise ConfigError(f"--precondition: seq or random, got {self.precondition!r}")
-        if self.size_bytes is not None and self.size_bytes < self.bs_bytes:
-            raise ConfigError("--size: must be at least one block (--bs)")
-        try:
-            self.criteria()
-        except ValueError as exc:
-            raise ConfigError(f"steady state: {exc}") from None
-
-    def criteria(self) -> SteadyStateCriteria:
-        return SteadyStateCriteria(
-            window_rounds=self.steady_window_rounds,
-            max_range_fraction=self.steady_max_range_fraction,
-            max_slope_excursion_fraction=self.steady_max_slope_excursion_fraction,
-            max_rounds=self.max_rounds,
-        )
-
-    @property
-    def fob_s(self) -> int:
-        return self.round_seconds if self.fob_seconds is None else self.fob_seconds
-
-    @property
-    def precondition_passes(self) -> int:
-        """seq: 2 × capacity (SNIA); random: one random-map pass (every block once)."""
-        return 2 if self.precondition == "seq" else 1
-
-    @property
-    def fio_ss_slope_percent(self) -> float | None:
-        """fio's ``iops_slope`` limit equivalent to our slope rule over one round's samples."""
-        if self.round_seconds < 2:
-            return None
-        return round(snia_equivalent_fio_slope_percent(self.round_seconds, self.criteria()), 6)
-
-    def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["op_percents"] = [float(op) for op in self.op_percents]
-        return d
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> ProfileSettings:
-        names = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in d.items() if k in names})
-
-
-def op_label(op: float) -> str:
-    """0 → "op00", 7.5 → "op07_5"."""
-    text = f"{op:g}"
-    whole, _, frac = text.partition(".")
-    return "op" + whole.zfill(2) + (f"_{frac}" if frac else "")
-
-
-def span_for(op: float, capacity: int, bs: int) -> int:
-    """Bytes the workload covers at OP level op%: (1 − op/100)·C, rounded down to a block."""
-    span = int(capacity * (100.0 - op) / 100.0)
-    return span - span % bs
-
-
-# ----------------------------------------------------------------------------------- estimate
-
-
-def estimate(
-    settings: ProfileSettings,
-    capacity_bytes: int,
-    members: int,
-    *,
-    random_iops: float | None = None,
-    seq_bytes_per_s: float | None = None,
-    measured: str = "",
-) -> dict[str, Any]:
-    """Duration and bytes written of a whole run (per member; members run in parallel).
-
-    The number of rounds is known within bounds (window … max_rounds per phase); the bytes
-    depend on the drive's speed, so they are computed from ``random_iops`` and
-    ``seq_bytes_per_s`` — measured figures when given, else stated assumptions.
-    """
-    assumptions = []
-    if random_iops is None:
-        random_iops = settings.target_iops or ASSUMED_RANDOM_IOPS
-        assumptions.append(f"random writes at an assumed {random_iops:,.0f} IOPS per member")
-    if seq_bytes_per_s is None:
-        seq_bytes_per_s = ASSUMED_SEQ_BYTES_PER_S
-        assumptions.append(
-            f"sequential writes at an assumed {human_bytes(seq_bytes_per_s)}/s per member"
-        )
-    n = len(settings.op_percents)
-    rounds_min = n * settings.steady_window_rounds
-    rounds_max = n * settings.max_rounds
-    pre_bytes = settings.precondition_passes * capacity_bytes
-    if settings.precondition == "seq":
-        pre_s = pre_bytes / seq_bytes_per_s
-    else:
-        pre_s = pre_bytes / (random_iops * settings.bs_bytes)
-    rnd_bytes_per_s = random_iops * settings.bs_bytes
-    fob_s = settings.fob_s
-    seconds_min = fob_s + pre_s + rounds_min * settings.round_seconds
-    seconds_max = fob_s + pre_s + rounds_max * settings.round_seconds
-    bytes_min = pre_bytes + (fob_s + rounds_min * settings.round_seconds) * rnd_bytes_per_s
-    bytes_max = pre_bytes + (fob_s + rounds_max * settings.round_seconds) * rnd_bytes_per_s
-    share = None
-    if settings.rated_tbw:
-        share = bytes_max / (settings.rated_tbw * 1e12)
+def _drive_facts(target: Target) -> dict[str, Any]:
+    """What the target knows of its NAND (simulated drives do; real ones do not say)."""
     return {
-        "phases": n,
-        "rounds_min": rounds_min,
-        "rounds_max": rounds_max,
-        "seconds_min": seconds_min,
-        "seconds_max": seconds_max,
-        "precondition_bytes_per_member": pre_bytes,
-        "bytes_per_member_min": int(bytes_min),
-        "bytes_per_member_max": int(bytes_max),
-        "bytes_total_max": int(bytes_max * members),
-        "endurance_share_max": share,
-        "assumptions": assumptions,
-        "measured": measured,
+        "nand_bytes": getattr(target, "physical_bytes", None),
+        "pages_per_block": getattr(target, "pages_per_block", None),
+        "simulated": target.kind == "sim",
     }
 
 
-def estimate_text(est: dict[str, Any], spec: str, kind: str, capacity: int, members: int) -> str:
-    what = f"{members} members" if members > 1 else ("the device" if kind == "block" else "file")
-    lines = [
-        f"estimate for {spec} ({what}, {human_bytes(capacity)} tested"
-        + (" each" if members > 1 else "")
-        + "):",
-        f"  duration {human_seconds(est['seconds_min'])} to {human_seconds(est['seconds_max'])} "
-        f"({est['phases']} phases, {est['rounds_min']}–{est['rounds_max']} rounds)",
-        f"  writes {human_bytes(est['bytes_per_member_min'])} to "
-        f"{human_bytes(est['bytes_per_member_max'])}"
-        + (" per member" if members > 1 else "")
-        + f" (precondition {human_bytes(est['precondition_bytes_per_member'])})",
-    ]
-    if est.get("endurance_share_max") is not None:
-        lines.append(f"  up to {est['endurance_share_max']:.2%} of the rated endurance (TBW)")
-    if est["assumptions"]:
-        lines.append("  assuming " + "; ".join(est["assumptions"]))
-    if est.get("measured"):
-        lines.append("  " + est["measured"])
-    return "\n".join(lines)
-
-
-def wear_warning(kind: str, spec: str) -> str:
-    if kind == "block":
-        return (
-            f"WARNING: profiling destroys all data on {spec} and WEARS THE DRIVE: it writes the "
-            "figures above, a share of its rated endurance. Shrink --size, --op levels or "
-            "--max-rounds to write less."
-        )
-    return (
-        f"WARNING: profiling overwrites {spec} and writes the figures above to the file system "
-        "that holds it (and to the drive under it)."
-    )
-
-
-# ------------------------------------------------------------------------------------ profile
+def _nand_bytes(target: Target) -> int | None:
+    """NAND bytes written so far, where the target reports them (simulated drives)."""
+    counter = getattr(target, "nand_bytes_written", None)
+    return counter() if callable(counter) else None
 
 
 def _software(target: Target) -> dict[str, str]:
@@ -577,7 +365,7 @@ class Profile:
         members = len(target.member_names)
 
         if not self.resuming:
-            est = estimate(s, cap, members)
+            est = estimate(s, cap, members, **_drive_facts(target))
             self.doc["estimate"] = est
             self.log("estimate", estimate_text(est, target.spec, target.kind, cap, members))
             self.log("warning", wear_warning(target.kind, target.spec))
@@ -622,6 +410,7 @@ class Profile:
                     s,
                     cap,
                     members,
+                    **_drive_facts(target),
                     random_iops=per_member,
                     measured=(
                         f"refined with the measured initial {per_member:,.0f} IOPS per member "
@@ -746,6 +535,25 @@ class Profile:
             self.save()
         self._end("precondition", f"{how}: {len(plan)} part(s) done")
 
+    def _phase_precondition(
+        self, target: Target, phase: dict[str, Any], cap: int
+    ) -> phase_precondition.PhasePrecondition:
+        """This phase's precondition: its discard frees what the previous phase covered."""
+        s = self.settings
+        i = self.doc["phases"].index(phase)
+        before = [p for p in self.doc["phases"][:i] if p.get("span_bytes")]
+        previous = before[-1]["span_bytes"] if before else cap
+        span = span_for(float(phase["op_percent"]), cap, s.bs_bytes)
+        facts = _drive_facts(target)
+        return phase_precondition.phase_precondition(
+            span,
+            max(0, previous - span),
+            cap,
+            nand_bytes=facts["nand_bytes"],
+            pages_per_block=facts["pages_per_block"],
+            min_phase_drive_writes=s.min_phase_writes,
+        )
+
     def _phase(self, target: Target, phase: dict[str, Any], cap: int) -> None:
         s = self.settings
         op = float(phase["op_percent"])
@@ -753,20 +561,23 @@ class Profile:
         if span <= 0:
             raise ConfigError(f"--op {op:g}: leaves no space to write in {cap} bytes")
         label = phase["label"]
+        pre = self._phase_precondition(target, phase, cap)
         phase["status"] = "running"
         phase["started"] = phase["started"] or now_iso()
         phase["span_bytes"] = span
+        phase["precondition"] = pre.to_dict()
         again = " (again: idempotent after an interruption)" if phase["discard"] else ""
         phase["discard"] = target.discard_tail(span)
         self.log(
             label,
             f"OP {op:g}%: random writes on the first {res_bytes(span)} of "
-            f"{res_bytes(cap)}; tail discarded{again}: {phase['discard']}",
+            f"{res_bytes(cap)}; tail discarded{again}: {phase['discard']}; the window may "
+            f"start after {res_bytes(pre.bytes)} written: {pre.rule}",
         )
         self.save()
-        criteria = s.criteria()
-        verdict = assess([r["iops"] for r in phase["rounds"]], criteria)
-        while len(phase["rounds"]) < s.max_rounds:
+        verdict = self._assess(phase)
+        nand = _nand_bytes(target)
+        while not verdict.steady and not verdict.gave_up:
             n = len(phase["rounds"]) + 1
             r = self._run(
                 target,
@@ -781,9 +592,14 @@ class Profile:
                     fio_ss_slope_percent=s.fio_ss_slope_percent,
                 ),
             )
-            phase["rounds"].append(_round_record(n, r))
-            series = [x["iops"] for x in phase["rounds"]]
-            verdict = assess(series, criteria)
+            record = _round_record(n, r)
+            now = _nand_bytes(target)
+            if nand is not None and now is not None and r.combined.bytes_written > 0:
+                record["nand_bytes_written"] = now - nand
+                record["waf"] = (now - nand) / r.combined.bytes_written
+            nand = now
+            phase["rounds"].append(record)
+            verdict = self._assess(phase)
             self._update_phase(phase, verdict)
             ss = r.combined.fio_steadystate
             fio_said = ""
@@ -791,13 +607,16 @@ class Profile:
                 fio_said = f"; fio {ss['ss']}: {'attained' if ss['attained'] else 'not attained'}"
             self.log(
                 label,
-                f"round {n}/{s.max_rounds}: {r.combined.iops:,.0f} IOPS, "
-                f"p99 {_fmt_us(r.combined.latency_us.get('p99'))}{fio_said}; {verdict.reason}",
+                f"round {n}: {r.combined.iops:,.0f} IOPS, "
+                f"p99 {_fmt_us(r.combined.latency_us.get('p99'))}"
+                + (f", WAF {record['waf']:.3f}" if "waf" in record else "")
+                + f"{fio_said}; {verdict.reason}",
             )
             self._write_csv(phase)
             self.save()
-            if verdict.steady:
-                break
+            if verdict.steady or r.combined.bytes_written == 0:
+                break  # (a round that wrote nothing would never finish the precondition)
+            series = [x["iops"] for x in phase["rounds"]]
             first = min(s.min_iops_rounds, s.max_rounds)
             if s.min_iops is not None and n == first:
                 mean_first = math.fsum(series[:first]) / first
@@ -821,10 +640,33 @@ class Profile:
         self._write_csv(phase)
         self.save()
 
+    def _assess(self, phase: dict[str, Any]) -> Any:
+        """The verdict on the phase's rounds: its precondition, then the steady-state tests."""
+        rounds = phase["rounds"]
+        need = (phase.get("precondition") or {}).get("bytes", 0)
+        written, eligible = 0, len(rounds) + 1
+        for i, r in enumerate(rounds):
+            if written >= need:
+                eligible = i + 1  # the first round that starts with the precondition written
+                break
+            written += r["bytes_written"]
+        waf = [r.get("waf") for r in rounds]
+        return assess(
+            [r["iops"] for r in rounds],
+            self.settings.criteria(),
+            first_eligible_round=eligible,
+            waf_series=waf if any(w is not None for w in waf) else None,
+        )
+
     def _update_phase(self, phase: dict[str, Any], verdict: Any) -> None:
         rounds = phase["rounds"]
         phase["verdict"] = verdict.to_dict()
         phase["steady"] = bool(verdict.steady)
+        first = verdict.window_first_round
+        before = sum(r["bytes_written"] for r in rounds[: first - 1]) if first else 0
+        span = phase.get("span_bytes") or 0
+        phase["written_before_window_bytes"] = before
+        phase["written_before_window_drive_writes"] = before / span if span else None
         phase["window_iops_mean"] = verdict.mean
         phase["steady_iops"] = verdict.mean if verdict.steady else None
         phase["bytes_written"] = sum(r["bytes_written"] for r in rounds)

@@ -1,4 +1,4 @@
-"""SNIA steady-state detection on a series of per-round figures (SNIA SSS PTS; docs/concepts.md).
+"""Steady-state detection on a series of per-round figures: SNIA SSS PTS, and plateau checks.
 
 The SNIA Solid State Storage Performance Test Specification (SSS PTS) calls a device steady
 when, in a *measurement window* of the last 5 rounds,
@@ -7,7 +7,20 @@ when, in a *measurement window* of the last 5 rounds,
 * the excursion of the least-squares line across the window (slope × 4 rounds) is at most 10%
   of the window average;
 
-and gives up after 25 rounds. :func:`assess` applies that test to the last window of a series
+and gives up after 25 rounds.
+
+Those two limits are fooled by a plateau: after a phase's discard the drive has fresh free
+space and writes near fresh-out-of-box speed until it is used up, and five flat rounds on that
+plateau pass both. Two further checks (off in :data:`SNIA`, on in a profile) close that hole:
+
+* the window may not start before the phase has written its precondition
+  (``first_eligible_round``: see ``overprov.profile.phase_precondition``);
+* a window is not steady while IOPS are still above their settled level: the mean of the
+  ``window_rounds`` rounds before it (the *baseline*) may exceed the window mean by at most
+  ``max_decline_fraction``; likewise, where the target reports NAND writes, the window's WAF
+  may exceed the baseline's by at most ``max_waf_rise_fraction`` (WAF still rising).
+
+:func:`assess` applies that test to the last window of a series
 and returns a :class:`SteadyStateVerdict` with every figure that decided it, so a report can
 show *why* a phase was (or was not) steady.
 
@@ -38,7 +51,14 @@ class SteadyStateCriteria:
     """|slope × (window_rounds − 1)| must be at most this share of the window mean (None: no
     check)."""
     max_rounds: int = 25
-    """Give up (verdict "not steady") once this many rounds have run without steady state."""
+    """Give up (verdict "not steady") once this many rounds have run without steady state,
+    counted from the first round that may be in a window."""
+    max_decline_fraction: float | None = None
+    """The baseline (the ``window_rounds`` rounds before the window) may have a mean at most
+    this share above the window mean (IOPS still falling otherwise); None: no check."""
+    max_waf_rise_fraction: float | None = None
+    """The window's mean WAF may be at most this share above the baseline's (WAF still rising
+    otherwise); None, or no WAF series: no check."""
 
     def __post_init__(self) -> None:
         if self.window_rounds < 2:
@@ -48,7 +68,12 @@ class SteadyStateCriteria:
                 f"max_rounds ({self.max_rounds}) must be at least window_rounds "
                 f"({self.window_rounds})"
             )
-        for name in ("max_range_fraction", "max_slope_excursion_fraction"):
+        for name in (
+            "max_range_fraction",
+            "max_slope_excursion_fraction",
+            "max_decline_fraction",
+            "max_waf_rise_fraction",
+        ):
             value = getattr(self, name)
             if value is not None and not value >= 0:
                 raise ValueError(f"{name} must be >= 0 or None, got {value}")
@@ -87,6 +112,18 @@ class SteadyStateVerdict:
     range_ok: bool | None
     slope_ok: bool | None
     reason: str
+    first_eligible_round: int = 1
+    """1-based index of the first round a window may include (after the phase precondition)."""
+    baseline_mean: float | None = None
+    """Mean IOPS of the ``window_rounds`` rounds before the window."""
+    decline_fraction: float | None = None
+    """(baseline mean − window mean) / window mean: how far IOPS fell into the window."""
+    decline_ok: bool | None = None
+    waf_window_mean: float | None = None
+    waf_baseline_mean: float | None = None
+    waf_rise_fraction: float | None = None
+    """(window WAF − baseline WAF) / baseline WAF."""
+    waf_ok: bool | None = None
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -153,15 +190,32 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def assess(series: Sequence[float], criteria: SteadyStateCriteria = SNIA) -> SteadyStateVerdict:
-    """Assess the last window of ``series`` (e.g. per-round IOPS, oldest first)."""
+def _mean(values: Sequence[float]) -> float:
+    return math.fsum(values) / len(values)
+
+
+def assess(
+    series: Sequence[float],
+    criteria: SteadyStateCriteria = SNIA,
+    *,
+    first_eligible_round: int = 1,
+    waf_series: Sequence[float | None] | None = None,
+) -> SteadyStateVerdict:
+    """Assess the last window of ``series`` (e.g. per-round IOPS, oldest first).
+
+    ``first_eligible_round``: rounds before it (the phase precondition) may not be in the
+    window; ``max_rounds`` counts from it. ``waf_series``: per-round WAF, aligned with
+    ``series`` (None entries: unknown), for the WAF check."""
     values = [float(v) for v in series]
     for v in values:
         if not math.isfinite(v):
             raise ValueError(f"series contains a non-finite value: {v}")
+    if first_eligible_round < 1:
+        raise ValueError(f"first_eligible_round must be at least 1, got {first_eligible_round}")
     rounds = len(values)
     w = criteria.window_rounds
-    gave_up_now = rounds >= criteria.max_rounds
+    eligible = rounds - first_eligible_round + 1
+    gave_up_now = eligible >= criteria.max_rounds
     window = tuple(values[-w:])
     first = rounds - len(window) + 1 if window else None
 
@@ -181,6 +235,7 @@ def assess(series: Sequence[float], criteria: SteadyStateCriteria = SNIA) -> Ste
             range_ok=None,
             slope_ok=None,
             reason=f"no rounds yet; steady state needs a window of {w} rounds",
+            first_eligible_round=first_eligible_round,
         )
 
     mean = math.fsum(window) / len(window)
@@ -202,7 +257,10 @@ def assess(series: Sequence[float], criteria: SteadyStateCriteria = SNIA) -> Ste
             else excursion_fraction is not None and excursion_fraction <= limit + 1e-12
         )
 
+    plateau = _plateau_figures(values, waf_series, w, criteria)
     figures = dict(
+        first_eligible_round=first_eligible_round,
+        **plateau,
         rounds=rounds,
         window_first_round=first,
         window=window,
@@ -216,6 +274,17 @@ def assess(series: Sequence[float], criteria: SteadyStateCriteria = SNIA) -> Ste
         slope_ok=slope_ok,
     )
 
+    if first is not None and first < first_eligible_round and rounds >= w:
+        need = first_eligible_round + w - 1
+        return SteadyStateVerdict(
+            steady=False,
+            gave_up=False,
+            reason=(
+                f"precondition: the window may start at round {first_eligible_round} (after the "
+                f"phase has written its precondition), so round {need} is the earliest end"
+            ),
+            **figures,
+        )
     if rounds < w:
         return SteadyStateVerdict(
             steady=False,
@@ -240,6 +309,20 @@ def assess(series: Sequence[float], criteria: SteadyStateCriteria = SNIA) -> Ste
                 f"the fitted line moves {excursion_fraction:.1%} of the mean across the window, "
                 f"over the {criteria.max_slope_excursion_fraction:.0%} limit"
             )
+        if criteria.max_decline_fraction is not None:
+            if plateau["decline_fraction"] is None:
+                problems.append(f"no baseline yet: needs {w} rounds before the window")
+            elif not plateau["decline_ok"]:
+                problems.append(
+                    f"IOPS still falling: the {w} rounds before the window averaged "
+                    f"{plateau['decline_fraction']:.1%} more, over the "
+                    f"{criteria.max_decline_fraction:.0%} limit"
+                )
+        if plateau["waf_ok"] is False:
+            problems.append(
+                f"WAF still rising: {plateau['waf_rise_fraction']:.1%} above the {w} rounds "
+                f"before the window, over the {criteria.max_waf_rise_fraction:.0%} limit"
+            )
         steady = not problems
         if steady:
             parts = [f"steady in rounds {first}–{rounds}: mean {mean:.6g}"]
@@ -250,6 +333,22 @@ def assess(series: Sequence[float], criteria: SteadyStateCriteria = SNIA) -> Ste
                     f"slope excursion {excursion_fraction:.1%} ≤ "
                     f"{criteria.max_slope_excursion_fraction:.0%}"
                 )
+            if (
+                plateau["decline_fraction"] is not None
+                and criteria.max_decline_fraction is not None
+            ):
+                parts.append(
+                    f"baseline {plateau['baseline_mean']:.6g} "
+                    f"({plateau['decline_fraction']:+.1%} ≤ {criteria.max_decline_fraction:.0%})"
+                )
+            if (
+                plateau["waf_rise_fraction"] is not None
+                and criteria.max_waf_rise_fraction is not None
+            ):
+                parts.append(
+                    f"WAF {plateau['waf_window_mean']:.3f} vs baseline "
+                    f"{plateau['waf_baseline_mean']:.3f} ({plateau['waf_rise_fraction']:+.1%})"
+                )
             why = ", ".join(parts)
         else:
             why = f"not steady in rounds {first}–{rounds}: " + "; ".join(problems)
@@ -257,6 +356,43 @@ def assess(series: Sequence[float], criteria: SteadyStateCriteria = SNIA) -> Ste
     if gave_up:
         why = f"not steady after {_plural(rounds, 'round')} (the limit); last window: " + why
     return SteadyStateVerdict(steady=steady, gave_up=gave_up, reason=why, **figures)
+
+
+def _plateau_figures(
+    values: Sequence[float],
+    waf_series: Sequence[float | None] | None,
+    w: int,
+    criteria: SteadyStateCriteria,
+) -> dict[str, Any]:
+    """Baseline (the w rounds before the window) against the window, for IOPS and WAF."""
+    out: dict[str, Any] = dict(
+        baseline_mean=None,
+        decline_fraction=None,
+        decline_ok=None,
+        waf_window_mean=None,
+        waf_baseline_mean=None,
+        waf_rise_fraction=None,
+        waf_ok=None,
+    )
+    if len(values) < 2 * w:
+        return out
+    window, base = values[-w:], values[-2 * w : -w]
+    mean, base_mean = _mean(window), _mean(base)
+    out["baseline_mean"] = base_mean
+    if mean > 0:
+        out["decline_fraction"] = (base_mean - mean) / mean
+        limit = criteria.max_decline_fraction
+        out["decline_ok"] = None if limit is None else out["decline_fraction"] <= limit + 1e-12
+    if waf_series is not None and len(waf_series) == len(values):
+        waf_w, waf_b = list(waf_series[-w:]), list(waf_series[-2 * w : -w])
+        if all(x is not None for x in waf_w + waf_b):
+            ww, wb = _mean(waf_w), _mean(waf_b)  # type: ignore[arg-type]
+            out["waf_window_mean"], out["waf_baseline_mean"] = ww, wb
+            if wb > 0:
+                out["waf_rise_fraction"] = (ww - wb) / wb
+                limit = criteria.max_waf_rise_fraction
+                out["waf_ok"] = None if limit is None else out["waf_rise_fraction"] <= limit + 1e-12
+    return out
 
 
 def first_steady_round(

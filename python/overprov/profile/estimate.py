@@ -1,0 +1,160 @@
+"""The pre-run estimate of a profile: how long it takes and how much it writes.
+
+Each phase writes its precondition (``overprov.profile.phase_precondition``, a number of bytes)
+and then at least a window of rounds (at most ``max_rounds``) with a baseline of as many rounds
+before it; the bytes per second of random writes decide how many rounds the precondition
+takes. Figures are per member (members run in parallel). For ``sim:`` targets the durations are
+simulated I/O time, not the wall-clock time of the run (which is usually far shorter).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from overprov.profile import phase_precondition
+from overprov.profile.settings import ProfileSettings
+from overprov.units import human_bytes, human_seconds
+
+ASSUMED_SEQ_BYTES_PER_S = 500e6
+ASSUMED_RANDOM_IOPS = 50_000.0
+
+
+def estimate(
+    settings: ProfileSettings,
+    capacity_bytes: int,
+    members: int,
+    *,
+    random_iops: float | None = None,
+    seq_bytes_per_s: float | None = None,
+    measured: str = "",
+    nand_bytes: int | None = None,
+    pages_per_block: int | None = None,
+    simulated: bool = False,
+) -> dict[str, Any]:
+    """Duration and bytes written of a whole run (per member).
+
+    Rounds per phase: the rounds the phase precondition takes at ``random_iops``, then at
+    least a window (and a baseline of a window before it), at most ``max_rounds``. Bytes depend
+    on the drive's speed, so they come from ``random_iops`` and ``seq_bytes_per_s`` — measured
+    figures when given, else stated assumptions.
+    """
+    assumptions = []
+    if random_iops is None:
+        random_iops = settings.target_iops or ASSUMED_RANDOM_IOPS
+        assumptions.append(f"random writes at an assumed {random_iops:,.0f} IOPS per member")
+    if seq_bytes_per_s is None:
+        seq_bytes_per_s = ASSUMED_SEQ_BYTES_PER_S
+        assumptions.append(
+            f"sequential writes at an assumed {human_bytes(seq_bytes_per_s)}/s per member"
+        )
+    rnd_bytes_per_s = random_iops * settings.bs_bytes
+    round_bytes = rnd_bytes_per_s * settings.round_seconds
+    w = settings.steady_window_rounds
+    baseline = w if settings.steady_max_decline_fraction is not None else 0
+    phases = []
+    rounds_min = rounds_max = 0
+    for op, pre in zip(
+        settings.op_percents,
+        phase_precondition.plan(
+            settings.op_percents,
+            capacity_bytes,
+            settings.bs_bytes,
+            nand_bytes=nand_bytes,
+            pages_per_block=pages_per_block,
+            min_phase_drive_writes=settings.min_phase_writes,
+        ),
+        strict=True,
+    ):
+        pre_rounds = math.ceil(pre.bytes / round_bytes) if round_bytes > 0 else 0
+        lo = max(pre_rounds + w, w + baseline)
+        hi = pre_rounds + settings.max_rounds
+        rounds_min += lo
+        rounds_max += hi
+        phases.append(
+            {
+                "op_percent": float(op),
+                "precondition_bytes": pre.bytes,
+                "precondition_drive_writes": pre.drive_writes,
+                "rounds_min": lo,
+                "rounds_max": hi,
+                "seconds_min": lo * settings.round_seconds,
+                "seconds_max": hi * settings.round_seconds,
+            }
+        )
+    pre_bytes = settings.precondition_passes * capacity_bytes
+    if settings.precondition == "seq":
+        pre_s = pre_bytes / seq_bytes_per_s
+    else:
+        pre_s = pre_bytes / rnd_bytes_per_s
+    fob_s = settings.fob_s
+    seconds_min = fob_s + pre_s + rounds_min * settings.round_seconds
+    seconds_max = fob_s + pre_s + rounds_max * settings.round_seconds
+    bytes_min = pre_bytes + (fob_s + rounds_min * settings.round_seconds) * rnd_bytes_per_s
+    bytes_max = pre_bytes + (fob_s + rounds_max * settings.round_seconds) * rnd_bytes_per_s
+    share = None
+    if settings.rated_tbw:
+        share = bytes_max / (settings.rated_tbw * 1e12)
+    return {
+        "phases": len(settings.op_percents),
+        "rounds_min": rounds_min,
+        "rounds_max": rounds_max,
+        "seconds_min": seconds_min,
+        "seconds_max": seconds_max,
+        "precondition_bytes_per_member": pre_bytes,
+        "phase_precondition_bytes_per_member": sum(p["precondition_bytes"] for p in phases),
+        "per_phase": phases,
+        "bytes_per_member_min": int(bytes_min),
+        "bytes_per_member_max": int(bytes_max),
+        "bytes_total_max": int(bytes_max * members),
+        "endurance_share_max": share,
+        "simulated_time": simulated,
+        "assumptions": assumptions,
+        "measured": measured,
+    }
+
+
+def _what(kind: str, members: int) -> str:
+    if members > 1:
+        return f"{members} members"
+    return {"block": "the device", "sim": "a simulated drive"}.get(kind, "a file")
+
+
+def estimate_text(est: dict[str, Any], spec: str, kind: str, capacity: int, members: int) -> str:
+    each = " each" if members > 1 else ""
+    time_kind = " of simulated I/O time" if est.get("simulated_time") else ""
+    lines = [
+        f"estimate for {spec} ({_what(kind, members)}, {human_bytes(capacity)} tested{each}):",
+        f"  duration {human_seconds(est['seconds_min'])} to {human_seconds(est['seconds_max'])}"
+        f"{time_kind} ({est['phases']} phases, {est['rounds_min']}–{est['rounds_max']} rounds)",
+        f"  writes {human_bytes(est['bytes_per_member_min'])} to "
+        f"{human_bytes(est['bytes_per_member_max'])}"
+        + (" per member" if members > 1 else "")
+        + f" (precondition {human_bytes(est['precondition_bytes_per_member'])}; before each "
+        f"phase's window {human_bytes(est.get('phase_precondition_bytes_per_member', 0))} in "
+        "all)",
+    ]
+    if est.get("simulated_time"):
+        lines.append("  a simulated run takes seconds to minutes of wall-clock time")
+    if est.get("endurance_share_max") is not None:
+        lines.append(f"  up to {est['endurance_share_max']:.2%} of the rated endurance (TBW)")
+    if est["assumptions"]:
+        lines.append("  assuming " + "; ".join(est["assumptions"]))
+    if est.get("measured"):
+        lines.append("  " + est["measured"])
+    return "\n".join(lines)
+
+
+def wear_warning(kind: str, spec: str) -> str:
+    if kind == "sim":
+        return f"{spec} is simulated: nothing is written to any device."
+    if kind == "block":
+        return (
+            f"WARNING: profiling destroys all data on {spec} and WEARS THE DRIVE: it writes the "
+            "figures above, a share of its rated endurance. Shrink --size, --op levels or "
+            "--max-rounds to write less."
+        )
+    return (
+        f"WARNING: profiling overwrites {spec} and writes the figures above to the file system "
+        "that holds it (and to the drive under it)."
+    )
