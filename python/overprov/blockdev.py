@@ -125,6 +125,8 @@ class DeviceInfo:
     start_bytes: int | None = None  # offset of a partition on its disk
     read_only: bool = False
     transport: str | None = None  # nvme, sata, usb, ... (lsblk TRAN) when known
+    wwn: str | None = None  # world wide name / NVMe EUI-64 or NGUID (lsblk WWN, sysfs wwid)
+    firmware: str | None = None  # firmware revision (lsblk REV, sysfs firmware_rev / rev)
     partitions: tuple[DeviceInfo, ...] = ()  # partitions the kernel knows about
     probe_errors: tuple[str, ...] = field(default=())  # facts that could not be read
 
@@ -176,32 +178,107 @@ def _unescape_mount(text: str) -> str:
     return re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), text)
 
 
-def _mounts_of(dev: str, dev_path: str) -> tuple[str, ...]:
-    """Mount points whose source is this device (by major:minor, or by source path: btrfs
-    reports an anonymous device number in mountinfo)."""
-    found: list[str] = []
+@dataclass(frozen=True)
+class MountEntry:
+    """One line of /proc/self/mountinfo (proc(5)): what is mounted where."""
+
+    dev: str  # "major:minor" of the mounted file system (st_dev of every file on it)
+    mount_point: str
+    fs_type: str
+    source: str  # e.g. /dev/sda1, tmpfs, proc
+
+
+def read_mounts() -> list[MountEntry]:
+    """Every mount this process sees, from /proc/self/mountinfo; [] if it cannot be read.
+    The one mount-table reader of the package."""
     try:
         lines = Path("/proc/self/mountinfo").read_text().splitlines()
     except OSError:
-        return ()
+        return []
+    found = []
     for line in lines:
         left, _, right = line.partition(" - ")
         fields = left.split()
         rest = right.split()
-        if len(fields) < 5:
+        if len(fields) < 5 or not rest:
             continue
         source = _unescape_mount(rest[1]) if len(rest) >= 2 else ""
+        found.append(MountEntry(fields[2], _unescape_mount(fields[4]), rest[0], source))
+    return found
+
+
+def _mounts_of(dev: str, dev_path: str) -> tuple[str, ...]:
+    """Mount points whose source is this device (by major:minor, or by source path: btrfs
+    reports an anonymous device number in mountinfo)."""
+    found: list[str] = []
+    for entry in read_mounts():
         same_source = False
-        if source.startswith("/dev/"):
+        if entry.source.startswith("/dev/"):
             try:
-                same_source = os.path.realpath(source) == dev_path
+                same_source = os.path.realpath(entry.source) == dev_path
             except OSError:
                 same_source = False
-        if fields[2] == dev or same_source:
-            mp = _unescape_mount(fields[4])
-            if mp not in found:
-                found.append(mp)
+        if (entry.dev == dev or same_source) and entry.mount_point not in found:
+            found.append(entry.mount_point)
     return tuple(found)
+
+
+def mount_holding(path: str) -> MountEntry | None:
+    """The mount whose file system holds ``path`` (an existing file or directory): matched by
+    device number (st_dev), else by the longest mount point that is a prefix of the path."""
+    real = os.path.realpath(path)
+    mounts = read_mounts()
+    try:
+        st = os.stat(real)
+        dev = f"{os.major(st.st_dev)}:{os.minor(st.st_dev)}"
+    except OSError:
+        dev = None
+    best: MountEntry | None = None
+    for entry in mounts:
+        mp = entry.mount_point
+        under = real == mp or real.startswith(mp.rstrip("/") + "/")
+        if not under or (dev is not None and entry.dev != dev):
+            continue
+        if best is None or len(mp) >= len(best.mount_point):
+            best = entry
+    if best is None and dev is not None:  # bind mounts of a sub-tree: the device decides
+        best = next((e for e in reversed(mounts) if e.dev == dev), None)
+    return best
+
+
+# File systems that live in memory or are the kernel's own views: a file created there is not
+# on a drive, so profiling it measures nothing and (in /dev) shadows a device name.
+NOT_ON_A_DISK = {
+    "devtmpfs": "the kernel's device-node file system (what /dev is): a file there is not a "
+    "device and lives in RAM",
+    "tmpfs": "a RAM file system: nothing written there reaches a drive",
+    "ramfs": "a RAM file system: nothing written there reaches a drive",
+    "proc": "the kernel's process information, not storage",
+    "sysfs": "the kernel's device information, not storage",
+}
+
+
+def check_file_creatable(path: str) -> MountEntry | None:
+    """Refuse (ConfigError) to create a regular file at ``path`` unless its directory is on a
+    disk-backed file system: never in /dev, devtmpfs, tmpfs, ramfs, proc or sysfs. Returns the
+    mount that will hold the file (None when the mount table cannot be read)."""
+    real = os.path.realpath(path)
+    parent = os.path.dirname(real) or "."
+    if real == "/dev" or real.startswith("/dev/"):
+        raise ConfigError(
+            f"target: {path} does not exist, and overprov does not create files in /dev: "
+            "it is the kernel's device-node directory (devtmpfs, in RAM). Check the device "
+            "name (lsblk lists the block devices)"
+        )
+    if not os.path.isdir(parent):
+        raise ConfigError(f"target: cannot create {path}: {parent} is not a directory")
+    entry = mount_holding(parent)
+    if entry is not None and entry.fs_type in NOT_ON_A_DISK:
+        raise ConfigError(
+            f"target: will not create {path}: {entry.mount_point} is {entry.fs_type}, "
+            f"{NOT_ON_A_DISK[entry.fs_type]}; create the file on a disk-backed file system"
+        )
+    return entry
 
 
 def _is_swap(dev_path: str) -> bool:
@@ -251,7 +328,7 @@ def _partition_table(signatures: Sequence[str]) -> str | None:
 
 def _lsblk_facts(dev_path: str, runner: Runner) -> dict[str, object]:
     try:
-        proc = runner(["lsblk", "--json", "--nodeps", "-o", "MODEL,SERIAL,TRAN", dev_path])
+        proc = runner(["lsblk", "--json", "--nodeps", "-o", "MODEL,SERIAL,TRAN,WWN,REV", dev_path])
         devs = json.loads(proc.stdout).get("blockdevices", [])
         return devs[0] if devs else {}
     except (ToolError, json.JSONDecodeError, IndexError):
@@ -265,12 +342,25 @@ def _clean(value: object) -> str | None:
     return text or None
 
 
-def identify(path: str, *, runner: Runner = run_tool) -> DeviceInfo:
-    """Read a block device's facts. Raises ConfigError if ``path`` is not a block device."""
-    return _identify(path, runner=runner, with_partitions=True)
+def _first(base: Path, names: Sequence[str]) -> str | None:
+    """The first non-empty sysfs attribute among ``names`` under ``base``."""
+    for name in names:
+        value = _clean(_read(base / name))
+        if value is not None:
+            return value
+    return None
 
 
-def _identify(path: str, *, runner: Runner, with_partitions: bool) -> DeviceInfo:
+def identify(path: str, *, runner: Runner = run_tool, contents: bool = True) -> DeviceInfo:
+    """Read a block device's facts. Raises ConfigError if ``path`` is not a block device.
+    ``contents=False`` skips what reads the data (signatures, partitions): the identity
+    alone, cheap enough to re-read before every write step."""
+    return _identify(path, runner=runner, with_partitions=contents, with_signatures=contents)
+
+
+def _identify(
+    path: str, *, runner: Runner, with_partitions: bool, with_signatures: bool = True
+) -> DeviceInfo:
     dev_path = os.path.realpath(path)
     try:
         st = os.stat(dev_path)
@@ -288,13 +378,15 @@ def _identify(path: str, *, runner: Runner, with_partitions: bool) -> DeviceInfo
     dev = f"{os.major(st.st_rdev)}:{os.minor(st.st_rdev)}"
 
     probe_errors: list[str] = []
-    signatures, sig_error = read_signatures(dev_path, runner)
+    signatures, sig_error = read_signatures(dev_path, runner) if with_signatures else ((), None)
     if sig_error:
         probe_errors.append(sig_error)
 
     facts = _lsblk_facts(dev_path, runner) if not is_partition else {}
-    model = _clean(facts.get("model")) or _read(disk_dir / "device" / "model")
-    serial = _clean(facts.get("serial")) or _read(disk_dir / "device" / "serial")
+    model = _clean(facts.get("model")) or _first(disk_dir, ("device/model",))
+    serial = _clean(facts.get("serial")) or _first(disk_dir, ("serial", "device/serial"))
+    wwn = _clean(facts.get("wwn")) or _first(disk_dir, ("wwid", "device/wwid", "eui", "nguid"))
+    firmware = _clean(facts.get("rev")) or _first(disk_dir, ("device/firmware_rev", "device/rev"))
 
     holders_dir = sysdir / "holders"
     holders = tuple(sorted(os.listdir(holders_dir))) if holders_dir.is_dir() else ()
@@ -333,19 +425,32 @@ def _identify(path: str, *, runner: Runner, with_partitions: bool) -> DeviceInfo
         start_bytes=_read_int(sysdir / "start") * 512 if is_partition else None,
         read_only=_read(sysdir / "ro") == "1",
         transport=_clean(facts.get("tran")),
+        wwn=wwn,
+        firmware=firmware,
         partitions=tuple(partitions),
         probe_errors=tuple(probe_errors),
     )
 
 
+CONFIRM_FLAG = "--i-understand-this-destroys-data"
+
+
 class DeviceRefusedError(UnsafeDeviceError):
     """A device was refused. ``in_use`` cannot be overridden; ``overridable`` can, by
-    confirming exactly this device."""
+    confirming exactly this device; ``unconfirmed``: no confirmation named it at all."""
 
-    def __init__(self, path: str, in_use: Sequence[str], overridable: Sequence[str]):
+    def __init__(
+        self,
+        path: str,
+        in_use: Sequence[str],
+        overridable: Sequence[str],
+        *,
+        unconfirmed: bool = False,
+    ):
         self.path = path
         self.in_use = tuple(in_use)
         self.overridable = tuple(overridable)
+        self.unconfirmed = unconfirmed
         parts = []
         if self.in_use:
             parts.append("in use now, refused even with confirmation: " + "; ".join(self.in_use))
@@ -354,7 +459,17 @@ class DeviceRefusedError(UnsafeDeviceError):
                 "would destroy data (allowed only if you confirm exactly this device): "
                 + "; ".join(self.overridable)
             )
+        if unconfirmed:
+            parts.append(unconfirmed_message(path))
         super().__init__(f"refusing to write to {path}: " + ". ".join(parts))
+
+
+def unconfirmed_message(path: str) -> str:
+    """What every command that writes to a block device says when it was not confirmed."""
+    return (
+        f"{path} was not confirmed: writing to it destroys all data on it, whatever it "
+        f"holds; name this exact device to confirm: {CONFIRM_FLAG} {path}"
+    )
 
 
 def same_device(a: str, b: str) -> bool:
@@ -420,7 +535,9 @@ def check_destroyable(
     runner: Runner = run_tool,
 ) -> DeviceInfo:
     """Return the device's facts if it may be overwritten; else raise DeviceRefusedError
-    (an UnsafeDeviceError) listing every reason. See the module docstring for the policy."""
+    (an UnsafeDeviceError) listing every reason. See the module docstring for the policy.
+    A device with nothing on it passes without confirmation: commands that write use
+    :func:`check_confirmed`, which always wants one."""
     info = identify(path, runner=runner)
     in_use, overridable = refusal_reasons(info, allow_hdd=allow_hdd)
     confirmed = False
@@ -432,6 +549,30 @@ def check_destroyable(
     if in_use or (overridable and not confirmed):
         raise DeviceRefusedError(info.path, in_use, [] if confirmed else overridable)
     return info
+
+
+def confirmation_for(path: str, confirm_devices: Sequence[str]) -> str | None:
+    """The confirmation among ``confirm_devices`` that names ``path`` (symlinks and other
+    device nodes of the same device count), or None."""
+    return next((c for c in confirm_devices if same_device(c, path)), None)
+
+
+def check_confirmed(
+    path: str,
+    confirm_devices: Sequence[str],
+    *,
+    allow_hdd: bool = False,
+    runner: Runner = run_tool,
+) -> DeviceInfo:
+    """The rule of every command that writes to a block device (apply, profile): the device
+    must be named by a confirmation, signature or not, and pass :func:`check_destroyable`.
+    Raises DeviceRefusedError listing every reason at once."""
+    confirm = confirmation_for(path, confirm_devices)
+    if confirm is not None:
+        return check_destroyable(path, confirm, allow_hdd=allow_hdd, runner=runner)
+    info = identify(path, runner=runner)
+    in_use, overridable = refusal_reasons(info, allow_hdd=allow_hdd)
+    raise DeviceRefusedError(info.path, in_use, overridable, unconfirmed=True)
 
 
 def open_exclusive(path: str, flags: int = os.O_RDONLY) -> int:
