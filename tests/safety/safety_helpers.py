@@ -127,3 +127,42 @@ def write_report(path: str) -> None:
     Path(path).with_suffix(".jsonl").write_text(
         "".join(json.dumps({**asdict(o), "unchanged": o.unchanged}) + "\n" for o in RESULTS)
     )
+
+
+def interrupted_profile(*args: str, out: Path, timeout_s: float = 90) -> None:
+    """Run ``overprov profile ARGS --out OUT`` and stop it with SIGINT (what Ctrl-C does)
+    once its first phase has finished a round and started the next: a stored, interrupted
+    run that ``--resume`` can continue."""
+    import signal
+    import time
+
+    env = dict(os.environ, PYTHONPATH=str(REPO / "python"))
+    proc = subprocess.Popen(
+        [sys.executable, "-c", CLI_CODE, "profile", *args, "--out", str(out)],
+        cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.2)
+            if (out / "fio" / "op00-r002.fio").exists():
+                time.sleep(0.3)
+                break
+        assert proc.poll() is None, f"the profile ended before it was interrupted: {proc.stderr}"
+        proc.send_signal(signal.SIGINT)
+        _, stderr = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130, stderr
+    assert json.loads((out / "results.json").read_text())["status"] == "interrupted"
+
+
+def reattach(dev: str, image: Path) -> bool:
+    """Detach loop device ``dev`` and attach ``image`` at the very same node. False when the
+    node was taken by someone else in between (then nothing of theirs is touched)."""
+    losetup = tool("losetup") or "losetup"
+    subprocess.run([losetup, "--detach", dev], capture_output=True, check=True)
+    proc = subprocess.run([losetup, dev, str(image)], capture_output=True, check=False)
+    return proc.returncode == 0
