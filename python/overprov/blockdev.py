@@ -127,6 +127,10 @@ class DeviceInfo:
     transport: str | None = None  # nvme, sata, usb, ... (lsblk TRAN) when known
     wwn: str | None = None  # world wide name / NVMe EUI-64 or NGUID (lsblk WWN, sysfs wwid)
     firmware: str | None = None  # firmware revision (lsblk REV, sysfs firmware_rev / rev)
+    # a loop device's backing file and its (st_dev, st_ino), read with the other facts
+    backing_file: str | None = None
+    backing_device: int | None = None
+    backing_inode: int | None = None
     partitions: tuple[DeviceInfo, ...] = ()  # partitions the kernel knows about
     probe_errors: tuple[str, ...] = field(default=())  # facts that could not be read
 
@@ -351,6 +355,19 @@ def _first(base: Path, names: Sequence[str]) -> str | None:
     return None
 
 
+def loop_backing(sysdir: Path) -> tuple[str | None, int | None, int | None]:
+    """(backing file, its st_dev, its st_ino) of the loop device at ``sysdir``; Nones for
+    other devices, and for a backing file deleted or renamed since it was attached."""
+    text = _read(sysdir / "loop" / "backing_file")
+    if not text:
+        return None, None, None
+    try:
+        st = os.stat(text)
+    except OSError:
+        return text, None, None
+    return text, st.st_dev, st.st_ino
+
+
 def identify(path: str, *, runner: Runner = run_tool, contents: bool = True) -> DeviceInfo:
     """Read a block device's facts. Raises ConfigError if ``path`` is not a block device.
     ``contents=False`` skips what reads the data (signatures, partitions): the identity
@@ -402,6 +419,7 @@ def _identify(
                     probe_errors.append(f"partition {child.name} has no /dev node")
 
     wc = _read(queue / "write_cache")
+    backing_file, backing_device, backing_inode = loop_backing(sysdir)
     return DeviceInfo(
         path=dev_path,
         name=name,
@@ -427,6 +445,9 @@ def _identify(
         transport=_clean(facts.get("tran")),
         wwn=wwn,
         firmware=firmware,
+        backing_file=backing_file,
+        backing_device=backing_device,
+        backing_inode=backing_inode,
         partitions=tuple(partitions),
         probe_errors=tuple(probe_errors),
     )

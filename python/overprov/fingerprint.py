@@ -90,21 +90,8 @@ class Fingerprint:
         return out
 
 
-def loop_backing(name: str) -> tuple[str | None, int | None, int | None]:
-    """(backing file, its st_dev, its st_ino) of loop device ``name``; Nones otherwise."""
-    text = blockdev._read(blockdev.SYSFS / "block" / name / "loop" / "backing_file")
-    if not text:
-        return None, None, None
-    try:
-        st = os.stat(text)
-    except OSError:  # deleted, or renamed since it was attached: "(deleted)" in sysfs
-        return text, None, None
-    return text, st.st_dev, st.st_ino
-
-
 def of_device(info: DeviceInfo) -> Fingerprint:
-    """The fingerprint of a device from facts already read by :func:`blockdev.identify`."""
-    backing, backing_dev, backing_ino = loop_backing(info.name) if info.is_loop else (None,) * 3
+    """The fingerprint of a device from facts :func:`blockdev.identify` read (then, not now)."""
     return Fingerprint(
         path=info.path,
         wwn=info.wwn,
@@ -114,9 +101,9 @@ def of_device(info: DeviceInfo) -> Fingerprint:
         size_bytes=info.size_bytes,
         logical_sector_bytes=info.logical_sector_bytes,
         physical_sector_bytes=info.physical_sector_bytes,
-        backing_file=backing,
-        backing_device=backing_dev,
-        backing_inode=backing_ino,
+        backing_file=info.backing_file,
+        backing_device=info.backing_device,
+        backing_inode=info.backing_inode,
     )
 
 

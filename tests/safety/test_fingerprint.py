@@ -1,0 +1,86 @@
+"""The device fingerprint (overprov.fingerprint) on real loop devices: what it records, how a
+swapped backing image shows, the run marker, and `apply --execute` refusing a device that is
+no longer the one its plan was made for."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import subprocess
+
+import pytest
+from overprov import fingerprint
+from overprov.apply import Target, build_plans
+from overprov.errors import UnsafeDeviceError
+from safety_helpers import MIB, Digests, backing_of, flush, reattach, tool
+
+pytestmark = [pytest.mark.root]
+
+
+def test_a_loop_device_has_a_weak_identity_told_apart_by_its_backing_file(loop_device):
+    a = loop_device(size_bytes=64 * MIB)
+    b = loop_device(size_bytes=64 * MIB)
+    fa, fb = fingerprint.read(a), fingerprint.read(b)
+    assert not fa.strong and fa.serial is None and fa.wwn is None
+    assert fa.size_bytes == 64 * MIB and fa.logical_sector_bytes == 512
+    st = os.stat(backing_of(a))
+    assert (fa.backing_device, fa.backing_inode) == (st.st_dev, st.st_ino)
+    assert fa.differences(fingerprint.read(a)) == []
+    diffs = fa.differences(fb)
+    assert [d.split(":")[0] for d in diffs] == ["backing_inode"]
+    assert fingerprint.Fingerprint.from_dict(fa.to_dict()) == fa
+
+
+def test_a_different_sector_size_or_size_is_a_difference(loop_device):
+    a = loop_device(size_bytes=64 * MIB)
+    b = loop_device(size_bytes=32 * MIB, sector_bytes=4096)
+    names = [d.split(":")[0] for d in fingerprint.read(a).differences(fingerprint.read(b))]
+    assert names == ["size_bytes", "logical_sector_bytes", "physical_sector_bytes",
+                     "backing_inode"]  # fmt: skip
+
+
+def test_the_run_marker_is_read_back_from_the_device(loop_device):
+    dev = loop_device(size_bytes=16 * MIB)
+    assert fingerprint.read_marker(dev) is None
+    run_id = "0123456789abcdef0123456789abcdef"
+    fd = os.open(dev, os.O_RDWR)
+    try:
+        fingerprint.write_marker(fd, run_id)
+    finally:
+        os.close(fd)
+    assert fingerprint.read_marker(dev) == run_id
+    head = backing_of(dev).read_bytes()[: fingerprint.MARKER_BYTES]
+    assert head == fingerprint.marker_block(run_id)  # on the backing file, not only cached
+
+
+def test_apply_refuses_a_device_swapped_after_the_plan_was_made(loop_device, tmp_path):
+    dev = loop_device(size_bytes=64 * MIB)
+    plans = build_plans([dev], Target(extra_op=0.2), method="partition")
+    other = tmp_path / "other.img"
+    with open(other, "wb") as f:
+        f.truncate(64 * MIB)  # the same size, just as blank
+    with contextlib.ExitStack() as stack:
+        if not reattach(dev, other):
+            pytest.skip(f"{dev} was taken by another program between detach and attach")
+        stack.callback(
+            lambda: (
+                backing_of(dev) == other
+                and subprocess.run([tool("losetup") or "losetup", "-d", dev], check=False)
+            )
+        )
+        before = Digests.of(other)
+        with pytest.raises(UnsafeDeviceError, match="backing_inode") as exc:
+            plans[0].execute([dev], allow_hdd=True, echo=lambda _line: None)
+        flush(dev)
+        assert Digests.of(other) == before
+    assert "not the device that was identified" in str(exc.value)
+
+
+def test_apply_re_identifies_before_every_step(loop_device):
+    dev = loop_device(size_bytes=64 * MIB)
+    plan = build_plans([dev], Target(extra_op=0.2), method="partition")[0]
+    said: list[str] = []
+    plan.execute([dev], allow_hdd=True, echo=said.append)
+    steps = [line for line in said if line.startswith("step ")]
+    checks = [line for line in said if line.startswith("  re-identified: ")]
+    assert len(steps) == len(plan.steps) == len(checks) == 4
