@@ -18,13 +18,10 @@ purge and discard, and when a stored run is resumed.
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import errno
 import fcntl
 import math
 import os
 import stat
-import struct
 import time
 import uuid
 from collections.abc import Sequence
@@ -35,11 +32,10 @@ from typing import Any, Protocol, runtime_checkable
 
 from overprov import blockdev, fingerprint
 from overprov.errors import ConfigError, ToolError, UnsafeDeviceError
+from overprov.file_location import check_file_creatable
 from overprov.profile import fio as fiomod
-
-BLKDISCARD = 0x1277  # _IO(0x12, 119)
-FALLOC_FL_KEEP_SIZE = 0x01
-FALLOC_FL_PUNCH_HOLE = 0x02
+from overprov.profile import member_guard as guard
+from overprov.profile.discard import blk_discard, punch_hole
 
 
 def now_iso() -> str:
@@ -196,45 +192,6 @@ def workload_start(bs_bytes: int) -> int:
     return -(-fingerprint.MARKER_BYTES // bs_bytes) * bs_bytes
 
 
-def _libc() -> ctypes.CDLL:
-    return ctypes.CDLL("libc.so.6", use_errno=True)
-
-
-def punch_hole(fd: int, offset: int, length: int) -> str:
-    """Deallocate [offset, offset+length) of a regular file, keeping its size.
-    Falls back to truncate-and-extend when the file system cannot punch holes."""
-    if length <= 0:
-        return "nothing to discard"
-    libc = _libc()
-    libc.fallocate.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_int64, ctypes.c_int64]
-    rc = libc.fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, offset, length)
-    if rc == 0:
-        return f"punched a hole over {length} bytes at offset {offset} (fallocate -p)"
-    err = ctypes.get_errno()
-    if err not in (errno.EOPNOTSUPP, errno.ENOSYS):
-        raise ToolError(f"fallocate(PUNCH_HOLE) failed: {os.strerror(err)}")
-    size = os.fstat(fd).st_size
-    if offset + length < size:
-        raise ToolError(
-            f"the file system cannot punch holes ({os.strerror(err)}) and the range "
-            f"[{offset}, {offset + length}) is not the file's tail"
-        )
-    os.ftruncate(fd, offset)
-    os.ftruncate(fd, size)
-    return f"file system cannot punch holes: truncated to {offset} and extended back to {size}"
-
-
-def blk_discard(fd: int, offset: int, length: int) -> str:
-    """BLKDISCARD ioctl (what ``blkdiscard -o OFFSET -l LENGTH`` does) on an open device."""
-    if length <= 0:
-        return "nothing to discard"
-    try:
-        fcntl.ioctl(fd, BLKDISCARD, struct.pack("QQ", offset, length))
-    except OSError as exc:
-        raise ToolError(f"BLKDISCARD of {length} bytes at {offset} failed: {exc.strerror}") from exc
-    return f"discarded {length} bytes at offset {offset} (BLKDISCARD, as blkdiscard -o -l)"
-
-
 class FioTarget:
     """One block device or regular file, or several of one kind tested together as the
     members of one RAID group (each round runs on all at once: one fio group per member in
@@ -389,7 +346,7 @@ class FioTarget:
         if not os.path.exists(path):
             if self.size_request is None:
                 raise ConfigError(f"target: {m.path} does not exist; give --size to create it")
-            blockdev.check_file_creatable(path)
+            check_file_creatable(path)
             fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
             created = True
         else:
@@ -474,7 +431,7 @@ class FioTarget:
         problems: list[str] = []
         weak: list[str] = []
         for old, m in zip(stored, self.members, strict=True):
-            diffs = self._member_differences(old, m)
+            diffs = guard.member_differences(self.kind, old, m.info)
             problems.extend(f"{m.path}: {d}" for d in diffs)
             if not diffs and self.kind == "block":
                 fp = fingerprint.Fingerprint.from_dict(m.info["fingerprint"])
@@ -498,27 +455,6 @@ class FioTarget:
         self._verified = True
         return None
 
-    def _member_differences(self, old: dict[str, Any], m: _Member) -> list[str]:
-        diffs = []
-        if self.kind == "block":
-            if "fingerprint" not in old:
-                return ["the stored run predates device fingerprints; start a new profile"]
-            recorded = fingerprint.Fingerprint.from_dict(old["fingerprint"])
-            now = fingerprint.Fingerprint.from_dict(m.info["fingerprint"])
-            diffs = recorded.differences(now)
-        else:
-            for key in ("path", "device_id", "inode"):
-                if old.get(key) != m.info.get(key):
-                    diffs.append(f"{key}: recorded {old.get(key)!r}, now {m.info.get(key)!r}")
-        if old.get("run_id") is None:
-            diffs.append("the stored run has no run identifier; start a new profile")
-        elif m.info.get("run_id") != old.get("run_id"):
-            diffs.append(
-                f"run identifier in its first {fingerprint.MARKER_BYTES} bytes: recorded "
-                f"{old.get('run_id')!r}, now {m.info.get('run_id')!r}"
-            )
-        return diffs
-
     def _before_write(self, what: str) -> None:
         """Right before anything is written: the run marker goes on every member (once),
         then every member is re-identified; raises UnsafeDeviceError on any difference."""
@@ -531,26 +467,9 @@ class FioTarget:
             )
         for m in self.members:
             assert m.fd is not None
-            if not self._marked:
-                fingerprint.write_marker(m.fd, m.info["run_id"])
-            when = f" ({what})"
-            if self.kind == "block":
-                recorded = fingerprint.Fingerprint.from_dict(m.info["fingerprint"])
-                fingerprint.check_same(recorded, m.real_path, when=when)
-            else:
-                st = os.stat(m.real_path)
-                if (st.st_dev, st.st_ino) != (m.info["device_id"], m.info["inode"]):
-                    raise UnsafeDeviceError(
-                        f"refusing to write to {m.path}{when}: it is no longer the file "
-                        "that was opened (device or inode number changed)"
-                    )
-            found = fingerprint.read_marker(m.real_path)
-            if found != m.info["run_id"]:
-                raise UnsafeDeviceError(
-                    f"refusing to write to {m.path}{when}: its first "
-                    f"{fingerprint.MARKER_BYTES} bytes hold run identifier {found!r}, "
-                    f"not this run's {m.info['run_id']!r}"
-                )
+            guard.check_before_write(
+                self.kind, m.path, m.info, m.fd, mark=not self._marked, what=what
+            )
         self._marked = True
 
     def software(self) -> dict[str, str]:
