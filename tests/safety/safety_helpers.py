@@ -5,12 +5,14 @@ Everything here only reads the devices; the commands under test are the only wri
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -159,10 +161,20 @@ def interrupted_profile(*args: str, out: Path, timeout_s: float = 90) -> None:
     assert json.loads((out / "results.json").read_text())["status"] == "interrupted"
 
 
-def reattach(dev: str, image: Path) -> bool:
-    """Detach loop device ``dev`` and attach ``image`` at the very same node. False when the
-    node was taken by someone else in between (then nothing of theirs is touched)."""
+@contextlib.contextmanager
+def swapped_backing(dev: str, image: Path) -> Iterator[None]:
+    """Detach loop device ``dev`` and attach ``image`` at the very same node, for the block;
+    detach it afterwards (only while ``image`` is still what backs it). Skips the test when
+    the node was taken by someone else in between (then nothing of theirs is touched)."""
+    import pytest
+
     losetup = tool("losetup") or "losetup"
     subprocess.run([losetup, "--detach", dev], capture_output=True, check=True)
     proc = subprocess.run([losetup, dev, str(image)], capture_output=True, check=False)
-    return proc.returncode == 0
+    if proc.returncode != 0:
+        pytest.skip(f"{dev} was taken by another program between detach and attach")
+    try:
+        yield
+    finally:
+        if backing_of(dev) == image:
+            subprocess.run([losetup, "--detach", dev], capture_output=True, check=False)

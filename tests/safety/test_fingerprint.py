@@ -4,15 +4,13 @@ no longer the one its plan was made for."""
 
 from __future__ import annotations
 
-import contextlib
 import os
-import subprocess
 
 import pytest
 from overprov import fingerprint
 from overprov.apply import Target, build_plans
 from overprov.errors import UnsafeDeviceError
-from safety_helpers import MIB, Digests, backing_of, flush, reattach, tool
+from safety_helpers import MIB, Digests, backing_of, flush, swapped_backing
 
 pytestmark = [pytest.mark.root]
 
@@ -59,15 +57,7 @@ def test_apply_refuses_a_device_swapped_after_the_plan_was_made(loop_device, tmp
     other = tmp_path / "other.img"
     with open(other, "wb") as f:
         f.truncate(64 * MIB)  # the same size, just as blank
-    with contextlib.ExitStack() as stack:
-        if not reattach(dev, other):
-            pytest.skip(f"{dev} was taken by another program between detach and attach")
-        stack.callback(
-            lambda: (
-                backing_of(dev) == other
-                and subprocess.run([tool("losetup") or "losetup", "-d", dev], check=False)
-            )
-        )
+    with swapped_backing(dev, other):
         before = Digests.of(other)
         with pytest.raises(UnsafeDeviceError, match="backing_inode") as exc:
             plans[0].execute([dev], allow_hdd=True, echo=lambda _line: None)

@@ -23,7 +23,7 @@ from safety_helpers import (
     cli,
     flush,
     interrupted_profile,
-    reattach,
+    swapped_backing,
     tool,
 )
 
@@ -65,15 +65,7 @@ def test_hole_2_resume_refuses_a_swapped_backing_image(loop_device, tmp_path, ne
             f.write(os.urandom(64 * MIB))
     else:  # the run marker too: only the backing file's identity tells them apart
         subprocess.run(["cp", "--sparse=always", str(first), str(other)], check=True)
-    with contextlib.ExitStack() as stack:
-        if not reattach(dev, other):
-            pytest.skip(f"{dev} was taken by another program between detach and attach")
-        stack.callback(
-            lambda: (
-                backing_of(dev) == other
-                and subprocess.run([tool("losetup") or "losetup", "-d", dev], check=False)
-            )
-        )
+    with swapped_backing(dev, other):
         before = Digests.of(other)
         proc = cli("profile", "--resume", str(out), "--allow-hdd", CONFIRM, dev)
         flush(dev)
