@@ -27,7 +27,7 @@ from typing import Any
 
 from overprov import blockdev
 from overprov.blockdev import DeviceInfo, Runner, run_tool
-from overprov.errors import UnsafeDeviceError
+from overprov.errors import OverprovError, UnsafeDeviceError
 
 MARKER_BYTES = 4096
 """Size of the content marker at offset 0 of a profiled member; the workload starts after it."""
@@ -118,7 +118,7 @@ def check_same(recorded: Fingerprint, path: str, *, ignore: Iterable[str] = (), 
     ``recorded``. Returns the fingerprint read now."""
     try:
         now = read(path, runner)
-    except Exception as exc:  # noqa: BLE001 - a device that cannot be re-read is not proven
+    except (OverprovError, OSError) as exc:  # a device that cannot be re-read is not proven
         raise UnsafeDeviceError(
             f"refusing to write to {path}{when}: it cannot be re-identified ({exc})"
         ) from None
