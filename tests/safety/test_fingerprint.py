@@ -1,16 +1,20 @@
 """The device fingerprint (overprov.fingerprint) on real loop devices: what it records, how a
 swapped backing image shows, the run marker, and `apply --execute` refusing a device that is
-no longer the one its plan was made for."""
+no longer the one its plan was made for, or a profile whose marker was overwritten mid-run."""
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
+import sys
+import time
 
 import pytest
 from overprov import fingerprint
 from overprov.apply import Target, build_plans
 from overprov.errors import UnsafeDeviceError
-from safety_helpers import MIB, Digests, backing_of, flush, swapped_backing
+from safety_helpers import CLI_CODE, MIB, REPO, Digests, backing_of, flush, swapped_backing, tool
 
 pytestmark = [pytest.mark.root]
 
@@ -74,3 +78,41 @@ def test_apply_re_identifies_before_every_step(loop_device):
     steps = [line for line in said if line.startswith("step ")]
     checks = [line for line in said if line.startswith("  re-identified: ")]
     assert len(steps) == len(plan.steps) == len(checks) == 4
+
+
+def test_profile_stops_when_its_run_marker_is_overwritten_between_rounds(loop_device, tmp_path):
+    """O_EXCL keeps out mounts and other exclusive openers, not a plain writer: the check
+    before every round sees that the device's first 4 KiB no longer hold this run's id."""
+    if tool("fio") is None:
+        pytest.skip("fio is not installed (Debian package fio)")
+    dev = loop_device(size_bytes=64 * MIB)
+    out = tmp_path / "out"
+    env = dict(os.environ, PYTHONPATH=str(REPO / "python"))
+    proc = subprocess.Popen(
+        [sys.executable, "-c", CLI_CODE, "profile", dev, "--allow-hdd", "--size", "16MiB",
+         "--op", "0", "--round-seconds", "1", "--max-rounds", "25", "--fob-seconds", "0",
+         "--qd", "4", "--precondition", "random", "--i-understand-this-destroys-data", dev,
+         "--out", str(out)],
+        cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 90
+        while not (out / "fio" / "op00-r002.fio").exists():
+            assert proc.poll() is None and time.monotonic() < deadline, "no second round"
+            time.sleep(0.1)
+        fd = os.open(dev, os.O_WRONLY)  # a plain open: allowed beside the profiler's O_EXCL
+        try:
+            os.pwrite(fd, b"someone else's data".ljust(4096, b"\0"), 0)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        _, stderr = proc.communicate(timeout=90)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 2, stderr
+    assert "hold run identifier None, not this run's" in stderr
+    doc = json.loads((out / "results.json").read_text())
+    assert doc["status"] == "failed"
+    assert not (out / "fio" / f"op00-r{len(doc['phases'][0]['rounds']) + 2:03d}.fio").exists()
