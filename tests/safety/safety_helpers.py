@@ -131,32 +131,45 @@ def write_report(path: str) -> None:
     )
 
 
-def interrupted_profile(*args: str, out: Path, timeout_s: float = 90) -> None:
-    """Run ``overprov profile ARGS --out OUT`` and stop it with SIGINT (what Ctrl-C does)
-    once its first phase has finished a round and started the next: a stored, interrupted
-    run that ``--resume`` can continue."""
-    import signal
-    import time
-
+@contextlib.contextmanager
+def running_profile(*args: str, out: Path) -> Iterator[subprocess.Popen[str]]:
+    """``overprov profile ARGS --out OUT`` in the background; killed on leaving if still on."""
     env = dict(os.environ, PYTHONPATH=str(REPO / "python"))
     proc = subprocess.Popen(
         [sys.executable, "-c", CLI_CODE, "profile", *args, "--out", str(out)],
         cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     try:
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline and proc.poll() is None:
-            time.sleep(0.2)
-            if (out / "fio" / "op00-r002.fio").exists():
-                time.sleep(0.3)
-                break
-        assert proc.poll() is None, f"the profile ended before it was interrupted: {proc.stderr}"
-        proc.send_signal(signal.SIGINT)
-        _, stderr = proc.communicate(timeout=60)
+        yield proc
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def wait_for_round(proc: subprocess.Popen[str], out: Path, label: str, timeout_s: float = 90):
+    """Return once the profile has started round ``label`` (its fio job file exists)."""
+    import time
+
+    deadline = time.monotonic() + timeout_s
+    while not (out / "fio" / f"{label}.fio").exists():
+        assert proc.poll() is None, f"the profile ended before round {label}"
+        assert time.monotonic() < deadline, f"no round {label} within {timeout_s} s"
+        time.sleep(0.1)
+
+
+def interrupted_profile(*args: str, out: Path) -> None:
+    """Run ``overprov profile ARGS --out OUT`` and stop it with SIGINT (what Ctrl-C does)
+    once its first phase has finished a round and started the next: a stored, interrupted
+    run that ``--resume`` can continue."""
+    import signal
+    import time
+
+    with running_profile(*args, out=out) as proc:
+        wait_for_round(proc, out, "op00-r002")
+        time.sleep(0.3)
+        proc.send_signal(signal.SIGINT)
+        _, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 130, stderr
     assert json.loads((out / "results.json").read_text())["status"] == "interrupted"
 

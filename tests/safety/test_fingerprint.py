@@ -6,15 +6,21 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
-import time
 
 import pytest
 from overprov import fingerprint
 from overprov.apply import Target, build_plans
 from overprov.errors import UnsafeDeviceError
-from safety_helpers import CLI_CODE, MIB, REPO, Digests, backing_of, flush, swapped_backing, tool
+from safety_helpers import (
+    MIB,
+    Digests,
+    backing_of,
+    flush,
+    running_profile,
+    swapped_backing,
+    tool,
+    wait_for_round,
+)
 
 pytestmark = [pytest.mark.root]
 
@@ -87,19 +93,11 @@ def test_profile_stops_when_its_run_marker_is_overwritten_between_rounds(loop_de
         pytest.skip("fio is not installed (Debian package fio)")
     dev = loop_device(size_bytes=64 * MIB)
     out = tmp_path / "out"
-    env = dict(os.environ, PYTHONPATH=str(REPO / "python"))
-    proc = subprocess.Popen(
-        [sys.executable, "-c", CLI_CODE, "profile", dev, "--allow-hdd", "--size", "16MiB",
-         "--op", "0", "--round-seconds", "1", "--max-rounds", "25", "--fob-seconds", "0",
-         "--qd", "4", "--precondition", "random", "--i-understand-this-destroys-data", dev,
-         "--out", str(out)],
-        cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
-    try:
-        deadline = time.monotonic() + 90
-        while not (out / "fio" / "op00-r002.fio").exists():
-            assert proc.poll() is None and time.monotonic() < deadline, "no second round"
-            time.sleep(0.1)
+    args = [dev, "--allow-hdd", "--size", "16MiB", "--op", "0", "--round-seconds", "1",
+            "--max-rounds", "25", "--fob-seconds", "0", "--qd", "4", "--precondition", "random",
+            "--i-understand-this-destroys-data", dev]  # fmt: skip
+    with running_profile(*args, out=out) as proc:
+        wait_for_round(proc, out, "op00-r002")
         fd = os.open(dev, os.O_WRONLY)  # a plain open: allowed beside the profiler's O_EXCL
         try:
             os.pwrite(fd, b"someone else's data".ljust(4096, b"\0"), 0)
@@ -107,10 +105,6 @@ def test_profile_stops_when_its_run_marker_is_overwritten_between_rounds(loop_de
         finally:
             os.close(fd)
         _, stderr = proc.communicate(timeout=90)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
     assert proc.returncode == 2, stderr
     assert "hold run identifier None, not this run's" in stderr
     doc = json.loads((out / "results.json").read_text())
