@@ -10,11 +10,14 @@ import os
 import pytest
 from overprov import fingerprint
 from overprov.apply import Target, build_plans
+from overprov.blockdev import CONFIRM_FLAG
 from overprov.errors import UnsafeDeviceError
 from safety_helpers import (
     MIB,
+    QUICK_PROFILE,
     Digests,
     backing_of,
+    cli,
     flush,
     running_profile,
     swapped_backing,
@@ -110,3 +113,21 @@ def test_profile_stops_when_its_run_marker_is_overwritten_between_rounds(loop_de
     doc = json.loads((out / "results.json").read_text())
     assert doc["status"] == "failed"
     assert not (out / "fio" / f"op00-r{len(doc['phases'][0]['rounds']) + 2:03d}.fio").exists()
+
+
+def test_a_refused_profile_is_resumed_as_a_new_one_once_confirmed(loop_device, tmp_path):
+    """A profile refused at identify wrote nothing and recorded no fingerprint: --resume with
+    the confirmation starts it afresh (all checks, a new run identifier), not as a resume."""
+    if tool("fio") is None:
+        pytest.skip("fio is not installed (Debian package fio)")
+    dev = loop_device(size_bytes=64 * MIB)
+    out = tmp_path / "out"
+    quick = ["--allow-hdd", "--size", "8MiB", *QUICK_PROFILE]
+    refused = cli("profile", dev, *quick, "--out", str(out))
+    assert refused.returncode == 2 and "was not confirmed" in refused.stderr
+    assert json.loads((out / "results.json").read_text())["target"]["members"] == []
+    resumed = cli("profile", "--resume", str(out), "--allow-hdd", CONFIRM_FLAG, dev)
+    assert resumed.returncode == 0, resumed.stderr
+    doc = json.loads((out / "results.json").read_text())
+    assert doc["status"] == "complete"
+    assert fingerprint.read_marker(dev) == doc["target"]["members"][0]["run_id"]
