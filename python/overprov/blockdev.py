@@ -26,10 +26,7 @@ import os
 import re
 import shutil
 import stat
-import struct
 import subprocess
-import uuid
-import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -125,6 +122,12 @@ class DeviceInfo:
     start_bytes: int | None = None  # offset of a partition on its disk
     read_only: bool = False
     transport: str | None = None  # nvme, sata, usb, ... (lsblk TRAN) when known
+    wwn: str | None = None  # world wide name / NVMe EUI-64 or NGUID (lsblk WWN, sysfs wwid)
+    firmware: str | None = None  # firmware revision (lsblk REV, sysfs firmware_rev / rev)
+    # a loop device's backing file and its (st_dev, st_ino), read with the other facts
+    backing_file: str | None = None
+    backing_device: int | None = None
+    backing_inode: int | None = None
     partitions: tuple[DeviceInfo, ...] = ()  # partitions the kernel knows about
     probe_errors: tuple[str, ...] = field(default=())  # facts that could not be read
 
@@ -176,32 +179,72 @@ def _unescape_mount(text: str) -> str:
     return re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), text)
 
 
-def _mounts_of(dev: str, dev_path: str) -> tuple[str, ...]:
-    """Mount points whose source is this device (by major:minor, or by source path: btrfs
-    reports an anonymous device number in mountinfo)."""
-    found: list[str] = []
+@dataclass(frozen=True)
+class MountEntry:
+    """One line of /proc/self/mountinfo (proc(5)): what is mounted where."""
+
+    dev: str  # "major:minor" of the mounted file system (st_dev of every file on it)
+    mount_point: str
+    fs_type: str
+    source: str  # e.g. /dev/sda1, tmpfs, proc
+
+
+def read_mounts() -> list[MountEntry]:
+    """Every mount this process sees, from /proc/self/mountinfo; [] if it cannot be read.
+    The one mount-table reader of the package."""
     try:
         lines = Path("/proc/self/mountinfo").read_text().splitlines()
     except OSError:
-        return ()
+        return []
+    found = []
     for line in lines:
         left, _, right = line.partition(" - ")
         fields = left.split()
         rest = right.split()
-        if len(fields) < 5:
+        if len(fields) < 5 or not rest:
             continue
         source = _unescape_mount(rest[1]) if len(rest) >= 2 else ""
+        found.append(MountEntry(fields[2], _unescape_mount(fields[4]), rest[0], source))
+    return found
+
+
+def _mounts_of(dev: str, dev_path: str) -> tuple[str, ...]:
+    """Mount points whose source is this device (by major:minor, or by source path: btrfs
+    reports an anonymous device number in mountinfo)."""
+    found: list[str] = []
+    for entry in read_mounts():
         same_source = False
-        if source.startswith("/dev/"):
+        if entry.source.startswith("/dev/"):
             try:
-                same_source = os.path.realpath(source) == dev_path
+                same_source = os.path.realpath(entry.source) == dev_path
             except OSError:
                 same_source = False
-        if fields[2] == dev or same_source:
-            mp = _unescape_mount(fields[4])
-            if mp not in found:
-                found.append(mp)
+        if (entry.dev == dev or same_source) and entry.mount_point not in found:
+            found.append(entry.mount_point)
     return tuple(found)
+
+
+def mount_holding(path: str) -> MountEntry | None:
+    """The mount whose file system holds ``path`` (an existing file or directory): matched by
+    device number (st_dev), else by the longest mount point that is a prefix of the path."""
+    real = os.path.realpath(path)
+    mounts = read_mounts()
+    try:
+        st = os.stat(real)
+        dev = f"{os.major(st.st_dev)}:{os.minor(st.st_dev)}"
+    except OSError:
+        dev = None
+    best: MountEntry | None = None
+    for entry in mounts:
+        mp = entry.mount_point
+        under = real == mp or real.startswith(mp.rstrip("/") + "/")
+        if not under or (dev is not None and entry.dev != dev):
+            continue
+        if best is None or len(mp) >= len(best.mount_point):
+            best = entry
+    if best is None and dev is not None:  # bind mounts of a sub-tree: the device decides
+        best = next((e for e in reversed(mounts) if e.dev == dev), None)
+    return best
 
 
 def _is_swap(dev_path: str) -> bool:
@@ -251,7 +294,7 @@ def _partition_table(signatures: Sequence[str]) -> str | None:
 
 def _lsblk_facts(dev_path: str, runner: Runner) -> dict[str, object]:
     try:
-        proc = runner(["lsblk", "--json", "--nodeps", "-o", "MODEL,SERIAL,TRAN", dev_path])
+        proc = runner(["lsblk", "--json", "--nodeps", "-o", "MODEL,SERIAL,TRAN,WWN,REV", dev_path])
         devs = json.loads(proc.stdout).get("blockdevices", [])
         return devs[0] if devs else {}
     except (ToolError, json.JSONDecodeError, IndexError):
@@ -265,12 +308,38 @@ def _clean(value: object) -> str | None:
     return text or None
 
 
-def identify(path: str, *, runner: Runner = run_tool) -> DeviceInfo:
-    """Read a block device's facts. Raises ConfigError if ``path`` is not a block device."""
-    return _identify(path, runner=runner, with_partitions=True)
+def _first(base: Path, names: Sequence[str]) -> str | None:
+    """The first non-empty sysfs attribute among ``names`` under ``base``."""
+    for name in names:
+        value = _clean(_read(base / name))
+        if value is not None:
+            return value
+    return None
 
 
-def _identify(path: str, *, runner: Runner, with_partitions: bool) -> DeviceInfo:
+def loop_backing(sysdir: Path) -> tuple[str | None, int | None, int | None]:
+    """(backing file, its st_dev, its st_ino) of the loop device at ``sysdir``; Nones for
+    other devices, and for a backing file deleted or renamed since it was attached."""
+    text = _read(sysdir / "loop" / "backing_file")
+    if not text:
+        return None, None, None
+    try:
+        st = os.stat(text)
+    except OSError:
+        return text, None, None
+    return text, st.st_dev, st.st_ino
+
+
+def identify(path: str, *, runner: Runner = run_tool, contents: bool = True) -> DeviceInfo:
+    """Read a block device's facts. Raises ConfigError if ``path`` is not a block device.
+    ``contents=False`` skips what reads the data (signatures, partitions): the identity
+    alone, cheap enough to re-read before every write step."""
+    return _identify(path, runner=runner, with_partitions=contents, with_signatures=contents)
+
+
+def _identify(
+    path: str, *, runner: Runner, with_partitions: bool, with_signatures: bool = True
+) -> DeviceInfo:
     dev_path = os.path.realpath(path)
     try:
         st = os.stat(dev_path)
@@ -288,13 +357,15 @@ def _identify(path: str, *, runner: Runner, with_partitions: bool) -> DeviceInfo
     dev = f"{os.major(st.st_rdev)}:{os.minor(st.st_rdev)}"
 
     probe_errors: list[str] = []
-    signatures, sig_error = read_signatures(dev_path, runner)
+    signatures, sig_error = read_signatures(dev_path, runner) if with_signatures else ((), None)
     if sig_error:
         probe_errors.append(sig_error)
 
     facts = _lsblk_facts(dev_path, runner) if not is_partition else {}
-    model = _clean(facts.get("model")) or _read(disk_dir / "device" / "model")
-    serial = _clean(facts.get("serial")) or _read(disk_dir / "device" / "serial")
+    model = _clean(facts.get("model")) or _first(disk_dir, ("device/model",))
+    serial = _clean(facts.get("serial")) or _first(disk_dir, ("serial", "device/serial"))
+    wwn = _clean(facts.get("wwn")) or _first(disk_dir, ("wwid", "device/wwid", "eui", "nguid"))
+    firmware = _clean(facts.get("rev")) or _first(disk_dir, ("device/firmware_rev", "device/rev"))
 
     holders_dir = sysdir / "holders"
     holders = tuple(sorted(os.listdir(holders_dir))) if holders_dir.is_dir() else ()
@@ -310,6 +381,7 @@ def _identify(path: str, *, runner: Runner, with_partitions: bool) -> DeviceInfo
                     probe_errors.append(f"partition {child.name} has no /dev node")
 
     wc = _read(queue / "write_cache")
+    backing_file, backing_device, backing_inode = loop_backing(sysdir)
     return DeviceInfo(
         path=dev_path,
         name=name,
@@ -333,19 +405,35 @@ def _identify(path: str, *, runner: Runner, with_partitions: bool) -> DeviceInfo
         start_bytes=_read_int(sysdir / "start") * 512 if is_partition else None,
         read_only=_read(sysdir / "ro") == "1",
         transport=_clean(facts.get("tran")),
+        wwn=wwn,
+        firmware=firmware,
+        backing_file=backing_file,
+        backing_device=backing_device,
+        backing_inode=backing_inode,
         partitions=tuple(partitions),
         probe_errors=tuple(probe_errors),
     )
 
 
+CONFIRM_FLAG = "--i-understand-this-destroys-data"
+
+
 class DeviceRefusedError(UnsafeDeviceError):
     """A device was refused. ``in_use`` cannot be overridden; ``overridable`` can, by
-    confirming exactly this device."""
+    confirming exactly this device; ``unconfirmed``: no confirmation named it at all."""
 
-    def __init__(self, path: str, in_use: Sequence[str], overridable: Sequence[str]):
+    def __init__(
+        self,
+        path: str,
+        in_use: Sequence[str],
+        overridable: Sequence[str],
+        *,
+        unconfirmed: bool = False,
+    ):
         self.path = path
         self.in_use = tuple(in_use)
         self.overridable = tuple(overridable)
+        self.unconfirmed = unconfirmed
         parts = []
         if self.in_use:
             parts.append("in use now, refused even with confirmation: " + "; ".join(self.in_use))
@@ -354,7 +442,17 @@ class DeviceRefusedError(UnsafeDeviceError):
                 "would destroy data (allowed only if you confirm exactly this device): "
                 + "; ".join(self.overridable)
             )
+        if unconfirmed:
+            parts.append(unconfirmed_message(path))
         super().__init__(f"refusing to write to {path}: " + ". ".join(parts))
+
+
+def unconfirmed_message(path: str) -> str:
+    """What every command that writes to a block device says when it was not confirmed."""
+    return (
+        f"{path} was not confirmed: writing to it destroys all data on it, whatever it "
+        f"holds; name this exact device to confirm: {CONFIRM_FLAG} {path}"
+    )
 
 
 def same_device(a: str, b: str) -> bool:
@@ -420,7 +518,9 @@ def check_destroyable(
     runner: Runner = run_tool,
 ) -> DeviceInfo:
     """Return the device's facts if it may be overwritten; else raise DeviceRefusedError
-    (an UnsafeDeviceError) listing every reason. See the module docstring for the policy."""
+    (an UnsafeDeviceError) listing every reason. See the module docstring for the policy.
+    A device with nothing on it passes without confirmation: commands that write use
+    :func:`check_confirmed`, which always wants one."""
     info = identify(path, runner=runner)
     in_use, overridable = refusal_reasons(info, allow_hdd=allow_hdd)
     confirmed = False
@@ -432,6 +532,30 @@ def check_destroyable(
     if in_use or (overridable and not confirmed):
         raise DeviceRefusedError(info.path, in_use, [] if confirmed else overridable)
     return info
+
+
+def confirmation_for(path: str, confirm_devices: Sequence[str]) -> str | None:
+    """The confirmation among ``confirm_devices`` that names ``path`` (symlinks and other
+    device nodes of the same device count), or None."""
+    return next((c for c in confirm_devices if same_device(c, path)), None)
+
+
+def check_confirmed(
+    path: str,
+    confirm_devices: Sequence[str],
+    *,
+    allow_hdd: bool = False,
+    runner: Runner = run_tool,
+) -> DeviceInfo:
+    """The rule of every command that writes to a block device (apply, profile): the device
+    must be named by a confirmation, signature or not, and pass :func:`check_destroyable`.
+    Raises DeviceRefusedError listing every reason at once."""
+    confirm = confirmation_for(path, confirm_devices)
+    if confirm is not None:
+        return check_destroyable(path, confirm, allow_hdd=allow_hdd, runner=runner)
+    info = identify(path, runner=runner)
+    in_use, overridable = refusal_reasons(info, allow_hdd=allow_hdd)
+    raise DeviceRefusedError(info.path, in_use, overridable, unconfirmed=True)
 
 
 def open_exclusive(path: str, flags: int = os.O_RDONLY) -> int:
@@ -462,91 +586,6 @@ def open_exclusive(path: str, flags: int = os.O_RDONLY) -> int:
 def ensure_not_busy(path: str) -> None:
     """Raise UnsafeDeviceError if the kernel reports ``path`` busy right now."""
     os.close(open_exclusive(path))
-
-
-# ---- GPT, read straight from the device (the kernel may not parse partition tables) ----
-
-_GPT_HEADER = struct.Struct("<8sIIIIQQQQ16sQIII")
-_GPT_ENTRY = struct.Struct("<16s16sQQQ72s")
-
-
-@dataclass(frozen=True)
-class GptPartition:
-    number: int
-    first_lba: int
-    last_lba: int  # inclusive
-    type_guid: str
-    name: str
-
-
-@dataclass(frozen=True)
-class GptTable:
-    sector_bytes: int
-    disk_guid: str
-    first_usable_lba: int
-    last_usable_lba: int
-    backup_lba: int
-    partitions: tuple[GptPartition, ...]
-    backup_valid: bool
-
-
-def _parse_gpt_header(raw: bytes) -> tuple | None:
-    if len(raw) < _GPT_HEADER.size or raw[:8] != b"EFI PART":
-        return None
-    fields = _GPT_HEADER.unpack_from(raw)
-    header_size = fields[2]
-    if header_size < 92 or header_size > len(raw):
-        return None
-    zeroed = raw[:16] + b"\0\0\0\0" + raw[20:header_size]
-    if zlib.crc32(zeroed) & 0xFFFFFFFF != fields[3]:
-        return None
-    return fields
-
-
-def read_gpt(path: str, sector_bytes: int) -> GptTable | None:
-    """Parse the primary GPT (header and entry CRCs checked) and check the backup header.
-    Returns None when the device holds no valid GPT."""
-    with open(path, "rb", buffering=0) as dev:
-        dev.seek(sector_bytes)
-        header = _parse_gpt_header(dev.read(sector_bytes))
-        if header is None:
-            return None
-        (_, _, _, _, _, current, backup, first_usable, last_usable, disk_guid, entries_lba,
-         n_entries, entry_size, entries_crc) = header  # fmt: skip
-        if current != 1 or entry_size < _GPT_ENTRY.size or n_entries > 65536:
-            return None
-        dev.seek(entries_lba * sector_bytes)
-        entries = dev.read(n_entries * entry_size)
-        if zlib.crc32(entries) & 0xFFFFFFFF != entries_crc:
-            return None
-        parts: list[GptPartition] = []
-        for i in range(n_entries):
-            type_raw, _uniq, first, last, _attrs, name_raw = _GPT_ENTRY.unpack_from(
-                entries, i * entry_size
-            )
-            if type_raw == b"\0" * 16:
-                continue
-            name = name_raw.decode("utf-16-le", errors="replace").split("\0", 1)[0]
-            parts.append(
-                GptPartition(i + 1, first, last, str(uuid.UUID(bytes_le=type_raw)).upper(), name)
-            )
-        dev.seek(backup * sector_bytes)
-        backup_header = _parse_gpt_header(dev.read(sector_bytes))
-        backup_valid = backup_header is not None and backup_header[5] == backup
-    return GptTable(
-        sector_bytes=sector_bytes,
-        disk_guid=str(uuid.UUID(bytes_le=disk_guid)).upper(),
-        first_usable_lba=first_usable,
-        last_usable_lba=last_usable,
-        backup_lba=backup,
-        partitions=tuple(parts),
-        backup_valid=backup_valid,
-    )
-
-
-def gpt_backup_sectors(sector_bytes: int) -> int:
-    """Sectors a standard GPT (128 entries of 128 bytes) keeps at the end of the disk."""
-    return 1 + (128 * 128 + sector_bytes - 1) // sector_bytes
 
 
 def partition_node(disk_path: str, number: int) -> str:

@@ -14,7 +14,7 @@ import json
 from dataclasses import asdict
 from typing import Any
 
-from overprov import blockdev
+from overprov import blockdev, gpt
 from overprov.apply.hpa import read_max_sectors
 from overprov.apply.nvme import controller_path, id_ctrl, id_ns, namespace_id
 from overprov.blockdev import DeviceInfo, Runner, run_tool
@@ -28,7 +28,7 @@ def _partitions(info: DeviceInfo) -> tuple[list[dict[str, Any]], int | None, str
     lss = info.logical_sector_bytes
     if info.partition_table == "gpt":
         try:
-            table = blockdev.read_gpt(info.path, lss)
+            table = gpt.read_gpt(info.path, lss)
         except OSError:
             table = None
         if table is not None:
@@ -120,7 +120,7 @@ def device_status(path: str, *, runner: Runner = run_tool) -> dict[str, Any]:
     out["partitions"] = parts
     out["partitions_source"] = source if parts else None
     if last_end is not None:
-        reserved = blockdev.gpt_backup_sectors(lss) * lss if info.partition_table == "gpt" else 0
+        reserved = gpt.gpt_backup_sectors(lss) * lss if info.partition_table == "gpt" else 0
         tail = max(info.size_bytes - last_end - reserved, 0)
         out["unpartitioned_tail_bytes"] = tail
         visible_bytes = last_end

@@ -168,3 +168,25 @@ def test_shared_namespace_is_refused():
     )
     with pytest.raises(ConfigError, match="NMIC bit 0"):
         plan_nvme_namespace(NVME0N1, Target(extra_op=0.2), runner=fake)
+
+
+def test_steps_after_detach_re_identify_the_controller():
+    """After detach-ns the namespace's block device is gone: the controller (nvme id-ctrl)
+    must still be the one the plan was made for before each later step writes."""
+    from overprov import fingerprint
+    from overprov.apply.nvme import ControllerStep, DetachStep
+    from overprov.errors import UnsafeDeviceError
+
+    fake = controller()
+    plan = plan_nvme_namespace(NVME0N1, Target(extra_op=0.28), runner=fake)
+    assert isinstance(plan.steps[0], DetachStep)
+    later = plan.steps[1:]
+    assert later and all(isinstance(s, ControllerStep) for s in later)
+    recorded = fingerprint.of_device(NVME0N1)
+    recorded = fingerprint.Fingerprint.from_dict({**recorded.to_dict(), "serial": fake.ctrl["sn"]})
+    for step in later:
+        step.reidentify(recorded, [], " (test)", fake)  # the same controller: passes
+    fake.ctrl["sn"] = "ANOTHER-DRIVE-0001"  # another drive answers at /dev/nvme0
+    with pytest.raises(UnsafeDeviceError, match="serial: recorded") as exc:
+        later[0].reidentify(recorded, [], " (before step 2/5)", fake)
+    assert "not the controller of /dev/nvme0n1 that was planned" in str(exc.value)

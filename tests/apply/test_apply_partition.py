@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 
 import pytest
-from overprov import blockdev, status
+from overprov import blockdev, gpt, status
 from overprov.apply import Target, build_plans, plan_partition
 from overprov.errors import ConfigError, UnsafeDeviceError
 
@@ -87,7 +87,7 @@ def test_partition_method_executed_on_a_loop_device(
 
     # the partition table, read back independently of sgdisk
     user = math.floor(size * (100 - extra_op) / 100 / MIB) * MIB
-    table = blockdev.read_gpt(dev, sector_bytes)
+    table = gpt.read_gpt(dev, sector_bytes)
     assert table is not None and table.backup_valid
     assert [(p.number, p.first_lba, p.last_lba, p.name) for p in table.partitions] == [
         (1, MIB // sector_bytes, user // sector_bytes - 1, "overprov")
@@ -98,7 +98,7 @@ def test_partition_method_executed_on_a_loop_device(
 
     # the discard: the unpartitioned tail reads back as zeros (apart from the backup GPT in
     # the last sectors), and so does the partition, which was never written
-    backup_bytes = blockdev.gpt_backup_sectors(sector_bytes) * sector_bytes
+    backup_bytes = gpt.gpt_backup_sectors(sector_bytes) * sector_bytes
     assert read_range(dev, user, size - user - backup_bytes) == bytes(size - user - backup_bytes)
     assert read_range(dev, 64 * MIB, 8 * MIB) == bytes(8 * MIB)
 

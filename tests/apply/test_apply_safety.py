@@ -11,7 +11,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from overprov import blockdev
+from overprov import blockdev, gpt
 from overprov.blockdev import DeviceRefusedError, check_destroyable, open_exclusive
 from overprov.errors import ConfigError, UnsafeDeviceError
 
@@ -223,7 +223,7 @@ def test_dry_run_executes_nothing(loop_device, overprov_cli):
 
     assert device_sha256(dev) == digest
     assert os.stat(backing).st_blocks == blocks
-    assert blockdev.read_gpt(dev, 512) is None
+    assert gpt.read_gpt(dev, 512) is None
 
 
 def test_confirming_a_device_outside_the_plan_is_refused(loop_device, overprov_cli):

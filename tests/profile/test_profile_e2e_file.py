@@ -12,6 +12,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 from overprov.profile import results as res
+from overprov.profile.targets import workload_start
 from profile_helpers import REPO, cli_argv, load_results, run_cli
 
 pytestmark = [pytest.mark.fio, pytest.mark.slow]
@@ -52,7 +53,11 @@ def test_profile_a_file_end_to_end(tmp_path, need_fio):
     assert doc["fio_steadystate_per_round"] == "iops_slope:10%"  # 10% / (2 s − 1)
     assert [s["status"] for s in doc["steps"].values()] == ["done"] * 4
     assert len(doc["steps"]["precondition"]["parts"]) == 2  # 2 × capacity, sequential
-    assert sum(p["bytes_written"] for p in doc["steps"]["precondition"]["parts"]) == 128 * MIB
+    # every byte after the run marker's block (workload_start: docs/safety.md), twice
+    pre_start = workload_start(128 * 1024)
+    assert sum(p["bytes_written"] for p in doc["steps"]["precondition"]["parts"]) == 2 * (
+        64 * MIB - pre_start
+    )
 
     for phase, span in zip(doc["phases"], (64 * MIB, 32 * MIB), strict=True):
         assert phase["status"] in ("steady", "not_steady")
@@ -84,7 +89,9 @@ def test_profile_a_file_end_to_end(tmp_path, need_fio):
             )
             # job files are kept, and rerunnable by hand: they name the file and the span
             job = (out / "fio" / f"{r['label']}.fio").read_text()
-            assert f"filename={data}" in job and f"size={span}" in job
+            start = workload_start(4096)  # the run marker's 4 KiB are not written
+            assert f"filename={data}" in job and f"offset={start}\n" in job
+            assert f"size={span - start}\n" in job
             assert "rw=randwrite" in job and "iodepth=8" in job and "runtime=2" in job
             assert all((out / f).exists() for f in r["files"])
         csv_rows = (out / phase["csv"]).read_text().splitlines()

@@ -51,7 +51,7 @@ def test_profile_a_loop_device_interrupted_by_ctrl_c_then_resumed(tmp_path, loop
     # resume mechanics: no phase precondition, so rounds count from the first
     args = [dev, "--op", "0,50", "--round-seconds", "1", "--max-rounds", "5",
             "--fob-seconds", "1", "--qd", "8", "--allow-hdd", "--out", str(out),
-            "--min-phase-writes", "0"]  # fmt: skip
+            "--min-phase-writes", "0", "--i-understand-this-destroys-data", dev]  # fmt: skip
     proc = subprocess.Popen(cli_argv(*args), cwd=REPO, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)  # fmt: skip
     try:
@@ -90,7 +90,10 @@ def test_profile_a_loop_device_interrupted_by_ctrl_c_then_resumed(tmp_path, loop
     assert partial.exists()
     assert fiomod.parse_json_output(partial.read_text())["jobs"][0]["write"]["io_bytes"] >= 0
 
-    resumed = run_cli("--resume", str(out), "--allow-hdd")
+    # a loop device has no serial or WWN: resuming asks for the confirmation again
+    unconfirmed = run_cli("--resume", str(out), "--allow-hdd")
+    assert unconfirmed.returncode == 2 and "confirm again" in unconfirmed.stderr
+    resumed = run_cli("--resume", str(out), "--allow-hdd", "--i-understand-this-destroys-data", dev)
     assert resumed.returncode == 0, resumed.stderr
     doc = load_results(out)
     jsonschema.validate(doc, SCHEMA)
@@ -106,7 +109,7 @@ def test_profile_a_loop_device_interrupted_by_ctrl_c_then_resumed(tmp_path, loop
     assert "BLKDISCARD" in doc["steps"]["purge"]["detail"]
     assert "BLKDISCARD" in doc["phases"][1]["discard"]
     job = (out / "fio" / "op50-r001.fio").read_text()
-    assert f"filename={os.path.realpath(dev)}" in job and f"size={16 * MIB}" in job
+    assert f"filename={os.path.realpath(dev)}" in job and f"size={16 * MIB - 4096}\n" in job
     # OP 50%: the device discarded its tail, so the loop's backing file has a hole there
     assert backing.stat().st_blocks * 512 <= 16 * MIB + 2 * MIB
 

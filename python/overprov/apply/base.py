@@ -3,7 +3,9 @@
 A :class:`Plan` is a list of :class:`Step` objects. ``Step.show()`` is read-only and returns the
 exact command lines; ``Step.apply()`` runs them and then ``verify()`` re-reads what the step
 changed (size, partition table, namespace capacity) and raises if it is not what was planned.
-``Plan.execute()`` is the only way a plan writes anything, and it re-checks safety first.
+``Plan.execute()`` is the only way a plan writes anything: it re-checks safety first, and
+before every step re-identifies every member (``overprov.fingerprint``): the device written
+must be the device the plan was made for (docs/safety.md).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
-from overprov import blockdev
+from overprov import blockdev, fingerprint
 from overprov.blockdev import DeviceInfo, Runner, run_tool
 from overprov.capacity import (
     GB,
@@ -26,7 +28,7 @@ from overprov.capacity import (
     total_rho,
     user_bytes_for_extra_op,
 )
-from overprov.errors import ConfigError, OverprovError, UnsafeDeviceError
+from overprov.errors import ConfigError, OverprovError
 
 
 class VerificationError(OverprovError):
@@ -107,6 +109,16 @@ class Step:
     # Devices that must not be busy (mounted, held) right before this step runs; tools that
     # open with O_EXCL themselves (blkdiscard, wipefs) do not need it.
     busy_check: tuple[str, ...] = ()
+    # Fingerprint fields this step changes on its device (hdparm -N changes the size): not
+    # compared before the steps that follow it.
+    identity_changes: tuple[str, ...] = ()
+
+    def reidentify(
+        self, recorded: fingerprint.Fingerprint, ignore: Sequence[str], when: str, runner: Runner
+    ) -> None:
+        """Raise UnsafeDeviceError unless the device is still the one ``recorded`` (read
+        when the plan was made). Steps that address a device another way override it."""
+        fingerprint.check_same(recorded, recorded.path, ignore=ignore, when=when, runner=runner)
 
     def commands(self) -> list[list[str]]:
         return []
@@ -249,15 +261,17 @@ class Plan:
         allow_hdd: bool = False,
         runner: Runner = run_tool,
     ) -> None:
-        """Every device must be confirmed by exact name and pass check_destroyable."""
+        """Every device must be confirmed by exact name and pass check_destroyable
+        (:func:`blockdev.check_confirmed`, the rule profile uses too), and still be the
+        device the plan was made for."""
         for dev in self.devices:
-            confirm = next((c for c in confirm_devices if blockdev.same_device(c, dev.path)), None)
-            if confirm is None:
-                raise UnsafeDeviceError(
-                    f"{dev.path} was not confirmed: executing destroys all data on it; "
-                    "name this exact device to confirm"
-                )
-            blockdev.check_destroyable(dev.path, confirm, allow_hdd=allow_hdd, runner=runner)
+            blockdev.check_confirmed(dev.path, confirm_devices, allow_hdd=allow_hdd, runner=runner)
+            fingerprint.check_same(
+                fingerprint.of_device(dev),
+                dev.path,
+                when=" (the plan was made for another device)",
+                runner=runner,
+            )
             blockdev.ensure_not_busy(dev.path)
 
     def execute(
@@ -270,8 +284,16 @@ class Plan:
     ) -> None:
         """Check safety, then run the steps one by one, verifying after each."""
         self.check_safety(confirm_devices, allow_hdd=allow_hdd, runner=runner)
+        recorded = [fingerprint.of_device(dev) for dev in self.devices]
+        changed: list[str] = []
         for i, step in enumerate(self.steps, 1):
             echo(f"step {i}/{len(self.steps)}: {step.title}")
+            when = f" (before step {i}/{len(self.steps)})"
+            for fp in recorded:
+                step.reidentify(fp, changed, when, runner)
+            echo(
+                f"  re-identified: {', '.join(fp.path for fp in recorded)} (fingerprint as planned)"
+            )
             for cmd in step.show():
                 echo(f"  $ {cmd}")
             for dev in step.busy_check:
@@ -279,4 +301,5 @@ class Plan:
             started = time.monotonic()
             for note in step.apply(runner):
                 echo(f"  verified: {note}")
+            changed.extend(step.identity_changes)
             echo(f"  done in {time.monotonic() - started:.1f} s")

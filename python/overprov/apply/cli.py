@@ -8,10 +8,9 @@ import shlex
 from overprov import blockdev
 from overprov.apply.auto import METHODS, build_plans
 from overprov.apply.base import Plan, Target
+from overprov.blockdev import CONFIRM_FLAG
 from overprov.capacity import parse_capacity_gb, parse_extra_op_percent
 from overprov.errors import UnsafeDeviceError
-
-CONFIRM_FLAG = "--i-understand-this-destroys-data"
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -91,7 +90,8 @@ def _safety_lines(plan: Plan, confirms: list[str], allow_hdd: bool) -> tuple[lis
             lines.append(f"  safety {dev.path}: would destroy data: {'; '.join(overridable)}")
         else:
             lines.append(
-                f"  safety {dev.path}: nothing in use" + ("; confirmed" if confirmed else "")
+                f"  safety {dev.path}: nothing in use"
+                + ("; confirmed" if confirmed else f"; --execute needs {CONFIRM_FLAG} {dev.path}")
             )
     return lines, ok
 

@@ -76,6 +76,7 @@ class SetMaxSectorsStep(Step):
             "(one change per power cycle)"
         )
         self.busy_check = (self.device.path,)
+        self.identity_changes = ("size_bytes",)  # the point of the step
 
     def commands(self) -> list[list[str]]:
         return [

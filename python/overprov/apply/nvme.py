@@ -19,12 +19,13 @@ import json
 import os
 import re
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from overprov import blockdev
+from overprov import blockdev, fingerprint
 from overprov.apply.base import Plan, Step, Target, VerificationError, op_summary
 from overprov.blockdev import DeviceInfo, Runner, run_tool
-from overprov.errors import ConfigError, ToolError
+from overprov.errors import ConfigError, ToolError, UnsafeDeviceError
 
 OACS_NS_MANAGEMENT = 1 << 3
 
@@ -190,6 +191,32 @@ class NamespaceState:
         return self.new_nsid if self.new_nsid is not None else self.old_nsid
 
 
+class ControllerStep(Step):
+    """A step after detach-ns: the namespace's block device is gone (or is a new one), so
+    the controller answers for the device's identity (``nvme id-ctrl``: serial, model,
+    controller id must be those of the plan)."""
+
+    ctrl: NvmeController
+
+    def reidentify(
+        self, recorded: fingerprint.Fingerprint, ignore: Sequence[str], when: str, runner: Runner
+    ) -> None:
+        now = id_ctrl(self.ctrl.path, runner)
+        pairs = [
+            ("serial", self.ctrl.serial, now.serial),
+            ("model", self.ctrl.model, now.model),
+            ("cntlid", self.ctrl.cntlid, now.cntlid),
+        ]
+        if recorded.serial is not None:
+            pairs.append(("serial (of the namespace's device)", recorded.serial, now.serial))
+        diffs = [f"{name}: recorded {old!r}, now {new!r}" for name, old, new in pairs if old != new]
+        if diffs:
+            raise UnsafeDeviceError(
+                f"refusing to write to {self.ctrl.path}{when}: it is not the controller of "
+                f"{recorded.path} that was planned: " + "; ".join(diffs)
+            )
+
+
 @dataclass
 class DetachStep(Step):
     ctrl: NvmeController
@@ -220,7 +247,7 @@ class DetachStep(Step):
 
 
 @dataclass
-class DeleteStep(Step):
+class DeleteStep(ControllerStep):
     ctrl: NvmeController
     state: NamespaceState
 
@@ -241,7 +268,7 @@ class DeleteStep(Step):
 
 
 @dataclass
-class CreateStep(Step):
+class CreateStep(ControllerStep):
     ctrl: NvmeController
     state: NamespaceState
     old: NvmeNamespace
@@ -284,7 +311,7 @@ class CreateStep(Step):
 
 
 @dataclass
-class AttachStep(Step):
+class AttachStep(ControllerStep):
     ctrl: NvmeController
     state: NamespaceState
 
@@ -315,7 +342,7 @@ class AttachStep(Step):
 
 
 @dataclass
-class RescanNamespacesStep(Step):
+class RescanNamespacesStep(ControllerStep):
     ctrl: NvmeController
     state: NamespaceState
     nsze: int

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from overprov import blockdev
+from overprov import blockdev, gpt
 from overprov.apply.base import (
     DiscardStep,
     Plan,
@@ -58,7 +58,7 @@ def layout_for(info: DeviceInfo, user_bytes: int) -> PartitionLayout:
         user_bytes -= user_bytes % lss
     first = MIB // lss
     last = user_bytes // lss - 1
-    last_usable = info.size_bytes // lss - 1 - blockdev.gpt_backup_sectors(lss)
+    last_usable = info.size_bytes // lss - 1 - gpt.gpt_backup_sectors(lss)
     if last < first:
         raise ConfigError(
             f"{info.path}: a partition ending at {user_bytes:,} bytes would not reach past "
@@ -100,7 +100,7 @@ class GptPartitionStep(Step):
 
     def verify(self, runner: Runner = run_tool) -> list[str]:
         notes = [check_size(self.device.path, self.device.size_bytes)]
-        table = blockdev.read_gpt(self.device.path, self.layout.sector_bytes)
+        table = gpt.read_gpt(self.device.path, self.layout.sector_bytes)
         if table is None:
             raise VerificationError(f"no valid GPT found on {self.device.path} after sgdisk")
         if not table.backup_valid:

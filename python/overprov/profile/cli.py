@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from overprov import presets
+from overprov.blockdev import CONFIRM_FLAG
 from overprov.errors import ConfigError
 from overprov.profile.runner import Profile, ProfileSettings, op_label, stderr_progress
 from overprov.units import human_bytes, parse_block_size, parse_size
@@ -175,14 +176,15 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--allow-hdd", action="store_true", help="accept a rotational device")
     p.add_argument(
-        "--i-understand-this-destroys-data",
+        CONFIRM_FLAG,
         dest="confirm",
         action="append",
         default=[],
         metavar="DEVICE",
-        help="confirm that DEVICE (or FILE) may be overwritten even though it holds "
-        "a partition table, file system or other data; name that exact device, once "
-        "per member",
+        help="confirm that DEVICE may be overwritten: required for every block device "
+        "(signature or not), and for a FILE that already holds data; name that exact "
+        "device, once per member; a resume asks again for a device with no serial number "
+        "or WWN (docs/safety.md)",
     )
     p.set_defaults(func=run)
 

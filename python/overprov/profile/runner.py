@@ -344,9 +344,11 @@ class Profile:
         # 1. identify -------------------------------------------------------------------
         self._begin("identify")
         self.log("identify", f"opening {self.doc['target']['spec']} (safety checks)")
-        target.open(resuming=self.resuming)
+        # a stored run that never identified its target wrote nothing: it starts afresh
+        recorded = self.resuming and bool(self.doc["target"].get("members"))
+        target.open(resuming=recorded)
         identity = target.identity()
-        if self.resuming and self.doc["target"].get("members"):
+        if recorded:  # the fingerprint check (docs/safety.md)
             why = target.same_as(self.doc["target"])
             if why is not None:
                 raise ConfigError(f"--resume: not the target of {self.out}: {why}")

@@ -8,31 +8,34 @@ results and reports do not depend on which target produced them.
 Sizes: every member of a target is tested over the same *capacity* C (bytes, a multiple of
 the block size): the first C bytes of each device or file. An OP level X% restricts the
 workload to the first ``(1 − X/100)·C`` bytes and discards (TRIMs, punches holes in) the rest.
+
+Safety (docs/safety.md): a block device is written only when confirmed by name; each member's
+fingerprint (``overprov.fingerprint``) is recorded on open, its first 4 KiB carry the run's
+identifier (the workload starts after them), and both are checked again before every round,
+purge and discard, and when a stored run is resumed.
 """
 
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import errno
 import fcntl
 import math
 import os
 import stat
-import struct
 import time
+import uuid
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+from overprov import blockdev, fingerprint
 from overprov.errors import ConfigError, ToolError, UnsafeDeviceError
+from overprov.file_location import check_file_creatable
 from overprov.profile import fio as fiomod
-
-BLKDISCARD = 0x1277  # _IO(0x12, 119)
-FALLOC_FL_KEEP_SIZE = 0x01
-FALLOC_FL_PUNCH_HOLE = 0x02
+from overprov.profile import member_guard as guard
+from overprov.profile.discard import blk_discard, punch_hole
 
 
 def now_iso() -> str:
@@ -179,61 +182,14 @@ class _Member:
 
 
 def _fs_of(path: str) -> tuple[str | None, str | None]:
-    """(filesystem type, mount point) holding ``path`` from /proc/self/mounts."""
-    best: tuple[str | None, str | None] = (None, None)
-    best_len = -1
-    try:
-        lines = Path("/proc/self/mounts").read_text().splitlines()
-    except OSError:
-        return best
-    real = os.path.realpath(path)
-    for line in lines:
-        parts = line.split()
-        if len(parts) < 3:
-            continue
-        mp = parts[1].replace("\\040", " ")
-        if (real == mp or real.startswith(mp.rstrip("/") + "/")) and len(mp) > best_len:
-            best, best_len = (parts[2], mp), len(mp)
-    return best
+    """(filesystem type, mount point) holding ``path``."""
+    entry = blockdev.mount_holding(path)
+    return (entry.fs_type, entry.mount_point) if entry else (None, None)
 
 
-def _libc() -> ctypes.CDLL:
-    return ctypes.CDLL("libc.so.6", use_errno=True)
-
-
-def punch_hole(fd: int, offset: int, length: int) -> str:
-    """Deallocate [offset, offset+length) of a regular file, keeping its size.
-    Falls back to truncate-and-extend when the file system cannot punch holes."""
-    if length <= 0:
-        return "nothing to discard"
-    libc = _libc()
-    libc.fallocate.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_int64, ctypes.c_int64]
-    rc = libc.fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, offset, length)
-    if rc == 0:
-        return f"punched a hole over {length} bytes at offset {offset} (fallocate -p)"
-    err = ctypes.get_errno()
-    if err not in (errno.EOPNOTSUPP, errno.ENOSYS):
-        raise ToolError(f"fallocate(PUNCH_HOLE) failed: {os.strerror(err)}")
-    size = os.fstat(fd).st_size
-    if offset + length < size:
-        raise ToolError(
-            f"the file system cannot punch holes ({os.strerror(err)}) and the range "
-            f"[{offset}, {offset + length}) is not the file's tail"
-        )
-    os.ftruncate(fd, offset)
-    os.ftruncate(fd, size)
-    return f"file system cannot punch holes: truncated to {offset} and extended back to {size}"
-
-
-def blk_discard(fd: int, offset: int, length: int) -> str:
-    """BLKDISCARD ioctl (what ``blkdiscard -o OFFSET -l LENGTH`` does) on an open device."""
-    if length <= 0:
-        return "nothing to discard"
-    try:
-        fcntl.ioctl(fd, BLKDISCARD, struct.pack("QQ", offset, length))
-    except OSError as exc:
-        raise ToolError(f"BLKDISCARD of {length} bytes at {offset} failed: {exc.strerror}") from exc
-    return f"discarded {length} bytes at offset {offset} (BLKDISCARD, as blkdiscard -o -l)"
+def workload_start(bs_bytes: int) -> int:
+    """First byte a round may write: the whole blocks after the run marker (aligned to bs)."""
+    return -(-fingerprint.MARKER_BYTES // bs_bytes) * bs_bytes
 
 
 class FioTarget:
@@ -278,6 +234,10 @@ class FioTarget:
         self.capacity_bytes = 0
         self._fio_version: str | None = None
         self._opened = False
+        self._resuming = False
+        self._verified = False
+        self._run_id: str | None = None
+        self._marked = False
 
     @staticmethod
     def _kind_of(path: str) -> str:
@@ -297,8 +257,6 @@ class FioTarget:
         if os.path.realpath(confirmation) == os.path.realpath(path):
             return True
         if self.kind == "block":
-            from overprov import blockdev
-
             return blockdev.same_device(confirmation, path)
         return False
 
@@ -324,6 +282,10 @@ class FioTarget:
             return
         fiomod.find_fio()
         self._check_confirmations()
+        self._resuming = resuming
+        self._verified = not resuming  # a resumed run writes only after same_as() agrees
+        self._run_id = None if resuming else uuid.uuid4().hex
+        self._marked = resuming
         try:
             for m in self.members:
                 if self.kind == "block":
@@ -349,11 +311,12 @@ class FioTarget:
         self._opened = True
 
     def _open_block(self, m: _Member) -> None:
-        from overprov import blockdev
-
-        info = blockdev.check_destroyable(
-            m.real_path, self._confirmed(m.path), allow_hdd=self.allow_hdd
-        )
+        if self._resuming:  # confirmation is asked again by same_as() for a weak identity
+            info = blockdev.check_destroyable(
+                m.real_path, self._confirmed(m.path), allow_hdd=self.allow_hdd
+            )
+        else:
+            info = blockdev.check_confirmed(m.real_path, self.confirm, allow_hdd=self.allow_hdd)
         m.fd = blockdev.open_exclusive(m.real_path, os.O_RDWR)
         if self.bs_bytes % info.logical_sector_bytes:
             raise ConfigError(
@@ -373,6 +336,8 @@ class FioTarget:
             "logical_sector_bytes": info.logical_sector_bytes,
             "physical_sector_bytes": info.physical_sector_bytes,
             "transport": info.transport,
+            "fingerprint": fingerprint.of_device(info).to_dict(),
+            "run_id": self._run_id or fingerprint.read_marker(m.real_path),
         }
 
     def _open_file(self, m: _Member, *, resuming: bool) -> None:
@@ -381,6 +346,7 @@ class FioTarget:
         if not os.path.exists(path):
             if self.size_request is None:
                 raise ConfigError(f"target: {m.path} does not exist; give --size to create it")
+            check_file_creatable(path)
             fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
             created = True
         else:
@@ -421,6 +387,7 @@ class FioTarget:
             "fs_type": fs_type,
             "mount_point": mount_point,
             "created_by_profile": created,
+            "run_id": self._run_id or fingerprint.read_marker(path),
         }
 
     def close(self) -> None:
@@ -449,27 +416,61 @@ class FioTarget:
         }
 
     def same_as(self, stored_identity: dict[str, Any]) -> str | None:
+        """None if the stored run was writing these very members: every fingerprint field,
+        the run identifier read back from each member and the tested capacity agree. A
+        member with a weak identity (no serial, no WWN) must be confirmed again: raises
+        UnsafeDeviceError when it is not."""
         stored = stored_identity.get("members", [])
+        if not stored:
+            return (
+                "the stored run holds no fingerprint of its target (it stopped before "
+                "identify finished, so nothing was measured): start a new profile"
+            )
         if len(stored) != len(self.members):
             return f"the stored target has {len(stored)} members, this one {len(self.members)}"
-        keys = (
-            ("path", "model", "serial", "size_bytes")
-            if self.kind == "block"
-            else ("path", "device_id", "inode")
-        )
+        problems: list[str] = []
+        weak: list[str] = []
         for old, m in zip(stored, self.members, strict=True):
-            for key in keys:
-                if old.get(key) != m.info.get(key):
-                    return (
-                        f"{m.path}: {key} is {m.info.get(key)!r} now, {old.get(key)!r} in the "
-                        "stored run"
-                    )
+            diffs = guard.member_differences(self.kind, old, m.info)
+            problems.extend(f"{m.path}: {d}" for d in diffs)
+            if not diffs and self.kind == "block":
+                fp = fingerprint.Fingerprint.from_dict(m.info["fingerprint"])
+                if not fp.strong and self._confirmed(m.path) is None:
+                    weak.append(m.path)
         if stored_identity.get("capacity_bytes") != self.capacity_bytes:
-            return (
+            problems.append(
                 f"tested capacity is {self.capacity_bytes} now, "
                 f"{stored_identity.get('capacity_bytes')} in the stored run"
             )
+        if problems:
+            return "; ".join(problems)
+        if weak:
+            raise UnsafeDeviceError(
+                "--resume: "
+                + ", ".join(weak)
+                + " report(s) no serial number and no WWN, so only size, sectors, the loop "
+                "backing file and the run identifier written on it show it is the same device; "
+                "confirm again: " + " ".join(f"{blockdev.CONFIRM_FLAG} {w}" for w in weak)
+            )
+        self._verified = True
         return None
+
+    def _before_write(self, what: str) -> None:
+        """Right before anything is written: the run marker goes on every member (once),
+        then every member is re-identified; raises UnsafeDeviceError on any difference."""
+        if not self._opened:
+            raise ConfigError("target: open() it before writing")
+        if not self._verified:
+            raise UnsafeDeviceError(
+                f"refusing {what}: a resumed run writes only after its stored fingerprint was "
+                "checked (same_as)"
+            )
+        for m in self.members:
+            assert m.fd is not None
+            guard.check_before_write(
+                self.kind, m.path, m.info, m.fd, mark=not self._marked, what=what
+            )
+        self._marked = True
 
     def software(self) -> dict[str, str]:
         if self._fio_version is None:
@@ -479,6 +480,7 @@ class FioTarget:
     # ------------------------------------------------------------------------------ discard
 
     def _discard(self, start: int, end: int) -> str:
+        start = max(start, fingerprint.MARKER_BYTES)  # the run marker stays
         said = []
         for m in self.members:
             assert m.fd is not None, "target not open"
@@ -495,11 +497,13 @@ class FioTarget:
         return "; ".join(said)
 
     def purge(self) -> str:
+        self._before_write("purge")
         return self._discard(0, self.capacity_bytes)
 
     def discard_tail(self, start_bytes: int) -> str:
         if not 0 <= start_bytes <= self.capacity_bytes:
             raise ConfigError(f"discard start {start_bytes} outside 0..{self.capacity_bytes}")
+        self._before_write("discard")
         return self._discard(start_bytes, self.capacity_bytes)
 
     # ---------------------------------------------------------------------------------- run
@@ -538,8 +542,10 @@ class FioTarget:
             if i > 0:
                 opts["new_group"] = None
             opts["filename"] = fiomod.escape_filename(m.real_path)
-            opts["offset"] = spec.offset_bytes
-            opts["size"] = spec.span_bytes
+            # the first whole block(s) hold the run marker (fingerprint.MARKER_BYTES)
+            start = max(spec.offset_bytes, workload_start(spec.bs_bytes))
+            opts["offset"] = start
+            opts["size"] = spec.offset_bytes + spec.span_bytes - start
             opts["numjobs"] = spec.jobs
             opts["write_iops_log"] = f"{spec.label}-m{i}"
             sections.append((f"m{i}", opts))
@@ -564,6 +570,9 @@ class FioTarget:
                 f"round {spec.label}: span ends at {spec.offset_bytes + spec.span_bytes}, "
                 f"past the tested capacity {self.capacity_bytes}"
             )
+        if spec.offset_bytes + spec.span_bytes <= workload_start(spec.bs_bytes):
+            raise ConfigError(f"round {spec.label}: span holds nothing after the run marker")
+        self._before_write(f"round {spec.label}")
         self.job_dir.mkdir(parents=True, exist_ok=True)
         job_file = self.job_dir / f"{spec.label}.fio"
         prefixes = [f"{spec.label}-m{i}" for i in range(len(self.members))]

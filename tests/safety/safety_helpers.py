@@ -1,0 +1,193 @@
+"""Helpers for the safety suite: digests of a loop device's backing file, the CLI as a
+subprocess, and what the suite records (refused or not, digests before and after).
+
+Everything here only reads the devices; the commands under test are the only writers."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+MIB = 2**20
+REPO = Path(__file__).resolve().parents[2]
+SBIN = "/usr/sbin:/sbin:/usr/bin:/bin"
+
+# The real `overprov.cli.main` with the two commands that write to devices.
+CLI_CODE = (
+    "import sys, overprov.cli as c; "
+    "c.COMMAND_MODULES = ('overprov.apply.cli', 'overprov.profile.cli'); "
+    "sys.exit(c.main(sys.argv[1:]))"
+)
+
+QUICK_PROFILE = ["--op", "0", "--round-seconds", "1", "--max-rounds", "5", "--fob-seconds", "0",
+                 "--qd", "4", "--min-iops", "1e12", "--precondition", "random"]  # fmt: skip
+"""One phase that ends (skipped) after 3 one-second rounds: enough to show a run went ahead."""
+
+
+def tool(name: str) -> str | None:
+    return shutil.which(name) or shutil.which(name, path=SBIN)
+
+
+def sh(*argv: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    exe = tool(argv[0])
+    if exe is None:
+        import pytest
+
+        pytest.skip(f"{argv[0]} not installed (see scripts/apt-packages.txt)")
+    return subprocess.run([exe, *argv[1:]], capture_output=True, text=True, check=check)
+
+
+def cli(*args: str, timeout: float = 180) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, PYTHONPATH=str(REPO / "python"))
+    return subprocess.run(
+        [sys.executable, "-c", CLI_CODE, *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=REPO,
+        env=env,
+        check=False,
+    )
+
+
+@dataclass(frozen=True)
+class Digests:
+    """SHA-256 of a whole file, of its first MiB and of its last MiB."""
+
+    whole: str
+    first_mib: str
+    last_mib: str
+
+    @classmethod
+    def of(cls, path: Path | str) -> Digests:
+        whole = hashlib.sha256()
+        size = os.path.getsize(path)
+        with open(path, "rb") as f:
+            for chunk in iter(lambda: f.read(4 * MIB), b""):
+                whole.update(chunk)
+            f.seek(0)
+            first = hashlib.sha256(f.read(MIB)).hexdigest()
+            f.seek(max(0, size - MIB))
+            last = hashlib.sha256(f.read(MIB)).hexdigest()
+        return cls(whole.hexdigest(), first, last)
+
+
+def flush(dev: str) -> None:
+    """Push anything the kernel holds for ``dev`` to its backing file before hashing it."""
+    fd = os.open(dev, os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def backing_of(dev: str) -> Path:
+    return Path((Path("/sys/block") / Path(dev).name / "loop" / "backing_file").read_text().strip())
+
+
+@dataclass
+class Outcome:
+    case: str
+    command: str
+    refused: bool
+    exit_code: int
+    before: Digests
+    after: Digests
+    message: str
+
+    @property
+    def unchanged(self) -> bool:
+        return self.before == self.after
+
+
+RESULTS: list[Outcome] = []
+
+
+def write_report(path: str) -> None:
+    """The matrix as JSON lines and a Markdown table (OVERPROV_SAFETY_REPORT=FILE.md)."""
+    rows = [
+        "| case | command | refused | exit | backing file unchanged | SHA-256 (whole) "
+        "before → after | first MiB | last MiB |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for o in RESULTS:
+        rows.append(
+            f"| {o.case} | {o.command} | {'yes' if o.refused else 'no'} | {o.exit_code} | "
+            f"{'yes' if o.unchanged else 'no'} | {o.before.whole[:12]} → {o.after.whole[:12]} | "
+            f"{o.before.first_mib[:12]} → {o.after.first_mib[:12]} | "
+            f"{o.before.last_mib[:12]} → {o.after.last_mib[:12]} |"
+        )
+    Path(path).write_text("\n".join(rows) + "\n")
+    Path(path).with_suffix(".jsonl").write_text(
+        "".join(json.dumps({**asdict(o), "unchanged": o.unchanged}) + "\n" for o in RESULTS)
+    )
+
+
+@contextlib.contextmanager
+def running_profile(*args: str, out: Path) -> Iterator[subprocess.Popen[str]]:
+    """``overprov profile ARGS --out OUT`` in the background; killed on leaving if still on."""
+    env = dict(os.environ, PYTHONPATH=str(REPO / "python"))
+    proc = subprocess.Popen(
+        [sys.executable, "-c", CLI_CODE, "profile", *args, "--out", str(out)],
+        cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def wait_for_round(proc: subprocess.Popen[str], out: Path, label: str, timeout_s: float = 90):
+    """Return once the profile has started round ``label`` (its fio job file exists)."""
+    import time
+
+    deadline = time.monotonic() + timeout_s
+    while not (out / "fio" / f"{label}.fio").exists():
+        assert proc.poll() is None, f"the profile ended before round {label}"
+        assert time.monotonic() < deadline, f"no round {label} within {timeout_s} s"
+        time.sleep(0.1)
+
+
+def interrupted_profile(*args: str, out: Path) -> None:
+    """Run ``overprov profile ARGS --out OUT`` and stop it with SIGINT (what Ctrl-C does)
+    once its first phase has finished a round and started the next: a stored, interrupted
+    run that ``--resume`` can continue."""
+    import signal
+    import time
+
+    with running_profile(*args, out=out) as proc:
+        wait_for_round(proc, out, "op00-r002")
+        time.sleep(0.3)
+        proc.send_signal(signal.SIGINT)
+        _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr
+    assert json.loads((out / "results.json").read_text())["status"] == "interrupted"
+
+
+@contextlib.contextmanager
+def swapped_backing(dev: str, image: Path) -> Iterator[None]:
+    """Detach loop device ``dev`` and attach ``image`` at the very same node, for the block;
+    detach it afterwards (only while ``image`` is still what backs it). Skips the test when
+    the node was taken by someone else in between (then nothing of theirs is touched)."""
+    import pytest
+
+    losetup = tool("losetup") or "losetup"
+    subprocess.run([losetup, "--detach", dev], capture_output=True, check=True)
+    proc = subprocess.run([losetup, dev, str(image)], capture_output=True, check=False)
+    if proc.returncode != 0:
+        pytest.skip(f"{dev} was taken by another program between detach and attach")
+    try:
+        yield
+    finally:
+        if backing_of(dev) == image:
+            subprocess.run([losetup, "--detach", dev], capture_output=True, check=False)

@@ -1,0 +1,109 @@
+"""The three holes issue 10 found, each closed and each with a test that failed before the fix
+(checked by running these tests against the code before it). They use the command line and
+the backing files only, so they run against any version of overprov.
+
+1. `profile` on a device holding data without a signature started writing unconfirmed.
+2. `profile --resume` on a different device of the same size at the same path overwrote it.
+3. `profile /dev/<typo> --size N` created a regular file in /dev (RAM) and profiled it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from safety_helpers import (
+    MIB,
+    QUICK_PROFILE,
+    Digests,
+    backing_of,
+    cli,
+    flush,
+    interrupted_profile,
+    swapped_backing,
+    tool,
+)
+
+pytestmark = [pytest.mark.root]
+
+CONFIRM = "--i-understand-this-destroys-data"
+
+
+@pytest.fixture
+def need_fio() -> None:
+    if tool("fio") is None:
+        pytest.skip("fio is not installed (Debian package fio)")
+
+
+def test_hole_1_data_without_a_signature_needs_the_confirmation(loop_device, tmp_path, need_fio):
+    dev = loop_device(size_bytes=64 * MIB, fill="random")  # looks like plain dm-crypt
+    backing = backing_of(dev)
+    before = Digests.of(backing)
+    proc = cli("profile", dev, "--allow-hdd", "--size", "8MiB", *QUICK_PROFILE,
+               "--out", str(tmp_path / "out"))  # fmt: skip
+    flush(dev)
+    assert proc.returncode == 2, "profile wrote to an unconfirmed device"
+    assert f"{CONFIRM} {dev}" in proc.stderr
+    assert Digests.of(backing) == before
+
+
+@pytest.mark.parametrize("swapped_for", ["other data", "a byte-exact copy"])
+def test_hole_2_resume_refuses_a_swapped_backing_image(loop_device, tmp_path, need_fio,
+                                                        swapped_for):  # fmt: skip
+    dev = loop_device(size_bytes=64 * MIB)
+    out = tmp_path / "out"
+    interrupted_profile(dev, "--allow-hdd", "--size", "16MiB", "--op", "0,50",
+                        "--round-seconds", "1", "--max-rounds", "5", "--fob-seconds", "0",
+                        "--qd", "4", CONFIRM, dev, out=out)  # fmt: skip
+    first = backing_of(dev)
+    other = tmp_path / "other.img"
+    if swapped_for == "other data":
+        with open(other, "wb") as f:
+            f.write(os.urandom(64 * MIB))
+    else:  # the run marker too: only the backing file's identity tells them apart
+        subprocess.run(["cp", "--sparse=always", str(first), str(other)], check=True)
+    with swapped_backing(dev, other):
+        before = Digests.of(other)
+        proc = cli("profile", "--resume", str(out), "--allow-hdd", CONFIRM, dev)
+        flush(dev)
+        after = Digests.of(other)
+    assert proc.returncode == 2, "the resumed profile wrote to a swapped image"
+    assert "not the target of" in proc.stderr
+    assert "backing_inode" in proc.stderr
+    if swapped_for == "other data":
+        assert "run identifier" in proc.stderr
+    assert after == before
+
+
+def test_hole_3_no_file_is_created_in_dev(tmp_path, need_fio):
+    typo = Path(f"/dev/overprov-safety-typo-{os.getpid()}")
+    assert not typo.exists()
+    try:
+        proc = cli("profile", str(typo), "--size", "8MiB", *QUICK_PROFILE,
+                   "--out", str(tmp_path / "out"))  # fmt: skip
+        assert proc.returncode == 2, "a file was profiled in /dev"
+        assert "does not create files in /dev" in proc.stderr
+        assert not typo.exists()
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            typo.unlink()
+
+
+def test_hole_3_no_file_is_created_on_tmpfs(tmp_path, need_fio):
+    ram = tmp_path / "ram"
+    ram.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=32m", "tmpfs", str(ram)],
+                             capture_output=True, text=True, check=False)  # fmt: skip
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.strip()}")
+    try:
+        proc = cli("profile", str(ram / "x.img"), "--size", "8MiB", *QUICK_PROFILE,
+                   "--out", str(tmp_path / "out"))  # fmt: skip
+        assert proc.returncode == 2, "a file on tmpfs was profiled"
+        assert "is tmpfs, a RAM file system" in proc.stderr
+        assert not (ram / "x.img").exists()
+    finally:
+        subprocess.run(["umount", str(ram)], capture_output=True, check=False)

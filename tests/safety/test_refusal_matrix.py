@@ -1,0 +1,253 @@
+"""The refusal matrix: every situation in which `profile` and `apply --execute` must refuse to
+write to a block device, on loop devices this suite creates on sparse files, plus the cases
+that must go ahead. For each: refused or not (exit code and message), and the SHA-256 of the
+whole backing file, its first and its last MiB before and after — byte-identical whenever
+refused, changed when allowed (so the digests would see a write).
+
+OVERPROV_SAFETY_REPORT=FILE.md writes the matrix as a table (and FILE.jsonl) at the end.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from safety_helpers import (
+    MIB,
+    QUICK_PROFILE,
+    RESULTS,
+    Digests,
+    Outcome,
+    backing_of,
+    cli,
+    flush,
+    sh,
+    tool,
+    write_report,
+)
+
+pytestmark = [pytest.mark.root]
+
+CONFIRM = "--i-understand-this-destroys-data"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _report():
+    yield
+    path = os.environ.get("OVERPROV_SAFETY_REPORT")
+    if path:
+        write_report(path)
+
+
+@dataclass
+class Setup:
+    dev: str
+    confirm: list[str] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------------------- the situations
+
+
+def _mkfs_ext4(dev: str) -> None:
+    # no lazy initialisation: a mounted ext4 must not write in the background while we hash
+    sh("mkfs.ext4", "-q", "-F", "-E", "lazy_itable_init=0,lazy_journal_init=0", dev)
+
+
+def _mount(stack: contextlib.ExitStack, dev: str, where: Path) -> None:
+    where.mkdir()
+    sh("mount", dev, str(where))
+    stack.callback(subprocess.run, ["umount", str(where)], capture_output=True, check=False)
+    subprocess.run(["sync"], check=False)
+
+
+def _gpt_with_partition(dev: str) -> str:
+    sh("sgdisk", "--new=1:2048:+16M", dev)
+    sh("partx", "--update", dev)  # this kernel may not parse GPT itself
+    return dev + "p1"
+
+
+def mounted_ext4(make, tmp, stack) -> Setup:
+    dev = make()
+    _mkfs_ext4(dev)
+    _mount(stack, dev, tmp / "mnt")
+    return Setup(dev, [CONFIRM, dev])
+
+
+def ext4_signature(make, tmp, stack) -> Setup:
+    dev = make()
+    _mkfs_ext4(dev)
+    return Setup(dev)
+
+
+def xfs_signature(make, tmp, stack) -> Setup:
+    dev = make(320 * MIB)  # mkfs.xfs refuses file systems below 300 MB
+    sh("mkfs.xfs", "-q", "-f", dev)
+    return Setup(dev)
+
+
+def swap_signature(make, tmp, stack) -> Setup:
+    dev = make()
+    sh("mkswap", dev)
+    return Setup(dev)
+
+
+def active_swap(make, tmp, stack) -> Setup:
+    dev = make()
+    sh("mkswap", dev)
+    proc = subprocess.run(["swapon", dev], capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        pytest.skip(f"swapon not possible here: {proc.stderr.strip()}")
+    stack.callback(subprocess.run, ["swapoff", dev], capture_output=True, check=False)
+    return Setup(dev, [CONFIRM, dev])
+
+
+def gpt_with_partition(make, tmp, stack) -> Setup:
+    dev = make()
+    _gpt_with_partition(dev)
+    return Setup(dev)
+
+
+def mounted_partition(make, tmp, stack) -> Setup:
+    dev = make()
+    part = _gpt_with_partition(dev)
+    _mkfs_ext4(part)
+    _mount(stack, part, tmp / "mnt")
+    return Setup(dev, [CONFIRM, dev])
+
+
+def held_exclusively(make, tmp, stack) -> Setup:
+    dev = make()
+    code = (
+        "import os, sys, time; fd = os.open(sys.argv[1], os.O_RDONLY | os.O_EXCL); "
+        "print('held', flush=True); time.sleep(300)"
+    )
+    holder = subprocess.Popen([sys.executable, "-c", code, dev], stdout=subprocess.PIPE, text=True)
+    stack.callback(holder.wait)
+    stack.callback(holder.kill)
+    assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+    return Setup(dev, [CONFIRM, dev])
+
+
+def confirms_another_device(make, tmp, stack) -> Setup:
+    dev, other = make(), make()
+    return Setup(dev, [CONFIRM, other])
+
+
+def confirms_the_backing_file(make, tmp, stack) -> Setup:
+    dev = make()
+    return Setup(dev, [CONFIRM, str(backing_of(dev))])
+
+
+def blank_unconfirmed(make, tmp, stack) -> Setup:
+    return Setup(make())
+
+
+def random_data_unconfirmed(make, tmp, stack) -> Setup:
+    # what plain dm-crypt or any data without a signature looks like
+    return Setup(make(fill="random"))
+
+
+def blank_confirmed(make, tmp, stack) -> Setup:
+    dev = make()
+    return Setup(dev, [CONFIRM, dev])
+
+
+def ext4_confirmed(make, tmp, stack) -> Setup:
+    dev = make()
+    _mkfs_ext4(dev)
+    return Setup(dev, [CONFIRM, dev])
+
+
+def confirmed_through_a_symlink(make, tmp, stack) -> Setup:
+    dev = make()
+    link = tmp / "by-id-alias"
+    link.symlink_to(dev)
+    return Setup(dev, [CONFIRM, str(link)])
+
+
+def confirmed_through_another_device_node(make, tmp, stack) -> Setup:
+    dev = make()
+    node = tmp / "same-device-node"
+    os.mknod(node, stat.S_IFBLK | 0o600, os.stat(dev).st_rdev)
+    return Setup(dev, [CONFIRM, str(node)])
+
+
+# case → (set-up, refused?, a phrase each command's message must hold when refused)
+CASES: dict[str, tuple[Callable[..., Setup], bool, dict[str, str]]] = {
+    "mounted ext4 (confirmed)": (mounted_ext4, True, {"*": "mounted at"}),
+    "ext4 signature": (ext4_signature, True, {"*": "carries an ext4 signature"}),
+    "xfs signature": (xfs_signature, True, {"*": "carries an xfs signature"}),
+    "swap signature": (swap_signature, True, {"*": "carries a swap signature"}),
+    "active swap (confirmed)": (active_swap, True, {"*": "is active swap"}),
+    "GPT with a partition": (gpt_with_partition, True, {"*": "has a gpt partition table"}),
+    "mounted partition (confirmed)": (mounted_partition, True, {"*": "p1 is mounted at"}),
+    "held O_EXCL by another process (confirmed)": (held_exclusively, True, {"*": "is busy"}),
+    "confirmation names another device": (
+        confirms_another_device,
+        True,
+        {"profile": "the confirmation names", "apply": "not part of this plan"},
+    ),
+    "confirmation names the backing file": (
+        confirms_the_backing_file,
+        True,
+        {"profile": "the confirmation names", "apply": "not part of this plan"},
+    ),
+    "blank, no confirmation": (blank_unconfirmed, True, {"*": "was not confirmed"}),
+    "random data, no signature, no confirmation": (
+        random_data_unconfirmed,
+        True,
+        {"*": "was not confirmed"},
+    ),
+    "blank, confirmed": (blank_confirmed, False, {}),
+    "ext4, unmounted, confirmed": (ext4_confirmed, False, {}),
+    "confirmed through a symlink alias": (confirmed_through_a_symlink, False, {}),
+    "confirmed through another device node": (confirmed_through_another_device_node, False, {}),
+}
+
+
+def command(which: str, dev: str, out: Path) -> list[str]:
+    if which == "profile":
+        return ["profile", dev, "--allow-hdd", "--size", "8MiB", *QUICK_PROFILE, "--out", str(out)]
+    return ["apply", dev, "--extra-op", "20", "--method", "partition", "--execute", "--allow-hdd"]
+
+
+@pytest.mark.parametrize("which", ["profile", "apply"])
+@pytest.mark.parametrize("case", list(CASES))
+def test_refusal_matrix(case, which, loop_device, tmp_path):
+    setup_fn, refused, phrases = CASES[case]
+    if which == "profile" and not refused and tool("fio") is None:
+        pytest.skip("fio is not installed (Debian package fio)")
+
+    def make(size_bytes: int = 64 * MIB, fill=None) -> str:
+        return loop_device(size_bytes=size_bytes, fill=fill)
+
+    with contextlib.ExitStack() as stack:
+        setup = setup_fn(make, tmp_path, stack)
+        backing = backing_of(setup.dev)
+        flush(setup.dev)
+        before = Digests.of(backing)
+        started = time.monotonic()
+        proc = cli(*command(which, setup.dev, tmp_path / "out"), *setup.confirm)
+        flush(setup.dev)
+        after = Digests.of(backing)
+    outcome = Outcome(
+        case, which, proc.returncode != 0, proc.returncode, before, after,
+        (proc.stderr.strip().splitlines() or [""])[-1],
+    )  # fmt: skip
+    RESULTS.append(outcome)
+    if refused:
+        assert proc.returncode == 2, f"{case}: not refused ({time.monotonic() - started:.1f} s)"
+        phrase = phrases.get(which, phrases.get("*", ""))
+        assert phrase in proc.stderr, proc.stderr
+        assert outcome.unchanged, f"{case}: refused, yet the backing file changed"
+    else:
+        assert proc.returncode == 0, proc.stderr
+        assert before.first_mib != after.first_mib  # it wrote, and the digests show it
