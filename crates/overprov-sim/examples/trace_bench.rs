@@ -10,8 +10,9 @@
 //! 3. ftl: replay applied to an `Ftl` of 2²⁰ user pages (ρ = 0.28, greedy): writes, trims,
 //!    reads counted — the work of WAF mode per request.
 //!
-//! Prints one JSON line with the rates and the process's peak RSS (VmHWM); run it with two
-//! record counts to see the peak does not grow with the trace.
+//! Prints one JSON line with the rates (per wall second and per second of this thread's CPU time)
+//! and the process's peak RSS (VmHWM); run it with two record counts to see the peak does not
+//! grow with the trace.
 //! Usage: trace_bench [--records N] [--sample fio|mqsim] [--keep FILE]
 
 use std::fs::File;
@@ -34,6 +35,15 @@ fn peak_rss_bytes() -> u64 {
         .and_then(|l| l.split_whitespace().nth(1))
         .and_then(|kb| kb.parse::<u64>().ok())
         .map_or(0, |kb| kb * 1024)
+}
+
+/// CPU time this thread has run, in seconds (/proc/thread-self/schedstat, first field in ns):
+/// the rates use it as well as wall time, since other processes share the cores.
+fn cpu_seconds() -> f64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse::<u64>().ok())
+        .map_or(f64::NAN, |ns| ns as f64 / 1e9)
 }
 
 /// Rewrites one data line of the sample for pass `k`; `None` for lines that are not requests.
@@ -134,7 +144,7 @@ fn main() {
     let file_bytes = std::fs::metadata(&path).unwrap().len();
 
     // 1. parse
-    let t = Instant::now();
+    let (t, c0) = (Instant::now(), cpu_seconds());
     let mut reader = TraceReader::open(&path, Some(format), false).unwrap();
     let mut parsed = 0u64;
     let mut written_bytes = 0u64;
@@ -144,7 +154,7 @@ fn main() {
             written_bytes += r.len_bytes;
         }
     }
-    let parse_s = t.elapsed().as_secs_f64();
+    let (parse_s, parse_cpu) = (t.elapsed().as_secs_f64(), cpu_seconds() - c0);
     assert_eq!(parsed, requests);
 
     // 2. replay to page requests, 3. replay into an FTL
@@ -153,16 +163,16 @@ fn main() {
     c.geometry.op_ratio = Some(0.28);
     let g = c.validate().unwrap();
     let opts = ReplayOptions::new(g.page_size_bytes, g.user_pages);
-    let t = Instant::now();
+    let (t, c0) = (Instant::now(), cpu_seconds());
     let mut replay = Replay::open(&path, Some(format), opts.clone()).unwrap();
     let mut page_requests = 0u64;
     while replay.next_request().unwrap().is_some() {
         page_requests += 1;
     }
-    let replay_s = t.elapsed().as_secs_f64();
+    let (replay_s, replay_cpu) = (t.elapsed().as_secs_f64(), cpu_seconds() - c0);
 
     let mut ftl = Ftl::new(&c, g);
-    let t = Instant::now();
+    let (t, c0) = (Instant::now(), cpu_seconds());
     let mut replay = Replay::open(&path, Some(format), opts).unwrap();
     let (mut host_bytes, mut read_pages) = (0u64, 0u64);
     while let Some(tr) = replay.next_request().unwrap() {
@@ -178,7 +188,7 @@ fn main() {
             Op::Read => read_pages += r.pages as u64,
         }
     }
-    let ftl_s = t.elapsed().as_secs_f64();
+    let (ftl_s, ftl_cpu) = (t.elapsed().as_secs_f64(), cpu_seconds() - c0);
     assert_eq!(
         host_bytes, written_bytes,
         "replayed host bytes equal the trace's"
@@ -190,13 +200,16 @@ fn main() {
     println!(
         "{{\"sample\":\"{sample}\",\"records\":{requests},\"file_bytes\":{file_bytes},\
          \"generate_s\":{gen_s:.2},\"parse_s\":{parse_s:.3},\"parse_records_per_s\":{:.0},\
-         \"parse_mb_per_s\":{:.0},\"replay_s\":{replay_s:.3},\"page_requests\":{page_requests},\
-         \"replay_requests_per_s\":{:.0},\"ftl_s\":{ftl_s:.3},\"ftl_requests_per_s\":{:.0},\
+         \"parse_mb_per_s\":{:.0},\"parse_cpu_records_per_s\":{:.0},\"replay_s\":{replay_s:.3},\"page_requests\":{page_requests},\
+         \"replay_requests_per_s\":{:.0},\"replay_cpu_requests_per_s\":{:.0},\"ftl_s\":{ftl_s:.3},\"ftl_requests_per_s\":{:.0},\"ftl_cpu_requests_per_s\":{:.0},\
          \"host_pages\":{},\"read_pages\":{read_pages},\"waf\":{:.3},\"peak_rss_bytes\":{}}}",
         requests as f64 / parse_s,
         file_bytes as f64 / parse_s / 1e6,
+        requests as f64 / parse_cpu,
         page_requests as f64 / replay_s,
+        page_requests as f64 / replay_cpu,
         page_requests as f64 / ftl_s,
+        page_requests as f64 / ftl_cpu,
         cnt.host_pages,
         cnt.nand_pages() as f64 / cnt.host_pages.max(1) as f64,
         peak_rss_bytes()

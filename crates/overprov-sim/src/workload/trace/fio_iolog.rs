@@ -12,7 +12,7 @@
 //!
 //! Offsets and lengths are bytes. The device is the file's index in order of first appearance.
 
-use super::fields::{split_ws_exact, uint};
+use super::fields::uint;
 use super::{Op, TraceRecord};
 
 pub const HEADER_V2: &str = "fio version 2 iolog";
@@ -60,27 +60,36 @@ impl Parser {
                 return Ok(None);
             }
         };
-        let (time_ns, rest) = if version == 3 {
-            let (ts, rest) = line
-                .split_once(|c: char| c.is_ascii_whitespace())
-                .ok_or("expected `timestamp filename action [offset length]`")?;
-            (
-                Some(uint(ts, "timestamp")?.saturating_mul(1_000)),
-                rest.trim_start(),
-            )
-        } else {
-            (None, line)
+        // one pass over the tokens: [timestamp] filename action [offset length]
+        let mut tok = [""; 6];
+        let mut n = 0;
+        for t in line.split_ascii_whitespace() {
+            if n == tok.len() {
+                n += 1;
+                break;
+            }
+            tok[n] = t;
+            n += 1;
+        }
+        let skip = usize::from(version == 3);
+        let time_ns = match version {
+            3 => Some(uint(tok[0], "timestamp")?.saturating_mul(1_000)),
+            _ => None,
         };
-        let (name, action, range) = if let Some([n, a]) = split_ws_exact::<2>(rest) {
-            (n, a, None)
-        } else if let Some([n, a, o, l]) = split_ws_exact::<4>(rest) {
-            (n, a, Some((o, l)))
-        } else {
-            return Err(if version == 3 {
-                "expected `timestamp filename action [offset length]`".into()
-            } else {
-                "expected `filename action [offset length]`".into()
-            });
+        let (name, action, range) = match n - skip.min(n) {
+            2 => (tok[skip], tok[skip + 1], None),
+            4 => (
+                tok[skip],
+                tok[skip + 1],
+                Some((tok[skip + 2], tok[skip + 3])),
+            ),
+            _ => {
+                return Err(if version == 3 {
+                    "expected `timestamp filename action [offset length]`".into()
+                } else {
+                    "expected `filename action [offset length]`".into()
+                })
+            }
         };
         let op = match (action, range) {
             ("add" | "open" | "close", None) => return self.file_index(name).map(|_| None),
