@@ -6,24 +6,22 @@
 //!
 //! opcode `R` or `W`, offset and length in bytes, timestamp in microseconds (Unix epoch).
 
-use super::fields::{device, mul, split_exact, uint};
+use super::columns::{Clock, Columns};
 use super::{Op, TraceRecord};
 
+const COLUMNS: Columns = Columns {
+    names: "device_id,opcode,offset,length,timestamp",
+    comma: true,
+    fields: 5,
+    time: (4, Clock::Ticks(1_000)),
+    op: (1, &[("R", Op::Read), ("W", Op::Write)]),
+    offset: (2, 1),
+    len: (3, 1),
+    device: 0,
+};
+
 pub fn parse(line: &str) -> Result<Option<TraceRecord>, String> {
-    let [dev, kind, offset, length, ts] = split_exact::<5>(line, ',')
-        .ok_or("expected 5 comma-separated fields: device_id,opcode,offset,length,timestamp")?;
-    let op = match kind {
-        "W" | "w" => Op::Write,
-        "R" | "r" => Op::Read,
-        other => return Err(format!("opcode: expected R or W, got {other:?}")),
-    };
-    Ok(Some(TraceRecord {
-        time_ns: mul(uint(ts, "timestamp")?, 1_000, "timestamp")?,
-        op,
-        offset_bytes: uint(offset, "offset")?,
-        len_bytes: uint(length, "length")?,
-        device: device(dev, "device_id")?,
-    }))
+    COLUMNS.parse(line).map(Some)
 }
 
 pub fn detect(line: &str) -> bool {

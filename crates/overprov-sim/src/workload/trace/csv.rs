@@ -11,30 +11,27 @@
 //! The header line is required (it is how the format is recognised). `op` is `W` (write), `R`
 //! (read) or `T` (trim); times in ns, offsets and lengths in bytes, device a 32-bit number.
 
-use super::fields::{device, split_exact, uint};
+use super::columns::{Clock, Columns};
 use super::{Op, TraceRecord};
 
 pub const HEADER: &str = "time_ns,op,offset_bytes,len_bytes,device";
+
+const COLUMNS: Columns = Columns {
+    names: HEADER,
+    comma: true,
+    fields: 5,
+    time: (0, Clock::Ticks(1)),
+    op: (1, &[("W", Op::Write), ("R", Op::Read), ("T", Op::Trim)]),
+    offset: (2, 1),
+    len: (3, 1),
+    device: 4,
+};
 
 pub fn parse(line: &str) -> Result<Option<TraceRecord>, String> {
     if line == HEADER || line.starts_with('#') {
         return Ok(None);
     }
-    let [ts, kind, offset, len, dev] = split_exact::<5>(line, ',')
-        .ok_or("expected 5 comma-separated fields: time_ns,op,offset_bytes,len_bytes,device")?;
-    let op = match kind {
-        "W" => Op::Write,
-        "R" => Op::Read,
-        "T" => Op::Trim,
-        other => return Err(format!("op: expected W, R or T, got {other:?}")),
-    };
-    Ok(Some(TraceRecord {
-        time_ns: uint(ts, "time_ns")?,
-        op,
-        offset_bytes: uint(offset, "offset_bytes")?,
-        len_bytes: uint(len, "len_bytes")?,
-        device: device(dev, "device")?,
-    }))
+    COLUMNS.parse(line).map(Some)
 }
 
 pub fn detect(line: &str) -> bool {

@@ -1,24 +1,20 @@
 //! Small allocation-free field parsers shared by the line formats.
 
-/// Split `line` at `sep` into exactly `N` fields (surrounding spaces trimmed); `None` if the
-/// count differs.
-pub(super) fn split_exact<const N: usize>(line: &str, sep: char) -> Option<[&str; N]> {
-    let mut out = [""; N];
-    let mut it = line.split(sep);
-    for slot in out.iter_mut() {
-        *slot = it.next()?.trim();
-    }
-    it.next().is_none().then_some(out)
-}
+use super::Op;
 
-/// Split at runs of whitespace into exactly `N` fields.
-pub(super) fn split_ws_exact<const N: usize>(line: &str) -> Option<[&str; N]> {
-    let mut out = [""; N];
-    let mut it = line.split_ascii_whitespace();
-    for slot in out.iter_mut() {
-        *slot = it.next()?;
+/// The operation a code names, from the format's table; `what` names the field in the error.
+#[inline]
+pub(super) fn op(s: &str, table: &[(&str, Op)], what: &str) -> Result<Op, String> {
+    match table.iter().find(|(code, _)| *code == s) {
+        Some(&(_, op)) => Ok(op),
+        None => {
+            let codes: Vec<&str> = table.iter().map(|(code, _)| *code).collect();
+            Err(format!(
+                "{what}: expected one of {}, got {s:?}",
+                codes.join(", ")
+            ))
+        }
     }
-    it.next().is_none().then_some(out)
 }
 
 /// An unsigned decimal integer; `what` names the field in the error.
@@ -100,7 +96,5 @@ mod tests {
         assert!(uint("18446744073709551616", "x").is_err());
         assert!(uint("-1", "x").is_err());
         assert!(uint("", "x").is_err());
-        assert_eq!(split_exact::<3>("a, b ,c", ','), Some(["a", "b", "c"]));
-        assert_eq!(split_exact::<2>("a,b,c", ','), None);
     }
 }

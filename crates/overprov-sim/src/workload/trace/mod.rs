@@ -8,6 +8,7 @@
 
 pub mod alibaba;
 pub mod blkparse;
+mod columns;
 pub mod csv;
 pub mod detect;
 mod fields;

@@ -8,30 +8,24 @@
 //!
 //! ArrivalTime in ns, LBA and size in 512-byte sectors, Type `0` write / `1` read.
 
-use super::fields::{device, mul, split_ws_exact, uint};
+use super::columns::{Clock, Columns};
 use super::{Op, TraceRecord};
 
 pub const SECTOR_BYTES: u64 = 512;
 
+const COLUMNS: Columns = Columns {
+    names: "ArrivalTime,DeviceNumber,StartLBA,SizeInSectors,Type",
+    comma: false,
+    fields: 5,
+    time: (0, Clock::Ticks(1)),
+    op: (4, &[("0", Op::Write), ("1", Op::Read)]),
+    offset: (2, SECTOR_BYTES),
+    len: (3, SECTOR_BYTES),
+    device: 1,
+};
+
 pub fn parse(line: &str) -> Result<Option<TraceRecord>, String> {
-    let [ts, dev, lba, size, kind] = split_ws_exact::<5>(line)
-        .ok_or("expected 5 whitespace-separated fields: ArrivalTime DeviceNumber StartLBA SizeInSectors Type")?;
-    let op = match kind {
-        "0" => Op::Write,
-        "1" => Op::Read,
-        other => {
-            return Err(format!(
-                "Type: expected 0 (write) or 1 (read), got {other:?}"
-            ))
-        }
-    };
-    Ok(Some(TraceRecord {
-        time_ns: uint(ts, "ArrivalTime")?,
-        op,
-        offset_bytes: mul(uint(lba, "StartLBA")?, SECTOR_BYTES, "StartLBA")?,
-        len_bytes: mul(uint(size, "SizeInSectors")?, SECTOR_BYTES, "SizeInSectors")?,
-        device: device(dev, "DeviceNumber")?,
-    }))
+    COLUMNS.parse(line).map(Some)
 }
 
 pub fn detect(line: &str) -> bool {

@@ -7,25 +7,24 @@
 //! Timestamp in Windows FILETIME ticks (100 ns since 1601-01-01), Type `Read` or `Write`, Offset
 //! and Size in bytes, ResponseTime in ticks (ignored). The device is DiskNumber.
 
-use super::fields::{device, mul, split_exact, uint};
+use super::columns::{Clock, Columns};
 use super::{Op, TraceRecord};
 
 /// One line to a record.
+const COLUMNS: Columns = Columns {
+    names: "Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime",
+    comma: true,
+    fields: 7,
+    time: (0, Clock::Ticks(100)),
+    op: (3, &[("Read", Op::Read), ("Write", Op::Write)]),
+    offset: (4, 1),
+    len: (5, 1),
+    device: 2,
+};
+
+/// One line to a record.
 pub fn parse(line: &str) -> Result<Option<TraceRecord>, String> {
-    let [ts, _host, disk, kind, offset, size, _resp] = split_exact::<7>(line, ',')
-        .ok_or("expected 7 comma-separated fields: Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime")?;
-    let op = match kind {
-        "Write" | "write" => Op::Write,
-        "Read" | "read" => Op::Read,
-        other => return Err(format!("Type: expected Read or Write, got {other:?}")),
-    };
-    Ok(Some(TraceRecord {
-        time_ns: mul(uint(ts, "Timestamp")?, 100, "Timestamp")?,
-        op,
-        offset_bytes: uint(offset, "Offset")?,
-        len_bytes: uint(size, "Size")?,
-        device: device(disk, "DiskNumber")?,
-    }))
+    COLUMNS.parse(line).map(Some)
 }
 
 /// Whether a first line has this shape.

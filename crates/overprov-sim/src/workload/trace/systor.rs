@@ -7,29 +7,27 @@
 //! Timestamp and Response in decimal seconds, IOType `R` or `W`, Offset and Size in bytes. The
 //! device is the LUN.
 
-use super::fields::{device, seconds_to_ns, split_exact, uint};
+use super::columns::{Clock, Columns};
 use super::{Op, TraceRecord};
 
 pub const HEADER: &str = "Timestamp,Response,IOType,LUN,Offset,Size";
+
+const COLUMNS: Columns = Columns {
+    names: HEADER,
+    comma: true,
+    fields: 6,
+    time: (0, Clock::DecimalSeconds),
+    op: (2, &[("R", Op::Read), ("W", Op::Write)]),
+    offset: (4, 1),
+    len: (5, 1),
+    device: 3,
+};
 
 pub fn parse(line: &str) -> Result<Option<TraceRecord>, String> {
     if line == HEADER {
         return Ok(None);
     }
-    let [ts, _resp, kind, lun, offset, size] = split_exact::<6>(line, ',')
-        .ok_or("expected 6 comma-separated fields: Timestamp,Response,IOType,LUN,Offset,Size")?;
-    let op = match kind {
-        "W" | "w" => Op::Write,
-        "R" | "r" => Op::Read,
-        other => return Err(format!("IOType: expected R or W, got {other:?}")),
-    };
-    Ok(Some(TraceRecord {
-        time_ns: seconds_to_ns(ts, "Timestamp")?,
-        op,
-        offset_bytes: uint(offset, "Offset")?,
-        len_bytes: uint(size, "Size")?,
-        device: device(lun, "LUN")?,
-    }))
+    COLUMNS.parse(line).map(Some)
 }
 
 pub fn detect(line: &str) -> bool {

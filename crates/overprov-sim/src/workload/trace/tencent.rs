@@ -7,30 +7,24 @@
 //! Timestamp in Unix seconds, Offset and Size in 512-byte sectors, IOType `0` read / `1` write.
 //! Timestamps are not monotonic within a file (one-second resolution, merged from servers).
 
-use super::fields::{device, mul, split_exact, uint};
+use super::columns::{Clock, Columns};
 use super::{Op, TraceRecord};
 
 pub const SECTOR_BYTES: u64 = 512;
 
+const COLUMNS: Columns = Columns {
+    names: "Timestamp,Offset,Size,IOType,VolumeID",
+    comma: true,
+    fields: 5,
+    time: (0, Clock::Ticks(1_000_000_000)),
+    op: (3, &[("0", Op::Read), ("1", Op::Write)]),
+    offset: (1, SECTOR_BYTES),
+    len: (2, SECTOR_BYTES),
+    device: 4,
+};
+
 pub fn parse(line: &str) -> Result<Option<TraceRecord>, String> {
-    let [ts, offset, size, kind, volume] = split_exact::<5>(line, ',')
-        .ok_or("expected 5 comma-separated fields: Timestamp,Offset,Size,IOType,VolumeID")?;
-    let op = match kind {
-        "1" => Op::Write,
-        "0" => Op::Read,
-        other => {
-            return Err(format!(
-                "IOType: expected 0 (read) or 1 (write), got {other:?}"
-            ))
-        }
-    };
-    Ok(Some(TraceRecord {
-        time_ns: mul(uint(ts, "Timestamp")?, 1_000_000_000, "Timestamp")?,
-        op,
-        offset_bytes: mul(uint(offset, "Offset")?, SECTOR_BYTES, "Offset")?,
-        len_bytes: mul(uint(size, "Size")?, SECTOR_BYTES, "Size")?,
-        device: device(volume, "VolumeID")?,
-    }))
+    COLUMNS.parse(line).map(Some)
 }
 
 pub fn detect(line: &str) -> bool {

@@ -1,0 +1,75 @@
+//! One parser for the column formats (MSR, SYSTOR, Tencent, Alibaba, MQSim, our CSV): each
+//! format is a [`Columns`] table — separator, field count, and which column holds the time, the
+//! operation, the offset, the length and the device, in which unit.
+
+use super::fields::{device, mul, op, seconds_to_ns, uint};
+use super::{Op, TraceRecord};
+
+/// How a format writes time.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Clock {
+    /// An integer count of this many ns (100 for Windows FILETIME ticks, 1000 for µs…).
+    Ticks(u64),
+    /// Decimal seconds, `1456095145.133076000`.
+    DecimalSeconds,
+}
+
+#[derive(Debug)]
+pub(super) struct Columns {
+    /// Field names in order, for error messages: `"Timestamp,Offset,Size,IOType,VolumeID"`.
+    pub names: &'static str,
+    /// Comma-separated, or whitespace-separated.
+    pub comma: bool,
+    pub fields: usize,
+    pub time: (usize, Clock),
+    pub op: (usize, &'static [(&'static str, Op)]),
+    /// Column and bytes per unit (1 for bytes, 512 for sectors).
+    pub offset: (usize, u64),
+    pub len: (usize, u64),
+    pub device: usize,
+}
+
+const MAX_FIELDS: usize = 8;
+
+impl Columns {
+    fn name(&self, i: usize) -> &'static str {
+        self.names.split(',').nth(i).unwrap_or("?")
+    }
+
+    pub(super) fn parse(&self, line: &str) -> Result<TraceRecord, String> {
+        let mut f: [&str; MAX_FIELDS] = [""; MAX_FIELDS];
+        let mut n = 0;
+        let mut put = |s| {
+            if n < MAX_FIELDS {
+                f[n] = s;
+            }
+            n += 1;
+        };
+        if self.comma {
+            line.split(',').for_each(|s| put(s.trim()));
+        } else {
+            line.split_ascii_whitespace().for_each(put);
+        }
+        if n != self.fields {
+            let sep = if self.comma { "comma" } else { "whitespace" };
+            return Err(format!(
+                "expected {} {sep}-separated fields ({}), got {n}",
+                self.fields, self.names
+            ));
+        }
+        let (t, clock) = self.time;
+        let time_ns = match clock {
+            Clock::Ticks(ns) => mul(uint(f[t], self.name(t))?, ns, self.name(t))?,
+            Clock::DecimalSeconds => seconds_to_ns(f[t], self.name(t))?,
+        };
+        let (o, unit) = self.offset;
+        let (l, len_unit) = self.len;
+        Ok(TraceRecord {
+            time_ns,
+            op: op(f[self.op.0], self.op.1, self.name(self.op.0))?,
+            offset_bytes: mul(uint(f[o], self.name(o))?, unit, self.name(o))?,
+            len_bytes: mul(uint(f[l], self.name(l))?, len_unit, self.name(l))?,
+            device: device(f[self.device], self.name(self.device))?,
+        })
+    }
+}
