@@ -57,19 +57,25 @@ impl Columns {
                 self.fields, self.names
             ));
         }
+        // field names are looked up only for an error message (keeps the hot path lean)
+        let named = |i: usize, e: String| format!("{}{e}", self.name(i));
         let (t, clock) = self.time;
         let time_ns = match clock {
-            Clock::Ticks(ns) => mul(uint(f[t], self.name(t))?, ns, self.name(t))?,
-            Clock::DecimalSeconds => seconds_to_ns(f[t], self.name(t))?,
+            Clock::Ticks(ns) => uint(f[t], "").and_then(|v| mul(v, ns, "")),
+            Clock::DecimalSeconds => seconds_to_ns(f[t], ""),
+        }
+        .map_err(|e| named(t, e))?;
+        let bytes = |(i, unit): (usize, u64)| {
+            uint(f[i], "")
+                .and_then(|v| mul(v, unit, ""))
+                .map_err(|e| named(i, e))
         };
-        let (o, unit) = self.offset;
-        let (l, len_unit) = self.len;
         Ok(TraceRecord {
             time_ns,
-            op: op(f[self.op.0], self.op.1, self.name(self.op.0))?,
-            offset_bytes: mul(uint(f[o], self.name(o))?, unit, self.name(o))?,
-            len_bytes: mul(uint(f[l], self.name(l))?, len_unit, self.name(l))?,
-            device: device(f[self.device], self.name(self.device))?,
+            op: op(f[self.op.0], self.op.1, "").map_err(|e| named(self.op.0, e))?,
+            offset_bytes: bytes(self.offset)?,
+            len_bytes: bytes(self.len)?,
+            device: device(f[self.device], "").map_err(|e| named(self.device, e))?,
         })
     }
 }
