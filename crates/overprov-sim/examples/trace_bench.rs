@@ -202,7 +202,7 @@ fn main() {
          \"generate_s\":{gen_s:.2},\"parse_s\":{parse_s:.3},\"parse_records_per_s\":{:.0},\
          \"parse_mb_per_s\":{:.0},\"parse_cpu_records_per_s\":{:.0},\"replay_s\":{replay_s:.3},\"page_requests\":{page_requests},\
          \"replay_requests_per_s\":{:.0},\"replay_cpu_requests_per_s\":{:.0},\"ftl_s\":{ftl_s:.3},\"ftl_requests_per_s\":{:.0},\"ftl_cpu_requests_per_s\":{:.0},\
-         \"host_pages\":{},\"read_pages\":{read_pages},\"waf\":{:.3},\"peak_rss_bytes\":{}}}",
+         \"host_pages\":{},\"read_pages\":{read_pages},\"waf\":{:.3},\"ftl_state_bytes\":{},\"peak_rss_bytes\":{}}}",
         requests as f64 / parse_s,
         file_bytes as f64 / parse_s / 1e6,
         requests as f64 / parse_cpu,
@@ -212,6 +212,7 @@ fn main() {
         page_requests as f64 / ftl_cpu,
         cnt.host_pages,
         cnt.nand_pages() as f64 / cnt.host_pages.max(1) as f64,
+        ftl.state_bytes(),
         peak_rss_bytes()
     );
 }
