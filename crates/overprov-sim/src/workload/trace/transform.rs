@@ -37,7 +37,9 @@ pub struct ReplayOptions {
     pub fold: Fold,
     /// Keep only this device / volume (`None`: all).
     pub device: Option<u32>,
-    /// Inter-arrival times are multiplied by this (0.5 replays twice as fast).
+    /// Times since the pass's first record are multiplied by this (0.5 replays twice as fast);
+    /// a record stamped earlier than the first (traces merged from several clocks, such as
+    /// Tencent CBS) is placed at the pass's start.
     pub time_scale: f64,
     /// Passes over the trace (≥ 1); each pass starts 1 ns after the previous one's last request.
     pub repeat: u32,
