@@ -4,7 +4,8 @@
 //!
 //! `device_id,opcode,offset,length,timestamp`
 //!
-//! opcode `R` or `W`, offset and length in bytes, timestamp in microseconds (Unix epoch).
+//! opcode `R` or `W`, offset and length in bytes, timestamp in microseconds (Unix epoch), as the
+//! repository's README ("Schema", `io_traces.csv`) defines them.
 
 use super::columns::{Clock, Columns};
 use super::{Op, TraceRecord};
@@ -31,6 +32,19 @@ pub fn detect(line: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn parses_the_readme_example_row() {
+        // the example values of the schema table in alibaba/block-traces README.md (CC BY 4.0)
+        let r = parse("0,R,126703644672,4096,1577808000000626")
+            .unwrap()
+            .unwrap();
+        assert_eq!(r.time_ns, 1_577_808_000_000_626_000);
+        assert_eq!(
+            (r.op, r.offset_bytes, r.len_bytes, r.device),
+            (Op::Read, 126703644672, 4096, 0)
+        );
+    }
 
     #[test]
     fn parses_a_line() {
