@@ -21,12 +21,13 @@ from overprov.profile.targets import Figures, RoundResult, RoundSpec, now_iso
 
 
 def parse_spec(spec: str) -> tuple[str, str | None]:
-    """ "sim:NAME" or "sim:NAME@SCALE" → (NAME, SCALE or None)."""
+    """ "sim:NAME" or "sim:NAME@SCALE" → (NAME, SCALE or None); NAME may be a drive file
+    path ending in .toml."""
     body = spec.removeprefix("sim:")
     name, _, scale = body.partition("@")
     if not name:
         raise ConfigError(f"target {spec!r}: give a preset, e.g. sim:{presets.names()[0]}")
-    if name not in presets.names():
+    if not presets.is_drive_file(name) and name not in presets.names():
         raise ConfigError(
             f"target {spec!r}: no preset {name!r}; presets: {', '.join(presets.names())}"
         )
