@@ -116,6 +116,17 @@ class SimTarget:
 
         return {"overprov-sim": _core.__version__, "overprov": __version__}
 
+    def write_counters(self) -> dict[str, int]:
+        """Host and NAND bytes written since open, as a drive's SMART counters report them:
+        ``{"host_bytes", "nand_bytes"}`` (NAND: host, garbage-collection and wear-levelling
+        programs of mapping units). Their ratio over an interval is the drive's WAF there."""
+        totals = json.loads(self._need_open().report_json())["totals"]
+        nand_pages = totals["host_pages"] + totals["gc_pages"] + totals["wl_pages"]
+        return {
+            "host_bytes": totals["host_pages"] * self.page_bytes,
+            "nand_bytes": nand_pages * self.page_bytes,
+        }
+
     # ------------------------------------------------------------------ discards
     def _need_open(self) -> Any:
         if self._sim is None:
