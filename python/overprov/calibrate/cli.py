@@ -17,7 +17,7 @@ from overprov.calibrate import fit as fitmod
 from overprov.calibrate import plan as planmod
 from overprov.calibrate import predict as predmod
 from overprov.calibrate.chart import write_chart
-from overprov.calibrate.measure import Measurement, measure
+from overprov.calibrate.measure import Measurement, measure, write_counters
 from overprov.errors import ConfigError
 from overprov.units import parse_number_list, parse_size_bytes
 
@@ -96,7 +96,7 @@ def register(subparsers: Any) -> None:
         type=float,
         default=None,
         metavar="N",
-        help="fresh-out-of-box IOPS (a cap on predictions)",
+        help="fresh-out-of-box IOPS, recorded with the fit (not a cap: see docs/calibrate.md)",
     )
     p.add_argument(
         "--advertised",
@@ -189,13 +189,13 @@ def measure_target(args: argparse.Namespace, out: Path, levels: list[float]) -> 
     from overprov.profile.targets import make_target
 
     budget = planmod.parse_budget(args.budget)
-    plan = planmod.design(levels, budget)
     # the profiler's target: the same safety checks (blockdev) when it is opened
     target = make_target(
         args.target, out / "fio", confirm=list(args.confirm), allow_hdd=args.allow_hdd
     )
     target.open()
     try:
+        plan = planmod.design(levels, budget, write_counters=write_counters(target) is not None)
         measured = ", ".join(f"{s.extra_op_percent:g}%" for s in plan.segments)
         stderr_progress(
             f"calibrate {args.target}: FOB, one sequential fill, random writes at {measured} "
@@ -230,10 +230,14 @@ def _summary(pred: dict[str, Any]) -> str:
             f"{r['extra_op_percent']:>4g}% {iops:>12} {band:>21} {r['waf']:>6.2f} {p99:>9}"
         )
     f = pred["fit"]
-    lines.append(
-        f"fit: native OP {100 * f['native_op']:.1f}%, NAND time per 4 KiB written "
-        f"{f['t_page_us']:.2f} µs, controller time per command {f['t_cmd_us']:.2f} µs"
-    )
+    fit_text = f"fit: native OP {100 * f['native_op']:.1f}%"
+    if f["t_page_us"] > 0:
+        fit_text += (
+            f", NAND time per 4 KiB written {f['t_page_us']:.2f} µs, controller time per "
+            f"command {f['t_cmd_us']:.2f} µs"
+        )
+    lines.append(fit_text)
+    lines.append(f"predicted IOPS from {pred['prediction_source']}")
     if f["twin_check"]:
         worst = max(abs(c["rel_error"]) for c in f["twin_check"])
         lines.append(f"twin vs its measured points: worst {100 * worst:.1f}%")
@@ -304,7 +308,8 @@ def run(args: argparse.Namespace) -> int:
     chart = write_chart(pred, out / "prediction.png")
     say = sys.stderr if args.json == "-" else sys.stdout
     print(_summary(pred), file=say)
-    print(f"wrote {out / 'twin.toml'}, {out / 'prediction.json'} and {chart}", file=say)
+    wrote = [out / "twin.toml", out / "prediction.json"] + ([chart] if chart else [])
+    print("wrote " + ", ".join(str(w) for w in wrote), file=say)
     if args.json == "-":
         json.dump(pred, sys.stdout, indent=2)
         print()

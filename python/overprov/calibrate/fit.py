@@ -97,7 +97,9 @@ class Surrogate:
     t_page_us: float
     t_cmd_us: float
     fob_iops: float | None = None
-    """Measured fresh-out-of-box IOPS: a cap on any predicted steady figure."""
+    """Measured fresh-out-of-box IOPS, kept for the record. Not a cap: a drive's FOB can be
+    lower than its steady IOPS at high OP (e.g. a one-second FOB round still filling its
+    buffer), seen on generated drives."""
     fixed: list[str] = field(default_factory=list)
     """Parameters held rather than fitted, and why."""
     cost: float = 0.0
@@ -109,8 +111,7 @@ class Surrogate:
     def iops(self, extra_op_percent: float, waf: float | None = None) -> float:
         w = self.waf(extra_op_percent) if waf is None else waf
         t = self.t_cmd_us + w * self.t_page_us
-        value = 1e6 / t if t > 0 else math.inf
-        return min(value, self.fob_iops) if self.fob_iops else value
+        return 1e6 / t if t > 0 else math.inf
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -198,7 +199,7 @@ def fit(
         fixed.append("native_op from the given advertised and physical sizes")
         cost, t_cmd, t_page = _cost_at(native_op, points, fit_cmd)
         return Surrogate(native_op, t_page, t_cmd, fob_iops, fixed, cost)
-    if n_iops + n_waf < 2:
+    if n_waf == 0 and n_iops < 2:
         raise ConfigError(
             "calibrate: one point cannot fix both the native OP and the NAND time; give "
             "another level, a WAF point, or --advertised and --physical"

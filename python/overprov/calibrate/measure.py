@@ -184,8 +184,8 @@ class Runner:
         iops = 0.0
         written = 0.0
         while written < self.plan.fob_drive_writes:
-            if not rounds:
-                seconds: float = 1.0
+            if not rounds:  # a short probe: the drive's speed is not known yet
+                seconds: float = 0.05 if self.target.kind == "sim" else 1.0
             else:
                 seconds = self._seconds_for(self.plan.fob_drive_writes - written, cap, iops)
             spec = RoundSpec(

@@ -8,7 +8,8 @@ The plan measures what the fit (``fit.py``) needs and nothing more, on one drive
 3. write-saturation segments of random writes at a few extra-OP levels, lowest first (each level
    made by discarding the tail, as ``overprov profile`` does), each until IOPS and WAF settle:
    the low level pins the native spare space (WAF is most sensitive to it there), the high level
-   the controller's per-command cost, the middle one checks the shape between them.
+   the controller's per-command cost; a middle level is added when the drive reports no NAND
+   write counters (then WAF is not measured and a third IOPS figure is needed).
 
 Segments are sized in *drive writes* of the tested capacity, so the plan holds at any scale.
 A budget caps either drive writes (``2dw``) or device I/O time (``2h``, the time the target
@@ -136,18 +137,26 @@ def design(
     budget: Budget,
     *,
     levels: list[float] | None = None,
+    write_counters: bool = True,
 ) -> Plan:
     """The plan for predicting ``extra_op_percent`` within ``budget``.
 
-    Measured levels: 0% (or the lowest asked), the highest asked up to 40%, and their middle
-    when the budget allows; ``levels`` overrides the choice.
+    Measured levels: 0% (or the lowest asked) and the highest asked up to 40%. Their WAF
+    (``write_counters``: the target reports NAND and host writes) and IOPS give four figures
+    for the fit's three unknowns; without counters their middle is measured too, so three IOPS
+    figures remain for three unknowns. ``levels`` overrides the choice.
     """
     if not extra_op_percent:
         raise ConfigError("--extra-op: no levels given")
     lo = min(extra_op_percent)
     hi = min(max(extra_op_percent), 40.0)
     if levels is None:
-        levels = [lo] if hi - lo < 5 else [lo, round((lo + hi) / 2), hi]
+        if hi - lo < 5:
+            levels = [lo]
+        elif write_counters:
+            levels = [lo, hi]
+        else:
+            levels = [lo, round((lo + hi) / 2), hi]
     levels = sorted(set(levels))
     for x in levels:
         if not 0 <= x < 100:
