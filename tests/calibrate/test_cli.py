@@ -105,3 +105,19 @@ def test_sources_are_exclusive(tmp_path, capsys):
     assert "exactly one" in capsys.readouterr().err
     assert main(["calibrate", "--points", "1000"]) == 2
     assert "OP:VALUE" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_from_a_profile_folder(tmp_path, capsys):
+    """--from reads a profile's results.json: its steady phases are the points."""
+    prof = tmp_path / "prof"
+    assert main(["profile", "sim:older-mlc-sata@1GiB", "--op", "0,20,40", "--out", str(prof)]) == 0
+    doc = json.loads((prof / "results.json").read_text())
+    capsys.readouterr()
+    assert main(["calibrate", "--from", str(prof), "--out", str(tmp_path / "cal"),
+                 "--extra-op", "0,20,40", "--json", "-"]) == 0  # fmt: skip
+    pred = json.loads(capsys.readouterr().out)
+    fitted = {p["extra_op_percent"]: p["iops"] for p in pred["fit"]["points"]}
+    assert fitted == {ph["op_percent"]: ph["steady_iops"] for ph in doc["phases"]}
+    assert pred["measurement"] is None  # nothing measured by calibrate itself
+    jsonschema.validate(pred, predmod.schema())

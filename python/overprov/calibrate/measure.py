@@ -97,6 +97,8 @@ class Measurement:
     bytes_written: int = 0
     io_seconds: float = 0.0
     counters: bool = False
+    kind: str = "unknown"
+    """The target's kind ("sim", "block", "file"): which model-form error applies."""
 
     @property
     def drive_writes(self) -> float:
@@ -324,6 +326,7 @@ def measure(target: Target, plan: Plan, progress: Progress | None = None) -> Mea
         scale_factor=scale_factor_of(target),
         bs_bytes=plan.bs_bytes,
         qd=plan.qd,
+        kind=target.kind,
     )
     runner = Runner(target, plan, m, progress)
     runner.fob()

@@ -133,8 +133,9 @@ def predict(
         uncertainty={k: list(v) for k, v in par.items()},
         source=source,
     )
-    mfe = uncertainty.model_form_error()
-    model_sd = mfe["rel_sd"] if mfe else None
+    simulated = measurement is not None and measurement.kind == "sim"
+    mfe = uncertainty.model_form_error(simulated)
+    model_sd = mfe[0] if mfe else None
     path = out_dir / "twin.toml"
     has_iops = any(p.iops for p in points) and central.t_page_us > 0
     twin_check: list[dict[str, Any]] = []
@@ -198,8 +199,7 @@ def predict(
         "interval": (
             f"{uncertainty.INTERVAL}: bootstrap over the measured points' spread"
             + (
-                f", widened by the model-form error measured on generated drives "
-                f"(relative sd {model_sd:.3f}; {mfe['source']})"
+                f", widened by the model-form error measured on {mfe[1]} (relative sd {mfe[0]:.3f})"
                 if mfe
                 else " only (no model-form error recorded)"
             )
