@@ -25,7 +25,10 @@ def write_chart(prediction: dict[str, Any], path: Path) -> Path | None:
         alpha=0.25,
         label=f"predicted, {prediction['interval'].split(':')[0]} interval",
     )
-    ax.plot(x, [r["steady_iops"] for r in rows], marker=".", label="predicted (twin simulated)")
+    ax.plot(x, [r["steady_iops"] for r in rows], marker=".", label="predicted (fitted model)")
+    if all(r.get("twin_iops") for r in rows):
+        ax.plot(x, [r["twin_iops"] for r in rows], linestyle="--", linewidth=1,
+                label="twin, simulated")  # fmt: skip
     pts = [p for p in prediction["fit"]["points"] if p.get("iops")]
     ax.plot(
         [p["extra_op_percent"] for p in pts],
