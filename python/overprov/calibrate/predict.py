@@ -28,6 +28,9 @@ SCHEMA = "overprov.calibrate/1"
 #: A twin whose size nobody gave (figures from a datasheet): 1 TB. Every figure the twin
 #: predicts is scale-free (simulated at a small scale anyway); only twin.toml shows the size.
 DEFAULT_ADVERTISED_BYTES = 1_000_000_000_000
+#: A twin is at least this big, so that its simulation has blocks enough for garbage
+#: collection (a 32 MiB loop device would give 16); its figures do not depend on its size.
+MIN_TWIN_BYTES = 4 * 2**30
 
 
 def points_from(m: Measurement) -> list[fitmod.Point]:
@@ -126,7 +129,7 @@ def predict(
     )
     par = boot["parameters"]
     twin_params = twinmod.TwinParameters(
-        advertised_bytes=advertised_bytes or DEFAULT_ADVERTISED_BYTES,
+        advertised_bytes=max(advertised_bytes or DEFAULT_ADVERTISED_BYTES, MIN_TWIN_BYTES),
         native_op=central.native_op,
         t_page_us=central.t_page_us,
         t_cmd_us=central.t_cmd_us,
