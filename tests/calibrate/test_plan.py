@@ -40,3 +40,16 @@ def test_small_budget_drops_levels_then_refuses():
     assert plan.minimum_drive_writes() <= 2.5
     with pytest.raises(ConfigError, match="too little"):
         design(LEVELS, parse_budget("1dw"))
+
+
+def test_an_io_time_budget_cuts_segments_short():
+    from overprov.calibrate.measure import measure
+    from overprov.profile.sim_target import SimTarget
+
+    plan = design([0, 40], parse_budget("1s"))  # one simulated second of I/O
+    with SimTarget("sim:older-mlc-sata@1GiB") as t:
+        m = measure(t, plan)
+    for level in m.levels:
+        rounds = [r for r in m.rounds if r.label.startswith(f"op{level.extra_op_percent:g}-")]
+        assert len(rounds) == plan.window_rounds  # the fewest that make a window
+        assert not level.settled

@@ -202,6 +202,13 @@ def measure_target(args: argparse.Namespace, out: Path, levels: list[float]) -> 
             f"extra OP until settled; at most {plan.planned_drive_writes():.1f} drive writes "
             f"of {target.capacity_bytes:,} bytes (budget {budget.text()})"
         )
+        if target.kind != "sim":
+            stderr_progress(
+                f"WARNING: calibrating destroys all data on {args.target}"
+                + (" and wears the drive" if target.kind == "block" else "")
+                + f": it writes up to {plan.planned_drive_writes():.1f} times its tested "
+                "capacity (more on a small device: rounds last at least a second)."
+            )
         m = measure(target, plan, stderr_progress)
     finally:
         target.close()
