@@ -36,8 +36,8 @@ def register(subparsers: Any) -> None:
             "writes at a few OP levels until they settle, with SMART NAND/host write deltas "
             "where the drive reports them), fit a physical model (native OP, NAND time per "
             "page, controller time per command), write the fitted drive as DIR/twin.toml and "
-            "predict steady IOPS, WAF and p99 latency at every --extra-op level by simulating "
-            "the twin, with an 80%% interval. Or fit from --from DIR or --points. "
+            "predict steady IOPS (fitted model), WAF and p99 latency (the twin, simulated) at "
+            "every --extra-op level, with an 80% interval. Or fit from --from DIR or --points. "
             "MEASURING A TARGET DESTROYS ALL DATA ON IT AND WEARS THE DRIVE."
         ),
     )
@@ -63,7 +63,13 @@ def register(subparsers: Any) -> None:
         metavar="LIST",
         help="extra OP levels to predict, in %% (default 0,5,10,...,60)",
     )
-    p.add_argument("--target-iops", type=float, default=None, metavar="N")
+    p.add_argument(
+        "--target-iops",
+        type=float,
+        default=None,
+        metavar="N",
+        help="recommend the smallest extra OP predicted to sustain N IOPS",
+    )
     p.add_argument("--out", type=Path, default=None, metavar="DIR", help="output folder")
     p.add_argument(
         "--json",
