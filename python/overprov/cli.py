@@ -25,6 +25,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "overprov.exporter",
     "overprov.plan",
     "overprov.report.cli",
+    "overprov.calibrate.cli",
 )
 
 

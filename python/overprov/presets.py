@@ -33,7 +33,29 @@ def names() -> list[str]:
     return sorted(all_presets())
 
 
+def is_drive_file(name: str) -> bool:
+    """True when ``name`` is a path to a TOML drive file rather than a preset name."""
+    return name.endswith(".toml")
+
+
+def _read_drive_file(path: str) -> dict[str, Any]:
+    # Stand-in until the drive-file loader lands: one preset's keys at the top level.
+    try:
+        with open(path, "rb") as fh:
+            drive = tomllib.load(fh)
+    except OSError as exc:
+        raise ConfigError(f"drive file {path}: {exc.strerror}") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"drive file {path}: {exc}") from exc
+    if "advertised_bytes" not in drive:
+        raise ConfigError(f"drive file {path}: missing key advertised_bytes")
+    return drive
+
+
 def get(name: str) -> dict[str, Any]:
+    """Preset ``name``, or the drive file at ``name`` when it ends in .toml."""
+    if is_drive_file(name):
+        return _read_drive_file(name)
     presets = all_presets()
     if name not in presets:
         raise ConfigError(f"--preset: no preset {name!r}; presets: {', '.join(names())}")
