@@ -16,6 +16,8 @@ pub struct TimingConfig {
     pub nand: NandConfig,
     pub buffer: BufferConfig,
     pub slc: SlcConfig,
+    pub controller: ControllerConfig,
+    pub flush: FlushConfig,
     /// Length of a series interval in simulated seconds.
     pub interval_s: f64,
     /// Stop the timed part after this much simulated time (seconds); None: by drive writes.
@@ -36,6 +38,8 @@ impl Default for TimingConfig {
             nand: NandConfig::default(),
             buffer: BufferConfig::default(),
             slc: SlcConfig::default(),
+            controller: ControllerConfig::default(),
+            flush: FlushConfig::default(),
             interval_s: 1.0,
             duration_s: None,
             state_round_drive_writes: 0.2,
@@ -163,6 +167,65 @@ impl Default for SlcConfig {
     }
 }
 
+/// The controller as a resource: every command holds one of `contexts` processing contexts
+/// (firmware cores or hardware command queues) for `command_us` + `data_us_per_4kib` per 4 KiB
+/// moved + `map_update_us` per mapping-table entry it changes (its own pages and the pages
+/// foreground GC relocates for it). A drive then saturates at
+/// `contexts / (per-command time)` IOPS however much OP it has, and the time shows in latency.
+///
+/// Defaults are all zero (the controller is never the bottleneck): a configuration that does
+/// not describe its controller keeps the NAND-bound model; drive files set them (fitted or from
+/// a datasheet's IOPS ceiling, see docs/drives/README.md).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct ControllerConfig {
+    /// Commands processed at once (cores × queues). Default 1.
+    pub contexts: u32,
+    /// Processing time per command in microseconds. Default 0.
+    pub command_us: f64,
+    /// Processing time per 4 KiB of data moved, in microseconds. Default 0.
+    pub data_us_per_4kib: f64,
+    /// Time per FTL mapping update (a host page written or a page relocated by foreground GC),
+    /// in microseconds. Default 0.
+    pub map_update_us: f64,
+}
+
+impl Default for ControllerConfig {
+    fn default() -> Self {
+        ControllerConfig {
+            contexts: 1,
+            command_us: 0.0,
+            data_us_per_4kib: 0.0,
+            map_update_us: 0.0,
+        }
+    }
+}
+
+/// Flush / FUA on a drive without power-loss protection (`buffer.power_loss_protected =
+/// false`) and with `host.write_through` set (FUA, O_SYNC, or the write cache turned off): the
+/// write's data is programmed on its own flash pages (a partial page padded: a whole program
+/// time), then `metadata_flash_pages` pages of mapping/journal metadata are programmed one
+/// after another on one die, and only then does the write complete. Flushes serialise: the next
+/// one starts when the previous has finished. With power-loss protection a flush completes from
+/// the buffer and none of this applies.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct FlushConfig {
+    /// Flash pages of mapping table and journal persisted per flush. Default 2: one page of
+    /// the dirty mapping segment and one journal commit record, the least a page-mapped FTL
+    /// must make durable for a random write (Gupta et al., "DFTL", ASPLOS 2009, on persisting
+    /// mapping pages).
+    pub metadata_flash_pages: u32,
+}
+
+impl Default for FlushConfig {
+    fn default() -> Self {
+        FlushConfig {
+            metadata_flash_pages: 2,
+        }
+    }
+}
+
 impl TimingConfig {
     pub fn dies(&self) -> u32 {
         self.nand.channels * self.nand.dies_per_channel
@@ -234,6 +297,28 @@ impl TimingConfig {
         )?;
         if let Some(d) = self.duration_s {
             pos("timing.duration_s", d)?;
+        }
+        let c = &self.controller;
+        if c.contexts == 0 || c.contexts > 1024 {
+            return Err(Error::config(
+                "timing.controller.contexts",
+                "must be 1 to 1024",
+            ));
+        }
+        for (field, v) in [
+            ("timing.controller.command_us", c.command_us),
+            ("timing.controller.data_us_per_4kib", c.data_us_per_4kib),
+            ("timing.controller.map_update_us", c.map_update_us),
+        ] {
+            if !(v >= 0.0 && v.is_finite()) {
+                return Err(Error::config(field, format!("must be 0 or more, got {v}")));
+            }
+        }
+        if self.flush.metadata_flash_pages > 1024 {
+            return Err(Error::config(
+                "timing.flush.metadata_flash_pages",
+                "must be at most 1024",
+            ));
         }
         if self.slc.enabled {
             pos("timing.slc.program_us", self.slc.program_us)?;
