@@ -23,6 +23,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "overprov.smart",
     "overprov.plan",
     "overprov.report.cli",
+    "overprov.drive_cli",
 )
 
 
