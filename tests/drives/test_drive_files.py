@@ -10,8 +10,7 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
-
-from overprov import presets
+from overprov import drive_cli, presets
 from overprov.errors import ConfigError
 from overprov.profile.targets import make_target
 
@@ -119,11 +118,19 @@ def test_profile_and_simulate_build_one_drive_from_a_file(overprov_cli, tmp_path
 def test_drive_show_prints_parameters_derived_figures_and_sources(overprov_cli, tmp_path):
     rc, text, err = overprov_cli("drive", "show", "consumer-tlc-sata")
     assert rc == 0, err
-    for needle in ("timing.nand.program_us = 700.0", "raw_nand_bytes", "ρ = 0.07",
-                   "nand_write_mb_s: 374 MB/s", "controller_ceiling", "sources:", "860 EVO"):  # fmt: skip
+    needles = (
+        "timing.nand.program_us = 700.0",
+        "raw_nand_bytes",
+        "ρ = 0.07",
+        "nand_write_mb_s: 374 MB/s",
+        "controller_ceiling",
+        "sources:",
+        "860 EVO",
+    )
+    for needle in needles:
         assert needle in text, (needle, text)
     # 8 dies × 32 KiB / 700 µs = 374.5 MB/s; the figure is computed, not stored
-    d = __import__("overprov.drive_cli", fromlist=["derived"]).derived("consumer-tlc-sata")
+    d = drive_cli.derived("consumer-tlc-sata")
     assert d["nand_write_mb_s"] == pytest.approx(8 * 32768 / 700e-6 / 1e6)
     path = _preset_as_file(tmp_path, "enterprise-tlc-nvme")
     rc, text, err = overprov_cli("drive", "show", str(path))
