@@ -47,7 +47,7 @@ def test_recommendation_is_the_smallest_op_meeting_the_target(overprov_cli, tmp_
 
 
 def test_sim_target_follows_the_protocol_and_discards_make_spare_space():
-    t = make_target("sim:enterprise-tlc-nvme@4GiB", None)
+    t = make_target("sim:enterprise-tlc-nvme@2GiB", None)
     assert isinstance(t, Target)
     t.open()
     try:

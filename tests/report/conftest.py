@@ -85,7 +85,7 @@ def sim_profile(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("sim-profile") / "prof"
     res = overprov(
         "profile",
-        "sim:consumer-tlc-sata@4GiB",
+        "sim:consumer-tlc-sata@1GiB",
         "--op",
         "0,20,40",
         "--round-seconds",

@@ -156,7 +156,7 @@ def test_presets_say_where_their_figures_come_from():
 def test_out_folder_gets_json_series_and_report(overprov_cli, tmp_path):
     out = tmp_path / "ws"
     rc, text, err = overprov_cli(
-        "simulate", "--preset", CONSUMER, "--scale", "4GiB", "--extra-op", "0,30",
+        "simulate", "--preset", CONSUMER, "--scale", "2GiB", "--extra-op", "0,30",
         "--precondition", "none", "--warmup", "0", "--drive-writes", "2", "--no-progress",
         "--out", str(out),
     )  # fmt: skip

@@ -126,3 +126,27 @@ fn more_metadata_per_flush_costs_program_times() {
         assert!((p50 - expect).abs() / expect < 0.15, "{p50} vs {expect}");
     }
 }
+
+#[test]
+fn reads_wait_behind_programs_and_gc() {
+    // A mixed workload: reads alone are reported; on a full drive at low OP they queue behind
+    // host programs and GC relocations on their die, so their median exceeds a bare tR.
+    let mut c = drive(0.07);
+    c.workload.read_percent = 70.0;
+    let read_us = c.timing.nand.read_us;
+    let t = timed(c.clone());
+    let reads = t.read_latency_us.expect("reads were timed");
+    println!(
+        "read p50 {:.0} µs, p99 {:.0} µs (tR {read_us} µs)",
+        reads.p50, reads.p99
+    );
+    assert!(reads.p50 > 2.0 * read_us, "{}", reads.p50);
+    // with no GC (plenty of OP) and no writes in their way, a read costs about tR
+    c.workload.read_percent = 99.0;
+    c.geometry.op_ratio = Some(1.0);
+    c.timing.host.queue_depth = 1;
+    let quiet = timed(c).read_latency_us.unwrap();
+    assert!(quiet.p50 < 2.0 * read_us, "{}", quiet.p50);
+    // a write-only run reports no read latency
+    assert!(timed(drive(0.28)).read_latency_us.is_none());
+}

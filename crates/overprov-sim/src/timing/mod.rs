@@ -28,7 +28,10 @@
 //! the block spans (a block is striped across dies, flash page by flash page, like a superblock),
 //! in proportion to the share of a die's erase block (`die_block_bytes`) it holds there.
 
+mod report;
 pub mod state;
+
+pub use report::{HistogramReport, TimedInterval, TimedReport};
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -116,6 +119,8 @@ pub struct Engine {
     /// FTL counters at the start of each interval (by issue time).
     boundaries: Vec<Counters>,
     latency: LatencyHistogram,
+    /// Latency of reads alone (mixed workloads: reads waiting behind programs and GC).
+    read_latency: LatencyHistogram,
     first_gc_ns: Option<u64>,
     ios: u64,
     round_drive_writes: f64,
@@ -191,6 +196,7 @@ impl Engine {
             intervals: Vec::new(),
             boundaries: Vec::new(),
             latency: LatencyHistogram::default(),
+            read_latency: LatencyHistogram::default(),
             first_gc_ns: None,
             ios: 0,
             die_work_ns: vec![0; dies as usize],
@@ -544,6 +550,9 @@ impl Engine {
             r.per_second[s] += 1;
         }
         self.latency.record(latency);
+        if is_read {
+            self.read_latency.record(latency);
+        }
         self.ios += 1;
         let i = (done / self.interval_ns) as usize;
         if i >= self.intervals.len() {
@@ -625,6 +634,7 @@ impl Engine {
             steady_window: labels.steady_window.map(|(a, b)| [a, b]),
             transition_iops: mean(&labels.states, state::State::Transition),
             latency_us: self.latency.summary_us(),
+            read_latency_us: self.read_latency.summary_us(),
             latency_histogram: HistogramReport {
                 bucket_upper_us: self.latency.buckets_us().iter().map(|b| b.0).collect(),
                 counts: self.latency.buckets_us().iter().map(|b| b.1).collect(),
@@ -639,53 +649,4 @@ impl Engine {
                 .map(|s| s.folded_units * g.page_size_bytes as u64),
         }
     }
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct TimedInterval {
-    /// End of the interval, simulated seconds.
-    pub time_s: f64,
-    /// Completed requests per second (reads + writes).
-    pub iops: f64,
-    pub write_iops: f64,
-    pub read_iops: f64,
-    /// Host bytes completed per second, MiB/s.
-    pub mib_s: f64,
-    /// Host bytes completed up to the end of the interval (write saturation x-axis).
-    pub host_bytes_total: u64,
-    pub drive_writes_total: f64,
-    /// NAND pages / host pages for requests issued in the interval.
-    pub waf: Option<f64>,
-    pub state: state::State,
-    pub latency_us: Option<LatencySummary>,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct HistogramReport {
-    pub bucket_upper_us: Vec<f64>,
-    pub counts: Vec<u64>,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct TimedReport {
-    pub interval_s: f64,
-    pub simulated_s: f64,
-    pub ios: u64,
-    pub queue_depth: u32,
-    /// Writes waited for NAND (write-through on a drive without power-loss protection).
-    pub write_through: bool,
-    pub intervals: Vec<TimedInterval>,
-    /// Mean IOPS of the fresh-out-of-box intervals (before garbage collection first ran).
-    pub fob_iops: Option<f64>,
-    pub transition_iops: Option<f64>,
-    /// Host writes per steady-state round, in user capacities.
-    pub round_drive_writes: f64,
-    /// Mean IOPS of the last window meeting the SNIA steady-state rule.
-    pub steady_iops: Option<f64>,
-    /// First and last interval index of that window.
-    pub steady_window: Option<[usize; 2]>,
-    pub latency_us: Option<LatencySummary>,
-    pub latency_histogram: HistogramReport,
-    pub slc_written_bytes: Option<u64>,
-    pub slc_folded_bytes: Option<u64>,
 }
