@@ -36,7 +36,8 @@ def derived(name: str) -> dict[str, Any]:
     per_write_us += ctrl["map_update_us"]
     out: dict[str, Any] = {
         "advertised_bytes": drive["advertised_bytes"],
-        "raw_nand_bytes": int(presets.physical_bytes(drive)),
+        "raw_nand_bytes": int(drive.get("raw_nand_bytes") or presets.physical_bytes(drive)),
+        "ftl_nand_bytes": int(presets.physical_bytes(drive)),
         "op_ratio_at_0_extra": resolved["op_ratio"],
         "dies": dies,
         "nand_write_mb_s": nand_write_bytes_s / MB,
@@ -73,6 +74,7 @@ def show(name: str) -> str:
     fmt = {
         "advertised_bytes": lambda v: f"{v / 1e9:,.1f} GB",
         "raw_nand_bytes": lambda v: f"{v / 2**30:,.1f} GiB ({v:,} bytes)",
+        "ftl_nand_bytes": lambda v: f"{v / 2**30:,.1f} GiB used by the FTL (effective native OP)",
         "op_ratio_at_0_extra": lambda v: f"ρ = {v:.4f}",
         "nand_write_mb_s": lambda v: f"{v:,.0f} MB/s (dies × flash page / tPROG)",
         "slc_write_mb_s": lambda v: f"{v:,.0f} MB/s in SLC mode",

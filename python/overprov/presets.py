@@ -36,10 +36,6 @@ DEFAULT_SCALED_PHYSICAL_BYTES = 32 * GIB
 #: Fewest erase blocks a scaled drive may have: below this the spare pool is a handful of
 #: blocks and GC's steady state departs from the full-size drive's (tests/drives/).
 MIN_SCALED_BLOCKS = 256
-#: Fewest mapping units per die a scaled write buffer must hold to keep every die busy: measured
-#: on consumer-tlc-sata at 20% extra OP, a buffer of 1 unit per die (1 GiB of NAND) gave 19,901
-#: steady IOPS against 36,968 at full buffer (16 GiB), 4 units per die (4 GiB) 36,294 (-1.8%).
-MIN_BUFFER_UNITS_PER_DIE = 4
 #: Top-level keys of a drive (a preset or a drive file) and their types.
 DRIVE_KEYS: dict[str, type | tuple[type, ...]] = {
     "description": str,
@@ -183,9 +179,7 @@ def _build(preset: dict[str, Any], factor: float) -> dict[str, Any]:
     geo["physical_bytes"] = int(physical_bytes(preset) * factor)
     geo.setdefault("extra_op_percent", 0.0)
     timing = cfg.setdefault("timing", {})
-    buf = timing.setdefault("buffer", {})
-    if "bytes" in buf:
-        buf["bytes"] = int(buf["bytes"] * factor)
+    # the write buffer is not scaled: it queues work for the dies, which a scaled drive keeps
     slc = timing.get("slc", {})
     if slc.get("enabled") and "max_bytes" in slc:
         slc["max_bytes"] = int(slc["max_bytes"] * factor)
@@ -194,18 +188,17 @@ def _build(preset: dict[str, Any], factor: float) -> dict[str, Any]:
 
 def smallest_factor(preset: dict[str, Any]) -> float:
     """The smallest scale keeping the drive's behaviour: at least ``MIN_SCALED_BLOCKS`` erase
-    blocks, and a write buffer (if it has one) of ``MIN_BUFFER_UNITS_PER_DIE`` mapping units
-    per die."""
+    blocks, and an SLC cache (if it has one) of at least one flash page per die."""
     full = check(_build(preset, 1.0))
     geo, timing = full["config"]["geometry"], full["config"]["timing"]
     block_bytes = geo["page_size_bytes"] * geo["pages_per_block"]
     factor = MIN_SCALED_BLOCKS * block_bytes / physical_bytes(preset)
-    nand = timing["nand"]
-    buffer_bytes = timing["buffer"]["bytes"]
-    if timing["enabled"] and buffer_bytes > 0:
-        dies = nand["channels"] * nand["dies_per_channel"]
-        need = dies * MIN_BUFFER_UNITS_PER_DIE * geo["page_size_bytes"]
-        factor = max(factor, need / buffer_bytes)
+    slc = timing["slc"]
+    if timing["enabled"] and slc["enabled"]:
+        # the SLC cache must hold at least one flash page per die, or it never spreads
+        nand = timing["nand"]
+        need = nand["channels"] * nand["dies_per_channel"] * nand["flash_page_bytes"]
+        factor = max(factor, need / slc["max_bytes"])
     return min(factor, 1.0)
 
 
@@ -220,8 +213,7 @@ def preset_config(name: str, scale: str | None = None) -> tuple[dict[str, Any], 
         raise ConfigError(
             f"--scale: {scale!r} is too small for {name}: the smallest scale that keeps its "
             f"behaviour is {least:.6g} ({nand_gib:.3g}GiB of NAND): at least "
-            f"{MIN_SCALED_BLOCKS} erase blocks and a write buffer of "
-            f"{MIN_BUFFER_UNITS_PER_DIE} mapping units per die"
+            f"{MIN_SCALED_BLOCKS} erase blocks and an SLC cache of one flash page per die"
         )
     return _build(preset, factor), factor
 

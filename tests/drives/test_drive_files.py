@@ -85,7 +85,7 @@ def test_missing_file_and_missing_capacity(tmp_path):
 
 def test_too_small_a_scale_is_refused_naming_the_smallest(tmp_path):
     with pytest.raises(ConfigError) as exc:
-        presets.preset_config("consumer-tlc-sata", "1GiB")
+        presets.preset_config("consumer-tlc-sata", "512MiB")
     least = presets.smallest_factor(presets.get("consumer-tlc-sata"))
     assert f"{least:.6g}" in str(exc.value)
     # the smallest scale named is accepted
@@ -93,7 +93,7 @@ def test_too_small_a_scale_is_refused_naming_the_smallest(tmp_path):
     # the same refusal on the profile's path, for a drive file too
     path = _preset_as_file(tmp_path, "consumer-tlc-sata")
     with pytest.raises(ConfigError, match="too small"):
-        make_target(f"sim:{path}@1GiB", None)
+        make_target(f"sim:{path}@512MiB", None)
 
 
 def test_profile_and_simulate_build_one_drive_from_a_file(overprov_cli, tmp_path):
