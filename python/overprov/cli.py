@@ -26,6 +26,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "overprov.plan",
     "overprov.report.cli",
     "overprov.calibrate.cli",
+    "overprov.drive_cli",
 )
 
 

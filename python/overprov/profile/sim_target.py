@@ -35,9 +35,10 @@ def parse_spec(spec: str) -> tuple[str, str | None]:
     name, _, scale = body.partition("@")
     if not name:
         raise ConfigError(f"target {spec!r}: give a preset, e.g. sim:{presets.names()[0]}")
-    if not presets.is_drive_file(name) and name not in presets.names():
+    if name not in presets.names() and not presets.is_drive_file(name):
         raise ConfigError(
-            f"target {spec!r}: no preset {name!r}; presets: {', '.join(presets.names())}"
+            f"target {spec!r}: no preset {name!r} (nor a drive file: give a path ending in "
+            f".toml); presets: {', '.join(presets.names())}"
         )
     return name, scale or None
 
@@ -108,7 +109,7 @@ class SimTarget:
                     "path": self.spec,
                     "kind": self.kind,
                     "size_bytes": self.capacity_bytes,
-                    "model": f"simulated {self.preset} (illustrative preset)",
+                    "model": f"simulated {self.preset}",
                     "preset": self.preset,
                     "scale_factor": self.factor,
                     "description": presets.get(self.preset).get("description"),
