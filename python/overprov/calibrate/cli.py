@@ -102,7 +102,9 @@ def register(subparsers: Any) -> None:
         type=float,
         default=None,
         metavar="N",
-        help="fresh-out-of-box IOPS, recorded with the fit (not a cap: see docs/calibrate.md)",
+        help="fresh-out-of-box IOPS you have (a data sheet's random-write figure): with "
+        "--points it is fitted as the time per write before any garbage collection (WAF 1); "
+        "otherwise recorded with the fit (docs/calibrate.md)",
     )
     p.add_argument(
         "--advertised",
@@ -303,6 +305,10 @@ def run(args: argparse.Namespace) -> int:
     else:
         out = args.out or Path("overprov-calibrate-points")
         points = user_points(args.points, args.waf_points)
+        if fob is not None:
+            if fob <= 0:
+                raise ConfigError("--fob-iops: must be positive")
+            points.append(fitmod.Point(0.0, fob, USER_POINT_REL_SD, fresh=True))
         source = "fitted to user points " + ", ".join(
             f"{p.extra_op_percent:g}%:{p.iops or ''}/{p.waf or ''}" for p in points
         )
