@@ -122,7 +122,8 @@ def register(subparsers: Any) -> None:
         action="append",
         default=[],
         metavar="DEVICE",
-        help="confirm that DEVICE may be overwritten although it holds data (as for profile)",
+        help="confirm that DEVICE may be overwritten: required for every block device, "
+        "blank or not (as for profile)",
     )
     p.set_defaults(func=run)
 

@@ -47,6 +47,9 @@ FREE_LINK_MB_S = 50_000.0
 NAND_SHARE = 0.5
 #: Simulate the twin at about this much NAND (its full size is the measured drive's).
 TWIN_SIM_PHYSICAL_BYTES = 4 * 2**30
+#: ... or more, so that its native spare space holds at least this many erase blocks (the
+#: simulator needs 5 to collect garbage at all; a native OP near 0 needs a bigger twin).
+MIN_SPARE_BLOCKS = 8
 
 
 @dataclass
@@ -163,7 +166,11 @@ def write(path: Path, p: TwinParameters) -> Path:
 
 def sim_spec(path: Path, advertised_bytes: int, native_op: float) -> str:
     physical = advertised_bytes * (1.0 + native_op)
-    scale = min(1.0, TWIN_SIM_PHYSICAL_BYTES / physical)
+    block_bytes = PAGE_BYTES * fitmod.PAGES_PER_BLOCK
+    wanted = max(
+        TWIN_SIM_PHYSICAL_BYTES, MIN_SPARE_BLOCKS * block_bytes * (1 + native_op) / native_op
+    )
+    scale = min(1.0, wanted / physical)
     return f"sim:{path}@{scale:.9g}"
 
 
