@@ -6,6 +6,8 @@ its truth at 0-40% extra OP the long way; compare. Then the published figures th
 
     PYTHONPATH=python python bench/calibrate_bench.py [--seeds 1-12] [--physical 4GiB]
         [--record-model-error]   # write python/overprov/calibrate/model_form_error.json
+        [--partial FILE]         # append each drive's row to FILE as it finishes
+        [--rows FILE]            # take the drives' rows from such a FILE: published only
 
 Prints markdown tables (for bench/README.md) and writes target/bench/calibrate_bench.json.
 """
@@ -158,13 +160,24 @@ def main() -> int:
     ap.add_argument("--physical", default="4GiB", help="NAND of each simulated drive")
     ap.add_argument("--record-model-error", action="store_true")
     ap.add_argument(
+        "--rows",
+        type=Path,
+        default=None,
+        help="take the generated drives' rows from an earlier run's --partial file (and run "
+        "only the published figures)",
+    )
+    ap.add_argument(
         "--partial", type=Path, default=None, help="append each drive's row to this JSON-lines file"
     )
     args = ap.parse_args()
     physical = parse_size_bytes(args.physical, "--physical")
     t0 = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="overprov-calbench-") as tmp:
-        rows = generated(args.seeds, physical, Path(tmp), args.partial)
+        if args.rows is not None:  # an earlier run's drives (its --partial file)
+            rows = [json.loads(line) for line in args.rows.read_text().splitlines() if line]
+            args.seeds = [r["seed"] for r in rows]
+        else:
+            rows = generated(args.seeds, physical, Path(tmp), args.partial)
         pub = published(Path(tmp))
     logs = [math.log(1 + x["rel_error"]) for r in rows for x in r["rows"]]
     rel_sd = math.sqrt(statistics.fmean(v * v for v in logs))
