@@ -36,8 +36,8 @@ def register(subparsers: Any) -> None:
             "writes at a few OP levels until they settle, with SMART NAND/host write deltas "
             "where the drive reports them), fit a physical model (native OP, NAND time per "
             "page, controller time per command), write the fitted drive as DIR/twin.toml and "
-            "predict steady IOPS (fitted model), WAF and p99 latency (the twin, simulated) at "
-            "every --extra-op level, with an 80% interval. Or fit from --from DIR or --points. "
+            "predict steady IOPS, WAF and p99 latency by simulating the twin at every "
+            "--extra-op level, with an 80% interval. Or fit from --from DIR or --points. "
             "MEASURING A TARGET DESTROYS ALL DATA ON IT AND WEARS THE DRIVE."
         ),
     )
