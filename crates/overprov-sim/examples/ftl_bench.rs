@@ -9,9 +9,9 @@
 //! The timed part is the random-write workload after a sequential fill (the fill is timed
 //! separately). With `--c-ref BIN`, cases (a), (b) and (d) are also run by a minimal C page-mapped
 //! FTL (bench/c_ftl/ftl.c, the same algorithm without any of the simulator's features), right
-//! after the simulator's run of the same case, and the ratio is printed; `--repeat N` does that
-//! N times, interleaved, and prints the median of the same-run ratios (use 3 or more on a
-//! shared machine). `--depth N` sets how many requests the simulator generates ahead to
+//! after the simulator's run of the same case, and the ratio is printed; `--repeat N` (default
+//! 3; case (c) runs once) does that N times, interleaved, and prints the median of the same-run
+//! ratios: on a shared machine single figures swing by 2× from run to run. `--depth N` sets how many requests the simulator generates ahead to
 //! prefetch their mapping state (0: the unbatched loop).
 //! Usage: ftl_bench [--cases a,b,c,d] [--repeat N] [--depth N] [--out FILE.json] [--c-ref BIN]
 //!        ftl_bench --case X [--depth N]     (one case in this process; prints one JSON line)
@@ -122,7 +122,7 @@ fn main() {
         || ["a", "b", "c", "d"].map(String::from).to_vec(),
         |c| c.split(',').map(String::from).collect(),
     );
-    let repeat: usize = get("--repeat").map_or(1, |r| r.parse().expect("--repeat N"));
+    let repeat: usize = get("--repeat").map_or(3, |r| r.parse().expect("--repeat N"));
     let cref = get("--c-ref");
     let exe = std::env::current_exe().expect("own path");
     let mut rows = Vec::new();
@@ -144,6 +144,9 @@ fn main() {
     );
     for run in 1..=repeat {
         for case in &cases {
+            if case == "c" && run > 1 {
+                continue; // no C comparison: its figures are taken once
+            }
             let out = std::process::Command::new(&exe)
                 .args(["--case", case, "--depth", &depth.to_string()])
                 .output()
