@@ -6,7 +6,8 @@
 
 use std::time::{Duration, Instant};
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::measurement::WallTime;
+use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
 use overprov_sim::config::SimConfig;
 use overprov_sim::ftl::Ftl;
 use overprov_sim::rng::Rng;
@@ -32,12 +33,17 @@ fn full_drive(op: f64) -> Ftl {
     ftl
 }
 
-fn bench_write(c: &mut Criterion) {
-    let mut group = c.benchmark_group("ftl_write_uniform");
+fn group<'a>(c: &'a mut Criterion, name: &str) -> BenchmarkGroup<'a, WallTime> {
+    let mut group = c.benchmark_group(name);
     group.throughput(Throughput::Elements(WRITES_PER_ITER));
     group
         .sample_size(20)
         .measurement_time(Duration::from_secs(3));
+    group
+}
+
+fn bench_write(c: &mut Criterion) {
+    let mut group = group(c, "ftl_write_uniform");
     for op in [0.28, 0.0737] {
         let mut ftl = full_drive(op);
         let mut rng = Rng::new(2);
@@ -55,11 +61,7 @@ fn bench_write(c: &mut Criterion) {
 }
 
 fn bench_write_batched(c: &mut Criterion) {
-    let mut group = c.benchmark_group("ftl_write_uniform_batched");
-    group.throughput(Throughput::Elements(WRITES_PER_ITER));
-    group
-        .sample_size(20)
-        .measurement_time(Duration::from_secs(3));
+    let mut group = group(c, "ftl_write_uniform_batched");
     for op in [0.28, 0.0737] {
         let mut ftl = full_drive(op);
         let mut rng = Rng::new(2);
