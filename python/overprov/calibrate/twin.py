@@ -97,8 +97,8 @@ def drive_dict(p: TwinParameters) -> dict[str, Any]:
     return {
         "description": "calibrated twin: the drive fitted by overprov calibrate",
         "source": p.source,
-        "advertised_bytes": int(p.advertised_bytes),
-        "physical_bytes": int(round(p.advertised_bytes * (1.0 + p.native_op))),
+        "advertised_bytes": twin_advertised_bytes(p),
+        "physical_bytes": int(round(twin_advertised_bytes(p) * (1.0 + p.native_op))),
         "notes": {
             "calibration": {
                 "overprov_version": __version__,
@@ -164,12 +164,21 @@ def write(path: Path, p: TwinParameters) -> Path:
 # ------------------------------------------------------------------------------ simulating
 
 
+def _min_physical_bytes(native_op: float) -> float:
+    """NAND the twin needs for :data:`MIN_SPARE_BLOCKS` erase blocks of native spare."""
+    block_bytes = PAGE_BYTES * fitmod.PAGES_PER_BLOCK
+    return MIN_SPARE_BLOCKS * block_bytes * (1 + native_op) / native_op
+
+
+def twin_advertised_bytes(p: TwinParameters) -> int:
+    """The twin's size: the drive's, or larger when a native OP near 0 would leave the
+    simulator too few spare blocks at full size (its figures do not depend on its size)."""
+    return max(int(p.advertised_bytes), math.ceil(_min_physical_bytes(p.native_op)))
+
+
 def sim_spec(path: Path, advertised_bytes: int, native_op: float) -> str:
     physical = advertised_bytes * (1.0 + native_op)
-    block_bytes = PAGE_BYTES * fitmod.PAGES_PER_BLOCK
-    wanted = max(
-        TWIN_SIM_PHYSICAL_BYTES, MIN_SPARE_BLOCKS * block_bytes * (1 + native_op) / native_op
-    )
+    wanted = max(TWIN_SIM_PHYSICAL_BYTES, _min_physical_bytes(native_op))
     scale = min(1.0, wanted / physical)
     return f"sim:{path}@{scale:.9g}"
 
@@ -180,7 +189,7 @@ def simulate_levels(
     """Steady IOPS, WAF and p99 latency of the twin at ``levels``, one drive swept lowest
     first (the same measurement code as calibrate's own, on the simulated twin)."""
     plan = Plan(budget=Budget(), segments=segments_for(levels))
-    target = SimTarget(sim_spec(path, p.advertised_bytes, p.native_op), seed=seed)
+    target = SimTarget(sim_spec(path, twin_advertised_bytes(p), p.native_op), seed=seed)
     with target:
         return measure(target, plan)
 
