@@ -35,7 +35,7 @@ def register(subparsers: Any) -> None:
             "Calibrate: run a short measurement plan on TARGET (FOB, a sequential fill, random "
             "writes at a few OP levels until they settle, with SMART NAND/host write deltas "
             "where the drive reports them), fit a physical model (native OP, NAND time per "
-            "page, controller time per command), write the fitted drive as DIR/twin.toml and "
+            "page, controller time per command), write the fitted drive as twin.toml in DIR and "
             "predict steady IOPS, WAF and p99 latency by simulating the twin at every "
             "--extra-op level, with an 80% interval. Or fit from --from DIR or --points. "
             "MEASURING A TARGET DESTROYS ALL DATA ON IT AND WEARS THE DRIVE."
