@@ -182,15 +182,16 @@ class SimTarget:
 
     def _core_round(self, spec: RoundSpec, seconds: float | None) -> dict[str, Any]:
         self._rounds += 1
-        raw = self._need_open().run_round(
-            spec.rw == "write",
-            spec.bs_bytes,
-            spec.qd * spec.jobs,
-            spec.offset_bytes // self.page_bytes,
-            spec.span_bytes // self.page_bytes,
-            float(seconds) if seconds is not None else None,
-            self.seed * 1_000_003 + self._rounds,
-        )
+        round_request = {
+            "sequential": spec.rw == "write",
+            "request_bytes": spec.bs_bytes,
+            "queue_depth": spec.qd * spec.jobs,
+            "offset_pages": spec.offset_bytes // self.page_bytes,
+            "span_pages": spec.span_bytes // self.page_bytes,
+            "seconds": float(seconds) if seconds is not None else None,
+            "seed": self.seed * 1_000_003 + self._rounds,
+        }
+        raw = self._need_open().run_round(json.dumps(round_request))
         return json.loads(raw)
 
     def _figures(self, fig: dict[str, Any]) -> Figures:
