@@ -68,10 +68,22 @@ class RoundSpec:
     seconds: int | None = None
     fio_ss_slope_percent: float | None = None
     """Ask fio for its own ``iops_slope`` verdict over the round (fio targets only)."""
+    read_percent: int = 0
+    """Share of random reads mixed in (fio ``randrw``, ``rwmixread``); 0: writes only."""
+    write_through: bool = False
+    """Every write waits until the drive says it is durable (fio ``sync=1``: O_SYNC)."""
+    rate_iops: int | None = None
+    """Cap each job at this many IOPS (fio ``rate_iops``): the drive idles between I/Os."""
 
     def __post_init__(self) -> None:
         if self.rw not in ("randwrite", "write"):
             raise ConfigError(f"round.rw: must be randwrite or write, got {self.rw!r}")
+        if not 0 <= self.read_percent < 100 or (self.read_percent and self.rw != "randwrite"):
+            raise ConfigError(
+                f"round.read_percent: 0..99 with randwrite, got {self.read_percent} with {self.rw}"
+            )
+        if self.rate_iops is not None and self.rate_iops <= 0:
+            raise ConfigError(f"round.rate_iops: must be positive, got {self.rate_iops}")
         for name in ("bs_bytes", "qd", "jobs", "span_bytes"):
             if getattr(self, name) <= 0:
                 raise ConfigError(f"round.{name}: must be positive, got {getattr(self, name)}")
@@ -519,6 +531,13 @@ class FioTarget:
             "log_avg_msec": 1000,
             "percentile_list": ":".join(f"{p:g}" for p in fiomod.PERCENTILES),
         }
+        if spec.read_percent:
+            g["rw"] = "randrw"
+            g["rwmixread"] = spec.read_percent
+        if spec.write_through:
+            g["sync"] = 1
+        if spec.rate_iops is not None:
+            g["rate_iops"] = spec.rate_iops
         if self.kind == "file":
             g["fallocate"] = "none"  # keep punched holes holes until written
         else:
