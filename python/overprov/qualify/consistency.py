@@ -34,17 +34,18 @@ SIM_INTERVAL_S = 0.05
 def find_cliff(points: list[tuple[float, int]]) -> dict[str, Any]:
     """``points``: (IOPS, host bytes written by the end of the interval) in time order.
 
-    The cliff is the first interval (from the fourth on) from which the median of every three
-    consecutive intervals stays more than ``CLIFF_MARGIN`` below the fresh level, the median
-    of the intervals before it; the level after is the median of the last fifth of the run."""
+    The cliff is the first interval (from the fourth on) from which the median of each
+    interval and its two neighbours stays more than ``CLIFF_MARGIN`` below the fresh level,
+    the median of the intervals before it; the level after is the median of the last fifth of
+    the run."""
     if len(points) < 6:
         return {"found": False, "intervals": len(points)}
     iops = [p[0] for p in points]
     after = statistics.median(iops[-max(1, len(iops) // 5) :])
-    rolling = [statistics.median(iops[i : i + 3]) for i in range(len(iops) - 2)]
-    for i in range(3, len(rolling)):
+    centred = [statistics.median(iops[max(0, i - 1) : i + 2]) for i in range(len(iops))]
+    for i in range(3, len(centred) - 1):
         fob = statistics.median(iops[:i])
-        if max(rolling[i:]) < fob * (1 - CLIFF_MARGIN):
+        if max(centred[i:]) < fob * (1 - CLIFF_MARGIN):
             return {
                 "found": True,
                 "fob_iops": fob,
