@@ -9,8 +9,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from overprov.smart.device import is_device_path, snapshot_from_target
-from overprov.smart.fleet import fleet, read_drive
+from overprov.smart.device import snapshot_from_target
 from overprov.smart.snapshot import SmartDataError, Snapshot, bytes_text
 from overprov.smart.tables import vendors
 from overprov.smart.wear import DeltaReport, LifetimeReport, compare, lifetime_report
@@ -214,72 +213,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="PATH",
         help="smartctl executable for devices (default: smartctl on PATH)",
     )
-    p.set_defaults(func=run)
+    p.set_defaults(func=run)  # overprov.smart.command replaces it with its own dispatch
 
 
 def run(args: argparse.Namespace) -> int:
-    targets: list[str] = [t for t in args.targets if not (args.json and t == "-")]
-    if sum(bool(x) for x in (targets, args.all, args.nvme_log)) != 1:
-        raise SmartDataError("give TARGET(s), --all or --nvme-log FILE (one of them)")
-    if args.smart_log is not None and args.nvme_log is None:
-        raise SmartDataError("--smart-log goes with --nvme-log FILE")
-    if args.nvme_log is not None:
-        from overprov.smart.nvme_cli import report_logs
-
-        return report_logs(args.nvme_log, args.smart_log, None, "-" if args.json else None)
-    if args.all:
-        return _run_all(args)
+    targets: list[str] = args.targets
     if len(targets) > 2:
         raise SmartDataError(
             f"give one target, or two snapshots of the same drive; got {len(targets)}: "
             + ", ".join(targets)
         )
-    if len(targets) == 1 and is_device_path(targets[0]):
-        rep: LifetimeReport | DeltaReport = read_drive(targets[0], args.smartctl, args.nvme)
-    else:
-        snaps = [snapshot_from_target(t, args.smartctl) for t in targets]
-        rep = lifetime_report(snaps[0]) if len(snaps) == 1 else compare(snaps[0], snaps[1])
+    snaps = [snapshot_from_target(t, args.smartctl) for t in targets]
+    rep = lifetime_report(snaps[0]) if len(snaps) == 1 else compare(snaps[0], snaps[1])
     if args.json:
         print(json.dumps(report_to_dict(rep), indent=2, ensure_ascii=False))
     else:
         print(format_lifetime(rep) if isinstance(rep, LifetimeReport) else format_delta(rep))
-    return 0
-
-
-def _cell(value: float | None, fmt: str) -> str:
-    return "—" if value is None else format(value, fmt)
-
-
-def _run_all(args: argparse.Namespace) -> int:
-    """``--all``: one row per SSD; a drive that cannot be read says why in its row."""
-    found = fleet(args.smartctl, args.nvme)
-    if args.json:
-        doc = {
-            "kind": "fleet",
-            "searched": found["searched"],
-            "drives": [
-                {k: (report_to_dict(v) if k == "report" else v) for k, v in row.items()}
-                for row in found["drives"]
-            ],
-        }
-        print(json.dumps(doc, indent=2, ensure_ascii=False))
-        return 0
-    if not found["drives"]:
-        print(f"no SSD found on this machine (searched {found['searched']})")
-        return 0
-    print(f"{'device':<14} {'model':<28} {'size':>9} {'host writes':>12} {'WAF':>6} "
-          f"{'used %':>6} {'days left':>9}")  # fmt: skip
-    for row in found["drives"]:
-        head = f"{row['device']:<14} {(row['model'] or '?')[:28]:<28} "
-        head += f"{bytes_text(row['size_bytes']):>9} "
-        if "error" in row:
-            print(head + f"cannot read: {row['error']}")
-            continue
-        rep = row["report"]
-        print(
-            head
-            + f"{bytes_text(rep.host_bytes) if rep.host_bytes is not None else '—':>12} "
-            + f"{_cell(rep.waf, '.2f'):>6} {_cell(rep.snapshot.percentage_used, 'g'):>6} "
-            + f"{_cell(rep.endurance.days_left, ',.0f'):>9}"
-        )
     return 0
