@@ -168,8 +168,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "percentage of rated endurance used, write rate and days left at that rate. With "
             "two snapshots of the same drive (files taken some time apart, or a file and the "
             "device now): WAF and wear rate between them. NVMe's standard log has no NAND "
-            "counter, so NVMe drives get wear and rate but no WAF; hard disks are recognised "
-            "and reported as not SSDs."
+            "counter, so an NVMe device is also asked for the logs that have one (nvme-cli), "
+            "and --nvme-log FILE reads them saved; --all reads every SSD of the machine; hard "
+            "disks are recognised and reported as not SSDs."
         ),
         epilog=(
             "Units: GB/TB are decimal (10^9/10^12 bytes). Host writes come from the NVMe log "
