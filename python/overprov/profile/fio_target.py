@@ -377,6 +377,13 @@ class FioTarget:
             "log_avg_msec": 1000,
             "percentile_list": ":".join(f"{p:g}" for p in fiomod.PERCENTILES),
         }
+        if spec.read_percent:
+            g["rw"] = "randrw"
+            g["rwmixread"] = spec.read_percent
+        if spec.write_through:
+            g["sync"] = 1
+        if spec.rate_iops is not None:
+            g["rate_iops"] = spec.rate_iops
         if self.kind == "file":
             g["fallocate"] = "none"  # keep punched holes holes until written
         else:

@@ -166,6 +166,12 @@ class SimTarget:
     def run(self, spec: RoundSpec) -> RoundResult:
         if spec.bs_bytes % 512:
             raise ConfigError(f"round.bs_bytes: {spec.bs_bytes} is not a multiple of 512")
+        if spec.read_percent or spec.write_through or spec.rate_iops is not None:
+            raise ConfigError(
+                f"round {spec.label}: a simulated round is closed-loop writes only (no "
+                "read_percent, write_through or rate_iops); run a whole simulation with "
+                "workload.read_percent, timing.host.write_through or an open loop instead"
+            )
         started = now_iso()
         if spec.rw == "write" or spec.seconds is None:
             figures = self._figures(self._core_round(spec, spec.seconds))

@@ -57,10 +57,22 @@ class RoundSpec:
     seconds: int | None = None
     fio_ss_slope_percent: float | None = None
     """Ask fio for its own ``iops_slope`` verdict over the round (fio targets only)."""
+    read_percent: int = 0
+    """Share of random reads mixed in (fio ``randrw``, ``rwmixread``); 0: writes only."""
+    write_through: bool = False
+    """Every write waits until the drive says it is durable (fio ``sync=1``: O_SYNC)."""
+    rate_iops: int | None = None
+    """Cap each job at this many IOPS (fio ``rate_iops``): the drive idles between I/Os."""
 
     def __post_init__(self) -> None:
         if self.rw not in ("randwrite", "write"):
             raise ConfigError(f"round.rw: must be randwrite or write, got {self.rw!r}")
+        if not 0 <= self.read_percent < 100 or (self.read_percent and self.rw != "randwrite"):
+            raise ConfigError(
+                f"round.read_percent: 0..99 with randwrite, got {self.read_percent} with {self.rw}"
+            )
+        if self.rate_iops is not None and self.rate_iops <= 0:
+            raise ConfigError(f"round.rate_iops: must be positive, got {self.rate_iops}")
         for name in ("bs_bytes", "qd", "jobs", "span_bytes"):
             if getattr(self, name) <= 0:
                 raise ConfigError(f"round.{name}: must be positive, got {getattr(self, name)}")
