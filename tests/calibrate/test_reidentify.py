@@ -2,7 +2,7 @@
 whose backing image is swapped between measurement segments is refused, and the image put in
 its place is not written.
 
-Calibrate measures through the profiler's own target (``profile.targets.make_target``), whose
+Calibrate measures through the profiler's own target (``profile.target_kinds.make_target``), whose
 check before every write (``profile.member_guard.check_before_write``: the fingerprint, then
 the run identifier in the first 4 KiB) runs before each purge, discard and fio round. While
 calibrate runs it holds the device open with O_EXCL, so nobody can detach it; the test lets go
@@ -23,7 +23,7 @@ import pytest
 from overprov.calibrate.measure import measure
 from overprov.calibrate.plan import Budget, design
 from overprov.errors import UnsafeDeviceError
-from overprov.profile.targets import make_target
+from overprov.profile.target_kinds import make_target
 
 MIB = 2**20
 

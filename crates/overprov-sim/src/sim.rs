@@ -8,6 +8,7 @@ use crate::error::{Error, Result};
 use crate::ftl::wear::erase_summary;
 use crate::ftl::{Counters, Ftl};
 use crate::geometry::Geometry;
+use crate::round::RoundRequest;
 use crate::stats::{erase_histogram, Delta, Interval, Snapshot, WearReport};
 use crate::timing::{Engine, RoundFigures, TimedReport};
 use crate::workload::lookahead::{Lookahead, DEFAULT_DEPTH};
@@ -400,17 +401,16 @@ impl Simulator {
     /// depth `queue_depth` over pages `offset .. offset + span`, sequential or random (each
     /// request slot once per pass), for `seconds` of simulated time or, when None, until the
     /// span has been written once. The drive keeps its state from round to round.
-    #[allow(clippy::too_many_arguments)]
-    pub fn run_round(
-        &mut self,
-        sequential: bool,
-        request_bytes: u32,
-        queue_depth: u32,
-        offset: u64,
-        span: u64,
-        seconds: Option<f64>,
-        seed: u64,
-    ) -> Result<RoundFigures> {
+    pub fn run_round(&mut self, round: &RoundRequest) -> Result<RoundFigures> {
+        let RoundRequest {
+            sequential,
+            request_bytes,
+            queue_depth,
+            offset_pages: offset,
+            span_pages: span,
+            seconds,
+            seed,
+        } = *round;
         let user = self.geom.user_pages as u64;
         let page = self.geom.page_size_bytes;
         if self.timed.is_none() {
