@@ -46,3 +46,25 @@ def test_drive_file_errors_name_the_file(tmp_path):
         presets.get(str(bad))
     with pytest.raises(ConfigError, match="missing.toml"):
         presets.get(str(tmp_path / "missing.toml"))
+
+
+@pytest.mark.parametrize("t_cmd_us", [3.0, -2.0])
+def test_twin_carries_the_fitted_times_in_a_drive_file(tmp_path, t_cmd_us):
+    """t_cmd ≥ 0: one controller context holding t_cmd per command plus t_page per mapping
+    update (t_cmd + WAF·t_page per host write); t_cmd < 0: the NAND alone with GC read time.
+    Either way the file passes the drive-file checks (presets.load_drive_file)."""
+    from overprov.calibrate import twin
+
+    p = twin.TwinParameters(4 * 2**30, 0.07, 12.0, t_cmd_us, {}, "test")
+    drive = presets.load_drive_file(twin.write(tmp_path / "twin.toml", p))
+    timing = drive["config"]["timing"]
+    per_page = twin.DIES * twin.UNITS_PER_FLASH_PAGE
+    if t_cmd_us >= 0:
+        assert timing["controller"] == {
+            "contexts": 1, "command_us": 3.0, "data_us_per_4kib": 0.0, "map_update_us": 12.0,
+        }  # fmt: skip
+        assert timing["nand"]["program_us"] == pytest.approx(12.0 * twin.NAND_SHARE * per_page)
+    else:
+        assert "controller" not in timing
+        assert timing["nand"]["read_us"] == pytest.approx(2.0 * per_page)
+        assert timing["nand"]["program_us"] == pytest.approx(10.0 * per_page)

@@ -51,3 +51,15 @@ def test_refuses_what_it_cannot_fit():
         fit.fit([fit.Point(0, 10_000)])
     with pytest.raises(ConfigError, match="WAF must be at least 1"):
         fit.fit([fit.Point(0, 10_000, waf=0.5), fit.Point(20, 20_000)])
+
+
+@pytest.mark.parametrize("native_op", [0.002, 0.05])
+def test_one_steady_figure_and_fob_fix_native_op_and_nand_time(native_op):
+    """A fresh-out-of-box figure has WAF 1 whatever the spare space: with one steady figure it
+    pins both unknowns (t_cmd held at 0), down to a native OP near 0 (the 850 Pro's 0.2%)."""
+    s = fit.Surrogate(native_op, 11.0, 0.0)
+    fob = fit.Point(0.0, 1e6 / 11.0, 0.05, fresh=True)
+    got = fit.fit([fit.Point(20.0, s.iops(20.0), 0.05), fob])
+    assert got.native_op == pytest.approx(native_op, rel=0.05)
+    assert got.t_page_us == pytest.approx(11.0, rel=0.01)
+    assert got.iops(40.0) == pytest.approx(s.iops(40.0), rel=0.01)

@@ -35,9 +35,9 @@ def register(subparsers: Any) -> None:
             "Calibrate: run a short measurement plan on TARGET (FOB, a sequential fill, random "
             "writes at a few OP levels until they settle, with SMART NAND/host write deltas "
             "where the drive reports them), fit a physical model (native OP, NAND time per "
-            "page, controller time per command), write the fitted drive as DIR/twin.toml and "
-            "predict steady IOPS (fitted model), WAF and p99 latency (the twin, simulated) at "
-            "every --extra-op level, with an 80% interval. Or fit from --from DIR or --points. "
+            "page, controller time per command), write the fitted drive as twin.toml in DIR and "
+            "predict steady IOPS, WAF and p99 latency by simulating the twin at every "
+            "--extra-op level, with an 80% interval. Or fit from --from DIR or --points. "
             "MEASURING A TARGET DESTROYS ALL DATA ON IT AND WEARS THE DRIVE."
         ),
     )
@@ -102,7 +102,9 @@ def register(subparsers: Any) -> None:
         type=float,
         default=None,
         metavar="N",
-        help="fresh-out-of-box IOPS, recorded with the fit (not a cap: see docs/calibrate.md)",
+        help="fresh-out-of-box IOPS you have (a data sheet's random-write figure): with "
+        "--points it is fitted as the time per write before any garbage collection (WAF 1); "
+        "otherwise recorded with the fit (docs/calibrate.md)",
     )
     p.add_argument(
         "--advertised",
@@ -120,7 +122,8 @@ def register(subparsers: Any) -> None:
         action="append",
         default=[],
         metavar="DEVICE",
-        help="confirm that DEVICE may be overwritten although it holds data (as for profile)",
+        help="confirm that DEVICE may be overwritten: required for every block device, "
+        "blank or not (as for profile)",
     )
     p.set_defaults(func=run)
 
@@ -303,6 +306,10 @@ def run(args: argparse.Namespace) -> int:
     else:
         out = args.out or Path("overprov-calibrate-points")
         points = user_points(args.points, args.waf_points)
+        if fob is not None:
+            if fob <= 0:
+                raise ConfigError("--fob-iops: must be positive")
+            points.append(fitmod.Point(0.0, fob, USER_POINT_REL_SD, fresh=True))
         source = "fitted to user points " + ", ".join(
             f"{p.extra_op_percent:g}%:{p.iops or ''}/{p.waf or ''}" for p in points
         )

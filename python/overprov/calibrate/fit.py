@@ -36,7 +36,10 @@ from overprov import models
 from overprov.errors import ConfigError
 
 PAGES_PER_BLOCK = 512
-RHO_MIN = 0.005
+#: The native spare space may go to (nearly) nothing: a drive whose firmware keeps most of its
+#: raw NAND for other uses (the Samsung 850 Pro fit, docs/drives/samsung-850-pro-512.toml,
+#: needed an effective native OP of 0.2%).
+RHO_MIN = 0.001
 RHO_MAX = 1.5
 #: t_cmd may be negative down to −this·t_page: garbage collection also reads each unit it moves,
 #: so 1/IOPS = t_cmd + W·t_prog + (W − 1)·t_read = (t_cmd − t_read) + W·(t_prog + t_read).
@@ -88,6 +91,12 @@ class Point:
     iops_rel_sd: float = MIN_REL_SD
     waf: float | None = None
     waf_rel_sd: float = 0.02
+    fresh: bool = False
+    """A fresh-out-of-box figure (``--fob-iops``): nothing to collect yet, so WAF 1 whatever
+    the spare space; it pins t_cmd + t_page, the time per write without garbage collection."""
+
+    def model_waf(self, native_op: float) -> float:
+        return 1.0 if self.fresh else waf_at(rho_eff(native_op, self.extra_op_percent))
 
 
 @dataclass
@@ -157,7 +166,7 @@ def linear_fit(
 def _cost_at(rho0: float, points: list[Point], fit_cmd: bool) -> tuple[float, float, float]:
     """(cost, t_cmd, t_page) with ρ₀ fixed: relative residuals of time per write and of WAF."""
     ip = [p for p in points if p.iops]
-    wafs = [waf_at(rho_eff(rho0, p.extra_op_percent)) for p in ip]
+    wafs = [p.model_waf(rho0) for p in ip]
     ys = [1e6 / p.iops for p in ip]  # type: ignore[operator]
     # relative residual (y − ŷ)/y with sd σ: weight 1/(σ·y)²
     ws = [1.0 / (max(p.iops_rel_sd, MIN_REL_SD) * y) ** 2 for p, y in zip(ip, ys, strict=True)]
@@ -167,7 +176,7 @@ def _cost_at(rho0: float, points: list[Point], fit_cmd: bool) -> tuple[float, fl
         cost += w * (y - (t_cmd + wf * t_page)) ** 2
     for p in points:
         if p.waf is not None:
-            model = waf_at(rho_eff(rho0, p.extra_op_percent))
+            model = p.model_waf(rho0)
             cost += (math.log(model / p.waf) / max(p.waf_rel_sd, MIN_REL_SD)) ** 2
     return cost, t_cmd, t_page
 

@@ -1,14 +1,12 @@
 """From measured points to ``prediction.json``: fit, twin, simulation of the twin, interval.
 
-Steady IOPS at each level come from the fitted surrogate (``fit.py``); WAF and p99 latency from
-*simulating the twin* (``twin.py``), the fitted drive as a drive file, refined until it
-reproduces its measured IOPS; the twin's own IOPS are reported beside (``twin_iops``). Why not
-the twin's IOPS: on generated drives the surrogate was as close or closer everywhere, and on one
-(a buffer too small to keep the dies busy, an additive cost per command) the twin reproduced its
-two measured points within 2% but was 18% off between them, because the twin can express a
-per-command cost only as a pipelined link, a ceiling (docs/calibrate.md). The interval comes
-from ``uncertainty.py``. With only WAF points (no IOPS), WAF comes from the surrogate and IOPS
-are not predicted.
+The fitted surrogate (``fit.py``) is the fit's inner model; its parameters become the twin
+(``twin.py``), the fitted drive as a drive file, refined until its simulation reproduces the
+measured IOPS. The predicted steady IOPS, WAF and p99 latency at every level come from
+*simulating the twin*; the surrogate's IOPS are reported beside (``surrogate_iops``). The
+interval comes from ``uncertainty.py`` (the bootstrap's spread, as ratios, around the twin's
+figure). With only WAF points (no IOPS), WAF comes from the surrogate and IOPS are not
+predicted.
 """
 
 from __future__ import annotations
@@ -148,7 +146,7 @@ def predict(
         twin_params, at_points, refinement = twinmod.refine(path, twin_params, points)
         by = {lv.extra_op_percent: lv for lv in at_points.levels}
         for p in points:
-            if p.iops:
+            if p.iops and not p.fresh:
                 got = by[p.extra_op_percent]
                 twin_check.append({
                     "extra_op_percent": p.extra_op_percent,
@@ -160,14 +158,14 @@ def predict(
                 })  # fmt: skip
         twin_worst = max((abs(c["rel_error"]) for c in twin_check), default=0.0)
         prediction_source = (
-            "the fitted surrogate (steady IOPS); the twin, simulated at every level, gives WAF "
-            f"and p99 latency (it reproduces its measured IOPS within {100 * twin_worst:.1f}%; "
-            "its own IOPS are in twin_iops)"
+            "the twin simulated at every level (steady IOPS, WAF, p99 latency); it reproduces "
+            f"its measured IOPS within {100 * twin_worst:.1f}%; the fitted surrogate's IOPS "
+            "are in surrogate_iops"
         )
         sim = twinmod.simulate_levels(path, twin_params, levels)
         for lv in sim.levels:
             x = lv.extra_op_percent
-            value = central.iops(x)
+            value = lv.steady_iops
             lo, hi = uncertainty.band(value, boot["iops"][x], model_sd)
             rows.append({
                 "extra_op_percent": x,

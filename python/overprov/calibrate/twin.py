@@ -3,12 +3,20 @@
 The surrogate's three parameters map onto the simulator's drive description:
 
 - ρ₀ → ``physical_bytes = advertised_bytes · (1 + ρ₀)``;
-- t_page → the NAND: :data:`DIES` dies of :data:`UNITS_PER_FLASH_PAGE` mapping units per flash
-  page, ``program_us = t_page · DIES · UNITS_PER_FLASH_PAGE`` (reads and erases nearly free:
-  the fitted t_page already holds their share, since it is the time per unit written);
-- t_cmd → the host link, a resource every command passes through one at a time:
-  ``link_mb_s = 4096 B / t_cmd``; a negative t_cmd is the GC read time per moved unit
-  (``fit.py``): ``read_us = −t_cmd · DIES · UNITS_PER_FLASH_PAGE``, taken off the program time.
+- t_cmd ≥ 0 and t_page → the controller (``timing.controller``, docs/simulator.md): one
+  context that holds every command for ``command_us = t_cmd`` plus ``map_update_us = t_page``
+  per mapping update, i.e. per unit the command programs, its own and the ones foreground
+  garbage collection relocates for it — WAF of them per host write on average. Time per host
+  write is then t_cmd + WAF·t_page, the surrogate's own form. Two resources working side by
+  side (a controller, then the dies) give the *larger* of their times, a ceiling; the drives
+  calibrate sees (the generated drives with small buffers, the 850 Pro) show the *sum*, which
+  one resource holding both costs reproduces. The NAND (:data:`DIES` dies of
+  :data:`UNITS_PER_FLASH_PAGE` mapping units per flash page) is given :data:`NAND_SHARE` of
+  t_page per unit written, so it is busy beside the controller (its program time shows in
+  latency) but never the bound;
+- t_cmd < 0 (garbage collection's reads, ``fit.py``) → the NAND alone:
+  ``program_us = (t_page + t_cmd)·DIES·UNITS_PER_FLASH_PAGE`` and
+  ``read_us = −t_cmd·DIES·UNITS_PER_FLASH_PAGE`` per relocated unit, no controller cost.
 
 The twin is then *refined* against its own measurement: it is simulated at the measured levels
 and t_page, t_cmd and ρ₀ are corrected (using the twin's simulated WAF, which includes the
@@ -32,10 +40,16 @@ from overprov.profile.sim_target import SimTarget
 DIES = 8
 UNITS_PER_FLASH_PAGE = 4
 PAGE_BYTES = 4096
-#: No controller ceiling: a link this fast costs under 0.1 µs per 4 KiB command.
+#: The link never binds: at this rate a 4 KiB command costs under 0.1 µs.
 FREE_LINK_MB_S = 50_000.0
+#: The NAND's time per unit written, as a share of the fitted t_page, when the controller
+#: carries the fitted times (it must stay below 1 so the NAND never binds).
+NAND_SHARE = 0.5
 #: Simulate the twin at about this much NAND (its full size is the measured drive's).
 TWIN_SIM_PHYSICAL_BYTES = 4 * 2**30
+#: ... or more, so that its native spare space holds at least this many erase blocks (the
+#: simulator needs 5 to collect garbage at all; a native OP near 0 needs a bigger twin).
+MIN_SPARE_BLOCKS = 8
 
 
 @dataclass
@@ -51,39 +65,54 @@ class TwinParameters:
 
 def drive_dict(p: TwinParameters) -> dict[str, Any]:
     """The twin as a drive file's keys (one preset's keys at the top level)."""
-    link = PAGE_BYTES / p.t_cmd_us if p.t_cmd_us > PAGE_BYTES / FREE_LINK_MB_S else FREE_LINK_MB_S
-    t_read = max(0.0, -p.t_cmd_us)  # a negative t_cmd is the GC read time per moved unit
     per_page = DIES * UNITS_PER_FLASH_PAGE
+    timing: dict[str, Any] = {
+        "enabled": True,
+        "host": {"link_mb_s": FREE_LINK_MB_S, "command_overhead_us": 2.0},
+    }
+    if p.t_cmd_us >= 0:
+        timing["controller"] = {
+            "contexts": 1,
+            "command_us": round(p.t_cmd_us, 6),
+            "data_us_per_4kib": 0.0,
+            "map_update_us": round(p.t_page_us, 6),
+        }
+        read_us, program_us = 1.0, p.t_page_us * NAND_SHARE * per_page
+        model = "controller: t_cmd + WAF·t_page per host write; NAND beside it"
+    else:
+        t_read = -p.t_cmd_us  # the GC read time per moved unit
+        read_us, program_us = t_read * per_page, (p.t_page_us - t_read) * per_page
+        model = "NAND: WAF·(t_page + t_cmd) + (WAF − 1)·(−t_cmd) per host write"
+    timing["nand"] = {
+        "channels": DIES,
+        "dies_per_channel": 1,
+        "flash_page_bytes": PAGE_BYTES * UNITS_PER_FLASH_PAGE,
+        "read_us": round(max(read_us, 1.0), 4),
+        "program_us": round(max(program_us, 1.0), 4),
+        "erase_us": 1.0,
+        "die_block_bytes": PAGE_BYTES * fitmod.PAGES_PER_BLOCK // DIES,
+        "channel_mb_s": 100_000.0,
+    }
+    timing["buffer"] = {"bytes": 64 * 2**20, "power_loss_protected": False}
     return {
         "description": "calibrated twin: the drive fitted by overprov calibrate",
         "source": p.source,
-        "advertised_bytes": int(p.advertised_bytes),
-        "physical_bytes": int(round(p.advertised_bytes * (1.0 + p.native_op))),
-        "calibration": {
-            "overprov_version": __version__,
-            "native_op": p.native_op,
-            "t_page_us": p.t_page_us,
-            "t_cmd_us": p.t_cmd_us,
-            "interval": "80% (bootstrap over the measured points' round-to-round variation)",
-            "uncertainty": p.uncertainty,
+        "advertised_bytes": twin_advertised_bytes(p),
+        "physical_bytes": int(round(twin_advertised_bytes(p) * (1.0 + p.native_op))),
+        "notes": {
+            "calibration": {
+                "overprov_version": __version__,
+                "native_op": p.native_op,
+                "t_page_us": p.t_page_us,
+                "t_cmd_us": p.t_cmd_us,
+                "model": model,
+                "interval": "80% (bootstrap over the measured points' round-to-round variation)",
+                "uncertainty": p.uncertainty,
+            }
         },
         "config": {
             "geometry": {"page_size_bytes": PAGE_BYTES, "pages_per_block": fitmod.PAGES_PER_BLOCK},
-            "timing": {
-                "enabled": True,
-                "host": {"link_mb_s": round(link, 3), "command_overhead_us": 2.0},
-                "nand": {
-                    "channels": DIES,
-                    "dies_per_channel": 1,
-                    "flash_page_bytes": PAGE_BYTES * UNITS_PER_FLASH_PAGE,
-                    "read_us": round(max(t_read * per_page, 1.0), 4),
-                    "program_us": round((p.t_page_us - t_read) * per_page, 4),
-                    "erase_us": 1.0,
-                    "die_block_bytes": PAGE_BYTES * fitmod.PAGES_PER_BLOCK // DIES,
-                    "channel_mb_s": 100_000.0,
-                },
-                "buffer": {"bytes": 64 * 2**20, "power_loss_protected": False},
-            },
+            "timing": timing,
         },
     }
 
@@ -135,9 +164,22 @@ def write(path: Path, p: TwinParameters) -> Path:
 # ------------------------------------------------------------------------------ simulating
 
 
+def _min_physical_bytes(native_op: float) -> float:
+    """NAND the twin needs for :data:`MIN_SPARE_BLOCKS` erase blocks of native spare."""
+    block_bytes = PAGE_BYTES * fitmod.PAGES_PER_BLOCK
+    return MIN_SPARE_BLOCKS * block_bytes * (1 + native_op) / native_op
+
+
+def twin_advertised_bytes(p: TwinParameters) -> int:
+    """The twin's size: the drive's, or larger when a native OP near 0 would leave the
+    simulator too few spare blocks at full size (its figures do not depend on its size)."""
+    return max(int(p.advertised_bytes), math.ceil(_min_physical_bytes(p.native_op)))
+
+
 def sim_spec(path: Path, advertised_bytes: int, native_op: float) -> str:
     physical = advertised_bytes * (1.0 + native_op)
-    scale = min(1.0, TWIN_SIM_PHYSICAL_BYTES / physical)
+    wanted = max(TWIN_SIM_PHYSICAL_BYTES, _min_physical_bytes(native_op))
+    scale = min(1.0, wanted / physical)
     return f"sim:{path}@{scale:.9g}"
 
 
@@ -147,7 +189,7 @@ def simulate_levels(
     """Steady IOPS, WAF and p99 latency of the twin at ``levels``, one drive swept lowest
     first (the same measurement code as calibrate's own, on the simulated twin)."""
     plan = MeasurementPlan(budget=Budget(), segments=segments_for(levels))
-    target = SimTarget(sim_spec(path, p.advertised_bytes, p.native_op), seed=seed)
+    target = SimTarget(sim_spec(path, twin_advertised_bytes(p), p.native_op), seed=seed)
     with target:
         return measure(target, plan)
 
@@ -163,6 +205,7 @@ def refine(
     """Correct the twin until it reproduces the measured IOPS within ``tolerance`` (or
     ``iterations`` run out). Returns the twin, its simulation at the measured levels, and the
     history of (iteration, worst relative error)."""
+    points = [pt for pt in points if not pt.fresh]  # steady points: what the twin simulates
     levels = sorted({pt.extra_op_percent for pt in points if pt.iops})
     history: list[dict[str, float]] = []
     best: tuple[float, TwinParameters, Measurement] | None = None

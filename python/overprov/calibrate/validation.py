@@ -4,7 +4,9 @@ from a long per-level measurement, and the comparison with a calibration's predi
 Each generated drive draws, from its seed, the things that shape a real drive's OP curve:
 native OP (1–28%), NAND timings (tPROG, tR, tBERS), dies and channels, flash page and block
 size, GC victim policy (greedy, d-choices, cost-benefit) and trigger, SLC cache, write buffer,
-host link and command overhead. The fit never sees any of it: calibration goes through the
+host link and command overhead, controller limits (contexts 1–4, a ceiling of 40–400 k IOPS
+from the time per command, time per 4 KiB and per mapping update) and flush cost. The fit
+never sees any of it: calibration goes through the
 Target protocol only.
 
 *Truth* is the same drive measured at every level 0–40% the long way: one drive, levels lowest
@@ -73,6 +75,18 @@ def drive(seed: int) -> dict[str, Any]:
             "program_us": round(rng.uniform(150.0, 250.0), 1),
             "read_us": 30.0,
         }
+    # drawn last, so every draw above is what it was before controllers were added
+    contexts = rng.choice([1, 2, 4])
+    ceiling_iops = rng.uniform(40_000.0, 400_000.0)
+    timing["controller"] = {
+        "contexts": contexts,
+        "command_us": round(contexts * 1e6 / ceiling_iops, 3),
+        "data_us_per_4kib": round(rng.uniform(0.0, 1.0) * contexts, 3),
+        "map_update_us": round(rng.uniform(0.0, 1.0) * contexts, 3),
+    }
+    # costs a flush only without power-loss protection and only for write-through writes
+    # (none in calibrate's workload): drawn so the family covers the model, shown to matter not
+    timing["flush"] = {"metadata_flash_pages": rng.choice([1, 2, 8, 22])}
     return {
         "description": f"generated validation drive, seed {seed}",
         "source": "overprov.calibrate.validation.drive: drawn at random from the seed",
