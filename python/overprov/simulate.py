@@ -14,10 +14,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from overprov import engine, presets
+from overprov import engine, presets, sweep
 from overprov.engine import merge, validate
 from overprov.errors import ConfigError
-from overprov.progress import ProgressBar
 from overprov.simulate_output import format_table, format_timed_table, write_series_csv
 from overprov.units import parse_block_size, parse_duration_seconds, parse_number_list, parse_size
 
@@ -227,6 +226,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="write the full reports (intervals, wear, victim histogram) as JSON",
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    par = p.add_argument_group("parallel runs (docs/scale.md)")
+    par.add_argument(
+        "--jobs",
+        type=int,
+        metavar="N",
+        help="run up to N points of a sweep at once, each in its own process (default: the "
+        "cores this process may use); the results are those of a serial run",
+    )
+    par.add_argument(
+        "--dask-scheduler",
+        metavar="ADDR",
+        help="send the points to the Dask distributed cluster at ADDR (e.g. tcp://host:8786; "
+        "pip install 'overprov[dask]'); its workers need the same overprov",
+    )
     d = p.add_argument_group("drive presets (data/presets.toml; illustrative)")
     d.add_argument(
         "--preset",
@@ -365,16 +378,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     configs = demo_configs() if args.demo else sweep_configs(config_from_args(args), args)
-    reports = []
     for cfg in configs:
         validate(cfg)  # every config is checked before the first run starts
-    for i, cfg in enumerate(configs):
-        bar = None if args.no_progress else ProgressBar(f"run {i + 1}/{len(configs)}")
-        try:
-            reports.append(engine.run(cfg, progress=bar))
-        finally:
-            if bar is not None:
-                bar.close()
+    reports = sweep.run_points(
+        configs, jobs=args.jobs, dask_scheduler=args.dask_scheduler, progress=not args.no_progress
+    )
     print(format_table(reports))
     if any(r.get("timed") for r in reports):
         print(format_timed_table(reports))
@@ -401,4 +409,4 @@ def run(args: argparse.Namespace) -> int:
 
         html = write_report([out_dir / "simulate.json"], out_dir)
         print(f"report: {html}")
-    return 0
+    return 130 if reports.interrupted else 0
