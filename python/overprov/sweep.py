@@ -41,6 +41,9 @@ WALL_CLOCK_FIELDS = ("wall_seconds", "host_pages_per_wall_second")
 #: How often the waiting process looks at the running points (seconds).
 _POLL_S = 0.1
 
+#: How long to try reaching a Dask scheduler before giving up (seconds).
+DASK_CONNECT_TIMEOUT_S = 30.0
+
 
 class SweepReports(list):
     """The reports of a sweep, in the order of its configs. ``interrupted`` is True when Ctrl-C
@@ -186,7 +189,7 @@ def _dask_client(address: str) -> Any:
             f"--dask-scheduler {address}: Dask is not installed here; pip install 'overprov[dask]'"
         ) from exc
     try:
-        return Client(address, timeout=30, set_as_default=False)
+        return Client(address, timeout=DASK_CONNECT_TIMEOUT_S, set_as_default=False)
     except (OSError, TimeoutError) as exc:
         raise ConfigError(f"--dask-scheduler {address}: cannot reach the scheduler: {exc}") from exc
 
@@ -204,7 +207,7 @@ def _run_dask(texts: list[str], address: str, progress: bool, label: str) -> dic
         futures = client.map(run_point_json, texts, pure=False)
         index = {f.key: i for i, f in enumerate(futures)}
         bar(0)
-        for future in as_completed(futures):
+        for future in as_completed(futures, loop=client.loop):
             try:
                 report = json.loads(future.result())
             except OverprovError:
