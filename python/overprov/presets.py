@@ -1,9 +1,9 @@
 """Drive presets (``data/presets.toml``) and scaling them to a size that simulates in seconds.
 
-A preset is a full-size drive. Scaling by a factor s keeps every ratio: the NAND and user
-capacities, the write buffer and the SLC cache shrink by s; dies, timings and block size stay,
-so per-die throughput, WAF and the IOPS curve against drive writes keep their shape (checked by
-tests/simulate/test_timed.py and bench/README.md).
+A preset is a full-size drive. Scaling by a factor s (``overprov.scaled_drive``) keeps every
+ratio: the NAND and user capacities, the write buffer and the SLC cache shrink by s; dies,
+timings and block size stay, so per-die throughput, WAF and the IOPS curve against drive writes
+keep their shape (checked by tests/simulate/test_timed.py and bench/README.md).
 """
 
 from __future__ import annotations
@@ -15,12 +15,9 @@ from importlib import resources
 from typing import Any
 
 from overprov.errors import ConfigError
-from overprov.units import parse_size_bytes
+from overprov.scaled_drive import GIB, parse_scale, scale_config
 
-GIB = 2**30
 GIB_PER_GB = GIB / 1e9
-#: Default scaled size: physical NAND of about this many bytes.
-DEFAULT_SCALED_PHYSICAL_BYTES = 32 * GIB
 
 
 @cache
@@ -47,43 +44,20 @@ def physical_bytes(preset: dict[str, Any]) -> float:
 def scale_factor(preset: dict[str, Any], scale: str | None) -> float:
     """``scale``: None (to about 32 GiB of NAND), a factor ("1", "1/32", "0.05") or a target
     NAND size ("64GiB")."""
-    full = physical_bytes(preset)
-    if scale is None:
-        return min(1.0, DEFAULT_SCALED_PHYSICAL_BYTES / full)
-    text = scale.strip()
-    try:
-        if "/" in text:
-            num, den = text.split("/")
-            factor = float(num) / float(den)
-        else:
-            factor = float(text)
-    except ValueError:
-        factor = parse_size_bytes(text, "--scale", bare_unit="b") / full
-    if not 0 < factor <= 1:
-        raise ConfigError(f"--scale: must shrink the drive (0 < factor <= 1), got {scale!r}")
-    return factor
+    return parse_scale(scale, physical_bytes(preset))
 
 
 def preset_config(name: str, scale: str | None = None) -> tuple[dict[str, Any], float]:
-    """The SimConfig fragment of preset ``name`` scaled; returns (config, factor)."""
+    """The SimConfig fragment of preset ``name`` scaled (``overprov.scaled_drive``'s rule);
+    returns (config, factor)."""
     preset = get(name)
     factor = scale_factor(preset, scale)
     cfg = preset.get("config", {})
     geo = cfg.setdefault("geometry", {})
-    geo["advertised_bytes"] = int(preset["advertised_bytes"] * factor)
-    if "physical_bytes" in preset:
-        geo["physical_bytes"] = int(preset["physical_bytes"] * factor)
-    else:
-        geo["physical_bytes"] = int(preset["advertised_bytes"] * GIB_PER_GB * factor)
+    geo["advertised_bytes"] = preset["advertised_bytes"]
+    geo["physical_bytes"] = physical_bytes(preset)
     geo.setdefault("extra_op_percent", 0.0)
-    timing = cfg.setdefault("timing", {})
-    buf = timing.setdefault("buffer", {})
-    if "bytes" in buf:
-        buf["bytes"] = int(buf["bytes"] * factor)
-    slc = timing.get("slc", {})
-    if slc.get("enabled"):
-        slc["max_bytes"] = int(slc["max_bytes"] * factor)
-    return cfg, factor
+    return scale_config(cfg, factor), factor
 
 
 def describe(name: str) -> str:
