@@ -3,8 +3,11 @@ that finished. Every run here is the real simulator core."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import pty
+import select
 import signal
 import subprocess
 import sys
@@ -143,3 +146,48 @@ def test_ctrl_c_keeps_finished_points(tmp_path: Path, jobs: int) -> None:
     assert sorted(result["seeds"]) == [1, 3]
     assert "interrupted: 2 of 3 points finished" in err
     assert stopped_s < 30
+
+
+@pytest.mark.slow
+def test_simulate_ctrl_c_writes_the_finished_points(tmp_path: Path) -> None:
+    """`overprov simulate` stopped by Ctrl-C prints and writes the points that finished and
+    exits 130. Two points: ρ = 1 (WAF near 1.2) and ρ = 0.01 (WAF near 50, 40 times longer).
+    stderr is a terminal (a pty), so the sweep draws its points bar; Ctrl-C comes once it shows
+    one point of two finished."""
+    out = tmp_path / "partial.json"
+    cmd = [sys.executable, "-m", "overprov.cli", "simulate", "--user-pages", "16384"]
+    cmd += ["--pages-per-block", "16", "--op", "1.0,0.01", "--drive-writes", "1000"]
+    cmd += ["--jobs", "2", "--json", str(out)]
+    env = {**os.environ, "PYTHONPATH": str(PYTHON_DIR)}
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=slave, text=True, env=env, start_new_session=True
+    )
+    os.close(slave)
+    seen = b""
+
+    def read_for(seconds: float) -> None:
+        nonlocal seen
+        ready, _, _ = select.select([master], [], [], seconds)
+        if ready:
+            with contextlib.suppress(OSError):  # OSError: the other end closed
+                seen += os.read(master, 4096)
+
+    try:
+        deadline = time.monotonic() + 300
+        while b" 50.0% points" not in seen:
+            assert proc.poll() is None and time.monotonic() < deadline, seen
+            read_for(0.2)
+        os.killpg(proc.pid, signal.SIGINT)
+        stdout, _ = proc.communicate(timeout=60)
+        read_for(1.0)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        os.close(master)
+    assert proc.returncode == 130, seen
+    assert b"interrupted: 1 of 2 points finished" in seen
+    runs = json.loads(out.read_text())["runs"]
+    assert [r["config"]["geometry"]["op_ratio"] for r in runs] == [1.0]
+    assert "full reports written to" in stdout
