@@ -114,6 +114,8 @@ def run_points(
     (the others are stopped); Ctrl-C returns the finished points (see :class:`SweepReports`)."""
     configs = list(configs)
     texts = [json.dumps(cfg) for cfg in configs]
+    if dask_scheduler is not None and jobs is not None:
+        raise ConfigError("--jobs and --dask-scheduler: the cluster decides how many run at once")
     if dask_scheduler is not None:
         done = _run_dask(texts, longest_first(configs), dask_scheduler, progress, label)
     else:

@@ -96,6 +96,11 @@ def test_jobs_below_one_is_refused() -> None:
         sweep.run_points([small(1)], jobs=0)
 
 
+def test_jobs_and_a_cluster_are_refused_together() -> None:
+    with pytest.raises(Exception, match="--jobs and --dask-scheduler"):
+        sweep.run_points([small(1)], jobs=2, dask_scheduler="tcp://127.0.0.1:9")
+
+
 def test_default_jobs_is_the_affinity() -> None:
     assert sweep.default_jobs() == len(os.sched_getaffinity(0))
 
