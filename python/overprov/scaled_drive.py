@@ -2,10 +2,11 @@
 its WAF is.
 
 The one scaling rule (presets use it too): scaling by a factor s multiplies every capacity by s
-(advertised, physical and user capacity, and in timed runs the write buffer and the SLC cache)
-and keeps every ratio and every per-block figure (OP, page and block size, the workload's
-shares of the LBA space, dies and timings). By default a drive is scaled to about
-:data:`DEFAULT_SCALED_PHYSICAL_BYTES` of NAND.
+(advertised, physical and user capacity, and in timed runs the SLC cache) and keeps every ratio
+and every per-block figure (OP, page and block size, the workload's shares of the LBA space,
+dies and timings). The write buffer is not scaled: it queues work for the dies, which a scaled
+drive keeps. By default a drive is scaled to about :data:`DEFAULT_SCALED_PHYSICAL_BYTES` of
+NAND, and never below :data:`MIN_SCALED_BLOCKS` erase blocks.
 
 A WAF-mode run (no simulated time) whose full size would take more than
 :data:`AUTO_SCALE_SECONDS` here runs scaled by default: :func:`scale_sweep` picks one factor for
@@ -27,6 +28,9 @@ from overprov.units import parse_size_bytes
 GIB = 2**30
 #: Default scaled size: physical NAND of about this many bytes.
 DEFAULT_SCALED_PHYSICAL_BYTES = 32 * GIB
+#: Fewest erase blocks a scaled drive may have: below this the spare pool is a handful of
+#: blocks and GC's steady state departs from the full-size drive's (tests/drives/).
+MIN_SCALED_BLOCKS = 256
 #: A WAF-mode sweep whose full-size points would take longer than this runs scaled by default.
 AUTO_SCALE_SECONDS = 30.0
 #: Host page writes per wall second used to estimate a run's cost: the simulator's rate beyond
@@ -44,8 +48,8 @@ _COUNT_FIELDS = ("user_pages", "physical_blocks")
 
 
 def scale_config(cfg: dict[str, Any], factor: float) -> dict[str, Any]:
-    """``cfg`` with every capacity multiplied by ``factor`` (the one scaling rule, above);
-    a copy. Byte sizes and counts are rounded down to whole bytes and units."""
+    """``cfg`` with every capacity multiplied by ``factor`` (the one scaling rule, above; the
+    write buffer stays); a copy. Byte sizes and counts are rounded down to whole bytes and units."""
     if not 0 < factor <= 1:
         raise ConfigError(f"--scale: must shrink the drive (0 < factor <= 1), got {factor:g}")
     out = copy.deepcopy(cfg)
@@ -54,9 +58,6 @@ def scale_config(cfg: dict[str, Any], factor: float) -> dict[str, Any]:
         if geo.get(key) is not None:
             geo[key] = max(1, int(geo[key] * factor))
     timing = out.get("timing", {})
-    buf = timing.get("buffer", {})
-    if buf.get("bytes") is not None:
-        buf["bytes"] = int(buf["bytes"] * factor)
     slc = timing.get("slc", {})
     if slc.get("enabled") and slc.get("max_bytes") is not None:
         slc["max_bytes"] = int(slc["max_bytes"] * factor)
@@ -145,9 +146,14 @@ def scale_sweep(configs: Sequence[dict[str, Any]], scale: str | None) -> ScaledS
     scaled = [scale_config(c, factor) for c in configs]
     for i, cfg in enumerate(scaled, start=1):
         try:
-            engine.validate(cfg)
+            blocks = engine.validate(cfg)["geometry"]["blocks"]
         except ConfigError as exc:
             raise ConfigError(f"--scale: point {i} scaled by {factor:.4g}: {exc}") from exc
+        if blocks < MIN_SCALED_BLOCKS:
+            raise ConfigError(
+                f"--scale {scale}: point {i} would have {blocks} erase blocks, fewer than the "
+                f"{MIN_SCALED_BLOCKS} that keep GC's steady state; scale less"
+            )
     classes = sorted({workload_class(c) for c in scaled})
     bounds = []
     for name in classes:

@@ -238,11 +238,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="send the points to the Dask distributed cluster at ADDR (e.g. tcp://host:8786; "
         "pip install 'overprov[dask]'); its workers need the same overprov",
     )
-    d = p.add_argument_group("drive presets (data/presets.toml; illustrative)")
+    d = p.add_argument_group("drive presets (data/presets.toml; illustrative) and drive files")
     d.add_argument(
         "--preset",
-        choices=presets.names(),
-        help="a drive class with its NAND timings, buffer and SLC cache; implies --timed",
+        metavar="NAME|FILE.toml",
+        help="a drive with its NAND timings, buffer and SLC cache: a preset ("
+        + ", ".join(presets.names())
+        + ") or a drive file (docs/drives/); implies --timed",
     )
     d.add_argument(
         "--scale",
