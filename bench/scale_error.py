@@ -66,6 +66,8 @@ def main() -> None:
     wall = time.perf_counter() - started
     waf: dict[tuple[str, float, str], float] = {}
     rows = []
+    if reports.interrupted:
+        raise SystemExit(f"interrupted: {len(reports)} of {len(points)} runs finished")
     for (name, x, size, _), rep in zip(points, reports, strict=True):
         waf[(name, x, size)] = rep["measured"]["waf"]
         rows.append(

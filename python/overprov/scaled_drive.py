@@ -41,7 +41,12 @@ ESTIMATE_HOST_PAGES_PER_S = 5.0e6
 #: The largest |WAF scaled − WAF full| / WAF full measured for a drive scaled to
 #: DEFAULT_SCALED_PHYSICAL_BYTES, per workload class, in percent: bench/scale_error.py, the
 #: table in docs/scale.md (128 GiB of NAND full size, extra OP 0 and 20 %, seed 1).
-MEASURED_WAF_ERROR_PERCENT: dict[str, float] = {}
+MEASURED_WAF_ERROR_PERCENT: dict[str, float] = {
+    "uniform": 0.1,
+    "hot-cold": 0.1,
+    "zipf": 2.0,
+    "jesd219": 0.1,
+}
 
 _CAPACITY_FIELDS = ("advertised_bytes", "physical_bytes", "user_bytes")
 _COUNT_FIELDS = ("user_pages", "physical_blocks")
@@ -168,4 +173,9 @@ def scale_sweep(configs: Sequence[dict[str, Any]], scale: str | None) -> ScaledS
         f"{DEFAULT_SCALED_PHYSICAL_BYTES / GIB:.0f} GiB, measured against full size "
         f"(docs/scale.md): {', '.join(bounds)}. --scale 1 runs full size."
     )
+    if small < 0.9 * DEFAULT_SCALED_PHYSICAL_BYTES:
+        note += (
+            f" This drive is smaller than that ({small / GIB:.3g} GiB): its error is larger "
+            "(the table in docs/scale.md shows how much at 8 and 2 GiB)."
+        )
     return ScaledSweep(scaled, factor, note)
