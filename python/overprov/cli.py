@@ -20,6 +20,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "overprov.apply.cli",
     "overprov.status",
     "overprov.profile.cli",
+    "overprov.qualify.cli",
     "overprov.smart",
     "overprov.smart.nvme_cli",
     "overprov.exporter",

@@ -6,6 +6,7 @@ mod errors;
 mod trace;
 
 use overprov_sim::config::{from_json, SimConfig};
+use overprov_sim::round::RoundRequest;
 use overprov_sim::Simulator;
 use pyo3::prelude::*;
 
@@ -50,34 +51,14 @@ impl PySimulator {
             .map_err(|e| errors::to_py(py, e))
     }
 
-    /// One profiler round on the simulated drive (see `Simulator::run_round`); returns its
-    /// figures as JSON text. The GIL is released while it runs.
-    #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (sequential, request_bytes, queue_depth, offset_pages, span_pages, seconds, seed))]
-    fn run_round(
-        &mut self,
-        py: Python<'_>,
-        sequential: bool,
-        request_bytes: u32,
-        queue_depth: u32,
-        offset_pages: u64,
-        span_pages: u64,
-        seconds: Option<f64>,
-        seed: u64,
-    ) -> PyResult<String> {
+    /// One profiler round on the simulated drive (see `Simulator::run_round`): the round as
+    /// JSON (`overprov_sim::round::RoundRequest`); returns its figures as JSON text. The GIL is
+    /// released while it runs.
+    fn run_round(&mut self, py: Python<'_>, round_json: &str) -> PyResult<String> {
+        let round = RoundRequest::from_json(round_json).map_err(|e| errors::to_py(py, e))?;
         let inner = &mut self.inner;
         let figures = py
-            .detach(|| {
-                inner.run_round(
-                    sequential,
-                    request_bytes,
-                    queue_depth,
-                    offset_pages,
-                    span_pages,
-                    seconds,
-                    seed,
-                )
-            })
+            .detach(|| inner.run_round(&round))
             .map_err(|e| errors::to_py(py, e))?;
         Ok(serde_json::to_string(&figures).unwrap_or_default())
     }

@@ -10,6 +10,7 @@ pub mod error;
 pub mod ftl;
 pub mod geometry;
 pub mod rng;
+pub mod round;
 pub mod sim;
 pub mod stats;
 pub mod timing;

@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from overprov import __version__, presets, simulate
+from overprov import __version__, engine, presets
 from overprov.errors import ConfigError
 from overprov.profile.targets import Figures, RoundResult, RoundSpec, now_iso
 
@@ -52,7 +52,7 @@ class SimTarget:
         self.spec = spec
         self.preset, self.scale = parse_spec(spec)
         cfg, self.factor = presets.preset_config(self.preset, self.scale)
-        cfg = simulate.merge(
+        cfg = engine.merge(
             cfg,
             {
                 "geometry": {"extra_op_percent": 0.0},
@@ -61,7 +61,7 @@ class SimTarget:
             },
         )
         self.config = cfg
-        resolved = simulate.validate(cfg)
+        resolved = engine.validate(cfg)
         geo = resolved["geometry"]
         self.page_bytes = geo["page_size_bytes"]
         self.user_pages = geo["user_pages"]
@@ -83,9 +83,7 @@ class SimTarget:
                 "saved, so a simulated profile cannot be resumed; run it again (it takes seconds "
                 "to minutes)"
             )
-        from overprov import _core
-
-        self._sim = _core.Simulator(json.dumps(self.config))
+        self._sim = engine.simulator(self.config)
 
     def close(self) -> None:
         self._sim = None
@@ -125,9 +123,7 @@ class SimTarget:
         return None
 
     def software(self) -> dict[str, str]:
-        from overprov import _core
-
-        return {"overprov-sim": _core.__version__, "overprov": __version__}
+        return {"overprov-sim": engine.core_version(), "overprov": __version__}
 
     def write_counters(self) -> dict[str, int]:
         """Host and NAND bytes written since open, as a drive's SMART counters report them:
@@ -170,6 +166,12 @@ class SimTarget:
     def run(self, spec: RoundSpec) -> RoundResult:
         if spec.bs_bytes % 512:
             raise ConfigError(f"round.bs_bytes: {spec.bs_bytes} is not a multiple of 512")
+        if spec.read_percent or spec.write_through or spec.rate_iops is not None:
+            raise ConfigError(
+                f"round {spec.label}: a simulated round is closed-loop writes only (no "
+                "read_percent, write_through or rate_iops); run a whole simulation with "
+                "workload.read_percent, timing.host.write_through or an open loop instead"
+            )
         started = now_iso()
         if spec.rw == "write" or spec.seconds is None:
             figures = self._figures(self._core_round(spec, spec.seconds))
@@ -186,15 +188,16 @@ class SimTarget:
 
     def _core_round(self, spec: RoundSpec, seconds: float | None) -> dict[str, Any]:
         self._rounds += 1
-        raw = self._need_open().run_round(
-            spec.rw == "write",
-            spec.bs_bytes,
-            spec.qd * spec.jobs,
-            spec.offset_bytes // self.page_bytes,
-            spec.span_bytes // self.page_bytes,
-            float(seconds) if seconds is not None else None,
-            self.seed * 1_000_003 + self._rounds,
-        )
+        round_request = {
+            "sequential": spec.rw == "write",
+            "request_bytes": spec.bs_bytes,
+            "queue_depth": spec.qd * spec.jobs,
+            "offset_pages": spec.offset_bytes // self.page_bytes,
+            "span_pages": spec.span_bytes // self.page_bytes,
+            "seconds": float(seconds) if seconds is not None else None,
+            "seed": self.seed * 1_000_003 + self._rounds,
+        }
+        raw = self._need_open().run_round(json.dumps(round_request))
         return json.loads(raw)
 
     def _figures(self, fig: dict[str, Any]) -> Figures:

@@ -2,7 +2,8 @@
 
 The package: ``tables`` (the vendor tables, data in ``overprov/data/smart_vendors.toml``),
 ``snapshot`` (one smartctl document reduced to the figures), ``device`` (reading a file or a
-device), ``wear`` (WAF, wear rate, days left), ``cli`` (the command and its output).
+device), ``wear`` (WAF, wear rate, days left), ``cli`` (the flags and the output),
+``command`` (which reading a command line asks for), ``fleet`` (every SSD of the machine).
 
 A drive in service counts the bytes the host wrote and, on many SSDs, the bytes it programmed
 into NAND. Their ratio is the drive's real write amplification (WAF = NAND writes / host
@@ -26,7 +27,8 @@ not apply to them. Library functions raise ``SmartDataError`` (an ``OverprovErro
 the file and the field; only ``overprov.cli`` turns that into an exit code.
 """
 
-from overprov.smart.cli import format_delta, format_lifetime, register, report_to_dict, run
+from overprov.smart.cli import format_delta, format_lifetime, report_to_dict
+from overprov.smart.command import register, run
 from overprov.smart.device import load_json_file, read_device, snapshot_from_target
 from overprov.smart.snapshot import Counter, SmartDataError, Snapshot, WafCounters, parse_snapshot
 from overprov.smart.wear import DeltaReport, LifetimeReport, compare, lifetime_report

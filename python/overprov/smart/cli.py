@@ -6,6 +6,7 @@ import argparse
 import json
 import math
 from dataclasses import asdict
+from pathlib import Path
 from typing import Any
 
 from overprov.smart.device import snapshot_from_target
@@ -167,8 +168,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "percentage of rated endurance used, write rate and days left at that rate. With "
             "two snapshots of the same drive (files taken some time apart, or a file and the "
             "device now): WAF and wear rate between them. NVMe's standard log has no NAND "
-            "counter, so NVMe drives get wear and rate but no WAF; hard disks are recognised "
-            "and reported as not SSDs."
+            "counter, so an NVMe device is also asked for the logs that have one (nvme-cli), "
+            "and --nvme-log FILE reads them saved; --all reads every SSD of the machine; hard "
+            "disks are recognised and reported as not SSDs."
         ),
         epilog=(
             "Units: GB/TB are decimal (10^9/10^12 bytes). Host writes come from the NVMe log "
@@ -180,19 +182,39 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "targets",
-        nargs="+",
+        nargs="*",
         metavar="TARGET",
         help="a device such as /dev/sda or /dev/nvme0, or a smartctl -j JSON file; give two "
-        "snapshots of one drive for the WAF between them",
+        "snapshots of one drive for the WAF between them; an NVMe device is also asked for "
+        "its NAND-write logs (nvme-cli, docs/smart-nvme.md)",
     )
-    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--json", action="store_true", help="print the report as JSON (--json -)")
+    p.add_argument(
+        "--all",
+        action="store_true",
+        help="every SSD of this machine (non-rotational disks in /sys/block), one table",
+    )
+    p.add_argument(
+        "--nvme-log",
+        type=Path,
+        metavar="FILE",
+        help="a saved nvme-cli NAND-write log (OCP C0h, Endurance Group, Intel CAh, vendor "
+        "logs; docs/smart-nvme.md) instead of a TARGET",
+    )
+    p.add_argument(
+        "--smart-log",
+        type=Path,
+        metavar="FILE",
+        help="with --nvme-log: the drive's standard SMART log saved at the same time",
+    )
+    p.add_argument("--nvme", default="nvme", metavar="PATH", help="nvme-cli executable")
     p.add_argument(
         "--smartctl",
         default="smartctl",
         metavar="PATH",
         help="smartctl executable for devices (default: smartctl on PATH)",
     )
-    p.set_defaults(func=run)
+    p.set_defaults(func=run)  # overprov.smart.command replaces it with its own dispatch
 
 
 def run(args: argparse.Namespace) -> int:

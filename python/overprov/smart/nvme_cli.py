@@ -16,7 +16,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     names = ", ".join(f"{' '.join(s.command[1:3])} ({s.log_id})" for s in load_sources())
     p = subparsers.add_parser(
         "smart-nvme",
-        help="NVMe WAF from the OCP C0h, Endurance Group, Intel CAh or vendor logs (nvme-cli)",
+        help="NVMe WAF from the OCP C0h, Endurance Group, Intel CAh or vendor logs (nvme-cli); "
+        "the same as overprov smart --nvme-log FILE / overprov smart /dev/nvmeX",
         description=(
             "Write amplification of an NVMe drive. The standard SMART log has no NAND-write "
             "counter; these logs have one: " + names + ". Give a saved output of one of them "
@@ -57,20 +58,34 @@ def _read(path: Path) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.device is not None:
-        if args.smart_log is not None:
+    return report_logs(args.nvme_log, args.smart_log, args.device, args.json, args.nvme)
+
+
+def report_logs(
+    nvme_log: Path | None,
+    smart_log: Path | None,
+    device: str | None,
+    json_to: str | None,
+    nvme: str = "nvme",
+) -> int:
+    """Print (and with ``json_to`` write, "-": stdout) the WAF report of saved NVMe logs or of
+    a controller read now: ``overprov smart --nvme-log`` and ``overprov smart-nvme``."""
+    if device is not None:
+        if smart_log is not None:
             raise NvmeLogError("--smart-log is for saved files; --device reads the SMART log now")
-        reading, smart = read_device_logs(args.device, args.nvme)
+        reading, smart = read_device_logs(device, nvme)
     else:
-        reading = parse_nvme_log(_read(args.nvme_log), str(args.nvme_log))
+        if nvme_log is None:
+            raise NvmeLogError("--nvme-log FILE: give a saved nvme-cli log output")
+        reading = parse_nvme_log(_read(nvme_log), str(nvme_log))
         smart = None
-        if args.smart_log is not None:
-            smart = parse_smart_log(_read(args.smart_log), str(args.smart_log))
-    if args.json is not None:
+        if smart_log is not None:
+            smart = parse_smart_log(_read(smart_log), str(smart_log))
+    if json_to is not None:
         text = json.dumps(nvme_report(reading, smart), indent=2, ensure_ascii=False)
-        if args.json == "-":
+        if json_to == "-":
             print(text)
             return 0
-        Path(args.json).write_text(text + "\n", encoding="utf-8")
+        Path(json_to).write_text(text + "\n", encoding="utf-8")
     print(format_nvme_report(reading, smart), file=sys.stdout)
     return 0

@@ -1,0 +1,211 @@
+"""``overprov qualify TARGET``: is this drive fit for the job? (docs/qualify.md)"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from overprov import presets
+from overprov.blockdev import CONFIRM_FLAG
+from overprov.errors import ConfigError
+from overprov.qualify import session, verdict
+from overprov.qualify.bench import QualifySettings
+from overprov.units import parse_block_size, parse_size
+
+
+def _arg(parse: Any) -> Any:
+    def convert(text: str) -> Any:
+        try:
+            return parse(text)
+        except ConfigError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    return convert
+
+
+def register(subparsers: Any) -> None:
+    d = QualifySettings()
+    p = subparsers.add_parser(
+        "qualify",
+        help="is this drive fit for the job? cache (power-loss protection), TRIM and idle "
+        "recovery, write cliff, latency outliers",
+        description=(
+            "Qualify a drive: a cache-device test (write-back against write-through, which "
+            "shows whether flushes wait for NAND), TRIM recovery, host idle recovery, the write "
+            "cliff and IO consistency; one verdict per test with the figures behind it. Real "
+            "targets run fio and THIS DESTROYS ALL DATA ON THE TARGET; the same safety rules as "
+            "profile apply (docs/safety.md)."
+        ),
+    )
+    p.add_argument(
+        "target",
+        metavar="TARGET",
+        help="block device or regular file; several comma-separated = RAID members tested "
+        "together; sim:NAME|FILE.toml[@SCALE] for a simulated drive (presets: "
+        + ", ".join(presets.names())
+        + ")",
+    )
+    p.add_argument(
+        "--tests",
+        type=_arg(session.parse_tests),
+        default=list(session.TESTS),
+        metavar="LIST",
+        help=f"comma-separated, from {','.join(session.TESTS)} (default: all)",
+    )
+    p.add_argument("--json", metavar="FILE|-", help="write the results as JSON (- : stdout)")
+    p.add_argument(
+        "--out",
+        type=Path,
+        metavar="DIR",
+        help="folder for fio job files and outputs (default overprov-qualify-TIME)",
+    )
+    p.add_argument(
+        "--size",
+        type=_arg(parse_size),
+        metavar="BYTES",
+        help="test only the first BYTES of each member (creates a missing file)",
+    )
+    p.add_argument(
+        "--bs",
+        type=_arg(lambda t: parse_block_size(t, "--bs")),
+        default=d.bs_bytes,
+        metavar="SIZE",
+        help="block size (4k)",
+    )
+    p.add_argument("--qd", type=int, default=d.qd, metavar="N", help=f"queue depth ({d.qd})")
+    p.add_argument(
+        "--read-percent",
+        type=int,
+        default=d.read_percent,
+        metavar="P",
+        help=f"cache test: share of reads ({d.read_percent})",
+    )
+    p.add_argument(
+        "--round-seconds",
+        type=int,
+        default=d.round_seconds,
+        metavar="S",
+        help=f"length of one round, simulated seconds on sim: ({d.round_seconds})",
+    )
+    p.add_argument(
+        "--steady-drive-writes",
+        type=float,
+        default=d.steady_drive_writes,
+        metavar="DW",
+        help=f"random writes before a state counts as steady "
+        f"({d.steady_drive_writes:g} drive writes)",
+    )
+    p.add_argument(
+        "--max-rounds",
+        type=int,
+        default=d.max_rounds,
+        metavar="N",
+        help=f"at most N rounds to write that much ({d.max_rounds})",
+    )
+    p.add_argument(
+        "--discard-percent",
+        type=float,
+        default=d.discard_percent,
+        metavar="P",
+        help=f"TRIM recovery: share of the span discarded ({d.discard_percent:g})",
+    )
+    p.add_argument(
+        "--idle-load",
+        type=float,
+        default=d.idle_load_percent,
+        metavar="P",
+        help=f"idle recovery: write rate as a share of the steady IOPS ({d.idle_load_percent:g})",
+    )
+    p.add_argument(
+        "--cliff-drive-writes",
+        type=float,
+        default=d.cliff_drive_writes,
+        metavar="DW",
+        help=f"write cliff: random writes from fresh ({d.cliff_drive_writes:g} drive writes)",
+    )
+    p.add_argument("--allow-hdd", action="store_true", help="accept a rotational device")
+    p.add_argument(
+        CONFIRM_FLAG,
+        dest="confirm",
+        action="append",
+        default=[],
+        metavar="DEVICE",
+        help="confirm that DEVICE may be overwritten: required for every block device, and "
+        "for a FILE that already holds data; name that exact device, once per member",
+    )
+    p.set_defaults(func=run)
+
+
+def _settings(args: argparse.Namespace) -> QualifySettings:
+    return QualifySettings(
+        bs_bytes=args.bs,
+        qd=args.qd,
+        read_percent=args.read_percent,
+        round_seconds=args.round_seconds,
+        steady_drive_writes=args.steady_drive_writes,
+        max_rounds=args.max_rounds,
+        discard_percent=args.discard_percent,
+        idle_load_percent=args.idle_load,
+        cliff_drive_writes=args.cliff_drive_writes,
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    s = _settings(args)
+    s.validate()
+    sim = args.target.startswith("sim:")
+    if sim and args.size is not None:
+        raise ConfigError(
+            f"--size: a simulated drive is sized by its scale, e.g. "
+            f"{args.target.split('@')[0]}@2GiB"
+        )
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    out = args.out or Path(f"overprov-qualify-{stamp}")
+    to_stdout = args.json == "-"
+    say_file = sys.stderr if to_stdout else sys.stdout
+    for line in session.plan_lines(args.target, args.tests, s):
+        print(line, file=say_file)
+    options: dict[str, Any] = {}
+    if not sim:
+        options = {
+            "size_bytes": args.size,
+            "bs_bytes": s.bs_bytes,
+            "confirm": list(args.confirm),
+            "allow_hdd": args.allow_hdd,
+        }
+    identity, verdicts = session.run(
+        args.target,
+        args.tests,
+        s,
+        out_dir=out,
+        target_options=options,
+        say=lambda line: print(line, file=sys.stderr),
+    )
+    doc = verdict.document(
+        _target_summary(identity), s.to_dict(), verdicts, getattr(args, "command_line", [])
+    )
+    for v in verdicts:
+        print(f"{v.test:<14} {v.verdict.upper():<12} {v.finding}", file=say_file)
+    print(f"summary: {doc['summary']['line']}", file=say_file)
+    if not sim:
+        print(f"fio job files and outputs in {out / 'fio'}", file=say_file)
+    if args.json:
+        text = json.dumps(doc, indent=2) + "\n"
+        if to_stdout:
+            sys.stdout.write(text)
+        else:
+            Path(args.json).write_text(text)
+    return 1 if doc["summary"]["failed"] else 0
+
+
+def _target_summary(identity: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "spec": identity["spec"],
+        "kind": identity["kind"],
+        "capacity_bytes": identity["capacity_bytes"],
+        "members": identity.get("members", []),
+    }

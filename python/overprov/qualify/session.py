@@ -1,0 +1,93 @@
+"""Run the qualify tests on one target, in order, and collect their verdicts."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from overprov.errors import ConfigError
+from overprov.profile.target_kinds import make_target
+from overprov.profile.targets import Target
+from overprov.qualify import cache, consistency, idle_recovery, trim_recovery
+from overprov.qualify.bench import QualifySettings
+from overprov.qualify.verdict import Verdict
+
+TESTS = ("cache", "trim_recovery", "idle_recovery", "consistency")
+"""Test names as ``--tests`` takes them; ``consistency`` also gives the write cliff."""
+
+
+def parse_tests(text: str) -> list[str]:
+    names = [t.strip().replace("-", "_") for t in text.split(",") if t.strip()]
+    unknown = [n for n in names if n not in TESTS]
+    if unknown or not names:
+        raise ConfigError(
+            f"--tests: unknown {', '.join(unknown) or '(none)'}; choose from " + ", ".join(TESTS)
+        )
+    return [t for t in TESTS if t in names]
+
+
+def plan_lines(spec: str, tests: Sequence[str], s: QualifySettings) -> list[str]:
+    """What the run will do, shown before anything is written."""
+    sim = spec.startswith("sim:")
+    lines = [
+        f"qualify {spec}: "
+        + (
+            "simulated drive, nothing is written"
+            if sim
+            else "THIS OVERWRITES EVERY TESTED BYTE OF THE TARGET"
+        )
+    ]
+    about = {
+        "cache": f"mixed {s.read_percent}/{100 - s.read_percent} read/write, bs={s.bs_bytes}, "
+        f"QD{s.qd}: write-back, then write-through",
+        "trim_recovery": f"random writes to steady state, discard {s.discard_percent:g}%, "
+        "a sequential pass, random writes again",
+        "idle_recovery": f"random writes to steady state, then at {s.idle_load_percent:g}% of "
+        "the steady rate, steady and fresh",
+        "consistency": f"random writes from fresh for {s.cliff_drive_writes:g} drive writes: "
+        "write cliff and latency outliers",
+    }
+    lines += [f"  {i}. {t}: {about[t]}" for i, t in enumerate(tests, 1)]
+    return lines
+
+
+def run(
+    spec: str,
+    tests: Sequence[str],
+    s: QualifySettings,
+    *,
+    out_dir: Path,
+    target_options: dict[str, Any] | None = None,
+    say: Callable[[str], None] = lambda _: None,
+) -> tuple[dict[str, Any], list[Verdict]]:
+    """Run ``tests`` on the target ``spec``; returns (target identity, verdicts)."""
+    s.validate()
+    target: Target = make_target(spec, out_dir / "fio", **(target_options or {}))
+    target.open()
+    try:
+        identity = target.identity()
+        verdicts: list[Verdict] = []
+        for name in tests:
+            say(f"running {name} ...")
+            verdicts.extend(_one(name, spec, target, s))
+        return identity, verdicts
+    finally:
+        target.close()
+
+
+def _one(name: str, spec: str, target: Target, s: QualifySettings) -> list[Verdict]:
+    sim = target.kind == "sim"
+    if name == "cache":
+        figs, how = cache.measure_sim(spec, s) if sim else cache.measure_fio(target, s)
+        return [cache.judge(figs, how)]
+    if name == "trim_recovery":
+        figs, how = trim_recovery.measure(target, s)
+        return [trim_recovery.judge(figs, how)]
+    if name == "idle_recovery":
+        figs, how = (
+            idle_recovery.measure_sim(spec, s) if sim else idle_recovery.measure_fio(target, s)
+        )
+        return [idle_recovery.judge(figs, how)]
+    figs, how = consistency.measure_sim(spec, s) if sim else consistency.measure_fio(target, s)
+    return consistency.judge(figs, how)

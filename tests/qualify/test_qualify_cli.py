@@ -1,0 +1,83 @@
+"""``overprov qualify`` end to end: a simulated drive, a real file with fio, and the safety
+rules it shares with profile."""
+
+from __future__ import annotations
+
+import json
+
+import jsonschema
+import pytest
+from overprov import __version__
+from overprov.qualify import verdict
+
+FAST = ("--round-seconds", "1", "--steady-drive-writes", "1", "--max-rounds", "2",
+        "--cliff-drive-writes", "2")  # fmt: skip
+
+
+def _valid(doc: dict) -> dict:
+    jsonschema.validate(doc, verdict.json_schema())
+    assert doc["schema"] == "overprov.qualify/1" and doc["overprov_version"] == __version__
+    return doc
+
+
+def test_qualify_a_simulated_consumer_drive_json_to_stdout(overprov_cli):
+    rc, out, err = overprov_cli(
+        "qualify", "sim:consumer-tlc-sata@2GiB", "--round-seconds", "10", "--json", "-"
+    )
+    doc = _valid(json.loads(out))
+    tests = {t["test"]: t for t in doc["tests"]}
+    assert list(tests) == ["cache", "trim_recovery", "idle_recovery", "write_cliff",
+                           "consistency"]  # fmt: skip
+    assert tests["cache"]["verdict"] == "fail"
+    assert "cache" in doc["summary"]["failed"] and rc == 1
+    assert "flushes wait for NAND" in err  # the table goes to stderr when JSON is on stdout
+    assert doc["target"]["kind"] == "sim"
+
+
+def test_enterprise_preset_passes_the_cache_test_through_the_cli(overprov_cli, tmp_path):
+    out_json = tmp_path / "q.json"
+    rc, out, _ = overprov_cli(
+        "qualify", "sim:enterprise-tlc-nvme@2GiB", "--tests", "cache", "--json", str(out_json)
+    )
+    doc = _valid(json.loads(out_json.read_text()))
+    assert rc == 0 and doc["summary"]["counts"]["pass"] == 1
+    assert "flushes complete from a protected buffer" in out
+
+
+@pytest.mark.fio
+@pytest.mark.slow
+def test_qualify_a_file_with_real_fio(need_fio, overprov_cli, tmp_path):
+    target = tmp_path / "drive.img"
+    rc, out, err = overprov_cli(
+        "qualify", str(target), "--size", "16MiB", *FAST, "--out", str(tmp_path / "out"),
+        "--json", str(tmp_path / "q.json"),
+    )  # fmt: skip
+    assert rc in (0, 1), err
+    doc = _valid(json.loads((tmp_path / "q.json").read_text()))
+    assert doc["target"]["kind"] == "file" and doc["target"]["capacity_bytes"] == 16 << 20
+    tests = {t["test"]: t for t in doc["tests"]}
+    cache = tests["cache"]["figures"]
+    for side in ("write_back", "write_through"):
+        # fio ran the mix it was asked for: reads are about 70% of the I/O
+        assert cache[side]["read_iops"] / cache[side]["iops"] == pytest.approx(0.7, abs=0.05)
+    wt_job = (tmp_path / "out" / "fio" / "cache-wt.fio").read_text().splitlines()
+    assert {"sync=1", "rw=randrw", "rwmixread=70"} <= set(wt_job)
+    assert tests["cache"]["verdict"] in ("pass", "fail")
+    assert "punched a hole over 4194304 bytes" in tests["trim_recovery"]["figures"]["discard"]
+    assert "THIS OVERWRITES" in out
+
+
+def test_a_file_holding_data_is_refused_without_confirmation(overprov_cli, tmp_path):
+    target = tmp_path / "data.img"
+    target.write_bytes(b"precious" * 4096)
+    rc, _, err = overprov_cli("qualify", str(target), "--tests", "cache")
+    assert rc == 2 and "refusing to write" in err and "--i-understand-this-destroys-data" in err
+    assert target.read_bytes() == b"precious" * 4096
+
+
+def test_a_block_device_needs_its_own_name_confirmed(overprov_cli, loop_device, tmp_path):
+    dev = loop_device(16 << 20)
+    rc, _, err = overprov_cli(
+        "qualify", dev, "--tests", "cache", "--i-understand-this-destroys-data", "/dev/null"
+    )
+    assert rc == 2 and "refusing" in err
