@@ -104,14 +104,16 @@ def build_plan(
     target_years: float | None = None,
     simulation: SimulatedWaf | None = None,
     simulate: bool = False,
+    simulate_jobs: int | None = None,
 ) -> EndurancePlan:
     """Endurance per extra-OP level. Exactly one of ``nand``, ``pe_cycles``,
     ``rated_tbw_bytes`` gives the NAND budget (``nand="tlc"`` when none is given).
 
     The WAF is the analytic model's for ``policy`` and ``pages_per_block``, or the measured WAF
     of ``simulation`` (from ``load_simulation``), or, with ``simulate=True``, of a quick
-    simulation of each level (``quick_simulation``). With a simulation the solver searches only
-    the simulated OP range."""
+    simulation of each level (``quick_simulation``, on ``simulate_jobs`` processes; None: every
+    core this process may use). With a simulation the solver searches only the simulated OP
+    range."""
     if capacity_bytes <= 0:
         raise ConfigError(f"capacity: must be > 0 bytes, got {capacity_bytes}")
     if not 0.0 < native_op < 10.0:
@@ -151,7 +153,9 @@ def build_plan(
             wanted.add(reference)
         if rated_tbw_bytes is not None:
             wanted.add(0.0)
-        simulation = quick_simulation([rho_of(x) for x in wanted], policy, pages_per_block)
+        simulation = quick_simulation(
+            [rho_of(x) for x in wanted], policy, pages_per_block, jobs=simulate_jobs
+        )
 
     solve_lo, solve_hi = 0.0, MAX_EXTRA_OP
     if simulation is None:

@@ -253,6 +253,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "uniform random 4 KiB writes, warm-up 2 + ρ and 2 measured drive writes (well under "
         "a second per level)",
     )
+    p.add_argument(
+        "--jobs",
+        type=int,
+        metavar="N",
+        help="--simulate: run up to N levels at once, each in its own process (default: the cores "
+        "this process may use); the same WAFs as one at a time",
+    )
     p.add_argument("--json", action="store_true", help="print the plan as JSON")
     p.set_defaults(func=run)
 
@@ -263,6 +270,8 @@ def run(args: argparse.Namespace) -> int:
     )
     if not 0.0 < args.native_op < 1000.0:
         raise ConfigError(f"--native-op: must be between 0 and 1000 %, got {args.native_op:g}")
+    if args.jobs is not None and not args.simulate:
+        raise ConfigError("--jobs: only runs with --simulate (the quick simulation per level)")
     simulation = None
     if args.simulation is not None:
         simulation = load_simulation(args.simulation)
@@ -294,6 +303,7 @@ def run(args: argparse.Namespace) -> int:
         target_years=args.target_years,
         simulation=simulation,
         simulate=args.simulate,
+        simulate_jobs=args.jobs,
     )
     if args.json:
         print(json.dumps(plan_to_dict(plan), indent=2, ensure_ascii=False))

@@ -7,10 +7,11 @@ preset at its top level (``description``, ``source``, ``advertised_bytes``, ``ph
 ``[config.…]``, and optionally ``[notes]``: a source note per config key). Errors in a drive
 file name the file, the line and the key.
 
-A preset is a full-size drive. Scaling by a factor s keeps every ratio: the NAND and user
-capacities, the write buffer and the SLC cache shrink by s; dies, timings and block size stay,
-so per-die throughput, WAF and the IOPS curve against drive writes keep their shape (checked by
-tests/simulate/test_timed.py and bench/README.md). A scale too small to keep that (too few erase
+A preset is a full-size drive. Scaling by a factor s (``overprov.scaled_drive``, the one rule
+for presets and plain drives) keeps every ratio: the NAND and user capacities and the SLC cache
+shrink by s; dies, timings, block size and the write buffer stay, so per-die throughput, WAF and
+the IOPS curve against drive writes keep their shape (checked by tests/simulate/test_timed.py
+and bench/README.md). A scale too small to keep that (too few erase
 blocks, or a buffer smaller than one flash page per die) is refused, naming the smallest valid
 scale.
 """
@@ -27,15 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from overprov.errors import ConfigError
-from overprov.units import parse_size_bytes
+from overprov.scaled_drive import GIB, MIN_SCALED_BLOCKS, parse_scale, scale_config
 
-GIB = 2**30
 GIB_PER_GB = GIB / 1e9
-#: Default scaled size: physical NAND of about this many bytes.
-DEFAULT_SCALED_PHYSICAL_BYTES = 32 * GIB
-#: Fewest erase blocks a scaled drive may have: below this the spare pool is a handful of
-#: blocks and GC's steady state departs from the full-size drive's (tests/drives/).
-MIN_SCALED_BLOCKS = 256
 #: Top-level keys of a drive (a preset or a drive file) and their types.
 DRIVE_KEYS: dict[str, type | tuple[type, ...]] = {
     "description": str,
@@ -155,35 +150,17 @@ def physical_bytes(preset: dict[str, Any]) -> float:
 def scale_factor(preset: dict[str, Any], scale: str | None) -> float:
     """``scale``: None (to about 32 GiB of NAND), a factor ("1", "1/32", "0.05") or a target
     NAND size ("64GiB")."""
-    full = physical_bytes(preset)
-    if scale is None:
-        return min(1.0, DEFAULT_SCALED_PHYSICAL_BYTES / full)
-    text = scale.strip()
-    try:
-        if "/" in text:
-            num, den = text.split("/")
-            factor = float(num) / float(den)
-        else:
-            factor = float(text)
-    except ValueError:
-        factor = parse_size_bytes(text, "--scale", bare_unit="b") / full
-    if not 0 < factor <= 1:
-        raise ConfigError(f"--scale: must shrink the drive (0 < factor <= 1), got {scale!r}")
-    return factor
+    return parse_scale(scale, physical_bytes(preset))
 
 
 def _build(preset: dict[str, Any], factor: float) -> dict[str, Any]:
     cfg = copy.deepcopy(preset.get("config", {}))
     geo = cfg.setdefault("geometry", {})
-    geo["advertised_bytes"] = int(preset["advertised_bytes"] * factor)
-    geo["physical_bytes"] = int(physical_bytes(preset) * factor)
+    geo["advertised_bytes"] = preset["advertised_bytes"]
+    geo["physical_bytes"] = physical_bytes(preset)
     geo.setdefault("extra_op_percent", 0.0)
-    timing = cfg.setdefault("timing", {})
-    # the write buffer is not scaled: it queues work for the dies, which a scaled drive keeps
-    slc = timing.get("slc", {})
-    if slc.get("enabled") and "max_bytes" in slc:
-        slc["max_bytes"] = int(slc["max_bytes"] * factor)
-    return cfg
+    cfg.setdefault("timing", {})
+    return scale_config(cfg, factor)
 
 
 def smallest_factor(preset: dict[str, Any]) -> float:

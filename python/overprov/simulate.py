@@ -14,10 +14,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from overprov import engine, presets
+from overprov import engine, presets, scaled_drive, sweep
 from overprov.engine import merge, validate
 from overprov.errors import ConfigError
-from overprov.progress import ProgressBar
 from overprov.simulate_output import format_table, format_timed_table, write_series_csv
 from overprov.units import parse_block_size, parse_duration_seconds, parse_number_list, parse_size
 
@@ -53,8 +52,6 @@ def config_from_args(args: argparse.Namespace) -> dict[str, Any]:
     cfg: dict[str, Any] = {}
     if args.preset:
         cfg, _ = presets.preset_config(args.preset, args.scale)
-    elif args.scale:
-        raise ConfigError("--scale: only applies to a --preset drive")
     if args.config:
         cfg = merge(cfg, engine.load_toml(args.config))
     over: dict[str, dict[str, Any]] = {
@@ -225,6 +222,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="write the full reports (intervals, wear, victim histogram) as JSON",
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    par = p.add_argument_group("parallel runs (docs/scale.md)")
+    par.add_argument(
+        "--jobs",
+        type=int,
+        metavar="N",
+        help="run up to N points of a sweep at once, each in its own process (default: the "
+        "cores this process may use); the results are those of a serial run",
+    )
+    par.add_argument(
+        "--dask-scheduler",
+        metavar="ADDR",
+        help="send the points to the Dask distributed cluster at ADDR (e.g. tcp://host:8786; "
+        "pip install 'overprov[dask]'); its workers need the same overprov",
+    )
     d = p.add_argument_group("drive presets (data/presets.toml; illustrative) and drive files")
     d.add_argument(
         "--preset",
@@ -236,8 +247,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     d.add_argument(
         "--scale",
         metavar="S",
-        help="shrink the preset: a factor (1/32, 0.1; 1 = full size) or a NAND size (64GiB); "
-        "default: about 32 GiB of NAND. Ratios are kept, so WAF and IOPS keep their shape",
+        help="shrink the drive: a factor (1/32, 0.1; 1 = full size) or a NAND size (64GiB). "
+        "Ratios are kept, so WAF and IOPS keep their shape. Default: a preset runs at about "
+        "32 GiB of NAND; a WAF run that would take over ~30 s at full size is scaled so too, "
+        "with the measured error printed (docs/scale.md)",
     )
     tm = p.add_argument_group("simulated time (IOPS, latency, performance states)")
     tm.add_argument("--timed", action="store_true", help="simulate time with default timings")
@@ -365,16 +378,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     configs = demo_configs() if args.demo else sweep_configs(config_from_args(args), args)
-    reports = []
+    if not args.preset:  # a preset is scaled as it is read
+        scaled = scaled_drive.scale_sweep(configs, args.scale)
+        configs = scaled.configs
+        if scaled.note:
+            print(scaled.note)
     for cfg in configs:
         validate(cfg)  # every config is checked before the first run starts
-    for i, cfg in enumerate(configs):
-        bar = None if args.no_progress else ProgressBar(f"run {i + 1}/{len(configs)}")
-        try:
-            reports.append(engine.run(cfg, progress=bar))
-        finally:
-            if bar is not None:
-                bar.close()
+    reports = sweep.run_points(
+        configs, jobs=args.jobs, dask_scheduler=args.dask_scheduler, progress=not args.no_progress
+    )
     print(format_table(reports))
     if any(r.get("timed") for r in reports):
         print(format_timed_table(reports))
@@ -401,4 +414,4 @@ def run(args: argparse.Namespace) -> int:
 
         html = write_report([out_dir / "simulate.json"], out_dir)
         print(f"report: {html}")
-    return 0
+    return 130 if reports.interrupted else 0

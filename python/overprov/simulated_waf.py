@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from overprov import engine
+from overprov import engine, sweep
 from overprov.errors import ConfigError
 
 
@@ -219,9 +219,12 @@ def quick_config(rho: float, policy: str, pages_per_block: int) -> dict[str, Any
     }
 
 
-def quick_simulation(rhos: Sequence[float], policy: str, pages_per_block: int) -> SimulatedWaf:
-    """Simulate each OP ρ (one run each, well under a second per run) and return the
-    measured WAFs. Every config is validated before the first run."""
+def quick_simulation(
+    rhos: Sequence[float], policy: str, pages_per_block: int, jobs: int | None = None
+) -> SimulatedWaf:
+    """Simulate each OP ρ (one run each, well under a second per run; ``jobs`` runs at once,
+    see ``overprov.sweep``) and return the measured WAFs. Every config is validated before the
+    first run."""
     rhos = sorted(set(rhos))
     configs = [quick_config(rho, policy, pages_per_block) for rho in rhos]
     for cfg in configs:
@@ -234,8 +237,10 @@ def quick_simulation(rhos: Sequence[float], policy: str, pages_per_block: int) -
     user_pages = quick_user_pages(pages_per_block)
     tag = f"simulated (overprov-sim, {user_pages:,} user pages"
     points = []
-    for i, cfg in enumerate(configs, start=1):
-        report = engine.run(cfg)
+    reports = sweep.run_points(configs, jobs=jobs, label="--simulate")
+    if reports.interrupted:
+        raise KeyboardInterrupt  # a plan needs every level: nothing partial to keep
+    for i, report in enumerate(reports, start=1):
         sim_rho = report["geometry"]["op_ratio"]
         points.append(
             SimPoint(

@@ -1,0 +1,256 @@
+"""Independent simulation points run in parallel: local processes or a Dask cluster.
+
+A sweep (OP × policy × workload × drive) is a list of simulator configs whose runs share
+nothing, so they can run anywhere at once. :func:`run_points` runs them
+
+- one after another in this process (``jobs=1``),
+- on ``jobs`` local worker processes (default: the cores this process may run on,
+  ``os.sched_getaffinity``), or
+- on a Dask distributed cluster (``dask_scheduler="tcp://host:8786"``; ``pip install
+  overprov[dask]``; docs/scale.md).
+
+Every way gives the same reports, in the order of the configs: each point carries its own seed
+(``run.seed``), the core is deterministic for a seed, and a point never sees another. Only the
+wall-clock fields (:data:`WALL_CLOCK_FIELDS`) differ. What a worker receives is the config as
+JSON text and what it sends back is the report as JSON text: no simulator state crosses a
+process or the network.
+
+Ctrl-C stops the sweep and keeps the finished points: :func:`run_points` then returns the
+reports finished so far (a :class:`SweepReports` with ``interrupted`` set) instead of raising,
+and the points still running are stopped.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import signal
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from overprov import engine
+from overprov.errors import ConfigError, OverprovError
+from overprov.progress import ProgressBar
+from overprov.scaled_drive import planned_host_pages
+
+#: Report fields measured on the wall clock; the only fields that differ between two runs of
+#: the same config.
+WALL_CLOCK_FIELDS = ("wall_seconds", "host_pages_per_wall_second")
+
+#: How often the waiting process looks at the running points (seconds).
+_POLL_S = 0.1
+
+#: How long to try reaching a Dask scheduler before giving up (seconds).
+DASK_CONNECT_TIMEOUT_S = 30.0
+
+
+class SweepReports(list):
+    """The reports of a sweep, in the order of its configs. ``interrupted`` is True when Ctrl-C
+    stopped the sweep: the list then holds only the points that finished, in config order, and
+    ``indices`` says which configs they are (0-based)."""
+
+    def __init__(
+        self, reports: Sequence[dict[str, Any]], indices: Sequence[int], planned: int
+    ) -> None:
+        super().__init__(reports)
+        self.indices = list(indices)
+        self.planned = planned
+        self.interrupted = len(self.indices) < planned
+
+
+def default_jobs() -> int:
+    """The cores this process may run on (its CPU affinity, not the machine's core count)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def without_wall_clock(report: dict[str, Any]) -> dict[str, Any]:
+    """The report less its wall-clock fields: what two runs of one config agree on exactly."""
+    return {k: v for k, v in report.items() if k not in WALL_CLOCK_FIELDS}
+
+
+def run_point_json(config_json: str) -> str:
+    """Run one point: config as JSON text in, report as JSON text out. This is what a worker
+    process or a Dask worker runs; it imports only ``overprov.engine`` (and so
+    ``overprov._core``) on the worker."""
+    return json.dumps(engine.run(json.loads(config_json)))
+
+
+def longest_first(configs: Sequence[dict[str, Any]]) -> list[int]:
+    """Config indices, the costliest point first, so that the last point to start is a short
+    one and no worker idles while one long point finishes. The cost is an estimate: host page
+    writes × the uniform-random WAF (1 + ρ)/(2ρ) (Agarwal & Marrow), GC copies being most of
+    the work at low OP. Only the order of the work depends on it, never a result."""
+
+    def cost(cfg: dict[str, Any]) -> float:
+        rho = max(1e-3, float(engine.validate(cfg)["op_ratio"]))
+        return planned_host_pages(cfg) * (1.0 + rho) / (2.0 * rho)
+
+    costs = [cost(c) for c in configs]
+    return sorted(range(len(costs)), key=lambda i: -costs[i])
+
+
+def _ignore_sigint() -> None:
+    # Ctrl-C reaches the whole foreground process group; the parent alone decides what stops.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def run_points(
+    configs: Sequence[dict[str, Any]],
+    *,
+    jobs: int | None = None,
+    dask_scheduler: str | None = None,
+    progress: bool = False,
+    label: str = "sweep",
+) -> SweepReports:
+    """Run every config (a simulator config dict, as ``engine.run`` takes it) and return the
+    reports in config order. ``jobs``: local processes (None: :func:`default_jobs`; 1: in this
+    process); ``dask_scheduler``: the address of a Dask scheduler instead. ``progress`` draws a
+    progress line on stderr (when it is a terminal). A point that fails raises its error
+    (the others are stopped); Ctrl-C returns the finished points (see :class:`SweepReports`)."""
+    configs = list(configs)
+    texts = [json.dumps(cfg) for cfg in configs]
+    if dask_scheduler is not None and jobs is not None:
+        raise ConfigError("--jobs and --dask-scheduler: the cluster decides how many run at once")
+    if dask_scheduler is not None:
+        done = _run_dask(texts, longest_first(configs), dask_scheduler, progress, label)
+    else:
+        n = default_jobs() if jobs is None else jobs
+        if n < 1:
+            raise ConfigError(f"--jobs: must be at least 1, got {n}")
+        n = min(n, len(texts))
+        if n <= 1:
+            done = _run_serial(configs, progress, label)
+        else:
+            done = _run_local(texts, longest_first(configs), n, progress, label)
+    indices = sorted(done)
+    if configs and not indices:
+        raise KeyboardInterrupt  # stopped before any point finished: nothing to keep
+    reports = SweepReports([done[i] for i in indices], indices, len(configs))
+    if reports.interrupted:
+        print(
+            f"{label}: interrupted: {len(indices)} of {len(configs)} points finished; "
+            "keeping those",
+            file=sys.stderr,
+        )
+    return reports
+
+
+def _run_serial(
+    configs: list[dict[str, Any]], progress: bool, label: str
+) -> dict[int, dict[str, Any]]:
+    done: dict[int, dict[str, Any]] = {}
+    for i, cfg in enumerate(configs):
+        bar = ProgressBar(f"{label} run {i + 1}/{len(configs)}") if progress else None
+        try:
+            done[i] = engine.run(cfg, progress=bar)
+        except KeyboardInterrupt:
+            return done
+        finally:
+            if bar is not None:
+                bar.close()
+    return done
+
+
+class _PointsBar:
+    """Points finished out of planned, on one progress line."""
+
+    def __init__(self, label: str, planned: int, enabled: bool) -> None:
+        self.bar = ProgressBar(label) if enabled else None
+        self.planned = planned
+
+    def __call__(self, finished: int) -> None:
+        if self.bar is not None:
+            self.bar("points", finished, self.planned)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _run_local(
+    texts: list[str], order: list[int], jobs: int, progress: bool, label: str
+) -> dict[int, Any]:
+    # spawn: a worker starts clean (no threads or locks copied from this process) and imports
+    # overprov from the same path as this one (PYTHONPATH and sys.path are passed on).
+    ctx = multiprocessing.get_context("spawn")
+    done: dict[int, dict[str, Any]] = {}
+    bar = _PointsBar(f"{label} ({jobs} processes)", len(texts), progress)
+    pool = ctx.Pool(processes=jobs, initializer=_ignore_sigint, maxtasksperchild=None)
+    try:
+        pending = {i: pool.apply_async(run_point_json, (texts[i],)) for i in order}
+        bar(0)
+        while pending:
+            for i in [i for i, r in pending.items() if r.ready()]:
+                done[i] = json.loads(pending.pop(i).get())  # a worker's error is raised here
+                bar(len(done))
+            if pending:
+                next(iter(pending.values())).wait(_POLL_S)
+        pool.close()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        pool.terminate()
+        pool.join()
+        bar.close()
+    return done
+
+
+def _dask_client(address: str) -> Any:
+    try:
+        from distributed import Client
+    except ImportError as exc:
+        raise ConfigError(
+            f"--dask-scheduler {address}: Dask is not installed here; pip install 'overprov[dask]'"
+        ) from exc
+    try:
+        return Client(address, timeout=DASK_CONNECT_TIMEOUT_S, set_as_default=False)
+    except (OSError, TimeoutError) as exc:
+        raise ConfigError(f"--dask-scheduler {address}: cannot reach the scheduler: {exc}") from exc
+
+
+def _run_dask(
+    texts: list[str], order: list[int], address: str, progress: bool, label: str
+) -> dict[int, Any]:
+    from distributed import as_completed
+
+    client = _dask_client(address)
+    local_core = engine.core_version()
+    done: dict[int, dict[str, Any]] = {}
+    bar = _PointsBar(f"{label} (Dask {address})", len(texts), progress)
+    futures: list[Any] = []
+    try:
+        # pure=False: two equal configs are two points (the caller asked for both).
+        futures = client.map(run_point_json, [texts[i] for i in order], pure=False)
+        index = {f.key: i for f, i in zip(futures, order, strict=True)}
+        bar(0)
+        for future in as_completed(futures, loop=client.loop):
+            try:
+                report = json.loads(future.result())
+            except OverprovError:
+                raise
+            except Exception as exc:
+                raise ConfigError(
+                    f"--dask-scheduler {address}: point {index[future.key] + 1} failed on "
+                    f"its worker: {type(exc).__name__}: {exc}"
+                ) from exc
+            if report.get("version") != local_core:
+                raise ConfigError(
+                    f"--dask-scheduler {address}: a worker runs simulator core "
+                    f"{report.get('version')!r}, this machine {local_core!r}: install the same "
+                    "overprov on the workers"
+                )
+            done[index[future.key]] = report
+            bar(len(done))
+    except KeyboardInterrupt:
+        pass
+    finally:
+        if futures:
+            client.cancel(futures)
+        client.close()
+        bar.close()
+    return done

@@ -1,0 +1,198 @@
+"""Parallel sweeps on local processes give the serial run's results, and Ctrl-C keeps the points
+that finished. Every run here is the real simulator core."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import pty
+import select
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+from overprov import engine, sweep
+from overprov.cli import main
+
+PYTHON_DIR = Path(__file__).resolve().parents[2] / "python"
+
+
+def small(seed: int, **over: object) -> dict:
+    cfg = {
+        "geometry": {"user_pages": 32768, "op_ratio": 0.15, "pages_per_block": 64},
+        "run": {"warmup_drive_writes": 1.0, "drive_writes": 1.0, "seed": seed},
+    }
+    return engine.merge(cfg, over)
+
+
+def figures(doc: dict) -> str:
+    """The reports as JSON text without their wall-clock fields."""
+    return json.dumps([sweep.without_wall_clock(r) for r in doc["runs"]], sort_keys=True)
+
+
+def test_cli_parallel_sweep_equals_serial(tmp_path: Path) -> None:
+    common = [
+        "simulate",
+        "--user-pages",
+        "65536",
+        "--pages-per-block",
+        "64",
+        "--op",
+        "0.07,0.1,0.15,0.2,0.28,0.4,0.6",
+        "--hot",
+        "80/20",
+        "--drive-writes",
+        "1",
+        "--warmup",
+        "1",
+        "--no-progress",
+    ]
+    docs = {}
+    for jobs in ("1", "2"):
+        out = tmp_path / f"jobs{jobs}.json"
+        assert main([*common, "--jobs", jobs, "--json", str(out)]) == 0
+        docs[jobs] = json.loads(out.read_text())
+    assert len(docs["1"]["runs"]) == 7
+    assert figures(docs["1"]) == figures(docs["2"])
+    # the seven points are seven OP levels, in the order given
+    rhos = [r["geometry"]["op_ratio"] for r in docs["2"]["runs"]]
+    assert rhos == sorted(rhos) and len(set(rhos)) == 7
+    # only the wall-clock fields are left out of the comparison, and they are there
+    assert all(r["wall_seconds"] > 0 for r in docs["2"]["runs"])
+
+
+def test_library_mixed_points_in_config_order() -> None:
+    configs = [
+        small(1, ftl={"policy": "greedy"}),
+        small(2, ftl={"policy": "fifo"}, workload={"pattern": "zipf"}),
+        small(3, ftl={"policy": "cost-benefit"}, workload={"pattern": "hot-cold"}),
+        small(4, ftl={"policy": "d-choices"}),
+        small(5, workload={"pattern": "jesd219"}),
+    ]
+    serial = sweep.run_points(configs, jobs=1)
+    parallel = sweep.run_points(configs, jobs=3)
+    assert not serial.interrupted and not parallel.interrupted
+    assert [sweep.without_wall_clock(r) for r in serial] == [
+        sweep.without_wall_clock(r) for r in parallel
+    ]
+    assert [r["config"]["run"]["seed"] for r in parallel] == [1, 2, 3, 4, 5]
+    # different seeds and policies do give different figures: the comparison can fail
+    assert len({r["measured"]["waf"] for r in parallel}) == 5
+
+
+def test_a_failing_point_raises_its_error() -> None:
+    bad = small(1, geometry={"pages_per_block": 0})
+    with pytest.raises(Exception, match="pages_per_block"):
+        sweep.run_points([small(2), bad], jobs=2)
+
+
+def test_jobs_below_one_is_refused() -> None:
+    with pytest.raises(Exception, match="--jobs"):
+        sweep.run_points([small(1)], jobs=0)
+
+
+def test_jobs_and_a_cluster_are_refused_together() -> None:
+    with pytest.raises(Exception, match="--jobs and --dask-scheduler"):
+        sweep.run_points([small(1)], jobs=2, dask_scheduler="tcp://127.0.0.1:9")
+
+
+def test_default_jobs_is_the_affinity() -> None:
+    assert sweep.default_jobs() == len(os.sched_getaffinity(0))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_ctrl_c_keeps_finished_points(tmp_path: Path, jobs: int) -> None:
+    """Two quick points and one that runs for minutes; Ctrl-C (SIGINT to the whole process
+    group, as a terminal sends it) after the quick ones are done keeps them and stops the rest."""
+    script = textwrap.dedent(
+        f"""
+        import json, sys
+        from overprov import sweep
+        def cfg(seed, pages, dw):
+            return {{"geometry": {{"user_pages": pages, "op_ratio": 0.1}},
+                    "run": {{"warmup_drive_writes": 1.0, "drive_writes": dw, "seed": seed}}}}
+        configs = [cfg(1, 16384, 1.0), cfg(2, 2**22, 500.0), cfg(3, 16384, 1.0)]
+        if {jobs} == 1:
+            configs = [configs[0], configs[2], configs[1]]
+        reports = sweep.run_points(configs, jobs={jobs})
+        print(json.dumps({{"indices": reports.indices, "interrupted": reports.interrupted,
+                          "seeds": [r["config"]["run"]["seed"] for r in reports]}}))
+        """
+    )
+    env = {**os.environ, "PYTHONPATH": str(PYTHON_DIR)}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", script],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        start_new_session=True,
+    )
+    try:
+        time.sleep(8.0)  # the quick points take well under a second each, the long one minutes
+        assert proc.poll() is None, proc.communicate()
+        os.killpg(proc.pid, signal.SIGINT)
+        started = time.monotonic()
+        out, err = proc.communicate(timeout=60)
+        stopped_s = time.monotonic() - started
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 0, err
+    result = json.loads(out.strip().splitlines()[-1])
+    assert result["interrupted"] is True
+    assert sorted(result["seeds"]) == [1, 3]
+    assert "interrupted: 2 of 3 points finished" in err
+    assert stopped_s < 30
+
+
+@pytest.mark.slow
+def test_simulate_ctrl_c_writes_the_finished_points(tmp_path: Path) -> None:
+    """`overprov simulate` stopped by Ctrl-C prints and writes the points that finished and
+    exits 130. Two points: ρ = 1 (WAF near 1.2) and ρ = 0.01 (WAF near 50, 40 times longer).
+    stderr is a terminal (a pty), so the sweep draws its points bar; Ctrl-C comes once it shows
+    one point of two finished."""
+    out = tmp_path / "partial.json"
+    cmd = [sys.executable, "-m", "overprov.cli", "simulate", "--user-pages", "16384"]
+    cmd += ["--pages-per-block", "16", "--op", "1.0,0.01", "--drive-writes", "1000"]
+    cmd += ["--jobs", "2", "--json", str(out)]
+    env = {**os.environ, "PYTHONPATH": str(PYTHON_DIR)}
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=slave, text=True, env=env, start_new_session=True
+    )
+    os.close(slave)
+    seen = b""
+
+    def read_for(seconds: float) -> None:
+        nonlocal seen
+        ready, _, _ = select.select([master], [], [], seconds)
+        if ready:
+            with contextlib.suppress(OSError):  # OSError: the other end closed
+                seen += os.read(master, 4096)
+
+    try:
+        deadline = time.monotonic() + 300
+        while b" 50.0% points" not in seen:
+            assert proc.poll() is None and time.monotonic() < deadline, seen
+            read_for(0.2)
+        os.killpg(proc.pid, signal.SIGINT)
+        stdout, _ = proc.communicate(timeout=60)
+        read_for(1.0)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        os.close(master)
+    assert proc.returncode == 130, seen
+    assert b"interrupted: 1 of 2 points finished" in seen
+    runs = json.loads(out.read_text())["runs"]
+    assert [r["config"]["geometry"]["op_ratio"] for r in runs] == [1.0]
+    assert "full reports written to" in stdout
