@@ -38,10 +38,39 @@ def test_no_phase_meets_the_target():
     rec = findings.recommendation(src, 50_000)
     assert rec["op_percent"] is None
     headline, more = findings.iops_conclusion(src, rec)
-    assert headline.startswith("No OP level is recommended: no steady phase reached 50000 IOPS")
-    assert more[0] == (
+    # 20%: 31,000, 40%: 36,000 → 250 IOPS per point: 50,000 is beyond 90%, the cap
+    assert headline == (
+        "Closest: 40% → 36,000 IOPS, 72% of the 50,000 IOPS target; test 50–90% extra OP."
+    )
+    assert more[0].startswith("No OP level tested meets the target: no steady phase reached 50000")
+    assert more[1] == (
         "Best steady figure: 36,000 IOPS at 40% extra OP, 2.8× the 0% figure "
         "(12,900 IOPS, not steady)."
+    )
+
+
+def test_near_miss_names_the_closest_level_and_where_to_test():
+    """The issue's example: 40% gives 28,433 IOPS against a 30,000 target; the line through
+    20% and 40% reaches 30,000 at 49%, so the next levels to test are 50–60%."""
+    src = _profile_source(iops=(10_000, 25_000, 28_433))
+    for p in src.phases:
+        p.steady, p.steady_iops = True, p.iops_mean
+    rec = findings.recommendation(src, 30_000)
+    headline, _ = findings.iops_conclusion(src, rec)
+    assert headline == (
+        "Closest: 40% → 28,433 IOPS, 95% of the 30,000 IOPS target; test 50–60% extra OP."
+    )
+
+
+def test_knee_in_plain_words():
+    src = _profile_source(iops=(10_000, 30_000, 32_000))
+    for p in src.phases:
+        p.steady, p.steady_iops = True, p.iops_mean
+    rec = findings.recommendation(src, None)
+    _, more = findings.iops_conclusion(src, rec)
+    assert more[0] == (
+        "It is the knee of the curve: up to 20% each step of OP buys a lot (0% → 20%: +200%); "
+        "beyond it the gain shrinks (20% → 40%: +7%), so more OP costs capacity for less return."
     )
 
 
@@ -74,6 +103,20 @@ def test_comparison_of_two_drives_at_shared_op():
     a, b = _profile_source("A"), _profile_source("B", (10_000, 15_500, 18_000))
     lines = findings.comparison([a, b])
     assert lines[-1] == "At 40% OP: A 36,000 IOPS, B 18,000 IOPS — A is 2.0× B."
+    # the 0% level is compared too
+    assert lines[0].startswith("At 0% OP: A 12,900 IOPS (not steady), B 10,000 IOPS")
+
+
+def test_comparison_refuses_a_ratio_between_unlike_inputs():
+    a, b = _profile_source("A"), _profile_source("B", (10_000, 15_500, 18_000))
+    a.comparison_keys = {"drive": "x", "scale": "1/32", "round length": "5 s"}
+    b.comparison_keys = {"drive": "x", "scale": "1/1,024", "round length": "5 s"}
+    lines = findings.comparison([a, b])
+    assert lines[0] == "The inputs differ in scale (A: 1/32, B: 1/1,024)."
+    assert lines[-1] == (
+        "At 40% OP: A 36,000 IOPS, B 18,000 IOPS — no ratio: the inputs differ in scale."
+    )
+    assert not any("×" in line for line in lines)
 
 
 def test_sim_endurance_from_pe_cycles():

@@ -6,12 +6,13 @@ follows the profile's own log ("steady", "NOT steady", "skipped") and the terms 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from overprov import capacity, endurance, models
-from overprov.report.model import Phase, Source, op_text
+from overprov.report.model import WAF_RISE_LIMIT, Phase, Source, op_text
 from overprov.units import human_bytes, human_seconds
 
 
@@ -105,10 +106,15 @@ def iops_conclusion(source: Source, rec: dict[str, Any] | None) -> tuple[str, li
                 f"of {_iops(rec['target_iops'])} IOPS."
             )
         elif rec and rec.get("method") == "knee":
-            more.append(f"It is the knee of the curve: {rec.get('reason')}.")
+            more.append(
+                knee_words(source, op) or f"It is the knee of the curve: {rec.get('reason')}."
+            )
     else:
         why = (rec or {}).get("reason") or "no phase reached steady state"
-        headline = f"No OP level is recommended: {why}."
+        miss = near_miss(source, (rec or {}).get("target_iops"))
+        headline = miss or f"No OP level is recommended: {why}."
+        if miss:
+            more.append(f"No OP level tested meets the target: {why}.")
         steady = [p for p in source.phases if p.steady_iops is not None]
         if steady:
             best = max(steady, key=lambda p: p.steady_iops or 0.0)
@@ -171,6 +177,78 @@ def iops_conclusion(source: Source, rec: dict[str, Any] | None) -> tuple[str, li
     return headline, more
 
 
+def near_miss(source: Source, target: float | None) -> str | None:
+    """When no steady phase meets ``target``: the closest one and where to test next, e.g.
+    "Closest: 40% → 28,433 IOPS, 95% of the 30,000 IOPS target; test 50–60% extra OP."."""
+    steady = [p for p in source.phases if p.steady_iops is not None]
+    if not target or not steady:
+        return None
+    best = max(steady, key=lambda p: p.steady_iops or 0.0)
+    axis = source.op_axis
+    text = (
+        f"Closest: {op_text(best.op_percent, axis)} → {_iops(best.steady_iops or 0)} IOPS, "
+        f"{100 * (best.steady_iops or 0) / target:.0f}% of the {_iops(target)} IOPS target"
+    )
+    ops = sorted(p.op_percent for p in source.phases)
+    step = min((b - a for a, b in zip(ops, ops[1:], strict=False) if b > a), default=10.0)
+    top = ops[-1]
+    if best.op_percent == top and axis == "extra":
+        # where the last two steady points' line reaches the target, rounded up to the grid
+        below = [p for p in steady if p.op_percent < top]
+        need = top + step
+        if below:
+            prev = below[-1]
+            rise = (best.steady_iops or 0) - (prev.steady_iops or 0)
+            if rise > 0:
+                need = top + (target - (best.steady_iops or 0)) * (top - prev.op_percent) / rise
+        grid = min(step, 10.0)
+        lo = top + grid
+        hi = max(lo + grid, grid * math.ceil(need / grid - 1e-9))
+        hi = min(hi, 90.0)
+        if lo < hi:
+            text += f"; test {lo:g}–{hi:g}% extra OP"
+        elif lo <= 90:
+            text += f"; test {lo:g}% extra OP"
+    else:
+        text += (
+            "; the best level is not the largest tested: rerun the levels above it with more rounds"
+        )
+    return text + "."
+
+
+def knee_words(source: Source, op: float | None) -> str | None:
+    """The knee in plain words: how much IOPS each step of OP buys before and after it."""
+    steady = [p for p in source.phases if p.steady_iops is not None]
+    at = [k for k, p in enumerate(steady) if p.op_percent == op]
+    if not at or len(steady) < 3:
+        return None
+    k = at[0]
+    axis = source.op_axis
+
+    def gain(a: Phase, b: Phase) -> str:
+        return (
+            f"{op_text(a.op_percent, axis)} → {op_text(b.op_percent, axis)}: "
+            f"{100 * ((b.steady_iops or 0) / (a.steady_iops or 1) - 1):+.0f}%"
+        )
+
+    if k == 0:
+        return (
+            f"It is the knee of the curve: IOPS hardly grow with more OP here "
+            f"({gain(steady[0], steady[-1])} over the whole range), so the smallest level is "
+            "enough."
+        )
+    text = (
+        f"It is the knee of the curve: up to {op_text(op, axis)} each step of OP buys a lot "
+        f"({gain(steady[k - 1], steady[k])})"
+    )
+    if k + 1 < len(steady):
+        text += (
+            f"; beyond it the gain shrinks ({gain(steady[k], steady[k + 1])}), so more OP costs "
+            "capacity for less return"
+        )
+    return text + "."
+
+
 def waf_conclusion(source: Source) -> tuple[str, list[str]]:
     """(headline, further sentences) for a simulation's WAF figures."""
     pts = [p for p in source.phases if p.waf is not None]
@@ -198,6 +276,38 @@ def waf_conclusion(source: Source) -> tuple[str, list[str]]:
                 "In between: "
                 + ", ".join(f"{op_text(p.op_percent, axis)} WAF {p.waf:.2f}" for p in mids)
                 + "."
+            )
+    windows = {p.waf_window.split(":")[0] for p in pts if p.waf_window}
+    if windows:
+        more.append(
+            "WAF over each run's "
+            + " / ".join(sorted(windows))
+            + " ("
+            + "; ".join(
+                f"{op_text(p.op_percent, axis)}: {p.waf_window.split(': ', 1)[-1]}"
+                for p in pts
+                if p.waf_window
+            )
+            + ")."
+        )
+    whole = [p for p in pts if p.waf_whole_run is not None]
+    if whole:
+        more.append(
+            "Whole measured run, fresh-out-of-box stretch included (not the steady figure): "
+            + ", ".join(f"{op_text(p.op_percent, axis)} WAF {p.waf_whole_run:.2f}" for p in whole)
+            + "."
+        )
+    for p in pts:
+        if "NOT steady" in p.waf_window:
+            more.append(
+                f"Warning: {op_text(p.op_percent, axis)} never reached steady state; its WAF is "
+                "the last fifth of the run's and may still be rising."
+            )
+        elif p.waf_rising:
+            more.append(
+                f"Warning: at {op_text(p.op_percent, axis)} WAF was still rising across its "
+                f"window ({100 * (p.waf_rise_fraction or 0):+.1f}% fitted, limit "
+                f"{100 * WAF_RISE_LIMIT:.0f}%): the steady WAF is higher; run longer."
             )
     if source.uniform_workload and source.policy in ("greedy", "fifo", "random", "d-choices"):
         diffs = []
@@ -229,36 +339,73 @@ def model_waf(source: Source, p: Phase) -> float | None:
     return model.waf(p.rho, int(p.pages_per_block), int(source.d_choices or 0))
 
 
+#: what makes two inputs comparable: differing in any of these, a ratio mixes the drive with
+#: the test, and the report refuses it (and says so)
+LIKE_KEYS = ("drive", "scale", "method", "precondition", "round length")
+
+
+def differences(sources: Sequence[Source]) -> list[tuple[str, list[str]]]:
+    """(what, each input's value) for every comparison key that differs between inputs."""
+    out = []
+    keys = []
+    for s in sources:
+        keys += [k for k in s.comparison_keys if k not in keys]
+    for k in keys:
+        values = [s.comparison_keys.get(k, "—") for s in sources]
+        if len(set(values)) > 1:
+            out.append((k, values))
+    return out
+
+
 def comparison(sources: Sequence[Source]) -> list[str]:
-    """Sentences comparing sources at the OP levels they share."""
-    with_iops = [s for s in sources if s.has_iops]
+    """Sentences comparing sources at the OP levels they share: first what differs between
+    them; a ratio only between inputs alike in drive, scale, method, precondition and round
+    length (for unlike inputs the figures stand side by side, and the report says why)."""
     out: list[str] = []
+    if len(sources) < 2:
+        return out
+    diffs = differences(sources)
+    unlike = [k for k, _ in diffs if k in LIKE_KEYS]
+    if diffs:
+        out.append(
+            "The inputs differ in "
+            + "; ".join(
+                f"{k} ("
+                + ", ".join(f"{s.label}: {v}" for s, v in zip(sources, values, strict=True))
+                + ")"
+                for k, values in diffs
+            )
+            + "."
+        )
+    with_iops = [s for s in sources if s.has_iops]
     if len(with_iops) > 1:
         common = set.intersection(
             *({p.op_percent for p in s.phases if p.iops_figure is not None} for s in with_iops)
         )
-        for op in sorted(common)[-2:]:
+        for op in sorted(common):
             figs = []
             for s in with_iops:
                 p = _phase_at(s, op)
                 if p is not None and p.iops_figure is not None:
                     figs.append((p.iops_figure, s.label, p.steady))
             figs.sort(reverse=True)
-            if len(figs) > 1 and figs[-1][0] > 0:
-                out.append(
-                    f"At {op:g}% OP: "
-                    + ", ".join(
-                        f"{label} {_iops(v)} IOPS" + ("" if st else " (not steady)")
-                        for v, label, st in figs
-                    )
-                    + f" — {figs[0][1]} is {figs[0][0] / figs[-1][0]:.1f}× {figs[-1][1]}."
-                )
+            if len(figs) < 2:
+                continue
+            line = f"At {op:g}% OP: " + ", ".join(
+                f"{label} {_iops(v)} IOPS" + ("" if st else " (not steady)")
+                for v, label, st in figs
+            )
+            if unlike:
+                line += f" — no ratio: the inputs differ in {', '.join(unlike)}"
+            elif figs[-1][0] > 0:
+                line += f" — {figs[0][1]} is {figs[0][0] / figs[-1][0]:.1f}× {figs[-1][1]}"
+            out.append(line + ".")
     with_waf = [s for s in sources if s.has_waf]
     if len(with_waf) > 1:
         common = set.intersection(
             *({round(p.op_percent, 6) for p in s.phases if p.waf} for s in with_waf)
         )
-        for op in sorted(common)[:1]:
+        for op in sorted(common):
             figs = sorted(
                 (p.waf, s.label)
                 for s in with_waf

@@ -60,8 +60,8 @@ def plot_latency(source: Source) -> Figure:
         if not pts:
             continue
         xs, ys = [x for x, _ in pts], [y for _, y in pts]
-        style = "-" if lat.has_histogram else "--o"
-        only_percentiles |= not lat.has_histogram
+        style = "-" if lat.curve_from_histogram else "--o"
+        only_percentiles |= not lat.curve_from_histogram
         label = f"OP {op_text(p.op_percent, source.op_axis)}" + (
             "" if p.steady or source.kind != "profile" else " (not steady)"
         )
@@ -83,11 +83,11 @@ def plot_latency(source: Source) -> Figure:
             ax_e.plot(
                 [x for x, _ in pairs],
                 [y for _, y in pairs],
-                style if lat.has_histogram else "--o",
+                style,
                 color=colors[p.op_percent],
                 lw=1.5,
                 ms=4,
-                drawstyle="steps-post" if lat.has_histogram else "default",
+                drawstyle="steps-post" if lat.curve_from_histogram else "default",
                 label=label,
             )
             min_e = min(min_e, min(y for _, y in pairs))
