@@ -42,7 +42,10 @@ def test_no_phase_meets_the_target():
     assert headline == (
         "Closest: 40% → 36,000 IOPS, 72% of the 50,000 IOPS target; test 50–90% extra OP."
     )
-    assert more[0].startswith("No OP level tested meets the target: no steady phase reached 50000")
+    assert more[0] == (
+        "No OP level tested meets the target: no steady phase reached 50,000 IOPS "
+        "(best: 36,000 IOPS at OP 40%)."
+    )
     assert more[1] == (
         "Best steady figure: 36,000 IOPS at 40% extra OP, 2.8× the 0% figure "
         "(12,900 IOPS, not steady)."
@@ -112,7 +115,10 @@ def test_comparison_refuses_a_ratio_between_unlike_inputs():
     a.comparison_keys = {"drive": "x", "scale": "1/32", "round length": "5 s"}
     b.comparison_keys = {"drive": "x", "scale": "1/1,024", "round length": "5 s"}
     lines = findings.comparison([a, b])
-    assert lines[0] == "The inputs differ in scale (A: 1/32, B: 1/1,024)."
+    assert lines[0] == (
+        "The inputs differ in scale (A: 1/32, B: 1/1,024): no ratio is computed between them, "
+        "as it would mix the drives with the tests."
+    )
     assert lines[-1] == (
         "At 40% OP: A 36,000 IOPS, B 18,000 IOPS — no ratio: the inputs differ in scale."
     )

@@ -99,8 +99,11 @@ def _sim_source(policy: str = "greedy") -> Source:
 
 
 def _legend_texts(ax_or_fig) -> list[str]:
+    """The entries of an axes' legend, or of the legends below its figure (outside the data)."""
     legends = [ax_or_fig.get_legend()] if hasattr(ax_or_fig, "get_legend") else []
     legends += list(getattr(ax_or_fig, "legends", []))
+    if hasattr(ax_or_fig, "get_legend") and ax_or_fig.get_legend() is None:
+        legends += list(ax_or_fig.figure.legends)
     return [t.get_text() for lg in legends if lg is not None for t in lg.get_texts()]
 
 
@@ -201,10 +204,30 @@ def test_timed_states_are_shaded_and_named():
 def test_write_saturation_axes_in_bytes_and_drive_fills():
     fig = plots.plot_write_saturation(_profile_source())
     ax = fig.axes[0]
-    assert ax.get_xlabel() == "host bytes written since the profile started (GB)"
+    assert ax.get_xlabel() == "host bytes written since the profile started (GB), from byte 0"
     assert ax.get_ylabel() == "IOPS"
     assert "drive fills (× 1 GB tested)" in [c.get_xlabel() for c in ax.child_axes]
     assert _legend_texts(ax) == ["OP 0%", "OP 20%", "OP 40%"]
+    assert ax.get_xlim()[0] == 0
+
+
+def test_write_saturation_draws_fob_and_precondition_from_byte_zero():
+    src = _profile_source()
+    fob = Phase(op_percent=-1.0, label="fob", status="fob", steady=False)
+    fob.wsat_bytes, fob.wsat_iops = [2e8, 4e8], [90_000.0, 88_000.0]
+    pre = Phase(op_percent=-1.0, label="precondition", status="precondition", steady=False)
+    pre.wsat_bytes, pre.wsat_iops = [4e8, 1e9], [50_000.0, 50_000.0]
+    src.wsat_before = [fob, pre]
+    ax = plots.plot_write_saturation(src).axes[0]
+    legend = _legend_texts(ax)
+    assert legend[:2] == [
+        "fresh-out-of-box round (1 s IOPS)",
+        "workload-independent precondition (its rate)",
+    ]
+    lines = {ln.get_label(): ln for ln in ax.get_lines()}
+    assert list(lines[legend[0]].get_xdata()) == [0.2, 0.4]  # GB, from the first byte
+    assert list(lines[legend[1]].get_xdata()) == [0.4, 1.0]
+    assert ax.get_ylim()[1] >= 90_000
 
 
 def test_latency_cdf_on_probit_axis_and_exceedance_on_log_axis():
@@ -234,7 +257,7 @@ def test_latency_from_percentiles_only_is_marked_as_such():
     for p in src.phases:
         p.latency = Latency(percentiles={"p50": 100.0, "p90": 150.0, "p99": 400.0, "p99_9": 900.0})
     fig = plots_latency.plot_latency(src)
-    assert "dashed: reported percentiles only" in fig.get_suptitle()
+    assert "dashed: quoted percentiles" in fig.get_suptitle()
     assert list(fig.axes[0].get_lines()[0].get_xdata()) == [100.0, 150.0, 400.0, 900.0]
 
 

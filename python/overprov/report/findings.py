@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from overprov import capacity, endurance, models
-from overprov.report.model import WAF_RISE_LIMIT, Phase, Source, op_text
+from overprov.report.model import WAF_RISE_LIMIT, Phase, Source, grouped, op_text
 from overprov.units import human_bytes, human_seconds
 
 
@@ -107,10 +107,11 @@ def iops_conclusion(source: Source, rec: dict[str, Any] | None) -> tuple[str, li
             )
         elif rec and rec.get("method") == "knee":
             more.append(
-                knee_words(source, op) or f"It is the knee of the curve: {rec.get('reason')}."
+                knee_words(source, op)
+                or f"It is the knee of the curve: {grouped(str(rec.get('reason')))}."
             )
     else:
-        why = (rec or {}).get("reason") or "no phase reached steady state"
+        why = grouped((rec or {}).get("reason") or "no phase reached steady state")
         miss = near_miss(source, (rec or {}).get("target_iops"))
         headline = miss or f"No OP level is recommended: {why}."
         if miss:
@@ -278,7 +279,10 @@ def waf_conclusion(source: Source) -> tuple[str, list[str]]:
                 + "."
             )
     windows = {p.waf_window.split(":")[0] for p in pts if p.waf_window}
-    if windows:
+    details = {p.waf_window.split(": ", 1)[-1] for p in pts if p.waf_window}
+    if windows and len(details) == 1:
+        more.append(f"WAF over each run's {next(iter(windows))}: {next(iter(details))}.")
+    elif windows:
         more.append(
             "WAF over each run's "
             + " / ".join(sorted(windows))
@@ -367,16 +371,18 @@ def comparison(sources: Sequence[Source]) -> list[str]:
     diffs = differences(sources)
     unlike = [k for k, _ in diffs if k in LIKE_KEYS]
     if diffs:
-        out.append(
-            "The inputs differ in "
-            + "; ".join(
-                f"{k} ("
-                + ", ".join(f"{s.label}: {v}" for s, v in zip(sources, values, strict=True))
-                + ")"
-                for k, values in diffs
-            )
-            + "."
+        names = [k for k, _ in diffs]
+        text = "The inputs differ in " + (
+            ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
         )
+        if len(sources) == 2 and len(diffs) == 1:
+            values = diffs[0][1]
+            text += f" ({sources[0].label}: {values[0]}, {sources[1].label}: {values[1]})"
+        elif len(diffs) > 1:
+            text += " (table below)"
+        if unlike:
+            text += ": no ratio is computed between them, as it would mix the drives with the tests"
+        out.append(text + ".")
     with_iops = [s for s in sources if s.has_iops]
     if len(with_iops) > 1:
         common = set.intersection(
@@ -405,16 +411,18 @@ def comparison(sources: Sequence[Source]) -> list[str]:
         common = set.intersection(
             *({round(p.op_percent, 6) for p in s.phases if p.waf} for s in with_waf)
         )
-        for op in sorted(common):
-            figs = sorted(
-                (p.waf, s.label)
-                for s in with_waf
-                for p in s.phases
-                if round(p.op_percent, 6) == op and p.waf
-            )
+        ops = sorted(common)
+        if ops:
+            per_source = []
+            for s in with_waf:
+                by_op = {round(p.op_percent, 6): p.waf for p in s.phases if p.waf}
+                per_source.append(f"{s.label} " + " / ".join(f"{by_op[op]:.2f}" for op in ops))
             out.append(
-                f"At {op:g}% OP the lowest WAF is {figs[0][1]}'s {figs[0][0]:.2f}; the highest "
-                f"{figs[-1][1]}'s {figs[-1][0]:.2f}."
+                "WAF at "
+                + " / ".join(f"{op:g}%" for op in ops)
+                + " OP: "
+                + "; ".join(per_source)
+                + "."
             )
     return out
 
@@ -578,9 +586,11 @@ def _sim_endurance(s: Source, options: Options) -> EnduranceTable | None:
         entry["erases_per_block_per_drive_write"] = per_dw
         rows.append(row)
         raw.append(entry)
+    windows = sorted({p.waf_window.split(":")[0] for p in pts if p.waf_window})
     notes = [
         "endurance vs lowest OP = lowest OP's WAF / this WAF: the same NAND absorbs that many "
-        "times the host writes",
+        "times the host writes"
+        + (f"; WAF over each run's {' / '.join(windows)}" if windows else ""),
         "erases per block per drive write = WAF × U / T (each host drive write of U bytes costs "
         "WAF × U bytes of NAND programs over T bytes of NAND)",
     ]

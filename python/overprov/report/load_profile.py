@@ -324,6 +324,7 @@ def load_profile(folder: Path) -> Source:
         io_seconds=number(totals.get("io_seconds")),
         simulated_target=simulated,
         wsat_before=before,
+        criteria=dict(crit),
         preparation=_preparation(doc, phases),
     )
     if simulated:

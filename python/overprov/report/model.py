@@ -7,6 +7,7 @@ missing stays ``None`` and the report says so.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -235,6 +236,7 @@ class Source:
     comparison_keys: dict[str, str] = field(default_factory=dict)
     preparation: list[tuple[str, str]] = field(default_factory=list)  # purge, preconditions
     wsat_before: list[Phase] = field(default_factory=list)  # FOB and precondition, from byte 0
+    criteria: dict[str, Any] = field(default_factory=dict)  # profile: steady_state_criteria
 
     @property
     def sim_tag(self) -> str:
@@ -320,6 +322,22 @@ def scale_text(drive: str, scale: str | None, advertised_bytes: float | None = N
     if abs(inverse - round(inverse)) < 0.01 * inverse:
         return f"1/{round(inverse):,}"
     return f"{factor:.3g}"
+
+
+_BARE_NUMBER = re.compile(r"(?<![\w.,/])(\d{5,})(\.\d+)?(?!\w)")
+
+
+def grouped(text: str) -> str:
+    """Numbers of 5 digits or more in a sentence another tool wrote ("reached 30000 IOPS
+    (best: 25717.4 IOPS)") with thousands separators, one decimal at most: the report's one
+    way of writing numbers ("30,000", "25,717.4")."""
+
+    def one(m: re.Match[str]) -> str:
+        whole = f"{int(m.group(1)):,}"
+        frac = m.group(2)
+        return whole + (f"{float(frac):.1f}"[1:] if frac else "")
+
+    return _BARE_NUMBER.sub(one, text)
 
 
 def op_text(op: float, axis: str = "extra") -> str:

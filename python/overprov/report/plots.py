@@ -9,6 +9,7 @@ they hold; the callers decide which figures apply.
 from __future__ import annotations
 
 import math
+import textwrap
 from collections.abc import Sequence
 from statistics import NormalDist
 
@@ -78,6 +79,77 @@ def new_figure(width: float, height: float) -> Figure:
     fig = Figure(figsize=(width, height), layout="constrained")
     FigureCanvasAgg(fig)
     return fig
+
+
+NARROW_WIDTH_IN = 4.4  # a phone's figure: about 630 px at 144 dpi, shown at ~350 px
+
+
+def restack_narrow(fig: Figure) -> None:
+    """Lay a drawn figure out for a narrow screen: its panels one under the other (a 1×2 or
+    2×2 grid becomes a column) at :data:`NARROW_WIDTH_IN` wide, each panel about as tall as
+    it was, so its text stays readable when the figure is shown ~350 px wide."""
+    from matplotlib.gridspec import GridSpec
+
+    axes = [ax for ax in fig.axes if ax.get_visible() and ax.get_subplotspec() is not None]
+    if not axes:
+        return
+    width, height = fig.get_size_inches()
+    grid = axes[0].get_subplotspec().get_gridspec()
+    rows, cols = grid.get_geometry()
+    if cols > 1:
+        column = GridSpec(len(axes), 1, figure=fig)
+        for k, ax in enumerate(axes):
+            ax.set_subplotspec(column[k])
+            ax.yaxis.set_tick_params(labelleft=True)  # shared y axes hid the inner labels
+    for ax in axes:
+        ax.xaxis.label.set_text(textwrap.fill(ax.xaxis.label.get_text(), 60))
+        legend = ax.get_legend()
+        if legend is not None:
+            legend.set_ncols(1)
+    title = fig._suptitle  # noqa: SLF001 - matplotlib keeps no public getter of the Text
+    if title is not None:
+        title.set_wrap(False)
+        title.set_text("\n".join(textwrap.fill(x, 44) for x in title.get_text().split("\n")))
+    for legend in list(fig.legends):
+        handles = getattr(legend, "overprov_handles", None)
+        if handles:  # a legend box is laid out when made: make it again, narrower
+            longest = max(len(str(h.get_label())) for h in handles)
+            legend.remove()
+            legend_below(fig, handles=handles, ncols=1 if longest > 26 else 2)
+    panel = (height - 1.0) / rows if rows else height
+    fig.set_size_inches(NARROW_WIDTH_IN, 1.4 + max(2.4, panel * 0.95) * len(axes))
+
+
+def figure_title(fig: Figure, sources: Sequence[Source], text: str) -> None:
+    """The figure's title; for simulated data a second line names it SIMULATED with the
+    drive, the scale and "illustrative" or "calibrated twin" (every chart of simulated data)."""
+    tags = list(dict.fromkeys(s.sim_tag for s in sources if s.sim_tag))
+    if tags:
+        fig.suptitle(
+            text + "\n" + "; ".join(tags),
+            fontweight="bold",
+            color="#8a1c1c",
+            wrap=True,
+        )
+    else:
+        fig.suptitle(text, fontweight="bold", wrap=True)
+
+
+def legend_below(
+    fig: Figure, ax: object = None, handles: Sequence[object] | None = None, ncols: int = 4
+) -> None:
+    """The legend below the axes, outside the data (constrained layout makes room for it)."""
+    if handles is None:
+        handles, _ = ax.get_legend_handles_labels()  # type: ignore[attr-defined]
+    if not handles:
+        return
+    legend = fig.legend(
+        handles=list(handles),
+        loc="outside lower center",
+        ncols=max(1, min(ncols, len(handles))),
+        frameon=False,
+    )
+    legend.overprov_handles = list(handles)  # type: ignore[attr-defined]
 
 
 def source_color(i: int) -> str:
@@ -249,10 +321,10 @@ def plot_iops_vs_op(
                     bbox={"boxstyle": "round,pad=0.25", "fc": "white", "ec": "none", "alpha": 0.85},
                     zorder=6,
                 )
-        if s.fob_iops and not many:
-            ax.axhline(s.fob_iops, color="#868e96", ls=":", lw=1.2, zorder=1)
+        if s.fob_iops:
+            ax.axhline(s.fob_iops, color=color if many else "#868e96", ls=":", lw=1.2, zorder=1)
             ax.annotate(
-                f"fresh-out-of-box {s.fob_iops:,.0f} IOPS",
+                (f"{s.label}: " if many else "") + f"fresh-out-of-box {s.fob_iops:,.0f} IOPS",
                 (0.0, s.fob_iops),
                 xycoords=("axes fraction", "data"),
                 xytext=(4, -3),
@@ -284,7 +356,7 @@ def plot_iops_vs_op(
     ax.yaxis.set_major_formatter(FuncFormatter(_k))
     ax.set_xlabel(op_axis_label(sources))
     ax.set_ylabel(iops_axis_label(sources))
-    ax.set_title("Steady-state IOPS vs OP")
+    figure_title(fig, sources, "Steady-state IOPS vs OP")
     handles = [
         Line2D([], [], color=source_color(i), lw=2, marker=SOURCE_MARKERS[i % 8], label=s.label)
         for i, s in enumerate(sources)
@@ -314,7 +386,7 @@ def plot_iops_vs_op(
         handles.append(
             Line2D([], [], ls="none", marker="*", ms=12, color=RECOMMEND_COLOR, label="recommended")
         )
-    ax.legend(handles=handles, loc="lower right", ncols=2 if len(handles) > 5 else 1)
+    legend_below(fig, handles=handles, ncols=4)
     return fig
 
 
@@ -369,8 +441,9 @@ def plot_phase_cost(sources: Sequence[Source]) -> Figure:
     ax_t.set_title("Duration per phase")
     ax_b.set_ylabel(f"host bytes written ({b_unit})")
     ax_b.set_title("Bytes written per phase")
+    figure_title(fig, sources, "Duration and bytes written per phase")
     if n > 1:
-        ax_b.legend(loc="upper right")
+        legend_below(fig, ax_b)
     return fig
 
 
@@ -425,6 +498,24 @@ def plot_iops_time(source: Source) -> Figure:
                 lw=1.0,
                 zorder=2,
             )
+        window = [sp for sp in p.spans if sp.kind in ("steady-window", "last-window")]
+        if window and p.iops_mean:
+            # SNIA convergence view: the window's mean with ±10% and ±20% of it
+            a, b = window[-1].start_s / div, window[-1].end_s / div
+            m = p.iops_mean
+            for share, color, alpha in ((0.2, "#74c0fc", 0.18), (0.1, "#339af0", 0.22)):
+                ax.fill_between(
+                    [a, b],
+                    m * (1 - share),
+                    m * (1 + share),
+                    color=color,
+                    alpha=alpha,
+                    lw=0,
+                    zorder=1,
+                    gid=f"band-{share:g}",
+                )
+            ax.plot([a, b], [m, m], color="#1864ab", lw=1.2, ls="--", zorder=4)
+            seen_spans.add("bands")
         verdict = (
             f"steady at {p.steady_iops:,.0f} IOPS"
             if p.steady_iops is not None
@@ -444,6 +535,10 @@ def plot_iops_time(source: Source) -> Figure:
     if any(p.round_iops for p in phases):
         handles.append(Line2D([], [], color="#212529", lw=1.6, label="round mean"))
         handles.append(Line2D([], [], color="#adb5bd", lw=0.9, ls=":", label="round boundary"))
+    if "bands" in seen_spans:
+        handles.append(Line2D([], [], color="#1864ab", lw=1.2, ls="--", label="window mean"))
+        handles.append(Patch(facecolor="#339af0", alpha=0.4, label="±10% of the mean"))
+        handles.append(Patch(facecolor="#74c0fc", alpha=0.25, label="±20% of the mean"))
     for kind in ("fob", "transition", "steady", "steady-window", "last-window"):
         if kind in seen_spans:
             st = SPAN_STYLE[kind]
@@ -456,8 +551,8 @@ def plot_iops_time(source: Source) -> Figure:
                     label=st["label"],
                 )
             )
-    fig.legend(handles=handles, loc="outside lower center", ncols=min(len(handles), 5))
-    fig.suptitle(f"{source.label}: IOPS over time, per phase", fontweight="bold")
+    legend_below(fig, handles=handles, ncols=4)
+    figure_title(fig, [source], f"{source.label}: IOPS over time, per phase")
     return fig
 
 
@@ -476,6 +571,31 @@ def plot_write_saturation(source: Source) -> Figure:
     if source.kind == "profile":
         max_b = max((b for p in phases for b in p.wsat_bytes), default=1.0)
         div, unit = _byte_scale(max_b)
+        before_styles = {
+            "fob": ("#495057", "o-", "fresh-out-of-box round (1 s IOPS)"),
+            "precondition": ("#a0522d", "-", "workload-independent precondition (its rate)"),
+        }
+        for step in source.wsat_before:
+            color, style, label = before_styles.get(step.label, ("#868e96", "-", step.label))
+            ax.plot(
+                [b / div for b in step.wsat_bytes],
+                step.wsat_iops,
+                style,
+                ms=2.5,
+                lw=1.6,
+                color=color,
+                label=label,
+            )
+            top = max([top, *step.wsat_iops])
+            if step.label == "precondition":
+                ax.axvspan(
+                    step.wsat_bytes[0] / div,
+                    step.wsat_bytes[-1] / div,
+                    color="#f4e1d2",
+                    alpha=0.5,
+                    lw=0,
+                    zorder=0,
+                )
         for p in phases:
             ax.plot(
                 [b / div for b in p.wsat_bytes],
@@ -487,7 +607,8 @@ def plot_write_saturation(source: Source) -> Figure:
                 label=f"OP {op_text(p.op_percent)}",
             )
             ax.axvline(p.wsat_bytes[0] / div, color="#adb5bd", lw=0.7, ls=":")
-        ax.set_xlabel(f"host bytes written since the profile started ({unit})")
+        ax.set_xlim(left=0)
+        ax.set_xlabel(f"host bytes written since the profile started ({unit}), from byte 0")
         fill = (source.capacity_bytes or 0) * source.members
         if fill > 0:
             sec = ax.secondary_xaxis(
@@ -505,12 +626,16 @@ def plot_write_saturation(source: Source) -> Figure:
                 color=colors[p.op_percent],
                 label=f"OP {op_text(p.op_percent, source.op_axis)}",
             )
-        ax.set_xlabel("host writes (drive writes of the user capacity)")
+        ax.set_xlim(left=0)
+        ax.set_xlabel(
+            "host writes after the precondition (drive writes of the user capacity; "
+            "the fill itself is not timed)"
+        )
     ax.set_ylim(0, top * 1.12)
     ax.set_ylabel("IOPS")
     ax.yaxis.set_major_formatter(FuncFormatter(_k))
-    ax.set_title(f"{source.label}: write saturation (IOPS vs bytes written)")
-    ax.legend(loc="upper right", ncols=min(4, max(1, len(phases))))
+    figure_title(fig, [source], f"{source.label}: write saturation (IOPS vs bytes written)")
+    legend_below(fig, ax)
     return fig
 
 

@@ -8,8 +8,8 @@ from typing import Any
 from overprov.report import findings, html, plots, plots_latency, plots_waf
 from overprov.report.files import FILES_DIR, FilesWriter, draw, slug
 from overprov.report.findings import Options
-from overprov.report.model import Source, op_text
-from overprov.report.tables import summary_table
+from overprov.report.model import Source, grouped, op_text
+from overprov.report.tables import summary_table, window_table
 
 
 def recommendations(sources: Sequence[Source], options: Options) -> dict[str, Any]:
@@ -44,6 +44,7 @@ def cards(sources: Sequence[Source], recs: dict[str, Any], options: Options) -> 
                     headline=headline,
                     more=more + (list(findings.waf_conclusion(s)[:1]) if s.has_waf else []),
                     good=op is not None,
+                    sim_tag=s.sim_tag,
                 )
             )
         elif s.has_waf:
@@ -51,7 +52,13 @@ def cards(sources: Sequence[Source], recs: dict[str, Any], options: Options) -> 
             big, note = findings.waf_big_figure(s)
             cards.append(
                 html.Card(
-                    label=s.label, kind=kind, big=big, big_note=note, headline=headline, more=more
+                    label=s.label,
+                    kind=kind,
+                    big=big,
+                    big_note=note,
+                    headline=headline,
+                    more=more,
+                    sim_tag=s.sim_tag,
                 )
             )
         else:
@@ -113,7 +120,9 @@ def iops_section(
             body.append(f"<h3>{html.esc(s.label)}</h3>")
         body.append(html.table_html(summary_table(s, rec.get("op_percent"))))
         if rec.get("reason"):
-            body.append(f'<p class="small">Recommendation rule: {html.esc(rec["reason"])}</p>')
+            body.append(
+                f'<p class="small">Recommendation rule: {html.esc(grouped(rec["reason"]))}</p>'
+            )
     body.append(
         html.figure_html(
             w.figure(
@@ -241,6 +250,11 @@ def waf_section(w: FilesWriter, sources: Sequence[Source]) -> html.Section | Non
             body.append(f"<h3>{html.esc(s.label)}</h3>")
         if not s.has_iops:
             body.append(html.table_html(summary_table(s, None)))
+        _, said = findings.waf_conclusion(s)
+        if said:
+            body.append(
+                '<ul class="small">' + "".join(f"<li>{html.esc(x)}</li>" for x in said) + "</ul>"
+            )
         if any(p.waf_series for p in s.phases):
             body.append(
                 html.figure_html(
@@ -319,3 +333,47 @@ def details_section(sources: Sequence[Source]) -> html.Section:
         )
         body.append(f'<p class="small">Input: <code>{html.esc(s.path)}</code></p>')
     return html.Section("details", "Test details", body)
+
+
+def window_section(sources: Sequence[Source]) -> html.Section | None:
+    """Why each phase was accepted: the SNIA measurement-window table per profile."""
+    profiles = [s for s in sources if s.kind == "profile" and any(p.verdict for p in s.phases)]
+    if not profiles:
+        return None
+    body = [
+        '<p class="small">Per phase, the rounds of the window its figure comes from and the '
+        "checks it passed (✓) or failed (✗) against their limits: range (max − min) and the "
+        "fitted line's excursion across the window, as fractions of the window's mean (SNIA "
+        "PTS); the plateau checks — the mean against the 5 rounds before the window "
+        "(a drop means the window may lie before the cliff) and WAF against the same baseline. "
+        "Data written before the window: in drive writes of the phase's span "
+        "(docs/profile.md).</p>"
+    ]
+    for s in profiles:
+        if len(profiles) > 1:
+            body.append(f"<h3>{html.esc(s.label)}</h3>")
+        body.append(html.table_html(window_table(s)))
+        reasons = [(p, p.verdict.get("reason")) for p in s.phases if p.verdict.get("reason")]
+        if reasons:
+            body.append(
+                '<ul class="small">'
+                + "".join(
+                    f"<li>{html.esc(op_text(p.op_percent, s.op_axis))}: {html.esc(grouped(r))}</li>"
+                    for p, r in reasons
+                )
+                + "</ul>"
+            )
+    return html.Section("window", "Measurement window", body)
+
+
+def preparation_section(sources: Sequence[Source]) -> html.Section | None:
+    """The device preparation: purge, workload-independent and workload-dependent precondition."""
+    prepared = [s for s in sources if s.preparation]
+    if not prepared:
+        return None
+    body = []
+    for s in prepared:
+        if len(prepared) > 1:
+            body.append(f"<h3>{html.esc(s.label)}</h3>")
+        body.append(html.kv_html(s.preparation))
+    return html.Section("preparation", "Device preparation", body)
