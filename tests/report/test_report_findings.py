@@ -120,7 +120,7 @@ def test_comparison_refuses_a_ratio_between_unlike_inputs():
         "as it would mix the drives with the tests."
     )
     assert lines[-1] == (
-        "At 40% OP: A 36,000 IOPS, B 18,000 IOPS — no ratio: the inputs differ in scale."
+        "At 40% OP: A 36,000 IOPS, B 18,000 IOPS — no ratio (unlike inputs, above)."
     )
     assert not any("×" in line for line in lines)
 

@@ -402,7 +402,7 @@ def comparison(sources: Sequence[Source]) -> list[str]:
                 for v, label, st in figs
             )
             if unlike:
-                line += f" — no ratio: the inputs differ in {', '.join(unlike)}"
+                line += " — no ratio (unlike inputs, above)"
             elif figs[-1][0] > 0:
                 line += f" — {figs[0][1]} is {figs[0][0] / figs[-1][0]:.1f}× {figs[-1][1]}"
             out.append(line + ".")
