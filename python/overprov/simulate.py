@@ -227,11 +227,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="write the full reports (intervals, wear, victim histogram) as JSON",
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
-    d = p.add_argument_group("drive presets (data/presets.toml; illustrative)")
+    d = p.add_argument_group("drive presets (data/presets.toml; illustrative) and drive files")
     d.add_argument(
         "--preset",
-        choices=presets.names(),
-        help="a drive class with its NAND timings, buffer and SLC cache; implies --timed",
+        metavar="NAME|FILE.toml",
+        help="a drive with its NAND timings, buffer and SLC cache: a preset ("
+        + ", ".join(presets.names())
+        + ") or a drive file (docs/drives/); implies --timed",
     )
     d.add_argument(
         "--scale",
