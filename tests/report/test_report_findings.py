@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from overprov import models, smart
-from overprov.report import findings
+from overprov.report import endurance_table, findings
 from overprov.report.findings import Options
 from test_report_plots import _profile_source, _sim_source
 
@@ -127,7 +127,7 @@ def test_comparison_refuses_a_ratio_between_unlike_inputs():
 
 def test_sim_endurance_from_pe_cycles():
     src = _sim_source()
-    (table,) = findings.endurance_tables([src], Options(nand="tlc", years=5))
+    (table,) = endurance_table.endurance_tables([src], Options(nand="tlc", years=5))
     assert "TBW" in table.columns and "DWPD" in table.columns
     p = src.phases[1]
     tbw = 1.0737e9 * 1000 / p.waf
@@ -137,15 +137,15 @@ def test_sim_endurance_from_pe_cycles():
 
 
 def test_sim_endurance_without_rating_is_relative_only():
-    (table,) = findings.endurance_tables([_sim_source()], Options())
+    (table,) = endurance_table.endurance_tables([_sim_source()], Options())
     assert "TBW" not in table.columns and "endurance vs lowest OP" in table.columns
     assert any("--pe-cycles" in n for n in table.notes)
 
 
 def test_profile_endurance_needs_a_rating_and_uses_the_plan_models():
     src = _profile_source()
-    assert findings.endurance_tables([src], Options()) == []
-    (table,) = findings.endurance_tables([src], Options(rated_tbw=600))
+    assert endurance_table.endurance_tables([src], Options()) == []
+    (table,) = endurance_table.endurance_tables([src], Options(rated_tbw=600))
     assert [r["extra_op_percent"] for r in table.raw] == [0.0, 20.0, 40.0]
     waf0 = models.waf_greedy(0.073741824, 256)
     assert table.raw[0]["tbw_bytes"] == pytest.approx(600e12)  # rated at the native OP
@@ -163,9 +163,9 @@ def test_profile_endurance_from_a_smart_snapshot():
     rep = smart.lifetime_report(smart.parse_snapshot(smart.load_json_file(path), str(path)))
     used, host = rep.endurance.percentage_used, rep.host_bytes
     assert used == 9 and host
-    (table,) = findings.endurance_tables([_profile_source()], Options(smart=[rep]))
+    (table,) = endurance_table.endurance_tables([_profile_source()], Options(smart=[rep]))
     # host writes so far × 100 / percentage used, taken as the rating at the native OP
     assert table.raw[0]["tbw_bytes"] == pytest.approx(host * 100 / used)
     assert "SMART of SAMSUNG MZ7WD240HAFV-00003" in table.basis
-    facts = dict(findings.smart_facts(Options(smart=[rep])))
+    facts = dict(endurance_table.smart_facts(Options(smart=[rep])))
     assert any("WAF ≈ 3.60" in v for v in facts.values())

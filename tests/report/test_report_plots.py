@@ -10,7 +10,7 @@ from statistics import NormalDist
 import pytest
 from matplotlib.collections import LineCollection
 from overprov import models
-from overprov.report import plots, plots_latency, plots_waf
+from overprov.report import plots, plots_latency, plots_time, plots_waf
 from overprov.report.model import Latency, Phase, Source, Span
 
 
@@ -162,7 +162,7 @@ def test_iops_vs_op_overlays_several_sources():
 
 def test_iops_time_has_one_panel_per_phase_with_rounds_and_steady_window():
     src = _profile_source()
-    fig = plots.plot_iops_time(src)
+    fig = plots_time.plot_iops_time(src)
     visible = [ax for ax in fig.axes if ax.get_visible()]
     assert len(visible) == 3
     assert visible[0].get_title() == "OP 0%: NOT steady, 6 rounds"
@@ -196,13 +196,13 @@ def test_timed_states_are_shaded_and_named():
             Span(200, 366, "steady"),
             Span(300, 366, "steady-window"),
         ]
-    legend = _legend_texts(plots.plot_iops_time(src))
+    legend = _legend_texts(plots_time.plot_iops_time(src))
     assert {"fresh-out-of-box", "transition", "steady state", "steady-state window"} <= set(legend)
     assert "round mean" not in legend
 
 
 def test_write_saturation_axes_in_bytes_and_drive_fills():
-    fig = plots.plot_write_saturation(_profile_source())
+    fig = plots_time.plot_write_saturation(_profile_source())
     ax = fig.axes[0]
     assert ax.get_xlabel() == "host bytes written since the profile started (GB), from byte 0"
     assert ax.get_ylabel() == "IOPS"
@@ -218,7 +218,7 @@ def test_write_saturation_draws_fob_and_precondition_from_byte_zero():
     pre = Phase(op_percent=-1.0, label="precondition", status="precondition", steady=False)
     pre.wsat_bytes, pre.wsat_iops = [4e8, 1e9], [50_000.0, 50_000.0]
     src.wsat_before = [fob, pre]
-    ax = plots.plot_write_saturation(src).axes[0]
+    ax = plots_time.plot_write_saturation(src).axes[0]
     legend = _legend_texts(ax)
     assert legend[:2] == [
         "fresh-out-of-box round (1 s IOPS)",

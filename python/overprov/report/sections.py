@@ -5,7 +5,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from overprov.report import findings, html, plots, plots_latency, plots_waf
+from overprov.report import (
+    endurance_table,
+    findings,
+    html,
+    plots,
+    plots_latency,
+    plots_time,
+    plots_waf,
+)
 from overprov.report.files import FILES_DIR, FilesWriter, draw, slug
 from overprov.report.findings import Options
 from overprov.report.model import Source, grouped, op_text
@@ -161,7 +169,7 @@ def time_section(w: FilesWriter, sources: Sequence[Source]) -> html.Section | No
             html.figure_html(
                 w.figure(
                     f"iops-time-{key}",
-                    draw("t", plots.plot_iops_time, s),
+                    draw("t", plots_time.plot_iops_time, s),
                     "IOPS over time",
                     cap,
                 ),
@@ -173,7 +181,7 @@ def time_section(w: FilesWriter, sources: Sequence[Source]) -> html.Section | No
                 html.figure_html(
                     w.figure(
                         f"write-saturation-{key}",
-                        draw("w", plots.plot_write_saturation, s),
+                        draw("w", plots_time.plot_write_saturation, s),
                         "Write saturation",
                         "SNIA WSAT view: IOPS against the host bytes written so far "
                         + (
@@ -287,8 +295,8 @@ def waf_section(w: FilesWriter, sources: Sequence[Source]) -> html.Section | Non
 
 def endurance_section(w: FilesWriter, sources: Sequence[Source], options: Options) -> html.Section:
     """TBW, DWPD and years per OP level, and the SMART facts."""
-    tables = findings.endurance_tables(sources, options)
-    facts = findings.smart_facts(options)
+    tables = endurance_table.endurance_tables(sources, options)
+    facts = endurance_table.smart_facts(options)
     body = []
     for t in tables:
         body.append(f'<h3>{html.esc(t.source)}</h3><p class="small">{html.esc(t.basis)}</p>')
