@@ -237,6 +237,7 @@ class Source:
     preparation: list[tuple[str, str]] = field(default_factory=list)  # purge, preconditions
     wsat_before: list[Phase] = field(default_factory=list)  # FOB and precondition, from byte 0
     criteria: dict[str, Any] = field(default_factory=dict)  # profile: steady_state_criteria
+    prediction: dict[str, Any] = field(default_factory=dict)  # calibrate: prediction.json
 
     @property
     def sim_tag(self) -> str:

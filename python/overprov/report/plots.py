@@ -446,3 +446,51 @@ def plot_phase_cost(sources: Sequence[Source]) -> Figure:
 
 
 # --------------------------------------------------------------------------------- latency
+
+
+# ----------------------------------------------------------------------------- calibration
+
+
+def plot_calibration(source: Source) -> Figure:
+    """A calibration (``overprov calibrate``): the measured points, the predicted curve and its
+    band, for steady IOPS (when the fit had IOPS points) and for WAF."""
+    pred = source.prediction
+    levels = sorted(pred.get("levels") or [], key=lambda r: r["extra_op_percent"])
+    points = (pred.get("fit") or {}).get("points") or []
+    panels = [("steady_iops", "iops", "steady IOPS (4 KiB random writes, QD32)")]
+    panels = [p for p in panels if any(r.get(p[0]) for r in levels)]
+    panels.append(("waf", "waf", "WAF (NAND bytes / host bytes)"))
+    fig = new_figure(9.6, 3.9)
+    axes = fig.subplots(1, len(panels), squeeze=False).ravel()
+    interval = str(pred.get("interval") or "").split(":")[0] or "interval"
+    for ax, (key, point_key, ylabel) in zip(axes, panels, strict=True):
+        rows = [r for r in levels if r.get(key) is not None]
+        xs = [r["extra_op_percent"] for r in rows]
+        lo = [r.get(f"{key}_low") for r in rows]
+        hi = [r.get(f"{key}_high") for r in rows]
+        if all(v is not None for v in lo + hi):
+            ax.fill_between(xs, lo, hi, color=SOURCE_COLORS[0], alpha=0.2, lw=0,
+                            label=f"predicted, {interval}")  # fmt: skip
+        ax.plot(xs, [r[key] for r in rows], "-", marker=".", color=SOURCE_COLORS[0], lw=1.8,
+                label="predicted")  # fmt: skip
+        if key == "steady_iops" and all(r.get("twin_iops") for r in rows):
+            ax.plot(xs, [r["twin_iops"] for r in rows], "--", color="#495057", lw=1,
+                    label="twin, simulated")  # fmt: skip
+        measured = [p for p in points if p.get(point_key)]
+        ax.plot([p["extra_op_percent"] for p in measured], [p[point_key] for p in measured],
+                "o", color="black", ms=7, label="measured (fitted)", zorder=5)  # fmt: skip
+        target = (pred.get("recommendation") or {}).get("target_iops")
+        if key == "steady_iops" and target:
+            ax.axhline(target, color=TARGET_COLOR, ls="--", lw=1.4, label="target")
+        ax.set_xticks(xs)
+        ax.set_xticklabels([f"{x:g}%" for x in xs])
+        ax.set_xlabel("extra OP (% of the capacity left unused)")
+        ax.set_ylabel(ylabel)
+        if key == "steady_iops":
+            ax.set_ylim(bottom=0)
+            ax.yaxis.set_major_formatter(FuncFormatter(_k))
+        else:
+            ax.set_ylim(bottom=1.0)
+    figure_title(fig, [source], f"{source.label}: measured points and the predicted curve")
+    legend_below(fig, axes[0])
+    return fig

@@ -17,7 +17,7 @@ from overprov.report import (
 from overprov.report.files import FILES_DIR, FilesWriter, draw, slug
 from overprov.report.findings import Options
 from overprov.report.model import Source, grouped, op_text
-from overprov.report.tables import summary_table, window_table
+from overprov.report.tables import fmt_iops, summary_table, window_table
 
 
 def recommendations(sources: Sequence[Source], options: Options) -> dict[str, Any]:
@@ -52,6 +52,27 @@ def cards(sources: Sequence[Source], recs: dict[str, Any], options: Options) -> 
                     headline=headline,
                     more=more + (list(findings.waf_conclusion(s)[:1]) if s.has_waf else []),
                     good=op is not None,
+                    sim_tag=s.sim_tag,
+                )
+            )
+        elif s.kind == "calibrate":
+            rec = s.prediction.get("recommendation") or {}
+            op = rec.get("extra_op_percent")
+            cards.append(
+                html.Card(
+                    label=s.label,
+                    kind="calibration (a prediction, not a measurement)",
+                    big=f"{op:g}%" if op is not None else "",
+                    big_note="predicted extra OP" if op is not None else "",
+                    headline=grouped(
+                        rec.get("text") or "Predicted WAF per OP level (no IOPS fitted)."
+                    )
+                    if rec
+                    else "Predicted WAF per OP level (the fit had no IOPS points).",
+                    more=[f"Interval: {s.prediction.get('interval')}."]
+                    if s.prediction.get("interval")
+                    else [],
+                    good=op is not None or not rec,
                     sim_tag=s.sim_tag,
                 )
             )
@@ -385,3 +406,56 @@ def preparation_section(sources: Sequence[Source]) -> html.Section | None:
             body.append(f"<h3>{html.esc(s.label)}</h3>")
         body.append(html.kv_html(s.preparation))
     return html.Section("preparation", "Device preparation", body)
+
+
+def calibrate_section(w: FilesWriter, sources: Sequence[Source]) -> html.Section | None:
+    """A calibration: the measured points, the predicted curve and its band, and the table."""
+    cals = [s for s in sources if s.kind == "calibrate"]
+    if not cals:
+        return None
+    body = []
+    for s in cals:
+        if len(cals) > 1:
+            body.append(f"<h3>{html.esc(s.label)}</h3>")
+        pred = s.prediction
+        body.append(
+            html.figure_html(
+                w.figure(
+                    f"calibration-{slug(s.label)}",
+                    draw("c", plots.plot_calibration, s),
+                    "Calibration: measured and predicted",
+                    "Black: the points calibrate measured and fitted; line: the prediction at "
+                    "each level; band: its interval ("
+                    + str(pred.get("interval") or "as recorded")
+                    + "). Predicted from: "
+                    + str(pred.get("prediction_source") or "—")
+                    + ".",
+                ),
+                FILES_DIR,
+            )
+        )
+        rows = [
+            [
+                f"{r['extra_op_percent']:g}%",
+                fmt_iops(r.get("steady_iops")),
+                f"{fmt_iops(r.get('steady_iops_low'))}–{fmt_iops(r.get('steady_iops_high'))}"
+                if r.get("steady_iops_low") is not None
+                else "—",
+                f"{r['waf']:.2f}",
+                f"{r['waf_low']:.2f}–{r['waf_high']:.2f}"
+                if r.get("waf_low") is not None and r.get("waf_high") is not None
+                else "—",
+                fmt_iops(r.get("p99_latency_us")),
+            ]
+            for r in sorted(pred.get("levels") or [], key=lambda r: r["extra_op_percent"])
+        ]
+        body.append(
+            html.table_html(
+                html.Table(
+                    ["extra OP", "steady IOPS", "interval", "WAF", "WAF interval", "p99 µs"],
+                    rows,
+                    numeric={1, 2, 3, 4, 5},
+                )
+            )
+        )
+    return html.Section("calibration", "Calibration (predicted)", body)

@@ -188,7 +188,9 @@ def tested_table(sources: Sequence[Source]) -> html.Table:
             [
                 s.label,
                 (
-                    "simulation"
+                    "calibration (prediction)"
+                    if s.kind == "calibrate"
+                    else "simulation"
                     if s.kind != "profile"
                     else ("profile (simulated drive)" if s.simulated_target else "profile (fio)")
                 )
