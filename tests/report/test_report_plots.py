@@ -220,14 +220,21 @@ def test_write_saturation_draws_fob_and_precondition_from_byte_zero():
     src.wsat_before = [fob, pre]
     ax = plots_time.plot_write_saturation(src).axes[0]
     legend = _legend_texts(ax)
-    assert legend[:2] == [
+    fob_label, pre_label = (
         "fresh-out-of-box round (1 s IOPS)",
         "workload-independent precondition (its rate)",
-    ]
+    )
+    assert {fob_label, pre_label, "workload-independent precondition"} <= set(legend)
     lines = {ln.get_label(): ln for ln in ax.get_lines()}
-    assert list(lines[legend[0]].get_xdata()) == [0.2, 0.4]  # GB, from the first byte
-    assert list(lines[legend[1]].get_xdata()) == [0.4, 1.0]
+    assert list(lines[fob_label].get_xdata()) == [0.2, 0.4]  # GB, from the first byte
+    assert list(lines[pre_label].get_xdata()) == [0.4, 1.0]
     assert ax.get_ylim()[1] >= 90_000
+    # a fill far faster than the rest is shaded, not drawn off the scale
+    pre.wsat_iops = [900_000.0, 900_000.0]
+    ax = plots_time.plot_write_saturation(src).axes[0]
+    assert pre_label not in _legend_texts(ax)
+    assert "workload-independent precondition (rate off the scale)" in _legend_texts(ax)
+    assert ax.get_ylim()[1] < 200_000
 
 
 def test_latency_cdf_on_probit_axis_and_exceedance_on_log_axis():

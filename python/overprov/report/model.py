@@ -325,14 +325,15 @@ def scale_text(drive: str, scale: str | None, advertised_bytes: float | None = N
     return f"{factor:.3g}"
 
 
-_BARE_NUMBER = re.compile(r"(?<![\w.,/])(\d{5,}|\d{4}(?=\.\d))(\.\d+)?(?!\w)")
+_BARE_NUMBER = re.compile(r"(?<![\w.,/])(\d{5,}|\d{4}(?=\.\d)|\d{4}(?= IOPS))(\.\d+)?(?!\w)")
 
 
 def grouped(text: str) -> str:
     """Numbers of 5 digits or more (4 with decimals) in a sentence another tool wrote
     ("reached 30000 IOPS (best: 25717.4 IOPS)", "mean 7190.89") with thousands separators,
     one decimal at most: the report's one way of writing numbers ("30,000", "25,717.4",
-    "7,190.9"); 4-digit whole numbers (1024 pages, a year) stay as they are."""
+    "7,190.9", "1,000 IOPS"); other 4-digit whole numbers (1024 pages, a year) stay as they
+    are."""
 
     def one(m: re.Match[str]) -> str:
         whole = f"{int(m.group(1)):,}"
