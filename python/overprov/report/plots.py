@@ -141,10 +141,13 @@ def legend_below(
         handles, _ = ax.get_legend_handles_labels()  # type: ignore[attr-defined]
     if not handles:
         return
+    # as many columns as fit across the figure: about 140 characters of legend text per row
+    longest = max(len(str(h.get_label())) for h in handles)  # type: ignore[attr-defined]
+    fit = max(1, int(fig.get_size_inches()[0] / 9.6 * 140 / (longest + 6)))
     legend = fig.legend(
         handles=list(handles),
         loc="outside lower center",
-        ncols=max(1, min(ncols, len(handles))),
+        ncols=max(1, min(ncols, fit, len(handles))),
         frameon=False,
     )
     legend.overprov_handles = list(handles)  # type: ignore[attr-defined]

@@ -166,11 +166,11 @@ def plot_erase_spread(sources: Sequence[Source]) -> Figure:
     handles = [
         Line2D([], [], color=source_color(i), lw=2, label=s.label) for i, s in enumerate(sources)
     ]
-    if n > 1:
-        ax_r.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=7.5)
     ax_h.set_xlabel("erase count / mean erase count")
     ax_h.set_ylabel("share of blocks")
     ax_h.set_title("Spread of erase counts around the mean")
     figure_title(fig, sources, "Erase counts per block")
-    legend_below(fig, ax_h)
+    # one legend below both panels: the sources' colours (left), the OP levels' lines (right)
+    spread, _ = ax_h.get_legend_handles_labels()
+    legend_below(fig, handles=(handles if n > 1 else []) + spread, ncols=3)
     return fig
