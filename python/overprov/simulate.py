@@ -21,9 +21,7 @@ from overprov.progress import ProgressBar
 from overprov.simulate_output import format_table, format_timed_table, write_series_csv
 from overprov.units import parse_block_size, parse_duration_seconds, parse_number_list, parse_size
 
-# profile/sim_target.py still reaches merge and validate through this module; it is to call
-# overprov.engine (merge, validate, simulator, core_version) directly.
-__all__ = ["merge", "validate", "register", "run"]
+__all__ = ["register", "run"]
 
 POLICIES = ("greedy", "fifo", "random", "d-choices", "cost-benefit")
 PATTERNS = ("uniform", "sequential", "hot-cold", "zoned", "zipf", "jesd219")

@@ -10,7 +10,8 @@ from typing import Any
 from overprov import presets
 from overprov.blockdev import CONFIRM_FLAG
 from overprov.errors import ConfigError
-from overprov.profile.runner import Profile, ProfileSettings, op_label, stderr_progress
+from overprov.profile.runner import Profile, stderr_progress
+from overprov.profile.settings import ProfileSettings, op_label
 from overprov.units import human_bytes, parse_block_size, parse_size
 
 # argparse dest → ProfileSettings field, for flags that --resume must not contradict
