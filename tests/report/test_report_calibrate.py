@@ -57,3 +57,40 @@ def test_report_of_a_calibration(waf_calibration, tmp_path):
         assert f"{r['waf']:.2f}" in words
         assert f"{r['waf_low']:.2f}–{r['waf_high']:.2f}" in words
     assert pred["interval"] in words
+
+
+@pytest.fixture(scope="module")
+def sim_calibration(tmp_path_factory):
+    """A real calibration of a simulated drive: it measures 0% and 40%, fits, builds the twin."""
+    out = tmp_path_factory.mktemp("cal-sim") / "cal"
+    res = overprov(
+        "calibrate", "sim:consumer-tlc-sata@4GiB", "--target-iops", "30000", "--out", str(out),
+        timeout=600,
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr[-3000:]
+    return out
+
+
+def test_calibration_of_a_simulated_drive(sim_calibration, tmp_path):
+    pred = json.loads((sim_calibration / "prediction.json").read_text())
+    (src,) = load_inputs([sim_calibration / "prediction.json"])
+    # simulated data says so, with the drive and the scale as a factor
+    assert src.sim_tag == "SIMULATED · consumer-tlc-sata · scale 1/250 · illustrative"
+    fig = plots.plot_calibration(src)
+    ax_iops = fig.axes[0]
+    lines = {ln.get_label(): ln for ln in ax_iops.get_lines()}
+    measured = [p for p in pred["fit"]["points"] if p.get("iops")]
+    assert list(lines["measured (fitted)"].get_xdata()) == [p["extra_op_percent"] for p in measured]
+    assert list(lines["measured (fitted)"].get_ydata()) == [p["iops"] for p in measured]
+    assert list(lines["predicted"].get_ydata()) == [r["steady_iops"] for r in pred["levels"]]
+    assert list(lines["target"].get_ydata()) == [30_000, 30_000]
+    (band,) = ax_iops.collections
+    ys = band.get_paths()[0].vertices[:, 1]
+    assert min(ys) == pytest.approx(min(r["steady_iops_low"] for r in pred["levels"]))
+    assert max(ys) == pytest.approx(max(r["steady_iops_high"] for r in pred["levels"]))
+    out = tmp_path / "rep"
+    write_report([sim_calibration], out)
+    words = unescape(re.sub(r"<[^>]+>", " ", check_page(out)))
+    op = pred["recommendation"]["extra_op_percent"]
+    assert f"{op:g}% predicted extra OP" in words
+    assert pred["recommendation"]["text"] in words

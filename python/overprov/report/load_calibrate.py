@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from overprov.report.model import ReportInputError, Source, kv, number
+from overprov.report.model import ReportInputError, Source, kv, number, scale_text
 from overprov.units import human_bytes, human_seconds
 
 CALIBRATE_SCHEMA = "overprov.calibrate/1"
@@ -97,7 +97,9 @@ def load_calibrate(path: Path) -> Source:
         software={"overprov": str(doc.get("overprov_version"))},
         simulated=sim_drive is not None,
         sim_drive=sim_drive,
-        sim_scale=measured_on.split("@", 1)[1] if sim_drive and "@" in measured_on else None,
+        sim_scale=scale_text(sim_drive, measured_on.split("@", 1)[1])
+        if sim_drive and "@" in measured_on
+        else None,
         sim_basis="illustrative" if sim_drive else None,
         comparison_keys={"method": "calibrate (prediction)"},
     )

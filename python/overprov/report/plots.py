@@ -485,8 +485,9 @@ def plot_calibration(source: Source) -> Figure:
         target = (pred.get("recommendation") or {}).get("target_iops")
         if key == "steady_iops" and target:
             ax.axhline(target, color=TARGET_COLOR, ls="--", lw=1.4, label="target")
-        ax.set_xticks(xs)
-        ax.set_xticklabels([f"{x:g}%" for x in xs])
+        ticks = xs if len(xs) <= 8 else xs[:: math.ceil(len(xs) / 7)]
+        ax.set_xticks(ticks)
+        ax.set_xticklabels([f"{x:g}%" for x in ticks])
         ax.set_xlabel("extra OP (% of the capacity left unused)")
         ax.set_ylabel(ylabel)
         if key == "steady_iops":
