@@ -37,11 +37,11 @@ def build_report(inputs: Sequence[Path], out_dir: Path, options: Options | None 
     compare = findings.comparison(sources)
     parts = [
         sections.iops_section(w, sources, recs, options),
-        sections.calibrate_section(w, sources),
         sections.preparation_section(sources),
         sections.window_section(sources),
         sections.time_section(w, sources),
         sections.latency_section(w, sources),
+        sections.calibrate_section(w, sources),
         sections.waf_section(w, sources),
         sections.endurance_section(w, sources, options),
         sections.details_section(sources),
