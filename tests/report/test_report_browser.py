@@ -6,6 +6,9 @@ test-artifacts/report/ (looked at by a person while the report was built)."""
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -16,56 +19,151 @@ from report_browser import Chromium, find_chromium
 from report_checks import figure_keys
 
 CHROMIUM = find_chromium()
+PDFTOPPM = shutil.which("pdftoppm")
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None, reason="chromium is not installed (Debian package chromium)"
 )
+DESKTOP, PHONE = 1400, 390  # CSS px: a desktop window and a phone (iPhone 12–15 width)
 
 
 @pytest.fixture(scope="module")
-def browser():
-    with Chromium(CHROMIUM, width=1280, height=900) as c:
-        yield c
+def browsers():
+    with (
+        Chromium(CHROMIUM, width=DESKTOP, height=900) as wide,
+        Chromium(CHROMIUM, width=PHONE, height=844) as narrow,
+    ):
+        yield {DESKTOP: wide, PHONE: narrow}
+
+
+@pytest.fixture(scope="module")
+def browser(browsers):
+    return browsers[DESKTOP]
 
 
 FIGURES_JS = """
 Array.from(document.querySelectorAll('figure')).map(f => {
   const img = f.querySelector('img');
+  let sd = -1;
+  if (img.complete && img.naturalWidth > 0) {
+    // decoded and not blank: the luminance spread of the image drawn small on a canvas
+    const c = document.createElement('canvas'); c.width = 200; c.height = 120;
+    const g = c.getContext('2d'); g.drawImage(img, 0, 0, 200, 120);
+    const d = g.getImageData(0, 0, 200, 120).data;
+    let s = 0, s2 = 0;
+    for (let i = 0; i < d.length; i += 4) {
+      const y = 0.3 * d[i] + 0.59 * d[i + 1] + 0.11 * d[i + 2]; s += y; s2 += y * y;
+    }
+    const n = d.length / 4; sd = Math.sqrt(Math.max(0, s2 / n - (s / n) ** 2));
+  }
+  const r = img.getBoundingClientRect();
   return {id: f.id, complete: img.complete, w: img.naturalWidth, h: img.naturalHeight,
-          shownW: img.getBoundingClientRect().width, src: img.src.slice(0, 22),
+          shownW: r.width, shownH: r.height, right: r.right, sd: sd,
+          src: img.currentSrc.slice(0, 22),
           caption: f.querySelector('figcaption').textContent.length};
 })
 """
 
+LAYOUT_JS = """
+({scrollWidth: document.scrollingElement.scrollWidth, viewport: window.innerWidth,
+  answerTop: document.getElementById('answer').getBoundingClientRect().top,
+  testedTop: document.getElementById('tested').getBoundingClientRect().top,
+  wideBoxes: Array.from(document.querySelectorAll('table')).filter(
+      t => t.getBoundingClientRect().right > window.innerWidth + 1
+        && !t.closest('.scroll')).length})
+"""
 
-def _check_rendered(browser: Chromium, out: Path, name: str) -> dict:
-    page = browser.load((out / "report.html").resolve().as_uri())
-    assert page.errors == [], page.errors
-    # nothing fetched but the page itself and its inline figures
-    assert page.requests[0].startswith("file://")
-    assert all(u.startswith("data:image/png;base64,") for u in page.requests[1:]), page.requests
-    figures = browser.evaluate(FIGURES_JS)
-    assert {f["id"] for f in figures} == {f"fig-{k}" for k in figure_keys(out)}
-    for f in figures:
-        assert f["complete"] and f["src"] == "data:image/png;base64,", f
-        assert f["w"] >= 800 and f["h"] >= 300, f  # decoded by the browser
-        assert f["shownW"] >= 700, f  # laid out at a readable width
-        assert f["caption"] > 20, f
-    # the answer and the header are on the page as text
-    text = browser.evaluate("document.body.innerText")
-    assert "The answer" in text and "What was tested" in text
-    shot = ARTIFACTS / f"{name}.png"
-    width, height = browser.screenshot(shot)
-    with Image.open(shot) as im:
-        assert im.size == (width, height)
-        gray = im.convert("L")
-        stat = ImageStat.Stat(gray)
-        assert stat.stddev[0] > 20, "screenshot is (nearly) blank"
-        colors = im.convert("RGB").getcolors(maxcolors=1 << 20) or []
-        assert len(colors) > 500, "screenshot has too few colours to hold figures"
-        # the dark header band is drawn at the top
-        assert gray.crop((0, 0, width, 40)).getextrema()[0] < 60
-    (ARTIFACTS / f"{name}.dom.html").write_text(browser.dom())
-    return {"text": text, "figures": figures}
+
+def _check_rendered(browsers: dict, out: Path, name: str) -> dict:
+    """The page at a desktop and a phone width: no console error and nothing fetched, no
+    sideways scroll of the page, every figure decoded, non-blank and laid out; the phone gets
+    the narrow figure layout and the answer first. Screenshots kept in test-artifacts/."""
+    got = {}
+    for width, browser in browsers.items():
+        page = browser.load((out / "report.html").resolve().as_uri())
+        assert page.errors == [], (width, page.errors)
+        # nothing fetched but the page itself and its inline figures
+        assert page.requests[0].startswith("file://")
+        assert all(u.startswith("data:image/png;base64,") for u in page.requests[1:]), page.requests
+        layout = browser.evaluate(LAYOUT_JS)
+        assert layout["viewport"] == width
+        assert layout["scrollWidth"] <= width, (width, layout)  # no sideways scroll
+        assert layout["wideBoxes"] == 0, layout  # wide tables scroll inside their box
+        figures = browser.evaluate(FIGURES_JS)
+        assert {f["id"] for f in figures} == {f"fig-{k}" for k in figure_keys(out)}
+        for f in figures:
+            assert f["complete"] and f["src"] == "data:image/png;base64,", f
+            assert f["sd"] > 8, f  # decoded and not blank
+            assert f["caption"] > 20, f
+            assert f["right"] <= width + 0.5, f
+            if width == DESKTOP:
+                assert f["w"] >= 800 and f["h"] >= 300, f
+                assert f["shownW"] >= 700, f  # laid out at a readable width
+            else:
+                # the narrow layout (panels stacked), shown at most ~1.9× reduced
+                assert f["w"] <= 700 and f["shownW"] >= 330, f
+                assert f["w"] / f["shownW"] <= 1.95, f
+        if width == PHONE:
+            assert layout["answerTop"] < layout["testedTop"], layout  # the answer first
+        text = browser.evaluate("document.body.innerText")
+        assert "The answer" in text and "What was tested" in text
+        shot = ARTIFACTS / f"{name}-{width}.png"
+        shot_w, shot_h = browser.screenshot(shot)
+        with Image.open(shot) as im:
+            assert im.size == (shot_w, shot_h)
+            gray = im.convert("L")
+            stat = ImageStat.Stat(gray)
+            assert stat.stddev[0] > 20, "screenshot is (nearly) blank"
+            colors = im.convert("RGB").getcolors(maxcolors=1 << 20) or []
+            assert len(colors) > 500, "screenshot has too few colours to hold figures"
+            # the dark header band is drawn at the top
+            assert gray.crop((0, 0, shot_w, 40)).getextrema()[0] < 60
+        (ARTIFACTS / f"{name}-{width}.dom.html").write_text(browser.dom())
+        got[width] = {"text": text, "figures": figures}
+    _check_pdf(out, name)
+    return got[DESKTOP]
+
+
+def _check_pdf(out: Path, name: str) -> None:
+    """Chromium's own --print-to-pdf (the print stylesheet applies), rendered page by page
+    with pdftoppm (poppler-utils) and kept as PNGs beside the screenshots."""
+    pdf = ARTIFACTS / f"{name}.pdf"
+    pdf.unlink(missing_ok=True)
+    with tempfile.TemporaryDirectory(prefix="overprov-chromium-pdf-") as profile:
+        res = subprocess.run(
+            [
+                CHROMIUM,
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--no-first-run",
+                f"--user-data-dir={profile}",
+                "--no-pdf-header-footer",
+                f"--print-to-pdf={pdf}",
+                (out / "report.html").resolve().as_uri(),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=180,
+            check=False,
+        )
+    assert res.returncode == 0 and pdf.is_file(), res.stderr[-2000:]
+    assert pdf.read_bytes()[:5] == b"%PDF-"
+    if PDFTOPPM is None:
+        return  # the PDF exists; rendering it needs poppler-utils
+    for old in ARTIFACTS.glob(f"{name}-pdf-*.png"):
+        old.unlink()
+    subprocess.run(
+        [PDFTOPPM, "-r", "45", "-png", str(pdf), str(ARTIFACTS / f"{name}-pdf")],
+        check=True,
+        timeout=180,
+    )
+    pages = sorted(ARTIFACTS.glob(f"{name}-pdf-*.png"))
+    assert len(pages) >= 2, pages  # a report is several printed pages
+    for page_png in pages[:2]:
+        with Image.open(page_png) as im:
+            w, h = im.size
+            assert 1.3 < h / w < 1.5, (w, h)  # A4 portrait
+            assert ImageStat.Stat(im.convert("L")).stddev[0] > 10, f"{page_png} is blank"
 
 
 def test_the_checks_catch_a_broken_page(browser, tmp_path):
@@ -82,26 +180,26 @@ def test_the_checks_catch_a_broken_page(browser, tmp_path):
     assert img == 0
 
 
-def test_simulation_report_in_chromium(browser, sim_json, tmp_path):
+def test_simulation_report_in_chromium(browsers, sim_json, tmp_path):
     out = tmp_path / "rep"
     write_report([sim_json], out, nand="tlc")
-    got = _check_rendered(browser, out, "report-sim")
+    got = _check_rendered(browsers, out, "report-sim")
     assert "less NAND wear at 30% than at 0%" in got["text"]
 
 
-def test_timed_and_compared_report_in_chromium(browser, timed_real_json, sim_fifo_json, tmp_path):
+def test_timed_and_compared_report_in_chromium(browsers, timed_real_json, sim_fifo_json, tmp_path):
     """A real timed simulation (consumer TLC preset) beside an untimed FIFO sweep."""
     out = tmp_path / "rep"
     write_report([timed_real_json, sim_fifo_json], out, target_iops=40_000)
-    got = _check_rendered(browser, out, "report-timed-vs-fifo")
+    got = _check_rendered(browsers, out, "report-timed-vs-fifo")
     assert re.search(r"\d+%\s*recommended extra OP for 40,000 IOPS", got["text"])
 
 
-def test_fio_profile_report_in_chromium(browser, fio_profile):
-    got = _check_rendered(browser, fio_profile, "report-fio-profile")
+def test_fio_profile_report_in_chromium(browsers, fio_profile):
+    got = _check_rendered(browsers, fio_profile, "report-fio-profile")
     assert "fio-3" in got["text"]
 
 
-def test_sim_profile_report_in_chromium(browser, sim_profile):
-    got = _check_rendered(browser, sim_profile, "report-sim-profile")
+def test_sim_profile_report_in_chromium(browsers, sim_profile):
+    got = _check_rendered(browsers, sim_profile, "report-sim-profile")
     assert "profile (simulated drive)" in got["text"]

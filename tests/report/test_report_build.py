@@ -92,6 +92,15 @@ def test_timed_simulation_gives_iops_latency_and_write_saturation(timed_json, tm
     hist = read_csv(out / "report-files" / "latency-histogram.csv")
     assert {float(h["op_percent"]) for h in hist} == {0.0, 10.0, 20.0, 30.0}
     assert float(hist[-1]["cdf"]) == pytest.approx(1.0)
+    # WAF is the steady window's (each interval's WAF weighted by its host bytes: 2.0 in this
+    # fixture), not the whole run's measured.waf; the run that never settled is said so
+    for row, run in zip(rows[1:], runs[1:], strict=True):
+        assert float(row["waf"]) == pytest.approx(2.0, rel=1e-9)
+        assert abs(run["measured"]["waf"] / 2.0 - 1) > 0.05  # the whole run: another figure
+    assert "steady window (0%: intervals 73–90 of 90" in words  # last fifth, not steady
+    assert "10%: intervals 66–90 of 90, 65–90 s simulated" in words
+    assert "Whole measured run, fresh-out-of-box stretch included (not the steady figure)" in words
+    assert "Warning: 0% never reached steady state" in words
 
 
 def test_two_inputs_are_overlaid_and_compared(sim_json, sim_fifo_json, timed_json, tmp_path):
@@ -111,7 +120,9 @@ def test_two_inputs_are_overlaid_and_compared(sim_json, sim_fifo_json, timed_jso
         "sim 1 GB fifo",
         "sim 1 GB greedy (sim-timed.json)",
     }
-    assert "At 0% OP the lowest WAF is" in words
+    assert "WAF at 0% / 10% / 20% / 30% OP: " in words
+    # what differs between the inputs is said
+    assert "The inputs differ in GC policy" in words
     # one WAF-vs-OP figure holds all three sources
     assert "waf-vs-op" in figure_keys(out)
 

@@ -10,7 +10,7 @@ from statistics import NormalDist
 import pytest
 from matplotlib.collections import LineCollection
 from overprov import models
-from overprov.report import plots, plots_latency, plots_waf
+from overprov.report import plots, plots_latency, plots_time, plots_waf
 from overprov.report.model import Latency, Phase, Source, Span
 
 
@@ -99,8 +99,11 @@ def _sim_source(policy: str = "greedy") -> Source:
 
 
 def _legend_texts(ax_or_fig) -> list[str]:
+    """The entries of an axes' legend, or of the legends below its figure (outside the data)."""
     legends = [ax_or_fig.get_legend()] if hasattr(ax_or_fig, "get_legend") else []
     legends += list(getattr(ax_or_fig, "legends", []))
+    if hasattr(ax_or_fig, "get_legend") and ax_or_fig.get_legend() is None:
+        legends += list(ax_or_fig.figure.legends)
     return [t.get_text() for lg in legends if lg is not None for t in lg.get_texts()]
 
 
@@ -159,7 +162,7 @@ def test_iops_vs_op_overlays_several_sources():
 
 def test_iops_time_has_one_panel_per_phase_with_rounds_and_steady_window():
     src = _profile_source()
-    fig = plots.plot_iops_time(src)
+    fig = plots_time.plot_iops_time(src)
     visible = [ax for ax in fig.axes if ax.get_visible()]
     assert len(visible) == 3
     assert visible[0].get_title() == "OP 0%: NOT steady, 6 rounds"
@@ -193,18 +196,45 @@ def test_timed_states_are_shaded_and_named():
             Span(200, 366, "steady"),
             Span(300, 366, "steady-window"),
         ]
-    legend = _legend_texts(plots.plot_iops_time(src))
+    legend = _legend_texts(plots_time.plot_iops_time(src))
     assert {"fresh-out-of-box", "transition", "steady state", "steady-state window"} <= set(legend)
     assert "round mean" not in legend
 
 
 def test_write_saturation_axes_in_bytes_and_drive_fills():
-    fig = plots.plot_write_saturation(_profile_source())
+    fig = plots_time.plot_write_saturation(_profile_source())
     ax = fig.axes[0]
-    assert ax.get_xlabel() == "host bytes written since the profile started (GB)"
+    assert ax.get_xlabel() == "host bytes written since the profile started (GB), from byte 0"
     assert ax.get_ylabel() == "IOPS"
     assert "drive fills (× 1 GB tested)" in [c.get_xlabel() for c in ax.child_axes]
     assert _legend_texts(ax) == ["OP 0%", "OP 20%", "OP 40%"]
+    assert ax.get_xlim()[0] == 0
+
+
+def test_write_saturation_draws_fob_and_precondition_from_byte_zero():
+    src = _profile_source()
+    fob = Phase(op_percent=-1.0, label="fob", status="fob", steady=False)
+    fob.wsat_bytes, fob.wsat_iops = [2e8, 4e8], [90_000.0, 88_000.0]
+    pre = Phase(op_percent=-1.0, label="precondition", status="precondition", steady=False)
+    pre.wsat_bytes, pre.wsat_iops = [4e8, 1e9], [50_000.0, 50_000.0]
+    src.wsat_before = [fob, pre]
+    ax = plots_time.plot_write_saturation(src).axes[0]
+    legend = _legend_texts(ax)
+    fob_label, pre_label = (
+        "fresh-out-of-box round (1 s IOPS)",
+        "workload-independent precondition (its rate)",
+    )
+    assert {fob_label, pre_label, "workload-independent precondition"} <= set(legend)
+    lines = {ln.get_label(): ln for ln in ax.get_lines()}
+    assert list(lines[fob_label].get_xdata()) == [0.2, 0.4]  # GB, from the first byte
+    assert list(lines[pre_label].get_xdata()) == [0.4, 1.0]
+    assert ax.get_ylim()[1] >= 90_000
+    # a fill far faster than the rest is shaded, not drawn off the scale
+    pre.wsat_iops = [900_000.0, 900_000.0]
+    ax = plots_time.plot_write_saturation(src).axes[0]
+    assert pre_label not in _legend_texts(ax)
+    assert "workload-independent precondition (rate off the scale)" in _legend_texts(ax)
+    assert ax.get_ylim()[1] < 200_000
 
 
 def test_latency_cdf_on_probit_axis_and_exceedance_on_log_axis():
@@ -234,7 +264,7 @@ def test_latency_from_percentiles_only_is_marked_as_such():
     for p in src.phases:
         p.latency = Latency(percentiles={"p50": 100.0, "p90": 150.0, "p99": 400.0, "p99_9": 900.0})
     fig = plots_latency.plot_latency(src)
-    assert "dashed: reported percentiles only" in fig.get_suptitle()
+    assert "dashed: quoted percentiles" in fig.get_suptitle()
     assert list(fig.axes[0].get_lines()[0].get_xdata()) == [100.0, 150.0, 400.0, 900.0]
 
 

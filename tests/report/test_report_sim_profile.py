@@ -55,4 +55,25 @@ def test_report_of_a_sim_profile(sim_profile):
             f"{chosen['steady_iops'] / zero_iops:.1f}× the 0% figure"
         ) in words
     else:
-        assert f"No OP level is recommended: {rec['reason']}" in words
+        assert "no steady phase reached 20,000 IOPS" in words
+    # simulated data says so: the badge and the drive, scale and basis in the title
+    assert "SIMULATED · consumer-tlc-sata · scale 1/1,000 · illustrative" in words
+    assert '<span class="badge">SIMULATED</span>' in page
+    # why each phase was accepted: the measurement-window table holds the profile's verdict
+    window = page.split('id="window"', 1)[1].split("</section>", 1)[0]
+    for phase in doc["phases"]:
+        v = phase["verdict"]
+        first = v["window_first_round"]
+        assert f"{first}–{first + len(v['window']) - 1} of {v['rounds']}" in window
+        assert f"{100 * v['range_fraction']:.1f}%" in window
+        assert f"{100 * v['slope_excursion_fraction']:.1f}%" in window
+        assert f"{100 * v['decline_fraction']:+.1f}%" in window
+        assert f"{v['waf_window_mean']:.3f} / {v['waf_baseline_mean']:.3f}" in window
+        assert f"{phase['written_before_window_drive_writes']:.2f}" in window
+    assert "range (≤ 20%)" in window and "slope excursion (≤ 10%)" in window
+    # the device preparation: purge, the fill, and each phase's own precondition rule
+    prep = unescape(page.split('id="preparation"', 1)[1].split("</section>", 1)[0])
+    assert "purge" in prep and "workload-independent precondition" in prep
+    for phase in doc["phases"]:
+        assert f"workload-dependent precondition, OP {phase['op_percent']:g}%" in prep
+        assert phase["precondition"]["rule"] in prep

@@ -21,7 +21,7 @@ from overprov.report import findings, html, sections
 from overprov.report.files import FILES_DIR, REPORT_NAME, FilesWriter
 from overprov.report.findings import Options
 from overprov.report.load import load_inputs
-from overprov.report.tables import tested_table, write_csvs
+from overprov.report.tables import differences_table, tested_table, write_csvs
 
 
 def build_report(inputs: Sequence[Path], out_dir: Path, options: Options | None = None) -> Path:
@@ -37,8 +37,11 @@ def build_report(inputs: Sequence[Path], out_dir: Path, options: Options | None 
     compare = findings.comparison(sources)
     parts = [
         sections.iops_section(w, sources, recs, options),
+        sections.preparation_section(sources),
+        sections.window_section(sources),
         sections.time_section(w, sources),
         sections.latency_section(w, sources),
+        sections.calibrate_section(w, sources),
         sections.waf_section(w, sources),
         sections.endurance_section(w, sources, options),
         sections.details_section(sources),
@@ -54,6 +57,15 @@ def build_report(inputs: Sequence[Path], out_dir: Path, options: Options | None 
         + " vs ".join(s.label for s in sources[:4])
         + (f" and {len(sources) - 4} more" if len(sources) > 4 else "")
     )
+    sim_lines = [
+        (f"{s.label}: " if len(sources) > 1 else "")
+        + s.sim_tag
+        + " — figures computed by the simulator, not measured on a drive"
+        for s in sources
+        if s.simulated
+    ]
+    if sim_lines and not options.title:
+        title = "SIMULATED — " + title
     subtitle = (
         f"Generated {now:%Y-%m-%d %H:%M} UTC by overprov {__version__} (Python "
         f"{platform.python_version()}, matplotlib {matplotlib.__version__}) from "
@@ -72,10 +84,12 @@ def build_report(inputs: Sequence[Path], out_dir: Path, options: Options | None 
     page = html.page(
         title=title,
         subtitle=subtitle,
+        sim_lines=sim_lines,
         tested=tested_table(sources),
         cards=cards,
         notes=notes,
         compare=compare,
+        compare_table=differences_table(sources),
         sections=[p for p in parts if p is not None],
         footer=footer,
     )

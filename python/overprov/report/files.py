@@ -26,10 +26,15 @@ class FilesWriter:
         self.written: list[str] = []
 
     def figure(self, key: str, fig: Any, title: str, caption: str) -> html.FigureBlock:
+        """Save ``fig`` as PNG and SVG, and a narrow layout of it (panels stacked, for
+        phones) embedded in the page only."""
         buf = io.BytesIO()
+        narrow = io.BytesIO()
         with matplotlib.rc_context(plots.STYLE):
             fig.savefig(buf, format="png")
             fig.savefig(self.dir / f"{key}.svg", format="svg")
+            plots.restack_narrow(fig)
+            fig.savefig(narrow, format="png")
         png = buf.getvalue()
         (self.dir / f"{key}.png").write_bytes(png)
         self.written += [f"{key}.png", f"{key}.svg"]
@@ -38,6 +43,7 @@ class FilesWriter:
             title=title,
             caption=caption,
             png_b64=base64.b64encode(png).decode("ascii"),
+            narrow_png_b64=base64.b64encode(narrow.getvalue()).decode("ascii"),
             png_name=f"{key}.png",
             svg_name=f"{key}.svg",
         )

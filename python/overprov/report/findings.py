@@ -6,12 +6,13 @@ follows the profile's own log ("steady", "NOT steady", "skipped") and the terms 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from overprov import capacity, endurance, models
-from overprov.report.model import Phase, Source, op_text
+from overprov import models
+from overprov.report.model import WAF_RISE_LIMIT, Phase, Source, grouped, op_text
 from overprov.units import human_bytes, human_seconds
 
 
@@ -105,10 +106,16 @@ def iops_conclusion(source: Source, rec: dict[str, Any] | None) -> tuple[str, li
                 f"of {_iops(rec['target_iops'])} IOPS."
             )
         elif rec and rec.get("method") == "knee":
-            more.append(f"It is the knee of the curve: {rec.get('reason')}.")
+            more.append(
+                knee_words(source, op)
+                or f"It is the knee of the curve: {grouped(str(rec.get('reason')))}."
+            )
     else:
-        why = (rec or {}).get("reason") or "no phase reached steady state"
-        headline = f"No OP level is recommended: {why}."
+        why = grouped((rec or {}).get("reason") or "no phase reached steady state")
+        miss = near_miss(source, (rec or {}).get("target_iops"))
+        headline = miss or f"No OP level is recommended: {why}."
+        if miss:
+            more.append(f"No OP level tested meets the target: {why}.")
         steady = [p for p in source.phases if p.steady_iops is not None]
         if steady:
             best = max(steady, key=lambda p: p.steady_iops or 0.0)
@@ -171,6 +178,78 @@ def iops_conclusion(source: Source, rec: dict[str, Any] | None) -> tuple[str, li
     return headline, more
 
 
+def near_miss(source: Source, target: float | None) -> str | None:
+    """When no steady phase meets ``target``: the closest one and where to test next, e.g.
+    "Closest: 40% → 28,433 IOPS, 95% of the 30,000 IOPS target; test 50–60% extra OP."."""
+    steady = [p for p in source.phases if p.steady_iops is not None]
+    if not target or not steady:
+        return None
+    best = max(steady, key=lambda p: p.steady_iops or 0.0)
+    axis = source.op_axis
+    text = (
+        f"Closest: {op_text(best.op_percent, axis)} → {_iops(best.steady_iops or 0)} IOPS, "
+        f"{100 * (best.steady_iops or 0) / target:.0f}% of the {_iops(target)} IOPS target"
+    )
+    ops = sorted(p.op_percent for p in source.phases)
+    step = min((b - a for a, b in zip(ops, ops[1:], strict=False) if b > a), default=10.0)
+    top = ops[-1]
+    if best.op_percent == top and axis == "extra":
+        # where the last two steady points' line reaches the target, rounded up to the grid
+        below = [p for p in steady if p.op_percent < top]
+        need = top + step
+        if below:
+            prev = below[-1]
+            rise = (best.steady_iops or 0) - (prev.steady_iops or 0)
+            if rise > 0:
+                need = top + (target - (best.steady_iops or 0)) * (top - prev.op_percent) / rise
+        grid = min(step, 10.0)
+        lo = top + grid
+        hi = max(lo + grid, grid * math.ceil(need / grid - 1e-9))
+        hi = min(hi, 90.0)
+        if lo < hi:
+            text += f"; test {lo:g}–{hi:g}% extra OP"
+        elif lo <= 90:
+            text += f"; test {lo:g}% extra OP"
+    else:
+        text += (
+            "; the best level is not the largest tested: rerun the levels above it with more rounds"
+        )
+    return text + "."
+
+
+def knee_words(source: Source, op: float | None) -> str | None:
+    """The knee in plain words: how much IOPS each step of OP buys before and after it."""
+    steady = [p for p in source.phases if p.steady_iops is not None]
+    at = [k for k, p in enumerate(steady) if p.op_percent == op]
+    if not at or len(steady) < 3:
+        return None
+    k = at[0]
+    axis = source.op_axis
+
+    def gain(a: Phase, b: Phase) -> str:
+        return (
+            f"{op_text(a.op_percent, axis)} → {op_text(b.op_percent, axis)}: "
+            f"{100 * ((b.steady_iops or 0) / (a.steady_iops or 1) - 1):+.0f}%"
+        )
+
+    if k == 0:
+        return (
+            f"It is the knee of the curve: IOPS hardly grow with more OP here "
+            f"({gain(steady[0], steady[-1])} over the whole range), so the smallest level is "
+            "enough."
+        )
+    text = (
+        f"It is the knee of the curve: up to {op_text(op, axis)} each step of OP buys a lot "
+        f"({gain(steady[k - 1], steady[k])})"
+    )
+    if k + 1 < len(steady):
+        text += (
+            f"; beyond it the gain shrinks ({gain(steady[k], steady[k + 1])}), so more OP costs "
+            "capacity for less return"
+        )
+    return text + "."
+
+
 def waf_conclusion(source: Source) -> tuple[str, list[str]]:
     """(headline, further sentences) for a simulation's WAF figures."""
     pts = [p for p in source.phases if p.waf is not None]
@@ -198,6 +277,41 @@ def waf_conclusion(source: Source) -> tuple[str, list[str]]:
                 "In between: "
                 + ", ".join(f"{op_text(p.op_percent, axis)} WAF {p.waf:.2f}" for p in mids)
                 + "."
+            )
+    windows = {p.waf_window.split(":")[0] for p in pts if p.waf_window}
+    details = {p.waf_window.split(": ", 1)[-1] for p in pts if p.waf_window}
+    if windows and len(details) == 1:
+        more.append(f"WAF over each run's {next(iter(windows))}: {next(iter(details))}.")
+    elif windows:
+        more.append(
+            "WAF over each run's "
+            + " / ".join(sorted(windows))
+            + " ("
+            + "; ".join(
+                f"{op_text(p.op_percent, axis)}: {p.waf_window.split(': ', 1)[-1]}"
+                for p in pts
+                if p.waf_window
+            )
+            + ")."
+        )
+    whole = [p for p in pts if p.waf_whole_run is not None]
+    if whole:
+        more.append(
+            "Whole measured run, fresh-out-of-box stretch included (not the steady figure): "
+            + ", ".join(f"{op_text(p.op_percent, axis)} WAF {p.waf_whole_run:.2f}" for p in whole)
+            + "."
+        )
+    for p in pts:
+        if "NOT steady" in p.waf_window:
+            more.append(
+                f"Warning: {op_text(p.op_percent, axis)} never reached steady state; its WAF is "
+                "the last fifth of the run's and may still be rising."
+            )
+        elif p.waf_rising:
+            more.append(
+                f"Warning: at {op_text(p.op_percent, axis)} WAF was still rising across its "
+                f"window ({100 * (p.waf_rise_fraction or 0):+.1f}% fitted, limit "
+                f"{100 * WAF_RISE_LIMIT:.0f}%): the steady WAF is higher; run longer."
             )
     if source.uniform_workload and source.policy in ("greedy", "fifo", "random", "d-choices"):
         diffs = []
@@ -229,256 +343,88 @@ def model_waf(source: Source, p: Phase) -> float | None:
     return model.waf(p.rho, int(p.pages_per_block), int(source.d_choices or 0))
 
 
+#: what makes two inputs comparable: differing in any of these, a ratio mixes the drive with
+#: the test, and the report refuses it (and says so)
+LIKE_KEYS = ("drive", "scale", "method", "precondition", "round length")
+
+
+def differences(sources: Sequence[Source]) -> list[tuple[str, list[str]]]:
+    """(what, each input's value) for every comparison key that differs between inputs."""
+    out = []
+    keys = []
+    for s in sources:
+        keys += [k for k in s.comparison_keys if k not in keys]
+    for k in keys:
+        values = [s.comparison_keys.get(k, "—") for s in sources]
+        if len(set(values)) > 1:
+            out.append((k, values))
+    return out
+
+
 def comparison(sources: Sequence[Source]) -> list[str]:
-    """Sentences comparing sources at the OP levels they share."""
-    with_iops = [s for s in sources if s.has_iops]
+    """Sentences comparing sources at the OP levels they share: first what differs between
+    them; a ratio only between inputs alike in drive, scale, method, precondition and round
+    length (for unlike inputs the figures stand side by side, and the report says why)."""
     out: list[str] = []
+    if len(sources) < 2:
+        return out
+    diffs = differences(sources)
+    unlike = [k for k, _ in diffs if k in LIKE_KEYS]
+    if diffs:
+        names = [k for k, _ in diffs]
+        text = "The inputs differ in " + (
+            ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+        )
+        if len(sources) == 2 and len(diffs) == 1:
+            values = diffs[0][1]
+            text += f" ({sources[0].label}: {values[0]}, {sources[1].label}: {values[1]})"
+        elif len(diffs) > 1:
+            text += " (table below)"
+        if unlike:
+            text += ": no ratio is computed between them, as it would mix the drives with the tests"
+        out.append(text + ".")
+    with_iops = [s for s in sources if s.has_iops]
     if len(with_iops) > 1:
         common = set.intersection(
             *({p.op_percent for p in s.phases if p.iops_figure is not None} for s in with_iops)
         )
-        for op in sorted(common)[-2:]:
+        for op in sorted(common):
             figs = []
             for s in with_iops:
                 p = _phase_at(s, op)
                 if p is not None and p.iops_figure is not None:
                     figs.append((p.iops_figure, s.label, p.steady))
             figs.sort(reverse=True)
-            if len(figs) > 1 and figs[-1][0] > 0:
-                out.append(
-                    f"At {op:g}% OP: "
-                    + ", ".join(
-                        f"{label} {_iops(v)} IOPS" + ("" if st else " (not steady)")
-                        for v, label, st in figs
-                    )
-                    + f" — {figs[0][1]} is {figs[0][0] / figs[-1][0]:.1f}× {figs[-1][1]}."
-                )
+            if len(figs) < 2:
+                continue
+            line = f"At {op:g}% OP: " + ", ".join(
+                f"{label} {_iops(v)} IOPS" + ("" if st else " (not steady)")
+                for v, label, st in figs
+            )
+            if unlike:
+                line += " — no ratio (unlike inputs, above)"
+            elif figs[-1][0] > 0:
+                line += f" — {figs[0][1]} is {figs[0][0] / figs[-1][0]:.1f}× {figs[-1][1]}"
+            out.append(line + ".")
     with_waf = [s for s in sources if s.has_waf]
     if len(with_waf) > 1:
         common = set.intersection(
             *({round(p.op_percent, 6) for p in s.phases if p.waf} for s in with_waf)
         )
-        for op in sorted(common)[:1]:
-            figs = sorted(
-                (p.waf, s.label)
-                for s in with_waf
-                for p in s.phases
-                if round(p.op_percent, 6) == op and p.waf
-            )
+        ops = sorted(common)
+        if ops:
+            per_source = []
+            for s in with_waf:
+                by_op = {round(p.op_percent, 6): p.waf for p in s.phases if p.waf}
+                per_source.append(f"{s.label} " + " / ".join(f"{by_op[op]:.2f}" for op in ops))
             out.append(
-                f"At {op:g}% OP the lowest WAF is {figs[0][1]}'s {figs[0][0]:.2f}; the highest "
-                f"{figs[-1][1]}'s {figs[-1][0]:.2f}."
+                "WAF at "
+                + " / ".join(f"{op:g}%" for op in ops)
+                + " OP: "
+                + "; ".join(per_source)
+                + "."
             )
     return out
-
-
-# ------------------------------------------------------------------------------- endurance
-
-
-@dataclass
-class EnduranceTable:
-    source: str
-    basis: str
-    notes: list[str]
-    columns: list[str]
-    rows: list[list[str]]
-    raw: list[dict[str, Any]]
-
-
-def _smart_budget(options: Options) -> tuple[float, str] | None:
-    """Host bytes of the rated endurance implied by a SMART snapshot: host writes so far ×
-    100 / percentage used (only when wear is at least 1%)."""
-    for rep in options.smart:
-        used = rep.endurance.percentage_used
-        if used and used >= 1 and rep.host_bytes:
-            implied = rep.host_bytes * 100.0 / used
-            model = rep.snapshot.model or "the drive"
-            return implied, (
-                f"SMART of {model}: {human_bytes(rep.host_bytes)} written for {used:g}% of "
-                f"the rated endurance used, so about {human_bytes(implied)} in all"
-            )
-    return None
-
-
-def endurance_tables(sources: Sequence[Source], options: Options) -> list[EnduranceTable]:
-    out = []
-    for s in sources:
-        table = (
-            _sim_endurance(s, options) if s.kind == "simulate" else _profile_endurance(s, options)
-        )
-        if table is not None:
-            out.append(table)
-    return out
-
-
-def _profile_endurance(s: Source, options: Options) -> EnduranceTable | None:
-    rated = options.rated_tbw if options.rated_tbw is not None else s.rated_tbw
-    rated_bytes = rated * 1e12 if rated else None
-    basis_extra = ""
-    smart = _smart_budget(options) if rated_bytes is None else None
-    if smart is not None:
-        rated_bytes, basis_extra = smart
-    pe = options.pe_cycles
-    nand = options.nand
-    if rated_bytes is None and pe is None and nand is None:
-        return None
-    cap = s.drive_bytes or s.capacity_bytes
-    if not cap:
-        return None
-    ops = tuple(p.op_percent / 100.0 for p in s.phases if s.op_axis == "extra")
-    if not ops:
-        return None
-    pl = endurance.build_plan(
-        capacity_bytes=cap,
-        rated_tbw_bytes=rated_bytes,
-        pe_cycles=None if rated_bytes is not None else pe,
-        nand=None if rated_bytes is not None or pe is not None else nand,
-        service_years=options.years,
-        op_levels=ops,
-    )
-    iops = {p.op_percent: p for p in s.phases}
-    rows, raw = [], []
-    for r in pl.rows:
-        p = iops.get(round(r.extra_op * 100, 9)) or iops.get(r.extra_op * 100)
-        fig = p.iops_figure if p else None
-        rows.append(
-            [
-                f"{100 * r.extra_op:g}%",
-                f"{100 * r.rho:.1f}%",
-                human_bytes(r.user_bytes),
-                f"{r.waf:.2f}",
-                human_bytes(r.tbw_bytes),
-                f"{r.dwpd:.2f}",
-                "—" if fig is None else f"{fig:,.0f}" + ("" if p and p.steady else " (not steady)"),
-            ]
-        )
-        raw.append(
-            {
-                "extra_op_percent": 100 * r.extra_op,
-                "rho": r.rho,
-                "user_bytes": r.user_bytes,
-                "waf": r.waf,
-                "waf_source": "model",
-                "tbw_bytes": r.tbw_bytes,
-                "dwpd": r.dwpd,
-                "iops": fig,
-            }
-        )
-    notes = list(pl.notes)
-    notes.append(
-        f"WAF per OP from the {pl.model}, ρ with the drive's {100 * pl.native_op:.2f}% native "
-        "OP; a real drive's WAF depends on its firmware and your workload"
-    )
-    basis = pl.endurance_source + (f" ({basis_extra})" if basis_extra else "")
-    return EnduranceTable(
-        source=s.label,
-        basis=f"per drive of {human_bytes(cap)}; {basis}; DWPD over {options.years:g} years",
-        notes=notes,
-        columns=["extra OP", "ρ", "user capacity", "WAF (model)", "TBW", "DWPD", "steady IOPS"],
-        rows=rows,
-        raw=raw,
-    )
-
-
-def _sim_endurance(s: Source, options: Options) -> EnduranceTable | None:
-    pts = [p for p in s.phases if p.waf and p.user_bytes and p.physical_bytes]
-    if not pts:
-        return None
-    pe = options.pe_cycles
-    nand = options.nand
-    basis = ""
-    if pe is None and nand is not None:
-        if nand not in models.PE_CYCLES:
-            return None
-        pe = float(models.PE_CYCLES[nand][0])
-        typical = models.PE_CYCLES[nand][1]
-        basis = f"{nand.upper()} at an assumed {pe:,.0f} P/E cycles (typical {typical})"
-    elif pe is not None:
-        basis = f"{pe:,.0f} rated P/E cycles"
-    ref = pts[0].waf or 1.0
-    columns = ["OP", "ρ", "user capacity", "WAF (simulated)", "endurance vs lowest OP"]
-    if pe is not None:
-        columns += ["TBW", "DWPD"]
-    columns.append("erases per block per drive write")
-    rows, raw = [], []
-    for p in pts:
-        waf = p.waf or 1.0
-        row = [
-            op_text(p.op_percent, s.op_axis),
-            f"{100 * (p.rho or 0):.1f}%",
-            human_bytes(p.user_bytes),
-            f"{waf:.3f}",
-            f"{ref / waf:.2f}×",
-        ]
-        entry: dict[str, Any] = {
-            "op_percent": p.op_percent,
-            "rho": p.rho,
-            "user_bytes": p.user_bytes,
-            "waf": waf,
-            "waf_source": "simulated",
-            "endurance_vs_lowest_op": ref / waf,
-        }
-        if pe is not None:
-            tbw = models.tbw_bytes(p.physical_bytes or 0.0, pe, waf)
-            d = models.dwpd(tbw, p.user_bytes or 1.0, options.years)
-            row += [human_bytes(tbw), f"{d:.2f}"]
-            entry.update(tbw_bytes=tbw, dwpd=d)
-        per_dw = None
-        if p.erase and p.measured_drive_writes:
-            # erases per block per drive write ≈ WAF × U / T; the mean includes warm-up
-            per_dw = waf * (p.user_bytes or 0.0) / (p.physical_bytes or 1.0)
-        row.append("—" if per_dw is None else f"{per_dw:.2f}")
-        entry["erases_per_block_per_drive_write"] = per_dw
-        rows.append(row)
-        raw.append(entry)
-    notes = [
-        "endurance vs lowest OP = lowest OP's WAF / this WAF: the same NAND absorbs that many "
-        "times the host writes",
-        "erases per block per drive write = WAF × U / T (each host drive write of U bytes costs "
-        "WAF × U bytes of NAND programs over T bytes of NAND)",
-    ]
-    if pe is None:
-        notes.append(
-            "no P/E rating given: pass --pe-cycles N or --nand tlc to `overprov report` for TBW "
-            "and DWPD"
-        )
-    else:
-        notes.append(
-            f"TBW = physical NAND × P/E / WAF; DWPD over {options.years:g} years of the user "
-            "capacity"
-        )
-    return EnduranceTable(
-        source=s.label,
-        basis=basis or "relative: simulated WAF only",
-        notes=notes,
-        columns=columns,
-        rows=rows,
-        raw=raw,
-    )
-
-
-def smart_facts(options: Options) -> list[tuple[str, str]]:
-    """Lines about the SMART snapshots given to the report."""
-    out = []
-    for rep in options.smart:
-        snap = rep.snapshot
-        name = " ".join(x for x in (snap.model, snap.serial and f"({snap.serial})") if x) or "drive"
-        bits = []
-        if rep.waf is not None:
-            bits.append(f"lifetime WAF {rep.waf:.2f} ({rep.waf_formula})")
-        elif rep.waf_estimate is not None:
-            bits.append(f"WAF ≈ {rep.waf_estimate:.2f} (estimate from the average erase count)")
-        if rep.host_bytes is not None:
-            bits.append(f"{human_bytes(rep.host_bytes)} host writes")
-        if rep.drive_writes_per_day is not None:
-            bits.append(f"{rep.drive_writes_per_day:.2f} drive writes per day so far")
-        bits.append(rep.endurance.explanation)
-        out.append((name, "; ".join(bits)))
-    return out
-
-
-def native_rho(extra_percent: float) -> float:
-    return capacity.total_rho(extra_percent / 100.0)
 
 
 def waf_big_figure(source: Source) -> tuple[str, str]:

@@ -50,6 +50,7 @@ table { border-collapse: collapse; width:100%; background:var(--card); font-size
 th, td { border:1px solid var(--line); padding: 4px 8px; text-align:left; vertical-align:top; }
 th { background:#f1f3f5; font-weight:600; }
 td.num, th.num { text-align:right; font-variant-numeric: tabular-nums; }
+td.num { white-space: nowrap; }
 tr.rec td { background:#ebfbee; font-weight:600; }
 .status-steady { color: var(--good); font-weight:600; }
 .status-not_steady, .status-skipped { color: var(--warn); font-weight:600; }
@@ -58,7 +59,50 @@ tr.rec td { background:#ebfbee; font-weight:600; }
 .small { font-size: 12.5px; color: var(--muted); }
 footer { color:var(--muted); font-size: 12.5px; margin-top: 30px; border-top:1px solid var(--line);
   padding-top:10px; }
-code { font-size: 12.5px; background:#f1f3f5; padding:1px 4px; border-radius:4px; }
+code { font-size: 12.5px; background:#f1f3f5; padding:1px 4px; border-radius:4px;
+  overflow-wrap:anywhere; }
+.scroll { overflow-x:auto; max-width:100%; -webkit-overflow-scrolling:touch; }
+.scroll > table { margin: 8px 0 4px; }
+.kv td { overflow-wrap:anywhere; }
+.tested { min-width: 760px; }
+.badge { display:inline-block; background:#c92a2a; color:#fff; font-weight:700;
+  letter-spacing:.6px; font-size:13px; padding:2px 8px; border-radius:5px; margin-right:8px;
+  vertical-align: middle; }
+header.top .sim { color:#ffc9c9; font-size:14px; margin:4px 0 2px; font-weight:600; }
+.card .badge { font-size:11px; padding:1px 6px; }
+picture { display:block; }
+main { display:flex; flex-direction:column; }
+main > section, main > footer { min-width:0; }
+@media (max-width: 700px) {
+  body { font-size:14px; }
+  main, header.top .inner, nav { padding-left:10px; padding-right:10px; }
+  header.top h1 { font-size:19px; }
+  #answer { order:-1; }
+  .answer { grid-template-columns: 1fr; }
+  .card { padding:10px 12px; }
+  .card .big { font-size:32px; }
+  .kv th { width:auto; min-width:110px; }
+  figure { padding:6px; margin:10px -4px; }
+  th, td { padding:3px 5px; }
+  table { font-size:12.5px; }
+  nav a { display:inline-block; margin:2px 10px 2px 0; }
+}
+@media print {
+  @page { size: A4; margin: 14mm 12mm; }
+  body { background:#fff; font-size:11pt; }
+  header.top { background:#fff; color:#000; border-bottom:2px solid #000; padding:0 0 6px; }
+  header.top p { color:#333; }
+  header.top .sim { color:#8a1c1c; }
+  .badge { border:1.5px solid #c92a2a; color:#c92a2a; background:#fff; }
+  nav { display:none; }
+  main { max-width:none; padding:0; }
+  .card, figure, tr, .compare, .note { break-inside: avoid; box-shadow:none; }
+  h2, h3 { break-after: avoid; }
+  .scroll { overflow: visible; }
+  figure img { max-width:100%; }
+  figcaption a { display:none; }
+  a { color:inherit; text-decoration:none; }
+}
 """
 
 
@@ -74,6 +118,7 @@ class FigureBlock:
     png_b64: str
     png_name: str
     svg_name: str
+    narrow_png_b64: str = ""  # the same figure laid out for narrow screens
 
 
 @dataclass
@@ -85,6 +130,7 @@ class Card:
     headline: str
     more: list[str] = field(default_factory=list)
     good: bool = True
+    sim_tag: str = ""  # "SIMULATED · ..." for simulated data
 
 
 @dataclass
@@ -96,10 +142,18 @@ class Table:
     status_col: int | None = None
 
 
+NARROW_MEDIA = "screen and (max-width: 700px)"
+
+
 def figure_html(fig: FigureBlock, files_dir: str) -> str:
+    narrow = (
+        f'<source media="{NARROW_MEDIA}" srcset="data:image/png;base64,{fig.narrow_png_b64}">'
+        if fig.narrow_png_b64
+        else ""
+    )
     return (
-        f'<figure id="fig-{esc(fig.key)}">'
-        f'<img alt="{esc(fig.title)}" src="data:image/png;base64,{fig.png_b64}">'
+        f'<figure id="fig-{esc(fig.key)}"><picture>{narrow}'
+        f'<img alt="{esc(fig.title)}" src="data:image/png;base64,{fig.png_b64}"></picture>'
         f"<figcaption>{esc(fig.caption)} "
         f'<a href="{esc(files_dir)}/{esc(fig.png_name)}">PNG</a> · '
         f'<a href="{esc(files_dir)}/{esc(fig.svg_name)}">SVG</a></figcaption></figure>'
@@ -125,20 +179,27 @@ def table_html(t: Table, css_class: str = "") -> str:
         tr = ' class="rec"' if r in t.highlight else ""
         body.append(f"<tr{tr}>{''.join(cells)}</tr>")
     cls = f' class="{css_class}"' if css_class else ""
-    return f"<table{cls}><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+    return (
+        f'<div class="scroll"><table{cls}><thead><tr>{head}</tr></thead>'
+        f"<tbody>{''.join(body)}</tbody></table></div>"
+    )
 
 
 def kv_html(pairs: Sequence[tuple[str, str]]) -> str:
     rows = "".join(f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>" for k, v in pairs)
-    return f'<table class="kv"><tbody>{rows}</tbody></table>'
+    return f'<div class="scroll"><table class="kv"><tbody>{rows}</tbody></table></div>'
 
 
 def card_html(c: Card) -> str:
     cls = "card verdict" + ("" if c.good else " none")
     big = f'<div class="big">{esc(c.big)}<small>{esc(c.big_note)}</small></div>' if c.big else ""
     more = "".join(f"<li>{esc(m)}</li>" for m in c.more)
+    badge = ""
+    if c.sim_tag:
+        head, _, rest = c.sim_tag.partition(" · ")
+        badge = f'<br><span class="badge">{esc(head)}</span>{esc(rest)}'
     return (
-        f'<div class="{cls}"><p class="what">{esc(c.label)} · {esc(c.kind)}</p>{big}'
+        f'<div class="{cls}"><p class="what">{esc(c.label)} · {esc(c.kind)}{badge}</p>{big}'
         f'<p class="headline">{esc(c.headline)}</p>'
         + (f"<ul>{more}</ul>" if more else "")
         + "</div>"
@@ -156,10 +217,12 @@ def page(
     *,
     title: str,
     subtitle: str,
+    sim_lines: Sequence[str] = (),
     tested: Table,
     cards: Sequence[Card],
     notes: Sequence[str],
     compare: Sequence[str],
+    compare_table: Table | None = None,
     sections: Sequence[Section],
     footer: Sequence[str],
 ) -> str:
@@ -170,8 +233,11 @@ def page(
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{esc(title)}</title>",
         f"<style>{CSS}</style></head><body>",
-        f'<header class="top"><div class="inner"><h1>{esc(title)}</h1>'
-        f"<p>{esc(subtitle)}</p></div></header>",
+        '<header class="top"><div class="inner"><h1>'
+        + ('<span class="badge">SIMULATED</span>' if sim_lines else "")
+        + f"{esc(title.removeprefix('SIMULATED — '))}</h1>"
+        + "".join(f'<p class="sim">{esc(line)}</p>' for line in sim_lines)
+        + f"<p>{esc(subtitle)}</p></div></header>",
         f"<nav>{nav}</nav>",
         "<main>",
         '<section id="tested"><h2>What was tested</h2>',
@@ -181,6 +247,7 @@ def page(
         "".join(card_html(c) for c in cards),
         "</div>",
         "".join(f'<div class="compare">{esc(c)}</div>' for c in compare),
+        table_html(compare_table, "differences") if compare_table else "",
         "".join(f'<div class="note">{esc(n)}</div>' for n in notes),
         "</section>",
     ]

@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from overprov import engine
+from overprov.report.load_calibrate import CALIBRATE_SCHEMA, is_calibrate_file, load_calibrate
 from overprov.report.load_profile import load_profile
 from overprov.report.load_simulate import load_simulate
 from overprov.report.model import (
@@ -49,6 +50,9 @@ def load_inputs(inputs: Sequence[Path]) -> list[Source]:
             if (path / "results.json").is_file():
                 sources.append(load_profile(path))
                 continue
+            if is_calibrate_file(path / "prediction.json"):
+                sources.append(load_calibrate(path))
+                continue
             sims = sorted(path.glob("*.json"))
             found = []
             for f in sims:
@@ -56,8 +60,8 @@ def load_inputs(inputs: Sequence[Path]) -> list[Source]:
                     found.extend(load_simulate(f))
             if not found:
                 raise ReportInputError(
-                    f"{path}: neither a profile folder (no results.json) nor a folder of "
-                    "`overprov simulate --json` files"
+                    f"{path}: neither a profile folder (no results.json), a calibrate folder "
+                    "(no prediction.json) nor a folder of `overprov simulate --json` files"
                 )
             sources.extend(found)
             continue
@@ -67,6 +71,8 @@ def load_inputs(inputs: Sequence[Path]) -> list[Source]:
             raise ReportInputError(f"{path}: not a JSON file: {exc}") from None
         if isinstance(head, Mapping) and head.get("format") == PROFILE_FORMAT:
             sources.append(load_profile(path.parent))
+        elif isinstance(head, Mapping) and head.get("schema") == CALIBRATE_SCHEMA:
+            sources.append(load_calibrate(path))
         else:
             sources.extend(load_simulate(path))
     _unique_labels(sources)

@@ -20,6 +20,8 @@ from overprov.report.model import (
     kv,
     number,
     parse_time,
+    scale_text,
+    sim_basis_of,
 )
 from overprov.units import binary_size, human_bytes
 
@@ -103,6 +105,9 @@ def _profile_phase(out: Path, p: Mapping[str, Any], simulated: bool = False) -> 
         duration_s=number(p.get("duration_s")),
         bytes_written=number(p.get("bytes_written")),
         span_bytes=number(p.get("span_bytes")),
+        verdict=dict(verdict),
+        precondition=dict(p.get("precondition") or {}),
+        written_before_window_drive_writes=number(p.get("written_before_window_drive_writes")),
     )
     window = [v for v in verdict.get("window") or [] if number(v) is not None]
     first_w = verdict.get("window_first_round")
@@ -153,16 +158,40 @@ def _profile_phase(out: Path, p: Mapping[str, Any], simulated: bool = False) -> 
     return phase
 
 
-def _profile_wsat(doc: Mapping[str, Any], phases: Sequence[Phase]) -> None:
+def _profile_wsat(doc: Mapping[str, Any], phases: Sequence[Phase]) -> list[Phase]:
     """Fill each phase's write-saturation points: IOPS against host bytes written since the
-    profile started (FOB and precondition included)."""
+    profile started; returns the steps before the phases as phases of their own, drawn from
+    byte 0: the fresh-out-of-box round (label "fob", its 1 s IOPS) and the precondition (label
+    "precondition", one point per part at its mean rate in I/Os of the profile's block size)."""
     steps = doc.get("steps") or {}
     written = 0.0
+    before: list[Phase] = []
     fob = (steps.get("fob") or {}).get("round")
     if fob:
-        written += float(fob.get("bytes_written") or 0.0)
+        step = Phase(op_percent=-1.0, label="fob", status="fob", steady=False)
+        b = float(fob.get("bytes_written") or 0.0)
+        dur = number(fob.get("duration_s")) or 0.0
+        series = list(fob.get("iops_series") or [])
+        if series and dur > 0:
+            for i, v in enumerate(series):
+                step.wsat_bytes.append(b * min(1.0, (i + 1) / dur))
+                step.wsat_iops.append(float(v))
+        elif number(fob.get("iops")) is not None:
+            step.wsat_bytes += [0.0, b]
+            step.wsat_iops += [float(fob["iops"])] * 2
+        before.append(step)
+        written += b
+    bs = number((doc.get("settings") or {}).get("bs_bytes"))
+    pre = Phase(op_percent=-1.0, label="precondition", status="precondition", steady=False)
     for part in (steps.get("precondition") or {}).get("parts") or []:
-        written += float(part.get("bytes_written") or 0.0)
+        b = float(part.get("bytes_written") or 0.0)
+        rate = number(part.get("bytes_per_s"))
+        if rate and bs:
+            pre.wsat_bytes += [written, written + b]
+            pre.wsat_iops += [rate / bs] * 2
+        written += b
+    if pre.wsat_bytes:
+        before.append(pre)
     raw = {float(p["op_percent"]): p for p in doc.get("phases") or []}
     for phase in phases:
         for r in raw.get(phase.op_percent, {}).get("rounds") or []:
@@ -177,6 +206,7 @@ def _profile_wsat(doc: Mapping[str, Any], phases: Sequence[Phase]) -> None:
                 phase.wsat_bytes.append(written + b)
                 phase.wsat_iops.append(float(r["iops"]))
             written += b
+    return before
 
 
 def load_profile(folder: Path) -> Source:
@@ -199,7 +229,7 @@ def load_profile(folder: Path) -> Source:
     bs = settings.get("bs_bytes")
     simulated = target.get("kind") == "sim"
     phases = [_profile_phase(folder, p, simulated) for p in doc.get("phases") or []]
-    _profile_wsat(doc, phases)
+    before = _profile_wsat(doc, phases)
     fob = ((doc.get("steps") or {}).get("fob") or {}).get("round") or {}
     spec = str(target.get("spec") or folder.name)
     name = ",".join(Path(s).name for s in spec.split(",")) or folder.name
@@ -293,7 +323,49 @@ def load_profile(folder: Path) -> Source:
         total_bytes=number(totals.get("bytes_written")),
         io_seconds=number(totals.get("io_seconds")),
         simulated_target=simulated,
+        wsat_before=before,
+        criteria=dict(crit),
+        preparation=_preparation(doc, phases),
     )
+    if simulated:
+        drive = str(members[0].get("preset") or spec.removeprefix("sim:").split("@")[0])
+        given = spec.split("@", 1)[1] if "@" in spec else None
+        factor = number(members[0].get("scale_factor"))
+        source.simulated = True
+        source.sim_drive = drive
+        source.sim_scale = scale_text(drive, given) if given or not factor else None
+        if source.sim_scale is None and factor:
+            source.sim_scale = f"1/{round(1 / factor):,}" if factor < 1 else "1 (full size)"
+        source.sim_basis = sim_basis_of(drive)
+        source.identity.insert(
+            0,
+            (
+                "SIMULATED",
+                f"profile of the simulated drive {drive}, scale {source.sim_scale}, "
+                f"{source.sim_basis}: computed by the simulator, not measured on a drive",
+            ),
+        )
+    source.comparison_keys = {
+        "drive": source.sim_drive
+        if simulated
+        else ", ".join(
+            str(m.get("model") or m.get("fs_type") and f"file on {m['fs_type']}" or m.get("kind"))
+            for m in members
+        ),
+        "scale": (source.sim_scale or "—") if simulated else "1 (real drive)",
+        "method": "profile of a simulated drive" if simulated else "profile (fio)",
+        "precondition": f"{settings.get('precondition')}"
+        + (
+            f", {settings['min_phase_writes']:g} drive writes per phase"
+            if number(settings.get("min_phase_writes")) is not None
+            else ", phase precondition by rule"
+            if "steady_max_decline_fraction" in settings
+            else ""
+        ),
+        "round length": f"{settings.get('round_seconds')} s",
+        "workload": f"{binary_size(bs) if bs else '?'} random writes, QD {settings.get('qd')} × "
+        f"{settings.get('jobs')}",
+    }
     if source.status != "complete":
         source.notes.append(
             f"this profile is {source.status}"
@@ -307,3 +379,52 @@ def load_profile(folder: Path) -> Source:
             "discarded space beyond it can act as extra OP and raise every phase's IOPS"
         )
     return source
+
+
+def _preparation(doc: Mapping[str, Any], phases: Sequence[Phase]) -> list[tuple[str, str]]:
+    """The device preparation in the SNIA PTS's terms: purge, workload-independent
+    precondition (the fill), and per phase the workload-dependent precondition (what the
+    phase wrote before its measurement window may count)."""
+    steps = doc.get("steps") or {}
+    settings = doc.get("settings") or {}
+    out: list[tuple[str, str]] = []
+
+    def step(name: str) -> str:
+        st = steps.get(name) or {}
+        return " — ".join(
+            x for x in (str(st.get("status") or "not recorded"), st.get("detail")) if x
+        )
+
+    out.append(("purge", step("purge")))
+    fob = (steps.get("fob") or {}).get("round") or {}
+    fob_text = step("fob")
+    if number(fob.get("bytes_written")):
+        fob_text += f"; {human_bytes(fob['bytes_written'])} written"
+    out.append(("fresh-out-of-box round", fob_text))
+    parts = (steps.get("precondition") or {}).get("parts") or []
+    pre_bytes = sum(float(p.get("bytes_written") or 0.0) for p in parts)
+    cap = number((doc.get("target") or {}).get("capacity_bytes"))
+    pre_text = f"{settings.get('precondition') or '?'} writes: " + step("precondition")
+    if pre_bytes:
+        pre_text += f"; {human_bytes(pre_bytes)}" + (
+            f" ({pre_bytes / cap:.2f} fills of the {human_bytes(cap)} tested)" if cap else ""
+        )
+    out.append(("workload-independent precondition", pre_text))
+    for p in phases:
+        pc = p.precondition
+        if not pc and p.written_before_window_drive_writes is None:
+            continue
+        bits = []
+        if pc.get("rule"):
+            bits.append(f"rule: {pc['rule']}")
+        if number(pc.get("bytes")) is not None:
+            bits.append(f"required {human_bytes(pc['bytes'])}")
+        if pc.get("overridden"):
+            bits.append("set by --min-phase-writes")
+        if p.written_before_window_drive_writes is not None:
+            bits.append(
+                f"written before the window: {p.written_before_window_drive_writes:.2f} drive "
+                "writes of the span"
+            )
+        out.append((f"workload-dependent precondition, OP {p.op_percent:g}%", "; ".join(bits)))
+    return out

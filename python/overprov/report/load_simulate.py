@@ -17,6 +17,7 @@ from overprov import engine
 from overprov.errors import ConfigError
 from overprov.report.model import (
     PERCENTILE_SHARE,
+    WAF_RISE_LIMIT,
     Latency,
     Phase,
     ReportInputError,
@@ -25,6 +26,8 @@ from overprov.report.model import (
     kv,
     number,
     op_text,
+    scale_text,
+    sim_basis_of,
 )
 from overprov.units import binary_size, human_bytes
 
@@ -74,6 +77,7 @@ def _sim_phase(run: Mapping[str, Any], op_axis: str) -> Phase:
     )
     if user and measured.get("host_bytes"):
         phase.measured_drive_writes = float(measured["host_bytes"]) / user
+    measured_wafs = []
     for iv in run.get("intervals") or []:
         if iv.get("phase") == "precondition":
             continue
@@ -82,15 +86,88 @@ def _sim_phase(run: Mapping[str, Any], op_axis: str) -> Phase:
         if waf is not None and dw is not None:
             phase.waf_drive_writes.append(dw)
             phase.waf_series.append(waf)
+            if iv.get("phase") == "measure":
+                measured_wafs.append(waf)
+    run_cfg = cfg.get("run") or {}
+    warm = number(run_cfg.get("warmup_drive_writes"))
+    meas = number(run_cfg.get("drive_writes"))
+    if phase.waf is not None and warm is not None and meas is not None:
+        phase.waf_window = (
+            f"measured part: {meas:g} drive writes after a warm-up of {warm:g} "
+            "(precondition excluded)"
+        )
+        _waf_trend(phase, measured_wafs)
     timed = run.get("timed")
     if isinstance(timed, Mapping):
         _sim_timed(phase, timed)
     return phase
 
 
+def _waf_trend(phase: Phase, wafs: Sequence[float]) -> None:
+    """The fitted rise of WAF across a window, as a share of its mean (least squares, as the
+    profile's slope test); more than :data:`WAF_RISE_LIMIT` flags WAF as still rising."""
+    from overprov.profile.steady import least_squares_slope
+
+    if len(wafs) < 3:
+        return
+    mean = sum(wafs) / len(wafs)
+    if mean <= 0:
+        return
+    phase.waf_rise_fraction = least_squares_slope(wafs) * (len(wafs) - 1) / mean
+    phase.waf_rising = phase.waf_rise_fraction > WAF_RISE_LIMIT
+
+
+def _window_waf(intervals: Sequence[Mapping[str, Any]], first: int, last: int) -> float | None:
+    """NAND bytes / host bytes over intervals ``first``..``last``: each interval's WAF weighted
+    by the host bytes it wrote (``host_bytes_total`` differences)."""
+    prev = number(intervals[first - 1].get("host_bytes_total")) if first > 0 else 0.0
+    host = nand = 0.0
+    for iv in intervals[first : last + 1]:
+        total = number(iv.get("host_bytes_total"))
+        waf = number(iv.get("waf"))
+        if total is None or waf is None or prev is None:
+            return None
+        host += total - prev
+        nand += (total - prev) * waf
+        prev = total
+    return nand / host if host > 0 else None
+
+
 def _median(values: Sequence[float]) -> float | None:
     ordered = sorted(values)
     return ordered[len(ordered) // 2] if ordered else None
+
+
+def _timed_waf(
+    phase: Phase, intervals: Sequence[Mapping[str, Any]], first: int, last: int, what: str
+) -> None:
+    """The WAF of a timed run over the window its steady figures come from (not the whole
+    measured part, which holds the fresh-out-of-box stretch at WAF 1 when there was no
+    precondition or warm-up); the whole run's figure is kept beside it."""
+    waf = _window_waf(intervals, first, last)
+    if waf is None:
+        return
+    if phase.waf is not None and abs(phase.waf / waf - 1) > 0.005:
+        phase.waf_whole_run = phase.waf
+    phase.waf = waf
+    a, b = intervals[first], intervals[last]
+    dw_a = number(intervals[first - 1].get("drive_writes_total")) if first > 0 else 0.0
+    dw_b = number(b.get("drive_writes_total"))
+    t_a = (number(a.get("time_s")) or 0.0) - 1.0
+    t_b = number(b.get("time_s"))
+    phase.waf_window = (
+        f"{what}: intervals {first + 1:,}–{last + 1:,} of {len(intervals):,}"
+        + (f", {t_a:,.0f}–{t_b:,.0f} s simulated" if t_b is not None else "")
+        + (f", {dw_a:.2f}–{dw_b:.2f} drive writes" if dw_a is not None and dw_b else "")
+    )
+    _waf_trend(
+        phase,
+        [
+            float(w)
+            for iv in intervals[first : last + 1]
+            if (w := number(iv.get("waf"))) is not None
+        ],
+    )
 
 
 def _sim_timed(phase: Phase, timed: Mapping[str, Any]) -> None:
@@ -142,6 +219,7 @@ def _sim_timed(phase: Phase, timed: Mapping[str, Any]) -> None:
         phase.spans.append(
             Span(phase.time_s[window[0]] - step, phase.time_s[window[1]], "steady-window")
         )
+        _timed_waf(phase, intervals, window[0], window[1], "steady window")
     elif steady_values:
         phase.iops_min, phase.iops_max = min(steady_values), max(steady_values)
         phase.iops_mean = sum(steady_values) / len(steady_values)
@@ -150,6 +228,8 @@ def _sim_timed(phase: Phase, timed: Mapping[str, Any]) -> None:
         phase.iops_min, phase.iops_max = min(tail), max(tail)
         phase.iops_mean = sum(tail) / len(tail)
         phase.reason = "no interval reached the steady state; figure: mean of the last fifth"
+        first = len(intervals) - len(tail)
+        _timed_waf(phase, intervals, first, len(intervals) - 1, "last fifth (NOT steady)")
     if intervals and number(intervals[-1].get("host_bytes_total")) is not None:
         phase.bytes_written = float(intervals[-1]["host_bytes_total"])
     hist = timed.get("latency_histogram") or {}
@@ -178,7 +258,14 @@ def _sim_timed(phase: Phase, timed: Mapping[str, Any]) -> None:
                 if window_pct
                 else ""
             ),
-            kind="the timed simulator's latency histogram of each whole run (bucket upper bounds)",
+            kind=(
+                "the steady window's percentiles of each run (median over the window of each "
+                "interval's), the same window as the tables; the whole run's histogram is in "
+                "latency-histogram.csv"
+                if any(v is not None for v in window_pct.values())
+                else "the timed simulator's latency histogram of each whole run (bucket upper "
+                "bounds; no steady window)"
+            ),
         )
         phase.latency.percentiles = {
             k: phase.latency.percentile(s) for k, s in PERCENTILE_SHARE.items()
@@ -313,6 +400,17 @@ def load_simulate(path: Path) -> list[Source]:
         wl = cfg.get("workload") or {}
         run_cfg = cfg.get("run") or {}
         label = _sim_label(cfg, differing, command, doc.get("preset"))
+        recorded = doc.get("preset") or {}
+        drive = recorded.get("name") or _flag(command, "--preset")
+        scale_given = recorded.get("scale") or _flag(command, "--scale")
+        scale = (
+            scale_text(str(drive), scale_given, number(geo_cfg.get("advertised_bytes")))
+            if drive
+            else None
+        )
+        timing = cfg.get("timing") or {}
+        timed_run = bool(timing.get("enabled"))
+        pre_kind = (cfg.get("precondition") or {}).get("kind", "?")
         simulator = runs_of[0].get("simulator")
         software = dict(
             kv(
@@ -328,6 +426,13 @@ def load_simulate(path: Path) -> list[Source]:
         identity = kv(
             [
                 ("simulated drive", label),
+                (
+                    "SIMULATED",
+                    (f"preset or drive file {drive}" if drive else "a hand-configured drive")
+                    + (f", scale {scale}" if scale else "")
+                    + f", {sim_basis_of(str(drive) if drive else None)}: computed by the "
+                    "simulator, not measured on a drive",
+                ),
                 (
                     "advertised capacity",
                     human_bytes(number(geo_cfg.get("advertised_bytes")))
@@ -396,6 +501,25 @@ def load_simulate(path: Path) -> list[Source]:
                 uniform_workload=_uniform(cfg, geo),
                 d_choices=ftl.get("d_choices"),
                 total_bytes=sum(p.bytes_written or 0.0 for p in phases) or None,
+                simulated=True,
+                sim_drive=str(drive) if drive else None,
+                sim_scale=scale,
+                sim_basis=sim_basis_of(str(drive) if drive else None),
+                comparison_keys={
+                    "drive": str(drive) if drive else "hand-configured",
+                    "scale": scale or "—",
+                    "method": "timed simulation" if timed_run else "WAF simulation (untimed)",
+                    "precondition": f"{pre_kind}, warm-up "
+                    f"{run_cfg.get('warmup_drive_writes', '?')} drive writes",
+                    "round length": (
+                        f"{timing.get('state_round_drive_writes', 0.2):g} drive writes per "
+                        "state round"
+                        if timed_run
+                        else "—"
+                    ),
+                    "GC policy": str(ftl.get("policy")),
+                    "workload": str(wl.get("pattern")),
+                },
             )
         )
     return sources

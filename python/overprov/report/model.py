@@ -7,6 +7,7 @@ missing stays ``None`` and the report says so.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -50,12 +51,21 @@ class Latency:
     def has_histogram(self) -> bool:
         return self.total > 0
 
+    @property
+    def curve_from_histogram(self) -> bool:
+        """True when the drawn CDF is the histogram; False when it is the quoted percentiles
+        (no histogram, or a histogram of another stretch than the steady window)."""
+        return self.has_histogram and not self.window_percentiles
+
     def cdf_points(self) -> tuple[list[float], list[float]]:
-        """(latency µs, share of I/Os with latency ≤ it), for every bucket but the last (1)."""
-        if not self.has_histogram:
+        """(latency µs, share of I/Os with latency ≤ it), for every bucket but the last (1);
+        the quoted percentiles alone when they are the window's (the same window as the
+        tables) or when there is no histogram."""
+        if not self.curve_from_histogram:
+            quoted = self.window_percentiles or self.percentiles
             pairs = sorted(
                 (PERCENTILE_SHARE[k], v)
-                for k, v in self.percentiles.items()
+                for k, v in quoted.items()
                 if k in PERCENTILE_SHARE and v is not None and v > 0
             )
             return [v for _, v in pairs], [p for p, _ in pairs]
@@ -72,7 +82,7 @@ class Latency:
 
     def exceedance_points(self) -> tuple[list[float], list[float]]:
         """(latency µs, share of I/Os with latency ≥ it), one point per non-empty bucket."""
-        if not self.has_histogram:
+        if not self.curve_from_histogram:
             xs, ys = self.cdf_points()
             return xs, [1.0 - y for y in ys]
         total = self.total
@@ -105,6 +115,8 @@ class Latency:
                 return v
         return self.values_us[-1]
 
+
+WAF_RISE_LIMIT = 0.05  # a fitted rise of more than 5% of the mean across a window: still rising
 
 PERCENTILE_SHARE: dict[str, float] = {
     "p50": 0.5,
@@ -166,6 +178,16 @@ class Phase:
     erase_histogram: list[tuple[int, int]] = field(default_factory=list)
     waf_drive_writes: list[float] = field(default_factory=list)  # WAF per interval ...
     waf_series: list[float] = field(default_factory=list)  # ... against drive writes
+    # the window that ``waf`` covers, in words ("steady window: intervals 474–568 ..."), the
+    # whole measured part's WAF when it differs, and whether WAF still rose over the window
+    waf_window: str = ""
+    waf_whole_run: float | None = None
+    waf_rise_fraction: float | None = None  # fitted rise across the window / its mean
+    waf_rising: bool = False
+    # profile: why the phase was accepted (results.json ``verdict`` and ``precondition``)
+    verdict: dict[str, Any] = field(default_factory=dict)
+    precondition: dict[str, Any] = field(default_factory=dict)
+    written_before_window_drive_writes: float | None = None
 
     @property
     def iops_figure(self) -> float | None:
@@ -204,6 +226,31 @@ class Source:
     simulated_target: bool = False  # a profile of a sim:PRESET drive
     d_choices: int | None = None
     notes: list[str] = field(default_factory=list)
+    # simulated data: the drive (preset name or drive file), the scale, and whether the drive
+    # is an illustrative preset or a calibrated twin of a real drive
+    simulated: bool = False
+    sim_drive: str | None = None
+    sim_scale: str | None = None
+    sim_basis: str | None = None  # "illustrative" or "calibrated twin"
+    # what decides the comparison of inputs: drive, scale, method, precondition, round length
+    comparison_keys: dict[str, str] = field(default_factory=dict)
+    preparation: list[tuple[str, str]] = field(default_factory=list)  # purge, preconditions
+    wsat_before: list[Phase] = field(default_factory=list)  # FOB and precondition, from byte 0
+    criteria: dict[str, Any] = field(default_factory=dict)  # profile: steady_state_criteria
+    prediction: dict[str, Any] = field(default_factory=dict)  # calibrate: prediction.json
+
+    @property
+    def sim_tag(self) -> str:
+        """ "SIMULATED · preset X · ×1/32 scale · illustrative" (empty for measured data)."""
+        if not self.simulated:
+            return ""
+        bits = ["SIMULATED"]
+        if self.sim_drive:
+            bits.append(self.sim_drive)
+        if self.sim_scale:
+            bits.append(f"scale {self.sim_scale}")
+        bits.append(self.sim_basis or "illustrative")
+        return " · ".join(bits)
 
     @property
     def has_iops(self) -> bool:
@@ -241,6 +288,59 @@ def number(value: Any) -> float | None:
     if isinstance(value, int | float) and math.isfinite(value):
         return float(value)
     return None
+
+
+def sim_basis_of(drive: str | None) -> str:
+    """ "calibrated twin" for a drive file written by ``overprov calibrate`` (it holds a
+    ``[calibration]`` table), else "illustrative" (a preset or a hand-written drive file)."""
+    if drive and drive.endswith(".toml"):
+        try:
+            text = Path(drive).read_text(errors="replace")
+        except OSError:
+            return "illustrative"
+        if "[calibration]" in text or "calibrated twin" in text:
+            return "calibrated twin"
+    return "illustrative"
+
+
+def scale_text(drive: str, scale: str | None, advertised_bytes: float | None = None) -> str:
+    """The scale of a simulated drive as a factor, "1/32" (or "1" at full size), from the
+    scale as given (a factor or a NAND size) or, when none was given, from the simulated
+    advertised capacity against the preset's; the scale as given when it cannot be read."""
+    from overprov import presets
+
+    try:
+        preset = presets.get(drive)
+        if scale is None and advertised_bytes:
+            factor = advertised_bytes / float(preset["advertised_bytes"])
+        else:
+            factor = presets.scale_factor(preset, scale)
+    except (ConfigError, KeyError, TypeError, ValueError, OSError):
+        return scale or "as given"
+    if factor >= 0.9995:
+        return "1 (full size)"
+    inverse = 1.0 / factor
+    if abs(inverse - round(inverse)) < 0.01 * inverse:
+        return f"1/{round(inverse):,}"
+    return f"{factor:.3g}"
+
+
+_BARE_NUMBER = re.compile(r"(?<![\w.,/])(\d{5,}|\d{4}(?=\.\d)|\d{4}(?= IOPS))(\.\d+)?(?!\w)")
+
+
+def grouped(text: str) -> str:
+    """Numbers of 5 digits or more (4 with decimals) in a sentence another tool wrote
+    ("reached 30000 IOPS (best: 25717.4 IOPS)", "mean 7190.89") with thousands separators,
+    one decimal at most: the report's one way of writing numbers ("30,000", "25,717.4",
+    "7,190.9", "1,000 IOPS"); other 4-digit whole numbers (1024 pages, a year) stay as they
+    are."""
+
+    def one(m: re.Match[str]) -> str:
+        whole = f"{int(m.group(1)):,}"
+        frac = m.group(2)
+        return whole + (f"{float(frac):.1f}"[1:] if frac else "")
+
+    return _BARE_NUMBER.sub(one, text)
 
 
 def op_text(op: float, axis: str = "extra") -> str:

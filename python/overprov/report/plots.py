@@ -9,6 +9,7 @@ they hold; the callers decide which figures apply.
 from __future__ import annotations
 
 import math
+import textwrap
 from collections.abc import Sequence
 from statistics import NormalDist
 
@@ -20,11 +21,9 @@ from matplotlib import colormaps  # noqa: E402
 from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
-from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.ticker import FuncFormatter  # noqa: E402
 
-from overprov.report.model import Source, op_text  # noqa: E402
-from overprov.units import human_bytes  # noqa: E402
+from overprov.report.model import Source  # noqa: E402
 
 STYLE = {
     "font.size": 9.5,
@@ -78,6 +77,80 @@ def new_figure(width: float, height: float) -> Figure:
     fig = Figure(figsize=(width, height), layout="constrained")
     FigureCanvasAgg(fig)
     return fig
+
+
+NARROW_WIDTH_IN = 4.4  # a phone's figure: about 630 px at 144 dpi, shown at ~350 px
+
+
+def restack_narrow(fig: Figure) -> None:
+    """Lay a drawn figure out for a narrow screen: its panels one under the other (a 1×2 or
+    2×2 grid becomes a column) at :data:`NARROW_WIDTH_IN` wide, each panel about as tall as
+    it was, so its text stays readable when the figure is shown ~350 px wide."""
+    from matplotlib.gridspec import GridSpec
+
+    axes = [ax for ax in fig.axes if ax.get_visible() and ax.get_subplotspec() is not None]
+    if not axes:
+        return
+    width, height = fig.get_size_inches()
+    grid = axes[0].get_subplotspec().get_gridspec()
+    rows, cols = grid.get_geometry()
+    if cols > 1:
+        column = GridSpec(len(axes), 1, figure=fig)
+        for k, ax in enumerate(axes):
+            ax.set_subplotspec(column[k])
+            ax.yaxis.set_tick_params(labelleft=True)  # shared y axes hid the inner labels
+    for ax in axes:
+        ax.xaxis.label.set_text(textwrap.fill(ax.xaxis.label.get_text(), 60))
+        legend = ax.get_legend()
+        if legend is not None:
+            legend.set_ncols(1)
+    title = fig._suptitle  # noqa: SLF001 - matplotlib keeps no public getter of the Text
+    if title is not None:
+        title.set_wrap(False)
+        title.set_text("\n".join(textwrap.fill(x, 44) for x in title.get_text().split("\n")))
+    for legend in list(fig.legends):
+        handles = getattr(legend, "overprov_handles", None)
+        if handles:  # a legend box is laid out when made: make it again, narrower
+            longest = max(len(str(h.get_label())) for h in handles)
+            legend.remove()
+            legend_below(fig, handles=handles, ncols=1 if longest > 26 else 2)
+    panel = (height - 1.0) / rows if rows else height
+    fig.set_size_inches(NARROW_WIDTH_IN, 1.4 + max(2.4, panel * 0.95) * len(axes))
+
+
+def figure_title(fig: Figure, sources: Sequence[Source], text: str) -> None:
+    """The figure's title; for simulated data a second line names it SIMULATED with the
+    drive, the scale and "illustrative" or "calibrated twin" (every chart of simulated data)."""
+    tags = list(dict.fromkeys(s.sim_tag for s in sources if s.sim_tag))
+    if tags:
+        fig.suptitle(
+            text + "\n" + "; ".join(tags),
+            fontweight="bold",
+            color="#8a1c1c",
+            wrap=True,
+        )
+    else:
+        fig.suptitle(text, fontweight="bold", wrap=True)
+
+
+def legend_below(
+    fig: Figure, ax: object = None, handles: Sequence[object] | None = None, ncols: int = 4
+) -> None:
+    """The legend below the axes, outside the data (constrained layout makes room for it)."""
+    if handles is None:
+        handles, _ = ax.get_legend_handles_labels()  # type: ignore[attr-defined]
+    if not handles:
+        return
+    # as many columns as fit across the figure: about 140 characters of legend text per row
+    longest = max(len(str(h.get_label())) for h in handles)  # type: ignore[attr-defined]
+    fit = max(1, int(fig.get_size_inches()[0] / 9.6 * 140 / (longest + 6)))
+    legend = fig.legend(
+        handles=list(handles),
+        loc="outside lower center",
+        ncols=max(1, min(ncols, fit, len(handles))),
+        frameon=False,
+    )
+    legend.overprov_handles = list(handles)  # type: ignore[attr-defined]
 
 
 def source_color(i: int) -> str:
@@ -249,10 +322,10 @@ def plot_iops_vs_op(
                     bbox={"boxstyle": "round,pad=0.25", "fc": "white", "ec": "none", "alpha": 0.85},
                     zorder=6,
                 )
-        if s.fob_iops and not many:
-            ax.axhline(s.fob_iops, color="#868e96", ls=":", lw=1.2, zorder=1)
+        if s.fob_iops:
+            ax.axhline(s.fob_iops, color=color if many else "#868e96", ls=":", lw=1.2, zorder=1)
             ax.annotate(
-                f"fresh-out-of-box {s.fob_iops:,.0f} IOPS",
+                (f"{s.label}: " if many else "") + f"fresh-out-of-box {s.fob_iops:,.0f} IOPS",
                 (0.0, s.fob_iops),
                 xycoords=("axes fraction", "data"),
                 xytext=(4, -3),
@@ -284,7 +357,7 @@ def plot_iops_vs_op(
     ax.yaxis.set_major_formatter(FuncFormatter(_k))
     ax.set_xlabel(op_axis_label(sources))
     ax.set_ylabel(iops_axis_label(sources))
-    ax.set_title("Steady-state IOPS vs OP")
+    figure_title(fig, sources, "Steady-state IOPS vs OP")
     handles = [
         Line2D([], [], color=source_color(i), lw=2, marker=SOURCE_MARKERS[i % 8], label=s.label)
         for i, s in enumerate(sources)
@@ -314,7 +387,7 @@ def plot_iops_vs_op(
         handles.append(
             Line2D([], [], ls="none", marker="*", ms=12, color=RECOMMEND_COLOR, label="recommended")
         )
-    ax.legend(handles=handles, loc="lower right", ncols=2 if len(handles) > 5 else 1)
+    legend_below(fig, handles=handles, ncols=4)
     return fig
 
 
@@ -369,149 +442,59 @@ def plot_phase_cost(sources: Sequence[Source]) -> Figure:
     ax_t.set_title("Duration per phase")
     ax_b.set_ylabel(f"host bytes written ({b_unit})")
     ax_b.set_title("Bytes written per phase")
+    figure_title(fig, sources, "Duration and bytes written per phase")
     if n > 1:
-        ax_b.legend(loc="upper right")
-    return fig
-
-
-# -------------------------------------------------------------------------- IOPS vs time
-
-
-def plot_iops_time(source: Source) -> Figure:
-    """Per phase: 1-second IOPS points, round means and boundaries, the steady-state window
-    shaded (or the timed simulator's fob / transition / steady states)."""
-    phases = [p for p in source.phases if p.iops or p.round_iops]
-    n = max(1, len(phases))
-    ncols = 1 if n == 1 else 2
-    nrows = math.ceil(n / ncols)
-    fig = new_figure(9.6, 1.0 + 2.6 * nrows)
-    axes = fig.subplots(nrows, ncols, sharey=True, squeeze=False).ravel()
-    colors = op_colors([p.op_percent for p in source.phases])
-    top = max(
-        [v for p in phases for v in (p.iops or [])] + [v for p in phases for v in p.round_iops],
-        default=1.0,
-    )
-    max_t = max((p.wall_s or (p.time_s[-1] if p.time_s else 0.0) for p in phases), default=1.0)
-    div, unit = _time_scale(max_t)
-    seen_spans: set[str] = set()
-    for ax, p in zip(axes, phases, strict=False):
-        color = colors[p.op_percent]
-        for span in p.spans:
-            style = SPAN_STYLE.get(span.kind, {"color": "#eeeeee", "alpha": 0.5})
-            hatch = style.get("hatch")
-            ax.axvspan(
-                span.start_s / div,
-                span.end_s / div,
-                facecolor=style["color"],
-                alpha=style["alpha"],
-                lw=0,
-                hatch=hatch,
-                edgecolor="#ffa8a8" if hatch else "none",
-                zorder=0,
-            )
-            seen_spans.add(span.kind)
-        for k, (a, b) in enumerate(p.round_bounds_s):
-            ax.axvline(a / div, color="#adb5bd", lw=0.7, ls=":", zorder=1)
-            ax.hlines(p.round_iops[k], a / div, b / div, color="#212529", lw=1.6, zorder=3)
-        if p.round_bounds_s:
-            ax.axvline(p.round_bounds_s[-1][1] / div, color="#adb5bd", lw=0.7, ls=":", zorder=1)
-        if p.iops:
-            ax.plot(
-                [t / div for t in p.time_s],
-                p.iops,
-                "-o",
-                color=color,
-                ms=2.5 if len(p.iops) < 400 else 0,
-                lw=1.0,
-                zorder=2,
-            )
-        verdict = (
-            f"steady at {p.steady_iops:,.0f} IOPS"
-            if p.steady_iops is not None
-            else ("skipped" if p.status == "skipped" else "NOT steady")
-        )
-        if source.kind == "profile":
-            verdict += f", {p.rounds} round{'s' if p.rounds != 1 else ''}"
-        ax.set_title(f"OP {op_text(p.op_percent, source.op_axis)}: {verdict}", fontsize=9.5)
-        ax.set_ylim(0, top * 1.12)
-        ax.yaxis.set_major_formatter(FuncFormatter(_k))
-        ax.set_xlabel(f"time in phase ({unit})")
-    for ax in axes[len(phases) :]:
-        ax.set_visible(False)
-    for row in range(nrows):
-        axes[row * ncols].set_ylabel("IOPS")
-    handles = [Line2D([], [], color="#495057", marker="o", ms=3, lw=1, label="IOPS per second")]
-    if any(p.round_iops for p in phases):
-        handles.append(Line2D([], [], color="#212529", lw=1.6, label="round mean"))
-        handles.append(Line2D([], [], color="#adb5bd", lw=0.9, ls=":", label="round boundary"))
-    for kind in ("fob", "transition", "steady", "steady-window", "last-window"):
-        if kind in seen_spans:
-            st = SPAN_STYLE[kind]
-            handles.append(
-                Patch(
-                    facecolor=st["color"],
-                    alpha=st["alpha"],
-                    hatch=st.get("hatch"),
-                    edgecolor="#ffa8a8" if st.get("hatch") else "none",
-                    label=st["label"],
-                )
-            )
-    fig.legend(handles=handles, loc="outside lower center", ncols=min(len(handles), 5))
-    fig.suptitle(f"{source.label}: IOPS over time, per phase", fontweight="bold")
-    return fig
-
-
-# ----------------------------------------------------------------------- write saturation
-
-
-def plot_write_saturation(source: Source) -> Figure:
-    """IOPS against host bytes written: for a profile since its start (FOB and precondition
-    included, phases one after the other); for a simulation each OP level from its own start,
-    in drive writes of that level's user capacity."""
-    fig = new_figure(9.6, 3.6)
-    ax = fig.add_subplot()
-    colors = op_colors([p.op_percent for p in source.phases])
-    phases = [p for p in source.phases if p.wsat_bytes]
-    top = max((v for p in phases for v in p.wsat_iops), default=1.0)
-    if source.kind == "profile":
-        max_b = max((b for p in phases for b in p.wsat_bytes), default=1.0)
-        div, unit = _byte_scale(max_b)
-        for p in phases:
-            ax.plot(
-                [b / div for b in p.wsat_bytes],
-                p.wsat_iops,
-                "o-",
-                ms=2.5,
-                lw=0.8,
-                color=colors[p.op_percent],
-                label=f"OP {op_text(p.op_percent)}",
-            )
-            ax.axvline(p.wsat_bytes[0] / div, color="#adb5bd", lw=0.7, ls=":")
-        ax.set_xlabel(f"host bytes written since the profile started ({unit})")
-        fill = (source.capacity_bytes or 0) * source.members
-        if fill > 0:
-            sec = ax.secondary_xaxis(
-                "top", functions=(lambda x: x * div / fill, lambda f: f * fill / div)
-            )
-            sec.set_xlabel(f"drive fills (× {human_bytes(fill)} tested)")
-    else:
-        for p in phases:
-            user = p.user_bytes or 1.0
-            ax.plot(
-                [b / user for b in p.wsat_bytes],
-                p.wsat_iops,
-                "-",
-                lw=1.2,
-                color=colors[p.op_percent],
-                label=f"OP {op_text(p.op_percent, source.op_axis)}",
-            )
-        ax.set_xlabel("host writes (drive writes of the user capacity)")
-    ax.set_ylim(0, top * 1.12)
-    ax.set_ylabel("IOPS")
-    ax.yaxis.set_major_formatter(FuncFormatter(_k))
-    ax.set_title(f"{source.label}: write saturation (IOPS vs bytes written)")
-    ax.legend(loc="upper right", ncols=min(4, max(1, len(phases))))
+        legend_below(fig, ax_b)
     return fig
 
 
 # --------------------------------------------------------------------------------- latency
+
+
+# ----------------------------------------------------------------------------- calibration
+
+
+def plot_calibration(source: Source) -> Figure:
+    """A calibration (``overprov calibrate``): the measured points, the predicted curve and its
+    band, for steady IOPS (when the fit had IOPS points) and for WAF."""
+    pred = source.prediction
+    levels = sorted(pred.get("levels") or [], key=lambda r: r["extra_op_percent"])
+    points = (pred.get("fit") or {}).get("points") or []
+    panels = [("steady_iops", "iops", "steady IOPS (4 KiB random writes, QD32)")]
+    panels = [p for p in panels if any(r.get(p[0]) for r in levels)]
+    panels.append(("waf", "waf", "WAF (NAND bytes / host bytes)"))
+    fig = new_figure(9.6, 3.9)
+    axes = fig.subplots(1, len(panels), squeeze=False).ravel()
+    interval = str(pred.get("interval") or "").split(":")[0] or "interval"
+    for ax, (key, point_key, ylabel) in zip(axes, panels, strict=True):
+        rows = [r for r in levels if r.get(key) is not None]
+        xs = [r["extra_op_percent"] for r in rows]
+        lo = [r.get(f"{key}_low") for r in rows]
+        hi = [r.get(f"{key}_high") for r in rows]
+        if all(v is not None for v in lo + hi):
+            ax.fill_between(xs, lo, hi, color=SOURCE_COLORS[0], alpha=0.2, lw=0,
+                            label=f"predicted, {interval}")  # fmt: skip
+        ax.plot(xs, [r[key] for r in rows], "-", marker=".", color=SOURCE_COLORS[0], lw=1.8,
+                label="predicted")  # fmt: skip
+        if key == "steady_iops" and all(r.get("twin_iops") for r in rows):
+            ax.plot(xs, [r["twin_iops"] for r in rows], "--", color="#495057", lw=1,
+                    label="twin, simulated")  # fmt: skip
+        measured = [p for p in points if p.get(point_key)]
+        ax.plot([p["extra_op_percent"] for p in measured], [p[point_key] for p in measured],
+                "o", color="black", ms=7, label="measured (fitted)", zorder=5)  # fmt: skip
+        target = (pred.get("recommendation") or {}).get("target_iops")
+        if key == "steady_iops" and target:
+            ax.axhline(target, color=TARGET_COLOR, ls="--", lw=1.4, label="target")
+        ticks = xs if len(xs) <= 8 else xs[:: math.ceil(len(xs) / 7)]
+        ax.set_xticks(ticks)
+        ax.set_xticklabels([f"{x:g}%" for x in ticks])
+        ax.set_xlabel("extra OP (% of the capacity left unused)")
+        ax.set_ylabel(ylabel)
+        if key == "steady_iops":
+            ax.set_ylim(bottom=0)
+            ax.yaxis.set_major_formatter(FuncFormatter(_k))
+        else:
+            ax.set_ylim(bottom=1.0)
+    figure_title(fig, [source], f"{source.label}: measured points and the predicted curve")
+    legend_below(fig, axes[0])
+    return fig

@@ -16,6 +16,8 @@ from overprov.report.model import Source, op_text  # noqa: E402
 from overprov.report.plots import (  # noqa: E402
     PROBIT_FLOOR,
     PROBIT_TICKS,
+    figure_title,
+    legend_below,
     new_figure,
     op_axis_label,
     op_colors,
@@ -60,8 +62,8 @@ def plot_latency(source: Source) -> Figure:
         if not pts:
             continue
         xs, ys = [x for x, _ in pts], [y for _, y in pts]
-        style = "-" if lat.has_histogram else "--o"
-        only_percentiles |= not lat.has_histogram
+        style = "-" if lat.curve_from_histogram else "--o"
+        only_percentiles |= not lat.curve_from_histogram
         label = f"OP {op_text(p.op_percent, source.op_axis)}" + (
             "" if p.steady or source.kind != "profile" else " (not steady)"
         )
@@ -83,11 +85,11 @@ def plot_latency(source: Source) -> Figure:
             ax_e.plot(
                 [x for x, _ in pairs],
                 [y for _, y in pairs],
-                style if lat.has_histogram else "--o",
+                style,
                 color=colors[p.op_percent],
                 lw=1.5,
                 ms=4,
-                drawstyle="steps-post" if lat.has_histogram else "default",
+                drawstyle="steps-post" if lat.curve_from_histogram else "default",
                 label=label,
             )
             min_e = min(min_e, min(y for _, y in pairs))
@@ -114,9 +116,9 @@ def plot_latency(source: Source) -> Figure:
     ax_e.yaxis.set_major_formatter(FuncFormatter(lambda v, _p: percent_text(v)))
     ax_e.set_ylabel("share of I/Os ≥ latency (log scale)")
     ax_e.set_title("Latency exceedance (1 − CDF)")
-    ax_c.legend(loc="lower right")
-    note = " — dashed: reported percentiles only" if only_percentiles else ""
-    fig.suptitle(f"{source.label}: completion latency per phase{note}", fontweight="bold")
+    legend_below(fig, ax_c, ncols=5)
+    note = " — dashed: quoted percentiles" if only_percentiles else ""
+    figure_title(fig, [source], f"{source.label}: completion latency per phase{note}")
     return fig
 
 
@@ -152,6 +154,6 @@ def plot_latency_vs_op(sources: Sequence[Source]) -> Figure:
     ax.yaxis.set_minor_formatter(FuncFormatter(us_minor_text))
     ax.set_xlabel(op_axis_label(sources))
     ax.set_ylabel("completion latency (µs, log scale)")
-    ax.set_title("Latency percentiles vs OP")
-    ax.legend(loc="upper right", ncols=3 if len(sources) > 1 else 1)
+    figure_title(fig, sources, "Latency percentiles vs OP")
+    legend_below(fig, ax, ncols=3)
     return fig

@@ -16,6 +16,8 @@ from overprov import models  # noqa: E402
 from overprov.report.model import Source, op_text  # noqa: E402
 from overprov.report.plots import (  # noqa: E402
     SOURCE_MARKERS,
+    figure_title,
+    legend_below,
     new_figure,
     op_axis_label,
     op_colors,
@@ -85,8 +87,8 @@ def plot_waf_vs_op(sources: Sequence[Source]) -> Figure:
     ax.set_ylim(1.0, top * 1.15)
     ax.set_xlabel("total OP ρ = (T−U)/U (%)")
     ax.set_ylabel("WAF (NAND bytes / host bytes)")
-    ax.set_title("Write amplification vs OP: simulation and analytic models")
-    ax.legend(loc="upper right")
+    figure_title(fig, sources, "Write amplification vs OP: simulation and analytic models")
+    legend_below(fig, ax, ncols=3)
     return fig
 
 
@@ -111,9 +113,11 @@ def plot_waf_convergence(source: Source) -> Figure:
             ax.axhline(p.waf, color=c, lw=0.8, ls="--", alpha=0.7)
     ax.set_xlabel("host writes (drive writes of the user capacity, precondition included)")
     ax.set_ylabel("WAF per interval")
-    ax.set_title(f"{source.label}: WAF during warm-up and measurement (dashed: measured WAF)")
+    figure_title(
+        fig, [source], f"{source.label}: WAF during warm-up and measurement (dashed: quoted WAF)"
+    )
     ax.set_ylim(bottom=0.9)
-    ax.legend(loc="upper right", ncols=min(4, len(source.phases)))
+    legend_below(fig, ax)
     return fig
 
 
@@ -162,10 +166,11 @@ def plot_erase_spread(sources: Sequence[Source]) -> Figure:
     handles = [
         Line2D([], [], color=source_color(i), lw=2, label=s.label) for i, s in enumerate(sources)
     ]
-    if n > 1:
-        ax_r.legend(handles=handles, loc="upper right")
     ax_h.set_xlabel("erase count / mean erase count")
     ax_h.set_ylabel("share of blocks")
     ax_h.set_title("Spread of erase counts around the mean")
-    ax_h.legend(loc="upper right", fontsize=7.5)
+    figure_title(fig, sources, "Erase counts per block")
+    # one legend below both panels: the sources' colours (left), the OP levels' lines (right)
+    spread, _ = ax_h.get_legend_handles_labels()
+    legend_below(fig, handles=(handles if n > 1 else []) + spread, ncols=3)
     return fig

@@ -5,11 +5,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from overprov.report import findings, html, plots, plots_latency, plots_waf
+from overprov.report import (
+    endurance_table,
+    findings,
+    html,
+    plots,
+    plots_latency,
+    plots_time,
+    plots_waf,
+)
 from overprov.report.files import FILES_DIR, FilesWriter, draw, slug
 from overprov.report.findings import Options
-from overprov.report.model import Source, op_text
-from overprov.report.tables import summary_table
+from overprov.report.model import Source, grouped, op_text
+from overprov.report.tables import fmt_iops, summary_table, window_table
 
 
 def recommendations(sources: Sequence[Source], options: Options) -> dict[str, Any]:
@@ -44,6 +52,28 @@ def cards(sources: Sequence[Source], recs: dict[str, Any], options: Options) -> 
                     headline=headline,
                     more=more + (list(findings.waf_conclusion(s)[:1]) if s.has_waf else []),
                     good=op is not None,
+                    sim_tag=s.sim_tag,
+                )
+            )
+        elif s.kind == "calibrate":
+            rec = s.prediction.get("recommendation") or {}
+            op = rec.get("extra_op_percent")
+            cards.append(
+                html.Card(
+                    label=s.label,
+                    kind="calibration (a prediction, not a measurement)",
+                    big=f"{op:g}%" if op is not None else "",
+                    big_note="predicted extra OP" if op is not None else "",
+                    headline=grouped(
+                        rec.get("text") or "Predicted WAF per OP level (no IOPS fitted)."
+                    )
+                    if rec
+                    else "Predicted WAF per OP level (the fit had no IOPS points).",
+                    more=[f"Interval: {s.prediction.get('interval')}."]
+                    if s.prediction.get("interval")
+                    else [],
+                    good=op is not None or not rec,
+                    sim_tag=s.sim_tag,
                 )
             )
         elif s.has_waf:
@@ -51,7 +81,13 @@ def cards(sources: Sequence[Source], recs: dict[str, Any], options: Options) -> 
             big, note = findings.waf_big_figure(s)
             cards.append(
                 html.Card(
-                    label=s.label, kind=kind, big=big, big_note=note, headline=headline, more=more
+                    label=s.label,
+                    kind=kind,
+                    big=big,
+                    big_note=note,
+                    headline=headline,
+                    more=more,
+                    sim_tag=s.sim_tag,
                 )
             )
         else:
@@ -113,7 +149,9 @@ def iops_section(
             body.append(f"<h3>{html.esc(s.label)}</h3>")
         body.append(html.table_html(summary_table(s, rec.get("op_percent"))))
         if rec.get("reason"):
-            body.append(f'<p class="small">Recommendation rule: {html.esc(rec["reason"])}</p>')
+            body.append(
+                f'<p class="small">Recommendation rule: {html.esc(grouped(rec["reason"]))}</p>'
+            )
     body.append(
         html.figure_html(
             w.figure(
@@ -152,7 +190,7 @@ def time_section(w: FilesWriter, sources: Sequence[Source]) -> html.Section | No
             html.figure_html(
                 w.figure(
                     f"iops-time-{key}",
-                    draw("t", plots.plot_iops_time, s),
+                    draw("t", plots_time.plot_iops_time, s),
                     "IOPS over time",
                     cap,
                 ),
@@ -164,7 +202,7 @@ def time_section(w: FilesWriter, sources: Sequence[Source]) -> html.Section | No
                 html.figure_html(
                     w.figure(
                         f"write-saturation-{key}",
-                        draw("w", plots.plot_write_saturation, s),
+                        draw("w", plots_time.plot_write_saturation, s),
                         "Write saturation",
                         "SNIA WSAT view: IOPS against the host bytes written so far "
                         + (
@@ -241,6 +279,11 @@ def waf_section(w: FilesWriter, sources: Sequence[Source]) -> html.Section | Non
             body.append(f"<h3>{html.esc(s.label)}</h3>")
         if not s.has_iops:
             body.append(html.table_html(summary_table(s, None)))
+        _, said = findings.waf_conclusion(s)
+        if said:
+            body.append(
+                '<ul class="small">' + "".join(f"<li>{html.esc(x)}</li>" for x in said) + "</ul>"
+            )
         if any(p.waf_series for p in s.phases):
             body.append(
                 html.figure_html(
@@ -273,8 +316,8 @@ def waf_section(w: FilesWriter, sources: Sequence[Source]) -> html.Section | Non
 
 def endurance_section(w: FilesWriter, sources: Sequence[Source], options: Options) -> html.Section:
     """TBW, DWPD and years per OP level, and the SMART facts."""
-    tables = findings.endurance_tables(sources, options)
-    facts = findings.smart_facts(options)
+    tables = endurance_table.endurance_tables(sources, options)
+    facts = endurance_table.smart_facts(options)
     body = []
     for t in tables:
         body.append(f'<h3>{html.esc(t.source)}</h3><p class="small">{html.esc(t.basis)}</p>')
@@ -319,3 +362,100 @@ def details_section(sources: Sequence[Source]) -> html.Section:
         )
         body.append(f'<p class="small">Input: <code>{html.esc(s.path)}</code></p>')
     return html.Section("details", "Test details", body)
+
+
+def window_section(sources: Sequence[Source]) -> html.Section | None:
+    """Why each phase was accepted: the SNIA measurement-window table per profile."""
+    profiles = [s for s in sources if s.kind == "profile" and any(p.verdict for p in s.phases)]
+    if not profiles:
+        return None
+    body = [
+        '<p class="small">Per phase, the rounds of the window its figure comes from and the '
+        "checks it passed (✓) or failed (✗) against their limits: range (max − min) and the "
+        "fitted line's excursion across the window, as fractions of the window's mean (SNIA "
+        "PTS); the plateau checks — the mean against the 5 rounds before the window "
+        "(a drop means the window may lie before the cliff) and WAF against the same baseline. "
+        "Data written before the window: in drive writes of the phase's span "
+        "(docs/profile.md).</p>"
+    ]
+    for s in profiles:
+        if len(profiles) > 1:
+            body.append(f"<h3>{html.esc(s.label)}</h3>")
+        body.append(html.table_html(window_table(s)))
+        reasons = [(p, p.verdict.get("reason")) for p in s.phases if p.verdict.get("reason")]
+        if reasons:
+            body.append(
+                '<ul class="small">'
+                + "".join(
+                    f"<li>{html.esc(op_text(p.op_percent, s.op_axis))}: {html.esc(grouped(r))}</li>"
+                    for p, r in reasons
+                )
+                + "</ul>"
+            )
+    return html.Section("window", "Measurement window", body)
+
+
+def preparation_section(sources: Sequence[Source]) -> html.Section | None:
+    """The device preparation: purge, workload-independent and workload-dependent precondition."""
+    prepared = [s for s in sources if s.preparation]
+    if not prepared:
+        return None
+    body = []
+    for s in prepared:
+        if len(prepared) > 1:
+            body.append(f"<h3>{html.esc(s.label)}</h3>")
+        body.append(html.kv_html(s.preparation))
+    return html.Section("preparation", "Device preparation", body)
+
+
+def calibrate_section(w: FilesWriter, sources: Sequence[Source]) -> html.Section | None:
+    """A calibration: the measured points, the predicted curve and its band, and the table."""
+    cals = [s for s in sources if s.kind == "calibrate"]
+    if not cals:
+        return None
+    body = []
+    for s in cals:
+        if len(cals) > 1:
+            body.append(f"<h3>{html.esc(s.label)}</h3>")
+        pred = s.prediction
+        body.append(
+            html.figure_html(
+                w.figure(
+                    f"calibration-{slug(s.label)}",
+                    draw("c", plots.plot_calibration, s),
+                    "Calibration: measured and predicted",
+                    "Black: the points calibrate measured and fitted; line: the prediction at "
+                    "each level; band: its interval ("
+                    + str(pred.get("interval") or "as recorded")
+                    + "). Predicted from: "
+                    + str(pred.get("prediction_source") or "—")
+                    + ".",
+                ),
+                FILES_DIR,
+            )
+        )
+        rows = [
+            [
+                f"{r['extra_op_percent']:g}%",
+                fmt_iops(r.get("steady_iops")),
+                f"{fmt_iops(r.get('steady_iops_low'))}–{fmt_iops(r.get('steady_iops_high'))}"
+                if r.get("steady_iops_low") is not None
+                else "—",
+                f"{r['waf']:.2f}",
+                f"{r['waf_low']:.2f}–{r['waf_high']:.2f}"
+                if r.get("waf_low") is not None and r.get("waf_high") is not None
+                else "—",
+                fmt_iops(r.get("p99_latency_us")),
+            ]
+            for r in sorted(pred.get("levels") or [], key=lambda r: r["extra_op_percent"])
+        ]
+        body.append(
+            html.table_html(
+                html.Table(
+                    ["extra OP", "steady IOPS", "interval", "WAF", "WAF interval", "p99 µs"],
+                    rows,
+                    numeric={1, 2, 3, 4, 5},
+                )
+            )
+        )
+    return html.Section("calibration", "Calibration (predicted)", body)

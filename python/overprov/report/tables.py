@@ -27,7 +27,8 @@ def summary_table(s: Source, rec_op: float | None) -> html.Table:
             "bytes written",
         ]
         if s.has_waf:
-            cols.append("WAF")
+            steady_window = any(p.waf_window.startswith("steady window") for p in s.phases)
+            cols.append("WAF (steady window)" if steady_window else "WAF")
         rows, hi = [], set()
         for k, p in enumerate(s.phases):
             lat = p.latency
@@ -55,7 +56,9 @@ def summary_table(s: Source, rec_op: float | None) -> html.Table:
                 human_bytes(p.bytes_written),
             ]
             if s.has_waf:
-                row.append("—" if p.waf is None else f"{p.waf:.3f}")
+                row.append(
+                    "—" if p.waf is None else f"{p.waf:.3f}" + (" ↑ rising" if p.waf_rising else "")
+                )
             rows.append(row)
             if rec_op is not None and p.op_percent == rec_op:
                 hi.add(k)
@@ -87,6 +90,91 @@ def summary_table(s: Source, rec_op: float | None) -> html.Table:
     return html.Table(cols, rows, numeric={1, 2, 3, 4, 5})
 
 
+def _pct(value: Any, signed: bool = False) -> str:
+    if not isinstance(value, int | float):
+        return "—"
+    return f"{100 * value:+.1f}%" if signed else f"{100 * value:.1f}%"
+
+
+def _check(ok: Any, value: str) -> str:
+    if value == "—":
+        return "—"
+    return value + ("" if ok is None else (" ✓" if ok else " ✗"))
+
+
+def _limit(name: str, limit: Any) -> str:
+    return f"{name} (≤ {100 * limit:g}%)" if isinstance(limit, int | float) else name
+
+
+def window_table(s: Source) -> html.Table:
+    """The SNIA PTS measurement-window table of a profile, per phase: the window's rounds, the
+    data written before it, its mean, range and slope excursion against their limits, and the
+    plateau checks (decline from the trailing baseline, WAF rise) with their values."""
+    c = s.criteria
+    cols = [
+        "OP",
+        "verdict",
+        "window rounds",
+        "written before (drive writes)",
+        "mean IOPS",
+        "min–max IOPS",
+        _limit("range", c.get("max_range_fraction")),
+        _limit("slope excursion", c.get("max_slope_excursion_fraction")),
+        "baseline IOPS",
+        _limit("decline from baseline", c.get("max_decline_fraction")),
+        "WAF window / baseline",
+        _limit("WAF rise", c.get("max_waf_rise_fraction")),
+    ]
+    rows = []
+    for p in s.phases:
+        v = p.verdict
+        first = v.get("window_first_round")
+        n = len(v.get("window") or [])
+        wafs = (
+            f"{v['waf_window_mean']:.3f} / {v['waf_baseline_mean']:.3f}"
+            if isinstance(v.get("waf_window_mean"), int | float)
+            and isinstance(v.get("waf_baseline_mean"), int | float)
+            else "—"
+        )
+        rows.append(
+            [
+                op_text(p.op_percent, s.op_axis),
+                p.status.replace("_", " "),
+                f"{first}–{first + n - 1} of {v.get('rounds', p.rounds)}"
+                if isinstance(first, int) and n
+                else "—",
+                "—"
+                if p.written_before_window_drive_writes is None
+                else f"{p.written_before_window_drive_writes:.2f}",
+                fmt_iops(v.get("mean")),
+                f"{fmt_iops(v.get('minimum'))}–{fmt_iops(v.get('maximum'))}"
+                if v.get("minimum") is not None
+                else "—",
+                _check(v.get("range_ok"), _pct(v.get("range_fraction"))),
+                _check(v.get("slope_ok"), _pct(v.get("slope_excursion_fraction"))),
+                fmt_iops(v.get("baseline_mean")),
+                _check(v.get("decline_ok"), _pct(v.get("decline_fraction"), True)),
+                wafs,
+                _check(v.get("waf_ok"), _pct(v.get("waf_rise_fraction"), True)),
+            ]
+        )
+    return html.Table(cols, rows, numeric=set(range(2, 12)), status_col=1)
+
+
+def fmt_iops(value: Any) -> str:
+    return f"{value:,.0f}" if isinstance(value, int | float) else "—"
+
+
+def differences_table(sources: Sequence[Source]) -> html.Table | None:
+    """What differs between the inputs of an overlay: one row per differing key."""
+    diffs = findings.differences(sources)
+    if len(sources) < 2 or not diffs:
+        return None
+    return html.Table(
+        ["differs in", *[s.label for s in sources]], [[k, *values] for k, values in diffs]
+    )
+
+
 def tested_table(sources: Sequence[Source]) -> html.Table:
     rows = []
     for s in sources:
@@ -100,10 +188,13 @@ def tested_table(sources: Sequence[Source]) -> html.Table:
             [
                 s.label,
                 (
-                    "simulation"
+                    "calibration (prediction)"
+                    if s.kind == "calibrate"
+                    else "simulation"
                     if s.kind != "profile"
                     else ("profile (simulated drive)" if s.simulated_target else "profile (fio)")
-                ),
+                )
+                + (f" — {s.sim_tag}" if s.sim_tag else ""),
                 what,
                 details,
                 s.date,

@@ -1,0 +1,121 @@
+"""A calibrate folder (``overprov calibrate --out DIR``: ``prediction.json``, schema
+``overprov.calibrate/1``, docs/calibrate.md) as one :class:`Source` of kind "calibrate".
+
+A calibration is a prediction, not a measurement: its levels are kept apart (``prediction``)
+and never mixed with measured or simulated phases; the report draws them in a section of their
+own — the measured points, the predicted curve and its band.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from overprov.report.model import ReportInputError, Source, kv, number, scale_text
+from overprov.units import human_bytes, human_seconds
+
+CALIBRATE_SCHEMA = "overprov.calibrate/1"
+
+
+def is_calibrate_file(path: Path) -> bool:
+    try:
+        doc = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return False
+    return isinstance(doc, dict) and doc.get("schema") == CALIBRATE_SCHEMA
+
+
+def load_calibrate(path: Path) -> Source:
+    """``path``: a calibrate folder or its prediction.json. Raises ReportInputError for a file
+    of another schema or levels without their figures, naming the file and the field."""
+    file = path / "prediction.json" if path.is_dir() else path
+    try:
+        doc = json.loads(file.read_text())
+    except OSError as exc:
+        raise ReportInputError(f"{file}: cannot read: {exc.strerror or exc}") from None
+    except json.JSONDecodeError as exc:
+        raise ReportInputError(f"{file}: not JSON: {exc}") from None
+    if not isinstance(doc, dict) or doc.get("schema") != CALIBRATE_SCHEMA:
+        raise ReportInputError(f"{file}: not a calibrate prediction (schema {CALIBRATE_SCHEMA})")
+    levels = doc.get("levels")
+    if not isinstance(levels, list) or not levels:
+        raise ReportInputError(f"{file}: levels: a calibrate prediction has at least one level")
+    for k, row in enumerate(levels):
+        if not isinstance(row, dict) or number(row.get("extra_op_percent")) is None:
+            raise ReportInputError(f"{file}: levels[{k}].extra_op_percent: missing")
+        if number(row.get("waf")) is None:
+            raise ReportInputError(f"{file}: levels[{k}].waf: missing")
+    twin_source, twin_desc = _twin(doc.get("twin"), file.parent)
+    measured_on = twin_source.removeprefix("calibrated on ") if twin_source else ""
+    sim_drive = (
+        measured_on.removeprefix("sim:").split("@")[0] if measured_on.startswith("sim:") else None
+    )
+    fit = doc.get("fit") or {}
+    m = doc.get("measurement") or {}
+    cost = None
+    if m:
+        cost = (
+            f"{number(m.get('drive_writes')) or 0:.2f} drive writes, "
+            f"{human_bytes(number(m.get('bytes_written')))}, "
+            f"{human_seconds(number(m.get('io_seconds')))} of I/O"
+        )
+    mtime = datetime.fromtimestamp(os.stat(file).st_mtime, tz=UTC)
+    label = f"calibration {file.parent.name}"
+    source = Source(
+        kind="calibrate",
+        path=file,
+        label=label,
+        title=f"prediction of overprov calibrate ({file.parent.name})",
+        status="complete",
+        date=f"file written {mtime:%Y-%m-%d %H:%M} UTC",
+        phases=[],
+        identity=kv(
+            [
+                ("calibrated on", measured_on or twin_source or None),
+                ("twin", doc.get("twin")),
+                ("twin description", twin_desc),
+                (
+                    "fit",
+                    f"native OP {100 * fit['native_op']:.1f}%"
+                    if number(fit.get("native_op")) is not None
+                    else None,
+                ),
+            ]
+        ),
+        settings=kv(
+            [
+                ("workload", doc.get("workload")),
+                ("predicted from", doc.get("prediction_source")),
+                ("interval", doc.get("interval")),
+                ("measurement cost", cost),
+            ]
+        ),
+        software={"overprov": str(doc.get("overprov_version"))},
+        simulated=sim_drive is not None,
+        sim_drive=sim_drive,
+        sim_scale=scale_text(sim_drive, measured_on.split("@", 1)[1])
+        if sim_drive and "@" in measured_on
+        else None,
+        sim_basis="illustrative" if sim_drive else None,
+        comparison_keys={"method": "calibrate (prediction)"},
+    )
+    source.prediction = doc
+    return source
+
+
+def _twin(path: Any, folder: Path) -> tuple[str, str]:
+    """The twin drive file's ``source`` and ``description`` ("" when it cannot be read)."""
+    if not isinstance(path, str) or not path:
+        return "", ""
+    twin = Path(path)
+    if not twin.is_absolute() and not twin.exists():
+        twin = folder / twin.name
+    try:
+        doc = tomllib.loads(twin.read_text())
+    except (OSError, tomllib.TOMLDecodeError):
+        return "", ""
+    return str(doc.get("source") or ""), str(doc.get("description") or "")

@@ -1,0 +1,96 @@
+"""A calibrate folder (`overprov calibrate --out DIR`, prediction.json of schema
+overprov.calibrate/1) in the report: the measured points, the predicted curve and its band,
+drawn from the file the real command wrote."""
+
+from __future__ import annotations
+
+import json
+import re
+from html import unescape
+
+import pytest
+from conftest import overprov
+from overprov.report import plots, write_report
+from overprov.report.load import load_inputs
+from report_checks import check_page, figure_keys
+
+
+@pytest.fixture(scope="module")
+def waf_calibration(tmp_path_factory):
+    """A calibration fitted to two WAF points (no drive written): WAF at 0–40% with its band."""
+    out = tmp_path_factory.mktemp("cal") / "cal"
+    res = overprov(
+        "calibrate", "--waf-points", "0:7.63,40:1.37", "--extra-op", "0,10,20,30,40",
+        "--out", str(out),
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    return out
+
+
+def test_calibration_chart_holds_the_points_the_curve_and_the_band(waf_calibration):
+    pred = json.loads((waf_calibration / "prediction.json").read_text())
+    (src,) = load_inputs([waf_calibration])
+    assert src.kind == "calibrate" and src.prediction == pred
+    fig = plots.plot_calibration(src)
+    (ax,) = [a for a in fig.axes if a.get_visible()]  # WAF only: no IOPS points were fitted
+    lines = {ln.get_label(): ln for ln in ax.get_lines()}
+    measured = lines["measured (fitted)"]
+    assert list(measured.get_xdata()) == [0.0, 40.0]
+    assert list(measured.get_ydata()) == [7.63, 1.37]
+    levels = pred["levels"]
+    assert list(lines["predicted"].get_ydata()) == [r["waf"] for r in levels]
+    (band,) = ax.collections
+    ys = band.get_paths()[0].vertices[:, 1]
+    assert min(ys) == pytest.approx(min(r["waf_low"] for r in levels))
+    assert max(ys) == pytest.approx(max(r["waf_high"] for r in levels))
+
+
+def test_report_of_a_calibration(waf_calibration, tmp_path):
+    out = tmp_path / "rep"
+    write_report([waf_calibration], out)
+    page = check_page(out)
+    assert figure_keys(out) == {f"calibration-calibration-{waf_calibration.name}"}
+    words = unescape(re.sub(r"<[^>]+>", " ", page))
+    assert "calibration (a prediction, not a measurement)" in words
+    pred = json.loads((waf_calibration / "prediction.json").read_text())
+    for r in pred["levels"]:
+        assert f"{r['waf']:.2f}" in words
+        assert f"{r['waf_low']:.2f}–{r['waf_high']:.2f}" in words
+    assert pred["interval"] in words
+
+
+@pytest.fixture(scope="module")
+def sim_calibration(tmp_path_factory):
+    """A real calibration of a simulated drive: it measures 0% and 40%, fits, builds the twin."""
+    out = tmp_path_factory.mktemp("cal-sim") / "cal"
+    res = overprov(
+        "calibrate", "sim:consumer-tlc-sata@4GiB", "--target-iops", "30000", "--out", str(out),
+        timeout=600,
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr[-3000:]
+    return out
+
+
+def test_calibration_of_a_simulated_drive(sim_calibration, tmp_path):
+    pred = json.loads((sim_calibration / "prediction.json").read_text())
+    (src,) = load_inputs([sim_calibration / "prediction.json"])
+    # simulated data says so, with the drive and the scale as a factor
+    assert src.sim_tag == "SIMULATED · consumer-tlc-sata · scale 1/250 · illustrative"
+    fig = plots.plot_calibration(src)
+    ax_iops = fig.axes[0]
+    lines = {ln.get_label(): ln for ln in ax_iops.get_lines()}
+    measured = [p for p in pred["fit"]["points"] if p.get("iops")]
+    assert list(lines["measured (fitted)"].get_xdata()) == [p["extra_op_percent"] for p in measured]
+    assert list(lines["measured (fitted)"].get_ydata()) == [p["iops"] for p in measured]
+    assert list(lines["predicted"].get_ydata()) == [r["steady_iops"] for r in pred["levels"]]
+    assert list(lines["target"].get_ydata()) == [30_000, 30_000]
+    (band,) = ax_iops.collections
+    ys = band.get_paths()[0].vertices[:, 1]
+    assert min(ys) == pytest.approx(min(r["steady_iops_low"] for r in pred["levels"]))
+    assert max(ys) == pytest.approx(max(r["steady_iops_high"] for r in pred["levels"]))
+    out = tmp_path / "rep"
+    write_report([sim_calibration], out)
+    words = unescape(re.sub(r"<[^>]+>", " ", check_page(out)))
+    op = pred["recommendation"]["extra_op_percent"]
+    assert f"{op:g}% predicted extra OP" in words
+    assert pred["recommendation"]["text"] in words
