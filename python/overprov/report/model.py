@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import re
+import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -291,14 +292,15 @@ def number(value: Any) -> float | None:
 
 
 def sim_basis_of(drive: str | None) -> str:
-    """ "calibrated twin" for a drive file written by ``overprov calibrate`` (it holds a
-    ``[calibration]`` table), else "illustrative" (a preset or a hand-written drive file)."""
+    """ "calibrated twin" for a drive file written by ``overprov calibrate`` (it records the fit
+    under ``[notes.calibration]``), else "illustrative" (a preset or a hand-written drive file)."""
     if drive and drive.endswith(".toml"):
         try:
-            text = Path(drive).read_text(errors="replace")
-        except OSError:
+            doc = tomllib.loads(Path(drive).read_text(errors="replace"))
+        except (OSError, tomllib.TOMLDecodeError):
             return "illustrative"
-        if "[calibration]" in text or "calibrated twin" in text:
+        notes = doc.get("notes")
+        if isinstance(notes, dict) and isinstance(notes.get("calibration"), dict):
             return "calibrated twin"
     return "illustrative"
 
