@@ -23,6 +23,8 @@ from overprov.errors import ConfigError
 from overprov.profile.fio import PERCENTILES, percentile_key
 
 FORMAT = "overprov-profile-results"
+#: The envelope every overprov JSON document starts with (docs/json.md).
+SCHEMA = "overprov.profile/1"
 SCHEMA_VERSION = 1
 SCHEMA_PATH = Path(__file__).with_name("results.schema.json")
 

@@ -145,6 +145,8 @@ class Profile:
         out.mkdir(parents=True, exist_ok=True)
         now = now_iso()
         doc: dict[str, Any] = {
+            "schema": res.SCHEMA,
+            "overprov_version": __version__,
             "format": res.FORMAT,
             "schema_version": res.SCHEMA_VERSION,
             "status": "running",
@@ -561,7 +563,7 @@ class Profile:
         op = float(phase["op_percent"])
         span = span_for(op, cap, s.bs_bytes)
         if span <= 0:
-            raise ConfigError(f"--op {op:g}: leaves no space to write in {cap} bytes")
+            raise ConfigError(f"--extra-op {op:g}: leaves no space to write in {cap} bytes")
         label = phase["label"]
         pre = self._phase_precondition(target, phase, cap)
         phase["status"] = "running"
