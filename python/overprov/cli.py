@@ -34,6 +34,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "overprov.exporter",
     "overprov.plan",
     "overprov.report.cli",
+    "overprov.calibrate.cli",
+    "overprov.drive_cli",
     "overprov.completion",
 )
 

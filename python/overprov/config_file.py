@@ -16,8 +16,6 @@ from typing import Any
 from overprov import inputs
 from overprov.errors import ConfigError
 
-_HEADER = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
-_KEY = re.compile(r"^\s*([A-Za-z0-9_\-\.\"' ]+?)\s*=")
 _AT_LINE = re.compile(r" at line \d+ column \d+$")
 _RUST_TYPES = (
     (re.compile(r"expected struct \w+|expected a map"), "expected a table"),
@@ -32,29 +30,34 @@ _RUST_TYPES = (
 )
 
 
+def key_line(text: str, dotted: str) -> int | None:
+    """The line of TOML ``text`` that sets key ``dotted`` (a.b.c), or of the nearest table or
+    key above it; None if nothing matches."""
+    want = dotted.split(".")
+    table: list[str] = []
+    best, best_depth = None, 0
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        header = re.match(r"^\[\[?\s*([^\]]+?)\s*\]\]?$", line)
+        if header:
+            table = [p.strip().strip("\"'") for p in header.group(1).split(".")]
+            path = table
+        else:
+            key = re.match(r"^([A-Za-z0-9_\-.\"' ]+?)\s*=", line)
+            if not key:
+                continue
+            path = table + [p.strip().strip("\"'") for p in key.group(1).split(".")]
+        if path == want:
+            return number
+        if want[: len(path)] == path and len(path) > best_depth:
+            best, best_depth = number, len(path)
+    return best
+
+
 def locate(text: str, dotted: str) -> int | None:
     """The line (1-based) of a dotted key (``geometry.pages_per_block``, ``workload.zones[0]``)
-    in TOML text: its assignment under its table header, else the table header itself."""
-    parts = [p for p in re.sub(r"\[\d+\]", "", dotted).split(".") if p]
-    if not parts:
-        return None
-    table: list[str] = []
-    header_line = None
-    for n, line in enumerate(text.splitlines(), 1):
-        m = _HEADER.match(line)
-        if m:
-            table = [t.strip().strip("\"'") for t in m.group(1).split(".")]
-            if table == parts:
-                header_line = n
-            continue
-        k = _KEY.match(line)
-        if not k:
-            continue
-        key = [t.strip().strip("\"'") for t in k.group(1).split(".")]
-        full = table + key
-        if full == parts or (len(full) < len(parts) and parts[: len(full)] == full):
-            return n
-    return header_line
+    in TOML text, or of the nearest table or key above it (:func:`key_line`)."""
+    return key_line(text, re.sub(r"\[\d+\]", "", dotted))
 
 
 def _kind(value: Any) -> str:

@@ -19,6 +19,7 @@ SCHEMA_FILES = {
     "overprov.smart-nvme": "schemas/smart-nvme.schema.json",
     "overprov.status": "schemas/status.schema.json",
     "overprov.profile": "profile/results.schema.json",
+    "overprov.calibrate": "calibrate/prediction.schema.json",
 }
 
 

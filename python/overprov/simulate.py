@@ -261,11 +261,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="run even when the estimated memory exceeds the memory available now",
     )
-    d = p.add_argument_group("drive presets (data/presets.toml; illustrative)")
+    d = p.add_argument_group("drive presets (data/presets.toml; illustrative) and drive files")
     d.add_argument(
         "--preset",
-        choices=presets.names(),
-        help="a drive class with its NAND timings, buffer and SLC cache; implies --timed",
+        metavar="NAME|FILE.toml",
+        help="a drive with its NAND timings, buffer and SLC cache: a preset ("
+        + ", ".join(presets.names())
+        + ") or a drive file (docs/drives/); implies --timed",
     )
     d.add_argument(
         "--scale",

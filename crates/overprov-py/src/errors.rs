@@ -9,12 +9,13 @@ fn python_class<'py>(py: Python<'py>, name: &str) -> Option<Bound<'py, PyAny>> {
     py.import("overprov.errors").ok()?.getattr(name).ok()
 }
 
-/// Convert a simulator error: configuration problems → `overprov.errors.ConfigError`
+/// Convert a simulator error: configuration problems and bad trace input →
+/// `overprov.errors.ConfigError`
 /// (a `ValueError`), state errors → `overprov.errors.OverprovError`.
 pub fn to_py(py: Python<'_>, err: Error) -> PyErr {
     let message = err.to_string();
     let class = match err {
-        Error::Config { .. } | Error::Parse { .. } => "ConfigError",
+        Error::Config { .. } | Error::Parse { .. } | Error::Trace { .. } => "ConfigError",
         _ => "OverprovError",
     };
     match python_class(py, class) {

@@ -3,6 +3,7 @@
 //! the single definition of both.
 
 mod errors;
+mod trace;
 
 use overprov_sim::config::{from_json, SimConfig};
 use overprov_sim::Simulator;
@@ -114,5 +115,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PySimulator>()?;
     m.add_function(wrap_pyfunction!(validate_config, m)?)?;
     m.add_function(wrap_pyfunction!(default_config_json, m)?)?;
+    trace::register(m)?;
     Ok(())
 }

@@ -13,6 +13,13 @@ pub enum Error {
     Parse { field: String, message: String },
     /// An operation was asked of a simulator in a state that does not allow it.
     State(String),
+    /// A trace file could not be read or one of its lines is invalid; `line` is 1-based (0: the
+    /// file as a whole).
+    Trace {
+        file: String,
+        line: u64,
+        message: String,
+    },
 }
 
 impl Error {
@@ -33,6 +40,16 @@ impl fmt::Display for Error {
             }
             Error::Parse { field, message } => write!(f, "{field}: {message}"),
             Error::State(message) => write!(f, "{message}"),
+            Error::Trace {
+                file,
+                line: 0,
+                message,
+            } => write!(f, "{file}: {message}"),
+            Error::Trace {
+                file,
+                line,
+                message,
+            } => write!(f, "{file}:{line}: {message}"),
         }
     }
 }

@@ -29,14 +29,16 @@ stalls)."""
 
 
 def parse_spec(spec: str) -> tuple[str, str | None]:
-    """ "sim:NAME" or "sim:NAME@SCALE" → (NAME, SCALE or None)."""
+    """ "sim:NAME" or "sim:NAME@SCALE" → (NAME, SCALE or None); NAME may be a drive file
+    path ending in .toml."""
     body = spec.removeprefix("sim:")
     name, _, scale = body.partition("@")
     if not name:
         raise ConfigError(f"target {spec!r}: give a preset, e.g. sim:{presets.names()[0]}")
-    if name not in presets.names():
+    if name not in presets.names() and not presets.is_drive_file(name):
         raise ConfigError(
-            f"target {spec!r}: no preset {name!r}; presets: {', '.join(presets.names())}"
+            f"target {spec!r}: no preset {name!r} (nor a drive file: give a path ending in "
+            f".toml); presets: {', '.join(presets.names())}"
         )
     return name, scale or None
 
@@ -107,7 +109,7 @@ class SimTarget:
                     "path": self.spec,
                     "kind": self.kind,
                     "size_bytes": self.capacity_bytes,
-                    "model": f"simulated {self.preset} (illustrative preset)",
+                    "model": f"simulated {self.preset}",
                     "preset": self.preset,
                     "scale_factor": self.factor,
                     "description": presets.get(self.preset).get("description"),
@@ -126,6 +128,17 @@ class SimTarget:
         from overprov import _core
 
         return {"overprov-sim": _core.__version__, "overprov": __version__}
+
+    def write_counters(self) -> dict[str, int]:
+        """Host and NAND bytes written since open, as a drive's SMART counters report them:
+        ``{"host_bytes", "nand_bytes"}`` (NAND: host, garbage-collection and wear-levelling
+        programs of mapping units). Their ratio over an interval is the drive's WAF there."""
+        totals = json.loads(self._need_open().report_json())["totals"]
+        nand_pages = totals["host_pages"] + totals["gc_pages"] + totals["wl_pages"]
+        return {
+            "host_bytes": totals["host_pages"] * self.page_bytes,
+            "nand_bytes": nand_pages * self.page_bytes,
+        }
 
     # ------------------------------------------------------------------ discards
     def _need_open(self) -> Any:

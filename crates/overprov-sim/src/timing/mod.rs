@@ -18,12 +18,20 @@
 //! host write or a GC relocation costs its die tPROG/u (the page is programmed once u units
 //! have gathered: the die time per unit is exact, the moment within the page is not); a GC read
 //! costs tR/u (a victim's valid units are read page by page); a host read costs a whole tR; a
-//! write-through write on a drive without power-loss protection programs its own page (full
-//! tPROG, the rest padded) and completes when it is on NAND. An erase costs tBERS on each die
+//! write-through write on a drive without power-loss protection is a flush: it programs its own
+//! pages (full tPROG, the rest padded), then the mapping/journal metadata pages
+//! (`flush.metadata_flash_pages`), after the previous flush has finished, and completes when all
+//! of it is on NAND.
+//!
+//! The controller (`controller`) is a pool of contexts each command holds for its processing
+//! time before its data moves; with all its costs zero (the default) it is skipped entirely. An erase costs tBERS on each die
 //! the block spans (a block is striped across dies, flash page by flash page, like a superblock),
 //! in proportion to the share of a die's erase block (`die_block_bytes`) it holds there.
 
+mod report;
 pub mod state;
+
+pub use report::{HistogramReport, TimedInterval, TimedReport};
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -111,6 +119,8 @@ pub struct Engine {
     /// FTL counters at the start of each interval (by issue time).
     boundaries: Vec<Counters>,
     latency: LatencyHistogram,
+    /// Latency of reads alone (mixed workloads: reads waiting behind programs and GC).
+    read_latency: LatencyHistogram,
     first_gc_ns: Option<u64>,
     ios: u64,
     round_drive_writes: f64,
@@ -118,6 +128,17 @@ pub struct Engine {
     round: Option<RoundAcc>,
     /// Busy time booked on each die (operations and transfers), for utilisation.
     die_work_ns: Vec<u64>,
+    /// The controller's contexts (free times); empty when the controller costs nothing.
+    contexts: BinaryHeap<Reverse<u64>>,
+    command_ns: u64,
+    data_ns_per_4kib: u64,
+    map_update_ns: u64,
+    /// Write-through on a drive without power-loss protection: flushes program their data and
+    /// metadata and serialise. The previous flush's completion; the metadata die in turn.
+    flush_busy: u64,
+    metadata_pages: u32,
+    metadata_die: usize,
+    flush_pages: Vec<u32>,
 }
 
 impl Engine {
@@ -175,12 +196,68 @@ impl Engine {
             intervals: Vec::new(),
             boundaries: Vec::new(),
             latency: LatencyHistogram::default(),
+            read_latency: LatencyHistogram::default(),
             first_gc_ns: None,
             ios: 0,
             die_work_ns: vec![0; dies as usize],
             round_drive_writes: t.state_round_drive_writes,
             round: None,
+            contexts: {
+                let c = &t.controller;
+                let costs = c.command_us + c.data_us_per_4kib + c.map_update_us;
+                let n = if costs > 0.0 { c.contexts } else { 0 };
+                (0..n).map(|_| Reverse(0)).collect()
+            },
+            command_ns: us(t.controller.command_us),
+            data_ns_per_4kib: us(t.controller.data_us_per_4kib),
+            map_update_ns: us(t.controller.map_update_us),
+            flush_busy: 0,
+            metadata_pages: t.flush.metadata_flash_pages,
+            metadata_die: 0,
+            flush_pages: Vec::new(),
         }
+    }
+
+    /// Hold a controller context for a command of `bytes` making `map_updates` mapping
+    /// changes, from `ready` on; returns when its processing ends (`ready` with no controller).
+    #[inline]
+    fn controller(&mut self, ready: u64, bytes: u64, map_updates: u64) -> u64 {
+        let Some(Reverse(free)) = self.contexts.pop() else {
+            return ready;
+        };
+        let end = ready.max(free)
+            + self.command_ns
+            + bytes.div_ceil(4096) * self.data_ns_per_4kib
+            + map_updates * self.map_update_ns;
+        self.contexts.push(Reverse(end));
+        end
+    }
+
+    /// A write-through write on a drive without power-loss protection: after the previous
+    /// flush, its pages (`flush_pages`, one mapping unit each) are programmed on whole flash
+    /// pages (a partial page padded), then the metadata pages one after another on one die.
+    fn flush(&mut self, arrived: u64, page_ns: u64) -> u64 {
+        let start = arrived.max(self.flush_busy);
+        let mut done = start;
+        let pages = std::mem::take(&mut self.flush_pages);
+        let mut last_flash_page = None;
+        for &p in &pages {
+            let flash_page = p as u64 / self.upp;
+            if last_flash_page != Some(flash_page) {
+                last_flash_page = Some(flash_page);
+                done = done.max(self.program(p, start, page_ns));
+            }
+        }
+        self.flush_pages = pages;
+        self.flush_pages.clear();
+        for _ in 0..self.metadata_pages {
+            let die = self.metadata_die;
+            let loaded = self.transfer(die, done);
+            done = self.on_die(die, loaded, self.program_page_ns);
+        }
+        self.metadata_die = (self.metadata_die + 1) % self.dies as usize;
+        self.flush_busy = done;
+        done
     }
 
     /// Issue time of the latest request (simulated ns).
@@ -396,10 +473,18 @@ impl Engine {
 
     /// A host write issued at `t` whose FTL work produced `ops`; returns its completion time.
     pub fn write(&mut self, t: u64, ops: &[NandOp], bytes: u64, free_units: u64) -> u64 {
-        let t0 = t + self.overhead_ns;
+        let mut t0 = t + self.overhead_ns;
+        if !self.contexts.is_empty() {
+            let updates = ops
+                .iter()
+                .filter(|op| matches!(op, NandOp::HostProgram(_) | NandOp::RelocProgram(_)))
+                .count() as u64;
+            t0 = self.controller(t0, bytes, updates);
+        }
         let arrived = self.on_link(t0, bytes);
         let mut done = arrived;
         let mut src = 0;
+        let mut flush_page_ns = 0;
         for op in ops {
             match *op {
                 NandOp::RelocRead(p) => src = p,
@@ -408,8 +493,9 @@ impl Engine {
                 NandOp::HostProgram(p) => {
                     let (unit_ns, page_ns) = self.host_program_ns(free_units, t0);
                     if self.write_through {
-                        // its own (padded) page: a whole program time, complete when on NAND
-                        done = done.max(self.program(p, arrived, page_ns));
+                        // programmed by the flush below, on its own padded pages
+                        self.flush_pages.push(p);
+                        flush_page_ns = flush_page_ns.max(page_ns);
                     } else if self.buffer_units == 0 {
                         done = done.max(self.program(p, arrived, unit_ns));
                     } else {
@@ -429,12 +515,15 @@ impl Engine {
                 }
             }
         }
+        if self.write_through {
+            done = done.max(self.flush(arrived, flush_page_ns));
+        }
         done
     }
 
     /// A host read of the given pages (None: unmapped, answered without NAND) issued at `t`.
     pub fn read(&mut self, t: u64, pages: &[Option<u32>], bytes: u64) -> u64 {
-        let t0 = t + self.overhead_ns;
+        let t0 = self.controller(t + self.overhead_ns, bytes, 0);
         let mut ready = t0;
         for p in pages.iter().flatten() {
             let die = self.die_of(*p);
@@ -461,6 +550,9 @@ impl Engine {
             r.per_second[s] += 1;
         }
         self.latency.record(latency);
+        if is_read {
+            self.read_latency.record(latency);
+        }
         self.ios += 1;
         let i = (done / self.interval_ns) as usize;
         if i >= self.intervals.len() {
@@ -542,6 +634,7 @@ impl Engine {
             steady_window: labels.steady_window.map(|(a, b)| [a, b]),
             transition_iops: mean(&labels.states, state::State::Transition),
             latency_us: self.latency.summary_us(),
+            read_latency_us: self.read_latency.summary_us(),
             latency_histogram: HistogramReport {
                 bucket_upper_us: self.latency.buckets_us().iter().map(|b| b.0).collect(),
                 counts: self.latency.buckets_us().iter().map(|b| b.1).collect(),
@@ -556,53 +649,4 @@ impl Engine {
                 .map(|s| s.folded_units * g.page_size_bytes as u64),
         }
     }
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct TimedInterval {
-    /// End of the interval, simulated seconds.
-    pub time_s: f64,
-    /// Completed requests per second (reads + writes).
-    pub iops: f64,
-    pub write_iops: f64,
-    pub read_iops: f64,
-    /// Host bytes completed per second, MiB/s.
-    pub mib_s: f64,
-    /// Host bytes completed up to the end of the interval (write saturation x-axis).
-    pub host_bytes_total: u64,
-    pub drive_writes_total: f64,
-    /// NAND pages / host pages for requests issued in the interval.
-    pub waf: Option<f64>,
-    pub state: state::State,
-    pub latency_us: Option<LatencySummary>,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct HistogramReport {
-    pub bucket_upper_us: Vec<f64>,
-    pub counts: Vec<u64>,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct TimedReport {
-    pub interval_s: f64,
-    pub simulated_s: f64,
-    pub ios: u64,
-    pub queue_depth: u32,
-    /// Writes waited for NAND (write-through on a drive without power-loss protection).
-    pub write_through: bool,
-    pub intervals: Vec<TimedInterval>,
-    /// Mean IOPS of the fresh-out-of-box intervals (before garbage collection first ran).
-    pub fob_iops: Option<f64>,
-    pub transition_iops: Option<f64>,
-    /// Host writes per steady-state round, in user capacities.
-    pub round_drive_writes: f64,
-    /// Mean IOPS of the last window meeting the SNIA steady-state rule.
-    pub steady_iops: Option<f64>,
-    /// First and last interval index of that window.
-    pub steady_window: Option<[usize; 2]>,
-    pub latency_us: Option<LatencySummary>,
-    pub latency_histogram: HistogramReport,
-    pub slc_written_bytes: Option<u64>,
-    pub slc_folded_bytes: Option<u64>,
 }

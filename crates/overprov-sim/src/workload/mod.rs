@@ -3,6 +3,7 @@
 //! mix; requests spanning several pages (fixed size or a bssplit mix).
 
 pub mod permutation;
+pub mod trace;
 pub mod zipf;
 
 use crate::config::{Pattern, SimConfig, Zone};

@@ -1,0 +1,335 @@
+//! Timing configuration: host interface, NAND array, write buffer and SLC cache.
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::geometry::Geometry;
+
+/// Simulated time: host interface, write buffer, SLC cache, NAND array. When `enabled`, every
+/// request after the precondition is timed and the report carries IOPS, latency and
+/// performance-state series.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct TimingConfig {
+    pub enabled: bool,
+    pub host: HostConfig,
+    pub nand: NandConfig,
+    pub buffer: BufferConfig,
+    pub slc: SlcConfig,
+    pub controller: ControllerConfig,
+    pub flush: FlushConfig,
+    /// Length of a series interval in simulated seconds.
+    pub interval_s: f64,
+    /// Stop the timed part after this much simulated time (seconds); None: by drive writes.
+    pub duration_s: Option<f64>,
+    /// Host writes per steady-state round, in user capacities (the SNIA rule is applied to
+    /// windows of five rounds).
+    pub state_round_drive_writes: f64,
+    /// Background GC in idle time (open loop) while the free pool has this many blocks or
+    /// fewer; None: four times `ftl.gc_free_blocks`.
+    pub background_gc_free_blocks: Option<u32>,
+}
+
+impl Default for TimingConfig {
+    fn default() -> Self {
+        TimingConfig {
+            enabled: false,
+            host: HostConfig::default(),
+            nand: NandConfig::default(),
+            buffer: BufferConfig::default(),
+            slc: SlcConfig::default(),
+            controller: ControllerConfig::default(),
+            flush: FlushConfig::default(),
+            interval_s: 1.0,
+            duration_s: None,
+            state_round_drive_writes: 0.2,
+            background_gc_free_blocks: None,
+        }
+    }
+}
+
+/// How the host issues requests.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum HostMode {
+    /// Closed loop: `queue_depth` requests outstanding; one is issued when one completes.
+    Closed,
+    /// Open loop: requests arrive at `arrival_iops`, whatever the drive does.
+    Open,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct HostConfig {
+    pub mode: HostMode,
+    /// Outstanding requests in closed-loop mode (QD).
+    pub queue_depth: u32,
+    /// Open loop: request arrival rate per second (evenly spaced).
+    pub arrival_iops: f64,
+    /// Host link bandwidth cap in MB/s (SATA 6 Gb/s ≈ 550; NVMe PCIe 3 x4 ≈ 3500).
+    pub link_mb_s: f64,
+    /// Controller overhead per request in microseconds.
+    pub command_overhead_us: f64,
+    /// Every write is write-through (FUA / sync): it completes only once on NAND, unless the
+    /// buffer is power-loss protected.
+    pub write_through: bool,
+}
+
+impl Default for HostConfig {
+    fn default() -> Self {
+        HostConfig {
+            mode: HostMode::Closed,
+            queue_depth: 32,
+            arrival_iops: 10_000.0,
+            link_mb_s: 550.0,
+            command_overhead_us: 2.0,
+            write_through: false,
+        }
+    }
+}
+
+/// The NAND array: channels × dies, per-operation latencies.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct NandConfig {
+    pub channels: u32,
+    pub dies_per_channel: u32,
+    /// Bytes programmed by one program operation on one die (all planes together).
+    pub flash_page_bytes: u32,
+    /// Page read time tR in microseconds.
+    pub read_us: f64,
+    /// Page program time tPROG in microseconds (TLC/MLC mode).
+    pub program_us: f64,
+    /// Block erase time tBERS in microseconds.
+    pub erase_us: f64,
+    /// Bytes of one erase block on one die (all planes). An FTL block is striped over the dies
+    /// like a superblock; each die is charged tBERS × (its share of the FTL block / this).
+    pub die_block_bytes: u64,
+    /// Channel transfer rate in MB/s.
+    pub channel_mb_s: f64,
+}
+
+impl Default for NandConfig {
+    fn default() -> Self {
+        NandConfig {
+            channels: 4,
+            dies_per_channel: 2,
+            flash_page_bytes: 16_384,
+            read_us: 60.0,
+            program_us: 700.0,
+            erase_us: 3_500.0,
+            die_block_bytes: 24 << 20,
+            channel_mb_s: 800.0,
+        }
+    }
+}
+
+/// The DRAM write buffer.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct BufferConfig {
+    /// Write-buffer size in bytes (0: no buffer, every write waits for NAND).
+    pub bytes: u64,
+    /// Power-loss protection: write-through requests may complete from the buffer.
+    pub power_loss_protected: bool,
+}
+
+impl Default for BufferConfig {
+    fn default() -> Self {
+        BufferConfig {
+            bytes: 64 << 20,
+            power_loss_protected: false,
+        }
+    }
+}
+
+/// A dynamic SLC write cache: free space programmed one bit per cell.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct SlcConfig {
+    pub enabled: bool,
+    /// Largest SLC cache in bytes of user data; it also never exceeds a third of the free space.
+    pub max_bytes: u64,
+    /// SLC-mode page program time in microseconds.
+    pub program_us: f64,
+    /// SLC-mode page read time (when folding) in microseconds.
+    pub read_us: f64,
+}
+
+impl Default for SlcConfig {
+    fn default() -> Self {
+        SlcConfig {
+            enabled: false,
+            max_bytes: 0,
+            program_us: 200.0,
+            read_us: 30.0,
+        }
+    }
+}
+
+/// The controller as a resource: every command holds one of `contexts` processing contexts
+/// (firmware cores or hardware command queues) for `command_us` + `data_us_per_4kib` per 4 KiB
+/// moved + `map_update_us` per mapping-table entry it changes (its own pages and the pages
+/// foreground GC relocates for it). A drive then saturates at
+/// `contexts / (per-command time)` IOPS however much OP it has, and the time shows in latency.
+///
+/// Defaults are all zero (the controller is never the bottleneck): a configuration that does
+/// not describe its controller keeps the NAND-bound model; drive files set them (fitted or from
+/// a datasheet's IOPS ceiling, see docs/drives/README.md).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct ControllerConfig {
+    /// Commands processed at once (cores × queues). Default 1.
+    pub contexts: u32,
+    /// Processing time per command in microseconds. Default 0.
+    pub command_us: f64,
+    /// Processing time per 4 KiB of data moved, in microseconds. Default 0.
+    pub data_us_per_4kib: f64,
+    /// Time per FTL mapping update (a host page written or a page relocated by foreground GC),
+    /// in microseconds. Default 0.
+    pub map_update_us: f64,
+}
+
+impl Default for ControllerConfig {
+    fn default() -> Self {
+        ControllerConfig {
+            contexts: 1,
+            command_us: 0.0,
+            data_us_per_4kib: 0.0,
+            map_update_us: 0.0,
+        }
+    }
+}
+
+/// Flush / FUA on a drive without power-loss protection (`buffer.power_loss_protected =
+/// false`) and with `host.write_through` set (FUA, O_SYNC, or the write cache turned off): the
+/// write's data is programmed on its own flash pages (a partial page padded: a whole program
+/// time), then `metadata_flash_pages` pages of mapping/journal metadata are programmed one
+/// after another on one die, and only then does the write complete. Flushes serialise: the next
+/// one starts when the previous has finished. With power-loss protection a flush completes from
+/// the buffer and none of this applies.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct FlushConfig {
+    /// Flash pages of mapping table and journal persisted per flush. Default 2: one page of
+    /// the dirty mapping segment and one journal commit record, the least a page-mapped FTL
+    /// must make durable for a random write (Gupta et al., "DFTL", ASPLOS 2009, on persisting
+    /// mapping pages).
+    pub metadata_flash_pages: u32,
+}
+
+impl Default for FlushConfig {
+    fn default() -> Self {
+        FlushConfig {
+            metadata_flash_pages: 2,
+        }
+    }
+}
+
+impl TimingConfig {
+    pub fn dies(&self) -> u32 {
+        self.nand.channels * self.nand.dies_per_channel
+    }
+
+    pub(crate) fn validate(&self, g: &Geometry) -> Result<()> {
+        if !self.enabled {
+            return Ok(());
+        }
+        let n = &self.nand;
+        let pos = |field: &str, v: f64| -> Result<()> {
+            if v.is_finite() && v > 0.0 {
+                Ok(())
+            } else {
+                Err(Error::config(
+                    field,
+                    format!("must be a positive number, got {v}"),
+                ))
+            }
+        };
+        if n.channels == 0 {
+            return Err(Error::config("timing.nand.channels", "must be at least 1"));
+        }
+        if n.dies_per_channel == 0 {
+            return Err(Error::config(
+                "timing.nand.dies_per_channel",
+                "must be at least 1",
+            ));
+        }
+        if n.flash_page_bytes == 0 || n.flash_page_bytes % g.page_size_bytes != 0 {
+            return Err(Error::config(
+                "timing.nand.flash_page_bytes",
+                format!(
+                    "must be a positive multiple of the mapping page ({} bytes), got {}",
+                    g.page_size_bytes, n.flash_page_bytes
+                ),
+            ));
+        }
+        pos("timing.nand.read_us", n.read_us)?;
+        pos("timing.nand.program_us", n.program_us)?;
+        pos("timing.nand.erase_us", n.erase_us)?;
+        if n.die_block_bytes < n.flash_page_bytes as u64 {
+            return Err(Error::config(
+                "timing.nand.die_block_bytes",
+                "must hold at least one flash page",
+            ));
+        }
+        pos("timing.nand.channel_mb_s", n.channel_mb_s)?;
+        pos("timing.host.link_mb_s", self.host.link_mb_s)?;
+        if !(self.host.command_overhead_us >= 0.0 && self.host.command_overhead_us.is_finite()) {
+            return Err(Error::config(
+                "timing.host.command_overhead_us",
+                "must be 0 or more",
+            ));
+        }
+        if self.host.queue_depth == 0 || self.host.queue_depth > 65_536 {
+            return Err(Error::config(
+                "timing.host.queue_depth",
+                "must be 1 to 65536",
+            ));
+        }
+        if self.host.mode == HostMode::Open {
+            pos("timing.host.arrival_iops", self.host.arrival_iops)?;
+        }
+        pos("timing.interval_s", self.interval_s)?;
+        pos(
+            "timing.state_round_drive_writes",
+            self.state_round_drive_writes,
+        )?;
+        if let Some(d) = self.duration_s {
+            pos("timing.duration_s", d)?;
+        }
+        let c = &self.controller;
+        if c.contexts == 0 || c.contexts > 1024 {
+            return Err(Error::config(
+                "timing.controller.contexts",
+                "must be 1 to 1024",
+            ));
+        }
+        for (field, v) in [
+            ("timing.controller.command_us", c.command_us),
+            ("timing.controller.data_us_per_4kib", c.data_us_per_4kib),
+            ("timing.controller.map_update_us", c.map_update_us),
+        ] {
+            if !(v >= 0.0 && v.is_finite()) {
+                return Err(Error::config(field, format!("must be 0 or more, got {v}")));
+            }
+        }
+        if self.flush.metadata_flash_pages > 1024 {
+            return Err(Error::config(
+                "timing.flush.metadata_flash_pages",
+                "must be at most 1024",
+            ));
+        }
+        if self.slc.enabled {
+            pos("timing.slc.program_us", self.slc.program_us)?;
+            pos("timing.slc.read_us", self.slc.read_us)?;
+            if self.slc.max_bytes == 0 {
+                return Err(Error::config(
+                    "timing.slc.max_bytes",
+                    "an enabled SLC cache needs a size",
+                ));
+            }
+        }
+        Ok(())
+    }
+}

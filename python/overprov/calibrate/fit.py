@@ -1,0 +1,223 @@
+"""The physical surrogate of a drive's steady random-write IOPS against extra OP, and its fit.
+
+Model (steady state, uniform random writes of one mapping unit, QD high enough to keep every
+NAND die busy)::
+
+    ρ_eff(x) = (1 + ρ₀) / (1 − x) − 1            spare space once a share x of the capacity
+                                                   is left unwritten (trimmed) as extra OP
+    WAF(x)   = waf_greedy(ρ_eff(x), b)            greedy garbage collection, mean-field model
+                                                   (Bux & Iliadis 2010; ``overprov.models``)
+    1/IOPS(x) = t_cmd + WAF(x) · t_page            time per host write
+
+Unknowns: ρ₀, the drive's native (hidden) spare space over the user capacity; ``t_page``, the
+effective NAND time per mapping unit written (programs, the reads garbage collection needs and
+amortised erases, divided over the dies working in parallel); ``t_cmd``, the controller and link
+time per command that does not scale with WAF (it sets the ceiling IOPS at high OP). Garbage
+collection also reads every unit it relocates, (WAF − 1)·t_read per host write, so the fitted
+t_cmd is the controller time less t_read and may be negative (down to −t_page/2).
+
+For a given ρ₀ the time per write is linear in (t_cmd, t_page), so the fit is a one-dimensional
+search over ρ₀ with a non-negative weighted linear least squares inside. WAF points (from SMART
+NAND and host write deltas) pin ρ₀; without them, and with fewer than three IOPS points, t_cmd is
+held at 0 (the NAND-bound drive) so the two remaining unknowns are determined.
+
+``b`` (mapping units per erase block) is not observable from outside; :data:`PAGES_PER_BLOCK` is
+used (WAF moves by under 3% between b = 256 and b = 2048 at these ρ, ``models.waf_greedy``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from overprov import models
+from overprov.errors import ConfigError
+
+PAGES_PER_BLOCK = 512
+RHO_MIN = 0.005
+RHO_MAX = 1.5
+#: t_cmd may be negative down to −this·t_page: garbage collection also reads each unit it moves,
+#: so 1/IOPS = t_cmd + W·t_prog + (W − 1)·t_read = (t_cmd − t_read) + W·(t_prog + t_read).
+MAX_READ_SHARE = 0.5
+#: Floor on a point's relative uncertainty (IOPS and WAF), whatever its round-to-round spread.
+MIN_REL_SD = 0.01
+
+
+@lru_cache(maxsize=65536)
+def _waf_cached(rho_grid: int) -> float:
+    return models.waf_greedy(rho_grid / 1e4, PAGES_PER_BLOCK)
+
+
+def waf_at(rho: float) -> float:
+    """Greedy WAF at spare ratio ``rho`` (interpolated on a 1e-4 grid, cached)."""
+    rho = max(rho, RHO_MIN)
+    k = rho * 1e4
+    lo = math.floor(k)
+    f = k - lo
+    a = _waf_cached(lo)
+    return a if f == 0 else a + f * (_waf_cached(lo + 1) - a)
+
+
+def rho_eff(native_op: float, extra_op_percent: float) -> float:
+    """Spare ratio over the written span when ``extra_op_percent`` of the capacity is unused."""
+    return (1.0 + native_op) / (1.0 - extra_op_percent / 100.0) - 1.0
+
+
+def rho_for_waf(waf: float) -> float:
+    """The spare ratio at which the greedy model gives ``waf`` (inverse of :func:`waf_at`)."""
+    if waf <= 1.0:
+        return RHO_MAX
+    lo, hi = RHO_MIN, RHO_MAX * 4
+    for _ in range(60):
+        mid = 0.5 * (lo + hi)
+        if waf_at(mid) > waf:
+            lo = mid
+        else:
+            hi = mid
+    return 0.5 * (lo + hi)
+
+
+@dataclass(frozen=True)
+class Point:
+    """One measured (or published) steady figure at one extra-OP level."""
+
+    extra_op_percent: float
+    iops: float | None = None
+    iops_rel_sd: float = MIN_REL_SD
+    waf: float | None = None
+    waf_rel_sd: float = 0.02
+
+
+@dataclass
+class Surrogate:
+    native_op: float
+    """ρ₀: native spare space ÷ user capacity."""
+    t_page_us: float
+    t_cmd_us: float
+    fob_iops: float | None = None
+    """Measured fresh-out-of-box IOPS, kept for the record. Not a cap: a drive's FOB can be
+    lower than its steady IOPS at high OP (e.g. a one-second FOB round still filling its
+    buffer), seen on generated drives."""
+    fixed: list[str] = field(default_factory=list)
+    """Parameters held rather than fitted, and why."""
+    cost: float = 0.0
+    """Weighted sum of squared residuals at the optimum."""
+
+    def waf(self, extra_op_percent: float) -> float:
+        return waf_at(rho_eff(self.native_op, extra_op_percent))
+
+    def iops(self, extra_op_percent: float, waf: float | None = None) -> float:
+        w = self.waf(extra_op_percent) if waf is None else waf
+        t = self.t_cmd_us + w * self.t_page_us
+        return 1e6 / t if t > 0 else math.inf
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def linear_fit(
+    wafs: list[float], ys: list[float], ws: list[float], fit_cmd: bool
+) -> tuple[float, float]:
+    """Weighted least squares of y = t_cmd + W·t_page with t_page > 0 and
+    t_cmd ≥ −:data:`MAX_READ_SHARE`·t_page; returns (t_cmd, t_page)."""
+
+    def page_only() -> tuple[float, float]:
+        num = sum(w * wf * y for wf, y, w in zip(wafs, ys, ws, strict=True))
+        den = sum(w * wf * wf for wf, w in zip(wafs, ws, strict=True))
+        return 0.0, max(num / den, 0.0) if den > 0 else 0.0
+
+    def on_bound() -> tuple[float, float]:  # t_cmd = −k·t_page: y = t_page·(W − k)
+        k = MAX_READ_SHARE
+        num = sum(w * (wf - k) * y for wf, y, w in zip(wafs, ys, ws, strict=True))
+        den = sum(w * (wf - k) ** 2 for wf, w in zip(wafs, ws, strict=True))
+        t_page = max(num / den, 0.0) if den > 0 else 0.0
+        return -k * t_page, t_page
+
+    if not fit_cmd:
+        return page_only()
+    s = sum(ws)
+    sx = sum(w * x for x, w in zip(wafs, ws, strict=True))
+    sy = sum(w * y for y, w in zip(ys, ws, strict=True))
+    sxx = sum(w * x * x for x, w in zip(wafs, ws, strict=True))
+    sxy = sum(w * x * y for x, y, w in zip(wafs, ys, ws, strict=True))
+    det = s * sxx - sx * sx
+    if det <= 1e-12 * max(1.0, s * sxx):
+        return page_only()
+    t_page = (s * sxy - sx * sy) / det
+    t_cmd = (sy - t_page * sx) / s
+    if t_page <= 0:  # IOPS do not fall with WAF: a controller ceiling only
+        return sy / s, 0.0
+    if t_cmd < -MAX_READ_SHARE * t_page:
+        return on_bound()
+    return t_cmd, t_page
+
+
+def _cost_at(rho0: float, points: list[Point], fit_cmd: bool) -> tuple[float, float, float]:
+    """(cost, t_cmd, t_page) with ρ₀ fixed: relative residuals of time per write and of WAF."""
+    ip = [p for p in points if p.iops]
+    wafs = [waf_at(rho_eff(rho0, p.extra_op_percent)) for p in ip]
+    ys = [1e6 / p.iops for p in ip]  # type: ignore[operator]
+    # relative residual (y − ŷ)/y with sd σ: weight 1/(σ·y)²
+    ws = [1.0 / (max(p.iops_rel_sd, MIN_REL_SD) * y) ** 2 for p, y in zip(ip, ys, strict=True)]
+    t_cmd, t_page = linear_fit(wafs, ys, ws, fit_cmd) if ip else (0.0, 0.0)
+    cost = 0.0
+    for wf, y, w in zip(wafs, ys, ws, strict=True):
+        cost += w * (y - (t_cmd + wf * t_page)) ** 2
+    for p in points:
+        if p.waf is not None:
+            model = waf_at(rho_eff(rho0, p.extra_op_percent))
+            cost += (math.log(model / p.waf) / max(p.waf_rel_sd, MIN_REL_SD)) ** 2
+    return cost, t_cmd, t_page
+
+
+def fit(
+    points: list[Point],
+    *,
+    fob_iops: float | None = None,
+    native_op: float | None = None,
+) -> Surrogate:
+    """Least-squares fit of the surrogate to ``points``; ``native_op`` given: held fixed."""
+    n_iops = sum(1 for p in points if p.iops)
+    n_waf = sum(1 for p in points if p.waf is not None)
+    if n_iops == 0 and n_waf == 0:
+        raise ConfigError("calibrate: no measured points to fit")
+    for p in points:
+        if not 0 <= p.extra_op_percent < 100:
+            raise ConfigError(f"point at {p.extra_op_percent}% extra OP: must be in [0, 100)")
+        if p.iops is not None and p.iops <= 0:
+            raise ConfigError(f"point at {p.extra_op_percent}%: IOPS must be positive")
+        if p.waf is not None and p.waf < 1:
+            raise ConfigError(f"point at {p.extra_op_percent}%: WAF must be at least 1")
+    fixed: list[str] = []
+    unknowns = (native_op is None) + 2
+    fit_cmd = n_iops + n_waf >= unknowns and n_iops >= 2
+    if not fit_cmd:
+        fixed.append("t_cmd_us = 0: too few points to fit a controller time besides the NAND's")
+    if native_op is not None:
+        fixed.append("native_op from the given advertised and physical sizes")
+        cost, t_cmd, t_page = _cost_at(native_op, points, fit_cmd)
+        return Surrogate(native_op, t_page, t_cmd, fob_iops, fixed, cost)
+    if n_waf == 0 and n_iops < 2:
+        raise ConfigError(
+            "calibrate: one point cannot fix both the native OP and the NAND time; give "
+            "another level, a WAF point, or --advertised and --physical"
+        )
+    # coarse grid in log ρ, then golden-section refinement around the best
+    grid = [RHO_MIN * (RHO_MAX / RHO_MIN) ** (i / 400) for i in range(401)]
+    costs = [(_cost_at(r, points, fit_cmd)[0], r) for r in grid]
+    i_best = min(range(len(costs)), key=lambda i: costs[i][0])
+    lo = grid[max(0, i_best - 1)]
+    hi = grid[min(len(grid) - 1, i_best + 1)]
+    g = (math.sqrt(5) - 1) / 2
+    a, b = lo, hi
+    for _ in range(60):
+        c, d = b - g * (b - a), a + g * (b - a)
+        if _cost_at(c, points, fit_cmd)[0] < _cost_at(d, points, fit_cmd)[0]:
+            b = d
+        else:
+            a = c
+    rho0 = 0.5 * (a + b)
+    cost, t_cmd, t_page = _cost_at(rho0, points, fit_cmd)
+    return Surrogate(rho0, t_page, t_cmd, fob_iops, fixed, cost)

@@ -1,0 +1,338 @@
+"""Run a measurement plan through any Target, as a black box.
+
+Only what the Target protocol returns is used: each round's IOPS, bytes, duration and latency,
+and, where the target has them, the host and NAND write counters a drive reports via SMART
+(:func:`write_counters`). Never a simulated drive's configuration: a simulated drive and a real
+one are measured the same way, so a fit to one is a fit to what could be measured on the other.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from overprov.calibrate.plan import Budget, Plan, Segment
+from overprov.errors import OverprovError
+from overprov.profile.targets import RoundResult, RoundSpec, Target
+
+Progress = Callable[[str], None]
+
+
+def write_counters(target: Target) -> dict[str, int] | None:
+    """Host and NAND bytes written so far, if the target reports them, else None.
+
+    A target may offer ``write_counters()`` (simulated drives do). A block device is read
+    through SMART (``overprov.smart``): the sum over members of the vendor's NAND and host
+    write counters, in the unit smart.py documents for the vendor.
+    """
+    own = getattr(target, "write_counters", None)
+    if callable(own):
+        return own()
+    if getattr(target, "kind", None) != "block":
+        return None
+    from overprov import smart
+
+    host = nand = 0
+    try:
+        for name in target.member_names:
+            waf = smart.snapshot_from_target(name).waf_counters
+            if waf is None:
+                return None
+            host += waf.host
+            nand += waf.nand
+    except (OverprovError, OSError):
+        return None
+    return {"host_bytes": host, "nand_bytes": nand}
+
+
+@dataclass
+class Round:
+    """What one round did, as the fit and ``--from`` need it."""
+
+    label: str
+    extra_op_percent: float
+    iops: float
+    bytes_written: int
+    duration_s: float
+    p99_latency_us: float | None
+    host_bytes: int | None = None
+    """Host and NAND write counters after the round (None: the target has none)."""
+    nand_bytes: int | None = None
+
+
+@dataclass
+class Level:
+    """One settled (or budget-stopped) write-saturation segment."""
+
+    extra_op_percent: float
+    steady_iops: float
+    """Completions ÷ time over the window rounds."""
+    iops_rel_sd: float
+    """Standard error of the window's mean IOPS from round-to-round variation, relative."""
+    waf: float | None
+    """NAND ÷ host bytes written over the window (write counters), None if unknown."""
+    p99_latency_us: float | None
+    settled: bool
+    window_rounds: int
+    drive_writes_before_window: float
+    drive_writes: float
+
+
+@dataclass
+class Measurement:
+    """Everything calibrate measured on one target (``measurement.json``)."""
+
+    target: str
+    capacity_bytes: int
+    scale_factor: float
+    """Tested capacity ÷ full-size capacity (1 except for scaled simulated drives)."""
+    bs_bytes: int
+    qd: int
+    fob_iops: float | None = None
+    fob_p99_latency_us: float | None = None
+    levels: list[Level] = field(default_factory=list)
+    rounds: list[Round] = field(default_factory=list)
+    bytes_written: int = 0
+    io_seconds: float = 0.0
+    counters: bool = False
+    kind: str = "unknown"
+    """The target's kind ("sim", "block", "file"): which model-form error applies."""
+
+    @property
+    def drive_writes(self) -> float:
+        return self.bytes_written / self.capacity_bytes
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["drive_writes"] = self.drive_writes
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Measurement:
+        d = dict(d)
+        d.pop("drive_writes", None)
+        d["levels"] = [Level(**x) for x in d.get("levels", [])]
+        d["rounds"] = [Round(**x) for x in d.get("rounds", [])]
+        return cls(**d)
+
+
+def scale_factor_of(target: Target) -> float:
+    """From the target's identity: a scaled simulated drive says its factor; else 1."""
+    members = target.identity().get("members") or [{}]
+    return float(members[0].get("scale_factor") or 1.0)
+
+
+class Runner:
+    """Runs rounds on an open target and keeps the books (bytes, I/O time, budget)."""
+
+    def __init__(
+        self,
+        target: Target,
+        plan: Plan,
+        measurement: Measurement,
+        progress: Progress | None = None,
+    ) -> None:
+        self.target = target
+        self.plan = plan
+        self.m = measurement
+        self.progress = progress or (lambda _line: None)
+        self.counters_ok = write_counters(target) is not None
+        self.m.counters = self.counters_ok
+        self._n = 0
+
+    # --------------------------------------------------------------------------- rounds
+    def _seconds_for(self, drive_writes: float, span_bytes: int, iops: float) -> float:
+        ios = drive_writes * self.m.capacity_bytes / self.plan.bs_bytes
+        seconds = ios / max(iops, 1.0)
+        if self.target.kind == "sim":  # simulated time: any length
+            return max(0.01, round(seconds, 3))
+        return float(max(1, round(seconds)))
+
+    def run(self, spec: RoundSpec, extra_op_percent: float) -> Round:
+        self._n += 1
+        result: RoundResult = self.target.run(spec)
+        c = result.combined
+        counters = write_counters(self.target) if self.counters_ok else None
+        r = Round(
+            label=spec.label,
+            extra_op_percent=extra_op_percent,
+            iops=c.iops,
+            bytes_written=c.bytes_written,
+            duration_s=c.duration_s,
+            p99_latency_us=c.latency_us.get("p99"),
+            host_bytes=counters["host_bytes"] if counters else None,
+            nand_bytes=counters["nand_bytes"] if counters else None,
+        )
+        self.m.rounds.append(r)
+        self.m.bytes_written += c.bytes_written
+        self.m.io_seconds += c.duration_s
+        return r
+
+    def spent_out(self, budget: Budget, reserve_drive_writes: float = 0.0) -> bool:
+        if (
+            budget.drive_writes is not None
+            and self.m.drive_writes + reserve_drive_writes >= budget.drive_writes
+        ):
+            return True
+        return budget.io_seconds is not None and self.m.io_seconds >= budget.io_seconds
+
+    # --------------------------------------------------------------------------- steps
+    def fob(self) -> None:
+        cap = self.m.capacity_bytes
+        self.progress(f"purge: {self.target.purge()}")
+        rounds: list[Round] = []
+        iops = 0.0
+        written = 0.0
+        while written < self.plan.fob_drive_writes:
+            if not rounds:  # a short probe: the drive's speed is not known yet
+                seconds: float = 0.05 if self.target.kind == "sim" else 1.0
+            else:
+                seconds = self._seconds_for(self.plan.fob_drive_writes - written, cap, iops)
+            spec = RoundSpec(
+                f"fob-{len(rounds) + 1:02d}", "randwrite", self.plan.bs_bytes, self.plan.qd, 1,
+                cap, seconds=seconds,  # type: ignore[arg-type]
+            )  # fmt: skip
+            r = self.run(spec, 0.0)
+            rounds.append(r)
+            iops = r.iops
+            written += r.bytes_written / cap
+        ios = sum(r.iops * r.duration_s for r in rounds)
+        self.m.fob_iops = ios / sum(r.duration_s for r in rounds)
+        self.m.fob_p99_latency_us = rounds[0].p99_latency_us
+        self.progress(f"FOB: {self.m.fob_iops:,.0f} IOPS over {written:.3f} drive writes")
+
+    def fill(self) -> None:
+        spec = RoundSpec("fill", "write", 131072, self.plan.qd, 1, self.m.capacity_bytes)
+        r = self.run(spec, 0.0)
+        self.progress(f"sequential fill: {r.bytes_written / self.m.capacity_bytes:.2f} dw")
+
+    def segment(self, seg: Segment, *, reserve_drive_writes: float = 0.0) -> Level:
+        """Random writes at ``seg``'s level until the last rounds agree (or the budget or the
+        segment's maximum stops it)."""
+        cap = self.m.capacity_bytes
+        bs = self.plan.bs_bytes
+        span = int(cap * (1 - seg.extra_op_percent / 100.0)) // bs * bs
+        self.progress(f"{seg.extra_op_percent:g}% extra OP: {self.target.discard_tail(span)}")
+        k = self.plan.window_rounds
+        tol = self.plan.settle_percent / 100.0
+        rounds: list[Round] = []
+        written = 0.0
+        iops = self.m.fob_iops or 10_000.0
+        settled = False
+        start_counters = write_counters(self.target) if self.counters_ok else None
+        while True:
+            seconds = self._seconds_for(self.plan.round_drive_writes, span, iops)
+            label = f"op{seg.extra_op_percent:g}-r{len(rounds) + 1:03d}"
+            spec = RoundSpec(label, "randwrite", bs, self.plan.qd, 1, span, seconds=seconds)  # type: ignore[arg-type]
+            r = self.run(spec, seg.extra_op_percent)
+            rounds.append(r)
+            iops = r.iops
+            written += r.bytes_written / cap
+            window = rounds[-k:]
+            before = written - sum(x.bytes_written for x in window) / cap
+            if len(rounds) >= k and before >= seg.min_drive_writes:
+                settled = _agree([x.iops for x in window], tol) and (
+                    not self.counters_ok or _agree(_round_wafs(rounds, k, start_counters), tol)
+                )
+            if settled or written >= seg.max_drive_writes:
+                break
+            if self.spent_out(self.plan.budget, reserve_drive_writes) and len(rounds) >= k:
+                break
+        window = rounds[-k:]
+        level = _level(seg.extra_op_percent, window, rounds, settled, written, cap)
+        self.m.levels.append(level)
+        waf = f", WAF {level.waf:.2f}" if level.waf else ""
+        self.progress(
+            f"{seg.extra_op_percent:g}% extra OP: {level.steady_iops:,.0f} IOPS{waf} "
+            f"({'settled' if settled else 'NOT settled'} after {written:.2f} drive writes)"
+        )
+        return level
+
+
+def _agree(values: list[float], tol: float) -> bool:
+    """Range within ±tol of the mean and no trend larger than tol across the window."""
+    if len(values) < 2:
+        return False
+    mean = statistics.fmean(values)
+    if mean <= 0:
+        return False
+    if (max(values) - min(values)) > 2 * tol * mean:
+        return False
+    half = len(values) // 2
+    trend = statistics.fmean(values[-half:]) - statistics.fmean(values[:half])
+    return abs(trend) <= tol * mean
+
+
+def _round_wafs(rounds: list[Round], k: int, start: dict[str, int] | None) -> list[float]:
+    """Per-round WAF of the last ``k`` rounds from the counters' deltas."""
+    out: list[float] = []
+    prev = (
+        (rounds[-k - 1].host_bytes, rounds[-k - 1].nand_bytes)
+        if len(rounds) > k
+        else ((start["host_bytes"], start["nand_bytes"]) if start else (None, None))
+    )
+    for r in rounds[-k:]:
+        if prev[0] is None or r.host_bytes is None or r.nand_bytes is None or prev[1] is None:
+            return []
+        dh, dn = r.host_bytes - prev[0], r.nand_bytes - prev[1]
+        if dh <= 0:
+            return []
+        out.append(dn / dh)
+        prev = (r.host_bytes, r.nand_bytes)
+    return out
+
+
+def _level(
+    extra_op_percent: float,
+    window: list[Round],
+    rounds: list[Round],
+    settled: bool,
+    written: float,
+    cap: int,
+) -> Level:
+    ios = sum(r.iops * r.duration_s for r in window)
+    secs = sum(r.duration_s for r in window)
+    steady = ios / secs
+    sd = statistics.stdev([r.iops for r in window]) if len(window) > 1 else 0.0
+    rel_se = sd / steady / max(1.0, len(window) ** 0.5)
+    waf = None
+    first = rounds[-len(window) - 1] if len(rounds) > len(window) else None
+    last = window[-1]
+    if first is not None and first.host_bytes is not None and last.host_bytes is not None:
+        dh = last.host_bytes - first.host_bytes
+        dn = (last.nand_bytes or 0) - (first.nand_bytes or 0)
+        waf = dn / dh if dh > 0 else None
+    p99s = [r.p99_latency_us for r in window if r.p99_latency_us is not None]
+    return Level(
+        extra_op_percent=extra_op_percent,
+        steady_iops=steady,
+        iops_rel_sd=rel_se,
+        waf=waf,
+        p99_latency_us=statistics.median(p99s) if p99s else None,
+        settled=settled,
+        window_rounds=len(window),
+        drive_writes_before_window=written - sum(r.bytes_written for r in window) / cap,
+        drive_writes=written,
+    )
+
+
+def measure(target: Target, plan: Plan, progress: Progress | None = None) -> Measurement:
+    """Run ``plan`` on an opened ``target``: FOB, fill, each segment lowest OP first."""
+    m = Measurement(
+        target=target.spec,
+        capacity_bytes=target.capacity_bytes,
+        scale_factor=scale_factor_of(target),
+        bs_bytes=plan.bs_bytes,
+        qd=plan.qd,
+        kind=target.kind,
+    )
+    runner = Runner(target, plan, m, progress)
+    runner.fob()
+    runner.fill()
+    for i, seg in enumerate(plan.segments):
+        later = plan.segments[i + 1 :]
+        reserve = sum(s.min_drive_writes for s in later)
+        runner.segment(seg, reserve_drive_writes=reserve)
+    return m

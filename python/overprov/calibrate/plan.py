@@ -1,0 +1,174 @@
+"""The measurement plan calibrate designs for itself, and the budget that bounds it.
+
+The plan measures what the fit (``fit.py``) needs and nothing more, on one drive, in order:
+
+1. purge (TRIM everything) and a short fresh-out-of-box (FOB) segment of random writes: an upper
+   bound on any steady figure and the drive's controller/NAND speed without garbage collection;
+2. one sequential fill of the whole tested capacity, so every later random write overwrites data;
+3. write-saturation segments of random writes at a few extra-OP levels, lowest first (each level
+   made by discarding the tail, as ``overprov profile`` does), each until IOPS and WAF settle:
+   the low level pins the native spare space (WAF is most sensitive to it there), the high level
+   the controller's per-command cost; a middle level is added when the drive reports no NAND
+   write counters (then WAF is not measured and a third IOPS figure is needed).
+
+Segments are sized in *drive writes* of the tested capacity, so the plan holds at any scale.
+A budget caps either drive writes (``2dw``) or device I/O time (``2h``, the time the target
+reports for its rounds: simulated seconds for a simulated drive).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from overprov.errors import ConfigError
+
+#: Default budget: enough for three settled levels on every drive of the validation family.
+DEFAULT_BUDGET_DRIVE_WRITES = 6.0
+
+
+@dataclass(frozen=True)
+class Budget:
+    """At most ``drive_writes`` host writes (in units of the tested capacity) or ``io_seconds``
+    of device I/O time; None: unbounded in that unit."""
+
+    drive_writes: float | None = None
+    io_seconds: float | None = None
+
+    def text(self) -> str:
+        parts = []
+        if self.drive_writes is not None:
+            parts.append(f"{self.drive_writes:g} drive writes")
+        if self.io_seconds is not None:
+            parts.append(f"{self.io_seconds / 3600:g} h of I/O")
+        return " or ".join(parts) or "unbounded"
+
+
+_BUDGET_RE = re.compile(r"^\s*([0-9]*\.?[0-9]+)\s*(dw|h|m|min|s)\s*$", re.IGNORECASE)
+
+
+def parse_budget(text: str | None) -> Budget:
+    """``"2dw"`` (drive writes), ``"2h"``, ``"90m"``, ``"600s"`` (device I/O time); None: the
+    default of :data:`DEFAULT_BUDGET_DRIVE_WRITES` drive writes."""
+    if text is None:
+        return Budget(drive_writes=DEFAULT_BUDGET_DRIVE_WRITES)
+    m = _BUDGET_RE.match(text)
+    if not m:
+        raise ConfigError(
+            f"--budget: {text!r} is neither drive writes (e.g. 2dw) nor I/O time (e.g. 2h, 90m)"
+        )
+    value, unit = float(m.group(1)), m.group(2).lower()
+    if value <= 0:
+        raise ConfigError(f"--budget: must be positive, got {text!r}")
+    if unit == "dw":
+        return Budget(drive_writes=value)
+    return Budget(io_seconds=value * {"h": 3600.0, "m": 60.0, "min": 60.0, "s": 1.0}[unit])
+
+
+@dataclass(frozen=True)
+class Segment:
+    """Random writes at one extra-OP level until settled.
+
+    The window that counts starts only after ``min_drive_writes`` (of the tested capacity):
+    the space freed by this level's discard has to be used up and WAF has to climb to its new
+    level first, or the segment would stop on the post-discard plateau.
+    """
+
+    extra_op_percent: float
+    min_drive_writes: float
+    max_drive_writes: float
+
+
+@dataclass(frozen=True)
+class Plan:
+    budget: Budget
+    bs_bytes: int = 4096
+    qd: int = 32
+    fob_drive_writes: float = 0.02
+    round_drive_writes: float = 0.04
+    """Each settling round writes about this share of the capacity."""
+    window_rounds: int = 8
+    """A level is settled when its last ``window_rounds`` rounds agree (``settle_percent``)."""
+    settle_percent: float = 3.0
+    segments: list[Segment] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def minimum_drive_writes(self) -> float:
+        """FOB, the fill and every segment to its minimum plus a short window."""
+        window = self.window_rounds * self.round_drive_writes
+        return self.fob_drive_writes + 1.0 + sum(s.min_drive_writes + window for s in self.segments)
+
+    def planned_drive_writes(self) -> float:
+        """Worst case: FOB, the fill and every segment to its maximum."""
+        return self.fob_drive_writes + 1.0 + sum(s.max_drive_writes for s in self.segments)
+
+
+def freed_drive_writes(prev_extra_op_percent: float, extra_op_percent: float) -> float:
+    """Share of the capacity a discard from one level to the next hands back as free space."""
+    return max(0.0, extra_op_percent - prev_extra_op_percent) / 100.0
+
+
+def segments_for(
+    levels: list[float], *, after_fill: bool = True, settle_span_writes: float = 0.8
+) -> list[Segment]:
+    """Segments for ``levels`` visited lowest first on one drive.
+
+    Minimum per segment (drive writes of the capacity): the space its discard freed, plus
+    ``settle_span_writes`` writes of the span. After a fill or a discard, WAF and IOPS reach
+    their steady level through a damped swing that lasts about one write of the span (the
+    blocks' ages re-mix); a window taken earlier can sit on the swing's crest (measured on the
+    presets: at 40% extra OP, 5% above the settled figure after 0.3 span writes).
+    """
+    segs: list[Segment] = []
+    prev = 0.0
+    for i, x in enumerate(sorted(levels)):
+        freed = freed_drive_writes(prev, x) if (i or after_fill) else 0.0
+        min_dw = freed + settle_span_writes * (1 - x / 100.0)
+        segs.append(Segment(x, round(min_dw, 3), round(min_dw + 1.0, 3)))
+        prev = x
+    return segs
+
+
+def design(
+    extra_op_percent: list[float],
+    budget: Budget,
+    *,
+    levels: list[float] | None = None,
+    write_counters: bool = True,
+) -> Plan:
+    """The plan for predicting ``extra_op_percent`` within ``budget``.
+
+    Measured levels: 0% (or the lowest asked) and the highest asked up to 40%. Their WAF
+    (``write_counters``: the target reports NAND and host writes) and IOPS give four figures
+    for the fit's three unknowns; without counters their middle is measured too, so three IOPS
+    figures remain for three unknowns. ``levels`` overrides the choice.
+    """
+    if not extra_op_percent:
+        raise ConfigError("--extra-op: no levels given")
+    lo = min(extra_op_percent)
+    hi = min(max(extra_op_percent), 40.0)
+    if levels is None:
+        if hi - lo < 5:
+            levels = [lo]
+        elif write_counters:
+            levels = [lo, hi]
+        else:
+            levels = [lo, round((lo + hi) / 2), hi]
+    levels = sorted(set(levels))
+    for x in levels:
+        if not 0 <= x < 100:
+            raise ConfigError(f"measured level {x}: extra OP must be in [0, 100)")
+    plan = Plan(budget=budget, segments=segments_for(levels))
+    if budget.drive_writes is not None:
+        while len(levels) > 1 and plan.minimum_drive_writes() > budget.drive_writes:
+            levels.pop(len(levels) // 2 if len(levels) > 2 else -1)
+            plan = Plan(budget=budget, segments=segments_for(levels))
+        if plan.minimum_drive_writes() > budget.drive_writes:
+            raise ConfigError(
+                f"--budget: {budget.text()} is too little; one settled level needs about "
+                f"{plan.minimum_drive_writes():.1f} drive writes (FOB, one fill, settling)"
+            )
+    return plan

@@ -1,0 +1,228 @@
+"""The twin: the fitted drive written as a drive file, simulated to predict every OP level.
+
+The surrogate's three parameters map onto the simulator's drive description:
+
+- ρ₀ → ``physical_bytes = advertised_bytes · (1 + ρ₀)``;
+- t_page → the NAND: :data:`DIES` dies of :data:`UNITS_PER_FLASH_PAGE` mapping units per flash
+  page, ``program_us = t_page · DIES · UNITS_PER_FLASH_PAGE`` (reads and erases nearly free:
+  the fitted t_page already holds their share, since it is the time per unit written);
+- t_cmd → the host link, a resource every command passes through one at a time:
+  ``link_mb_s = 4096 B / t_cmd``; a negative t_cmd is the GC read time per moved unit
+  (``fit.py``): ``read_us = −t_cmd · DIES · UNITS_PER_FLASH_PAGE``, taken off the program time.
+
+The twin is then *refined* against its own measurement: it is simulated at the measured levels
+and t_page, t_cmd and ρ₀ are corrected (using the twin's simulated WAF, which includes the
+simulator's finite-block effects that the mean-field model leaves out) until it reproduces the
+measured steady IOPS.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from overprov import __version__
+from overprov.calibrate import fit as fitmod
+from overprov.calibrate.measure import Measurement, measure
+from overprov.calibrate.plan import Budget, Plan, segments_for
+from overprov.profile.sim_target import SimTarget
+
+DIES = 8
+UNITS_PER_FLASH_PAGE = 4
+PAGE_BYTES = 4096
+#: No controller ceiling: a link this fast costs under 0.1 µs per 4 KiB command.
+FREE_LINK_MB_S = 50_000.0
+#: Simulate the twin at about this much NAND (its full size is the measured drive's).
+TWIN_SIM_PHYSICAL_BYTES = 4 * 2**30
+
+
+@dataclass
+class TwinParameters:
+    advertised_bytes: int
+    native_op: float
+    t_page_us: float
+    t_cmd_us: float
+    uncertainty: dict[str, list[float]]
+    """Per parameter, its [low, high] over the bootstrap fits (the stated interval)."""
+    source: str
+
+
+def drive_dict(p: TwinParameters) -> dict[str, Any]:
+    """The twin as a drive file's keys (one preset's keys at the top level)."""
+    link = PAGE_BYTES / p.t_cmd_us if p.t_cmd_us > PAGE_BYTES / FREE_LINK_MB_S else FREE_LINK_MB_S
+    t_read = max(0.0, -p.t_cmd_us)  # a negative t_cmd is the GC read time per moved unit
+    per_page = DIES * UNITS_PER_FLASH_PAGE
+    return {
+        "description": "calibrated twin: the drive fitted by overprov calibrate",
+        "source": p.source,
+        "advertised_bytes": int(p.advertised_bytes),
+        "physical_bytes": int(round(p.advertised_bytes * (1.0 + p.native_op))),
+        "calibration": {
+            "overprov_version": __version__,
+            "native_op": p.native_op,
+            "t_page_us": p.t_page_us,
+            "t_cmd_us": p.t_cmd_us,
+            "interval": "80% (bootstrap over the measured points' round-to-round variation)",
+            "uncertainty": p.uncertainty,
+        },
+        "config": {
+            "geometry": {"page_size_bytes": PAGE_BYTES, "pages_per_block": fitmod.PAGES_PER_BLOCK},
+            "timing": {
+                "enabled": True,
+                "host": {"link_mb_s": round(link, 3), "command_overhead_us": 2.0},
+                "nand": {
+                    "channels": DIES,
+                    "dies_per_channel": 1,
+                    "flash_page_bytes": PAGE_BYTES * UNITS_PER_FLASH_PAGE,
+                    "read_us": round(max(t_read * per_page, 1.0), 4),
+                    "program_us": round((p.t_page_us - t_read) * per_page, 4),
+                    "erase_us": 1.0,
+                    "die_block_bytes": PAGE_BYTES * fitmod.PAGES_PER_BLOCK // DIES,
+                    "channel_mb_s": 100_000.0,
+                },
+                "buffer": {"bytes": 64 * 2**20, "power_loss_protected": False},
+            },
+        },
+    }
+
+
+# ------------------------------------------------------------------------------ TOML writer
+
+
+def _toml_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        if not math.isfinite(v):
+            raise ValueError(f"drive file: cannot write {v} in TOML")
+        return repr(v)
+    if isinstance(v, str):
+        return '"' + v.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+    if isinstance(v, list):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    raise TypeError(f"drive file: cannot write a {type(v).__name__} in TOML")
+
+
+def to_toml(d: dict[str, Any], prefix: str = "") -> str:
+    """Nested dicts of scalars and lists as TOML (tables after the scalars of each level)."""
+    lines: list[str] = []
+    for k, v in d.items():
+        if not isinstance(v, dict):
+            lines.append(f"{k} = {_toml_value(v)}")
+    for k, v in d.items():
+        if isinstance(v, dict):
+            name = f"{prefix}{k}"
+            body = to_toml(v, name + ".")
+            if any(not isinstance(x, dict) for x in v.values()):
+                lines.append(f"\n[{name}]")
+            lines.append(body)
+    return "\n".join(x for x in lines if x != "")
+
+
+def write(path: Path, p: TwinParameters) -> Path:
+    header = (
+        "# A calibrated twin written by `overprov calibrate`: the fitted drive as a drive file.\n"
+        f"# Simulate it with: overprov profile sim:{path}@SCALE (or calibrate it again).\n"
+    )
+    path.write_text(header + to_toml(drive_dict(p)) + "\n")
+    return path
+
+
+# ------------------------------------------------------------------------------ simulating
+
+
+def sim_spec(path: Path, advertised_bytes: int, native_op: float) -> str:
+    physical = advertised_bytes * (1.0 + native_op)
+    scale = min(1.0, TWIN_SIM_PHYSICAL_BYTES / physical)
+    return f"sim:{path}@{scale:.9g}"
+
+
+def simulate_levels(
+    path: Path, p: TwinParameters, levels: list[float], *, seed: int = 1
+) -> Measurement:
+    """Steady IOPS, WAF and p99 latency of the twin at ``levels``, one drive swept lowest
+    first (the same measurement code as calibrate's own, on the simulated twin)."""
+    plan = Plan(budget=Budget(), segments=segments_for(levels))
+    target = SimTarget(sim_spec(path, p.advertised_bytes, p.native_op), seed=seed)
+    with target:
+        return measure(target, plan)
+
+
+def refine(
+    path: Path,
+    p: TwinParameters,
+    points: list[fitmod.Point],
+    *,
+    iterations: int = 3,
+    tolerance: float = 0.02,
+) -> tuple[TwinParameters, Measurement, list[dict[str, float]]]:
+    """Correct the twin until it reproduces the measured IOPS within ``tolerance`` (or
+    ``iterations`` run out). Returns the twin, its simulation at the measured levels, and the
+    history of (iteration, worst relative error)."""
+    levels = sorted({pt.extra_op_percent for pt in points if pt.iops})
+    history: list[dict[str, float]] = []
+    best: tuple[float, TwinParameters, Measurement] | None = None
+    for it in range(iterations + 1):
+        write(path, p)
+        sim = simulate_levels(path, p, levels)
+        by_level = {lv.extra_op_percent: lv for lv in sim.levels}
+        errs = [
+            by_level[pt.extra_op_percent].steady_iops / pt.iops - 1.0  # type: ignore[operator]
+            for pt in points
+            if pt.iops
+        ]
+        worst = max((abs(e) for e in errs), default=0.0)
+        history.append({"iteration": it, "worst_rel_error": worst})
+        if best is None or worst < best[0]:
+            best = (worst, p, sim)
+        if worst <= tolerance or it == iterations:
+            break
+        p = _corrected(p, points, by_level)
+    assert best is not None
+    write(path, best[1])
+    return best[1], best[2], history
+
+
+def _corrected(
+    p: TwinParameters, points: list[fitmod.Point], by_level: dict[float, Any]
+) -> TwinParameters:
+    """One correction step from the twin's simulated WAF and IOPS at the measured levels."""
+    rho0 = p.native_op
+    waf_points = [pt for pt in points if pt.waf is not None and pt.extra_op_percent in by_level]
+    if waf_points:
+        # the most sensitive WAF point (lowest OP): scale the twin's spare space at that level
+        # by the ratio of the spare ratios the measured and the simulated WAF imply
+        pt = min(waf_points, key=lambda q: q.extra_op_percent)
+        sim_waf = by_level[pt.extra_op_percent].waf
+        if sim_waf and sim_waf > 1.0 and pt.waf and pt.waf > 1.0:
+            x = pt.extra_op_percent / 100.0
+            r = fitmod.rho_for_waf(pt.waf) / fitmod.rho_for_waf(sim_waf)
+            r = min(max(r, 0.7), 1.3)  # one step moves ρ by at most 30%
+            rho0 = max(
+                fitmod.RHO_MIN, (1 - x) * (1 + r * fitmod.rho_eff(rho0, pt.extra_op_percent)) - 1
+            )
+    # time per write against the twin's own WAF: the measured y = t_cmd + W_sim · t_page, and
+    # what the twin realised with its current parameters; correct by their ratio (t_page)
+    # and difference (t_cmd), so imperfections of the parameter mapping cancel
+    ip = [pt for pt in points if pt.iops]
+    wafs = [by_level[pt.extra_op_percent].waf or 1.0 for pt in ip]
+    y_meas = [1e6 / pt.iops for pt in ip]  # type: ignore[operator]
+    y_sim = [1e6 / by_level[pt.extra_op_percent].steady_iops for pt in ip]
+    ws = [
+        1.0 / (y * max(pt.iops_rel_sd, fitmod.MIN_REL_SD)) ** 2
+        for pt, y in zip(ip, y_meas, strict=True)
+    ]
+    fit_cmd = p.t_cmd_us != 0 and len(ip) >= 2
+    cmd_target, page_target = fitmod.linear_fit(wafs, y_meas, ws, fit_cmd)
+    cmd_real, page_real = fitmod.linear_fit(wafs, y_sim, ws, fit_cmd)
+    if page_real > 0 and page_target > 0:
+        t_page = p.t_page_us * page_target / page_real
+        t_cmd = max(-fitmod.MAX_READ_SHARE * t_page, p.t_cmd_us + cmd_target - cmd_real)
+    else:  # no WAF dependence to fit: scale both by the mean IOPS ratio
+        ratio = math.exp(sum(math.log(a / b) for a, b in zip(y_meas, y_sim, strict=True)) / len(ip))
+        t_page, t_cmd = p.t_page_us * ratio, p.t_cmd_us * ratio
+    return replace(p, native_op=rho0, t_page_us=t_page, t_cmd_us=t_cmd)

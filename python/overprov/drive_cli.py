@@ -1,0 +1,113 @@
+"""``overprov drive show NAME|FILE``: a drive's parameters, the figures that follow from them,
+and where its values come from."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from overprov import presets
+
+MB = 1e6
+
+
+def _flatten(d: dict[str, Any], prefix: str = "") -> list[tuple[str, Any]]:
+    out: list[tuple[str, Any]] = []
+    for key, value in d.items():
+        path = f"{prefix}{key}"
+        if isinstance(value, dict):
+            out.extend(_flatten(value, path + "."))
+        else:
+            out.append((path, value))
+    return out
+
+
+def derived(name: str) -> dict[str, Any]:
+    """Figures that follow from the drive's parameters at full size, 0% extra OP."""
+    drive = presets.get(name)
+    resolved = presets.check(presets._build(drive, 1.0))
+    cfg, geo = resolved["config"], resolved["geometry"]
+    timing = cfg["timing"]
+    nand, ctrl, host = timing["nand"], timing["controller"], timing["host"]
+    dies = nand["channels"] * nand["dies_per_channel"]
+    unit = geo["page_size_bytes"]
+    nand_write_bytes_s = dies * nand["flash_page_bytes"] / (nand["program_us"] * 1e-6)
+    per_write_us = ctrl["command_us"] + ctrl["data_us_per_4kib"] * -(-unit // 4096)
+    per_write_us += ctrl["map_update_us"]
+    out: dict[str, Any] = {
+        "advertised_bytes": drive["advertised_bytes"],
+        "raw_nand_bytes": int(drive.get("raw_nand_bytes") or presets.physical_bytes(drive)),
+        "ftl_nand_bytes": int(presets.physical_bytes(drive)),
+        "op_ratio_at_0_extra": resolved["op_ratio"],
+        "dies": dies,
+        "nand_write_mb_s": nand_write_bytes_s / MB,
+        "nand_bound_4k_write_iops_at_waf_1": nand_write_bytes_s / unit,
+        "link_bound_4k_iops": host["link_mb_s"] * MB / 4096,
+        "controller_ceiling_4k_write_iops": (
+            ctrl["contexts"] * 1e6 / per_write_us if per_write_us > 0 else None
+        ),
+    }
+    if timing["slc"]["enabled"]:
+        slc_pages = max(1.0, nand["flash_page_bytes"] / unit / 3) * unit
+        out["slc_write_mb_s"] = dies * slc_pages / (timing["slc"]["program_us"] * 1e-6) / MB
+    if not timing["buffer"]["power_loss_protected"]:
+        flush_us = nand["program_us"] * (1 + timing["flush"]["metadata_flash_pages"])
+        out["write_through_flushes_per_s"] = 1e6 / flush_us
+    return out
+
+
+def show(name: str) -> str:
+    drive = presets.get(name)
+    lines = [f"drive {name}" + (" (drive file)" if "file" in drive else " (preset)")]
+    if drive.get("description"):
+        lines.append(f"  {drive['description']}")
+    lines.append("")
+    lines.append("parameters (full size):")
+    lines.append(f"  advertised_bytes = {drive['advertised_bytes']:,}")
+    if "physical_bytes" in drive:
+        lines.append(f"  physical_bytes = {drive['physical_bytes']:,}")
+    for key, value in _flatten(drive.get("config", {})):
+        lines.append(f"  {key} = {value!r}")
+    lines.append("")
+    lines.append("derived (full size, 0% extra OP, 4 KiB writes):")
+    d = derived(name)
+    fmt = {
+        "advertised_bytes": lambda v: f"{v / 1e9:,.1f} GB",
+        "raw_nand_bytes": lambda v: f"{v / 2**30:,.1f} GiB ({v:,} bytes)",
+        "ftl_nand_bytes": lambda v: f"{v / 2**30:,.1f} GiB used by the FTL (effective native OP)",
+        "op_ratio_at_0_extra": lambda v: f"ρ = {v:.4f}",
+        "nand_write_mb_s": lambda v: f"{v:,.0f} MB/s (dies × flash page / tPROG)",
+        "slc_write_mb_s": lambda v: f"{v:,.0f} MB/s in SLC mode",
+        "nand_bound_4k_write_iops_at_waf_1": lambda v: f"{v:,.0f} IOPS (divide by WAF)",
+        "link_bound_4k_iops": lambda v: f"{v:,.0f} IOPS",
+        "controller_ceiling_4k_write_iops": lambda v: (
+            "none (no controller costs set)" if v is None else f"{v:,.0f} IOPS at WAF 1"
+        ),
+        "write_through_flushes_per_s": lambda v: f"{v:,.0f} (no power-loss protection)",
+    }
+    for key, value in d.items():
+        lines.append(f"  {key}: {fmt.get(key, str)(value)}")
+    lines.append("")
+    lines.append("sources:")
+    lines.append("  " + (drive.get("source") or "(none given)").replace("\n", "\n  "))
+    for key, note in drive.get("notes", {}).items():
+        lines.append(f"  {key}: {note}")
+    return "\n".join(lines)
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "drive",
+        help="show a drive (preset or drive file): parameters, derived figures, sources",
+        description="Show a simulated drive: a preset name or a TOML drive file (docs/drives/).",
+    )
+    sub = p.add_subparsers(dest="drive_command", metavar="ACTION")
+    sub.required = True
+    s = sub.add_parser("show", help="print a drive's parameters, derived figures and sources")
+    s.add_argument("drive", metavar="NAME|FILE", help="preset name or drive file (.toml)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    print(show(args.drive))
+    return 0

@@ -1,0 +1,86 @@
+"""Calibrate sees a drive only through the Target protocol: a wrapper that hides the drive file
+and its configuration gives the same measurement and the same prediction."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from overprov.calibrate import predict as predmod
+from overprov.calibrate import validation
+from overprov.calibrate.measure import measure, write_counters
+from overprov.calibrate.plan import design, parse_budget
+from overprov.profile.sim_target import SimTarget
+from overprov.profile.targets import RoundResult, RoundSpec, Target
+
+LEVELS = [0.0, 10.0, 20.0, 30.0, 40.0]
+
+
+class HiddenDrive:
+    """Only the Target protocol and the SMART-like write counters, nothing else: no config,
+    no preset, no path. Attribute access to anything else fails."""
+
+    __slots__ = ("_t", "spec", "kind", "capacity_bytes", "member_names")
+
+    def __init__(self, inner: SimTarget) -> None:
+        self._t = inner
+        self.spec = "hidden"
+        self.kind = inner.kind  # "sim": rounds may be timed in fractions of a second
+        self.capacity_bytes = inner.capacity_bytes
+        self.member_names = ["hidden"]
+
+    def open(self, *, resuming: bool = False) -> None:
+        self._t.open(resuming=resuming)
+
+    def close(self) -> None:
+        self._t.close()
+
+    def identity(self) -> dict[str, Any]:
+        return {"kind": self.kind, "capacity_bytes": self.capacity_bytes, "members": [{}]}
+
+    def same_as(self, stored_identity: dict[str, Any]) -> str | None:
+        return None
+
+    def software(self) -> dict[str, str]:
+        return {}
+
+    def purge(self) -> str:
+        return self._t.purge()
+
+    def discard_tail(self, start_bytes: int) -> str:
+        return self._t.discard_tail(start_bytes)
+
+    def run(self, spec: RoundSpec) -> RoundResult:
+        return self._t.run(spec)
+
+    def write_counters(self) -> dict[str, int]:
+        return self._t.write_counters()
+
+
+def _calibrate(target: Target, out) -> dict[str, Any]:
+    target.open()
+    try:
+        plan = design(LEVELS, parse_budget(None), write_counters=write_counters(target) is not None)
+        m = measure(target, plan)
+    finally:
+        target.close()
+    return predmod.predict(
+        predmod.points_from(m), LEVELS, out, fob_iops=m.fob_iops,
+        advertised_bytes=10**12, bootstrap_samples=20,
+    )  # fmt: skip
+
+
+def test_hidden_drive_gives_the_same_prediction(tmp_path):
+    path = validation.write_drive(3, tmp_path)
+    spec = f"sim:{path}@{validation.scale_for(validation.drive(3), 2**30)}"
+    hidden = HiddenDrive(SimTarget(spec))
+    assert isinstance(hidden, Target)
+    with pytest.raises(AttributeError):
+        hidden.config  # noqa: B018 - the configuration is not reachable
+    seen = _calibrate(hidden, tmp_path / "hidden")
+    direct = _calibrate(SimTarget(spec), tmp_path / "direct")
+    for a, b in zip(seen["levels"], direct["levels"], strict=True):
+        assert a["steady_iops"] == pytest.approx(b["steady_iops"], rel=1e-9)
+        assert a["waf"] == pytest.approx(b["waf"], rel=1e-9)
+    assert json.dumps(seen["fit"]["points"]) == json.dumps(direct["fit"]["points"])

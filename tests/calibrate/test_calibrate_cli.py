@@ -1,0 +1,124 @@
+"""``overprov calibrate`` end to end: a simulated drive, --from its folder, --points."""
+
+from __future__ import annotations
+
+import json
+
+import jsonschema
+import pytest
+from overprov.calibrate import predict as predmod
+from overprov.cli import main
+from overprov.profile.sim_target import SimTarget
+
+
+@pytest.fixture(scope="module")
+def calibrated(tmp_path_factory):
+    out = tmp_path_factory.mktemp("cal")
+    rc = main(["calibrate", "sim:older-mlc-sata@1GiB", "--out", str(out),
+               "--extra-op", "0,10,20,30,40", "--target-iops", "20000"])  # fmt: skip
+    assert rc == 0
+    return out
+
+
+def test_writes_a_valid_prediction_and_a_usable_twin(calibrated):
+    pred = json.loads((calibrated / "prediction.json").read_text())
+    jsonschema.validate(pred, predmod.schema())
+    assert pred["schema"] == "overprov.calibrate/1"
+    rows = pred["levels"]
+    assert [r["extra_op_percent"] for r in rows] == [0, 10, 20, 30, 40]
+    iops = [r["steady_iops"] for r in rows]
+    assert iops == sorted(iops)  # more spare space, more IOPS
+    for r in rows:
+        assert r["steady_iops_low"] <= r["steady_iops"] <= r["steady_iops_high"]
+    m = pred["measurement"]
+    assert m["drive_writes"] == pytest.approx(m["bytes_written"] / m["capacity_bytes"])
+    # a scaled drive's I/O time is reported for the full-size drive
+    assert m["io_seconds"] > m["io_seconds"] * m["scale_factor"]
+    # the twin reproduces what was measured within 5%
+    assert pred["fit"]["twin_check"]
+    assert all(abs(c["rel_error"]) <= 0.05 for c in pred["fit"]["twin_check"])
+    rec = pred["recommendation"]
+    assert rec["target_iops"] == 20000
+    first = next(r["extra_op_percent"] for r in rows if r["steady_iops"] >= 20000)
+    assert rec["extra_op_percent"] == first
+    # the twin is a drive file the simulator takes
+    with SimTarget(f"sim:{calibrated / 'twin.toml'}@1/512") as t:
+        assert t.capacity_bytes > 0
+    assert (calibrated / "prediction.png").stat().st_size > 0
+
+
+def test_native_op_found_from_outside(calibrated):
+    """The preset's spare space is never shown to the fit; the fit finds it from IOPS and WAF
+    alone. At 1 GiB the drive has 256 blocks of which 17 are spare (7.37%, 256 GB on 256 GiB);
+    the GC reserve (2 blocks) and the open host and GC frontiers (2) hold up to 4 of them, so
+    the spare space garbage collection can use lies between 12.5 and 17 blocks."""
+    pred = json.loads((calibrated / "prediction.json").read_text())
+    with SimTarget("sim:older-mlc-sata@1GiB") as t:
+        geo = json.loads(t._sim.report_json())["geometry"]
+    per_block = geo["pages_per_block"] / geo["user_pages"]
+    lowest = (geo["blocks"] - 4) * per_block - 1
+    assert lowest - 0.005 <= pred["fit"]["native_op"] <= geo["op_ratio"] + 0.005
+
+
+def test_from_folder_refits_the_same_measurement(calibrated, tmp_path, capsys):
+    rc = main(["calibrate", "--from", str(calibrated), "--out", str(tmp_path),
+               "--extra-op", "0,10,20,30,40", "--json", "-"])  # fmt: skip
+    assert rc == 0
+    again = json.loads(capsys.readouterr().out)
+    first = json.loads((calibrated / "prediction.json").read_text())
+    assert again["fit"]["points"] == first["fit"]["points"]
+    for a, b in zip(again["levels"], first["levels"], strict=True):
+        assert a["steady_iops"] == pytest.approx(b["steady_iops"], rel=1e-9)
+
+
+def test_points_850_pro_fit_20_predict_40(tmp_path, capsys):
+    """Samsung 850 Pro 512 GB (512 GiB of NAND): 25,000 IOPS at 20% extra OP is fitted,
+    50,000 at 40% is held out. The prediction (about 39,400) misses the issue's 15% target:
+    greedy GC at 7.37% native OP gives a WAF ratio of 1.57 between the two levels, the drive
+    gains 2.0x; docs/calibrate.md records the figure and why. This test pins that figure."""
+    rc = main(["calibrate", "--points", "20:25000", "--advertised", "512GB",
+               "--physical", "512GiB", "--extra-op", "20,40", "--out", str(tmp_path),
+               "--json", "-"])  # fmt: skip
+    assert rc == 0
+    pred = json.loads(capsys.readouterr().out)
+    at = {r["extra_op_percent"]: r for r in pred["levels"]}
+    assert at[20]["steady_iops"] == pytest.approx(25000, rel=0.05)  # the fitted point
+    assert at[40]["steady_iops"] == pytest.approx(39400, rel=0.03)  # held out: 50,000
+
+
+def test_waf_points_pny_fit_128gb_predict_120gb(tmp_path, capsys):
+    """PNY 128 GB (0% extra) WAF 2.85 is fitted; the 120 GB model (8 of 128 GB unused,
+    6.25%) with WAF 1.87 is held out. Recorded in docs/calibrate.md with its error."""
+    rc = main(["calibrate", "--waf-points", "0:2.85", "--extra-op", "0,6.25",
+               "--out", str(tmp_path), "--json", "-"])  # fmt: skip
+    assert rc == 0
+    pred = json.loads(capsys.readouterr().out)
+    at = {r["extra_op_percent"]: r for r in pred["levels"]}
+    assert at[0]["waf"] == pytest.approx(2.85, rel=0.01)
+    assert at[6.25]["steady_iops"] is None  # no IOPS were given, none are predicted
+    # held out: 1.87 measured; the greedy uniform-random model says 2.29 (+22%, documented)
+    assert at[6.25]["waf"] == pytest.approx(2.29, rel=0.02)
+
+
+def test_sources_are_exclusive(tmp_path, capsys):
+    assert main(["calibrate", "--points", "0:1000,20:3000", "--from", str(tmp_path)]) == 2
+    assert "exactly one" in capsys.readouterr().err
+    assert main(["calibrate", "--points", "1000"]) == 2
+    assert "OP:VALUE" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_from_a_profile_folder(tmp_path, capsys):
+    """--from reads a profile's results.json: its steady phases are the points."""
+    prof = tmp_path / "prof"
+    rc = main(["profile", "sim:older-mlc-sata@1GiB", "--extra-op", "0,20,40", "--out", str(prof)])
+    assert rc in (0, 3)  # 3: finished without a steady phase (docs/cli.md)
+    doc = json.loads((prof / "results.json").read_text())
+    capsys.readouterr()
+    assert main(["calibrate", "--from", str(prof), "--out", str(tmp_path / "cal"),
+                 "--extra-op", "0,20,40", "--json", "-"]) == 0  # fmt: skip
+    pred = json.loads(capsys.readouterr().out)
+    fitted = {p["extra_op_percent"]: p["iops"] for p in pred["fit"]["points"]}
+    assert fitted == {ph["op_percent"]: ph["steady_iops"] for ph in doc["phases"]}
+    assert pred["measurement"] is None  # nothing measured by calibrate itself
+    jsonschema.validate(pred, predmod.schema())

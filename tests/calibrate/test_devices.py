@@ -1,0 +1,60 @@
+"""Calibrate on block devices: the profile's safety rules (same code) and a real fio run on a
+loop device made on a sparse file."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import jsonschema
+import pytest
+from overprov.calibrate import predict as predmod
+
+MIB = 2**20
+
+pytestmark = pytest.mark.root
+
+
+@pytest.fixture
+def need_fio() -> None:
+    if shutil.which("fio") is None:
+        pytest.skip("fio is not installed (Debian package fio)")
+
+
+def _backing(dev: str) -> Path:
+    name = os.path.basename(os.path.realpath(dev))
+    return Path(Path(f"/sys/block/{name}/loop/backing_file").read_text().strip())
+
+
+def test_a_device_holding_a_file_system_is_refused(tmp_path, loop_device, overprov_cli, need_fio):
+    dev = loop_device(size_bytes=32 * MIB)
+    subprocess.run(["mkfs.ext4", "-q", "-F", dev], check=True, capture_output=True)
+    before = hashlib.sha256(_backing(dev).read_bytes()).hexdigest()
+    rc, _, err = overprov_cli("calibrate", dev, "--allow-hdd", "--out", str(tmp_path / "o"))
+    assert rc == 2
+    assert f"refusing to write to {os.path.realpath(dev)}" in err and "ext4" in err
+    assert hashlib.sha256(_backing(dev).read_bytes()).hexdigest() == before
+
+
+@pytest.mark.slow
+def test_calibrate_a_blank_loop_device_with_fio(tmp_path, loop_device, overprov_cli, need_fio):
+    """The whole path on a real block device: fio rounds, BLKDISCARD per level, no SMART
+    NAND counters (a loop device has none), so the three-level plan."""
+    dev = loop_device(size_bytes=32 * MIB)
+    out = tmp_path / "out"
+    rc, stdout, err = overprov_cli(
+        "calibrate", dev, "--allow-hdd", "--extra-op", "0,20,40", "--out", str(out)
+    )
+    assert rc == 0, err
+    m = json.loads((out / "measurement.json").read_text())
+    assert m["kind"] == "block" and m["counters"] is False
+    assert [lv["extra_op_percent"] for lv in m["levels"]] == [0, 20, 40]
+    assert (out / "fio" / "fill.fio").is_file()
+    pred = json.loads((out / "prediction.json").read_text())
+    jsonschema.validate(pred, predmod.schema())
+    # a real drive's interval carries the real-drive model-form error
+    assert "published real-drive figures" in pred["interval"]

@@ -1,0 +1,53 @@
+"""The surrogate fit: it recovers the parameters that made a curve, and the WAF model's inverse."""
+
+from __future__ import annotations
+
+import pytest
+from overprov import models
+from overprov.calibrate import fit
+from overprov.errors import ConfigError
+
+
+def _curve(native_op, t_page, t_cmd, levels, with_waf=True):
+    s = fit.Surrogate(native_op, t_page, t_cmd)
+    return [fit.Point(x, s.iops(x), 0.01, s.waf(x) if with_waf else None, 0.01) for x in levels]
+
+
+@pytest.mark.parametrize("native_op", [0.02, 0.0737, 0.28])
+def test_recovers_known_parameters(native_op):
+    points = _curve(native_op, 12.0, 3.0, [0, 40])
+    s = fit.fit(points)
+    assert s.native_op == pytest.approx(native_op, rel=0.01)
+    assert s.t_page_us == pytest.approx(12.0, rel=0.01)
+    assert s.t_cmd_us == pytest.approx(3.0, abs=0.1)
+
+
+def test_without_waf_three_iops_points_fit_all_three():
+    points = _curve(0.10, 8.0, 2.0, [0, 20, 40], with_waf=False)
+    s = fit.fit(points)
+    assert s.native_op == pytest.approx(0.10, rel=0.05)
+    assert s.iops(60) == pytest.approx(fit.Surrogate(0.10, 8.0, 2.0).iops(60), rel=0.01)
+
+
+def test_two_iops_points_hold_t_cmd_at_zero():
+    points = _curve(0.07, 10.0, 0.0, [0, 20], with_waf=False)
+    s = fit.fit(points)
+    assert s.t_cmd_us == 0.0 and any("t_cmd" in f for f in s.fixed)
+    assert s.native_op == pytest.approx(0.07, rel=0.02)
+
+
+def test_waf_model_is_the_greedy_mean_field_model():
+    # the surrogate's WAF is models.waf_greedy at the effective spare ratio
+    rho = fit.rho_eff(0.0737, 20)
+    assert rho == pytest.approx(1.0737 / 0.8 - 1)
+    assert fit.waf_at(rho) == pytest.approx(models.waf_greedy(rho, fit.PAGES_PER_BLOCK), rel=1e-4)
+    assert fit.waf_at(fit.rho_for_waf(2.85)) == pytest.approx(2.85, rel=1e-6)
+
+
+def test_refuses_what_it_cannot_fit():
+    with pytest.raises(ConfigError, match="no measured points"):
+        fit.fit([fit.Point(0)])
+    with pytest.raises(ConfigError, match="one point"):
+        fit.fit([fit.Point(0, 10_000)])
+    with pytest.raises(ConfigError, match="WAF must be at least 1"):
+        fit.fit([fit.Point(0, 10_000, waf=0.5), fit.Point(20, 20_000)])

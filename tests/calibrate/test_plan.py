@@ -1,0 +1,55 @@
+"""The measurement plan and its budget."""
+
+from __future__ import annotations
+
+import pytest
+from overprov.calibrate.plan import Budget, design, parse_budget, segments_for
+from overprov.errors import ConfigError
+
+LEVELS = [float(x) for x in range(0, 65, 5)]
+
+
+def test_budget_units():
+    assert parse_budget("2dw") == Budget(drive_writes=2.0)
+    assert parse_budget("2h") == Budget(io_seconds=7200.0)
+    assert parse_budget("90m") == Budget(io_seconds=5400.0)
+    assert parse_budget(None).drive_writes > 0
+    for bad in ("2", "two hours", "-1dw", "0dw"):
+        with pytest.raises(ConfigError, match="--budget"):
+            parse_budget(bad)
+
+
+def test_levels_depend_on_write_counters():
+    with_waf = design(LEVELS, parse_budget(None), write_counters=True)
+    without = design(LEVELS, parse_budget(None), write_counters=False)
+    assert [s.extra_op_percent for s in with_waf.segments] == [0, 40]
+    assert [s.extra_op_percent for s in without.segments] == [0, 20, 40]
+
+
+def test_segment_minimum_covers_the_freed_space():
+    segs = segments_for([0, 20, 40], settle_span_writes=0.8)
+    assert segs[0].min_drive_writes == pytest.approx(0.8)
+    # 20% freed by the discard, then 0.8 writes of the 80% span
+    assert segs[1].min_drive_writes == pytest.approx(0.2 + 0.8 * 0.8)
+    assert segs[2].min_drive_writes == pytest.approx(0.2 + 0.8 * 0.6)
+
+
+def test_small_budget_drops_levels_then_refuses():
+    plan = design(LEVELS, parse_budget("2.5dw"), write_counters=False)
+    assert len(plan.segments) < 3
+    assert plan.minimum_drive_writes() <= 2.5
+    with pytest.raises(ConfigError, match="too little"):
+        design(LEVELS, parse_budget("1dw"))
+
+
+def test_an_io_time_budget_cuts_segments_short():
+    from overprov.calibrate.measure import measure
+    from overprov.profile.sim_target import SimTarget
+
+    plan = design([0, 40], parse_budget("1s"))  # one simulated second of I/O
+    with SimTarget("sim:older-mlc-sata@1GiB") as t:
+        m = measure(t, plan)
+    for level in m.levels:
+        rounds = [r for r in m.rounds if r.label.startswith(f"op{level.extra_op_percent:g}-")]
+        assert len(rounds) == plan.window_rounds  # the fewest that make a window
+        assert not level.settled
