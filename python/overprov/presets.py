@@ -46,6 +46,7 @@ DRIVE_KEYS: dict[str, type | tuple[type, ...]] = {
     "config": dict,
     "notes": dict,
     "raw_nand_bytes": int,
+    "calibration": dict,  # how overprov calibrate fitted a twin (parameters, uncertainty)
 }
 
 

@@ -35,9 +35,7 @@ from overprov.units import (
     parse_size,
 )
 
-# profile/sim_target.py still reaches merge and validate through this module; it is to call
-# overprov.engine (merge, validate, simulator, core_version) directly.
-__all__ = ["merge", "validate", "register", "run"]
+__all__ = ["register", "run"]
 
 POLICIES = ("greedy", "fifo", "random", "d-choices", "cost-benefit")
 PATTERNS = ("uniform", "sequential", "hot-cold", "zoned", "zipf", "jesd219")

@@ -38,7 +38,7 @@ def device_sha256(dev: str) -> str:
 @pytest.fixture
 def mounted_ext4(loop_device, tmp_path):
     dev = loop_device(size_bytes=64 * MIB)
-    sh("mkfs.ext4", "-q", "-F", dev)
+    sh("mkfs.ext4", "-q", "-F", "-E", "lazy_itable_init=0,lazy_journal_init=0", dev)
     mnt = tmp_path / "mnt"
     mnt.mkdir()
     sh("mount", dev, str(mnt))
@@ -84,7 +84,7 @@ def test_ext4_signature_refused_unless_exactly_this_device_is_confirmed(
 ):
     dev = loop_device(size_bytes=64 * MIB)
     other = loop_device(size_bytes=64 * MIB)
-    sh("mkfs.ext4", "-q", "-F", dev)
+    sh("mkfs.ext4", "-q", "-F", "-E", "lazy_itable_init=0,lazy_journal_init=0", dev)
 
     with pytest.raises(DeviceRefusedError) as exc:
         check_destroyable(dev, None, allow_hdd=True)
@@ -132,7 +132,7 @@ def test_mounted_partition_refuses_the_whole_disk(loop_device, tmp_path):
     sh("sgdisk", "--new=1:2048:+32M", "--new=2:0:+32M", dev)
     sh("partx", "--update", dev)  # this kernel may not parse GPT itself
     part = dev + "p1"
-    sh("mkfs.ext4", "-q", "-F", part)
+    sh("mkfs.ext4", "-q", "-F", "-E", "lazy_itable_init=0,lazy_journal_init=0", part)
     mnt = tmp_path / "mnt"
     mnt.mkdir()
     sh("mount", part, str(mnt))

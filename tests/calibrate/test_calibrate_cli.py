@@ -42,7 +42,7 @@ def test_writes_a_valid_prediction_and_a_usable_twin(calibrated):
     first = next(r["extra_op_percent"] for r in rows if r["steady_iops"] >= 20000)
     assert rec["extra_op_percent"] == first
     # the twin is a drive file the simulator takes
-    with SimTarget(f"sim:{calibrated / 'twin.toml'}@1/512") as t:
+    with SimTarget(f"sim:{calibrated / 'twin.toml'}@1/256") as t:
         assert t.capacity_bytes > 0
     assert (calibrated / "prediction.png").stat().st_size > 0
 

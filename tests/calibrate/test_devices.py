@@ -47,8 +47,9 @@ def test_calibrate_a_blank_loop_device_with_fio(tmp_path, loop_device, overprov_
     dev = loop_device(size_bytes=32 * MIB)
     out = tmp_path / "out"
     rc, stdout, err = overprov_cli(
-        "calibrate", dev, "--allow-hdd", "--extra-op", "0,20,40", "--out", str(out)
-    )
+        "calibrate", dev, "--allow-hdd", "--extra-op", "0,20,40", "--out", str(out),
+        "--i-understand-this-destroys-data", dev,
+    )  # fmt: skip
     assert rc == 0, err
     m = json.loads((out / "measurement.json").read_text())
     assert m["kind"] == "block" and m["counters"] is False

@@ -6,14 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from overprov import presets, simulate
+from overprov import engine, presets
 
 DRIVES = Path(__file__).resolve().parents[2] / "docs" / "drives"
 
 
 def _run(drive: str, scale: str | None, override: dict[str, Any]) -> tuple[dict, float]:
     cfg, factor = presets.preset_config(str(DRIVES / drive), scale)
-    return simulate.run(simulate.merge(cfg, override)), factor
+    return engine.run(engine.merge(cfg, override)), factor
 
 
 def filled_randwrite_iops(
@@ -51,8 +51,8 @@ def jesd219_waf(drive: str, user_bytes: int, drive_writes: float, scale: str = "
     geometry = {k: v for k, v in cfg["geometry"].items() if k != "extra_op_percent"}
     geometry["user_bytes"] = int(user_bytes * factor)
     cfg["geometry"] = geometry
-    rep = simulate.run(
-        simulate.merge(
+    rep = engine.run(
+        engine.merge(
             cfg,
             {
                 "workload": {"pattern": "jesd219"},
@@ -84,5 +84,5 @@ def write_cache_off_iops(
     }
     if plp is not None:
         override["timing"]["buffer"] = {"power_loss_protected": plp}
-    rep = simulate.run(simulate.merge(cfg, override))
+    rep = engine.run(engine.merge(cfg, override))
     return rep["timed"]["ios"] / rep["timed"]["simulated_s"]

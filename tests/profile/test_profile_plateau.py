@@ -11,9 +11,10 @@ series built to show the hole they close.
 from __future__ import annotations
 
 import functools
+import math
 
 import pytest
-from overprov import models, presets, simulate
+from overprov import engine, models, presets
 from overprov.profile import phase_precondition as pp
 from overprov.profile.estimate import estimate, estimate_text
 from overprov.profile.runner import Profile, ProfileSettings
@@ -22,10 +23,19 @@ from overprov.profile.steady import SNIA, SteadyStateCriteria, assess
 OPS = (0, 20, 40)
 ROUND_SECONDS = (5, 10, 20)
 TOLERANCE = 0.03
-SCALES = ("1GiB", "2GiB")
-"""Small enough for CI, big enough to be the drive: 255 and 511 blocks of the consumer preset
-(1,023 at 4 GiB); smaller drives show their few blocks in the 0% figure from one second to the
-next."""
+
+
+def scales(preset: str) -> tuple[str, str]:
+    """The smallest whole GiB of NAND that keeps the drive's behaviour (at least 1 GiB; the
+    presets refuse smaller scales) and twice that: small enough for CI, big enough to be the
+    drive (255 and 511 blocks of the consumer preset at 1 and 2 GiB)."""
+    drive = presets.get(preset)
+    least = presets.smallest_factor(drive) * presets.physical_bytes(drive)
+    gib = max(1, math.ceil(least / 2**30))
+    return f"{gib}GiB", f"{2 * gib}GiB"
+
+
+CASES = [(p, s) for p in presets.names() for s in scales(p)]
 
 
 @functools.cache
@@ -33,7 +43,7 @@ def long_run_steady_iops(preset: str, scale: str, extra_op_percent: float) -> fl
     """``overprov simulate --preset P --scale S --extra-op X --precondition sequential
     --warmup 6 --drive-writes 3``: the timed run's steady IOPS."""
     cfg, _ = presets.preset_config(preset, scale)
-    cfg = simulate.merge(
+    cfg = engine.merge(
         cfg,
         {
             "geometry": {"extra_op_percent": float(extra_op_percent)},
@@ -41,7 +51,7 @@ def long_run_steady_iops(preset: str, scale: str, extra_op_percent: float) -> fl
             "run": {"warmup_drive_writes": 6.0, "drive_writes": 3.0},
         },
     )
-    steady = simulate.run(cfg)["timed"]["steady_iops"]
+    steady = engine.run(cfg)["timed"]["steady_iops"]
     assert steady is not None, f"{preset}@{scale} {extra_op_percent}%: reference not steady"
     return float(steady)
 
@@ -61,8 +71,7 @@ def profile_steady_iops(tmp_path, preset: str, scale: str, round_seconds: int) -
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("scale", SCALES)
-@pytest.mark.parametrize("preset", presets.names())
+@pytest.mark.parametrize(("preset", "scale"), CASES)
 def test_profile_matches_the_long_run_at_every_round_length(tmp_path, preset, scale):
     by_round = {rs: profile_steady_iops(tmp_path, preset, scale, rs) for rs in ROUND_SECONDS}
     for op in OPS:

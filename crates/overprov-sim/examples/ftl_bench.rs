@@ -1,19 +1,25 @@
 //! `make bench`: simulated host writes per second and NAND page programs per second on one core,
-//! for the cases of issue 2, each in its own process so its peak memory (VmHWM) is its own.
+//! for the cases of issues 2 and 18, each in its own process so its peak memory (VmHWM) is its own.
 //!
 //!   (a) 2,000,000 user pages, ρ = 0.28, 256 pages/block, greedy, uniform random, 8 drive writes
 //!   (b) the same at ρ = 0.0737
 //!   (c) 67,108,864 user pages (256 GiB of 4 KiB), ρ = 0.28, 3 drive writes
+//!   (d) 16,777,216 user pages (64 GiB of 4 KiB), ρ = 0.28, 2 drive writes
 //!
 //! The timed part is the random-write workload after a sequential fill (the fill is timed
-//! separately). With `--c-ref BIN`, cases (a) and (b) are also run by a minimal C page-mapped FTL
-//! (bench/c_ftl/ftl.c, the same algorithm without any of the simulator's features), one after the
-//! other in the same run, and the ratio is printed.
-//! Usage: ftl_bench [--case a|b|c] [--out FILE.json] [--c-ref BIN]
+//! separately). With `--c-ref BIN`, cases (a), (b) and (d) are also run by a minimal C page-mapped
+//! FTL (bench/c_ftl/ftl.c, the same algorithm without any of the simulator's features), right
+//! after the simulator's run of the same case, and the ratio is printed; `--repeat N` (default
+//! 3; case (c) runs once) does that N times, interleaved, and prints the median of the same-run
+//! ratios: on a shared machine single figures swing by 2× from run to run. `--depth N` sets how many requests the simulator generates ahead to
+//! prefetch their mapping state (0: the unbatched loop).
+//! Usage: ftl_bench [--cases a,b,c,d] [--repeat N] [--depth N] [--out FILE.json] [--c-ref BIN]
+//!        ftl_bench --case X [--depth N]     (one case in this process; prints one JSON line)
 
 use std::time::Instant;
 
 use overprov_sim::config::SimConfig;
+use overprov_sim::workload::lookahead::DEFAULT_DEPTH;
 use overprov_sim::Simulator;
 
 fn config(case: &str) -> SimConfig {
@@ -21,6 +27,7 @@ fn config(case: &str) -> SimConfig {
         "a" => (2_000_000u64, 0.28, 8.0),
         "b" => (2_000_000, 0.0737, 8.0),
         "c" => (67_108_864, 0.28, 3.0),
+        "d" => (16_777_216, 0.28, 2.0),
         other => panic!("unknown case {other}"),
     };
     let mut c = SimConfig::default();
@@ -43,8 +50,8 @@ fn peak_rss_bytes() -> u64 {
         .map_or(0, |kb| kb * 1024)
 }
 
-fn run_case(case: &str) -> String {
-    let mut sim = Simulator::new(config(case)).expect("valid config");
+fn run_case(case: &str, depth: usize) -> String {
+    let mut sim = Simulator::with_lookahead(config(case), depth).expect("valid config");
     let t0 = Instant::now();
     // precondition: exactly the user pages
     let user = sim.geometry().user_pages as u64;
@@ -63,7 +70,7 @@ fn run_case(case: &str) -> String {
          \"host_writes\":{host},\"nand_programs\":{nand},\"seconds\":{secs:.4},\
          \"host_writes_per_s\":{:.0},\"nand_programs_per_s\":{:.0},\"waf\":{:.4},\
          \"fill_seconds\":{fill_s:.3},\"state_bytes_per_physical_page\":{:.3},\
-         \"peak_rss_bytes\":{}}}",
+         \"peak_rss_bytes\":{},\"lookahead_depth\":{depth}}}",
         sim.geometry().user_pages,
         sim.geometry().op_ratio(),
         host as f64 / secs,
@@ -74,6 +81,31 @@ fn run_case(case: &str) -> String {
     )
 }
 
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+/// The C reference on the geometry of `case`: its JSON line.
+fn run_c_reference(cref: &str, case: &str) -> serde_json::Value {
+    let cfg = config(case);
+    let out = std::process::Command::new(cref)
+        .args([
+            cfg.geometry.user_pages.unwrap().to_string(),
+            cfg.geometry.op_ratio.unwrap().to_string(),
+            "256".into(),
+            cfg.run.drive_writes.to_string(),
+        ])
+        .output()
+        .expect("run the C reference");
+    serde_json::from_slice(&out.stdout).expect("C reference prints JSON")
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let get = |flag: &str| {
@@ -81,15 +113,24 @@ fn main() {
             .position(|a| a == flag)
             .and_then(|i| args.get(i + 1))
     };
+    let depth: usize = get("--depth").map_or(DEFAULT_DEPTH, |d| d.parse().expect("--depth N"));
     if let Some(case) = get("--case") {
-        println!("{}", run_case(case));
+        println!("{}", run_case(case, depth));
         return;
     }
+    let cases: Vec<String> = get("--cases").map_or_else(
+        || ["a", "b", "c", "d"].map(String::from).to_vec(),
+        |c| c.split(',').map(String::from).collect(),
+    );
+    let repeat: usize = get("--repeat").map_or(3, |r| r.parse().expect("--repeat N"));
+    let cref = get("--c-ref");
     let exe = std::env::current_exe().expect("own path");
     let mut rows = Vec::new();
+    let mut ratios: Vec<(String, Vec<f64>)> = Vec::new();
     println!(
-        "{:<5} {:>11} {:>7} {:>12} {:>9} {:>16} {:>16} {:>7} {:>10}",
+        "{:<5} {:>3} {:>11} {:>7} {:>12} {:>9} {:>16} {:>16} {:>7} {:>10} {:>14} {:>7}",
         "case",
+        "run",
         "user pages",
         "rho",
         "host writes",
@@ -97,63 +138,70 @@ fn main() {
         "host writes/s",
         "NAND programs/s",
         "WAF",
-        "peak MiB"
+        "peak MiB",
+        "C host w/s",
+        "ratio"
     );
-    for case in ["a", "b", "c"] {
-        let out = std::process::Command::new(&exe)
-            .args(["--case", case])
-            .output()
-            .expect("run case");
-        assert!(
-            out.status.success(),
-            "case {case} failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let line = String::from_utf8_lossy(&out.stdout).trim().to_string();
-        let v: serde_json::Value = serde_json::from_str(&line).expect("json");
-        println!(
-            "{:<5} {:>11} {:>7.4} {:>12} {:>9.2} {:>16.0} {:>16.0} {:>7.3} {:>10.0}",
-            case,
-            v["user_pages"],
-            v["op_ratio"].as_f64().unwrap(),
-            v["host_writes"],
-            v["seconds"].as_f64().unwrap(),
-            v["host_writes_per_s"].as_f64().unwrap(),
-            v["nand_programs_per_s"].as_f64().unwrap(),
-            v["waf"].as_f64().unwrap(),
-            v["peak_rss_bytes"].as_f64().unwrap() / (1 << 20) as f64
-        );
-        rows.push(line);
-    }
-    if let Some(cref) = get("--c-ref") {
-        println!("\nside by side with the minimal C FTL ({cref}), same machine, same run:");
-        println!(
-            "{:<5} {:>18} {:>18} {:>8}",
-            "case", "overprov host w/s", "C ref host w/s", "ratio"
-        );
-        for (case, row) in ["a", "b"].iter().zip(rows.clone()) {
-            let cfg = config(case);
-            let out = std::process::Command::new(cref)
-                .args([
-                    cfg.geometry.user_pages.unwrap().to_string(),
-                    cfg.geometry.op_ratio.unwrap().to_string(),
-                    "256".into(),
-                    cfg.run.drive_writes.to_string(),
-                ])
+    for run in 1..=repeat {
+        for case in &cases {
+            if case == "c" && run > 1 {
+                continue; // no C comparison: its figures are taken once
+            }
+            let out = std::process::Command::new(&exe)
+                .args(["--case", case, "--depth", &depth.to_string()])
                 .output()
-                .expect("run the C reference");
-            let c: serde_json::Value =
-                serde_json::from_slice(&out.stdout).expect("C reference prints JSON");
-            let ours: serde_json::Value = serde_json::from_str(&row).expect("json");
-            let (o, r) = (
-                ours["host_writes_per_s"].as_f64().unwrap(),
-                c["host_writes_per_s"].as_f64().unwrap(),
+                .expect("run case");
+            assert!(
+                out.status.success(),
+                "case {case} failed: {}",
+                String::from_utf8_lossy(&out.stderr)
             );
-            println!("{case:<5} {o:>18.0} {r:>18.0} {:>8.2}", o / r);
+            let line = String::from_utf8_lossy(&out.stdout).trim().to_string();
+            let v: serde_json::Value = serde_json::from_str(&line).expect("json");
+            let ours = v["host_writes_per_s"].as_f64().unwrap();
+            let (mut c_col, mut ratio_col) = (String::from("-"), String::from("-"));
+            rows.push(line);
+            if let (Some(cref), true) = (cref, case != "c") {
+                let c = run_c_reference(cref, case);
+                let theirs = c["host_writes_per_s"].as_f64().unwrap();
+                let ratio = ours / theirs;
+                c_col = format!("{theirs:.0}");
+                ratio_col = format!("{ratio:.2}");
+                match ratios.iter_mut().find(|(k, _)| k == case) {
+                    Some((_, r)) => r.push(ratio),
+                    None => ratios.push((case.clone(), vec![ratio])),
+                }
+                rows.push(format!(
+                    "{{\"case\":\"{case}\",\"run\":{run},\"c_reference\":{c},\
+                     \"ratio_overprov_to_c\":{ratio:.3}}}"
+                ));
+            }
+            println!(
+                "{:<5} {:>3} {:>11} {:>7.4} {:>12} {:>9.2} {:>16.0} {:>16.0} {:>7.3} {:>10.0} {:>14} {:>7}",
+                case,
+                run,
+                v["user_pages"],
+                v["op_ratio"].as_f64().unwrap(),
+                v["host_writes"],
+                v["seconds"].as_f64().unwrap(),
+                ours,
+                v["nand_programs_per_s"].as_f64().unwrap(),
+                v["waf"].as_f64().unwrap(),
+                v["peak_rss_bytes"].as_f64().unwrap() / (1 << 20) as f64,
+                c_col,
+                ratio_col
+            );
+        }
+    }
+    if !ratios.is_empty() {
+        println!("\nsimulator / minimal C FTL host writes per second, same-run ratios:");
+        for (case, r) in &ratios {
+            let list: Vec<String> = r.iter().map(|x| format!("{x:.2}")).collect();
+            let m = median(r.clone());
+            println!("{case:<5} median {m:.2}  (runs: {})", list.join(", "));
             rows.push(format!(
-                "{{\"case\":\"{case}\",\"c_reference\":{},\"ratio_overprov_to_c\":{:.3}}}",
-                c,
-                o / r
+                "{{\"case\":\"{case}\",\"runs\":{},\"median_ratio_overprov_to_c\":{m:.3}}}",
+                r.len()
             ));
         }
     }

@@ -10,6 +10,7 @@ use crate::ftl::{Counters, Ftl};
 use crate::geometry::Geometry;
 use crate::stats::{erase_histogram, Delta, Interval, Snapshot, WearReport};
 use crate::timing::{Engine, RoundFigures, TimedReport};
+use crate::workload::lookahead::{Lookahead, DEFAULT_DEPTH};
 use crate::workload::permutation::Permutation;
 use crate::workload::{Op, Request, Workload};
 
@@ -88,7 +89,8 @@ pub struct Simulator {
     config: SimConfig,
     geom: Geometry,
     ftl: Ftl,
-    workload: Workload,
+    /// The workload, generated some requests ahead so their FTL state can be prefetched.
+    workload: Lookahead,
     stream_by_class: bool,
     phase: Phase,
     phase_end: u64,
@@ -113,8 +115,15 @@ pub struct Simulator {
 
 impl Simulator {
     pub fn new(config: SimConfig) -> Result<Self> {
+        Self::with_lookahead(config, DEFAULT_DEPTH)
+    }
+
+    /// A simulator that generates the workload `depth` requests ahead of the one it serves and
+    /// prefetches their mapping state; 0 serves each request as it is generated. Results are
+    /// the same for every depth (only the speed differs).
+    pub fn with_lookahead(config: SimConfig, depth: usize) -> Result<Self> {
         let geom = config.validate()?;
-        let workload = Workload::new(&config, &geom)?;
+        let workload = Lookahead::new(Workload::new(&config, &geom)?, depth);
         let ftl = Ftl::new(&config, geom);
         let u = geom.user_pages as f64;
         let warmup_pages = (config.run.warmup_drive_writes * u).round() as u64;
@@ -303,7 +312,7 @@ impl Simulator {
             return self.run_timed(limit);
         }
         while self.ftl.counters().host_pages < limit {
-            let r = self.workload.next_request();
+            let r = next_request(&mut self.workload, &self.ftl);
             self.requests += 1;
             match r.op {
                 Op::Write => {
@@ -358,7 +367,7 @@ impl Simulator {
                 }
             }
             eng.tick(t, self.ftl.counters());
-            let r = self.workload.next_request();
+            let r = next_request(&mut self.workload, &self.ftl);
             self.requests += 1;
             let bytes = r.bytes as u64;
             let done = match r.op {
@@ -508,7 +517,7 @@ impl Simulator {
                 op_ratio: self.geom.op_ratio(),
                 spare_factor: self.geom.spare_factor(),
                 spare_blocks: self.geom.spare_blocks(),
-                span_pages: self.workload.span_pages(),
+                span_pages: self.workload.workload().span_pages(),
             },
             config: self.config.clone(),
             phases,
@@ -531,6 +540,24 @@ impl Simulator {
                 .map(|e| e.report(&self.geom, self.ftl.counters())),
         }
     }
+}
+
+/// The next host request; the mapping state of requests further ahead is prefetched (their
+/// forward-map entries as they are generated, their old pages' state halfway to being served).
+#[inline(always)]
+fn next_request(workload: &mut Lookahead, ftl: &Ftl) -> Request {
+    workload.next(
+        |r| {
+            if r.op != Op::Read {
+                ftl.prefetch_map(r.lpn, r.pages)
+            }
+        },
+        |r| {
+            if r.op != Op::Read {
+                ftl.prefetch_old_pages(r.lpn, r.pages)
+            }
+        },
+    )
 }
 
 /// A host write issued at `t` in simulated time: the FTL does its work (GC included) with the

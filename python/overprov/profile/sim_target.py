@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from overprov import __version__, presets, simulate
+from overprov import __version__, engine, presets
 from overprov.errors import ConfigError
 from overprov.profile.targets import Figures, RoundResult, RoundSpec, now_iso
 
@@ -52,7 +52,7 @@ class SimTarget:
         self.spec = spec
         self.preset, self.scale = parse_spec(spec)
         cfg, self.factor = presets.preset_config(self.preset, self.scale)
-        cfg = simulate.merge(
+        cfg = engine.merge(
             cfg,
             {
                 "geometry": {"extra_op_percent": 0.0},
@@ -61,7 +61,7 @@ class SimTarget:
             },
         )
         self.config = cfg
-        resolved = simulate.validate(cfg)
+        resolved = engine.validate(cfg)
         geo = resolved["geometry"]
         self.page_bytes = geo["page_size_bytes"]
         self.user_pages = geo["user_pages"]
@@ -83,9 +83,7 @@ class SimTarget:
                 "saved, so a simulated profile cannot be resumed; run it again (it takes seconds "
                 "to minutes)"
             )
-        from overprov import _core
-
-        self._sim = _core.Simulator(json.dumps(self.config))
+        self._sim = engine.simulator(self.config)
 
     def close(self) -> None:
         self._sim = None
@@ -125,9 +123,7 @@ class SimTarget:
         return None
 
     def software(self) -> dict[str, str]:
-        from overprov import _core
-
-        return {"overprov-sim": _core.__version__, "overprov": __version__}
+        return {"overprov-sim": engine.core_version(), "overprov": __version__}
 
     def write_counters(self) -> dict[str, int]:
         """Host and NAND bytes written since open, as a drive's SMART counters report them:

@@ -117,6 +117,18 @@ impl BlockTable {
         }
     }
 
+    /// Prefetch the entries of block `b` that invalidating one of its pages touches.
+    #[inline(always)]
+    pub fn prefetch_block(&self, b: u32) {
+        let i = b as usize;
+        if i < self.valid.len() {
+            super::prefetch::prefetch(&self.valid[i]);
+            super::prefetch::prefetch(&self.state[i]);
+            super::prefetch::prefetch(&self.bucket_prev[i]);
+            super::prefetch::prefetch(&self.bucket_next[i]);
+        }
+    }
+
     /// One page of block `b` became invalid.
     #[inline(always)]
     pub fn invalidate_one(&mut self, b: u32) {

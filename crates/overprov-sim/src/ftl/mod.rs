@@ -7,6 +7,8 @@
 
 pub mod blocks;
 pub mod gc;
+pub mod huge_pages;
+pub mod prefetch;
 pub mod wear;
 
 use serde::Serialize;
@@ -17,6 +19,10 @@ use crate::rng::Rng;
 use blocks::{BlockState, BlockTable, NIL};
 use gc::{Policy, VictimContext, VictimPolicy};
 use wear::FreePool;
+
+/// Valid pages of a GC victim whose forward-map entries are prefetched ahead of the one being
+/// moved: enough misses in flight to fill the core's miss buffers.
+const RELOCATION_PREFETCH_WINDOW: usize = 16;
 
 /// An unmapped logical page.
 pub const UNMAPPED: u32 = u32::MAX;
@@ -97,6 +103,8 @@ pub struct Ftl {
     /// Operation log for the timing layer (off in untimed runs: one predictable branch).
     log_ops: bool,
     ops: Vec<NandOp>,
+    /// Scratch list of a victim's valid pages (reused; at most a block's pages).
+    reloc_sources: Vec<u32>,
     /// Test audit (feature `audit`): the host-write sequence number each physical page holds,
     /// carried along by relocations, so tests can prove every LBA maps to its latest write.
     #[cfg(feature = "audit")]
@@ -115,9 +123,9 @@ impl Ftl {
             geom,
             ppb,
             block_of: FastDiv::new(ppb),
-            l2p: vec![UNMAPPED; geom.user_pages as usize],
-            p2l: vec![0; physical],
-            valid: vec![0; physical.div_ceil(64)],
+            l2p: huge_pages::filled_vec(geom.user_pages as usize, UNMAPPED),
+            p2l: huge_pages::filled_vec(physical, 0),
+            valid: huge_pages::filled_vec(physical.div_ceil(64), 0),
             blocks: BlockTable::new(geom.blocks, ppb),
             free: FreePool::new(config.wear.dynamic, geom.blocks),
             frontiers: vec![
@@ -139,6 +147,7 @@ impl Ftl {
             victim_valid_hist: vec![0; ppb as usize + 1],
             log_ops: false,
             ops: Vec::new(),
+            reloc_sources: Vec::with_capacity(ppb as usize),
             #[cfg(feature = "audit")]
             stamp: vec![0; physical],
         }
@@ -353,10 +362,13 @@ impl Ftl {
         } else {
             stream
         };
+        // the valid pages, in page order; their forward-map entries are prefetched a window
+        // ahead of the moves (the map writes are the misses of a relocation)
+        let mut sources = std::mem::take(&mut self.reloc_sources);
+        sources.clear();
         let start = b * self.ppb;
         let end = start + self.ppb;
         let mut p = start;
-        let mut moved = 0u64;
         while p < end {
             let bit = p & 63;
             let span = (64 - bit).min(end - p);
@@ -365,22 +377,31 @@ impl Ftl {
                 word &= (1u64 << span) - 1;
             }
             while word != 0 {
-                let src = p + word.trailing_zeros();
+                sources.push(p + word.trailing_zeros());
                 word &= word - 1;
-                let lpn = self.p2l[src as usize];
-                self.valid[(src >> 6) as usize] &= !(1u64 << (src & 63));
-                let (dst, dst_block) = self.program(target, false);
-                self.place(lpn, dst, dst_block);
-                self.log(NandOp::RelocRead(src));
-                self.log(NandOp::RelocProgram(dst));
-                #[cfg(feature = "audit")]
-                {
-                    self.stamp[dst as usize] = self.stamp[src as usize];
-                }
-                moved += 1;
             }
             p += span;
         }
+        for &src in sources.iter().take(RELOCATION_PREFETCH_WINDOW) {
+            prefetch::prefetch(&self.l2p[self.p2l[src as usize] as usize]);
+        }
+        for (i, &src) in sources.iter().enumerate() {
+            if let Some(&ahead) = sources.get(i + RELOCATION_PREFETCH_WINDOW) {
+                prefetch::prefetch(&self.l2p[self.p2l[ahead as usize] as usize]);
+            }
+            let lpn = self.p2l[src as usize];
+            self.valid[(src >> 6) as usize] &= !(1u64 << (src & 63));
+            let (dst, dst_block) = self.program(target, false);
+            self.place(lpn, dst, dst_block);
+            self.log(NandOp::RelocRead(src));
+            self.log(NandOp::RelocProgram(dst));
+            #[cfg(feature = "audit")]
+            {
+                self.stamp[dst as usize] = self.stamp[src as usize];
+            }
+        }
+        let moved = sources.len() as u64;
+        self.reloc_sources = sources;
         match why {
             Relocation::Gc => self.counters.gc_pages += moved,
             Relocation::WearLevelling => self.counters.wl_pages += moved,

@@ -1,7 +1,9 @@
 //! Synthetic host workloads, deterministic for a seed: uniform random (optionally with a random
 //! map), sequential, hot/cold, zoned, Zipf(θ) and JESD219; an LBA-span limit; a read/write/trim
-//! mix; requests spanning several pages (fixed size or a bssplit mix).
+//! mix; requests spanning several pages (fixed size or a bssplit mix). [`lookahead`] generates
+//! them ahead of use so the simulator can prefetch.
 
+pub mod lookahead;
 pub mod permutation;
 pub mod trace;
 pub mod zipf;
