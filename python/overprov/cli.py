@@ -21,6 +21,7 @@ from overprov.errors import (
     EXIT_INTERRUPTED,
     OverprovError,
 )
+from overprov.options import EXAMPLES, HelpFormatter, examples
 
 # One line per subcommand module; each module defines register(subparsers).
 COMMAND_MODULES: tuple[str, ...] = (
@@ -75,6 +76,13 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub)
+    for command, sp in sub.choices.items():
+        if "examples:" not in (sp.epilog or ""):
+            lines = EXAMPLES.get(command, ())
+            if lines:
+                sp.epilog = ((sp.epilog or "") + "\n\n" + examples(*lines)).lstrip()
+        if sp.formatter_class is argparse.HelpFormatter:
+            sp.formatter_class = HelpFormatter
     return parser
 
 

@@ -46,9 +46,20 @@ def examples(*lines: str) -> str:
     return "examples:\n" + "\n".join(f"  {line}" for line in lines)
 
 
-class HelpFormatter(argparse.RawDescriptionHelpFormatter):
-    """Descriptions and epilogs as written; a default shown only when there is one (no
-    "(default: None)", no default for a flag that is off)."""
+class HelpFormatter(argparse.HelpFormatter):
+    """Descriptions wrapped paragraph by paragraph, an ``examples:`` block kept as written, a
+    default shown only when there is one (no "(default: None)", none for a flag that is off)."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        prose, marker, block = text.partition("examples:\n")
+        filled = "\n\n".join(
+            super(HelpFormatter, self)._fill_text(part, width, indent)
+            for part in prose.split("\n\n")
+            if part.strip()
+        )
+        if not marker:
+            return filled
+        return (filled + "\n\n" if filled else "") + indent + marker + block
 
     def _get_help_string(self, action: argparse.Action) -> str:
         text = action.help or ""
@@ -61,3 +72,49 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
         ):
             text += " (default: %(default)s)"
         return text
+
+
+#: Examples for each command's --help, added by ``overprov.cli`` where a command has none.
+EXAMPLES: dict[str, tuple[str, ...]] = {
+    "capacity": (
+        "overprov capacity 960GB --extra-op 20",
+        "overprov capacity --sectors 1875385008",
+        "overprov capacity 1.92TB --json - | jq .rho",
+    ),
+    "apply": (
+        "overprov apply /dev/sdb --extra-op 20            # shows the plan, changes nothing",
+        "overprov apply /dev/sdb --extra-op 20 --method partition --execute "
+        "--i-understand-this-destroys-data /dev/sdb",
+    ),
+    "status": ("overprov status /dev/sdb", "overprov status /dev/nvme0n1 --json status.json"),
+    "profile": (
+        "overprov profile sim:consumer-tlc-sata@4GiB --extra-op 0,20,40 --out prof/",
+        "overprov profile /dev/sdb --extra-op 0,10,20,30 --target-iops 30000 "
+        "--i-understand-this-destroys-data /dev/sdb --out prof/",
+        "overprov profile --resume prof/",
+    ),
+    "smart": (
+        "overprov smart /dev/sda",
+        "overprov smart before.json after.json --json -",
+    ),
+    "smart-nvme": (
+        "overprov smart-nvme --nvme-log ocp-c0.txt --smart-log smart-log.json",
+        "overprov smart-nvme --device /dev/nvme0 --json -",
+    ),
+    "exporter": (
+        "overprov exporter --listen 127.0.0.1:9633 --device /dev/sda --device /dev/nvme0",
+        "overprov exporter --listen 127.0.0.1:9633 --from-files disk.json",
+    ),
+    "report": (
+        "overprov report prof/",
+        "overprov report prof-a/ prof-b/ sim.json --out compare/ --rated-tbw 600",
+    ),
+    "calibrate": (
+        "overprov calibrate sim:consumer-tlc-sata@4GiB --out cal/",
+        'overprov calibrate --points "0:11000,20:25000,40:32000" --json -',
+    ),
+    "drive": (
+        "overprov drive show consumer-tlc-sata",
+        "overprov drive show docs/drives/pny-128.toml",
+    ),
+}
