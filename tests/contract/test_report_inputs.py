@@ -48,3 +48,15 @@ def test_report_refuses_nan_and_infinity(overprov_cli, tmp_path, sim_json):
         path.write_text(text)
         rc, _, err = overprov_cli("report", str(path), "--out", str(tmp_path / "out"))
         assert rc == 2 and f"{token} is not a number" in err, err
+
+
+def test_smart_refuses_a_negative_counter(overprov_cli, tmp_path):
+    from .commands import SMART_FILE
+
+    doc = json.loads(SMART_FILE.read_text())
+    doc["nvme_smart_health_information_log"]["data_units_written"] = -5000
+    path = tmp_path / "neg.json"
+    path.write_text(json.dumps(doc))
+    rc, out, err = overprov_cli("smart", str(path))
+    assert rc == 2 and out == ""
+    assert "data_units_written: a counter cannot be negative, got -5000" in err
