@@ -28,6 +28,12 @@ def _maturin() -> str | None:
     )
 
 
+def _clean_env() -> dict[str, str]:
+    """Nothing of the test's own environment: no PYTHONPATH (pip would take a package found
+    there as installed), no virtualenv."""
+    return {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+
+
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory) -> Path:
     d = tmp_path_factory.mktemp("wheel")
@@ -44,7 +50,7 @@ def installed(tmp_path_factory) -> Path:
     venv.EnvBuilder(with_pip=True, clear=True).create(env_dir)
     pip = env_dir / "bin" / "pip"
     proc = subprocess.run([str(pip), "install", "--quiet", wheel], capture_output=True,
-                          text=True, timeout=900, check=False)  # fmt: skip
+                          text=True, timeout=900, check=False, env=_clean_env())  # fmt: skip
     if proc.returncode != 0 and "Could not find a version" in proc.stderr:
         pytest.skip(f"no package index reachable: {proc.stderr[-300:]}")
     assert proc.returncode == 0, proc.stderr[-2000:]
@@ -52,20 +58,20 @@ def installed(tmp_path_factory) -> Path:
 
 
 def _run(exe: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    return subprocess.run([str(exe), *args], capture_output=True, text=True, cwd=cwd, env=env,
-                          timeout=600, check=False)  # fmt: skip
+    return subprocess.run([str(exe), *args], capture_output=True, text=True, cwd=cwd,
+                          env=_clean_env(), timeout=600, check=False)  # fmt: skip
 
 
 def test_every_command_runs_from_a_clean_install(installed, tmp_path):
     exe = installed
     steps = [
-        ("simulate", "--advertised", "64M", "--extra-op", "0,30", "--drive-writes", "0.5",
+        ("simulate", "--advertised", "64M", "--pages-per-block", "64", "--extra-op", "0,30",
+         "--drive-writes", "0.5",
          "--warmup", "0.5", "--no-progress", "--json", "sim.json"),
         ("profile", "sim:consumer-tlc-sata@1GiB", "--extra-op", "0,40", "--round-seconds", "5",
          "--max-rounds", "8", "--out", "prof", "--json", "prof.json"),
         ("report", "prof", "sim.json", "--out", "rep"),
-        ("plan", "--capacity", "960GB", "--simulation", "sim.json", "--extra-op", "0,30",
+        ("plan", "--capacity", "960GB", "--daily-writes", "500GB", "--extra-op", "0,30",
          "--json", "plan.json"),
         ("smart", str(SMART_FILE), "--json", "smart.json"),
         ("smart-nvme", "--nvme-log", str(NVME_LOG), "--json", "nvme.json"),
