@@ -9,7 +9,7 @@ import subprocess
 import pytest
 from apply_fakes import FakeRunner, make_info
 from overprov import blockdev
-from overprov.apply import Target, VerificationError, plan_auto, plan_hpa
+from overprov.apply import VerificationError, VisibleSize, plan_auto, plan_hpa
 from overprov.apply.hpa import SetMaxSectorsStep, parse_hdparm_n
 from overprov.errors import ConfigError, ToolError
 
@@ -41,7 +41,7 @@ def test_parse_hdparm_n_variants():
 
 def test_plan_hpa_commands_for_extra_op(fake_runner: FakeRunner):
     fake_runner.on(["hdparm", "-N"], hdparm_n(NATIVE_512GB, NATIVE_512GB))
-    plan = plan_hpa(SDX, Target(extra_op=0.2), runner=fake_runner)
+    plan = plan_hpa(SDX, VisibleSize(extra_op=0.2), runner=fake_runner)
     visible = math.floor(NATIVE_512GB * 512 * 0.8 / MIB) * MIB // 512
     assert [c for step in plan.steps for c in step.show()] == [
         "wipefs --all /dev/sdx",
@@ -55,7 +55,7 @@ def test_plan_hpa_commands_for_extra_op(fake_runner: FakeRunner):
 
 def test_plan_hpa_from_an_idema_capacity(fake_runner: FakeRunner):
     fake_runner.on(["hdparm", "-N"], hdparm_n(NATIVE_512GB, NATIVE_512GB))
-    plan = plan_hpa(SDX, Target(visible_gb=400), runner=fake_runner)
+    plan = plan_hpa(SDX, VisibleSize(visible_gb=400), runner=fake_runner)
     assert "-Np781422768" in "\n".join(c for s in plan.steps for c in s.show())
 
 
@@ -63,7 +63,7 @@ def test_hpa_already_enabled_is_refused_with_the_way_out(fake_runner: FakeRunner
     fake_runner.on(["hdparm", "-N"], hdparm_n(900_000_000, NATIVE_512GB))
     info = make_info("sdx", size_bytes=900_000_000 * 512)
     with pytest.raises(ConfigError) as exc:
-        plan_hpa(info, Target(extra_op=0.2), runner=fake_runner)
+        plan_hpa(info, VisibleSize(extra_op=0.2), runner=fake_runner)
     assert "already hides 100,215,216 sectors" in str(exc.value)
     assert f"-Np{NATIVE_512GB}" in str(exc.value) and "power-cycle" in str(exc.value)
 
@@ -83,7 +83,7 @@ def test_set_max_step_verifies_by_re_reading(fake_runner: FakeRunner):
 
 def test_auto_names_hpa_but_does_not_pick_it(fake_runner: FakeRunner):
     fake_runner.on(["hdparm", "-N"], hdparm_n(NATIVE_512GB, NATIVE_512GB))
-    plan = plan_auto(SDX, Target(extra_op=0.2), runner=fake_runner)
+    plan = plan_auto(SDX, VisibleSize(extra_op=0.2), runner=fake_runner)
     assert plan.method == "partition"
     assert "HPA is possible but not chosen automatically" in plan.why
     assert "--method hpa" in plan.why
@@ -97,7 +97,7 @@ def test_real_hdparm_on_a_loop_device_is_refused(loop_device):
     except ToolError as exc:
         pytest.skip(str(exc))
     with pytest.raises(ConfigError, match="not an ATA drive"):
-        plan_hpa(blockdev.identify(dev), Target(extra_op=0.2))
+        plan_hpa(blockdev.identify(dev), VisibleSize(extra_op=0.2))
     # what the installed hdparm prints for a loop device: no "max sectors" line
     out = subprocess.run(["hdparm", "-N", dev], capture_output=True, text=True).stdout
     assert parse_hdparm_n(out) is None

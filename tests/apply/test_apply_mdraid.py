@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from overprov import blockdev
-from overprov.apply import Target, build_plans
+from overprov.apply import VisibleSize, build_plans
 from overprov.errors import ConfigError
 
 pytestmark = pytest.mark.root
@@ -23,7 +23,7 @@ def commands(plan) -> list[str]:
 def test_raid1_uses_mdadm_size_on_discarded_members(loop_device):
     a = loop_device(size_bytes=256 * MIB)
     b = loop_device(size_bytes=256 * MIB)
-    (plan,) = build_plans([a, b], Target(extra_op=0.2), raid_level="1", md_name="optest")
+    (plan,) = build_plans([a, b], VisibleSize(extra_op=0.2), raid_level="1", md_name="optest")
     size_kib = math.floor(256 * MIB * 0.8 / MIB) * MIB // 1024
     assert plan.method == "mdraid" and plan.why.startswith("auto: --raid-level 1")
     assert commands(plan) == [
@@ -41,7 +41,7 @@ def test_raid1_uses_mdadm_size_on_discarded_members(loop_device):
 def test_raid0_ignores_size_so_members_are_partitioned(loop_device):
     a = loop_device(size_bytes=128 * MIB)
     b = loop_device(size_bytes=128 * MIB)
-    (plan,) = build_plans([a, b], Target(extra_op=0.25), raid_level="0", method="mdraid")
+    (plan,) = build_plans([a, b], VisibleSize(extra_op=0.25), raid_level="0", method="mdraid")
     cmds = commands(plan)
     last = 96 * MIB // 512 - 1
     assert (
@@ -57,22 +57,22 @@ def test_raid_level_checks(loop_device):
     a = loop_device(size_bytes=64 * MIB)
     b = loop_device(size_bytes=64 * MIB)
     with pytest.raises(ConfigError, match="needs at least 3 devices"):
-        build_plans([a, b], Target(extra_op=0.2), raid_level="5")
+        build_plans([a, b], VisibleSize(extra_op=0.2), raid_level="5")
     with pytest.raises(ConfigError, match="--raid-level: expected one of"):
-        build_plans([a, b], Target(extra_op=0.2), raid_level="7")
+        build_plans([a, b], VisibleSize(extra_op=0.2), raid_level="7")
     with pytest.raises(ConfigError, match="required with --method mdraid"):
-        build_plans([a, b], Target(extra_op=0.2), method="mdraid")
+        build_plans([a, b], VisibleSize(extra_op=0.2), method="mdraid")
     with pytest.raises(ConfigError, match="applies to --method mdraid or auto"):
-        build_plans([a, b], Target(extra_op=0.2), method="partition", raid_level="1")
+        build_plans([a, b], VisibleSize(extra_op=0.2), method="partition", raid_level="1")
     with pytest.raises(ConfigError, match="listed twice"):
-        build_plans([a, a], Target(extra_op=0.2), raid_level="1")
+        build_plans([a, a], VisibleSize(extra_op=0.2), raid_level="1")
 
 
 @pytest.mark.skipif(not Path("/proc/mdstat").exists(), reason="kernel has no md driver")
 def test_raid1_plan_executed(loop_device):
     a = loop_device(size_bytes=512 * MIB)
     b = loop_device(size_bytes=512 * MIB)
-    (plan,) = build_plans([a, b], Target(extra_op=0.4), raid_level="1", md_name="optest-exec")
+    (plan,) = build_plans([a, b], VisibleSize(extra_op=0.4), raid_level="1", md_name="optest-exec")
     try:
         plan.execute([a, b], echo=lambda _line: None)
         md = Path("/dev/md/optest-exec").resolve().name

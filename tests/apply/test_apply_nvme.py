@@ -9,7 +9,7 @@ import math
 import pytest
 from apply_fakes import FakeNvmeController, FakeRunner, load_nvme, make_info
 from overprov import blockdev
-from overprov.apply import Target, VerificationError, plan_auto, plan_nvme_namespace
+from overprov.apply import VerificationError, VisibleSize, plan_auto, plan_nvme_namespace
 from overprov.apply.nvme import (
     RescanNamespacesStep,
     lba_format_index,
@@ -77,7 +77,7 @@ def test_flbas_format_index_uses_bits_6_5_beyond_16_formats():
 )
 def test_plan_commands_for_a_drive_with_namespace_management(ns_file, lba, flbas):
     fake = controller(ns_file)
-    plan = plan_nvme_namespace(NVME0N1, Target(extra_op=0.2), runner=fake)
+    plan = plan_nvme_namespace(NVME0N1, VisibleSize(extra_op=0.2), runner=fake)
     nsze = expected_nsze(T_ENT, 0.2, lba)
     assert [c for step in plan.steps for c in step.show()] == [
         "nvme detach-ns /dev/nvme0 --namespace-id=1 --controllers=65",
@@ -93,7 +93,7 @@ def test_plan_commands_for_a_drive_with_namespace_management(ns_file, lba, flbas
 
 def test_steps_run_and_verify_against_a_controller_model():
     fake = controller()
-    plan = no_wait(plan_nvme_namespace(NVME0N1, Target(extra_op=0.28), runner=fake))
+    plan = no_wait(plan_nvme_namespace(NVME0N1, VisibleSize(extra_op=0.28), runner=fake))
     fake.next_nsid = 1
     notes = [n for step in plan.steps for n in step.apply(fake)]
     nsze = expected_nsze(T_ENT, 0.28, 512)
@@ -106,7 +106,7 @@ def test_steps_run_and_verify_against_a_controller_model():
 
 def test_attach_uses_the_id_create_ns_reports():
     fake = controller()
-    plan = no_wait(plan_nvme_namespace(NVME0N1, Target(extra_op=0.1), runner=fake))
+    plan = no_wait(plan_nvme_namespace(NVME0N1, VisibleSize(extra_op=0.1), runner=fake))
     fake.next_nsid = 7
     for step in plan.steps:
         step.apply(fake)
@@ -117,7 +117,7 @@ def test_attach_uses_the_id_create_ns_reports():
 
 def test_a_controller_that_ignores_nsze_fails_verification():
     fake = controller()
-    plan = no_wait(plan_nvme_namespace(NVME0N1, Target(extra_op=0.2), runner=fake))
+    plan = no_wait(plan_nvme_namespace(NVME0N1, VisibleSize(extra_op=0.2), runner=fake))
     fake.ignore_nsze = True
     with pytest.raises(VerificationError, match="expected nsze=ncap"):
         for step in plan.steps:
@@ -127,7 +127,7 @@ def test_a_controller_that_ignores_nsze_fails_verification():
 def test_drive_without_namespace_management_is_refused_with_the_reason():
     fake = FakeNvmeController(load_nvme("id-ctrl-consumer.json"), load_nvme("id-ns-consumer.json"))
     with pytest.raises(ConfigError) as exc:
-        plan_nvme_namespace(make_info("nvme0n1"), Target(extra_op=0.2), runner=fake)
+        plan_nvme_namespace(make_info("nvme0n1"), VisibleSize(extra_op=0.2), runner=fake)
     msg = str(exc.value)
     assert "does not support namespace management" in msg
     assert "OACS = 0x17, bit 3 is clear" in msg
@@ -135,7 +135,7 @@ def test_drive_without_namespace_management_is_refused_with_the_reason():
 
 
 def test_auto_picks_nvme_ns_when_supported_and_partition_otherwise():
-    plan = plan_auto(NVME0N1, Target(extra_op=0.2), runner=controller())
+    plan = plan_auto(NVME0N1, VisibleSize(extra_op=0.2), runner=controller())
     assert plan.method == "nvme-ns"
     assert "OACS 0x5f, bit 3" in plan.why
 
@@ -143,7 +143,9 @@ def test_auto_picks_nvme_ns_when_supported_and_partition_otherwise():
         load_nvme("id-ctrl-consumer.json"), load_nvme("id-ns-consumer.json")
     )
     plan = plan_auto(
-        make_info("nvme0n1", size_bytes=1_000_204_886_016), Target(extra_op=0.2), runner=consumer
+        make_info("nvme0n1", size_bytes=1_000_204_886_016),
+        VisibleSize(extra_op=0.2),
+        runner=consumer,
     )
     assert plan.method == "partition"
     assert "without namespace management (OACS 0x17, bit 3 clear)" in plan.why
@@ -156,8 +158,8 @@ def test_other_namespaces_are_refused_and_auto_falls_back():
         .on(["nvme", "list-ns"], lambda _: json.dumps(load_nvme("list-ns-two.json")))
     )
     with pytest.raises(ConfigError, match=r"other namespaces \(2\)"):
-        plan_nvme_namespace(NVME0N1, Target(extra_op=0.2), runner=runner)
-    plan = plan_auto(NVME0N1, Target(extra_op=0.2), runner=runner)
+        plan_nvme_namespace(NVME0N1, VisibleSize(extra_op=0.2), runner=runner)
+    plan = plan_auto(NVME0N1, VisibleSize(extra_op=0.2), runner=runner)
     assert plan.method == "partition"
     assert "not usable here" in plan.why
 
@@ -167,7 +169,7 @@ def test_shared_namespace_is_refused():
         load_nvme("id-ctrl-nsmgmt.json"), load_nvme("id-ns-nsmgmt-512.json") | {"nmic": 1}
     )
     with pytest.raises(ConfigError, match="NMIC bit 0"):
-        plan_nvme_namespace(NVME0N1, Target(extra_op=0.2), runner=fake)
+        plan_nvme_namespace(NVME0N1, VisibleSize(extra_op=0.2), runner=fake)
 
 
 def test_steps_after_detach_re_identify_the_controller():
@@ -178,7 +180,7 @@ def test_steps_after_detach_re_identify_the_controller():
     from overprov.errors import UnsafeDeviceError
 
     fake = controller()
-    plan = plan_nvme_namespace(NVME0N1, Target(extra_op=0.28), runner=fake)
+    plan = plan_nvme_namespace(NVME0N1, VisibleSize(extra_op=0.28), runner=fake)
     assert isinstance(plan.steps[0], DetachStep)
     later = plan.steps[1:]
     assert later and all(isinstance(s, ControllerStep) for s in later)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from overprov import blockdev, gpt, status
-from overprov.apply import Target, build_plans, plan_partition
+from overprov.apply import VisibleSize, build_plans, plan_partition
 from overprov.errors import ConfigError, UnsafeDeviceError
 
 pytestmark = pytest.mark.root
@@ -112,7 +112,7 @@ def test_partition_method_executed_on_a_loop_device(
 def test_status_reports_the_tail_after_apply(loop_device, overprov_cli):
     size = 128 * MIB
     dev = loop_device(size_bytes=size)
-    plan = plan_partition(blockdev.identify(dev), Target(extra_op=0.3))
+    plan = plan_partition(blockdev.identify(dev), VisibleSize(extra_op=0.3))
     plan.execute([dev], echo=lambda _line: None)
 
     st = status.device_status(dev)
@@ -133,7 +133,7 @@ def test_status_reports_the_tail_after_apply(loop_device, overprov_cli):
 def test_plan_execute_without_confirmation_changes_nothing(loop_device):
     dev = loop_device(size_bytes=64 * MIB, fill=b"\x5a")
     digest = device_sha256(dev)
-    plan = plan_partition(blockdev.identify(dev), Target(extra_op=0.2))
+    plan = plan_partition(blockdev.identify(dev), VisibleSize(extra_op=0.2))
     with pytest.raises(UnsafeDeviceError, match="was not confirmed"):
         plan.execute([], echo=lambda _line: None)
     assert device_sha256(dev) == digest
@@ -141,7 +141,7 @@ def test_plan_execute_without_confirmation_changes_nothing(loop_device):
 
 def test_auto_explains_its_choice_for_a_loop_device(loop_device):
     dev = loop_device(size_bytes=64 * MIB)
-    (plan,) = build_plans([dev], Target(extra_op=0.1))
+    (plan,) = build_plans([dev], VisibleSize(extra_op=0.1))
     assert plan.method == "partition"
     assert plan.why.startswith("auto:")
     assert "no NVMe namespace management or ATA HPA here" in plan.why
@@ -149,7 +149,7 @@ def test_auto_explains_its_choice_for_a_loop_device(loop_device):
 
 def test_visible_sectors_sets_the_partition_end_exactly(loop_device):
     dev = loop_device(size_bytes=64 * MIB)
-    plan = plan_partition(blockdev.identify(dev), Target(visible_sectors=100_000))
+    plan = plan_partition(blockdev.identify(dev), VisibleSize(visible_sectors=100_000))
     (cmd,) = [c for step in plan.steps for c in step.show() if c.startswith("sgdisk")]
     assert "--new=1:2048:99999" in cmd
 
@@ -161,4 +161,4 @@ def test_visible_sectors_sets_the_partition_end_exactly(loop_device):
 def test_too_much_extra_op_is_refused(loop_device, extra_op, message):
     dev = loop_device(size_bytes=64 * MIB)
     with pytest.raises(ConfigError, match=message):
-        plan_partition(blockdev.identify(dev), Target(extra_op=extra_op))
+        plan_partition(blockdev.identify(dev), VisibleSize(extra_op=extra_op))

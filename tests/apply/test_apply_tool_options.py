@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from apply_fakes import FakeNvmeController, FakeRunner, load_nvme, make_info
 from overprov import blockdev
-from overprov.apply import Target, plan_hpa, plan_mdraid, plan_nvme_namespace, plan_partition
+from overprov.apply import VisibleSize, plan_hpa, plan_mdraid, plan_nvme_namespace, plan_partition
 from overprov.apply.base import WipeSignaturesStep
 from overprov.apply.nvme import RescanNamespacesStep
 from overprov.errors import ToolError
@@ -71,17 +71,17 @@ def all_commands() -> list[list[str]]:
             shlex.split(c) for step in plan.steps for c in step.show() if not c.startswith("echo")
         ]
 
-    cmds += steps_of(plan_partition(sdx, Target(extra_op=0.2)))
+    cmds += steps_of(plan_partition(sdx, VisibleSize(extra_op=0.2)))
     hdparm = FakeRunner().on(["hdparm", "-N"], HDPARM_N).on(["hdparm", "--yes"], "")
-    cmds += steps_of(plan_hpa(sdx, Target(extra_op=0.2), runner=hdparm))
+    cmds += steps_of(plan_hpa(sdx, VisibleSize(extra_op=0.2), runner=hdparm))
     cmds += hdparm.calls
 
     members = [make_info(n) for n in ("sdx", "sdy", "sdz")]
-    cmds += steps_of(plan_mdraid(members, Target(extra_op=0.2), "5", md_name="optest"))
-    cmds += steps_of(plan_mdraid(members[:2], Target(extra_op=0.2), "0", md_name="optest"))
+    cmds += steps_of(plan_mdraid(members, VisibleSize(extra_op=0.2), "5", md_name="optest"))
+    cmds += steps_of(plan_mdraid(members[:2], VisibleSize(extra_op=0.2), "0", md_name="optest"))
 
     nvme = FakeNvmeController(load_nvme("id-ctrl-nsmgmt.json"), load_nvme("id-ns-nsmgmt-512.json"))
-    plan = plan_nvme_namespace(make_info("nvme0n1"), Target(extra_op=0.2), runner=nvme)
+    plan = plan_nvme_namespace(make_info("nvme0n1"), VisibleSize(extra_op=0.2), runner=nvme)
     cmds += steps_of(plan)
     for step in plan.steps:
         if isinstance(step, RescanNamespacesStep):

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from overprov import drive_cli, presets
 from overprov.errors import ConfigError
-from overprov.profile.targets import make_target
+from overprov.profile.target_kinds import make_target
 
 
 def _preset_as_file(tmp_path: Path, name: str) -> Path:

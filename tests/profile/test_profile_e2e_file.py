@@ -12,7 +12,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 from overprov.profile import results as res
-from overprov.profile.targets import workload_start
+from overprov.profile.fio_target import workload_start
 from profile_helpers import REPO, cli_argv, load_results, run_cli
 
 pytestmark = [pytest.mark.fio, pytest.mark.slow]
@@ -219,7 +219,7 @@ def test_cli_refusals(tmp_path):
 
 def test_a_file_with_data_needs_the_exact_confirmation(tmp_path, need_fio):
     from overprov.errors import UnsafeDeviceError
-    from overprov.profile.targets import FioTarget
+    from overprov.profile.fio_target import FioTarget
 
     data = tmp_path / "data.img"
     data.write_bytes(b"x" * MIB)

@@ -17,7 +17,8 @@ import pytest
 from overprov import engine, models, presets
 from overprov.profile import phase_precondition as pp
 from overprov.profile.estimate import estimate, estimate_text
-from overprov.profile.runner import Profile, ProfileSettings
+from overprov.profile.runner import Profile
+from overprov.profile.settings import ProfileSettings
 from overprov.profile.steady import SNIA, SteadyStateCriteria, assess
 
 OPS = (0, 20, 40)

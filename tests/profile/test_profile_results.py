@@ -8,7 +8,9 @@ import math
 import pytest
 from overprov.errors import ConfigError
 from overprov.profile import results as res
-from overprov.profile.runner import ProfileSettings, estimate, span_for
+from overprov.profile.estimate import estimate
+from overprov.profile.phase_precondition import span_for
+from overprov.profile.settings import ProfileSettings
 from overprov.units import parse_size
 
 

@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from overprov.errors import ConfigError
 from overprov.profile import results as res
-from overprov.profile.runner import Profile, ProfileSettings
+from overprov.profile.runner import Profile
+from overprov.profile.settings import ProfileSettings
 from overprov.profile.targets import Figures, RoundResult, RoundSpec, Target, now_iso
 
 CAPACITY = 100 * 2**20

@@ -7,7 +7,8 @@ import json
 import jsonschema
 import pytest
 from overprov.profile import sim_target
-from overprov.profile.targets import RoundSpec, Target, make_target
+from overprov.profile.target_kinds import make_target
+from overprov.profile.targets import RoundSpec, Target
 
 
 def _profile(overprov_cli, tmp_path, *args):

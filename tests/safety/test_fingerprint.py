@@ -9,7 +9,7 @@ import os
 
 import pytest
 from overprov import fingerprint
-from overprov.apply import Target, build_plans
+from overprov.apply import VisibleSize, build_plans
 from overprov.blockdev import CONFIRM_FLAG
 from overprov.errors import UnsafeDeviceError
 from safety_helpers import (
@@ -66,7 +66,7 @@ def test_the_run_marker_is_read_back_from_the_device(loop_device):
 
 def test_apply_refuses_a_device_swapped_after_the_plan_was_made(loop_device, tmp_path):
     dev = loop_device(size_bytes=64 * MIB)
-    plans = build_plans([dev], Target(extra_op=0.2), method="partition")
+    plans = build_plans([dev], VisibleSize(extra_op=0.2), method="partition")
     other = tmp_path / "other.img"
     with open(other, "wb") as f:
         f.truncate(64 * MIB)  # the same size, just as blank
@@ -81,7 +81,7 @@ def test_apply_refuses_a_device_swapped_after_the_plan_was_made(loop_device, tmp
 
 def test_apply_re_identifies_before_every_step(loop_device):
     dev = loop_device(size_bytes=64 * MIB)
-    plan = build_plans([dev], Target(extra_op=0.2), method="partition")[0]
+    plan = build_plans([dev], VisibleSize(extra_op=0.2), method="partition")[0]
     said: list[str] = []
     plan.execute([dev], allow_hdd=True, echo=said.append)
     steps = [line for line in said if line.startswith("step ")]

@@ -7,7 +7,7 @@ Building a plan only reads; ``Plan.execute`` writes, after re-checking safety.
 """
 
 from overprov.apply.auto import METHODS, build_plans, plan_auto
-from overprov.apply.base import Plan, Step, Target, VerificationError
+from overprov.apply.base import Plan, Step, VerificationError, VisibleSize
 from overprov.apply.hpa import plan_hpa
 from overprov.apply.mdraid import plan_mdraid
 from overprov.apply.nvme import plan_nvme_namespace
@@ -17,7 +17,7 @@ __all__ = [
     "METHODS",
     "Plan",
     "Step",
-    "Target",
+    "VisibleSize",
     "VerificationError",
     "build_plans",
     "plan_auto",

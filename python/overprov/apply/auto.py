@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from overprov import blockdev
-from overprov.apply.base import Plan, Target
+from overprov.apply.base import Plan, VisibleSize
 from overprov.apply.hpa import plan_hpa, read_max_sectors
 from overprov.apply.mdraid import plan_mdraid
 from overprov.apply.nvme import controller_path, id_ctrl, plan_nvme_namespace
@@ -18,7 +18,7 @@ METHODS = ("auto", "partition", "hpa", "nvme-ns", "mdraid")
 PARTITION_WHY = "partition + discard works on any drive that supports discard and is easy to undo"
 
 
-def plan_auto(info: DeviceInfo, target: Target, *, runner: Runner = run_tool) -> Plan:
+def plan_auto(info: DeviceInfo, target: VisibleSize, *, runner: Runner = run_tool) -> Plan:
     """NVMe with namespace management → nvme-ns; everything else → partition + discard.
     HPA is never picked automatically (permanent, one change per power cycle, mishandled by
     some USB bridges and HBAs); the reason says so when the drive supports it."""
@@ -72,7 +72,7 @@ def plan_auto(info: DeviceInfo, target: Target, *, runner: Runner = run_tool) ->
 
 def build_plans(
     paths: Sequence[str],
-    target: Target,
+    target: VisibleSize,
     *,
     method: str = "auto",
     raid_level: str | None = None,

@@ -36,7 +36,7 @@ class VerificationError(RunError):
 
 
 @dataclass(frozen=True)
-class Target:
+class VisibleSize:
     """How much of a device stays visible: an extra OP fraction (U = (1−X)·C, aligned down to
     1 MiB), or an exact visible size (IDEMA GB or sectors) for HPA-style "make it look like a
     400 GB drive"."""

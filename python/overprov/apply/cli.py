@@ -7,7 +7,7 @@ import shlex
 
 from overprov import blockdev
 from overprov.apply.auto import METHODS, build_plans
-from overprov.apply.base import Plan, Target
+from overprov.apply.base import Plan, VisibleSize
 from overprov.blockdev import CONFIRM_FLAG
 from overprov.capacity import parse_capacity_gb, parse_extra_op_percent
 from overprov.errors import UnsafeDeviceError
@@ -68,12 +68,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def _target(args: argparse.Namespace) -> Target:
+def _target(args: argparse.Namespace) -> VisibleSize:
     if args.extra_op is not None:
-        return Target(extra_op=parse_extra_op_percent(args.extra_op))
+        return VisibleSize(extra_op=parse_extra_op_percent(args.extra_op))
     if args.visible_gb is not None:
-        return Target(visible_gb=parse_capacity_gb(args.visible_gb))
-    return Target(visible_sectors=args.visible_sectors)
+        return VisibleSize(visible_gb=parse_capacity_gb(args.visible_gb))
+    return VisibleSize(visible_sectors=args.visible_sectors)
 
 
 def _safety_lines(plan: Plan, confirms: list[str], allow_hdd: bool) -> tuple[list[str], bool]:

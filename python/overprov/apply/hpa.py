@@ -17,8 +17,8 @@ from overprov.apply.base import (
     DiscardStep,
     Plan,
     Step,
-    Target,
     VerificationError,
+    VisibleSize,
     WipeSignaturesStep,
     check_size,
     op_summary,
@@ -131,7 +131,7 @@ class RescanStep(Step):
 
 def plan_hpa(
     info: DeviceInfo,
-    target: Target,
+    target: VisibleSize,
     *,
     runner: Runner = run_tool,
     why: str = "requested (--method hpa)",

@@ -17,8 +17,8 @@ from overprov.apply.base import (
     DiscardStep,
     Plan,
     Step,
-    Target,
     VerificationError,
+    VisibleSize,
     WipeSignaturesStep,
     op_summary,
 )
@@ -99,7 +99,7 @@ class MdCreateStep(Step):
 
 def plan_mdraid(
     infos: list[DeviceInfo] | tuple[DeviceInfo, ...],
-    target: Target,
+    target: VisibleSize,
     level: str | int,
     *,
     md_name: str = "overprov",

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from overprov import blockdev, fingerprint
-from overprov.apply.base import Plan, Step, Target, VerificationError, op_summary
+from overprov.apply.base import Plan, Step, VerificationError, VisibleSize, op_summary
 from overprov.blockdev import DeviceInfo, Runner, run_tool
 from overprov.errors import ConfigError, ToolError, UnsafeDeviceError
 
@@ -403,7 +403,7 @@ class RescanNamespacesStep(ControllerStep):
 
 def plan_nvme_namespace(
     info: DeviceInfo,
-    target: Target,
+    target: VisibleSize,
     *,
     runner: Runner = run_tool,
     controller: str | None = None,

@@ -15,8 +15,8 @@ from overprov.apply.base import (
     DiscardStep,
     Plan,
     Step,
-    Target,
     VerificationError,
+    VisibleSize,
     WipeSignaturesStep,
     check_size,
     op_summary,
@@ -179,7 +179,7 @@ def require_whole_disk_with_discard(info: DeviceInfo, method: str) -> None:
 
 
 def plan_partition(
-    info: DeviceInfo, target: Target, *, why: str = "requested (--method partition)"
+    info: DeviceInfo, target: VisibleSize, *, why: str = "requested (--method partition)"
 ) -> Plan:
     require_whole_disk_with_discard(info, "partition")
     user = target.user_bytes(info.size_bytes, info.logical_sector_bytes)

@@ -190,7 +190,7 @@ def from_folder(folder: Path) -> tuple[list[fitmod.Point], float | None, Measure
 
 def measure_target(args: argparse.Namespace, out: Path, levels: list[float]) -> Measurement:
     from overprov.profile.runner import stderr_progress
-    from overprov.profile.targets import make_target
+    from overprov.profile.target_kinds import make_target
 
     budget = planmod.parse_budget(args.budget)
     # the profiler's target: the same safety checks (blockdev) when it is opened

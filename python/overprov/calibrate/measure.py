@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from overprov.calibrate.plan import Budget, Plan, Segment
+from overprov.calibrate.plan import Budget, MeasurementPlan, Segment
 from overprov.errors import OverprovError
 from overprov.profile.targets import RoundResult, RoundSpec, Target
 
@@ -124,13 +124,13 @@ def scale_factor_of(target: Target) -> float:
     return float(members[0].get("scale_factor") or 1.0)
 
 
-class Runner:
+class SegmentRunner:
     """Runs rounds on an open target and keeps the books (bytes, I/O time, budget)."""
 
     def __init__(
         self,
         target: Target,
-        plan: Plan,
+        plan: MeasurementPlan,
         measurement: Measurement,
         progress: Progress | None = None,
     ) -> None:
@@ -318,7 +318,7 @@ def _level(
     )
 
 
-def measure(target: Target, plan: Plan, progress: Progress | None = None) -> Measurement:
+def measure(target: Target, plan: MeasurementPlan, progress: Progress | None = None) -> Measurement:
     """Run ``plan`` on an opened ``target``: FOB, fill, each segment lowest OP first."""
     m = Measurement(
         target=target.spec,
@@ -328,7 +328,7 @@ def measure(target: Target, plan: Plan, progress: Progress | None = None) -> Mea
         qd=plan.qd,
         kind=target.kind,
     )
-    runner = Runner(target, plan, m, progress)
+    runner = SegmentRunner(target, plan, m, progress)
     runner.fob()
     runner.fill()
     for i, seg in enumerate(plan.segments):

@@ -81,7 +81,7 @@ class Segment:
 
 
 @dataclass(frozen=True)
-class Plan:
+class MeasurementPlan:
     budget: Budget
     bs_bytes: int = 4096
     qd: int = 32
@@ -138,7 +138,7 @@ def design(
     *,
     levels: list[float] | None = None,
     write_counters: bool = True,
-) -> Plan:
+) -> MeasurementPlan:
     """The plan for predicting ``extra_op_percent`` within ``budget``.
 
     Measured levels: 0% (or the lowest asked) and the highest asked up to 40%. Their WAF
@@ -161,11 +161,11 @@ def design(
     for x in levels:
         if not 0 <= x < 100:
             raise ConfigError(f"measured level {x}: extra OP must be in [0, 100)")
-    plan = Plan(budget=budget, segments=segments_for(levels))
+    plan = MeasurementPlan(budget=budget, segments=segments_for(levels))
     if budget.drive_writes is not None:
         while len(levels) > 1 and plan.minimum_drive_writes() > budget.drive_writes:
             levels.pop(len(levels) // 2 if len(levels) > 2 else -1)
-            plan = Plan(budget=budget, segments=segments_for(levels))
+            plan = MeasurementPlan(budget=budget, segments=segments_for(levels))
         if plan.minimum_drive_writes() > budget.drive_writes:
             raise ConfigError(
                 f"--budget: {budget.text()} is too little; one settled level needs about "

@@ -26,7 +26,7 @@ from typing import Any
 from overprov import __version__
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate.measure import Measurement, measure
-from overprov.calibrate.plan import Budget, Plan, segments_for
+from overprov.calibrate.plan import Budget, MeasurementPlan, segments_for
 from overprov.profile.sim_target import SimTarget
 
 DIES = 8
@@ -146,7 +146,7 @@ def simulate_levels(
 ) -> Measurement:
     """Steady IOPS, WAF and p99 latency of the twin at ``levels``, one drive swept lowest
     first (the same measurement code as calibrate's own, on the simulated twin)."""
-    plan = Plan(budget=Budget(), segments=segments_for(levels))
+    plan = MeasurementPlan(budget=Budget(), segments=segments_for(levels))
     target = SimTarget(sim_spec(path, p.advertised_bytes, p.native_op), seed=seed)
     with target:
         return measure(target, plan)

@@ -25,7 +25,7 @@ from typing import Any
 from overprov.calibrate import predict as predmod
 from overprov.calibrate import twin as twinmod
 from overprov.calibrate.measure import Measurement, measure, write_counters
-from overprov.calibrate.plan import Budget, Plan, design, segments_for
+from overprov.calibrate.plan import Budget, MeasurementPlan, design, segments_for
 from overprov.profile.sim_target import SimTarget
 
 TRUTH_LEVELS = [float(x) for x in range(0, 45, 5)]
@@ -100,7 +100,7 @@ def truth(spec: str, levels: list[float] = TRUTH_LEVELS) -> Measurement:
     """The drive at every level the long way (see the module's docstring)."""
     segs = segments_for(levels, settle_span_writes=1.5)
     segs = [type(s)(s.extra_op_percent, s.min_drive_writes, s.min_drive_writes + 3.0) for s in segs]
-    plan = Plan(budget=Budget(), segments=segs, window_rounds=10, settle_percent=2.0)
+    plan = MeasurementPlan(budget=Budget(), segments=segs, window_rounds=10, settle_percent=2.0)
     with SimTarget(spec) as t:
         return measure(t, plan)
 

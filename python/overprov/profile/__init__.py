@@ -6,9 +6,11 @@ writes ``results.json`` (schema: ``results.schema.json``), a CSV per phase and t
 files. See docs/profile.md.
 """
 
-from overprov.profile.runner import Profile, ProfileSettings
+from overprov.profile.fio_target import FioTarget
+from overprov.profile.runner import Profile
+from overprov.profile.settings import ProfileSettings
 from overprov.profile.steady import SNIA, SteadyStateCriteria, SteadyStateVerdict, assess
-from overprov.profile.targets import Figures, FioTarget, RoundResult, RoundSpec, Target
+from overprov.profile.targets import Figures, RoundResult, RoundSpec, Target
 
 __all__ = [
     "SNIA",

@@ -23,9 +23,10 @@ from overprov.profile import phase_precondition
 from overprov.profile import results as res
 from overprov.profile.estimate import estimate, estimate_text, wear_warning
 from overprov.profile.phase_precondition import span_for
-from overprov.profile.settings import ProfileSettings, op_label
-from overprov.profile.steady import assess
-from overprov.profile.targets import RoundResult, RoundSpec, Target, make_target, now_iso
+from overprov.profile.settings import ProfileSettings
+from overprov.profile.steady import assess_phase
+from overprov.profile.target_kinds import make_target
+from overprov.profile.targets import RoundResult, RoundSpec, Target, now_iso
 from overprov.units import human_bytes, human_seconds
 
 GIB = 1024**3
@@ -62,35 +63,6 @@ def _software(target: Target) -> dict[str, str]:
     }
     sw.update(target.software())
     return sw
-
-
-def _round_record(index: int, r: RoundResult) -> dict[str, Any]:
-    c = r.combined
-    return {
-        "index": index,
-        "label": r.label,
-        "started": r.started,
-        "finished": r.finished,
-        "duration_s": c.duration_s,
-        "iops": c.iops,
-        "bytes_written": c.bytes_written,
-        "latency_us": c.latency_us,
-        "iops_series": c.iops_series,
-        "fio_steadystate": c.fio_steadystate,
-        "members": [
-            {
-                "name": m.name,
-                "iops": m.iops,
-                "bytes_written": m.bytes_written,
-                "duration_s": m.duration_s,
-                "latency_us": m.latency_us,
-                "iops_series": m.iops_series,
-                "fio_steadystate": m.fio_steadystate,
-            }
-            for m in r.members
-        ],
-        "files": r.files,
-    }
 
 
 class Profile:
@@ -143,60 +115,7 @@ class Profile:
                 "or choose another folder"
             )
         out.mkdir(parents=True, exist_ok=True)
-        now = now_iso()
-        doc: dict[str, Any] = {
-            "schema": res.SCHEMA,
-            "overprov_version": __version__,
-            "format": res.FORMAT,
-            "schema_version": res.SCHEMA_VERSION,
-            "status": "running",
-            "created": now,
-            "updated": now,
-            "target": {"spec": target_spec, "kind": None, "capacity_bytes": None, "members": []},
-            "settings": settings.to_dict(),
-            "software": {},
-            "steady_state_criteria": settings.criteria().to_dict(),
-            "fio_steadystate_per_round": (
-                f"iops_slope:{settings.fio_ss_slope_percent:g}%"
-                if settings.fio_ss_slope_percent is not None
-                else None
-            ),
-            "estimate": None,
-            "steps": {
-                name: {"status": "pending", "started": None, "finished": None, "detail": None}
-                for name in ("identify", "fob", "purge", "precondition")
-            },
-            "phases": [
-                {
-                    "op_percent": float(op),
-                    "label": op_label(op),
-                    "status": "pending",
-                    "started": None,
-                    "finished": None,
-                    "span_bytes": None,
-                    "discard": None,
-                    "rounds": [],
-                    "verdict": None,
-                    "steady": False,
-                    "steady_iops": None,
-                    "window_iops_mean": None,
-                    "skipped": False,
-                    "skip_reason": None,
-                    "latency_us": None,
-                    "bytes_written": 0,
-                    "duration_s": 0.0,
-                    "fio_steadystate": None,
-                    "members": [],
-                    "csv": f"phase-{op_label(op)}.csv",
-                }
-                for op in settings.op_percents
-            ],
-            "recommendation": None,
-            "totals": {"bytes_written": 0, "io_seconds": 0.0},
-            "runs": [],
-            "error": None,
-            "log": "profile.log",
-        }
+        doc = res.new_document(target_spec, settings)
         return cls(
             out,
             doc,
@@ -403,7 +322,7 @@ class Profile:
                         seconds=s.fob_s,
                     ),
                 )
-                step["round"] = _round_record(1, r)
+                step["round"] = res.round_record(1, r)
                 per_member = r.combined.iops / members
                 self._end(
                     "fob",
@@ -579,7 +498,7 @@ class Profile:
             f"start after {res_bytes(pre.bytes)} written: {pre.rule}",
         )
         self.save()
-        verdict = self._assess(phase)
+        verdict = assess_phase(phase, self.settings.criteria())
         nand = _nand_bytes(target)
         while not verdict.steady and not verdict.gave_up:
             n = len(phase["rounds"]) + 1
@@ -596,15 +515,15 @@ class Profile:
                     fio_ss_slope_percent=s.fio_ss_slope_percent,
                 ),
             )
-            record = _round_record(n, r)
+            record = res.round_record(n, r)
             now = _nand_bytes(target)
             if nand is not None and now is not None and r.combined.bytes_written > 0:
                 record["nand_bytes_written"] = now - nand
                 record["waf"] = (now - nand) / r.combined.bytes_written
             nand = now
             phase["rounds"].append(record)
-            verdict = self._assess(phase)
-            self._update_phase(phase, verdict)
+            verdict = assess_phase(phase, self.settings.criteria())
+            res.update_phase(phase, verdict, [m["name"] for m in self.doc["target"]["members"]])
             ss = r.combined.fio_steadystate
             fio_said = ""
             if ss is not None:
@@ -626,7 +545,9 @@ class Profile:
                 mean_first = math.fsum(series[:first]) / first
                 if mean_first < s.min_iops:
                     phase["finished"] = now_iso()
-                    self._update_phase(phase, verdict)
+                    res.update_phase(
+                        phase, verdict, [m["name"] for m in self.doc["target"]["members"]]
+                    )
                     self._skip(
                         phase,
                         f"--min-iops: the first {first} round(s) averaged {mean_first:,.0f} "
@@ -634,7 +555,7 @@ class Profile:
                     )
                     return
         phase["finished"] = now_iso()
-        self._update_phase(phase, verdict)
+        res.update_phase(phase, verdict, [m["name"] for m in self.doc["target"]["members"]])
         if verdict.steady:
             phase["status"] = "steady"
             self.log(label, f"STEADY at {phase['steady_iops']:,.0f} IOPS — {verdict.reason}")
@@ -643,56 +564,6 @@ class Profile:
             self.log(label, f"NOT STEADY: {verdict.reason}")
         self._write_csv(phase)
         self.save()
-
-    def _assess(self, phase: dict[str, Any]) -> Any:
-        """The verdict on the phase's rounds: its precondition, then the steady-state tests."""
-        rounds = phase["rounds"]
-        need = (phase.get("precondition") or {}).get("bytes", 0)
-        written, eligible = 0, len(rounds) + 1
-        for i, r in enumerate(rounds):
-            if written >= need:
-                eligible = i + 1  # the first round that starts with the precondition written
-                break
-            written += r["bytes_written"]
-        waf = [r.get("waf") for r in rounds]
-        return assess(
-            [r["iops"] for r in rounds],
-            self.settings.criteria(),
-            first_eligible_round=eligible,
-            waf_series=waf if any(w is not None for w in waf) else None,
-        )
-
-    def _update_phase(self, phase: dict[str, Any], verdict: Any) -> None:
-        rounds = phase["rounds"]
-        phase["verdict"] = verdict.to_dict()
-        phase["steady"] = bool(verdict.steady)
-        first = verdict.window_first_round
-        before = sum(r["bytes_written"] for r in rounds[: first - 1]) if first else 0
-        span = phase.get("span_bytes") or 0
-        phase["written_before_window_bytes"] = before
-        phase["written_before_window_drive_writes"] = before / span if span else None
-        phase["window_iops_mean"] = verdict.mean
-        phase["steady_iops"] = verdict.mean if verdict.steady else None
-        phase["bytes_written"] = sum(r["bytes_written"] for r in rounds)
-        phase["duration_s"] = math.fsum(r["duration_s"] for r in rounds)
-        last = rounds[-1] if rounds else None
-        phase["latency_us"] = dict(last["latency_us"]) if last else None
-        phase["latency_round"] = last["index"] if last else None
-        phase["fio_steadystate"] = last["fio_steadystate"] if last else None
-        w = len(verdict.window)
-        members = []
-        for i, name in enumerate(self.doc["target"]["members"]):
-            window = [r["members"][i]["iops"] for r in rounds[-w:]] if w else []
-            members.append(
-                {
-                    "name": name["name"],
-                    "window_iops_mean": math.fsum(window) / len(window) if window else None,
-                    "bytes_written": sum(r["members"][i]["bytes_written"] for r in rounds),
-                    "latency_us": last["members"][i]["latency_us"] if last else None,
-                    "fio_steadystate": last["members"][i]["fio_steadystate"] if last else None,
-                }
-            )
-        phase["members"] = members
 
 
 def res_bytes(n: float) -> str:

@@ -406,3 +406,22 @@ def first_steady_round(
         if verdict.steady or verdict.gave_up:
             break
     return verdict
+
+
+def assess_phase(phase: dict[str, Any], criteria: SteadyStateCriteria) -> SteadyStateVerdict:
+    """The verdict on the phase's rounds: its precondition, then the steady-state tests."""
+    rounds = phase["rounds"]
+    need = (phase.get("precondition") or {}).get("bytes", 0)
+    written, eligible = 0, len(rounds) + 1
+    for i, r in enumerate(rounds):
+        if written >= need:
+            eligible = i + 1  # the first round that starts with the precondition written
+            break
+        written += r["bytes_written"]
+    waf = [r.get("waf") for r in rounds]
+    return assess(
+        [r["iops"] for r in rounds],
+        criteria,
+        first_eligible_round=eligible,
+        waf_series=waf if any(w is not None for w in waf) else None,
+    )

@@ -1,0 +1,544 @@
+"""A real drive or file as a profile target: :class:`FioTarget` runs each round with fio.
+
+Safety (docs/safety.md): a block device is written only when confirmed by name; each member's
+fingerprint (``overprov.fingerprint``) is recorded on open, its first 4 KiB carry the run's
+identifier (the workload starts after them), and both are checked again before every round,
+purge and discard, and when a stored run is resumed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import math
+import os
+import stat
+import time
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from overprov import blockdev, fingerprint
+from overprov.errors import ConfigError, ToolError, UnsafeDeviceError
+from overprov.file_location import check_file_creatable
+from overprov.profile import fio as fiomod
+from overprov.profile import member_guard as guard
+from overprov.profile.discard import blk_discard, punch_hole
+from overprov.profile.targets import Figures, RoundResult, RoundSpec, now_iso
+
+# ------------------------------------------------------------------------------ fio members
+
+
+@dataclass
+class _Member:
+    path: str  # as given
+    real_path: str
+    fd: int | None = None
+    info: dict[str, Any] = field(default_factory=dict)
+
+
+def _fs_of(path: str) -> tuple[str | None, str | None]:
+    """(filesystem type, mount point) holding ``path``."""
+    entry = blockdev.mount_holding(path)
+    return (entry.fs_type, entry.mount_point) if entry else (None, None)
+
+
+def workload_start(bs_bytes: int) -> int:
+    """First byte a round may write: the whole blocks after the run marker (aligned to bs)."""
+    return -(-fingerprint.MARKER_BYTES // bs_bytes) * bs_bytes
+
+
+class FioTarget:
+    """One block device or regular file, or several of one kind tested together as the
+    members of one RAID group (each round runs on all at once: one fio group per member in
+    one fio run; figures per member and combined).
+
+    Job files, fio's JSON output and its per-second IOPS logs are kept in ``job_dir``.
+    """
+
+    def __init__(
+        self,
+        spec: str,
+        job_dir: Path,
+        *,
+        size_bytes: int | None = None,
+        bs_bytes: int = 4096,
+        ioengine: str = "libaio",
+        confirm: Sequence[str] = (),
+        allow_hdd: bool = False,
+        files_root: Path | None = None,
+    ) -> None:
+        paths = [p.strip() for p in spec.split(",") if p.strip()]
+        if not paths:
+            raise ConfigError("target: no device or file given")
+        if len({os.path.realpath(p) for p in paths}) != len(paths):
+            raise ConfigError(f"target: {spec!r} names the same member twice")
+        self.spec = spec
+        self.job_dir = Path(job_dir)
+        self.files_root = Path(files_root) if files_root else self.job_dir.parent
+        self.size_request = size_bytes
+        self.bs_bytes = bs_bytes
+        self.ioengine = ioengine
+        self.confirm = list(confirm)
+        self.allow_hdd = allow_hdd
+        self.members = [_Member(p, os.path.realpath(p)) for p in paths]
+        kinds = {self._kind_of(m.real_path) for m in self.members}
+        if len(kinds) > 1:
+            raise ConfigError(f"target: {spec!r} mixes block devices and files")
+        self.kind = kinds.pop()
+        self.member_names = [m.path for m in self.members]
+        self.capacity_bytes = 0
+        self._fio_version: str | None = None
+        self._opened = False
+        self._resuming = False
+        self._verified = False
+        self._run_id: str | None = None
+        self._marked = False
+
+    @staticmethod
+    def _kind_of(path: str) -> str:
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:
+            return "file"  # created on open() when --size is given
+        if stat.S_ISBLK(st.st_mode):
+            return "block"
+        if stat.S_ISREG(st.st_mode):
+            return "file"
+        raise ConfigError(f"target: {path} is neither a block device nor a regular file")
+
+    # -------------------------------------------------------------------------------- open
+
+    def _same(self, confirmation: str, path: str) -> bool:
+        if os.path.realpath(confirmation) == os.path.realpath(path):
+            return True
+        if self.kind == "block":
+            return blockdev.same_device(confirmation, path)
+        return False
+
+    def _confirmed(self, path: str) -> str | None:
+        """The user's --i-understand-this-destroys-data naming this member, if any."""
+        for c in self.confirm:
+            if self._same(c, path):
+                return c
+        return None
+
+    def _check_confirmations(self) -> None:
+        for c in self.confirm:
+            if not any(self._same(c, m.real_path) for m in self.members):
+                raise UnsafeDeviceError(
+                    f"refusing to write: the confirmation names {c}, which is not "
+                    f"{'a member of ' if len(self.members) > 1 else ''}the target {self.spec}; "
+                    "confirm exactly the device to be overwritten"
+                )
+
+    def open(self, *, resuming: bool = False) -> None:
+        """Safety checks and exclusive access for every member; sets capacity_bytes."""
+        if self._opened:
+            return
+        fiomod.find_fio()
+        self._check_confirmations()
+        self._resuming = resuming
+        self._verified = not resuming  # a resumed run writes only after same_as() agrees
+        self._run_id = None if resuming else uuid.uuid4().hex
+        self._marked = resuming
+        try:
+            for m in self.members:
+                if self.kind == "block":
+                    self._open_block(m)
+                else:
+                    self._open_file(m, resuming=resuming)
+            sizes = [int(m.info["size_bytes"]) for m in self.members]
+            capacity = min(sizes)
+            if self.size_request is not None:
+                if self.size_request > capacity:
+                    raise ConfigError(
+                        f"--size: {self.size_request} bytes is more than the target holds "
+                        f"({capacity} bytes)"
+                    )
+                capacity = self.size_request
+            capacity -= capacity % self.bs_bytes
+            if capacity <= 0:
+                raise ConfigError(f"--size: less than one block ({self.bs_bytes} bytes)")
+            self.capacity_bytes = capacity
+        except BaseException:
+            self.close()
+            raise
+        self._opened = True
+
+    def _open_block(self, m: _Member) -> None:
+        if self._resuming:  # confirmation is asked again by same_as() for a weak identity
+            info = blockdev.check_destroyable(
+                m.real_path, self._confirmed(m.path), allow_hdd=self.allow_hdd
+            )
+        else:
+            info = blockdev.check_confirmed(m.real_path, self.confirm, allow_hdd=self.allow_hdd)
+        m.fd = blockdev.open_exclusive(m.real_path, os.O_RDWR)
+        if self.bs_bytes % info.logical_sector_bytes:
+            raise ConfigError(
+                f"--bs: {self.bs_bytes} is not a multiple of {m.path}'s logical sector size "
+                f"({info.logical_sector_bytes})"
+            )
+        m.info = {
+            "name": m.path,
+            "path": info.path,
+            "kind": "block",
+            "size_bytes": info.size_bytes,
+            "model": info.model,
+            "serial": info.serial,
+            "rotational": info.rotational,
+            "discard_max_bytes": info.discard_max_bytes,
+            "write_cache": info.write_cache,
+            "logical_sector_bytes": info.logical_sector_bytes,
+            "physical_sector_bytes": info.physical_sector_bytes,
+            "transport": info.transport,
+            "fingerprint": fingerprint.of_device(info).to_dict(),
+            "run_id": self._run_id or fingerprint.read_marker(m.real_path),
+        }
+
+    def _open_file(self, m: _Member, *, resuming: bool) -> None:
+        path = m.real_path
+        created = False
+        if not os.path.exists(path):
+            if self.size_request is None:
+                raise ConfigError(f"target: {m.path} does not exist; give --size to create it")
+            check_file_creatable(path)
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+            created = True
+        else:
+            fd = os.open(path, os.O_RDWR | os.O_CLOEXEC)
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError as exc:
+                raise UnsafeDeviceError(
+                    f"{m.path} is locked by another program (another profile?)"
+                ) from exc
+            st = os.fstat(fd)
+            has_data = st.st_blocks > 0
+            if has_data and not created and not resuming and self._confirmed(m.path) is None:
+                raise UnsafeDeviceError(
+                    f"refusing to write to {m.path}: it holds {st.st_blocks * 512} bytes of "
+                    "data and profiling overwrites all of it. To go ahead, pass "
+                    f"--i-understand-this-destroys-data {m.path}"
+                )
+            if self.size_request is not None and st.st_size < self.size_request:
+                os.ftruncate(fd, self.size_request)
+                st = os.fstat(fd)
+        except BaseException:
+            os.close(fd)
+            if created:
+                with contextlib.suppress(OSError):
+                    os.unlink(path)
+            raise
+        m.fd = fd
+        fs_type, mount_point = _fs_of(path)
+        m.info = {
+            "name": m.path,
+            "path": path,
+            "kind": "file",
+            "size_bytes": st.st_size,
+            "device_id": st.st_dev,
+            "inode": st.st_ino,
+            "fs_type": fs_type,
+            "mount_point": mount_point,
+            "created_by_profile": created,
+            "run_id": self._run_id or fingerprint.read_marker(path),
+        }
+
+    def close(self) -> None:
+        for m in self.members:
+            if m.fd is not None:
+                with contextlib.suppress(OSError):
+                    os.close(m.fd)
+                m.fd = None
+        self._opened = False
+
+    def __enter__(self) -> FioTarget:
+        self.open()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ---------------------------------------------------------------------------- identity
+
+    def identity(self) -> dict[str, Any]:
+        return {
+            "spec": self.spec,
+            "kind": self.kind,
+            "capacity_bytes": self.capacity_bytes,
+            "members": [dict(m.info) for m in self.members],
+        }
+
+    def same_as(self, stored_identity: dict[str, Any]) -> str | None:
+        """None if the stored run was writing these very members: every fingerprint field,
+        the run identifier read back from each member and the tested capacity agree. A
+        member with a weak identity (no serial, no WWN) must be confirmed again: raises
+        UnsafeDeviceError when it is not."""
+        stored = stored_identity.get("members", [])
+        if not stored:
+            return (
+                "the stored run holds no fingerprint of its target (it stopped before "
+                "identify finished, so nothing was measured): start a new profile"
+            )
+        if len(stored) != len(self.members):
+            return f"the stored target has {len(stored)} members, this one {len(self.members)}"
+        problems: list[str] = []
+        weak: list[str] = []
+        for old, m in zip(stored, self.members, strict=True):
+            diffs = guard.member_differences(self.kind, old, m.info)
+            problems.extend(f"{m.path}: {d}" for d in diffs)
+            if not diffs and self.kind == "block":
+                fp = fingerprint.Fingerprint.from_dict(m.info["fingerprint"])
+                if not fp.strong and self._confirmed(m.path) is None:
+                    weak.append(m.path)
+        if stored_identity.get("capacity_bytes") != self.capacity_bytes:
+            problems.append(
+                f"tested capacity is {self.capacity_bytes} now, "
+                f"{stored_identity.get('capacity_bytes')} in the stored run"
+            )
+        if problems:
+            return "; ".join(problems)
+        if weak:
+            raise UnsafeDeviceError(
+                "--resume: "
+                + ", ".join(weak)
+                + " report(s) no serial number and no WWN, so only size, sectors, the loop "
+                "backing file and the run identifier written on it show it is the same device; "
+                "confirm again: " + " ".join(f"{blockdev.CONFIRM_FLAG} {w}" for w in weak)
+            )
+        self._verified = True
+        return None
+
+    def _before_write(self, what: str) -> None:
+        """Right before anything is written: the run marker goes on every member (once),
+        then every member is re-identified; raises UnsafeDeviceError on any difference."""
+        if not self._opened:
+            raise ConfigError("target: open() it before writing")
+        if not self._verified:
+            raise UnsafeDeviceError(
+                f"refusing {what}: a resumed run writes only after its stored fingerprint was "
+                "checked (same_as)"
+            )
+        for m in self.members:
+            assert m.fd is not None
+            guard.check_before_write(
+                self.kind, m.path, m.info, m.fd, mark=not self._marked, what=what
+            )
+        self._marked = True
+
+    def software(self) -> dict[str, str]:
+        if self._fio_version is None:
+            self._fio_version = fiomod.fio_version()
+        return {"fio": self._fio_version}
+
+    # ------------------------------------------------------------------------------ discard
+
+    def _discard(self, start: int, end: int) -> str:
+        start = max(start, fingerprint.MARKER_BYTES)  # the run marker stays
+        said = []
+        for m in self.members:
+            assert m.fd is not None, "target not open"
+            if self.kind == "file":
+                what = punch_hole(m.fd, start, end - start)
+            elif int(m.info.get("discard_max_bytes") or 0) > 0:
+                what = blk_discard(m.fd, start, end - start)
+            else:
+                what = (
+                    "NOT discarded: the device does not support discard, so this space still "
+                    "holds data and does not act as OP"
+                )
+            said.append(f"{m.path}: {what}")
+        return "; ".join(said)
+
+    def purge(self) -> str:
+        self._before_write("purge")
+        return self._discard(0, self.capacity_bytes)
+
+    def discard_tail(self, start_bytes: int) -> str:
+        if not 0 <= start_bytes <= self.capacity_bytes:
+            raise ConfigError(f"discard start {start_bytes} outside 0..{self.capacity_bytes}")
+        self._before_write("discard")
+        return self._discard(start_bytes, self.capacity_bytes)
+
+    # ---------------------------------------------------------------------------------- run
+
+    def job_file_text(self, spec: RoundSpec) -> str:
+        g: dict[str, Any] = {
+            "ioengine": self.ioengine,
+            "direct": 1,
+            "rw": spec.rw,
+            "bs": spec.bs_bytes,
+            "iodepth": spec.qd,
+            "group_reporting": 1,
+            "log_avg_msec": 1000,
+            "percentile_list": ":".join(f"{p:g}" for p in fiomod.PERCENTILES),
+        }
+        if self.kind == "file":
+            g["fallocate"] = "none"  # keep punched holes holes until written
+        else:
+            g["allow_file_create"] = 0  # a wrong /dev path must not become a file
+        if spec.rw == "randwrite":
+            g["randrepeat"] = 0  # a new random sequence each round
+            g["norandommap"] = 1
+            if spec.seconds is None:
+                # write every block of the span exactly once, in random order
+                g["random_generator"] = "lfsr"
+        if spec.seconds is not None:
+            g["time_based"] = 1
+            g["runtime"] = spec.seconds
+            if spec.fio_ss_slope_percent is not None and spec.seconds >= 2:
+                g["steadystate"] = f"iops_slope:{spec.fio_ss_slope_percent:g}%"
+                g["ss_dur"] = spec.seconds
+                g["ss_ramp"] = 0
+        sections = []
+        for i, m in enumerate(self.members):
+            opts: dict[str, Any] = {}
+            if i > 0:
+                opts["new_group"] = None
+            opts["filename"] = fiomod.escape_filename(m.real_path)
+            # the first whole block(s) hold the run marker (fingerprint.MARKER_BYTES)
+            start = max(spec.offset_bytes, workload_start(spec.bs_bytes))
+            opts["offset"] = start
+            opts["size"] = spec.offset_bytes + spec.span_bytes - start
+            opts["numjobs"] = spec.jobs
+            opts["write_iops_log"] = f"{spec.label}-m{i}"
+            sections.append((f"m{i}", opts))
+        what = (
+            f"{spec.seconds} s of {spec.rw}"
+            if spec.seconds is not None
+            else f"one pass of {spec.rw} over the span"
+        )
+        comment = (
+            f"overprov profile, round {spec.label}: {what}, bs={spec.bs_bytes}, "
+            f"QD {spec.qd} x {spec.jobs} job(s) per member.\n"
+            "WARNING: writes to (destroys the data on) every filename below.\n"
+            f"Rerun by hand, in this folder: fio --output-format=json+ {spec.label}.fio"
+        )
+        return fiomod.render_job_file(g, sections, comment)
+
+    def run(self, spec: RoundSpec) -> RoundResult:
+        if not self._opened:
+            raise ConfigError("target: open() it before running rounds")
+        if spec.offset_bytes + spec.span_bytes > self.capacity_bytes:
+            raise ConfigError(
+                f"round {spec.label}: span ends at {spec.offset_bytes + spec.span_bytes}, "
+                f"past the tested capacity {self.capacity_bytes}"
+            )
+        if spec.offset_bytes + spec.span_bytes <= workload_start(spec.bs_bytes):
+            raise ConfigError(f"round {spec.label}: span holds nothing after the run marker")
+        self._before_write(f"round {spec.label}")
+        self.job_dir.mkdir(parents=True, exist_ok=True)
+        job_file = self.job_dir / f"{spec.label}.fio"
+        prefixes = [f"{spec.label}-m{i}" for i in range(len(self.members))]
+        self._set_aside(spec.label, prefixes)
+        job_file.write_text(self.job_file_text(spec))
+        started = now_iso()
+        t0 = time.monotonic()
+        run = fiomod.run_fio(job_file)
+        wall_s = time.monotonic() - t0
+        finished = now_iso()
+
+        groups = fiomod.job_groups(run.output, str(run.output_file))
+        if len(groups) != len(self.members):
+            raise ToolError(
+                f"fio reported {len(groups)} groups for {len(self.members)} members "
+                f"({run.output_file})"
+            )
+        member_figs: list[Figures] = []
+        all_logs: list[dict[int, float]] = []
+        all_bins: dict[int, int] = {}
+        files = [job_file, run.output_file, run.stderr_file]
+        for m, prefix, group in zip(self.members, prefixes, groups, strict=True):
+            g = fiomod.write_figures(group)
+            logs = fiomod.iops_logs(self.job_dir, prefix)
+            files.extend(logs)
+            series = [fiomod.parse_iops_log(p) for p in logs]
+            all_logs.extend(series)
+            for ns, count in g.latency_bins_ns.items():
+                all_bins[ns] = all_bins.get(ns, 0) + count
+            member_figs.append(
+                Figures(
+                    name=m.path,
+                    iops=g.iops,
+                    bytes_written=g.bytes_written,
+                    duration_s=g.runtime_s if g.runtime_s > 0 else wall_s,
+                    latency_us=g.latency_us,
+                    iops_series=fiomod.sum_series(series),
+                    fio_steadystate=g.steadystate,
+                )
+            )
+        combined = self._combine(member_figs, all_logs, all_bins)
+        return RoundResult(
+            label=spec.label,
+            started=started,
+            finished=finished,
+            combined=combined,
+            members=member_figs,
+            files=[os.path.relpath(p, self.files_root) for p in files if p.exists()],
+        )
+
+    def _set_aside(self, label: str, prefixes: list[str]) -> None:
+        """Files of an earlier, interrupted attempt at this round (fio's partial results) go
+        to ``interrupted/<time>-<name>``: kept, and never mixed with the new attempt's."""
+        old = [self.job_dir / f"{label}{ext}" for ext in (".fio", ".json", ".stderr")]
+        for prefix in prefixes:
+            old.extend(fiomod.iops_logs(self.job_dir, prefix))
+        old = [p for p in old if p.exists()]
+        if not old:
+            return
+        aside = self.job_dir / "interrupted"
+        aside.mkdir(exist_ok=True)
+        stamp = now_iso().replace(":", "").replace("-", "")
+        for p in old:
+            os.replace(p, aside / f"{stamp}-{p.name}")
+
+    @staticmethod
+    def _combine(
+        members: list[Figures], logs: list[dict[int, float]], bins: dict[int, int]
+    ) -> Figures:
+        if len(members) == 1:
+            only = members[0]
+            return Figures(
+                name="combined",
+                iops=only.iops,
+                bytes_written=only.bytes_written,
+                duration_s=only.duration_s,
+                latency_us=dict(only.latency_us),
+                iops_series=list(only.iops_series),
+                fio_steadystate=only.fio_steadystate,
+            )
+        latency: dict[str, float | None] = {}
+        means = [(m.latency_us.get("mean"), m.iops * m.duration_s) for m in members]
+        if all(v is not None for v, _ in means) and sum(w for _, w in means) > 0:
+            latency["mean"] = math.fsum(v * w for v, w in means if v is not None) / sum(
+                w for _, w in means
+            )
+        else:
+            latency["mean"] = None
+        maxes = [m.latency_us.get("max") for m in members]
+        latency["max"] = max(maxes) if all(v is not None for v in maxes) else None  # type: ignore[type-var]
+        if bins:
+            latency.update(fiomod.percentiles_from_bins_us(bins))
+        else:
+            latency.update({fiomod.percentile_key(p): None for p in fiomod.PERCENTILES})
+        verdicts = [m.fio_steadystate for m in members]
+        fio_ss = None
+        if all(v is not None for v in verdicts):
+            fio_ss = {
+                "ss": verdicts[0]["ss"],  # type: ignore[index]
+                "attained": all(bool(v["attained"]) for v in verdicts),  # type: ignore[index]
+                "members_attained": [v["attained"] for v in verdicts],  # type: ignore[index]
+            }
+        return Figures(
+            name="combined",
+            iops=math.fsum(m.iops for m in members),
+            bytes_written=sum(m.bytes_written for m in members),
+            duration_s=max(m.duration_s for m in members),
+            latency_us=latency,
+            iops_series=fiomod.sum_series(logs),
+            fio_steadystate=fio_ss,
+        )
