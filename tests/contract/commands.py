@@ -24,6 +24,15 @@ def json_commands(tmp: Path) -> dict[str, list[str]]:
         "overprov.capacity": ["capacity", "1.92TB", "--extra-op", "20"],
         "overprov.smart": ["smart", str(SMART_FILE)],
         "overprov.smart-nvme": ["smart-nvme", "--nvme-log", str(NVME_LOG)],
+        "overprov.calibrate": [
+            "calibrate",
+            "--points",
+            "0:11000,20:25000,40:32000",
+            "--extra-op",
+            "0,20,40",
+            "--out",
+            str(tmp / "cal"),
+        ],  # fmt: skip
         "overprov.profile": [
             "profile",
             "sim:consumer-tlc-sata@1GiB",
