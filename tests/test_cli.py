@@ -37,7 +37,16 @@ def test_console_script_runs_help_and_version():
 
 def test_console_script_error_exit_code_and_message():
     proc = subprocess.run(
-        [_overprov(), "simulate", "--op", "0", "--no-progress"], capture_output=True, text=True
+        [_overprov(), "simulate", "--rho", "0", "--no-progress"], capture_output=True, text=True
     )
     assert proc.returncode == 2
     assert "geometry.op_ratio" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_retired_op_names_both_replacements_in_every_command():
+    for argv in (["simulate", "--op", "0.1"], ["plan", "--capacity", "1T", "--op", "10"],
+                 ["profile", "sim:x", "--op", "10"]):  # fmt: skip
+        proc = subprocess.run([_overprov(), *argv], capture_output=True, text=True)
+        assert proc.returncode == 2, argv
+        assert "--extra-op PCT" in proc.stderr and "--rho R" in proc.stderr, argv
+        assert proc.stderr.startswith(f"usage: overprov {argv[0]} "), proc.stderr

@@ -24,7 +24,7 @@ CASES = [
 
 @pytest.mark.parametrize(("text", "size_bytes"), CASES)
 def test_capacity(overprov_cli, text, size_bytes):
-    rc, out, err = overprov_cli("capacity", text, "--json")
+    rc, out, err = overprov_cli("capacity", text, "--json", "-")
     assert rc == 0, err
     assert json.loads(out)["capacity_gb"] == pytest.approx(size_bytes / 1e9)
 
@@ -37,12 +37,12 @@ def test_capacity_bare_number_is_bytes(overprov_cli):
 @pytest.mark.parametrize(("text", "size_bytes"), CASES)
 def test_plan(overprov_cli, text, size_bytes):
     rc, out, err = overprov_cli(
-        "plan", "--capacity", "960GB", "--daily-writes", text, "--rated-tbw", text, "--json"
+        "plan", "--capacity", "960GB", "--daily-writes", text, "--rated-tbw", text, "--json", "-"
     )
     assert rc == 0, err
     doc = json.loads(out)
     assert doc["daily_write_bytes"] == pytest.approx(size_bytes)
-    rc, out, err = overprov_cli("plan", "--capacity", text, "--json")
+    rc, out, err = overprov_cli("plan", "--capacity", text, "--json", "-")
     assert rc == 0, err
     assert json.loads(out)["capacity_bytes"] == pytest.approx(size_bytes)
 

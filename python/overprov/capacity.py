@@ -12,13 +12,15 @@ IDEMA LBA1-03 (advertised GB → sectors): 97,696,368 + 1,953,504·(GB − 50) f
 from __future__ import annotations
 
 import argparse
-import json
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from overprov import units
 from overprov.errors import ConfigError
+from overprov.options import add_json_option, text_stream
+from overprov.outputs import check_json_output, document, write_json
 
 GB = 10**9
 GIB = 2**30
@@ -200,11 +202,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--sector-size", type=int, default=512, choices=(512, 4096), help="for --sectors"
     )
     p.add_argument("--extra-op", help="extra OP in percent (e.g. 20) to compute U and total ρ")
-    p.add_argument("--json", action="store_true", help="print JSON instead of text")
+    add_json_option(p, "the figures")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    check_json_output(args.json)
     if (args.capacity is None) == (args.sectors is None):
         raise ConfigError("capacity: give either a capacity (e.g. 512GB) or --sectors N")
     if args.sectors is not None:
@@ -217,12 +220,32 @@ def run(args: argparse.Namespace) -> int:
         gb = parse_capacity_gb(args.capacity, "capacity", bare_unit="b")
     extra = None if args.extra_op is None else parse_extra_op_percent(args.extra_op)
     rep = capacity_report(gb, extra)
+    out = text_stream(args)
+    if args.sectors is not None:
+        print(
+            f"{args.sectors:,} sectors of {args.sector_size} bytes = IDEMA {float(gb):.3f} GB",
+            file=out,
+        )
+    print(format_report(rep), file=out)
     if args.json:
-        print(json.dumps(asdict(rep), indent=2))
-    else:
-        if args.sectors is not None:
-            print(
-                f"{args.sectors:,} sectors of {args.sector_size} bytes = IDEMA {float(gb):.3f} GB"
-            )
-        print(format_report(rep))
+        write_json(capacity_document(rep), args.json)
     return 0
+
+
+def capacity_document(rep: CapacityReport) -> dict[str, Any]:
+    """``capacity --json``: fractions as percent where the name says so, ρ as a fraction."""
+    return document(
+        "capacity",
+        {
+            "capacity_gb": rep.capacity_gb,
+            "capacity_gib": rep.capacity_gib,
+            "idema_sectors_512": rep.idema_sectors_512,
+            "idema_sectors_4096": rep.idema_sectors_4096,
+            "idema_bytes": rep.idema_bytes,
+            "hidden_op_percent": rep.hidden_op * 100,
+            "extra_op_percent": None if rep.extra_op is None else rep.extra_op * 100,
+            "user_bytes": rep.user_bytes,
+            "rho": rep.total_rho,
+            "spare_factor": rep.spare_factor,
+        },
+    )

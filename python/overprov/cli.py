@@ -2,16 +2,26 @@
 
 Each subcommand lives in its own module, which provides ``register(subparsers)``: it adds its
 parser and sets ``func`` to a callable taking the parsed arguments and returning an exit code.
+Every error becomes one line on stderr, ``overprov <command>: <what> (<where>)``, and one of the
+exit codes of ``overprov.errors`` (docs/cli.md).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 from overprov import __version__
-from overprov.errors import OverprovError
+from overprov.errors import (
+    EXIT_BROKEN_PIPE,
+    EXIT_FAILED,
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    OverprovError,
+)
+from overprov.options import EXAMPLES, HelpFormatter, examples
 
 # One line per subcommand module; each module defines register(subparsers).
 COMMAND_MODULES: tuple[str, ...] = (
@@ -28,6 +38,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "overprov.report.cli",
     "overprov.calibrate.cli",
     "overprov.drive_cli",
+    "overprov.completion",
 )
 
 
@@ -38,7 +49,16 @@ units, the same in every command (docs/cli.md):
                a bare number is bytes
   block sizes  --bs, --page-size and --bssplit follow fio: 4k = 4096 bytes
   durations    s, min, h, d (90s, 10min, 2h); a bare number is seconds
+  OP           --extra-op PCT: extra OP in percent of the advertised capacity;
+               --rho R: total OP ρ = (T−U)/U as a fraction
   percentages  20 or 20%
+
+JSON: every command that reports takes --json FILE ('-' is stdout); each document starts
+with "schema": "overprov.<command>/<major>" (docs/json.md).
+
+exit codes: 0 done; 1 a run failed or an action was refused; 2 bad usage or input;
+  3 the run finished without reaching the answer (no steady phase, no recommendation);
+  130 interrupted (what was finished is kept)
 """
 
 
@@ -57,21 +77,73 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub)
+    for command, sp in sub.choices.items():
+        if "examples:" not in (sp.epilog or ""):
+            lines = EXAMPLES.get(command, ())
+            if lines:
+                sp.epilog = ((sp.epilog or "") + "\n\n" + examples(*lines)).lstrip()
+        if sp.formatter_class is argparse.HelpFormatter:
+            sp.formatter_class = HelpFormatter
     return parser
+
+
+def _subparser(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:
+    for action in parser._subparsers._group_actions if parser._subparsers else ():
+        if isinstance(action, argparse._SubParsersAction) and command in action.choices:
+            return action.choices[command]
+    return parser
+
+
+def one_line(message: str) -> str:
+    """An error message on one line (a message of several lines is joined)."""
+    return " ".join(part.strip() for part in str(message).splitlines() if part.strip())
+
+
+def _quiet_broken_pipe() -> int:
+    """stdout was closed by the reader (``| head``): stop without a word. Python would
+    otherwise complain once more when it flushes stdout at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    return EXIT_BROKEN_PIPE
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        # the subcommand's own usage, not the top-level one
+        _subparser(parser, args.command).error(f"unrecognized arguments: {' '.join(extra)}")
     args.command_line = ["overprov", *(sys.argv[1:] if argv is None else argv)]
+    name = f"overprov {args.command}"
     try:
-        return int(args.func(args) or 0)
+        code = int(args.func(args) or 0)
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:
+        return _quiet_broken_pipe()
     except OverprovError as exc:
-        print(f"overprov {args.command}: error: {exc}", file=sys.stderr)
-        return 2
+        print(f"{name}: {one_line(str(exc))}", file=sys.stderr)
+        return exc.exit_code
     except KeyboardInterrupt:
-        print(f"overprov {args.command}: interrupted", file=sys.stderr)
-        return 130
+        print(f"{name}: interrupted; what was finished is kept", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except OSError as exc:
+        where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
+        print(f"{name}: {exc.strerror or exc}{where}", file=sys.stderr)
+        return EXIT_FAILED
+    except (Exception, RecursionError) as exc:  # noqa: BLE001 - the last line of defence
+        if os.environ.get("OVERPROV_TRACEBACK"):
+            raise
+        print(
+            f"{name}: internal error: {type(exc).__name__}: {one_line(str(exc))[:300]} — a bug "
+            "in overprov; please report it with the command line (OVERPROV_TRACEBACK=1 shows "
+            "the traceback)",
+            file=sys.stderr,
+        )
+        return EXIT_INTERNAL
 
 
 if __name__ == "__main__":

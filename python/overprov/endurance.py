@@ -240,7 +240,7 @@ def build_plan(
         )
 
     marks: dict[float, list[str]] = {x: [] for x in op_levels}
-    asked = {x: f"--op {x * 100:g}: extra OP {x * 100:g} %" for x in op_levels}
+    asked = {x: f"--extra-op {x * 100:g}: extra OP {x * 100:g} %" for x in op_levels}
     if use_case is not None and reference is not None:
         marks.setdefault(reference, []).append(f"reference for {USE_CASES[use_case][1]}")
         asked.setdefault(reference, f"--use-case {use_case}: extra OP {reference * 100:g} %")

@@ -16,12 +16,11 @@ from __future__ import annotations
 import copy
 import json
 import time
-import tomllib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from overprov import __version__
+from overprov import __version__, inputs
 from overprov.errors import ConfigError
 
 #: ``progress(phase, done_pages, planned_pages)``, called between chunks of host writes.
@@ -46,15 +45,11 @@ def default_config() -> dict[str, Any]:
 
 
 def load_toml(path: str | Path) -> dict[str, Any]:
-    """Read a TOML config file; syntax errors name the file and line."""
-    p = Path(path)
-    try:
-        with p.open("rb") as fh:
-            return tomllib.load(fh)
-    except FileNotFoundError as exc:
-        raise ConfigError(f"{p}: no such config file") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{p}: {exc}") from exc
+    """Read a TOML config file: bounded, and checked against the core's fields; errors name
+    the file, line and key (``overprov.config_file``)."""
+    from overprov.config_file import load_config
+
+    return load_config(path, default_config())
 
 
 def merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
@@ -70,12 +65,22 @@ def merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
 
 def validate(config: dict[str, Any]) -> dict[str, Any]:
     """Validate a config in the Rust core; returns the resolved config and geometry."""
-    return json.loads(_core().validate_config(json.dumps(config)))
+    from overprov.config_file import core_message
+
+    try:
+        return json.loads(_core().validate_config(json.dumps(config)))
+    except ConfigError as exc:
+        raise ConfigError(core_message(str(exc))) from None
 
 
 def simulator(config: dict[str, Any]) -> Any:
     """A stepwise simulator (``_core.Simulator``) for callers that drive it round by round."""
-    return _core().Simulator(json.dumps(config))
+    from overprov.config_file import core_message
+
+    try:
+        return _core().Simulator(json.dumps(config))
+    except ConfigError as exc:
+        raise ConfigError(core_message(str(exc))) from None
 
 
 def core_version() -> str:
@@ -134,19 +139,7 @@ def read_simulate_file(path: str | Path) -> dict[str, Any]:
     """Read a file written by ``overprov simulate --json FILE``: the document, with ``runs`` a
     non-empty list of report objects. Errors are ConfigErrors naming the file and the field."""
     name = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError as exc:
-        raise ConfigError(f"{name}: no such file") from exc
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{name}: cannot read it: {exc}") from exc
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ConfigError(
-            f"{name}: not JSON ({exc.msg} at line {exc.lineno} column {exc.colno}); expected "
-            "the file `overprov simulate --json FILE` writes"
-        ) from exc
+    doc = inputs.load_json(path, "simulate JSON file (overprov simulate --json FILE)")
     schema = doc.get("schema") if isinstance(doc, dict) else None
     if schema != SIMULATE_SCHEMA:
         shown = "missing" if schema is None else repr(schema)

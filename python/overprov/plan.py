@@ -9,7 +9,6 @@ gives it measured; see ``overprov.simulated_waf``.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 from dataclasses import asdict
 from typing import Any
@@ -23,7 +22,9 @@ from overprov.endurance import (
     build_plan,
     bytes_text,
 )
-from overprov.errors import ConfigError
+from overprov.errors import EXIT_NO_ANSWER, ConfigError
+from overprov.options import HelpFormatter, add_json_option, add_retired_op, examples, text_stream
+from overprov.outputs import check_json_output, document, percent_names, write_json
 from overprov.simulated_waf import load_simulation
 
 
@@ -142,9 +143,13 @@ def format_plan(plan: EndurancePlan) -> str:
 
 
 def plan_to_dict(plan: EndurancePlan) -> dict[str, Any]:
-    out = asdict(plan)
-    out["op_definition"] = "rho = (T - U) / U; U = (1 - extra_op) * C; T = (1 + native_op) * C"
-    return out
+    """``plan --json``: extra and native OP in percent, ρ as a fraction, sizes in bytes."""
+    out = percent_names(asdict(plan))
+    out["op_definition"] = (
+        "rho = (T - U) / U; U = (1 - extra_op_percent / 100) * C; "
+        "T = (1 + native_op_percent / 100) * C"
+    )
+    return document("plan", out)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -168,9 +173,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "Sizes: GB/TB are decimal (10^9/10^12 bytes), GiB/TiB binary; a bare number is bytes. "
             "Reference OP by use case (docs/concepts.md): file-server 10 %; web-server, "
             "app-server, virtualization, video-editing 20 %; backup-server, log-server, "
-            "database 30 %. Example: overprov plan --capacity 960GB --nand tlc "
-            "--daily-writes 500GB --use-case database --target-years 5"
+            "database 30 %.\n\n"
+        )
+        + examples(
+            "overprov plan --capacity 960GB --nand tlc --daily-writes 500GB --use-case database "
+            "--target-years 5",
+            "overprov plan --capacity 1.92TB --rated-tbw 3504TB --extra-op 0,20,40 --json -",
+            "overprov plan --capacity 960GB --simulate --policy fifo",
         ),
+        formatter_class=HelpFormatter,
     )
     p.add_argument(
         "--capacity",
@@ -215,11 +226,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="service life in years for DWPD (default 5, a common warranty)",
     )
     p.add_argument(
-        "--op",
+        "--extra-op",
         default=",".join(f"{x * 100:g}" for x in DEFAULT_OP_LEVELS),
         metavar="LIST",
         help="extra OP levels in percent of C (default 0,10,20,30,40,50,60)",
     )
+    add_retired_op(p)
     p.add_argument("--target-dwpd", type=float, help="solve for the OP that gives this DWPD")
     p.add_argument(
         "--target-years",
@@ -260,11 +272,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="--simulate: run up to N levels at once, each in its own process (default: the cores "
         "this process may use); the same WAFs as one at a time",
     )
-    p.add_argument("--json", action="store_true", help="print the plan as JSON")
+    add_json_option(p, "the plan")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    check_json_output(args.json)
     capacity_bytes = float(
         capacity.parse_capacity_gb(args.capacity, "--capacity", bare_unit="b") * capacity.GB
     )
@@ -297,7 +310,7 @@ def run(args: argparse.Namespace) -> int:
         service_years=args.years,
         policy=args.policy or "greedy",
         pages_per_block=256 if args.pages_per_block is None else args.pages_per_block,
-        op_levels=parse_percent_list(args.op, "--op"),
+        op_levels=parse_percent_list(args.extra_op, "--extra-op"),
         use_case=args.use_case,
         target_dwpd=args.target_dwpd,
         target_years=args.target_years,
@@ -305,11 +318,11 @@ def run(args: argparse.Namespace) -> int:
         simulate=args.simulate,
         simulate_jobs=args.jobs,
     )
+    print(format_plan(plan), file=text_stream(args))
     if args.json:
-        print(json.dumps(plan_to_dict(plan), indent=2, ensure_ascii=False))
-    else:
-        print(format_plan(plan))
+        write_json(plan_to_dict(plan), args.json)
     unmet = (plan.target_dwpd is not None and plan.target_dwpd_extra_op is None) or (
         plan.target_years is not None and plan.target_years_extra_op is None
     )
-    return 1 if unmet else 0
+    # a target that no OP level meets: the plan is printed, the answer was not reached
+    return EXIT_NO_ANSWER if unmet else 0

@@ -27,6 +27,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from overprov.config_file import key_line
 from overprov.errors import ConfigError
 from overprov.scaled_drive import GIB, MIN_SCALED_BLOCKS, parse_scale, scale_config
 
@@ -71,43 +72,13 @@ def get(name: str) -> dict[str, Any]:
     return copy.deepcopy(presets[name])
 
 
-def key_line(text: str, dotted: str) -> int | None:
-    """The line of TOML ``text`` that sets key ``dotted`` (a.b.c), or of the nearest table or
-    key above it; None if nothing matches."""
-    want = dotted.split(".")
-    table: list[str] = []
-    best, best_depth = None, 0
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.split("#", 1)[0].strip()
-        header = re.match(r"^\[\[?\s*([^\]]+?)\s*\]\]?$", line)
-        if header:
-            table = [p.strip().strip("\"'") for p in header.group(1).split(".")]
-            path = table
-        else:
-            key = re.match(r"^([A-Za-z0-9_\-.\"' ]+?)\s*=", line)
-            if not key:
-                continue
-            path = table + [p.strip().strip("\"'") for p in key.group(1).split(".")]
-        if path == want:
-            return number
-        if want[: len(path)] == path and len(path) > best_depth:
-            best, best_depth = number, len(path)
-    return best
-
-
 def load_drive_file(path: str | Path) -> dict[str, Any]:
     """Read and check a drive file; errors name the file, the line and the key."""
+    from overprov import inputs  # bounded: size, UTF-8, depth, no nan/inf
+
     p = Path(path)
-    try:
-        text = p.read_text()
-    except FileNotFoundError as exc:
-        raise ConfigError(f"{p}: no such drive file") from exc
-    except OSError as exc:
-        raise ConfigError(f"{p}: cannot read the drive file: {exc.strerror}") from exc
-    try:
-        drive = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{p}: {exc}") from exc
+    text = inputs.read_text(p, "drive file")
+    drive = inputs.parse_toml(text, str(p), "drive file")
 
     def fail(key: str, message: str) -> ConfigError:
         line = key_line(text, key)
@@ -126,6 +97,11 @@ def load_drive_file(path: str | Path) -> dict[str, Any]:
     for key in ("advertised_bytes", "physical_bytes"):
         if key in drive and drive[key] <= 0:
             raise fail(key, f"must be above 0, got {drive[key]}")
+    from overprov.config_file import check_shape
+    from overprov.engine import default_config
+
+    # every config key known and of its kind before any figure is scaled
+    check_shape(drive.get("config", {}), default_config(), str(p), text, "config.")
     try:
         check(_build(drive, 1.0))
     except ConfigError as exc:

@@ -1,4 +1,5 @@
-"""Progress of long work on stderr."""
+"""Progress of long work on stderr, always: a bar redrawn in place on a terminal, otherwise
+(a log, a pipe) one plain line every :data:`LINE_EVERY_S` seconds."""
 
 from __future__ import annotations
 
@@ -6,31 +7,61 @@ import sys
 import time
 from typing import Any
 
+#: How often a progress line is written when stderr is not a terminal.
+LINE_EVERY_S = 10.0
+
 
 class ProgressBar:
-    """A one-line progress bar on stderr, drawn only when stderr is a terminal."""
+    """``bar(phase, done, planned)`` reports progress; ``close()`` ends the line."""
 
-    def __init__(self, label: str, stream: Any = None, force: bool = False) -> None:
+    def __init__(
+        self,
+        label: str,
+        stream: Any = None,
+        force: bool = False,
+        quiet: bool = False,
+        line_every_s: float = LINE_EVERY_S,
+    ) -> None:
         self.stream = stream or sys.stderr
-        self.enabled = force or bool(getattr(self.stream, "isatty", lambda: False)())
+        self.terminal = force or bool(getattr(self.stream, "isatty", lambda: False)())
+        self.quiet = quiet
         self.label = label
+        self.line_every_s = line_every_s
         self.started = time.perf_counter()
+        self.last_line = self.started
+        self.drawn = False
 
-    def __call__(self, phase: str, done: int, planned: int) -> None:
-        if not self.enabled:
-            return
+    def text(self, phase: str, done: int, planned: int) -> str:
         frac = min(1.0, done / planned) if planned else 1.0
-        width = 30
-        bar = "#" * int(frac * width) + "-" * (width - int(frac * width))
         elapsed = time.perf_counter() - self.started
         eta = elapsed / frac - elapsed if frac > 0 else 0.0
-        self.stream.write(
-            f"\r{self.label} [{bar}] {frac * 100:5.1f}% {phase:<12} "
-            f"{elapsed:6.1f}s elapsed, ~{eta:5.1f}s left"
+        if self.terminal:
+            width = 30
+            bar = "#" * int(frac * width) + "-" * (width - int(frac * width))
+            return (
+                f"{self.label} [{bar}] {frac * 100:5.1f}% {phase:<12} "
+                f"{elapsed:6.1f}s elapsed, ~{eta:5.1f}s left"
+            )
+        return (
+            f"{self.label}: {frac * 100:.0f}% ({phase}), {elapsed:.0f} s elapsed, "
+            f"about {eta:.0f} s left"
         )
+
+    def __call__(self, phase: str, done: int, planned: int) -> None:
+        if self.quiet:
+            return
+        if self.terminal:
+            self.stream.write("\r" + self.text(phase, done, planned))
+            self.drawn = True
+        else:
+            now = time.perf_counter()
+            if now - self.last_line < self.line_every_s:
+                return
+            self.last_line = now
+            self.stream.write(self.text(phase, done, planned) + "\n")
         self.stream.flush()
 
     def close(self) -> None:
-        if self.enabled:
+        if self.drawn:
             self.stream.write("\n")
             self.stream.flush()

@@ -9,16 +9,30 @@ Rust before the run starts; errors name the field (``ftl.policy: unknown variant
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
-from overprov import engine, presets, scaled_drive, sweep
+from overprov import engine, presets, scaled_drive, sim_estimate, sweep
+from overprov.config_file import core_message
 from overprov.engine import merge, validate
-from overprov.errors import ConfigError
+from overprov.errors import ConfigError, RunError
+from overprov.options import (
+    HelpFormatter,
+    add_json_option,
+    add_retired_op,
+    examples,
+    text_stream,
+)
+from overprov.outputs import check_json_output, check_output_dir, check_output_file, write_json
 from overprov.simulate_output import format_table, format_timed_table, write_series_csv
-from overprov.units import parse_block_size, parse_duration_seconds, parse_number_list, parse_size
+from overprov.units import (
+    human_bytes,
+    parse_block_size,
+    parse_duration_seconds,
+    parse_number_list,
+    parse_size,
+)
 
 __all__ = ["register", "run"]
 
@@ -146,12 +160,13 @@ def config_from_args(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def sweep_configs(base: dict[str, Any], args: argparse.Namespace) -> list[dict[str, Any]]:
-    """One config per OP value given with --op (ρ) or --extra-op (percent)."""
-    if args.op and args.extra_op:
-        raise ConfigError("--op and --extra-op: give one way of stating OP, not both")
+    """One config per OP value given with --rho (total ρ, a fraction) or --extra-op
+    (percent of the advertised capacity)."""
+    if args.rho and args.extra_op:
+        raise ConfigError("--rho and --extra-op: give one way of stating OP, not both")
     geo = base.get("geometry", {})
-    if args.op:
-        values = parse_number_list(args.op, "--op", "0.07,0.28")
+    if args.rho:
+        values = parse_number_list(args.rho, "--rho", "0.07,0.28")
         # ρ with the user size fixed (or the physical size, when that is what was given)
         key, clear = "op_ratio", ("extra_op_percent",)
         if any(geo.get(k) is not None for k in ("physical_blocks", "physical_bytes")):
@@ -194,9 +209,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "suffixes are decimal like drive labels (512G), KiB/MiB/GiB are binary, a bare number "
             "is bytes; block "
             "sizes (--bs, --page-size) are fio-style (4k = 4096). Give several OP values to "
-            "sweep, e.g. --extra-op 0,10,20,30 or --op 0.07,0.28."
+            "sweep, e.g. --extra-op 0,10,20,30 or --rho 0.07,0.28."
         ),
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        epilog=examples(
+            "overprov simulate --demo",
+            "overprov simulate --user-bytes 4GiB --rho 0.07,0.28 --drive-writes 2",
+            "overprov simulate --advertised 16G --extra-op 0,10,20,30 --hot 80/20",
+            "overprov simulate --preset consumer-tlc-sata --scale 1/64 --extra-op 0,20 --json - "
+            "| jq .runs[0].timed",
+            "overprov simulate --config drive.toml --out results/",
+        ),
+        formatter_class=HelpFormatter,
     )
     p.add_argument(
         "--demo",
@@ -216,12 +239,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="write everything to DIR: simulate.json, series.csv (timed runs) and the HTML "
         "report (report.html)",
     )
+    add_json_option(p, "the full reports (intervals, wear, victim histogram)")
     p.add_argument(
-        "--json",
-        metavar="FILE",
-        help="write the full reports (intervals, wear, victim histogram) as JSON",
+        "--no-progress",
+        action="store_true",
+        help="no progress on stderr (a bar on a terminal, a line every 10 s otherwise)",
     )
-    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    p.add_argument(
+        "--check",
+        action="store_true",
+        help="check the configuration, print each run's drive and the estimated time and "
+        "memory; simulate nothing",
+    )
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="run even when the estimated memory exceeds the memory available now",
+    )
     par = p.add_argument_group("parallel runs (docs/scale.md)")
     par.add_argument(
         "--jobs",
@@ -279,10 +313,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     g.add_argument("--user-pages", type=int, metavar="N", help="user capacity in pages (LBAs)")
     g.add_argument("--user-bytes", metavar="SIZE", help="user capacity (e.g. 240G)")
     g.add_argument(
-        "--op",
+        "--rho",
         metavar="RHO[,RHO..]",
-        help="over-provisioning ρ = (T−U)/U, e.g. 0.28; a list sweeps",
+        help="total over-provisioning ρ = (T−U)/U as a fraction, e.g. 0.28; a list sweeps",
     )
+    add_retired_op(p)
     g.add_argument(
         "--extra-op",
         metavar="PCT[,PCT..]",
@@ -376,21 +411,87 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
+def check_outputs(args: argparse.Namespace) -> None:
+    """Every output path checked before the first run starts."""
+    check_json_output(args.json)
+    check_output_file(args.series, "--series")
+    check_output_dir(args.out, "--out")
+
+
+def check_resources(configs: list[dict[str, Any]], force: bool) -> None:
+    """Before a long sweep: its estimated time and memory on stderr; a sweep whose memory
+    would exceed what is available now is refused unless ``force``."""
+    cheap = [
+        sim_estimate.planned_host_pages(c, validate(c)["geometry"]) for c in configs
+    ]  # fast: no calibration for a run that writes under 2^24 pages
+    if max(cheap) < 2**24:
+        return
+    est = sim_estimate.estimate(max(configs, key=lambda c: sim_estimate.physical_pages(c)))
+    total_s = sum(n / est.pages_per_second for n in cheap)
+    if total_s > sim_estimate.LONG_RUN_S:
+        print(
+            f"overprov simulate: {len(configs)} run(s), about {total_s / 60:.1f} min in all; "
+            f"the largest {sim_estimate.describe(est)}. WAF against OP does not depend on "
+            "the capacity (at a fixed block size): a smaller --advertised or --user-bytes "
+            "gives the same curve sooner",
+            file=sys.stderr,
+        )
+    available = sim_estimate.available_memory_bytes()
+    if available is not None and est.peak_memory_bytes > available and not force:
+        raise RunError(
+            f"the largest run needs about {human_bytes(est.peak_memory_bytes)} of memory, "
+            f"{human_bytes(available)} is available; simulate a smaller drive, or --force"
+        )
+
+
+def print_check(configs: list[dict[str, Any]]) -> None:
+    """``--check``: each run's drive as the core resolves it, and the estimate."""
+    for i, cfg in enumerate(configs, 1):
+        g = validate(cfg)["geometry"]
+        physical = g["blocks"] * g["pages_per_block"]
+        est = sim_estimate.estimate(cfg)
+        print(
+            f"run {i}: user {human_bytes(g['user_pages'] * g['page_size_bytes'])}, physical "
+            f"{human_bytes(physical * g['page_size_bytes'])} (ρ = "
+            f"{physical / g['user_pages'] - 1:.4f}); {sim_estimate.describe(est)}"
+        )
+
+
 def run(args: argparse.Namespace) -> int:
+    check_outputs(args)
     configs = demo_configs() if args.demo else sweep_configs(config_from_args(args), args)
     if not args.preset:  # a preset is scaled as it is read
         scaled = scaled_drive.scale_sweep(configs, args.scale)
         configs = scaled.configs
         if scaled.note:
-            print(scaled.note)
+            print(scaled.note, file=text_stream(args))
     for cfg in configs:
-        validate(cfg)  # every config is checked before the first run starts
+        try:
+            validate(cfg)  # every config is checked before the first run starts
+        except ConfigError as exc:
+            raise ConfigError(core_message(str(exc), args.config)) from None
+    if args.check:
+        print_check(configs)
+        return 0
+    check_resources(configs, force=args.force)
     reports = sweep.run_points(
         configs, jobs=args.jobs, dask_scheduler=args.dask_scheduler, progress=not args.no_progress
     )
-    print(format_table(reports))
+    if reports:
+        write_outputs(args, list(reports), partial=reports.interrupted)
+    if reports.interrupted:
+        raise KeyboardInterrupt  # the CLI's exit 130, after the finished runs are written
+    return 0
+
+
+def write_outputs(args: argparse.Namespace, reports: list[dict[str, Any]], partial: bool) -> None:
+    """The table, the series CSV, the JSON document and the report of the finished runs."""
+    out = text_stream(args)
+    if partial:
+        print(f"interrupted: {len(reports)} finished run(s) kept", file=sys.stderr)
+    print(format_table(reports), file=out)
     if any(r.get("timed") for r in reports):
-        print(format_timed_table(reports))
+        print(format_timed_table(reports), file=out)
     out_dir = Path(args.out) if args.out else None
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)
@@ -399,19 +500,18 @@ def run(args: argparse.Namespace) -> int:
     )
     if series:
         n = write_series_csv(reports, Path(series))
-        print(f"\ntime series ({n} intervals) written to {series}")
-    json_paths = [Path(p) for p in (args.json, out_dir and out_dir / "simulate.json") if p]
+        print(f"\ntime series ({n} intervals) written to {series}", file=out)
     doc = engine.simulate_document(
         reports,
         getattr(args, "command_line", None) or ["overprov", *sys.argv[1:]],
         {"name": args.preset, "scale": args.scale} if args.preset else None,
     )
-    for path in json_paths:
-        path.write_text(json.dumps(doc, indent=1) + "\n")
-        print(f"\nfull reports written to {path}")
+    for path in [p for p in (args.json, out_dir and out_dir / "simulate.json") if p]:
+        write_json(doc, path)
+        if str(path) != "-":
+            print(f"\nfull reports written to {path}", file=out)
     if out_dir is not None:
         from overprov.report import write_report
 
         html = write_report([out_dir / "simulate.json"], out_dir)
-        print(f"report: {html}")
-    return 130 if reports.interrupted else 0
+        print(f"report: {html}", file=out)

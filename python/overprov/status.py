@@ -20,6 +20,8 @@ from overprov.apply.nvme import controller_path, id_ctrl, id_ns, namespace_id
 from overprov.blockdev import DeviceInfo, Runner, run_tool
 from overprov.capacity import GB, HIDDEN_OP
 from overprov.errors import ConfigError, OverprovError
+from overprov.options import add_json_option, text_stream
+from overprov.outputs import check_json_output, document, percent_names, write_json
 
 
 def _partitions(info: DeviceInfo) -> tuple[list[dict[str, Any]], int | None, str]:
@@ -227,14 +229,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         ),
     )
     p.add_argument("device", metavar="DEVICE")
-    p.add_argument("--json", action="store_true", help="print JSON")
+    add_json_option(p, "the status")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    check_json_output(args.json)
     st = device_status(args.device)
+    print(format_status(st), file=text_stream(args))
     if args.json:
-        print(json.dumps(st, indent=2, default=lambda o: asdict(o)))
-    else:
-        print(format_status(st))
+        write_json(
+            document("status", percent_names(json.loads(json.dumps(st, default=asdict)))), args.json
+        )
     return 0

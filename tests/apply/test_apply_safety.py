@@ -67,7 +67,7 @@ def test_mounted_device_is_refused_even_when_confirmed(mounted_ext4, overprov_cl
         "--i-understand-this-destroys-data",
         dev,
     )
-    assert rc == 2
+    assert rc == 1  # a refused action
     assert f"mounted at {mnt}" in err
     assert "REFUSED, in use now" in out
     assert device_sha256(dev) == digest
@@ -219,7 +219,7 @@ def test_dry_run_executes_nothing(loop_device, overprov_cli):
     assert rc == 0 and "dry run" in out
     # --execute without the confirmation is refused
     rc, _, err = overprov_cli("apply", dev, "--extra-op", "20", "--execute")
-    assert rc == 2 and "was not confirmed" in err
+    assert rc == 1 and "was not confirmed" in err
 
     assert device_sha256(dev) == digest
     assert os.stat(backing).st_blocks == blocks
@@ -241,7 +241,7 @@ def test_confirming_a_device_outside_the_plan_is_refused(loop_device, overprov_c
         "--i-understand-this-destroys-data",
         other,
     )
-    assert rc == 2
+    assert rc == 1  # a refused action
     assert f"{other}: that device is not part of this plan" in err
     assert device_sha256(dev) == digest
 

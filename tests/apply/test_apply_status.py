@@ -65,10 +65,10 @@ def test_status_shows_namespace_against_total_nvm_capacity(monkeypatch, tmp_path
 @pytest.mark.root
 def test_status_of_a_blank_device_says_everything_is_addressable(loop_device, overprov_cli):
     dev = loop_device(size_bytes=64 * MIB)
-    rc, out, err = overprov_cli("status", dev, "--json")
+    rc, out, err = overprov_cli("status", dev, "--json", "-")
     assert rc == 0, err
     st = json.loads(out)
     assert st["partition_table"] is None and st["partitions"] == []
     assert st["unpartitioned_tail_bytes"] is None
-    assert st["layout"]["extra_op"] == 0.0
+    assert st["layout"]["extra_op_percent"] == 0.0
     assert st["in_use"] == []

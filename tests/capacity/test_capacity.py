@@ -93,12 +93,12 @@ def test_cli_capacity_text_says_which_definition(overprov_cli):
 
 
 def test_cli_capacity_json_and_sectors(overprov_cli):
-    rc, out, _ = overprov_cli("capacity", "--sectors", "234441648", "--json")
+    rc, out, _ = overprov_cli("capacity", "--sectors", "234441648", "--json", "-")
     assert rc == 0
     doc = json.loads(out)
     assert doc["capacity_gb"] == 120
     assert doc["idema_sectors_512"] == 234_441_648
-    assert doc["total_rho"] == pytest.approx(capacity.HIDDEN_OP)
+    assert doc["rho"] == pytest.approx(capacity.HIDDEN_OP)
 
 
 def test_cli_capacity_needs_exactly_one_input(overprov_cli):

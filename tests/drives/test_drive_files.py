@@ -50,7 +50,7 @@ def test_a_preset_written_as_a_file_builds_the_same_config(tmp_path):
         (
             "advertised_bytes = 1_000_000_000\n[config.timing]\nenabled = true\n"
             "[config.timing.nand]\nchannels = 2\nprogam_us = 3.0\n",
-            ":6: config.timing.nand.progam_us: unknown field",
+            ("unknown key 'config.timing.nand.progam_us'", "drive.toml:6)"),
         ),
         # an invalid value, found by the core's validation
         (
@@ -62,8 +62,8 @@ def test_a_preset_written_as_a_file_builds_the_same_config(tmp_path):
         ('description = "x"\nadvertised_bytes = 1_000_000_000\ncolour = "red"\n', ":3: colour:"),
         # a wrong type
         ('advertised_bytes = "1TB"\n', ":1: advertised_bytes: must be a int"),
-        # a TOML syntax error: tomllib's own line and column
-        ("advertised_bytes = \n", "(at line 1, column 20)"),
+        # a TOML syntax error: tomllib's line
+        ("advertised_bytes = \n", ("not valid TOML", "drive.toml:1)")),
     ],
 )
 def test_drive_file_errors_name_file_line_and_key(tmp_path, text, where):
@@ -71,8 +71,9 @@ def test_drive_file_errors_name_file_line_and_key(tmp_path, text, where):
     path.write_text(text)
     with pytest.raises(ConfigError) as exc:
         presets.get(str(path))
-    assert str(exc.value).startswith(str(path)), exc.value
-    assert where in str(exc.value), exc.value
+    assert str(path) in str(exc.value), exc.value
+    for part in (where,) if isinstance(where, str) else where:
+        assert part in str(exc.value), exc.value
 
 
 def test_missing_file_and_missing_capacity(tmp_path):

@@ -21,7 +21,7 @@ def expected_values(spec: str) -> tuple[str, dict[str, float | None]]:
         )
         spare = rep["smart_log"]["available_spare_percent"]
     elif Path(spec).parent.name == "smart":
-        rep = overprov_json("smart", "--json", spec)
+        rep = overprov_json("smart", spec, "--json", "-")
         raw = json.loads(Path(spec).read_text())
         spare = (raw.get("nvme_smart_health_information_log") or {}).get("available_spare")
     else:

@@ -88,7 +88,7 @@ def test_schema_rejects_a_broken_document(tmp_path):
 
 
 def test_settings_validation_names_the_flag():
-    with pytest.raises(ConfigError, match="--op"):
+    with pytest.raises(ConfigError, match="--extra-op"):
         ProfileSettings(op_percents=[20, 10]).validate()
     with pytest.raises(ConfigError, match="--stop-at-target"):
         ProfileSettings(stop_at_target=True).validate()

@@ -22,7 +22,7 @@ def _profile(overprov_cli, tmp_path, *args):
 
 
 def test_steady_iops_rise_with_op_and_results_validate(overprov_cli, tmp_path):
-    doc, text, out = _profile(overprov_cli, tmp_path, "--op", "0,20,40")
+    doc, text, out = _profile(overprov_cli, tmp_path, "--extra-op", "0,20,40")
     schema = json.loads(
         (sim_target.Path(sim_target.__file__).parent / "results.schema.json").read_text()
     )
@@ -39,7 +39,7 @@ def test_steady_iops_rise_with_op_and_results_validate(overprov_cli, tmp_path):
 
 
 def test_recommendation_is_the_smallest_op_meeting_the_target(overprov_cli, tmp_path):
-    doc, _, _ = _profile(overprov_cli, tmp_path, "--op", "0,20,40", "--target-iops", "30000")
+    doc, _, _ = _profile(overprov_cli, tmp_path, "--extra-op", "0,20,40", "--target-iops", "30000")
     steady = {p["op_percent"]: p["steady_iops"] for p in doc["phases"]}
     meeting = sorted(op for op, v in steady.items() if v is not None and v >= 30000)
     assert meeting, steady

@@ -86,7 +86,7 @@ def sim_profile(tmp_path_factory: pytest.TempPathFactory) -> Path:
     res = overprov(
         "profile",
         "sim:consumer-tlc-sata@1GiB",
-        "--op",
+        "--extra-op",
         "0,20,40",
         "--round-seconds",
         "5",
@@ -113,7 +113,7 @@ def fio_profile(tmp_path_factory: pytest.TempPathFactory) -> Path:
         str(d / "drive.img"),
         "--size",
         "16MiB",
-        "--op",
+        "--extra-op",
         "0,25",
         "--round-seconds",
         "2",
@@ -126,6 +126,7 @@ def fio_profile(tmp_path_factory: pytest.TempPathFactory) -> Path:
         "--out",
         str(out),
     )
-    assert res.returncode == 0, res.stderr[-3000:]
+    # 5 rounds of 2 s on a file rarely reach steady state: exit 3, "ran without the answer"
+    assert res.returncode in (0, 3), res.stderr[-3000:]
     assert f"report: {out / 'report.html'}" in res.stdout, res.stdout + res.stderr
     return out

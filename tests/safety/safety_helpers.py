@@ -27,8 +27,9 @@ CLI_CODE = (
     "sys.exit(c.main(sys.argv[1:]))"
 )
 
-QUICK_PROFILE = ["--op", "0", "--round-seconds", "1", "--max-rounds", "5", "--fob-seconds", "0",
-                 "--qd", "4", "--min-iops", "1e12", "--precondition", "random"]  # fmt: skip
+QUICK_PROFILE = ["--extra-op", "0", "--round-seconds", "1", "--max-rounds", "5",
+                 "--fob-seconds", "0", "--qd", "4", "--min-iops", "1e12",
+                 "--precondition", "random"]  # fmt: skip
 """One phase that ends (skipped) after 3 one-second rounds: enough to show a run went ahead."""
 
 

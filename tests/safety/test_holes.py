@@ -45,7 +45,7 @@ def test_hole_1_data_without_a_signature_needs_the_confirmation(loop_device, tmp
     proc = cli("profile", dev, "--allow-hdd", "--size", "8MiB", *QUICK_PROFILE,
                "--out", str(tmp_path / "out"))  # fmt: skip
     flush(dev)
-    assert proc.returncode == 2, "profile wrote to an unconfirmed device"
+    assert proc.returncode == 1, "profile wrote to an unconfirmed device"
     assert f"{CONFIRM} {dev}" in proc.stderr
     assert Digests.of(backing) == before
 
@@ -55,7 +55,7 @@ def test_hole_2_resume_refuses_a_swapped_backing_image(loop_device, tmp_path, ne
                                                         swapped_for):  # fmt: skip
     dev = loop_device(size_bytes=64 * MIB)
     out = tmp_path / "out"
-    interrupted_profile(dev, "--allow-hdd", "--size", "16MiB", "--op", "0,50",
+    interrupted_profile(dev, "--allow-hdd", "--size", "16MiB", "--extra-op", "0,50",
                         "--round-seconds", "1", "--max-rounds", "5", "--fob-seconds", "0",
                         "--qd", "4", CONFIRM, dev, out=out)  # fmt: skip
     first = backing_of(dev)

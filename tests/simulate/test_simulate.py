@@ -18,7 +18,7 @@ SMALL = ("--user-pages", "262144", "--warmup", "3", "--drive-writes", "2", "--no
 def test_op_sweep_matches_published_greedy_figures(overprov_cli, tmp_path):
     out_json = tmp_path / "runs.json"
     rc, out, err = overprov_cli(
-        "simulate", *SMALL, "--pages-per-block", "64", "--op", "0.28,1.0", "--json", str(out_json)
+        "simulate", *SMALL, "--pages-per-block", "64", "--rho", "0.28,1.0", "--json", str(out_json)
     )
     assert rc == 0, err
     assert "ρ = (T−U)/U" in out and "greedy" in out
@@ -105,7 +105,7 @@ warmup_drive_writes = 1
 def test_sequential_workload_has_waf_one(overprov_cli, tmp_path):
     out_json = tmp_path / "s.json"
     rc, _, err = overprov_cli(
-        "simulate", *SMALL, "--workload", "sequential", "--op", "0.0737", "--json", str(out_json)
+        "simulate", *SMALL, "--workload", "sequential", "--rho", "0.0737", "--json", str(out_json)
     )
     assert rc == 0, err
     assert json.loads(out_json.read_text())["runs"][0]["measured"]["waf"] == pytest.approx(1.0)
@@ -134,7 +134,7 @@ def test_toml_syntax_error_names_file_and_line(overprov_cli, tmp_path):
     cfg = tmp_path / "broken.toml"
     cfg.write_text("[geometry]\nuser_pages = = 3\n")
     rc, _, err = overprov_cli("simulate", "--config", str(cfg))
-    assert rc == 2 and "broken.toml" in err and "line 2" in err, err
+    assert rc == 2 and "broken.toml" in err and "broken.toml:2)" in err, err
 
 
 def test_op_too_small_is_refused_before_running(overprov_cli):
@@ -150,8 +150,8 @@ def test_op_too_small_is_refused_before_running(overprov_cli):
         (("--zones", "50/5:oops"), "--zones"),
         (("--hot", "80"), "--hot"),
         (("--bs", "4q"), "--bs"),
-        (("--op", "0.2,x"), "--op"),
-        (("--op", "0.2", "--extra-op", "10"), "--extra-op"),
+        (("--rho", "0.2,x"), "--rho"),
+        (("--rho", "0.2", "--extra-op", "10"), "--extra-op"),
         (("--advertised", "12 parsecs", "--extra-op", "10"), "--advertised"),
     ],
 )

@@ -31,9 +31,10 @@ def test_smart_file_text(overprov_cli) -> None:
 
 
 def test_smart_file_json(overprov_cli) -> None:
-    rc, out, _ = overprov_cli("smart", "--json", str(MICRON))
+    rc, out, err = overprov_cli("smart", str(MICRON), "--json", "-")
     assert rc == 0
     doc = json.loads(out)
+    assert doc["schema"] == "overprov.smart/1"
     assert doc["kind"] == "lifetime"
     assert doc["waf"] == 12_887_382_766 / 4_062_707_571
     assert doc["snapshot"]["host_writes"]["bytes"] == 130_006_927_240 * 512
@@ -71,9 +72,10 @@ def test_smart_two_snapshots(overprov_cli) -> None:
 def test_smart_two_snapshots_json(overprov_cli) -> None:
     rc, out, _ = overprov_cli(
         "smart",
-        "--json",
         str(DATA / "SAMSUNG_MZ7WD240HAFV-00003_21.json"),
         str(DATA / "SAMSUNG_MZ7WD240HAFV-00003_22.json"),
+        "--json",
+        "-",
     )
     assert rc == 0
     doc = json.loads(out)
@@ -89,7 +91,7 @@ def test_smart_snapshots_of_different_drives_name_the_field(overprov_cli) -> Non
         str(DATA / "SAMSUNG_MZVL21T0HCLR-00B00_24.json"),
     )
     assert rc == 2 and out == ""
-    assert "overprov smart: error:" in err
+    assert "overprov smart: " in err
     assert "data_units_written" in err and "SAMSUNG_MZVL21T0HCLR-00B00_23.json" in err
 
 
@@ -100,7 +102,7 @@ def test_smart_bad_file_is_named(overprov_cli, tmp_path: Path) -> None:
     assert rc == 2 and out == ""
     assert "broken.json" in err and "power_on_time.hours" in err
     rc, _, err = overprov_cli("smart", str(tmp_path / "nothing-here.json"))
-    assert rc == 2 and "nothing-here.json: no such file" in err
+    assert rc == 2 and "no such smartctl -j JSON file" in err and "nothing-here.json)" in err
 
 
 def test_smart_more_than_two_targets(overprov_cli) -> None:
@@ -167,14 +169,14 @@ def test_smart_device_smartctl_failure(overprov_cli, tmp_path: Path) -> None:
     )
     script = _fake_smartctl(tmp_path, failed, None, exit_status=2)
     rc, _, err = overprov_cli("smart", "/dev/sdzz", "--smartctl", str(script))
-    assert rc == 2
+    assert rc == 1
     assert "smartctl could not read /dev/sdzz (exit status 2)" in err
     assert "Permission denied" in err
 
 
 def test_smart_device_without_smartctl(overprov_cli, tmp_path: Path) -> None:
     rc, _, err = overprov_cli("smart", "/dev/sdzz", "--smartctl", str(tmp_path / "no-smartctl"))
-    assert rc == 2 and "smartctl not found" in err and "smartmontools" in err
+    assert rc == 1 and "smartctl not found" in err and "smartmontools" in err
 
 
 def test_smart_help_explains_units(overprov_cli) -> None:

@@ -422,7 +422,7 @@ def test_not_smartctl_output(tmp_path: Path) -> None:
     with pytest.raises(smart.SmartDataError, match="other.json: not smartctl -j output"):
         smart.snapshot_from_target(str(path))
     path.write_text("not json at all")
-    with pytest.raises(smart.SmartDataError, match="other.json: not valid JSON"):
+    with pytest.raises(smart.SmartDataError, match="not valid JSON.*other.json"):
         smart.snapshot_from_target(str(path))
-    with pytest.raises(smart.SmartDataError, match="missing.json: no such file"):
+    with pytest.raises(smart.SmartDataError, match="no such .*missing.json"):
         smart.snapshot_from_target(str(tmp_path / "missing.json"))

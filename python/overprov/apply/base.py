@@ -28,10 +28,10 @@ from overprov.capacity import (
     total_rho,
     user_bytes_for_extra_op,
 )
-from overprov.errors import ConfigError, OverprovError
+from overprov.errors import ConfigError, RunError
 
 
-class VerificationError(OverprovError):
+class VerificationError(RunError):
     """A step ran but re-reading the device shows a different result than planned."""
 
 

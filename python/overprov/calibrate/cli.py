@@ -19,6 +19,8 @@ from overprov.calibrate import predict as predmod
 from overprov.calibrate.chart import write_chart
 from overprov.calibrate.measure import Measurement, measure, write_counters
 from overprov.errors import ConfigError
+from overprov.options import add_json_option, add_retired_op
+from overprov.outputs import check_json_output, check_output_dir
 from overprov.units import parse_number_list, parse_size_bytes
 
 DEFAULT_LEVELS = [float(x) for x in range(0, 65, 5)]
@@ -71,12 +73,8 @@ def register(subparsers: Any) -> None:
         help="recommend the smallest extra OP predicted to sustain N IOPS",
     )
     p.add_argument("--out", type=Path, default=None, metavar="DIR", help="output folder")
-    p.add_argument(
-        "--json",
-        default=None,
-        metavar="FILE",
-        help="also write the prediction to FILE (- for stdout)",
-    )
+    add_json_option(p, "the prediction")
+    add_retired_op(p)
     p.add_argument(
         "--from",
         dest="from_dir",
@@ -269,6 +267,8 @@ def _summary(pred: dict[str, Any]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    check_json_output(args.json)
+    check_output_dir(args.out, "--out")
     levels = (
         parse_number_list(args.extra_op, "--extra-op", "0,10,20")
         if args.extra_op

@@ -9,14 +9,16 @@ from typing import Any
 
 from overprov import presets
 from overprov.blockdev import CONFIRM_FLAG
-from overprov.errors import ConfigError
+from overprov.errors import EXIT_NO_ANSWER, ConfigError
+from overprov.options import add_json_option, add_retired_op, text_stream
+from overprov.outputs import check_json_output, check_output_dir, write_json
 from overprov.profile.runner import Profile, stderr_progress
 from overprov.profile.settings import ProfileSettings, op_label
 from overprov.units import human_bytes, parse_block_size, parse_size
 
 # argparse dest → ProfileSettings field, for flags that --resume must not contradict
 _SETTING_FLAGS = {
-    "op": "op_percents",
+    "extra_op": "op_percents",
     "target_iops": "target_iops",
     "min_iops": "min_iops",
     "bs": "bs_bytes",
@@ -78,12 +80,15 @@ def register(subparsers: Any) -> None:
         + "; SCALE e.g. 1/8 or 64GiB, default about 32 GiB of NAND)",
     )
     p.add_argument(
-        "--op",
+        "--extra-op",
         type=_op_list,
         default=None,
         metavar="LIST",
-        help="extra OP levels in %%, ascending (default 0,10,20,30,40,50,60)",
+        help="extra OP levels in %% of the tested capacity, ascending "
+        "(default 0,10,20,30,40,50,60)",
     )
+    add_retired_op(p)
+    add_json_option(p, "the final results.json document")
     p.add_argument(
         "--target-iops",
         type=float,
@@ -215,7 +220,7 @@ def _check_resume_flags(args: argparse.Namespace, stored: ProfileSettings, spec:
         if value is None:
             continue
         old = getattr(stored, field)
-        if dest == "op":
+        if dest == "extra_op":
             value = [float(v) for v in value]
             old = [float(v) for v in old]
         if value != old:
@@ -264,6 +269,9 @@ def _summary(doc: dict[str, Any], out: Path) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    check_json_output(args.json)
+    if args.resume is None:
+        check_output_dir(args.out, "--out")
     if args.resume is not None:
         profile = Profile.resume(
             args.resume,
@@ -287,13 +295,25 @@ def run(args: argparse.Namespace) -> int:
             progress=stderr_progress,
         )
     doc = profile.run()
-    print(_summary(doc, out), file=sys.stdout)
+    text = text_stream(args)
+    print(_summary(doc, out), file=text)
+    if args.json:
+        write_json(doc, args.json)
     # The HTML report (overprov report) beside the results; the data are complete either way,
     # so a report that fails is said, not fatal.
     from overprov.report import write_report
 
     try:
-        print(f"report: {write_report([out], out)}", file=sys.stdout)
+        print(f"report: {write_report([out], out)}", file=text)
     except Exception as exc:  # noqa: BLE001 - the measurement is done; keep its exit status
         print(f"report: not written ({exc}); retry: overprov report {out}", file=sys.stderr)
-    return 0
+    return EXIT_NO_ANSWER if not reached_answer(doc) else 0
+
+
+def reached_answer(doc: dict[str, Any]) -> bool:
+    """Whether a finished profile answers its question: some phase reached steady state, and
+    with --target-iops, an OP level is recommended."""
+    if not any(p.get("steady") for p in doc.get("phases", [])):
+        return False
+    rec = doc.get("recommendation") or {}
+    return doc["settings"].get("target_iops") is None or rec.get("op_percent") is not None

@@ -151,7 +151,7 @@ def wear_warning(kind: str, spec: str) -> str:
     if kind == "block":
         return (
             f"WARNING: profiling destroys all data on {spec} and WEARS THE DRIVE: it writes the "
-            "figures above, a share of its rated endurance. Shrink --size, --op levels or "
+            "figures above, a share of its rated endurance. Shrink --size, --extra-op levels or "
             "--max-rounds to write less."
         )
     return (

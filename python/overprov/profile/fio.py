@@ -174,7 +174,7 @@ def run_fio(job_file: Path, output_format: str = "json+") -> FioRun:
         output = parse_json_output(text)
     except ValueError as exc:
         raise ToolError(f"fio output {output_file} is not JSON: {exc}") from exc
-    for job in output.get("jobs", []):
+    for job in job_groups(output, str(output_file)):
         if job.get("error"):
             raise ToolError(
                 f"fio job {job.get('jobname')!r} in {job_file} failed with error "
@@ -199,6 +199,20 @@ def parse_json_output(text: str) -> dict[str, Any]:
     if not isinstance(obj, dict):
         raise ValueError("fio's output is not a JSON object")
     return obj
+
+
+def job_groups(output: Mapping[str, Any], where: str) -> list[Mapping[str, Any]]:
+    """The ``jobs[]`` entries of fio's output in group order; ToolError names ``where`` when
+    the output is not shaped as fio writes it."""
+    jobs = output.get("jobs", [])
+    if not isinstance(jobs, list):
+        raise ToolError(f"fio output {where}: jobs is not a list")
+    groups = [j for j in jobs if isinstance(j, Mapping)]
+    for j in groups:
+        gid = j.get("groupid", 0)
+        if isinstance(gid, bool) or not isinstance(gid, int):
+            raise ToolError(f"fio output {where}: groupid {gid!r} is not a whole number")
+    return sorted(groups, key=lambda j: int(j.get("groupid", 0)))
 
 
 def _number(value: Any) -> float | None:

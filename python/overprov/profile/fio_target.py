@@ -449,8 +449,7 @@ class FioTarget:
         wall_s = time.monotonic() - t0
         finished = now_iso()
 
-        groups = [j for j in run.output.get("jobs", []) if isinstance(j, dict)]
-        groups.sort(key=lambda j: int(j.get("groupid", 0)))
+        groups = fiomod.job_groups(run.output, str(run.output_file))
         if len(groups) != len(self.members):
             raise ToolError(
                 f"fio reported {len(groups)} groups for {len(self.members)} members "

@@ -25,6 +25,8 @@ from overprov.profile.settings import ProfileSettings, op_label
 from overprov.profile.targets import RoundResult, now_iso
 
 FORMAT = "overprov-profile-results"
+#: The envelope every overprov JSON document starts with (docs/json.md).
+SCHEMA = "overprov.profile/1"
 SCHEMA_VERSION = 1
 SCHEMA_PATH = Path(__file__).with_name("results.schema.json")
 
@@ -337,8 +339,12 @@ def update_phase(phase: dict[str, Any], verdict: Any, member_names: Sequence[str
 
 def new_document(target_spec: str, settings: ProfileSettings) -> dict[str, Any]:
     """The results document of a profile that has not started: every step and phase pending."""
+    from overprov import __version__
+
     now = now_iso()
     return {
+        "schema": SCHEMA,
+        "overprov_version": __version__,
         "format": FORMAT,
         "schema_version": SCHEMA_VERSION,
         "status": "running",

@@ -482,7 +482,7 @@ class Profile:
         op = float(phase["op_percent"])
         span = span_for(op, cap, s.bs_bytes)
         if span <= 0:
-            raise ConfigError(f"--op {op:g}: leaves no space to write in {cap} bytes")
+            raise ConfigError(f"--extra-op {op:g}: leaves no space to write in {cap} bytes")
         label = phase["label"]
         pre = self._phase_precondition(target, phase, cap)
         phase["status"] = "running"

@@ -48,15 +48,15 @@ class ProfileSettings:
     def validate(self) -> None:
         ops = self.op_percents
         if not ops:
-            raise ConfigError("--op: give at least one OP level")
+            raise ConfigError("--extra-op: give at least one OP level")
         for op in ops:
             if not (isinstance(op, int | float) and 0 <= op <= 95):
-                raise ConfigError(f"--op: each level must be between 0 and 95 (%), got {op}")
+                raise ConfigError(f"--extra-op: each level must be between 0 and 95 (%), got {op}")
         if len(set(ops)) != len(ops):
-            raise ConfigError(f"--op: a level is repeated in {ops}")
+            raise ConfigError(f"--extra-op: a level is repeated in {ops}")
         if list(ops) != sorted(ops):
             raise ConfigError(
-                f"--op: give levels in ascending order ({sorted(ops)}): each phase discards "
+                f"--extra-op: give levels in ascending order ({sorted(ops)}): each phase discards "
                 "more of the drive than the one before, which cannot be undone without a refill"
             )
         for name in ("target_iops", "min_iops", "rated_tbw"):

@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from overprov.errors import ConfigError
+from overprov.outputs import check_output_dir
+from overprov.report.validate import validate_inputs
 
 NAND_TYPES = ("slc", "mlc", "tlc", "qlc")
 
@@ -96,11 +98,13 @@ def run(args: argparse.Namespace) -> int:
             raise ConfigError(f"--{name.replace('_', '-')}: must be > 0, got {value:g}")
     if args.pe_cycles is not None and args.nand is not None:
         raise ConfigError("give --pe-cycles or --nand, not both")
+    out = args.out or default_out(list(args.inputs))
+    check_output_dir(out, "--out")
+    validate_inputs(list(args.inputs))
     reports = [
         smart.lifetime_report(smart.parse_snapshot(smart.load_json_file(f), str(f)))
         for f in args.smart
     ]
-    out = args.out or default_out(list(args.inputs))
     path = write_report(
         list(args.inputs),
         out,

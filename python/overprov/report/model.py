@@ -141,7 +141,7 @@ class Span:
 class Phase:
     """One OP level of one source."""
 
-    op_percent: float  # the x value: extra OP %, or ρ % for a sweep of --op
+    op_percent: float  # the x value: extra OP %, or ρ % for a sweep of --rho
     label: str
     status: str  # steady, not_steady, skipped, running, pending, simulated
     steady: bool

@@ -199,7 +199,7 @@ def op_axis_label(sources: Sequence[Source]) -> str:
         return "extra OP (% of the capacity left unused)"
     if axes == {"rho"}:
         return "total OP ρ = (T−U)/U (%)"
-    return "OP (%): extra OP, or total ρ for --op sweeps"
+    return "OP (%): extra OP, or total ρ for --rho sweeps"
 
 
 def probit(share: float) -> float:

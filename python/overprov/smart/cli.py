@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 import math
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from overprov.options import add_json_option, text_stream
+from overprov.outputs import check_json_output, document, write_json
 from overprov.smart.device import snapshot_from_target
 from overprov.smart.snapshot import SmartDataError, Snapshot, bytes_text
 from overprov.smart.tables import vendors
@@ -188,7 +189,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "snapshots of one drive for the WAF between them; an NVMe device is also asked for "
         "its NAND-write logs (nvme-cli, docs/smart-nvme.md)",
     )
-    p.add_argument("--json", action="store_true", help="print the report as JSON (--json -)")
+    add_json_option(p, "the report")
     p.add_argument(
         "--all",
         action="store_true",
@@ -218,6 +219,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    check_json_output(args.json)
     targets: list[str] = args.targets
     if len(targets) > 2:
         raise SmartDataError(
@@ -226,8 +228,8 @@ def run(args: argparse.Namespace) -> int:
         )
     snaps = [snapshot_from_target(t, args.smartctl) for t in targets]
     rep = lifetime_report(snaps[0]) if len(snaps) == 1 else compare(snaps[0], snaps[1])
+    text = format_lifetime(rep) if isinstance(rep, LifetimeReport) else format_delta(rep)
+    print(text, file=text_stream(args))
     if args.json:
-        print(json.dumps(report_to_dict(rep), indent=2, ensure_ascii=False))
-    else:
-        print(format_lifetime(rep) if isinstance(rep, LifetimeReport) else format_delta(rep))
+        write_json(document("smart", report_to_dict(rep)), args.json)
     return 0

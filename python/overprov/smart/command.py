@@ -9,9 +9,10 @@ the machine (``fleet``). The flags and the text and JSON output live in ``cli``.
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
+from overprov.options import text_stream
+from overprov.outputs import check_json_output, document, write_json
 from overprov.smart import cli
 from overprov.smart.device import is_device_path
 from overprov.smart.fleet import fleet, read_drive
@@ -25,21 +26,21 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    targets = [t for t in args.targets if not (args.json and t == "-")]  # --json -: stdout
+    check_json_output(args.json)
+    targets = list(args.targets)
     if sum(bool(x) for x in (targets, args.all, args.nvme_log)) != 1:
         raise SmartDataError("give TARGET(s), --all or --nvme-log FILE (one of them)")
     if args.smart_log is not None and args.nvme_log is None:
         raise SmartDataError("--smart-log goes with --nvme-log FILE")
     if args.nvme_log is not None:
-        return report_logs(args.nvme_log, args.smart_log, None, "-" if args.json else None)
+        return report_logs(args.nvme_log, args.smart_log, None, args.json)
     if args.all:
         return run_all(args)
     if len(targets) == 1 and is_device_path(targets[0]):
         rep = read_drive(targets[0], args.smartctl, args.nvme)
+        print(cli.format_lifetime(rep), file=text_stream(args))
         if args.json:
-            print(json.dumps(cli.report_to_dict(rep), indent=2, ensure_ascii=False))
-        else:
-            print(cli.format_lifetime(rep))
+            write_json(document("smart", cli.report_to_dict(rep)), args.json)
         return 0
     args.targets = targets
     return cli.run(args)
@@ -61,7 +62,7 @@ def run_all(args: argparse.Namespace) -> int:
                 for row in found["drives"]
             ],
         }
-        print(json.dumps(doc, indent=2, ensure_ascii=False))
+        write_json(document("smart-fleet", doc), args.json)
         return 0
     if not found["drives"]:
         print(f"no SSD found on this machine (searched {found['searched']})")

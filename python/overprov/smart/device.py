@@ -7,10 +7,10 @@ import os
 import shutil
 import stat
 import subprocess
-from pathlib import Path
 from typing import Any
 
-from overprov.errors import ToolError
+from overprov import inputs
+from overprov.errors import InputError, ToolError
 from overprov.smart.snapshot import SmartDataError, Snapshot, parse_snapshot
 
 # ---------------------------------------------------------------------------------------------
@@ -19,21 +19,11 @@ from overprov.smart.snapshot import SmartDataError, Snapshot, parse_snapshot
 
 def load_json_file(path: str | os.PathLike[str]) -> Any:
     """Load a saved ``smartctl -j`` file; errors name the file."""
-    p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise SmartDataError(f"{p}: no such file") from None
-    except OSError as exc:
-        raise SmartDataError(f"{p}: cannot read: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise SmartDataError(f"{p}: not a text file (expected smartctl -j JSON)") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
+        return inputs.load_json(path, "smartctl -j JSON file")
+    except InputError as exc:
         raise SmartDataError(
-            f"{p}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}); "
-            "save smartctl output with 'smartctl -j -a DEVICE > FILE.json'"
+            f"{exc}; save smartctl output with 'smartctl -j -a DEVICE > FILE.json'"
         ) from None
 
 

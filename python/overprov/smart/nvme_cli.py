@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
+from overprov import inputs
+from overprov.options import add_json_option
+from overprov.outputs import check_json_output, document, write_json
 from overprov.smart.nvme_logs import NvmeLogError, load_sources, parse_nvme_log
 from overprov.smart.nvme_smart_log import parse_smart_log
 from overprov.smart.nvme_waf import format_nvme_report, nvme_report, read_device_logs
@@ -41,20 +43,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="FILE",
         help="saved 'nvme smart-log -o json' (or text, or smartctl -j) of the same drive",
     )
-    p.add_argument(
-        "--json",
-        metavar="FILE",
-        help="write the report as JSON to FILE ('-' for standard output)",
-    )
+    add_json_option(p, "the report")
     p.add_argument("--nvme", default="nvme", metavar="PATH", help="nvme-cli executable")
     p.set_defaults(func=run)
 
 
 def _read(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8", errors="replace")
-    except OSError as exc:
-        raise NvmeLogError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    return inputs.read_text(path, "saved nvme-cli log")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -70,6 +65,7 @@ def report_logs(
 ) -> int:
     """Print (and with ``json_to`` write, "-": stdout) the WAF report of saved NVMe logs or of
     a controller read now: ``overprov smart --nvme-log`` and ``overprov smart-nvme``."""
+    check_json_output(json_to)
     if device is not None:
         if smart_log is not None:
             raise NvmeLogError("--smart-log is for saved files; --device reads the SMART log now")
@@ -81,11 +77,8 @@ def report_logs(
         smart = None
         if smart_log is not None:
             smart = parse_smart_log(_read(smart_log), str(smart_log))
+    out = sys.stderr if json_to == "-" else sys.stdout
+    print(format_nvme_report(reading, smart), file=out)
     if json_to is not None:
-        text = json.dumps(nvme_report(reading, smart), indent=2, ensure_ascii=False)
-        if json_to == "-":
-            print(text)
-            return 0
-        Path(json_to).write_text(text + "\n", encoding="utf-8")
-    print(format_nvme_report(reading, smart), file=sys.stdout)
+        write_json(document("smart-nvme", nvme_report(reading, smart)), json_to)
     return 0

@@ -96,8 +96,12 @@ def _where(source: str, path: str) -> str:
 
 
 def _as_int(value: Any, source: str, path: str) -> int:
+    """A SMART counter: a whole number, never negative (every counter smartctl reports
+    counts up from zero: writes, hours, cycles, percentages)."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise SmartDataError(f"{_where(source, path)}: expected an integer, got {value!r}")
+    if value < 0:
+        raise SmartDataError(f"{_where(source, path)}: a counter cannot be negative, got {value}")
     return value
 
 

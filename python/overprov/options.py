@@ -1,0 +1,120 @@
+"""Command-line options shared by every command, defined once: ``--json FILE``, the retired
+``--op``, and the help layout (examples in the epilog, no "(default: None)")."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any, TextIO
+
+from overprov.outputs import STDOUT
+
+OP_IS_GONE = (
+    "--op is gone, it meant different things in different commands: use --extra-op PCT "
+    "(extra OP in percent of the advertised capacity; a list sweeps) or --rho R (total OP "
+    "ρ = (T−U)/U as a fraction)"
+)
+
+
+class _RetiredOp(argparse.Action):
+    def __call__(self, parser: Any, namespace: Any, values: Any, option_string: Any = None):
+        parser.error(OP_IS_GONE)
+
+
+def add_retired_op(parser: argparse.ArgumentParser) -> None:
+    """``--op`` errors (exit 2, the command's usage) telling which of the two to use."""
+    parser.add_argument("--op", action=_RetiredOp, help=argparse.SUPPRESS)
+
+
+def add_json_option(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--json FILE``: the command's JSON document to FILE, ``-`` for stdout."""
+    parser.add_argument(
+        "--json",
+        metavar="FILE",
+        help=f"write {what} as JSON to FILE ('-' for stdout, the text then goes to stderr); "
+        "schema in docs/json.md",
+    )
+
+
+def text_stream(args: argparse.Namespace) -> TextIO:
+    """Where the human-readable text goes: stdout, or stderr when stdout carries the JSON."""
+    return sys.stderr if getattr(args, "json", None) == STDOUT else sys.stdout
+
+
+def examples(*lines: str) -> str:
+    """An epilog of examples: ``examples:`` then one command per line."""
+    return "examples:\n" + "\n".join(f"  {line}" for line in lines)
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """Descriptions wrapped paragraph by paragraph, an ``examples:`` block kept as written, a
+    default shown only when there is one (no "(default: None)", none for a flag that is off)."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        prose, marker, block = text.partition("examples:\n")
+        filled = "\n\n".join(
+            super(HelpFormatter, self)._fill_text(part, width, indent)
+            for part in prose.split("\n\n")
+            if part.strip()
+        )
+        if not marker:
+            return filled
+        return (filled + "\n\n" if filled else "") + indent + marker + block
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        if (
+            "%(default)" not in text
+            and "default" not in text.lower()
+            and action.default not in (None, False, [], argparse.SUPPRESS)
+            and action.option_strings
+            and action.nargs != 0
+        ):
+            text += " (default: %(default)s)"
+        return text
+
+
+#: Examples for each command's --help, added by ``overprov.cli`` where a command has none.
+EXAMPLES: dict[str, tuple[str, ...]] = {
+    "capacity": (
+        "overprov capacity 960GB --extra-op 20",
+        "overprov capacity --sectors 1875385008",
+        "overprov capacity 1.92TB --json - | jq .rho",
+    ),
+    "apply": (
+        "overprov apply /dev/sdb --extra-op 20            # shows the plan, changes nothing",
+        "overprov apply /dev/sdb --extra-op 20 --method partition --execute "
+        "--i-understand-this-destroys-data /dev/sdb",
+    ),
+    "status": ("overprov status /dev/sdb", "overprov status /dev/nvme0n1 --json status.json"),
+    "profile": (
+        "overprov profile sim:consumer-tlc-sata@4GiB --extra-op 0,20,40 --out prof/",
+        "overprov profile /dev/sdb --extra-op 0,10,20,30 --target-iops 30000 "
+        "--i-understand-this-destroys-data /dev/sdb --out prof/",
+        "overprov profile --resume prof/",
+    ),
+    "smart": (
+        "overprov smart /dev/sda",
+        "overprov smart before.json after.json --json -",
+    ),
+    "smart-nvme": (
+        "overprov smart-nvme --nvme-log ocp-c0.txt --smart-log smart-log.json",
+        "overprov smart-nvme --device /dev/nvme0 --json -",
+    ),
+    "exporter": (
+        "overprov exporter --listen 127.0.0.1:9633 --device /dev/sda --device /dev/nvme0",
+        "overprov exporter --listen 127.0.0.1:9633 --from-files disk.json",
+    ),
+    "report": (
+        "overprov report prof/",
+        "overprov report prof-a/ prof-b/ sim.json --out compare/ --rated-tbw 600",
+    ),
+    "calibrate": (
+        "overprov calibrate sim:consumer-tlc-sata@4GiB --out cal/",
+        'overprov calibrate --points "0:11000,20:25000,40:32000" --json -',
+    ),
+    "drive": (
+        "overprov drive show consumer-tlc-sata",
+        "overprov drive show docs/drives/pny-128.toml",
+    ),
+}

@@ -1,0 +1,112 @@
+"""Before a simulate run: how long it will take and how much memory it will hold, so a run
+that would take an hour says so first and one that cannot fit in memory is refused.
+
+Planned host pages follow the core (crates/overprov-sim/src/sim.rs, ``Simulator::new``): the
+precondition fills the user space once, then warm-up and measurement write their drive writes.
+The rate and the bytes of state per physical page are *measured* on this machine by a short
+calibration run of the same configuration shrunk to at most 2²² user pages; the estimate
+scales them.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from overprov import engine
+from overprov.units import human_bytes
+
+#: Runs estimated longer than this print their estimate before they start.
+LONG_RUN_S = 30.0
+#: The interpreter, the core and the report format, measured as the peak RSS of a tiny run.
+BASELINE_BYTES = 64 * 2**20
+#: Large enough that the simulator's state outgrows the CPU caches, as in the long runs this
+#: estimates (a smaller calibration measures a rate several times too high).
+CALIBRATION_USER_PAGES = 2**22
+
+
+@dataclass(frozen=True)
+class RunEstimate:
+    planned_host_pages: int
+    physical_pages: int
+    seconds: float
+    peak_memory_bytes: float
+    pages_per_second: float
+
+
+def planned_host_pages(config: dict[str, Any], geometry: dict[str, Any]) -> int:
+    user = int(geometry["user_pages"])
+    run = config.get("run", {})
+    fill = 0 if config.get("precondition", {}).get("kind") == "none" else user
+    return (
+        fill
+        + round(run.get("warmup_drive_writes", 2.0) * user)
+        + max(1, round(run.get("drive_writes", 4.0) * user))
+    )
+
+
+def physical_pages(config: dict[str, Any]) -> int:
+    g = engine.validate(config)["geometry"]
+    return int(g["blocks"]) * int(g["pages_per_block"])
+
+
+def _calibration_config(config: dict[str, Any], geometry: dict[str, Any]) -> dict[str, Any]:
+    geo = {
+        "page_size_bytes": geometry["page_size_bytes"],
+        "pages_per_block": geometry["pages_per_block"],
+        "user_pages": min(CALIBRATION_USER_PAGES, int(geometry["user_pages"])),
+        "op_ratio": geometry["blocks"] * geometry["pages_per_block"] / geometry["user_pages"] - 1,
+    }
+    cfg = {k: v for k, v in config.items() if k != "geometry"}
+    cfg["geometry"] = geo
+    cfg["run"] = {**config.get("run", {}), "warmup_drive_writes": 0.25, "drive_writes": 0.25}
+    if cfg.get("timing", {}).get("enabled"):
+        cfg["timing"] = {**cfg["timing"], "duration_s": None}
+    return cfg
+
+
+def estimate(config: dict[str, Any]) -> RunEstimate:
+    """Time and peak memory of one run of ``config`` (already validated), from a calibration
+    run of a fraction of a second on this machine."""
+    resolved = engine.validate(config)
+    geometry = resolved["geometry"]
+    physical = int(geometry["blocks"]) * int(geometry["pages_per_block"])
+    planned = planned_host_pages(config, geometry)
+    try:
+        started = time.perf_counter()
+        report = engine.run(_calibration_config(config, geometry))
+        wall = time.perf_counter() - started
+        rate = report["totals"]["host_pages"] / wall if wall > 0 else 1e6
+        per_page = float(report.get("state_bytes_per_physical_page") or 8.0)
+    except Exception:  # noqa: BLE001 - a calibration that cannot run: assume typical figures
+        rate, per_page = 1e6, 8.0
+    return RunEstimate(
+        planned_host_pages=planned,
+        physical_pages=physical,
+        seconds=planned / max(rate, 1.0),
+        peak_memory_bytes=BASELINE_BYTES + per_page * physical,
+        pages_per_second=rate,
+    )
+
+
+def available_memory_bytes() -> int | None:
+    """MemAvailable from /proc/meminfo (None where there is none)."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        return None
+    return None
+
+
+def describe(est: RunEstimate) -> str:
+    minutes = est.seconds / 60
+    when = f"{est.seconds:.0f} s" if est.seconds < 120 else f"{minutes:.0f} min"
+    return (
+        f"about {when} and {human_bytes(est.peak_memory_bytes)} of memory "
+        f"({est.planned_host_pages:,} host page writes at {est.pages_per_second / 1e6:.1f} M/s "
+        f"measured here, {est.physical_pages:,} physical pages)"
+    )

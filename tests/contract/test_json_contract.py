@@ -1,0 +1,72 @@
+"""The JSON contract (docs/json.md): every command run with ``--json -`` prints one document on
+stdout (its text goes to stderr), which starts with ``schema`` and ``overprov_version`` and
+validates against the command's JSON Schema in the package."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from overprov import __version__
+from overprov.json_schemas import SCHEMA_FILES, validate_document
+
+from .commands import json_commands
+
+KINDS = sorted(json_commands(Path("/tmp")))
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_json_to_stdout_validates_against_its_schema(overprov_cli, tmp_path, kind):
+    argv = json_commands(tmp_path)[kind]
+    rc, out, err = overprov_cli(*argv, "--json", "-")
+    assert rc in (0, 3), err
+    doc = json.loads(out)  # stdout holds the document and nothing else
+    assert list(doc)[:2] == ["schema", "overprov_version"]
+    assert doc["schema"] == f"{kind}/1" and doc["overprov_version"] == __version__
+    validate_document(doc, doc["schema"], kind)
+    assert err.strip(), "the text goes to stderr when stdout carries the JSON"
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_json_to_a_file_is_the_same_document(overprov_cli, tmp_path, kind):
+    argv = json_commands(tmp_path)[kind]
+    path = tmp_path / "doc.json"
+    rc, out, err = overprov_cli(*argv, "--json", str(path))
+    assert rc in (0, 3), err
+    doc = json.loads(path.read_text())
+    validate_document(doc, kind, str(path))
+    assert out.strip(), "without --json -, the text goes to stdout"
+
+
+def test_every_schema_file_is_a_valid_json_schema():
+    import jsonschema
+    from overprov.json_schemas import schema
+
+    for kind in SCHEMA_FILES:
+        jsonschema.Draft202012Validator.check_schema(schema(kind))
+
+
+def test_a_schema_refuses_what_the_command_never_writes(overprov_cli):
+    from overprov.errors import InputError
+
+    rc, out, err = overprov_cli("capacity", "1TB", "--json", "-")
+    doc = json.loads(out)
+    doc["rho"] = "a lot"
+    with pytest.raises(InputError, match="capacity schema.*rho"):
+        validate_document(doc, doc["schema"], "edited")
+    doc = json.loads(out)
+    doc["user_bytes"] = -1
+    with pytest.raises(InputError, match="user_bytes"):
+        validate_document(doc, doc["schema"], "edited")
+
+
+def test_json_never_overwrites_an_input(overprov_cli, tmp_path):
+    """`smart --json FILE.json` (the old flag) must not replace the smartctl file."""
+    from .commands import SMART_FILE
+
+    copy = tmp_path / "disk.json"
+    copy.write_bytes(SMART_FILE.read_bytes())
+    rc, _, err = overprov_cli("smart", "--json", str(copy), str(SMART_FILE))
+    assert rc == 2 and "will not overwrite a file that overprov did not write" in err
+    assert copy.read_bytes() == SMART_FILE.read_bytes()

@@ -1,0 +1,62 @@
+"""``report`` validates every input before drawing: its schema, no NaN or infinity, no
+negative figure; a refusal is one line naming the file and the field."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from .commands import SMALL_SIMULATE
+
+
+@pytest.fixture(scope="module")
+def sim_json(tmp_path_factory):
+    from overprov import cli
+
+    path = tmp_path_factory.mktemp("sim") / "sim.json"
+    assert cli.main([*SMALL_SIMULATE, "--json", str(path)]) == 0
+    return json.loads(path.read_text())
+
+
+@pytest.mark.parametrize(
+    ("edit", "needle"),
+    [
+        (lambda d: d["runs"][0]["measured"].__setitem__("waf", -2.0), "runs[0].measured.waf"),
+        (lambda d: d["runs"][0]["totals"].__setitem__("host_pages", "many"), "host_pages"),
+        (lambda d: d["runs"][0]["wear"].__setitem__("erase_histogram", [[None, 1]]),
+         "erase_histogram"),
+        (lambda d: d.__setitem__("runs", []), "runs"),
+    ],
+)  # fmt: skip
+def test_report_refuses_a_schema_invalid_simulate_file(overprov_cli, tmp_path, sim_json, edit,
+                                                       needle):  # fmt: skip
+    doc = json.loads(json.dumps(sim_json))
+    edit(doc)
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(doc))
+    rc, _, err = overprov_cli("report", str(path), "--out", str(tmp_path / "out"))
+    assert rc == 2 and needle in err and str(path) in err, err
+    assert len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "out" / "report.html").exists()
+
+
+def test_report_refuses_nan_and_infinity(overprov_cli, tmp_path, sim_json):
+    for token in ("NaN", "Infinity", "-Infinity"):
+        text = json.dumps(sim_json).replace('"waf": ', f'"waf": {token}, "was": ', 1)
+        path = tmp_path / "nan.json"
+        path.write_text(text)
+        rc, _, err = overprov_cli("report", str(path), "--out", str(tmp_path / "out"))
+        assert rc == 2 and f"{token} is not a number" in err, err
+
+
+def test_smart_refuses_a_negative_counter(overprov_cli, tmp_path):
+    from .commands import SMART_FILE
+
+    doc = json.loads(SMART_FILE.read_text())
+    doc["nvme_smart_health_information_log"]["data_units_written"] = -5000
+    path = tmp_path / "neg.json"
+    path.write_text(json.dumps(doc))
+    rc, out, err = overprov_cli("smart", str(path))
+    assert rc == 2 and out == ""
+    assert "data_units_written: a counter cannot be negative, got -5000" in err

@@ -1,0 +1,80 @@
+"""Fuzz: ``overprov report`` on mutated profile results folders and simulate JSON files.
+
+Every case is validated and loaded the way ``report`` reads it (``report/validate.py``, then
+``report/load.py``); the first few that pass are rendered by the real command as well."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+from overprov.errors import OverprovError
+
+from .mutate import SEED, assert_clean, case_count, deadline, mutate_doc, mutate_text, run_cli
+
+FULL_REPORTS = 4
+
+
+@pytest.fixture(scope="module")
+def sources(tmp_path_factory) -> dict[str, Path]:
+    base = tmp_path_factory.mktemp("fuzz-report")
+    prof = base / "prof"
+    rc, _, err = run_cli(["profile", "sim:consumer-tlc-sata@1GiB", "--extra-op", "0,40",
+                          "--round-seconds", "5", "--max-rounds", "8",
+                          "--out", str(prof)])  # fmt: skip
+    assert rc in (0, 3), err
+    sim = base / "sim.json"
+    rc, _, err = run_cli(["simulate", "--advertised", "64M", "--pages-per-block", "64",
+                          "--extra-op", "0,30", "--drive-writes", "0.5", "--warmup", "0.5",
+                          "--no-progress", "--json", str(sim)])  # fmt: skip
+    assert rc == 0, err
+    return {"profile": prof, "simulate": sim}
+
+
+def _read_as_report_does(path: Path) -> str:
+    """'ok', or 'refused' for an OverprovError; anything else propagates (a crash)."""
+    from overprov.report.load import load_inputs
+    from overprov.report.validate import validate_inputs
+
+    try:
+        with deadline():
+            validate_inputs([path])
+            load_inputs([path])
+    except OverprovError:
+        return "refused"
+    return "ok"
+
+
+@pytest.mark.parametrize("kind", ["profile", "simulate"])
+def test_fuzz_report_inputs(sources, tmp_path, kind):
+    rng = random.Random(SEED)
+    src = sources[kind]
+    doc_path = src / "results.json" if kind == "profile" else src
+    original = json.loads(doc_path.read_text())
+    outcomes = {"ok": 0, "refused": 0}
+    full = 0
+    for i in range(case_count()):
+        case = tmp_path / f"case{i % 2}"
+        if case.exists():
+            shutil.rmtree(case)
+        if kind == "profile":
+            shutil.copytree(src, case, ignore=shutil.ignore_patterns("report*"))
+            target, doc_file = case, case / "results.json"
+        else:
+            case.mkdir()
+            target = doc_file = case / "sim.json"
+        if rng.random() < 0.85:
+            text = json.dumps(mutate_doc(original, rng))
+        else:
+            text = mutate_text(json.dumps(original, indent=1), rng)
+        doc_file.write_text(text, encoding="utf-8", errors="surrogateescape")
+        outcome = _read_as_report_does(target)
+        outcomes[outcome] += 1
+        if outcome == "ok" and full < FULL_REPORTS:
+            full += 1
+            rc, _, err = run_cli(["report", str(target), "--out", str(tmp_path / "out")])
+            assert_clean(rc, err, f"case {i}")
+    assert outcomes["ok"] and outcomes["refused"], outcomes
