@@ -96,6 +96,8 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "smart": (
         "overprov smart /dev/sda",
         "overprov smart before.json after.json --json -",
+        "overprov smart --nvme-log ocp-c0.txt --smart-log smart-log.json",
+        "overprov smart --all --json -",
     ),
     "smart-nvme": (
         "overprov smart-nvme --nvme-log ocp-c0.txt --smart-log smart-log.json",
@@ -112,6 +114,10 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "calibrate": (
         "overprov calibrate sim:consumer-tlc-sata@4GiB --out cal/",
         'overprov calibrate --points "0:11000,20:25000,40:32000" --json -',
+    ),
+    "qualify": (
+        "overprov qualify sim:consumer-tlc-sata@2GiB",
+        "overprov qualify /dev/sdb --i-understand-this-destroys-data /dev/sdb --json q.json",
     ),
     "drive": (
         "overprov drive show consumer-tlc-sata",

@@ -24,7 +24,8 @@ def test_ctrl_c_keeps_and_writes_the_finished_runs(overprov_cli, tmp_path, monke
 
     monkeypatch.setattr(engine, "run", run_then_interrupt)
     out = tmp_path / "sweep.json"
-    rc, text, err = overprov_cli(*SMALL_SIMULATE, "--json", str(out))
+    # --jobs 1: the runs stay in this process, where the test stands in for engine.run
+    rc, text, err = overprov_cli(*SMALL_SIMULATE, "--jobs", "1", "--json", str(out))
     assert rc == 130
     assert "interrupted: 1 finished run(s) kept" in err
     assert "interrupted; what was finished is kept" in err

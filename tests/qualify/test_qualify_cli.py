@@ -71,7 +71,7 @@ def test_a_file_holding_data_is_refused_without_confirmation(overprov_cli, tmp_p
     target = tmp_path / "data.img"
     target.write_bytes(b"precious" * 4096)
     rc, _, err = overprov_cli("qualify", str(target), "--tests", "cache")
-    assert rc == 2 and "refusing to write" in err and "--i-understand-this-destroys-data" in err
+    assert rc == 1 and "refusing to write" in err and "--i-understand-this-destroys-data" in err
     assert target.read_bytes() == b"precious" * 4096
 
 
@@ -80,4 +80,4 @@ def test_a_block_device_needs_its_own_name_confirmed(overprov_cli, loop_device, 
     rc, _, err = overprov_cli(
         "qualify", dev, "--tests", "cache", "--i-understand-this-destroys-data", "/dev/null"
     )
-    assert rc == 2 and "refusing" in err
+    assert rc == 1 and "refusing" in err

@@ -18,7 +18,7 @@ def test_quick_simulation_parallel_equals_serial() -> None:
 
 
 def test_plan_simulate_jobs(capsys: pytest.CaptureFixture[str]) -> None:
-    args = ["plan", "--capacity", "480GB", "--op", "0,20", "--simulate", "--json"]
+    args = ["plan", "--capacity", "480GB", "--extra-op", "0,20", "--simulate", "--json", "-"]
     rows = {}
     for jobs in ("1", "2"):
         assert main([*args, "--pages-per-block", "64", "--jobs", jobs]) == 0

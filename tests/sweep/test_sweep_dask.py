@@ -122,7 +122,7 @@ def test_dask_sweep_equals_local(local_cluster: str, tmp_path: Path) -> None:
         "32768",
         "--pages-per-block",
         "64",
-        "--op",
+        "--rho",
         ops,
         "--zipf-theta",
         "0.9",

@@ -42,7 +42,7 @@ def test_cli_parallel_sweep_equals_serial(tmp_path: Path) -> None:
         "65536",
         "--pages-per-block",
         "64",
-        "--op",
+        "--rho",
         "0.07,0.1,0.15,0.2,0.28,0.4,0.6",
         "--hot",
         "80/20",
@@ -161,7 +161,7 @@ def test_simulate_ctrl_c_writes_the_finished_points(tmp_path: Path) -> None:
     one point of two finished."""
     out = tmp_path / "partial.json"
     cmd = [sys.executable, "-m", "overprov.cli", "simulate", "--user-pages", "16384"]
-    cmd += ["--pages-per-block", "16", "--op", "1.0,0.01", "--drive-writes", "1000"]
+    cmd += ["--pages-per-block", "16", "--rho", "1.0,0.01", "--drive-writes", "1000"]
     cmd += ["--jobs", "2", "--json", str(out)]
     env = {**os.environ, "PYTHONPATH": str(PYTHON_DIR)}
     master, slave = pty.openpty()
