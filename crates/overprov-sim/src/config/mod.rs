@@ -5,11 +5,13 @@
 mod ftl;
 mod geometry;
 mod timing;
+mod trace;
 mod workload;
 
 pub use ftl::*;
 pub use geometry::*;
 pub use timing::*;
+pub use trace::*;
 pub use workload::*;
 
 use serde::{Deserialize, Serialize};
@@ -29,6 +31,8 @@ pub struct SimConfig {
     pub run: RunConfig,
     /// Simulated time (IOPS, latency, performance states); off by default.
     pub timing: TimingConfig,
+    /// A block trace replayed instead of the synthetic workload (off by default).
+    pub trace: TraceConfig,
 }
 
 /// How long to run and what to record.
@@ -212,6 +216,7 @@ impl SimConfig {
             return Err(Error::config("run.interval_percent", "must be above 0"));
         }
         self.timing.validate(&g)?;
+        self.trace.validate()?;
         Ok(g)
     }
 
