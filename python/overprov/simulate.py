@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from overprov import engine, presets, scaled_drive, sim_estimate, sweep
+from overprov import engine, presets, scaled_drive, sim_estimate, sweep, trace_options, trace_output
 from overprov.config_file import core_message
 from overprov.engine import merge, validate
 from overprov.errors import ConfigError, RunError
@@ -156,7 +156,7 @@ def config_from_args(args: argparse.Namespace) -> dict[str, Any]:
     if t or args.timed:
         t["enabled"] = True
         over["timing"] = t
-    return merge(cfg, {k: v for k, v in over.items() if v})
+    return trace_options.apply(merge(cfg, {k: v for k, v in over.items() if v}), args)
 
 
 def sweep_configs(base: dict[str, Any], args: argparse.Namespace) -> list[dict[str, Any]]:
@@ -408,6 +408,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="record WAF every PCT%% of user capacity written",
     )
     r.add_argument("--seed", type=int, help="random seed (same seed, same result)")
+    trace_options.add_trace_options(p)
     p.set_defaults(func=run)
 
 
@@ -460,7 +461,8 @@ def print_check(configs: list[dict[str, Any]]) -> None:
 def run(args: argparse.Namespace) -> int:
     check_outputs(args)
     configs = demo_configs() if args.demo else sweep_configs(config_from_args(args), args)
-    if not args.preset:  # a preset is scaled as it is read
+    # a preset is scaled as it is read; a trace's drive only when asked (it changes the fold)
+    if not args.preset and not (args.trace and args.scale is None):
         scaled = scaled_drive.scale_sweep(configs, args.scale)
         configs = scaled.configs
         if scaled.note:
@@ -489,8 +491,11 @@ def write_outputs(args: argparse.Namespace, reports: list[dict[str, Any]], parti
     out = text_stream(args)
     if partial:
         print(f"interrupted: {len(reports)} finished run(s) kept", file=sys.stderr)
-    print(format_table(reports), file=out)
-    if any(r.get("timed") for r in reports):
+    if any(r.get("trace") for r in reports):
+        print(trace_output.format_trace_table(reports), file=out)
+    else:
+        print(format_table(reports), file=out)
+    if any(r.get("timed") and not r.get("trace") for r in reports):
         print(format_timed_table(reports), file=out)
     out_dir = Path(args.out) if args.out else None
     if out_dir is not None:
