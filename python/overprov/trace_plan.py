@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,8 +35,11 @@ __all__ = [
     "unmet",
 ]
 
-#: Warm-up passes over the trace before the measured one, unless --trace-warmup-passes says.
-DEFAULT_WARMUP_PASSES = 1
+#: Unless --trace-warmup-passes / --trace-repeat say: warm-up passes enough to write this many
+#: user capacities of the simulated drive (GC's steady state, as a synthetic run's warm-up), then
+#: measured passes enough to write this many.
+WARMUP_DRIVE_WRITES = 2.0
+MEASURED_DRIVE_WRITES = 1.0
 DEFAULT_QD = 32
 SECONDS_PER_DAY = 86_400.0
 
@@ -49,6 +53,9 @@ class TracePlan:
     trace: str  # describe_trace of the first run
     plan: EndurancePlan
     daily_writes_source: str
+    warmup_passes: int
+    repeat: int
+    fold_note: str | None
     target_iops: float | None = None
     queue_depth: int | None = None
     target_iops_extra_op: float | None = None
@@ -115,15 +122,43 @@ def refuse_without_trace(args: argparse.Namespace) -> None:
             raise ConfigError(f"{option}: only with --trace FILE")
 
 
-def _daily_writes(args: argparse.Namespace, trace: dict[str, Any]) -> tuple[float | None, str]:
-    """Host bytes a day: --daily-writes, or the trace's writes over its time span."""
+def _summary(args: argparse.Namespace) -> dict[str, Any]:
+    from overprov import _core
+
+    return json.loads(_core.trace_summary(args.trace, args.trace_format, args.skip_bad_lines))
+
+
+def _passes(section: dict[str, Any], user_bytes: int, written_bytes: int) -> dict[str, Any]:
+    """The trace section with warm-up and measured passes for GC's steady state, where the
+    options left them out: each pass writes ``written_bytes`` on ``user_bytes`` of user space."""
+    if written_bytes <= 0:
+        return {"warmup_passes": 0, "repeat": 1, **section}
+    need = {
+        "warmup_passes": math.ceil(WARMUP_DRIVE_WRITES * user_bytes / written_bytes),
+        "repeat": max(1, math.ceil(MEASURED_DRIVE_WRITES * user_bytes / written_bytes)),
+    }
+    return {**need, **section}
+
+
+def _fold_note(s: dict[str, Any], user_bytes: int, fold: str) -> str | None:
+    """What folding does to a trace reaching past the simulated user space."""
+    if s["max_end_bytes"] <= user_bytes:
+        return None
+    return (
+        f"the trace reaches {bytes_text(s['max_end_bytes'])}, the simulated drive has "
+        f"{bytes_text(user_bytes)} of user space: its addresses are folded ({fold}), which packs "
+        "its footprint closer than on a drive that holds it; simulate a larger drive (--scale) "
+        "to keep it"
+    )
+
+
+def _daily_writes(args: argparse.Namespace, s: dict[str, Any]) -> tuple[float | None, str]:
+    """Host bytes a day: --daily-writes, or the trace's writes (summary ``s``) over its time
+    span."""
     if args.daily_writes is not None:
         return units.parse_size_bytes(args.daily_writes, "--daily-writes"), "--daily-writes"
     if args.trace_device is not None:
         return None, "not known (give --daily-writes: the trace rate is of all devices)"
-    from overprov import _core
-
-    s = json.loads(_core.trace_summary(args.trace, args.trace_format, args.skip_bad_lines))
     span_s = (s["last_time_ns"] - s["first_time_ns"]) / 1e9
     if span_s <= 0 or s["write"]["bytes"] == 0:
         return None, "not known (the trace spans no time or writes nothing; give --daily-writes)"
@@ -141,8 +176,10 @@ def trace_plan(args: argparse.Namespace, levels: tuple[float, ...]) -> TracePlan
     drive = presets.get(args.preset)
     advertised = float(drive["advertised_bytes"])
     native_op = presets.physical_bytes(drive) / advertised - 1.0
-    section = overrides(args)
-    section.setdefault("warmup_passes", DEFAULT_WARMUP_PASSES)
+    summary = _summary(args)
+    g = engine.validate(base)["geometry"]
+    user_bytes = g["user_pages"] * g["page_size_bytes"]
+    section = _passes(overrides(args), user_bytes, summary["write"]["bytes"])
     base = engine.merge(base, {"trace": section, "precondition": {"kind": "sequential"}})
     if args.policy:
         base = engine.merge(base, {"ftl": {"policy": args.policy}})
@@ -193,7 +230,7 @@ def trace_plan(args: argparse.Namespace, levels: tuple[float, ...]) -> TracePlan
         workload=f"trace {args.trace}",
         name="the trace replay",
     )
-    daily, daily_source = _daily_writes(args, reports[0]["trace"])
+    daily, daily_source = _daily_writes(args, summary)
     plan = build_plan(
         capacity_bytes=advertised,
         native_op=native_op,
@@ -225,6 +262,9 @@ def trace_plan(args: argparse.Namespace, levels: tuple[float, ...]) -> TracePlan
         trace=description,
         plan=plan,
         daily_writes_source=daily_source,
+        fold_note=_fold_note(summary, user_bytes, section.get("fold", "modulo")),
+        warmup_passes=int(section["warmup_passes"]),
+        repeat=int(section["repeat"]),
         target_iops=args.target_iops,
         queue_depth=qd if timed else None,
         target_iops_extra_op=iops_x,
@@ -244,6 +284,11 @@ def format_levels(tp: TracePlan) -> str:
         f"Drive: {tp.drive}"
         + (f", simulated at 1/{1 / tp.scale:.3g} scale" if tp.scale < 1 else ", full size"),
         f"Daily host writes: {tp.daily_writes_source}",
+        f"Passes over the trace: {tp.warmup_passes} warm-up, {tp.repeat} measured (after a fill)",
+    ]
+    if tp.fold_note:
+        lines.append(f"note: {tp.fold_note}")
+    lines += [
         "",
         "Simulated per extra-OP level (WAF over the measured pass"
         + (f"; IOPS in a closed loop at QD{tp.queue_depth}" if timed else "")
@@ -290,6 +335,9 @@ def trace_section(tp: TracePlan) -> dict[str, Any]:
         "drive": tp.drive,
         "scale": tp.scale,
         "daily_writes_source": tp.daily_writes_source,
+        "fold_note": tp.fold_note,
+        "warmup_passes": tp.warmup_passes,
+        "repeat": tp.repeat,
         "target_iops": tp.target_iops,
         "queue_depth": tp.queue_depth,
         "target_iops_extra_op_percent": None

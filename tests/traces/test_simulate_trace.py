@@ -87,7 +87,7 @@ def uniform_trace(path: Path, pages: int, n: int, gap_ns: int, seed: int = 3) ->
 
 
 def test_a_uniform_random_trace_has_the_uniform_random_waf(overprov_cli, tmp_path) -> None:
-    pages, b = 16384, 64
+    pages, b = 1 << 17, 64
     trace = tmp_path / "uniform.csv"
     uniform_trace(trace, pages, 3 * pages, 1000)
     doc = simulate(
