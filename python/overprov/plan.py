@@ -180,6 +180,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "--target-years 5",
             "overprov plan --capacity 1.92TB --rated-tbw 3504TB --extra-op 0,20,40 --json -",
             "overprov plan --capacity 960GB --simulate --policy fifo",
+            "overprov plan --trace nas.txt --preset consumer-tlc-sata --target-dwpd 0.3",
         ),
         formatter_class=HelpFormatter,
     )

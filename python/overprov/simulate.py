@@ -218,6 +218,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "overprov simulate --preset consumer-tlc-sata --scale 1/64 --extra-op 0,20 --json - "
             "| jq .runs[0].timed",
             "overprov simulate --config drive.toml --out results/",
+            "overprov simulate --trace nas.txt --preset consumer-tlc-sata --extra-op 0,20",
         ),
         formatter_class=HelpFormatter,
     )
