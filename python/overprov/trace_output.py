@@ -35,8 +35,9 @@ def trace_row(report: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def describe_trace(report: dict[str, Any]) -> str:
-    """The replay of a run in one line: file, format, records, passes, fold."""
+def describe_trace(report: dict[str, Any], fold_note: bool = True) -> str:
+    """The replay of a run in one line: file, format, records, passes, fold (and, with
+    ``fold_note``, a note when the trace reaches past the drive's user space)."""
     tr, cfg = report["trace"], report["config"]
     passes = f"{tr['passes'] - tr['warmup_passes']} measured pass(es)"
     if tr["warmup_passes"]:
@@ -46,6 +47,13 @@ def describe_trace(report: dict[str, Any]) -> str:
         f"{cfg['trace']['fold']} fold, precondition {cfg['precondition']['kind']}, "
         f"{cfg['ftl']['policy']} GC"
     )
+    user = report["geometry"]["user_bytes"]
+    if fold_note and tr.get("max_end_bytes", 0) > user:
+        text += (
+            f"; note: the trace reaches {human_bytes(tr['max_end_bytes'])}, the drive has "
+            f"{human_bytes(user)} of user space: its addresses are folded, which packs its "
+            "footprint closer than on a drive that holds it"
+        )
     if tr["bad_lines"]:
         text += f"; {tr['bad_lines']:,} bad line(s) skipped, first: {tr['first_bad_line']}"
     return text

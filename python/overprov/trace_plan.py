@@ -221,7 +221,7 @@ def trace_plan(args: argparse.Namespace, levels: tuple[float, ...]) -> TracePlan
         )
         for i, (x, row) in enumerate(zip(levels, rows, strict=True), start=1)
     )
-    description = describe_trace(reports[0])
+    description = describe_trace(reports[0], fold_note=False)
     sim = SimulatedWaf(
         points=points,
         description=f"{tag}: {description}",

@@ -32,6 +32,8 @@ pub struct TraceReport {
     pub trim: OpTotals,
     /// Highest byte the folded trace reaches (scale fold only: from a first pass).
     pub trace_end_bytes: Option<u64>,
+    /// Highest byte (offset + length) of the records replayed, before folding.
+    pub max_end_bytes: u64,
     pub bad_lines: u64,
     pub first_bad_line: Option<String>,
     /// Whether every pass was replayed to its end.
@@ -150,6 +152,7 @@ impl TraceSource {
             write,
             trim,
             trace_end_bytes: self.trace_end_bytes,
+            max_end_bytes: self.replay.max_end_bytes(),
             bad_lines: self.replay.bad_lines(),
             first_bad_line: self.replay.first_bad_line().map(|e| e.to_string()),
             complete: self.exhausted && self.ahead.is_empty(),

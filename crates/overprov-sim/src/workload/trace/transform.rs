@@ -123,6 +123,7 @@ pub struct Replay {
     bytes_read_before: u64,
     /// Records and their bytes per operation (read, write, trim), all passes.
     totals: [OpTotals; 3],
+    max_end_bytes: u64,
 }
 
 impl Replay {
@@ -148,6 +149,7 @@ impl Replay {
             bad_lines_before: 0,
             bytes_read_before: 0,
             totals: [OpTotals::default(); 3],
+            max_end_bytes: 0,
         })
     }
 
@@ -188,6 +190,11 @@ impl Replay {
         self.bytes_read_before + self.reader.bytes_read()
     }
 
+    /// The highest byte (offset + length) of the records replayed so far, before folding.
+    pub fn max_end_bytes(&self) -> u64 {
+        self.max_end_bytes
+    }
+
     /// Records replayed so far and their bytes, per operation: (reads, writes, trims).
     pub fn totals(&self) -> (OpTotals, OpTotals, OpTotals) {
         (self.totals[0], self.totals[1], self.totals[2])
@@ -212,6 +219,9 @@ impl Replay {
                     }];
                     t.requests += 1;
                     t.bytes += rec.len_bytes;
+                    self.max_end_bytes = self
+                        .max_end_bytes
+                        .max(rec.offset_bytes.saturating_add(rec.len_bytes));
                     self.start(rec);
                 }
                 None => {
