@@ -25,6 +25,7 @@ from overprov.options import (
     text_stream,
 )
 from overprov.outputs import check_json_output, check_output_dir, check_output_file, write_json
+from overprov.simulate_host import add_host_options, format_host_table, host_overrides
 from overprov.simulate_output import format_table, format_timed_table, write_series_csv
 from overprov.units import (
     human_bytes,
@@ -147,6 +148,7 @@ def config_from_args(args: argparse.Namespace) -> dict[str, Any]:
         host["mode"], host["arrival_iops"] = "open", args.open_iops
     if args.write_through:
         host["write_through"] = True
+    host.update(host_overrides(args))
     if host:
         t["host"] = host
     if args.duration is not None:
@@ -305,6 +307,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     tm.add_argument("--interval-s", metavar="TIME", help="series interval (default 1 s)")
     tm.add_argument("--series", metavar="FILE.csv", help="write the time series as CSV")
+    add_host_options(p.add_argument_group("host: jobs and arrays of drives (imply --timed)"))
     g = p.add_argument_group("drive geometry and capacity (default: 4 GiB user, ρ = 0.28)")
     g.add_argument("--page-size", metavar="SIZE", help="flash page / mapping unit (e.g. 4k)")
     g.add_argument("--pages-per-block", type=int, metavar="N", help="pages per erase block (b)")
@@ -492,6 +495,9 @@ def write_outputs(args: argparse.Namespace, reports: list[dict[str, Any]], parti
     print(format_table(reports), file=out)
     if any(r.get("timed") for r in reports):
         print(format_timed_table(reports), file=out)
+    host_table = format_host_table(reports)
+    if host_table:
+        print(host_table, file=out)
     out_dir = Path(args.out) if args.out else None
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)

@@ -76,8 +76,9 @@ def format_timed_table(reports: Sequence[dict[str, Any]]) -> str:
     """Simulated-time figures per run: IOPS by performance state and latency."""
     first = reports[0]
     host = first["config"]["timing"]["host"]
+    jobs = host.get("numjobs", 1)
     mode = (
-        f"QD{host['queue_depth']} closed loop"
+        f"{f'{jobs} jobs × ' if jobs > 1 else ''}QD{host['queue_depth']} closed loop"
         if host["mode"] == "closed"
         else f"open loop at {host['arrival_iops']:,.0f} IOPS"
     )
