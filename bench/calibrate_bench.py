@@ -8,6 +8,8 @@ its truth at 0-40% extra OP the long way; compare. Then the published figures th
         [--record-model-error]   # write python/overprov/calibrate/model_form_error.json
         [--partial FILE]         # append each drive's row to FILE as it finishes
         [--rows FILE]            # take the drives' rows from such a FILE: published only
+        [--published-only]       # no generated drives: the published figures alone
+        [--jobs N]               # processes for the twins' levels (sweep.py)
 
 Prints markdown tables (for bench/README.md) and writes target/bench/calibrate_bench.json.
 """
@@ -70,7 +72,7 @@ def generated(
     return rows
 
 
-def published(folder: Path) -> list[dict]:
+def published(folder: Path, jobs: int | None = None) -> list[dict]:
     """Published figures a user could hold: fit on some, predict the others."""
     p850 = "Samsung 850 Pro 512 GB, fio 4k randwrite QD32, 30 min per level"
     fob850 = fitmod.Point(0, 90000, 0.05, fresh=True)  # data sheet: random write up to 90K IOPS
@@ -91,6 +93,10 @@ def published(folder: Path) -> list[dict]:
         {"name": "PNY 128 GB vs 120 GB, JESD219A from secure erase",
          "fitted": "128 GB (0% extra): WAF 2.85; native OP fitted",
          "points": [fitmod.Point(0, None, 0.05, 2.85, 0.05)], "native_op": None,
+         "held_out": (6.25, "waf", 1.87), "workload": {"pattern": "jesd219"}},
+        {"name": "PNY 128 GB vs 120 GB, the previous way (uniform random assumed)",
+         "fitted": "128 GB (0% extra): WAF 2.85; native OP fitted",
+         "points": [fitmod.Point(0, None, 0.05, 2.85, 0.05)], "native_op": None,
          "held_out": (6.25, "waf", 1.87)},
     ]  # fmt: skip
     out = []
@@ -98,12 +104,14 @@ def published(folder: Path) -> list[dict]:
         x, what, value = case["held_out"]
         pred = predmod.predict(
             case["points"], [x], folder / f"published-{i}", native_op=case["native_op"],
-            source=case["name"],
+            source=case["name"], workload=case.get("workload"), independent_levels=True,
+            jobs=jobs,
         )  # fmt: skip
         row = pred["levels"][0]
         got = row["steady_iops"] if what == "iops" else row["waf"]
         out.append({
             "name": case["name"],
+            "workload": pred["workload_flags"],
             "fitted": case["fitted"],
             "held_out": f"{x:g}%: {what.upper()} {value:,g}",
             "predicted": got,
@@ -137,18 +145,21 @@ def markdown(rows: list[dict], pub: list[dict]) -> str:
         )
     errs = [abs(x["rel_error"]) for r in rows for x in r["rows"]]
     lines.append("")
-    lines.append(
-        f"All levels of all drives ({len(errs)}): median error {100 * statistics.median(errs):.1f}%"
-        f", worst {100 * max(errs):.1f}%; median of the per-drive medians "
-        f"{100 * statistics.median(r['median_abs_rel_error'] for r in rows):.1f}%."
-    )
-    lines += ["", "| published figure | fitted | held out | predicted | error | 80% interval |",
-              "|---|---|---|---|---|---|"]  # fmt: skip
+    if errs:
+        lines.append(
+            f"All levels of all drives ({len(errs)}): median error "
+            f"{100 * statistics.median(errs):.1f}%, worst {100 * max(errs):.1f}%; median of the "
+            f"per-drive medians "
+            f"{100 * statistics.median(r['median_abs_rel_error'] for r in rows):.1f}%."
+        )
+    lines += ["", "| published figure | workload | fitted | held out | predicted | error | "
+              "80% interval |", "|---|---|---|---|---|---|---|"]  # fmt: skip
     for p in pub:
         lo, hi = p["interval"]
         fmt = "{:,.0f}" if p["predicted"] > 100 else "{:.2f}"
         lines.append(
-            f"| {p['name']} | {p['fitted']} | {p['held_out']} | {fmt.format(p['predicted'])} | "
+            f"| {p['name']} | `{p['workload']}` | {p['fitted']} | {p['held_out']} | "
+            f"{fmt.format(p['predicted'])} | "
             f"{100 * p['rel_error']:+.0f}% | {fmt.format(lo)}–{fmt.format(hi)} |"
         )
     return "\n".join(lines)
@@ -159,6 +170,8 @@ def main() -> int:
     ap.add_argument("--seeds", type=seeds_arg, default=seeds_arg("1-12"))
     ap.add_argument("--physical", default="4GiB", help="NAND of each simulated drive")
     ap.add_argument("--record-model-error", action="store_true")
+    ap.add_argument("--published-only", action="store_true")
+    ap.add_argument("--jobs", type=int, default=None, help="processes for the twins' levels")
     ap.add_argument(
         "--rows",
         type=Path,
@@ -173,14 +186,17 @@ def main() -> int:
     physical = parse_size_bytes(args.physical, "--physical")
     t0 = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="overprov-calbench-") as tmp:
-        if args.rows is not None:  # an earlier run's drives (its --partial file)
+        if args.published_only:
+            rows = []
+            args.seeds = []
+        elif args.rows is not None:  # an earlier run's drives (its --partial file)
             rows = [json.loads(line) for line in args.rows.read_text().splitlines() if line]
             args.seeds = [r["seed"] for r in rows]
         else:
             rows = generated(args.seeds, physical, Path(tmp), args.partial)
-        pub = published(Path(tmp))
+        pub = published(Path(tmp), args.jobs)
     logs = [math.log(1 + x["rel_error"]) for r in rows for x in r["rows"]]
-    rel_sd = math.sqrt(statistics.fmean(v * v for v in logs))
+    rel_sd = math.sqrt(statistics.fmean(v * v for v in logs)) if logs else math.nan
     real_sd = math.sqrt(statistics.fmean(math.log(1 + p["rel_error"]) ** 2 for p in pub))
     doc = {
         "date": datetime.now(UTC).date().isoformat(),
@@ -198,7 +214,9 @@ def main() -> int:
     print(markdown(rows, pub))
     print(f"\nmodel-form error (rms of log(predicted/true)): generated drives {rel_sd:.4f}, "
           f"published figures {real_sd:.4f}")  # fmt: skip
-    if args.record_model_error:
+    if args.record_model_error and not rows:
+        print("--record-model-error: needs the generated drives (not --published-only)")
+    elif args.record_model_error:
         path = ROOT / "python" / "overprov" / "calibrate" / "model_form_error.json"
         path.write_text(json.dumps({
             "rel_sd": rel_sd,

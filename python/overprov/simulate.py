@@ -31,7 +31,6 @@ from overprov.simulate_output import (
     format_timed_table,
     write_series_csv,
 )
-from overprov.workload_options import PATTERNS, pattern_overrides_from_args
 from overprov.units import (
     human_bytes,
     parse_block_size,
@@ -39,6 +38,7 @@ from overprov.units import (
     parse_number_list,
     parse_size,
 )
+from overprov.workload_options import PATTERNS, pattern_overrides_from_args
 
 __all__ = ["register", "run"]
 

@@ -130,3 +130,14 @@ def steady_window(timed: Mapping[str, Any]) -> SteadyWindow | None:
         time_s=(max(t_a, 0.0), t_b) if t_b is not None else None,
         drive_writes=(dw_a, dw_b) if dw_a is not None and dw_b is not None else None,
     )
+
+
+def window_percentile(timed: Mapping[str, Any], window: SteadyWindow, key: str) -> float | None:
+    """The median over ``window`` of each interval's latency percentile ``key`` (µs): how
+    simulate, the report and calibrate quote a timed run's steady latency."""
+    values = sorted(
+        float(v)
+        for iv in timed_intervals(timed)[window.first : window.last + 1]
+        if (v := _number((iv.get("latency_us") or {}).get(key))) is not None
+    )
+    return values[len(values) // 2] if values else None

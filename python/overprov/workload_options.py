@@ -77,3 +77,40 @@ def add_pattern_options(group: Any) -> None:
 def pattern_overrides_from_args(args: argparse.Namespace) -> dict[str, Any]:
     """:func:`workload_overrides` of a namespace that has :func:`add_pattern_options`' flags."""
     return workload_overrides(args.workload, args.hot, args.zones, args.zipf_theta)
+
+
+def zones_text(zones: list[dict[str, float]]) -> str:
+    """Zones back in fio's syntax: "50/5:30/15:20/80"."""
+    return ":".join(f"{z['access_percent']:g}/{z['space_percent']:g}" for z in zones)
+
+
+def flags_text(overrides: dict[str, Any]) -> str:
+    """The flags that give ``overrides`` (:func:`workload_overrides`' output) back."""
+    w = overrides
+    parts = [f"--workload {w.get('pattern', 'uniform')}"]
+    if "hot_access_percent" in w:
+        parts.append(f"--hot {w['hot_access_percent']:g}/{w['hot_space_percent']:g}")
+    if "zones" in w:
+        parts.append(f"--zones {zones_text(w['zones'])}")
+    if "zipf_theta" in w:
+        parts.append(f"--zipf-theta {w['zipf_theta']:g}")
+    return " ".join(parts)
+
+
+def describe_overrides(overrides: dict[str, Any]) -> str:
+    """The workload in words, e.g. "JESD219A client workload (its request-size mix and
+    address skew)"."""
+    w = overrides
+    pattern = w.get("pattern", "uniform")
+    if pattern == "jesd219":
+        return "the JESD219A client workload (its request-size mix and address skew)"
+    if pattern == "hot-cold":
+        a, s = w.get("hot_access_percent", 80), w.get("hot_space_percent", 20)
+        return f"hot/cold random writes ({a:g}% of writes to {s:g}% of the span)"
+    if pattern == "zipf":
+        return f"Zipf-distributed random writes (θ = {w.get('zipf_theta', 0.99):g})"
+    if pattern == "zoned":
+        return f"zoned random writes ({zones_text(w.get('zones', []))})"
+    if pattern == "sequential":
+        return "sequential writes"
+    return "uniform random writes"

@@ -1,8 +1,9 @@
 """A timed simulation's report quotes the steady window's WAF: within 3% of the greedy model
 (Bux & Iliadis, outside this code: overprov.models) and the same figure `overprov simulate`
 prints for that run's steady window (its "window WAF" column and
-``timed.steady_window_figures`` in its JSON; both from ``overprov.steady_window``). (That the whole run's figure, fresh-out-of-box stretch included, is not
-the one quoted is checked on a hand-built run in test_report_build.py.)
+``timed.steady_window_figures`` in its JSON; both from ``overprov.steady_window``). (That the
+whole run's figure, fresh-out-of-box stretch included, is not the one quoted is checked on a
+hand-built run in test_report_build.py.)
 
 The drive: the consumer TLC preset at 1/64 scale (14.6 GiB of user capacity, 1,024 pages per
 block, 4,000 blocks), 0 and 40% extra OP, simulate's defaults (sequential fill, a warm-up of 2
@@ -95,7 +96,7 @@ def test_report_quotes_the_steady_window_waf(timed_64, tmp_path):
         assert figures["steady"] and figures["window"] == run["timed"]["steady_window"]
         assert quoted == pytest.approx(_window_waf(run["timed"]), rel=1e-9)
         # the same figure simulate wrote (JSON) and printed (3 decimals) for the steady window
-        assert quoted == pytest.approx(figures["waf"], rel=1e-12)
+        assert quoted == pytest.approx(figures["waf"], rel=1e-9)  # phases.csv: 10 digits
         assert f"{quoted:.3f}" == f"{window_printed[op]:.3f}"
         a, b = figures["window"]
         assert f"steady window: intervals {a + 1:,}–{b + 1:,} of" in stdout
