@@ -42,9 +42,13 @@ def grid() -> list[float]:
     return [RHO_FLOOR * (top / RHO_FLOOR) ** (i / (GRID_POINTS - 1)) for i in range(GRID_POINTS)]
 
 
-def grid_config(workload: dict[str, Any], rho: float) -> dict[str, Any]:
-    """One grid point: the twin's geometry at spare ratio ``rho`` under ``workload``."""
+def grid_config(
+    workload: dict[str, Any], rho: float, ftl: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """One grid point: the twin's geometry at spare ratio ``rho`` under ``workload`` (``ftl``:
+    another garbage collection than the twin's greedy one, for comparisons)."""
     return {
+        "ftl": dict(ftl or {}),
         "geometry": {
             "user_bytes": CURVE_USER_BYTES,
             "op_ratio": rho,
@@ -93,12 +97,19 @@ class SimulatedCurve:
 
 
 def simulate_curve(
-    workload: dict[str, Any], *, jobs: int | None = None, progress: bool = False
+    workload: dict[str, Any],
+    *,
+    jobs: int | None = None,
+    progress: bool = False,
+    ftl: dict[str, Any] | None = None,
 ) -> SimulatedCurve:
     """The grid simulated under ``workload`` (``sweep.run_points``: ``jobs`` processes)."""
     rhos = grid()
     reports = sweep.run_points(
-        [grid_config(workload, r) for r in rhos], jobs=jobs, progress=progress, label="WAF curve"
+        [grid_config(workload, r, ftl) for r in rhos],
+        jobs=jobs,
+        progress=progress,
+        label="WAF curve",
     )
     if reports.interrupted:
         raise KeyboardInterrupt
