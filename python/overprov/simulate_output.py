@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from overprov import models
-from overprov.steady_window import steady_window
+from overprov.steady_window import steady_window, window_percentile
 
 
 def model_waf(report: dict[str, Any]) -> tuple[str, float] | None:
@@ -61,16 +61,10 @@ def _fmt(value: Any, spec: str) -> str:
 
 
 def _steady_latency(timed: dict[str, Any], key: str) -> float | None:
-    """Median over the steady window of each interval's latency percentile ``key`` (µs)."""
-    window = timed.get("steady_window")
-    if not window:
-        return None
-    values = sorted(
-        i["latency_us"][key]
-        for i in timed["intervals"][window[0] : window[1] + 1]
-        if i.get("latency_us")
-    )
-    return values[len(values) // 2] if values else None
+    """Median over the steady window of each interval's latency percentile ``key`` (µs);
+    None when no window met the rule."""
+    sw = steady_window(timed)
+    return window_percentile(timed, sw, key) if sw is not None and sw.steady else None
 
 
 def format_timed_table(reports: Sequence[dict[str, Any]]) -> str:

@@ -265,7 +265,8 @@ def _summary(pred: dict[str, Any]) -> str:
             f"command {f['t_cmd_us']:.2f} µs"
         )
     lines.append(fit_text)
-    lines.append(f"predicted IOPS from {pred['prediction_source']}")
+    lines.append(f"predicted from {pred['prediction_source']}")
+    lines.append(f"workload: {pred['workload']}")
     if f["twin_check"]:
         worst = max(abs(c["rel_error"]) for c in f["twin_check"])
         lines.append(f"twin vs its measured points: worst {100 * worst:.1f}%")

@@ -230,8 +230,8 @@ def predict(
                     "twin_waf": got,
                 })  # fmt: skip
         prediction_source = (
-            "WAF: the twin simulated at every level (no IOPS points to fit times to); the "
-            "fitted surrogate's WAF is in surrogate_waf"
+            "the twin simulated at every level, WAF only (no IOPS points to fit times to); "
+            "the fitted surrogate's WAF is in surrogate_waf"
         )
         for x in levels:
             rows.append({

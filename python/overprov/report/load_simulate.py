@@ -29,7 +29,12 @@ from overprov.report.model import (
     scale_text,
     sim_basis_of,
 )
-from overprov.steady_window import SteadyWindow, steady_window, timed_intervals
+from overprov.steady_window import (
+    SteadyWindow,
+    steady_window,
+    timed_intervals,
+    window_percentile,
+)
 from overprov.units import binary_size, human_bytes
 
 # Keys of a simulate config that change with the OP of a sweep (not part of a series' identity).
@@ -116,11 +121,6 @@ def _waf_trend(phase: Phase, wafs: Sequence[float]) -> None:
         return
     phase.waf_rise_fraction = least_squares_slope(wafs) * (len(wafs) - 1) / mean
     phase.waf_rising = phase.waf_rise_fraction > WAF_RISE_LIMIT
-
-
-def _median(values: Sequence[float]) -> float | None:
-    ordered = sorted(values)
-    return ordered[len(ordered) // 2] if ordered else None
 
 
 def _timed_waf(
@@ -215,15 +215,9 @@ def _sim_timed(phase: Phase, timed: Mapping[str, Any]) -> None:
     summary = timed.get("latency_us") or {}
     last = (intervals[-1].get("latency_us") or {}) if intervals else {}
     window_pct: dict[str, float | None] = {}
-    if in_window:
+    if in_window and window_figures is not None:
         for key in PERCENTILE_SHARE:
-            window_pct[key] = _median(
-                [
-                    float(v)
-                    for iv in in_window
-                    if (v := number((iv.get("latency_us") or {}).get(key))) is not None
-                ]
-            )
+            window_pct[key] = window_percentile(timed, window_figures, key)
     if uppers and len(uppers) == len(counts) and sum(counts) > 0:
         phase.latency = Latency(
             values_us=uppers,
