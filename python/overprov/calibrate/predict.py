@@ -5,8 +5,10 @@ The fitted surrogate (``fit.py``) is the fit's inner model; its parameters becom
 measured IOPS. The predicted steady IOPS, WAF and p99 latency at every level come from
 *simulating the twin*; the surrogate's IOPS are reported beside (``surrogate_iops``). The
 interval comes from ``uncertainty.py`` (the bootstrap's spread, as ratios, around the twin's
-figure). With only WAF points (no IOPS), WAF comes from the surrogate and IOPS are not
-predicted.
+figure). With only WAF points (no IOPS) IOPS are not predicted; WAF comes from the twin
+simulated WAF-only at every level (figures typed with ``--waf-points``), else from the
+surrogate. Figures typed by the user may name their workload: the fit's WAF curve and the twin
+are then simulated under it (``workload_curve.py``, ``twin_runs.py``).
 """
 
 from __future__ import annotations
