@@ -98,12 +98,15 @@ def flags_text(overrides: dict[str, Any]) -> str:
 
 
 def describe_overrides(overrides: dict[str, Any]) -> str:
-    """The workload in words, e.g. "JESD219A client workload (its request-size mix and
-    address skew)"."""
+    """The workload in words, e.g. "the JEDEC JESD219 endurance workload (its request-size mix
+    and 50/30/20 address skew)"."""
     w = overrides
     pattern = w.get("pattern", "uniform")
     if pattern == "jesd219":
-        return "the JESD219A client workload (its request-size mix and address skew)"
+        return (
+            "the JEDEC JESD219 endurance workload (its request-size mix and its 50/30/20 "
+            "address skew over 5/15/80% of the span)"
+        )
     if pattern == "hot-cold":
         a, s = w.get("hot_access_percent", 80), w.get("hot_space_percent", 20)
         return f"hot/cold random writes ({a:g}% of writes to {s:g}% of the span)"

@@ -30,7 +30,7 @@ def test_waf_points_under_jesd219(tmp_path, capsys):
     pred = json.loads(capsys.readouterr().out)
     jsonschema.validate(pred, predmod.schema())
     assert pred["workload_flags"] == "--workload jesd219"
-    assert "JESD219A" in pred["workload"]
+    assert "JESD219" in pred["workload"]
     curve = pred["waf_curve"]
     assert curve["workload"] == JESD219 and len(curve["rho"]) == workload_curve.GRID_POINTS
     assert curve["waf"] == sorted(curve["waf"], reverse=True)  # falls with spare space
