@@ -192,3 +192,25 @@ fn a_bad_line_stops_the_run_naming_file_and_line_or_is_skipped() {
     c.trace.path = Some("/nonexistent/trace".into());
     assert!(matches!(c.validate(), Err(Error::Config { field, .. }) if field == "trace.path"));
 }
+
+#[test]
+fn a_cloned_simulator_replays_the_rest_of_the_trace_alike() {
+    let path = data("mqsim-tpcc-small.trace");
+    let mut c = small(&path);
+    c.trace.repeat = 2;
+    let mut sim = Simulator::new(c.clone()).unwrap();
+    sim.step(9_000).unwrap(); // past the fill, inside the first pass
+    let mut copy = sim.clone();
+    let (a, b) = (sim.run().unwrap(), copy.run().unwrap());
+    assert_eq!(a.totals, b.totals);
+    assert_eq!(a.host_bytes, b.host_bytes);
+    assert_eq!(a.trace.unwrap().records, b.trace.unwrap().records);
+    // a trace runs on one drive with one job
+    c.timing.enabled = true;
+    c.timing.host.numjobs = 2;
+    let e = c.validate().unwrap_err().to_string();
+    assert!(
+        e.starts_with("trace.path: a trace replays on one drive"),
+        "{e}"
+    );
+}

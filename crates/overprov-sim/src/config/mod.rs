@@ -4,12 +4,14 @@
 
 mod ftl;
 mod geometry;
+mod host;
 mod timing;
 mod trace;
 mod workload;
 
 pub use ftl::*;
 pub use geometry::*;
+pub use host::*;
 pub use timing::*;
 pub use trace::*;
 pub use workload::*;
@@ -216,7 +218,15 @@ impl SimConfig {
             return Err(Error::config("run.interval_percent", "must be above 0"));
         }
         self.timing.validate(&g)?;
+        self.timing.host.validate_layers(&self.timing, &g)?;
         self.trace.validate()?;
+        if self.trace.enabled() && self.timing.host.layered() {
+            return Err(Error::config(
+                "trace.path",
+                "a trace replays on one drive with one job: no timing.host.numjobs above 1 or \
+                 timing.host.array with it",
+            ));
+        }
         Ok(g)
     }
 

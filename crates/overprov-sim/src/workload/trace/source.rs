@@ -43,6 +43,10 @@ pub struct TraceReport {
 /// The trace workload of a simulator.
 #[derive(Debug)]
 pub struct TraceSource {
+    config: TraceConfig,
+    geometry: Geometry,
+    /// Requests taken from the replay so far (served or read ahead).
+    taken: u64,
     replay: Replay,
     ahead: VecDeque<(TimedRequest, u32)>,
     exhausted: bool,
@@ -88,6 +92,9 @@ impl TraceSource {
         }
         let file_bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
         Ok(TraceSource {
+            config: cfg.clone(),
+            geometry: *g,
+            taken: 0,
             replay: Replay::open(path, format, opts)?,
             ahead: VecDeque::with_capacity(DEPTH + 1),
             exhausted: false,
@@ -103,6 +110,7 @@ impl TraceSource {
         while !self.exhausted && self.ahead.len() <= DEPTH {
             match self.replay.next_request()? {
                 Some(r) => {
+                    self.taken += 1;
                     fresh(&r.request);
                     self.ahead.push_back((r, self.replay.pass()));
                 }
@@ -159,7 +167,28 @@ impl TraceSource {
         }
     }
 
+    /// A copy at the same place in the trace: the file opened again and read as far.
+    fn reopened(&self) -> Result<Self> {
+        let mut copy = TraceSource::open(&self.config, &self.geometry)?;
+        for _ in 0..self.taken {
+            copy.replay.next_request()?;
+        }
+        copy.taken = self.taken;
+        copy.ahead = self.ahead.clone();
+        copy.exhausted = self.exhausted;
+        Ok(copy)
+    }
+
     fn replay_path(&self) -> String {
         self.replay.path().display().to_string()
+    }
+}
+
+impl Clone for TraceSource {
+    /// Reads the trace file again up to the same request (a simulator is cloned rarely; its
+    /// trace cannot be shared). Panics if the file can no longer be read as it was.
+    fn clone(&self) -> Self {
+        self.reopened()
+            .unwrap_or_else(|e| panic!("cloning a trace replay: {e}"))
     }
 }
