@@ -53,7 +53,7 @@ def test_simulation_file_waf_is_the_measured_waf(overprov_cli, sweep) -> None:
             run["config"]["geometry"]["extra_op_percent"]
         )
         # the plan's ρ and the simulated ρ agree to within one erase block of OP
-        assert abs(row["rho"] - run["geometry"]["op_ratio"]) < 64 / run["geometry"]["user_pages"]
+        assert abs(row["rho"] - run["geometry"]["rho"]) < 64 / run["geometry"]["user_pages"]
         assert row["waf"] == run["measured"]["waf"]  # taken as is, not re-modelled
         assert row["tbw_bytes"] == pytest.approx(budget / run["measured"]["waf"])
         assert row["waf_source"].startswith(f"simulated: {path} run {i} (extra OP ")
@@ -81,7 +81,7 @@ def test_simulation_interpolates_linearly_in_one_over_rho(overprov_cli, sweep) -
     p = _plan_json(overprov_cli, "--extra-op", "5,30", "--simulation", str(path), "--json", "-")
     runs = doc["runs"]
     for row, (a, b) in zip(p["rows"], ((runs[0], runs[1]), (runs[2], runs[3])), strict=True):
-        ra, rb = a["geometry"]["op_ratio"], b["geometry"]["op_ratio"]
+        ra, rb = a["geometry"]["rho"], b["geometry"]["rho"]
         wa, wb = a["measured"]["waf"], b["measured"]["waf"]
         rho = (1 + HIDDEN) / (1 - row["extra_op_percent"] / 100) - 1
         t = (1 / rho - 1 / ra) / (1 / rb - 1 / ra)
@@ -207,8 +207,8 @@ def _mutate(doc: dict[str, Any], how: str) -> Any:
         runs[1]["measured"] = None
     elif how == "waf-text":
         runs[0]["measured"]["waf"] = "2.1"
-    elif how == "no-op-ratio":
-        del runs[2]["geometry"]["op_ratio"]
+    elif how == "no-rho":
+        del runs[2]["geometry"]["rho"]
     elif how == "bad-ppb":
         runs[3]["geometry"]["pages_per_block"] = 0
     elif how == "mixed-policy":
@@ -231,10 +231,10 @@ def _mutate(doc: dict[str, Any], how: str) -> Any:
         ("no-measured", "runs[1].measured (run 2): missing"),
         ("null-measured", "runs[1].measured (run 2): missing"),
         ("waf-text", "runs[0].measured.waf (run 1): expected a positive number, '2.1'"),
-        ("no-op-ratio", "runs[2].geometry.op_ratio (run 3): expected a positive number, missing"),
+        ("no-rho", "runs[2].geometry.rho (run 3): expected a positive number, missing"),
         ("bad-ppb", "runs[3].geometry.pages_per_block (run 4): expected a positive integer"),
         ("mixed-policy", "runs[2].config.ftl (run 3) differs from run 1's"),
-        ("duplicate", "runs[3].geometry.op_ratio (run 4)"),
+        ("duplicate", "runs[3].geometry.rho (run 4)"),
     ],
 )
 def test_bad_simulation_file_names_the_file_and_field(
@@ -326,3 +326,4 @@ def test_simulate_and_simulation_exclude_each_other(overprov_cli, sweep) -> None
         "plan", "--capacity", "960GB", "--simulate", "--pages-per-block", "1048576"
     )
     assert rc == 2 and "--simulate at ρ = 7.37 %:" in err
+

@@ -60,7 +60,7 @@ def test_cli_parallel_sweep_equals_serial(tmp_path: Path) -> None:
     assert len(docs["1"]["runs"]) == 7
     assert figures(docs["1"]) == figures(docs["2"])
     # the seven points are seven OP levels, in the order given
-    rhos = [r["geometry"]["op_ratio"] for r in docs["2"]["runs"]]
+    rhos = [r["geometry"]["rho"] for r in docs["2"]["runs"]]
     assert rhos == sorted(rhos) and len(set(rhos)) == 7
     # only the wall-clock fields are left out of the comparison, and they are there
     assert all(r["wall_seconds"] > 0 for r in docs["2"]["runs"])
