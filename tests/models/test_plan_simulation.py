@@ -327,3 +327,33 @@ def test_simulate_and_simulation_exclude_each_other(overprov_cli, sweep) -> None
     )
     assert rc == 2 and "--simulate at ρ = 7.37 %:" in err
 
+
+def test_simulation_of_a_small_drive_whose_native_rho_rounds_down(overprov_cli, tmp_path) -> None:
+    """Regression: on a 64 MB drive the simulator's whole blocks leave the 0 % run a ρ just
+    below the native OP (7.315 % < 7.374 %); plan read that as extra OP −0.1 % and stopped
+    with "extra_op: must be a fraction in [0, 1), got -0.001"."""
+    path = tmp_path / "small.json"
+    rc = cli.main(
+        [
+            "simulate", "--advertised", "64M", "--pages-per-block", "64", "--extra-op", "0,20",
+            "--warmup", "1", "--drive-writes", "0.5", "--no-progress", "--json", str(path),
+        ]
+    )  # fmt: skip
+    assert rc == 0
+    runs = json.loads(path.read_text())["runs"]
+    assert runs[0]["geometry"]["rho"] < HIDDEN  # the case this test is about
+    p = _plan_json(
+        overprov_cli, "--extra-op", "0,10,20", "--target-dwpd", "0.05", "--simulation",
+        str(path), "--json", "-",
+    )  # fmt: skip
+    assert p["solve_min_extra_op_percent"] == 0.0
+    assert p["rows"][0]["waf"] == runs[0]["measured"]["waf"]
+    assert p["rows"][0]["waf_source"].startswith(f"simulated: {path} run 1 (extra OP 0 %")
+    assert 0.0 <= p["target_dwpd_extra_op_percent"] <= 20.0
+    # --rated-tbw reads the WAF at 0 % extra OP: the 0 % run, within one block of OP
+    rc, out, err = overprov_cli(
+        "plan", "--capacity", "960GB", "--rated-tbw", "600TB", "--simulation", str(path),
+        "--extra-op", "0,20",
+    )  # fmt: skip
+    assert rc == 0, err
+    assert f"at the native OP (simulated: {path} run 1" in " ".join(out.split())
