@@ -357,3 +357,19 @@ def test_simulation_of_a_small_drive_whose_native_rho_rounds_down(overprov_cli, 
     )  # fmt: skip
     assert rc == 0, err
     assert f"at the native OP (simulated: {path} run 1" in " ".join(out.split())
+
+
+def test_a_file_from_before_the_rename_still_reads(overprov_cli, sweep, tmp_path) -> None:
+    """Files written before the core's report said ``geometry.rho`` say ``geometry.op_ratio``:
+    plan reads them to the same plan."""
+    path, doc = sweep
+    old = copy.deepcopy(doc)
+    for run in old["runs"]:
+        run["geometry"]["op_ratio"] = run["geometry"].pop("rho")
+    old_path = tmp_path / "old.json"
+    old_path.write_text(json.dumps(old))
+    args = ("--extra-op", "0,15,40", "--json", "-")
+    new_plan = _plan_json(overprov_cli, *args, "--simulation", str(path))
+    old_plan = _plan_json(overprov_cli, *args, "--simulation", str(old_path))
+    for a, b in zip(new_plan["rows"], old_plan["rows"], strict=True):
+        assert a["waf"] == b["waf"] and a["rho"] == b["rho"]
