@@ -21,9 +21,13 @@ def json_commands(tmp: Path) -> dict[str, list[str]]:
     return {
         "overprov.simulate": [*SMALL_SIMULATE],
         "overprov.plan": ["plan", "--capacity", "960GB", "--daily-writes", "500GB"],
+        "overprov.report": ["report", str(tmp / "sim.json"), "--out", str(tmp / "rep")],
         "overprov.capacity": ["capacity", "1.92TB", "--extra-op", "20"],
+        "overprov.drive": ["drive", "show", "consumer-tlc-sata"],
         "overprov.smart": ["smart", str(SMART_FILE)],
         "overprov.smart-nvme": ["smart-nvme", "--nvme-log", str(NVME_LOG)],
+        # this machine's SSDs (none on the build machine); with drives: test_smart_fleet_json.py
+        "overprov.smart-fleet": ["smart", "--all"],
         "overprov.calibrate": [
             "calibrate",
             "--points",
@@ -46,3 +50,12 @@ def json_commands(tmp: Path) -> dict[str, list[str]]:
             str(tmp / "prof"),
         ],  # fmt: skip
     }
+
+
+def prepare_inputs(kind: str, tmp: Path) -> None:
+    """Make the files a command of :func:`json_commands` reads (``report`` reads a simulate
+    file, written here by a small real simulation)."""
+    if kind == "overprov.report" and not (tmp / "sim.json").exists():
+        from overprov import cli
+
+        assert cli.main([*SMALL_SIMULATE, "--json", str(tmp / "sim.json")]) == 0
