@@ -17,7 +17,7 @@ SMALL_SIMULATE = ("simulate", "--advertised", "64M", "--pages-per-block", "64",
 
 def json_commands(tmp: Path) -> dict[str, list[str]]:
     """schema kind → argv (without ``--json -``) for every command with a JSON document,
-    except ``status``, which needs a block device (tests/contract/test_status_json.py)."""
+    except ``status``, which needs a block device (tests/apply/test_apply_status.py)."""
     return {
         "overprov.simulate": [*SMALL_SIMULATE],
         "overprov.plan": ["plan", "--capacity", "960GB", "--daily-writes", "500GB"],

@@ -72,3 +72,20 @@ def test_json_never_overwrites_an_input(overprov_cli, tmp_path):
     rc, _, err = overprov_cli("smart", "--json", str(copy), str(SMART_FILE))
     assert rc == 2 and "will not overwrite a file that overprov did not write" in err
     assert copy.read_bytes() == SMART_FILE.read_bytes()
+
+
+def test_docs_json_md_lists_every_schema():
+    """docs/json.md names every document kind and the schema file that checks it."""
+    from overprov.json_schemas import SCHEMA_FILES
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "json.md").read_text()
+    for kind, path in SCHEMA_FILES.items():
+        assert f"`{kind}/1`" in text, kind
+        assert f"`python/overprov/{path}`" in text, path
+
+
+def test_every_document_kind_is_run_by_the_contract_tests():
+    """Every schema but status (a block device: tests/apply/test_apply_status.py) runs here."""
+    from overprov.json_schemas import SCHEMA_FILES
+
+    assert set(SCHEMA_FILES) - set(KINDS) == {"overprov.status"}
