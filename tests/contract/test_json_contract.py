@@ -11,7 +11,7 @@ import pytest
 from overprov import __version__
 from overprov.json_schemas import SCHEMA_FILES, validate_document
 
-from .commands import json_commands
+from .commands import json_commands, prepare_inputs
 
 KINDS = sorted(json_commands(Path("/tmp")))
 
@@ -19,6 +19,7 @@ KINDS = sorted(json_commands(Path("/tmp")))
 @pytest.mark.parametrize("kind", KINDS)
 def test_json_to_stdout_validates_against_its_schema(overprov_cli, tmp_path, kind):
     argv = json_commands(tmp_path)[kind]
+    prepare_inputs(kind, tmp_path)
     rc, out, err = overprov_cli(*argv, "--json", "-")
     assert rc in (0, 3), err
     doc = json.loads(out)  # stdout holds the document and nothing else
@@ -31,6 +32,7 @@ def test_json_to_stdout_validates_against_its_schema(overprov_cli, tmp_path, kin
 @pytest.mark.parametrize("kind", KINDS)
 def test_json_to_a_file_is_the_same_document(overprov_cli, tmp_path, kind):
     argv = json_commands(tmp_path)[kind]
+    prepare_inputs(kind, tmp_path)
     path = tmp_path / "doc.json"
     rc, out, err = overprov_cli(*argv, "--json", str(path))
     assert rc in (0, 3), err
@@ -70,3 +72,20 @@ def test_json_never_overwrites_an_input(overprov_cli, tmp_path):
     rc, _, err = overprov_cli("smart", "--json", str(copy), str(SMART_FILE))
     assert rc == 2 and "will not overwrite a file that overprov did not write" in err
     assert copy.read_bytes() == SMART_FILE.read_bytes()
+
+
+def test_docs_json_md_lists_every_schema():
+    """docs/json.md names every document kind and the schema file that checks it."""
+    from overprov.json_schemas import SCHEMA_FILES
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "json.md").read_text()
+    for kind, path in SCHEMA_FILES.items():
+        assert f"`{kind}/1`" in text, kind
+        assert f"`python/overprov/{path}`" in text, path
+
+
+def test_every_document_kind_is_run_by_the_contract_tests():
+    """Every schema but status (a block device: tests/apply/test_apply_status.py) runs here."""
+    from overprov.json_schemas import SCHEMA_FILES
+
+    assert set(SCHEMA_FILES) - set(KINDS) == {"overprov.status"}

@@ -12,7 +12,8 @@ from overprov.blockdev import CONFIRM_FLAG
 from overprov.errors import EXIT_NO_ANSWER, ConfigError
 from overprov.options import add_json_option, add_retired_op, text_stream
 from overprov.outputs import check_json_output, check_output_dir, write_json
-from overprov.profile.runner import Profile, stderr_progress
+from overprov.profile.progress_view import ProfileProgress
+from overprov.profile.runner import Profile
 from overprov.profile.settings import ProfileSettings, op_label
 from overprov.units import human_bytes, parse_block_size, parse_size
 
@@ -272,12 +273,13 @@ def run(args: argparse.Namespace) -> int:
     check_json_output(args.json)
     if args.resume is None:
         check_output_dir(args.out, "--out")
+    view = ProfileProgress()
     if args.resume is not None:
         profile = Profile.resume(
             args.resume,
             confirm=list(args.confirm),
             allow_hdd=args.allow_hdd,
-            progress=stderr_progress,
+            progress=view,
         )
         _check_resume_flags(args, profile.settings, profile.doc["target"]["spec"])
         out = Path(args.resume)
@@ -292,9 +294,12 @@ def run(args: argparse.Namespace) -> int:
             out,
             confirm=list(args.confirm),
             allow_hdd=args.allow_hdd,
-            progress=stderr_progress,
+            progress=view,
         )
-    doc = profile.run()
+    try:
+        doc = profile.run()
+    finally:
+        view.close()
     text = text_stream(args)
     print(_summary(doc, out), file=text)
     if args.json:

@@ -156,6 +156,9 @@ class Profile:
             f.write(line + "\n")
         if self.progress is not None:
             self.progress(line)
+            update = getattr(self.progress, "update", None)  # profile.progress_view's bar
+            if update is not None:
+                update(step, self.doc, self.settings)
 
     def save(self) -> None:
         self.doc["updated"] = now_iso()
