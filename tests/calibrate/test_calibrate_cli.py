@@ -119,6 +119,6 @@ def test_from_a_profile_folder(tmp_path, capsys):
                  "--extra-op", "0,20,40", "--json", "-"]) == 0  # fmt: skip
     pred = json.loads(capsys.readouterr().out)
     fitted = {p["extra_op_percent"]: p["iops"] for p in pred["fit"]["points"]}
-    assert fitted == {ph["op_percent"]: ph["steady_iops"] for ph in doc["phases"]}
+    assert fitted == {ph["extra_op_percent"]: ph["steady_iops"] for ph in doc["phases"]}
     assert pred["measurement"] is None  # nothing measured by calibrate itself
     jsonschema.validate(pred, predmod.schema())

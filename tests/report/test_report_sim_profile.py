@@ -41,17 +41,17 @@ def test_report_of_a_sim_profile(sim_profile):
     # time, each round starting where the last ended
     rounds = read_csv(out / "report-files" / "rounds.csv")
     for a, b in zip(rounds, rounds[1:], strict=False):
-        if a["op_percent"] == b["op_percent"]:
+        if a["extra_op_percent"] == b["extra_op_percent"]:
             assert float(b["start_s"]) == pytest.approx(float(a["end_s"]))
     words = _words(page)
     assert "profile (simulated drive)" in words and "ioengine" not in words
     rec = doc["recommendation"]
-    if rec["op_percent"] is not None:
-        chosen = next(p for p in doc["phases"] if p["op_percent"] == rec["op_percent"])
+    if rec["extra_op_percent"] is not None:
+        chosen = next(p for p in doc["phases"] if p["extra_op_percent"] == rec["extra_op_percent"])
         zero = doc["phases"][0]
         zero_iops = zero["steady_iops"] or zero["window_iops_mean"]
         assert (
-            f"{rec['op_percent']:g}% extra OP sustains {chosen['steady_iops']:,.0f} IOPS, "
+            f"{rec['extra_op_percent']:g}% extra OP sustains {chosen['steady_iops']:,.0f} IOPS, "
             f"{chosen['steady_iops'] / zero_iops:.1f}× the 0% figure"
         ) in words
     else:
@@ -75,7 +75,7 @@ def test_report_of_a_sim_profile(sim_profile):
     prep = unescape(page.split('id="preparation"', 1)[1].split("</section>", 1)[0])
     assert "purge" in prep and "workload-independent precondition" in prep
     for phase in doc["phases"]:
-        assert f"workload-dependent precondition, OP {phase['op_percent']:g}%" in prep
+        assert f"workload-dependent precondition, OP {phase['extra_op_percent']:g}%" in prep
         assert phase["precondition"]["rule"] in prep
 
 

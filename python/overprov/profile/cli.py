@@ -19,7 +19,7 @@ from overprov.units import human_bytes, parse_block_size, parse_size
 
 # argparse dest → ProfileSettings field, for flags that --resume must not contradict
 _SETTING_FLAGS = {
-    "extra_op": "op_percents",
+    "extra_op": "extra_op_percents",
     "target_iops": "target_iops",
     "min_iops": "min_iops",
     "bs": "bs_bytes",
@@ -33,7 +33,7 @@ _SETTING_FLAGS = {
     "fob_seconds": "fob_seconds",
     "ioengine": "ioengine",
     "rated_tbw": "rated_tbw",
-    "min_phase_writes": "min_phase_writes",
+    "min_phase_writes": "min_phase_drive_writes",
 }
 
 
@@ -245,7 +245,7 @@ def _summary(doc: dict[str, Any], out: Path) -> str:
         before = p.get("written_before_window_drive_writes")
         before_text = f"{before:.2f}" if before is not None else "—"
         lines.append(
-            f"{p['op_percent']:>4g}%  {p['status']:<10} {len(p['rounds']):>6} "
+            f"{p['extra_op_percent']:>4g}%  {p['status']:<10} {len(p['rounds']):>6} "
             f"{iops_text:>12} {lat_text:>9} {before_text:>16}"
             + (f"  ({p['skip_reason']})" if p["skipped"] else "")
         )
@@ -255,11 +255,11 @@ def _summary(doc: dict[str, Any], out: Path) -> str:
     )
     rec = doc.get("recommendation")
     if rec:
-        if rec["op_percent"] is not None:
-            lines.append(f"recommendation: OP {rec['op_percent']:g}% — {rec['reason']}")
+        if rec["extra_op_percent"] is not None:
+            lines.append(f"recommendation: OP {rec['extra_op_percent']:g}% — {rec['reason']}")
         else:
             lines.append(f"recommendation: none — {rec['reason']}")
-    csvs = ", ".join(f"phase-{op_label(p['op_percent'])}.csv" for p in doc["phases"])
+    csvs = ", ".join(f"phase-{op_label(p['extra_op_percent'])}.csv" for p in doc["phases"])
     simulated = doc["target"].get("kind") == "sim"
     lines.append(
         f"wrote {human_bytes(doc['totals']['bytes_written'])}"
@@ -321,4 +321,4 @@ def reached_answer(doc: dict[str, Any]) -> bool:
     if not any(p.get("steady") for p in doc.get("phases", [])):
         return False
     rec = doc.get("recommendation") or {}
-    return doc["settings"].get("target_iops") is None or rec.get("op_percent") is not None
+    return doc["settings"].get("target_iops") is None or rec.get("extra_op_percent") is not None
