@@ -34,9 +34,7 @@ def _profile(overprov_cli, tmp_path, spec: str) -> dict[float, tuple[float, floa
         assert phase["steady"], phase["verdict"]["reason"]
         first = phase["verdict"]["window_first_round"]
         window = phase["rounds"][first - 1 :]
-        waf = sum(r["nand_bytes_written"] for r in window) / sum(
-            r["bytes_written"] for r in window
-        )
+        waf = sum(r["nand_bytes_written"] for r in window) / sum(r["bytes_written"] for r in window)
         figures[phase["extra_op_percent"]] = (phase["steady_iops"], waf)
     return figures
 

@@ -104,7 +104,7 @@ def test_report_json_says_what_was_read_written_and_recommended(sim_profile, sim
     rec = json.loads((sim_profile / "results.json").read_text())["recommendation"]
     a_prof, a_sim = doc["answers"]
     assert a_prof["input"] == prof["label"] and a_prof["method"] == rec["method"] == "target"
-    assert a_prof["extra_op_percent"] == rec["op_percent"]
-    assert a_prof["recommended"] == (rec["op_percent"] is not None)
+    assert a_prof["extra_op_percent"] == rec["extra_op_percent"]
+    assert a_prof["recommended"] == (rec["extra_op_percent"] is not None)
     assert a_prof["target_iops"] == 20000 and a_prof["reason"] == rec["reason"]
     assert a_sim["recommended"] is False and a_sim["method"] is None and "WAF" in a_sim["headline"]

@@ -40,9 +40,9 @@ def work_seconds(doc: dict[str, Any], settings: ProfileSettings) -> tuple[float,
         cap = doc["target"].get("capacity_bytes") or 0
         parts = max(1, math.ceil(cap / PRECONDITION_PART_MAX_BYTES)) * settings.precondition_passes
         done += pre_s * min(1.0, len(pre["parts"]) / parts)
-    per_phase = {float(p["op_percent"]): p["rounds_max"] for p in est.get("per_phase", [])}
+    per_phase = {float(p["extra_op_percent"]): p["rounds_max"] for p in est.get("per_phase", [])}
     for phase in doc["phases"]:
-        most = per_phase.get(float(phase["op_percent"]), settings.max_rounds)
+        most = per_phase.get(float(phase["extra_op_percent"]), settings.max_rounds)
         if phase["status"] in DONE_PHASE:
             done += most * round_s
         else:

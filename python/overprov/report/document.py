@@ -26,7 +26,7 @@ def _answer(source: Source, rec: dict[str, Any] | None, card: Any) -> dict[str, 
     reason = None
     axis = source.op_axis
     if source.has_iops and rec:
-        method, op = rec.get("method"), rec.get("op_percent")
+        method, op = rec.get("method"), rec.get("extra_op_percent")
         target, steady, reason = rec.get("target_iops"), rec.get("steady_iops"), rec.get("reason")
     elif source.kind == "calibrate":
         pred = source.prediction.get("recommendation") or {}
