@@ -49,8 +49,8 @@ def test_not_a_terminal_gets_the_log_lines_and_a_progress_line_at_most_every_10_
     stream = io.StringIO()
     view = ProfileProgress(stream=stream)
     target = ScriptedTarget(lambda op, n: 1_000.0)
-    Profile.create("scripted", settings(extra_op_percents=[0, 20]), tmp_path / "out", progress=view,
-                   target_factory=lambda: target).run()  # fmt: skip
+    Profile.create("scripted", settings(extra_op_percents=[0, 20]), tmp_path / "out",
+                   progress=view, target_factory=lambda: target).run()  # fmt: skip
     view.close()
     text = stream.getvalue()
     assert "\r" not in text and "\x1b" not in text
@@ -59,8 +59,9 @@ def test_not_a_terminal_gets_the_log_lines_and_a_progress_line_at_most_every_10_
     stream = io.StringIO()
     view = ProfileProgress(stream=stream)
     view.bar.line_every_s = 0.0
-    Profile.create("scripted", settings(extra_op_percents=[0, 20]), tmp_path / "out2", progress=view,
-                   target_factory=lambda: ScriptedTarget(lambda op, n: 1_000.0)).run()  # fmt: skip
+    target = ScriptedTarget(lambda op, n: 1_000.0)
+    Profile.create("scripted", settings(extra_op_percents=[0, 20]), tmp_path / "out2",
+                   progress=view, target_factory=lambda: target).run()  # fmt: skip
     lines = [ln for ln in stream.getvalue().splitlines() if ln.startswith("profile: ")]
     last = r"profile: 100% \(recommendation\), \d+ s elapsed, about 0 s left"
     assert lines and re.fullmatch(last, lines[-1])
