@@ -41,7 +41,7 @@ def test_report_of_a_sim_profile(sim_profile):
     # time, each round starting where the last ended
     rounds = read_csv(out / "report-files" / "rounds.csv")
     for a, b in zip(rounds, rounds[1:], strict=False):
-        if a["extra_op_percent"] == b["extra_op_percent"]:
+        if a["op_percent"] == b["op_percent"]:
             assert float(b["start_s"]) == pytest.approx(float(a["end_s"]))
     words = _words(page)
     assert "profile (simulated drive)" in words and "ioengine" not in words
