@@ -76,7 +76,7 @@ def main() -> None:
                 "extra_op_percent": x,
                 "size": size,
                 "user_pages": rep["geometry"]["user_pages"],
-                "op_ratio": rep["geometry"]["op_ratio"],
+                "rho": rep["geometry"]["rho"],
                 "waf": rep["measured"]["waf"],
                 "wall_seconds": rep["wall_seconds"],
             }
@@ -91,7 +91,7 @@ def main() -> None:
         for x in EXTRA_OP:
             full = waf[(name, x, "full")]
             rho = next(
-                r["op_ratio"]
+                r["rho"]
                 for r in rows
                 if r["workload"] == name and r["size"] == "full" and r["extra_op_percent"] == x
             )

@@ -7,6 +7,8 @@ import argparse
 from typing import Any
 
 from overprov import presets
+from overprov.options import HelpFormatter, add_json_option, examples, text_stream
+from overprov.outputs import check_json_output, document, write_json
 
 MB = 1e6
 
@@ -38,7 +40,7 @@ def derived(name: str) -> dict[str, Any]:
         "advertised_bytes": drive["advertised_bytes"],
         "raw_nand_bytes": int(drive.get("raw_nand_bytes") or presets.physical_bytes(drive)),
         "ftl_nand_bytes": int(presets.physical_bytes(drive)),
-        "op_ratio_at_0_extra": resolved["op_ratio"],
+        "rho_at_0_extra_op": resolved["op_ratio"],
         "dies": dies,
         "nand_write_mb_s": nand_write_bytes_s / MB,
         "nand_bound_4k_write_iops_at_waf_1": nand_write_bytes_s / unit,
@@ -75,7 +77,7 @@ def show(name: str) -> str:
         "advertised_bytes": lambda v: f"{v / 1e9:,.1f} GB",
         "raw_nand_bytes": lambda v: f"{v / 2**30:,.1f} GiB ({v:,} bytes)",
         "ftl_nand_bytes": lambda v: f"{v / 2**30:,.1f} GiB used by the FTL (effective native OP)",
-        "op_ratio_at_0_extra": lambda v: f"ρ = {v:.4f}",
+        "rho_at_0_extra_op": lambda v: f"ρ = {v:.4f}",
         "nand_write_mb_s": lambda v: f"{v:,.0f} MB/s (dies × flash page / tPROG)",
         "slc_write_mb_s": lambda v: f"{v:,.0f} MB/s in SLC mode",
         "nand_bound_4k_write_iops_at_waf_1": lambda v: f"{v:,.0f} IOPS (divide by WAF)",
@@ -95,6 +97,26 @@ def show(name: str) -> str:
     return "\n".join(lines)
 
 
+def drive_document(name: str) -> dict[str, Any]:
+    """What ``show`` prints, as the body of an ``overprov.drive/1`` document: the drive's
+    parameters as its preset or file gives them, the derived figures, and the sources."""
+    drive = presets.get(name)
+    return {
+        "drive": name,
+        "kind": "drive file" if "file" in drive else "preset",
+        "file": drive.get("file"),
+        "description": drive.get("description"),
+        "parameters": {
+            "advertised_bytes": drive["advertised_bytes"],
+            "physical_bytes": drive.get("physical_bytes"),
+            "config": drive.get("config", {}),
+        },
+        "derived": derived(name),
+        "source": drive.get("source"),
+        "notes": drive.get("notes", {}),
+    }
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "drive",
@@ -103,11 +125,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     sub = p.add_subparsers(dest="drive_command", metavar="ACTION")
     sub.required = True
-    s = sub.add_parser("show", help="print a drive's parameters, derived figures and sources")
+    s = sub.add_parser(
+        "show",
+        help="print a drive's parameters, derived figures and sources",
+        description="Print a drive's parameters, the figures that follow from them and where "
+        "its values come from.",
+        epilog=examples(
+            "overprov drive show consumer-tlc-sata",
+            "overprov drive show docs/drives/pny-128.toml --json - | jq .derived",
+        ),
+        formatter_class=HelpFormatter,
+    )
     s.add_argument("drive", metavar="NAME|FILE", help="preset name or drive file (.toml)")
+    add_json_option(s, "the drive (schema overprov.drive/1)")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    print(show(args.drive))
+    check_json_output(getattr(args, "json", None))
+    print(show(args.drive), file=text_stream(args))
+    if getattr(args, "json", None):
+        write_json(document("drive", drive_document(args.drive)), args.json)
     return 0

@@ -181,11 +181,13 @@ def build_plan(
             return 1.0 - (1.0 + native_op) / (1.0 + rho)
 
         def snap(point: SimPoint) -> float:
-            # the run's own extra OP, to 0.1 %, when that level is the run (within a block)
-            x = extra_of(point.rho)
+            # the run's own extra OP, to 0.1 %, when that level is the run (within a block).
+            # Clamped first: the simulator rounds T and U to whole blocks and pages, so the run
+            # at 0 % extra OP of a small drive can have a ρ a little below the native OP
+            # (64 MB, 64 pages per block: ρ 7.315 % < 7.374 %), an extra OP just below 0.
+            x = min(max(0.0, extra_of(point.rho)), MAX_EXTRA_OP)
             rounded = round(x, 3)
-            x = rounded if abs(rho_of(rounded) - point.rho) <= point.tolerance else x
-            return min(max(0.0, x), MAX_EXTRA_OP)
+            return rounded if abs(rho_of(rounded) - point.rho) <= point.tolerance else x
 
         solve_lo, solve_hi = snap(sim.points[0]), snap(sim.points[-1])
 

@@ -153,7 +153,16 @@ def read_simulate_file(path: str | Path) -> dict[str, Any]:
     for i, rep in enumerate(runs, start=1):
         if not isinstance(rep, dict):
             raise ConfigError(f"{name}: runs[{i - 1}] (run {i}): expected a report object")
+        _rho_from_op_ratio(rep)
     return doc
+
+
+def _rho_from_op_ratio(report: dict[str, Any]) -> None:
+    """Files written before the core named it ``geometry.rho`` say ``geometry.op_ratio``:
+    read them as if they said ``rho`` (new files are written with ``rho`` only)."""
+    geo = report.get("geometry")
+    if isinstance(geo, dict) and "rho" not in geo and "op_ratio" in geo:
+        geo["rho"] = geo.pop("op_ratio")
 
 
 def is_simulate_file(path: str | Path) -> bool:

@@ -13,10 +13,13 @@ from overprov.errors import InputError
 #: document kind (``schema`` without the major version) → schema file in the package
 SCHEMA_FILES = {
     "overprov.capacity": "schemas/capacity.schema.json",
+    "overprov.drive": "schemas/drive.schema.json",
     "overprov.plan": "schemas/plan.schema.json",
+    "overprov.report": "schemas/report.schema.json",
     "overprov.simulate": "schemas/simulate.schema.json",
     "overprov.smart": "schemas/smart.schema.json",
     "overprov.smart-nvme": "schemas/smart-nvme.schema.json",
+    "overprov.smart-fleet": "schemas/smart-fleet.schema.json",
     "overprov.status": "schemas/status.schema.json",
     "overprov.profile": "profile/results.schema.json",
     "overprov.calibrate": "calibrate/prediction.schema.json",
@@ -33,11 +36,25 @@ def schema(kind: str) -> dict[str, Any]:
     return json.loads(text)
 
 
+@cache
+def _registry() -> Any:
+    """Every schema of the package under its ``$id``, so that one schema may ``$ref`` a part
+    of another (``smart.schema.json#/properties/snapshot``) without reaching the network."""
+    from referencing import Registry, Resource
+
+    resources_ = []
+    for kind in SCHEMA_FILES:
+        contents = schema(kind)
+        if isinstance(contents.get("$id"), str):
+            resources_.append((contents["$id"], Resource.from_contents(contents)))
+    return Registry().with_resources(resources_)
+
+
 def validate_document(doc: Any, kind: str, where: str) -> None:
     """Refuse (InputError) a document that fails its schema, naming the field and the rule."""
     import jsonschema
 
-    validator = jsonschema.Draft202012Validator(schema(kind))
+    validator = jsonschema.Draft202012Validator(schema(kind), registry=_registry())
     error = jsonschema.exceptions.best_match(validator.iter_errors(doc))
     if error is None:
         return

@@ -270,7 +270,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--jobs",
         type=int,
         metavar="N",
-        help="--simulate: run up to N levels at once, each in its own process (default: the cores "
+        help="--simulate: run up to N levels at once, each on its own thread (default: the cores "
         "this process may use); the same WAFs as one at a time",
     )
     add_json_option(p, "the plan")

@@ -30,11 +30,17 @@ class ProgressBar:
         self.started = time.perf_counter()
         self.last_line = self.started
         self.drawn = False
+        #: Work done before this bar started (a resumed run): shown in the percentage, left
+        #: out of the rate the time left is extrapolated from.
+        self.done_before: float | None = None
 
-    def text(self, phase: str, done: int, planned: int) -> str:
+    def text(self, phase: str, done: float, planned: float) -> str:
         frac = min(1.0, done / planned) if planned else 1.0
         elapsed = time.perf_counter() - self.started
-        eta = elapsed / frac - elapsed if frac > 0 else 0.0
+        if self.done_before is None:
+            self.done_before = 0.0
+        session = done - self.done_before
+        eta = elapsed * max(0.0, planned - done) / session if session > 0 else 0.0
         if self.terminal:
             width = 30
             bar = "#" * int(frac * width) + "-" * (width - int(frac * width))
@@ -47,7 +53,7 @@ class ProgressBar:
             f"about {eta:.0f} s left"
         )
 
-    def __call__(self, phase: str, done: int, planned: int) -> None:
+    def __call__(self, phase: str, done: float, planned: float) -> None:
         if self.quiet:
             return
         if self.terminal:

@@ -239,7 +239,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--jobs",
         type=int,
         metavar="N",
-        help="run up to N points of a sweep at once, each in its own process (default: the "
+        help="run up to N points of a sweep at once, each on its own thread (default: the "
         "cores this process may use); the results are those of a serial run",
     )
     par.add_argument(

@@ -31,7 +31,7 @@ def model_waf(report: dict[str, Any]) -> tuple[str, float] | None:
     if model is None:
         return None
     b, d = report["geometry"]["pages_per_block"], cfg["ftl"].get("d_choices")
-    return model.label(b, d), model.waf(report["geometry"]["op_ratio"], b, d)
+    return model.label(b, d), model.waf(report["geometry"]["rho"], b, d)
 
 
 def summary_row(report: dict[str, Any]) -> dict[str, Any]:
@@ -42,7 +42,7 @@ def summary_row(report: dict[str, Any]) -> dict[str, Any]:
     wear = report["wear"]["erase_count"]
     return {
         "extra_op_percent": extra,
-        "op_ratio": g["op_ratio"],
+        "rho": g["rho"],
         "user_gib": g["user_bytes"] / 2**30,
         "waf": m.get("waf"),
         "model": model[0] if model else None,
@@ -95,7 +95,7 @@ def format_timed_table(reports: Sequence[dict[str, Any]]) -> str:
         sw = steady_window(t)
         windows.append(f"{extra_s:>9}  {sw.text()}" if sw else f"{extra_s:>9}  no intervals")
         lines.append(
-            f"{extra_s:>9} {rep['geometry']['op_ratio']:>8.4f} "
+            f"{extra_s:>9} {rep['geometry']['rho']:>8.4f} "
             f"{_fmt(t.get('fob_iops'), '>10,.0f')} "
             f"{(format(steady, '>12,.0f') if steady is not None else 'not steady'):>12} "
             f"{_fmt(_steady_latency(t, 'p50'), '>8,.0f')} "
@@ -125,7 +125,7 @@ def add_steady_window(reports: Sequence[dict[str, Any]]) -> None:
 SERIES_COLUMNS = (
     "run",
     "extra_op_percent",
-    "op_ratio",
+    "rho",
     "time_s",
     "state",
     "iops",
@@ -161,7 +161,7 @@ def write_series_csv(reports: Sequence[dict[str, Any]], path: Path) -> int:
                     [
                         n,
                         extra,
-                        rep["geometry"]["op_ratio"],
+                        rep["geometry"]["rho"],
                         i["time_s"],
                         i["state"],
                         i["iops"],
@@ -205,7 +205,7 @@ def format_table(reports: Sequence[dict[str, Any]]) -> str:
         )
         extra = "-" if r["extra_op_percent"] is None else f"{r['extra_op_percent']:g}%"
         lines.append(
-            f"{extra:>9} {r['op_ratio']:>8.4f} {r['user_gib']:>9.2f} {_fmt(r['waf'], '>8.3f')} "
+            f"{extra:>9} {r['rho']:>8.4f} {r['user_gib']:>9.2f} {_fmt(r['waf'], '>8.3f')} "
             f"{_fmt(r['model_waf'], '>8.3f')} {diff:>7} "
             f"{_fmt(r['gc_pages_per_host_page'], '>8.3f')} "
             f"{r['erase_mean']:>8.1f} {r['erase_max']:>6} "

@@ -20,17 +20,17 @@ from overprov.errors import ConfigError
 class SimPoint:
     """One simulated run: its OP, its measured WAF and where it came from."""
 
-    rho: float  # geometry.op_ratio: the OP the simulator really had (whole blocks)
+    rho: float  # geometry.rho: the OP the simulator really had (whole blocks and pages)
     waf: float  # measured.waf
     run: int  # 1-based, as `overprov simulate` counts its runs
     label: str  # e.g. "simulated: sweep.json run 3 (ρ 34.23 %)"
-    tolerance: float  # one erase block of OP: the simulator rounds T up to whole blocks
+    tolerance: float  # one erase block of OP: the simulator rounds T to whole blocks
 
 
 @dataclass(frozen=True)
 class SimulatedWaf:
     """Measured WAF per OP. ``at(ρ)`` gives the run at that OP (within one erase block of OP:
-    the simulator rounds the physical size up to whole blocks), else interpolates linearly in
+    the simulator rounds the physical size to whole blocks), else interpolates linearly in
     1/ρ between the two nearest runs around it (WAF is close to linear in 1/ρ: Agarwal &
     Marrow's (1+ρ)/(2ρ) = ½ + 1/(2ρ) is exactly so), and refuses an OP outside the runs."""
 
@@ -107,7 +107,8 @@ def describe_workload(workload: dict[str, Any] | None) -> str:
 
 def load_simulation(path: str | Path) -> SimulatedWaf:
     """Read a file written by ``overprov simulate --json FILE`` (schema overprov.simulate/1).
-    Every run must carry ``geometry.op_ratio``, ``geometry.pages_per_block`` and
+    Every run must carry ``geometry.rho`` (``op_ratio`` in files of older versions),
+    ``geometry.pages_per_block`` and
     ``measured.waf``; the runs must differ only in OP (same FTL, pages per block, workload),
     one run per OP. Errors are ConfigErrors naming the file and the field."""
     name = str(path)
@@ -122,7 +123,7 @@ def load_simulation(path: str | Path) -> SimulatedWaf:
                 "phase (did it finish?)"
             )
         waf = _field(name, i, "measured.waf", measured.get("waf"))
-        rho = _field(name, i, "geometry.op_ratio", _get(rep, "geometry", "op_ratio"))
+        rho = _field(name, i, "geometry.rho", _get(rep, "geometry", "rho"))
         b = int(
             _field(
                 name,
@@ -151,7 +152,7 @@ def load_simulation(path: str | Path) -> SimulatedWaf:
         for p in points:
             if abs(p.rho - rho) <= max(p.tolerance, tol):
                 raise ConfigError(
-                    f"{name}: runs[{i - 1}].geometry.op_ratio (run {i}): ρ = {rho:.5f} is the OP "
+                    f"{name}: runs[{i - 1}].geometry.rho (run {i}): ρ = {rho:.5f} is the OP "
                     f"of run {p.run} too; give one run per OP level"
                 )
         extra = _get(rep, "config", "geometry", "extra_op_percent")
@@ -241,7 +242,7 @@ def quick_simulation(
     if reports.interrupted:
         raise KeyboardInterrupt  # a plan needs every level: nothing partial to keep
     for i, report in enumerate(reports, start=1):
-        sim_rho = report["geometry"]["op_ratio"]
+        sim_rho = report["geometry"]["rho"]
         points.append(
             SimPoint(
                 rho=sim_rho,

@@ -57,7 +57,7 @@ def test_native_op_found_from_outside(calibrated):
         geo = json.loads(t._sim.report_json())["geometry"]
     per_block = geo["pages_per_block"] / geo["user_pages"]
     lowest = (geo["blocks"] - 4) * per_block - 1
-    assert lowest - 0.005 <= pred["fit"]["native_op"] <= geo["op_ratio"] + 0.005
+    assert lowest - 0.005 <= pred["fit"]["native_op"] <= geo["rho"] + 0.005
 
 
 def test_from_folder_refits_the_same_measurement(calibrated, tmp_path, capsys):
@@ -119,6 +119,6 @@ def test_from_a_profile_folder(tmp_path, capsys):
                  "--extra-op", "0,20,40", "--json", "-"]) == 0  # fmt: skip
     pred = json.loads(capsys.readouterr().out)
     fitted = {p["extra_op_percent"]: p["iops"] for p in pred["fit"]["points"]}
-    assert fitted == {ph["op_percent"]: ph["steady_iops"] for ph in doc["phases"]}
+    assert fitted == {ph["extra_op_percent"]: ph["steady_iops"] for ph in doc["phases"]}
     assert pred["measurement"] is None  # nothing measured by calibrate itself
     jsonschema.validate(pred, predmod.schema())

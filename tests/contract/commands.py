@@ -17,13 +17,17 @@ SMALL_SIMULATE = ("simulate", "--advertised", "64M", "--pages-per-block", "64",
 
 def json_commands(tmp: Path) -> dict[str, list[str]]:
     """schema kind → argv (without ``--json -``) for every command with a JSON document,
-    except ``status``, which needs a block device (tests/contract/test_status_json.py)."""
+    except ``status``, which needs a block device (tests/apply/test_apply_status.py)."""
     return {
         "overprov.simulate": [*SMALL_SIMULATE],
         "overprov.plan": ["plan", "--capacity", "960GB", "--daily-writes", "500GB"],
+        "overprov.report": ["report", str(tmp / "sim.json"), "--out", str(tmp / "rep")],
         "overprov.capacity": ["capacity", "1.92TB", "--extra-op", "20"],
+        "overprov.drive": ["drive", "show", "consumer-tlc-sata"],
         "overprov.smart": ["smart", str(SMART_FILE)],
         "overprov.smart-nvme": ["smart-nvme", "--nvme-log", str(NVME_LOG)],
+        # this machine's SSDs (none on the build machine); with drives: test_smart_fleet_json.py
+        "overprov.smart-fleet": ["smart", "--all"],
         "overprov.calibrate": [
             "calibrate",
             "--points",
@@ -46,3 +50,12 @@ def json_commands(tmp: Path) -> dict[str, list[str]]:
             str(tmp / "prof"),
         ],  # fmt: skip
     }
+
+
+def prepare_inputs(kind: str, tmp: Path) -> None:
+    """Make the files a command of :func:`json_commands` reads (``report`` reads a simulate
+    file, written here by a small real simulation)."""
+    if kind == "overprov.report" and not (tmp / "sim.json").exists():
+        from overprov import cli
+
+        assert cli.main([*SMALL_SIMULATE, "--json", str(tmp / "sim.json")]) == 0

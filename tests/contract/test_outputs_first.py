@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from .commands import SMALL_SIMULATE, json_commands
+from .commands import SMALL_SIMULATE, json_commands, prepare_inputs
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -41,6 +41,8 @@ def test_simulate_json_to_a_missing_folder_fails_before_simulating():
         ([*SMALL_SIMULATE, "--json", "DIR"], "a folder where a file is wanted"),
         ([*SMALL_SIMULATE, "--series", "FILE/x.csv"], "is a file, not a folder"),
         (["report", "DIR", "--out", "FILE"], "a file where a folder is wanted"),
+        (["report", "DIR", "--out", "DIR", "--json", "FILE/x"], "is a file, not a folder"),
+        (["drive", "show", "consumer-tlc-sata", "--json", "DIR"], "a folder where a file"),
         (["plan", "--capacity", "1T", "--json", "FILE/x"], "is a file, not a folder"),
         (["profile", "sim:consumer-tlc-sata@1GiB", "--out", "FILE"], "a file where a folder"),
     ],
@@ -73,6 +75,7 @@ def _closed_stdout(argv: list[str]) -> subprocess.CompletedProcess[bytes]:
 @pytest.mark.parametrize("kind", sorted(json_commands(Path("/tmp"))))
 def test_stdout_closed_early_ends_quietly(tmp_path, kind):
     argv = json_commands(tmp_path)[kind]
+    prepare_inputs(kind, tmp_path)
     for extra in (["--json", "-"], []):
         proc = _closed_stdout([*argv, *extra])
         err = proc.stderr.decode()

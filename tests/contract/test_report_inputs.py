@@ -60,3 +60,27 @@ def test_smart_refuses_a_negative_counter(overprov_cli, tmp_path):
     rc, out, err = overprov_cli("smart", str(path))
     assert rc == 2 and out == ""
     assert "data_units_written: a counter cannot be negative, got -5000" in err
+
+
+def test_report_reads_a_simulate_file_from_before_the_rename(overprov_cli, tmp_path, sim_json):
+    """``geometry.op_ratio`` (files written before the core's report said ``geometry.rho``)
+    passes the schema and is read as ρ: the same phases.csv as the file with ``rho``."""
+    assert all("rho" in r["geometry"] and "op_ratio" not in r["geometry"] for r in sim_json["runs"])
+    old = json.loads(json.dumps(sim_json))
+    for run in old["runs"]:
+        run["geometry"]["op_ratio"] = run["geometry"].pop("rho")
+    tables = []
+    for name, doc in (("new", sim_json), ("old", old)):
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(doc))
+        rc, _, err = overprov_cli("report", str(path), "--out", str(tmp_path / name))
+        assert rc == 0, err
+        tables.append((tmp_path / name / "report-files" / "phases.csv").read_text())
+    assert tables[0] == tables[1] and "rho" in tables[0].splitlines()[0]
+    # neither name: refused by the schema, naming the field
+    for run in old["runs"]:
+        del run["geometry"]["op_ratio"]
+    path = tmp_path / "neither.json"
+    path.write_text(json.dumps(old))
+    rc, _, err = overprov_cli("report", str(path), "--out", str(tmp_path / "neither"))
+    assert rc == 2 and "geometry" in err, err

@@ -53,7 +53,7 @@ def test_simulation_file_waf_is_the_measured_waf(overprov_cli, sweep) -> None:
             run["config"]["geometry"]["extra_op_percent"]
         )
         # the plan's ρ and the simulated ρ agree to within one erase block of OP
-        assert abs(row["rho"] - run["geometry"]["op_ratio"]) < 64 / run["geometry"]["user_pages"]
+        assert abs(row["rho"] - run["geometry"]["rho"]) < 64 / run["geometry"]["user_pages"]
         assert row["waf"] == run["measured"]["waf"]  # taken as is, not re-modelled
         assert row["tbw_bytes"] == pytest.approx(budget / run["measured"]["waf"])
         assert row["waf_source"].startswith(f"simulated: {path} run {i} (extra OP ")
@@ -81,7 +81,7 @@ def test_simulation_interpolates_linearly_in_one_over_rho(overprov_cli, sweep) -
     p = _plan_json(overprov_cli, "--extra-op", "5,30", "--simulation", str(path), "--json", "-")
     runs = doc["runs"]
     for row, (a, b) in zip(p["rows"], ((runs[0], runs[1]), (runs[2], runs[3])), strict=True):
-        ra, rb = a["geometry"]["op_ratio"], b["geometry"]["op_ratio"]
+        ra, rb = a["geometry"]["rho"], b["geometry"]["rho"]
         wa, wb = a["measured"]["waf"], b["measured"]["waf"]
         rho = (1 + HIDDEN) / (1 - row["extra_op_percent"] / 100) - 1
         t = (1 / rho - 1 / ra) / (1 / rb - 1 / ra)
@@ -207,8 +207,8 @@ def _mutate(doc: dict[str, Any], how: str) -> Any:
         runs[1]["measured"] = None
     elif how == "waf-text":
         runs[0]["measured"]["waf"] = "2.1"
-    elif how == "no-op-ratio":
-        del runs[2]["geometry"]["op_ratio"]
+    elif how == "no-rho":
+        del runs[2]["geometry"]["rho"]
     elif how == "bad-ppb":
         runs[3]["geometry"]["pages_per_block"] = 0
     elif how == "mixed-policy":
@@ -231,10 +231,10 @@ def _mutate(doc: dict[str, Any], how: str) -> Any:
         ("no-measured", "runs[1].measured (run 2): missing"),
         ("null-measured", "runs[1].measured (run 2): missing"),
         ("waf-text", "runs[0].measured.waf (run 1): expected a positive number, '2.1'"),
-        ("no-op-ratio", "runs[2].geometry.op_ratio (run 3): expected a positive number, missing"),
+        ("no-rho", "runs[2].geometry.rho (run 3): expected a positive number, missing"),
         ("bad-ppb", "runs[3].geometry.pages_per_block (run 4): expected a positive integer"),
         ("mixed-policy", "runs[2].config.ftl (run 3) differs from run 1's"),
-        ("duplicate", "runs[3].geometry.op_ratio (run 4)"),
+        ("duplicate", "runs[3].geometry.rho (run 4)"),
     ],
 )
 def test_bad_simulation_file_names_the_file_and_field(
@@ -326,3 +326,50 @@ def test_simulate_and_simulation_exclude_each_other(overprov_cli, sweep) -> None
         "plan", "--capacity", "960GB", "--simulate", "--pages-per-block", "1048576"
     )
     assert rc == 2 and "--simulate at ρ = 7.37 %:" in err
+
+
+def test_simulation_of_a_small_drive_whose_native_rho_rounds_down(overprov_cli, tmp_path) -> None:
+    """Regression: on a 64 MB drive the simulator's whole blocks leave the 0 % run a ρ just
+    below the native OP (7.315 % < 7.374 %); plan read that as extra OP −0.1 % and stopped
+    with "extra_op: must be a fraction in [0, 1), got -0.001"."""
+    path = tmp_path / "small.json"
+    rc = cli.main(
+        [
+            "simulate", "--advertised", "64M", "--pages-per-block", "64", "--extra-op", "0,20",
+            "--warmup", "1", "--drive-writes", "0.5", "--no-progress", "--json", str(path),
+        ]
+    )  # fmt: skip
+    assert rc == 0
+    runs = json.loads(path.read_text())["runs"]
+    assert runs[0]["geometry"]["rho"] < HIDDEN  # the case this test is about
+    p = _plan_json(
+        overprov_cli, "--extra-op", "0,10,20", "--target-dwpd", "0.05", "--simulation",
+        str(path), "--json", "-",
+    )  # fmt: skip
+    assert p["solve_min_extra_op_percent"] == 0.0
+    assert p["rows"][0]["waf"] == runs[0]["measured"]["waf"]
+    assert p["rows"][0]["waf_source"].startswith(f"simulated: {path} run 1 (extra OP 0 %")
+    assert 0.0 <= p["target_dwpd_extra_op_percent"] <= 20.0
+    # --rated-tbw reads the WAF at 0 % extra OP: the 0 % run, within one block of OP
+    rc, out, err = overprov_cli(
+        "plan", "--capacity", "960GB", "--rated-tbw", "600TB", "--simulation", str(path),
+        "--extra-op", "0,20",
+    )  # fmt: skip
+    assert rc == 0, err
+    assert f"at the native OP (simulated: {path} run 1" in " ".join(out.split())
+
+
+def test_a_file_from_before_the_rename_still_reads(overprov_cli, sweep, tmp_path) -> None:
+    """Files written before the core's report said ``geometry.rho`` say ``geometry.op_ratio``:
+    plan reads them to the same plan."""
+    path, doc = sweep
+    old = copy.deepcopy(doc)
+    for run in old["runs"]:
+        run["geometry"]["op_ratio"] = run["geometry"].pop("rho")
+    old_path = tmp_path / "old.json"
+    old_path.write_text(json.dumps(old))
+    args = ("--extra-op", "0,15,40", "--json", "-")
+    new_plan = _plan_json(overprov_cli, *args, "--simulation", str(path))
+    old_plan = _plan_json(overprov_cli, *args, "--simulation", str(old_path))
+    for a, b in zip(new_plan["rows"], old_plan["rows"], strict=True):
+        assert a["waf"] == b["waf"] and a["rho"] == b["rho"]

@@ -73,7 +73,7 @@ def test_profile_a_file_end_to_end(tmp_path, need_fio):
         assert verdict["window_first_round"] >= eligible
         assert phase["written_before_window_bytes"] >= phase["precondition"]["bytes"]
         assert all(r["iops"] > 0 and r["bytes_written"] > 0 for r in rounds)
-        assert all(1.5 <= r["duration_s"] <= 2.5 for r in rounds)
+        assert all(1.5 <= r["duration_seconds"] <= 2.5 for r in rounds)
         assert phase["bytes_written"] == sum(r["bytes_written"] for r in rounds)
         mean5 = sum(r["iops"] for r in rounds[-5:]) / 5
         assert phase["window_iops_mean"] == pytest.approx(mean5)

@@ -58,17 +58,17 @@ def long_run_steady_iops(preset: str, scale: str, extra_op_percent: float) -> fl
 
 
 def profile_steady_iops(tmp_path, preset: str, scale: str, round_seconds: int) -> dict:
-    settings = ProfileSettings(op_percents=list(OPS), round_seconds=round_seconds)
+    settings = ProfileSettings(extra_op_percents=list(OPS), round_seconds=round_seconds)
     out = tmp_path / f"{preset}-{scale}-{round_seconds}s"
     doc = Profile.create(f"sim:{preset}@{scale}", settings, out).run()
     for p in doc["phases"]:
-        assert p["steady"], (round_seconds, p["op_percent"], p["verdict"]["reason"])
+        assert p["steady"], (round_seconds, p["extra_op_percent"], p["verdict"]["reason"])
         # the window came after the phase precondition, and the results say so
         assert p["written_before_window_bytes"] >= p["precondition"]["bytes"] > 0
         assert p["verdict"]["window_first_round"] >= p["verdict"]["first_eligible_round"]
         assert p["verdict"]["decline_ok"] is True and p["verdict"]["waf_ok"] is True
         assert all(r["waf"] >= 1.0 for r in p["rounds"])
-    return {p["op_percent"]: p["steady_iops"] for p in doc["phases"]}
+    return {p["extra_op_percent"]: p["steady_iops"] for p in doc["phases"]}
 
 
 @pytest.mark.slow
@@ -117,7 +117,7 @@ def test_precondition_rule_in_bytes_from_span_op_and_the_greedy_model():
 
 
 def test_estimate_of_a_simulated_run_counts_the_phase_preconditions():
-    s = ProfileSettings(op_percents=list(OPS), round_seconds=10)
+    s = ProfileSettings(extra_op_percents=list(OPS), round_seconds=10)
     nand, cap = 2**32, 4 * 10**9
     est = estimate(s, cap, 1, random_iops=40_000, nand_bytes=nand, pages_per_block=1024,
                    simulated=True)  # fmt: skip

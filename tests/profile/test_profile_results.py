@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 import math
 
 import pytest
@@ -16,7 +17,7 @@ from overprov.units import parse_size
 
 def phase(op, iops, steady=True, window=None):
     return {
-        "op_percent": op,
+        "extra_op_percent": op,
         "steady": steady,
         "steady_iops": iops if steady else None,
         "window_iops_mean": window if window is not None else iops,
@@ -26,15 +27,17 @@ def phase(op, iops, steady=True, window=None):
 def test_target_recommendation_is_the_smallest_steady_op_meeting_it():
     phases = [phase(0, 9_000), phase(10, 15_000), phase(20, 22_000), phase(30, 30_000)]
     rec = res.recommend(phases, 20_000)
-    assert rec["method"] == "target" and rec["op_percent"] == 20 and rec["steady_iops"] == 22_000
-    assert res.recommend(phases, 15_000)["op_percent"] == 10
-    assert res.recommend(phases, 1)["op_percent"] == 0
+    assert (
+        rec["method"] == "target" and rec["extra_op_percent"] == 20 and rec["steady_iops"] == 22_000
+    )
+    assert res.recommend(phases, 15_000)["extra_op_percent"] == 10
+    assert res.recommend(phases, 1)["extra_op_percent"] == 0
 
 
 def test_target_not_met_says_so_and_points_at_unsteady_phases():
     phases = [phase(0, 9_000), phase(10, 0, steady=False, window=25_000)]
     rec = res.recommend(phases, 20_000)
-    assert rec["op_percent"] is None
+    assert rec["extra_op_percent"] is None
     assert "no steady phase reached 20000 IOPS" in rec["reason"]
     assert "best: 9000 IOPS at OP 0%" in rec["reason"]
     assert "OP 10%" in rec["reason"]
@@ -45,20 +48,22 @@ def test_knee_of_a_saturating_curve():
     curve = [(0, 10_000), (10, 28_000), (20, 38_000), (30, 41_000), (40, 42_000)]
     k = res.knee(curve)
     # normalised: x = 0, .25, .5, .75, 1; y = 0, .5625, .875, .969, 1: y − x largest at OP 20
-    assert k["op_percent"] == 20
+    assert k["extra_op_percent"] == 20
     assert k["distance"] == pytest.approx(0.375)
     rec = res.recommend([phase(op, v) for op, v in curve], None)
-    assert rec["method"] == "knee" and rec["op_percent"] == 20 and rec["steady_iops"] == 38_000
+    assert (
+        rec["method"] == "knee" and rec["extra_op_percent"] == 20 and rec["steady_iops"] == 38_000
+    )
 
 
 def test_knee_special_cases():
-    assert res.knee([(0, 1), (10, 2)])["op_percent"] is None  # too few points
+    assert res.knee([(0, 1), (10, 2)])["extra_op_percent"] is None  # too few points
     flat = res.knee([(0, 10_000), (20, 10_500), (40, 10_300)])
-    assert flat["op_percent"] == 0 and "buys little" in flat["reason"]
+    assert flat["extra_op_percent"] == 0 and "buys little" in flat["reason"]
     linear = res.knee([(0, 10_000), (20, 20_000), (40, 30_000)])
-    assert linear["op_percent"] is None and "no knee" in linear["reason"]
+    assert linear["extra_op_percent"] is None and "no knee" in linear["reason"]
     convex = res.knee([(0, 10_000), (20, 11_000), (40, 30_000)])
-    assert convex["op_percent"] is None
+    assert convex["extra_op_percent"] is None
 
 
 def test_phase_csv_has_a_row_per_round_and_member_columns_for_groups():
@@ -67,14 +72,14 @@ def test_phase_csv_has_a_row_per_round_and_member_columns_for_groups():
         "index": 1,
         "started": "2026-01-01T00:00:00.000Z",
         "finished": "2026-01-01T00:00:01.000Z",
-        "duration_s": 1.0,
+        "duration_seconds": 1.0,
         "iops": 300.0,
         "bytes_written": 1228800,
         "latency_us": lat,
         "fio_steadystate": {"ss": "iops_slope:10%", "attained": True, "criterion_percent": 1.5},
         "members": [{"iops": 100.0}, {"iops": 200.0}],
     }
-    text = res.phase_csv_text({"op_percent": 10.0, "rounds": [rnd]}, ["a", "b"])
+    text = res.phase_csv_text({"extra_op_percent": 10.0, "rounds": [rnd]}, ["a", "b"])
     header, row = text.splitlines()
     assert header.endswith("fio_ss_attained,fio_ss_criterion_percent,iops_m0,iops_m1")
     assert row.split(",")[:2] == ["10", "1"]
@@ -89,7 +94,7 @@ def test_schema_rejects_a_broken_document(tmp_path):
 
 def test_settings_validation_names_the_flag():
     with pytest.raises(ConfigError, match="--extra-op"):
-        ProfileSettings(op_percents=[20, 10]).validate()
+        ProfileSettings(extra_op_percents=[20, 10]).validate()
     with pytest.raises(ConfigError, match="--stop-at-target"):
         ProfileSettings(stop_at_target=True).validate()
     with pytest.raises(ConfigError, match="--max-rounds"):
@@ -109,7 +114,11 @@ def test_sizes_spans_and_estimate():
     assert span_for(10, 1_000_000, 4096) == 219 * 4096  # 900000 rounded down to a block
     # --min-phase-writes 2: each phase writes 2 drive writes of its span before its window
     s = ProfileSettings(
-        op_percents=[0, 50], round_seconds=60, max_rounds=25, rated_tbw=100, min_phase_writes=2
+        extra_op_percents=[0, 50],
+        round_seconds=60,
+        max_rounds=25,
+        rated_tbw=100,
+        min_phase_drive_writes=2,
     )
     est = estimate(s, 10**12, 1, random_iops=10_000, seq_bytes_per_s=500e6)
     round_bytes = 60 * 10_000 * 4096
@@ -126,3 +135,43 @@ def test_sizes_spans_and_estimate():
     assert est["seconds_min"] == pytest.approx(60 + 4000 + est["rounds_min"] * 60)
     assert est["assumptions"] == []
     copy.deepcopy(est)
+
+
+def test_a_version_1_results_file_is_read_in_version_2_words(overprov_cli, tmp_path):
+    """Version 1 named extra OP ``op_percent`` and times ``duration_s``; report, resume and
+    calibrate --from read such a file as if it had been written today."""
+    out = tmp_path / "prof"
+    rc, _, err = overprov_cli(
+        "profile", "sim:consumer-tlc-sata@1GiB", "--extra-op", "0,20", "--round-seconds", "5",
+        "--max-rounds", "12", "--out", str(out),
+    )  # fmt: skip
+    assert rc == 0, err
+    v2 = json.loads((out / "results.json").read_text())
+    assert v2["schema"] == "overprov.profile/2" and v2["schema_version"] == 2
+    assert "extra_op_percents" in v2["settings"] and "extra_op_percent" in v2["phases"][0]
+    assert "duration_seconds" in v2["phases"][0]["rounds"][0]
+    back = {new: old for old, new in res.RENAMED_IN_VERSION_2.items()}
+
+    def to_v1(item):
+        if isinstance(item, dict):
+            return {back.get(k, k): to_v1(v) for k, v in item.items()}
+        if isinstance(item, list):
+            return [to_v1(v) for v in item]
+        return item
+
+    v1 = to_v1(v2)
+    v1["schema"], v1["schema_version"] = "overprov.profile/1", 1
+    assert "op_percent" in v1["phases"][0] and "duration_s" in v1["phases"][0]["rounds"][0]
+    assert res.upgrade(v1) == v2
+    res.validate(res.upgrade(v1))
+    old = tmp_path / "old"
+    old.mkdir()
+    for f in out.iterdir():
+        if f.is_file():
+            (old / f.name).write_bytes(f.read_bytes())
+    (old / "results.json").write_text(json.dumps(v1))
+    rc, _, err = overprov_cli("report", str(old), "--out", str(tmp_path / "r.html"))
+    assert rc == 0, err
+    assert res.load_results(old / "results.json") == v2
+    rc, text, err = overprov_cli("calibrate", "--from", str(old), "--out", str(tmp_path / "cal"))
+    assert rc == 0, err

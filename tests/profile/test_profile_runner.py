@@ -112,11 +112,11 @@ class ScriptedTarget:
 def settings(**kw: Any) -> ProfileSettings:
     # pipeline rules only: no phase precondition, SNIA window alone (plateau rules: below)
     base = dict(
-        op_percents=[0, 10, 20, 30, 40],
+        extra_op_percents=[0, 10, 20, 30, 40],
         round_seconds=2,
         max_rounds=8,
         fob_seconds=1,
-        min_phase_writes=0.0,
+        min_phase_drive_writes=0.0,
         steady_max_decline_fraction=None,
     )
     base.update(kw)
@@ -141,7 +141,7 @@ def test_steady_phases_and_the_target_recommendation(tmp_path):
     assert [len(p["rounds"]) for p in doc["phases"]] == [5] * 5  # steady at the first window
     assert [p["steady_iops"] for p in doc["phases"]] == [1_000, 2_000, 3_000, 4_000, 5_000]
     rec = doc["recommendation"]
-    assert rec["method"] == "target" and rec["op_percent"] == 20
+    assert rec["method"] == "target" and rec["extra_op_percent"] == 20
     # each phase discarded the tail beyond its span: (1 − X)·C rounded to a block
     assert t.discards[1:] == [CAPACITY - CAPACITY * op // 100 for op in (0, 10, 20, 30, 40)]
     csv = (tmp_path / "out" / "phase-op20.csv").read_text().splitlines()
@@ -155,12 +155,12 @@ def test_stop_at_target_skips_the_remaining_phases(tmp_path):
     assert status == ["steady", "steady", "steady", "skipped", "skipped"]
     assert doc["phases"][3]["skip_reason"].startswith("--stop-at-target: OP 20% already meets")
     assert not any(label.startswith(("op30", "op40")) for label in t.labels)
-    assert doc["recommendation"]["op_percent"] == 20
+    assert doc["recommendation"]["extra_op_percent"] == 20
 
 
 def test_min_iops_ends_a_slow_phase_after_its_first_rounds(tmp_path):
     t = ScriptedTarget(lambda op, n: 500 if op == 0 else 5_000)
-    doc = run_profile(tmp_path, t, op_percents=[0, 10], min_iops=800)
+    doc = run_profile(tmp_path, t, extra_op_percents=[0, 10], min_iops=800)
     first, second = doc["phases"]
     assert first["status"] == "skipped" and first["skipped"]
     assert len(first["rounds"]) == 3
@@ -170,7 +170,7 @@ def test_min_iops_ends_a_slow_phase_after_its_first_rounds(tmp_path):
 
 def test_not_steady_after_max_rounds_is_said_plainly(tmp_path):
     t = ScriptedTarget(lambda op, n: 10_000 if n % 2 else 14_000)
-    doc = run_profile(tmp_path, t, op_percents=[0])
+    doc = run_profile(tmp_path, t, extra_op_percents=[0])
     p = doc["phases"][0]
     assert p["status"] == "not_steady" and not p["steady"] and p["steady_iops"] is None
     assert len(p["rounds"]) == 8
@@ -178,14 +178,16 @@ def test_not_steady_after_max_rounds_is_said_plainly(tmp_path):
     assert p["verdict"]["reason"].startswith("not steady after 8 rounds")
     log = (tmp_path / "out" / "profile.log").read_text()
     assert "NOT STEADY" in log
-    assert doc["recommendation"]["op_percent"] is None
+    assert doc["recommendation"]["extra_op_percent"] is None
 
 
 def test_knee_recommendation_without_a_target(tmp_path):
     curve = {0: 10_000, 10: 28_000, 20: 38_000, 30: 41_000, 40: 42_000}
     doc = run_profile(tmp_path, ScriptedTarget(lambda op, n: curve[op]))
     rec = doc["recommendation"]
-    assert rec["method"] == "knee" and rec["op_percent"] == 20 and rec["steady_iops"] == 38_000
+    assert (
+        rec["method"] == "knee" and rec["extra_op_percent"] == 20 and rec["steady_iops"] == 38_000
+    )
 
 
 def test_resume_after_an_interrupt_keeps_finished_phases_and_rounds(tmp_path):
@@ -229,6 +231,6 @@ def test_resume_refuses_a_different_target(tmp_path):
 
 
 def test_an_existing_profile_folder_is_not_overwritten(tmp_path):
-    run_profile(tmp_path, ScriptedTarget(lambda op, n: 1_000.0), op_percents=[0])
+    run_profile(tmp_path, ScriptedTarget(lambda op, n: 1_000.0), extra_op_percents=[0])
     with pytest.raises(ConfigError, match="--resume"):
         Profile.create("scripted", settings(), tmp_path / "out")

@@ -28,7 +28,7 @@ def test_steady_iops_rise_with_op_and_results_validate(overprov_cli, tmp_path):
     )
     jsonschema.validate(doc, schema)
     phases = doc["phases"]
-    assert [p["op_percent"] for p in phases] == [0, 20, 40]
+    assert [p["extra_op_percent"] for p in phases] == [0, 20, 40]
     assert all(p["steady"] for p in phases), [p.get("verdict") for p in phases]
     iops = [p["steady_iops"] for p in phases]
     assert iops[0] < iops[1] < iops[2], iops
@@ -40,10 +40,10 @@ def test_steady_iops_rise_with_op_and_results_validate(overprov_cli, tmp_path):
 
 def test_recommendation_is_the_smallest_op_meeting_the_target(overprov_cli, tmp_path):
     doc, _, _ = _profile(overprov_cli, tmp_path, "--extra-op", "0,20,40", "--target-iops", "30000")
-    steady = {p["op_percent"]: p["steady_iops"] for p in doc["phases"]}
+    steady = {p["extra_op_percent"]: p["steady_iops"] for p in doc["phases"]}
     meeting = sorted(op for op, v in steady.items() if v is not None and v >= 30000)
     assert meeting, steady
-    assert doc["recommendation"]["op_percent"] == meeting[0]
+    assert doc["recommendation"]["extra_op_percent"] == meeting[0]
     assert steady[0] < 30000  # the smallest level does not meet it, so the choice is not trivial
 
 

@@ -35,12 +35,12 @@ def test_report_of_a_simulation_through_the_cli(sim_json, tmp_path):
     assert [float(r["op_percent"]) for r in rows] == [0.0, 10.0, 20.0, 30.0]
     for row, run in zip(rows, runs, strict=True):
         assert float(row["waf"]) == pytest.approx(run["measured"]["waf"], rel=1e-5)
-        assert float(row["rho"]) == pytest.approx(run["geometry"]["op_ratio"], rel=1e-5)
+        assert float(row["rho"]) == pytest.approx(run["geometry"]["rho"], rel=1e-5)
     # the conclusion is computed from the runs
     lo, hi = runs[0]["measured"]["waf"], runs[-1]["measured"]["waf"]
     words = _text(page)
     assert (
-        f"30% extra OP (ρ {100 * runs[-1]['geometry']['op_ratio']:.1f}%) cuts WAF to {hi:.2f}, "
+        f"30% extra OP (ρ {100 * runs[-1]['geometry']['rho']:.1f}%) cuts WAF to {hi:.2f}, "
         f"{lo / hi:.1f}× less than at 0% ({lo:.2f})"
     ) in words
     assert "The greedy model agrees within" in words

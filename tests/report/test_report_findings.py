@@ -16,7 +16,7 @@ def test_conclusion_names_the_recommended_op_and_its_gain_over_zero():
     src = _profile_source()  # 0%: 12,900 (not steady), 20%: 31,000, 40%: 36,000
     src.target_iops = 30_000
     rec = findings.recommendation(src, None)
-    assert rec["method"] == "target" and rec["op_percent"] == 20.0
+    assert rec["method"] == "target" and rec["extra_op_percent"] == 20.0
     headline, more = findings.iops_conclusion(src, rec)
     assert headline == (
         "20% extra OP sustains 31,000 IOPS, 2.4× the 0% figure (12,900 IOPS, not steady)."
@@ -36,7 +36,7 @@ def test_other_numbers_give_other_words():
 def test_no_phase_meets_the_target():
     src = _profile_source()
     rec = findings.recommendation(src, 50_000)
-    assert rec["op_percent"] is None
+    assert rec["extra_op_percent"] is None
     headline, more = findings.iops_conclusion(src, rec)
     # 20%: 31,000, 40%: 36,000 → 250 IOPS per point: 50,000 is beyond 90%, the cap
     assert headline == (
@@ -82,7 +82,7 @@ def test_knee_without_a_target():
     for p in src.phases:
         p.steady, p.steady_iops = True, p.iops_mean
     rec = findings.recommendation(src, None)
-    assert rec["method"] == "knee" and rec["op_percent"] == 20.0
+    assert rec["method"] == "knee" and rec["extra_op_percent"] == 20.0
     _, more = findings.iops_conclusion(src, rec)
     assert more[0].startswith("It is the knee of the curve")
 

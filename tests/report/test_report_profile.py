@@ -39,7 +39,7 @@ def test_the_profile_writes_its_report(fio_profile):
     } == keys
     rows = read_csv(out / "report-files" / "phases.csv")
     for row, phase in zip(rows, doc["phases"], strict=True):
-        assert float(row["op_percent"]) == phase["op_percent"]
+        assert float(row["op_percent"]) == phase["extra_op_percent"]
         assert row["status"] == phase["status"]
         assert int(row["rounds"]) == len(phase["rounds"])
         assert float(row["bytes_written"]) == pytest.approx(phase["bytes_written"])
@@ -59,9 +59,12 @@ def test_the_profile_writes_its_report(fio_profile):
     assert "4 KiB random writes, QD 32" in words
     # the conclusion follows the recommendation in results.json (target 1,000 IOPS)
     rec = doc["recommendation"]
-    if rec["op_percent"] is not None:
-        phase = next(p for p in doc["phases"] if p["op_percent"] == rec["op_percent"])
-        assert f"{rec['op_percent']:g}% extra OP sustains {phase['steady_iops']:,.0f} IOPS" in words
+    if rec["extra_op_percent"] is not None:
+        phase = next(p for p in doc["phases"] if p["extra_op_percent"] == rec["extra_op_percent"])
+        assert (
+            f"{rec['extra_op_percent']:g}% extra OP sustains {phase['steady_iops']:,.0f} IOPS"
+            in words
+        )
         assert "recommended extra OP for 1,000 IOPS" in words
     else:  # the profile's own reason, its numbers written the report's one way
         assert f"No OP level is recommended: {grouped(rec['reason'])}" in words

@@ -46,12 +46,12 @@ def test_report_of_a_sim_profile(sim_profile):
     words = _words(page)
     assert "profile (simulated drive)" in words and "ioengine" not in words
     rec = doc["recommendation"]
-    if rec["op_percent"] is not None:
-        chosen = next(p for p in doc["phases"] if p["op_percent"] == rec["op_percent"])
+    if rec["extra_op_percent"] is not None:
+        chosen = next(p for p in doc["phases"] if p["extra_op_percent"] == rec["extra_op_percent"])
         zero = doc["phases"][0]
         zero_iops = zero["steady_iops"] or zero["window_iops_mean"]
         assert (
-            f"{rec['op_percent']:g}% extra OP sustains {chosen['steady_iops']:,.0f} IOPS, "
+            f"{rec['extra_op_percent']:g}% extra OP sustains {chosen['steady_iops']:,.0f} IOPS, "
             f"{chosen['steady_iops'] / zero_iops:.1f}× the 0% figure"
         ) in words
     else:
@@ -75,5 +75,36 @@ def test_report_of_a_sim_profile(sim_profile):
     prep = unescape(page.split('id="preparation"', 1)[1].split("</section>", 1)[0])
     assert "purge" in prep and "workload-independent precondition" in prep
     for phase in doc["phases"]:
-        assert f"workload-dependent precondition, OP {phase['op_percent']:g}%" in prep
+        assert f"workload-dependent precondition, OP {phase['extra_op_percent']:g}%" in prep
         assert phase["precondition"]["rule"] in prep
+
+
+def test_report_json_says_what_was_read_written_and_recommended(sim_profile, sim_json, tmp_path):
+    """``report --json -``: the inputs, the files written, and the profile's recommendation as
+    results.json has it (a WAF-only simulation recommends nothing and says so)."""
+    from overprov import cli
+    from overprov.json_schemas import validate_document
+
+    out = tmp_path / "both"
+    json_path = tmp_path / "report.json"
+    rc = cli.main(
+        ["report", str(sim_profile), str(sim_json), "--out", str(out), "--json", str(json_path)]
+    )
+    assert rc == 0
+    doc = json.loads(json_path.read_text())
+    validate_document(doc, doc["schema"], str(json_path))
+    assert doc["schema"] == "overprov.report/1"
+    assert doc["report_html"] == str(out / "report.html") and (out / "report.html").is_file()
+    for name in doc["files"]:
+        assert (out / "report-files" / name).is_file(), name
+    assert sorted(doc["files"]) == sorted(p.name for p in (out / "report-files").iterdir())
+    prof, sim = doc["inputs"]
+    assert prof["kind"] == "profile" and prof["simulated"] and prof["phases"] == 3
+    assert sim["kind"] == "simulate" and sim["phases"] == 4
+    rec = json.loads((sim_profile / "results.json").read_text())["recommendation"]
+    a_prof, a_sim = doc["answers"]
+    assert a_prof["input"] == prof["label"] and a_prof["method"] == rec["method"] == "target"
+    assert a_prof["extra_op_percent"] == rec["extra_op_percent"]
+    assert a_prof["recommended"] == (rec["extra_op_percent"] is not None)
+    assert a_prof["target_iops"] == 20000 and a_prof["reason"] == rec["reason"]
+    assert a_sim["recommended"] is False and a_sim["method"] is None and "WAF" in a_sim["headline"]

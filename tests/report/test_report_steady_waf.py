@@ -89,7 +89,7 @@ def test_report_quotes_the_steady_window_waf(timed_64, tmp_path):
     for run in runs:
         op = run["config"]["geometry"]["extra_op_percent"]
         geo = run["geometry"]
-        model = models.waf_greedy(geo["op_ratio"], geo["pages_per_block"])
+        model = models.waf_greedy(geo["rho"], geo["pages_per_block"])
         quoted = float(rows[op]["waf"])
         figures = run["timed"]["steady_window_figures"]
         # the steady window's WAF, recomputed here from the intervals simulate wrote

@@ -23,7 +23,7 @@ def test_op_sweep_matches_published_greedy_figures(overprov_cli, tmp_path):
     assert rc == 0, err
     assert "ρ = (T−U)/U" in out and "greedy" in out
     runs = json.loads(out_json.read_text())["runs"]
-    assert [round(r["geometry"]["op_ratio"], 2) for r in runs] == [0.28, 1.0]
+    assert [round(r["geometry"]["rho"], 2) for r in runs] == [0.28, 1.0]
     for run, published in zip(runs, (2.403, 1.239), strict=True):
         waf = run["measured"]["waf"]
         assert abs(waf - published) / published < 0.02, (waf, published)
@@ -57,8 +57,8 @@ def test_extra_op_sweep_on_an_advertised_drive(overprov_cli, tmp_path):
     assert rc == 0, err
     runs = json.loads(out_json.read_text())["runs"]
     # 0% extra OP leaves the 7.37% hidden OP; 20% gives 1.0737/0.8 − 1 = 0.342
-    assert abs(runs[0]["geometry"]["op_ratio"] - 0.0737) < 0.002
-    assert abs(runs[1]["geometry"]["op_ratio"] - 0.3421) < 0.002
+    assert abs(runs[0]["geometry"]["rho"] - 0.0737) < 0.002
+    assert abs(runs[1]["geometry"]["rho"] - 0.3421) < 0.002
     assert runs[1]["measured"]["waf"] < runs[0]["measured"]["waf"]
     assert "20%" in out
 

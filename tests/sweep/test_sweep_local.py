@@ -1,4 +1,4 @@
-"""Parallel sweeps on local processes give the serial run's results, and Ctrl-C keeps the points
+"""Parallel sweeps on local threads give the serial run's results, and Ctrl-C keeps the points
 that finished. Every run here is the real simulator core."""
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ def test_cli_parallel_sweep_equals_serial(tmp_path: Path) -> None:
     assert len(docs["1"]["runs"]) == 7
     assert figures(docs["1"]) == figures(docs["2"])
     # the seven points are seven OP levels, in the order given
-    rhos = [r["geometry"]["op_ratio"] for r in docs["2"]["runs"]]
+    rhos = [r["geometry"]["rho"] for r in docs["2"]["runs"]]
     assert rhos == sorted(rhos) and len(set(rhos)) == 7
     # only the wall-clock fields are left out of the comparison, and they are there
     assert all(r["wall_seconds"] > 0 for r in docs["2"]["runs"])
@@ -196,3 +196,44 @@ def test_simulate_ctrl_c_writes_the_finished_points(tmp_path: Path) -> None:
     runs = json.loads(out.read_text())["runs"]
     assert [r["config"]["geometry"]["op_ratio"] for r in runs] == [1.0]
     assert "full reports written to" in stdout
+
+
+def test_parallel_points_start_costliest_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With 2 threads the two costliest points (lowest OP) start first; reports come back in
+    config order."""
+    started: list[float] = []
+    real_run = engine.run
+
+    def recording_run(config: dict, **kw: object) -> dict:
+        started.append(config["geometry"]["op_ratio"])
+        return real_run(config, **kw)
+
+    monkeypatch.setattr(sweep.engine, "run", recording_run)
+    rhos = [0.6, 0.1, 0.3, 0.05, 0.9]
+    configs = [small(1, geometry={"op_ratio": r}) for r in rhos]
+    reports = sweep.run_points(configs, jobs=2)
+    assert sorted(started[:2]) == [0.05, 0.1] and sorted(started) == sorted(rhos)
+    assert [round(r["geometry"]["rho"], 2) for r in reports] == rhos
+
+
+def test_a_script_without_a_main_guard_runs_a_parallel_sweep(tmp_path: Path) -> None:
+    """Threads, not spawned processes: a plain script (no ``if __name__ == "__main__"``) runs
+    its sweep once; a spawned pool would import the script again in every worker."""
+    script = tmp_path / "sweep_script.py"
+    script.write_text(
+        textwrap.dedent(
+            """
+            from overprov import sweep
+            configs = [{"geometry": {"user_pages": 4096, "op_ratio": r, "pages_per_block": 64},
+                        "run": {"warmup_drive_writes": 0.5, "drive_writes": 0.5}}
+                       for r in (0.1, 0.2, 0.3)]
+            print("points", len(sweep.run_points(configs, jobs=2)))
+            """
+        )
+    )
+    env = {**os.environ, "PYTHONPATH": str(PYTHON_DIR)}
+    proc = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == ["points 3"] and "Traceback" not in proc.stderr

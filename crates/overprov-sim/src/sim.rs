@@ -47,8 +47,8 @@ pub struct GeometryReport {
     pub physical_pages: u64,
     pub user_bytes: u64,
     pub physical_bytes: u64,
-    /// ρ = (T−U)/U.
-    pub op_ratio: f64,
+    /// ρ = (T−U)/U (the config field that sets it is `geometry.op_ratio`).
+    pub rho: f64,
     /// Sf = (T−U)/T.
     pub spare_factor: f64,
     pub spare_blocks: u64,
@@ -546,7 +546,7 @@ impl Simulator {
                 physical_pages: self.geom.physical_pages(),
                 user_bytes: self.geom.user_bytes(),
                 physical_bytes: self.geom.physical_bytes(),
-                op_ratio: self.geom.op_ratio(),
+                rho: self.geom.op_ratio(),
                 spare_factor: self.geom.spare_factor(),
                 spare_blocks: self.geom.spare_blocks(),
                 span_pages: match self.trace {

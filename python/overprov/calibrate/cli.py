@@ -21,6 +21,7 @@ from overprov.calibrate.measure import Measurement, measure, write_counters
 from overprov.errors import ConfigError
 from overprov.options import add_json_option, add_retired_op
 from overprov.outputs import check_json_output, check_output_dir
+from overprov.profile.results import upgrade
 from overprov.units import parse_number_list, parse_size_bytes
 from overprov.workload_options import add_pattern_options, pattern_overrides_from_args
 
@@ -184,7 +185,7 @@ def from_folder(folder: Path) -> tuple[list[fitmod.Point], float | None, Measure
     if not res.is_file():
         raise ConfigError(f"--from {folder}: neither measurement.json nor results.json in it")
     try:
-        doc = json.loads(res.read_text())
+        doc = upgrade(json.loads(res.read_text()))
         points = []
         for ph in doc["phases"]:
             rounds = [r["iops"] for r in ph.get("rounds", []) if r.get("iops")]
@@ -194,7 +195,7 @@ def from_folder(folder: Path) -> tuple[list[fitmod.Point], float | None, Measure
                 value, sd = sum(rounds[-3:]) / 3, 0.10  # not steady: a wider spread
             else:
                 continue
-            points.append(fitmod.Point(float(ph["op_percent"]), value, sd))
+            points.append(fitmod.Point(float(ph["extra_op_percent"]), value, sd))
         fob = None
         for r in doc.get("fob_rounds", []) or []:
             fob = r.get("iops")

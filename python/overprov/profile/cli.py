@@ -12,13 +12,14 @@ from overprov.blockdev import CONFIRM_FLAG
 from overprov.errors import EXIT_NO_ANSWER, ConfigError
 from overprov.options import add_json_option, add_retired_op, text_stream
 from overprov.outputs import check_json_output, check_output_dir, write_json
-from overprov.profile.runner import Profile, stderr_progress
+from overprov.profile.progress_view import ProfileProgress
+from overprov.profile.runner import Profile
 from overprov.profile.settings import ProfileSettings, op_label
 from overprov.units import human_bytes, parse_block_size, parse_size
 
 # argparse dest → ProfileSettings field, for flags that --resume must not contradict
 _SETTING_FLAGS = {
-    "extra_op": "op_percents",
+    "extra_op": "extra_op_percents",
     "target_iops": "target_iops",
     "min_iops": "min_iops",
     "bs": "bs_bytes",
@@ -32,7 +33,7 @@ _SETTING_FLAGS = {
     "fob_seconds": "fob_seconds",
     "ioengine": "ioengine",
     "rated_tbw": "rated_tbw",
-    "min_phase_writes": "min_phase_writes",
+    "min_phase_writes": "min_phase_drive_writes",
 }
 
 
@@ -244,7 +245,7 @@ def _summary(doc: dict[str, Any], out: Path) -> str:
         before = p.get("written_before_window_drive_writes")
         before_text = f"{before:.2f}" if before is not None else "—"
         lines.append(
-            f"{p['op_percent']:>4g}%  {p['status']:<10} {len(p['rounds']):>6} "
+            f"{p['extra_op_percent']:>4g}%  {p['status']:<10} {len(p['rounds']):>6} "
             f"{iops_text:>12} {lat_text:>9} {before_text:>16}"
             + (f"  ({p['skip_reason']})" if p["skipped"] else "")
         )
@@ -254,11 +255,11 @@ def _summary(doc: dict[str, Any], out: Path) -> str:
     )
     rec = doc.get("recommendation")
     if rec:
-        if rec["op_percent"] is not None:
-            lines.append(f"recommendation: OP {rec['op_percent']:g}% — {rec['reason']}")
+        if rec["extra_op_percent"] is not None:
+            lines.append(f"recommendation: OP {rec['extra_op_percent']:g}% — {rec['reason']}")
         else:
             lines.append(f"recommendation: none — {rec['reason']}")
-    csvs = ", ".join(f"phase-{op_label(p['op_percent'])}.csv" for p in doc["phases"])
+    csvs = ", ".join(f"phase-{op_label(p['extra_op_percent'])}.csv" for p in doc["phases"])
     simulated = doc["target"].get("kind") == "sim"
     lines.append(
         f"wrote {human_bytes(doc['totals']['bytes_written'])}"
@@ -272,12 +273,13 @@ def run(args: argparse.Namespace) -> int:
     check_json_output(args.json)
     if args.resume is None:
         check_output_dir(args.out, "--out")
+    view = ProfileProgress()
     if args.resume is not None:
         profile = Profile.resume(
             args.resume,
             confirm=list(args.confirm),
             allow_hdd=args.allow_hdd,
-            progress=stderr_progress,
+            progress=view,
         )
         _check_resume_flags(args, profile.settings, profile.doc["target"]["spec"])
         out = Path(args.resume)
@@ -292,9 +294,12 @@ def run(args: argparse.Namespace) -> int:
             out,
             confirm=list(args.confirm),
             allow_hdd=args.allow_hdd,
-            progress=stderr_progress,
+            progress=view,
         )
-    doc = profile.run()
+    try:
+        doc = profile.run()
+    finally:
+        view.close()
     text = text_stream(args)
     print(_summary(doc, out), file=text)
     if args.json:
@@ -316,4 +321,4 @@ def reached_answer(doc: dict[str, Any]) -> bool:
     if not any(p.get("steady") for p in doc.get("phases", [])):
         return False
     rec = doc.get("recommendation") or {}
-    return doc["settings"].get("target_iops") is None or rec.get("op_percent") is not None
+    return doc["settings"].get("target_iops") is None or rec.get("extra_op_percent") is not None

@@ -55,14 +55,14 @@ def estimate(
     phases = []
     rounds_min = rounds_max = 0
     for op, pre in zip(
-        settings.op_percents,
+        settings.extra_op_percents,
         phase_precondition.plan(
-            settings.op_percents,
+            settings.extra_op_percents,
             capacity_bytes,
             settings.bs_bytes,
             nand_bytes=nand_bytes,
             pages_per_block=pages_per_block,
-            min_phase_drive_writes=settings.min_phase_writes,
+            min_phase_drive_writes=settings.min_phase_drive_writes,
         ),
         strict=True,
     ):
@@ -73,7 +73,7 @@ def estimate(
         rounds_max += hi
         phases.append(
             {
-                "op_percent": float(op),
+                "extra_op_percent": float(op),
                 "precondition_bytes": pre.bytes,
                 "precondition_drive_writes": pre.drive_writes,
                 "rounds_min": lo,
@@ -96,7 +96,7 @@ def estimate(
     if settings.rated_tbw:
         share = bytes_max / (settings.rated_tbw * 1e12)
     return {
-        "phases": len(settings.op_percents),
+        "phases": len(settings.extra_op_percents),
         "rounds_min": rounds_min,
         "rounds_max": rounds_max,
         "seconds_min": seconds_min,

@@ -357,7 +357,7 @@ def steadystate_verdict(job: Mapping[str, Any]) -> dict[str, Any] | None:
         "attained": bool(attained) if attained is not None else None,
         "criterion_percent": criterion,
         "slope": _number(ss.get("slope")),
-        "duration_s": _number(ss.get("duration")),
+        "duration_seconds": _number(ss.get("duration")),
         "iops_window": [v for v in (_number(x) for x in iops_window) if v is not None],
     }
 

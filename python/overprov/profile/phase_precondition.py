@@ -126,7 +126,7 @@ def span_for(op: float, capacity: int, bs: int) -> int:
 
 
 def plan(
-    op_percents: list[float],
+    extra_op_percents: list[float],
     capacity_bytes: int,
     bs_bytes: int,
     *,
@@ -139,7 +139,7 @@ def plan(
     profile's precondition filled)."""
     out = []
     previous = capacity_bytes
-    for op in op_percents:
+    for op in extra_op_percents:
         span = span_for(op, capacity_bytes, bs_bytes)
         out.append(
             phase_precondition(

@@ -26,8 +26,16 @@ from overprov.profile.targets import RoundResult, now_iso
 
 FORMAT = "overprov-profile-results"
 #: The envelope every overprov JSON document starts with (docs/json.md).
-SCHEMA = "overprov.profile/1"
-SCHEMA_VERSION = 1
+SCHEMA = "overprov.profile/2"
+SCHEMA_VERSION = 2
+#: Version 1 named fields in other words; reading one renames them (``upgrade``).
+RENAMED_IN_VERSION_2 = {
+    "op_percent": "extra_op_percent",
+    "op_percents": "extra_op_percents",
+    "min_phase_writes": "min_phase_drive_writes",
+    "duration_s": "duration_seconds",
+    "bytes_per_s": "bytes_per_second",
+}
 SCHEMA_PATH = Path(__file__).with_name("results.schema.json")
 
 KNEE_MIN_POINTS = 3
@@ -80,6 +88,27 @@ def write_json_atomic(path: Path, doc: Mapping[str, Any]) -> None:
     write_atomic(path, json.dumps(doc, indent=2, allow_nan=False) + "\n")
 
 
+def upgrade(doc: Any) -> Any:
+    """A results document of an older schema version in this version's words (a new object;
+    the file is not touched). Version 1 differed only in field names (``RENAMED_IN_VERSION_2``:
+    units and extra OP named as in every other overprov document, docs/json.md). Anything else
+    (not a profile, a newer version) is returned as it is, for the caller to refuse."""
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT or doc.get("schema_version") != 1:
+        return doc
+
+    def renamed(item: Any) -> Any:
+        if isinstance(item, dict):
+            return {RENAMED_IN_VERSION_2.get(k, k): renamed(v) for k, v in item.items()}
+        if isinstance(item, list):
+            return [renamed(v) for v in item]
+        return item
+
+    new = renamed(doc)
+    new["schema_version"] = SCHEMA_VERSION
+    new["schema"] = SCHEMA
+    return new
+
+
 def load_results(path: Path) -> dict[str, Any]:
     try:
         doc = json.loads(Path(path).read_text())
@@ -87,8 +116,9 @@ def load_results(path: Path) -> dict[str, Any]:
         raise ConfigError(f"--resume: {path} does not exist") from None
     except json.JSONDecodeError as exc:
         raise ConfigError(f"--resume: {path} is not JSON: {exc}") from None
-    if doc.get("format") != FORMAT:
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise ConfigError(f"--resume: {path} is not an overprov profile (format field)")
+    doc = upgrade(doc)
     if doc.get("schema_version") != SCHEMA_VERSION:
         raise ConfigError(
             f"--resume: {path} has schema_version {doc.get('schema_version')}; this overprov "
@@ -108,11 +138,11 @@ def phase_csv_text(phase: Mapping[str, Any], member_names: Sequence[str]) -> str
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     header = [
-        "op_percent",
+        "extra_op_percent",
         "round",
         "started",
         "finished",
-        "duration_s",
+        "duration_seconds",
         "iops",
         "bytes_written",
         *(f"lat_{k}_us" for k in LATENCY_KEYS),
@@ -136,11 +166,11 @@ def phase_csv_text(phase: Mapping[str, Any], member_names: Sequence[str]) -> str
         lat = r.get("latency_us") or {}
         ss = r.get("fio_steadystate") or {}
         row = [
-            phase["op_percent"],
+            phase["extra_op_percent"],
             r["index"],
             r["started"],
             r["finished"],
-            r["duration_s"],
+            r["duration_seconds"],
             r["iops"],
             r["bytes_written"],
             *(lat.get(k) for k in LATENCY_KEYS),
@@ -170,7 +200,7 @@ def knee(points: Sequence[tuple[float, float]]) -> dict[str, Any]:
     """
     pts = sorted((float(op), float(v)) for op, v in points)
     result: dict[str, Any] = {
-        "op_percent": None,
+        "extra_op_percent": None,
         "distance": None,
         "gain": None,
     }
@@ -186,7 +216,7 @@ def knee(points: Sequence[tuple[float, float]]) -> dict[str, Any]:
     gain = (y_hi - y0) / y0 if y0 > 0 else math.inf
     result["gain"] = gain if math.isfinite(gain) else None
     if y_hi <= y0 or gain < KNEE_MIN_GAIN:
-        result["op_percent"] = op0
+        result["extra_op_percent"] = op0
         result["distance"] = 0.0
         result["reason"] = (
             f"steady IOPS gain only {max(gain, 0.0):.0%} from OP {op0:g}% to the best level "
@@ -208,7 +238,7 @@ def knee(points: Sequence[tuple[float, float]]) -> dict[str, Any]:
             "or give --target-iops"
         )
         return result
-    result["op_percent"] = best_op
+    result["extra_op_percent"] = best_op
     result["reason"] = (
         f"knee at OP {best_op:g}%: the point furthest above the chord of the normalised "
         f"IOPS-vs-OP curve (distance {best_d:.2f}); beyond it extra OP buys less than average"
@@ -220,7 +250,11 @@ def recommend(phases: Sequence[Mapping[str, Any]], target_iops: float | None) ->
     """The smallest OP whose steady IOPS meets ``target_iops``, or the knee without a target.
     Only phases that reached steady state count."""
     steady = sorted(
-        ((float(p["op_percent"]), float(p["steady_iops"])) for p in phases if p.get("steady")),
+        (
+            (float(p["extra_op_percent"]), float(p["steady_iops"]))
+            for p in phases
+            if p.get("steady")
+        ),
         key=lambda t: t[0],
     )
     iops_at = dict(steady)
@@ -229,7 +263,7 @@ def recommend(phases: Sequence[Mapping[str, Any]], target_iops: float | None) ->
             if iops >= target_iops:
                 return {
                     "method": "target",
-                    "op_percent": op,
+                    "extra_op_percent": op,
                     "steady_iops": iops,
                     "target_iops": target_iops,
                     "reason": (
@@ -238,7 +272,7 @@ def recommend(phases: Sequence[Mapping[str, Any]], target_iops: float | None) ->
                     ),
                 }
         unsteady_hits = [
-            float(p["op_percent"])
+            float(p["extra_op_percent"])
             for p in phases
             if not p.get("steady")
             and p.get("window_iops_mean") is not None
@@ -256,16 +290,16 @@ def recommend(phases: Sequence[Mapping[str, Any]], target_iops: float | None) ->
             )
         return {
             "method": "target",
-            "op_percent": None,
+            "extra_op_percent": None,
             "steady_iops": None,
             "target_iops": target_iops,
             "reason": why,
         }
     k = knee(steady)
-    op = k["op_percent"]
+    op = k["extra_op_percent"]
     return {
         "method": "knee",
-        "op_percent": op,
+        "extra_op_percent": op,
         "steady_iops": iops_at.get(op) if op is not None else None,
         "target_iops": None,
         "reason": k["reason"],
@@ -281,7 +315,7 @@ def round_record(index: int, r: RoundResult) -> dict[str, Any]:
         "label": r.label,
         "started": r.started,
         "finished": r.finished,
-        "duration_s": c.duration_s,
+        "duration_seconds": c.duration_s,
         "iops": c.iops,
         "bytes_written": c.bytes_written,
         "latency_us": c.latency_us,
@@ -292,7 +326,7 @@ def round_record(index: int, r: RoundResult) -> dict[str, Any]:
                 "name": m.name,
                 "iops": m.iops,
                 "bytes_written": m.bytes_written,
-                "duration_s": m.duration_s,
+                "duration_seconds": m.duration_s,
                 "latency_us": m.latency_us,
                 "iops_series": m.iops_series,
                 "fio_steadystate": m.fio_steadystate,
@@ -316,7 +350,7 @@ def update_phase(phase: dict[str, Any], verdict: Any, member_names: Sequence[str
     phase["window_iops_mean"] = verdict.mean
     phase["steady_iops"] = verdict.mean if verdict.steady else None
     phase["bytes_written"] = sum(r["bytes_written"] for r in rounds)
-    phase["duration_s"] = math.fsum(r["duration_s"] for r in rounds)
+    phase["duration_seconds"] = math.fsum(r["duration_seconds"] for r in rounds)
     last = rounds[-1] if rounds else None
     phase["latency_us"] = dict(last["latency_us"]) if last else None
     phase["latency_round"] = last["index"] if last else None
@@ -366,7 +400,7 @@ def new_document(target_spec: str, settings: ProfileSettings) -> dict[str, Any]:
         },
         "phases": [
             {
-                "op_percent": float(op),
+                "extra_op_percent": float(op),
                 "label": op_label(op),
                 "status": "pending",
                 "started": None,
@@ -382,12 +416,12 @@ def new_document(target_spec: str, settings: ProfileSettings) -> dict[str, Any]:
                 "skip_reason": None,
                 "latency_us": None,
                 "bytes_written": 0,
-                "duration_s": 0.0,
+                "duration_seconds": 0.0,
                 "fio_steadystate": None,
                 "members": [],
                 "csv": f"phase-{op_label(op)}.csv",
             }
-            for op in settings.op_percents
+            for op in settings.extra_op_percents
         ],
         "recommendation": None,
         "totals": {"bytes_written": 0, "io_seconds": 0.0},

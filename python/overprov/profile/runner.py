@@ -156,6 +156,9 @@ class Profile:
             f.write(line + "\n")
         if self.progress is not None:
             self.progress(line)
+            update = getattr(self.progress, "update", None)  # profile.progress_view's bar
+            if update is not None:
+                update(step, self.doc, self.settings)
 
     def save(self) -> None:
         self.doc["updated"] = now_iso()
@@ -376,7 +379,7 @@ class Profile:
             return None
         for p in self.doc["phases"]:
             if p["steady"] and p["steady_iops"] is not None and p["steady_iops"] >= s.target_iops:
-                return float(p["op_percent"])
+                return float(p["extra_op_percent"])
         return None
 
     def _skip(self, phase: dict[str, Any], reason: str) -> None:
@@ -442,8 +445,8 @@ class Profile:
                     "started": r.started,
                     "finished": r.finished,
                     "bytes_written": r.combined.bytes_written,
-                    "duration_s": r.combined.duration_s,
-                    "bytes_per_s": rate,
+                    "duration_seconds": r.combined.duration_s,
+                    "bytes_per_second": rate,
                     "files": r.files,
                 }
             )
@@ -466,7 +469,7 @@ class Profile:
         i = self.doc["phases"].index(phase)
         before = [p for p in self.doc["phases"][:i] if p.get("span_bytes")]
         previous = before[-1]["span_bytes"] if before else cap
-        span = span_for(float(phase["op_percent"]), cap, s.bs_bytes)
+        span = span_for(float(phase["extra_op_percent"]), cap, s.bs_bytes)
         facts = _drive_facts(target)
         return phase_precondition.phase_precondition(
             span,
@@ -474,12 +477,12 @@ class Profile:
             cap,
             nand_bytes=facts["nand_bytes"],
             pages_per_block=facts["pages_per_block"],
-            min_phase_drive_writes=s.min_phase_writes,
+            min_phase_drive_writes=s.min_phase_drive_writes,
         )
 
     def _phase(self, target: Target, phase: dict[str, Any], cap: int) -> None:
         s = self.settings
-        op = float(phase["op_percent"])
+        op = float(phase["extra_op_percent"])
         span = span_for(op, cap, s.bs_bytes)
         if span <= 0:
             raise ConfigError(f"--extra-op {op:g}: leaves no space to write in {cap} bytes")

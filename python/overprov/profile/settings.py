@@ -14,7 +14,7 @@ from overprov.profile.steady import SteadyStateCriteria, snia_equivalent_fio_slo
 class ProfileSettings:
     """Everything that decides what a profile does; stored in results.json ``settings``."""
 
-    op_percents: list[float] = field(default_factory=lambda: [0, 10, 20, 30, 40, 50, 60])
+    extra_op_percents: list[float] = field(default_factory=lambda: [0, 10, 20, 30, 40, 50, 60])
     target_iops: float | None = None
     min_iops: float | None = None
     min_iops_rounds: int = 3
@@ -39,14 +39,14 @@ class ProfileSettings:
     steady_max_waf_rise_fraction: float | None = 0.05
     """Plateau check, where the target reports NAND writes: window WAF at most 5% above the
     rounds before it."""
-    min_phase_writes: float | None = None
+    min_phase_drive_writes: float | None = None
     """Drive writes of the span each phase writes before its window may count; None: the rule
     of ``overprov.profile.phase_precondition``."""
     rated_tbw: float | None = None
     """Rated endurance of one member in TB written (1e12 bytes), when known."""
 
     def validate(self) -> None:
-        ops = self.op_percents
+        ops = self.extra_op_percents
         if not ops:
             raise ConfigError("--extra-op: give at least one OP level")
         for op in ops:
@@ -79,12 +79,13 @@ class ProfileSettings:
             raise ConfigError("--fob-seconds: must be 0 (skip) or more")
         if self.precondition not in ("seq", "random"):
             raise ConfigError(f"--precondition: seq or random, got {self.precondition!r}")
-        if self.min_phase_writes is not None and not (
-            isinstance(self.min_phase_writes, int | float) and 0 <= self.min_phase_writes <= 1000
+        if self.min_phase_drive_writes is not None and not (
+            isinstance(self.min_phase_drive_writes, int | float)
+            and 0 <= self.min_phase_drive_writes <= 1000
         ):
             raise ConfigError(
                 "--min-phase-writes: drive writes of the span, 0 to 1000, got "
-                f"{self.min_phase_writes}"
+                f"{self.min_phase_drive_writes}"
             )
         if self.size_bytes is not None and self.size_bytes < self.bs_bytes:
             raise ConfigError("--size: must be at least one block (--bs)")
@@ -121,7 +122,7 @@ class ProfileSettings:
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
-        d["op_percents"] = [float(op) for op in self.op_percents]
+        d["extra_op_percents"] = [float(op) for op in self.extra_op_percents]
         return d
 
     @classmethod

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import platform
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import matplotlib
 
@@ -21,10 +23,28 @@ from overprov.report import findings, html, sections
 from overprov.report.files import FILES_DIR, REPORT_NAME, FilesWriter
 from overprov.report.findings import Options
 from overprov.report.load import load_inputs
+from overprov.report.model import Source
 from overprov.report.tables import differences_table, tested_table, write_csvs
 
 
+@dataclass(frozen=True)
+class BuiltReport:
+    """What a build wrote and found: the page, the files beside it, the inputs as loaded, the
+    recommendation per input label and the answer cards at the top of the page."""
+
+    path: Path
+    files: list[str]  # in report-files/, in the order written
+    sources: list[Source]
+    recs: dict[str, Any]
+    cards: list[html.Card]
+
+
 def build_report(inputs: Sequence[Path], out_dir: Path, options: Options | None = None) -> Path:
+    return build(inputs, out_dir, options).path
+
+
+def build(inputs: Sequence[Path], out_dir: Path, options: Options | None = None) -> BuiltReport:
+    """Build the report (see the module's docstring) and say what was written and found."""
     options = options or Options()
     sources = load_inputs([Path(p) for p in inputs])
     out_dir = Path(out_dir)
@@ -97,4 +117,4 @@ def build_report(inputs: Sequence[Path], out_dir: Path, options: Options | None 
     tmp = path.with_suffix(".html.tmp")
     tmp.write_text(page, encoding="utf-8")
     tmp.replace(path)
-    return path
+    return BuiltReport(path, list(w.written), list(sources), recs, cards)

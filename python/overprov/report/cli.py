@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from overprov.errors import ConfigError
-from overprov.outputs import check_output_dir
+from overprov.options import add_json_option, text_stream
+from overprov.outputs import check_json_output, check_output_dir, document, write_json
 from overprov.report.validate import validate_inputs
 
 NAND_TYPES = ("slc", "mlc", "tlc", "qlc")
@@ -79,6 +80,7 @@ def register(subparsers: Any) -> None:
         "it implies (repeatable)",
     )
     p.add_argument("--title", default=None, help="page title")
+    add_json_option(p, "what was read, written and recommended (schema overprov.report/1)")
     p.set_defaults(func=run)
 
 
@@ -90,7 +92,9 @@ def default_out(inputs: list[Path]) -> Path:
 
 def run(args: argparse.Namespace) -> int:
     from overprov import smart
-    from overprov.report import write_report
+    from overprov.report.build import build
+    from overprov.report.document import report_document
+    from overprov.report.findings import Options
 
     for name in ("target_iops", "rated_tbw", "pe_cycles", "years"):
         value = getattr(args, name)
@@ -100,14 +104,13 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError("give --pe-cycles or --nand, not both")
     out = args.out or default_out(list(args.inputs))
     check_output_dir(out, "--out")
+    check_json_output(args.json)
     validate_inputs(list(args.inputs))
     reports = [
         smart.lifetime_report(smart.parse_snapshot(smart.load_json_file(f), str(f)))
         for f in args.smart
     ]
-    path = write_report(
-        list(args.inputs),
-        out,
+    options = Options(
         target_iops=args.target_iops,
         rated_tbw=args.rated_tbw,
         pe_cycles=args.pe_cycles,
@@ -116,5 +119,12 @@ def run(args: argparse.Namespace) -> int:
         smart=reports,
         title=args.title,
     )
-    print(f"report written to {path} (figures and CSVs in {path.parent / 'report-files'})")
+    built = build(list(args.inputs), out, options)
+    path = built.path
+    print(
+        f"report written to {path} (figures and CSVs in {path.parent / 'report-files'})",
+        file=text_stream(args),
+    )
+    if args.json:
+        write_json(document("report", report_document(built)), args.json)
     return 0

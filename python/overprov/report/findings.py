@@ -45,7 +45,7 @@ def recommendation(source: Source, target_iops: float | None) -> dict[str, Any] 
         return own
     phases = [
         {
-            "op_percent": p.op_percent,
+            "extra_op_percent": p.op_percent,
             "steady": p.steady,
             "steady_iops": p.steady_iops,
             "window_iops_mean": p.iops_mean,
@@ -88,7 +88,7 @@ def iops_conclusion(source: Source, rec: dict[str, Any] | None) -> tuple[str, li
     base = _base(source)
     more: list[str] = []
     headline = ""
-    op = rec.get("op_percent") if rec else None
+    op = rec.get("extra_op_percent") if rec else None
     chosen = _phase_at(source, op) if op is not None else None
     if chosen is not None and chosen.iops_figure is not None:
         headline = f"{op_text(op, axis)}{extra} sustains {_iops(chosen.iops_figure)} IOPS"

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from overprov.profile.results import SCHEMA_VERSION, upgrade
 from overprov.report.model import (
     PERCENTILE_SHARE,
     PROFILE_FORMAT,
@@ -93,8 +94,8 @@ def _profile_phase(out: Path, p: Mapping[str, Any], simulated: bool = False) -> 
     verdict = p.get("verdict") or {}
     steady = bool(p.get("steady"))
     phase = Phase(
-        op_percent=float(p["op_percent"]),
-        label=str(p.get("label") or f"op{p['op_percent']:g}"),
+        op_percent=float(p["extra_op_percent"]),
+        label=str(p.get("label") or f"op{p['extra_op_percent']:g}"),
         status=str(p.get("status") or "pending"),
         steady=steady,
         steady_iops=number(p.get("steady_iops")),
@@ -102,7 +103,7 @@ def _profile_phase(out: Path, p: Mapping[str, Any], simulated: bool = False) -> 
         rounds=len(rounds),
         skip_reason=p.get("skip_reason"),
         reason=str(verdict.get("reason") or p.get("skip_reason") or ""),
-        duration_s=number(p.get("duration_s")),
+        duration_s=number(p.get("duration_seconds")),
         bytes_written=number(p.get("bytes_written")),
         span_bytes=number(p.get("span_bytes")),
         verdict=dict(verdict),
@@ -128,14 +129,14 @@ def _profile_phase(out: Path, p: Mapping[str, Any], simulated: bool = False) -> 
     wall = t0 is not None and all(s is not None for s in starts)
     if wall:
         offsets = [(s - t0).total_seconds() for s in starts]  # type: ignore[operator]
-        durations = [number(r.get("duration_s")) or 0.0 for r in rounds]
+        durations = [number(r.get("duration_seconds")) or 0.0 for r in rounds]
         wall = all(
             offsets[k + 1] >= offsets[k] + durations[k] - 1.0 for k in range(len(rounds) - 1)
         )
     clock = 0.0
     for k, r in enumerate(rounds):
         rs = offsets[k] if wall else clock
-        dur = number(r.get("duration_s")) or 0.0
+        dur = number(r.get("duration_seconds")) or 0.0
         phase.round_bounds_s.append((rs, rs + dur))
         phase.round_iops.append(float(r.get("iops") or 0.0))
         for i, v in enumerate(r.get("iops_series") or []):
@@ -170,7 +171,7 @@ def _profile_wsat(doc: Mapping[str, Any], phases: Sequence[Phase]) -> list[Phase
     if fob:
         step = Phase(op_percent=-1.0, label="fob", status="fob", steady=False)
         b = float(fob.get("bytes_written") or 0.0)
-        dur = number(fob.get("duration_s")) or 0.0
+        dur = number(fob.get("duration_seconds")) or 0.0
         series = list(fob.get("iops_series") or [])
         if series and dur > 0:
             for i, v in enumerate(series):
@@ -185,17 +186,17 @@ def _profile_wsat(doc: Mapping[str, Any], phases: Sequence[Phase]) -> list[Phase
     pre = Phase(op_percent=-1.0, label="precondition", status="precondition", steady=False)
     for part in (steps.get("precondition") or {}).get("parts") or []:
         b = float(part.get("bytes_written") or 0.0)
-        rate = number(part.get("bytes_per_s"))
+        rate = number(part.get("bytes_per_second"))
         if rate and bs:
             pre.wsat_bytes += [written, written + b]
             pre.wsat_iops += [rate / bs] * 2
         written += b
     if pre.wsat_bytes:
         before.append(pre)
-    raw = {float(p["op_percent"]): p for p in doc.get("phases") or []}
+    raw = {float(p["extra_op_percent"]): p for p in doc.get("phases") or []}
     for phase in phases:
         for r in raw.get(phase.op_percent, {}).get("rounds") or []:
-            dur = number(r.get("duration_s")) or 0.0
+            dur = number(r.get("duration_seconds")) or 0.0
             b = float(r.get("bytes_written") or 0.0)
             series = list(r.get("iops_series") or [])
             if series and dur > 0:
@@ -219,9 +220,11 @@ def load_profile(folder: Path) -> Source:
         raise ReportInputError(f"{path}: not JSON: {exc}") from None
     if doc.get("format") != PROFILE_FORMAT:
         raise ReportInputError(f"{path}: not a profile results file (format {doc.get('format')!r})")
-    if doc.get("schema_version") != 1:
+    doc = upgrade(doc)
+    if doc.get("schema_version") != SCHEMA_VERSION:
         raise ReportInputError(
-            f"{path}: results schema version {doc.get('schema_version')!r}; this report reads 1"
+            f"{path}: results schema version {doc.get('schema_version')!r}; this report reads "
+            f"1 and {SCHEMA_VERSION}"
         )
     settings = doc.get("settings") or {}
     target = doc.get("target") or {}
@@ -255,7 +258,7 @@ def load_profile(folder: Path) -> Source:
         identity.append((f"{tag}{m.get('path') or m.get('name')}", ", ".join(d for d in desc if d)))
     crit = doc.get("steady_state_criteria") or {}
     setting_pairs: list[tuple[str, Any]] = [
-        ("OP levels", ", ".join(f"{x:g}%" for x in settings.get("op_percents") or [])),
+        ("OP levels", ", ".join(f"{x:g}%" for x in settings.get("extra_op_percents") or [])),
         (
             "workload",
             f"{binary_size(bs) if bs else '?'} random writes, QD {settings.get('qd')} × "
@@ -356,8 +359,8 @@ def load_profile(folder: Path) -> Source:
         "method": "profile of a simulated drive" if simulated else "profile (fio)",
         "precondition": f"{settings.get('precondition')}"
         + (
-            f", {settings['min_phase_writes']:g} drive writes per phase"
-            if number(settings.get("min_phase_writes")) is not None
+            f", {settings['min_phase_drive_writes']:g} drive writes per phase"
+            if number(settings.get("min_phase_drive_writes")) is not None
             else ", phase precondition by rule"
             if "steady_max_decline_fraction" in settings
             else ""

@@ -62,7 +62,7 @@ def _sim_phase(run: Mapping[str, Any], op_axis: str) -> Phase:
     geo = run.get("geometry") or {}
     cfg = run.get("config") or {}
     extra = (cfg.get("geometry") or {}).get("extra_op_percent")
-    rho = number(geo.get("op_ratio"))
+    rho = number(geo.get("rho"))
     x = float(extra) if op_axis == "extra" else 100.0 * (rho or 0.0)
     measured = run.get("measured") or {}
     wear = run.get("wear") or {}

@@ -33,7 +33,7 @@ def cards(sources: Sequence[Source], recs: dict[str, Any], options: Options) -> 
         kind = "profile" if s.kind == "profile" else "simulation"
         if s.has_iops:
             headline, more = findings.iops_conclusion(s, rec)
-            op = (rec or {}).get("op_percent")
+            op = (rec or {}).get("extra_op_percent")
             cards.append(
                 html.Card(
                     label=s.label,
@@ -113,7 +113,7 @@ def iops_section(
         return None
     targets = {findings.target_for(s, options) for s in iops_sources} - {None}
     target = max(targets) if len(targets) == 1 else (options.target_iops)
-    rec_ops = [(recs.get(s.label) or {}).get("op_percent") for s in iops_sources]
+    rec_ops = [(recs.get(s.label) or {}).get("extra_op_percent") for s in iops_sources]
     body = [
         html.figure_html(
             w.figure(
@@ -147,7 +147,7 @@ def iops_section(
         rec = recs.get(s.label) or {}
         if len(iops_sources) > 1:
             body.append(f"<h3>{html.esc(s.label)}</h3>")
-        body.append(html.table_html(summary_table(s, rec.get("op_percent"))))
+        body.append(html.table_html(summary_table(s, rec.get("extra_op_percent"))))
         if rec.get("reason"):
             body.append(
                 f'<p class="small">Recommendation rule: {html.esc(grouped(rec["reason"]))}</p>'

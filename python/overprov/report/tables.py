@@ -245,7 +245,7 @@ def write_csvs(w: FilesWriter, sources: Sequence[Source], recs: dict[str, Any]) 
                     e.get("mean"),
                     e.get("max"),
                     e.get("stddev"),
-                    int(rec.get("op_percent") == p.op_percent),
+                    int(rec.get("extra_op_percent") == p.op_percent),
                 ]
             )
             for t, v in zip(p.time_s, p.iops, strict=True):

@@ -13,6 +13,7 @@ from overprov import inputs
 from overprov.errors import InputError
 from overprov.json_schemas import validate_document
 from overprov.profile.results import FORMAT as PROFILE_FORMAT
+from overprov.profile.results import upgrade
 
 #: field names that hold a quantity that cannot be negative
 _NON_NEGATIVE = re.compile(r"(_bytes|_us|_ns|_seconds|_s|iops|_pages|_count|erases|waf|rounds)$")
@@ -37,6 +38,7 @@ def _check_file(path: Path, kind: str | None) -> None:
     doc = inputs.load_json(path, "profile results.json or simulate JSON file")
     if not isinstance(doc, dict):
         raise InputError(f"expected a JSON object, not a {type(doc).__name__} ({path})")
+    doc = upgrade(doc)
     if kind is None:
         kind = "overprov.profile" if doc.get("format") == PROFILE_FORMAT else "overprov.simulate"
         named = doc.get("schema")

@@ -51,8 +51,10 @@ def _cell(value: float | None, fmt: str) -> str:
 
 
 def run_all(args: argparse.Namespace) -> int:
-    """``--all``: one row per SSD; a drive that cannot be read says why in its row."""
+    """``--all``: one row per SSD; a drive that cannot be read says why in its row. With
+    ``--json -`` the table goes to stderr and the document (overprov.smart-fleet/1) to stdout."""
     found = fleet(args.smartctl, args.nvme)
+    print(fleet_table(found), file=text_stream(args))
     if args.json:
         doc = {
             "kind": "fleet",
@@ -63,26 +65,29 @@ def run_all(args: argparse.Namespace) -> int:
             ],
         }
         write_json(document("smart-fleet", doc), args.json)
-        return 0
+    return 0
+
+
+def fleet_table(found: dict[str, Any]) -> str:
+    """The text of ``smart --all``: one row per SSD."""
     if not found["drives"]:
-        print(f"no SSD found on this machine (searched {found['searched']})")
-        return 0
-    print(
+        return f"no SSD found on this machine (searched {found['searched']})"
+    lines = [
         f"{'device':<14} {'model':<28} {'size':>9} {'host writes':>12} {'WAF':>6} "
         f"{'used %':>6} {'days left':>9}"
-    )
+    ]
     for row in found["drives"]:
         head = f"{row['device']:<14} {(row['model'] or '?')[:28]:<28} "
         head += f"{bytes_text(row['size_bytes']):>9} "
         if "error" in row:
-            print(head + f"cannot read: {row['error']}")
+            lines.append(head + f"cannot read: {row['error']}")
             continue
         rep = row["report"]
         host = bytes_text(rep.host_bytes) if rep.host_bytes is not None else "—"
-        print(
+        lines.append(
             head
             + f"{host:>12} {_cell(rep.waf, '.2f'):>6} "
             + f"{_cell(rep.snapshot.percentage_used, 'g'):>6} "
             + f"{_cell(rep.endurance.days_left, ',.0f'):>9}"
         )
-    return 0
+    return "\n".join(lines)
