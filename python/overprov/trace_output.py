@@ -22,7 +22,7 @@ def trace_row(report: dict[str, Any]) -> dict[str, Any]:
     nand = m.get("nand_pages")
     return {
         "extra_op_percent": report["config"]["geometry"].get("extra_op_percent"),
-        "rho": g["op_ratio"],
+        "rho": g["rho"],
         "user_bytes": g["user_bytes"],
         "waf": m.get("waf"),
         "host_bytes": m.get("host_bytes", 0),

@@ -95,7 +95,7 @@ def test_a_uniform_random_trace_has_the_uniform_random_waf(overprov_cli, tmp_pat
         "--pages-per-block", str(b), "--rho", "0.1,0.28", "--trace-warmup-passes", "2",
     )  # fmt: skip
     for run in doc["runs"]:
-        rho = run["geometry"]["op_ratio"]
+        rho = run["geometry"]["rho"]
         waf = run["measured"]["waf"]
         model = models.waf_for_policy("greedy", rho, b)
         assert waf == pytest.approx(model, rel=0.03), (rho, waf, model)
