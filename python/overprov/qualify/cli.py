@@ -14,7 +14,7 @@ from overprov.blockdev import CONFIRM_FLAG
 from overprov.errors import ConfigError
 from overprov.qualify import session, verdict
 from overprov.qualify.bench import QualifySettings
-from overprov.units import parse_block_size, parse_size
+from overprov.units import parse_block_size, parse_duration_seconds, parse_size
 
 
 def _arg(parse: Any) -> Any:
@@ -25,6 +25,16 @@ def _arg(parse: Any) -> Any:
             raise argparse.ArgumentTypeError(str(exc)) from None
 
     return convert
+
+
+def _seconds_list(text: str) -> tuple[float, ...]:
+    """'5,10,1min' → (5.0, 10.0, 60.0): durations (units.parse_duration_seconds)."""
+    values = tuple(
+        parse_duration_seconds(x.strip(), "--idle-waits") for x in text.split(",") if x.strip()
+    )
+    if not values:
+        raise ConfigError(f"--idle-waits: no idle time given (e.g. 5,10,15,25,50), got {text!r}")
+    return values
 
 
 def register(subparsers: Any) -> None:
@@ -114,11 +124,26 @@ def register(subparsers: Any) -> None:
         help=f"TRIM recovery: share of the span discarded ({d.discard_percent:g})",
     )
     p.add_argument(
-        "--idle-load",
-        type=float,
-        default=d.idle_load_percent,
-        metavar="P",
-        help=f"idle recovery: write rate as a share of the steady IOPS ({d.idle_load_percent:g})",
+        "--idle-waits",
+        type=_arg(_seconds_list),
+        default=d.idle_waits_s,
+        metavar="LIST",
+        help="idle recovery: host idle times before the bursts, comma-separated durations "
+        f"(SNIA's wait states: {','.join(f'{w:g}' for w in d.idle_waits_s)})",
+    )
+    p.add_argument(
+        "--idle-burst-seconds",
+        type=int,
+        default=d.idle_burst_seconds,
+        metavar="S",
+        help=f"idle recovery: random writes after each idle time ({d.idle_burst_seconds} s)",
+    )
+    p.add_argument(
+        "--idle-repeats",
+        type=int,
+        default=d.idle_repeats,
+        metavar="N",
+        help=f"idle recovery: bursts per idle time ({d.idle_repeats}; SNIA runs 360)",
     )
     p.add_argument(
         "--cliff-drive-writes",
@@ -149,7 +174,9 @@ def _settings(args: argparse.Namespace) -> QualifySettings:
         steady_drive_writes=args.steady_drive_writes,
         max_rounds=args.max_rounds,
         discard_percent=args.discard_percent,
-        idle_load_percent=args.idle_load,
+        idle_waits_s=tuple(args.idle_waits),
+        idle_burst_seconds=args.idle_burst_seconds,
+        idle_repeats=args.idle_repeats,
         cliff_drive_writes=args.cliff_drive_writes,
     )
 
