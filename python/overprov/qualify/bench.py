@@ -48,6 +48,10 @@ class QualifySettings:
     """Idle recovery: bursts per wait state (SNIA: 360)."""
     cliff_drive_writes: float = 3.0
     """Write cliff: random writes from fresh, in drive writes."""
+    tail_ratio: float = 10.0
+    """IO consistency: p99.99 may be at most this many times p99 (a project choice)."""
+    qos_p99_99_us: float | None = None
+    """IO consistency: a data sheet's 99.99% QoS latency limit, µs (none: not checked)."""
 
     def validate(self) -> None:
         if self.bs_bytes <= 0 or self.bs_bytes % 512:
@@ -64,6 +68,10 @@ class QualifySettings:
         for name in ("idle_burst_seconds", "idle_repeats"):
             if getattr(self, name) <= 0:
                 raise ConfigError(f"--{name.replace('_', '-')}: must be positive")
+        if not 1 <= self.tail_ratio < math.inf:
+            raise ConfigError(f"--tail-ratio: 1 or more, got {self.tail_ratio}")
+        if self.qos_p99_99_us is not None and not 0 < self.qos_p99_99_us < math.inf:
+            raise ConfigError(f"--qos-us: positive microseconds, got {self.qos_p99_99_us}")
         for name in ("steady_drive_writes", "cliff_drive_writes"):
             if not getattr(self, name) > 0:
                 raise ConfigError(f"--{name.replace('_', '-')}: must be positive")

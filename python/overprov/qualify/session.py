@@ -90,4 +90,4 @@ def _one(name: str, spec: str, target: Target, s: QualifySettings) -> list[Verdi
         figs, how = idle_recovery.measure(target, s)
         return [idle_recovery.judge(figs, how)]
     figs, how = consistency.measure_sim(spec, s) if sim else consistency.measure_fio(target, s)
-    return consistency.judge(figs, how)
+    return consistency.judge(figs, how, s.tail_ratio, s.qos_p99_99_us)
