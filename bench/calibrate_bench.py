@@ -8,6 +8,8 @@ its truth at 0-40% extra OP the long way; compare. Then the published figures th
         [--record-model-error]   # write python/overprov/calibrate/model_form_error.json
         [--partial FILE]         # append each drive's row to FILE as it finishes
         [--rows FILE]            # take the drives' rows from such a FILE: published only
+        [--published-only]       # no generated drives: the published figures alone
+        [--jobs N]               # processes for the twins' levels (sweep.py)
 
 Prints markdown tables (for bench/README.md) and writes target/bench/calibrate_bench.json.
 """
@@ -70,7 +72,7 @@ def generated(
     return rows
 
 
-def published(folder: Path) -> list[dict]:
+def published(folder: Path, jobs: int | None = None) -> list[dict]:
     """Published figures a user could hold: fit on some, predict the others."""
     p850 = "Samsung 850 Pro 512 GB, fio 4k randwrite QD32, 30 min per level"
     fob850 = fitmod.Point(0, 90000, 0.05, fresh=True)  # data sheet: random write up to 90K IOPS
@@ -91,6 +93,10 @@ def published(folder: Path) -> list[dict]:
         {"name": "PNY 128 GB vs 120 GB, JESD219A from secure erase",
          "fitted": "128 GB (0% extra): WAF 2.85; native OP fitted",
          "points": [fitmod.Point(0, None, 0.05, 2.85, 0.05)], "native_op": None,
+         "held_out": (6.25, "waf", 1.87), "workload": {"pattern": "jesd219"}},
+        {"name": "PNY 128 GB vs 120 GB, the previous way (uniform random assumed)",
+         "fitted": "128 GB (0% extra): WAF 2.85; native OP fitted",
+         "points": [fitmod.Point(0, None, 0.05, 2.85, 0.05)], "native_op": None,
          "held_out": (6.25, "waf", 1.87)},
     ]  # fmt: skip
     out = []
@@ -98,18 +104,70 @@ def published(folder: Path) -> list[dict]:
         x, what, value = case["held_out"]
         pred = predmod.predict(
             case["points"], [x], folder / f"published-{i}", native_op=case["native_op"],
-            source=case["name"],
+            source=case["name"], workload=case.get("workload"), independent_levels=True,
+            jobs=jobs,
         )  # fmt: skip
         row = pred["levels"][0]
         got = row["steady_iops"] if what == "iops" else row["waf"]
         out.append({
             "name": case["name"],
+            "workload": pred["workload_flags"],
             "fitted": case["fitted"],
             "held_out": f"{x:g}%: {what.upper()} {value:,g}",
             "predicted": got,
             "rel_error": got / value - 1.0,
             "interval": [row["steady_iops_low"], row["steady_iops_high"]] if what == "iops"
             else [row["waf_low"], row["waf_high"]],
+        })  # fmt: skip
+    return out
+
+
+PNY_GC = [("greedy", "single"), ("greedy", "workload"), ("cost-benefit", "single"),
+          ("cost-benefit", "workload")]  # fmt: skip
+
+
+def pny_why(jobs: int | None = None) -> list[dict]:
+    """Why the PNY pair misses: under JESD219, what each of the simulator's GC designs (greedy
+    or cost-benefit, one write frontier or one per workload zone) predicts for 120 GB (6.25%)
+    (a) with the native OP fitted to 128 GB's WAF 2.85 on that design's simulated curve, and
+    (b) with the native OP the raw NAND (128 GB on 128 GiB), both levels simulated. Not a fit:
+    a comparison of designs one WAF figure cannot tell apart."""
+    from overprov import sweep
+    from overprov.calibrate import workload_curve
+
+    jesd = {"pattern": "jesd219"}
+    raw = 2**37 / 128e9 - 1
+    out = []
+    for policy, streams in PNY_GC:
+        ftl = {"policy": policy, "host_streams": streams}
+        curve = workload_curve.simulate_curve(jesd, jobs=jobs, ftl=ftl)
+        s = fitmod.fit([fitmod.Point(0, None, 0.05, 2.85, 0.05)], curve=curve)
+        reps = sweep.run_points(
+            [workload_curve.grid_config(jesd, fitmod.rho_eff(raw, x), ftl) for x in (0, 6.25)],
+            jobs=jobs,
+        )
+
+        # from secure erase, whole-run WAF: the run length that gives 2.85 at 0% (bisection)
+        def whole_run(x: float, dw: float, ftl: dict = ftl) -> float:
+            cfg = workload_curve.grid_config(jesd, fitmod.rho_eff(raw, x), ftl)
+            cfg["precondition"] = {"kind": "none"}
+            cfg["run"].update({"warmup_drive_writes": 0.0, "drive_writes": dw})
+            return sweep.run_points([cfg], jobs=1)[0]["measured"]["waf"]
+
+        lo, hi = 0.5, 60.0
+        for _ in range(12):
+            mid = (lo * hi) ** 0.5
+            lo, hi = (mid, hi) if whole_run(0, mid) < 2.85 else (lo, mid)
+        run_dw = (lo * hi) ** 0.5
+        out.append({
+            "gc": f"{policy}, {streams} frontier" + ("s" if streams == "workload" else ""),
+            "erase_run_dw": run_dw,
+            "erase_waf_0": whole_run(0, run_dw),
+            "erase_waf_6_25": whole_run(6.25, run_dw),
+            "fitted_native_op": s.native_op,
+            "fitted_waf_6_25": s.waf(6.25),
+            "raw_waf_0": reps[0]["measured"]["waf"],
+            "raw_waf_6_25": reps[1]["measured"]["waf"],
         })  # fmt: skip
     return out
 
@@ -137,19 +195,38 @@ def markdown(rows: list[dict], pub: list[dict]) -> str:
         )
     errs = [abs(x["rel_error"]) for r in rows for x in r["rows"]]
     lines.append("")
-    lines.append(
-        f"All levels of all drives ({len(errs)}): median error {100 * statistics.median(errs):.1f}%"
-        f", worst {100 * max(errs):.1f}%; median of the per-drive medians "
-        f"{100 * statistics.median(r['median_abs_rel_error'] for r in rows):.1f}%."
-    )
-    lines += ["", "| published figure | fitted | held out | predicted | error | 80% interval |",
-              "|---|---|---|---|---|---|"]  # fmt: skip
+    if errs:
+        lines.append(
+            f"All levels of all drives ({len(errs)}): median error "
+            f"{100 * statistics.median(errs):.1f}%, worst {100 * max(errs):.1f}%; median of the "
+            f"per-drive medians "
+            f"{100 * statistics.median(r['median_abs_rel_error'] for r in rows):.1f}%."
+        )
+    lines += ["", "| published figure | workload | fitted | held out | predicted | error | "
+              "80% interval |", "|---|---|---|---|---|---|---|"]  # fmt: skip
     for p in pub:
         lo, hi = p["interval"]
         fmt = "{:,.0f}" if p["predicted"] > 100 else "{:.2f}"
         lines.append(
-            f"| {p['name']} | {p['fitted']} | {p['held_out']} | {fmt.format(p['predicted'])} | "
+            f"| {p['name']} | `{p['workload']}` | {p['fitted']} | {p['held_out']} | "
+            f"{fmt.format(p['predicted'])} | "
             f"{100 * p['rel_error']:+.0f}% | {fmt.format(lo)}–{fmt.format(hi)} |"
+        )
+    return "\n".join(lines)
+
+
+def markdown_why(why: list[dict]) -> str:
+    lines = [
+        "| GC (JESD219) | steady: native OP fitted to 2.85 | → 6.25% WAF | steady, raw NAND: "
+        "0% WAF | → 6.25% WAF | from erase, raw NAND: run fitted to 2.85 | → 0% WAF | "
+        "→ 6.25% WAF |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for w in why:
+        lines.append(
+            f"| {w['gc']} | {100 * w['fitted_native_op']:.1f}% | {w['fitted_waf_6_25']:.2f} | "
+            f"{w['raw_waf_0']:.2f} | {w['raw_waf_6_25']:.2f} | {w['erase_run_dw']:.1f} dw | "
+            f"{w['erase_waf_0']:.2f} | {w['erase_waf_6_25']:.2f} |"
         )
     return "\n".join(lines)
 
@@ -159,6 +236,11 @@ def main() -> int:
     ap.add_argument("--seeds", type=seeds_arg, default=seeds_arg("1-12"))
     ap.add_argument("--physical", default="4GiB", help="NAND of each simulated drive")
     ap.add_argument("--record-model-error", action="store_true")
+    ap.add_argument("--published-only", action="store_true")
+    ap.add_argument(
+        "--pny-why", action="store_true", help="also compare GC designs on the PNY pair"
+    )
+    ap.add_argument("--jobs", type=int, default=None, help="processes for the twins' levels")
     ap.add_argument(
         "--rows",
         type=Path,
@@ -173,14 +255,18 @@ def main() -> int:
     physical = parse_size_bytes(args.physical, "--physical")
     t0 = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="overprov-calbench-") as tmp:
-        if args.rows is not None:  # an earlier run's drives (its --partial file)
+        if args.published_only:
+            rows = []
+            args.seeds = []
+        elif args.rows is not None:  # an earlier run's drives (its --partial file)
             rows = [json.loads(line) for line in args.rows.read_text().splitlines() if line]
             args.seeds = [r["seed"] for r in rows]
         else:
             rows = generated(args.seeds, physical, Path(tmp), args.partial)
-        pub = published(Path(tmp))
+        pub = published(Path(tmp), args.jobs)
+        why = pny_why(args.jobs) if args.pny_why else []
     logs = [math.log(1 + x["rel_error"]) for r in rows for x in r["rows"]]
-    rel_sd = math.sqrt(statistics.fmean(v * v for v in logs))
+    rel_sd = math.sqrt(statistics.fmean(v * v for v in logs)) if logs else math.nan
     real_sd = math.sqrt(statistics.fmean(math.log(1 + p["rel_error"]) ** 2 for p in pub))
     doc = {
         "date": datetime.now(UTC).date().isoformat(),
@@ -188,6 +274,7 @@ def main() -> int:
         "seeds": args.seeds,
         "drives": rows,
         "published": pub,
+        "pny_why": why,
         "model_form_rel_sd": rel_sd,
         "model_form_real_rel_sd": real_sd,
         "wall_s": time.monotonic() - t0,
@@ -196,9 +283,13 @@ def main() -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(doc, indent=2) + "\n")
     print(markdown(rows, pub))
+    if why:
+        print("\n" + markdown_why(why))
     print(f"\nmodel-form error (rms of log(predicted/true)): generated drives {rel_sd:.4f}, "
           f"published figures {real_sd:.4f}")  # fmt: skip
-    if args.record_model_error:
+    if args.record_model_error and not rows:
+        print("--record-model-error: needs the generated drives (not --published-only)")
+    elif args.record_model_error:
         path = ROOT / "python" / "overprov" / "calibrate" / "model_form_error.json"
         path.write_text(json.dumps({
             "rel_sd": rel_sd,

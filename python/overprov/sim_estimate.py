@@ -46,9 +46,16 @@ def planned_host_pages(config: dict[str, Any], geometry: dict[str, Any]) -> int:
     )
 
 
+def drives(config: dict[str, Any]) -> int:
+    """Simulated drives in the run: the members of an array (``timing.host.array``), else 1."""
+    array = config.get("timing", {}).get("host", {}).get("array", {})
+    return 1 if array.get("raid", "none") == "none" else int(array.get("members", 2))
+
+
 def physical_pages(config: dict[str, Any]) -> int:
+    """Physical pages of all the run's drives."""
     g = engine.validate(config)["geometry"]
-    return int(g["blocks"]) * int(g["pages_per_block"])
+    return int(g["blocks"]) * int(g["pages_per_block"]) * drives(config)
 
 
 def _calibration_config(config: dict[str, Any], geometry: dict[str, Any]) -> dict[str, Any]:
@@ -71,8 +78,10 @@ def estimate(config: dict[str, Any]) -> RunEstimate:
     run of a fraction of a second on this machine."""
     resolved = engine.validate(config)
     geometry = resolved["geometry"]
-    physical = int(geometry["blocks"]) * int(geometry["pages_per_block"])
-    planned = planned_host_pages(config, geometry)
+    # an array's members each write their own pages: count pages of all drives, as the rate is
+    n = drives(config)
+    physical = int(geometry["blocks"]) * int(geometry["pages_per_block"]) * n
+    planned = planned_host_pages(config, geometry) * n
     try:
         started = time.perf_counter()
         report = engine.run(_calibration_config(config, geometry))

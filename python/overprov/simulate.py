@@ -25,7 +25,13 @@ from overprov.options import (
     text_stream,
 )
 from overprov.outputs import check_json_output, check_output_dir, check_output_file, write_json
-from overprov.simulate_output import format_table, format_timed_table, write_series_csv
+from overprov.simulate_host import add_host_options, format_host_table, host_overrides
+from overprov.simulate_output import (
+    add_steady_window,
+    format_table,
+    format_timed_table,
+    write_series_csv,
+)
 from overprov.units import (
     human_bytes,
     parse_block_size,
@@ -33,11 +39,11 @@ from overprov.units import (
     parse_number_list,
     parse_size,
 )
+from overprov.workload_options import PATTERNS, pattern_overrides_from_args
 
 __all__ = ["register", "run"]
 
 POLICIES = ("greedy", "fifo", "random", "d-choices", "cost-benefit")
-PATTERNS = ("uniform", "sequential", "hot-cold", "zoned", "zipf", "jesd219")
 
 #: The demo: a drive sold as 16 GB with 16 GiB of NAND, the NAS vendor's extra-OP phases.
 DEMO_ADVERTISED_BYTES = 16_000_000_000
@@ -45,20 +51,6 @@ DEMO_EXTRA_OP = (0.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0)
 
 
 # ---------------------------------------------------------------- command line
-
-
-def parse_zones(text: str, field: str) -> list[dict[str, float]]:
-    """ "50/5:30/15:20/80" → zones (access%/space%), fio's random_distribution=zoned syntax."""
-    zones = []
-    for i, part in enumerate(text.split(":")):
-        try:
-            access, space = (float(x) for x in part.split("/"))
-        except ValueError as exc:
-            raise ConfigError(
-                f"{field}: zone {i + 1} {part!r} is not ACCESS%/SPACE% (e.g. 50/5:30/15:20/80)"
-            ) from exc
-        zones.append({"access_percent": access, "space_percent": space})
-    return zones
 
 
 def config_from_args(args: argparse.Namespace) -> dict[str, Any]:
@@ -100,8 +92,7 @@ def config_from_args(args: argparse.Namespace) -> dict[str, Any]:
         over["wear"]["dynamic"] = True
     if args.static_wl is not None:
         over["wear"]["static_threshold"] = args.static_wl
-    if args.workload:
-        w["pattern"] = args.workload
+    w.update(pattern_overrides_from_args(args))
     if args.random_map:
         w["random_map"] = True
     if args.span is not None:
@@ -114,21 +105,6 @@ def config_from_args(args: argparse.Namespace) -> dict[str, Any]:
         w["request_bytes"] = parse_block_size(args.bs, "--bs")
     if args.bssplit is not None:
         w["bssplit"] = args.bssplit
-    if args.hot is not None:
-        try:
-            access, space = (float(x) for x in args.hot.split("/"))
-        except ValueError as exc:
-            raise ConfigError(f"--hot: {args.hot!r} is not ACCESS/SPACE (e.g. 80/20)") from exc
-        w["pattern"] = w.get("pattern", "hot-cold") if args.workload else "hot-cold"
-        w["hot_access_percent"], w["hot_space_percent"] = access, space
-    if args.zones is not None:
-        w["zones"] = parse_zones(args.zones, "--zones")
-        if not args.workload:
-            w["pattern"] = "zoned"
-    if args.zipf_theta is not None:
-        w["zipf_theta"] = args.zipf_theta
-        if not args.workload:
-            w["pattern"] = "zipf"
     if args.precondition:
         over["precondition"]["kind"] = args.precondition
     if args.drive_writes is not None:
@@ -147,6 +123,7 @@ def config_from_args(args: argparse.Namespace) -> dict[str, Any]:
         host["mode"], host["arrival_iops"] = "open", args.open_iops
     if args.write_through:
         host["write_through"] = True
+    host.update(host_overrides(args))
     if host:
         t["host"] = host
     if args.duration is not None:
@@ -305,6 +282,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     tm.add_argument("--interval-s", metavar="TIME", help="series interval (default 1 s)")
     tm.add_argument("--series", metavar="FILE.csv", help="write the time series as CSV")
+    add_host_options(p.add_argument_group("host: jobs and arrays of drives (imply --timed)"))
     g = p.add_argument_group("drive geometry and capacity (default: 4 GiB user, ρ = 0.28)")
     g.add_argument("--page-size", metavar="SIZE", help="flash page / mapping unit (e.g. 4k)")
     g.add_argument("--pages-per-block", type=int, metavar="N", help="pages per erase block (b)")
@@ -492,6 +470,9 @@ def write_outputs(args: argparse.Namespace, reports: list[dict[str, Any]], parti
     print(format_table(reports), file=out)
     if any(r.get("timed") for r in reports):
         print(format_timed_table(reports), file=out)
+    host_table = format_host_table(reports)
+    if host_table:
+        print(host_table, file=out)
     out_dir = Path(args.out) if args.out else None
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)
@@ -501,6 +482,7 @@ def write_outputs(args: argparse.Namespace, reports: list[dict[str, Any]], parti
     if series:
         n = write_series_csv(reports, Path(series))
         print(f"\ntime series ({n} intervals) written to {series}", file=out)
+    add_steady_window(reports)
     doc = engine.simulate_document(
         reports,
         getattr(args, "command_line", None) or ["overprov", *sys.argv[1:]],

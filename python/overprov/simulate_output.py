@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from overprov import models
+from overprov.steady_window import steady_window, window_percentile
 
 
 def model_waf(report: dict[str, Any]) -> tuple[str, float] | None:
@@ -60,24 +61,19 @@ def _fmt(value: Any, spec: str) -> str:
 
 
 def _steady_latency(timed: dict[str, Any], key: str) -> float | None:
-    """Median over the steady window of each interval's latency percentile ``key`` (µs)."""
-    window = timed.get("steady_window")
-    if not window:
-        return None
-    values = sorted(
-        i["latency_us"][key]
-        for i in timed["intervals"][window[0] : window[1] + 1]
-        if i.get("latency_us")
-    )
-    return values[len(values) // 2] if values else None
+    """Median over the steady window of each interval's latency percentile ``key`` (µs);
+    None when no window met the rule."""
+    sw = steady_window(timed)
+    return window_percentile(timed, sw, key) if sw is not None and sw.steady else None
 
 
 def format_timed_table(reports: Sequence[dict[str, Any]]) -> str:
     """Simulated-time figures per run: IOPS by performance state and latency."""
     first = reports[0]
     host = first["config"]["timing"]["host"]
+    jobs = host.get("numjobs", 1)
     mode = (
-        f"QD{host['queue_depth']} closed loop"
+        f"{f'{jobs} jobs × ' if jobs > 1 else ''}QD{host['queue_depth']} closed loop"
         if host["mode"] == "closed"
         else f"open loop at {host['arrival_iops']:,.0f} IOPS"
     )
@@ -86,8 +82,9 @@ def format_timed_table(reports: Sequence[dict[str, Any]]) -> str:
         f"simulated time — {mode}, {'write-through' if host['write_through'] else 'write-back'}; "
         "states by the SNIA rule over 5 intervals (FOB until GC first runs)",
         f"{'extra OP':>9} {'ρ':>8} {'FOB IOPS':>10} {'steady IOPS':>12} {'p50 µs':>8} "
-        f"{'p99 µs':>9} {'p99.99 µs':>10} {'sim s':>7}",
+        f"{'p99 µs':>9} {'p99.99 µs':>10} {'sim s':>7} {'window WAF':>10}",
     ]
+    windows = []
     for rep in reports:
         t = rep.get("timed")
         if not t:
@@ -95,16 +92,34 @@ def format_timed_table(reports: Sequence[dict[str, Any]]) -> str:
         extra = rep["config"]["geometry"].get("extra_op_percent")
         extra_s = "-" if extra is None else f"{extra:g}%"
         steady = t.get("steady_iops")
+        sw = steady_window(t)
+        windows.append(f"{extra_s:>9}  {sw.text()}" if sw else f"{extra_s:>9}  no intervals")
         lines.append(
             f"{extra_s:>9} {rep['geometry']['op_ratio']:>8.4f} "
             f"{_fmt(t.get('fob_iops'), '>10,.0f')} "
             f"{(format(steady, '>12,.0f') if steady is not None else 'not steady'):>12} "
             f"{_fmt(_steady_latency(t, 'p50'), '>8,.0f')} "
             f"{_fmt(_steady_latency(t, 'p99'), '>9,.0f')} "
-            f"{_fmt(_steady_latency(t, 'p99_99'), '>10,.0f')} {t['simulated_s']:>7.1f}"
+            f"{_fmt(_steady_latency(t, 'p99_99'), '>10,.0f')} {t['simulated_s']:>7.1f} "
+            f"{_fmt(sw.waf if sw else None, '>10.3f')}"
         )
     lines.append("latency: median over the steady window of each interval's percentile")
+    lines.append(
+        "window WAF: NAND ÷ host bytes over each run's steady window (the figure the report "
+        "quotes; the WAF column above is the whole measured part):"
+    )
+    lines.extend(windows)
     return "\n".join(lines)
+
+
+def add_steady_window(reports: Sequence[dict[str, Any]]) -> None:
+    """Each timed run's steady-window figures (``overprov.steady_window``) as
+    ``timed.steady_window_figures`` in the JSON: the window, its IOPS and WAF, and its name."""
+    for rep in reports:
+        t = rep.get("timed")
+        if isinstance(t, dict):
+            sw = steady_window(t)
+            t["steady_window_figures"] = sw.to_dict() if sw else None
 
 
 SERIES_COLUMNS = (

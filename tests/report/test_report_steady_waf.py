@@ -1,7 +1,9 @@
 """A timed simulation's report quotes the steady window's WAF: within 3% of the greedy model
 (Bux & Iliadis, outside this code: overprov.models) and the same figure `overprov simulate`
-prints for that run. (That the whole run's figure, fresh-out-of-box stretch included, is not
-the one quoted is checked on a hand-built run in test_report_build.py.)
+prints for that run's steady window (its "window WAF" column and
+``timed.steady_window_figures`` in its JSON; both from ``overprov.steady_window``). (That the
+whole run's figure, fresh-out-of-box stretch included, is not the one quoted is checked on a
+hand-built run in test_report_build.py.)
 
 The drive: the consumer TLC preset at 1/64 scale (14.6 GiB of user capacity, 1,024 pages per
 block, 4,000 blocks), 0 and 40% extra OP, simulate's defaults (sequential fill, a warm-up of 2
@@ -56,6 +58,16 @@ def timed_64(tmp_path_factory):
     return path, res.stdout
 
 
+def _printed_window_wafs(stdout: str) -> dict[float, float]:
+    """simulate's timed table: "   0%   0.0737  -  10,012 ... 566.1      7.666" (the last column
+    is the window WAF), and the window named below it."""
+    table = stdout[stdout.index("simulated time") :]
+    return {
+        float(m.group(1)): float(m.group(2))
+        for m in re.finditer(r"^\s+(\d+)%\s+[\d.]+\s.*\s([\d.]+)$", table, re.MULTILINE)
+    }
+
+
 def test_report_quotes_the_steady_window_waf(timed_64, tmp_path):
     path, stdout = timed_64
     runs = json.loads(path.read_text())["runs"]
@@ -67,6 +79,8 @@ def test_report_quotes_the_steady_window_waf(timed_64, tmp_path):
         )
     }
     assert set(printed) == {0.0, 40.0}, stdout
+    window_printed = _printed_window_wafs(stdout)
+    assert set(window_printed) == {0.0, 40.0}, stdout
     out = tmp_path / "rep"
     write_report([path], out)
     page = check_page(out)
@@ -77,10 +91,18 @@ def test_report_quotes_the_steady_window_waf(timed_64, tmp_path):
         geo = run["geometry"]
         model = models.waf_greedy(geo["op_ratio"], geo["pages_per_block"])
         quoted = float(rows[op]["waf"])
+        figures = run["timed"]["steady_window_figures"]
         # the steady window's WAF, recomputed here from the intervals simulate wrote
+        assert figures["steady"] and figures["window"] == run["timed"]["steady_window"]
         assert quoted == pytest.approx(_window_waf(run["timed"]), rel=1e-9)
-        # within 3% of the greedy model, and the figure simulate printed for the run (its
-        # measured part, after a 2-drive-write warm-up: steady, as the window is)
+        # the same figure simulate wrote (JSON) and printed (3 decimals) for the steady window
+        assert quoted == pytest.approx(figures["waf"], rel=1e-9)  # phases.csv: 10 digits
+        assert f"{quoted:.3f}" == f"{window_printed[op]:.3f}"
+        a, b = figures["window"]
+        assert f"steady window: intervals {a + 1:,}–{b + 1:,} of" in stdout
+        assert figures["text"] in stdout
+        # within 3% of the greedy model, and of the figure simulate printed for the run's
+        # measured part (after a 2-drive-write warm-up: steady, as the window is)
         assert quoted == pytest.approx(model, rel=0.03)
         assert printed[op][1] == pytest.approx(model, rel=1e-3)  # the same model
         assert quoted == pytest.approx(printed[op][0], rel=0.005)

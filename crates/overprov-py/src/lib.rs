@@ -6,14 +6,15 @@ mod errors;
 mod trace;
 
 use overprov_sim::config::{from_json, SimConfig};
+use overprov_sim::host::Run;
 use overprov_sim::round::RoundRequest;
-use overprov_sim::Simulator;
 use pyo3::prelude::*;
 
-/// A simulated drive running precondition → warm-up → measurement.
+/// A simulated drive (or an array of drives, or several jobs: `overprov_sim::host::Run`)
+/// running precondition → warm-up → measurement.
 #[pyclass(module = "overprov._core", name = "Simulator")]
 struct PySimulator {
-    inner: Simulator,
+    inner: Run,
 }
 
 #[pymethods]
@@ -22,7 +23,7 @@ impl PySimulator {
     #[new]
     fn new(py: Python<'_>, config_json: &str) -> PyResult<Self> {
         let config = from_json(config_json).map_err(|e| errors::to_py(py, e))?;
-        let inner = Simulator::new(config).map_err(|e| errors::to_py(py, e))?;
+        let inner = Run::new(config).map_err(|e| errors::to_py(py, e))?;
         Ok(PySimulator { inner })
     }
 
@@ -51,7 +52,7 @@ impl PySimulator {
             .map_err(|e| errors::to_py(py, e))
     }
 
-    /// One profiler round on the simulated drive (see `Simulator::run_round`): the round as
+    /// One profiler round on the simulated drive (see `overprov_sim::Simulator::run_round`): the round as
     /// JSON (`overprov_sim::round::RoundRequest`); returns its figures as JSON text. The GIL is
     /// released while it runs.
     fn run_round(&mut self, py: Python<'_>, round_json: &str) -> PyResult<String> {

@@ -9,6 +9,7 @@ pub mod config;
 pub mod error;
 pub mod ftl;
 pub mod geometry;
+pub mod host;
 pub mod rng;
 pub mod round;
 pub mod sim;

@@ -83,6 +83,9 @@ pub struct Report {
     pub state_bytes_per_physical_page: f64,
     /// Simulated time: IOPS, latency and performance-state series (when timing is enabled).
     pub timed: Option<TimedReport>,
+    /// Several jobs or an array of drives (`crate::host`); None for one job on one drive.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host: Option<crate::host::HostReport>,
 }
 
 #[derive(Debug, Clone)]
@@ -124,6 +127,12 @@ impl Simulator {
     /// the same for every depth (only the speed differs).
     pub fn with_lookahead(config: SimConfig, depth: usize) -> Result<Self> {
         let geom = config.validate()?;
+        if config.timing.host.layered() {
+            return Err(Error::State(
+                "several jobs or an array of drives run in overprov_sim::host::Run, not Simulator"
+                    .into(),
+            ));
+        }
         let workload = Lookahead::new(Workload::new(&config, &geom)?, depth);
         let ftl = Ftl::new(&config, geom);
         let u = geom.user_pages as f64;
@@ -542,7 +551,56 @@ impl Simulator {
                 .timed
                 .as_ref()
                 .map(|e| e.report(&self.geom, self.ftl.counters())),
+            host: None,
         }
+    }
+
+    /// As a member of the host layer (`crate::host`): run the precondition fill to its end and
+    /// log NAND operations from then on; the host layer issues the requests.
+    pub(crate) fn fill_for_host(&mut self) {
+        if self.phase == Phase::Precondition {
+            self.run_fill(u64::MAX);
+        }
+        self.ftl.set_op_log(true);
+    }
+
+    /// As a member of the host layer: serve one request at simulated time `t` (its FTL work
+    /// and NAND timing on this drive); returns its completion time. The host layer keeps the
+    /// queue, the latency and the series.
+    pub(crate) fn serve(&mut self, t: u64, r: &Request) -> u64 {
+        let stream = if self.stream_by_class {
+            r.class as usize
+        } else {
+            0
+        };
+        let Some(eng) = self.timed.as_mut() else {
+            return t;
+        };
+        self.requests += 1;
+        let bytes = r.bytes as u64;
+        match r.op {
+            Op::Write => {
+                self.host_bytes += bytes;
+                timed_write(&mut self.ftl, eng, t, r, stream)
+            }
+            Op::Read => {
+                let pages: Vec<Option<u32>> =
+                    (0..r.pages).map(|i| self.ftl.lookup(r.lpn + i)).collect();
+                self.read_pages += r.pages as u64;
+                eng.read(t, &pages, bytes)
+            }
+            Op::Trim => {
+                for i in 0..r.pages {
+                    self.ftl.trim(r.lpn + i);
+                }
+                eng.read(t, &[], 0)
+            }
+        }
+    }
+
+    /// Counters and host bytes now (the host layer sums its members').
+    pub(crate) fn host_snapshot(&self) -> Snapshot {
+        self.snapshot()
     }
 }
 

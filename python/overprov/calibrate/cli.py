@@ -22,6 +22,7 @@ from overprov.errors import ConfigError
 from overprov.options import add_json_option, add_retired_op
 from overprov.outputs import check_json_output, check_output_dir
 from overprov.units import parse_number_list, parse_size_bytes
+from overprov.workload_options import add_pattern_options, pattern_overrides_from_args
 
 DEFAULT_LEVELS = [float(x) for x in range(0, 65, 5)]
 #: Relative spread assumed for a figure the user types in (a published steady figure is
@@ -103,6 +104,19 @@ def register(subparsers: Any) -> None:
         help="fresh-out-of-box IOPS you have (a data sheet's random-write figure): with "
         "--points it is fitted as the time per write before any garbage collection (WAF 1); "
         "otherwise recorded with the fit (docs/calibrate.md)",
+    )
+    wl = p.add_argument_group(
+        "workload of --points/--waf-points figures (as simulate's; default uniform random)"
+    )
+    add_pattern_options(wl)
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=None,
+        metavar="N",
+        help="simulate up to N of the twin's levels (and a workload's WAF curve) at once, each "
+        "in its own process (default: the cores this process may use; --points/--waf-points "
+        "fits); the results are those of a serial run",
     )
     p.add_argument(
         "--advertised",
@@ -251,7 +265,8 @@ def _summary(pred: dict[str, Any]) -> str:
             f"command {f['t_cmd_us']:.2f} µs"
         )
     lines.append(fit_text)
-    lines.append(f"predicted IOPS from {pred['prediction_source']}")
+    lines.append(f"predicted from {pred['prediction_source']}")
+    lines.append(f"workload: {pred['workload']}")
     if f["twin_check"]:
         worst = max(abs(c["rel_error"]) for c in f["twin_check"])
         lines.append(f"twin vs its measured points: worst {100 * worst:.1f}%")
@@ -277,6 +292,12 @@ def run(args: argparse.Namespace) -> int:
     sources = [bool(args.target), args.from_dir is not None, bool(args.points or args.waf_points)]
     if sum(sources) != 1:
         raise ConfigError("give exactly one of TARGET, --from DIR, or --points/--waf-points")
+    workload = pattern_overrides_from_args(args)
+    if workload not in ({}, {"pattern": "uniform"}) and not (args.points or args.waf_points):
+        raise ConfigError(
+            "--workload/--hot/--zones/--zipf-theta: for figures given with --points or "
+            "--waf-points (calibrate measures a target with uniform random 4 KiB writes)"
+        )
     advertised = _size(args.advertised, "--advertised")
     physical = _size(args.physical, "--physical")
     native_op = None
@@ -323,6 +344,9 @@ def run(args: argparse.Namespace) -> int:
         target_iops=args.target_iops,
         measurement=measurement,
         source=source,
+        workload=workload or None,
+        independent_levels=bool(args.points or args.waf_points),
+        jobs=args.jobs,
     )
     predmod.write_json(pred, out / "prediction.json")
     chart = write_chart(pred, out / "prediction.png")

@@ -28,7 +28,8 @@ used (WAF moves by under 3% between b = 256 and b = 2048 at these ρ, ``models.w
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
@@ -63,19 +64,25 @@ def waf_at(rho: float) -> float:
     return a if f == 0 else a + f * (_waf_cached(lo + 1) - a)
 
 
+#: WAF as a function of the spare ratio ρ: :func:`waf_at` (greedy GC under uniform random
+#: writes, the mean-field model) unless the figures were measured under another workload
+#: (``workload_curve.py``: the twin simulated under that workload).
+WafCurve = Callable[[float], float]
+
+
 def rho_eff(native_op: float, extra_op_percent: float) -> float:
     """Spare ratio over the written span when ``extra_op_percent`` of the capacity is unused."""
     return (1.0 + native_op) / (1.0 - extra_op_percent / 100.0) - 1.0
 
 
-def rho_for_waf(waf: float) -> float:
-    """The spare ratio at which the greedy model gives ``waf`` (inverse of :func:`waf_at`)."""
+def rho_for_waf(waf: float, curve: WafCurve = waf_at) -> float:
+    """The spare ratio at which ``curve`` (default: the greedy model) gives ``waf``."""
     if waf <= 1.0:
         return RHO_MAX
     lo, hi = RHO_MIN, RHO_MAX * 4
     for _ in range(60):
         mid = 0.5 * (lo + hi)
-        if waf_at(mid) > waf:
+        if curve(mid) > waf:
             lo = mid
         else:
             hi = mid
@@ -95,8 +102,8 @@ class Point:
     """A fresh-out-of-box figure (``--fob-iops``): nothing to collect yet, so WAF 1 whatever
     the spare space; it pins t_cmd + t_page, the time per write without garbage collection."""
 
-    def model_waf(self, native_op: float) -> float:
-        return 1.0 if self.fresh else waf_at(rho_eff(native_op, self.extra_op_percent))
+    def model_waf(self, native_op: float, curve: WafCurve = waf_at) -> float:
+        return 1.0 if self.fresh else curve(rho_eff(native_op, self.extra_op_percent))
 
 
 @dataclass
@@ -113,9 +120,11 @@ class Surrogate:
     """Parameters held rather than fitted, and why."""
     cost: float = 0.0
     """Weighted sum of squared residuals at the optimum."""
+    curve: WafCurve = field(default=waf_at, repr=False, compare=False)
+    """WAF against ρ: the greedy model, or the workload's simulated curve."""
 
     def waf(self, extra_op_percent: float) -> float:
-        return waf_at(rho_eff(self.native_op, extra_op_percent))
+        return self.curve(rho_eff(self.native_op, extra_op_percent))
 
     def iops(self, extra_op_percent: float, waf: float | None = None) -> float:
         w = self.waf(extra_op_percent) if waf is None else waf
@@ -123,7 +132,9 @@ class Surrogate:
         return 1e6 / t if t > 0 else math.inf
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        d = asdict(replace(self, curve=waf_at))
+        d["curve"] = getattr(self.curve, "description", "greedy mean-field model, uniform random")
+        return d
 
 
 def linear_fit(
@@ -163,10 +174,12 @@ def linear_fit(
     return t_cmd, t_page
 
 
-def _cost_at(rho0: float, points: list[Point], fit_cmd: bool) -> tuple[float, float, float]:
+def _cost_at(
+    rho0: float, points: list[Point], fit_cmd: bool, curve: WafCurve = waf_at
+) -> tuple[float, float, float]:
     """(cost, t_cmd, t_page) with ρ₀ fixed: relative residuals of time per write and of WAF."""
     ip = [p for p in points if p.iops]
-    wafs = [p.model_waf(rho0) for p in ip]
+    wafs = [p.model_waf(rho0, curve) for p in ip]
     ys = [1e6 / p.iops for p in ip]  # type: ignore[operator]
     # relative residual (y − ŷ)/y with sd σ: weight 1/(σ·y)²
     ws = [1.0 / (max(p.iops_rel_sd, MIN_REL_SD) * y) ** 2 for p, y in zip(ip, ys, strict=True)]
@@ -176,7 +189,7 @@ def _cost_at(rho0: float, points: list[Point], fit_cmd: bool) -> tuple[float, fl
         cost += w * (y - (t_cmd + wf * t_page)) ** 2
     for p in points:
         if p.waf is not None:
-            model = p.model_waf(rho0)
+            model = p.model_waf(rho0, curve)
             cost += (math.log(model / p.waf) / max(p.waf_rel_sd, MIN_REL_SD)) ** 2
     return cost, t_cmd, t_page
 
@@ -186,8 +199,10 @@ def fit(
     *,
     fob_iops: float | None = None,
     native_op: float | None = None,
+    curve: WafCurve = waf_at,
 ) -> Surrogate:
-    """Least-squares fit of the surrogate to ``points``; ``native_op`` given: held fixed."""
+    """Least-squares fit of the surrogate to ``points``; ``native_op`` given: held fixed.
+    ``curve``: WAF against ρ under the figures' workload (default: the greedy model)."""
     n_iops = sum(1 for p in points if p.iops)
     n_waf = sum(1 for p in points if p.waf is not None)
     if n_iops == 0 and n_waf == 0:
@@ -206,8 +221,8 @@ def fit(
         fixed.append("t_cmd_us = 0: too few points to fit a controller time besides the NAND's")
     if native_op is not None:
         fixed.append("native_op from the given advertised and physical sizes")
-        cost, t_cmd, t_page = _cost_at(native_op, points, fit_cmd)
-        return Surrogate(native_op, t_page, t_cmd, fob_iops, fixed, cost)
+        cost, t_cmd, t_page = _cost_at(native_op, points, fit_cmd, curve)
+        return Surrogate(native_op, t_page, t_cmd, fob_iops, fixed, cost, curve)
     if n_waf == 0 and n_iops < 2:
         raise ConfigError(
             "calibrate: one point cannot fix both the native OP and the NAND time; give "
@@ -215,7 +230,7 @@ def fit(
         )
     # coarse grid in log ρ, then golden-section refinement around the best
     grid = [RHO_MIN * (RHO_MAX / RHO_MIN) ** (i / 400) for i in range(401)]
-    costs = [(_cost_at(r, points, fit_cmd)[0], r) for r in grid]
+    costs = [(_cost_at(r, points, fit_cmd, curve)[0], r) for r in grid]
     i_best = min(range(len(costs)), key=lambda i: costs[i][0])
     lo = grid[max(0, i_best - 1)]
     hi = grid[min(len(grid) - 1, i_best + 1)]
@@ -223,10 +238,10 @@ def fit(
     a, b = lo, hi
     for _ in range(60):
         c, d = b - g * (b - a), a + g * (b - a)
-        if _cost_at(c, points, fit_cmd)[0] < _cost_at(d, points, fit_cmd)[0]:
+        if _cost_at(c, points, fit_cmd, curve)[0] < _cost_at(d, points, fit_cmd, curve)[0]:
             b = d
         else:
             a = c
     rho0 = 0.5 * (a + b)
-    cost, t_cmd, t_page = _cost_at(rho0, points, fit_cmd)
-    return Surrogate(rho0, t_page, t_cmd, fob_iops, fixed, cost)
+    cost, t_cmd, t_page = _cost_at(rho0, points, fit_cmd, curve)
+    return Surrogate(rho0, t_page, t_cmd, fob_iops, fixed, cost, curve)

@@ -5,8 +5,10 @@ The fitted surrogate (``fit.py``) is the fit's inner model; its parameters becom
 measured IOPS. The predicted steady IOPS, WAF and p99 latency at every level come from
 *simulating the twin*; the surrogate's IOPS are reported beside (``surrogate_iops``). The
 interval comes from ``uncertainty.py`` (the bootstrap's spread, as ratios, around the twin's
-figure). With only WAF points (no IOPS), WAF comes from the surrogate and IOPS are not
-predicted.
+figure). With only WAF points (no IOPS) IOPS are not predicted; WAF comes from the twin
+simulated WAF-only at every level (figures typed with ``--waf-points``), else from the
+surrogate. Figures typed by the user may name their workload: the fit's WAF curve and the twin
+are then simulated under it (``workload_curve.py``, ``twin_runs.py``).
 """
 
 from __future__ import annotations
@@ -19,8 +21,10 @@ from typing import Any
 from overprov import __version__
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import twin as twinmod
-from overprov.calibrate import uncertainty
+from overprov.calibrate import twin_runs, uncertainty, workload_curve
 from overprov.calibrate.measure import Measurement
+from overprov.errors import ConfigError
+from overprov.workload_options import describe_overrides, flags_text
 
 SCHEMA = "overprov.calibrate/1"
 #: A twin whose size nobody gave (figures from a datasheet): 1 TB. Every figure the twin
@@ -116,14 +120,39 @@ def predict(
     measurement: Measurement | None = None,
     source: str = "",
     bootstrap_samples: int = 100,
+    workload: dict[str, Any] | None = None,
+    independent_levels: bool = False,
+    jobs: int | None = None,
 ) -> dict[str, Any]:
     """Fit, build and refine the twin, simulate it at ``levels``; write twin.toml and return
-    the prediction (the caller writes prediction.json)."""
+    the prediction (the caller writes prediction.json).
+
+    ``workload``: the workload the points were measured under (``workload_options`` overrides;
+    None: uniform random); another than uniform fits WAF against a curve simulated under it
+    (``workload_curve``) and simulates the twin under it. ``independent_levels``: simulate the
+    twin at each level as its own simulation through ``sweep`` (``twin_runs``; ``jobs``
+    processes), as figures from a data sheet or a paper are; otherwise the way calibrate
+    measures a target (one drive, lowest level first)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     levels = sorted(set(levels))
-    central = fitmod.fit(points, fob_iops=fob_iops, native_op=native_op)
+    workload = dict(workload or {"pattern": "uniform"})
+    uniform = workload_curve.is_uniform(workload)
+    if not uniform and not independent_levels:
+        raise ConfigError(
+            "--workload: calibrate measures a target with uniform random 4 KiB writes; another "
+            "workload applies to figures given with --points/--waf-points"
+        )
+    curve: fitmod.WafCurve = (
+        fitmod.waf_at if uniform else workload_curve.simulate_curve(workload, jobs=jobs)
+    )
+    central = fitmod.fit(points, fob_iops=fob_iops, native_op=native_op, curve=curve)
     boot = uncertainty.bootstrap(
-        points, levels, fob_iops=fob_iops, native_op=native_op, samples=bootstrap_samples
+        points,
+        levels,
+        fob_iops=fob_iops,
+        native_op=native_op,
+        samples=bootstrap_samples,
+        curve=curve,
     )
     par = boot["parameters"]
     twin_params = twinmod.TwinParameters(
@@ -133,6 +162,7 @@ def predict(
         t_cmd_us=central.t_cmd_us,
         uncertainty={k: list(v) for k, v in par.items()},
         source=source,
+        workload=workload,
     )
     simulated = measurement is not None and measurement.kind == "sim"
     mfe = uncertainty.model_form_error(simulated)
@@ -142,8 +172,16 @@ def predict(
     twin_check: list[dict[str, Any]] = []
     refinement: list[dict[str, float]] = []
     rows: list[dict[str, Any]] = []
+
+    def simulate(p: twinmod.TwinParameters, at: list[float], timed: bool = True) -> Measurement:
+        if independent_levels:
+            return twin_runs.simulate_levels(path, p, at, workload, timed=timed, jobs=jobs)
+        return twinmod.simulate_levels(path, p, at)
+
     if has_iops:
-        twin_params, at_points, refinement = twinmod.refine(path, twin_params, points)
+        twin_params, at_points, refinement = twinmod.refine(
+            path, twin_params, points, simulate=simulate, curve=curve
+        )
         by = {lv.extra_op_percent: lv for lv in at_points.levels}
         for p in points:
             if p.iops and not p.fresh:
@@ -162,7 +200,7 @@ def predict(
             f"its measured IOPS within {100 * twin_worst:.1f}%; the fitted surrogate's IOPS "
             "are in surrogate_iops"
         )
-        sim = twinmod.simulate_levels(path, twin_params, levels)
+        sim = simulate(twin_params, levels)
         for lv in sim.levels:
             x = lv.extra_op_percent
             value = lv.steady_iops
@@ -176,6 +214,38 @@ def predict(
                 "p99_latency_us": lv.p99_latency_us,
                 "surrogate_iops": central.iops(x),
                 "twin_iops": lv.steady_iops,
+            })  # fmt: skip
+    elif independent_levels:
+        twinmod.write(path, twin_params)
+        at = sorted({*levels, *(p.extra_op_percent for p in points if not p.fresh)})
+        sim = simulate(twin_params, at, False)
+        by = {lv.extra_op_percent: lv for lv in sim.levels}
+        for p in points:
+            got = by[p.extra_op_percent].waf
+            if p.waf is not None and not p.fresh and got:
+                twin_check.append({
+                    "extra_op_percent": p.extra_op_percent,
+                    "measured_iops": None,
+                    "twin_iops": None,
+                    "rel_error": got / p.waf - 1.0,
+                    "measured_waf": p.waf,
+                    "twin_waf": got,
+                })  # fmt: skip
+        prediction_source = (
+            "the twin simulated at every level, WAF only (no IOPS points to fit times to); "
+            "the fitted surrogate's WAF is in surrogate_waf"
+        )
+        for x in levels:
+            rows.append({
+                "extra_op_percent": x,
+                "steady_iops": None,
+                "steady_iops_low": None,
+                "steady_iops_high": None,
+                "waf": by[x].waf,
+                "p99_latency_us": None,
+                "surrogate_iops": None,
+                "surrogate_waf": central.waf(x),
+                "twin_iops": None,
             })  # fmt: skip
     else:
         prediction_source = "WAF from the fitted surrogate (no IOPS points to fit times to)"
@@ -206,7 +276,13 @@ def predict(
             )
         ),
         "prediction_source": prediction_source,
-        "workload": "uniform random writes, 4 KiB, QD32, to the whole span (steady state)",
+        "workload": (
+            "uniform random writes, 4 KiB, QD32, to the whole span (steady state)"
+            if uniform
+            else describe_overrides(workload) + ", QD32, to the whole span (steady state)"
+        ),
+        "workload_flags": flags_text(workload),
+        "waf_curve": curve.to_dict() if isinstance(curve, workload_curve.SimulatedCurve) else None,
         "levels": rows,
         "recommendation": recommendation(rows, target_iops) if has_iops else None,
         "fit": {

@@ -27,6 +27,7 @@ measured steady IOPS.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -36,6 +37,7 @@ from overprov.calibrate import fit as fitmod
 from overprov.calibrate.measure import Measurement, measure
 from overprov.calibrate.plan import Budget, MeasurementPlan, segments_for
 from overprov.profile.sim_target import SimTarget
+from overprov.workload_options import describe_overrides, flags_text
 
 DIES = 8
 UNITS_PER_FLASH_PAGE = 4
@@ -61,6 +63,9 @@ class TwinParameters:
     uncertainty: dict[str, list[float]]
     """Per parameter, its [low, high] over the bootstrap fits (the stated interval)."""
     source: str
+    workload: dict[str, Any] | None = None
+    """The workload the fitted figures were measured under (``workload_options`` overrides;
+    None: uniform random): recorded with the twin, which is simulated under it."""
 
 
 def drive_dict(p: TwinParameters) -> dict[str, Any]:
@@ -108,6 +113,8 @@ def drive_dict(p: TwinParameters) -> dict[str, Any]:
                 "model": model,
                 "interval": "80% (bootstrap over the measured points' round-to-round variation)",
                 "uncertainty": p.uncertainty,
+                "workload": describe_overrides(p.workload or {}),
+                "workload_flags": flags_text(p.workload or {}),
             }
         },
         "config": {
@@ -201,17 +208,21 @@ def refine(
     *,
     iterations: int = 3,
     tolerance: float = 0.02,
+    simulate: Callable[[TwinParameters, list[float]], Measurement] | None = None,
+    curve: fitmod.WafCurve = fitmod.waf_at,
 ) -> tuple[TwinParameters, Measurement, list[dict[str, float]]]:
     """Correct the twin until it reproduces the measured IOPS within ``tolerance`` (or
     ``iterations`` run out). Returns the twin, its simulation at the measured levels, and the
-    history of (iteration, worst relative error)."""
+    history of (iteration, worst relative error). ``simulate(p, levels)``: how the twin is
+    simulated (default :func:`simulate_levels`); ``curve``: WAF against ρ under the figures'
+    workload."""
     points = [pt for pt in points if not pt.fresh]  # steady points: what the twin simulates
     levels = sorted({pt.extra_op_percent for pt in points if pt.iops})
     history: list[dict[str, float]] = []
     best: tuple[float, TwinParameters, Measurement] | None = None
     for it in range(iterations + 1):
         write(path, p)
-        sim = simulate_levels(path, p, levels)
+        sim = simulate(p, levels) if simulate else simulate_levels(path, p, levels)
         by_level = {lv.extra_op_percent: lv for lv in sim.levels}
         errs = [
             by_level[pt.extra_op_percent].steady_iops / pt.iops - 1.0  # type: ignore[operator]
@@ -224,14 +235,17 @@ def refine(
             best = (worst, p, sim)
         if worst <= tolerance or it == iterations:
             break
-        p = _corrected(p, points, by_level)
+        p = _corrected(p, points, by_level, curve)
     assert best is not None
     write(path, best[1])
     return best[1], best[2], history
 
 
 def _corrected(
-    p: TwinParameters, points: list[fitmod.Point], by_level: dict[float, Any]
+    p: TwinParameters,
+    points: list[fitmod.Point],
+    by_level: dict[float, Any],
+    curve: fitmod.WafCurve = fitmod.waf_at,
 ) -> TwinParameters:
     """One correction step from the twin's simulated WAF and IOPS at the measured levels."""
     rho0 = p.native_op
@@ -243,7 +257,7 @@ def _corrected(
         sim_waf = by_level[pt.extra_op_percent].waf
         if sim_waf and sim_waf > 1.0 and pt.waf and pt.waf > 1.0:
             x = pt.extra_op_percent / 100.0
-            r = fitmod.rho_for_waf(pt.waf) / fitmod.rho_for_waf(sim_waf)
+            r = fitmod.rho_for_waf(pt.waf, curve) / fitmod.rho_for_waf(sim_waf, curve)
             r = min(max(r, 0.7), 1.3)  # one step moves ρ by at most 30%
             rho0 = max(
                 fitmod.RHO_MIN, (1 - x) * (1 + r * fitmod.rho_eff(rho0, pt.extra_op_percent)) - 1

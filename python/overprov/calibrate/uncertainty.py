@@ -53,10 +53,11 @@ def bootstrap(
     native_op: float | None = None,
     samples: int = 100,
     seed: int = 1,
+    curve: fitmod.WafCurve = fitmod.waf_at,
 ) -> dict[str, Any]:
     """Per level, the 10th/90th percentiles of IOPS and WAF over refits to redrawn points,
     as ratios to the central fit; and per parameter its 10th/90th percentile."""
-    central = fitmod.fit(points, fob_iops=fob_iops, native_op=native_op)
+    central = fitmod.fit(points, fob_iops=fob_iops, native_op=native_op, curve=curve)
     rng = random.Random(seed)
     iops_ratios: dict[float, list[float]] = {x: [] for x in levels}
     waf_ratios: dict[float, list[float]] = {x: [] for x in levels}
@@ -74,7 +75,7 @@ def bootstrap(
             )
             for p in points
         ]
-        s = fitmod.fit(drawn, fob_iops=fob_iops, native_op=native_op)
+        s = fitmod.fit(drawn, fob_iops=fob_iops, native_op=native_op, curve=curve)
         for k in params:
             params[k].append(getattr(s, k))
         for x in levels:

@@ -29,6 +29,12 @@ from overprov.report.model import (
     scale_text,
     sim_basis_of,
 )
+from overprov.steady_window import (
+    SteadyWindow,
+    steady_window,
+    timed_intervals,
+    window_percentile,
+)
 from overprov.units import binary_size, human_bytes
 
 # Keys of a simulate config that change with the OP of a sweep (not part of a series' identity).
@@ -117,54 +123,25 @@ def _waf_trend(phase: Phase, wafs: Sequence[float]) -> None:
     phase.waf_rising = phase.waf_rise_fraction > WAF_RISE_LIMIT
 
 
-def _window_waf(intervals: Sequence[Mapping[str, Any]], first: int, last: int) -> float | None:
-    """NAND bytes / host bytes over intervals ``first``..``last``: each interval's WAF weighted
-    by the host bytes it wrote (``host_bytes_total`` differences)."""
-    prev = number(intervals[first - 1].get("host_bytes_total")) if first > 0 else 0.0
-    host = nand = 0.0
-    for iv in intervals[first : last + 1]:
-        total = number(iv.get("host_bytes_total"))
-        waf = number(iv.get("waf"))
-        if total is None or waf is None or prev is None:
-            return None
-        host += total - prev
-        nand += (total - prev) * waf
-        prev = total
-    return nand / host if host > 0 else None
-
-
-def _median(values: Sequence[float]) -> float | None:
-    ordered = sorted(values)
-    return ordered[len(ordered) // 2] if ordered else None
-
-
 def _timed_waf(
-    phase: Phase, intervals: Sequence[Mapping[str, Any]], first: int, last: int, what: str
+    phase: Phase, intervals: Sequence[Mapping[str, Any]], window: SteadyWindow | None
 ) -> None:
-    """The WAF of a timed run over the window its steady figures come from (not the whole
-    measured part, which holds the fresh-out-of-box stretch at WAF 1 when there was no
-    precondition or warm-up); the whole run's figure is kept beside it."""
-    waf = _window_waf(intervals, first, last)
-    if waf is None:
+    """The WAF of a timed run over the window its steady figures come from
+    (``overprov.steady_window``, the figure ``overprov simulate`` prints), not the whole measured
+    part, which holds the fresh-out-of-box stretch at WAF 1 when there was no precondition or
+    warm-up; the whole run's figure is kept beside it."""
+    if window is None or window.waf is None:
         return
+    waf = window.waf
     if phase.waf is not None and abs(phase.waf / waf - 1) > 0.005:
         phase.waf_whole_run = phase.waf
     phase.waf = waf
-    a, b = intervals[first], intervals[last]
-    dw_a = number(intervals[first - 1].get("drive_writes_total")) if first > 0 else 0.0
-    dw_b = number(b.get("drive_writes_total"))
-    t_a = (number(a.get("time_s")) or 0.0) - 1.0
-    t_b = number(b.get("time_s"))
-    phase.waf_window = (
-        f"{what}: intervals {first + 1:,}–{last + 1:,} of {len(intervals):,}"
-        + (f", {t_a:,.0f}–{t_b:,.0f} s simulated" if t_b is not None else "")
-        + (f", {dw_a:.2f}–{dw_b:.2f} drive writes" if dw_a is not None and dw_b else "")
-    )
+    phase.waf_window = window.text()
     _waf_trend(
         phase,
         [
             float(w)
-            for iv in intervals[first : last + 1]
+            for iv in intervals[window.first : window.last + 1]
             if (w := number(iv.get("waf"))) is not None
         ],
     )
@@ -177,7 +154,8 @@ def _sim_timed(phase: Phase, timed: Mapping[str, Any]) -> None:
     ``steady_iops``: its min–max and its latency (the median over the window of each
     interval's percentile, as ``overprov simulate`` prints it) are the phase's figures. Without
     it, the intervals whose state is "steady" stand in."""
-    intervals = [iv for iv in timed.get("intervals") or [] if number(iv.get("iops")) is not None]
+    intervals = timed_intervals(timed)
+    window_figures = steady_window(timed)
     step = number(timed.get("interval_s")) or 1.0
     steady_values = []
     for iv in intervals:
@@ -219,7 +197,7 @@ def _sim_timed(phase: Phase, timed: Mapping[str, Any]) -> None:
         phase.spans.append(
             Span(phase.time_s[window[0]] - step, phase.time_s[window[1]], "steady-window")
         )
-        _timed_waf(phase, intervals, window[0], window[1], "steady window")
+        _timed_waf(phase, intervals, window_figures)
     elif steady_values:
         phase.iops_min, phase.iops_max = min(steady_values), max(steady_values)
         phase.iops_mean = sum(steady_values) / len(steady_values)
@@ -228,8 +206,7 @@ def _sim_timed(phase: Phase, timed: Mapping[str, Any]) -> None:
         phase.iops_min, phase.iops_max = min(tail), max(tail)
         phase.iops_mean = sum(tail) / len(tail)
         phase.reason = "no interval reached the steady state; figure: mean of the last fifth"
-        first = len(intervals) - len(tail)
-        _timed_waf(phase, intervals, first, len(intervals) - 1, "last fifth (NOT steady)")
+        _timed_waf(phase, intervals, window_figures)
     if intervals and number(intervals[-1].get("host_bytes_total")) is not None:
         phase.bytes_written = float(intervals[-1]["host_bytes_total"])
     hist = timed.get("latency_histogram") or {}
@@ -238,15 +215,9 @@ def _sim_timed(phase: Phase, timed: Mapping[str, Any]) -> None:
     summary = timed.get("latency_us") or {}
     last = (intervals[-1].get("latency_us") or {}) if intervals else {}
     window_pct: dict[str, float | None] = {}
-    if in_window:
+    if in_window and window_figures is not None:
         for key in PERCENTILE_SHARE:
-            window_pct[key] = _median(
-                [
-                    float(v)
-                    for iv in in_window
-                    if (v := number((iv.get("latency_us") or {}).get(key))) is not None
-                ]
-            )
+            window_pct[key] = window_percentile(timed, window_figures, key)
     if uppers and len(uppers) == len(counts) and sum(counts) > 0:
         phase.latency = Latency(
             values_us=uppers,

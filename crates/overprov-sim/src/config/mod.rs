@@ -4,11 +4,13 @@
 
 mod ftl;
 mod geometry;
+mod host;
 mod timing;
 mod workload;
 
 pub use ftl::*;
 pub use geometry::*;
+pub use host::*;
 pub use timing::*;
 pub use workload::*;
 
@@ -212,6 +214,7 @@ impl SimConfig {
             return Err(Error::config("run.interval_percent", "must be above 0"));
         }
         self.timing.validate(&g)?;
+        self.timing.host.validate_layers(&self.timing, &g)?;
         Ok(g)
     }
 

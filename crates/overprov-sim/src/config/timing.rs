@@ -5,6 +5,8 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 use crate::geometry::Geometry;
 
+use super::ArrayConfig;
+
 /// Simulated time: host interface, write buffer, SLC cache, NAND array. When `enabled`, every
 /// request after the precondition is timed and the report carries IOPS, latency and
 /// performance-state series.
@@ -73,6 +75,11 @@ pub struct HostConfig {
     /// Every write is write-through (FUA / sync): it completes only once on NAND, unless the
     /// buffer is power-loss protected.
     pub write_through: bool,
+    /// Closed-loop jobs, each with its own random stream and `queue_depth` requests
+    /// outstanding (fio's numjobs × iodepth). Default 1.
+    pub numjobs: u32,
+    /// An array of identical drives (md RAID-0, 1 or 10); default none: one drive.
+    pub array: ArrayConfig,
 }
 
 impl Default for HostConfig {
@@ -84,6 +91,8 @@ impl Default for HostConfig {
             link_mb_s: 550.0,
             command_overhead_us: 2.0,
             write_through: false,
+            numjobs: 1,
+            array: ArrayConfig::default(),
         }
     }
 }

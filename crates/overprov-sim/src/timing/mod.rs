@@ -265,6 +265,21 @@ impl Engine {
         self.now
     }
 
+    /// The host layer (`crate::host`) issues the requests itself: a request was issued at `t`.
+    pub(crate) fn issued_at(&mut self, t: u64) {
+        self.now = self.now.max(t);
+    }
+
+    /// When garbage collection first ran on this drive (simulated ns).
+    pub fn first_gc_ns(&self) -> Option<u64> {
+        self.first_gc_ns
+    }
+
+    /// The host layer: garbage collection first ran on a member at `t` (ends the FOB state).
+    pub(crate) fn note_gc(&mut self, t: u64) {
+        self.first_gc_ns.get_or_insert(t);
+    }
+
     #[inline]
     fn die_of(&self, ppn: u32) -> usize {
         ((ppn as u64 / self.upp) % self.dies as u64) as usize

@@ -1,0 +1,107 @@
+"""The twin fitted to figures (``--points``, ``--waf-points``) simulated at each extra-OP level
+as an independent simulation, through ``overprov.sweep`` (``--jobs`` processes; the same
+results as one after another: each level is its own config with its own seed).
+
+A published figure is a steady figure of a drive at one OP under one workload, so each level is
+a fresh twin at that extra OP under the figures' workload (``--workload``): the core's default
+run (a sequential fill, 2 drive writes of warm-up) and :data:`MEASURED_DRIVE_WRITES` measured.
+With IOPS to predict the run is timed and the figures are those of its steady window
+(``overprov.steady_window``, the window ``overprov simulate`` and the report quote: mean IOPS,
+WAF over the window, the median over the window of each interval's p99 latency); with WAF only
+it is a WAF-only run and the figure is its measured part's WAF.
+
+(A twin calibrated on a target is simulated the way the target was measured instead, one drive
+swept lowest level first through the same rounds: ``twin.simulate_levels``.)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from overprov import engine, presets, sweep
+from overprov.calibrate.measure import Level, Measurement
+from overprov.calibrate.twin import TwinParameters, sim_spec, twin_advertised_bytes
+from overprov.profile.sim_target import parse_spec
+from overprov.steady_window import steady_window, window_percentile
+
+MEASURED_DRIVE_WRITES = 2.0
+SEED = 1
+
+
+def level_config(
+    path: Path, p: TwinParameters, extra_op_percent: float, workload: dict[str, Any], timed: bool
+) -> dict[str, Any]:
+    """One level's simulation of the twin in ``path`` (written first)."""
+    name, scale = parse_spec(sim_spec(path, twin_advertised_bytes(p), p.native_op))
+    cfg, _ = presets.preset_config(name, scale)
+    return engine.merge(
+        cfg,
+        {
+            "geometry": {"extra_op_percent": extra_op_percent},
+            "workload": dict(workload),
+            "run": {"drive_writes": MEASURED_DRIVE_WRITES, "seed": SEED},
+            "timing": {"enabled": timed},
+        },
+    )
+
+
+def _level(extra_op_percent: float, report: dict[str, Any]) -> Level:
+    measured = report.get("measured") or {}
+    run = report["config"]["run"]
+    dw_total = float(run["warmup_drive_writes"]) + float(run["drive_writes"])
+    timed = report.get("timed")
+    if not timed:
+        return Level(
+            extra_op_percent=extra_op_percent,
+            steady_iops=0.0,
+            iops_rel_sd=0.0,
+            waf=measured.get("waf"),
+            p99_latency_us=None,
+            settled=True,
+            window_rounds=0,
+            drive_writes_before_window=0.0,
+            drive_writes=dw_total,
+        )
+    sw = steady_window(timed)
+    if sw is None:
+        raise ValueError(f"twin at {extra_op_percent:g}%: the timed run has no intervals")
+    iops = timed.get("steady_iops") or sw.iops
+    return Level(
+        extra_op_percent=extra_op_percent,
+        steady_iops=float(iops),
+        iops_rel_sd=0.0,
+        waf=sw.waf,
+        p99_latency_us=window_percentile(timed, sw, "p99"),
+        settled=sw.steady,
+        window_rounds=sw.last - sw.first + 1,
+        drive_writes_before_window=sw.drive_writes[0] if sw.drive_writes else 0.0,
+        drive_writes=sw.drive_writes[1] if sw.drive_writes else dw_total,
+    )
+
+
+def simulate_levels(
+    path: Path,
+    p: TwinParameters,
+    levels: list[float],
+    workload: dict[str, Any],
+    *,
+    timed: bool = True,
+    jobs: int | None = None,
+) -> Measurement:
+    """Steady IOPS (timed), WAF and p99 latency of the twin at ``levels``, one simulation per
+    level, in parallel (``jobs``)."""
+    configs = [level_config(path, p, x, workload, timed) for x in levels]
+    reports = sweep.run_points(configs, jobs=jobs, label="twin")
+    if reports.interrupted:
+        raise KeyboardInterrupt
+    geo = reports[0]["geometry"] if reports else {}
+    return Measurement(
+        target=f"twin {path} ({len(levels)} independent simulations)",
+        capacity_bytes=int(geo.get("user_bytes") or 0),
+        scale_factor=1.0,
+        bs_bytes=4096,
+        qd=32,
+        levels=[_level(x, rep) for x, rep in zip(levels, reports, strict=True)],
+        kind="sim",
+    )

@@ -1,0 +1,119 @@
+"""The address pattern of a synthetic workload as the command line gives it, and what it means
+in the simulator's ``workload`` section.
+
+One syntax for every command that names a workload (``overprov simulate``, ``overprov
+calibrate``): ``--workload PATTERN`` (uniform, sequential, hot-cold, zoned, zipf, jesd219),
+``--hot ACCESS/SPACE`` (hot-cold, e.g. 80/20), ``--zones A/S:A/S..`` (fio's zoned syntax) and
+``--zipf-theta THETA``; a shape flag without ``--workload`` picks its pattern. The core
+validates the values (``workload.*`` field errors).
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from overprov.errors import ConfigError
+
+PATTERNS = ("uniform", "sequential", "hot-cold", "zoned", "zipf", "jesd219")
+
+
+def parse_zones(text: str, field: str) -> list[dict[str, float]]:
+    """ "50/5:30/15:20/80" → zones (access%/space%), fio's random_distribution=zoned syntax."""
+    zones = []
+    for i, part in enumerate(text.split(":")):
+        try:
+            access, space = (float(x) for x in part.split("/"))
+        except ValueError as exc:
+            raise ConfigError(
+                f"{field}: zone {i + 1} {part!r} is not ACCESS%/SPACE% (e.g. 50/5:30/15:20/80)"
+            ) from exc
+        zones.append({"access_percent": access, "space_percent": space})
+    return zones
+
+
+def workload_overrides(
+    pattern: str | None,
+    hot: str | None = None,
+    zones: str | None = None,
+    zipf_theta: float | None = None,
+) -> dict[str, Any]:
+    """The ``workload`` keys the flags set (nothing for flags not given)."""
+    w: dict[str, Any] = {}
+    if pattern:
+        w["pattern"] = pattern
+    if hot is not None:
+        try:
+            access, space = (float(x) for x in hot.split("/"))
+        except ValueError as exc:
+            raise ConfigError(f"--hot: {hot!r} is not ACCESS/SPACE (e.g. 80/20)") from exc
+        w["pattern"] = pattern or "hot-cold"
+        w["hot_access_percent"], w["hot_space_percent"] = access, space
+    if zones is not None:
+        w["zones"] = parse_zones(zones, "--zones")
+        if not pattern:
+            w["pattern"] = "zoned"
+    if zipf_theta is not None:
+        w["zipf_theta"] = zipf_theta
+        if not pattern:
+            w["pattern"] = "zipf"
+    return w
+
+
+def add_pattern_options(group: Any) -> None:
+    """``--workload``, ``--hot``, ``--zones``, ``--zipf-theta`` on a parser or argument group."""
+    group.add_argument("--workload", choices=PATTERNS, help="address pattern")
+    group.add_argument(
+        "--hot",
+        metavar="ACCESS/SPACE",
+        help="hot/cold: ACCESS%% of writes to SPACE%% of the span, e.g. 80/20",
+    )
+    group.add_argument(
+        "--zones", metavar="A/S:A/S..", help="zoned distribution, fio syntax, e.g. 50/5:30/15:20/80"
+    )
+    group.add_argument("--zipf-theta", type=float, metavar="THETA", help="Zipf exponent (0.99)")
+
+
+def pattern_overrides_from_args(args: argparse.Namespace) -> dict[str, Any]:
+    """:func:`workload_overrides` of a namespace that has :func:`add_pattern_options`' flags."""
+    return workload_overrides(args.workload, args.hot, args.zones, args.zipf_theta)
+
+
+def zones_text(zones: list[dict[str, float]]) -> str:
+    """Zones back in fio's syntax: "50/5:30/15:20/80"."""
+    return ":".join(f"{z['access_percent']:g}/{z['space_percent']:g}" for z in zones)
+
+
+def flags_text(overrides: dict[str, Any]) -> str:
+    """The flags that give ``overrides`` (:func:`workload_overrides`' output) back."""
+    w = overrides
+    parts = [f"--workload {w.get('pattern', 'uniform')}"]
+    if "hot_access_percent" in w:
+        parts.append(f"--hot {w['hot_access_percent']:g}/{w['hot_space_percent']:g}")
+    if "zones" in w:
+        parts.append(f"--zones {zones_text(w['zones'])}")
+    if "zipf_theta" in w:
+        parts.append(f"--zipf-theta {w['zipf_theta']:g}")
+    return " ".join(parts)
+
+
+def describe_overrides(overrides: dict[str, Any]) -> str:
+    """The workload in words, e.g. "the JEDEC JESD219 endurance workload (its request-size mix
+    and 50/30/20 address skew)"."""
+    w = overrides
+    pattern = w.get("pattern", "uniform")
+    if pattern == "jesd219":
+        return (
+            "the JEDEC JESD219 endurance workload (its request-size mix and its 50/30/20 "
+            "address skew over 5/15/80% of the span)"
+        )
+    if pattern == "hot-cold":
+        a, s = w.get("hot_access_percent", 80), w.get("hot_space_percent", 20)
+        return f"hot/cold random writes ({a:g}% of writes to {s:g}% of the span)"
+    if pattern == "zipf":
+        return f"Zipf-distributed random writes (θ = {w.get('zipf_theta', 0.99):g})"
+    if pattern == "zoned":
+        return f"zoned random writes ({zones_text(w.get('zones', []))})"
+    if pattern == "sequential":
+        return "sequential writes"
+    return "uniform random writes"
