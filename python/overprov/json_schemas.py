@@ -23,6 +23,7 @@ SCHEMA_FILES = {
     "overprov.status": "schemas/status.schema.json",
     "overprov.profile": "profile/results.schema.json",
     "overprov.calibrate": "calibrate/prediction.schema.json",
+    "overprov.qualify": "qualify/qualify.schema.json",
 }
 
 

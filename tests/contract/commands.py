@@ -37,6 +37,9 @@ def json_commands(tmp: Path) -> dict[str, list[str]]:
             "--out",
             str(tmp / "cal"),
         ],  # fmt: skip
+        "overprov.qualify": [
+            "qualify", "sim:enterprise-tlc-nvme@2GiB", "--tests", "cache", "--round-seconds", "5",
+        ],  # fmt: skip
         "overprov.profile": [
             "profile",
             "sim:consumer-tlc-sata@1GiB",

@@ -11,7 +11,8 @@ from overprov import __version__
 from overprov.qualify import verdict
 
 FAST = ("--round-seconds", "1", "--steady-drive-writes", "1", "--max-rounds", "2",
-        "--cliff-drive-writes", "2")  # fmt: skip
+        "--cliff-drive-writes", "2", "--idle-waits", "1", "--idle-burst-seconds", "1",
+        "--idle-repeats", "1")  # fmt: skip
 
 
 def _valid(doc: dict) -> dict:
@@ -65,6 +66,14 @@ def test_qualify_a_file_with_real_fio(need_fio, overprov_cli, tmp_path):
     assert tests["cache"]["verdict"] in ("pass", "fail")
     assert "punched a hole over 4194304 bytes" in tests["trim_recovery"]["figures"]["discard"]
     assert "THIS OVERWRITES" in out
+    idle = tests["idle_recovery"]["figures"]
+    assert [w["wait_s"] for w in idle["waits"]] == [1.0] and idle["burst_seconds"] == 1
+
+
+@pytest.mark.parametrize("bad", ["0", "5,-1", "soon", ","])
+def test_bad_idle_waits_are_bad_usage(overprov_cli, bad):
+    rc, _, err = overprov_cli("qualify", "sim:consumer-tlc-sata@2GiB", "--idle-waits", bad)
+    assert rc == 2 and "--idle-waits" in err
 
 
 def test_a_file_holding_data_is_refused_without_confirmation(overprov_cli, tmp_path):

@@ -38,3 +38,22 @@ def test_find_cliff_on_a_measured_shape():
     assert cliff["cliff_bytes"] == 10 * 50_000 * 4096
     flat = consistency.find_cliff([(100.0, i) for i in range(20)])
     assert not flat["found"]
+
+
+def test_the_consistency_limits_are_options():
+    figures = {
+        "cliff": {"found": False, "intervals": 10},
+        "capacity_bytes": 1 << 30,
+        "latency_p99_us": 100.0,
+        "latency_p99_99_us": 2_000.0,
+        "latency_max_us": 5_000.0,
+    }
+    _, default = consistency.judge(figures, "rule")
+    assert default.verdict == "fail" and "above 10× p99" in default.finding
+    _, loose = consistency.judge(figures, "rule", max_ratio=25.0)
+    assert loose.verdict == "pass" and loose.figures["outlier_max_ratio"] == 25.0
+    # a data sheet's 99.99% QoS figure holds the tail to an absolute limit as well
+    _, qos = consistency.judge(figures, "rule", max_ratio=25.0, qos_us=1_500.0)
+    assert qos.verdict == "fail" and "1,500 µs QoS limit" in qos.finding
+    _, met = consistency.judge(figures, "rule", max_ratio=25.0, qos_us=3_000.0)
+    assert met.verdict == "pass" and met.figures["qos_p99_99_us"] == 3_000.0

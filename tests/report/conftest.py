@@ -130,3 +130,34 @@ def fio_profile(tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert res.returncode in (0, 3), res.stderr[-3000:]
     assert f"report: {out / 'report.html'}" in res.stdout, res.stdout + res.stderr
     return out
+
+
+@pytest.fixture(scope="session")
+def qualify_sim(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``overprov qualify`` of a simulated consumer drive with an output folder: qualify.json
+    and report.html in it (the cache and consistency tests fail: exit 1)."""
+    out = tmp_path_factory.mktemp("qualify-sim") / "q"
+    res = overprov(
+        "qualify", "sim:consumer-tlc-sata@2GiB", "--round-seconds", "10", "--out", str(out)
+    )
+    assert res.returncode == 1, res.stderr[-3000:]
+    assert f"report: {out / 'report.html'}" in res.stdout, res.stdout + res.stderr
+    return out
+
+
+@pytest.fixture(scope="session")
+def qualify_fio(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``overprov qualify`` of a 16 MiB file with real fio, every test, 1 s rounds."""
+    if shutil.which("fio") is None:
+        pytest.skip("fio is not installed (Debian package fio)")
+    d = tmp_path_factory.mktemp("qualify-fio")
+    out = d / "q"
+    res = overprov(
+        "qualify", str(d / "drive.img"), "--size", "16MiB", "--round-seconds", "1",
+        "--steady-drive-writes", "1", "--max-rounds", "2", "--cliff-drive-writes", "2",
+        "--idle-waits", "1,2", "--idle-burst-seconds", "1", "--idle-repeats", "1",
+        "--out", str(out),
+    )  # fmt: skip
+    assert res.returncode in (0, 1), res.stderr[-3000:]
+    assert (out / "qualify.json").is_file() and (out / "report.html").is_file()
+    return out

@@ -203,3 +203,11 @@ def test_fio_profile_report_in_chromium(browsers, fio_profile):
 def test_sim_profile_report_in_chromium(browsers, sim_profile):
     got = _check_rendered(browsers, sim_profile, "report-sim-profile")
     assert "profile (simulated drive)" in got["text"]
+
+
+def test_qualify_report_in_chromium(browsers, qualify_sim):
+    """The page ``overprov qualify --out`` writes for a simulated drive: verdicts, the figure
+    behind them, SIMULATED labels; at desktop and phone widths with no sideways scroll."""
+    got = _check_rendered(browsers, qualify_sim, "report-qualify-sim")
+    assert "Qualification" in got["text"] and "FAIL" in got["text"]
+    assert "SIMULATED" in got["text"] and "tests passed" in got["text"]

@@ -28,6 +28,11 @@ pub struct RoundRequest {
     /// Seed of the round's random order.
     #[serde(default)]
     pub seed: u64,
+    /// Simulated seconds the host is idle before the round (after the previous round has
+    /// drained): the drive spends them on background work — SLC folding and background
+    /// garbage collection, as between open-loop arrivals. 0: the round starts at once.
+    #[serde(default)]
+    pub idle_seconds: f64,
 }
 
 impl RoundRequest {
@@ -54,6 +59,7 @@ mod tests {
         assert_eq!(r.offset_pages, 0);
         assert_eq!(r.seconds, Some(1.5));
         assert!(!r.sequential);
+        assert_eq!(r.idle_seconds, 0.0);
         let e = RoundRequest::from_json(
             r#"{"request_bytes": 4096, "queue_depth": 32, "span_pages": 1, "qd": 3}"#,
         )

@@ -388,16 +388,7 @@ impl Simulator {
             }
             let t = eng.next_issue();
             if self.config.timing.host.mode == crate::config::HostMode::Open {
-                // idle time before this arrival: fold the SLC cache, then background GC
-                eng.idle_fold(t);
-                while eng.dies_idle_at() < t
-                    && self.ftl.collect_background(self.background_gc_free_blocks)
-                {
-                    let ops = self.ftl.take_ops();
-                    let start = eng.dies_idle_at();
-                    eng.background_ops(&ops, start);
-                    self.ftl.return_ops(ops);
-                }
+                idle_work(&mut self.ftl, eng, t, self.background_gc_free_blocks);
             }
             eng.tick(t, self.ftl.counters());
             let r = next_request(&mut self.workload, &self.ftl);
@@ -432,7 +423,10 @@ impl Simulator {
     /// One profiler round on this drive (timed runs only): writes of `request_bytes` at queue
     /// depth `queue_depth` over pages `offset .. offset + span`, sequential or random (each
     /// request slot once per pass), for `seconds` of simulated time or, when None, until the
-    /// span has been written once. The drive keeps its state from round to round.
+    /// span has been written once. The drive keeps its state from round to round. With
+    /// `idle_seconds`, the host first waits for the previous round to drain and stays idle that
+    /// long; the drive folds its SLC cache and runs background GC meanwhile (as between
+    /// open-loop arrivals), and the round starts at the end of the idle time.
     pub fn run_round(&mut self, round: &RoundRequest) -> Result<RoundFigures> {
         let RoundRequest {
             sequential,
@@ -442,6 +436,7 @@ impl Simulator {
             span_pages: span,
             seconds,
             seed,
+            idle_seconds,
         } = *round;
         let user = self.geom.user_pages as u64;
         let page = self.geom.page_size_bytes;
@@ -463,6 +458,11 @@ impl Simulator {
                 "round queue depth and seconds must be positive".into(),
             ));
         }
+        if !(idle_seconds >= 0.0 && idle_seconds.is_finite()) {
+            return Err(Error::State(format!(
+                "round idle_seconds must be 0 or more, got {idle_seconds}"
+            )));
+        }
         self.ftl.set_op_log(true);
         let mut workload = Workload::round(
             seed,
@@ -477,6 +477,10 @@ impl Simulator {
         let Some(eng) = self.timed.as_mut() else {
             unreachable!()
         };
+        if idle_seconds > 0.0 {
+            let until = eng.idle_for((idle_seconds * 1e9).round() as u64);
+            idle_work(&mut self.ftl, eng, until, self.background_gc_free_blocks);
+        }
         let start = eng.begin_round(queue_depth);
         let end = seconds.map(|s| start + (s * 1e9).round() as u64);
         let mut requests = 0u64;
@@ -648,6 +652,19 @@ fn next_request(workload: &mut Lookahead, ftl: &Ftl) -> Request {
 /// A host write issued at `t` in simulated time: the FTL does its work (GC included) with the
 /// operation log on, and the timing engine schedules the NAND operations that work produced.
 /// Returns the completion time.
+/// The drive's work in host idle time before `until`: fold the SLC cache, then collect
+/// victims in the background while the free pool holds `free_blocks` or fewer and the dies
+/// would otherwise be idle (open-loop gaps between arrivals; idle time before a round).
+fn idle_work(ftl: &mut Ftl, eng: &mut Engine, until: u64, free_blocks: usize) {
+    eng.idle_fold(until);
+    while eng.dies_idle_at() < until && ftl.collect_background(free_blocks) {
+        let ops = ftl.take_ops();
+        let start = eng.dies_idle_at();
+        eng.background_ops(&ops, start);
+        ftl.return_ops(ops);
+    }
+}
+
 fn timed_write(ftl: &mut Ftl, eng: &mut Engine, t: u64, r: &Request, stream: usize) -> u64 {
     for i in 0..r.pages {
         ftl.write(r.lpn + i, stream);

@@ -419,6 +419,8 @@ class FioTarget:
             if spec.seconds is not None
             else f"one pass of {spec.rw} over the span"
         )
+        if spec.idle_seconds > 0:
+            what += f" after {spec.idle_seconds:g} s of host idle time (a sleep before fio)"
         comment = (
             f"overprov profile, round {spec.label}: {what}, bs={spec.bs_bytes}, "
             f"QD {spec.qd} x {spec.jobs} job(s) per member.\n"
@@ -437,6 +439,10 @@ class FioTarget:
             )
         if spec.offset_bytes + spec.span_bytes <= workload_start(spec.bs_bytes):
             raise ConfigError(f"round {spec.label}: span holds nothing after the run marker")
+        if spec.idle_seconds > 0:
+            # host idle time: nothing is issued (the previous fio has exited); the drive may
+            # collect garbage meanwhile. Re-identified after it, right before the write.
+            time.sleep(spec.idle_seconds)
         self._before_write(f"round {spec.label}")
         self.job_dir.mkdir(parents=True, exist_ok=True)
         job_file = self.job_dir / f"{spec.label}.fio"

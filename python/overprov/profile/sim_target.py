@@ -174,7 +174,7 @@ class SimTarget:
             )
         started = now_iso()
         if spec.rw == "write" or spec.seconds is None:
-            figures = self._figures(self._core_round(spec, spec.seconds))
+            figures = self._figures(self._core_round(spec, spec.seconds, spec.idle_seconds))
         else:
             figures = self._iid_round(spec)
         return RoundResult(
@@ -186,7 +186,11 @@ class SimTarget:
             files=[],
         )
 
-    def _core_round(self, spec: RoundSpec, seconds: float | None) -> dict[str, Any]:
+    def _core_round(
+        self, spec: RoundSpec, seconds: float | None, idle_seconds: float = 0.0
+    ) -> dict[str, Any]:
+        """One round of the core; ``idle_seconds`` of host idle time (background garbage
+        collection and SLC folding, the core's ``RoundRequest.idle_seconds``) before it."""
         self._rounds += 1
         round_request = {
             "sequential": spec.rw == "write",
@@ -196,6 +200,7 @@ class SimTarget:
             "span_pages": spec.span_bytes // self.page_bytes,
             "seconds": float(seconds) if seconds is not None else None,
             "seed": self.seed * 1_000_003 + self._rounds,
+            "idle_seconds": float(idle_seconds),
         }
         raw = self._need_open().run_round(json.dumps(round_request))
         return json.loads(raw)
@@ -236,7 +241,7 @@ class SimTarget:
         while elapsed < total_s - 1e-9:
             rate = self._last_iops or budget_ios / SUBROUND_MIN_S
             sub_s = min(total_s - elapsed, max(SUBROUND_MIN_S, budget_ios / rate))
-            fig = self._core_round(spec, sub_s)
+            fig = self._core_round(spec, sub_s, 0.0 if parts else spec.idle_seconds)
             if fig["duration_s"] <= 0:
                 break
             parts.append((elapsed, fig["duration_s"], fig["ios"], fig.get("latency_us") or {}))

@@ -63,6 +63,9 @@ class RoundSpec:
     """Every write waits until the drive says it is durable (fio ``sync=1``: O_SYNC)."""
     rate_iops: int | None = None
     """Cap each job at this many IOPS (fio ``rate_iops``): the drive idles between I/Os."""
+    idle_seconds: float = 0.0
+    """The host leaves the drive idle this long before the round (after the previous one has
+    finished): a real target sleeps, a simulated drive spends the time on background work."""
 
     def __post_init__(self) -> None:
         if self.rw not in ("randwrite", "write"):
@@ -71,6 +74,8 @@ class RoundSpec:
             raise ConfigError(
                 f"round.read_percent: 0..99 with randwrite, got {self.read_percent} with {self.rw}"
             )
+        if not 0 <= self.idle_seconds < float("inf"):
+            raise ConfigError(f"round.idle_seconds: 0 or more, got {self.idle_seconds}")
         if self.rate_iops is not None and self.rate_iops <= 0:
             raise ConfigError(f"round.rate_iops: must be positive, got {self.rate_iops}")
         for name in ("bs_bytes", "qd", "jobs", "span_bytes"):

@@ -40,10 +40,18 @@ class QualifySettings:
     """At most this many rounds to reach steady_drive_writes on a real target."""
     discard_percent: float = 25.0
     """TRIM recovery: the share of the span discarded."""
-    idle_load_percent: float = 50.0
-    """Idle recovery: writes arrive at this share of the steady IOPS."""
+    idle_waits_s: tuple[float, ...] = (5.0, 10.0, 15.0, 25.0, 50.0)
+    """Idle recovery: the host idle times tested (SNIA PTS HIR's wait states), seconds."""
+    idle_burst_seconds: int = 5
+    """Idle recovery: random writes after each idle time (SNIA: 5 s)."""
+    idle_repeats: int = 3
+    """Idle recovery: bursts per wait state (SNIA: 360)."""
     cliff_drive_writes: float = 3.0
     """Write cliff: random writes from fresh, in drive writes."""
+    tail_ratio: float = 10.0
+    """IO consistency: p99.99 may be at most this many times p99 (a project choice)."""
+    qos_p99_99_us: float | None = None
+    """IO consistency: a data sheet's 99.99% QoS latency limit, µs (none: not checked)."""
 
     def validate(self) -> None:
         if self.bs_bytes <= 0 or self.bs_bytes % 512:
@@ -55,8 +63,15 @@ class QualifySettings:
             raise ConfigError(f"--read-percent: 1..99, got {self.read_percent}")
         if not 0 < self.discard_percent < 100:
             raise ConfigError(f"--discard-percent: 0..100 exclusive, got {self.discard_percent}")
-        if not 0 < self.idle_load_percent < 100:
-            raise ConfigError(f"--idle-load: 0..100 exclusive, got {self.idle_load_percent}")
+        if not self.idle_waits_s or not all(0 < w < math.inf for w in self.idle_waits_s):
+            raise ConfigError(f"--idle-waits: positive seconds, got {list(self.idle_waits_s)}")
+        for name in ("idle_burst_seconds", "idle_repeats"):
+            if getattr(self, name) <= 0:
+                raise ConfigError(f"--{name.replace('_', '-')}: must be positive")
+        if not 1 <= self.tail_ratio < math.inf:
+            raise ConfigError(f"--tail-ratio: 1 or more, got {self.tail_ratio}")
+        if self.qos_p99_99_us is not None and not 0 < self.qos_p99_99_us < math.inf:
+            raise ConfigError(f"--qos-us: positive microseconds, got {self.qos_p99_99_us}")
         for name in ("steady_drive_writes", "cliff_drive_writes"):
             if not getattr(self, name) > 0:
                 raise ConfigError(f"--{name.replace('_', '-')}: must be positive")

@@ -1,119 +1,142 @@
-"""Host idle recovery (after SNIA PTS "Host Idle Recovery"): does idle time help?
+"""Host idle recovery, after the SNIA Solid State Storage Performance Test Specification (PTS)
+Host Idle Recovery (HIR) test: does the drive use host idle time to recover?
 
-In steady state, writes arrive at ``idle_load_percent`` of the steady IOPS, so the drive is
-idle between them; a drive whose garbage collection works in that idle time serves these
-writes as a fresh drive does. The reference is the same write rate on the fresh (purged)
-drive. The figure is the ratio of the p99 write latency in steady state to the fresh one.
+SNIA's test, after a random-write steady state: for each wait state of 5, 10, 15, 25 and 50
+seconds, 360 times [5 s of random 4 KiB writes, then the wait with no I/O], then 1800 s of
+continuous writes ("return to baseline") before the next wait state; the IOPS of the bursts
+against the continuous writes show whether the idle time was used. Ours is the same shape,
+smaller: ``idle_repeats`` bursts per wait state (not 360) of ``idle_burst_seconds`` (5), and
+a return to baseline of the same total length as the bursts (SNIA's proportion: 360 × 5 s =
+1800 s), whose IOPS is that wait state's baseline. One figure per wait: the mean IOPS of its
+bursts over the baseline, ``recovery`` = mean / baseline − 1.
 
-Real targets: fio ``rate_iops`` rounds. Simulated drives: whole runs in the core's open-loop
-mode (arrivals evenly spaced; background garbage collection and SLC folding in idle time) from
-a random fill and from fresh. (SNIA's own form, bursts of full-speed writes between idle
-periods, needs idle time between the core's profiler rounds, which it does not simulate.)
+The work a drive can do in idle time: garbage collection ahead of need (free blocks in hand
+when the burst comes), programming what its write buffer holds, folding its SLC cache. A drive
+that does none of it runs its bursts at the baseline. Black-box figures cannot tell the three
+apart; on a simulated drive the mechanisms are the model's (``timing.background_gc_free_blocks``,
+the buffer, the SLC cache), and a drive with background GC turned off and nothing else to do
+in idle time shows no recovery (tests/qualify/test_qualify_idle_recovery.py).
+
+Both kinds of target run it through the profiler's Target protocol, each burst a round with
+``RoundSpec.idle_seconds`` before it: a real target sleeps that long between fio rounds (every
+burst its own fio job with its own figures, and the target re-identified after the sleep,
+right before the write); a simulated drive passes it to the core (``RoundRequest.idle_seconds``),
+which advances simulated time and runs background work meanwhile.
 """
 
 from __future__ import annotations
 
+import statistics
 from typing import Any
 
 from overprov.profile.targets import Target
 from overprov.qualify import bench
-from overprov.qualify.verdict import FAIL, PASS, Verdict
+from overprov.qualify.verdict import FAIL, INCONCLUSIVE, PASS, Verdict
 
-RECOVERED_MAX_RATIO = 2.0
-"""Pass: the steady drive's p99 write latency at the reduced rate is within 2× the fresh one."""
-SIM_MEASURE_DRIVE_WRITES = 0.2
-
-
-def _p99(lat: dict[str, Any] | None) -> float | None:
-    return (lat or {}).get("p99")
+RECOVERY_MIN = 0.10
+"""Pass: after the longest wait, bursts run at least 10% above the baseline. SNIA's test
+reports the curves and sets no threshold; 10% is our choice: the half-width the SNIA
+steady-state rule lets a steady window span (max − min within 20% of its mean), so a change no
+larger than a steady drive may show from round to round does not count as recovery."""
 
 
-def measure_sim(spec: str, s: bench.QualifySettings) -> tuple[dict[str, Any], str]:
-    closed = bench.sim_run(
-        spec,
-        {
-            "precondition": {"kind": "random"},
-            "timing": {"host": {"mode": "closed", "queue_depth": s.qd}},
-            "run": {"warmup_drive_writes": s.steady_drive_writes, "drive_writes": 0.2},
-        },
-    )
-    steady = closed.get("steady_iops") or bench.sim_iops(closed)
-    rate = steady * s.idle_load_percent / 100.0
-
-    def open_loop(precondition: str, warmup: float) -> dict[str, Any]:
-        return bench.sim_run(
-            spec,
-            {
-                "precondition": {"kind": precondition},
-                "timing": {"host": {"mode": "open", "arrival_iops": rate}},
-                "run": {"warmup_drive_writes": warmup, "drive_writes": SIM_MEASURE_DRIVE_WRITES},
-            },
-        )
-
-    idle = open_loop("random", s.steady_drive_writes)
-    fresh = open_loop("none", 0.0)
-    figures = {
-        "steady_iops": steady,
-        "arrival_iops": rate,
-        "idle_latency_p50_us": idle["latency_us"].get("p50"),
-        "idle_latency_p99_us": _p99(idle["latency_us"]),
-        "fresh_latency_p99_us": _p99(fresh["latency_us"]),
-        "idle_iops": bench.sim_iops(idle),
-    }
-    method = (
-        f"simulated: steady IOPS at QD{s.qd} after a random fill and {s.steady_drive_writes:g} "
-        f"drive writes; then writes arriving evenly at {s.idle_load_percent:g}% of it (open "
-        f"loop) in that state and on the fresh drive, {SIM_MEASURE_DRIVE_WRITES} drive writes "
-        "each"
-    )
-    return figures, method
+def _mean(values: list[float]) -> float:
+    return statistics.fmean(values) if values else 0.0
 
 
-def measure_fio(target: Target, s: bench.QualifySettings) -> tuple[dict[str, Any], str]:
+def measure(target: Target, s: bench.QualifySettings) -> tuple[dict[str, Any], str]:
     span = target.capacity_bytes
     target.purge()
-    rounds = bench.write_to_steady(target, s, "idle-steady")
-    steady = rounds[-1].combined.iops
-    rate = max(1, int(steady * s.idle_load_percent / 100.0))
-    idle = target.run(bench.round_spec("idle-rated", span, s, rate_iops=rate))
-    target.purge()
-    fresh = target.run(bench.round_spec("idle-fresh", span, s, rate_iops=rate))
+    target.run(bench.round_spec("idle-fill", span, s, seconds=None))
+    steady = bench.write_to_steady(target, s, "idle-steady")
+    baseline_s = s.idle_burst_seconds * s.idle_repeats
+    waits: list[dict[str, Any]] = []
+    for wait in s.idle_waits_s:
+        tag = f"idle-w{wait:g}"
+        base = target.run(bench.round_spec(f"{tag}-base", span, s, seconds=baseline_s))
+        bursts = [
+            target.run(
+                bench.round_spec(
+                    f"{tag}-b{k + 1}",
+                    span,
+                    s,
+                    seconds=s.idle_burst_seconds,
+                    idle_seconds=float(wait),
+                )
+            )
+            for k in range(s.idle_repeats)
+        ]
+        iops = [b.combined.iops for b in bursts]
+        p99 = [b.combined.latency_us.get("p99") for b in bursts]
+        mean = _mean(iops)
+        baseline = base.combined.iops
+        waits.append(
+            {
+                "wait_s": float(wait),
+                "baseline_iops": baseline,
+                "burst_iops": iops,
+                "mean_burst_iops": mean,
+                "recovery": mean / baseline - 1.0 if baseline > 0 else None,
+                "burst_latency_p99_us": statistics.median([x for x in p99 if x is not None])
+                if any(x is not None for x in p99)
+                else None,
+                "baseline_latency_p99_us": base.combined.latency_us.get("p99"),
+            }
+        )
     figures = {
-        "steady_iops": steady,
-        "arrival_iops": float(rate),
-        "idle_latency_p50_us": idle.combined.latency_us.get("p50"),
-        "idle_latency_p99_us": _p99(idle.combined.latency_us),
-        "fresh_latency_p99_us": _p99(fresh.combined.latency_us),
-        "idle_iops": idle.combined.iops,
+        "steady_iops": steady[-1].combined.iops,
+        "steady_drive_writes": bench.drive_writes(steady, span),
+        "burst_seconds": s.idle_burst_seconds,
+        "repeats": s.idle_repeats,
+        "baseline_seconds": baseline_s,
+        "waits": waits,
     }
+    sim = target.kind == "sim"
+    unit = "simulated s" if sim else "s"
+    idle = (
+        "simulated idle time before each burst (the core's RoundRequest.idle_seconds: SLC "
+        "folding and background GC meanwhile)"
+        if sim
+        else "a sleep before each burst's fio round (nothing issued meanwhile)"
+    )
     method = (
-        f"fio on the target: purge; {len(rounds)} round(s) of {s.round_seconds} s random "
-        f"writes at QD{s.qd} to steady state; one round with rate_iops={rate} "
-        f"({s.idle_load_percent:g}% of the steady IOPS); purge; the same round on the fresh "
-        "span"
+        f"{target.kind} target of {span:,} bytes, random writes bs={s.bs_bytes} at QD{s.qd}: "
+        f"purge; one random pass over the span; rounds of {s.round_seconds} {unit} to steady "
+        "state "
+        f"({figures['steady_drive_writes']:.2f} drive writes); then per wait state "
+        f"({', '.join(f'{w:g}' for w in s.idle_waits_s)} {unit}): {baseline_s} {unit} of "
+        f"continuous writes (the baseline), then {s.idle_repeats} × [wait, "
+        f"{s.idle_burst_seconds} {unit} burst]; {idle}. After SNIA PTS Host Idle Recovery "
+        "(360 bursts per wait state there)"
     )
     return figures, method
 
 
 def judge(figures: dict[str, Any], method: str) -> Verdict:
-    idle, fresh = figures["idle_latency_p99_us"], figures["fresh_latency_p99_us"]
-    if not idle or not fresh:
-        raise ValueError("idle_recovery: p99 write latency missing from the measurement")
-    ratio = idle / fresh
-    figures = {**figures, "latency_ratio": ratio, "recovered_max_ratio": RECOVERED_MAX_RATIO}
+    waits = figures["waits"]
+    usable = [w for w in waits if w.get("recovery") is not None]
+    if not usable:
+        return Verdict("idle_recovery", INCONCLUSIVE, "no baseline IOPS measured", figures, method)
+    longest = max(usable, key=lambda w: w["wait_s"])
+    figures = {**figures, "recovery_min": RECOVERY_MIN, "judged_wait_s": longest["wait_s"]}
+    per_wait = ", ".join(f"{w['wait_s']:g} s: {w['recovery']:+.0%}" for w in usable)
     said = (
-        f"writes at {figures['arrival_iops']:,.0f} IOPS ({figures['steady_iops']:,.0f} steady): "
-        f"p99 latency {idle:,.0f} µs in steady state against {fresh:,.0f} µs fresh "
-        f"({ratio:.2f}×)"
+        f"bursts after {longest['wait_s']:g} s idle ran at {longest['mean_burst_iops']:,.0f} "
+        f"IOPS against {longest['baseline_iops']:,.0f} continuous "
+        f"({longest['recovery']:+.0%}; per wait {per_wait})"
     )
-    if ratio <= RECOVERED_MAX_RATIO:
+    if longest["recovery"] >= RECOVERY_MIN:
         return Verdict(
-            "idle_recovery", PASS, f"idle time restores fresh performance: {said}", figures, method
+            "idle_recovery",
+            PASS,
+            f"the drive uses idle time (background GC or flushing its buffers): {said}",
+            figures,
+            method,
         )
     return Verdict(
         "idle_recovery",
         FAIL,
-        f"idle time does not restore fresh performance: {said}",
+        f"idle time does not restore performance (no background GC in idle time): {said}",
         figures,
         method,
     )

@@ -43,8 +43,10 @@ def plan_lines(spec: str, tests: Sequence[str], s: QualifySettings) -> list[str]
         f"QD{s.qd}: write-back, then write-through",
         "trim_recovery": f"random writes to steady state, discard {s.discard_percent:g}%, "
         "a sequential pass, random writes again",
-        "idle_recovery": f"random writes to steady state, then at {s.idle_load_percent:g}% of "
-        "the steady rate, steady and fresh",
+        "idle_recovery": "random writes to steady state, then per idle time ("
+        + ", ".join(f"{w:g}" for w in s.idle_waits_s)
+        + f" s) {s.idle_repeats} bursts of {s.idle_burst_seconds} s after it, against "
+        "continuous writes",
         "consistency": f"random writes from fresh for {s.cliff_drive_writes:g} drive writes: "
         "write cliff and latency outliers",
     }
@@ -85,9 +87,7 @@ def _one(name: str, spec: str, target: Target, s: QualifySettings) -> list[Verdi
         figs, how = trim_recovery.measure(target, s)
         return [trim_recovery.judge(figs, how)]
     if name == "idle_recovery":
-        figs, how = (
-            idle_recovery.measure_sim(spec, s) if sim else idle_recovery.measure_fio(target, s)
-        )
+        figs, how = idle_recovery.measure(target, s)
         return [idle_recovery.judge(figs, how)]
     figs, how = consistency.measure_sim(spec, s) if sim else consistency.measure_fio(target, s)
-    return consistency.judge(figs, how)
+    return consistency.judge(figs, how, s.tail_ratio, s.qos_p99_99_us)

@@ -19,7 +19,7 @@ from typing import Any
 import matplotlib
 
 from overprov import __version__
-from overprov.report import findings, html, sections
+from overprov.report import findings, html, section_qualify, sections
 from overprov.report.files import FILES_DIR, REPORT_NAME, FilesWriter
 from overprov.report.findings import Options
 from overprov.report.load import load_inputs
@@ -52,7 +52,8 @@ def build(inputs: Sequence[Path], out_dir: Path, options: Options | None = None)
     w = FilesWriter(out_dir)
 
     recs = sections.recommendations(sources, options)
-    cards = sections.cards(sources, recs, options)
+    cards = sections.cards([s for s in sources if s.kind != "qualify"], recs, options)
+    cards += section_qualify.qualify_cards(sources)
     notes = [f"{s.label}: {n}" for s in sources for n in s.notes]
     compare = findings.comparison(sources)
     parts = [
@@ -62,6 +63,7 @@ def build(inputs: Sequence[Path], out_dir: Path, options: Options | None = None)
         sections.time_section(w, sources),
         sections.latency_section(w, sources),
         sections.calibrate_section(w, sources),
+        section_qualify.qualify_section(w, sources),
         sections.waf_section(w, sources),
         sections.endurance_section(w, sources, options),
         sections.details_section(sources),

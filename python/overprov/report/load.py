@@ -9,6 +9,9 @@ Two inputs, one model:
   one :class:`Source` per series of runs that differ only in their OP (a sweep of
   ``--extra-op`` is one series; a file holding two GC policies gives two).
 
+A calibrate folder (``load_calibrate.py``) and a qualify folder or JSON file
+(``load_qualify.py``: verdicts, no OP levels) each become one :class:`Source` of their kind.
+
 A simulate run that carries ``timed`` (the timed simulator: per-interval IOPS, latency and a
 state fob/transition/steady) gives the same IOPS and latency figures as a profile phase.
 Nothing here invents a figure: a field that is missing stays ``None`` and the report says so.
@@ -23,6 +26,7 @@ from pathlib import Path
 from overprov import engine
 from overprov.report.load_calibrate import CALIBRATE_SCHEMA, is_calibrate_file, load_calibrate
 from overprov.report.load_profile import load_profile
+from overprov.report.load_qualify import QUALIFY_FILE, QUALIFY_SCHEMA, load_qualify
 from overprov.report.load_simulate import load_simulate
 from overprov.report.model import (
     PROFILE_FORMAT,
@@ -53,6 +57,9 @@ def load_inputs(inputs: Sequence[Path]) -> list[Source]:
             if is_calibrate_file(path / "prediction.json"):
                 sources.append(load_calibrate(path))
                 continue
+            if (path / QUALIFY_FILE).is_file():
+                sources.append(load_qualify(path))
+                continue
             sims = sorted(path.glob("*.json"))
             found = []
             for f in sims:
@@ -61,7 +68,8 @@ def load_inputs(inputs: Sequence[Path]) -> list[Source]:
             if not found:
                 raise ReportInputError(
                     f"{path}: neither a profile folder (no results.json), a calibrate folder "
-                    "(no prediction.json) nor a folder of `overprov simulate --json` files"
+                    "(no prediction.json), a qualify folder (no qualify.json) nor a folder of "
+                    "`overprov simulate --json` files"
                 )
             sources.extend(found)
             continue
@@ -73,6 +81,8 @@ def load_inputs(inputs: Sequence[Path]) -> list[Source]:
             sources.append(load_profile(path.parent))
         elif isinstance(head, Mapping) and head.get("schema") == CALIBRATE_SCHEMA:
             sources.append(load_calibrate(path))
+        elif isinstance(head, Mapping) and head.get("schema") == QUALIFY_SCHEMA:
+            sources.append(load_qualify(path))
         else:
             sources.extend(load_simulate(path))
     _unique_labels(sources)

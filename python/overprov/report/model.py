@@ -239,6 +239,7 @@ class Source:
     wsat_before: list[Phase] = field(default_factory=list)  # FOB and precondition, from byte 0
     criteria: dict[str, Any] = field(default_factory=dict)  # profile: steady_state_criteria
     prediction: dict[str, Any] = field(default_factory=dict)  # calibrate: prediction.json
+    qualify: dict[str, Any] = field(default_factory=dict)  # qualify: the overprov.qualify/1 doc
 
     @property
     def sim_tag(self) -> str:

@@ -190,6 +190,8 @@ def tested_table(sources: Sequence[Source]) -> html.Table:
                 (
                     "calibration (prediction)"
                     if s.kind == "calibrate"
+                    else ("qualify (simulated drive)" if s.simulated else "qualify (fio)")
+                    if s.kind == "qualify"
                     else "simulation"
                     if s.kind != "profile"
                     else ("profile (simulated drive)" if s.simulated_target else "profile (fio)")

@@ -17,7 +17,7 @@ from overprov.profile.results import upgrade
 
 #: field names that hold a quantity that cannot be negative
 _NON_NEGATIVE = re.compile(r"(_bytes|_us|_ns|_seconds|_s|iops|_pages|_count|erases|waf|rounds)$")
-SCHEMAS_READ = ("overprov.profile", "overprov.simulate")
+SCHEMAS_READ = ("overprov.profile", "overprov.simulate", "overprov.qualify")
 _SIGNED = re.compile(r"slope|delta|diff|change|excursion|offset")
 
 
@@ -42,9 +42,11 @@ def _check_file(path: Path, kind: str | None) -> None:
     if kind is None:
         kind = "overprov.profile" if doc.get("format") == PROFILE_FORMAT else "overprov.simulate"
         named = doc.get("schema")
+        if str(named).startswith("overprov.qualify/"):
+            kind = "overprov.qualify"
         if named is not None and str(named).split("/")[0] not in SCHEMAS_READ:
             raise InputError(
-                f"a {doc['schema']} document; report reads profile results and simulate "
+                f"a {doc['schema']} document; report reads profile results, simulate and qualify "
                 f"files ({path})"
             )
     validate_document(doc, kind, str(path))
@@ -59,6 +61,9 @@ def validate_inputs(paths: Sequence[Path]) -> None:
             results = path / "results.json"
             if results.exists():
                 _check_file(results, "overprov.profile")
+                continue
+            if (path / "qualify.json").exists():
+                _check_file(path / "qualify.json", "overprov.qualify")
                 continue
             for f in sorted(path.glob("*.json")):
                 try:

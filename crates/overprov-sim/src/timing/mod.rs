@@ -422,6 +422,15 @@ impl Engine {
         start
     }
 
+    /// Host idle time: wait for every outstanding request, then issue nothing for `idle_ns`;
+    /// the next request (or round) comes no earlier than the end. Returns that end; the caller
+    /// books the drive's background work before it (`idle_fold`, `background_ops`).
+    pub fn idle_for(&mut self, idle_ns: u64) -> u64 {
+        let until = self.drained_at() + idle_ns;
+        self.now = until;
+        until
+    }
+
     /// End the round begun last; its figures over `[start, end of last completion]`.
     pub fn end_round(&mut self) -> Option<RoundFigures> {
         let r = self.round.take()?;
