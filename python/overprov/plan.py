@@ -13,7 +13,7 @@ import math
 from dataclasses import asdict
 from typing import Any
 
-from overprov import capacity, models, units
+from overprov import capacity, models, trace_plan, units
 from overprov.endurance import (
     DEFAULT_OP_LEVELS,
     MAX_EXTRA_OP,
@@ -180,13 +180,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "--target-years 5",
             "overprov plan --capacity 1.92TB --rated-tbw 3504TB --extra-op 0,20,40 --json -",
             "overprov plan --capacity 960GB --simulate --policy fifo",
+            "overprov plan --trace nas.txt --preset consumer-tlc-sata --target-dwpd 0.3",
         ),
         formatter_class=HelpFormatter,
     )
     p.add_argument(
         "--capacity",
-        required=True,
-        help="advertised capacity C, e.g. 960GB, 1.92TB or 894GiB",
+        help="advertised capacity C, e.g. 960GB, 1.92TB or 894GiB (required, unless --trace "
+        "with --preset gives the drive)",
     )
     p.add_argument(
         "--native-op",
@@ -273,11 +274,26 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "this process may use); the same WAFs as one at a time",
     )
     add_json_option(p, "the plan")
+    trace_plan.add_options(p)
     p.set_defaults(func=run)
+
+
+def run_trace(args: argparse.Namespace) -> int:
+    """``plan --trace FILE``: the plan for a real workload on a drive (``overprov.trace_plan``)."""
+    tp = trace_plan.trace_plan(args, parse_percent_list(args.extra_op, "--extra-op"))
+    print(trace_plan.format_levels(tp) + "\n" + format_plan(tp.plan), file=text_stream(args))
+    if args.json:
+        write_json({**plan_to_dict(tp.plan), "trace": trace_plan.trace_section(tp)}, args.json)
+    return EXIT_NO_ANSWER if trace_plan.unmet(tp) else 0
 
 
 def run(args: argparse.Namespace) -> int:
     check_json_output(args.json)
+    if args.trace is not None:
+        return run_trace(args)
+    trace_plan.refuse_without_trace(args)
+    if args.capacity is None:
+        raise ConfigError("--capacity: required (the advertised capacity, e.g. 960GB)")
     capacity_bytes = float(
         capacity.parse_capacity_gb(args.capacity, "--capacity", bare_unit="b") * capacity.GB
     )

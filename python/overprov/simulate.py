@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from overprov import engine, presets, scaled_drive, sim_estimate, sweep
+from overprov import engine, presets, scaled_drive, sim_estimate, sweep, trace_options, trace_output
 from overprov.config_file import core_message
 from overprov.engine import merge, validate
 from overprov.errors import ConfigError, RunError
@@ -133,7 +133,7 @@ def config_from_args(args: argparse.Namespace) -> dict[str, Any]:
     if t or args.timed:
         t["enabled"] = True
         over["timing"] = t
-    return merge(cfg, {k: v for k, v in over.items() if v})
+    return trace_options.apply(merge(cfg, {k: v for k, v in over.items() if v}), args)
 
 
 def sweep_configs(base: dict[str, Any], args: argparse.Namespace) -> list[dict[str, Any]]:
@@ -195,6 +195,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "overprov simulate --preset consumer-tlc-sata --scale 1/64 --extra-op 0,20 --json - "
             "| jq .runs[0].timed",
             "overprov simulate --config drive.toml --out results/",
+            "overprov simulate --trace nas.txt --preset consumer-tlc-sata --extra-op 0,20",
         ),
         formatter_class=HelpFormatter,
     )
@@ -386,6 +387,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="record WAF every PCT%% of user capacity written",
     )
     r.add_argument("--seed", type=int, help="random seed (same seed, same result)")
+    trace_options.add_trace_options(p)
     p.set_defaults(func=run)
 
 
@@ -438,7 +440,8 @@ def print_check(configs: list[dict[str, Any]]) -> None:
 def run(args: argparse.Namespace) -> int:
     check_outputs(args)
     configs = demo_configs() if args.demo else sweep_configs(config_from_args(args), args)
-    if not args.preset:  # a preset is scaled as it is read
+    # a preset is scaled as it is read; a trace's drive only when asked (it changes the fold)
+    if not args.preset and not (args.trace and args.scale is None):
         scaled = scaled_drive.scale_sweep(configs, args.scale)
         configs = scaled.configs
         if scaled.note:
@@ -467,8 +470,11 @@ def write_outputs(args: argparse.Namespace, reports: list[dict[str, Any]], parti
     out = text_stream(args)
     if partial:
         print(f"interrupted: {len(reports)} finished run(s) kept", file=sys.stderr)
-    print(format_table(reports), file=out)
-    if any(r.get("timed") for r in reports):
+    if any(r.get("trace") for r in reports):
+        print(trace_output.format_trace_table(reports), file=out)
+    else:
+        print(format_table(reports), file=out)
+    if any(r.get("timed") and not r.get("trace") for r in reports):
         print(format_timed_table(reports), file=out)
     host_table = format_host_table(reports)
     if host_table:

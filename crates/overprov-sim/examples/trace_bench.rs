@@ -8,7 +8,9 @@
 //! 1. parse: `TraceReader` records/s (format given, as after detection);
 //! 2. replay: `Replay` page requests/s (modulo fold onto 2²⁰ user pages of 4 KiB);
 //! 3. ftl: replay applied to an `Ftl` of 2²⁰ user pages (ρ = 0.28, greedy): writes, trims,
-//!    reads counted — the work of WAF mode per request.
+//!    reads counted — the work of WAF mode per request;
+//! 4. sim: the same drive as a `Simulator` whose workload is the trace (`config.trace`, no
+//!    precondition, one measured pass): what `overprov simulate --trace` runs in WAF mode.
 //!
 //! Prints one JSON line with the rates (per wall second and per second of this thread's CPU time)
 //! and the process's peak RSS (VmHWM); run it with two record counts to see the peak does not
@@ -20,9 +22,10 @@ use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use overprov_sim::config::SimConfig;
+use overprov_sim::config::{Precondition, SimConfig};
 use overprov_sim::ftl::Ftl;
 use overprov_sim::workload::trace::{Op, Replay, ReplayOptions, TraceFormat, TraceReader};
+use overprov_sim::Simulator;
 
 const ADDRESS_RANGE_BYTES: u64 = 16 << 30;
 const STRIDE_BYTES: u64 = 4096 * 9_973;
@@ -193,7 +196,20 @@ fn main() {
         host_bytes, written_bytes,
         "replayed host bytes equal the trace's"
     );
-    let cnt = ftl.counters();
+    let cnt = *ftl.counters();
+    let ftl_state_bytes = ftl.state_bytes();
+    drop(ftl);
+
+    // 4. the simulator with the trace as its workload
+    let mut sc = c.clone();
+    sc.precondition.kind = Precondition::None;
+    sc.trace.path = Some(path.display().to_string());
+    sc.trace.format = Some(format.name().into());
+    let (t, c0) = (Instant::now(), cpu_seconds());
+    let report = Simulator::new(sc).unwrap().run().unwrap();
+    let (sim_s, sim_cpu) = (t.elapsed().as_secs_f64(), cpu_seconds() - c0);
+    assert_eq!(report.requests, page_requests);
+    assert_eq!(report.host_bytes, written_bytes);
     if get("--keep").is_none() {
         std::fs::remove_file(&path).unwrap();
     }
@@ -202,6 +218,7 @@ fn main() {
          \"generate_s\":{gen_s:.2},\"parse_s\":{parse_s:.3},\"parse_records_per_s\":{:.0},\
          \"parse_mb_per_s\":{:.0},\"parse_cpu_records_per_s\":{:.0},\"replay_s\":{replay_s:.3},\"page_requests\":{page_requests},\
          \"replay_requests_per_s\":{:.0},\"replay_cpu_requests_per_s\":{:.0},\"ftl_s\":{ftl_s:.3},\"ftl_requests_per_s\":{:.0},\"ftl_cpu_requests_per_s\":{:.0},\
+         \"sim_s\":{sim_s:.3},\"sim_requests_per_s\":{:.0},\"sim_cpu_requests_per_s\":{:.0},\
          \"host_pages\":{},\"read_pages\":{read_pages},\"waf\":{:.3},\"ftl_state_bytes\":{},\"peak_rss_bytes\":{}}}",
         requests as f64 / parse_s,
         file_bytes as f64 / parse_s / 1e6,
@@ -210,9 +227,11 @@ fn main() {
         page_requests as f64 / replay_cpu,
         page_requests as f64 / ftl_s,
         page_requests as f64 / ftl_cpu,
+        page_requests as f64 / sim_s,
+        page_requests as f64 / sim_cpu,
         cnt.host_pages,
         cnt.nand_pages() as f64 / cnt.host_pages.max(1) as f64,
-        ftl.state_bytes(),
+        ftl_state_bytes,
         peak_rss_bytes()
     );
 }

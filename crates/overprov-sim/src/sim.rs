@@ -1,6 +1,8 @@
 //! A whole simulation: precondition → warm-up → measurement, driven in budgeted steps so a
 //! caller can show progress and stop early.
 
+mod replay;
+
 use serde::Serialize;
 
 use crate::config::{HostStreams, Precondition, SimConfig};
@@ -13,6 +15,7 @@ use crate::stats::{erase_histogram, Delta, Interval, Snapshot, WearReport};
 use crate::timing::{Engine, RoundFigures, TimedReport};
 use crate::workload::lookahead::{Lookahead, DEFAULT_DEPTH};
 use crate::workload::permutation::Permutation;
+use crate::workload::trace::{TraceReport, TraceSource};
 use crate::workload::{Op, Request, Workload};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -86,6 +89,8 @@ pub struct Report {
     /// Several jobs or an array of drives (`crate::host`); None for one job on one drive.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub host: Option<crate::host::HostReport>,
+    /// The trace replayed (when the workload is a trace).
+    pub trace: Option<TraceReport>,
 }
 
 #[derive(Debug, Clone)]
@@ -115,6 +120,8 @@ pub struct Simulator {
     /// Simulated time at which the timed part stops (ns), if limited by time.
     time_end_ns: Option<u64>,
     background_gc_free_blocks: usize,
+    /// The workload when it is a trace (`config.trace.path`); `workload` is then unused.
+    trace: Option<TraceSource>,
 }
 
 impl Simulator {
@@ -143,6 +150,15 @@ impl Simulator {
             Precondition::None => 0,
             _ => geom.user_pages as u64,
         };
+        let trace = match config.trace.enabled() {
+            true => Some(TraceSource::open(&config.trace, &geom)?),
+            false => None,
+        };
+        // a trace's phases end with its passes, not after a number of host writes
+        let (warmup_pages, measure_pages) = match &trace {
+            Some(t) => (if t.has_warmup() { u64::MAX } else { 0 }, u64::MAX),
+            None => (warmup_pages, measure_pages),
+        };
         let fill_map = (config.precondition.kind == Precondition::Random)
             .then(|| Permutation::new(geom.user_pages, config.run.seed ^ 0x66696c6c));
         let mut sim = Simulator {
@@ -165,10 +181,13 @@ impl Simulator {
             intervals: Vec::new(),
             warmup_pages,
             measure_pages,
-            planned_pages: fill_pages + warmup_pages + measure_pages,
+            planned_pages: fill_pages
+                .saturating_add(warmup_pages)
+                .saturating_add(measure_pages),
             timed: None,
             time_end_ns: None,
             background_gc_free_blocks: 0,
+            trace,
         };
         let t = &sim.config.timing;
         if t.enabled {
@@ -209,7 +228,10 @@ impl Simulator {
             (Some(e), Some(end)) if self.phase != Phase::Precondition => {
                 ((e.now_ns() / 1000).min(end / 1000), end / 1000)
             }
-            _ => (self.ftl.counters().host_pages, self.planned_pages),
+            _ => match &self.trace {
+                Some(t) => self.trace_progress(t),
+                None => (self.ftl.counters().host_pages, self.planned_pages),
+            },
         }
     }
 
@@ -228,8 +250,8 @@ impl Simulator {
         self.phase = phase;
         self.phase_end = match phase {
             Phase::Precondition => now + self.geom.user_pages as u64,
-            Phase::Warmup => now + self.warmup_pages,
-            Phase::Measure => now + self.measure_pages,
+            Phase::Warmup => now.saturating_add(self.warmup_pages),
+            Phase::Measure => now.saturating_add(self.measure_pages),
             Phase::Done => now,
         };
         if phase == Phase::Measure {
@@ -275,6 +297,7 @@ impl Simulator {
             let limit = stop.min(self.phase_end);
             match self.phase {
                 Phase::Precondition => self.run_fill(limit),
+                Phase::Warmup | Phase::Measure if self.trace.is_some() => self.run_trace(limit)?,
                 Phase::Warmup | Phase::Measure => self.run_workload(limit),
                 Phase::Done => unreachable!(),
             }
@@ -530,7 +553,10 @@ impl Simulator {
                 rho: self.geom.op_ratio(),
                 spare_factor: self.geom.spare_factor(),
                 spare_blocks: self.geom.spare_blocks(),
-                span_pages: self.workload.workload().span_pages(),
+                span_pages: match self.trace {
+                    Some(_) => self.geom.user_pages,
+                    None => self.workload.workload().span_pages(),
+                },
             },
             config: self.config.clone(),
             phases,
@@ -552,6 +578,7 @@ impl Simulator {
                 .as_ref()
                 .map(|e| e.report(&self.geom, self.ftl.counters())),
             host: None,
+            trace: self.trace.as_ref().map(TraceSource::report),
         }
     }
 

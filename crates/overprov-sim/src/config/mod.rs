@@ -6,12 +6,14 @@ mod ftl;
 mod geometry;
 mod host;
 mod timing;
+mod trace;
 mod workload;
 
 pub use ftl::*;
 pub use geometry::*;
 pub use host::*;
 pub use timing::*;
+pub use trace::*;
 pub use workload::*;
 
 use serde::{Deserialize, Serialize};
@@ -31,6 +33,8 @@ pub struct SimConfig {
     pub run: RunConfig,
     /// Simulated time (IOPS, latency, performance states); off by default.
     pub timing: TimingConfig,
+    /// A block trace replayed instead of the synthetic workload (off by default).
+    pub trace: TraceConfig,
 }
 
 /// How long to run and what to record.
@@ -215,6 +219,14 @@ impl SimConfig {
         }
         self.timing.validate(&g)?;
         self.timing.host.validate_layers(&self.timing, &g)?;
+        self.trace.validate()?;
+        if self.trace.enabled() && self.timing.host.layered() {
+            return Err(Error::config(
+                "trace.path",
+                "a trace replays on one drive with one job: no timing.host.numjobs above 1 or \
+                 timing.host.array with it",
+            ));
+        }
         Ok(g)
     }
 

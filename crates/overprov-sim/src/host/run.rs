@@ -386,6 +386,7 @@ impl HostRun {
             requests: self.requests,
             wear: first.wear.clone(),
             victim_valid_histogram: victims,
+            trace: None,
             intervals: self.intervals.clone(),
             state_bytes,
             state_bytes_per_physical_page: state_bytes as f64 / physical.max(1) as f64,

@@ -28,6 +28,7 @@
 //! the block spans (a block is striped across dies, flash page by flash page, like a superblock),
 //! in proportion to the share of a die's erase block (`die_block_bytes`) it holds there.
 
+mod arrival;
 mod report;
 pub mod state;
 

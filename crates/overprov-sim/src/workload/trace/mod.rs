@@ -17,6 +17,7 @@ pub mod format;
 pub mod mqsim;
 pub mod msr;
 pub mod reader;
+pub mod source;
 pub mod summary;
 pub mod systor;
 pub mod tencent;
@@ -25,6 +26,7 @@ pub mod transform;
 pub use crate::workload::Op;
 pub use format::TraceFormat;
 pub use reader::TraceReader;
+pub use source::{TraceReport, TraceSource};
 pub use summary::TraceSummary;
 pub use transform::{Fold, Replay, ReplayOptions, TimedRequest};
 

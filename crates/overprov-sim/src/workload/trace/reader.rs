@@ -24,6 +24,7 @@ pub struct TraceReader<R> {
     format: TraceFormat,
     file: String,
     line_no: u64,
+    bytes_read: u64,
     buf: Vec<u8>,
     skip_bad_lines: bool,
     bad_lines: u64,
@@ -96,6 +97,7 @@ impl<R: BufRead> TraceReader<R> {
             format,
             file: file.into(),
             line_no: 0,
+            bytes_read: 0,
             buf: Vec::with_capacity(256),
             skip_bad_lines,
             bad_lines: 0,
@@ -122,6 +124,11 @@ impl<R: BufRead> TraceReader<R> {
         self.line_no
     }
 
+    /// Bytes of the file read so far (for progress).
+    pub fn bytes_read(&self) -> u64 {
+        self.bytes_read
+    }
+
     fn error(&self, message: String) -> Error {
         Error::Trace {
             file: self.file.clone(),
@@ -146,6 +153,7 @@ impl<R: BufRead> TraceReader<R> {
                 return Ok(None);
             }
             self.line_no += 1;
+            self.bytes_read += n as u64;
             let parsed = if n > MAX_LINE_BYTES {
                 // drain the rest of the over-long line
                 while !self.buf.ends_with(b"\n") {

@@ -3,10 +3,12 @@
 
 use std::io::BufRead;
 
+use serde::Serialize;
+
 use super::{Op, TraceReader};
 use crate::error::Result;
 
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct OpTotals {
     pub requests: u64,
     pub bytes: u64,

@@ -14,6 +14,7 @@ use std::fs::File;
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
+use super::summary::OpTotals;
 use super::{Op, TraceFormat, TraceReader, TraceRecord};
 use crate::error::{Error, Result};
 use crate::workload::Request;
@@ -119,6 +120,10 @@ pub struct Replay {
     pending: Pending,
     records: u64,
     bad_lines_before: u64,
+    bytes_read_before: u64,
+    /// Records and their bytes per operation (read, write, trim), all passes.
+    totals: [OpTotals; 3],
+    max_end_bytes: u64,
 }
 
 impl Replay {
@@ -142,6 +147,9 @@ impl Replay {
             pending: Pending::default(),
             records: 0,
             bad_lines_before: 0,
+            bytes_read_before: 0,
+            totals: [OpTotals::default(); 3],
+            max_end_bytes: 0,
         })
     }
 
@@ -159,6 +167,39 @@ impl Replay {
         self.bad_lines_before + self.reader.bad_lines()
     }
 
+    /// The first bad line skipped in the current pass (every pass skips the same lines).
+    pub fn first_bad_line(&self) -> Option<&Error> {
+        self.reader.first_bad_line()
+    }
+
+    /// The pass (0-based) of the request returned last.
+    pub fn pass(&self) -> u32 {
+        self.pass
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    pub fn options(&self) -> &ReplayOptions {
+        &self.opts
+    }
+
+    /// Bytes of the trace file read so far, all passes (for progress).
+    pub fn bytes_read(&self) -> u64 {
+        self.bytes_read_before + self.reader.bytes_read()
+    }
+
+    /// The highest byte (offset + length) of the records replayed so far, before folding.
+    pub fn max_end_bytes(&self) -> u64 {
+        self.max_end_bytes
+    }
+
+    /// Records replayed so far and their bytes, per operation: (reads, writes, trims).
+    pub fn totals(&self) -> (OpTotals, OpTotals, OpTotals) {
+        (self.totals[0], self.totals[1], self.totals[2])
+    }
+
     /// The next page request, `Ok(None)` when every pass is done.
     pub fn next_request(&mut self) -> Result<Option<TimedRequest>> {
         loop {
@@ -171,6 +212,16 @@ impl Replay {
                         continue;
                     }
                     self.records += 1;
+                    let t = &mut self.totals[match rec.op {
+                        Op::Read => 0,
+                        Op::Write => 1,
+                        Op::Trim => 2,
+                    }];
+                    t.requests += 1;
+                    t.bytes += rec.len_bytes;
+                    self.max_end_bytes = self
+                        .max_end_bytes
+                        .max(rec.offset_bytes.saturating_add(rec.len_bytes));
                     self.start(rec);
                 }
                 None => {
@@ -179,6 +230,7 @@ impl Replay {
                     }
                     self.pass += 1;
                     self.bad_lines_before += self.reader.bad_lines();
+                    self.bytes_read_before += self.reader.bytes_read();
                     self.reader =
                         TraceReader::open(&self.path, Some(self.format), self.opts.skip_bad_lines)?;
                     self.pass_start_ns = self.pass_last_ns + 1;

@@ -1,0 +1,106 @@
+"""What ``overprov simulate --trace`` prints: per OP level the WAF, host and NAND bytes of the
+measured passes, and in timed runs the IOPS and latency percentiles of the replay."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from overprov.units import human_bytes
+
+__all__ = ["describe_trace", "format_trace_table", "trace_row"]
+
+
+def trace_row(report: dict[str, Any]) -> dict[str, Any]:
+    """One run of a trace replay, in figures: OP, WAF, bytes, and (timed) IOPS and latency."""
+    g = report["geometry"]
+    m = report.get("measured") or {}
+    t = report.get("timed") or {}
+    lat = t.get("latency_us") or {}
+    simulated_s = t.get("simulated_s")
+    iops = t["ios"] / simulated_s if t and simulated_s else None
+    nand = m.get("nand_pages")
+    return {
+        "extra_op_percent": report["config"]["geometry"].get("extra_op_percent"),
+        "rho": g["rho"],
+        "user_bytes": g["user_bytes"],
+        "waf": m.get("waf"),
+        "host_bytes": m.get("host_bytes", 0),
+        "nand_bytes": None if nand is None else nand * g["page_size_bytes"],
+        "read_bytes": report["trace"]["read"]["bytes"],
+        "iops": iops,
+        "latency_p50_us": lat.get("p50"),
+        "latency_p99_us": lat.get("p99"),
+        "latency_p99_99_us": lat.get("p99_99"),
+    }
+
+
+def describe_trace(report: dict[str, Any], fold_note: bool = True) -> str:
+    """The replay of a run in one line: file, format, records, passes, fold (and, with
+    ``fold_note``, a note when the trace reaches past the drive's user space)."""
+    tr, cfg = report["trace"], report["config"]
+    passes = f"{tr['passes'] - tr['warmup_passes']} measured pass(es)"
+    if tr["warmup_passes"]:
+        passes = f"{tr['warmup_passes']} warm-up + " + passes
+    text = (
+        f"trace {tr['path']} ({tr['format']}): {tr['records']:,} records replayed, {passes}, "
+        f"{cfg['trace']['fold']} fold, precondition {cfg['precondition']['kind']}, "
+        f"{cfg['ftl']['policy']} GC"
+    )
+    user = report["geometry"]["user_bytes"]
+    if fold_note and tr.get("max_end_bytes", 0) > user:
+        text += (
+            f"; note: the trace reaches {human_bytes(tr['max_end_bytes'])}, the drive has "
+            f"{human_bytes(user)} of user space: its addresses are folded, which packs its "
+            "footprint closer than on a drive that holds it"
+        )
+    if tr["bad_lines"]:
+        text += f"; {tr['bad_lines']:,} bad line(s) skipped, first: {tr['first_bad_line']}"
+    return text
+
+
+def _fmt(value: Any, spec: str) -> str:
+    return "-" if value is None else format(value, spec)
+
+
+def format_trace_table(reports: Sequence[dict[str, Any]]) -> str:
+    first = reports[0]
+    timed = bool(first.get("timed"))
+    lines = [f"overprov simulate — {describe_trace(first)}"]
+    if timed:
+        host = first["config"]["timing"]["host"]
+        scale = first["config"]["trace"]["time_scale"]
+        lines.append(
+            f"simulated time: closed loop at QD{host['queue_depth']}"
+            if host["mode"] == "closed"
+            else f"simulated time: open loop at the trace's arrival times × {scale:g}"
+        )
+    lines += [
+        "WAF = NAND bytes / host bytes over the measured passes (after the fill and warm-up).",
+        "",
+        f"{'extra OP':>9} {'ρ':>8} {'user':>10} {'WAF':>7} {'host written':>13} "
+        f"{'NAND written':>13} {'read':>10}"
+        + (f" {'IOPS':>10} {'p50 µs':>8} {'p99 µs':>9} {'p99.99 µs':>10}" if timed else ""),
+    ]
+    for rep in reports:
+        r = trace_row(rep)
+        extra = "-" if r["extra_op_percent"] is None else f"{r['extra_op_percent']:g}%"
+        line = (
+            f"{extra:>9} {r['rho']:>8.4f} {human_bytes(r['user_bytes']):>10} "
+            f"{_fmt(r['waf'], '>7.3f')} {human_bytes(r['host_bytes']):>13} "
+            f"{(human_bytes(r['nand_bytes']) if r['nand_bytes'] is not None else '-'):>13} "
+            f"{human_bytes(r['read_bytes']):>10}"
+        )
+        if timed:
+            line += (
+                f" {_fmt(r['iops'], '>10,.0f')} {_fmt(r['latency_p50_us'], '>8,.0f')} "
+                f"{_fmt(r['latency_p99_us'], '>9,.0f')} {_fmt(r['latency_p99_99_us'], '>10,.0f')}"
+            )
+        lines.append(line)
+    if timed:
+        lines.append(
+            "IOPS = requests completed / simulated time; latency over every replayed request "
+            "(warm-up passes included)"
+        )
+    lines.append("read: bytes the trace reads (all passes)")
+    return "\n".join(lines)

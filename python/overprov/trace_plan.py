@@ -1,0 +1,349 @@
+"""``overprov plan --trace FILE``: how much extra OP a real workload needs on a given drive.
+
+The trace is replayed (``overprov.trace_options``) on the drive of ``--preset NAME|FILE.toml``
+(a preset, a drive file, or a calibrated twin's ``twin.toml``) at each extra-OP level, one
+simulation per level run in parallel (``overprov.sweep``). The measured WAF per level feeds the
+endurance arithmetic of ``overprov.endurance`` (TBW, DWPD, years; the smallest extra OP meeting
+``--target-dwpd`` / ``--target-years``, interpolated in 1/ρ between levels); ``--target-iops``
+times the replay in a closed loop at ``--qd`` and takes the smallest simulated level whose IOPS
+meet the target. Years of service use ``--daily-writes`` or, without it, the trace's own write
+rate (bytes written over its time span).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from overprov import capacity, engine, presets, sweep, units
+from overprov.endurance import EndurancePlan, build_plan, bytes_text
+from overprov.errors import ConfigError
+from overprov.simulated_waf import SimPoint, SimulatedWaf
+from overprov.trace_options import add_trace_options, overrides
+from overprov.trace_output import describe_trace, trace_row
+
+__all__ = [
+    "TracePlan",
+    "add_options",
+    "format_levels",
+    "refuse_without_trace",
+    "trace_plan",
+    "trace_section",
+    "unmet",
+]
+
+#: Unless --trace-warmup-passes / --trace-repeat say: warm-up passes enough to write this many
+#: user capacities of the simulated drive (GC's steady state, as a synthetic run's warm-up), then
+#: measured passes enough to write this many.
+WARMUP_DRIVE_WRITES = 2.0
+MEASURED_DRIVE_WRITES = 1.0
+DEFAULT_QD = 32
+SECONDS_PER_DAY = 86_400.0
+
+
+@dataclass(frozen=True)
+class TracePlan:
+    drive: str
+    scale: float
+    levels: tuple[float, ...]  # extra OP fractions, ascending
+    rows: tuple[dict[str, Any], ...]  # trace_row of each level's simulation
+    trace: str  # describe_trace of the first run
+    plan: EndurancePlan
+    daily_writes_source: str
+    warmup_passes: int
+    repeat: int
+    fold_note: str | None
+    target_iops: float | None = None
+    queue_depth: int | None = None
+    target_iops_extra_op: float | None = None
+
+
+def add_options(p: argparse.ArgumentParser) -> None:
+    """The options ``plan`` gains for a trace (the ``--trace*`` ones and the drive)."""
+    add_trace_options(p)
+    t = p.add_argument_group("plan for a trace (with --trace)")
+    t.add_argument(
+        "--preset",
+        metavar="NAME|FILE.toml",
+        help="the drive: a preset (" + ", ".join(presets.names()) + "), a drive file "
+        "(docs/drives/) or a calibrated twin.toml; its capacity and native OP replace "
+        "--capacity and --native-op",
+    )
+    t.add_argument(
+        "--scale",
+        metavar="S",
+        help="simulate the drive shrunk (a factor or a NAND size; default about 32 GiB of NAND; "
+        "1 = full size); the trace is folded onto the simulated user space",
+    )
+    t.add_argument(
+        "--target-iops",
+        type=float,
+        metavar="N",
+        help="the smallest extra OP whose IOPS, replaying the trace in a closed loop at --qd, "
+        "reach N",
+    )
+    t.add_argument(
+        "--qd", type=int, metavar="N", help=f"--target-iops: queue depth (default {DEFAULT_QD})"
+    )
+
+
+def _refuse(args: argparse.Namespace) -> None:
+    if not args.preset:
+        raise ConfigError("--trace: name the drive with --preset NAME|FILE.toml")
+    for attr, option in (
+        ("capacity", "--capacity"),
+        ("simulation", "--simulation"),
+        ("pages_per_block", "--pages-per-block"),
+        ("use_case", "--use-case"),
+    ):
+        if getattr(args, attr, None) not in (None, False):
+            raise ConfigError(f"{option}: not with --trace (the drive comes from --preset)")
+    if getattr(args, "simulate", False):
+        raise ConfigError("--simulate: not with --trace (the trace is simulated)")
+    if args.qd is not None and args.target_iops is None:
+        raise ConfigError("--qd: only with --target-iops")
+    if args.target_iops is not None and not args.target_iops > 0:
+        raise ConfigError(f"--target-iops: must be > 0, got {args.target_iops}")
+
+
+def refuse_without_trace(args: argparse.Namespace) -> None:
+    """The trace plan's options given to a plan without ``--trace``."""
+    overrides(args)  # raises for a --trace-* option without --trace
+    for attr, option in (
+        ("preset", "--preset"),
+        ("scale", "--scale"),
+        ("target_iops", "--target-iops"),
+        ("qd", "--qd"),
+    ):
+        if getattr(args, attr, None) is not None:
+            raise ConfigError(f"{option}: only with --trace FILE")
+
+
+def _summary(args: argparse.Namespace) -> dict[str, Any]:
+    from overprov import _core
+
+    return json.loads(_core.trace_summary(args.trace, args.trace_format, args.skip_bad_lines))
+
+
+def _passes(section: dict[str, Any], user_bytes: int, written_bytes: int) -> dict[str, Any]:
+    """The trace section with warm-up and measured passes for GC's steady state, where the
+    options left them out: each pass writes ``written_bytes`` on ``user_bytes`` of user space."""
+    if written_bytes <= 0:
+        return {"warmup_passes": 0, "repeat": 1, **section}
+    need = {
+        "warmup_passes": math.ceil(WARMUP_DRIVE_WRITES * user_bytes / written_bytes),
+        "repeat": max(1, math.ceil(MEASURED_DRIVE_WRITES * user_bytes / written_bytes)),
+    }
+    return {**need, **section}
+
+
+def _fold_note(s: dict[str, Any], user_bytes: int, fold: str) -> str | None:
+    """What folding does to a trace reaching past the simulated user space."""
+    if s["max_end_bytes"] <= user_bytes:
+        return None
+    return (
+        f"the trace reaches {bytes_text(s['max_end_bytes'])}, the simulated drive has "
+        f"{bytes_text(user_bytes)} of user space: its addresses are folded ({fold}), which packs "
+        "its footprint closer than on a drive that holds it; simulate a larger drive (--scale) "
+        "to keep it"
+    )
+
+
+def _daily_writes(args: argparse.Namespace, s: dict[str, Any]) -> tuple[float | None, str]:
+    """Host bytes a day: --daily-writes, or the trace's writes (summary ``s``) over its time
+    span."""
+    if args.daily_writes is not None:
+        return units.parse_size_bytes(args.daily_writes, "--daily-writes"), "--daily-writes"
+    if args.trace_device is not None:
+        return None, "not known (give --daily-writes: the trace rate is of all devices)"
+    span_s = (s["last_time_ns"] - s["first_time_ns"]) / 1e9
+    if span_s <= 0 or s["write"]["bytes"] == 0:
+        return None, "not known (the trace spans no time or writes nothing; give --daily-writes)"
+    daily = s["write"]["bytes"] / span_s * SECONDS_PER_DAY
+    return daily, (
+        f"the trace's rate: {bytes_text(s['write']['bytes'])} written in {span_s:,.1f} s = "
+        f"{bytes_text(daily)}/day"
+    )
+
+
+def trace_plan(args: argparse.Namespace, levels: tuple[float, ...]) -> TracePlan:
+    """Simulate the trace at each extra-OP level (fractions) and plan from the WAFs measured."""
+    _refuse(args)
+    base, factor = presets.preset_config(args.preset, args.scale)
+    drive = presets.get(args.preset)
+    advertised = float(drive["advertised_bytes"])
+    native_op = presets.physical_bytes(drive) / advertised - 1.0
+    summary = _summary(args)
+    g = engine.validate(base)["geometry"]
+    user_bytes = g["user_pages"] * g["page_size_bytes"]
+    section = _passes(overrides(args), user_bytes, summary["write"]["bytes"])
+    base = engine.merge(base, {"trace": section, "precondition": {"kind": "sequential"}})
+    if args.policy:
+        base = engine.merge(base, {"ftl": {"policy": args.policy}})
+    timed = args.target_iops is not None
+    qd = args.qd or DEFAULT_QD
+    base["timing"] = {**base.get("timing", {}), "enabled": timed}
+    if timed:
+        base = engine.merge(base, {"timing": {"host": {"mode": "closed", "queue_depth": qd}}})
+    configs = []
+    for x in levels:
+        cfg = engine.merge(base, {"geometry": {"extra_op_percent": x * 100.0}})
+        try:
+            engine.validate(cfg)
+        except ConfigError as exc:
+            raise ConfigError(f"--extra-op {x * 100:g}: {exc}") from None
+        configs.append(cfg)
+    reports = sweep.run_points(configs, jobs=args.jobs, label="plan --trace")
+    if reports.interrupted:
+        raise KeyboardInterrupt  # a plan needs every level
+    rows = tuple(trace_row(r) for r in reports)
+    for x, row in zip(levels, rows, strict=True):
+        if row["waf"] is None:
+            raise ConfigError(
+                f"--trace {args.trace}: the measured pass wrote nothing at extra OP "
+                f"{x * 100:g} %: a trace without writes has no WAF to plan with"
+            )
+    policy = str(reports[0]["config"]["ftl"]["policy"])
+    ppb = int(reports[0]["geometry"]["pages_per_block"])
+    tag = f"simulated trace replay ({args.preset}" + (
+        f" at 1/{1 / factor:.3g} scale)" if factor < 1 else ")"
+    )
+    points = tuple(
+        SimPoint(
+            rho=capacity.total_rho(x, native_op),
+            waf=row["waf"],
+            run=i,
+            label=f"{tag}, run {i}",
+            tolerance=1e-9,
+        )
+        for i, (x, row) in enumerate(zip(levels, rows, strict=True), start=1)
+    )
+    description = describe_trace(reports[0], fold_note=False)
+    sim = SimulatedWaf(
+        points=points,
+        description=f"{tag}: {description}",
+        policy=policy,
+        pages_per_block=ppb,
+        workload=f"trace {args.trace}",
+        name="the trace replay",
+    )
+    daily, daily_source = _daily_writes(args, summary)
+    plan = build_plan(
+        capacity_bytes=advertised,
+        native_op=native_op,
+        nand=args.nand,
+        pe_cycles=args.pe_cycles,
+        rated_tbw_bytes=None
+        if args.rated_tbw is None
+        else units.parse_size_bytes(args.rated_tbw, "--rated-tbw"),
+        daily_write_bytes=daily,
+        service_years=args.years,
+        policy=policy,
+        pages_per_block=ppb,
+        op_levels=levels,
+        target_dwpd=args.target_dwpd,
+        target_years=args.target_years,
+        simulation=sim,
+    )
+    iops_x = None
+    if timed:
+        iops_x = next(
+            (x for x, r in zip(levels, rows, strict=True) if (r["iops"] or 0) >= args.target_iops),
+            None,
+        )
+    return TracePlan(
+        drive=args.preset,
+        scale=factor,
+        levels=levels,
+        rows=rows,
+        trace=description,
+        plan=plan,
+        daily_writes_source=daily_source,
+        fold_note=_fold_note(summary, user_bytes, section.get("fold", "modulo")),
+        warmup_passes=int(section["warmup_passes"]),
+        repeat=int(section["repeat"]),
+        target_iops=args.target_iops,
+        queue_depth=qd if timed else None,
+        target_iops_extra_op=iops_x,
+    )
+
+
+def _fmt(value: Any, spec: str) -> str:
+    return "-" if value is None else format(value, spec)
+
+
+def format_levels(tp: TracePlan) -> str:
+    """The workload, the drive and the simulated figures per level (the endurance table,
+    ``plan.format_plan``, follows them)."""
+    timed = tp.target_iops is not None
+    lines = [
+        f"Workload: {tp.trace}",
+        f"Drive: {tp.drive}"
+        + (f", simulated at 1/{1 / tp.scale:.3g} scale" if tp.scale < 1 else ", full size"),
+        f"Daily host writes: {tp.daily_writes_source}",
+        f"Passes over the trace: {tp.warmup_passes} warm-up, {tp.repeat} measured (after a fill)",
+    ]
+    if tp.fold_note:
+        lines.append(f"note: {tp.fold_note}")
+    lines += [
+        "",
+        "Simulated per extra-OP level (WAF over the measured pass"
+        + (f"; IOPS in a closed loop at QD{tp.queue_depth}" if timed else "")
+        + "):",
+        f"{'extra OP':>9} {'ρ':>8} {'WAF':>7} {'host written':>13} {'NAND written':>13}"
+        + (f" {'IOPS':>10} {'p99 µs':>9}" if timed else ""),
+    ]
+    for x, r in zip(tp.levels, tp.rows, strict=True):
+        line = (
+            f"{x * 100:8.1f}% {r['rho']:>8.4f} {r['waf']:>7.3f} "
+            f"{units.human_bytes(r['host_bytes']):>13} {units.human_bytes(r['nand_bytes']):>13}"
+        )
+        if timed:
+            line += f" {_fmt(r['iops'], '>10,.0f')} {_fmt(r['latency_p99_us'], '>9,.0f')}"
+            if x == tp.target_iops_extra_op:
+                line += f"  ← smallest OP for {tp.target_iops:,.0f} IOPS"
+        lines.append(line)
+    if timed and tp.target_iops_extra_op is None:
+        lines.append(
+            f"Target {tp.target_iops:,.0f} IOPS: not reached at any simulated level (up to "
+            f"{tp.levels[-1] * 100:g} % extra OP)"
+        )
+    elif timed:
+        lines.append(
+            f"Target {tp.target_iops:,.0f} IOPS: {tp.target_iops_extra_op * 100:g} % extra OP "
+            "(the smallest simulated level that reaches it)"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def unmet(tp: TracePlan) -> bool:
+    p = tp.plan
+    return (
+        (p.target_dwpd is not None and p.target_dwpd_extra_op is None)
+        or (p.target_years is not None and p.target_years_extra_op is None)
+        or (tp.target_iops is not None and tp.target_iops_extra_op is None)
+    )
+
+
+def trace_section(tp: TracePlan) -> dict[str, Any]:
+    """The ``trace`` section of ``plan --trace --json`` (beside the plan's own fields)."""
+    return {
+        "workload": tp.trace,
+        "drive": tp.drive,
+        "scale": tp.scale,
+        "daily_writes_source": tp.daily_writes_source,
+        "fold_note": tp.fold_note,
+        "warmup_passes": tp.warmup_passes,
+        "repeat": tp.repeat,
+        "target_iops": tp.target_iops,
+        "queue_depth": tp.queue_depth,
+        "target_iops_extra_op_percent": None
+        if tp.target_iops_extra_op is None
+        else tp.target_iops_extra_op * 100,
+        "levels": [
+            {**r, "extra_op_percent": x * 100} for x, r in zip(tp.levels, tp.rows, strict=True)
+        ],
+    }
