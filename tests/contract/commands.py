@@ -38,7 +38,12 @@ def json_commands(tmp: Path) -> dict[str, list[str]]:
             str(tmp / "cal"),
         ],  # fmt: skip
         "overprov.qualify": [
-            "qualify", "sim:enterprise-tlc-nvme@2GiB", "--tests", "cache", "--round-seconds", "5",
+            "qualify",
+            "sim:enterprise-tlc-nvme@2GiB",
+            "--tests",
+            "cache",
+            "--round-seconds",
+            "5",
         ],  # fmt: skip
         "overprov.profile": [
             "profile",

@@ -78,3 +78,15 @@ def test_fuzz_report_inputs(sources, tmp_path, kind):
             rc, _, err = run_cli(["report", str(target), "--out", str(tmp_path / "out")])
             assert_clean(rc, err, f"case {i}")
     assert outcomes["ok"] and outcomes["refused"], outcomes
+
+
+def test_a_list_where_the_simulate_config_says_pages_per_block(sources, tmp_path):
+    """Found by this suite (seed 0, after the simulate document grew): two series whose configs
+    differ and one says ``pages_per_block: [..]``; the loader compared the values in a set and
+    raised TypeError. Any JSON value there is read (and named as what differs) or refused."""
+    doc = json.loads(sources["simulate"].read_text())
+    doc["runs"][1]["config"]["ftl"]["policy"] = "fifo"  # two series
+    doc["runs"][1]["config"]["geometry"]["pages_per_block"] = [64, {"x": 1}]
+    path = tmp_path / "sim.json"
+    path.write_text(json.dumps(doc))
+    assert _read_as_report_does(path) in ("ok", "refused")

@@ -49,6 +49,12 @@ _OP_KEYS = {
 # ----------------------------------------------------------------------------------- simulate
 
 
+def _g(value: Any) -> str:
+    """A number as ``:g`` formats it; anything else (a hand-edited file) as "?"."""
+    v = number(value)
+    return "?" if v is None else f"{v:g}"
+
+
 def _strip_op(config: Mapping[str, Any]) -> str:
     cfg = json.loads(json.dumps(config))
     geo = cfg.get("geometry") or {}
@@ -310,14 +316,14 @@ def _timing_text(timing: Any) -> str | None:
         else f"open loop at {host.get('arrival_iops')} IOPS",
         "write-through" if host.get("write_through") else "write-back",
         f"{nand.get('channels')} channels × {nand.get('dies_per_channel')} dies, program "
-        f"{nand.get('program_us'):g} µs, erase {nand.get('erase_us'):g} µs",
-        f"buffer {binary_size(int(buf.get('bytes') or 0))}"
+        f"{_g(nand.get('program_us'))} µs, erase {_g(nand.get('erase_us'))} µs",
+        f"buffer {binary_size(int(number(buf.get('bytes')) or 0))}"
         + (" (power-loss protected)" if buf.get("power_loss_protected") else ""),
     ]
     if slc.get("enabled"):
         parts.append(f"SLC cache up to {human_bytes(number(slc.get('max_bytes')))}")
     if host.get("link_mb_s"):
-        parts.append(f"link {host['link_mb_s']:g} MB/s")
+        parts.append(f"link {_g(host['link_mb_s'])} MB/s")
     return ", ".join(parts)
 
 
@@ -349,7 +355,8 @@ def load_simulate(path: Path) -> list[Source]:
         for key in ("ftl", "workload", "wear", "run"):
             if len({json.dumps(c.get(key), sort_keys=True) for c in firsts}) > 1:
                 differing.add(key)
-        if len({(c.get("geometry") or {}).get("pages_per_block") for c in firsts}) > 1:
+        ppb = {json.dumps((c.get("geometry") or {}).get("pages_per_block")) for c in firsts}
+        if len(ppb) > 1:
             differing.add("pages_per_block")
     mtime = datetime.fromtimestamp(os.stat(path).st_mtime, tz=UTC)
     command = doc.get("command") or []
@@ -436,8 +443,8 @@ def load_simulate(path: Path) -> list[Source]:
                 (
                     "workload",
                     f"{wl.get('pattern')}, {wl.get('request_bytes')} B requests, span "
-                    f"{wl.get('span_percent'):g}%, reads {wl.get('read_percent'):g}%, trims "
-                    f"{wl.get('trim_percent'):g}%"
+                    f"{_g(wl.get('span_percent'))}%, reads {_g(wl.get('read_percent'))}%, trims "
+                    f"{_g(wl.get('trim_percent'))}%"
                     if wl
                     else None,
                 ),
@@ -483,7 +490,7 @@ def load_simulate(path: Path) -> list[Source]:
                     "precondition": f"{pre_kind}, warm-up "
                     f"{run_cfg.get('warmup_drive_writes', '?')} drive writes",
                     "round length": (
-                        f"{timing.get('state_round_drive_writes', 0.2):g} drive writes per "
+                        f"{_g(timing.get('state_round_drive_writes', 0.2))} drive writes per "
                         "state round"
                         if timed_run
                         else "—"
