@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from overprov import engine
-from overprov.errors import ConfigError
+from overprov.errors import ConfigError, OverprovError
 from overprov.report.model import (
     PERCENTILE_SHARE,
     WAF_RISE_LIMIT,
@@ -340,6 +340,21 @@ def _uniform(cfg: Mapping[str, Any], geo: Mapping[str, Any]) -> bool:
 
 
 def load_simulate(path: Path) -> list[Source]:
+    """The series of a simulate file. Its schema checks the figures the report draws, but each
+    run's ``config`` is the simulator's whole configuration and only loosely checked; a value of
+    the wrong type there (a hand-edited file) is refused naming the file, not a traceback."""
+    try:
+        return _load_simulate(path)
+    except OverprovError:
+        raise
+    except (TypeError, ValueError, AttributeError, KeyError) as exc:
+        raise ReportInputError(
+            f"{path}: a run's configuration has a value of the wrong type or misses one "
+            f"({type(exc).__name__}: {exc})"
+        ) from None
+
+
+def _load_simulate(path: Path) -> list[Source]:
     try:
         doc = engine.read_simulate_file(path)
     except ConfigError as exc:
