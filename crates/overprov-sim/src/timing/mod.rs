@@ -30,19 +30,20 @@
 
 mod arrival;
 mod report;
+mod round;
 pub mod state;
 
 pub use report::{HistogramReport, TimedInterval, TimedReport};
+use round::RoundAcc;
+pub use round::RoundFigures;
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use serde::Serialize;
-
 use crate::config::{HostMode, TimingConfig};
 use crate::ftl::{Counters, NandOp};
 use crate::geometry::Geometry;
-use crate::stats::{LatencyHistogram, LatencySummary};
+use crate::stats::LatencyHistogram;
 
 const NS: f64 = 1e9;
 
@@ -56,28 +57,6 @@ struct Slc {
     written_units: u64,
     folded_units: u64,
     next_fold_die: u32,
-}
-
-#[derive(Debug, Clone, Default)]
-struct RoundAcc {
-    start_ns: u64,
-    latency: LatencyHistogram,
-    latency_sum_ns: u128,
-    per_second: Vec<u64>,
-    ios: u64,
-    bytes: u64,
-}
-
-/// What a profiler round did, in simulated time.
-#[derive(Debug, Clone, Serialize)]
-pub struct RoundFigures {
-    pub ios: u64,
-    pub bytes_written: u64,
-    pub duration_s: f64,
-    pub iops: f64,
-    /// Completions in each full simulated second of the round.
-    pub iops_series: Vec<f64>,
-    pub latency_us: Option<LatencySummary>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -405,51 +384,6 @@ impl Engine {
             .max()
             .unwrap_or(self.now)
             .max(self.now)
-    }
-
-    /// Start a profiler round: wait for every outstanding request (as fio does between jobs),
-    /// then keep `queue_depth` requests in flight from then on. Returns the start time.
-    pub fn begin_round(&mut self, queue_depth: u32) -> u64 {
-        let start = self.drained_at();
-        self.now = start;
-        self.mode = HostMode::Closed;
-        self.queue_depth = queue_depth;
-        self.slots = (0..queue_depth).map(|_| Reverse(start)).collect();
-        self.round = Some(RoundAcc {
-            start_ns: start,
-            ..RoundAcc::default()
-        });
-        start
-    }
-
-    /// Host idle time: wait for every outstanding request, then issue nothing for `idle_ns`;
-    /// the next request (or round) comes no earlier than the end. Returns that end; the caller
-    /// books the drive's background work before it (`idle_fold`, `background_ops`).
-    pub fn idle_for(&mut self, idle_ns: u64) -> u64 {
-        let until = self.drained_at() + idle_ns;
-        self.now = until;
-        until
-    }
-
-    /// End the round begun last; its figures over `[start, end of last completion]`.
-    pub fn end_round(&mut self) -> Option<RoundFigures> {
-        let r = self.round.take()?;
-        let end = self.drained_at();
-        self.now = end;
-        let secs = (end - r.start_ns) as f64 / NS;
-        let full = (secs.floor() as usize).min(r.per_second.len());
-        let mut latency = r.latency.summary_us();
-        if let Some(l) = &mut latency {
-            l.mean = (r.ios > 0).then(|| r.latency_sum_ns as f64 / r.ios as f64 / 1000.0);
-        }
-        Some(RoundFigures {
-            ios: r.ios,
-            bytes_written: r.bytes,
-            duration_s: secs,
-            iops: if secs > 0.0 { r.ios as f64 / secs } else { 0.0 },
-            iops_series: r.per_second[..full].iter().map(|&c| c as f64).collect(),
-            latency_us: latency,
-        })
     }
 
     /// Idle time before `until`: fold the SLC cache a flash page at a time while every die is
