@@ -104,11 +104,11 @@ def _idle(ax: Axes, t: dict[str, Any], color: str) -> None:
     ax.set_xlabel("host idle time before each burst")
     ax.set_ylabel("random-write IOPS")
     top = max(base + [b for w in waits for b in w.get("burst_iops") or []] + mean, default=0)
-    if top > 0:
-        ax.set_ylim(0, top * 1.2)
+    if top > 0:  # headroom above the bars and their labels for the legend: it covers no data
+        ax.set_ylim(0, top * 1.45)
     ax.yaxis.set_major_formatter(FuncFormatter(_k))
     ax.grid(axis="x", visible=False)
-    ax.legend(loc="lower right")
+    ax.legend(loc="upper center", ncols=2, frameon=False)
 
 
 def _consistency(ax: Axes, t: dict[str, Any], color: str) -> None:
