@@ -395,25 +395,9 @@ impl Simulator {
             let r = next_request(&mut self.workload, &self.ftl);
             self.requests += 1;
             let bytes = r.bytes as u64;
-            let done = match r.op {
-                Op::Write => {
-                    let stream = if stream_by_class { r.class as usize } else { 0 };
-                    self.host_bytes += bytes;
-                    timed_write(&mut self.ftl, eng, t, &r, stream)
-                }
-                Op::Read => {
-                    pages.clear();
-                    pages.extend((0..r.pages).map(|i| self.ftl.lookup(r.lpn + i)));
-                    self.read_pages += r.pages as u64;
-                    eng.read(t, &pages, bytes)
-                }
-                Op::Trim => {
-                    for i in 0..r.pages {
-                        self.ftl.trim(r.lpn + i);
-                    }
-                    eng.read(t, &[], 0)
-                }
-            };
+            tally(&mut self.host_bytes, &mut self.read_pages, &r);
+            let stream = if stream_by_class { r.class as usize } else { 0 };
+            let done = timed_request(&mut self.ftl, eng, t, &r, stream, &mut pages);
             eng.complete(t, done, r.op == Op::Read, bytes);
             if self.ftl.counters().host_pages >= self.next_interval_at {
                 self.record_interval();
@@ -518,6 +502,42 @@ fn idle_work(ftl: &mut Ftl, eng: &mut Engine, until: u64, free_blocks: usize) {
         let start = eng.dies_idle_at();
         eng.background_ops(&ops, start);
         ftl.return_ops(ops);
+    }
+}
+
+/// One request's FTL work and NAND timing on this drive at simulated time `t` (a write to its
+/// stream's frontier, a read of the pages it maps to, a trim); returns its completion time.
+/// `pages` is the caller's buffer for a read's physical pages, reused from request to request.
+fn timed_request(
+    ftl: &mut Ftl,
+    eng: &mut Engine,
+    t: u64,
+    r: &Request,
+    stream: usize,
+    pages: &mut Vec<Option<u32>>,
+) -> u64 {
+    match r.op {
+        Op::Write => timed_write(ftl, eng, t, r, stream),
+        Op::Read => {
+            pages.clear();
+            pages.extend((0..r.pages).map(|i| ftl.lookup(r.lpn + i)));
+            eng.read(t, pages, r.bytes as u64)
+        }
+        Op::Trim => {
+            for i in 0..r.pages {
+                ftl.trim(r.lpn + i);
+            }
+            eng.read(t, &[], 0)
+        }
+    }
+}
+
+/// The host bytes written and pages read that a request adds to the run's totals.
+fn tally(host_bytes: &mut u64, read_pages: &mut u64, r: &Request) {
+    match r.op {
+        Op::Write => *host_bytes += r.bytes as u64,
+        Op::Read => *read_pages += r.pages as u64,
+        Op::Trim => {}
     }
 }
 

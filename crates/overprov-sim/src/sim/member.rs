@@ -1,9 +1,9 @@
 //! What the host layer (`crate::host`: several jobs, RAID arrays) needs of one member drive:
 //! the fill before the run, serving one request at a time, and its counters.
 
-use super::{timed_write, Phase, Simulator};
+use super::{tally, timed_request, Phase, Simulator};
 use crate::stats::Snapshot;
-use crate::workload::{Op, Request};
+use crate::workload::Request;
 
 impl Simulator {
     /// As a member of the host layer (`crate::host`): run the precondition fill to its end and
@@ -28,25 +28,8 @@ impl Simulator {
             return t;
         };
         self.requests += 1;
-        let bytes = r.bytes as u64;
-        match r.op {
-            Op::Write => {
-                self.host_bytes += bytes;
-                timed_write(&mut self.ftl, eng, t, r, stream)
-            }
-            Op::Read => {
-                let pages: Vec<Option<u32>> =
-                    (0..r.pages).map(|i| self.ftl.lookup(r.lpn + i)).collect();
-                self.read_pages += r.pages as u64;
-                eng.read(t, &pages, bytes)
-            }
-            Op::Trim => {
-                for i in 0..r.pages {
-                    self.ftl.trim(r.lpn + i);
-                }
-                eng.read(t, &[], 0)
-            }
-        }
+        tally(&mut self.host_bytes, &mut self.read_pages, r);
+        timed_request(&mut self.ftl, eng, t, r, stream, &mut Vec::new())
     }
 
     /// Counters and host bytes now (the host layer sums its members').

@@ -4,7 +4,7 @@
 //! loop) or when a queue slot frees (closed loop at the queue depth). The warm-up passes end
 //! the warm-up phase, the measured passes the run.
 
-use super::{timed_write, Phase, Simulator};
+use super::{idle_work, tally, timed_request, Phase, Simulator};
 use crate::config::HostMode;
 use crate::error::Result;
 use crate::ftl::Ftl;
@@ -99,15 +99,7 @@ impl Simulator {
             let t = if open {
                 let t = eng.issue_at(tr.time_ns);
                 // idle time before this arrival: fold the SLC cache, then background GC
-                eng.idle_fold(t);
-                while eng.dies_idle_at() < t
-                    && self.ftl.collect_background(self.background_gc_free_blocks)
-                {
-                    let ops = self.ftl.take_ops();
-                    let start = eng.dies_idle_at();
-                    eng.background_ops(&ops, start);
-                    self.ftl.return_ops(ops);
-                }
+                idle_work(&mut self.ftl, eng, t, self.background_gc_free_blocks);
                 t
             } else {
                 eng.next_issue()
@@ -116,24 +108,8 @@ impl Simulator {
             let r = tr.request;
             self.requests += 1;
             let bytes = r.bytes as u64;
-            let done = match r.op {
-                Op::Write => {
-                    self.host_bytes += bytes;
-                    timed_write(&mut self.ftl, eng, t, &r, 0)
-                }
-                Op::Read => {
-                    pages.clear();
-                    pages.extend((0..r.pages).map(|i| self.ftl.lookup(r.lpn + i)));
-                    self.read_pages += r.pages as u64;
-                    eng.read(t, &pages, bytes)
-                }
-                Op::Trim => {
-                    for i in 0..r.pages {
-                        self.ftl.trim(r.lpn + i);
-                    }
-                    eng.read(t, &[], 0)
-                }
-            };
+            tally(&mut self.host_bytes, &mut self.read_pages, &r);
+            let done = timed_request(&mut self.ftl, eng, t, &r, 0, &mut pages);
             eng.complete(t, done, r.op == Op::Read, bytes);
             if self.ftl.counters().host_pages >= self.next_interval_at {
                 self.record_interval();
