@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from overprov import engine, presets, sweep
+from overprov.calibrate import fit as fitmod
 from overprov.calibrate.measure import Level, Measurement
 from overprov.calibrate.twin import TwinParameters, sim_spec, twin_advertised_bytes
 from overprov.profile.sim_target import parse_spec
@@ -27,6 +28,14 @@ from overprov.steady_window import steady_window, window_percentile
 
 MEASURED_DRIVE_WRITES = 2.0
 SEED = 1
+
+
+def simulated_level(raw_native_op: float, twin_native_op: float, extra_op_percent: float) -> float:
+    """The extra OP at which the twin file (spare ``twin_native_op``, k·ρ₀ with ρ₀ the raw
+    spare) has k times the raw spare of level ``extra_op_percent``."""
+    k = twin_native_op / raw_native_op
+    wanted = k * fitmod.rho_eff(raw_native_op, extra_op_percent)
+    return max(0.0, 100.0 * (1.0 - (1.0 + twin_native_op) / (1.0 + wanted)))
 
 
 def level_config(
