@@ -80,7 +80,9 @@ def _level(extra_op_percent: float, report: dict[str, Any]) -> Level:
         extra_op_percent=extra_op_percent,
         steady_iops=float(iops),
         iops_rel_sd=0.0,
-        waf=sw.waf,
+        # a window whose intervals did not all issue writes has no WAF of its own (a drive so
+        # slow that whole intervals pass without one): the measured part's
+        waf=sw.waf if sw.waf is not None else measured.get("waf"),
         p99_latency_us=window_percentile(timed, sw, "p99"),
         settled=sw.steady,
         window_rounds=sw.last - sw.first + 1,
