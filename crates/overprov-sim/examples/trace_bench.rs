@@ -16,6 +16,7 @@
 //! and the process's peak RSS (VmHWM); run it with two record counts to see the peak does not
 //! grow with the trace.
 //! Usage: trace_bench [--records N] [--sample fio|mqsim] [--keep FILE]
+//! (`--keep FILE` keeps the generated trace, and reuses FILE if it exists already.)
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Write};
@@ -141,8 +142,14 @@ fn main() {
         TraceFormat::Mqsim
     };
 
+    // `--keep FILE` reuses FILE when it exists (the trace of an earlier run with these options)
     let t = Instant::now();
-    let requests = generate(&sample, records, &path);
+    let reuse = get("--keep").is_some() && path.exists();
+    let mut requests = if reuse {
+        0
+    } else {
+        generate(&sample, records, &path)
+    };
     let gen_s = t.elapsed().as_secs_f64();
     let file_bytes = std::fs::metadata(&path).unwrap().len();
 
@@ -158,6 +165,9 @@ fn main() {
         }
     }
     let (parse_s, parse_cpu) = (t.elapsed().as_secs_f64(), cpu_seconds() - c0);
+    if reuse {
+        requests = parsed;
+    }
     assert_eq!(parsed, requests);
 
     // 2. replay to page requests, 3. replay into an FTL

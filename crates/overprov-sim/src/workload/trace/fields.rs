@@ -17,6 +17,42 @@ pub(super) fn op(s: &str, table: &[(&str, Op)], what: &str) -> Result<Op, String
     }
 }
 
+/// The bytes `split_ascii_whitespace` splits on (space, tab, LF, FF, CR).
+const ASCII_WHITESPACE: u64 = 1 << b' ' | 1 << b'\t' | 1 << b'\n' | 1 << 0x0C | 1 << b'\r';
+
+#[inline(always)]
+fn is_ascii_whitespace(c: u8) -> bool {
+    c <= b' ' && ASCII_WHITESPACE & (1 << c) != 0
+}
+
+/// The whitespace-separated fields of `line` (as `split_ascii_whitespace` cuts them): the first
+/// `N` into `out`; returns how many there are in all.
+#[inline]
+pub(super) fn split_ascii_whitespace<'a, const N: usize>(
+    line: &'a str,
+    out: &mut [&'a str; N],
+) -> usize {
+    let b = line.as_bytes();
+    let (mut i, mut n) = (0, 0);
+    loop {
+        while i < b.len() && is_ascii_whitespace(b[i]) {
+            i += 1;
+        }
+        if i == b.len() {
+            return n;
+        }
+        let start = i;
+        while i < b.len() && !is_ascii_whitespace(b[i]) {
+            i += 1;
+        }
+        if n < N {
+            // both ends are at ASCII bytes or the line's ends: char boundaries
+            out[n] = line.get(start..i).unwrap_or_default();
+        }
+        n += 1;
+    }
+}
+
 /// An unsigned decimal integer; `what` names the field in the error.
 #[inline]
 pub(super) fn uint(s: &str, what: &str) -> Result<u64, String> {
@@ -25,6 +61,17 @@ pub(super) fn uint(s: &str, what: &str) -> Result<u64, String> {
         return Err(format!("{what}: expected an unsigned integer, got {s:?}"));
     }
     let mut v: u64 = 0;
+    if b.len() < 20 {
+        // 19 digits cannot overflow 64 bits
+        for &c in b {
+            let d = c.wrapping_sub(b'0');
+            if d > 9 {
+                return Err(format!("{what}: expected an unsigned integer, got {s:?}"));
+            }
+            v = v * 10 + d as u64;
+        }
+        return Ok(v);
+    }
     for &c in b {
         let d = c.wrapping_sub(b'0');
         if d > 9 {
@@ -91,7 +138,33 @@ mod tests {
     }
 
     #[test]
+    fn fields_split_as_split_ascii_whitespace() {
+        for line in [
+            "a b  c",
+            " \t lead\x0Cform\rfeed \n",
+            "",
+            "one",
+            "v\x0Btab é x",
+            "1 2 3 4 5 6 7 8 9",
+        ] {
+            let want: Vec<&str> = line.split_ascii_whitespace().collect();
+            let mut out = [""; 4];
+            let n = split_ascii_whitespace(line, &mut out);
+            assert_eq!(n, want.len(), "{line:?}");
+            assert_eq!(&out[..n.min(4)], &want[..n.min(4)], "{line:?}");
+        }
+    }
+
+    #[test]
     fn integers_reject_signs_and_overflow() {
+        assert_eq!(
+            uint("1234567890123456789", "x"),
+            Ok(1_234_567_890_123_456_789)
+        );
+        assert_eq!(
+            uint("9999999999999999999", "x"),
+            Ok(9_999_999_999_999_999_999)
+        );
         assert_eq!(uint("18446744073709551615", "x"), Ok(u64::MAX));
         assert!(uint("18446744073709551616", "x").is_err());
         assert!(uint("-1", "x").is_err());

@@ -11,7 +11,7 @@
 //! runs past the last user page wraps to page 0 (it is split in two).
 
 use std::fs::File;
-use std::io::BufReader;
+
 use std::path::{Path, PathBuf};
 
 use super::summary::OpTotals;
@@ -112,7 +112,7 @@ pub struct Replay {
     path: PathBuf,
     format: TraceFormat,
     opts: ReplayOptions,
-    reader: TraceReader<BufReader<File>>,
+    reader: TraceReader<File>,
     pass: u32,
     pass_start_ns: u64,
     pass_last_ns: u64,
