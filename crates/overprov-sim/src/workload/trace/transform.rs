@@ -247,9 +247,20 @@ impl Replay {
         self.pass_last_ns = self.pass_last_ns.max(time_ns);
         let page = self.opts.page_size_bytes as u64;
         let end = rec.offset_bytes.saturating_add(rec.len_bytes);
-        let (first_page, end_page) = match rec.op {
-            Op::Trim => (rec.offset_bytes.div_ceil(page), end / page),
-            Op::Write | Op::Read => (rec.offset_bytes / page, end.div_ceil(page)),
+        let (first_page, end_page) = if page.is_power_of_two() {
+            // the same quotients by shifts (the usual case: no 64-bit divisions per record)
+            let (shift, mask) = (page.trailing_zeros(), page - 1);
+            let floor = |b: u64| b >> shift;
+            let ceil = |b: u64| (b >> shift) + u64::from(b & mask != 0);
+            match rec.op {
+                Op::Trim => (ceil(rec.offset_bytes), floor(end)),
+                Op::Write | Op::Read => (floor(rec.offset_bytes), ceil(end)),
+            }
+        } else {
+            match rec.op {
+                Op::Trim => (rec.offset_bytes.div_ceil(page), end / page),
+                Op::Write | Op::Read => (rec.offset_bytes / page, end.div_ceil(page)),
+            }
         };
         if end_page <= first_page {
             return; // empty, or a trim covering no whole page
@@ -294,7 +305,11 @@ impl Replay {
         };
         p.left -= n;
         p.page += n;
-        p.lpn = (p.lpn + n) % user;
+        // n <= user - lpn: the sum wraps at most to 0
+        p.lpn += n;
+        if p.lpn == user {
+            p.lpn = 0;
+        }
         if p.left == 0 {
             p.op = None;
         }
