@@ -58,6 +58,26 @@ impl Parser {
     /// then reads it, or says what is wrong with it). Gives what the general path gives.
     #[inline]
     fn parse_usual(&self, version: u8, b: &[u8]) -> Option<TraceRecord> {
+        match self.parse_usual_prefix(version, b)? {
+            (r, []) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// A usual data line at the start of `b` (the bytes after the file's last read line): the
+    /// record and the bytes the line takes with its newline; `None` if `b` does not start with
+    /// a whole usual line ended by `\n` (the reader then cuts the line and calls `parse`).
+    #[inline]
+    pub fn parse_line_start(&self, b: &[u8]) -> Option<(TraceRecord, usize)> {
+        let (r, rest) = self.parse_usual_prefix(self.version?, b)?;
+        rest.first()
+            .is_some_and(|&c| c == b'\n')
+            .then(|| (r, b.len() - rest.len() + 1))
+    }
+
+    /// `[timestamp] filename action offset length` at the start of `b`, and the bytes after it.
+    #[inline(always)]
+    fn parse_usual_prefix<'a>(&self, version: u8, b: &'a [u8]) -> Option<(TraceRecord, &'a [u8])> {
         let (time_ns, b) = match version {
             3 => {
                 let (t, rest) = digits(b)?;
@@ -75,16 +95,14 @@ impl Parser {
         };
         let (offset_bytes, b) = digits(b)?;
         let (len_bytes, b) = digits(b.strip_prefix(b" ")?)?;
-        if !b.is_empty() {
-            return None;
-        }
-        Some(TraceRecord {
+        let r = TraceRecord {
             time_ns,
             op,
             offset_bytes,
             len_bytes,
             device: self.last_file as u32,
-        })
+        };
+        Some((r, b))
     }
 
     pub fn parse(&mut self, line: &str) -> Result<Option<TraceRecord>, String> {
@@ -298,8 +316,17 @@ mod tests {
         ];
         for line in lines {
             let want = general.parse_general(line);
+            if let Some((r, used)) = fast.parse_line_start(format!("{line}\nnext").as_bytes()) {
+                assert_eq!(
+                    (Ok(Some(r)), used),
+                    (want.clone(), line.len() + 1),
+                    "{line:?}"
+                );
+            }
             assert_eq!(fast.parse(line), want, "{line:?}");
         }
+        assert_eq!(fast.parse_line_start(b"5 /data write 1 2"), None);
+        assert_eq!(fast.parse_line_start(b"5 /data write 1 2\r\n"), None);
         assert_eq!(fast.files, vec!["/data", "/other"]);
     }
 

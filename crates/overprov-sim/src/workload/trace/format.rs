@@ -99,6 +99,17 @@ impl LineParser {
         }
     }
 
+    /// A record read straight from the bytes at the start of a line (`buf` runs past the line's
+    /// end), and the bytes it took with its newline, when the format has such a fast path and
+    /// the line is of its usual shape; otherwise `None` and the reader cuts the line.
+    #[inline(always)]
+    pub(super) fn parse_line_start(&self, buf: &[u8]) -> Option<(TraceRecord, usize)> {
+        match self {
+            LineParser::Fio(p) => p.parse_line_start(buf),
+            _ => None,
+        }
+    }
+
     #[inline]
     pub(super) fn parse(&mut self, line: &str) -> std::result::Result<Option<TraceRecord>, String> {
         match self {
