@@ -26,8 +26,10 @@ pub struct Parser {
     version: Option<u8>,
     wait_clock_ns: u64,
     files: Vec<String>,
-    /// Index in `files` of the file named last (lines of one file follow one another).
+    /// Index in `files` of the file named last (lines of one file follow one another), and its
+    /// name as a word when it is short.
     last_file: usize,
+    last_word: Option<NameWord>,
 }
 
 impl Parser {
@@ -41,15 +43,20 @@ impl Parser {
             return Ok(self.last_file as u32);
         }
         if let Some(i) = self.files.iter().position(|f| f == name) {
-            self.last_file = i;
+            self.set_last_file(i);
             return Ok(i as u32);
         }
         if self.files.len() >= MAX_FILES {
             return Err(format!("more than {MAX_FILES} distinct file names"));
         }
         self.files.push(name.to_string());
-        self.last_file = self.files.len() - 1;
+        self.set_last_file(self.files.len() - 1);
         Ok(self.last_file as u32)
+    }
+
+    fn set_last_file(&mut self, i: usize) {
+        self.last_file = i;
+        self.last_word = NameWord::new(self.files[i].as_bytes());
     }
 
     /// A data line of the usual shape — `[timestamp] filename action offset length`, single
@@ -86,7 +93,7 @@ impl Parser {
             _ => (self.wait_clock_ns, b),
         };
         let name = self.files.get(self.last_file)?.as_bytes();
-        let b = b.strip_prefix(name)?.strip_prefix(b" ")?;
+        let b = strip_name(b, name, self.last_word)?.strip_prefix(b" ")?;
         let (op, b) = match b {
             [b'w', b'r', b'i', b't', b'e', b' ', rest @ ..] => (Op::Write, rest),
             [b'r', b'e', b'a', b'd', b' ', rest @ ..] => (Op::Read, rest),
@@ -182,6 +189,39 @@ impl Parser {
     }
 }
 
+/// A file name of up to 16 bytes as a little-endian 128-bit word and the mask of its bytes (to
+/// compare it with the start of a line in one step, without a call to `memcmp`).
+#[derive(Debug, Clone, Copy, Default)]
+struct NameWord {
+    word: u128,
+    mask: u128,
+}
+
+impl NameWord {
+    fn new(name: &[u8]) -> Option<Self> {
+        let mut padded = [0u8; 16];
+        padded.get_mut(..name.len())?.copy_from_slice(name);
+        let mask = match name.len() {
+            16 => u128::MAX,
+            n => (1u128 << (8 * n)) - 1,
+        };
+        Some(NameWord {
+            word: u128::from_le_bytes(padded),
+            mask,
+        })
+    }
+}
+
+/// `b` after its prefix `name` (whose word is `word`, if it has one), if it starts with it.
+#[inline(always)]
+fn strip_name<'a>(b: &'a [u8], name: &[u8], word: Option<NameWord>) -> Option<&'a [u8]> {
+    if let (Some(w), Some(head)) = (word, b.get(..16)) {
+        let head = u128::from_le_bytes(head.try_into().expect("16 bytes"));
+        return ((head ^ w.word) & w.mask == 0).then(|| &b[name.len()..]);
+    }
+    b.strip_prefix(name)
+}
+
 /// Powers of ten up to 10⁸.
 const POW10: [u64; 9] = [
     1,
@@ -263,6 +303,31 @@ mod tests {
         let r = p.parse("160 /tmp/g trim 0 4096").unwrap().unwrap();
         assert_eq!((r.op, r.device), (Op::Trim, 1));
         assert!(p.parse("161 /tmp/f wait 100 0").is_err());
+    }
+
+    #[test]
+    fn names_strip_as_strip_prefix() {
+        let line = b"/data/disk1 write 4096 4096 and some more bytes";
+        for name in [
+            &b""[..],
+            b"/",
+            b"/data",
+            b"/data/disk1",
+            b"/data/disk2",
+            b"/data/disk1 writ",
+        ] {
+            for b in [&line[..], &line[..12], &line[..5]] {
+                let w = NameWord::new(name);
+                assert_eq!(
+                    strip_name(b, name, w),
+                    b.strip_prefix(name),
+                    "{name:?} {b:?}"
+                );
+            }
+        }
+        let long = b"/a/very/long/file/name/indeed write 1 2";
+        assert!(NameWord::new(&long[..29]).is_none());
+        assert_eq!(strip_name(long, &long[..29], None), Some(&long[29..]));
     }
 
     #[test]

@@ -242,8 +242,13 @@ impl Replay {
 
     fn start(&mut self, rec: TraceRecord) {
         let first = *self.first_time_ns.get_or_insert(rec.time_ns);
-        let rel = rec.time_ns.saturating_sub(first) as f64 * self.opts.time_scale;
-        let time_ns = self.pass_start_ns.saturating_add(rel as u64);
+        let gap = rec.time_ns.saturating_sub(first);
+        // unscaled gaps up to 2⁵³ ns convert to f64 and back exactly: skip the conversions
+        let rel = match self.opts.time_scale == 1.0 && gap <= 1 << 53 {
+            true => gap,
+            false => (gap as f64 * self.opts.time_scale) as u64,
+        };
+        let time_ns = self.pass_start_ns.saturating_add(rel);
         self.pass_last_ns = self.pass_last_ns.max(time_ns);
         let page = self.opts.page_size_bytes as u64;
         let end = rec.offset_bytes.saturating_add(rec.len_bytes);
