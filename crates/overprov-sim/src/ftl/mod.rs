@@ -382,6 +382,11 @@ impl Ftl {
         sources.clear();
         let start = b * self.ppb;
         let end = start + self.ppb;
+        // the victim's reverse-map entries, read below for every valid page: one request per
+        // cache line now, so they arrive while the valid pages are listed
+        for p in (start..end).step_by(16) {
+            prefetch::prefetch(&self.p2l[p as usize]);
+        }
         let mut p = start;
         while p < end {
             let bit = p & 63;
