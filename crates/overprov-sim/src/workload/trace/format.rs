@@ -81,6 +81,8 @@ impl TraceFormat {
 #[derive(Debug, Clone)]
 pub(super) enum LineParser {
     Stateless(fn(&str) -> std::result::Result<Option<TraceRecord>, String>),
+    /// MQSim: stateless, with a fast path for its usual line.
+    Mqsim,
     Blkparse(blkparse::Parser),
     Fio(fio_iolog::Parser),
 }
@@ -94,7 +96,7 @@ impl LineParser {
             TraceFormat::Systor => LineParser::Stateless(systor::parse),
             TraceFormat::Alibaba => LineParser::Stateless(alibaba::parse),
             TraceFormat::Tencent => LineParser::Stateless(tencent::parse),
-            TraceFormat::Mqsim => LineParser::Stateless(mqsim::parse),
+            TraceFormat::Mqsim => LineParser::Mqsim,
             TraceFormat::Csv => LineParser::Stateless(csv::parse),
         }
     }
@@ -106,6 +108,7 @@ impl LineParser {
     pub(super) fn parse_line_start(&self, buf: &[u8]) -> Option<(TraceRecord, usize)> {
         match self {
             LineParser::Fio(p) => p.parse_line_start(buf),
+            LineParser::Mqsim => mqsim::parse_line_start(buf),
             _ => None,
         }
     }
@@ -114,6 +117,7 @@ impl LineParser {
     pub(super) fn parse(&mut self, line: &str) -> std::result::Result<Option<TraceRecord>, String> {
         match self {
             LineParser::Stateless(f) => f(line),
+            LineParser::Mqsim => mqsim::parse(line),
             LineParser::Blkparse(p) => p.parse(line),
             LineParser::Fio(p) => p.parse(line),
         }

@@ -412,14 +412,23 @@ mod tests {
     }
 
     #[test]
-    fn fio_lines_read_where_they_start_match_lines_cut_first() {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../tests/data/traces/fio-randrw.iolog"
+    fn lines_read_where_they_start_match_lines_cut_first() {
+        for (name, format) in [
+            ("fio-randrw.iolog", TraceFormat::FioIolog),
+            ("mqsim-tpcc-small.trace", TraceFormat::Mqsim),
+        ] {
+            same_records_either_way(name, format);
+        }
+    }
+
+    fn same_records_either_way(name: &str, format: TraceFormat) {
+        let path = format!(
+            "{}/../../tests/data/traces/{name}",
+            env!("CARGO_MANIFEST_DIR")
         );
         let text = std::fs::read(path).unwrap();
         let mut want = Vec::new();
-        let mut parser = LineParser::new(TraceFormat::FioIolog);
+        let mut parser = LineParser::new(format);
         for line in std::str::from_utf8(&text).unwrap().lines() {
             if let Some(r) = parser.parse(line.trim()).unwrap() {
                 want.push(r);
@@ -431,7 +440,7 @@ mod tests {
                 true => Box::new(Trickle(&text, 0)),
                 false => Box::new(&text[..]),
             };
-            let mut r = TraceReader::new(inner, "f", TraceFormat::FioIolog, false);
+            let mut r = TraceReader::new(inner, "f", format, false);
             let got: Vec<TraceRecord> = r.by_ref().map(|x| x.unwrap()).collect();
             assert_eq!(got, want);
             assert_eq!(r.bytes_read(), text.len() as u64);
