@@ -11,7 +11,6 @@
 //! runs past the last user page wraps to page 0 (it is split in two).
 
 use std::fs::File;
-
 use std::path::{Path, PathBuf};
 
 use super::summary::OpTotals;
