@@ -28,7 +28,7 @@ from pathlib import Path
 
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import predict as predmod
-from overprov.calibrate import validation
+from overprov.calibrate import spare_readings, validation
 from overprov.units import parse_size_bytes
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -77,6 +77,7 @@ def published(folder: Path, jobs: int | None = None) -> list[dict]:
     p850 = "Samsung 850 Pro 512 GB, fio 4k randwrite QD32, 30 min per level"
     fob850 = fitmod.Point(0, 90000, 0.05, fresh=True)  # data sheet: random write up to 90K IOPS
     raw850 = 2**39 / 512e9 - 1  # 512 GB on 512 GiB of NAND: the raw NAND as the native spare
+    rawpny = 2**37 / 128e9 - 1  # 128 GB on 128 GiB
     cases = [
         {"name": p850, "fitted": "20%: 25,000; FOB 90,000 (data sheet); native OP fitted",
          "points": [fitmod.Point(20, 25000, 0.05), fob850], "native_op": None,
@@ -90,6 +91,20 @@ def published(folder: Path, jobs: int | None = None) -> list[dict]:
         {"name": p850, "fitted": "40%: 50,000; native OP = raw NAND (7.4%), no FOB",
          "points": [fitmod.Point(40, 50000, 0.05)], "native_op": raw850,
          "held_out": (20.0, "iops", 25000.0)},
+        {"name": p850, "fitted": "20%: 25,000; FOB 90,000; raw NAND given (512 GiB): both readings",
+         "points": [fitmod.Point(20, 25000, 0.05), fob850], "raw_native_op": raw850,
+         "held_out": (40.0, "iops", 50000.0)},
+        {"name": p850, "fitted": "40%: 50,000; FOB 90,000; raw NAND given (512 GiB): both readings",
+         "points": [fitmod.Point(40, 50000, 0.05), fob850], "raw_native_op": raw850,
+         "held_out": (20.0, "iops", 25000.0)},
+        {"name": "PNY 128 GB vs 120 GB, JESD219A from secure erase",
+         "fitted": "128 GB (0% extra): WAF 2.85; raw NAND given (128 GiB): both readings",
+         "points": [fitmod.Point(0, None, 0.05, 2.85, 0.05)], "raw_native_op": rawpny,
+         "held_out": (6.25, "waf", 1.87), "workload": {"pattern": "jesd219"}},
+        {"name": "PNY 128 GB vs 120 GB, uniform random assumed",
+         "fitted": "128 GB (0% extra): WAF 2.85; raw NAND given (128 GiB): both readings",
+         "points": [fitmod.Point(0, None, 0.05, 2.85, 0.05)], "raw_native_op": rawpny,
+         "held_out": (6.25, "waf", 1.87)},
         {"name": "PNY 128 GB vs 120 GB, JESD219A from secure erase",
          "fitted": "128 GB (0% extra): WAF 2.85; native OP fitted",
          "points": [fitmod.Point(0, None, 0.05, 2.85, 0.05)], "native_op": None,
@@ -102,11 +117,18 @@ def published(folder: Path, jobs: int | None = None) -> list[dict]:
     out = []
     for i, case in enumerate(cases):
         x, what, value = case["held_out"]
-        pred = predmod.predict(
-            case["points"], [x], folder / f"published-{i}", native_op=case["native_op"],
-            source=case["name"], workload=case.get("workload"), independent_levels=True,
-            jobs=jobs,
-        )  # fmt: skip
+        if "raw_native_op" in case:
+            pred = spare_readings.predict(
+                case["points"], [x], folder / f"published-{i}",
+                raw_native_op=case["raw_native_op"], source=case["name"],
+                workload=case.get("workload"), jobs=jobs,
+            )  # fmt: skip
+        else:
+            pred = predmod.predict(
+                case["points"], [x], folder / f"published-{i}", native_op=case["native_op"],
+                source=case["name"], workload=case.get("workload"), independent_levels=True,
+                jobs=jobs,
+            )  # fmt: skip
         row = pred["levels"][0]
         got = row["steady_iops"] if what == "iops" else row["waf"]
         out.append({
@@ -115,6 +137,10 @@ def published(folder: Path, jobs: int | None = None) -> list[dict]:
             "fitted": case["fitted"],
             "held_out": f"{x:g}%: {what.upper()} {value:,g}",
             "predicted": got,
+            "readings": {
+                k: r["levels"][0]["steady_iops" if what == "iops" else "waf"]
+                for k, r in pred.get("readings", {}).items()
+            },
             "rel_error": got / value - 1.0,
             "interval": [row["steady_iops_low"], row["steady_iops_high"]] if what == "iops"
             else [row["waf_low"], row["waf_high"]],
@@ -124,6 +150,28 @@ def published(folder: Path, jobs: int | None = None) -> list[dict]:
 
 PNY_GC = [("greedy", "single"), ("greedy", "workload"), ("cost-benefit", "single"),
           ("cost-benefit", "workload")]  # fmt: skip
+
+
+def readings_check(
+    truth: tuple[float, float], raw: float, workload: dict, curve, jobs: int | None
+) -> dict:
+    """calibrate's two readings of the raw NAND on a simulated truth (a GC design's WAF at
+    0% and 6.25% extra OP): fitted on the 0% figure, the 6.25% one held out."""
+    with tempfile.TemporaryDirectory() as d:
+        pred = spare_readings.predict(
+            [fitmod.Point(0, None, 0.05, truth[0], 0.05)], [6.25], Path(d),
+            raw_native_op=raw, workload=workload, curve=curve, jobs=jobs,
+        )  # fmt: skip
+    row = pred["levels"][0]
+    return {
+        "waf_0": truth[0],
+        "waf_6_25": truth[1],
+        "effective_spare": pred["readings"]["effective_spare"]["levels"][0]["waf"],
+        "raw_spare": pred["readings"]["raw_spare"]["levels"][0]["waf"],
+        "spare_efficiency": pred["readings"]["raw_spare"]["fit"]["spare_efficiency"],
+        "predicted": row["waf"],
+        "interval": [row["waf_low"], row["waf_high"]],
+    }
 
 
 def pny_why(jobs: int | None = None) -> list[dict]:
@@ -137,6 +185,7 @@ def pny_why(jobs: int | None = None) -> list[dict]:
 
     jesd = {"pattern": "jesd219"}
     raw = 2**37 / 128e9 - 1
+    greedy_curve = workload_curve.simulate_curve(jesd, jobs=jobs)  # calibrate's, design unknown
     out = []
     for policy, streams in PNY_GC:
         ftl = {"policy": policy, "host_streams": streams}
@@ -159,15 +208,21 @@ def pny_why(jobs: int | None = None) -> list[dict]:
             mid = (lo * hi) ** 0.5
             lo, hi = (mid, hi) if whole_run(0, mid) < 2.85 else (lo, mid)
         run_dw = (lo * hi) ** 0.5
+        raw_waf = (reps[0]["measured"]["waf"], reps[1]["measured"]["waf"])
+        erase_waf = (whole_run(0, run_dw), whole_run(6.25, run_dw))
         out.append({
             "gc": f"{policy}, {streams} frontier" + ("s" if streams == "workload" else ""),
+            "readings": {
+                "steady, raw NAND": readings_check(raw_waf, raw, jesd, greedy_curve, jobs),
+                "from erase": readings_check(erase_waf, raw, jesd, greedy_curve, jobs),
+            },
             "erase_run_dw": run_dw,
-            "erase_waf_0": whole_run(0, run_dw),
-            "erase_waf_6_25": whole_run(6.25, run_dw),
+            "erase_waf_0": erase_waf[0],
+            "erase_waf_6_25": erase_waf[1],
             "fitted_native_op": s.native_op,
             "fitted_waf_6_25": s.waf(6.25),
-            "raw_waf_0": reps[0]["measured"]["waf"],
-            "raw_waf_6_25": reps[1]["measured"]["waf"],
+            "raw_waf_0": raw_waf[0],
+            "raw_waf_6_25": raw_waf[1],
         })  # fmt: skip
     return out
 
@@ -222,12 +277,35 @@ def markdown_why(why: list[dict]) -> str:
         "→ 6.25% WAF |",
         "|---|---|---|---|---|---|---|---|",
     ]
+    checks = [(w["gc"], truth, c) for w in why for truth, c in w.get("readings", {}).items()]
     for w in why:
         lines.append(
             f"| {w['gc']} | {100 * w['fitted_native_op']:.1f}% | {w['fitted_waf_6_25']:.2f} | "
             f"{w['raw_waf_0']:.2f} | {w['raw_waf_6_25']:.2f} | {w['erase_run_dw']:.1f} dw | "
             f"{w['erase_waf_0']:.2f} | {w['erase_waf_6_25']:.2f} |"
         )
+    if checks:
+        lines += [
+            "",
+            "| GC (JESD219) | truth | 0%: WAF (fitted) | 6.25%: WAF (held out) | effective "
+            "spare | raw spare × k | k | predicted (geometric mean) | error | 80% interval | "
+            "inside |",
+            "|---|---|---|---|---|---|---|---|---|---|---|",
+        ]
+        for gc, truth, c in checks:
+            lo, hi = c["interval"]
+
+            def err(v: float, c: dict = c) -> str:
+                return f"{100 * (v / c['waf_6_25'] - 1):+.0f}%"
+
+            lines.append(
+                f"| {gc} | {truth} | {c['waf_0']:.2f} | {c['waf_6_25']:.2f} | "
+                f"{c['effective_spare']:.2f} ({err(c['effective_spare'])}) | "
+                f"{c['raw_spare']:.2f} ({err(c['raw_spare'])}) | "
+                f"{c['spare_efficiency']:.2f} | {c['predicted']:.2f} | "
+                f"{err(c['predicted'])} | {lo:.2f}–{hi:.2f} | "
+                f"{'yes' if lo <= c['waf_6_25'] <= hi else 'no'} |"
+            )
     return "\n".join(lines)
 
 

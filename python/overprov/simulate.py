@@ -401,11 +401,10 @@ def check_outputs(args: argparse.Namespace) -> None:
 def check_resources(configs: list[dict[str, Any]], force: bool) -> None:
     """Before a long sweep: its estimated time and memory on stderr; a sweep whose memory
     would exceed what is available now is refused unless ``force``."""
-    cheap = [
-        sim_estimate.planned_host_pages(c, validate(c)["geometry"]) for c in configs
-    ]  # fast: no calibration for a run that writes under 2^24 pages
-    if max(cheap) < 2**24:
-        return
+    pairs = [(c, validate(c)["geometry"]) for c in configs]
+    if not any(sim_estimate.worth_estimating(c, g) for c, g in pairs):
+        return  # fast: no calibration for a short run
+    cheap = [sim_estimate.planned_host_pages(c, g) for c, g in pairs]
     est = sim_estimate.estimate(max(configs, key=lambda c: sim_estimate.physical_pages(c)))
     total_s = sum(n / est.pages_per_second for n in cheap)
     if total_s > sim_estimate.LONG_RUN_S:

@@ -38,12 +38,15 @@ def timed_intervals(timed: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 
 def window_waf(intervals: Sequence[Mapping[str, Any]], first: int, last: int) -> float | None:
     """NAND bytes / host bytes over intervals ``first``..``last``: each interval's WAF weighted
-    by the host bytes it wrote (``host_bytes_total`` differences)."""
+    by the host bytes it wrote (``host_bytes_total`` differences). An interval that wrote
+    nothing has no WAF and weighs nothing (a drive so slow that no write completes in it)."""
     prev = _number(intervals[first - 1].get("host_bytes_total")) if first > 0 else 0.0
     host = nand = 0.0
     for iv in intervals[first : last + 1]:
         total = _number(iv.get("host_bytes_total"))
         waf = _number(iv.get("waf"))
+        if waf is None and total is not None and total == prev:
+            continue
         if total is None or waf is None or prev is None:
             return None
         host += total - prev

@@ -133,6 +133,19 @@ def test_sizes_spans_and_estimate():
     assert est["bytes_per_member_max"] == 2 * 10**12 + (60 + rounds_max * 60) * 10_000 * 4096
     assert est["endurance_share_max"] == pytest.approx(est["bytes_per_member_max"] / 1e14)
     assert est["seconds_min"] == pytest.approx(60 + 4000 + est["rounds_min"] * 60)
+
+
+def test_the_estimate_never_has_a_minimum_above_its_maximum():
+    """--max-rounds 6 with a window of 5 and its baseline (10 rounds): a phase gives up at 6
+    rounds, so no phase can need 10 (the estimate printed 10 to 6 before)."""
+    s = ProfileSettings(extra_op_percents=[0, 20], round_seconds=10, max_rounds=6)
+    s.validate()
+    est = estimate(s, 10**9, 1, random_iops=10_000, seq_bytes_per_s=500e6)
+    for p in est["per_phase"]:
+        assert p["rounds_min"] <= p["rounds_max"]
+    assert est["rounds_min"] <= est["rounds_max"]
+    assert est["seconds_min"] <= est["seconds_max"]
+    assert est["bytes_per_member_min"] <= est["bytes_per_member_max"]
     assert est["assumptions"] == []
     copy.deepcopy(est)
 

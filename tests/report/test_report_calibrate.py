@@ -59,6 +59,29 @@ def test_report_of_a_calibration(waf_calibration, tmp_path):
     assert pred["interval"] in words
 
 
+def test_report_of_a_prediction_file_with_both_readings_of_the_raw_nand(tmp_path):
+    """prediction.json given as a file (not its folder), from figures with the raw NAND
+    given: validated as a calibrate document (its t_cmd may be negative) and reported."""
+    cal = tmp_path / "cal"
+    res = overprov(
+        "calibrate", "--waf-points", "0:2.85", "--extra-op", "0,6.25,20", "--advertised",
+        "128GB", "--physical", "128GiB", "--out", str(cal),
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    pred = json.loads((cal / "prediction.json").read_text())
+    assert set(pred["readings"]) == {"effective_spare", "raw_spare"}
+    out = tmp_path / "rep"
+    res = overprov("report", str(cal / "prediction.json"), "--out", str(out))
+    assert res.returncode == 0, res.stderr
+    words = unescape(re.sub(r"<[^>]+>", " ", check_page(out)))
+    for r in pred["levels"]:
+        assert f"{r['waf_low']:.2f}–{r['waf_high']:.2f}" in words
+    bad = tmp_path / "other.json"
+    bad.write_text(json.dumps({"schema": "overprov.plan/1"}))
+    res = overprov("report", str(bad), "--out", str(tmp_path / "no"))
+    assert res.returncode == 2 and "calibrate files" in res.stderr
+
+
 @pytest.fixture(scope="module")
 def sim_calibration(tmp_path_factory):
     """A real calibration of a simulated drive: it measures 0% and 40%, fits, builds the twin."""

@@ -33,6 +33,8 @@ def test_report_of_a_simulated_qualification_shows_every_verdict(qualify_sim, tm
     assert res.returncode == 0, res.stderr
     again = check_page(tmp_path / "r")
     assert "Qualification" in again and "flushes wait for NAND" in again
+    # qualify results carry no WAF per OP level: no (empty) Endurance section
+    assert 'id="endurance"' not in again and "No rated endurance" not in again
 
 
 def test_a_qualify_source_has_no_op_levels_and_keeps_its_document(qualify_sim):

@@ -48,3 +48,19 @@ def test_no_window_the_last_fifth_not_steady():
     assert sw.waf == pytest.approx((3 * 5 + 1 * 2) / 4)
     assert sw.text().startswith("last fifth (NOT steady): intervals 9–10 of 10")
     assert steady_window({"intervals": []}) is None
+
+
+def test_an_interval_that_wrote_nothing_weighs_nothing():
+    """A drive so slow that a whole interval passes without a write (WAF in the hundreds, the
+    850 Pro's twin at 0% extra OP): that interval has no WAF and adds no bytes; the window's
+    WAF is the others'. An interval that wrote bytes without a WAF still leaves it unknown."""
+    from overprov.steady_window import window_waf
+
+    ivs = [
+        {"host_bytes_total": 100, "waf": 200.0},
+        {"host_bytes_total": 100, "waf": None},
+        {"host_bytes_total": 300, "waf": 300.0},
+    ]
+    assert window_waf(ivs, 0, 2) == pytest.approx((100 * 200 + 200 * 300) / 300)
+    ivs[1] = {"host_bytes_total": 150, "waf": None}
+    assert window_waf(ivs, 0, 2) is None

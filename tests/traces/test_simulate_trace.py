@@ -125,6 +125,38 @@ def test_the_open_loop_replays_at_the_traces_rate(overprov_cli, tmp_path) -> Non
     assert c["ios"] == 4000 and c["ios"] / c["simulated_s"] > 10_000
 
 
+def test_the_table_quotes_the_measured_passes_not_the_warm_up(overprov_cli, tmp_path) -> None:
+    """Closed loop after a fill, one warm-up pass then one measured: the table's IOPS and p99
+    are the measured pass's (timed.measured), not the whole replay's."""
+    trace = tmp_path / "warm.csv"
+    uniform_trace(trace, 8192, 8192, 1_000)
+    args = ("--trace", str(trace), *SMALL, "--qd", "8", "--trace-warmup-passes", "1")
+    doc = simulate(overprov_cli, *args)
+    t = doc["runs"][0]["timed"]
+    m = t["measured"]
+    assert m["ios"] == 8192 and t["ios"] >= 2 * 8192
+    rc, out, err = overprov_cli("simulate", *args, "--no-progress")
+    assert rc == 0, err
+    assert f"{m['iops']:,.0f}" in out and f"{m['latency_us']['p99']:,.0f}" in out
+    assert "warm-up passes not included" in out
+
+
+def test_check_plans_a_trace_by_its_file_and_passes(overprov_cli, tmp_path) -> None:
+    """--check for a trace: the fill's pages plus, per pass, the file's pages (what the core's
+    progress counts), not the synthetic workload's drive writes; and without running it."""
+    trace = tmp_path / "plan.csv"
+    uniform_trace(trace, 8192, 20_000, 1_000)
+    file_pages = -(-trace.stat().st_size // 4096)
+    rc, out, err = overprov_cli(
+        "simulate", "--trace", str(trace), *SMALL, "--trace-repeat", "3",
+        "--trace-warmup-passes", "1", "--check",
+    )  # fmt: skip
+    assert rc == 0, err
+    planned = 8192 + 4 * file_pages
+    assert f"({planned:,} pages of fill and trace file at " in out
+    assert "WAF" not in out  # checked, not run
+
+
 def test_a_bad_line_names_file_and_line(overprov_cli, tmp_path) -> None:
     bad = tmp_path / "bad.csv"
     bad.write_text("time_ns,op,offset_bytes,len_bytes,device\n0,W,0,4096,0\n1,Z,0,4096,0\n")

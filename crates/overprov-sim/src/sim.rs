@@ -257,6 +257,9 @@ impl Simulator {
         };
         if phase == Phase::Measure {
             self.ftl.reset_victim_histogram();
+            if let Some(eng) = self.timed.as_mut() {
+                eng.start_measured();
+            }
             if self.time_end_ns.is_some() {
                 self.phase_end = u64::MAX; // ends by simulated time
             }

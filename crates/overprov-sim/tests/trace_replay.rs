@@ -146,6 +146,30 @@ fn the_open_loop_keeps_the_arrival_times() {
 }
 
 #[test]
+fn the_timed_figures_of_the_measured_passes_leave_the_warm_up_out() {
+    // 2 warm-up passes then 1 measured pass of 8,192 writes, closed loop at QD 8
+    let pages = 8_192u64;
+    let path = temp("warm.csv");
+    uniform_trace(&path, pages, pages, 1_000);
+    let mut c = small(&path);
+    c.timing.enabled = true;
+    c.timing.host.queue_depth = 8;
+    c.trace.warmup_passes = 2;
+    let t = run(c).timed.unwrap();
+    let m = t.measured.expect("a measured phase");
+    assert_eq!(m.ios, pages, "the measured pass's requests alone");
+    assert!(
+        t.ios >= 3 * pages,
+        "the run's total counts every pass: {}",
+        t.ios
+    );
+    assert!(m.simulated_s > 0.0 && m.simulated_s < t.simulated_s);
+    let iops = m.iops.unwrap();
+    assert!((iops - m.ios as f64 / m.simulated_s).abs() < 1e-6 * iops);
+    assert!(m.latency_us.is_some() && m.read_latency_us.is_none());
+}
+
+#[test]
 fn reads_and_trims_are_replayed_as_such() {
     let path = temp("mixed.csv");
     fs::write(

@@ -16,6 +16,7 @@ from overprov import presets
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import plan as planmod
 from overprov.calibrate import predict as predmod
+from overprov.calibrate import spare_readings
 from overprov.calibrate.chart import write_chart
 from overprov.calibrate.measure import Measurement, measure, write_counters
 from overprov.errors import ConfigError
@@ -123,10 +124,15 @@ def register(subparsers: Any) -> None:
         "--advertised",
         default=None,
         metavar="SIZE",
-        help="the drive's user capacity (e.g. 512GB); with --physical fixes native OP",
+        help="the drive's user capacity (e.g. 512GB), with --physical",
     )
     p.add_argument(
-        "--physical", default=None, metavar="SIZE", help="the drive's raw NAND (e.g. 512GiB)"
+        "--physical",
+        default=None,
+        metavar="SIZE",
+        help="the drive's raw NAND (e.g. 512GiB): with figures, predict with two readings of "
+        "it (its spare partly unused, or used k times as well as greedy GC) and combine them; "
+        "with a TARGET, fix the native OP to it",
     )
     p.add_argument("--allow-hdd", action="store_true", help="accept a rotational device")
     p.add_argument(
@@ -265,7 +271,23 @@ def _summary(pred: dict[str, Any]) -> str:
             f", NAND time per 4 KiB written {f['t_page_us']:.2f} µs, controller time per "
             f"command {f['t_cmd_us']:.2f} µs"
         )
-    lines.append(fit_text)
+    if not pred.get("readings"):
+        lines.append(fit_text)
+    for name, r in (pred.get("readings") or {}).items():
+        rf = r["fit"]
+        label = (
+            f"effective spare (native OP {100 * rf['native_op']:.1f}%)"
+            if name == "effective_spare"
+            else f"raw spare ({100 * rf['native_op']:.1f}%) used k = "
+            f"{rf['spare_efficiency']:.2f} times as well"
+        )
+        figures = ", ".join(
+            f"{lv['extra_op_percent']:g}%: "
+            + (f"{lv['steady_iops']:,.0f} IOPS " if lv["steady_iops"] else "")
+            + f"WAF {lv['waf']:.2f}"
+            for lv in r["levels"]
+        )
+        lines.append(f"  reading {label}: {figures}")
     lines.append(f"predicted from {pred['prediction_source']}")
     lines.append(f"workload: {pred['workload']}")
     if f["twin_check"]:
@@ -335,25 +357,29 @@ def run(args: argparse.Namespace) -> int:
         source = "fitted to user points " + ", ".join(
             f"{p.extra_op_percent:g}%:{p.iops or ''}/{p.waf or ''}" for p in points
         )
-    pred = predmod.predict(
-        points,
-        levels,
-        out,
-        fob_iops=fob,
-        native_op=native_op,
-        advertised_bytes=advertised,
-        target_iops=args.target_iops,
-        measurement=measurement,
-        source=source,
-        workload=workload or None,
-        independent_levels=bool(args.points or args.waf_points),
-        jobs=args.jobs,
-    )
+    common: dict[str, Any] = {
+        "fob_iops": fob,
+        "advertised_bytes": advertised,
+        "target_iops": args.target_iops,
+        "measurement": measurement,
+        "source": source,
+        "workload": workload or None,
+        "jobs": args.jobs,
+    }
+    figures = bool(args.points or args.waf_points)
+    if figures and native_op is not None:  # the raw NAND known: both readings of it
+        pred = spare_readings.predict(points, levels, out, raw_native_op=native_op, **common)
+    else:
+        pred = predmod.predict(
+            points, levels, out, native_op=native_op, independent_levels=figures, **common
+        )
     predmod.write_json(pred, out / "prediction.json")
     chart = write_chart(pred, out / "prediction.png")
     say = sys.stderr if args.json == "-" else sys.stdout
     print(_summary(pred), file=say)
-    wrote = [out / "twin.toml", out / "prediction.json"] + ([chart] if chart else [])
+    raw_twin = out / spare_readings.RAW_TWIN
+    wrote = [out / "twin.toml"] + ([raw_twin] if raw_twin.is_file() else [])
+    wrote += [out / "prediction.json"] + ([chart] if chart else [])
     print("wrote " + ", ".join(str(w) for w in wrote), file=say)
     if args.json == "-":
         json.dump(pred, sys.stdout, indent=2)

@@ -45,6 +45,10 @@ RHO_MAX = 1.5
 #: t_cmd may be negative down to −this·t_page: garbage collection also reads each unit it moves,
 #: so 1/IOPS = t_cmd + W·t_prog + (W − 1)·t_read = (t_cmd − t_read) + W·(t_prog + t_read).
 MAX_READ_SHARE = 0.5
+#: Bounds of the spare efficiency k (``spare_readings.py``): from a twentieth to twenty times
+#: the greedy drive's use of its spare space.
+EFFICIENCY_MIN = 0.05
+EFFICIENCY_MAX = 20.0
 #: Floor on a point's relative uncertainty (IOPS and WAF), whatever its round-to-round spread.
 MIN_REL_SD = 0.01
 
@@ -102,8 +106,12 @@ class Point:
     """A fresh-out-of-box figure (``--fob-iops``): nothing to collect yet, so WAF 1 whatever
     the spare space; it pins t_cmd + t_page, the time per write without garbage collection."""
 
-    def model_waf(self, native_op: float, curve: WafCurve = waf_at) -> float:
-        return 1.0 if self.fresh else curve(rho_eff(native_op, self.extra_op_percent))
+    def model_waf(
+        self, native_op: float, curve: WafCurve = waf_at, spare_efficiency: float = 1.0
+    ) -> float:
+        if self.fresh:
+            return 1.0
+        return curve(spare_efficiency * rho_eff(native_op, self.extra_op_percent))
 
 
 @dataclass
@@ -122,9 +130,12 @@ class Surrogate:
     """Weighted sum of squared residuals at the optimum."""
     curve: WafCurve = field(default=waf_at, repr=False, compare=False)
     """WAF against ρ: the greedy model, or the workload's simulated curve."""
+    spare_efficiency: float = 1.0
+    """k: the drive behaves as the curve's drive with k times its spare space. 1 unless the
+    raw NAND is given and WAF figures fit it (``spare_readings.py``)."""
 
     def waf(self, extra_op_percent: float) -> float:
-        return self.curve(rho_eff(self.native_op, extra_op_percent))
+        return self.curve(self.spare_efficiency * rho_eff(self.native_op, extra_op_percent))
 
     def iops(self, extra_op_percent: float, waf: float | None = None) -> float:
         w = self.waf(extra_op_percent) if waf is None else waf
@@ -175,11 +186,12 @@ def linear_fit(
 
 
 def _cost_at(
-    rho0: float, points: list[Point], fit_cmd: bool, curve: WafCurve = waf_at
+    rho0: float, points: list[Point], fit_cmd: bool, curve: WafCurve = waf_at, k: float = 1.0
 ) -> tuple[float, float, float]:
-    """(cost, t_cmd, t_page) with ρ₀ fixed: relative residuals of time per write and of WAF."""
+    """(cost, t_cmd, t_page) with ρ₀ (and the spare efficiency k) fixed: relative residuals of
+    time per write and of WAF."""
     ip = [p for p in points if p.iops]
-    wafs = [p.model_waf(rho0, curve) for p in ip]
+    wafs = [p.model_waf(rho0, curve, k) for p in ip]
     ys = [1e6 / p.iops for p in ip]  # type: ignore[operator]
     # relative residual (y − ŷ)/y with sd σ: weight 1/(σ·y)²
     ws = [1.0 / (max(p.iops_rel_sd, MIN_REL_SD) * y) ** 2 for p, y in zip(ip, ys, strict=True)]
@@ -189,9 +201,27 @@ def _cost_at(
         cost += w * (y - (t_cmd + wf * t_page)) ** 2
     for p in points:
         if p.waf is not None:
-            model = p.model_waf(rho0, curve)
+            model = p.model_waf(rho0, curve, k)
             cost += (math.log(model / p.waf) / max(p.waf_rel_sd, MIN_REL_SD)) ** 2
     return cost, t_cmd, t_page
+
+
+def _minimise(cost: Callable[[float], float], lo: float, hi: float) -> float:
+    """The argument in [lo, hi] minimising ``cost``: a coarse grid in log, then golden-section
+    refinement around the best."""
+    grid = [lo * (hi / lo) ** (i / 400) for i in range(401)]
+    costs = [cost(r) for r in grid]
+    i_best = min(range(len(costs)), key=lambda i: costs[i])
+    a = grid[max(0, i_best - 1)]
+    b = grid[min(len(grid) - 1, i_best + 1)]
+    g = (math.sqrt(5) - 1) / 2
+    for _ in range(60):
+        c, d = b - g * (b - a), a + g * (b - a)
+        if cost(c) < cost(d):
+            b = d
+        else:
+            a = c
+    return 0.5 * (a + b)
 
 
 def fit(
@@ -200,9 +230,12 @@ def fit(
     fob_iops: float | None = None,
     native_op: float | None = None,
     curve: WafCurve = waf_at,
+    fit_efficiency: bool = False,
 ) -> Surrogate:
     """Least-squares fit of the surrogate to ``points``; ``native_op`` given: held fixed.
-    ``curve``: WAF against ρ under the figures' workload (default: the greedy model)."""
+    ``curve``: WAF against ρ under the figures' workload (default: the greedy model).
+    ``fit_efficiency`` (with ``native_op``, the raw NAND's spare): fit the spare efficiency k
+    to the WAF points instead (without WAF points it stays 1: nothing determines it)."""
     n_iops = sum(1 for p in points if p.iops)
     n_waf = sum(1 for p in points if p.waf is not None)
     if n_iops == 0 and n_waf == 0:
@@ -221,27 +254,22 @@ def fit(
         fixed.append("t_cmd_us = 0: too few points to fit a controller time besides the NAND's")
     if native_op is not None:
         fixed.append("native_op from the given advertised and physical sizes")
-        cost, t_cmd, t_page = _cost_at(native_op, points, fit_cmd, curve)
-        return Surrogate(native_op, t_page, t_cmd, fob_iops, fixed, cost, curve)
+        k = 1.0
+        if fit_efficiency and n_waf:
+            k = _minimise(
+                lambda kk: _cost_at(native_op, points, fit_cmd, curve, kk)[0],
+                EFFICIENCY_MIN,
+                EFFICIENCY_MAX,
+            )
+        elif fit_efficiency:
+            fixed.append("spare_efficiency = 1: no WAF figure to fit it to")
+        cost, t_cmd, t_page = _cost_at(native_op, points, fit_cmd, curve, k)
+        return Surrogate(native_op, t_page, t_cmd, fob_iops, fixed, cost, curve, k)
     if n_waf == 0 and n_iops < 2:
         raise ConfigError(
             "calibrate: one point cannot fix both the native OP and the NAND time; give "
             "another level, a WAF point, or --advertised and --physical"
         )
-    # coarse grid in log ρ, then golden-section refinement around the best
-    grid = [RHO_MIN * (RHO_MAX / RHO_MIN) ** (i / 400) for i in range(401)]
-    costs = [(_cost_at(r, points, fit_cmd, curve)[0], r) for r in grid]
-    i_best = min(range(len(costs)), key=lambda i: costs[i][0])
-    lo = grid[max(0, i_best - 1)]
-    hi = grid[min(len(grid) - 1, i_best + 1)]
-    g = (math.sqrt(5) - 1) / 2
-    a, b = lo, hi
-    for _ in range(60):
-        c, d = b - g * (b - a), a + g * (b - a)
-        if _cost_at(c, points, fit_cmd, curve)[0] < _cost_at(d, points, fit_cmd, curve)[0]:
-            b = d
-        else:
-            a = c
-    rho0 = 0.5 * (a + b)
+    rho0 = _minimise(lambda r: _cost_at(r, points, fit_cmd, curve)[0], RHO_MIN, RHO_MAX)
     cost, t_cmd, t_page = _cost_at(rho0, points, fit_cmd, curve)
     return Surrogate(rho0, t_page, t_cmd, fob_iops, fixed, cost, curve)

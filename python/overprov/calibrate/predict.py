@@ -13,6 +13,7 @@ are then simulated under it (``workload_curve.py``, ``twin_runs.py``).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from importlib import resources
 from pathlib import Path
@@ -123,6 +124,9 @@ def predict(
     workload: dict[str, Any] | None = None,
     independent_levels: bool = False,
     jobs: int | None = None,
+    fit_efficiency: bool = False,
+    twin_name: str = "twin.toml",
+    curve: fitmod.WafCurve | None = None,
 ) -> dict[str, Any]:
     """Fit, build and refine the twin, simulate it at ``levels``; write twin.toml and return
     the prediction (the caller writes prediction.json).
@@ -132,7 +136,12 @@ def predict(
     (``workload_curve``) and simulates the twin under it. ``independent_levels``: simulate the
     twin at each level as its own simulation through ``sweep`` (``twin_runs``; ``jobs``
     processes), as figures from a data sheet or a paper are; otherwise the way calibrate
-    measures a target (one drive, lowest level first)."""
+    measures a target (one drive, lowest level first). ``fit_efficiency`` (``native_op`` the
+    raw NAND's spare, independent levels): the spare efficiency k is fitted to the WAF figures
+    and each level simulated with k times the raw spare (``spare_readings``). ``curve``: the
+    WAF curve under ``workload`` when the caller has it already."""
+    if fit_efficiency and (native_op is None or not independent_levels):
+        raise ValueError("fit_efficiency needs native_op and independent levels")
     out_dir.mkdir(parents=True, exist_ok=True)
     levels = sorted(set(levels))
     workload = dict(workload or {"pattern": "uniform"})
@@ -142,10 +151,11 @@ def predict(
             "--workload: calibrate measures a target with uniform random 4 KiB writes; another "
             "workload applies to figures given with --points/--waf-points"
         )
-    curve: fitmod.WafCurve = (
-        fitmod.waf_at if uniform else workload_curve.simulate_curve(workload, jobs=jobs)
+    if curve is None:
+        curve = fitmod.waf_at if uniform else workload_curve.simulate_curve(workload, jobs=jobs)
+    central = fitmod.fit(
+        points, fob_iops=fob_iops, native_op=native_op, curve=curve, fit_efficiency=fit_efficiency
     )
-    central = fitmod.fit(points, fob_iops=fob_iops, native_op=native_op, curve=curve)
     boot = uncertainty.bootstrap(
         points,
         levels,
@@ -153,11 +163,13 @@ def predict(
         native_op=native_op,
         samples=bootstrap_samples,
         curve=curve,
+        fit_efficiency=fit_efficiency,
     )
     par = boot["parameters"]
     twin_params = twinmod.TwinParameters(
         advertised_bytes=max(advertised_bytes or DEFAULT_ADVERTISED_BYTES, MIN_TWIN_BYTES),
-        native_op=central.native_op,
+        # the twin file's own spare: k times the raw spare (at 0% extra OP)
+        native_op=central.native_op * central.spare_efficiency,
         t_page_us=central.t_page_us,
         t_cmd_us=central.t_cmd_us,
         uncertainty={k: list(v) for k, v in par.items()},
@@ -167,16 +179,24 @@ def predict(
     simulated = measurement is not None and measurement.kind == "sim"
     mfe = uncertainty.model_form_error(simulated)
     model_sd = mfe[0] if mfe else None
-    path = out_dir / "twin.toml"
+    path = out_dir / twin_name
     has_iops = any(p.iops for p in points) and central.t_page_us > 0
     twin_check: list[dict[str, Any]] = []
     refinement: list[dict[str, float]] = []
     rows: list[dict[str, Any]] = []
 
     def simulate(p: twinmod.TwinParameters, at: list[float], timed: bool = True) -> Measurement:
-        if independent_levels:
+        if not independent_levels:
+            return twinmod.simulate_levels(path, p, at)
+        if central.spare_efficiency == 1.0:
             return twin_runs.simulate_levels(path, p, at, workload, timed=timed, jobs=jobs)
-        return twinmod.simulate_levels(path, p, at)
+        assert native_op is not None
+        mapped = [twin_runs.simulated_level(native_op, p.native_op, x) for x in at]
+        m = twin_runs.simulate_levels(path, p, mapped, workload, timed=timed, jobs=jobs)
+        m.levels = [
+            dataclasses.replace(lv, extra_op_percent=x) for lv, x in zip(m.levels, at, strict=True)
+        ]
+        return m
 
     if has_iops:
         twin_params, at_points, refinement = twinmod.refine(
@@ -263,6 +283,8 @@ def predict(
             })  # fmt: skip
     for row in rows:
         x = row["extra_op_percent"]
+        if row["waf"] is None:  # the twin's run gave none: the surrogate's
+            row["waf"] = central.waf(x)
         row["waf_low"], row["waf_high"] = uncertainty.band(row["waf"], boot["waf"][x], None)
     return {
         "schema": SCHEMA,
@@ -286,7 +308,8 @@ def predict(
         "levels": rows,
         "recommendation": recommendation(rows, target_iops) if has_iops else None,
         "fit": {
-            "native_op": twin_params.native_op,
+            "native_op": central.native_op if fit_efficiency else twin_params.native_op,
+            "spare_efficiency": central.spare_efficiency,
             "t_page_us": twin_params.t_page_us,
             "t_cmd_us": twin_params.t_cmd_us,
             "surrogate": central.to_dict(),

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from overprov import engine, presets, sweep
+from overprov.calibrate import fit as fitmod
 from overprov.calibrate.measure import Level, Measurement
 from overprov.calibrate.twin import TwinParameters, sim_spec, twin_advertised_bytes
 from overprov.profile.sim_target import parse_spec
@@ -27,6 +28,14 @@ from overprov.steady_window import steady_window, window_percentile
 
 MEASURED_DRIVE_WRITES = 2.0
 SEED = 1
+
+
+def simulated_level(raw_native_op: float, twin_native_op: float, extra_op_percent: float) -> float:
+    """The extra OP at which the twin file (spare ``twin_native_op``, k·ρ₀ with ρ₀ the raw
+    spare) has k times the raw spare of level ``extra_op_percent``."""
+    k = twin_native_op / raw_native_op
+    wanted = k * fitmod.rho_eff(raw_native_op, extra_op_percent)
+    return max(0.0, 100.0 * (1.0 - (1.0 + twin_native_op) / (1.0 + wanted)))
 
 
 def level_config(
@@ -71,7 +80,9 @@ def _level(extra_op_percent: float, report: dict[str, Any]) -> Level:
         extra_op_percent=extra_op_percent,
         steady_iops=float(iops),
         iops_rel_sd=0.0,
-        waf=sw.waf,
+        # a window whose intervals did not all issue writes has no WAF of its own (a drive so
+        # slow that whole intervals pass without one): the measured part's
+        waf=sw.waf if sw.waf is not None else measured.get("waf"),
         p99_latency_us=window_percentile(timed, sw, "p99"),
         settled=sw.steady,
         window_rounds=sw.last - sw.first + 1,

@@ -54,14 +54,23 @@ def bootstrap(
     samples: int = 100,
     seed: int = 1,
     curve: fitmod.WafCurve = fitmod.waf_at,
+    fit_efficiency: bool = False,
 ) -> dict[str, Any]:
     """Per level, the 10th/90th percentiles of IOPS and WAF over refits to redrawn points,
     as ratios to the central fit; and per parameter its 10th/90th percentile."""
-    central = fitmod.fit(points, fob_iops=fob_iops, native_op=native_op, curve=curve)
+
+    def refit(pts: list[fitmod.Point]) -> fitmod.Surrogate:
+        return fitmod.fit(
+            pts, fob_iops=fob_iops, native_op=native_op, curve=curve, fit_efficiency=fit_efficiency
+        )
+
+    central = refit(points)
     rng = random.Random(seed)
     iops_ratios: dict[float, list[float]] = {x: [] for x in levels}
     waf_ratios: dict[float, list[float]] = {x: [] for x in levels}
     params: dict[str, list[float]] = {"native_op": [], "t_page_us": [], "t_cmd_us": []}
+    if fit_efficiency:
+        params["spare_efficiency"] = []
     for _ in range(samples):
         drawn = [
             replace(
@@ -75,7 +84,7 @@ def bootstrap(
             )
             for p in points
         ]
-        s = fitmod.fit(drawn, fob_iops=fob_iops, native_op=native_op, curve=curve)
+        s = refit(drawn)
         for k in params:
             params[k].append(getattr(s, k))
         for x in levels:

@@ -67,8 +67,9 @@ def estimate(
         strict=True,
     ):
         pre_rounds = math.ceil(pre.bytes / round_bytes) if round_bytes > 0 else 0
-        lo = max(pre_rounds + w, w + baseline)
         hi = pre_rounds + settings.max_rounds
+        # a phase gives up at max_rounds, even before a window and its baseline fit
+        lo = min(max(pre_rounds + w, w + baseline), hi)
         rounds_min += lo
         rounds_max += hi
         phases.append(

@@ -314,10 +314,15 @@ def waf_section(w: FilesWriter, sources: Sequence[Source]) -> html.Section | Non
     return html.Section("waf", "Write amplification (simulation)", body)
 
 
-def endurance_section(w: FilesWriter, sources: Sequence[Source], options: Options) -> html.Section:
-    """TBW, DWPD and years per OP level, and the SMART facts."""
+def endurance_section(
+    w: FilesWriter, sources: Sequence[Source], options: Options
+) -> html.Section | None:
+    """TBW, DWPD and years per OP level, and the SMART facts; none for a report of qualify
+    results alone (they carry no WAF per OP level) without SMART data."""
     tables = endurance_table.endurance_tables(sources, options)
     facts = endurance_table.smart_facts(options)
+    if not tables and not facts and all(s.kind == "qualify" for s in sources):
+        return None
     body = []
     for t in tables:
         body.append(f'<h3>{html.esc(t.source)}</h3><p class="small">{html.esc(t.basis)}</p>')

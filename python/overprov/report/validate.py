@@ -17,8 +17,8 @@ from overprov.profile.results import upgrade
 
 #: field names that hold a quantity that cannot be negative
 _NON_NEGATIVE = re.compile(r"(_bytes|_us|_ns|_seconds|_s|iops|_pages|_count|erases|waf|rounds)$")
-SCHEMAS_READ = ("overprov.profile", "overprov.simulate", "overprov.qualify")
-_SIGNED = re.compile(r"slope|delta|diff|change|excursion|offset")
+SCHEMAS_READ = ("overprov.profile", "overprov.simulate", "overprov.qualify", "overprov.calibrate")
+_SIGNED = re.compile(r"slope|delta|diff|change|excursion|offset|t_cmd|rel_error")
 
 
 def check_non_negative(doc: Any, where: str) -> None:
@@ -42,12 +42,12 @@ def _check_file(path: Path, kind: str | None) -> None:
     if kind is None:
         kind = "overprov.profile" if doc.get("format") == PROFILE_FORMAT else "overprov.simulate"
         named = doc.get("schema")
-        if str(named).startswith("overprov.qualify/"):
-            kind = "overprov.qualify"
+        if str(named).startswith(("overprov.qualify/", "overprov.calibrate/")):
+            kind = str(named).split("/")[0]
         if named is not None and str(named).split("/")[0] not in SCHEMAS_READ:
             raise InputError(
-                f"a {doc['schema']} document; report reads profile results, simulate and qualify "
-                f"files ({path})"
+                f"a {doc['schema']} document; report reads profile results and simulate, "
+                f"qualify and calibrate files ({path})"
             )
     validate_document(doc, kind, str(path))
     check_non_negative(doc, str(path))

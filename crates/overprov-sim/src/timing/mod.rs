@@ -29,6 +29,7 @@
 //! in proportion to the share of a die's erase block (`die_block_bytes`) it holds there.
 
 mod arrival;
+pub mod measured;
 mod report;
 mod round;
 pub mod state;
@@ -106,6 +107,8 @@ pub struct Engine {
     round_drive_writes: f64,
     /// A profiler round in progress: its start, latency histogram and per-second completions.
     round: Option<RoundAcc>,
+    /// The measured phase, once it has started (`start_measured`).
+    measured: Option<measured::MeasuredAcc>,
     /// Busy time booked on each die (operations and transfers), for utilisation.
     die_work_ns: Vec<u64>,
     /// The controller's contexts (free times); empty when the controller costs nothing.
@@ -182,6 +185,7 @@ impl Engine {
             die_work_ns: vec![0; dies as usize],
             round_drive_writes: t.state_round_drive_writes,
             round: None,
+            measured: None,
             contexts: {
                 let c = &t.controller;
                 let costs = c.command_us + c.data_us_per_4kib + c.map_update_us;
@@ -512,6 +516,9 @@ impl Engine {
         if is_read {
             self.read_latency.record(latency);
         }
+        if let Some(m) = &mut self.measured {
+            m.record(latency, done, is_read);
+        }
         self.ios += 1;
         let i = (done / self.interval_ns) as usize;
         if i >= self.intervals.len() {
@@ -527,85 +534,8 @@ impl Engine {
         acc.latency.record(latency);
     }
 
-    /// The series and summaries, for the report.
-    pub fn report(&self, g: &Geometry, counters_now: &Counters) -> TimedReport {
-        let secs = self.interval_ns as f64 / NS;
-        // only intervals that ended before the last issue are complete
-        let complete = (self.now / self.interval_ns) as usize;
-        let n = complete.min(self.intervals.len());
-        let mut boundaries = self.boundaries.clone();
-        boundaries.push(*counters_now);
-        let mut bytes_total = 0u64;
-        let mut rows = Vec::with_capacity(n);
-        let iops: Vec<f64> = (0..n)
-            .map(|i| (self.intervals[i].writes + self.intervals[i].reads) as f64 / secs)
-            .collect();
-        let fob_until = self
-            .first_gc_ns
-            .map_or(n, |t| ((t / self.interval_ns) as usize).min(n));
-        let mut dw = Vec::with_capacity(n);
-        let mut acc_bytes = 0u64;
-        for acc in &self.intervals[..n] {
-            acc_bytes += acc.bytes;
-            dw.push(acc_bytes as f64 / g.user_bytes() as f64);
-        }
-        let labels = state::label(&iops, &dw, fob_until, self.round_drive_writes);
-        for (i, acc) in self.intervals[..n].iter().enumerate() {
-            bytes_total += acc.bytes;
-            let waf = match (boundaries.get(i), boundaries.get(i + 1)) {
-                (Some(a), Some(b)) if b.host_pages > a.host_pages => Some(
-                    (b.nand_pages() - a.nand_pages()) as f64 / (b.host_pages - a.host_pages) as f64,
-                ),
-                _ => None,
-            };
-            rows.push(TimedInterval {
-                time_s: (i + 1) as f64 * secs,
-                iops: iops[i],
-                write_iops: acc.writes as f64 / secs,
-                read_iops: acc.reads as f64 / secs,
-                mib_s: acc.bytes as f64 / secs / (1 << 20) as f64,
-                host_bytes_total: bytes_total,
-                drive_writes_total: bytes_total as f64 / g.user_bytes() as f64,
-                waf,
-                state: labels.states[i],
-                latency_us: acc.latency.summary_us(),
-            });
-        }
-        let mean = |states: &[state::State], want: state::State| {
-            let v: Vec<f64> = (0..n)
-                .filter(|&i| states[i] == want)
-                .map(|i| iops[i])
-                .collect();
-            (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
-        };
-        TimedReport {
-            interval_s: secs,
-            round_drive_writes: self.round_drive_writes,
-            simulated_s: self.now as f64 / NS,
-            ios: self.ios,
-            queue_depth: self.queue_depth,
-            write_through: self.write_through,
-            intervals: rows,
-            fob_iops: mean(&labels.states, state::State::Fob),
-            steady_iops: labels
-                .steady_window
-                .map(|(a, b)| iops[a..=b].iter().sum::<f64>() / (b - a + 1) as f64),
-            steady_window: labels.steady_window.map(|(a, b)| [a, b]),
-            transition_iops: mean(&labels.states, state::State::Transition),
-            latency_us: self.latency.summary_us(),
-            read_latency_us: self.read_latency.summary_us(),
-            latency_histogram: HistogramReport {
-                bucket_upper_us: self.latency.buckets_us().iter().map(|b| b.0).collect(),
-                counts: self.latency.buckets_us().iter().map(|b| b.1).collect(),
-            },
-            slc_written_bytes: self
-                .slc
-                .as_ref()
-                .map(|s| s.written_units * g.page_size_bytes as u64),
-            slc_folded_bytes: self
-                .slc
-                .as_ref()
-                .map(|s| s.folded_units * g.page_size_bytes as u64),
-        }
+    /// From now on, completions count in the measured phase's summary as well.
+    pub fn start_measured(&mut self) {
+        self.measured = Some(measured::MeasuredAcc::starting_at(self.now));
     }
 }

@@ -2,7 +2,9 @@
 
 use serde::Serialize;
 
-use super::state;
+use super::{state, Engine, NS};
+use crate::ftl::Counters;
+use crate::geometry::Geometry;
 use crate::stats::LatencySummary;
 
 #[derive(Debug, Clone, Serialize)]
@@ -35,6 +37,8 @@ pub struct TimedReport {
     pub interval_s: f64,
     pub simulated_s: f64,
     pub ios: u64,
+    /// The measured phase alone (after the warm-up): None when the run has no measured phase.
+    pub measured: Option<super::measured::MeasuredReport>,
     pub queue_depth: u32,
     /// Writes waited for NAND (write-through on a drive without power-loss protection).
     pub write_through: bool,
@@ -54,4 +58,89 @@ pub struct TimedReport {
     pub latency_histogram: HistogramReport,
     pub slc_written_bytes: Option<u64>,
     pub slc_folded_bytes: Option<u64>,
+}
+
+impl Engine {
+    /// The series and summaries, for the report.
+    pub fn report(&self, g: &Geometry, counters_now: &Counters) -> TimedReport {
+        let secs = self.interval_ns as f64 / NS;
+        // only intervals that ended before the last issue are complete
+        let complete = (self.now / self.interval_ns) as usize;
+        let n = complete.min(self.intervals.len());
+        let mut boundaries = self.boundaries.clone();
+        boundaries.push(*counters_now);
+        let mut bytes_total = 0u64;
+        let mut rows = Vec::with_capacity(n);
+        let iops: Vec<f64> = (0..n)
+            .map(|i| (self.intervals[i].writes + self.intervals[i].reads) as f64 / secs)
+            .collect();
+        let fob_until = self
+            .first_gc_ns
+            .map_or(n, |t| ((t / self.interval_ns) as usize).min(n));
+        let mut dw = Vec::with_capacity(n);
+        let mut acc_bytes = 0u64;
+        for acc in &self.intervals[..n] {
+            acc_bytes += acc.bytes;
+            dw.push(acc_bytes as f64 / g.user_bytes() as f64);
+        }
+        let labels = state::label(&iops, &dw, fob_until, self.round_drive_writes);
+        for (i, acc) in self.intervals[..n].iter().enumerate() {
+            bytes_total += acc.bytes;
+            let waf = match (boundaries.get(i), boundaries.get(i + 1)) {
+                (Some(a), Some(b)) if b.host_pages > a.host_pages => Some(
+                    (b.nand_pages() - a.nand_pages()) as f64 / (b.host_pages - a.host_pages) as f64,
+                ),
+                _ => None,
+            };
+            rows.push(TimedInterval {
+                time_s: (i + 1) as f64 * secs,
+                iops: iops[i],
+                write_iops: acc.writes as f64 / secs,
+                read_iops: acc.reads as f64 / secs,
+                mib_s: acc.bytes as f64 / secs / (1 << 20) as f64,
+                host_bytes_total: bytes_total,
+                drive_writes_total: bytes_total as f64 / g.user_bytes() as f64,
+                waf,
+                state: labels.states[i],
+                latency_us: acc.latency.summary_us(),
+            });
+        }
+        let mean = |states: &[state::State], want: state::State| {
+            let v: Vec<f64> = (0..n)
+                .filter(|&i| states[i] == want)
+                .map(|i| iops[i])
+                .collect();
+            (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
+        };
+        TimedReport {
+            interval_s: secs,
+            round_drive_writes: self.round_drive_writes,
+            simulated_s: self.now as f64 / NS,
+            ios: self.ios,
+            measured: self.measured.as_ref().map(|m| m.report()),
+            queue_depth: self.queue_depth,
+            write_through: self.write_through,
+            intervals: rows,
+            fob_iops: mean(&labels.states, state::State::Fob),
+            steady_iops: labels
+                .steady_window
+                .map(|(a, b)| iops[a..=b].iter().sum::<f64>() / (b - a + 1) as f64),
+            steady_window: labels.steady_window.map(|(a, b)| [a, b]),
+            transition_iops: mean(&labels.states, state::State::Transition),
+            latency_us: self.latency.summary_us(),
+            read_latency_us: self.read_latency.summary_us(),
+            latency_histogram: HistogramReport {
+                bucket_upper_us: self.latency.buckets_us().iter().map(|b| b.0).collect(),
+                counts: self.latency.buckets_us().iter().map(|b| b.1).collect(),
+            },
+            slc_written_bytes: self
+                .slc
+                .as_ref()
+                .map(|s| s.written_units * g.page_size_bytes as u64),
+            slc_folded_bytes: self
+                .slc
+                .as_ref()
+                .map(|s| s.folded_units * g.page_size_bytes as u64),
+        }
+    }
 }

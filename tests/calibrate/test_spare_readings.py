@@ -1,0 +1,92 @@
+"""The two readings of a drive whose raw NAND is known (calibrate/spare_readings.py)."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import jsonschema
+import pytest
+from overprov.calibrate import fit as fitmod
+from overprov.calibrate import predict as predmod
+from overprov.calibrate.twin_runs import simulated_level
+from overprov.cli import main
+
+RAW_128 = 2**37 / 128e9 - 1  # 128 GB on 128 GiB of NAND
+
+
+def test_the_efficiency_fit_finds_k_from_one_waf_figure():
+    """A WAF figure made by the greedy model at k = 2.5 times the raw spare: the fit finds
+    k, and with it the figure at another level (the model's own, not a drive's)."""
+    k = 2.5
+    waf0 = fitmod.waf_at(k * fitmod.rho_eff(RAW_128, 0.0))
+    s = fitmod.fit([fitmod.Point(0.0, None, waf=waf0)], native_op=RAW_128, fit_efficiency=True)
+    assert s.spare_efficiency == pytest.approx(k, rel=1e-3)
+    assert s.native_op == RAW_128
+    assert s.waf(6.25) == pytest.approx(fitmod.waf_at(k * fitmod.rho_eff(RAW_128, 6.25)), rel=1e-3)
+
+
+def test_without_a_waf_figure_k_stays_1_and_says_so():
+    s = fitmod.fit(
+        [fitmod.Point(20.0, 25000.0), fitmod.Point(0.0, 90000.0, fresh=True)],
+        native_op=0.07,
+        fit_efficiency=True,
+    )
+    assert s.spare_efficiency == 1.0
+    assert any("spare_efficiency = 1" in f for f in s.fixed)
+
+
+@pytest.mark.parametrize("k", [0.5, 1.0, 3.0])
+def test_each_level_is_simulated_at_k_times_the_raw_spare(k):
+    """The twin file holds k·ρ₀; level x is simulated at the extra OP where the file's spare
+    is k·ρ(x). k = 1 is x itself."""
+    twin_native = k * RAW_128
+    for x in (0.0, 6.25, 20.0, 40.0):
+        y = simulated_level(RAW_128, twin_native, x)
+        assert y >= 0
+        assert fitmod.rho_eff(twin_native, y) == pytest.approx(
+            k * fitmod.rho_eff(RAW_128, x), rel=1e-9
+        )
+        if k == 1.0:
+            assert y == pytest.approx(x, abs=1e-9)
+
+
+def test_raw_nand_and_a_waf_figure_give_both_readings(tmp_path, capsys):
+    """--physical with --waf-points: the prediction is the geometric mean of the effective-spare
+    and the raw-spare readings, its interval holds both, each twin reproduces the figure."""
+    rc = main(["calibrate", "--waf-points", "0:2.85", "--extra-op", "0,6.25,20",
+               "--advertised", "128GB", "--physical", "128GiB", "--out", str(tmp_path),
+               "--json", "-"])  # fmt: skip
+    assert rc == 0
+    pred = json.loads(capsys.readouterr().out)
+    jsonschema.validate(pred, predmod.schema())
+    eff, raw = pred["readings"]["effective_spare"], pred["readings"]["raw_spare"]
+    assert raw["fit"]["native_op"] == pytest.approx(RAW_128)
+    assert raw["fit"]["spare_efficiency"] > 1  # 2.85 is far below greedy at 7.4% spare
+    assert eff["fit"]["spare_efficiency"] == 1.0
+    for reading in (eff, raw):
+        (check,) = reading["fit"]["twin_check"]
+        assert abs(check["rel_error"]) <= 0.05
+    assert (tmp_path / "twin.toml").is_file() and (tmp_path / "twin-raw-nand.toml").is_file()
+    assert eff["twin"].endswith("twin.toml") and raw["twin"].endswith("twin-raw-nand.toml")
+    for row, a, b in zip(pred["levels"], eff["levels"], raw["levels"], strict=True):
+        assert row["waf"] == pytest.approx(math.sqrt(a["waf"] * b["waf"]), rel=1e-9)
+        assert (
+            row["waf_low"] <= min(a["waf"], b["waf"]) <= max(a["waf"], b["waf"]) <= row["waf_high"]
+        )
+    at = {r["extra_op_percent"]: r for r in raw["levels"]}
+    at_eff = {r["extra_op_percent"]: r for r in eff["levels"]}
+    # the readings differ in how extra OP helps: in proportion to the spare (raw) or by adding
+    # to a spare already large (effective), so the raw reading falls faster
+    assert at[20]["waf"] < at_eff[20]["waf"]
+
+
+def test_one_iops_figure_and_the_raw_nand_is_the_raw_reading_alone(tmp_path, capsys):
+    rc = main(["calibrate", "--points", "20:25000", "--advertised", "512GB",
+               "--physical", "512GiB", "--extra-op", "20,40", "--out", str(tmp_path),
+               "--json", "-"])  # fmt: skip
+    assert rc == 0
+    pred = json.loads(capsys.readouterr().out)
+    assert "readings" not in pred
+    assert "raw spare only" in pred["prediction_source"]
+    assert (tmp_path / "twin.toml").read_text() == (tmp_path / "twin-raw-nand.toml").read_text()
