@@ -16,6 +16,8 @@
 //! and the process's peak RSS (VmHWM); run it with two record counts to see the peak does not
 //! grow with the trace.
 //! Usage: trace_bench [--records N] [--sample fio|mqsim] [--keep FILE]
+//! (`--keep FILE` keeps the generated trace, and reuses FILE if it exists already; `--sim-only`
+//! times pass 4 alone.)
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Write};
@@ -123,6 +125,31 @@ fn generate(sample: &str, records: u64, out: &Path) -> u64 {
     written
 }
 
+/// The simulator pass alone (`--sim-only`), in a process that has done nothing else: what a
+/// profile of the product path's Rust part should look at.
+fn sim_only(path: &Path, format: TraceFormat, sample: &str, keep: bool) {
+    let mut c = SimConfig::default();
+    c.geometry.user_pages = Some(1 << 20);
+    c.geometry.op_ratio = Some(0.28);
+    c.precondition.kind = Precondition::None;
+    c.trace.path = Some(path.display().to_string());
+    c.trace.format = Some(format.name().into());
+    let (t, c0) = (Instant::now(), cpu_seconds());
+    let report = Simulator::new(c).unwrap().run().unwrap();
+    let (sim_s, sim_cpu) = (t.elapsed().as_secs_f64(), cpu_seconds() - c0);
+    if !keep {
+        std::fs::remove_file(path).unwrap();
+    }
+    println!(
+        "{{\"sample\":\"{sample}\",\"page_requests\":{},\"sim_s\":{sim_s:.3},\"sim_requests_per_s\":{:.0},\
+         \"sim_cpu_requests_per_s\":{:.0},\"peak_rss_bytes\":{}}}",
+        report.requests,
+        report.requests as f64 / sim_s,
+        report.requests as f64 / sim_cpu,
+        peak_rss_bytes()
+    );
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let get = |flag: &str| {
@@ -141,10 +168,20 @@ fn main() {
         TraceFormat::Mqsim
     };
 
+    // `--keep FILE` reuses FILE when it exists (the trace of an earlier run with these options)
     let t = Instant::now();
-    let requests = generate(&sample, records, &path);
+    let reuse = get("--keep").is_some() && path.exists();
+    let mut requests = if reuse {
+        0
+    } else {
+        generate(&sample, records, &path)
+    };
     let gen_s = t.elapsed().as_secs_f64();
     let file_bytes = std::fs::metadata(&path).unwrap().len();
+
+    if args.iter().any(|a| a == "--sim-only") {
+        return sim_only(&path, format, &sample, reuse);
+    }
 
     // 1. parse
     let (t, c0) = (Instant::now(), cpu_seconds());
@@ -158,6 +195,9 @@ fn main() {
         }
     }
     let (parse_s, parse_cpu) = (t.elapsed().as_secs_f64(), cpu_seconds() - c0);
+    if reuse {
+        requests = parsed;
+    }
     assert_eq!(parsed, requests);
 
     // 2. replay to page requests, 3. replay into an FTL

@@ -217,6 +217,20 @@ impl Ftl {
     /// Host write of logical page `lpn` into host stream `stream` (< `streams()`).
     #[inline]
     pub fn write(&mut self, lpn: u32, stream: usize) {
+        self.write_one(lpn, stream);
+    }
+
+    /// Host writes of logical pages `lpn .. lpn + pages`, in order, into host stream `stream`:
+    /// `write` for each page, one call for the whole run.
+    #[inline(never)]
+    pub fn write_pages(&mut self, lpn: u32, pages: u32, stream: usize) {
+        for i in 0..pages {
+            self.write_one(lpn + i, stream);
+        }
+    }
+
+    #[inline(always)]
+    fn write_one(&mut self, lpn: u32, stream: usize) {
         debug_assert!(stream < self.streams);
         let old = self.l2p[lpn as usize];
         if old != UNMAPPED {
@@ -368,14 +382,24 @@ impl Ftl {
         sources.clear();
         let start = b * self.ppb;
         let end = start + self.ppb;
+        // the victim's reverse-map entries, read below for every valid page: one request per
+        // cache line now, so they arrive while the valid pages are listed
+        for p in (start..end).step_by(16) {
+            prefetch::prefetch(&self.p2l[p as usize]);
+        }
         let mut p = start;
         while p < end {
             let bit = p & 63;
             let span = (64 - bit).min(end - p);
-            let mut word = self.valid[(p >> 6) as usize] >> bit;
-            if span < 64 {
-                word &= (1u64 << span) - 1;
-            }
+            let in_block = if span < 64 {
+                ((1u64 << span) - 1) << bit
+            } else {
+                u64::MAX
+            };
+            // the victim's valid bits are read here and cleared (it is erased after the moves)
+            let w = &mut self.valid[(p >> 6) as usize];
+            let mut word = (*w & in_block) >> bit;
+            *w &= !in_block;
             while word != 0 {
                 sources.push(p + word.trailing_zeros());
                 word &= word - 1;
@@ -385,20 +409,35 @@ impl Ftl {
         for &src in sources.iter().take(RELOCATION_PREFETCH_WINDOW) {
             prefetch::prefetch(&self.l2p[self.p2l[src as usize] as usize]);
         }
-        for (i, &src) in sources.iter().enumerate() {
-            if let Some(&ahead) = sources.get(i + RELOCATION_PREFETCH_WINDOW) {
-                prefetch::prefetch(&self.l2p[self.p2l[ahead as usize] as usize]);
+        // the moves, a run of pages at a time: as many as the target frontier's block has room
+        // for (the block's valid count is added once per run, before the block can close)
+        let mut i = 0;
+        while i < sources.len() {
+            if self.frontiers[target].next == self.ppb {
+                self.advance(target, false);
             }
-            let lpn = self.p2l[src as usize];
-            self.valid[(src >> 6) as usize] &= !(1u64 << (src & 63));
-            let (dst, dst_block) = self.program(target, false);
-            self.place(lpn, dst, dst_block);
-            self.log(NandOp::RelocRead(src));
-            self.log(NandOp::RelocProgram(dst));
-            #[cfg(feature = "audit")]
-            {
-                self.stamp[dst as usize] = self.stamp[src as usize];
+            let Frontier { block, next } = self.frontiers[target];
+            let run = ((self.ppb - next) as usize).min(sources.len() - i);
+            let first = block * self.ppb + next;
+            for (k, &src) in sources[i..i + run].iter().enumerate() {
+                if let Some(&ahead) = sources.get(i + k + RELOCATION_PREFETCH_WINDOW) {
+                    prefetch::prefetch(&self.l2p[self.p2l[ahead as usize] as usize]);
+                }
+                let lpn = self.p2l[src as usize];
+                let dst = first + k as u32;
+                self.l2p[lpn as usize] = dst;
+                self.p2l[dst as usize] = lpn;
+                self.valid[(dst >> 6) as usize] |= 1u64 << (dst & 63);
+                self.log(NandOp::RelocRead(src));
+                self.log(NandOp::RelocProgram(dst));
+                #[cfg(feature = "audit")]
+                {
+                    self.stamp[dst as usize] = self.stamp[src as usize];
+                }
             }
+            self.frontiers[target].next += run as u32;
+            self.blocks.valid[block as usize] += run as u32;
+            i += run;
         }
         let moved = sources.len() as u64;
         self.reloc_sources = sources;

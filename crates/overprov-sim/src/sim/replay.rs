@@ -61,9 +61,7 @@ impl Simulator {
             self.requests += 1;
             match r.op {
                 Op::Write => {
-                    for i in 0..r.pages {
-                        self.ftl.write(r.lpn + i, 0);
-                    }
+                    self.ftl.write_pages(r.lpn, r.pages, 0);
                     self.host_bytes += r.bytes as u64;
                     if self.ftl.counters().host_pages >= self.next_interval_at {
                         self.record_interval();

@@ -2,7 +2,7 @@
 //! format is a [`Columns`] table — separator, field count, and which column holds the time, the
 //! operation, the offset, the length and the device, in which unit.
 
-use super::fields::{device, mul, op, seconds_to_ns, uint};
+use super::fields::{device, mul, op, seconds_to_ns, split_ascii_whitespace, uint};
 use super::{Op, TraceRecord};
 
 /// How a format writes time.
@@ -38,18 +38,18 @@ impl Columns {
 
     pub(super) fn parse(&self, line: &str) -> Result<TraceRecord, String> {
         let mut f: [&str; MAX_FIELDS] = [""; MAX_FIELDS];
-        let mut n = 0;
-        let mut put = |s| {
-            if n < MAX_FIELDS {
-                f[n] = s;
+        let n = if self.comma {
+            let mut n = 0;
+            for s in line.split(',') {
+                if n < MAX_FIELDS {
+                    f[n] = s.trim();
+                }
+                n += 1;
             }
-            n += 1;
-        };
-        if self.comma {
-            line.split(',').for_each(|s| put(s.trim()));
+            n
         } else {
-            line.split_ascii_whitespace().for_each(put);
-        }
+            split_ascii_whitespace(line, &mut f)
+        };
         if n != self.fields {
             let sep = if self.comma { "comma" } else { "whitespace" };
             return Err(format!(

@@ -2,8 +2,6 @@
 //! ahead (so the simulator can prefetch their mapping state, as it does for synthetic
 //! workloads), split into warm-up passes and measured passes.
 
-use std::collections::VecDeque;
-
 use serde::Serialize;
 
 use super::summary::OpTotals;
@@ -15,6 +13,8 @@ use crate::workload::Request;
 
 /// Requests read ahead of the one served (as `workload::lookahead::DEFAULT_DEPTH`).
 pub const DEPTH: usize = 16;
+/// Slots of the read-ahead ring (a power of two above `DEPTH`).
+const RING: usize = 32;
 
 /// What the replay read, for the report.
 #[derive(Debug, Clone, Serialize)]
@@ -48,7 +48,11 @@ pub struct TraceSource {
     /// Requests taken from the replay so far (served or read ahead).
     taken: u64,
     replay: Replay,
-    ahead: VecDeque<(TimedRequest, u32)>,
+    /// Requests read ahead, with the pass each belongs to: slots `head..tail` (mod [`RING`]).
+    ahead: Box<[TimedRequest; RING]>,
+    ahead_pass: [u32; RING],
+    head: usize,
+    tail: usize,
     exhausted: bool,
     warmup_passes: u32,
     trace_end_bytes: Option<u64>,
@@ -96,7 +100,21 @@ impl TraceSource {
             geometry: *g,
             taken: 0,
             replay: Replay::open(path, format, opts)?,
-            ahead: VecDeque::with_capacity(DEPTH + 1),
+            ahead: Box::new(
+                [TimedRequest {
+                    time_ns: 0,
+                    request: Request {
+                        op: crate::workload::Op::Write,
+                        lpn: 0,
+                        pages: 0,
+                        bytes: 0,
+                        class: 0,
+                    },
+                }; RING],
+            ),
+            ahead_pass: [0; RING],
+            head: 0,
+            tail: 0,
             exhausted: false,
             warmup_passes: cfg.warmup_passes,
             trace_end_bytes,
@@ -107,12 +125,14 @@ impl TraceSource {
     /// Keep `DEPTH` requests read ahead; `fresh` sees each as it is read.
     #[inline]
     fn fill(&mut self, fresh: &mut impl FnMut(&Request)) -> Result<()> {
-        while !self.exhausted && self.ahead.len() <= DEPTH {
+        while !self.exhausted && self.tail - self.head <= DEPTH {
             match self.replay.next_request()? {
                 Some(r) => {
                     self.taken += 1;
                     fresh(&r.request);
-                    self.ahead.push_back((r, self.replay.pass()));
+                    self.ahead[self.tail % RING] = r;
+                    self.ahead_pass[self.tail % RING] = self.replay.pass();
+                    self.tail += 1;
                 }
                 None => self.exhausted = true,
             }
@@ -129,11 +149,14 @@ impl TraceSource {
         mut fresh: impl FnMut(&Request),
     ) -> Result<Option<TimedRequest>> {
         self.fill(&mut fresh)?;
-        match self.ahead.front() {
-            Some(&(_, pass)) if warmup && pass >= self.warmup_passes => Ok(None),
-            Some(_) => Ok(self.ahead.pop_front().map(|(r, _)| r)),
-            None => Ok(None),
+        if self.head == self.tail
+            || (warmup && self.ahead_pass[self.head % RING] >= self.warmup_passes)
+        {
+            return Ok(None);
         }
+        let r = self.ahead[self.head % RING];
+        self.head += 1;
+        Ok(Some(r))
     }
 
     /// Whether the replay has warm-up passes.
@@ -163,7 +186,7 @@ impl TraceSource {
             max_end_bytes: self.replay.max_end_bytes(),
             bad_lines: self.replay.bad_lines(),
             first_bad_line: self.replay.first_bad_line().map(|e| e.to_string()),
-            complete: self.exhausted && self.ahead.is_empty(),
+            complete: self.exhausted && self.head == self.tail,
         }
     }
 
@@ -175,6 +198,9 @@ impl TraceSource {
         }
         copy.taken = self.taken;
         copy.ahead = self.ahead.clone();
+        copy.ahead_pass = self.ahead_pass;
+        copy.head = self.head;
+        copy.tail = self.tail;
         copy.exhausted = self.exhausted;
         Ok(copy)
     }

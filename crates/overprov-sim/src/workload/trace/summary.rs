@@ -1,7 +1,7 @@
 //! One streaming pass over a trace: request count and bytes per operation, address and time
 //! range. The address range is what [`super::Fold::Scale`] needs.
 
-use std::io::BufRead;
+use std::io::Read;
 
 use serde::Serialize;
 
@@ -34,7 +34,7 @@ impl TraceSummary {
     }
 
     /// Read `reader` to its end.
-    pub fn scan<R: BufRead>(reader: &mut TraceReader<R>) -> Result<Self> {
+    pub fn scan<R: Read>(reader: &mut TraceReader<R>) -> Result<Self> {
         let mut s = TraceSummary {
             min_offset_bytes: u64::MAX,
             first_time_ns: u64::MAX,

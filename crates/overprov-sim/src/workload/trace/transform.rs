@@ -11,7 +11,6 @@
 //! runs past the last user page wraps to page 0 (it is split in two).
 
 use std::fs::File;
-use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
 use super::summary::OpTotals;
@@ -112,7 +111,7 @@ pub struct Replay {
     path: PathBuf,
     format: TraceFormat,
     opts: ReplayOptions,
-    reader: TraceReader<BufReader<File>>,
+    reader: TraceReader<File>,
     pass: u32,
     pass_start_ns: u64,
     pass_last_ns: u64,
@@ -242,14 +241,30 @@ impl Replay {
 
     fn start(&mut self, rec: TraceRecord) {
         let first = *self.first_time_ns.get_or_insert(rec.time_ns);
-        let rel = rec.time_ns.saturating_sub(first) as f64 * self.opts.time_scale;
-        let time_ns = self.pass_start_ns.saturating_add(rel as u64);
+        let gap = rec.time_ns.saturating_sub(first);
+        // unscaled gaps up to 2⁵³ ns convert to f64 and back exactly: skip the conversions
+        let rel = match self.opts.time_scale == 1.0 && gap <= 1 << 53 {
+            true => gap,
+            false => (gap as f64 * self.opts.time_scale) as u64,
+        };
+        let time_ns = self.pass_start_ns.saturating_add(rel);
         self.pass_last_ns = self.pass_last_ns.max(time_ns);
         let page = self.opts.page_size_bytes as u64;
         let end = rec.offset_bytes.saturating_add(rec.len_bytes);
-        let (first_page, end_page) = match rec.op {
-            Op::Trim => (rec.offset_bytes.div_ceil(page), end / page),
-            Op::Write | Op::Read => (rec.offset_bytes / page, end.div_ceil(page)),
+        let (first_page, end_page) = if page.is_power_of_two() {
+            // the same quotients by shifts (the usual case: no 64-bit divisions per record)
+            let (shift, mask) = (page.trailing_zeros(), page - 1);
+            let floor = |b: u64| b >> shift;
+            let ceil = |b: u64| (b >> shift) + u64::from(b & mask != 0);
+            match rec.op {
+                Op::Trim => (ceil(rec.offset_bytes), floor(end)),
+                Op::Write | Op::Read => (floor(rec.offset_bytes), ceil(end)),
+            }
+        } else {
+            match rec.op {
+                Op::Trim => (rec.offset_bytes.div_ceil(page), end / page),
+                Op::Write | Op::Read => (rec.offset_bytes / page, end.div_ceil(page)),
+            }
         };
         if end_page <= first_page {
             return; // empty, or a trim covering no whole page
@@ -294,7 +309,11 @@ impl Replay {
         };
         p.left -= n;
         p.page += n;
-        p.lpn = (p.lpn + n) % user;
+        // n <= user - lpn: the sum wraps at most to 0
+        p.lpn += n;
+        if p.lpn == user {
+            p.lpn = 0;
+        }
         if p.left == 0 {
             p.op = None;
         }
