@@ -175,6 +175,7 @@ def predict(
         uncertainty={k: list(v) for k, v in par.items()},
         source=source,
         workload=workload,
+        spare_efficiency=central.spare_efficiency,
     )
     simulated = measurement is not None and measurement.kind == "sim"
     mfe = uncertainty.model_form_error(simulated)

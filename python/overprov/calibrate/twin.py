@@ -66,6 +66,8 @@ class TwinParameters:
     workload: dict[str, Any] | None = None
     """The workload the fitted figures were measured under (``workload_options`` overrides;
     None: uniform random): recorded with the twin, which is simulated under it."""
+    spare_efficiency: float = 1.0
+    """The raw-spare reading's k (``spare_readings.py``); 1 for every other twin."""
 
 
 def drive_dict(p: TwinParameters) -> dict[str, Any]:
@@ -115,6 +117,20 @@ def drive_dict(p: TwinParameters) -> dict[str, Any]:
                 "uncertainty": p.uncertainty,
                 "workload": describe_overrides(p.workload or {}),
                 "workload_flags": flags_text(p.workload or {}),
+                **(
+                    {
+                        "spare_efficiency": p.spare_efficiency,
+                        "levels": (
+                            f"the raw NAND's spare used k = {p.spare_efficiency:.4g} times as well "
+                            "as greedy GC: this file holds k times the raw spare at 0% extra OP; "
+                            "calibrate simulated each level x at the extra OP giving it k times "
+                            "the raw spare of x, which this file at x does not (it adds x's space "
+                            "to k times the raw spare)"
+                        ),
+                    }
+                    if p.spare_efficiency != 1.0
+                    else {}
+                ),
             }
         },
         "config": {
