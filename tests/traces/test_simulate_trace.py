@@ -22,6 +22,7 @@ SAMPLES = [
     "fio-trimwrite.iolog",
     "blkparse-loop.txt",
     "mqsim-tpcc-small.trace",
+    "alibaba-block-head.csv",
     "overprov-trimwrite.csv",
 ]
 SMALL = ("--user-pages", "8192", "--pages-per-block", "64")
