@@ -49,17 +49,27 @@ def is_trace(config: dict[str, Any]) -> bool:
     return bool(config.get("trace", {}).get("path"))
 
 
+def fill_pages(config: dict[str, Any], geometry: dict[str, Any]) -> int:
+    """Pages the precondition fill writes: the user space, or none."""
+    none = config.get("precondition", {}).get("kind") == "none"
+    return 0 if none else int(geometry["user_pages"])
+
+
+def trace_file_pages(config: dict[str, Any], geometry: dict[str, Any]) -> int:
+    """A trace file's bytes in pages (rounded up): the core's progress units for one pass."""
+    return -(-os.path.getsize(config["trace"]["path"]) // int(geometry["page_size_bytes"]))
+
+
 def planned_host_pages(config: dict[str, Any], geometry: dict[str, Any]) -> int:
     """Host page writes the run plans; for a trace, the core's progress units (the fill's
     pages and the trace file's bytes, in pages, per pass)."""
     user = int(geometry["user_pages"])
     run = config.get("run", {})
-    fill = 0 if config.get("precondition", {}).get("kind") == "none" else user
+    fill = fill_pages(config, geometry)
     if is_trace(config):
         trace = config["trace"]
         passes = int(trace.get("repeat", 1)) + int(trace.get("warmup_passes", 0))
-        page = int(geometry["page_size_bytes"])
-        return fill + passes * -(-os.path.getsize(trace["path"]) // page)
+        return fill + passes * trace_file_pages(config, geometry)
     return (
         fill
         + round(run.get("warmup_drive_writes", 2.0) * user)
@@ -84,8 +94,7 @@ def worth_estimating(config: dict[str, Any], geometry: dict[str, Any]) -> bool:
     a fill under 2^24 pages and under 2^16 pages (256 MiB at 4 KiB) of trace file per pass."""
     if not is_trace(config):
         return planned_host_pages(config, geometry) >= 2**24
-    file_pages = os.path.getsize(config["trace"]["path"]) // int(geometry["page_size_bytes"])
-    return int(geometry["user_pages"]) >= 2**24 or file_pages >= 2**16
+    return int(geometry["user_pages"]) >= 2**24 or trace_file_pages(config, geometry) >= 2**16
 
 
 def _calibration_config(config: dict[str, Any], geometry: dict[str, Any]) -> dict[str, Any]:
@@ -112,10 +121,9 @@ def estimate(config: dict[str, Any]) -> RunEstimate:
     n = drives(config)
     physical = int(geometry["blocks"]) * int(geometry["pages_per_block"]) * n
     planned = planned_host_pages(config, geometry) * n
-    user_pages = int(geometry["user_pages"])
     try:
         if is_trace(config):
-            fill = 0 if config.get("precondition", {}).get("kind") == "none" else user_pages
+            fill = fill_pages(config, geometry)
             seconds, per_page = _trace_seconds(
                 _calibration_config(config, geometry), fill * n, planned - fill * n
             )
