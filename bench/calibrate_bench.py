@@ -98,7 +98,8 @@ def published(folder: Path, jobs: int | None = None) -> list[dict]:
          "points": [fitmod.Point(40, 50000, 0.05), fob850], "raw_native_op": raw850,
          "held_out": (20.0, "iops", 25000.0)},
         {"name": "PNY 128 GB vs 120 GB, JESD219A from secure erase",
-         "fitted": "128 GB (0% extra): WAF 2.85; raw NAND given (128 GiB): both readings",
+         "fitted": "128 GB (0% extra): WAF 2.85; raw NAND given (128 GiB): both readings × 4 GC "
+                   "designs",
          "points": [fitmod.Point(0, None, 0.05, 2.85, 0.05)], "raw_native_op": rawpny,
          "held_out": (6.25, "waf", 1.87), "workload": {"pattern": "jesd219"}},
         {"name": "PNY 128 GB vs 120 GB, uniform random assumed",
@@ -106,7 +107,7 @@ def published(folder: Path, jobs: int | None = None) -> list[dict]:
          "points": [fitmod.Point(0, None, 0.05, 2.85, 0.05)], "raw_native_op": rawpny,
          "held_out": (6.25, "waf", 1.87)},
         {"name": "PNY 128 GB vs 120 GB, JESD219A from secure erase",
-         "fitted": "128 GB (0% extra): WAF 2.85; native OP fitted",
+         "fitted": "128 GB (0% extra): WAF 2.85; native OP fitted × 4 GC designs",
          "points": [fitmod.Point(0, None, 0.05, 2.85, 0.05)], "native_op": None,
          "held_out": (6.25, "waf", 1.87), "workload": {"pattern": "jesd219"}},
         {"name": "PNY 128 GB vs 120 GB, the previous way (uniform random assumed)",
@@ -117,10 +118,10 @@ def published(folder: Path, jobs: int | None = None) -> list[dict]:
     out = []
     for i, case in enumerate(cases):
         x, what, value = case["held_out"]
-        if "raw_native_op" in case:
+        if "raw_native_op" in case or case.get("workload"):  # as the CLI: every reading
             pred = spare_readings.predict(
                 case["points"], [x], folder / f"published-{i}",
-                raw_native_op=case["raw_native_op"], source=case["name"],
+                raw_native_op=case.get("raw_native_op"), source=case["name"],
                 workload=case.get("workload"), jobs=jobs,
             )  # fmt: skip
         else:
@@ -148,27 +149,26 @@ def published(folder: Path, jobs: int | None = None) -> list[dict]:
     return out
 
 
-PNY_GC = [("greedy", "single"), ("greedy", "workload"), ("cost-benefit", "single"),
-          ("cost-benefit", "workload")]  # fmt: skip
-
-
 def readings_check(
-    truth: tuple[float, float], raw: float, workload: dict, curve, jobs: int | None
+    truth: tuple[float, float], raw: float, workload: dict, curves: dict, jobs: int | None
 ) -> dict:
-    """calibrate's two readings of the raw NAND on a simulated truth (a GC design's WAF at
-    0% and 6.25% extra OP): fitted on the 0% figure, the 6.25% one held out."""
+    """calibrate's readings of the raw NAND (two spare readings × the GC designs) on a
+    simulated truth (a GC design's WAF at 0% and 6.25% extra OP): fitted on the 0% figure, the
+    6.25% one held out."""
     with tempfile.TemporaryDirectory() as d:
         pred = spare_readings.predict(
             [fitmod.Point(0, None, 0.05, truth[0], 0.05)], [6.25], Path(d),
-            raw_native_op=raw, workload=workload, curve=curve, jobs=jobs,
+            raw_native_op=raw, workload=workload, curves=curves, jobs=jobs,
         )  # fmt: skip
     row = pred["levels"][0]
+    readings = pred["readings"]
     return {
         "waf_0": truth[0],
         "waf_6_25": truth[1],
-        "effective_spare": pred["readings"]["effective_spare"]["levels"][0]["waf"],
-        "raw_spare": pred["readings"]["raw_spare"]["levels"][0]["waf"],
-        "spare_efficiency": pred["readings"]["raw_spare"]["fit"]["spare_efficiency"],
+        "effective_spare": readings["effective_spare"]["levels"][0]["waf"],
+        "raw_spare": readings["raw_spare"]["levels"][0]["waf"],
+        "spare_efficiency": readings["raw_spare"]["fit"]["spare_efficiency"],
+        "readings": {k: r["levels"][0]["waf"] for k, r in readings.items()},
         "predicted": row["waf"],
         "interval": [row["waf_low"], row["waf_high"]],
     }
@@ -185,12 +185,14 @@ def pny_why(jobs: int | None = None) -> list[dict]:
 
     jesd = {"pattern": "jesd219"}
     raw = 2**37 / 128e9 - 1
-    greedy_curve = workload_curve.simulate_curve(jesd, jobs=jobs)  # calibrate's, design unknown
+    curves = {
+        name: workload_curve.simulate_curve(jesd, jobs=jobs, ftl=ftl)
+        for name, ftl in spare_readings.GC_DESIGNS.items()
+    }
     out = []
-    for policy, streams in PNY_GC:
-        ftl = {"policy": policy, "host_streams": streams}
-        curve = workload_curve.simulate_curve(jesd, jobs=jobs, ftl=ftl)
-        s = fitmod.fit([fitmod.Point(0, None, 0.05, 2.85, 0.05)], curve=curve)
+    for name, ftl in spare_readings.GC_DESIGNS.items():
+        policy, streams = ftl["policy"], ftl["host_streams"]
+        s = fitmod.fit([fitmod.Point(0, None, 0.05, 2.85, 0.05)], curve=curves[name])
         reps = sweep.run_points(
             [workload_curve.grid_config(jesd, fitmod.rho_eff(raw, x), ftl) for x in (0, 6.25)],
             jobs=jobs,
@@ -213,8 +215,8 @@ def pny_why(jobs: int | None = None) -> list[dict]:
         out.append({
             "gc": f"{policy}, {streams} frontier" + ("s" if streams == "workload" else ""),
             "readings": {
-                "steady, raw NAND": readings_check(raw_waf, raw, jesd, greedy_curve, jobs),
-                "from erase": readings_check(erase_waf, raw, jesd, greedy_curve, jobs),
+                "steady, raw NAND": readings_check(raw_waf, raw, jesd, curves, jobs),
+                "from erase": readings_check(erase_waf, raw, jesd, curves, jobs),
             },
             "erase_run_dw": run_dw,
             "erase_waf_0": erase_waf[0],
@@ -287,10 +289,10 @@ def markdown_why(why: list[dict]) -> str:
     if checks:
         lines += [
             "",
-            "| GC (JESD219) | truth | 0%: WAF (fitted) | 6.25%: WAF (held out) | effective "
-            "spare | raw spare × k | k | predicted (geometric mean) | error | 80% interval | "
-            "inside |",
-            "|---|---|---|---|---|---|---|---|---|---|---|",
+            "| GC (JESD219) | truth | 0%: WAF (fitted) | 6.25%: WAF (held out) | greedy twin: "
+            "effective spare | greedy twin: raw spare × k | k | all 8 readings | predicted "
+            "(geometric mean of 8) | error | 80% interval | inside |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|",
         ]
         for gc, truth, c in checks:
             lo, hi = c["interval"]
@@ -302,7 +304,8 @@ def markdown_why(why: list[dict]) -> str:
                 f"| {gc} | {truth} | {c['waf_0']:.2f} | {c['waf_6_25']:.2f} | "
                 f"{c['effective_spare']:.2f} ({err(c['effective_spare'])}) | "
                 f"{c['raw_spare']:.2f} ({err(c['raw_spare'])}) | "
-                f"{c['spare_efficiency']:.2f} | {c['predicted']:.2f} | "
+                f"{c['spare_efficiency']:.2f} | {min(c['readings'].values()):.2f}–"
+                f"{max(c['readings'].values()):.2f} | {c['predicted']:.2f} | "
                 f"{err(c['predicted'])} | {lo:.2f}–{hi:.2f} | "
                 f"{'yes' if lo <= c['waf_6_25'] <= hi else 'no'} |"
             )

@@ -90,3 +90,32 @@ def test_one_iops_figure_and_the_raw_nand_is_the_raw_reading_alone(tmp_path, cap
     assert "readings" not in pred
     assert "raw spare only" in pred["prediction_source"]
     assert (tmp_path / "twin.toml").read_text() == (tmp_path / "twin-raw-nand.toml").read_text()
+
+
+def test_raw_nand_under_a_skewed_workload_reads_each_gc_design(tmp_path, capsys):
+    """The PNY pair as a user types it (docs/calibrate.md): the raw NAND given and JESD219
+    named. Both spare readings are made with each GC design the simulator has (its own curve
+    and twin each); the prediction is the geometric mean of all eight and the interval spans
+    them. A design that uses spare space better needs a smaller k to meet the same figure."""
+    from overprov.calibrate.spare_readings import GC_DESIGNS, reading_key
+
+    rc = main(["calibrate", "--waf-points", "0:2.85", "--extra-op", "0,6.25",
+               "--advertised", "128GB", "--physical", "128GiB", "--workload", "jesd219",
+               "--jobs", "2", "--out", str(tmp_path), "--json", "-"])  # fmt: skip
+    assert rc == 0
+    pred = json.loads(capsys.readouterr().out)
+    jsonschema.validate(pred, predmod.schema())
+    keys = {reading_key(s, d) for s in ("effective_spare", "raw_spare") for d in GC_DESIGNS}
+    assert set(pred["readings"]) == keys
+    wafs = []
+    for r in pred["readings"].values():
+        (check,) = r["fit"]["twin_check"]
+        assert abs(check["rel_error"]) <= 0.05
+        assert (tmp_path / r["twin"]).is_file() or r["twin"].startswith(str(tmp_path))
+        wafs.append(r["levels"][1]["waf"])
+    row = pred["levels"][1]
+    assert row["waf"] == pytest.approx(math.prod(wafs) ** (1 / len(wafs)), rel=1e-9)
+    assert row["waf_low"] <= min(wafs) and max(wafs) <= row["waf_high"]
+    k = {key: pred["readings"][key]["fit"]["spare_efficiency"] for key in keys if "raw" in key}
+    assert k["raw_spare:cost-benefit-zones"] < k["raw_spare"]
+    assert k["raw_spare:cost-benefit-zones"] > 1.0  # 2.85 beats every design at the raw spare

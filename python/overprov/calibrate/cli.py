@@ -16,7 +16,7 @@ from overprov import presets
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import plan as planmod
 from overprov.calibrate import predict as predmod
-from overprov.calibrate import spare_readings
+from overprov.calibrate import spare_readings, workload_curve
 from overprov.calibrate.chart import write_chart
 from overprov.calibrate.measure import Measurement, measure, write_counters
 from overprov.errors import ConfigError
@@ -108,7 +108,10 @@ def register(subparsers: Any) -> None:
         "otherwise recorded with the fit (docs/calibrate.md)",
     )
     wl = p.add_argument_group(
-        "workload of --points/--waf-points figures (as simulate's; default uniform random)"
+        "workload of --points/--waf-points figures (as simulate's; default uniform random)",
+        "under a skewed workload the figures are read with each of four GC designs (greedy or "
+        "cost-benefit, one write frontier or one per zone: a curve and a twin each) and the "
+        "prediction is their geometric mean (docs/calibrate.md)",
     )
     add_pattern_options(wl)
     p.add_argument(
@@ -131,7 +134,7 @@ def register(subparsers: Any) -> None:
         default=None,
         metavar="SIZE",
         help="the drive's raw NAND (e.g. 512GiB): with figures, predict with two readings of "
-        "it (its spare partly unused, or used k times as well as greedy GC) and combine them; "
+        "it (its spare partly unused, or used k times as well as the twin's GC) and combine them; "
         "with a TARGET, fix the native OP to it",
     )
     p.add_argument("--allow-hdd", action="store_true", help="accept a rotational device")
@@ -277,10 +280,10 @@ def _summary(pred: dict[str, Any]) -> str:
         rf = r["fit"]
         label = (
             f"effective spare (native OP {100 * rf['native_op']:.1f}%)"
-            if name == "effective_spare"
+            if name.startswith("effective_spare")
             else f"raw spare ({100 * rf['native_op']:.1f}%) used k = "
             f"{rf['spare_efficiency']:.2f} times as well"
-        )
+        ) + (f", {r['gc']}" if r.get("gc") else "")
         figures = ", ".join(
             f"{lv['extra_op_percent']:g}%: "
             + (f"{lv['steady_iops']:,.0f} IOPS " if lv["steady_iops"] else "")
@@ -290,9 +293,11 @@ def _summary(pred: dict[str, Any]) -> str:
         lines.append(f"  reading {label}: {figures}")
     lines.append(f"predicted from {pred['prediction_source']}")
     lines.append(f"workload: {pred['workload']}")
-    if f["twin_check"]:
-        worst = max(abs(c["rel_error"]) for c in f["twin_check"])
-        lines.append(f"twin vs its measured points: worst {100 * worst:.1f}%")
+    fits = [r["fit"] for r in (pred.get("readings") or {}).values()] or [f]
+    checks = [abs(c["rel_error"]) for fit in fits for c in fit["twin_check"]]
+    if checks:
+        twins = "each reading's twin" if len(fits) > 1 else "twin"
+        lines.append(f"{twins} vs its measured points: worst {100 * max(checks):.1f}%")
     m = pred["measurement"]
     if m:
         lines.append(
@@ -367,7 +372,8 @@ def run(args: argparse.Namespace) -> int:
         "jobs": args.jobs,
     }
     figures = bool(args.points or args.waf_points)
-    if figures and native_op is not None:  # the raw NAND known: both readings of it
+    if figures and (native_op is not None or not workload_curve.is_uniform(workload)):
+        # the raw NAND known, or a skewed workload: every reading the figures allow
         pred = spare_readings.predict(points, levels, out, raw_native_op=native_op, **common)
     else:
         pred = predmod.predict(
@@ -377,9 +383,9 @@ def run(args: argparse.Namespace) -> int:
     chart = write_chart(pred, out / "prediction.png")
     say = sys.stderr if args.json == "-" else sys.stdout
     print(_summary(pred), file=say)
-    raw_twin = out / spare_readings.RAW_TWIN
-    wrote = [out / "twin.toml"] + ([raw_twin] if raw_twin.is_file() else [])
-    wrote += [out / "prediction.json"] + ([chart] if chart else [])
+    twins = [r["twin"] for r in (pred.get("readings") or {}).values()]
+    wrote = [str(out / spare_readings.TWIN)] + [t for t in twins if Path(t).name != "twin.toml"]
+    wrote += [str(out / "prediction.json")] + ([str(chart)] if chart else [])
     print("wrote " + ", ".join(str(w) for w in wrote), file=say)
     if args.json == "-":
         json.dump(pred, sys.stdout, indent=2)

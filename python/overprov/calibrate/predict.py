@@ -127,6 +127,7 @@ def predict(
     fit_efficiency: bool = False,
     twin_name: str = "twin.toml",
     curve: fitmod.WafCurve | None = None,
+    ftl: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Fit, build and refine the twin, simulate it at ``levels``; write twin.toml and return
     the prediction (the caller writes prediction.json).
@@ -139,7 +140,8 @@ def predict(
     measures a target (one drive, lowest level first). ``fit_efficiency`` (``native_op`` the
     raw NAND's spare, independent levels): the spare efficiency k is fitted to the WAF figures
     and each level simulated with k times the raw spare (``spare_readings``). ``curve``: the
-    WAF curve under ``workload`` when the caller has it already."""
+    WAF curve under ``workload`` when the caller has it already. ``ftl``: the twin's garbage
+    collection (``config.ftl`` keys, the curve simulated with it; None: greedy, one frontier)."""
     if fit_efficiency and (native_op is None or not independent_levels):
         raise ValueError("fit_efficiency needs native_op and independent levels")
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -152,7 +154,11 @@ def predict(
             "workload applies to figures given with --points/--waf-points"
         )
     if curve is None:
-        curve = fitmod.waf_at if uniform else workload_curve.simulate_curve(workload, jobs=jobs)
+        curve = (
+            fitmod.waf_at
+            if uniform and not ftl
+            else workload_curve.simulate_curve(workload, jobs=jobs, ftl=ftl)
+        )
     central = fitmod.fit(
         points, fob_iops=fob_iops, native_op=native_op, curve=curve, fit_efficiency=fit_efficiency
     )
@@ -176,6 +182,7 @@ def predict(
         source=source,
         workload=workload,
         spare_efficiency=central.spare_efficiency,
+        ftl=ftl,
     )
     simulated = measurement is not None and measurement.kind == "sim"
     mfe = uncertainty.model_form_error(simulated)

@@ -1,8 +1,9 @@
-"""Two readings of figures from a drive whose raw NAND is known (``--physical``).
+"""Readings of figures a figure or two cannot tell apart: how a drive uses its spare NAND, and
+which garbage collection it runs.
 
-The raw NAND beyond the user capacity is a fact; how much good it does is not. Figures that
+**The spare.** With the raw NAND beyond the user capacity known (``--physical``), figures that
 fall short of (or beat) what greedy garbage collection on that much spare would give have two
-readings, and a figure or two cannot tell them apart:
+readings:
 
 - **effective spare** (``twin.toml``): the fit's usual form. The native spare ρ₀ is fitted to
   the figures and the raw NAND is not used: a drive that keeps part of its NAND for other uses
@@ -11,17 +12,26 @@ readings, and a figure or two cannot tell them apart:
 - **raw spare used k times as well** (``twin-raw-nand.toml``): ρ₀ is the raw NAND's, and WAF is
   that of the fit's curve at ``k·ρ(x)``, k (``Surrogate.spare_efficiency``) fitted to the WAF
   figures (1 when there are none). A drive whose garbage collection or data placement beats
-  greedy on one write frontier (hot and cold data apart under a skewed workload, cost-benefit
-  victims) is k > 1; one that does worse, k < 1. Extra OP then helps in proportion to the
+  the twin's is k > 1; one that does worse, k < 1. Extra OP then helps in proportion to the
   spare the drive already has.
 
 Under a skewed workload the simulator's own GC designs follow the second reading in steady
 state, while figures taken over a run from a secure erase (a stretch at WAF 1 included) follow
-the first more closely (docs/calibrate.md, "Published figures"). So with the raw NAND known,
-calibrate predicts with both and states the geometric mean of their figures, with an interval
-that holds both readings (and each one's own interval).
+the first more closely (docs/calibrate.md, "Published figures").
 
-The second reading's twin is simulated per level as the twin whose spare at that level is
+**The GC design.** Under uniform random writes the simulator's designs (greedy or cost-benefit
+victims, one write frontier or one per workload zone) give one WAF curve (within 2.3%, and
+0.5% from 5% of spare up: docs/calibrate.md), so the twin's own, greedy on one frontier, stands
+for all. Under a skewed workload they part (cost-benefit with hot and cold data apart loses
+WAF with spare space fastest), and figures do not say which the drive runs; so each reading is
+made once per design of :data:`GC_DESIGNS`, each with its own simulated curve and twin
+(``twin-<design>.toml``, ``twin-raw-nand-<design>.toml``).
+
+calibrate states the geometric mean of the readings' figures, with an interval from the lowest
+to the highest of the readings and their own intervals: it does not choose between readings the
+figures cannot tell apart.
+
+The raw-spare reading's twin is simulated per level as the twin whose spare at that level is
 ``k·ρ(x)``: its drive file has ``k·ρ₀`` of spare (the 0% level) and level x is simulated at the
 extra OP that gives the wanted spare (``twin_runs.simulated_level``). For k = 1 that is x itself.
 """
@@ -40,11 +50,30 @@ from overprov.errors import ConfigError
 RAW_TWIN = "twin-raw-nand.toml"
 TWIN = "twin.toml"
 
+#: The garbage collection designs a skewed workload's figures are read with (``config.ftl``
+#: keys), by name; the first is the twin's own, the one uniform figures are read with.
+GC_DESIGNS: dict[str, dict[str, str]] = {
+    "greedy": {"policy": "greedy", "host_streams": "single"},
+    "greedy-zones": {"policy": "greedy", "host_streams": "workload"},
+    "cost-benefit": {"policy": "cost-benefit", "host_streams": "single"},
+    "cost-benefit-zones": {"policy": "cost-benefit", "host_streams": "workload"},
+}
+SPARES = ("effective_spare", "raw_spare")
 
-def _geomean(a: float | None, b: float | None) -> float | None:
-    if a is None or b is None:
-        return a if b is None else b
-    return math.sqrt(a * b)
+
+def reading_key(spare: str, design: str) -> str:
+    """``effective_spare``/``raw_spare`` for the twin's own design, else ``<spare>:<design>``."""
+    return spare if design == "greedy" else f"{spare}:{design}"
+
+
+def twin_name(spare: str, design: str) -> str:
+    base = RAW_TWIN if spare == "raw_spare" else TWIN
+    return base if design == "greedy" else base.replace(".toml", f"-{design}.toml")
+
+
+def _geomean(values: list[float | None]) -> float | None:
+    got = [v for v in values if v]
+    return math.exp(sum(math.log(v) for v in got) / len(got)) if got else None
 
 
 def _span(values: list[float | None]) -> tuple[float | None, float | None]:
@@ -52,38 +81,52 @@ def _span(values: list[float | None]) -> tuple[float | None, float | None]:
     return (min(got), max(got)) if got else (None, None)
 
 
-def combine(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
-    """One prediction from the two readings' (same levels): the geometric mean of each figure,
-    the interval from the lowest to the highest of both readings' figures and intervals."""
+def combine(readings: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """One prediction from readings of the same levels (keys as :func:`reading_key`): the
+    geometric mean of each figure, the interval from the lowest to the highest of all readings'
+    figures and intervals."""
+    docs = list(readings.values())
+    first = docs[0]
     rows = []
-    for ra, rb in zip(a["levels"], b["levels"], strict=True):
-        row: dict[str, Any] = {"extra_op_percent": ra["extra_op_percent"]}
-        for key in ("steady_iops", "waf", "p99_latency_us"):
-            row[key] = _geomean(ra[key], rb[key])
+    for level_rows in zip(*(d["levels"] for d in docs), strict=True):
+        row: dict[str, Any] = {"extra_op_percent": level_rows[0]["extra_op_percent"]}
+        for key in ("steady_iops", "waf", "p99_latency_us", "surrogate_iops"):
+            row[key] = _geomean([r.get(key) for r in level_rows])
         for key, lo, hi in (("steady_iops", "steady_iops_low", "steady_iops_high"),
                             ("waf", "waf_low", "waf_high")):  # fmt: skip
-            row[lo], row[hi] = _span([ra[key], rb[key], ra[lo], rb[lo], ra[hi], rb[hi]])
-        row["surrogate_iops"] = _geomean(ra.get("surrogate_iops"), rb.get("surrogate_iops"))
-        row["twin_iops"] = ra.get("twin_iops")
+            row[lo], row[hi] = _span([r.get(k) for r in level_rows for k in (key, lo, hi)])
+        row["twin_iops"] = level_rows[0].get("twin_iops")
         rows.append(row)
-    doc = dict(a)
+    doc = dict(first)
+    doc.pop("gc")
     doc["levels"] = rows
     doc["interval"] = (
-        "from the lower to the higher of the two readings' figures and intervals (each "
-        + a["interval"]
-        + ")"
+        f"from the lowest to the highest of the {len(docs)} readings' figures and intervals "
+        f"(each {first['interval']})"
     )
+    spares = {k.split(":")[0] for k in readings}
+    designs = [d for d in GC_DESIGNS if any(reading_key(s, d) in readings for s in SPARES)]
+    parts = []
+    if len(spares) > 1:
+        k = readings["raw_spare"]["fit"]["spare_efficiency"]
+        parts.append(
+            f"the spare effective (fitted) or raw used k times as well (k = {k:.3g} with greedy GC)"
+        )
+    if len(designs) > 1:
+        parts.append(
+            f"{len(designs)} GC designs: "
+            + "; ".join(workload_curve.gc_text(GC_DESIGNS[d]) for d in designs)
+        )
     doc["prediction_source"] = (
-        "the geometric mean of two readings of the raw NAND, each a twin simulated at every "
-        f"level: effective spare fitted ({TWIN}) and the raw spare used k = "
-        f"{b['fit']['spare_efficiency']:.3g} times as well as greedy GC ({RAW_TWIN}); "
-        "readings holds each one's figures"
+        f"the geometric mean of {len(docs)} readings, each a twin simulated at every level: "
+        + "; ".join(parts)
+        + "; readings holds each one's figures"
     )
     if doc.get("recommendation") is not None:
-        doc["recommendation"] = predmod.recommendation(rows, a["recommendation"]["target_iops"])
+        doc["recommendation"] = predmod.recommendation(rows, first["recommendation"]["target_iops"])
     doc["readings"] = {
-        "effective_spare": {k: a[k] for k in ("levels", "fit", "twin", "prediction_source")},
-        "raw_spare": {k: b[k] for k in ("levels", "fit", "twin", "prediction_source")},
+        key: {k: d[k] for k in ("levels", "fit", "twin", "prediction_source", "gc")}
+        for key, d in readings.items()
     }
     return doc
 
@@ -93,34 +136,55 @@ def predict(
     levels: list[float],
     out_dir: Path,
     *,
-    raw_native_op: float,
+    raw_native_op: float | None,
+    curves: dict[str, fitmod.WafCurve] | None = None,
     **kwargs: Any,
 ) -> dict[str, Any]:
-    """Both readings of figures (``--points``/``--waf-points``) from a drive whose raw spare
-    is ``raw_native_op``, combined; only the raw-spare reading when the figures cannot fix an
-    effective spare (one IOPS figure and no WAF)."""
+    """Figures (``--points``/``--waf-points``) read every way they cannot tell apart, combined:
+    both spare readings when the raw spare ``raw_native_op`` is known (only the raw one when the
+    figures cannot fix an effective spare: one IOPS figure and no WAF), and under a skewed
+    workload each of :data:`GC_DESIGNS`. ``curves``: each design's WAF curve under the
+    workload, when the caller has them. A single reading is returned as it is."""
     workload = kwargs.get("workload")
-    if kwargs.get("curve") is None and not workload_curve.is_uniform(workload):
-        kwargs["curve"] = workload_curve.simulate_curve(workload, jobs=kwargs.get("jobs"))
-    raw = predmod.predict(
-        points,
-        levels,
-        out_dir,
-        native_op=raw_native_op,
-        fit_efficiency=True,
-        twin_name=RAW_TWIN,
-        independent_levels=True,
-        **kwargs,
-    )
-    try:
-        effective = predmod.predict(
-            points, levels, out_dir, native_op=None, independent_levels=True, **kwargs
-        )
-    except ConfigError:
-        raw["prediction_source"] += (
-            "; the raw spare only: these figures cannot fix an effective spare beside it"
-        )
+    uniform = workload_curve.is_uniform(workload)
+    designs = ["greedy"] if uniform else list(GC_DESIGNS)
+    readings: dict[str, dict[str, Any]] = {}
+    for design in designs:
+        ftl = None if design == "greedy" else GC_DESIGNS[design]
+        curve = (curves or {}).get(design)
+        if curve is None and not uniform:
+            curve = workload_curve.simulate_curve(workload or {}, jobs=kwargs.get("jobs"), ftl=ftl)
+        common = {**kwargs, "curve": curve, "ftl": ftl, "independent_levels": True}
+        try:
+            eff = predmod.predict(
+                points, levels, out_dir, native_op=None,
+                twin_name=twin_name("effective_spare", design), **common,
+            )  # fmt: skip
+            readings[reading_key("effective_spare", design)] = {
+                **eff,
+                "gc": workload_curve.gc_text(ftl),
+            }
+        except ConfigError:
+            if raw_native_op is None:
+                raise
+        if raw_native_op is not None:
+            raw = predmod.predict(
+                points, levels, out_dir, native_op=raw_native_op, fit_efficiency=True,
+                twin_name=twin_name("raw_spare", design), **common,
+            )  # fmt: skip
+            readings[reading_key("raw_spare", design)] = {**raw, "gc": workload_curve.gc_text(ftl)}
+    raw_only = not any(k.startswith("effective_spare") for k in readings)
+    note = "; the raw spare only: these figures cannot fix an effective spare beside it"
+    if raw_only:
         (out_dir / TWIN).write_bytes((out_dir / RAW_TWIN).read_bytes())
-        raw["twin"] = str(out_dir / TWIN)
-        return raw
-    return combine(effective, raw)
+    if len(readings) == 1:
+        (only,) = readings.values()
+        only.pop("gc")
+        if raw_only:
+            only["twin"] = str(out_dir / TWIN)
+            only["prediction_source"] += note
+        return only
+    doc = combine(readings)
+    if raw_only:
+        doc["prediction_source"] += note
+    return doc

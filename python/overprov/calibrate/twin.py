@@ -68,6 +68,9 @@ class TwinParameters:
     None: uniform random): recorded with the twin, which is simulated under it."""
     spare_efficiency: float = 1.0
     """The raw-spare reading's k (``spare_readings.py``); 1 for every other twin."""
+    ftl: dict[str, Any] | None = None
+    """The twin's garbage collection (``config.ftl`` keys; None: greedy on one write frontier),
+    one of ``spare_readings.GC_DESIGNS`` for figures under a skewed workload."""
 
 
 def drive_dict(p: TwinParameters) -> dict[str, Any]:
@@ -117,15 +120,16 @@ def drive_dict(p: TwinParameters) -> dict[str, Any]:
                 "uncertainty": p.uncertainty,
                 "workload": describe_overrides(p.workload or {}),
                 "workload_flags": flags_text(p.workload or {}),
+                **({"gc": dict(p.ftl)} if p.ftl else {}),
                 **(
                     {
                         "spare_efficiency": p.spare_efficiency,
                         "levels": (
                             f"the raw NAND's spare used k = {p.spare_efficiency:.4g} times as well "
-                            "as greedy GC: this file holds k times the raw spare at 0% extra OP; "
-                            "calibrate simulated each level x at the extra OP giving it k times "
-                            "the raw spare of x, which this file at x does not (it adds x's space "
-                            "to k times the raw spare)"
+                            "as this file's GC: this file holds k times the raw spare at 0% extra "
+                            "OP; calibrate simulated each level x at the extra OP giving it k "
+                            "times the raw spare of x, which this file at x does not (it adds x's "
+                            "space to k times the raw spare)"
                         ),
                     }
                     if p.spare_efficiency != 1.0
@@ -135,6 +139,7 @@ def drive_dict(p: TwinParameters) -> dict[str, Any]:
         },
         "config": {
             "geometry": {"page_size_bytes": PAGE_BYTES, "pages_per_block": fitmod.PAGES_PER_BLOCK},
+            **({"ftl": dict(p.ftl)} if p.ftl else {}),
             "timing": timing,
         },
     }

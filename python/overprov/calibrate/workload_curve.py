@@ -37,6 +37,17 @@ def is_uniform(workload: dict[str, Any] | None) -> bool:
     return not workload or (set(workload) == {"pattern"} and workload["pattern"] == "uniform")
 
 
+def gc_text(ftl: dict[str, Any] | None) -> str:
+    """A garbage collection (``config.ftl`` keys; None: the twin's) in words."""
+    ftl = ftl or {}
+    where = (
+        "a write frontier per workload zone"
+        if ftl.get("host_streams") == "workload"
+        else "one write frontier"
+    )
+    return f"{ftl.get('policy', 'greedy')} GC, {where}"
+
+
 def grid() -> list[float]:
     top = fitmod.RHO_MAX
     return [RHO_FLOOR * (top / RHO_FLOOR) ** (i / (GRID_POINTS - 1)) for i in range(GRID_POINTS)]
@@ -67,11 +78,13 @@ class SimulatedCurve:
     workload: dict[str, Any]
     rhos: tuple[float, ...]
     wafs: tuple[float, ...]
+    ftl: dict[str, Any] | None = None
+    """The garbage collection simulated (``config.ftl`` keys; None: greedy, one frontier)."""
 
     @property
     def description(self) -> str:
         return (
-            f"greedy GC under {describe_overrides(self.workload)}, simulated at "
+            f"{gc_text(self.ftl)} under {describe_overrides(self.workload)}, simulated at "
             f"{len(self.rhos)} spare ratios {self.rhos[0]:.3g}–{self.rhos[-1]:.3g}"
         )
 
@@ -91,6 +104,7 @@ class SimulatedCurve:
         return {
             "description": self.description,
             "workload": self.workload,
+            **({"ftl": dict(self.ftl)} if self.ftl else {}),
             "rho": list(self.rhos),
             "waf": list(self.wafs),
         }
@@ -117,4 +131,4 @@ def simulate_curve(
     # WAF falls with spare space; a grid point's noise must not make the curve rise
     for i in range(len(wafs) - 2, -1, -1):
         wafs[i] = max(wafs[i], wafs[i + 1])
-    return SimulatedCurve(dict(workload), tuple(rhos), tuple(wafs))
+    return SimulatedCurve(dict(workload), tuple(rhos), tuple(wafs), dict(ftl) if ftl else None)
