@@ -42,9 +42,15 @@ def mounted_ext4(loop_device, tmp_path):
     mnt = tmp_path / "mnt"
     mnt.mkdir()
     sh("mount", dev, str(mnt))
+    # frozen (still mounted, still in use): the journal is flushed and the filesystem writes
+    # nothing more, so a digest of the device sees only what overprov might write. Without
+    # it, ext4's first journal commit after the mount (within its 5 s commit interval) could
+    # land between two digests.
+    sh("fsfreeze", "--freeze", str(mnt))
     try:
         yield dev, mnt
     finally:
+        subprocess.run(["fsfreeze", "--unfreeze", str(mnt)], capture_output=True, check=False)
         subprocess.run(["umount", str(mnt)], capture_output=True, check=False)
 
 

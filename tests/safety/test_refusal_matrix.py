@@ -65,7 +65,13 @@ def _mount(stack: contextlib.ExitStack, dev: str, where: Path) -> None:
     where.mkdir()
     sh("mount", dev, str(where))
     stack.callback(subprocess.run, ["umount", str(where)], capture_output=True, check=False)
-    subprocess.run(["sync"], check=False)
+    # frozen, still mounted: a fresh ext4 mount writes its journal and superblock seconds
+    # later even after sync (seen here: the device's digest changed within 7 s with nobody
+    # writing), and the digests must see only what overprov writes
+    sh("fsfreeze", "--freeze", str(where))
+    stack.callback(
+        subprocess.run, ["fsfreeze", "--unfreeze", str(where)], capture_output=True, check=False
+    )
 
 
 def _gpt_with_partition(dev: str) -> str:
