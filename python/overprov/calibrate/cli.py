@@ -16,7 +16,7 @@ from overprov import presets
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import plan as planmod
 from overprov.calibrate import predict as predmod
-from overprov.calibrate import spare_readings, workload_curve
+from overprov.calibrate import spare_readings
 from overprov.calibrate.chart import write_chart
 from overprov.calibrate.measure import Measurement, measure, write_counters
 from overprov.errors import ConfigError
@@ -371,21 +371,19 @@ def run(args: argparse.Namespace) -> int:
         "workload": workload or None,
         "jobs": args.jobs,
     }
-    figures = bool(args.points or args.waf_points)
-    if figures and (native_op is not None or not workload_curve.is_uniform(workload)):
-        # the raw NAND known, or a skewed workload: every reading the figures allow
+    if args.points or args.waf_points:  # every reading the figures allow (often just one)
         pred = spare_readings.predict(points, levels, out, raw_native_op=native_op, **common)
     else:
-        pred = predmod.predict(
-            points, levels, out, native_op=native_op, independent_levels=figures, **common
-        )
+        pred = predmod.predict(points, levels, out, native_op=native_op, **common)
     predmod.write_json(pred, out / "prediction.json")
     chart = write_chart(pred, out / "prediction.png")
     say = sys.stderr if args.json == "-" else sys.stdout
     print(_summary(pred), file=say)
-    twins = [r["twin"] for r in (pred.get("readings") or {}).values()]
-    wrote = [str(out / spare_readings.TWIN)] + [t for t in twins if Path(t).name != "twin.toml"]
-    wrote += [str(out / "prediction.json")] + ([str(chart)] if chart else [])
+    twins = [Path(r["twin"]).name for r in (pred.get("readings") or {}).values()]
+    if not twins and (out / spare_readings.RAW_TWIN).is_file():  # the raw reading alone
+        twins = [spare_readings.RAW_TWIN]
+    wrote = [out / name for name in dict.fromkeys([spare_readings.TWIN, *twins])]
+    wrote += [out / "prediction.json"] + ([chart] if chart else [])
     print("wrote " + ", ".join(str(w) for w in wrote), file=say)
     if args.json == "-":
         json.dump(pred, sys.stdout, indent=2)

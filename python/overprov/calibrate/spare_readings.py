@@ -66,6 +66,11 @@ def reading_key(spare: str, design: str) -> str:
     return spare if design == "greedy" else f"{spare}:{design}"
 
 
+def design_of(key: str) -> str:
+    """The GC design of a reading's key (:func:`reading_key`)."""
+    return key.split(":")[1] if ":" in key else "greedy"
+
+
 def twin_name(spare: str, design: str) -> str:
     base = RAW_TWIN if spare == "raw_spare" else TWIN
     return base if design == "greedy" else base.replace(".toml", f"-{design}.toml")
@@ -98,7 +103,6 @@ def combine(readings: dict[str, dict[str, Any]]) -> dict[str, Any]:
         row["twin_iops"] = level_rows[0].get("twin_iops")
         rows.append(row)
     doc = dict(first)
-    doc.pop("gc")
     doc["levels"] = rows
     doc["interval"] = (
         f"from the lowest to the highest of the {len(docs)} readings' figures and intervals "
@@ -125,7 +129,10 @@ def combine(readings: dict[str, dict[str, Any]]) -> dict[str, Any]:
     if doc.get("recommendation") is not None:
         doc["recommendation"] = predmod.recommendation(rows, first["recommendation"]["target_iops"])
     doc["readings"] = {
-        key: {k: d[k] for k in ("levels", "fit", "twin", "prediction_source", "gc")}
+        key: {
+            **{k: d[k] for k in ("levels", "fit", "twin", "prediction_source")},
+            "gc": workload_curve.gc_text(GC_DESIGNS[design_of(key)]),
+        }
         for key, d in readings.items()
     }
     return doc
@@ -160,10 +167,7 @@ def predict(
                 points, levels, out_dir, native_op=None,
                 twin_name=twin_name("effective_spare", design), **common,
             )  # fmt: skip
-            readings[reading_key("effective_spare", design)] = {
-                **eff,
-                "gc": workload_curve.gc_text(ftl),
-            }
+            readings[reading_key("effective_spare", design)] = eff
         except ConfigError:
             if raw_native_op is None:
                 raise
@@ -172,14 +176,13 @@ def predict(
                 points, levels, out_dir, native_op=raw_native_op, fit_efficiency=True,
                 twin_name=twin_name("raw_spare", design), **common,
             )  # fmt: skip
-            readings[reading_key("raw_spare", design)] = {**raw, "gc": workload_curve.gc_text(ftl)}
+            readings[reading_key("raw_spare", design)] = raw
     raw_only = not any(k.startswith("effective_spare") for k in readings)
     note = "; the raw spare only: these figures cannot fix an effective spare beside it"
     if raw_only:
         (out_dir / TWIN).write_bytes((out_dir / RAW_TWIN).read_bytes())
     if len(readings) == 1:
         (only,) = readings.values()
-        only.pop("gc")
         if raw_only:
             only["twin"] = str(out_dir / TWIN)
             only["prediction_source"] += note
