@@ -1,4 +1,4 @@
-"""Parallel sweep benchmark (issue 18): a 7-point OP sweep with ``--jobs 2`` against
+"""Parallel sweep benchmark: a 7-point OP sweep with ``--jobs 2`` against
 ``--jobs 1``, wall-clock seconds of the whole sweep as a user sees it, through
 ``overprov.sweep.run_points`` (the function ``overprov simulate`` calls).
 

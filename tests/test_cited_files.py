@@ -73,3 +73,36 @@ def test_the_scan_finds_a_missing_file(tmp_path):
 def test_every_cited_file_exists():
     missing = missing_citations()
     assert not missing, "\n".join(missing)
+
+
+# Readers of the repository cannot look up a tracker's numbers or a past working session, and a
+# figure measured "on this machine" names no hardware: say the thing itself, and name hardware
+# and date beside a figure.
+UNCITABLE = re.compile(
+    r"\b[Ii]ssues? #?\d+\b|\b(?:earlier|previous|this) session\b|\bthis \d+-core machine\b"
+)
+
+
+def uncitable_references() -> list[str]:
+    out = []
+    for f in [*_files(), *sorted((ROOT / "tests").rglob("*.py"))]:
+        try:
+            text = f.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            continue
+        for n, line in enumerate(text.splitlines(), 1):
+            if UNCITABLE.search(line) and f != Path(__file__).resolve():
+                out.append(f"{f.relative_to(ROOT)}:{n}: {line.strip()}")
+    return out
+
+
+def test_the_uncitable_scan_finds_tracker_numbers_and_sessions():
+    for line in ("as issue 14 found", "Issues 2 and", "an earlier session", "this 2-core machine"):
+        assert UNCITABLE.search(line), line
+    for line in ("no issue here", "a 2-core x86_64 VM, 2026-11-23", "the session cookie"):
+        assert not UNCITABLE.search(line), line
+
+
+def test_no_tracker_numbers_or_session_talk():
+    found = uncitable_references()
+    assert not found, "\n".join(found)

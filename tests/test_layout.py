@@ -1,4 +1,4 @@
-"""The house rules of the package's layout (issue 12): every command module exposes
+"""The house rules of the package's layout: every command module exposes
 ``register(subparsers)`` and ``run(args)``; no two classes share a name; no module is over 600
 lines. Exceptions are listed with the change that removes them (prune them as it lands)."""
 

@@ -1,7 +1,7 @@
 """Hand-built inputs for the report tests.
 
 ``add_timed`` gives each run of a real ``overprov simulate --json`` file a ``timed`` section in
-the shape the timed simulator writes (issue 3): per-second intervals with IOPS, MiB/s, WAF, a
+the shape the timed simulator writes: per-second intervals with IOPS, MiB/s, WAF, a
 state (fob → transition → steady), latency percentiles and host bytes, a latency histogram,
 ``fob_iops``, ``steady_window`` (first and last interval index) and ``steady_iops`` (the
 window's mean). The numbers are a fixture, not a simulation: the steady level is

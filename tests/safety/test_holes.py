@@ -1,4 +1,4 @@
-"""The three holes issue 10 found, each closed and each with a test that failed before the fix
+"""Three holes a review found, each closed and each with a test that failed before the fix
 (checked by running these tests against the code before it). They use the command line and
 the backing files only, so they run against any version of overprov.
 

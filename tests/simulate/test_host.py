@@ -1,6 +1,6 @@
 """The host layer through the CLI: --numjobs and --raid set timing.host, the table and the
 JSON (schema-checked) carry per-job and per-member figures, bad arrays are refused naming the
-field, and the NAS case of issue 14 (RAID-1 of two consumer drives as a sync-write cache,
+field, and the NAS cache case (RAID-1 of two consumer drives as a sync-write cache,
 numjobs=64 iodepth=1) runs at one drive's flush rate (docs/drives/README.md)."""
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ def test_bad_arrays_are_refused_naming_the_field(overprov_cli):
 
 
 def test_nas_mirror_of_consumer_drives_runs_at_one_drives_flush_rate(overprov_cli, tmp_path):
-    """Issue 14's NAS cache: RAID-1 of two consumer SATA drives without power-loss protection,
+    """The NAS cache: RAID-1 of two consumer SATA drives without power-loss protection,
     fio numjobs=64 iodepth=1, 4 KiB random 70% reads, sync writes. Every write is a flush on
     both members, and flushes serialise on each: the mirror runs at one drive's collapse."""
     common = ("--preset", str(DRIVES / "consumer-1tb-sata.toml"), "--scale", "4GiB",

@@ -1,5 +1,5 @@
 //! `make bench`: simulated host writes per second and NAND page programs per second on one core,
-//! for the cases of issues 2 and 18, each in its own process so its peak memory (VmHWM) is its own.
+//! for the benchmark cases of bench/README.md, each in its own process so its peak memory (VmHWM) is its own.
 //!
 //!   (a) 2,000,000 user pages, ρ = 0.28, 256 pages/block, greedy, uniform random, 8 drive writes
 //!   (b) the same at ρ = 0.0737
