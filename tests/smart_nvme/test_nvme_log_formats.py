@@ -90,6 +90,14 @@ INTEL_JSON = {
 def test_intel_ca(text):
     reading = parse_nvme_log(text, "intel")
     assert reading.source.id == "intel-ca"
+    if len(reading.candidates) > 1:
+        # the older 'sectors:' text and the 'Device stats' JSON are printed alike by the
+        # DapuStor, ScaleFlux and Shannon plugins, which do not state their unit: no bytes
+        # unless the log is named (as a live read through `nvme intel smart-log-add` does)
+        assert reading.candidates == ("intel-ca", "intel-layout-sectors")
+        assert reading.counter("nand").bytes is None
+        assert nvme_report(reading, None)["waf"] == pytest.approx(2.5)
+        reading = parse_nvme_log(text, "intel", "intel-ca")
     # 32 MiB units: 5,120,000 × 33,554,432 B and 2,048,000 × 33,554,432 B
     assert reading.counter("nand").bytes == 5_120_000 * 33_554_432
     assert reading.counter("host").bytes == 2_048_000 * 33_554_432

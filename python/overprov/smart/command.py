@@ -33,7 +33,9 @@ def run(args: argparse.Namespace) -> int:
     if args.smart_log is not None and args.nvme_log is None:
         raise SmartDataError("--smart-log goes with --nvme-log FILE")
     if args.nvme_log is not None:
-        return report_logs(args.nvme_log, args.smart_log, None, args.json)
+        return report_logs(
+            args.nvme_log, args.smart_log, None, args.json, source_id=args.nvme_log_source
+        )
     if args.all:
         return run_all(args)
     if len(targets) == 1 and is_device_path(targets[0]):

@@ -9,7 +9,12 @@ from pathlib import Path
 from overprov import inputs
 from overprov.options import add_json_option
 from overprov.outputs import check_json_output, document, write_json
-from overprov.smart.nvme_logs import NvmeLogError, load_sources, parse_nvme_log
+from overprov.smart.nvme_logs import (
+    NvmeLogError,
+    add_nvme_log_source_option,
+    load_sources,
+    parse_nvme_log,
+)
 from overprov.smart.nvme_smart_log import parse_smart_log
 from overprov.smart.nvme_waf import format_nvme_report, nvme_report, read_device_logs
 
@@ -43,6 +48,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="FILE",
         help="saved 'nvme smart-log -o json' (or text, or smartctl -j) of the same drive",
     )
+    add_nvme_log_source_option(p)
     add_json_option(p, "the report")
     p.add_argument("--nvme", default="nvme", metavar="PATH", help="nvme-cli executable")
     p.set_defaults(func=run)
@@ -53,7 +59,9 @@ def _read(path: Path) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    return report_logs(args.nvme_log, args.smart_log, args.device, args.json, args.nvme)
+    return report_logs(
+        args.nvme_log, args.smart_log, args.device, args.json, args.nvme, args.nvme_log_source
+    )
 
 
 def report_logs(
@@ -62,6 +70,7 @@ def report_logs(
     device: str | None,
     json_to: str | None,
     nvme: str = "nvme",
+    source_id: str | None = None,
 ) -> int:
     """Print (and with ``json_to`` write, "-": stdout) the WAF report of saved NVMe logs or of
     a controller read now: ``overprov smart --nvme-log`` and ``overprov smart-nvme``."""
@@ -73,7 +82,7 @@ def report_logs(
     else:
         if nvme_log is None:
             raise NvmeLogError("--nvme-log FILE: give a saved nvme-cli log output")
-        reading = parse_nvme_log(_read(nvme_log), str(nvme_log))
+        reading = parse_nvme_log(_read(nvme_log), str(nvme_log), source_id)
         smart = None
         if smart_log is not None:
             smart = parse_smart_log(_read(smart_log), str(smart_log))

@@ -12,6 +12,7 @@ Library code: raises ``NvmeLogError`` (an ``OverprovError``) naming the file and
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import tomllib
@@ -24,7 +25,13 @@ from typing import Any
 from overprov.errors import OverprovError
 
 SOURCES_FILE = "data/nvme_log_sources.toml"
-TEXT_UNIT_BYTES: dict[str, int] = {"KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40}
+TEXT_UNIT_BYTES: dict[str, int] = {
+    "KiB": 2**10,
+    "MiB": 2**20,
+    "GiB": 2**30,
+    "TiB": 2**40,
+    "GB": 10**9,
+}
 
 
 class NvmeLogError(OverprovError, ValueError):
@@ -42,6 +49,11 @@ class CounterSpec:
     json_paths: tuple[tuple[str, ...], ...]
     text_regex: re.Pattern[str]
     note: str = ""
+    # several lines of the text (one per channel or part, e.g. "[0]nand_bytes_written") whose
+    # values add up to the counter
+    sum_lines: bool = False
+    # JSON printed as a list of {name, value} objects: (name key, value key)
+    json_named: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -55,6 +67,10 @@ class LogSource:
     citation: str
     counters: tuple[CounterSpec, ...]
     in_nvme_cli: bool = True  # False: printed by a vendor build of nvme-cli only
+    plugin: str = ""  # the nvme-cli source that prints it
+    # the log's NAND and host counters count in one unit even where its size in bytes is not
+    # stated, so their ratio is the WAF
+    same_unit: bool = False
 
     def argv(self, device: str, nvme: str = "nvme") -> list[str]:
         """The nvme-cli command line that reads this log from ``device``."""
@@ -85,9 +101,30 @@ class LogReading:
     source: LogSource
     format: str  # "json" or "text"
     counters: tuple[CounterReading, ...]
+    # every log of the sources table this output matches (the first is ``source``)
+    candidates: tuple[str, ...] = ()
 
     def counter(self, which: str) -> CounterReading | None:
         return next((c for c in self.counters if c.which == which), None)
+
+
+VALUE = r"(?P<value>0[xX][0-9a-fA-F]+|[\d,]+)"
+
+
+def label_regex(label: str) -> str:
+    """A text line holding ``label`` and a number, read tolerantly: any case, words apart by
+    spaces, underscores or nothing, parentheses optional, then ":", "=", "-" or spaces before
+    the value (decimal, with thousands separators or not, or 0x hexadecimal)."""
+    words = re.findall(r"[A-Za-z0-9]+", label)
+    body = r"[\s_()]*".join(re.escape(w) for w in words)
+    return rf"(?im)^[ \t]*\(?{body}\)?[ \t]*[:=-]?[ \t]*{VALUE}[ \t]*$"
+
+
+def _text_regex(counter: dict[str, Any]) -> re.Pattern[str]:
+    """The counter's ``text_regex``, or one built from its ``label`` (``label_regex``)."""
+    if "text_regex" in counter:
+        return re.compile(counter["text_regex"], re.MULTILINE)
+    return re.compile(label_regex(counter.get("label") or counter["field"]))
 
 
 @cache
@@ -106,8 +143,10 @@ def load_sources() -> tuple[LogSource, ...]:
                     unit=c["unit"],
                     unit_bytes=c.get("unit_bytes"),
                     json_paths=tuple(tuple(p) for p in c.get("json_paths", [])),
-                    text_regex=re.compile(c["text_regex"], re.MULTILINE),
+                    text_regex=_text_regex(c),
                     note=c.get("note", ""),
+                    sum_lines=c.get("sum_lines", False),
+                    json_named=tuple(c.get("json_named", ())),
                 )
                 for c in log["counter"]
             )
@@ -120,6 +159,8 @@ def load_sources() -> tuple[LogSource, ...]:
                     citation=log["citation"],
                     counters=counters,
                     in_nvme_cli=log.get("in_nvme_cli", True),
+                    plugin=log.get("plugin", ""),
+                    same_unit=log.get("same_unit", False),
                 )
             )
         except KeyError as exc:
@@ -141,8 +182,11 @@ def source_by_id(source_id: str) -> LogSource:
 
 
 def _int_text(text: str, file: str, where: str) -> int:
+    """A whole number as nvme-cli prints it: decimal with or without thousands separators, or
+    hexadecimal with 0x (128-bit counters as 32 hex digits)."""
+    text = text.replace(",", "").strip()
     try:
-        return int(text.replace(",", ""))
+        return int(text, 16) if text[:2].lower() == "0x" else int(text)
     except ValueError:
         raise NvmeLogError(f"{file}: {where}: expected a whole number, got {text!r}") from None
 
@@ -190,7 +234,35 @@ def _reading(spec: CounterSpec, raw: str, count: int | float, unit_text: str | N
     )
 
 
+def _squash(text: str) -> str:
+    return "".join(ch for ch in text.lower() if ch.isalnum())
+
+
+def _named_objects(node: Any):
+    if isinstance(node, dict):
+        yield node
+        for v in node.values():
+            yield from _named_objects(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from _named_objects(v)
+
+
+def _from_json_named(spec: CounterSpec, data: Any, file: str) -> CounterReading | None:
+    """A counter in a list of {name, value} objects (Seagate's "Extended-SMART-Attributes")."""
+    name_key, value_key = spec.json_named
+    for obj in _named_objects(data):
+        name = obj.get(name_key)
+        if isinstance(name, str) and _squash(name) == _squash(spec.field) and value_key in obj:
+            where = f'{name_key} "{name}".{value_key}'
+            count = _json_int(obj[value_key], file, where)
+            return _reading(spec, f"{count:,}", count, None, where)
+    return None
+
+
 def _from_json(spec: CounterSpec, data: Any, file: str) -> CounterReading | None:
+    if spec.json_named:
+        return _from_json_named(spec, data, file)
     for path in spec.json_paths:
         node = data
         for key in path:
@@ -211,6 +283,8 @@ def _from_json(spec: CounterSpec, data: Any, file: str) -> CounterReading | None
 
 
 def _from_text(spec: CounterSpec, text: str, file: str) -> CounterReading | None:
+    if spec.sum_lines:
+        return _summed_lines(spec, text, file)
     m = spec.text_regex.search(text)
     if m is None:
         return None
@@ -235,10 +309,60 @@ def _from_text(spec: CounterSpec, text: str, file: str) -> CounterReading | None
     return _reading(spec, raw, count, unit_text, where)
 
 
-def parse_nvme_log(text: str, file: str = "<text>") -> LogReading:
+def _summed_lines(spec: CounterSpec, text: str, file: str) -> CounterReading | None:
+    """A counter printed on several lines (one per part): their values added up."""
+    found = list(spec.text_regex.finditer(text))
+    if not found:
+        return None
+    lines = [text.count("\n", 0, m.start()) + 1 for m in found]
+    values = [
+        _int_text(m.group("value"), file, f"line {n} ({spec.field})")
+        for m, n in zip(found, lines, strict=True)
+    ]
+    units = {m.groupdict().get("unit") for m in found}
+    unit_text = units.pop() if len(units) == 1 else None
+    if unit_text is not None and unit_text not in TEXT_UNIT_BYTES:
+        unit_text = None
+    count = sum(values)
+    raw = " + ".join(f"{v:,}" for v in values)
+    where = f"lines {', '.join(str(n) for n in lines)} (summed)"
+    if unit_text is not None:  # the bytes are worked from the total in its printed unit
+        return _reading(spec, str(count), count, unit_text, where)
+    return _reading(spec, raw if len(values) > 1 else f"{count:,}", count, unit_text, where)
+
+
+def _unit_key(source: LogSource) -> tuple[tuple[str, str, int | None], ...]:
+    return tuple((c.which, c.unit, c.unit_bytes) for c in source.counters)
+
+
+def _without_bytes(reading: LogReading, why: str) -> LogReading:
+    """The reading with its counts kept and its byte counts taken away (unit not known)."""
+    counters = tuple(
+        CounterReading(
+            which=c.which,
+            field=c.field,
+            raw=c.raw,
+            count=c.count,
+            unit="not known: " + why,
+            unit_bytes=None,
+            bytes=None,
+            arithmetic=f"{c.raw} (unit not known: no byte count)",
+            where=c.where,
+            note=c.note,
+        )
+        for c in reading.counters
+    )
+    return LogReading(reading.file, reading.source, reading.format, counters, reading.candidates)
+
+
+def parse_nvme_log(text: str, file: str = "<text>", source_id: str | None = None) -> LogReading:
     """Identify which log ``text`` is (by the counters it holds) and read its counters.
 
-    Raises NvmeLogError if no known log's NAND counter is in it.
+    Several plugins print the same words in the same layout but count in different units
+    (the Intel-layout "nand_bytes_written" of several vendors): when the logs that match
+    disagree on a unit, the counts are read but no byte count is given, and the reading names
+    the candidates (``candidates``); ``source_id`` (``--nvme-log-source``) says which log it
+    is. Raises NvmeLogError if no known log's NAND counter is in it.
     """
     data: Any = None
     stripped = text.lstrip()
@@ -256,17 +380,48 @@ def parse_nvme_log(text: str, file: str = "<text>") -> LogReading:
     def read(spec: CounterSpec) -> CounterReading | None:
         return _from_text(spec, text, file) if data is None else _from_json(spec, data, file)
 
-    for source in load_sources():
+    sources = load_sources() if source_id is None else (source_by_id(source_id),)
+    found: list[LogReading] = []
+    for source in sources:
         nand_spec = next(c for c in source.counters if c.which == "nand")
         first = read(nand_spec)
         if first is None:
             continue
         others = (read(c) for c in source.counters if c is not nand_spec)
-        return LogReading(file, source, fmt, (first, *(r for r in others if r is not None)))
-    fields = "; ".join(
-        f"{s.id}: {', '.join(c.field for c in s.counters if c.which == 'nand')}"
-        for s in load_sources()
-    )
-    raise NvmeLogError(
-        f"{file}: no NAND-write counter of a known NVMe log in this {fmt} (looked for {fields})"
+        found.append(LogReading(file, source, fmt, (first, *(r for r in others if r is not None))))
+    if not found:
+        if source_id is not None:
+            raise NvmeLogError(
+                f"{file}: not the {source_id} log: its NAND counter "
+                f"({', '.join(c.field for c in sources[0].counters if c.which == 'nand')}) "
+                f"is not in this {fmt}"
+            )
+        fields = "; ".join(
+            f"{s.id}: {', '.join(c.field for c in s.counters if c.which == 'nand')}"
+            for s in load_sources()
+        )
+        raise NvmeLogError(
+            f"{file}: no NAND-write counter of a known NVMe log in this {fmt} (looked for {fields})"
+        )
+    best = found[0]
+    ids = tuple(r.source.id for r in found)
+    reading = LogReading(best.file, best.source, best.format, best.counters, ids)
+    if len({_unit_key(r.source) for r in found}) > 1:
+        return _without_bytes(
+            reading,
+            f"this output matches the logs {', '.join(ids)}, which count in different units; "
+            "name the log with --nvme-log-source",
+        )
+    return reading
+
+
+def add_nvme_log_source_option(p: argparse.ArgumentParser) -> None:
+    """``--nvme-log-source ID``: which log of the sources table a saved output is."""
+    p.add_argument(
+        "--nvme-log-source",
+        choices=[s.id for s in load_sources()],
+        metavar="ID",
+        help="which log the saved output is, when its text could be several plugins' (the "
+        "Intel-layout nand_bytes_written of several vendors counts in different units); "
+        "one of: " + ", ".join(s.id for s in load_sources()),
     )

@@ -18,7 +18,13 @@ from typing import Any
 from overprov.blockdev import find_tool, run_tool
 from overprov.errors import ToolError
 from overprov.smart.cli import format_lifetime, report_to_dict
-from overprov.smart.nvme_logs import LogReading, NvmeLogError, load_sources, parse_nvme_log
+from overprov.smart.nvme_logs import (
+    LogReading,
+    NvmeLogError,
+    load_sources,
+    parse_nvme_log,
+    source_by_id,
+)
 from overprov.smart.nvme_smart_log import NvmeSmartLog, parse_smart_log
 from overprov.smart.snapshot import Counter, Snapshot, WafCounters
 from overprov.smart.wear import LifetimeReport, lifetime_report
@@ -58,7 +64,25 @@ def nvme_snapshot(reading: LogReading, smart: NvmeSmartLog | None) -> Snapshot:
     if host is None and smart is not None:
         host = smart.host_writes
     waf_counters = None
-    if nand.bytes is None:
+    log_host = reading.counter("host")
+    same_unit = all(source_by_id(c).same_unit for c in reading.candidates or (reading.source.id,))
+    if nand.bytes is None and same_unit and log_host is not None:
+        # the log counts both in one unit whose size is not stated: their ratio is the WAF
+        waf_counters = WafCounters(
+            vendor=reading.source.name,
+            nand=int(nand.count),
+            host=int(log_host.count),
+            unit=f"the log's own unit ({nand.unit})",
+            formula=f"({reading.source.log_id} {nand.field}) / ({log_host.field})",
+            parts={
+                f"{reading.source.log_id} {nand.field}": int(nand.count),
+                f"{reading.source.log_id} {log_host.field}": int(log_host.count),
+            },
+            note="both counters of one log, in one unit whose size in bytes the plugin does "
+            "not state: the ratio is the WAF, but neither counter is turned into bytes",
+            unit_assumed=True,
+        )
+    elif nand.bytes is None:
         notes.append(
             f"NAND writes: {reading.source.name} field '{nand.field}' = {nand.raw}, but its "
             f"unit is {nand.unit}, so no byte count and no WAF"
@@ -94,6 +118,20 @@ def nvme_snapshot(reading: LogReading, smart: NvmeSmartLog | None) -> Snapshot:
             formula=f"({nand_term}) / ({host_term})",
             parts={f"{reading.source.log_id} {nand.field}": int(nand.count)},
             note=note,
+        )
+    if waf_counters is not None and waf_counters.host > 0 and waf_counters.nand < waf_counters.host:
+        notes.append(
+            f"NAND writes ({waf_counters.nand:,}) are below host writes ({waf_counters.host:,}) "
+            "in the same unit: a drive programs at least what the host writes unless it "
+            "compresses or deduplicates, so one counter has wrapped, was reset, or counts "
+            "something else (a part of the NAND, another window); the ratio is shown, not trusted"
+        )
+    if waf_counters is not None and waf_counters.host == 0:
+        notes.append("host writes are 0: no WAF (nothing to divide by)")
+    if len(reading.candidates) > 1:
+        notes.append(
+            "this output matches the logs " + ", ".join(reading.candidates) + " of the sources "
+            "table; read as " + reading.source.id + " (name another with --nvme-log-source)"
         )
     sources = [reading.file] + ([smart.file] if smart is not None else [])
     return Snapshot(
@@ -208,7 +246,9 @@ def read_device_logs(device: str, nvme: str = "nvme") -> tuple[LogReading, NvmeS
         if text is None:
             continue
         try:
-            return parse_nvme_log(text, f"{device} {' '.join(source.command[1:3])}"), smart
+            # the command run names the log: no doubt about the plugin, or its units
+            name = f"{device} {' '.join(source.command[1:3])}"
+            return parse_nvme_log(text, name, source.id), smart
         except NvmeLogError:
             continue
     raise ToolError(f"{device}: no NAND-write log answered (tried: {', '.join(tried)})")
