@@ -14,6 +14,7 @@ from typing import Any
 
 from overprov import engine, sweep
 from overprov.errors import ConfigError
+from overprov.workload_text import describe_workload
 
 
 @dataclass(frozen=True)
@@ -81,30 +82,6 @@ def _get(obj: Any, *keys: str) -> Any:
     return obj
 
 
-def describe_workload(workload: dict[str, Any] | None) -> str:
-    """A simulate report's ``config.workload`` in a few words."""
-    if not isinstance(workload, dict) or "pattern" not in workload:
-        return "workload not recorded"
-    w = workload
-    text = str(w["pattern"])
-    if w["pattern"] == "hot-cold":
-        text += f" {w.get('hot_access_percent')}/{w.get('hot_space_percent')}"
-    if w.get("pattern") not in ("sequential",) and w.get("random_map"):
-        text += " random-map"
-    text += " writes"
-    if w.get("bssplit"):
-        text += f", request sizes {w['bssplit']}"
-    elif w.get("request_bytes"):
-        rb = w["request_bytes"]
-        text += f", {rb // 1024} KiB requests" if rb % 1024 == 0 else f", {rb} B requests"
-    if w.get("span_percent") not in (None, 100, 100.0):
-        text += f", first {w['span_percent']:g} % of the LBAs"
-    for key, what in (("read_percent", "reads"), ("trim_percent", "trims")):
-        if w.get(key):
-            text += f", {w[key]:g} % {what}"
-    return text
-
-
 def load_simulation(path: str | Path) -> SimulatedWaf:
     """Read a file written by ``overprov simulate --json FILE`` (schema overprov.simulate/1).
     Every run must carry ``geometry.rho`` (``op_ratio`` in files of older versions),
@@ -115,6 +92,7 @@ def load_simulation(path: str | Path) -> SimulatedWaf:
     runs = engine.read_simulate_file(path)["runs"]
     points: list[SimPoint] = []
     first: dict[str, Any] = {}
+    first_run: dict[str, Any] = {}
     for i, rep in enumerate(runs, start=1):
         measured = rep.get("measured")
         if not isinstance(measured, dict):
@@ -139,9 +117,10 @@ def load_simulation(path: str | Path) -> SimulatedWaf:
             "geometry.pages_per_block": b,
             "config.ftl": _get(rep, "config", "ftl"),
             "config.workload": _get(rep, "config", "workload"),
+            "config.trace": _get(rep, "config", "trace"),
         }
         if not first:
-            first = same
+            first, first_run = same, rep
         for key, value in same.items():
             if value != first[key]:
                 raise ConfigError(
@@ -162,7 +141,7 @@ def load_simulation(path: str | Path) -> SimulatedWaf:
         points.append(SimPoint(rho, waf, i, f"simulated: {name} run {i} ({at})", tol))
     policy = str(_get(first, "config.ftl", "policy") or "unknown")
     b = int(first["geometry.pages_per_block"])
-    workload = describe_workload(first["config.workload"])
+    workload = describe_workload(first_run)
     n = len(points)
     description = (
         f"measured by the simulator, {name} ({n} run{'s' if n != 1 else ''}: {policy} GC, "

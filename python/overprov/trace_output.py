@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from overprov.units import human_bytes
+from overprov.workload_text import fold_note as fold_note_text
 
 __all__ = ["describe_trace", "format_trace_table", "trace_row"]
 
@@ -40,21 +41,18 @@ def describe_trace(report: dict[str, Any], fold_note: bool = True) -> str:
     """The replay of a run in one line: file, format, records, passes, fold (and, with
     ``fold_note``, a note when the trace reaches past the drive's user space)."""
     tr, cfg = report["trace"], report["config"]
+    fold = cfg["trace"]["fold"]
     passes = f"{tr['passes'] - tr['warmup_passes']} measured pass(es)"
     if tr["warmup_passes"]:
         passes = f"{tr['warmup_passes']} warm-up + " + passes
     text = (
         f"trace {tr['path']} ({tr['format']}): {tr['records']:,} records replayed, {passes}, "
-        f"{cfg['trace']['fold']} fold, precondition {cfg['precondition']['kind']}, "
+        f"{fold} fold, precondition {cfg['precondition']['kind']}, "
         f"{cfg['ftl']['policy']} GC"
     )
-    user = report["geometry"]["user_bytes"]
-    if fold_note and tr.get("max_end_bytes", 0) > user:
-        text += (
-            f"; note: the trace reaches {human_bytes(tr['max_end_bytes'])}, the drive has "
-            f"{human_bytes(user)} of user space: its addresses are folded, which packs its "
-            "footprint closer than on a drive that holds it"
-        )
+    note = fold_note_text(tr.get("max_end_bytes", 0), report["geometry"]["user_bytes"], fold)
+    if fold_note and note:
+        text += f"; note: {note}"
     if tr["bad_lines"]:
         text += f"; {tr['bad_lines']:,} bad line(s) skipped, first: {tr['first_bad_line']}"
     return text

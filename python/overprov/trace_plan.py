@@ -24,6 +24,7 @@ from overprov.errors import ConfigError
 from overprov.simulated_waf import SimPoint, SimulatedWaf
 from overprov.trace_options import add_trace_options, overrides
 from overprov.trace_output import describe_trace, trace_row
+from overprov.workload_text import fold_note
 
 __all__ = [
     "TracePlan",
@@ -140,18 +141,6 @@ def _passes(section: dict[str, Any], user_bytes: int, written_bytes: int) -> dic
     return {**need, **section}
 
 
-def _fold_note(s: dict[str, Any], user_bytes: int, fold: str) -> str | None:
-    """What folding does to a trace reaching past the simulated user space."""
-    if s["max_end_bytes"] <= user_bytes:
-        return None
-    return (
-        f"the trace reaches {bytes_text(s['max_end_bytes'])}, the simulated drive has "
-        f"{bytes_text(user_bytes)} of user space: its addresses are folded ({fold}), which packs "
-        "its footprint closer than on a drive that holds it; simulate a larger drive (--scale) "
-        "to keep it"
-    )
-
-
 def _daily_writes(args: argparse.Namespace, s: dict[str, Any]) -> tuple[float | None, str]:
     """Host bytes a day: --daily-writes, or the trace's writes (summary ``s``) over its time
     span."""
@@ -262,7 +251,7 @@ def trace_plan(args: argparse.Namespace, levels: tuple[float, ...]) -> TracePlan
         trace=description,
         plan=plan,
         daily_writes_source=daily_source,
-        fold_note=_fold_note(summary, user_bytes, section.get("fold", "modulo")),
+        fold_note=fold_note(summary["max_end_bytes"], user_bytes, section.get("fold", "modulo")),
         warmup_passes=int(section["warmup_passes"]),
         repeat=int(section["repeat"]),
         target_iops=args.target_iops,

@@ -14,6 +14,7 @@ import argparse
 from typing import Any
 
 from overprov.errors import ConfigError
+from overprov.workload_text import describe_synthetic, zones_text
 
 PATTERNS = ("uniform", "sequential", "hot-cold", "zoned", "zipf", "jesd219")
 
@@ -79,11 +80,6 @@ def pattern_overrides_from_args(args: argparse.Namespace) -> dict[str, Any]:
     return workload_overrides(args.workload, args.hot, args.zones, args.zipf_theta)
 
 
-def zones_text(zones: list[dict[str, float]]) -> str:
-    """Zones back in fio's syntax: "50/5:30/15:20/80"."""
-    return ":".join(f"{z['access_percent']:g}/{z['space_percent']:g}" for z in zones)
-
-
 def flags_text(overrides: dict[str, Any]) -> str:
     """The flags that give ``overrides`` (:func:`workload_overrides`' output) back."""
     w = overrides
@@ -99,21 +95,5 @@ def flags_text(overrides: dict[str, Any]) -> str:
 
 def describe_overrides(overrides: dict[str, Any]) -> str:
     """The workload in words, e.g. "the JEDEC JESD219 endurance workload (its request-size mix
-    and 50/30/20 address skew)"."""
-    w = overrides
-    pattern = w.get("pattern", "uniform")
-    if pattern == "jesd219":
-        return (
-            "the JEDEC JESD219 endurance workload (its request-size mix and its 50/30/20 "
-            "address skew over 5/15/80% of the span)"
-        )
-    if pattern == "hot-cold":
-        a, s = w.get("hot_access_percent", 80), w.get("hot_space_percent", 20)
-        return f"hot/cold random writes ({a:g}% of writes to {s:g}% of the span)"
-    if pattern == "zipf":
-        return f"Zipf-distributed random writes (θ = {w.get('zipf_theta', 0.99):g})"
-    if pattern == "zoned":
-        return f"zoned random writes ({zones_text(w.get('zones', []))})"
-    if pattern == "sequential":
-        return "sequential writes"
-    return "uniform random writes"
+    and 50/30/20 address skew)" (``overprov.workload_text``, the one description)."""
+    return describe_synthetic(overrides)

@@ -16,6 +16,7 @@ use crate::stats::{erase_histogram, Delta, Interval, Snapshot, WearReport};
 use crate::timing::{Engine, TimedReport};
 use crate::workload::lookahead::{Lookahead, DEFAULT_DEPTH};
 use crate::workload::permutation::Permutation;
+use crate::workload::ran::WorkloadRan;
 use crate::workload::trace::{TraceReport, TraceSource};
 use crate::workload::{Op, Request, Workload};
 
@@ -92,6 +93,8 @@ pub struct Report {
     pub host: Option<crate::host::HostReport>,
     /// The trace replayed (when the workload is a trace).
     pub trace: Option<TraceReport>,
+    /// What the workload was: a synthetic pattern, or the trace with its mix and fold.
+    pub workload: WorkloadRan,
 }
 
 #[derive(Debug, Clone)]
@@ -470,6 +473,12 @@ impl Simulator {
                 .map(|e| e.report(&self.geom, self.ftl.counters())),
             host: None,
             trace: self.trace.as_ref().map(TraceSource::report),
+            workload: match &self.trace {
+                Some(t) => {
+                    WorkloadRan::trace(t.report(), &self.config.trace, self.geom.user_bytes())
+                }
+                None => WorkloadRan::synthetic(&self.config.workload),
+            },
         }
     }
 }

@@ -19,7 +19,7 @@ from typing import Any
 import matplotlib
 
 from overprov import __version__
-from overprov.report import findings, html, section_qualify, sections
+from overprov.report import findings, html, sanity, section_qualify, sections
 from overprov.report.files import FILES_DIR, REPORT_NAME, FilesWriter
 from overprov.report.findings import Options
 from overprov.report.load import load_inputs
@@ -37,6 +37,7 @@ class BuiltReport:
     sources: list[Source]
     recs: dict[str, Any]
     cards: list[html.Card]
+    checks: list[sanity.Check]
 
 
 def build_report(inputs: Sequence[Path], out_dir: Path, options: Options | None = None) -> Path:
@@ -55,6 +56,11 @@ def build(inputs: Sequence[Path], out_dir: Path, options: Options | None = None)
     cards = sections.cards([s for s in sources if s.kind != "qualify"], recs, options)
     cards += section_qualify.qualify_cards(sources)
     notes = [f"{s.label}: {n}" for s in sources for n in s.notes]
+    checks = sanity.run_checks(sources, options.smart)
+    notes += [
+        "Check: " + (f"{c.source}: " if c.source and len(sources) > 1 else "") + c.message
+        for c in checks
+    ]
     compare = findings.comparison(sources)
     parts = [
         sections.iops_section(w, sources, recs, options),
@@ -119,4 +125,4 @@ def build(inputs: Sequence[Path], out_dir: Path, options: Options | None = None)
     tmp = path.with_suffix(".html.tmp")
     tmp.write_text(page, encoding="utf-8")
     tmp.replace(path)
-    return BuiltReport(path, list(w.written), list(sources), recs, cards)
+    return BuiltReport(path, list(w.written), list(sources), recs, cards, checks)

@@ -67,4 +67,5 @@ def report_document(built: BuiltReport) -> dict[str, Any]:
             _answer(s, built.recs.get(s.label), card)
             for s, card in zip(built.sources, built.cards, strict=True)
         ],
+        "checks": [c.as_json() for c in built.checks],
     }

@@ -326,6 +326,11 @@ def waf_conclusion(source: Source) -> tuple[str, list[str]]:
                 f"(largest gap at {op_text(worst[1].op_percent, axis)}: simulated "
                 f"{worst[1].waf:.3f}, model {worst[2]:.3f})."
             )
+    elif source.workload == "trace":
+        more.append(
+            "A replayed trace is compared with no analytic model: the models describe "
+            "synthetic random writes, and this WAF is the trace's own."
+        )
     elif not source.uniform_workload:
         more.append(
             f"The analytic models assume uniform random single-page writes; this workload "
@@ -335,6 +340,10 @@ def waf_conclusion(source: Source) -> tuple[str, list[str]]:
 
 
 def model_waf(source: Source, p: Phase) -> float | None:
+    """The analytic model's WAF at ``p``'s OP, when the model describes the source's workload
+    (uniform random single-page writes; never a trace)."""
+    if not source.uniform_workload:
+        return None
     model = models.model_for(source.policy)
     if not p.rho or not p.pages_per_block or model is None:
         return None

@@ -310,6 +310,9 @@ def load_profile(folder: Path) -> Source:
         date=date,
         phases=phases,
         identity=kv(identity),
+        drive_ids=[
+            (m.get("model"), m.get("serial")) for m in members if m.get("model") or m.get("serial")
+        ],
         settings=kv(setting_pairs),
         software={str(k): str(v) for k, v in (doc.get("software") or {}).items()},
         recommendation=doc.get("recommendation"),

@@ -36,6 +36,14 @@ from overprov.steady_window import (
     window_percentile,
 )
 from overprov.units import binary_size, human_bytes
+from overprov.workload_text import (
+    describe_run_length,
+    describe_workload,
+    fold_note,
+    is_trace,
+    is_uniform,
+    workload_of,
+)
 
 # Keys of a simulate config that change with the OP of a sweep (not part of a series' identity).
 _OP_KEYS = {
@@ -109,7 +117,18 @@ def _sim_phase(run: Mapping[str, Any], op_axis: str) -> Phase:
     run_cfg = cfg.get("run") or {}
     warm = number(run_cfg.get("warmup_drive_writes"))
     meas = number(run_cfg.get("drive_writes"))
-    if phase.waf is not None and warm is not None and meas is not None:
+    workload = workload_of(run)
+    if workload["kind"] == "trace":
+        # the measured passes' WAF (what simulate --trace prints), never a window of intervals
+        # that may hold the warm-up passes or the fill
+        passes = int(workload.get("passes") or 0)
+        warm_passes = int(workload.get("warmup_passes") or 0)
+        phase.waf_window = (
+            f"measured passes: {passes - warm_passes} after {warm_passes} warm-up pass(es) "
+            "(fill excluded)"
+        )
+        phase.waf_is_measured_passes = True
+    elif phase.waf is not None and warm is not None and meas is not None:
         phase.waf_window = (
             f"measured part: {meas:g} drive writes after a warm-up of {warm:g} "
             "(precondition excluded)"
@@ -142,7 +161,7 @@ def _timed_waf(
     (``overprov.steady_window``, the figure ``overprov simulate`` prints), not the whole measured
     part, which holds the fresh-out-of-box stretch at WAF 1 when there was no precondition or
     warm-up; the whole run's figure is kept beside it."""
-    if window is None or window.waf is None:
+    if window is None or window.waf is None or phase.waf_is_measured_passes:
         return
     waf = window.waf
     if phase.waf is not None and abs(phase.waf / waf - 1) > 0.005:
@@ -301,15 +320,19 @@ def _sim_label(
     if policy == "d-choices":
         policy += f" d={ftl.get('d_choices')}"
     parts.append(policy)
-    if "workload" in differing or wl.get("pattern") != "uniform":
+    trace = (cfg.get("trace") or {}).get("path")
+    if trace:
+        parts.append(f"trace {Path(str(trace)).name}")
+    elif "workload" in differing or wl.get("pattern") != "uniform":
         parts.append(str(wl.get("pattern")))
     if "pages_per_block" in differing:
         parts.append(f"b={geo.get('pages_per_block')}")
     return " ".join(parts)
 
 
-def _timing_text(timing: Any) -> str | None:
-    """The timed simulator's settings in one line (host, NAND, buffer, SLC cache)."""
+def _timing_text(timing: Any, trace: Mapping[str, Any] | None = None) -> str | None:
+    """The timed simulator's settings in one line (host, NAND, buffer, SLC cache); a trace's
+    open loop runs at the trace's own arrival times."""
     if not isinstance(timing, Mapping) or not timing.get("enabled"):
         return None
     host = timing.get("host") or {}
@@ -319,6 +342,8 @@ def _timing_text(timing: Any) -> str | None:
     parts = [
         f"QD{host.get('queue_depth')} closed loop"
         if host.get("mode") == "closed"
+        else f"open loop at the trace's arrival times × {_g(trace.get('time_scale', 1.0))}"
+        if trace and trace.get("path")
         else f"open loop at {host.get('arrival_iops')} IOPS",
         "write-through" if host.get("write_through") else "write-back",
         f"{nand.get('channels')} channels × {nand.get('dies_per_channel')} dies, program "
@@ -331,18 +356,6 @@ def _timing_text(timing: Any) -> str | None:
     if host.get("link_mb_s"):
         parts.append(f"link {_g(host['link_mb_s'])} MB/s")
     return ", ".join(parts)
-
-
-def _uniform(cfg: Mapping[str, Any], geo: Mapping[str, Any]) -> bool:
-    w = cfg.get("workload") or {}
-    return (
-        w.get("pattern") == "uniform"
-        and w.get("span_percent", 100) == 100
-        and not w.get("read_percent")
-        and not w.get("trim_percent")
-        and not w.get("bssplit")
-        and w.get("request_bytes", geo.get("page_size_bytes")) == geo.get("page_size_bytes")
-    )
 
 
 def load_simulate(path: Path) -> list[Source]:
@@ -409,6 +422,20 @@ def _load_simulate(path: Path) -> list[Source]:
         )
         timing = cfg.get("timing") or {}
         timed_run = bool(timing.get("enabled"))
+        trace_run = is_trace(runs_of[0])
+        notes = []
+        if trace_run:
+            w = workload_of(runs_of[0])
+            for r in runs_of:
+                wr = workload_of(r)
+                note = fold_note(
+                    number(wr.get("max_end_bytes")) or 0.0,
+                    number(wr.get("user_bytes")) or 0.0,
+                    str(w.get("fold", "modulo")),
+                )
+                if note:
+                    notes.append(note)
+                    break
         pre_kind = (cfg.get("precondition") or {}).get("kind", "?")
         simulator = runs_of[0].get("simulator")
         software = dict(
@@ -461,23 +488,14 @@ def _load_simulate(path: Path) -> list[Source]:
                     + f", GC frontier {ftl.get('gc_frontier')}, host streams "
                     f"{ftl.get('host_streams')}, GC at ≤ {ftl.get('gc_free_blocks')} free blocks",
                 ),
-                (
-                    "workload",
-                    f"{wl.get('pattern')}, {wl.get('request_bytes')} B requests, span "
-                    f"{_g(wl.get('span_percent'))}%, reads {_g(wl.get('read_percent'))}%, trims "
-                    f"{_g(wl.get('trim_percent'))}%"
-                    if wl
-                    else None,
-                ),
+                ("workload", describe_workload(runs_of[0])),
                 (
                     "run",
-                    f"precondition {(cfg.get('precondition') or {}).get('kind', '?')}, warm-up "
-                    f"{run_cfg.get('warmup_drive_writes')} + measured "
-                    f"{run_cfg.get('drive_writes')} drive writes, seed {run_cfg.get('seed')}"
+                    f"{describe_run_length(runs_of[0])}, seed {run_cfg.get('seed')}"
                     if run_cfg
                     else None,
                 ),
-                ("timing", _timing_text(cfg.get("timing"))),
+                ("timing", _timing_text(cfg.get("timing"), cfg.get("trace"))),
                 ("command", " ".join(str(c) for c in command) if command else None),
             ]
         )
@@ -496,9 +514,10 @@ def _load_simulate(path: Path) -> list[Source]:
                 software=software,
                 drive_bytes=number(geo_cfg.get("advertised_bytes")),
                 policy=ftl.get("policy"),
-                workload=wl.get("pattern"),
-                uniform_workload=_uniform(cfg, geo),
+                workload="trace" if trace_run else wl.get("pattern"),
+                uniform_workload=is_uniform(runs_of[0]),
                 d_choices=ftl.get("d_choices"),
+                notes=notes,
                 total_bytes=sum(p.bytes_written or 0.0 for p in phases) or None,
                 simulated=True,
                 sim_drive=str(drive) if drive else None,
@@ -517,7 +536,7 @@ def _load_simulate(path: Path) -> list[Source]:
                         else "—"
                     ),
                     "GC policy": str(ftl.get("policy")),
-                    "workload": str(wl.get("pattern")),
+                    "workload": describe_workload(runs_of[0]),
                 },
             )
         )

@@ -183,6 +183,8 @@ class Phase:
     # whole measured part's WAF when it differs, and whether WAF still rose over the window
     waf_window: str = ""
     waf_whole_run: float | None = None
+    # a trace run: ``waf`` is the measured passes' WAF, whatever window the IOPS come from
+    waf_is_measured_passes: bool = False
     waf_rise_fraction: float | None = None  # fitted rise across the window / its mean
     waf_rising: bool = False
     # profile: why the phase was accepted (results.json ``verdict`` and ``precondition``)
@@ -227,6 +229,8 @@ class Source:
     simulated_target: bool = False  # a profile of a sim:PRESET drive
     d_choices: int | None = None
     notes: list[str] = field(default_factory=list)
+    # the drives tested, as (model, serial) per member (profile and calibrate of a real drive)
+    drive_ids: list[tuple[str | None, str | None]] = field(default_factory=list)
     # simulated data: the drive (preset name or drive file), the scale, and whether the drive
     # is an illustrative preset or a calibrated twin of a real drive
     simulated: bool = False

@@ -34,6 +34,9 @@ def model_curves(
     simulated points: greedy for each pages-per-block in the sources, FIFO, random, and
     d-choices when a source used it."""
     out: list[tuple[str, list[float], str, str]] = []
+    sources = [s for s in sources if s.uniform_workload]
+    if not sources:
+        return out
     blocks = sorted({p.pages_per_block for s in sources for p in s.phases if p.pages_per_block})
     greedy, fifo, rand = (models.WAF_MODELS[k] for k in ("greedy", "fifo", "random"))
     for b in blocks:
@@ -87,7 +90,12 @@ def plot_waf_vs_op(sources: Sequence[Source]) -> Figure:
     ax.set_ylim(1.0, top * 1.15)
     ax.set_xlabel("total OP ρ = (T−U)/U (%)")
     ax.set_ylabel("WAF (NAND bytes / host bytes)")
-    figure_title(fig, sources, "Write amplification vs OP: simulation and analytic models")
+    modelled = any(s.uniform_workload for s in sources)
+    figure_title(
+        fig,
+        sources,
+        "Write amplification vs OP: simulation" + (" and analytic models" if modelled else ""),
+    )
     legend_below(fig, ax, ncols=3)
     return fig
 

@@ -268,8 +268,13 @@ def waf_section(w: FilesWriter, sources: Sequence[Source]) -> html.Section | Non
                 "waf-vs-op",
                 draw("waf", plots_waf.plot_waf_vs_op, waf_sources),
                 "WAF vs OP",
-                "Simulated WAF (measured part of the run) against total OP ρ, with the "
-                "analytic models for uniform random single-page writes (docs/models.md).",
+                "Simulated WAF (measured part of the run) against total OP ρ"
+                + (
+                    ", with the analytic models for uniform random single-page writes "
+                    "(docs/models.md)."
+                    if any(s.uniform_workload for s in waf_sources)
+                    else " (no analytic model describes these workloads)."
+                ),
             ),
             FILES_DIR,
         )

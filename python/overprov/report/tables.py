@@ -63,31 +63,30 @@ def summary_table(s: Source, rec_op: float | None) -> html.Table:
             if rec_op is not None and p.op_percent == rec_op:
                 hi.add(k)
         return html.Table(cols, rows, numeric={2, 3, 4, 5, 6, 7, 8, 9}, highlight=hi, status_col=1)
-    cols = [
-        "OP",
-        "ρ",
-        "user capacity",
-        "WAF (simulated)",
-        "model WAF",
-        "diff",
-        "erases min / mean / max",
-    ]
+    modelled = s.uniform_workload
+    cols = ["OP", "ρ", "user capacity", "WAF (simulated)"]
+    cols += ["model WAF", "diff"] if modelled else []
+    cols.append("erases min / mean / max")
     rows = []
     for p in s.phases:
         m = findings.model_waf(s, p)
         e = p.erase or {}
-        rows.append(
-            [
-                op_text(p.op_percent, s.op_axis),
-                f"{100 * (p.rho or 0):.2f}%",
-                human_bytes(p.user_bytes),
-                "—" if p.waf is None else f"{p.waf:.3f}",
+        row = [
+            op_text(p.op_percent, s.op_axis),
+            f"{100 * (p.rho or 0):.2f}%",
+            human_bytes(p.user_bytes),
+            "—" if p.waf is None else f"{p.waf:.3f}",
+        ]
+        if modelled:
+            row += [
                 "—" if m is None else f"{m:.3f}",
                 "—" if (m is None or not p.waf) else f"{100 * (p.waf / m - 1):+.1f}%",
-                f"{e.get('min', '—')} / {e.get('mean', 0):.1f} / {e.get('max', '—')}" if e else "—",
             ]
+        row.append(
+            f"{e.get('min', '—')} / {e.get('mean', 0):.1f} / {e.get('max', '—')}" if e else "—"
         )
-    return html.Table(cols, rows, numeric={1, 2, 3, 4, 5})
+        rows.append(row)
+    return html.Table(cols, rows, numeric=set(range(1, len(cols) - 1)))
 
 
 def _pct(value: Any, signed: bool = False) -> str:

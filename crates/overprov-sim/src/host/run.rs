@@ -387,6 +387,7 @@ impl HostRun {
             wear: first.wear.clone(),
             victim_valid_histogram: victims,
             trace: None,
+            workload: crate::workload::ran::WorkloadRan::synthetic(&self.config.workload),
             intervals: self.intervals.clone(),
             state_bytes,
             state_bytes_per_physical_page: state_bytes as f64 / physical.max(1) as f64,

@@ -5,6 +5,7 @@
 
 pub mod lookahead;
 pub mod permutation;
+pub mod ran;
 pub mod trace;
 pub mod zipf;
 
