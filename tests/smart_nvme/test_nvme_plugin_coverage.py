@@ -164,3 +164,29 @@ def test_hex_and_decimal_give_the_same_count():
     a = parse_nvme_log("NAND Writes (Bytes Written) : 0x3039\n", "a")
     b = parse_nvme_log("NAND Writes (Bytes Written) : 12345\n", "b")
     assert a.counter("nand").count == b.counter("nand").count == 12_345
+
+
+# nvme-cli src/nvme-print-stdout.c stdout_endurance_log prints every field as "name\t: value"
+# (128-bit values with thousands separators); TEGCAP and UEGCAP are bytes.
+ENDURANCE_WITH_CAPACITY = (
+    "Endurance Group Log for NVME device:nvme0 Group ID:1\n"
+    "data_units_written\t: 120,345\n"
+    "media_units_written\t: 301,002\n"
+    "total_end_grp_cap\t: 3,840,755,982,336\n"
+    "unalloc_end_grp_cap\t: 768,151,196,467\n"
+)
+
+
+def test_unallocated_endurance_group_capacity_is_reported_as_op_headroom():
+    reading = parse_nvme_log(ENDURANCE_WITH_CAPACITY, "eg.txt")
+    assert reading.counter("capacity_total").bytes == 3_840_755_982_336
+    assert reading.counter("capacity_unallocated").bytes == 768_151_196_467
+    rep = nvme_report(reading, None)
+    # 768,151,196,467 / 3,840,755,982,336 = 20.0%
+    (note,) = [n for n in rep["snapshot"]["notes"] if n.startswith("unallocated capacity")]
+    assert "(20.0%)" in note and "namespace-level OP headroom" in note
+    assert rep["waf"] == pytest.approx(301_002 / 120_345)
+    # without the capacity fields: no note
+    plain = "data_units_written\t: 120,345\nmedia_units_written\t: 301,002\n"
+    rep = nvme_report(parse_nvme_log(plain, "eg2.txt"), None)
+    assert not [n for n in rep["snapshot"]["notes"] if n.startswith("unallocated capacity")]

@@ -34,6 +34,11 @@ TEXT_UNIT_BYTES: dict[str, int] = {
 }
 
 
+#: What a counter counts: NAND (media) writes, host writes, and the Endurance Group log's total
+#: and unallocated capacity (capacity given to no namespace: OP headroom at namespace level).
+COUNTER_KINDS = ("nand", "host", "capacity_total", "capacity_unallocated")
+
+
 class NvmeLogError(OverprovError, ValueError):
     """An nvme-cli output that cannot be read; the message names the file and the field."""
 
@@ -168,8 +173,10 @@ def load_sources() -> tuple[LogSource, ...]:
         except re.error as exc:
             raise NvmeLogError(f"{where}: bad text_regex: {exc}") from None
         for c in counters:
-            if c.which not in ("nand", "host"):
-                raise NvmeLogError(f"{where}: counter {c.field!r}: which must be nand or host")
+            if c.which not in COUNTER_KINDS:
+                raise NvmeLogError(
+                    f"{where}: counter {c.field!r}: which must be one of {', '.join(COUNTER_KINDS)}"
+                )
     return tuple(logs)
 
 

@@ -55,6 +55,30 @@ def _unit_words(unit_bytes: int) -> str:
     return "B" if unit_bytes == 1 else f"{unit_bytes:,} B"
 
 
+def unallocated_capacity(reading: LogReading) -> tuple[int, int] | None:
+    """(unallocated, total) bytes of the endurance group, when the log states both."""
+    total, free = reading.counter("capacity_total"), reading.counter("capacity_unallocated")
+    if total is None or free is None or total.bytes is None or free.bytes is None:
+        return None
+    return free.bytes, total.bytes
+
+
+def headroom_notes(reading: LogReading) -> list[str]:
+    """The unallocated capacity of the endurance group, said as namespace-level OP headroom."""
+    cap = unallocated_capacity(reading)
+    if cap is None:
+        return []
+    free, total = cap
+    if total <= 0:
+        return ["endurance group capacity 0: no namespace-level OP headroom to report"]
+    return [
+        f"unallocated capacity: {free:,} B of the endurance group's {total:,} B "
+        f"({100 * free / total:.1f}%) belongs to no namespace: the controller can use it as "
+        "spare, as extra OP does (namespace-level OP headroom; docs/apply.md sets OP with an "
+        "NVMe namespace)"
+    ]
+
+
 def nvme_snapshot(reading: LogReading, smart: NvmeSmartLog | None) -> Snapshot:
     """A ``smart.Snapshot`` of an NVMe drive whose NAND writes come from ``reading``."""
     nand = reading.counter("nand")
@@ -133,6 +157,7 @@ def nvme_snapshot(reading: LogReading, smart: NvmeSmartLog | None) -> Snapshot:
             "this output matches the logs " + ", ".join(reading.candidates) + " of the sources "
             "table; read as " + reading.source.id + " (name another with --nvme-log-source)"
         )
+    notes += headroom_notes(reading)
     sources = [reading.file] + ([smart.file] if smart is not None else [])
     return Snapshot(
         source=" + ".join(sources),
@@ -209,7 +234,12 @@ def format_nvme_report(reading: LogReading, smart: NvmeSmartLog | None) -> str:
     command = " ".join(s.command).replace("{device}", "DEVICE")
     lines = [f"NVMe log: {s.name} (log {s.log_id}, `{command}`, {reading.format})"]
     for c in reading.counters:
-        what = "NAND writes" if c.which == "nand" else "host writes"
+        what = {
+            "nand": "NAND writes",
+            "host": "host writes",
+            "capacity_total": "endurance group capacity",
+            "capacity_unallocated": "unallocated capacity",
+        }[c.which]
         lines.append(f"  {what}: {c.field} = {c.arithmetic} [{c.where}; unit {c.unit}]")
     lines.append(f"  source of units: {s.citation}")
     if smart is not None and smart.available_spare_percent is not None:
