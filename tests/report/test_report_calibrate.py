@@ -10,7 +10,7 @@ from html import unescape
 
 import pytest
 from conftest import overprov
-from overprov.report import plots, write_report
+from overprov.report import decision, plots, write_report
 from overprov.report.load import load_inputs
 from report_checks import check_page, figure_keys
 
@@ -114,6 +114,44 @@ def test_calibration_of_a_simulated_drive(sim_calibration, tmp_path):
     out = tmp_path / "rep"
     write_report([sim_calibration], out)
     words = unescape(re.sub(r"<[^>]+>", " ", check_page(out)))
-    op = pred["recommendation"]["extra_op_percent"]
-    assert f"{op:g}% predicted extra OP" in words
-    assert pred["recommendation"]["text"] in words
+    rec = pred["recommendation"]
+    # the page leads with the level whose whole band clears the target, when there is one
+    op = rec["safe_extra_op_percent"]
+    if op is None:
+        op = rec["extra_op_percent"]
+        assert f"{op:g}% predicted extra OP" in words
+    else:
+        assert f"{op:g}% predicted extra OP whose 80% band clears the target" in words
+    assert rec["text"] in words
+
+
+def test_the_calibration_decision_table(sim_calibration, tmp_path):
+    """One row per predicted level: the band, the measured levels marked with their measured
+    IOPS, and "meets target" only when the whole band clears it."""
+    pred = json.loads((sim_calibration / "prediction.json").read_text())
+    (src,) = load_inputs([sim_calibration / "prediction.json"])
+    table = decision.prediction_table(src)
+    assert [r[0] for r in table.rows] == [f"{lv['extra_op_percent']:g}%" for lv in pred["levels"]]
+    measured = {
+        p["extra_op_percent"]: p["iops"]
+        for p in pred["fit"]["points"]
+        if p.get("iops") and not p.get("fresh")
+    }
+    target = pred["recommendation"]["target_iops"]
+    for lv, row in zip(pred["levels"], table.rows, strict=True):
+        x = lv["extra_op_percent"]
+        if x in measured:
+            assert row[3].startswith(f"measured {measured[x]:,.0f}")
+        else:
+            assert row[3] == "predicted, 80% band"
+        assert f"({lv['steady_iops_low']:,.0f}–{lv['steady_iops_high']:,.0f})" in row[2]
+        whole = lv["steady_iops_low"] >= target
+        assert row[7] == ("yes, whole band" if whole else row[7])
+        assert (row[7] == "no") == (lv["steady_iops"] < target)
+    safe = pred["recommendation"]["safe_extra_op_percent"]
+    if safe is not None:
+        first = next(r for r in table.rows if r[7] == "yes, whole band")
+        assert first[0] == f"{safe:g}%"
+    out = tmp_path / "rep"
+    write_report([sim_calibration], out)
+    assert 'class="decision"' in check_page(out)

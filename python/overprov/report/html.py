@@ -26,7 +26,7 @@ h3 { font-size: 16px; margin: 20px 0 6px; }
 .answer { display:grid; grid-template-columns: repeat(auto-fit, minmax(320px, 1fr)); gap:14px;
   margin-top: 16px; }
 .card { background:var(--card); border:1px solid var(--line); border-radius:10px;
-  padding:14px 18px; box-shadow: 0 1px 2px rgba(0,0,0,.04); }
+  padding:14px 18px; box-shadow: 0 1px 2px rgba(0,0,0,.04); min-width:0; }
 .card.verdict { border-left: 6px solid var(--good); }
 .card.verdict.none { border-left-color: #e67700; }
 .card .what { color:var(--muted); font-size:13px; margin:0 0 6px; }
@@ -131,6 +131,7 @@ class Card:
     more: list[str] = field(default_factory=list)
     good: bool = True
     sim_tag: str = ""  # "SIMULATED · ..." for simulated data
+    table: Table | None = None  # the decision table: one row per OP level (report/decision.py)
 
 
 @dataclass
@@ -202,6 +203,7 @@ def card_html(c: Card) -> str:
         f'<div class="{cls}"><p class="what">{esc(c.label)} · {esc(c.kind)}{badge}</p>{big}'
         f'<p class="headline">{esc(c.headline)}</p>'
         + (f"<ul>{more}</ul>" if more else "")
+        + (table_html(c.table, "decision") if c.table is not None else "")
         + "</div>"
     )
 

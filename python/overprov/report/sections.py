@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from overprov.report import (
+    decision,
     endurance_table,
     findings,
     html,
@@ -34,6 +35,8 @@ def cards(sources: Sequence[Source], recs: dict[str, Any], options: Options) -> 
         if s.has_iops:
             headline, more = findings.iops_conclusion(s, rec)
             op = (rec or {}).get("extra_op_percent")
+            target = findings.target_for(s, options)
+            margin = decision.margin_text(s, rec, target)
             cards.append(
                 html.Card(
                     label=s.label,
@@ -49,31 +52,54 @@ def cards(sources: Sequence[Source], recs: dict[str, Any], options: Options) -> 
                     )
                     if op is not None
                     else "",
-                    headline=headline,
-                    more=more + (list(findings.waf_conclusion(s)[:1]) if s.has_waf else []),
+                    headline=margin + "." if margin else headline,
+                    more=([headline] if margin else [])
+                    + more
+                    + (list(findings.waf_conclusion(s)[:1]) if s.has_waf else []),
                     good=op is not None,
                     sim_tag=s.sim_tag,
+                    table=decision.phase_table(s, target),
                 )
             )
         elif s.kind == "calibrate":
             rec = s.prediction.get("recommendation") or {}
-            op = rec.get("extra_op_percent")
+            central = rec.get("extra_op_percent")
+            safe = rec.get("safe_extra_op_percent")
+            # lead with the level whose whole band clears the target
+            op = safe if safe is not None else central
             cards.append(
                 html.Card(
                     label=s.label,
                     kind="calibration (a prediction, not a measurement)",
                     big=f"{op:g}%" if op is not None else "",
-                    big_note="predicted extra OP" if op is not None else "",
+                    big_note=(
+                        "predicted extra OP whose 80% band clears the target"
+                        if safe is not None
+                        else "predicted extra OP"
+                    )
+                    if op is not None
+                    else "",
                     headline=grouped(
                         rec.get("text") or "Predicted WAF per OP level (no IOPS fitted)."
                     )
                     if rec
                     else "Predicted WAF per OP level (the fit had no IOPS points).",
-                    more=[f"Interval: {s.prediction.get('interval')}."]
-                    if s.prediction.get("interval")
-                    else [],
+                    more=(
+                        [
+                            f"The central prediction reaches the target at {central:g}%; its "
+                            f"band clears it from {safe:g}%."
+                        ]
+                        if safe is not None and central is not None and safe != central
+                        else []
+                    )
+                    + (
+                        [f"Interval: {s.prediction.get('interval')}."]
+                        if s.prediction.get("interval")
+                        else []
+                    ),
                     good=op is not None or not rec,
                     sim_tag=s.sim_tag,
+                    table=decision.prediction_table(s),
                 )
             )
         elif s.has_waf:
