@@ -56,3 +56,10 @@ class RunError(OverprovError):
     """A run started and failed (too little memory, a step that did not verify, ...)."""
 
     exit_code = EXIT_FAILED
+
+
+def os_error_text(exc: OSError) -> str:
+    """An OSError in words, with the file it concerns: ``No space left on device
+    (out/results.json)``."""
+    where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
+    return f"{exc.strerror or exc}{where}"

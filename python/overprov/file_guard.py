@@ -255,11 +255,11 @@ def users(st: os.stat_result) -> list[str]:
         if pid == me:
             continue
         if pid > 0:
-            reasons.append(f"{_who(pid)} holds a {kind} {access.lower()} lock on it")
+            reasons.append(f"{_who(pid)} holds a {access.lower()} lock on it ({kind})")
             continue
         owners = sorted({o.pid for o in opened if any(kind in lock for lock in o.locks)})
         holder = ", ".join(_who(p) for p in owners) or "a process not visible here"
-        reasons.append(f"{holder} holds an {kind} {access.lower()} lock on it")
+        reasons.append(f"{holder} holds a {access.lower()} lock on it ({kind})")
     return list(dict.fromkeys(reasons))
 
 

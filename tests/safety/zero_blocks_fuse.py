@@ -12,12 +12,15 @@ Needs the PyPI package ``mfusepy`` (requirements-dev.txt) and libfuse 3 with ``f
 
 from __future__ import annotations
 
+import ctypes
 import errno
 import os
 import sys
 from typing import Any
 
 import mfusepy
+
+_LIBC = ctypes.CDLL(None, use_errno=True)
 
 
 class ZeroBlocks(mfusepy.Operations):
@@ -57,6 +60,12 @@ class ZeroBlocks(mfusepy.Operations):
 
     def truncate(self, path: str, length: int, fh: int | None = None) -> int:
         os.truncate(self._real(path), length)
+        return 0
+
+    def fallocate(self, path: str, mode: int, offset: int, size: int, fh: int) -> int:
+        # passed on as it is: profile punches holes (FALLOC_FL_PUNCH_HOLE) for its discards
+        if _LIBC.fallocate(fh, mode, ctypes.c_long(offset), ctypes.c_long(size)) != 0:
+            raise mfusepy.FuseOSError(ctypes.get_errno())
         return 0
 
     def flush(self, path: str, fh: int) -> int:
