@@ -63,3 +63,14 @@ def os_error_text(exc: OSError) -> str:
     (out/results.json)``."""
     where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
     return f"{exc.strerror or exc}{where}"
+
+
+def failure_text(exc: BaseException) -> str:
+    """What stopped a run, for a document's ``error`` field: an overprov error's message; an
+    OSError's words and file (:func:`os_error_text`); anything else by its type, as the
+    internal error it is."""
+    if isinstance(exc, OverprovError):
+        return str(exc)
+    if isinstance(exc, OSError):
+        return os_error_text(exc)
+    return f"internal error: {type(exc).__name__}: {exc}"

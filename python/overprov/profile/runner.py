@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from overprov import __version__, outputs
-from overprov.errors import ConfigError, OverprovError, os_error_text
+from overprov.errors import ConfigError, failure_text
 from overprov.profile import phase_precondition
 from overprov.profile import results as res
 from overprov.profile.estimate import estimate, estimate_text, wear_warning
@@ -580,17 +580,6 @@ class Profile:
             self.log(label, f"NOT STEADY: {verdict.reason}")
         self._write_csv(phase)
         self.save()
-
-
-def failure_text(exc: BaseException) -> str:
-    """What stopped a run, for results.json's ``error``: the message of an overprov error;
-    the system's words and the file of an OSError (``No space left on device
-    (DIR/results.json)``); an unexpected exception by its type."""
-    if isinstance(exc, OverprovError):
-        return str(exc)
-    if isinstance(exc, OSError):
-        return os_error_text(exc)
-    return f"internal error: {type(exc).__name__}: {exc}"
 
 
 def res_bytes(n: float) -> str:
