@@ -18,24 +18,8 @@ REPO = Path(__file__).resolve().parents[2]
 pytestmark = [pytest.mark.root]
 
 
-@pytest.fixture
-def small_tmpfs(tmp_path: Path):
-    if os.geteuid() != 0:
-        pytest.skip("needs root: mounting a tmpfs")
-    where = tmp_path / "small"
-    where.mkdir()
-    proc = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=48k", "tmpfs", str(where)],
-                          capture_output=True, text=True, check=False)  # fmt: skip
-    if proc.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {proc.stderr.strip()}")
-    try:
-        yield where
-    finally:
-        subprocess.run(["umount", str(where)], capture_output=True, check=False)
-
-
-def test_profile_on_a_full_disk_says_failed_and_names_the_file(small_tmpfs):
-    out = small_tmpfs / "prof"
+def test_profile_on_a_full_disk_says_failed_and_names_the_file(tmpfs_mount):
+    out = tmpfs_mount("48k") / "prof"
     proc = subprocess.run(
         [sys.executable, "-m", "overprov", "profile", "sim:consumer-tlc-sata@1GiB",
          "--extra-op", "0,10,20", "--out", str(out)],

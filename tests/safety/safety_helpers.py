@@ -133,6 +133,17 @@ class Outcome:
 RESULTS: list[Outcome] = []
 
 
+def record(case: str, command: str, proc: subprocess.CompletedProcess[str], before: Digests,
+           after: Digests) -> Outcome:  # fmt: skip
+    """The outcome of one case, kept for the matrix report (OVERPROV_SAFETY_REPORT)."""
+    outcome = Outcome(
+        case, command, proc.returncode != 0, proc.returncode, before, after,
+        (proc.stderr.strip().splitlines() or [""])[-1],
+    )  # fmt: skip
+    RESULTS.append(outcome)
+    return outcome
+
+
 def write_report(path: str) -> None:
     """The matrix as JSON lines and a Markdown table (OVERPROV_SAFETY_REPORT=FILE.md)."""
     rows = [

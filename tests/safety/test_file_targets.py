@@ -14,6 +14,7 @@ The in-use refusals name what holds the file: the loop device, the process id.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import subprocess
 import sys
@@ -25,13 +26,14 @@ import pytest
 from safety_helpers import (
     MIB,
     QUICK_PROFILE,
-    RESULTS,
     Digests,
-    Outcome,
     cli,
     mkfs_ext4,
     mount_frozen,
+    record,
+    running_profile,
     tool,
+    wait_for_round,
 )
 
 pytestmark = [pytest.mark.root]
@@ -53,11 +55,7 @@ def run_refused(which: str, case: str, path: Path, out: Path, *confirm: str) -> 
     before = Digests.of(path)
     proc = cli(*command(which, str(path), out), *confirm)
     after = Digests.of(path)
-    outcome = Outcome(
-        case, which, proc.returncode != 0, proc.returncode, before, after,
-        (proc.stderr.strip().splitlines() or [""])[-1],
-    )  # fmt: skip
-    RESULTS.append(outcome)
+    outcome = record(case, which, proc, before, after)
     assert proc.returncode == 1, f"{case}: {which} was not refused: {proc.stderr[-500:]}"
     assert f"refusing to write to {path}" in proc.stderr, proc.stderr
     assert outcome.unchanged, f"{case}: {which} refused, yet the file changed"
@@ -221,3 +219,24 @@ def test_file_used_by_another_process_is_refused_when_confirmed(which, how, tmp_
         assert "has it open for writing" in stderr
     else:
         assert f"holds a read lock on it ({LOCK_KIND[how]})" in stderr
+
+
+def test_a_writer_appearing_mid_run_stops_the_profile_before_its_next_round(tmp_path):
+    """The in-use checks run again before every round: a process that opens the file for
+    writing while the profile runs stops it, naming the process, before fio writes again."""
+    if tool("fio") is None:
+        pytest.skip("fio is not installed (Debian package fio)")
+    target = tmp_path / "image.img"
+    out = tmp_path / "out"
+    args = [str(target), "--size", "16MiB", "--extra-op", "0", "--round-seconds", "1",
+            "--max-rounds", "30", "--fob-seconds", "0", "--qd", "4"]  # fmt: skip
+    with running_profile(*args, out=out) as proc:
+        wait_for_round(proc, out, "op00-r002")
+        with held(target, "writer") as pid:
+            _, stderr = proc.communicate(timeout=90)
+    assert proc.returncode == 1, stderr
+    assert f"pid {pid} (" in stderr and "has it open for writing" in stderr, stderr
+    doc = json.loads((out / "results.json").read_text())
+    assert doc["status"] == "failed" and f"pid {pid}" in doc["error"]
+    rounds = len(doc["phases"][0]["rounds"])
+    assert not (out / "fio" / f"op00-r{rounds + 2:03d}.fio").exists()  # no round after it

@@ -23,30 +23,20 @@ import pytest
 from safety_helpers import (
     MIB,
     QUICK_PROFILE,
-    RESULTS,
     Digests,
-    Outcome,
     backing_of,
     cli,
     flush,
     mkfs_ext4,
     mount_frozen,
+    record,
     sh,
     tool,
-    write_report,
 )
 
 pytestmark = [pytest.mark.root]
 
 CONFIRM = "--i-understand-this-destroys-data"
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _report():
-    yield
-    path = os.environ.get("OVERPROV_SAFETY_REPORT")
-    if path:
-        write_report(path)
 
 
 @dataclass
@@ -228,11 +218,7 @@ def test_refusal_matrix(case, which, loop_device, tmp_path):
         proc = cli(*command(which, setup.dev, tmp_path / "out"), *setup.confirm)
         flush(setup.dev)
         after = Digests.of(backing)
-    outcome = Outcome(
-        case, which, proc.returncode != 0, proc.returncode, before, after,
-        (proc.stderr.strip().splitlines() or [""])[-1],
-    )  # fmt: skip
-    RESULTS.append(outcome)
+    outcome = record(case, which, proc, before, after)
     if refused:
         # a refused action exits 1 (docs/cli.md)
         assert proc.returncode == 1, f"{case}: not refused ({time.monotonic() - started:.1f} s)"
