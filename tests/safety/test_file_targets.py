@@ -240,3 +240,34 @@ def test_a_writer_appearing_mid_run_stops_the_profile_before_its_next_round(tmp_
     assert doc["status"] == "failed" and f"pid {pid}" in doc["error"]
     rounds = len(doc["phases"][0]["rounds"])
     assert not (out / "fio" / f"op00-r{rounds + 2:03d}.fio").exists()  # no round after it
+
+
+def _evidence(path: Path) -> str | None:
+    from overprov import file_guard
+
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        return file_guard.data_evidence(fd, os.fstat(fd))
+    finally:
+        os.close(fd)
+
+
+def test_what_shows_a_file_empty(zero_blocks_mount, tmp_path):
+    """A sparse file where the file system reports holes is shown empty by a sample; allocated
+    zeros count as data; a FUSE file that reports neither blocks nor holes is read whole when
+    small, and one too large to read cannot be shown empty."""
+    from overprov import file_guard
+
+    sparse = tmp_path / "sparse.img"
+    with open(sparse, "wb") as f:
+        f.truncate(2 * file_guard.FULL_READ_BYTES)
+    assert _evidence(sparse) is None
+    zeros = tmp_path / "zeros.img"
+    zeros.write_bytes(bytes(MIB))
+    assert "bytes of data (allocated blocks)" in (_evidence(zeros) or "")
+    source, mount_point = zero_blocks_mount
+    (source / "small.img").write_bytes(bytes(4 * MIB - 1) + b"\x01")  # one byte at the end
+    assert "a non-zero byte at 4194303" in (_evidence(mount_point / "small.img") or "")
+    with open(source / "large.img", "wb") as f:  # sparse below, 0 blocks reported above
+        f.truncate(2 * file_guard.FULL_READ_BYTES)
+    assert "which does not show it empty" in (_evidence(mount_point / "large.img") or "")
