@@ -9,6 +9,10 @@
         backing = loop_device.backing_file(dev)                # the sparse file behind it
 
 Optional keywords: ``sector_bytes=4096`` (losetup --sector-size), ``partscan=False``.
+
+``tmpfs_mount`` — a factory for tmpfs mounts of a given size in the test's tmp dir (a RAM file
+system, or a small disk that fills up): ``where = tmpfs_mount("48k")``; unmounted afterwards;
+skips when not root or when the mount fails.
 Tests using it are marked ``root`` automatically and skip with the reason when not root, when
 losetup is missing or the kernel has no loop support. Every device is detached afterwards, even
 when the test fails — after unmounting/swapoff of that device only; a device whose backing file
@@ -45,7 +49,7 @@ def loop_skip_reason() -> str | None:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
-        if "loop_device" in getattr(item, "fixturenames", ()):
+        if {"loop_device", "tmpfs_mount"} & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.root)
 
 
@@ -149,6 +153,29 @@ def loop_device(tmp_path: Path) -> Iterator:
     finally:
         for dev, backing in reversed(created):
             _release(dev, backing)
+
+
+@pytest.fixture
+def tmpfs_mount(tmp_path: Path) -> Iterator:
+    mounted: list[Path] = []
+
+    def make(size: str) -> Path:
+        if os.geteuid() != 0:
+            pytest.skip("needs root: mounting a tmpfs")
+        where = tmp_path / f"tmpfs-{len(mounted)}"
+        where.mkdir()
+        proc = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)],
+                              capture_output=True, text=True, check=False)  # fmt: skip
+        if proc.returncode != 0:
+            pytest.skip(f"cannot mount a tmpfs here: {proc.stderr.strip()}")
+        mounted.append(where)
+        return where
+
+    try:
+        yield make
+    finally:
+        for where in reversed(mounted):
+            subprocess.run(["umount", str(where)], capture_output=True, check=False)
 
 
 @pytest.fixture

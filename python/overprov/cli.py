@@ -20,6 +20,7 @@ from overprov.errors import (
     EXIT_INTERNAL,
     EXIT_INTERRUPTED,
     OverprovError,
+    os_error_text,
 )
 from overprov.options import EXAMPLES, HelpFormatter, examples
 
@@ -131,8 +132,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name}: interrupted; what was finished is kept", file=sys.stderr)
         return EXIT_INTERRUPTED
     except OSError as exc:
-        where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
-        print(f"{name}: {exc.strerror or exc}{where}", file=sys.stderr)
+        print(f"{name}: {os_error_text(exc)}", file=sys.stderr)
         return EXIT_FAILED
     except (Exception, RecursionError) as exc:  # noqa: BLE001 - the last line of defence
         if os.environ.get("OVERPROV_TRACEBACK"):

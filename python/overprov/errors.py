@@ -56,3 +56,21 @@ class RunError(OverprovError):
     """A run started and failed (too little memory, a step that did not verify, ...)."""
 
     exit_code = EXIT_FAILED
+
+
+def os_error_text(exc: OSError) -> str:
+    """An OSError in words, with the file it concerns: ``No space left on device
+    (out/results.json)``."""
+    where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
+    return f"{exc.strerror or exc}{where}"
+
+
+def failure_text(exc: BaseException) -> str:
+    """What stopped a run, for a document's ``error`` field: an overprov error's message; an
+    OSError's words and file (:func:`os_error_text`); anything else by its type, as the
+    internal error it is."""
+    if isinstance(exc, OverprovError):
+        return str(exc)
+    if isinstance(exc, OSError):
+        return os_error_text(exc)
+    return f"internal error: {type(exc).__name__}: {exc}"

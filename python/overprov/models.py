@@ -53,6 +53,32 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 # ---------------------------------------------------------------------------------------------
+# What no drive can show
+
+MAX_PLAUSIBLE_WAF = 1e6
+"""No drive writes a million NAND bytes per host byte: rewriting a whole 256 MiB erase block
+for every 512-byte host write, a worst case beyond any FTL, gives 5.2·10⁵. A larger figure
+comes from a counter that wrapped, was reset or is read in the wrong unit."""
+
+
+def implausible_waf(waf: float | None) -> str | None:
+    """Why ``waf`` cannot be a drive's write amplification, or None when it can be (or is
+    None). Below 1 is possible (compression, deduplication); negative, NaN or above
+    :data:`MAX_PLAUSIBLE_WAF` is not."""
+    if waf is None:
+        return None
+    if math.isnan(waf) or waf < 0:
+        return f"a WAF of {waf:g}, which cannot be (NAND and host bytes are never negative)"
+    if waf > MAX_PLAUSIBLE_WAF:
+        return (
+            f"a WAF of {waf:.3g}, more than any drive can have (the bound is "
+            f"{MAX_PLAUSIBLE_WAF:g}): a counter has probably wrapped, been reset or is read in "
+            "the wrong unit"
+        )
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
 # Lambert W and argument checks
 
 

@@ -7,10 +7,12 @@ folder is wanted) — so a long run never ends by losing its results to a typo.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +79,18 @@ def check_output_dir(path: str | os.PathLike[str] | None, option: str) -> None:
         raise OutputError(f"cannot create it: {parent} is not writable ({option} {p})")
 
 
+@contextlib.contextmanager
+def naming(path: str | os.PathLike[str]) -> Iterator[None]:
+    """An OSError raised inside names ``path`` when it names no file itself: a write that
+    fails (``No space left on device``, an I/O error) says which file it was writing."""
+    try:
+        yield
+    except OSError as exc:
+        if exc.filename is None:
+            exc.filename = str(path)
+        raise
+
+
 def json_text(doc: Any) -> str:
     """A document as the commands write it: indented, UTF-8 as is, a final newline."""
     return json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
@@ -89,7 +103,8 @@ def write_json(doc: Any, path: str | os.PathLike[str]) -> None:
         sys.stdout.write(text)
         sys.stdout.flush()
     else:
-        Path(path).write_text(text, encoding="utf-8")
+        with naming(path):
+            Path(path).write_text(text, encoding="utf-8")
 
 
 def document(command: str, body: dict[str, Any], major: int = 1) -> dict[str, Any]:

@@ -41,6 +41,55 @@ def test_report_refuses_a_schema_invalid_simulate_file(overprov_cli, tmp_path, s
     assert not (tmp_path / "out" / "report.html").exists()
 
 
+@pytest.fixture(scope="module")
+def timed_json(tmp_path_factory):
+    """A timed simulation (latency figures in ``timed.measured.latency_us``)."""
+    from overprov import cli
+
+    path = tmp_path_factory.mktemp("timed") / "timed.json"
+    argv = ["simulate", "--preset", "consumer-tlc-sata", "--scale", "1GiB", "--extra-op", "0",
+            "--precondition", "none", "--warmup", "0", "--drive-writes", "0.2", "--no-progress",
+            "--json", str(path)]  # fmt: skip
+    assert cli.main(argv) == 0
+    return json.loads(path.read_text())
+
+
+def _set_latency_max(value):
+    return lambda d: d["runs"][0]["timed"]["measured"]["latency_us"].__setitem__("max", value)
+
+
+@pytest.mark.parametrize(
+    ("which", "edit", "needle"),
+    [
+        ("timed", _set_latency_max(-1e28),
+         "runs[0].timed.measured.latency_us.max is -1e+28; it cannot be negative"),
+        ("timed", _set_latency_max(4e20), "runs[0].timed.measured.latency_us.max is 4e+20; more "
+         "than a year"),
+        ("sim", lambda d: d["runs"][0]["measured"].__setitem__("waf", 9.2e18),
+         "runs[0].measured.waf is 9.2e+18; no drive has a WAF above 1e+06"),
+    ],
+)  # fmt: skip
+def test_report_refuses_physically_impossible_values(overprov_cli, tmp_path, sim_json,
+                                                     timed_json, which, edit, needle):  # fmt: skip
+    doc = json.loads(json.dumps(timed_json if which == "timed" else sim_json))
+    edit(doc)
+    path = tmp_path / "impossible.json"
+    path.write_text(json.dumps(doc))
+    rc, _, err = overprov_cli("report", str(path), "--out", str(tmp_path / "out"))
+    assert rc == 2 and needle in err and str(path) in err, err
+    assert not (tmp_path / "out" / "report.html").exists()
+
+
+def test_report_inputs_pass_the_bounds_as_written(tmp_path, sim_json, timed_json):
+    """The bounds refuse nothing a real run writes (the check report makes first)."""
+    from overprov.report.validate import validate_inputs
+
+    for name, doc in (("sim", sim_json), ("timed", timed_json)):
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(doc))
+        validate_inputs([path])
+
+
 def test_report_refuses_nan_and_infinity(overprov_cli, tmp_path, sim_json):
     for token in ("NaN", "Infinity", "-Infinity"):
         text = json.dumps(sim_json).replace('"waf": ', f'"waf": {token}, "was": ', 1)

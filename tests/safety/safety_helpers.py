@@ -20,10 +20,11 @@ MIB = 2**20
 REPO = Path(__file__).resolve().parents[2]
 SBIN = "/usr/sbin:/sbin:/usr/bin:/bin"
 
-# The real `overprov.cli.main` with the two commands that write to devices.
+# The real `overprov.cli.main` with the commands that write to devices and files.
 CLI_CODE = (
     "import sys, overprov.cli as c; "
-    "c.COMMAND_MODULES = ('overprov.apply.cli', 'overprov.profile.cli'); "
+    "c.COMMAND_MODULES = ('overprov.apply.cli', 'overprov.profile.cli', "
+    "'overprov.qualify.cli', 'overprov.calibrate.cli'); "
     "sys.exit(c.main(sys.argv[1:]))"
 )
 
@@ -94,6 +95,26 @@ def backing_of(dev: str) -> Path:
     return Path((Path("/sys/block") / Path(dev).name / "loop" / "backing_file").read_text().strip())
 
 
+def mkfs_ext4(dev: str) -> None:
+    # no lazy initialisation: a mounted ext4 must not write in the background while we hash
+    sh("mkfs.ext4", "-q", "-F", "-E", "lazy_itable_init=0,lazy_journal_init=0", dev)
+
+
+def mount_frozen(stack: contextlib.ExitStack, dev: str, where: Path) -> None:
+    """Mount ``dev`` at ``where`` (created) and freeze it; unfrozen and unmounted when
+    ``stack`` closes."""
+    where.mkdir()
+    sh("mount", dev, str(where))
+    stack.callback(subprocess.run, ["umount", str(where)], capture_output=True, check=False)
+    # frozen, still mounted: a fresh ext4 mount writes its journal and superblock seconds
+    # later even after sync (seen here: the device's digest changed within 7 s with nobody
+    # writing), and the digests must see only what overprov writes
+    sh("fsfreeze", "--freeze", str(where))
+    stack.callback(
+        subprocess.run, ["fsfreeze", "--unfreeze", str(where)], capture_output=True, check=False
+    )
+
+
 @dataclass
 class Outcome:
     case: str
@@ -110,6 +131,17 @@ class Outcome:
 
 
 RESULTS: list[Outcome] = []
+
+
+def record(case: str, command: str, proc: subprocess.CompletedProcess[str], before: Digests,
+           after: Digests) -> Outcome:  # fmt: skip
+    """The outcome of one case, kept for the matrix report (OVERPROV_SAFETY_REPORT)."""
+    outcome = Outcome(
+        case, command, proc.returncode != 0, proc.returncode, before, after,
+        (proc.stderr.strip().splitlines() or [""])[-1],
+    )  # fmt: skip
+    RESULTS.append(outcome)
+    return outcome
 
 
 def write_report(path: str) -> None:

@@ -92,18 +92,10 @@ def test_hole_3_no_file_is_created_in_dev(tmp_path, need_fio):
             typo.unlink()
 
 
-def test_hole_3_no_file_is_created_on_tmpfs(tmp_path, need_fio):
-    ram = tmp_path / "ram"
-    ram.mkdir()
-    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=32m", "tmpfs", str(ram)],
-                             capture_output=True, text=True, check=False)  # fmt: skip
-    if mounted.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.strip()}")
-    try:
-        proc = cli("profile", str(ram / "x.img"), "--size", "8MiB", *QUICK_PROFILE,
-                   "--out", str(tmp_path / "out"))  # fmt: skip
-        assert proc.returncode == 2, "a file on tmpfs was profiled"
-        assert "is tmpfs, a RAM file system" in proc.stderr
-        assert not (ram / "x.img").exists()
-    finally:
-        subprocess.run(["umount", str(ram)], capture_output=True, check=False)
+def test_hole_3_no_file_is_created_on_tmpfs(tmp_path, need_fio, tmpfs_mount):
+    ram = tmpfs_mount("32m")
+    proc = cli("profile", str(ram / "x.img"), "--size", "8MiB", *QUICK_PROFILE,
+               "--out", str(tmp_path / "out"))  # fmt: skip
+    assert proc.returncode == 2, "a file on tmpfs was profiled"
+    assert "is tmpfs, a RAM file system" in proc.stderr
+    assert not (ram / "x.img").exists()

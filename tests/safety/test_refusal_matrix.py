@@ -23,28 +23,20 @@ import pytest
 from safety_helpers import (
     MIB,
     QUICK_PROFILE,
-    RESULTS,
     Digests,
-    Outcome,
     backing_of,
     cli,
     flush,
+    mkfs_ext4,
+    mount_frozen,
+    record,
     sh,
     tool,
-    write_report,
 )
 
 pytestmark = [pytest.mark.root]
 
 CONFIRM = "--i-understand-this-destroys-data"
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _report():
-    yield
-    path = os.environ.get("OVERPROV_SAFETY_REPORT")
-    if path:
-        write_report(path)
 
 
 @dataclass
@@ -56,24 +48,6 @@ class Setup:
 # ---------------------------------------------------------------------------- the situations
 
 
-def _mkfs_ext4(dev: str) -> None:
-    # no lazy initialisation: a mounted ext4 must not write in the background while we hash
-    sh("mkfs.ext4", "-q", "-F", "-E", "lazy_itable_init=0,lazy_journal_init=0", dev)
-
-
-def _mount(stack: contextlib.ExitStack, dev: str, where: Path) -> None:
-    where.mkdir()
-    sh("mount", dev, str(where))
-    stack.callback(subprocess.run, ["umount", str(where)], capture_output=True, check=False)
-    # frozen, still mounted: a fresh ext4 mount writes its journal and superblock seconds
-    # later even after sync (seen here: the device's digest changed within 7 s with nobody
-    # writing), and the digests must see only what overprov writes
-    sh("fsfreeze", "--freeze", str(where))
-    stack.callback(
-        subprocess.run, ["fsfreeze", "--unfreeze", str(where)], capture_output=True, check=False
-    )
-
-
 def _gpt_with_partition(dev: str) -> str:
     sh("sgdisk", "--new=1:2048:+16M", dev)
     sh("partx", "--update", dev)  # this kernel may not parse GPT itself
@@ -82,14 +56,14 @@ def _gpt_with_partition(dev: str) -> str:
 
 def mounted_ext4(make, tmp, stack) -> Setup:
     dev = make()
-    _mkfs_ext4(dev)
-    _mount(stack, dev, tmp / "mnt")
+    mkfs_ext4(dev)
+    mount_frozen(stack, dev, tmp / "mnt")
     return Setup(dev, [CONFIRM, dev])
 
 
 def ext4_signature(make, tmp, stack) -> Setup:
     dev = make()
-    _mkfs_ext4(dev)
+    mkfs_ext4(dev)
     return Setup(dev)
 
 
@@ -124,8 +98,8 @@ def gpt_with_partition(make, tmp, stack) -> Setup:
 def mounted_partition(make, tmp, stack) -> Setup:
     dev = make()
     part = _gpt_with_partition(dev)
-    _mkfs_ext4(part)
-    _mount(stack, part, tmp / "mnt")
+    mkfs_ext4(part)
+    mount_frozen(stack, part, tmp / "mnt")
     return Setup(dev, [CONFIRM, dev])
 
 
@@ -168,7 +142,7 @@ def blank_confirmed(make, tmp, stack) -> Setup:
 
 def ext4_confirmed(make, tmp, stack) -> Setup:
     dev = make()
-    _mkfs_ext4(dev)
+    mkfs_ext4(dev)
     return Setup(dev, [CONFIRM, dev])
 
 
@@ -244,11 +218,7 @@ def test_refusal_matrix(case, which, loop_device, tmp_path):
         proc = cli(*command(which, setup.dev, tmp_path / "out"), *setup.confirm)
         flush(setup.dev)
         after = Digests.of(backing)
-    outcome = Outcome(
-        case, which, proc.returncode != 0, proc.returncode, before, after,
-        (proc.stderr.strip().splitlines() or [""])[-1],
-    )  # fmt: skip
-    RESULTS.append(outcome)
+    outcome = record(case, which, proc, before, after)
     if refused:
         # a refused action exits 1 (docs/cli.md)
         assert proc.returncode == 1, f"{case}: not refused ({time.monotonic() - started:.1f} s)"

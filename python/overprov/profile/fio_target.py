@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from overprov import blockdev, fingerprint
+from overprov import blockdev, file_guard, fingerprint
 from overprov.errors import ConfigError, ToolError, UnsafeDeviceError
 from overprov.file_location import check_file_creatable
 from overprov.profile import fio as fiomod
@@ -210,20 +210,16 @@ class FioTarget:
         else:
             fd = os.open(path, os.O_RDWR | os.O_CLOEXEC)
         try:
+            st = os.fstat(fd)
+            file_guard.check_file_target(
+                m.path, fd, st, confirmed=created or resuming or self._confirmed(m.path) is not None
+            )
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError as exc:
                 raise UnsafeDeviceError(
                     f"{m.path} is locked by another program (another profile?)"
                 ) from exc
-            st = os.fstat(fd)
-            has_data = st.st_blocks > 0
-            if has_data and not created and not resuming and self._confirmed(m.path) is None:
-                raise UnsafeDeviceError(
-                    f"refusing to write to {m.path}: it holds {st.st_blocks * 512} bytes of "
-                    "data and profiling overwrites all of it. To go ahead, pass "
-                    f"--i-understand-this-destroys-data {m.path}"
-                )
             if self.size_request is not None and st.st_size < self.size_request:
                 os.ftruncate(fd, self.size_request)
                 st = os.fstat(fd)

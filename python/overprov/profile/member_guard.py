@@ -1,14 +1,15 @@
 """Re-identifying a profile's members (docs/safety.md): what a stored run recorded about each
 member against what the member is now, and the check before every write — the fingerprint
-(``overprov.fingerprint``) of a device or the device and inode numbers of a file, and the run
-identifier in the member's first 4 KiB."""
+(``overprov.fingerprint``) of a device or the device and inode numbers of a file and that
+nothing else uses it (``overprov.file_guard``), and the run identifier in the member's first
+4 KiB."""
 
 from __future__ import annotations
 
 import os
 from typing import Any
 
-from overprov import fingerprint
+from overprov import file_guard, fingerprint
 from overprov.errors import UnsafeDeviceError
 
 
@@ -52,6 +53,11 @@ def check_before_write(
             raise UnsafeDeviceError(
                 f"refusing to write to {name}{when}: it is no longer the file that was opened "
                 "(device or inode number changed)"
+            )
+        in_use = file_guard.users(st)
+        if in_use:
+            raise UnsafeDeviceError(
+                f"refusing to write to {name}{when}: in use now: " + "; ".join(in_use)
             )
     found = fingerprint.read_marker(path)
     if found != info["run_id"]:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from overprov.errors import ConfigError
+from overprov.outputs import naming
 from overprov.profile.fio import PERCENTILES, percentile_key
 from overprov.profile.settings import ProfileSettings, op_label
 from overprov.profile.targets import RoundResult, now_iso
@@ -66,26 +67,53 @@ def write_atomic(path: Path, text: str) -> None:
     """Write a file so a crash leaves either the old or the new content: temp file in the same
     folder, fsync, os.replace, fsync the folder."""
     path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
-    dir_fd = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(dir_fd)
-    finally:
-        os.close(dir_fd)
+    with naming(path):
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(fd, "w") as f:
+                f.write(text)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
+            raise
+        dir_fd = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
 
 
 def write_json_atomic(path: Path, doc: Mapping[str, Any]) -> None:
     write_atomic(path, json.dumps(doc, indent=2, allow_nan=False) + "\n")
+
+
+def write_json_last(path: Path, doc: Mapping[str, Any]) -> None:
+    """How a run's last document (failed, interrupted) reaches the disk even when the disk
+    is full: atomically if it can be; else, when it fits, over the old file in place,
+    without indentation and padded with spaces to the old length, so the blocks the old file
+    holds suffice (the compact text is about half the indented one). A crash during that
+    overwrite would leave the file cut, which is why it is only the fallback."""
+    try:
+        write_json_atomic(path, doc)
+        return
+    except OSError as exc:
+        data = json.dumps(doc, separators=(",", ":"), allow_nan=False).encode() + b"\n"
+        old = path.stat().st_size if path.is_file() else 0
+        if len(data) > old:
+            raise exc from None  # it would not fit in the old file's blocks
+    with naming(path):
+        fd = os.open(path, os.O_WRONLY | os.O_CLOEXEC)
+        try:
+            data += b" " * (old - len(data))
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
 
 def upgrade(doc: Any) -> Any:

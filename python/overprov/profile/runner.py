@@ -17,8 +17,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from overprov import __version__
-from overprov.errors import ConfigError, OverprovError
+from overprov import __version__, outputs
+from overprov.errors import ConfigError, failure_text
 from overprov.profile import phase_precondition
 from overprov.profile import results as res
 from overprov.profile.estimate import estimate, estimate_text, wear_warning
@@ -152,7 +152,7 @@ class Profile:
 
     def log(self, step: str, message: str) -> None:
         line = f"{now_iso()}  {step}: {message}"
-        with open(self.out / "profile.log", "a") as f:
+        with outputs.naming(self.out / "profile.log"), open(self.out / "profile.log", "a") as f:
             f.write(line + "\n")
         if self.progress is not None:
             self.progress(line)
@@ -164,6 +164,19 @@ class Profile:
         self.doc["updated"] = now_iso()
         res.validate(self.doc)
         res.write_json_atomic(self.out / "results.json", self.doc)
+
+    def _save_last(self, step: str, message: str) -> None:
+        """The run's last word, in profile.log and results.json, even on a full disk: a log
+        line that cannot be written is only shown, and the document goes in place of the old
+        one when it cannot be written beside it (``results.write_json_last``)."""
+        try:
+            self.log(step, message)
+        except OSError:
+            if self.progress is not None:
+                self.progress(f"{now_iso()}  {step}: {message}")
+        self.doc["updated"] = now_iso()
+        res.validate(self.doc)
+        res.write_json_last(self.out / "results.json", self.doc)
 
     def _write_csv(self, phase: dict[str, Any]) -> None:
         names = [m["name"] for m in self.doc["target"]["members"]]
@@ -195,29 +208,29 @@ class Profile:
             self.doc["runs"].append({"started": now_iso(), "resumed": self.resuming})
             self.doc["status"] = "running"
             self.doc["error"] = None
-            target = self._make_target()
+            target: Target | None = None
             try:
+                target = self._make_target()
                 self._steps(target)
             except KeyboardInterrupt:
                 self.doc["status"] = "interrupted"
                 self.doc.setdefault("interruptions", []).append(
                     {"at": now_iso(), "during": self._current}
                 )
-                self.log(
+                self._save_last(
                     "interrupted",
                     "stopped by the user; the round in progress is lost, "
                     f"everything before it is kept: continue with --resume {self.out}",
                 )
-                self.save()
                 raise
-            except OverprovError as exc:
+            except Exception as exc:
                 self.doc["status"] = "failed"
-                self.doc["error"] = str(exc)
-                self.log("failed", str(exc))
-                self.save()
+                self.doc["error"] = failure_text(exc)
+                self._save_last("failed", self.doc["error"])
                 raise
             finally:
-                target.close()
+                if target is not None:
+                    target.close()
             return self.doc
         finally:
             self._unlock()

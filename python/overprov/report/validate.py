@@ -1,6 +1,9 @@
 """Every input of ``overprov report`` validated before any figure is drawn: bounded reading
 (``overprov.inputs``: size, depth, UTF-8, no NaN or infinity), then its JSON Schema, then no
-negative figure (sizes, times, counts, IOPS, WAF cannot be below zero)."""
+physically impossible figure (docs/report.md, "Inputs"): nothing negative that cannot be
+(sizes, times, counts, IOPS, WAF), no WAF above ``models.MAX_PLAUSIBLE_WAF`` and no time in µs above
+:data:`MAX_US`. A field's unit is read from its name or, for the fields of an object such as
+``latency_us: {"max": ...}``, from the object's name."""
 
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ from typing import Any
 from overprov import inputs
 from overprov.errors import InputError
 from overprov.json_schemas import validate_document
+from overprov.models import MAX_PLAUSIBLE_WAF
 from overprov.profile.results import FORMAT as PROFILE_FORMAT
 from overprov.profile.results import upgrade
 
@@ -19,17 +23,42 @@ from overprov.profile.results import upgrade
 _NON_NEGATIVE = re.compile(r"(_bytes|_us|_ns|_seconds|_s|iops|_pages|_count|erases|waf|rounds)$")
 SCHEMAS_READ = ("overprov.profile", "overprov.simulate", "overprov.qualify", "overprov.calibrate")
 _SIGNED = re.compile(r"slope|delta|diff|change|excursion|offset|t_cmd|rel_error")
+_WAF = re.compile(r"(^|_)waf(_low|_high|_window_mean|_baseline_mean)?$")
+MAX_US = 365.25 * 86400e6
+"""A year in µs: no measured I/O, round or interval of a run takes longer."""
 
 
-def check_non_negative(doc: Any, where: str) -> None:
+def _unit_key(key: str, parent: str) -> str:
+    """The name that says a field's unit: its own, else its object's (``latency_us.max``)."""
+    if _NON_NEGATIVE.search(key) or _SIGNED.search(key) or not _NON_NEGATIVE.search(parent):
+        return key
+    return parent
+
+
+def _impossible(value: float, key: str) -> str | None:
+    if value < 0 and _NON_NEGATIVE.search(key) and not _SIGNED.search(key):
+        return "it cannot be negative"
+    if _WAF.search(key) and value > MAX_PLAUSIBLE_WAF:
+        return f"no drive has a WAF above {MAX_PLAUSIBLE_WAF:g}"
+    if key.endswith("_us") and abs(value) > MAX_US:
+        return f"more than a year ({MAX_US:.3g} µs) cannot be a measured time"
+    return None
+
+
+def check_physical(doc: Any, where: str) -> None:
+    """Raise InputError naming the first field whose value no drive can have (see above)."""
     stack: list[tuple[Any, str, str]] = [(doc, "", "")]
     while stack:
         item, key, path = stack.pop()
         if isinstance(item, int | float) and not isinstance(item, bool):
-            if item < 0 and _NON_NEGATIVE.search(key) and not _SIGNED.search(key):
-                raise InputError(f"{path} is {item:g}; it cannot be negative ({where})")
+            why = _impossible(item, key)
+            if why is not None:
+                raise InputError(f"{path} is {item:g}; {why} ({where})")
         elif isinstance(item, dict):
-            stack.extend((v, str(k), f"{path}.{k}" if path else str(k)) for k, v in item.items())
+            stack.extend(
+                (v, _unit_key(str(k), key), f"{path}.{k}" if path else str(k))
+                for k, v in item.items()
+            )
         elif isinstance(item, list):
             stack.extend((v, key, f"{path}[{i}]") for i, v in enumerate(item))
 
@@ -50,7 +79,7 @@ def _check_file(path: Path, kind: str | None) -> None:
                 f"qualify and calibrate files ({path})"
             )
     validate_document(doc, kind, str(path))
-    check_non_negative(doc, str(path))
+    check_physical(doc, str(path))
 
 
 def validate_inputs(paths: Sequence[Path]) -> None:

@@ -63,6 +63,8 @@ def format_lifetime(rep: LifetimeReport) -> str:
             lines.append(f"  lifetime WAF: {rep.waf:.3f} = {c.formula} [{c.vendor}]")
             if c.note:
                 lines.append(f"    ({c.note})")
+        elif rep.waf_implausible is not None:
+            lines.append(f"  lifetime WAF: implausible: {rep.waf_implausible}")
         elif c is not None:
             lines.append("  lifetime WAF: no host writes yet")
         elif rep.waf_estimate is not None:
@@ -121,6 +123,8 @@ def format_delta(rep: DeltaReport) -> str:
         lines.append(f"  host writes in the interval: {bytes_text(rep.host_bytes)}")
     if rep.waf is not None and rep.later.waf_counters is not None:
         lines.append(f"  WAF in the interval: {rep.waf:.3f} = Δ{rep.later.waf_counters.formula}")
+    elif rep.waf_implausible is not None:
+        lines.append(f"  WAF in the interval: implausible: {rep.waf_implausible}")
     elif rep.later.kind != "hdd":
         lines.append("  WAF in the interval: not available for this drive")
     if rep.host_bytes_per_day is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from overprov.models import implausible_waf
 from overprov.smart.snapshot import SmartDataError, Snapshot, bytes_text
 
 # ---------------------------------------------------------------------------------------------
@@ -34,6 +35,7 @@ class LifetimeReport:
     drive_writes_per_day: float | None
     endurance: Endurance
     notes: tuple[str, ...] = field(default=())
+    waf_implausible: str | None = None  # why the counters' WAF is not given (see _plausible)
 
 
 def _endurance(used: float | None, hours: float | None, host_bytes: float | None) -> Endurance:
@@ -90,14 +92,25 @@ def waf_estimate_from_erase_count(snap: Snapshot) -> float | None:
     return snap.avg_erase_count * snap.capacity_bytes / host
 
 
+def _plausible(waf: float | None, what: str) -> tuple[float | None, str | None]:
+    """(waf, None), or (None, why) when no drive can have it: a WAF of 4·10¹⁶ from a wrapped
+    counter is shown as what it is, never as the answer."""
+    why = implausible_waf(waf)
+    return (waf, None) if why is None else (None, f"{what} gives {why}; not given as the WAF")
+
+
 def lifetime_report(snap: Snapshot) -> LifetimeReport:
     """Lifetime WAF, write rate and remaining endurance of one snapshot."""
     host_bytes = snap.host_writes.bytes if snap.host_writes else None
-    waf = snap.waf_counters.waf if snap.waf_counters else None
+    waf, implausible = _plausible(
+        snap.waf_counters.waf if snap.waf_counters else None, "the NAND and host counters"
+    )
     notes: list[str] = []
     estimate = None
     if snap.kind != "hdd" and snap.waf_counters is None:
-        estimate = waf_estimate_from_erase_count(snap)
+        estimate, implausible = _plausible(
+            waf_estimate_from_erase_count(snap), "the average erase count"
+        )
         if estimate is not None:
             notes.append(
                 f"WAF estimate ≈ {estimate:.2f} from the average erase count "
@@ -126,6 +139,7 @@ def lifetime_report(snap: Snapshot) -> LifetimeReport:
         drive_writes_per_day=dwpd,
         endurance=endurance,
         notes=tuple(notes),
+        waf_implausible=implausible,
     )
 
 
@@ -144,6 +158,7 @@ class DeltaReport:
     percentage_used_change: float | None
     days_left: float | None
     notes: tuple[str, ...]
+    waf_implausible: str | None = None
 
 
 _REDACTED = {"", "redacted", "unknown", "none"}
@@ -202,6 +217,7 @@ def compare(a: Snapshot, b: Snapshot) -> DeltaReport:
             d_host = grew("host writes (bytes)", hw1.bytes, hw2.bytes)
     d_nand = None
     waf = None
+    implausible = None
     c1, c2 = first.waf_counters, second.waf_counters
     if c1 is not None and c2 is not None and c1.formula == c2.formula:
         for part, old in c1.parts.items():
@@ -209,7 +225,7 @@ def compare(a: Snapshot, b: Snapshot) -> DeltaReport:
         d_nand = c2.nand - c1.nand
         d_counter_host = c2.host - c1.host
         if d_counter_host > 0:
-            waf = d_nand / d_counter_host
+            waf, implausible = _plausible(d_nand / d_counter_host, "the change in the counters")
         else:
             notes.append("no host writes between the snapshots: WAF not defined")
     elif first.kind != "hdd":
@@ -220,8 +236,11 @@ def compare(a: Snapshot, b: Snapshot) -> DeltaReport:
         second.avg_erase_count,
     )
     estimate = None
-    if waf is None and d_erase and d_host and first.capacity_bytes:
-        estimate = d_erase * first.capacity_bytes / d_host
+    if waf is None and implausible is None and d_erase and d_host and first.capacity_bytes:
+        estimate, implausible = _plausible(
+            d_erase * first.capacity_bytes / d_host, "the change in average erase count"
+        )
+    if estimate is not None:
         notes.append(
             f"WAF estimate ≈ {estimate:.2f} from the change in average erase count "
             f"({d_erase:g} P/E × user capacity / host writes)"
@@ -262,4 +281,5 @@ def compare(a: Snapshot, b: Snapshot) -> DeltaReport:
         percentage_used_change=d_used,
         days_left=days_left,
         notes=tuple(notes),
+        waf_implausible=implausible,
     )
