@@ -56,3 +56,10 @@ class RunError(OverprovError):
     """A run started and failed (too little memory, a step that did not verify, ...)."""
 
     exit_code = EXIT_FAILED
+
+
+class NoAnswerError(OverprovError):
+    """The run finished but its result cannot be given as an answer (a fit that does not
+    explain its inputs); what was measured is kept."""
+
+    exit_code = EXIT_NO_ANSWER
