@@ -56,3 +56,16 @@ def test_an_io_time_budget_is_a_cap():
     assert m.io_seconds <= 9.0
     assert not m.levels[0].settled
     assert m.status == "complete" and "budget" in (m.stop_reason or "")
+
+
+def test_the_plan_fits_its_budget():
+    """The worst case printed before measuring is within the budget: each segment's maximum
+    is lowered to share what the minimum leaves (a 6 dw budget planned 6.3 dw for a drive
+    without write counters)."""
+    for budget, counters in (("6dw", False), ("4dw", True), ("3.4dw", True), ("2.2dw", True)):
+        plan = design(LEVELS, parse_budget(budget), write_counters=counters)
+        assert plan.planned_drive_writes() <= parse_budget(budget).drive_writes + 1e-9
+        for s in plan.segments:  # never below the minimum and one window
+            assert s.max_drive_writes >= s.min_drive_writes + plan.window_rounds * 0.04 - 1e-9
+    # the default plan is unchanged where it fits
+    assert design(LEVELS, parse_budget(None)).planned_drive_writes() == pytest.approx(4.7, abs=0.01)

@@ -25,6 +25,9 @@ from overprov.profile.targets import RoundResult, RoundSpec, Target, now_iso
 
 Progress = Callable[[str], None]
 Journal = Callable[["Measurement"], None]
+#: A round starts only when this many times what it is expected to write (at the last
+#: round's IOPS) fits in what is left of the budget.
+ROUND_MARGIN = 1.25
 
 
 def write_counters(target: Target) -> dict[str, int] | None:
@@ -189,13 +192,15 @@ class SegmentRunner:
 
     def fits(self, drive_writes: float, seconds: float, reserve_drive_writes: float = 0.0) -> bool:
         """Whether a round expected to write ``drive_writes`` in ``seconds`` of I/O fits in
-        the budget, leaving ``reserve_drive_writes`` for the segments after it."""
+        the budget (with :data:`ROUND_MARGIN` to spare: a round's IOPS may be higher than the
+        last one's), leaving ``reserve_drive_writes`` for the segments after it."""
         budget = self.plan.budget
-        if budget.drive_writes is not None and (
-            self.m.drive_writes + drive_writes + reserve_drive_writes > budget.drive_writes + 1e-9
-        ):
+        dw = drive_writes * ROUND_MARGIN + reserve_drive_writes
+        if budget.drive_writes is not None and self.m.drive_writes + dw > budget.drive_writes:
             return False
-        return budget.io_seconds is None or self.m.io_seconds + seconds <= budget.io_seconds
+        return budget.io_seconds is None or (
+            self.m.io_seconds + seconds * ROUND_MARGIN <= budget.io_seconds
+        )
 
     def run(self, spec: RoundSpec, extra_op_percent: float) -> Round:
         self._n += 1
@@ -303,6 +308,10 @@ class SegmentRunner:
                     raise BudgetSpent(
                         f"the budget is spent before the {seg.extra_op_percent:g}% segment"
                     )
+                self.m.stop_reason = (
+                    f"the budget cut the {seg.extra_op_percent:g}% segment short "
+                    f"({self.plan.budget.text()})"
+                )
                 break
             label = f"op{seg.extra_op_percent:g}-r{len(rounds) + 1:03d}"
             spec = RoundSpec(label, "randwrite", bs, self.plan.qd, 1, span, seconds=seconds)  # type: ignore[arg-type]

@@ -196,8 +196,7 @@ def fit_to_budget(plan: MeasurementPlan, drive_writes: float) -> MeasurementPlan
     window = plan.window_rounds * plan.round_drive_writes
     share = max(0.0, drive_writes - plan.minimum_drive_writes()) / len(plan.segments)
     segs = [
-        replace(s, max_drive_writes=round(min(s.max_drive_writes, s.min_drive_writes + window
-                                              + share), 3))
+        replace(s, max_drive_writes=min(s.max_drive_writes, s.min_drive_writes + window + share))
         for s in plan.segments
-    ]  # fmt: skip
+    ]
     return replace(plan, segments=segs)
