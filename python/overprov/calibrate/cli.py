@@ -531,6 +531,12 @@ def run(args: argparse.Namespace) -> int:
     problems = plausibility.input_problems(points)
     if problems:
         raise NoAnswerError("the figures cannot be fitted: " + "; ".join(problems) + kept)
+    if native_op is None and workload in ({}, {"pattern": "uniform"}):  # the model, first
+        why = plausibility.surrogate_misses_its_points(fitmod.fit(points, fob_iops=fob), points)
+        if why:
+            raise NoAnswerError(
+                f"the fit does not explain its inputs, so no twin is written: {why}{kept}"
+            )
     work = out if out is not None else Path(tempfile.mkdtemp(prefix="overprov-calibrate-"))
     try:
         pred = _predict(args, points, levels, work, native_op, fob, advertised, measurement,

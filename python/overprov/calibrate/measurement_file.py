@@ -17,6 +17,7 @@ from typing import Any
 
 from overprov.calibrate.measure import Measurement
 from overprov.calibrate.plan import MeasurementPlan
+from overprov.calibrate.plausibility import MAX_IOPS, MAX_WAF
 from overprov.errors import InputError
 from overprov.inputs import load_json
 from overprov.profile.results import write_json_atomic
@@ -47,14 +48,16 @@ def _i(lo: float | None = None, **kw: Any) -> Field:
 
 
 OP = _n(0.0, hi=100.0, hi_open=True)
+#: A relative spread above this (1000%) is no measurement.
+MAX_REL_SD = 10.0
 
 MEASUREMENT: dict[str, Field] = {
     "target": Field("str"),
     "capacity_bytes": _i(1),
-    "scale_factor": _n(0.0, hi=1.0, lo_open=True),
+    "scale_factor": _n(1e-9, hi=1.0),
     "bs_bytes": _i(1),
     "qd": _i(1),
-    "fob_iops": _n(0.0, lo_open=True, null=True, required=False),
+    "fob_iops": _n(0.0, hi=MAX_IOPS, lo_open=True, null=True, required=False),
     "fob_p99_latency_us": _n(0.0, null=True, required=False),
     "levels": Field("list", required=False),
     "rounds": Field("list", required=False),
@@ -71,9 +74,9 @@ MEASUREMENT: dict[str, Field] = {
 }
 LEVEL: dict[str, Field] = {
     "extra_op_percent": OP,
-    "steady_iops": _n(0.0, lo_open=True),
-    "iops_rel_sd": _n(0.0),
-    "waf": _n(1.0, null=True),
+    "steady_iops": _n(0.0, hi=MAX_IOPS, lo_open=True),
+    "iops_rel_sd": _n(0.0, hi=MAX_REL_SD),
+    "waf": _n(1.0, hi=MAX_WAF, null=True),
     "p99_latency_us": _n(0.0, null=True),
     "settled": Field("bool"),
     "window_rounds": _i(1),
@@ -83,7 +86,7 @@ LEVEL: dict[str, Field] = {
 ROUND: dict[str, Field] = {
     "label": Field("str"),
     "extra_op_percent": OP,
-    "iops": _n(0.0),
+    "iops": _n(0.0, hi=MAX_IOPS),
     "bytes_written": _i(0),
     "duration_s": _n(0.0),
     "p99_latency_us": _n(0.0, null=True),

@@ -3,7 +3,7 @@ reason it fails (a sentence naming the figures) or None.
 
 A fit that fails any rule is not a twin of the drive: ``overprov calibrate`` exits 3 (the run
 finished without the answer) with every reason, keeps what it measured and writes no twin or
-prediction as if it were good (the rejected prediction goes to ``implausible-fit.json``).
+prediction.
 
 Rules on the inputs (before fitting):
 
@@ -16,7 +16,8 @@ Rules on the prediction (after fitting):
 - :func:`non_finite`: every figure is a finite number (no NaN, no infinity);
 - :func:`native_op_too_large`: a native spare space over 100% of the user capacity is not a
   drive's (the fit is pinned to its bound: the inputs do not determine it);
-- :func:`fit_error_too_large`: the fitted model misses a point it was fitted to by more than
+- :func:`fit_error_too_large` (and :func:`surrogate_misses_its_points`, on the fitted model
+  before a twin is simulated): the fitted model misses a point it was fitted to by more than
   :data:`FIT_ERROR_MAX`;
 - :func:`twin_misses_its_points`: the twin's simulation misses a point it was refined to by
   more than :data:`TWIN_TOLERANCE`.
@@ -162,6 +163,37 @@ def twin_misses_its_points(prediction: dict[str, Any]) -> str | None:
                     "reproduce what it was made from"
                 )
     return None
+
+
+def surrogate_misses_its_points(
+    surrogate: fitmod.Surrogate, points: list[fitmod.Point]
+) -> str | None:
+    """The fitted model (before any twin is built) missing a point it was fitted to by more
+    than :data:`FIT_ERROR_MAX`, or putting the native OP over :data:`NATIVE_OP_MAX`: checked
+    first, since simulating a twin of such a fit can take hours (WAF in the hundreds)."""
+    if surrogate.native_op > NATIVE_OP_MAX:
+        return native_op_too_large(_pred_of(surrogate))
+    for p in points:
+        if p.fresh:
+            continue
+        for key, measured, model in (
+            ("IOPS", p.iops, surrogate.iops(p.extra_op_percent) if p.iops else None),
+            ("WAF", p.waf, surrogate.waf(p.extra_op_percent) if p.waf is not None else None),
+        ):
+            if not measured or model is None:
+                continue
+            err = model / measured - 1.0 if math.isfinite(model) else math.inf
+            if abs(err) > FIT_ERROR_MAX:
+                return (
+                    f"the fit misses its {key} point at {p.extra_op_percent:g}% by "
+                    f"{100 * err:+.0f}% ({model:,.4g} for {measured:,.4g}; at most "
+                    f"±{100 * FIT_ERROR_MAX:.0f}%): the model cannot explain the figures"
+                )
+    return None
+
+
+def _pred_of(surrogate: fitmod.Surrogate) -> dict[str, Any]:
+    return {"fit": {"native_op": surrogate.native_op}, "levels": [], "readings": None}
 
 
 INPUT_RULES = (iops_fall_with_op, waf_rises_with_op)
