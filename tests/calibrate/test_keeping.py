@@ -133,3 +133,32 @@ def test_drive_write_budget_is_a_cap(budget):
     written = sum(r.bytes_written for r in m.rounds) / m.capacity_bytes
     assert written == pytest.approx(m.drive_writes)
     assert m.levels and written <= cap
+
+
+def test_resume_refuses_a_replaced_file(measured, tmp_path, capsys):
+    """A file target resumes only on the very file it was measuring (as profile's resume):
+    the same path holding another file is refused, naming what differs."""
+    from overprov.profile.target_kinds import make_target
+
+    img = tmp_path / "disk.img"
+    img.touch()
+    os.truncate(img, 64 * 2**20)
+    target = make_target(str(img), tmp_path / "fio")
+    target.open()
+    identity = target.identity()
+    target.close()
+    doc = json.loads((measured / "measurement.json").read_text())
+    doc.update(target=str(img), kind="file", identity=identity, status="running")
+    doc.update(capacity_bytes=identity["capacity_bytes"], levels=doc["levels"][:1])
+    folder = tmp_path / "cal"
+    folder.mkdir()
+    (folder / "measurement.json").write_text(json.dumps(doc))
+    other = tmp_path / "other.img"  # another file in its place
+    other.touch()
+    os.truncate(other, 64 * 2**20)
+    os.replace(other, img)
+    assert main(["calibrate", "--resume", str(folder)]) == 2
+    err = capsys.readouterr().err
+    assert f"not the target of {folder}" in err and "inode: recorded" in err
+    assert "run identifier in its first 4096 bytes" in err
+    assert img.stat().st_blocks == 0  # nothing was written to it
