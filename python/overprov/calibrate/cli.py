@@ -23,6 +23,7 @@ from overprov.calibrate import plan as planmod
 from overprov.calibrate import predict as predmod
 from overprov.calibrate.chart import write_chart
 from overprov.calibrate.measure import Measurement, measure, write_counters
+from overprov.calibrate.summary import summary_text
 from overprov.errors import ConfigError, InputError, NoAnswerError
 from overprov.inputs import load_json
 from overprov.options import add_json_option, add_retired_op
@@ -376,61 +377,6 @@ def _stored(args: argparse.Namespace) -> Measurement:
 # ------------------------------------------------------------------------------- run
 
 
-def _summary(pred: dict[str, Any]) -> str:
-    lines = [f"{'OP':>5} {'steady IOPS':>12} {'80% interval':>21} {'WAF':>6} {'p99 µs':>9}"]
-    for r in pred["levels"]:
-        iops = f"{r['steady_iops']:,.0f}" if r["steady_iops"] else "—"
-        band = (
-            f"{r['steady_iops_low']:,.0f}–{r['steady_iops_high']:,.0f}"
-            if r["steady_iops_low"]
-            else "—"
-        )
-        p99 = f"{r['p99_latency_us']:,.0f}" if r["p99_latency_us"] else "—"
-        lines.append(
-            f"{r['extra_op_percent']:>4g}% {iops:>12} {band:>21} {r['waf']:>6.2f} {p99:>9}"
-        )
-    f = pred["fit"]
-    fit_text = f"fit: native OP {100 * f['native_op']:.1f}%"
-    if f["t_page_us"] > 0:
-        fit_text += (
-            f", NAND time per 4 KiB written {f['t_page_us']:.2f} µs, controller time per "
-            f"command {f['t_cmd_us']:.2f} µs"
-        )
-    if not pred.get("readings"):
-        lines.append(fit_text)
-    for name, r in (pred.get("readings") or {}).items():
-        rf = r["fit"]
-        label = (
-            f"effective spare (native OP {100 * rf['native_op']:.1f}%)"
-            if name.startswith("effective_spare")
-            else f"raw spare ({100 * rf['native_op']:.1f}%) used k = "
-            f"{rf['spare_efficiency']:.2f} times as well"
-        ) + (f", {r['gc']}" if r.get("gc") else "")
-        figures = ", ".join(
-            f"{lv['extra_op_percent']:g}%: "
-            + (f"{lv['steady_iops']:,.0f} IOPS " if lv["steady_iops"] else "")
-            + f"WAF {lv['waf']:.2f}"
-            for lv in r["levels"]
-        )
-        lines.append(f"  reading {label}: {figures}")
-    lines.append(f"predicted from {pred['prediction_source']}")
-    lines.append(f"workload: {pred['workload']}")
-    fits = [r["fit"] for r in (pred.get("readings") or {}).values()] or [f]
-    checks = [abs(c["rel_error"]) for fit in fits for c in fit["twin_check"]]
-    if checks:
-        twins = "each reading's twin" if len(fits) > 1 else "twin"
-        lines.append(f"{twins} vs its measured points: worst {100 * max(checks):.1f}%")
-    m = pred["measurement"]
-    if m:
-        lines.append(
-            f"measured: {m['drive_writes']:.2f} drive writes, {m['io_seconds'] / 3600:.2f} h of "
-            "I/O" + (" (full-size drive)" if m["scale_factor"] < 1 else "")
-        )
-    if pred["recommendation"]:
-        lines.append(f"recommendation: {pred['recommendation']['text']}")
-    return "\n".join(lines)
-
-
 def _drop_twins(pred: dict[str, Any], folder: Path) -> None:
     """Remove the twin files a rejected fit wrote: no twin stays behind as if it were good."""
     names = {spare_readings.TWIN, spare_readings.RAW_TWIN}
@@ -554,7 +500,7 @@ def run(args: argparse.Namespace) -> int:
             for r in (pred.get("readings") or {}).values():
                 r["twin"] = None
         say = sys.stderr if args.json == "-" else sys.stdout
-        print(_summary(pred), file=say)
+        print(summary_text(pred), file=say)
         if out is not None:
             predmod.write_json(pred, out / "prediction.json")
             chart = write_chart(pred, out / "prediction.png")
