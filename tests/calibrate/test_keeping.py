@@ -162,3 +162,29 @@ def test_resume_refuses_a_replaced_file(measured, tmp_path, capsys):
     assert f"not the target of {folder}" in err and "inode: recorded" in err
     assert "run identifier in its first 4096 bytes" in err
     assert img.stat().st_blocks == 0  # nothing was written to it
+
+
+def test_ctrl_c_keeps_the_measurement_and_says_how_to_resume(tmp_path):
+    out = tmp_path / "cal"
+    cmd = [sys.executable, "-c", "import sys; from overprov.cli import main; sys.exit(main())"]
+    proc = subprocess.Popen(
+        [*cmd, "calibrate", SIM, "--out", str(out), "--extra-op", "0,40"],
+        env={**os.environ, "PYTHONPATH": str(PACKAGE)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 300
+    try:
+        while not _levels(out / "measurement.json"):
+            assert proc.poll() is None and time.monotonic() < deadline
+            time.sleep(0.02)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130
+    assert f"continue with overprov calibrate --resume {out}" in err
+    doc = json.loads((out / "measurement.json").read_text())
+    assert doc["status"] == "interrupted" and doc["runs"][-1]["ended"] == "interrupted"
+    assert [lv["extra_op_percent"] for lv in doc["levels"]] == [0.0]

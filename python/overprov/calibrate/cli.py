@@ -310,13 +310,20 @@ def measure_target(
                     "capacity."
                 )
         path = out / measurement_file.NAME
-        m = measure(
-            target,
-            plan,
-            stderr_progress,
-            journal=lambda kept: measurement_file.save(kept, path),
-            resume=stored,
-        )
+        try:
+            m = measure(
+                target,
+                plan,
+                stderr_progress,
+                journal=lambda kept: measurement_file.save(kept, path),
+                resume=stored,
+            )
+        except KeyboardInterrupt:
+            stderr_progress(
+                f"interrupted: every finished round is kept in {path}; continue with "
+                f"overprov calibrate --resume {out}"
+            )
+            raise
     finally:
         target.close()
     if m.stop_reason:
