@@ -74,3 +74,10 @@ def failure_text(exc: BaseException) -> str:
     if isinstance(exc, OSError):
         return os_error_text(exc)
     return f"internal error: {type(exc).__name__}: {exc}"
+
+
+class NoAnswerError(OverprovError):
+    """The run finished but its result cannot be given as an answer (a fit that does not
+    explain its inputs); what was measured is kept."""
+
+    exit_code = EXIT_NO_ANSWER

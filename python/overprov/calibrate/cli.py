@@ -8,22 +8,28 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
 from overprov import presets
 from overprov.calibrate import fit as fitmod
+from overprov.calibrate import measurement_file, plausibility, spare_readings
 from overprov.calibrate import plan as planmod
 from overprov.calibrate import predict as predmod
-from overprov.calibrate import spare_readings
 from overprov.calibrate.chart import write_chart
 from overprov.calibrate.measure import Measurement, measure, write_counters
-from overprov.errors import ConfigError
+from overprov.calibrate.summary import summary_text
+from overprov.errors import ConfigError, InputError, NoAnswerError
+from overprov.inputs import load_json
 from overprov.options import add_json_option, add_retired_op
 from overprov.outputs import check_json_output, check_output_dir
-from overprov.profile.results import upgrade
-from overprov.units import parse_number_list, parse_size_bytes
+from overprov.profile import results as resmod
+from overprov.units import parse_number_list, parse_percent, parse_size_bytes
 from overprov.workload_options import add_pattern_options, pattern_overrides_from_args
 
 DEFAULT_LEVELS = [float(x) for x in range(0, 65, 5)]
@@ -75,7 +81,22 @@ def register(subparsers: Any) -> None:
         metavar="N",
         help="recommend the smallest extra OP predicted to sustain N IOPS",
     )
-    p.add_argument("--out", type=Path, default=None, metavar="DIR", help="output folder")
+    p.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="output folder (measuring a TARGET: default overprov-calibrate-NAME; with --from "
+        "or --points nothing is written without it, and it may not be the --from folder)",
+    )
+    p.add_argument(
+        "--resume",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="continue the calibration stored in DIR (its measurement.json) after its last "
+        "finished segment, on the same target (checked as profile --resume checks it)",
+    )
     add_json_option(p, "the prediction")
     add_retired_op(p)
     p.add_argument(
@@ -84,7 +105,8 @@ def register(subparsers: Any) -> None:
         type=Path,
         default=None,
         metavar="DIR",
-        help="fit from an existing (even partial) profile or calibrate folder",
+        help="fit from an existing (even partial) profile or calibrate folder (read, never "
+        "written: give --out to keep the result)",
     )
     p.add_argument(
         "--points",
@@ -153,8 +175,11 @@ def register(subparsers: Any) -> None:
 # ------------------------------------------------------------------------------- sources
 
 
-def parse_pairs(text: str, option: str) -> list[tuple[float, float]]:
-    """ "0:11000,20:25000" → [(0, 11000), (20, 25000)]."""
+def parse_pairs(
+    text: str, option: str, lo: float = 0.0, hi: float = plausibility.MAX_IOPS
+) -> list[tuple[float, float]]:
+    """ "0:11000,20:25000" → [(0, 11000), (20, 25000)]: extra OP in [0, 100) %, each value a
+    finite number in (``lo``, ``hi``] (IOPS > 0; WAF ≥ 1 with ``lo`` 1, inclusive)."""
     out = []
     for part in text.split(","):
         if not part.strip():
@@ -163,9 +188,19 @@ def parse_pairs(text: str, option: str) -> list[tuple[float, float]]:
         if not sep:
             raise ConfigError(f"{option}: {part.strip()!r} is not OP:VALUE (e.g. 20:25000)")
         try:
-            out.append((float(op.strip().rstrip("%")), float(value.strip().replace("_", ""))))
+            v = float(value.strip().replace("_", ""))
         except ValueError:
             raise ConfigError(f"{option}: {part.strip()!r} is not OP:VALUE with numbers") from None
+        x = parse_percent(op, option)
+        if not 0 <= x < 100:
+            raise ConfigError(f"{option}: extra OP {op.strip()!r} is not in [0, 100) %")
+        if not math.isfinite(v) or not (v >= lo if lo >= 1 else v > lo) or v > hi:
+            low = f"at least {lo:g}" if lo >= 1 else f"above {lo:g}"
+            raise ConfigError(
+                f"{option}: {value.strip()!r} at {x:g}% is not a figure a drive gives (a finite "
+                f"number {low} and at most {hi:g})"
+            )
+        out.append((x, v))
     if not out:
         raise ConfigError(f"{option}: no points given")
     return out
@@ -175,7 +210,9 @@ def user_points(points: str | None, waf_points: str | None) -> list[fitmod.Point
     by: dict[float, dict[str, float]] = {}
     for op, v in parse_pairs(points, "--points") if points else []:
         by.setdefault(op, {})["iops"] = v
-    for op, v in parse_pairs(waf_points, "--waf-points") if waf_points else []:
+    for op, v in (
+        parse_pairs(waf_points, "--waf-points", 1.0, plausibility.MAX_WAF) if waf_points else []
+    ):
         by.setdefault(op, {})["waf"] = v
     return [
         fitmod.Point(op, d.get("iops"), USER_POINT_REL_SD, d.get("waf"), USER_POINT_REL_SD)
@@ -185,128 +222,174 @@ def user_points(points: str | None, waf_points: str | None) -> list[fitmod.Point
 
 def from_folder(folder: Path) -> tuple[list[fitmod.Point], float | None, Measurement | None]:
     """Points from a calibrate folder (measurement.json) or a profile folder (results.json;
-    phases without a steady verdict count with their last window's mean, at a wider spread)."""
-    meas = folder / "measurement.json"
-    if meas.is_file():
-        m = Measurement.from_dict(json.loads(meas.read_text()))
+    phases without a steady verdict count with their last window's mean, at a wider spread).
+    Both are read bounded and checked field by field: a damaged file is refused, naming it."""
+    if not folder.is_dir():
+        raise InputError(f"--from {folder}: not a folder")
+    meas = folder / measurement_file.NAME
+    if meas.exists():
+        m = measurement_file.load(meas)
+        if not m.levels:
+            raise InputError(
+                f"--from {meas}: no finished level to fit (status {m.status}); "
+                f"continue the measurement with --resume {folder}"
+            )
         return predmod.points_from(m), m.fob_iops, m
     res = folder / "results.json"
-    if not res.is_file():
+    if not res.exists():
         raise ConfigError(f"--from {folder}: neither measurement.json nor results.json in it")
+    doc = resmod.upgrade(load_json(res, "profile results (results.json)"))
     try:
-        doc = upgrade(json.loads(res.read_text()))
-        points = []
-        for ph in doc["phases"]:
-            rounds = [r["iops"] for r in ph.get("rounds", []) if r.get("iops")]
-            if ph.get("steady_iops"):
-                value, sd = float(ph["steady_iops"]), 0.02
-            elif len(rounds) >= 3:
-                value, sd = sum(rounds[-3:]) / 3, 0.10  # not steady: a wider spread
-            else:
-                continue
-            points.append(fitmod.Point(float(ph["extra_op_percent"]), value, sd))
-        fob = None
-        for r in doc.get("fob_rounds", []) or []:
-            fob = r.get("iops")
-    except (KeyError, TypeError, ValueError) as exc:
-        raise ConfigError(f"--from {res}: not a profile's results ({exc})") from None
+        resmod.validate(doc)
+    except ConfigError as exc:
+        raise InputError(f"--from {res}: {str(exc).removeprefix('results.json: ')}") from None
+    points = []
+    for i, ph in enumerate(doc["phases"]):
+        rounds = [r["iops"] for r in ph.get("rounds", []) if r.get("iops")]
+        if ph.get("steady_iops"):
+            value, sd = float(ph["steady_iops"]), 0.02
+        elif len(rounds) >= 3:
+            value, sd = sum(rounds[-3:]) / 3, 0.10  # not steady: a wider spread
+        else:
+            continue
+        x = float(ph["extra_op_percent"])
+        if not (value > 0 and 0 <= x < 100):
+            raise InputError(
+                f"--from {res}: phases[{i}]: {value:g} IOPS at {x:g}% extra OP is not a "
+                "measurement (IOPS > 0, extra OP in [0, 100) %)"
+            )
+        points.append(fitmod.Point(x, value, sd))
+    fob = None
+    for r in doc.get("fob_rounds", []) or []:
+        fob = r.get("iops") or fob
     if not points:
         raise ConfigError(f"--from {res}: no phase has enough rounds to use")
     return points, fob, None
 
 
-def measure_target(args: argparse.Namespace, out: Path, levels: list[float]) -> Measurement:
+def measure_target(
+    args: argparse.Namespace, out: Path, levels: list[float], stored: Measurement | None = None
+) -> Measurement:
+    """Measure TARGET into ``out`` (measurement.json rewritten atomically after every round),
+    or continue ``stored``, the measurement kept in ``out`` (``--resume``)."""
     from overprov.profile.runner import stderr_progress
     from overprov.profile.target_kinds import make_target
 
-    budget = planmod.parse_budget(args.budget)
+    spec = stored.target if stored is not None else args.target
     # the profiler's target: the same safety checks (blockdev) when it is opened
-    target = make_target(
-        args.target, out / "fio", confirm=list(args.confirm), allow_hdd=args.allow_hdd
-    )
-    target.open()
+    target = make_target(spec, out / "fio", confirm=list(args.confirm), allow_hdd=args.allow_hdd)
+    # a simulated drive keeps no state to resume: it starts fresh and is filled again
+    target.open(resuming=stored is not None and target.kind != "sim")
     try:
-        plan = planmod.design(levels, budget, write_counters=write_counters(target) is not None)
-        measured = ", ".join(f"{s.extra_op_percent:g}%" for s in plan.segments)
-        stderr_progress(
-            f"calibrate {args.target}: FOB, one sequential fill, random writes at {measured} "
-            f"extra OP until settled; at most {plan.planned_drive_writes():.1f} drive writes "
-            f"of {target.capacity_bytes:,} bytes (budget {budget.text()})"
-        )
-        if target.kind != "sim":
+        if stored is not None:
+            why = target.same_as(stored.identity or {})
+            if why is not None:
+                raise ConfigError(f"--resume: not the target of {out}: {why}")
+            plan = measurement_file.plan_of(stored)
+            assert plan is not None  # checked by the caller
+            done = ", ".join(f"{lv.extra_op_percent:g}%" for lv in stored.levels) or "none"
             stderr_progress(
-                f"WARNING: calibrating destroys all data on {args.target}"
-                + (" and wears the drive" if target.kind == "block" else "")
-                + f": it writes up to {plan.planned_drive_writes():.1f} times its tested "
-                "capacity (more on a small device: rounds last at least a second)."
+                f"calibrate --resume {out}: continuing on {spec}; finished levels kept (not "
+                f"run again): {done}; {stored.drive_writes:.2f} drive writes so far (budget "
+                f"{plan.budget.text()})"
             )
-        m = measure(target, plan, stderr_progress)
+        else:
+            budget = planmod.parse_budget(args.budget)
+            plan = planmod.design(levels, budget, write_counters=write_counters(target) is not None)
+            measured = ", ".join(f"{s.extra_op_percent:g}%" for s in plan.segments)
+            stderr_progress(
+                f"calibrate {spec}: FOB, one sequential fill, random writes at {measured} "
+                f"extra OP until settled; at most {plan.planned_drive_writes():.1f} drive writes "
+                f"of {target.capacity_bytes:,} bytes (budget {budget.text()})"
+            )
+            if target.kind != "sim":
+                stderr_progress(
+                    f"WARNING: calibrating destroys all data on {spec}"
+                    + (" and wears the drive" if target.kind == "block" else "")
+                    + f": it writes up to {plan.planned_drive_writes():.1f} times its tested "
+                    "capacity."
+                )
+        path = out / measurement_file.NAME
+        try:
+            m = measure(
+                target,
+                plan,
+                stderr_progress,
+                journal=lambda kept: measurement_file.save(kept, path),
+                resume=stored,
+            )
+        except KeyboardInterrupt:
+            stderr_progress(
+                f"interrupted: every finished round is kept in {path}; continue with "
+                f"overprov calibrate --resume {out}"
+            )
+            raise
     finally:
         target.close()
-    (out / "measurement.json").write_text(json.dumps(m.to_dict(), indent=2) + "\n")
+    if m.stop_reason:
+        stderr_progress(f"measuring stopped early: {m.stop_reason}")
     return m
 
 
 def _size(text: str | None, option: str) -> int | None:
-    return int(parse_size_bytes(text, option, bare_unit="gb")) if text else None
+    """A drive's size as docs/cli.md reads one: with a unit, or bare bytes; below 1 GB is
+    refused (a forgotten unit, as ``capacity`` refuses it)."""
+    if not text:
+        return None
+    value = int(parse_size_bytes(text, option))
+    if value < 10**9:
+        raise ConfigError(
+            f"{option}: {text!r} is {value:,} bytes, below 1 GB (a bare size is bytes: give a "
+            "unit, e.g. 512GB or 476GiB)"
+        )
+    return value
+
+
+def _positive(value: float | None, option: str, hi: float = math.inf) -> None:
+    if value is not None and not (math.isfinite(value) and 0 < value <= hi):
+        raise ConfigError(f"{option}: must be a finite number above 0 (and at most {hi:g}), "
+                          f"got {value!r}")  # fmt: skip
+
+
+def _same_folder(a: Path, b: Path) -> bool:
+    try:
+        return a.exists() and b.exists() and os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def _stored(args: argparse.Namespace) -> Measurement:
+    """The measurement ``--resume DIR`` continues, checked against the other flags."""
+    folder = args.resume
+    if args.out is not None:
+        raise ConfigError("--resume DIR: DIR is the output folder; do not also give --out")
+    if args.budget is not None:
+        raise ConfigError("--resume: a resumed calibration keeps its plan and --budget")
+    path = folder / measurement_file.NAME
+    if not path.exists():
+        raise ConfigError(f"--resume {folder}: no {measurement_file.NAME} in it to continue")
+    stored = measurement_file.load(path)
+    if args.target and args.target != stored.target:
+        raise ConfigError(
+            f"--resume: {folder} is a calibration of {stored.target!r}, not {args.target!r}"
+        )
+    if stored.plan is None or stored.identity is None:
+        raise ConfigError(
+            f"--resume: {path} records no plan or target identity (an older overprov wrote "
+            f"it); refit it with --from {folder}"
+        )
+    return stored
 
 
 # ------------------------------------------------------------------------------- run
 
 
-def _summary(pred: dict[str, Any]) -> str:
-    lines = [f"{'OP':>5} {'steady IOPS':>12} {'80% interval':>21} {'WAF':>6} {'p99 µs':>9}"]
-    for r in pred["levels"]:
-        iops = f"{r['steady_iops']:,.0f}" if r["steady_iops"] else "—"
-        band = (
-            f"{r['steady_iops_low']:,.0f}–{r['steady_iops_high']:,.0f}"
-            if r["steady_iops_low"]
-            else "—"
-        )
-        p99 = f"{r['p99_latency_us']:,.0f}" if r["p99_latency_us"] else "—"
-        lines.append(
-            f"{r['extra_op_percent']:>4g}% {iops:>12} {band:>21} {r['waf']:>6.2f} {p99:>9}"
-        )
-    f = pred["fit"]
-    fit_text = f"fit: native OP {100 * f['native_op']:.1f}%"
-    if f["t_page_us"] > 0:
-        fit_text += (
-            f", NAND time per 4 KiB written {f['t_page_us']:.2f} µs, controller time per "
-            f"command {f['t_cmd_us']:.2f} µs"
-        )
-    if not pred.get("readings"):
-        lines.append(fit_text)
-    for name, r in (pred.get("readings") or {}).items():
-        rf = r["fit"]
-        label = (
-            f"effective spare (native OP {100 * rf['native_op']:.1f}%)"
-            if name.startswith("effective_spare")
-            else f"raw spare ({100 * rf['native_op']:.1f}%) used k = "
-            f"{rf['spare_efficiency']:.2f} times as well"
-        ) + (f", {r['gc']}" if r.get("gc") else "")
-        figures = ", ".join(
-            f"{lv['extra_op_percent']:g}%: "
-            + (f"{lv['steady_iops']:,.0f} IOPS " if lv["steady_iops"] else "")
-            + f"WAF {lv['waf']:.2f}"
-            for lv in r["levels"]
-        )
-        lines.append(f"  reading {label}: {figures}")
-    lines.append(f"predicted from {pred['prediction_source']}")
-    lines.append(f"workload: {pred['workload']}")
-    fits = [r["fit"] for r in (pred.get("readings") or {}).values()] or [f]
-    checks = [abs(c["rel_error"]) for fit in fits for c in fit["twin_check"]]
-    if checks:
-        twins = "each reading's twin" if len(fits) > 1 else "twin"
-        lines.append(f"{twins} vs its measured points: worst {100 * max(checks):.1f}%")
-    m = pred["measurement"]
-    if m:
-        lines.append(
-            f"measured: {m['drive_writes']:.2f} drive writes, {m['io_seconds'] / 3600:.2f} h of "
-            "I/O" + (" (full-size drive)" if m["scale_factor"] < 1 else "")
-        )
-    if pred["recommendation"]:
-        lines.append(f"recommendation: {pred['recommendation']['text']}")
-    return "\n".join(lines)
+def _drop_twins(pred: dict[str, Any], folder: Path) -> None:
+    """Remove the twin files a rejected fit wrote: no twin stays behind as if it were good."""
+    names = {spare_readings.TWIN, spare_readings.RAW_TWIN}
+    names |= {Path(r["twin"]).name for r in (pred.get("readings") or {}).values() if r["twin"]}
+    for name in names:
+        (folder / name).unlink(missing_ok=True)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -317,9 +400,18 @@ def run(args: argparse.Namespace) -> int:
         if args.extra_op
         else list(DEFAULT_LEVELS)
     )
-    sources = [bool(args.target), args.from_dir is not None, bool(args.points or args.waf_points)]
+    for x in levels:
+        if not (math.isfinite(x) and 0 <= x < 100):
+            raise ConfigError(f"--extra-op: {x:g} is not an extra OP in [0, 100) %")
+    _positive(args.fob_iops, "--fob-iops", plausibility.MAX_IOPS)
+    _positive(args.target_iops, "--target-iops")
+    stored = _stored(args) if args.resume is not None else None
+    measuring = bool(args.target) or stored is not None
+    sources = [measuring, args.from_dir is not None, bool(args.points or args.waf_points)]
     if sum(sources) != 1:
-        raise ConfigError("give exactly one of TARGET, --from DIR, or --points/--waf-points")
+        raise ConfigError(
+            "give exactly one of TARGET (or --resume DIR), --from DIR, or --points/--waf-points"
+        )
     workload = pattern_overrides_from_args(args)
     if workload not in ({}, {"pattern": "uniform"}) and not (args.points or args.waf_points):
         raise ConfigError(
@@ -333,35 +425,124 @@ def run(args: argparse.Namespace) -> int:
         if advertised is None:
             raise ConfigError("--physical: give --advertised too")
         native_op = physical / advertised - 1.0
-        if native_op < 0:
-            raise ConfigError("--physical: smaller than --advertised")
+        if not 0 <= native_op <= plausibility.NATIVE_OP_MAX:
+            raise ConfigError(
+                f"--physical: {physical:,} bytes is not a drive's raw NAND for --advertised "
+                f"{advertised:,} (native OP {100 * native_op:.0f}%; from 0 to "
+                f"{100 * plausibility.NATIVE_OP_MAX:.0f}%)"
+            )
     measurement = None
     fob = args.fob_iops
-    if args.target:
-        out = args.out or Path(f"overprov-calibrate-{Path(args.target.split(',')[0]).name}")
-        out.mkdir(parents=True, exist_ok=True)
-        measurement = measure_target(args, out, levels)
+    out: Path | None
+    if measuring:
+        if stored is not None:
+            out = args.resume
+            if stored.status == "complete":
+                print(f"{out}: the measurement is complete; fitting it", file=sys.stderr)
+                measurement = stored
+            else:
+                measurement = measure_target(args, out, levels, stored)
+        else:
+            out = args.out or Path(f"overprov-calibrate-{Path(args.target.split(',')[0]).name}")
+            if (out / measurement_file.NAME).exists():
+                raise ConfigError(
+                    f"--out: {out} already holds a calibration; continue it with --resume "
+                    f"{out}, refit it with --from {out} --out OTHER, or choose another folder"
+                )
+            out.mkdir(parents=True, exist_ok=True)
+            measurement = measure_target(args, out, levels)
+        if not measurement.levels:
+            raise NoAnswerError(
+                f"no level was measured ({measurement.stop_reason or measurement.status}); "
+                f"what was measured is kept in {out / measurement_file.NAME}"
+            )
         points = predmod.points_from(measurement)
         fob = measurement.fob_iops
         advertised = advertised or int(measurement.capacity_bytes / measurement.scale_factor)
-        source = f"calibrated on {args.target}"
+        source = f"calibrated on {measurement.target}"
     elif args.from_dir is not None:
-        out = args.out or args.from_dir
+        out = args.out
+        if out is not None and _same_folder(out, args.from_dir):
+            raise ConfigError(
+                f"--out: {out} is the --from folder; a refit is written elsewhere, so what was "
+                "measured stays as it was"
+            )
         points, fob_from, measurement = from_folder(args.from_dir)
         fob = fob or fob_from
         if measurement is not None:
             advertised = advertised or int(measurement.capacity_bytes / measurement.scale_factor)
         source = f"fitted to {args.from_dir}"
     else:
-        out = args.out or Path("overprov-calibrate-points")
+        out = args.out
         points = user_points(args.points, args.waf_points)
         if fob is not None:
-            if fob <= 0:
-                raise ConfigError("--fob-iops: must be positive")
             points.append(fitmod.Point(0.0, fob, USER_POINT_REL_SD, fresh=True))
         source = "fitted to user points " + ", ".join(
             f"{p.extra_op_percent:g}%:{p.iops or ''}/{p.waf or ''}" for p in points
         )
+    kept = f"; what was measured is kept in {out}" if measuring else ""
+    problems = plausibility.input_problems(points)
+    if problems:
+        raise NoAnswerError("the figures cannot be fitted: " + "; ".join(problems) + kept)
+    if native_op is None and workload in ({}, {"pattern": "uniform"}):  # the model, first
+        why = plausibility.surrogate_misses_its_points(fitmod.fit(points, fob_iops=fob), points)
+        if why:
+            raise NoAnswerError(
+                f"the fit does not explain its inputs, so no twin is written: {why}{kept}"
+            )
+    work = out if out is not None else Path(tempfile.mkdtemp(prefix="overprov-calibrate-"))
+    try:
+        pred = _predict(args, points, levels, work, native_op, fob, advertised, measurement,
+                        source, workload)  # fmt: skip
+        problems = plausibility.prediction_problems(pred)
+        if problems:
+            _drop_twins(pred, work)
+            raise NoAnswerError(
+                "the fit does not explain its inputs, so no twin is written: "
+                + "; ".join(problems)
+                + kept
+            )
+        if out is None:  # nothing is kept: no path to name
+            pred["twin"] = None
+            for r in (pred.get("readings") or {}).values():
+                r["twin"] = None
+        say = sys.stderr if args.json == "-" else sys.stdout
+        print(summary_text(pred), file=say)
+        if out is not None:
+            predmod.write_json(pred, out / "prediction.json")
+            chart = write_chart(pred, out / "prediction.png")
+            twins = [Path(r["twin"]).name for r in (pred.get("readings") or {}).values()]
+            if not twins and (out / spare_readings.RAW_TWIN).is_file():  # the raw reading alone
+                twins = [spare_readings.RAW_TWIN]
+            wrote = [out / name for name in dict.fromkeys([spare_readings.TWIN, *twins])]
+            wrote += [out / "prediction.json"] + ([chart] if chart else [])
+            print("wrote " + ", ".join(str(w) for w in wrote), file=say)
+        else:
+            print("nothing written: give --out DIR to keep twin.toml and prediction.json",
+                  file=sys.stderr)  # fmt: skip
+    finally:
+        if out is None:
+            shutil.rmtree(work, ignore_errors=True)
+    if args.json == "-":
+        json.dump(pred, sys.stdout, indent=2, allow_nan=False)
+        print()
+    elif args.json:
+        predmod.write_json(pred, Path(args.json))
+    return 0
+
+
+def _predict(
+    args: argparse.Namespace,
+    points: list[fitmod.Point],
+    levels: list[float],
+    out: Path,
+    native_op: float | None,
+    fob: float | None,
+    advertised: int | None,
+    measurement: Measurement | None,
+    source: str,
+    workload: dict[str, Any],
+) -> dict[str, Any]:
     common: dict[str, Any] = {
         "fob_iops": fob,
         "advertised_bytes": advertised,
@@ -372,22 +553,5 @@ def run(args: argparse.Namespace) -> int:
         "jobs": args.jobs,
     }
     if args.points or args.waf_points:  # every reading the figures allow (often just one)
-        pred = spare_readings.predict(points, levels, out, raw_native_op=native_op, **common)
-    else:
-        pred = predmod.predict(points, levels, out, native_op=native_op, **common)
-    predmod.write_json(pred, out / "prediction.json")
-    chart = write_chart(pred, out / "prediction.png")
-    say = sys.stderr if args.json == "-" else sys.stdout
-    print(_summary(pred), file=say)
-    twins = [Path(r["twin"]).name for r in (pred.get("readings") or {}).values()]
-    if not twins and (out / spare_readings.RAW_TWIN).is_file():  # the raw reading alone
-        twins = [spare_readings.RAW_TWIN]
-    wrote = [out / name for name in dict.fromkeys([spare_readings.TWIN, *twins])]
-    wrote += [out / "prediction.json"] + ([chart] if chart else [])
-    print("wrote " + ", ".join(str(w) for w in wrote), file=say)
-    if args.json == "-":
-        json.dump(pred, sys.stdout, indent=2)
-        print()
-    elif args.json:
-        predmod.write_json(pred, Path(args.json))
-    return 0
+        return spare_readings.predict(points, levels, out, raw_native_op=native_op, **common)
+    return predmod.predict(points, levels, out, native_op=native_op, **common)

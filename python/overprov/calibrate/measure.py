@@ -4,6 +4,12 @@ Only what the Target protocol returns is used: each round's IOPS, bytes, duratio
 and, where the target has them, the host and NAND write counters a drive reports via SMART
 (:func:`write_counters`). Never a simulated drive's configuration: a simulated drive and a real
 one are measured the same way, so a fit to one is a fit to what could be measured on the other.
+
+What is measured is kept as it happens: ``measure(..., journal=...)`` hands the measurement to
+the journal after every round (the CLI writes ``measurement.json`` atomically), and
+``measure(..., resume=...)`` continues a stored measurement after its last finished segment
+(``measurement_file.py`` reads and checks a stored one). The budget is a cap: a round starts only
+when what it is expected to write (at the last round's IOPS) fits in what is left.
 """
 
 from __future__ import annotations
@@ -13,11 +19,15 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from overprov.calibrate.plan import Budget, MeasurementPlan, Segment
-from overprov.errors import OverprovError
-from overprov.profile.targets import RoundResult, RoundSpec, Target
+from overprov.calibrate.plan import MeasurementPlan, Segment
+from overprov.errors import ConfigError, OverprovError
+from overprov.profile.targets import RoundResult, RoundSpec, Target, now_iso
 
 Progress = Callable[[str], None]
+Journal = Callable[["Measurement"], None]
+#: A round starts only when this many times what it is expected to write (at the last
+#: round's IOPS) fits in what is left of the budget.
+ROUND_MARGIN = 1.25
 
 
 def write_counters(target: Target) -> dict[str, int] | None:
@@ -60,6 +70,8 @@ class Round:
     host_bytes: int | None = None
     """Host and NAND write counters after the round (None: the target has none)."""
     nand_bytes: int | None = None
+    run: int = 0
+    """Which run of the measurement wrote it: 0, then 1 after the first ``--resume``, ..."""
 
 
 @dataclass
@@ -99,6 +111,19 @@ class Measurement:
     counters: bool = False
     kind: str = "unknown"
     """The target's kind ("sim", "block", "file"): which model-form error applies."""
+    status: str = "complete"
+    """"running" (being measured, or killed while it was), "interrupted", "failed" or
+    "complete"; a stored measurement without the field is complete."""
+    fill_done: bool = True
+    """The sequential fill has finished (segments start from a filled drive)."""
+    plan: dict[str, Any] | None = None
+    """The plan being measured (``MeasurementPlan.to_dict``): a resumed run keeps it."""
+    identity: dict[str, Any] | None = None
+    """The target's identity when measuring started: a resumed run must find the same."""
+    runs: list[dict[str, Any]] = field(default_factory=list)
+    """One entry per run: when it started, whether it resumed, how it ended."""
+    stop_reason: str | None = None
+    """Why measuring stopped before every planned segment was done (the budget), or None."""
 
     @property
     def drive_writes(self) -> float:
@@ -111,11 +136,16 @@ class Measurement:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Measurement:
+        """From a checked document (``measurement_file.load`` checks one read from a file)."""
         d = dict(d)
         d.pop("drive_writes", None)
         d["levels"] = [Level(**x) for x in d.get("levels", [])]
         d["rounds"] = [Round(**x) for x in d.get("rounds", [])]
         return cls(**d)
+
+
+class BudgetSpent(OverprovError):
+    """The budget left no room for the next round (raised inside ``measure``, caught there)."""
 
 
 def scale_factor_of(target: Target) -> float:
@@ -133,14 +163,21 @@ class SegmentRunner:
         plan: MeasurementPlan,
         measurement: Measurement,
         progress: Progress | None = None,
+        journal: Journal | None = None,
     ) -> None:
         self.target = target
         self.plan = plan
         self.m = measurement
         self.progress = progress or (lambda _line: None)
+        self.journal = journal
         self.counters_ok = write_counters(target) is not None
         self.m.counters = self.counters_ok
+        self.run_index = max(0, len(measurement.runs) - 1)
         self._n = 0
+
+    def save(self) -> None:
+        if self.journal is not None:
+            self.journal(self.m)
 
     # --------------------------------------------------------------------------- rounds
     def _seconds_for(self, drive_writes: float, span_bytes: int, iops: float) -> float:
@@ -149,6 +186,21 @@ class SegmentRunner:
         if self.target.kind == "sim":  # simulated time: any length
             return max(0.01, round(seconds, 3))
         return float(max(1, round(seconds)))
+
+    def _expected_drive_writes(self, seconds: float, iops: float, bs_bytes: int) -> float:
+        return seconds * iops * bs_bytes / self.m.capacity_bytes
+
+    def fits(self, drive_writes: float, seconds: float, reserve_drive_writes: float = 0.0) -> bool:
+        """Whether a round expected to write ``drive_writes`` in ``seconds`` of I/O fits in
+        the budget (with :data:`ROUND_MARGIN` to spare: a round's IOPS may be higher than the
+        last one's), leaving ``reserve_drive_writes`` for the segments after it."""
+        budget = self.plan.budget
+        dw = drive_writes * ROUND_MARGIN + reserve_drive_writes
+        if budget.drive_writes is not None and self.m.drive_writes + dw > budget.drive_writes:
+            return False
+        return budget.io_seconds is None or (
+            self.m.io_seconds + seconds * ROUND_MARGIN <= budget.io_seconds
+        )
 
     def run(self, spec: RoundSpec, extra_op_percent: float) -> Round:
         self._n += 1
@@ -164,19 +216,13 @@ class SegmentRunner:
             p99_latency_us=c.latency_us.get("p99"),
             host_bytes=counters["host_bytes"] if counters else None,
             nand_bytes=counters["nand_bytes"] if counters else None,
+            run=self.run_index,
         )
         self.m.rounds.append(r)
         self.m.bytes_written += c.bytes_written
         self.m.io_seconds += c.duration_s
+        self.save()
         return r
-
-    def spent_out(self, budget: Budget, reserve_drive_writes: float = 0.0) -> bool:
-        if (
-            budget.drive_writes is not None
-            and self.m.drive_writes + reserve_drive_writes >= budget.drive_writes
-        ):
-            return True
-        return budget.io_seconds is not None and self.m.io_seconds >= budget.io_seconds
 
     # --------------------------------------------------------------------------- steps
     def fob(self) -> None:
@@ -190,6 +236,9 @@ class SegmentRunner:
                 seconds: float = 0.05 if self.target.kind == "sim" else 1.0
             else:
                 seconds = self._seconds_for(self.plan.fob_drive_writes - written, cap, iops)
+            expected = self._expected_drive_writes(seconds, iops, self.plan.bs_bytes)
+            if not self.fits(expected if rounds else 0.0, seconds):
+                raise BudgetSpent("the budget is spent before the FOB segment finished")
             spec = RoundSpec(
                 f"fob-{len(rounds) + 1:02d}", "randwrite", self.plan.bs_bytes, self.plan.qd, 1,
                 cap, seconds=seconds,  # type: ignore[arg-type]
@@ -201,16 +250,45 @@ class SegmentRunner:
         ios = sum(r.iops * r.duration_s for r in rounds)
         self.m.fob_iops = ios / sum(r.duration_s for r in rounds)
         self.m.fob_p99_latency_us = rounds[0].p99_latency_us
+        self.save()
         self.progress(f"FOB: {self.m.fob_iops:,.0f} IOPS over {written:.3f} drive writes")
 
-    def fill(self) -> None:
-        spec = RoundSpec("fill", "write", 131072, self.plan.qd, 1, self.m.capacity_bytes)
+    def check_round_floor(self) -> None:
+        """On a real target a round lasts at least a second: on a small, fast device one
+        round can write more than the plan's share, and a settled level needs
+        ``window_rounds`` of them. Refuse (before the fill) a budget that cannot hold that."""
+        budget = self.plan.budget
+        if self.target.kind == "sim" or budget.drive_writes is None or not self.m.fob_iops:
+            return
+        floor = self._expected_drive_writes(1.0, self.m.fob_iops, self.plan.bs_bytes)
+        if floor <= self.plan.round_drive_writes:
+            return
+        needed = self.m.drive_writes + self.plan.minimum_drive_writes(
+            round_drive_writes=floor, with_fob=False
+        )
+        if needed > budget.drive_writes:
+            raise ConfigError(
+                f"--budget: {budget.text()} is too little for {self.target.spec}: a round lasts "
+                f"at least 1 s and writes up to {floor:.2f} drive writes of its "
+                f"{self.m.capacity_bytes:,} bytes at {self.m.fob_iops:,.0f} IOPS, so the fill and "
+                f"{self.plan.window_rounds} rounds per level need about {needed:.1f}; give a "
+                "larger budget or a larger target"
+            )
+
+    def fill(self, label: str = "fill") -> None:
+        if not self.fits(1.0, 0.0):
+            raise BudgetSpent("the budget leaves no room for the sequential fill")
+        spec = RoundSpec(label, "write", 131072, self.plan.qd, 1, self.m.capacity_bytes)
         r = self.run(spec, 0.0)
+        self.m.fill_done = True
+        self.save()
         self.progress(f"sequential fill: {r.bytes_written / self.m.capacity_bytes:.2f} dw")
 
     def segment(self, seg: Segment, *, reserve_drive_writes: float = 0.0) -> Level:
         """Random writes at ``seg``'s level until the last rounds agree (or the budget or the
-        segment's maximum stops it)."""
+        segment's maximum stops it). A round starts only when it fits in the budget, leaving
+        ``reserve_drive_writes`` for the segments after this one; raises BudgetSpent when not
+        even one round fits."""
         cap = self.m.capacity_bytes
         bs = self.plan.bs_bytes
         span = int(cap * (1 - seg.extra_op_percent / 100.0)) // bs * bs
@@ -224,6 +302,17 @@ class SegmentRunner:
         start_counters = write_counters(self.target) if self.counters_ok else None
         while True:
             seconds = self._seconds_for(self.plan.round_drive_writes, span, iops)
+            expected = self._expected_drive_writes(seconds, iops, bs)
+            if not self.fits(expected, seconds, reserve_drive_writes):
+                if not rounds:
+                    raise BudgetSpent(
+                        f"the budget is spent before the {seg.extra_op_percent:g}% segment"
+                    )
+                self.m.stop_reason = (
+                    f"the budget cut the {seg.extra_op_percent:g}% segment short "
+                    f"({self.plan.budget.text()})"
+                )
+                break
             label = f"op{seg.extra_op_percent:g}-r{len(rounds) + 1:03d}"
             spec = RoundSpec(label, "randwrite", bs, self.plan.qd, 1, span, seconds=seconds)  # type: ignore[arg-type]
             r = self.run(spec, seg.extra_op_percent)
@@ -238,11 +327,10 @@ class SegmentRunner:
                 )
             if settled or written >= seg.max_drive_writes:
                 break
-            if self.spent_out(self.plan.budget, reserve_drive_writes) and len(rounds) >= k:
-                break
         window = rounds[-k:]
         level = _level(seg.extra_op_percent, window, rounds, settled, written, cap)
         self.m.levels.append(level)
+        self.save()
         waf = f", WAF {level.waf:.2f}" if level.waf else ""
         self.progress(
             f"{seg.extra_op_percent:g}% extra OP: {level.steady_iops:,.0f} IOPS{waf} "
@@ -318,21 +406,77 @@ def _level(
     )
 
 
-def measure(target: Target, plan: MeasurementPlan, progress: Progress | None = None) -> Measurement:
-    """Run ``plan`` on an opened ``target``: FOB, fill, each segment lowest OP first."""
-    m = Measurement(
-        target=target.spec,
-        capacity_bytes=target.capacity_bytes,
-        scale_factor=scale_factor_of(target),
-        bs_bytes=plan.bs_bytes,
-        qd=plan.qd,
-        kind=target.kind,
-    )
-    runner = SegmentRunner(target, plan, m, progress)
-    runner.fob()
-    runner.fill()
-    for i, seg in enumerate(plan.segments):
-        later = plan.segments[i + 1 :]
-        reserve = sum(s.min_drive_writes for s in later)
-        runner.segment(seg, reserve_drive_writes=reserve)
+def measure(
+    target: Target,
+    plan: MeasurementPlan,
+    progress: Progress | None = None,
+    *,
+    journal: Journal | None = None,
+    resume: Measurement | None = None,
+) -> Measurement:
+    """Run ``plan`` on an opened ``target``: FOB, fill, each segment lowest OP first.
+
+    ``journal`` is called with the measurement after every round and step (to keep it);
+    ``resume``: a stored measurement of this target to continue — its finished FOB, fill and
+    segments are kept and not run again; the segment that was running starts afresh. A
+    simulated drive's state is not stored, so a resumed one is filled again first.
+    """
+    if resume is None:
+        m = Measurement(
+            target=target.spec,
+            capacity_bytes=target.capacity_bytes,
+            scale_factor=scale_factor_of(target),
+            bs_bytes=plan.bs_bytes,
+            qd=plan.qd,
+            kind=target.kind,
+            status="running",
+            fill_done=False,
+            plan=plan.to_dict(),
+            identity=target.identity(),
+        )
+    else:
+        m = resume
+        m.status, m.stop_reason = "running", None
+    m.runs.append({"started": now_iso(), "resumed": resume is not None, "ended": None})
+    runner = SegmentRunner(target, plan, m, progress, journal)
+    say = runner.progress
+    runner.save()
+
+    def end(status: str, how: str) -> None:
+        m.status = status
+        m.runs[-1]["ended"] = how
+        runner.save()
+
+    try:
+        if m.fob_iops is None:
+            runner.fob()
+        else:
+            say(f"FOB: {m.fob_iops:,.0f} IOPS, kept from the earlier run")
+        runner.check_round_floor()
+        if not m.fill_done:
+            runner.fill()
+        elif resume is not None and target.kind == "sim":
+            say("a simulated drive's state is not stored: filling it again")
+            runner.fill(label="fill-again")
+        done = {lv.extra_op_percent for lv in m.levels}
+        window = plan.window_rounds * plan.round_drive_writes
+        for i, seg in enumerate(plan.segments):
+            if seg.extra_op_percent in done:
+                say(f"{seg.extra_op_percent:g}% extra OP: kept from the earlier run")
+                continue
+            later = plan.segments[i + 1 :]
+            reserve = sum(s.min_drive_writes + window for s in later)
+            runner.segment(seg, reserve_drive_writes=reserve)
+    except BudgetSpent as exc:
+        m.stop_reason = f"{exc} ({plan.budget.text()})"
+        say(f"stopped: {m.stop_reason}")
+        end("complete", "stopped by the budget")
+        return m
+    except KeyboardInterrupt:
+        end("interrupted", "interrupted")
+        raise
+    except OverprovError as exc:
+        end("failed", f"failed: {exc}")
+        raise
+    end("complete", "complete")
     return m

@@ -19,7 +19,7 @@ reports for its rounds: simulated seconds for a simulated drive).
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from overprov.errors import ConfigError
@@ -96,10 +96,22 @@ class MeasurementPlan:
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
-    def minimum_drive_writes(self) -> float:
-        """FOB, the fill and every segment to its minimum plus a short window."""
-        window = self.window_rounds * self.round_drive_writes
-        return self.fob_drive_writes + 1.0 + sum(s.min_drive_writes + window for s in self.segments)
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> MeasurementPlan:
+        """The plan a stored measurement recorded (``to_dict``; checked by the reader)."""
+        d = dict(d)
+        d["budget"] = Budget(**d["budget"])
+        d["segments"] = [Segment(**s) for s in d["segments"]]
+        return cls(**d)
+
+    def minimum_drive_writes(
+        self, *, round_drive_writes: float | None = None, with_fob: bool = True
+    ) -> float:
+        """FOB, the fill and every segment to its minimum plus a window of rounds of
+        ``round_drive_writes`` (default: the plan's)."""
+        window = self.window_rounds * (round_drive_writes or self.round_drive_writes)
+        fob = self.fob_drive_writes if with_fob else 0.0
+        return fob + 1.0 + sum(s.min_drive_writes + window for s in self.segments)
 
     def planned_drive_writes(self) -> float:
         """Worst case: FOB, the fill and every segment to its maximum."""
@@ -171,4 +183,20 @@ def design(
                 f"--budget: {budget.text()} is too little; one settled level needs about "
                 f"{plan.minimum_drive_writes():.1f} drive writes (FOB, one fill, settling)"
             )
+        plan = fit_to_budget(plan, budget.drive_writes)
     return plan
+
+
+def fit_to_budget(plan: MeasurementPlan, drive_writes: float) -> MeasurementPlan:
+    """The plan with each segment's maximum lowered (evenly, never below its minimum and a
+    window) so that the worst case, :meth:`MeasurementPlan.planned_drive_writes`, fits in
+    ``drive_writes``: the plan printed before measuring is what the budget allows."""
+    if plan.planned_drive_writes() <= drive_writes or not plan.segments:
+        return plan
+    window = plan.window_rounds * plan.round_drive_writes
+    share = max(0.0, drive_writes - plan.minimum_drive_writes()) / len(plan.segments)
+    segs = [
+        replace(s, max_drive_writes=min(s.max_drive_writes, s.min_drive_writes + window + share))
+        for s in plan.segments
+    ]
+    return replace(plan, segments=segs)

@@ -1,0 +1,205 @@
+"""``measurement.json``: what calibrate measured, kept as it is measured and read back checked.
+
+Written atomically (a temporary file beside it, fsync, rename: ``profile.results``) after every
+round, so a crash, a kill or a full disk leaves the last good copy. Read through
+``overprov.inputs`` (a bounded regular UTF-8 file, no NaN or infinity) and checked field by
+field against :data:`MEASUREMENT`, :data:`LEVEL`, :data:`ROUND` and :data:`PLAN` (type, range,
+whether it may be null), so a damaged or hand-edited file is refused naming the file and the
+field, never half-used. Fields the reader does not know are ignored.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from overprov.calibrate.measure import Measurement
+from overprov.calibrate.plan import MeasurementPlan
+from overprov.calibrate.plausibility import MAX_IOPS, MAX_WAF
+from overprov.errors import InputError
+from overprov.inputs import load_json
+from overprov.profile.results import write_json_atomic
+
+NAME = "measurement.json"
+WHAT = "calibrate measurement (measurement.json)"
+STATUSES = ("running", "interrupted", "failed", "complete")
+
+
+@dataclass(frozen=True)
+class Field:
+    kind: str
+    """"int", "number", "bool", "str", "dict", "list"."""
+    lo: float | None = None
+    hi: float | None = None
+    hi_open: bool = False
+    lo_open: bool = False
+    null: bool = False
+    required: bool = True
+
+
+def _n(lo: float | None = None, **kw: Any) -> Field:
+    return Field("number", lo, **kw)
+
+
+def _i(lo: float | None = None, **kw: Any) -> Field:
+    return Field("int", lo, **kw)
+
+
+OP = _n(0.0, hi=100.0, hi_open=True)
+#: A relative spread above this (1000%) is no measurement.
+MAX_REL_SD = 10.0
+
+MEASUREMENT: dict[str, Field] = {
+    "target": Field("str"),
+    "capacity_bytes": _i(1),
+    "scale_factor": _n(1e-9, hi=1.0),
+    "bs_bytes": _i(1),
+    "qd": _i(1),
+    "fob_iops": _n(0.0, hi=MAX_IOPS, lo_open=True, null=True, required=False),
+    "fob_p99_latency_us": _n(0.0, null=True, required=False),
+    "levels": Field("list", required=False),
+    "rounds": Field("list", required=False),
+    "bytes_written": _i(0, required=False),
+    "io_seconds": _n(0.0, required=False),
+    "counters": Field("bool", required=False),
+    "kind": Field("str", required=False),
+    "status": Field("str", required=False),
+    "fill_done": Field("bool", required=False),
+    "plan": Field("dict", null=True, required=False),
+    "identity": Field("dict", null=True, required=False),
+    "runs": Field("list", required=False),
+    "stop_reason": Field("str", null=True, required=False),
+}
+LEVEL: dict[str, Field] = {
+    "extra_op_percent": OP,
+    "steady_iops": _n(0.0, hi=MAX_IOPS, lo_open=True),
+    "iops_rel_sd": _n(0.0, hi=MAX_REL_SD),
+    "waf": _n(1.0, hi=MAX_WAF, null=True),
+    "p99_latency_us": _n(0.0, null=True),
+    "settled": Field("bool"),
+    "window_rounds": _i(1),
+    "drive_writes_before_window": _n(),
+    "drive_writes": _n(0.0),
+}
+ROUND: dict[str, Field] = {
+    "label": Field("str"),
+    "extra_op_percent": OP,
+    "iops": _n(0.0, hi=MAX_IOPS),
+    "bytes_written": _i(0),
+    "duration_s": _n(0.0),
+    "p99_latency_us": _n(0.0, null=True),
+    "host_bytes": _i(0, null=True, required=False),
+    "nand_bytes": _i(0, null=True, required=False),
+    "run": _i(0, required=False),
+}
+PLAN: dict[str, Field] = {
+    "budget": Field("dict"),
+    "bs_bytes": _i(1),
+    "qd": _i(1),
+    "fob_drive_writes": _n(0.0, lo_open=True),
+    "round_drive_writes": _n(0.0, lo_open=True),
+    "window_rounds": _i(1),
+    "settle_percent": _n(0.0, lo_open=True),
+    "segments": Field("list"),
+}
+BUDGET: dict[str, Field] = {
+    "drive_writes": _n(0.0, lo_open=True, null=True),
+    "io_seconds": _n(0.0, lo_open=True, null=True),
+}
+SEGMENT: dict[str, Field] = {
+    "extra_op_percent": OP,
+    "min_drive_writes": _n(0.0),
+    "max_drive_writes": _n(0.0),
+}
+
+_KINDS: dict[str, tuple[type, ...]] = {
+    "int": (int,),
+    "number": (int, float),
+    "bool": (bool,),
+    "str": (str,),
+    "dict": (dict,),
+    "list": (list,),
+}
+
+
+def _check_value(value: Any, f: Field, where: str) -> None:
+    if value is None:
+        if not f.null:
+            raise InputError(f"{where}: null where a {f.kind} is expected")
+        return
+    # bool is an int to Python, not to a reader of the file
+    if not isinstance(value, _KINDS[f.kind]) or (isinstance(value, bool) and f.kind != "bool"):
+        raise InputError(f"{where}: {value!r:.40} is not a {f.kind}")
+    if f.kind not in ("int", "number"):
+        return
+    if not math.isfinite(value):
+        raise InputError(f"{where}: {value!r} is not a number")
+    low = f.lo is not None and (value <= f.lo if f.lo_open else value < f.lo)
+    high = f.hi is not None and (value >= f.hi if f.hi_open else value > f.hi)
+    if low or high:
+        lo = "" if f.lo is None else f"{'>' if f.lo_open else '≥'} {f.lo:g}"
+        hi = "" if f.hi is None else f"{'<' if f.hi_open else '≤'} {f.hi:g}"
+        want = " and ".join(x for x in (lo, hi) if x)
+        raise InputError(f"{where}: {value!r} is out of range (must be {want})")
+
+
+def check_fields(doc: Any, fields: dict[str, Field], where: str) -> dict[str, Any]:
+    """``doc`` as a dict of the known ``fields``, each checked (InputError naming ``where``
+    and the field); unknown keys are left out."""
+    if not isinstance(doc, dict):
+        raise InputError(f"{where}: {type(doc).__name__} where an object is expected")
+    out = {}
+    for name, f in fields.items():
+        if name not in doc:
+            if f.required:
+                raise InputError(f"{where}.{name}: missing")
+            continue
+        _check_value(doc[name], f, f"{where}.{name}")
+        out[name] = doc[name]
+    return out
+
+
+def _check_list(items: Any, fields: dict[str, Field], where: str) -> list[dict[str, Any]]:
+    return [check_fields(x, fields, f"{where}[{i}]") for i, x in enumerate(items)]
+
+
+def check(doc: Any, where: str) -> Measurement:
+    """A measurement document, checked (see the module's rules), as a Measurement."""
+    d = check_fields(doc, MEASUREMENT, where)
+    d["levels"] = _check_list(d.get("levels", []), LEVEL, f"{where}: levels")
+    d["rounds"] = _check_list(d.get("rounds", []), ROUND, f"{where}: rounds")
+    if d.get("status", "complete") not in STATUSES:
+        raise InputError(f"{where}: status: {d['status']!r} is not one of {', '.join(STATUSES)}")
+    seen: set[float] = set()
+    for i, lv in enumerate(d["levels"]):
+        if lv["extra_op_percent"] in seen:
+            raise InputError(f"{where}: levels[{i}].extra_op_percent: a second level at "
+                             f"{lv['extra_op_percent']:g}%")  # fmt: skip
+        seen.add(lv["extra_op_percent"])
+    if d.get("plan") is not None:
+        plan = check_fields(d["plan"], PLAN, f"{where}: plan")
+        check_fields(plan["budget"], BUDGET, f"{where}: plan.budget")
+        _check_list(plan["segments"], SEGMENT, f"{where}: plan.segments")
+        if not plan["segments"]:
+            raise InputError(f"{where}: plan.segments: empty")
+    for i, run in enumerate(d.get("runs", [])):
+        if not isinstance(run, dict):
+            raise InputError(f"{where}: runs[{i}]: not an object")
+    return Measurement.from_dict(d)
+
+
+def plan_of(m: Measurement) -> MeasurementPlan | None:
+    """The plan a (checked) measurement recorded, or None for one that recorded none."""
+    return MeasurementPlan.from_dict(m.plan) if m.plan is not None else None
+
+
+def load(path: Path) -> Measurement:
+    """Read and check a measurement.json; InputError names the file and the field."""
+    return check(load_json(path, WHAT), str(path))
+
+
+def save(m: Measurement, path: Path) -> None:
+    """Write it atomically: a crash or a full disk leaves the previous copy whole."""
+    write_json_atomic(path, m.to_dict())

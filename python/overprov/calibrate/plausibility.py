@@ -1,0 +1,208 @@
+"""Whether a calibration's fit explains its inputs: one rule per function, each returning the
+reason it fails (a sentence naming the figures) or None.
+
+A fit that fails any rule is not a twin of the drive: ``overprov calibrate`` exits 3 (the run
+finished without the answer) with every reason, keeps what it measured and writes no twin or
+prediction.
+
+Rules on the inputs (before fitting):
+
+- :func:`iops_fall_with_op`: more spare space cannot make a drive slower, so steady IOPS must
+  not fall as extra OP rises (beyond the points' spread);
+- :func:`waf_rises_with_op`: nor can it make garbage collection copy more, so WAF must not rise.
+
+Rules on the prediction (after fitting):
+
+- :func:`non_finite`: every figure is a finite number (no NaN, no infinity);
+- :func:`native_op_too_large`: a native spare space over 100% of the user capacity is not a
+  drive's (the fit is pinned to its bound: the inputs do not determine it);
+- :func:`fit_error_too_large` (and :func:`surrogate_misses_its_points`, on the fitted model
+  before a twin is simulated): the fitted model misses a point it was fitted to by more than
+  :data:`FIT_ERROR_MAX`;
+- :func:`twin_misses_its_points`: the twin's simulation misses a point it was refined to by
+  more than :data:`TWIN_TOLERANCE`.
+
+And the bounds on a typed figure (``--points``, ``--waf-points``, ``--fob-iops``): no drive is
+near :data:`MAX_IOPS`; WAF is at least 1 and below :data:`MAX_WAF`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from typing import Any
+
+from overprov.calibrate import fit as fitmod
+
+#: The worst relative miss of the fitted model at the points it was fitted to.
+FIT_ERROR_MAX = 0.50
+#: The worst relative miss of the twin's simulation at the points it was refined to. The
+#: refinement aims at 2% (``twin.refine``) and keeps its best after three steps; a twin that
+#: still misses by more than this does not reproduce what it was made from.
+TWIN_TOLERANCE = 0.10
+#: Native spare space above this share of the user capacity is not a drive's.
+NATIVE_OP_MAX = 1.0
+#: How far a point may sit against the trend of its neighbours before it counts: this many
+#: combined standard deviations of the two points, and at least MIN_TREND_SLACK.
+TREND_SIGMAS = 3.0
+MIN_TREND_SLACK = 0.05
+#: A typed IOPS figure above this is a typing mistake (the fastest drives are near 10⁷).
+MAX_IOPS = 1e9
+#: A typed WAF above this is a typing mistake (greedy GC at 0.1% spare is near 300).
+MAX_WAF = 1e4
+
+
+def _slack(a_sd: float, b_sd: float) -> float:
+    return max(MIN_TREND_SLACK, TREND_SIGMAS * math.hypot(a_sd, b_sd))
+
+
+def iops_fall_with_op(points: list[fitmod.Point]) -> str | None:
+    """Steady IOPS falling as extra OP rises (fresh-out-of-box figures aside)."""
+    steady = sorted((p for p in points if p.iops and not p.fresh), key=lambda p: p.extra_op_percent)
+    for a, b in zip(steady, steady[1:], strict=False):
+        assert a.iops is not None and b.iops is not None
+        if b.iops < a.iops * (1 - _slack(a.iops_rel_sd, b.iops_rel_sd)):
+            return (
+                f"steady IOPS fall from {a.iops:,.0f} at {a.extra_op_percent:g}% to "
+                f"{b.iops:,.0f} at {b.extra_op_percent:g}% extra OP; more spare space cannot "
+                "slow a drive down (a level not settled, a figure mistyped, or another workload)"
+            )
+    return None
+
+
+def waf_rises_with_op(points: list[fitmod.Point]) -> str | None:
+    """WAF rising as extra OP rises."""
+    with_waf = sorted(
+        (p for p in points if p.waf is not None and not p.fresh),
+        key=lambda p: p.extra_op_percent,
+    )
+    for a, b in zip(with_waf, with_waf[1:], strict=False):
+        assert a.waf is not None and b.waf is not None
+        if b.waf > a.waf * (1 + _slack(a.waf_rel_sd, b.waf_rel_sd)):
+            return (
+                f"WAF rises from {a.waf:.2f} at {a.extra_op_percent:g}% to {b.waf:.2f} at "
+                f"{b.extra_op_percent:g}% extra OP; more spare space cannot make garbage "
+                "collection copy more"
+            )
+    return None
+
+
+def _numbers(value: Any, path: str = "") -> Iterator[tuple[str, float]]:
+    if isinstance(value, float):
+        yield path, value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield from _numbers(v, f"{path}.{k}" if path else str(k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _numbers(v, f"{path}[{i}]")
+
+
+def non_finite(prediction: dict[str, Any]) -> str | None:
+    """A NaN or infinite figure anywhere in the prediction."""
+    for path, x in _numbers(prediction):
+        if not math.isfinite(x):
+            return f"the fit gives {x!r} for {path}: it does not explain its inputs"
+    return None
+
+
+def _fits(prediction: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """(name, fit) of the prediction and of each reading it combines."""
+    readings = prediction.get("readings") or {}
+    return [("the fit", prediction["fit"])] + [
+        (f"reading {name}", r["fit"]) for name, r in readings.items()
+    ]
+
+
+def native_op_too_large(prediction: dict[str, Any]) -> str | None:
+    """A fitted native spare space over :data:`NATIVE_OP_MAX` of the user capacity."""
+    for name, f in _fits(prediction):
+        op = f.get("native_op")
+        if isinstance(op, int | float) and op > NATIVE_OP_MAX:
+            return (
+                f"{name} puts the native OP at {100 * op:.0f}% of the user capacity (at most "
+                f"{100 * NATIVE_OP_MAX:.0f}% is a drive's): the figures do not determine it"
+            )
+    return None
+
+
+def fit_error_too_large(prediction: dict[str, Any]) -> str | None:
+    """The fitted model's worst miss at its own points, where the prediction has the model's
+    figure at a point's level (``surrogate_iops`` / ``surrogate_waf``)."""
+    for name, f in _fits(prediction):
+        rows = prediction["levels"] if name == "the fit" else []
+        by = {r["extra_op_percent"]: r for r in rows}
+        for p in f.get("points", []):
+            row = by.get(p["extra_op_percent"])
+            if row is None or p.get("fresh"):
+                continue
+            for key, model_key in (("iops", "surrogate_iops"), ("waf", "surrogate_waf")):
+                measured, model = p.get(key), row.get(model_key)
+                if not measured or not isinstance(model, int | float):
+                    continue
+                err = model / measured - 1.0
+                if abs(err) > FIT_ERROR_MAX:
+                    return (
+                        f"{name} misses its {key.upper()} point at {p['extra_op_percent']:g}% "
+                        f"by {100 * err:+.0f}% ({model:,.4g} for {measured:,.4g}; at most "
+                        f"±{100 * FIT_ERROR_MAX:.0f}%): the model cannot explain the figures"
+                    )
+    return None
+
+
+def twin_misses_its_points(prediction: dict[str, Any]) -> str | None:
+    """The twin's simulation missing a point it was refined to by over :data:`TWIN_TOLERANCE`."""
+    for name, f in _fits(prediction):
+        for c in f.get("twin_check", []):
+            err = c.get("rel_error")
+            if isinstance(err, int | float) and abs(err) > TWIN_TOLERANCE:
+                what = "IOPS" if c.get("measured_iops") else "WAF"
+                return (
+                    f"the twin of {name} misses its {what} at {c['extra_op_percent']:g}% by "
+                    f"{100 * err:+.0f}% (at most ±{100 * TWIN_TOLERANCE:.0f}%): it does not "
+                    "reproduce what it was made from"
+                )
+    return None
+
+
+def surrogate_misses_its_points(
+    surrogate: fitmod.Surrogate, points: list[fitmod.Point]
+) -> str | None:
+    """The fitted model (before any twin is built) missing a point it was fitted to by more
+    than :data:`FIT_ERROR_MAX`, or putting the native OP over :data:`NATIVE_OP_MAX`: checked
+    first, since simulating a twin of such a fit can take hours (WAF in the hundreds)."""
+    if surrogate.native_op > NATIVE_OP_MAX:
+        return native_op_too_large(_pred_of(surrogate))
+    for p in points:
+        if p.fresh:
+            continue
+        for key, measured, model in (
+            ("IOPS", p.iops, surrogate.iops(p.extra_op_percent) if p.iops else None),
+            ("WAF", p.waf, surrogate.waf(p.extra_op_percent) if p.waf is not None else None),
+        ):
+            if not measured or model is None:
+                continue
+            err = model / measured - 1.0 if math.isfinite(model) else math.inf
+            if abs(err) > FIT_ERROR_MAX:
+                return (
+                    f"the fit misses its {key} point at {p.extra_op_percent:g}% by "
+                    f"{100 * err:+.0f}% ({model:,.4g} for {measured:,.4g}; at most "
+                    f"±{100 * FIT_ERROR_MAX:.0f}%): the model cannot explain the figures"
+                )
+    return None
+
+
+def _pred_of(surrogate: fitmod.Surrogate) -> dict[str, Any]:
+    return {"fit": {"native_op": surrogate.native_op}, "levels": [], "readings": None}
+
+
+INPUT_RULES = (iops_fall_with_op, waf_rises_with_op)
+PREDICTION_RULES = (non_finite, native_op_too_large, fit_error_too_large, twin_misses_its_points)
+
+
+def input_problems(points: list[fitmod.Point]) -> list[str]:
+    return [why for rule in INPUT_RULES if (why := rule(points))]
+
+
+def prediction_problems(prediction: dict[str, Any]) -> list[str]:
+    return [why for rule in PREDICTION_RULES if (why := rule(prediction))]

@@ -1,0 +1,61 @@
+"""What ``overprov calibrate`` prints: the predicted levels, the fit and its checks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def summary_text(pred: dict[str, Any]) -> str:
+    """The prediction in a few lines, as calibrate prints it."""
+    lines = [f"{'OP':>5} {'steady IOPS':>12} {'80% interval':>21} {'WAF':>6} {'p99 µs':>9}"]
+    for r in pred["levels"]:
+        iops = f"{r['steady_iops']:,.0f}" if r["steady_iops"] else "—"
+        band = (
+            f"{r['steady_iops_low']:,.0f}–{r['steady_iops_high']:,.0f}"
+            if r["steady_iops_low"]
+            else "—"
+        )
+        p99 = f"{r['p99_latency_us']:,.0f}" if r["p99_latency_us"] else "—"
+        lines.append(
+            f"{r['extra_op_percent']:>4g}% {iops:>12} {band:>21} {r['waf']:>6.2f} {p99:>9}"
+        )
+    f = pred["fit"]
+    fit_text = f"fit: native OP {100 * f['native_op']:.1f}%"
+    if f["t_page_us"] > 0:
+        fit_text += (
+            f", NAND time per 4 KiB written {f['t_page_us']:.2f} µs, controller time per "
+            f"command {f['t_cmd_us']:.2f} µs"
+        )
+    if not pred.get("readings"):
+        lines.append(fit_text)
+    for name, r in (pred.get("readings") or {}).items():
+        rf = r["fit"]
+        label = (
+            f"effective spare (native OP {100 * rf['native_op']:.1f}%)"
+            if name.startswith("effective_spare")
+            else f"raw spare ({100 * rf['native_op']:.1f}%) used k = "
+            f"{rf['spare_efficiency']:.2f} times as well"
+        ) + (f", {r['gc']}" if r.get("gc") else "")
+        figures = ", ".join(
+            f"{lv['extra_op_percent']:g}%: "
+            + (f"{lv['steady_iops']:,.0f} IOPS " if lv["steady_iops"] else "")
+            + f"WAF {lv['waf']:.2f}"
+            for lv in r["levels"]
+        )
+        lines.append(f"  reading {label}: {figures}")
+    lines.append(f"predicted from {pred['prediction_source']}")
+    lines.append(f"workload: {pred['workload']}")
+    fits = [r["fit"] for r in (pred.get("readings") or {}).values()] or [f]
+    checks = [abs(c["rel_error"]) for fit in fits for c in fit["twin_check"]]
+    if checks:
+        twins = "each reading's twin" if len(fits) > 1 else "twin"
+        lines.append(f"{twins} vs its measured points: worst {100 * max(checks):.1f}%")
+    m = pred["measurement"]
+    if m:
+        lines.append(
+            f"measured: {m['drive_writes']:.2f} drive writes, {m['io_seconds'] / 3600:.2f} h of "
+            "I/O" + (" (full-size drive)" if m["scale_factor"] < 1 else "")
+        )
+    if pred["recommendation"]:
+        lines.append(f"recommendation: {pred['recommendation']['text']}")
+    return "\n".join(lines)

@@ -1,0 +1,120 @@
+"""Ordinary mistakes on calibrate's flags: a one-line error naming the flag and exit 2 (they
+used to hang or exit 70); where calibrate writes when fitting figures or a folder; sizes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from overprov.calibrate import measurement_file
+from overprov.calibrate.measure import measure
+from overprov.calibrate.plan import design, parse_budget
+from overprov.cli import main
+from overprov.profile.sim_target import SimTarget
+
+PACKAGE = Path(__file__).resolve().parents[2] / "python"
+
+
+def test_nan_point_is_refused_at_once():
+    """``--points '0:nan,20:200'`` ran for ever."""
+    cmd = [sys.executable, "-c", "import sys; from overprov.cli import main; sys.exit(main())"]
+    done = subprocess.run(
+        [*cmd, "calibrate", "--points", "0:nan,20:200"],
+        env={**os.environ, "PYTHONPATH": str(PACKAGE)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "--points: 'nan' at 0%" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--points", "0:1000,20:3000", "--extra-op", "100"], "--extra-op: 100 is not"),
+        (["--points", "0:1000,20:3000", "--extra-op", "0,nan"], "--extra-op: nan is not"),
+        (["--points", "0:1e308,20:3000"], "--points: '1e308' at 0%"),
+        (["--points", "0:-5,20:3000"], "--points: '-5' at 0%"),
+        (["--points", "100:5000,20:3000"], "--points: extra OP '100'"),
+        (["--points", "inf:5000,20:3000"], "--points"),
+        (["--points", "0:1000,20:3000", "--fob-iops", "nan"], "--fob-iops: must be"),
+        (["--points", "0:1000,20:3000", "--fob-iops", "inf"], "--fob-iops: must be"),
+        (["--points", "0:1000,20:3000", "--target-iops", "-5"], "--target-iops: must be"),
+        (["--waf-points", "0:nan"], "--waf-points: 'nan' at 0%"),
+        (["--waf-points", "0:0.5"], "--waf-points: '0.5' at 0%"),
+        (["--points", "20:25000", "--advertised", "912678912", "--physical", "1000GB"],
+         "--advertised: '912678912' is 912,678,912 bytes, below 1 GB"),
+        (["--points", "20:25000", "--advertised", "512GB", "--physical", "2TB"],
+         "--physical: 2,000,000,000,000 bytes is not a drive's raw NAND"),
+    ],
+)  # fmt: skip
+def test_mistakes_name_the_flag_and_exit_2(args, said, capsys):
+    assert main(["calibrate", *args]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and said in err, err
+
+
+def test_a_bare_advertised_size_is_bytes(tmp_path, capsys):
+    """docs/cli.md: a bare size is bytes. ``--advertised 512000000000`` was read as GB (5·10²⁰
+    bytes, so any --physical was 'smaller than --advertised')."""
+    rc = main(["calibrate", "--points", "20:25000", "--advertised", "512000000000",
+               "--physical", "549755813888", "--extra-op", "20,40", "--json", "-"])  # fmt: skip
+    assert rc == 0
+    pred = json.loads(capsys.readouterr().out)
+    at = {r["extra_op_percent"]: r for r in pred["levels"]}
+    assert at[40]["steady_iops"] == pytest.approx(39400, rel=0.03)  # as with 512GB, 512GiB
+
+
+def test_points_without_out_write_nothing(tmp_path, monkeypatch, capsys):
+    """``--points`` without --out used to create overprov-calibrate-points/ in the current
+    folder; it writes nothing now and says how to keep the result."""
+    monkeypatch.chdir(tmp_path)
+    rc = main(["calibrate", "--points", "0:8500,40:59000", "--extra-op", "0,40", "--json", "-"])
+    assert rc == 0
+    captured = capsys.readouterr()
+    assert "nothing written: give --out DIR" in captured.err
+    assert json.loads(captured.out)["twin"] is None  # no path to a file that is not there
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.fixture(scope="module")
+def kept(tmp_path_factory):
+    out = tmp_path_factory.mktemp("kept")
+    with SimTarget("sim:consumer-tlc-sata@1GiB") as t:
+        m = measure(t, design([0, 40], parse_budget(None)))
+    measurement_file.save(m, out / "measurement.json")
+    return out
+
+
+def test_from_writes_nothing_into_its_folder(kept, tmp_path, monkeypatch, capsys):
+    """``--from DIR`` used to write twin.toml, prediction.json and the chart into DIR."""
+    monkeypatch.chdir(tmp_path)
+    before = sorted(p.name for p in kept.iterdir())
+    assert main(["calibrate", "--from", str(kept), "--extra-op", "0,40"]) == 0
+    assert "nothing written" in capsys.readouterr().err
+    assert sorted(p.name for p in kept.iterdir()) == before
+    assert list(tmp_path.iterdir()) == []
+    # --out DIR, or DIR by another name, is refused before anything is fitted
+    link = tmp_path / "link"
+    link.symlink_to(kept)
+    for out in (kept, link):
+        assert main(["calibrate", "--from", str(kept), "--out", str(out)]) == 2
+        assert "is the --from folder" in capsys.readouterr().err
+    assert sorted(p.name for p in kept.iterdir()) == before
+    # another folder takes the refit
+    assert main(["calibrate", "--from", str(kept), "--out", str(tmp_path / "refit"),
+                 "--extra-op", "0,40"]) == 0  # fmt: skip
+    assert (tmp_path / "refit" / "prediction.json").is_file()
+
+
+def test_target_out_holding_a_calibration_is_not_overwritten(kept, capsys):
+    before = (kept / "measurement.json").read_bytes()
+    assert main(["calibrate", "sim:consumer-tlc-sata@1GiB", "--out", str(kept)]) == 2
+    err = capsys.readouterr().err
+    assert "already holds a calibration" in err and f"--resume {kept}" in err
+    assert (kept / "measurement.json").read_bytes() == before

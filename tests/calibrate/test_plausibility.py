@@ -1,0 +1,109 @@
+"""A fit that cannot explain its inputs exits 3 with the reason and leaves no twin: each rule of
+``calibrate/plausibility.py`` on its own, then the command on the cases that used to exit 0."""
+
+from __future__ import annotations
+
+import math
+
+from overprov.calibrate import plausibility as pl
+from overprov.calibrate.fit import Point
+from overprov.cli import main
+
+
+def _pred(**fit):
+    """The parts of a prediction the rules read."""
+    base = {"native_op": 0.07, "points": [], "twin_check": []}
+    return {"levels": [], "fit": {**base, **fit}, "readings": None}
+
+
+def test_iops_falling_with_op():
+    assert pl.iops_fall_with_op([Point(0, 30000, 0.05), Point(20, 10000, 0.05)])
+    why = pl.iops_fall_with_op([Point(0, 30000, 0.01), Point(20, 28000, 0.01)])
+    assert "30,000 at 0% to 28,000 at 20%" in why
+    # within the points' spread, flat (a controller ceiling), rising or a FOB figure: fine
+    assert pl.iops_fall_with_op([Point(0, 30000, 0.05), Point(20, 28000, 0.05)]) is None
+    assert pl.iops_fall_with_op([Point(0, 30000), Point(20, 30000), Point(40, 31000)]) is None
+    assert pl.iops_fall_with_op([Point(0, 90000, fresh=True), Point(20, 25000)]) is None
+
+
+def test_waf_rising_with_op():
+    assert "WAF rises from 1.50 at 0% to 3.00 at 20%" in pl.waf_rises_with_op(
+        [Point(0, waf=1.5), Point(20, waf=3.0)]
+    )
+    assert pl.waf_rises_with_op([Point(0, waf=3.0), Point(20, waf=1.5)]) is None
+
+
+def test_non_finite():
+    assert pl.non_finite({"levels": [{"waf": 2.0}]}) is None
+    why = pl.non_finite({"levels": [{"waf": 2.0}, {"waf": math.nan}]})
+    assert "levels[1].waf" in why
+    assert "fit.t_page_us" in pl.non_finite({"fit": {"t_page_us": math.inf}})
+
+
+def test_native_op_too_large():
+    assert pl.native_op_too_large(_pred(native_op=0.28)) is None
+    assert "150%" in pl.native_op_too_large(_pred(native_op=1.5))
+
+
+def test_fit_error_too_large():
+    pred = _pred(points=[{"extra_op_percent": 0, "iops": 30000, "waf": None, "fresh": False}])
+    pred["levels"] = [{"extra_op_percent": 0, "surrogate_iops": 18000.0}]  # −40%: allowed
+    assert pl.fit_error_too_large(pred) is None
+    pred["levels"] = [{"extra_op_percent": 0, "surrogate_iops": 12000.0}]
+    assert "misses its IOPS point at 0% by -60%" in pl.fit_error_too_large(pred)
+
+
+def test_twin_misses_its_points():
+    check = {"extra_op_percent": 20, "measured_iops": 10000, "rel_error": 0.05}
+    assert pl.twin_misses_its_points(_pred(twin_check=[check])) is None
+    check["rel_error"] = 1.662
+    assert "misses its IOPS at 20% by +166%" in pl.twin_misses_its_points(_pred(twin_check=[check]))
+
+
+def test_falling_iops_exit_3_and_write_no_twin(tmp_path, capsys):
+    """``--points '0:30000,20:10000'`` used to fit "native OP 150%" with a 166% error, exit 0,
+    and write its twin as if it were good."""
+    rc = main(["calibrate", "--points", "0:30000,20:10000", "--out", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert rc == 3
+    assert "IOPS fall from 30,000 at 0% to 10,000 at 20%" in err and err.count("\n") == 1
+    assert not list(tmp_path.glob("twin*.toml")) and not (tmp_path / "prediction.json").exists()
+
+
+def test_surrogate_misses_its_points():
+    from overprov.calibrate.fit import fit
+
+    good = [Point(0, 8500, 0.05), Point(40, 59000, 0.05)]
+    assert pl.surrogate_misses_its_points(fit(good), good) is None
+    bad = [Point(0, 1000, 0.05), Point(1, 100000, 0.05)]
+    assert "misses its IOPS point at 0% by +1464%" in pl.surrogate_misses_its_points(fit(bad), bad)
+
+
+def test_an_unexplained_fit_exits_3_before_simulating(tmp_path, capsys):
+    """``--points 0:1000,1:100000`` fitted native OP 0.1% (WAF 254) and simulated its twin for
+    over 200 s (never seen to end); refused now from the fitted model, before any twin."""
+    rc = main(["calibrate", "--points", "0:1000,1:100000", "--out", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert rc == 3 and "misses its IOPS point at 0% by +1464%" in err
+    assert not list(tmp_path.iterdir())
+
+
+def test_native_op_at_its_bound_exits_3(tmp_path, capsys):
+    """WAF 1.01 at 0% and 1.0 at 40% put the native OP at the fit's bound (150%) and used to
+    exit 0 with a twin written."""
+    rc = main(["calibrate", "--waf-points", "0:1.01,40:1.0", "--extra-op", "0,40",
+               "--out", str(tmp_path)])  # fmt: skip
+    err = capsys.readouterr().err
+    assert rc == 3 and "no twin is written" in err and "native OP at 150%" in err
+    assert not list(tmp_path.iterdir())
+
+
+def test_a_refused_prediction_leaves_no_twin(tmp_path, monkeypatch, capsys):
+    """A rule that refuses the prediction after the twin was simulated removes the twin files
+    written for it (here the twin's tolerance is set to nothing, so any miss refuses)."""
+    monkeypatch.setattr(pl, "TWIN_TOLERANCE", 1e-12)
+    rc = main(["calibrate", "--points", "0:8500,40:59000", "--extra-op", "0,40",
+               "--out", str(tmp_path)])  # fmt: skip
+    err = capsys.readouterr().err
+    assert rc == 3 and "no twin is written" in err and "the twin of the fit misses" in err
+    assert not list(tmp_path.glob("twin*.toml")) and not (tmp_path / "prediction.json").exists()
