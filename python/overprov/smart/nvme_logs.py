@@ -21,6 +21,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from overprov import inputs
 from overprov.errors import OverprovError
 
 SOURCES_FILE = "data/nvme_log_sources.toml"
@@ -244,7 +245,7 @@ def parse_nvme_log(text: str, file: str = "<text>") -> LogReading:
     stripped = text.lstrip()
     if stripped.startswith(("{", "[")):
         try:
-            data = json.loads(text)
+            data = inputs.decode_json(text, file, "saved nvme-cli JSON output")
         except json.JSONDecodeError as exc:
             # Text outputs may start with "[" too (Samsung's "[015:000] ..." byte ranges).
             if stripped.startswith("{"):
