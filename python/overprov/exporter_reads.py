@@ -184,18 +184,15 @@ def read_device_source(
 
 
 def reason_of(exc: BaseException) -> str:
-    """The :data:`REASONS` key of a failed read."""
-    if isinstance(exc, _Unreadable):
-        return "unreadable"
-    if isinstance(exc, ReadTimeout):
-        return "timeout"
-    if isinstance(exc, ToolError):
-        return "tool_failed"
-    if isinstance(exc, InputError):
-        return "bad_input"
-    if isinstance(exc, OverprovError):
-        return "not_recognised"
-    return "internal_error"
+    """The :data:`REASONS` key of a failed read (the first class that matches)."""
+    kinds = (
+        (_Unreadable, "unreadable"),
+        (ReadTimeout, "timeout"),
+        (ToolError, "tool_failed"),
+        (InputError, "bad_input"),
+        (OverprovError, "not_recognised"),
+    )
+    return next((reason for kind, reason in kinds if isinstance(exc, kind)), "internal_error")
 
 
 class ToolRunner:
