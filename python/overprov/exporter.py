@@ -311,7 +311,10 @@ def run(args: argparse.Namespace) -> int:
     server = serve(reads, host, port, idle_s)
     print(f"overprov exporter: serving http://{host}:{server.server_port}/metrics", flush=True)
     try:
-        stop.wait()
+        # A signal may be delivered to any thread; Python runs its handler in the main thread
+        # only when that thread wakes, so it wakes twice a second rather than blocking for ever.
+        while not stop.wait(0.5):
+            pass
     finally:
         # Ctrl-C or SIGTERM: no smartctl/nvme-cli child outlives the exporter.
         reads.close()
