@@ -16,6 +16,7 @@ A value the drive does not report is left out rather than exported as 0.
 from __future__ import annotations
 
 import argparse
+import math
 import re
 import signal
 import socket
@@ -29,7 +30,7 @@ from wsgiref.simple_server import WSGIRequestHandler, WSGIServer
 
 from overprov.errors import ConfigError, ToolError
 from overprov.exporter_reads import REASONS, Reading, Sources, device_label
-from overprov.units import parse_duration_seconds
+from overprov.units import parse_duration_seconds, parse_size_bytes
 
 #: Connections the listening socket queues before the server takes them (Python's default is 5).
 LISTEN_BACKLOG = 128
@@ -39,59 +40,118 @@ LISTEN_BACKLOG = 128
 # Prometheus collector
 
 
-# (metric name, help, type, DriveMetrics attribute)
-METRICS: tuple[tuple[str, str, str, str], ...] = (
+# (metric name, help, type, DriveMetrics attribute, factor to base units)
+METRICS: tuple[tuple[str, str, str, str, float], ...] = (
     (
         "overprov_device_host_written_bytes",
         "Bytes the host wrote to the drive (SMART data units x 512,000 B on NVMe).",
         "counter",
         "host_written_bytes",
+        1.0,
     ),
     (
         "overprov_device_nand_written_bytes",
         "Bytes the drive programmed into NAND (vendor counter, unit per the sources table).",
         "counter",
         "nand_written_bytes",
+        1.0,
     ),
     (
         "overprov_device_write_amplification_ratio",
         "Lifetime write amplification: NAND bytes written / host bytes written.",
         "gauge",
         "write_amplification",
+        1.0,
     ),
     (
-        "overprov_device_percentage_used",
-        "Percentage of the rated endurance used, as the drive reports it.",
+        "overprov_device_percentage_used_ratio",
+        "Share of the rated endurance used, as the drive reports it (1 = 100 %; may exceed 1).",
         "gauge",
         "percentage_used",
+        0.01,
     ),
     (
-        "overprov_device_available_spare",
-        "Normalised available spare capacity in percent (NVMe).",
+        "overprov_device_available_spare_ratio",
+        "Normalised available spare capacity, 0-1 (NVMe).",
         "gauge",
         "available_spare_percent",
+        0.01,
     ),
     (
         "overprov_device_projected_remaining_seconds",
         "Projected time until 100 % used at the lifetime wear rate (days x 86400).",
         "gauge",
         "projected_remaining_seconds",
+        1.0,
     ),
     (
         "overprov_device_power_on_seconds",
         "Power-on time (power-on hours x 3600).",
         "counter",
         "power_on_seconds",
+        1.0,
+    ),
+    (
+        "overprov_device_capacity_bytes",
+        "User capacity of the drive in bytes.",
+        "gauge",
+        "capacity_bytes",
+        1.0,
     ),
 )
+
+RATED = (
+    "overprov_device_rated_endurance_bytes",
+    "Host bytes the drive is rated to take (TBW, or DWPD x capacity x 365 x warranty years), "
+    "from --rated-tbw or --rated-dwpd.",
+)
+
+
+def parse_rated(tbw: list[str], dwpd: list[str], labels: list[str]) -> dict[str, Any]:
+    """``--rated-tbw DEVICE=TBW`` and ``--rated-dwpd DEVICE=DWPD:YEARS`` → device label →
+    rated host bytes (a number), or (DWPD, years) to multiply by the drive's own capacity."""
+    rated: dict[str, Any] = {}
+    for option, values in (("--rated-tbw", tbw), ("--rated-dwpd", dwpd)):
+        for text in values:
+            device, sep, value = text.partition("=")
+            if not sep or device not in labels:
+                raise ConfigError(
+                    f"{option} {text!r}: expected DEVICE=VALUE with DEVICE one of the "
+                    f"sources' device labels ({', '.join(labels)})"
+                )
+            if device in rated:
+                raise ConfigError(f"{option} {text!r}: {device} is given a rating twice")
+            if option == "--rated-tbw":
+                rated[device] = parse_size_bytes(value, option, bare_unit="tb")
+                continue
+            per_day, sep, years = value.partition(":")
+            try:
+                pair = (float(per_day), float(years))
+            except ValueError:
+                pair = (float("nan"), 0.0)
+            if not sep or not all(math.isfinite(x) and x > 0 for x in pair):
+                raise ConfigError(f"{option} {text!r}: expected DEVICE=DWPD:YEARS, e.g. sda=0.3:5")
+            rated[device] = pair
+    return rated
+
+
+def rated_bytes(rating: Any, capacity_bytes: float | None) -> float | None:
+    """Rated host bytes: a TBW as given; DWPD x the drive's capacity x 365 x years."""
+    if not isinstance(rating, tuple):
+        return rating
+    if not capacity_bytes:
+        return None
+    per_day, years = rating
+    return per_day * capacity_bytes * 365 * years
 
 
 class OverprovCollector:
     """A prometheus_client collector of one set of readings (:meth:`Sources.read_all`): a
     source that could not be read gives ``read_ok 0`` with its reason, the others report."""
 
-    def __init__(self, readings: list[Reading]):
+    def __init__(self, readings: list[Reading], rated: dict[str, Any] | None = None):
         self.readings = readings
+        self.rated = rated or {}
 
     def collect(self) -> Iterator[Any]:
         from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
@@ -118,14 +178,20 @@ class OverprovCollector:
                 )
         yield info
         yield ok
-        for name, help_text, kind, attr in METRICS:
+        for name, help_text, kind, attr, factor in METRICS:
             family_type = CounterMetricFamily if kind == "counter" else GaugeMetricFamily
             fam = family_type(name, help_text, labels=["device"])
             for d in drives:
                 value = getattr(d, attr)
                 if value is not None:
-                    fam.add_metric([d.device], float(value))
+                    fam.add_metric([d.device], float(value) * factor)
             yield fam
+        fam = GaugeMetricFamily(*RATED, labels=["device"])
+        for d in drives:
+            value = rated_bytes(self.rated.get(d.device), d.capacity_bytes)
+            if value is not None:
+                fam.add_metric([d.device], float(value))
+        yield fam
 
 
 class MetricsApp:
@@ -133,8 +199,9 @@ class MetricsApp:
     over the current readings; the page is rendered again only when a reading changed (a scrape
     of unchanged sources costs a stat per file, not a render)."""
 
-    def __init__(self, sources: Sources) -> None:
+    def __init__(self, sources: Sources, rated: dict[str, Any] | None = None) -> None:
         self.sources = sources
+        self.rated = rated or {}
         self._lock = threading.Lock()
         self._key: tuple[Any, ...] | None = None
         self._pages: dict[tuple[Any, ...], tuple[str, list[tuple[str, str]], bytes]] = {}
@@ -160,7 +227,7 @@ class MetricsApp:
             page = self._pages.get(variant)
             if page is None:
                 registry = CollectorRegistry(auto_describe=False)
-                registry.register(OverprovCollector(readings))
+                registry.register(OverprovCollector(readings, self.rated))
                 got: list[Any] = []
                 body = b"".join(make_wsgi_app(registry)(environ, lambda *a: got.extend(a[:2])))
                 page = self._pages[variant] = (got[0], got[1], body)
@@ -194,7 +261,13 @@ class _Handler(WSGIRequestHandler):
         pass
 
 
-def serve(sources: Sources, host: str, port: int, idle_timeout_s: float = 15.0) -> Any:
+def serve(
+    sources: Sources,
+    host: str,
+    port: int,
+    idle_timeout_s: float = 15.0,
+    rated: dict[str, Any] | None = None,
+) -> Any:
     """Start the HTTP server on a thread and return it (``server_port``: the port; 0 picks a
     free one). A connection that sends nothing for ``idle_timeout_s`` is closed."""
     try:
@@ -208,7 +281,7 @@ def serve(sources: Sources, host: str, port: int, idle_timeout_s: float = 15.0) 
     family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0][0]
     server_class = type("ExporterServer", (_Server,), {"address_family": family})
     handler = type("ExporterHandler", (_Handler,), {"timeout": idle_timeout_s})
-    server = make_server(host, port, MetricsApp(sources), server_class, handler)
+    server = make_server(host, port, MetricsApp(sources, rated), server_class, handler)
     threading.Thread(target=server.serve_forever, name="exporter-http", daemon=True).start()
     return server
 
@@ -270,6 +343,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="DURATION",
         help="close a client connection that sends nothing for this long (default 15s)",
     )
+    p.add_argument(
+        "--rated-tbw",
+        action="append",
+        default=[],
+        metavar="DEVICE=TBW",
+        help="a drive's rated endurance in TB written (bare number: TB; e.g. nvme0=600 or "
+        "sda=1.2PB), exported as overprov_device_rated_endurance_bytes (repeatable)",
+    )
+    p.add_argument(
+        "--rated-dwpd",
+        action="append",
+        default=[],
+        metavar="DEVICE=DWPD:YEARS",
+        help="a drive's rating as drive writes per day over a warranty of YEARS years "
+        "(e.g. sda=0.3:5): DWPD x its capacity x 365 x YEARS bytes (repeatable)",
+    )
     p.add_argument("--smartctl", default="smartctl", metavar="PATH")
     p.add_argument("--nvme", default="nvme", metavar="PATH")
     p.set_defaults(func=run)
@@ -290,6 +379,7 @@ def run(args: argparse.Namespace) -> int:
             "two sources would export the same device label (named after the file or "
             f"device): {', '.join(repeated)}; rename a file"
         )
+    rated = parse_rated(args.rated_tbw, args.rated_dwpd, labels)
     cache_s = (
         0.0 if args.cache.strip() in ("0", "0s") else parse_duration_seconds(args.cache, "--cache")
     )
@@ -308,7 +398,7 @@ def run(args: argparse.Namespace) -> int:
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     reads.start()  # files read, devices' first reads started, before the first scrape
-    server = serve(reads, host, port, idle_s)
+    server = serve(reads, host, port, idle_s, rated)
     print(f"overprov exporter: serving http://{host}:{server.server_port}/metrics", flush=True)
     try:
         # A signal may be delivered to any thread; Python runs its handler in the main thread

@@ -75,6 +75,7 @@ class DriveMetrics:
     available_spare_percent: float | None
     projected_remaining_seconds: float | None
     power_on_seconds: float | None
+    capacity_bytes: float | None = None
 
 
 def _available_spare_smartctl(data: Any) -> float | None:
@@ -110,6 +111,7 @@ def metrics_from_report(
         available_spare_percent=available_spare,
         projected_remaining_seconds=None if days is None else days * SECONDS_PER_DAY,
         power_on_seconds=None if hours is None else hours * 3600.0,
+        capacity_bytes=snap.get("capacity_bytes") or None,
     )
 
 
