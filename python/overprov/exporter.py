@@ -7,10 +7,12 @@ outputs (``overprov.smart.nvme_waf``, optionally paired with the SMART log of th
 bounded in time and in processes). The values are the ones ``overprov smart --json`` and
 ``overprov smart-nvme --json`` print for the same input.
 
-Names and labels follow smartctl_exporter (``device`` label, ``*_percentage_used``,
-``*_available_spare`` in percent, an info metric carrying ``model_name`` and ``serial_number``)
-and node_exporter / Prometheus conventions (base units, ``_bytes_total`` counters, ``_seconds``).
-A value the drive does not report is left out rather than exported as 0.
+Names follow the Prometheus conventions (base units: ``_bytes_total`` counters, ``_seconds``,
+ratios 0-1 as ``_ratio``; one ``device`` label per series, identity on an info metric carrying
+``model_name`` and ``serial_number`` as smartctl_exporter's does). A value the drive does not
+report is left out rather than exported as 0; a drive's rated endurance is exported only when
+given for it (``--rated-tbw``, ``--rated-dwpd``). The recording and alert rules and a Grafana
+dashboard over these names are in ``contrib/`` (docs/exporter.md).
 """
 
 from __future__ import annotations
