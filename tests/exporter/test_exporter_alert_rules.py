@@ -116,9 +116,10 @@ def test_rules_check(tmp_path):
     assert "SUCCESS: 10 rules found" in proc.stdout + proc.stderr
 
 
-def test_rules_fire_as_documented(tmp_path):
+def promtool_test(tmp_path: Path, tests: str) -> None:
+    """``promtool test rules`` of ``tests`` over the rules file; it must pass."""
     (tmp_path / "rules.yml").write_text(rules_yaml())
-    (tmp_path / "tests.yml").write_text(RULE_TESTS.replace("DESCRIPTION", DESCRIPTION))
+    (tmp_path / "tests.yml").write_text(tests)
     proc = subprocess.run(
         [PROMTOOL, "test", "rules", "tests.yml"],
         cwd=tmp_path,
@@ -127,6 +128,10 @@ def test_rules_fire_as_documented(tmp_path):
         check=False,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_rules_fire_as_documented(tmp_path):
+    promtool_test(tmp_path, RULE_TESTS.replace("DESCRIPTION", DESCRIPTION))
 
 
 # Two samples a day apart: NAND +3.6e9 B, host +1.2e9 B, so the day's WAF is 3 exactly (the
@@ -155,13 +160,4 @@ tests:
 
 
 def test_waf_over_matched_windows_two_samples(tmp_path):
-    (tmp_path / "rules.yml").write_text(rules_yaml())
-    (tmp_path / "tests.yml").write_text(TWO_SAMPLES)
-    proc = subprocess.run(
-        [PROMTOOL, "test", "rules", "tests.yml"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stdout + proc.stderr
+    promtool_test(tmp_path, TWO_SAMPLES)
