@@ -1,228 +1,240 @@
 """``overprov exporter``: WAF, wear and days left of every drive, as Prometheus metrics.
 
-Each scrape reads every source again: saved ``smartctl -j`` files (read by ``overprov.smart``),
-saved nvme-cli log outputs (``overprov.smart.nvme_waf``, optionally paired with the SMART log of the
-same drive as ``NVME_LOG,SMART_LOG``), or live devices. The values are the ones
-``overprov smart --json`` and ``overprov smart-nvme --json`` print for the same input.
+Sources are saved ``smartctl -j`` files (read by ``overprov.smart``), saved nvme-cli log
+outputs (``overprov.smart.nvme_waf``, optionally paired with the SMART log of the same drive as
+``NVME_LOG,SMART_LOG``), or live devices; ``overprov.exporter_reads`` reads each on its own
+(files again when they change, devices again once their reading is older than ``--cache``,
+bounded in time and in processes). The values are the ones ``overprov smart --json`` and
+``overprov smart-nvme --json`` print for the same input.
 
-Names and labels follow smartctl_exporter (``device`` label, ``*_percentage_used``,
-``*_available_spare`` in percent, an info metric carrying ``model_name`` and ``serial_number``)
-and node_exporter / Prometheus conventions (base units, ``_bytes_total`` counters, ``_seconds``).
-A value the drive does not report is left out rather than exported as 0.
+Names follow the Prometheus conventions (base units: ``_bytes_total`` counters, ``_seconds``,
+ratios 0-1 as ``_ratio``; one ``device`` label per series, identity on an info metric carrying
+``model_name`` and ``serial_number`` as smartctl_exporter's does). A value the drive does not
+report is left out rather than exported as 0; a drive's rated endurance is exported only when
+given for it (``--rated-tbw``, ``--rated-dwpd``). The recording and alert rules and a Grafana
+dashboard over these names are in ``contrib/`` (docs/exporter.md).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import math
 import re
 import signal
+import socket
+import sys
 import threading
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
+from socketserver import ThreadingMixIn
 from typing import Any
+from wsgiref.simple_server import WSGIRequestHandler, WSGIServer
 
-from overprov.errors import ConfigError, OverprovError, ToolError
-from overprov.smart import lifetime_report, parse_snapshot, read_device, report_to_dict
-from overprov.smart.device import is_device_path
-from overprov.smart.nvme_logs import parse_nvme_log
-from overprov.smart.nvme_waf import nvme_report, nvme_waf_from_files, read_device_logs
+from overprov.errors import ConfigError, ToolError
+from overprov.exporter_reads import REASONS, Reading, Sources, device_label
+from overprov.units import parse_duration_seconds, parse_size_bytes
 
-SECONDS_PER_DAY = 86_400
-
-
-@dataclass(frozen=True)
-class DriveMetrics:
-    """One drive's exported values (None: not reported by this drive)."""
-
-    device: str
-    source: str
-    model_name: str
-    serial_number: str
-    protocol: str
-    host_written_bytes: float | None
-    nand_written_bytes: float | None
-    write_amplification: float | None
-    percentage_used: float | None
-    available_spare_percent: float | None
-    projected_remaining_seconds: float | None
-    power_on_seconds: float | None
-
-
-def _available_spare_smartctl(data: Any) -> float | None:
-    log = data.get("nvme_smart_health_information_log") if isinstance(data, dict) else None
-    spare = log.get("available_spare") if isinstance(log, dict) else None
-    return None if spare is None else float(spare)
-
-
-def metrics_from_report(
-    report: dict[str, Any], device: str, available_spare: float | None
-) -> DriveMetrics:
-    """The exported values, taken from a lifetime report as ``smart --json`` prints it."""
-    snap = report["snapshot"]
-    counters = snap.get("waf_counters")
-    nand = counters["nand"] if counters and counters.get("unit") == "bytes" else None
-    if nand is None and report.get("nvme_log"):
-        # An NVMe log without host writes still counts NAND bytes (when its unit is known).
-        nand = next(
-            (c["bytes"] for c in report["nvme_log"]["counters"] if c["which"] == "nand"), None
-        )
-    days = report["endurance"]["days_left"]
-    hours = snap.get("power_on_hours")
-    return DriveMetrics(
-        device=device,
-        source=snap["source"],
-        model_name=snap.get("model") or "",
-        serial_number=snap.get("serial") or "",
-        protocol=snap.get("protocol") or "",
-        host_written_bytes=report.get("host_bytes"),
-        nand_written_bytes=nand,
-        write_amplification=report.get("waf"),
-        percentage_used=snap.get("percentage_used"),
-        available_spare_percent=available_spare,
-        projected_remaining_seconds=None if days is None else days * SECONDS_PER_DAY,
-        power_on_seconds=None if hours is None else hours * 3600.0,
-    )
-
-
-def _device_label(spec: str) -> str:
-    """A saved file's drive is named by its file name (a pair: both, joined by "+"); a device
-    by its kernel name."""
-    if spec.startswith("/dev/"):
-        return spec[len("/dev/") :]
-    return "+".join(re.sub(r"\.(json|txt)$", "", Path(p).name) for p in spec.split(",", 1))
-
-
-def read_source(spec: str, smartctl: str = "smartctl", nvme: str = "nvme") -> DriveMetrics:
-    """One drive: ``FILE`` (smartctl -j JSON or nvme-cli log), ``NVME_LOG,SMART_LOG``, or a
-    device path (smartctl; NVMe controllers also through nvme-cli's NAND-write logs)."""
-    device = _device_label(spec)
-    if "," in spec:
-        nvme_log, smart_log = spec.split(",", 1)
-        report = nvme_waf_from_files(Path(nvme_log), Path(smart_log))
-        return metrics_from_report(report, device, report["smart_log"]["available_spare_percent"])
-    if is_device_path(spec):
-        if re.fullmatch(r"/dev/nvme\d+", spec):
-            try:
-                reading, smart = read_device_logs(spec, nvme)
-            except OverprovError:
-                pass  # no NAND-write log: smartctl's view below
-            else:
-                report = nvme_report(reading, smart)
-                return metrics_from_report(report, device, smart.available_spare_percent)
-        data = read_device(spec, smartctl)
-        report = report_to_dict(lifetime_report(parse_snapshot(data, spec)))
-        return metrics_from_report(report, device, _available_spare_smartctl(data))
-    try:
-        text = Path(spec).read_text(encoding="utf-8", errors="replace")
-    except OSError as exc:
-        raise ConfigError(f"{spec}: cannot read: {exc.strerror or exc}") from None
-    data = None
-    if text.lstrip().startswith("{"):
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError:
-            data = None
-    if isinstance(data, dict) and ("smartctl" in data or "device" in data):
-        report = report_to_dict(lifetime_report(parse_snapshot(data, spec)))
-        return metrics_from_report(report, device, _available_spare_smartctl(data))
-    reading = parse_nvme_log(text, spec)
-    return metrics_from_report(nvme_report(reading, None), device, None)
+#: Connections the listening socket queues before the server takes them (Python's default is 5).
+LISTEN_BACKLOG = 128
 
 
 # ---------------------------------------------------------------------------------------------
 # Prometheus collector
 
 
-# (metric name, help, type, DriveMetrics attribute)
-METRICS: tuple[tuple[str, str, str, str], ...] = (
+# (metric name, help, type, DriveMetrics attribute, factor to base units)
+METRICS: tuple[tuple[str, str, str, str, float], ...] = (
     (
         "overprov_device_host_written_bytes",
         "Bytes the host wrote to the drive (SMART data units x 512,000 B on NVMe).",
         "counter",
         "host_written_bytes",
+        1.0,
     ),
     (
         "overprov_device_nand_written_bytes",
         "Bytes the drive programmed into NAND (vendor counter, unit per the sources table).",
         "counter",
         "nand_written_bytes",
+        1.0,
     ),
     (
         "overprov_device_write_amplification_ratio",
         "Lifetime write amplification: NAND bytes written / host bytes written.",
         "gauge",
         "write_amplification",
+        1.0,
     ),
     (
-        "overprov_device_percentage_used",
-        "Percentage of the rated endurance used, as the drive reports it.",
+        "overprov_device_percentage_used_ratio",
+        "Share of the rated endurance used, as the drive reports it (1 = 100 %; may exceed 1).",
         "gauge",
         "percentage_used",
+        0.01,
     ),
     (
-        "overprov_device_available_spare",
-        "Normalised available spare capacity in percent (NVMe).",
+        "overprov_device_available_spare_ratio",
+        "Normalised available spare capacity, 0-1 (NVMe).",
         "gauge",
         "available_spare_percent",
+        0.01,
     ),
     (
         "overprov_device_projected_remaining_seconds",
         "Projected time until 100 % used at the lifetime wear rate (days x 86400).",
         "gauge",
         "projected_remaining_seconds",
+        1.0,
     ),
     (
         "overprov_device_power_on_seconds",
         "Power-on time (power-on hours x 3600).",
         "counter",
         "power_on_seconds",
+        1.0,
+    ),
+    (
+        "overprov_device_capacity_bytes",
+        "User capacity of the drive in bytes.",
+        "gauge",
+        "capacity_bytes",
+        1.0,
     ),
 )
 
+RATED = (
+    "overprov_device_rated_endurance_bytes",
+    "Host bytes the drive is rated to take (TBW, or DWPD x capacity x 365 x warranty years), "
+    "from --rated-tbw or --rated-dwpd.",
+)
+
+
+def parse_rated(tbw: list[str], dwpd: list[str], labels: list[str]) -> dict[str, Any]:
+    """``--rated-tbw DEVICE=TBW`` and ``--rated-dwpd DEVICE=DWPD:YEARS`` → device label →
+    rated host bytes (a number), or (DWPD, years) to multiply by the drive's own capacity."""
+    rated: dict[str, Any] = {}
+    for option, values in (("--rated-tbw", tbw), ("--rated-dwpd", dwpd)):
+        for text in values:
+            device, sep, value = text.partition("=")
+            if not sep or device not in labels:
+                raise ConfigError(
+                    f"{option} {text!r}: expected DEVICE=VALUE with DEVICE one of the "
+                    f"sources' device labels ({', '.join(labels)})"
+                )
+            if device in rated:
+                raise ConfigError(f"{option} {text!r}: {device} is given a rating twice")
+            if option == "--rated-tbw":
+                rated[device] = parse_size_bytes(value, option, bare_unit="tb")
+                continue
+            per_day, sep, years = value.partition(":")
+            try:
+                pair = (float(per_day), float(years))
+            except ValueError:
+                pair = (float("nan"), 0.0)
+            if not sep or not all(math.isfinite(x) and x > 0 for x in pair):
+                raise ConfigError(f"{option} {text!r}: expected DEVICE=DWPD:YEARS, e.g. sda=0.3:5")
+            rated[device] = pair
+    return rated
+
+
+def rated_bytes(rating: Any, capacity_bytes: float | None) -> float | None:
+    """Rated host bytes: a TBW as given; DWPD x the drive's capacity x 365 x years."""
+    if not isinstance(rating, tuple):
+        return rating
+    if not capacity_bytes:
+        return None
+    per_day, years = rating
+    return per_day * capacity_bytes * 365 * years
+
 
 class OverprovCollector:
-    """A prometheus_client collector that reads every source on each scrape."""
+    """A prometheus_client collector of one set of readings (:meth:`Sources.read_all`): a
+    source that could not be read gives ``read_ok 0`` with its reason, the others report."""
 
-    def __init__(self, sources: list[str], smartctl: str = "smartctl", nvme: str = "nvme"):
-        self.sources = list(sources)
-        self.smartctl = smartctl
-        self.nvme = nvme
+    def __init__(self, readings: list[Reading], rated: dict[str, Any] | None = None):
+        self.readings = readings
+        self.rated = rated or {}
 
     def collect(self) -> Iterator[Any]:
         from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 
-        drives: list[DriveMetrics] = []
         ok = GaugeMetricFamily(
             "overprov_device_read_ok",
-            "1 if the source was read on this scrape, 0 if reading it failed.",
-            labels=["device", "source"],
+            "1 if the source's last read succeeded, 0 if not; reason says why not "
+            "(" + ", ".join(REASONS) + "; docs/exporter.md).",
+            labels=["device", "source", "reason"],
         )
-        for spec in self.sources:
-            try:
-                drives.append(read_source(spec, self.smartctl, self.nvme))
-            except OverprovError:
-                ok.add_metric([_device_label(spec), spec], 0.0)
-            else:
-                ok.add_metric([_device_label(spec), spec], 1.0)
         info = GaugeMetricFamily(
             "overprov_device_info",
             "Drive identity (value 1), as smartctl_exporter's smartctl_device.",
             labels=["device", "model_name", "serial_number", "protocol", "source"],
         )
-        for d in drives:
-            info.add_metric([d.device, d.model_name, d.serial_number, d.protocol, d.source], 1.0)
+        drives = []
+        for r in self.readings:
+            ok.add_metric([device_label(r.spec), r.spec, r.reason], 0.0 if r.reason else 1.0)
+            if r.metrics is not None:
+                d = r.metrics
+                drives.append(d)
+                info.add_metric(
+                    [d.device, d.model_name, d.serial_number, d.protocol, d.source], 1.0
+                )
         yield info
         yield ok
-        for name, help_text, kind, attr in METRICS:
+        for name, help_text, kind, attr, factor in METRICS:
             family_type = CounterMetricFamily if kind == "counter" else GaugeMetricFamily
             fam = family_type(name, help_text, labels=["device"])
             for d in drives:
                 value = getattr(d, attr)
                 if value is not None:
-                    fam.add_metric([d.device], float(value))
+                    fam.add_metric([d.device], float(value) * factor)
             yield fam
+        fam = GaugeMetricFamily(*RATED, labels=["device"])
+        for d in drives:
+            value = rated_bytes(self.rated.get(d.device), d.capacity_bytes)
+            if value is not None:
+                fam.add_metric([d.device], float(value))
+        yield fam
+
+
+class MetricsApp:
+    """The WSGI app serving ``/metrics``: prometheus_client's own (content negotiation, gzip),
+    over the current readings; the page is rendered again only when a reading changed (a scrape
+    of unchanged sources costs a stat per file, not a render)."""
+
+    def __init__(self, sources: Sources, rated: dict[str, Any] | None = None) -> None:
+        self.sources = sources
+        self.rated = rated or {}
+        self._lock = threading.Lock()
+        self._key: tuple[Any, ...] | None = None
+        self._pages: dict[tuple[Any, ...], tuple[str, list[tuple[str, str]], bytes]] = {}
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> list[bytes]:
+        from prometheus_client import CollectorRegistry, make_wsgi_app
+
+        readings = self.sources.read_all()
+        key = tuple((r.spec, r.reason, r.metrics) for r in readings)
+        variant = tuple(
+            environ.get(k, "")
+            for k in (
+                "REQUEST_METHOD",
+                "PATH_INFO",
+                "QUERY_STRING",
+                "HTTP_ACCEPT",
+                "HTTP_ACCEPT_ENCODING",
+            )
+        )
+        with self._lock:  # one render at a time: the other requests then find its page
+            if key != self._key:
+                self._key, self._pages = key, {}
+            page = self._pages.get(variant)
+            if page is None:
+                registry = CollectorRegistry(auto_describe=False)
+                registry.register(OverprovCollector(readings, self.rated))
+                got: list[Any] = []
+                body = b"".join(make_wsgi_app(registry)(environ, lambda *a: got.extend(a[:2])))
+                page = self._pages[variant] = (got[0], got[1], body)
+        start_response(page[0], page[1])
+        return [page[2]]
 
 
 def parse_listen(text: str) -> tuple[str, int]:
@@ -232,18 +244,48 @@ def parse_listen(text: str) -> tuple[str, int]:
     return m.group(1).strip("[]"), int(m.group(2))
 
 
-def serve(sources: list[str], host: str, port: int, smartctl: str = "smartctl", nvme: str = "nvme"):
-    """Start the HTTP server on a thread; returns (server, thread). Port 0 picks a free one."""
+class _Server(ThreadingMixIn, WSGIServer):
+    """One thread per connection, a deep listen queue, quiet about clients that go away."""
+
+    daemon_threads = True
+    request_queue_size = LISTEN_BACKLOG
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if isinstance(sys.exc_info()[1], (TimeoutError, ConnectionError)):
+            return  # idle past the timeout, or gone: nothing to report
+        super().handle_error(request, client_address)
+
+
+class _Handler(WSGIRequestHandler):
+    """No request log; ``timeout`` (set per server) closes a connection idle that long."""
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base's name
+        pass
+
+
+def serve(
+    sources: Sources,
+    host: str,
+    port: int,
+    idle_timeout_s: float = 15.0,
+    rated: dict[str, Any] | None = None,
+) -> Any:
+    """Start the HTTP server on a thread and return it (``server_port``: the port; 0 picks a
+    free one). A connection that sends nothing for ``idle_timeout_s`` is closed."""
     try:
-        from prometheus_client import CollectorRegistry, start_http_server
+        import prometheus_client  # noqa: F401 - MetricsApp imports it on each miss
     except ImportError:
         raise ToolError(
             "the exporter needs prometheus_client: pip install 'overprov[exporter]'"
         ) from None
+    from wsgiref.simple_server import make_server
 
-    registry = CollectorRegistry()
-    registry.register(OverprovCollector(sources, smartctl, nvme))
-    return start_http_server(port, addr=host, registry=registry)
+    family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0][0]
+    server_class = type("ExporterServer", (_Server,), {"address_family": family})
+    handler = type("ExporterHandler", (_Handler,), {"timeout": idle_timeout_s})
+    server = make_server(host, port, MetricsApp(sources, rated), server_class, handler)
+    threading.Thread(target=server.serve_forever, name="exporter-http", daemon=True).start()
+    return server
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -252,9 +294,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="Prometheus exporter: host/NAND bytes, WAF, wear and days left per drive",
         description=(
             "Serve Prometheus metrics for drives: host and NAND bytes written, lifetime WAF, "
-            "percentage used, available spare and projected remaining life, read again on each "
-            "scrape. Sources are saved files (--from-files) or devices (--device). See "
-            "docs/exporter.md for the metric names and example alert rules."
+            "percentage used, available spare and projected remaining life. Sources are saved "
+            "files (--from-files, read again when they change) or devices (--device, read "
+            "again once their reading is older than --cache). A source that cannot be read "
+            "gives read_ok 0 with a reason; the others keep reporting. See docs/exporter.md "
+            "for the metric names and example alert rules."
         ),
     )
     p.add_argument(
@@ -274,6 +318,49 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--device", action="append", default=[], metavar="DEV", help="a device (repeatable)"
     )
+    p.add_argument(
+        "--cache",
+        default="60s",
+        metavar="DURATION",
+        help="how long a device's reading is served before smartctl/nvme-cli run again "
+        "(default 60s; 0: every scrape)",
+    )
+    p.add_argument(
+        "--read-timeout",
+        default="10s",
+        metavar="DURATION",
+        help="time for one device's read, every smartctl/nvme-cli run included; a child still "
+        "running then is killed and the drive reports read_ok 0, reason timeout (default 10s)",
+    )
+    p.add_argument(
+        "--max-reads",
+        type=int,
+        default=4,
+        metavar="N",
+        help="smartctl/nvme-cli processes running at once, across all devices (default 4)",
+    )
+    p.add_argument(
+        "--idle-timeout",
+        default="15s",
+        metavar="DURATION",
+        help="close a client connection that sends nothing for this long (default 15s)",
+    )
+    p.add_argument(
+        "--rated-tbw",
+        action="append",
+        default=[],
+        metavar="DEVICE=TBW",
+        help="a drive's rated endurance in TB written (bare number: TB; e.g. nvme0=600 or "
+        "sda=1.2PB), exported as overprov_device_rated_endurance_bytes (repeatable)",
+    )
+    p.add_argument(
+        "--rated-dwpd",
+        action="append",
+        default=[],
+        metavar="DEVICE=DWPD:YEARS",
+        help="a drive's rating as drive writes per day over a warranty of YEARS years "
+        "(e.g. sda=0.3:5): DWPD x its capacity x 365 x YEARS bytes (repeatable)",
+    )
     p.add_argument("--smartctl", default="smartctl", metavar="PATH")
     p.add_argument("--nvme", default="nvme", metavar="PATH")
     p.set_defaults(func=run)
@@ -287,20 +374,42 @@ def run(args: argparse.Namespace) -> int:
         for part in spec.split(","):
             if not Path(part).is_file():
                 raise ConfigError(f"--from-files: {part}: no such file")
-    labels = [_device_label(s) for s in sources]
+    labels = [device_label(s) for s in sources]
     repeated = sorted({label for label in labels if labels.count(label) > 1})
     if repeated:
         raise ConfigError(
             "two sources would export the same device label (named after the file or "
             f"device): {', '.join(repeated)}; rename a file"
         )
+    rated = parse_rated(args.rated_tbw, args.rated_dwpd, labels)
+    cache_s = (
+        0.0 if args.cache.strip() in ("0", "0s") else parse_duration_seconds(args.cache, "--cache")
+    )
+    if args.max_reads < 1:
+        raise ConfigError(f"--max-reads: must be at least 1, got {args.max_reads}")
+    reads = Sources(
+        sources,
+        smartctl=args.smartctl,
+        nvme=args.nvme,
+        cache_s=cache_s,
+        timeout_s=parse_duration_seconds(args.read_timeout, "--read-timeout"),
+        max_reads=args.max_reads,
+    )
     host, port = parse_listen(args.listen)
-    server, _thread = serve(sources, host, port, args.smartctl, args.nvme)
-    print(f"overprov exporter: serving http://{host}:{server.server_port}/metrics", flush=True)
+    idle_s = parse_duration_seconds(args.idle_timeout, "--idle-timeout")
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    reads.start()  # files read, devices' first reads started, before the first scrape
+    server = serve(reads, host, port, idle_s, rated)
+    print(f"overprov exporter: serving http://{host}:{server.server_port}/metrics", flush=True)
     try:
-        stop.wait()
+        # A signal may be delivered to any thread; Python runs its handler in the main thread
+        # only when that thread wakes, so it wakes twice a second rather than blocking for ever.
+        while not stop.wait(0.5):
+            pass
     finally:
+        # Ctrl-C or SIGTERM: no smartctl/nvme-cli child outlives the exporter.
+        reads.close()
         server.shutdown()
+        server.server_close()
     return 0

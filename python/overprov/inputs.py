@@ -92,20 +92,30 @@ def check_finite(value: Any, where: str) -> None:
             stack.extend((v, f"{path}[{i}]") for i, v in enumerate(item))
 
 
-def parse_json(text: str, where: str, what: str = "JSON file") -> Any:
-    """JSON text → data, bounded: depth, no NaN/Infinity. ``where`` names the source."""
+def decode_json(text: str, where: str, what: str = "JSON file") -> Any:
+    """JSON text → data, bounded (depth, no NaN/Infinity: :class:`InputError`), leaving a
+    syntax error as :class:`json.JSONDecodeError` for a reader that accepts text which is not
+    JSON (an nvme-cli text output may start with "[")."""
     try:
         doc = json.loads(text, parse_constant=_refuse_constant)
-    except json.JSONDecodeError as exc:
-        raise InputError(
-            f"not valid JSON: {exc.msg}; expected a {what} ({where}:{exc.lineno})"
-        ) from None
+    except json.JSONDecodeError:
+        raise
     except ValueError as exc:
         raise InputError(f"{exc} is not a number; expected a {what} ({where})") from None
     except RecursionError:
         raise InputError(f"nested too deeply to be a {what} ({where})") from None
     check_depth(doc, where)
     return doc
+
+
+def parse_json(text: str, where: str, what: str = "JSON file") -> Any:
+    """JSON text → data, bounded: depth, no NaN/Infinity. ``where`` names the source."""
+    try:
+        return decode_json(text, where, what)
+    except json.JSONDecodeError as exc:
+        raise InputError(
+            f"not valid JSON: {exc.msg}; expected a {what} ({where}:{exc.lineno})"
+        ) from None
 
 
 def load_json(path: str | os.PathLike[str], what: str = "JSON file") -> Any:

@@ -438,6 +438,8 @@ def print_check(configs: list[dict[str, Any]]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     check_outputs(args)
+    if args.dask_scheduler is not None:
+        sweep.check_dask_scheduler(args.dask_scheduler)  # before any work, in 4 s at most
     configs = demo_configs() if args.demo else sweep_configs(config_from_args(args), args)
     # a preset is scaled as it is read; a trace's drive only when asked (it changes the fold)
     if not args.preset and not (args.trace and args.scale is None):
@@ -459,6 +461,8 @@ def run(args: argparse.Namespace) -> int:
     )
     if reports:
         write_outputs(args, list(reports), partial=reports.interrupted)
+    if reports.failure is not None:  # the Dask cluster was lost: finished runs written above
+        raise RunError(f"{reports.failure}; {len(reports)} finished run(s) kept")
     if reports.interrupted:
         raise KeyboardInterrupt  # the CLI's exit 130, after the finished runs are written
     return 0

@@ -10,8 +10,9 @@ nothing, so they can run anywhere at once. :func:`run_points` runs them
   and nothing to copy (a spawned process pool cost 1.2–1.4 s before the first point on this
   2-core machine under load), or
 - on a Dask distributed cluster (``dask_scheduler="tcp://host:8786"``; ``pip install
-  overprov[dask]``; docs/scale.md), where what a worker receives is the config as JSON text
-  and what it sends back is the report as JSON text: no simulator state crosses the network.
+  overprov[dask]``; docs/scale.md; ``overprov.sweep_dask``), where what a worker receives is
+  the config as JSON text and what it sends back is the report as JSON text: no simulator
+  state crosses the network.
 
 Every way gives the same reports, in the order of the configs: each point carries its own seed
 (``run.seed``), the core is deterministic for a seed, and a point never sees another. Only the
@@ -20,7 +21,9 @@ wall-clock fields (:data:`WALL_CLOCK_FIELDS`) differ. Points start costliest fir
 
 Ctrl-C stops the sweep and keeps the finished points: :func:`run_points` then returns the
 reports finished so far (a :class:`SweepReports` with ``interrupted`` set) instead of raising,
-and the points still running stop at their next chunk of host writes.
+and the points still running stop at their next chunk of host writes. A Dask cluster lost
+mid-sweep (every worker, or the scheduler) returns the finished points the same way, with
+``failure`` saying what happened; the caller keeps them and fails (exit 1).
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from overprov import engine
-from overprov.errors import ConfigError, OverprovError
+from overprov.errors import ConfigError, RunError
 from overprov.progress import ProgressBar
 from overprov.scaled_drive import planned_host_pages
 
@@ -44,22 +47,25 @@ WALL_CLOCK_FIELDS = ("wall_seconds", "host_pages_per_wall_second")
 #: How often the waiting process looks at the running points (seconds).
 _POLL_S = 0.1
 
-#: How long to try reaching a Dask scheduler before giving up (seconds).
-DASK_CONNECT_TIMEOUT_S = 30.0
-
 
 class SweepReports(list):
     """The reports of a sweep, in the order of its configs. ``interrupted`` is True when Ctrl-C
-    stopped the sweep: the list then holds only the points that finished, in config order, and
-    ``indices`` says which configs they are (0-based)."""
+    stopped the sweep, ``failure`` (a message) when the Dask cluster was lost: the list then
+    holds only the points that finished, in config order, and ``indices`` says which configs
+    they are (0-based)."""
 
     def __init__(
-        self, reports: Sequence[dict[str, Any]], indices: Sequence[int], planned: int
+        self,
+        reports: Sequence[dict[str, Any]],
+        indices: Sequence[int],
+        planned: int,
+        failure: str | None = None,
     ) -> None:
         super().__init__(reports)
         self.indices = list(indices)
         self.planned = planned
-        self.interrupted = len(self.indices) < planned
+        self.failure = failure
+        self.interrupted = len(self.indices) < planned and failure is None
 
 
 def default_jobs() -> int:
@@ -114,8 +120,9 @@ def run_points(
     texts = [json.dumps(cfg) for cfg in configs]
     if dask_scheduler is not None and jobs is not None:
         raise ConfigError("--jobs and --dask-scheduler: the cluster decides how many run at once")
+    failure = None
     if dask_scheduler is not None:
-        done = _run_dask(texts, longest_first(configs), dask_scheduler, progress, label)
+        done, failure = _run_dask(texts, longest_first(configs), dask_scheduler, progress, label)
     else:
         n = default_jobs() if jobs is None else jobs
         if n < 1:
@@ -126,9 +133,16 @@ def run_points(
         else:
             done = _run_local(configs, longest_first(configs), n, progress, label)
     indices = sorted(done)
+    if failure is not None and not indices:
+        raise RunError(f"{label}: {failure}; no point had finished")
     if configs and not indices:
         raise KeyboardInterrupt  # stopped before any point finished: nothing to keep
-    reports = SweepReports([done[i] for i in indices], indices, len(configs))
+    reports = SweepReports([done[i] for i in indices], indices, len(configs), failure)
+    if failure is not None:
+        print(
+            f"{label}: {failure}: {len(indices)} of {len(configs)} points finished; keeping those",
+            file=sys.stderr,
+        )
     if reports.interrupted:
         print(
             f"{label}: interrupted: {len(indices)} of {len(configs)} points finished; "
@@ -240,57 +254,22 @@ def _run_local(
     return done
 
 
-def _dask_client(address: str) -> Any:
-    try:
-        from distributed import Client
-    except ImportError as exc:
-        raise ConfigError(
-            f"--dask-scheduler {address}: Dask is not installed here; pip install 'overprov[dask]'"
-        ) from exc
-    try:
-        return Client(address, timeout=DASK_CONNECT_TIMEOUT_S, set_as_default=False)
-    except (OSError, TimeoutError) as exc:
-        raise ConfigError(f"--dask-scheduler {address}: cannot reach the scheduler: {exc}") from exc
+def check_dask_scheduler(address: str) -> None:
+    """Before any work: the address is well formed, Dask is installed and a scheduler answers
+    there (``overprov.sweep_dask.check``; errors name the address)."""
+    from overprov import sweep_dask
+
+    sweep_dask.check(address)
 
 
 def _run_dask(
     texts: list[str], order: list[int], address: str, progress: bool, label: str
-) -> dict[int, Any]:
-    from distributed import as_completed
+) -> tuple[dict[int, Any], str | None]:
+    from overprov import sweep_dask
 
-    client = _dask_client(address)
-    local_core = engine.core_version()
-    done: dict[int, dict[str, Any]] = {}
     bar = _PointsBar(f"{label} (Dask {address})", len(texts), progress)
-    futures: list[Any] = []
     try:
-        # pure=False: two equal configs are two points (the caller asked for both).
-        futures = client.map(run_point_json, [texts[i] for i in order], pure=False)
-        index = {f.key: i for f, i in zip(futures, order, strict=True)}
         bar(0)
-        for future in as_completed(futures, loop=client.loop):
-            try:
-                report = json.loads(future.result())
-            except OverprovError:
-                raise
-            except Exception as exc:
-                raise ConfigError(
-                    f"--dask-scheduler {address}: point {index[future.key] + 1} failed on "
-                    f"its worker: {type(exc).__name__}: {exc}"
-                ) from exc
-            if report.get("version") != local_core:
-                raise ConfigError(
-                    f"--dask-scheduler {address}: a worker runs simulator core "
-                    f"{report.get('version')!r}, this machine {local_core!r}: install the same "
-                    "overprov on the workers"
-                )
-            done[index[future.key]] = report
-            bar(len(done))
-    except KeyboardInterrupt:
-        pass
+        return sweep_dask.run(texts, order, address, run_point_json, engine.core_version(), bar)
     finally:
-        if futures:
-            client.cancel(futures)
-        client.close()
         bar.close()
-    return done

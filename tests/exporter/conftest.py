@@ -12,6 +12,7 @@ import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from overprov import cli
@@ -64,32 +65,36 @@ def scrape(url: str) -> str:
         return resp.read().decode()
 
 
-@pytest.fixture(scope="module")
-def exporter(tmp_path_factory) -> Iterator[Exporter]:
-    tmp = tmp_path_factory.mktemp("exporter")
+def start_exporter(*args: str, stderr: Any = subprocess.PIPE) -> tuple[subprocess.Popen, str]:
+    """``overprov exporter --listen 127.0.0.1:0 ARGS`` in its own process; (process, URL).
+    The caller stops it with :func:`stop`."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "overprov.cli", "exporter", "--listen", "127.0.0.1:0", *args],
+        stdout=subprocess.PIPE,
+        stderr=stderr,
+        text=True,
+    )
+    line = proc.stdout.readline()
+    if "serving http://127.0.0.1:" not in line:
+        stop(proc)
+        raise AssertionError(line + (proc.stderr.read() if proc.stderr else ""))
+    return proc, line.split("serving ", 1)[1].strip()
+
+
+def real_sources(tmp: Path) -> tuple[list[str], tuple[Path, Path]]:
+    """Every real smartctl and NVMe log sample, and one NVME_LOG,SMART_LOG pair."""
     smart_log = tmp / "constructed-smart-log.json"
     smart_log.write_text(json.dumps(CONSTRUCTED_SMART_LOG))
     pair = (DATA / "nvme-vendor" / "autoval-ssd-ocp-smart-add-log.json", smart_log)
     sources = [str(p) for p in (*SMART_FILES, *NVME_FILES)] + [f"{pair[0]},{pair[1]}"]
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "overprov.cli",
-            "exporter",
-            "--listen",
-            "127.0.0.1:0",
-            "--from-files",
-            *sources,
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    return sources, pair
+
+
+@pytest.fixture(scope="module")
+def exporter(tmp_path_factory) -> Iterator[Exporter]:
+    sources, pair = real_sources(tmp_path_factory.mktemp("exporter"))
+    proc, url = start_exporter("--from-files", *sources)
     try:
-        line = proc.stdout.readline()
-        assert "serving http://127.0.0.1:" in line, line + proc.stderr.read()
-        url = line.split("serving ", 1)[1].strip()
         yield Exporter(url, sources, pair)
     finally:
         stop(proc)

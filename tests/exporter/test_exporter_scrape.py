@@ -42,10 +42,13 @@ def expected_values(spec: str) -> tuple[str, dict[str, float | None]]:
         "overprov_device_host_written_bytes_total": rep["host_bytes"],
         "overprov_device_nand_written_bytes_total": nand,
         "overprov_device_write_amplification_ratio": rep["waf"],
-        "overprov_device_percentage_used": snap["percentage_used"],
-        "overprov_device_available_spare": spare,
+        "overprov_device_percentage_used_ratio": None
+        if snap["percentage_used"] is None
+        else snap["percentage_used"] * 0.01,
+        "overprov_device_available_spare_ratio": None if spare is None else spare * 0.01,
         "overprov_device_projected_remaining_seconds": None if days is None else days * 86400,
         "overprov_device_power_on_seconds_total": None if hours is None else hours * 3600,
+        "overprov_device_capacity_bytes": snap.get("capacity_bytes") or None,
     }
 
 
@@ -99,7 +102,7 @@ def test_nvme_pair_waf_by_hand(exporter, scraped):
     assert scraped[("overprov_device_write_amplification_ratio", device)] == pytest.approx(
         39_074_645_999_616 / 25_600_000_000_000
     )
-    assert scraped[("overprov_device_available_spare", device)] == 97
+    assert scraped[("overprov_device_available_spare_ratio", device)] == 0.97
 
 
 def test_a_sata_waf_by_hand(scraped):

@@ -3,18 +3,21 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from overprov import sweep
+from overprov import engine, sweep, sweep_dask
 from overprov.cli import main
 
 distributed = pytest.importorskip("distributed", reason="needs pip install 'overprov[dask]'")
@@ -34,8 +37,23 @@ def _dask_cli() -> list[str]:
     return [found]
 
 
+@dataclass
+class Cluster:
+    address: str
+    scheduler: subprocess.Popen
+    workers: list[subprocess.Popen]
+
+
+def kill(proc: subprocess.Popen) -> None:
+    """SIGKILL a process this test started, with its process group (a ``dask worker`` runs its
+    worker in a child process)."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=20)
+
+
 @pytest.fixture
-def local_cluster(tmp_path: Path) -> Iterator[str]:
+def cluster(tmp_path: Path) -> Iterator[Cluster]:
     """A scheduler and two single-thread workers on ephemeral ports of 127.0.0.1; the workers
     import this tree's overprov (PYTHONPATH). Everything is stopped afterwards."""
     env = {**os.environ, "PYTHONPATH": str(PYTHON_DIR)}
@@ -99,7 +117,7 @@ def local_cluster(tmp_path: Path) -> Iterator[str]:
         with distributed.Client(address, timeout=30) as client:
             client.wait_for_workers(2, timeout=90)
             assert len(client.scheduler_info()["workers"]) == 2
-        yield address
+        yield Cluster(address, procs[0], procs[1:])
     finally:
         for p in reversed(procs):
             if p.poll() is None:
@@ -112,6 +130,11 @@ def local_cluster(tmp_path: Path) -> Iterator[str]:
                 p.wait()
         for log in logs:
             log.close()
+
+
+@pytest.fixture
+def local_cluster(cluster: Cluster) -> str:
+    return cluster.address
 
 
 def test_dask_sweep_equals_local(local_cluster: str, tmp_path: Path) -> None:
@@ -148,7 +171,71 @@ def test_dask_sweep_equals_local(local_cluster: str, tmp_path: Path) -> None:
     assert sum(executed.values()) == 16 and len(executed) == 2
 
 
-def test_dask_scheduler_unreachable_names_the_address(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sweep, "DASK_CONNECT_TIMEOUT_S", 2.0)
-    with pytest.raises(Exception, match="--dask-scheduler tcp://127.0.0.1:9: cannot reach"):
-        sweep.run_points([{}], dask_scheduler="tcp://127.0.0.1:9")
+# Twelve points of about a second each on this 2-core VM: the sweep is still running when a
+# third point has finished.
+LONG_SWEEP = [
+    "simulate",
+    "--user-pages",
+    "1048576",
+    "--pages-per-block",
+    "64",
+    "--rho",
+    ",".join(f"{0.08 + 0.02 * i:.2f}" for i in range(12)),
+    "--drive-writes",
+    "2",
+    "--warmup",
+    "1",
+    "--no-progress",
+]
+
+
+def kill_after_points(address: str, points: int, victims: list[subprocess.Popen]) -> dict:
+    """In a thread: once ``points`` points have run on the workers, SIGKILL ``victims``;
+    the returned dict gets the monotonic time of the kill."""
+    when: dict = {}
+
+    def watch() -> None:
+        with distributed.Client(address, timeout=30, set_as_default=False) as client:
+            while True:
+                counts = client.run(lambda dask_worker: dask_worker.state.executed_count)
+                if sum(counts.values()) >= points:
+                    break
+                time.sleep(0.2)
+        when["killed_at"] = time.monotonic()
+        for proc in victims:
+            kill(proc)
+
+    thread = threading.Thread(target=watch, daemon=True)
+    thread.start()
+    when["thread"] = thread
+    return when
+
+
+def check_kept_runs(path: Path) -> list[dict]:
+    """The runs written after the loss: real results, each equal to the same config run here."""
+    runs = json.loads(path.read_text())["runs"]
+    assert 1 <= len(runs) < 12, len(runs)
+    again = engine.run(runs[0]["config"])
+    assert again["measured"] == runs[0]["measured"]
+    return runs
+
+
+@pytest.mark.parametrize("lose", ["workers", "scheduler"])
+def test_dask_losing_the_cluster_keeps_finished_points(
+    lose, cluster, tmp_path, monkeypatch, capsys
+):
+    monkeypatch.setattr(sweep_dask, "NO_WORKERS_S", 3.0)
+    victims = cluster.workers if lose == "workers" else [cluster.scheduler]
+    said = "no worker on the scheduler" if lose == "workers" else "lost the scheduler"
+    out = tmp_path / "sweep.json"
+    when = kill_after_points(cluster.address, 3, victims)
+    code = main([*LONG_SWEEP, "--dask-scheduler", cluster.address, "--json", str(out)])
+    ended = time.monotonic()
+    when["thread"].join(timeout=30)
+    err = capsys.readouterr().err
+    assert code == 1, err
+    assert said in err and "finished run(s) kept" in err, err
+    # no worker: NO_WORKERS_S; the scheduler: at most its reconnect time, twice
+    assert ended - when["killed_at"] < 2 * sweep_dask.CONNECT_TIMEOUT_S + 10.0
+    runs = check_kept_runs(out)
+    print(f"{lose} killed: exit 1 {ended - when['killed_at']:.1f} s later, {len(runs)} kept")

@@ -7,6 +7,7 @@ import os
 import shutil
 import stat
 import subprocess
+from collections.abc import Callable
 from typing import Any
 
 from overprov import inputs
@@ -27,11 +28,19 @@ def load_json_file(path: str | os.PathLike[str]) -> Any:
         ) from None
 
 
-def read_device(device: str, smartctl: str = "smartctl", timeout_s: float = 120.0) -> Any:
+#: Runs a tool's argv and returns its completed process (text output); raises ToolError when
+#: it cannot be run or does not finish in time (the exporter's bounded runner is one).
+ToolRun = Callable[[list[str]], "subprocess.CompletedProcess[str]"]
+
+
+def read_device(
+    device: str, smartctl: str = "smartctl", timeout_s: float = 120.0, run: ToolRun | None = None
+) -> Any:
     """Run ``smartctl -j -a DEVICE`` (plus ``-l devstat`` for ATA drives) and return the JSON.
 
     Needs root (or read access to the device). Raises ``ToolError`` when smartctl is missing,
-    cannot open the device, or prints no JSON.
+    cannot open the device, or prints no JSON. ``run`` runs smartctl instead of
+    ``subprocess.run`` with ``timeout_s`` (it then bounds the time itself).
     """
     exe = shutil.which(smartctl)
     if exe is None:
@@ -39,7 +48,7 @@ def read_device(device: str, smartctl: str = "smartctl", timeout_s: float = 120.
             f"smartctl not found ({smartctl!r}); install smartmontools (Debian: "
             "apt-get install smartmontools) or pass --smartctl PATH"
         )
-    data = _run_smartctl([exe, "-j", "-a", device], device, timeout_s)
+    data = _run_smartctl([exe, "-j", "-a", device], device, timeout_s, run)
     tool = data.get("smartctl") if isinstance(data, dict) else None
     status = tool.get("exit_status", 0) if isinstance(tool, dict) else 0
     if isinstance(status, int) and status & 0b11:
@@ -52,7 +61,7 @@ def read_device(device: str, smartctl: str = "smartctl", timeout_s: float = 120.
     protocol = (data.get("device") or {}).get("protocol")
     if protocol == "ATA" and "ata_device_statistics" not in data:
         try:
-            extra = _run_smartctl([exe, "-j", "-l", "devstat", device], device, timeout_s)
+            extra = _run_smartctl([exe, "-j", "-l", "devstat", device], device, timeout_s, run)
         except ToolError:
             extra = {}
         if isinstance(extra, dict) and "ata_device_statistics" in extra:
@@ -60,15 +69,20 @@ def read_device(device: str, smartctl: str = "smartctl", timeout_s: float = 120.
     return data
 
 
-def _run_smartctl(argv: list[str], device: str, timeout_s: float) -> Any:
+def _run_smartctl(argv: list[str], device: str, timeout_s: float, run: ToolRun | None) -> Any:
     try:
-        proc = subprocess.run(argv, capture_output=True, text=True, timeout=timeout_s, check=False)
+        if run is not None:
+            proc = run(argv)
+        else:
+            proc = subprocess.run(
+                argv, capture_output=True, text=True, timeout=timeout_s, check=False
+            )
     except subprocess.TimeoutExpired:
         raise ToolError(f"smartctl on {device} did not finish in {timeout_s:g} s") from None
     except OSError as exc:
         raise ToolError(f"cannot run {argv[0]}: {exc.strerror or exc}") from None
     try:
-        return json.loads(proc.stdout)
+        return inputs.decode_json(proc.stdout, f"smartctl -j on {device}", "smartctl -j output")
     except json.JSONDecodeError:
         detail = (proc.stderr or proc.stdout).strip().splitlines()
         raise ToolError(

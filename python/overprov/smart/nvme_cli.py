@@ -6,7 +6,6 @@ import argparse
 import sys
 from pathlib import Path
 
-from overprov import inputs
 from overprov.options import add_json_option
 from overprov.outputs import check_json_output, document, write_json
 from overprov.smart.nvme_logs import (
@@ -16,7 +15,12 @@ from overprov.smart.nvme_logs import (
     parse_nvme_log,
 )
 from overprov.smart.nvme_smart_log import parse_smart_log
-from overprov.smart.nvme_waf import format_nvme_report, nvme_report, read_device_logs
+from overprov.smart.nvme_waf import (
+    format_nvme_report,
+    nvme_report,
+    read_device_logs,
+    read_log_text,
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -54,10 +58,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def _read(path: Path) -> str:
-    return inputs.read_text(path, "saved nvme-cli log")
-
-
 def run(args: argparse.Namespace) -> int:
     return report_logs(
         args.nvme_log, args.smart_log, args.device, args.json, args.nvme, args.nvme_log_source
@@ -82,10 +82,10 @@ def report_logs(
     else:
         if nvme_log is None:
             raise NvmeLogError("--nvme-log FILE: give a saved nvme-cli log output")
-        reading = parse_nvme_log(_read(nvme_log), str(nvme_log), source_id)
+        reading = parse_nvme_log(read_log_text(nvme_log), str(nvme_log), source_id)
         smart = None
         if smart_log is not None:
-            smart = parse_smart_log(_read(smart_log), str(smart_log))
+            smart = parse_smart_log(read_log_text(smart_log), str(smart_log))
     out = sys.stderr if json_to == "-" else sys.stdout
     print(format_nvme_report(reading, smart), file=out)
     if json_to is not None:

@@ -22,6 +22,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from overprov import inputs
 from overprov.errors import OverprovError
 
 SOURCES_FILE = "data/nvme_log_sources.toml"
@@ -375,7 +376,7 @@ def parse_nvme_log(text: str, file: str = "<text>", source_id: str | None = None
     stripped = text.lstrip()
     if stripped.startswith(("{", "[")):
         try:
-            data = json.loads(text)
+            data = inputs.decode_json(text, file, "saved nvme-cli JSON output")
         except json.JSONDecodeError as exc:
             # Text outputs may start with "[" too (Samsung's "[015:000] ..." byte ranges).
             if stripped.startswith("{"):

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from overprov import inputs
 from overprov.smart.nvme_logs import NvmeLogError
 from overprov.smart.snapshot import Counter, parse_snapshot
 from overprov.smart.tables import NVME_DATA_UNIT_BYTES
@@ -65,7 +66,7 @@ def parse_smart_log(text: str, file: str = "<text>") -> NvmeSmartLog:
     """Read an ``nvme smart-log`` output (JSON or text) or an NVMe ``smartctl -j`` file."""
     if text.lstrip().startswith("{"):
         try:
-            data = json.loads(text)
+            data = inputs.decode_json(text, file, "saved nvme-cli JSON output")
         except json.JSONDecodeError as exc:
             raise NvmeLogError(f"{file}: line {exc.lineno}: not valid JSON: {exc.msg}") from None
         if not isinstance(data, dict):

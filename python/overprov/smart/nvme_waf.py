@@ -15,9 +15,11 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from overprov import inputs
 from overprov.blockdev import find_tool, run_tool
 from overprov.errors import ToolError
 from overprov.smart.cli import format_lifetime, report_to_dict
+from overprov.smart.device import ToolRun
 from overprov.smart.nvme_logs import (
     LogReading,
     NvmeLogError,
@@ -32,11 +34,9 @@ from overprov.smart.wear import LifetimeReport, lifetime_report
 SMART_LOG_COMMAND = ("nvme", "smart-log", "{device}", "-o", "json")
 
 
-def _read_text(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8", errors="replace")
-    except OSError as exc:
-        raise NvmeLogError(f"{path}: cannot read: {exc.strerror or exc}") from None
+def read_log_text(path: str | Path) -> str:
+    """A saved nvme-cli output, read bounded (``overprov.inputs``: size, UTF-8, a regular file)."""
+    return inputs.read_text(path, "saved nvme-cli log")
 
 
 def _host_from_log(reading: LogReading) -> Counter | None:
@@ -220,10 +220,10 @@ def nvme_waf_from_files(nvme_log: Path, smart_log: Path | None = None) -> dict[s
     ``smart_log`` is ``nvme smart-log -o json`` (or its text), or ``smartctl -j -a`` JSON of
     the same drive, read at the same time as ``nvme_log``.
     """
-    reading = parse_nvme_log(_read_text(Path(nvme_log)), str(nvme_log))
+    reading = parse_nvme_log(read_log_text(nvme_log), str(nvme_log))
     smart = None
     if smart_log is not None:
-        smart = parse_smart_log(_read_text(Path(smart_log)), str(smart_log))
+        smart = parse_smart_log(read_log_text(smart_log), str(smart_log))
     return nvme_report(reading, smart)
 
 
@@ -251,20 +251,25 @@ def format_nvme_report(reading: LogReading, smart: NvmeSmartLog | None) -> str:
 # Live devices: run nvme-cli (needs root and an NVMe controller)
 
 
-def _output(argv: list[str]) -> str | None:
+def _output(argv: list[str], run: ToolRun | None) -> str | None:
     """Standard output of a successful nvme-cli run; None when the drive refused the command."""
-    proc = run_tool(argv, check=False)
+    proc = run_tool(argv, check=False) if run is None else run(argv)
     return proc.stdout if proc.returncode == 0 and proc.stdout.strip() else None
 
 
-def read_device_logs(device: str, nvme: str = "nvme") -> tuple[LogReading, NvmeSmartLog]:
+def read_device_logs(
+    device: str, nvme: str = "nvme", run: ToolRun | None = None
+) -> tuple[LogReading, NvmeSmartLog]:
     """Read the SMART log and the first NAND-write log ``device`` answers, through nvme-cli.
 
     Tries the logs of the sources table in order; a drive that lacks a log fails that command,
     and the next is tried. Raises ToolError when nvme-cli is missing or no log answers.
+    ``run`` runs nvme-cli instead of ``blockdev.run_tool`` (the exporter's bounded runner).
     """
     exe = find_tool(nvme)
-    smart_text = _output([exe, *(a.replace("{device}", device) for a in SMART_LOG_COMMAND[1:])])
+    smart_text = _output(
+        [exe, *(a.replace("{device}", device) for a in SMART_LOG_COMMAND[1:])], run
+    )
     if smart_text is None:
         raise ToolError(f"nvme smart-log {device} failed: is it an NVMe controller? (root?)")
     smart = parse_smart_log(smart_text, f"{device} smart-log")
@@ -272,7 +277,7 @@ def read_device_logs(device: str, nvme: str = "nvme") -> tuple[LogReading, NvmeS
     for source in load_sources():
         argv = source.argv(device, exe)
         tried.append(" ".join(source.command[1:3]))
-        text = _output(argv)
+        text = _output(argv, run)
         if text is None:
             continue
         try:
