@@ -195,7 +195,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--sectors",
-        type=int,
+        type=units.COUNT,
         help="instead of a capacity: an LBA count, converted back to advertised GB (IDEMA)",
     )
     p.add_argument(

@@ -13,7 +13,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from overprov import engine, presets, scaled_drive, sim_estimate, sweep, trace_options, trace_output
+from overprov import (
+    engine,
+    presets,
+    scaled_drive,
+    sim_estimate,
+    sweep,
+    trace_options,
+    trace_output,
+    units,
+)
 from overprov.config_file import core_message
 from overprov.engine import merge, validate
 from overprov.errors import ConfigError, RunError
@@ -32,14 +41,8 @@ from overprov.simulate_output import (
     format_timed_table,
     write_series_csv,
 )
-from overprov.units import (
-    human_bytes,
-    parse_block_size,
-    parse_duration_seconds,
-    parse_number_list,
-    parse_size,
-)
-from overprov.workload_options import PATTERNS, pattern_overrides_from_args
+from overprov.units import human_bytes
+from overprov.workload_options import add_pattern_options, pattern_overrides_from_args
 
 __all__ = ["register", "run"]
 
@@ -65,19 +68,19 @@ def config_from_args(args: argparse.Namespace) -> dict[str, Any]:
     }
     g, f, w, r = over["geometry"], over["ftl"], over["workload"], over["run"]
     if args.page_size is not None:
-        g["page_size_bytes"] = parse_block_size(args.page_size, "--page-size")
+        g["page_size_bytes"] = args.page_size
     if args.pages_per_block is not None:
         g["pages_per_block"] = args.pages_per_block
     if args.physical_blocks is not None:
         g["physical_blocks"] = args.physical_blocks
     if args.physical_bytes is not None:
-        g["physical_bytes"] = parse_size(args.physical_bytes, "--physical-bytes")
+        g["physical_bytes"] = args.physical_bytes
     if args.advertised is not None:
-        g["advertised_bytes"] = parse_size(args.advertised, "--advertised")
+        g["advertised_bytes"] = args.advertised
     if args.user_pages is not None:
         g["user_pages"] = args.user_pages
     if args.user_bytes is not None:
-        g["user_bytes"] = parse_size(args.user_bytes, "--user-bytes")
+        g["user_bytes"] = args.user_bytes
     if args.policy:
         f["policy"] = args.policy
     if args.d is not None:
@@ -102,7 +105,7 @@ def config_from_args(args: argparse.Namespace) -> dict[str, Any]:
     if args.trim_pct is not None:
         w["trim_percent"] = args.trim_pct
     if args.bs is not None:
-        w["request_bytes"] = parse_block_size(args.bs, "--bs")
+        w["request_bytes"] = args.bs
     if args.bssplit is not None:
         w["bssplit"] = args.bssplit
     if args.precondition:
@@ -127,9 +130,9 @@ def config_from_args(args: argparse.Namespace) -> dict[str, Any]:
     if host:
         t["host"] = host
     if args.duration is not None:
-        t["duration_s"] = parse_duration_seconds(args.duration, "--duration")
+        t["duration_s"] = args.duration
     if args.interval_s is not None:
-        t["interval_s"] = parse_duration_seconds(args.interval_s, "--interval-s")
+        t["interval_s"] = args.interval_s
     if t or args.timed:
         t["enabled"] = True
         over["timing"] = t
@@ -143,13 +146,13 @@ def sweep_configs(base: dict[str, Any], args: argparse.Namespace) -> list[dict[s
         raise ConfigError("--rho and --extra-op: give one way of stating OP, not both")
     geo = base.get("geometry", {})
     if args.rho:
-        values = parse_number_list(args.rho, "--rho", "0.07,0.28")
+        values = args.rho
         # ρ with the user size fixed (or the physical size, when that is what was given)
         key, clear = "op_ratio", ("extra_op_percent",)
         if any(geo.get(k) is not None for k in ("physical_blocks", "physical_bytes")):
             clear += ("user_pages", "user_bytes")
     elif args.extra_op:
-        values = parse_number_list(args.extra_op, "--extra-op")
+        values = args.extra_op
         # extra OP fixes the drive (physical and advertised size) and shrinks the user space
         key, clear = "extra_op_percent", ("op_ratio", "user_pages", "user_bytes")
     else:
@@ -237,7 +240,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     par = p.add_argument_group("parallel runs (docs/scale.md)")
     par.add_argument(
         "--jobs",
-        type=int,
+        type=units.COUNT,
         metavar="N",
         help="run up to N points of a sweep at once, each on its own thread (default: the "
         "cores this process may use); the results are those of a serial run",
@@ -266,9 +269,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     tm = p.add_argument_group("simulated time (IOPS, latency, performance states)")
     tm.add_argument("--timed", action="store_true", help="simulate time with default timings")
-    tm.add_argument("--qd", type=int, metavar="N", help="closed-loop queue depth (default 32)")
     tm.add_argument(
-        "--open-iops", type=float, metavar="N", help="open loop: requests arrive at N per second"
+        "--qd", type=units.COUNT, metavar="N", help="closed-loop queue depth (default 32)"
+    )
+    tm.add_argument(
+        "--open-iops",
+        type=units.POSITIVE,
+        metavar="N",
+        help="open loop: requests arrive at N per second",
     )
     tm.add_argument(
         "--write-through",
@@ -278,43 +286,63 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     tm.add_argument(
         "--duration",
+        type=units.DURATION,
         metavar="TIME",
         help="simulated time of the measured part (90s, 10min, 2h; a bare number is seconds)",
     )
-    tm.add_argument("--interval-s", metavar="TIME", help="series interval (default 1 s)")
+    tm.add_argument(
+        "--interval-s", type=units.DURATION, metavar="TIME", help="series interval (default 1 s)"
+    )
     tm.add_argument("--series", metavar="FILE.csv", help="write the time series as CSV")
     add_host_options(p.add_argument_group("host: jobs and arrays of drives (imply --timed)"))
     g = p.add_argument_group("drive geometry and capacity (default: 4 GiB user, ρ = 0.28)")
-    g.add_argument("--page-size", metavar="SIZE", help="flash page / mapping unit (e.g. 4k)")
-    g.add_argument("--pages-per-block", type=int, metavar="N", help="pages per erase block (b)")
-    g.add_argument("--physical-blocks", type=int, metavar="N", help="physical erase blocks")
-    g.add_argument("--physical-bytes", metavar="SIZE", help="physical NAND size (e.g. 256GiB)")
-    g.add_argument("--user-pages", type=int, metavar="N", help="user capacity in pages (LBAs)")
-    g.add_argument("--user-bytes", metavar="SIZE", help="user capacity (e.g. 240G)")
+    g.add_argument(
+        "--page-size",
+        type=units.BLOCK_SIZE,
+        metavar="SIZE",
+        help="flash page / mapping unit (e.g. 4k)",
+    )
+    g.add_argument(
+        "--pages-per-block", type=units.COUNT, metavar="N", help="pages per erase block (b)"
+    )
+    g.add_argument("--physical-blocks", type=units.COUNT, metavar="N", help="physical erase blocks")
+    g.add_argument(
+        "--physical-bytes", type=units.SIZE, metavar="SIZE", help="physical NAND size (e.g. 256GiB)"
+    )
+    g.add_argument(
+        "--user-pages", type=units.COUNT, metavar="N", help="user capacity in pages (LBAs)"
+    )
+    g.add_argument(
+        "--user-bytes", type=units.SIZE, metavar="SIZE", help="user capacity (e.g. 240G)"
+    )
     g.add_argument(
         "--rho",
+        type=units.RHO_LIST,
         metavar="RHO[,RHO..]",
-        help="total over-provisioning ρ = (T−U)/U as a fraction, e.g. 0.28; a list sweeps",
+        help="total over-provisioning ρ = (T−U)/U as a fraction, e.g. 0.28 (28%% is refused: "
+        "it is not 0.28); a list sweeps",
     )
     add_retired_op(p)
     g.add_argument(
         "--extra-op",
+        type=units.EXTRA_OP_LIST,
         metavar="PCT[,PCT..]",
-        help="extra OP in %% of the advertised capacity left unused (the NAS "
+        help="extra OP in %% of the advertised capacity left unused (20 or 20%%) (the NAS "
         "vendor's 1–60%% setting); a list sweeps",
     )
     g.add_argument(
         "--advertised",
+        type=units.SIZE,
         metavar="SIZE",
         help="advertised capacity for --extra-op (default: physical size / 1.0737, "
         "NAND in GiB sold in GB)",
     )
     f = p.add_argument_group("FTL")
     f.add_argument("--policy", choices=POLICIES, help="GC victim policy")
-    f.add_argument("--d", type=int, metavar="D", help="sample size for d-choices")
+    f.add_argument("--d", type=units.COUNT, metavar="D", help="sample size for d-choices")
     f.add_argument(
         "--gc-free-blocks",
-        type=int,
+        type=units.COUNT_OR_ZERO,
         metavar="N",
         help="GC runs when this many free blocks or fewer remain",
     )
@@ -335,12 +363,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     f.add_argument(
         "--static-wl",
-        type=int,
+        type=units.COUNT,
         metavar="SPREAD",
         help="static wear levelling when max−min erase count exceeds SPREAD",
     )
     w = p.add_argument_group("workload")
-    w.add_argument("--workload", choices=PATTERNS, help="address pattern")
+    add_pattern_options(w)
     w.add_argument(
         "--random-map",
         action="store_true",
@@ -348,23 +376,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     w.add_argument(
         "--span",
-        type=float,
+        type=units.PERCENT_POSITIVE,
         metavar="PCT",
         help="only the first PCT%% of the user LBAs are accessed",
     )
-    w.add_argument("--read-pct", type=float, metavar="PCT", help="share of reads")
-    w.add_argument("--trim-pct", type=float, metavar="PCT", help="share of TRIM requests")
-    w.add_argument("--bs", metavar="SIZE", help="request size, fio style (4k, 64k, 512)")
+    w.add_argument("--read-pct", type=units.PERCENT, metavar="PCT", help="share of reads")
+    w.add_argument("--trim-pct", type=units.PERCENT, metavar="PCT", help="share of TRIM requests")
+    w.add_argument(
+        "--bs", type=units.BLOCK_SIZE, metavar="SIZE", help="request size, fio style (4k, 64k, 512)"
+    )
     w.add_argument("--bssplit", metavar="MIX", help="request-size mix, fio syntax (4k/67:8k/33)")
-    w.add_argument(
-        "--hot",
-        metavar="ACCESS/SPACE",
-        help="hot/cold: ACCESS%% of writes to SPACE%% of the span, e.g. 80/20",
-    )
-    w.add_argument(
-        "--zones", metavar="A/S:A/S..", help="zoned distribution, fio syntax, e.g. 50/5:30/15:20/80"
-    )
-    w.add_argument("--zipf-theta", type=float, metavar="THETA", help="Zipf exponent (0.99)")
     r = p.add_argument_group("run")
     r.add_argument(
         "--precondition",
@@ -372,21 +393,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="fill the drive first: in order, in random order, or not at all",
     )
     r.add_argument(
-        "--drive-writes", type=float, metavar="N", help="measured host writes, in user capacities"
+        "--drive-writes",
+        type=units.POSITIVE,
+        metavar="N",
+        help="measured host writes, in user capacities",
     )
     r.add_argument(
         "--warmup",
-        type=float,
+        type=units.NON_NEGATIVE,
         metavar="N",
         help="host writes before measurement, in user capacities",
     )
     r.add_argument(
         "--interval-pct",
-        type=float,
+        type=units.PERCENT_POSITIVE,
         metavar="PCT",
         help="record WAF every PCT%% of user capacity written",
     )
-    r.add_argument("--seed", type=int, help="random seed (same seed, same result)")
+    r.add_argument("--seed", type=units.COUNT_OR_ZERO, help="random seed (same seed, same result)")
     trace_options.add_trace_options(p)
     p.set_defaults(func=run)
 

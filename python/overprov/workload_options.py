@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from overprov import units
 from overprov.errors import ConfigError
 
 PATTERNS = ("uniform", "sequential", "hot-cold", "zoned", "zipf", "jesd219")
@@ -71,7 +72,9 @@ def add_pattern_options(group: Any) -> None:
     group.add_argument(
         "--zones", metavar="A/S:A/S..", help="zoned distribution, fio syntax, e.g. 50/5:30/15:20/80"
     )
-    group.add_argument("--zipf-theta", type=float, metavar="THETA", help="Zipf exponent (0.99)")
+    group.add_argument(
+        "--zipf-theta", type=units.NON_NEGATIVE, metavar="THETA", help="Zipf exponent (0.99)"
+    )
 
 
 def pattern_overrides_from_args(args: argparse.Namespace) -> dict[str, Any]:

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from overprov import presets
+from overprov import presets, units
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import plan as planmod
 from overprov.calibrate import predict as predmod
@@ -23,7 +23,6 @@ from overprov.errors import ConfigError
 from overprov.options import add_json_option, add_retired_op
 from overprov.outputs import check_json_output, check_output_dir
 from overprov.profile.results import upgrade
-from overprov.units import parse_number_list, parse_size_bytes
 from overprov.workload_options import add_pattern_options, pattern_overrides_from_args
 
 DEFAULT_LEVELS = [float(x) for x in range(0, 65, 5)]
@@ -64,13 +63,14 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument(
         "--extra-op",
+        type=units.EXTRA_OP_LIST,
         default=None,
         metavar="LIST",
-        help="extra OP levels to predict, in %% (default 0,5,10,...,60)",
+        help="extra OP levels to predict, in %% (20 or 20%%; default 0,5,10,...,60)",
     )
     p.add_argument(
         "--target-iops",
-        type=float,
+        type=units.POSITIVE,
         default=None,
         metavar="N",
         help="recommend the smallest extra OP predicted to sustain N IOPS",
@@ -100,7 +100,7 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument(
         "--fob-iops",
-        type=float,
+        type=units.POSITIVE,
         default=None,
         metavar="N",
         help="fresh-out-of-box IOPS you have (a data sheet's random-write figure): with "
@@ -116,7 +116,7 @@ def register(subparsers: Any) -> None:
     add_pattern_options(wl)
     p.add_argument(
         "--jobs",
-        type=int,
+        type=units.COUNT,
         default=None,
         metavar="N",
         help="simulate up to N of the twin's levels (and a workload's WAF curve) at once, each "
@@ -125,12 +125,14 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument(
         "--advertised",
+        type=units.SIZE,
         default=None,
         metavar="SIZE",
-        help="the drive's user capacity (e.g. 512GB), with --physical",
+        help="the drive's user capacity (e.g. 512GB; a bare number is bytes), with --physical",
     )
     p.add_argument(
         "--physical",
+        type=units.SIZE,
         default=None,
         metavar="SIZE",
         help="the drive's raw NAND (e.g. 512GiB): with figures, predict with two readings of "
@@ -163,9 +165,14 @@ def parse_pairs(text: str, option: str) -> list[tuple[float, float]]:
         if not sep:
             raise ConfigError(f"{option}: {part.strip()!r} is not OP:VALUE (e.g. 20:25000)")
         try:
-            out.append((float(op.strip().rstrip("%")), float(value.strip().replace("_", ""))))
-        except ValueError:
-            raise ConfigError(f"{option}: {part.strip()!r} is not OP:VALUE with numbers") from None
+            out.append(
+                (
+                    units.parse_percent(op, option, lo=0.0, hi=100.0, hi_open=True),
+                    units.parse_number(value, option, lo=0.0, lo_open=True),
+                )
+            )
+        except ConfigError as exc:
+            raise ConfigError(f"{exc} (in {part.strip()!r}, OP:VALUE e.g. 20:25000)") from None
     if not out:
         raise ConfigError(f"{option}: no points given")
     return out
@@ -247,10 +254,6 @@ def measure_target(args: argparse.Namespace, out: Path, levels: list[float]) -> 
     return m
 
 
-def _size(text: str | None, option: str) -> int | None:
-    return int(parse_size_bytes(text, option, bare_unit="gb")) if text else None
-
-
 # ------------------------------------------------------------------------------- run
 
 
@@ -312,11 +315,7 @@ def _summary(pred: dict[str, Any]) -> str:
 def run(args: argparse.Namespace) -> int:
     check_json_output(args.json)
     check_output_dir(args.out, "--out")
-    levels = (
-        parse_number_list(args.extra_op, "--extra-op", "0,10,20")
-        if args.extra_op
-        else list(DEFAULT_LEVELS)
-    )
+    levels = args.extra_op or list(DEFAULT_LEVELS)
     sources = [bool(args.target), args.from_dir is not None, bool(args.points or args.waf_points)]
     if sum(sources) != 1:
         raise ConfigError("give exactly one of TARGET, --from DIR, or --points/--waf-points")
@@ -326,8 +325,7 @@ def run(args: argparse.Namespace) -> int:
             "--workload/--hot/--zones/--zipf-theta: for figures given with --points or "
             "--waf-points (calibrate measures a target with uniform random 4 KiB writes)"
         )
-    advertised = _size(args.advertised, "--advertised")
-    physical = _size(args.physical, "--physical")
+    advertised, physical = args.advertised, args.physical
     native_op = None
     if physical is not None:
         if advertised is None:
@@ -356,8 +354,6 @@ def run(args: argparse.Namespace) -> int:
         out = args.out or Path("overprov-calibrate-points")
         points = user_points(args.points, args.waf_points)
         if fob is not None:
-            if fob <= 0:
-                raise ConfigError("--fob-iops: must be positive")
             points.append(fitmod.Point(0.0, fob, USER_POINT_REL_SD, fresh=True))
         source = "fitted to user points " + ", ".join(
             f"{p.extra_op_percent:g}%:{p.iops or ''}/{p.waf or ''}" for p in points
