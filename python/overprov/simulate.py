@@ -157,12 +157,41 @@ def sweep_configs(base: dict[str, Any], args: argparse.Namespace) -> list[dict[s
         key, clear = "extra_op_percent", ("op_ratio", "user_pages", "user_bytes")
     else:
         return [base]
+    for attr, field in (("user_pages", "user_pages"), ("user_bytes", "user_bytes")):
+        if getattr(args, attr, None) is not None and field in clear:
+            given = "--rho with the physical size" if args.rho else "--extra-op"
+            raise ConfigError(
+                f"--{attr.replace('_', '-')}: {given} sets the user capacity; give one of them"
+            )
     configs = []
     for v in values:
         g = {k: x for k, x in geo.items() if k not in clear}
         g[key] = v
         configs.append({**base, "geometry": g})
     return configs
+
+
+#: dest → option string of every simulate option (filled by :func:`register`).
+_OPTION_OF: dict[str, str] = {}
+#: Options that do not describe the simulated drive, its workload or its run: the ones
+#: ``--demo`` (a fixed sweep) takes.
+_OUTPUT_OPTIONS = frozenset(
+    {"demo", "out", "json", "no_progress", "check", "force", "jobs", "dask_scheduler"}
+)
+
+
+def refuse_beside_demo(args: argparse.Namespace) -> None:
+    """``--demo`` is a fixed sweep: a drive, workload or run option given with it would be
+    ignored, so it is refused by name."""
+    for dest, value in vars(args).items():
+        option = _OPTION_OF.get(dest)
+        if option is None or dest in _OUTPUT_OPTIONS:
+            continue
+        if value is not None and value is not False:
+            raise ConfigError(
+                f"{option}: --demo is a fixed sweep (16 GB drive, extra OP 0–60 %); "
+                f"leave {option} out, or leave --demo out and give the drive yourself"
+            )
 
 
 def demo_configs() -> list[dict[str, Any]]:
@@ -413,6 +442,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     r.add_argument("--seed", type=units.COUNT_OR_ZERO, help="random seed (same seed, same result)")
     trace_options.add_trace_options(p)
     p.set_defaults(func=run)
+    _OPTION_OF.update({a.dest: a.option_strings[-1] for a in p._actions if a.option_strings})
 
 
 def check_outputs(args: argparse.Namespace) -> None:
@@ -462,6 +492,8 @@ def print_check(configs: list[dict[str, Any]]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     check_outputs(args)
+    if args.demo:
+        refuse_beside_demo(args)
     configs = demo_configs() if args.demo else sweep_configs(config_from_args(args), args)
     # a preset is scaled as it is read; a trace's drive only when asked (it changes the fold)
     if not args.preset and not (args.trace and args.scale is None):

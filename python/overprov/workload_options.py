@@ -41,6 +41,25 @@ def workload_overrides(
 ) -> dict[str, Any]:
     """The ``workload`` keys the flags set (nothing for flags not given)."""
     w: dict[str, Any] = {}
+    shapes = [
+        (option, own)
+        for option, own, value in (
+            ("--hot", "hot-cold", hot),
+            ("--zones", "zoned", zones),
+            ("--zipf-theta", "zipf", zipf_theta),
+        )
+        if value is not None
+    ]
+    if len(shapes) > 1:
+        raise ConfigError(
+            f"{shapes[1][0]}: {shapes[0][0]} already gives the pattern ({shapes[0][1]}); "
+            "give one shape"
+        )
+    for option, own in shapes:
+        if pattern and pattern != own:
+            raise ConfigError(
+                f"{option}: shapes the {own} pattern, not --workload {pattern}; leave one out"
+            )
     if pattern:
         w["pattern"] = pattern
     if hot is not None:

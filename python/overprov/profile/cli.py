@@ -273,6 +273,10 @@ def run(args: argparse.Namespace) -> int:
     else:
         if not args.target:
             raise ConfigError("TARGET: give a block device, a file, or --resume DIR")
+        if args.target.startswith("sim:") and args.ioengine is not None:
+            raise ConfigError(
+                "--ioengine: a simulated drive (sim:) runs no fio; leave --ioengine out"
+            )
         settings = _settings_from_args(args)
         out = args.out or _default_out(args.target)
         profile = Profile.create(
