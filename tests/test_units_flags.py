@@ -102,3 +102,19 @@ def test_the_same_flags_alone_still_run(overprov_cli):
     ):
         rc, _, err = overprov_cli(*argv)
         assert rc == 0, (argv, err)
+
+
+def test_target_options_declared_once(command_parsers):
+    """profile, calibrate and qualify take TARGET, --allow-hdd and the confirmation flag from
+    one declaration (options.add_target_options): the same words, the same destination."""
+    from overprov.blockdev import CONFIRM_FLAG
+
+    seen = {}
+    for name in ("profile", "calibrate", "qualify"):
+        actions = {a.dest: a for a in command_parsers[name]._actions}
+        seen[name] = tuple(
+            (actions[d].option_strings, actions[d].help, actions[d].metavar)
+            for d in ("target", "allow_hdd", "confirm")
+        )
+        assert actions["confirm"].option_strings == [CONFIRM_FLAG]
+    assert seen["profile"] == seen["calibrate"] == seen["qualify"]

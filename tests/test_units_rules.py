@@ -22,12 +22,6 @@ def refused(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
     return capsys.readouterr().err
 
 
-def subparsers() -> dict[str, argparse.ArgumentParser]:
-    parser = cli.build_parser()
-    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    return dict(sub.choices)
-
-
 #: A positional each command needs to reach its options (nothing is run: parsing only).
 POSITIONAL = {
     "capacity": [],
@@ -40,32 +34,32 @@ POSITIONAL = {
 }
 
 
-def numeric_options() -> list[tuple[str, str, units.Arg]]:
-    """(command, option, type) of every option read by one of the units rules."""
+def numeric_options(parsers: dict[str, argparse.ArgumentParser]) -> list[tuple[str, str]]:
+    """(command, option) of every option read by one of the units rules."""
     out = []
-    for name, sp in subparsers().items():
+    for name, sp in parsers.items():
         for action in sp._actions:
             if action.option_strings and isinstance(action.type, units.Arg):
-                out.append((name, action.option_strings[0], action.type))
+                out.append((name, action.option_strings[0]))
     return out
 
 
-def test_no_option_reads_a_number_its_own_way():
+def test_no_option_reads_a_number_its_own_way(command_parsers):
     """Every number goes through a units rule: argparse's float() takes 'nan' and 'inf', its
     int() takes '-5' for a queue depth."""
     own = [
         f"{name} {action.option_strings[0]}"
-        for name, sp in subparsers().items()
+        for name, sp in command_parsers.items()
         for action in sp._actions
         if action.option_strings and action.type in (float, int) and not action.choices
     ]
     assert own == []
-    assert len(numeric_options()) > 60
+    assert len(numeric_options(command_parsers)) > 60
 
 
 @pytest.mark.parametrize("bad", ["nan", "inf", "-inf", "NaN%"])
-def test_nan_and_infinity_refused_by_every_numeric_option(capsys, bad):
-    for name, option, _ in numeric_options():
+def test_nan_and_infinity_refused_by_every_numeric_option(capsys, command_parsers, bad):
+    for name, option in numeric_options(command_parsers):
         err = refused(capsys, name, *POSITIONAL.get(name, []), option, bad)
         assert f"argument {option}: " in err, (name, option, err)
 
@@ -146,9 +140,9 @@ def test_tbw_one_rule_bare_number_is_tb():
         assert tb == pytest.approx([600.0] * 3)  # TB (600TB was refused)
 
 
-def test_tbw_help_states_the_rule():
+def test_tbw_help_states_the_rule(command_parsers):
     for name in ("plan", "report", "profile"):
-        text = subparsers()[name].format_help()
+        text = command_parsers[name].format_help()
         assert "bare number is TB" in " ".join(text.split()), name
 
 

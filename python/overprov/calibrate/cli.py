@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from overprov import presets, units
+from overprov import units
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import plan as planmod
 from overprov.calibrate import predict as predmod
@@ -20,7 +20,7 @@ from overprov.calibrate import spare_readings
 from overprov.calibrate.chart import write_chart
 from overprov.calibrate.measure import Measurement, measure, write_counters
 from overprov.errors import ConfigError
-from overprov.options import add_json_option, add_retired_op
+from overprov.options import add_json_option, add_retired_op, add_target_options
 from overprov.outputs import check_json_output, check_output_dir
 from overprov.profile.results import upgrade
 from overprov.workload_options import add_pattern_options, pattern_overrides_from_args
@@ -45,15 +45,7 @@ def register(subparsers: Any) -> None:
             "MEASURING A TARGET DESTROYS ALL DATA ON IT AND WEARS THE DRIVE."
         ),
     )
-    p.add_argument(
-        "target",
-        nargs="?",
-        metavar="TARGET",
-        help="block device or file (several comma-separated: one RAID group), or "
-        "sim:NAME|PATH.toml[@SCALE] for a simulated drive (presets: "
-        + ", ".join(presets.names())
-        + ")",
-    )
+    add_target_options(p, optional=True)
     p.add_argument(
         "--budget",
         default=None,
@@ -138,16 +130,6 @@ def register(subparsers: Any) -> None:
         help="the drive's raw NAND (e.g. 512GiB): with figures, predict with two readings of "
         "it (its spare partly unused, or used k times as well as the twin's GC) and combine them; "
         "with a TARGET, fix the native OP to it",
-    )
-    p.add_argument("--allow-hdd", action="store_true", help="accept a rotational device")
-    p.add_argument(
-        "--i-understand-this-destroys-data",
-        dest="confirm",
-        action="append",
-        default=[],
-        metavar="DEVICE",
-        help="confirm that DEVICE may be overwritten: required for every block device, "
-        "blank or not (as for profile)",
     )
     p.set_defaults(func=run)
 

@@ -7,10 +7,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from overprov import presets, units
-from overprov.blockdev import CONFIRM_FLAG
+from overprov import units
 from overprov.errors import EXIT_NO_ANSWER, ConfigError
-from overprov.options import add_json_option, add_retired_op, text_stream
+from overprov.options import add_json_option, add_retired_op, add_target_options, text_stream
 from overprov.outputs import check_json_output, check_output_dir, write_json
 from overprov.profile.progress_view import ProfileProgress
 from overprov.profile.runner import Profile
@@ -49,15 +48,7 @@ def register(subparsers: Any) -> None:
             "THIS DESTROYS ALL DATA ON THE TARGET AND WEARS THE DRIVE."
         ),
     )
-    p.add_argument(
-        "target",
-        nargs="?",
-        metavar="TARGET",
-        help="block device or regular file; several comma-separated = one RAID group "
-        "(profiled together); sim:PRESET[@SCALE] for a simulated drive (presets: "
-        + ", ".join(presets.names())
-        + "; SCALE e.g. 1/8 or 64GiB, default about 32 GiB of NAND)",
-    )
+    add_target_options(p, optional=True)
     p.add_argument(
         "--extra-op",
         type=units.EXTRA_OP_LIST,
@@ -167,18 +158,6 @@ def register(subparsers: Any) -> None:
         default=None,
         metavar="DIR",
         help="continue the interrupted profile in DIR; finished phases are kept",
-    )
-    p.add_argument("--allow-hdd", action="store_true", help="accept a rotational device")
-    p.add_argument(
-        CONFIRM_FLAG,
-        dest="confirm",
-        action="append",
-        default=[],
-        metavar="DEVICE",
-        help="confirm that DEVICE may be overwritten: required for every block device "
-        "(signature or not), and for a FILE that already holds data; name that exact "
-        "device, once per member; a resume asks again for a device with no serial number "
-        "or WWN (docs/safety.md)",
     )
     p.set_defaults(func=run)
 

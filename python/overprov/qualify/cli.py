@@ -8,9 +8,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from overprov import presets, units
-from overprov.blockdev import CONFIRM_FLAG
+from overprov import units
 from overprov.errors import ConfigError
+from overprov.options import add_target_options
 from overprov.outputs import write_json
 from overprov.qualify import session, verdict
 from overprov.qualify.bench import QualifySettings
@@ -51,14 +51,7 @@ def register(subparsers: Any) -> None:
             "profile apply (docs/safety.md)."
         ),
     )
-    p.add_argument(
-        "target",
-        metavar="TARGET",
-        help="block device or regular file; several comma-separated = RAID members tested "
-        "together; sim:NAME|FILE.toml[@SCALE] for a simulated drive (presets: "
-        + ", ".join(presets.names())
-        + ")",
-    )
+    add_target_options(p)
     p.add_argument(
         "--tests",
         type=_arg(session.parse_tests),
@@ -171,16 +164,6 @@ def register(subparsers: Any) -> None:
         metavar="US",
         help="IO consistency: also hold p99.99 to this limit in µs, the drive's data-sheet "
         "99.99%% QoS figure (measured at the same queue depth, --qd)",
-    )
-    p.add_argument("--allow-hdd", action="store_true", help="accept a rotational device")
-    p.add_argument(
-        CONFIRM_FLAG,
-        dest="confirm",
-        action="append",
-        default=[],
-        metavar="DEVICE",
-        help="confirm that DEVICE may be overwritten: required for every block device, and "
-        "for a FILE that already holds data; name that exact device, once per member",
     )
     p.set_defaults(func=run)
 
