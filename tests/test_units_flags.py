@@ -118,3 +118,49 @@ def test_target_options_declared_once(command_parsers):
         )
         assert actions["confirm"].option_strings == [CONFIRM_FLAG]
     assert seen["profile"] == seen["calibrate"] == seen["qualify"]
+
+
+#: simulate options that do not set one config field: outputs and run control, the sources of
+#: the config (preset, file, trace), and the flags with rules of their own (the OP sweep, the
+#: workload's shape, the host layer).
+SIMULATE_OTHER = {
+    "help", "demo", "config", "out", "json", "no_progress", "check", "force", "jobs",
+    "dask_scheduler", "preset", "scale", "timed", "series", "rho", "op", "extra_op",
+    "workload", "hot", "zones", "zipf_theta", "numjobs", "raid", "members", "chunk_bytes",
+    "trace", "trace_format", "trace_fold", "trace_device", "trace_time_scale", "trace_repeat",
+    "trace_warmup_passes", "skip_bad_lines",
+}  # fmt: skip
+
+
+def test_every_simulate_flag_is_a_row_or_has_a_rule(command_parsers):
+    """A flag in neither the table nor the rules above would parse and be ignored."""
+    from overprov.simulate import FLAG_FIELDS
+
+    rows = {dest for dest, _ in FLAG_FIELDS}
+    dests = {a.dest for a in command_parsers["simulate"]._actions}
+    assert dests - rows - SIMULATE_OTHER == set()
+    assert rows <= dests  # no row for a flag that is gone
+
+
+def test_each_row_sets_its_field(command_parsers):
+    from overprov import simulate
+
+    argv = ["simulate", "--page-size", "16k", "--pages-per-block", "64", "--physical-blocks",
+            "100", "--user-pages", "5000", "--policy", "fifo", "--d", "3", "--gc-free-blocks",
+            "2", "--gc-frontier", "shared", "--streams", "workload", "--wear-dynamic",
+            "--static-wl", "10", "--random-map", "--span", "50%", "--read-pct", "10",
+            "--trim-pct", "5", "--bs", "8k", "--bssplit", "4k/50:8k/50", "--precondition",
+            "none", "--drive-writes", "2", "--warmup", "1", "--interval-pct", "5", "--seed", "3",
+            "--qd", "4", "--open-iops", "100", "--write-through", "--duration", "1min",
+            "--interval-s", "2", "--physical-bytes", "1G", "--advertised", "1G",
+            "--user-bytes", "1G"]  # fmt: skip
+    args = command_parsers["simulate"].parse_args(argv[1:])
+    over = simulate.flag_overrides(args)
+    for dest, path in simulate.FLAG_FIELDS:
+        node = over
+        for key in path:
+            node = node[key]
+        assert node == getattr(args, dest), dest
+    assert over["timing"]["enabled"] and over["timing"]["host"]["mode"] == "open"
+    assert over["timing"]["duration_s"] == 60 and over["workload"]["request_bytes"] == 8192
+

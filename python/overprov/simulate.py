@@ -48,12 +48,76 @@ __all__ = ["register", "run"]
 
 POLICIES = ("greedy", "fifo", "random", "d-choices", "cost-benefit")
 
+
 #: The demo: a drive sold as 16 GB with 16 GiB of NAND, the NAS vendor's extra-OP phases.
 DEMO_ADVERTISED_BYTES = 16_000_000_000
 DEMO_EXTRA_OP = (0.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0)
 
 
 # ---------------------------------------------------------------- command line
+
+
+#: Each flag (its argparse dest) and the config field it sets, one row per flag: the values
+#: arrive parsed by the units rules (``--bs 4k`` is 4096); a flag not given sets nothing.
+FLAG_FIELDS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("page_size", ("geometry", "page_size_bytes")),
+    ("pages_per_block", ("geometry", "pages_per_block")),
+    ("physical_blocks", ("geometry", "physical_blocks")),
+    ("physical_bytes", ("geometry", "physical_bytes")),
+    ("advertised", ("geometry", "advertised_bytes")),
+    ("user_pages", ("geometry", "user_pages")),
+    ("user_bytes", ("geometry", "user_bytes")),
+    ("policy", ("ftl", "policy")),
+    ("d", ("ftl", "d_choices")),
+    ("gc_free_blocks", ("ftl", "gc_free_blocks")),
+    ("gc_frontier", ("ftl", "gc_frontier")),
+    ("streams", ("ftl", "host_streams")),
+    ("wear_dynamic", ("wear", "dynamic")),
+    ("static_wl", ("wear", "static_threshold")),
+    ("random_map", ("workload", "random_map")),
+    ("span", ("workload", "span_percent")),
+    ("read_pct", ("workload", "read_percent")),
+    ("trim_pct", ("workload", "trim_percent")),
+    ("bs", ("workload", "request_bytes")),
+    ("bssplit", ("workload", "bssplit")),
+    ("precondition", ("precondition", "kind")),
+    ("drive_writes", ("run", "drive_writes")),
+    ("warmup", ("run", "warmup_drive_writes")),
+    ("interval_pct", ("run", "interval_percent")),
+    ("seed", ("run", "seed")),
+    ("qd", ("timing", "host", "queue_depth")),
+    ("open_iops", ("timing", "host", "arrival_iops")),
+    ("write_through", ("timing", "host", "write_through")),
+    ("duration", ("timing", "duration_s")),
+    ("interval_s", ("timing", "interval_s")),
+)
+
+
+def _put(tree: dict[str, Any], path: tuple[str, ...], value: Any) -> None:
+    for key in path[:-1]:
+        tree = tree.setdefault(key, {})
+    tree[path[-1]] = value
+
+
+def flag_overrides(args: argparse.Namespace) -> dict[str, Any]:
+    """The config fields the flags set (:data:`FLAG_FIELDS`, the workload's shape flags, the
+    host layer); any ``timing`` field, or ``--timed``, turns simulated time on."""
+    over: dict[str, Any] = {}
+    for dest, path in FLAG_FIELDS:
+        value = getattr(args, dest)
+        if value is not None and value is not False:
+            _put(over, path, value)
+    if args.open_iops is not None:
+        _put(over, ("timing", "host", "mode"), "open")
+    workload = pattern_overrides_from_args(args)
+    if workload:
+        over.setdefault("workload", {}).update(workload)
+    host = host_overrides(args)
+    if host:
+        over.setdefault("timing", {}).setdefault("host", {}).update(host)
+    if "timing" in over or args.timed:
+        over.setdefault("timing", {})["enabled"] = True
+    return over
 
 
 def config_from_args(args: argparse.Namespace) -> dict[str, Any]:
@@ -63,80 +127,7 @@ def config_from_args(args: argparse.Namespace) -> dict[str, Any]:
         cfg, _ = presets.preset_config(args.preset, args.scale)
     if args.config:
         cfg = merge(cfg, engine.load_toml(args.config))
-    over: dict[str, dict[str, Any]] = {
-        k: {} for k in ("geometry", "ftl", "wear", "workload", "precondition", "run")
-    }
-    g, f, w, r = over["geometry"], over["ftl"], over["workload"], over["run"]
-    if args.page_size is not None:
-        g["page_size_bytes"] = args.page_size
-    if args.pages_per_block is not None:
-        g["pages_per_block"] = args.pages_per_block
-    if args.physical_blocks is not None:
-        g["physical_blocks"] = args.physical_blocks
-    if args.physical_bytes is not None:
-        g["physical_bytes"] = args.physical_bytes
-    if args.advertised is not None:
-        g["advertised_bytes"] = args.advertised
-    if args.user_pages is not None:
-        g["user_pages"] = args.user_pages
-    if args.user_bytes is not None:
-        g["user_bytes"] = args.user_bytes
-    if args.policy:
-        f["policy"] = args.policy
-    if args.d is not None:
-        f["d_choices"] = args.d
-    if args.gc_free_blocks is not None:
-        f["gc_free_blocks"] = args.gc_free_blocks
-    if args.gc_frontier:
-        f["gc_frontier"] = args.gc_frontier
-    if args.streams:
-        f["host_streams"] = args.streams
-    if args.wear_dynamic:
-        over["wear"]["dynamic"] = True
-    if args.static_wl is not None:
-        over["wear"]["static_threshold"] = args.static_wl
-    w.update(pattern_overrides_from_args(args))
-    if args.random_map:
-        w["random_map"] = True
-    if args.span is not None:
-        w["span_percent"] = args.span
-    if args.read_pct is not None:
-        w["read_percent"] = args.read_pct
-    if args.trim_pct is not None:
-        w["trim_percent"] = args.trim_pct
-    if args.bs is not None:
-        w["request_bytes"] = args.bs
-    if args.bssplit is not None:
-        w["bssplit"] = args.bssplit
-    if args.precondition:
-        over["precondition"]["kind"] = args.precondition
-    if args.drive_writes is not None:
-        r["drive_writes"] = args.drive_writes
-    if args.warmup is not None:
-        r["warmup_drive_writes"] = args.warmup
-    if args.interval_pct is not None:
-        r["interval_percent"] = args.interval_pct
-    if args.seed is not None:
-        r["seed"] = args.seed
-    t: dict[str, Any] = {}
-    host: dict[str, Any] = {}
-    if args.qd is not None:
-        host["queue_depth"] = args.qd
-    if args.open_iops is not None:
-        host["mode"], host["arrival_iops"] = "open", args.open_iops
-    if args.write_through:
-        host["write_through"] = True
-    host.update(host_overrides(args))
-    if host:
-        t["host"] = host
-    if args.duration is not None:
-        t["duration_s"] = args.duration
-    if args.interval_s is not None:
-        t["interval_s"] = args.interval_s
-    if t or args.timed:
-        t["enabled"] = True
-        over["timing"] = t
-    return trace_options.apply(merge(cfg, {k: v for k, v in over.items() if v}), args)
+    return trace_options.apply(merge(cfg, flag_overrides(args)), args)
 
 
 def sweep_configs(base: dict[str, Any], args: argparse.Namespace) -> list[dict[str, Any]]:
