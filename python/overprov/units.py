@@ -134,9 +134,11 @@ def parse_number(
     lo_open: bool = False,
     hi_open: bool = False,
     integer: bool = False,
+    unit: str = "",
 ) -> float:
-    """A finite number (NaN and infinity refused) inside [lo, hi]; ``integer``: a whole one,
-    returned as int. '1_000' is 1000."""
+    """A finite number (NaN and infinity refused) inside [lo, hi] (``lo_open``/``hi_open``
+    exclude an end; ``unit`` is named in the message); ``integer``: a whole one, returned as
+    int. '1_000' is 1000."""
     raw = str(text).strip().replace("_", "")
     try:
         value: float = int(raw) if integer else float(raw)
@@ -145,7 +147,7 @@ def parse_number(
         raise ConfigError(f"{option}: expected {kind}, got {text!r}") from None
     if not math.isfinite(value):
         raise ConfigError(f"{option}: expected a finite number, got {text!r}")
-    _range(value, text, option, lo, hi, lo_open, hi_open)
+    _range(value, text, option, lo, hi, lo_open, hi_open, unit)
     return value
 
 
@@ -168,25 +170,17 @@ def parse_duration_seconds(
     return value
 
 
-def parse_percent(
-    text: str | float,
-    option: str,
-    *,
-    lo: float | None = None,
-    hi: float | None = None,
-    lo_open: bool = False,
-    hi_open: bool = False,
-    integer: bool = False,
-) -> float:
-    """'20', '20%', 20 → 20.0 (percent, finite, inside [lo, hi])."""
+def parse_percent(text: str | float, option: str, **bounds: Any) -> float:
+    """'20', '20%', 20 → 20.0: percent, finite, inside the ``bounds`` of :func:`parse_number`
+    (``lo``, ``hi``, ``lo_open``, ``hi_open``, ``integer``)."""
     raw = str(text).strip().removesuffix("%").strip()
     try:
-        value = parse_number(raw, option, integer=integer)
-    except ConfigError:
-        kind = "a whole percentage" if integer else "a percentage"
+        return parse_number(raw, option, unit=" %", **bounds)
+    except ConfigError as exc:
+        if not str(exc).startswith(f"{option}: expected"):
+            raise ConfigError(str(exc).replace(repr(raw), repr(text))) from None
+        kind = "a whole percentage" if bounds.get("integer") else "a percentage"
         raise ConfigError(f"{option}: expected {kind} like 20 or 20%, got {text!r}") from None
-    _range(value, text, option, lo, hi, lo_open, hi_open, unit=" %")
-    return value
 
 
 def _items(text: str, option: str, example: str) -> list[str]:
