@@ -164,3 +164,40 @@ def test_each_row_sets_its_field(command_parsers):
     assert over["timing"]["enabled"] and over["timing"]["host"]["mode"] == "open"
     assert over["timing"]["duration_s"] == 60 and over["workload"]["request_bytes"] == 8192
 
+
+@pytest.mark.parametrize(
+    ("command", "option", "field"),
+    [
+        ("simulate", "--policy", "ftl.policy"),
+        ("simulate", "--gc-frontier", "ftl.gc_frontier"),
+        ("simulate", "--streams", "ftl.host_streams"),
+        ("simulate", "--workload", "workload.pattern"),
+        ("calibrate", "--workload", "workload.pattern"),
+        ("simulate", "--precondition", "precondition.kind"),
+        ("simulate", "--trace-format", "trace.format"),
+        ("plan", "--trace-format", "trace.format"),
+    ],
+)
+def test_enum_choices_come_from_the_core(command_parsers, command, option, field):
+    """The names are the Rust enums' (serde's spelling), not a copy in Python."""
+    from overprov import _core
+
+    action = next(a for a in command_parsers[command]._actions if option in a.option_strings)
+    assert list(action.choices) == _core.choices()[field]
+
+
+def test_core_choices_are_the_names_the_core_reads():
+    from overprov import _core, engine
+    from overprov.errors import ConfigError
+
+    for field, names in _core.choices().items():
+        section, key = field.split(".")
+        if section == "trace":
+            continue  # a trace needs a file; test_simulate_trace reads each format
+        for name in names:
+            try:
+                engine.validate({section: {key: name}})
+            except ConfigError as exc:  # another field it needs (a zoned pattern's zones)
+                assert "unknown" not in str(exc), (field, name, exc)
+        with pytest.raises(ConfigError, match=f"{field}: unknown"):
+            engine.validate({section: {key: "nonesuch"}})

@@ -46,8 +46,6 @@ from overprov.workload_options import add_pattern_options, pattern_overrides_fro
 
 __all__ = ["register", "run"]
 
-POLICIES = ("greedy", "fifo", "random", "d-choices", "cost-benefit")
-
 
 #: The demo: a drive sold as 16 GB with 16 GiB of NAND, the NAS vendor's extra-OP phases.
 DEMO_ADVERTISED_BYTES = 16_000_000_000
@@ -358,7 +356,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "NAND in GiB sold in GB)",
     )
     f = p.add_argument_group("FTL")
-    f.add_argument("--policy", choices=POLICIES, help="GC victim policy")
+    f.add_argument("--policy", choices=engine.choices("ftl.policy"), help="GC victim policy")
     f.add_argument("--d", type=units.COUNT, metavar="D", help="sample size for d-choices")
     f.add_argument(
         "--gc-free-blocks",
@@ -368,12 +366,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     f.add_argument(
         "--gc-frontier",
-        choices=("separate", "shared"),
+        choices=engine.choices("ftl.gc_frontier"),
         help="relocated pages to a GC frontier of their own, or mixed with host writes",
     )
     f.add_argument(
         "--streams",
-        choices=("single", "workload"),
+        choices=engine.choices("ftl.host_streams"),
         help="host write streams: one, or one per workload zone (hot/cold separation)",
     )
     f.add_argument(
@@ -409,7 +407,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     r = p.add_argument_group("run")
     r.add_argument(
         "--precondition",
-        choices=("sequential", "random", "none"),
+        choices=engine.choices("precondition.kind"),
         help="fill the drive first: in order, in random order, or not at all",
     )
     r.add_argument(

@@ -12,13 +12,10 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from overprov import units
+from overprov import engine, units
 from overprov.errors import ConfigError
 
-__all__ = ["TRACE_FORMATS", "add_trace_options", "apply", "trace_path"]
-
-#: The format names the core reads (``_core.trace_formats()``; a test checks they agree).
-TRACE_FORMATS = ("msr", "blkparse", "fio-iolog", "systor", "alibaba", "tencent", "mqsim", "csv")
+__all__ = ["add_trace_options", "apply", "trace_path"]
 
 #: Synthetic-workload options that a trace replaces: (attribute, option).
 _SYNTHETIC = (
@@ -48,7 +45,9 @@ def add_trace_options(p: argparse.ArgumentParser, *, with_skip: bool = True) -> 
         "Alibaba, Tencent, MQSim or our CSV; detected from its first line)",
     )
     t.add_argument(
-        "--trace-format", choices=TRACE_FORMATS, help="the trace's format (default: detected)"
+        "--trace-format",
+        choices=engine.choices("trace.format"),
+        help="the trace's format (default: detected)",
     )
     t.add_argument(
         "--trace-fold",

@@ -13,10 +13,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from overprov import units
+from overprov import engine, units
 from overprov.errors import ConfigError
-
-PATTERNS = ("uniform", "sequential", "hot-cold", "zoned", "zipf", "jesd219")
 
 
 def parse_zones(text: str, field: str) -> list[dict[str, float]]:
@@ -82,7 +80,9 @@ def workload_overrides(
 
 def add_pattern_options(group: Any) -> None:
     """``--workload``, ``--hot``, ``--zones``, ``--zipf-theta`` on a parser or argument group."""
-    group.add_argument("--workload", choices=PATTERNS, help="address pattern")
+    group.add_argument(
+        "--workload", choices=engine.choices("workload.pattern"), help="address pattern"
+    )
     group.add_argument(
         "--hot",
         metavar="ACCESS/SPACE",
