@@ -57,6 +57,24 @@ TRACE = Path(__file__).parent / "data" / "traces" / "fio-randrw.iolog"
             ],
             "--user-bytes",
         ),  # fmt: skip
+        # the advertised capacity means something only to --extra-op
+        (
+            ["simulate", "--user-bytes", "4G", "--advertised", "16G", "--rho", "0.2", "--check"],
+            "--advertised",
+        ),  # fmt: skip
+        (
+            [
+                "simulate",
+                "--physical-bytes",
+                "20G",
+                "--advertised",
+                "16G",
+                "--rho",
+                "0.1",
+                "--check",
+            ],
+            "--advertised",
+        ),  # fmt: skip
         # a shape flag belongs to one pattern
         (["simulate", "--workload", "uniform", "--hot", "80/20", "--check"], "--hot"),
         (["simulate", "--workload", "jesd219", "--zones", "50/5:50/95", "--check"], "--zones"),

@@ -164,7 +164,8 @@ def test_meaningless_numbers_refused(capsys, argv, option):
     assert f"argument {option}: " in refused(capsys, *argv)
 
 
-def test_points_refuse_nan_naming_the_option(overprov_cli):
+def test_points_refuse_nan_naming_the_option(overprov_cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # a fit that ran would write its folder here
     rc, _, err = overprov_cli("calibrate", "--points", "0:nan,20:200")
     assert rc == 2 and "--points: expected a finite number, got 'nan'" in err
 

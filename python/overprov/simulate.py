@@ -134,6 +134,13 @@ def sweep_configs(base: dict[str, Any], args: argparse.Namespace) -> list[dict[s
     if args.rho and args.extra_op:
         raise ConfigError("--rho and --extra-op: give one way of stating OP, not both")
     geo = base.get("geometry", {})
+    if args.advertised is not None and (
+        args.rho or (not args.extra_op and geo.get("extra_op_percent") is None)
+    ):
+        raise ConfigError(
+            "--advertised: only with --extra-op (extra OP is a share of the advertised "
+            "capacity); with --rho give --user-bytes or --physical-bytes"
+        )
     if args.rho:
         values = args.rho
         # ρ with the user size fixed (or the physical size, when that is what was given)
