@@ -21,14 +21,18 @@ def parse_zones(text: str, field: str) -> list[dict[str, float]]:
     """ "50/5:30/15:20/80" → zones (access%/space%), fio's random_distribution=zoned syntax."""
     zones = []
     for i, part in enumerate(text.split(":")):
-        try:
-            access, space = (float(x) for x in part.split("/"))
-        except ValueError as exc:
-            raise ConfigError(
-                f"{field}: zone {i + 1} {part!r} is not ACCESS%/SPACE% (e.g. 50/5:30/15:20/80)"
-            ) from exc
+        access, space = _share_pair(part, field, f"zone {i + 1} ", "50/5:30/15:20/80")
         zones.append({"access_percent": access, "space_percent": space})
     return zones
+
+
+def _share_pair(text: str, option: str, what: str, example: str) -> tuple[float, float]:
+    """'80/20' → (80.0, 20.0): two percentages (``units.parse_percent``, 0–100)."""
+    parts = text.split("/")
+    if len(parts) != 2:
+        raise ConfigError(f"{option}: {what}{text!r} is not ACCESS%/SPACE% (e.g. {example})")
+    access, space = (units.parse_percent(x, option, lo=0.0, hi=100.0) for x in parts)
+    return access, space
 
 
 def workload_overrides(
@@ -61,10 +65,7 @@ def workload_overrides(
     if pattern:
         w["pattern"] = pattern
     if hot is not None:
-        try:
-            access, space = (float(x) for x in hot.split("/"))
-        except ValueError as exc:
-            raise ConfigError(f"--hot: {hot!r} is not ACCESS/SPACE (e.g. 80/20)") from exc
+        access, space = _share_pair(hot, "--hot", "", "80/20")
         w["pattern"] = pattern or "hot-cold"
         w["hot_access_percent"], w["hot_space_percent"] = access, space
     if zones is not None:
