@@ -183,3 +183,17 @@ def test_every_rule_has_a_library_error_naming_the_option():
     ):
         with pytest.raises(ConfigError, match="^--opt: "):
             parse_fn(text, "--opt")
+
+
+@pytest.mark.parametrize(
+    ("argv", "option"),
+    [
+        (["calibrate", "--points", "0:1e308,20:200"], "--points"),  # a ZeroDivisionError (70)
+        (["calibrate", "--waf-points", "0:1e300"], "--waf-points"),
+        (["calibrate", "--points", "0:1000", "--fob-iops", "1e300"], "--fob-iops"),
+    ],
+)
+def test_figures_past_any_drive_refused(overprov_cli, tmp_path, monkeypatch, argv, option):
+    monkeypatch.chdir(tmp_path)  # a fit that ran would write its folder here
+    rc, _, err = overprov_cli(*argv)
+    assert rc == 2 and option in err.splitlines()[-1] and "must be in (0, " in err, err

@@ -29,6 +29,10 @@ DEFAULT_LEVELS = [float(x) for x in range(0, 65, 5)]
 #: Relative spread assumed for a figure the user types in (a published steady figure is
 #: rarely repeatable to better than a few percent between runs and firmware versions).
 USER_POINT_REL_SD = 0.05
+#: Bounds on figures typed in: no drive comes near a billion IOPS or a WAF of 1000, and a
+#: value past them (1e308) overflows the fit's arithmetic.
+MAX_IOPS = 1e9
+MAX_WAF = 1e3
 
 
 def register(subparsers: Any) -> None:
@@ -92,7 +96,7 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument(
         "--fob-iops",
-        type=units.POSITIVE,
+        type=units.Arg(units.parse_number, lo=0.0, lo_open=True, hi=MAX_IOPS),
         default=None,
         metavar="N",
         help="fresh-out-of-box IOPS you have (a data sheet's random-write figure): with "
@@ -137,8 +141,8 @@ def register(subparsers: Any) -> None:
 # ------------------------------------------------------------------------------- sources
 
 
-def parse_pairs(text: str, option: str) -> list[tuple[float, float]]:
-    """ "0:11000,20:25000" → [(0, 11000), (20, 25000)]."""
+def parse_pairs(text: str, option: str, most: float) -> list[tuple[float, float]]:
+    """ "0:11000,20:25000" → [(0, 11000), (20, 25000)]: OP in percent, a value in (0, most]."""
     out = []
     for part in text.split(","):
         if not part.strip():
@@ -150,7 +154,7 @@ def parse_pairs(text: str, option: str) -> list[tuple[float, float]]:
             out.append(
                 (
                     units.parse_percent(op, option, lo=0.0, hi=100.0, hi_open=True),
-                    units.parse_number(value, option, lo=0.0, lo_open=True),
+                    units.parse_number(value, option, lo=0.0, lo_open=True, hi=most),
                 )
             )
         except ConfigError as exc:
@@ -162,9 +166,9 @@ def parse_pairs(text: str, option: str) -> list[tuple[float, float]]:
 
 def user_points(points: str | None, waf_points: str | None) -> list[fitmod.Point]:
     by: dict[float, dict[str, float]] = {}
-    for op, v in parse_pairs(points, "--points") if points else []:
+    for op, v in parse_pairs(points, "--points", MAX_IOPS) if points else []:
         by.setdefault(op, {})["iops"] = v
-    for op, v in parse_pairs(waf_points, "--waf-points") if waf_points else []:
+    for op, v in parse_pairs(waf_points, "--waf-points", MAX_WAF) if waf_points else []:
         by.setdefault(op, {})["waf"] = v
     return [
         fitmod.Point(op, d.get("iops"), USER_POINT_REL_SD, d.get("waf"), USER_POINT_REL_SD)
