@@ -158,6 +158,8 @@ def test_tbw_help_states_the_rule(command_parsers):
         (["simulate", "--drive-writes", "-1"], "--drive-writes"),
         (["qualify", "sim:x", "--tail-ratio", "0.5"], "--tail-ratio"),
         (["calibrate", "--fob-iops", "nan"], "--fob-iops"),
+        (["calibrate", "--extra-op", "100"], "--extra-op"),  # an internal error (exit 70)
+        (["profile", "/tmp/x.img", "--extra-op", "0,100"], "--extra-op"),
     ],
 )
 def test_meaningless_numbers_refused(capsys, argv, option):
