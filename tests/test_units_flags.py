@@ -10,99 +10,100 @@ import pytest
 TRACE = Path(__file__).parent / "data" / "traces" / "fio-randrw.iolog"
 
 
-@pytest.mark.parametrize(
-    ("argv", "named"),
-    [
-        # --demo is a fixed sweep: it would simulate its own drive at its own OP levels
-        (["simulate", "--demo", "--rho", "0.1", "--check"], "--rho"),
-        (["simulate", "--demo", "--hot", "80/20", "--check"], "--hot"),
-        (["simulate", "--demo", "--preset", "consumer-tlc-sata", "--check"], "--preset"),
-        # --extra-op sets U = (1 − X)·advertised: a user size beside it would be dropped
-        (
-            [
-                "simulate",
-                "--advertised",
-                "16G",
-                "--user-bytes",
-                "4G",
-                "--extra-op",
-                "10",
-                "--check",
-            ],
+#: (command line, the option its refusal names): each would have run with a flag dropped.
+IGNORED = [
+    # --demo is a fixed sweep: it would simulate its own drive at its own OP levels
+    (["simulate", "--demo", "--rho", "0.1", "--check"], "--rho"),
+    (["simulate", "--demo", "--hot", "80/20", "--check"], "--hot"),
+    (["simulate", "--demo", "--preset", "consumer-tlc-sata", "--check"], "--preset"),
+    # --extra-op sets U = (1 − X)·advertised: a user size beside it would be dropped
+    (
+        [
+            "simulate",
+            "--advertised",
+            "16G",
             "--user-bytes",
-        ),  # fmt: skip
-        (
-            [
-                "simulate",
-                "--advertised",
-                "16G",
-                "--user-pages",
-                "1000",
-                "--extra-op",
-                "10",
-                "--check",
-            ],
+            "4G",
+            "--extra-op",
+            "10",
+            "--check",
+        ],
+        "--user-bytes",
+    ),  # fmt: skip
+    (
+        [
+            "simulate",
+            "--advertised",
+            "16G",
             "--user-pages",
-        ),  # fmt: skip
-        (
-            [
-                "simulate",
-                "--physical-bytes",
-                "16G",
-                "--user-bytes",
-                "8G",
-                "--rho",
-                "0.2",
-                "--check",
-            ],
+            "1000",
+            "--extra-op",
+            "10",
+            "--check",
+        ],
+        "--user-pages",
+    ),  # fmt: skip
+    (
+        [
+            "simulate",
+            "--physical-bytes",
+            "16G",
             "--user-bytes",
-        ),  # fmt: skip
-        # the advertised capacity means something only to --extra-op
-        (
-            ["simulate", "--user-bytes", "4G", "--advertised", "16G", "--rho", "0.2", "--check"],
+            "8G",
+            "--rho",
+            "0.2",
+            "--check",
+        ],
+        "--user-bytes",
+    ),  # fmt: skip
+    # the advertised capacity means something only to --extra-op
+    (
+        ["simulate", "--user-bytes", "4G", "--advertised", "16G", "--rho", "0.2", "--check"],
+        "--advertised",
+    ),  # fmt: skip
+    (
+        [
+            "simulate",
+            "--physical-bytes",
+            "20G",
             "--advertised",
-        ),  # fmt: skip
-        (
-            [
-                "simulate",
-                "--physical-bytes",
-                "20G",
-                "--advertised",
-                "16G",
-                "--rho",
-                "0.1",
-                "--check",
-            ],
-            "--advertised",
-        ),  # fmt: skip
-        # a shape flag belongs to one pattern
-        (["simulate", "--workload", "uniform", "--hot", "80/20", "--check"], "--hot"),
-        (["simulate", "--workload", "jesd219", "--zones", "50/5:50/95", "--check"], "--zones"),
-        (["simulate", "--workload", "hot-cold", "--zipf-theta", "0.9", "--check"], "--zipf-theta"),
-        (["simulate", "--hot", "80/20", "--zones", "50/5:50/95", "--check"], "--zones"),
-        (
-            ["calibrate", "--points", "0:1000", "--workload", "zipf", "--zones", "50/50:50/50"],
-            "--zones",
-        ),  # fmt: skip
-        # a queue depth of 0 ran QD32
-        (
-            [
-                "plan",
-                "--trace",
-                str(TRACE),
-                "--preset",
-                "consumer-tlc-sata",
-                "--target-iops",
-                "1000",
-                "--qd",
-                "0",
-            ],
+            "16G",
+            "--rho",
+            "0.1",
+            "--check",
+        ],
+        "--advertised",
+    ),  # fmt: skip
+    # a shape flag belongs to one pattern
+    (["simulate", "--workload", "uniform", "--hot", "80/20", "--check"], "--hot"),
+    (["simulate", "--workload", "jesd219", "--zones", "50/5:50/95", "--check"], "--zones"),
+    (["simulate", "--workload", "hot-cold", "--zipf-theta", "0.9", "--check"], "--zipf-theta"),
+    (["simulate", "--hot", "80/20", "--zones", "50/5:50/95", "--check"], "--zones"),
+    (
+        ["calibrate", "--points", "0:1000", "--workload", "zipf", "--zones", "50/50:50/50"],
+        "--zones",
+    ),  # fmt: skip
+    # a queue depth of 0 ran QD32
+    (
+        [
+            "plan",
+            "--trace",
+            str(TRACE),
+            "--preset",
+            "consumer-tlc-sata",
+            "--target-iops",
+            "1000",
             "--qd",
-        ),  # fmt: skip
-        # a simulated drive runs no fio
-        (["profile", "sim:consumer-tlc-sata@1GiB", "--ioengine", "nonesuch"], "--ioengine"),
-    ],
-)
+            "0",
+        ],
+        "--qd",
+    ),  # fmt: skip
+    # a simulated drive runs no fio
+    (["profile", "sim:consumer-tlc-sata@1GiB", "--ioengine", "nonesuch"], "--ioengine"),
+]
+
+
+@pytest.mark.parametrize(("argv", "named"), IGNORED)
 def test_ignored_or_conflicting_flag_refused_by_name(overprov_cli, tmp_path, monkeypatch, argv,
                                                      named):  # fmt: skip
     monkeypatch.chdir(tmp_path)  # a command that ran would write here, not in the checkout

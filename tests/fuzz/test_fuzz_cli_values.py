@@ -17,31 +17,23 @@ from __future__ import annotations
 import argparse
 import json
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
-from overprov import cli, units
+from overprov import units
+from test_units_flags import IGNORED  # tests/ is on the path: the fuzz package's parent
 
 from .mutate import SEED, assert_clean, run_cli
 
 #: NaN, infinity and overflow, as users and scripts produce them.
 NOT_FINITE = ["nan", "NaN", "inf", "-inf", "+inf", "Infinity", "1e999", "-1e999", "nan%", "nan,10"]
 
-TRACE = Path(__file__).parents[1] / "data" / "traces" / "fio-randrw.iolog"
 
-
-def parsers() -> dict[str, argparse.ArgumentParser]:
-    parser = cli.build_parser()
-    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    return dict(sub.choices)
-
-
-def unit_options() -> list[tuple[str, argparse.Action]]:
+def unit_options(parsers: dict[str, argparse.ArgumentParser]) -> list[tuple[str, Any]]:
     """(command, action) of every option read by a units rule."""
     return [
         (name, a)
-        for name, p in parsers().items()
+        for name, p in parsers.items()
         for a in p._actions
         if a.option_strings and isinstance(a.type, units.Arg)
     ]
@@ -60,13 +52,13 @@ def refused_by_name(argv: list[str], option: str) -> str | None:
 # ------------------------------------------------------------------------- NaN everywhere
 
 
-def test_nan_everywhere_in_options():
+def test_nan_everywhere_in_options(command_parsers):
     """Every numeric option, every way of writing a number that is not one (parsing refuses
     it before any work: no positional is needed)."""
     rng = random.Random(SEED)
     silent = []
     cases = 0
-    for name, action in unit_options():
+    for name, action in unit_options(command_parsers):
         option = action.option_strings[0]
         for bad in rng.sample(NOT_FINITE, 4):
             cases += 1
@@ -111,9 +103,9 @@ SAME_VALUE: dict[str, list[list[str]]] = {
 }
 
 
-def test_unit_confusions_one_value_many_spellings():
+def test_unit_confusions_one_value_many_spellings(command_parsers):
     silent = []
-    for name, action in unit_options():
+    for name, action in unit_options(command_parsers):
         option, kind = action.option_strings[0], action.type.kind
         for spellings in SAME_VALUE.get(kind, []):
             values = []
@@ -173,11 +165,11 @@ def sample_value(action: argparse.Action) -> list[str]:
     return [option, text]
 
 
-def test_ignored_flags_beside_demo():
+def test_ignored_flags_beside_demo(command_parsers):
     """Every flag that describes the drive, its workload or its run is refused with --demo."""
     from overprov.simulate import FLAG_FIELDS
 
-    p = parsers()["simulate"]
+    p = command_parsers["simulate"]
     by_dest: dict[str, Any] = {a.dest: a for a in p._actions}
     dests = [d for d, _ in FLAG_FIELDS] + ["preset", "config", "hot", "zones", "zipf_theta",
                                            "workload", "rho", "extra_op", "trace"]  # fmt: skip
@@ -213,34 +205,7 @@ def test_ignored_flags_shape_under_another_pattern():
 @pytest.mark.parametrize(
     ("argv", "option"),
     [
-        (
-            [
-                "simulate",
-                "--advertised",
-                "16G",
-                "--user-bytes",
-                "4G",
-                "--extra-op",
-                "10",
-                "--check",
-            ],
-            "--user-bytes",
-        ),  # fmt: skip
-        (
-            [
-                "plan",
-                "--trace",
-                str(TRACE),
-                "--preset",
-                "consumer-tlc-sata",
-                "--target-iops",
-                "1000",
-                "--qd",
-                "0",
-            ],
-            "--qd",
-        ),  # fmt: skip
-        (["profile", "sim:consumer-tlc-sata@1GiB", "--ioengine", "nonesuch"], "--ioengine"),
+        *IGNORED,  # tests/test_units_flags.py: --demo, user sizes, shapes, --qd 0, --ioengine
         (["calibrate", "--points", "0:11000,20:25000", "--target-iops", "-5"], "--target-iops"),
         (["plan", "--capacity", "960GB", "--years", "nan"], "--years"),
     ],
