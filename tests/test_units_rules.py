@@ -126,6 +126,7 @@ def test_sizes_with_units_or_bare_bytes_in_calibrate():
         (["qualify", "sim:x", "--round-seconds", "1min"], "round_seconds", 60),
         (["qualify", "sim:x", "--idle-burst-seconds", "90s"], "idle_burst_seconds", 90),
         (["simulate", "--duration", "2h"], "duration", 7200.0),
+        (["profile", "/tmp/x.img", "--min-phase-writes", "0"], "min_phase_writes", 0.0),
     ],
 )
 def test_durations_with_units(argv, dest, want):

@@ -117,7 +117,7 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument(
         "--min-phase-writes",
-        type=units.POSITIVE,
+        type=units.NON_NEGATIVE,
         default=None,
         metavar="DW",
         help="drive writes of its span each phase writes before its steady-state window may "
