@@ -21,6 +21,7 @@ is not ours is never touched.
 
 from __future__ import annotations
 
+import argparse
 import os
 import shutil
 import subprocess
@@ -194,3 +195,13 @@ def overprov_cli(capsys: pytest.CaptureFixture[str]):
         return rc, out, err
 
     return run
+
+
+@pytest.fixture
+def command_parsers() -> dict[str, argparse.ArgumentParser]:
+    """Each subcommand's parser, by name, as ``overprov.cli`` builds them (parsing only)."""
+    from overprov import cli
+
+    parser = cli.build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(sub.choices)

@@ -37,10 +37,12 @@ def test_console_script_runs_help_and_version():
 
 def test_console_script_error_exit_code_and_message():
     proc = subprocess.run(
-        [_overprov(), "simulate", "--rho", "0", "--no-progress"], capture_output=True, text=True
-    )
+        [_overprov(), "simulate", "--read-pct", "100", "--no-progress"],
+        capture_output=True,
+        text=True,
+    )  # a value of the right kind that the core refuses: its field is named
     assert proc.returncode == 2
-    assert "geometry.op_ratio" in proc.stderr and "Traceback" not in proc.stderr
+    assert "workload.read_percent" in proc.stderr and "Traceback" not in proc.stderr
 
 
 def test_retired_op_names_both_replacements_in_every_command():

@@ -2,7 +2,7 @@
 
 import pytest
 from overprov.errors import ConfigError
-from overprov.units import parse_number_list, parse_size_bytes
+from overprov.units import parse_percent_list, parse_size_bytes
 
 
 @pytest.mark.parametrize(
@@ -28,11 +28,11 @@ def test_bad_sizes_name_the_option(text):
 
 
 def test_lists():
-    assert parse_number_list("0, 10,20%", "--op") == [0.0, 10.0, 20.0]
-    with pytest.raises(ConfigError, match="--op: 'x' is not a number"):
-        parse_number_list("1,x", "--op")
+    assert parse_percent_list("0, 10,20%", "--op") == [0.0, 10.0, 20.0]
+    with pytest.raises(ConfigError, match="--op: expected a percentage like 20 or 20%, got 'x'"):
+        parse_percent_list("1,x", "--op")
     with pytest.raises(ConfigError, match="no values"):
-        parse_number_list(" , ", "--op")
+        parse_percent_list(" , ", "--op")
 
 
 def test_block_sizes_follow_fio():

@@ -95,10 +95,7 @@ def check_extra_op_fraction(extra_op: float) -> None:
 
 def parse_extra_op_percent(text: str | float) -> float:
     """'20', '20%', 20 → 0.2. Extra OP is given in percent (the NAS vendor uses 1–60 %)."""
-    pct = units.parse_percent(text, "--extra-op")
-    if not 0.0 <= pct < 100.0:
-        raise ConfigError(f"--extra-op: must be in [0, 100) percent, got {text!r}")
-    return pct / 100.0
+    return units.parse_percent(text, "--extra-op", lo=0.0, hi=100.0, hi_open=True) / 100.0
 
 
 def user_bytes_for_extra_op(capacity_bytes: int, extra_op: float, align_bytes: int = MIB) -> int:
@@ -195,7 +192,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--sectors",
-        type=int,
+        type=units.COUNT,
         help="instead of a capacity: an LBA count, converted back to advertised GB (IDEMA)",
     )
     p.add_argument(

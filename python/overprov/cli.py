@@ -51,8 +51,10 @@ units, the same in every command (docs/cli.md):
   block sizes  --bs, --page-size and --bssplit follow fio: 4k = 4096 bytes
   durations    s, min, h, d (90s, 10min, 2h); a bare number is seconds
   OP           --extra-op PCT: extra OP in percent of the advertised capacity;
-               --rho R: total OP ρ = (T−U)/U as a fraction
+               --rho R: total OP ρ = (T−U)/U as a fraction (0.28; 28% is refused)
   percentages  20 or 20%
+  TBW          --rated-tbw: a bare number is TB (600 = 600TB); units accepted (1.2PB)
+  numbers      finite (nan and inf are refused), in the range that means something
 
 JSON: every command that reports takes --json FILE ('-' is stdout); each document starts
 with "schema": "overprov.<command>/<major>" (docs/json.md).

@@ -17,6 +17,7 @@ import copy
 import json
 import time
 from collections.abc import Callable, Sequence
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +43,17 @@ def _core() -> Any:
 def default_config() -> dict[str, Any]:
     """Every field with its default, as the Rust core defines them."""
     return json.loads(_core().default_config_json())
+
+
+@cache
+def _choices() -> dict[str, tuple[str, ...]]:
+    return {field: tuple(names) for field, names in _core().choices().items()}
+
+
+def choices(field: str) -> tuple[str, ...]:
+    """The names an enum field of the config accepts (``"ftl.policy"``, ``"workload.pattern"``,
+    ``"trace.format"``, ...), as the Rust core spells them: the command line's choices."""
+    return _choices()[field]
 
 
 def load_toml(path: str | Path) -> dict[str, Any]:

@@ -30,6 +30,7 @@ from socketserver import ThreadingMixIn
 from typing import Any
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer
 
+from overprov import units
 from overprov.errors import ConfigError, ToolError
 from overprov.exporter_reads import REASONS, Reading, Sources, device_label
 from overprov.units import parse_duration_seconds, parse_size_bytes
@@ -334,7 +335,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--max-reads",
-        type=int,
+        type=units.COUNT,
         default=4,
         metavar="N",
         help="smartctl/nvme-cli processes running at once, across all devices (default 4)",
@@ -385,8 +386,6 @@ def run(args: argparse.Namespace) -> int:
     cache_s = (
         0.0 if args.cache.strip() in ("0", "0s") else parse_duration_seconds(args.cache, "--cache")
     )
-    if args.max_reads < 1:
-        raise ConfigError(f"--max-reads: must be at least 1, got {args.max_reads}")
     reads = Sources(
         sources,
         smartctl=args.smartctl,

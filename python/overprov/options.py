@@ -1,5 +1,6 @@
 """Command-line options shared by every command, defined once: ``--json FILE``, the retired
-``--op``, and the help layout (examples in the epilog, no "(default: None)")."""
+``--op``, the TARGET of the commands that write to a drive, and the help layout (examples in
+the epilog, no "(default: None)")."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import argparse
 import sys
 from typing import Any, TextIO
 
+from overprov import presets
+from overprov.blockdev import CONFIRM_FLAG
 from overprov.outputs import STDOUT
 
 OP_IS_GONE = (
@@ -33,6 +36,33 @@ def add_json_option(parser: argparse.ArgumentParser, what: str) -> None:
         metavar="FILE",
         help=f"write {what} as JSON to FILE ('-' for stdout, the text then goes to stderr); "
         "schema in docs/json.md",
+    )
+
+
+def add_target_options(parser: argparse.ArgumentParser, *, optional: bool = False) -> None:
+    """TARGET, ``--allow-hdd`` and the confirmation flag of the commands that write to a drive
+    (profile, calibrate, qualify): the same words and the same safety rules (docs/safety.md).
+    ``optional``: TARGET may be left out (another source is given: ``--resume``, ``--from``)."""
+    parser.add_argument(
+        "target",
+        nargs="?" if optional else None,
+        metavar="TARGET",
+        help="block device or regular file; several comma-separated = one RAID group, tested "
+        "together; sim:NAME|FILE.toml[@SCALE] for a simulated drive (presets: "
+        + ", ".join(presets.names())
+        + "; SCALE e.g. 1/8 or 64GiB, default about 32 GiB of NAND)",
+    )
+    parser.add_argument("--allow-hdd", action="store_true", help="accept a rotational device")
+    parser.add_argument(
+        CONFIRM_FLAG,
+        dest="confirm",
+        action="append",
+        default=[],
+        metavar="DEVICE",
+        help="confirm that DEVICE may be overwritten: required for every block device "
+        "(signature or not), and for a FILE that already holds data; name that exact device, "
+        "once per member; a resumed profile asks again for a device with no serial number or "
+        "WWN (docs/safety.md)",
     )
 
 

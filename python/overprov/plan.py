@@ -9,7 +9,6 @@ gives it measured; see ``overprov.simulated_waf``.
 from __future__ import annotations
 
 import argparse
-import math
 from dataclasses import asdict
 from typing import Any
 
@@ -28,17 +27,9 @@ from overprov.outputs import check_json_output, document, percent_names, write_j
 from overprov.simulated_waf import load_simulation
 
 
-def parse_percent_list(text: str, option: str) -> tuple[float, ...]:
-    """'0,10,20' (percent) → (0.0, 0.1, 0.2)."""
-    out = []
-    for pct in units.parse_number_list(text, option):
-        if not 0.0 <= pct <= MAX_EXTRA_OP * 100 or math.isnan(pct):
-            raise ConfigError(
-                f"{option}: each extra OP must be between 0 and {MAX_EXTRA_OP * 100:g} %, "
-                f"got {pct:g}"
-            )
-        out.append(pct / 100.0)
-    return tuple(sorted(set(out)))
+def op_levels(args: argparse.Namespace) -> tuple[float, ...]:
+    """``--extra-op`` (percent, parsed by ``units.parse_percent_list``) as sorted fractions."""
+    return tuple(sorted({pct / 100.0 for pct in args.extra_op}))
 
 
 def format_plan(plan: EndurancePlan) -> str:
@@ -191,7 +182,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--native-op",
-        type=float,
+        type=units.Arg(units.parse_percent, lo=0.0, hi=1000.0, lo_open=True, hi_open=True),
         default=capacity.HIDDEN_OP * 100,
         metavar="PERCENT",
         help="OP the drive has with no extra OP, ρ₀ = (T−C)/C in percent (default 7.37: NAND "
@@ -204,14 +195,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="NAND type, for typical P/E cycles (SLC 100k, MLC 10k, TLC 1k, QLC 300; the low "
         "end of each range); default tlc",
     )
-    budget.add_argument("--pe-cycles", type=float, help="rated program/erase cycles of the NAND")
+    budget.add_argument(
+        "--pe-cycles", type=units.POSITIVE, help="rated program/erase cycles of the NAND"
+    )
     budget.add_argument(
         "--rated-tbw",
-        metavar="SIZE",
-        help="the vendor's rated TBW (host writes, e.g. 1752TB), taken at the native OP",
+        type=units.TBW,
+        metavar="TB",
+        help="the vendor's rated TBW, taken at the native OP: host writes in TB (a bare number "
+        "is TB: 1752 = 1752TB; units accepted, e.g. 1.75PB)",
     )
     p.add_argument(
         "--daily-writes",
+        type=units.SIZE,
         metavar="SIZE",
         help="host writes per day, e.g. 500GB (gives years of service)",
     )
@@ -222,21 +218,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--years",
-        type=float,
+        type=units.POSITIVE,
         default=5.0,
         help="service life in years for DWPD (default 5, a common warranty)",
     )
     p.add_argument(
         "--extra-op",
+        type=units.Arg(units.parse_percent_list, hi=MAX_EXTRA_OP * 100, hi_open=False),
         default=",".join(f"{x * 100:g}" for x in DEFAULT_OP_LEVELS),
         metavar="LIST",
-        help="extra OP levels in percent of C (default 0,10,20,30,40,50,60)",
+        help="extra OP levels in percent of C, 20 or 20%% (default 0,10,20,30,40,50,60)",
     )
     add_retired_op(p)
-    p.add_argument("--target-dwpd", type=float, help="solve for the OP that gives this DWPD")
+    p.add_argument(
+        "--target-dwpd", type=units.POSITIVE, help="solve for the OP that gives this DWPD"
+    )
     p.add_argument(
         "--target-years",
-        type=float,
+        type=units.POSITIVE,
         help="solve for the OP that lasts this many years at --daily-writes",
     )
     p.add_argument(
@@ -247,7 +246,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--pages-per-block",
-        type=int,
+        type=units.COUNT,
         help="mapping units (4 KiB pages) per erase block for the greedy model and --simulate "
         "(default 256; larger blocks raise greedy's WAF toward FIFO's)",
     )
@@ -268,7 +267,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--jobs",
-        type=int,
+        type=units.COUNT,
         metavar="N",
         help="--simulate: run up to N levels at once, each on its own thread (default: the cores "
         "this process may use); the same WAFs as one at a time",
@@ -280,7 +279,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run_trace(args: argparse.Namespace) -> int:
     """``plan --trace FILE``: the plan for a real workload on a drive (``overprov.trace_plan``)."""
-    tp = trace_plan.trace_plan(args, parse_percent_list(args.extra_op, "--extra-op"))
+    tp = trace_plan.trace_plan(args, op_levels(args))
     print(trace_plan.format_levels(tp) + "\n" + format_plan(tp.plan), file=text_stream(args))
     if args.json:
         write_json({**plan_to_dict(tp.plan), "trace": trace_plan.trace_section(tp)}, args.json)
@@ -297,8 +296,6 @@ def run(args: argparse.Namespace) -> int:
     capacity_bytes = float(
         capacity.parse_capacity_gb(args.capacity, "--capacity", bare_unit="b") * capacity.GB
     )
-    if not 0.0 < args.native_op < 1000.0:
-        raise ConfigError(f"--native-op: must be between 0 and 1000 %, got {args.native_op:g}")
     if args.jobs is not None and not args.simulate:
         raise ConfigError("--jobs: only runs with --simulate (the quick simulation per level)")
     simulation = None
@@ -317,16 +314,12 @@ def run(args: argparse.Namespace) -> int:
         native_op=args.native_op / 100.0,
         nand=args.nand,
         pe_cycles=args.pe_cycles,
-        rated_tbw_bytes=None
-        if args.rated_tbw is None
-        else units.parse_size_bytes(args.rated_tbw, "--rated-tbw"),
-        daily_write_bytes=None
-        if args.daily_writes is None
-        else units.parse_size_bytes(args.daily_writes, "--daily-writes"),
+        rated_tbw_bytes=args.rated_tbw,
+        daily_write_bytes=args.daily_writes,
         service_years=args.years,
         policy=args.policy or "greedy",
         pages_per_block=256 if args.pages_per_block is None else args.pages_per_block,
-        op_levels=parse_percent_list(args.extra_op, "--extra-op"),
+        op_levels=op_levels(args),
         use_case=args.use_case,
         target_dwpd=args.target_dwpd,
         target_years=args.target_years,

@@ -13,7 +13,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from overprov import engine, presets, scaled_drive, sim_estimate, sweep, trace_options, trace_output
+from overprov import (
+    engine,
+    presets,
+    scaled_drive,
+    sim_estimate,
+    sweep,
+    trace_options,
+    trace_output,
+    units,
+)
 from overprov.config_file import core_message
 from overprov.engine import merge, validate
 from overprov.errors import ConfigError, RunError
@@ -32,18 +41,11 @@ from overprov.simulate_output import (
     format_timed_table,
     write_series_csv,
 )
-from overprov.units import (
-    human_bytes,
-    parse_block_size,
-    parse_duration_seconds,
-    parse_number_list,
-    parse_size,
-)
-from overprov.workload_options import PATTERNS, pattern_overrides_from_args
+from overprov.units import human_bytes
+from overprov.workload_options import add_pattern_options, pattern_overrides_from_args
 
 __all__ = ["register", "run"]
 
-POLICIES = ("greedy", "fifo", "random", "d-choices", "cost-benefit")
 
 #: The demo: a drive sold as 16 GB with 16 GiB of NAND, the NAS vendor's extra-OP phases.
 DEMO_ADVERTISED_BYTES = 16_000_000_000
@@ -53,6 +55,69 @@ DEMO_EXTRA_OP = (0.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0)
 # ---------------------------------------------------------------- command line
 
 
+#: Each flag (its argparse dest) and the config field it sets, one row per flag: the values
+#: arrive parsed by the units rules (``--bs 4k`` is 4096); a flag not given sets nothing.
+FLAG_FIELDS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("page_size", ("geometry", "page_size_bytes")),
+    ("pages_per_block", ("geometry", "pages_per_block")),
+    ("physical_blocks", ("geometry", "physical_blocks")),
+    ("physical_bytes", ("geometry", "physical_bytes")),
+    ("advertised", ("geometry", "advertised_bytes")),
+    ("user_pages", ("geometry", "user_pages")),
+    ("user_bytes", ("geometry", "user_bytes")),
+    ("policy", ("ftl", "policy")),
+    ("d", ("ftl", "d_choices")),
+    ("gc_free_blocks", ("ftl", "gc_free_blocks")),
+    ("gc_frontier", ("ftl", "gc_frontier")),
+    ("streams", ("ftl", "host_streams")),
+    ("wear_dynamic", ("wear", "dynamic")),
+    ("static_wl", ("wear", "static_threshold")),
+    ("random_map", ("workload", "random_map")),
+    ("span", ("workload", "span_percent")),
+    ("read_pct", ("workload", "read_percent")),
+    ("trim_pct", ("workload", "trim_percent")),
+    ("bs", ("workload", "request_bytes")),
+    ("bssplit", ("workload", "bssplit")),
+    ("precondition", ("precondition", "kind")),
+    ("drive_writes", ("run", "drive_writes")),
+    ("warmup", ("run", "warmup_drive_writes")),
+    ("interval_pct", ("run", "interval_percent")),
+    ("seed", ("run", "seed")),
+    ("qd", ("timing", "host", "queue_depth")),
+    ("open_iops", ("timing", "host", "arrival_iops")),
+    ("write_through", ("timing", "host", "write_through")),
+    ("duration", ("timing", "duration_s")),
+    ("interval_s", ("timing", "interval_s")),
+)
+
+
+def _put(tree: dict[str, Any], path: tuple[str, ...], value: Any) -> None:
+    for key in path[:-1]:
+        tree = tree.setdefault(key, {})
+    tree[path[-1]] = value
+
+
+def flag_overrides(args: argparse.Namespace) -> dict[str, Any]:
+    """The config fields the flags set (:data:`FLAG_FIELDS`, the workload's shape flags, the
+    host layer); any ``timing`` field, or ``--timed``, turns simulated time on."""
+    over: dict[str, Any] = {}
+    for dest, path in FLAG_FIELDS:
+        value = getattr(args, dest)
+        if value is not None and value is not False:
+            _put(over, path, value)
+    if args.open_iops is not None:
+        _put(over, ("timing", "host", "mode"), "open")
+    workload = pattern_overrides_from_args(args)
+    if workload:
+        over.setdefault("workload", {}).update(workload)
+    host = host_overrides(args)
+    if host:
+        over.setdefault("timing", {}).setdefault("host", {}).update(host)
+    if "timing" in over or args.timed:
+        over.setdefault("timing", {})["enabled"] = True
+    return over
+
+
 def config_from_args(args: argparse.Namespace) -> dict[str, Any]:
     """The config one run starts from: the preset (if any), then the TOML file, then flags."""
     cfg: dict[str, Any] = {}
@@ -60,80 +125,7 @@ def config_from_args(args: argparse.Namespace) -> dict[str, Any]:
         cfg, _ = presets.preset_config(args.preset, args.scale)
     if args.config:
         cfg = merge(cfg, engine.load_toml(args.config))
-    over: dict[str, dict[str, Any]] = {
-        k: {} for k in ("geometry", "ftl", "wear", "workload", "precondition", "run")
-    }
-    g, f, w, r = over["geometry"], over["ftl"], over["workload"], over["run"]
-    if args.page_size is not None:
-        g["page_size_bytes"] = parse_block_size(args.page_size, "--page-size")
-    if args.pages_per_block is not None:
-        g["pages_per_block"] = args.pages_per_block
-    if args.physical_blocks is not None:
-        g["physical_blocks"] = args.physical_blocks
-    if args.physical_bytes is not None:
-        g["physical_bytes"] = parse_size(args.physical_bytes, "--physical-bytes")
-    if args.advertised is not None:
-        g["advertised_bytes"] = parse_size(args.advertised, "--advertised")
-    if args.user_pages is not None:
-        g["user_pages"] = args.user_pages
-    if args.user_bytes is not None:
-        g["user_bytes"] = parse_size(args.user_bytes, "--user-bytes")
-    if args.policy:
-        f["policy"] = args.policy
-    if args.d is not None:
-        f["d_choices"] = args.d
-    if args.gc_free_blocks is not None:
-        f["gc_free_blocks"] = args.gc_free_blocks
-    if args.gc_frontier:
-        f["gc_frontier"] = args.gc_frontier
-    if args.streams:
-        f["host_streams"] = args.streams
-    if args.wear_dynamic:
-        over["wear"]["dynamic"] = True
-    if args.static_wl is not None:
-        over["wear"]["static_threshold"] = args.static_wl
-    w.update(pattern_overrides_from_args(args))
-    if args.random_map:
-        w["random_map"] = True
-    if args.span is not None:
-        w["span_percent"] = args.span
-    if args.read_pct is not None:
-        w["read_percent"] = args.read_pct
-    if args.trim_pct is not None:
-        w["trim_percent"] = args.trim_pct
-    if args.bs is not None:
-        w["request_bytes"] = parse_block_size(args.bs, "--bs")
-    if args.bssplit is not None:
-        w["bssplit"] = args.bssplit
-    if args.precondition:
-        over["precondition"]["kind"] = args.precondition
-    if args.drive_writes is not None:
-        r["drive_writes"] = args.drive_writes
-    if args.warmup is not None:
-        r["warmup_drive_writes"] = args.warmup
-    if args.interval_pct is not None:
-        r["interval_percent"] = args.interval_pct
-    if args.seed is not None:
-        r["seed"] = args.seed
-    t: dict[str, Any] = {}
-    host: dict[str, Any] = {}
-    if args.qd is not None:
-        host["queue_depth"] = args.qd
-    if args.open_iops is not None:
-        host["mode"], host["arrival_iops"] = "open", args.open_iops
-    if args.write_through:
-        host["write_through"] = True
-    host.update(host_overrides(args))
-    if host:
-        t["host"] = host
-    if args.duration is not None:
-        t["duration_s"] = parse_duration_seconds(args.duration, "--duration")
-    if args.interval_s is not None:
-        t["interval_s"] = parse_duration_seconds(args.interval_s, "--interval-s")
-    if t or args.timed:
-        t["enabled"] = True
-        over["timing"] = t
-    return trace_options.apply(merge(cfg, {k: v for k, v in over.items() if v}), args)
+    return trace_options.apply(merge(cfg, flag_overrides(args)), args)
 
 
 def sweep_configs(base: dict[str, Any], args: argparse.Namespace) -> list[dict[str, Any]]:
@@ -142,24 +134,60 @@ def sweep_configs(base: dict[str, Any], args: argparse.Namespace) -> list[dict[s
     if args.rho and args.extra_op:
         raise ConfigError("--rho and --extra-op: give one way of stating OP, not both")
     geo = base.get("geometry", {})
+    if args.advertised is not None and (
+        args.rho or (not args.extra_op and geo.get("extra_op_percent") is None)
+    ):
+        raise ConfigError(
+            "--advertised: only with --extra-op (extra OP is a share of the advertised "
+            "capacity); with --rho give --user-bytes or --physical-bytes"
+        )
     if args.rho:
-        values = parse_number_list(args.rho, "--rho", "0.07,0.28")
+        values = args.rho
         # ρ with the user size fixed (or the physical size, when that is what was given)
         key, clear = "op_ratio", ("extra_op_percent",)
         if any(geo.get(k) is not None for k in ("physical_blocks", "physical_bytes")):
             clear += ("user_pages", "user_bytes")
     elif args.extra_op:
-        values = parse_number_list(args.extra_op, "--extra-op")
+        values = args.extra_op
         # extra OP fixes the drive (physical and advertised size) and shrinks the user space
         key, clear = "extra_op_percent", ("op_ratio", "user_pages", "user_bytes")
     else:
         return [base]
+    for attr, field in (("user_pages", "user_pages"), ("user_bytes", "user_bytes")):
+        if getattr(args, attr, None) is not None and field in clear:
+            given = "--rho with the physical size" if args.rho else "--extra-op"
+            raise ConfigError(
+                f"--{attr.replace('_', '-')}: {given} sets the user capacity; give one of them"
+            )
     configs = []
     for v in values:
         g = {k: x for k, x in geo.items() if k not in clear}
         g[key] = v
         configs.append({**base, "geometry": g})
     return configs
+
+
+#: dest → option string of every simulate option (filled by :func:`register`).
+_OPTION_OF: dict[str, str] = {}
+#: Options that do not describe the simulated drive, its workload or its run: the ones
+#: ``--demo`` (a fixed sweep) takes.
+_OUTPUT_OPTIONS = frozenset(
+    {"demo", "out", "json", "no_progress", "check", "force", "jobs", "dask_scheduler"}
+)
+
+
+def refuse_beside_demo(args: argparse.Namespace) -> None:
+    """``--demo`` is a fixed sweep: a drive, workload or run option given with it would be
+    ignored, so it is refused by name."""
+    for dest, value in vars(args).items():
+        option = _OPTION_OF.get(dest)
+        if option is None or dest in _OUTPUT_OPTIONS:
+            continue
+        if value is not None and value is not False:
+            raise ConfigError(
+                f"{option}: --demo is a fixed sweep (16 GB drive, extra OP 0–60 %); "
+                f"leave {option} out, or leave --demo out and give the drive yourself"
+            )
 
 
 def demo_configs() -> list[dict[str, Any]]:
@@ -237,7 +265,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     par = p.add_argument_group("parallel runs (docs/scale.md)")
     par.add_argument(
         "--jobs",
-        type=int,
+        type=units.COUNT,
         metavar="N",
         help="run up to N points of a sweep at once, each on its own thread (default: the "
         "cores this process may use); the results are those of a serial run",
@@ -266,9 +294,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     tm = p.add_argument_group("simulated time (IOPS, latency, performance states)")
     tm.add_argument("--timed", action="store_true", help="simulate time with default timings")
-    tm.add_argument("--qd", type=int, metavar="N", help="closed-loop queue depth (default 32)")
     tm.add_argument(
-        "--open-iops", type=float, metavar="N", help="open loop: requests arrive at N per second"
+        "--qd", type=units.COUNT, metavar="N", help="closed-loop queue depth (default 32)"
+    )
+    tm.add_argument(
+        "--open-iops",
+        type=units.POSITIVE,
+        metavar="N",
+        help="open loop: requests arrive at N per second",
     )
     tm.add_argument(
         "--write-through",
@@ -278,54 +311,74 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     tm.add_argument(
         "--duration",
+        type=units.DURATION,
         metavar="TIME",
         help="simulated time of the measured part (90s, 10min, 2h; a bare number is seconds)",
     )
-    tm.add_argument("--interval-s", metavar="TIME", help="series interval (default 1 s)")
+    tm.add_argument(
+        "--interval-s", type=units.DURATION, metavar="TIME", help="series interval (default 1 s)"
+    )
     tm.add_argument("--series", metavar="FILE.csv", help="write the time series as CSV")
     add_host_options(p.add_argument_group("host: jobs and arrays of drives (imply --timed)"))
     g = p.add_argument_group("drive geometry and capacity (default: 4 GiB user, ρ = 0.28)")
-    g.add_argument("--page-size", metavar="SIZE", help="flash page / mapping unit (e.g. 4k)")
-    g.add_argument("--pages-per-block", type=int, metavar="N", help="pages per erase block (b)")
-    g.add_argument("--physical-blocks", type=int, metavar="N", help="physical erase blocks")
-    g.add_argument("--physical-bytes", metavar="SIZE", help="physical NAND size (e.g. 256GiB)")
-    g.add_argument("--user-pages", type=int, metavar="N", help="user capacity in pages (LBAs)")
-    g.add_argument("--user-bytes", metavar="SIZE", help="user capacity (e.g. 240G)")
+    g.add_argument(
+        "--page-size",
+        type=units.BLOCK_SIZE,
+        metavar="SIZE",
+        help="flash page / mapping unit (e.g. 4k)",
+    )
+    g.add_argument(
+        "--pages-per-block", type=units.COUNT, metavar="N", help="pages per erase block (b)"
+    )
+    g.add_argument("--physical-blocks", type=units.COUNT, metavar="N", help="physical erase blocks")
+    g.add_argument(
+        "--physical-bytes", type=units.SIZE, metavar="SIZE", help="physical NAND size (e.g. 256GiB)"
+    )
+    g.add_argument(
+        "--user-pages", type=units.COUNT, metavar="N", help="user capacity in pages (LBAs)"
+    )
+    g.add_argument(
+        "--user-bytes", type=units.SIZE, metavar="SIZE", help="user capacity (e.g. 240G)"
+    )
     g.add_argument(
         "--rho",
+        type=units.RHO_LIST,
         metavar="RHO[,RHO..]",
-        help="total over-provisioning ρ = (T−U)/U as a fraction, e.g. 0.28; a list sweeps",
+        help="total over-provisioning ρ = (T−U)/U as a fraction, e.g. 0.28 (28%% is refused: "
+        "it is not 0.28); a list sweeps",
     )
     add_retired_op(p)
     g.add_argument(
         "--extra-op",
+        type=units.EXTRA_OP_LIST,
         metavar="PCT[,PCT..]",
-        help="extra OP in %% of the advertised capacity left unused (the NAS "
+        help="extra OP in %% of the advertised capacity left unused (20 or 20%%) (the NAS "
         "vendor's 1–60%% setting); a list sweeps",
     )
     g.add_argument(
         "--advertised",
+        type=units.SIZE,
         metavar="SIZE",
         help="advertised capacity for --extra-op (default: physical size / 1.0737, "
         "NAND in GiB sold in GB)",
     )
     f = p.add_argument_group("FTL")
-    f.add_argument("--policy", choices=POLICIES, help="GC victim policy")
-    f.add_argument("--d", type=int, metavar="D", help="sample size for d-choices")
+    f.add_argument("--policy", choices=engine.choices("ftl.policy"), help="GC victim policy")
+    f.add_argument("--d", type=units.COUNT, metavar="D", help="sample size for d-choices")
     f.add_argument(
         "--gc-free-blocks",
-        type=int,
+        type=units.COUNT_OR_ZERO,
         metavar="N",
         help="GC runs when this many free blocks or fewer remain",
     )
     f.add_argument(
         "--gc-frontier",
-        choices=("separate", "shared"),
+        choices=engine.choices("ftl.gc_frontier"),
         help="relocated pages to a GC frontier of their own, or mixed with host writes",
     )
     f.add_argument(
         "--streams",
-        choices=("single", "workload"),
+        choices=engine.choices("ftl.host_streams"),
         help="host write streams: one, or one per workload zone (hot/cold separation)",
     )
     f.add_argument(
@@ -335,12 +388,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     f.add_argument(
         "--static-wl",
-        type=int,
+        type=units.COUNT,
         metavar="SPREAD",
         help="static wear levelling when max−min erase count exceeds SPREAD",
     )
     w = p.add_argument_group("workload")
-    w.add_argument("--workload", choices=PATTERNS, help="address pattern")
+    add_pattern_options(w)
     w.add_argument(
         "--random-map",
         action="store_true",
@@ -348,47 +401,44 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     w.add_argument(
         "--span",
-        type=float,
+        type=units.PERCENT_POSITIVE,
         metavar="PCT",
         help="only the first PCT%% of the user LBAs are accessed",
     )
-    w.add_argument("--read-pct", type=float, metavar="PCT", help="share of reads")
-    w.add_argument("--trim-pct", type=float, metavar="PCT", help="share of TRIM requests")
-    w.add_argument("--bs", metavar="SIZE", help="request size, fio style (4k, 64k, 512)")
+    w.add_argument("--read-pct", type=units.PERCENT, metavar="PCT", help="share of reads")
+    w.add_argument("--trim-pct", type=units.PERCENT, metavar="PCT", help="share of TRIM requests")
+    w.add_argument(
+        "--bs", type=units.BLOCK_SIZE, metavar="SIZE", help="request size, fio style (4k, 64k, 512)"
+    )
     w.add_argument("--bssplit", metavar="MIX", help="request-size mix, fio syntax (4k/67:8k/33)")
-    w.add_argument(
-        "--hot",
-        metavar="ACCESS/SPACE",
-        help="hot/cold: ACCESS%% of writes to SPACE%% of the span, e.g. 80/20",
-    )
-    w.add_argument(
-        "--zones", metavar="A/S:A/S..", help="zoned distribution, fio syntax, e.g. 50/5:30/15:20/80"
-    )
-    w.add_argument("--zipf-theta", type=float, metavar="THETA", help="Zipf exponent (0.99)")
     r = p.add_argument_group("run")
     r.add_argument(
         "--precondition",
-        choices=("sequential", "random", "none"),
+        choices=engine.choices("precondition.kind"),
         help="fill the drive first: in order, in random order, or not at all",
     )
     r.add_argument(
-        "--drive-writes", type=float, metavar="N", help="measured host writes, in user capacities"
+        "--drive-writes",
+        type=units.POSITIVE,
+        metavar="N",
+        help="measured host writes, in user capacities",
     )
     r.add_argument(
         "--warmup",
-        type=float,
+        type=units.NON_NEGATIVE,
         metavar="N",
         help="host writes before measurement, in user capacities",
     )
     r.add_argument(
         "--interval-pct",
-        type=float,
+        type=units.PERCENT_POSITIVE,
         metavar="PCT",
         help="record WAF every PCT%% of user capacity written",
     )
-    r.add_argument("--seed", type=int, help="random seed (same seed, same result)")
+    r.add_argument("--seed", type=units.COUNT_OR_ZERO, help="random seed (same seed, same result)")
     trace_options.add_trace_options(p)
     p.set_defaults(func=run)
+    _OPTION_OF.update({a.dest: a.option_strings[-1] for a in p._actions if a.option_strings})
 
 
 def check_outputs(args: argparse.Namespace) -> None:
@@ -438,6 +488,8 @@ def print_check(configs: list[dict[str, Any]]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     check_outputs(args)
+    if args.demo:
+        refuse_beside_demo(args)
     if args.dask_scheduler is not None:
         sweep.check_dask_scheduler(args.dask_scheduler)  # before any work, in 4 s at most
     configs = demo_configs() if args.demo else sweep_configs(config_from_args(args), args)

@@ -9,8 +9,8 @@ import argparse
 from collections.abc import Sequence
 from typing import Any
 
+from overprov import units
 from overprov.errors import ConfigError
-from overprov.units import parse_block_size
 
 __all__ = ["add_host_options", "format_host_table", "host_overrides"]
 
@@ -21,7 +21,7 @@ def add_host_options(group: argparse._ArgumentGroup) -> None:
     """``--numjobs``, ``--raid``, ``--members``, ``--chunk-bytes`` (each implies --timed)."""
     group.add_argument(
         "--numjobs",
-        type=int,
+        type=units.COUNT,
         metavar="N",
         help="N closed-loop jobs, each with its own random stream and --qd requests "
         "outstanding (fio's numjobs × iodepth); default 1",
@@ -34,10 +34,11 @@ def add_host_options(group: argparse._ArgumentGroup) -> None:
         "outstanding requests), 10 stripes over mirrored pairs (md's near-2 layout)",
     )
     group.add_argument(
-        "--members", type=int, metavar="N", help="drives in the --raid array (default 2)"
+        "--members", type=units.COUNT, metavar="N", help="drives in the --raid array (default 2)"
     )
     group.add_argument(
         "--chunk-bytes",
+        type=units.BLOCK_SIZE,
         metavar="SIZE",
         help="stripe chunk of RAID-0 and RAID-10, fio style (64k); default 512k as mdadm",
     )
@@ -54,7 +55,7 @@ def host_overrides(args: argparse.Namespace) -> dict[str, Any]:
     if args.members is not None:
         array["members"] = args.members
     if args.chunk_bytes is not None:
-        array["chunk_bytes"] = parse_block_size(args.chunk_bytes, "--chunk-bytes")
+        array["chunk_bytes"] = args.chunk_bytes
     if array and args.raid is None:
         raise ConfigError("--members and --chunk-bytes describe an array: give --raid 0, 1 or 10")
     if array:

@@ -12,12 +12,10 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from overprov import engine, units
 from overprov.errors import ConfigError
 
-__all__ = ["TRACE_FORMATS", "add_trace_options", "apply", "trace_path"]
-
-#: The format names the core reads (``_core.trace_formats()``; a test checks they agree).
-TRACE_FORMATS = ("msr", "blkparse", "fio-iolog", "systor", "alibaba", "tencent", "mqsim", "csv")
+__all__ = ["add_trace_options", "apply", "trace_path"]
 
 #: Synthetic-workload options that a trace replaces: (attribute, option).
 _SYNTHETIC = (
@@ -47,7 +45,9 @@ def add_trace_options(p: argparse.ArgumentParser, *, with_skip: bool = True) -> 
         "Alibaba, Tencent, MQSim or our CSV; detected from its first line)",
     )
     t.add_argument(
-        "--trace-format", choices=TRACE_FORMATS, help="the trace's format (default: detected)"
+        "--trace-format",
+        choices=engine.choices("trace.format"),
+        help="the trace's format (default: detected)",
     )
     t.add_argument(
         "--trace-fold",
@@ -57,22 +57,25 @@ def add_trace_options(p: argparse.ArgumentParser, *, with_skip: bool = True) -> 
     )
     t.add_argument(
         "--trace-device",
-        type=int,
+        type=units.COUNT_OR_ZERO,
         metavar="N",
         help="replay only device/volume N (multi-volume traces; blkparse: major<<20|minor)",
     )
     t.add_argument(
         "--trace-time-scale",
-        type=float,
+        type=units.POSITIVE,
         metavar="X",
         help="timed runs: multiply the trace's inter-arrival times by X (0.5 = twice as fast)",
     )
     t.add_argument(
-        "--trace-repeat", type=int, metavar="N", help="measured passes over the trace (default 1)"
+        "--trace-repeat",
+        type=units.COUNT,
+        metavar="N",
+        help="measured passes over the trace (default 1)",
     )
     t.add_argument(
         "--trace-warmup-passes",
-        type=int,
+        type=units.COUNT_OR_ZERO,
         metavar="N",
         help="passes over the trace after the fill and before measuring (default 0)",
     )

@@ -81,13 +81,16 @@ def add_options(p: argparse.ArgumentParser) -> None:
     )
     t.add_argument(
         "--target-iops",
-        type=float,
+        type=units.POSITIVE,
         metavar="N",
         help="the smallest extra OP whose IOPS, replaying the trace in a closed loop at --qd, "
         "reach N",
     )
     t.add_argument(
-        "--qd", type=int, metavar="N", help=f"--target-iops: queue depth (default {DEFAULT_QD})"
+        "--qd",
+        type=units.COUNT,
+        metavar="N",
+        help=f"--target-iops: queue depth (default {DEFAULT_QD})",
     )
 
 
@@ -106,8 +109,6 @@ def _refuse(args: argparse.Namespace) -> None:
         raise ConfigError("--simulate: not with --trace (the trace is simulated)")
     if args.qd is not None and args.target_iops is None:
         raise ConfigError("--qd: only with --target-iops")
-    if args.target_iops is not None and not args.target_iops > 0:
-        raise ConfigError(f"--target-iops: must be > 0, got {args.target_iops}")
 
 
 def refuse_without_trace(args: argparse.Namespace) -> None:
@@ -145,7 +146,7 @@ def _daily_writes(args: argparse.Namespace, s: dict[str, Any]) -> tuple[float | 
     """Host bytes a day: --daily-writes, or the trace's writes (summary ``s``) over its time
     span."""
     if args.daily_writes is not None:
-        return units.parse_size_bytes(args.daily_writes, "--daily-writes"), "--daily-writes"
+        return args.daily_writes, "--daily-writes"
     if args.trace_device is not None:
         return None, "not known (give --daily-writes: the trace rate is of all devices)"
     span_s = (s["last_time_ns"] - s["first_time_ns"]) / 1e9
@@ -173,7 +174,7 @@ def trace_plan(args: argparse.Namespace, levels: tuple[float, ...]) -> TracePlan
     if args.policy:
         base = engine.merge(base, {"ftl": {"policy": args.policy}})
     timed = args.target_iops is not None
-    qd = args.qd or DEFAULT_QD
+    qd = DEFAULT_QD if args.qd is None else args.qd
     base["timing"] = {**base.get("timing", {}), "enabled": timed}
     if timed:
         base = engine.merge(base, {"timing": {"host": {"mode": "closed", "queue_depth": qd}}})
@@ -225,9 +226,7 @@ def trace_plan(args: argparse.Namespace, levels: tuple[float, ...]) -> TracePlan
         native_op=native_op,
         nand=args.nand,
         pe_cycles=args.pe_cycles,
-        rated_tbw_bytes=None
-        if args.rated_tbw is None
-        else units.parse_size_bytes(args.rated_tbw, "--rated-tbw"),
+        rated_tbw_bytes=args.rated_tbw,
         daily_write_bytes=daily,
         service_years=args.years,
         policy=policy,

@@ -9,14 +9,25 @@ One rule for every command (``overprov --help`` and docs/cli.md say the same):
 - **block sizes** (``--bs``, ``--page-size``, fio's ``bssplit``) follow fio, whose job files
   they end up in: ``4k`` = 4096 bytes; IEC suffixes are accepted too.
 - **durations**: s, min, h, d (``90s``, ``10min``, ``2h``, ``1d``); a bare number is seconds.
-- **percentages**: a number with or without a trailing ``%``.
+- **percentages**: a number with or without a trailing ``%`` (``--extra-op 20`` = ``20%``).
+- **ρ** (total OP, ``--rho``) is a fraction: ``0.28``; ``28%`` is refused (it is not 0.28).
+- **TBW** (``--rated-tbw``): a bare number is TB (10¹² bytes written), units are accepted
+  (``600``, ``600TB``, ``0.6PB``).
+- **numbers**: finite (NaN and infinity are refused), inside the range that means something
+  (a queue depth ≥ 1, a target IOPS > 0).
+
+Each rule is a ``parse_*`` function for library code (its ``ConfigError`` names the option) and
+an :class:`Arg` for argparse's ``type=`` (argparse names the option; exit 2 with the usage).
 """
 
 from __future__ import annotations
 
+import argparse
 import math
 import re
+from collections.abc import Callable
 from fractions import Fraction
+from typing import Any
 
 from overprov.errors import ConfigError
 
@@ -67,11 +78,11 @@ def parse_size_bytes(text: str, option: str, *, bare_unit: str = "b") -> float:
     return float(parse_size_exact(text, option, bare_unit=bare_unit))
 
 
-def parse_size(text: str | int, what: str = "size") -> int:
+def parse_size(text: str | int, what: str = "size", *, bare_unit: str = "b") -> int:
     """A size in whole bytes ('64MiB', '1GB', '65536'); the one rule above."""
     if isinstance(text, int):
         return text
-    value = parse_size_exact(text, what)
+    value = parse_size_exact(text, what, bare_unit=bare_unit)
     if value.denominator != 1:
         raise ConfigError(f"{what}: {text!r} is not a whole number of bytes")
     return int(value)
@@ -89,44 +100,165 @@ def parse_block_size(text: str, option: str) -> int:
     return value
 
 
-def parse_duration_seconds(text: str | float, option: str) -> float:
-    """'90', '90s', '10min', '2h', '1d' → seconds (a bare number is seconds)."""
+def _range(
+    value: float,
+    text: Any,
+    option: str,
+    lo: float | None,
+    hi: float | None,
+    lo_open: bool = False,
+    hi_open: bool = False,
+    unit: str = "",
+) -> None:
+    """``value`` inside [lo, hi] (an open end excluded), or a ConfigError naming ``option``."""
+    low_bad = lo is not None and (value <= lo if lo_open else value < lo)
+    high_bad = hi is not None and (value >= hi if hi_open else value > hi)
+    if not (low_bad or high_bad):
+        return
+    if lo is not None and hi is not None:
+        left, right = "(" if lo_open else "[", ")" if hi_open else "]"
+        want = f"in {left}{lo:g}, {hi:g}{right}{unit}"
+    elif lo is not None:
+        want = f"{'>' if lo_open else '≥'} {lo:g}{unit}"
+    else:
+        want = f"{'<' if hi_open else '≤'} {hi:g}{unit}"
+    raise ConfigError(f"{option}: must be {want}, got {text!r}")
+
+
+def parse_number(
+    text: str | float,
+    option: str,
+    *,
+    lo: float | None = None,
+    hi: float | None = None,
+    lo_open: bool = False,
+    hi_open: bool = False,
+    integer: bool = False,
+    unit: str = "",
+) -> float:
+    """A finite number (NaN and infinity refused) inside [lo, hi] (``lo_open``/``hi_open``
+    exclude an end; ``unit`` is named in the message); ``integer``: a whole one, returned as
+    int. '1_000' is 1000."""
+    raw = str(text).strip().replace("_", "")
+    try:
+        value: float = int(raw) if integer else float(raw)
+    except ValueError:
+        kind = "a whole number" if integer else "a number"
+        raise ConfigError(f"{option}: expected {kind}, got {text!r}") from None
+    if not math.isfinite(value):
+        raise ConfigError(f"{option}: expected a finite number, got {text!r}")
+    _range(value, text, option, lo, hi, lo_open, hi_open, unit)
+    return value
+
+
+def parse_duration_seconds(
+    text: str | float, option: str, *, allow_zero: bool = False, whole: bool = False
+) -> float:
+    """'90', '90s', '10min', '2h', '1d' → seconds (a bare number is seconds); > 0 (≥ 0 with
+    ``allow_zero``); ``whole``: a whole number of seconds, returned as int."""
     m = _NUMBER_UNIT.fullmatch(str(text))
     unit = m.group(2).lower() if m else ""
     if not m or (unit or "s") not in DURATION_UNITS:
         raise ConfigError(f"{option}: expected a duration like 90s, 10min, 2h or 1d, got {text!r}")
     value = float(m.group(1)) * DURATION_UNITS[unit or "s"]
-    if not value > 0:
-        raise ConfigError(f"{option}: must be > 0, got {text!r}")
+    if not (value >= 0 if allow_zero else value > 0):
+        raise ConfigError(f"{option}: must be {'≥ 0' if allow_zero else '> 0'}, got {text!r}")
+    if whole:
+        if value != int(value):
+            raise ConfigError(f"{option}: a whole number of seconds, got {text!r}")
+        return int(value)
     return value
 
 
-def parse_percent(text: str | float, option: str) -> float:
-    """'20', '20%', 20 → 20.0 (percent, finite)."""
+def parse_percent(text: str | float, option: str, **bounds: Any) -> float:
+    """'20', '20%', 20 → 20.0: percent, finite, inside the ``bounds`` of :func:`parse_number`
+    (``lo``, ``hi``, ``lo_open``, ``hi_open``, ``integer``)."""
     raw = str(text).strip().removesuffix("%").strip()
     try:
-        value = float(raw)
-    except ValueError:
-        raise ConfigError(f"{option}: expected a percentage like 20, got {text!r}") from None
-    if not math.isfinite(value):
-        raise ConfigError(f"{option}: expected a finite percentage, got {text!r}")
-    return value
+        return parse_number(raw, option, unit=" %", **bounds)
+    except ConfigError as exc:
+        if not str(exc).startswith(f"{option}: expected"):
+            raise ConfigError(str(exc).replace(repr(raw), repr(text))) from None
+        kind = "a whole percentage" if bounds.get("integer") else "a percentage"
+        raise ConfigError(f"{option}: expected {kind} like 20 or 20%, got {text!r}") from None
 
 
-def parse_number_list(text: str, option: str, example: str = "0,10,20") -> list[float]:
-    """'0,10,20%' → [0.0, 10.0, 20.0]; a trailing % on an item is allowed."""
-    out = []
-    for part in str(text).split(","):
-        part = part.strip().rstrip("%").strip()
-        if not part:
-            continue
-        try:
-            out.append(float(part))
-        except ValueError:
-            raise ConfigError(f"{option}: {part!r} is not a number (give e.g. {example})") from None
-    if not out:
+def _items(text: str, option: str, example: str) -> list[str]:
+    items = [part.strip() for part in str(text).split(",") if part.strip()]
+    if not items:
         raise ConfigError(f"{option}: no values given (give e.g. {example})")
+    return items
+
+
+def parse_percent_list(
+    text: str, option: str, *, lo: float = 0.0, hi: float = 100.0, hi_open: bool = True
+) -> list[float]:
+    """'0,10,20%' → [0.0, 10.0, 20.0]: percentages (each with or without %), in [lo, hi)."""
+    return [
+        parse_percent(part, option, lo=lo, hi=hi, hi_open=hi_open)
+        for part in _items(text, option, "0,10,20")
+    ]
+
+
+def parse_fraction_list(text: str, option: str) -> list[float]:
+    """'0.07,0.28' → [0.07, 0.28]: fractions > 0 (ρ); '28%' is refused, it is not 0.28."""
+    out = []
+    for part in _items(text, option, "0.07,0.28"):
+        if part.endswith("%"):
+            raise ConfigError(
+                f"{option}: a fraction, not a percentage: 0.28 means 28 %, got {part!r}"
+            )
+        out.append(parse_number(part, option, lo=0.0, lo_open=True))
     return out
+
+
+def parse_tbw_bytes(text: str, option: str = "--rated-tbw") -> float:
+    """Rated endurance in host bytes written: a bare number is TB ('600' = 600·10¹² bytes);
+    units are accepted ('600TB', '0.6PB', '546TiB')."""
+    return float(parse_size_exact(text, option, bare_unit="tb"))
+
+
+def parse_tbw_tb(text: str, option: str = "--rated-tbw") -> float:
+    """:func:`parse_tbw_bytes` in TB, for the fields that keep TB (``rated_tbw``)."""
+    return parse_tbw_bytes(text, option) / 10**12
+
+
+class Arg:
+    """One of the rules above as argparse's ``type=``: ``Arg(parse_percent, lo=0, hi=100)``.
+    The value is parsed by ``parse`` (with the keywords given); its error becomes argparse's,
+    which names the option and exits 2 with the command's usage. ``kind`` says which rule, for
+    ``--help`` texts and the tests that walk every option."""
+
+    def __init__(self, parse: Callable[..., Any], **keywords: Any) -> None:
+        self.parse, self.keywords = parse, keywords
+        self.kind = parse.__name__.removeprefix("parse_")
+        self.__name__ = self.kind  # argparse's fallback message names the type
+
+    def __call__(self, text: str) -> Any:
+        try:
+            return self.parse(text, "", **self.keywords)
+        except ConfigError as exc:
+            raise argparse.ArgumentTypeError(str(exc).removeprefix(": ")) from None
+
+    def __repr__(self) -> str:
+        return f"Arg({self.kind}, {self.keywords})"
+
+
+#: The common kinds, ready for ``type=``.
+POSITIVE = Arg(parse_number, lo=0.0, lo_open=True)  # a rate, a target, a time scale
+NON_NEGATIVE = Arg(parse_number, lo=0.0)
+COUNT = Arg(parse_number, lo=1, integer=True)  # a queue depth, jobs, rounds, blocks
+COUNT_OR_ZERO = Arg(parse_number, lo=0, integer=True)
+SIZE = Arg(parse_size)
+BLOCK_SIZE = Arg(parse_block_size)
+DURATION = Arg(parse_duration_seconds)
+WHOLE_SECONDS = Arg(parse_duration_seconds, whole=True)
+PERCENT = Arg(parse_percent, lo=0.0, hi=100.0)  # a share: 0–100 %
+PERCENT_POSITIVE = Arg(parse_percent, lo=0.0, hi=100.0, lo_open=True)  # a span: (0, 100] %
+EXTRA_OP_LIST = Arg(parse_percent_list)  # percent of the advertised capacity, in [0, 100)
+RHO_LIST = Arg(parse_fraction_list)
+TBW = Arg(parse_tbw_bytes)
+TBW_TB = Arg(parse_tbw_tb)
 
 
 # ---------------------------------------------------------------------------------- printing

@@ -13,24 +13,27 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from overprov import engine, units
 from overprov.errors import ConfigError
 from overprov.workload_text import describe_synthetic, zones_text
-
-PATTERNS = ("uniform", "sequential", "hot-cold", "zoned", "zipf", "jesd219")
 
 
 def parse_zones(text: str, field: str) -> list[dict[str, float]]:
     """ "50/5:30/15:20/80" → zones (access%/space%), fio's random_distribution=zoned syntax."""
     zones = []
     for i, part in enumerate(text.split(":")):
-        try:
-            access, space = (float(x) for x in part.split("/"))
-        except ValueError as exc:
-            raise ConfigError(
-                f"{field}: zone {i + 1} {part!r} is not ACCESS%/SPACE% (e.g. 50/5:30/15:20/80)"
-            ) from exc
+        access, space = _share_pair(part, field, f"zone {i + 1} ", "50/5:30/15:20/80")
         zones.append({"access_percent": access, "space_percent": space})
     return zones
+
+
+def _share_pair(text: str, option: str, what: str, example: str) -> tuple[float, float]:
+    """'80/20' → (80.0, 20.0): two percentages (``units.parse_percent``, 0–100)."""
+    parts = text.split("/")
+    if len(parts) != 2:
+        raise ConfigError(f"{option}: {what}{text!r} is not ACCESS%/SPACE% (e.g. {example})")
+    access, space = (units.parse_percent(x, option, lo=0.0, hi=100.0) for x in parts)
+    return access, space
 
 
 def workload_overrides(
@@ -41,13 +44,29 @@ def workload_overrides(
 ) -> dict[str, Any]:
     """The ``workload`` keys the flags set (nothing for flags not given)."""
     w: dict[str, Any] = {}
+    shapes = [
+        (option, own)
+        for option, own, value in (
+            ("--hot", "hot-cold", hot),
+            ("--zones", "zoned", zones),
+            ("--zipf-theta", "zipf", zipf_theta),
+        )
+        if value is not None
+    ]
+    if len(shapes) > 1:
+        raise ConfigError(
+            f"{shapes[1][0]}: {shapes[0][0]} already gives the pattern ({shapes[0][1]}); "
+            "give one shape"
+        )
+    for option, own in shapes:
+        if pattern and pattern != own:
+            raise ConfigError(
+                f"{option}: shapes the {own} pattern, not --workload {pattern}; leave one out"
+            )
     if pattern:
         w["pattern"] = pattern
     if hot is not None:
-        try:
-            access, space = (float(x) for x in hot.split("/"))
-        except ValueError as exc:
-            raise ConfigError(f"--hot: {hot!r} is not ACCESS/SPACE (e.g. 80/20)") from exc
+        access, space = _share_pair(hot, "--hot", "", "80/20")
         w["pattern"] = pattern or "hot-cold"
         w["hot_access_percent"], w["hot_space_percent"] = access, space
     if zones is not None:
@@ -63,7 +82,9 @@ def workload_overrides(
 
 def add_pattern_options(group: Any) -> None:
     """``--workload``, ``--hot``, ``--zones``, ``--zipf-theta`` on a parser or argument group."""
-    group.add_argument("--workload", choices=PATTERNS, help="address pattern")
+    group.add_argument(
+        "--workload", choices=engine.choices("workload.pattern"), help="address pattern"
+    )
     group.add_argument(
         "--hot",
         metavar="ACCESS/SPACE",
@@ -72,7 +93,9 @@ def add_pattern_options(group: Any) -> None:
     group.add_argument(
         "--zones", metavar="A/S:A/S..", help="zoned distribution, fio syntax, e.g. 50/5:30/15:20/80"
     )
-    group.add_argument("--zipf-theta", type=float, metavar="THETA", help="Zipf exponent (0.99)")
+    group.add_argument(
+        "--zipf-theta", type=units.NON_NEGATIVE, metavar="THETA", help="Zipf exponent (0.99)"
+    )
 
 
 def pattern_overrides_from_args(args: argparse.Namespace) -> dict[str, Any]:

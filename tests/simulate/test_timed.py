@@ -146,7 +146,7 @@ def test_bad_preset_and_scale_are_named(overprov_cli):
     rc, _, err = overprov_cli("simulate", "--scale", "2")  # any drive scales; none grows
     assert rc == 2 and "--scale: must shrink" in err
     rc, _, err = overprov_cli("simulate", "--timed", "--qd", "0")
-    assert rc == 2 and "timing.host.queue_depth" in err
+    assert rc == 2 and "argument --qd: must be ≥ 1" in err
 
 
 def test_presets_say_where_their_figures_come_from():

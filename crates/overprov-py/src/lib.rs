@@ -91,12 +91,20 @@ fn default_config_json() -> String {
     serde_json::to_string(&SimConfig::default()).unwrap_or_default()
 }
 
+/// The names each enum field of the configuration accepts (`{"ftl.policy": [...], ...}`), for
+/// the command line's choices.
+#[pyfunction]
+fn choices() -> std::collections::BTreeMap<&'static str, Vec<String>> {
+    overprov_sim::config::choices().into_iter().collect()
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", overprov_sim::VERSION)?;
     m.add_class::<PySimulator>()?;
     m.add_function(wrap_pyfunction!(validate_config, m)?)?;
     m.add_function(wrap_pyfunction!(default_config_json, m)?)?;
+    m.add_function(wrap_pyfunction!(choices, m)?)?;
     trace::register(m)?;
     Ok(())
 }

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import shlex
 
-from overprov import blockdev
+from overprov import blockdev, units
 from overprov.apply.auto import METHODS, build_plans
 from overprov.apply.base import Plan, VisibleSize
 from overprov.blockdev import CONFIRM_FLAG
@@ -37,7 +37,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="keep an IDEMA capacity visible instead (e.g. 400 makes a 512 GB drive a 400 GB one)",
     )
     size.add_argument(
-        "--visible-sectors", type=int, metavar="N", help="keep exactly N logical sectors visible"
+        "--visible-sectors",
+        type=units.COUNT,
+        metavar="N",
+        help="keep exactly N logical sectors visible",
     )
     p.add_argument(
         "--method",

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import shutil
 import sys
@@ -16,7 +15,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from overprov import presets
+from overprov import units
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import measurement_file, plausibility, spare_readings
 from overprov.calibrate import plan as planmod
@@ -26,16 +25,18 @@ from overprov.calibrate.measure import Measurement, measure, write_counters
 from overprov.calibrate.summary import summary_text
 from overprov.errors import ConfigError, InputError, NoAnswerError
 from overprov.inputs import load_json
-from overprov.options import add_json_option, add_retired_op
+from overprov.options import add_json_option, add_retired_op, add_target_options
 from overprov.outputs import check_json_output, check_output_dir
 from overprov.profile import results as resmod
-from overprov.units import parse_number_list, parse_percent, parse_size_bytes
 from overprov.workload_options import add_pattern_options, pattern_overrides_from_args
 
 DEFAULT_LEVELS = [float(x) for x in range(0, 65, 5)]
 #: Relative spread assumed for a figure the user types in (a published steady figure is
 #: rarely repeatable to better than a few percent between runs and firmware versions).
 USER_POINT_REL_SD = 0.05
+#: Bounds on figures typed in: no drive comes near a billion IOPS or a WAF of 1000, and a
+#: value past them (1e308) overflows the fit's arithmetic.
+MAX_IOPS, MAX_WAF = plausibility.MAX_IOPS, plausibility.MAX_WAF  # what a drive can give
 
 
 def register(subparsers: Any) -> None:
@@ -52,15 +53,7 @@ def register(subparsers: Any) -> None:
             "MEASURING A TARGET DESTROYS ALL DATA ON IT AND WEARS THE DRIVE."
         ),
     )
-    p.add_argument(
-        "target",
-        nargs="?",
-        metavar="TARGET",
-        help="block device or file (several comma-separated: one RAID group), or "
-        "sim:NAME|PATH.toml[@SCALE] for a simulated drive (presets: "
-        + ", ".join(presets.names())
-        + ")",
-    )
+    add_target_options(p, optional=True)
     p.add_argument(
         "--budget",
         default=None,
@@ -70,13 +63,14 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument(
         "--extra-op",
+        type=units.EXTRA_OP_LIST,
         default=None,
         metavar="LIST",
-        help="extra OP levels to predict, in %% (default 0,5,10,...,60)",
+        help="extra OP levels to predict, in %% (20 or 20%%; default 0,5,10,...,60)",
     )
     p.add_argument(
         "--target-iops",
-        type=float,
+        type=units.POSITIVE,
         default=None,
         metavar="N",
         help="recommend the smallest extra OP predicted to sustain N IOPS",
@@ -122,7 +116,7 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument(
         "--fob-iops",
-        type=float,
+        type=units.Arg(units.parse_number, lo=0.0, lo_open=True, hi=MAX_IOPS),
         default=None,
         metavar="N",
         help="fresh-out-of-box IOPS you have (a data sheet's random-write figure): with "
@@ -138,7 +132,7 @@ def register(subparsers: Any) -> None:
     add_pattern_options(wl)
     p.add_argument(
         "--jobs",
-        type=int,
+        type=units.COUNT,
         default=None,
         metavar="N",
         help="simulate up to N of the twin's levels (and a workload's WAF curve) at once, each "
@@ -147,27 +141,19 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument(
         "--advertised",
+        type=units.SIZE,
         default=None,
         metavar="SIZE",
-        help="the drive's user capacity (e.g. 512GB), with --physical",
+        help="the drive's user capacity (e.g. 512GB; a bare number is bytes), with --physical",
     )
     p.add_argument(
         "--physical",
+        type=units.SIZE,
         default=None,
         metavar="SIZE",
         help="the drive's raw NAND (e.g. 512GiB): with figures, predict with two readings of "
         "it (its spare partly unused, or used k times as well as the twin's GC) and combine them; "
         "with a TARGET, fix the native OP to it",
-    )
-    p.add_argument("--allow-hdd", action="store_true", help="accept a rotational device")
-    p.add_argument(
-        "--i-understand-this-destroys-data",
-        dest="confirm",
-        action="append",
-        default=[],
-        metavar="DEVICE",
-        help="confirm that DEVICE may be overwritten: required for every block device, "
-        "blank or not (as for profile)",
     )
     p.set_defaults(func=run)
 
@@ -176,10 +162,10 @@ def register(subparsers: Any) -> None:
 
 
 def parse_pairs(
-    text: str, option: str, lo: float = 0.0, hi: float = plausibility.MAX_IOPS
+    text: str, option: str, most: float, least: float = 0.0
 ) -> list[tuple[float, float]]:
     """ "0:11000,20:25000" → [(0, 11000), (20, 25000)]: extra OP in [0, 100) %, each value a
-    finite number in (``lo``, ``hi``] (IOPS > 0; WAF ≥ 1 with ``lo`` 1, inclusive)."""
+    finite number in (``least``, ``most``] (IOPS above 0; WAF from 1 with ``least`` 1)."""
     out = []
     for part in text.split(","):
         if not part.strip():
@@ -188,19 +174,14 @@ def parse_pairs(
         if not sep:
             raise ConfigError(f"{option}: {part.strip()!r} is not OP:VALUE (e.g. 20:25000)")
         try:
-            v = float(value.strip().replace("_", ""))
-        except ValueError:
-            raise ConfigError(f"{option}: {part.strip()!r} is not OP:VALUE with numbers") from None
-        x = parse_percent(op, option)
-        if not 0 <= x < 100:
-            raise ConfigError(f"{option}: extra OP {op.strip()!r} is not in [0, 100) %")
-        if not math.isfinite(v) or not (v >= lo if lo >= 1 else v > lo) or v > hi:
-            low = f"at least {lo:g}" if lo >= 1 else f"above {lo:g}"
-            raise ConfigError(
-                f"{option}: {value.strip()!r} at {x:g}% is not a figure a drive gives (a finite "
-                f"number {low} and at most {hi:g})"
+            out.append(
+                (
+                    units.parse_percent(op, option, lo=0.0, hi=100.0, hi_open=True),
+                    units.parse_number(value, option, lo=least, lo_open=least < 1, hi=most),
+                )
             )
-        out.append((x, v))
+        except ConfigError as exc:
+            raise ConfigError(f"{exc} (in {part.strip()!r}, OP:VALUE e.g. 20:25000)") from None
     if not out:
         raise ConfigError(f"{option}: no points given")
     return out
@@ -208,11 +189,9 @@ def parse_pairs(
 
 def user_points(points: str | None, waf_points: str | None) -> list[fitmod.Point]:
     by: dict[float, dict[str, float]] = {}
-    for op, v in parse_pairs(points, "--points") if points else []:
+    for op, v in parse_pairs(points, "--points", MAX_IOPS) if points else []:
         by.setdefault(op, {})["iops"] = v
-    for op, v in (
-        parse_pairs(waf_points, "--waf-points", 1.0, plausibility.MAX_WAF) if waf_points else []
-    ):
+    for op, v in parse_pairs(waf_points, "--waf-points", MAX_WAF, 1.0) if waf_points else []:
         by.setdefault(op, {})["waf"] = v
     return [
         fitmod.Point(op, d.get("iops"), USER_POINT_REL_SD, d.get("waf"), USER_POINT_REL_SD)
@@ -331,24 +310,15 @@ def measure_target(
     return m
 
 
-def _size(text: str | None, option: str) -> int | None:
-    """A drive's size as docs/cli.md reads one: with a unit, or bare bytes; below 1 GB is
-    refused (a forgotten unit, as ``capacity`` refuses it)."""
-    if not text:
-        return None
-    value = int(parse_size_bytes(text, option))
-    if value < 10**9:
+def _size(value: int | None, option: str) -> int | None:
+    """A drive's size (bytes, as ``units.SIZE`` read it); below 1 GB is refused (a forgotten
+    unit: a bare size is bytes)."""
+    if value is not None and value < 10**9:
         raise ConfigError(
-            f"{option}: {text!r} is {value:,} bytes, below 1 GB (a bare size is bytes: give a "
-            "unit, e.g. 512GB or 476GiB)"
+            f"{option}: {value:,} bytes is below 1 GB (a bare size is bytes: give a unit, e.g. "
+            "512GB or 476GiB)"
         )
     return value
-
-
-def _positive(value: float | None, option: str, hi: float = math.inf) -> None:
-    if value is not None and not (math.isfinite(value) and 0 < value <= hi):
-        raise ConfigError(f"{option}: must be a finite number above 0 (and at most {hi:g}), "
-                          f"got {value!r}")  # fmt: skip
 
 
 def _same_folder(a: Path, b: Path) -> bool:
@@ -395,16 +365,7 @@ def _drop_twins(pred: dict[str, Any], folder: Path) -> None:
 def run(args: argparse.Namespace) -> int:
     check_json_output(args.json)
     check_output_dir(args.out, "--out")
-    levels = (
-        parse_number_list(args.extra_op, "--extra-op", "0,10,20")
-        if args.extra_op
-        else list(DEFAULT_LEVELS)
-    )
-    for x in levels:
-        if not (math.isfinite(x) and 0 <= x < 100):
-            raise ConfigError(f"--extra-op: {x:g} is not an extra OP in [0, 100) %")
-    _positive(args.fob_iops, "--fob-iops", plausibility.MAX_IOPS)
-    _positive(args.target_iops, "--target-iops")
+    levels = args.extra_op or list(DEFAULT_LEVELS)
     stored = _stored(args) if args.resume is not None else None
     measuring = bool(args.target) or stored is not None
     sources = [measuring, args.from_dir is not None, bool(args.points or args.waf_points)]

@@ -7,15 +7,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from overprov import presets
-from overprov.blockdev import CONFIRM_FLAG
+from overprov import units
 from overprov.errors import EXIT_NO_ANSWER, ConfigError
-from overprov.options import add_json_option, add_retired_op, text_stream
+from overprov.options import add_json_option, add_retired_op, add_target_options, text_stream
 from overprov.outputs import check_json_output, check_output_dir, write_json
 from overprov.profile.progress_view import ProfileProgress
 from overprov.profile.runner import Profile
 from overprov.profile.settings import ProfileSettings, op_label
-from overprov.units import human_bytes, parse_block_size, parse_size
+from overprov.units import human_bytes
 
 # argparse dest → ProfileSettings field, for flags that --resume must not contradict
 _SETTING_FLAGS = {
@@ -37,28 +36,6 @@ _SETTING_FLAGS = {
 }
 
 
-def _op_list(text: str) -> list[float]:
-    try:
-        ops = [float(x) for x in text.split(",") if x.strip()]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a list of percentages: {text!r}") from None
-    return [int(op) if op == int(op) else op for op in ops]
-
-
-def _size(text: str) -> int:
-    try:
-        return parse_size(text)
-    except ConfigError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
-def _block_size(text: str) -> int:
-    try:
-        return parse_block_size(text, "--bs")
-    except ConfigError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "profile",
@@ -71,35 +48,27 @@ def register(subparsers: Any) -> None:
             "THIS DESTROYS ALL DATA ON THE TARGET AND WEARS THE DRIVE."
         ),
     )
-    p.add_argument(
-        "target",
-        nargs="?",
-        metavar="TARGET",
-        help="block device or regular file; several comma-separated = one RAID group "
-        "(profiled together); sim:PRESET[@SCALE] for a simulated drive (presets: "
-        + ", ".join(presets.names())
-        + "; SCALE e.g. 1/8 or 64GiB, default about 32 GiB of NAND)",
-    )
+    add_target_options(p, optional=True)
     p.add_argument(
         "--extra-op",
-        type=_op_list,
+        type=units.EXTRA_OP_LIST,
         default=None,
         metavar="LIST",
-        help="extra OP levels in %% of the tested capacity, ascending "
+        help="extra OP levels in %% of the tested capacity (20 or 20%%), ascending "
         "(default 0,10,20,30,40,50,60)",
     )
     add_retired_op(p)
     add_json_option(p, "the final results.json document")
     p.add_argument(
         "--target-iops",
-        type=float,
+        type=units.POSITIVE,
         default=None,
         metavar="N",
         help="recommend the smallest OP whose steady IOPS meets N",
     )
     p.add_argument(
         "--min-iops",
-        type=float,
+        type=units.POSITIVE,
         default=None,
         metavar="N",
         help="end a phase early (skipped) when its first 3 rounds average below N",
@@ -112,27 +81,35 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument(
         "--bs",
-        type=_block_size,
+        type=units.BLOCK_SIZE,
         default=None,
         metavar="SIZE",
         help="random-write block size (default 4k)",
     )
-    p.add_argument("--qd", type=int, default=None, metavar="N", help="queue depth per job (32)")
-    p.add_argument("--jobs", type=int, default=None, metavar="N", help="fio jobs per member (1)")
+    p.add_argument(
+        "--qd", type=units.COUNT, default=None, metavar="N", help="queue depth per job (32)"
+    )
+    p.add_argument(
+        "--jobs", type=units.COUNT, default=None, metavar="N", help="fio jobs per member (1)"
+    )
     p.add_argument(
         "--size",
-        type=_size,
+        type=units.SIZE,
         default=None,
         metavar="BYTES",
         help="test only the first BYTES of each member (creates a missing file); "
         "k/M/G/T (with or without B) are powers of 1000, KiB/MiB/GiB/TiB of 1024",
     )
     p.add_argument(
-        "--round-seconds", type=int, default=None, metavar="S", help="length of one round (60)"
+        "--round-seconds",
+        type=units.WHOLE_SECONDS,
+        default=None,
+        metavar="TIME",
+        help="length of one round (60; a duration: 90, 90s, 2min)",
     )
     p.add_argument(
         "--max-rounds",
-        type=int,
+        type=units.COUNT,
         default=None,
         metavar="N",
         help="give up on steady state after N rounds per phase, counted after the phase "
@@ -140,7 +117,7 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument(
         "--min-phase-writes",
-        type=float,
+        type=units.NON_NEGATIVE,
         default=None,
         metavar="DW",
         help="drive writes of its span each phase writes before its steady-state window may "
@@ -148,9 +125,9 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument(
         "--fob-seconds",
-        type=int,
+        type=units.Arg(units.parse_duration_seconds, whole=True, allow_zero=True),
         default=None,
-        metavar="S",
+        metavar="TIME",
         help="initial (FOB) measurement length (default one round; 0 skips it)",
     )
     p.add_argument(
@@ -162,10 +139,11 @@ def register(subparsers: Any) -> None:
     p.add_argument("--ioengine", default=None, metavar="NAME", help="fio ioengine (default libaio)")
     p.add_argument(
         "--rated-tbw",
-        type=float,
+        type=units.TBW_TB,
         default=None,
         metavar="TB",
-        help="rated endurance per drive in TB written, to show the share a run uses",
+        help="rated endurance per drive, to show the share a run uses: TB written (a bare "
+        "number is TB: 600 = 600TB; units accepted, e.g. 1.2PB)",
     )
     p.add_argument(
         "--out",
@@ -180,18 +158,6 @@ def register(subparsers: Any) -> None:
         default=None,
         metavar="DIR",
         help="continue the interrupted profile in DIR; finished phases are kept",
-    )
-    p.add_argument("--allow-hdd", action="store_true", help="accept a rotational device")
-    p.add_argument(
-        CONFIRM_FLAG,
-        dest="confirm",
-        action="append",
-        default=[],
-        metavar="DEVICE",
-        help="confirm that DEVICE may be overwritten: required for every block device "
-        "(signature or not), and for a FILE that already holds data; name that exact "
-        "device, once per member; a resume asks again for a device with no serial number "
-        "or WWN (docs/safety.md)",
     )
     p.set_defaults(func=run)
 
@@ -286,6 +252,10 @@ def run(args: argparse.Namespace) -> int:
     else:
         if not args.target:
             raise ConfigError("TARGET: give a block device, a file, or --resume DIR")
+        if args.target.startswith("sim:") and args.ioengine is not None:
+            raise ConfigError(
+                "--ioengine: a simulated drive (sim:) runs no fio; leave --ioengine out"
+            )
         settings = _settings_from_args(args)
         out = args.out or _default_out(args.target)
         profile = Profile.create(

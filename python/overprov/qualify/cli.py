@@ -8,13 +8,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from overprov import presets
-from overprov.blockdev import CONFIRM_FLAG
+from overprov import units
 from overprov.errors import ConfigError
+from overprov.options import add_target_options
 from overprov.outputs import write_json
 from overprov.qualify import session, verdict
 from overprov.qualify.bench import QualifySettings
-from overprov.units import parse_block_size, parse_duration_seconds, parse_size
+from overprov.units import parse_duration_seconds
 
 
 def _arg(parse: Any) -> Any:
@@ -51,14 +51,7 @@ def register(subparsers: Any) -> None:
             "profile apply (docs/safety.md)."
         ),
     )
-    p.add_argument(
-        "target",
-        metavar="TARGET",
-        help="block device or regular file; several comma-separated = RAID members tested "
-        "together; sim:NAME|FILE.toml[@SCALE] for a simulated drive (presets: "
-        + ", ".join(presets.names())
-        + ")",
-    )
+    add_target_options(p)
     p.add_argument(
         "--tests",
         type=_arg(session.parse_tests),
@@ -77,35 +70,37 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument(
         "--size",
-        type=_arg(parse_size),
+        type=units.SIZE,
         metavar="BYTES",
         help="test only the first BYTES of each member (creates a missing file)",
     )
     p.add_argument(
         "--bs",
-        type=_arg(lambda t: parse_block_size(t, "--bs")),
+        type=units.BLOCK_SIZE,
         default=d.bs_bytes,
         metavar="SIZE",
         help="block size (4k)",
     )
-    p.add_argument("--qd", type=int, default=d.qd, metavar="N", help=f"queue depth ({d.qd})")
+    p.add_argument(
+        "--qd", type=units.COUNT, default=d.qd, metavar="N", help=f"queue depth ({d.qd})"
+    )
     p.add_argument(
         "--read-percent",
-        type=int,
+        type=units.Arg(units.parse_percent, lo=0, hi=100, integer=True),
         default=d.read_percent,
         metavar="P",
         help=f"cache test: share of reads ({d.read_percent})",
     )
     p.add_argument(
         "--round-seconds",
-        type=int,
+        type=units.WHOLE_SECONDS,
         default=d.round_seconds,
-        metavar="S",
+        metavar="TIME",
         help=f"length of one round, simulated seconds on sim: ({d.round_seconds})",
     )
     p.add_argument(
         "--steady-drive-writes",
-        type=float,
+        type=units.POSITIVE,
         default=d.steady_drive_writes,
         metavar="DW",
         help=f"random writes before a state counts as steady "
@@ -113,14 +108,14 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument(
         "--max-rounds",
-        type=int,
+        type=units.COUNT,
         default=d.max_rounds,
         metavar="N",
         help=f"at most N rounds to write that much ({d.max_rounds})",
     )
     p.add_argument(
         "--discard-percent",
-        type=float,
+        type=units.PERCENT_POSITIVE,
         default=d.discard_percent,
         metavar="P",
         help=f"TRIM recovery: share of the span discarded ({d.discard_percent:g})",
@@ -135,28 +130,28 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument(
         "--idle-burst-seconds",
-        type=int,
+        type=units.WHOLE_SECONDS,
         default=d.idle_burst_seconds,
-        metavar="S",
+        metavar="TIME",
         help=f"idle recovery: random writes after each idle time ({d.idle_burst_seconds} s)",
     )
     p.add_argument(
         "--idle-repeats",
-        type=int,
+        type=units.COUNT,
         default=d.idle_repeats,
         metavar="N",
         help=f"idle recovery: bursts per idle time ({d.idle_repeats}; SNIA runs 360)",
     )
     p.add_argument(
         "--cliff-drive-writes",
-        type=float,
+        type=units.POSITIVE,
         default=d.cliff_drive_writes,
         metavar="DW",
         help=f"write cliff: random writes from fresh ({d.cliff_drive_writes:g} drive writes)",
     )
     p.add_argument(
         "--tail-ratio",
-        type=float,
+        type=units.Arg(units.parse_number, lo=1.0),
         default=d.tail_ratio,
         metavar="R",
         help=f"IO consistency: p99.99 at most R × p99 ({d.tail_ratio:g}; our choice, no "
@@ -164,21 +159,11 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument(
         "--qos-us",
-        type=float,
+        type=units.POSITIVE,
         default=None,
         metavar="US",
         help="IO consistency: also hold p99.99 to this limit in µs, the drive's data-sheet "
         "99.99%% QoS figure (measured at the same queue depth, --qd)",
-    )
-    p.add_argument("--allow-hdd", action="store_true", help="accept a rotational device")
-    p.add_argument(
-        CONFIRM_FLAG,
-        dest="confirm",
-        action="append",
-        default=[],
-        metavar="DEVICE",
-        help="confirm that DEVICE may be overwritten: required for every block device, and "
-        "for a FILE that already holds data; name that exact device, once per member",
     )
     p.set_defaults(func=run)
 

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from overprov import units
 from overprov.errors import ConfigError
 from overprov.options import add_json_option, text_stream
 from overprov.outputs import check_json_output, check_output_dir, document, write_json
@@ -45,7 +46,7 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument(
         "--target-iops",
-        type=float,
+        type=units.POSITIVE,
         default=None,
         metavar="N",
         help="draw this target and recommend the smallest steady OP meeting it (default: "
@@ -53,13 +54,18 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument(
         "--rated-tbw",
-        type=float,
+        type=units.TBW_TB,
         default=None,
         metavar="TB",
-        help="rated endurance per drive in TB written, for the TBW/DWPD table",
+        help="rated endurance per drive, for the TBW/DWPD table: TB written (a bare number "
+        "is TB: 600 = 600TB; units accepted, e.g. 1.2PB)",
     )
     p.add_argument(
-        "--pe-cycles", type=float, default=None, metavar="N", help="rated P/E cycles of the NAND"
+        "--pe-cycles",
+        type=units.POSITIVE,
+        default=None,
+        metavar="N",
+        help="rated P/E cycles of the NAND",
     )
     p.add_argument(
         "--nand",
@@ -68,7 +74,7 @@ def register(subparsers: Any) -> None:
         help="NAND type, for typical P/E cycles when no rating is known",
     )
     p.add_argument(
-        "--years", type=float, default=5.0, metavar="Y", help="service life for DWPD (5)"
+        "--years", type=units.POSITIVE, default=5.0, metavar="Y", help="service life for DWPD (5)"
     )
     p.add_argument(
         "--smart",
@@ -96,10 +102,6 @@ def run(args: argparse.Namespace) -> int:
     from overprov.report.document import report_document
     from overprov.report.findings import Options
 
-    for name in ("target_iops", "rated_tbw", "pe_cycles", "years"):
-        value = getattr(args, name)
-        if value is not None and not value > 0:
-            raise ConfigError(f"--{name.replace('_', '-')}: must be > 0, got {value:g}")
     if args.pe_cycles is not None and args.nand is not None:
         raise ConfigError("give --pe-cycles or --nand, not both")
     out = args.out or default_out(list(args.inputs))

@@ -19,6 +19,15 @@ pub enum PolicyKind {
 }
 
 impl PolicyKind {
+    /// Every policy, in the order `--help` lists them.
+    pub const ALL: [PolicyKind; 5] = [
+        PolicyKind::Greedy,
+        PolicyKind::Fifo,
+        PolicyKind::Random,
+        PolicyKind::DChoices,
+        PolicyKind::CostBenefit,
+    ];
+
     pub fn name(self) -> &'static str {
         match self {
             PolicyKind::Greedy => "greedy",
@@ -40,6 +49,10 @@ pub enum GcFrontier {
     Shared,
 }
 
+impl GcFrontier {
+    pub const ALL: [GcFrontier; 2] = [GcFrontier::Separate, GcFrontier::Shared];
+}
+
 /// How host writes are split into write streams (frontiers).
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "kebab-case")]
@@ -49,6 +62,10 @@ pub enum HostStreams {
     /// One frontier per workload temperature class (the zone of a hot/cold, zoned or JESD219
     /// workload), like a multi-stream SSD given perfect hints.
     Workload,
+}
+
+impl HostStreams {
+    pub const ALL: [HostStreams; 2] = [HostStreams::Single, HostStreams::Workload];
 }
 
 /// Flash translation layer behaviour.

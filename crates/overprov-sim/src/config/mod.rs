@@ -37,6 +37,33 @@ pub struct SimConfig {
     pub trace: TraceConfig,
 }
 
+/// The names each enum field of the configuration accepts, by field (`ftl.policy`, ...), as
+/// serde spells them: the one list front ends offer as choices.
+pub fn choices() -> Vec<(&'static str, Vec<String>)> {
+    fn names<T: Serialize>(all: &[T]) -> Vec<String> {
+        all.iter()
+            .map(|v| match serde_json::to_value(v) {
+                Ok(serde_json::Value::String(s)) => s,
+                other => unreachable!("a unit variant serialises as a string, got {other:?}"),
+            })
+            .collect()
+    }
+    vec![
+        ("ftl.policy", names(&PolicyKind::ALL)),
+        ("ftl.gc_frontier", names(&GcFrontier::ALL)),
+        ("ftl.host_streams", names(&HostStreams::ALL)),
+        ("workload.pattern", names(&Pattern::ALL)),
+        ("precondition.kind", names(&Precondition::ALL)),
+        (
+            "trace.format",
+            crate::workload::trace::TraceFormat::ALL
+                .iter()
+                .map(|f| f.name().to_string())
+                .collect(),
+        ),
+    ]
+}
+
 /// How long to run and what to record.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
@@ -296,6 +323,26 @@ impl SimConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_choice_is_read_back_and_no_other() {
+        for (field, names) in choices() {
+            let (section, key) = field.split_once('.').unwrap();
+            let mut seen = std::collections::HashSet::new();
+            for name in &names {
+                assert!(seen.insert(name.clone()), "{field}: {name} twice");
+                if section == "trace" {
+                    continue; // read by the trace reader, not as a SimConfig field
+                }
+                let json = format!(r#"{{"{section}": {{"{key}": "{name}"}}}}"#);
+                from_json(&json).unwrap_or_else(|e| panic!("{field} = {name}: {e}"));
+            }
+            if section != "trace" {
+                let json = format!(r#"{{"{section}": {{"{key}": "nonesuch"}}}}"#);
+                assert!(from_json(&json).is_err(), "{field} accepted nonesuch");
+            }
+        }
+    }
 
     #[test]
     fn defaults_validate() {

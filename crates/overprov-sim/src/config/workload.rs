@@ -23,6 +23,18 @@ pub enum Pattern {
     Jesd219,
 }
 
+impl Pattern {
+    /// Every pattern, in the order `--help` lists them.
+    pub const ALL: [Pattern; 6] = [
+        Pattern::Uniform,
+        Pattern::Sequential,
+        Pattern::HotCold,
+        Pattern::Zoned,
+        Pattern::Zipf,
+        Pattern::Jesd219,
+    ];
+}
+
 /// One zone of a zoned distribution: `access_percent` of requests to `space_percent` of the span.
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -106,6 +118,14 @@ pub enum Precondition {
     Random,
     /// Fresh drive: nothing written.
     None,
+}
+
+impl Precondition {
+    pub const ALL: [Precondition; 3] = [
+        Precondition::Sequential,
+        Precondition::Random,
+        Precondition::None,
+    ];
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
