@@ -292,6 +292,44 @@ def evaluate(all_cases: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def surrogate_forms(drive: dict[str, Any], fitted: tuple[float, ...] = (0.0, 40.0)) -> str:
+    """The surrogate alone (no twin) on a foreign FTL's curve, fitted on IOPS and WAF at
+    ``fitted`` and FOB, raw NAND given or not, with t_cmd bounded at −0.5·t_page (calibrate's
+    form: GC's reads) and at −0.9·t_page (host programs spread over parallel GC domains while
+    each domain's GC blocks: 1/IOPS = (t_host/P − t_gc) + W·(t_gc + t_erase/b), an intercept
+    down to −(1 − 1/P)·slope). A comparison of forms, not calibrate's prediction."""
+    by = {(f["kind"], float(f["extra_op_percent"])): f for f in drive["figure"]}
+    levels = sorted({x for kind, x in by if kind == "iops"})
+    raw = drive.get("raw_nand_bytes")
+    raw_op = raw / drive["advertised_bytes"] - 1 if raw else None
+    pts = [point(by[(k, x)]) for x in fitted for k in ("iops", "waf") if (k, x) in by]
+    pts += [point(f) for f in drive["figure"] if f["kind"] == "fob_iops"]
+    lines = [
+        "| t_cmd bound | raw NAND | fitted ρ₀ | k | t_cmd µs | t_page µs | "
+        + " | ".join(f"{x:g}%: IOPS / WAF" for x in levels) + " |",
+        "|---|---|---|---|---|---|" + "---|" * len(levels),
+    ]  # fmt: skip
+    saved = fitmod.MAX_READ_SHARE
+    try:
+        for share in (0.5, 0.9):
+            fitmod.MAX_READ_SHARE = share
+            for given in (False, True) if raw_op is not None else (False,):
+                s = fitmod.fit(pts, native_op=raw_op if given else None, fit_efficiency=given)
+                cells = []
+                for x in levels:
+                    e_i = s.iops(x) / by[("iops", x)]["value"] - 1
+                    e_w = s.waf(x) / by[("waf", x)]["value"] - 1 if ("waf", x) in by else math.nan
+                    cells.append(f"{100 * e_i:+.0f}% / {100 * e_w:+.0f}%")
+                lines.append(
+                    f"| −{share:g}·t_page | {'given' if given else 'fitted'} | "
+                    f"{100 * s.native_op:.1f}% | {s.spare_efficiency:.2f} | {s.t_cmd_us:.0f} | "
+                    f"{s.t_page_us:.0f} | " + " | ".join(cells) + " |"
+                )
+    finally:
+        fitmod.MAX_READ_SHARE = saved
+    return "\n".join(lines)
+
+
 def fmt(v: float) -> str:
     return f"{v:,.0f}" if v > 100 else f"{v:.2f}"
 
@@ -356,11 +394,21 @@ def main() -> int:
     ap.add_argument(
         "--record", action="store_true", help="write the slope to model_form_error.json"
     )
+    ap.add_argument(
+        "--forms-only", action="store_true",
+        help="print the surrogate-form comparison on the foreign FTLs' curves and stop",
+    )  # fmt: skip
     args = ap.parse_args()
     t0 = time.monotonic()
     drives = load(args.corpus)
     if args.foreign.is_dir():
         drives += foreign_drives(args.foreign)
+    for d in drives:
+        if d.get("foreign"):
+            print(f"Surrogate forms on {d['name']}, fitted at 0% and 40% and FOB:\n")
+            print(surrogate_forms(d) + "\n")
+    if args.forms_only:
+        return 0
     with tempfile.TemporaryDirectory(prefix="overprov-corpus-") as tmp:
         all_cases = cases(drives, Path(tmp), args.jobs)
     summary = evaluate(all_cases)
@@ -379,12 +427,12 @@ def main() -> int:
         path = ROOT / "python" / "overprov" / "calibrate" / "model_form_error.json"
         rec = json.loads(path.read_text())
         every = summary["subsets"]["all"]
+        files = sorted(set(doc["corpus"]))
         rec["real_distance"] = {
             "per_log_spare": summary["slope_per_log_spare"],
             "floor": FLOOR,
             "source": f"bench/corpus_bench.py, {every['predicted']} held-out figures of "
-            f"{len({c['drive'] for c in all_cases})} drives ({', '.join(doc['corpus'])}), "
-            f"{doc['date']}",
+            f"{len({c['drive'] for c in all_cases})} drives ({', '.join(files)}), {doc['date']}",
             "coverage_nested": every["coverage_nested"],
             "median_rel_width_nested": every["median_rel_width_nested"],
         }

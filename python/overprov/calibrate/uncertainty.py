@@ -100,7 +100,8 @@ def recorded_model_form(simulated: bool) -> ModelForm | None:
             float(doc.get("real_rel_sd", 0.0)),
             per_log_spare=float(real["per_log_spare"]),
             floor=float(real.get("floor", AT_FITTED_REL_SD)),
-            source=f"published figures held out in turn: {real['source']}",
+            source="published real-drive figures and foreign FTLs, each held out in turn: "
+            + real["source"],
         )
     if "real_rel_sd" not in doc:
         return None
