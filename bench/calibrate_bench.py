@@ -12,6 +12,8 @@ its truth at 0-40% extra OP the long way; compare. Then the published figures th
         [--jobs N]               # processes for the twins' levels (sweep.py)
 
 Prints markdown tables (for bench/README.md) and writes target/bench/calibrate_bench.json.
+Each published figure held out in turn, over bench/corpus and the foreign FTLs' curves, with the
+interval's coverage checked: bench/corpus_bench.py.
 """
 
 from __future__ import annotations
@@ -372,7 +374,9 @@ def main() -> int:
         print("--record-model-error: needs the generated drives (not --published-only)")
     elif args.record_model_error:
         path = ROOT / "python" / "overprov" / "calibrate" / "model_form_error.json"
+        kept = json.loads(path.read_text()) if path.is_file() else {}
         path.write_text(json.dumps({
+            **{k: v for k, v in kept.items() if k == "real_distance"},  # corpus_bench.py's
             "rel_sd": rel_sd,
             "real_rel_sd": real_sd,
             "source": f"bench/calibrate_bench.py, {len(rows)} generated drives (seeds "

@@ -128,6 +128,7 @@ def predict(
     twin_name: str = "twin.toml",
     curve: fitmod.WafCurve | None = None,
     ftl: dict[str, Any] | None = None,
+    model_form: uncertainty.ModelForm | None = None,
 ) -> dict[str, Any]:
     """Fit, build and refine the twin, simulate it at ``levels``; write twin.toml and return
     the prediction (the caller writes prediction.json).
@@ -141,7 +142,9 @@ def predict(
     raw NAND's spare, independent levels): the spare efficiency k is fitted to the WAF figures
     and each level simulated with k times the raw spare (``spare_readings``). ``curve``: the
     WAF curve under ``workload`` when the caller has it already. ``ftl``: the twin's garbage
-    collection (``config.ftl`` keys, the curve simulated with it; None: greedy, one frontier)."""
+    collection (``config.ftl`` keys, the curve simulated with it; None: greedy, one frontier).
+    ``model_form``: the model-form error the interval is widened by (None: the recorded one,
+    ``uncertainty.recorded_model_form``)."""
     if fit_efficiency and (native_op is None or not independent_levels):
         raise ValueError("fit_efficiency needs native_op and independent levels")
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -185,8 +188,22 @@ def predict(
         ftl=ftl,
     )
     simulated = measurement is not None and measurement.kind == "sim"
-    mfe = uncertainty.model_form_error(simulated)
-    model_sd = mfe[0] if mfe else None
+    mfe = model_form if model_form is not None else uncertainty.recorded_model_form(simulated)
+    fitted_levels = sorted({p.extra_op_percent for p in points if not p.fresh})
+
+    def model_sd(x: float) -> float | None:
+        """The model-form error at level x (it grows away from the fitted levels)."""
+        if mfe is None:
+            return None
+        d = uncertainty.spare_distance(
+            x, fitted_levels, central.native_op, central.spare_efficiency
+        )
+        return mfe.at(d) or None
+
+    def waf_model_sd(x: float) -> float | None:
+        """WAF's: the distance-dependent error (measured on WAF and IOPS figures alike)."""
+        return model_sd(x) if mfe is not None and mfe.per_log_spare is not None else None
+
     path = out_dir / twin_name
     has_iops = any(p.iops for p in points) and central.t_page_us > 0
     twin_check: list[dict[str, Any]] = []
@@ -232,7 +249,7 @@ def predict(
         for lv in sim.levels:
             x = lv.extra_op_percent
             value = lv.steady_iops
-            lo, hi = uncertainty.band(value, boot["iops"][x], model_sd)
+            lo, hi = uncertainty.band(value, boot["iops"][x], model_sd(x))
             rows.append({
                 "extra_op_percent": x,
                 "steady_iops": value,
@@ -293,15 +310,16 @@ def predict(
         x = row["extra_op_percent"]
         if row["waf"] is None:  # the twin's run gave none: the surrogate's
             row["waf"] = central.waf(x)
-        row["waf_low"], row["waf_high"] = uncertainty.band(row["waf"], boot["waf"][x], None)
+        waf_band = uncertainty.band(row["waf"], boot["waf"][x], waf_model_sd(x))
+        row["waf_low"], row["waf_high"] = waf_band
     return {
         "schema": SCHEMA,
         "overprov_version": __version__,
         "interval": (
             f"{uncertainty.INTERVAL}: bootstrap over the measured points' spread"
             + (
-                f", widened by the model-form error measured on {mfe[1]} (relative sd {mfe[0]:.3f})"
-                if mfe
+                f", widened by the model-form error measured on {mfe.source} ({mfe.describe()})"
+                if mfe is not None and (mfe.rel_sd or mfe.per_log_spare is not None)
                 else " only (no model-form error recorded)"
             )
         ),

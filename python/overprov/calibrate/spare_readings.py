@@ -27,9 +27,11 @@ WAF with spare space fastest), and figures do not say which the drive runs; so e
 made once per design of :data:`GC_DESIGNS`, each with its own simulated curve and twin
 (``twin-<design>.toml``, ``twin-raw-nand-<design>.toml``).
 
-calibrate states the geometric mean of the readings' figures, with an interval from the lowest
-to the highest of the readings and their own intervals: it does not choose between readings the
-figures cannot tell apart.
+calibrate states the weighted geometric mean of the readings' figures, each reading weighted by
+how well its form reproduces the figures it was fitted to and predicts each of them from the
+others (``evidence.py``: a likelihood, equal weights when the figures cannot tell the readings
+apart), with an interval from the lowest to the highest of the figures and intervals of the
+readings that keep at least :data:`SPAN_MIN_WEIGHT` of the largest weight.
 
 The raw-spare reading's twin is simulated per level as the twin whose spare at that level is
 ``k·ρ(x)``: its drive file has ``k·ρ₀`` of spare (the 0% level) and level x is simulated at the
@@ -42,9 +44,9 @@ import math
 from pathlib import Path
 from typing import Any
 
+from overprov.calibrate import evidence, uncertainty, workload_curve
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import predict as predmod
-from overprov.calibrate import workload_curve
 from overprov.errors import ConfigError
 
 RAW_TWIN = "twin-raw-nand.toml"
@@ -59,6 +61,9 @@ GC_DESIGNS: dict[str, dict[str, str]] = {
     "cost-benefit-zones": {"policy": "cost-benefit", "host_streams": "workload"},
 }
 SPARES = ("effective_spare", "raw_spare")
+#: A reading whose weight is below this share of the largest one leaves the interval: the
+#: figures speak against it (exp(−χ²/2) < 0.01: Δχ² > 9.2, three standard errors).
+SPAN_MIN_WEIGHT = 0.01
 
 
 def reading_key(spare: str, design: str) -> str:
@@ -76,9 +81,12 @@ def twin_name(spare: str, design: str) -> str:
     return base if design == "greedy" else base.replace(".toml", f"-{design}.toml")
 
 
-def _geomean(values: list[float | None]) -> float | None:
-    got = [v for v in values if v]
-    return math.exp(sum(math.log(v) for v in got) / len(got)) if got else None
+def _geomean(values: list[float | None], weights: list[float]) -> float | None:
+    got = [(v, w) for v, w in zip(values, weights, strict=True) if v and w > 0]
+    total = sum(w for _, w in got)
+    if not got or total <= 0:
+        return None
+    return math.exp(sum(w * math.log(v) for v, w in got) / total)
 
 
 def _span(values: list[float | None]) -> tuple[float | None, float | None]:
@@ -86,27 +94,43 @@ def _span(values: list[float | None]) -> tuple[float | None, float | None]:
     return (min(got), max(got)) if got else (None, None)
 
 
-def combine(readings: dict[str, dict[str, Any]]) -> dict[str, Any]:
+def combine(
+    readings: dict[str, dict[str, Any]], evidences: dict[str, dict[str, Any]] | None = None
+) -> dict[str, Any]:
     """One prediction from readings of the same levels (keys as :func:`reading_key`): the
-    geometric mean of each figure, the interval from the lowest to the highest of all readings'
-    figures and intervals."""
-    docs = list(readings.values())
+    geometric mean of each figure weighted by each reading's evidence (``evidence.assess``;
+    None: equal weights), the interval from the lowest to the highest of the figures and
+    intervals of the readings that keep :data:`SPAN_MIN_WEIGHT` of the largest weight."""
+    keys = list(readings)
+    docs = [readings[k] for k in keys]
     first = docs[0]
+    if evidences:
+        w_by = evidence.weights({k: evidences[k]["chi2"] for k in keys})
+    else:
+        w_by = {k: 1.0 / len(keys) for k in keys}
+    ws = [w_by[k] for k in keys]
+    top = max(ws)
+    spanned = [w >= SPAN_MIN_WEIGHT * top for w in ws]
     rows = []
     for level_rows in zip(*(d["levels"] for d in docs), strict=True):
         row: dict[str, Any] = {"extra_op_percent": level_rows[0]["extra_op_percent"]}
         for key in ("steady_iops", "waf", "p99_latency_us", "surrogate_iops"):
-            row[key] = _geomean([r.get(key) for r in level_rows])
+            row[key] = _geomean([r.get(key) for r in level_rows], ws)
         for key, lo, hi in (("steady_iops", "steady_iops_low", "steady_iops_high"),
                             ("waf", "waf_low", "waf_high")):  # fmt: skip
-            row[lo], row[hi] = _span([r.get(k) for r in level_rows for k in (key, lo, hi)])
+            row[lo], row[hi] = _span([
+                r.get(k) for r, keep in zip(level_rows, spanned, strict=True) if keep
+                for k in (key, lo, hi)
+            ])  # fmt: skip
         row["twin_iops"] = level_rows[0].get("twin_iops")
         rows.append(row)
     doc = dict(first)
     doc["levels"] = rows
+    n_span = sum(spanned)
     doc["interval"] = (
-        f"from the lowest to the highest of the {len(docs)} readings' figures and intervals "
-        f"(each {first['interval']})"
+        f"from the lowest to the highest of the figures and intervals of {n_span} of the "
+        f"{len(docs)} readings (those the figures leave at least {SPAN_MIN_WEIGHT:g} of the "
+        f"largest weight; each {first['interval']})"
     )
     spares = {k.split(":")[0] for k in readings}
     designs = [d for d in GC_DESIGNS if any(reading_key(s, d) in readings for s in SPARES)]
@@ -121,8 +145,11 @@ def combine(readings: dict[str, dict[str, Any]]) -> dict[str, Any]:
             f"{len(designs)} GC designs: "
             + "; ".join(workload_curve.gc_text(GC_DESIGNS[d]) for d in designs)
         )
+    equal = max(ws) - min(ws) < 1e-6
+    how = "equal weights: the figures cannot tell them apart" if equal else "weights in readings"
     doc["prediction_source"] = (
-        f"the geometric mean of {len(docs)} readings, each a twin simulated at every level: "
+        f"the {'' if equal else 'evidence-'}weighted geometric mean of {len(docs)} readings "
+        f"({how}), each a twin simulated at every level: "
         + "; ".join(parts)
         + "; readings holds each one's figures"
     )
@@ -132,6 +159,8 @@ def combine(readings: dict[str, dict[str, Any]]) -> dict[str, Any]:
         key: {
             **{k: d[k] for k in ("levels", "fit", "twin", "prediction_source")},
             "gc": workload_curve.gc_text(GC_DESIGNS[design_of(key)]),
+            "weight": w_by[key],
+            **({"evidence": evidences[key]} if evidences else {}),
         }
         for key, d in readings.items()
     }
@@ -156,11 +185,17 @@ def predict(
     uniform = workload_curve.is_uniform(workload)
     designs = ["greedy"] if uniform else list(GC_DESIGNS)
     readings: dict[str, dict[str, Any]] = {}
+    forms: dict[str, evidence.ReadingForm] = {}
     for design in designs:
         ftl = None if design == "greedy" else GC_DESIGNS[design]
         curve = (curves or {}).get(design)
         if curve is None and not uniform:
             curve = workload_curve.simulate_curve(workload or {}, jobs=kwargs.get("jobs"), ftl=ftl)
+        forms[reading_key("effective_spare", design)] = evidence.ReadingForm(curve or fitmod.waf_at)
+        if raw_native_op is not None:
+            forms[reading_key("raw_spare", design)] = evidence.ReadingForm(
+                curve or fitmod.waf_at, raw_native_op, fit_efficiency=True
+            )
         common = {**kwargs, "curve": curve, "ftl": ftl, "independent_levels": True}
         try:
             eff = predmod.predict(
@@ -187,7 +222,9 @@ def predict(
             only["twin"] = str(out_dir / TWIN)
             only["prediction_source"] += note
         return only
-    doc = combine(readings)
+    mf = kwargs.get("model_form") or uncertainty.recorded_model_form(False)
+    cv_sd = mf.rel_sd if mf is not None else 0.0
+    doc = combine(readings, {k: evidence.assess(forms[k], points, cv_sd) for k in readings})
     if raw_only:
         doc["prediction_source"] += note
     return doc

@@ -11,7 +11,10 @@
    generated drive files; ``rel_sd``), and on published real-drive figures held out from the fit
    (``real_rel_sd``, far larger: real drives have costs the simulator does not model). A
    simulated target gets the first, every other source the second; it is added in quadrature
-   (as a normal error at the same 80% level).
+   (as a normal error at the same 80% level). For real drives it grows with the distance from
+   the fitted levels (:class:`ModelForm`): at a fitted level the twin reproduces the figure, and
+   the further a level lies from it (in log spare space) the more the model's form shows. Its
+   scale is measured by ``bench/corpus_bench.py`` over published figures held out in turn.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import json
 import math
 import random
 import statistics
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from importlib import resources
 from typing import Any
 
@@ -31,18 +34,79 @@ Z80 = 1.2816
 INTERVAL = "80%"
 
 
-def model_form_error(simulated: bool) -> tuple[float, str] | None:
-    """The validation's measured model-form error for a simulated or a real drive: (relative
-    sd, where it comes from); None if the validation has not been recorded."""
+#: The model-form error at a fitted level: the twin reproduces its fitted figures within 2%
+#: (docs/calibrate.md, "The twin").
+AT_FITTED_REL_SD = 0.02
+
+
+@dataclass(frozen=True)
+class ModelForm:
+    """The model-form error as a relative sd at a level: ``rel_sd`` whatever the level, or,
+    when ``per_log_spare`` is set, ``sqrt(floor² + (per_log_spare · d)²)`` with d the distance
+    in log spare space from the nearest fitted level (:func:`spare_distance`)."""
+
+    rel_sd: float = 0.0
+    per_log_spare: float | None = None
+    floor: float = AT_FITTED_REL_SD
+    source: str = ""
+
+    def at(self, distance: float | None) -> float:
+        if self.per_log_spare is None or distance is None:
+            return self.rel_sd
+        return math.hypot(self.floor, self.per_log_spare * distance)
+
+    def describe(self) -> str:
+        if self.per_log_spare is None:
+            return f"relative sd {self.rel_sd:.3f}"
+        return (
+            f"relative sd {self.floor:.3f} at a fitted level, growing by {self.per_log_spare:.3f} "
+            "per unit of log spare distance from the nearest fitted level"
+        )
+
+
+NO_MODEL_FORM = ModelForm()
+
+
+def spare_distance(
+    x: float, fitted_levels: list[float], native_op: float, spare_efficiency: float = 1.0
+) -> float | None:
+    """|ln ρ(x) − ln ρ(x_j)| for the nearest fitted level x_j (ρ the spare the reading gives
+    each level, ``spare_efficiency · rho_eff``); None without fitted levels."""
+    if not fitted_levels:
+        return None
+
+    def log_rho(level: float) -> float:
+        rho = spare_efficiency * fitmod.rho_eff(native_op, level)
+        return math.log(max(rho, fitmod.RHO_MIN))
+
+    return min(abs(log_rho(x) - log_rho(f)) for f in fitted_levels)
+
+
+def recorded_model_form(simulated: bool) -> ModelForm | None:
+    """The recorded model-form error (``model_form_error.json``) for a simulated target (a
+    constant) or anything else (distance-dependent when the corpus benchmark recorded it)."""
     res = resources.files("overprov.calibrate").joinpath("model_form_error.json")
     if not res.is_file():
         return None
     doc = json.loads(res.read_text())
-    key = "rel_sd" if simulated else "real_rel_sd"
-    if key not in doc:
+    if simulated:
+        if "rel_sd" not in doc:
+            return None
+        what = f"generated simulated drives: {doc['source']}"
+        return ModelForm(float(doc["rel_sd"]), source=what)
+    real = doc.get("real_distance")
+    if real:
+        return ModelForm(
+            float(doc.get("real_rel_sd", 0.0)),
+            per_log_spare=float(real["per_log_spare"]),
+            floor=float(real.get("floor", AT_FITTED_REL_SD)),
+            source="published real-drive figures and foreign FTLs, each held out in turn: "
+            + real["source"],
+        )
+    if "real_rel_sd" not in doc:
         return None
-    what = "generated simulated drives" if simulated else "published real-drive figures"
-    return float(doc[key]), f"{what}: {doc['source']}"
+    what = f"published real-drive figures: {doc['source']}"
+    return ModelForm(float(doc["real_rel_sd"]), source=what)
 
 
 def bootstrap(

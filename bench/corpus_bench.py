@@ -1,0 +1,465 @@
+"""Leave-one-out over the corpus of published figures (bench/corpus/*.toml).
+
+Each steady figure of a drive (IOPS or WAF at one extra-OP level) is held out in turn and
+predicted by ``overprov calibrate``'s reading of the drive's other figures (its data-sheet FOB
+figure included), as a user would type them: ``spare_readings.predict``, with the raw NAND
+given when a public source states it and again without it. Per case: the prediction, its
+error, and its 80% interval.
+
+The interval's model-form error is the part measured here. Predictions are made without it
+(measurement noise and the readings' spread only), and the model-form error is then added as
+``ModelForm`` does in ``predict.py`` (per reading, growing with the distance in log spare space
+from the fitted levels, sd = hypot(floor, s · d)). Its slope s is fitted by maximum likelihood
+on the held-out errors. Coverage is measured honestly: for each drive, s is fitted on the
+*other* drives' cases only, and that drive's intervals are checked against its figures (nested
+leave-one-drive-out). ``--record`` writes the slope fitted on every case into
+``model_form_error.json`` (``real_distance``) for calibrate to use.
+
+    PYTHONPATH=python python bench/corpus_bench.py [--jobs N] [--record] [--corpus DIR]
+
+Prints markdown tables (for bench/README.md and docs/calibrate.md) and writes
+target/bench/corpus_bench.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import sys
+import tempfile
+import time
+import tomllib
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from overprov.calibrate import fit as fitmod
+from overprov.calibrate import spare_readings, uncertainty, workload_curve
+from overprov.errors import ConfigError
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "bench" / "corpus"
+FLOOR = uncertainty.AT_FITTED_REL_SD
+
+
+def load(folder: Path) -> list[dict[str, Any]]:
+    drives = []
+    for path in sorted(folder.glob("*.toml")):
+        doc = tomllib.loads(path.read_text())
+        for d in doc.get("drive", []):
+            d["file"] = str(path.relative_to(ROOT))
+            drives.append(d)
+    return drives
+
+
+def point(f: dict[str, Any]) -> fitmod.Point:
+    x, v, sd = float(f["extra_op_percent"]), float(f["value"]), float(f["rel_sd"])
+    if f["kind"] == "fob_iops":
+        return fitmod.Point(x, v, sd, fresh=True)
+    if f["kind"] == "iops":
+        return fitmod.Point(x, v, sd)
+    return fitmod.Point(x, None, sd, v, sd)
+
+
+def workload_of(d: dict[str, Any]) -> dict[str, Any] | None:
+    return None if d["workload"] == "uniform" else {"pattern": d["workload"]}
+
+
+def reading_parts(pred: dict[str, Any], fitted: list[float], what: str) -> list[dict[str, Any]]:
+    """Per reading: its figure, noise interval, weight and distance from the fitted levels."""
+    key = "steady_iops" if what == "iops" else "waf"
+    lo_key, hi_key = (f"{key}_low", f"{key}_high")
+    docs = pred.get("readings") or {"only": {**pred, "weight": 1.0}}
+    parts = []
+    for name, r in docs.items():
+        row = r["levels"][0]
+        fit = r["fit"]
+        k = fit.get("spare_efficiency", 1.0)
+        rho0 = fit["surrogate"]["native_op"]
+        x = row["extra_op_percent"]
+        parts.append({
+            "reading": name,
+            "value": row[key],
+            "low": row[lo_key],
+            "high": row[hi_key],
+            "weight": r.get("weight", 1.0),
+            "distance": uncertainty.spare_distance(x, fitted, rho0, k),
+        })  # fmt: skip
+    return parts
+
+
+def interval(parts: list[dict[str, Any]], mf: uncertainty.ModelForm) -> tuple[float, float]:
+    """The combined interval as ``spare_readings.combine`` makes it, each reading's widened by
+    ``mf`` at its distance as ``predict.py`` does."""
+    top = max(p["weight"] for p in parts)
+    los, his = [], []
+    for p in parts:
+        if p["weight"] < spare_readings.SPAN_MIN_WEIGHT * top:
+            continue
+        v = p["value"]
+        lo, hi = uncertainty.band(v, [p["low"] / v, p["high"] / v], mf.at(p["distance"]) or None)
+        los += [lo, v]
+        his += [hi, v]
+    return min(los), max(his)
+
+
+def foreign_drives(folder: Path, qd: int = 32) -> list[dict[str, Any]]:
+    """The independent FTL simulators' measured curves (bench/foreign/results/*.json, written by
+    bench/foreign/) as corpus drives: steady IOPS and WAF at each extra-OP level at ``qd``, and
+    the 0% level's fresh-out-of-box IOPS."""
+    drives = []
+    for path in sorted(folder.glob("*.json")):
+        doc = json.loads(path.read_text())
+        rows = [r for r in doc.get("levels", []) if r.get("queue_depth") == qd]
+        if not rows or "advertised_bytes" not in doc:
+            continue
+        figs: list[dict[str, Any]] = []
+        for r in rows:
+            for kind, key in (("iops", "steady_iops"), ("waf", "steady_waf")):
+                if r.get(key):
+                    figs.append({"kind": kind, "extra_op_percent": r["extra_op_percent"],
+                                 "value": r[key], "rel_sd": 0.02, "read_from": "table",
+                                 "steady": True})  # fmt: skip
+            if r["extra_op_percent"] == 0 and r.get("fob_iops"):
+                figs.append({"kind": "fob_iops", "extra_op_percent": 0, "value": r["fob_iops"],
+                             "rel_sd": 0.02, "read_from": "table", "steady": False})  # fmt: skip
+        drives.append({
+            "id": path.stem, "name": f"{doc.get('simulator', path.stem)} (foreign FTL)",
+            "advertised_bytes": doc["advertised_bytes"],
+            "raw_nand_bytes": doc.get("physical_bytes"),
+            "workload": "uniform", "qd": qd, "figure": figs, "foreign": True,
+            "file": str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path),
+        })  # fmt: skip
+    return drives
+
+
+def cases(drives: list[dict[str, Any]], folder: Path, jobs: int | None) -> list[dict[str, Any]]:
+    """Each level's steady figures held out together (the figures at that level are not fitted),
+    predicted from the drive's figures at its other levels and its FOB figure."""
+    curves: dict[str, dict[str, fitmod.WafCurve]] = {}
+    out: list[dict[str, Any]] = []
+    for d in drives:
+        figs = d["figure"]
+        steady = [f for f in figs if f["kind"] in ("iops", "waf")]
+        fob = [f for f in figs if f["kind"] == "fob_iops"]
+        wl = workload_of(d)
+        if wl and d["workload"] not in curves:
+            curves[d["workload"]] = {
+                name: workload_curve.simulate_curve(wl, jobs=jobs, ftl=ftl)
+                for name, ftl in spare_readings.GC_DESIGNS.items()
+            }
+        raw = d.get("raw_nand_bytes")
+        raw_op = raw / d["advertised_bytes"] - 1 if raw else None
+        for x in sorted({float(f["extra_op_percent"]) for f in steady}):
+            held = [f for f in steady if float(f["extra_op_percent"]) == x]
+            rest = [f for f in steady if float(f["extra_op_percent"]) != x] + fob
+            fitted_levels = sorted({float(f["extra_op_percent"]) for f in rest
+                                    if f["kind"] != "fob_iops"})  # fmt: skip
+            if not fitted_levels:
+                continue
+            for given in (True, False) if raw_op is not None else (False,):
+                base = {
+                    "drive": d["id"],
+                    "name": d["name"],
+                    "foreign": d.get("foreign", False),
+                    "workload": d["workload"],
+                    "fitted": [{k: f[k] for k in ("kind", "extra_op_percent", "value")}
+                               for f in rest],
+                    "raw_nand_given": given,
+                }  # fmt: skip
+                t0 = time.monotonic()
+                try:
+                    pred = spare_readings.predict(
+                        [point(f) for f in rest], [x], folder / f"{d['id']}-{len(out)}",
+                        raw_native_op=raw_op if given else None, source=d["name"],
+                        workload=wl, jobs=jobs, curves=curves.get(d["workload"]),
+                        model_form=uncertainty.NO_MODEL_FORM,
+                    )  # fmt: skip
+                except ConfigError as e:
+                    for h in held:
+                        out.append({**base, "held_out": h, "error_text": str(e)})
+                    print(f"{d['id']} hold {x:g}% raw={given}: cannot fit ({e})", file=sys.stderr)
+                    continue
+                wall = time.monotonic() - t0
+                for h in held:
+                    what = h["kind"]
+                    got = pred["levels"][0]["steady_iops" if what == "iops" else "waf"]
+                    if not got:
+                        out.append({**base, "held_out": h, "error_text": f"no {what} predicted"})
+                        continue
+                    case = {
+                        **base,
+                        "held_out": h,
+                        "chart": h["read_from"] == "chart",
+                        "source_located": h.get("source_located", True),
+                        "method_known": h.get("steady", True) != "unknown",
+                        "predicted": got,
+                        "log_error": math.log(got / float(h["value"])),
+                        "rel_error": got / float(h["value"]) - 1.0,
+                        "parts": reading_parts(pred, fitted_levels, what),
+                        "wall_s": wall,
+                    }
+                    out.append(case)
+                    print(
+                        f"{d['id']} hold {what} {x:g}% raw={given}: {got:.4g} vs {h['value']} "
+                        f"({100 * case['rel_error']:+.1f}%), {wall:.0f} s",
+                        file=sys.stderr,
+                        flush=True,
+                    )
+    return out
+
+
+def fit_slope(done: list[dict[str, Any]]) -> float:
+    """Maximum-likelihood slope s of the model-form sd hypot(FLOOR, s·d) over held-out log
+    errors, each case's own noise width (its interval without model-form error) in quadrature.
+    A case's d is its weighted readings' mean distance."""
+    rows = []
+    for c in done:
+        lo, hi = interval(c["parts"], uncertainty.NO_MODEL_FORM)
+        noise = math.log(hi / lo) / (2 * uncertainty.Z80)
+        w = sum(p["weight"] for p in c["parts"])
+        dist = sum(p["weight"] * (p["distance"] or 0.0) for p in c["parts"]) / w
+        rows.append((c["log_error"], noise, dist))
+
+    def nll(s: float) -> float:
+        total = 0.0
+        for e, noise, dist in rows:
+            var = noise**2 + FLOOR**2 + (s * dist) ** 2
+            total += 0.5 * math.log(var) + e * e / (2 * var)
+        return total
+
+    grid = [i * 0.005 for i in range(0, 401)]
+    return min(grid, key=nll)
+
+
+def subset_summary(done: list[dict[str, Any]], n_cases: int) -> dict[str, Any] | None:
+    if not done:
+        return None
+    errs = [abs(c["rel_error"]) for c in done]
+    widths = [c["interval_nested"][1] / c["interval_nested"][0] - 1 for c in done]
+    raw_pairs = []
+    for c in done:
+        if not c["raw_nand_given"]:
+            continue
+        other = next((o for o in done if o["drive"] == c["drive"] and not o["raw_nand_given"]
+                      and o["held_out"] is c["held_out"]), None)  # fmt: skip
+        if other is not None:
+            raw_pairs.append((abs(c["log_error"]), abs(other["log_error"])))
+    return {
+        "cases": n_cases,
+        "predicted": len(done),
+        "median_abs_rel_error": statistics.median(errs),
+        "worst_abs_rel_error": max(errs),
+        "coverage_nested": sum(c["inside_nested"] for c in done) / len(done),
+        "coverage_noise_only": sum(c["inside_noise_only"] for c in done) / len(done),
+        "median_rel_width_nested": statistics.median(widths),
+        "raw_nand_not_worse": sum(a <= b + 1e-9 for a, b in raw_pairs),
+        "raw_nand_pairs": len(raw_pairs),
+    }
+
+
+SUBSETS = {
+    "all": lambda c: True,
+    "published": lambda c: not c["foreign"],
+    "published, method stated": lambda c: not c["foreign"] and c.get("method_known", True),
+    "foreign FTLs": lambda c: c["foreign"],
+}
+
+
+def evaluate(all_cases: list[dict[str, Any]]) -> dict[str, Any]:
+    done = [c for c in all_cases if "log_error" in c]
+    nested = {}
+    for drive in sorted({c["drive"] for c in done}):
+        others = [c for c in done if c["drive"] != drive]
+        nested[drive] = fit_slope(others) if others else 0.0
+    for c in done:
+        mf = uncertainty.ModelForm(per_log_spare=nested[c["drive"]], floor=FLOOR)
+        lo, hi = interval(c["parts"], mf)
+        c["interval_nested"] = [lo, hi]
+        v = float(c["held_out"]["value"])
+        c["inside_nested"] = lo <= v <= hi
+        c["noise_interval"] = list(interval(c["parts"], uncertainty.NO_MODEL_FORM))
+        c["inside_noise_only"] = c["noise_interval"][0] <= v <= c["noise_interval"][1]
+    return {
+        "slope_per_log_spare": fit_slope(done) if done else 0.0,
+        "nested_slopes": nested,
+        "subsets": {
+            name: subset_summary([c for c in done if keep(c)], sum(1 for c in all_cases if keep(c)))
+            for name, keep in SUBSETS.items()
+        },  # fmt: skip
+    }
+
+
+def surrogate_forms(drive: dict[str, Any], fitted: tuple[float, ...] = (0.0, 40.0)) -> str:
+    """The surrogate alone (no twin) on a foreign FTL's curve, fitted on IOPS and WAF at
+    ``fitted`` and FOB, raw NAND given or not, with t_cmd bounded at −0.5·t_page (calibrate's
+    form: GC's reads) and at −0.9·t_page (host programs spread over parallel GC domains while
+    each domain's GC blocks: 1/IOPS = (t_host/P − t_gc) + W·(t_gc + t_erase/b), an intercept
+    down to −(1 − 1/P)·slope). A comparison of forms, not calibrate's prediction."""
+    by = {(f["kind"], float(f["extra_op_percent"])): f for f in drive["figure"]}
+    levels = sorted({x for kind, x in by if kind == "iops"})
+    raw = drive.get("raw_nand_bytes")
+    raw_op = raw / drive["advertised_bytes"] - 1 if raw else None
+    pts = [point(by[(k, x)]) for x in fitted for k in ("iops", "waf") if (k, x) in by]
+    pts += [point(f) for f in drive["figure"] if f["kind"] == "fob_iops"]
+    lines = [
+        "| t_cmd bound | raw NAND | fitted ρ₀ | k | t_cmd µs | t_page µs | "
+        + " | ".join(f"{x:g}%: IOPS / WAF" for x in levels) + " |",
+        "|---|---|---|---|---|---|" + "---|" * len(levels),
+    ]  # fmt: skip
+    saved = fitmod.MAX_READ_SHARE
+    try:
+        for share in (0.5, 0.9):
+            fitmod.MAX_READ_SHARE = share
+            for given in (False, True) if raw_op is not None else (False,):
+                s = fitmod.fit(pts, native_op=raw_op if given else None, fit_efficiency=given)
+                cells = []
+                for x in levels:
+                    e_i = s.iops(x) / by[("iops", x)]["value"] - 1
+                    e_w = s.waf(x) / by[("waf", x)]["value"] - 1 if ("waf", x) in by else math.nan
+                    cells.append(f"{100 * e_i:+.0f}% / {100 * e_w:+.0f}%")
+                lines.append(
+                    f"| −{share:g}·t_page | {'given' if given else 'fitted'} | "
+                    f"{100 * s.native_op:.1f}% | {s.spare_efficiency:.2f} | {s.t_cmd_us:.0f} | "
+                    f"{s.t_page_us:.0f} | " + " | ".join(cells) + " |"
+                )
+    finally:
+        fitmod.MAX_READ_SHARE = saved
+    return "\n".join(lines)
+
+
+def fmt(v: float) -> str:
+    return f"{v:,.0f}" if v > 100 else f"{v:.2f}"
+
+
+def markdown(all_cases: list[dict[str, Any]], summary: dict[str, Any]) -> str:
+    lines = [
+        "| drive | workload | fitted | raw NAND | held out | predicted | error | 80% interval "
+        "(nested) | inside | noise-only interval | readings (weight) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for c in all_cases:
+        h = c["held_out"]
+        fitted = "; ".join(
+            f"{'FOB' if f['kind'] == 'fob_iops' else f['kind'].upper()} "
+            f"{fmt(f['value'])} at {f['extra_op_percent']:g}%"
+            for f in c["fitted"]
+        )
+        held = f"{h['kind'].upper()} {fmt(h['value'])} at {h['extra_op_percent']:g}%"
+        given = "given" if c["raw_nand_given"] else "not given"
+        flag = "" if c.get("source_located", True) else " ‡"
+        if "log_error" not in c:
+            lines.append(f"| {c['name']}{flag} | {c['workload']} | {fitted} | {given} | {held} "
+                         f"| cannot fit: {c['error_text']} | | | | | |")  # fmt: skip
+            continue
+        lo, hi = c["interval_nested"]
+        nlo, nhi = c["noise_interval"]
+        readings = ", ".join(
+            f"{p['reading']} {fmt(p['value'])} ({p['weight']:.2f})" for p in c["parts"]
+        )
+        lines.append(
+            f"| {c['name']}{flag} | {c['workload']} | {fitted} | {given} | {held} | "
+            f"{fmt(c['predicted'])} | {100 * c['rel_error']:+.0f}% | {fmt(lo)}–{fmt(hi)} | "
+            f"{'yes' if c['inside_nested'] else 'no'} | {fmt(nlo)}–{fmt(nhi)} | {readings} |"
+        )
+    lines += ["", "| cases | predicted | median error | worst error | inside 80% (nested) | "
+              "inside, noise and readings only | median width | raw NAND no worse |",
+              "|---|---|---|---|---|---|---|---|"]  # fmt: skip
+    for name, s in summary["subsets"].items():
+        if s is None:
+            continue
+        lines.append(
+            f"| {name} | {s['predicted']} of {s['cases']} | "
+            f"{100 * s['median_abs_rel_error']:.1f}% | {100 * s['worst_abs_rel_error']:.1f}% | "
+            f"{100 * s['coverage_nested']:.0f}% | {100 * s['coverage_noise_only']:.0f}% | "
+            f"{100 * s['median_rel_width_nested']:.0f}% | "
+            f"{s['raw_nand_not_worse']} of {s['raw_nand_pairs']} |"
+        )
+    lines += ["", f"Model-form slope on all cases: {summary['slope_per_log_spare']:.3f} per unit "
+              f"of log spare distance; fitted without each drive: "
+              + ", ".join(f"{k} {v:.3f}" for k, v in summary["nested_slopes"].items())]  # fmt: skip
+    return "\n".join(lines)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--corpus", type=Path, default=CORPUS)
+    ap.add_argument("--jobs", type=int, default=None)
+    ap.add_argument(
+        "--foreign", type=Path, default=ROOT / "bench" / "foreign" / "results",
+        help="the foreign FTLs' results (bench/foreign/), held out level by level as well",
+    )  # fmt: skip
+    ap.add_argument(
+        "--record", action="store_true", help="write the slope to model_form_error.json"
+    )
+    ap.add_argument(
+        "--reuse",
+        type=Path,
+        default=None,
+        help="an earlier run's corpus_bench.json: its cases of drives not named by --rerun are "
+        "taken from it instead of predicted again",
+    )
+    ap.add_argument("--rerun", default="", help="drive ids to predict again with --reuse")
+    ap.add_argument(
+        "--forms-only", action="store_true",
+        help="print the surrogate-form comparison on the foreign FTLs' curves and stop",
+    )  # fmt: skip
+    args = ap.parse_args()
+    t0 = time.monotonic()
+    drives = load(args.corpus)
+    if args.foreign.is_dir():
+        drives += foreign_drives(args.foreign)
+    for d in drives:
+        if d.get("foreign"):
+            print(f"Surrogate forms on {d['name']}, fitted at 0% and 40% and FOB:\n")
+            print(surrogate_forms(d) + "\n")
+    if args.forms_only:
+        return 0
+    reused: list[dict[str, Any]] = []
+    if args.reuse is not None:
+        rerun = set(filter(None, args.rerun.split(",")))
+        ids = {d["id"] for d in drives} - rerun
+        reused = [c for c in json.loads(args.reuse.read_text())["cases"] if c["drive"] in ids]
+        drives_now = [d for d in drives if d["id"] not in ids]
+    else:
+        drives_now = drives
+    with tempfile.TemporaryDirectory(prefix="overprov-corpus-") as tmp:
+        all_cases = reused + cases(drives_now, Path(tmp), args.jobs)
+    same: dict[tuple, dict[str, Any]] = {}  # one held-out figure, one object (raw pairs)
+    for c in all_cases:
+        h = c["held_out"]
+        c["held_out"] = same.setdefault((c["drive"], h["kind"], h["extra_op_percent"]), h)
+    summary = evaluate(all_cases)
+    doc = {
+        "date": datetime.now(UTC).date().isoformat(),
+        "corpus": [d["file"] for d in drives],
+        "summary": summary,
+        "cases": all_cases,
+        "wall_s": time.monotonic() - t0,
+    }
+    out = ROOT / "target" / "bench" / "corpus_bench.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(doc, indent=2, default=str) + "\n")
+    print(markdown(all_cases, summary))
+    if args.record:
+        path = ROOT / "python" / "overprov" / "calibrate" / "model_form_error.json"
+        rec = json.loads(path.read_text())
+        every = summary["subsets"]["all"]
+        files = sorted(set(doc["corpus"]))
+        rec["real_distance"] = {
+            "per_log_spare": summary["slope_per_log_spare"],
+            "floor": FLOOR,
+            "source": f"bench/corpus_bench.py, {every['predicted']} held-out figures of "
+            f"{len({c['drive'] for c in all_cases})} drives ({', '.join(files)}), {doc['date']}",
+            "coverage_nested": every["coverage_nested"],
+            "median_rel_width_nested": every["median_rel_width_nested"],
+        }
+        path.write_text(json.dumps(rec, indent=2) + "\n")
+        print(f"recorded {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

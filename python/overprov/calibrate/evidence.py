@@ -1,0 +1,105 @@
+"""How far the figures support each reading of them: a weight per reading from its evidence.
+
+Readings (``spare_readings.py``: the spare effective or raw × k, and under a skewed workload a
+GC design each) are fits of different model forms to the same figures. A reading whose form
+cannot reproduce the figures it was fitted to, or that predicts one of them badly from the
+others, is less likely to describe the drive. Its weight is its likelihood::
+
+    χ²  = Σ_fitted (ln(model/figure) / σ_j)²          residuals at the fitted figures
+        + Σ_held out (ln(predicted/figure) / σ_cv)²    each figure predicted from the others
+    w   ∝ exp(−χ²/2)
+
+with σ_j the figure's own relative spread (at least ``fit.MIN_REL_SD``) and σ_cv that spread
+widened by the model-form error (a prediction away from the fitted figures is expected to miss
+by that much whatever the reading). The cross-validation needs at least two figures other
+than a fresh-out-of-box one; with fewer only the residuals count. When every reading fits its
+figures exactly and nothing can be held out (one WAF figure, say) the weights are equal: the
+figures cannot tell the readings apart, and the prediction is their plain geometric mean.
+
+These are the surrogate's figures (the fit's inner model), not the twin's simulation: a fit
+costs milliseconds, a twin seconds, and the twin is refined to reproduce the surrogate's
+points anyway.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from overprov.calibrate import fit as fitmod
+from overprov.errors import ConfigError
+
+
+@dataclass(frozen=True)
+class ReadingForm:
+    """How one reading fits figures: its WAF curve, and the raw spare with k fitted, or not."""
+
+    curve: fitmod.WafCurve
+    native_op: float | None = None
+    fit_efficiency: bool = False
+
+    def fit(self, points: list[fitmod.Point]) -> fitmod.Surrogate:
+        return fitmod.fit(
+            points,
+            native_op=self.native_op,
+            curve=self.curve,
+            fit_efficiency=self.fit_efficiency,
+        )
+
+
+def _sd(p: fitmod.Point, what: str) -> float:
+    return max(p.iops_rel_sd if what == "iops" else p.waf_rel_sd, fitmod.MIN_REL_SD)
+
+
+def log_errors(s: fitmod.Surrogate, p: fitmod.Point) -> list[tuple[str, float]]:
+    """ln(model/figure) for each figure a point holds (IOPS, WAF)."""
+    out: list[tuple[str, float]] = []
+    if p.iops:
+        waf = 1.0 if p.fresh else None
+        model = s.iops(p.extra_op_percent, waf)
+        if math.isfinite(model) and model > 0:
+            out.append(("iops", math.log(model / p.iops)))
+        else:
+            out.append(("iops", math.inf))
+    if p.waf is not None and not p.fresh:
+        out.append(("waf", math.log(s.waf(p.extra_op_percent) / p.waf)))
+    return out
+
+
+def assess(form: ReadingForm, points: list[fitmod.Point], model_rel_sd: float) -> dict[str, Any]:
+    """The reading's residuals at its fitted figures, its leave-one-out errors, and χ²."""
+    central = form.fit(points)
+    chi2 = 0.0
+    residuals = []
+    for p in points:
+        for what, e in log_errors(central, p):
+            chi2 += (e / _sd(p, what)) ** 2
+            residuals.append({"extra_op_percent": p.extra_op_percent, "figure": what,
+                              "fresh": p.fresh, "log_error": e})  # fmt: skip
+    held_out = []
+    steady = [i for i, p in enumerate(points) if not p.fresh]
+    if len(steady) >= 2:
+        for i in steady:
+            rest = [q for j, q in enumerate(points) if j != i]
+            try:
+                s = form.fit(rest)
+            except ConfigError:
+                continue
+            p = points[i]
+            for what, e in log_errors(s, p):
+                sd = math.hypot(_sd(p, what), model_rel_sd)
+                chi2 += (e / sd) ** 2
+                held_out.append({"extra_op_percent": p.extra_op_percent, "figure": what,
+                                 "log_error": e})  # fmt: skip
+    return {"chi2": chi2, "residuals": residuals, "held_out": held_out}
+
+
+def weights(chi2: dict[str, float]) -> dict[str, float]:
+    """Normalised likelihood weights exp(−χ²/2) (relative to the best reading)."""
+    best = min(chi2.values())
+    if not math.isfinite(best):
+        return {k: 1.0 / len(chi2) for k in chi2}
+    raw = {k: math.exp(-0.5 * (v - best)) if math.isfinite(v) else 0.0 for k, v in chi2.items()}
+    total = sum(raw.values())
+    return {k: v / total for k, v in raw.items()}

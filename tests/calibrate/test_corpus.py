@@ -1,0 +1,77 @@
+"""The corpus of published figures (bench/corpus/) and its leave-one-out bench
+(bench/corpus_bench.py): every row carries its provenance, and the bench reads the foreign
+FTLs' results and rebuilds calibrate's interval from a prediction's parts."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from overprov.calibrate import uncertainty
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def bench():
+    spec = importlib.util.spec_from_file_location(
+        "corpus_bench", ROOT / "bench" / "corpus_bench.py"
+    )
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["corpus_bench"] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_every_figure_says_where_it_comes_from(bench):
+    drives = bench.load(ROOT / "bench" / "corpus")
+    assert len(drives) >= 3
+    for d in drives:
+        assert d["advertised_bytes"] > 0 and d["name"] and d["workload"]
+        if "raw_nand_bytes" in d:
+            assert d["raw_nand_bytes"] > d["advertised_bytes"] and d["raw_nand_source"]
+        steady = [f for f in d["figure"] if f["kind"] in ("iops", "waf")]
+        assert len(steady) >= 2, f"{d['id']}: one steady figure cannot be held out"
+        for f in d["figure"]:
+            where = f"{d['id']} {f['kind']} at {f['extra_op_percent']}%"
+            assert f["kind"] in ("iops", "waf", "fob_iops"), where
+            assert f["value"] > (1 if f["kind"] == "waf" else 100), where
+            assert 0 <= f["extra_op_percent"] < 100, where
+            assert f["read_from"] in ("table", "text", "chart"), where
+            assert f["source_title"], where
+            # a figure either names its public address or says it was not found again
+            assert f["source_url"].startswith("https://") or not f["source_located"], where
+            if f["read_from"] == "chart":
+                assert f["rel_sd"] >= 0.05, where  # a chart reading carries its error
+
+
+def test_foreign_results_become_a_drive_at_one_queue_depth(bench, tmp_path):
+    doc = {"simulator": "X", "advertised_bytes": 1000, "physical_bytes": 1100, "levels": [
+        {"extra_op_percent": 0, "queue_depth": 32, "steady_iops": 100.0, "steady_waf": 5.0,
+         "fob_iops": 900.0},
+        {"extra_op_percent": 20, "queue_depth": 32, "steady_iops": 300.0, "steady_waf": 2.0},
+        {"extra_op_percent": 20, "queue_depth": 4, "steady_iops": 250.0, "steady_waf": 2.0},
+    ]}  # fmt: skip
+    (tmp_path / "x.json").write_text(json.dumps(doc))
+    (d,) = bench.foreign_drives(tmp_path, qd=32)
+    kinds = sorted((f["kind"], f["extra_op_percent"], f["value"]) for f in d["figure"])
+    assert kinds == [("fob_iops", 0, 900.0), ("iops", 0, 100.0), ("iops", 20, 300.0),
+                     ("waf", 0, 5.0), ("waf", 20, 2.0)]  # fmt: skip
+    assert d["raw_nand_bytes"] == 1100 and d["foreign"]
+
+
+def test_the_bench_rebuilds_the_interval_predict_and_combine_make(bench):
+    """Two readings, one refuted: the span leaves it out; each reading's interval is widened by
+    the model-form error at its own distance, as uncertainty.band does in predict.py."""
+    parts = [
+        {"reading": "a", "value": 2.0, "low": 1.9, "high": 2.1, "weight": 1.0, "distance": 0.5},
+        {"reading": "b", "value": 4.0, "low": 3.8, "high": 4.2, "weight": 1e-4, "distance": 0.5},
+    ]
+    assert bench.interval(parts, uncertainty.NO_MODEL_FORM) == (1.9, 2.1)
+    mf = uncertainty.ModelForm(per_log_spare=0.3)
+    lo, hi = bench.interval(parts, mf)
+    assert (lo, hi) == tuple(uncertainty.band(2.0, [0.95, 1.05], mf.at(0.5)))
+    assert lo < 1.9 and hi > 2.1
