@@ -22,6 +22,7 @@ from overprov.errors import (
     OverprovError,
 )
 from overprov.options import EXAMPLES, HelpFormatter, examples
+from overprov.outputs import refuse_aliasing
 
 # One line per subcommand module; each module defines register(subparsers).
 COMMAND_MODULES: tuple[str, ...] = (
@@ -119,6 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     args.command_line = ["overprov", *(sys.argv[1:] if argv is None else argv)]
     name = f"overprov {args.command}"
     try:
+        refuse_aliasing(args)  # no output may be one of the inputs (every command)
         code = int(args.func(args) or 0)
         sys.stdout.flush()
         return code

@@ -24,7 +24,14 @@ from overprov.options import (
     examples,
     text_stream,
 )
-from overprov.outputs import check_json_output, check_output_dir, check_output_file, write_json
+from overprov.outputs import (
+    check_json_output,
+    check_output_dir,
+    check_output_file,
+    command_text,
+    hold_out_dir,
+    write_json,
+)
 from overprov.simulate_host import add_host_options, format_host_table, host_overrides
 from overprov.simulate_output import (
     add_steady_window,
@@ -454,6 +461,8 @@ def run(args: argparse.Namespace) -> int:
         print_check(configs)
         return 0
     check_resources(configs, force=args.force)
+    if args.out:
+        hold_out_dir(args.out, command_text(args))
     reports = sweep.run_points(
         configs, jobs=args.jobs, dask_scheduler=args.dask_scheduler, progress=not args.no_progress
     )

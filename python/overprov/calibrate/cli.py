@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from overprov import presets
+from overprov import dry_run, presets
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import plan as planmod
 from overprov.calibrate import predict as predmod
@@ -21,7 +21,13 @@ from overprov.calibrate.chart import write_chart
 from overprov.calibrate.measure import Measurement, measure, write_counters
 from overprov.errors import ConfigError
 from overprov.options import add_json_option, add_retired_op
-from overprov.outputs import check_json_output, check_output_dir
+from overprov.outputs import (
+    check_json_output,
+    check_output_dir,
+    command_text,
+    hold_out_dir,
+    write_stdout,
+)
 from overprov.profile.results import upgrade
 from overprov.units import parse_number_list, parse_size_bytes
 from overprov.workload_options import add_pattern_options, pattern_overrides_from_args
@@ -138,6 +144,7 @@ def register(subparsers: Any) -> None:
         "with a TARGET, fix the native OP to it",
     )
     p.add_argument("--allow-hdd", action="store_true", help="accept a rotational device")
+    dry_run.add_option(p, "measurement")
     p.add_argument(
         "--i-understand-this-destroys-data",
         dest="confirm",
@@ -320,6 +327,13 @@ def run(args: argparse.Namespace) -> int:
     sources = [bool(args.target), args.from_dir is not None, bool(args.points or args.waf_points)]
     if sum(sources) != 1:
         raise ConfigError("give exactly one of TARGET, --from DIR, or --points/--waf-points")
+    if args.dry_run:
+        if not args.target:
+            raise ConfigError("--dry-run: for a TARGET (--from and --points write to no drive)")
+        options = {"confirm": list(args.confirm), "allow_hdd": args.allow_hdd}
+        budget = planmod.parse_budget(args.budget)
+        print(dry_run.calibrate_text(args.target, levels, budget, options))
+        return 0
     workload = pattern_overrides_from_args(args)
     if workload not in ({}, {"pattern": "uniform"}) and not (args.points or args.waf_points):
         raise ConfigError(
@@ -339,7 +353,7 @@ def run(args: argparse.Namespace) -> int:
     fob = args.fob_iops
     if args.target:
         out = args.out or Path(f"overprov-calibrate-{Path(args.target.split(',')[0]).name}")
-        out.mkdir(parents=True, exist_ok=True)
+        hold_out_dir(out, command_text(args))
         measurement = measure_target(args, out, levels)
         points = predmod.points_from(measurement)
         fob = measurement.fob_iops
@@ -347,6 +361,7 @@ def run(args: argparse.Namespace) -> int:
         source = f"calibrated on {args.target}"
     elif args.from_dir is not None:
         out = args.out or args.from_dir
+        hold_out_dir(out, command_text(args))
         points, fob_from, measurement = from_folder(args.from_dir)
         fob = fob or fob_from
         if measurement is not None:
@@ -354,6 +369,7 @@ def run(args: argparse.Namespace) -> int:
         source = f"fitted to {args.from_dir}"
     else:
         out = args.out or Path("overprov-calibrate-points")
+        hold_out_dir(out, command_text(args))
         points = user_points(args.points, args.waf_points)
         if fob is not None:
             if fob <= 0:
@@ -386,8 +402,7 @@ def run(args: argparse.Namespace) -> int:
     wrote += [out / "prediction.json"] + ([chart] if chart else [])
     print("wrote " + ", ".join(str(w) for w in wrote), file=say)
     if args.json == "-":
-        json.dump(pred, sys.stdout, indent=2)
-        print()
+        write_stdout(json.dumps(pred, indent=2) + "\n")
     elif args.json:
         predmod.write_json(pred, Path(args.json))
     return 0

@@ -7,13 +7,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from overprov import presets
+from overprov import dry_run, presets
 from overprov.blockdev import CONFIRM_FLAG
 from overprov.errors import EXIT_NO_ANSWER, ConfigError
 from overprov.options import add_json_option, add_retired_op, text_stream
 from overprov.outputs import check_json_output, check_output_dir, write_json
 from overprov.profile.progress_view import ProfileProgress
-from overprov.profile.runner import Profile
+from overprov.profile.runner import Profile, drive_facts
 from overprov.profile.settings import ProfileSettings, op_label
 from overprov.units import human_bytes, parse_block_size, parse_size
 
@@ -182,6 +182,7 @@ def register(subparsers: Any) -> None:
         help="continue the interrupted profile in DIR; finished phases are kept",
     )
     p.add_argument("--allow-hdd", action="store_true", help="accept a rotational device")
+    dry_run.add_option(p, "profile")
     p.add_argument(
         CONFIRM_FLAG,
         dest="confirm",
@@ -287,6 +288,9 @@ def run(args: argparse.Namespace) -> int:
         if not args.target:
             raise ConfigError("TARGET: give a block device, a file, or --resume DIR")
         settings = _settings_from_args(args)
+        if args.dry_run:
+            print(profile_dry_run(args.target, settings, list(args.confirm), args.allow_hdd))
+            return 0
         out = args.out or _default_out(args.target)
         profile = Profile.create(
             args.target,
@@ -313,6 +317,42 @@ def run(args: argparse.Namespace) -> int:
     except Exception as exc:  # noqa: BLE001 - the measurement is done; keep its exit status
         print(f"report: not written ({exc}); retry: overprov report {out}", file=sys.stderr)
     return EXIT_NO_ANSWER if not reached_answer(doc) else 0
+
+
+def profile_dry_run(
+    spec: str, settings: ProfileSettings, confirm: list[str], allow_hdd: bool
+) -> str:
+    """``--dry-run``: the target identified and checked, the plan's estimate; nothing written."""
+    from overprov.profile.estimate import estimate, estimate_text, wear_warning
+
+    ident = dry_run.identify(
+        spec,
+        size_bytes=settings.size_bytes,
+        bs_bytes=settings.bs_bytes,
+        confirm=confirm,
+        allow_hdd=allow_hdd,
+    )
+    members = len(ident.members)
+    if ident.sim is not None:
+        ident.sim.scale_rounds()
+        facts = drive_facts(ident.sim, settings)
+    else:
+        facts = {"simulated": False}
+    est = estimate(settings, ident.capacity_bytes, members, **facts)
+    lines = dry_run.header(ident, "profile")
+    lines.append(estimate_text(est, spec, ident.kind, ident.capacity_bytes, members))
+    lines.append(
+        "  "
+        + dry_run.wear_line(
+            est["bytes_per_member_max"] / max(ident.capacity_bytes, 1),
+            ident.capacity_bytes,
+            settings.rated_tbw,
+            "at most",
+        )
+        + " per member"
+    )
+    lines.append(wear_warning(ident.kind, spec))
+    return "\n".join(lines)
 
 
 def reached_answer(doc: dict[str, Any]) -> bool:

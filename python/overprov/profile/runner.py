@@ -8,9 +8,7 @@ and never reruns a finished step or phase.
 
 from __future__ import annotations
 
-import fcntl
 import math
-import os
 import platform
 import sys
 from collections.abc import Callable
@@ -19,6 +17,7 @@ from typing import Any
 
 from overprov import __version__
 from overprov.errors import ConfigError, OverprovError
+from overprov.outputs import hold_out_dir, release_out_dir
 from overprov.profile import phase_precondition
 from overprov.profile import results as res
 from overprov.profile.estimate import estimate, estimate_text, wear_warning
@@ -40,13 +39,27 @@ DONE_PHASE = ("steady", "not_steady", "skipped")
 # ------------------------------------------------------------------------------------ profile
 
 
-def _drive_facts(target: Target) -> dict[str, Any]:
-    """What the target knows of its NAND (simulated drives do; real ones do not say)."""
-    return {
+def drive_facts(target: Target, settings: ProfileSettings) -> dict[str, Any]:
+    """What the target knows of itself: a simulated drive its NAND, its speed (from its
+    parameters: dry_run.sim_drive_iops) and its rounds' time factor; a real one nothing."""
+    facts: dict[str, Any] = {
         "nand_bytes": getattr(target, "physical_bytes", None),
         "pages_per_block": getattr(target, "pages_per_block", None),
         "simulated": target.kind == "sim",
+        "time_factor": getattr(target, "time_factor", 1.0),
     }
+    if target.kind == "sim" and getattr(target, "config", None) is not None:
+        from overprov.dry_run import sim_drive_iops
+
+        figures = [sim_drive_iops(target, op) for op in settings.extra_op_percents]
+        steady = sum(f[1] for f in figures) / len(figures)
+        facts["random_iops"] = steady * 4096 / settings.bs_bytes
+        facts["seq_bytes_per_s"] = figures[0][0] * 4096
+        facts["measured"] = (
+            f"random writes at {steady:,.0f} IOPS, the drive's steady figure from its "
+            "parameters (mean over the levels)"
+        )
+    return facts
 
 
 def _nand_bytes(target: Target) -> int | None:
@@ -63,6 +76,21 @@ def _software(target: Target) -> dict[str, str]:
     }
     sw.update(target.software())
     return sw
+
+
+def interrupted_advice(target: dict[str, Any], out: Path) -> str:
+    """What to do after Ctrl-C: resume a real target's profile; a simulated drive's state is
+    not saved, so its profile is run again."""
+    if target.get("kind") == "sim":
+        return (
+            "stopped by the user; what was finished is kept in "
+            f"{out}/results.json, but a simulated drive cannot be resumed (its state is not "
+            f"saved): run the profile again, into a new --out (it takes seconds to minutes)"
+        )
+    return (
+        "stopped by the user; the round in progress is lost, "
+        f"everything before it is kept: continue with --resume {out}"
+    )
 
 
 class Profile:
@@ -170,17 +198,12 @@ class Profile:
         res.write_atomic(self.out / phase["csv"], res.phase_csv_text(phase, names))
 
     def _lock(self) -> None:
-        fd = os.open(self.out / ".lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            os.close(fd)
-            raise ConfigError(f"{self.out} is in use by another overprov profile") from None
-        self._lock_fd = fd
+        hold_out_dir(self.out, " ".join(["overprov", *sys.argv[1:]]))
+        self._lock_fd = 1
 
     def _unlock(self) -> None:
         if self._lock_fd is not None:
-            os.close(self._lock_fd)
+            release_out_dir(self.out)
             self._lock_fd = None
 
     # ---------------------------------------------------------------------------------- run
@@ -203,11 +226,7 @@ class Profile:
                 self.doc.setdefault("interruptions", []).append(
                     {"at": now_iso(), "during": self._current}
                 )
-                self.log(
-                    "interrupted",
-                    "stopped by the user; the round in progress is lost, "
-                    f"everything before it is kept: continue with --resume {self.out}",
-                )
+                self.log("interrupted", interrupted_advice(self.doc["target"], self.out))
                 self.save()
                 raise
             except OverprovError as exc:
@@ -227,7 +246,7 @@ class Profile:
         if self._target_factory is not None:
             return self._target_factory()
         s = self.settings
-        return make_target(
+        target = make_target(
             self.doc["target"]["spec"],
             self.out / "fio",
             size_bytes=s.size_bytes,
@@ -237,6 +256,10 @@ class Profile:
             allow_hdd=self.allow_hdd,
             files_root=self.out,
         )
+        scale_rounds = getattr(target, "scale_rounds", None)
+        if scale_rounds is not None:  # a scaled sim: drive (docs/profile.md)
+            scale_rounds()
+        return target
 
     def _begin(self, name: str) -> dict[str, Any]:
         self._current = name
@@ -291,7 +314,7 @@ class Profile:
         members = len(target.member_names)
 
         if not self.resuming:
-            est = estimate(s, cap, members, **_drive_facts(target))
+            est = estimate(s, cap, members, **drive_facts(target, s))
             self.doc["estimate"] = est
             self.log("estimate", estimate_text(est, target.spec, target.kind, cap, members))
             self.log("warning", wear_warning(target.kind, target.spec))
@@ -332,17 +355,14 @@ class Profile:
                     f"{r.combined.iops:,.0f} IOPS (fresh-out-of-box if the drive "
                     "was new or purged)",
                 )
-                est = estimate(
-                    s,
-                    cap,
-                    members,
-                    **_drive_facts(target),
-                    random_iops=per_member,
-                    measured=(
+                facts = drive_facts(target, s)
+                if target.kind != "sim":  # a simulated drive's steady figure stays
+                    facts["random_iops"] = per_member
+                    facts["measured"] = (
                         f"refined with the measured initial {per_member:,.0f} IOPS per member "
                         "(steady-state IOPS are usually lower, so bytes are an upper bound)"
-                    ),
-                )
+                    )
+                est = estimate(s, cap, members, **facts)
                 self.doc["estimate_after_fob"] = est
                 self.log("estimate", estimate_text(est, target.spec, target.kind, cap, members))
                 self.save()
@@ -470,7 +490,7 @@ class Profile:
         before = [p for p in self.doc["phases"][:i] if p.get("span_bytes")]
         previous = before[-1]["span_bytes"] if before else cap
         span = span_for(float(phase["extra_op_percent"]), cap, s.bs_bytes)
-        facts = _drive_facts(target)
+        facts = drive_facts(target, s)
         return phase_precondition.phase_precondition(
             span,
             max(0, previous - span),

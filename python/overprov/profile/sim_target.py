@@ -11,6 +11,7 @@ profiler makes the OP by discarding the tail, exactly as on a real drive.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -74,6 +75,18 @@ class SimTarget:
         self._rounds = 0
         self._last_iops: float | None = None
         self._sim: Any = None
+        self.time_factor = 1.0
+        """Simulated seconds per second a round asks for (:meth:`scale_rounds`)."""
+
+    def scale_rounds(self) -> None:
+        """Rounds (and idle times) of a scaled drive last ``scale factor`` × their seconds, so a
+        round writes the same share of the drive as on the full-size drive: a 60 s round of a
+        1/1000 drive is 60 ms of simulated time. Unscaled, a round of a small drive at the
+        full drive's IOPS writes the drive over many times (its FOB round crosses the write
+        cliff) and the profile writes far more drive writes than the full-size one. The
+        per-second IOPS series then has one sample per ``scale factor`` seconds (a second of
+        the full-size drive)."""
+        self.time_factor = min(1.0, float(self.factor))
 
     # ------------------------------------------------------------------ lifecycle
     def open(self, *, resuming: bool = False) -> None:
@@ -173,6 +186,12 @@ class SimTarget:
                 "workload.read_percent, timing.host.write_through or an open loop instead"
             )
         started = now_iso()
+        if self.time_factor != 1.0:
+            spec = dataclasses.replace(
+                spec,
+                seconds=None if spec.seconds is None else spec.seconds * self.time_factor,
+                idle_seconds=spec.idle_seconds * self.time_factor,
+            )
         if spec.rw == "write" or spec.seconds is None:
             figures = self._figures(self._core_round(spec, spec.seconds, spec.idle_seconds))
         else:
@@ -250,13 +269,14 @@ class SimTarget:
             written += fig["bytes_written"]
             if fig["iops"] > 0:
                 self._last_iops = fig["iops"]
-        series = [0.0] * int(elapsed)
+        tick = self.time_factor  # one sample per second of the full-size drive
+        series = [0.0] * int(elapsed / tick + 1e-9)
         for start, dur, n, _ in parts:
-            a, b = start, start + dur
+            a, b = start / tick, (start + dur) / tick
             sec = int(a)
             while sec < len(series) and sec < b:
                 overlap = min(b, sec + 1) - max(a, sec)
-                series[sec] += n * overlap / dur
+                series[sec] += n * overlap / (b - a) / tick
                 sec += 1
         latency: dict[str, float | None] = {}
         weighted = [(p[3].get("mean"), p[2]) for p in parts if p[3].get("mean") is not None]

@@ -216,6 +216,19 @@ impl Replay {
                         Op::Write => 1,
                         Op::Trim => 2,
                     }];
+                    let user_bytes = self.opts.user_pages as u64 * self.opts.page_size_bytes as u64;
+                    if rec.len_bytes > user_bytes
+                        || rec.offset_bytes.checked_add(rec.len_bytes).is_none()
+                    {
+                        // replaying it would write the whole drive over and over (a length
+                        // near 2^64 would never end): a corrupt line, not a workload
+                        return Err(self.reader.error(format!(
+                            "a {} of {} bytes is longer than the simulated drive's user space \
+                             ({user_bytes} bytes) or past the end of a 64-bit byte offset",
+                            format!("{:?}", rec.op).to_lowercase(),
+                            rec.len_bytes
+                        )));
+                    }
                     t.requests += 1;
                     t.bytes += rec.len_bytes;
                     self.max_end_bytes = self
