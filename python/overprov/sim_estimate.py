@@ -26,6 +26,8 @@ from overprov.units import human_bytes
 
 #: Runs estimated longer than this print their estimate before they start.
 LONG_RUN_S = 30.0
+#: Runs estimated longer than this are refused unless the user says --yes (2 hours).
+HUGE_RUN_S = 7200.0
 #: The interpreter, the core and the report format, measured as the peak RSS of a tiny run.
 BASELINE_BYTES = 64 * 2**20
 #: Large enough that the simulator's state outgrows the CPU caches, as in the long runs this
@@ -186,6 +188,17 @@ def available_memory_bytes() -> int | None:
     except OSError:
         return None
     return None
+
+
+def duration_text(seconds: float) -> str:
+    """A planned duration in the unit that reads best: s, min, h or days."""
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 4 * 86400:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:,.0f} days"
 
 
 def describe(est: RunEstimate) -> str:

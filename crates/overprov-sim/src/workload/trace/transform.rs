@@ -409,4 +409,25 @@ mod tests {
             ]
         );
     }
+
+    #[test]
+    fn a_request_longer_than_the_drive_is_an_error_naming_its_line() {
+        // a length near 2^64 would be replayed page by page for ever
+        let dir = std::env::temp_dir().join(format!("overprov-long-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("long.csv");
+        let mut f = File::create(&path).unwrap();
+        writeln!(
+            f,
+            "time_ns,op,offset_bytes,len_bytes,device\n0,W,0,4096,0\n1,W,0,{},0",
+            u64::MAX
+        )
+        .unwrap();
+        let mut r = Replay::open(&path, None, ReplayOptions::new(4096, 10)).unwrap();
+        assert!(r.next_request().unwrap().is_some());
+        let err = r.next_request().unwrap_err().to_string();
+        std::fs::remove_file(&path).unwrap();
+        assert!(err.contains("long.csv:3:"), "{err}");
+        assert!(err.contains("longer than the simulated drive"), "{err}");
+    }
 }
