@@ -93,10 +93,15 @@ def physical_pages(config: dict[str, Any]) -> int:
 
 def worth_estimating(config: dict[str, Any], geometry: dict[str, Any]) -> bool:
     """False for a run too short to need an estimate: under 2^24 host page writes; a trace,
-    a fill under 2^24 pages and under 2^16 pages (256 MiB at 4 KiB) of trace file per pass."""
+    a fill under 2^24 pages, under 2^16 pages (256 MiB at 4 KiB) of trace file per pass and
+    under 2^24 pages over all its passes."""
     if not is_trace(config):
         return planned_host_pages(config, geometry) >= 2**24
-    return int(geometry["user_pages"]) >= 2**24 or trace_file_pages(config, geometry) >= 2**16
+    return (
+        int(geometry["user_pages"]) >= 2**24
+        or trace_file_pages(config, geometry) >= 2**16
+        or planned_host_pages(config, geometry) >= 2**24  # a small file replayed many times
+    )
 
 
 def _calibration_config(config: dict[str, Any], geometry: dict[str, Any]) -> dict[str, Any]:

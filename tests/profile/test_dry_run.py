@@ -13,8 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from overprov.profile.estimate import estimate
-from overprov.profile.runner import drive_facts
+from overprov.profile.estimate import drive_facts, estimate
 from overprov.profile.settings import ProfileSettings
 from overprov.profile.sim_target import SimTarget
 from overprov.units import human_bytes

@@ -12,8 +12,9 @@ from overprov.blockdev import CONFIRM_FLAG
 from overprov.errors import EXIT_NO_ANSWER, ConfigError
 from overprov.options import add_json_option, add_retired_op, text_stream
 from overprov.outputs import check_json_output, check_output_dir, write_json
+from overprov.profile.estimate import drive_facts
 from overprov.profile.progress_view import ProfileProgress
-from overprov.profile.runner import Profile, drive_facts
+from overprov.profile.runner import Profile
 from overprov.profile.settings import ProfileSettings, op_label
 from overprov.units import human_bytes, parse_block_size, parse_size
 

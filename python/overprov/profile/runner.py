@@ -20,7 +20,7 @@ from overprov.errors import ConfigError, OverprovError
 from overprov.outputs import hold_out_dir, release_out_dir
 from overprov.profile import phase_precondition
 from overprov.profile import results as res
-from overprov.profile.estimate import estimate, estimate_text, wear_warning
+from overprov.profile.estimate import drive_facts, estimate, estimate_text, wear_warning
 from overprov.profile.phase_precondition import span_for
 from overprov.profile.settings import ProfileSettings
 from overprov.profile.steady import assess_phase
@@ -37,30 +37,6 @@ DONE_PHASE = ("steady", "not_steady", "skipped")
 
 
 # ------------------------------------------------------------------------------------ profile
-
-
-def drive_facts(target: Target, settings: ProfileSettings) -> dict[str, Any]:
-    """What the target knows of itself: a simulated drive its NAND, its speed (from its
-    parameters: dry_run.sim_drive_iops) and its rounds' time factor; a real one nothing."""
-    facts: dict[str, Any] = {
-        "nand_bytes": getattr(target, "physical_bytes", None),
-        "pages_per_block": getattr(target, "pages_per_block", None),
-        "simulated": target.kind == "sim",
-        "time_factor": getattr(target, "time_factor", 1.0),
-    }
-    if target.kind == "sim" and getattr(target, "config", None) is not None:
-        from overprov.dry_run import sim_drive_iops
-
-        figures = [sim_drive_iops(target, op) for op in settings.extra_op_percents]
-        # harmonic mean: each phase writes about as much, so time goes as 1/IOPS
-        steady = len(figures) / sum(1 / f[1] for f in figures)
-        facts["random_iops"] = steady * 4096 / settings.bs_bytes
-        facts["seq_bytes_per_s"] = figures[0][0] * 4096
-        facts["measured"] = (
-            f"random writes at {steady:,.0f} IOPS, the drive's steady figure from its "
-            "parameters (harmonic mean over the levels)"
-        )
-    return facts
 
 
 def _nand_bytes(target: Target) -> int | None:
