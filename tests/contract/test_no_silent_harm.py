@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from .commands import SMALL_SIMULATE
+from .commands import SMALL_SIMULATE, json_commands
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -97,27 +97,15 @@ def _hold(out: Path) -> subprocess.Popen[str]:
     return proc
 
 
-@pytest.mark.parametrize(
-    "argv",
-    [
-        [*SMALL_SIMULATE, "--out", "OUT"],
-        [
-            "calibrate",
-            "--points",
-            "0:11000,20:25000,40:32000",
-            "--extra-op",
-            "0,20,40",
-            "--out",
-            "OUT",
-        ],
-    ],  # fmt: skip
-    ids=["simulate", "calibrate"],
-)
-def test_a_second_run_into_a_busy_out_is_refused_naming_the_holder(overprov_cli, tmp_path, argv):
-    out = tmp_path / "out"
+@pytest.mark.parametrize("kind", ["overprov.simulate", "overprov.calibrate"])
+def test_a_second_run_into_a_busy_out_is_refused_naming_the_holder(overprov_cli, tmp_path, kind):
+    argv = json_commands(tmp_path)[kind]
+    if "--out" not in argv:
+        argv = [*argv, "--out", str(tmp_path / "cal")]
+    out = Path(argv[argv.index("--out") + 1])
     holder = _hold(out)
     try:
-        rc, _, err = overprov_cli(*[str(out) if a == "OUT" else a for a in argv])
+        rc, _, err = overprov_cli(*argv)
     finally:
         assert holder.stdin is not None
         holder.stdin.close()
@@ -138,32 +126,22 @@ def test_a_run_after_the_holder_ended_goes_ahead(overprov_cli, tmp_path):
     assert (out / "simulate.json").is_file()
 
 
-def test_a_failed_write_names_the_file_and_leaves_the_old_one(tmp_path):
+def test_a_failed_write_names_the_file_and_leaves_the_old_one(small_tmpfs):
     """A full file system (a 64 KiB tmpfs): the write fails naming the file; the previous
     document is still whole and no temporary file is left."""
     from overprov.errors import RunError
     from overprov.outputs import write_json
 
-    if os.geteuid() != 0 or not shutil.which("mount"):
-        pytest.skip("mounting a tmpfs needs root")
-    mnt = tmp_path / "small"
-    mnt.mkdir()
-    proc = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(mnt)],
-                          capture_output=True, text=True, check=False)  # fmt: skip
-    if proc.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs: {proc.stderr.strip()}")
-    try:
-        target = mnt / "doc.json"
-        write_json({"schema": "overprov.test/1", "n": 1}, target)
-        old = target.read_text()
-        with pytest.raises(RunError) as info:
-            write_json({"schema": "overprov.test/1", "blob": "x" * 200_000}, target)
-        assert f"cannot write {target}" in str(info.value)
-        assert "No space left on device" in str(info.value)
-        assert target.read_text() == old
-        assert sorted(p.name for p in mnt.iterdir()) == ["doc.json"]
-    finally:
-        subprocess.run(["umount", str(mnt)], check=False)
+    mnt = small_tmpfs(64 * 1024)
+    target = mnt / "doc.json"
+    write_json({"schema": "overprov.test/1", "n": 1}, target)
+    old = target.read_text()
+    with pytest.raises(RunError) as info:
+        write_json({"schema": "overprov.test/1", "blob": "x" * 200_000}, target)
+    assert f"cannot write {target}" in str(info.value)
+    assert "No space left on device" in str(info.value)
+    assert target.read_text() == old
+    assert sorted(p.name for p in mnt.iterdir()) == ["doc.json"]
 
 
 def test_json_into_head_ends_with_141():

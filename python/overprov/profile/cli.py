@@ -300,6 +300,7 @@ def run(args: argparse.Namespace) -> int:
             confirm=list(args.confirm),
             allow_hdd=args.allow_hdd,
             progress=view,
+            scale_sim_rounds=True,
         )
     try:
         doc = profile.run()

@@ -83,6 +83,7 @@ class Profile:
         progress: Callable[[str], None] | None,
         resuming: bool,
         target_factory: Callable[[], Target] | None = None,
+        scale_sim_rounds: bool = False,
     ) -> None:
         self.out = Path(out_dir)
         self.doc = doc
@@ -93,6 +94,7 @@ class Profile:
         self.resuming = resuming
         self._lock_fd: int | None = None
         self._target_factory = target_factory
+        self._scale_sim_rounds = scale_sim_rounds
         self._current: str | None = None
         """What was running (a round label or a step name), for the record of interruptions."""
 
@@ -109,7 +111,10 @@ class Profile:
         allow_hdd: bool = False,
         progress: Callable[[str], None] | None = None,
         target_factory: Callable[[], Target] | None = None,
+        scale_sim_rounds: bool = False,
     ) -> Profile:
+        """``scale_sim_rounds``: a scaled ``sim:`` drive's rounds last scale × their seconds
+        (the ``profile`` command's rule, docs/profile.md); off, they last their seconds."""
         settings.validate()
         if target_factory is None:  # refuses sim: and mixed members before anything is made
             make_target(target_spec, Path(out_dir) / "fio")
@@ -129,6 +134,7 @@ class Profile:
             progress=progress,
             resuming=False,
             target_factory=target_factory,
+            scale_sim_rounds=scale_sim_rounds,
         )
 
     @classmethod
@@ -234,7 +240,7 @@ class Profile:
             files_root=self.out,
         )
         scale_rounds = getattr(target, "scale_rounds", None)
-        if scale_rounds is not None:  # a scaled sim: drive (docs/profile.md)
+        if scale_rounds is not None and self._scale_sim_rounds:  # docs/profile.md
             scale_rounds()
         return target
 

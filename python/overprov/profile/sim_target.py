@@ -84,8 +84,8 @@ class SimTarget:
         1/1000 drive is 60 ms of simulated time. Unscaled, a round of a small drive at the
         full drive's IOPS writes the drive over many times (its FOB round crosses the write
         cliff) and the profile writes far more drive writes than the full-size one. The
-        per-second IOPS series then has one sample per ``scale factor`` seconds (a second of
-        the full-size drive)."""
+        per-second IOPS series stays one sample per simulated second (none for a round
+        shorter than a second)."""
         self.time_factor = min(1.0, float(self.factor))
 
     # ------------------------------------------------------------------ lifecycle
@@ -269,14 +269,13 @@ class SimTarget:
             written += fig["bytes_written"]
             if fig["iops"] > 0:
                 self._last_iops = fig["iops"]
-        tick = self.time_factor  # one sample per second of the full-size drive
-        series = [0.0] * int(elapsed / tick + 1e-9)
+        series = [0.0] * int(elapsed)
         for start, dur, n, _ in parts:
-            a, b = start / tick, (start + dur) / tick
+            a, b = start, start + dur
             sec = int(a)
             while sec < len(series) and sec < b:
                 overlap = min(b, sec + 1) - max(a, sec)
-                series[sec] += n * overlap / (b - a) / tick
+                series[sec] += n * overlap / dur
                 sec += 1
         latency: dict[str, float | None] = {}
         weighted = [(p[3].get("mean"), p[2]) for p in parts if p[3].get("mean") is not None]
