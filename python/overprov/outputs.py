@@ -108,8 +108,13 @@ def write_stdout(text: str) -> None:
     system call returns short with SIGPIPE ignored, and no error follows — so the document is
     written with ``os.write`` until done, and the next short write raises EPIPE."""
     sys.stdout.flush()
+    try:
+        fd = sys.stdout.fileno()
+    except (OSError, ValueError):  # a stream without a descriptor (captured, in-process)
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
     data = memoryview(text.encode("utf-8"))
-    fd = sys.stdout.fileno()
     while data:
         data = data[os.write(fd, data) :]
 

@@ -275,6 +275,12 @@ def run(args: argparse.Namespace) -> int:
     check_json_output(args.json)
     if args.resume is None:
         check_output_dir(args.out, "--out")
+    if args.dry_run:
+        if args.resume is not None or not args.target:
+            raise ConfigError("--dry-run: give a TARGET (a resumed profile continues its plan)")
+        settings = _settings_from_args(args)
+        print(profile_dry_run(args.target, settings, list(args.confirm), args.allow_hdd))
+        return 0
     view = ProfileProgress()
     if args.resume is not None:
         profile = Profile.resume(
@@ -289,9 +295,6 @@ def run(args: argparse.Namespace) -> int:
         if not args.target:
             raise ConfigError("TARGET: give a block device, a file, or --resume DIR")
         settings = _settings_from_args(args)
-        if args.dry_run:
-            print(profile_dry_run(args.target, settings, list(args.confirm), args.allow_hdd))
-            return 0
         out = args.out or _default_out(args.target)
         profile = Profile.create(
             args.target,
