@@ -13,6 +13,7 @@ output folder is held by one run at a time (:func:`hold_out_dir`).
 from __future__ import annotations
 
 import argparse
+import atexit
 import contextlib
 import errno
 import fcntl
@@ -204,6 +205,20 @@ def refuse_aliasing(args: argparse.Namespace) -> None:
 
 
 _HELD: dict[str, int] = {}
+_CREATED: set[str] = set()
+
+
+@atexit.register
+def _drop_empty_outputs() -> None:
+    """A run refused or failed before it wrote anything leaves no folder behind: a folder
+    :func:`hold_out_dir` created that holds only its ``.lock`` is removed at exit."""
+    for key in list(_HELD):
+        release_out_dir(key)
+    for key in _CREATED:
+        with contextlib.suppress(OSError):
+            if os.listdir(key) == [".lock"]:
+                os.unlink(os.path.join(key, ".lock"))
+                os.rmdir(key)
 
 
 def hold_out_dir(path: str | os.PathLike[str], command: str) -> None:
@@ -215,7 +230,9 @@ def hold_out_dir(path: str | os.PathLike[str], command: str) -> None:
     if key in _HELD:
         return
     try:
-        p.mkdir(parents=True, exist_ok=True)
+        if not p.exists():
+            p.mkdir(parents=True)
+            _CREATED.add(key)
         fd = os.open(p / ".lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
     except OSError as exc:
         raise OutputError(f"cannot create {p}: {exc.strerror or exc} (--out {p})") from None

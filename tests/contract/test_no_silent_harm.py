@@ -159,3 +159,18 @@ def test_json_into_head_ends_with_141():
     assert head == b'{\n  "schem'
     assert rc == 141, (rc, err)
     assert "Traceback" not in err and "Exception ignored" not in err
+
+
+def test_a_run_refused_after_taking_its_out_leaves_no_folder(tmp_path):
+    """qualify holds --out before it opens the target; a target refused then (a file holding
+    data, not confirmed) leaves no empty folder behind."""
+    target = tmp_path / "data.img"
+    target.write_bytes(os.urandom(2**20))
+    out = tmp_path / "q"
+    proc = subprocess.run(
+        [sys.executable, "-m", "overprov.cli", "qualify", str(target), "--tests", "cache",
+         "--out", str(out)],
+        capture_output=True, text=True, env=_env(), timeout=120, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 1 and "refusing to write" in proc.stderr, proc.stderr
+    assert not out.exists()
