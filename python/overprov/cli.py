@@ -22,7 +22,7 @@ from overprov.errors import (
     OverprovError,
 )
 from overprov.options import EXAMPLES, HelpFormatter, examples
-from overprov.outputs import refuse_aliasing
+from overprov.outputs import refuse_aliasing, release_all
 
 # One line per subcommand module; each module defines register(subparsers).
 COMMAND_MODULES: tuple[str, ...] = (
@@ -146,6 +146,8 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return EXIT_INTERNAL
+    finally:
+        release_all()  # the --out folder held by this command (outputs.hold_out_dir)
 
 
 if __name__ == "__main__":

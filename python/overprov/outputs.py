@@ -209,12 +209,14 @@ _CREATED: set[str] = set()
 
 
 @atexit.register
-def _drop_empty_outputs() -> None:
-    """A run refused or failed before it wrote anything leaves no folder behind: a folder
-    :func:`hold_out_dir` created that holds only its ``.lock`` is removed at exit."""
+def release_all() -> None:
+    """Let go of every folder this process holds (``cli.main`` calls it when a command
+    ends; at exit too). A run refused or failed before it wrote anything leaves no folder
+    behind: a folder :func:`hold_out_dir` created that holds only its ``.lock`` is removed."""
     for key in list(_HELD):
         release_out_dir(key)
-    for key in _CREATED:
+    while _CREATED:
+        key = _CREATED.pop()
         with contextlib.suppress(OSError):
             if os.listdir(key) == [".lock"]:
                 os.unlink(os.path.join(key, ".lock"))

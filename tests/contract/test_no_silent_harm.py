@@ -106,13 +106,15 @@ def test_a_second_run_into_a_busy_out_is_refused_naming_the_holder(overprov_cli,
     holder = _hold(out)
     try:
         rc, _, err = overprov_cli(*argv)
+        left = sorted(p.name for p in out.iterdir())
     finally:
         assert holder.stdin is not None
         holder.stdin.close()
         holder.wait(timeout=30)
     assert rc == 2, err
     assert f"in use by another overprov run (pid {holder.pid}: overprov simulate" in err, err
-    assert sorted(p.name for p in out.iterdir()) == [".lock"]  # nothing of the second run
+    assert left == [".lock"]  # nothing of the second run
+    assert not out.exists()  # the holder made the folder and wrote nothing: gone at its exit
 
 
 def test_a_run_after_the_holder_ended_goes_ahead(overprov_cli, tmp_path):
