@@ -98,6 +98,9 @@ def default_out(inputs: list[Path]) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
+    # outputs first: the report's modules (matplotlib) take a second to import
+    check_output_dir(args.out or default_out(list(args.inputs)), "--out")
+    check_json_output(args.json)
     from overprov import smart
     from overprov.report.build import build
     from overprov.report.document import report_document
