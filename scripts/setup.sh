@@ -14,10 +14,15 @@ if ((${#missing[@]})); then
     if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
         echo "setup: installing Debian packages: ${missing[*]}" >&2
         export DEBIAN_FRONTEND=noninteractive
-        apt-get update -qq
-        apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+        # another apt (unattended-upgrades on a fresh machine) may hold the lock: wait for it,
+        # bounded, rather than fail at once; apt's own timeout covers a lock taken in between
+        bash scripts/wait-dpkg-lock.sh
+        apt_wait=(-o "DPkg::Lock::Timeout=${SETUP_LOCK_WAIT_S:-300}")
+        apt-get "${apt_wait[@]}" update -qq
+        apt-get "${apt_wait[@]}" install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
     else
-        echo "setup: not root; tests needing these packages will be skipped: ${missing[*]}" >&2
+        echo "setup: not root; tests needing these packages will be skipped: ${missing[*]};" \
+            "install them with: sudo apt-get install ${missing[*]}" >&2
     fi
 fi
 

@@ -23,6 +23,7 @@ from overprov.errors import (
     os_error_text,
 )
 from overprov.options import EXAMPLES, HelpFormatter, examples
+from overprov.outputs import refuse_aliasing, release_all
 
 # One line per subcommand module; each module defines register(subparsers).
 COMMAND_MODULES: tuple[str, ...] = (
@@ -122,6 +123,7 @@ def main(argv: list[str] | None = None) -> int:
     args.command_line = ["overprov", *(sys.argv[1:] if argv is None else argv)]
     name = f"overprov {args.command}"
     try:
+        refuse_aliasing(args)  # no output may be one of the inputs (every command)
         code = int(args.func(args) or 0)
         sys.stdout.flush()
         return code
@@ -146,6 +148,8 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return EXIT_INTERNAL
+    finally:
+        release_all()  # the --out folder held by this command (outputs.hold_out_dir)
 
 
 if __name__ == "__main__":

@@ -2,21 +2,31 @@
 
 ``--json FILE`` takes ``-`` for stdout in every command. A path is checked up front — its
 folder exists and is writable, it is not a folder where a file is wanted (nor a file where a
-folder is wanted) — so a long run never ends by losing its results to a typo.
+folder is wanted), it is not one of the command's inputs (:func:`refuse_aliasing`: the same
+file by name, symlink or hard link) — so a long run never ends by losing its results to a typo,
+and no command overwrites what it reads. Every document is written atomically
+(:func:`write_atomic`: a temporary file beside it, then a rename), so a crash or a full disk
+leaves the old file or the new one, never half of one; a write that fails names the file. An
+output folder is held by one run at a time (:func:`hold_out_dir`).
 """
 
 from __future__ import annotations
 
+import argparse
+import atexit
 import contextlib
+import errno
+import fcntl
 import json
 import os
 import re
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from overprov.errors import OutputError
+from overprov.errors import OutputError, RunError
 
 STDOUT = "-"
 
@@ -97,14 +107,174 @@ def json_text(doc: Any) -> str:
 
 
 def write_json(doc: Any, path: str | os.PathLike[str]) -> None:
-    """Write a document to ``path``, or to stdout for ``-``."""
+    """Write a document to ``path`` (atomically), or to stdout for ``-``."""
     text = json_text(doc)
     if str(path) == STDOUT:
+        write_stdout(text)
+    else:
+        write_atomic(Path(path), text)
+
+
+def write_stdout(text: str) -> None:
+    """``text`` on stdout, every byte or BrokenPipeError. Python's own ``sys.stdout.write``
+    drops the rest of a large write when the reader leaves part-way (``| head``): the write
+    system call returns short with SIGPIPE ignored, and no error follows — so the document is
+    written with ``os.write`` until done, and the next short write raises EPIPE."""
+    sys.stdout.flush()
+    try:
+        fd = sys.stdout.fileno()
+    except (OSError, ValueError):  # a stream without a descriptor (captured, in-process)
         sys.stdout.write(text)
         sys.stdout.flush()
-    else:
-        with naming(path):
-            Path(path).write_text(text, encoding="utf-8")
+        return
+    data = memoryview(text.encode("utf-8"))
+    while data:
+        data = data[os.write(fd, data) :]
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write a file so a crash or a full disk leaves either the old or the new content: a
+    temporary file in the same folder, fsync, ``os.replace``, fsync the folder. A failure
+    (no space, no permission) raises RunError naming ``path``; the temporary file is removed."""
+    path = Path(path)
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+        tmp = None
+        dir_fd = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
+    except OSError as exc:
+        raise RunError(f"cannot write {path}: {exc.strerror or exc}") from None
+    finally:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+
+
+OUTPUT_OPTIONS = {"json": "--json", "series": "--series", "out": "--out"}
+"""The attributes of a command's parsed arguments that name what it writes (``out`` a folder,
+the others files); every other path-like value naming an existing file is an input."""
+
+_SKIPPED = {"func", "command", "command_line"}
+
+
+def _paths(value: Any) -> Iterator[str]:
+    if isinstance(value, str | os.PathLike):
+        yield os.fspath(value)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from _paths(item)
+
+
+def _same(a: str, b: str) -> bool:
+    """Whether two paths are one file: by resolved name (symlinks) or by inode (hard links)."""
+    if os.path.realpath(a) == os.path.realpath(b):
+        return True
+    try:
+        sa, sb = os.stat(a), os.stat(b)
+    except OSError:
+        return False
+    return (sa.st_dev, sa.st_ino) == (sb.st_dev, sb.st_ino)
+
+
+def input_files(args: argparse.Namespace) -> list[tuple[str, str]]:
+    """(option, path) of every value of ``args`` that names an existing file (or device)
+    and is not an output: what a command reads."""
+    found = []
+    for name, value in vars(args).items():
+        if name in OUTPUT_OPTIONS or name in _SKIPPED or name.startswith("_"):
+            continue
+        for text in _paths(value):
+            if text and text != STDOUT and os.path.exists(text) and not os.path.isdir(text):
+                found.append(("--" + name.replace("_", "-"), text))
+    return found
+
+
+def refuse_aliasing(args: argparse.Namespace) -> None:
+    """Refuse (OutputError) an output that is one of the command's inputs — by name, through a
+    symlink or a hard link — before any work: ``report in.json --json in.json`` would replace
+    the input with the report."""
+    inputs = input_files(args)
+    for attr, option in OUTPUT_OPTIONS.items():
+        for out in _paths(getattr(args, attr, None)):
+            if out == STDOUT or not out:
+                continue
+            for in_option, path in inputs:
+                if _same(out, path):
+                    what = "input" if in_option == "--inputs" else f"input ({in_option})"
+                    raise OutputError(
+                        f"{option} {out} is the {what} {path}: it would be overwritten; "
+                        "write the output elsewhere"
+                    )
+
+
+_HELD: dict[str, int] = {}
+_CREATED: set[str] = set()
+
+
+@atexit.register
+def release_all() -> None:
+    """Let go of every folder this process holds (``cli.main`` calls it when a command
+    ends; at exit too). A run refused or failed before it wrote anything leaves no folder
+    behind: a folder :func:`hold_out_dir` created that holds only its ``.lock`` is removed."""
+    for key in list(_HELD):
+        release_out_dir(key)
+    while _CREATED:
+        key = _CREATED.pop()
+        with contextlib.suppress(OSError):
+            if os.listdir(key) == [".lock"]:
+                os.unlink(os.path.join(key, ".lock"))
+                os.rmdir(key)
+
+
+def hold_out_dir(path: str | os.PathLike[str], command: str) -> None:
+    """Create the output folder and hold it for this process (an exclusive ``flock`` on its
+    ``.lock``, released at exit). A second run into the same folder is refused, naming the
+    holder (its pid and command line, which the lock file records)."""
+    p = Path(path)
+    key = os.path.realpath(p)
+    if key in _HELD:
+        return
+    try:
+        if not p.exists():
+            p.mkdir(parents=True)
+            _CREATED.add(key)
+        fd = os.open(p / ".lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    except OSError as exc:
+        raise OutputError(f"cannot create {p}: {exc.strerror or exc} (--out {p})") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as exc:
+        holder = os.pread(fd, 1000, 0).decode("utf-8", "replace").strip() or "another process"
+        os.close(fd)
+        if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN):
+            raise OutputError(f"cannot lock {p / '.lock'}: {exc.strerror}") from None
+        raise OutputError(
+            f"{p} is in use by another overprov run ({holder}); wait for it or choose another --out"
+        ) from None
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, f"pid {os.getpid()}: {command}\n".encode(), 0)
+    _HELD[key] = fd
+
+
+def release_out_dir(path: str | os.PathLike[str]) -> None:
+    """Let go of a folder held by :func:`hold_out_dir` (a run that ends early)."""
+    fd = _HELD.pop(os.path.realpath(Path(path)), None)
+    if fd is not None:
+        os.close(fd)
+
+
+def command_text(args: argparse.Namespace) -> str:
+    """The command line of this run, as the lock file records it."""
+    return " ".join(getattr(args, "command_line", None) or ["overprov", *sys.argv[1:]])
 
 
 def document(command: str, body: dict[str, Any], major: int = 1) -> dict[str, Any]:

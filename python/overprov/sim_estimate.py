@@ -26,6 +26,8 @@ from overprov.units import human_bytes
 
 #: Runs estimated longer than this print their estimate before they start.
 LONG_RUN_S = 30.0
+#: Runs estimated longer than this are refused unless the user says --yes (2 hours).
+HUGE_RUN_S = 7200.0
 #: The interpreter, the core and the report format, measured as the peak RSS of a tiny run.
 BASELINE_BYTES = 64 * 2**20
 #: Large enough that the simulator's state outgrows the CPU caches, as in the long runs this
@@ -91,10 +93,15 @@ def physical_pages(config: dict[str, Any]) -> int:
 
 def worth_estimating(config: dict[str, Any], geometry: dict[str, Any]) -> bool:
     """False for a run too short to need an estimate: under 2^24 host page writes; a trace,
-    a fill under 2^24 pages and under 2^16 pages (256 MiB at 4 KiB) of trace file per pass."""
+    a fill under 2^24 pages, under 2^16 pages (256 MiB at 4 KiB) of trace file per pass and
+    under 2^24 pages over all its passes."""
     if not is_trace(config):
         return planned_host_pages(config, geometry) >= 2**24
-    return int(geometry["user_pages"]) >= 2**24 or trace_file_pages(config, geometry) >= 2**16
+    return (
+        int(geometry["user_pages"]) >= 2**24
+        or trace_file_pages(config, geometry) >= 2**16
+        or planned_host_pages(config, geometry) >= 2**24  # a small file replayed many times
+    )
 
 
 def _calibration_config(config: dict[str, Any], geometry: dict[str, Any]) -> dict[str, Any]:
@@ -186,6 +193,17 @@ def available_memory_bytes() -> int | None:
     except OSError:
         return None
     return None
+
+
+def duration_text(seconds: float) -> str:
+    """A planned duration in the unit that reads best: s, min, h or days."""
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 4 * 86400:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:,.0f} days"
 
 
 def describe(est: RunEstimate) -> str:

@@ -33,7 +33,14 @@ from overprov.options import (
     examples,
     text_stream,
 )
-from overprov.outputs import check_json_output, check_output_dir, check_output_file, write_json
+from overprov.outputs import (
+    check_json_output,
+    check_output_dir,
+    check_output_file,
+    command_text,
+    hold_out_dir,
+    write_json,
+)
 from overprov.simulate_host import add_host_options, format_host_table, host_overrides
 from overprov.simulate_output import (
     add_steady_window,
@@ -262,6 +269,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="run even when the estimated memory exceeds the memory available now",
     )
+    p.add_argument(
+        "--yes",
+        action="store_true",
+        help="run a sweep estimated longer than 2 hours (refused without it: a typo in "
+        "--drive-writes or --trace-repeat should not start a week-long run)",
+    )
     par = p.add_argument_group("parallel runs (docs/scale.md)")
     par.add_argument(
         "--jobs",
@@ -448,9 +461,10 @@ def check_outputs(args: argparse.Namespace) -> None:
     check_output_dir(args.out, "--out")
 
 
-def check_resources(configs: list[dict[str, Any]], force: bool) -> None:
+def check_resources(configs: list[dict[str, Any]], force: bool, yes: bool = False) -> None:
     """Before a long sweep: its estimated time and memory on stderr; a sweep whose memory
-    would exceed what is available now is refused unless ``force``."""
+    would exceed what is available now is refused unless ``force``, one planned longer than
+    ``sim_estimate.HUGE_RUN_S`` unless ``yes``."""
     pairs = [(c, validate(c)["geometry"]) for c in configs]
     if not any(sim_estimate.worth_estimating(c, g) for c, g in pairs):
         return  # fast: no calibration for a short run
@@ -464,6 +478,13 @@ def check_resources(configs: list[dict[str, Any]], force: bool) -> None:
             "the capacity (at a fixed block size): a smaller --advertised or --user-bytes "
             "gives the same curve sooner",
             file=sys.stderr,
+        )
+    if total_s > sim_estimate.HUGE_RUN_S and not yes:
+        raise RunError(
+            f"the sweep is planned at about {sim_estimate.duration_text(total_s)} "
+            f"({sum(cheap):,} {est.unit} in all), more than "
+            f"{sim_estimate.duration_text(sim_estimate.HUGE_RUN_S)}: check --drive-writes, "
+            "--warmup and --trace-repeat, or pass --yes to run it"
         )
     available = sim_estimate.available_memory_bytes()
     if available is not None and est.peak_memory_bytes > available and not force:
@@ -507,7 +528,9 @@ def run(args: argparse.Namespace) -> int:
     if args.check:
         print_check(configs)
         return 0
-    check_resources(configs, force=args.force)
+    check_resources(configs, force=args.force, yes=args.yes)
+    if args.out:
+        hold_out_dir(args.out, command_text(args))
     reports = sweep.run_points(
         configs, jobs=args.jobs, dask_scheduler=args.dask_scheduler, progress=not args.no_progress
     )

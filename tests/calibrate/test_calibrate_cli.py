@@ -111,7 +111,9 @@ def test_sources_are_exclusive(tmp_path, capsys):
 def test_from_a_profile_folder(tmp_path, capsys):
     """--from reads a profile's results.json: its steady phases are the points."""
     prof = tmp_path / "prof"
-    rc = main(["profile", "sim:older-mlc-sata@1GiB", "--extra-op", "0,20,40", "--out", str(prof)])
+    # 60 s of simulated time per round at scale 1/256 (rounds scale, docs/profile.md)
+    rc = main(["profile", "sim:older-mlc-sata@1GiB", "--extra-op", "0,20,40",
+               "--round-seconds", "15360", "--out", str(prof)])  # fmt: skip
     assert rc in (0, 3)  # 3: finished without a steady phase (docs/cli.md)
     doc = json.loads((prof / "results.json").read_text())
     capsys.readouterr()

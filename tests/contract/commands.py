@@ -51,7 +51,7 @@ def json_commands(tmp: Path) -> dict[str, list[str]]:
             "--extra-op",
             "0,40",
             "--round-seconds",
-            "5",
+            "5000",  # scale 1/1000: 5 s of simulated time (docs/profile.md)
             "--max-rounds",
             "8",
             "--out",

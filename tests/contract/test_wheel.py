@@ -68,7 +68,7 @@ def test_every_command_runs_from_a_clean_install(installed, tmp_path):
         ("simulate", "--advertised", "64M", "--pages-per-block", "64", "--extra-op", "0,30",
          "--drive-writes", "0.5",
          "--warmup", "0.5", "--no-progress", "--json", "sim.json"),
-        ("profile", "sim:consumer-tlc-sata@1GiB", "--extra-op", "0,40", "--round-seconds", "5",
+        ("profile", "sim:consumer-tlc-sata@1GiB", "--extra-op", "0,40", "--round-seconds", "5000",
          "--max-rounds", "8", "--out", "prof", "--json", "prof.json"),
         ("report", "prof", "sim.json", "--out", "rep"),
         ("plan", "--capacity", "960GB", "--daily-writes", "500GB", "--extra-op", "0,30",

@@ -23,7 +23,7 @@ def sources(tmp_path_factory) -> dict[str, Path]:
     base = tmp_path_factory.mktemp("fuzz-report")
     prof = base / "prof"
     rc, _, err = run_cli(["profile", "sim:consumer-tlc-sata@1GiB", "--extra-op", "0,40",
-                          "--round-seconds", "5", "--max-rounds", "8",
+                          "--round-seconds", "5000", "--max-rounds", "8",  # 5 simulated s
                           "--out", str(prof)])  # fmt: skip
     assert rc in (0, 3), err
     sim = base / "sim.json"

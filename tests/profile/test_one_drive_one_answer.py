@@ -25,7 +25,9 @@ TOLERANCE = 0.02
 def _profile(overprov_cli, tmp_path, spec: str) -> dict[float, tuple[float, float]]:
     out = tmp_path / "prof"
     rc, _, err = overprov_cli(
-        "profile", spec, "--extra-op", ",".join(map(str, LEVELS)), "--out", str(out),
+        # 60 s of simulated time per round at scale 1/1000 (rounds scale, docs/profile.md)
+        "profile", spec, "--extra-op", ",".join(map(str, LEVELS)), "--round-seconds", "60000",
+        "--out", str(out),
     )  # fmt: skip
     assert rc == 0, err
     doc = json.loads((out / "results.json").read_text())

@@ -155,7 +155,7 @@ def test_a_version_1_results_file_is_read_in_version_2_words(overprov_cli, tmp_p
     calibrate --from read such a file as if it had been written today."""
     out = tmp_path / "prof"
     rc, _, err = overprov_cli(
-        "profile", "sim:consumer-tlc-sata@1GiB", "--extra-op", "0,20", "--round-seconds", "5",
+        "profile", "sim:consumer-tlc-sata@1GiB", "--extra-op", "0,20", "--round-seconds", "5000",
         "--max-rounds", "12", "--out", str(out),
     )  # fmt: skip
     assert rc == 0, err

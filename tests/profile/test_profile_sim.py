@@ -14,7 +14,7 @@ from overprov.profile.targets import RoundSpec, Target
 def _profile(overprov_cli, tmp_path, *args):
     out = tmp_path / "prof"
     rc, text, err = overprov_cli(
-        "profile", "sim:consumer-tlc-sata@4GiB", "--round-seconds", "10", "--max-rounds", "25",
+        "profile", "sim:consumer-tlc-sata@4GiB", "--round-seconds", "2500", "--max-rounds", "25",
         "--out", str(out), *args,
     )  # fmt: skip
     assert rc == 0, err

@@ -89,7 +89,7 @@ def sim_profile(tmp_path_factory: pytest.TempPathFactory) -> Path:
         "--extra-op",
         "0,20,40",
         "--round-seconds",
-        "5",
+        "5000",  # scale 1/1000: 5 s of simulated time (docs/profile.md)
         "--target-iops",
         "20000",
         "--out",

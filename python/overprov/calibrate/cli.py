@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from overprov import units
+from overprov import dry_run, units
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import measurement_file, plausibility, spare_readings
 from overprov.calibrate import plan as planmod
@@ -26,7 +26,13 @@ from overprov.calibrate.summary import summary_text
 from overprov.errors import ConfigError, InputError, NoAnswerError
 from overprov.inputs import load_json
 from overprov.options import add_json_option, add_retired_op, add_target_options
-from overprov.outputs import check_json_output, check_output_dir
+from overprov.outputs import (
+    check_json_output,
+    check_output_dir,
+    command_text,
+    hold_out_dir,
+    write_stdout,
+)
 from overprov.profile import results as resmod
 from overprov.workload_options import add_pattern_options, pattern_overrides_from_args
 
@@ -155,6 +161,7 @@ def register(subparsers: Any) -> None:
         "it (its spare partly unused, or used k times as well as the twin's GC) and combine them; "
         "with a TARGET, fix the native OP to it",
     )
+    dry_run.add_option(p, "measurement")
     p.set_defaults(func=run)
 
 
@@ -373,6 +380,13 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(
             "give exactly one of TARGET (or --resume DIR), --from DIR, or --points/--waf-points"
         )
+    if args.dry_run:
+        if not args.target:
+            raise ConfigError("--dry-run: for a TARGET (--from and --points write to no drive)")
+        options = {"confirm": list(args.confirm), "allow_hdd": args.allow_hdd}
+        budget = planmod.parse_budget(args.budget)
+        print(dry_run.calibrate_text(args.target, levels, budget, options))
+        return 0
     workload = pattern_overrides_from_args(args)
     if workload not in ({}, {"pattern": "uniform"}) and not (args.points or args.waf_points):
         raise ConfigError(
@@ -398,6 +412,7 @@ def run(args: argparse.Namespace) -> int:
     if measuring:
         if stored is not None:
             out = args.resume
+            hold_out_dir(out, command_text(args))
             if stored.status == "complete":
                 print(f"{out}: the measurement is complete; fitting it", file=sys.stderr)
                 measurement = stored
@@ -410,7 +425,7 @@ def run(args: argparse.Namespace) -> int:
                     f"--out: {out} already holds a calibration; continue it with --resume "
                     f"{out}, refit it with --from {out} --out OTHER, or choose another folder"
                 )
-            out.mkdir(parents=True, exist_ok=True)
+            hold_out_dir(out, command_text(args))
             measurement = measure_target(args, out, levels)
         if not measurement.levels:
             raise NoAnswerError(
@@ -428,6 +443,8 @@ def run(args: argparse.Namespace) -> int:
                 f"--out: {out} is the --from folder; a refit is written elsewhere, so what was "
                 "measured stays as it was"
             )
+        if out is not None:
+            hold_out_dir(out, command_text(args))
         points, fob_from, measurement = from_folder(args.from_dir)
         fob = fob or fob_from
         if measurement is not None:
@@ -435,6 +452,8 @@ def run(args: argparse.Namespace) -> int:
         source = f"fitted to {args.from_dir}"
     else:
         out = args.out
+        if out is not None:
+            hold_out_dir(out, command_text(args))
         points = user_points(args.points, args.waf_points)
         if fob is not None:
             points.append(fitmod.Point(0.0, fob, USER_POINT_REL_SD, fresh=True))
@@ -485,8 +504,7 @@ def run(args: argparse.Namespace) -> int:
         if out is None:
             shutil.rmtree(work, ignore_errors=True)
     if args.json == "-":
-        json.dump(pred, sys.stdout, indent=2, allow_nan=False)
-        print()
+        write_stdout(json.dumps(pred, indent=2, allow_nan=False) + "\n")
     elif args.json:
         predmod.write_json(pred, Path(args.json))
     return 0

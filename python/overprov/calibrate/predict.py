@@ -25,6 +25,7 @@ from overprov.calibrate import twin as twinmod
 from overprov.calibrate import twin_runs, uncertainty, workload_curve
 from overprov.calibrate.measure import Measurement
 from overprov.errors import ConfigError
+from overprov.outputs import write_atomic
 from overprov.workload_options import describe_overrides, flags_text
 
 SCHEMA = "overprov.calibrate/1"
@@ -355,5 +356,5 @@ def schema() -> dict[str, Any]:
 
 
 def write_json(prediction: dict[str, Any], path: Path) -> Path:
-    path.write_text(json.dumps(prediction, indent=2) + "\n")
+    write_atomic(path, json.dumps(prediction, indent=2) + "\n")
     return path

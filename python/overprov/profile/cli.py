@@ -7,10 +7,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from overprov import units
+from overprov import dry_run, units
 from overprov.errors import EXIT_NO_ANSWER, ConfigError
 from overprov.options import add_json_option, add_retired_op, add_target_options, text_stream
 from overprov.outputs import check_json_output, check_output_dir, write_json
+from overprov.profile.estimate import drive_facts
 from overprov.profile.progress_view import ProfileProgress
 from overprov.profile.runner import Profile
 from overprov.profile.settings import ProfileSettings, op_label
@@ -159,6 +160,7 @@ def register(subparsers: Any) -> None:
         metavar="DIR",
         help="continue the interrupted profile in DIR; finished phases are kept",
     )
+    dry_run.add_option(p, "profile")
     p.set_defaults(func=run)
 
 
@@ -239,6 +241,12 @@ def run(args: argparse.Namespace) -> int:
     check_json_output(args.json)
     if args.resume is None:
         check_output_dir(args.out, "--out")
+    if args.dry_run:
+        if args.resume is not None or not args.target:
+            raise ConfigError("--dry-run: give a TARGET (a resumed profile continues its plan)")
+        settings = _settings_from_args(args)
+        print(profile_dry_run(args.target, settings, list(args.confirm), args.allow_hdd))
+        return 0
     view = ProfileProgress()
     if args.resume is not None:
         profile = Profile.resume(
@@ -265,6 +273,7 @@ def run(args: argparse.Namespace) -> int:
             confirm=list(args.confirm),
             allow_hdd=args.allow_hdd,
             progress=view,
+            scale_sim_rounds=True,
         )
     try:
         doc = profile.run()
@@ -283,6 +292,42 @@ def run(args: argparse.Namespace) -> int:
     except Exception as exc:  # noqa: BLE001 - the measurement is done; keep its exit status
         print(f"report: not written ({exc}); retry: overprov report {out}", file=sys.stderr)
     return EXIT_NO_ANSWER if not reached_answer(doc) else 0
+
+
+def profile_dry_run(
+    spec: str, settings: ProfileSettings, confirm: list[str], allow_hdd: bool
+) -> str:
+    """``--dry-run``: the target identified and checked, the plan's estimate; nothing written."""
+    from overprov.profile.estimate import estimate, estimate_text, wear_warning
+
+    ident = dry_run.identify(
+        spec,
+        size_bytes=settings.size_bytes,
+        bs_bytes=settings.bs_bytes,
+        confirm=confirm,
+        allow_hdd=allow_hdd,
+    )
+    members = len(ident.members)
+    if ident.sim is not None:
+        ident.sim.scale_rounds()
+        facts = drive_facts(ident.sim, settings)
+    else:
+        facts = {"simulated": False}
+    est = estimate(settings, ident.capacity_bytes, members, **facts)
+    lines = dry_run.header(ident, "profile")
+    lines.append(estimate_text(est, spec, ident.kind, ident.capacity_bytes, members))
+    lines.append(
+        "  "
+        + dry_run.wear_line(
+            est["bytes_per_member_max"] / max(ident.capacity_bytes, 1),
+            ident.capacity_bytes,
+            settings.rated_tbw,
+            "at most",
+        )
+        + " per member"
+    )
+    lines.append(wear_warning(ident.kind, spec))
+    return "\n".join(lines)
 
 
 def reached_answer(doc: dict[str, Any]) -> bool:

@@ -20,6 +20,30 @@ ASSUMED_SEQ_BYTES_PER_S = 500e6
 ASSUMED_RANDOM_IOPS = 50_000.0
 
 
+def drive_facts(target: Any, settings: ProfileSettings) -> dict[str, Any]:
+    """What the target knows of itself: a simulated drive its NAND, its speed (from its
+    parameters: dry_run.sim_drive_iops) and its rounds' time factor; a real one nothing."""
+    facts: dict[str, Any] = {
+        "nand_bytes": getattr(target, "physical_bytes", None),
+        "pages_per_block": getattr(target, "pages_per_block", None),
+        "simulated": target.kind == "sim",
+        "time_factor": getattr(target, "time_factor", 1.0),
+    }
+    if target.kind == "sim" and getattr(target, "config", None) is not None:
+        from overprov.dry_run import sim_drive_iops
+
+        figures = [sim_drive_iops(target, op) for op in settings.extra_op_percents]
+        # harmonic mean: each phase writes about as much, so time goes as 1/IOPS
+        steady = len(figures) / sum(1 / f[1] for f in figures)
+        facts["random_iops"] = steady * 4096 / settings.bs_bytes
+        facts["seq_bytes_per_s"] = figures[0][0] * 4096
+        facts["measured"] = (
+            f"random writes at {steady:,.0f} IOPS, the drive's steady figure from its "
+            "parameters (harmonic mean over the levels)"
+        )
+    return facts
+
+
 def estimate(
     settings: ProfileSettings,
     capacity_bytes: int,
@@ -31,13 +55,15 @@ def estimate(
     nand_bytes: int | None = None,
     pages_per_block: int | None = None,
     simulated: bool = False,
+    time_factor: float = 1.0,
 ) -> dict[str, Any]:
     """Duration and bytes written of a whole run (per member).
 
     Rounds per phase: the rounds the phase precondition takes at ``random_iops``, then at
     least a window (and a baseline of a window before it), at most ``max_rounds``. Bytes depend
     on the drive's speed, so they come from ``random_iops`` and ``seq_bytes_per_s`` — measured
-    figures when given, else stated assumptions.
+    figures when given, else stated assumptions. ``time_factor``: simulated seconds per
+    second of a round (a scaled ``sim:`` drive's rounds are shorter, docs/profile.md).
     """
     assumptions = []
     if random_iops is None:
@@ -49,7 +75,8 @@ def estimate(
             f"sequential writes at an assumed {human_bytes(seq_bytes_per_s)}/s per member"
         )
     rnd_bytes_per_s = random_iops * settings.bs_bytes
-    round_bytes = rnd_bytes_per_s * settings.round_seconds
+    round_s = settings.round_seconds * time_factor
+    round_bytes = rnd_bytes_per_s * round_s
     w = settings.steady_window_rounds
     baseline = w if settings.steady_max_decline_fraction is not None else 0
     phases = []
@@ -79,8 +106,8 @@ def estimate(
                 "precondition_drive_writes": pre.drive_writes,
                 "rounds_min": lo,
                 "rounds_max": hi,
-                "seconds_min": lo * settings.round_seconds,
-                "seconds_max": hi * settings.round_seconds,
+                "seconds_min": lo * round_s,
+                "seconds_max": hi * round_s,
             }
         )
     pre_bytes = settings.precondition_passes * capacity_bytes
@@ -88,11 +115,11 @@ def estimate(
         pre_s = pre_bytes / seq_bytes_per_s
     else:
         pre_s = pre_bytes / rnd_bytes_per_s
-    fob_s = settings.fob_s
-    seconds_min = fob_s + pre_s + rounds_min * settings.round_seconds
-    seconds_max = fob_s + pre_s + rounds_max * settings.round_seconds
-    bytes_min = pre_bytes + (fob_s + rounds_min * settings.round_seconds) * rnd_bytes_per_s
-    bytes_max = pre_bytes + (fob_s + rounds_max * settings.round_seconds) * rnd_bytes_per_s
+    fob_s = settings.fob_s * time_factor
+    seconds_min = fob_s + pre_s + rounds_min * round_s
+    seconds_max = fob_s + pre_s + rounds_max * round_s
+    bytes_min = pre_bytes + (fob_s + rounds_min * round_s) * rnd_bytes_per_s
+    bytes_max = pre_bytes + (fob_s + rounds_max * round_s) * rnd_bytes_per_s
     share = None
     if settings.rated_tbw:
         share = bytes_max / (settings.rated_tbw * 1e12)

@@ -7,20 +7,19 @@ adding an optional field does not.
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import io
 import json
 import math
 import os
-import tempfile
 from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from overprov.errors import ConfigError
-from overprov.outputs import naming
+from overprov.errors import ConfigError, RunError
+from overprov.inputs import load_json
+from overprov.outputs import naming, write_atomic
 from overprov.profile.fio import PERCENTILES, percentile_key
 from overprov.profile.settings import ProfileSettings, op_label
 from overprov.profile.targets import RoundResult, now_iso
@@ -63,29 +62,6 @@ def validate(doc: Mapping[str, Any]) -> None:
         raise ConfigError(f"results.json: {where}: {err.message}")
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write a file so a crash leaves either the old or the new content: temp file in the same
-    folder, fsync, os.replace, fsync the folder."""
-    path = Path(path)
-    with naming(path):
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        try:
-            with os.fdopen(fd, "w") as f:
-                f.write(text)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(tmp)
-            raise
-        dir_fd = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
-
-
 def write_json_atomic(path: Path, doc: Mapping[str, Any]) -> None:
     write_atomic(path, json.dumps(doc, indent=2, allow_nan=False) + "\n")
 
@@ -99,7 +75,7 @@ def write_json_last(path: Path, doc: Mapping[str, Any]) -> None:
     try:
         write_json_atomic(path, doc)
         return
-    except OSError as exc:
+    except (OSError, RunError) as exc:
         data = json.dumps(doc, separators=(",", ":"), allow_nan=False).encode() + b"\n"
         old = path.stat().st_size if path.is_file() else 0
         if len(data) > old:
@@ -138,12 +114,12 @@ def upgrade(doc: Any) -> Any:
 
 
 def load_results(path: Path) -> dict[str, Any]:
-    try:
-        doc = json.loads(Path(path).read_text())
-    except FileNotFoundError:
-        raise ConfigError(f"--resume: {path} does not exist") from None
-    except json.JSONDecodeError as exc:
-        raise ConfigError(f"--resume: {path} is not JSON: {exc}") from None
+    if not Path(path).exists():
+        raise ConfigError(f"--resume: {path} does not exist")
+    try:  # bounded: a binary, huge or deeply nested file is refused naming it
+        doc = load_json(path, "profile results.json")
+    except ConfigError as exc:
+        raise ConfigError(f"--resume: {exc}") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise ConfigError(f"--resume: {path} is not an overprov profile (format field)")
     doc = upgrade(doc)

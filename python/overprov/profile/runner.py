@@ -8,9 +8,7 @@ and never reruns a finished step or phase.
 
 from __future__ import annotations
 
-import fcntl
 import math
-import os
 import platform
 import sys
 from collections.abc import Callable
@@ -19,9 +17,10 @@ from typing import Any
 
 from overprov import __version__, outputs
 from overprov.errors import ConfigError, failure_text
+from overprov.outputs import hold_out_dir, release_out_dir
 from overprov.profile import phase_precondition
 from overprov.profile import results as res
-from overprov.profile.estimate import estimate, estimate_text, wear_warning
+from overprov.profile.estimate import drive_facts, estimate, estimate_text, wear_warning
 from overprov.profile.phase_precondition import span_for
 from overprov.profile.settings import ProfileSettings
 from overprov.profile.steady import assess_phase
@@ -40,15 +39,6 @@ DONE_PHASE = ("steady", "not_steady", "skipped")
 # ------------------------------------------------------------------------------------ profile
 
 
-def _drive_facts(target: Target) -> dict[str, Any]:
-    """What the target knows of its NAND (simulated drives do; real ones do not say)."""
-    return {
-        "nand_bytes": getattr(target, "physical_bytes", None),
-        "pages_per_block": getattr(target, "pages_per_block", None),
-        "simulated": target.kind == "sim",
-    }
-
-
 def _nand_bytes(target: Target) -> int | None:
     """NAND bytes written so far, where the target reports them (simulated drives)."""
     counter = getattr(target, "nand_bytes_written", None)
@@ -65,6 +55,21 @@ def _software(target: Target) -> dict[str, str]:
     return sw
 
 
+def interrupted_advice(target: dict[str, Any], out: Path) -> str:
+    """What to do after Ctrl-C: resume a real target's profile; a simulated drive's state is
+    not saved, so its profile is run again."""
+    if target.get("kind") == "sim":
+        return (
+            "stopped by the user; what was finished is kept in "
+            f"{out}/results.json, but a simulated drive cannot be resumed (its state is not "
+            f"saved): run the profile again, into a new --out (it takes seconds to minutes)"
+        )
+    return (
+        "stopped by the user; the round in progress is lost, "
+        f"everything before it is kept: continue with --resume {out}"
+    )
+
+
 class Profile:
     """One profile run in an output folder; new (``create``) or continued (``resume``)."""
 
@@ -78,6 +83,7 @@ class Profile:
         progress: Callable[[str], None] | None,
         resuming: bool,
         target_factory: Callable[[], Target] | None = None,
+        scale_sim_rounds: bool = False,
     ) -> None:
         self.out = Path(out_dir)
         self.doc = doc
@@ -88,6 +94,7 @@ class Profile:
         self.resuming = resuming
         self._lock_fd: int | None = None
         self._target_factory = target_factory
+        self._scale_sim_rounds = scale_sim_rounds
         self._current: str | None = None
         """What was running (a round label or a step name), for the record of interruptions."""
 
@@ -104,7 +111,10 @@ class Profile:
         allow_hdd: bool = False,
         progress: Callable[[str], None] | None = None,
         target_factory: Callable[[], Target] | None = None,
+        scale_sim_rounds: bool = False,
     ) -> Profile:
+        """``scale_sim_rounds``: a scaled ``sim:`` drive's rounds last scale × their seconds
+        (the ``profile`` command's rule, docs/profile.md); off, they last their seconds."""
         settings.validate()
         if target_factory is None:  # refuses sim: and mixed members before anything is made
             make_target(target_spec, Path(out_dir) / "fio")
@@ -124,6 +134,7 @@ class Profile:
             progress=progress,
             resuming=False,
             target_factory=target_factory,
+            scale_sim_rounds=scale_sim_rounds,
         )
 
     @classmethod
@@ -183,17 +194,12 @@ class Profile:
         res.write_atomic(self.out / phase["csv"], res.phase_csv_text(phase, names))
 
     def _lock(self) -> None:
-        fd = os.open(self.out / ".lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            os.close(fd)
-            raise ConfigError(f"{self.out} is in use by another overprov profile") from None
-        self._lock_fd = fd
+        hold_out_dir(self.out, " ".join(["overprov", *sys.argv[1:]]))
+        self._lock_fd = 1
 
     def _unlock(self) -> None:
         if self._lock_fd is not None:
-            os.close(self._lock_fd)
+            release_out_dir(self.out)
             self._lock_fd = None
 
     # ---------------------------------------------------------------------------------- run
@@ -217,11 +223,7 @@ class Profile:
                 self.doc.setdefault("interruptions", []).append(
                     {"at": now_iso(), "during": self._current}
                 )
-                self._save_last(
-                    "interrupted",
-                    "stopped by the user; the round in progress is lost, "
-                    f"everything before it is kept: continue with --resume {self.out}",
-                )
+                self._save_last("interrupted", interrupted_advice(self.doc["target"], self.out))
                 raise
             except Exception as exc:
                 self.doc["status"] = "failed"
@@ -240,7 +242,7 @@ class Profile:
         if self._target_factory is not None:
             return self._target_factory()
         s = self.settings
-        return make_target(
+        target = make_target(
             self.doc["target"]["spec"],
             self.out / "fio",
             size_bytes=s.size_bytes,
@@ -250,6 +252,10 @@ class Profile:
             allow_hdd=self.allow_hdd,
             files_root=self.out,
         )
+        scale_rounds = getattr(target, "scale_rounds", None)
+        if scale_rounds is not None and self._scale_sim_rounds:  # docs/profile.md
+            scale_rounds()
+        return target
 
     def _begin(self, name: str) -> dict[str, Any]:
         self._current = name
@@ -304,7 +310,7 @@ class Profile:
         members = len(target.member_names)
 
         if not self.resuming:
-            est = estimate(s, cap, members, **_drive_facts(target))
+            est = estimate(s, cap, members, **drive_facts(target, s))
             self.doc["estimate"] = est
             self.log("estimate", estimate_text(est, target.spec, target.kind, cap, members))
             self.log("warning", wear_warning(target.kind, target.spec))
@@ -345,17 +351,14 @@ class Profile:
                     f"{r.combined.iops:,.0f} IOPS (fresh-out-of-box if the drive "
                     "was new or purged)",
                 )
-                est = estimate(
-                    s,
-                    cap,
-                    members,
-                    **_drive_facts(target),
-                    random_iops=per_member,
-                    measured=(
+                facts = drive_facts(target, s)
+                if target.kind != "sim":  # a simulated drive's steady figure stays
+                    facts["random_iops"] = per_member
+                    facts["measured"] = (
                         f"refined with the measured initial {per_member:,.0f} IOPS per member "
                         "(steady-state IOPS are usually lower, so bytes are an upper bound)"
-                    ),
-                )
+                    )
+                est = estimate(s, cap, members, **facts)
                 self.doc["estimate_after_fob"] = est
                 self.log("estimate", estimate_text(est, target.spec, target.kind, cap, members))
                 self.save()
@@ -483,7 +486,7 @@ class Profile:
         before = [p for p in self.doc["phases"][:i] if p.get("span_bytes")]
         previous = before[-1]["span_bytes"] if before else cap
         span = span_for(float(phase["extra_op_percent"]), cap, s.bs_bytes)
-        facts = _drive_facts(target)
+        facts = drive_facts(target, s)
         return phase_precondition.phase_precondition(
             span,
             max(0, previous - span),

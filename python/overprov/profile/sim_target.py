@@ -11,6 +11,7 @@ profiler makes the OP by discarding the tail, exactly as on a real drive.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -74,6 +75,18 @@ class SimTarget:
         self._rounds = 0
         self._last_iops: float | None = None
         self._sim: Any = None
+        self.time_factor = 1.0
+        """Simulated seconds per second a round asks for (:meth:`scale_rounds`)."""
+
+    def scale_rounds(self) -> None:
+        """Rounds (and idle times) of a scaled drive last ``scale factor`` × their seconds, so a
+        round writes the same share of the drive as on the full-size drive: a 60 s round of a
+        1/1000 drive is 60 ms of simulated time. Unscaled, a round of a small drive at the
+        full drive's IOPS writes the drive over many times (its FOB round crosses the write
+        cliff) and the profile writes far more drive writes than the full-size one. The
+        per-second IOPS series stays one sample per simulated second (none for a round
+        shorter than a second)."""
+        self.time_factor = min(1.0, float(self.factor))
 
     # ------------------------------------------------------------------ lifecycle
     def open(self, *, resuming: bool = False) -> None:
@@ -173,6 +186,12 @@ class SimTarget:
                 "workload.read_percent, timing.host.write_through or an open loop instead"
             )
         started = now_iso()
+        if self.time_factor != 1.0:
+            spec = dataclasses.replace(
+                spec,
+                seconds=None if spec.seconds is None else spec.seconds * self.time_factor,
+                idle_seconds=spec.idle_seconds * self.time_factor,
+            )
         if spec.rw == "write" or spec.seconds is None:
             figures = self._figures(self._core_round(spec, spec.seconds, spec.idle_seconds))
         else:

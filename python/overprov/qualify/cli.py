@@ -8,10 +8,16 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from overprov import units
+from overprov import dry_run, units
 from overprov.errors import ConfigError
 from overprov.options import add_target_options
-from overprov.outputs import write_json
+from overprov.outputs import (
+    check_json_output,
+    check_output_dir,
+    command_text,
+    hold_out_dir,
+    write_json,
+)
 from overprov.qualify import session, verdict
 from overprov.qualify.bench import QualifySettings
 from overprov.units import parse_duration_seconds
@@ -165,6 +171,7 @@ def register(subparsers: Any) -> None:
         help="IO consistency: also hold p99.99 to this limit in µs, the drive's data-sheet "
         "99.99%% QoS figure (measured at the same queue depth, --qd)",
     )
+    dry_run.add_option(p, "tests")
     p.set_defaults(func=run)
 
 
@@ -197,6 +204,11 @@ def run(args: argparse.Namespace) -> int:
         )
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
     out = args.out or Path(f"overprov-qualify-{stamp}")
+    folder = args.out is not None or not sim
+    # every output is checked before a test writes a byte to the drive
+    check_json_output(args.json)
+    if folder:
+        check_output_dir(out, "--out")
     to_stdout = args.json == "-"
     say_file = sys.stderr if to_stdout else sys.stdout
     for line in session.plan_lines(args.target, args.tests, s):
@@ -209,6 +221,24 @@ def run(args: argparse.Namespace) -> int:
             "confirm": list(args.confirm),
             "allow_hdd": args.allow_hdd,
         }
+    if args.dry_run:
+        print(dry_run.qualify_text(args.target, args.tests, s, options), file=say_file)
+        return 0
+    if folder:
+        hold_out_dir(out, command_text(args))
+    summary = _target_summary
+
+    def keep(identity: dict[str, Any], done: list[verdict.Verdict], pending: list[str]) -> None:
+        """Each finished test is written at once (qualify.json, and --json FILE), so a later
+        failure loses nothing."""
+        doc = verdict.document(
+            summary(identity), s.to_dict(), done, getattr(args, "command_line", []), pending
+        )
+        if folder:
+            write_json(doc, out / "qualify.json")
+        if args.json and not to_stdout:
+            write_json(doc, args.json)
+
     identity, verdicts = session.run(
         args.target,
         args.tests,
@@ -216,6 +246,7 @@ def run(args: argparse.Namespace) -> int:
         out_dir=out,
         target_options=options,
         say=lambda line: print(line, file=sys.stderr),
+        on_result=keep,
     )
     doc = verdict.document(
         _target_summary(identity), s.to_dict(), verdicts, getattr(args, "command_line", [])
@@ -227,7 +258,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"fio job files and outputs in {out / 'fio'}", file=say_file)
     if args.json:
         write_json(doc, args.json)
-    if args.out is not None or not sim:
+    if folder:
         _write_folder(doc, out, say_file)
     return 1 if doc["summary"]["failed"] else 0
 
@@ -237,7 +268,6 @@ def _write_folder(doc: dict[str, Any], out: Path, say: Any) -> None:
     verdicts stand either way, so a report that fails is said, not fatal."""
     from overprov.report import write_report
 
-    out.mkdir(parents=True, exist_ok=True)
     write_json(doc, out / "qualify.json")
     try:
         print(f"report: {write_report([out], out)}", file=say)

@@ -101,9 +101,11 @@ def measure_sim(spec: str, s: bench.QualifySettings) -> tuple[dict[str, Any], st
     window = [
         i for i in intervals if i["host_bytes_total"] > intervals[-1]["host_bytes_total"] - span
     ]
-    p99 = [i["latency_us"]["p99"] for i in window if i["latency_us"].get("p99") is not None]
-    p9999 = [i["latency_us"]["p99_99"] for i in window if i["latency_us"].get("p99_99") is not None]
-    mx = [i["latency_us"]["max"] for i in window if i["latency_us"].get("max") is not None]
+    # an interval in which no write completed (a long GC stall) has no latency figures
+    lat = [i.get("latency_us") or {} for i in window]
+    p99 = [x["p99"] for x in lat if x.get("p99") is not None]
+    p9999 = [x["p99_99"] for x in lat if x.get("p99_99") is not None]
+    mx = [x["max"] for x in lat if x.get("max") is not None]
     figures = {
         "cliff": cliff,
         "capacity_bytes": int(span),

@@ -6,12 +6,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from overprov.errors import ConfigError
+from overprov.errors import ConfigError, OverprovError, UnsafeDeviceError
 from overprov.profile.target_kinds import make_target
 from overprov.profile.targets import Target
 from overprov.qualify import cache, consistency, idle_recovery, trim_recovery
 from overprov.qualify.bench import QualifySettings
-from overprov.qualify.verdict import Verdict
+from overprov.qualify.verdict import FAIL, Verdict
 
 TESTS = ("cache", "trim_recovery", "idle_recovery", "consistency")
 """Test names as ``--tests`` takes them; ``consistency`` also gives the write cliff."""
@@ -62,20 +62,46 @@ def run(
     out_dir: Path,
     target_options: dict[str, Any] | None = None,
     say: Callable[[str], None] = lambda _: None,
+    on_result: Callable[[dict[str, Any], list[Verdict], list[str]], None] = lambda *_: None,
 ) -> tuple[dict[str, Any], list[Verdict]]:
-    """Run ``tests`` on the target ``spec``; returns (target identity, verdicts)."""
+    """Run ``tests`` on the target ``spec``; returns (target identity, verdicts).
+
+    ``on_result(identity, verdicts so far, tests still to run)`` is called as each test
+    finishes, so its result can be kept before the next one starts. A test that stops with an
+    error (anything but a refused device or Ctrl-C, which end the run) is reported as failed,
+    naming the error, and the next test runs."""
     s.validate()
     target: Target = make_target(spec, out_dir / "fio", **(target_options or {}))
     target.open()
     try:
         identity = target.identity()
         verdicts: list[Verdict] = []
-        for name in tests:
+        for i, name in enumerate(tests):
             say(f"running {name} ...")
-            verdicts.extend(_one(name, spec, target, s))
+            try:
+                verdicts.extend(_one(name, spec, target, s))
+            except (UnsafeDeviceError, KeyboardInterrupt):
+                raise
+            except Exception as exc:  # noqa: BLE001 - one test's error must not lose the others
+                verdicts.append(crashed(name, exc))
+                say(f"{name}: stopped with an error; reported as failed: {verdicts[-1].finding}")
+            on_result(identity, verdicts, list(tests[i + 1 :]))
         return identity, verdicts
     finally:
         target.close()
+
+
+def crashed(name: str, exc: BaseException) -> Verdict:
+    """The verdict of a test that stopped with an error: failed, with the error named."""
+    kind = "" if isinstance(exc, OverprovError) else f"{type(exc).__name__}: "
+    text = " ".join(str(exc).split())[:300]
+    return Verdict(
+        name,
+        FAIL,
+        f"the test stopped with an error and measured nothing: {kind}{text}",
+        {"error": f"{kind}{text}"},
+        "did not finish",
+    )
 
 
 def _one(name: str, spec: str, target: Target, s: QualifySettings) -> list[Verdict]:

@@ -57,9 +57,11 @@ def document(
     settings: dict[str, Any],
     verdicts: list[Verdict],
     command: list[str],
+    pending: list[str] | None = None,
 ) -> dict[str, Any]:
-    """The ``--json`` document."""
-    return {
+    """The ``--json`` document; ``pending`` names the tests not yet run (a document kept while
+    the run goes on: ``qualify.json`` is rewritten as each test finishes)."""
+    doc = {
         "schema": SCHEMA,
         "overprov_version": __version__,
         "command": list(command),
@@ -68,6 +70,9 @@ def document(
         "tests": [v.to_dict() for v in verdicts],
         "summary": summary(verdicts),
     }
+    if pending:
+        doc["pending"] = list(pending)
+    return doc
 
 
 def json_schema() -> dict[str, Any]:

@@ -9,7 +9,14 @@ from typing import Any
 from overprov import units
 from overprov.errors import ConfigError
 from overprov.options import add_json_option, text_stream
-from overprov.outputs import check_json_output, check_output_dir, document, write_json
+from overprov.outputs import (
+    check_json_output,
+    check_output_dir,
+    command_text,
+    document,
+    hold_out_dir,
+    write_json,
+)
 from overprov.report.validate import validate_inputs
 
 NAND_TYPES = ("slc", "mlc", "tlc", "qlc")
@@ -97,6 +104,9 @@ def default_out(inputs: list[Path]) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
+    # outputs first: the report's modules (matplotlib) take a second to import
+    check_output_dir(args.out or default_out(list(args.inputs)), "--out")
+    check_json_output(args.json)
     from overprov import smart
     from overprov.report.build import build
     from overprov.report.document import report_document
@@ -121,6 +131,9 @@ def run(args: argparse.Namespace) -> int:
         smart=reports,
         title=args.title,
     )
+    if not any(Path(i).is_dir() and Path(i).resolve() == Path(out).resolve() for i in args.inputs):
+        # a profile folder reported into itself is the profile's (it may be running)
+        hold_out_dir(out, command_text(args))
     built = build(list(args.inputs), out, options)
     path = built.path
     print(

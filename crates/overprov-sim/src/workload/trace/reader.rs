@@ -170,7 +170,7 @@ impl<R: Read> TraceReader<R> {
         self.bytes_read
     }
 
-    fn error(&self, message: String) -> Error {
+    pub(crate) fn error(&self, message: String) -> Error {
         Error::Trace {
             file: self.file.clone(),
             line: self.line_no,

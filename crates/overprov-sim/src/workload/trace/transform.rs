@@ -216,6 +216,19 @@ impl Replay {
                         Op::Write => 1,
                         Op::Trim => 2,
                     }];
+                    let user_bytes = self.opts.user_pages as u64 * self.opts.page_size_bytes as u64;
+                    if rec.len_bytes > user_bytes
+                        || rec.offset_bytes.checked_add(rec.len_bytes).is_none()
+                    {
+                        // replaying it would write the whole drive over and over (a length
+                        // near 2^64 would never end): a corrupt line, not a workload
+                        return Err(self.reader.error(format!(
+                            "a {} of {} bytes is longer than the simulated drive's user space \
+                             ({user_bytes} bytes) or past the end of a 64-bit byte offset",
+                            format!("{:?}", rec.op).to_lowercase(),
+                            rec.len_bytes
+                        )));
+                    }
                     t.requests += 1;
                     t.bytes += rec.len_bytes;
                     self.max_end_bytes = self
@@ -395,5 +408,26 @@ mod tests {
                 (2001, 99, Op::Read)
             ]
         );
+    }
+
+    #[test]
+    fn a_request_longer_than_the_drive_is_an_error_naming_its_line() {
+        // a length near 2^64 would be replayed page by page for ever
+        let dir = std::env::temp_dir().join(format!("overprov-long-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("long.csv");
+        let mut f = File::create(&path).unwrap();
+        writeln!(
+            f,
+            "time_ns,op,offset_bytes,len_bytes,device\n0,W,0,4096,0\n1,W,0,{},0",
+            u64::MAX
+        )
+        .unwrap();
+        let mut r = Replay::open(&path, None, ReplayOptions::new(4096, 10)).unwrap();
+        assert!(r.next_request().unwrap().is_some());
+        let err = r.next_request().unwrap_err().to_string();
+        std::fs::remove_file(&path).unwrap();
+        assert!(err.contains("long.csv:3:"), "{err}");
+        assert!(err.contains("longer than the simulated drive"), "{err}");
     }
 }
