@@ -18,6 +18,7 @@ import json
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -70,6 +71,12 @@ def command(doc: dict, curve: dict[int, dict], case: tuple, jobs: int) -> list[s
 
 def evaluate_case(doc: dict, curve: dict[int, dict], case: tuple, jobs: int) -> dict:
     cmd = command(doc, curve, case, jobs)
+    with tempfile.TemporaryDirectory() as tmp:
+        return run_case(cmd, curve, case, Path(tmp))
+
+
+def run_case(cmd: list[str], curve: dict[int, dict], case: tuple, out: Path) -> dict:
+    cmd = [*cmd, "--out", str(out)]
     t0 = time.monotonic()
     env = {"PYTHONPATH": str(ROOT / "python"), "PATH": "/usr/bin:/bin"}
     res = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=ROOT)
@@ -105,7 +112,7 @@ def evaluate_case(doc: dict, curve: dict[int, dict], case: tuple, jobs: int) -> 
     fit = pred["fit"]
     return {
         "case": case[0],
-        "command": "overprov " + " ".join(cmd[4:]),
+        "command": "overprov " + " ".join(cmd[3:-2]),
         "fit": {k: fit.get(k) for k in ("native_op", "t_page_us", "t_cmd_us", "spare_efficiency")},
         "levels": rows,
         "wall_s": time.monotonic() - t0,
@@ -142,7 +149,9 @@ def markdown(evals: list[dict]) -> str:
     for ev in evals:
         out.append(f"\n**{ev['simulator']}** (QD{ev['qd']}; truth: {ev['truth']})\n")
         out.append(
-            "| fitted on | per level 0/10/20/30/40%: IOPS error (in 80%?) | WAF error (in 80%?) | IOPS median / worst | WAF median / worst | fit |"
+            "| fitted on | IOPS error at 0 / 10 / 20 / 30 / 40% "
+            "| WAF error at 0 / 10 / 20 / 30 / 40%"
+            " | IOPS median / worst | WAF median / worst | fit |"
         )
         out.append("|---|---|---|---|---|---|")
         for c in ev["cases"]:
@@ -163,7 +172,10 @@ def markdown(evals: list[dict]) -> str:
                 )
             si, sw = c["summary"]["iops"], c["summary"]["waf"]
             f = c["fit"]
-            fit = f"ρ₀ {100 * f['native_op']:.1f}%, t_page {f['t_page_us']:.1f} µs, t_cmd {f['t_cmd_us']:.1f} µs"
+            fit = (
+                f"ρ₀ {100 * f['native_op']:.1f}%, t_page {f['t_page_us']:.0f} µs, "
+                f"t_cmd {f['t_cmd_us']:.0f} µs"
+            )
             if f.get("spare_efficiency") not in (None, 1, 1.0):
                 fit += f", k {f['spare_efficiency']:.2f}"
             out.append(

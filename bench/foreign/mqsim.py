@@ -277,7 +277,8 @@ def main(argv: list[str] | None = None) -> int:
             "gc": "RGA (d-choices), GC_Exec_Threshold 0.05 free blocks per plane, "
             "GC_Hard_Threshold 0.005, Preemptible_GC_Enabled false, copyback off",
             "flash": "MLC: read 75 us, program 750 us, erase 3.8 ms; NVMe, PCIe 4 lanes",
-            "cache": "Device_Level_Data_Caching_Mode TURNED_OFF; Ideal_Mapping_Table false with a 2 MiB CMT that holds the whole map",
+            "cache": "Device_Level_Data_Caching_Mode TURNED_OFF; Ideal_Mapping_Table false "
+            "with a 2 MiB CMT that holds the whole map",
             "preconditioning": "off: every run starts from an empty drive",
         },
         "workload": "4 KiB random writes (RANDOM_UNIFORM, aligned, 8 sectors), closed loop at "

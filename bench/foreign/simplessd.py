@@ -27,6 +27,7 @@ FOB_SPAN_WRITES of the span (no GC ran in it: checked).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import re
 import subprocess
 import sys
@@ -171,10 +172,8 @@ def parse_log(text: str) -> list[dict]:
         for line in m.group(2).splitlines():
             parts = line.split()
             if len(parts) >= 2:
-                try:
+                with contextlib.suppress(ValueError):
                     row[parts[0]] = float(parts[1])
-                except ValueError:
-                    pass
         out.append(row)
     return out
 
@@ -295,9 +294,12 @@ def main(argv: list[str] | None = None) -> int:
             "OverProvisioningRatio": NATIVE_OP_RATIO,
             "gc": "greedy (EvictPolicy 0), GCThreshold 0.05, GCMode 0 (1 block per GC), on "
             "demand in the write path",
-            "flash": "MLC: read 40/65 us, program 500/1300 us (LSB/MSB), erase 3.5 ms; DMA 400 MT/s x8",
-            "cache": "internal cache (ICL) read and write caching off; no superblock, no multi-plane",
-            "interface": "none (requests straight to the HIL), 5 us submission and completion latency",
+            "flash": "MLC: read 40/65 us, program 500/1300 us (LSB/MSB), erase 3.5 ms; "
+            "DMA 400 MT/s x8",
+            "cache": "internal cache (ICL) read and write caching off; no superblock, "
+            "no multi-plane",
+            "interface": "none (requests straight to the HIL), 5 us submission and "
+            "completion latency",
             "preconditioning": "FillRatio 0: every run starts from an empty drive",
         },
         "workload": "4 KiB random writes (randwrite, 4K aligned), async at the queue depth",
