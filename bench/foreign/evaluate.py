@@ -20,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -62,9 +63,9 @@ def command(doc: dict, curve: dict[int, dict], case: tuple, jobs: int) -> list[s
     if raw:
         cmd += [
             "--advertised",
-            str(doc["advertised_bytes"]),
+            f"{doc['advertised_bytes']}B",  # a bare number is read as GB
             "--physical",
-            str(doc["physical_bytes"]),
+            f"{doc['physical_bytes']}B",
         ]
     return cmd
 
@@ -197,7 +198,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--qd", type=int, default=32)
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--only", default=None, help="one results file's stem")
+    ap.add_argument("--parallel", type=int, default=1, help="calibrate runs at once")
+    ap.add_argument("--cases", default=None, help="only the cases whose name holds this text")
     args = ap.parse_args(argv)
+    cases = [c for c in CASES if args.cases is None or args.cases in c[0]]
     evals = []
     for path in sorted(args.results.glob("*.json")):
         if path.stem == "evaluation" or (args.only and path.stem != args.only):
@@ -214,22 +218,34 @@ def main(argv: list[str] | None = None) -> int:
             "truth": f"{doc['repository']} @ {str(doc.get('commit'))[:10]}, {doc['date'][:10]}",
             "cases": [],
         }
-        for case in CASES:
-            c = evaluate_case(doc, curve, case, args.jobs)
-            if "levels" in c:
-                c["summary"] = {
-                    "iops": summary(c["levels"], "iops", False),
-                    "waf": summary(c["levels"], "waf", False),
-                    "iops_held_out": summary(c["levels"], "iops", True),
-                    "waf_held_out": summary(c["levels"], "waf", True),
-                }
-            ev["cases"].append(c)
-            print(f"{doc['simulator']}: {case[0]} done", file=sys.stderr, flush=True)
+        with ThreadPoolExecutor(max_workers=args.parallel) as pool:
+            # the one-level fits are the slow ones (a twin near zero native spare): first
+            futs = {
+                case: pool.submit(evaluate_case, doc, curve, case, args.jobs)
+                for case in sorted(cases, key=lambda c: len(c[1]) + len(c[2]))
+            }
+            for case in cases:
+                c = futs[case].result()
+                if "levels" in c:
+                    c["summary"] = {
+                        "iops": summary(c["levels"], "iops", False),
+                        "waf": summary(c["levels"], "waf", False),
+                        "iops_held_out": summary(c["levels"], "iops", True),
+                        "waf_held_out": summary(c["levels"], "waf", True),
+                    }
+                ev["cases"].append(c)
+                print(f"{doc['simulator']}: {case[0]} done", file=sys.stderr, flush=True)
         evals.append(ev)
     prev = args.results / "evaluation.json"
     kept = []
     if args.only and prev.exists():
         kept = [e for e in json.loads(prev.read_text()) if e["results"] != f"{args.only}.json"]
+    if args.cases and prev.exists():  # the other cases from the file before
+        old = {e["results"]: e for e in json.loads(prev.read_text())}
+        for ev in evals:
+            new = {c["case"]: c for c in ev["cases"]}
+            before = old.get(ev["results"], {"cases": []})["cases"]
+            ev["cases"] = [new.get(c["case"], c) for c in before] or ev["cases"]
     evals = kept + evals
     prev.write_text(json.dumps(evals, indent=1) + "\n")
     md = markdown(evals)
