@@ -249,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
     evals = kept + evals
     prev.write_text(json.dumps(evals, indent=1) + "\n")
     md = markdown(evals)
-    (args.results / "evaluation.md").write_text(md)
+    prev.with_suffix(".md").write_text(md)
     print(md)
     return 0
 
