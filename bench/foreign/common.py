@@ -77,3 +77,47 @@ def now() -> str:
 def write_results(path: Path, doc: dict) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(doc, indent=1) + "\n")
+
+
+def cases(extra_op: str, qd: int, qd_sweep: str) -> list[tuple[int, int]]:
+    """(extra OP %, QD) cases: every level of `extra_op` at `qd`, then QDS@OPS of `qd_sweep`."""
+    out = [(int(x), qd) for x in extra_op.split(",")]
+    if qd_sweep:
+        qds, _, ops = qd_sweep.partition("@")
+        out += [(int(o), int(q)) for o in ops.split(",") for q in qds.split(",")]
+    return out
+
+
+def run_cases(doc: dict, cases_: list[tuple[int, int]], measure, out: Path) -> None:
+    """Measure each case with `measure(op, qd)`, print a line and rewrite `out` after each."""
+    for op, qd in cases_:
+        row = measure(op, qd)
+        doc["levels"].append(row)
+        print(
+            f"OP {op}% QD{qd}: steady {row['steady_iops']:.0f} IOPS WAF {row['steady_waf']:.3f}"
+            f" FOB {row['fob_iops']:.0f} settled {row['steady_window']['settled']}"
+            f" ({row['wall_s']:.0f} s)",
+            flush=True,
+        )
+        write_results(out, doc)
+
+
+def provenance(binary: Path, script: str, argv: list[str]) -> dict:
+    """Where a results document comes from: the binary's commit, when, on what, how."""
+    return {
+        "commit": git_commit(binary),
+        "date": now(),
+        "hardware": hardware(),
+        "command": f"python bench/foreign/{script} " + " ".join(argv),
+    }
+
+
+def add_arguments(ap, *, qd_sweep: str, drive_writes: float, out: Path) -> None:
+    """The options every driver takes."""
+    ap.add_argument("--binary", type=Path, required=True, help="the simulator, built elsewhere")
+    ap.add_argument("--work", type=Path, required=True, help="folder for its runs")
+    ap.add_argument("--extra-op", default="0,10,20,30,40")
+    ap.add_argument("--qd", type=int, default=32)
+    ap.add_argument("--qd-sweep", default=qd_sweep, help="QDS@OPS: more queue depths")
+    ap.add_argument("--drive-writes", type=float, default=drive_writes)
+    ap.add_argument("--out", type=Path, default=out)

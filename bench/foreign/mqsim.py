@@ -246,27 +246,19 @@ def measure(binary: Path, work: Path, extra_op: int, qd: int, drive_writes: floa
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--binary", type=Path, required=True)
-    ap.add_argument("--work", type=Path, required=True)
-    ap.add_argument("--extra-op", default="0,10,20,30,40")
-    ap.add_argument("--qd", type=int, default=32)
-    ap.add_argument("--qd-sweep", default="4,128@0,40", help="QDS@OPS: more queue depths")
-    ap.add_argument("--drive-writes", type=float, default=12.0)
+    common.add_arguments(
+        ap,
+        qd_sweep="4,128@0,40",
+        drive_writes=12.0,
+        out=Path(__file__).parent / "results" / "mqsim.json",
+    )
     ap.add_argument("--first-checkpoint", type=int, default=FIRST_CHECKPOINT)
-    ap.add_argument("--out", type=Path, default=Path(__file__).parent / "results" / "mqsim.json")
     args = ap.parse_args(argv)
-    cases = [(int(x), args.qd) for x in args.extra_op.split(",")]
-    if args.qd_sweep:
-        qds, _, ops = args.qd_sweep.partition("@")
-        cases += [(int(o), int(q)) for o in ops.split(",") for q in qds.split(",")]
+    cases = common.cases(args.extra_op, args.qd, args.qd_sweep)
     doc = {
         "simulator": "MQSim",
         "repository": "https://github.com/CMU-SAFARI/MQSim",
-        "commit": common.git_commit(args.binary),
-        "date": common.now(),
-        "hardware": common.hardware(),
-        "command": "python bench/foreign/mqsim.py "
-        + " ".join(sys.argv[1:] if argv is None else argv),
+        **common.provenance(args.binary, "mqsim.py", sys.argv[1:] if argv is None else argv),
         "extra_op_definition": "native spare from Overprovisioning_Ratio kept; the workload's "
         "span is (100 - X)% of the user space (Working_Set_Percentage)",
         "advertised_bytes": logical_pages() * GEOMETRY["Page_Capacity"],
@@ -286,16 +278,14 @@ def main(argv: list[str] | None = None) -> int:
         "drive_writes": args.drive_writes,
         "levels": [],
     }
-    for op, qd in cases:
-        row = measure(args.binary, args.work, op, qd, args.drive_writes, args.first_checkpoint)
-        doc["levels"].append(row)
-        print(
-            f"OP {op}% QD{qd}: steady {row['steady_iops']:.0f} IOPS WAF {row['steady_waf']:.3f}"
-            f" FOB {row['fob_iops']:.0f} settled {row['steady_window']['settled']}"
-            f" ({row['wall_s']:.0f} s)",
-            flush=True,
-        )
-        common.write_results(args.out, doc)
+    common.run_cases(
+        doc,
+        cases,
+        lambda op, qd: measure(
+            args.binary, args.work, op, qd, args.drive_writes, args.first_checkpoint
+        ),
+        args.out,
+    )
     return 0
 
 
