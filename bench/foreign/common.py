@@ -1,0 +1,123 @@
+"""Shared parts of the foreign-FTL drivers: the settling rule, provenance and the results file.
+
+A driver runs an already-built simulator binary given by path; nothing here builds one.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import statistics
+import subprocess
+from datetime import UTC, datetime
+from pathlib import Path
+
+WINDOW_ROUNDS = 8  # calibrate's settling rule: the last 8 rounds agree within +-3%
+WINDOW_TOLERANCE = 0.03
+
+
+def settle(series: list[dict], keys: tuple[str, ...] = ("iops", "waf")) -> dict:
+    """The steady window of a per-interval series: the last WINDOW_ROUNDS intervals.
+
+    Returns the window's bounds, the mean of each key over it, and whether every key's values
+    stay within +-WINDOW_TOLERANCE of their mean (range) and their first-half/second-half
+    means differ by less than that (trend) -- calibrate's rule (docs/calibrate.md).
+    """
+    if len(series) < WINDOW_ROUNDS:
+        raise ValueError(f"series has {len(series)} intervals, the window needs {WINDOW_ROUNDS}")
+    window = series[-WINDOW_ROUNDS:]
+    out: dict = {"first_index": len(series) - WINDOW_ROUNDS, "rounds": WINDOW_ROUNDS}
+    settled = True
+    for key in keys:
+        vals = [r[key] for r in window if r.get(key) is not None]
+        if len(vals) < 2:
+            continue
+        mean = statistics.fmean(vals)
+        half = len(vals) // 2
+        spread = (max(vals) - min(vals)) / 2 / mean
+        trend = abs(statistics.fmean(vals[half:]) - statistics.fmean(vals[:half])) / mean
+        out[f"{key}_mean"] = mean
+        out[f"{key}_half_range"] = spread
+        out[f"{key}_trend"] = trend
+        settled = settled and spread <= WINDOW_TOLERANCE and trend <= WINDOW_TOLERANCE
+    out["settled"] = settled
+    return out
+
+
+def git_commit(binary: Path) -> str | None:
+    """The commit of the checkout the binary was built in, when it sits in one."""
+    try:
+        res = subprocess.run(
+            ["git", "-C", str(binary.resolve().parent), "rev-parse", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return res.stdout.strip()
+
+
+def hardware() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{cpu}, {platform.machine()}, simulated time (host speed does not change the figures)"
+
+
+def now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def write_results(path: Path, doc: dict) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(doc, indent=1) + "\n")
+
+
+def cases(extra_op: str, qd: int, qd_sweep: str) -> list[tuple[int, int]]:
+    """(extra OP %, QD) cases: every level of `extra_op` at `qd`, then QDS@OPS of `qd_sweep`."""
+    out = [(int(x), qd) for x in extra_op.split(",")]
+    if qd_sweep:
+        qds, _, ops = qd_sweep.partition("@")
+        out += [(int(o), int(q)) for o in ops.split(",") for q in qds.split(",")]
+    return out
+
+
+def run_cases(doc: dict, cases_: list[tuple[int, int]], measure, out: Path) -> None:
+    """Measure each case with `measure(op, qd)`, print a line and rewrite `out` after each."""
+    for op, qd in cases_:
+        row = measure(op, qd)
+        doc["levels"].append(row)
+        print(
+            f"OP {op}% QD{qd}: steady {row['steady_iops']:.0f} IOPS WAF {row['steady_waf']:.3f}"
+            f" FOB {row['fob_iops']:.0f} settled {row['steady_window']['settled']}"
+            f" ({row['wall_s']:.0f} s)",
+            flush=True,
+        )
+        write_results(out, doc)
+
+
+def provenance(binary: Path, script: str, argv: list[str]) -> dict:
+    """Where a results document comes from: the binary's commit, when, on what, how."""
+    return {
+        "commit": git_commit(binary),
+        "date": now(),
+        "hardware": hardware(),
+        "command": f"python bench/foreign/{script} " + " ".join(argv),
+    }
+
+
+def add_arguments(ap, *, qd_sweep: str, drive_writes: float, out: Path) -> None:
+    """The options every driver takes."""
+    ap.add_argument("--binary", type=Path, required=True, help="the simulator, built elsewhere")
+    ap.add_argument("--work", type=Path, required=True, help="folder for its runs")
+    ap.add_argument("--extra-op", default="0,10,20,30,40")
+    ap.add_argument("--qd", type=int, default=32)
+    ap.add_argument("--qd-sweep", default=qd_sweep, help="QDS@OPS: more queue depths")
+    ap.add_argument("--drive-writes", type=float, default=drive_writes)
+    ap.add_argument("--out", type=Path, default=out)
