@@ -19,9 +19,10 @@ every parallel worker (pytest-xdist, docs/testing.md): the first worker to ask r
 ``make(folder)`` under a file lock, the others wait and get the same folder. For the costly
 inputs session fixtures build (simulations, profiles, calibrations); tests only read them.
 
-Parallel runs (``pytest -n 2 --dist loadgroup``, as ``make test`` runs them): the tests of a
+Parallel runs (``pytest -n auto --dist loadgroup``, as ``make test`` runs them): the tests of a
 module that share a module-scoped fixture are put in one group (``xdist_group``), so the
-fixture is built once, on one worker.
+fixture is built once, on one worker; every module with a loop-device test is in the group
+``loop-devices``, so that no two of them run at once.
 """
 
 from __future__ import annotations
@@ -66,11 +67,23 @@ def _module_scoped_fixtures(item: pytest.Item) -> list[str]:
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the xdist_group marks
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    def module(item: pytest.Item) -> str:
+        return item.nodeid.split("::", 1)[0]
+
+    loop_modules = set()
     for item in items:
         if "loop_device" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.root)
-        if _module_scoped_fixtures(item) and not any(item.iter_markers("xdist_group")):
-            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
+            loop_modules.add(module(item))
+    for item in items:
+        if any(item.iter_markers("xdist_group")):
+            continue
+        # Loop-device tests run one at a time: some detach a device and attach it again by
+        # its number, which another test's ``losetup --find`` could take in between.
+        if module(item) in loop_modules:
+            item.add_marker(pytest.mark.xdist_group("loop-devices"))
+        elif _module_scoped_fixtures(item):
+            item.add_marker(pytest.mark.xdist_group(module(item)))
 
 
 def _made_once(
