@@ -72,6 +72,7 @@ def _closed_stdout(argv: list[str]) -> subprocess.CompletedProcess[bytes]:
         os.close(w)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", sorted(json_commands(Path("/tmp"))))
 def test_stdout_closed_early_ends_quietly(tmp_path, kind):
     argv = json_commands(tmp_path)[kind]
