@@ -5,7 +5,7 @@ CARGO   ?= cargo
 export VIRTUAL_ENV := $(abspath $(VENV))
 export PATH := $(abspath $(VENV))/bin:$(PATH)
 
-.PHONY: setup build demo test test-rust test-python bench bench-full lint clean
+.PHONY: setup build demo test test-fast test-rust test-python bench bench-full lint clean
 
 setup:
 	@bash scripts/setup.sh
@@ -17,13 +17,21 @@ build: setup
 demo: build
 	$(VENV)/bin/overprov simulate --demo
 
+# Python tests on parallel workers (pytest-xdist; one per core by default): docs/testing.md.
+PYTEST_WORKERS ?= auto
+PYTEST_PARALLEL := -n $(PYTEST_WORKERS) --dist loadgroup
+
 test: build test-rust test-python
 
 test-rust:
 	$(CARGO) test --release -p overprov-sim --features audit
 
 test-python:
-	$(PY) -m pytest
+	$(PY) -m pytest $(PYTEST_PARALLEL)
+
+# The edit loop: the Python tests not marked slow, fio or root (about two minutes).
+test-fast: build
+	$(PY) -m pytest $(PYTEST_PARALLEL) -m "not slow and not fio and not root"
 
 # Throughput and memory of the simulator, side by side with a minimal C FTL (bench/README.md).
 bench:

@@ -17,15 +17,26 @@ Tests using it are marked ``root`` automatically and skip with the reason when n
 losetup is missing or the kernel has no loop support. Every device is detached afterwards, even
 when the test fails — after unmounting/swapoff of that device only; a device whose backing file
 is not ours is never touched.
+
+``made_once(name, make)`` (a session fixture) — a folder made once per test run and shared by
+every parallel worker (pytest-xdist, docs/testing.md): the first worker to ask runs
+``make(folder)`` under a file lock, the others wait and get the same folder. For the costly
+inputs session fixtures build (simulations, profiles, calibrations); tests only read them.
+
+Parallel runs (``pytest -n auto --dist loadgroup``, as ``make test`` runs them): the tests of a
+module that share a module-scoped fixture are put in one group (``xdist_group``), so the
+fixture is built once, on one worker; every module with a loop-device test is in the group
+``loop-devices``, so that no two of them run at once.
 """
 
 from __future__ import annotations
 
 import argparse
+import fcntl
 import os
 import shutil
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -48,10 +59,67 @@ def loop_skip_reason() -> str | None:
     return None
 
 
+def _module_scoped_fixtures(item: pytest.Item) -> list[str]:
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return []
+    return sorted(
+        name
+        for name, defs in info.name2fixturedefs.items()
+        if defs and defs[-1].scope == "module" and name in item.fixturenames
+    )
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the xdist_group marks
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    def module(item: pytest.Item) -> str:
+        return item.nodeid.split("::", 1)[0]
+
+    loop_modules = set()
     for item in items:
         if {"loop_device", "tmpfs_mount"} & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.root)
+            loop_modules.add(module(item))
+    for item in items:
+        if any(item.iter_markers("xdist_group")):
+            continue
+        # Loop-device tests run one at a time: some detach a device and attach it again by
+        # its number, which another test's ``losetup --find`` could take in between.
+        if module(item) in loop_modules:
+            item.add_marker(pytest.mark.xdist_group("loop-devices"))
+        elif _module_scoped_fixtures(item):
+            item.add_marker(pytest.mark.xdist_group(module(item)))
+
+
+def _made_once(
+    tmp_path_factory: pytest.TempPathFactory, name: str, make: Callable[[Path], None]
+) -> Path:
+    """The folder ``name`` in the run's base temp, made by ``make(folder)`` once per test run
+    even when pytest-xdist runs the tests on several workers (they share the base temp's
+    parent; the first one takes the lock and builds, the others wait and reuse). A ``make``
+    that fails leaves no folder: the next worker to ask tries again and fails on its own."""
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent
+    folder = root / name
+    with open(root / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (folder / ".made").exists():
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir()
+            try:
+                make(folder)
+            except BaseException:
+                shutil.rmtree(folder, ignore_errors=True)
+                raise
+            (folder / ".made").touch()
+    return folder
+
+
+@pytest.fixture(scope="session")
+def made_once(tmp_path_factory: pytest.TempPathFactory) -> Callable:
+    """``made_once(name, make)``: see the module's docstring."""
+    return lambda name, make: _made_once(tmp_path_factory, name, make)
 
 
 def _backing_file(dev: str) -> Path | None:

@@ -228,9 +228,9 @@ def _run_local(
 
     bar = _PointsBar(f"{label} ({jobs} threads)", len(configs), progress)
     threads = [threading.Thread(target=worker, name=f"sweep-{n}", daemon=True) for n in range(jobs)]
-    for t in threads:
-        t.start()
     try:
+        for t in threads:  # Ctrl-C may come while they start: the finished points are kept
+            t.start()
         bar(0)
         shown = 0
         while any(t.is_alive() for t in threads):
@@ -247,7 +247,8 @@ def _run_local(
     finally:
         stop.set()
         for t in threads:
-            t.join()
+            if t.ident is not None:  # started
+                t.join()
         bar.close()
     if errors:
         raise errors[0]

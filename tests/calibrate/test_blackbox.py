@@ -71,6 +71,7 @@ def _calibrate(target: Target, out) -> dict[str, Any]:
     )  # fmt: skip
 
 
+@pytest.mark.slow
 def test_hidden_drive_gives_the_same_prediction(tmp_path):
     path = validation.write_drive(3, tmp_path)
     spec = f"sim:{path}@{validation.scale_for(validation.drive(3), 2**30)}"

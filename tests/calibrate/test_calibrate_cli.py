@@ -107,6 +107,7 @@ def test_sources_are_exclusive(tmp_path, capsys):
     assert "OP:VALUE" in capsys.readouterr().err
 
 
+@pytest.mark.timeout(900)  # minutes on a loaded machine
 @pytest.mark.slow
 def test_from_a_profile_folder(tmp_path, capsys):
     """--from reads a profile's results.json: its steady phases are the points."""

@@ -92,6 +92,8 @@ def test_one_iops_figure_and_the_raw_nand_is_the_raw_reading_alone(tmp_path, cap
     assert (tmp_path / "twin.toml").read_text() == (tmp_path / "twin-raw-nand.toml").read_text()
 
 
+@pytest.mark.timeout(900)  # a sweep of simulations per GC design
+@pytest.mark.slow
 def test_raw_nand_under_a_skewed_workload_reads_each_gc_design(tmp_path, capsys):
     """The PNY pair as a user types it (docs/calibrate.md): the raw NAND given and JESD219
     named. Both spare readings are made with each GC design the simulator has (its own curve

@@ -7,6 +7,7 @@ import pytest
 from overprov.calibrate import validation
 
 
+@pytest.mark.timeout(900)  # minutes on a loaded machine
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", [3, 6])
 def test_generated_drive_prediction_matches_its_truth(seed, tmp_path):

@@ -21,6 +21,8 @@ from overprov.cli import main
 JESD219 = {"pattern": "jesd219"}
 
 
+@pytest.mark.timeout(900)  # a sweep of simulations per GC design
+@pytest.mark.slow
 def test_waf_points_under_jesd219(tmp_path, capsys):
     """The PNY pair (docs/calibrate.md): 2.85 at 0% extra OP fitted under JESD219A, 6.25%
     held out (measured 1.87), raw NAND not given. Under a skewed workload the GC design is not
@@ -86,6 +88,8 @@ def test_hot_flag_as_simulate_reads_it(tmp_path, capsys):
     assert "--hot" in capsys.readouterr().err
 
 
+@pytest.mark.timeout(900)  # minutes on a loaded machine
+@pytest.mark.slow
 def test_parallel_runs_equal_serial(tmp_path):
     """The twin's levels and a workload's WAF curve: the same figures with 2 processes as in
     this process, one after another."""

@@ -24,6 +24,7 @@ def current(kind: str) -> str:
     return PROFILE_SCHEMA if kind == "overprov.profile" else f"{kind}/1"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", KINDS)
 def test_json_to_stdout_validates_against_its_schema(overprov_cli, tmp_path, kind):
     argv = json_commands(tmp_path)[kind]
@@ -37,6 +38,7 @@ def test_json_to_stdout_validates_against_its_schema(overprov_cli, tmp_path, kin
     assert err.strip(), "the text goes to stderr when stdout carries the JSON"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", KINDS)
 def test_json_to_a_file_is_the_same_document(overprov_cli, tmp_path, kind):
     argv = json_commands(tmp_path)[kind]

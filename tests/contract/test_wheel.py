@@ -17,7 +17,7 @@ import pytest
 from .commands import NVME_LOG, SMART_FILE
 
 REPO = Path(__file__).resolve().parents[2]
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]  # it builds the Rust core
 
 
 def _maturin() -> str | None:

@@ -7,6 +7,8 @@ import random
 import tomllib
 from pathlib import Path
 
+import pytest
+
 from .mutate import (
     SEED,
     _toml_key,
@@ -37,6 +39,7 @@ def _to_drive_toml(doc: dict) -> str:
     return text
 
 
+@pytest.mark.slow
 def test_fuzz_drive_files(tmp_path):
     rng = random.Random(SEED)
     sources = sorted(DRIVES.glob("*.toml"))

@@ -48,6 +48,7 @@ def _read_as_report_does(path: Path) -> str:
     return "ok"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["profile", "simulate"])
 def test_fuzz_report_inputs(sources, tmp_path, kind):
     rng = random.Random(SEED)

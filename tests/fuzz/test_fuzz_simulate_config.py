@@ -7,6 +7,8 @@ from __future__ import annotations
 import random
 import tomllib
 
+import pytest
+
 from .mutate import SEED, assert_clean, case_count, mutate_doc, mutate_text, run_cli, to_toml
 
 BASES = [
@@ -68,6 +70,7 @@ def _small(doc: dict) -> bool:
         return False
 
 
+@pytest.mark.slow
 def test_fuzz_simulate_toml(tmp_path):
     rng = random.Random(SEED)
     path = tmp_path / "sim.toml"

@@ -6,11 +6,14 @@ import json
 import random
 from pathlib import Path
 
+import pytest
+
 from .mutate import SEED, assert_clean, case_count, mutate_doc, mutate_text, run_cli
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "smart"
 
 
+@pytest.mark.slow
 def test_fuzz_smartctl_json(tmp_path):
     rng = random.Random(SEED)
     sources = sorted(DATA.glob("*.json"))

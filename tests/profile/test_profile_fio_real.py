@@ -71,7 +71,14 @@ def test_rate_limited_run_fio_and_we_both_call_steady(tmp_path, need_fio):
     series = log_series(tmp_path, "flat")
     assert len(series) >= dur - 1
     tail = series[-(dur - 1) :]
-    assert all(v == pytest.approx(500, rel=0.05) for v in tail), series
+    # what the log must hold on a loaded machine too: fio never writes faster than its rate
+    # (a per-second sample may straddle a second's edge), and the log's steady seconds say
+    # what fio's own window says (how close to the rate fio got depends on the machine)
+    assert all(0 < v <= 500 * 1.05 for v in series), series
+    assert sum(tail) / len(tail) == pytest.approx(sum(window) / len(window), rel=0.05), (
+        series,
+        window,
+    )
     assert assess(tail, criteria_like_fio_iops_slope(limit, len(tail))).steady
     snia_like = SteadyStateCriteria(window_rounds=len(tail), max_rounds=len(tail))
     assert assess(tail, snia_like).steady

@@ -71,6 +71,7 @@ def profile_steady_iops(tmp_path, preset: str, scale: str, round_seconds: int) -
     return {p["extra_op_percent"]: p["steady_iops"] for p in doc["phases"]}
 
 
+@pytest.mark.timeout(900)  # minutes on a loaded machine
 @pytest.mark.slow
 @pytest.mark.parametrize(("preset", "scale"), CASES)
 def test_profile_matches_the_long_run_at_every_round_length(tmp_path, preset, scale):

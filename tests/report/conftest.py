@@ -36,128 +36,148 @@ def _simulate(path: Path, *extra: str) -> Path:
     return path
 
 
+def _need_fio() -> None:
+    if shutil.which("fio") is None:
+        pytest.skip("fio is not installed (Debian package fio)")
+
+
+# Each input is made once per test run, shared by parallel workers (made_once, tests/conftest.py).
+
+
 @pytest.fixture(scope="session")
-def sim_json(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def sim_json(made_once) -> Path:
     """A greedy sweep of extra OP 0–30% on a 1 GB simulated drive."""
-    d = tmp_path_factory.mktemp("sim")
-    return _simulate(d / "sim-greedy.json", "--extra-op", "0,10,20,30")
+    name = "sim-greedy.json"
+    d = made_once("report-sim", lambda d: _simulate(d / name, "--extra-op", "0,10,20,30"))
+    return d / name
 
 
 @pytest.fixture(scope="session")
-def sim_fifo_json(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    d = tmp_path_factory.mktemp("sim-fifo")
-    return _simulate(d / "sim-fifo.json", "--extra-op", "0,10,20,30", "--policy", "fifo")
+def sim_fifo_json(made_once) -> Path:
+    name = "sim-fifo.json"
+    extra = ("--extra-op", "0,10,20,30", "--policy", "fifo")
+    return made_once("report-sim-fifo", lambda d: _simulate(d / name, *extra)) / name
 
 
 @pytest.fixture(scope="session")
-def timed_real_json(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def timed_real_json(made_once) -> Path:
     """A real timed simulation: the consumer TLC preset at 1/256 scale, extra OP 0–30%."""
-    d = tmp_path_factory.mktemp("timed-real")
-    path = d / "consumer-tlc.json"
-    res = overprov(
-        "simulate",
-        "--preset",
-        "consumer-tlc-sata",
-        "--scale",
-        "1/256",
-        "--extra-op",
-        "0,10,20,30",
-        "--no-progress",
-        "--json",
-        str(path),
-    )
-    assert res.returncode == 0, res.stderr
-    return path
+
+    def make(d: Path) -> None:
+        res = overprov(
+            "simulate",
+            "--preset",
+            "consumer-tlc-sata",
+            "--scale",
+            "1/256",
+            "--extra-op",
+            "0,10,20,30",
+            "--no-progress",
+            "--json",
+            str(d / "consumer-tlc.json"),
+        )
+        assert res.returncode == 0, res.stderr
+
+    return made_once("report-timed-real", make) / "consumer-tlc.json"
 
 
 @pytest.fixture(scope="session")
-def timed_json(sim_json: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    doc = add_timed(json.loads(sim_json.read_text()))
-    path = tmp_path_factory.mktemp("timed") / "sim-timed.json"
-    path.write_text(json.dumps(doc))
-    return path
+def timed_json(sim_json: Path, made_once) -> Path:
+    def make(d: Path) -> None:
+        doc = add_timed(json.loads(sim_json.read_text()))
+        (d / "sim-timed.json").write_text(json.dumps(doc))
+
+    return made_once("report-timed", make) / "sim-timed.json"
 
 
 @pytest.fixture(scope="session")
-def sim_profile(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def sim_profile(made_once) -> Path:
     """A profile of a simulated drive (sim:PRESET@SCALE) through the profiler's pipeline,
     OP 0/20/40%, 5 s rounds, target 20,000 IOPS. The profile CLI writes report.html."""
-    out = tmp_path_factory.mktemp("sim-profile") / "prof"
-    res = overprov(
-        "profile",
-        "sim:consumer-tlc-sata@1GiB",
-        "--extra-op",
-        "0,20,40",
-        "--round-seconds",
-        "5000",  # scale 1/1000: 5 s of simulated time (docs/profile.md)
-        "--target-iops",
-        "20000",
-        "--out",
-        str(out),
-    )
-    assert res.returncode == 0, res.stderr[-3000:]
-    assert f"report: {out / 'report.html'}" in res.stdout, res.stdout + res.stderr
-    return out
+
+    def make(d: Path) -> None:
+        out = d / "prof"
+        res = overprov(
+            "profile",
+            "sim:consumer-tlc-sata@1GiB",
+            "--extra-op",
+            "0,20,40",
+            "--round-seconds",
+            "5000",  # scale 1/1000: 5 s of simulated time (docs/profile.md)
+            "--target-iops",
+            "20000",
+            "--out",
+            str(out),
+        )
+        assert res.returncode == 0, res.stderr[-3000:]
+        assert f"report: {out / 'report.html'}" in res.stdout, res.stdout + res.stderr
+
+    return made_once("report-sim-profile", make) / "prof"
 
 
 @pytest.fixture(scope="session")
-def fio_profile(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def fio_profile(made_once) -> Path:
     """A real profile of a 16 MiB file: two OP levels, 2 s rounds, at most 5 rounds each.
     The profile CLI writes report.html into the folder at its end."""
-    if shutil.which("fio") is None:
-        pytest.skip("fio is not installed (Debian package fio)")
-    d = tmp_path_factory.mktemp("profile")
-    out = d / "prof"
-    res = overprov(
-        "profile",
-        str(d / "drive.img"),
-        "--size",
-        "16MiB",
-        "--extra-op",
-        "0,25",
-        "--round-seconds",
-        "2",
-        "--max-rounds",
-        "5",
-        "--fob-seconds",
-        "0",
-        "--target-iops",
-        "1000",
-        "--out",
-        str(out),
-    )
-    # 5 rounds of 2 s on a file rarely reach steady state: exit 3, "ran without the answer"
-    assert res.returncode in (0, 3), res.stderr[-3000:]
-    assert f"report: {out / 'report.html'}" in res.stdout, res.stdout + res.stderr
-    return out
+    _need_fio()
+
+    def make(d: Path) -> None:
+        out = d / "prof"
+        res = overprov(
+            "profile",
+            str(d / "drive.img"),
+            "--size",
+            "16MiB",
+            "--extra-op",
+            "0,25",
+            "--round-seconds",
+            "2",
+            "--max-rounds",
+            "5",
+            "--fob-seconds",
+            "0",
+            "--target-iops",
+            "1000",
+            "--out",
+            str(out),
+        )
+        # 5 rounds of 2 s on a file rarely reach steady state: exit 3, "ran without the answer"
+        assert res.returncode in (0, 3), res.stderr[-3000:]
+        assert f"report: {out / 'report.html'}" in res.stdout, res.stdout + res.stderr
+
+    return made_once("report-fio-profile", make) / "prof"
 
 
 @pytest.fixture(scope="session")
-def qualify_sim(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def qualify_sim(made_once) -> Path:
     """``overprov qualify`` of a simulated consumer drive with an output folder: qualify.json
     and report.html in it (the cache and consistency tests fail: exit 1)."""
-    out = tmp_path_factory.mktemp("qualify-sim") / "q"
-    res = overprov(
-        "qualify", "sim:consumer-tlc-sata@2GiB", "--round-seconds", "10", "--out", str(out)
-    )
-    assert res.returncode == 1, res.stderr[-3000:]
-    assert f"report: {out / 'report.html'}" in res.stdout, res.stdout + res.stderr
-    return out
+
+    def make(d: Path) -> None:
+        out = d / "q"
+        res = overprov(
+            "qualify", "sim:consumer-tlc-sata@2GiB", "--round-seconds", "10", "--out", str(out)
+        )
+        assert res.returncode == 1, res.stderr[-3000:]
+        assert f"report: {out / 'report.html'}" in res.stdout, res.stdout + res.stderr
+
+    return made_once("report-qualify-sim", make) / "q"
 
 
 @pytest.fixture(scope="session")
-def qualify_fio(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def qualify_fio(made_once) -> Path:
     """``overprov qualify`` of a 16 MiB file with real fio, every test, 1 s rounds."""
-    if shutil.which("fio") is None:
-        pytest.skip("fio is not installed (Debian package fio)")
-    d = tmp_path_factory.mktemp("qualify-fio")
-    out = d / "q"
-    res = overprov(
-        "qualify", str(d / "drive.img"), "--size", "16MiB", "--round-seconds", "1",
-        "--steady-drive-writes", "1", "--max-rounds", "2", "--cliff-drive-writes", "2",
-        "--idle-waits", "1,2", "--idle-burst-seconds", "1", "--idle-repeats", "1",
-        "--out", str(out),
-    )  # fmt: skip
-    assert res.returncode in (0, 1), res.stderr[-3000:]
-    assert (out / "qualify.json").is_file() and (out / "report.html").is_file()
-    return out
+    _need_fio()
+
+    def make(d: Path) -> None:
+        out = d / "q"
+        res = overprov(
+            "qualify", str(d / "drive.img"), "--size", "16MiB", "--round-seconds", "1",
+            "--steady-drive-writes", "1", "--max-rounds", "2", "--cliff-drive-writes", "2",
+            "--idle-waits", "1,2", "--idle-burst-seconds", "1", "--idle-repeats", "1",
+            "--out", str(out),
+        )  # fmt: skip
+        assert res.returncode in (0, 1), res.stderr[-3000:]
+        assert (out / "qualify.json").is_file() and (out / "report.html").is_file()
+
+    return made_once("report-qualify-fio", make) / "q"

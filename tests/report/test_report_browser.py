@@ -20,9 +20,12 @@ from report_checks import figure_keys
 
 CHROMIUM = find_chromium()
 PDFTOPPM = shutil.which("pdftoppm")
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="chromium is not installed (Debian package chromium)"
-)
+pytestmark = [
+    pytest.mark.skipif(
+        CHROMIUM is None, reason="chromium is not installed (Debian package chromium)"
+    ),
+    pytest.mark.slow,  # a real browser renders every page
+]
 DESKTOP, PHONE = 1400, 390  # CSS px: a desktop window and a phone (iPhone 12–15 width)
 
 

@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from pathlib import Path
 
@@ -109,11 +110,23 @@ def test_default_jobs_is_the_affinity() -> None:
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_ctrl_c_keeps_finished_points(tmp_path: Path, jobs: int) -> None:
     """Two quick points and one that runs for minutes; Ctrl-C (SIGINT to the whole process
-    group, as a terminal sends it) after the quick ones are done keeps them and stops the rest."""
+    group, as a terminal sends it) after the quick ones are done keeps them and stops the rest.
+    Each point says on stderr when it starts and when it is done (the real ``engine.run``,
+    wrapped); Ctrl-C comes once both quick points are done and the long one has started."""
     script = textwrap.dedent(
         f"""
         import json, sys
-        from overprov import sweep
+        from overprov import engine, sweep
+        real_run = engine.run
+        def say(text):  # one write: lines of two threads do not interleave
+            sys.stderr.write(text + "\\n")
+            sys.stderr.flush()
+        def said_run(config, **kw):
+            say(f"started {{config['run']['seed']}}")
+            report = real_run(config, **kw)
+            say(f"done {{config['run']['seed']}}")
+            return report
+        sweep.engine.run = said_run
         def cfg(seed, pages, dw):
             return {{"geometry": {{"user_pages": pages, "op_ratio": 0.1}},
                     "run": {{"warmup_drive_writes": 1.0, "drive_writes": dw, "seed": seed}}}}
@@ -134,8 +147,12 @@ def test_ctrl_c_keeps_finished_points(tmp_path: Path, jobs: int) -> None:
         env=env,
         start_new_session=True,
     )
+    said: list[str] = []
     try:
-        time.sleep(8.0)  # the quick points take well under a second each, the long one minutes
+        while not {"done 1", "done 3", "started 2"} <= set(said):
+            line = proc.stderr.readline()  # the long point runs for minutes: no EOF here
+            assert line, (said, proc.communicate())
+            said.append(line.strip())
         assert proc.poll() is None, proc.communicate()
         os.killpg(proc.pid, signal.SIGINT)
         started = time.monotonic()
@@ -153,6 +170,42 @@ def test_ctrl_c_keeps_finished_points(tmp_path: Path, jobs: int) -> None:
     assert stopped_s < 30
 
 
+def test_ctrl_c_while_the_threads_start_keeps_finished_points(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Ctrl-C can land while the sweep still starts its threads (``Thread.start`` waits for
+    the new thread): the points finished by then are kept and the rest stop, as for a Ctrl-C
+    later on. Here the second thread's start returns only once the first thread has finished
+    a point, and then raises KeyboardInterrupt as the signal would."""
+    finished = threading.Event()
+    real_run = engine.run
+
+    def noting_run(config: dict, **kw: object) -> dict:
+        report = real_run(config, **kw)
+        finished.set()
+        return report
+
+    class InterruptedStart(threading.Thread):
+        def start(self) -> None:
+            super().start()
+            if self.name == "sweep-1":
+                assert finished.wait(120)
+                raise KeyboardInterrupt
+
+    monkeypatch.setattr(sweep.engine, "run", noting_run)
+    monkeypatch.setattr(sweep.threading, "Thread", InterruptedStart)
+    # the costliest point first: thread sweep-0 takes the long one, so it must be stopped
+    configs = [small(1, geometry={"user_pages": 2**20}, run={"drive_writes": 50.0})]
+    configs += [small(2), small(3)]
+    try:
+        reports = sweep.run_points(configs, jobs=2)
+    except KeyboardInterrupt:
+        pytest.fail("Ctrl-C while the threads started escaped run_points")
+    assert reports.interrupted
+    assert 0 not in reports.indices and 1 <= len(reports.indices) <= 2
+    assert not any(t.name.startswith("sweep-") for t in threading.enumerate())
+
+
 @pytest.mark.slow
 def test_simulate_ctrl_c_writes_the_finished_points(tmp_path: Path) -> None:
     """`overprov simulate` stopped by Ctrl-C prints and writes the points that finished and
@@ -161,7 +214,7 @@ def test_simulate_ctrl_c_writes_the_finished_points(tmp_path: Path) -> None:
     one point of two finished."""
     out = tmp_path / "partial.json"
     cmd = [sys.executable, "-m", "overprov.cli", "simulate", "--user-pages", "16384"]
-    cmd += ["--pages-per-block", "16", "--rho", "1.0,0.01", "--drive-writes", "1000"]
+    cmd += ["--pages-per-block", "16", "--rho", "1.0,0.01", "--drive-writes", "100"]
     cmd += ["--jobs", "2", "--json", str(out)]
     env = {**os.environ, "PYTHONPATH": str(PYTHON_DIR)}
     master, slave = pty.openpty()
