@@ -273,26 +273,3 @@ def command_parsers() -> dict[str, argparse.ArgumentParser]:
     parser = cli.build_parser()
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     return dict(sub.choices)
-
-
-@pytest.fixture
-def small_tmpfs(tmp_path: Path) -> Iterator:
-    """``make(size_bytes)`` mounts a tmpfs of that size in tmp and returns its path (a file
-    system that fills up); unmounted after the test. Skips where mounting is not allowed."""
-    mounted: list[Path] = []
-
-    def make(size_bytes: int) -> Path:
-        if os.geteuid() != 0 or not shutil.which("mount"):
-            pytest.skip("mounting a tmpfs needs root")
-        mnt = tmp_path / f"tmpfs-{len(mounted)}"
-        mnt.mkdir()
-        proc = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size_bytes}", "tmpfs",
-                               str(mnt)], capture_output=True, text=True, check=False)  # fmt: skip
-        if proc.returncode != 0:
-            pytest.skip(f"cannot mount a tmpfs: {proc.stderr.strip()}")
-        mounted.append(mnt)
-        return mnt
-
-    yield make
-    for mnt in mounted:
-        subprocess.run(["umount", str(mnt)], check=False)

@@ -128,13 +128,13 @@ def test_a_run_after_the_holder_ended_goes_ahead(overprov_cli, tmp_path):
     assert (out / "simulate.json").is_file()
 
 
-def test_a_failed_write_names_the_file_and_leaves_the_old_one(small_tmpfs):
+def test_a_failed_write_names_the_file_and_leaves_the_old_one(tmpfs_mount):
     """A full file system (a 64 KiB tmpfs): the write fails naming the file; the previous
     document is still whole and no temporary file is left."""
     from overprov.errors import RunError
     from overprov.outputs import write_json
 
-    mnt = small_tmpfs(64 * 1024)
+    mnt = tmpfs_mount("64k")
     target = mnt / "doc.json"
     write_json({"schema": "overprov.test/1", "n": 1}, target)
     old = target.read_text()
