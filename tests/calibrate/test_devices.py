@@ -52,10 +52,10 @@ def test_calibrate_a_blank_loop_device_with_fio(tmp_path, loop_device, overprov_
             "--i-understand-this-destroys-data", dev]  # fmt: skip
     rc, _, err = overprov_cli(*args, "--out", str(tmp_path / "small"))
     assert rc == 2 and "--budget: 6 drive writes is too little" in err
-    rc, stdout, err = overprov_cli(*args, "--out", str(out), "--budget", "400dw")
+    rc, stdout, err = overprov_cli(*args, "--out", str(out), "--budget", "3000dw")
     m = json.loads((out / "measurement.json").read_text())
     assert m["kind"] == "block" and m["counters"] is False
-    assert m["status"] == "complete" and m["drive_writes"] <= 400
+    assert m["status"] == "complete" and m["drive_writes"] <= 3000, (m.get("stop_reason"), err)
     assert [lv["extra_op_percent"] for lv in m["levels"]] == [0, 20, 40]
     assert (out / "fio" / "fill.fio").is_file()
     # a loop device's page cache makes one-round levels noisy (IOPS seen falling from 91,623

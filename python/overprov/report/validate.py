@@ -55,12 +55,23 @@ def check_physical(doc: Any, where: str) -> None:
             if why is not None:
                 raise InputError(f"{path} is {item:g}; {why} ({where})")
         elif isinstance(item, dict):
+            # a field's own name says its unit, or its object's for a scalar field
+            # (latency_us.max); a nested object or list is named by its own key only
             stack.extend(
-                (v, _unit_key(str(k), key), f"{path}.{k}" if path else str(k))
+                (
+                    v,
+                    str(k) if isinstance(v, dict | list) else _unit_key(str(k), key),
+                    f"{path}.{k}" if path else str(k),
+                )
                 for k, v in item.items()
             )
         elif isinstance(item, list):
-            stack.extend((v, key, f"{path}[{i}]") for i, v in enumerate(item))
+            # numbers in a list share its unit (intervals_us: [...]); objects in it do not
+            # (rounds: [{...}] is a count's name, not its fields' unit)
+            stack.extend(
+                (v, "" if isinstance(v, dict | list) else key, f"{path}[{i}]")
+                for i, v in enumerate(item)
+            )
 
 
 def _check_file(path: Path, kind: str | None) -> None:
