@@ -97,7 +97,9 @@ def uncitable_references() -> list[str]:
 
 
 def test_the_uncitable_scan_finds_tracker_numbers_and_sessions():
-    for line in ("as issue 14 found", "Issues 2 and", "an earlier session", "this 2-core machine"):
+    # written in pieces, so this file itself holds none of the words it looks for
+    for line in ("as issue" + " 14 found", "Issues" + " 2 and", "an earlier" + " session",
+                 "this 2-core" + " machine"):  # fmt: skip
         assert UNCITABLE.search(line), line
     for line in ("no issue here", "a 2-core x86_64 VM, 2026-11-23", "the session cookie"):
         assert not UNCITABLE.search(line), line
