@@ -126,6 +126,21 @@ WEAR_FROM_SOURCE: dict[str, tuple[str, dict[str, int]]] = {
         "memblaze-old",
         {"erase_avg": 100, "erase_min": 80, "erase_max": 130, "host": 2048},
     ),
+    "wdc-vs-smart-add-log-ext-cloud.txt": (
+        "wdc-ext-smart-cloud",
+        {
+            "nand": 2_400_000_000_000,
+            "erase_min": 90,
+            "erase_max": 140,
+            "erase_avg": 115,
+            "spare_percent": 12,
+        },
+    ),  # fmt: skip
+    "wdc-vs-nand-stats.txt": ("wdc-nand-stats", {"nand": 2_400_000_000_000}),
+    "wdc-vs-nand-stats-v3.txt": (
+        "wdc-nand-stats-v3",
+        {"nand": 4_800_000, "erase_min": 90, "erase_max": 140, "spare_percent": 12},
+    ),
     "fdp-stats.txt": (
         "fdp-stats",
         {"nand": 5_200_000_000_000, "host": 4_000_000_000_000, "erased": 5_100_000_000_000},
@@ -219,6 +234,9 @@ def test_every_wear_and_spare_row_of_the_table_is_read():
     [
         "seagate-vs-smart-add-log-c0.txt",
         "wdc-vs-cloud-log.txt",
+        "wdc-vs-smart-add-log-ext-cloud.txt",
+        "wdc-vs-nand-stats.txt",
+        "wdc-vs-nand-stats-v3.txt",
         "micron-vs-smart-add-log-c0.txt",
         "micron-vs-nand-stats-hyperscale.txt",
         "micron-vs-vendor-telemetry-log.txt",
@@ -241,6 +259,11 @@ BYTES_AND_WAF = [
     # bytes per OCP C0h; no host counter in the log
     ("seagate-vs-smart-add-log-c0.txt", 2_400_000_000_000, None, None),
     ("wdc-vs-cloud-log.txt", 2_400_000_000_000, None, None),
+    # TLC 2.2e12 + SLC 2e11 bytes, summed
+    ("wdc-vs-smart-add-log-ext-cloud.txt", 2_400_000_000_000, None, None),
+    ("wdc-vs-nand-stats.txt", 2_400_000_000_000, None, None),
+    # units not stated: no bytes
+    ("wdc-vs-nand-stats-v3.txt", None, None, None),
     ("micron-vs-smart-add-log-c0.txt", 2_400_000_000_000, None, None),
     # unit not stated: no bytes, no WAF (no host counter to share it)
     ("micron-vs-nand-stats-hyperscale.txt", None, None, None),
