@@ -11,6 +11,8 @@ NAND below host is shown; zero host writes give no division; the exporter publis
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -22,7 +24,7 @@ from overprov.smart.nvme_logs import (
     load_sources,
     parse_nvme_log,
 )
-from overprov.smart.nvme_waf import nvme_report, nvme_waf_from_files
+from overprov.smart.nvme_waf import nvme_report, nvme_waf_from_files, read_device_logs
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 REAL = DATA / "nvme-vendor"
@@ -386,3 +388,36 @@ def test_the_exporter_publishes_erase_counts_free_blocks_and_media_erased():
     assert fams["overprov_device_nand_written_bytes_total"][fdp] == 5.2e12
     assert fams["overprov_device_host_written_bytes_total"][fdp] == 4e12
     assert fams["overprov_device_write_amplification_ratio"][fdp] == pytest.approx(1.3)
+
+
+def _answering(outputs: dict[str, Path]):
+    """nvme-cli as a drive answers it: the saved output of each sub-command it has (keyed by
+    plugin and sub-command, 'smart-log' for the SMART log), a failure for the others."""
+
+    def run(argv: list[str]) -> subprocess.CompletedProcess[str]:
+        key = "smart-log" if argv[1] == "smart-log" else f"{argv[1]} {argv[2]}"
+        path = outputs.get(key)
+        if path is None:
+            return subprocess.CompletedProcess(argv, 1, "", "Invalid sub-command\n")
+        return subprocess.CompletedProcess(argv, 0, path.read_text(), "")
+
+    return run
+
+
+@pytest.mark.skipif(
+    shutil.which("nvme") is None and shutil.which("nvme", path="/usr/sbin:/sbin") is None,
+    reason="nvme-cli not installed (Debian package nvme-cli)",
+)
+def test_a_device_read_prefers_a_nand_log_to_a_log_of_erase_counts(tmp_path):
+    smart = tmp_path / "smart-log.json"
+    smart.write_text('{"data_units_written": 1000, "percent_used": 1, "avail_spare": 100}')
+    both = {
+        "smart-log": smart,
+        "micron vs-smart-ext-log": FROM_SOURCE / "micron-vs-smart-ext-log-e1.txt",
+        "fdp stats": FROM_SOURCE / "fdp-stats.txt",
+    }
+    reading, _ = read_device_logs("/dev/nvme9", run=_answering(both))
+    assert reading.source.id == "fdp-stats"  # listed after micron-e1, but it counts NAND
+    only_wear = {k: v for k, v in both.items() if k != "fdp stats"}
+    reading, _ = read_device_logs("/dev/nvme9", run=_answering(only_wear))
+    assert reading.source.id == "micron-e1" and reading.counter("erase_avg").count == 115

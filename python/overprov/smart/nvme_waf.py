@@ -286,7 +286,9 @@ def read_device_logs(
     """Read the SMART log and the first NAND-write log ``device`` answers, through nvme-cli.
 
     Tries the logs of the sources table in order; a drive that lacks a log fails that command,
-    and the next is tried. Raises ToolError when nvme-cli is missing or no log answers.
+    and the next is tried. A log with erase counts but no NAND counter is returned only when
+    no log that counts NAND writes answers. Raises ToolError when nvme-cli is missing or no
+    log answers.
     ``run`` runs nvme-cli instead of ``blockdev.run_tool`` (the exporter's bounded runner).
     """
     exe = find_tool(nvme)
@@ -297,6 +299,7 @@ def read_device_logs(
         raise ToolError(f"nvme smart-log {device} failed: is it an NVMe controller? (root?)")
     smart = parse_smart_log(smart_text, f"{device} smart-log")
     tried = []
+    wear_only: LogReading | None = None
     for source in load_sources():
         argv = source.argv(device, exe)
         tried.append(" ".join(source.command[1:3]))
@@ -306,7 +309,13 @@ def read_device_logs(
         try:
             # the command run names the log: no doubt about the plugin, or its units
             name = f"{device} {' '.join(source.command[1:3])}"
-            return parse_nvme_log(text, name, source.id), smart
+            reading = parse_nvme_log(text, name, source.id)
         except NvmeLogError:
             continue
+        if reading.counter("nand") is not None:
+            return reading, smart
+        # a log of erase counts only: kept in case no log that counts NAND writes answers
+        wear_only = wear_only or reading
+    if wear_only is not None:
+        return wear_only, smart
     raise ToolError(f"{device}: no NAND-write log answered (tried: {', '.join(tried)})")
