@@ -98,6 +98,10 @@ WEAR_FROM_SOURCE: dict[str, tuple[str, dict[str, int]]] = {
         "micron-ocp-c0",
         {"nand": 2_400_000_000_000, "erase_max": 140, "erase_min": 90, "spare_percent": 12},
     ),
+    "micron-vs-smart-add-log-c0.json": (
+        "micron-ocp-c0",
+        {"nand": 2_400_000_000_000, "erase_max": 140, "erase_min": 90, "spare_percent": 12},
+    ),
     # TLC 0x2003b4d8800 + SLC 0x2e90edd000 = 2.2e12 + 2e11
     "micron-vs-nand-stats-hyperscale.txt": (
         "micron-hyperscale-c0",
@@ -109,6 +113,10 @@ WEAR_FROM_SOURCE: dict[str, tuple[str, dict[str, int]]] = {
         {"nand": 6_000_000, "host": 3_000_000},
     ),
     "micron-vs-smart-ext-log-e1.txt": (
+        "micron-e1",
+        {"erase_avg": 115, "erase_min": 90, "erase_max": 140, "spare_blocks": 45},
+    ),
+    "micron-vs-smart-ext-log-e1.json": (
         "micron-e1",
         {"erase_avg": 115, "erase_min": 90, "erase_max": 140, "spare_blocks": 45},
     ),
@@ -240,6 +248,8 @@ def test_every_wear_and_spare_row_of_the_table_is_read():
         "wdc-vs-nand-stats.txt",
         "wdc-vs-nand-stats-v3.txt",
         "micron-vs-smart-add-log-c0.txt",
+        "micron-vs-smart-add-log-c0.json",
+        "micron-vs-smart-ext-log-e1.json",
         "micron-vs-nand-stats-hyperscale.txt",
         "micron-vs-vendor-telemetry-log.txt",
         "micron-vs-smart-ext-log-e1.txt",
@@ -267,6 +277,7 @@ BYTES_AND_WAF = [
     # units not stated: no bytes
     ("wdc-vs-nand-stats-v3.txt", None, None, None),
     ("micron-vs-smart-add-log-c0.txt", 2_400_000_000_000, None, None),
+    ("micron-vs-smart-add-log-c0.json", 2_400_000_000_000, None, None),
     # unit not stated: no bytes, no WAF (no host counter to share it)
     ("micron-vs-nand-stats-hyperscale.txt", None, None, None),
     # counts of one unstated unit: the ratio 6,000,000 / 3,000,000

@@ -303,17 +303,33 @@ def _from_json_named(spec: CounterSpec, data: Any, file: str) -> CounterReading 
     return None
 
 
+def _walk(node: Any, path: tuple[str, ...], keys: tuple[str, ...]):
+    """The nodes at ``path`` under ``node``, with the keys that reach them; "*" in a path is
+    any key of an object or any item of a list (a log printed under a title, in an array)."""
+    if not path:
+        yield node, keys
+        return
+    head, rest = path[0], path[1:]
+    if head == "*":
+        items = (
+            node.items()
+            if isinstance(node, dict)
+            else enumerate(node)
+            if isinstance(node, list)
+            else ()
+        )
+        for k, child in items:
+            yield from _walk(child, rest, (*keys, str(k)))
+    elif isinstance(node, dict) and head in node:
+        yield from _walk(node[head], rest, (*keys, head))
+
+
 def _from_json(spec: CounterSpec, data: Any, file: str) -> CounterReading | None:
     if spec.json_named:
         return _from_json_named(spec, data, file)
     for path in spec.json_paths:
-        node = data
-        for key in path:
-            if not isinstance(node, dict) or key not in node:
-                break
-            node = node[key]
-        else:
-            where = ".".join(f'"{k}"' if " " in k else k for k in path)
+        for node, keys in _walk(data, path, ()):
+            where = ".".join(f'"{k}"' if " " in k else k for k in keys)
             if isinstance(node, dict) and {"hi", "lo"} <= node.keys():
                 hi = _json_int(node["hi"], file, where + ".hi")
                 lo = _json_int(node["lo"], file, where + ".lo")
