@@ -141,3 +141,12 @@ def test_an_fdp_flag_that_would_be_ignored_is_refused(overprov_cli, argv, named)
     argv = [str(FROM_SOURCE / "fdp-stats.txt") if a == "F" else a for a in argv]
     rc, _, err = overprov_cli(*argv)
     assert rc == 2 and named in err
+
+
+def test_events_beside_a_log_that_is_not_fdp_statistics_give_shares_only():
+    other = parse_nvme_log((FROM_SOURCE / "ibm-crit-log.txt").read_text(), "ibm.txt")
+    events = parse_fdp_events((FROM_SOURCE / "fdp-events.txt").read_text(), "e.txt")
+    est = handle_estimates(events, other, 4096)
+    assert any("not the FDP statistics" in n for n in est["notes"])
+    assert est["extra_media_bytes"] is None
+    assert [h["share_of_moves"] for h in est["handles"]] == pytest.approx([0.3, 0.6, 0.1])

@@ -177,6 +177,11 @@ def handle_estimates(
             "no Media Reallocated event with a count of moved blocks: nothing to split by "
             "handle (the events are logged only while enabled: nvme fdp set-events)"
         )
+    if stats is not None and stats.source.id != "fdp-stats":
+        notes.append(
+            f"{stats.file} is {stats.source.id}, not the FDP statistics of the endurance group "
+            "('nvme fdp stats'): no extra media writes to split; shares only"
+        )
     if lba_bytes is None and moves:
         notes.append(
             "the LBA size is not in the events output: give --lba-size (the namespace's "

@@ -5,7 +5,9 @@ another log: the OCP datacenter log C0h, the standard Endurance Group Informatio
 Intel/Solidigm CAh log, or a vendor log. Which logs exist, the field each one prints, its unit
 and where that is documented are data: ``data/nvme_log_sources.toml``. This module reads an
 output of one of those commands (``-o json`` where the plugin has it, its text otherwise) and
-returns the raw counts with their units and the arithmetic to bytes.
+returns the raw counts with their units and the arithmetic to bytes; the same logs' erase counts
+(least, average, most P/E cycles) and spare (free-block percentage, spare blocks) are read the
+same way, as counts.
 
 Library code: raises ``NvmeLogError`` (an ``OverprovError``) naming the file and the field.
 """
