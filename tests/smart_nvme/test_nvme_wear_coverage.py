@@ -107,8 +107,16 @@ WEAR_FROM_SOURCE: dict[str, tuple[str, dict[str, int]]] = {
         "micron-hyperscale-c0",
         {"nand": 2_400_000_000_000, "erase_min": 90, "erase_max": 140, "erase_avg": 115},
     ),
+    "micron-vs-nand-stats-hyperscale.json": (
+        "micron-hyperscale-c0",
+        {"nand": 2_400_000_000_000, "erase_min": 90, "erase_max": 140, "erase_avg": 115},
+    ),
     # NAND TLC 5,000,000 + SLC 1,000,000; host SLC 500,000 + TLC 2,500,000
     "micron-vs-vendor-telemetry-log.txt": (
+        "micron-c6-telemetry",
+        {"nand": 6_000_000, "host": 3_000_000},
+    ),
+    "micron-vs-vendor-telemetry-log.json": (
         "micron-c6-telemetry",
         {"nand": 6_000_000, "host": 3_000_000},
     ),
@@ -251,7 +259,9 @@ def test_every_wear_and_spare_row_of_the_table_is_read():
         "micron-vs-smart-add-log-c0.json",
         "micron-vs-smart-ext-log-e1.json",
         "micron-vs-nand-stats-hyperscale.txt",
+        "micron-vs-nand-stats-hyperscale.json",
         "micron-vs-vendor-telemetry-log.txt",
+        "micron-vs-vendor-telemetry-log.json",
         "micron-vs-smart-ext-log-e1.txt",
         "ibm-crit-log.txt",
         "memblaze-smart-log-add-old.txt",
@@ -282,6 +292,7 @@ BYTES_AND_WAF = [
     ("micron-vs-nand-stats-hyperscale.txt", None, None, None),
     # counts of one unstated unit: the ratio 6,000,000 / 3,000,000
     ("micron-vs-vendor-telemetry-log.txt", None, None, 2.0),
+    ("micron-vs-vendor-telemetry-log.json", None, None, 2.0),
     # MB not said to be 10^6 or 2^20: no bytes; the ratio 6,000,000 / 2,400,000
     ("ibm-crit-log.txt", None, None, 2.5),
     # host 2048 GiB; no NAND counter

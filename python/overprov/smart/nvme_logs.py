@@ -326,12 +326,27 @@ def _walk(node: Any, path: tuple[str, ...], keys: tuple[str, ...]):
         yield from _walk(node[head], rest, (*keys, head))
 
 
+def _json_where(keys: tuple[str, ...]) -> str:
+    return ".".join(f'"{k}"' if " " in k else k for k in keys)
+
+
 def _from_json(spec: CounterSpec, data: Any, file: str) -> CounterReading | None:
     if spec.json_named:
         return _from_json_named(spec, data, file)
+    if spec.sum_lines:  # one JSON value per part (TLC, SLC): the first of each path, added up
+        found = [next(_walk(data, path, ()), None) for path in spec.json_paths]
+        parts = [
+            (_json_int(node, file, _json_where(keys)), _json_where(keys))
+            for node, keys in (f for f in found if f is not None)
+        ]
+        if not parts:
+            return None
+        raw = " + ".join(f"{v:,}" for v, _ in parts)
+        where = ", ".join(w for _, w in parts) + (" (summed)" if len(parts) > 1 else "")
+        return _reading(spec, raw, sum(v for v, _ in parts), None, where)
     for path in spec.json_paths:
         for node, keys in _walk(data, path, ()):
-            where = ".".join(f'"{k}"' if " " in k else k for k in keys)
+            where = _json_where(keys)
             if isinstance(node, dict) and {"hi", "lo"} <= node.keys():
                 hi = _json_int(node["hi"], file, where + ".hi")
                 lo = _json_int(node["lo"], file, where + ".lo")
