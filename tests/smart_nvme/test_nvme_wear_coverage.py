@@ -11,6 +11,7 @@ NAND below host is shown; zero host writes give no division; the exporter publis
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 from pathlib import Path
@@ -443,3 +444,13 @@ def test_a_device_read_prefers_a_nand_log_to_a_log_of_erase_counts(tmp_path):
     only_wear = {k: v for k, v in both.items() if k != "fdp stats"}
     reading, _ = read_device_logs("/dev/nvme9", run=_answering(only_wear))
     assert reading.source.id == "micron-e1" and reading.counter("erase_avg").count == 115
+
+
+def test_wdc_d0_json_is_not_read_through_its_32_bit_ints():
+    # wdc_print_d0_log_json uses json_object_add_value_int (json-c json_object_new_int, 32
+    # bits): 3,000,000,000 NAND writes come out as 3,000,000,000 - 2^32 = -1,294,967,296
+    printed = {"Lifetime NAND Writes": 3_000_000_000 - 2**32, "Lifetime User Writes": 1_000_000}
+    with pytest.raises(NvmeLogError, match="no NAND-write counter"):
+        parse_nvme_log(json.dumps(printed), "d0.json")
+    with pytest.raises(NvmeLogError, match="not the wdc-d0-lifetime log"):
+        parse_nvme_log(json.dumps(printed), "d0.json", "wdc-d0-lifetime")
