@@ -454,3 +454,11 @@ def test_wdc_d0_json_is_not_read_through_its_32_bit_ints():
         parse_nvme_log(json.dumps(printed), "d0.json")
     with pytest.raises(NvmeLogError, match="not the wdc-d0-lifetime log"):
         parse_nvme_log(json.dumps(printed), "d0.json", "wdc-d0-lifetime")
+
+
+def test_a_count_wrapped_by_a_32_bit_json_int_is_refused_by_name():
+    # dapustor-nvme.c prints the 48-bit raw nand_bytes_written with json_object_add_value_int
+    # (32 bits): 3,000,000,000 comes out as -1,294,967,296
+    printed = {"Device stats": {"nand_bytes_written": {"normalized": 100, "raw": -1_294_967_296}}}
+    with pytest.raises(NvmeLogError, match=r"nand_bytes_written.raw: negative count"):
+        parse_nvme_log(json.dumps(printed), "dapustor.json")

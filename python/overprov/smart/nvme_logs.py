@@ -234,6 +234,13 @@ def _json_int(value: Any, file: str, where: str) -> int:
     # nvme-cli prints 128-bit counters as JSON numbers or, in newer versions, as strings.
     if isinstance(value, bool):
         raise NvmeLogError(f"{file}: {where}: expected a number, got {value!r}")
+    if isinstance(value, int) and value < 0:
+        # several plugins print 48- and 64-bit counts through json_object_add_value_int, a
+        # 32-bit int in json-c: a count of 2^31 or more comes out wrapped
+        raise NvmeLogError(
+            f"{file}: {where}: negative count {value}: the plugin printed a count too large "
+            "for its 32-bit JSON int; read its text output instead"
+        )
     if isinstance(value, int):
         return value
     if isinstance(value, str):
