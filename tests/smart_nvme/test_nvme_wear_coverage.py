@@ -87,9 +87,10 @@ WEAR_FROM_SOURCE: dict[str, tuple[str, dict[str, int]]] = {
         "seagate-c0",
         {"nand": 2_400_000_000_000, "erase_max": 140, "erase_min": 90, "spare_percent": 12},
     ),
+    # the JSON prints User Data Erase Counts through a 32-bit int: the low half (max) only
     "seagate-vs-smart-add-log-c0.json": (
         "seagate-c0",
-        {"nand": 2_400_000_000_000, "erase_max": 140, "erase_min": 90, "spare_percent": 12},
+        {"nand": 2_400_000_000_000, "erase_max": 140, "spare_percent": 12},
     ),
     "wdc-vs-cloud-log.txt": (
         "wdc-cloud-c0",
@@ -462,3 +463,12 @@ def test_a_count_wrapped_by_a_32_bit_json_int_is_refused_by_name():
     printed = {"Device stats": {"nand_bytes_written": {"normalized": 100, "raw": -1_294_967_296}}}
     with pytest.raises(NvmeLogError, match=r"nand_bytes_written.raw: negative count"):
         parse_nvme_log(json.dumps(printed), "dapustor.json")
+
+
+def test_seagate_c0_json_gives_no_least_erase_count():
+    # json_print_stx_smart_log_C0: json_object_add_value_int(usrDataEraseCnt), 32 bits: the
+    # least erase count (bits 32-63) is cut off, and reading it would give 0
+    path = FROM_SOURCE / "seagate-vs-smart-add-log-c0.json"
+    reading = parse_nvme_log(path.read_text(), path.name)
+    assert reading.counter("erase_max").count == 140
+    assert reading.counter("erase_min") is None
