@@ -45,16 +45,6 @@ WEAR_FROM_SOURCE: dict[str, tuple[str, dict[str, int]]] = {
             "spare_percent": 12,
         },
     ),  # fmt: skip
-    "ocp-smart-add-log-v5.json": (
-        "ocp-c0",
-        {
-            "nand": 2_400_000_000_000,
-            "erase_max": 140,
-            "erase_min": 90,
-            "erase_avg": 115,
-            "spare_percent": 12,
-        },
-    ),  # fmt: skip
     "wdc-vs-smart-add-log-ca.txt": (
         "wdc-ca-perf",
         {"erase_max": 1480, "erase_min": 1020, "spare_percent": 7},
@@ -62,10 +52,6 @@ WEAR_FROM_SOURCE: dict[str, tuple[str, dict[str, int]]] = {
     "wdc-vs-smart-add-log-d0.txt": ("wdc-d0-lifetime", {"spare_blocks": 312}),
     "intel-smart-log-add.txt": ("intel-ca", {"erase_min": 90, "erase_max": 140, "erase_avg": 115}),
     "solidigm-smart-log-add.txt": (
-        "intel-ca",
-        {"nand": 62_000, "host": 31_000, "erase_min": 12, "erase_max": 31, "erase_avg": 20},
-    ),
-    "solidigm-smart-log-add.json": (
         "intel-ca",
         {"nand": 62_000, "host": 31_000, "erase_min": 12, "erase_max": 31, "erase_avg": 20},
     ),
@@ -81,7 +67,6 @@ WEAR_FROM_SOURCE: dict[str, tuple[str, dict[str, int]]] = {
     "ssstc-smart-log-add.txt": ("ssstc-ca", {"erase_min": 200, "erase_max": 260, "erase_avg": 231}),
     # "Flash GB erased": 0x13d52 = 81,234
     "seagate-vs-smart-add-log.txt": ("seagate-vs-ext-smart", {"erased": 81_234}),
-    "seagate-vs-smart-add-log.json": ("seagate-vs-ext-smart", {"erased": 81_234}),
     # User Data Erase Counts 0x0000005a0000008c: max (bits 0-31) 0x8c = 140, min 0x5a = 90
     "seagate-vs-smart-add-log-c0.txt": (
         "seagate-c0",
@@ -100,16 +85,8 @@ WEAR_FROM_SOURCE: dict[str, tuple[str, dict[str, int]]] = {
         "micron-ocp-c0",
         {"nand": 2_400_000_000_000, "erase_max": 140, "erase_min": 90, "spare_percent": 12},
     ),
-    "micron-vs-smart-add-log-c0.json": (
-        "micron-ocp-c0",
-        {"nand": 2_400_000_000_000, "erase_max": 140, "erase_min": 90, "spare_percent": 12},
-    ),
     # TLC 0x2003b4d8800 + SLC 0x2e90edd000 = 2.2e12 + 2e11
     "micron-vs-nand-stats-hyperscale.txt": (
-        "micron-hyperscale-c0",
-        {"nand": 2_400_000_000_000, "erase_min": 90, "erase_max": 140, "erase_avg": 115},
-    ),
-    "micron-vs-nand-stats-hyperscale.json": (
         "micron-hyperscale-c0",
         {"nand": 2_400_000_000_000, "erase_min": 90, "erase_max": 140, "erase_avg": 115},
     ),
@@ -118,15 +95,7 @@ WEAR_FROM_SOURCE: dict[str, tuple[str, dict[str, int]]] = {
         "micron-c6-telemetry",
         {"nand": 6_000_000, "host": 3_000_000},
     ),
-    "micron-vs-vendor-telemetry-log.json": (
-        "micron-c6-telemetry",
-        {"nand": 6_000_000, "host": 3_000_000},
-    ),
     "micron-vs-smart-ext-log-e1.txt": (
-        "micron-e1",
-        {"erase_avg": 115, "erase_min": 90, "erase_max": 140, "spare_blocks": 45},
-    ),
-    "micron-vs-smart-ext-log-e1.json": (
         "micron-e1",
         {"erase_avg": 115, "erase_min": 90, "erase_max": 140, "spare_blocks": 45},
     ),
@@ -165,11 +134,19 @@ WEAR_FROM_SOURCE: dict[str, tuple[str, dict[str, int]]] = {
         "fdp-stats",
         {"nand": 5_200_000_000_000, "host": 4_000_000_000_000, "erased": 5_100_000_000_000},
     ),
-    "fdp-stats.json": (
-        "fdp-stats",
-        {"nand": 5_200_000_000_000, "host": 4_000_000_000_000, "erased": 5_100_000_000_000},
-    ),
 }
+# the -o json outputs of these print the same figures as their text
+SAME_IN_JSON = (
+    "ocp-smart-add-log-v5.txt",
+    "solidigm-smart-log-add.txt",
+    "seagate-vs-smart-add-log.txt",
+    "micron-vs-smart-add-log-c0.txt",
+    "micron-vs-nand-stats-hyperscale.txt",
+    "micron-vs-vendor-telemetry-log.txt",
+    "micron-vs-smart-ext-log-e1.txt",
+    "fdp-stats.txt",
+)
+WEAR_FROM_SOURCE.update({n.replace(".txt", ".json"): WEAR_FROM_SOURCE[n] for n in SAME_IN_JSON})
 
 # real captures (tests/data/nvme-vendor, each with its .source.txt and licence)
 WEAR_REAL: dict[str, tuple[str, dict[str, int]]] = {
