@@ -76,6 +76,19 @@ class DriveMetrics:
     projected_remaining_seconds: float | None
     power_on_seconds: float | None
     capacity_bytes: float | None = None
+    media_erased_bytes: float | None = None
+    erase_count_average: float | None = None
+    erase_count_max: float | None = None
+    erase_count_min: float | None = None
+    free_blocks_percent: float | None = None
+
+
+def _log_counters(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The NVMe log's counters of a report by kind (the first of each kind)."""
+    found: dict[str, dict[str, Any]] = {}
+    for c in (report.get("nvme_log") or {}).get("counters", []):
+        found.setdefault(c["which"], c)
+    return found
 
 
 def _available_spare_smartctl(data: Any) -> float | None:
@@ -98,6 +111,11 @@ def metrics_from_report(
         )
     days = report["endurance"]["days_left"]
     hours = snap.get("power_on_hours")
+    log = _log_counters(report)
+
+    def count(which: str) -> float | None:
+        return float(log[which]["count"]) if which in log else None
+
     return DriveMetrics(
         device=device,
         source=snap["source"],
@@ -112,6 +130,11 @@ def metrics_from_report(
         projected_remaining_seconds=None if days is None else days * SECONDS_PER_DAY,
         power_on_seconds=None if hours is None else hours * 3600.0,
         capacity_bytes=snap.get("capacity_bytes") or None,
+        media_erased_bytes=log["erased"]["bytes"] if "erased" in log else None,
+        erase_count_average=count("erase_avg"),
+        erase_count_max=count("erase_max"),
+        erase_count_min=count("erase_min"),
+        free_blocks_percent=count("spare_percent"),
     )
 
 

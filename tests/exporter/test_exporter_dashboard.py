@@ -33,8 +33,12 @@ def recorded() -> set[str]:
 
 @pytest.fixture(scope="module")
 def rated_scrape(tmp_path_factory) -> tuple[str, str, str]:
-    """Every real sample (so every metric has a series) and two drives rated by flags."""
+    """Every real sample, and two written per nvme-cli's print code (no real capture holds
+    them: FDP statistics for media bytes erased, an OCP C0h log of version 5 for the average
+    erase count), so every metric has a series; and two drives rated by flags."""
     sources, _pair = real_sources(tmp_path_factory.mktemp("dashboard"))
+    from_source = ROOT / "tests" / "data" / "nvme-vendor-from-source"
+    sources += [str(from_source / "fdp-stats.txt"), str(from_source / "ocp-smart-add-log-v5.txt")]
     with_capacity = next(
         p for p in SMART_FILES if json.loads(p.read_text()).get("user_capacity", {}).get("bytes")
     )

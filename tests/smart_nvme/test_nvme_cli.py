@@ -92,6 +92,9 @@ def test_nvme_cli_options_exist(name, command):
     if f"Invalid sub-command '{words[0]}'" in text:
         version = _help([exe, "version"]).split("\n")[0]
         pytest.skip(f"the installed nvme-cli ({version}) has no {words[0]} plugin")
+    if len(words) > 1 and f"Invalid sub-command '{words[1]}' for plugin {words[0]}" in text:
+        version = _help([exe, "version"]).split("\n")[0]
+        pytest.skip(f"the installed nvme-cli ({version}) has no {words[0]} {words[1]} (newer)")
     assert f"Usage: nvme {' '.join(words)}" in re.sub(r"\x1b\[[0-9;]*m", "", text), text
     for opt in (w.split("=", 1)[0] for w in command if w.startswith("-")):
         assert re.search(rf"(?<![\w-]){re.escape(opt)}(?![\w-])", text), (opt, text)

@@ -11,6 +11,7 @@ from typing import Any
 from overprov.options import add_json_option, text_stream
 from overprov.outputs import check_json_output, document, write_json
 from overprov.smart.device import snapshot_from_target
+from overprov.smart.fdp import add_fdp_events_options
 from overprov.smart.nvme_logs import add_nvme_log_source_option
 from overprov.smart.snapshot import SmartDataError, Snapshot, bytes_text
 from overprov.smart.tables import vendors
@@ -214,6 +215,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="with --nvme-log: the drive's standard SMART log saved at the same time",
     )
     add_nvme_log_source_option(p)
+    add_fdp_events_options(p)
     p.add_argument("--nvme", default="nvme", metavar="PATH", help="nvme-cli executable")
     p.add_argument(
         "--smartctl",

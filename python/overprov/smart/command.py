@@ -34,8 +34,16 @@ def run(args: argparse.Namespace) -> int:
         raise SmartDataError("--smart-log goes with --nvme-log FILE")
     if args.nvme_log is not None:
         return report_logs(
-            args.nvme_log, args.smart_log, None, args.json, source_id=args.nvme_log_source
+            args.nvme_log,
+            args.smart_log,
+            None,
+            args.json,
+            source_id=args.nvme_log_source,
+            fdp_events=args.fdp_events,
+            lba_size=args.lba_size,
         )
+    if args.fdp_events is not None or args.lba_size is not None:
+        raise SmartDataError("--fdp-events and --lba-size go with --nvme-log FILE")
     if args.all:
         return run_all(args)
     if len(targets) == 1 and is_device_path(targets[0]):

@@ -8,6 +8,12 @@ from pathlib import Path
 
 from overprov.options import add_json_option
 from overprov.outputs import check_json_output, document, write_json
+from overprov.smart.fdp import (
+    add_fdp_events_options,
+    format_handle_estimates,
+    handle_estimates,
+    parse_fdp_events,
+)
 from overprov.smart.nvme_logs import (
     NvmeLogError,
     add_nvme_log_source_option,
@@ -21,6 +27,7 @@ from overprov.smart.nvme_waf import (
     read_device_logs,
     read_log_text,
 )
+from overprov.units import parse_size
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -53,6 +60,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="saved 'nvme smart-log -o json' (or text, or smartctl -j) of the same drive",
     )
     add_nvme_log_source_option(p)
+    add_fdp_events_options(p)
     add_json_option(p, "the report")
     p.add_argument("--nvme", default="nvme", metavar="PATH", help="nvme-cli executable")
     p.set_defaults(func=run)
@@ -60,7 +68,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     return report_logs(
-        args.nvme_log, args.smart_log, args.device, args.json, args.nvme, args.nvme_log_source
+        args.nvme_log,
+        args.smart_log,
+        args.device,
+        args.json,
+        args.nvme,
+        args.nvme_log_source,
+        args.fdp_events,
+        args.lba_size,
     )
 
 
@@ -71,10 +86,17 @@ def report_logs(
     json_to: str | None,
     nvme: str = "nvme",
     source_id: str | None = None,
+    fdp_events: Path | None = None,
+    lba_size: str | None = None,
 ) -> int:
     """Print (and with ``json_to`` write, "-": stdout) the WAF report of saved NVMe logs or of
     a controller read now: ``overprov smart --nvme-log`` and ``overprov smart-nvme``."""
     check_json_output(json_to)
+    if fdp_events is None and lba_size is not None:
+        raise NvmeLogError("--lba-size goes with --fdp-events FILE")
+    if fdp_events is not None and nvme_log is None:
+        raise NvmeLogError("--fdp-events goes with --nvme-log FILE (the FDP statistics)")
+    lba_bytes = None if lba_size is None else parse_size(lba_size, "--lba-size")
     if device is not None:
         if smart_log is not None:
             raise NvmeLogError("--smart-log is for saved files; --device reads the SMART log now")
@@ -86,8 +108,18 @@ def report_logs(
         smart = None
         if smart_log is not None:
             smart = parse_smart_log(read_log_text(smart_log), str(smart_log))
+    fdp = None
+    if fdp_events is not None:
+        events = parse_fdp_events(read_log_text(fdp_events), str(fdp_events))
+        fdp = handle_estimates(events, reading, lba_bytes)
+        fdp["file"] = str(fdp_events)
     out = sys.stderr if json_to == "-" else sys.stdout
     print(format_nvme_report(reading, smart), file=out)
+    if fdp is not None:
+        print(format_handle_estimates(fdp), file=out)
     if json_to is not None:
-        write_json(document("smart-nvme", nvme_report(reading, smart)), json_to)
+        doc = nvme_report(reading, smart)
+        if fdp is not None:
+            doc["fdp_handles"] = fdp
+        write_json(document("smart-nvme", doc), json_to)
     return 0

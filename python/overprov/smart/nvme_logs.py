@@ -5,7 +5,9 @@ another log: the OCP datacenter log C0h, the standard Endurance Group Informatio
 Intel/Solidigm CAh log, or a vendor log. Which logs exist, the field each one prints, its unit
 and where that is documented are data: ``data/nvme_log_sources.toml``. This module reads an
 output of one of those commands (``-o json`` where the plugin has it, its text otherwise) and
-returns the raw counts with their units and the arithmetic to bytes.
+returns the raw counts with their units and the arithmetic to bytes; the same logs' erase counts
+(least, average, most P/E cycles) and spare (free-block percentage, spare blocks) are read the
+same way, as counts.
 
 Library code: raises ``NvmeLogError`` (an ``OverprovError``) naming the file and the field.
 """
@@ -35,9 +37,26 @@ TEXT_UNIT_BYTES: dict[str, int] = {
 }
 
 
-#: What a counter counts: NAND (media) writes, host writes, and the Endurance Group log's total
-#: and unallocated capacity (capacity given to no namespace: OP headroom at namespace level).
-COUNTER_KINDS = ("nand", "host", "capacity_total", "capacity_unallocated")
+#: What a counter counts, in words. Byte counters: NAND (media) writes, host writes, media
+#: bytes erased, and the Endurance Group log's total and unallocated capacity (capacity given to
+#: no namespace: OP headroom at namespace level). Counts: the least, most and mean program/erase
+#: cycles of the user-data blocks; spare as a percentage (free or spare blocks left) and as a
+#: number of spare (reserve) blocks.
+KIND_WORDS: dict[str, str] = {
+    "nand": "NAND writes",
+    "host": "host writes",
+    "erased": "media erased",
+    "capacity_total": "endurance group capacity",
+    "capacity_unallocated": "unallocated capacity",
+    "erase_min": "least P/E cycles of a block",
+    "erase_max": "most P/E cycles of a block",
+    "erase_avg": "average P/E cycles",
+    "spare_percent": "spare or free blocks left (percent)",
+    "spare_blocks": "spare (reserve) blocks",
+}
+COUNTER_KINDS = tuple(KIND_WORDS)
+#: counters of a size in bytes (the others are counts: cycles, blocks, a percentage)
+BYTE_KINDS = ("nand", "host", "erased", "capacity_total", "capacity_unallocated")
 
 
 class NvmeLogError(OverprovError, ValueError):
@@ -60,6 +79,9 @@ class CounterSpec:
     sum_lines: bool = False
     # JSON printed as a list of {name, value} objects: (name key, value key)
     json_named: tuple[str, ...] = ()
+    # (shift, width): the counter is bits shift..shift+width-1 of the printed number (one
+    # 64-bit value that packs several counts, e.g. the least and most erase counts)
+    bits: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -115,15 +137,18 @@ class LogReading:
 
 
 VALUE = r"(?P<value>0[xX][0-9a-fA-F]+|[\d,]+)"
+# digits in groups of three apart by one locale's separator (nvme-cli's l10n strings)
+THOUSANDS = re.compile(r"^\d{1,3}(?:([,'. \u00a0\u202f])\d{3})(?:\1\d{3})*$")
 
 
 def label_regex(label: str) -> str:
     """A text line holding ``label`` and a number, read tolerantly: any case, words apart by
     spaces, underscores or nothing, parentheses optional, then ":", "=", "-" or spaces before
-    the value (decimal, with thousands separators or not, or 0x hexadecimal)."""
+    the value (decimal, with thousands separators or not, or 0x hexadecimal; a percentage's
+    "%" after it)."""
     words = re.findall(r"[A-Za-z0-9]+", label)
     body = r"[\s_()]*".join(re.escape(w) for w in words)
-    return rf"(?im)^[ \t]*\(?{body}\)?[ \t]*[:=-]?[ \t]*{VALUE}[ \t]*$"
+    return rf"(?im)^[ \t]*\(?{body}\)?[ \t]*[:=-]?[ \t]*{VALUE}[ \t]*%?[ \t]*$"
 
 
 def _text_regex(counter: dict[str, Any]) -> re.Pattern[str]:
@@ -139,9 +164,11 @@ def load_sources() -> tuple[LogSource, ...]:
     text = resources.files("overprov").joinpath(SOURCES_FILE).read_text(encoding="utf-8")
     data = tomllib.loads(text)
     logs = []
+    sets = {cs["id"]: cs["counter"] for cs in data.get("counter_set", [])}
     for i, log in enumerate(data.get("log", [])):
         where = f"{SOURCES_FILE} log #{i + 1} ({log.get('id', '?')})"
         try:
+            rows = log["counter"] + [c for name in log.get("counter_sets", []) for c in sets[name]]
             counters = tuple(
                 CounterSpec(
                     which=c["which"],
@@ -153,8 +180,9 @@ def load_sources() -> tuple[LogSource, ...]:
                     note=c.get("note", ""),
                     sum_lines=c.get("sum_lines", False),
                     json_named=tuple(c.get("json_named", ())),
+                    bits=tuple(c.get("bits", ())),
                 )
-                for c in log["counter"]
+                for c in rows
             )
             logs.append(
                 LogSource(
@@ -190,9 +218,12 @@ def source_by_id(source_id: str) -> LogSource:
 
 
 def _int_text(text: str, file: str, where: str) -> int:
-    """A whole number as nvme-cli prints it: decimal with or without thousands separators, or
-    hexadecimal with 0x (128-bit counters as 32 hex digits)."""
-    text = text.replace(",", "").strip()
+    """A whole number as nvme-cli prints it: decimal with or without thousands separators (the
+    locale's: comma, apostrophe, period, space), or hexadecimal with 0x (128-bit counters as 32
+    hex digits)."""
+    text = text.strip()
+    if THOUSANDS.match(text):
+        text = re.sub(r"\D", "", text)
     try:
         return int(text, 16) if text[:2].lower() == "0x" else int(text)
     except ValueError:
@@ -203,6 +234,13 @@ def _json_int(value: Any, file: str, where: str) -> int:
     # nvme-cli prints 128-bit counters as JSON numbers or, in newer versions, as strings.
     if isinstance(value, bool):
         raise NvmeLogError(f"{file}: {where}: expected a number, got {value!r}")
+    if isinstance(value, int) and value < 0:
+        # several plugins print 48- and 64-bit counts through json_object_add_value_int, a
+        # 32-bit int in json-c: a count of 2^31 or more comes out wrapped
+        raise NvmeLogError(
+            f"{file}: {where}: negative count {value}: the plugin printed a count too large "
+            "for its 32-bit JSON int; read its text output instead"
+        )
     if isinstance(value, int):
         return value
     if isinstance(value, str):
@@ -214,6 +252,8 @@ def _to_bytes(
     spec: CounterSpec, count: int | float, raw: str, unit_text: str | None
 ) -> tuple[int | None, str, str]:
     """(bytes, unit, arithmetic) for a count in the counter's unit."""
+    if spec.which not in BYTE_KINDS:  # a count of cycles, blocks or a percentage
+        return None, spec.unit, raw
     if spec.unit_bytes is not None:
         total = int(count) * spec.unit_bytes
         if spec.unit_bytes == 1:
@@ -227,6 +267,10 @@ def _to_bytes(
 
 
 def _reading(spec: CounterSpec, raw: str, count: int | float, unit_text: str | None, where: str):
+    if spec.bits:
+        shift, width = spec.bits
+        count = (int(count) >> shift) & ((1 << width) - 1)
+        raw = f"{count:,} (bits {shift}-{shift + width - 1} of {raw})"
     total, unit, arithmetic = _to_bytes(spec, count, raw, unit_text)
     return CounterReading(
         which=spec.which,
@@ -268,17 +312,48 @@ def _from_json_named(spec: CounterSpec, data: Any, file: str) -> CounterReading 
     return None
 
 
+def _walk(node: Any, path: tuple[str, ...], keys: tuple[str, ...]):
+    """The nodes at ``path`` under ``node``, with the keys that reach them; "*" in a path is
+    any key of an object or any item of a list (a log printed under a title, in an array)."""
+    if not path:
+        yield node, keys
+        return
+    head, rest = path[0], path[1:]
+    if head == "*":
+        items = (
+            node.items()
+            if isinstance(node, dict)
+            else enumerate(node)
+            if isinstance(node, list)
+            else ()
+        )
+        for k, child in items:
+            yield from _walk(child, rest, (*keys, str(k)))
+    elif isinstance(node, dict) and head in node:
+        yield from _walk(node[head], rest, (*keys, head))
+
+
+def _json_where(keys: tuple[str, ...]) -> str:
+    return ".".join(f'"{k}"' if " " in k else k for k in keys)
+
+
 def _from_json(spec: CounterSpec, data: Any, file: str) -> CounterReading | None:
     if spec.json_named:
         return _from_json_named(spec, data, file)
+    if spec.sum_lines:  # one JSON value per part (TLC, SLC): the first of each path, added up
+        found = [next(_walk(data, path, ()), None) for path in spec.json_paths]
+        parts = [
+            (_json_int(node, file, _json_where(keys)), _json_where(keys))
+            for node, keys in (f for f in found if f is not None)
+        ]
+        if not parts:
+            return None
+        raw = " + ".join(f"{v:,}" for v, _ in parts)
+        where = ", ".join(w for _, w in parts) + (" (summed)" if len(parts) > 1 else "")
+        return _reading(spec, raw, sum(v for v, _ in parts), None, where)
     for path in spec.json_paths:
-        node = data
-        for key in path:
-            if not isinstance(node, dict) or key not in node:
-                break
-            node = node[key]
-        else:
-            where = ".".join(f'"{k}"' if " " in k else k for k in path)
+        for node, keys in _walk(data, path, ()):
+            where = _json_where(keys)
             if isinstance(node, dict) and {"hi", "lo"} <= node.keys():
                 hi = _json_int(node["hi"], file, where + ".hi")
                 lo = _json_int(node["lo"], file, where + ".lo")
@@ -339,8 +414,14 @@ def _summed_lines(spec: CounterSpec, text: str, file: str) -> CounterReading | N
     return _reading(spec, raw if len(values) > 1 else f"{count:,}", count, unit_text, where)
 
 
+def key_counter(source: LogSource) -> CounterSpec:
+    """The counter that identifies ``source`` in an output: its NAND-write counter, or for a
+    log without one (wear and spare counters only) its first counter."""
+    return next((c for c in source.counters if c.which == "nand"), source.counters[0])
+
+
 def _unit_key(source: LogSource) -> tuple[tuple[str, str, int | None], ...]:
-    return tuple((c.which, c.unit, c.unit_bytes) for c in source.counters)
+    return tuple((c.which, c.unit, c.unit_bytes) for c in source.counters if c.which in BYTE_KINDS)
 
 
 def _without_bytes(reading: LogReading, why: str) -> LogReading:
@@ -358,6 +439,8 @@ def _without_bytes(reading: LogReading, why: str) -> LogReading:
             where=c.where,
             note=c.note,
         )
+        if c.which in BYTE_KINDS
+        else c
         for c in reading.counters
     )
     return LogReading(reading.file, reading.source, reading.format, counters, reading.candidates)
@@ -370,7 +453,9 @@ def parse_nvme_log(text: str, file: str = "<text>", source_id: str | None = None
     (the Intel-layout "nand_bytes_written" of several vendors): when the logs that match
     disagree on a unit, the counts are read but no byte count is given, and the reading names
     the candidates (``candidates``); ``source_id`` (``--nvme-log-source``) says which log it
-    is. Raises NvmeLogError if no known log's NAND counter is in it.
+    is. A log without a NAND-write counter (wear and spare counters only) is matched by its
+    first counter, and only when no log's NAND counter is in the output. Raises NvmeLogError
+    if no known log's counter is in it.
     """
     data: Any = None
     stripped = text.lstrip()
@@ -389,27 +474,28 @@ def parse_nvme_log(text: str, file: str = "<text>", source_id: str | None = None
         return _from_text(spec, text, file) if data is None else _from_json(spec, data, file)
 
     sources = load_sources() if source_id is None else (source_by_id(source_id),)
-    found: list[LogReading] = []
+    with_nand: list[LogReading] = []
+    without_nand: list[LogReading] = []
     for source in sources:
-        nand_spec = next(c for c in source.counters if c.which == "nand")
-        first = read(nand_spec)
+        key = key_counter(source)
+        first = read(key)
         if first is None:
             continue
-        others = (read(c) for c in source.counters if c is not nand_spec)
-        found.append(LogReading(file, source, fmt, (first, *(r for r in others if r is not None))))
+        others = (read(c) for c in source.counters if c is not key)
+        found_here = LogReading(file, source, fmt, (first, *(r for r in others if r is not None)))
+        (with_nand if key.which == "nand" else without_nand).append(found_here)
+    # a log that counts NAND writes is preferred to one that has only wear or spare counters
+    found = with_nand or without_nand
     if not found:
         if source_id is not None:
             raise NvmeLogError(
-                f"{file}: not the {source_id} log: its NAND counter "
-                f"({', '.join(c.field for c in sources[0].counters if c.which == 'nand')}) "
-                f"is not in this {fmt}"
+                f"{file}: not the {source_id} log: its counter "
+                f"{key_counter(sources[0]).field!r} is not in this {fmt}"
             )
-        fields = "; ".join(
-            f"{s.id}: {', '.join(c.field for c in s.counters if c.which == 'nand')}"
-            for s in load_sources()
-        )
+        fields = "; ".join(f"{s.id}: {key_counter(s).field}" for s in load_sources())
         raise NvmeLogError(
-            f"{file}: no NAND-write counter of a known NVMe log in this {fmt} (looked for {fields})"
+            f"{file}: no NAND-write counter of a known NVMe log in this {fmt}, nor a wear or "
+            f"spare counter of one (looked for {fields})"
         )
     best = found[0]
     ids = tuple(r.source.id for r in found)

@@ -21,6 +21,7 @@ from overprov.errors import ToolError
 from overprov.smart.cli import format_lifetime, report_to_dict
 from overprov.smart.device import ToolRun
 from overprov.smart.nvme_logs import (
+    KIND_WORDS,
     LogReading,
     NvmeLogError,
     load_sources,
@@ -79,18 +80,44 @@ def headroom_notes(reading: LogReading) -> list[str]:
     ]
 
 
+def wear_notes(reading: LogReading) -> list[str]:
+    """The log's erase counts and spare, said in words; the spread of erase counts between the
+    least and most worn block."""
+    found = {k: reading.counter(k) for k in ("erase_min", "erase_avg", "erase_max")}
+    notes = []
+    parts = [f"{k[6:]} {c.count:,} ('{c.field}')" for k, c in found.items() if c is not None]
+    if parts:
+        notes.append("P/E cycles of the user-data blocks: " + ", ".join(parts))
+    lo, hi = found["erase_min"], found["erase_max"]
+    if lo is not None and hi is not None and hi.count < lo.count:
+        notes.append(
+            f"the most-erased block's count ({hi.count:,}) is below the least-erased one's "
+            f"({lo.count:,}): the two fields are read as printed, but one of them is not what "
+            "its label says"
+        )
+    for which in ("spare_percent", "spare_blocks"):
+        c = reading.counter(which)
+        if c is not None:
+            notes.append(f"{KIND_WORDS[which]}: {c.count:,} ('{c.field}', {c.unit})")
+    return notes
+
+
 def nvme_snapshot(reading: LogReading, smart: NvmeSmartLog | None) -> Snapshot:
     """A ``smart.Snapshot`` of an NVMe drive whose NAND writes come from ``reading``."""
     nand = reading.counter("nand")
-    assert nand is not None  # parse_nvme_log only returns logs whose NAND counter it found
-    notes: list[str] = []
+    notes: list[str] = wear_notes(reading)
     host = _host_from_log(reading)
     if host is None and smart is not None:
         host = smart.host_writes
     waf_counters = None
     log_host = reading.counter("host")
     same_unit = all(source_by_id(c).same_unit for c in reading.candidates or (reading.source.id,))
-    if nand.bytes is None and same_unit and log_host is not None:
+    if nand is None:
+        notes.append(
+            f"{reading.source.name} has no NAND-write counter: no WAF from it (its wear and "
+            "spare counters are shown)"
+        )
+    elif nand.bytes is None and same_unit and log_host is not None:
         # the log counts both in one unit whose size is not stated: their ratio is the WAF
         waf_counters = WafCounters(
             vendor=reading.source.name,
@@ -159,6 +186,7 @@ def nvme_snapshot(reading: LogReading, smart: NvmeSmartLog | None) -> Snapshot:
         )
     notes += headroom_notes(reading)
     sources = [reading.file] + ([smart.file] if smart is not None else [])
+    avg = reading.counter("erase_avg")
     return Snapshot(
         source=" + ".join(sources),
         model=smart.model if smart else None,
@@ -177,8 +205,8 @@ def nvme_snapshot(reading: LogReading, smart: NvmeSmartLog | None) -> Snapshot:
             if smart and smart.percentage_used is not None
             else None
         ),
-        avg_erase_count=None,
-        avg_erase_count_source=None,
+        avg_erase_count=None if avg is None else int(avg.count),
+        avg_erase_count_source=None if avg is None else f"{reading.source.id}: {avg.field}",
         notes=tuple(notes),
     )
 
@@ -234,12 +262,7 @@ def format_nvme_report(reading: LogReading, smart: NvmeSmartLog | None) -> str:
     command = " ".join(s.command).replace("{device}", "DEVICE")
     lines = [f"NVMe log: {s.name} (log {s.log_id}, `{command}`, {reading.format})"]
     for c in reading.counters:
-        what = {
-            "nand": "NAND writes",
-            "host": "host writes",
-            "capacity_total": "endurance group capacity",
-            "capacity_unallocated": "unallocated capacity",
-        }[c.which]
+        what = KIND_WORDS[c.which]
         lines.append(f"  {what}: {c.field} = {c.arithmetic} [{c.where}; unit {c.unit}]")
     lines.append(f"  source of units: {s.citation}")
     if smart is not None and smart.available_spare_percent is not None:
@@ -263,7 +286,9 @@ def read_device_logs(
     """Read the SMART log and the first NAND-write log ``device`` answers, through nvme-cli.
 
     Tries the logs of the sources table in order; a drive that lacks a log fails that command,
-    and the next is tried. Raises ToolError when nvme-cli is missing or no log answers.
+    and the next is tried. A log with erase counts but no NAND counter is returned only when
+    no log that counts NAND writes answers. Raises ToolError when nvme-cli is missing or no
+    log answers.
     ``run`` runs nvme-cli instead of ``blockdev.run_tool`` (the exporter's bounded runner).
     """
     exe = find_tool(nvme)
@@ -274,6 +299,7 @@ def read_device_logs(
         raise ToolError(f"nvme smart-log {device} failed: is it an NVMe controller? (root?)")
     smart = parse_smart_log(smart_text, f"{device} smart-log")
     tried = []
+    wear_only: LogReading | None = None
     for source in load_sources():
         argv = source.argv(device, exe)
         tried.append(" ".join(source.command[1:3]))
@@ -283,7 +309,13 @@ def read_device_logs(
         try:
             # the command run names the log: no doubt about the plugin, or its units
             name = f"{device} {' '.join(source.command[1:3])}"
-            return parse_nvme_log(text, name, source.id), smart
+            reading = parse_nvme_log(text, name, source.id)
         except NvmeLogError:
             continue
+        if reading.counter("nand") is not None:
+            return reading, smart
+        # a log of erase counts only: kept in case no log that counts NAND writes answers
+        wear_only = wear_only or reading
+    if wear_only is not None:
+        return wear_only, smart
     raise ToolError(f"{device}: no NAND-write log answered (tried: {', '.join(tried)})")
