@@ -177,6 +177,9 @@ class SegmentRunner:
         self.m.counters = self.counters_ok
         self.run_index = max(0, len(measurement.runs) - 1)
         self._n = 0
+        self._overrun_s = 0.0
+        """How far the last timed round ran past its seconds (its queue draining): the next
+        one may too, so an I/O-time budget keeps room for it."""
 
     def save(self) -> None:
         if self.journal is not None:
@@ -202,7 +205,7 @@ class SegmentRunner:
         if budget.drive_writes is not None and self.m.drive_writes + dw > budget.drive_writes:
             return False
         return budget.io_seconds is None or (
-            self.m.io_seconds + seconds * ROUND_MARGIN <= budget.io_seconds
+            self.m.io_seconds + seconds * ROUND_MARGIN + self._overrun_s <= budget.io_seconds
         )
 
     def run(self, spec: RoundSpec, extra_op_percent: float) -> Round:
@@ -221,6 +224,8 @@ class SegmentRunner:
             nand_bytes=counters["nand_bytes"] if counters else None,
             run=self.run_index,
         )
+        if spec.seconds is not None:
+            self._overrun_s = max(0.0, c.duration_s - spec.seconds)
         self.m.rounds.append(r)
         self.m.bytes_written += c.bytes_written
         self.m.io_seconds += c.duration_s
