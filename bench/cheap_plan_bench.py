@@ -24,6 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from calibrate_bench import seeds_arg  # bench/ is on the path when run as a script
 from overprov.calibrate import predict as predmod
 from overprov.calibrate import validation
 from overprov.calibrate.measure import measure, write_counters
@@ -34,14 +35,6 @@ from overprov.units import parse_size_bytes
 ROOT = Path(__file__).resolve().parent.parent
 LEVELS = validation.TRUTH_LEVELS
 PLANS = {"graded": "2dw", "random": "6dw"}
-
-
-def seeds_arg(text: str) -> list[int]:
-    out: list[int] = []
-    for part in filter(None, text.split(",")):
-        a, _, b = part.partition("-")
-        out.extend(range(int(a), int(b or a) + 1))
-    return out
 
 
 def calibrate(spec: str, precondition: str, folder: Path) -> dict:

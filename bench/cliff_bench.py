@@ -30,20 +30,13 @@ import statistics
 import sys
 from pathlib import Path
 
+from calibrate_bench import seeds_arg  # bench/ is on the path when run as a script
 from overprov import presets
 from overprov.calibrate import cliff, validation
 from overprov.units import parse_size_bytes
 
 ROOT = Path(__file__).resolve().parent.parent
 MIX = {"qd": 8, "read_percent": 70}
-
-
-def seeds_arg(text: str) -> list[int]:
-    out: list[int] = []
-    for part in filter(None, text.split(",")):
-        a, _, b = part.partition("-")
-        out.extend(range(int(a), int(b or a) + 1))
-    return out
 
 
 def _seconds(drive: dict, scale: float, qd: int, read_percent: int, precondition: str) -> float:

@@ -36,8 +36,7 @@ def test_killed_mid_measurement_and_resumed_repeats_no_finished_segment(tmp_path
     env = {**os.environ, "PYTHONPATH": str(PACKAGE)}
     cmd = [sys.executable, "-c", "import sys; from overprov.cli import main; sys.exit(main())"]
     proc = subprocess.Popen(
-        # a resumed simulated drive is filled again (its state is not kept): room for it
-        [*cmd, "calibrate", SIM, "--out", str(out), "--extra-op", "0,40", "--budget", "3.5dw"],
+        [*cmd, "calibrate", SIM, "--out", str(out), "--extra-op", "0,40"],
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -169,8 +168,7 @@ def test_ctrl_c_keeps_the_measurement_and_says_how_to_resume(tmp_path):
     out = tmp_path / "cal"
     cmd = [sys.executable, "-c", "import sys; from overprov.cli import main; sys.exit(main())"]
     proc = subprocess.Popen(
-        # a resumed simulated drive is filled again (its state is not kept): room for it
-        [*cmd, "calibrate", SIM, "--out", str(out), "--extra-op", "0,40", "--budget", "3.5dw"],
+        [*cmd, "calibrate", SIM, "--out", str(out), "--extra-op", "0,40"],
         env={**os.environ, "PYTHONPATH": str(PACKAGE)},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,

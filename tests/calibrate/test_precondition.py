@@ -8,7 +8,7 @@ import math
 import pytest
 from overprov.calibrate import measurement_file
 from overprov.calibrate.measure import measure
-from overprov.calibrate.plan import Budget, MeasurementPlan, design, parse_budget
+from overprov.calibrate.plan import MeasurementPlan, design, parse_budget
 from overprov.calibrate.precondition import (
     ASSUMED_NATIVE_OP_PERCENT,
     free_share,
@@ -37,17 +37,19 @@ def test_graded_rounds_write_the_free_space_with_ages_spread_evenly():
         graded_rounds(0.0, 0.1, rounds=0)
 
 
-def test_the_default_plan_fits_two_drive_writes_and_the_random_plan_does_not():
-    plan = design([0, 5, 10, 20, 30, 40], parse_budget(None))
+def test_a_two_drive_write_budget_chooses_the_graded_plan():
+    plan = design([0, 5, 10, 20, 30, 40], parse_budget("2dw"))
     assert plan.precondition == "graded" and plan.budget.drive_writes == 2.0
     assert plan.minimum_drive_writes() <= 1.95
     assert plan.planned_drive_writes() <= 2.0 + 1e-9
     assert [s.precondition_drive_writes for s in plan.segments] == [0.0737, 0.4]
-    old = design([0, 5, 10, 20, 30, 40], Budget(drive_writes=6.0), precondition="random")
-    assert old.minimum_drive_writes() > 3.0
+    # the default budget keeps the random plan, whose minimum is over 3 drive writes
+    old = design([0, 5, 10, 20, 30, 40], parse_budget(None))
+    assert old.precondition == "random" and old.minimum_drive_writes() > 3.0
     assert all(s.precondition_drive_writes == 0 for s in old.segments)
+    assert design([0, 40], parse_budget("2h")).precondition == "random"
     with pytest.raises(ConfigError, match="precondition"):
-        design([0, 40], parse_budget(None), precondition="sprandom")
+        design([0, 40], parse_budget("2dw"), precondition="sprandom")
 
 
 def _doc(plan: MeasurementPlan) -> dict:
@@ -56,7 +58,8 @@ def _doc(plan: MeasurementPlan) -> dict:
 
 
 def test_a_stored_plan_is_checked_and_an_old_one_reads_as_the_random_plan():
-    plan = design([0, 40], parse_budget(None))
+    plan = design([0, 40], parse_budget("2dw"))
+    assert plan.precondition == "graded"
     got = measurement_file.plan_of(measurement_file.check(_doc(plan), "m.json"))
     assert got == plan
     bad = _doc(plan)

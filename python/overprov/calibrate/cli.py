@@ -280,9 +280,8 @@ def measure_target(
                 f"{plan.budget.text()})"
             )
         else:
-            counters = write_counters(target) is not None
-            budget = planmod.parse_budget(args.budget, write_counters=counters)
-            plan = planmod.design(levels, budget, write_counters=counters)
+            budget = planmod.parse_budget(args.budget)
+            plan = planmod.design(levels, budget, write_counters=write_counters(target) is not None)
             measured = ", ".join(f"{s.extra_op_percent:g}%" for s in plan.segments)
             stderr_progress(
                 f"calibrate {spec}: FOB, one sequential fill, random writes at {measured} "

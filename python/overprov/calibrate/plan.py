@@ -11,11 +11,12 @@ The plan measures what the fit (``fit.py``) needs and nothing more, on one drive
    the controller's per-command cost; a middle level is added when the drive reports no NAND
    write counters (then WAF is not measured and a third IOPS figure is needed).
 
-Each level starts with *graded* preconditioning (``precondition.py``, the plan's default): prefix
-rounds that write the free physical space once with the steady state's spread of block ages, so
-the level needs only a short settling stretch before its window (``precondition = "graded"``,
-about 1.9 drive writes in all). ``precondition = "random"`` is the earlier plan: plain random
-writes until the swing after a fill or discard has passed (about 3.4 drive writes).
+``precondition = "random"`` (the default, about 3.4 drive writes): each level runs plain random
+writes until the swing after a fill or discard has passed. ``precondition = "graded"`` (chosen
+by :func:`design` when a drive-write budget cannot hold the random plan, e.g. ``2dw``): each
+level starts with prefix rounds that write the free physical space once with the steady
+state's spread of block ages (``precondition.py``) and needs only a short settling stretch
+before its window: about 1.95 drive writes in all, at some cost in accuracy (docs/calibrate.md).
 
 Segments are sized in *drive writes* of the tested capacity, so the plan holds at any scale.
 A budget caps either drive writes (``2dw``) or device I/O time (``2h``, the time the target
@@ -35,10 +36,8 @@ from overprov.calibrate.precondition import (
 )
 from overprov.errors import ConfigError
 
-#: Default budget: the graded plan's two settled levels (about 1.95 drive writes) and a little
-#: room; without write counters three levels are measured, about 2.15 drive writes.
-DEFAULT_BUDGET_DRIVE_WRITES = 2.0
-DEFAULT_BUDGET_NO_COUNTERS_DRIVE_WRITES = 2.5
+#: Default budget: enough for three settled levels on every drive of the validation family.
+DEFAULT_BUDGET_DRIVE_WRITES = 6.0
 #: Span writes of plain random writes a level needs after its graded rounds (measured on the
 #: presets and generated drives: bench/README.md, "Two drive writes").
 GRADED_SETTLE_SPAN_WRITES = 0.02
@@ -65,13 +64,10 @@ class Budget:
 _BUDGET_RE = re.compile(r"^\s*([0-9]*\.?[0-9]+)\s*(dw|h|m|min|s)\s*$", re.IGNORECASE)
 
 
-def parse_budget(text: str | None, *, write_counters: bool = True) -> Budget:
+def parse_budget(text: str | None) -> Budget:
     """``"2dw"`` (drive writes), ``"2h"``, ``"90m"``, ``"600s"`` (device I/O time); None: the
-    default of :data:`DEFAULT_BUDGET_DRIVE_WRITES` drive writes, or
-    :data:`DEFAULT_BUDGET_NO_COUNTERS_DRIVE_WRITES` for a target without write counters."""
+    default of :data:`DEFAULT_BUDGET_DRIVE_WRITES` drive writes."""
     if text is None:
-        if not write_counters:
-            return Budget(drive_writes=DEFAULT_BUDGET_NO_COUNTERS_DRIVE_WRITES)
         return Budget(drive_writes=DEFAULT_BUDGET_DRIVE_WRITES)
     m = _BUDGET_RE.match(text)
     if not m:
@@ -108,14 +104,14 @@ class MeasurementPlan:
     bs_bytes: int = 4096
     qd: int = 32
     fob_drive_writes: float = 0.02
-    round_drive_writes: float = 0.025
+    round_drive_writes: float = 0.04
     """Each settling round writes about this share of the capacity."""
     window_rounds: int = 8
     """A level is settled when its last ``window_rounds`` rounds agree (``settle_percent``)."""
     settle_percent: float = 3.0
     segments: list[Segment] = field(default_factory=list)
-    precondition: str = "graded"
-    """"graded" (``precondition.py``) or "random" (plain random writes only)."""
+    precondition: str = "random"
+    """"random" (plain random writes only) or "graded" (``precondition.py``)."""
     assumed_native_op_percent: float = ASSUMED_NATIVE_OP_PERCENT
     """Native OP assumed when sizing the first level's graded rounds."""
     graded_rounds: int = GRADED_ROUNDS
@@ -164,7 +160,7 @@ def segments_for(
     *,
     after_fill: bool = True,
     settle_span_writes: float | None = None,
-    precondition: str = "graded",
+    precondition: str = "random",
     assumed_native_op_percent: float = ASSUMED_NATIVE_OP_PERCENT,
 ) -> list[Segment]:
     """Segments for ``levels`` visited lowest first on one drive.
@@ -206,7 +202,7 @@ def design(
     *,
     levels: list[float] | None = None,
     write_counters: bool = True,
-    precondition: str = "graded",
+    precondition: str | None = None,
 ) -> MeasurementPlan:
     """The plan for predicting ``extra_op_percent`` within ``budget``.
 
@@ -214,6 +210,9 @@ def design(
     (``write_counters``: the target reports NAND and host writes) and IOPS give four figures
     for the fit's three unknowns; without counters their middle is measured too, so three IOPS
     figures remain for three unknowns. ``levels`` overrides the choice.
+
+    ``precondition``: "random" or "graded" (the module's docstring); None: "random" where a
+    drive-write budget holds its minimum, else "graded" (e.g. ``2dw``).
     """
     if not extra_op_percent:
         raise ConfigError("--extra-op: no levels given")
@@ -230,6 +229,12 @@ def design(
     for x in levels:
         if not 0 <= x < 100:
             raise ConfigError(f"measured level {x}: extra OP must be in [0, 100)")
+    if precondition is None:  # the random plan where the budget holds it, else the graded
+        random_min = MeasurementPlan(
+            budget=budget, segments=segments_for(levels)
+        ).minimum_drive_writes()
+        cap = budget.drive_writes
+        precondition = "graded" if cap is not None and random_min > cap else "random"
 
     def make(levels: list[float]) -> MeasurementPlan:
         segs = segments_for(levels, precondition=precondition)

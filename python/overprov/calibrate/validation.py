@@ -146,7 +146,7 @@ def compare(
     *,
     budget: str | None = None,
     levels: list[float] = TRUTH_LEVELS,
-    precondition: str = "graded",
+    precondition: str | None = None,
 ) -> Comparison:
     """Calibrate generated drive ``seed`` (simulated at ``physical_bytes`` of NAND) through
     the Target protocol, and compare its prediction with the drive's truth."""
