@@ -124,3 +124,10 @@ def test_a_window_of_every_round_of_a_level_still_has_its_waf(both_plans):
     the level's own counters (it used to need a round before the window, and gave no WAF)."""
     g = both_plans["graded"]
     assert all(lv.waf is not None and lv.waf >= 1.0 for lv in g.levels)
+
+
+def test_the_plan_says_it_preconditions():
+    assert "graded preconditioning then random writes at 0%, 40%" in (
+        design([0, 40], parse_budget("2dw")).text()
+    )
+    assert "graded" not in design([0, 40], parse_budget(None)).text()

@@ -128,6 +128,14 @@ class MeasurementPlan:
         d.setdefault("precondition", "random")  # recorded before graded preconditioning
         return cls(**d)
 
+    def text(self) -> str:
+        """What it measures, in one phrase for the line printed before the first write."""
+        measured = ", ".join(f"{s.extra_op_percent:g}%" for s in self.segments)
+        graded = "graded preconditioning then " if self.precondition == "graded" else ""
+        return (
+            f"FOB, one sequential fill, {graded}random writes at {measured} extra OP until settled"
+        )
+
     def minimum_drive_writes(
         self, *, round_drive_writes: float | None = None, with_fob: bool = True
     ) -> float:
