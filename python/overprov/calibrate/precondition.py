@@ -23,8 +23,13 @@ chosen to equal the space that is neither valid data nor already invalid — the
 capacity left after the span (the first level, on a filled drive: ``P − S``) or the space a
 discard handed back (a later level: the share the tail held) — so the drive is full when they
 end, as it is in steady state. ``P`` is not known before the fit: the plan assumes the native
-OP most client drives ship with (GiB of NAND sold as GB, 7.37%); where the drive has more spare,
-the settling rule that follows takes the rest.
+OP most client drives ship with (GiB of NAND sold as GB, 7.37%); where the write counters show
+no garbage collection by the end of the rounds (more spare), ``measure.py`` repeats the pass
+while the budget allows, and the settling rule that follows takes the rest.
+
+``plan.design`` uses these rounds when a drive-write budget cannot hold the plan of plain random
+writes (e.g. ``--budget 2dw``); docs/calibrate.md, "Two drive writes", has what it costs in
+accuracy.
 """
 
 from __future__ import annotations
