@@ -161,9 +161,8 @@ def compare(
     spec = f"sim:{path}@{scale_for(d, physical_bytes)}"
     t0 = time.monotonic()
     with SimTarget(spec) as t:
-        counters = write_counters(t) is not None
         plan = design(
-            levels, parse_budget(budget, write_counters=counters), write_counters=counters,
+            levels, parse_budget(budget), write_counters=write_counters(t) is not None,
             precondition=precondition,
         )  # fmt: skip
         m = measure(t, plan)
