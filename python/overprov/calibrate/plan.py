@@ -32,14 +32,15 @@ from typing import Any
 from overprov.calibrate.precondition import (
     ASSUMED_NATIVE_OP_PERCENT,
     GRADED_ROUNDS,
-    graded_drive_writes,
+    free_share,
 )
 from overprov.errors import ConfigError
 
 #: Default budget: enough for three settled levels on every drive of the validation family.
 DEFAULT_BUDGET_DRIVE_WRITES = 6.0
-#: Span writes of plain random writes a level needs after its graded rounds (measured on the
-#: presets and generated drives: bench/README.md, "Two drive writes").
+#: Span writes of plain random writes before a graded level's window may count: chosen so two
+#: levels fit in 2 drive writes; what that costs is measured in bench/README.md ("Two drive
+#: writes").
 GRADED_SETTLE_SPAN_WRITES = 0.02
 PRECONDITIONS = ("graded", "random")
 
@@ -194,7 +195,7 @@ def segments_for(
     for i, x in enumerate(sorted(levels)):
         settle = settle_span_writes * (1 - x / 100.0)
         if graded:
-            pre = graded_drive_writes(x, prev if i else None, assumed_native_op_percent)
+            pre = free_share(x, prev if i else None, assumed_native_op_percent)
             segs.append(Segment(x, round(settle, 3), round(settle + 1.0, 3), round(pre, 4)))
         else:
             freed = freed_drive_writes(prev, x) if (i or after_fill) else 0.0

@@ -86,12 +86,3 @@ def graded_rounds(
         frac = (rounds - k) / rounds
         out.append(GradedRound(frac, hazard / rounds * frac * span))
     return out
-
-
-def graded_drive_writes(
-    extra_op_percent: float,
-    prev_extra_op_percent: float | None,
-    assumed_native_op_percent: float = ASSUMED_NATIVE_OP_PERCENT,
-) -> float:
-    """What a level's graded rounds write (drive writes of C)."""
-    return free_share(extra_op_percent, prev_extra_op_percent, assumed_native_op_percent)
