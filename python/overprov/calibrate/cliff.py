@@ -6,9 +6,9 @@ programs TLC directly and folds the cache (slow): a *cliff* in the IOPS series. 
 describe it to a user: when it comes (seconds of the workload, or host bytes written) and how
 many IOPS it costs.
 
-- :func:`find_cliff`: the cliff in a series (a two-level step fit: the split that leaves the
-  least squared error, kept only when the drop is at least ``min_drop`` of the level before);
-  the levels are the medians either side, so a GC burst or a fold stall does not move them.
+- :func:`find_cliff`: the cliff in a series (the first lasting drop of at least ``min_drop``
+  below the level before it, placed inside the interval that fell); the levels are medians, so
+  a GC burst or a fold stall does not move them.
 - :func:`fit_cache`: from a FOB → write-saturation series (4 KiB random writes from a purged
   drive, calibrate's workload), the cache's size — the host bytes written before the cliff —
   and the SLC program time that reproduces the plateau's IOPS in the drive's simulation.
@@ -26,7 +26,6 @@ from __future__ import annotations
 import copy
 import math
 import statistics
-from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -240,7 +239,3 @@ def errors(predicted: Cliff | None, true: Cliff | None) -> dict[str, float | Non
         "time_error": predicted.time_s / true.time_s - 1,
         "lost_error": predicted.lost_iops / true.lost_iops - 1,
     }
-
-
-def cliffs(series: Sequence[Series]) -> list[Cliff | None]:
-    return [find_cliff(s) for s in series]
