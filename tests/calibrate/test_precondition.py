@@ -141,3 +141,17 @@ def test_an_io_time_budget_caps_the_graded_plans_short_rounds():
         m = measure(t, plan)
     assert m.io_seconds <= 9.0
     assert m.status == "complete" and "budget" in (m.stop_reason or "")
+
+
+def test_a_drive_with_more_spare_than_assumed_is_said_to_need_a_larger_budget(tmp_path):
+    """Generated drive 11 has 24.4% native OP: one graded pass sized for 7.37% leaves it free
+    space (no garbage collection in the rounds), and 2 drive writes leave no room for another
+    pass: its 0% figures are not its steady state, and calibrate says so."""
+    from overprov.calibrate import validation
+
+    path = validation.write_drive(11, tmp_path)
+    spec = f"sim:{path}@{validation.scale_for(validation.drive(11), 2**30)}"
+    said: list[str] = []
+    with SimTarget(spec) as t:
+        measure(t, design([0, 40], parse_budget("2dw")), said.append)
+    assert any("more spare than they assume" in s and "larger --budget" in s for s in said)

@@ -312,7 +312,15 @@ class SegmentRunner:
                     raise
                 break  # an extra pass the budget cut short: measure with what was written
             more = first and self.counters_ok and not gc_seen and passes < MAX_GRADED_PASSES
-            if not more or not self.fits(share + own, 0.0, reserve_drive_writes):
+            if more and not self.fits(share + own, 0.0, reserve_drive_writes):
+                self.progress(
+                    f"WARNING: {seg.extra_op_percent:g}% extra OP: no garbage collection during "
+                    "the graded rounds, so the drive has more spare than they assume, and the "
+                    "budget leaves no room for another pass: this level's figures are not its "
+                    "steady state; give a larger --budget"
+                )
+                break
+            if not more:
                 break
             self.progress(
                 f"{seg.extra_op_percent:g}% extra OP: no garbage collection yet, so more spare "
