@@ -282,11 +282,9 @@ def measure_target(
         else:
             budget = planmod.parse_budget(args.budget)
             plan = planmod.design(levels, budget, write_counters=write_counters(target) is not None)
-            measured = ", ".join(f"{s.extra_op_percent:g}%" for s in plan.segments)
             stderr_progress(
-                f"calibrate {spec}: FOB, one sequential fill, random writes at {measured} "
-                f"extra OP until settled; at most {plan.planned_drive_writes():.1f} drive writes "
-                f"of {target.capacity_bytes:,} bytes (budget {budget.text()})"
+                f"calibrate {spec}: {plan.text()}; at most {plan.planned_drive_writes():.1f} "
+                f"drive writes of {target.capacity_bytes:,} bytes (budget {budget.text()})"
             )
             if target.kind != "sim":
                 stderr_progress(

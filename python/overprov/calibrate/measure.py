@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from overprov.calibrate.plan import MeasurementPlan, Segment
+from overprov.calibrate.precondition import graded_rounds
 from overprov.errors import ConfigError, OverprovError
 from overprov.profile.targets import RoundResult, RoundSpec, Target, now_iso
 
@@ -28,6 +29,8 @@ Journal = Callable[["Measurement"], None]
 #: A round starts only when this many times what it is expected to write (at the last
 #: round's IOPS) fits in what is left of the budget.
 ROUND_MARGIN = 1.25
+#: Graded passes at most on the first level when the counters show no garbage collection.
+MAX_GRADED_PASSES = 6
 
 
 def write_counters(target: Target) -> dict[str, int] | None:
@@ -174,6 +177,9 @@ class SegmentRunner:
         self.m.counters = self.counters_ok
         self.run_index = max(0, len(measurement.runs) - 1)
         self._n = 0
+        self._overrun_s = 0.0
+        """How far the last timed round ran past its seconds (its queue draining): the next
+        one may too, so an I/O-time budget keeps room for it."""
 
     def save(self) -> None:
         if self.journal is not None:
@@ -199,7 +205,7 @@ class SegmentRunner:
         if budget.drive_writes is not None and self.m.drive_writes + dw > budget.drive_writes:
             return False
         return budget.io_seconds is None or (
-            self.m.io_seconds + seconds * ROUND_MARGIN <= budget.io_seconds
+            self.m.io_seconds + seconds * ROUND_MARGIN + self._overrun_s <= budget.io_seconds
         )
 
     def run(self, spec: RoundSpec, extra_op_percent: float) -> Round:
@@ -218,6 +224,8 @@ class SegmentRunner:
             nand_bytes=counters["nand_bytes"] if counters else None,
             run=self.run_index,
         )
+        if spec.seconds is not None:
+            self._overrun_s = max(0.0, c.duration_s - spec.seconds)
         self.m.rounds.append(r)
         self.m.bytes_written += c.bytes_written
         self.m.io_seconds += c.duration_s
@@ -284,6 +292,78 @@ class SegmentRunner:
         self.save()
         self.progress(f"sequential fill: {r.bytes_written / self.m.capacity_bytes:.2f} dw")
 
+    def graded(self, seg: Segment, span_bytes: int, reserve_drive_writes: float) -> None:
+        """The level's graded preconditioning (``precondition.py``): timed random writes over
+        shrinking prefixes of the span, each written until its share is done. The first
+        level's share assumes the native OP; when the write counters show that garbage
+        collection never ran (the drive has more spare than assumed), the pass is repeated,
+        up to :data:`MAX_GRADED_PASSES` times, while the budget leaves the later levels
+        their minimum."""
+        share = seg.precondition_drive_writes
+        first = not self.m.levels
+        passes = 0
+        own = seg.min_drive_writes + self.plan.window_rounds * self.plan.round_drive_writes
+        while True:
+            passes += 1
+            try:
+                gc_seen = self._graded_pass(seg, span_bytes, share, passes, reserve_drive_writes)
+            except BudgetSpent:
+                if passes == 1:
+                    raise
+                break  # an extra pass the budget cut short: measure with what was written
+            more = first and self.counters_ok and not gc_seen and passes < MAX_GRADED_PASSES
+            if more and not self.fits(share + own, 0.0, reserve_drive_writes):
+                self.progress(
+                    f"WARNING: {seg.extra_op_percent:g}% extra OP: no garbage collection during "
+                    "the graded rounds, so the drive has more spare than they assume, and the "
+                    "budget leaves no room for another pass: this level's figures are not its "
+                    "steady state; give a larger --budget"
+                )
+                break
+            if not more:
+                break
+            self.progress(
+                f"{seg.extra_op_percent:g}% extra OP: no garbage collection yet, so more spare "
+                "than assumed: another graded pass"
+            )
+        self.progress(
+            f"{seg.extra_op_percent:g}% extra OP: graded preconditioning, {passes} pass(es) of "
+            f"{share:.3f} drive writes over {self.plan.graded_rounds} prefixes"
+        )
+
+    def _graded_pass(
+        self, seg: Segment, span_bytes: int, share: float, n: int, reserve: float
+    ) -> bool:
+        """One pass of prefix rounds; whether any round's counters showed GC (WAF > 1.02)."""
+        cap, bs = self.m.capacity_bytes, self.plan.bs_bytes
+        iops = self.m.fob_iops or 10_000.0
+        gc_seen = False
+        for i, step in enumerate(
+            graded_rounds(seg.extra_op_percent, share, self.plan.graded_rounds)
+        ):
+            prefix = max(bs, int(span_bytes * step.span_fraction) // bs * bs)
+            done, part = 0.0, 0
+            while done < step.drive_writes * 0.995:
+                # sized at the FOB's IOPS (no steady figure is higher): a round never
+                # overshoots its share when the drive speeds up after a slow round
+                fast = max(iops, self.m.fob_iops or 0.0)
+                seconds = self._seconds_for(step.drive_writes - done, prefix, fast)
+                if not self.fits(self._expected_drive_writes(seconds, fast, bs), seconds, reserve):
+                    raise BudgetSpent(
+                        f"the budget is spent in the {seg.extra_op_percent:g}% graded rounds"
+                    )
+                part += 1
+                label = f"op{seg.extra_op_percent:g}-g{n}.{i + 1:02d}-{part:02d}"
+                spec = RoundSpec(label, "randwrite", bs, self.plan.qd, 1, prefix, seconds=seconds)  # type: ignore[arg-type]
+                before = self.m.rounds[-1] if self.m.rounds else None
+                r = self.run(spec, seg.extra_op_percent)
+                gc_seen = gc_seen or _round_waf(before, r) > 1.02
+                iops = r.iops or iops
+                done += r.bytes_written / cap
+                if r.bytes_written == 0:
+                    break
+        return gc_seen
+
     def segment(self, seg: Segment, *, reserve_drive_writes: float = 0.0) -> Level:
         """Random writes at ``seg``'s level until the last rounds agree (or the budget or the
         segment's maximum stops it). A round starts only when it fits in the budget, leaving
@@ -293,6 +373,8 @@ class SegmentRunner:
         bs = self.plan.bs_bytes
         span = int(cap * (1 - seg.extra_op_percent / 100.0)) // bs * bs
         self.progress(f"{seg.extra_op_percent:g}% extra OP: {self.target.discard_tail(span)}")
+        if self.plan.precondition == "graded" and seg.precondition_drive_writes > 0:
+            self.graded(seg, span, reserve_drive_writes)
         k = self.plan.window_rounds
         tol = self.plan.settle_percent / 100.0
         rounds: list[Round] = []
@@ -317,7 +399,12 @@ class SegmentRunner:
             spec = RoundSpec(label, "randwrite", bs, self.plan.qd, 1, span, seconds=seconds)  # type: ignore[arg-type]
             r = self.run(spec, seg.extra_op_percent)
             rounds.append(r)
-            iops = r.iops
+            # the next round is sized at the fastest of the last three: one slow round (a
+            # cache fold, a GC burst) must not make the next one write many times its share
+            recent = [x.iops for x in rounds[-3:]]
+            if len(rounds) < 3:  # too few yet: the last level's figure, or the FOB's
+                recent.append(self.m.levels[-1].steady_iops if self.m.levels else iops)
+            iops = max(recent)
             written += r.bytes_written / cap
             window = rounds[-k:]
             before = written - sum(x.bytes_written for x in window) / cap
@@ -328,7 +415,7 @@ class SegmentRunner:
             if settled or written >= seg.max_drive_writes:
                 break
         window = rounds[-k:]
-        level = _level(seg.extra_op_percent, window, rounds, settled, written, cap)
+        level = _level(seg.extra_op_percent, window, rounds, settled, written, cap, start_counters)
         self.m.levels.append(level)
         self.save()
         waf = f", WAF {level.waf:.2f}" if level.waf else ""
@@ -337,6 +424,15 @@ class SegmentRunner:
             f"({'settled' if settled else 'NOT settled'} after {written:.2f} drive writes)"
         )
         return level
+
+
+def _round_waf(before: Round | None, r: Round) -> float:
+    """NAND ÷ host bytes of round ``r`` from the counters after it and after ``before``;
+    0 when either has none."""
+    if before is None or before.host_bytes is None or r.host_bytes is None:
+        return 0.0
+    dh = r.host_bytes - before.host_bytes
+    return ((r.nand_bytes or 0) - (before.nand_bytes or 0)) / dh if dh > 0 else 0.0
 
 
 def _agree(values: list[float], tol: float) -> bool:
@@ -379,6 +475,7 @@ def _level(
     settled: bool,
     written: float,
     cap: int,
+    start: dict[str, int] | None = None,
 ) -> Level:
     ios = sum(r.iops * r.duration_s for r in window)
     secs = sum(r.duration_s for r in window)
@@ -387,10 +484,16 @@ def _level(
     rel_se = sd / steady / max(1.0, len(window) ** 0.5)
     waf = None
     first = rounds[-len(window) - 1] if len(rounds) > len(window) else None
+    # the window may be every round of the segment: then it starts at the segment's counters
+    before = (
+        (first.host_bytes, first.nand_bytes)
+        if first is not None
+        else ((start["host_bytes"], start["nand_bytes"]) if start else (None, None))
+    )
     last = window[-1]
-    if first is not None and first.host_bytes is not None and last.host_bytes is not None:
-        dh = last.host_bytes - first.host_bytes
-        dn = (last.nand_bytes or 0) - (first.nand_bytes or 0)
+    if before[0] is not None and last.host_bytes is not None:
+        dh = last.host_bytes - before[0]
+        dn = (last.nand_bytes or 0) - (before[1] or 0)
         waf = dn / dh if dh > 0 else None
     p99s = [r.p99_latency_us for r in window if r.p99_latency_us is not None]
     return Level(
@@ -465,7 +568,7 @@ def measure(
                 say(f"{seg.extra_op_percent:g}% extra OP: kept from the earlier run")
                 continue
             later = plan.segments[i + 1 :]
-            reserve = sum(s.min_drive_writes + window for s in later)
+            reserve = sum(s.precondition_drive_writes + s.min_drive_writes + window for s in later)
             runner.segment(seg, reserve_drive_writes=reserve)
     except BudgetSpent as exc:
         m.stop_reason = f"{exc} ({plan.budget.text()})"

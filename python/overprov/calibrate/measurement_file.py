@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from overprov.calibrate.measure import Measurement
-from overprov.calibrate.plan import MeasurementPlan
+from overprov.calibrate.plan import PRECONDITIONS, MeasurementPlan
 from overprov.calibrate.plausibility import MAX_IOPS, MAX_WAF
 from overprov.errors import InputError
 from overprov.inputs import load_json
@@ -103,6 +103,9 @@ PLAN: dict[str, Field] = {
     "window_rounds": _i(1),
     "settle_percent": _n(0.0, lo_open=True),
     "segments": Field("list"),
+    "precondition": Field("str", required=False),
+    "assumed_native_op_percent": _n(0.0, hi=100.0, required=False),
+    "graded_rounds": _i(1, hi=1000, required=False),
 }
 BUDGET: dict[str, Field] = {
     "drive_writes": _n(0.0, lo_open=True, null=True),
@@ -112,6 +115,7 @@ SEGMENT: dict[str, Field] = {
     "extra_op_percent": OP,
     "min_drive_writes": _n(0.0),
     "max_drive_writes": _n(0.0),
+    "precondition_drive_writes": _n(0.0, hi=100.0, required=False),
 }
 
 _KINDS: dict[str, tuple[type, ...]] = {
@@ -184,6 +188,9 @@ def check(doc: Any, where: str) -> Measurement:
         _check_list(plan["segments"], SEGMENT, f"{where}: plan.segments")
         if not plan["segments"]:
             raise InputError(f"{where}: plan.segments: empty")
+        if plan.get("precondition", "random") not in PRECONDITIONS:
+            raise InputError(f"{where}: plan.precondition: {plan['precondition']!r:.40} is not "
+                             f"one of {', '.join(PRECONDITIONS)}")  # fmt: skip
     for i, run in enumerate(d.get("runs", [])):
         if not isinstance(run, dict):
             raise InputError(f"{where}: runs[{i}]: not an object")

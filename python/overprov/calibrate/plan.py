@@ -11,6 +11,13 @@ The plan measures what the fit (``fit.py``) needs and nothing more, on one drive
    the controller's per-command cost; a middle level is added when the drive reports no NAND
    write counters (then WAF is not measured and a third IOPS figure is needed).
 
+``precondition = "random"`` (the default, about 3.4 drive writes): each level runs plain random
+writes until the swing after a fill or discard has passed. ``precondition = "graded"`` (chosen
+by :func:`design` when a drive-write budget cannot hold the random plan, e.g. ``2dw``): each
+level starts with prefix rounds that write the free physical space once with the steady
+state's spread of block ages (``precondition.py``) and needs only a short settling stretch
+before its window: about 1.95 drive writes in all, at some cost in accuracy (docs/calibrate.md).
+
 Segments are sized in *drive writes* of the tested capacity, so the plan holds at any scale.
 A budget caps either drive writes (``2dw``) or device I/O time (``2h``, the time the target
 reports for its rounds: simulated seconds for a simulated drive).
@@ -22,10 +29,20 @@ import re
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
+from overprov.calibrate.precondition import (
+    ASSUMED_NATIVE_OP_PERCENT,
+    GRADED_ROUNDS,
+    free_share,
+)
 from overprov.errors import ConfigError
 
 #: Default budget: enough for three settled levels on every drive of the validation family.
 DEFAULT_BUDGET_DRIVE_WRITES = 6.0
+#: Span writes of plain random writes before a graded level's window may count: chosen so two
+#: levels fit in 2 drive writes; what that costs is measured in bench/README.md ("Two drive
+#: writes").
+GRADED_SETTLE_SPAN_WRITES = 0.02
+PRECONDITIONS = ("graded", "random")
 
 
 @dataclass(frozen=True)
@@ -78,6 +95,8 @@ class Segment:
     extra_op_percent: float
     min_drive_writes: float
     max_drive_writes: float
+    precondition_drive_writes: float = 0.0
+    """Written by the level's graded rounds before its random rounds (0: none)."""
 
 
 @dataclass(frozen=True)
@@ -92,6 +111,11 @@ class MeasurementPlan:
     """A level is settled when its last ``window_rounds`` rounds agree (``settle_percent``)."""
     settle_percent: float = 3.0
     segments: list[Segment] = field(default_factory=list)
+    precondition: str = "random"
+    """"random" (plain random writes only) or "graded" (``precondition.py``)."""
+    assumed_native_op_percent: float = ASSUMED_NATIVE_OP_PERCENT
+    """Native OP assumed when sizing the first level's graded rounds."""
+    graded_rounds: int = GRADED_ROUNDS
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -102,7 +126,16 @@ class MeasurementPlan:
         d = dict(d)
         d["budget"] = Budget(**d["budget"])
         d["segments"] = [Segment(**s) for s in d["segments"]]
+        d.setdefault("precondition", "random")  # recorded before graded preconditioning
         return cls(**d)
+
+    def text(self) -> str:
+        """What it measures, in one phrase for the line printed before the first write."""
+        measured = ", ".join(f"{s.extra_op_percent:g}%" for s in self.segments)
+        graded = "graded preconditioning then " if self.precondition == "graded" else ""
+        return (
+            f"FOB, one sequential fill, {graded}random writes at {measured} extra OP until settled"
+        )
 
     def minimum_drive_writes(
         self, *, round_drive_writes: float | None = None, with_fob: bool = True
@@ -111,11 +144,19 @@ class MeasurementPlan:
         ``round_drive_writes`` (default: the plan's)."""
         window = self.window_rounds * (round_drive_writes or self.round_drive_writes)
         fob = self.fob_drive_writes if with_fob else 0.0
-        return fob + 1.0 + sum(s.min_drive_writes + window for s in self.segments)
+        return (
+            fob
+            + 1.0
+            + sum(s.precondition_drive_writes + s.min_drive_writes + window for s in self.segments)
+        )
 
     def planned_drive_writes(self) -> float:
         """Worst case: FOB, the fill and every segment to its maximum."""
-        return self.fob_drive_writes + 1.0 + sum(s.max_drive_writes for s in self.segments)
+        return (
+            self.fob_drive_writes
+            + 1.0
+            + sum(s.precondition_drive_writes + s.max_drive_writes for s in self.segments)
+        )
 
 
 def freed_drive_writes(prev_extra_op_percent: float, extra_op_percent: float) -> float:
@@ -124,22 +165,42 @@ def freed_drive_writes(prev_extra_op_percent: float, extra_op_percent: float) ->
 
 
 def segments_for(
-    levels: list[float], *, after_fill: bool = True, settle_span_writes: float = 0.8
+    levels: list[float],
+    *,
+    after_fill: bool = True,
+    settle_span_writes: float | None = None,
+    precondition: str = "random",
+    assumed_native_op_percent: float = ASSUMED_NATIVE_OP_PERCENT,
 ) -> list[Segment]:
     """Segments for ``levels`` visited lowest first on one drive.
 
-    Minimum per segment (drive writes of the capacity): the space its discard freed, plus
-    ``settle_span_writes`` writes of the span. After a fill or a discard, WAF and IOPS reach
-    their steady level through a damped swing that lasts about one write of the span (the
-    blocks' ages re-mix); a window taken earlier can sit on the swing's crest (measured on the
-    presets: at 40% extra OP, 5% above the settled figure after 0.3 span writes).
+    ``precondition="random"``: minimum per segment (drive writes of the capacity) the space
+    its discard freed, plus ``settle_span_writes`` (default 0.8) writes of the span. After a
+    fill or a discard, WAF and IOPS reach their steady level through a damped swing that lasts
+    about one write of the span (the blocks' ages re-mix); a window taken earlier can sit on
+    the swing's crest (measured on the presets: at 40% extra OP, 5% above the settled figure
+    after 0.3 span writes).
+
+    ``precondition="graded"``: each level's graded rounds (``precondition.py``) write the free
+    space once with the steady state's spread of ages; then ``settle_span_writes`` (default
+    :data:`GRADED_SETTLE_SPAN_WRITES`) of the span before a window may count.
     """
+    if precondition not in PRECONDITIONS:
+        raise ConfigError(f"plan.precondition: {precondition!r} is not one of {PRECONDITIONS}")
+    graded = precondition == "graded"
+    if settle_span_writes is None:
+        settle_span_writes = GRADED_SETTLE_SPAN_WRITES if graded else 0.8
     segs: list[Segment] = []
     prev = 0.0
     for i, x in enumerate(sorted(levels)):
-        freed = freed_drive_writes(prev, x) if (i or after_fill) else 0.0
-        min_dw = freed + settle_span_writes * (1 - x / 100.0)
-        segs.append(Segment(x, round(min_dw, 3), round(min_dw + 1.0, 3)))
+        settle = settle_span_writes * (1 - x / 100.0)
+        if graded:
+            pre = free_share(x, prev if i else None, assumed_native_op_percent)
+            segs.append(Segment(x, round(settle, 3), round(settle + 1.0, 3), round(pre, 4)))
+        else:
+            freed = freed_drive_writes(prev, x) if (i or after_fill) else 0.0
+            min_dw = freed + settle
+            segs.append(Segment(x, round(min_dw, 3), round(min_dw + 1.0, 3)))
         prev = x
     return segs
 
@@ -150,6 +211,7 @@ def design(
     *,
     levels: list[float] | None = None,
     write_counters: bool = True,
+    precondition: str | None = None,
 ) -> MeasurementPlan:
     """The plan for predicting ``extra_op_percent`` within ``budget``.
 
@@ -157,6 +219,9 @@ def design(
     (``write_counters``: the target reports NAND and host writes) and IOPS give four figures
     for the fit's three unknowns; without counters their middle is measured too, so three IOPS
     figures remain for three unknowns. ``levels`` overrides the choice.
+
+    ``precondition``: "random" or "graded" (the module's docstring); None: "random" where a
+    drive-write budget holds its minimum, else "graded" (e.g. ``2dw``).
     """
     if not extra_op_percent:
         raise ConfigError("--extra-op: no levels given")
@@ -173,11 +238,25 @@ def design(
     for x in levels:
         if not 0 <= x < 100:
             raise ConfigError(f"measured level {x}: extra OP must be in [0, 100)")
-    plan = MeasurementPlan(budget=budget, segments=segments_for(levels))
+    if precondition is None:  # the random plan where the budget holds it, else the graded
+        random_min = MeasurementPlan(
+            budget=budget, segments=segments_for(levels)
+        ).minimum_drive_writes()
+        cap = budget.drive_writes
+        precondition = "graded" if cap is not None and random_min > cap else "random"
+
+    def make(levels: list[float]) -> MeasurementPlan:
+        segs = segments_for(levels, precondition=precondition)
+        round_dw = 0.025 if precondition == "graded" else 0.04
+        return MeasurementPlan(
+            budget=budget, segments=segs, precondition=precondition, round_drive_writes=round_dw
+        )
+
+    plan = make(levels)
     if budget.drive_writes is not None:
         while len(levels) > 1 and plan.minimum_drive_writes() > budget.drive_writes:
             levels.pop(len(levels) // 2 if len(levels) > 2 else -1)
-            plan = MeasurementPlan(budget=budget, segments=segments_for(levels))
+            plan = make(levels)
         if plan.minimum_drive_writes() > budget.drive_writes:
             raise ConfigError(
                 f"--budget: {budget.text()} is too little; one settled level needs about "

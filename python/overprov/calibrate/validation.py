@@ -112,9 +112,12 @@ def scale_for(d: dict[str, Any], physical_bytes: float) -> str:
 
 def truth(spec: str, levels: list[float] = TRUTH_LEVELS) -> Measurement:
     """The drive at every level the long way (see the module's docstring)."""
-    segs = segments_for(levels, settle_span_writes=1.5)
+    segs = segments_for(levels, settle_span_writes=1.5, precondition="random")
     segs = [type(s)(s.extra_op_percent, s.min_drive_writes, s.min_drive_writes + 3.0) for s in segs]
-    plan = MeasurementPlan(budget=Budget(), segments=segs, window_rounds=10, settle_percent=2.0)
+    plan = MeasurementPlan(
+        budget=Budget(), segments=segs, window_rounds=10, settle_percent=2.0,
+        round_drive_writes=0.04, precondition="random",
+    )  # fmt: skip
     with SimTarget(spec) as t:
         return measure(t, plan)
 
@@ -143,6 +146,7 @@ def compare(
     *,
     budget: str | None = None,
     levels: list[float] = TRUTH_LEVELS,
+    precondition: str | None = None,
 ) -> Comparison:
     """Calibrate generated drive ``seed`` (simulated at ``physical_bytes`` of NAND) through
     the Target protocol, and compare its prediction with the drive's truth."""
@@ -157,7 +161,10 @@ def compare(
     spec = f"sim:{path}@{scale_for(d, physical_bytes)}"
     t0 = time.monotonic()
     with SimTarget(spec) as t:
-        plan = design(levels, parse_budget(budget), write_counters=write_counters(t) is not None)
+        plan = design(
+            levels, parse_budget(budget), write_counters=write_counters(t) is not None,
+            precondition=precondition,
+        )  # fmt: skip
         m = measure(t, plan)
     out = folder / f"calibrate-{seed}"
     pred = predmod.predict(

@@ -1,0 +1,144 @@
+"""calibrate's graded plan (about 1.9 drive writes) against its earlier plan (about 3.4) on
+the same drives: the steady figures each reaches at its measured levels, its predictions at
+0-40% extra OP against the drive's truth, and the drive writes each spent (from its
+measurement).
+
+Targets: the presets and generated drives (``overprov.calibrate.validation.drive``) the twin
+was not fitted to; truth is ``validation.truth`` (one drive, levels lowest first, each settled
+after the freed space plus 1.5 span writes).
+
+    PYTHONPATH=python python bench/cheap_plan_bench.py [--seeds 11-14] [--physical 2GiB]
+        [--presets consumer-tlc-sata,older-mlc-sata,enterprise-tlc-nvme] [--out FILE]
+
+Prints a markdown table (for bench/README.md and docs/calibrate.md) and writes --out (JSON,
+default target/bench/cheap_plan_bench.json).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from calibrate_bench import seeds_arg  # bench/ is on the path when run as a script
+from overprov.calibrate import predict as predmod
+from overprov.calibrate import validation
+from overprov.calibrate.measure import measure, write_counters
+from overprov.calibrate.plan import design, parse_budget
+from overprov.profile.sim_target import SimTarget
+from overprov.units import parse_size_bytes
+
+ROOT = Path(__file__).resolve().parent.parent
+LEVELS = validation.TRUTH_LEVELS
+PLANS = {"graded": "2dw", "random": "6dw"}
+
+
+def calibrate(spec: str, precondition: str, folder: Path) -> dict:
+    t0 = time.monotonic()
+    with SimTarget(spec) as t:
+        plan = design(
+            LEVELS, parse_budget(PLANS[precondition]), write_counters=write_counters(t) is not None,
+            precondition=precondition,
+        )  # fmt: skip
+        m = measure(t, plan)
+    pred = predmod.predict(
+        predmod.points_from(m), LEVELS, folder / f"cal-{precondition}", fob_iops=m.fob_iops,
+        advertised_bytes=int(m.capacity_bytes / m.scale_factor), measurement=m,
+        source=f"{spec} ({precondition})",
+    )  # fmt: skip
+    return {
+        "drive_writes": m.drive_writes,
+        "settled": all(lv.settled for lv in m.levels),
+        "measured": {lv.extra_op_percent: (lv.steady_iops, lv.waf) for lv in m.levels},
+        "predicted": {r["extra_op_percent"]: (r["steady_iops"], r["waf"]) for r in pred["levels"]},
+        "wall_s": time.monotonic() - t0,
+    }
+
+
+def one(name: str, spec: str, folder: Path) -> dict:
+    true = validation.truth(spec, LEVELS)
+    truth = {lv.extra_op_percent: (lv.steady_iops, lv.waf) for lv in true.levels}
+    row: dict = {"drive": name, "spec": spec, "truth_drive_writes": true.drive_writes}
+    for pre in PLANS:
+        c = calibrate(spec, pre, folder)
+        meas = [
+            (c["measured"][x][0] / truth[x][0] - 1, (c["measured"][x][1] or 0) / truth[x][1] - 1)
+            for x in c["measured"]
+        ]
+        # a level the prediction left without a figure counts as a miss of 100%
+        errs = [
+            abs(c["predicted"][x][0] / truth[x][0] - 1) if c["predicted"][x][0] else 1.0
+            for x in LEVELS
+        ]
+        werrs = [
+            abs(c["predicted"][x][1] / truth[x][1] - 1) if c["predicted"][x][1] else 1.0
+            for x in LEVELS
+            if truth[x][1]
+        ]
+        row[pre] = {
+            **c,
+            "measured_vs_truth": meas,
+            "median_error": statistics.median(errs),
+            "worst_error": max(errs),
+            "worst_waf_error": max(werrs),
+        }
+        print(
+            f"{name} {pre}: {c['drive_writes']:.2f} dw, measured vs truth "
+            + ", ".join(f"{100 * a:+.1f}%/{100 * b:+.1f}%" for a, b in meas)
+            + f"; prediction median {100 * row[pre]['median_error']:.1f}% worst "
+            f"{100 * row[pre]['worst_error']:.1f}% (WAF worst {100 * max(werrs):.1f}%)",
+            file=sys.stderr,
+            flush=True,
+        )
+    return row
+
+
+def markdown(rows: list[dict]) -> str:
+    out = [
+        "| drive | plan | drive writes | settled | measured IOPS vs truth (0% / 40%) | "
+        "measured WAF vs truth | predicted IOPS median / worst | predicted WAF worst |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        for pre in PLANS:
+            c = r[pre]
+            iops = " / ".join(f"{100 * a:+.1f}%" for a, _ in c["measured_vs_truth"])
+            waf = " / ".join(f"{100 * b:+.1f}%" for _, b in c["measured_vs_truth"])
+            out.append(
+                f"| {r['drive']} | {pre} | {c['drive_writes']:.2f} | "
+                f"{'yes' if c['settled'] else 'no'} | {iops} | {waf} | "
+                f"{100 * c['median_error']:.1f}% / {100 * c['worst_error']:.1f}% | "
+                f"{100 * c['worst_waf_error']:.1f}% |"
+            )
+    return "\n".join(out)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seeds", type=seeds_arg, default=seeds_arg("11-14"))
+    ap.add_argument("--physical", default="2GiB")
+    ap.add_argument("--presets", default="consumer-tlc-sata,older-mlc-sata")
+    ap.add_argument("--out", type=Path, default=ROOT / "target/bench/cheap_plan_bench.json")
+    args = ap.parse_args()
+    physical = parse_size_bytes(args.physical, "--physical")
+    folder = Path(tempfile.mkdtemp(prefix="overprov-cheap-"))
+    rows = []
+    for name in filter(None, args.presets.split(",")):
+        rows.append(one(name, f"sim:{name}@{args.physical}", folder))
+    for seed in args.seeds:
+        path = validation.write_drive(seed, folder)
+        d = validation.drive(seed)
+        spec = f"sim:{path}@{validation.scale_for(d, physical)}"
+        rows.append(one(f"generated {seed}", spec, folder))
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(rows, indent=1, default=str) + "\n")
+    print(markdown(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

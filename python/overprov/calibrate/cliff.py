@@ -1,0 +1,241 @@
+"""The SLC-cache write cliff: found in an IOPS series, fitted from a write-saturation series,
+predicted under another workload.
+
+A client drive writes host data in SLC mode while its dynamic cache has room (fast), then
+programs TLC directly and folds the cache (slow): a *cliff* in the IOPS series. Two figures
+describe it to a user: when it comes (seconds of the workload, or host bytes written) and how
+many IOPS it costs.
+
+- :func:`find_cliff`: the cliff in a series (the first lasting drop of at least ``min_drop``
+  below the level before it, placed inside the interval that fell); the levels are medians, so
+  a GC burst or a fold stall does not move them.
+- :func:`fit_cache`: from a FOB → write-saturation series (4 KiB random writes from a purged
+  drive, calibrate's workload), the cache's size — the host bytes written before the cliff —
+  and the SLC program time that reproduces the plateau's IOPS in the drive's simulation.
+- :func:`predict`: the drive with the fitted cache simulated under another workload (queue
+  depth, read share), from a purged or a filled drive; its cliff is the prediction.
+
+The series come from the core (:func:`simulate_series`, a timed run of a drive file); a real
+drive's series is fio's per-second IOPS log. Times and bytes of a scaled drive are converted to
+the full-size drive (cache and bytes scale with capacity, the write rate does not: a scaled
+drive's seconds ÷ scale are the full-size drive's, and so are IOPS × those seconds).
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import statistics
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from overprov import engine, presets
+from overprov.errors import ConfigError
+
+
+@dataclass(frozen=True)
+class Cliff:
+    """A cliff at ``time_s`` (full-size seconds of the workload) after
+    ``host_write_bytes_before`` host bytes written (full size), from ``iops_before`` to
+    ``iops_after`` (all I/Os, reads included)."""
+
+    time_s: float
+    host_write_bytes_before: float
+    iops_before: float
+    iops_after: float
+
+    @property
+    def lost_iops(self) -> float:
+        return self.iops_before - self.iops_after
+
+    def to_dict(self) -> dict[str, float]:
+        return {**asdict(self), "lost_iops": self.lost_iops}
+
+
+@dataclass(frozen=True)
+class Series:
+    """Per-interval figures of one timed run, full-size time."""
+
+    times_s: list[float]
+    """End of each interval."""
+    iops: list[float]
+    write_iops: list[float]
+    gc_started: list[bool]
+    """Whether garbage collection had run by the interval (the core's state past "fob")."""
+
+
+def find_cliff(
+    series: Series,
+    *,
+    bs_bytes: int = 4096,
+    min_drop: float = 0.1,
+    before_gc: bool = True,
+) -> Cliff | None:
+    """The first lasting drop in ``series``: the first interval after which the median of the
+    next three is at least ``min_drop`` below the median of those before it (but the first).
+    The level after is the median over the rest of the analysed intervals (at least three).
+    None: no such drop.
+    ``before_gc``: only the intervals before garbage collection first ran (the cache's cliff,
+    not the FOB → steady-state one)."""
+    n = len(series.iops)
+    if before_gc and any(series.gc_started):
+        n = series.gc_started.index(True)
+    y = series.iops[:n]
+    for k in range(2, n - 2):
+        # the first interval is left out of the level before: it holds the write buffer's
+        # filling (a burst at the controller's speed), not the cache's plateau
+        before = statistics.median(y[1:k])
+        if statistics.median(y[k : k + 3]) < before * (1 - min_drop):
+            after = statistics.median(y[k:])
+            if after >= before * (1 - min_drop):
+                continue  # a dip, not a cliff
+            while y[k] >= before * (1 - min_drop / 2):  # the first interval that fell
+                k += 1
+            dt = [t - (series.times_s[i - 1] if i else 0.0) for i, t in enumerate(series.times_s)]
+            written = sum(series.write_iops[i] * dt[i] for i in range(k)) * bs_bytes
+            # the drop falls inside interval k: the share of it still at the level before
+            share = min(1.0, max(0.0, (y[k] - after) / (before - after)))
+            w_before = statistics.median(series.write_iops[1:k])
+            written += share * dt[k] * w_before * bs_bytes
+            return Cliff(series.times_s[k - 1] + share * dt[k], written, before, after)
+    return None
+
+
+def _config(
+    drive: dict[str, Any], scale: float, *, qd: int, read_percent: int, seconds: float,
+    interval_s: float, precondition: str,
+) -> dict[str, Any]:  # fmt: skip
+    cfg = presets._build(drive, scale)  # noqa: SLF001 - the one builder of a drive's config
+    timing = cfg.setdefault("timing", {})
+    timing["enabled"] = True
+    timing.setdefault("host", {})["queue_depth"] = qd
+    timing["duration_s"] = seconds
+    timing["interval_s"] = interval_s
+    cfg.setdefault("workload", {})["read_percent"] = read_percent
+    cfg.setdefault("precondition", {})["kind"] = precondition
+    cfg.setdefault("run", {})["warmup_drive_writes"] = 0.0
+    return cfg
+
+
+def simulate_series(
+    drive: dict[str, Any],
+    scale: float,
+    *,
+    qd: int = 32,
+    read_percent: int = 0,
+    seconds: float,
+    interval_s: float,
+    precondition: str = "sequential",
+) -> Series:
+    """A timed run of ``drive`` (a preset or drive-file dict) at ``scale``, ``seconds`` of
+    full-size time in intervals of ``interval_s`` (full size), 4 KiB random I/O at ``qd``,
+    ``read_percent`` reads, from ``precondition`` ("sequential": filled; "none": fresh)."""
+    if not 0 < scale <= 1:
+        raise ConfigError(f"cliff: scale {scale} not in (0, 1]")
+    cfg = _config(
+        drive, scale, qd=qd, read_percent=read_percent, seconds=seconds * scale,
+        interval_s=interval_s * scale, precondition=precondition,
+    )  # fmt: skip
+    engine.validate(cfg)
+    rep = engine.run(cfg)
+    iv = rep["timed"]["intervals"]
+    return Series(
+        times_s=[i["time_s"] / scale for i in iv],
+        iops=[i["iops"] for i in iv],
+        write_iops=[i["write_iops"] for i in iv],
+        gc_started=[i["state"] != "fob" for i in iv],
+    )
+
+
+@dataclass(frozen=True)
+class CacheFit:
+    cache_bytes: float
+    """The SLC cache the drive had in the measured state (full size)."""
+    slc_program_us: float
+    measured: Cliff
+
+
+def with_cache(drive: dict[str, Any], cache_bytes: float, program_us: float) -> dict[str, Any]:
+    """``drive`` with its SLC cache replaced by one of ``cache_bytes`` and ``program_us``."""
+    d = copy.deepcopy(drive)
+    slc = d.setdefault("config", {}).setdefault("timing", {}).setdefault("slc", {})
+    slc.update(enabled=True, max_bytes=int(cache_bytes), program_us=float(program_us))
+    slc.setdefault("read_us", 30.0)
+    return d
+
+
+def fit_cache(
+    measured: Series,
+    twin: dict[str, Any],
+    scale: float,
+    *,
+    qd: int = 32,
+    iterations: int = 7,
+) -> CacheFit:
+    """Fit the SLC cache from a FOB → write-saturation series: 4 KiB random writes at ``qd``
+    from a purged drive (calibrate's FOB segment run on past the cliff). On a purged drive
+    the whole cache is free, so its size is the host bytes written before the cliff, less what
+    the write buffer held (the twin's buffer, as simulated at ``scale``). Its
+    program time is the one at which ``twin`` (the drive's other figures, e.g. calibrate's
+    twin) reproduces the plateau before the cliff (bisection in log time, 20-2000 µs); where
+    the plateau does not depend on it (another limit, e.g. the controller, sets it) the
+    fastest is kept."""
+    target = find_cliff(measured)
+    if target is None:
+        raise ConfigError("cliff: the measured series shows no cliff before garbage collection")
+    # the write buffer fills before the cache does; it is not scaled with a simulated drive,
+    # so at ``scale`` it holds buffer ÷ scale of full-size bytes
+    buffer = twin.get("config", {}).get("timing", {}).get("buffer", {}).get("bytes", 0)
+    cache = max(target.host_write_bytes_before - buffer / scale, 1e6)
+    # a third of the time to the cliff: a faster cache (up to three times) is still filling
+    seconds = target.time_s / 3
+    step = seconds / 6
+
+    def plateau(program_us: float) -> float:
+        s = simulate_series(
+            with_cache(twin, cache, program_us), scale, qd=qd, seconds=seconds,
+            interval_s=step, precondition="none",
+        )  # fmt: skip
+        return statistics.median(s.iops[1:3])  # before a faster cache has filled
+
+    lo, hi = math.log(20.0), math.log(2000.0)
+    if plateau(math.exp(lo)) <= target.iops_before:
+        return CacheFit(cache, math.exp(lo), target)
+    for _ in range(iterations):
+        mid = (lo + hi) / 2
+        if plateau(math.exp(mid)) > target.iops_before:
+            lo = mid
+        else:
+            hi = mid
+    return CacheFit(cache, math.exp((lo + hi) / 2), target)
+
+
+def predict(
+    twin: dict[str, Any],
+    fit: CacheFit,
+    scale: float,
+    *,
+    qd: int,
+    read_percent: int,
+    seconds: float,
+    interval_s: float,
+    precondition: str = "none",
+) -> Cliff | None:
+    """The cliff of ``twin`` with the fitted cache under another workload, from a purged
+    (``"none"``) or filled (``"sequential"``) drive."""
+    s = simulate_series(
+        with_cache(twin, fit.cache_bytes, fit.slc_program_us), scale, qd=qd,
+        read_percent=read_percent, seconds=seconds, interval_s=interval_s,
+        precondition=precondition,
+    )  # fmt: skip
+    return find_cliff(s)
+
+
+def errors(predicted: Cliff | None, true: Cliff | None) -> dict[str, float | None]:
+    """Relative errors of the time to the cliff and of the IOPS lost (None: a cliff missing)."""
+    if predicted is None or true is None:
+        return {"time_error": None, "lost_error": None}
+    return {
+        "time_error": predicted.time_s / true.time_s - 1,
+        "lost_error": predicted.lost_iops / true.lost_iops - 1,
+    }

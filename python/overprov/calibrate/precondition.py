@@ -1,0 +1,88 @@
+"""Graded preconditioning: a drive brought near its random-write steady state in one write of
+its physical capacity, with the rounds every target already runs (fio 3.33 has no ``sprandom``).
+
+**Why.** After a sequential fill every erase block is fully valid. Uniform random writes then
+invalidate all of them at the same rate, so they reach the garbage collector's threshold
+together: WAF and IOPS swing for about one write of the span before they settle, which is why
+a plain plan writes ~0.8 span writes before it may look for a steady window.
+
+**The steady state it aims at.** Under uniform random writes a page written ``a`` span writes
+ago is still valid with probability ``e^-a``; blocks are written at a constant rate, so their
+ages are spread evenly up to the age ``A = ln(1 / v_gc)`` at which greedy GC takes them
+(``v_gc`` the victims' validity). Desnoyers ("Analytic models of SSD write performance", ACM
+TOS 8(2), 2012) gives the same picture as ``i · f(i) = const``; fio's ``sprandom`` (fio ≥ 3.41,
+HOWTO "sprandom") lays that distribution out region by region with an offset list.
+
+**How, with ordinary rounds.** After the sequential fill the FTL holds the data in LBA order.
+``K`` timed random-write rounds over shrinking prefixes of the span, round ``k`` over the first
+``(K - k + 1) / K`` of it and writing ``h / K`` of that prefix, give the fill's region ``m``
+(from the end) an invalidation hazard of ``m · h / K``: the fill blocks' ages are spread evenly
+over ``[0, h]``, the steady state's profile, and the rounds' own data ages the same way (later,
+shorter rounds invalidate it where they overlap). The rounds write ``h · S · (K + 1) / (2K)``,
+chosen to equal the space that is neither valid data nor already invalid — the physical
+capacity left after the span (the first level, on a filled drive: ``P − S``) or the space a
+discard handed back (a later level: the share the tail held) — so the drive is full when they
+end, as it is in steady state. ``P`` is not known before the fit: the plan assumes the native
+OP most client drives ship with (GiB of NAND sold as GB, 7.37%); where the write counters show
+no garbage collection by the end of the rounds (more spare), ``measure.py`` repeats the pass
+while the budget allows, and the settling rule that follows takes the rest.
+
+``plan.design`` uses these rounds when a drive-write budget cannot hold the plan of plain random
+writes (e.g. ``--budget 2dw``); docs/calibrate.md, "Two drive writes", has what it costs in
+accuracy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from overprov.errors import ConfigError
+
+#: Native OP assumed when sizing the first level's rounds: NAND in GiB sold as GB.
+ASSUMED_NATIVE_OP_PERCENT = 7.37
+#: Prefix rounds per level: enough steps for the ages to look continuous to the GC.
+GRADED_ROUNDS = 16
+
+
+@dataclass(frozen=True)
+class GradedRound:
+    """Random writes over ``[0, span_fraction · S)`` totalling ``drive_writes`` (of the
+    tested capacity)."""
+
+    span_fraction: float
+    drive_writes: float
+
+
+def free_share(
+    extra_op_percent: float,
+    prev_extra_op_percent: float | None,
+    assumed_native_op_percent: float = ASSUMED_NATIVE_OP_PERCENT,
+) -> float:
+    """Capacity share (of the tested capacity C) that is neither valid nor invalid data when
+    the level starts: after the fill, the physical capacity beyond the span; after a lower
+    level, the share its discard handed back."""
+    if not 0 <= extra_op_percent < 100:
+        raise ConfigError(f"precondition: extra OP {extra_op_percent} not in [0, 100)")
+    if prev_extra_op_percent is None:
+        physical = 1.0 + assumed_native_op_percent / 100.0
+        return physical - (1.0 - extra_op_percent / 100.0)
+    return max(0.0, extra_op_percent - prev_extra_op_percent) / 100.0
+
+
+def graded_rounds(
+    extra_op_percent: float, free_drive_writes: float, rounds: int = GRADED_ROUNDS
+) -> list[GradedRound]:
+    """The prefix rounds that write ``free_drive_writes`` (of C) over the span of a level with
+    graded invalidation (module docstring)."""
+    if rounds < 1:
+        raise ConfigError(f"precondition: rounds must be at least 1, got {rounds}")
+    span = 1.0 - extra_op_percent / 100.0
+    if free_drive_writes <= 0:
+        return []
+    # sum over k of (h/K)·L_k = h·S·(K+1)/(2K) = free  →  h
+    hazard = free_drive_writes * 2 * rounds / (span * (rounds + 1))
+    out = []
+    for k in range(rounds):
+        frac = (rounds - k) / rounds
+        out.append(GradedRound(frac, hazard / rounds * frac * span))
+    return out
