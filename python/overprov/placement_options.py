@@ -19,6 +19,7 @@ from overprov.errors import ConfigError
 
 __all__ = [
     "FLAG_FIELDS",
+    "add_isolation_option",
     "add_placement_options",
     "format_placement_table",
     "parse_ranges",
@@ -41,17 +42,22 @@ def add_placement_options(parser: argparse.ArgumentParser) -> None:
         help="a reclaim-unit handle per placement ID: per workload zone (--zones, /seq for a "
         "sequential stream), or per LBA range (--fdp-ranges)",
     )
-    g.add_argument(
-        "--fdp-isolation",
-        choices=engine.choices("placement.isolation"),
-        help="GC mixes the handles' valid data in one GC frontier (initially-isolated, the "
-        "default) or keeps each handle's apart (persistently-isolated)",
-    )
+    add_isolation_option(g)
     g.add_argument(
         "--fdp-ranges",
         metavar="START-END=ID,..",
         help="placement ID by LBA range, in percent of the user capacity (like fio's "
         "dp_scheme), e.g. 0-5=0,5-100=1; LBAs no range covers get ID 0",
+    )
+
+
+def add_isolation_option(group: Any) -> None:
+    """``--fdp-isolation`` (simulate, plan), its names from the core."""
+    group.add_argument(
+        "--fdp-isolation",
+        choices=engine.choices("placement.isolation"),
+        help="GC mixes the handles' valid data in one GC frontier (initially-isolated, the "
+        "default) or keeps each handle's apart (persistently-isolated)",
     )
 
 

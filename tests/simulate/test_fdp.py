@@ -122,3 +122,42 @@ def test_library_refuses_placement_with_several_jobs():
     cfg["timing"] = {"enabled": True, "host": {"numjobs": 2}}
     with pytest.raises(ConfigError, match="placement"):
         engine.validate(cfg)
+
+
+PLAN = ("plan", "--capacity", "960GB", "--pages-per-block", "64", "--extra-op", "0,20,40")
+
+
+def test_plan_says_how_much_of_the_drive_fdp_gives_back(overprov_cli, tmp_path):
+    out = tmp_path / "plan.json"
+    fdp = ("--simulate", "--placement", "fdp", "--zones", "60/5:40/95/seq")
+    rc, text, err = overprov_cli(*PLAN, *fdp, "--target-dwpd", "0.5", "--json", str(out))
+    assert rc == 0, err
+    doc = json.loads(out.read_text())
+    validate_document(doc, "overprov.plan", str(out))
+    without = doc["placement"]["without"]
+    # the same workload on one frontier needs more OP for the same DWPD
+    assert without["target_dwpd_extra_op_percent"] > doc["target_dwpd_extra_op_percent"] + 10
+    points = doc["placement"]["target_dwpd_give_back_percent"]
+    assert points == round(
+        without["target_dwpd_extra_op_percent"] - doc["target_dwpd_extra_op_percent"], 1
+    )
+    assert f"FDP lets you give back {points:.1f} % of the drive" in text
+    assert "Without data placement:" in text and "FDP handle per stream" in text
+    assert [r["waf"] for r in doc["rows"]] < [r["waf"] for r in without["rows"]]
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (("--placement", "fdp", "--zones", "60/5:40/95/seq"), "--placement: only with --simulate"),
+        (("--simulate", "--placement", "fdp"), "--placement fdp: give the streams with --zones"),
+        (
+            ("--simulate", "--zones", "60/5:40/95", "--fdp-isolation", "persistently-isolated"),
+            "--fdp-isolation: only with --placement fdp",
+        ),  # fmt: skip
+        (("--simulate", "--placement", "sometimes"), "--placement"),
+    ],
+)
+def test_plan_placement_flags_are_never_ignored(overprov_cli, args, needle):
+    rc, _, err = overprov_cli(*PLAN, *args)
+    assert rc == 2 and needle in err, err
