@@ -492,11 +492,7 @@ impl Ftl {
         }
         let moved = sources.len() as u64;
         if !self.owner.is_empty() {
-            // the source pages' reverse map still names the logical pages moved
-            for &src in &sources {
-                let lpn = self.p2l[src as usize];
-                self.handle_gc_pages[self.owner[lpn as usize] as usize] += 1;
-            }
+            self.count_relocated_by_handle(&sources);
         }
         self.reloc_sources = sources;
         match why {
@@ -507,6 +503,18 @@ impl Ftl {
         self.counters.erases += 1;
         self.log(NandOp::Erase(b));
         self.free.push(b, self.blocks.erase_count[b as usize]);
+    }
+
+    /// With placement: count relocated pages against the handle whose host write they hold
+    /// (the source pages' reverse map still names the logical pages moved). Out of line, so the
+    /// relocation loop compiles as it does without placement.
+    #[cold]
+    #[inline(never)]
+    fn count_relocated_by_handle(&mut self, sources: &[u32]) {
+        for &src in sources {
+            let lpn = self.p2l[src as usize];
+            self.handle_gc_pages[self.owner[lpn as usize] as usize] += 1;
+        }
     }
 
     /// Check the FTL invariants from scratch; returns the first violation found.
