@@ -161,3 +161,18 @@ def test_plan_says_how_much_of_the_drive_fdp_gives_back(overprov_cli, tmp_path):
 def test_plan_placement_flags_are_never_ignored(overprov_cli, args, needle):
     rc, _, err = overprov_cli(*PLAN, *args)
     assert rc == 2 and needle in err, err
+
+
+def test_a_config_file_sets_placement_and_sequential_zones(overprov_cli, tmp_path):
+    toml = tmp_path / "fdp.toml"
+    toml.write_text(
+        '[placement]\nenabled = true\nisolation = "persistently-isolated"\n'
+        '[workload]\npattern = "zoned"\nzones = [{access_percent = 60, space_percent = 5}, '
+        "{access_percent = 40, space_percent = 95, sequential = true}]\n"
+    )
+    runs, _ = _runs(overprov_cli, tmp_path, "--config", str(toml))
+    p = runs[0]["placement"]
+    assert p["isolation"] == "persistently-isolated" and len(p["handles"]) == 2
+    toml.write_text("[placement]\nenabeld = true\n")
+    rc, _, err = overprov_cli("simulate", *SMALL, "--config", str(toml))
+    assert rc == 2 and "enabeld" in err, err

@@ -71,6 +71,14 @@ pub fn choices() -> Vec<(&'static str, Vec<String>)> {
     ]
 }
 
+/// Every field with its default, as JSON: the sections a report leaves out when off
+/// (`placement`) included, so front ends can check a config file's keys against it.
+pub fn defaults_json() -> String {
+    let mut v = serde_json::to_value(SimConfig::default()).expect("the config serialises");
+    v["placement"] = serde_json::to_value(PlacementConfig::default()).expect("it serialises");
+    v.to_string()
+}
+
 /// How long to run and what to record.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]

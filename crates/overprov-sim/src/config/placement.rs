@@ -260,6 +260,16 @@ mod tests {
     }
 
     #[test]
+    fn the_defaults_name_the_placement_section() {
+        let v: serde_json::Value = serde_json::from_str(&crate::config::defaults_json()).unwrap();
+        assert_eq!(v["placement"]["enabled"], false);
+        assert_eq!(v["placement"]["isolation"], "initially-isolated");
+        // and a report of a run without placement leaves it out
+        let c = serde_json::to_value(SimConfig::default()).unwrap();
+        assert!(c.get("placement").is_none());
+    }
+
+    #[test]
     fn handles_follow_the_workload_streams() {
         let mut c = SimConfig::default();
         c.placement.enabled = true;
