@@ -162,3 +162,31 @@ fn placement_keeps_the_ftl_consistent_under_audit() {
         sim.ftl().check_invariants().unwrap();
     }
 }
+
+#[test]
+fn profiler_rounds_are_routed_by_the_range_map() {
+    let mut c = small();
+    c.precondition.kind = overprov_sim::config::Precondition::None;
+    c.timing.enabled = true;
+    c.placement.enabled = true;
+    c.placement.source = PlacementSource::Ranges;
+    c.placement.ranges = vec![PlacementRange {
+        start_percent: 50.0,
+        end_percent: 100.0,
+        id: 1,
+    }];
+    let mut sim = Simulator::new(c).unwrap();
+    let round = overprov_sim::round::RoundRequest {
+        sequential: true,
+        request_bytes: 4096,
+        queue_depth: 4,
+        offset_pages: 16_384,
+        span_pages: 16_384,
+        seconds: None,
+        seed: 1,
+        idle_seconds: 0.0,
+    };
+    sim.run_round(&round).unwrap();
+    let (host, _) = sim.ftl().handle_pages();
+    assert_eq!(host, &[0, 16_384]);
+}
