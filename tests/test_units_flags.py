@@ -141,13 +141,13 @@ def test_target_options_declared_once(command_parsers):
 
 #: simulate options that do not set one config field: outputs and run control, the sources of
 #: the config (preset, file, trace), and the flags with rules of their own (the OP sweep, the
-#: workload's shape, the host layer).
+#: workload's shape, the host layer, the placement ranges).
 SIMULATE_OTHER = {
     "help", "demo", "config", "out", "json", "no_progress", "check", "force", "jobs",
     "dask_scheduler", "preset", "scale", "timed", "series", "rho", "op", "extra_op",
     "workload", "hot", "zones", "zipf_theta", "numjobs", "raid", "members", "chunk_bytes",
     "trace", "trace_format", "trace_fold", "trace_device", "trace_time_scale", "trace_repeat",
-    "trace_warmup_passes", "skip_bad_lines", "yes",
+    "trace_warmup_passes", "skip_bad_lines", "yes", "fdp_ranges",
 }  # fmt: skip
 
 
@@ -172,7 +172,7 @@ def test_each_row_sets_its_field(command_parsers):
             "none", "--drive-writes", "2", "--warmup", "1", "--interval-pct", "5", "--seed", "3",
             "--qd", "4", "--open-iops", "100", "--write-through", "--duration", "1min",
             "--interval-s", "2", "--physical-bytes", "1G", "--advertised", "1G",
-            "--user-bytes", "1G"]  # fmt: skip
+            "--user-bytes", "1G", "--fdp", "--fdp-isolation", "persistently-isolated"]  # fmt: skip
     args = command_parsers["simulate"].parse_args(argv[1:])
     over = simulate.flag_overrides(args)
     for dest, path in simulate.FLAG_FIELDS:
@@ -190,6 +190,7 @@ def test_each_row_sets_its_field(command_parsers):
         ("simulate", "--policy", "ftl.policy"),
         ("simulate", "--gc-frontier", "ftl.gc_frontier"),
         ("simulate", "--streams", "ftl.host_streams"),
+        ("simulate", "--fdp-isolation", "placement.isolation"),
         ("simulate", "--workload", "workload.pattern"),
         ("calibrate", "--workload", "workload.pattern"),
         ("simulate", "--precondition", "precondition.kind"),

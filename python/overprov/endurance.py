@@ -105,6 +105,7 @@ def build_plan(
     simulation: SimulatedWaf | None = None,
     simulate: bool = False,
     simulate_jobs: int | None = None,
+    simulate_extra: dict[str, Any] | None = None,
 ) -> EndurancePlan:
     """Endurance per extra-OP level. Exactly one of ``nand``, ``pe_cycles``,
     ``rated_tbw_bytes`` gives the NAND budget (``nand="tlc"`` when none is given).
@@ -154,7 +155,11 @@ def build_plan(
         if rated_tbw_bytes is not None:
             wanted.add(0.0)
         simulation = quick_simulation(
-            [rho_of(x) for x in wanted], policy, pages_per_block, jobs=simulate_jobs
+            [rho_of(x) for x in wanted],
+            policy,
+            pages_per_block,
+            jobs=simulate_jobs,
+            extra=simulate_extra,
         )
 
     solve_lo, solve_hi = 0.0, MAX_EXTRA_OP

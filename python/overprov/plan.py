@@ -12,7 +12,7 @@ import argparse
 from dataclasses import asdict
 from typing import Any
 
-from overprov import capacity, models, trace_plan, units
+from overprov import capacity, models, plan_placement, trace_plan, units
 from overprov.endurance import (
     DEFAULT_OP_LEVELS,
     MAX_EXTRA_OP,
@@ -273,6 +273,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "this process may use); the same WAFs as one at a time",
     )
     add_json_option(p, "the plan")
+    plan_placement.add_options(p)
     trace_plan.add_options(p)
     p.set_defaults(func=run)
 
@@ -289,6 +290,8 @@ def run_trace(args: argparse.Namespace) -> int:
 def run(args: argparse.Namespace) -> int:
     check_json_output(args.json)
     if args.trace is not None:
+        if args.placement or args.zones or args.fdp_isolation:
+            raise ConfigError("--placement, --zones: with --simulate, not --trace")
         return run_trace(args)
     trace_plan.refuse_without_trace(args)
     if args.capacity is None:
@@ -309,7 +312,32 @@ def run(args: argparse.Namespace) -> int:
                     f"{option} {value}: {args.simulation} was simulated with {had[option]}; "
                     f"leave {option} out (it comes from the file) or simulate {value}"
                 )
-    plan = build_plan(
+    extras = plan_placement.placement_extras(args)
+    plans = [
+        build_plan(**plan_args(args, capacity_bytes, simulation), simulate_extra=extra)
+        for extra in extras or [None]
+    ]
+    plan = plans[-1]
+    if len(plans) == 2:
+        print(plan_placement.format_comparison(*plans, format_plan), file=text_stream(args))
+    else:
+        print(format_plan(plan), file=text_stream(args))
+    if args.json:
+        doc = plan_to_dict(plan)
+        if len(plans) == 2:
+            without = {k: v for k, v in plan_to_dict(plans[0]).items() if k != "schema"}
+            doc["placement"] = {"without": without, **plan_placement.give_back(*plans)}
+        write_json(doc, args.json)
+    unmet = (plan.target_dwpd is not None and plan.target_dwpd_extra_op is None) or (
+        plan.target_years is not None and plan.target_years_extra_op is None
+    )
+    # a target that no OP level meets: the plan is printed, the answer was not reached
+    return EXIT_NO_ANSWER if unmet else 0
+
+
+def plan_args(args: argparse.Namespace, capacity_bytes: float, simulation: Any) -> dict[str, Any]:
+    """``build_plan``'s arguments from the command line."""
+    return dict(
         capacity_bytes=capacity_bytes,
         native_op=args.native_op / 100.0,
         nand=args.nand,
@@ -327,11 +355,3 @@ def run(args: argparse.Namespace) -> int:
         simulate=args.simulate,
         simulate_jobs=args.jobs,
     )
-    print(format_plan(plan), file=text_stream(args))
-    if args.json:
-        write_json(plan_to_dict(plan), args.json)
-    unmet = (plan.target_dwpd is not None and plan.target_dwpd_extra_op is None) or (
-        plan.target_years is not None and plan.target_years_extra_op is None
-    )
-    # a target that no OP level meets: the plan is printed, the answer was not reached
-    return EXIT_NO_ANSWER if unmet else 0

@@ -15,6 +15,7 @@ from typing import Any
 
 from overprov import (
     engine,
+    placement_options,
     presets,
     scaled_drive,
     sim_estimate,
@@ -95,7 +96,7 @@ FLAG_FIELDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("write_through", ("timing", "host", "write_through")),
     ("duration", ("timing", "duration_s")),
     ("interval_s", ("timing", "interval_s")),
-)
+) + placement_options.FLAG_FIELDS
 
 
 def _put(tree: dict[str, Any], path: tuple[str, ...], value: Any) -> None:
@@ -117,6 +118,9 @@ def flag_overrides(args: argparse.Namespace) -> dict[str, Any]:
     workload = pattern_overrides_from_args(args)
     if workload:
         over.setdefault("workload", {}).update(workload)
+    placement = placement_options.placement_overrides(args)
+    if placement:
+        over.setdefault("placement", {}).update(placement)
     host = host_overrides(args)
     if host:
         over.setdefault("timing", {}).setdefault("host", {}).update(host)
@@ -449,6 +453,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="record WAF every PCT%% of user capacity written",
     )
     r.add_argument("--seed", type=units.COUNT_OR_ZERO, help="random seed (same seed, same result)")
+    placement_options.add_placement_options(p)
     trace_options.add_trace_options(p)
     p.set_defaults(func=run)
     _OPTION_OF.update({a.dest: a.option_strings[-1] for a in p._actions if a.option_strings})
@@ -554,9 +559,9 @@ def write_outputs(args: argparse.Namespace, reports: list[dict[str, Any]], parti
         print(format_table(reports), file=out)
     if any(r.get("timed") and not r.get("trace") for r in reports):
         print(format_timed_table(reports), file=out)
-    host_table = format_host_table(reports)
-    if host_table:
-        print(host_table, file=out)
+    for table in (placement_options.format_placement_table(reports), format_host_table(reports)):
+        if table:
+            print(table, file=out)
     out_dir = Path(args.out) if args.out else None
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)

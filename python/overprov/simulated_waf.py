@@ -14,7 +14,7 @@ from typing import Any
 
 from overprov import engine, sweep
 from overprov.errors import ConfigError
-from overprov.workload_text import describe_workload
+from overprov.workload_text import describe_synthetic, describe_workload
 
 
 @dataclass(frozen=True)
@@ -175,11 +175,14 @@ def quick_user_pages(pages_per_block: int) -> int:
     return min(max(SIM_MIN_USER_PAGES, SIM_USER_BLOCKS * pages_per_block), SIM_MAX_USER_PAGES)
 
 
-def quick_config(rho: float, policy: str, pages_per_block: int) -> dict[str, Any]:
+def quick_config(
+    rho: float, policy: str, pages_per_block: int, extra: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """The simulator config of one --simulate level, as ``overprov.simulate`` takes it:
     ``user_pages`` and ``op_ratio`` (so the plan's own native OP holds), uniform random 4 KiB
     writes after a sequential fill, warm-up 2 + ρ drive writes (GC starts only once the spare
-    space ρ·U has been written), then 2 measured drive writes."""
+    space ρ·U has been written), then 2 measured drive writes. ``extra`` replaces sections
+    (``workload``, ``placement``: ``plan --placement``)."""
     return {
         "geometry": {
             "page_size_bytes": SIM_PAGE_BYTES,
@@ -196,17 +199,22 @@ def quick_config(rho: float, policy: str, pages_per_block: int) -> dict[str, Any
             "interval_percent": 50.0,
             "seed": SIM_SEED,
         },
+        **(extra or {}),
     }
 
 
 def quick_simulation(
-    rhos: Sequence[float], policy: str, pages_per_block: int, jobs: int | None = None
+    rhos: Sequence[float],
+    policy: str,
+    pages_per_block: int,
+    jobs: int | None = None,
+    extra: dict[str, Any] | None = None,
 ) -> SimulatedWaf:
     """Simulate each OP ρ (one run each, well under a second per run; ``jobs`` runs at once,
     see ``overprov.sweep``) and return the measured WAFs. Every config is validated before the
     first run."""
     rhos = sorted(set(rhos))
-    configs = [quick_config(rho, policy, pages_per_block) for rho in rhos]
+    configs = [quick_config(rho, policy, pages_per_block, extra) for rho in rhos]
     for cfg in configs:
         try:
             engine.validate(cfg)
@@ -232,6 +240,11 @@ def quick_simulation(
             )
         )
     workload = "uniform random 4 KiB writes"
+    if extra and "workload" in extra:
+        workload = describe_synthetic(extra["workload"])
+    placement = (extra or {}).get("placement")
+    if placement:
+        workload += f", FDP handle per stream ({placement.get('isolation', 'initially-isolated')})"
     description = (
         f"{tag}, {pages_per_block} pages per block, {policy} GC, {workload} after a "
         f"sequential fill, warm-up (2 + ρ) + measured {SIM_DRIVE_WRITES:g} drive writes, "

@@ -17,13 +17,31 @@ from overprov import engine, units
 from overprov.errors import ConfigError
 from overprov.workload_text import describe_synthetic, zones_text
 
+#: The third field of a zone, ``A/S/seq``: how the zone's LBAs are written.
+ZONE_ORDERS = {"seq": True, "sequential": True, "rand": False, "random": False}
 
-def parse_zones(text: str, field: str) -> list[dict[str, float]]:
-    """ "50/5:30/15:20/80" → zones (access%/space%), fio's random_distribution=zoned syntax."""
-    zones = []
+
+def parse_zones(text: str, field: str) -> list[dict[str, Any]]:
+    """ "50/5:30/15:20/80" → zones (access%/space%), fio's random_distribution=zoned syntax; a
+    zone written as a sequential stream (a log, a FIFO of regions) adds ``/seq``:
+    "60/5:40/95/seq"."""
+    zones: list[dict[str, Any]] = []
     for i, part in enumerate(text.split(":")):
-        access, space = _share_pair(part, field, f"zone {i + 1} ", "50/5:30/15:20/80")
-        zones.append({"access_percent": access, "space_percent": space})
+        pair, order = part, ""
+        pieces = part.split("/")
+        if len(pieces) == 3:
+            pair = "/".join(pieces[:2])
+            order = pieces[2].strip().lower()
+            if order not in ZONE_ORDERS:
+                raise ConfigError(
+                    f"{field}: zone {i + 1} {part!r}: the third field is seq or rand, "
+                    f"not {pieces[2]!r} (e.g. 60/5:40/95/seq)"
+                )
+        access, space = _share_pair(pair, field, f"zone {i + 1} ", "50/5:30/15:20/80")
+        zone: dict[str, Any] = {"access_percent": access, "space_percent": space}
+        if ZONE_ORDERS.get(order, False):
+            zone["sequential"] = True
+        zones.append(zone)
     return zones
 
 
@@ -91,7 +109,10 @@ def add_pattern_options(group: Any) -> None:
         help="hot/cold: ACCESS%% of writes to SPACE%% of the span, e.g. 80/20",
     )
     group.add_argument(
-        "--zones", metavar="A/S:A/S..", help="zoned distribution, fio syntax, e.g. 50/5:30/15:20/80"
+        "--zones",
+        metavar="A/S:A/S..",
+        help="zoned distribution, fio syntax, e.g. 50/5:30/15:20/80; a zone ending /seq is "
+        "written sequentially (a stream: log, FIFO), e.g. 60/5:40/95/seq",
     )
     group.add_argument(
         "--zipf-theta", type=units.NON_NEGATIVE, metavar="THETA", help="Zipf exponent (0.99)"

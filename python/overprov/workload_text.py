@@ -69,8 +69,11 @@ def is_uniform(run: Mapping[str, Any]) -> bool:
 
 
 def zones_text(zones: list[dict[str, float]]) -> str:
-    """Zones back in fio's syntax: "50/5:30/15:20/80"."""
-    return ":".join(f"{z['access_percent']:g}/{z['space_percent']:g}" for z in zones)
+    """Zones back in fio's syntax: "50/5:30/15:20/80" (a sequential zone ends ``/seq``)."""
+    return ":".join(
+        f"{z['access_percent']:g}/{z['space_percent']:g}{'/seq' if z.get('sequential') else ''}"
+        for z in zones
+    )
 
 
 def _size_text(request_bytes: int) -> str:

@@ -5,7 +5,7 @@
 mod errors;
 mod trace;
 
-use overprov_sim::config::{from_json, SimConfig};
+use overprov_sim::config::from_json;
 use overprov_sim::host::Run;
 use overprov_sim::round::RoundRequest;
 use pyo3::prelude::*;
@@ -88,7 +88,7 @@ fn validate_config(py: Python<'_>, config_json: &str) -> PyResult<String> {
 /// The default configuration as JSON text (every field, with its default).
 #[pyfunction]
 fn default_config_json() -> String {
-    serde_json::to_string(&SimConfig::default()).unwrap_or_default()
+    overprov_sim::config::defaults_json()
 }
 
 /// The names each enum field of the configuration accepts (`{"ftl.policy": [...], ...}`), for

@@ -2,6 +2,7 @@
 //! caller can show progress and stop early.
 
 mod member;
+mod placement;
 mod replay;
 mod round;
 
@@ -19,6 +20,7 @@ use crate::workload::permutation::Permutation;
 use crate::workload::ran::WorkloadRan;
 use crate::workload::trace::{TraceReport, TraceSource};
 use crate::workload::{Op, Request, Workload};
+pub use placement::{HandleReport, PlacementReport};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -95,6 +97,9 @@ pub struct Report {
     pub trace: Option<TraceReport>,
     /// What the workload was: a synthetic pattern, or the trace with its mix and fold.
     pub workload: WorkloadRan,
+    /// Data placement per reclaim-unit handle (when placement is on).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub placement: Option<PlacementReport>,
 }
 
 #[derive(Debug, Clone)]
@@ -126,6 +131,8 @@ pub struct Simulator {
     background_gc_free_blocks: usize,
     /// The workload when it is a trace (`config.trace.path`); `workload` is then unused.
     trace: Option<TraceSource>,
+    /// Host writes' reclaim-unit handles (when placement is on).
+    placement: Option<placement::Routing>,
 }
 
 impl Simulator {
@@ -145,6 +152,7 @@ impl Simulator {
             ));
         }
         let workload = Lookahead::new(Workload::new(&config, &geom)?, depth);
+        let placement = placement::Routing::new(&config, workload.workload(), geom.user_pages);
         let ftl = Ftl::new(&config, geom);
         let u = geom.user_pages as f64;
         let warmup_pages = (config.run.warmup_drive_writes * u).round() as u64;
@@ -192,6 +200,7 @@ impl Simulator {
             time_end_ns: None,
             background_gc_free_blocks: 0,
             trace,
+            placement,
         };
         let t = &sim.config.timing;
         if t.enabled {
@@ -260,6 +269,9 @@ impl Simulator {
         };
         if phase == Phase::Measure {
             self.ftl.reset_victim_histogram();
+            if let Some(p) = self.placement.as_mut() {
+                p.start_measured(&self.ftl);
+            }
             if let Some(eng) = self.timed.as_mut() {
                 eng.start_measured();
             }
@@ -334,7 +346,11 @@ impl Simulator {
                 Some(p) => p.apply(i),
                 None => i,
             };
-            self.ftl.write(lpn, 0);
+            let stream = match &self.placement {
+                Some(p) => p.route_fill(&mut self.ftl, lpn),
+                None => 0,
+            };
+            self.ftl.write(lpn, stream);
             self.host_bytes += page;
             self.fill_next += 1;
             if self.ftl.counters().host_pages >= self.next_interval_at {
@@ -356,10 +372,10 @@ impl Simulator {
             self.requests += 1;
             match r.op {
                 Op::Write => {
-                    let stream = if self.stream_by_class {
-                        r.class as usize
-                    } else {
-                        0
+                    let stream = match self.placement.as_mut() {
+                        Some(p) => p.route(&mut self.ftl, &r),
+                        None if self.stream_by_class => r.class as usize,
+                        None => 0,
                     };
                     for i in 0..r.pages {
                         self.ftl.write(r.lpn + i, stream);
@@ -402,7 +418,11 @@ impl Simulator {
             self.requests += 1;
             let bytes = r.bytes as u64;
             tally(&mut self.host_bytes, &mut self.read_pages, &r);
-            let stream = if stream_by_class { r.class as usize } else { 0 };
+            let stream = match self.placement.as_mut() {
+                Some(p) => p.route(&mut self.ftl, &r),
+                None if stream_by_class => r.class as usize,
+                None => 0,
+            };
             let done = timed_request(&mut self.ftl, eng, t, &r, stream, &mut pages);
             eng.complete(t, done, r.op == Op::Read, bytes);
             if self.ftl.counters().host_pages >= self.next_interval_at {
@@ -479,6 +499,10 @@ impl Simulator {
                 }
                 None => WorkloadRan::synthetic(&self.config.workload),
             },
+            placement: self
+                .placement
+                .as_ref()
+                .map(|p| p.report(&self.ftl, &self.config)),
         }
     }
 }

@@ -5,6 +5,7 @@
 mod ftl;
 mod geometry;
 mod host;
+mod placement;
 mod timing;
 mod trace;
 mod workload;
@@ -12,6 +13,7 @@ mod workload;
 pub use ftl::*;
 pub use geometry::*;
 pub use host::*;
+pub use placement::*;
 pub use timing::*;
 pub use trace::*;
 pub use workload::*;
@@ -35,6 +37,9 @@ pub struct SimConfig {
     pub timing: TimingConfig,
     /// A block trace replayed instead of the synthetic workload (off by default).
     pub trace: TraceConfig,
+    /// Data placement (FDP reclaim-unit handles); off by default and then left out of reports.
+    #[serde(skip_serializing_if = "PlacementConfig::is_off")]
+    pub placement: PlacementConfig,
 }
 
 /// The names each enum field of the configuration accepts, by field (`ftl.policy`, ...), as
@@ -53,6 +58,8 @@ pub fn choices() -> Vec<(&'static str, Vec<String>)> {
         ("ftl.gc_frontier", names(&GcFrontier::ALL)),
         ("ftl.host_streams", names(&HostStreams::ALL)),
         ("workload.pattern", names(&Pattern::ALL)),
+        ("placement.isolation", names(&Isolation::ALL)),
+        ("placement.source", names(&PlacementSource::ALL)),
         ("precondition.kind", names(&Precondition::ALL)),
         (
             "trace.format",
@@ -62,6 +69,14 @@ pub fn choices() -> Vec<(&'static str, Vec<String>)> {
                 .collect(),
         ),
     ]
+}
+
+/// Every field with its default, as JSON: the sections a report leaves out when off
+/// (`placement`) included, so front ends can check a config file's keys against it.
+pub fn defaults_json() -> String {
+    let mut v = serde_json::to_value(SimConfig::default()).expect("the config serialises");
+    v["placement"] = serde_json::to_value(PlacementConfig::default()).expect("it serialises");
+    v.to_string()
 }
 
 /// How long to run and what to record.
@@ -137,6 +152,7 @@ impl SimConfig {
         if f.policy == PolicyKind::DChoices && f.d_choices == 0 {
             return Err(Error::config("ftl.d_choices", "must be at least 1"));
         }
+        self.validate_placement()?;
         let streams = self.stream_count()?;
         let frontiers = self.frontier_count(streams) as u64;
         let need = f.gc_free_blocks as u64 + frontiers + 1;
@@ -270,10 +286,12 @@ impl SimConfig {
                 Zone {
                     access_percent: w.hot_access_percent,
                     space_percent: w.hot_space_percent,
+                    sequential: false,
                 },
                 Zone {
                     access_percent: 100.0 - w.hot_access_percent,
                     space_percent: 100.0 - w.hot_space_percent,
+                    sequential: false,
                 },
             ]),
             Pattern::Zoned => Some(w.zones.clone()),
@@ -296,6 +314,9 @@ impl SimConfig {
 
     /// Number of host write streams.
     pub fn stream_count(&self) -> Result<usize> {
+        if self.placement.enabled {
+            return self.handle_count();
+        }
         Ok(match self.ftl.host_streams {
             HostStreams::Single => 1,
             HostStreams::Workload => {
@@ -313,6 +334,12 @@ impl SimConfig {
 
     /// Open write frontiers: one per host stream, plus one GC frontier per stream if separate.
     pub fn frontier_count(&self, streams: usize) -> usize {
+        if self.placement.enabled {
+            return match self.placement.isolation {
+                Isolation::InitiallyIsolated => streams + 1,
+                Isolation::PersistentlyIsolated => 2 * streams,
+            };
+        }
         match self.ftl.gc_frontier {
             GcFrontier::Separate => 2 * streams,
             GcFrontier::Shared => streams,

@@ -41,6 +41,14 @@ impl Pattern {
 pub struct Zone {
     pub access_percent: f64,
     pub space_percent: f64,
+    /// Written sequentially through the zone (wrapping around) instead of at random: a stream
+    /// such as a log or a FIFO of regions.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub sequential: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// Host workload.
@@ -96,14 +104,17 @@ pub const JESD219_ZONES: [Zone; 3] = [
     Zone {
         access_percent: 50.0,
         space_percent: 5.0,
+        sequential: false,
     },
     Zone {
         access_percent: 30.0,
         space_percent: 15.0,
+        sequential: false,
     },
     Zone {
         access_percent: 20.0,
         space_percent: 80.0,
+        sequential: false,
     },
 ];
 

@@ -13,7 +13,7 @@ pub mod wear;
 
 use serde::Serialize;
 
-use crate::config::{GcFrontier, SimConfig};
+use crate::config::{GcFrontier, Isolation, SimConfig};
 use crate::geometry::{FastDiv, Geometry};
 use crate::rng::Rng;
 use blocks::{BlockState, BlockTable, NIL};
@@ -71,6 +71,17 @@ struct Frontier {
     next: u32,
 }
 
+/// Which frontier GC writes a victim's valid pages to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum GcTarget {
+    /// The GC frontier of the victim's stream (`streams + stream`).
+    PerStream,
+    /// The host frontier of the victim's stream.
+    Shared,
+    /// One GC frontier for every stream (`streams`): placement's initially isolated handles.
+    Common,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Relocation {
     Gc,
@@ -91,7 +102,12 @@ pub struct Ftl {
     /// Host frontiers `0..streams`, then GC frontiers `streams..2*streams` if separate.
     frontiers: Vec<Frontier>,
     streams: usize,
-    gc_separate: bool,
+    gc_target: GcTarget,
+    /// With placement: the handle whose host write each logical page holds, and per handle the
+    /// host pages written and the pages GC relocated (all empty without placement).
+    owner: Vec<u8>,
+    handle_host_pages: Vec<u64>,
+    handle_gc_pages: Vec<u64>,
     policy: Policy,
     gc_free_blocks: usize,
     static_threshold: u32,
@@ -116,7 +132,13 @@ impl Ftl {
     pub fn new(config: &SimConfig, geom: Geometry) -> Self {
         let ppb = geom.pages_per_block;
         let streams = config.stream_count().unwrap_or(1);
-        let gc_separate = config.ftl.gc_frontier == GcFrontier::Separate;
+        let gc_target = match (config.placement.enabled, config.placement.isolation) {
+            (true, Isolation::InitiallyIsolated) => GcTarget::Common,
+            (true, Isolation::PersistentlyIsolated) => GcTarget::PerStream,
+            (false, _) if config.ftl.gc_frontier == GcFrontier::Separate => GcTarget::PerStream,
+            (false, _) => GcTarget::Shared,
+        };
+        let handles = if config.placement.enabled { streams } else { 0 };
         let frontier_count = config.frontier_count(streams);
         let physical = geom.physical_pages() as usize;
         Ftl {
@@ -136,7 +158,13 @@ impl Ftl {
                 frontier_count
             ],
             streams,
-            gc_separate,
+            gc_target,
+            owner: match handles {
+                0 => Vec::new(),
+                _ => vec![0; geom.user_pages as usize],
+            },
+            handle_host_pages: vec![0; handles],
+            handle_gc_pages: vec![0; handles],
             policy: Policy::from_config(&config.ftl),
             gc_free_blocks: config.ftl.gc_free_blocks as usize,
             static_threshold: config.wear.static_threshold,
@@ -212,6 +240,29 @@ impl Ftl {
         if self.log_ops {
             self.ops.push(op);
         }
+    }
+
+    /// With placement: host pages written and pages relocated by GC, per reclaim-unit handle
+    /// (GC's pages are counted against the handle whose host write they hold).
+    pub fn handle_pages(&self) -> (&[u64], &[u64]) {
+        (&self.handle_host_pages, &self.handle_gc_pages)
+    }
+
+    /// With placement: the handle whose host write physical page `ppn` holds, if it is valid.
+    pub fn handle_of_page(&self, ppn: u32) -> Option<u8> {
+        let valid = self.valid[(ppn >> 6) as usize] >> (ppn & 63) & 1 == 1;
+        (valid && !self.owner.is_empty()).then(|| self.owner[self.p2l[ppn as usize] as usize])
+    }
+
+    /// With placement: record that pages `lpn .. lpn + pages` are about to be written by the
+    /// host through handle `handle` (call before writing them to stream `handle`).
+    #[inline]
+    pub fn tag_host(&mut self, lpn: u32, pages: u32, handle: usize) {
+        if self.owner.is_empty() {
+            return;
+        }
+        self.owner[lpn as usize..(lpn + pages) as usize].fill(handle as u8);
+        self.handle_host_pages[handle] += pages as u64;
     }
 
     /// Host write of logical page `lpn` into host stream `stream` (< `streams()`).
@@ -371,10 +422,10 @@ impl Ftl {
         debug_assert_eq!(self.blocks.state[b as usize], BlockState::Closed);
         self.blocks.remove_closed(b);
         let stream = self.blocks.stream[b as usize] as usize;
-        let target = if self.gc_separate {
-            self.streams + stream
-        } else {
-            stream
+        let target = match self.gc_target {
+            GcTarget::PerStream => self.streams + stream,
+            GcTarget::Shared => stream,
+            GcTarget::Common => self.streams,
         };
         // the valid pages, in page order; their forward-map entries are prefetched a window
         // ahead of the moves (the map writes are the misses of a relocation)
@@ -440,6 +491,9 @@ impl Ftl {
             i += run;
         }
         let moved = sources.len() as u64;
+        if !self.owner.is_empty() {
+            self.count_relocated_by_handle(&sources);
+        }
         self.reloc_sources = sources;
         match why {
             Relocation::Gc => self.counters.gc_pages += moved,
@@ -449,6 +503,18 @@ impl Ftl {
         self.counters.erases += 1;
         self.log(NandOp::Erase(b));
         self.free.push(b, self.blocks.erase_count[b as usize]);
+    }
+
+    /// With placement: count relocated pages against the handle whose host write they hold
+    /// (the source pages' reverse map still names the logical pages moved). Out of line, so the
+    /// relocation loop compiles as it does without placement.
+    #[cold]
+    #[inline(never)]
+    fn count_relocated_by_handle(&mut self, sources: &[u32]) {
+        for &src in sources {
+            let lpn = self.p2l[src as usize];
+            self.handle_gc_pages[self.owner[lpn as usize] as usize] += 1;
+        }
     }
 
     /// Check the FTL invariants from scratch; returns the first violation found.

@@ -388,6 +388,7 @@ impl HostRun {
             victim_valid_histogram: victims,
             trace: None,
             workload: crate::workload::ran::WorkloadRan::synthetic(&self.config.workload),
+            placement: None,
             intervals: self.intervals.clone(),
             state_bytes,
             state_bytes_per_physical_page: state_bytes as f64 / physical.max(1) as f64,

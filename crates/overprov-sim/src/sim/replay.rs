@@ -61,7 +61,11 @@ impl Simulator {
             self.requests += 1;
             match r.op {
                 Op::Write => {
-                    self.ftl.write_pages(r.lpn, r.pages, 0);
+                    let stream = match self.placement.as_mut() {
+                        Some(p) => p.route(&mut self.ftl, &r),
+                        None => 0,
+                    };
+                    self.ftl.write_pages(r.lpn, r.pages, stream);
                     self.host_bytes += r.bytes as u64;
                     if self.ftl.counters().host_pages >= self.next_interval_at {
                         self.record_interval();
@@ -107,7 +111,11 @@ impl Simulator {
             self.requests += 1;
             let bytes = r.bytes as u64;
             tally(&mut self.host_bytes, &mut self.read_pages, &r);
-            let done = timed_request(&mut self.ftl, eng, t, &r, 0, &mut pages);
+            let stream = match self.placement.as_mut() {
+                Some(p) => p.route(&mut self.ftl, &r),
+                None => 0,
+            };
+            let done = timed_request(&mut self.ftl, eng, t, &r, stream, &mut pages);
             eng.complete(t, done, r.op == Op::Read, bytes);
             if self.ftl.counters().host_pages >= self.next_interval_at {
                 self.record_interval();

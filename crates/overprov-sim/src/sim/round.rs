@@ -80,7 +80,11 @@ impl Simulator {
             eng.tick(t, self.ftl.counters());
             let r = workload.next_request();
             self.host_bytes += r.bytes as u64;
-            let done = timed_write(&mut self.ftl, eng, t, &r, 0);
+            let stream = match self.placement.as_mut() {
+                Some(p) => p.route(&mut self.ftl, &r), // a round is one stream: by LBA range
+                None => 0,
+            };
+            let done = timed_write(&mut self.ftl, eng, t, &r, stream);
             eng.complete(t, done, false, r.bytes as u64);
             requests += 1;
         }

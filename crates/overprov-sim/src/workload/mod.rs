@@ -41,6 +41,8 @@ struct ZoneRange {
     /// Cumulative access probability up to and including this zone, scaled to 2⁶⁴.
     until: u64,
     map: Option<RandomMap>,
+    /// A sequential zone: its next offset (pages from `start`).
+    next: Option<u32>,
 }
 
 #[derive(Debug, Clone)]
@@ -124,6 +126,26 @@ impl Workload {
     /// Pages in the accessed span.
     pub fn span_pages(&self) -> u32 {
         self.span
+    }
+
+    /// The zones' pages as (first page, end page, zone index), for a zoned pattern.
+    pub fn zone_bounds(&self) -> Option<Vec<(u32, u32, u8)>> {
+        match &self.address {
+            Address::Zoned(zones) => Some(
+                zones
+                    .iter()
+                    .enumerate()
+                    .map(|(i, z)| {
+                        (
+                            z.start + self.offset,
+                            z.start + z.len + self.offset,
+                            i as u8,
+                        )
+                    })
+                    .collect(),
+            ),
+            _ => None,
+        }
     }
 
     #[inline]
@@ -211,6 +233,16 @@ impl Workload {
                     .position(|z| u < z.until)
                     .unwrap_or(zones.len() - 1);
                 let z = &mut zones[i];
+                if let Some(next) = &mut z.next {
+                    // a sequential stream: the next pages of the zone, wrapping around
+                    let n = pages.min(z.len);
+                    if *next + n > z.len {
+                        *next = 0;
+                    }
+                    let a = z.start + *next;
+                    *next += n;
+                    return (a.min(span - pages), i as u8);
+                }
                 let off = match &mut z.map {
                     Some(m) => m.next_index(),
                     None => self.rng.below(z.len as u64) as u32,
@@ -258,7 +290,9 @@ fn zone_ranges(zones: &[Zone], span: u32, random_map: bool, seed: u64) -> Result
             } else {
                 scaled(access_acc)
             },
-            map: random_map.then(|| RandomMap::new(len, seed ^ (0x7a6f6e65 + i as u64))),
+            map: (random_map && !z.sequential)
+                .then(|| RandomMap::new(len, seed ^ (0x7a6f6e65 + i as u64))),
+            next: z.sequential.then_some(0),
         });
         start = end;
     }

@@ -1,0 +1,105 @@
+"""``plan --simulate --placement fdp --zones ...``: the plan per OP level for a workload of
+streams, simulated without data placement and with a reclaim-unit handle per stream, and how
+much of the drive the placement gives back: the difference between the smallest extra OP that
+meets the target without it and with it (docs/fdp.md)."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import Any
+
+from overprov.endurance import EndurancePlan
+from overprov.errors import ConfigError
+from overprov.placement_options import add_isolation_option
+from overprov.workload_options import parse_zones
+
+__all__ = ["add_options", "give_back", "placement_extras", "format_comparison"]
+
+PLACEMENTS = ("none", "fdp")
+
+
+def add_options(p: argparse.ArgumentParser) -> None:
+    """``--placement``, ``--zones``, ``--fdp-isolation`` on ``plan``."""
+    g = p.add_argument_group("data placement (with --simulate; docs/fdp.md)")
+    g.add_argument(
+        "--placement",
+        choices=PLACEMENTS,
+        help="fdp: simulate each OP level without placement and with a reclaim-unit handle "
+        "per stream of --zones, and say how much extra OP the placement gives back",
+    )
+    g.add_argument(
+        "--zones",
+        metavar="A/S[/seq]:..",
+        help="--simulate's workload as streams: share of writes / share of LBAs, /seq for a "
+        "stream written in order, e.g. 60/5:40/95/seq (default: uniform random writes)",
+    )
+    add_isolation_option(g)
+
+
+def placement_extras(args: argparse.Namespace) -> list[dict[str, Any]] | None:
+    """The config sections of the quick simulation: one set without placement, and with
+    ``--placement fdp`` a second with it; None when none of the flags is given."""
+    if args.placement is None and args.zones is None and args.fdp_isolation is None:
+        return None
+    if not args.simulate:
+        option = "--placement" if args.placement else "--zones" if args.zones else "--fdp-isolation"
+        raise ConfigError(f"{option}: only with --simulate (the workload is simulated)")
+    if args.fdp_isolation is not None and args.placement != "fdp":
+        raise ConfigError("--fdp-isolation: only with --placement fdp")
+    if args.placement == "fdp" and args.zones is None:
+        raise ConfigError("--placement fdp: give the streams with --zones (e.g. 60/5:40/95/seq)")
+    workload: dict[str, Any] = {"pattern": "uniform", "request_bytes": 4096}
+    if args.zones is not None:
+        workload = {"pattern": "zoned", "zones": parse_zones(args.zones, "--zones")}
+    extras = [{"workload": workload}]
+    if args.placement == "fdp":
+        placement = {"enabled": True}
+        if args.fdp_isolation:
+            placement["isolation"] = args.fdp_isolation
+        extras.append({"workload": workload, "placement": placement})
+    return extras
+
+
+def give_back(without: EndurancePlan, with_fdp: EndurancePlan) -> dict[str, float | None]:
+    """Per target: percentage points of the advertised capacity the placement gives back (the
+    smallest extra OP meeting it without placement less with it); None where a side has no
+    answer."""
+    out: dict[str, float | None] = {}
+    for key in ("target_dwpd_extra_op", "target_years_extra_op"):
+        a, b = getattr(without, key), getattr(with_fdp, key)
+        if getattr(without, key.replace("_extra_op", "")) is None:
+            continue
+        out[key.replace("_extra_op", "_give_back_percent")] = (
+            None if a is None or b is None else round((a - b) * 100, 1)
+        )
+    return out
+
+
+def format_comparison(
+    without: EndurancePlan, with_fdp: EndurancePlan, fmt: Callable[[EndurancePlan], str]
+) -> str:
+    """Both plans, then the answer per target."""
+    lines = ["Without data placement:", fmt(without), "", "With FDP:", fmt(with_fdp), ""]
+    answers = give_back(without, with_fdp)
+    if not answers:
+        lines.append(
+            "give --target-dwpd or --target-years for the extra OP each needs and what FDP "
+            "gives back"
+        )
+    for key, points in answers.items():
+        target = key.replace("_give_back_percent", "").replace("target_", "")
+        need = getattr(without, f"target_{target}_extra_op")
+        need_fdp = getattr(with_fdp, f"target_{target}_extra_op")
+        if points is None:
+            shown = lambda x: "not met" if x is None else f"{x * 100:.1f} %"  # noqa: E731
+            lines.append(
+                f"{target}: smallest extra OP without placement {shown(need)}, with FDP "
+                f"{shown(need_fdp)}"
+            )
+        else:
+            lines.append(
+                f"{target}: FDP lets you give back {points:.1f} % of the drive (extra OP "
+                f"{need * 100:.1f} % without placement, {need_fdp * 100:.1f} % with FDP)"
+            )
+    return "\n".join(lines)
