@@ -1,0 +1,175 @@
+"""``overprov emulate``: a simulated drive served as a real block device (FUSE file + loop
+device), driven by the real fio, a real ext4 and real discards (docs/emulate.md).
+
+The drive is tests/emulate/small-drive.toml (32 MiB of NAND, steady random-write IOPS of a few
+hundred), so the host keeps up in real time and each test finishes in about a minute."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from overprov import engine
+from overprov.emulate.cli import drive_config
+
+from .conftest import SMALL_DRIVE, loop_devices_of
+
+pytestmark = [pytest.mark.root, pytest.mark.xdist_group("loop-devices")]
+
+QUEUE_DEPTH = 4
+WARMUP_DRIVE_WRITES = 2.0
+MEASURE_S = 12
+
+
+def fio_json(argv: list[str]) -> dict[str, Any]:
+    proc = subprocess.run(["fio", "--output-format=json", *argv], capture_output=True,
+                          text=True, check=False)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-800:]
+    return json.loads(proc.stdout[proc.stdout.index("{") :])
+
+
+def fio_steady_write_iops(dev: str, size_bytes: int) -> float:
+    """Fill ``dev`` sequentially, write it randomly WARMUP_DRIVE_WRITES times over (4 KiB,
+    QD4), then measure MEASURE_S seconds of the same: the steady random-write IOPS."""
+    common = ["--name=w", f"--filename={dev}", "--direct=1", "--ioengine=libaio",
+              "--randrepeat=0", f"--size={size_bytes}"]  # fmt: skip
+    fio_json([*common, "--rw=write", "--bs=1M", "--iodepth=4"])
+    pages = size_bytes // 4096
+    warm = [*common, "--rw=randwrite", "--bs=4k", f"--iodepth={QUEUE_DEPTH}",
+            "--norandommap", f"--number_ios={int(pages * WARMUP_DRIVE_WRITES)}"]  # fmt: skip
+    fio_json(warm)
+    measured = fio_json([*common, "--rw=randwrite", "--bs=4k", f"--iodepth={QUEUE_DEPTH}",
+                         "--norandommap", "--time_based", f"--runtime={MEASURE_S}"])  # fmt: skip
+    return float(measured["jobs"][0]["write"]["iops"])
+
+
+def simulated_steady_write_iops(extra_op_percent: float) -> float:
+    """The same workload in the simulator alone: sequential fill, warm-up, then the measured
+    random writes, closed loop at the same queue depth."""
+    cfg = engine.merge(
+        drive_config(str(SMALL_DRIVE), "32MiB", extra_op_percent),
+        {
+            "precondition": {"kind": "sequential"},
+            "run": {"warmup_drive_writes": WARMUP_DRIVE_WRITES, "drive_writes": 1.0},
+            "timing": {"host": {"mode": "closed", "queue_depth": QUEUE_DEPTH}},
+        },
+    )
+    sim = engine.simulator(cfg)
+    while not sim.step(1 << 20):
+        pass
+    return float(json.loads(sim.report_json())["timed"]["measured"]["iops"])
+
+
+@pytest.mark.slow
+@pytest.mark.fio
+@pytest.mark.timeout(600)
+def test_fio_at_two_op_levels_finds_the_simulated_ratio(emulated, need_fio):
+    """The Must-show test: fio's steady 4 KiB random-write IOPS on the emulated device at 0%
+    and 25% extra OP of one drive file stand in the simulator's ratio, within 10%."""
+    measured = {}
+    for extra_op in (0.0, 25.0):
+        e = emulated("--extra-op", str(extra_op))
+        size = e.status()["size_bytes"]
+        measured[extra_op] = fio_steady_write_iops(e.dev, size)
+        status = e.status()
+        e.stop()
+        ios = status["counters"]["writes"]
+        assert status["late_requests"] < 0.05 * ios, f"the host fell behind: {status}"
+    simulated = {op: simulated_steady_write_iops(op) for op in measured}
+    fio_ratio = measured[25.0] / measured[0.0]
+    sim_ratio = simulated[25.0] / simulated[0.0]
+    assert sim_ratio > 1.3, f"the drive should gain from OP: {simulated}"
+    assert abs(fio_ratio / sim_ratio - 1) < 0.10, (
+        f"fio IOPS {measured} (ratio {fio_ratio:.3f}) vs simulated {simulated} "
+        f"(ratio {sim_ratio:.3f})"
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_ext4_files_deleted_with_discard_free_the_simulators_valid_pages(emulated, tmp_path):
+    """mkfs.ext4, mount with discard, write files, delete them: the simulator's valid pages
+    fall (the loop device's discards reach it as trims through FUSE's fallocate)."""
+    e = emulated()
+    mnt = tmp_path / "fs"
+    mnt.mkdir()
+    subprocess.run(["mkfs.ext4", "-q", "-E", "nodiscard", "-b", "4096", e.dev], check=True)
+    subprocess.run(["mount", "-o", "discard", e.dev, str(mnt)], check=True)
+    try:
+        for i in range(4):
+            (mnt / f"f{i}").write_bytes(os.urandom(3 << 20))
+        subprocess.run(["sync"], check=True)
+        time.sleep(1.5)  # the status file is written twice a second
+        full = e.status()["counters"]
+        for i in range(4):
+            (mnt / f"f{i}").unlink()
+        subprocess.run(["sync"], check=True)
+        subprocess.run(["fstrim", "-v", str(mnt)], capture_output=True, check=False)
+        time.sleep(1.5)
+        emptied = e.status()["counters"]
+    finally:
+        subprocess.run(["umount", str(mnt)], check=True)
+    assert full["valid_pages"] >= 3000, full  # 12 MiB of files = 3072 pages
+    assert emptied["valid_pages"] <= full["valid_pages"] - 3000, (full, emptied)
+    assert emptied["totals"]["trimmed_pages"] >= 3000, emptied
+    assert emptied["trims"] > full["trims"]
+    out = e.stop()
+    assert "loop device detached" in out
+
+
+@pytest.mark.slow
+def test_stop_while_mounted_waits_then_tears_down(emulated, tmp_path):
+    """SIGTERM while a file system is mounted on the device: the command keeps serving (it
+    says so) instead of pulling the device from under it; after the unmount, SIGTERM leaves no
+    loop device and no mount. Data written reads back."""
+    e = emulated()
+    assert "direct I/O on" in e.first_line, e.first_line
+    data = os.urandom(1 << 20)
+    with open(e.dev, "r+b", buffering=0) as f:
+        f.seek(4 << 20)
+        f.write(data)
+        os.fsync(f.fileno())
+    with open(e.dev, "rb", buffering=0) as f:
+        f.seek(4 << 20)
+        assert f.read(len(data)) == data
+    mnt = tmp_path / "fs"
+    mnt.mkdir()
+    subprocess.run(["mkfs.ext4", "-q", e.dev], check=True)
+    subprocess.run(["mount", e.dev, str(mnt)], check=True)
+    try:
+        e.proc.send_signal(15)
+        time.sleep(3)
+        assert e.proc.poll() is None, "emulate stopped under a mounted file system"
+        assert loop_devices_of(e.work) == [e.dev]
+    finally:
+        subprocess.run(["umount", str(mnt)], check=True)
+    out = e.stop()
+    assert e.proc.returncode == 0
+    assert "loop device detached" in out
+    assert loop_devices_of(e.work) == []
+    assert not os.path.ismount(e.work / "mnt")
+    assert not (e.work / "data.img").exists()
+
+
+def test_refused_with_the_reason_where_fuse_is_missing(tmp_path):
+    """Where the kernel offers no FUSE and no loop devices (a mount namespace whose /dev is an
+    empty tmpfs) the command refuses at once with the reasons, exit 1, and makes nothing."""
+    if os.geteuid() != 0 or shutil.which("unshare") is None:
+        pytest.skip("needs root and unshare (util-linux) for a mount namespace")
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).parents[2] / "python"))
+    argv = [sys.executable, "-m", "overprov", "emulate", str(SMALL_DRIVE), "--size", "32MiB",
+            "--dir", str(tmp_path / "w")]  # fmt: skip
+    no_dev = ["unshare", "--mount", "--propagation", "private", "sh", "-c",
+              'mount -t tmpfs tmpfs /dev && exec "$@"', "sh"]  # fmt: skip
+    proc = subprocess.run([*no_dev, *argv], capture_output=True, text=True, env=env,
+                          check=False)  # fmt: skip
+    assert proc.returncode == 1, proc.stderr
+    assert "no /dev/fuse" in proc.stderr and "no /dev/loop-control" in proc.stderr, proc.stderr
+    assert not (tmp_path / "w").exists()
