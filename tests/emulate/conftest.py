@@ -58,14 +58,14 @@ def loop_devices_of(path: Path) -> list[str]:
 
 @pytest.fixture
 def emulated(tmp_path: Path) -> Iterator[Callable[..., Emulated]]:
-    """``emulated(*args)`` runs ``overprov emulate SMALL_DRIVE --size 32MiB *args``; each is
+    """``emulated(*args)`` runs ``overprov emulate SMALL_DRIVE --size 16MiB *args``; each is
     stopped after the test, and none may leave a loop device or a mount."""
     reason = emulate_skip_reason()
     if reason:
         pytest.skip(reason)
     started: list[Emulated] = []
 
-    def start(*args: str, drive: Path = SMALL_DRIVE, size: str = "32MiB") -> Emulated:
+    def start(*args: str, drive: Path = SMALL_DRIVE, size: str = "16MiB") -> Emulated:
         work = tmp_path / f"emulate-{len(started)}"
         env = dict(os.environ, PYTHONPATH=str(Path(__file__).parents[2] / "python"))
         proc = subprocess.Popen(

@@ -1,7 +1,7 @@
 """``overprov emulate``: a simulated drive served as a real block device (FUSE file + loop
 device), driven by the real fio, a real ext4 and real discards (docs/emulate.md).
 
-The drive is tests/emulate/small-drive.toml (32 MiB of NAND, steady random-write IOPS of a few
+The drive is tests/emulate/small-drive.toml (16 MiB of NAND, steady random-write IOPS of a few
 hundred), so the host keeps up in real time and each test finishes in about a minute."""
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ from .conftest import SMALL_DRIVE, loop_devices_of
 
 pytestmark = [pytest.mark.root, pytest.mark.xdist_group("loop-devices")]
 
-QUEUE_DEPTH = 4
-WARMUP_DRIVE_WRITES = 2.0
-MEASURE_S = 12
+QUEUE_DEPTH = 8
+WARMUP_DRIVE_WRITES = 3.0
+MEASURE_S = 10
 
 
 def fio_json(argv: list[str]) -> dict[str, Any]:
@@ -37,10 +37,10 @@ def fio_json(argv: list[str]) -> dict[str, Any]:
 
 def fio_steady_write_iops(dev: str, size_bytes: int) -> float:
     """Fill ``dev`` sequentially, write it randomly WARMUP_DRIVE_WRITES times over (4 KiB,
-    QD4), then measure MEASURE_S seconds of the same: the steady random-write IOPS."""
+    QD8), then measure MEASURE_S seconds of the same: the steady random-write IOPS."""
     common = ["--name=w", f"--filename={dev}", "--direct=1", "--ioengine=libaio",
               "--randrepeat=0", f"--size={size_bytes}"]  # fmt: skip
-    fio_json([*common, "--rw=write", "--bs=1M", "--iodepth=4"])
+    fio_json([*common, "--rw=write", "--bs=4k", "--iodepth=16"])
     pages = size_bytes // 4096
     warm = [*common, "--rw=randwrite", "--bs=4k", f"--iodepth={QUEUE_DEPTH}",
             "--norandommap", f"--number_ios={int(pages * WARMUP_DRIVE_WRITES)}"]  # fmt: skip
@@ -54,7 +54,7 @@ def simulated_steady_write_iops(extra_op_percent: float) -> float:
     """The same workload in the simulator alone: sequential fill, warm-up, then the measured
     random writes, closed loop at the same queue depth."""
     cfg = engine.merge(
-        drive_config(str(SMALL_DRIVE), "32MiB", extra_op_percent),
+        drive_config(str(SMALL_DRIVE), "16MiB", extra_op_percent),
         {
             "precondition": {"kind": "sequential"},
             "run": {"warmup_drive_writes": WARMUP_DRIVE_WRITES, "drive_writes": 1.0},
@@ -85,6 +85,7 @@ def test_fio_at_two_op_levels_finds_the_simulated_ratio(emulated, need_fio):
     simulated = {op: simulated_steady_write_iops(op) for op in measured}
     fio_ratio = measured[25.0] / measured[0.0]
     sim_ratio = simulated[25.0] / simulated[0.0]
+    print(f"fio IOPS {measured} ratio {fio_ratio:.3f}; simulated {simulated} ratio {sim_ratio:.3f}")
     assert sim_ratio > 1.3, f"the drive should gain from OP: {simulated}"
     assert abs(fio_ratio / sim_ratio - 1) < 0.10, (
         f"fio IOPS {measured} (ratio {fio_ratio:.3f}) vs simulated {simulated} "
@@ -103,22 +104,21 @@ def test_ext4_files_deleted_with_discard_free_the_simulators_valid_pages(emulate
     subprocess.run(["mkfs.ext4", "-q", "-E", "nodiscard", "-b", "4096", e.dev], check=True)
     subprocess.run(["mount", "-o", "discard", e.dev, str(mnt)], check=True)
     try:
-        for i in range(4):
-            (mnt / f"f{i}").write_bytes(os.urandom(3 << 20))
+        for i in range(3):
+            (mnt / f"f{i}").write_bytes(os.urandom(2 << 20))
         subprocess.run(["sync"], check=True)
         time.sleep(1.5)  # the status file is written twice a second
         full = e.status()["counters"]
-        for i in range(4):
+        for i in range(3):
             (mnt / f"f{i}").unlink()
         subprocess.run(["sync"], check=True)
-        subprocess.run(["fstrim", "-v", str(mnt)], capture_output=True, check=False)
         time.sleep(1.5)
         emptied = e.status()["counters"]
     finally:
         subprocess.run(["umount", str(mnt)], check=True)
-    assert full["valid_pages"] >= 3000, full  # 12 MiB of files = 3072 pages
-    assert emptied["valid_pages"] <= full["valid_pages"] - 3000, (full, emptied)
-    assert emptied["totals"]["trimmed_pages"] >= 3000, emptied
+    assert full["valid_pages"] >= 1500, full  # 6 MiB of files = 1536 pages
+    assert emptied["valid_pages"] <= full["valid_pages"] - 1500, (full, emptied)
+    assert emptied["totals"]["trimmed_pages"] >= 1500, emptied
     assert emptied["trims"] > full["trims"]
     out = e.stop()
     assert "loop device detached" in out
@@ -164,7 +164,7 @@ def test_refused_with_the_reason_where_fuse_is_missing(tmp_path):
     if os.geteuid() != 0 or shutil.which("unshare") is None:
         pytest.skip("needs root and unshare (util-linux) for a mount namespace")
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).parents[2] / "python"))
-    argv = [sys.executable, "-m", "overprov", "emulate", str(SMALL_DRIVE), "--size", "32MiB",
+    argv = [sys.executable, "-m", "overprov", "emulate", str(SMALL_DRIVE), "--size", "16MiB",
             "--dir", str(tmp_path / "w")]  # fmt: skip
     no_dev = ["unshare", "--mount", "--propagation", "private", "sh", "-c",
               'mount -t tmpfs tmpfs /dev && exec "$@"', "sh"]  # fmt: skip

@@ -138,7 +138,12 @@ impl Device {
         }
         let t = t_ns.max(self.eng.now_ns());
         // idle time before this request: fold the SLC cache, then background GC
-        idle_work(&mut self.ftl, &mut self.eng, t, self.background_gc_free_blocks);
+        idle_work(
+            &mut self.ftl,
+            &mut self.eng,
+            t,
+            self.background_gc_free_blocks,
+        );
         self.eng.issued_at(t);
         self.eng.tick(t, self.ftl.counters());
         let op = match command {
@@ -177,9 +182,17 @@ impl Device {
             bytes: if op == Op::Trim { 0 } else { bytes },
             class: 0,
         };
-        let done = timed_request(&mut self.ftl, &mut self.eng, t, &request, 0, &mut self.pages);
+        let done = timed_request(
+            &mut self.ftl,
+            &mut self.eng,
+            t,
+            &request,
+            0,
+            &mut self.pages,
+        );
         if op != Op::Trim {
-            self.eng.complete(t, done, op == Op::Read, request.bytes as u64);
+            self.eng
+                .complete(t, done, op == Op::Read, request.bytes as u64);
         }
         Ok(done)
     }
@@ -270,6 +283,9 @@ mod tests {
             d.counters().waf.unwrap()
         };
         let (low, high) = (waf(0.0), waf(30.0));
-        assert!(low > high * 1.3, "WAF {low} at 0% vs {high} at 30% extra OP");
+        assert!(
+            low > high * 1.3,
+            "WAF {low} at 0% vs {high} at 30% extra OP"
+        );
     }
 }

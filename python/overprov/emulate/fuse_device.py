@@ -39,6 +39,9 @@ FALLOC_FL_KEEP_SIZE = 0x01
 FALLOC_FL_PUNCH_HOLE = 0x02
 FALLOC_FL_ZERO_RANGE = 0x10
 STATUS_INTERVAL_S = 0.5
+LATE_NS = 100_000
+"""An answer more than this after its simulated completion counts as late (the host could not
+keep up): beyond the scheduling noise of a sleeping thread."""
 MAX_BACKGROUND_REQUESTS = 64
 """Requests the kernel keeps in flight to the server (FUSE's ``max_background``; the kernel's
 default is 12): a loop device's direct I/O is asynchronous, so this bounds its queue depth."""
@@ -59,14 +62,16 @@ class Clock:
         return int((time.monotonic_ns() - self.start_ns) / self.slowdown)
 
     def wait_until(self, sim_done_ns: int) -> None:
-        """Sleep until the real time of simulated time ``sim_done_ns``; count it late if past."""
+        """Sleep until the real time of simulated time ``sim_done_ns``; count it late if it is
+        past by more than ``LATE_NS``."""
         due = self.start_ns + int(sim_done_ns * self.slowdown)
         left = due - time.monotonic_ns()
         if left > 0:
             time.sleep(left / 1e9)
-        else:
+            return
+        self.late_ns_total -= left
+        if -left > LATE_NS:
             self.late += 1
-            self.late_ns_total -= left
 
 
 class EmulatedDrive(mfusepy.Operations):
