@@ -158,7 +158,7 @@ def run(args: argparse.Namespace) -> int:
     if reasons:
         raise ToolError("cannot serve a block device here: " + "; ".join(reasons))
     slowdown = parse_number(args.slowdown, "--slowdown", lo=1.0)
-    extra_op = parse_percent(args.extra_op, "--extra-op", lo=0.0, hi=1000.0)
+    extra_op = parse_percent(args.extra_op, "--extra-op", lo=0.0, hi=100.0, hi_open=True)
     config = drive_config(args.drive, args.size, extra_op)
     work = Path(args.dir) if args.dir else Path(tempfile.mkdtemp(prefix="overprov-emulate-"))
     stopping: list[int] = []

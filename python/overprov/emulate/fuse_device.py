@@ -195,7 +195,7 @@ class EmulatedDrive(mfusepy.Operations):
         clock = self.clock
         return {
             "real_s": (time.monotonic_ns() - clock.start_ns) / 1e9,
-            "simulated_s": counters["now_ns"] / 1e9,
+            "simulated_s": clock.sim_now_ns() / 1e9,
             "slowdown": clock.slowdown,
             "late_requests": clock.late,
             "late_ms_total": clock.late_ns_total / 1e6,
