@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -97,11 +96,3 @@ def emulated(tmp_path: Path) -> Iterator[Callable[..., Emulated]]:
         for e in started:
             assert loop_devices_of(e.work) == [], f"a loop device left on {e.work}"
             assert not os.path.ismount(e.work / "mnt"), f"{e.work / 'mnt'} left mounted"
-
-
-@pytest.fixture
-def need_fio() -> str:
-    path = shutil.which("fio")
-    if path is None:
-        pytest.skip("fio is not installed (Debian package fio)")
-    return path

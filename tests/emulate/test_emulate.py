@@ -70,9 +70,11 @@ def simulated_steady_write_iops(extra_op_percent: float) -> float:
 @pytest.mark.slow
 @pytest.mark.fio
 @pytest.mark.timeout(600)
-def test_fio_at_two_op_levels_finds_the_simulated_ratio(emulated, need_fio):
+def test_fio_at_two_op_levels_finds_the_simulated_ratio(emulated):
     """The Must-show test: fio's steady 4 KiB random-write IOPS on the emulated device at 0%
     and 25% extra OP of one drive file stand in the simulator's ratio, within 10%."""
+    if shutil.which("fio") is None:
+        pytest.skip("fio is not installed (Debian package fio)")
     measured = {}
     for extra_op in (0.0, 25.0):
         e = emulated("--extra-op", str(extra_op))
