@@ -175,3 +175,35 @@ def test_refused_with_the_reason_where_fuse_is_missing(tmp_path):
     assert proc.returncode == 1, proc.stderr
     assert "no /dev/fuse" in proc.stderr and "no /dev/loop-control" in proc.stderr, proc.stderr
     assert not (tmp_path / "w").exists()
+
+
+@pytest.mark.slow
+@pytest.mark.fio
+@pytest.mark.timeout(600)
+def test_flushes_reach_the_drive_and_cost_only_without_power_loss_protection(emulated, tmp_path):
+    """fio writing with an fsync after each write (QD1): the loop device's flushes reach the
+    simulator as flush commands; on the drive without power-loss protection each programs its
+    data and metadata to NAND (the flush collapse), on the protected one it costs nothing."""
+    if shutil.which("fio") is None:
+        pytest.skip("fio is not installed (Debian package fio)")
+    volatile = tmp_path / "volatile-drive.toml"
+    text = SMALL_DRIVE.read_text()
+    assert "power_loss_protected = true" in text
+    volatile.write_text(
+        text.replace("power_loss_protected = true", "power_loss_protected = false")
+        + "[config.timing.flush]\nmetadata_flash_pages = 8\n"  # 8 programs of 4 ms a flush
+    )
+    iops, flushes = {}, {}
+    for name, drive in (("protected", SMALL_DRIVE), ("volatile", volatile)):
+        e = emulated(drive=drive)
+        out = fio_json([f"--name={name}", f"--filename={e.dev}", "--direct=1", "--bs=4k",
+                        "--rw=randwrite", "--fsync=1", "--size=8M", "--time_based",
+                        "--runtime=6"])  # fmt: skip
+        time.sleep(1.0)  # the status file is written twice a second
+        iops[name] = float(out["jobs"][0]["write"]["iops"])
+        counters = e.status()["counters"]
+        flushes[name] = counters["flushes"]
+        e.stop()
+        assert counters["flushes"] >= 0.9 * counters["writes"], counters
+    print(f"fsync after each write: IOPS {iops}, flushes {flushes}")
+    assert iops["protected"] > 3 * iops["volatile"], iops
