@@ -232,15 +232,19 @@ mod tests {
     use super::*;
     use crate::config::from_json;
 
-    fn device(extra_op_percent: f64) -> Device {
+    fn device_with(extra_op_percent: f64, buffer: &str) -> Device {
         let config = from_json(&format!(
             r#"{{"geometry": {{"physical_bytes": 33554432, "advertised_bytes": 30000000,
                 "page_size_bytes": 4096, "pages_per_block": 32,
                 "extra_op_percent": {extra_op_percent}}},
-               "timing": {{"enabled": true}}}}"#
+               "timing": {{"enabled": true, "buffer": {buffer}}}}}"#
         ))
         .unwrap();
         Device::new(config).unwrap()
+    }
+
+    fn device(extra_op_percent: f64) -> Device {
+        device_with(extra_op_percent, "{}")
     }
 
     #[test]
@@ -287,5 +291,24 @@ mod tests {
             low > high * 1.3,
             "WAF {low} at 0% vs {high} at 30% extra OP"
         );
+    }
+
+    #[test]
+    fn a_flush_waits_for_buffered_writes_only_without_power_loss_protection() {
+        let flush_ns = |protected: bool| {
+            let buffer = format!(r#"{{"bytes": 1048576, "power_loss_protected": {protected}}}"#);
+            let mut d = device_with(0.0, &buffer);
+            let written = d.submit(Command::Write, 0, 16, 0).unwrap();
+            let flushed = d.submit(Command::Flush, 0, 0, written).unwrap();
+            assert_eq!(d.counters().flushes, 1);
+            flushed - written
+        };
+        let (protected, volatile) = (flush_ns(true), flush_ns(false));
+        // 16 buffered pages and the metadata pages to program: milliseconds, not microseconds
+        assert!(
+            volatile > 100 * protected,
+            "{volatile} ns vs {protected} ns"
+        );
+        assert!(protected < 10_000, "{protected} ns");
     }
 }
