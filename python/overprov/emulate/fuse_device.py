@@ -84,7 +84,7 @@ class EmulatedDrive(mfusepy.Operations):
         self.size_bytes = counters["user_pages"] * self.page_bytes
         self._lock = threading.Lock()
         self.clock = Clock(slowdown)
-        self.fd = os.open(backing, os.O_RDWR | os.O_CREAT, 0o600)
+        self.fd = os.open(backing, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)  # a fresh drive
         os.ftruncate(self.fd, self.size_bytes)
         self.status = status
         self.config = config
