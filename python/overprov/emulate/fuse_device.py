@@ -221,7 +221,8 @@ def main(argv: list[str]) -> int:
     config = json.loads(Path(config_path).read_text())
     drive = EmulatedDrive(config, Path(backing), Path(status), float(slowdown))
     drive._write_status()  # the size and counters before the first request
-    mfusepy.FUSE(drive, mount_point, foreground=True, nothreads=False, fsname="overprov-emulate")
+    mfusepy.FUSE(drive, mount_point, foreground=True, nothreads=False, fsname="overprov-emulate",
+                 max_threads=MAX_BACKGROUND_REQUESTS)  # fmt: skip
     return 0
 
 
