@@ -177,6 +177,18 @@ def test_refused_with_the_reason_where_fuse_is_missing(tmp_path):
     assert not (tmp_path / "w").exists()
 
 
+def volatile_drive(folder: Path) -> Path:
+    """The test drive without power-loss protection, 8 metadata pages programmed a flush."""
+    volatile = folder / "volatile-drive.toml"
+    text = SMALL_DRIVE.read_text()
+    assert "power_loss_protected = true" in text
+    volatile.write_text(
+        text.replace("power_loss_protected = true", "power_loss_protected = false")
+        + "[config.timing.flush]\nmetadata_flash_pages = 8\n"  # 8 programs of 4 ms a flush
+    )
+    return volatile
+
+
 @pytest.mark.slow
 @pytest.mark.fio
 @pytest.mark.timeout(600)
@@ -186,13 +198,7 @@ def test_flushes_reach_the_drive_and_cost_only_without_power_loss_protection(emu
     data and metadata to NAND (the flush collapse), on the protected one it costs nothing."""
     if shutil.which("fio") is None:
         pytest.skip("fio is not installed (Debian package fio)")
-    volatile = tmp_path / "volatile-drive.toml"
-    text = SMALL_DRIVE.read_text()
-    assert "power_loss_protected = true" in text
-    volatile.write_text(
-        text.replace("power_loss_protected = true", "power_loss_protected = false")
-        + "[config.timing.flush]\nmetadata_flash_pages = 8\n"  # 8 programs of 4 ms a flush
-    )
+    volatile = volatile_drive(tmp_path)
     iops, flushes = {}, {}
     for name, drive in (("protected", SMALL_DRIVE), ("volatile", volatile)):
         e = emulated(drive=drive)
@@ -274,3 +280,35 @@ def test_profile_on_the_emulated_drive_agrees_with_sim_on_the_same_drive_file(em
     assert real[25.0] > 1.5 * real[0.0], real
     for op, iops in simulated.items():
         assert abs(real[op] / iops - 1) < 0.10, f"OP {op}%: emulated {real}, sim: {simulated}"
+
+
+@pytest.mark.slow
+@pytest.mark.fio
+@pytest.mark.timeout(900)
+def test_qualify_cache_fails_the_volatile_drive_and_passes_the_protected_one(emulated, tmp_path):
+    """``overprov qualify --tests cache`` on the emulated drive: the flush collapse of the drive
+    without power-loss protection fails it, the protected one passes, as ``qualify sim:``
+    finds on the same drive files. The drive runs 3 times slower than real time, so that the
+    host's own cost of a flush (a second round trip through the loop device and FUSE) stays
+    small against the drive's latency; the verdicts compare ratios, which the factor keeps."""
+    if shutil.which("fio") is None:
+        pytest.skip("fio is not installed (Debian package fio)")
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).parents[2] / "python"))
+    verdicts = {}
+    for name, drive in (("protected", SMALL_DRIVE), ("volatile", volatile_drive(tmp_path))):
+        e = emulated("--slowdown", "3", drive=drive)
+        for target in (e.dev, f"sim:{drive}@1"):
+            out = tmp_path / f"q-{name}-{'sim' if target.startswith('sim:') else 'dev'}"
+            argv = [sys.executable, "-m", "overprov", "qualify", target, "--tests", "cache",
+                    "--round-seconds", "5", "--out", str(out)]  # fmt: skip
+            if not target.startswith("sim:"):
+                argv += ["--i-understand-this-destroys-data", target]
+            proc = subprocess.run(argv, capture_output=True, text=True, env=env, check=False,
+                                  timeout=400)  # fmt: skip
+            assert proc.returncode in (0, 1), proc.stdout[-1000:] + proc.stderr[-1000:]
+            tests = json.loads((out / "qualify.json").read_text())["tests"]
+            verdicts[out.name] = (tests[0]["verdict"], tests[0]["finding"])
+        e.stop()
+    print(verdicts)
+    assert verdicts["q-protected-dev"][0] == verdicts["q-protected-sim"][0] == "pass", verdicts
+    assert verdicts["q-volatile-dev"][0] == verdicts["q-volatile-sim"][0] == "fail", verdicts
