@@ -21,6 +21,11 @@ SMALL_DRIVE = HERE / "small-drive.toml"
 START_WAIT_S = 60.0
 
 
+def overprov_env() -> dict[str, str]:
+    """The environment of an ``overprov`` child: this checkout's package first."""
+    return dict(os.environ, PYTHONPATH=str(Path(__file__).parents[2] / "python"))
+
+
 @dataclass
 class Emulated:
     dev: str
@@ -66,7 +71,7 @@ def emulated(tmp_path: Path) -> Iterator[Callable[..., Emulated]]:
 
     def start(*args: str, drive: Path = SMALL_DRIVE, size: str = "16MiB") -> Emulated:
         work = tmp_path / f"emulate-{len(started)}"
-        env = dict(os.environ, PYTHONPATH=str(Path(__file__).parents[2] / "python"))
+        env = overprov_env()
         proc = subprocess.Popen(
             [sys.executable, "-m", "overprov", "emulate", str(drive), "--size", size,
              "--dir", str(work), "--quiet", *args],
