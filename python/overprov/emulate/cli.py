@@ -11,6 +11,7 @@ system. While the device is in use (mounted), a stop request waits for it to be 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import signal
@@ -150,7 +151,8 @@ class Emulation:
                     self.server.wait()
             if not os.path.ismount(self.mount):
                 self.backing.unlink(missing_ok=True)
-                self.mount.rmdir()
+                with contextlib.suppress(OSError):  # kept if something was left in it
+                    self.mount.rmdir()
 
 
 def run(args: argparse.Namespace) -> int:
