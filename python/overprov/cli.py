@@ -40,6 +40,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "overprov.report.cli",
     "overprov.calibrate.cli",
     "overprov.drive_cli",
+    "overprov.emulate.cli",
     "overprov.completion",
 )
 

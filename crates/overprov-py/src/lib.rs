@@ -2,6 +2,7 @@
 //! Configuration crosses as JSON text and reports come back as JSON text, so the Rust types stay
 //! the single definition of both.
 
+mod device;
 mod errors;
 mod trace;
 
@@ -106,5 +107,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(default_config_json, m)?)?;
     m.add_function(wrap_pyfunction!(choices, m)?)?;
     trace::register(m)?;
+    device::register(m)?;
     Ok(())
 }

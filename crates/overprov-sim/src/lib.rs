@@ -6,6 +6,7 @@
 //! [`sim`] runs precondition → warm-up → measurement. No Python in this crate.
 
 pub mod config;
+pub mod device;
 pub mod error;
 pub mod ftl;
 pub mod geometry;

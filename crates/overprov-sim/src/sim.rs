@@ -531,7 +531,7 @@ fn next_request(workload: &mut Lookahead, ftl: &Ftl) -> Request {
 /// The drive's work in host idle time before `until`: fold the SLC cache, then collect
 /// victims in the background while the free pool holds `free_blocks` or fewer and the dies
 /// would otherwise be idle (open-loop gaps between arrivals; idle time before a round).
-fn idle_work(ftl: &mut Ftl, eng: &mut Engine, until: u64, free_blocks: usize) {
+pub(crate) fn idle_work(ftl: &mut Ftl, eng: &mut Engine, until: u64, free_blocks: usize) {
     eng.idle_fold(until);
     while eng.dies_idle_at() < until && ftl.collect_background(free_blocks) {
         let ops = ftl.take_ops();
@@ -544,7 +544,7 @@ fn idle_work(ftl: &mut Ftl, eng: &mut Engine, until: u64, free_blocks: usize) {
 /// One request's FTL work and NAND timing on this drive at simulated time `t` (a write to its
 /// stream's frontier, a read of the pages it maps to, a trim); returns its completion time.
 /// `pages` is the caller's buffer for a read's physical pages, reused from request to request.
-fn timed_request(
+pub(crate) fn timed_request(
     ftl: &mut Ftl,
     eng: &mut Engine,
     t: u64,

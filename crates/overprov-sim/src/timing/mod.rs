@@ -29,6 +29,7 @@
 //! in proportion to the share of a die's erase block (`die_block_bytes`) it holds there.
 
 mod arrival;
+mod commands;
 pub mod measured;
 mod report;
 mod round;

@@ -1,0 +1,230 @@
+"""The FUSE server of an emulated drive: one file, ``disk``, whose reads, writes, discards
+(``fallocate`` punching holes, which is how a loop device passes a discard to its backing
+file) and fsyncs (how a loop device passes a flush) go to the simulator core
+(``overprov._core.Device``) and are answered when the simulated drive completes them.
+
+Time: simulated time runs ``slowdown`` times slower than real time (1: real time). A request
+arriving ``r`` ns after the start is issued to the drive at ``r / slowdown`` simulated ns and
+answered at ``start + done × slowdown`` real ns; a request whose answer is ready only after
+that (the host could not keep up) is answered at once and counted as late.
+
+Data: written data is kept in a sparse backing file (never-written ranges read as zeros); a
+discard punches a hole in it. The simulator keeps no data, only the mapping.
+
+Run by ``overprov emulate`` (``overprov.emulate.cli``) in its own session, so a Ctrl-C at the
+terminal reaches the command, which detaches the loop device before it unmounts this::
+
+    python -m overprov.emulate.fuse_device CONFIG.json BACKING MOUNT_POINT STATUS.json SLOWDOWN
+"""
+
+from __future__ import annotations
+
+import ctypes
+import errno
+import json
+import os
+import stat
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import mfusepy
+
+from overprov import _core
+from overprov.emulate.loop import DISK_NAME
+
+FALLOC_FL_KEEP_SIZE = 0x01
+FALLOC_FL_PUNCH_HOLE = 0x02
+FALLOC_FL_ZERO_RANGE = 0x10
+STATUS_INTERVAL_S = 0.5
+LATE_NS = 100_000
+"""An answer more than this after its simulated completion counts as late (the host could not
+keep up): beyond the scheduling noise of a sleeping thread."""
+MAX_BACKGROUND_REQUESTS = 64
+"""Requests the kernel keeps in flight to the server (FUSE's ``max_background``; the kernel's
+default is 12): a loop device's direct I/O is asynchronous, so this bounds its queue depth."""
+
+_LIBC = ctypes.CDLL(None, use_errno=True)
+
+
+class Clock:
+    """Real time ↔ simulated time at a slow-down factor, and how late answers were."""
+
+    def __init__(self, slowdown: float) -> None:
+        self.slowdown = slowdown
+        self.start_ns = time.monotonic_ns()
+        self.late = 0
+        self.late_ns_total = 0
+
+    def sim_now_ns(self) -> int:
+        return int((time.monotonic_ns() - self.start_ns) / self.slowdown)
+
+    def wait_until(self, sim_done_ns: int) -> None:
+        """Sleep until the real time of simulated time ``sim_done_ns``; count it late if it is
+        past by more than ``LATE_NS``."""
+        due = self.start_ns + int(sim_done_ns * self.slowdown)
+        left = due - time.monotonic_ns()
+        if left > 0:
+            time.sleep(left / 1e9)
+            return
+        self.late_ns_total -= left
+        if -left > LATE_NS:
+            self.late += 1
+
+
+class EmulatedDrive(mfusepy.Operations):
+    use_ns = True
+
+    def __init__(self, config: dict[str, Any], backing: Path, status: Path, slowdown: float):
+        self.device = _core.Device(json.dumps(config))
+        counters = json.loads(self.device.counters_json())
+        self.page_bytes = counters["page_size_bytes"]
+        self.size_bytes = counters["user_pages"] * self.page_bytes
+        self._lock = threading.Lock()
+        self.clock = Clock(slowdown)
+        self.fd = os.open(backing, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)  # a fresh drive
+        os.ftruncate(self.fd, self.size_bytes)
+        self.status = status
+        self.config = config
+        self.stop = threading.Event()
+        self.errors = 0
+
+    # ------------------------------------------------------------------ the simulator
+    def _submit(self, command: str, offset: int, size: int) -> None:
+        """Submit the pages ``offset .. offset + size`` touch (a trim: the whole pages inside
+        it) and wait until the drive completes the request."""
+        page = self.page_bytes
+        if command == "trim":
+            first, end = -(-offset // page), (offset + size) // page
+        else:
+            first, end = offset // page, -(-(offset + size) // page)
+        if command != "flush" and end <= first:
+            return
+        with self._lock:
+            done = self.device.submit(command, first, end - first, self.clock.sim_now_ns())
+        self.clock.wait_until(done)
+
+    def _check_range(self, offset: int, size: int) -> None:
+        if offset < 0 or offset + size > self.size_bytes:
+            raise mfusepy.FuseOSError(errno.EINVAL)
+
+    # ------------------------------------------------------------------ file system
+    def init(self, path: str) -> None:
+        threading.Thread(target=self._write_status_loop, daemon=True).start()
+
+    def init_with_config(self, conn_info: Any, config_3: Any) -> None:
+        if conn_info is not None:
+            conn_info.max_background = MAX_BACKGROUND_REQUESTS
+            conn_info.congestion_threshold = MAX_BACKGROUND_REQUESTS * 3 // 4
+        self.init("/")
+
+    def destroy(self, path: str) -> None:
+        self.stop.set()
+        self._write_status()
+
+    def getattr(self, path: str, fh: int | None = None) -> dict[str, Any]:
+        now = time.time_ns()
+        if path == "/":
+            mode, size, links = stat.S_IFDIR | 0o755, 0, 2
+        elif path == "/" + DISK_NAME:
+            mode, size, links = stat.S_IFREG | 0o600, self.size_bytes, 1
+        else:
+            raise mfusepy.FuseOSError(errno.ENOENT)
+        return {"st_mode": mode, "st_nlink": links, "st_size": size, "st_uid": os.getuid(),
+                "st_gid": os.getgid(), "st_atime": now, "st_mtime": now, "st_ctime": now,
+                "st_blocks": -(-size // 512)}  # fmt: skip
+
+    def readdir(self, path: str, fh: int) -> list[str]:
+        return [".", "..", DISK_NAME]
+
+    def open(self, path: str, flags: int) -> int:
+        if path != "/" + DISK_NAME:
+            raise mfusepy.FuseOSError(errno.ENOENT)
+        return 0
+
+    def read(self, path: str, size: int, offset: int, fh: int) -> bytes:
+        size = max(0, min(size, self.size_bytes - offset))
+        if size == 0:
+            return b""
+        self._submit("read", offset, size)
+        return os.pread(self.fd, size, offset)
+
+    def write(self, path: str, data: bytes, offset: int, fh: int) -> int:
+        self._check_range(offset, len(data))
+        os.pwrite(self.fd, data, offset)
+        self._submit("write", offset, len(data))
+        return len(data)
+
+    def fallocate(self, path: str, mode: int, offset: int, size: int, fh: int) -> int:
+        if not mode & (FALLOC_FL_PUNCH_HOLE | FALLOC_FL_ZERO_RANGE):
+            raise mfusepy.FuseOSError(errno.EOPNOTSUPP)  # the size is fixed
+        self._check_range(offset, size)
+        hole = FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE
+        if _LIBC.fallocate(self.fd, hole, ctypes.c_long(offset), ctypes.c_long(size)) != 0:
+            raise mfusepy.FuseOSError(ctypes.get_errno())
+        self._submit("trim", offset, size)  # a zeroed range is deallocated, as on most SSDs
+        return 0
+
+    def fsync(self, path: str, datasync: int, fh: int) -> int:
+        self._submit("flush", 0, 0)
+        return 0
+
+    def flush(self, path: str, fh: int) -> int:
+        return 0  # a close, not a cache flush
+
+    def release(self, path: str, fh: int) -> int:
+        return 0
+
+    def truncate(self, path: str, length: int, fh: int | None = None) -> int:
+        if length != self.size_bytes:
+            raise mfusepy.FuseOSError(errno.EPERM)  # a drive's size is fixed
+        return 0
+
+    def statfs(self, path: str) -> dict[str, int]:
+        blocks = self.size_bytes // self.page_bytes
+        page = self.page_bytes
+        return {"f_bsize": page, "f_frsize": page, "f_blocks": blocks, "f_bfree": 0,
+                "f_bavail": 0, "f_files": 2, "f_ffree": 0, "f_namemax": 255}  # fmt: skip
+
+    # ------------------------------------------------------------------ status file
+    def status_document(self) -> dict[str, Any]:
+        with self._lock:
+            counters = json.loads(self.device.counters_json())
+        clock = self.clock
+        return {
+            "real_s": (time.monotonic_ns() - clock.start_ns) / 1e9,
+            "simulated_s": clock.sim_now_ns() / 1e9,
+            "slowdown": clock.slowdown,
+            "late_requests": clock.late,
+            "late_ms_total": clock.late_ns_total / 1e6,
+            "size_bytes": self.size_bytes,
+            "counters": counters,
+        }
+
+    def _write_status(self) -> None:
+        tmp = self.status.with_name(self.status.name + ".tmp")
+        tmp.write_text(json.dumps(self.status_document()) + "\n")
+        os.replace(tmp, self.status)
+
+    def _write_status_loop(self) -> None:
+        while not self.stop.wait(STATUS_INTERVAL_S):
+            try:
+                self._write_status()
+            except OSError:
+                self.errors += 1
+
+
+def main(argv: list[str]) -> int:
+    config_path, backing, mount_point, status, slowdown = argv
+    config = json.loads(Path(config_path).read_text())
+    drive = EmulatedDrive(config, Path(backing), Path(status), float(slowdown))
+    drive._write_status()  # the size and counters before the first request
+    mfusepy.FUSE(drive, mount_point, foreground=True, nothreads=False, fsname="overprov-emulate",
+                 max_threads=MAX_BACKGROUND_REQUESTS)  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
