@@ -11,7 +11,9 @@ from overprov import dry_run, units
 from overprov.errors import EXIT_NO_ANSWER, ConfigError
 from overprov.options import add_json_option, add_retired_op, add_target_options, text_stream
 from overprov.outputs import check_json_output, check_output_dir, write_json
+from overprov.placement_options import parse_ranges
 from overprov.profile.estimate import drive_facts
+from overprov.profile.fdp_fio import plan_lines, refuse_device_run
 from overprov.profile.progress_view import ProfileProgress
 from overprov.profile.runner import Profile
 from overprov.profile.settings import ProfileSettings, op_label
@@ -34,6 +36,7 @@ _SETTING_FLAGS = {
     "ioengine": "ioengine",
     "rated_tbw": "rated_tbw",
     "min_phase_writes": "min_phase_drive_writes",
+    "fdp_ranges": "fdp_ranges",
 }
 
 
@@ -138,6 +141,14 @@ def register(subparsers: Any) -> None:
         help="seq: 2x capacity of 128 KiB sequential writes (default); random: one random-map pass",
     )
     p.add_argument("--ioengine", default=None, metavar="NAME", help="fio ioengine (default libaio)")
+    p.add_argument(
+        "--fdp-ranges",
+        default=None,
+        metavar="START-END=ID,..",
+        help="NVMe FDP: placement ID (handle index) by LBA range in percent of the tested span, "
+        "e.g. 0-5=0,5-100=1; sim: targets simulate a handle per ID; on devices --dry-run "
+        "shows fio's FDP options (docs/profile.md)",
+    )
     p.add_argument(
         "--rated-tbw",
         type=units.TBW_TB,
@@ -260,6 +271,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         if not args.target:
             raise ConfigError("TARGET: give a block device, a file, or --resume DIR")
+        if args.fdp_ranges is not None and not args.target.startswith("sim:"):
+            raise refuse_device_run(args.target)
         if args.target.startswith("sim:") and args.ioengine is not None:
             raise ConfigError(
                 "--ioengine: a simulated drive (sim:) runs no fio; leave --ioengine out"
@@ -327,6 +340,15 @@ def profile_dry_run(
         + " per member"
     )
     lines.append(wear_warning(ident.kind, spec))
+    if settings.fdp_ranges is not None:
+        ranges = parse_ranges(settings.fdp_ranges)
+        if ident.sim is not None:
+            lines.append(
+                f"FDP (--fdp-ranges): the simulated drive writes through {len(ranges)} "
+                "reclaim-unit handle(s), by LBA range (docs/fdp.md)"
+            )
+        else:
+            lines += plan_lines(ident.members, ranges, ident.capacity_bytes, settings.bs_bytes)
     return "\n".join(lines)
 
 

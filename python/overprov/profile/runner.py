@@ -248,6 +248,7 @@ class Profile:
             size_bytes=s.size_bytes,
             bs_bytes=s.bs_bytes,
             ioengine=s.ioengine,
+            fdp_ranges=s.fdp_ranges,
             confirm=self.confirm,
             allow_hdd=self.allow_hdd,
             files_root=self.out,

@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from overprov.errors import ConfigError
+from overprov.placement_options import parse_ranges
 from overprov.profile.steady import SteadyStateCriteria, snia_equivalent_fio_slope_percent
 
 
@@ -44,6 +45,9 @@ class ProfileSettings:
     of ``overprov.profile.phase_precondition``."""
     rated_tbw: float | None = None
     """Rated endurance of one member in TB written (1e12 bytes), when known."""
+    fdp_ranges: str | None = None
+    """``--fdp-ranges``: placement ID by LBA range of the tested span (sim: targets run it;
+    devices: planned in --dry-run only; profile/fdp_fio.py)."""
 
     def validate(self) -> None:
         ops = self.extra_op_percents
@@ -89,6 +93,8 @@ class ProfileSettings:
             )
         if self.size_bytes is not None and self.size_bytes < self.bs_bytes:
             raise ConfigError("--size: must be at least one block (--bs)")
+        if self.fdp_ranges is not None:
+            parse_ranges(self.fdp_ranges)
         try:
             self.criteria()
         except ValueError as exc:

@@ -16,7 +16,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from overprov import __version__, engine, presets
+from overprov import __version__, engine, placement_options, presets
 from overprov.errors import ConfigError
 from overprov.profile.targets import Figures, RoundResult, RoundSpec, now_iso
 
@@ -49,7 +49,15 @@ class SimTarget:
 
     kind = "sim"
 
-    def __init__(self, spec: str, job_dir: Path | None = None, *, seed: int = 1, **_: Any):
+    def __init__(
+        self,
+        spec: str,
+        job_dir: Path | None = None,
+        *,
+        seed: int = 1,
+        fdp_ranges: str | None = None,
+        **_: Any,
+    ):
         self.spec = spec
         self.preset, self.scale = parse_spec(spec)
         cfg, self.factor = presets.preset_config(self.preset, self.scale)
@@ -61,6 +69,14 @@ class SimTarget:
                 "run": {"warmup_drive_writes": 0.0, "drive_writes": 1.0, "seed": seed},
             },
         )
+        if fdp_ranges is not None:
+            # a reclaim-unit handle per placement ID of the range map; the core routes the
+            # rounds' writes and the precondition by it (docs/fdp.md)
+            ranges = placement_options.parse_ranges(fdp_ranges)
+            cfg = engine.merge(
+                cfg, {"placement": {"enabled": True, "source": "ranges", "ranges": ranges}}
+            )
+        self.fdp_ranges = fdp_ranges
         self.config = cfg
         resolved = engine.validate(cfg)
         geo = resolved["geometry"]
@@ -126,6 +142,7 @@ class SimTarget:
                     "description": presets.get(self.preset).get("description"),
                 }
             ],
+            **({"fdp_ranges": self.fdp_ranges} if self.fdp_ranges is not None else {}),
         }
 
     def same_as(self, stored_identity: dict[str, Any]) -> str | None:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from overprov.errors import ConfigError
+from overprov.profile.fdp_fio import refuse_device_run
 from overprov.profile.fio_target import FioTarget
 from overprov.profile.sim_target import SimTarget
 from overprov.profile.targets import Target
@@ -18,10 +19,12 @@ def _sim(spec: str, job_dir: Path | None, **options: Any) -> Target:
         raise ConfigError(
             f"--size: a simulated drive is sized by its scale, e.g. {spec.split('@')[0]}@64GiB"
         )
-    return SimTarget(spec, job_dir)
+    return SimTarget(spec, job_dir, fdp_ranges=options.get("fdp_ranges"))
 
 
 def _fio(spec: str, job_dir: Path | None, **options: Any) -> Target:
+    if options.pop("fdp_ranges", None) is not None:
+        raise refuse_device_run(spec)
     return FioTarget(spec, job_dir, **options)
 
 
