@@ -2,7 +2,8 @@
 
     python bench/foreign/simplessd.py --binary PATH/simplessd-standalone --work DIR \
         [--extra-op 0,10,20,30,40] [--qd 32] [--qd-sweep 4,128@0,40] [--drive-writes 4] \
-        [--rounds 40] [--blocks-per-plane 64] [--commit TEXT] [--patch TEXT] \
+        [--rounds 40] [--blocks-per-plane 64] [--commit SHA] [--library-commit SHA] \
+        [--patch TEXT] \
         [--out bench/foreign/results/simplessd.json]
 
 The drive: SimpleSSD 2.0's page-mapping FTL (SimpleSSD/SimpleSSD, the simulator library the
@@ -281,7 +282,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--blocks-per-plane", type=int, default=GEOMETRY["Block"], help="the geometry's Block"
     )
-    ap.add_argument("--commit", default=None, help="the commit built, when not a checkout's")
+    ap.add_argument(
+        "--commit", default=None, help="SimpleSSD-Standalone's commit built, when not a checkout's"
+    )
+    ap.add_argument("--library-commit", default=None, help="the SimpleSSD library's commit built")
     ap.add_argument("--patch", default=None, help="what was patched in it, in words")
     args = ap.parse_args(argv)
     GEOMETRY["Block"] = args.blocks_per_plane
@@ -316,6 +320,7 @@ def main(argv: list[str] | None = None) -> int:
     }
     if args.commit:
         doc["commit"] = args.commit
+    doc["library_commit"] = args.library_commit
     common.run_cases(
         doc,
         cases,
