@@ -72,7 +72,7 @@ LEVEL_FIELDS = ("extra_op_percent", "queue_depth", "span_pages", "steady_iops", 
                 "fob_iops", "fob", "steady_window", "series")  # fmt: skip
 
 
-def test_every_foreign_simulator_has_a_results_file():
+def test_at_least_two_independent_simulators_have_results():
     # at least two independent FTLs: a results file per simulator, each its own
     assert len({json.loads(p.read_text())["simulator"] for p in RESULTS}) >= 2
 
