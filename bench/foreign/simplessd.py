@@ -266,6 +266,7 @@ def measure(
 
 
 def main(argv: list[str] | None = None) -> int:
+    global NATIVE_OP_RATIO
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     common.add_arguments(
         ap,
@@ -285,10 +286,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--commit", default=None, help="SimpleSSD-Standalone's commit built, when not a checkout's"
     )
+    ap.add_argument(
+        "--native-op", type=float, default=NATIVE_OP_RATIO, help="OverProvisioningRatio"
+    )
     ap.add_argument("--library-commit", default=None, help="the SimpleSSD library's commit built")
     ap.add_argument("--patch", default=None, help="what was patched in it, in words")
     args = ap.parse_args(argv)
     GEOMETRY["Block"] = args.blocks_per_plane
+    NATIVE_OP_RATIO = args.native_op
     cases = common.cases(args.extra_op, args.qd, args.qd_sweep)
     doc = {
         "simulator": "SimpleSSD",
