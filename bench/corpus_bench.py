@@ -112,8 +112,11 @@ def foreign_drives(folder: Path, qd: int = 32) -> list[dict[str, Any]]:
     drives = []
     for path in sorted(folder.glob("*.json")):
         doc = json.loads(path.read_text())
+        if not isinstance(doc, dict):  # evaluation.json: calibrate's predictions, not a curve
+            continue
         rows = [r for r in doc.get("levels", []) if r.get("queue_depth") == qd]
-        if not rows or "advertised_bytes" not in doc:
+        # one level (a longer run of one case) is not a curve: nothing to hold it out from
+        if len({r["extra_op_percent"] for r in rows}) < 2 or "advertised_bytes" not in doc:
             continue
         figs: list[dict[str, Any]] = []
         for r in rows:

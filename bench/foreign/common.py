@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import platform
+import shlex
 import statistics
 import subprocess
 from datetime import UTC, datetime
@@ -108,7 +109,7 @@ def provenance(binary: Path, script: str, argv: list[str]) -> dict:
         "commit": git_commit(binary),
         "date": now(),
         "hardware": hardware(),
-        "command": f"python bench/foreign/{script} " + " ".join(argv),
+        "command": f"python bench/foreign/{script} " + shlex.join(argv),
     }
 
 

@@ -1,12 +1,15 @@
 """Drive an already-built SimpleSSD-Standalone binary with 4 KiB random writes per OP level.
 
     python bench/foreign/simplessd.py --binary PATH/simplessd-standalone --work DIR \
-        [--extra-op 0,10,20,30,40] [--qd 32] [--qd-sweep 4,128@0,40] [--drive-writes 5] \
+        [--extra-op 0,10,20,30,40] [--qd 32] [--qd-sweep 4,128@0,40] [--drive-writes 4] \
+        [--rounds 40] [--blocks-per-plane 64] [--commit SHA] [--library-commit SHA] \
+        [--patch TEXT] \
         [--out bench/foreign/results/simplessd.json]
 
 The drive: SimpleSSD 2.0's page-mapping FTL (SimpleSSD/SimpleSSD, the simulator library the
 standalone build links) with its sample configuration's GC -- greedy victims (EvictPolicy 0),
-GC when free blocks fall below 5% (GCThreshold 0.05), one block reclaimed per GC (GCMode 0),
+GC when free blocks fall below 5% (GCThreshold 0.05), one block reclaimed per GC (GCMode 0)
+plus one per write frontier when a frontier block filled since the last GC,
 on demand in the write that finds the pool low, so that write waits for it -- on a small
 geometry (GEOMETRY), 4 KiB flash pages with no superblock and no multi-plane operation (an
 FTL page is a 4 KiB flash page), the internal cache off, no warm-up fill (each run starts from
@@ -19,9 +22,9 @@ from offset 0 (a drive with a partition X% short of its capacity); the native sp
 Each (OP, QD) case is one run of D span writes (--drive-writes) with SimpleSSD's periodic
 statistics (cumulative counters every LogPeriod of simulated time); the counters' differences
 give per-interval IOPS (host write requests / time) and WAF (1 + GC page copies / host pages
-written). Intervals are summed into 40 rounds of equal host writes; the steady figures are the
-last 8 rounds' (calibrate's rule: within +-3% in range and trend). FOB: the IOPS of the first
-FOB_SPAN_WRITES of the span (no GC ran in it: checked).
+written). Intervals are summed into --rounds rounds (40 unless given) of equal host writes;
+the steady figures are the last 8 rounds' (calibrate's rule: within +-3% in range and trend).
+FOB: the IOPS of the first FOB_SPAN_WRITES of the span (no GC ran in it: checked).
 """
 
 from __future__ import annotations
@@ -224,7 +227,9 @@ def rounds_of(rows: list[dict], span: int, n_rounds: int) -> list[dict]:
     return out
 
 
-def measure(binary: Path, work: Path, extra_op: int, qd: int, drive_writes: float) -> dict:
+def measure(
+    binary: Path, work: Path, extra_op: int, qd: int, drive_writes: float, n_rounds: int = ROUNDS
+) -> dict:
     span = int(logical_pages() * (100 - extra_op) / 100)
     folder = work / f"op{extra_op}-qd{qd}"
     # period: about 1/200 of a span write at FOB speed (~4,000 IOPS on this geometry), so
@@ -236,7 +241,7 @@ def measure(binary: Path, work: Path, extra_op: int, qd: int, drive_writes: floa
     fob_end = next(r for r in rows if r[w] >= FOB_SPAN_WRITES * span)
     if fob_end[g]:
         raise RuntimeError(f"GC ran in the FOB part at {extra_op}%")
-    series = rounds_of(rows, span, ROUNDS)
+    series = rounds_of(rows, span, n_rounds)
     window = common.settle(series)
     return {
         "extra_op_percent": extra_op,
@@ -261,6 +266,7 @@ def measure(binary: Path, work: Path, extra_op: int, qd: int, drive_writes: floa
 
 
 def main(argv: list[str] | None = None) -> int:
+    global NATIVE_OP_RATIO
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     common.add_arguments(
         ap,
@@ -268,13 +274,33 @@ def main(argv: list[str] | None = None) -> int:
         drive_writes=4.0,
         out=Path(__file__).parent / "results" / "simplessd.json",
     )
+    ap.add_argument(
+        "--rounds",
+        type=int,
+        default=ROUNDS,
+        help="rounds of equal host writes the run is cut into (the window is the last 8)",
+    )
+    ap.add_argument(
+        "--blocks-per-plane", type=int, default=GEOMETRY["Block"], help="the geometry's Block"
+    )
+    ap.add_argument(
+        "--commit", default=None, help="SimpleSSD-Standalone's commit built, when not a checkout's"
+    )
+    ap.add_argument(
+        "--native-op", type=float, default=NATIVE_OP_RATIO, help="OverProvisioningRatio"
+    )
+    ap.add_argument("--library-commit", default=None, help="the SimpleSSD library's commit built")
+    ap.add_argument("--patch", default=None, help="what was patched in it, in words")
     args = ap.parse_args(argv)
+    GEOMETRY["Block"] = args.blocks_per_plane
+    NATIVE_OP_RATIO = args.native_op
     cases = common.cases(args.extra_op, args.qd, args.qd_sweep)
     doc = {
         "simulator": "SimpleSSD",
         "repository": "https://github.com/SimpleSSD/SimpleSSD-Standalone (simulator library "
         "https://github.com/SimpleSSD/SimpleSSD at the standalone's submodule commit)",
         **common.provenance(args.binary, "simplessd.py", sys.argv[1:] if argv is None else argv),
+        "patch": args.patch,
         "extra_op_definition": "native spare from OverProvisioningRatio kept; the generator's "
         "span (size) is (100 - X)% of the user capacity",
         "advertised_bytes": logical_pages() * GEOMETRY["PageSize"],
@@ -282,8 +308,9 @@ def main(argv: list[str] | None = None) -> int:
         "config": {
             "geometry": GEOMETRY,
             "OverProvisioningRatio": NATIVE_OP_RATIO,
-            "gc": "greedy (EvictPolicy 0), GCThreshold 0.05, GCMode 0 (1 block per GC), on "
-            "demand in the write path",
+            "gc": "greedy (EvictPolicy 0), GCThreshold 0.05, GCMode 0 (1 block per GC, plus "
+            "one per write frontier when a frontier block filled since the last GC), on demand "
+            "in the write path",
             "flash": "MLC: read 40/65 us, program 500/1300 us (LSB/MSB), erase 3.5 ms; "
             "DMA 400 MT/s x8",
             "cache": "internal cache (ICL) read and write caching off; no superblock, "
@@ -296,10 +323,13 @@ def main(argv: list[str] | None = None) -> int:
         "drive_writes": args.drive_writes,
         "levels": [],
     }
+    if args.commit:
+        doc["commit"] = args.commit
+    doc["library_commit"] = args.library_commit
     common.run_cases(
         doc,
         cases,
-        lambda op, qd: measure(args.binary, args.work, op, qd, args.drive_writes),
+        lambda op, qd: measure(args.binary, args.work, op, qd, args.drive_writes, args.rounds),
         args.out,
     )
     return 0

@@ -63,6 +63,19 @@ def test_foreign_results_become_a_drive_at_one_queue_depth(bench, tmp_path):
     assert d["raw_nand_bytes"] == 1100 and d["foreign"]
 
 
+def test_foreign_results_skip_the_evaluation_and_single_level_runs(bench, tmp_path):
+    # results/ also holds evaluation.json (a list of calibrate's predictions) and longer runs of
+    # one case; neither is a simulator's curve
+    curve = {"simulator": "X", "advertised_bytes": 1000, "physical_bytes": 1100, "levels": [
+        {"extra_op_percent": op, "queue_depth": 32, "steady_iops": 100.0 + op,
+         "steady_waf": 2.0} for op in (0, 40)]}  # fmt: skip
+    one = {**curve, "levels": curve["levels"][1:]}
+    (tmp_path / "evaluation.json").write_text(json.dumps([{"simulator": "X", "cases": []}]))
+    (tmp_path / "x.json").write_text(json.dumps(curve))
+    (tmp_path / "x-40pct-long.json").write_text(json.dumps(one))
+    assert [d["id"] for d in bench.foreign_drives(tmp_path, qd=32)] == ["x"]
+
+
 def test_the_bench_rebuilds_the_interval_predict_and_combine_make(bench):
     """Two readings, one refuted: the span leaves it out; each reading's interval is widened by
     the model-form error at its own distance, as uncertainty.band does in predict.py."""

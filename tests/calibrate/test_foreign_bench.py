@@ -4,6 +4,7 @@ built and run outside the repository; these tests need none of them."""
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -60,3 +61,54 @@ def test_simplessd_rounds_from_cumulative_counters():
     assert [r["iops"] for r in rounds] == pytest.approx([1e6] * 4)  # 2000 writes per 2 ms
     assert [r["waf"] for r in rounds] == pytest.approx([1.0, 1.0, 3.0, 3.0])
     assert rounds[0]["gc_runs"] == 0 and rounds[2]["gc_runs"] == 2
+
+
+RESULTS = sorted(
+    p
+    for p in (Path(__file__).resolve().parents[2] / "bench" / "foreign" / "results").glob("*.json")
+    if p.stem != "evaluation"
+)
+LEVEL_FIELDS = ("extra_op_percent", "queue_depth", "span_pages", "steady_iops", "steady_waf",
+                "fob_iops", "fob", "steady_window", "series")  # fmt: skip
+
+
+def test_at_least_two_independent_simulators_have_results():
+    # at least two independent FTLs: a results file per simulator, each its own
+    assert len({json.loads(p.read_text())["simulator"] for p in RESULTS}) >= 2
+
+
+@pytest.mark.parametrize("path", RESULTS, ids=[p.stem for p in RESULTS])
+def test_results_file_format_and_settling(path):
+    doc = json.loads(path.read_text())
+    for field in ("simulator", "repository", "commit", "date", "hardware", "config", "workload",
+                  "extra_op_definition"):  # fmt: skip
+        assert doc.get(field), f"{path.name}: {field} missing"
+    assert 0 < doc["advertised_bytes"] < doc["physical_bytes"]
+    assert doc.get("command") or doc.get("runs"), f"{path.name}: no command"
+    assert doc["levels"], f"{path.name}: no levels"
+    for lv in doc["levels"]:
+        case = f"{path.name} OP {lv['extra_op_percent']}% QD{lv['queue_depth']}"
+        for field in LEVEL_FIELDS:
+            assert field in lv, f"{case}: {field} missing"
+        assert 0 <= lv["extra_op_percent"] < 100 and lv["queue_depth"] >= 1
+        drive_writes = lv.get("drive_writes") or doc["drive_writes"]
+        # FOB: from empty, before any GC ran, and faster than the steady state
+        assert lv["fob"]["gc_runs"] == 0, case
+        assert lv["fob_iops"] > lv["steady_iops"] > 0, case
+        assert lv["steady_waf"] >= 1.0, case
+        # the window lies in the run, and its figures are those of the series inside it
+        win = lv["steady_window"]
+        first, last = win["span_writes"]
+        assert 0 < first < last <= drive_writes * 1.001, case
+        inside = [r for r in lv["series"] if first < r["span_writes"] <= last + 1e-9]
+        assert inside, case
+        for key in ("iops", "waf"):
+            vals = [r[key] for r in inside]
+            steady = lv[f"steady_{key}"]
+            assert min(vals) * 0.999 <= steady <= max(vals) * 1.001, f"{case}: steady {key}"
+        # settled is what the rule's recorded figures say: range and trend within tolerance
+        rule = win["rule"]
+        tolerance = rule.get("tolerance", common.WINDOW_TOLERANCE)
+        figures = [v for k, v in rule.items() if k.endswith(("_half_range", "_trend"))]
+        assert len(figures) >= 4, case
+        assert win["settled"] == all(v <= tolerance for v in figures), case
