@@ -77,9 +77,9 @@ def test_report_of_a_prediction_file_with_both_readings_of_the_raw_nand(tmp_path
     for r in pred["levels"]:
         assert f"{r['waf_low']:.2f}–{r['waf_high']:.2f}" in words
     bad = tmp_path / "other.json"
-    bad.write_text(json.dumps({"schema": "overprov.plan/1"}))
+    bad.write_text(json.dumps({"schema": "overprov.status/1"}))
     res = overprov("report", str(bad), "--out", str(tmp_path / "no"))
-    assert res.returncode == 2 and "calibrate files" in res.stderr
+    assert res.returncode == 2 and "calibrate and plan files" in res.stderr
 
 
 @pytest.fixture(scope="module")

@@ -244,6 +244,7 @@ class Source:
     criteria: dict[str, Any] = field(default_factory=dict)  # profile: steady_state_criteria
     prediction: dict[str, Any] = field(default_factory=dict)  # calibrate: prediction.json
     qualify: dict[str, Any] = field(default_factory=dict)  # qualify: the overprov.qualify/1 doc
+    plan: dict[str, Any] = field(default_factory=dict)  # plan: the overprov.plan/1 document
 
     @property
     def sim_tag(self) -> str:

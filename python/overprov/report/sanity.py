@@ -177,5 +177,5 @@ PER_SOURCE: tuple[Callable[..., list[Check]], ...] = (
 def run_checks(sources: Sequence[Source], smart: Sequence[Any] = ()) -> list[Check]:
     """Every check over every source, then the SMART files against the drives tested."""
     out = [c for s in sources for check in PER_SOURCE for c in check(s)]
-    measured = [s for s in sources if s.kind != "qualify"]
+    measured = [s for s in sources if s.kind not in ("qualify", "plan")]
     return out + smart_of_another_drive(measured, smart)
