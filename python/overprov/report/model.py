@@ -245,6 +245,8 @@ class Source:
     prediction: dict[str, Any] = field(default_factory=dict)  # calibrate: prediction.json
     qualify: dict[str, Any] = field(default_factory=dict)  # qualify: the overprov.qualify/1 doc
     plan: dict[str, Any] = field(default_factory=dict)  # plan: the overprov.plan/1 document
+    # calibrate: the levels it measured (extra_op_percent, steady_iops, waf, p99_latency_us)
+    measured_levels: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def sim_tag(self) -> str:
