@@ -18,7 +18,13 @@ from matplotlib.ticker import FuncFormatter
 from overprov.qualify.consistency import window_name
 from overprov.report.load_qualify import tests_of
 from overprov.report.model import Source
-from overprov.report.plots import figure_title, new_figure, source_color, us_minor_text, us_text
+from overprov.report.plots import (
+    figure_title,
+    new_figure,
+    readable_log_axis,
+    source_color,
+    us_text,
+)
 
 VERDICT_COLORS = {
     "pass": "#2b8a3e",
@@ -72,7 +78,7 @@ def _cache(ax: Axes, t: dict[str, Any], color: str) -> None:
     low = max(1.0, min(wb["iops"], wt["iops"]) / 3)
     ax.set_ylim(low, max(wb["iops"], wt["iops"]) * 6)
     ax.set_ylabel("IOPS (log), mixed 4 KiB I/O")
-    ax.yaxis.set_major_formatter(FuncFormatter(_k))
+    readable_log_axis(ax, "y", _k)
     ax.grid(axis="x", visible=False)
 
 
@@ -143,8 +149,7 @@ def _consistency(ax: Axes, t: dict[str, Any], color: str) -> None:
         ax.set_ylim(min(shown) / 3, max(shown) * 8)
     ax.set_ylabel("write latency, µs (log)")
     ax.set_xlabel(f"over the {window_name(f)}")
-    ax.yaxis.set_major_formatter(FuncFormatter(us_text))  # 1,000 µs, not 10³
-    ax.yaxis.set_minor_formatter(FuncFormatter(us_minor_text))
+    readable_log_axis(ax, "y", us_text)  # 1,000 µs, not 10³
     ax.grid(axis="x", visible=False)
 
 
