@@ -5,6 +5,8 @@ test-artifacts/report/ (looked at by a person while the report was built)."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import re
 import shutil
 import subprocess
@@ -12,7 +14,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from conftest import ARTIFACTS
+from conftest import ARTIFACTS, overprov
 from overprov.report import write_report
 from PIL import Image, ImageStat
 from report_browser import TEXT_OVERLAPS_JS, Chromium, find_chromium
@@ -20,6 +22,7 @@ from report_checks import figure_keys
 
 CHROMIUM = find_chromium()
 PDFTOPPM = shutil.which("pdftoppm")
+PDFTOTEXT = shutil.which("pdftotext")
 pytestmark = [
     pytest.mark.skipif(
         CHROMIUM is None, reason="chromium is not installed (Debian package chromium)"
@@ -178,6 +181,14 @@ def _check_pdf(out: Path, name: str) -> None:
         check=True,
         timeout=180,
     )
+    if PDFTOTEXT is not None:  # page 1 carries the answer (and its table, when it has one)
+        first = subprocess.run(
+            [PDFTOTEXT, "-f", "1", "-l", "1", "-layout", str(pdf), "-"],
+            capture_output=True, text=True, timeout=60, check=True,
+        ).stdout  # fmt: skip
+        assert "The answer" in first, first[:2000]
+        if 'class="decision"' in (out / "report.html").read_text():
+            assert "meets" in first, first[:2000]  # the decision table's last column
     pages = sorted(ARTIFACTS.glob(f"{name}-pdf-*.png"))
     assert len(pages) >= 2, pages  # a report is several printed pages
     for page_png in pages[:2]:
@@ -256,3 +267,71 @@ def test_qualify_report_in_chromium(browsers, qualify_sim):
     got = _check_rendered(browsers, qualify_sim, "report-qualify-sim")
     assert "Qualification" in got["text"] and "FAIL" in got["text"]
     assert "SIMULATED" in got["text"] and "tests passed" in got["text"]
+
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "traces"
+
+
+def _cli(*argv: str, status: int = 0) -> None:
+    from overprov import cli
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert cli.main(list(argv)) == status
+
+
+def test_plan_report_in_chromium(browsers, tmp_path):
+    """``report plan.json`` of a trace plan: the answer card with its per-OP table."""
+    plan = tmp_path / "plan.json"
+    _cli(
+        "plan", "--trace", str(DATA / "fio-randrw.iolog"), "--preset", "consumer-tlc-sata",
+        "--scale", "1GiB", "--extra-op", "0,10,20,30", "--trace-repeat", "2",
+        "--target-dwpd", "0.7", "--json", str(plan),
+    )  # fmt: skip
+    out = tmp_path / "rep"
+    write_report([plan], out)
+    got = _check_rendered(browsers, out, "report-plan-trace")
+    assert "extra OP that meets 0.7 DWPD over 5 years" in got["text"]
+
+
+def test_trace_report_in_chromium(browsers, tmp_path):
+    """A timed trace replay that folds onto a 32 MiB drive (simulate --trace --out)."""
+    out = tmp_path / "trace"
+    _cli(
+        "simulate", "--trace", str(DATA / "fio-randrw.iolog"), "--user-pages", "8192",
+        "--pages-per-block", "64", "--timed", "--rho", "0.07,0.28", "--trace-repeat", "2",
+        "--no-progress", "--jobs", "1", "--out", str(out),
+    )  # fmt: skip
+    got = _check_rendered(browsers, out, "report-trace")
+    assert "fio-randrw.iolog" in got["text"] and "uniform" not in got["text"].lower()
+
+
+def test_calibration_report_in_chromium(browsers, tmp_path):
+    """A calibration fitted to two WAF points (no drive written)."""
+    cal = tmp_path / "cal"
+    res = overprov(
+        "calibrate", "--waf-points", "0:7.63,40:1.37", "--extra-op", "0,10,20,30,40",
+        "--out", str(cal),
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    out = tmp_path / "rep"
+    write_report([cal], out)
+    got = _check_rendered(browsers, out, "report-calibration")
+    assert "a prediction, not a measurement" in got["text"]
+
+
+def test_unlike_drives_overlaid_in_chromium(browsers, tmp_path):
+    """Two simulated drives far apart (an enterprise NVMe and an older MLC SATA preset): the
+    overlay's log axis and every label on the page clear of each other."""
+    sims = []
+    for preset in ("enterprise-tlc-nvme", "older-mlc-sata"):
+        path = tmp_path / f"{preset}.json"
+        res = overprov(
+            "simulate", "--preset", preset, "--scale", "1/256", "--extra-op", "0,40",
+            "--no-progress", "--json", str(path),
+        )  # fmt: skip
+        assert res.returncode == 0, res.stderr
+        sims.append(path)
+    out = tmp_path / "rep"
+    write_report(sims, out, target_iops=30_000)
+    got = _check_rendered(browsers, out, "report-unlike-overlay")
+    assert "log scale" in got["text"]  # the IOPS axis of the overlay

@@ -72,17 +72,24 @@ def test_an_overlay_of_unlike_drives_is_drawn_on_a_log_axis():
     assert fig.axes[0].get_yscale() == "linear" and fig.axes[0].get_ylim()[0] == 0
 
 
-@pytest.mark.parametrize("span", [(700.0, 900.0), (300.0, 3_000.0), (50.0, 400_000.0)])
-def test_a_log_axis_has_several_plain_ticks_whatever_its_span(span):
-    """Within a decade, over one, over several: at least three labels, none in scientific
-    notation, none touching another (a latency axis of the page's width and of one panel)."""
+@pytest.mark.parametrize(
+    "span", [(700.0, 900.0), (300.0, 3_000.0), (80_225.0, 626_274.0), (50.0, 400_000.0)]
+)
+@pytest.mark.parametrize("which", ["x", "y"])
+def test_a_log_axis_has_several_plain_ticks_whatever_its_span(span, which):
+    """Within a decade, over one, over several, across and up: at least three labels, none in
+    scientific notation, none touching another — on a panel laid out as the page's are (a
+    title above, a legend below: 80,225–626,274 µs up a latency-vs-OP panel once put 90,000 on
+    100,000), the page's width and one of two panels."""
     for width in (9.6, 4.4):
-        fig = plots.new_figure(width, 3.2)
+        fig = plots.new_figure(width, 3.6)
         ax = fig.add_subplot()
-        ax.plot(span, [1, 2])
-        ax.set_xscale("log")
-        ax.set_xlim(*span)
-        plots.readable_log_axis(ax, "x", plots.us_text)
+        ax.plot(span, [1, 2]) if which == "x" else ax.plot([1, 2], span, label="p99")
+        ax.set_xscale("log") if which == "x" else ax.set_yscale("log")
+        (ax.set_xlim if which == "x" else ax.set_ylim)(*span)
+        plots.figure_title(fig, [], "Latency percentiles vs OP")
+        plots.legend_below(fig, ax)
+        plots.readable_log_axis(ax, which, plots.us_text)
         ((_, labels),) = _log_tick_labels(fig)
         assert len(labels) >= 3 and _plain(labels), (span, width, labels)
 

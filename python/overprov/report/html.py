@@ -98,6 +98,7 @@ main > section, main > footer { min-width:0; }
   .badge { border:1.5px solid #c92a2a; color:#c92a2a; background:#fff; }
   nav { display:none; }
   main { max-width:none; padding:0; }
+  #answer { order:-1; }  /* page 1 carries the answer and its decision table */
   .card, figure, tr, .compare, .note { break-inside: avoid; box-shadow:none; }
   h2, h3 { break-after: avoid; }
   .scroll { overflow: visible; }
