@@ -17,7 +17,8 @@ main { max-width: 1080px; margin: 0 auto; padding: 0 20px 40px; }
 header.top { background:#102a43; color:#f0f4f8; padding: 18px 0 14px; }
 header.top .inner { max-width:1080px; margin:0 auto; padding:0 20px; }
 header.top h1 { margin:0 0 4px; font-size: 24px; letter-spacing:.2px; }
-header.top p { margin:0; color:#bcccdc; font-size:13.5px; }
+header.top p { margin:0; color:#bcccdc; font-size:13.5px; overflow-wrap:anywhere; }
+.card p, .card li, .note, .compare { overflow-wrap:anywhere; }  /* long paths wrap */
 nav { max-width:1080px; margin:0 auto; padding:8px 20px; font-size:13.5px; }
 nav a { color:var(--accent); margin-right:14px; text-decoration:none; white-space:nowrap; }
 h2 { font-size: 19px; margin: 30px 0 10px; padding-bottom:4px;
@@ -99,7 +100,9 @@ main > section, main > footer { min-width:0; }
   nav { display:none; }
   main { max-width:none; padding:0; }
   #answer { order:-1; }  /* page 1 carries the answer and its decision table */
-  .card, figure, tr, .compare, .note { break-inside: avoid; box-shadow:none; }
+  figure, tr, .compare, .note { break-inside: avoid; box-shadow:none; }
+  /* a tall card (its decision table) starts on page 1 under its heading and goes on */
+  .card { box-shadow:none; }
   h2, h3 { break-after: avoid; }
   .scroll { overflow: visible; }
   figure .art { overflow: visible; }

@@ -14,23 +14,10 @@ import os
 from datetime import UTC, datetime
 from pathlib import Path
 
-from overprov import inputs
-from overprov.errors import InputError
-from overprov.json_schemas import validate_document
-from overprov.report.model import ReportInputError, Source, kv, sim_basis_of
+from overprov.report.model import Source, factor_text, kv, read_document, sim_basis_of
 from overprov.units import human_bytes
 
 PLAN_SCHEMA = "overprov.plan/1"
-
-
-def _factor_text(scale: float) -> str:
-    """A simulated scale factor as the report writes it: "1/256", "1 (full size)"."""
-    if scale >= 0.9995:
-        return "1 (full size)"
-    inverse = 1.0 / scale
-    if abs(inverse - round(inverse)) < 0.01 * inverse:
-        return f"1/{round(inverse):,}"
-    return f"{scale:.3g}"
 
 
 def trace_name(doc: dict) -> str | None:
@@ -44,16 +31,7 @@ def trace_name(doc: dict) -> str | None:
 def load_plan(path: Path) -> Source:
     """``path``: a plan JSON file. Raises ReportInputError for a file that is not one or fails
     the schema, naming the file and the field."""
-    try:
-        doc = inputs.load_json(path, "plan JSON file")
-    except InputError as exc:
-        raise ReportInputError(str(exc)) from None
-    if not isinstance(doc, dict) or doc.get("schema") != PLAN_SCHEMA:
-        raise ReportInputError(f"{path}: not a plan (schema {PLAN_SCHEMA})")
-    try:
-        validate_document(doc, PLAN_SCHEMA, str(path))
-    except InputError as exc:
-        raise ReportInputError(str(exc)) from None
+    doc = read_document(path, PLAN_SCHEMA, "plan")
     trace = doc.get("trace")
     name = trace_name(doc)
     drive = str(trace["drive"]) if trace else None
@@ -94,7 +72,7 @@ def load_plan(path: Path) -> Source:
         workload=str(doc.get("workload") or ""),
         simulated=trace is not None,
         sim_drive=drive,
-        sim_scale=_factor_text(float(trace["scale"])) if trace else None,
+        sim_scale=factor_text(float(trace["scale"])) if trace else None,
         sim_basis=sim_basis_of(drive) if drive else None,
         comparison_keys={"method": "plan"},
     )

@@ -137,19 +137,19 @@ def readable_log_axis(ax: object, which: str, fmt: object = None) -> None:
     """Ticks of a log axis that read as plain numbers ("2k", "5,000", "0.1%"; never 10³ or
     3×10²) and are enough to read it without touching each other: the densest of every 1–9,
     1-2-5, 1-3 and decades alone whose closest two labels (9 and 10, 2 and 1, ...) are a
-    label apart (its width across, its height up) on three quarters of the axis's length (the
-    layout takes room for titles and legends). Call it when the axis's limits are set."""
+    label apart (its width across, its height up) on the length the laid-out axis will have
+    (about 90% of its width, 75% of its height). Call it when the axis's limits are set."""
     lo, hi = sorted(ax.get_ylim() if which == "y" else ax.get_xlim())  # type: ignore[attr-defined]
     fmt = fmt or _k
     decades = max(math.log10(hi / lo), 0.1) if lo > 0 and hi > 0 else 3.0
     fig_w, fig_h = ax.figure.get_size_inches()  # type: ignore[attr-defined]
     box = ax.get_position()  # type: ignore[attr-defined]
-    if which == "y":
-        room, label = fig_h * box.height, 0.3  # inches per label, up the axis
+    if which == "y":  # the layout takes room for titles and legends: a quarter of the height
+        room, label = 0.75 * fig_h * box.height, 0.3  # inches per label, up the axis
     else:
         chars = max(len(str(fmt(v, None))) for v in (lo, hi, math.sqrt(lo * hi)))  # type: ignore[operator]
-        room, label = fig_w * box.width, 0.075 * chars + 0.2
-    per_decade = 0.75 * room / decades  # inches per decade
+        room, label = 0.9 * fig_w * box.width, 0.075 * chars + 0.1
+    per_decade = room / decades  # inches per decade
     subs: tuple[float, ...] = (1.0,)
     for option in ((1, 2, 3, 4, 5, 6, 7, 8, 9), (1, 2, 5), (1, 3), (1,)):
         marks = [*option, 10]
