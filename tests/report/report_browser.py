@@ -276,3 +276,87 @@ class Chromium:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+#: Every pair of text boxes on the page that overlap: the line boxes of each HTML text node
+#: (Range.getClientRects) and each SVG <text> of an inline figure (its bounding box), in page
+#: coordinates, each cut to what the boxes around it show (text scrolled out of a table's or a
+#: figure's scrolling box is not on screen). Boxes of the same node never count against each
+#: other; two boxes overlap when they share more than ``tol`` px both across and down (glyph
+#: boxes of neighbouring words touch; a label drawn over another covers several px). Returns
+#: up to 50 pairs with their texts and where they meet.
+TEXT_OVERLAPS_JS = r"""
+(() => {
+  const tol = 2;
+  const boxes = [];
+  const visible = el => {
+    for (let e = el; e && e.nodeType === 1; e = e.parentElement) {
+      const s = getComputedStyle(e);
+      if (s.display === 'none' || s.visibility === 'hidden' || s.opacity === '0') return false;
+    }
+    return true;
+  };
+  const sx = window.scrollX, sy = window.scrollY;
+  // what a box may show of its content: text scrolled out of a box that clips is not seen
+  const clips = new Map();
+  const clipOf = el => {
+    if (!el || el.nodeType !== 1) return {l: -1e9, t: -1e9, r: 1e9, b: 1e9};
+    if (clips.has(el)) return clips.get(el);
+    let c = clipOf(el.parentElement);
+    const s = getComputedStyle(el);
+    if (s.overflowX !== 'visible' || s.overflowY !== 'visible') {
+      const q = el.getBoundingClientRect();
+      c = {l: Math.max(c.l, q.left), t: Math.max(c.t, q.top), r: Math.min(c.r, q.right),
+           b: Math.min(c.b, q.bottom)};
+    }
+    clips.set(el, c);
+    return c;
+  };
+  const seen = (q, el) => {
+    const c = clipOf(el);
+    const l = Math.max(q.left, c.l), t = Math.max(q.top, c.t);
+    const r = Math.min(q.right, c.r), b = Math.min(q.bottom, c.b);
+    return r - l >= 1 && b - t >= 1 ? {l: l + sx, t: t + sy, r: r + sx, b: b + sy} : null;
+  };
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  let id = 0;
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const text = n.textContent.trim();
+    const parent = n.parentElement;
+    if (!text || !parent || !visible(parent)) continue;
+    if (parent.closest('svg')) continue;  // SVG text is measured per <text> below
+    if (parent.closest('style, script, title')) continue;
+    const r = document.createRange(); r.selectNodeContents(n);
+    id += 1;
+    for (const q of r.getClientRects()) {
+      const v = seen(q, parent);
+      if (v) boxes.push({id, text: text.slice(0, 60), ...v});
+    }
+  }
+  for (const t of document.querySelectorAll('svg text')) {
+    const text = t.textContent.trim();
+    if (!text || !visible(t)) continue;
+    const v = seen(t.getBoundingClientRect(), t.closest('svg').parentElement);
+    if (!v) continue;
+    id += 1;
+    boxes.push({id, text: text.slice(0, 60), ...v, svg: true});
+  }
+  boxes.sort((a, b) => a.t - b.t);
+  const out = [];
+  for (let i = 0; i < boxes.length && out.length < 50; i++) {
+    const a = boxes[i];
+    for (let j = i + 1; j < boxes.length; j++) {
+      const b = boxes[j];
+      if (b.t >= a.b - tol) break;  // sorted by top: nothing further down can meet a
+      if (a.id === b.id) continue;
+      const w = Math.min(a.r, b.r) - Math.max(a.l, b.l);
+      const h = Math.min(a.b, b.b) - Math.max(a.t, b.t);
+      if (w > tol && h > tol) {
+        out.push({a: a.text, b: b.text, x: Math.round(Math.max(a.l, b.l)),
+                  y: Math.round(Math.max(a.t, b.t)), w: Math.round(w), h: Math.round(h)});
+      }
+    }
+  }
+  return {boxes: boxes.length, svgBoxes: boxes.filter(b => b.svg).length, overlaps: out};
+})()
+"""

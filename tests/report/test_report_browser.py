@@ -5,6 +5,8 @@ test-artifacts/report/ (looked at by a person while the report was built)."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import re
 import shutil
 import subprocess
@@ -12,14 +14,15 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from conftest import ARTIFACTS
+from conftest import ARTIFACTS, overprov
 from overprov.report import write_report
 from PIL import Image, ImageStat
-from report_browser import Chromium, find_chromium
+from report_browser import TEXT_OVERLAPS_JS, Chromium, find_chromium
 from report_checks import figure_keys
 
 CHROMIUM = find_chromium()
 PDFTOPPM = shutil.which("pdftoppm")
+PDFTOTEXT = shutil.which("pdftotext")
 pytestmark = [
     pytest.mark.skipif(
         CHROMIUM is None, reason="chromium is not installed (Debian package chromium)"
@@ -45,24 +48,34 @@ def browser(browsers):
 
 FIGURES_JS = """
 Array.from(document.querySelectorAll('figure')).map(f => {
-  const img = f.querySelector('img');
-  let sd = -1;
-  if (img.complete && img.naturalWidth > 0) {
-    // decoded and not blank: the luminance spread of the image drawn small on a canvas
-    const c = document.createElement('canvas'); c.width = 200; c.height = 120;
-    const g = c.getContext('2d'); g.drawImage(img, 0, 0, 200, 120);
-    const d = g.getImageData(0, 0, 200, 120).data;
-    let s = 0, s2 = 0;
-    for (let i = 0; i < d.length; i += 4) {
-      const y = 0.3 * d[i] + 0.59 * d[i + 1] + 0.11 * d[i + 2]; s += y; s2 += y * y;
+  const art = f.querySelector('.art > svg, .art > img');
+  const box = f.querySelector('.art');
+  const r = art.getBoundingClientRect();
+  const fr = f.getBoundingClientRect();
+  const out = {id: f.id, kind: art.tagName.toLowerCase(), shownW: r.width, shownH: r.height,
+               right: fr.right, boxW: box.clientWidth, boxScrollW: box.scrollWidth,
+               caption: f.querySelector('figcaption').textContent.length};
+  if (out.kind === 'img') {
+    let sd = -1;
+    if (art.complete && art.naturalWidth > 0) {
+      // decoded and not blank: the luminance spread of the image drawn small on a canvas
+      const c = document.createElement('canvas'); c.width = 200; c.height = 120;
+      const g = c.getContext('2d'); g.drawImage(art, 0, 0, 200, 120);
+      const d = g.getImageData(0, 0, 200, 120).data;
+      let s = 0, s2 = 0;
+      for (let i = 0; i < d.length; i += 4) {
+        const y = 0.3 * d[i] + 0.59 * d[i + 1] + 0.11 * d[i + 2]; s += y; s2 += y * y;
+      }
+      const n = d.length / 4; sd = Math.sqrt(Math.max(0, s2 / n - (s / n) ** 2));
     }
-    const n = d.length / 4; sd = Math.sqrt(Math.max(0, s2 / n - (s / n) ** 2));
+    Object.assign(out, {complete: art.complete, w: art.naturalWidth, h: art.naturalHeight,
+                        sd: sd, src: art.currentSrc.slice(0, 22)});
+  } else {
+    Object.assign(out, {texts: art.querySelectorAll('text').length,
+                        paths: art.querySelectorAll('path').length,
+                        label: art.getAttribute('aria-label') || ''});
   }
-  const r = img.getBoundingClientRect();
-  return {id: f.id, complete: img.complete, w: img.naturalWidth, h: img.naturalHeight,
-          shownW: r.width, shownH: r.height, right: r.right, sd: sd,
-          src: img.currentSrc.slice(0, 22),
-          caption: f.querySelector('figcaption').textContent.length};
+  return out;
 })
 """
 
@@ -78,8 +91,10 @@ LAYOUT_JS = """
 
 def _check_rendered(browsers: dict, out: Path, name: str) -> dict:
     """The page at a desktop and a phone width: no console error and nothing fetched, no
-    sideways scroll of the page, every figure decoded, non-blank and laid out; the phone gets
-    the narrow figure layout and the answer first. Screenshots kept in test-artifacts/."""
+    sideways scroll of the page, every figure embedded once (inline SVG or a decoded,
+    non-blank PNG) at a readable width (on a phone in a box of its own that scrolls), no text
+    over text (HTML and figure text, by their boxes), and the answer first on a phone.
+    Screenshots kept in test-artifacts/."""
     got = {}
     for width, browser in browsers.items():
         page = browser.load((out / "report.html").resolve().as_uri())
@@ -94,17 +109,23 @@ def _check_rendered(browsers: dict, out: Path, name: str) -> dict:
         figures = browser.evaluate(FIGURES_JS)
         assert {f["id"] for f in figures} == {f"fig-{k}" for k in figure_keys(out)}
         for f in figures:
-            assert f["complete"] and f["src"] == "data:image/png;base64,", f
-            assert f["sd"] > 8, f  # decoded and not blank
             assert f["caption"] > 20, f
-            assert f["right"] <= width + 0.5, f
-            if width == DESKTOP:
+            assert f["right"] <= width + 0.5, f  # the figure's box stays on the page
+            # laid out at a readable width: on a phone it keeps 760 px in a box that scrolls
+            assert f["shownW"] >= 700, f
+            if width == PHONE:
+                assert f["boxW"] < width and f["boxScrollW"] >= f["shownW"] - 1, f
+            if f["kind"] == "img":
+                assert f["complete"] and f["src"] == "data:image/png;base64,", f
+                assert f["sd"] > 8, f  # decoded and not blank
                 assert f["w"] >= 800 and f["h"] >= 300, f
-                assert f["shownW"] >= 700, f  # laid out at a readable width
             else:
-                # the narrow layout (panels stacked), shown at most ~1.9× reduced
-                assert f["w"] <= 700 and f["shownW"] >= 330, f
-                assert f["w"] / f["shownW"] <= 1.95, f
+                assert f["texts"] >= 5 and f["paths"] >= 5 and f["label"], f
+        overlaps = browser.evaluate(TEXT_OVERLAPS_JS)
+        assert overlaps["boxes"] > 50 and overlaps["svgBoxes"] >= 5 * len(
+            [f for f in figures if f["kind"] == "svg"]
+        )
+        assert overlaps["overlaps"] == [], (width, overlaps["overlaps"])
         if width == PHONE:
             assert layout["answerTop"] < layout["testedTop"], layout  # the answer first
         text = browser.evaluate("document.body.innerText")
@@ -160,6 +181,14 @@ def _check_pdf(out: Path, name: str) -> None:
         check=True,
         timeout=180,
     )
+    if PDFTOTEXT is not None:  # page 1 carries the answer (and its table, when it has one)
+        first = subprocess.run(
+            [PDFTOTEXT, "-f", "1", "-l", "1", "-layout", str(pdf), "-"],
+            capture_output=True, text=True, timeout=60, check=True,
+        ).stdout  # fmt: skip
+        assert "The answer" in first, first[:2000]
+        if 'class="decision"' in (out / "report.html").read_text():
+            assert "meets" in first, first[:2000]  # the decision table's last column
     pages = sorted(ARTIFACTS.glob(f"{name}-pdf-*.png"))
     assert len(pages) >= 2, pages  # a report is several printed pages
     for page_png in pages[:2]:
@@ -181,6 +210,30 @@ def test_the_checks_catch_a_broken_page(browser, tmp_path):
     assert "console.error: boom" in joined and "kaput" in joined
     img = browser.evaluate("document.images[0].naturalWidth")
     assert img == 0
+
+
+def test_the_overlap_check_sees_text_over_text(browser, tmp_path):
+    """Negative control of TEXT_OVERLAPS_JS: HTML text placed over other text and an SVG label
+    drawn over another are found; the same words side by side are not."""
+    page = tmp_path / "overlap.html"
+    page.write_text(
+        "<!DOCTYPE html><html><body style='font:16px sans-serif'>"
+        "<p>first paragraph of text</p><p>a second, separate paragraph</p>"
+        "<div style='position:relative'><span>label one</span>"
+        "<span style='position:absolute;left:8px;top:2px'>label two</span></div>"
+        "<svg viewBox='0 0 400 100' width='400' height='100'>"
+        "<text x='10' y='50' style='font:16px sans-serif'>10,000 IOPS</text>"
+        "<text x='30' y='52' style='font:16px sans-serif'>fresh-out-of-box</text>"
+        "<text x='200' y='50' style='font:16px sans-serif'>apart</text></svg>"
+        "</body></html>"
+    )
+    browser.load(page.resolve().as_uri())
+    found = browser.evaluate(TEXT_OVERLAPS_JS)["overlaps"]
+    pairs = {frozenset((o["a"], o["b"])) for o in found}
+    assert pairs == {
+        frozenset(("label one", "label two")),
+        frozenset(("10,000 IOPS", "fresh-out-of-box")),
+    }, found
 
 
 def test_simulation_report_in_chromium(browsers, sim_json, tmp_path):
@@ -214,3 +267,71 @@ def test_qualify_report_in_chromium(browsers, qualify_sim):
     got = _check_rendered(browsers, qualify_sim, "report-qualify-sim")
     assert "Qualification" in got["text"] and "FAIL" in got["text"]
     assert "SIMULATED" in got["text"] and "tests passed" in got["text"]
+
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "traces"
+
+
+def _cli(*argv: str, status: int = 0) -> None:
+    from overprov import cli
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert cli.main(list(argv)) == status
+
+
+def test_plan_report_in_chromium(browsers, tmp_path):
+    """``report plan.json`` of a trace plan: the answer card with its per-OP table."""
+    plan = tmp_path / "plan.json"
+    _cli(
+        "plan", "--trace", str(DATA / "fio-randrw.iolog"), "--preset", "consumer-tlc-sata",
+        "--scale", "1GiB", "--extra-op", "0,10,20,30", "--trace-repeat", "2",
+        "--target-dwpd", "0.7", "--json", str(plan),
+    )  # fmt: skip
+    out = tmp_path / "rep"
+    write_report([plan], out)
+    got = _check_rendered(browsers, out, "report-plan-trace")
+    assert "extra OP that meets 0.7 DWPD over 5 years" in got["text"]
+
+
+def test_trace_report_in_chromium(browsers, tmp_path):
+    """A timed trace replay that folds onto a 32 MiB drive (simulate --trace --out)."""
+    out = tmp_path / "trace"
+    _cli(
+        "simulate", "--trace", str(DATA / "fio-randrw.iolog"), "--user-pages", "8192",
+        "--pages-per-block", "64", "--timed", "--rho", "0.07,0.28", "--trace-repeat", "2",
+        "--no-progress", "--jobs", "1", "--out", str(out),
+    )  # fmt: skip
+    got = _check_rendered(browsers, out, "report-trace")
+    assert "fio-randrw.iolog" in got["text"] and "uniform" not in got["text"].lower()
+
+
+def test_calibration_report_in_chromium(browsers, tmp_path):
+    """A calibration fitted to two WAF points (no drive written)."""
+    cal = tmp_path / "cal"
+    res = overprov(
+        "calibrate", "--waf-points", "0:7.63,40:1.37", "--extra-op", "0,10,20,30,40",
+        "--out", str(cal),
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    out = tmp_path / "rep"
+    write_report([cal], out)
+    got = _check_rendered(browsers, out, "report-calibration")
+    assert "a prediction, not a measurement" in got["text"]
+
+
+def test_unlike_drives_overlaid_in_chromium(browsers, tmp_path):
+    """Two simulated drives far apart (an enterprise NVMe and an older MLC SATA preset): the
+    overlay's log axis and every label on the page clear of each other."""
+    sims = []
+    for preset in ("enterprise-tlc-nvme", "older-mlc-sata"):
+        path = tmp_path / f"{preset}.json"
+        res = overprov(
+            "simulate", "--preset", preset, "--scale", "1/256", "--extra-op", "0,40",
+            "--no-progress", "--json", str(path),
+        )  # fmt: skip
+        assert res.returncode == 0, res.stderr
+        sims.append(path)
+    out = tmp_path / "rep"
+    write_report(sims, out, target_iops=30_000)
+    got = _check_rendered(browsers, out, "report-unlike-overlay")
+    assert "log scale" in got["text"]  # the IOPS axis of the overlay

@@ -77,9 +77,9 @@ def test_report_of_a_prediction_file_with_both_readings_of_the_raw_nand(tmp_path
     for r in pred["levels"]:
         assert f"{r['waf_low']:.2f}–{r['waf_high']:.2f}" in words
     bad = tmp_path / "other.json"
-    bad.write_text(json.dumps({"schema": "overprov.plan/1"}))
+    bad.write_text(json.dumps({"schema": "overprov.status/1"}))
     res = overprov("report", str(bad), "--out", str(tmp_path / "no"))
-    assert res.returncode == 2 and "calibrate files" in res.stderr
+    assert res.returncode == 2 and "calibrate and plan files" in res.stderr
 
 
 @pytest.fixture(scope="module")
@@ -155,3 +155,38 @@ def test_the_calibration_decision_table(sim_calibration, tmp_path):
     out = tmp_path / "rep"
     write_report([sim_calibration], out)
     assert 'class="decision"' in check_page(out)
+
+
+def test_a_calibration_page_shows_what_it_measured_and_checks_the_prediction(
+    sim_calibration, tmp_path
+):
+    """The measured levels' IOPS, WAF and p99 (measurement.json) are in the decision table, and
+    the page says where the prediction at a measured level is far from the measurement: its p99
+    (more than 1.5× either way) and its WAF (more than 5%), exactly when it is."""
+    pred = json.loads((sim_calibration / "prediction.json").read_text())
+    meas = json.loads((sim_calibration / "measurement.json").read_text())
+    (src,) = load_inputs([sim_calibration])
+    rows = {r[0]: r for r in decision.prediction_table(src).rows}
+    by_op = {lv["extra_op_percent"]: lv for lv in pred["levels"]}
+    expect_p99 = expect_waf = 0
+    for m in meas["levels"]:
+        x = m["extra_op_percent"]
+        row = rows[f"{x:g}%"]
+        assert row[3].startswith(f"measured {m['steady_iops']:,.0f} IOPS")
+        if m["waf"]:
+            assert f"WAF {m['waf']:.2f}" in row[3]
+            gap = by_op[x]["waf"] / m["waf"] - 1
+            expect_waf += abs(gap) > 0.05
+        if m["p99_latency_us"] and by_op[x]["p99_latency_us"]:
+            assert "p99 " in row[3]
+            ratio = by_op[x]["p99_latency_us"] / m["p99_latency_us"]
+            expect_p99 += not (1 / 1.5 <= ratio <= 1.5)
+    out, js = tmp_path / "rep", tmp_path / "rep.json"
+    res = overprov("report", str(sim_calibration), "--out", str(out), "--json", str(js))
+    assert res.returncode == 0, res.stderr
+    ids = [c["id"] for c in json.loads(js.read_text())["checks"]]
+    assert ids.count("p99-predicted-vs-measured") == expect_p99
+    assert ids.count("waf-predicted-vs-measured") == expect_waf
+    page = check_page(out)
+    assert ("the predicted p99 latency" in page) == (expect_p99 > 0)
+    assert ("the predicted WAF" in page) == (expect_waf > 0)

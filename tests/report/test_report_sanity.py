@@ -15,10 +15,12 @@ from overprov.json_schemas import validate_document
 from overprov.report.model import Phase, Source, Span
 from overprov.report.sanity import (
     fob_below_steady,
+    p99_predicted_vs_measured,
     run_checks,
     smart_of_another_drive,
     steady_window_in_transition,
     waf_not_measured,
+    waf_predicted_vs_measured,
 )
 
 SMART = (
@@ -121,6 +123,53 @@ def test_the_checks_of_a_simulated_profile_are_on_the_page_and_in_json(sim_profi
         assert c["message"].split(":")[0] in page
 
 
-@pytest.mark.parametrize("check", [fob_below_steady, steady_window_in_transition, waf_not_measured])
+def _calibration(predicted: dict, measured: dict) -> Source:
+    """A calibration predicting ``predicted`` and measuring ``measured`` at 0% and 40%."""
+    levels = [{"extra_op_percent": x, **predicted[x]} for x in (0.0, 20.0, 40.0)]
+    src = _source([], kind="calibrate")
+    src.prediction = {"levels": levels}
+    src.measured_levels = [
+        {"extra_op_percent": x, "steady_iops": 1000.0, **measured[x]} for x in (0.0, 40.0)
+    ]
+    return src
+
+
+def test_a_predicted_p99_far_from_the_measured_one_is_called_out():
+    """The figures of a real calibration of sim:consumer-tlc-sata@2GiB: the twin predicted
+    49,917 µs at 0% where 96,469 µs was measured."""
+    pred = {0.0: {"p99_latency_us": 49_917.0}, 20.0: {"p99_latency_us": 1_802.0},
+            40.0: {"p99_latency_us": 1_081.0}}  # fmt: skip
+    meas = {0.0: {"p99_latency_us": 96_469.0}, 40.0: {"p99_latency_us": 1_200.0}}
+    (check,) = p99_predicted_vs_measured(_calibration(pred, meas))
+    assert check.id == "p99-predicted-vs-measured"
+    assert "at 0%" in check.message and "0.52×" in check.message and "96,469" in check.message
+    meas[0.0]["p99_latency_us"] = 60_000.0  # within 1.5×
+    assert p99_predicted_vs_measured(_calibration(pred, meas)) == []
+    meas[40.0]["p99_latency_us"] = None  # nothing measured: nothing to compare
+    assert p99_predicted_vs_measured(_calibration(pred, meas)) == []
+
+
+def test_a_predicted_waf_far_from_the_measured_one_is_called_out():
+    pred = {0.0: {"waf": 8.21}, 20.0: {"waf": 2.16}, 40.0: {"waf": 1.414}}
+    meas = {0.0: {"waf": 8.12}, 40.0: {"waf": 1.30}}
+    (check,) = waf_predicted_vs_measured(_calibration(pred, meas))
+    assert check.id == "waf-predicted-vs-measured"
+    assert "at 40%" in check.message and "1.41" in check.message and "+9%" in check.message
+    meas[40.0]["waf"] = 1.385  # +2%
+    assert waf_predicted_vs_measured(_calibration(pred, meas)) == []
+    # a profile's phases are not a calibration's levels
+    assert waf_predicted_vs_measured(_source([_phase(0, 1.0, waf=3.0)])) == []
+
+
+@pytest.mark.parametrize(
+    "check",
+    [
+        fob_below_steady,
+        steady_window_in_transition,
+        waf_not_measured,
+        p99_predicted_vs_measured,
+        waf_predicted_vs_measured,
+    ],
+)
 def test_every_check_is_quiet_on_a_source_without_phases(check):
     assert check(_source([])) == []

@@ -6,7 +6,8 @@
   the first interval in which garbage collection ran (:func:`sim_cliff`; the IOPS rule is shown
   beside it: at a small scale the unscaled write buffer makes an early drop of its own). It
   locates; it does not judge (verdict ``info``).
-* IO consistency over the steady window (the last drive write of the run): p99, p99.99 and the
+* IO consistency over the last drive write of the run (named by :func:`window_name`: a
+  "steady window" only when the simulator marked all of it steady): p99, p99.99 and the
   largest completion latency. Passes when p99.99 stays within ``--tail-ratio`` (default
   ``OUTLIER_MAX_RATIO``) × p99, and, when ``--qos-us`` gives a data sheet's 99.99% QoS figure,
   within it. No standard sets a ratio: SNIA's PTS reports response-time percentiles (average,
@@ -14,8 +15,8 @@
   queue depth; the default ratio is our choice (docs/qualify.md).
 
 Real targets: timed fio rounds (per-second IOPS logs) until ``cliff_drive_writes`` are written;
-the steady window is the last round. Simulated drives: one run of the core with short intervals
-(``SIM_INTERVAL_S`` of simulated time); the steady window's p99 is the median of its intervals'
+the window is the last round. Simulated drives: one run of the core with short intervals
+(``SIM_INTERVAL_S`` of simulated time); the window's p99 is the median of its intervals'
 p99, its p99.99 and maximum the largest of theirs.
 """
 
@@ -35,6 +36,19 @@ OUTLIER_MAX_RATIO = 10.0
 tail past p99 stays within a factor of ten; GC stalls of a drive with no spare area reach
 tens of times p99). No public standard sets a ratio."""
 SIM_INTERVAL_S = 0.05
+
+
+def window_name(figures: dict[str, Any]) -> str:
+    """The name of the window the latency percentiles cover, from the states its intervals
+    had (``window_states``): "steady window" only when every interval of it was steady; a
+    window the simulator marked transition is "last drive write (transition, not steady)"; a
+    fio run (no states) is "last round" (its steady state is not judged)."""
+    states = list(figures.get("window_states") or [])
+    if states == ["steady"]:
+        return "steady window"
+    if not states:
+        return "last round"
+    return f"last drive write ({', '.join(states)}, not steady)"
 
 
 def find_cliff(points: list[tuple[float, int]]) -> dict[str, Any]:
@@ -118,7 +132,7 @@ def measure_sim(spec: str, s: bench.QualifySettings) -> tuple[dict[str, Any], st
     method = (
         f"simulated: random writes (bs={s.bs_bytes}, QD{s.qd}) from fresh for "
         f"{s.cliff_drive_writes:g} drive writes, intervals of {SIM_INTERVAL_S} simulated s; "
-        "the steady window is the last drive write"
+        f"latency over the last drive write ({window_name(figures)})"
     )
     return figures, method
 
@@ -157,7 +171,7 @@ def measure_fio(target: Target, s: bench.QualifySettings) -> tuple[dict[str, Any
         f"fio on the target: purge; {len(rounds)} round(s) of {s.round_seconds} s random "
         f"writes (bs={s.bs_bytes}, QD{s.qd}) from fresh, {written / span:.2f} drive writes; "
         f"{'per-second IOPS logs' if len(points) > len(rounds) else 'IOPS per round'}; "
-        "the steady window is the last round"
+        "latency over the last round (not judged steady)"
     )
     return figures, method
 
@@ -175,8 +189,9 @@ def judge(
     if cliff["found"]:
         where = (
             f"write cliff after {cliff['cliff_bytes']:,} bytes written from fresh "
-            f"({cliff['cliff_bytes'] / cap:.2f} drive writes): {cliff['fob_iops']:,.0f} IOPS "
-            f"fresh, {cliff['after_iops']:,.0f} after ({cliff['drop_fraction']:.0%} lower)"
+            f"({cliff['cliff_bytes'] / cap:.2f} drive writes): fresh-out-of-box "
+            f"{cliff['fob_iops']:,.0f} IOPS, {cliff['after_iops']:,.0f} after "
+            f"({cliff['drop_fraction']:.0%} lower)"
         )
     else:
         where = (
@@ -195,8 +210,8 @@ def judge(
            "qos_p99_99_us": qos_us}  # fmt: skip
     mx = figures["latency_max_us"]
     said = (
-        f"steady window p99 {p99:,.0f} µs, p99.99 {p9999:,.0f} µs ({ratio:.1f}× p99), max "
-        f"{mx:,.0f} µs"
+        f"{window_name(figures)}: p99 {p99:,.0f} µs, p99.99 {p9999:,.0f} µs ({ratio:.1f}× p99), "
+        f"max {mx:,.0f} µs"
         if mx is not None
         else f"p99 {p99:,.0f} µs, p99.99 {p9999:,.0f} µs"
     )

@@ -57,7 +57,8 @@ def measure(target: Target, s: bench.QualifySettings) -> tuple[dict[str, Any], s
     unit = "simulated s" if target.kind == "sim" else "s"
     method = (
         f"{target.kind} target of {span:,} bytes, random writes bs={s.bs_bytes} at QD{s.qd}: "
-        f"purge; one random pass (fresh); rounds of {s.round_seconds} {unit} to steady state "
+        "purge; one random pass (the first pass after the purge); "
+        f"rounds of {s.round_seconds} {unit} to steady state "
         f"({len(first)}); a sequential pass over the first {100 - s.discard_percent:g}% and one "
         f"round of random writes over it (without TRIM); steady state again ({len(second)} "
         f"rounds); discard the last {s.discard_percent:g}%; the same two steps (with TRIM)"
@@ -75,7 +76,7 @@ def judge(figures: dict[str, Any], method: str) -> Verdict:
     said = (
         f"random writes after discarding {figures['discarded_bytes']:,} bytes ran at "
         f"{with_trim:,.0f} IOPS, {without:,.0f} after the same steps without the discard "
-        f"({gain:+.0%}; fresh {fresh:,.0f}, steady {steady:,.0f})"
+        f"({gain:+.0%}; first pass after the purge {fresh:,.0f}, steady {steady:,.0f})"
     )
     if gain >= GAIN_MIN:
         return Verdict(

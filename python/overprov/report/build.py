@@ -19,7 +19,7 @@ from typing import Any
 import matplotlib
 
 from overprov import __version__
-from overprov.report import findings, html, sanity, section_qualify, sections
+from overprov.report import findings, html, sanity, section_plan, section_qualify, sections
 from overprov.report.files import FILES_DIR, REPORT_NAME, FilesWriter
 from overprov.report.findings import Options
 from overprov.report.load import load_inputs
@@ -53,8 +53,10 @@ def build(inputs: Sequence[Path], out_dir: Path, options: Options | None = None)
     w = FilesWriter(out_dir)
 
     recs = sections.recommendations(sources, options)
-    cards = sections.cards([s for s in sources if s.kind != "qualify"], recs, options)
-    cards += section_qualify.qualify_cards(sources)
+    cards = sections.cards([s for s in sources if s.kind not in ("qualify", "plan")], recs, options)
+    cards += section_qualify.qualify_cards(sources) + section_plan.plan_cards(sources)
+    order = {s.label: i for i, s in enumerate(sources)}
+    cards.sort(key=lambda c: order.get(c.label, len(order)))  # one card per input, in its order
     notes = [f"{s.label}: {n}" for s in sources for n in s.notes]
     checks = sanity.run_checks(sources, options.smart)
     notes += [
@@ -70,6 +72,7 @@ def build(inputs: Sequence[Path], out_dir: Path, options: Options | None = None)
         sections.latency_section(w, sources),
         sections.calibrate_section(w, sources),
         section_qualify.qualify_section(w, sources),
+        section_plan.plan_section(w, sources),
         sections.waf_section(w, sources),
         sections.endurance_section(w, sources, options),
         sections.details_section(sources),

@@ -4,7 +4,8 @@ marked measured, simulated or predicted, and whether the level meets the target;
 headline's margin ("20%: 37,103 IOPS, +24% over target").
 
 A calibration's rows are its predicted levels with their band; the levels it measured are
-marked so, and a level "meets" the target only when its whole band clears it.
+marked so with what it measured there (IOPS, WAF, p99 latency), and a level "meets" the target
+only when its whole band clears it.
 """
 
 from __future__ import annotations
@@ -120,14 +121,22 @@ def prediction_table(source: Source) -> html.Table | None:
         for p in (pred.get("fit") or {}).get("points") or []
         if isinstance(p, Mapping) and p.get("iops") and not p.get("fresh")
     }
+    measured_at = {float(m["extra_op_percent"]): m for m in source.measured_levels}
     lowest_waf = levels[0].get("waf")
     rows = []
     for lv in levels:
         x = float(lv["extra_op_percent"])
         iops, lo, hi = lv.get("steady_iops"), lv.get("steady_iops_low"), lv.get("steady_iops_high")
         figure = "predicted, 80% band"
-        if x in fitted:
-            figure = f"measured {measured[x]:,.0f}; predicted, 80% band"
+        m = measured_at.get(x) or {}
+        if x in fitted or m:
+            got = measured.get(x) or m.get("steady_iops")
+            bits = [f"{got:,.0f} IOPS"] if got else []
+            if m.get("waf"):
+                bits.append(f"WAF {m['waf']:.2f}")
+            if m.get("p99_latency_us"):
+                bits.append(f"p99 {_us(m['p99_latency_us'])}")
+            figure = "measured " + ", ".join(bits) + "; predicted, 80% band"
         waf = lv.get("waf")
         waf_text = "—" if waf is None else f"{waf:.2f}"
         if lv.get("waf_low") is not None and lv.get("waf_high") is not None:

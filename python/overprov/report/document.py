@@ -33,6 +33,11 @@ def _answer(source: Source, rec: dict[str, Any] | None, card: Any) -> dict[str, 
         op, axis = pred.get("extra_op_percent"), "extra"
         method = "prediction" if pred else None
         reason = pred.get("text")
+    elif source.kind == "plan":
+        from overprov.report.section_plan import answer
+
+        op, axis = answer(source.plan), "extra"
+        method = "plan" if op is not None else None
     return {
         "input": source.label,
         "recommended": op is not None,

@@ -1,10 +1,12 @@
-"""The files written beside the page: figures (PNG + SVG, embedded in the page too) and CSVs."""
+"""The files written beside the page: figures (PNG + SVG; each embedded in the page once, as
+whichever of the two is smaller) and CSVs."""
 
 from __future__ import annotations
 
 import base64
 import csv
 import io
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -26,24 +28,26 @@ class FilesWriter:
         self.written: list[str] = []
 
     def figure(self, key: str, fig: Any, title: str, caption: str) -> html.FigureBlock:
-        """Save ``fig`` as PNG and SVG, and a narrow layout of it (panels stacked, for
-        phones) embedded in the page only."""
-        buf = io.BytesIO()
-        narrow = io.BytesIO()
+        """Save ``fig`` as PNG and SVG beside the page, and embed it once: as inline SVG
+        (text kept as text, sharp at any size and in print) when that is no larger than the
+        PNG as a data URI, else as the PNG (a figure of many points draws smaller as pixels)."""
+        png_buf, svg_buf = io.BytesIO(), io.StringIO()
         with matplotlib.rc_context(plots.STYLE):
-            fig.savefig(buf, format="png")
-            fig.savefig(self.dir / f"{key}.svg", format="svg")
-            plots.restack_narrow(fig)
-            fig.savefig(narrow, format="png")
-        png = buf.getvalue()
+            fig.savefig(png_buf, format="png")
+            fig.savefig(svg_buf, format="svg")
+        png, svg = png_buf.getvalue(), svg_buf.getvalue()
         (self.dir / f"{key}.png").write_bytes(png)
+        (self.dir / f"{key}.svg").write_text(svg, encoding="utf-8")
         self.written += [f"{key}.png", f"{key}.svg"]
+        png_b64 = base64.b64encode(png).decode("ascii")
+        inline = inline_svg(svg)
+        use_svg = len(inline.encode("utf-8")) <= len(png_b64)
         return html.FigureBlock(
             key=key,
             title=title,
             caption=caption,
-            png_b64=base64.b64encode(png).decode("ascii"),
-            narrow_png_b64=base64.b64encode(narrow.getvalue()).decode("ascii"),
+            png_b64="" if use_svg else png_b64,
+            svg_inline=inline if use_svg else "",
             png_name=f"{key}.png",
             svg_name=f"{key}.svg",
         )
@@ -55,6 +59,22 @@ class FilesWriter:
             for row in rows:
                 w.writerow(["" if v is None else _cell(v) for v in row])
         self.written.append(name)
+
+
+_STRUCTURAL_ID = re.compile(r' id="[A-Za-z.]+_\d+"')  # figure_1, axes_1, text_3: not referenced
+
+
+def inline_svg(svg: str) -> str:
+    """matplotlib's SVG made fit to sit inside an HTML page: no XML prolog, doctype or
+    metadata, no namespace declarations (the HTML parser knows SVG), none of the structural
+    ids every figure repeats (figure_1, axes_1, ...; the hashed ids that clip paths and markers
+    refer to stay: they are unique), and sized by the page (its viewBox keeps the shape)."""
+    svg = svg[svg.index("<svg") :]
+    svg = re.sub(r"<metadata>.*?</metadata>\s*", "", svg, flags=re.S)
+    svg = re.sub(r' xmlns(:\w+)?="[^"]*"', "", svg)
+    svg = re.sub(r'(<svg[^>]*?) width="[^"]*" height="[^"]*"', r"\1", svg, count=1)
+    svg = _STRUCTURAL_ID.sub("", svg)
+    return svg.strip()
 
 
 def _cell(v: Any) -> Any:

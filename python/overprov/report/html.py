@@ -1,5 +1,5 @@
-"""The report page: one self-contained HTML file (inline CSS, figures as data URIs, no script,
-nothing fetched from the network)."""
+"""The report page: one self-contained HTML file (inline CSS, each figure once as inline SVG or
+a PNG data URI, no script, nothing fetched from the network)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,8 @@ main { max-width: 1080px; margin: 0 auto; padding: 0 20px 40px; }
 header.top { background:#102a43; color:#f0f4f8; padding: 18px 0 14px; }
 header.top .inner { max-width:1080px; margin:0 auto; padding:0 20px; }
 header.top h1 { margin:0 0 4px; font-size: 24px; letter-spacing:.2px; }
-header.top p { margin:0; color:#bcccdc; font-size:13.5px; }
+header.top p { margin:0; color:#bcccdc; font-size:13.5px; overflow-wrap:anywhere; }
+.card p, .card li, .note, .compare { overflow-wrap:anywhere; }  /* long paths wrap */
 nav { max-width:1080px; margin:0 auto; padding:8px 20px; font-size:13.5px; }
 nav a { color:var(--accent); margin-right:14px; text-decoration:none; white-space:nowrap; }
 h2 { font-size: 19px; margin: 30px 0 10px; padding-bottom:4px;
@@ -42,7 +43,7 @@ h3 { font-size: 16px; margin: 20px 0 6px; }
   font-size:14.5px; margin:12px 0; }
 figure { background:var(--card); border:1px solid var(--line); border-radius:10px;
   margin: 12px 0; padding: 10px; }
-figure img { display:block; width:100%; height:auto; }
+figure .art img, figure .art svg { display:block; width:100%; height:auto; }
 figcaption { color:var(--muted); font-size:13px; margin-top:6px; }
 figcaption a { color:var(--accent); }
 table { border-collapse: collapse; width:100%; background:var(--card); font-size:13.5px;
@@ -70,7 +71,6 @@ code { font-size: 12.5px; background:#f1f3f5; padding:1px 4px; border-radius:4px
   vertical-align: middle; }
 header.top .sim { color:#ffc9c9; font-size:14px; margin:4px 0 2px; font-weight:600; }
 .card .badge { font-size:11px; padding:1px 6px; }
-picture { display:block; }
 main { display:flex; flex-direction:column; }
 main > section, main > footer { min-width:0; }
 @media (max-width: 700px) {
@@ -83,6 +83,9 @@ main > section, main > footer { min-width:0; }
   .card .big { font-size:32px; }
   .kv th { width:auto; min-width:110px; }
   figure { padding:6px; margin:10px -4px; }
+  /* a figure keeps a readable width and scrolls sideways in its own box */
+  figure .art { overflow-x:auto; -webkit-overflow-scrolling:touch; }
+  figure .art img, figure .art svg { min-width: 760px; }
   th, td { padding:3px 5px; }
   table { font-size:12.5px; }
   nav a { display:inline-block; margin:2px 10px 2px 0; }
@@ -96,10 +99,14 @@ main > section, main > footer { min-width:0; }
   .badge { border:1.5px solid #c92a2a; color:#c92a2a; background:#fff; }
   nav { display:none; }
   main { max-width:none; padding:0; }
-  .card, figure, tr, .compare, .note { break-inside: avoid; box-shadow:none; }
+  #answer { order:-1; }  /* page 1 carries the answer and its decision table */
+  figure, tr, .compare, .note { break-inside: avoid; box-shadow:none; }
+  /* a tall card (its decision table) starts on page 1 under its heading and goes on */
+  .card { box-shadow:none; }
   h2, h3 { break-after: avoid; }
   .scroll { overflow: visible; }
-  figure img { max-width:100%; }
+  figure .art { overflow: visible; }
+  figure .art img, figure .art svg { max-width:100%; min-width:0; }
   figcaption a { display:none; }
   a { color:inherit; text-decoration:none; }
 }
@@ -115,10 +122,10 @@ class FigureBlock:
     key: str
     title: str
     caption: str
-    png_b64: str
+    png_b64: str  # the figure embedded as a PNG data URI, or "" when it is inline SVG
     png_name: str
     svg_name: str
-    narrow_png_b64: str = ""  # the same figure laid out for narrow screens
+    svg_inline: str = ""  # the figure embedded as inline SVG markup (files.inline_svg)
 
 
 @dataclass
@@ -143,18 +150,15 @@ class Table:
     status_col: int | None = None
 
 
-NARROW_MEDIA = "screen and (max-width: 700px)"
-
-
 def figure_html(fig: FigureBlock, files_dir: str) -> str:
-    narrow = (
-        f'<source media="{NARROW_MEDIA}" srcset="data:image/png;base64,{fig.narrow_png_b64}">'
-        if fig.narrow_png_b64
-        else ""
-    )
+    """The figure once: inline SVG (labelled as an image by its title) or a PNG data URI, in a
+    box that scrolls sideways on a narrow screen (the figure keeps a readable width)."""
+    if fig.svg_inline:
+        art = fig.svg_inline.replace("<svg", f'<svg role="img" aria-label="{esc(fig.title)}"', 1)
+    else:
+        art = f'<img alt="{esc(fig.title)}" src="data:image/png;base64,{fig.png_b64}">'
     return (
-        f'<figure id="fig-{esc(fig.key)}"><picture>{narrow}'
-        f'<img alt="{esc(fig.title)}" src="data:image/png;base64,{fig.png_b64}"></picture>'
+        f'<figure id="fig-{esc(fig.key)}"><div class="art">{art}</div>'
         f"<figcaption>{esc(fig.caption)} "
         f'<a href="{esc(files_dir)}/{esc(fig.png_name)}">PNG</a> · '
         f'<a href="{esc(files_dir)}/{esc(fig.svg_name)}">SVG</a></figcaption></figure>'

@@ -10,7 +10,8 @@ Two inputs, one model:
   ``--extra-op`` is one series; a file holding two GC policies gives two).
 
 A calibrate folder (``load_calibrate.py``) and a qualify folder or JSON file
-(``load_qualify.py``: verdicts, no OP levels) each become one :class:`Source` of their kind.
+(``load_qualify.py``: verdicts, no OP levels) and a plan file (``load_plan.py``: endurance
+per extra-OP level) each become one :class:`Source` of their kind.
 
 A simulate run that carries ``timed`` (the timed simulator: per-interval IOPS, latency and a
 state fob/transition/steady) gives the same IOPS and latency figures as a profile phase.
@@ -25,6 +26,7 @@ from pathlib import Path
 
 from overprov import engine
 from overprov.report.load_calibrate import CALIBRATE_SCHEMA, is_calibrate_file, load_calibrate
+from overprov.report.load_plan import PLAN_SCHEMA, load_plan
 from overprov.report.load_profile import load_profile
 from overprov.report.load_qualify import QUALIFY_FILE, QUALIFY_SCHEMA, load_qualify
 from overprov.report.load_simulate import load_simulate
@@ -83,6 +85,8 @@ def load_inputs(inputs: Sequence[Path]) -> list[Source]:
             sources.append(load_calibrate(path))
         elif isinstance(head, Mapping) and head.get("schema") == QUALIFY_SCHEMA:
             sources.append(load_qualify(path))
+        elif isinstance(head, Mapping) and head.get("schema") == PLAN_SCHEMA:
+            sources.append(load_plan(path))
         else:
             sources.extend(load_simulate(path))
     _unique_labels(sources)

@@ -15,6 +15,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from overprov.calibrate import measurement_file
+from overprov.errors import InputError
 from overprov.report.model import ReportInputError, Source, kv, number, scale_text
 from overprov.units import human_bytes, human_seconds
 
@@ -104,7 +106,36 @@ def load_calibrate(path: Path) -> Source:
         comparison_keys={"method": "calibrate (prediction)"},
     )
     source.prediction = doc
+    source.measured_levels = _measured_levels(doc, file.parent, source.notes)
     return source
+
+
+MEASURED_KEYS = ("extra_op_percent", "steady_iops", "waf", "p99_latency_us")
+
+
+def _measured_levels(doc: dict[str, Any], folder: Path, notes: list[str]) -> list[dict[str, Any]]:
+    """The levels calibrate measured: from ``measurement.json`` beside the prediction (steady
+    IOPS, WAF and p99 latency over each level's window), else the fit's own record of them
+    (``fit.twin_check``: IOPS and WAF, no latency)."""
+    path = folder / measurement_file.NAME
+    if path.is_file():
+        try:
+            m = measurement_file.load(path)
+        except InputError as exc:
+            notes.append(f"its measurement could not be read, no measured figure is shown: {exc}")
+        else:
+            return [{k: getattr(lv, k) for k in MEASURED_KEYS} for lv in m.levels]
+    checks = (doc.get("fit") or {}).get("twin_check") or []
+    return [
+        {
+            "extra_op_percent": float(c["extra_op_percent"]),
+            "steady_iops": number(c.get("measured_iops")),
+            "waf": number(c.get("measured_waf")),
+            "p99_latency_us": None,
+        }
+        for c in checks
+        if isinstance(c, dict) and number(c.get("extra_op_percent")) is not None
+    ]
 
 
 def _twin(path: Any, folder: Path) -> tuple[str, str]:

@@ -16,8 +16,7 @@ from typing import Any
 
 from overprov import inputs
 from overprov.errors import InputError
-from overprov.json_schemas import validate_document
-from overprov.report.model import ReportInputError, Source, kv, scale_text, sim_basis_of
+from overprov.report.model import Source, kv, read_document, scale_text, sim_basis_of
 from overprov.units import human_bytes
 
 QUALIFY_SCHEMA = "overprov.qualify/1"
@@ -37,16 +36,7 @@ def load_qualify(path: Path) -> Source:
     """``path``: a qualify output folder or a qualify JSON file. Raises ReportInputError for a
     file that is not one, or fails the schema, naming the file and the field."""
     file = path / QUALIFY_FILE if path.is_dir() else path
-    try:
-        doc = inputs.load_json(file, "qualify JSON file")
-    except InputError as exc:
-        raise ReportInputError(str(exc)) from None
-    if not isinstance(doc, dict) or doc.get("schema") != QUALIFY_SCHEMA:
-        raise ReportInputError(f"{file}: not a qualify result (schema {QUALIFY_SCHEMA})")
-    try:
-        validate_document(doc, QUALIFY_SCHEMA, str(file))
-    except InputError as exc:
-        raise ReportInputError(str(exc)) from None
+    doc = read_document(file, QUALIFY_SCHEMA, "qualify result")
     target = doc["target"]
     spec = str(target["spec"])
     sim = target["kind"] == "sim"

@@ -244,6 +244,9 @@ class Source:
     criteria: dict[str, Any] = field(default_factory=dict)  # profile: steady_state_criteria
     prediction: dict[str, Any] = field(default_factory=dict)  # calibrate: prediction.json
     qualify: dict[str, Any] = field(default_factory=dict)  # qualify: the overprov.qualify/1 doc
+    plan: dict[str, Any] = field(default_factory=dict)  # plan: the overprov.plan/1 document
+    # calibrate: the levels it measured (extra_op_percent, steady_iops, waf, p99_latency_us)
+    measured_levels: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def sim_tag(self) -> str:
@@ -324,12 +327,38 @@ def scale_text(drive: str, scale: str | None, advertised_bytes: float | None = N
             factor = presets.scale_factor(preset, scale)
     except (ConfigError, KeyError, TypeError, ValueError, OSError):
         return scale or "as given"
+    return factor_text(factor)
+
+
+def factor_text(factor: float) -> str:
+    """A simulated drive's scale factor as the report writes it: "1/256", "1 (full size)"."""
     if factor >= 0.9995:
         return "1 (full size)"
     inverse = 1.0 / factor
     if abs(inverse - round(inverse)) < 0.01 * inverse:
         return f"1/{round(inverse):,}"
     return f"{factor:.3g}"
+
+
+def read_document(path: Path, schema: str, what: str) -> dict[str, Any]:
+    """A JSON document of ``schema`` (``overprov.qualify/1``, ...), read bounded
+    (``overprov.inputs``) and validated against its schema; ReportInputError names the file
+    and the field otherwise."""
+    from overprov import inputs
+    from overprov.errors import InputError
+    from overprov.json_schemas import validate_document
+
+    try:
+        doc = inputs.load_json(path, what)
+    except InputError as exc:
+        raise ReportInputError(str(exc)) from None
+    if not isinstance(doc, dict) or doc.get("schema") != schema:
+        raise ReportInputError(f"{path}: not a {what} (schema {schema})")
+    try:
+        validate_document(doc, schema, str(path))
+    except InputError as exc:
+        raise ReportInputError(str(exc)) from None
+    return doc
 
 
 _BARE_NUMBER = re.compile(r"(?<![\w.,/])(\d{5,}|\d{4}(?=\.\d)|\d{4}(?= IOPS))(\.\d+)?(?!\w)")

@@ -9,7 +9,6 @@ they hold; the callers decide which figures apply.
 from __future__ import annotations
 
 import math
-import textwrap
 from collections.abc import Sequence
 from statistics import NormalDist
 
@@ -21,7 +20,7 @@ from matplotlib import colormaps  # noqa: E402
 from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
-from matplotlib.ticker import FuncFormatter  # noqa: E402
+from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
 
 from overprov.report.model import Source  # noqa: E402
 
@@ -79,45 +78,6 @@ def new_figure(width: float, height: float) -> Figure:
     return fig
 
 
-NARROW_WIDTH_IN = 4.4  # a phone's figure: about 630 px at 144 dpi, shown at ~350 px
-
-
-def restack_narrow(fig: Figure) -> None:
-    """Lay a drawn figure out for a narrow screen: its panels one under the other (a 1×2 or
-    2×2 grid becomes a column) at :data:`NARROW_WIDTH_IN` wide, each panel about as tall as
-    it was, so its text stays readable when the figure is shown ~350 px wide."""
-    from matplotlib.gridspec import GridSpec
-
-    axes = [ax for ax in fig.axes if ax.get_visible() and ax.get_subplotspec() is not None]
-    if not axes:
-        return
-    width, height = fig.get_size_inches()
-    grid = axes[0].get_subplotspec().get_gridspec()
-    rows, cols = grid.get_geometry()
-    if cols > 1:
-        column = GridSpec(len(axes), 1, figure=fig)
-        for k, ax in enumerate(axes):
-            ax.set_subplotspec(column[k])
-            ax.yaxis.set_tick_params(labelleft=True)  # shared y axes hid the inner labels
-    for ax in axes:
-        ax.xaxis.label.set_text(textwrap.fill(ax.xaxis.label.get_text(), 60))
-        legend = ax.get_legend()
-        if legend is not None:
-            legend.set_ncols(1)
-    title = fig._suptitle  # noqa: SLF001 - matplotlib keeps no public getter of the Text
-    if title is not None:
-        title.set_wrap(False)
-        title.set_text("\n".join(textwrap.fill(x, 44) for x in title.get_text().split("\n")))
-    for legend in list(fig.legends):
-        handles = getattr(legend, "overprov_handles", None)
-        if handles:  # a legend box is laid out when made: make it again, narrower
-            longest = max(len(str(h.get_label())) for h in handles)
-            legend.remove()
-            legend_below(fig, handles=handles, ncols=1 if longest > 26 else 2)
-    panel = (height - 1.0) / rows if rows else height
-    fig.set_size_inches(NARROW_WIDTH_IN, 1.4 + max(2.4, panel * 0.95) * len(axes))
-
-
 def figure_title(fig: Figure, sources: Sequence[Source], text: str) -> None:
     """The figure's title; for simulated data a second line names it SIMULATED with the
     drive, the scale and "illustrative" or "calibrated twin" (every chart of simulated data)."""
@@ -144,13 +104,12 @@ def legend_below(
     # as many columns as fit across the figure: about 140 characters of legend text per row
     longest = max(len(str(h.get_label())) for h in handles)  # type: ignore[attr-defined]
     fit = max(1, int(fig.get_size_inches()[0] / 9.6 * 140 / (longest + 6)))
-    legend = fig.legend(
+    fig.legend(
         handles=list(handles),
         loc="outside lower center",
         ncols=max(1, min(ncols, fit, len(handles))),
         frameon=False,
     )
-    legend.overprov_handles = list(handles)  # type: ignore[attr-defined]
 
 
 def source_color(i: int) -> str:
@@ -174,14 +133,44 @@ def _k(value: float, _pos: object = None) -> str:
     return f"{value:g}"
 
 
+def readable_log_axis(ax: object, which: str, fmt: object = None) -> None:
+    """Ticks of a log axis that read as plain numbers ("2k", "5,000", "0.1%"; never 10³ or
+    3×10²) and are enough to read it without touching each other: the densest of every 1–9,
+    1-2-5, 1-3 and decades alone whose closest two labels (9 and 10, 2 and 1, ...) are a
+    label apart (its width across, its height up) on the length the laid-out axis will have
+    (about 90% of its width, 75% of its height). Call it when the axis's limits are set."""
+    lo, hi = sorted(ax.get_ylim() if which == "y" else ax.get_xlim())  # type: ignore[attr-defined]
+    fmt = fmt or _k
+    decades = max(math.log10(hi / lo), 0.1) if lo > 0 and hi > 0 else 3.0
+    fig_w, fig_h = ax.figure.get_size_inches()  # type: ignore[attr-defined]
+    box = ax.get_position()  # type: ignore[attr-defined]
+    if which == "y":  # the layout takes room for titles and legends: a quarter of the height
+        room, label = 0.75 * fig_h * box.height, 0.3  # inches per label, up the axis
+    else:
+        chars = max(len(str(fmt(v, None))) for v in (lo, hi, math.sqrt(lo * hi)))  # type: ignore[operator]
+        room, label = 0.9 * fig_w * box.width, 0.075 * chars + 0.1
+    per_decade = room / decades  # inches per decade
+    subs: tuple[float, ...] = (1.0,)
+    for option in ((1, 2, 3, 4, 5, 6, 7, 8, 9), (1, 2, 5), (1, 3), (1,)):
+        marks = [*option, 10]
+        closest = min(math.log10(b / a) for a, b in zip(marks, marks[1:], strict=False))
+        if per_decade * closest >= label:
+            subs = tuple(float(k) for k in option)
+            break
+    axis = ax.yaxis if which == "y" else ax.xaxis  # type: ignore[attr-defined]
+    axis.set_major_locator(LogLocator(base=10, subs=subs, numticks=30))
+    axis.set_major_formatter(FuncFormatter(fmt))
+    axis.set_minor_locator(LogLocator(base=10, subs=tuple(range(1, 10)), numticks=100))
+    axis.set_minor_formatter(NullFormatter())
+
+
+#: an overlay whose figures span more than this factor is drawn on a log axis: on a linear one
+#: the slower drive is a flat line at the bottom
+LOG_RANGE = 10.0
+
+
 def us_text(value: float, _pos: object = None) -> str:
     return f"{value:,.0f}" if value >= 1 else f"{value:g}"
-
-
-def us_minor_text(value: float, _pos: object = None) -> str:
-    """Label the 2× and 5× minor ticks of a log axis (a decade alone says too little)."""
-    mantissa = value / 10 ** math.floor(math.log10(value)) if value > 0 else 0
-    return us_text(value) if round(mantissa) in (2, 5) else ""
 
 
 def iops_axis_label(sources: Sequence[Source]) -> str:
@@ -240,7 +229,8 @@ def plot_iops_vs_op(
 ) -> Figure:
     """Steady-state IOPS per OP level with the window's min–max, the target line and each
     source's recommended OP highlighted. Not-steady phases are drawn hollow (their last
-    window's mean), skipped ones as crosses."""
+    window's mean), skipped ones as crosses. Drives whose figures span more than
+    :data:`LOG_RANGE` times share a log axis (each keeps its shape)."""
     fig = new_figure(9.6, 4.6)
     ax = fig.add_subplot()
     recommended = list(recommended or [None] * len(sources))
@@ -249,6 +239,15 @@ def plot_iops_vs_op(
     all_ops = sorted({p.op_percent for s in sources for p in s.phases})
     step = min((b - a for a, b in zip(all_ops, all_ops[1:], strict=False)), default=10.0)
     top = 0.0
+    shown = [
+        v
+        for s in sources
+        for p in s.phases
+        for v in (p.iops_figure, p.iops_min, p.fob_iops)
+        if v is not None and v > 0
+    ] + [s.fob_iops for s in sources if s.fob_iops]
+    log = many and bool(shown) and max(shown) / min(shown) > LOG_RANGE
+    last_op = all_ops[-1] if all_ops else None
     for i, s in enumerate(sources):
         color = source_color(i)
         marker = SOURCE_MARKERS[i % len(SOURCE_MARKERS)]
@@ -311,11 +310,13 @@ def plot_iops_vs_op(
                 y = p.iops_figure or 0.0
                 ax.axvspan(rec - step * 0.3, rec + step * 0.3, color=RECOMMEND_COLOR, alpha=0.12)
                 ax.plot([rec + dx], [y], "*", color=RECOMMEND_COLOR, ms=22, mec="white", zorder=5)
+                at_right = rec == last_op and len(all_ops) > 1  # its label goes left
                 ax.annotate(
                     f"recommended: {rec:g}%\n{y:,.0f} IOPS",
                     (rec + dx, y),
-                    xytext=(14, -26 if many and i % 2 else 14),
+                    xytext=(-14 if at_right else 14, -26 if many and i % 2 else 14),
                     textcoords="offset points",
+                    ha="right" if at_right else "left",
                     color=RECOMMEND_COLOR,
                     fontweight="bold",
                     fontsize=9,
@@ -324,6 +325,8 @@ def plot_iops_vs_op(
                 )
         if s.fob_iops:
             ax.axhline(s.fob_iops, color=color if many else "#868e96", ls=":", lw=1.2, zorder=1)
+            top = max(top, s.fob_iops)
+        if s.fob_iops and not many:  # several drives: their FOB lines are named in the legend
             ax.annotate(
                 (f"{s.label}: " if many else "") + f"fresh-out-of-box {s.fob_iops:,.0f} IOPS",
                 (0.0, s.fob_iops),
@@ -335,7 +338,6 @@ def plot_iops_vs_op(
                 fontsize=8,
                 color="#495057",
             )
-            top = max(top, s.fob_iops)
     if target_iops:
         ax.axhline(target_iops, color=TARGET_COLOR, ls="--", lw=1.6, zorder=1)
         ax.annotate(
@@ -349,14 +351,20 @@ def plot_iops_vs_op(
             fontsize=9,
         )
         top = max(top, target_iops)
-    ax.set_ylim(0, top * 1.18 if top > 0 else 1)
+    if log:
+        ax.set_yscale("log")
+        low = min(shown + ([target_iops] if target_iops else []))
+        ax.set_ylim(low / 1.6, top * 2.2)  # room above for the labels
+        readable_log_axis(ax, "y", _k)
+    else:
+        ax.set_ylim(0, top * 1.18 if top > 0 else 1)
+        ax.yaxis.set_major_formatter(FuncFormatter(_k))
     if all_ops:
         ax.set_xticks(all_ops)
         ax.set_xticklabels([f"{x:g}%" for x in all_ops])
         ax.set_xlim(all_ops[0] - step * 0.6, all_ops[-1] + step * 0.6)
-    ax.yaxis.set_major_formatter(FuncFormatter(_k))
     ax.set_xlabel(op_axis_label(sources))
-    ax.set_ylabel(iops_axis_label(sources))
+    ax.set_ylabel(iops_axis_label(sources) + (", log scale" if log else ""))
     figure_title(fig, sources, "Steady-state IOPS vs OP")
     handles = [
         Line2D([], [], color=source_color(i), lw=2, marker=SOURCE_MARKERS[i % 8], label=s.label)
@@ -379,6 +387,13 @@ def plot_iops_vs_op(
         handles.append(
             Line2D([], [], color="#495057", ls=":", marker="o", ms=4, label="fresh-out-of-box")
         )
+    if many:
+        handles += [
+            Line2D([], [], color=source_color(i), ls=":", lw=1.2,
+                   label=f"{s.label}: fresh-out-of-box {s.fob_iops:,.0f} IOPS")
+            for i, s in enumerate(sources)
+            if s.fob_iops
+        ]  # fmt: skip
     if any(p.status == "skipped" for s in sources for p in s.phases):
         handles.append(Line2D([], [], ls="none", marker="x", color="#495057", label="skipped"))
     if target_iops:

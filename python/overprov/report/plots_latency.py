@@ -23,8 +23,8 @@ from overprov.report.plots import (  # noqa: E402
     op_colors,
     percent_text,
     probit,
+    readable_log_axis,
     source_color,
-    us_minor_text,
     us_text,
 )
 
@@ -101,7 +101,6 @@ def plot_latency(source: Source) -> Figure:
     )
     for ax in (ax_c, ax_e):
         ax.set_xscale("log")
-        ax.xaxis.set_major_formatter(FuncFormatter(us_text))
         ax.set_xlabel("completion latency (µs, log scale)")
         ax.grid(True, which="major", alpha=0.35)
         ax.grid(True, which="minor", alpha=0.1)
@@ -109,11 +108,13 @@ def plot_latency(source: Source) -> Figure:
         # both panels over the same latencies: from where the CDF passes 0.1% to the largest
         for ax in (ax_c, ax_e):
             ax.set_xlim(x_lo / 1.3, x_hi * 1.3)
+    for ax in (ax_c, ax_e):
+        readable_log_axis(ax, "x", us_text)
     ax_c.set_ylabel("share of I/Os ≤ latency (probit scale)")
     ax_c.set_title("Latency CDF (normal-probability axis)")
     ax_e.set_yscale("log")
     ax_e.set_ylim(max(min_e * 0.5, 1e-9), 1.5)
-    ax_e.yaxis.set_major_formatter(FuncFormatter(lambda v, _p: percent_text(v)))
+    readable_log_axis(ax_e, "y", lambda v, _p: percent_text(v))
     ax_e.set_ylabel("share of I/Os ≥ latency (log scale)")
     ax_e.set_title("Latency exceedance (1 − CDF)")
     legend_below(fig, ax_c, ncols=5)
@@ -150,8 +151,7 @@ def plot_latency_vs_op(sources: Sequence[Source]) -> Figure:
     ax.set_xticks(ops)
     ax.set_xticklabels([f"{x:g}%" for x in ops])
     ax.set_yscale("log")
-    ax.yaxis.set_major_formatter(FuncFormatter(us_text))
-    ax.yaxis.set_minor_formatter(FuncFormatter(us_minor_text))
+    readable_log_axis(ax, "y", us_text)
     ax.set_xlabel(op_axis_label(sources))
     ax.set_ylabel("completion latency (µs, log scale)")
     figure_title(fig, sources, "Latency percentiles vs OP")

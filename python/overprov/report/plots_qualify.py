@@ -1,8 +1,9 @@
 """The qualify figure: one panel per test that has figures to draw — the cache test
-(write-back against write-through IOPS), TRIM recovery (IOPS fresh, steady, without and with
-the discard), host idle recovery (burst IOPS after each idle time against the continuous
-baseline) and IO consistency (p99, p99.99 and the largest latency against the limit). The
-panel title carries the verdict; the numbers are in the tables beside it."""
+(write-back against write-through IOPS; write-through red only when the test failed), TRIM
+recovery (IOPS of the first pass after the purge, steady, without and with the discard), host
+idle recovery (burst IOPS after each idle time against the continuous baseline) and IO
+consistency (p99, p99.99 and the largest latency against the limit). The panel title carries
+the verdict; the numbers are in the tables beside it."""
 
 from __future__ import annotations
 
@@ -14,9 +15,16 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
 
+from overprov.qualify.consistency import window_name
 from overprov.report.load_qualify import tests_of
 from overprov.report.model import Source
-from overprov.report.plots import figure_title, new_figure, source_color
+from overprov.report.plots import (
+    figure_title,
+    new_figure,
+    readable_log_axis,
+    source_color,
+    us_text,
+)
 
 VERDICT_COLORS = {
     "pass": "#2b8a3e",
@@ -56,7 +64,9 @@ def _bars(ax: Axes, labels: list[str], values: list[float | None], color: str) -
 def _cache(ax: Axes, t: dict[str, Any], color: str) -> None:
     f = t["figures"]
     wb, wt = f["write_back"], f["write_through"]
-    ax.bar([0, 1], [wb["iops"], wt["iops"]], color=[color, VERDICT_COLORS["fail"]], width=0.6)
+    # write-through in red only when the test failed on it
+    wt_color = VERDICT_COLORS["fail"] if t["verdict"] == "fail" else color
+    ax.bar([0, 1], [wb["iops"], wt["iops"]], color=[color, wt_color], width=0.6)
     ax.set_yscale("log")
     ax.set_xticks([0, 1])
     ax.set_xticklabels(["write-back", "write-through"])
@@ -68,7 +78,7 @@ def _cache(ax: Axes, t: dict[str, Any], color: str) -> None:
     low = max(1.0, min(wb["iops"], wt["iops"]) / 3)
     ax.set_ylim(low, max(wb["iops"], wt["iops"]) * 6)
     ax.set_ylabel("IOPS (log), mixed 4 KiB I/O")
-    ax.yaxis.set_major_formatter(FuncFormatter(_k))
+    readable_log_axis(ax, "y", _k)
     ax.grid(axis="x", visible=False)
 
 
@@ -76,7 +86,7 @@ def _trim(ax: Axes, t: dict[str, Any], color: str) -> None:
     f = t["figures"]
     _bars(
         ax,
-        ["fresh", "steady", "without\nTRIM", "with\nTRIM"],
+        ["first pass\nafter purge", "steady", "without\nTRIM", "with\nTRIM"],
         [f.get("fresh_iops"), f.get("steady_iops"), f.get("without_trim_iops"),
          f.get("with_trim_iops")],
         color,
@@ -137,7 +147,9 @@ def _consistency(ax: Axes, t: dict[str, Any], color: str) -> None:
         ax.legend(loc="upper left")
     if shown:
         ax.set_ylim(min(shown) / 3, max(shown) * 8)
-    ax.set_ylabel("write latency, µs (log), steady window")
+    ax.set_ylabel("write latency, µs (log)")
+    ax.set_xlabel(f"over the {window_name(f)}")
+    readable_log_axis(ax, "y", us_text)  # 1,000 µs, not 10³
     ax.grid(axis="x", visible=False)
 
 

@@ -3,7 +3,9 @@
 Each check is one function of the loaded sources (and the SMART files given) returning the
 ``Check``s it finds: a fresh-out-of-box figure below steady state (the FOB round ran past the
 write cliff), a window called steady that the data marks as a transition, a quoted WAF that is
-not the run's measured WAF, and a SMART file of a drive other than the one tested. A check
+not the run's measured WAF, a calibration whose predicted p99 latency or WAF at a level it
+measured is far from what it measured there, and a SMART file of a drive other than the one
+tested. A check
 that finds nothing returns an empty list; none of them changes a figure, they say what to
 distrust.
 """
@@ -21,6 +23,10 @@ from overprov.units import human_bytes
 WAF_GAP_LIMIT = 0.05
 #: FOB IOPS this far below steady state are called out (FOB is never slower on a sane run).
 FOB_MARGIN = 0.02
+#: A predicted p99 latency more than this factor from the measured one (either way) is called
+#: out: a tail percentile of a window of rounds varies by tens of percent from run to run, a
+#: factor of 1.5 is beyond that spread.
+P99_RATIO_LIMIT = 1.5
 
 
 @dataclass(frozen=True)
@@ -123,6 +129,62 @@ def waf_not_measured(source: Source, smart: Sequence[Any] = ()) -> list[Check]:
     return out
 
 
+def _predicted_and_measured(source: Source, key: str) -> list[tuple[float, float, float]]:
+    """(extra OP %, predicted, measured) of a calibration's ``key`` at each level it measured
+    and predicted, both figures present and positive."""
+    if source.kind != "calibrate":
+        return []
+    predicted = {
+        float(lv["extra_op_percent"]): lv.get(key)
+        for lv in source.prediction.get("levels") or []
+        if isinstance(lv, dict) and lv.get("extra_op_percent") is not None
+    }
+    out = []
+    for m in source.measured_levels:
+        x = float(m["extra_op_percent"])
+        pred, meas = predicted.get(x), m.get(key)
+        if pred and meas and pred > 0 and meas > 0:
+            out.append((x, float(pred), float(meas)))
+    return out
+
+
+def p99_predicted_vs_measured(source: Source, smart: Sequence[Any] = ()) -> list[Check]:
+    """A calibration's predicted p99 latency at a level it measured, more than
+    :data:`P99_RATIO_LIMIT` times off the p99 it measured there (either way)."""
+    out = []
+    for x, pred, meas in _predicted_and_measured(source, "p99_latency_us"):
+        ratio = pred / meas
+        if ratio > P99_RATIO_LIMIT or ratio < 1 / P99_RATIO_LIMIT:
+            out.append(
+                Check(
+                    "p99-predicted-vs-measured",
+                    source.label,
+                    f"at {x:g}% the predicted p99 latency {pred:,.0f} µs is {ratio:.2f}× the "
+                    f"measured {meas:,.0f} µs: the twin is fitted to IOPS and WAF, not latency; "
+                    "read its p99 column as a trend, not a figure",
+                )
+            )
+    return out
+
+
+def waf_predicted_vs_measured(source: Source, smart: Sequence[Any] = ()) -> list[Check]:
+    """A calibration's predicted WAF at a level it measured, more than 5% from the WAF it
+    measured there."""
+    out = []
+    for x, pred, meas in _predicted_and_measured(source, "waf"):
+        gap = pred / meas - 1
+        if abs(gap) > WAF_GAP_LIMIT:
+            out.append(
+                Check(
+                    "waf-predicted-vs-measured",
+                    source.label,
+                    f"at {x:g}% the predicted WAF {pred:.2f} is {100 * gap:+.0f}% from the "
+                    f"measured {meas:.2f}: the fit misses the WAF it was given there",
+                )
+            )
+    return out
+
+
 def _ids(source: Source) -> list[tuple[str, str]]:
     return [(m or "", s or "") for m, s in source.drive_ids]
 
@@ -171,11 +233,13 @@ PER_SOURCE: tuple[Callable[..., list[Check]], ...] = (
     fob_below_steady,
     steady_window_in_transition,
     waf_not_measured,
+    p99_predicted_vs_measured,
+    waf_predicted_vs_measured,
 )
 
 
 def run_checks(sources: Sequence[Source], smart: Sequence[Any] = ()) -> list[Check]:
     """Every check over every source, then the SMART files against the drives tested."""
     out = [c for s in sources for check in PER_SOURCE for c in check(s)]
-    measured = [s for s in sources if s.kind != "qualify"]
+    measured = [s for s in sources if s.kind not in ("qualify", "plan")]
     return out + smart_of_another_drive(measured, smart)

@@ -5,9 +5,11 @@ idle time; write cliff; IO consistency), and how each was measured."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
+from overprov.qualify.consistency import window_name
 from overprov.report import html
 from overprov.report.files import FILES_DIR, FilesWriter, draw, slug
 from overprov.report.load_qualify import tests_of
@@ -23,6 +25,30 @@ def _us(value: Any) -> str:
 
 def _pct(value: Any) -> str:
     return f"{value:+.0%}" if isinstance(value, int | float) else "—"
+
+
+# words of documents written before the window was named by its states (window_name)
+_OLD_WINDOW_WORDS = {
+    "the steady window is the last drive write": "latency over the last drive write",
+    "the steady window is the last round": "latency over the last round (not judged steady)",
+    "steady window p99": "{name}: p99",
+}
+
+
+def honest_words(text: str, test: dict[str, Any]) -> str:
+    """A test's finding or method with its window named by the states the document gives
+    (``window_states``): a window the run marked transition is never called steady; and the
+    one fresh figure of the page named "fresh-out-of-box" (the write cliff's), the TRIM test's
+    first pass named as such (documents written before qualify named them so)."""
+    text = re.sub(r"; fresh ([\d,]+), steady", r"; first pass after the purge \1, steady", text)
+    text = re.sub(r"([\d,]+) IOPS fresh,", r"fresh-out-of-box \1 IOPS,", text)
+    text = text.replace("pass (fresh)", "pass (the first pass after the purge)")
+    f = test.get("figures") or {}
+    if "window_states" not in f or window_name(f) == "steady window":
+        return text
+    for old, new in _OLD_WINDOW_WORDS.items():
+        text = text.replace(old, new.format(name=window_name(f)))
+    return text
 
 
 def qualify_cards(sources: Sequence[Source]) -> list[html.Card]:
@@ -43,8 +69,8 @@ def qualify_cards(sources: Sequence[Source]) -> list[html.Card]:
                 big=f"{passed} of {len(judged)}",
                 big_note="tests passed",
                 headline=summary["line"][:1].upper() + summary["line"][1:] + ".",
-                more=[f"{t['test']}: {t['finding']}" for t in failed]
-                or [f"{t['test']}: {t['finding']}" for t in tests[:2]],
+                more=[f"{t['test']}: {honest_words(t['finding'], t)}" for t in failed]
+                or [f"{t['test']}: {honest_words(t['finding'], t)}" for t in tests[:2]],
                 good=not failed,
                 sim_tag=s.sim_tag,
             )
@@ -55,7 +81,7 @@ def qualify_cards(sources: Sequence[Source]) -> list[html.Card]:
 def _verdict_table(tests: list[dict[str, Any]]) -> html.Table:
     return html.Table(
         ["test", "verdict", "finding"],
-        [[t["test"], t["verdict"].upper(), t["finding"]] for t in tests],
+        [[t["test"], t["verdict"].upper(), honest_words(t["finding"], t)] for t in tests],
         status_col=1,
     )
 
@@ -91,7 +117,15 @@ def _trim_table(f: dict[str, Any]) -> html.Table:
     without, with_trim = f.get("without_trim_iops"), f.get("with_trim_iops")
     gain = with_trim / without - 1 if without and with_trim is not None else None
     return html.Table(
-        ["TRIM recovery", "fresh", "steady", "without TRIM", "with TRIM", "gain", "discarded"],
+        [
+            "TRIM recovery",
+            "first pass after purge",
+            "steady",
+            "without TRIM",
+            "with TRIM",
+            "gain",
+            "discarded",
+        ],
         [
             [
                 "random-write IOPS",
@@ -135,7 +169,14 @@ def _cliff_table(f: dict[str, Any]) -> html.Table:
         return html.Table(["write cliff", "found"], [["random writes from fresh", "no"]])
     drop = c.get("drop_fraction")
     return html.Table(
-        ["write cliff", "written before it", "drive writes", "FOB IOPS", "IOPS after", "drop"],
+        [
+            "write cliff",
+            "written before it",
+            "drive writes",
+            "fresh-out-of-box IOPS",
+            "IOPS after",
+            "drop",
+        ],
         [
             [
                 "random writes from fresh",
@@ -165,7 +206,7 @@ def _consistency_table(f: dict[str, Any]) -> html.Table:
         ],
         [
             [
-                "steady window",
+                window_name(f),
                 _us(f.get("latency_p99_us")),
                 _us(f.get("latency_p99_99_us")),
                 _us(f.get("latency_max_us")),
@@ -209,10 +250,12 @@ def qualify_section(w: FilesWriter, sources: Sequence[Source]) -> html.Section |
                         "Qualify: the figures behind each verdict",
                         "Cache: IOPS of the mixed workload write-back and write-through (log "
                         "scale; a flush that waits for NAND falls to hard-disk IOPS). TRIM: "
-                        "random-write IOPS over the kept span without and with the discard. "
+                        "random-write IOPS of the first pass after the purge, at steady state, "
+                        "and over the kept span without and with the discard. "
                         "Idle: IOPS of the bursts after each host idle time (dots: each burst) "
-                        "against continuous writes. Consistency: steady-window latency "
-                        "percentiles against the outlier limit.",
+                        "against continuous writes. Consistency: latency percentiles of the "
+                        "run's last stretch (named by the states the run gave it) against the "
+                        "outlier limit.",
                     ),
                     FILES_DIR,
                 )
@@ -226,7 +269,9 @@ def qualify_section(w: FilesWriter, sources: Sequence[Source]) -> html.Section |
             if name == "idle_recovery" and not t["figures"].get("waits"):
                 continue  # a document of the earlier (open-loop) form: its finding says it
             body.append(html.table_html(table(t["figures"])))
-            methods.append(f"<li><b>{html.esc(name)}</b>: {html.esc(t['method'])}</li>")
+            methods.append(
+                f"<li><b>{html.esc(name)}</b>: {html.esc(honest_words(t['method'], t))}</li>"
+            )
         if methods:
             body.append("<p>How each was measured:</p><ul>" + "".join(methods) + "</ul>")
     return html.Section("qualify", "Qualification", body)

@@ -349,10 +349,11 @@ def endurance_section(
     w: FilesWriter, sources: Sequence[Source], options: Options
 ) -> html.Section | None:
     """TBW, DWPD and years per OP level, and the SMART facts; none for a report of qualify
-    results alone (they carry no WAF per OP level) without SMART data."""
+    results alone (they carry no WAF per OP level) or of plans alone (their own table is the
+    endurance table) without SMART data."""
     tables = endurance_table.endurance_tables(sources, options)
     facts = endurance_table.smart_facts(options)
-    if not tables and not facts and all(s.kind == "qualify" for s in sources):
+    if not tables and not facts and all(s.kind in ("qualify", "plan") for s in sources):
         return None
     body = []
     for t in tables:

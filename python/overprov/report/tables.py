@@ -191,6 +191,8 @@ def tested_table(sources: Sequence[Source]) -> html.Table:
                     if s.kind == "calibrate"
                     else ("qualify (simulated drive)" if s.simulated else "qualify (fio)")
                     if s.kind == "qualify"
+                    else ("plan (simulated trace replay)" if s.simulated else "plan (model)")
+                    if s.kind == "plan"
                     else "simulation"
                     if s.kind != "profile"
                     else ("profile (simulated drive)" if s.simulated_target else "profile (fio)")

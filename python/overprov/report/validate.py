@@ -21,7 +21,13 @@ from overprov.profile.results import upgrade
 
 #: field names that hold a quantity that cannot be negative
 _NON_NEGATIVE = re.compile(r"(_bytes|_us|_ns|_seconds|_s|iops|_pages|_count|erases|waf|rounds)$")
-SCHEMAS_READ = ("overprov.profile", "overprov.simulate", "overprov.qualify", "overprov.calibrate")
+SCHEMAS_READ = (
+    "overprov.profile",
+    "overprov.simulate",
+    "overprov.qualify",
+    "overprov.calibrate",
+    "overprov.plan",
+)
 _SIGNED = re.compile(r"slope|delta|diff|change|excursion|offset|t_cmd|rel_error")
 _WAF = re.compile(r"(^|_)waf(_low|_high|_window_mean|_baseline_mean)?$")
 MAX_US = 365.25 * 86400e6
@@ -82,12 +88,12 @@ def _check_file(path: Path, kind: str | None) -> None:
     if kind is None:
         kind = "overprov.profile" if doc.get("format") == PROFILE_FORMAT else "overprov.simulate"
         named = doc.get("schema")
-        if str(named).startswith(("overprov.qualify/", "overprov.calibrate/")):
+        if str(named).startswith(("overprov.qualify/", "overprov.calibrate/", "overprov.plan/")):
             kind = str(named).split("/")[0]
         if named is not None and str(named).split("/")[0] not in SCHEMAS_READ:
             raise InputError(
                 f"a {doc['schema']} document; report reads profile results and simulate, "
-                f"qualify and calibrate files ({path})"
+                f"qualify, calibrate and plan files ({path})"
             )
     validate_document(doc, kind, str(path))
     check_physical(doc, str(path))
