@@ -112,6 +112,8 @@ def foreign_drives(folder: Path, qd: int = 32) -> list[dict[str, Any]]:
     drives = []
     for path in sorted(folder.glob("*.json")):
         doc = json.loads(path.read_text())
+        if not isinstance(doc, dict):  # evaluation.json: evaluate.py's list of cases
+            continue
         rows = [r for r in doc.get("levels", []) if r.get("queue_depth") == qd]
         if not rows or "advertised_bytes" not in doc:
             continue

@@ -172,10 +172,13 @@ def fit(
     model_rel_sd: float = 0.0,
     jobs: int | None = None,
 ) -> Reading | None:
-    """The reading fitted to the IOPS figures (steady and FOB); None without two of them."""
+    """The reading fitted to the IOPS figures (steady and FOB); None with fewer than three
+    (one steady at least)."""
     steady = [p for p in points if p.iops and not p.fresh]
     fresh = [p for p in points if p.iops and p.fresh]
-    if not steady or len(steady) + len(fresh) < 2:
+    if not steady or len(steady) + len(fresh) < 3:
+        # two figures fix the domains and the program time exactly: nothing would be left to
+        # test the reading against, and the analytic reading fits two figures as well
         return None
     levels = sorted({p.extra_op_percent for p in steady})
     sims = simulate(native_op, [level_of(x) for x in levels], list(DOMAINS), queue_depth,

@@ -29,8 +29,8 @@
 //! in proportion to the share of a die's erase block (`die_block_bytes`) it holds there.
 //!
 //! Non-preemptive GC (`gc.blocking = "domain"`): each collection (the relocations up to and
-//! including a victim's erase) is one job of the same total die time, run whole by one GC
-//! domain (domains taken in turn), one job at a time per domain, on one of its dies; from the
+//! including a victim's erase) is one job of the same total die time, run whole by the
+//! victim's GC domain (`block % domains`), one job at a time per domain, on one of its dies; from the
 //! moment it is triggered until it has finished, a host write whose page lands on that domain
 //! (flash page by flash page, `flash page % domains`) is not accepted. Blocked writes hold
 //! their queue slots, so IOPS depend on queue depth; with fewer domains than dies collections
@@ -230,8 +230,9 @@ impl Engine {
     }
 
     /// Non-preemptive GC: each collection in `ops` (relocations up to and including an erase)
-    /// as one job on the next domain in turn, no earlier than `t`; the same die time as the
-    /// operations booked one by one.
+    /// as one job on the victim's domain (`block % domains`: a domain collects its own
+    /// blocks; relocations without an erase go to the domains in turn), no earlier than `t`;
+    /// the same die time as the operations booked one by one.
     fn gc_jobs(&mut self, ops: &[NandOp], t: u64) {
         let reloc_ns = self.read_unit_ns + self.program_unit_ns + 2 * self.channel_unit_ns;
         let erase_ns = self.erase_ns * self.ppb.div_ceil(self.upp).min(self.dies as u64);
@@ -239,22 +240,23 @@ impl Engine {
         for op in ops {
             match *op {
                 NandOp::RelocProgram(_) => relocs += 1,
-                NandOp::Erase(_) => {
-                    self.gc_job(relocs * reloc_ns + erase_ns, t);
+                NandOp::Erase(b) => {
+                    let d = b as usize % self.domain_free.len();
+                    self.gc_job(d, relocs * reloc_ns + erase_ns, t);
                     relocs = 0;
                 }
                 NandOp::RelocRead(_) | NandOp::HostProgram(_) => {}
             }
         }
         if relocs > 0 {
-            self.gc_job(relocs * reloc_ns, t);
+            let d = self.gc_next_domain;
+            self.gc_next_domain = (d + 1) % self.domain_free.len();
+            self.gc_job(d, relocs * reloc_ns, t);
         }
     }
 
-    fn gc_job(&mut self, duration: u64, t: u64) {
+    fn gc_job(&mut self, d: usize, duration: u64, t: u64) {
         let n = self.domain_free.len();
-        let d = self.gc_next_domain;
-        self.gc_next_domain = (d + 1) % n;
         let (free, jobs) = self.domain_free[d];
         let dies = self.dies as usize;
         let die = if n >= dies {
