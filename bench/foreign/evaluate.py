@@ -32,8 +32,6 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
-sys.path.insert(0, str(ROOT / "python"))
-from overprov.calibrate import gc_blocking  # noqa: E402
 
 LEVELS = (0, 10, 20, 30, 40)
 
@@ -105,7 +103,10 @@ def other_queue_depths(res: dict, others: list[dict], jobs: int) -> list[dict]:
             continue
         pred = own["iops_pred"]
         if mech is not None:
-            r = gc_blocking.Reading(
+            sys.path.insert(0, str(ROOT / "python"))
+            from overprov.calibrate import gc_blocking
+
+            r = gc_blocking.BlockingReading(
                 mech["domains"], mech["program_us"], mech["chi2"], qd, mech["native_op"]
             )
             at_qd = gc_blocking.predict(r, [float(x)], jobs=jobs)[float(x)][0]

@@ -125,7 +125,7 @@ def fob_iops(program_us: float, queue_depth: int) -> float:
 
 
 @dataclass
-class Reading:
+class BlockingReading:
     domains: int
     program_us: float
     chi2: float
@@ -171,7 +171,7 @@ def fit(
     level_of: Callable[[float], float] = lambda x: x,
     model_rel_sd: float = 0.0,
     jobs: int | None = None,
-) -> Reading | None:
+) -> BlockingReading | None:
     """The reading fitted to the IOPS figures (steady and FOB); None with fewer than three
     (one steady at least)."""
     steady = [p for p in points if p.iops and not p.fresh]
@@ -183,7 +183,7 @@ def fit(
     levels = sorted({p.extra_op_percent for p in steady})
     sims = simulate(native_op, [level_of(x) for x in levels], list(DOMAINS), queue_depth,
                     jobs=jobs)  # fmt: skip
-    best: Reading | None = None
+    best: BlockingReading | None = None
     candidates = []
     for d in DOMAINS:
 
@@ -211,14 +211,14 @@ def fit(
         program_us = NOMINAL_PROGRAM_US * math.exp(s)
         candidates.append({"domains": d, "program_us": program_us, "chi2": chi2})
         if best is None or chi2 < best.chi2:
-            best = Reading(d, program_us, chi2, queue_depth, native_op, residuals=residuals)
+            best = BlockingReading(d, program_us, chi2, queue_depth, native_op, residuals=residuals)
     assert best is not None
     best.candidates = candidates
     return best
 
 
 def predict(
-    r: Reading,
+    r: BlockingReading,
     levels: list[float],
     *,
     queue_depth: int | None = None,
