@@ -4,9 +4,10 @@ the analytic reading there."""
 
 from __future__ import annotations
 
-from overprov import engine
+from overprov import engine, presets
 from overprov.calibrate import evidence, gc_blocking
 from overprov.calibrate import fit as fitmod
+from overprov.calibrate import twin as twinmod
 
 TRUE_DOMAINS = 2
 TRUE_PROGRAM_US = 1000.0
@@ -47,3 +48,20 @@ def test_fit_recovers_the_mechanism_and_the_held_out_level():
     analytic = evidence.assess(evidence.ReadingForm(fitmod.waf_at, NATIVE_OP), points, 0.02)
     w = evidence.weights({"analytic": analytic["chi2"], "blocking": r.chi2})
     assert w["blocking"] > 0.9, (analytic["chi2"], r.chi2)
+
+
+def test_the_twin_file_carries_the_mechanism(tmp_path):
+    """A twin written with the blocking reading's timing is a drive file the core runs with
+    non-preemptive GC on the fitted domains, no buffer and the fitted program time."""
+    r = gc_blocking.BlockingReading(3, 900.0, 1.0, 32, NATIVE_OP)
+    p = twinmod.TwinParameters(
+        advertised_bytes=2**30, native_op=NATIVE_OP, t_page_us=100.0, t_cmd_us=-10.0,
+        uncertainty={}, source="test", gc_timing=r.twin_timing(),
+    )  # fmt: skip
+    path = twinmod.write(tmp_path / "twin.toml", p)
+    cfg, _ = presets.preset_config(str(path), "0.25")
+    timing = engine.validate(cfg)["config"]["timing"]
+    assert timing["gc"] == {"blocking": "domain", "domains": 3}
+    assert timing["buffer"]["bytes"] == 0
+    assert timing["nand"]["program_us"] == 900.0
+    assert "non-preemptive GC" in path.read_text()
