@@ -9,6 +9,13 @@ figures (`overprov calibrate --points ... --waf-points ... --fob-iops ... [--adv
 QD curve and predicting every level. Per level: the prediction's error in IOPS and WAF against
 the simulator's steady figure and whether the truth lies inside calibrate's 80% interval.
 Writes results/evaluation.json and results/evaluation.md (the table for bench/README.md).
+
+Other queue depths: calibrate is fitted on QD32 figures only; where the results hold other
+queue depths at some levels, each case's prediction there is checked too. calibrate's
+analytic reading has no queue depth (its figure is the same at every QD); its blocking-GC
+reading (``calibrate/gc_blocking.py``, recorded in the prediction's ``fit.gc_mechanism``) is
+simulated at the other queue depth with its fitted domains and program time, and the two are
+weighed as calibrate weighed them (``weight``).
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
+
 LEVELS = (0, 10, 20, 30, 40)
 
 # (name, IOPS levels fitted, WAF levels fitted, FOB given, raw NAND given)
@@ -70,10 +78,48 @@ def command(doc: dict, curve: dict[int, dict], case: tuple, jobs: int) -> list[s
     return cmd
 
 
-def evaluate_case(doc: dict, curve: dict[int, dict], case: tuple, jobs: int) -> dict:
+def evaluate_case(
+    doc: dict, curve: dict[int, dict], case: tuple, jobs: int, others: list[dict] | None = None
+) -> dict:
     cmd = command(doc, curve, case, jobs)
     with tempfile.TemporaryDirectory() as tmp:
-        return run_case(cmd, curve, case, Path(tmp))
+        res = run_case(cmd, curve, case, Path(tmp))
+    if "levels" in res and others:
+        res["qd"] = curve[0]["queue_depth"]
+        res["other_qd"] = other_queue_depths(res, others, jobs)
+    return res
+
+
+def other_queue_depths(res: dict, others: list[dict], jobs: int) -> list[dict]:
+    """The case's prediction at the truth's other queue depths (see the module's text): its
+    QD32 figure times (blocking-GC twin at that QD / at QD32) to the reading's weight."""
+    by_level = {r["extra_op_percent"]: r for r in res["levels"]}
+    mech = res.get("gc_mechanism")
+    rows = []
+    for t in others:
+        x, qd = int(t["extra_op_percent"]), int(t["queue_depth"])
+        own = by_level.get(x)
+        if own is None or "iops_pred" not in own:
+            continue
+        pred = own["iops_pred"]
+        if mech is not None:
+            sys.path.insert(0, str(ROOT / "python"))
+            from overprov.calibrate import gc_blocking
+
+            r = gc_blocking.BlockingReading(
+                mech["domains"], mech["program_us"], mech["chi2"], qd, mech["native_op"]
+            )
+            at_qd = gc_blocking.predict(r, [float(x)], jobs=jobs)[float(x)][0]
+            at_32 = gc_blocking.predict(r, [float(x)], queue_depth=res["qd"], jobs=jobs)
+            pred *= (at_qd / at_32[float(x)][0]) ** mech["weight"]
+        rows.append({
+            "extra_op_percent": x,
+            "queue_depth": qd,
+            "iops_true": t["steady_iops"],
+            "iops_pred": pred,
+            "iops_err": pred / t["steady_iops"] - 1,
+        })  # fmt: skip
+    return rows
 
 
 def run_case(cmd: list[str], curve: dict[int, dict], case: tuple, out: Path) -> dict:
@@ -90,6 +136,8 @@ def run_case(cmd: list[str], curve: dict[int, dict], case: tuple, out: Path) -> 
         t = curve[x]
         row = {"extra_op_percent": x, "fitted_iops": x in case[1], "fitted_waf": x in case[2]}
         if lv.get("steady_iops"):
+            if lv.get("analytic_iops"):
+                row["analytic_iops"] = lv["analytic_iops"]
             row |= {
                 "iops_true": t["steady_iops"],
                 "iops_pred": lv["steady_iops"],
@@ -115,9 +163,26 @@ def run_case(cmd: list[str], curve: dict[int, dict], case: tuple, out: Path) -> 
         "case": case[0],
         "command": "overprov " + " ".join(cmd[3:-2]),
         "fit": {k: fit.get(k) for k in ("native_op", "t_page_us", "t_cmd_us", "spare_efficiency")},
+        "gc_mechanism": _mechanism(pred),
         "levels": rows,
         "wall_s": time.monotonic() - t0,
     }
+
+
+def _mechanism(pred: dict) -> dict | None:
+    """The blocking-GC reading's fit and weight (one reading's, or the heaviest reading's
+    when calibrate combined several)."""
+    docs = [pred, *(pred.get("readings") or {}).values()]
+    found = [d["fit"]["gc_mechanism"] for d in docs if d.get("fit", {}).get("gc_mechanism")]
+    if not found:
+        return None
+    if len(docs) > 1 and pred.get("readings"):
+        weights = {id(d["fit"].get("gc_mechanism")): d.get("weight", 1.0) for d in docs[1:]}
+        m = max(found, key=lambda f: weights.get(id(f), 0.0))
+    else:
+        m = found[0]
+    keys = ("domains", "program_us", "chi2", "native_op", "weight", "analytic_chi2")
+    return {k: m[k] for k in keys}
 
 
 def summary(rows: list[dict], key: str, held_out_only: bool) -> dict | None:
@@ -130,6 +195,11 @@ def summary(rows: list[dict], key: str, held_out_only: bool) -> dict | None:
     cover = [
         r[f"{key}_in_80"] for r in rows if f"{key}_in_80" in r and not (held_out_only and r[fitted])
     ]
+    widths = [
+        (r[f"{key}_high"] - r[f"{key}_low"]) / r[f"{key}_pred"]
+        for r in rows
+        if f"{key}_high" in r and not (held_out_only and r[fitted])
+    ]
     if not errs:
         return None
     return {
@@ -138,7 +208,35 @@ def summary(rows: list[dict], key: str, held_out_only: bool) -> dict | None:
         "n": len(errs),
         "in_80": sum(cover),
         "n_interval": len(cover),
+        "median_rel_width": statistics.median(widths) if widths else None,
     }
+
+
+def summarise(ev: dict, results: Path, jobs: int) -> None:
+    """Each case's summaries; the other queue depths of a case kept from an earlier file that
+    has none and no blocking-GC reading (its figure is the QD32 one: nothing to simulate)."""
+    doc = json.loads((results / ev["results"]).read_text())
+    others = [r for r in doc["levels"] if r["queue_depth"] != ev["qd"]]
+    for c in ev["cases"]:
+        if "levels" not in c:
+            continue
+        c.setdefault("qd", ev["qd"])
+        if "other_qd" not in c and not c.get("gc_mechanism"):
+            c["other_qd"] = other_queue_depths(c, others, jobs)
+        c["summary"] = {
+            "iops": summary(c["levels"], "iops", False),
+            "waf": summary(c["levels"], "waf", False),
+            "iops_held_out": summary(c["levels"], "iops", True),
+            "waf_held_out": summary(c["levels"], "waf", True),
+            "iops_other_qd": other_qd_summary(c.get("other_qd") or []),
+        }
+
+
+def other_qd_summary(rows: list[dict]) -> dict | None:
+    errs = [abs(r["iops_err"]) for r in rows]
+    if not errs:
+        return None
+    return {"median_abs_err": statistics.median(errs), "worst_abs_err": max(errs), "n": len(errs)}
 
 
 def pct(v: float) -> str:
@@ -189,7 +287,36 @@ def markdown(evals: list[dict]) -> str:
                 + " | "
                 + f"{100 * sw['median_abs_err']:.0f}% / {100 * sw['worst_abs_err']:.0f}% | {fit} |"
             )
+        out.append(
+            "\n| fitted on | held out: IOPS median / worst | WAF median / worst "
+            "| in the 80% interval (IOPS, WAF) | median width (IOPS, WAF) "
+            "| other QDs: IOPS median / worst | blocking-GC reading |"
+        )
+        out.append("|---|---|---|---|---|---|---|")
+        for c in ev["cases"]:
+            if "error" in c:
+                continue
+            sm = c["summary"]
+            hi, hw, oq = sm["iops_held_out"], sm["waf_held_out"], sm.get("iops_other_qd")
+            m = c.get("gc_mechanism")
+            mech = f"weight {m['weight']:.2f}, {m['domains']} of 8 dies" if m else "–"
+            out.append(
+                f"| {c['case']} | {_mw(hi)} | {_mw(hw)} | {_cov(hi)}, {_cov(hw)} | "
+                f"{_wid(hi)}, {_wid(hw)} | {_mw(oq)} | {mech} |"
+            )
     return "\n".join(out) + "\n"
+
+
+def _mw(x: dict | None) -> str:
+    return f"{100 * x['median_abs_err']:.0f}% / {100 * x['worst_abs_err']:.0f}%" if x else "–"
+
+
+def _cov(x: dict | None) -> str:
+    return f"{x['in_80']}/{x['n_interval']}" if x and x["n_interval"] else "–"
+
+
+def _wid(x: dict | None) -> str:
+    return f"{100 * x['median_rel_width']:.0f}%" if x and x.get("median_rel_width") else "–"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -208,6 +335,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         doc = json.loads(path.read_text())
         curve = truth_curve(doc, args.qd)
+        others = [r for r in doc["levels"] if r["queue_depth"] != args.qd]
         if set(curve) != set(LEVELS):
             print(f"{path.name}: levels {sorted(curve)} at QD{args.qd}, skipped", file=sys.stderr)
             continue
@@ -221,18 +349,11 @@ def main(argv: list[str] | None = None) -> int:
         with ThreadPoolExecutor(max_workers=args.parallel) as pool:
             # the one-level fits are the slow ones (a twin near zero native spare): first
             futs = {
-                case: pool.submit(evaluate_case, doc, curve, case, args.jobs)
+                case: pool.submit(evaluate_case, doc, curve, case, args.jobs, others)
                 for case in sorted(cases, key=lambda c: len(c[1]) + len(c[2]))
             }
             for case in cases:
                 c = futs[case].result()
-                if "levels" in c:
-                    c["summary"] = {
-                        "iops": summary(c["levels"], "iops", False),
-                        "waf": summary(c["levels"], "waf", False),
-                        "iops_held_out": summary(c["levels"], "iops", True),
-                        "waf_held_out": summary(c["levels"], "waf", True),
-                    }
                 ev["cases"].append(c)
                 print(f"{doc['simulator']}: {case[0]} done", file=sys.stderr, flush=True)
         evals.append(ev)
@@ -247,6 +368,8 @@ def main(argv: list[str] | None = None) -> int:
             before = old.get(ev["results"], {"cases": []})["cases"]
             ev["cases"] = [new.get(c["case"], c) for c in before] or ev["cases"]
     evals = kept + evals
+    for ev in evals:
+        summarise(ev, args.results, args.jobs)
     prev.write_text(json.dumps(evals, indent=1) + "\n")
     md = markdown(evals)
     prev.with_suffix(".md").write_text(md)

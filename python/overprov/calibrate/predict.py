@@ -15,14 +15,15 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from overprov import __version__
+from overprov.calibrate import evidence, gc_blocking, twin_runs, uncertainty, workload_curve
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import twin as twinmod
-from overprov.calibrate import twin_runs, uncertainty, workload_curve
 from overprov.calibrate.measure import Measurement
 from overprov.errors import ConfigError
 from overprov.outputs import write_atomic
@@ -209,6 +210,7 @@ def predict(
     has_iops = any(p.iops for p in points) and central.t_page_us > 0
     twin_check: list[dict[str, Any]] = []
     refinement: list[dict[str, float]] = []
+    mechanism: dict[str, Any] | None = None
     rows: list[dict[str, Any]] = []
 
     def simulate(p: twinmod.TwinParameters, at: list[float], timed: bool = True) -> Measurement:
@@ -261,6 +263,19 @@ def predict(
                 "surrogate_iops": central.iops(x),
                 "twin_iops": lv.steady_iops,
             })  # fmt: skip
+        if uniform and not ftl:
+            mechanism = _blocking_reading(
+                points, rows, twin_params, native_op, fit_efficiency, curve, mfe,
+                qd=measurement.qd if measurement is not None else 32, jobs=jobs,
+            )  # fmt: skip
+            if mechanism is not None and mechanism["weight"] > 0.5:
+                twin_params = dataclasses.replace(twin_params, gc_timing=mechanism["timing"])
+                twinmod.write(path, twin_params)
+            if mechanism is not None:
+                prediction_source += (
+                    f"; IOPS weighed with the blocking-GC reading (weight "
+                    f"{mechanism['weight']:.2f}, gc_blocking.py), in fit.gc_mechanism"
+                )
     elif independent_levels:
         twinmod.write(path, twin_params)
         at = sorted({*levels, *(p.extra_op_percent for p in points if not p.fresh)})
@@ -344,9 +359,65 @@ def predict(
             "points": [p.__dict__ for p in points],
             "twin_check": twin_check,
             "refinement": refinement,
+            **({"gc_mechanism": mechanism} if mechanism is not None else {}),
         },
         "twin": str(path),
         "measurement": measurement_summary(measurement),
+    }
+
+
+def _blocking_reading(
+    points: list[fitmod.Point],
+    rows: list[dict[str, Any]],
+    twin_params: twinmod.TwinParameters,
+    native_op: float | None,
+    fit_efficiency: bool,
+    curve: fitmod.WafCurve,
+    mfe: uncertainty.ModelForm | None,
+    *,
+    qd: int,
+    jobs: int | None,
+) -> dict[str, Any] | None:
+    """Weigh the analytic reading's IOPS (``rows``, changed in place) with the blocking-GC
+    reading's (``gc_blocking.py``) by their evidence at the same figures (``evidence.py``):
+    each row's IOPS becomes their weighted geometric mean, its interval (the analytic one's
+    ratios) widened in quadrature by their weighted spread. Returns the mechanism's record
+    (None when the figures cannot fit it)."""
+    cv_sd = mfe.rel_sd if mfe is not None else 0.0
+    raw = native_op if fit_efficiency else None
+
+    def level_of(x: float) -> float:
+        if raw is None or twin_params.spare_efficiency == 1.0:
+            return x
+        return twin_runs.simulated_level(raw, twin_params.native_op, x)
+
+    reading = gc_blocking.fit(
+        points, twin_params.native_op, queue_depth=qd, level_of=level_of,
+        model_rel_sd=cv_sd, jobs=jobs,
+    )  # fmt: skip
+    if reading is None:
+        return None
+    form = evidence.ReadingForm(curve, raw if raw is not None else native_op, fit_efficiency)
+    analytic = evidence.assess(form, points, cv_sd)["chi2"]
+    w = evidence.weights({"analytic": analytic, "blocking": reading.chi2})["blocking"]
+    predicted = gc_blocking.predict(
+        reading, [r["extra_op_percent"] for r in rows], level_of=level_of, jobs=jobs
+    )
+    for row in rows:
+        x = row["extra_op_percent"]
+        a, b = row["steady_iops"], predicted[x][0]
+        row["analytic_iops"], row["blocking_gc_iops"] = a, b
+        value = math.exp((1 - w) * math.log(a) + w * math.log(b))
+        spread = math.sqrt((1 - w) * math.log(a / value) ** 2 + w * math.log(b / value) ** 2)
+        lo_r, hi_r = row["steady_iops_low"] / a, row["steady_iops_high"] / a
+        sd = spread / uncertainty.Z80
+        row["steady_iops"] = value
+        row["steady_iops_low"], row["steady_iops_high"] = uncertainty.band(value, [lo_r, hi_r], sd)
+    return {
+        **reading.to_dict(),
+        "weight": w,
+        "analytic_chi2": analytic,
+        "timing": reading.twin_timing(),
     }
 
 

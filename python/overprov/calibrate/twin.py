@@ -34,6 +34,7 @@ from typing import Any
 
 from overprov import __version__
 from overprov.calibrate import fit as fitmod
+from overprov.calibrate import gc_blocking
 from overprov.calibrate.measure import Measurement, measure
 from overprov.calibrate.plan import Budget, MeasurementPlan, segments_for
 from overprov.profile.sim_target import SimTarget
@@ -71,6 +72,10 @@ class TwinParameters:
     ftl: dict[str, Any] | None = None
     """The twin's garbage collection (``config.ftl`` keys; None: greedy on one write frontier),
     one of ``spare_readings.GC_DESIGNS`` for figures under a skewed workload."""
+    gc_timing: dict[str, Any] | None = None
+    """The blocking-GC reading's ``[timing]`` (``gc_blocking.py``: non-preemptive GC per
+    domain, no buffer, its fitted domains and program time) when the figures favour it; None:
+    the analytic mapping of t_cmd and t_page below."""
 
 
 def drive_dict(p: TwinParameters) -> dict[str, Any]:
@@ -80,7 +85,14 @@ def drive_dict(p: TwinParameters) -> dict[str, Any]:
         "enabled": True,
         "host": {"link_mb_s": FREE_LINK_MB_S, "command_overhead_us": 2.0},
     }
-    if p.t_cmd_us >= 0:
+    if p.gc_timing is not None:
+        timing = dict(p.gc_timing)
+        read_us, program_us = 0.0, 0.0
+        model = (
+            "non-preemptive GC per domain ([timing.gc]): collections on "
+            f"{timing['gc']['domains']} domains block their host writes; no write buffer"
+        )
+    elif p.t_cmd_us >= 0:
         timing["controller"] = {
             "contexts": 1,
             "command_us": round(p.t_cmd_us, 6),
@@ -93,7 +105,7 @@ def drive_dict(p: TwinParameters) -> dict[str, Any]:
         t_read = -p.t_cmd_us  # the GC read time per moved unit
         read_us, program_us = t_read * per_page, (p.t_page_us - t_read) * per_page
         model = "NAND: WAF·(t_page + t_cmd) + (WAF − 1)·(−t_cmd) per host write"
-    timing["nand"] = {
+    nand = {
         "channels": DIES,
         "dies_per_channel": 1,
         "flash_page_bytes": PAGE_BYTES * UNITS_PER_FLASH_PAGE,
@@ -103,7 +115,10 @@ def drive_dict(p: TwinParameters) -> dict[str, Any]:
         "die_block_bytes": PAGE_BYTES * fitmod.PAGES_PER_BLOCK // DIES,
         "channel_mb_s": 100_000.0,
     }
-    timing["buffer"] = {"bytes": 64 * 2**20, "power_loss_protected": False}
+    if p.gc_timing is None:
+        timing["nand"] = nand
+        timing["buffer"] = {"bytes": 64 * 2**20, "power_loss_protected": False}
+    pages_per_block = fitmod.PAGES_PER_BLOCK if p.gc_timing is None else gc_blocking.PAGES_PER_BLOCK
     return {
         "description": "calibrated twin: the drive fitted by overprov calibrate",
         "source": p.source,
@@ -138,7 +153,7 @@ def drive_dict(p: TwinParameters) -> dict[str, Any]:
             }
         },
         "config": {
-            "geometry": {"page_size_bytes": PAGE_BYTES, "pages_per_block": fitmod.PAGES_PER_BLOCK},
+            "geometry": {"page_size_bytes": PAGE_BYTES, "pages_per_block": pages_per_block},
             **({"ftl": dict(p.ftl)} if p.ftl else {}),
             "timing": timing,
         },

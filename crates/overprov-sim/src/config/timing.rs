@@ -20,6 +20,9 @@ pub struct TimingConfig {
     pub slc: SlcConfig,
     pub controller: ControllerConfig,
     pub flush: FlushConfig,
+    /// How a garbage collection occupies the NAND: spread over every die between host writes
+    /// (the default), or as one job that blocks its GC domain's host writes.
+    pub gc: GcTimingConfig,
     /// Length of a series interval in simulated seconds.
     pub interval_s: f64,
     /// Stop the timed part after this much simulated time (seconds); None: by drive writes.
@@ -42,6 +45,7 @@ impl Default for TimingConfig {
             slc: SlcConfig::default(),
             controller: ControllerConfig::default(),
             flush: FlushConfig::default(),
+            gc: GcTimingConfig::default(),
             interval_s: 1.0,
             duration_s: None,
             state_round_drive_writes: 0.2,
@@ -235,6 +239,41 @@ impl Default for FlushConfig {
     }
 }
 
+/// Whether a garbage collection blocks host writes to its GC domain.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum GcBlocking {
+    /// GC operations are booked on the dies they touch, each as soon as its die is free; host
+    /// writes queue behind them operation by operation (the default).
+    None,
+    /// Non-preemptive GC per domain: a collection (its relocations' reads and programs and its
+    /// erase) runs as one job on one GC domain, and a host write whose page lands on that domain
+    /// is not accepted until the job has finished (MQSim's non-preemptive GC, Tavakkol et al.,
+    /// "MQSim", FAST 2018). Queue slots held by blocked writes make IOPS depend on queue depth.
+    Domain,
+}
+
+/// Garbage collection's timing (`[timing.gc]`).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct GcTimingConfig {
+    pub blocking: GcBlocking,
+    /// GC domains: units that collect one victim at a time on their own (0: one per die; more
+    /// than the dies: planes; fewer: groups of dies whose collections run one after another).
+    /// Host pages map to domains flash page by flash page (`flash page % domains`); a domain's
+    /// jobs run on its dies in turn (die `domain + k·domains`, or `domain % dies`).
+    pub domains: u32,
+}
+
+impl Default for GcTimingConfig {
+    fn default() -> Self {
+        GcTimingConfig {
+            blocking: GcBlocking::None,
+            domains: 0,
+        }
+    }
+}
+
 impl TimingConfig {
     pub fn dies(&self) -> u32 {
         self.nand.channels * self.nand.dies_per_channel
@@ -322,6 +361,12 @@ impl TimingConfig {
             if !(v >= 0.0 && v.is_finite()) {
                 return Err(Error::config(field, format!("must be 0 or more, got {v}")));
             }
+        }
+        if self.gc.domains > 65_536 {
+            return Err(Error::config(
+                "timing.gc.domains",
+                "must be 0 (one per die) to 65536",
+            ));
         }
         if self.flush.metadata_flash_pages > 1024 {
             return Err(Error::config(

@@ -27,6 +27,17 @@
 //! time before its data moves; with all its costs zero (the default) it is skipped entirely. An erase costs tBERS on each die
 //! the block spans (a block is striped across dies, flash page by flash page, like a superblock),
 //! in proportion to the share of a die's erase block (`die_block_bytes`) it holds there.
+//!
+//! Non-preemptive GC (`gc.blocking = "domain"`): each collection (the relocations up to and
+//! including a victim's erase) is one job of the same total die time, run whole by the
+//! victim's GC domain (`block % domains`), one job at a time per domain, on one of its dies; from the
+//! moment it is triggered until it has finished, a host write whose page lands on that domain
+//! (flash page by flash page, `flash page % domains`) is not accepted. Blocked writes hold
+//! their queue slots, so IOPS depend on queue depth; with fewer domains than dies collections
+//! run on fewer dies than host writes do, so IOPS fall faster than 1/WAF. Booked in request
+//! order, a job starts behind the programs already queued on its die: with a deep write buffer
+//! the blocked time includes them (the mechanism is meant for drives whose host writes wait
+//! for NAND, `buffer.bytes = 0`).
 
 mod arrival;
 mod commands;
@@ -42,7 +53,7 @@ pub use round::RoundFigures;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use crate::config::{HostMode, TimingConfig};
+use crate::config::{GcBlocking, HostMode, TimingConfig};
 use crate::ftl::{Counters, NandOp};
 use crate::geometry::Geometry;
 use crate::stats::LatencyHistogram;
@@ -123,6 +134,10 @@ pub struct Engine {
     metadata_pages: u32,
     metadata_die: usize,
     flush_pages: Vec<u32>,
+    /// Non-preemptive GC: when each GC domain's latest collection ends (empty: GC spread over
+    /// the dies operation by operation, the default), and the jobs it has run.
+    domain_free: Vec<(u64, u64)>,
+    gc_next_domain: usize,
 }
 
 impl Engine {
@@ -200,7 +215,72 @@ impl Engine {
             metadata_pages: t.flush.metadata_flash_pages,
             metadata_die: 0,
             flush_pages: Vec::new(),
+            domain_free: match t.gc.blocking {
+                GcBlocking::None => Vec::new(),
+                GcBlocking::Domain => {
+                    let n = if t.gc.domains == 0 {
+                        dies
+                    } else {
+                        t.gc.domains
+                    };
+                    vec![(0, 0); n as usize]
+                }
+            },
+            gc_next_domain: 0,
         }
+    }
+
+    /// Non-preemptive GC: each collection in `ops` (relocations up to and including an erase)
+    /// as one job on the victim's domain (`block % domains`: a domain collects its own
+    /// blocks; relocations without an erase go to the domains in turn), no earlier than `t`;
+    /// the same die time as the operations booked one by one.
+    fn gc_jobs(&mut self, ops: &[NandOp], t: u64) {
+        let reloc_ns = self.read_unit_ns + self.program_unit_ns + 2 * self.channel_unit_ns;
+        let erase_ns = self.erase_ns * self.ppb.div_ceil(self.upp).min(self.dies as u64);
+        let mut relocs = 0u64;
+        for op in ops {
+            match *op {
+                NandOp::RelocProgram(_) => relocs += 1,
+                NandOp::Erase(b) => {
+                    let d = b as usize % self.domain_free.len();
+                    self.gc_job(d, relocs * reloc_ns + erase_ns, t);
+                    relocs = 0;
+                }
+                NandOp::RelocRead(_) | NandOp::HostProgram(_) => {}
+            }
+        }
+        if relocs > 0 {
+            let d = self.gc_next_domain;
+            self.gc_next_domain = (d + 1) % self.domain_free.len();
+            self.gc_job(d, relocs * reloc_ns, t);
+        }
+    }
+
+    fn gc_job(&mut self, d: usize, duration: u64, t: u64) {
+        let n = self.domain_free.len();
+        let (free, jobs) = self.domain_free[d];
+        let dies = self.dies as usize;
+        let die = if n >= dies {
+            d % dies
+        } else {
+            // the domain's dies d, d + n, ... in turn
+            let own = (dies - d).div_ceil(n) as u64;
+            d + n * (jobs % own) as usize
+        };
+        let end = self.on_die(die, t.max(free), duration);
+        self.domain_free[d] = (end, jobs + 1);
+        self.first_gc_ns.get_or_insert(t);
+    }
+
+    /// When the GC domain holding `ppn` accepts a host write arriving at `ready`: once the
+    /// collections triggered there have finished.
+    #[inline]
+    fn domain_ready(&self, ppn: u32, ready: u64) -> u64 {
+        if self.domain_free.is_empty() {
+            return ready;
+        }
+        let d = (ppn as u64 / self.upp) % self.domain_free.len() as u64;
+        ready.max(self.domain_free[d as usize].0)
     }
 
     /// Hold a controller context for a command of `bytes` making `map_updates` mapping
@@ -331,6 +411,9 @@ impl Engine {
 
     /// GC and wear-levelling operations (relocations, erases) starting no earlier than `t`.
     pub fn background_ops(&mut self, ops: &[NandOp], t: u64) {
+        if !self.domain_free.is_empty() {
+            return self.gc_jobs(ops, t);
+        }
         let mut src = 0;
         for op in ops {
             match *op {
@@ -449,9 +532,14 @@ impl Engine {
         let mut done = arrived;
         let mut src = 0;
         let mut flush_page_ns = 0;
+        let blocking = !self.domain_free.is_empty();
+        if blocking {
+            self.gc_jobs(ops, t0);
+        }
         for op in ops {
             match *op {
                 NandOp::RelocRead(p) => src = p,
+                NandOp::RelocProgram(_) | NandOp::Erase(_) if blocking => {}
                 NandOp::RelocProgram(p) => self.relocate(src, p, t0),
                 NandOp::Erase(b) => self.erase(b, t0),
                 NandOp::HostProgram(p) => {
@@ -461,9 +549,10 @@ impl Engine {
                         self.flush_pages.push(p);
                         flush_page_ns = flush_page_ns.max(page_ns);
                     } else if self.buffer_units == 0 {
-                        done = done.max(self.program(p, arrived, unit_ns));
+                        let ready = self.domain_ready(p, arrived);
+                        done = done.max(self.program(p, ready, unit_ns));
                     } else {
-                        let mut accept = arrived;
+                        let mut accept = self.domain_ready(p, arrived);
                         while self.buffered.peek().is_some_and(|Reverse(c)| *c <= accept) {
                             self.buffered.pop();
                         }
