@@ -172,6 +172,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "overprov plan --capacity 1.92TB --rated-tbw 3504TB --extra-op 0,20,40 --json -",
             "overprov plan --capacity 960GB --simulate --policy fifo",
             "overprov plan --trace nas.txt --preset consumer-tlc-sata --target-dwpd 0.3",
+            "overprov plan --trace cache.csv --preset enterprise-tlc-nvme --placement fdp "
+            "--fdp-ranges 0-5=0,5-100=1 --target-dwpd 1",
         ),
         formatter_class=HelpFormatter,
     )

@@ -34,7 +34,7 @@ LABELS = {"fdp": "FDP", "namespaces": "a namespace per range"}
 
 def add_options(p: argparse.ArgumentParser) -> None:
     """``--placement``, ``--zones``, ``--fdp-isolation`` on ``plan``."""
-    g = p.add_argument_group("data placement (with --simulate; docs/fdp.md)")
+    g = p.add_argument_group("data placement (with --simulate or --trace; docs/fdp.md)")
     g.add_argument(
         "--placement",
         choices=PLACEMENTS,

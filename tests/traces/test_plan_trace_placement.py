@@ -42,28 +42,28 @@ def plan(overprov_cli, *argv: str) -> tuple[int, dict, str]:
     return rc, doc, out + err
 
 
-def test_fdp_over_a_range_map_lowers_the_waf_and_gives_back_op(overprov_cli, cache_trace):
+def cache_plan(overprov_cli, trace: Path, mode: str, levels: str) -> tuple[dict, str]:
+    """The flash cache's plan for 2 DWPD with ``--placement mode`` over MAP."""
     rc, doc, text = plan(
-        overprov_cli, "--trace", str(cache_trace), *PRESET, "--extra-op", "0,10,20",
-        "--placement", "fdp", *MAP, "--target-dwpd", "2", "--pe-cycles", "3000",
+        overprov_cli, "--trace", str(trace), *PRESET, "--extra-op", levels, "--placement", mode,
+        *MAP, "--target-dwpd", "2", "--pe-cycles", "3000",
     )  # fmt: skip
     assert rc == 0, text
+    return doc, text
+
+
+def test_fdp_over_a_range_map_lowers_the_waf_and_gives_back_op(overprov_cli, cache_trace):
+    doc, text = cache_plan(overprov_cli, cache_trace, "fdp", "0,10,20")
     p = doc["placement"]
-    assert p["mode"] == "fdp" and p["ranges"][0] == {
-        "start_percent": 0.0,
-        "end_percent": 4.0,
-        "id": 0,
-    }
+    assert p["mode"] == "fdp" and p["ranges"][0] == {"start_percent": 0, "end_percent": 4, "id": 0}
     with_fdp = [lv["waf"] for lv in doc["trace"]["levels"]]
     without = [lv["waf"] for lv in p["without"]["trace"]["levels"]]
     # the log's pages no longer share erase units with the random writes: at 0 % extra OP the
     # drive without placement relocates, with FDP it does not
     assert without[0] > 1.2 and with_fdp[0] < 1.05, (without, with_fdp)
     assert all(w <= o + 1e-9 for w, o in zip(with_fdp, without, strict=True))
-    need, need_fdp = (
-        p["without"]["target_dwpd_extra_op_percent"],
-        doc["target_dwpd_extra_op_percent"],
-    )
+    need = p["without"]["target_dwpd_extra_op_percent"]
+    need_fdp = doc["target_dwpd_extra_op_percent"]
     assert need > need_fdp and p["target_dwpd_give_back_percent"] == round(need - need_fdp, 1)
     assert f"FDP lets you give back {p['target_dwpd_give_back_percent']:.1f} % of the drive" in text
     assert "Without data placement:" in text and "With FDP:" in text
@@ -74,11 +74,7 @@ def test_fdp_over_a_range_map_lowers_the_waf_and_gives_back_op(overprov_cli, cac
 
 
 def test_namespaces_are_persistently_isolated_handles_over_the_map(overprov_cli, cache_trace):
-    rc, doc, text = plan(
-        overprov_cli, "--trace", str(cache_trace), *PRESET, "--extra-op", "0,20",
-        "--placement", "namespaces", *MAP, "--target-dwpd", "2", "--pe-cycles", "3000",
-    )  # fmt: skip
-    assert rc == 0, text
+    doc, text = cache_plan(overprov_cli, cache_trace, "namespaces", "0,20")
     assert doc["placement"]["mode"] == "namespaces"
     assert doc["placement"]["isolation"] == "persistently-isolated"
     for lv in doc["trace"]["levels"]:
