@@ -86,6 +86,46 @@ def test_namespaces_are_persistently_isolated_handles_over_the_map(overprov_cli,
     assert "A namespace per range lets you give back" in text
 
 
+@pytest.fixture(scope="module")
+def three_streams(tmp_path_factory) -> Path:
+    """Writes over 1.8 GiB: 60 % random over the first tenth, 30 % a sequential log through the
+    next three tenths, 10 % random over the rest (a noisy-handle workload, docs/fdp.md)."""
+    rng = random.Random(7)
+    pages = int(1.8 * (1 << 30)) // 4096
+    hot, log_end, log = pages // 10, pages // 10 + 3 * pages // 10, pages // 10
+    lines = ["time_ns,op,offset_bytes,len_bytes,device"]
+    for i in range(400_000):
+        r = rng.random()
+        if r < 0.6:
+            page = rng.randrange(hot)
+        elif r < 0.9:
+            page, log = log, log + 1 if log + 1 < log_end else hot
+        else:
+            page = rng.randrange(log_end, pages)
+        lines.append(f"{i * 100_000},W,{page * 4096},4096,0")
+    path = tmp_path_factory.mktemp("plan_placement") / "three.csv"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_namespaces_keep_the_cold_range_from_the_hot_ones_gc(overprov_cli, three_streams):
+    wafs = {}
+    for mode in ("fdp", "namespaces"):
+        rc, doc, text = plan(
+            overprov_cli, "--trace", str(three_streams), "--preset", "consumer-tlc-sata",
+            "--scale", "2GiB", "--jobs", "1", "--extra-op", "0", "--placement", mode,
+            "--fdp-ranges", "0-9.7=0,9.7-38.6=1,38.6-100=2",
+        )  # fmt: skip
+        assert rc == 0, text
+        handles = doc["trace"]["levels"][0]["placement"]["handles"]
+        wafs[mode] = (doc["rows"][0]["waf"], handles[2]["ftl_waf"])
+        wafs["none"] = (doc["placement"]["without"]["rows"][0]["waf"], None)
+    # initially isolated, GC mixes the cold range's data with the hot range's and relocates
+    # it again and again; a namespace's data stays in its own erase units
+    assert wafs["none"][0] > wafs["fdp"][0] > wafs["namespaces"][0], wafs
+    assert wafs["fdp"][1] > 2 * wafs["namespaces"][1], wafs
+
+
 def test_a_trace_samples_writes_are_routed_by_the_range_map(overprov_cli):
     rc, doc, text = plan(
         overprov_cli, "--trace", str(SAMPLE), *PRESET, "--extra-op", "0",
