@@ -287,7 +287,13 @@ def run_trace(args: argparse.Namespace) -> int:
     tps = [trace_plan.trace_plan(args, op_levels(args))]
     if placement is not None:
         tps.append(trace_plan.trace_plan(args, op_levels(args), placement))
-    texts = {id(tp.plan): trace_plan.format_levels(tp) + "\n" + format_plan(tp.plan) for tp in tps}
+    texts = {
+        id(tp.plan): trace_plan.format_levels(tp)
+        + plan_placement.format_handles(tp.levels, tp.rows)
+        + "\n"
+        + format_plan(tp.plan)
+        for tp in tps
+    }
     if placement is None:
         print(texts[id(tps[0].plan)], file=text_stream(args))
     else:

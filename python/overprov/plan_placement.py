@@ -24,6 +24,7 @@ __all__ = [
     "give_back",
     "placement_extras",
     "format_comparison",
+    "format_handles",
     "trace_placement",
 ]
 
@@ -91,6 +92,25 @@ def trace_placement(args: argparse.Namespace) -> dict[str, Any] | None:
     elif args.fdp_isolation is not None:
         placement["isolation"] = args.fdp_isolation
     return placement
+
+
+def format_handles(levels: tuple[float, ...], rows: tuple[dict[str, Any], ...]) -> str:
+    """Per extra-OP level (fractions) of ``plan --trace``'s run with placement, each handle's
+    share of the host writes and its WAF; empty for runs without placement."""
+    runs = [(x, r["placement"]) for x, r in zip(levels, rows, strict=True) if r.get("placement")]
+    if not runs:
+        return ""
+    lines = [
+        "",
+        f"Per reclaim-unit handle ({runs[0][1]['isolation']}; a handle's WAF counts the pages "
+        "GC relocated that hold its host writes):",
+        f"{'extra OP':>9} {'handle':>6} {'host %':>7} {'WAF':>7}",
+    ]
+    for x, p in runs:
+        for h in p["handles"]:
+            waf = "-" if h["ftl_waf"] is None else f"{h['ftl_waf']:.3f}"
+            lines.append(f"{x * 100:8.1f}% {h['id']:>6} {h['host_share_percent']:>7.1f} {waf:>7}")
+    return "\n".join(lines) + "\n"
 
 
 def placement_extras(args: argparse.Namespace) -> list[dict[str, Any]] | None:

@@ -83,6 +83,7 @@ def test_namespaces_are_persistently_isolated_handles_over_the_map(overprov_cli,
             100
         )
     assert "With a namespace per range:" in text
+    assert "Per reclaim-unit handle (persistently-isolated;" in text
     assert "A namespace per range lets you give back" in text
 
 
