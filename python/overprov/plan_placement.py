@@ -65,12 +65,10 @@ def trace_placement(args: argparse.Namespace) -> dict[str, Any] | None:
     if args.zones is not None:
         raise ConfigError("--zones: not with --trace (the trace is the workload)")
     if args.placement in (None, "none"):
-        for option, value in (
-            ("--fdp-ranges", args.fdp_ranges),
-            ("--fdp-isolation", args.fdp_isolation),
-        ):
-            if value is not None:
-                raise ConfigError(f"{option}: only with --placement fdp or namespaces")
+        if args.fdp_ranges is not None:
+            raise ConfigError("--fdp-ranges: only with --placement fdp or namespaces")
+        if args.fdp_isolation is not None:
+            raise ConfigError("--fdp-isolation: only with --placement fdp")
         return None
     if args.fdp_ranges is None:
         raise ConfigError(
