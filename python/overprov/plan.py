@@ -172,6 +172,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "overprov plan --capacity 1.92TB --rated-tbw 3504TB --extra-op 0,20,40 --json -",
             "overprov plan --capacity 960GB --simulate --policy fifo",
             "overprov plan --trace nas.txt --preset consumer-tlc-sata --target-dwpd 0.3",
+            "overprov plan --trace cache.csv --preset enterprise-tlc-nvme --placement fdp "
+            "--fdp-ranges 0-5=0,5-100=1 --target-dwpd 1",
         ),
         formatter_class=HelpFormatter,
     )
@@ -279,19 +281,43 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_trace(args: argparse.Namespace) -> int:
-    """``plan --trace FILE``: the plan for a real workload on a drive (``overprov.trace_plan``)."""
-    tp = trace_plan.trace_plan(args, op_levels(args))
-    print(trace_plan.format_levels(tp) + "\n" + format_plan(tp.plan), file=text_stream(args))
+    """``plan --trace FILE``: the plan for a real workload on a drive (``overprov.trace_plan``);
+    with ``--placement fdp|namespaces`` once without placement and once with it."""
+    placement = plan_placement.trace_placement(args)
+    tps = [trace_plan.trace_plan(args, op_levels(args))]
+    if placement is not None:
+        tps.append(trace_plan.trace_plan(args, op_levels(args), placement))
+    texts = {
+        id(tp.plan): trace_plan.format_levels(tp)
+        + plan_placement.format_handles(tp.levels, tp.rows)
+        + "\n"
+        + format_plan(tp.plan)
+        for tp in tps
+    }
+    if placement is None:
+        print(texts[id(tps[0].plan)], file=text_stream(args))
+    else:
+        comparison = plan_placement.format_comparison(
+            tps[0].plan, tps[1].plan, lambda p: texts[id(p)], args.placement
+        )
+        print(comparison, file=text_stream(args))
     if args.json:
-        write_json({**plan_to_dict(tp.plan), "trace": trace_plan.trace_section(tp)}, args.json)
-    return EXIT_NO_ANSWER if trace_plan.unmet(tp) else 0
+        doc = {**plan_to_dict(tps[-1].plan), "trace": trace_plan.trace_section(tps[-1])}
+        if placement is not None:
+            without = {k: v for k, v in plan_to_dict(tps[0].plan).items() if k != "schema"}
+            doc["placement"] = {
+                "mode": args.placement,
+                **placement,
+                "without": {**without, "trace": trace_plan.trace_section(tps[0])},
+                **plan_placement.give_back(tps[0].plan, tps[1].plan),
+            }
+        write_json(doc, args.json)
+    return EXIT_NO_ANSWER if trace_plan.unmet(tps[-1]) else 0
 
 
 def run(args: argparse.Namespace) -> int:
     check_json_output(args.json)
     if args.trace is not None:
-        if args.placement or args.zones or args.fdp_isolation:
-            raise ConfigError("--placement, --zones: with --simulate, not --trace")
         return run_trace(args)
     trace_plan.refuse_without_trace(args)
     if args.capacity is None:
@@ -326,7 +352,11 @@ def run(args: argparse.Namespace) -> int:
         doc = plan_to_dict(plan)
         if len(plans) == 2:
             without = {k: v for k, v in plan_to_dict(plans[0]).items() if k != "schema"}
-            doc["placement"] = {"without": without, **plan_placement.give_back(*plans)}
+            doc["placement"] = {
+                "mode": "fdp",
+                "without": without,
+                **plan_placement.give_back(*plans),
+            }
         write_json(doc, args.json)
     unmet = (plan.target_dwpd is not None and plan.target_dwpd_extra_op is None) or (
         plan.target_years is not None and plan.target_years_extra_op is None

@@ -159,8 +159,11 @@ def _daily_writes(args: argparse.Namespace, s: dict[str, Any]) -> tuple[float | 
     )
 
 
-def trace_plan(args: argparse.Namespace, levels: tuple[float, ...]) -> TracePlan:
-    """Simulate the trace at each extra-OP level (fractions) and plan from the WAFs measured."""
+def trace_plan(
+    args: argparse.Namespace, levels: tuple[float, ...], placement: dict[str, Any] | None = None
+) -> TracePlan:
+    """Simulate the trace at each extra-OP level (fractions) and plan from the WAFs measured;
+    ``placement``: the config's placement section (``overprov.plan_placement``)."""
     _refuse(args)
     base, factor = presets.preset_config(args.preset, args.scale)
     drive = presets.get(args.preset)
@@ -173,6 +176,8 @@ def trace_plan(args: argparse.Namespace, levels: tuple[float, ...]) -> TracePlan
     base = engine.merge(base, {"trace": section, "precondition": {"kind": "sequential"}})
     if args.policy:
         base = engine.merge(base, {"ftl": {"policy": args.policy}})
+    if placement is not None:
+        base = engine.merge(base, {"placement": placement})
     timed = args.target_iops is not None
     qd = DEFAULT_QD if args.qd is None else args.qd
     base["timing"] = {**base.get("timing", {}), "enabled": timed}
@@ -189,7 +194,11 @@ def trace_plan(args: argparse.Namespace, levels: tuple[float, ...]) -> TracePlan
     reports = sweep.run_points(configs, jobs=args.jobs, label="plan --trace")
     if reports.interrupted:
         raise KeyboardInterrupt  # a plan needs every level
-    rows = tuple(trace_row(r) for r in reports)
+    # with placement, a level's row carries the report's per-handle figures (docs/fdp.md)
+    rows = tuple(
+        {**trace_row(r), **({"placement": r["placement"]} if r.get("placement") else {})}
+        for r in reports
+    )
     for x, row in zip(levels, rows, strict=True):
         if row["waf"] is None:
             raise ConfigError(
