@@ -92,9 +92,9 @@ def test_hot_flag_as_simulate_reads_it(tmp_path, capsys):
 @pytest.mark.slow
 def test_parallel_runs_equal_serial(tmp_path):
     """The twin's levels and a workload's WAF curve: the same figures with 2 processes as in
-    this process, one after another (a 1 GiB twin: the equality does not depend on size)."""
+    this process, one after another."""
     p = twinmod.TwinParameters(
-        advertised_bytes=2**30,  # simulated at full size: a quarter of the usual twin's NAND
+        advertised_bytes=4 * 2**30,
         native_op=0.15,
         t_page_us=4.0,
         t_cmd_us=6.0,
