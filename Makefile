@@ -21,10 +21,17 @@ demo: build
 PYTEST_WORKERS ?= auto
 PYTEST_PARALLEL := -n $(PYTEST_WORKERS) --dist loadgroup
 
-test: build test-rust test-python
+# The Rust and the Python tests run side by side (-O: each one's output in one piece when it
+# ends): the Rust test build links one binary at a time and the Python tests leave a core idle
+# now and then (fio's paced rounds, the loop-device tests on one worker), so each fills the
+# other's gaps.
+test: build
+	@$(MAKE) --no-print-directory -j -O test-rust test-python
 
+# The `test-release` profile (Cargo.toml): release's optimisation without its whole-program
+# LTO, which would make every test binary link as slowly as the shipped library.
 test-rust:
-	$(CARGO) test --release -p overprov-sim --features audit
+	$(CARGO) test --profile test-release -p overprov-sim --features audit
 
 test-python:
 	$(PY) -m pytest $(PYTEST_PARALLEL)

@@ -22,6 +22,7 @@ is not ours is never touched.
 every parallel worker (pytest-xdist, docs/testing.md): the first worker to ask runs
 ``make(folder)`` under a file lock, the others wait and get the same folder. For the costly
 inputs session fixtures build (simulations, profiles, calibrations); tests only read them.
+``sim_profile`` is one: a profile of a simulated drive, for the report and calibrate tests.
 
 Parallel runs (``pytest -n auto --dist loadgroup``, as ``make test`` runs them): the tests of a
 module that share a module-scoped fixture are put in one group (``xdist_group``), so the
@@ -36,6 +37,7 @@ import fcntl
 import os
 import shutil
 import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -89,6 +91,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.xdist_group("loop-devices"))
         elif _module_scoped_fixtures(item):
             item.add_marker(pytest.mark.xdist_group(module(item)))
+    # The costliest first, so that no worker is left alone with a long test at the end of a
+    # parallel run: the loop-device modules (one chain on one worker), then the modules with
+    # the most tests marked slow; a module's tests stay together and in their order.
+    slow: dict[str, int] = {}
+    for item in items:
+        slow[module(item)] = slow.get(module(item), 0) + (
+            item.get_closest_marker("slow") is not None
+        )
+    first_seen = {m: i for i, m in reversed(list(enumerate(map(module, items))))}
+
+    def cost(m: str) -> tuple[bool, int, int]:
+        return (m not in loop_modules, -slow[m], first_seen[m])
+
+    items.sort(key=lambda item: cost(module(item)))
 
 
 def _made_once(
@@ -120,6 +136,27 @@ def _made_once(
 def made_once(tmp_path_factory: pytest.TempPathFactory) -> Callable:
     """``made_once(name, make)``: see the module's docstring."""
     return lambda name, make: _made_once(tmp_path_factory, name, make)
+
+
+@pytest.fixture(scope="session")
+def sim_profile(made_once) -> Path:
+    """A profile of a simulated drive (sim:PRESET@SCALE) through the profiler's pipeline,
+    OP 0/20/40%, 5 s rounds, target 20,000 IOPS, made once per run (the report tests read it,
+    ``calibrate --from`` takes its points). The profile CLI writes report.html."""
+
+    def make(d: Path) -> None:
+        out = d / "prof"
+        res = subprocess.run(
+            [sys.executable, "-m", "overprov.cli", "profile", "sim:consumer-tlc-sata@1GiB",
+             "--extra-op", "0,20,40",
+             "--round-seconds", "5000",  # scale 1/1000: 5 s of simulated time (docs/profile.md)
+             "--target-iops", "20000", "--out", str(out)],
+            capture_output=True, text=True, timeout=900, check=False,
+        )  # fmt: skip
+        assert res.returncode == 0, res.stderr[-3000:]
+        assert f"report: {out / 'report.html'}" in res.stdout, res.stdout + res.stderr
+
+    return made_once("sim-profile", make) / "prof"
 
 
 def _backing_file(dev: str) -> Path | None:

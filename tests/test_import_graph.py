@@ -1,61 +1,27 @@
-"""The package's modules import one another without cycles.
+"""The package's modules import one another without cycles, and ARCHITECTURE.md's layer graph
+is the code's.
 
-The graph is built from the source (ast), counting every import, at module level or inside a
-function: a deferred import hides a cycle from Python but not from a reader.
+The graph is built from the source by scripts/import_graph.py (ast), counting every import, at
+module level or inside a function: a deferred import hides a cycle from Python but not from a
+reader.
 """
 
 from __future__ import annotations
 
-import ast
+import importlib.util
 from pathlib import Path
 
-PACKAGE_DIR = Path(__file__).resolve().parents[1] / "python" / "overprov"
+ROOT = Path(__file__).resolve().parents[1]
+_spec = importlib.util.spec_from_file_location("import_graph", ROOT / "scripts" / "import_graph.py")
+import_graph_script = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(import_graph_script)
 
 # Cycles that another change removes (prune the list as it lands): none left.
 KNOWN_CYCLES: set[frozenset[str]] = set()
 
 
-def _modules() -> dict[str, Path]:
-    out = {}
-    for path in PACKAGE_DIR.rglob("*.py"):
-        parts = list(path.relative_to(PACKAGE_DIR.parent).with_suffix("").parts)
-        if parts[-1] == "__init__":
-            parts.pop()
-        out[".".join(parts)] = path
-    return out
-
-
-def _resolve(name: str, modules: dict[str, Path]) -> str | None:
-    while name and name not in modules:
-        name = name.rpartition(".")[0]
-    return name or None
-
-
 def import_graph() -> dict[str, set[str]]:
-    modules = _modules()
-    graph: dict[str, set[str]] = {m: set() for m in modules}
-    for mod, path in modules.items():
-        is_pkg = path.name == "__init__.py"
-        for node in ast.walk(ast.parse(path.read_text(), str(path))):
-            targets: list[str] = []
-            if isinstance(node, ast.Import):
-                targets = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom):
-                base = node.module or ""
-                if node.level:
-                    pkg = mod.split(".")
-                    pkg = pkg if is_pkg else pkg[:-1]
-                    pkg = pkg[: len(pkg) - (node.level - 1)]
-                    base = ".".join([*pkg, base] if base else pkg)
-                # `from pkg import name` imports the submodule pkg.name when there is one
-                targets = [f"{base}.{a.name}" for a in node.names] or [base]
-            for t in targets:
-                if not t.startswith("overprov"):
-                    continue
-                dep = _resolve(t, modules)
-                if dep and dep != mod:
-                    graph[mod].add(dep)
-    return graph
+    return import_graph_script.module_graph()
 
 
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -108,3 +74,34 @@ def test_cycles_are_found():
 def test_no_import_cycles():
     found = {frozenset(c) for c in cycles(import_graph())}
     assert found - KNOWN_CYCLES == set(), f"import cycles: {sorted(map(sorted, found))}"
+
+
+GRAPH_START = "<!-- import graph: scripts/import_graph.py -->"
+GRAPH_END = "<!-- end of import graph -->"
+
+
+def architecture_graph() -> str:
+    text = (ROOT / "ARCHITECTURE.md").read_text()
+    start = text.index(GRAPH_START) + len(GRAPH_START)
+    block = text[start : text.index(GRAPH_END, start)].strip()
+    return block.removeprefix("```").removesuffix("```").strip("\n") + "\n"
+
+
+def test_the_layer_graph_folds_modules_into_layers():
+    layer_of = import_graph_script.layer_of
+    assert layer_of("overprov.report.build") == "report/"
+    assert layer_of("overprov.engine") == "engine"
+    assert layer_of("overprov._core") == "_core"
+    assert layer_of("overprov.units") == "overprov"
+    g = import_graph_script.layer_graph()
+    assert "_core" in g["engine"]
+    assert "engine" in g["profile/"]
+
+
+def test_architecture_shows_the_import_graph_of_the_code():
+    shown = architecture_graph()
+    actual = import_graph_script.text(import_graph_script.layer_graph())
+    assert shown == actual, (
+        "ARCHITECTURE.md's import graph is not the code's; paste the output of "
+        "`python scripts/import_graph.py` between its markers:\n" + actual
+    )

@@ -95,6 +95,11 @@ def simulator(config: dict[str, Any]) -> Any:
         raise ConfigError(core_message(str(exc))) from None
 
 
+def trace_summary(path: str, trace_format: str | None, skip_bad_lines: bool) -> dict[str, Any]:
+    """A block trace's requests, mix and span as the core reads it (``plan --trace``)."""
+    return json.loads(_core().trace_summary(path, trace_format, skip_bad_lines))
+
+
 def core_version() -> str:
     """The version of the compiled simulator core."""
     return str(_core().__version__)

@@ -19,7 +19,6 @@ scale.
 from __future__ import annotations
 
 import copy
-import json
 import re
 import tomllib
 from functools import cache
@@ -114,9 +113,9 @@ def load_drive_file(path: str | Path) -> dict[str, Any]:
 
 def check(config: dict[str, Any]) -> dict[str, Any]:
     """Validate a config in the Rust core (field-named errors); returns it resolved."""
-    from overprov import _core
+    from overprov import engine
 
-    return json.loads(_core.validate_config(json.dumps(config)))
+    return engine.validate(config)
 
 
 def physical_bytes(preset: dict[str, Any]) -> float:

@@ -13,7 +13,6 @@ rate (bytes written over its time span).
 from __future__ import annotations
 
 import argparse
-import json
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -125,9 +124,7 @@ def refuse_without_trace(args: argparse.Namespace) -> None:
 
 
 def _summary(args: argparse.Namespace) -> dict[str, Any]:
-    from overprov import _core
-
-    return json.loads(_core.trace_summary(args.trace, args.trace_format, args.skip_bad_lines))
+    return engine.trace_summary(args.trace, args.trace_format, args.skip_bad_lines)
 
 
 def _passes(section: dict[str, Any], user_bytes: int, written_bytes: int) -> dict[str, Any]:

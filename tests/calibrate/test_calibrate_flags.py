@@ -70,6 +70,7 @@ def test_mistakes_name_the_flag_and_exit_2(args, said, capsys):
     assert said in err.strip().splitlines()[-1] and "Traceback" not in err, err
 
 
+@pytest.mark.slow  # a 512 GB twin simulated at two levels
 def test_a_bare_advertised_size_is_bytes(tmp_path, capsys):
     """docs/cli.md: a bare size is bytes. ``--advertised 512000000000`` was read as GB (5·10²⁰
     bytes, so any --physical was 'smaller than --advertised')."""
@@ -81,6 +82,7 @@ def test_a_bare_advertised_size_is_bytes(tmp_path, capsys):
     assert at[40]["steady_iops"] == pytest.approx(39400, rel=0.03)  # as with 512GB, 512GiB
 
 
+@pytest.mark.slow  # a twin simulated at two levels
 def test_points_without_out_write_nothing(tmp_path, monkeypatch, capsys):
     """``--points`` without --out used to create overprov-calibrate-points/ in the current
     folder; it writes nothing now and says how to keep the result."""

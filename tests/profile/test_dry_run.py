@@ -81,6 +81,8 @@ def runs(tmp_path_factory) -> dict[str, tuple[str, dict]]:
     return found
 
 
+@pytest.mark.slow  # the module's profile of every preset
+@pytest.mark.timeout(900)  # the first one to ask runs them
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_the_dry_run_estimate_is_within_30_percent_of_the_run(runs, preset):
     """The estimate's earliest end (every phase steady at its first chance) against what the
@@ -97,6 +99,8 @@ def test_the_dry_run_estimate_is_within_30_percent_of_the_run(runs, preset):
     assert totals["io_seconds"] <= est["seconds_max"]
 
 
+@pytest.mark.slow  # the module's profile of every preset
+@pytest.mark.timeout(900)  # the first one to ask runs them
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_a_scaled_profile_writes_what_the_full_size_one_plans(runs, preset):
     """Rounds of a scaled drive last scale × their seconds, so the scaled profile writes as

@@ -21,6 +21,8 @@ def _profile(overprov_cli, tmp_path, *args):
     return json.loads((out / "results.json").read_text()), text, out
 
 
+@pytest.mark.slow  # a profile of a 4 GiB simulated drive at three levels
+@pytest.mark.timeout(900)  # minutes on a loaded machine
 def test_steady_iops_rise_with_op_and_results_validate(overprov_cli, tmp_path):
     doc, text, out = _profile(overprov_cli, tmp_path, "--extra-op", "0,20,40")
     schema = json.loads(

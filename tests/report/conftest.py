@@ -1,7 +1,8 @@
 """Inputs for the report tests, made once per session: real simulations (overprov simulate
 --json, untimed and timed), an untimed one with a hand-built ``timed`` section
-(report_fixtures.add_timed), a profile of a simulated drive (sim:PRESET) and a real fio profile
-of a small file (overprov profile, which writes its report itself)."""
+(report_fixtures.add_timed) and a real fio profile of a small file (overprov profile, which
+writes its report itself); the profile of a simulated drive, ``sim_profile``, is in
+tests/conftest.py (calibrate's tests read it too)."""
 
 from __future__ import annotations
 
@@ -88,31 +89,6 @@ def timed_json(sim_json: Path, made_once) -> Path:
         (d / "sim-timed.json").write_text(json.dumps(doc))
 
     return made_once("report-timed", make) / "sim-timed.json"
-
-
-@pytest.fixture(scope="session")
-def sim_profile(made_once) -> Path:
-    """A profile of a simulated drive (sim:PRESET@SCALE) through the profiler's pipeline,
-    OP 0/20/40%, 5 s rounds, target 20,000 IOPS. The profile CLI writes report.html."""
-
-    def make(d: Path) -> None:
-        out = d / "prof"
-        res = overprov(
-            "profile",
-            "sim:consumer-tlc-sata@1GiB",
-            "--extra-op",
-            "0,20,40",
-            "--round-seconds",
-            "5000",  # scale 1/1000: 5 s of simulated time (docs/profile.md)
-            "--target-iops",
-            "20000",
-            "--out",
-            str(out),
-        )
-        assert res.returncode == 0, res.stderr[-3000:]
-        assert f"report: {out / 'report.html'}" in res.stdout, res.stdout + res.stderr
-
-    return made_once("report-sim-profile", make) / "prof"
 
 
 @pytest.fixture(scope="session")

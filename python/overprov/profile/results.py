@@ -19,7 +19,7 @@ from typing import Any
 
 from overprov.errors import ConfigError, RunError
 from overprov.inputs import load_json
-from overprov.outputs import naming, write_atomic
+from overprov.outputs import json_text, naming, write_atomic
 from overprov.profile.fio import PERCENTILES, percentile_key
 from overprov.profile.settings import ProfileSettings, op_label
 from overprov.profile.targets import RoundResult, now_iso
@@ -63,7 +63,7 @@ def validate(doc: Mapping[str, Any]) -> None:
 
 
 def write_json_atomic(path: Path, doc: Mapping[str, Any]) -> None:
-    write_atomic(path, json.dumps(doc, indent=2, allow_nan=False) + "\n")
+    write_atomic(path, json_text(doc))
 
 
 def write_json_last(path: Path, doc: Mapping[str, Any]) -> None:

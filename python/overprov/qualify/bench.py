@@ -29,7 +29,7 @@ from overprov.profile.targets import RoundResult, RoundSpec, Target
 class QualifySettings:
     bs_bytes: int = 4096
     qd: int = 8
-    """Queue depth of the cache test (the issue's QD8) and of the TRIM and idle tests."""
+    """Queue depth of the cache test (QD8) and of the TRIM and idle tests."""
     read_percent: int = 70
     """The cache test's mix: 70% reads, 30% writes."""
     round_seconds: int = 30

@@ -20,11 +20,12 @@ Nothing here invents a figure: a field that is missing stays ``None`` and the re
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from overprov import engine
+from overprov.errors import InputError
+from overprov.inputs import load_json
 from overprov.report.load_calibrate import CALIBRATE_SCHEMA, is_calibrate_file, load_calibrate
 from overprov.report.load_plan import PLAN_SCHEMA, load_plan
 from overprov.report.load_profile import load_profile
@@ -76,9 +77,9 @@ def load_inputs(inputs: Sequence[Path]) -> list[Source]:
             sources.extend(found)
             continue
         try:
-            head = json.loads(path.read_text())
-        except (OSError, ValueError) as exc:
-            raise ReportInputError(f"{path}: not a JSON file: {exc}") from None
+            head = load_json(path, "report input")
+        except InputError as exc:
+            raise ReportInputError(str(exc)) from None
         if isinstance(head, Mapping) and head.get("format") == PROFILE_FORMAT:
             sources.append(load_profile(path.parent))
         elif isinstance(head, Mapping) and head.get("schema") == CALIBRATE_SCHEMA:

@@ -8,13 +8,12 @@ own — the measured points, the predicted curve and its band.
 
 from __future__ import annotations
 
-import json
 import os
-import tomllib
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from overprov import inputs
 from overprov.calibrate import measurement_file
 from overprov.errors import InputError
 from overprov.report.model import ReportInputError, Source, kv, number, scale_text
@@ -25,8 +24,8 @@ CALIBRATE_SCHEMA = "overprov.calibrate/1"
 
 def is_calibrate_file(path: Path) -> bool:
     try:
-        doc = json.loads(path.read_text())
-    except (OSError, ValueError):
+        doc = inputs.load_json(path, "calibrate prediction")
+    except InputError:
         return False
     return isinstance(doc, dict) and doc.get("schema") == CALIBRATE_SCHEMA
 
@@ -36,11 +35,9 @@ def load_calibrate(path: Path) -> Source:
     of another schema or levels without their figures, naming the file and the field."""
     file = path / "prediction.json" if path.is_dir() else path
     try:
-        doc = json.loads(file.read_text())
-    except OSError as exc:
-        raise ReportInputError(f"{file}: cannot read: {exc.strerror or exc}") from None
-    except json.JSONDecodeError as exc:
-        raise ReportInputError(f"{file}: not JSON: {exc}") from None
+        doc = inputs.load_json(file, "calibrate prediction")
+    except InputError as exc:
+        raise ReportInputError(str(exc)) from None
     if not isinstance(doc, dict) or doc.get("schema") != CALIBRATE_SCHEMA:
         raise ReportInputError(f"{file}: not a calibrate prediction (schema {CALIBRATE_SCHEMA})")
     levels = doc.get("levels")
@@ -146,7 +143,7 @@ def _twin(path: Any, folder: Path) -> tuple[str, str]:
     if not twin.is_absolute() and not twin.exists():
         twin = folder / twin.name
     try:
-        doc = tomllib.loads(twin.read_text())
-    except (OSError, tomllib.TOMLDecodeError):
+        doc = inputs.load_toml(twin, "drive file")
+    except InputError:
         return "", ""
     return str(doc.get("source") or ""), str(doc.get("description") or "")

@@ -4,11 +4,12 @@ fio's json+ output per round in ``fio/``) as one :class:`Source` whose phases ar
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from overprov import inputs
+from overprov.errors import InputError
 from overprov.profile.results import SCHEMA_VERSION, upgrade
 from overprov.report.model import (
     PERCENTILE_SHARE,
@@ -213,11 +214,9 @@ def _profile_wsat(doc: Mapping[str, Any], phases: Sequence[Phase]) -> list[Phase
 def load_profile(folder: Path) -> Source:
     path = folder / "results.json"
     try:
-        doc = json.loads(path.read_text())
-    except OSError as exc:
-        raise ReportInputError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    except json.JSONDecodeError as exc:
-        raise ReportInputError(f"{path}: not JSON: {exc}") from None
+        doc = inputs.load_json(path, "profile results file")
+    except InputError as exc:
+        raise ReportInputError(str(exc)) from None
     if doc.get("format") != PROFILE_FORMAT:
         raise ReportInputError(f"{path}: not a profile results file (format {doc.get('format')!r})")
     doc = upgrade(doc)

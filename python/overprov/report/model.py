@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import math
 import re
-import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from overprov.errors import ConfigError
+from overprov import inputs
+from overprov.errors import ConfigError, InputError
 
 PROFILE_FORMAT = "overprov-profile-results"
 
@@ -304,8 +304,8 @@ def sim_basis_of(drive: str | None) -> str:
     under ``[notes.calibration]``), else "illustrative" (a preset or a hand-written drive file)."""
     if drive and drive.endswith(".toml"):
         try:
-            doc = tomllib.loads(Path(drive).read_text(errors="replace"))
-        except (OSError, tomllib.TOMLDecodeError):
+            doc = inputs.load_toml(drive, "drive file")
+        except InputError:
             return "illustrative"
         notes = doc.get("notes")
         if isinstance(notes, dict) and isinstance(notes.get("calibration"), dict):
