@@ -95,6 +95,12 @@ def simulator(config: dict[str, Any]) -> Any:
         raise ConfigError(core_message(str(exc))) from None
 
 
+def device(config: dict[str, Any]) -> Any:
+    """A request-level simulated drive (``_core.Device``): each write, read, trim or flush is
+    submitted at a host time and answered with its completion time (the emulated device)."""
+    return _core().Device(json.dumps(config))
+
+
 def trace_summary(path: str, trace_format: str | None, skip_bad_lines: bool) -> dict[str, Any]:
     """A block trace's requests, mix and span as the core reads it (``plan --trace``)."""
     return json.loads(_core().trace_summary(path, trace_format, skip_bad_lines))

@@ -144,3 +144,16 @@ def window_percentile(timed: Mapping[str, Any], window: SteadyWindow, key: str) 
         if (v := _number((iv.get("latency_us") or {}).get(key))) is not None
     )
     return values[len(values) // 2] if values else None
+
+
+def window_name(figures: dict[str, Any]) -> str:
+    """The name of the window the latency percentiles cover, from the states its intervals
+    had (``window_states``): "steady window" only when every interval of it was steady; a
+    window the simulator marked transition is "last drive write (transition, not steady)"; a
+    fio run (no states) is "last round" (its steady state is not judged)."""
+    states = list(figures.get("window_states") or [])
+    if states == ["steady"]:
+        return "steady window"
+    if not states:
+        return "last round"
+    return f"last drive write ({', '.join(states)}, not steady)"

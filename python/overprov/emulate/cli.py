@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import signal
 import subprocess
@@ -22,7 +21,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from overprov import engine, presets
+from overprov import engine, inputs, outputs, presets
 from overprov.emulate import loop
 from overprov.emulate.loop import DISK_NAME
 from overprov.errors import ConfigError, RunError, ToolError
@@ -105,7 +104,7 @@ class Emulation:
 
     def start(self) -> None:
         self.mount.mkdir(parents=True, exist_ok=True)
-        (self.work / "config.json").write_text(json.dumps(self.config))
+        outputs.write_json(self.config, self.work / "config.json")
         with open(self.log_path, "wb") as log:
             self.server = subprocess.Popen(
                 [sys.executable, "-m", "overprov.emulate.fuse_device",
@@ -128,7 +127,7 @@ class Emulation:
             return "(no log)"
 
     def read_status(self) -> dict[str, Any]:
-        return json.loads(self.status.read_text())
+        return inputs.load_json(self.status, "emulated drive's status file")
 
     def server_alive(self) -> bool:
         return self.server is not None and self.server.poll() is None

@@ -32,8 +32,9 @@ from typing import Any
 
 import mfusepy
 
-from overprov import _core
+from overprov import engine, inputs, outputs
 from overprov.emulate.loop import DISK_NAME
+from overprov.errors import RunError
 
 FALLOC_FL_KEEP_SIZE = 0x01
 FALLOC_FL_PUNCH_HOLE = 0x02
@@ -78,7 +79,7 @@ class EmulatedDrive(mfusepy.Operations):
     use_ns = True
 
     def __init__(self, config: dict[str, Any], backing: Path, status: Path, slowdown: float):
-        self.device = _core.Device(json.dumps(config))
+        self.device = engine.device(config)
         counters = json.loads(self.device.counters_json())
         self.page_bytes = counters["page_size_bytes"]
         self.size_bytes = counters["user_pages"] * self.page_bytes
@@ -204,21 +205,19 @@ class EmulatedDrive(mfusepy.Operations):
         }
 
     def _write_status(self) -> None:
-        tmp = self.status.with_name(self.status.name + ".tmp")
-        tmp.write_text(json.dumps(self.status_document()) + "\n")
-        os.replace(tmp, self.status)
+        outputs.write_atomic(self.status, outputs.json_text(self.status_document()))
 
     def _write_status_loop(self) -> None:
         while not self.stop.wait(STATUS_INTERVAL_S):
             try:
                 self._write_status()
-            except OSError:
+            except (OSError, RunError):
                 self.errors += 1
 
 
 def main(argv: list[str]) -> int:
     config_path, backing, mount_point, status, slowdown = argv
-    config = json.loads(Path(config_path).read_text())
+    config = inputs.load_json(config_path, "emulated drive's configuration")
     drive = EmulatedDrive(config, Path(backing), Path(status), float(slowdown))
     drive._write_status()  # the size and counters before the first request
     mfusepy.FUSE(drive, mount_point, foreground=True, nothreads=False, fsname="overprov-emulate",

@@ -28,6 +28,7 @@ from typing import Any
 from overprov.profile.targets import Target
 from overprov.qualify import bench
 from overprov.qualify.verdict import FAIL, INCONCLUSIVE, INFO, PASS, Verdict
+from overprov.steady_window import window_name
 
 CLIFF_MARGIN = 0.25
 """A drop counts when IOPS stay more than 25% below the fresh level for the rest of the run."""
@@ -36,19 +37,6 @@ OUTLIER_MAX_RATIO = 10.0
 tail past p99 stays within a factor of ten; GC stalls of a drive with no spare area reach
 tens of times p99). No public standard sets a ratio."""
 SIM_INTERVAL_S = 0.05
-
-
-def window_name(figures: dict[str, Any]) -> str:
-    """The name of the window the latency percentiles cover, from the states its intervals
-    had (``window_states``): "steady window" only when every interval of it was steady; a
-    window the simulator marked transition is "last drive write (transition, not steady)"; a
-    fio run (no states) is "last round" (its steady state is not judged)."""
-    states = list(figures.get("window_states") or [])
-    if states == ["steady"]:
-        return "steady window"
-    if not states:
-        return "last round"
-    return f"last drive write ({', '.join(states)}, not steady)"
 
 
 def find_cliff(points: list[tuple[float, int]]) -> dict[str, Any]:

@@ -15,7 +15,6 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
 
-from overprov.qualify.consistency import window_name
 from overprov.report.load_qualify import tests_of
 from overprov.report.model import Source
 from overprov.report.plots import (
@@ -25,6 +24,7 @@ from overprov.report.plots import (
     source_color,
     us_text,
 )
+from overprov.steady_window import window_name
 
 VERDICT_COLORS = {
     "pass": "#2b8a3e",

@@ -9,13 +9,13 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from overprov.qualify.consistency import window_name
 from overprov.report import html
 from overprov.report.files import FILES_DIR, FilesWriter, draw, slug
 from overprov.report.load_qualify import tests_of
 from overprov.report.model import Source
 from overprov.report.plots_qualify import drawable, plot_qualify
 from overprov.report.tables import fmt_iops
+from overprov.steady_window import window_name
 from overprov.units import human_bytes
 
 
