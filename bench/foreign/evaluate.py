@@ -69,11 +69,15 @@ def command(doc: dict, curve: dict[int, dict], case: tuple, jobs: int) -> list[s
         # the FOB of the whole drive: the 0% level's run from empty
         cmd += ["--fob-iops", f"{curve[0]['fob_iops']:.0f}"]
     if raw:
+        # calibrate refuses a drive below 1 GB (a size typed without its unit); the foreign
+        # drives are smaller, so both sizes are stated k times larger: the raw spare, the one
+        # thing calibrate reads from them, is their ratio and does not change
+        k = -(-10**9 // doc["advertised_bytes"])
         cmd += [
             "--advertised",
-            f"{doc['advertised_bytes']}B",  # a bare number is read as GB
+            f"{doc['advertised_bytes'] * k}B",
             "--physical",
-            f"{doc['physical_bytes']}B",
+            f"{doc['physical_bytes'] * k}B",
         ]
     return cmd
 
