@@ -240,6 +240,10 @@ class Source:
     # what decides the comparison of inputs: drive, scale, method, precondition, round length
     comparison_keys: dict[str, str] = field(default_factory=dict)
     preparation: list[tuple[str, str]] = field(default_factory=list)  # purge, preconditions
+    # simulate: a queue-depth sweep's runs and preset (overprov.qd_sweep), on its file's first
+    # series only
+    qd_runs: list[Any] = field(default_factory=list)
+    qd_preset: str | None = None
     wsat_before: list[Phase] = field(default_factory=list)  # FOB and precondition, from byte 0
     criteria: dict[str, Any] = field(default_factory=dict)  # profile: steady_state_criteria
     prediction: dict[str, Any] = field(default_factory=dict)  # calibrate: prediction.json
