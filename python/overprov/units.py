@@ -307,3 +307,13 @@ def human_seconds(s: float | None) -> str:
     if s < 2 * 86400:
         return f"{s / 3600:.1f} h"
     return f"{s / 86400:.1f} days"
+
+
+def factor_text(factor: float) -> str:
+    """A simulated drive's scale factor as every text writes it: "1/256", "1 (full size)"."""
+    if factor >= 0.9995:
+        return "1 (full size)"
+    inverse = 1.0 / factor
+    if abs(inverse - round(inverse)) < 0.01 * inverse:
+        return f"1/{round(inverse):,}"
+    return f"{factor:.3g}"

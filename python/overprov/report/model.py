@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from overprov.errors import ConfigError
+from overprov.units import factor_text
 
 PROFILE_FORMAT = "overprov-profile-results"
 
@@ -332,16 +333,6 @@ def scale_text(drive: str, scale: str | None, advertised_bytes: float | None = N
     except (ConfigError, KeyError, TypeError, ValueError, OSError):
         return scale or "as given"
     return factor_text(factor)
-
-
-def factor_text(factor: float) -> str:
-    """A simulated drive's scale factor as the report writes it: "1/256", "1 (full size)"."""
-    if factor >= 0.9995:
-        return "1 (full size)"
-    inverse = 1.0 / factor
-    if abs(inverse - round(inverse)) < 0.01 * inverse:
-        return f"1/{round(inverse):,}"
-    return f"{factor:.3g}"
 
 
 def read_document(path: Path, schema: str, what: str) -> dict[str, Any]:
