@@ -45,7 +45,7 @@ P99_GROWTH_ABOVE = 0.50
 
 def knee_rule_text() -> str:
     return (
-        f"knee: the last QD before a step that adds < {IOPS_GAIN_BELOW:.0%} IOPS while p99 "
+        f"the last QD before a step that adds < {IOPS_GAIN_BELOW:.0%} IOPS while p99 "
         f"grows > {P99_GROWTH_ABOVE:.0%}"
     )
 
@@ -224,5 +224,5 @@ def format_qd_table(runs: Sequence[Mapping[str, Any]]) -> str | None:
             )
         if knee is None:
             lines.append(f"{op:>6g}%  no knee: every step up in QD still adds IOPS or keeps p99")
-    lines.append(knee_rule_text())
+    lines.append("knee: " + knee_rule_text())
     return "\n".join(lines)

@@ -49,6 +49,9 @@ def test_the_page_shows_the_header_the_knee_and_the_figure(swept):
     assert "simulated: consumer-tlc-sata" in text and "1, 2, 8, 32 (closed loop" in text
     assert "70% reads" in text or "reads 70%" in text
     assert "SNIA PTS rule" in text
+    assert (
+        "The knee is the last QD before a step that adds < 10% IOPS while p99 grows > 50%" in text
+    )
     assert "qd-sweep-sweep" in figure_keys(out)
     pts = sweep_levels(doc["runs"])[20.0]
     knee = find_knee(pts)

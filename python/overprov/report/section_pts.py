@@ -104,7 +104,7 @@ def knee_text(levels: dict[float, list[QdPoint]]) -> str:
             if knee is not None and knee.p99_us is not None
             else f"{op:g}%: no knee up to QD{pts[-1].qd}"
         )
-    return "Knee — " + "; ".join(parts) + ". " + knee_rule_text().capitalize() + "."
+    return "Knee — " + "; ".join(parts) + ". The knee is " + knee_rule_text() + "."
 
 
 def pts_section(w: FilesWriter, sources: Sequence[Source]) -> html.Section | None:
