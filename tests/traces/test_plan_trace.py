@@ -80,7 +80,7 @@ def test_plan_trace_needs_a_drive(overprov_cli, trace) -> None:
 
 
 def test_a_scale_reads_as_a_plain_fraction(overprov_cli) -> None:
-    """ "1/1,000 scale", never "1/1e+03 scale", in the drive line and the WAF source."""
+    """The scale reads "1/1,000", never "1/1e+03", in the drive line and the WAF source."""
     sample = Path(__file__).resolve().parents[1] / "data" / "traces" / "fio-randrw.iolog"
     rc, out, err = overprov_cli(
         "plan", "--trace", str(sample), "--preset", "consumer-tlc-sata", "--scale", "1/1000",
