@@ -147,7 +147,7 @@ SIMULATE_OTHER = {
     "dask_scheduler", "preset", "scale", "timed", "series", "rho", "op", "extra_op",
     "workload", "hot", "zones", "zipf_theta", "numjobs", "raid", "members", "chunk_bytes",
     "trace", "trace_format", "trace_fold", "trace_device", "trace_time_scale", "trace_repeat",
-    "trace_warmup_passes", "skip_bad_lines", "yes", "fdp_ranges",
+    "trace_warmup_passes", "skip_bad_lines", "yes", "fdp_ranges", "qd",
 }  # fmt: skip
 
 

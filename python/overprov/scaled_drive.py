@@ -23,7 +23,7 @@ from typing import Any
 
 from overprov import engine
 from overprov.errors import ConfigError
-from overprov.units import parse_size_bytes
+from overprov.units import factor_text, parse_size_bytes
 
 GIB = 2**30
 #: Default scaled size: physical NAND of about this many bytes.
@@ -168,7 +168,7 @@ def scale_sweep(configs: Sequence[dict[str, Any]], scale: str | None) -> ScaledS
             bounds.append(f"{name}: not measured")
     small = max(physical_bytes(c) for c in scaled)
     note = (
-        f"scaled drive: 1/{1 / factor:.3g} of full size ({small / GIB:.1f} GiB of NAND instead "
+        f"scaled drive: {factor_text(factor)} of full size ({small / GIB:.1f} GiB of NAND instead "
         f"of {full / GIB:.1f} GiB; {why}). WAF error of drives scaled to about "
         f"{DEFAULT_SCALED_PHYSICAL_BYTES / GIB:.0f} GiB, measured against full size "
         f"(docs/scale.md): {', '.join(bounds)}. --scale 1 runs full size."

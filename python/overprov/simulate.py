@@ -17,6 +17,7 @@ from overprov import (
     engine,
     placement_options,
     presets,
+    qd_sweep,
     scaled_drive,
     sim_estimate,
     sweep,
@@ -91,7 +92,6 @@ FLAG_FIELDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("warmup", ("run", "warmup_drive_writes")),
     ("interval_pct", ("run", "interval_percent")),
     ("seed", ("run", "seed")),
-    ("qd", ("timing", "host", "queue_depth")),
     ("open_iops", ("timing", "host", "arrival_iops")),
     ("write_through", ("timing", "host", "write_through")),
     ("duration", ("timing", "duration_s")),
@@ -115,6 +115,8 @@ def flag_overrides(args: argparse.Namespace) -> dict[str, Any]:
             _put(over, path, value)
     if args.open_iops is not None:
         _put(over, ("timing", "host", "mode"), "open")
+    if args.qd:  # a list is swept by qd_sweep.expand; each run starts from the first depth
+        _put(over, ("timing", "host", "queue_depth"), args.qd[0])
     workload = pattern_overrides_from_args(args)
     if workload:
         over.setdefault("workload", {}).update(workload)
@@ -312,7 +314,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     tm = p.add_argument_group("simulated time (IOPS, latency, performance states)")
     tm.add_argument("--timed", action="store_true", help="simulate time with default timings")
     tm.add_argument(
-        "--qd", type=units.COUNT, metavar="N", help="closed-loop queue depth (default 32)"
+        "--qd",
+        type=units.COUNT_LIST,
+        metavar="N[,N..]",
+        help="closed-loop queue depth (default 32); a list sweeps it at each OP level: "
+        "latency vs IOPS and the knee (docs/simulate.md)",
     )
     tm.add_argument(
         "--open-iops",
@@ -519,6 +525,7 @@ def run(args: argparse.Namespace) -> int:
     if args.dask_scheduler is not None:
         sweep.check_dask_scheduler(args.dask_scheduler)  # before any work, in 4 s at most
     configs = demo_configs() if args.demo else sweep_configs(config_from_args(args), args)
+    configs = qd_sweep.expand(configs, args.qd)
     # a preset is scaled as it is read; a trace's drive only when asked (it changes the fold)
     if not args.preset and not (args.trace and args.scale is None):
         scaled = scaled_drive.scale_sweep(configs, args.scale)
@@ -559,7 +566,11 @@ def write_outputs(args: argparse.Namespace, reports: list[dict[str, Any]], parti
         print(format_table(reports), file=out)
     if any(r.get("timed") and not r.get("trace") for r in reports):
         print(format_timed_table(reports), file=out)
-    for table in (placement_options.format_placement_table(reports), format_host_table(reports)):
+    for table in (
+        placement_options.format_placement_table(reports),
+        format_host_table(reports),
+        qd_sweep.format_qd_table(reports),
+    ):
         if table:
             print(table, file=out)
     out_dir = Path(args.out) if args.out else None

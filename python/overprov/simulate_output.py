@@ -67,13 +67,18 @@ def _steady_latency(timed: dict[str, Any], key: str) -> float | None:
     return window_percentile(timed, sw, key) if sw is not None and sw.steady else None
 
 
+def _qd_text(reports: Sequence[dict[str, Any]]) -> str:
+    qds = sorted({r["config"]["timing"]["host"]["queue_depth"] for r in reports if r.get("timed")})
+    return ",".join(map(str, qds)) if qds else "?"
+
+
 def format_timed_table(reports: Sequence[dict[str, Any]]) -> str:
     """Simulated-time figures per run: IOPS by performance state and latency."""
     first = reports[0]
     host = first["config"]["timing"]["host"]
     jobs = host.get("numjobs", 1)
     mode = (
-        f"{f'{jobs} jobs × ' if jobs > 1 else ''}QD{host['queue_depth']} closed loop"
+        f"{f'{jobs} jobs × ' if jobs > 1 else ''}QD{_qd_text(reports)} closed loop"
         if host["mode"] == "closed"
         else f"open loop at {host['arrival_iops']:,.0f} IOPS"
     )

@@ -205,7 +205,7 @@ def trace_plan(
     policy = str(reports[0]["config"]["ftl"]["policy"])
     ppb = int(reports[0]["geometry"]["pages_per_block"])
     tag = f"simulated trace replay ({args.preset}" + (
-        f" at 1/{1 / factor:.3g} scale)" if factor < 1 else ")"
+        f" at {units.factor_text(factor)} scale)" if factor < 1 else ")"
     )
     points = tuple(
         SimPoint(
@@ -276,7 +276,9 @@ def format_levels(tp: TracePlan) -> str:
     lines = [
         f"Workload: {tp.trace}",
         f"Drive: {tp.drive}"
-        + (f", simulated at 1/{1 / tp.scale:.3g} scale" if tp.scale < 1 else ", full size"),
+        + (
+            f", simulated at {units.factor_text(tp.scale)} scale" if tp.scale < 1 else ", full size"
+        ),
         f"Daily host writes: {tp.daily_writes_source}",
         f"Passes over the trace: {tp.warmup_passes} warm-up, {tp.repeat} measured (after a fill)",
     ]

@@ -212,6 +212,14 @@ def parse_fraction_list(text: str, option: str) -> list[float]:
     return out
 
 
+def parse_count_list(text: str, option: str) -> list[int]:
+    """'1,2,4,32' → [1, 2, 4, 32]: whole numbers ≥ 1 (queue depths)."""
+    return [
+        int(parse_number(part, option, lo=1, integer=True))
+        for part in _items(text, option, "1,4,32")
+    ]
+
+
 def parse_tbw_bytes(text: str, option: str = "--rated-tbw") -> float:
     """Rated endurance in host bytes written: a bare number is TB ('600' = 600·10¹² bytes);
     units are accepted ('600TB', '0.6PB', '546TiB')."""
@@ -257,6 +265,7 @@ PERCENT = Arg(parse_percent, lo=0.0, hi=100.0)  # a share: 0–100 %
 PERCENT_POSITIVE = Arg(parse_percent, lo=0.0, hi=100.0, lo_open=True)  # a span: (0, 100] %
 EXTRA_OP_LIST = Arg(parse_percent_list)  # percent of the advertised capacity, in [0, 100)
 RHO_LIST = Arg(parse_fraction_list)
+COUNT_LIST = Arg(parse_count_list)  # queue depths to sweep
 TBW = Arg(parse_tbw_bytes)
 TBW_TB = Arg(parse_tbw_tb)
 
@@ -298,3 +307,13 @@ def human_seconds(s: float | None) -> str:
     if s < 2 * 86400:
         return f"{s / 3600:.1f} h"
     return f"{s / 86400:.1f} days"
+
+
+def factor_text(factor: float) -> str:
+    """A simulated drive's scale factor as every text writes it: "1/256", "1 (full size)"."""
+    if factor >= 0.9995:
+        return "1 (full size)"
+    inverse = 1.0 / factor
+    if abs(inverse - round(inverse)) < 0.01 * inverse:
+        return f"1/{round(inverse):,}"
+    return f"{factor:.3g}"

@@ -77,3 +77,16 @@ def test_plan_trace_needs_a_drive(overprov_cli, trace) -> None:
     assert rc == 2 and "--preset" in err
     rc, _, err = overprov_cli("plan", "--capacity", "1TB", "--target-iops", "5")
     assert rc == 2 and "--target-iops: only with --trace" in err
+
+
+def test_a_scale_reads_as_a_plain_fraction(overprov_cli) -> None:
+    """The scale reads "1/1,000", never "1/1e+03", in the drive line and the WAF source."""
+    sample = Path(__file__).resolve().parents[1] / "data" / "traces" / "fio-randrw.iolog"
+    rc, out, err = overprov_cli(
+        "plan", "--trace", str(sample), "--preset", "consumer-tlc-sata", "--scale", "1/1000",
+        "--target-dwpd", "1",
+    )  # fmt: skip
+    assert rc in (0, 3), err
+    assert "e+" not in out
+    assert "simulated at 1/1,000 scale" in out
+    assert "simulated trace replay (consumer-tlc-sata at 1/1,000 scale)" in out

@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import re
 import statistics
 from dataclasses import dataclass, replace
 from importlib import resources
@@ -82,6 +83,20 @@ def spare_distance(
     return min(abs(log_rho(x) - log_rho(f)) for f in fitted_levels)
 
 
+#: a file of the repository named in a recorded source ("bench/corpus_bench.py")
+_FILE = re.compile(r"\b[\w.-]+(?:/[\w.-]+)+\.(?:py|json|toml|csv)\b")
+
+
+def in_words(source: str) -> str:
+    """A recorded source as the interval text shows it: what was measured and when, without
+    the scripts and data files that measured it ("10 generated drives (seeds 1-10) at 4GiB,
+    2026-11-23"); the JSON keeps the whole record."""
+    text = _FILE.sub("", source)
+    text = re.sub(r"\(\s*(?:,\s*)*\)", "", text)  # a list that named files only
+    text = re.sub(r"\s*,(?:\s*,)*\s*", ", ", text)
+    return re.sub(r"\s+", " ", text).strip(" ,")
+
+
 def recorded_model_form(simulated: bool) -> ModelForm | None:
     """The recorded model-form error (``model_form_error.json``) for a simulated target (a
     constant) or anything else (distance-dependent when the corpus benchmark recorded it)."""
@@ -92,7 +107,7 @@ def recorded_model_form(simulated: bool) -> ModelForm | None:
     if simulated:
         if "rel_sd" not in doc:
             return None
-        what = f"generated simulated drives: {doc['source']}"
+        what = f"generated simulated drives: {in_words(doc['source'])}"
         return ModelForm(float(doc["rel_sd"]), source=what)
     real = doc.get("real_distance")
     if real:
@@ -101,11 +116,11 @@ def recorded_model_form(simulated: bool) -> ModelForm | None:
             per_log_spare=float(real["per_log_spare"]),
             floor=float(real.get("floor", AT_FITTED_REL_SD)),
             source="published real-drive figures and foreign FTLs, each held out in turn: "
-            + real["source"],
+            + in_words(real["source"]),
         )
     if "real_rel_sd" not in doc:
         return None
-    what = f"published real-drive figures: {doc['source']}"
+    what = f"published real-drive figures: {in_words(doc['source'])}"
     return ModelForm(float(doc["real_rel_sd"]), source=what)
 
 

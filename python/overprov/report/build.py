@@ -19,7 +19,15 @@ from typing import Any
 import matplotlib
 
 from overprov import __version__
-from overprov.report import findings, html, sanity, section_plan, section_qualify, sections
+from overprov.report import (
+    findings,
+    html,
+    sanity,
+    section_plan,
+    section_pts,
+    section_qualify,
+    sections,
+)
 from overprov.report.files import FILES_DIR, REPORT_NAME, FilesWriter
 from overprov.report.findings import Options
 from overprov.report.load import load_inputs
@@ -70,6 +78,7 @@ def build(inputs: Sequence[Path], out_dir: Path, options: Options | None = None)
         sections.window_section(sources),
         sections.time_section(w, sources),
         sections.latency_section(w, sources),
+        section_pts.pts_section(w, sources),
         sections.calibrate_section(w, sources),
         section_qualify.qualify_section(w, sources),
         section_plan.plan_section(w, sources),

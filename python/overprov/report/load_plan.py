@@ -14,8 +14,8 @@ import os
 from datetime import UTC, datetime
 from pathlib import Path
 
-from overprov.report.model import Source, factor_text, kv, read_document, sim_basis_of
-from overprov.units import human_bytes
+from overprov.report.model import Source, kv, read_document, sim_basis_of
+from overprov.units import factor_text, human_bytes
 
 PLAN_SCHEMA = "overprov.plan/1"
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from overprov import engine
 from overprov.errors import ConfigError, OverprovError
+from overprov.qd_sweep import sweep_levels
 from overprov.report.model import (
     PERCENTILE_SHARE,
     WAF_RISE_LIMIT,
@@ -327,6 +328,8 @@ def _sim_label(
         parts.append(str(wl.get("pattern")))
     if "pages_per_block" in differing:
         parts.append(f"b={geo.get('pages_per_block')}")
+    if "qd" in differing:
+        parts.append(f"QD{((cfg.get('timing') or {}).get('host') or {}).get('queue_depth')}")
     return " ".join(parts)
 
 
@@ -392,6 +395,12 @@ def _load_simulate(path: Path) -> list[Source]:
         ppb = {json.dumps((c.get("geometry") or {}).get("pages_per_block")) for c in firsts}
         if len(ppb) > 1:
             differing.add("pages_per_block")
+        qds = {
+            json.dumps(((c.get("timing") or {}).get("host") or {}).get("queue_depth"))
+            for c in firsts
+        }
+        if len(qds) > 1:
+            differing.add("qd")
     mtime = datetime.fromtimestamp(os.stat(path).st_mtime, tz=UTC)
     command = doc.get("command") or []
     sources = []
@@ -540,4 +549,6 @@ def _load_simulate(path: Path) -> list[Source]:
                 },
             )
         )
+    if sources and sweep_levels(runs):
+        sources[0].qd_runs, sources[0].qd_preset = list(runs), drive and str(drive)
     return sources

@@ -16,6 +16,7 @@ from typing import Any
 
 from overprov import inputs
 from overprov.errors import ConfigError, InputError
+from overprov.units import factor_text
 
 PROFILE_FORMAT = "overprov-profile-results"
 
@@ -240,6 +241,10 @@ class Source:
     # what decides the comparison of inputs: drive, scale, method, precondition, round length
     comparison_keys: dict[str, str] = field(default_factory=dict)
     preparation: list[tuple[str, str]] = field(default_factory=list)  # purge, preconditions
+    # simulate: a queue-depth sweep's runs and preset (overprov.qd_sweep), on its file's first
+    # series only
+    qd_runs: list[Any] = field(default_factory=list)
+    qd_preset: str | None = None
     wsat_before: list[Phase] = field(default_factory=list)  # FOB and precondition, from byte 0
     criteria: dict[str, Any] = field(default_factory=dict)  # profile: steady_state_criteria
     prediction: dict[str, Any] = field(default_factory=dict)  # calibrate: prediction.json
@@ -328,16 +333,6 @@ def scale_text(drive: str, scale: str | None, advertised_bytes: float | None = N
     except (ConfigError, KeyError, TypeError, ValueError, OSError):
         return scale or "as given"
     return factor_text(factor)
-
-
-def factor_text(factor: float) -> str:
-    """A simulated drive's scale factor as the report writes it: "1/256", "1 (full size)"."""
-    if factor >= 0.9995:
-        return "1 (full size)"
-    inverse = 1.0 / factor
-    if abs(inverse - round(inverse)) < 0.01 * inverse:
-        return f"1/{round(inverse):,}"
-    return f"{factor:.3g}"
 
 
 def read_document(path: Path, schema: str, what: str) -> dict[str, Any]:
