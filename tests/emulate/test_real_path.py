@@ -13,7 +13,7 @@ idle, not of the emulator: the same fio run continuously matches the simulator. 
 reports no NAND writes (no SMART), so calibrate infers its WAF from three IOPS figures; the
 inference is loose at low OP: with the same IOPS within 1% at 0% (362-365), four runs
 predicted a WAF of 4.20-4.84 at 0% (sim: 4.98, which measures it), 2.55-2.72 at 10% (2.76)
-and 1.87-1.94 at 20% (1.96), but within 3% at 30-40%. The tolerances below say so."""
+and 1.87-1.94 at 20% (1.96), but within 4% at 30-40%. The tolerances below say so."""
 
 from __future__ import annotations
 
