@@ -37,12 +37,19 @@ def write_counters(device: str) -> dict[str, int] | None:
             doc = json.loads(status.read_text())
         except (OSError, ValueError):
             return None
-        if doc.get("counters_unix_ns", 0) >= asked_ns:
+        if not isinstance(doc, dict):
+            return None  # not the status file of overprov emulate
+        taken_ns = doc.get("counters_unix_ns")
+        if isinstance(taken_ns, int) and taken_ns >= asked_ns:
             break
         if time.monotonic() > deadline:
             return None
         time.sleep(0.02)
-    c = doc["counters"]
-    totals, page = c["totals"], c["page_size_bytes"]
-    nand_pages = totals["host_pages"] + totals["gc_pages"] + totals["wl_pages"]
-    return {"host_bytes": totals["host_pages"] * page, "nand_bytes": nand_pages * page}
+    try:
+        c = doc["counters"]
+        totals, page = c["totals"], int(c["page_size_bytes"])
+        host_pages = int(totals["host_pages"])
+        nand_pages = host_pages + int(totals["gc_pages"]) + int(totals["wl_pages"])
+    except (KeyError, TypeError, ValueError):
+        return None  # not the status file of overprov emulate
+    return {"host_bytes": host_pages * page, "nand_bytes": nand_pages * page}
