@@ -246,42 +246,6 @@ def test_apply_partitions_and_discards_it_and_the_simulator_sees_the_trims(emula
     subprocess.run(["partx", "--delete", e.dev], capture_output=True, check=False)
 
 
-def profile_steady_iops(target: str, out: Path, *confirm: str) -> dict[float, float]:
-    """``overprov profile TARGET --extra-op 0,25`` in 5 s rounds at QD8: steady IOPS per OP."""
-    env = overprov_env()
-    proc = subprocess.run(
-        [sys.executable, "-m", "overprov", "profile", target, "--extra-op", "0,25",
-         "--round-seconds", "5", "--qd", "8", "--out", str(out), *confirm],
-        capture_output=True, text=True, env=env, check=False, timeout=800,
-    )  # fmt: skip
-    assert proc.returncode == 0, proc.stdout[-1500:] + proc.stderr[-1500:]
-    results = json.loads((out / "results.json").read_text())
-    phases = {p["extra_op_percent"]: p for p in results["phases"]}
-    assert all(p["steady"] for p in phases.values()), phases
-    return {op: p["steady_iops"] for op, p in phases.items()}
-
-
-@pytest.mark.slow
-@pytest.mark.fio
-@pytest.mark.timeout(900)
-def test_profile_on_the_emulated_drive_agrees_with_sim_on_the_same_drive_file(emulated, tmp_path):
-    """The real path end to end: ``overprov profile /dev/loopN`` (fio, the discard of the tail,
-    steady-state detection) on the emulated drive finds the steady IOPS that ``profile sim:``
-    finds on the same drive file at each OP level, within 10%, and more at more OP."""
-    if shutil.which("fio") is None:
-        pytest.skip("fio is not installed (Debian package fio)")
-    e = emulated()
-    real = profile_steady_iops(e.dev, tmp_path / "real", "--i-understand-this-destroys-data", e.dev)
-    trims = e.status()["counters"]["trims"]
-    e.stop()
-    simulated = profile_steady_iops(f"sim:{SMALL_DRIVE}@1", tmp_path / "sim")
-    print(f"profile steady IOPS: emulated {real}, sim: {simulated}")
-    assert trims > 0, "the profile's discards did not reach the simulator"
-    assert real[25.0] > 1.5 * real[0.0], real
-    for op, iops in simulated.items():
-        assert abs(real[op] / iops - 1) < 0.10, f"OP {op}%: emulated {real}, sim: {simulated}"
-
-
 @pytest.mark.slow
 @pytest.mark.fio
 @pytest.mark.timeout(900)

@@ -36,8 +36,9 @@ MAX_GRADED_PASSES = 6
 def write_counters(target: Target) -> dict[str, int] | None:
     """Host and NAND bytes written so far, if the target reports them, else None.
 
-    A target may offer ``write_counters()`` (simulated drives do). A block device is read
-    through SMART (``overprov.smart``): the sum over members of the vendor's NAND and host
+    A target may offer ``write_counters()`` (simulated drives do). A block device that
+    ``overprov emulate`` serves is read through its status file (``emulate.counters``); any
+    other through SMART (``overprov.smart``): the sum over members of the vendor's NAND and host
     write counters, in the unit smart.py documents for the vendor.
     """
     own = getattr(target, "write_counters", None)
@@ -46,6 +47,11 @@ def write_counters(target: Target) -> dict[str, int] | None:
     if getattr(target, "kind", None) != "block":
         return None
     from overprov import smart
+    from overprov.emulate import counters as emulated
+
+    readings = [r for r in map(emulated.write_counters, target.member_names) if r is not None]
+    if readings and len(readings) == len(target.member_names):
+        return {k: sum(r[k] for r in readings) for k in ("host_bytes", "nand_bytes")}
 
     host = nand = 0
     try:

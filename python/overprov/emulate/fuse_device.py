@@ -193,6 +193,7 @@ class EmulatedDrive(mfusepy.Operations):
     def status_document(self) -> dict[str, Any]:
         with self._lock:
             counters = json.loads(self.device.counters_json())
+            counters_unix_ns = time.time_ns()
         clock = self.clock
         return {
             "real_s": (time.monotonic_ns() - clock.start_ns) / 1e9,
@@ -202,6 +203,7 @@ class EmulatedDrive(mfusepy.Operations):
             "late_ms_total": clock.late_ns_total / 1e6,
             "size_bytes": self.size_bytes,
             "counters": counters,
+            "counters_unix_ns": counters_unix_ns,
         }
 
     def _write_status(self) -> None:
