@@ -3,11 +3,12 @@ real drive's SMART counters are: ``overprov calibrate`` measures WAF from them."
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 
+from overprov import inputs
 from overprov.emulate.loop import DISK_NAME
+from overprov.errors import InputError
 
 #: How long to wait for a status file written after the call (it is rewritten twice a second).
 FRESH_WAIT_S = 2.0
@@ -34,8 +35,8 @@ def write_counters(device: str) -> dict[str, int] | None:
     deadline = time.monotonic() + FRESH_WAIT_S
     while True:
         try:
-            doc = json.loads(status.read_text())
-        except (OSError, ValueError):
+            doc = inputs.load_json(status, "emulated drive's status file")
+        except (InputError, OSError, ValueError):
             return None
         if not isinstance(doc, dict):
             return None  # not the status file of overprov emulate
