@@ -15,7 +15,8 @@ queue depths at some levels, each case's prediction there is checked too. calibr
 analytic reading has no queue depth (its figure is the same at every QD); its blocking-GC
 reading (``calibrate/gc_blocking.py``, recorded in the prediction's ``fit.gc_mechanism``) is
 simulated at the other queue depth with its fitted domains and program time, and the two are
-weighed as calibrate weighed them (``weight``).
+weighed as calibrate weighed them (``weight``; whether each reading reproduces its fitted
+figures within their noise, ``evidence.reproduces``, is recorded beside it).
 """
 
 from __future__ import annotations
@@ -72,7 +73,7 @@ def command(doc: dict, curve: dict[int, dict], case: tuple, jobs: int) -> list[s
         # calibrate refuses a drive below 1 GB (a size typed without its unit); the foreign
         # drives are smaller, so both sizes are stated k times larger: the raw spare, the one
         # thing calibrate reads from them, is their ratio and does not change
-        k = -(-10**9 // doc["advertised_bytes"])
+        k = -(-(10**9) // doc["advertised_bytes"])
         cmd += [
             "--advertised",
             f"{doc['advertised_bytes'] * k}B",
@@ -186,7 +187,9 @@ def _mechanism(pred: dict) -> dict | None:
     else:
         m = found[0]
     keys = ("domains", "program_us", "chi2", "native_op", "weight", "analytic_chi2")
-    return {k: m[k] for k in keys}
+    extra = ("residual_chi2", "reproduces_fitted_figures", "analytic_residual_chi2",
+             "analytic_reproduces_fitted_figures")  # fmt: skip
+    return {k: m[k] for k in keys} | {k: m[k] for k in extra if k in m}
 
 
 def summary(rows: list[dict], key: str, held_out_only: bool) -> dict | None:
@@ -304,11 +307,20 @@ def markdown(evals: list[dict]) -> str:
             hi, hw, oq = sm["iops_held_out"], sm["waf_held_out"], sm.get("iops_other_qd")
             m = c.get("gc_mechanism")
             mech = f"weight {m['weight']:.2f}, {m['domains']} of 8 dies" if m else "–"
+            if m and "reproduces_fitted_figures" in m:
+                mech += ", reproduces its fitted figures: " + (
+                    f"{_yes(m['reproduces_fitted_figures'])} (analytic: "
+                    f"{_yes(m['analytic_reproduces_fitted_figures'])})"
+                )
             out.append(
                 f"| {c['case']} | {_mw(hi)} | {_mw(hw)} | {_cov(hi)}, {_cov(hw)} | "
                 f"{_wid(hi)}, {_wid(hw)} | {_mw(oq)} | {mech} |"
             )
     return "\n".join(out) + "\n"
+
+
+def _yes(b: bool) -> str:
+    return "yes" if b else "no"
 
 
 def _mw(x: dict | None) -> str:

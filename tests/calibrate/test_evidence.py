@@ -101,3 +101,16 @@ def test_waf_interval_carries_the_model_form_error_and_widens_with_distance(tmp_
         model_form=uncertainty.NO_MODEL_FORM, bootstrap_samples=20,
     )  # fmt: skip
     assert math.log(none["levels"][0]["waf_high"] / none["levels"][0]["waf_low"]) < widths[-1] / 3
+
+
+def test_the_reproduction_bound_is_the_chi2_quantile():
+    """The 99% quantiles of χ² at 1 and 2 degrees of freedom: z(0.995)² and −2·ln(0.01)."""
+    z = 2.5758
+    assert evidence.chi2_quantile(1) == pytest.approx(z * z, rel=0.01)
+    assert evidence.chi2_quantile(2) == pytest.approx(-2 * math.log(0.01), rel=0.01)
+    assert evidence.chi2_quantile(0) == evidence.chi2_quantile(1)  # at least one
+    assert evidence.reproduces(6.0, 3, 2) and not evidence.reproduces(7.0, 3, 2)
+    # a reading that reproduces is kept alone, whatever the other's likelihood
+    w = evidence.weights({"a": 50.0, "b": 5.0}, {"a": True, "b": False})
+    assert w == {"a": 1.0, "b": 0.0}
+    assert evidence.weights({"a": 50.0, "b": 5.0}, {"a": False, "b": False})["b"] > 0.99

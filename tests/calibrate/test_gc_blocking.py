@@ -7,6 +7,7 @@ from __future__ import annotations
 from overprov import engine, presets
 from overprov.calibrate import evidence, gc_blocking
 from overprov.calibrate import fit as fitmod
+from overprov.calibrate import predict as predmod
 from overprov.calibrate import twin as twinmod
 
 TRUE_DOMAINS = 2
@@ -65,3 +66,54 @@ def test_the_twin_file_carries_the_mechanism(tmp_path):
     assert timing["buffer"]["bytes"] == 0
     assert timing["nand"]["program_us"] == 900.0
     assert "non-preemptive GC" in path.read_text()
+
+
+def _link_capped(extra_op_percent: float, fresh: bool = False) -> float:
+    """A drive the core generates with the mechanism and a 70 MB/s host link (a ceiling the
+    blocking twin has not); ``fresh``: its first 0.3 drive writes from empty (FOB)."""
+    cfg = gc_blocking.config(NATIVE_OP, extra_op_percent, 8, TRUE_PROGRAM_US, 32)
+    cfg["timing"]["host"]["link_mb_s"] = 70.0
+    cfg["run"]["seed"] = 7
+    if fresh:
+        cfg["precondition"]["kind"] = "none"
+        cfg["run"] |= {"warmup_drive_writes": 0.0, "drive_writes": 0.3}
+    return float(engine.run(cfg)["timed"]["measured"]["iops"])
+
+
+def test_a_reading_that_misses_its_fitted_figures_gets_no_weight():
+    """On the link-capped drive the blocking twin cannot reproduce FOB and the steady figures
+    together (its FOB is die-bound); the analytic reading (native spare fitted) reproduces all
+    three, yet its leave-one-out term (t_cmd held at 0 with two figures left) is larger than
+    the blocking reading's χ². The reproduction test gives the blocking reading no weight, and
+    the weighed IOPS stay at the analytic ones."""
+    points = [
+        fitmod.Point(0.0, _link_capped(0.0), 0.05),
+        fitmod.Point(40.0, _link_capped(40.0), 0.05),
+        fitmod.Point(0.0, _link_capped(0.0, fresh=True), 0.05, fresh=True),
+    ]
+    central = fitmod.fit(points)
+    rows = [
+        {"extra_op_percent": x, "steady_iops": central.iops(x),
+         "steady_iops_low": 0.9 * central.iops(x), "steady_iops_high": 1.1 * central.iops(x)}
+        for x in (0.0, 40.0)
+    ]  # fmt: skip
+    params = twinmod.TwinParameters(
+        advertised_bytes=2**32, native_op=central.native_op, t_page_us=central.t_page_us,
+        t_cmd_us=central.t_cmd_us, uncertainty={}, source="test",
+    )  # fmt: skip
+    mech = predmod._blocking_reading(
+        points, rows, params, None, False, fitmod.waf_at, None, qd=32, jobs=1
+    )
+    assert mech is not None and mech["weight"] == 0.0, mech["weight"]
+    # the weighed IOPS reproduce the fitted figures within their noise
+    for row, p in zip(rows, points, strict=False):
+        assert abs(row["steady_iops"] / p.iops - 1) < 0.05, (row, p)
+    steady_misses = [abs(e["log_error"]) for e in mech["residuals"] if not e["fresh"]]
+    assert min(steady_misses) > 0.1  # misses both fitted steady figures by over 10%
+    assert mech["reproduces_fitted_figures"] is False
+    form = evidence.ReadingForm(fitmod.waf_at)
+    a = evidence.assess(form, points, 0.0)
+    assert evidence.reproduces(a["residual_chi2"], a["n_figures"], a["n_parameters"])
+    assert a["chi2"] == mech["analytic_chi2"]
+    # likelihood alone would have given the blocking reading the weight
+    assert evidence.weights({"a": a["chi2"], "b": mech["chi2"]})["b"] > 0.99

@@ -16,6 +16,15 @@ than a fresh-out-of-box one; with fewer only the residuals count. When every rea
 figures exactly and nothing can be held out (one WAF figure, say) the weights are equal: the
 figures cannot tell the readings apart, and the prediction is their plain geometric mean.
 
+A reading must first reproduce the figures it was fitted to within their noise: when the
+residual χ² (first sum) exceeds the :data:`REPRODUCE_QUANTILE` quantile of χ² with
+(figures − fitted parameters) degrees of freedom (at least one), its weight is 0 whatever its
+leave-one-out term — a reading that misses its own fitted points cannot be trusted between
+them, and a leave-one-out term that is small only because the held-out figure was refitted
+from a biased fit must not outweigh that. The test is made on each reading's own fitted
+figures with the same noise model (σ_j); when no reading passes, the weights are the
+likelihood ones above (the figures refute every form; the least refuted leads).
+
 These are the surrogate's figures (the fit's inner model), not the twin's simulation: a fit
 costs milliseconds, a twin seconds, and the twin is refined to reproduce the surrogate's
 points anyway.
@@ -29,6 +38,11 @@ from typing import Any
 
 from overprov.calibrate import fit as fitmod
 from overprov.errors import ConfigError
+
+#: A reading whose residual χ² at its fitted figures lies above this quantile of χ² (with
+#: figures − parameters degrees of freedom) does not reproduce them within their noise.
+REPRODUCE_QUANTILE = 0.99
+_Z = {0.95: 1.6449, 0.99: 2.3263, 0.999: 3.0902}
 
 
 @dataclass(frozen=True)
@@ -77,6 +91,7 @@ def assess(form: ReadingForm, points: list[fitmod.Point], model_rel_sd: float) -
             chi2 += (e / _sd(p, what)) ** 2
             residuals.append({"extra_op_percent": p.extra_op_percent, "figure": what,
                               "fresh": p.fresh, "log_error": e})  # fmt: skip
+    residual_chi2 = chi2
     held_out = []
     steady = [i for i, p in enumerate(points) if not p.fresh]
     if len(steady) >= 2:
@@ -92,11 +107,44 @@ def assess(form: ReadingForm, points: list[fitmod.Point], model_rel_sd: float) -
                 chi2 += (e / sd) ** 2
                 held_out.append({"extra_op_percent": p.extra_op_percent, "figure": what,
                                  "log_error": e})  # fmt: skip
-    return {"chi2": chi2, "residuals": residuals, "held_out": held_out}
+    return {
+        "chi2": chi2,
+        "residual_chi2": residual_chi2,
+        "n_figures": len(residuals),
+        "n_parameters": n_parameters(central, form),
+        "residuals": residuals,
+        "held_out": held_out,
+    }
 
 
-def weights(chi2: dict[str, float]) -> dict[str, float]:
-    """Normalised likelihood weights exp(−χ²/2) (relative to the best reading)."""
+def n_parameters(s: fitmod.Surrogate, form: ReadingForm) -> int:
+    """The surrogate's fitted parameters: t_page, t_cmd unless held at 0, ρ₀ unless given, k
+    when fitted to WAF figures."""
+    held_cmd = any(f.startswith("t_cmd_us") for f in s.fixed)
+    fitted_k = form.fit_efficiency and not any(f.startswith("spare_eff") for f in s.fixed)
+    return 1 + (not held_cmd) + (form.native_op is None) + bool(fitted_k)
+
+
+def chi2_quantile(dof: int, q: float = REPRODUCE_QUANTILE) -> float:
+    """The q quantile of χ² with ``dof`` degrees of freedom (Wilson & Hilferty 1931; within
+    1% of the exact value at dof 1 and q 0.99)."""
+    k = max(dof, 1)
+    z = _Z[q]
+    return k * (1.0 - 2.0 / (9.0 * k) + z * math.sqrt(2.0 / (9.0 * k))) ** 3
+
+
+def reproduces(residual_chi2: float, n_figures: int, n_params: int) -> bool:
+    """Whether a reading's residuals at its fitted figures lie within their noise."""
+    return math.isfinite(residual_chi2) and residual_chi2 <= chi2_quantile(n_figures - n_params)
+
+
+def weights(chi2: dict[str, float], reproduced: dict[str, bool] | None = None) -> dict[str, float]:
+    """Normalised likelihood weights exp(−χ²/2) (relative to the best reading); ``reproduced``
+    (:func:`reproduces` per reading): a reading that does not reproduce its fitted figures gets
+    0 when another does."""
+    if reproduced and any(reproduced.values()) and not all(reproduced.values()):
+        kept = weights({k: v for k, v in chi2.items() if reproduced.get(k)})
+        return {k: kept.get(k, 0.0) for k in chi2}
     best = min(chi2.values())
     if not math.isfinite(best):
         return {k: 1.0 / len(chi2) for k in chi2}

@@ -18,8 +18,11 @@ scale is fitted in closed form on log IOPS). The spare space is the analytic fit
 WAF figures when given). The FOB figure is the twin's die-bound rate without GC,
 ``min(QD, dies) · units per page / program time``.
 
-Its evidence (``evidence.py``'s rule): χ² of its residuals at the fitted figures plus, for each
-steady figure, its error when predicted from the others (the program time refitted without it).
+Its evidence (``evidence.py``'s rule): χ² of its residuals at the fitted figures (IOPS, FOB, and
+its WAF at the WAF figures, the same figures and noise the analytic reading is scored on) plus,
+for each steady figure, its error when predicted from the others (the program time refitted
+without it). A reading whose residuals exceed their noise (``evidence.reproduces``, with
+:data:`N_PARAMETERS` fitted) gets no weight when the analytic reading reproduces them.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from overprov import engine, sweep
+from overprov.calibrate import evidence
 from overprov.calibrate import fit as fitmod
 
 DIES = 8
@@ -47,6 +51,8 @@ READ_SHARE = 60.0 / 700.0
 WARMUP_DRIVE_WRITES = 2.0
 MEASURED_DRIVE_WRITES = 1.5
 SEED = 1
+#: Fitted parameters: the domain count and the program time (the spare is the analytic fit's).
+N_PARAMETERS = 2
 
 
 def timing(domains: int, program_us: float, queue_depth: int) -> dict[str, Any]:
@@ -133,6 +139,12 @@ class BlockingReading:
     native_op: float
     candidates: list[dict[str, Any]] = field(default_factory=list)
     residuals: list[dict[str, Any]] = field(default_factory=list)
+    residual_chi2: float = 0.0
+    """χ² of the residuals at the fitted figures alone (``evidence.reproduces``)."""
+
+    def reproduces(self) -> bool:
+        """Whether the fitted twin reproduces its figures within their noise."""
+        return evidence.reproduces(self.residual_chi2, len(self.residuals), N_PARAMETERS)
 
     def twin_timing(self) -> dict[str, Any]:
         return timing(self.domains, self.program_us, self.queue_depth)
@@ -147,6 +159,8 @@ class BlockingReading:
             "queue_depth": self.queue_depth,
             "native_op": self.native_op,
             "chi2": self.chi2,
+            "residual_chi2": self.residual_chi2,
+            "reproduces_fitted_figures": self.reproduces(),
             "candidates": self.candidates,
             "residuals": self.residuals,
         }
@@ -199,8 +213,16 @@ def fit(
         for m, p in figs:
             e = math.log(m / p.iops) - s  # type: ignore[operator]
             chi2 += (e / _sd(p)) ** 2
-            residuals.append({"extra_op_percent": p.extra_op_percent, "fresh": p.fresh,
-                              "log_error": e})  # fmt: skip
+            residuals.append({"extra_op_percent": p.extra_op_percent, "figure": "iops",
+                              "fresh": p.fresh, "log_error": e})  # fmt: skip
+        for p in points:  # its WAF at the WAF figures: scored on the analytic reading's figures
+            waf = sims.get((d, level_of(p.extra_op_percent)), (0.0, None))[1]
+            if p.waf is not None and not p.fresh and waf:
+                e = math.log(waf / p.waf)
+                chi2 += (e / max(p.waf_rel_sd, fitmod.MIN_REL_SD)) ** 2
+                residuals.append({"extra_op_percent": p.extra_op_percent, "figure": "waf",
+                                  "fresh": False, "log_error": e})  # fmt: skip
+        residual_chi2 = chi2
         if len(figs) >= 3:  # each steady figure predicted from the others
             for i, (m, p) in enumerate(figs):
                 if p.fresh:
@@ -210,8 +232,10 @@ def fit(
                 chi2 += (e / math.hypot(_sd(p), model_rel_sd)) ** 2
         program_us = NOMINAL_PROGRAM_US * math.exp(s)
         candidates.append({"domains": d, "program_us": program_us, "chi2": chi2})
+        candidates[-1]["residual_chi2"] = residual_chi2
         if best is None or chi2 < best.chi2:
-            best = BlockingReading(d, program_us, chi2, queue_depth, native_op, residuals=residuals)
+            best = BlockingReading(d, program_us, chi2, queue_depth, native_op, residuals=residuals,
+                                   residual_chi2=residual_chi2)  # fmt: skip
     assert best is not None
     best.candidates = candidates
     return best

@@ -398,8 +398,16 @@ def _blocking_reading(
     if reading is None:
         return None
     form = evidence.ReadingForm(curve, raw if raw is not None else native_op, fit_efficiency)
-    analytic = evidence.assess(form, points, cv_sd)["chi2"]
-    w = evidence.weights({"analytic": analytic, "blocking": reading.chi2})["blocking"]
+    assessed = evidence.assess(form, points, cv_sd)
+    analytic = assessed["chi2"]
+    reproduced = {
+        "analytic": evidence.reproduces(
+            assessed["residual_chi2"], assessed["n_figures"], assessed["n_parameters"]
+        ),
+        "blocking": reading.reproduces(),
+    }
+    chi2 = {"analytic": analytic, "blocking": reading.chi2}
+    w = evidence.weights(chi2, reproduced)["blocking"]
     predicted = gc_blocking.predict(
         reading, [r["extra_op_percent"] for r in rows], level_of=level_of, jobs=jobs
     )
@@ -417,6 +425,8 @@ def _blocking_reading(
         **reading.to_dict(),
         "weight": w,
         "analytic_chi2": analytic,
+        "analytic_residual_chi2": assessed["residual_chi2"],
+        "analytic_reproduces_fitted_figures": reproduced["analytic"],
         "timing": reading.twin_timing(),
     }
 
