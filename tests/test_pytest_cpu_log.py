@@ -20,7 +20,9 @@ def test_each_test_gets_its_cpu_seconds_with_its_childrens(tmp_path):
         "def test_idle():\n"
         "    pass\n"
     )
-    env = {**os.environ, "CPULOG": str(tmp_path / "cpu"), "PYTHONPATH": str(ROOT / "scripts")}
+    # the child is its own pytest, not an xdist worker of this run (its variables would name it one)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
+    env |= {"CPULOG": str(tmp_path / "cpu"), "PYTHONPATH": str(ROOT / "scripts")}
     res = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "pytest_cpu_log", "-q", "-p", "no:cacheprovider",
          "-p", "no:xdist", "test_x.py"],
