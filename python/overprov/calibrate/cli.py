@@ -15,7 +15,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from overprov import dry_run, units
+from overprov import results as resmod
+from overprov import units
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import measurement_file, plausibility, spare_readings
 from overprov.calibrate import plan as planmod
@@ -33,7 +34,7 @@ from overprov.outputs import (
     hold_out_dir,
     write_stdout,
 )
-from overprov.profile import results as resmod
+from overprov.profile import dry_run
 from overprov.workload_options import add_pattern_options, pattern_overrides_from_args
 
 DEFAULT_LEVELS = [float(x) for x in range(0, 65, 5)]
@@ -383,7 +384,7 @@ def run(args: argparse.Namespace) -> int:
             raise ConfigError("--dry-run: for a TARGET (--from and --points write to no drive)")
         options = {"confirm": list(args.confirm), "allow_hdd": args.allow_hdd}
         budget = planmod.parse_budget(args.budget)
-        print(dry_run.calibrate_text(args.target, levels, budget, options))
+        print(planmod.calibrate_text(args.target, levels, budget, options))
         return 0
     workload = pattern_overrides_from_args(args)
     if workload not in ({}, {"pattern": "uniform"}) and not (args.points or args.waf_points):

@@ -1,6 +1,6 @@
 """``measurement.json``: what calibrate measured, kept as it is measured and read back checked.
 
-Written atomically (a temporary file beside it, fsync, rename: ``profile.results``) after every
+Written atomically (a temporary file beside it, fsync, rename: ``overprov.results``) after every
 round, so a crash, a kill or a full disk leaves the last good copy. Read through
 ``overprov.inputs`` (a bounded regular UTF-8 file, no NaN or infinity) and checked field by
 field against :data:`MEASUREMENT`, :data:`LEVEL`, :data:`ROUND` and :data:`PLAN` (type, range,
@@ -20,7 +20,7 @@ from overprov.calibrate.plan import PRECONDITIONS, MeasurementPlan
 from overprov.calibrate.plausibility import MAX_IOPS, MAX_WAF
 from overprov.errors import InputError
 from overprov.inputs import load_json
-from overprov.profile.results import write_json_atomic
+from overprov.results import write_json_atomic
 
 NAME = "measurement.json"
 WHAT = "calibrate measurement (measurement.json)"
