@@ -35,6 +35,7 @@ from overprov.calibrate.precondition import (
     free_share,
 )
 from overprov.errors import ConfigError
+from overprov.measurement_file import PRECONDITIONS, Measurement
 
 #: Default budget: enough for three settled levels on every drive of the validation family.
 DEFAULT_BUDGET_DRIVE_WRITES = 6.0
@@ -42,7 +43,6 @@ DEFAULT_BUDGET_DRIVE_WRITES = 6.0
 #: levels fit in 2 drive writes; what that costs is measured in bench/README.md ("Two drive
 #: writes").
 GRADED_SETTLE_SPAN_WRITES = 0.02
-PRECONDITIONS = ("graded", "random")
 
 
 @dataclass(frozen=True)
@@ -315,3 +315,8 @@ def calibrate_text(spec: str, levels: list[float], budget: Any, options: dict[st
         f"  at {iops:,.0f} random-write IOPS ({whose})",
     ]
     return "\n".join(lines)
+
+
+def plan_of(m: Measurement) -> MeasurementPlan | None:
+    """The plan a (checked) measurement recorded, or None for one that recorded none."""
+    return MeasurementPlan.from_dict(m.plan) if m.plan is not None else None
