@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from overprov import sweep
-from overprov.simulate import demo_configs
+from overprov.simulate.cli import demo_configs
 
 
 def _cpu_seconds() -> float:

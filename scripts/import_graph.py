@@ -6,9 +6,9 @@ from Python but not from a reader. Two views:
 - ``module_graph()``: module → the package's modules it imports (tests/test_import_graph.py
   looks for cycles in it);
 - ``layer_graph()``: the same folded to layers — each sub-package (``profile/``, ``report/``,
-  ...) is one node, the top-level modules are ``overprov`` except the core's door ``engine``
-  and the core ``_core`` itself, which stay apart. ARCHITECTURE.md holds its text; a test
-  compares the two::
+  ...) is one node, the top-level modules are ``overprov``, the low layer every package stands
+  on, and the core ``_core`` stays apart (only ``engine`` imports it). ARCHITECTURE.md holds
+  its text; a test compares the two and finds no cycle in either::
 
     python scripts/import_graph.py          # the layer graph as ARCHITECTURE.md shows it
     python scripts/import_graph.py --modules  # every module's imports
@@ -22,7 +22,7 @@ from pathlib import Path
 
 PACKAGE_DIR = Path(__file__).resolve().parents[1] / "python" / "overprov"
 #: top-level modules shown as their own node in the layer graph
-OWN_NODES = ("engine", "_core")
+OWN_NODES = ("_core",)
 
 
 def modules(package_dir: Path = PACKAGE_DIR) -> dict[str, Path]:
@@ -78,8 +78,8 @@ def module_graph(package_dir: Path = PACKAGE_DIR) -> dict[str, set[str]]:
 
 
 def layer_of(mod: str) -> str:
-    """``profile/`` for a sub-package's module, ``engine`` or ``_core`` for those two, and
-    ``overprov`` for the other top-level modules."""
+    """``profile/`` for a sub-package's module, ``_core`` for the core, and ``overprov`` for
+    the other top-level modules (the low layer)."""
     parts = mod.split(".")
     if len(parts) == 1:
         return parts[0]

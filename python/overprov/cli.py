@@ -27,16 +27,16 @@ from overprov.outputs import refuse_aliasing, release_all
 
 # One line per subcommand module; each module defines register(subparsers).
 COMMAND_MODULES: tuple[str, ...] = (
-    "overprov.simulate",
+    "overprov.simulate.cli",
     "overprov.capacity",
     "overprov.apply.cli",
-    "overprov.status",
+    "overprov.apply.status",
     "overprov.profile.cli",
     "overprov.qualify.cli",
     "overprov.smart",
     "overprov.smart.nvme_cli",
-    "overprov.exporter",
-    "overprov.plan",
+    "overprov.exporter.cli",
+    "overprov.plan.cli",
     "overprov.report.cli",
     "overprov.calibrate.cli",
     "overprov.drive_cli",

@@ -1,5 +1,5 @@
-"""The JSON Schema of every document overprov writes (``schemas/``; profile's is
-``profile/results.schema.json``), and validation against them (docs/json.md)."""
+"""The JSON Schema of every document overprov writes (``schemas/``, profile's
+``results.schema.json`` among them), and validation against them (docs/json.md)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ SCHEMA_FILES = {
     "overprov.smart-nvme": "schemas/smart-nvme.schema.json",
     "overprov.smart-fleet": "schemas/smart-fleet.schema.json",
     "overprov.status": "schemas/status.schema.json",
-    "overprov.profile": "profile/results.schema.json",
+    "overprov.profile": "schemas/results.schema.json",
     "overprov.calibrate": "calibrate/prediction.schema.json",
     "overprov.qualify": "qualify/qualify.schema.json",
 }

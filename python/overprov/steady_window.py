@@ -17,6 +17,7 @@ labelled NOT steady.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -157,3 +158,15 @@ def window_name(figures: dict[str, Any]) -> str:
     if not states:
         return "last round"
     return f"last drive write ({', '.join(states)}, not steady)"
+
+
+def least_squares_slope(values: Sequence[float]) -> float:
+    """Slope of the least-squares line through (i, values[i]), i = 0, 1, …; needs 2+ values."""
+    n = len(values)
+    if n < 2:
+        raise ValueError("a slope needs at least two values")
+    x_mean = (n - 1) / 2.0
+    y_mean = math.fsum(values) / n
+    sxy = math.fsum((i - x_mean) * (y - y_mean) for i, y in enumerate(values))
+    sxx = math.fsum((i - x_mean) ** 2 for i in range(n))
+    return sxy / sxx

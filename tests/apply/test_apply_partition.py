@@ -12,8 +12,8 @@ import os
 from pathlib import Path
 
 import pytest
-from overprov import blockdev, gpt, status
-from overprov.apply import VisibleSize, build_plans, plan_partition
+from overprov import blockdev, gpt
+from overprov.apply import VisibleSize, build_plans, plan_partition, status
 from overprov.errors import ConfigError, UnsafeDeviceError
 
 pytestmark = pytest.mark.root

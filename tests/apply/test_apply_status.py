@@ -7,7 +7,8 @@ import subprocess
 
 import pytest
 from apply_fakes import FakeNvmeController, load_nvme, make_info
-from overprov import blockdev, status
+from overprov import blockdev
+from overprov.apply import status
 
 MIB = 2**20
 

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from overprov.calibrate import measurement_file
+from overprov import measurement_file
 from overprov.calibrate.measure import measure
 from overprov.calibrate.plan import design, parse_budget
 from overprov.cli import main

@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from overprov import measurement_file
 from overprov.calibrate import fit as fitmod
-from overprov.calibrate import measurement_file
 from overprov.calibrate import predict as predmod
 from overprov.calibrate.measure import measure
 from overprov.calibrate.plan import design, parse_budget

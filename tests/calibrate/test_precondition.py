@@ -6,9 +6,9 @@ import json
 import math
 
 import pytest
-from overprov.calibrate import measurement_file
+from overprov import measurement_file
 from overprov.calibrate.measure import measure
-from overprov.calibrate.plan import MeasurementPlan, design, parse_budget
+from overprov.calibrate.plan import MeasurementPlan, design, parse_budget, plan_of
 from overprov.calibrate.precondition import (
     ASSUMED_NATIVE_OP_PERCENT,
     free_share,
@@ -60,7 +60,7 @@ def _doc(plan: MeasurementPlan) -> dict:
 def test_a_stored_plan_is_checked_and_an_old_one_reads_as_the_random_plan():
     plan = design([0, 40], parse_budget("2dw"))
     assert plan.precondition == "graded"
-    got = measurement_file.plan_of(measurement_file.check(_doc(plan), "m.json"))
+    got = plan_of(measurement_file.check(_doc(plan), "m.json"))
     assert got == plan
     bad = _doc(plan)
     bad["plan"]["precondition"] = "bogus"
@@ -74,7 +74,7 @@ def test_a_stored_plan_is_checked_and_an_old_one_reads_as_the_random_plan():
     del old["plan"]["precondition"]
     for s in old["plan"]["segments"]:
         del s["precondition_drive_writes"]
-    got = measurement_file.plan_of(measurement_file.check(old, "m.json"))
+    got = plan_of(measurement_file.check(old, "m.json"))
     assert got is not None and got.precondition == "random"
 
 

@@ -19,7 +19,7 @@ KINDS = sorted(json_commands(Path("/tmp")))
 def current(kind: str) -> str:
     """The kind with the major version overprov writes now (profile results are at 2: fields
     renamed, docs/results-schema.md; every other document at 1)."""
-    from overprov.profile.results import SCHEMA as PROFILE_SCHEMA
+    from overprov.results import SCHEMA as PROFILE_SCHEMA
 
     return PROFILE_SCHEMA if kind == "overprov.profile" else f"{kind}/1"
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 import io
 import json
 
-from overprov import engine, sim_estimate
+from overprov import engine
 from overprov.progress import ProgressBar
+from overprov.simulate import estimate as sim_estimate
 
 from .commands import SMALL_SIMULATE
 

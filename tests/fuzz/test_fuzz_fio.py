@@ -1,5 +1,5 @@
 """Fuzz: fio's JSON output and IOPS logs, read by the functions a profile round uses
-(``profile/fio.py``: parse_json_output, job_groups, write_figures, parse_iops_log). The
+(``fio.py``: parse_json_output, job_groups, write_figures, parse_iops_log). The
 originals come from a real fio run of one second on a small file."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from overprov import fio
 from overprov.errors import OverprovError
-from overprov.profile import fio
 
 from .mutate import SEED, case_count, deadline, mutate_doc, mutate_text
 

@@ -62,7 +62,8 @@ REAL_RUN_PAGES = 2**19
 
 def _small(doc: dict) -> bool:
     try:
-        from overprov import engine, sim_estimate
+        from overprov import engine
+        from overprov.simulate import estimate as sim_estimate
 
         g = engine.validate(doc)["geometry"]
         return sim_estimate.planned_host_pages(doc, g) <= REAL_RUN_PAGES

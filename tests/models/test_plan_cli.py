@@ -14,7 +14,7 @@ HIDDEN = 2**30 / 10**9 - 1  # 7.3741824 % native OP
 
 
 def test_plan_is_a_registered_command() -> None:
-    assert "overprov.plan" in cli.COMMAND_MODULES
+    assert "overprov.plan.cli" in cli.COMMAND_MODULES
 
 
 def test_plan_json_worked_by_hand(overprov_cli) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from overprov.profile import results as res
+from overprov import results as res
 from overprov.profile.fio_target import workload_start
 from profile_helpers import REPO, cli_argv, load_results, run_cli
 

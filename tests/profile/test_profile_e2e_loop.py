@@ -13,9 +13,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 from overprov import blockdev
+from overprov import fio as fiomod
+from overprov import results as res
 from overprov.errors import UnsafeDeviceError
-from overprov.profile import fio as fiomod
-from overprov.profile import results as res
 from profile_helpers import REPO, cli_argv, load_results, run_cli
 
 pytestmark = [pytest.mark.root, pytest.mark.fio]

@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 
 import jsonschema
-from overprov.profile import fdp_fio, sim_target
+from overprov.profile import fdp_fio
 from overprov.profile.target_kinds import make_target
 from overprov.profile.targets import RoundSpec
+from overprov.results import SCHEMA_PATH
 
 RANGES = "0-5=0,5-100=1"
 
@@ -74,9 +75,7 @@ def test_sim_profile_with_fdp_ranges_records_them_and_validates(overprov_cli, tm
                                   "--round-seconds", "2500", "--out", str(out), *extra)  # fmt: skip
         assert rc == 0, err
         docs[name] = json.loads((out / "results.json").read_text())
-    schema = json.loads(
-        (sim_target.Path(sim_target.__file__).parent / "results.schema.json").read_text()
-    )
+    schema = json.loads(SCHEMA_PATH.read_text())
     jsonschema.validate(docs["fdp"], schema)
     assert docs["fdp"]["settings"]["fdp_ranges"] == "0-50=0,50-100=1"
     assert docs["fdp"]["target"]["fdp_ranges"] == "0-50=0,50-100=1"

@@ -6,7 +6,7 @@ import math
 from pathlib import Path
 
 import pytest
-from overprov.profile import fio as fiomod
+from overprov import fio as fiomod
 from overprov.profile.steady import (
     SteadyStateCriteria,
     assess,

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from overprov import fio as fiomod
 from overprov.errors import ToolError
-from overprov.profile import fio as fiomod
 
 # fio 3.x prints this on Ctrl-C before the JSON, and bare -nan for a one-sample slope.
 FIO3_TEXT = """fio: terminating on signal 2

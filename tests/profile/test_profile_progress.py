@@ -8,7 +8,7 @@ import io
 import re
 
 import pytest
-from overprov.profile import results as res
+from overprov import results as res
 from overprov.profile.progress_view import ProfileProgress, work_seconds
 from overprov.profile.runner import Profile
 from test_profile_runner import ScriptedTarget, settings

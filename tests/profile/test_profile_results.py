@@ -7,8 +7,8 @@ import json
 import math
 
 import pytest
+from overprov import results as res
 from overprov.errors import ConfigError
-from overprov.profile import results as res
 from overprov.profile.estimate import estimate
 from overprov.profile.phase_precondition import span_for
 from overprov.profile.settings import ProfileSettings

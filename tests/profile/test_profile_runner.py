@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from overprov import results as res
 from overprov.errors import ConfigError
-from overprov.profile import results as res
 from overprov.profile.runner import Profile
 from overprov.profile.settings import ProfileSettings
 from overprov.profile.targets import Figures, RoundResult, RoundSpec, Target, now_iso

@@ -6,9 +6,9 @@ import json
 
 import jsonschema
 import pytest
-from overprov.profile import sim_target
 from overprov.profile.target_kinds import make_target
 from overprov.profile.targets import RoundSpec, Target
+from overprov.results import SCHEMA_PATH
 
 
 def _profile(overprov_cli, tmp_path, *args):
@@ -25,9 +25,7 @@ def _profile(overprov_cli, tmp_path, *args):
 @pytest.mark.timeout(900)  # minutes on a loaded machine
 def test_steady_iops_rise_with_op_and_results_validate(overprov_cli, tmp_path):
     doc, text, out = _profile(overprov_cli, tmp_path, "--extra-op", "0,20,40")
-    schema = json.loads(
-        (sim_target.Path(sim_target.__file__).parent / "results.schema.json").read_text()
-    )
+    schema = json.loads(SCHEMA_PATH.read_text())
     jsonschema.validate(doc, schema)
     phases = doc["phases"]
     assert [p["extra_op_percent"] for p in phases] == [0, 20, 40]

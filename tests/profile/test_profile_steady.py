@@ -12,9 +12,9 @@ from overprov.profile.steady import (
     criteria_like_fio_iops_slope,
     fio_slope_criterion_percent,
     first_steady_round,
-    least_squares_slope,
     snia_equivalent_fio_slope_percent,
 )
+from overprov.steady_window import least_squares_slope
 
 
 def test_flat_series_is_steady_with_its_figures():

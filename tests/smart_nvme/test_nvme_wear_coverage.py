@@ -17,8 +17,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from overprov.exporter import OverprovCollector
-from overprov.exporter_reads import Reading, read_file_source
+from overprov.exporter.cli import OverprovCollector
+from overprov.exporter.reads import Reading, read_file_source
 from overprov.smart.nvme_logs import (
     BYTE_KINDS,
     NvmeLogError,

@@ -15,16 +15,18 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from overprov import dry_run, units
+from overprov import measurement_file, units
+from overprov import results as resmod
 from overprov.calibrate import fit as fitmod
-from overprov.calibrate import measurement_file, plausibility, spare_readings
 from overprov.calibrate import plan as planmod
+from overprov.calibrate import plausibility, spare_readings
 from overprov.calibrate import predict as predmod
 from overprov.calibrate.chart import write_chart
-from overprov.calibrate.measure import Measurement, measure, write_counters
+from overprov.calibrate.measure import measure, write_counters
 from overprov.calibrate.summary import summary_text
 from overprov.errors import ConfigError, InputError, NoAnswerError
 from overprov.inputs import load_json
+from overprov.measurement_file import MAX_IOPS, MAX_WAF, Measurement
 from overprov.options import add_json_option, add_retired_op, add_target_options
 from overprov.outputs import (
     check_json_output,
@@ -33,16 +35,13 @@ from overprov.outputs import (
     hold_out_dir,
     write_stdout,
 )
-from overprov.profile import results as resmod
+from overprov.profile import dry_run
 from overprov.workload_options import add_pattern_options, pattern_overrides_from_args
 
 DEFAULT_LEVELS = [float(x) for x in range(0, 65, 5)]
 #: Relative spread assumed for a figure the user types in (a published steady figure is
 #: rarely repeatable to better than a few percent between runs and firmware versions).
 USER_POINT_REL_SD = 0.05
-#: Bounds on figures typed in: no drive comes near a billion IOPS or a WAF of 1000, and a
-#: value past them (1e308) overflows the fit's arithmetic.
-MAX_IOPS, MAX_WAF = plausibility.MAX_IOPS, plausibility.MAX_WAF  # what a drive can give
 
 
 def register(subparsers: Any) -> None:
@@ -271,7 +270,7 @@ def measure_target(
             why = target.same_as(stored.identity or {})
             if why is not None:
                 raise ConfigError(f"--resume: not the target of {out}: {why}")
-            plan = measurement_file.plan_of(stored)
+            plan = planmod.plan_of(stored)
             assert plan is not None  # checked by the caller
             done = ", ".join(f"{lv.extra_op_percent:g}%" for lv in stored.levels) or "none"
             stderr_progress(
@@ -383,7 +382,7 @@ def run(args: argparse.Namespace) -> int:
             raise ConfigError("--dry-run: for a TARGET (--from and --points write to no drive)")
         options = {"confirm": list(args.confirm), "allow_hdd": args.allow_hdd}
         budget = planmod.parse_budget(args.budget)
-        print(dry_run.calibrate_text(args.target, levels, budget, options))
+        print(planmod.calibrate_text(args.target, levels, budget, options))
         return 0
     workload = pattern_overrides_from_args(args)
     if workload not in ({}, {"pattern": "uniform"}) and not (args.points or args.waf_points):

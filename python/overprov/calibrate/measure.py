@@ -16,12 +16,11 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
-from typing import Any
 
 from overprov.calibrate.plan import MeasurementPlan, Segment
 from overprov.calibrate.precondition import graded_rounds
 from overprov.errors import ConfigError, OverprovError
+from overprov.measurement_file import Level, Measurement, Round
 from overprov.profile.targets import RoundResult, RoundSpec, Target, now_iso
 
 Progress = Callable[[str], None]
@@ -64,93 +63,6 @@ def write_counters(target: Target) -> dict[str, int] | None:
     except (OverprovError, OSError):
         return None
     return {"host_bytes": host, "nand_bytes": nand}
-
-
-@dataclass
-class Round:
-    """What one round did, as the fit and ``--from`` need it."""
-
-    label: str
-    extra_op_percent: float
-    iops: float
-    bytes_written: int
-    duration_s: float
-    p99_latency_us: float | None
-    host_bytes: int | None = None
-    """Host and NAND write counters after the round (None: the target has none)."""
-    nand_bytes: int | None = None
-    run: int = 0
-    """Which run of the measurement wrote it: 0, then 1 after the first ``--resume``, ..."""
-
-
-@dataclass
-class Level:
-    """One settled (or budget-stopped) write-saturation segment."""
-
-    extra_op_percent: float
-    steady_iops: float
-    """Completions ÷ time over the window rounds."""
-    iops_rel_sd: float
-    """Standard error of the window's mean IOPS from round-to-round variation, relative."""
-    waf: float | None
-    """NAND ÷ host bytes written over the window (write counters), None if unknown."""
-    p99_latency_us: float | None
-    settled: bool
-    window_rounds: int
-    drive_writes_before_window: float
-    drive_writes: float
-
-
-@dataclass
-class Measurement:
-    """Everything calibrate measured on one target (``measurement.json``)."""
-
-    target: str
-    capacity_bytes: int
-    scale_factor: float
-    """Tested capacity ÷ full-size capacity (1 except for scaled simulated drives)."""
-    bs_bytes: int
-    qd: int
-    fob_iops: float | None = None
-    fob_p99_latency_us: float | None = None
-    levels: list[Level] = field(default_factory=list)
-    rounds: list[Round] = field(default_factory=list)
-    bytes_written: int = 0
-    io_seconds: float = 0.0
-    counters: bool = False
-    kind: str = "unknown"
-    """The target's kind ("sim", "block", "file"): which model-form error applies."""
-    status: str = "complete"
-    """"running" (being measured, or killed while it was), "interrupted", "failed" or
-    "complete"; a stored measurement without the field is complete."""
-    fill_done: bool = True
-    """The sequential fill has finished (segments start from a filled drive)."""
-    plan: dict[str, Any] | None = None
-    """The plan being measured (``MeasurementPlan.to_dict``): a resumed run keeps it."""
-    identity: dict[str, Any] | None = None
-    """The target's identity when measuring started: a resumed run must find the same."""
-    runs: list[dict[str, Any]] = field(default_factory=list)
-    """One entry per run: when it started, whether it resumed, how it ended."""
-    stop_reason: str | None = None
-    """Why measuring stopped before every planned segment was done (the budget), or None."""
-
-    @property
-    def drive_writes(self) -> float:
-        return self.bytes_written / self.capacity_bytes
-
-    def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["drive_writes"] = self.drive_writes
-        return d
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Measurement:
-        """From a checked document (``measurement_file.load`` checks one read from a file)."""
-        d = dict(d)
-        d.pop("drive_writes", None)
-        d["levels"] = [Level(**x) for x in d.get("levels", [])]
-        d["rounds"] = [Round(**x) for x in d.get("rounds", [])]
-        return cls(**d)
 
 
 class BudgetSpent(OverprovError):

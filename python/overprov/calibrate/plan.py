@@ -35,6 +35,7 @@ from overprov.calibrate.precondition import (
     free_share,
 )
 from overprov.errors import ConfigError
+from overprov.measurement_file import PRECONDITIONS, Measurement
 
 #: Default budget: enough for three settled levels on every drive of the validation family.
 DEFAULT_BUDGET_DRIVE_WRITES = 6.0
@@ -42,7 +43,6 @@ DEFAULT_BUDGET_DRIVE_WRITES = 6.0
 #: levels fit in 2 drive writes; what that costs is measured in bench/README.md ("Two drive
 #: writes").
 GRADED_SETTLE_SPAN_WRITES = 0.02
-PRECONDITIONS = ("graded", "random")
 
 
 @dataclass(frozen=True)
@@ -279,3 +279,44 @@ def fit_to_budget(plan: MeasurementPlan, drive_writes: float) -> MeasurementPlan
         for s in plan.segments
     ]
     return replace(plan, segments=segs)
+
+
+def calibrate_text(spec: str, levels: list[float], budget: Any, options: dict[str, Any]) -> str:
+    """``calibrate --dry-run``: the target, its checks, the measurement plan (levels, drive
+    writes at most) and its time at the drive's steady IOPS."""
+    from overprov.profile.dry_run import (
+        ASSUMED_RANDOM_IOPS,
+        header,
+        identify,
+        sim_drive_iops,
+        wear_line,
+    )
+    from overprov.units import human_seconds
+
+    ident = identify(spec, confirm=options.get("confirm"), allow_hdd=bool(options.get("allow_hdd")))
+    cap = max(ident.capacity_bytes, 1)
+    # a simulated drive reports its NAND writes; a real one is known only once opened
+    plan = design(levels, budget, write_counters=ident.sim is not None)
+    if ident.sim is not None:
+        iops = sim_drive_iops(ident.sim)[1]
+        whose = "the drive's steady figure at 0% extra OP, from its parameters"
+    else:
+        iops = ASSUMED_RANDOM_IOPS
+        whose = "an assumption: a real drive's speed is known only once it is written"
+    dw = plan.planned_drive_writes()
+    measured = ", ".join(f"{s.extra_op_percent:g}%" for s in plan.segments)
+    kind = " of simulated I/O time" if ident.sim is not None else ""
+    lines = header(ident, "calibrate")
+    lines += [
+        f"plan: FOB, one sequential fill, random writes at {measured} extra OP until settled "
+        f"(budget {budget.text()})",
+        f"estimate: at most {human_seconds(dw * cap / (iops * 4096))}{kind}; "
+        + wear_line(dw, cap, options.get("rated_tbw"), "at most"),
+        f"  at {iops:,.0f} random-write IOPS ({whose})",
+    ]
+    return "\n".join(lines)
+
+
+def plan_of(m: Measurement) -> MeasurementPlan | None:
+    """The plan a (checked) measurement recorded, or None for one that recorded none."""
+    return MeasurementPlan.from_dict(m.plan) if m.plan is not None else None

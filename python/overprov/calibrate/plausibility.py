@@ -23,7 +23,7 @@ Rules on the prediction (after fitting):
   more than :data:`TWIN_TOLERANCE`.
 
 And the bounds on a typed figure (``--points``, ``--waf-points``, ``--fob-iops``): no drive is
-near :data:`MAX_IOPS`; WAF is at least 1 and below :data:`MAX_WAF`.
+near ``measurement_file.MAX_IOPS``; WAF is at least 1 and below ``measurement_file.MAX_WAF``.
 """
 
 from __future__ import annotations
@@ -46,10 +46,6 @@ NATIVE_OP_MAX = 1.0
 #: combined standard deviations of the two points, and at least MIN_TREND_SLACK.
 TREND_SIGMAS = 3.0
 MIN_TREND_SLACK = 0.05
-#: A typed IOPS figure above this is a typing mistake (the fastest drives are near 10⁷).
-MAX_IOPS = 1e9
-#: A typed WAF above this is a typing mistake (greedy GC at 0.1% spare is near 300).
-MAX_WAF = 1e4
 
 
 def _slack(a_sd: float, b_sd: float) -> float:

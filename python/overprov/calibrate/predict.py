@@ -24,8 +24,8 @@ from overprov import __version__
 from overprov.calibrate import evidence, gc_blocking, twin_runs, uncertainty, workload_curve
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import twin as twinmod
-from overprov.calibrate.measure import Measurement
 from overprov.errors import ConfigError
+from overprov.measurement_file import Measurement
 from overprov.outputs import write_atomic
 from overprov.workload_options import describe_overrides, flags_text
 

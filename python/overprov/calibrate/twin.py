@@ -35,8 +35,9 @@ from typing import Any
 from overprov import __version__
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import gc_blocking
-from overprov.calibrate.measure import Measurement, measure
+from overprov.calibrate.measure import measure
 from overprov.calibrate.plan import Budget, MeasurementPlan, segments_for
+from overprov.measurement_file import Measurement
 from overprov.profile.sim_target import SimTarget
 from overprov.workload_options import describe_overrides, flags_text
 

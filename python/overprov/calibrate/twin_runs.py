@@ -21,8 +21,8 @@ from typing import Any
 
 from overprov import engine, presets, sweep
 from overprov.calibrate import fit as fitmod
-from overprov.calibrate.measure import Level, Measurement
 from overprov.calibrate.twin import TwinParameters, sim_spec, twin_advertised_bytes
+from overprov.measurement_file import Level, Measurement
 from overprov.profile.sim_target import parse_spec
 from overprov.steady_window import steady_window, window_percentile
 

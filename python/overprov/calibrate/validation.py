@@ -26,8 +26,9 @@ from typing import Any
 
 from overprov.calibrate import predict as predmod
 from overprov.calibrate import twin as twinmod
-from overprov.calibrate.measure import Measurement, measure, write_counters
+from overprov.calibrate.measure import measure, write_counters
 from overprov.calibrate.plan import Budget, MeasurementPlan, design, segments_for
+from overprov.measurement_file import Measurement
 from overprov.profile.sim_target import SimTarget
 
 TRUTH_LEVELS = [float(x) for x in range(0, 45, 5)]

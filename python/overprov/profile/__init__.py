@@ -2,8 +2,8 @@
 
 ``overprov profile TARGET`` runs, through a :class:`~overprov.profile.targets.Target`,
 identify → FOB → purge → precondition → one phase per OP level until SNIA steady state, and
-writes ``results.json`` (schema: ``results.schema.json``), a CSV per phase and the fio job
-files. See docs/profile.md.
+writes ``results.json`` (its format: ``overprov.results``, schema ``schemas/results.schema.json``),
+a CSV per phase and the fio job files. See docs/profile.md.
 """
 
 from overprov.profile.fio_target import FioTarget

@@ -7,11 +7,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from overprov import dry_run, units
+from overprov import units
 from overprov.errors import EXIT_NO_ANSWER, ConfigError
 from overprov.options import add_json_option, add_retired_op, add_target_options, text_stream
 from overprov.outputs import check_json_output, check_output_dir, write_json
 from overprov.placement_options import parse_ranges
+from overprov.profile import dry_run
 from overprov.profile.estimate import drive_facts
 from overprov.profile.fdp_fio import plan_lines, refuse_device_run
 from overprov.profile.progress_view import ProfileProgress

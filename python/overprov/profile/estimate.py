@@ -30,7 +30,7 @@ def drive_facts(target: Any, settings: ProfileSettings) -> dict[str, Any]:
         "time_factor": getattr(target, "time_factor", 1.0),
     }
     if target.kind == "sim" and getattr(target, "config", None) is not None:
-        from overprov.dry_run import sim_drive_iops
+        from overprov.profile.dry_run import sim_drive_iops
 
         figures = [sim_drive_iops(target, op) for op in settings.extra_op_percents]
         # harmonic mean: each phase writes about as much, so time goes as 1/IOPS

@@ -19,8 +19,8 @@ import stat
 import subprocess
 from typing import Any
 
+from overprov import fio as fiomod
 from overprov.errors import ConfigError, ToolError
-from overprov.profile import fio as fiomod
 
 __all__ = [
     "FIO_MIN_VERSION",

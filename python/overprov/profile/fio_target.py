@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from overprov import blockdev, file_guard, fingerprint
+from overprov import fio as fiomod
 from overprov.errors import ConfigError, ToolError, UnsafeDeviceError
 from overprov.file_location import check_file_creatable
-from overprov.profile import fio as fiomod
 from overprov.profile import member_guard as guard
 from overprov.profile.discard import blk_discard, punch_hole
 from overprov.profile.targets import Figures, RoundResult, RoundSpec, now_iso

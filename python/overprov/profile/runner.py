@@ -16,10 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from overprov import __version__, outputs
+from overprov import results as res
 from overprov.errors import ConfigError, failure_text
 from overprov.outputs import hold_out_dir, release_out_dir
 from overprov.profile import phase_precondition
-from overprov.profile import results as res
+from overprov.profile import record as rec
 from overprov.profile.estimate import drive_facts, estimate, estimate_text, wear_warning
 from overprov.profile.phase_precondition import span_for
 from overprov.profile.settings import ProfileSettings
@@ -125,7 +126,7 @@ class Profile:
                 "or choose another folder"
             )
         out.mkdir(parents=True, exist_ok=True)
-        doc = res.new_document(target_spec, settings)
+        doc = rec.new_document(target_spec, settings)
         return cls(
             out,
             doc,
@@ -345,7 +346,7 @@ class Profile:
                         seconds=s.fob_s,
                     ),
                 )
-                step["round"] = res.round_record(1, r)
+                step["round"] = rec.round_record(1, r)
                 per_member = r.combined.iops / members
                 self._end(
                     "fob",
@@ -535,7 +536,7 @@ class Profile:
                     fio_ss_slope_percent=s.fio_ss_slope_percent,
                 ),
             )
-            record = res.round_record(n, r)
+            record = rec.round_record(n, r)
             now = _nand_bytes(target)
             if nand is not None and now is not None and r.combined.bytes_written > 0:
                 record["nand_bytes_written"] = now - nand
@@ -543,7 +544,7 @@ class Profile:
             nand = now
             phase["rounds"].append(record)
             verdict = assess_phase(phase, self.settings.criteria())
-            res.update_phase(phase, verdict, [m["name"] for m in self.doc["target"]["members"]])
+            rec.update_phase(phase, verdict, [m["name"] for m in self.doc["target"]["members"]])
             ss = r.combined.fio_steadystate
             fio_said = ""
             if ss is not None:
@@ -565,7 +566,7 @@ class Profile:
                 mean_first = math.fsum(series[:first]) / first
                 if mean_first < s.min_iops:
                     phase["finished"] = now_iso()
-                    res.update_phase(
+                    rec.update_phase(
                         phase, verdict, [m["name"] for m in self.doc["target"]["members"]]
                     )
                     self._skip(
@@ -575,7 +576,7 @@ class Profile:
                     )
                     return
         phase["finished"] = now_iso()
-        res.update_phase(phase, verdict, [m["name"] for m in self.doc["target"]["members"]])
+        rec.update_phase(phase, verdict, [m["name"] for m in self.doc["target"]["members"]])
         if verdict.steady:
             phase["status"] = "steady"
             self.log(label, f"STEADY at {phase['steady_iops']:,.0f} IOPS — {verdict.reason}")

@@ -38,6 +38,8 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from overprov.steady_window import least_squares_slope
+
 
 @dataclass(frozen=True)
 class SteadyStateCriteria:
@@ -129,18 +131,6 @@ class SteadyStateVerdict:
         data = asdict(self)
         data["window"] = list(self.window)
         return data
-
-
-def least_squares_slope(values: Sequence[float]) -> float:
-    """Slope of the least-squares line through (i, values[i]), i = 0, 1, …; needs 2+ values."""
-    n = len(values)
-    if n < 2:
-        raise ValueError("a slope needs at least two values")
-    x_mean = (n - 1) / 2.0
-    y_mean = math.fsum(values) / n
-    sxy = math.fsum((i - x_mean) * (y - y_mean) for i, y in enumerate(values))
-    sxx = math.fsum((i - x_mean) ** 2 for i in range(n))
-    return sxy / sxx
 
 
 def fio_slope_criterion_percent(values: Sequence[float], *, like_fio: bool = True) -> float:

@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from overprov import engine, presets
+from overprov import fio as fiomod
 from overprov.errors import ConfigError
-from overprov.profile import fio as fiomod
 from overprov.profile.sim_target import parse_spec
 from overprov.profile.targets import RoundResult, RoundSpec, Target
 

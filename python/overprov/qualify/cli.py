@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from overprov import dry_run, units
+from overprov import units
 from overprov.errors import ConfigError
 from overprov.options import add_target_options
 from overprov.outputs import (
@@ -18,6 +18,7 @@ from overprov.outputs import (
     hold_out_dir,
     write_json,
 )
+from overprov.profile import dry_run
 from overprov.qualify import session, verdict
 from overprov.qualify.bench import QualifySettings
 from overprov.units import parse_duration_seconds

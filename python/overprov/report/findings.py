@@ -34,8 +34,8 @@ class Options:
 
 def recommendation(source: Source, target_iops: float | None) -> dict[str, Any] | None:
     """The source's recommendation: the profile's own when the target is unchanged, else the
-    profile's rule (overprov.profile.results.recommend) applied to its phases."""
-    from overprov.profile.results import recommend
+    profile's rule (overprov.results.recommend) applied to its phases."""
+    from overprov.results import recommend
 
     if not source.has_iops:
         return None

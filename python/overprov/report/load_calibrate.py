@@ -13,8 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from overprov import inputs
-from overprov.calibrate import measurement_file
+from overprov import inputs, measurement_file
 from overprov.errors import InputError
 from overprov.report.model import ReportInputError, Source, kv, number, scale_text
 from overprov.units import human_bytes, human_seconds

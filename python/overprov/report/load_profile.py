@@ -10,7 +10,6 @@ from typing import Any
 
 from overprov import inputs
 from overprov.errors import InputError
-from overprov.profile.results import SCHEMA_VERSION, upgrade
 from overprov.report.model import (
     PERCENTILE_SHARE,
     PROFILE_FORMAT,
@@ -25,6 +24,7 @@ from overprov.report.model import (
     scale_text,
     sim_basis_of,
 )
+from overprov.results import SCHEMA_VERSION, upgrade
 from overprov.units import binary_size, human_bytes
 
 # ------------------------------------------------------------------------------------ profile
@@ -32,7 +32,7 @@ from overprov.units import binary_size, human_bytes
 
 def _fio_bins(out: Path, files: Iterable[str]) -> dict[int, int]:
     """Merge the json+ completion-latency bins (ns → count) of every group in these files."""
-    from overprov.profile import fio
+    from overprov import fio
 
     bins: dict[int, int] = {}
     for name in files:

@@ -144,7 +144,7 @@ def _sim_phase(run: Mapping[str, Any], op_axis: str) -> Phase:
 def _waf_trend(phase: Phase, wafs: Sequence[float]) -> None:
     """The fitted rise of WAF across a window, as a share of its mean (least squares, as the
     profile's slope test); more than :data:`WAF_RISE_LIMIT` flags WAF as still rising."""
-    from overprov.profile.steady import least_squares_slope
+    from overprov.steady_window import least_squares_slope
 
     if len(wafs) < 3:
         return

@@ -16,8 +16,8 @@ from overprov import inputs
 from overprov.errors import InputError
 from overprov.json_schemas import validate_document
 from overprov.models import MAX_PLAUSIBLE_WAF
-from overprov.profile.results import FORMAT as PROFILE_FORMAT
-from overprov.profile.results import upgrade
+from overprov.results import FORMAT as PROFILE_FORMAT
+from overprov.results import upgrade
 
 #: field names that hold a quantity that cannot be negative
 _NON_NEGATIVE = re.compile(r"(_bytes|_us|_ns|_seconds|_s|iops|_pages|_count|erases|waf|rounds)$")

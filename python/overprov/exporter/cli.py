@@ -2,7 +2,7 @@
 
 Sources are saved ``smartctl -j`` files (read by ``overprov.smart``), saved nvme-cli log
 outputs (``overprov.smart.nvme_waf``, optionally paired with the SMART log of the same drive as
-``NVME_LOG,SMART_LOG``), or live devices; ``overprov.exporter_reads`` reads each on its own
+``NVME_LOG,SMART_LOG``), or live devices; ``overprov.exporter.reads`` reads each on its own
 (files again when they change, devices again once their reading is older than ``--cache``,
 bounded in time and in processes). The values are the ones ``overprov smart --json`` and
 ``overprov smart-nvme --json`` print for the same input.
@@ -32,7 +32,7 @@ from wsgiref.simple_server import WSGIRequestHandler, WSGIServer
 
 from overprov import units
 from overprov.errors import ConfigError, ToolError
-from overprov.exporter_reads import REASONS, Reading, Sources, device_label
+from overprov.exporter.reads import REASONS, Reading, Sources, device_label
 from overprov.units import parse_duration_seconds, parse_size_bytes
 
 #: Connections the listening socket queues before the server takes them (Python's default is 5).

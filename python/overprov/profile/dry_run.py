@@ -220,32 +220,3 @@ def qualify_text(spec: str, tests: list[str], s: Any, options: dict[str, Any]) -
     )
     lines.append(f"  at {steady:,.0f} random-write IOPS ({whose})")
     return "\n".join(lines)
-
-
-def calibrate_text(spec: str, levels: list[float], budget: Any, options: dict[str, Any]) -> str:
-    """``calibrate --dry-run``: the target, its checks, the measurement plan (levels, drive
-    writes at most) and its time at the drive's steady IOPS."""
-    from overprov.calibrate import plan as planmod
-
-    ident = identify(spec, confirm=options.get("confirm"), allow_hdd=bool(options.get("allow_hdd")))
-    cap = max(ident.capacity_bytes, 1)
-    # a simulated drive reports its NAND writes; a real one is known only once opened
-    plan = planmod.design(levels, budget, write_counters=ident.sim is not None)
-    if ident.sim is not None:
-        iops = sim_drive_iops(ident.sim)[1]
-        whose = "the drive's steady figure at 0% extra OP, from its parameters"
-    else:
-        iops = ASSUMED_RANDOM_IOPS
-        whose = "an assumption: a real drive's speed is known only once it is written"
-    dw = plan.planned_drive_writes()
-    measured = ", ".join(f"{s.extra_op_percent:g}%" for s in plan.segments)
-    kind = " of simulated I/O time" if ident.sim is not None else ""
-    lines = header(ident, "calibrate")
-    lines += [
-        f"plan: FOB, one sequential fill, random writes at {measured} extra OP until settled "
-        f"(budget {budget.text()})",
-        f"estimate: at most {human_seconds(dw * cap / (iops * 4096))}{kind}; "
-        + wear_line(dw, cap, options.get("rated_tbw"), "at most"),
-        f"  at {iops:,.0f} random-write IOPS ({whose})",
-    ]
-    return "\n".join(lines)

@@ -1,6 +1,6 @@
 """results.json (versioned, schema-checked), CSV per phase, and the recommendation.
 
-The schema lives beside this file (``results.schema.json``) and is documented in
+The schema is ``schemas/results.schema.json`` and is documented in
 docs/results-schema.md. ``SCHEMA_VERSION`` changes when a field changes meaning or is removed;
 adding an optional field does not.
 """
@@ -18,11 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from overprov.errors import ConfigError, RunError
+from overprov.fio import PERCENTILES, percentile_key
 from overprov.inputs import load_json
 from overprov.outputs import json_text, naming, write_atomic
-from overprov.profile.fio import PERCENTILES, percentile_key
-from overprov.profile.settings import ProfileSettings, op_label
-from overprov.profile.targets import RoundResult, now_iso
 
 FORMAT = "overprov-profile-results"
 #: The envelope every overprov JSON document starts with (docs/json.md).
@@ -36,7 +34,7 @@ RENAMED_IN_VERSION_2 = {
     "duration_s": "duration_seconds",
     "bytes_per_s": "bytes_per_second",
 }
-SCHEMA_PATH = Path(__file__).with_name("results.schema.json")
+SCHEMA_PATH = Path(__file__).parent / "schemas" / "results.schema.json"
 
 KNEE_MIN_POINTS = 3
 KNEE_MIN_GAIN = 0.10
@@ -308,128 +306,4 @@ def recommend(phases: Sequence[Mapping[str, Any]], target_iops: float | None) ->
         "target_iops": None,
         "reason": k["reason"],
         "knee": {"distance": k["distance"], "gain": k["gain"]},
-    }
-
-
-def round_record(index: int, r: RoundResult) -> dict[str, Any]:
-    """One round as results.json keeps it: the combined figures and each member's."""
-    c = r.combined
-    return {
-        "index": index,
-        "label": r.label,
-        "started": r.started,
-        "finished": r.finished,
-        "duration_seconds": c.duration_s,
-        "iops": c.iops,
-        "bytes_written": c.bytes_written,
-        "latency_us": c.latency_us,
-        "iops_series": c.iops_series,
-        "fio_steadystate": c.fio_steadystate,
-        "members": [
-            {
-                "name": m.name,
-                "iops": m.iops,
-                "bytes_written": m.bytes_written,
-                "duration_seconds": m.duration_s,
-                "latency_us": m.latency_us,
-                "iops_series": m.iops_series,
-                "fio_steadystate": m.fio_steadystate,
-            }
-            for m in r.members
-        ],
-        "files": r.files,
-    }
-
-
-def update_phase(phase: dict[str, Any], verdict: Any, member_names: Sequence[str]) -> None:
-    """The phase's summary fields from its rounds and the verdict on them."""
-    rounds = phase["rounds"]
-    phase["verdict"] = verdict.to_dict()
-    phase["steady"] = bool(verdict.steady)
-    first = verdict.window_first_round
-    before = sum(r["bytes_written"] for r in rounds[: first - 1]) if first else 0
-    span = phase.get("span_bytes") or 0
-    phase["written_before_window_bytes"] = before
-    phase["written_before_window_drive_writes"] = before / span if span else None
-    phase["window_iops_mean"] = verdict.mean
-    phase["steady_iops"] = verdict.mean if verdict.steady else None
-    phase["bytes_written"] = sum(r["bytes_written"] for r in rounds)
-    phase["duration_seconds"] = math.fsum(r["duration_seconds"] for r in rounds)
-    last = rounds[-1] if rounds else None
-    phase["latency_us"] = dict(last["latency_us"]) if last else None
-    phase["latency_round"] = last["index"] if last else None
-    phase["fio_steadystate"] = last["fio_steadystate"] if last else None
-    w = len(verdict.window)
-    members = []
-    for i, name in enumerate(member_names):
-        window = [r["members"][i]["iops"] for r in rounds[-w:]] if w else []
-        members.append(
-            {
-                "name": name,
-                "window_iops_mean": math.fsum(window) / len(window) if window else None,
-                "bytes_written": sum(r["members"][i]["bytes_written"] for r in rounds),
-                "latency_us": last["members"][i]["latency_us"] if last else None,
-                "fio_steadystate": last["members"][i]["fio_steadystate"] if last else None,
-            }
-        )
-    phase["members"] = members
-
-
-def new_document(target_spec: str, settings: ProfileSettings) -> dict[str, Any]:
-    """The results document of a profile that has not started: every step and phase pending."""
-    from overprov import __version__
-
-    now = now_iso()
-    return {
-        "schema": SCHEMA,
-        "overprov_version": __version__,
-        "format": FORMAT,
-        "schema_version": SCHEMA_VERSION,
-        "status": "running",
-        "created": now,
-        "updated": now,
-        "target": {"spec": target_spec, "kind": None, "capacity_bytes": None, "members": []},
-        "settings": settings.to_dict(),
-        "software": {},
-        "steady_state_criteria": settings.criteria().to_dict(),
-        "fio_steadystate_per_round": (
-            f"iops_slope:{settings.fio_ss_slope_percent:g}%"
-            if settings.fio_ss_slope_percent is not None
-            else None
-        ),
-        "estimate": None,
-        "steps": {
-            name: {"status": "pending", "started": None, "finished": None, "detail": None}
-            for name in ("identify", "fob", "purge", "precondition")
-        },
-        "phases": [
-            {
-                "extra_op_percent": float(op),
-                "label": op_label(op),
-                "status": "pending",
-                "started": None,
-                "finished": None,
-                "span_bytes": None,
-                "discard": None,
-                "rounds": [],
-                "verdict": None,
-                "steady": False,
-                "steady_iops": None,
-                "window_iops_mean": None,
-                "skipped": False,
-                "skip_reason": None,
-                "latency_us": None,
-                "bytes_written": 0,
-                "duration_seconds": 0.0,
-                "fio_steadystate": None,
-                "members": [],
-                "csv": f"phase-{op_label(op)}.csv",
-            }
-            for op in settings.extra_op_percents
-        ],
-        "recommendation": None,
-        "totals": {"bytes_written": 0, "io_seconds": 0.0},
-        "runs": [],
-        "error": None,
-        "log": "profile.log",
     }

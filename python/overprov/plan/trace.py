@@ -1,13 +1,13 @@
 """``overprov plan --trace FILE``: how much extra OP a real workload needs on a given drive.
 
-The trace is replayed (``overprov.trace_options``) on the drive of ``--preset NAME|FILE.toml``
-(a preset, a drive file, or a calibrated twin's ``twin.toml``) at each extra-OP level, one
-simulation per level run in parallel (``overprov.sweep``). The measured WAF per level feeds the
-endurance arithmetic of ``overprov.endurance`` (TBW, DWPD, years; the smallest extra OP meeting
-``--target-dwpd`` / ``--target-years``, interpolated in 1/ρ between levels); ``--target-iops``
-times the replay in a closed loop at ``--qd`` and takes the smallest simulated level whose IOPS
-meet the target. Years of service use ``--daily-writes`` or, without it, the trace's own write
-rate (bytes written over its time span).
+The trace is replayed (``overprov.simulate.trace_options``) on the drive of ``--preset
+NAME|FILE.toml`` (a preset, a drive file, or a calibrated twin's ``twin.toml``) at each extra-OP
+level, one simulation per level run in parallel (``overprov.sweep``). The measured WAF per level
+feeds the endurance arithmetic of ``overprov.endurance`` (TBW, DWPD, years; the smallest extra OP
+meeting ``--target-dwpd`` / ``--target-years``, interpolated in 1/ρ between levels);
+``--target-iops`` times the replay in a closed loop at ``--qd`` and takes the smallest simulated
+level whose IOPS meet the target. Years of service use ``--daily-writes`` or, without it, the
+trace's own write rate (bytes written over its time span).
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from typing import Any
 from overprov import capacity, engine, presets, sweep, units
 from overprov.endurance import EndurancePlan, build_plan, bytes_text
 from overprov.errors import ConfigError
+from overprov.simulate.trace_options import add_trace_options, overrides
+from overprov.simulate.trace_output import describe_trace, trace_row
 from overprov.simulated_waf import SimPoint, SimulatedWaf
-from overprov.trace_options import add_trace_options, overrides
-from overprov.trace_output import describe_trace, trace_row
 from overprov.workload_text import fold_note
 
 __all__ = [
@@ -160,7 +160,7 @@ def trace_plan(
     args: argparse.Namespace, levels: tuple[float, ...], placement: dict[str, Any] | None = None
 ) -> TracePlan:
     """Simulate the trace at each extra-OP level (fractions) and plan from the WAFs measured;
-    ``placement``: the config's placement section (``overprov.plan_placement``)."""
+    ``placement``: the config's placement section (``overprov.plan.placement``)."""
     _refuse(args)
     base, factor = presets.preset_config(args.preset, args.scale)
     drive = presets.get(args.preset)

@@ -12,7 +12,7 @@ import argparse
 from dataclasses import asdict
 from typing import Any
 
-from overprov import capacity, models, plan_placement, trace_plan, units
+from overprov import capacity, models, units
 from overprov.endurance import (
     DEFAULT_OP_LEVELS,
     MAX_EXTRA_OP,
@@ -24,6 +24,8 @@ from overprov.endurance import (
 from overprov.errors import EXIT_NO_ANSWER, ConfigError
 from overprov.options import HelpFormatter, add_json_option, add_retired_op, examples, text_stream
 from overprov.outputs import check_json_output, document, percent_names, write_json
+from overprov.plan import placement as plan_placement
+from overprov.plan import trace as trace_plan
 from overprov.simulated_waf import load_simulation
 
 
@@ -281,7 +283,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_trace(args: argparse.Namespace) -> int:
-    """``plan --trace FILE``: the plan for a real workload on a drive (``overprov.trace_plan``);
+    """``plan --trace FILE``: the plan for a real workload on a drive (``overprov.plan.trace``);
     with ``--placement fdp|namespaces`` once without placement and once with it."""
     placement = plan_placement.trace_placement(args)
     tps = [trace_plan.trace_plan(args, op_levels(args))]

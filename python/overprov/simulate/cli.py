@@ -19,10 +19,7 @@ from overprov import (
     presets,
     qd_sweep,
     scaled_drive,
-    sim_estimate,
     sweep,
-    trace_options,
-    trace_output,
     units,
 )
 from overprov.config_file import core_message
@@ -43,8 +40,10 @@ from overprov.outputs import (
     hold_out_dir,
     write_json,
 )
-from overprov.simulate_host import add_host_options, format_host_table, host_overrides
-from overprov.simulate_output import (
+from overprov.simulate import estimate as sim_estimate
+from overprov.simulate import trace_options, trace_output
+from overprov.simulate.host import add_host_options, format_host_table, host_overrides
+from overprov.simulate.output import (
     add_steady_window,
     format_table,
     format_timed_table,

@@ -1,6 +1,7 @@
-"""``measurement.json``: what calibrate measured, kept as it is measured and read back checked.
+"""``measurement.json``: what calibrate measured (:class:`Measurement`, its :class:`Level` and
+:class:`Round` records), kept as it is measured and read back checked. The report reads it too.
 
-Written atomically (a temporary file beside it, fsync, rename: ``profile.results``) after every
+Written atomically (a temporary file beside it, fsync, rename: ``overprov.results``) after every
 round, so a crash, a kill or a full disk leaves the last good copy. Read through
 ``overprov.inputs`` (a bounded regular UTF-8 file, no NaN or infinity) and checked field by
 field against :data:`MEASUREMENT`, :data:`LEVEL`, :data:`ROUND` and :data:`PLAN` (type, range,
@@ -11,20 +12,112 @@ field, never half-used. Fields the reader does not know are ignored.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from overprov.calibrate.measure import Measurement
-from overprov.calibrate.plan import PRECONDITIONS, MeasurementPlan
-from overprov.calibrate.plausibility import MAX_IOPS, MAX_WAF
 from overprov.errors import InputError
 from overprov.inputs import load_json
-from overprov.profile.results import write_json_atomic
+from overprov.results import write_json_atomic
 
 NAME = "measurement.json"
 WHAT = "calibrate measurement (measurement.json)"
 STATUSES = ("running", "interrupted", "failed", "complete")
+#: How a plan lays each level out before its window (``calibrate/plan.py``).
+PRECONDITIONS = ("graded", "random")
+#: Bounds on figures measured or typed in (a value past them, 1e308, overflows the fit's
+#: arithmetic). A typed IOPS figure above this is a typing mistake (the fastest drives are near
+#: 10⁷).
+MAX_IOPS = 1e9
+#: A typed WAF above this is a typing mistake (greedy GC at 0.1% spare is near 300).
+MAX_WAF = 1e4
+
+
+@dataclass
+class Round:
+    """What one round did, as the fit and ``--from`` need it."""
+
+    label: str
+    extra_op_percent: float
+    iops: float
+    bytes_written: int
+    duration_s: float
+    p99_latency_us: float | None
+    host_bytes: int | None = None
+    """Host and NAND write counters after the round (None: the target has none)."""
+    nand_bytes: int | None = None
+    run: int = 0
+    """Which run of the measurement wrote it: 0, then 1 after the first ``--resume``, ..."""
+
+
+@dataclass
+class Level:
+    """One settled (or budget-stopped) write-saturation segment."""
+
+    extra_op_percent: float
+    steady_iops: float
+    """Completions ÷ time over the window rounds."""
+    iops_rel_sd: float
+    """Standard error of the window's mean IOPS from round-to-round variation, relative."""
+    waf: float | None
+    """NAND ÷ host bytes written over the window (write counters), None if unknown."""
+    p99_latency_us: float | None
+    settled: bool
+    window_rounds: int
+    drive_writes_before_window: float
+    drive_writes: float
+
+
+@dataclass
+class Measurement:
+    """Everything calibrate measured on one target (``measurement.json``)."""
+
+    target: str
+    capacity_bytes: int
+    scale_factor: float
+    """Tested capacity ÷ full-size capacity (1 except for scaled simulated drives)."""
+    bs_bytes: int
+    qd: int
+    fob_iops: float | None = None
+    fob_p99_latency_us: float | None = None
+    levels: list[Level] = field(default_factory=list)
+    rounds: list[Round] = field(default_factory=list)
+    bytes_written: int = 0
+    io_seconds: float = 0.0
+    counters: bool = False
+    kind: str = "unknown"
+    """The target's kind ("sim", "block", "file"): which model-form error applies."""
+    status: str = "complete"
+    """"running" (being measured, or killed while it was), "interrupted", "failed" or
+    "complete"; a stored measurement without the field is complete."""
+    fill_done: bool = True
+    """The sequential fill has finished (segments start from a filled drive)."""
+    plan: dict[str, Any] | None = None
+    """The plan being measured (``MeasurementPlan.to_dict``): a resumed run keeps it."""
+    identity: dict[str, Any] | None = None
+    """The target's identity when measuring started: a resumed run must find the same."""
+    runs: list[dict[str, Any]] = field(default_factory=list)
+    """One entry per run: when it started, whether it resumed, how it ended."""
+    stop_reason: str | None = None
+    """Why measuring stopped before every planned segment was done (the budget), or None."""
+
+    @property
+    def drive_writes(self) -> float:
+        return self.bytes_written / self.capacity_bytes
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["drive_writes"] = self.drive_writes
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Measurement:
+        """From a checked document (``measurement_file.load`` checks one read from a file)."""
+        d = dict(d)
+        d.pop("drive_writes", None)
+        d["levels"] = [Level(**x) for x in d.get("levels", [])]
+        d["rounds"] = [Round(**x) for x in d.get("rounds", [])]
+        return cls(**d)
 
 
 @dataclass(frozen=True)
@@ -195,11 +288,6 @@ def check(doc: Any, where: str) -> Measurement:
         if not isinstance(run, dict):
             raise InputError(f"{where}: runs[{i}]: not an object")
     return Measurement.from_dict(d)
-
-
-def plan_of(m: Measurement) -> MeasurementPlan | None:
-    """The plan a (checked) measurement recorded, or None for one that recorded none."""
-    return MeasurementPlan.from_dict(m.plan) if m.plan is not None else None
 
 
 def load(path: Path) -> Measurement:
