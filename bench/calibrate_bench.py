@@ -120,14 +120,14 @@ def published(folder: Path, jobs: int | None = None) -> list[dict]:
     out = []
     for i, case in enumerate(cases):
         x, what, value = case["held_out"]
-        fig = predmod.Figures(
+        fig = predmod.PredictionInput(
             case["points"], [x], typed=True, raw_native_op=case.get("raw_native_op"),
             source=case["name"], workload=case.get("workload"), jobs=jobs,
         )  # fmt: skip
         if case.get("native_op") is None:  # figures, as the CLI reads them: every reading
             prediction = spare_readings.read_all(fig)
         else:  # the spare held at the figure's native OP
-            prediction = predmod.read(fig, predmod.Reading(native_op=case["native_op"]))
+            prediction = predmod.read(fig, predmod.TwinReading(native_op=case["native_op"]))
         pred = prediction.document(folder / f"published-{i}")
         row = pred["levels"][0]
         got = row["steady_iops"] if what == "iops" else row["waf"]
@@ -154,7 +154,7 @@ def readings_check(
     """calibrate's readings of the raw NAND (two spare readings × the GC designs) on a
     simulated truth (a GC design's WAF at 0% and 6.25% extra OP): fitted on the 0% figure, the
     6.25% one held out."""
-    fig = predmod.Figures(
+    fig = predmod.PredictionInput(
         [fitmod.Point(0, None, 0.05, truth[0], 0.05)], [6.25], typed=True,
         raw_native_op=raw, workload=workload, jobs=jobs,
     )  # fmt: skip

@@ -45,7 +45,7 @@ def calibrate(spec: str, precondition: str, folder: Path) -> dict:
             precondition=precondition,
         )  # fmt: skip
         m = measure(t, plan)
-    fig = predmod.Figures(
+    fig = predmod.PredictionInput(
         predmod.points_from(m), LEVELS, fob_iops=m.fob_iops,
         advertised_bytes=int(m.capacity_bytes / m.scale_factor), measurement=m,
         source=f"{spec} ({precondition})",

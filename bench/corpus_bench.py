@@ -175,7 +175,7 @@ def cases(drives: list[dict[str, Any]], folder: Path, jobs: int | None) -> list[
                 }  # fmt: skip
                 t0 = time.monotonic()
                 try:
-                    fig = predmod.Figures(
+                    fig = predmod.PredictionInput(
                         [point(f) for f in rest], [x], typed=True,
                         raw_native_op=raw_op if given else None, source=d["name"],
                         workload=wl, jobs=jobs, model_form=uncertainty.NO_MODEL_FORM,

@@ -65,7 +65,7 @@ def _calibrate(target: Target, out) -> dict[str, Any]:
         m = measure(target, plan)
     finally:
         target.close()
-    fig = predmod.Figures(
+    fig = predmod.PredictionInput(
         predmod.points_from(m), LEVELS, fob_iops=m.fob_iops,
         advertised_bytes=10**12, bootstrap_samples=20,
     )  # fmt: skip

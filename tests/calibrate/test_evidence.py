@@ -63,7 +63,10 @@ def _reading(waf: float, lo: float, hi: float) -> Prediction:
 
 
 def test_combine_weighs_by_evidence_and_drops_a_refuted_reading_from_the_interval():
-    eff, raw = predmod.Reading(predmod.EFFECTIVE), predmod.Reading(predmod.RAW, native_op=RAW)
+    eff, raw = (
+        predmod.TwinReading(predmod.EFFECTIVE),
+        predmod.TwinReading(predmod.RAW, native_op=RAW),
+    )
     readings = {eff: _reading(2.0, 1.9, 2.1), raw: _reading(4.0, 3.8, 4.2)}
     equal = spare_readings.combine(readings)
     assert equal.levels[0]["waf"] == pytest.approx(math.sqrt(8.0))
@@ -89,7 +92,7 @@ def test_waf_interval_carries_the_model_form_error_and_widens_with_distance(tmp_
     """A WAF figure at 0%: the predicted WAF's 80% interval is no longer measurement noise
     alone (it was 4% wide for a WAF pair missed by 15–22%); it grows with the distance."""
     mf = uncertainty.ModelForm(per_log_spare=0.3)
-    pred = answer.predict(predmod.Figures(
+    pred = answer.predict(predmod.PredictionInput(
         [fitmod.Point(0.0, None, 0.02, 3.0, 0.02)], [0.0, 10.0, 20.0, 40.0],
         model_form=mf, bootstrap_samples=20,
     ))  # fmt: skip
@@ -97,7 +100,7 @@ def test_waf_interval_carries_the_model_form_error_and_widens_with_distance(tmp_
     assert widths == sorted(widths)
     assert widths[-1] > 2 * uncertainty.Z80 * 0.2  # at 40%: more than ±20%
     assert "log spare distance" in pred.interval
-    none = answer.predict(predmod.Figures(
+    none = answer.predict(predmod.PredictionInput(
         [fitmod.Point(0.0, None, 0.02, 3.0, 0.02)], [40.0],
         model_form=uncertainty.NO_MODEL_FORM, bootstrap_samples=20,
     ))  # fmt: skip

@@ -456,7 +456,7 @@ def run(args: argparse.Namespace) -> int:
             raise NoAnswerError(
                 f"the fit does not explain its inputs, so no twin is written: {why}{kept}"
             )
-    fig = predmod.Figures(
+    fig = predmod.PredictionInput(
         points, levels, typed=bool(args.points or args.waf_points), fob_iops=fob,
         raw_native_op=native_op, advertised_bytes=advertised, target_iops=args.target_iops,
         measurement=measurement, source=source, workload=workload or None, jobs=args.jobs,

@@ -1,10 +1,10 @@
 """From points to a :class:`~overprov.calibrate.prediction.Prediction`: one reading of them.
 
-A :class:`Reading` is one way of reading the points (how the drive uses its spare × which
+A :class:`TwinReading` is one way of reading the points (how the drive uses its spare × which
 garbage collection it runs, ``spare_readings.py``); :func:`read` makes the prediction of one
 reading in steps: fit the surrogate (``fit.py``) and its interval (``uncertainty.py``), build
 the twin (``twin.py``, the fitted drive, held in memory) and refine it until its simulation
-reproduces the measured IOPS, simulate it at every level (:meth:`Reading.simulate`), and state
+reproduces the measured IOPS, simulate it at every level (:meth:`TwinReading.simulate`), and state
 the figures with their interval. The predicted steady IOPS, WAF and p99 latency come from
 *simulating the twin*; the surrogate's IOPS are reported beside (``surrogate_iops``). With only
 WAF points (no IOPS) IOPS are not predicted; WAF comes from the twin simulated WAF-only at every
@@ -55,7 +55,7 @@ def points_from(m: Measurement) -> list[fitmod.Point]:
 
 
 @dataclass
-class Figures:
+class PredictionInput:
     """What calibrate fits and what it is asked: the one input of a prediction, whether the
     points were measured now (TARGET), read from a folder (``--from``) or typed (``--points``,
     ``--waf-points``)."""
@@ -86,7 +86,7 @@ class Figures:
 
 
 @dataclass(frozen=True)
-class Reading:
+class TwinReading:
     """One reading of the figures: how the drive uses its spare (``spare``: ``EFFECTIVE``,
     ρ₀ fitted, or held at ``native_op`` when given; ``RAW``: the raw spare ``native_op`` used k
     times as well, k fitted) × the garbage collection its twin runs (``design``, a name of
@@ -125,7 +125,11 @@ class Reading:
         return lambda x: twin_runs.simulated_level(raw, twin.native_op, x)
 
     def simulate(
-        self, fig: Figures, twin: twinmod.TwinParameters, levels: list[float], timed: bool = True
+        self,
+        fig: PredictionInput,
+        twin: twinmod.TwinParameters,
+        levels: list[float],
+        timed: bool = True,
     ) -> dict[float, Level]:
         """The twin's steady figures at each of ``levels``, by level: swept on one drive as a
         target is measured, or (typed figures) one simulation per level under their workload."""
@@ -166,7 +170,7 @@ class _Fitted:
 
 
 @dataclass
-class _Figures:
+class _TwinFigures:
     """What one way of simulating a reading's twin gives: its rows, where they come from, and
     its checks against the fitted points."""
 
@@ -178,7 +182,9 @@ class _Figures:
     mechanism: dict[str, Any] | None = None
 
 
-def read(fig: Figures, reading: Reading, curve: fitmod.WafCurve | None = None) -> Prediction:
+def read(
+    fig: PredictionInput, reading: TwinReading, curve: fitmod.WafCurve | None = None
+) -> Prediction:
     """The prediction of one reading of ``fig``: fit, twin, its simulation at every level and
     the interval. ``curve``: the WAF curve under the figures' workload and the reading's GC
     when the caller has it already (None: the greedy model, or simulated)."""
@@ -216,8 +222,8 @@ def read(fig: Figures, reading: Reading, curve: fitmod.WafCurve | None = None) -
 
 
 def _fit(
-    fig: Figures,
-    reading: Reading,
+    fig: PredictionInput,
+    reading: TwinReading,
     curve: fitmod.WafCurve,
     levels: list[float],
     workload: dict[str, Any],
@@ -257,13 +263,13 @@ def _fit(
 
 
 def _iops_figures(
-    fig: Figures,
-    reading: Reading,
+    fig: PredictionInput,
+    reading: TwinReading,
     fitted: _Fitted,
     curve: fitmod.WafCurve,
     levels: list[float],
     uniform: bool,
-) -> _Figures:
+) -> _TwinFigures:
     """IOPS points: the twin refined until it reproduces them, then simulated at every level
     (timed: steady IOPS, WAF, p99 latency); under uniform writes weighed with the blocking-GC
     reading."""
@@ -307,7 +313,7 @@ def _iops_figures(
             "surrogate_iops": fitted.central.iops(x),
             "twin_iops": lv.steady_iops,
         })  # fmt: skip
-    got = _Figures(rows, source, twin, twin_check, refinement)
+    got = _TwinFigures(rows, source, twin, twin_check, refinement)
     if uniform and not reading.ftl:
         qd = fig.measurement.qd if fig.measurement is not None else 32
         got.mechanism = _blocking_reading(fig, reading, got, curve, fitted.mfe, qd=qd)
@@ -321,7 +327,9 @@ def _iops_figures(
     return got
 
 
-def _waf_figures(fig: Figures, reading: Reading, fitted: _Fitted, levels: list[float]) -> _Figures:
+def _waf_figures(
+    fig: PredictionInput, reading: TwinReading, fitted: _Fitted, levels: list[float]
+) -> _TwinFigures:
     """WAF figures only (typed): the twin simulated WAF-only at every level and each figure."""
     at = sorted({*levels, *(p.extra_op_percent for p in fig.points if not p.fresh)})
     by = reading.simulate(fig, fitted.twin, at, timed=False)
@@ -355,10 +363,10 @@ def _waf_figures(fig: Figures, reading: Reading, fitted: _Fitted, levels: list[f
         }
         for x in levels
     ]
-    return _Figures(rows, source, fitted.twin, twin_check)
+    return _TwinFigures(rows, source, fitted.twin, twin_check)
 
 
-def _surrogate_figures(fitted: _Fitted, levels: list[float]) -> _Figures:
+def _surrogate_figures(fitted: _Fitted, levels: list[float]) -> _TwinFigures:
     """A target's WAF points only: WAF from the fitted surrogate, the twin not simulated."""
     rows = [
         {
@@ -374,14 +382,14 @@ def _surrogate_figures(fitted: _Fitted, levels: list[float]) -> _Figures:
         for x in levels
     ]
     source = "WAF from the fitted surrogate (no IOPS points to fit times to)"
-    return _Figures(rows, source, fitted.twin)
+    return _TwinFigures(rows, source, fitted.twin)
 
 
 def _prediction(
-    fig: Figures,
-    reading: Reading,
+    fig: PredictionInput,
+    reading: TwinReading,
     fitted: _Fitted,
-    got: _Figures,
+    got: _TwinFigures,
     curve: fitmod.WafCurve,
     uniform: bool,
     has_iops: bool,
@@ -425,9 +433,9 @@ def _prediction(
 
 
 def _blocking_reading(
-    fig: Figures,
-    reading: Reading,
-    got: _Figures,
+    fig: PredictionInput,
+    reading: TwinReading,
+    got: _TwinFigures,
     curve: fitmod.WafCurve,
     mfe: uncertainty.ModelForm | None,
     *,

@@ -64,11 +64,11 @@ SPARES = (predmod.EFFECTIVE, predmod.RAW)
 SPAN_MIN_WEIGHT = 0.01
 
 
-def reading(spare: str, design: str, raw_native_op: float | None) -> predmod.Reading:
+def reading(spare: str, design: str, raw_native_op: float | None) -> predmod.TwinReading:
     """The reading of ``spare`` (``predict.EFFECTIVE``/``RAW``) with GC design ``design``."""
     ftl = None if design == "greedy" else GC_DESIGNS[design]
     native_op = raw_native_op if spare == predmod.RAW else None
-    return predmod.Reading(spare, design, ftl, native_op)
+    return predmod.TwinReading(spare, design, ftl, native_op)
 
 
 def _geomean(values: list[float | None], weights: list[float]) -> float | None:
@@ -85,8 +85,8 @@ def _span(values: list[float | None]) -> tuple[float | None, float | None]:
 
 
 def combine(
-    readings: dict[predmod.Reading, Prediction],
-    evidences: dict[predmod.Reading, dict[str, Any]] | None = None,
+    readings: dict[predmod.TwinReading, Prediction],
+    evidences: dict[predmod.TwinReading, dict[str, Any]] | None = None,
 ) -> Prediction:
     """One prediction from readings of the same levels: the geometric mean of each figure
     weighted by each reading's evidence (``evidence.assess``; None: equal weights), the interval
@@ -170,7 +170,9 @@ def combine(
     )
 
 
-def read_all(fig: predmod.Figures, curves: dict[str, fitmod.WafCurve] | None = None) -> Prediction:
+def read_all(
+    fig: predmod.PredictionInput, curves: dict[str, fitmod.WafCurve] | None = None
+) -> Prediction:
     """Typed figures (``--points``/``--waf-points``) read every way they cannot tell apart,
     combined: both spare readings when the raw spare ``fig.raw_native_op`` is known (only the
     raw one when the figures cannot fix an effective spare: one IOPS figure and no WAF), and
@@ -179,8 +181,8 @@ def read_all(fig: predmod.Figures, curves: dict[str, fitmod.WafCurve] | None = N
     raw_native_op = fig.raw_native_op
     uniform = workload_curve.is_uniform(fig.workload)
     designs = ["greedy"] if uniform else list(GC_DESIGNS)
-    readings: dict[predmod.Reading, Prediction] = {}
-    forms: dict[predmod.Reading, evidence.ReadingForm] = {}
+    readings: dict[predmod.TwinReading, Prediction] = {}
+    forms: dict[predmod.TwinReading, evidence.ReadingForm] = {}
     for design in designs:
         eff = reading(predmod.EFFECTIVE, design, raw_native_op)
         raw = reading(predmod.RAW, design, raw_native_op)

@@ -260,7 +260,7 @@ def refine(
     """Correct the twin until it reproduces the measured IOPS within ``tolerance`` (or
     ``iterations`` run out). Returns the twin, its simulation at the measured levels, and the
     history of (iteration, worst relative error). ``simulate(p, levels)``: how the twin is
-    simulated (a reading's :meth:`~overprov.calibrate.predict.Reading.simulate`);
+    simulated (a reading's :meth:`~overprov.calibrate.predict.TwinReading.simulate`);
     ``curve``: WAF against ρ under the figures' workload."""
     points = [pt for pt in points if not pt.fresh]  # steady points: what the twin simulates
     levels = sorted({pt.extra_op_percent for pt in points if pt.iops})

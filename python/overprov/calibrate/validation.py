@@ -169,7 +169,7 @@ def compare(
         m = measure(t, plan)
     out = folder / f"calibrate-{seed}"
     out.mkdir(parents=True, exist_ok=True)
-    fig = predmod.Figures(
+    fig = predmod.PredictionInput(
         predmod.points_from(m),
         levels,
         fob_iops=m.fob_iops,
