@@ -50,6 +50,14 @@ class Prediction:
     readings: dict[str, dict[str, Any]] | None = None
     twins: dict[str, twinmod.TwinParameters] = field(default_factory=dict)
     """Every twin file the prediction writes, by file name (``twin`` among them)."""
+    copies: dict[str, str] = field(default_factory=dict)
+    """Twin files written as a copy of another, byte for byte (:meth:`also_as`)."""
+
+    def also_as(self, name: str) -> None:
+        """Write the prediction's twin under ``name`` too, as a copy (first, then the twin):
+        ``twin.toml`` when the raw-spare reading is the only one."""
+        self.copies[name] = self.twin
+        self.twins = {name: self.twins[self.twin], **self.twins}
 
     def document(self, folder: Path | None) -> dict[str, Any]:
         """``prediction.json``'s document; twins named as files in ``folder`` (None: nothing
@@ -85,7 +93,10 @@ class Prediction:
         nothing is written when it fails); returns the files written, in order."""
         doc = self.document(folder)
         check(doc, str(folder / NAME))
-        written = [twinmod.write(folder / name, self.twins[name]) for name in self.twin_files()]
+        written = [
+            twinmod.write(folder / name, self.twins[name], folder / self.copies.get(name, name))
+            for name in self.twin_files()
+        ]
         outputs.write_json(doc, folder / NAME)
         return [*written, folder / NAME]
 

@@ -204,7 +204,7 @@ def read_all(
     if len(readings) == 1:
         (only,) = readings.values()
         if raw_only:  # twin.toml is the raw reading's twin too
-            only.twins = {predmod.TWIN: only.twins[only.twin], **only.twins}
+            only.also_as(predmod.TWIN)
             only.twin = predmod.TWIN
             only.prediction_source += note
         return only
@@ -214,7 +214,6 @@ def read_all(
         readings, {k: evidence.assess(forms[k], fig.points, cv_sd) for k in readings}
     )
     if raw_only:
-        first = next(iter(readings.values()))
-        combined.twins = {predmod.TWIN: first.twins[first.twin], **combined.twins}
+        combined.also_as(predmod.TWIN)
         combined.prediction_source += note
     return combined

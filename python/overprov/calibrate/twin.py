@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from overprov import __version__, presets
+from overprov import __version__, outputs, presets
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import gc_blocking
 from overprov.calibrate.measure import Measurement, measure
@@ -195,12 +195,14 @@ def to_toml(d: dict[str, Any], prefix: str = "") -> str:
     return "\n".join(x for x in lines if x != "")
 
 
-def write(path: Path, p: TwinParameters) -> Path:
+def write(path: Path, p: TwinParameters, named: Path | None = None) -> Path:
+    """Write the twin as a drive file (atomically); its header names ``named`` (default:
+    ``path``), the file a copy stands for."""
     header = (
         "# A calibrated twin written by `overprov calibrate`: the fitted drive as a drive file.\n"
-        f"# Simulate it with: overprov profile sim:{path}@SCALE (or calibrate it again).\n"
+        f"# Simulate it with: overprov profile sim:{named or path}@SCALE (or calibrate it again).\n"
     )
-    path.write_text(header + to_toml(drive_dict(p)) + "\n")
+    outputs.write_atomic(path, header + to_toml(drive_dict(p)) + "\n")
     return path
 
 
