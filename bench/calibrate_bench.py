@@ -120,18 +120,15 @@ def published(folder: Path, jobs: int | None = None) -> list[dict]:
     out = []
     for i, case in enumerate(cases):
         x, what, value = case["held_out"]
+        fig = predmod.PredictionInput(
+            case["points"], [x], typed=True, raw_native_op=case.get("raw_native_op"),
+            source=case["name"], workload=case.get("workload"), jobs=jobs,
+        )  # fmt: skip
         if case.get("native_op") is None:  # figures, as the CLI reads them: every reading
-            pred = spare_readings.predict(
-                case["points"], [x], folder / f"published-{i}",
-                raw_native_op=case.get("raw_native_op"), source=case["name"],
-                workload=case.get("workload"), jobs=jobs,
-            )  # fmt: skip
-        else:
-            pred = predmod.predict(
-                case["points"], [x], folder / f"published-{i}", native_op=case["native_op"],
-                source=case["name"], workload=case.get("workload"), independent_levels=True,
-                jobs=jobs,
-            )  # fmt: skip
+            prediction = spare_readings.read_all(fig)
+        else:  # the spare held at the figure's native OP
+            prediction = predmod.read(fig, predmod.TwinReading(native_op=case["native_op"]))
+        pred = prediction.document(folder / f"published-{i}")
         row = pred["levels"][0]
         got = row["steady_iops"] if what == "iops" else row["waf"]
         out.append({
@@ -157,11 +154,11 @@ def readings_check(
     """calibrate's readings of the raw NAND (two spare readings × the GC designs) on a
     simulated truth (a GC design's WAF at 0% and 6.25% extra OP): fitted on the 0% figure, the
     6.25% one held out."""
-    with tempfile.TemporaryDirectory() as d:
-        pred = spare_readings.predict(
-            [fitmod.Point(0, None, 0.05, truth[0], 0.05)], [6.25], Path(d),
-            raw_native_op=raw, workload=workload, curves=curves, jobs=jobs,
-        )  # fmt: skip
+    fig = predmod.PredictionInput(
+        [fitmod.Point(0, None, 0.05, truth[0], 0.05)], [6.25], typed=True,
+        raw_native_op=raw, workload=workload, jobs=jobs,
+    )  # fmt: skip
+    pred = spare_readings.read_all(fig, curves).document(None)
     row = pred["levels"][0]
     readings = pred["readings"]
     return {

@@ -25,8 +25,8 @@ import time
 from pathlib import Path
 
 from calibrate_bench import seeds_arg  # bench/ is on the path when run as a script
+from overprov.calibrate import answer, validation
 from overprov.calibrate import predict as predmod
-from overprov.calibrate import validation
 from overprov.calibrate.measure import measure, write_counters
 from overprov.calibrate.plan import design, parse_budget
 from overprov.profile.sim_target import SimTarget
@@ -45,11 +45,12 @@ def calibrate(spec: str, precondition: str, folder: Path) -> dict:
             precondition=precondition,
         )  # fmt: skip
         m = measure(t, plan)
-    pred = predmod.predict(
-        predmod.points_from(m), LEVELS, folder / f"cal-{precondition}", fob_iops=m.fob_iops,
+    fig = predmod.PredictionInput(
+        predmod.points_from(m), LEVELS, fob_iops=m.fob_iops,
         advertised_bytes=int(m.capacity_bytes / m.scale_factor), measurement=m,
         source=f"{spec} ({precondition})",
     )  # fmt: skip
+    pred = answer.predict(fig).document(folder / f"cal-{precondition}")
     return {
         "drive_writes": m.drive_writes,
         "settled": all(lv.settled for lv in m.levels),

@@ -2,7 +2,7 @@
 
 Each steady figure of a drive (IOPS or WAF at one extra-OP level) is held out in turn and
 predicted by ``overprov calibrate``'s reading of the drive's other figures (its data-sheet FOB
-figure included), as a user would type them: ``spare_readings.predict``, with the raw NAND
+figure included), as a user would type them: ``spare_readings.read_all``, with the raw NAND
 given when a public source states it and again without it. Per case: the prediction, its
 error, and its 80% interval.
 
@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from overprov.calibrate import fit as fitmod
+from overprov.calibrate import predict as predmod
 from overprov.calibrate import spare_readings, uncertainty, workload_curve
 from overprov.errors import ConfigError
 
@@ -174,12 +175,13 @@ def cases(drives: list[dict[str, Any]], folder: Path, jobs: int | None) -> list[
                 }  # fmt: skip
                 t0 = time.monotonic()
                 try:
-                    pred = spare_readings.predict(
-                        [point(f) for f in rest], [x], folder / f"{d['id']}-{len(out)}",
+                    fig = predmod.PredictionInput(
+                        [point(f) for f in rest], [x], typed=True,
                         raw_native_op=raw_op if given else None, source=d["name"],
-                        workload=wl, jobs=jobs, curves=curves.get(d["workload"]),
-                        model_form=uncertainty.NO_MODEL_FORM,
+                        workload=wl, jobs=jobs, model_form=uncertainty.NO_MODEL_FORM,
                     )  # fmt: skip
+                    reading = spare_readings.read_all(fig, curves.get(d["workload"]))
+                    pred = reading.document(folder / f"{d['id']}-{len(out)}")
                 except ConfigError as e:
                     for h in held:
                         out.append({**base, "held_out": h, "error_text": str(e)})

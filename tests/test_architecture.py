@@ -18,12 +18,7 @@ PACKAGE_DIR = import_graph_script.PACKAGE_DIR
 READ_CALLS = {"read_text", "read_bytes", "read", "open"}
 WRITE_CALLS = {"write_atomic", "write_stdout", "write_text", "write", "print"}
 # Writes that do not yet go through outputs.py, each with why (prune as they land).
-KNOWN_WRITES = {
-    # calibrate's prediction.json keeps its own writer until calibrate's prediction becomes
-    # one object written through the output contract
-    "calibrate/cli.py",
-    "calibrate/predict.py",
-}
+KNOWN_WRITES: set[str] = set()
 
 
 def _sources():

@@ -157,7 +157,15 @@ def smallest_factor(preset: dict[str, Any]) -> float:
 def preset_config(name: str, scale: str | None = None) -> tuple[dict[str, Any], float]:
     """The SimConfig fragment of drive ``name`` (a preset or a drive file) scaled; returns
     (config, factor). A scale below the smallest that keeps the drive's behaviour is refused."""
-    preset = get(name)
+    return drive_config(get(name), scale, name)
+
+
+def drive_config(
+    preset: dict[str, Any], scale: str | None, name: str
+) -> tuple[dict[str, Any], float]:
+    """As :func:`preset_config` for a drive held in memory (a drive file's keys: calibrate's
+    twin is simulated from its dict, the file being only an output); ``name`` names it in
+    errors."""
     factor = scale_factor(preset, scale)
     least = smallest_factor(preset)
     if factor < least * (1 - 1e-9):

@@ -7,8 +7,8 @@ import json
 from typing import Any
 
 import pytest
+from overprov.calibrate import answer, validation
 from overprov.calibrate import predict as predmod
-from overprov.calibrate import validation
 from overprov.calibrate.measure import measure, write_counters
 from overprov.calibrate.plan import design, parse_budget
 from overprov.profile.sim_target import SimTarget
@@ -65,10 +65,11 @@ def _calibrate(target: Target, out) -> dict[str, Any]:
         m = measure(target, plan)
     finally:
         target.close()
-    return predmod.predict(
-        predmod.points_from(m), LEVELS, out, fob_iops=m.fob_iops,
+    fig = predmod.PredictionInput(
+        predmod.points_from(m), LEVELS, fob_iops=m.fob_iops,
         advertised_bytes=10**12, bootstrap_samples=20,
     )  # fmt: skip
+    return answer.predict(fig).document(out)
 
 
 @pytest.mark.slow

@@ -6,7 +6,7 @@ import json
 
 import jsonschema
 import pytest
-from overprov.calibrate import predict as predmod
+from overprov.calibrate import prediction
 from overprov.cli import main
 from overprov.profile.sim_target import SimTarget
 
@@ -23,7 +23,7 @@ def calibrated(tmp_path_factory):
 @pytest.mark.slow  # the module's calibration of a simulated drive
 def test_writes_a_valid_prediction_and_a_usable_twin(calibrated):
     pred = json.loads((calibrated / "prediction.json").read_text())
-    jsonschema.validate(pred, predmod.schema())
+    jsonschema.validate(pred, prediction.schema())
     assert pred["schema"] == "overprov.calibrate/1"
     rows = pred["levels"]
     assert [r["extra_op_percent"] for r in rows] == [0, 10, 20, 30, 40]
@@ -125,4 +125,4 @@ def test_from_a_profile_folder(sim_profile, tmp_path, capsys):
     fitted = {p["extra_op_percent"]: p["iops"] for p in pred["fit"]["points"]}
     assert fitted == {ph["extra_op_percent"]: ph["steady_iops"] for ph in doc["phases"]}
     assert pred["measurement"] is None  # nothing measured by calibrate itself
-    jsonschema.validate(pred, predmod.schema())
+    jsonschema.validate(pred, prediction.schema())

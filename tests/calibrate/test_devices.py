@@ -12,7 +12,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from overprov.calibrate import predict as predmod
+from overprov.calibrate import prediction
 
 MIB = 2**20
 
@@ -66,6 +66,6 @@ def test_calibrate_a_blank_loop_device_with_fio(tmp_path, loop_device, overprov_
         return
     assert rc == 0, err
     pred = json.loads((out / "prediction.json").read_text())
-    jsonschema.validate(pred, predmod.schema())
+    jsonschema.validate(pred, prediction.schema())
     # a real drive's interval carries the real-drive model-form error
     assert "published real-drive figures" in pred["interval"]

@@ -101,9 +101,9 @@ def test_a_reading_that_misses_its_fitted_figures_gets_no_weight():
         advertised_bytes=2**32, native_op=central.native_op, t_page_us=central.t_page_us,
         t_cmd_us=central.t_cmd_us, uncertainty={}, source="test",
     )  # fmt: skip
-    mech = predmod._blocking_reading(
-        points, rows, params, None, False, fitmod.waf_at, None, qd=32, jobs=1
-    )
+    fig = predmod.PredictionInput(points, [0.0, 40.0], jobs=1)
+    got = predmod._TwinFigures(rows, "", params)
+    mech = predmod._blocking_reading(fig, predmod.TwinReading(), got, fitmod.waf_at, None, qd=32)
     assert mech is not None and mech["weight"] == 0.0, mech["weight"]
     # the weighed IOPS reproduce the fitted figures within their noise
     for row, p in zip(rows, points, strict=False):

@@ -8,7 +8,7 @@ import math
 import jsonschema
 import pytest
 from overprov.calibrate import fit as fitmod
-from overprov.calibrate import predict as predmod
+from overprov.calibrate import prediction
 from overprov.calibrate.twin_runs import simulated_level
 from overprov.cli import main
 
@@ -59,7 +59,7 @@ def test_raw_nand_and_a_waf_figure_give_both_readings(tmp_path, capsys):
                "--json", "-"])  # fmt: skip
     assert rc == 0
     pred = json.loads(capsys.readouterr().out)
-    jsonschema.validate(pred, predmod.schema())
+    jsonschema.validate(pred, prediction.schema())
     eff, raw = pred["readings"]["effective_spare"], pred["readings"]["raw_spare"]
     assert raw["fit"]["native_op"] == pytest.approx(RAW_128)
     assert raw["fit"]["spare_efficiency"] > 1  # 2.85 is far below greedy at 7.4% spare
@@ -99,15 +99,15 @@ def test_raw_nand_under_a_skewed_workload_reads_each_gc_design(tmp_path, capsys)
     named. Both spare readings are made with each GC design the simulator has (its own curve
     and twin each); the prediction is the geometric mean of all eight and the interval spans
     them. A design that uses spare space better needs a smaller k to meet the same figure."""
-    from overprov.calibrate.spare_readings import GC_DESIGNS, reading_key
+    from overprov.calibrate.spare_readings import GC_DESIGNS, reading
 
     rc = main(["calibrate", "--waf-points", "0:2.85", "--extra-op", "0,6.25",
                "--advertised", "128GB", "--physical", "128GiB", "--workload", "jesd219",
                "--jobs", "2", "--out", str(tmp_path), "--json", "-"])  # fmt: skip
     assert rc == 0
     pred = json.loads(capsys.readouterr().out)
-    jsonschema.validate(pred, predmod.schema())
-    keys = {reading_key(s, d) for s in ("effective_spare", "raw_spare") for d in GC_DESIGNS}
+    jsonschema.validate(pred, prediction.schema())
+    keys = {reading(s, d, None).key for s in ("effective_spare", "raw_spare") for d in GC_DESIGNS}
     assert set(pred["readings"]) == keys
     wafs = []
     for r in pred["readings"].values():

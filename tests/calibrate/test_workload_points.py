@@ -12,10 +12,9 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from overprov.calibrate import predict as predmod
+from overprov.calibrate import prediction, twin_runs, workload_curve
 from overprov.calibrate import twin as twinmod
-from overprov.calibrate import twin_runs, workload_curve
-from overprov.calibrate.spare_readings import GC_DESIGNS, reading_key
+from overprov.calibrate.spare_readings import GC_DESIGNS, reading
 from overprov.cli import main
 
 JESD219 = {"pattern": "jesd219"}
@@ -36,14 +35,14 @@ def test_waf_points_under_jesd219(tmp_path, capsys):
                "--json", "-"])  # fmt: skip
     assert rc == 0
     pred = json.loads(capsys.readouterr().out)
-    jsonschema.validate(pred, predmod.schema())
+    jsonschema.validate(pred, prediction.schema())
     assert pred["workload_flags"] == "--workload jesd219"
     assert "JESD219" in pred["workload"]
     curve = pred["waf_curve"]
     assert curve["workload"] == JESD219 and len(curve["rho"]) == workload_curve.GRID_POINTS
     assert curve["waf"] == sorted(curve["waf"], reverse=True)  # falls with spare space
     readings = pred["readings"]
-    assert set(readings) == {reading_key("effective_spare", d) for d in GC_DESIGNS}
+    assert set(readings) == {reading("effective_spare", d, None).key for d in GC_DESIGNS}
     at_6 = {}
     for key, r in readings.items():
         (check,) = r["fit"]["twin_check"]  # each twin, under JESD219, reproduces its point
@@ -102,9 +101,8 @@ def test_parallel_runs_equal_serial(tmp_path):
         source="test",
         workload=JESD219,
     )
-    path = twinmod.write(tmp_path / "twin.toml", p)
-    serial = twin_runs.simulate_levels(path, p, [0.0, 20.0], JESD219, jobs=1)
-    parallel = twin_runs.simulate_levels(path, p, [0.0, 20.0], JESD219, jobs=2)
+    serial = twin_runs.simulate_levels(p, [0.0, 20.0], JESD219, jobs=1)
+    parallel = twin_runs.simulate_levels(p, [0.0, 20.0], JESD219, jobs=2)
     assert serial.to_dict() == parallel.to_dict()
     assert serial.levels[0].steady_iops < serial.levels[1].steady_iops
     assert serial.levels[0].waf > serial.levels[1].waf > 1.0

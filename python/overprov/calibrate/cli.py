@@ -7,19 +7,17 @@ calibrate folder (``--from DIR``), or figures the user has (``--points``).
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import shutil
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from overprov import measurement_file, units
 from overprov import results as resmod
+from overprov.calibrate import answer
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import plan as planmod
-from overprov.calibrate import plausibility, spare_readings
+from overprov.calibrate import plausibility
 from overprov.calibrate import predict as predmod
 from overprov.calibrate.chart import write_chart
 from overprov.calibrate.measure import measure, write_counters
@@ -33,7 +31,6 @@ from overprov.outputs import (
     check_output_dir,
     command_text,
     hold_out_dir,
-    write_stdout,
 )
 from overprov.profile import dry_run
 from overprov.workload_options import add_pattern_options, pattern_overrides_from_args
@@ -358,14 +355,6 @@ def _stored(args: argparse.Namespace) -> Measurement:
 # ------------------------------------------------------------------------------- run
 
 
-def _drop_twins(pred: dict[str, Any], folder: Path) -> None:
-    """Remove the twin files a rejected fit wrote: no twin stays behind as if it were good."""
-    names = {spare_readings.TWIN, spare_readings.RAW_TWIN}
-    names |= {Path(r["twin"]).name for r in (pred.get("readings") or {}).values() if r["twin"]}
-    for name in names:
-        (folder / name).unlink(missing_ok=True)
-
-
 def run(args: argparse.Namespace) -> int:
     check_json_output(args.json)
     check_output_dir(args.out, "--out")
@@ -467,67 +456,30 @@ def run(args: argparse.Namespace) -> int:
             raise NoAnswerError(
                 f"the fit does not explain its inputs, so no twin is written: {why}{kept}"
             )
-    work = out if out is not None else Path(tempfile.mkdtemp(prefix="overprov-calibrate-"))
-    try:
-        pred = _predict(args, points, levels, work, native_op, fob, advertised, measurement,
-                        source, workload)  # fmt: skip
-        problems = plausibility.prediction_problems(pred)
-        if problems:
-            _drop_twins(pred, work)
-            raise NoAnswerError(
-                "the fit does not explain its inputs, so no twin is written: "
-                + "; ".join(problems)
-                + kept
-            )
-        if out is None:  # nothing is kept: no path to name
-            pred["twin"] = None
-            for r in (pred.get("readings") or {}).values():
-                r["twin"] = None
-        say = sys.stderr if args.json == "-" else sys.stdout
-        print(summary_text(pred), file=say)
-        if out is not None:
-            predmod.write_json(pred, out / "prediction.json")
-            chart = write_chart(pred, out / "prediction.png")
-            twins = [Path(r["twin"]).name for r in (pred.get("readings") or {}).values()]
-            if not twins and (out / spare_readings.RAW_TWIN).is_file():  # the raw reading alone
-                twins = [spare_readings.RAW_TWIN]
-            wrote = [out / name for name in dict.fromkeys([spare_readings.TWIN, *twins])]
-            wrote += [out / "prediction.json"] + ([chart] if chart else [])
-            print("wrote " + ", ".join(str(w) for w in wrote), file=say)
-        else:
-            print("nothing written: give --out DIR to keep twin.toml and prediction.json",
-                  file=sys.stderr)  # fmt: skip
-    finally:
-        if out is None:
-            shutil.rmtree(work, ignore_errors=True)
-    if args.json == "-":
-        write_stdout(json.dumps(pred, indent=2, allow_nan=False) + "\n")
-    elif args.json:
-        predmod.write_json(pred, Path(args.json))
+    fig = predmod.PredictionInput(
+        points, levels, typed=bool(args.points or args.waf_points), fob_iops=fob,
+        raw_native_op=native_op, advertised_bytes=advertised, target_iops=args.target_iops,
+        measurement=measurement, source=source, workload=workload or None, jobs=args.jobs,
+    )  # fmt: skip
+    pred = answer.predict(fig)
+    doc = pred.document(out)
+    problems = plausibility.prediction_problems(doc)
+    if problems:  # nothing is written: no twin stays behind as if it were good
+        raise NoAnswerError(
+            "the fit does not explain its inputs, so no twin is written: "
+            + "; ".join(problems)
+            + kept
+        )
+    say = sys.stderr if args.json == "-" else sys.stdout
+    print(summary_text(doc), file=say)
+    if out is not None:
+        wrote = pred.write(out)
+        chart = write_chart(doc, out / "prediction.png")
+        wrote += [chart] if chart else []
+        print("wrote " + ", ".join(str(w) for w in wrote), file=say)
+    else:
+        print("nothing written: give --out DIR to keep twin.toml and prediction.json",
+              file=sys.stderr)  # fmt: skip
+    if args.json:
+        pred.write_json(args.json, out)
     return 0
-
-
-def _predict(
-    args: argparse.Namespace,
-    points: list[fitmod.Point],
-    levels: list[float],
-    out: Path,
-    native_op: float | None,
-    fob: float | None,
-    advertised: int | None,
-    measurement: Measurement | None,
-    source: str,
-    workload: dict[str, Any],
-) -> dict[str, Any]:
-    common: dict[str, Any] = {
-        "fob_iops": fob,
-        "advertised_bytes": advertised,
-        "target_iops": args.target_iops,
-        "measurement": measurement,
-        "source": source,
-        "workload": workload or None,
-        "jobs": args.jobs,
-    }
-    if args.points or args.waf_points:  # every reading the figures allow (often just one)
-        return spare_readings.predict(points, levels, out, raw_native_op=native_op, **common)
-    return predmod.predict(points, levels, out, native_op=native_op, **common)

@@ -40,17 +40,15 @@ extra OP that gives the wanted spare (``twin_runs.simulated_level``). For k = 1 
 
 from __future__ import annotations
 
+import dataclasses
 import math
-from pathlib import Path
 from typing import Any
 
-from overprov.calibrate import evidence, uncertainty, workload_curve
+from overprov.calibrate import evidence, prediction, uncertainty, workload_curve
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import predict as predmod
+from overprov.calibrate.prediction import Prediction
 from overprov.errors import ConfigError
-
-RAW_TWIN = "twin-raw-nand.toml"
-TWIN = "twin.toml"
 
 #: The garbage collection designs a skewed workload's figures are read with (``config.ftl``
 #: keys), by name; the first is the twin's own, the one uniform figures are read with.
@@ -60,25 +58,17 @@ GC_DESIGNS: dict[str, dict[str, str]] = {
     "cost-benefit": {"policy": "cost-benefit", "host_streams": "single"},
     "cost-benefit-zones": {"policy": "cost-benefit", "host_streams": "workload"},
 }
-SPARES = ("effective_spare", "raw_spare")
+SPARES = (predmod.EFFECTIVE, predmod.RAW)
 #: A reading whose weight is below this share of the largest one leaves the interval: the
 #: figures speak against it (exp(−χ²/2) < 0.01: Δχ² > 9.2, three standard errors).
 SPAN_MIN_WEIGHT = 0.01
 
 
-def reading_key(spare: str, design: str) -> str:
-    """``effective_spare``/``raw_spare`` for the twin's own design, else ``<spare>:<design>``."""
-    return spare if design == "greedy" else f"{spare}:{design}"
-
-
-def design_of(key: str) -> str:
-    """The GC design of a reading's key (:func:`reading_key`)."""
-    return key.split(":")[1] if ":" in key else "greedy"
-
-
-def twin_name(spare: str, design: str) -> str:
-    base = RAW_TWIN if spare == "raw_spare" else TWIN
-    return base if design == "greedy" else base.replace(".toml", f"-{design}.toml")
+def reading(spare: str, design: str, raw_native_op: float | None) -> predmod.TwinReading:
+    """The reading of ``spare`` (``predict.EFFECTIVE``/``RAW``) with GC design ``design``."""
+    ftl = None if design == "greedy" else GC_DESIGNS[design]
+    native_op = raw_native_op if spare == predmod.RAW else None
+    return predmod.TwinReading(spare, design, ftl, native_op)
 
 
 def _geomean(values: list[float | None], weights: list[float]) -> float | None:
@@ -95,12 +85,13 @@ def _span(values: list[float | None]) -> tuple[float | None, float | None]:
 
 
 def combine(
-    readings: dict[str, dict[str, Any]], evidences: dict[str, dict[str, Any]] | None = None
-) -> dict[str, Any]:
-    """One prediction from readings of the same levels (keys as :func:`reading_key`): the
-    geometric mean of each figure weighted by each reading's evidence (``evidence.assess``;
-    None: equal weights), the interval from the lowest to the highest of the figures and
-    intervals of the readings that keep :data:`SPAN_MIN_WEIGHT` of the largest weight."""
+    readings: dict[predmod.TwinReading, Prediction],
+    evidences: dict[predmod.TwinReading, dict[str, Any]] | None = None,
+) -> Prediction:
+    """One prediction from readings of the same levels: the geometric mean of each figure
+    weighted by each reading's evidence (``evidence.assess``; None: equal weights), the interval
+    from the lowest to the highest of the figures and intervals of the readings that keep
+    :data:`SPAN_MIN_WEIGHT` of the largest weight. The twin of the first is the prediction's."""
     keys = list(readings)
     docs = [readings[k] for k in keys]
     first = docs[0]
@@ -112,7 +103,7 @@ def combine(
     top = max(ws)
     spanned = [w >= SPAN_MIN_WEIGHT * top for w in ws]
     rows = []
-    for level_rows in zip(*(d["levels"] for d in docs), strict=True):
+    for level_rows in zip(*(d.levels for d in docs), strict=True):
         row: dict[str, Any] = {"extra_op_percent": level_rows[0]["extra_op_percent"]}
         for key in ("steady_iops", "waf", "p99_latency_us", "surrogate_iops"):
             row[key] = _geomean([r.get(key) for r in level_rows], ws)
@@ -124,19 +115,17 @@ def combine(
             ])  # fmt: skip
         row["twin_iops"] = level_rows[0].get("twin_iops")
         rows.append(row)
-    doc = dict(first)
-    doc["levels"] = rows
     n_span = sum(spanned)
-    doc["interval"] = (
+    interval = (
         f"from the lowest to the highest of the figures and intervals of {n_span} of the "
         f"{len(docs)} readings (those the figures leave at least {SPAN_MIN_WEIGHT:g} of the "
-        f"largest weight; each {first['interval']})"
+        f"largest weight; each {first.interval})"
     )
-    spares = {k.split(":")[0] for k in readings}
-    designs = [d for d in GC_DESIGNS if any(reading_key(s, d) in readings for s in SPARES)]
+    spares = {k.spare for k in readings}
+    designs = [d for d in GC_DESIGNS if any(k.design == d for k in readings)]
     parts = []
     if len(spares) > 1:
-        k = readings["raw_spare"]["fit"]["spare_efficiency"]
+        k = next(p for r, p in readings.items() if r.key == predmod.RAW).fit["spare_efficiency"]
         parts.append(
             f"the spare effective (fitted) or raw used k times as well (k = {k:.3g} with greedy GC)"
         )
@@ -147,84 +136,84 @@ def combine(
         )
     equal = max(ws) - min(ws) < 1e-6
     how = "equal weights: the figures cannot tell them apart" if equal else "weights in readings"
-    doc["prediction_source"] = (
+    source = (
         f"the {'' if equal else 'evidence-'}weighted geometric mean of {len(docs)} readings "
         f"({how}), each a twin simulated at every level: "
         + "; ".join(parts)
         + "; readings holds each one's figures"
     )
-    if doc.get("recommendation") is not None:
-        doc["recommendation"] = predmod.recommendation(rows, first["recommendation"]["target_iops"])
-    doc["readings"] = {
-        key: {
-            **{k: d[k] for k in ("levels", "fit", "twin", "prediction_source")},
-            "gc": workload_curve.gc_text(GC_DESIGNS[design_of(key)]),
-            "weight": w_by[key],
-            **({"evidence": evidences[key]} if evidences else {}),
-        }
-        for key, d in readings.items()
-    }
-    return doc
+    target = first.recommendation["target_iops"] if first.recommendation is not None else None
+    twins: dict[str, Any] = {}
+    for d in docs:
+        twins.update(d.twins)
+    return dataclasses.replace(
+        first,
+        levels=rows,
+        interval=interval,
+        prediction_source=source,
+        recommendation=(
+            prediction.recommendation(rows, target) if first.recommendation is not None else None
+        ),
+        readings={
+            r.key: {
+                "levels": d.levels,
+                "fit": d.fit,
+                "twin": d.twin,
+                "prediction_source": d.prediction_source,
+                "gc": workload_curve.gc_text(GC_DESIGNS[r.design]),
+                "weight": w_by[r],
+                **({"evidence": evidences[r]} if evidences else {}),
+            }
+            for r, d in readings.items()
+        },
+        twins=twins,
+    )
 
 
-def predict(
-    points: list[fitmod.Point],
-    levels: list[float],
-    out_dir: Path,
-    *,
-    raw_native_op: float | None,
-    curves: dict[str, fitmod.WafCurve] | None = None,
-    **kwargs: Any,
-) -> dict[str, Any]:
-    """Figures (``--points``/``--waf-points``) read every way they cannot tell apart, combined:
-    both spare readings when the raw spare ``raw_native_op`` is known (only the raw one when the
-    figures cannot fix an effective spare: one IOPS figure and no WAF), and under a skewed
-    workload each of :data:`GC_DESIGNS`. ``curves``: each design's WAF curve under the
-    workload, when the caller has them. A single reading is returned as it is."""
-    workload = kwargs.get("workload")
-    uniform = workload_curve.is_uniform(workload)
+def read_all(
+    fig: predmod.PredictionInput, curves: dict[str, fitmod.WafCurve] | None = None
+) -> Prediction:
+    """Typed figures (``--points``/``--waf-points``) read every way they cannot tell apart,
+    combined: both spare readings when the raw spare ``fig.raw_native_op`` is known (only the
+    raw one when the figures cannot fix an effective spare: one IOPS figure and no WAF), and
+    under a skewed workload each of :data:`GC_DESIGNS`. ``curves``: each design's WAF curve
+    under the workload, when the caller has them. A single reading is returned as it is."""
+    raw_native_op = fig.raw_native_op
+    uniform = workload_curve.is_uniform(fig.workload)
     designs = ["greedy"] if uniform else list(GC_DESIGNS)
-    readings: dict[str, dict[str, Any]] = {}
-    forms: dict[str, evidence.ReadingForm] = {}
+    readings: dict[predmod.TwinReading, Prediction] = {}
+    forms: dict[predmod.TwinReading, evidence.ReadingForm] = {}
     for design in designs:
-        ftl = None if design == "greedy" else GC_DESIGNS[design]
+        eff = reading(predmod.EFFECTIVE, design, raw_native_op)
+        raw = reading(predmod.RAW, design, raw_native_op)
         curve = (curves or {}).get(design)
         if curve is None and not uniform:
-            curve = workload_curve.simulate_curve(workload or {}, jobs=kwargs.get("jobs"), ftl=ftl)
-        forms[reading_key("effective_spare", design)] = evidence.ReadingForm(curve or fitmod.waf_at)
+            curve = workload_curve.simulate_curve(fig.workload or {}, jobs=fig.jobs, ftl=eff.ftl)
+        forms[eff] = eff.form(curve or fitmod.waf_at)
         if raw_native_op is not None:
-            forms[reading_key("raw_spare", design)] = evidence.ReadingForm(
-                curve or fitmod.waf_at, raw_native_op, fit_efficiency=True
-            )
-        common = {**kwargs, "curve": curve, "ftl": ftl, "independent_levels": True}
+            forms[raw] = raw.form(curve or fitmod.waf_at)
         try:
-            eff = predmod.predict(
-                points, levels, out_dir, native_op=None,
-                twin_name=twin_name("effective_spare", design), **common,
-            )  # fmt: skip
-            readings[reading_key("effective_spare", design)] = eff
+            readings[eff] = predmod.read(fig, eff, curve)
         except ConfigError:
             if raw_native_op is None:
                 raise
         if raw_native_op is not None:
-            raw = predmod.predict(
-                points, levels, out_dir, native_op=raw_native_op, fit_efficiency=True,
-                twin_name=twin_name("raw_spare", design), **common,
-            )  # fmt: skip
-            readings[reading_key("raw_spare", design)] = raw
-    raw_only = not any(k.startswith("effective_spare") for k in readings)
+            readings[raw] = predmod.read(fig, raw, curve)
+    raw_only = not any(r.spare == predmod.EFFECTIVE for r in readings)
     note = "; the raw spare only: these figures cannot fix an effective spare beside it"
-    if raw_only:
-        (out_dir / TWIN).write_bytes((out_dir / RAW_TWIN).read_bytes())
     if len(readings) == 1:
         (only,) = readings.values()
-        if raw_only:
-            only["twin"] = str(out_dir / TWIN)
-            only["prediction_source"] += note
+        if raw_only:  # twin.toml is the raw reading's twin too
+            only.also_as(predmod.TWIN)
+            only.twin = predmod.TWIN
+            only.prediction_source += note
         return only
-    mf = kwargs.get("model_form") or uncertainty.recorded_model_form(False)
+    mf = fig.model_form or uncertainty.recorded_model_form(False)
     cv_sd = mf.rel_sd if mf is not None else 0.0
-    doc = combine(readings, {k: evidence.assess(forms[k], points, cv_sd) for k in readings})
+    combined = combine(
+        readings, {k: evidence.assess(forms[k], fig.points, cv_sd) for k in readings}
+    )
     if raw_only:
-        doc["prediction_source"] += note
-    return doc
+        combined.also_as(predmod.TWIN)
+        combined.prediction_source += note
+    return combined

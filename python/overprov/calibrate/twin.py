@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from overprov import __version__
+from overprov import __version__, outputs, presets
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import gc_blocking
 from overprov.calibrate.measure import measure
@@ -196,12 +196,14 @@ def to_toml(d: dict[str, Any], prefix: str = "") -> str:
     return "\n".join(x for x in lines if x != "")
 
 
-def write(path: Path, p: TwinParameters) -> Path:
+def write(path: Path, p: TwinParameters, named: Path | None = None) -> Path:
+    """Write the twin as a drive file (atomically); its header names ``named`` (default:
+    ``path``), the file a copy stands for."""
     header = (
         "# A calibrated twin written by `overprov calibrate`: the fitted drive as a drive file.\n"
-        f"# Simulate it with: overprov profile sim:{path}@SCALE (or calibrate it again).\n"
+        f"# Simulate it with: overprov profile sim:{named or path}@SCALE (or calibrate it again).\n"
     )
-    path.write_text(header + to_toml(drive_dict(p)) + "\n")
+    outputs.write_atomic(path, header + to_toml(drive_dict(p)) + "\n")
     return path
 
 
@@ -220,46 +222,55 @@ def twin_advertised_bytes(p: TwinParameters) -> int:
     return max(int(p.advertised_bytes), math.ceil(_min_physical_bytes(p.native_op)))
 
 
-def sim_spec(path: Path, advertised_bytes: int, native_op: float) -> str:
+def sim_scale(advertised_bytes: int, native_op: float) -> str:
+    """The scale a twin of this size and spare is simulated at (``sim:NAME@SCALE``'s SCALE):
+    about :data:`TWIN_SIM_PHYSICAL_BYTES` of NAND, or more for a native OP near 0."""
     physical = advertised_bytes * (1.0 + native_op)
     wanted = max(TWIN_SIM_PHYSICAL_BYTES, _min_physical_bytes(native_op))
-    scale = min(1.0, wanted / physical)
-    return f"sim:{path}@{scale:.9g}"
+    return f"{min(1.0, wanted / physical):.9g}"
 
 
-def simulate_levels(
-    path: Path, p: TwinParameters, levels: list[float], *, seed: int = 1
-) -> Measurement:
+def _scale(p: TwinParameters) -> str:
+    return sim_scale(twin_advertised_bytes(p), p.native_op)
+
+
+def sim_config(p: TwinParameters) -> dict[str, Any]:
+    """The twin's simulator config at :func:`sim_scale`, built from :func:`drive_dict` in
+    memory: the same config ``presets`` builds from the drive file :func:`write` writes."""
+    cfg, _ = presets.drive_config(drive_dict(p), _scale(p), "calibrated twin")
+    return cfg
+
+
+def simulate_levels(p: TwinParameters, levels: list[float], *, seed: int = 1) -> Measurement:
     """Steady IOPS, WAF and p99 latency of the twin at ``levels``, one drive swept lowest
-    first (the same measurement code as calibrate's own, on the simulated twin)."""
+    first (the same measurement code as calibrate's own, on the simulated twin, held in
+    memory)."""
     plan = MeasurementPlan(budget=Budget(), segments=segments_for(levels))
-    target = SimTarget(sim_spec(path, twin_advertised_bytes(p), p.native_op), seed=seed)
+    target = SimTarget(f"sim:twin@{_scale(p)}", seed=seed, drive=drive_dict(p))
     with target:
         return measure(target, plan)
 
 
 def refine(
-    path: Path,
     p: TwinParameters,
     points: list[fitmod.Point],
+    simulate: Callable[[TwinParameters, list[float]], Measurement],
     *,
     iterations: int = 3,
     tolerance: float = 0.02,
-    simulate: Callable[[TwinParameters, list[float]], Measurement] | None = None,
     curve: fitmod.WafCurve = fitmod.waf_at,
 ) -> tuple[TwinParameters, Measurement, list[dict[str, float]]]:
     """Correct the twin until it reproduces the measured IOPS within ``tolerance`` (or
     ``iterations`` run out). Returns the twin, its simulation at the measured levels, and the
     history of (iteration, worst relative error). ``simulate(p, levels)``: how the twin is
-    simulated (default :func:`simulate_levels`); ``curve``: WAF against ρ under the figures'
-    workload."""
+    simulated (a reading's :meth:`~overprov.calibrate.predict.TwinReading.simulate`);
+    ``curve``: WAF against ρ under the figures' workload."""
     points = [pt for pt in points if not pt.fresh]  # steady points: what the twin simulates
     levels = sorted({pt.extra_op_percent for pt in points if pt.iops})
     history: list[dict[str, float]] = []
     best: tuple[float, TwinParameters, Measurement] | None = None
     for it in range(iterations + 1):
-        write(path, p)
-        sim = simulate(p, levels) if simulate else simulate_levels(path, p, levels)
+        sim = simulate(p, levels)
         by_level = {lv.extra_op_percent: lv for lv in sim.levels}
         errs = [
             by_level[pt.extra_op_percent].steady_iops / pt.iops - 1.0  # type: ignore[operator]
@@ -274,7 +285,6 @@ def refine(
             break
         p = _corrected(p, points, by_level, curve)
     assert best is not None
-    write(path, best[1])
     return best[1], best[2], history
 
 

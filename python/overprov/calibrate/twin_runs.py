@@ -16,14 +16,13 @@ swept lowest level first through the same rounds: ``twin.simulate_levels``.)
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
-from overprov import engine, presets, sweep
+from overprov import engine, sweep
 from overprov.calibrate import fit as fitmod
-from overprov.calibrate.twin import TwinParameters, sim_spec, twin_advertised_bytes
+from overprov.calibrate.twin import TwinParameters, sim_config
 from overprov.measurement_file import Level, Measurement
-from overprov.profile.sim_target import parse_spec
 from overprov.steady_window import steady_window, window_percentile
 
 MEASURED_DRIVE_WRITES = 2.0
@@ -39,13 +38,11 @@ def simulated_level(raw_native_op: float, twin_native_op: float, extra_op_percen
 
 
 def level_config(
-    path: Path, p: TwinParameters, extra_op_percent: float, workload: dict[str, Any], timed: bool
+    twin: dict[str, Any], extra_op_percent: float, workload: dict[str, Any], timed: bool
 ) -> dict[str, Any]:
-    """One level's simulation of the twin in ``path`` (written first)."""
-    name, scale = parse_spec(sim_spec(path, twin_advertised_bytes(p), p.native_op))
-    cfg, _ = presets.preset_config(name, scale)
+    """One level's simulation of the twin whose config is ``twin`` (``twin.sim_config``)."""
     return engine.merge(
-        cfg,
+        twin,
         {
             "geometry": {"extra_op_percent": extra_op_percent},
             "workload": dict(workload),
@@ -92,23 +89,27 @@ def _level(extra_op_percent: float, report: dict[str, Any]) -> Level:
 
 
 def simulate_levels(
-    path: Path,
     p: TwinParameters,
     levels: list[float],
     workload: dict[str, Any],
     *,
     timed: bool = True,
     jobs: int | None = None,
+    level_of: Callable[[float], float] | None = None,
 ) -> Measurement:
     """Steady IOPS (timed), WAF and p99 latency of the twin at ``levels``, one simulation per
-    level, in parallel (``jobs``)."""
-    configs = [level_config(path, p, x, workload, timed) for x in levels]
+    level, in parallel (``jobs``); the twin's config is built in memory (``twin.sim_config``).
+    ``level_of(x)``: the extra OP the twin file is simulated at for level x (the raw-spare
+    reading's :func:`simulated_level`; None: x), the figures reported at x."""
+    twin = sim_config(p)
+    at = level_of or (lambda x: x)
+    configs = [level_config(twin, at(x), workload, timed) for x in levels]
     reports = sweep.run_points(configs, jobs=jobs, label="twin")
     if reports.interrupted:
         raise KeyboardInterrupt
     geo = reports[0]["geometry"] if reports else {}
     return Measurement(
-        target=f"twin {path} ({len(levels)} independent simulations)",
+        target=f"twin ({len(levels)} independent simulations)",
         capacity_bytes=int(geo.get("user_bytes") or 0),
         scale_factor=1.0,
         bs_bytes=4096,

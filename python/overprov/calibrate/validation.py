@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from overprov.calibrate import answer
 from overprov.calibrate import predict as predmod
 from overprov.calibrate import twin as twinmod
 from overprov.calibrate.measure import measure, write_counters
@@ -168,15 +169,18 @@ def compare(
         )  # fmt: skip
         m = measure(t, plan)
     out = folder / f"calibrate-{seed}"
-    pred = predmod.predict(
+    out.mkdir(parents=True, exist_ok=True)
+    fig = predmod.PredictionInput(
         predmod.points_from(m),
         levels,
-        out,
         fob_iops=m.fob_iops,
         advertised_bytes=int(m.capacity_bytes / m.scale_factor),
         measurement=m,
         source=f"validation drive {seed}",
     )
+    prediction = answer.predict(fig)
+    prediction.write(out)
+    pred = prediction.document(out)
     wall = time.monotonic() - t0
     true = truth(spec, levels)
     by_true = {lv.extra_op_percent: lv for lv in true.levels}

@@ -56,11 +56,18 @@ class SimTarget:
         *,
         seed: int = 1,
         fdp_ranges: str | None = None,
+        drive: dict[str, Any] | None = None,
         **_: Any,
     ):
         self.spec = spec
-        self.preset, self.scale = parse_spec(spec)
-        cfg, self.factor = presets.preset_config(self.preset, self.scale)
+        self._drive = drive
+        if drive is None:
+            self.preset, self.scale = parse_spec(spec)
+            cfg, self.factor = presets.preset_config(self.preset, self.scale)
+        else:  # a drive held in memory (calibrate's twin), named by ``spec`` sim:NAME@SCALE
+            name, _, scale = spec.removeprefix("sim:").partition("@")
+            self.preset, self.scale = name, scale or None
+            cfg, self.factor = presets.drive_config(drive, self.scale, name)
         cfg = engine.merge(
             cfg,
             {
@@ -139,7 +146,7 @@ class SimTarget:
                     "model": f"simulated {self.preset}",
                     "preset": self.preset,
                     "scale_factor": self.factor,
-                    "description": presets.get(self.preset).get("description"),
+                    "description": (self._drive or presets.get(self.preset)).get("description"),
                 }
             ],
             **({"fdp_ranges": self.fdp_ranges} if self.fdp_ranges is not None else {}),

@@ -14,11 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from overprov import inputs, measurement_file
+from overprov.calibrate.prediction import SCHEMA as CALIBRATE_SCHEMA
 from overprov.errors import InputError
 from overprov.report.model import ReportInputError, Source, kv, number, scale_text
 from overprov.units import human_bytes, human_seconds
-
-CALIBRATE_SCHEMA = "overprov.calibrate/1"
 
 
 def is_calibrate_file(path: Path) -> bool:

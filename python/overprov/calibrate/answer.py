@@ -1,0 +1,21 @@
+"""calibrate's one way from points to its answer, whatever the points' source.
+
+A target measured now (TARGET, ``--resume``), a folder measured before (``--from``) and figures
+typed in (``--points``, ``--waf-points``) all become one ``predict.PredictionInput`` and go
+through :func:`predict`: a measured target's points are read once (the spare fitted, or
+held at the raw NAND's with ``--physical``; the twin swept as the target was), typed figures
+every way they cannot tell apart (``spare_readings.read_all``).
+"""
+
+from __future__ import annotations
+
+from overprov.calibrate import predict as predmod
+from overprov.calibrate import spare_readings
+from overprov.calibrate.prediction import Prediction
+
+
+def predict(fig: predmod.PredictionInput) -> Prediction:
+    """The prediction of ``fig``, its twins held in memory (``Prediction.write`` writes them)."""
+    if fig.typed:
+        return spare_readings.read_all(fig)
+    return predmod.read(fig, predmod.TwinReading(native_op=fig.raw_native_op))
