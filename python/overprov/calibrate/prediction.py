@@ -19,7 +19,7 @@ from typing import Any
 
 from overprov import json_schemas, outputs
 from overprov.calibrate import twin as twinmod
-from overprov.calibrate.measure import Measurement
+from overprov.measurement_file import Measurement
 from overprov.errors import InputError, RunError
 
 KIND = "calibrate"

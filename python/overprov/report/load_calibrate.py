@@ -13,11 +13,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from overprov import inputs, measurement_file
-from overprov.calibrate.prediction import SCHEMA as CALIBRATE_SCHEMA
+from overprov import inputs, json_schemas, measurement_file
 from overprov.errors import InputError
 from overprov.report.model import ReportInputError, Source, kv, number, scale_text
 from overprov.units import human_bytes, human_seconds
+
+#: calibrate's prediction.json: its ``schema``, as its schema file declares it (``$id``).
+CALIBRATE_SCHEMA = json_schemas.schema("overprov.calibrate")["$id"]
 
 
 def is_calibrate_file(path: Path) -> bool:
