@@ -102,3 +102,14 @@ def test_the_written_twin_simulates_to_the_figures_the_prediction_states(tmp_pat
         assert got.steady_iops == row["twin_iops"] == row["steady_iops"]
         assert got.waf == row["waf"]
         assert got.p99_latency_us == row["p99_latency_us"]
+
+
+def test_stdout_and_the_folder_get_the_same_document(tmp_path, capsys):
+    """``--json -`` and prediction.json are one document, byte for byte, through one writer
+    (``Prediction.write_json`` and ``Prediction.write``, both ``outputs.write_json``)."""
+    rc = main(["calibrate", "--waf-points", "0:2.85", "--extra-op", "0,6.25",
+               "--out", str(tmp_path), "--json", "-"])  # fmt: skip
+    assert rc == 0
+    printed = capsys.readouterr().out
+    assert printed == (tmp_path / "prediction.json").read_text(encoding="utf-8")
+    assert json.loads(printed)["twin"] == str(tmp_path / "twin.toml")
