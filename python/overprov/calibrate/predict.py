@@ -46,6 +46,7 @@ def points_from(m: Measurement) -> list[fitmod.Point]:
             iops=lv.steady_iops,
             iops_rel_sd=max(lv.iops_rel_sd, fitmod.MIN_REL_SD),
             waf=lv.waf,
+            queue_depth=lv.queue_depth,
         )
         for lv in m.levels
     ]
@@ -77,6 +78,7 @@ def measurement_summary(m: Measurement | None) -> dict[str, Any] | None:
                 "p99_latency_us": lv.p99_latency_us,
                 "settled": lv.settled,
                 "drive_writes": lv.drive_writes,
+                "queue_depth": lv.queue_depth or m.qd,
             }
             for lv in m.levels
         ],
@@ -131,6 +133,7 @@ def predict(
     curve: fitmod.WafCurve | None = None,
     ftl: dict[str, Any] | None = None,
     model_form: uncertainty.ModelForm | None = None,
+    other_qd_points: list[fitmod.Point] | None = None,
 ) -> dict[str, Any]:
     """Fit, build and refine the twin, simulate it at ``levels``; write twin.toml and return
     the prediction (the caller writes prediction.json).
@@ -146,7 +149,11 @@ def predict(
     WAF curve under ``workload`` when the caller has it already. ``ftl``: the twin's garbage
     collection (``config.ftl`` keys, the curve simulated with it; None: greedy, one frontier).
     ``model_form``: the model-form error the interval is widened by (None: the recorded one,
-    ``uncertainty.recorded_model_form``)."""
+    ``uncertainty.recorded_model_form``). ``other_qd_points``: IOPS figures at another queue
+    depth (and any among ``points``): only the blocking-GC reading fits them (``gc_blocking``)."""
+    main_qd = measurement.qd if measurement is not None else fitmod.WORKLOAD_QD
+    points, other_qd = fitmod.split_queue_depths(points, main_qd)
+    other_qd_points = [*(other_qd_points or []), *other_qd]
     if fit_efficiency and (native_op is None or not independent_levels):
         raise ValueError("fit_efficiency needs native_op and independent levels")
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -266,7 +273,8 @@ def predict(
         if uniform and not ftl:
             mechanism = _blocking_reading(
                 points, rows, twin_params, native_op, fit_efficiency, curve, mfe,
-                qd=measurement.qd if measurement is not None else 32, jobs=jobs,
+                qd=measurement.qd if measurement is not None else fitmod.WORKLOAD_QD, jobs=jobs,
+                qd_points=other_qd_points or [],
             )  # fmt: skip
             if mechanism is not None and mechanism["weight"] > 0.5:
                 twin_params = dataclasses.replace(twin_params, gc_timing=mechanism["timing"])
@@ -356,7 +364,7 @@ def predict(
             "t_cmd_us": twin_params.t_cmd_us,
             "surrogate": central.to_dict(),
             "parameters_interval": twin_params.uncertainty,
-            "points": [p.__dict__ for p in points],
+            "points": [p.__dict__ for p in [*points, *other_qd_points]],
             "twin_check": twin_check,
             "refinement": refinement,
             **({"gc_mechanism": mechanism} if mechanism is not None else {}),
@@ -377,6 +385,7 @@ def _blocking_reading(
     *,
     qd: int,
     jobs: int | None,
+    qd_points: list[fitmod.Point],
 ) -> dict[str, Any] | None:
     """Weigh the analytic reading's IOPS (``rows``, changed in place) with the blocking-GC
     reading's (``gc_blocking.py``) by their evidence at the same figures (``evidence.py``):
@@ -392,13 +401,13 @@ def _blocking_reading(
         return twin_runs.simulated_level(raw, twin_params.native_op, x)
 
     reading = gc_blocking.fit(
-        points, twin_params.native_op, queue_depth=qd, level_of=level_of,
+        points + qd_points, twin_params.native_op, queue_depth=qd, level_of=level_of,
         model_rel_sd=cv_sd, jobs=jobs,
     )  # fmt: skip
     if reading is None:
         return None
     form = evidence.ReadingForm(curve, raw if raw is not None else native_op, fit_efficiency)
-    assessed = evidence.assess(form, points, cv_sd)
+    assessed = evidence.assess(form, points, cv_sd, other_qd=qd_points)
     analytic = assessed["chi2"]
     reproduced = {
         "analytic": evidence.reproduces(
