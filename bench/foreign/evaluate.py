@@ -10,7 +10,9 @@ QD curve and predicting every level. Per level: the prediction's error in IOPS a
 the simulator's steady figure and whether the truth lies inside calibrate's 80% interval.
 Writes results/evaluation.json and results/evaluation.md (the table for bench/README.md).
 
-Other queue depths: calibrate is fitted on QD32 figures only; where the results hold other
+Other queue depths: calibrate is fitted on QD32 figures (and, in a case with a sixth element,
+IOPS figures at another queue depth: ``--points OP:IOPS@qdN``, as calibrate's plan measures
+QD4 at its highest level); where the results hold other
 queue depths at some levels, each case's prediction there is checked too. calibrate's
 analytic reading has no queue depth (its figure is the same at every QD); its blocking-GC
 reading (``calibrate/gc_blocking.py``, recorded in the prediction's ``fit.gc_mechanism``) is

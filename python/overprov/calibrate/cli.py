@@ -112,7 +112,8 @@ def register(subparsers: Any) -> None:
         "--points",
         default=None,
         metavar="LIST",
-        help='steady IOPS you have, "OP:IOPS,..." e.g. "0:11000,20:25000"',
+        help='steady IOPS you have, "OP:IOPS,..." e.g. "0:11000,20:25000"; a figure at another '
+        'queue depth than QD32 names it, e.g. "40:762@qd4" (read by the blocking-GC reading)',
     )
     p.add_argument(
         "--waf-points",

@@ -12,7 +12,9 @@ docs/simulator.md) on a small twin held in memory: :data:`DIES` dies of
 :data:`UNITS_PER_FLASH_PAGE` mapping units per flash page, no write buffer (host writes wait
 for their program), ``domains`` GC domains — collections run one at a time per domain, so with
 ``domains`` < :data:`DIES` garbage collection has fewer parallel units than host writes. The
-unknowns are the domain count (a grid, :data:`DOMAINS`) and the program time (one scale: every
+unknowns are the domain count (a grid, :data:`DOMAINS`), the die count when IOPS figures at a
+second queue depth identify it (:data:`DIES_GRID`, domains up to the dies; at one queue depth
+the program time absorbs it and :data:`DIES` is kept) and the program time (one scale: every
 NAND time is a fixed share of it, so the twin's IOPS scale exactly as 1/program time and the
 scale is fitted in closed form on log IOPS). The spare space is the analytic fit's (pinned by
 WAF figures when given). The FOB figure is the twin's die-bound rate without GC,
@@ -21,8 +23,9 @@ WAF figures when given). The FOB figure is the twin's die-bound rate without GC,
 Its evidence (``evidence.py``'s rule): χ² of its residuals at the fitted figures (IOPS, FOB, and
 its WAF at the WAF figures, the same figures and noise the analytic reading is scored on) plus,
 for each steady figure, its error when predicted from the others (the program time refitted
-without it). A reading whose residuals exceed their noise (``evidence.reproduces``, with
-:data:`N_PARAMETERS` fitted) gets no weight when the analytic reading reproduces them.
+without it); a figure at another queue depth counts as a steady one. A reading whose
+residuals exceed their noise (``evidence.reproduces``, with :data:`N_PARAMETERS` fitted, one
+more when the dies are) gets no weight when the analytic reading reproduces them.
 """
 
 from __future__ import annotations

@@ -364,7 +364,8 @@ def predict(
             "t_cmd_us": twin_params.t_cmd_us,
             "surrogate": central.to_dict(),
             "parameters_interval": twin_params.uncertainty,
-            "points": [p.__dict__ for p in [*points, *other_qd_points]],
+            "points": [p.__dict__ for p in points],
+            "points_other_queue_depth": [p.__dict__ for p in other_qd_points],
             "twin_check": twin_check,
             "refinement": refinement,
             **({"gc_mechanism": mechanism} if mechanism is not None else {}),
@@ -385,7 +386,7 @@ def _blocking_reading(
     *,
     qd: int,
     jobs: int | None,
-    qd_points: list[fitmod.Point],
+    qd_points: list[fitmod.Point] | None = None,
 ) -> dict[str, Any] | None:
     """Weigh the analytic reading's IOPS (``rows``, changed in place) with the blocking-GC
     reading's (``gc_blocking.py``) by their evidence at the same figures (``evidence.py``):
@@ -401,7 +402,7 @@ def _blocking_reading(
         return twin_runs.simulated_level(raw, twin_params.native_op, x)
 
     reading = gc_blocking.fit(
-        points + qd_points, twin_params.native_op, queue_depth=qd, level_of=level_of,
+        points + (qd_points or []), twin_params.native_op, queue_depth=qd, level_of=level_of,
         model_rel_sd=cv_sd, jobs=jobs,
     )  # fmt: skip
     if reading is None:
