@@ -170,3 +170,16 @@ def test_a_simulated_drive_is_measured_at_the_second_queue_depth(tmp_path):
     assert json.loads(path.read_text())["plan"]["probe"]["queue_depth"] == 4
     points = predmod.points_from(back)
     assert [p.queue_depth for p in points] == [None, None, PROBE_QUEUE_DEPTH]
+
+
+def test_a_queue_depth_figure_no_reading_can_use_is_said_not_used(tmp_path, capsys):
+    """WAF figures and one IOPS figure at QD4: no IOPS at the workload's queue depth, so no
+    blocking-GC reading; the prediction says the QD4 figure was not used."""
+    out = tmp_path / "pred.json"
+    rc = main(["calibrate", "--waf-points", "0:8.3,40:1.43", "--points", "40:762@qd4",
+               "--extra-op", "0,40", "--json", str(out), "--jobs", "1"])  # fmt: skip
+    assert rc == 0, capsys.readouterr().err
+    pred = json.loads(out.read_text())
+    assert "1 figure(s) at another queue depth not used" in pred["prediction_source"]
+    assert [p["queue_depth"] for p in pred["fit"]["points_other_queue_depth"]] == [4]
+    assert "gc_mechanism" not in pred["fit"]

@@ -330,6 +330,14 @@ def predict(
                 "surrogate_iops": None,
                 "twin_iops": None,
             })  # fmt: skip
+    if other_qd_points:  # said, never dropped in silence
+        prediction_source += f"; {len(other_qd_points)} figure(s) at another queue depth " + (
+            "fitted by the blocking-GC reading alone (its dies); the analytic reading's "
+            "figure there is its QD32 one, scored as such"
+            if mechanism is not None
+            else "not used: only the blocking-GC reading reads them, and it needs three IOPS "
+            "figures under uniform random writes"
+        )
     for row in rows:
         x = row["extra_op_percent"]
         if row["waf"] is None:  # the twin's run gave none: the surrogate's
