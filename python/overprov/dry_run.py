@@ -238,12 +238,10 @@ def calibrate_text(spec: str, levels: list[float], budget: Any, options: dict[st
         iops = ASSUMED_RANDOM_IOPS
         whose = "an assumption: a real drive's speed is known only once it is written"
     dw = plan.planned_drive_writes()
-    measured = ", ".join(f"{s.extra_op_percent:g}%" for s in plan.segments)
     kind = " of simulated I/O time" if ident.sim is not None else ""
     lines = header(ident, "calibrate")
     lines += [
-        f"plan: FOB, one sequential fill, random writes at {measured} extra OP until settled "
-        f"(budget {budget.text()})",
+        f"plan: {plan.text()} (budget {budget.text()})",
         f"estimate: at most {human_seconds(dw * cap / (iops * 4096))}{kind}; "
         + wear_line(dw, cap, options.get("rated_tbw"), "at most"),
         f"  at {iops:,.0f} random-write IOPS ({whose})",
