@@ -10,7 +10,9 @@ QD curve and predicting every level. Per level: the prediction's error in IOPS a
 the simulator's steady figure and whether the truth lies inside calibrate's 80% interval.
 Writes results/evaluation.json and results/evaluation.md (the table for bench/README.md).
 
-Other queue depths: calibrate is fitted on QD32 figures only; where the results hold other
+Other queue depths: calibrate is fitted on QD32 figures (and, in a case with a sixth element,
+IOPS figures at another queue depth: ``--points OP:IOPS@qdN``, as calibrate's plan measures
+QD4 at its highest level); where the results hold other
 queue depths at some levels, each case's prediction there is checked too. calibrate's
 analytic reading has no queue depth (its figure is the same at every QD); its blocking-GC
 reading (``calibrate/gc_blocking.py``, recorded in the prediction's ``fit.gc_mechanism``) is
@@ -36,7 +38,8 @@ ROOT = HERE.parent.parent
 
 LEVELS = (0, 10, 20, 30, 40)
 
-# (name, IOPS levels fitted, WAF levels fitted, FOB given, raw NAND given)
+# (name, IOPS levels fitted, WAF levels fitted, FOB given, raw NAND given[, IOPS figures at
+# another queue depth fitted: (level, queue depth) each, given as --points OP:IOPS@qdN])
 CASES = (
     ("IOPS 0+40, FOB", (0, 40), (), True, False),
     ("IOPS 0+40, FOB, raw NAND", (0, 40), (), True, True),
@@ -47,6 +50,10 @@ CASES = (
     ("IOPS+WAF 20, FOB", (20,), (20,), True, False),
     ("WAF 0 only", (), (0,), False, False),
     ("WAF 0 only, raw NAND", (), (0,), False, True),
+    # calibrate's plan with its second queue depth (plan.py): the highest level at QD4 too
+    ("IOPS 0+40 QD32 + 40 QD4, FOB", (0, 40), (), True, False, ((40, 4),)),
+    ("IOPS+WAF 0+40 QD32 + 40 QD4, FOB", (0, 40), (0, 40), True, False, ((40, 4),)),
+    ("IOPS 0+40 QD32 + 40 QD4, FOB, raw NAND", (0, 40), (), True, True, ((40, 4),)),
 )
 
 
@@ -58,12 +65,22 @@ def truth_curve(doc: dict, qd: int) -> dict[int, dict]:
     }
 
 
-def command(doc: dict, curve: dict[int, dict], case: tuple, jobs: int) -> list[str]:
-    _, iops_at, waf_at, fob, raw = case
+def qd_figures(case: tuple) -> tuple:
+    """The case's IOPS figures at another queue depth: ((level, queue depth), ...)."""
+    return case[5] if len(case) > 5 else ()
+
+
+def command(
+    doc: dict, curve: dict[int, dict], case: tuple, jobs: int, others: list[dict] | None = None
+) -> list[str]:
+    _, iops_at, waf_at, fob, raw = case[:5]
     cmd = [sys.executable, "-m", "overprov", "calibrate", "--json", "-", "--jobs", str(jobs)]
     cmd += ["--extra-op", ",".join(str(x) for x in LEVELS)]
+    at_qd = {(int(t["extra_op_percent"]), int(t["queue_depth"])): t for t in others or []}
     if iops_at:
-        cmd += ["--points", ",".join(f"{x}:{curve[x]['steady_iops']:.0f}" for x in iops_at)]
+        figures = [f"{x}:{curve[x]['steady_iops']:.0f}" for x in iops_at]
+        figures += [f"{x}:{at_qd[(x, qd)]['steady_iops']:.0f}@qd{qd}" for x, qd in qd_figures(case)]
+        cmd += ["--points", ",".join(figures)]
     if waf_at:
         cmd += ["--waf-points", ",".join(f"{x}:{curve[x]['steady_waf']:.3f}" for x in waf_at)]
     if fob:
@@ -86,12 +103,14 @@ def command(doc: dict, curve: dict[int, dict], case: tuple, jobs: int) -> list[s
 def evaluate_case(
     doc: dict, curve: dict[int, dict], case: tuple, jobs: int, others: list[dict] | None = None
 ) -> dict:
-    cmd = command(doc, curve, case, jobs)
+    cmd = command(doc, curve, case, jobs, others)
     with tempfile.TemporaryDirectory() as tmp:
         res = run_case(cmd, curve, case, Path(tmp))
     if "levels" in res and others:
         res["qd"] = curve[0]["queue_depth"]
         res["other_qd"] = other_queue_depths(res, others, jobs)
+        for r in res["other_qd"]:
+            r["fitted"] = (r["extra_op_percent"], r["queue_depth"]) in qd_figures(case)
     return res
 
 
@@ -112,8 +131,9 @@ def other_queue_depths(res: dict, others: list[dict], jobs: int) -> list[dict]:
             from overprov.calibrate import gc_blocking
 
             r = gc_blocking.BlockingReading(
-                mech["domains"], mech["program_us"], mech["chi2"], qd, mech["native_op"]
-            )
+                mech["domains"], mech["program_us"], mech["chi2"], qd, mech["native_op"],
+                dies=mech.get("dies", gc_blocking.DIES),
+            )  # fmt: skip
             at_qd = gc_blocking.predict(r, [float(x)], jobs=jobs)[float(x)][0]
             at_32 = gc_blocking.predict(r, [float(x)], queue_depth=res["qd"], jobs=jobs)
             pred *= (at_qd / at_32[float(x)][0]) ** mech["weight"]
@@ -187,6 +207,7 @@ def _mechanism(pred: dict) -> dict | None:
     else:
         m = found[0]
     keys = ("domains", "program_us", "chi2", "native_op", "weight", "analytic_chi2")
+    keys += tuple(k for k in ("dies", "dies_identified") if k in m)
     extra = ("residual_chi2", "reproduces_fitted_figures", "analytic_residual_chi2",
              "analytic_reproduces_fitted_figures")  # fmt: skip
     return {k: m[k] for k in keys} | {k: m[k] for k in extra if k in m}
@@ -240,7 +261,8 @@ def summarise(ev: dict, results: Path, jobs: int) -> None:
 
 
 def other_qd_summary(rows: list[dict]) -> dict | None:
-    errs = [abs(r["iops_err"]) for r in rows]
+    """Over the other-QD figures not fitted (a case may fit some: ``qd_figures``)."""
+    errs = [abs(r["iops_err"]) for r in rows if not r.get("fitted")]
     if not errs:
         return None
     return {"median_abs_err": statistics.median(errs), "worst_abs_err": max(errs), "n": len(errs)}
@@ -297,7 +319,7 @@ def markdown(evals: list[dict]) -> str:
         out.append(
             "\n| fitted on | held out: IOPS median / worst | WAF median / worst "
             "| in the 80% interval (IOPS, WAF) | median width (IOPS, WAF) "
-            "| other QDs: IOPS median / worst | blocking-GC reading |"
+            "| other QDs not fitted: IOPS median / worst | blocking-GC reading |"
         )
         out.append("|---|---|---|---|---|---|---|")
         for c in ev["cases"]:
@@ -306,7 +328,12 @@ def markdown(evals: list[dict]) -> str:
             sm = c["summary"]
             hi, hw, oq = sm["iops_held_out"], sm["waf_held_out"], sm.get("iops_other_qd")
             m = c.get("gc_mechanism")
-            mech = f"weight {m['weight']:.2f}, {m['domains']} of 8 dies" if m else "–"
+            mech = (
+                f"weight {m['weight']:.2f}, {m['domains']} domains of {m.get('dies', 8)} dies"
+                + (" (dies fitted)" if m.get("dies_identified") else "")
+                if m
+                else "–"
+            )
             if m and "reproduces_fitted_figures" in m:
                 mech += ", reproduces its fitted figures: " + (
                     f"{_yes(m['reproduces_fitted_figures'])} (analytic: "
@@ -362,13 +389,15 @@ def main(argv: list[str] | None = None) -> int:
             "truth": f"{doc['repository']} @ {str(doc.get('commit'))[:10]}, {doc['date'][:10]}",
             "cases": [],
         }
+        at_qd = {(int(t["extra_op_percent"]), int(t["queue_depth"])) for t in others}
+        doc_cases = [c for c in cases if set(qd_figures(c)) <= at_qd]  # the truth has them
         with ThreadPoolExecutor(max_workers=args.parallel) as pool:
             # the one-level fits are the slow ones (a twin near zero native spare): first
             futs = {
                 case: pool.submit(evaluate_case, doc, curve, case, args.jobs, others)
-                for case in sorted(cases, key=lambda c: len(c[1]) + len(c[2]))
+                for case in sorted(doc_cases, key=lambda c: len(c[1]) + len(c[2]))
             }
-            for case in cases:
+            for case in doc_cases:
                 c = futs[case].result()
                 ev["cases"].append(c)
                 print(f"{doc['simulator']}: {case[0]} done", file=sys.stderr, flush=True)
@@ -382,7 +411,10 @@ def main(argv: list[str] | None = None) -> int:
         for ev in evals:
             new = {c["case"]: c for c in ev["cases"]}
             before = old.get(ev["results"], {"cases": []})["cases"]
-            ev["cases"] = [new.get(c["case"], c) for c in before] or ev["cases"]
+            names = {c["case"] for c in before}
+            ev["cases"] = [new.get(c["case"], c) for c in before] + [
+                c for c in ev["cases"] if c["case"] not in names
+            ]
     evals = kept + evals
     for ev in evals:
         summarise(ev, args.results, args.jobs)

@@ -66,6 +66,9 @@ class Level:
     window_rounds: int
     drive_writes_before_window: float
     drive_writes: float
+    queue_depth: int | None = None
+    """Its rounds' queue depth when not the measurement's (the plan's second-queue-depth
+    probe, ``plan.with_probe``); None: the measurement's ``qd``."""
 
 
 @dataclass
@@ -175,6 +178,7 @@ LEVEL: dict[str, Field] = {
     "window_rounds": _i(1),
     "drive_writes_before_window": _n(),
     "drive_writes": _n(0.0),
+    "queue_depth": _i(1, null=True, required=False),
 }
 ROUND: dict[str, Field] = {
     "label": Field("str"),
@@ -199,6 +203,7 @@ PLAN: dict[str, Field] = {
     "precondition": Field("str", required=False),
     "assumed_native_op_percent": _n(0.0, hi=100.0, required=False),
     "graded_rounds": _i(1, hi=1000, required=False),
+    "probe": Field("dict", null=True, required=False),
 }
 BUDGET: dict[str, Field] = {
     "drive_writes": _n(0.0, lo_open=True, null=True),
@@ -209,6 +214,9 @@ SEGMENT: dict[str, Field] = {
     "min_drive_writes": _n(0.0),
     "max_drive_writes": _n(0.0),
     "precondition_drive_writes": _n(0.0, hi=100.0, required=False),
+    "queue_depth": _i(1, null=True, required=False),
+    "window_rounds": _i(1, null=True, required=False),
+    "round_drive_writes": _n(0.0, lo_open=True, null=True, required=False),
 }
 
 _KINDS: dict[str, tuple[type, ...]] = {
@@ -269,18 +277,22 @@ def check(doc: Any, where: str) -> Measurement:
     d["rounds"] = _check_list(d.get("rounds", []), ROUND, f"{where}: rounds")
     if d.get("status", "complete") not in STATUSES:
         raise InputError(f"{where}: status: {d['status']!r} is not one of {', '.join(STATUSES)}")
-    seen: set[float] = set()
+    seen: set[tuple[float, int | None]] = set()
     for i, lv in enumerate(d["levels"]):
-        if lv["extra_op_percent"] in seen:
+        key = (lv["extra_op_percent"], lv.get("queue_depth"))
+        if key in seen:
+            at_qd = f" at QD{key[1]}" if key[1] else ""
             raise InputError(f"{where}: levels[{i}].extra_op_percent: a second level at "
-                             f"{lv['extra_op_percent']:g}%")  # fmt: skip
-        seen.add(lv["extra_op_percent"])
+                             f"{lv['extra_op_percent']:g}%{at_qd}")  # fmt: skip
+        seen.add(key)
     if d.get("plan") is not None:
         plan = check_fields(d["plan"], PLAN, f"{where}: plan")
         check_fields(plan["budget"], BUDGET, f"{where}: plan.budget")
         _check_list(plan["segments"], SEGMENT, f"{where}: plan.segments")
         if not plan["segments"]:
             raise InputError(f"{where}: plan.segments: empty")
+        if plan.get("probe") is not None:
+            check_fields(plan["probe"], SEGMENT, f"{where}: plan.probe")
         if plan.get("precondition", "random") not in PRECONDITIONS:
             raise InputError(f"{where}: plan.precondition: {plan['precondition']!r:.40} is not "
                              f"one of {', '.join(PRECONDITIONS)}")  # fmt: skip

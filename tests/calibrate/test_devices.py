@@ -56,7 +56,9 @@ def test_calibrate_a_blank_loop_device_with_fio(tmp_path, loop_device, overprov_
     m = json.loads((out / "measurement.json").read_text())
     assert m["kind"] == "block" and m["counters"] is False
     assert m["status"] == "complete" and m["drive_writes"] <= 3000, (m.get("stop_reason"), err)
-    assert [lv["extra_op_percent"] for lv in m["levels"]] == [0, 20, 40]
+    assert [(lv["extra_op_percent"], lv.get("queue_depth")) for lv in m["levels"]] == [
+        (0, None), (20, None), (40, None), (40, 4)
+    ]  # the levels, then the plan's QD4 probe through fio  # fmt: skip
     assert (out / "fio" / "fill.fio").is_file()
     # a loop device's page cache makes one-round levels noisy (IOPS seen falling from 91,623
     # at 20% to 29,822 at 40%): such figures are refused (exit 3) and no twin is written

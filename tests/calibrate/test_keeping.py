@@ -61,7 +61,9 @@ def test_killed_mid_measurement_and_resumed_repeats_no_finished_segment(tmp_path
     assert main(["calibrate", "--resume", str(out), "--extra-op", "0,40"]) == 0
     done = json.loads((out / "measurement.json").read_text())
     assert done["status"] == "complete"
-    assert [lv["extra_op_percent"] for lv in done["levels"]] == [0.0, 40.0]  # none twice
+    assert [(lv["extra_op_percent"], lv.get("queue_depth")) for lv in done["levels"]] == [
+        (0.0, None), (40.0, None), (40.0, 4)
+    ]  # none twice: 40% at the plan's QD32, then the QD4 probe  # fmt: skip
     assert done["levels"][0] == killed["levels"][0]  # the finished segment, as it was
     assert done["rounds"][: len(killed["rounds"])] == killed["rounds"]  # nothing lost
     resumed = [r for r in done["rounds"] if r["run"] == 1]
@@ -73,6 +75,8 @@ def test_killed_mid_measurement_and_resumed_repeats_no_finished_segment(tmp_path
     assert done["bytes_written"] == total
     pred = json.loads((out / "prediction.json").read_text())
     assert [p["extra_op_percent"] for p in pred["fit"]["points"]] == [0.0, 40.0]
+    assert [(p["extra_op_percent"], p["queue_depth"])
+            for p in pred["fit"]["points_other_queue_depth"]] == [(40.0, 4)]  # fmt: skip
 
 
 @pytest.fixture(scope="module")

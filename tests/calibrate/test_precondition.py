@@ -40,7 +40,7 @@ def test_graded_rounds_write_the_free_space_with_ages_spread_evenly():
 def test_a_two_drive_write_budget_chooses_the_graded_plan():
     plan = design([0, 5, 10, 20, 30, 40], parse_budget("2dw"))
     assert plan.precondition == "graded" and plan.budget.drive_writes == 2.0
-    assert plan.minimum_drive_writes() <= 1.95
+    assert plan.minimum_drive_writes() <= 1.98  # 1.93 and the 0.05-dw second-QD probe
     assert plan.planned_drive_writes() <= 2.0 + 1e-9
     assert [s.precondition_drive_writes for s in plan.segments] == [0.0737, 0.4]
     # the default budget keeps the random plan, whose minimum is over 3 drive writes
@@ -98,7 +98,8 @@ def test_the_graded_plan_reaches_the_random_plans_figures_in_two_drive_writes(bo
     g, r = both_plans["graded"], both_plans["random"]
     assert g.drive_writes <= 2.0 and math.isclose(sum(_shares(g)), g.drive_writes)
     assert r.drive_writes > 3.0
-    for a, b in zip(g.levels, r.levels, strict=True):
+    at_qd32 = [[lv for lv in m.levels if lv.queue_depth is None] for m in (g, r)]
+    for a, b in zip(*at_qd32, strict=True):  # the levels (not the 4-round QD4 probe)
         assert a.extra_op_percent == b.extra_op_percent
         assert abs(a.steady_iops / b.steady_iops - 1) < 0.03, (a, b)
         assert abs(a.waf / b.waf - 1) < 0.03, (a, b)

@@ -40,7 +40,10 @@ def test_graded_rounds_run_through_fio_on_a_loop_device(loop_device, tmp_path):
         m = measure(target, plan, said.append)
     finally:
         target.close()
-    assert m.status == "complete" and [lv.extra_op_percent for lv in m.levels] == [0, 40]
+    assert m.status == "complete"
+    assert [(lv.extra_op_percent, lv.queue_depth) for lv in m.levels] == [
+        (0, None), (40, None), (40, 4)
+    ]  # the levels, then the QD4 probe  # fmt: skip
     cap = m.capacity_bytes
     for seg in plan.segments:
         x = seg.extra_op_percent

@@ -14,10 +14,9 @@ from typing import Any
 
 from overprov import measurement_file, units
 from overprov import results as resmod
-from overprov.calibrate import answer
+from overprov.calibrate import answer, plausibility
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import plan as planmod
-from overprov.calibrate import plausibility
 from overprov.calibrate import predict as predmod
 from overprov.calibrate.chart import write_chart
 from overprov.calibrate.measure import measure, write_counters
@@ -108,7 +107,8 @@ def register(subparsers: Any) -> None:
         "--points",
         default=None,
         metavar="LIST",
-        help='steady IOPS you have, "OP:IOPS,..." e.g. "0:11000,20:25000"',
+        help='steady IOPS you have, "OP:IOPS,..." e.g. "0:11000,20:25000"; a figure at another '
+        'queue depth than QD32 names it, e.g. "40:762@qd4" (read by the blocking-GC reading)',
     )
     p.add_argument(
         "--waf-points",
@@ -165,41 +165,61 @@ def register(subparsers: Any) -> None:
 
 
 def parse_pairs(
-    text: str, option: str, most: float, least: float = 0.0
-) -> list[tuple[float, float]]:
-    """ "0:11000,20:25000" → [(0, 11000), (20, 25000)]: extra OP in [0, 100) %, each value a
-    finite number in (``least``, ``most``] (IOPS above 0; WAF from 1 with ``least`` 1)."""
+    text: str, option: str, most: float, least: float = 0.0, *, queue_depth: bool = False
+) -> list[tuple[float, float, int | None]]:
+    """ "0:11000,20:25000,40:762@qd4" → [(0, 11000, None), (20, 25000, None), (40, 762, 4)]:
+    extra OP in [0, 100) %, each value a finite number in (``least``, ``most``] (IOPS above 0;
+    WAF from 1 with ``least`` 1), and with ``queue_depth`` an optional ``@qdN``: the queue depth
+    the figure was measured at (a whole number ≥ 1; None: the workload's)."""
     out = []
+    form = "OP:VALUE[@qdN] e.g. 40:762@qd4" if queue_depth else "OP:VALUE e.g. 20:25000"
     for part in text.split(","):
         if not part.strip():
             continue
         op, sep, value = part.partition(":")
         if not sep:
-            raise ConfigError(f"{option}: {part.strip()!r} is not OP:VALUE (e.g. 20:25000)")
+            raise ConfigError(f"{option}: {part.strip()!r} is not {form}")
+        value, at, qd_text = value.partition("@")
+        qd: int | None = None
         try:
+            if at:
+                if not queue_depth:
+                    raise ConfigError(f"{option}: a queue depth (@qd) is for IOPS (--points)")
+                if not qd_text.strip().lower().startswith("qd"):
+                    raise ConfigError(f"{option}: {qd_text.strip()!r} is not a queue depth qdN")
+                qd = int(units.parse_number(qd_text.strip()[2:], option, lo=1, integer=True))
             out.append(
                 (
                     units.parse_percent(op, option, lo=0.0, hi=100.0, hi_open=True),
                     units.parse_number(value, option, lo=least, lo_open=least < 1, hi=most),
+                    qd,
                 )
             )
         except ConfigError as exc:
-            raise ConfigError(f"{exc} (in {part.strip()!r}, OP:VALUE e.g. 20:25000)") from None
+            raise ConfigError(f"{exc} (in {part.strip()!r}, {form})") from None
     if not out:
         raise ConfigError(f"{option}: no points given")
     return out
 
 
-def user_points(points: str | None, waf_points: str | None) -> list[fitmod.Point]:
+def user_points(
+    points: str | None, waf_points: str | None, queue_depth: int = fitmod.WORKLOAD_QD
+) -> list[fitmod.Point]:
+    """The figures given; an IOPS figure at another queue depth than the workload's
+    ``queue_depth`` is a point of its own (``Point.queue_depth``)."""
     by: dict[float, dict[str, float]] = {}
-    for op, v in parse_pairs(points, "--points", MAX_IOPS) if points else []:
-        by.setdefault(op, {})["iops"] = v
-    for op, v in parse_pairs(waf_points, "--waf-points", MAX_WAF, 1.0) if waf_points else []:
+    other: list[fitmod.Point] = []
+    for op, v, qd in parse_pairs(points, "--points", MAX_IOPS, queue_depth=True) if points else []:
+        if qd is not None and qd != queue_depth:
+            other.append(fitmod.Point(op, v, USER_POINT_REL_SD, queue_depth=qd))
+        else:
+            by.setdefault(op, {})["iops"] = v
+    for op, v, _ in parse_pairs(waf_points, "--waf-points", MAX_WAF, 1.0) if waf_points else []:
         by.setdefault(op, {})["waf"] = v
     return [
         fitmod.Point(op, d.get("iops"), USER_POINT_REL_SD, d.get("waf"), USER_POINT_REL_SD)
         for op, d in sorted(by.items())
-    ]
+    ] + sorted(other, key=lambda p: (p.queue_depth or 0, p.extra_op_percent))
 
 
 def from_folder(folder: Path) -> tuple[list[fitmod.Point], float | None, Measurement | None]:
@@ -444,7 +464,17 @@ def run(args: argparse.Namespace) -> int:
         if fob is not None:
             points.append(fitmod.Point(0.0, fob, USER_POINT_REL_SD, fresh=True))
         source = "fitted to user points " + ", ".join(
-            f"{p.extra_op_percent:g}%:{p.iops or ''}/{p.waf or ''}" for p in points
+            f"{p.extra_op_percent:g}%:{p.iops or ''}/{p.waf or ''}"
+            + (f"@qd{p.queue_depth}" if p.queue_depth else "")
+            for p in points
+        )
+    points, qd_points = fitmod.split_queue_depths(
+        points, measurement.qd if measurement is not None else fitmod.WORKLOAD_QD
+    )
+    if qd_points and workload not in ({}, {"pattern": "uniform"}):
+        raise ConfigError(
+            "--points: a figure at another queue depth (@qd) is read only under uniform random "
+            "writes (the blocking-GC reading, docs/calibrate.md)"
         )
     kept = f"; what was measured is kept in {out}" if measuring else ""
     problems = plausibility.input_problems(points)
@@ -460,6 +490,7 @@ def run(args: argparse.Namespace) -> int:
         points, levels, typed=bool(args.points or args.waf_points), fob_iops=fob,
         raw_native_op=native_op, advertised_bytes=advertised, target_iops=args.target_iops,
         measurement=measurement, source=source, workload=workload or None, jobs=args.jobs,
+        other_qd_points=qd_points,
     )  # fmt: skip
     pred = answer.predict(fig)
     doc = pred.document(out)

@@ -33,7 +33,7 @@ points anyway.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from overprov.calibrate import fit as fitmod
@@ -81,8 +81,18 @@ def log_errors(s: fitmod.Surrogate, p: fitmod.Point) -> list[tuple[str, float]]:
     return out
 
 
-def assess(form: ReadingForm, points: list[fitmod.Point], model_rel_sd: float) -> dict[str, Any]:
-    """The reading's residuals at its fitted figures, its leave-one-out errors, and χ²."""
+def assess(
+    form: ReadingForm,
+    points: list[fitmod.Point],
+    model_rel_sd: float,
+    other_qd: list[fitmod.Point] | None = None,
+) -> dict[str, Any]:
+    """The reading's residuals at its fitted figures, its leave-one-out errors, and χ².
+
+    ``other_qd``: IOPS figures at another queue depth than the workload's. The analytic form
+    has no queue-depth term, so it is fitted without them and its prediction there is its
+    figure at the workload's queue depth (the figure a user of it gets): each counts as a
+    residual, as the blocking-GC reading's residual at it counts for that reading."""
     central = form.fit(points)
     chi2 = 0.0
     residuals = []
@@ -91,6 +101,12 @@ def assess(form: ReadingForm, points: list[fitmod.Point], model_rel_sd: float) -
             chi2 += (e / _sd(p, what)) ** 2
             residuals.append({"extra_op_percent": p.extra_op_percent, "figure": what,
                               "fresh": p.fresh, "log_error": e})  # fmt: skip
+    for p in other_qd or []:
+        for what, e in log_errors(central, replace(p, queue_depth=None)):
+            chi2 += (e / _sd(p, what)) ** 2
+            residuals.append({"extra_op_percent": p.extra_op_percent, "figure": what,
+                              "fresh": False, "queue_depth": p.queue_depth,
+                              "log_error": e})  # fmt: skip
     residual_chi2 = chi2
     held_out = []
     steady = [i for i, p in enumerate(points) if not p.fresh]
@@ -107,6 +123,11 @@ def assess(form: ReadingForm, points: list[fitmod.Point], model_rel_sd: float) -
                 chi2 += (e / sd) ** 2
                 held_out.append({"extra_op_percent": p.extra_op_percent, "figure": what,
                                  "log_error": e})  # fmt: skip
+    for p in other_qd or [] if len(steady) >= 2 else []:  # not fitted to them: as predicted
+        for what, e in log_errors(central, replace(p, queue_depth=None)):
+            chi2 += (e / math.hypot(_sd(p, what), model_rel_sd)) ** 2
+            held_out.append({"extra_op_percent": p.extra_op_percent, "figure": what,
+                             "queue_depth": p.queue_depth, "log_error": e})  # fmt: skip
     return {
         "chi2": chi2,
         "residual_chi2": residual_chi2,

@@ -51,6 +51,8 @@ EFFICIENCY_MIN = 0.05
 EFFICIENCY_MAX = 20.0
 #: Floor on a point's relative uncertainty (IOPS and WAF), whatever its round-to-round spread.
 MIN_REL_SD = 0.01
+#: The queue depth of the workload figures are read under unless a figure says otherwise.
+WORKLOAD_QD = 32
 
 
 @lru_cache(maxsize=65536)
@@ -105,6 +107,10 @@ class Point:
     fresh: bool = False
     """A fresh-out-of-box figure (``--fob-iops``): nothing to collect yet, so WAF 1 whatever
     the spare space; it pins t_cmd + t_page, the time per write without garbage collection."""
+    queue_depth: int | None = None
+    """The queue depth the IOPS figure was measured at when it is not the workload's (None:
+    the workload's, QD32 unless said). Only the blocking-GC reading (``gc_blocking.py``) can
+    fit such a figure; the analytic fit is given the workload's figures alone."""
 
     def model_waf(
         self, native_op: float, curve: WafCurve = waf_at, spare_efficiency: float = 1.0
@@ -112,6 +118,13 @@ class Point:
         if self.fresh:
             return 1.0
         return curve(spare_efficiency * rho_eff(native_op, self.extra_op_percent))
+
+
+def split_queue_depths(points: list[Point], queue_depth: int) -> tuple[list[Point], list[Point]]:
+    """(the figures at the workload's ``queue_depth``, those at another): the analytic fit has
+    no queue-depth term and is given the first alone."""
+    main = [replace(p, queue_depth=None) for p in points if p.queue_depth in (None, queue_depth)]
+    return main, [p for p in points if p.queue_depth not in (None, queue_depth)]
 
 
 @dataclass

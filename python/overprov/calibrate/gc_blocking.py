@@ -12,7 +12,9 @@ docs/simulator.md) on a small twin held in memory: :data:`DIES` dies of
 :data:`UNITS_PER_FLASH_PAGE` mapping units per flash page, no write buffer (host writes wait
 for their program), ``domains`` GC domains — collections run one at a time per domain, so with
 ``domains`` < :data:`DIES` garbage collection has fewer parallel units than host writes. The
-unknowns are the domain count (a grid, :data:`DOMAINS`) and the program time (one scale: every
+unknowns are the domain count (a grid, :data:`DOMAINS`), the die count when IOPS figures at a
+second queue depth identify it (:data:`DIES_GRID`, domains up to the dies; at one queue depth
+the program time absorbs it and :data:`DIES` is kept) and the program time (one scale: every
 NAND time is a fixed share of it, so the twin's IOPS scale exactly as 1/program time and the
 scale is fitted in closed form on log IOPS). The spare space is the analytic fit's (pinned by
 WAF figures when given). The FOB figure is the twin's die-bound rate without GC,
@@ -21,8 +23,9 @@ WAF figures when given). The FOB figure is the twin's die-bound rate without GC,
 Its evidence (``evidence.py``'s rule): χ² of its residuals at the fitted figures (IOPS, FOB, and
 its WAF at the WAF figures, the same figures and noise the analytic reading is scored on) plus,
 for each steady figure, its error when predicted from the others (the program time refitted
-without it). A reading whose residuals exceed their noise (``evidence.reproduces``, with
-:data:`N_PARAMETERS` fitted) gets no weight when the analytic reading reproduces them.
+without it); a figure at another queue depth counts as a steady one. A reading whose
+residuals exceed their noise (``evidence.reproduces``, with :data:`N_PARAMETERS` fitted, one
+more when the dies are) gets no weight when the analytic reading reproduces them.
 """
 
 from __future__ import annotations
@@ -36,13 +39,19 @@ from overprov import engine, sweep
 from overprov.calibrate import evidence
 from overprov.calibrate import fit as fitmod
 
+#: The twin's parallel units (dies) when the figures are at one queue depth: they do not
+#: identify it (at one queue depth the program time absorbs it).
 DIES = 8
+#: Parallel units tried when the figures hold a second queue depth (``Point.queue_depth``):
+#: below the queue depth the dies bound how many writes run at once, so the IOPS' change with
+#: queue depth identifies them.
+DIES_GRID = (1, 2, 4, 8)
 UNITS_PER_FLASH_PAGE = 4
 PAGE_BYTES = 4096
 PAGES_PER_BLOCK = 256
 #: The twin's size: 1 GiB advertised simulates in about a second per level.
 USER_PAGES = 1 << 18
-#: GC domains tried: collections on 1 to 8 of the 8 dies at once.
+#: GC domains tried: collections on 1 to 8 of the dies at once (at most the dies).
 DOMAINS = (1, 2, 3, 4, 6, 8)
 #: The nominal program time the twin is simulated at (per flash page); the fit scales it.
 NOMINAL_PROGRAM_US = 700.0
@@ -51,17 +60,18 @@ READ_SHARE = 60.0 / 700.0
 WARMUP_DRIVE_WRITES = 2.0
 MEASURED_DRIVE_WRITES = 1.5
 SEED = 1
-#: Fitted parameters: the domain count and the program time (the spare is the analytic fit's).
+#: Fitted parameters: the domain count and the program time (the spare is the analytic fit's);
+#: the die count too when a second queue depth identifies it.
 N_PARAMETERS = 2
 
 
-def timing(domains: int, program_us: float, queue_depth: int) -> dict[str, Any]:
+def timing(domains: int, program_us: float, queue_depth: int, dies: int = DIES) -> dict[str, Any]:
     """The twin's ``[timing]``: no buffer, no controller cost, non-preemptive GC."""
     return {
         "enabled": True,
         "host": {"queue_depth": queue_depth, "command_overhead_us": 0.0, "link_mb_s": 1e6},
         "nand": {
-            "channels": DIES,
+            "channels": dies,
             "dies_per_channel": 1,
             "flash_page_bytes": PAGE_BYTES * UNITS_PER_FLASH_PAGE,
             "read_us": program_us * READ_SHARE,
@@ -77,7 +87,12 @@ def timing(domains: int, program_us: float, queue_depth: int) -> dict[str, Any]:
 
 
 def config(
-    native_op: float, extra_op_percent: float, domains: int, program_us: float, queue_depth: int
+    native_op: float,
+    extra_op_percent: float,
+    domains: int,
+    program_us: float,
+    queue_depth: int,
+    dies: int = DIES,
 ) -> dict[str, Any]:
     return engine.merge(
         engine.default_config(),
@@ -94,7 +109,7 @@ def config(
                 "drive_writes": MEASURED_DRIVE_WRITES,
                 "seed": SEED,
             },
-            "timing": timing(domains, program_us, queue_depth),
+            "timing": timing(domains, program_us, queue_depth, dies),
         },
     )
 
@@ -108,26 +123,33 @@ def _figures(report: dict[str, Any]) -> tuple[float, float | None]:
     return float(iops), (report.get("measured") or {}).get("waf")
 
 
-def simulate(
-    native_op: float,
-    levels: list[float],
-    domains: list[int],
-    queue_depth: int,
-    program_us: float = NOMINAL_PROGRAM_US,
+#: One twin run: (dies, domains, simulated extra-OP level, queue depth).
+Run = tuple[int, int, float, int]
+
+
+def simulate_runs(
+    native_op: float, keys: list[Run], program_us: float = NOMINAL_PROGRAM_US,
     jobs: int | None = None,
-) -> dict[tuple[int, float], tuple[float, float | None]]:
-    """(IOPS, WAF) of the twin per (domains, level), all runs through ``sweep``."""
-    keys = [(d, x) for d in domains for x in levels]
-    configs = [config(native_op, x, d, program_us, queue_depth) for d, x in keys]
+) -> dict[Run, tuple[float, float | None]]:  # fmt: skip
+    """(IOPS, WAF) of the twin per run, all runs through ``sweep``."""
+    keys = list(dict.fromkeys(keys))
+    configs = [config(native_op, x, d, program_us, qd, n) for n, d, x, qd in keys]
     reports = sweep.run_points(configs, jobs=jobs, label="blocking-GC twin")
     if reports.interrupted:
         raise KeyboardInterrupt
     return {k: _figures(r) for k, r in zip(keys, reports, strict=True)}
 
 
-def fob_iops(program_us: float, queue_depth: int) -> float:
+def fob_iops(program_us: float, queue_depth: int, dies: int = DIES) -> float:
     """The twin's rate without garbage collection (every die programming host units)."""
-    return 1e6 * min(queue_depth, DIES) * UNITS_PER_FLASH_PAGE / program_us
+    return 1e6 * min(queue_depth, dies) * UNITS_PER_FLASH_PAGE / program_us
+
+
+def grid(identified: bool) -> list[tuple[int, int]]:
+    """(dies, domains) tried: the die grid × domains up to the dies when a second queue depth
+    identifies the dies, else :data:`DIES` × :data:`DOMAINS`."""
+    dies = DIES_GRID if identified else (DIES,)
+    return [(n, d) for n in dies for d in DOMAINS if d <= n]
 
 
 @dataclass
@@ -141,18 +163,30 @@ class BlockingReading:
     residuals: list[dict[str, Any]] = field(default_factory=list)
     residual_chi2: float = 0.0
     """χ² of the residuals at the fitted figures alone (``evidence.reproduces``)."""
+    dies: int = DIES
+    dies_identified: bool = False
+    """Whether figures at a second queue depth chose ``dies`` (else it is :data:`DIES`)."""
+
+    def n_parameters(self) -> int:
+        return N_PARAMETERS + self.dies_identified
 
     def reproduces(self) -> bool:
         """Whether the fitted twin reproduces its figures within their noise."""
-        return evidence.reproduces(self.residual_chi2, len(self.residuals), N_PARAMETERS)
+        return evidence.reproduces(self.residual_chi2, len(self.residuals), self.n_parameters())
 
     def twin_timing(self) -> dict[str, Any]:
-        return timing(self.domains, self.program_us, self.queue_depth)
+        return timing(self.domains, self.program_us, self.queue_depth, self.dies)
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "mechanism": "non-preemptive GC per domain, no write buffer ([timing.gc] blocking)",
-            "dies": DIES,
+            "dies": self.dies,
+            "dies_identified": self.dies_identified,
+            "parallelism": (
+                "fitted: figures at a second queue depth chose the dies"
+                if self.dies_identified
+                else f"not identified: figures at one queue depth, {DIES} dies assumed"
+            ),
             "domains": self.domains,
             "program_us": self.program_us,
             "read_us": self.program_us * READ_SHARE,
@@ -181,32 +215,40 @@ def fit(
     points: list[fitmod.Point],
     native_op: float,
     *,
-    queue_depth: int = 32,
+    queue_depth: int = fitmod.WORKLOAD_QD,
     level_of: Callable[[float], float] = lambda x: x,
     model_rel_sd: float = 0.0,
     jobs: int | None = None,
 ) -> BlockingReading | None:
-    """The reading fitted to the IOPS figures (steady and FOB); None with fewer than three
-    (one steady at least)."""
-    steady = [p for p in points if p.iops and not p.fresh]
+    """The reading fitted to the IOPS figures (steady, FOB, and steady ones at another queue
+    depth: ``Point.queue_depth``, which identify the dies); None with fewer than three (one
+    steady at the workload's queue depth at least)."""
+
+    def qd_of(p: fitmod.Point) -> int:
+        return p.queue_depth or queue_depth
+
+    steady = [p for p in points if p.iops and not p.fresh and qd_of(p) == queue_depth]
+    other = [p for p in points if p.iops and not p.fresh and qd_of(p) != queue_depth]
     fresh = [p for p in points if p.iops and p.fresh]
-    if not steady or len(steady) + len(fresh) < 3:
+    if not steady or len(steady) + len(fresh) + len(other) < 3:
         # two figures fix the domains and the program time exactly: nothing would be left to
         # test the reading against, and the analytic reading fits two figures as well
         return None
-    levels = sorted({p.extra_op_percent for p in steady})
-    sims = simulate(native_op, [level_of(x) for x in levels], list(DOMAINS), queue_depth,
-                    jobs=jobs)  # fmt: skip
+    identified = bool(other)
+    cells = grid(identified)
+    runs = [(n, d, level_of(p.extra_op_percent), qd_of(p)) for n, d in cells
+            for p in steady + other]  # fmt: skip
+    sims = simulate_runs(native_op, runs, jobs=jobs)
     best: BlockingReading | None = None
     candidates = []
-    for d in DOMAINS:
+    for n, d in cells:
 
-        def model0(p: fitmod.Point, d: int = d) -> float:
+        def model0(p: fitmod.Point, n: int = n, d: int = d) -> float:
             if p.fresh:
-                return fob_iops(NOMINAL_PROGRAM_US, queue_depth)
-            return sims[(d, level_of(p.extra_op_percent))][0]
+                return fob_iops(NOMINAL_PROGRAM_US, queue_depth, n)
+            return sims[(n, d, level_of(p.extra_op_percent), qd_of(p))][0]
 
-        figs = [(model0(p), p) for p in steady + fresh]
+        figs = [(model0(p), p) for p in steady + other + fresh]
         s = _log_scale(figs)
         chi2 = 0.0
         residuals = []
@@ -214,14 +256,16 @@ def fit(
             e = math.log(m / p.iops) - s  # type: ignore[operator]
             chi2 += (e / _sd(p)) ** 2
             residuals.append({"extra_op_percent": p.extra_op_percent, "figure": "iops",
-                              "fresh": p.fresh, "log_error": e})  # fmt: skip
-        for p in points:  # its WAF at the WAF figures: scored on the analytic reading's figures
-            waf = sims.get((d, level_of(p.extra_op_percent)), (0.0, None))[1]
-            if p.waf is not None and not p.fresh and waf:
+                              "fresh": p.fresh, "queue_depth": qd_of(p),
+                              "log_error": e})  # fmt: skip
+        for p in steady:  # its WAF at the WAF figures: scored on the analytic reading's figures
+            waf = sims[(n, d, level_of(p.extra_op_percent), queue_depth)][1]
+            if p.waf is not None and waf:
                 e = math.log(waf / p.waf)
                 chi2 += (e / max(p.waf_rel_sd, fitmod.MIN_REL_SD)) ** 2
                 residuals.append({"extra_op_percent": p.extra_op_percent, "figure": "waf",
-                                  "fresh": False, "log_error": e})  # fmt: skip
+                                  "fresh": False, "queue_depth": queue_depth,
+                                  "log_error": e})  # fmt: skip
         residual_chi2 = chi2
         if len(figs) >= 3:  # each steady figure predicted from the others
             for i, (m, p) in enumerate(figs):
@@ -231,11 +275,12 @@ def fit(
                 e = math.log(m / p.iops) - _log_scale(rest)  # type: ignore[operator]
                 chi2 += (e / math.hypot(_sd(p), model_rel_sd)) ** 2
         program_us = NOMINAL_PROGRAM_US * math.exp(s)
-        candidates.append({"domains": d, "program_us": program_us, "chi2": chi2})
-        candidates[-1]["residual_chi2"] = residual_chi2
+        candidates.append({"dies": n, "domains": d, "program_us": program_us, "chi2": chi2,
+                           "residual_chi2": residual_chi2})  # fmt: skip
         if best is None or chi2 < best.chi2:
             best = BlockingReading(d, program_us, chi2, queue_depth, native_op, residuals=residuals,
-                                   residual_chi2=residual_chi2)  # fmt: skip
+                                   residual_chi2=residual_chi2, dies=n,
+                                   dies_identified=identified)  # fmt: skip
     assert best is not None
     best.candidates = candidates
     return best
@@ -251,6 +296,6 @@ def predict(
 ) -> dict[float, tuple[float, float | None]]:
     """(IOPS, WAF) of the fitted twin at ``levels`` (at its own queue depth unless given)."""
     qd = queue_depth or r.queue_depth
-    sims = simulate(r.native_op, [level_of(x) for x in levels], [r.domains], qd,
-                    program_us=r.program_us, jobs=jobs)  # fmt: skip
-    return {x: sims[(r.domains, level_of(x))] for x in levels}
+    runs = [(r.dies, r.domains, level_of(x), qd) for x in levels]
+    sims = simulate_runs(r.native_op, runs, program_us=r.program_us, jobs=jobs)
+    return {x: sims[(r.dies, r.domains, level_of(x), qd)] for x in levels}

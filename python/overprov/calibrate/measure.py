@@ -293,7 +293,8 @@ class SegmentRunner:
         self.progress(f"{seg.extra_op_percent:g}% extra OP: {self.target.discard_tail(span)}")
         if self.plan.precondition == "graded" and seg.precondition_drive_writes > 0:
             self.graded(seg, span, reserve_drive_writes)
-        k = self.plan.window_rounds
+        k = seg.window_rounds or self.plan.window_rounds
+        qd, round_dw = seg.queue_depth or self.plan.qd, seg.round_drive_writes
         tol = self.plan.settle_percent / 100.0
         rounds: list[Round] = []
         written = 0.0
@@ -301,7 +302,7 @@ class SegmentRunner:
         settled = False
         start_counters = write_counters(self.target) if self.counters_ok else None
         while True:
-            seconds = self._seconds_for(self.plan.round_drive_writes, span, iops)
+            seconds = self._seconds_for(round_dw or self.plan.round_drive_writes, span, iops)
             expected = self._expected_drive_writes(seconds, iops, bs)
             if not self.fits(expected, seconds, reserve_drive_writes):
                 if not rounds:
@@ -313,8 +314,9 @@ class SegmentRunner:
                     f"({self.plan.budget.text()})"
                 )
                 break
-            label = f"op{seg.extra_op_percent:g}-r{len(rounds) + 1:03d}"
-            spec = RoundSpec(label, "randwrite", bs, self.plan.qd, 1, span, seconds=seconds)  # type: ignore[arg-type]
+            at_qd = f"qd{qd}-" if seg.queue_depth else ""
+            label = f"op{seg.extra_op_percent:g}-{at_qd}r{len(rounds) + 1:03d}"
+            spec = RoundSpec(label, "randwrite", bs, qd, 1, span, seconds=seconds)  # type: ignore[arg-type]
             r = self.run(spec, seg.extra_op_percent)
             rounds.append(r)
             # the next round is sized at the fastest of the last three: one slow round (a
@@ -334,11 +336,13 @@ class SegmentRunner:
                 break
         window = rounds[-k:]
         level = _level(seg.extra_op_percent, window, rounds, settled, written, cap, start_counters)
+        level.queue_depth = seg.queue_depth
         self.m.levels.append(level)
         self.save()
         waf = f", WAF {level.waf:.2f}" if level.waf else ""
+        at_qd = f" at QD{seg.queue_depth}" if seg.queue_depth else ""
         self.progress(
-            f"{seg.extra_op_percent:g}% extra OP: {level.steady_iops:,.0f} IOPS{waf} "
+            f"{seg.extra_op_percent:g}% extra OP{at_qd}: {level.steady_iops:,.0f} IOPS{waf} "
             f"({'settled' if settled else 'NOT settled'} after {written:.2f} drive writes)"
         )
         return level
@@ -479,14 +483,15 @@ def measure(
         elif resume is not None and target.kind == "sim":
             say("a simulated drive's state is not stored: filling it again")
             runner.fill(label="fill-again")
-        done = {lv.extra_op_percent for lv in m.levels}
-        window = plan.window_rounds * plan.round_drive_writes
-        for i, seg in enumerate(plan.segments):
-            if seg.extra_op_percent in done:
+        done = {(lv.extra_op_percent, lv.queue_depth) for lv in m.levels}
+        segments = plan.all_segments()
+        for i, seg in enumerate(segments):
+            if (seg.extra_op_percent, seg.queue_depth) in done:
                 say(f"{seg.extra_op_percent:g}% extra OP: kept from the earlier run")
                 continue
-            later = plan.segments[i + 1 :]
-            reserve = sum(s.precondition_drive_writes + s.min_drive_writes + window for s in later)
+            later = segments[i + 1 :]
+            reserve = sum(s.precondition_drive_writes + s.min_drive_writes
+                          + plan.window_drive_writes(s) for s in later)  # fmt: skip
             runner.segment(seg, reserve_drive_writes=reserve)
     except BudgetSpent as exc:
         m.stop_reason = f"{exc} ({plan.budget.text()})"

@@ -43,6 +43,15 @@ DEFAULT_BUDGET_DRIVE_WRITES = 6.0
 #: levels fit in 2 drive writes; what that costs is measured in bench/README.md ("Two drive
 #: writes").
 GRADED_SETTLE_SPAN_WRITES = 0.02
+#: The second queue depth measured (at the highest level, after its segment): below the
+#: drive's parallel units it leaves some idle, so the IOPS' change from the plan's QD32
+#: identifies how many there are (``gc_blocking.py``); 4 is the lowest queue depth the foreign
+#: truths hold (bench/foreign/) and above a latency-bound QD1.
+PROBE_QUEUE_DEPTH = 4
+#: Its window: this many rounds of half the plan's round share (0.08 drive writes in the random
+#: plan, 0.05 in the graded one).
+PROBE_WINDOW_ROUNDS = 4
+PROBE_ROUND_SHARE = 0.5
 
 
 @dataclass(frozen=True)
@@ -97,6 +106,14 @@ class Segment:
     max_drive_writes: float
     precondition_drive_writes: float = 0.0
     """Written by the level's graded rounds before its random rounds (0: none)."""
+    queue_depth: int | None = None
+    """The queue depth of its rounds (None: the plan's). A segment at another queue depth is
+    the second-queue-depth probe (:func:`with_probe`): the level before it left the drive in
+    its steady state at this level, so it needs no settling, only its window."""
+    window_rounds: int | None = None
+    """Rounds in its window (None: the plan's)."""
+    round_drive_writes: float | None = None
+    """Each round's share of the capacity (None: the plan's)."""
 
 
 @dataclass(frozen=True)
@@ -116,6 +133,12 @@ class MeasurementPlan:
     assumed_native_op_percent: float = ASSUMED_NATIVE_OP_PERCENT
     """Native OP assumed when sizing the first level's graded rounds."""
     graded_rounds: int = GRADED_ROUNDS
+    probe: Segment | None = None
+    """After the segments, the second-queue-depth probe (:func:`with_probe`), or None."""
+
+    def all_segments(self) -> list[Segment]:
+        """The segments in the order they are measured: the levels, then the probe."""
+        return [*self.segments, *([self.probe] if self.probe is not None else [])]
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -126,6 +149,7 @@ class MeasurementPlan:
         d = dict(d)
         d["budget"] = Budget(**d["budget"])
         d["segments"] = [Segment(**s) for s in d["segments"]]
+        d["probe"] = Segment(**d["probe"]) if d.get("probe") else None
         d.setdefault("precondition", "random")  # recorded before graded preconditioning
         return cls(**d)
 
@@ -133,21 +157,40 @@ class MeasurementPlan:
         """What it measures, in one phrase for the line printed before the first write."""
         measured = ", ".join(f"{s.extra_op_percent:g}%" for s in self.segments)
         graded = "graded preconditioning then " if self.precondition == "graded" else ""
-        return (
-            f"FOB, one sequential fill, {graded}random writes at {measured} extra OP until settled"
+        s = self.probe
+        probes = (
+            f", then QD{s.queue_depth} at {s.extra_op_percent:g}% for "
+            f"{self.window_drive_writes(s):.2f} drive writes"
+            if s is not None
+            else ""
         )
+        return (
+            f"FOB, one sequential fill, {graded}random writes at {measured} extra OP until "
+            f"settled{probes}"
+        )
+
+    def window_drive_writes(self, s: Segment, round_drive_writes: float | None = None) -> float:
+        """What segment ``s``'s window of rounds writes (``round_drive_writes``: the plan's
+        round share instead of its own, e.g. a real round's floor of a second)."""
+        rounds = s.window_rounds or self.window_rounds
+        share = (s.round_drive_writes or self.round_drive_writes) / self.round_drive_writes
+        return rounds * share * (round_drive_writes or self.round_drive_writes)
 
     def minimum_drive_writes(
         self, *, round_drive_writes: float | None = None, with_fob: bool = True
     ) -> float:
         """FOB, the fill and every segment to its minimum plus a window of rounds of
         ``round_drive_writes`` (default: the plan's)."""
-        window = self.window_rounds * (round_drive_writes or self.round_drive_writes)
         fob = self.fob_drive_writes if with_fob else 0.0
         return (
             fob
             + 1.0
-            + sum(s.precondition_drive_writes + s.min_drive_writes + window for s in self.segments)
+            + sum(
+                s.precondition_drive_writes
+                + s.min_drive_writes
+                + self.window_drive_writes(s, round_drive_writes)
+                for s in self.all_segments()
+            )
         )
 
     def planned_drive_writes(self) -> float:
@@ -155,7 +198,7 @@ class MeasurementPlan:
         return (
             self.fob_drive_writes
             + 1.0
-            + sum(s.precondition_drive_writes + s.max_drive_writes for s in self.segments)
+            + sum(s.precondition_drive_writes + s.max_drive_writes for s in self.all_segments())
         )
 
 
@@ -212,8 +255,12 @@ def design(
     levels: list[float] | None = None,
     write_counters: bool = True,
     precondition: str | None = None,
+    second_queue_depth: int | None = PROBE_QUEUE_DEPTH,
 ) -> MeasurementPlan:
     """The plan for predicting ``extra_op_percent`` within ``budget``.
+
+    ``second_queue_depth``: after the highest level, a short window there at this queue
+    depth (:func:`with_probe`; None: none), when the budget holds it beside the levels.
 
     Measured levels: 0% (or the lowest asked) and the highest asked up to 40%. Their WAF
     (``write_counters``: the target reports NAND and host writes) and IOPS give four figures
@@ -262,8 +309,29 @@ def design(
                 f"--budget: {budget.text()} is too little; one settled level needs about "
                 f"{plan.minimum_drive_writes():.1f} drive writes (FOB, one fill, settling)"
             )
+    if second_queue_depth is not None and second_queue_depth != plan.qd:
+        probed = with_probe(plan, second_queue_depth)
+        if budget.drive_writes is None or probed.minimum_drive_writes() <= budget.drive_writes:
+            plan = probed
+    if budget.drive_writes is not None:
         plan = fit_to_budget(plan, budget.drive_writes)
     return plan
+
+
+def with_probe(plan: MeasurementPlan, queue_depth: int) -> MeasurementPlan:
+    """``plan`` with the second-queue-depth probe: after its highest level, a window of
+    :data:`PROBE_WINDOW_ROUNDS` rounds at ``queue_depth`` on the same span. The level's
+    segment leaves the drive in its steady state there (a queue depth does not change where
+    the data is), so the probe costs its window alone; the highest level is where queue depth
+    matters most (GC keeps fewer units busy there, so more of them wait for host writes)."""
+    top = max(s.extra_op_percent for s in plan.segments)
+    round_dw = round(plan.round_drive_writes * PROBE_ROUND_SHARE, 6)
+    window = PROBE_WINDOW_ROUNDS * round_dw
+    probe = Segment(
+        top, 0.0, round(window, 6), queue_depth=queue_depth,
+        window_rounds=PROBE_WINDOW_ROUNDS, round_drive_writes=round_dw,
+    )  # fmt: skip
+    return replace(plan, probe=probe)
 
 
 def fit_to_budget(plan: MeasurementPlan, drive_writes: float) -> MeasurementPlan:
@@ -272,10 +340,14 @@ def fit_to_budget(plan: MeasurementPlan, drive_writes: float) -> MeasurementPlan
     ``drive_writes``: the plan printed before measuring is what the budget allows."""
     if plan.planned_drive_writes() <= drive_writes or not plan.segments:
         return plan
-    window = plan.window_rounds * plan.round_drive_writes
     share = max(0.0, drive_writes - plan.minimum_drive_writes()) / len(plan.segments)
-    segs = [
-        replace(s, max_drive_writes=min(s.max_drive_writes, s.min_drive_writes + window + share))
+    segs = [  # the probe keeps its window
+        replace(
+            s,
+            max_drive_writes=min(
+                s.max_drive_writes, s.min_drive_writes + plan.window_drive_writes(s) + share
+            ),
+        )
         for s in plan.segments
     ]
     return replace(plan, segments=segs)
@@ -304,12 +376,10 @@ def calibrate_text(spec: str, levels: list[float], budget: Any, options: dict[st
         iops = ASSUMED_RANDOM_IOPS
         whose = "an assumption: a real drive's speed is known only once it is written"
     dw = plan.planned_drive_writes()
-    measured = ", ".join(f"{s.extra_op_percent:g}%" for s in plan.segments)
     kind = " of simulated I/O time" if ident.sim is not None else ""
     lines = header(ident, "calibrate")
     lines += [
-        f"plan: FOB, one sequential fill, random writes at {measured} extra OP until settled "
-        f"(budget {budget.text()})",
+        f"plan: {plan.text()} (budget {budget.text()})",
         f"estimate: at most {human_seconds(dw * cap / (iops * 4096))}{kind}; "
         + wear_line(dw, cap, options.get("rated_tbw"), "at most"),
         f"  at {iops:,.0f} random-write IOPS ({whose})",

@@ -49,6 +49,7 @@ def points_from(m: Measurement) -> list[fitmod.Point]:
             iops=lv.steady_iops,
             iops_rel_sd=max(lv.iops_rel_sd, fitmod.MIN_REL_SD),
             waf=lv.waf,
+            queue_depth=lv.queue_depth,
         )
         for lv in m.levels
     ]
@@ -80,6 +81,14 @@ class PredictionInput:
     bootstrap_samples: int = 100
     model_form: uncertainty.ModelForm | None = None
     """The model-form error the interval is widened by (None: the recorded one)."""
+    other_qd_points: list[fitmod.Point] = dataclasses.field(default_factory=list)
+    """IOPS figures at another queue depth than the workload's (those among ``points`` are
+    moved here): only the blocking-GC reading fits them (``gc_blocking``)."""
+
+    def __post_init__(self) -> None:
+        main_qd = self.measurement.qd if self.measurement is not None else fitmod.WORKLOAD_QD
+        self.points, other = fitmod.split_queue_depths(self.points, main_qd)
+        self.other_qd_points = [*self.other_qd_points, *other]
 
     def workload_or_uniform(self) -> dict[str, Any]:
         return dict(self.workload or {"pattern": "uniform"})
@@ -315,7 +324,7 @@ def _iops_figures(
         })  # fmt: skip
     got = _TwinFigures(rows, source, twin, twin_check, refinement)
     if uniform and not reading.ftl:
-        qd = fig.measurement.qd if fig.measurement is not None else 32
+        qd = fig.measurement.qd if fig.measurement is not None else fitmod.WORKLOAD_QD
         got.mechanism = _blocking_reading(fig, reading, got, curve, fitted.mfe, qd=qd)
         if got.mechanism is not None and got.mechanism["weight"] > 0.5:
             got.twin = dataclasses.replace(twin, gc_timing=got.mechanism["timing"])
@@ -324,6 +333,14 @@ def _iops_figures(
                 f"; IOPS weighed with the blocking-GC reading (weight "
                 f"{got.mechanism['weight']:.2f}, gc_blocking.py), in fit.gc_mechanism"
             )
+    if fig.other_qd_points:  # said, never dropped in silence
+        got.source += f"; {len(fig.other_qd_points)} figure(s) at another queue depth " + (
+            "fitted by the blocking-GC reading alone (its dies); the analytic reading's "
+            "figure there is its QD32 one, scored as such"
+            if got.mechanism is not None
+            else "not used: only the blocking-GC reading reads them, and it needs three IOPS "
+            "figures under uniform random writes"
+        )
     return got
 
 
@@ -422,6 +439,7 @@ def _prediction(
             "surrogate": fitted.central.to_dict(),
             "parameters_interval": twin.uncertainty,
             "points": [p.__dict__ for p in fig.points],
+            "points_other_queue_depth": [p.__dict__ for p in fig.other_qd_points],
             "twin_check": got.twin_check,
             "refinement": got.refinement,
             **({"gc_mechanism": got.mechanism} if got.mechanism is not None else {}),
@@ -449,12 +467,12 @@ def _blocking_reading(
     cv_sd = mfe.rel_sd if mfe is not None else 0.0
     level_of = reading.level_of(got.twin)
     blocking = gc_blocking.fit(
-        fig.points, got.twin.native_op, queue_depth=qd, level_of=level_of,
+        fig.points + fig.other_qd_points, got.twin.native_op, queue_depth=qd, level_of=level_of,
         model_rel_sd=cv_sd, jobs=fig.jobs,
     )  # fmt: skip
     if blocking is None:
         return None
-    assessed = evidence.assess(reading.form(curve), fig.points, cv_sd)
+    assessed = evidence.assess(reading.form(curve), fig.points, cv_sd, other_qd=fig.other_qd_points)
     analytic = assessed["chi2"]
     reproduced = {
         "analytic": evidence.reproduces(

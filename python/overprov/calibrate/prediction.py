@@ -19,8 +19,8 @@ from typing import Any
 
 from overprov import json_schemas, outputs
 from overprov.calibrate import twin as twinmod
-from overprov.measurement_file import Measurement
 from overprov.errors import InputError, RunError
+from overprov.measurement_file import Measurement
 
 KIND = "calibrate"
 MAJOR = 1
@@ -170,6 +170,7 @@ def measurement_summary(m: Measurement | None) -> dict[str, Any] | None:
                 "p99_latency_us": lv.p99_latency_us,
                 "settled": lv.settled,
                 "drive_writes": lv.drive_writes,
+                "queue_depth": lv.queue_depth or m.qd,
             }
             for lv in m.levels
         ],

@@ -121,7 +121,9 @@ def _measured_levels(doc: dict[str, Any], folder: Path, notes: list[str]) -> lis
         except InputError as exc:
             notes.append(f"its measurement could not be read, no measured figure is shown: {exc}")
         else:
-            return [{k: getattr(lv, k) for k in MEASURED_KEYS} for lv in m.levels]
+            return [  # at the plan's queue depth: the QD4 probe is not a point of this curve
+                {k: getattr(lv, k) for k in MEASURED_KEYS} for lv in m.levels if not lv.queue_depth
+            ]
     checks = (doc.get("fit") or {}).get("twin_check") or []
     return [
         {
