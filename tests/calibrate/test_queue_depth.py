@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from overprov import engine
+from overprov import engine, measurement_file
 from overprov.calibrate import cli as calcli
 from overprov.calibrate import fit as fitmod
-from overprov.calibrate import gc_blocking, measurement_file
+from overprov.calibrate import gc_blocking
 from overprov.calibrate import predict as predmod
 from overprov.calibrate.measure import measure
 from overprov.calibrate.plan import PROBE_QUEUE_DEPTH, design, parse_budget

@@ -221,6 +221,14 @@ def read(
         got = _waf_figures(fig, reading, fitted, levels)
     else:
         got = _surrogate_figures(fitted, levels)
+    if fig.other_qd_points:  # said, never dropped in silence
+        got.source += f"; {len(fig.other_qd_points)} figure(s) at another queue depth " + (
+            "fitted by the blocking-GC reading alone (its dies); the analytic reading's "
+            "figure there is its QD32 one, scored as such"
+            if got.mechanism is not None
+            else "not used: only the blocking-GC reading reads them, and it needs three IOPS "
+            "figures under uniform random writes"
+        )
     for row in got.rows:
         x = row["extra_op_percent"]
         if row["waf"] is None:  # the twin's run gave none: the surrogate's
@@ -333,14 +341,6 @@ def _iops_figures(
                 f"; IOPS weighed with the blocking-GC reading (weight "
                 f"{got.mechanism['weight']:.2f}, gc_blocking.py), in fit.gc_mechanism"
             )
-    if fig.other_qd_points:  # said, never dropped in silence
-        got.source += f"; {len(fig.other_qd_points)} figure(s) at another queue depth " + (
-            "fitted by the blocking-GC reading alone (its dies); the analytic reading's "
-            "figure there is its QD32 one, scored as such"
-            if got.mechanism is not None
-            else "not used: only the blocking-GC reading reads them, and it needs three IOPS "
-            "figures under uniform random writes"
-        )
     return got
 
 
