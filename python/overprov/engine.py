@@ -17,10 +17,9 @@ import copy
 import json
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from overprov import __version__, inputs
 from overprov.errors import ConfigError
@@ -76,8 +75,7 @@ def merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-@dataclass(frozen=True)
-class CheckedConfig:
+class CheckedConfig(NamedTuple):
     """A config validated once by the core (:func:`check`): the config as given, its resolved
     form (what :func:`validate` returns: ``config``, ``geometry``, ``op_ratio``,
     ``spare_factor``) and the core's handle (``_core.Config``), which :func:`simulator` and
