@@ -67,7 +67,7 @@ pub fn choices() -> Vec<(&'static str, Vec<String>)> {
         ("precondition.kind", names(&Precondition::ALL)),
         (
             "trace.format",
-            crate::workload::trace::TraceFormat::ALL
+            TraceFormat::ALL
                 .iter()
                 .map(|f| f.name().to_string())
                 .collect(),
