@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from overprov import __version__, inputs
 from overprov.errors import ConfigError
@@ -75,21 +75,41 @@ def merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def validate(config: dict[str, Any]) -> dict[str, Any]:
-    """Validate a config in the Rust core; returns the resolved config and geometry."""
+class CheckedConfig(NamedTuple):
+    """A config validated once by the core (:func:`check`): the config as given, its resolved
+    form (what :func:`validate` returns: ``config``, ``geometry``, ``op_ratio``,
+    ``spare_factor``) and the core's handle (``_core.Config``), which :func:`simulator` and
+    :func:`run` take without parsing or validating the config again."""
+
+    config: dict[str, Any]
+    resolved: dict[str, Any]
+    handle: Any
+
+
+def check(config: dict[str, Any]) -> CheckedConfig:
+    """Validate a config in the Rust core, once; errors name the field."""
     from overprov.config_file import core_message
 
     try:
-        return json.loads(_core().validate_config(json.dumps(config)))
+        handle = _core().Config(json.dumps(config))
     except ConfigError as exc:
         raise ConfigError(core_message(str(exc))) from None
+    return CheckedConfig(config, json.loads(handle.resolved_json()), handle)
 
 
-def simulator(config: dict[str, Any]) -> Any:
-    """A stepwise simulator (``_core.Simulator``) for callers that drive it round by round."""
+def validate(config: dict[str, Any]) -> dict[str, Any]:
+    """Validate a config in the Rust core; returns the resolved config and geometry."""
+    return check(config).resolved
+
+
+def simulator(config: dict[str, Any] | CheckedConfig) -> Any:
+    """A stepwise simulator (``_core.Simulator``) for callers that drive it round by round;
+    a :class:`CheckedConfig` is not validated again."""
     from overprov.config_file import core_message
 
     try:
+        if isinstance(config, CheckedConfig):
+            return _core().Simulator(config.handle)
         return _core().Simulator(json.dumps(config))
     except ConfigError as exc:
         raise ConfigError(core_message(str(exc))) from None
@@ -112,7 +132,7 @@ def core_version() -> str:
 
 
 def run(
-    config: dict[str, Any],
+    config: dict[str, Any] | CheckedConfig,
     progress: ProgressFn | None = None,
     chunk_pages: int | None = None,
 ) -> dict[str, Any]:

@@ -6,10 +6,56 @@ mod device;
 mod errors;
 mod trace;
 
-use overprov_sim::config::from_json;
+use overprov_sim::config::ValidConfig;
 use overprov_sim::host::Run;
 use overprov_sim::round::RoundRequest;
 use pyo3::prelude::*;
+
+/// A configuration parsed and validated once (`overprov_sim::config::ValidConfig`): a
+/// `Simulator` built from it neither parses nor validates it again.
+#[pyclass(module = "overprov._core", name = "Config", frozen)]
+struct PyConfig {
+    inner: ValidConfig,
+}
+
+#[pymethods]
+impl PyConfig {
+    /// Parse and validate `config_json` (the SimConfig as JSON); errors name the field.
+    #[new]
+    fn new(py: Python<'_>, config_json: &str) -> PyResult<Self> {
+        let inner = ValidConfig::from_json(config_json).map_err(|e| errors::to_py(py, e))?;
+        Ok(PyConfig { inner })
+    }
+
+    /// The resolved configuration and geometry as JSON text: `{"config", "geometry",
+    /// "op_ratio", "spare_factor"}`.
+    fn resolved_json(&self) -> String {
+        let (config, geometry) = (self.inner.config(), self.inner.geometry());
+        let out = serde_json::json!({
+            "config": config,
+            "geometry": geometry,
+            "op_ratio": geometry.op_ratio(),
+            "spare_factor": geometry.spare_factor(),
+        });
+        out.to_string()
+    }
+}
+
+/// A configuration as a simulator takes it: a validated `Config`, or JSON text.
+#[derive(FromPyObject)]
+enum ConfigArg<'py> {
+    Valid(PyRef<'py, PyConfig>),
+    Json(String),
+}
+
+impl ConfigArg<'_> {
+    fn valid(self) -> overprov_sim::Result<ValidConfig> {
+        match self {
+            ConfigArg::Valid(c) => Ok(c.inner.clone()),
+            ConfigArg::Json(text) => ValidConfig::from_json(&text),
+        }
+    }
+}
 
 /// A simulated drive (or an array of drives, or several jobs: `overprov_sim::host::Run`)
 /// running precondition → warm-up → measurement.
@@ -20,11 +66,14 @@ struct PySimulator {
 
 #[pymethods]
 impl PySimulator {
-    /// Validate `config_json` (the SimConfig as JSON) and build a fresh drive.
+    /// Build a fresh drive from `config`: a `Config` (validated before), or the SimConfig as
+    /// JSON text (validated here).
     #[new]
-    fn new(py: Python<'_>, config_json: &str) -> PyResult<Self> {
-        let config = from_json(config_json).map_err(|e| errors::to_py(py, e))?;
-        let inner = Run::new(config).map_err(|e| errors::to_py(py, e))?;
+    fn new(py: Python<'_>, config: ConfigArg<'_>) -> PyResult<Self> {
+        let inner = config
+            .valid()
+            .and_then(Run::from_valid)
+            .map_err(|e| errors::to_py(py, e))?;
         Ok(PySimulator { inner })
     }
 
@@ -65,25 +114,23 @@ impl PySimulator {
         Ok(serde_json::to_string(&figures).unwrap_or_default())
     }
 
+    /// The run's counters so far (`overprov_sim::ftl::Counters`: host, GC and wear-levelling
+    /// pages, erases, victims, trimmed pages), as the report's `totals` gives them, without
+    /// building the report: what a profiler round reads.
+    fn totals(&self) -> PyResult<std::collections::BTreeMap<String, u64>> {
+        let value = serde_json::to_value(self.inner.totals())
+            .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
+        let fields = value.as_object().into_iter().flatten();
+        Ok(fields
+            .filter_map(|(k, v)| Some((k.clone(), v.as_u64()?)))
+            .collect())
+    }
+
     /// The report so far, as JSON text.
     fn report_json(&self) -> String {
         serde_json::to_string(&self.inner.report())
             .unwrap_or_else(|e| format!("{{\"error\": \"report could not be serialised: {e}\"}}"))
     }
-}
-
-/// Validate a configuration; returns the resolved configuration and geometry as JSON text.
-#[pyfunction]
-fn validate_config(py: Python<'_>, config_json: &str) -> PyResult<String> {
-    let config = from_json(config_json).map_err(|e| errors::to_py(py, e))?;
-    let geometry = config.validate().map_err(|e| errors::to_py(py, e))?;
-    let out = serde_json::json!({
-        "config": config,
-        "geometry": geometry,
-        "op_ratio": geometry.op_ratio(),
-        "spare_factor": geometry.spare_factor(),
-    });
-    Ok(out.to_string())
 }
 
 /// The default configuration as JSON text (every field, with its default).
@@ -102,8 +149,8 @@ fn choices() -> std::collections::BTreeMap<&'static str, Vec<String>> {
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", overprov_sim::VERSION)?;
+    m.add_class::<PyConfig>()?;
     m.add_class::<PySimulator>()?;
-    m.add_function(wrap_pyfunction!(validate_config, m)?)?;
     m.add_function(wrap_pyfunction!(default_config_json, m)?)?;
     m.add_function(wrap_pyfunction!(choices, m)?)?;
     trace::register(m)?;

@@ -2,8 +2,10 @@
 //!
 //! Layers as in a real SSD: [`workload`] (what the host sends) → [`ftl`] (mapping, write
 //! frontiers, garbage collection with one victim policy per file in [`ftl::gc`], wear levelling)
-//! → [`stats`]. [`config`] holds the typed configuration, [`geometry`] the OP arithmetic, and
-//! [`sim`] runs precondition → warm-up → measurement. No Python in this crate.
+//! → [`stats`]. [`config`] holds the typed configuration, [`geometry`] the OP arithmetic,
+//! [`sim`] runs one drive through precondition → warm-up → measurement ([`phases`]: the one
+//! stepper of those phases), and [`host`] runs several jobs or an array of drives over
+//! simulators of its own. Both fill one [`report::Report`]. No Python in this crate.
 
 pub mod config;
 pub mod device;
@@ -11,6 +13,8 @@ pub mod error;
 pub mod ftl;
 pub mod geometry;
 pub mod host;
+pub mod phases;
+pub mod report;
 pub mod rng;
 pub mod round;
 pub mod sim;

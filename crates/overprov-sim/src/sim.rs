@@ -1,106 +1,26 @@
-//! A whole simulation: precondition → warm-up → measurement, driven in budgeted steps so a
-//! caller can show progress and stop early.
+//! A whole simulation of one drive: precondition → warm-up → measurement, moved through its
+//! phases in budgeted steps by `crate::phases`, so a caller can show progress and stop early.
 
 mod member;
 mod placement;
 mod replay;
 mod round;
 
-use serde::Serialize;
-
-use crate::config::{HostStreams, Precondition, SimConfig};
+use crate::config::{HostStreams, Precondition, SimConfig, ValidConfig};
 use crate::error::{Error, Result};
 use crate::ftl::wear::erase_summary;
 use crate::ftl::{Counters, Ftl};
 use crate::geometry::Geometry;
+pub use crate::phases::Phase;
+use crate::phases::{self, PhasePlan, Phased, Stepper};
+pub use crate::report::{GeometryReport, HandleReport, PhaseReport, PlacementReport, Report};
 use crate::stats::{erase_histogram, Delta, Interval, Snapshot, WearReport};
-use crate::timing::{Engine, TimedReport};
+use crate::timing::Engine;
 use crate::workload::lookahead::{Lookahead, DEFAULT_DEPTH};
 use crate::workload::permutation::Permutation;
 use crate::workload::ran::WorkloadRan;
-use crate::workload::trace::{TraceReport, TraceSource};
+use crate::workload::trace::TraceSource;
 use crate::workload::{Op, Request, Workload};
-pub use placement::{HandleReport, PlacementReport};
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Phase {
-    Precondition,
-    Warmup,
-    Measure,
-    Done,
-}
-
-impl Phase {
-    pub fn name(self) -> &'static str {
-        match self {
-            Phase::Precondition => "precondition",
-            Phase::Warmup => "warmup",
-            Phase::Measure => "measure",
-            Phase::Done => "done",
-        }
-    }
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct GeometryReport {
-    pub page_size_bytes: u32,
-    pub pages_per_block: u32,
-    pub blocks: u32,
-    pub user_pages: u32,
-    pub physical_pages: u64,
-    pub user_bytes: u64,
-    pub physical_bytes: u64,
-    /// ρ = (T−U)/U (the config field that sets it is `geometry.op_ratio`).
-    pub rho: f64,
-    /// Sf = (T−U)/T.
-    pub spare_factor: f64,
-    pub spare_blocks: u64,
-    /// Pages the workload addresses (span limit applied).
-    pub span_pages: u32,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct PhaseReport {
-    pub phase: &'static str,
-    pub delta: Delta,
-}
-
-/// Everything a run produced.
-#[derive(Debug, Clone, Serialize)]
-pub struct Report {
-    pub simulator: &'static str,
-    pub version: &'static str,
-    pub done: bool,
-    pub geometry: GeometryReport,
-    pub config: SimConfig,
-    pub phases: Vec<PhaseReport>,
-    /// The measured part (after precondition and warm-up).
-    pub measured: Option<Delta>,
-    pub totals: Counters,
-    pub host_bytes: u64,
-    pub read_pages: u64,
-    pub requests: u64,
-    pub wear: WearReport,
-    /// Victims collected during measurement by their valid pages (index = valid pages).
-    pub victim_valid_histogram: Vec<u64>,
-    pub intervals: Vec<Interval>,
-    /// Bytes of core simulator state, and per physical page.
-    pub state_bytes: u64,
-    pub state_bytes_per_physical_page: f64,
-    /// Simulated time: IOPS, latency and performance-state series (when timing is enabled).
-    pub timed: Option<TimedReport>,
-    /// Several jobs or an array of drives (`crate::host`); None for one job on one drive.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub host: Option<crate::host::HostReport>,
-    /// The trace replayed (when the workload is a trace).
-    pub trace: Option<TraceReport>,
-    /// What the workload was: a synthetic pattern, or the trace with its mix and fold.
-    pub workload: WorkloadRan,
-    /// Data placement per reclaim-unit handle (when placement is on).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub placement: Option<PlacementReport>,
-}
 
 #[derive(Debug, Clone)]
 pub struct Simulator {
@@ -110,21 +30,16 @@ pub struct Simulator {
     /// The workload, generated some requests ahead so their FTL state can be prefetched.
     workload: Lookahead,
     stream_by_class: bool,
-    phase: Phase,
-    phase_end: u64,
+    stepper: Stepper,
     fill_next: u32,
     fill_map: Option<Permutation>,
     phase_starts: Vec<(Phase, Snapshot)>,
     host_bytes: u64,
     read_pages: u64,
     requests: u64,
-    interval_pages: u64,
     next_interval_at: u64,
     last_interval: Snapshot,
     intervals: Vec<Interval>,
-    warmup_pages: u64,
-    measure_pages: u64,
-    planned_pages: u64,
     timed: Option<Engine>,
     /// Simulated time at which the timed part stops (ns), if limited by time.
     time_end_ns: Option<u64>,
@@ -144,7 +59,16 @@ impl Simulator {
     /// prefetches their mapping state; 0 serves each request as it is generated. Results are
     /// the same for every depth (only the speed differs).
     pub fn with_lookahead(config: SimConfig, depth: usize) -> Result<Self> {
-        let geom = config.validate()?;
+        Self::build(ValidConfig::new(config)?, depth)
+    }
+
+    /// A simulator of a configuration validated before (not validated again).
+    pub fn from_valid(config: ValidConfig) -> Result<Self> {
+        Self::build(config, DEFAULT_DEPTH)
+    }
+
+    fn build(valid: ValidConfig, depth: usize) -> Result<Self> {
+        let (config, geom) = valid.into_parts();
         if config.timing.host.layered() {
             return Err(Error::State(
                 "several jobs or an array of drives run in overprov_sim::host::Run, not Simulator"
@@ -154,23 +78,16 @@ impl Simulator {
         let workload = Lookahead::new(Workload::new(&config, &geom)?, depth);
         let placement = placement::Routing::new(&config, workload.workload(), geom.user_pages);
         let ftl = Ftl::new(&config, geom);
-        let u = geom.user_pages as f64;
-        let warmup_pages = (config.run.warmup_drive_writes * u).round() as u64;
-        let measure_pages = ((config.run.drive_writes * u).round() as u64).max(1);
-        let interval_pages = ((config.run.interval_percent / 100.0 * u).round() as u64).max(1);
-        let fill_pages = match config.precondition.kind {
-            Precondition::None => 0,
-            _ => geom.user_pages as u64,
-        };
+        let mut plan = PhasePlan::new(&config, geom.user_pages as u64);
         let trace = match config.trace.enabled() {
             true => Some(TraceSource::open(&config.trace, &geom)?),
             false => None,
         };
         // a trace's phases end with its passes, not after a number of host writes
-        let (warmup_pages, measure_pages) = match &trace {
-            Some(t) => (if t.has_warmup() { u64::MAX } else { 0 }, u64::MAX),
-            None => (warmup_pages, measure_pages),
-        };
+        if let Some(t) = &trace {
+            plan.warmup_pages = if t.has_warmup() { u64::MAX } else { 0 };
+            plan.measure_pages = u64::MAX;
+        }
         let fill_map = (config.precondition.kind == Precondition::Random)
             .then(|| Permutation::new(geom.user_pages, config.run.seed ^ 0x66696c6c));
         let mut sim = Simulator {
@@ -179,23 +96,16 @@ impl Simulator {
             geom,
             ftl,
             workload,
-            phase: Phase::Precondition,
-            phase_end: 0,
+            stepper: Stepper::new(plan),
             fill_next: 0,
             fill_map,
             phase_starts: Vec::new(),
             host_bytes: 0,
             read_pages: 0,
             requests: 0,
-            interval_pages,
-            next_interval_at: interval_pages,
+            next_interval_at: plan.interval_pages,
             last_interval: Snapshot::default(),
             intervals: Vec::new(),
-            warmup_pages,
-            measure_pages,
-            planned_pages: fill_pages
-                .saturating_add(warmup_pages)
-                .saturating_add(measure_pages),
             timed: None,
             time_end_ns: None,
             background_gc_free_blocks: 0,
@@ -210,11 +120,7 @@ impl Simulator {
                 .background_gc_free_blocks
                 .map_or(4 * sim.config.ftl.gc_free_blocks as usize, |b| b as usize);
         }
-        sim.enter(if fill_pages > 0 {
-            Phase::Precondition
-        } else {
-            Phase::Warmup
-        });
+        phases::start(&mut sim);
         Ok(sim)
     }
 
@@ -229,7 +135,7 @@ impl Simulator {
         self.timed.as_ref()
     }
     pub fn phase(&self) -> Phase {
-        self.phase
+        self.stepper.phase()
     }
     pub fn config(&self) -> &SimConfig {
         &self.config
@@ -238,54 +144,24 @@ impl Simulator {
     /// limited by simulated time and past its precondition.
     pub fn progress(&self) -> (u64, u64) {
         match (&self.timed, self.time_end_ns) {
-            (Some(e), Some(end)) if self.phase != Phase::Precondition => {
+            (Some(e), Some(end)) if self.phase() != Phase::Precondition => {
                 ((e.now_ns() / 1000).min(end / 1000), end / 1000)
             }
             _ => match &self.trace {
                 Some(t) => self.trace_progress(t),
-                None => (self.ftl.counters().host_pages, self.planned_pages),
+                None => (
+                    self.ftl.counters().host_pages,
+                    self.stepper.plan().planned(),
+                ),
             },
         }
     }
 
-    fn snapshot(&self) -> Snapshot {
+    /// Counters and host bytes now.
+    pub(crate) fn snapshot(&self) -> Snapshot {
         Snapshot {
             counters: *self.ftl.counters(),
             host_bytes: self.host_bytes,
-        }
-    }
-
-    fn enter(&mut self, phase: Phase) {
-        if !self.phase_starts.is_empty() {
-            self.record_interval(); // close the partial interval of the phase that ended
-        }
-        let now = self.ftl.counters().host_pages;
-        self.phase = phase;
-        self.phase_end = match phase {
-            Phase::Precondition => now + self.geom.user_pages as u64,
-            Phase::Warmup => now.saturating_add(self.warmup_pages),
-            Phase::Measure => now.saturating_add(self.measure_pages),
-            Phase::Done => now,
-        };
-        if phase == Phase::Measure {
-            self.ftl.reset_victim_histogram();
-            if let Some(p) = self.placement.as_mut() {
-                p.start_measured(&self.ftl);
-            }
-            if let Some(eng) = self.timed.as_mut() {
-                eng.start_measured();
-            }
-            if self.time_end_ns.is_some() {
-                self.phase_end = u64::MAX; // ends by simulated time
-            }
-        }
-        if self.timed.is_some() && matches!(phase, Phase::Warmup | Phase::Measure) {
-            self.ftl.set_op_log(true);
-        }
-        self.next_interval_at = now + self.interval_pages;
-        self.phase_starts.push((phase, self.snapshot()));
-        if phase == Phase::Warmup && self.warmup_pages == 0 {
-            self.enter(Phase::Measure);
         }
     }
 
@@ -295,41 +171,20 @@ impl Simulator {
             return;
         }
         self.intervals.push(Interval {
-            phase: self.phase.name(),
+            phase: self.phase().name(),
             host_pages_total: now.counters.host_pages,
             drive_writes_total: now.counters.host_pages as f64 / self.geom.user_pages as f64,
             delta: Delta::between(&self.last_interval, &now, self.geom.page_size_bytes),
             free_blocks: self.ftl.free_blocks(),
         });
         self.last_interval = now;
-        self.next_interval_at = now.counters.host_pages + self.interval_pages;
+        self.next_interval_at = now.counters.host_pages + self.stepper.plan().interval_pages;
     }
 
     /// Run up to `budget` more host page writes (at least one request). Returns true when the
     /// whole run is done.
     pub fn step(&mut self, budget: u64) -> Result<bool> {
-        if self.phase == Phase::Done {
-            return Ok(true);
-        }
-        let stop = self.ftl.counters().host_pages.saturating_add(budget.max(1));
-        while self.phase != Phase::Done && self.ftl.counters().host_pages < stop {
-            let limit = stop.min(self.phase_end);
-            match self.phase {
-                Phase::Precondition => self.run_fill(limit),
-                Phase::Warmup | Phase::Measure if self.trace.is_some() => self.run_trace(limit)?,
-                Phase::Warmup | Phase::Measure => self.run_workload(limit),
-                Phase::Done => unreachable!(),
-            }
-            if self.ftl.counters().host_pages >= self.phase_end {
-                let next = match self.phase {
-                    Phase::Precondition => Phase::Warmup,
-                    Phase::Warmup => Phase::Measure,
-                    _ => Phase::Done,
-                };
-                self.enter(next);
-            }
-        }
-        Ok(self.phase == Phase::Done)
+        phases::step(self, budget)
     }
 
     /// Run to the end.
@@ -358,7 +213,8 @@ impl Simulator {
             }
         }
         if self.fill_next == self.geom.user_pages {
-            self.phase_end = self.ftl.counters().host_pages; // done even if a trim shortened it
+            // done even if a trim shortened it
+            self.stepper.end_at(self.ftl.counters().host_pages);
         }
     }
 
@@ -406,7 +262,7 @@ impl Simulator {
                 return;
             };
             if self.time_end_ns.is_some_and(|end| eng.now_ns() >= end) {
-                self.phase_end = self.ftl.counters().host_pages;
+                self.stepper.end_at(self.ftl.counters().host_pages);
                 return;
             }
             let t = eng.next_issue();
@@ -431,31 +287,21 @@ impl Simulator {
         }
     }
 
+    /// The run's counters so far (the report's `totals`).
+    pub fn totals(&self) -> Counters {
+        *self.ftl.counters()
+    }
+
     pub fn report(&self) -> Report {
         let now = self.snapshot();
         let page = self.geom.page_size_bytes;
-        let mut phases = Vec::new();
-        for (i, (phase, start)) in self.phase_starts.iter().enumerate() {
-            if *phase == Phase::Done {
-                continue;
-            }
-            let end = self.phase_starts.get(i + 1).map_or(now, |p| p.1);
-            phases.push(PhaseReport {
-                phase: phase.name(),
-                delta: Delta::between(start, &end, page),
-            });
-        }
-        let measured = phases
-            .iter()
-            .find(|p| p.phase == "measure")
-            .map(|p| p.delta)
-            .filter(|d| d.host_pages > 0);
+        let (phases, measured) = phases::phase_reports(&self.phase_starts, &now, page);
         let blocks = self.ftl.blocks();
         let state_bytes = self.ftl.state_bytes();
         Report {
             simulator: "overprov-sim",
             version: crate::VERSION,
-            done: self.phase == Phase::Done,
+            done: self.phase() == Phase::Done,
             geometry: GeometryReport {
                 page_size_bytes: page,
                 pages_per_block: self.geom.pages_per_block,
@@ -504,6 +350,52 @@ impl Simulator {
                 .as_ref()
                 .map(|p| p.report(&self.ftl, &self.config)),
         }
+    }
+}
+
+impl Phased for Simulator {
+    fn stepper(&self) -> &Stepper {
+        &self.stepper
+    }
+    fn stepper_mut(&mut self) -> &mut Stepper {
+        &mut self.stepper
+    }
+    fn pages(&self) -> u64 {
+        self.ftl.counters().host_pages
+    }
+
+    fn advance(&mut self, phase: Phase, limit: u64) -> Result<()> {
+        match phase {
+            Phase::Precondition => self.run_fill(limit),
+            Phase::Warmup | Phase::Measure if self.trace.is_some() => self.run_trace(limit)?,
+            Phase::Warmup | Phase::Measure => self.run_workload(limit),
+            Phase::Done => {}
+        }
+        Ok(())
+    }
+
+    fn leaving(&mut self) {
+        if !self.phase_starts.is_empty() {
+            self.record_interval(); // close the partial interval of the phase that ends
+        }
+    }
+
+    fn entered(&mut self, phase: Phase) {
+        if phase == Phase::Measure {
+            self.ftl.reset_victim_histogram();
+            if let Some(p) = self.placement.as_mut() {
+                p.start_measured(&self.ftl);
+            }
+            if let Some(eng) = self.timed.as_mut() {
+                eng.start_measured();
+            }
+        }
+        if self.timed.is_some() && matches!(phase, Phase::Warmup | Phase::Measure) {
+            self.ftl.set_op_log(true);
+        }
+        let now = self.ftl.counters().host_pages;
+        self.next_interval_at = now + self.stepper.plan().interval_pages;
+        self.phase_starts.push((phase, self.snapshot()));
     }
 }
 

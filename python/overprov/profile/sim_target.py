@@ -85,8 +85,8 @@ class SimTarget:
             )
         self.fdp_ranges = fdp_ranges
         self.config = cfg
-        resolved = engine.validate(cfg)
-        geo = resolved["geometry"]
+        self._checked = engine.check(cfg)
+        geo = self._checked.resolved["geometry"]
         self.page_bytes = geo["page_size_bytes"]
         self.user_pages = geo["user_pages"]
         self.capacity_bytes = self.user_pages * self.page_bytes
@@ -119,7 +119,7 @@ class SimTarget:
                 "saved, so a simulated profile cannot be resumed; run it again (it takes seconds "
                 "to minutes)"
             )
-        self._sim = engine.simulator(self.config)
+        self._sim = engine.simulator(self._checked)
 
     def close(self) -> None:
         self._sim = None
@@ -166,7 +166,7 @@ class SimTarget:
         """Host and NAND bytes written since open, as a drive's SMART counters report them:
         ``{"host_bytes", "nand_bytes"}`` (NAND: host, garbage-collection and wear-levelling
         programs of mapping units). Their ratio over an interval is the drive's WAF there."""
-        totals = json.loads(self._need_open().report_json())["totals"]
+        totals = self._need_open().totals()
         nand_pages = totals["host_pages"] + totals["gc_pages"] + totals["wl_pages"]
         return {
             "host_bytes": totals["host_pages"] * self.page_bytes,
@@ -195,9 +195,7 @@ class SimTarget:
         """NAND bytes the drive has programmed so far (host, GC and wear-levelling pages): the
         counter real drives report through SMART, so the profiler can follow WAF round by
         round."""
-        totals = json.loads(self._need_open().report_json())["totals"]
-        pages = totals["host_pages"] + totals["gc_pages"] + totals["wl_pages"]
-        return int(pages) * self.page_bytes
+        return self.write_counters()["nand_bytes"]
 
     # ------------------------------------------------------------------ rounds
     def run(self, spec: RoundSpec) -> RoundResult:

@@ -137,7 +137,7 @@ impl HostConfig {
                 ));
             }
         }
-        let pages = crate::host::Layout::new(a, g).array_pages();
+        let pages = super::Layout::new(a, g).array_pages();
         if pages > u32::MAX as u64 {
             return Err(Error::config(
                 "timing.host.array.members",

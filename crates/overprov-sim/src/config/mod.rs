@@ -5,17 +5,21 @@
 mod ftl;
 mod geometry;
 mod host;
+mod layout;
 mod placement;
 mod timing;
 mod trace;
+mod valid;
 mod workload;
 
 pub use ftl::*;
 pub use geometry::*;
 pub use host::*;
+pub use layout::{Extent, Layout};
 pub use placement::*;
 pub use timing::*;
 pub use trace::*;
+pub use valid::ValidConfig;
 pub use workload::*;
 
 use serde::{Deserialize, Serialize};
@@ -63,7 +67,7 @@ pub fn choices() -> Vec<(&'static str, Vec<String>)> {
         ("precondition.kind", names(&Precondition::ALL)),
         (
             "trace.format",
-            crate::workload::trace::TraceFormat::ALL
+            TraceFormat::ALL
                 .iter()
                 .map(|f| f.name().to_string())
                 .collect(),

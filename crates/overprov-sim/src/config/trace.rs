@@ -4,7 +4,6 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::workload::trace::TraceFormat;
 
 /// How the trace's page addresses are folded onto the simulated drive's user pages.
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
@@ -95,5 +94,67 @@ impl TraceConfig {
             ));
         }
         Ok(())
+    }
+}
+
+/// The trace formats by name (`--trace-format`); each one's detection and line parser are in
+/// `crate::workload::trace` (`format.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TraceFormat {
+    /// MSR Cambridge CSV (SNIA IOTTA).
+    Msr,
+    /// blkparse's default text output.
+    Blkparse,
+    /// fio `write_iolog` / `read_iolog`, versions 2 and 3.
+    FioIolog,
+    /// SYSTOR '17 VDI CSV (SNIA IOTTA).
+    Systor,
+    /// Alibaba Cloud block trace CSV.
+    Alibaba,
+    /// Tencent Cloud Block Storage CSV (SNIA IOTTA).
+    Tencent,
+    /// MQSim / DiskSim ASCII.
+    Mqsim,
+    /// overprov's own CSV (`time_ns,op,offset_bytes,len_bytes,device`).
+    Csv,
+}
+
+impl TraceFormat {
+    pub const ALL: [TraceFormat; 8] = [
+        TraceFormat::Msr,
+        TraceFormat::Blkparse,
+        TraceFormat::FioIolog,
+        TraceFormat::Systor,
+        TraceFormat::Alibaba,
+        TraceFormat::Tencent,
+        TraceFormat::Mqsim,
+        TraceFormat::Csv,
+    ];
+
+    /// The name used on the command line (`--trace-format`).
+    pub fn name(self) -> &'static str {
+        match self {
+            TraceFormat::Msr => "msr",
+            TraceFormat::Blkparse => "blkparse",
+            TraceFormat::FioIolog => "fio-iolog",
+            TraceFormat::Systor => "systor",
+            TraceFormat::Alibaba => "alibaba",
+            TraceFormat::Tencent => "tencent",
+            TraceFormat::Mqsim => "mqsim",
+            TraceFormat::Csv => "csv",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Result<Self> {
+        Self::ALL
+            .into_iter()
+            .find(|f| f.name() == name)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Self::ALL.iter().map(|f| f.name()).collect();
+                Error::config(
+                    "trace.format",
+                    format!("unknown trace format {name:?}; one of {}", names.join(", ")),
+                )
+            })
     }
 }

@@ -16,7 +16,11 @@ use std::collections::BinaryHeap;
 use crate::sim::Simulator;
 use crate::workload::{Op, Request};
 
-use super::layout::Layout;
+use crate::config::Layout;
+
+/// How a read picks its copy, as the report states it.
+pub const READ_POLICY: &str =
+    "fewest outstanding requests, ties to the lower member (md raid1 read_balance)";
 
 #[derive(Debug, Clone)]
 pub struct Array {

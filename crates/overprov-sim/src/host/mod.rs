@@ -8,19 +8,20 @@
 
 mod array;
 mod jobs;
-mod layout;
-mod report;
 mod run;
 
+pub use crate::config::{Extent, Layout};
+pub use crate::report::{HostReport, JobReport, MemberReport};
 pub use jobs::job_seed;
-pub use layout::{Extent, Layout};
-pub use report::{HostReport, JobReport, MemberReport};
 pub use run::HostRun;
 
-use crate::config::SimConfig;
+use crate::config::{SimConfig, ValidConfig};
 use crate::error::{Error, Result};
+use crate::ftl::Counters;
+use crate::phases::Phase;
+use crate::report::Report;
 use crate::round::RoundRequest;
-use crate::sim::{Phase, Report, Simulator};
+use crate::sim::Simulator;
 use crate::timing::RoundFigures;
 
 /// A simulation of any configuration.
@@ -33,11 +34,15 @@ pub enum Run {
 impl Run {
     /// Validate `config` and build the run it describes.
     pub fn new(config: SimConfig) -> Result<Self> {
-        if config.timing.host.layered() {
-            config.validate()?;
-            Ok(Run::Host(Box::new(HostRun::new(config)?)))
+        Self::from_valid(ValidConfig::new(config)?)
+    }
+
+    /// The run a configuration validated before describes (not validated again).
+    pub fn from_valid(config: ValidConfig) -> Result<Self> {
+        if config.config().timing.host.layered() {
+            Ok(Run::Host(Box::new(HostRun::from_valid(config)?)))
         } else {
-            Ok(Run::Drive(Box::new(Simulator::new(config)?)))
+            Ok(Run::Drive(Box::new(Simulator::from_valid(config)?)))
         }
     }
 
@@ -66,6 +71,14 @@ impl Run {
         match self {
             Run::Drive(s) => s.phase(),
             Run::Host(h) => h.phase(),
+        }
+    }
+
+    /// The run's counters so far: the report's `totals`, without building the report.
+    pub fn totals(&self) -> Counters {
+        match self {
+            Run::Drive(s) => s.totals(),
+            Run::Host(h) => h.totals(),
         }
     }
 

@@ -1,24 +1,25 @@
 //! A timed run with the host layer: `numjobs` closed-loop jobs (`Jobs`) issuing to one drive or
-//! to an array of drives (`Array`), precondition → warm-up → measurement as in `Simulator`.
+//! to an array of drives (`Array`), moved through precondition → warm-up → measurement by the
+//! same stepper as one drive (`crate::phases`); its report is built from its members' reports.
 //!
 //! The host's view is kept here: its queue (the jobs' slots), the latency of every request
 //! from issue to its last member's completion, IOPS and performance states per interval (an
 //! `Engine` used only as the accountant of those series), and the array's phases counted in
 //! pages the host wrote to the array. Each member keeps its own FTL and NAND timing.
 
-use crate::config::{ArrayConfig, HostMode, Pattern, Precondition, RaidLevel, SimConfig};
+use crate::config::{ArrayConfig, HostMode, Layout, Pattern, RaidLevel, SimConfig, ValidConfig};
 use crate::error::{Error, Result};
 use crate::ftl::Counters;
 use crate::geometry::Geometry;
-use crate::sim::{Phase, PhaseReport, Report, Simulator};
+use crate::phases::{self, Phase, PhasePlan, Phased, Stepper};
+use crate::report::{HostReport, JobReport, MemberReport, Report};
+use crate::sim::Simulator;
 use crate::stats::{Delta, Interval, Snapshot};
 use crate::timing::Engine;
 use crate::workload::Op;
 
-use super::array::Array;
+use super::array::{Array, READ_POLICY};
 use super::jobs::{job_seed, Jobs};
-use super::layout::Layout;
-use super::report::{HostReport, JobReport, MemberReport, READ_POLICY};
 
 #[derive(Debug, Clone)]
 pub struct HostRun {
@@ -28,27 +29,23 @@ pub struct HostRun {
     jobs: Jobs,
     /// Series of the host's view (issue, completion, latency); books no NAND work.
     acct: Engine,
-    phase: Phase,
-    /// End of the phase, in array pages written.
-    phase_end: u64,
+    /// The phases, counted in array pages: the fill, then pages the host wrote.
+    stepper: Stepper,
     /// Pages the host wrote to the array in warm-up and measurement.
     written: u64,
     /// Bytes the host wrote to the array.
     host_bytes: u64,
     read_pages: u64,
     requests: u64,
-    fill_pages: u64,
     filled: u64,
-    warmup_pages: u64,
-    measure_pages: u64,
-    interval_pages: u64,
     next_interval_at: u64,
     last_interval: Snapshot,
     intervals: Vec<Interval>,
-    /// Each phase's start: the members' summed snapshot and the array's host bytes.
-    phase_starts: Vec<(Phase, Snapshot, u64)>,
-    /// Each member's snapshot when measurement started.
+    /// Each phase's start: the members' summed snapshot.
+    phase_starts: Vec<(Phase, Snapshot)>,
+    /// Each member's snapshot, and the array's host bytes, when measurement started.
     member_starts: Vec<Snapshot>,
+    measure_host_bytes: Option<u64>,
     time_end_ns: Option<u64>,
     gc_seen: bool,
 }
@@ -68,7 +65,13 @@ fn member_config(config: &SimConfig) -> SimConfig {
 
 impl HostRun {
     pub fn new(config: SimConfig) -> Result<Self> {
-        let member_geom = config.validate()?;
+        Self::from_valid(ValidConfig::new(config)?)
+    }
+
+    /// The run of a configuration validated before (not validated again; its members'
+    /// configuration is validated once for all of them).
+    pub fn from_valid(valid: ValidConfig) -> Result<Self> {
+        let (config, member_geom) = valid.into_parts();
         let h = &config.timing.host;
         if !config.timing.enabled || h.mode != HostMode::Closed {
             return Err(Error::State(
@@ -80,9 +83,9 @@ impl HostRun {
             user_pages: layout.array_pages() as u32,
             ..member_geom
         };
-        let mc = member_config(&config);
+        let mc = ValidConfig::new(member_config(&config))?;
         let members = (0..h.drives())
-            .map(|_| Simulator::new(mc.clone()))
+            .map(|_| Simulator::from_valid(mc.clone()))
             .collect::<Result<Vec<_>>>()?;
         let array = Array::new(layout, members, member_geom.page_size_bytes);
         let interval_ns = ((config.timing.interval_s * 1e9).round() as u64).max(1);
@@ -91,44 +94,37 @@ impl HostRun {
         acct_timing.host.mode = HostMode::Open; // its queue is the jobs' slots
         acct_timing.host.queue_depth = h.numjobs * h.queue_depth;
         let acct = Engine::new(&acct_timing, &array_geom);
-        let u = array_geom.user_pages as f64;
-        let r = &config.run;
+        let plan = PhasePlan::new(&config, array_geom.user_pages as u64);
         let mut run = HostRun {
             array_geom,
             array,
             jobs,
             acct,
-            phase: Phase::Precondition,
-            phase_end: 0,
+            stepper: Stepper::new(plan),
             written: 0,
             host_bytes: 0,
             read_pages: 0,
             requests: 0,
-            fill_pages: match config.precondition.kind {
-                Precondition::None => 0,
-                _ => u as u64,
-            },
             filled: 0,
-            warmup_pages: (r.warmup_drive_writes * u).round() as u64,
-            measure_pages: ((r.drive_writes * u).round() as u64).max(1),
-            interval_pages: ((r.interval_percent / 100.0 * u).round() as u64).max(1),
             next_interval_at: 0,
             last_interval: Snapshot::default(),
             intervals: Vec::new(),
             phase_starts: Vec::new(),
             member_starts: Vec::new(),
+            measure_host_bytes: None,
             time_end_ns: config.timing.duration_s.map(|d| (d * 1e9).round() as u64),
             gc_seen: false,
             config,
         };
-        if run.fill_pages == 0 {
-            run.fill();
+        if plan.fill_pages == 0 {
+            run.fill(); // the members still start logging their NAND operations
         }
+        phases::start(&mut run);
         Ok(run)
     }
 
     pub fn phase(&self) -> Phase {
-        self.phase
+        self.stepper.phase()
     }
     pub fn config(&self) -> &SimConfig {
         &self.config
@@ -142,21 +138,23 @@ impl HostRun {
     /// microseconds when the run is limited by simulated time and past its precondition.
     pub fn progress(&self) -> (u64, u64) {
         match self.time_end_ns {
-            Some(end) if self.phase != Phase::Precondition => {
+            Some(end) if self.phase() != Phase::Precondition => {
                 ((self.acct.now_ns() / 1000).min(end / 1000), end / 1000)
             }
-            _ => (
-                self.filled + self.written,
-                self.fill_pages + self.warmup_pages + self.measure_pages,
-            ),
+            _ => (self.pages(), self.stepper.plan().planned()),
         }
+    }
+
+    /// The members' counters summed (the report's `totals`).
+    pub fn totals(&self) -> Counters {
+        self.snapshot().counters
     }
 
     /// The members' counters and host bytes, summed.
     fn snapshot(&self) -> Snapshot {
         let mut s = Snapshot::default();
         for m in &self.array.members {
-            let x = m.host_snapshot();
+            let x = m.snapshot();
             let (a, b) = (&mut s.counters, &x.counters);
             *a = Counters {
                 host_pages: a.host_pages + b.host_pages,
@@ -172,44 +170,12 @@ impl HostRun {
     }
 
     /// The precondition: each member fills itself (as the array's initial sync or a fill
-    /// through it would); then warm-up.
+    /// through it would).
     fn fill(&mut self) {
         for m in &mut self.array.members {
-            m.fill_for_host();
+            m.fill_all();
         }
-        self.filled = self.fill_pages;
-        self.enter(Phase::Warmup);
-    }
-
-    fn enter(&mut self, phase: Phase) {
-        if self.phase_starts.is_empty() {
-            self.last_interval = self.snapshot();
-        } else {
-            self.record_interval();
-        }
-        self.phase = phase;
-        self.phase_end = match phase {
-            Phase::Warmup => self.written + self.warmup_pages,
-            Phase::Measure => self.written + self.measure_pages,
-            Phase::Precondition | Phase::Done => self.written,
-        };
-        if phase == Phase::Measure {
-            self.member_starts = self
-                .array
-                .members
-                .iter()
-                .map(|m| m.host_snapshot())
-                .collect();
-            if self.time_end_ns.is_some() {
-                self.phase_end = u64::MAX; // ends by simulated time
-            }
-        }
-        self.next_interval_at = self.written + self.interval_pages;
-        self.phase_starts
-            .push((phase, self.snapshot(), self.host_bytes));
-        if phase == Phase::Warmup && self.warmup_pages == 0 {
-            self.enter(Phase::Measure);
-        }
+        self.filled = self.stepper.plan().fill_pages;
     }
 
     fn record_interval(&mut self) {
@@ -219,35 +185,20 @@ impl HostRun {
         }
         let free = self.array.members.iter().map(|m| m.ftl().free_blocks());
         self.intervals.push(Interval {
-            phase: self.phase.name(),
+            phase: self.phase().name(),
             host_pages_total: self.written,
             drive_writes_total: self.written as f64 / self.array_geom.user_pages as f64,
             delta: Delta::between(&self.last_interval, &now, self.array_geom.page_size_bytes),
             free_blocks: free.min().unwrap_or(0),
         });
         self.last_interval = now;
-        self.next_interval_at = self.written + self.interval_pages;
+        self.next_interval_at = self.written + self.stepper.plan().interval_pages;
     }
 
     /// Run up to `budget` more array pages (at least one request; the precondition in one go).
     /// Returns true when the whole run is done.
     pub fn step(&mut self, budget: u64) -> Result<bool> {
-        if self.phase == Phase::Precondition {
-            self.fill();
-            return Ok(self.phase == Phase::Done);
-        }
-        let stop = self.written.saturating_add(budget.max(1));
-        while self.phase != Phase::Done && self.written < stop {
-            self.run_timed(stop.min(self.phase_end));
-            if self.written >= self.phase_end {
-                let next = match self.phase {
-                    Phase::Warmup => Phase::Measure,
-                    _ => Phase::Done,
-                };
-                self.enter(next);
-            }
-        }
-        Ok(self.phase == Phase::Done)
+        phases::step(self, budget)
     }
 
     /// Run to the end.
@@ -256,13 +207,14 @@ impl HostRun {
         Ok(self.report())
     }
 
+    /// Serve the jobs' requests until `limit` pages (fill included) or the simulated time's end.
     fn run_timed(&mut self, limit: u64) {
-        while self.written < limit {
+        while self.pages() < limit {
             if self
                 .time_end_ns
                 .is_some_and(|end| self.acct.now_ns() >= end)
             {
-                self.phase_end = self.written;
+                self.stepper.end_at(self.pages());
                 return;
             }
             let (t, job) = self.jobs.next();
@@ -299,26 +251,7 @@ impl HostRun {
     pub fn report(&self) -> Report {
         let now = self.snapshot();
         let page = self.array_geom.page_size_bytes;
-        let mut phases = Vec::new();
-        let mut measure_bytes_start = None;
-        for (i, (phase, start, bytes)) in self.phase_starts.iter().enumerate() {
-            if *phase == Phase::Done {
-                continue;
-            }
-            if *phase == Phase::Measure {
-                measure_bytes_start = Some(*bytes);
-            }
-            let end = self.phase_starts.get(i + 1).map_or(now, |p| p.1);
-            phases.push(PhaseReport {
-                phase: phase.name(),
-                delta: Delta::between(start, &end, page),
-            });
-        }
-        let measured = phases
-            .iter()
-            .find(|p| p.phase == "measure")
-            .map(|p| p.delta)
-            .filter(|d| d.host_pages > 0);
+        let (phases, measured) = phases::phase_reports(&self.phase_starts, &now, page);
         let reports: Vec<Report> = self.array.members.iter().map(|m| m.report()).collect();
         let mut timed = self.acct.report(&self.array_geom, &now.counters);
         let sum = |f: fn(&Report) -> Option<u64>| reports.iter().map(f).sum::<Option<u64>>();
@@ -349,12 +282,12 @@ impl HostRun {
                 measured: self
                     .member_starts
                     .get(i)
-                    .map(|s| Delta::between(s, &self.array.members[i].host_snapshot(), page)),
+                    .map(|s| Delta::between(s, &self.array.members[i].snapshot(), page)),
                 reads: self.array.reads[i],
                 erase_count: r.wear.erase_count,
             })
             .collect();
-        let array_host_bytes = measure_bytes_start.map_or(0, |b| self.host_bytes - b);
+        let array_host_bytes = self.measure_host_bytes.map_or(0, |b| self.host_bytes - b);
         let array_nand_bytes = measured.map_or(0, |d| d.nand_pages * page as u64);
         let mut victims: Vec<u64> = Vec::new();
         for r in &reports {
@@ -375,7 +308,7 @@ impl HostRun {
         Report {
             simulator: first.simulator,
             version: first.version,
-            done: self.phase == Phase::Done,
+            done: self.phase() == Phase::Done,
             geometry,
             config: self.config.clone(),
             phases,
@@ -410,5 +343,46 @@ impl HostRun {
                 member_figures,
             }),
         }
+    }
+}
+
+impl Phased for HostRun {
+    fn stepper(&self) -> &Stepper {
+        &self.stepper
+    }
+    fn stepper_mut(&mut self) -> &mut Stepper {
+        &mut self.stepper
+    }
+    fn pages(&self) -> u64 {
+        self.filled + self.written
+    }
+
+    fn advance(&mut self, phase: Phase, limit: u64) -> Result<()> {
+        match phase {
+            Phase::Precondition => self.fill(),
+            Phase::Warmup | Phase::Measure => self.run_timed(limit),
+            Phase::Done => {}
+        }
+        Ok(())
+    }
+
+    fn leaving(&mut self) {
+        if self.phase_starts.is_empty() {
+            self.last_interval = self.snapshot(); // the series starts after the fill
+        } else {
+            self.record_interval();
+        }
+    }
+
+    fn entered(&mut self, phase: Phase) {
+        if phase == Phase::Precondition {
+            return; // the members fill themselves: no phase of the array's own
+        }
+        if phase == Phase::Measure {
+            self.member_starts = self.array.members.iter().map(|m| m.snapshot()).collect();
+            self.measure_host_bytes = Some(self.host_bytes);
+        }
+        self.next_interval_at = self.written + self.stepper.plan().interval_pages;
+        self.phase_starts.push((phase, self.snapshot()));
     }
 }

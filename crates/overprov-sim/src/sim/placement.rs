@@ -1,10 +1,10 @@
 //! Data placement in the simulation loop: each host write's placement ID (its workload stream,
-//! or the LBA-range map), the handle's frontier it is written to, and the per-handle report.
+//! or the LBA-range map), the handle's frontier it is written to, and the per-handle figures
+//! (`crate::report::PlacementReport`).
 
-use serde::Serialize;
-
-use crate::config::{handle_of, Isolation, PlacementSource, SimConfig};
+use crate::config::{handle_of, PlacementSource, SimConfig};
 use crate::ftl::Ftl;
+use crate::report::{HandleReport, PlacementReport};
 use crate::workload::{Op, Request, Workload};
 
 /// Routes host writes to reclaim-unit handles and counts them.
@@ -103,28 +103,4 @@ impl Routing {
             handles,
         }
     }
-}
-
-/// One reclaim-unit handle's share of the measured part.
-#[derive(Debug, Clone, Serialize)]
-pub struct HandleReport {
-    pub id: u8,
-    pub host_pages: u64,
-    /// Pages GC (and static wear levelling) relocated that held this handle's host writes.
-    pub relocated_pages: u64,
-    pub write_requests: u64,
-    pub host_share_percent: f64,
-    /// (host + relocated pages) / host pages of this handle.
-    pub ftl_waf: Option<f64>,
-}
-
-/// Data placement's report: the isolation and the measured part per handle.
-#[derive(Debug, Clone, Serialize)]
-pub struct PlacementReport {
-    pub isolation: Isolation,
-    pub source: PlacementSource,
-    /// What a reclaim unit is in the model: one erase block of the geometry (a superblock when
-    /// the geometry's block stands for one).
-    pub reclaim_unit: &'static str,
-    pub handles: Vec<HandleReport>,
 }

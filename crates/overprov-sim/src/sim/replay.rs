@@ -28,10 +28,7 @@ impl Simulator {
     pub(super) fn trace_progress(&self, t: &TraceSource) -> (u64, u64) {
         let page = self.geom.page_size_bytes as u64;
         let fill = self.fill_next as u64;
-        let planned_fill = match self.config.precondition.kind {
-            crate::config::Precondition::None => 0,
-            _ => self.geom.user_pages as u64,
-        };
+        let planned_fill = self.stepper.plan().fill_pages;
         let (read, total) = t.progress();
         (fill + read / page, planned_fill + total.div_ceil(page))
     }
@@ -51,10 +48,10 @@ impl Simulator {
     }
 
     fn run_trace_waf(&mut self, trace: &mut TraceSource, limit: u64) -> Result<()> {
-        let warmup = self.phase == Phase::Warmup;
+        let warmup = self.phase() == Phase::Warmup;
         while self.ftl.counters().host_pages < limit {
             let Some(t) = next(trace, &self.ftl, warmup)? else {
-                self.phase_end = self.ftl.counters().host_pages;
+                self.stepper.end_at(self.ftl.counters().host_pages);
                 return Ok(());
             };
             let r = t.request;
@@ -83,7 +80,7 @@ impl Simulator {
     }
 
     fn run_trace_timed(&mut self, trace: &mut TraceSource, limit: u64) -> Result<()> {
-        let warmup = self.phase == Phase::Warmup;
+        let warmup = self.phase() == Phase::Warmup;
         let open = self.config.timing.host.mode == HostMode::Open;
         let mut pages: Vec<Option<u32>> = Vec::new();
         while self.ftl.counters().host_pages < limit {
@@ -91,11 +88,11 @@ impl Simulator {
                 return Ok(());
             };
             if self.time_end_ns.is_some_and(|end| eng.now_ns() >= end) {
-                self.phase_end = self.ftl.counters().host_pages;
+                self.stepper.end_at(self.ftl.counters().host_pages);
                 return Ok(());
             }
             let Some(tr) = next(trace, &self.ftl, warmup)? else {
-                self.phase_end = self.ftl.counters().host_pages;
+                self.stepper.end_at(self.ftl.counters().host_pages);
                 return Ok(());
             };
             let t = if open {

@@ -1,67 +1,10 @@
-//! The trace formats by name, and the per-format line parser the reader drives.
+//! Each trace format's detection and line parser, which the reader drives (the formats by name
+//! are the configuration's, `crate::config::TraceFormat`).
 
 use super::{alibaba, blkparse, csv, fio_iolog, mqsim, msr, systor, tencent, TraceRecord};
-use crate::error::{Error, Result};
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum TraceFormat {
-    /// MSR Cambridge CSV (SNIA IOTTA).
-    Msr,
-    /// blkparse's default text output.
-    Blkparse,
-    /// fio `write_iolog` / `read_iolog`, versions 2 and 3.
-    FioIolog,
-    /// SYSTOR '17 VDI CSV (SNIA IOTTA).
-    Systor,
-    /// Alibaba Cloud block trace CSV.
-    Alibaba,
-    /// Tencent Cloud Block Storage CSV (SNIA IOTTA).
-    Tencent,
-    /// MQSim / DiskSim ASCII.
-    Mqsim,
-    /// overprov's own CSV (`time_ns,op,offset_bytes,len_bytes,device`).
-    Csv,
-}
+pub use crate::config::TraceFormat;
 
 impl TraceFormat {
-    pub const ALL: [TraceFormat; 8] = [
-        TraceFormat::Msr,
-        TraceFormat::Blkparse,
-        TraceFormat::FioIolog,
-        TraceFormat::Systor,
-        TraceFormat::Alibaba,
-        TraceFormat::Tencent,
-        TraceFormat::Mqsim,
-        TraceFormat::Csv,
-    ];
-
-    /// The name used on the command line (`--trace-format`).
-    pub fn name(self) -> &'static str {
-        match self {
-            TraceFormat::Msr => "msr",
-            TraceFormat::Blkparse => "blkparse",
-            TraceFormat::FioIolog => "fio-iolog",
-            TraceFormat::Systor => "systor",
-            TraceFormat::Alibaba => "alibaba",
-            TraceFormat::Tencent => "tencent",
-            TraceFormat::Mqsim => "mqsim",
-            TraceFormat::Csv => "csv",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Result<Self> {
-        Self::ALL
-            .into_iter()
-            .find(|f| f.name() == name)
-            .ok_or_else(|| {
-                let names: Vec<&str> = Self::ALL.iter().map(|f| f.name()).collect();
-                Error::config(
-                    "trace.format",
-                    format!("unknown trace format {name:?}; one of {}", names.join(", ")),
-                )
-            })
-    }
-
     /// Whether one (trimmed, non-empty) first line of a trace has this format's shape.
     pub fn detects(self, line: &str) -> bool {
         match self {

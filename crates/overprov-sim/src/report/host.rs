@@ -1,4 +1,5 @@
-//! What the host layer adds to a report: per-job IOPS, the array and each member's figures.
+//! What several jobs or an array of drives (`crate::host`) add to a report: per-job IOPS, the
+//! array and each member's figures.
 
 use serde::Serialize;
 
@@ -55,6 +56,3 @@ pub struct HostReport {
     pub array_waf: Option<f64>,
     pub member_figures: Vec<MemberReport>,
 }
-
-pub const READ_POLICY: &str =
-    "fewest outstanding requests, ties to the lower member (md raid1 read_balance)";

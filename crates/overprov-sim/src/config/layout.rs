@@ -12,7 +12,7 @@
 
 use std::ops::Range;
 
-use crate::config::{ArrayConfig, RaidLevel};
+use super::{ArrayConfig, RaidLevel};
 use crate::geometry::Geometry;
 
 /// A piece of a host request that lies on one set of copies.
