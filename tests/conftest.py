@@ -24,10 +24,12 @@ every parallel worker (pytest-xdist, docs/testing.md): the first worker to ask r
 inputs session fixtures build (simulations, profiles, calibrations); tests only read them.
 ``sim_profile`` is one: a profile of a simulated drive, for the report and calibrate tests.
 
-Parallel runs (``pytest -n auto --dist loadgroup``, as ``make test`` runs them): the tests of a
+Parallel runs (``pytest -n N --dist loadgroup``, as ``make test`` runs them): the tests of a
 module that share a module-scoped fixture are put in one group (``xdist_group``), so the
-fixture is built once, on one worker; every module with a loop-device test is in the group
-``loop-devices``, so that no two of them run at once.
+fixture is built once, on one worker (tests/xdist_groups.py makes the groups hold under
+pytest 9); the emulated-drive tests, which run in real time, are one group, one after another.
+Loop-device tests run on any worker: a test holds ``loop_lock.attach_lock()`` while it attaches
+a loop device, or detaches one and attaches another file at its number.
 """
 
 from __future__ import annotations
@@ -42,6 +44,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from loop_lock import attach_lock  # tests/ is on sys.path: this conftest's folder
+
+pytest_plugins = ["xdist_groups"]
 
 MIB = 2**20
 _SBIN = "/usr/sbin:/sbin:/usr/bin:/bin"
@@ -72,37 +77,41 @@ def _module_scoped_fixtures(item: pytest.Item) -> list[str]:
     )
 
 
+# The emulated-drive tests (tests/emulate/) serve a simulated drive in real time: one at a time,
+# so that each keeps up, and first, being the longest chain of the run.
+REAL_TIME_GROUP = "emulated-drive"
+
+
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the xdist_group marks
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     def module(item: pytest.Item) -> str:
         return item.nodeid.split("::", 1)[0]
 
-    loop_modules = set()
     for item in items:
         if {"loop_device", "tmpfs_mount"} & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.root)
-            loop_modules.add(module(item))
     for item in items:
         if any(item.iter_markers("xdist_group")):
             continue
-        # Loop-device tests run one at a time: some detach a device and attach it again by
-        # its number, which another test's ``losetup --find`` could take in between.
-        if module(item) in loop_modules:
-            item.add_marker(pytest.mark.xdist_group("loop-devices"))
-        elif _module_scoped_fixtures(item):
+        if _module_scoped_fixtures(item):
             item.add_marker(pytest.mark.xdist_group(module(item)))
     # The costliest first, so that no worker is left alone with a long test at the end of a
-    # parallel run: the loop-device modules (one chain on one worker), then the modules with
-    # the most tests marked slow; a module's tests stay together and in their order.
+    # parallel run: the real-time chain, then the modules with the most tests marked slow; a
+    # module's tests stay together and in their order.
     slow: dict[str, int] = {}
     for item in items:
         slow[module(item)] = slow.get(module(item), 0) + (
             item.get_closest_marker("slow") is not None
         )
+    real_time = {
+        module(item)
+        for item in items
+        if any(m.args[:1] == (REAL_TIME_GROUP,) for m in item.iter_markers("xdist_group"))
+    }
     first_seen = {m: i for i, m in reversed(list(enumerate(map(module, items))))}
 
     def cost(m: str) -> tuple[bool, int, int]:
-        return (m not in loop_modules, -slow[m], first_seen[m])
+        return (m not in real_time, -slow[m], first_seen[m])
 
     items.sort(key=lambda item: cost(module(item)))
 
@@ -246,7 +255,8 @@ def loop_device(tmp_path: Path) -> Iterator:
         if sector_bytes != 512:
             argv += ["--sector-size", str(sector_bytes)]
         argv.append(str(backing))
-        proc = subprocess.run(argv, capture_output=True, text=True, check=False)
+        with attach_lock():
+            proc = subprocess.run(argv, capture_output=True, text=True, check=False)
         if proc.returncode != 0:
             pytest.skip(f"losetup could not attach a loop device: {proc.stderr.strip()}")
         dev = proc.stdout.strip()

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from loop_lock import attach_lock
 
 HERE = Path(__file__).parent
 SMALL_DRIVE = HERE / "small-drive.toml"
@@ -72,14 +73,15 @@ def emulated(tmp_path: Path) -> Iterator[Callable[..., Emulated]]:
     def start(*args: str, drive: Path = SMALL_DRIVE, size: str = "16MiB") -> Emulated:
         work = tmp_path / f"emulate-{len(started)}"
         env = overprov_env()
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "overprov", "emulate", str(drive), "--size", size,
-             "--dir", str(work), "--quiet", *args],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-        )  # fmt: skip
-        deadline = time.monotonic() + START_WAIT_S
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
+        with attach_lock():  # it attaches a loop device (losetup --find) before its first line
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "overprov", "emulate", str(drive), "--size", size,
+                 "--dir", str(work), "--quiet", *args],
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+            )  # fmt: skip
+            deadline = time.monotonic() + START_WAIT_S
+            assert proc.stdout is not None
+            line = proc.stdout.readline()
         if not line.startswith("device "):
             proc.kill()
             _, err = proc.communicate()
