@@ -77,6 +77,63 @@ def _module_scoped_fixtures(item: pytest.Item) -> list[str]:
     )
 
 
+# `make test-fast` (``-m "not slow and not fio and not root"``) is the edit loop, meant to end in
+# two minutes on two cores. Chosen by measured cost (scripts/pytest_cpu_log.py, docs/testing.md):
+# every test that reads one of these inputs, each a simulation, profile, qualification or
+# calibration of 3-18 CPU seconds built once for the tests that share it, is marked slow (its
+# path where it is defined, its name), and so are these tests, 2.5-11 CPU seconds each (with
+# their parameters, if any).
+COSTLY_INPUTS = frozenset({
+    "tests::sim_profile",
+    "tests/report::sim_json", "tests/report::sim_fifo_json", "tests/report::timed_json",
+    "tests/report::timed_real_json", "tests/report::qualify_sim",
+    "tests/report/test_report_steady_waf.py::timed_64",
+    "tests/report/test_report_calibrate.py::waf_calibration",
+    "tests/report/test_report_calibrate.py::sim_calibration",
+    "tests/report/test_report_pts.py::swept",
+    "tests/report/test_report_figures.py::five_level_profile",
+    "tests/report/test_report_trace.py::trace_run",
+    "tests/calibrate/test_calibrate_flags.py::kept",
+    "tests/calibrate/test_measurement_file.py::good",
+    "tests/calibrate/test_keeping.py::measured",
+    "tests/fuzz/test_fuzz_report.py::sources",
+    "tests/contract/test_report_inputs.py::sim_json",
+    "tests/contract/test_report_inputs.py::timed_json",
+    "tests/traces/test_plan_trace.py::trace",
+    "tests/traces/test_plan_trace_placement.py::cache_trace",
+    "tests/traces/test_plan_trace_placement.py::three_streams",
+})  # fmt: skip
+COSTLY_TESTS = frozenset({
+    "tests/profile/test_profile_sim.py::test_recommendation_is_the_smallest_op_meeting_the_target",
+    "tests/simulate/test_timed.py::test_write_saturation_has_fob_transition_and_steady_state",
+    "tests/simulate/test_timed.py::test_out_folder_gets_json_series_and_report",
+    "tests/simulate/test_timed.py::test_a_scaled_drive_keeps_waf_and_the_iops_curve",
+    "tests/simulate/test_host.py::test_nas_mirror_of_consumer_drives_runs_at_one_drives_flush_rate",
+    "tests/calibrate/test_plausibility.py::test_a_refused_prediction_leaves_no_twin",
+    "tests/fuzz/test_fuzz_cli_values.py::test_nan_everywhere_in_options",
+    "tests/qualify/test_qualify_cli.py::test_qualify_a_simulated_consumer_drive_json_to_stdout",
+    "tests/report/test_report_build.py::test_missing_and_foreign_inputs_are_refused_with_the_path",
+    "tests/drives/test_published_fits.py::test_pny_waf_pair_under_jesd219_from_secure_erase",
+    "tests/profile/test_one_drive_one_answer.py::test_a_preset_written_as_a_drive_file_is_the_same_drive",
+    "tests/profile/test_profile_fdp.py::test_sim_profile_with_fdp_ranges_records_them_and_validates",
+    "tests/report/test_report_calibrate.py::test_report_of_a_prediction_file_with_both_readings_of_the_raw_nand",
+    "tests/calibrate/test_keeping.py::test_killed_mid_measurement_and_resumed_repeats_no_finished_segment",
+})  # fmt: skip
+
+
+def _costly(item: pytest.Item) -> bool:
+    if item.nodeid.split("[", 1)[0] in COSTLY_TESTS:
+        return True
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return False
+    return any(
+        f"{defs[-1].baseid}::{name}" in COSTLY_INPUTS
+        for name, defs in info.name2fixturedefs.items()
+        if defs and name in item.fixturenames
+    )
+
+
 # The emulated-drive tests (tests/emulate/) serve a simulated drive in real time: one at a time,
 # so that each keeps up, and first, being the longest chain of the run.
 REAL_TIME_GROUP = "emulated-drive"
@@ -90,6 +147,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if {"loop_device", "tmpfs_mount"} & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.root)
+        if item.get_closest_marker("slow") is None and _costly(item):
+            item.add_marker(pytest.mark.slow)
     for item in items:
         if any(item.iter_markers("xdist_group")):
             continue
