@@ -17,8 +17,9 @@ build: setup
 demo: build
 	$(VENV)/bin/overprov simulate --demo
 
-# Python tests on parallel workers (pytest-xdist; one per core by default): docs/testing.md.
-PYTEST_WORKERS ?= auto
+# Python tests on parallel workers (pytest-xdist): one per core and one more, for the real-time
+# emulated-drive tests that keep a worker waiting most of the time (docs/testing.md).
+PYTEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 PYTEST_PARALLEL := -n $(PYTEST_WORKERS) --dist loadgroup
 
 # The Rust and the Python tests run side by side (-O: each one's output in one piece when it

@@ -24,10 +24,12 @@ every parallel worker (pytest-xdist, docs/testing.md): the first worker to ask r
 inputs session fixtures build (simulations, profiles, calibrations); tests only read them.
 ``sim_profile`` is one: a profile of a simulated drive, for the report and calibrate tests.
 
-Parallel runs (``pytest -n auto --dist loadgroup``, as ``make test`` runs them): the tests of a
+Parallel runs (``pytest -n N --dist loadgroup``, as ``make test`` runs them): the tests of a
 module that share a module-scoped fixture are put in one group (``xdist_group``), so the
-fixture is built once, on one worker; every module with a loop-device test is in the group
-``loop-devices``, so that no two of them run at once.
+fixture is built once, on one worker (tests/xdist_groups.py makes the groups hold under
+pytest 9); the emulated-drive tests, which run in real time, are one group, one after another.
+Loop-device tests run on any worker: a test holds ``loop_lock.attach_lock()`` while it attaches
+a loop device, or detaches one and attaches another file at its number.
 """
 
 from __future__ import annotations
@@ -42,6 +44,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from loop_lock import attach_lock  # tests/ is on sys.path: this conftest's folder
+
+pytest_plugins = ["xdist_groups"]
 
 MIB = 2**20
 _SBIN = "/usr/sbin:/sbin:/usr/bin:/bin"
@@ -72,37 +77,100 @@ def _module_scoped_fixtures(item: pytest.Item) -> list[str]:
     )
 
 
+# `make test-fast` (``-m "not slow and not fio and not root"``) is the edit loop, meant to end in
+# two minutes on two cores. Chosen by measured cost (scripts/pytest_cpu_log.py, docs/testing.md):
+# every test that reads one of these inputs, each a simulation, profile, qualification or
+# calibration of 3-18 CPU seconds built once for the tests that share it, is marked slow (its
+# path where it is defined, its name), and so are these tests, 2.5-11 CPU seconds each (with
+# their parameters, if any).
+COSTLY_INPUTS = frozenset({
+    "tests::sim_profile",
+    "tests/report::sim_json", "tests/report::sim_fifo_json", "tests/report::timed_json",
+    "tests/report::timed_real_json", "tests/report::qualify_sim",
+    "tests/report/test_report_steady_waf.py::timed_64",
+    "tests/report/test_report_calibrate.py::waf_calibration",
+    "tests/report/test_report_calibrate.py::sim_calibration",
+    "tests/report/test_report_pts.py::swept",
+    "tests/report/test_report_figures.py::five_level_profile",
+    "tests/report/test_report_trace.py::trace_run",
+    "tests/calibrate/test_calibrate_flags.py::kept",
+    "tests/calibrate/test_measurement_file.py::good",
+    "tests/calibrate/test_keeping.py::measured",
+    "tests/fuzz/test_fuzz_report.py::sources",
+    "tests/contract/test_report_inputs.py::sim_json",
+    "tests/contract/test_report_inputs.py::timed_json",
+    "tests/traces/test_plan_trace.py::trace",
+    "tests/traces/test_plan_trace_placement.py::cache_trace",
+    "tests/traces/test_plan_trace_placement.py::three_streams",
+})  # fmt: skip
+COSTLY_TESTS = frozenset({
+    "tests/profile/test_profile_sim.py::test_recommendation_is_the_smallest_op_meeting_the_target",
+    "tests/simulate/test_timed.py::test_write_saturation_has_fob_transition_and_steady_state",
+    "tests/simulate/test_timed.py::test_out_folder_gets_json_series_and_report",
+    "tests/simulate/test_timed.py::test_a_scaled_drive_keeps_waf_and_the_iops_curve",
+    "tests/simulate/test_host.py::test_nas_mirror_of_consumer_drives_runs_at_one_drives_flush_rate",
+    "tests/calibrate/test_plausibility.py::test_a_refused_prediction_leaves_no_twin",
+    "tests/fuzz/test_fuzz_cli_values.py::test_nan_everywhere_in_options",
+    "tests/qualify/test_qualify_cli.py::test_qualify_a_simulated_consumer_drive_json_to_stdout",
+    "tests/report/test_report_build.py::test_missing_and_foreign_inputs_are_refused_with_the_path",
+    "tests/drives/test_published_fits.py::test_pny_waf_pair_under_jesd219_from_secure_erase",
+    "tests/profile/test_one_drive_one_answer.py::test_a_preset_written_as_a_drive_file_is_the_same_drive",
+    "tests/profile/test_profile_fdp.py::test_sim_profile_with_fdp_ranges_records_them_and_validates",
+    "tests/report/test_report_calibrate.py::test_report_of_a_prediction_file_with_both_readings_of_the_raw_nand",
+    "tests/calibrate/test_keeping.py::test_killed_mid_measurement_and_resumed_repeats_no_finished_segment",
+})  # fmt: skip
+
+
+def _costly(item: pytest.Item) -> bool:
+    if item.nodeid.split("[", 1)[0] in COSTLY_TESTS:
+        return True
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return False
+    return any(
+        f"{defs[-1].baseid}::{name}" in COSTLY_INPUTS
+        for name, defs in info.name2fixturedefs.items()
+        if defs and name in item.fixturenames
+    )
+
+
+# The emulated-drive tests (tests/emulate/) serve a simulated drive in real time: one at a time,
+# so that each keeps up, and first, being the longest chain of the run.
+REAL_TIME_GROUP = "emulated-drive"
+
+
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the xdist_group marks
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     def module(item: pytest.Item) -> str:
         return item.nodeid.split("::", 1)[0]
 
-    loop_modules = set()
     for item in items:
         if {"loop_device", "tmpfs_mount"} & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.root)
-            loop_modules.add(module(item))
+        if item.get_closest_marker("slow") is None and _costly(item):
+            item.add_marker(pytest.mark.slow)
     for item in items:
         if any(item.iter_markers("xdist_group")):
             continue
-        # Loop-device tests run one at a time: some detach a device and attach it again by
-        # its number, which another test's ``losetup --find`` could take in between.
-        if module(item) in loop_modules:
-            item.add_marker(pytest.mark.xdist_group("loop-devices"))
-        elif _module_scoped_fixtures(item):
+        if _module_scoped_fixtures(item):
             item.add_marker(pytest.mark.xdist_group(module(item)))
     # The costliest first, so that no worker is left alone with a long test at the end of a
-    # parallel run: the loop-device modules (one chain on one worker), then the modules with
-    # the most tests marked slow; a module's tests stay together and in their order.
+    # parallel run: the real-time chain, then the modules with the most tests marked slow; a
+    # module's tests stay together and in their order.
     slow: dict[str, int] = {}
     for item in items:
         slow[module(item)] = slow.get(module(item), 0) + (
             item.get_closest_marker("slow") is not None
         )
+    real_time = {
+        module(item)
+        for item in items
+        if any(m.args[:1] == (REAL_TIME_GROUP,) for m in item.iter_markers("xdist_group"))
+    }
     first_seen = {m: i for i, m in reversed(list(enumerate(map(module, items))))}
 
     def cost(m: str) -> tuple[bool, int, int]:
-        return (m not in loop_modules, -slow[m], first_seen[m])
+        return (m not in real_time, -slow[m], first_seen[m])
 
     items.sort(key=lambda item: cost(module(item)))
 
@@ -246,7 +314,8 @@ def loop_device(tmp_path: Path) -> Iterator:
         if sector_bytes != 512:
             argv += ["--sector-size", str(sector_bytes)]
         argv.append(str(backing))
-        proc = subprocess.run(argv, capture_output=True, text=True, check=False)
+        with attach_lock():
+            proc = subprocess.run(argv, capture_output=True, text=True, check=False)
         if proc.returncode != 0:
             pytest.skip(f"losetup could not attach a loop device: {proc.stderr.strip()}")
         dev = proc.stdout.strip()

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from loop_lock import attach_lock
 from overprov.calibrate.measure import measure
 from overprov.calibrate.plan import Budget, design
 from overprov.errors import UnsafeDeviceError
@@ -58,10 +59,11 @@ class SwapBeforeSegment:
                 os.close(m.fd)
                 m.fd = None
             losetup = shutil.which("losetup") or "losetup"
-            subprocess.run([losetup, "--detach", self.dev], check=True, capture_output=True)
-            proc = subprocess.run(
-                [losetup, self.dev, str(self.image)], capture_output=True, check=False
-            )
+            with attach_lock():
+                subprocess.run([losetup, "--detach", self.dev], check=True, capture_output=True)
+                proc = subprocess.run(
+                    [losetup, self.dev, str(self.image)], capture_output=True, check=False
+                )
             if proc.returncode != 0:
                 pytest.skip(f"{self.dev} was taken by another program between detach and attach")
             self.swapped = True
@@ -92,8 +94,9 @@ def test_a_backing_image_swapped_between_segments_is_refused(loop_device, tmp_pa
         target.close()
         if _backing(dev) == other:  # put the test's own image back for the fixture's cleanup
             losetup = shutil.which("losetup") or "losetup"
-            subprocess.run([losetup, "--detach", dev], check=False, capture_output=True)
-            subprocess.run([losetup, dev, str(original)], check=False, capture_output=True)
+            with attach_lock():
+                subprocess.run([losetup, "--detach", dev], check=False, capture_output=True)
+                subprocess.run([losetup, dev, str(original)], check=False, capture_output=True)
     assert wrapped.swapped
     assert any(s.startswith("sequential fill") for s in said), said  # it had written before
     assert "(discard)" in str(exc.value)  # refused at the segment's first write step

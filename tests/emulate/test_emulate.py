@@ -21,7 +21,7 @@ from overprov.emulate.cli import drive_config
 
 from .conftest import SMALL_DRIVE, loop_devices_of, overprov_env
 
-pytestmark = [pytest.mark.root, pytest.mark.xdist_group("loop-devices")]
+pytestmark = [pytest.mark.root, pytest.mark.xdist_group("emulated-drive")]
 
 QUEUE_DEPTH = 8
 WARMUP_DRIVE_WRITES = 3.0

@@ -28,7 +28,7 @@ import pytest
 
 from .conftest import SMALL_DRIVE, overprov_env
 
-pytestmark = [pytest.mark.root, pytest.mark.xdist_group("loop-devices")]
+pytestmark = [pytest.mark.root, pytest.mark.xdist_group("emulated-drive")]
 
 CALIBRATE_LEVELS = "0,10,20,30,40"
 KNEE_LEVELS = "0,10,50,80"

@@ -213,10 +213,12 @@ def swapped_backing(dev: str, image: Path) -> Iterator[None]:
     detach it afterwards (only while ``image`` is still what backs it). Skips the test when
     the node was taken by someone else in between (then nothing of theirs is touched)."""
     import pytest
+    from loop_lock import attach_lock
 
     losetup = tool("losetup") or "losetup"
-    subprocess.run([losetup, "--detach", dev], capture_output=True, check=True)
-    proc = subprocess.run([losetup, dev, str(image)], capture_output=True, check=False)
+    with attach_lock():
+        subprocess.run([losetup, "--detach", dev], capture_output=True, check=True)
+        proc = subprocess.run([losetup, dev, str(image)], capture_output=True, check=False)
     if proc.returncode != 0:
         pytest.skip(f"{dev} was taken by another program between detach and attach")
     try:
