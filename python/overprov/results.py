@@ -60,6 +60,24 @@ def validate(doc: Mapping[str, Any]) -> None:
         raise ConfigError(f"results.json: {where}: {err.message}")
 
 
+def validate_new_rounds(doc: Mapping[str, Any], checked: set[int]) -> None:
+    """:func:`validate` for a document saved again and again as rounds are appended: every
+    field, and of the phases' rounds those not in ``checked`` (ids of round records checked
+    by an earlier call; the new ones are added). A round's record is never changed once
+    appended, so each round checked once keeps every saved document valid, where checking
+    all of them at every save cost O(rounds²) over a run."""
+    phases = [
+        {**p, "rounds": [r for r in p.get("rounds", []) if id(r) not in checked]}
+        for p in doc.get("phases", [])
+    ]
+    try:
+        validate({**doc, "phases": phases})
+    except ConfigError:
+        validate(doc)  # the error again, naming the round's place in the whole document
+        raise
+    checked.update(id(r) for p in doc.get("phases", []) for r in p.get("rounds", []))
+
+
 def write_json_atomic(path: Path, doc: Mapping[str, Any]) -> None:
     write_atomic(path, json_text(doc))
 

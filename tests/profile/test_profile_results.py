@@ -92,6 +92,28 @@ def test_schema_rejects_a_broken_document(tmp_path):
         res.validate(doc)
 
 
+def test_each_round_is_checked_once_and_a_bad_new_round_is_refused(sim_profile):
+    """The runner's save checks every field and the rounds no earlier save checked: a bad
+    round appended after the others were checked is refused naming its place, a bad field
+    outside the rounds too, and rounds already checked are not checked again."""
+    doc = json.loads((sim_profile / "results.json").read_text())
+    checked: set[int] = set()
+    res.validate_new_rounds(doc, checked)
+    rounds = [r for p in doc["phases"] for r in p["rounds"]]
+    assert len(rounds) > 3 and checked == {id(r) for r in rounds}
+    bad = copy.deepcopy(rounds[-1])
+    bad["iops"] = "fast"
+    doc["phases"][-1]["rounds"].append(bad)
+    where = f"phases/{len(doc['phases']) - 1}/rounds/{len(doc['phases'][-1]['rounds']) - 1}"
+    with pytest.raises(ConfigError, match=f"results.json: {where}/iops"):
+        res.validate_new_rounds(doc, checked)  # named where it is in the whole document
+    doc["phases"][-1]["rounds"].pop()
+    res.validate_new_rounds(doc, checked)
+    doc["settings"]["qd"] = "deep"
+    with pytest.raises(ConfigError, match="results.json: settings"):
+        res.validate_new_rounds(doc, checked)
+
+
 def test_settings_validation_names_the_flag():
     with pytest.raises(ConfigError, match="--extra-op"):
         ProfileSettings(extra_op_percents=[20, 10]).validate()
