@@ -44,7 +44,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from overprov.calibrate import evidence, uncertainty, workload_curve
+from overprov.calibrate import evidence, gc_designs, uncertainty, workload_curve
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import predict as predmod
 from overprov.errors import ConfigError
@@ -60,6 +60,8 @@ GC_DESIGNS: dict[str, dict[str, str]] = {
     "cost-benefit": {"policy": "cost-benefit", "host_streams": "single"},
     "cost-benefit-zones": {"policy": "cost-benefit", "host_streams": "workload"},
 }
+#: Every design by name: the skewed workloads' and the uniform ones (``gc_designs.py``).
+DESIGNS: dict[str, dict[str, Any]] = {**GC_DESIGNS, **gc_designs.UNIFORM_DESIGNS}
 SPARES = ("effective_spare", "raw_spare")
 #: A reading whose weight is below this share of the largest one leaves the interval: the
 #: figures speak against it (exp(−χ²/2) < 0.01: Δχ² > 9.2, three standard errors).
@@ -76,9 +78,13 @@ def design_of(key: str) -> str:
     return key.split(":")[1] if ":" in key else "greedy"
 
 
-def twin_name(spare: str, design: str) -> str:
-    base = RAW_TWIN if spare == "raw_spare" else TWIN
-    return base if design == "greedy" else base.replace(".toml", f"-{design}.toml")
+def twin_name(spare: str, design: str, several: bool = False) -> str:
+    """A reading's twin file; with ``several`` designs the greedy effective-spare reading's is
+    ``twin-greedy.toml`` (``twin.toml`` is then the copy of the reading with the largest
+    weight)."""
+    if spare == "raw_spare":
+        return RAW_TWIN if design == "greedy" else RAW_TWIN.replace(".toml", f"-{design}.toml")
+    return TWIN if design == "greedy" and not several else TWIN.replace(".toml", f"-{design}.toml")
 
 
 def _geomean(values: list[float | None], weights: list[float]) -> float | None:
@@ -105,7 +111,10 @@ def combine(
     docs = [readings[k] for k in keys]
     first = docs[0]
     if evidences:
-        w_by = evidence.weights({k: evidences[k]["chi2"] for k in keys})
+        w_by = evidence.weights(
+            {k: evidences[k]["chi2"] for k in keys},
+            {k: _reproduces(evidences[k]) for k in keys},
+        )
     else:
         w_by = {k: 1.0 / len(keys) for k in keys}
     ws = [w_by[k] for k in keys]
@@ -133,20 +142,24 @@ def combine(
         f"largest weight; each {first['interval']})"
     )
     spares = {k.split(":")[0] for k in readings}
-    designs = [d for d in GC_DESIGNS if any(reading_key(s, d) in readings for s in SPARES)]
+    designs = [d for d in DESIGNS if any(reading_key(s, d) in readings for s in SPARES)]
     parts = []
     if len(spares) > 1:
-        k = readings["raw_spare"]["fit"]["spare_efficiency"]
+        raw = max((k for k in keys if k.startswith("raw_spare")), key=lambda k: w_by[k])
+        k = readings[raw]["fit"]["spare_efficiency"]
+        gc = workload_curve.gc_text(DESIGNS[design_of(raw)]).split(",")[0]
         parts.append(
-            f"the spare effective (fitted) or raw used k times as well (k = {k:.3g} with greedy GC)"
+            f"the spare effective (fitted) or raw used k times as well (k = {k:.3g} with {gc})"
         )
     if len(designs) > 1:
         parts.append(
             f"{len(designs)} GC designs: "
-            + "; ".join(workload_curve.gc_text(GC_DESIGNS[d]) for d in designs)
+            + "; ".join(workload_curve.gc_text(DESIGNS[d]) for d in designs)
         )
     equal = max(ws) - min(ws) < 1e-6
     how = "equal weights: the figures cannot tell them apart" if equal else "weights in readings"
+    if len(docs) == 1:
+        how = "the one reading the figures leave"
     doc["prediction_source"] = (
         f"the {'' if equal else 'evidence-'}weighted geometric mean of {len(docs)} readings "
         f"({how}), each a twin simulated at every level: "
@@ -158,13 +171,19 @@ def combine(
     doc["readings"] = {
         key: {
             **{k: d[k] for k in ("levels", "fit", "twin", "prediction_source")},
-            "gc": workload_curve.gc_text(GC_DESIGNS[design_of(key)]),
+            "gc": workload_curve.gc_text(DESIGNS[design_of(key)]),
             "weight": w_by[key],
             **({"evidence": evidences[key]} if evidences else {}),
         }
         for key, d in readings.items()
     }
     return doc
+
+
+def _reproduces(ev: dict[str, Any]) -> bool:
+    if "residual_chi2" not in ev:  # a χ² alone: nothing to test
+        return True
+    return evidence.reproduces(ev["residual_chi2"], ev["n_figures"], ev["n_parameters"])
 
 
 def predict(
@@ -178,53 +197,101 @@ def predict(
 ) -> dict[str, Any]:
     """Figures (``--points``/``--waf-points``) read every way they cannot tell apart, combined:
     both spare readings when the raw spare ``raw_native_op`` is known (only the raw one when the
-    figures cannot fix an effective spare: one IOPS figure and no WAF), and under a skewed
-    workload each of :data:`GC_DESIGNS`. ``curves``: each design's WAF curve under the
-    workload, when the caller has them. A single reading is returned as it is."""
+    figures cannot fix an effective spare: one IOPS figure and no WAF), each with every GC
+    design (uniform figures: ``gc_designs.UNIFORM_DESIGNS``; under a skewed workload:
+    :data:`GC_DESIGNS`). ``curves``: each design's WAF curve under the workload, when the
+    caller has them. Each reading's evidence is weighed first (the surrogate's fits,
+    milliseconds); only readings that keep :data:`SPAN_MIN_WEIGHT` of the largest weight have
+    their twins simulated, the others are listed under ``readings_set_aside``. ``twin.toml``
+    is the twin of the reading with the largest weight. A single reading is returned as it
+    is."""
     workload = kwargs.get("workload")
     uniform = workload_curve.is_uniform(workload)
-    designs = ["greedy"] if uniform else list(GC_DESIGNS)
-    readings: dict[str, dict[str, Any]] = {}
+    designs = list(gc_designs.UNIFORM_DESIGNS) if uniform else list(GC_DESIGNS)
+    several = len(designs) > 1
+    mf = kwargs.get("model_form") or uncertainty.recorded_model_form(False)
+    cv_sd = mf.rel_sd if mf is not None else 0.0
     forms: dict[str, evidence.ReadingForm] = {}
+    design_curve: dict[str, fitmod.WafCurve | None] = {}
     for design in designs:
-        ftl = None if design == "greedy" else GC_DESIGNS[design]
+        ftl = None if design == "greedy" else DESIGNS[design]
         curve = (curves or {}).get(design)
-        if curve is None and not uniform:
-            curve = workload_curve.simulate_curve(workload or {}, jobs=kwargs.get("jobs"), ftl=ftl)
+        if curve is None:
+            curve = (
+                gc_designs.curve(design)
+                if uniform
+                else workload_curve.simulate_curve(workload or {}, jobs=kwargs.get("jobs"), ftl=ftl)
+            )
+        design_curve[design] = curve
         forms[reading_key("effective_spare", design)] = evidence.ReadingForm(curve or fitmod.waf_at)
         if raw_native_op is not None:
             forms[reading_key("raw_spare", design)] = evidence.ReadingForm(
                 curve or fitmod.waf_at, raw_native_op, fit_efficiency=True
             )
-        common = {**kwargs, "curve": curve, "ftl": ftl, "independent_levels": True}
+    evidences: dict[str, dict[str, Any]] = {}
+    for key, form in forms.items():
         try:
-            eff = predmod.predict(
-                points, levels, out_dir, native_op=None,
-                twin_name=twin_name("effective_spare", design), **common,
-            )  # fmt: skip
-            readings[reading_key("effective_spare", design)] = eff
-        except ConfigError:
+            evidences[key] = evidence.assess(form, points, cv_sd)
+        except ConfigError:  # one IOPS figure: no effective spare beside the raw one
             if raw_native_op is None:
                 raise
-        if raw_native_op is not None:
-            raw = predmod.predict(
-                points, levels, out_dir, native_op=raw_native_op, fit_efficiency=True,
-                twin_name=twin_name("raw_spare", design), **common,
-            )  # fmt: skip
-            readings[reading_key("raw_spare", design)] = raw
-    raw_only = not any(k.startswith("effective_spare") for k in readings)
+    w_all = evidence.weights(
+        {k: e["chi2"] for k, e in evidences.items()},
+        {k: _reproduces(e) for k, e in evidences.items()},
+    )
+    top = max(w_all.values())
+    kept = [k for k in evidences if w_all[k] >= SPAN_MIN_WEIGHT * top]
+    readings: dict[str, dict[str, Any]] = {}
+    for key in kept:
+        spare, design = key.split(":")[0], design_of(key)
+        common = {**kwargs, "curve": design_curve[design], "independent_levels": True,
+                  "ftl": None if design == "greedy" else DESIGNS[design]}  # fmt: skip
+        name = twin_name(spare, design, several)
+        try:
+            if spare == "raw_spare":
+                readings[key] = predmod.predict(
+                    points, levels, out_dir, native_op=raw_native_op, fit_efficiency=True,
+                    twin_name=name, **common,
+                )  # fmt: skip
+            else:
+                readings[key] = predmod.predict(
+                    points, levels, out_dir, native_op=None, twin_name=name, **common
+                )
+        except ConfigError:
+            if raw_native_op is None or spare == "raw_spare":
+                raise
+    if not readings:
+        raise ConfigError("calibrate: no reading of the figures could be simulated")
+    best = max(readings, key=lambda k: w_all[k])
+    best_twin = Path(readings[best]["twin"])
+    if best_twin != out_dir / TWIN:
+        (out_dir / TWIN).write_bytes(best_twin.read_bytes())
+    raw_only = not any(k.startswith("effective_spare") for k in evidences)
     note = "; the raw spare only: these figures cannot fix an effective spare beside it"
-    if raw_only:
-        (out_dir / TWIN).write_bytes((out_dir / RAW_TWIN).read_bytes())
-    if len(readings) == 1:
+    set_aside = {
+        k: {
+            "gc": workload_curve.gc_text(DESIGNS[design_of(k)]),
+            "weight": w_all[k],
+            "evidence": evidences[k],
+        }  # fmt: skip
+        for k in evidences
+        if k not in readings
+    }
+    if len(readings) == 1 and not set_aside:
         (only,) = readings.values()
         if raw_only:
             only["twin"] = str(out_dir / TWIN)
             only["prediction_source"] += note
         return only
-    mf = kwargs.get("model_form") or uncertainty.recorded_model_form(False)
-    cv_sd = mf.rel_sd if mf is not None else 0.0
-    doc = combine(readings, {k: evidence.assess(forms[k], points, cv_sd) for k in readings})
+    doc = combine(readings, {k: evidences[k] for k in readings})
+    doc["twin"] = str(out_dir / TWIN)
+    if set_aside:
+        doc["readings_set_aside"] = set_aside
+        doc["prediction_source"] += (
+            f"; {len(set_aside)} more readings set aside, their twins not simulated (weights "
+            f"below {SPAN_MIN_WEIGHT:g} of the largest: readings_set_aside)"
+        )
+    doc["prediction_source"] += f"; twin.toml is the twin of {best} (the largest weight)"
     if raw_only:
         doc["prediction_source"] += note
     return doc
