@@ -112,8 +112,9 @@ def other_queue_depths(res: dict, others: list[dict], jobs: int) -> list[dict]:
             from overprov.calibrate import gc_blocking
 
             r = gc_blocking.BlockingReading(
-                mech["domains"], mech["program_us"], mech["chi2"], qd, mech["native_op"]
-            )
+                mech["domains"], mech["program_us"], mech["chi2"], qd, mech["native_op"],
+                ftl=mech.get("ftl"),
+            )  # fmt: skip
             at_qd = gc_blocking.predict(r, [float(x)], jobs=jobs)[float(x)][0]
             at_32 = gc_blocking.predict(r, [float(x)], queue_depth=res["qd"], jobs=jobs)
             pred *= (at_qd / at_32[float(x)][0]) ** mech["weight"]

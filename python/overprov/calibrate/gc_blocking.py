@@ -77,11 +77,18 @@ def timing(domains: int, program_us: float, queue_depth: int) -> dict[str, Any]:
 
 
 def config(
-    native_op: float, extra_op_percent: float, domains: int, program_us: float, queue_depth: int
+    native_op: float,
+    extra_op_percent: float,
+    domains: int,
+    program_us: float,
+    queue_depth: int,
+    ftl: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
+    """``ftl``: the reading's GC victim choice (``config.ftl`` keys; None: greedy)."""
     return engine.merge(
         engine.default_config(),
         {
+            "ftl": dict(ftl or {}),
             "geometry": {
                 "page_size_bytes": PAGE_BYTES,
                 "pages_per_block": PAGES_PER_BLOCK,
@@ -115,10 +122,11 @@ def simulate(
     queue_depth: int,
     program_us: float = NOMINAL_PROGRAM_US,
     jobs: int | None = None,
+    ftl: dict[str, Any] | None = None,
 ) -> dict[tuple[int, float], tuple[float, float | None]]:
     """(IOPS, WAF) of the twin per (domains, level), all runs through ``sweep``."""
     keys = [(d, x) for d in domains for x in levels]
-    configs = [config(native_op, x, d, program_us, queue_depth) for d, x in keys]
+    configs = [config(native_op, x, d, program_us, queue_depth, ftl) for d, x in keys]
     reports = sweep.run_points(configs, jobs=jobs, label="blocking-GC twin")
     if reports.interrupted:
         raise KeyboardInterrupt
@@ -141,6 +149,8 @@ class BlockingReading:
     residuals: list[dict[str, Any]] = field(default_factory=list)
     residual_chi2: float = 0.0
     """χ² of the residuals at the fitted figures alone (``evidence.reproduces``)."""
+    ftl: dict[str, Any] | None = None
+    """The GC victim choice of the reading the twin belongs to (None: greedy)."""
 
     def reproduces(self) -> bool:
         """Whether the fitted twin reproduces its figures within their noise."""
@@ -158,6 +168,7 @@ class BlockingReading:
             "read_us": self.program_us * READ_SHARE,
             "queue_depth": self.queue_depth,
             "native_op": self.native_op,
+            **({"ftl": dict(self.ftl)} if self.ftl else {}),
             "chi2": self.chi2,
             "residual_chi2": self.residual_chi2,
             "reproduces_fitted_figures": self.reproduces(),
@@ -185,6 +196,7 @@ def fit(
     level_of: Callable[[float], float] = lambda x: x,
     model_rel_sd: float = 0.0,
     jobs: int | None = None,
+    ftl: dict[str, Any] | None = None,
 ) -> BlockingReading | None:
     """The reading fitted to the IOPS figures (steady and FOB); None with fewer than three
     (one steady at least)."""
@@ -196,7 +208,7 @@ def fit(
         return None
     levels = sorted({p.extra_op_percent for p in steady})
     sims = simulate(native_op, [level_of(x) for x in levels], list(DOMAINS), queue_depth,
-                    jobs=jobs)  # fmt: skip
+                    jobs=jobs, ftl=ftl)  # fmt: skip
     best: BlockingReading | None = None
     candidates = []
     for d in DOMAINS:
@@ -235,7 +247,7 @@ def fit(
         candidates[-1]["residual_chi2"] = residual_chi2
         if best is None or chi2 < best.chi2:
             best = BlockingReading(d, program_us, chi2, queue_depth, native_op, residuals=residuals,
-                                   residual_chi2=residual_chi2)  # fmt: skip
+                                   residual_chi2=residual_chi2, ftl=ftl)  # fmt: skip
     assert best is not None
     best.candidates = candidates
     return best
@@ -252,5 +264,5 @@ def predict(
     """(IOPS, WAF) of the fitted twin at ``levels`` (at its own queue depth unless given)."""
     qd = queue_depth or r.queue_depth
     sims = simulate(r.native_op, [level_of(x) for x in levels], [r.domains], qd,
-                    program_us=r.program_us, jobs=jobs)  # fmt: skip
+                    program_us=r.program_us, jobs=jobs, ftl=r.ftl)  # fmt: skip
     return {x: sims[(r.domains, level_of(x))] for x in levels}

@@ -263,10 +263,10 @@ def predict(
                 "surrogate_iops": central.iops(x),
                 "twin_iops": lv.steady_iops,
             })  # fmt: skip
-        if uniform and not ftl:
+        if uniform:
             mechanism = _blocking_reading(
                 points, rows, twin_params, native_op, fit_efficiency, curve, mfe,
-                qd=measurement.qd if measurement is not None else 32, jobs=jobs,
+                qd=measurement.qd if measurement is not None else 32, jobs=jobs, ftl=ftl,
             )  # fmt: skip
             if mechanism is not None and mechanism["weight"] > 0.5:
                 twin_params = dataclasses.replace(twin_params, gc_timing=mechanism["timing"])
@@ -377,6 +377,7 @@ def _blocking_reading(
     *,
     qd: int,
     jobs: int | None,
+    ftl: dict[str, Any] | None = None,
 ) -> dict[str, Any] | None:
     """Weigh the analytic reading's IOPS (``rows``, changed in place) with the blocking-GC
     reading's (``gc_blocking.py``) by their evidence at the same figures (``evidence.py``):
@@ -393,7 +394,7 @@ def _blocking_reading(
 
     reading = gc_blocking.fit(
         points, twin_params.native_op, queue_depth=qd, level_of=level_of,
-        model_rel_sd=cv_sd, jobs=jobs,
+        model_rel_sd=cv_sd, jobs=jobs, ftl=ftl,
     )  # fmt: skip
     if reading is None:
         return None
