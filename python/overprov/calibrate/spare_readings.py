@@ -21,11 +21,14 @@ the first more closely (docs/calibrate.md, "Published figures").
 
 **The GC design.** Under uniform random writes the simulator's designs (greedy or cost-benefit
 victims, one write frontier or one per workload zone) give one WAF curve (within 2.3%, and
-0.5% from 5% of spare up: docs/calibrate.md), so the twin's own, greedy on one frontier, stands
-for all. Under a skewed workload they part (cost-benefit with hot and cold data apart loses
-WAF with spare space fastest), and figures do not say which the drive runs; so each reading is
-made once per design of :data:`GC_DESIGNS`, each with its own simulated curve and twin
-(``twin-<design>.toml``, ``twin-raw-nand-<design>.toml``).
+0.5% from 5% of spare up: docs/calibrate.md), but drives built by others do not all collect
+greedily: uniform figures are read with greedy and with d-choices victims (d 2, 4, 8;
+``gc_designs.UNIFORM_DESIGNS``, Van Houdt's mean-field curves), whose WAF falls more slowly
+with spare space the smaller d is. Under a skewed workload the simulator's designs part
+(cost-benefit with hot and cold data apart loses WAF with spare space fastest), so those
+figures are read once per design of :data:`GC_DESIGNS`. Each reading has its own curve and
+twin (``twin-<design>.toml``, ``twin-raw-nand-<design>.toml``; the greedy effective-spare twin
+is ``twin-greedy.toml`` and ``twin.toml`` the copy of the reading with the largest weight).
 
 calibrate states the weighted geometric mean of the readings' figures, each reading weighted by
 how well its form reproduces the figures it was fitted to and predicts each of them from the
