@@ -185,7 +185,9 @@ def _weights(pred: dict) -> dict[str, float]:
 
 def label(doc: dict) -> str:
     """The simulator, and its native spare when it states one (two SimpleSSD drives)."""
-    spare = next((v for k, v in doc.get("config", {}).items() if "verprovisioning" in k), None)
+    spare = next(
+        (v for k, v in doc.get("config", {}).items() if "overprovisioning" in k.lower()), None
+    )
     return doc["simulator"] + (f", native spare {spare:g}" if spare is not None else "")
 
 
