@@ -11,6 +11,7 @@ import pytest
 from overprov import engine, models
 from overprov.calibrate import evidence, gc_designs, spare_readings
 from overprov.calibrate import fit as fitmod
+from overprov.calibrate.summary import summary_text
 
 D_CHOICES_2 = {"policy": "d-choices", "d_choices": 2}
 GREEDY = {"policy": "greedy"}
@@ -106,3 +107,6 @@ def test_the_twin_carries_the_chosen_design(tmp_path):
     by = {r["extra_op_percent"]: r for r in pred["levels"]}
     for x in (10.0, 20.0):
         assert by[x]["waf"] == pytest.approx(truth(D_CHOICES_2, x), rel=0.05)
+    text = summary_text(pred)
+    assert "d-choices (d = 2) GC, one write frontier, weight 1.00" in text
+    assert "3 more readings set aside" in text
