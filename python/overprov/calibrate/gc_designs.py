@@ -37,7 +37,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from overprov import models
+from overprov import models, outputs
 from overprov.calibrate import fit as fitmod
 
 #: The d-choices sample sizes uniform figures are read with (fixed a priori, above).
@@ -121,7 +121,7 @@ def main() -> int:
         "ratio": {str(d): ratio_row(d) for d in D_GRID},
     }
     path = Path(__file__).with_name(TABLE)
-    path.write_text(json.dumps(doc, indent=1) + "\n")
+    outputs.write_json(doc, path)
     print(f"wrote {path}", file=sys.stderr)
     return 0
 
