@@ -268,6 +268,8 @@ def read_all(
         if raw_only:
             only.prediction_source += note
         return only
+    # the heaviest first: the combined prediction's fit, twin and twin_iops are twin.toml's
+    readings = {best: readings[best], **readings}
     combined = combine(readings, {r: evidences[r] for r in readings})
     combined.twin = best.twin_name
     if best.twin_name != predmod.TWIN:
