@@ -133,6 +133,7 @@ def other_queue_depths(res: dict, others: list[dict], jobs: int) -> list[dict]:
             r = gc_blocking.BlockingReading(
                 mech["domains"], mech["program_us"], mech["chi2"], qd, mech["native_op"],
                 dies=mech.get("dies", gc_blocking.DIES),
+                ftl=mech.get("ftl"),
             )  # fmt: skip
             at_qd = gc_blocking.predict(r, [float(x)], jobs=jobs)[float(x)][0]
             at_32 = gc_blocking.predict(r, [float(x)], queue_depth=res["qd"], jobs=jobs)
@@ -189,9 +190,34 @@ def run_case(cmd: list[str], curve: dict[int, dict], case: tuple, out: Path) -> 
         "command": "overprov " + " ".join(cmd[3:-2]),
         "fit": {k: fit.get(k) for k in ("native_op", "t_page_us", "t_cmd_us", "spare_efficiency")},
         "gc_mechanism": _mechanism(pred),
+        "readings": _weights(pred),
         "levels": rows,
         "wall_s": time.monotonic() - t0,
     }
+
+
+def _weights(pred: dict) -> dict[str, float]:
+    """Each reading's weight (the GC designs and spare readings calibrate combined), the
+    readings set aside by the evidence at 0."""
+    got = {k: r.get("weight", 1.0) for k, r in (pred.get("readings") or {}).items()}
+    return got | {k: 0.0 for k in pred.get("readings_set_aside") or {}}
+
+
+def label(doc: dict) -> str:
+    """The simulator, and its native spare when it states one (two SimpleSSD drives)."""
+    spare = next(
+        (v for k, v in doc.get("config", {}).items() if "overprovisioning" in k.lower()), None
+    )
+    return doc["simulator"] + (f", native spare {spare:g}" if spare is not None else "")
+
+
+def _chosen(c: dict) -> str:
+    """The readings that carry the prediction (weight ≥ 0.1), heaviest first; a case run
+    before the readings were recorded says so."""
+    if "readings" not in c:
+        return "not recorded"
+    ws = sorted(((w, k) for k, w in (c.get("readings") or {}).items() if w >= 0.1), reverse=True)
+    return "; ".join(f"{k} {w:.2f}" for w, k in ws) or "one reading"
 
 
 def _mechanism(pred: dict) -> dict | None:
@@ -275,7 +301,9 @@ def pct(v: float) -> str:
 def markdown(evals: list[dict]) -> str:
     out = []
     for ev in evals:
-        out.append(f"\n**{ev['simulator']}** (QD{ev['qd']}; truth: {ev['truth']})\n")
+        out.append(
+            f"\n**{ev.get('label', ev['simulator'])}** (QD{ev['qd']}; truth: {ev['truth']})\n"
+        )
         out.append(
             "| fitted on | IOPS error at 0 / 10 / 20 / 30 / 40% "
             "| WAF error at 0 / 10 / 20 / 30 / 40%"
@@ -319,9 +347,10 @@ def markdown(evals: list[dict]) -> str:
         out.append(
             "\n| fitted on | held out: IOPS median / worst | WAF median / worst "
             "| in the 80% interval (IOPS, WAF) | median width (IOPS, WAF) "
-            "| other QDs not fitted: IOPS median / worst | blocking-GC reading |"
+            "| other QDs not fitted: IOPS median / worst | blocking-GC reading "
+            "| readings (weight) |"
         )
-        out.append("|---|---|---|---|---|---|---|")
+        out.append("|---|---|---|---|---|---|---|---|")
         for c in ev["cases"]:
             if "error" in c:
                 continue
@@ -341,7 +370,7 @@ def markdown(evals: list[dict]) -> str:
                 )
             out.append(
                 f"| {c['case']} | {_mw(hi)} | {_mw(hw)} | {_cov(hi)}, {_cov(hw)} | "
-                f"{_wid(hi)}, {_wid(hw)} | {_mw(oq)} | {mech} |"
+                f"{_wid(hi)}, {_wid(hw)} | {_mw(oq)} | {mech} | {_chosen(c)} |"
             )
     return "\n".join(out) + "\n"
 
@@ -384,6 +413,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         ev = {
             "simulator": doc["simulator"],
+            "label": label(doc),
             "results": path.name,
             "qd": args.qd,
             "truth": f"{doc['repository']} @ {str(doc.get('commit'))[:10]}, {doc['date'][:10]}",

@@ -78,7 +78,7 @@ def test_a_bare_advertised_size_is_bytes(tmp_path, capsys):
                "--physical", "549755813888", "--extra-op", "20,40", "--json", "-"])  # fmt: skip
     assert rc == 0
     pred = json.loads(capsys.readouterr().out)
-    at = {r["extra_op_percent"]: r for r in pred["levels"]}
+    at = {r["extra_op_percent"]: r for r in pred["readings"]["raw_spare"]["levels"]}
     assert at[40]["steady_iops"] == pytest.approx(39400, rel=0.03)  # as with 512GB, 512GiB
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import jsonschema
 import pytest
@@ -84,7 +85,8 @@ def test_a_prediction_that_is_not_one_is_refused_naming_the_field(tmp_path, row,
 def test_the_written_twin_simulates_to_the_figures_the_prediction_states(tmp_path):
     """The twin is simulated from memory and written only as an output: the file written,
     simulated as a drive file at each level the way calibrate simulates typed figures, gives
-    exactly the figures prediction.json states for its twin."""
+    exactly the figures prediction.json states for its twin (``twin_iops``, and the figures of
+    the reading twin.toml copies: the heaviest, the first of ``readings``)."""
     rc = main(["calibrate", "--points", "0:11000,20:25000", "--extra-op", "0,20", "--jobs", "1",
                "--out", str(tmp_path)])  # fmt: skip
     assert rc == 0
@@ -97,11 +99,14 @@ def test_the_written_twin_simulates_to_the_figures_the_prediction_states(tmp_pat
     levels = [r["extra_op_percent"] for r in pred["levels"]]
     configs = [twin_runs.level_config(cfg, x, {"pattern": "uniform"}, True) for x in levels]
     reports = sweep.run_points(configs, jobs=1, label="twin file")
-    for row, x, rep in zip(pred["levels"], levels, reports, strict=True):
+    first = next(iter(pred["readings"].values()))
+    assert first["weight"] == max(r["weight"] for r in pred["readings"].values())
+    assert path.read_bytes() == Path(first["twin"]).read_bytes()
+    for row, own, x, rep in zip(pred["levels"], first["levels"], levels, reports, strict=True):
         got = twin_runs._level(x, rep)
-        assert got.steady_iops == row["twin_iops"] == row["steady_iops"]
-        assert got.waf == row["waf"]
-        assert got.p99_latency_us == row["p99_latency_us"]
+        assert got.steady_iops == row["twin_iops"] == own["steady_iops"]
+        assert got.waf == own["waf"]
+        assert got.p99_latency_us == own["p99_latency_us"]
 
 
 def test_stdout_and_the_folder_get_the_same_document(tmp_path, capsys):

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from overprov.calibrate import prediction, twin_runs, workload_curve
+from overprov.calibrate import gc_designs, prediction, twin_runs, workload_curve
+from overprov.calibrate import predict as predmod
 from overprov.calibrate import twin as twinmod
 from overprov.calibrate.spare_readings import GC_DESIGNS, reading
 from overprov.cli import main
@@ -61,14 +62,24 @@ def test_waf_points_under_jesd219(tmp_path, capsys):
     assert Path(pred["twin"]).name == "twin.toml"
 
 
-def test_uniform_figures_are_read_with_one_design(tmp_path, capsys):
-    """Under uniform random writes the GC designs share one curve: one reading, no readings."""
+@pytest.mark.slow  # four twins, one per uniform design
+def test_uniform_figures_are_read_with_the_uniform_designs(tmp_path, capsys):
+    """Uniform figures are read with greedy and d-choices victims (gc_designs.py); one WAF
+    figure cannot tell them apart: equal weights, no simulated curve (the designs' curves are
+    the mean-field models), twin.toml the first reading's."""
     rc = main(["calibrate", "--waf-points", "0:3", "--extra-op", "0,10",
                "--out", str(tmp_path), "--json", "-"])  # fmt: skip
     assert rc == 0
     pred = json.loads(capsys.readouterr().out)
-    assert "readings" not in pred and pred["waf_curve"] is None
-    assert sorted(p.name for p in tmp_path.glob("twin*.toml")) == ["twin.toml"]
+    jsonschema.validate(pred, prediction.schema())
+    assert pred["waf_curve"] is None
+    assert set(pred["readings"]) == {
+        reading(predmod.EFFECTIVE, d, None).key for d in gc_designs.UNIFORM_DESIGNS
+    }
+    assert all(r["weight"] == pytest.approx(0.25) for r in pred["readings"].values())
+    names = sorted(p.name for p in tmp_path.glob("twin*.toml"))
+    assert names == sorted(["twin.toml", "twin-greedy.toml", "twin-d-choices-2.toml",
+                            "twin-d-choices-4.toml", "twin-d-choices-8.toml"])  # fmt: skip
 
 
 def test_workload_is_for_points_only(capsys):

@@ -69,7 +69,7 @@ def test_report_of_a_prediction_file_with_both_readings_of_the_raw_nand(tmp_path
     )  # fmt: skip
     assert res.returncode == 0, res.stderr
     pred = json.loads((cal / "prediction.json").read_text())
-    assert set(pred["readings"]) == {"effective_spare", "raw_spare"}
+    assert {"effective_spare", "raw_spare"} <= set(pred["readings"])  # × the GC designs
     out = tmp_path / "rep"
     res = overprov("report", str(cal / "prediction.json"), "--out", str(out))
     assert res.returncode == 0, res.stderr

@@ -93,10 +93,13 @@ def config(
     program_us: float,
     queue_depth: int,
     dies: int = DIES,
+    ftl: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
+    """``ftl``: the reading's GC victim choice (``config.ftl`` keys; None: greedy)."""
     return engine.merge(
         engine.default_config(),
         {
+            "ftl": dict(ftl or {}),
             "geometry": {
                 "page_size_bytes": PAGE_BYTES,
                 "pages_per_block": PAGES_PER_BLOCK,
@@ -130,10 +133,11 @@ Run = tuple[int, int, float, int]
 def simulate_runs(
     native_op: float, keys: list[Run], program_us: float = NOMINAL_PROGRAM_US,
     jobs: int | None = None,
+    ftl: dict[str, Any] | None = None,
 ) -> dict[Run, tuple[float, float | None]]:  # fmt: skip
     """(IOPS, WAF) of the twin per run, all runs through ``sweep``."""
     keys = list(dict.fromkeys(keys))
-    configs = [config(native_op, x, d, program_us, qd, n) for n, d, x, qd in keys]
+    configs = [config(native_op, x, d, program_us, qd, n, ftl) for n, d, x, qd in keys]
     reports = sweep.run_points(configs, jobs=jobs, label="blocking-GC twin")
     if reports.interrupted:
         raise KeyboardInterrupt
@@ -166,6 +170,8 @@ class BlockingReading:
     dies: int = DIES
     dies_identified: bool = False
     """Whether figures at a second queue depth chose ``dies`` (else it is :data:`DIES`)."""
+    ftl: dict[str, Any] | None = None
+    """The GC victim choice of the reading the twin belongs to (None: greedy)."""
 
     def n_parameters(self) -> int:
         return N_PARAMETERS + self.dies_identified
@@ -192,6 +198,7 @@ class BlockingReading:
             "read_us": self.program_us * READ_SHARE,
             "queue_depth": self.queue_depth,
             "native_op": self.native_op,
+            **({"ftl": dict(self.ftl)} if self.ftl else {}),
             "chi2": self.chi2,
             "residual_chi2": self.residual_chi2,
             "reproduces_fitted_figures": self.reproduces(),
@@ -219,6 +226,7 @@ def fit(
     level_of: Callable[[float], float] = lambda x: x,
     model_rel_sd: float = 0.0,
     jobs: int | None = None,
+    ftl: dict[str, Any] | None = None,
 ) -> BlockingReading | None:
     """The reading fitted to the IOPS figures (steady, FOB, and steady ones at another queue
     depth: ``Point.queue_depth``, which identify the dies); None with fewer than three (one
@@ -238,7 +246,7 @@ def fit(
     cells = grid(identified)
     runs = [(n, d, level_of(p.extra_op_percent), qd_of(p)) for n, d in cells
             for p in steady + other]  # fmt: skip
-    sims = simulate_runs(native_op, runs, jobs=jobs)
+    sims = simulate_runs(native_op, runs, jobs=jobs, ftl=ftl)
     best: BlockingReading | None = None
     candidates = []
     for n, d in cells:
@@ -280,7 +288,7 @@ def fit(
         if best is None or chi2 < best.chi2:
             best = BlockingReading(d, program_us, chi2, queue_depth, native_op, residuals=residuals,
                                    residual_chi2=residual_chi2, dies=n,
-                                   dies_identified=identified)  # fmt: skip
+                                   dies_identified=identified, ftl=ftl)  # fmt: skip
     assert best is not None
     best.candidates = candidates
     return best
@@ -297,5 +305,5 @@ def predict(
     """(IOPS, WAF) of the fitted twin at ``levels`` (at its own queue depth unless given)."""
     qd = queue_depth or r.queue_depth
     runs = [(r.dies, r.domains, level_of(x), qd) for x in levels]
-    sims = simulate_runs(r.native_op, runs, program_us=r.program_us, jobs=jobs)
+    sims = simulate_runs(r.native_op, runs, program_us=r.program_us, jobs=jobs, ftl=r.ftl)
     return {x: sims[(r.dies, r.domains, level_of(x), qd)] for x in levels}

@@ -99,13 +99,16 @@ class TwinReading:
     """One reading of the figures: how the drive uses its spare (``spare``: ``EFFECTIVE``,
     ρ₀ fitted, or held at ``native_op`` when given; ``RAW``: the raw spare ``native_op`` used k
     times as well, k fitted) × the garbage collection its twin runs (``design``, a name of
-    ``spare_readings.GC_DESIGNS``; ``ftl`` its ``config.ftl`` keys, None: greedy on one write
+    ``spare_readings.DESIGNS``; ``ftl`` its ``config.ftl`` keys, None: greedy on one write
     frontier)."""
 
     spare: str = EFFECTIVE
     design: str = "greedy"
     ftl: dict[str, Any] | None = dataclasses.field(default=None, compare=False)
     native_op: float | None = None
+    several: bool = dataclasses.field(default=False, compare=False)
+    """One of several GC designs: the greedy effective-spare twin is then ``twin-greedy.toml``
+    (``twin.toml`` the copy of the reading with the largest weight, ``spare_readings``)."""
 
     @property
     def key(self) -> str:
@@ -115,7 +118,8 @@ class TwinReading:
     @property
     def twin_name(self) -> str:
         base = RAW_TWIN if self.spare == RAW else TWIN
-        return base if self.design == "greedy" else base.replace(".toml", f"-{self.design}.toml")
+        plain = self.design == "greedy" and (self.spare == RAW or not self.several)
+        return base if plain else base.replace(".toml", f"-{self.design}.toml")
 
     @property
     def fits_efficiency(self) -> bool:
@@ -222,13 +226,7 @@ def read(
     else:
         got = _surrogate_figures(fitted, levels)
     if fig.other_qd_points:  # said, never dropped in silence
-        got.source += f"; {len(fig.other_qd_points)} figure(s) at another queue depth " + (
-            "fitted by the blocking-GC reading alone (its dies); the analytic reading's "
-            "figure there is its QD32 one, scored as such"
-            if got.mechanism is not None
-            else "not used: only the blocking-GC reading reads them, and it needs three IOPS "
-            "figures under uniform random writes"
-        )
+        got.source += other_qd_note(fig, got.mechanism is not None)
     for row in got.rows:
         x = row["extra_op_percent"]
         if row["waf"] is None:  # the twin's run gave none: the surrogate's
@@ -236,6 +234,18 @@ def read(
         waf_band = uncertainty.band(row["waf"], fitted.boot["waf"][x], fitted.waf_model_sd(x))
         row["waf_low"], row["waf_high"] = waf_band
     return _prediction(fig, reading, fitted, got, curve, uniform, has_iops)
+
+
+def other_qd_note(fig: PredictionInput, used: bool) -> str:
+    """What became of the figures at another queue depth (``used``: a blocking-GC reading
+    fitted them)."""
+    return f"; {len(fig.other_qd_points)} figure(s) at another queue depth " + (
+        "fitted by the blocking-GC reading alone (its dies); the analytic reading's "
+        "figure there is its QD32 one, scored as such"
+        if used
+        else "not used: only the blocking-GC reading reads them, and it needs three IOPS "
+        "figures under uniform random writes"
+    )
 
 
 def _fit(
@@ -331,7 +341,7 @@ def _iops_figures(
             "twin_iops": lv.steady_iops,
         })  # fmt: skip
     got = _TwinFigures(rows, source, twin, twin_check, refinement)
-    if uniform and not reading.ftl:
+    if uniform:
         qd = fig.measurement.qd if fig.measurement is not None else fitmod.WORKLOAD_QD
         got.mechanism = _blocking_reading(fig, reading, got, curve, fitted.mfe, qd=qd)
         if got.mechanism is not None and got.mechanism["weight"] > 0.5:
@@ -468,7 +478,7 @@ def _blocking_reading(
     level_of = reading.level_of(got.twin)
     blocking = gc_blocking.fit(
         fig.points + fig.other_qd_points, got.twin.native_op, queue_depth=qd, level_of=level_of,
-        model_rel_sd=cv_sd, jobs=fig.jobs,
+        model_rel_sd=cv_sd, jobs=fig.jobs, ftl=reading.ftl,
     )  # fmt: skip
     if blocking is None:
         return None

@@ -48,6 +48,8 @@ class Prediction:
     twin: str
     measurement: dict[str, Any] | None
     readings: dict[str, dict[str, Any]] | None = None
+    readings_set_aside: dict[str, dict[str, Any]] | None = None
+    """Readings whose weight left them without a twin (``spare_readings.read_all``)."""
     twins: dict[str, twinmod.TwinParameters] = field(default_factory=dict)
     """Every twin file the prediction writes, by file name (``twin`` among them)."""
     copies: dict[str, str] = field(default_factory=dict)
@@ -82,6 +84,8 @@ class Prediction:
             body["readings"] = {
                 key: {**r, "twin": path(r["twin"])} for key, r in self.readings.items()
             }
+        if self.readings_set_aside:
+            body["readings_set_aside"] = self.readings_set_aside
         return outputs.document(KIND, body, MAJOR)
 
     def twin_files(self) -> list[str]:

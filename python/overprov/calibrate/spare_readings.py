@@ -21,11 +21,14 @@ the first more closely (docs/calibrate.md, "Published figures").
 
 **The GC design.** Under uniform random writes the simulator's designs (greedy or cost-benefit
 victims, one write frontier or one per workload zone) give one WAF curve (within 2.3%, and
-0.5% from 5% of spare up: docs/calibrate.md), so the twin's own, greedy on one frontier, stands
-for all. Under a skewed workload they part (cost-benefit with hot and cold data apart loses
-WAF with spare space fastest), and figures do not say which the drive runs; so each reading is
-made once per design of :data:`GC_DESIGNS`, each with its own simulated curve and twin
-(``twin-<design>.toml``, ``twin-raw-nand-<design>.toml``).
+0.5% from 5% of spare up: docs/calibrate.md), but drives built by others do not all collect
+greedily: uniform figures are read with greedy and with d-choices victims (d 2, 4, 8;
+``gc_designs.UNIFORM_DESIGNS``, Van Houdt's mean-field curves), whose WAF falls more slowly
+with spare space the smaller d is. Under a skewed workload the simulator's designs part
+(cost-benefit with hot and cold data apart loses WAF with spare space fastest), so those
+figures are read once per design of :data:`GC_DESIGNS`. Each reading has its own curve and
+twin (``twin-<design>.toml``, ``twin-raw-nand-<design>.toml``; the greedy effective-spare twin
+is ``twin-greedy.toml`` and ``twin.toml`` the copy of the reading with the largest weight).
 
 calibrate states the weighted geometric mean of the readings' figures, each reading weighted by
 how well its form reproduces the figures it was fitted to and predicts each of them from the
@@ -44,7 +47,7 @@ import dataclasses
 import math
 from typing import Any
 
-from overprov.calibrate import evidence, prediction, uncertainty, workload_curve
+from overprov.calibrate import evidence, gc_designs, prediction, uncertainty, workload_curve
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import predict as predmod
 from overprov.calibrate.prediction import Prediction
@@ -58,17 +61,22 @@ GC_DESIGNS: dict[str, dict[str, str]] = {
     "cost-benefit": {"policy": "cost-benefit", "host_streams": "single"},
     "cost-benefit-zones": {"policy": "cost-benefit", "host_streams": "workload"},
 }
+#: Every design by name: the skewed workloads' and the uniform ones (``gc_designs.py``).
+DESIGNS: dict[str, dict[str, Any]] = {**GC_DESIGNS, **gc_designs.UNIFORM_DESIGNS}
 SPARES = (predmod.EFFECTIVE, predmod.RAW)
 #: A reading whose weight is below this share of the largest one leaves the interval: the
 #: figures speak against it (exp(−χ²/2) < 0.01: Δχ² > 9.2, three standard errors).
 SPAN_MIN_WEIGHT = 0.01
 
 
-def reading(spare: str, design: str, raw_native_op: float | None) -> predmod.TwinReading:
-    """The reading of ``spare`` (``predict.EFFECTIVE``/``RAW``) with GC design ``design``."""
-    ftl = None if design == "greedy" else GC_DESIGNS[design]
+def reading(
+    spare: str, design: str, raw_native_op: float | None, several: bool = False
+) -> predmod.TwinReading:
+    """The reading of ``spare`` (``predict.EFFECTIVE``/``RAW``) with GC design ``design``
+    (``several``: one of several designs, ``TwinReading.several``)."""
+    ftl = None if design == "greedy" else DESIGNS[design]
     native_op = raw_native_op if spare == predmod.RAW else None
-    return predmod.TwinReading(spare, design, ftl, native_op)
+    return predmod.TwinReading(spare, design, ftl, native_op, several)
 
 
 def _geomean(values: list[float | None], weights: list[float]) -> float | None:
@@ -96,7 +104,10 @@ def combine(
     docs = [readings[k] for k in keys]
     first = docs[0]
     if evidences:
-        w_by = evidence.weights({k: evidences[k]["chi2"] for k in keys})
+        w_by = evidence.weights(
+            {k: evidences[k]["chi2"] for k in keys},
+            {k: _reproduces(evidences[k]) for k in keys},
+        )
     else:
         w_by = {k: 1.0 / len(keys) for k in keys}
     ws = [w_by[k] for k in keys]
@@ -122,20 +133,24 @@ def combine(
         f"largest weight; each {first.interval})"
     )
     spares = {k.spare for k in readings}
-    designs = [d for d in GC_DESIGNS if any(k.design == d for k in readings)]
+    designs = [d for d in DESIGNS if any(k.design == d for k in readings)]
     parts = []
     if len(spares) > 1:
-        k = next(p for r, p in readings.items() if r.key == predmod.RAW).fit["spare_efficiency"]
+        raw = max((r for r in keys if r.spare == predmod.RAW), key=lambda r: w_by[r])
+        k = readings[raw].fit["spare_efficiency"]
+        gc = workload_curve.gc_text(DESIGNS[raw.design]).split(",")[0]
         parts.append(
-            f"the spare effective (fitted) or raw used k times as well (k = {k:.3g} with greedy GC)"
+            f"the spare effective (fitted) or raw used k times as well (k = {k:.3g} with {gc})"
         )
     if len(designs) > 1:
         parts.append(
             f"{len(designs)} GC designs: "
-            + "; ".join(workload_curve.gc_text(GC_DESIGNS[d]) for d in designs)
+            + "; ".join(workload_curve.gc_text(DESIGNS[d]) for d in designs)
         )
     equal = max(ws) - min(ws) < 1e-6
     how = "equal weights: the figures cannot tell them apart" if equal else "weights in readings"
+    if len(docs) == 1:
+        how = "the one reading the figures leave"
     source = (
         f"the {'' if equal else 'evidence-'}weighted geometric mean of {len(docs)} readings "
         f"({how}), each a twin simulated at every level: "
@@ -160,7 +175,7 @@ def combine(
                 "fit": d.fit,
                 "twin": d.twin,
                 "prediction_source": d.prediction_source,
-                "gc": workload_curve.gc_text(GC_DESIGNS[r.design]),
+                "gc": workload_curve.gc_text(DESIGNS[r.design]),
                 "weight": w_by[r],
                 **({"evidence": evidences[r]} if evidences else {}),
             }
@@ -170,50 +185,106 @@ def combine(
     )
 
 
+def _reproduces(ev: dict[str, Any]) -> bool:
+    if "residual_chi2" not in ev:  # a χ² alone: nothing to test
+        return True
+    return evidence.reproduces(ev["residual_chi2"], ev["n_figures"], ev["n_parameters"])
+
+
 def read_all(
     fig: predmod.PredictionInput, curves: dict[str, fitmod.WafCurve] | None = None
 ) -> Prediction:
     """Typed figures (``--points``/``--waf-points``) read every way they cannot tell apart,
     combined: both spare readings when the raw spare ``fig.raw_native_op`` is known (only the
-    raw one when the figures cannot fix an effective spare: one IOPS figure and no WAF), and
-    under a skewed workload each of :data:`GC_DESIGNS`. ``curves``: each design's WAF curve
-    under the workload, when the caller has them. A single reading is returned as it is."""
+    raw one when the figures cannot fix an effective spare: one IOPS figure and no WAF), each
+    with every GC design (uniform figures: ``gc_designs.UNIFORM_DESIGNS``; under a skewed
+    workload: :data:`GC_DESIGNS`). ``curves``: each design's WAF curve under the workload, when
+    the caller has them. Each reading's evidence is weighed first (the surrogate's fits,
+    milliseconds); only readings that keep :data:`SPAN_MIN_WEIGHT` of the largest weight have
+    their twins simulated, the others are listed under ``readings_set_aside``. ``twin.toml`` is
+    a copy of the twin of the reading with the largest weight."""
     raw_native_op = fig.raw_native_op
     uniform = workload_curve.is_uniform(fig.workload)
-    designs = ["greedy"] if uniform else list(GC_DESIGNS)
-    readings: dict[predmod.TwinReading, Prediction] = {}
-    forms: dict[predmod.TwinReading, evidence.ReadingForm] = {}
-    for design in designs:
-        eff = reading(predmod.EFFECTIVE, design, raw_native_op)
-        raw = reading(predmod.RAW, design, raw_native_op)
-        curve = (curves or {}).get(design)
-        if curve is None and not uniform:
-            curve = workload_curve.simulate_curve(fig.workload or {}, jobs=fig.jobs, ftl=eff.ftl)
-        forms[eff] = eff.form(curve or fitmod.waf_at)
-        if raw_native_op is not None:
-            forms[raw] = raw.form(curve or fitmod.waf_at)
-        try:
-            readings[eff] = predmod.read(fig, eff, curve)
-        except ConfigError:
-            if raw_native_op is None:
-                raise
-        if raw_native_op is not None:
-            readings[raw] = predmod.read(fig, raw, curve)
-    raw_only = not any(r.spare == predmod.EFFECTIVE for r in readings)
-    note = "; the raw spare only: these figures cannot fix an effective spare beside it"
-    if len(readings) == 1:
-        (only,) = readings.values()
-        if raw_only:  # twin.toml is the raw reading's twin too
-            only.also_as(predmod.TWIN)
-            only.twin = predmod.TWIN
-            only.prediction_source += note
-        return only
+    designs = list(gc_designs.UNIFORM_DESIGNS) if uniform else list(GC_DESIGNS)
+    several = len(designs) > 1
     mf = fig.model_form or uncertainty.recorded_model_form(False)
     cv_sd = mf.rel_sd if mf is not None else 0.0
-    combined = combine(
-        readings, {k: evidence.assess(forms[k], fig.points, cv_sd) for k in readings}
+    forms: dict[predmod.TwinReading, evidence.ReadingForm] = {}
+    design_curve: dict[str, fitmod.WafCurve | None] = {}
+    for design in designs:
+        eff = reading(predmod.EFFECTIVE, design, raw_native_op, several)
+        curve = (curves or {}).get(design)
+        if curve is None:
+            curve = (
+                gc_designs.curve(design)
+                if uniform
+                else workload_curve.simulate_curve(fig.workload or {}, jobs=fig.jobs, ftl=eff.ftl)
+            )
+        design_curve[design] = curve
+        forms[eff] = eff.form(curve or fitmod.waf_at)
+        if raw_native_op is not None:
+            raw = reading(predmod.RAW, design, raw_native_op, several)
+            forms[raw] = raw.form(curve or fitmod.waf_at)
+    evidences: dict[predmod.TwinReading, dict[str, Any]] = {}
+    for r, form in forms.items():
+        try:
+            evidences[r] = evidence.assess(form, fig.points, cv_sd)
+        except ConfigError:  # one IOPS figure: no effective spare beside the raw one
+            if raw_native_op is None:
+                raise
+    w_all = evidence.weights(
+        {r: e["chi2"] for r, e in evidences.items()},
+        {r: _reproduces(e) for r, e in evidences.items()},
     )
-    if raw_only:
+    top = max(w_all.values())
+    readings: dict[predmod.TwinReading, Prediction] = {}
+    for r in evidences:
+        if w_all[r] < SPAN_MIN_WEIGHT * top:
+            continue
+        try:
+            readings[r] = predmod.read(fig, r, design_curve[r.design])
+        except ConfigError:
+            if raw_native_op is None or r.spare == predmod.RAW:
+                raise
+    if not readings:
+        raise ConfigError("calibrate: no reading of the figures could be simulated")
+    best = max(readings, key=lambda r: w_all[r])
+    raw_only = not any(r.spare == predmod.EFFECTIVE for r in evidences)
+    note = "; the raw spare only: these figures cannot fix an effective spare beside it"
+    set_aside = {
+        r.key: {
+            "gc": workload_curve.gc_text(DESIGNS[r.design]),
+            "weight": w_all[r],
+            "evidence": evidences[r],
+        }
+        for r in evidences
+        if r not in readings
+    }
+    if len(readings) == 1 and not set_aside:
+        (only,) = readings.values()
+        if only.twin != predmod.TWIN:  # twin.toml is the one reading's twin too
+            only.also_as(predmod.TWIN)
+            only.twin = predmod.TWIN
+        if raw_only:
+            only.prediction_source += note
+        return only
+    # the heaviest first: the combined prediction's fit, twin and twin_iops are twin.toml's
+    readings = {best: readings[best], **readings}
+    combined = combine(readings, {r: evidences[r] for r in readings})
+    combined.twin = best.twin_name
+    if best.twin_name != predmod.TWIN:
         combined.also_as(predmod.TWIN)
+        combined.twin = predmod.TWIN
+    if set_aside:
+        combined.readings_set_aside = set_aside
+        combined.prediction_source += (
+            f"; {len(set_aside)} more readings set aside, their twins not simulated (weights "
+            f"below {SPAN_MIN_WEIGHT:g} of the largest: readings_set_aside)"
+        )
+    combined.prediction_source += f"; twin.toml is the twin of {best.key} (the largest weight)"
+    if fig.other_qd_points:
+        used = any("gc_mechanism" in p.fit for p in readings.values())
+        combined.prediction_source += predmod.other_qd_note(fig, used)
+    if raw_only:
         combined.prediction_source += note
     return combined

@@ -36,6 +36,8 @@ def summary_text(pred: dict[str, Any]) -> str:
             else f"raw spare ({100 * rf['native_op']:.1f}%) used k = "
             f"{rf['spare_efficiency']:.2f} times as well"
         ) + (f", {r['gc']}" if r.get("gc") else "")
+        if r.get("weight") is not None:
+            label += f", weight {r['weight']:.2f}"
         figures = ", ".join(
             f"{lv['extra_op_percent']:g}%: "
             + (f"{lv['steady_iops']:,.0f} IOPS " if lv["steady_iops"] else "")
@@ -43,6 +45,11 @@ def summary_text(pred: dict[str, Any]) -> str:
             for lv in r["levels"]
         )
         lines.append(f"  reading {label}: {figures}")
+    if pred.get("readings_set_aside"):
+        lines.append(
+            f"  {len(pred['readings_set_aside'])} more readings set aside by the evidence "
+            "(readings_set_aside in prediction.json)"
+        )
     lines.append(f"predicted from {pred['prediction_source']}")
     lines.append(f"workload: {pred['workload']}")
     fits = [r["fit"] for r in (pred.get("readings") or {}).values()] or [f]

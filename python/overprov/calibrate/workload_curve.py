@@ -45,7 +45,10 @@ def gc_text(ftl: dict[str, Any] | None) -> str:
         if ftl.get("host_streams") == "workload"
         else "one write frontier"
     )
-    return f"{ftl.get('policy', 'greedy')} GC, {where}"
+    policy = ftl.get("policy", "greedy")
+    if policy == "d-choices":
+        policy += f" (d = {ftl.get('d_choices', 8)})"
+    return f"{policy} GC, {where}"
 
 
 def grid() -> list[float]:

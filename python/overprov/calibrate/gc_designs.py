@@ -1,0 +1,130 @@
+"""Garbage collection designs that give uniform random writes WAF curves of different shapes.
+
+Under uniform random writes the simulator's greedy and cost-benefit victim choices, with one
+write frontier or several, give one WAF curve (docs/calibrate.md), so figures were read with
+greedy GC alone. Drives built by others do not all collect greedily: MQSim's page-level FTL
+chooses victims by RGA, the *randomized greedy algorithm* (of d blocks drawn at random, the one
+with the fewest valid pages; Y. Li, P. P. C. Lee, J. C. S. Lui, "Stochastic modeling of
+large-scale solid-state storage systems: analysis, design tradeoffs and optimization",
+SIGMETRICS 2013), whose WAF lies between random victims (d = 1) and greedy (d → ∞) and falls
+more slowly with spare space the smaller d is. Its WAF against the spare ratio is the fixed
+point of B. Van Houdt's mean-field model ("A mean field model for a class of garbage
+collection algorithms in flash-based solid state drives", SIGMETRICS 2013;
+``models.waf_d_choices``).
+
+Uniform figures are therefore read once per design of :data:`UNIFORM_DESIGNS`: greedy and
+d-choices with d in a fixed grid (2, 4 and 8: the steps at which the curve parts from greedy's
+by about 35%, 12% and 4% at 10% spare, fixed from the model before any foreign figure was
+held out; d ≥ 16 is within 1.2% of greedy from 1% of spare up and adds nothing a figure could
+tell apart). Each design's curve is Van Houdt's model at b = ``fit.PAGES_PER_BLOCK``,
+tabulated once (:data:`TABLE`, ``python -m overprov.calibrate.gc_designs`` rewrites it: each
+point costs a tenth of a second) as its ratio to the greedy model, interpolated in log ρ.
+
+A fixed reserve of free blocks kept before collecting (MQSim keeps 5% of each plane's blocks)
+is not a design of its own here: with a reserve r of the NAND, the spare garbage collection
+works with at extra OP x is (1 + ρ₀)(1 − r)/(1 − x) − 1, the same form as a native spare of
+(1 + ρ₀)(1 − r) − 1, so a fitted native spare absorbs it exactly.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import math
+import sys
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from overprov import models, outputs
+from overprov.calibrate import fit as fitmod
+
+#: The d-choices sample sizes uniform figures are read with (fixed a priori, above).
+D_GRID = (2, 4, 8)
+#: Design name → ``config.ftl`` keys; the first is the twin's own greedy GC.
+UNIFORM_DESIGNS: dict[str, dict[str, Any]] = {
+    "greedy": {"policy": "greedy", "host_streams": "single"},
+    **{
+        f"d-choices-{d}": {"policy": "d-choices", "d_choices": d, "host_streams": "single"}
+        for d in D_GRID
+    },
+}
+TABLE = "gc_design_curves.json"
+TABLE_POINTS = 41
+
+
+def table_rhos() -> list[float]:
+    lo, hi = fitmod.RHO_MIN, fitmod.RHO_MAX
+    return [lo * (hi / lo) ** (i / (TABLE_POINTS - 1)) for i in range(TABLE_POINTS)]
+
+
+def ratio_row(d: int) -> list[float]:
+    """Van Houdt's d-choices WAF over the greedy model's, at each of :func:`table_rhos`."""
+    b = fitmod.PAGES_PER_BLOCK
+    return [models.waf_d_choices(r, b, d) / models.waf_greedy(r, b) for r in table_rhos()]
+
+
+@lru_cache(maxsize=1)
+def _table() -> dict[str, Any]:
+    text = resources.files("overprov.calibrate").joinpath(TABLE).read_text()
+    return json.loads(text)
+
+
+@dataclass(frozen=True)
+class DChoicesCurve:
+    """WAF against ρ of d-choices victims under uniform random writes (callable like
+    ``fit.waf_at``)."""
+
+    d: int
+
+    @property
+    def description(self) -> str:
+        return (
+            f"d-choices GC (d = {self.d}) under uniform random writes, Van Houdt's mean-field "
+            f"model (b = {fitmod.PAGES_PER_BLOCK})"
+        )
+
+    def __call__(self, rho: float) -> float:
+        t = _table()
+        rhos, ratios = t["rho"], t["ratio"][str(self.d)]
+        rho = max(rho, fitmod.RHO_MIN)
+        if rho <= rhos[0]:
+            ratio = ratios[0]
+        elif rho >= rhos[-1]:
+            ratio = ratios[-1]
+        else:
+            i = bisect.bisect_right(rhos, rho)
+            a, b = math.log(rhos[i - 1]), math.log(rhos[i])
+            f = (math.log(rho) - a) / (b - a)
+            ratio = (1 - f) * ratios[i - 1] + f * ratios[i]
+        return fitmod.waf_at(rho) * ratio
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"description": self.description, "ftl": UNIFORM_DESIGNS[f"d-choices-{self.d}"]}
+
+
+def curve(design: str) -> fitmod.WafCurve | None:
+    """A uniform design's WAF curve (None for greedy: the fit's own ``fit.waf_at``)."""
+    ftl = UNIFORM_DESIGNS[design]
+    return DChoicesCurve(int(ftl["d_choices"])) if ftl["policy"] == "d-choices" else None
+
+
+def main() -> int:
+    """Rewrite :data:`TABLE` from the model (run from a source checkout)."""
+    from pathlib import Path
+
+    doc = {
+        "what": "Van Houdt's mean-field d-choices WAF over the greedy model's (models.py), "
+        f"b = {fitmod.PAGES_PER_BLOCK}, uniform random writes",
+        "rho": table_rhos(),
+        "ratio": {str(d): ratio_row(d) for d in D_GRID},
+    }
+    path = Path(__file__).with_name(TABLE)
+    outputs.write_json(doc, path)
+    print(f"wrote {path}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
