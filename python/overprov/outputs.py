@@ -20,6 +20,7 @@ import fcntl
 import json
 import os
 import re
+import stat
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -45,6 +46,8 @@ def check_output_file(path: str | os.PathLike[str] | None, option: str) -> None:
         raise OutputError(f"{parent} is a file, not a folder ({option} {p})")
     if p.exists() and not os.access(p, os.W_OK):
         raise OutputError(f"not writable ({option} {p})")
+    if p.exists() and stat.S_ISBLK(p.stat().st_mode):
+        raise OutputError(f"a block device where a file is wanted ({option} {p})")
     if not p.exists() and not os.access(parent, os.W_OK | os.X_OK):
         raise OutputError(f"folder {parent} is not writable ({option} {p})")
 
@@ -135,8 +138,26 @@ def write_stdout(text: str) -> None:
 def write_atomic(path: Path, text: str) -> None:
     """Write a file so a crash or a full disk leaves either the old or the new content: a
     temporary file in the same folder, fsync, ``os.replace``, fsync the folder. A failure
-    (no space, no permission) raises RunError naming ``path``; the temporary file is removed."""
+    (no space, no permission) raises RunError naming ``path``; the temporary file is removed.
+
+    A stream that already exists there (a character device such as ``/dev/null`` or
+    ``/dev/stdout``, a FIFO) is written in place: replacing it would put a regular file where
+    the device or pipe was. Anything else that is not a regular file (a block device) is
+    refused."""
     path = Path(path)
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):
+        if not (stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)):
+            raise RunError(f"will not write over {path}: not a regular file, a device or a pipe")
+        try:
+            with path.open("w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as exc:
+            raise RunError(f"cannot write {path}: {exc.strerror or exc}") from None
+        return
     tmp = None
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)

@@ -93,3 +93,58 @@ def test_piped_into_head_like_the_issue_says(tmp_path):
     cmd = f"{sys.executable} -m overprov.cli capacity 1TB --json - | head -c1"
     proc = subprocess.run(["sh", "-c", cmd], capture_output=True, text=True, env=_env())
     assert proc.stdout == "{" and "Traceback" not in proc.stderr
+
+
+@pytest.mark.root
+def test_json_to_a_character_device_writes_through_it_and_leaves_the_device(tmp_path):
+    """``--json /dev/null`` (here a null device node of its own in tmp_path): the document goes
+    through the device, which stays a device; an atomic replace would have put a regular file
+    where the device node was."""
+    import stat
+
+    from overprov import outputs
+
+    null = tmp_path / "null"
+    os.mknod(null, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+    outputs.write_json({"schema": "overprov.test/1"}, null)
+    assert stat.S_ISCHR(null.stat().st_mode)
+    proc = subprocess.run(
+        [sys.executable, "-m", "overprov.cli", *SMALL_SIMULATE, "--json", str(null)],
+        capture_output=True, text=True, env=_env(), check=False,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert stat.S_ISCHR(null.stat().st_mode), "the device node was replaced"
+
+
+def test_json_to_a_fifo_is_written_into_the_pipe(tmp_path):
+    import threading
+
+    from overprov import outputs
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got: list[str] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_text()))
+    reader.start()
+    outputs.write_json({"schema": "overprov.test/1"}, fifo)
+    reader.join(timeout=30)
+    assert got and '"overprov.test/1"' in got[0]
+    assert fifo.is_fifo()
+
+
+@pytest.mark.root
+def test_a_block_device_is_refused_as_an_output_file(tmp_path):
+    """A block device node (of a major number no driver holds: nothing could be written even
+    if the check failed) is refused as an output file, by the check and by the writer."""
+    import stat
+
+    from overprov import outputs
+    from overprov.errors import OutputError, RunError
+
+    blk = tmp_path / "blk"
+    os.mknod(blk, 0o600 | stat.S_IFBLK, os.makedev(250, 0))
+    with pytest.raises(OutputError, match="a block device where a file is wanted"):
+        outputs.check_output_file(blk, "--json")
+    with pytest.raises(RunError, match="not a regular file"):
+        outputs.write_json({"schema": "overprov.test/1"}, blk)
+    assert stat.S_ISBLK(blk.stat().st_mode)
