@@ -468,10 +468,13 @@ def run(args: argparse.Namespace) -> int:
             + (f"@qd{p.queue_depth}" if p.queue_depth else "")
             for p in points
         )
-    points, qd_points = fitmod.split_queue_depths(
-        points, measurement.qd if measurement is not None else fitmod.WORKLOAD_QD
-    )
-    if qd_points and workload not in ({}, {"pattern": "uniform"}):
+    fig = predmod.PredictionInput(
+        points, levels, typed=bool(args.points or args.waf_points), fob_iops=fob,
+        raw_native_op=native_op, advertised_bytes=advertised, target_iops=args.target_iops,
+        measurement=measurement, source=source, workload=workload or None, jobs=args.jobs,
+    )  # fmt: skip
+    points = fig.points  # the workload's queue depth; the others in fig.other_qd_points
+    if fig.other_qd_points and workload not in ({}, {"pattern": "uniform"}):
         raise ConfigError(
             "--points: a figure at another queue depth (@qd) is read only under uniform random "
             "writes (the blocking-GC reading, docs/calibrate.md)"
@@ -486,12 +489,6 @@ def run(args: argparse.Namespace) -> int:
             raise NoAnswerError(
                 f"the fit does not explain its inputs, so no twin is written: {why}{kept}"
             )
-    fig = predmod.PredictionInput(
-        points, levels, typed=bool(args.points or args.waf_points), fob_iops=fob,
-        raw_native_op=native_op, advertised_bytes=advertised, target_iops=args.target_iops,
-        measurement=measurement, source=source, workload=workload or None, jobs=args.jobs,
-        other_qd_points=qd_points,
-    )  # fmt: skip
     pred = answer.predict(fig)
     doc = pred.document(out)
     problems = plausibility.prediction_problems(doc)
