@@ -14,11 +14,15 @@ Drives: generated ones (``overprov.calibrate.validation.drive``) each given an S
 held-out size (a share of its capacity, and an SLC program time drawn from the family's range)
 and a 4 MiB write buffer (a buffer is not scaled with the drive, and at a few GiB of NAND its
 own drop would come before the cache's);
-the consumer-tlc-sata preset; and the same preset with the 6 GB default TurboWrite region alone
-(what the 1 TB drive the preset follows keeps when it has no free space).
+each seed also once with a static region (0.5% of capacity) in a 2% cache whose dynamic part
+lives on unwritten capacity (``timing.slc.dynamic_space = "unwritten"``): its cache is fitted
+from purged (the whole cache) and its static region from filled (the same QD32 writes on the
+filled drive), and the mix predicted with both; the consumer-tlc-sata preset; and
+docs/drives/consumer-1tb-sata-turbowrite.toml (the preset with the 1 TB 860 EVO's 6 GB default
+TurboWrite region and 36 GB region on unwritten capacity, as Samsung documents them).
 
     PYTHONPATH=python python bench/cliff_bench.py [--seeds 1-6] [--shares 0.005,0.015,0.03]
-        [--physical 8GiB] [--out FILE]
+        [--static-share 0.005] [--physical 8GiB] [--out FILE]
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ from overprov.units import parse_size_bytes
 
 ROOT = Path(__file__).resolve().parent.parent
 MIX = {"qd": 8, "read_percent": 70}
+TURBOWRITE = ROOT / "docs/drives/consumer-1tb-sata-turbowrite.toml"
 
 
 def _seconds(drive: dict, scale: float, qd: int, read_percent: int, precondition: str) -> float:
@@ -57,19 +62,30 @@ def _seconds(drive: dict, scale: float, qd: int, read_percent: int, precondition
     return room / max(write_rate, 1.0)
 
 
-def one(name: str, truth: dict, scale: float) -> dict:
-    t_meas = _seconds(truth, scale, 32, 0, "none")
+def _fit(truth: dict, twin: dict, scale: float, state: str) -> cliff.CacheFit:
+    t_meas = _seconds(truth, scale, 32, 0, state)
+    # a filled drive's series runs until its spare is written, and its static region fills in
+    # a small part of that: finer intervals (a real drive's fio log is per second)
+    n = 60 if state == "none" else 300
     measured = cliff.simulate_series(
-        truth, scale, qd=32, seconds=t_meas, interval_s=t_meas / 60, precondition="none"
+        truth, scale, qd=32, seconds=t_meas, interval_s=t_meas / n, precondition=state
     )
+    return cliff.fit_cache(measured, twin, scale, precondition=state)
+
+
+def one(name: str, truth: dict, scale: float, *, static: bool = False) -> dict:
+    """``static``: the drive has a static region, fitted from its filled series as well."""
     twin = cliff.with_cache(truth, 1e9, 200.0)  # size and SLC program time unknown
     row: dict = {"drive": name}
     try:
-        fit = cliff.fit_cache(measured, twin, scale)
+        fit = _fit(truth, twin, scale, "none")
+        static_fit = _fit(truth, twin, scale, "sequential") if static else None
     except Exception as exc:  # noqa: BLE001 - reported in the row, the bench goes on
         row["error"] = str(exc)
         print(f"{name}: {exc}", file=sys.stderr, flush=True)
         return row
+    if static_fit is not None:
+        row["fitted_static_bytes"] = static_fit.cache_bytes
     row.update(
         measured=fit.measured.to_dict(),
         fitted_cache_bytes=fit.cache_bytes,
@@ -78,14 +94,17 @@ def one(name: str, truth: dict, scale: float) -> dict:
     )
     for state in ("none", "sequential"):
         t_mix = _seconds(truth, scale, MIX["qd"], MIX["read_percent"], state)
+        # a static region on a filled drive fills in a small part of the series: finer intervals
+        n = 300 if static and state == "sequential" else 60
         true = cliff.find_cliff(
             cliff.simulate_series(
-                truth, scale, **MIX, seconds=t_mix, interval_s=t_mix / 60, precondition=state
+                truth, scale, **MIX, seconds=t_mix, interval_s=t_mix / n, precondition=state
             )
         )
         pred = cliff.predict(
-            twin, fit, scale, **MIX, seconds=t_mix, interval_s=t_mix / 60, precondition=state
-        )
+            twin, fit, scale, **MIX, seconds=t_mix, interval_s=t_mix / n, precondition=state,
+            static_fit=static_fit,
+        )  # fmt: skip
         row[state] = {
             "true": true.to_dict() if true else None,
             "predicted": pred.to_dict() if pred else None,
@@ -113,6 +132,10 @@ def markdown(rows: list[dict]) -> str:
         cache = f"{r.get('true_cache_bytes', 0) / 1e9:.2f} → " + (
             f"{r['fitted_cache_bytes'] / 1e9:.2f} GB" if r.get("fitted_cache_bytes") else "—"
         )
+        if r.get("true_static_bytes"):
+            cache += f"; static {r['true_static_bytes'] / 1e9:.2f} → " + (
+                f"{r['fitted_static_bytes'] / 1e9:.2f} GB" if r.get("fitted_static_bytes") else "—"
+            )
         if "error" in r:
             out.append(f"| {r['drive']} | {cache} | — | — | {r['error']} | — | — | — |")
             continue
@@ -132,6 +155,10 @@ def main() -> int:
     ap.add_argument("--shares", default="0.005,0.015,0.03")
     ap.add_argument("--physical", default="8GiB")
     ap.add_argument("--presets", action=argparse.BooleanOptionalAction, default=True)
+    ap.add_argument(
+        "--static-share", type=float, default=0.005,
+        help="each seed's drive with a static region of this share in a 2%% cache (0: none)",
+    )  # fmt: skip
     ap.add_argument("--out", type=Path, default=ROOT / "target/bench/cliff_bench.json")
     args = ap.parse_args()
     physical = parse_size_bytes(args.physical, "--physical")
@@ -141,10 +168,11 @@ def main() -> int:
         sc = min(1.0, physical / presets.physical_bytes(d))
         for name, drive in (
             ("consumer-tlc-sata", d),
-            ("consumer-tlc-sata, 6 GB default region", cliff.with_cache(d, 6e9, 200.0)),
+            ("consumer-1tb-sata-turbowrite.toml", presets.get(str(TURBOWRITE))),
         ):
             row = one(name, drive, sc)
             row["true_cache_bytes"] = drive["config"]["timing"]["slc"]["max_bytes"]
+            row["true_static_bytes"] = drive["config"]["timing"]["slc"].get("static_bytes", 0)
             rows.append(row)
     shares = [float(x) for x in args.shares.split(",")]
     for seed in args.seeds:
@@ -160,6 +188,19 @@ def main() -> int:
             sc = float(validation.scale_for(truth, physical))
             row = one(f"generated {seed}, cache {100 * share:g}%", truth, sc)
             row["true_cache_bytes"] = d["advertised_bytes"] * share
+            rows.append(row)
+        if args.static_share:
+            share, region = 0.02, args.static_share
+            truth = cliff.with_cache(
+                d, d["advertised_bytes"] * share, round(rng.uniform(150.0, 250.0), 1),
+                static_bytes=d["advertised_bytes"] * region,
+            )  # fmt: skip
+            truth["config"]["timing"]["buffer"]["bytes"] = 4 * 2**20
+            sc = float(validation.scale_for(truth, physical))
+            name = f"generated {seed}, cache 2%, static {100 * region:g}%"
+            row = one(name, truth, sc, static=True)
+            row["true_cache_bytes"] = d["advertised_bytes"] * share
+            row["true_static_bytes"] = d["advertised_bytes"] * region
             rows.append(row)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(rows, indent=1) + "\n")

@@ -140,7 +140,8 @@ def _build(preset: dict[str, Any], factor: float) -> dict[str, Any]:
 
 def smallest_factor(preset: dict[str, Any]) -> float:
     """The smallest scale keeping the drive's behaviour: at least ``MIN_SCALED_BLOCKS`` erase
-    blocks, and an SLC cache (if it has one) of at least one flash page per die."""
+    blocks, and an SLC cache (if it has one) and its static region (if any) of at least one
+    flash page per die."""
     full = check(_build(preset, 1.0))
     geo, timing = full["config"]["geometry"], full["config"]["timing"]
     block_bytes = geo["page_size_bytes"] * geo["pages_per_block"]
@@ -150,7 +151,8 @@ def smallest_factor(preset: dict[str, Any]) -> float:
         # the SLC cache must hold at least one flash page per die, or it never spreads
         nand = timing["nand"]
         need = nand["channels"] * nand["dies_per_channel"] * nand["flash_page_bytes"]
-        factor = max(factor, need / slc["max_bytes"])
+        smallest = min(b for b in (slc["max_bytes"], slc.get("static_bytes", 0)) if b > 0)
+        factor = max(factor, need / smallest)
     return min(factor, 1.0)
 
 

@@ -64,8 +64,10 @@ def scale_config(cfg: dict[str, Any], factor: float) -> dict[str, Any]:
             geo[key] = max(1, int(geo[key] * factor))
     timing = out.get("timing", {})
     slc = timing.get("slc", {})
-    if slc.get("enabled") and slc.get("max_bytes") is not None:
-        slc["max_bytes"] = int(slc["max_bytes"] * factor)
+    if slc.get("enabled"):
+        for key in ("max_bytes", "static_bytes"):
+            if slc.get(key) is not None:
+                slc[key] = int(slc[key] * factor)
     return out
 
 

@@ -109,3 +109,53 @@ def test_the_consumer_preset_against_the_published_consumer_cliff():
     assert max(c.lost_iops for c in found.values()) < 0.5 * 10_000
     fob = cliff.simulate_series(d, scale, qd=32, seconds=600, interval_s=6, precondition="none")
     assert cliff.find_cliff(fob) is None
+
+
+def test_a_filled_drive_s_series_gives_the_static_region_and_a_purged_one_the_whole_cache(
+    drive_with_cache,
+):
+    """A generated drive with a 0.5% static region and a 2% cache whose dynamic part lives on
+    unwritten capacity (`timing.slc.dynamic_space = "unwritten"`): QD32 writes from purged
+    find the whole cache, from filled the static region alone (within 10% each), and the two
+    fits together predict the QD8 70:30 cliff of the filled drive within 25%."""
+    truth, scale = drive_with_cache
+    adv = truth["advertised_bytes"]
+    truth = cliff.with_cache(truth, adv * 0.02, 180.0, static_bytes=adv * 0.005)
+    twin = cliff.with_cache(truth, 1e9, 200.0)
+    fits = {}
+    for state, seconds in (("none", 250.0), ("sequential", 150.0)):
+        measured = cliff.simulate_series(
+            truth, scale, qd=32, seconds=seconds, interval_s=seconds / 60, precondition=state
+        )
+        fits[state] = cliff.fit_cache(measured, twin, scale, precondition=state)
+    assert not fits["none"].static and fits["sequential"].static
+    assert fits["none"].cache_bytes == pytest.approx(adv * 0.02, rel=0.10)
+    assert fits["sequential"].cache_bytes == pytest.approx(adv * 0.005, rel=0.10)
+    mix = {"qd": 8, "read_percent": 70, "seconds": 300.0, "interval_s": 5.0}
+    true = cliff.find_cliff(cliff.simulate_series(truth, scale, **mix, precondition="sequential"))
+    pred = cliff.predict(
+        twin, fits["none"], scale, **mix, precondition="sequential", static_fit=fits["sequential"]
+    )
+    err = cliff.errors(pred, true)
+    assert err["time_error"] is not None, (pred, true)
+    assert abs(err["time_error"]) <= 0.25 and abs(err["lost_error"]) <= 0.25, err
+
+
+def test_the_static_region_drive_against_the_published_consumer_cliff():
+    """docs/drives/consumer-1tb-sata-turbowrite.toml (the preset with the 1 TB 860 EVO's cache
+    as Samsung documents it, nothing tuned): on a filled drive under QD8 70:30 only the 6 GB
+    default region is left, and the cliff comes within 25% of "about 2 minutes"; the IOPS it
+    loses stay far below the reported ~10,000 (docs/calibrate.md says why)."""
+    from pathlib import Path
+
+    from overprov import presets
+
+    path = Path(__file__).resolve().parents[2] / "docs/drives/consumer-1tb-sata-turbowrite.toml"
+    d = presets.get(str(path))
+    s = cliff.simulate_series(
+        d, 1 / 64, qd=8, read_percent=70, seconds=600, interval_s=6, precondition="sequential"
+    )
+    c = cliff.find_cliff(s, min_drop=0.05)
+    assert c is not None and abs(c.time_s / 120 - 1) <= 0.25, c
+    assert 5.5e9 <= c.host_write_bytes_before <= 6.5e9, c  # the default region's 6 GB
+    assert c.lost_iops < 0.5 * 10_000, c

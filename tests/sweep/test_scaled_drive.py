@@ -30,6 +30,12 @@ def test_scale_config_keeps_ratios() -> None:
     assert full["geometry"]["advertised_bytes"] == 480_000_000_000  # a copy
 
 
+def test_an_slc_cache_and_its_static_region_scale_with_capacity() -> None:
+    cfg = {"timing": {"slc": {"enabled": True, "max_bytes": 42 * 10**9, "static_bytes": 6 * 10**9}}}
+    slc = scaled_drive.scale_config(cfg, 1 / 64)["timing"]["slc"]
+    assert (slc["max_bytes"], slc["static_bytes"]) == (42 * 10**9 // 64, 6 * 10**9 // 64)
+
+
 def test_presets_scale_by_the_same_rule() -> None:
     cfg, factor = presets.preset_config("consumer-tlc-sata", "1/8")
     full, _ = presets.preset_config("consumer-tlc-sata", "1")

@@ -11,7 +11,10 @@ many IOPS it costs.
   a GC burst or a fold stall does not move them.
 - :func:`fit_cache`: from a FOB → write-saturation series (4 KiB random writes from a purged
   drive, calibrate's workload), the cache's size — the host bytes written before the cliff —
-  and the SLC program time that reproduces the plateau's IOPS in the drive's simulation.
+  and the SLC program time that reproduces the plateau's IOPS in the drive's simulation. On a
+  purged drive that is the whole cache (static region and dynamic part); the same series from
+  a filled drive (``precondition="sequential"``) gives the static region alone when the
+  dynamic part lives on unwritten capacity (the core's ``timing.slc.dynamic_space``).
 - :func:`predict`: the drive with the fitted cache simulated under another workload (queue
   depth, read share), from a purged or a filled drive; its cliff is the prediction.
 
@@ -153,15 +156,39 @@ class CacheFit:
     """The SLC cache the drive had in the measured state (full size)."""
     slc_program_us: float
     measured: Cliff
+    static: bool = False
+    """Fitted on a filled drive: ``cache_bytes`` is the static region (the dynamic part on
+    unwritten capacity is gone there)."""
 
 
-def with_cache(drive: dict[str, Any], cache_bytes: float, program_us: float) -> dict[str, Any]:
-    """``drive`` with its SLC cache replaced by one of ``cache_bytes`` and ``program_us``."""
+def with_cache(
+    drive: dict[str, Any], cache_bytes: float, program_us: float, *,
+    static_bytes: float | None = None,
+) -> dict[str, Any]:  # fmt: skip
+    """``drive`` with its SLC cache replaced by one of ``cache_bytes`` and ``program_us``:
+    dynamic only, or with a static region of ``static_bytes`` and the dynamic part on
+    unwritten capacity."""
     d = copy.deepcopy(drive)
     slc = d.setdefault("config", {}).setdefault("timing", {}).setdefault("slc", {})
     slc.update(enabled=True, max_bytes=int(cache_bytes), program_us=float(program_us))
+    slc.pop("static_bytes", None)
+    slc.pop("dynamic_space", None)
+    if static_bytes is not None:
+        slc.update(static_bytes=int(static_bytes), dynamic_space="unwritten")
     slc.setdefault("read_us", 30.0)
     return d
+
+
+def fitted_drive(
+    twin: dict[str, Any], fit: CacheFit, static_fit: CacheFit | None = None
+) -> dict[str, Any]:
+    """``twin`` with the fitted cache: ``fit`` from a purged drive (the whole cache) and, if
+    given, ``static_fit`` from a filled one (its static region); or ``fit`` alone from a filled
+    drive (a static region, no dynamic part)."""
+    if fit.static:
+        return with_cache(twin, fit.cache_bytes, fit.slc_program_us, static_bytes=fit.cache_bytes)
+    static = None if static_fit is None else min(static_fit.cache_bytes, fit.cache_bytes)
+    return with_cache(twin, fit.cache_bytes, fit.slc_program_us, static_bytes=static)
 
 
 def fit_cache(
@@ -171,11 +198,13 @@ def fit_cache(
     *,
     qd: int = 32,
     iterations: int = 7,
+    precondition: str = "none",
 ) -> CacheFit:
     """Fit the SLC cache from a FOB → write-saturation series: 4 KiB random writes at ``qd``
     from a purged drive (calibrate's FOB segment run on past the cliff). On a purged drive
     the whole cache is free, so its size is the host bytes written before the cliff, less what
-    the write buffer held (the twin's buffer, as simulated at ``scale``). Its
+    the write buffer held (the twin's buffer, as simulated at ``scale``). From a filled drive
+    (``precondition="sequential"``) the size is the static region's (a fit with ``static``). Its
     program time is the one at which ``twin`` (the drive's other figures, e.g. calibrate's
     twin) reproduces the plateau before the cliff (bisection in log time, 20-2000 µs); where
     the plateau does not depend on it (another limit, e.g. the controller, sets it) the
@@ -191,23 +220,25 @@ def fit_cache(
     seconds = target.time_s / 3
     step = seconds / 6
 
+    static = precondition != "none"
+
     def plateau(program_us: float) -> float:
         s = simulate_series(
-            with_cache(twin, cache, program_us), scale, qd=qd, seconds=seconds,
-            interval_s=step, precondition="none",
+            with_cache(twin, cache, program_us, static_bytes=cache if static else None), scale,
+            qd=qd, seconds=seconds, interval_s=step, precondition=precondition,
         )  # fmt: skip
         return statistics.median(s.iops[1:3])  # before a faster cache has filled
 
     lo, hi = math.log(20.0), math.log(2000.0)
     if plateau(math.exp(lo)) <= target.iops_before:
-        return CacheFit(cache, math.exp(lo), target)
+        return CacheFit(cache, math.exp(lo), target, static)
     for _ in range(iterations):
         mid = (lo + hi) / 2
         if plateau(math.exp(mid)) > target.iops_before:
             lo = mid
         else:
             hi = mid
-    return CacheFit(cache, math.exp((lo + hi) / 2), target)
+    return CacheFit(cache, math.exp((lo + hi) / 2), target, static)
 
 
 def predict(
@@ -220,13 +251,13 @@ def predict(
     seconds: float,
     interval_s: float,
     precondition: str = "none",
+    static_fit: CacheFit | None = None,
 ) -> Cliff | None:
-    """The cliff of ``twin`` with the fitted cache under another workload, from a purged
-    (``"none"``) or filled (``"sequential"``) drive."""
+    """The cliff of ``twin`` with the fitted cache (:func:`fitted_drive`) under another
+    workload, from a purged (``"none"``) or filled (``"sequential"``) drive."""
     s = simulate_series(
-        with_cache(twin, fit.cache_bytes, fit.slc_program_us), scale, qd=qd,
-        read_percent=read_percent, seconds=seconds, interval_s=interval_s,
-        precondition=precondition,
+        fitted_drive(twin, fit, static_fit), scale, qd=qd, read_percent=read_percent,
+        seconds=seconds, interval_s=interval_s, precondition=precondition,
     )  # fmt: skip
     return find_cliff(s)
 

@@ -156,17 +156,49 @@ impl Default for BufferConfig {
     }
 }
 
-/// A dynamic SLC write cache: free space programmed one bit per cell.
+/// An SLC write cache: free space programmed one bit per cell (the dynamic part), optionally
+/// with a static (default) region kept whatever the free space (`timing/slc.rs`).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct SlcConfig {
     pub enabled: bool,
-    /// Largest SLC cache in bytes of user data; it also never exceeds a third of the free space.
+    /// Largest SLC cache in bytes of user data, the static region included; the dynamic part
+    /// (`max_bytes - static_bytes`) never exceeds a third of the free space it draws on.
     pub max_bytes: u64,
+    /// The static (default) region in bytes of user data, kept whatever the free space
+    /// (Samsung's default TurboWrite region). Default 0: the cache is dynamic only.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub static_bytes: u64,
+    /// What the dynamic part draws on: the FTL's free space (`free`, the default) or only the
+    /// user capacity not written (`unwritten`: free space beyond the native spare, so the
+    /// dynamic part vanishes on a full drive, as Samsung's Intelligent TurboWrite region does).
+    #[serde(skip_serializing_if = "SlcDynamicSpace::is_free")]
+    pub dynamic_space: SlcDynamicSpace,
     /// SLC-mode page program time in microseconds.
     pub program_us: f64,
     /// SLC-mode page read time (when folding) in microseconds.
     pub read_us: f64,
+}
+
+/// The space the SLC cache's dynamic part is limited by (a third of it).
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum SlcDynamicSpace {
+    /// The FTL's free blocks (the native spare included).
+    #[default]
+    Free,
+    /// The free blocks beyond the native spare: the user capacity not yet written.
+    Unwritten,
+}
+
+impl SlcDynamicSpace {
+    fn is_free(&self) -> bool {
+        *self == SlcDynamicSpace::Free
+    }
+}
+
+fn is_zero(v: &u64) -> bool {
+    *v == 0
 }
 
 impl Default for SlcConfig {
@@ -174,6 +206,8 @@ impl Default for SlcConfig {
         SlcConfig {
             enabled: false,
             max_bytes: 0,
+            static_bytes: 0,
+            dynamic_space: SlcDynamicSpace::Free,
             program_us: 200.0,
             read_us: 30.0,
         }
@@ -381,6 +415,15 @@ impl TimingConfig {
                 return Err(Error::config(
                     "timing.slc.max_bytes",
                     "an enabled SLC cache needs a size",
+                ));
+            }
+            if self.slc.static_bytes > self.slc.max_bytes {
+                return Err(Error::config(
+                    "timing.slc.static_bytes",
+                    format!(
+                        "the static region ({} bytes) must fit in the cache (max_bytes {})",
+                        self.slc.static_bytes, self.slc.max_bytes
+                    ),
                 ));
             }
         }

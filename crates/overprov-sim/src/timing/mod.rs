@@ -44,11 +44,13 @@ mod commands;
 pub mod measured;
 mod report;
 mod round;
+mod slc;
 pub mod state;
 
 pub use report::{HistogramReport, TimedInterval, TimedReport};
 use round::RoundAcc;
 pub use round::RoundFigures;
+use slc::Slc;
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -59,18 +61,6 @@ use crate::geometry::Geometry;
 use crate::stats::LatencyHistogram;
 
 const NS: f64 = 1e9;
-
-#[derive(Debug, Clone)]
-struct Slc {
-    max_units: u64,
-    used: u64,
-    program_unit_ns: u64,
-    program_page_ns: u64,
-    read_unit_ns: u64,
-    written_units: u64,
-    folded_units: u64,
-    next_fold_die: u32,
-}
 
 #[derive(Debug, Clone, Default)]
 struct IntervalAcc {
@@ -146,20 +136,7 @@ impl Engine {
         let dies = t.dies();
         let us = |v: f64| (v * 1000.0).round() as u64;
         let unit_bytes = g.page_size_bytes as f64;
-        let slc = t.slc.enabled.then(|| {
-            // an SLC page stores a third of a TLC page's data
-            let slc_units_per_page = (upp as f64 / 3.0).max(1.0);
-            Slc {
-                max_units: t.slc.max_bytes / g.page_size_bytes as u64,
-                used: 0,
-                program_unit_ns: (t.slc.program_us * 1000.0 / slc_units_per_page).round() as u64,
-                program_page_ns: us(t.slc.program_us),
-                read_unit_ns: (t.slc.read_us * 1000.0 / slc_units_per_page).round() as u64,
-                written_units: 0,
-                folded_units: 0,
-                next_fold_die: 0,
-            }
-        });
+        let slc = t.slc.enabled.then(|| Slc::new(&t.slc, g, upp));
         let power_loss_protected = t.buffer.power_loss_protected;
         Engine {
             upp,
@@ -425,45 +402,6 @@ impl Engine {
         }
     }
 
-    /// Die time (per unit, per whole page) for a host write, choosing SLC while the dynamic
-    /// cache has room; folds what no longer fits when free space (and the cache) shrinks.
-    fn host_program_ns(&mut self, free_units: u64, t: u64) -> (u64, u64) {
-        let tlc = (self.program_unit_ns, self.program_page_ns);
-        let Some(slc) = &mut self.slc else { return tlc };
-        let cap = slc.max_units.min(free_units / 3);
-        let ns = if slc.used < cap {
-            slc.used += 1;
-            slc.written_units += 1;
-            (slc.program_unit_ns, slc.program_page_ns)
-        } else {
-            tlc
-        };
-        let excess = slc.used.saturating_sub(cap);
-        if excess > 0 {
-            self.fold(excess, t);
-        }
-        ns
-    }
-
-    /// Fold `units` from SLC into TLC: read in SLC mode, program in TLC mode.
-    fn fold(&mut self, units: u64, t: u64) {
-        let Some(slc) = &mut self.slc else { return };
-        let units = units.min(slc.used);
-        slc.used -= units;
-        slc.folded_units += units;
-        let (read_ns, mut die) = (slc.read_unit_ns, slc.next_fold_die);
-        for _ in 0..units {
-            let d = die as usize;
-            let out = self.sense(d, t, read_ns);
-            let back = self.transfer(d, out);
-            self.on_die(d, back, self.program_unit_ns);
-            die = (die + 1) % self.dies;
-        }
-        if let Some(slc) = &mut self.slc {
-            slc.next_fold_die = die;
-        }
-    }
-
     /// When every request issued so far has completed (and the host has issued its last).
     fn drained_at(&self) -> u64 {
         self.slots
@@ -472,18 +410,6 @@ impl Engine {
             .max()
             .unwrap_or(self.now)
             .max(self.now)
-    }
-
-    /// Idle time before `until`: fold the SLC cache a flash page at a time while every die is
-    /// idle. Returns whether any work was scheduled.
-    pub fn idle_fold(&mut self, until: u64) -> bool {
-        let mut worked = false;
-        while self.slc.as_ref().is_some_and(|s| s.used > 0) && self.dies_idle_at() < until {
-            let t = self.dies_idle_at();
-            self.fold(self.upp * self.dies as u64, t);
-            worked = true;
-        }
-        worked
     }
 
     /// Share of the simulated time each die was busy.
