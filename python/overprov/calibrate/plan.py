@@ -32,6 +32,7 @@ from typing import Any
 from overprov.calibrate.precondition import (
     ASSUMED_NATIVE_OP_PERCENT,
     GRADED_ROUNDS,
+    SWEEP_DRIVE_WRITES,
     free_share,
 )
 from overprov.errors import ConfigError
@@ -43,6 +44,10 @@ DEFAULT_BUDGET_DRIVE_WRITES = 6.0
 #: levels fit in 2 drive writes; what that costs is measured in bench/README.md ("Two drive
 #: writes").
 GRADED_SETTLE_SPAN_WRITES = 0.02
+#: The graded plan's round share: its windows (8 rounds, 0.1 drive writes) leave room within
+#: 2 drive writes for a first level whose measured free space is up to about 0.3 of the
+#: capacity (``graded_run.py``).
+GRADED_ROUND_DRIVE_WRITES = 0.0125
 #: The second queue depth measured (at the highest level, after its segment): below the
 #: drive's parallel units it leaves some idle, so the IOPS' change from the plan's QD32
 #: identifies how many there are (``gc_blocking.py``); 4 is the lowest queue depth the foreign
@@ -133,6 +138,12 @@ class MeasurementPlan:
     assumed_native_op_percent: float = ASSUMED_NATIVE_OP_PERCENT
     """Native OP assumed when sizing the first level's graded rounds."""
     graded_rounds: int = GRADED_ROUNDS
+    spare_from: str = "assumed"
+    """How the first level's graded rounds are sized: "onset" (sweeps of
+    ``sweep_drive_writes`` until the write counters show garbage collection, ``graded_run.py``)
+    or "assumed" (one pass for ``assumed_native_op_percent``; a stored plan without the field,
+    and the fallback on a target without write counters)."""
+    sweep_drive_writes: float = SWEEP_DRIVE_WRITES
     probe: Segment | None = None
     """After the segments, the second-queue-depth probe (:func:`with_probe`), or None."""
 
@@ -292,12 +303,15 @@ def design(
         cap = budget.drive_writes
         precondition = "graded" if cap is not None and random_min > cap else "random"
 
+    graded = precondition == "graded"
+
     def make(levels: list[float]) -> MeasurementPlan:
         segs = segments_for(levels, precondition=precondition)
-        round_dw = 0.025 if precondition == "graded" else 0.04
         return MeasurementPlan(
-            budget=budget, segments=segs, precondition=precondition, round_drive_writes=round_dw
-        )
+            budget=budget, segments=segs, precondition=precondition,
+            round_drive_writes=GRADED_ROUND_DRIVE_WRITES if graded else 0.04,
+            spare_from="onset" if graded and write_counters else "assumed",
+        )  # fmt: skip
 
     plan = make(levels)
     if budget.drive_writes is not None:

@@ -42,6 +42,10 @@ from overprov.errors import ConfigError
 ASSUMED_NATIVE_OP_PERCENT = 7.37
 #: Prefix rounds per level: enough steps for the ages to look continuous to the GC.
 GRADED_ROUNDS = 16
+#: What one sweep of prefix rounds writes (of the tested capacity) when the first level's
+#: rounds run until the onset of garbage collection (``graded_run.py``): the step by which the
+#: measured free space is known, small against the least native OP sold (about 3%).
+SWEEP_DRIVE_WRITES = 0.005
 
 
 @dataclass(frozen=True)
