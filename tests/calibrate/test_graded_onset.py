@@ -181,3 +181,32 @@ def test_a_stored_graded_plan_without_the_new_fields_sizes_for_the_assumed_spare
     bad["spare_drive_writes"] = -0.1
     with pytest.raises(InputError, match=r"spare_drive_writes"):
         measurement_file.check(bad, "m.json")
+
+
+def test_a_resumed_graded_run_keeps_the_measured_spare_and_its_first_level():
+    """Stopped right after its first level is kept, the graded run resumes with the stored
+    plan: the first level and its measured free space are kept, the second level runs its one
+    pass (no sweeps), and the run ends complete within the budget (which holds the second fill
+    a resumed simulated drive needs: its state is not stored)."""
+    plan = design([0, 40], parse_budget("3.2dw"), precondition="graded")
+    kept: list = []
+
+    def journal(m) -> None:
+        kept.append(m)
+        if len(m.levels) == 1:
+            raise KeyboardInterrupt
+
+    with SimTarget("sim:consumer-tlc-sata@1GiB") as t, pytest.raises(KeyboardInterrupt):
+        measure(t, plan, journal=journal)
+    doc = kept[-1].to_dict()
+    stored = measurement_file.check(doc, "m.json")
+    assert stored.status == "interrupted" and stored.spare_source == SPARE_ONSET
+    spare = stored.spare_drive_writes
+    with SimTarget("sim:consumer-tlc-sata@1GiB") as t:
+        m = measure(t, plan_of(stored), resume=stored)
+    assert m.status == "complete" and m.spare_drive_writes == spare
+    assert [lv.extra_op_percent for lv in m.levels] == [0, 40, 40]
+    resumed = [r for r in m.rounds if r.run == 1]
+    assert resumed and not any("-s" in r.label for r in resumed)
+    assert any(r.label.startswith("op40-g1") for r in resumed)
+    assert m.drive_writes <= 3.2

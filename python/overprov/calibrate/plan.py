@@ -15,8 +15,10 @@ The plan measures what the fit (``fit.py``) needs and nothing more, on one drive
 writes until the swing after a fill or discard has passed. ``precondition = "graded"`` (chosen
 by :func:`design` when a drive-write budget cannot hold the random plan, e.g. ``2dw``): each
 level starts with prefix rounds that write the free physical space once with the steady
-state's spread of block ages (``precondition.py``) and needs only a short settling stretch
-before its window: about 1.95 drive writes in all, at some cost in accuracy (docs/calibrate.md).
+state's spread of block ages (``precondition.py``; at the first level until the write counters
+show garbage collection start, ``graded_run.py``) and needs only a short settling stretch
+before its window: at least 1.75 drive writes, the rest of the budget spent settling; its
+accuracy is in docs/calibrate.md.
 
 Segments are sized in *drive writes* of the tested capacity, so the plan holds at any scale.
 A budget caps either drive writes (``2dw``) or device I/O time (``2h``, the time the target
