@@ -8,7 +8,8 @@ was not fitted to; truth is ``validation.truth`` (one drive, levels lowest first
 after the freed space plus 1.5 span writes).
 
     PYTHONPATH=python python bench/cheap_plan_bench.py [--seeds 11-14] [--physical 2GiB]
-        [--presets consumer-tlc-sata,older-mlc-sata,enterprise-tlc-nvme] [--out FILE]
+        [--presets consumer-tlc-sata,older-mlc-sata,enterprise-tlc-nvme] [--plans graded,random]
+        [--out FILE]
 
 Prints a markdown table (for bench/README.md and docs/calibrate.md) and writes --out (JSON,
 default target/bench/cheap_plan_bench.json).
@@ -54,17 +55,22 @@ def calibrate(spec: str, precondition: str, folder: Path) -> dict:
     return {
         "drive_writes": m.drive_writes,
         "settled": all(lv.settled for lv in m.levels),
-        "measured": {lv.extra_op_percent: (lv.steady_iops, lv.waf) for lv in m.levels},
+        # the levels at the plan's queue depth (not the QD4 probe, whose level is also 40%)
+        "measured": {
+            lv.extra_op_percent: (lv.steady_iops, lv.waf) for lv in m.levels if not lv.queue_depth
+        },
+        "spare_drive_writes": getattr(m, "spare_drive_writes", None),  # None before the field
+        "spare_source": getattr(m, "spare_source", None),
         "predicted": {r["extra_op_percent"]: (r["steady_iops"], r["waf"]) for r in pred["levels"]},
         "wall_s": time.monotonic() - t0,
     }
 
 
-def one(name: str, spec: str, folder: Path) -> dict:
+def one(name: str, spec: str, folder: Path, plans: list[str]) -> dict:
     true = validation.truth(spec, LEVELS)
     truth = {lv.extra_op_percent: (lv.steady_iops, lv.waf) for lv in true.levels}
     row: dict = {"drive": name, "spec": spec, "truth_drive_writes": true.drive_writes}
-    for pre in PLANS:
+    for pre in plans:
         c = calibrate(spec, pre, folder)
         meas = [
             (c["measured"][x][0] / truth[x][0] - 1, (c["measured"][x][1] or 0) / truth[x][1] - 1)
@@ -98,14 +104,22 @@ def one(name: str, spec: str, folder: Path) -> dict:
     return row
 
 
+def _spare(c: dict) -> str:
+    """What the graded plan's first level was sized to (drive writes) and how it was known."""
+    if c.get("spare_drive_writes") is None:
+        return "—"
+    return f"{c['spare_drive_writes']:.3f} ({c['spare_source'].split(':')[0]})"
+
+
 def markdown(rows: list[dict]) -> str:
     out = [
         "| drive | plan | drive writes | settled | measured IOPS vs truth (0% / 40%) | "
-        "measured WAF vs truth | predicted IOPS median / worst | predicted WAF worst |",
-        "|---|---|---|---|---|---|---|---|",
+        "measured WAF vs truth | predicted IOPS median / worst | predicted WAF worst | "
+        "first level's free space |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
-        for pre in PLANS:
+        for pre in (p for p in PLANS if p in r):
             c = r[pre]
             iops = " / ".join(f"{100 * a:+.1f}%" for a, _ in c["measured_vs_truth"])
             waf = " / ".join(f"{100 * b:+.1f}%" for _, b in c["measured_vs_truth"])
@@ -113,7 +127,7 @@ def markdown(rows: list[dict]) -> str:
                 f"| {r['drive']} | {pre} | {c['drive_writes']:.2f} | "
                 f"{'yes' if c['settled'] else 'no'} | {iops} | {waf} | "
                 f"{100 * c['median_error']:.1f}% / {100 * c['worst_error']:.1f}% | "
-                f"{100 * c['worst_waf_error']:.1f}% |"
+                f"{100 * c['worst_waf_error']:.1f}% | {_spare(c)} |"
             )
     return "\n".join(out)
 
@@ -123,18 +137,22 @@ def main() -> int:
     ap.add_argument("--seeds", type=seeds_arg, default=seeds_arg("11-14"))
     ap.add_argument("--physical", default="2GiB")
     ap.add_argument("--presets", default="consumer-tlc-sata,older-mlc-sata")
+    ap.add_argument("--plans", default=",".join(PLANS), help="graded,random (default both)")
     ap.add_argument("--out", type=Path, default=ROOT / "target/bench/cheap_plan_bench.json")
     args = ap.parse_args()
     physical = parse_size_bytes(args.physical, "--physical")
+    plans = [p for p in args.plans.split(",") if p]
+    if not plans or set(plans) - set(PLANS):
+        ap.error(f"--plans: {args.plans!r}: give graded, random or both")
     folder = Path(tempfile.mkdtemp(prefix="overprov-cheap-"))
     rows = []
     for name in filter(None, args.presets.split(",")):
-        rows.append(one(name, f"sim:{name}@{args.physical}", folder))
+        rows.append(one(name, f"sim:{name}@{args.physical}", folder, plans))
     for seed in args.seeds:
         path = validation.write_drive(seed, folder)
         d = validation.drive(seed)
         spec = f"sim:{path}@{validation.scale_for(d, physical)}"
-        rows.append(one(f"generated {seed}", spec, folder))
+        rows.append(one(f"generated {seed}", spec, folder, plans))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(rows, indent=1, default=str) + "\n")
     print(markdown(rows))

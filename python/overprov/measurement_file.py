@@ -25,6 +25,9 @@ WHAT = "calibrate measurement (measurement.json)"
 STATUSES = ("running", "interrupted", "failed", "complete")
 #: How a plan lays each level out before its window (``calibrate/plan.py``).
 PRECONDITIONS = ("graded", "random")
+#: How a graded plan sizes its first level (``plan.spare_from``): measured by the onset of
+#: garbage collection, or for an assumed native OP.
+SPARE_FROM = ("assumed", "onset")
 #: Bounds on figures measured or typed in (a value past them, 1e308, overflows the fit's
 #: arithmetic). A typed IOPS figure above this is a typing mistake (the fastest drives are near
 #: 10⁷).
@@ -103,6 +106,13 @@ class Measurement:
     """One entry per run: when it started, whether it resumed, how it ended."""
     stop_reason: str | None = None
     """Why measuring stopped before every planned segment was done (the budget), or None."""
+    spare_drive_writes: float | None = None
+    """Graded plan: what the first level's rounds were sized to (of the capacity): the host
+    writes from the fill to the onset of garbage collection, or the assumed share
+    (``spare_source`` says which); None: not graded."""
+    spare_source: str | None = None
+    """Where ``spare_drive_writes`` comes from (``calibrate/graded_run.py``): "garbage-collection
+    onset", "assumed: …" (no onset seen, and why) or "lower bound: …" (the budget ended first)."""
 
     @property
     def drive_writes(self) -> float:
@@ -167,6 +177,8 @@ MEASUREMENT: dict[str, Field] = {
     "identity": Field("dict", null=True, required=False),
     "runs": Field("list", required=False),
     "stop_reason": Field("str", null=True, required=False),
+    "spare_drive_writes": _n(0.0, hi=100.0, null=True, required=False),
+    "spare_source": Field("str", null=True, required=False),
 }
 LEVEL: dict[str, Field] = {
     "extra_op_percent": OP,
@@ -203,6 +215,8 @@ PLAN: dict[str, Field] = {
     "precondition": Field("str", required=False),
     "assumed_native_op_percent": _n(0.0, hi=100.0, required=False),
     "graded_rounds": _i(1, hi=1000, required=False),
+    "spare_from": Field("str", required=False),
+    "sweep_drive_writes": _n(0.0, hi=1.0, lo_open=True, required=False),
     "probe": Field("dict", null=True, required=False),
 }
 BUDGET: dict[str, Field] = {
@@ -296,6 +310,9 @@ def check(doc: Any, where: str) -> Measurement:
         if plan.get("precondition", "random") not in PRECONDITIONS:
             raise InputError(f"{where}: plan.precondition: {plan['precondition']!r:.40} is not "
                              f"one of {', '.join(PRECONDITIONS)}")  # fmt: skip
+        if plan.get("spare_from", "assumed") not in SPARE_FROM:
+            raise InputError(f"{where}: plan.spare_from: {plan['spare_from']!r:.40} is not "
+                             f"one of {', '.join(SPARE_FROM)}")  # fmt: skip
     for i, run in enumerate(d.get("runs", [])):
         if not isinstance(run, dict):
             raise InputError(f"{where}: runs[{i}]: not an object")

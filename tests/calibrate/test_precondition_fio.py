@@ -64,3 +64,8 @@ def test_graded_rounds_run_through_fio_on_a_loop_device(loop_device, tmp_path):
     # what the measurement says it wrote is what its rounds wrote
     assert m.bytes_written == sum(r.bytes_written for r in m.rounds)
     assert m.plan is not None and m.plan["precondition"] == "graded"
+    # a loop device reports no write counters: the onset of garbage collection cannot be seen,
+    # and the first level falls back to the share of the assumed native OP, saying so
+    assert m.plan["spare_from"] == "onset" and m.spare_source == "assumed: no write counters"
+    assert m.spare_drive_writes == plan.segments[0].precondition_drive_writes
+    assert any("no write counters" in s for s in said), said

@@ -133,11 +133,11 @@ def test_the_plan_adds_a_short_second_queue_depth_within_two_drive_writes():
     probe = graded.probe
     assert probe is not None and (probe.extra_op_percent, probe.queue_depth) == (40, 4)
     assert PROBE_QUEUE_DEPTH == 4 and [s.extra_op_percent for s in graded.segments] == [0, 40]
-    assert graded.window_drive_writes(probe) == pytest.approx(0.05)
+    assert graded.window_drive_writes(probe) == pytest.approx(0.025)
     assert graded.minimum_drive_writes() <= graded.planned_drive_writes() <= 2.0
     assert "then QD4 at 40%" in graded.text()
     without = design([0, 10, 20, 30, 40], parse_budget("2dw"), second_queue_depth=None)
-    assert graded.minimum_drive_writes() - without.minimum_drive_writes() == pytest.approx(0.05)
+    assert graded.minimum_drive_writes() - without.minimum_drive_writes() == pytest.approx(0.025)
     # a budget that holds the levels but not the probe: the levels keep it
     tight = design([0, 40], parse_budget(f"{without.minimum_drive_writes() + 0.01}dw"))
     assert tight.probe is None and [s.extra_op_percent for s in tight.segments] == [0, 40]
@@ -161,7 +161,7 @@ def test_a_simulated_drive_is_measured_at_the_second_queue_depth(tmp_path):
     written = sum(r.bytes_written for r in qd4_rounds) / m.capacity_bytes
     seg = plan.probe
     assert seg is not None
-    assert seg.max_drive_writes == pytest.approx(0.05)  # 4 rounds of 0.0125 (graded plan)
+    assert seg.max_drive_writes == pytest.approx(0.025)  # 4 rounds of 0.00625 (graded plan)
     assert written <= seg.max_drive_writes + 1.25 * seg.round_drive_writes
     path = tmp_path / "measurement.json"
     measurement_file.save(m, path)

@@ -17,8 +17,8 @@ from __future__ import annotations
 import statistics
 from collections.abc import Callable
 
+from overprov.calibrate.graded_run import BudgetSpent, precondition_level
 from overprov.calibrate.plan import MeasurementPlan, Segment
-from overprov.calibrate.precondition import graded_rounds
 from overprov.errors import ConfigError, OverprovError
 from overprov.measurement_file import Level, Measurement, Round
 from overprov.profile.targets import RoundResult, RoundSpec, Target, now_iso
@@ -28,8 +28,6 @@ Journal = Callable[["Measurement"], None]
 #: A round starts only when this many times what it is expected to write (at the last
 #: round's IOPS) fits in what is left of the budget.
 ROUND_MARGIN = 1.25
-#: Graded passes at most on the first level when the counters show no garbage collection.
-MAX_GRADED_PASSES = 6
 
 
 def write_counters(target: Target) -> dict[str, int] | None:
@@ -63,10 +61,6 @@ def write_counters(target: Target) -> dict[str, int] | None:
     except (OverprovError, OSError):
         return None
     return {"host_bytes": host, "nand_bytes": nand}
-
-
-class BudgetSpent(OverprovError):
-    """The budget left no room for the next round (raised inside ``measure``, caught there)."""
 
 
 def scale_factor_of(target: Target) -> float:
@@ -104,14 +98,14 @@ class SegmentRunner:
             self.journal(self.m)
 
     # --------------------------------------------------------------------------- rounds
-    def _seconds_for(self, drive_writes: float, span_bytes: int, iops: float) -> float:
+    def seconds_for(self, drive_writes: float, span_bytes: int, iops: float) -> float:
         ios = drive_writes * self.m.capacity_bytes / self.plan.bs_bytes
         seconds = ios / max(iops, 1.0)
         if self.target.kind == "sim":  # simulated time: any length
-            return max(0.01, round(seconds, 3))
+            return max(0.001, round(seconds, 4))
         return float(max(1, round(seconds)))
 
-    def _expected_drive_writes(self, seconds: float, iops: float, bs_bytes: int) -> float:
+    def expected_drive_writes(self, seconds: float, iops: float, bs_bytes: int) -> float:
         return seconds * iops * bs_bytes / self.m.capacity_bytes
 
     def fits(self, drive_writes: float, seconds: float, reserve_drive_writes: float = 0.0) -> bool:
@@ -161,8 +155,8 @@ class SegmentRunner:
             if not rounds:  # a short probe: the drive's speed is not known yet
                 seconds: float = 0.05 if self.target.kind == "sim" else 1.0
             else:
-                seconds = self._seconds_for(self.plan.fob_drive_writes - written, cap, iops)
-            expected = self._expected_drive_writes(seconds, iops, self.plan.bs_bytes)
+                seconds = self.seconds_for(self.plan.fob_drive_writes - written, cap, iops)
+            expected = self.expected_drive_writes(seconds, iops, self.plan.bs_bytes)
             if not self.fits(expected if rounds else 0.0, seconds):
                 raise BudgetSpent("the budget is spent before the FOB segment finished")
             spec = RoundSpec(
@@ -186,7 +180,7 @@ class SegmentRunner:
         budget = self.plan.budget
         if self.target.kind == "sim" or budget.drive_writes is None or not self.m.fob_iops:
             return
-        floor = self._expected_drive_writes(1.0, self.m.fob_iops, self.plan.bs_bytes)
+        floor = self.expected_drive_writes(1.0, self.m.fob_iops, self.plan.bs_bytes)
         if floor <= self.plan.round_drive_writes:
             return
         needed = self.m.drive_writes + self.plan.minimum_drive_writes(
@@ -210,78 +204,6 @@ class SegmentRunner:
         self.save()
         self.progress(f"sequential fill: {r.bytes_written / self.m.capacity_bytes:.2f} dw")
 
-    def graded(self, seg: Segment, span_bytes: int, reserve_drive_writes: float) -> None:
-        """The level's graded preconditioning (``precondition.py``): timed random writes over
-        shrinking prefixes of the span, each written until its share is done. The first
-        level's share assumes the native OP; when the write counters show that garbage
-        collection never ran (the drive has more spare than assumed), the pass is repeated,
-        up to :data:`MAX_GRADED_PASSES` times, while the budget leaves the later levels
-        their minimum."""
-        share = seg.precondition_drive_writes
-        first = not self.m.levels
-        passes = 0
-        own = seg.min_drive_writes + self.plan.window_rounds * self.plan.round_drive_writes
-        while True:
-            passes += 1
-            try:
-                gc_seen = self._graded_pass(seg, span_bytes, share, passes, reserve_drive_writes)
-            except BudgetSpent:
-                if passes == 1:
-                    raise
-                break  # an extra pass the budget cut short: measure with what was written
-            more = first and self.counters_ok and not gc_seen and passes < MAX_GRADED_PASSES
-            if more and not self.fits(share + own, 0.0, reserve_drive_writes):
-                self.progress(
-                    f"WARNING: {seg.extra_op_percent:g}% extra OP: no garbage collection during "
-                    "the graded rounds, so the drive has more spare than they assume, and the "
-                    "budget leaves no room for another pass: this level's figures are not its "
-                    "steady state; give a larger --budget"
-                )
-                break
-            if not more:
-                break
-            self.progress(
-                f"{seg.extra_op_percent:g}% extra OP: no garbage collection yet, so more spare "
-                "than assumed: another graded pass"
-            )
-        self.progress(
-            f"{seg.extra_op_percent:g}% extra OP: graded preconditioning, {passes} pass(es) of "
-            f"{share:.3f} drive writes over {self.plan.graded_rounds} prefixes"
-        )
-
-    def _graded_pass(
-        self, seg: Segment, span_bytes: int, share: float, n: int, reserve: float
-    ) -> bool:
-        """One pass of prefix rounds; whether any round's counters showed GC (WAF > 1.02)."""
-        cap, bs = self.m.capacity_bytes, self.plan.bs_bytes
-        iops = self.m.fob_iops or 10_000.0
-        gc_seen = False
-        for i, step in enumerate(
-            graded_rounds(seg.extra_op_percent, share, self.plan.graded_rounds)
-        ):
-            prefix = max(bs, int(span_bytes * step.span_fraction) // bs * bs)
-            done, part = 0.0, 0
-            while done < step.drive_writes * 0.995:
-                # sized at the FOB's IOPS (no steady figure is higher): a round never
-                # overshoots its share when the drive speeds up after a slow round
-                fast = max(iops, self.m.fob_iops or 0.0)
-                seconds = self._seconds_for(step.drive_writes - done, prefix, fast)
-                if not self.fits(self._expected_drive_writes(seconds, fast, bs), seconds, reserve):
-                    raise BudgetSpent(
-                        f"the budget is spent in the {seg.extra_op_percent:g}% graded rounds"
-                    )
-                part += 1
-                label = f"op{seg.extra_op_percent:g}-g{n}.{i + 1:02d}-{part:02d}"
-                spec = RoundSpec(label, "randwrite", bs, self.plan.qd, 1, prefix, seconds=seconds)  # type: ignore[arg-type]
-                before = self.m.rounds[-1] if self.m.rounds else None
-                r = self.run(spec, seg.extra_op_percent)
-                gc_seen = gc_seen or _round_waf(before, r) > 1.02
-                iops = r.iops or iops
-                done += r.bytes_written / cap
-                if r.bytes_written == 0:
-                    break
-        return gc_seen
-
     def segment(self, seg: Segment, *, reserve_drive_writes: float = 0.0) -> Level:
         """Random writes at ``seg``'s level until the last rounds agree (or the budget or the
         segment's maximum stops it). A round starts only when it fits in the budget, leaving
@@ -292,7 +214,7 @@ class SegmentRunner:
         span = int(cap * (1 - seg.extra_op_percent / 100.0)) // bs * bs
         self.progress(f"{seg.extra_op_percent:g}% extra OP: {self.target.discard_tail(span)}")
         if self.plan.precondition == "graded" and seg.precondition_drive_writes > 0:
-            self.graded(seg, span, reserve_drive_writes)
+            precondition_level(self, seg, span, reserve_drive_writes)
         k = seg.window_rounds or self.plan.window_rounds
         qd, round_dw = seg.queue_depth or self.plan.qd, seg.round_drive_writes
         tol = self.plan.settle_percent / 100.0
@@ -302,8 +224,8 @@ class SegmentRunner:
         settled = False
         start_counters = write_counters(self.target) if self.counters_ok else None
         while True:
-            seconds = self._seconds_for(round_dw or self.plan.round_drive_writes, span, iops)
-            expected = self._expected_drive_writes(seconds, iops, bs)
+            seconds = self.seconds_for(round_dw or self.plan.round_drive_writes, span, iops)
+            expected = self.expected_drive_writes(seconds, iops, bs)
             if not self.fits(expected, seconds, reserve_drive_writes):
                 if not rounds:
                     raise BudgetSpent(
@@ -346,15 +268,6 @@ class SegmentRunner:
             f"({'settled' if settled else 'NOT settled'} after {written:.2f} drive writes)"
         )
         return level
-
-
-def _round_waf(before: Round | None, r: Round) -> float:
-    """NAND ÷ host bytes of round ``r`` from the counters after it and after ``before``;
-    0 when either has none."""
-    if before is None or before.host_bytes is None or r.host_bytes is None:
-        return 0.0
-    dh = r.host_bytes - before.host_bytes
-    return ((r.nand_bytes or 0) - (before.nand_bytes or 0)) / dh if dh > 0 else 0.0
 
 
 def _agree(values: list[float], tol: float) -> bool:

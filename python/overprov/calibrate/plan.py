@@ -15,8 +15,10 @@ The plan measures what the fit (``fit.py``) needs and nothing more, on one drive
 writes until the swing after a fill or discard has passed. ``precondition = "graded"`` (chosen
 by :func:`design` when a drive-write budget cannot hold the random plan, e.g. ``2dw``): each
 level starts with prefix rounds that write the free physical space once with the steady
-state's spread of block ages (``precondition.py``) and needs only a short settling stretch
-before its window: about 1.95 drive writes in all, at some cost in accuracy (docs/calibrate.md).
+state's spread of block ages (``precondition.py``; at the first level until the write counters
+show garbage collection start, ``graded_run.py``) and needs only a short settling stretch
+before its window: at least 1.75 drive writes, the rest of the budget spent settling; its
+accuracy is in docs/calibrate.md.
 
 Segments are sized in *drive writes* of the tested capacity, so the plan holds at any scale.
 A budget caps either drive writes (``2dw``) or device I/O time (``2h``, the time the target
@@ -32,6 +34,7 @@ from typing import Any
 from overprov.calibrate.precondition import (
     ASSUMED_NATIVE_OP_PERCENT,
     GRADED_ROUNDS,
+    SWEEP_DRIVE_WRITES,
     free_share,
 )
 from overprov.errors import ConfigError
@@ -43,6 +46,10 @@ DEFAULT_BUDGET_DRIVE_WRITES = 6.0
 #: levels fit in 2 drive writes; what that costs is measured in bench/README.md ("Two drive
 #: writes").
 GRADED_SETTLE_SPAN_WRITES = 0.02
+#: The graded plan's round share: its windows (8 rounds, 0.1 drive writes) leave room within
+#: 2 drive writes for a first level whose measured free space is up to about 0.3 of the
+#: capacity (``graded_run.py``).
+GRADED_ROUND_DRIVE_WRITES = 0.0125
 #: The second queue depth measured (at the highest level, after its segment): below the
 #: drive's parallel units it leaves some idle, so the IOPS' change from the plan's QD32
 #: identifies how many there are (``gc_blocking.py``); 4 is the lowest queue depth the foreign
@@ -133,6 +140,12 @@ class MeasurementPlan:
     assumed_native_op_percent: float = ASSUMED_NATIVE_OP_PERCENT
     """Native OP assumed when sizing the first level's graded rounds."""
     graded_rounds: int = GRADED_ROUNDS
+    spare_from: str = "assumed"
+    """How the first level's graded rounds are sized: "onset" (sweeps of
+    ``sweep_drive_writes`` until the write counters show garbage collection, ``graded_run.py``)
+    or "assumed" (one pass for ``assumed_native_op_percent``; a stored plan without the field,
+    and the fallback on a target without write counters)."""
+    sweep_drive_writes: float = SWEEP_DRIVE_WRITES
     probe: Segment | None = None
     """After the segments, the second-queue-depth probe (:func:`with_probe`), or None."""
 
@@ -292,12 +305,15 @@ def design(
         cap = budget.drive_writes
         precondition = "graded" if cap is not None and random_min > cap else "random"
 
+    graded = precondition == "graded"
+
     def make(levels: list[float]) -> MeasurementPlan:
         segs = segments_for(levels, precondition=precondition)
-        round_dw = 0.025 if precondition == "graded" else 0.04
         return MeasurementPlan(
-            budget=budget, segments=segs, precondition=precondition, round_drive_writes=round_dw
-        )
+            budget=budget, segments=segs, precondition=precondition,
+            round_drive_writes=GRADED_ROUND_DRIVE_WRITES if graded else 0.04,
+            spare_from="onset" if graded and write_counters else "assumed",
+        )  # fmt: skip
 
     plan = make(levels)
     if budget.drive_writes is not None:

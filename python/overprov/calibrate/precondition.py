@@ -22,10 +22,11 @@ shorter rounds invalidate it where they overlap). The rounds write ``h · S · (
 chosen to equal the space that is neither valid data nor already invalid — the physical
 capacity left after the span (the first level, on a filled drive: ``P − S``) or the space a
 discard handed back (a later level: the share the tail held) — so the drive is full when they
-end, as it is in steady state. ``P`` is not known before the fit: the plan assumes the native
-OP most client drives ship with (GiB of NAND sold as GB, 7.37%); where the write counters show
-no garbage collection by the end of the rounds (more spare), ``measure.py`` repeats the pass
-while the budget allows, and the settling rule that follows takes the rest.
+end, as it is in steady state. ``P`` is not known before the fit: at the first level
+``graded_run.py`` runs the rounds as sweeps until the write counters show garbage collection
+start, so they write the drive's own free space; without counters it falls back to the native
+OP most client drives ship with (GiB of NAND sold as GB, 7.37%), and the settling rule that
+follows takes the rest.
 
 ``plan.design`` uses these rounds when a drive-write budget cannot hold the plan of plain random
 writes (e.g. ``--budget 2dw``); docs/calibrate.md, "Two drive writes", has what it costs in
@@ -42,6 +43,10 @@ from overprov.errors import ConfigError
 ASSUMED_NATIVE_OP_PERCENT = 7.37
 #: Prefix rounds per level: enough steps for the ages to look continuous to the GC.
 GRADED_ROUNDS = 16
+#: What one sweep of prefix rounds writes (of the tested capacity) when the first level's
+#: rounds run until the onset of garbage collection (``graded_run.py``): the step by which the
+#: measured free space is known, small against the least native OP sold (about 3%).
+SWEEP_DRIVE_WRITES = 0.005
 
 
 @dataclass(frozen=True)

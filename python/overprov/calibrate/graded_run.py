@@ -1,0 +1,285 @@
+"""Running a level's graded preconditioning (``precondition.py``'s prefix rounds) on a target,
+and, at the first level, measuring the drive's free space by the onset of garbage collection.
+
+**Why measure it.** The rounds must write the space that is neither valid nor invalid data when
+the level starts, so that the drive is full when they end, as in steady state. At a later level
+that is the share its discard handed back (known); at the first level, on a filled drive, it is
+the physical capacity beyond the span less the free blocks the controller keeps for its
+garbage collector — not known before the fit. A pass sized for an assumed native OP leaves a
+drive with more spare partly empty (its first window then straddles the onset of garbage
+collection), and 2 drive writes leave no room to repeat it.
+
+**How.** After the sequential fill every random write goes to a free block until the free pool
+reaches the collector's threshold; from then on the drive writes more to NAND than the host
+sends (its WAF rises above 1). The host bytes written between the fill and that onset are the
+free space the rounds must write. So the first level runs *sweeps*: each one the whole set of
+prefix rounds for a small share (:data:`overprov.calibrate.precondition.SWEEP_DRIVE_WRITES`), so
+that after any number of them the fill's invalidation hazard is still linear in the region (the
+steady state's spread of ages, ``precondition.py``); they go on until the write counters show
+the onset (``OnsetDetector``). The bytes written are not
+lost: they are the preconditioning, sized to the drive's own spare.
+
+**When it cannot.** Without write counters (a loop device, a drive without a vendor NAND
+counter) the onset is not seen: the first level falls back to one pass sized for the assumed
+native OP (``plan.assumed_native_op_percent``), and the measurement says so
+(``spare_source`` "assumed: no write counters"). IOPS are not used instead: an SLC cache
+changes them before garbage collection starts, so their fall does not date the onset. A drive
+whose WAF is above 1 from the first round after the fill (a real drive that counts an SLC
+cache's folding as NAND writes, or one already collecting) gives no onset either: the same
+fallback, said so. When the budget ends the sweeps before the onset, the free space is only
+known to be larger than what was written (``spare_source`` "lower bound"), and calibrate warns
+that the level's figures are not its steady state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+from overprov.calibrate.plan import MeasurementPlan, Segment
+from overprov.calibrate.precondition import GradedRound, graded_rounds
+from overprov.errors import OverprovError
+from overprov.measurement_file import Measurement, Round
+from overprov.profile.targets import RoundSpec
+
+#: A pass whose round shows a WAF above this has seen garbage collection.
+GC_WAF = 1.02
+#: NAND writes beyond the host's (drive writes of the capacity) that confirm the onset of
+#: garbage collection (``OnsetDetector``): at a WAF of 1.5 after the onset, 0.004 drive writes
+#: of host writes.
+ONSET_EXCESS_DRIVE_WRITES = 0.002
+#: ... within this much host writes of the first excess (else it was a stray move).
+ONSET_WITHIN_DRIVE_WRITES = 0.02
+
+SPARE_ONSET = "garbage-collection onset"
+SPARE_NO_COUNTERS = "assumed: no write counters"
+SPARE_EARLY = "assumed: WAF above 1 from the first round"
+SPARE_LOWER_BOUND = "lower bound: the budget ended the sweeps before garbage collection"
+
+
+class BudgetSpent(OverprovError):
+    """The budget left no room for the next round (raised inside ``measure.measure``, caught
+    there)."""
+
+
+class _Stop(Exception):
+    """The budget leaves no room for the next graded round."""
+
+
+class Runner(Protocol):
+    """What the rounds need of ``measure.SegmentRunner``."""
+
+    plan: MeasurementPlan
+    m: Measurement
+    counters_ok: bool
+    progress: Callable[[str], None]
+
+    def save(self) -> None: ...
+    def run(self, spec: RoundSpec, extra_op_percent: float) -> Round: ...
+    def fits(
+        self, drive_writes: float, seconds: float, reserve_drive_writes: float = 0.0
+    ) -> bool: ...
+    def seconds_for(self, drive_writes: float, span_bytes: int, iops: float) -> float: ...
+    def expected_drive_writes(self, seconds: float, iops: float, bs_bytes: int) -> float: ...
+
+
+def round_waf(before: Round | None, r: Round) -> float:
+    """NAND ÷ host bytes of round ``r`` from the counters after it and after ``before``;
+    0 when either has none."""
+    if before is None or before.host_bytes is None or r.host_bytes is None:
+        return 0.0
+    dh = r.host_bytes - before.host_bytes
+    return ((r.nand_bytes or 0) - (before.nand_bytes or 0)) / dh if dh > 0 else 0.0
+
+
+def precondition_level(
+    runner: Runner, seg: Segment, span_bytes: int, reserve_drive_writes: float
+) -> None:
+    """The level's graded preconditioning: at the first level of a plan that measures its
+    spare (``plan.spare_from`` "onset") and a target with write counters, sweeps until the
+    onset of garbage collection; otherwise one pass of ``seg.precondition_drive_writes``."""
+    plan, m = runner.plan, runner.m
+    x = seg.extra_op_percent
+    own = seg.min_drive_writes + plan.window_drive_writes(seg)
+    first = not m.levels
+    if first and plan.spare_from == "onset":
+        written = 0.0
+        if runner.counters_ok:
+            written = _sweeps(runner, seg, span_bytes, reserve_drive_writes + own)
+            if m.spare_source != SPARE_EARLY:
+                return
+        else:
+            m.spare_source = SPARE_NO_COUNTERS
+            runner.progress(
+                f"{x:g}% extra OP: the target reports no write counters, so the onset of "
+                "garbage collection is not seen"
+            )
+        m.spare_drive_writes = seg.precondition_drive_writes
+        runner.save()
+        runner.progress(
+            f"{x:g}% extra OP: graded rounds sized for an assumed "
+            f"{plan.assumed_native_op_percent:g}% native OP ({m.spare_source})"
+        )
+        share = max(0.0, seg.precondition_drive_writes - written)
+    else:
+        share = seg.precondition_drive_writes
+    gc_seen = _pass(runner, seg, span_bytes, share, "g1", reserve_drive_writes)
+    if first and runner.counters_ok and not gc_seen and plan.spare_from != "onset":
+        runner.progress(
+            f"WARNING: {x:g}% extra OP: no garbage collection during the graded rounds, so the "
+            "drive has more spare than they assume: this level's figures are not its steady "
+            "state; give a larger --budget"
+        )
+    runner.progress(
+        f"{x:g}% extra OP: graded preconditioning, {seg.precondition_drive_writes:.3f} drive "
+        f"writes over {plan.graded_rounds} prefixes"
+    )
+
+
+def _prefix_bytes(runner: Runner, span_bytes: int, step: GradedRound) -> int:
+    bs = runner.plan.bs_bytes
+    return max(bs, int(span_bytes * step.span_fraction) // bs * bs)
+
+
+def _step(
+    runner: Runner, seg: Segment, step: GradedRound, prefix: int, label: str, reserve: float
+) -> list[Round]:
+    """Timed random writes over ``[0, prefix)`` until ``step``'s share is written, sized at the
+    FOB's IOPS (no steady figure is higher: a round never overshoots its share when the drive
+    speeds up after a slow round)."""
+    cap, bs = runner.m.capacity_bytes, runner.plan.bs_bytes
+    out: list[Round] = []
+    done = 0.0
+    while done < step.drive_writes * 0.995:
+        fast = runner.m.fob_iops or 10_000.0
+        seconds = runner.seconds_for(step.drive_writes - done, prefix, fast)
+        if not runner.fits(runner.expected_drive_writes(seconds, fast, bs), seconds, reserve):
+            raise _Stop
+        spec = RoundSpec(f"{label}-{len(out) + 1:02d}", "randwrite", bs, runner.plan.qd, 1,
+                         prefix, seconds=seconds)  # type: ignore[arg-type]  # fmt: skip
+        r = runner.run(spec, seg.extra_op_percent)
+        out.append(r)
+        done += r.bytes_written / cap
+        if r.bytes_written == 0:
+            break
+    return out
+
+
+def _pass(
+    runner: Runner, seg: Segment, span_bytes: int, share: float, tag: str, reserve: float
+) -> bool:
+    """One pass of prefix rounds writing ``share``; whether any round's counters showed
+    garbage collection (WAF above :data:`GC_WAF`)."""
+    gc_seen = False
+    steps = graded_rounds(seg.extra_op_percent, share, runner.plan.graded_rounds)
+    for i, step in enumerate(steps):
+        before = runner.m.rounds[-1] if runner.m.rounds else None
+        label = f"op{seg.extra_op_percent:g}-{tag}.{i + 1:02d}"
+        try:
+            rounds = _step(
+                runner, seg, step, _prefix_bytes(runner, span_bytes, step), label, reserve
+            )
+        except _Stop:
+            raise BudgetSpent(
+                f"the budget is spent in the {seg.extra_op_percent:g}% graded rounds"
+            ) from None
+        for r in rounds:
+            gc_seen = gc_seen or round_waf(before, r) > GC_WAF
+            before = r
+    return gc_seen
+
+
+def _sweeps(runner: Runner, seg: Segment, span_bytes: int, reserve: float) -> float:
+    """Sweeps of prefix rounds until the counters show garbage collection (module docstring);
+    records the host writes before the onset as the measurement's ``spare_drive_writes`` and
+    returns what the sweeps wrote (drive writes). An onset in the first round is no onset:
+    ``spare_source`` is then :data:`SPARE_EARLY` and the caller falls back."""
+    m, plan = runner.m, runner.plan
+    x, cap = seg.extra_op_percent, m.capacity_bytes
+    # a round lasts at least the target's shortest (a real one a second): a sweep is at least
+    # that many times its rounds, or its rounds would overshoot their shares
+    fob = m.fob_iops or 10_000.0
+    shortest = runner.seconds_for(0.0, span_bytes, fob)
+    floor = runner.expected_drive_writes(shortest, fob, plan.bs_bytes)
+    sweep = max(plan.sweep_drive_writes, plan.graded_rounds * floor)
+    steps = graded_rounds(x, sweep, plan.graded_rounds)
+    onset = OnsetDetector(cap)
+    before = m.rounds[-1] if m.rounds else None
+    n = 0
+    try:
+        while onset.onset_drive_writes is None:
+            n += 1
+            for i, step in enumerate(steps):
+                label = f"op{x:g}-s{n:03d}.{i + 1:02d}"
+                prefix = _prefix_bytes(runner, span_bytes, step)
+                for r in _step(runner, seg, step, prefix, label, reserve):
+                    onset.add(before, r)
+                    before = r
+                if onset.onset_drive_writes is not None:
+                    break
+    except _Stop:
+        m.spare_source, m.spare_drive_writes = SPARE_LOWER_BOUND, onset.written
+        runner.save()
+        runner.progress(
+            f"WARNING: {x:g}% extra OP: no garbage collection after {onset.written:.3f} drive "
+            "writes of graded rounds, and the budget leaves no room for more: the drive has more "
+            "free space than the budget can precondition, so this level's figures are not its "
+            "steady state; give a larger --budget"
+        )
+        return onset.written
+    at = onset.onset_drive_writes
+    if at == 0.0:  # NAND writes above the host's from the very first round
+        m.spare_source = SPARE_EARLY
+        runner.progress(
+            f"{x:g}% extra OP: NAND writes above the host's from the first round after the fill "
+            "(an SLC cache's folding counted as NAND writes, or collection already running): the "
+            "onset of garbage collection is not seen"
+        )
+        return onset.written
+    m.spare_source, m.spare_drive_writes = SPARE_ONSET, at
+    runner.save()
+    runner.progress(
+        f"{x:g}% extra OP: garbage collection began after {at:.3f} drive writes of graded "
+        f"rounds ({n} sweep(s) of {sweep:.4f}): the drive's free space beyond the span is about "
+        f"{100 * at:.1f}% of its capacity"
+    )
+    return onset.written
+
+
+class OnsetDetector:
+    """The onset of garbage collection from rounds' write counters.
+
+    Garbage collection runs in bursts (a block's valid pages at a time), so a single round can
+    show none after it has started, or a wear-levelling move before it has. The onset is the
+    host writes (drive writes of the capacity) before the first round whose NAND writes exceed
+    its host writes, confirmed once the excess since then reaches :data:`ONSET_EXCESS_DRIVE_WRITES`
+    within :data:`ONSET_WITHIN_DRIVE_WRITES` of host writes (else that excess was a stray move
+    and the next one is the candidate)."""
+
+    def __init__(self, capacity_bytes: int) -> None:
+        self.capacity_bytes = capacity_bytes
+        self.written = 0.0
+        """Host writes counted so far (drive writes)."""
+        self.onset_drive_writes: float | None = None
+        """The confirmed onset, or None."""
+        self._candidate: float | None = None
+        self._excess = 0.0
+
+    def add(self, before: Round | None, r: Round) -> None:
+        """Count round ``r`` (counters after it and after ``before``, the round before)."""
+        if before is None or before.host_bytes is None or r.host_bytes is None:
+            self.written += r.bytes_written / self.capacity_bytes
+            return
+        dh = (r.host_bytes - before.host_bytes) / self.capacity_bytes
+        dn = ((r.nand_bytes or 0) - (before.nand_bytes or 0)) / self.capacity_bytes
+        if self._candidate is not None and self.written - self._candidate > (
+            ONSET_WITHIN_DRIVE_WRITES
+        ):
+            self._candidate = None  # a stray move, not garbage collection
+        if dn > dh and self._candidate is None:
+            self._candidate, self._excess = self.written, 0.0
+        if self._candidate is not None:
+            self._excess += max(0.0, dn - dh)
+            if self._excess >= ONSET_EXCESS_DRIVE_WRITES and self.onset_drive_writes is None:
+                self.onset_drive_writes = self._candidate
+        self.written += dh
