@@ -66,7 +66,7 @@ class _Stop(Exception):
     """The budget leaves no room for the next graded round."""
 
 
-class Runner(Protocol):
+class RoundRunner(Protocol):
     """What the rounds need of ``measure.SegmentRunner``."""
 
     plan: MeasurementPlan
@@ -93,7 +93,7 @@ def round_waf(before: Round | None, r: Round) -> float:
 
 
 def precondition_level(
-    runner: Runner, seg: Segment, span_bytes: int, reserve_drive_writes: float
+    runner: RoundRunner, seg: Segment, span_bytes: int, reserve_drive_writes: float
 ) -> None:
     """The level's graded preconditioning: at the first level of a plan that measures its
     spare (``plan.spare_from`` "onset") and a target with write counters, sweeps until the
@@ -136,13 +136,13 @@ def precondition_level(
     )
 
 
-def _prefix_bytes(runner: Runner, span_bytes: int, step: GradedRound) -> int:
+def _prefix_bytes(runner: RoundRunner, span_bytes: int, step: GradedRound) -> int:
     bs = runner.plan.bs_bytes
     return max(bs, int(span_bytes * step.span_fraction) // bs * bs)
 
 
 def _step(
-    runner: Runner, seg: Segment, step: GradedRound, prefix: int, label: str, reserve: float
+    runner: RoundRunner, seg: Segment, step: GradedRound, prefix: int, label: str, reserve: float
 ) -> list[Round]:
     """Timed random writes over ``[0, prefix)`` until ``step``'s share is written, sized at the
     FOB's IOPS (no steady figure is higher: a round never overshoots its share when the drive
@@ -166,7 +166,7 @@ def _step(
 
 
 def _pass(
-    runner: Runner, seg: Segment, span_bytes: int, share: float, tag: str, reserve: float
+    runner: RoundRunner, seg: Segment, span_bytes: int, share: float, tag: str, reserve: float
 ) -> bool:
     """One pass of prefix rounds writing ``share``; whether any round's counters showed
     garbage collection (WAF above :data:`GC_WAF`)."""
@@ -189,7 +189,7 @@ def _pass(
     return gc_seen
 
 
-def _sweeps(runner: Runner, seg: Segment, span_bytes: int, reserve: float) -> float:
+def _sweeps(runner: RoundRunner, seg: Segment, span_bytes: int, reserve: float) -> float:
     """Sweeps of prefix rounds until the counters show garbage collection (module docstring);
     records the host writes before the onset as the measurement's ``spare_drive_writes`` and
     returns what the sweeps wrote (drive writes). An onset in the first round is no onset:
