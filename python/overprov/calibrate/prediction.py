@@ -6,7 +6,7 @@ their interval; the fit; the :class:`ReadingFigures` it combines, each naming it
 and GC design as fields; a :class:`Recommendation`) and the twins it rests on, in memory
 (``twin.TwinParameters``). Its readers (``summary.py``, ``plausibility.py``, ``chart.py``) take
 the object; :func:`load` reads a written ``prediction.json`` back into one (bounded, schema
-checked) for the commands that read a calibration (``report``). Only
+checked; the names in ``readings`` parsed into spare and design there, once). Only
 :meth:`Prediction.write` puts it on disk: each twin as its drive file (``twin.write``) and
 ``prediction.json`` as every other document is written (``outputs.document``'s envelope,
 ``outputs.write_json``: atomic, no NaN), after the document is checked against its schema
