@@ -9,7 +9,8 @@ import pytest
 from overprov.calibrate import answer, evidence, spare_readings, uncertainty
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import predict as predmod
-from overprov.calibrate.prediction import Prediction
+from overprov.calibrate.prediction import RAW as RAW_SPARE
+from overprov.calibrate.prediction import PredictedLevel, Prediction
 
 RAW = 0.074  # a drive whose raw spare is 7.4%
 
@@ -54,9 +55,7 @@ def test_readings_the_figures_cannot_tell_apart_weigh_the_same():
 
 
 def _reading(waf: float, lo: float, hi: float) -> Prediction:
-    level = {"extra_op_percent": 10.0, "steady_iops": None, "steady_iops_low": None,
-             "steady_iops_high": None, "waf": waf, "waf_low": lo, "waf_high": hi,
-             "p99_latency_us": None, "surrogate_iops": None, "twin_iops": None}  # fmt: skip
+    level = PredictedLevel(10.0, waf=waf, waf_low=lo, waf_high=hi)
     return Prediction(interval="80%", prediction_source="x", workload="uniform",
                       workload_flags="", waf_curve=None, levels=[level], recommendation=None,
                       fit={"spare_efficiency": 1.0}, twin="t.toml", measurement=None)  # fmt: skip
@@ -69,13 +68,15 @@ def test_combine_weighs_by_evidence_and_drops_a_refuted_reading_from_the_interva
     )
     readings = {eff: _reading(2.0, 1.9, 2.1), raw: _reading(4.0, 3.8, 4.2)}
     equal = spare_readings.combine(readings)
-    assert equal.levels[0]["waf"] == pytest.approx(math.sqrt(8.0))
-    assert equal.levels[0]["waf_high"] == 4.2
+    assert equal.levels[0].waf == pytest.approx(math.sqrt(8.0))
+    assert equal.levels[0].waf_high == 4.2
     refuted = spare_readings.combine(readings, {eff: {"chi2": 0.0}, raw: {"chi2": 30.0}})
     row = refuted.levels[0]
-    assert row["waf"] == pytest.approx(2.0, rel=1e-5)
-    assert (row["waf_low"], row["waf_high"]) == (1.9, 2.1)  # the refuted reading left it
-    assert refuted.readings is not None and refuted.readings["raw_spare"]["weight"] < 1e-6
+    assert row.waf == pytest.approx(2.0, rel=1e-5)
+    assert (row.waf_low, row.waf_high) == (1.9, 2.1)  # the refuted reading left it
+    assert refuted.readings is not None
+    by_key = {r.key: r for r in refuted.readings}
+    assert by_key["raw_spare"].spare == RAW_SPARE and by_key["raw_spare"].weight < 1e-6
     assert "evidence-weighted" in refuted.prediction_source
 
 
@@ -96,7 +97,7 @@ def test_waf_interval_carries_the_model_form_error_and_widens_with_distance(tmp_
         [fitmod.Point(0.0, None, 0.02, 3.0, 0.02)], [0.0, 10.0, 20.0, 40.0],
         model_form=mf, bootstrap_samples=20,
     ))  # fmt: skip
-    widths = [math.log(r["waf_high"] / r["waf_low"]) for r in pred.levels]
+    widths = [math.log(r.waf_high / r.waf_low) for r in pred.levels]
     assert widths == sorted(widths)
     assert widths[-1] > 2 * uncertainty.Z80 * 0.2  # at 40%: more than ±20%
     assert "log spare distance" in pred.interval
@@ -104,7 +105,7 @@ def test_waf_interval_carries_the_model_form_error_and_widens_with_distance(tmp_
         [fitmod.Point(0.0, None, 0.02, 3.0, 0.02)], [40.0],
         model_form=uncertainty.NO_MODEL_FORM, bootstrap_samples=20,
     ))  # fmt: skip
-    assert math.log(none.levels[0]["waf_high"] / none.levels[0]["waf_low"]) < widths[-1] / 3
+    assert math.log(none.levels[0].waf_high / none.levels[0].waf_low) < widths[-1] / 3
 
 
 def test_the_reproduction_bound_is_the_chi2_quantile():

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from overprov import engine, models
-from overprov.calibrate import evidence, gc_designs, spare_readings
+from overprov.calibrate import evidence, gc_designs, prediction, spare_readings
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import predict as predmod
 from overprov.calibrate.summary import summary_text
@@ -111,6 +111,6 @@ def test_the_twin_carries_the_chosen_design(tmp_path):
     by = {r["extra_op_percent"]: r for r in pred["levels"]}
     for x in (10.0, 20.0):
         assert by[x]["waf"] == pytest.approx(truth(D_CHOICES_2, x), rel=0.05)
-    text = summary_text(pred)
+    text = summary_text(prediction.load(tmp_path))
     assert "d-choices (d = 2) GC, one write frontier, weight 1.00" in text
     assert "3 more readings set aside" in text

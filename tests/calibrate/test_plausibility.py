@@ -7,13 +7,18 @@ import math
 
 from overprov.calibrate import plausibility as pl
 from overprov.calibrate.fit import Point
+from overprov.calibrate.prediction import PredictedLevel, Prediction
 from overprov.cli import main
 
 
-def _pred(**fit):
-    """The parts of a prediction the rules read."""
-    base = {"native_op": 0.07, "points": [], "twin_check": []}
-    return {"levels": [], "fit": {**base, **fit}, "readings": None}
+def _pred(levels=(), **fit):
+    """A prediction holding what the rules read: its levels and its fit."""
+    base = {"native_op": 0.07, "t_page_us": 8.0, "t_cmd_us": 5.0, "points": [], "twin_check": []}
+    return Prediction(
+        interval="80%", prediction_source="the twin", workload="uniform random writes",
+        workload_flags="", waf_curve=None, levels=list(levels), recommendation=None,
+        fit={**base, **fit}, twin="twin.toml", measurement=None,
+    )  # fmt: skip
 
 
 def test_iops_falling_with_op():
@@ -34,10 +39,10 @@ def test_waf_rising_with_op():
 
 
 def test_non_finite():
-    assert pl.non_finite({"levels": [{"waf": 2.0}]}) is None
-    why = pl.non_finite({"levels": [{"waf": 2.0}, {"waf": math.nan}]})
+    assert pl.non_finite(_pred([PredictedLevel(0.0, waf=2.0)])) is None
+    why = pl.non_finite(_pred([PredictedLevel(0.0, waf=2.0), PredictedLevel(20.0, waf=math.nan)]))
     assert "levels[1].waf" in why
-    assert "fit.t_page_us" in pl.non_finite({"fit": {"t_page_us": math.inf}})
+    assert "fit.t_page_us" in pl.non_finite(_pred(t_page_us=math.inf))
 
 
 def test_native_op_too_large():
@@ -47,9 +52,9 @@ def test_native_op_too_large():
 
 def test_fit_error_too_large():
     pred = _pred(points=[{"extra_op_percent": 0, "iops": 30000, "waf": None, "fresh": False}])
-    pred["levels"] = [{"extra_op_percent": 0, "surrogate_iops": 18000.0}]  # −40%: allowed
+    pred.levels = [PredictedLevel(0, surrogate_iops=18000.0)]  # −40%: allowed
     assert pl.fit_error_too_large(pred) is None
-    pred["levels"] = [{"extra_op_percent": 0, "surrogate_iops": 12000.0}]
+    pred.levels = [PredictedLevel(0, surrogate_iops=12000.0)]
     assert "misses its IOPS point at 0% by -60%" in pl.fit_error_too_large(pred)
 
 

@@ -13,9 +13,17 @@ import pytest
 from overprov import json_schemas, presets, sweep
 from overprov.calibrate import prediction, twin_runs
 from overprov.calibrate import twin as twinmod
-from overprov.calibrate.prediction import Prediction
+from overprov.calibrate.prediction import (
+    CombinedLevel,
+    PredictedLevel,
+    Prediction,
+    ReadingFigures,
+    SetAsideReading,
+)
+from overprov.calibrate.summary import summary_text
 from overprov.cli import main
-from overprov.errors import RunError
+from overprov.errors import InputError, RunError
+from overprov.outputs import json_text
 
 TWIN = twinmod.TwinParameters(
     advertised_bytes=4 * 2**30, native_op=0.1, t_page_us=8.0, t_cmd_us=5.0, uncertainty={},
@@ -27,12 +35,16 @@ def _prediction(**row: object) -> Prediction:
     level = {"extra_op_percent": 10.0, "steady_iops": 20000.0, "steady_iops_low": 18000.0,
              "steady_iops_high": 22000.0, "waf": 2.0, "waf_low": 1.9, "waf_high": 2.1,
              "p99_latency_us": 900.0, "surrogate_iops": 20500.0, "twin_iops": 20000.0}  # fmt: skip
-    level.update(row)
+    fit = {"native_op": 0.1, "t_page_us": 8.0, "t_cmd_us": 5.0, "points": [], "twin_check": []}
+    for key, value in row.items():  # "fit_KEY": a field of the fit; "-": leave it out
+        if key.startswith("fit_"):
+            fit[key.removeprefix("fit_")] = value
+        else:
+            level[key] = value
     return Prediction(
         interval="80%", prediction_source="the twin", workload="uniform random writes",
-        workload_flags="", waf_curve=None, levels=[{k: v for k, v in level.items() if v != "-"}],
-        recommendation=None,
-        fit={"native_op": 0.1, "t_page_us": 8.0, "t_cmd_us": 5.0, "points": [], "twin_check": []},
+        workload_flags="", waf_curve=None, levels=[PredictedLevel(**level)],  # type: ignore[arg-type]
+        recommendation=None, fit={k: v for k, v in fit.items() if v != "-"},
         twin="twin.toml", measurement=None, twins={"twin.toml": TWIN},
     )  # fmt: skip
 
@@ -63,7 +75,7 @@ def test_a_written_prediction_validates_and_names_its_twin(tmp_path):
     [
         ({"waf": math.nan}, "levels[0].waf"),
         ({"steady_iops_high": math.inf}, "levels[0].steady_iops_high"),
-        ({"p99_latency_us": "-"}, "levels[0]"),  # a required figure missing
+        ({"fit_twin_check": "-"}, "fit"),  # a required field missing
         ({"waf": 0.5}, "levels[0].waf"),  # below the schema's minimum
     ],
 )
@@ -73,8 +85,8 @@ def test_a_prediction_that_is_not_one_is_refused_naming_the_field(tmp_path, row,
     with pytest.raises(RunError) as err:
         _prediction(**row).write(tmp_path)
     assert f"{field}" in str(err.value)
-    if row == {"p99_latency_us": "-"}:
-        assert "p99_latency_us" in str(err.value)
+    if row == {"fit_twin_check": "-"}:
+        assert "twin_check" in str(err.value)
     assert not list(tmp_path.iterdir())  # no prediction.json, no twin
     with pytest.raises(RunError):
         _prediction(**row).write_json(str(tmp_path / "p.json"), None)
@@ -118,3 +130,84 @@ def test_stdout_and_the_folder_get_the_same_document(tmp_path, capsys):
     printed = capsys.readouterr().out
     assert printed == (tmp_path / "prediction.json").read_text(encoding="utf-8")
     assert json.loads(printed)["twin"] == str(tmp_path / "twin.toml")
+
+
+def _combined() -> Prediction:
+    """A prediction of two readings combined, one more set aside: rows of each kind."""
+    own = [PredictedLevel(10.0, 20000.0, 18000.0, 22000.0, 2.0, 900.0, 20500.0, twin_iops=20000.0,
+                          analytic_iops=21000.0, blocking_gc_iops=19000.0, waf_low=1.9,
+                          waf_high=2.1)]  # fmt: skip
+    fit = {"native_op": 0.07, "spare_efficiency": 1.4, "t_page_us": 8.0, "t_cmd_us": 5.0,
+           "points": [], "twin_check": []}  # fmt: skip
+    pred = _prediction()
+    pred.levels = [CombinedLevel(10.0, 19000.0, 17000.0, 23000.0, 2.1, 950.0, 20000.0,
+                                 twin_iops=20000.0, waf_low=1.8, waf_high=2.3)]  # fmt: skip
+    pred.readings = [
+        ReadingFigures(prediction.RAW, "d-choices-2", own, fit, "twin-raw-nand-d-choices-2.toml",
+                       "the twin", "d-choices (d = 2) GC", weight=0.6),
+        ReadingFigures(prediction.EFFECTIVE, "greedy", own, fit, "twin-greedy.toml", "the twin",
+                       "greedy GC", weight=0.4),
+    ]  # fmt: skip
+    pred.readings_set_aside = [
+        SetAsideReading(
+            prediction.EFFECTIVE, "d-choices-8", "d-choices (d = 8) GC", 1e-4, {"chi2": 20.0}
+        )
+    ]
+    return pred
+
+
+def test_rows_are_written_in_the_order_the_format_has_them():
+    """prediction.json keeps its bytes: a reading's own rows in field order (the figures of one
+    way of predicting only when it gave them), combined rows central figures first."""
+    doc = _combined().document(None)
+    assert list(doc["levels"][0]) == [
+        "extra_op_percent", "steady_iops", "waf", "p99_latency_us", "surrogate_iops",
+        "steady_iops_low", "steady_iops_high", "waf_low", "waf_high", "twin_iops",
+    ]  # fmt: skip
+    assert list(doc["readings"]["raw_spare:d-choices-2"]["levels"][0]) == [
+        "extra_op_percent", "steady_iops", "steady_iops_low", "steady_iops_high", "waf",
+        "p99_latency_us", "surrogate_iops", "twin_iops", "analytic_iops", "blocking_gc_iops",
+        "waf_low", "waf_high",
+    ]  # fmt: skip
+    assert list(doc["readings"]) == ["raw_spare:d-choices-2", "effective_spare"]
+    assert doc["readings_set_aside"] == {
+        "effective_spare:d-choices-8": {"gc": "d-choices (d = 8) GC", "weight": 1e-4,
+                                        "evidence": {"chi2": 20.0}}
+    }  # fmt: skip
+
+
+def test_a_reading_is_labelled_from_its_spare_field_not_its_name():
+    """The summary says which spare a reading reads from the reading's ``spare`` field: the
+    raw-spare reading with its k, the effective one with its native OP, whatever the GC design
+    (the name no longer parsed for a prefix)."""
+    pred = _combined()
+    lines = summary_text(pred).splitlines()
+    raw, eff = (line for line in lines if line.startswith("  reading "))
+    assert raw.startswith("  reading raw spare (7.0%) used k = 1.40 times as well, d-choices")
+    assert raw.endswith("weight 0.60: 10%: 20,000 IOPS WAF 2.00")
+    assert eff.startswith("  reading effective spare (native OP 7.0%), greedy GC, weight 0.40")
+    assert "1 more readings set aside by the evidence" in summary_text(pred)
+    pred.readings[0].spare = prediction.EFFECTIVE  # the field decides, not raw_spare's name
+    assert summary_text(pred).count("reading effective spare") == 2
+
+
+def test_a_written_prediction_reads_back_as_the_same_object(tmp_path):
+    """prediction.load reads prediction.json back (bounded, schema checked) into the objects
+    calibrate wrote: the document it gives is the file, byte for byte, and the summary the
+    same; a file that fails the schema is refused naming the field."""
+    pred = _combined()
+    pred.twins = {"twin.toml": TWIN}
+    pred.write(tmp_path)
+    back = prediction.load(tmp_path)
+    assert [r.spare for r in back.readings] == [prediction.RAW, prediction.EFFECTIVE]
+    assert [r.design for r in back.readings] == ["d-choices-2", "greedy"]
+    assert back.readings[0].levels[0].blocking_gc_iops == 19000.0
+    assert isinstance(back.levels[0], CombinedLevel)
+    written = (tmp_path / "prediction.json").read_text(encoding="utf-8")
+    assert json_text(back.document(tmp_path)) == written  # the twins' paths as written
+    assert summary_text(back) == summary_text(pred)
+    doc = json.loads(written)
+    del doc["levels"][0]["waf"]
+    (tmp_path / "bad.json").write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(InputError, match=r"bad.json: levels\[0\]"):
+        prediction.load(tmp_path / "bad.json")

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+
+from overprov.calibrate.prediction import Prediction
 
 
-def write_chart(prediction: dict[str, Any], path: Path) -> Path | None:
+def write_chart(prediction: Prediction, path: Path) -> Path | None:
     """Steady IOPS against extra OP; None when nothing predicts IOPS (WAF-only points)."""
-    rows = [r for r in prediction["levels"] if r["steady_iops"]]
+    rows = [r for r in prediction.levels if r.steady_iops]
     if not rows:
         return None
     import matplotlib
@@ -16,20 +17,20 @@ def write_chart(prediction: dict[str, Any], path: Path) -> Path | None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    x = [r["extra_op_percent"] for r in rows]
+    x = [r.extra_op_percent for r in rows]
     fig, ax = plt.subplots(figsize=(6.4, 4.0), dpi=100)
     ax.fill_between(
         x,
-        [r["steady_iops_low"] for r in rows],
-        [r["steady_iops_high"] for r in rows],
+        [r.steady_iops_low for r in rows],
+        [r.steady_iops_high for r in rows],
         alpha=0.25,
-        label=f"predicted, {prediction['interval'].split(':')[0]} interval",
+        label=f"predicted, {prediction.interval.split(':')[0]} interval",
     )
-    ax.plot(x, [r["steady_iops"] for r in rows], marker=".", label="predicted (fitted model)")
-    if all(r.get("twin_iops") for r in rows):
-        ax.plot(x, [r["twin_iops"] for r in rows], linestyle="--", linewidth=1,
+    ax.plot(x, [r.steady_iops for r in rows], marker=".", label="predicted (fitted model)")
+    if all(r.twin_iops for r in rows):
+        ax.plot(x, [r.twin_iops for r in rows], linestyle="--", linewidth=1,
                 label="twin, simulated")  # fmt: skip
-    pts = [p for p in prediction["fit"]["points"] if p.get("iops")]
+    pts = [p for p in prediction.fit["points"] if p.get("iops")]
     ax.plot(
         [p["extra_op_percent"] for p in pts],
         [p["iops"] for p in pts],
@@ -37,7 +38,7 @@ def write_chart(prediction: dict[str, Any], path: Path) -> Path | None:
         color="black",
         label="measured (fitted)",
     )
-    target = (prediction.get("recommendation") or {}).get("target_iops")
+    target = prediction.recommendation.target_iops if prediction.recommendation else None
     if target:
         ax.axhline(target, color="grey", linestyle="--", linewidth=1, label="target IOPS")
     ax.set_xlabel("extra over-provisioning (% of capacity left unused)")

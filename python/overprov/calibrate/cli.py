@@ -490,8 +490,7 @@ def run(args: argparse.Namespace) -> int:
                 f"the fit does not explain its inputs, so no twin is written: {why}{kept}"
             )
     pred = answer.predict(fig)
-    doc = pred.document(out)
-    problems = plausibility.prediction_problems(doc)
+    problems = plausibility.prediction_problems(pred)
     if problems:  # nothing is written: no twin stays behind as if it were good
         raise NoAnswerError(
             "the fit does not explain its inputs, so no twin is written: "
@@ -499,10 +498,10 @@ def run(args: argparse.Namespace) -> int:
             + kept
         )
     say = sys.stderr if args.json == "-" else sys.stdout
-    print(summary_text(doc), file=say)
+    print(summary_text(pred), file=say)
     if out is not None:
         wrote = pred.write(out)
-        chart = write_chart(doc, out / "prediction.png")
+        chart = write_chart(pred, out / "prediction.png")
         wrote += [chart] if chart else []
         print("wrote " + ", ".join(str(w) for w in wrote), file=say)
     else:

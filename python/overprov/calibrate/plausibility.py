@@ -29,10 +29,10 @@ near ``measurement_file.MAX_IOPS``; WAF is at least 1 and below ``measurement_fi
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
 from typing import Any
 
 from overprov.calibrate import fit as fitmod
+from overprov.calibrate.prediction import Prediction, not_finite
 
 #: The worst relative miss of the fitted model at the points it was fitted to.
 FIT_ERROR_MAX = 0.50
@@ -83,70 +83,62 @@ def waf_rises_with_op(points: list[fitmod.Point]) -> str | None:
     return None
 
 
-def _numbers(value: Any, path: str = "") -> Iterator[tuple[str, float]]:
-    if isinstance(value, float):
-        yield path, value
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            yield from _numbers(v, f"{path}.{k}" if path else str(k))
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            yield from _numbers(v, f"{path}[{i}]")
-
-
-def non_finite(prediction: dict[str, Any]) -> str | None:
+def non_finite(prediction: Prediction) -> str | None:
     """A NaN or infinite figure anywhere in the prediction."""
-    for path, x in _numbers(prediction):
-        if not math.isfinite(x):
-            return f"the fit gives {x!r} for {path}: it does not explain its inputs"
+    bad = not_finite(prediction.document(None))
+    if bad is not None:
+        return f"the fit gives {bad[1]!r} for {bad[0]}: it does not explain its inputs"
     return None
 
 
-def _fits(prediction: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+def _fits(prediction: Prediction) -> list[tuple[str, dict[str, Any]]]:
     """(name, fit) of the prediction and of each reading it combines."""
-    readings = prediction.get("readings") or {}
-    return [("the fit", prediction["fit"])] + [
-        (f"reading {name}", r["fit"]) for name, r in readings.items()
+    return [("the fit", prediction.fit)] + [
+        (f"reading {r.key}", r.fit) for r in prediction.readings or []
     ]
 
 
-def native_op_too_large(prediction: dict[str, Any]) -> str | None:
+def _native_op_why(name: str, op: float) -> str | None:
+    if op <= NATIVE_OP_MAX:
+        return None
+    return (
+        f"{name} puts the native OP at {100 * op:.0f}% of the user capacity (at most "
+        f"{100 * NATIVE_OP_MAX:.0f}% is a drive's): the figures do not determine it"
+    )
+
+
+def native_op_too_large(prediction: Prediction) -> str | None:
     """A fitted native spare space over :data:`NATIVE_OP_MAX` of the user capacity."""
     for name, f in _fits(prediction):
         op = f.get("native_op")
-        if isinstance(op, int | float) and op > NATIVE_OP_MAX:
-            return (
-                f"{name} puts the native OP at {100 * op:.0f}% of the user capacity (at most "
-                f"{100 * NATIVE_OP_MAX:.0f}% is a drive's): the figures do not determine it"
-            )
+        if isinstance(op, int | float) and (why := _native_op_why(name, op)):
+            return why
     return None
 
 
-def fit_error_too_large(prediction: dict[str, Any]) -> str | None:
+def fit_error_too_large(prediction: Prediction) -> str | None:
     """The fitted model's worst miss at its own points, where the prediction has the model's
     figure at a point's level (``surrogate_iops`` / ``surrogate_waf``)."""
-    for name, f in _fits(prediction):
-        rows = prediction["levels"] if name == "the fit" else []
-        by = {r["extra_op_percent"]: r for r in rows}
-        for p in f.get("points", []):
-            row = by.get(p["extra_op_percent"])
-            if row is None or p.get("fresh"):
+    by = {r.extra_op_percent: r for r in prediction.levels}
+    for p in prediction.fit.get("points", []):
+        row = by.get(p["extra_op_percent"])
+        if row is None or p.get("fresh"):
+            continue
+        for key, model in (("iops", row.surrogate_iops), ("waf", row.surrogate_waf)):
+            measured = p.get(key)
+            if not measured or not isinstance(model, int | float):
                 continue
-            for key, model_key in (("iops", "surrogate_iops"), ("waf", "surrogate_waf")):
-                measured, model = p.get(key), row.get(model_key)
-                if not measured or not isinstance(model, int | float):
-                    continue
-                err = model / measured - 1.0
-                if abs(err) > FIT_ERROR_MAX:
-                    return (
-                        f"{name} misses its {key.upper()} point at {p['extra_op_percent']:g}% "
-                        f"by {100 * err:+.0f}% ({model:,.4g} for {measured:,.4g}; at most "
-                        f"±{100 * FIT_ERROR_MAX:.0f}%): the model cannot explain the figures"
-                    )
+            err = model / measured - 1.0
+            if abs(err) > FIT_ERROR_MAX:
+                return (
+                    f"the fit misses its {key.upper()} point at {p['extra_op_percent']:g}% "
+                    f"by {100 * err:+.0f}% ({model:,.4g} for {measured:,.4g}; at most "
+                    f"±{100 * FIT_ERROR_MAX:.0f}%): the model cannot explain the figures"
+                )
     return None
 
 
-def twin_misses_its_points(prediction: dict[str, Any]) -> str | None:
+def twin_misses_its_points(prediction: Prediction) -> str | None:
     """The twin's simulation missing a point it was refined to by over :data:`TWIN_TOLERANCE`."""
     for name, f in _fits(prediction):
         for c in f.get("twin_check", []):
@@ -167,8 +159,8 @@ def surrogate_misses_its_points(
     """The fitted model (before any twin is built) missing a point it was fitted to by more
     than :data:`FIT_ERROR_MAX`, or putting the native OP over :data:`NATIVE_OP_MAX`: checked
     first, since simulating a twin of such a fit can take hours (WAF in the hundreds)."""
-    if surrogate.native_op > NATIVE_OP_MAX:
-        return native_op_too_large(_pred_of(surrogate))
+    if (why := _native_op_why("the fit", surrogate.native_op)) is not None:
+        return why
     for p in points:
         if p.fresh:
             continue
@@ -188,10 +180,6 @@ def surrogate_misses_its_points(
     return None
 
 
-def _pred_of(surrogate: fitmod.Surrogate) -> dict[str, Any]:
-    return {"fit": {"native_op": surrogate.native_op}, "levels": [], "readings": None}
-
-
 INPUT_RULES = (iops_fall_with_op, waf_rises_with_op)
 PREDICTION_RULES = (non_finite, native_op_too_large, fit_error_too_large, twin_misses_its_points)
 
@@ -200,5 +188,5 @@ def input_problems(points: list[fitmod.Point]) -> list[str]:
     return [why for rule in INPUT_RULES if (why := rule(points))]
 
 
-def prediction_problems(prediction: dict[str, Any]) -> list[str]:
+def prediction_problems(prediction: Prediction) -> list[str]:
     return [why for rule in PREDICTION_RULES if (why := rule(prediction))]

@@ -25,7 +25,15 @@ from typing import Any
 from overprov.calibrate import evidence, gc_blocking, twin_runs, uncertainty, workload_curve
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import twin as twinmod
-from overprov.calibrate.prediction import Prediction, measurement_summary, recommendation
+from overprov.calibrate.prediction import (
+    EFFECTIVE,
+    RAW,
+    PredictedLevel,
+    Prediction,
+    measurement_summary,
+    reading_key,
+    recommendation,
+)
 from overprov.errors import ConfigError
 from overprov.measurement_file import Level, Measurement
 from overprov.workload_options import describe_overrides, flags_text
@@ -38,7 +46,6 @@ DEFAULT_ADVERTISED_BYTES = 1_000_000_000_000
 MIN_TWIN_BYTES = 4 * 2**30
 TWIN = "twin.toml"
 RAW_TWIN = "twin-raw-nand.toml"
-EFFECTIVE, RAW = "effective_spare", "raw_spare"
 
 
 def points_from(m: Measurement) -> list[fitmod.Point]:
@@ -113,7 +120,7 @@ class TwinReading:
     @property
     def key(self) -> str:
         """The reading's name in ``prediction.json``'s ``readings``."""
-        return self.spare if self.design == "greedy" else f"{self.spare}:{self.design}"
+        return reading_key(self.spare, self.design)
 
     @property
     def twin_name(self) -> str:
@@ -187,7 +194,7 @@ class _TwinFigures:
     """What one way of simulating a reading's twin gives: its rows, where they come from, and
     its checks against the fitted points."""
 
-    rows: list[dict[str, Any]]
+    rows: list[PredictedLevel]
     source: str
     twin: twinmod.TwinParameters
     twin_check: list[dict[str, Any]] = dataclasses.field(default_factory=list)
@@ -228,11 +235,11 @@ def read(
     if fig.other_qd_points:  # said, never dropped in silence
         got.source += other_qd_note(fig, got.mechanism is not None)
     for row in got.rows:
-        x = row["extra_op_percent"]
-        if row["waf"] is None:  # the twin's run gave none: the surrogate's
-            row["waf"] = fitted.central.waf(x)
-        waf_band = uncertainty.band(row["waf"], fitted.boot["waf"][x], fitted.waf_model_sd(x))
-        row["waf_low"], row["waf_high"] = waf_band
+        x = row.extra_op_percent
+        if row.waf is None:  # the twin's run gave none: the surrogate's
+            row.waf = fitted.central.waf(x)
+        waf_band = uncertainty.band(row.waf, fitted.boot["waf"][x], fitted.waf_model_sd(x))
+        row.waf_low, row.waf_high = waf_band
     return _prediction(fig, reading, fitted, got, curve, uniform, has_iops)
 
 
@@ -330,16 +337,11 @@ def _iops_figures(
     for x, lv in reading.simulate(fig, twin, levels).items():
         value = lv.steady_iops
         lo, hi = uncertainty.band(value, fitted.boot["iops"][x], fitted.model_sd(x))
-        rows.append({
-            "extra_op_percent": x,
-            "steady_iops": value,
-            "steady_iops_low": lo,
-            "steady_iops_high": hi,
-            "waf": lv.waf,
-            "p99_latency_us": lv.p99_latency_us,
-            "surrogate_iops": fitted.central.iops(x),
-            "twin_iops": lv.steady_iops,
-        })  # fmt: skip
+        rows.append(PredictedLevel(
+            x, steady_iops=value, steady_iops_low=lo, steady_iops_high=hi, waf=lv.waf,
+            p99_latency_us=lv.p99_latency_us, surrogate_iops=fitted.central.iops(x),
+            twin_iops=lv.steady_iops,
+        ))  # fmt: skip
     got = _TwinFigures(rows, source, twin, twin_check, refinement)
     if uniform:
         qd = fig.measurement.qd if fig.measurement is not None else fitmod.WORKLOAD_QD
@@ -376,38 +378,13 @@ def _waf_figures(
         "the twin simulated at every level, WAF only (no IOPS points to fit times to); "
         "the fitted surrogate's WAF is in surrogate_waf"
     )
-    rows = [
-        {
-            "extra_op_percent": x,
-            "steady_iops": None,
-            "steady_iops_low": None,
-            "steady_iops_high": None,
-            "waf": by[x].waf,
-            "p99_latency_us": None,
-            "surrogate_iops": None,
-            "surrogate_waf": fitted.central.waf(x),
-            "twin_iops": None,
-        }
-        for x in levels
-    ]
+    rows = [PredictedLevel(x, waf=by[x].waf, surrogate_waf=fitted.central.waf(x)) for x in levels]
     return _TwinFigures(rows, source, fitted.twin, twin_check)
 
 
 def _surrogate_figures(fitted: _Fitted, levels: list[float]) -> _TwinFigures:
     """A target's WAF points only: WAF from the fitted surrogate, the twin not simulated."""
-    rows = [
-        {
-            "extra_op_percent": x,
-            "steady_iops": None,
-            "steady_iops_low": None,
-            "steady_iops_high": None,
-            "waf": fitted.central.waf(x),
-            "p99_latency_us": None,
-            "surrogate_iops": None,
-            "twin_iops": None,
-        }
-        for x in levels
-    ]
+    rows = [PredictedLevel(x, waf=fitted.central.waf(x)) for x in levels]
     source = "WAF from the fitted surrogate (no IOPS points to fit times to)"
     return _TwinFigures(rows, source, fitted.twin)
 
@@ -494,18 +471,18 @@ def _blocking_reading(
     w = evidence.weights(chi2, reproduced)["blocking"]
     rows = got.rows
     predicted = gc_blocking.predict(
-        blocking, [r["extra_op_percent"] for r in rows], level_of=level_of, jobs=fig.jobs
+        blocking, [r.extra_op_percent for r in rows], level_of=level_of, jobs=fig.jobs
     )
     for row in rows:
-        x = row["extra_op_percent"]
-        a, b = row["steady_iops"], predicted[x][0]
-        row["analytic_iops"], row["blocking_gc_iops"] = a, b
+        x = row.extra_op_percent
+        a, b = row.steady_iops, predicted[x][0]
+        row.analytic_iops, row.blocking_gc_iops = a, b
         value = math.exp((1 - w) * math.log(a) + w * math.log(b))
         spread = math.sqrt((1 - w) * math.log(a / value) ** 2 + w * math.log(b / value) ** 2)
-        lo_r, hi_r = row["steady_iops_low"] / a, row["steady_iops_high"] / a
+        lo_r, hi_r = row.steady_iops_low / a, row.steady_iops_high / a
         sd = spread / uncertainty.Z80
-        row["steady_iops"] = value
-        row["steady_iops_low"], row["steady_iops_high"] = uncertainty.band(value, [lo_r, hi_r], sd)
+        row.steady_iops = value
+        row.steady_iops_low, row.steady_iops_high = uncertainty.band(value, [lo_r, hi_r], sd)
     return {
         **blocking.to_dict(),
         "weight": w,

@@ -50,7 +50,12 @@ from typing import Any
 from overprov.calibrate import evidence, gc_designs, prediction, uncertainty, workload_curve
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import predict as predmod
-from overprov.calibrate.prediction import Prediction
+from overprov.calibrate.prediction import (
+    CombinedLevel,
+    Prediction,
+    ReadingFigures,
+    SetAsideReading,
+)
 from overprov.errors import ConfigError
 
 #: The garbage collection designs a skewed workload's figures are read with (``config.ftl``
@@ -115,17 +120,20 @@ def combine(
     spanned = [w >= SPAN_MIN_WEIGHT * top for w in ws]
     rows = []
     for level_rows in zip(*(d.levels for d in docs), strict=True):
-        row: dict[str, Any] = {"extra_op_percent": level_rows[0]["extra_op_percent"]}
-        for key in ("steady_iops", "waf", "p99_latency_us", "surrogate_iops"):
-            row[key] = _geomean([r.get(key) for r in level_rows], ws)
-        for key, lo, hi in (("steady_iops", "steady_iops_low", "steady_iops_high"),
-                            ("waf", "waf_low", "waf_high")):  # fmt: skip
-            row[lo], row[hi] = _span([
-                r.get(k) for r, keep in zip(level_rows, spanned, strict=True) if keep
-                for k in (key, lo, hi)
-            ])  # fmt: skip
-        row["twin_iops"] = level_rows[0].get("twin_iops")
-        rows.append(row)
+        kept = [r for r, keep in zip(level_rows, spanned, strict=True) if keep]
+        iops_span = _span([v for r in kept for v in (r.steady_iops, r.steady_iops_low,
+                                                      r.steady_iops_high)])  # fmt: skip
+        waf_span = _span([v for r in kept for v in (r.waf, r.waf_low, r.waf_high)])
+        rows.append(CombinedLevel(
+            level_rows[0].extra_op_percent,
+            steady_iops=_geomean([r.steady_iops for r in level_rows], ws),
+            waf=_geomean([r.waf for r in level_rows], ws),
+            p99_latency_us=_geomean([r.p99_latency_us for r in level_rows], ws),
+            surrogate_iops=_geomean([r.surrogate_iops for r in level_rows], ws),
+            steady_iops_low=iops_span[0], steady_iops_high=iops_span[1],
+            waf_low=waf_span[0], waf_high=waf_span[1],
+            twin_iops=level_rows[0].twin_iops,
+        ))  # fmt: skip
     n_span = sum(spanned)
     interval = (
         f"from the lowest to the highest of the figures and intervals of {n_span} of the "
@@ -157,7 +165,7 @@ def combine(
         + "; ".join(parts)
         + "; readings holds each one's figures"
     )
-    target = first.recommendation["target_iops"] if first.recommendation is not None else None
+    target = first.recommendation.target_iops if first.recommendation is not None else None
     twins: dict[str, Any] = {}
     for d in docs:
         twins.update(d.twins)
@@ -169,18 +177,20 @@ def combine(
         recommendation=(
             prediction.recommendation(rows, target) if first.recommendation is not None else None
         ),
-        readings={
-            r.key: {
-                "levels": d.levels,
-                "fit": d.fit,
-                "twin": d.twin,
-                "prediction_source": d.prediction_source,
-                "gc": workload_curve.gc_text(DESIGNS[r.design]),
-                "weight": w_by[r],
-                **({"evidence": evidences[r]} if evidences else {}),
-            }
+        readings=[
+            ReadingFigures(
+                r.spare,
+                r.design,
+                levels=d.levels,
+                fit=d.fit,
+                twin=d.twin,
+                prediction_source=d.prediction_source,
+                gc=workload_curve.gc_text(DESIGNS[r.design]),
+                weight=w_by[r],
+                evidence=evidences[r] if evidences else None,
+            )
             for r, d in readings.items()
-        },
+        ],
         twins=twins,
     )
 
@@ -251,15 +261,13 @@ def read_all(
     best = max(readings, key=lambda r: w_all[r])
     raw_only = not any(r.spare == predmod.EFFECTIVE for r in evidences)
     note = "; the raw spare only: these figures cannot fix an effective spare beside it"
-    set_aside = {
-        r.key: {
-            "gc": workload_curve.gc_text(DESIGNS[r.design]),
-            "weight": w_all[r],
-            "evidence": evidences[r],
-        }
+    set_aside = [
+        SetAsideReading(
+            r.spare, r.design, workload_curve.gc_text(DESIGNS[r.design]), w_all[r], evidences[r]
+        )
         for r in evidences
         if r not in readings
-    }
+    ]
     if len(readings) == 1 and not set_aside:
         (only,) = readings.values()
         if only.twin != predmod.TWIN:  # twin.toml is the one reading's twin too

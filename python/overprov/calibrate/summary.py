@@ -2,67 +2,65 @@
 
 from __future__ import annotations
 
-from typing import Any
+from overprov.calibrate.prediction import EFFECTIVE, Prediction, ReadingFigures
 
 
-def summary_text(pred: dict[str, Any]) -> str:
+def summary_text(pred: Prediction) -> str:
     """The prediction in a few lines, as calibrate prints it."""
     lines = [f"{'OP':>5} {'steady IOPS':>12} {'80% interval':>21} {'WAF':>6} {'p99 µs':>9}"]
-    for r in pred["levels"]:
-        iops = f"{r['steady_iops']:,.0f}" if r["steady_iops"] else "—"
-        band = (
-            f"{r['steady_iops_low']:,.0f}–{r['steady_iops_high']:,.0f}"
-            if r["steady_iops_low"]
-            else "—"
-        )
-        p99 = f"{r['p99_latency_us']:,.0f}" if r["p99_latency_us"] else "—"
-        lines.append(
-            f"{r['extra_op_percent']:>4g}% {iops:>12} {band:>21} {r['waf']:>6.2f} {p99:>9}"
-        )
-    f = pred["fit"]
+    for r in pred.levels:
+        iops = f"{r.steady_iops:,.0f}" if r.steady_iops else "—"
+        band = f"{r.steady_iops_low:,.0f}–{r.steady_iops_high:,.0f}" if r.steady_iops_low else "—"
+        p99 = f"{r.p99_latency_us:,.0f}" if r.p99_latency_us else "—"
+        lines.append(f"{r.extra_op_percent:>4g}% {iops:>12} {band:>21} {r.waf:>6.2f} {p99:>9}")
+    f = pred.fit
     fit_text = f"fit: native OP {100 * f['native_op']:.1f}%"
     if f["t_page_us"] > 0:
         fit_text += (
             f", NAND time per 4 KiB written {f['t_page_us']:.2f} µs, controller time per "
             f"command {f['t_cmd_us']:.2f} µs"
         )
-    if not pred.get("readings"):
+    if not pred.readings:
         lines.append(fit_text)
-    for name, r in (pred.get("readings") or {}).items():
-        rf = r["fit"]
-        label = (
-            f"effective spare (native OP {100 * rf['native_op']:.1f}%)"
-            if name.startswith("effective_spare")
-            else f"raw spare ({100 * rf['native_op']:.1f}%) used k = "
-            f"{rf['spare_efficiency']:.2f} times as well"
-        ) + (f", {r['gc']}" if r.get("gc") else "")
-        if r.get("weight") is not None:
-            label += f", weight {r['weight']:.2f}"
+    for r in pred.readings or []:
         figures = ", ".join(
-            f"{lv['extra_op_percent']:g}%: "
-            + (f"{lv['steady_iops']:,.0f} IOPS " if lv["steady_iops"] else "")
-            + f"WAF {lv['waf']:.2f}"
-            for lv in r["levels"]
+            f"{lv.extra_op_percent:g}%: "
+            + (f"{lv.steady_iops:,.0f} IOPS " if lv.steady_iops else "")
+            + f"WAF {lv.waf:.2f}"
+            for lv in r.levels
         )
-        lines.append(f"  reading {label}: {figures}")
-    if pred.get("readings_set_aside"):
+        lines.append(f"  reading {reading_label(r)}: {figures}")
+    if pred.readings_set_aside:
         lines.append(
-            f"  {len(pred['readings_set_aside'])} more readings set aside by the evidence "
+            f"  {len(pred.readings_set_aside)} more readings set aside by the evidence "
             "(readings_set_aside in prediction.json)"
         )
-    lines.append(f"predicted from {pred['prediction_source']}")
-    lines.append(f"workload: {pred['workload']}")
-    fits = [r["fit"] for r in (pred.get("readings") or {}).values()] or [f]
+    lines.append(f"predicted from {pred.prediction_source}")
+    lines.append(f"workload: {pred.workload}")
+    fits = [r.fit for r in pred.readings or []] or [f]
     checks = [abs(c["rel_error"]) for fit in fits for c in fit["twin_check"]]
     if checks:
         twins = "each reading's twin" if len(fits) > 1 else "twin"
         lines.append(f"{twins} vs its measured points: worst {100 * max(checks):.1f}%")
-    m = pred["measurement"]
+    m = pred.measurement
     if m:
         lines.append(
             f"measured: {m['drive_writes']:.2f} drive writes, {m['io_seconds'] / 3600:.2f} h of "
             "I/O" + (" (full-size drive)" if m["scale_factor"] < 1 else "")
         )
-    if pred["recommendation"]:
-        lines.append(f"recommendation: {pred['recommendation']['text']}")
+    if pred.recommendation:
+        lines.append(f"recommendation: {pred.recommendation.text}")
     return "\n".join(lines)
+
+
+def reading_label(r: ReadingFigures) -> str:
+    """A reading in words, from its spare reading (``r.spare``), GC and weight."""
+    native_op = 100 * r.fit["native_op"]
+    label = (
+        f"effective spare (native OP {native_op:.1f}%)"
+        if r.spare == EFFECTIVE
+        else f"raw spare ({native_op:.1f}%) used k = {r.fit['spare_efficiency']:.2f} times as well"
+    ) + (f", {r.gc}" if r.gc else "")
+    if r.weight is not None:
+        label += f", weight {r.weight:.2f}"
+    return label

@@ -178,31 +178,30 @@ def compare(
         measurement=m,
         source=f"validation drive {seed}",
     )
-    prediction = answer.predict(fig)
-    prediction.write(out)
-    pred = prediction.document(out)
+    pred = answer.predict(fig)
+    pred.write(out)
     wall = time.monotonic() - t0
     true = truth(spec, levels)
     by_true = {lv.extra_op_percent: lv for lv in true.levels}
     rows = []
-    for r in pred["levels"]:
-        tl = by_true[r["extra_op_percent"]]
+    for r in pred.levels:
+        tl = by_true[r.extra_op_percent]
         rows.append({
-            "extra_op_percent": r["extra_op_percent"],
-            "predicted_iops": r["steady_iops"],
-            "low": r["steady_iops_low"],
-            "high": r["steady_iops_high"],
+            "extra_op_percent": r.extra_op_percent,
+            "predicted_iops": r.steady_iops,
+            "low": r.steady_iops_low,
+            "high": r.steady_iops_high,
             "true_iops": tl.steady_iops,
-            "rel_error": r["steady_iops"] / tl.steady_iops - 1.0,
-            "twin_rel_error": r["twin_iops"] / tl.steady_iops - 1.0,
-            "surrogate_rel_error": r["surrogate_iops"] / tl.steady_iops - 1.0,
-            "in_interval": r["steady_iops_low"] <= tl.steady_iops <= r["steady_iops_high"],
-            "predicted_waf": r["waf"],
+            "rel_error": r.steady_iops / tl.steady_iops - 1.0,
+            "twin_rel_error": r.twin_iops / tl.steady_iops - 1.0,
+            "surrogate_rel_error": r.surrogate_iops / tl.steady_iops - 1.0,
+            "in_interval": r.steady_iops_low <= tl.steady_iops <= r.steady_iops_high,
+            "predicted_waf": r.waf,
             "true_waf": tl.waf,
             "truth_settled": tl.settled,
         })  # fmt: skip
     errs = [abs(r["rel_error"]) for r in rows]
-    twin_err = max((abs(c["rel_error"]) for c in pred["fit"]["twin_check"]), default=0.0)
+    twin_err = max((abs(c["rel_error"]) for c in pred.fit["twin_check"]), default=0.0)
     return Comparison(
         seed=seed,
         rows=rows,
