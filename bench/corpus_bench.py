@@ -382,6 +382,20 @@ def markdown(all_cases: list[dict[str, Any]], summary: dict[str, Any]) -> str:
             f"{100 * s['median_rel_width_nested']:.0f}% | "
             f"{s['raw_nand_not_worse']} of {s['raw_nand_pairs']} |"
         )
+    lines += ["", "| drive | predicted | median error | worst error | inside 80% (nested) | "
+              "median width | raw NAND no worse |", "|---|---|---|---|---|---|---|"]  # fmt: skip
+    for drive in dict.fromkeys(c["drive"] for c in all_cases):
+        mine = [c for c in all_cases if c["drive"] == drive]
+        s = subset_summary([c for c in mine if "log_error" in c], len(mine))
+        if s is None:
+            lines.append(f"| {drive} | 0 of {len(mine)} | | | | | |")
+            continue
+        lines.append(
+            f"| {drive} | {s['predicted']} of {s['cases']} | "
+            f"{100 * s['median_abs_rel_error']:.1f}% | {100 * s['worst_abs_rel_error']:.1f}% | "
+            f"{100 * s['coverage_nested']:.0f}% | {100 * s['median_rel_width_nested']:.0f}% | "
+            f"{s['raw_nand_not_worse']} of {s['raw_nand_pairs']} |"
+        )
     lines += ["", f"Model-form slope on all cases: {summary['slope_per_log_spare']:.3f} per unit "
               f"of log spare distance; fitted without each drive: "
               + ", ".join(f"{k} {v:.3f}" for k, v in summary["nested_slopes"].items())]  # fmt: skip
