@@ -139,6 +139,17 @@ def foreign_drives(folder: Path, qd: int = 32) -> list[dict[str, Any]]:
     return drives
 
 
+def held_out(h: dict[str, Any]) -> dict[str, Any]:
+    """A held-out figure and its provenance flags, for a case predicted or not (the subsets
+    count both)."""
+    return {
+        "held_out": h,
+        "chart": h["read_from"] == "chart",
+        "source_located": h.get("source_located", True),
+        "method_known": h.get("steady", True) != "unknown",
+    }
+
+
 def cases(drives: list[dict[str, Any]], folder: Path, jobs: int | None) -> list[dict[str, Any]]:
     """Each level's steady figures held out together (the figures at that level are not fitted),
     predicted from the drive's figures at its other levels and its FOB figure."""
@@ -184,7 +195,7 @@ def cases(drives: list[dict[str, Any]], folder: Path, jobs: int | None) -> list[
                     pred = reading.document(folder / f"{d['id']}-{len(out)}")
                 except ConfigError as e:
                     for h in held:
-                        out.append({**base, "held_out": h, "error_text": str(e)})
+                        out.append({**base, **held_out(h), "error_text": str(e)})
                     print(f"{d['id']} hold {x:g}% raw={given}: cannot fit ({e})", file=sys.stderr)
                     continue
                 wall = time.monotonic() - t0
@@ -192,14 +203,11 @@ def cases(drives: list[dict[str, Any]], folder: Path, jobs: int | None) -> list[
                     what = h["kind"]
                     got = pred["levels"][0]["steady_iops" if what == "iops" else "waf"]
                     if not got:
-                        out.append({**base, "held_out": h, "error_text": f"no {what} predicted"})
+                        out.append({**base, **held_out(h), "error_text": f"no {what} predicted"})
                         continue
                     case = {
                         **base,
-                        "held_out": h,
-                        "chart": h["read_from"] == "chart",
-                        "source_located": h.get("source_located", True),
-                        "method_known": h.get("steady", True) != "unknown",
+                        **held_out(h),
                         "predicted": got,
                         "log_error": math.log(got / float(h["value"])),
                         "rel_error": got / float(h["value"]) - 1.0,

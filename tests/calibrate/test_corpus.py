@@ -108,6 +108,9 @@ def test_a_data_sheet_pair_without_raw_nand_is_recorded_not_predicted(bench, tmp
     out = bench.cases([pair], tmp_path, 1)
     assert [c["held_out"]["extra_op_percent"] for c in out] == [0, 16.6667]
     assert all("log_error" not in c and "one point" in c["error_text"] for c in out)
+    # counted where its provenance puts it: a published case, its method not stated
+    assert all(bench.SUBSETS["published"](c) for c in out)
+    assert not any(bench.SUBSETS["published, method stated"](c) for c in out)
     summary = bench.evaluate(out)  # nothing predicted: no error figures, no slope, no crash
     assert summary["subsets"]["published"] is None and summary["slope_per_log_spare"] == 0.0
     assert bench.markdown(out, summary).count("cannot fit") == 2
