@@ -139,6 +139,17 @@ def foreign_drives(folder: Path, qd: int = 32) -> list[dict[str, Any]]:
     return drives
 
 
+def held_out(h: dict[str, Any]) -> dict[str, Any]:
+    """A held-out figure and its provenance flags, for a case predicted or not (the subsets
+    count both)."""
+    return {
+        "held_out": h,
+        "chart": h["read_from"] == "chart",
+        "source_located": h.get("source_located", True),
+        "method_known": h.get("steady", True) != "unknown",
+    }
+
+
 def cases(drives: list[dict[str, Any]], folder: Path, jobs: int | None) -> list[dict[str, Any]]:
     """Each level's steady figures held out together (the figures at that level are not fitted),
     predicted from the drive's figures at its other levels and its FOB figure."""
@@ -184,7 +195,7 @@ def cases(drives: list[dict[str, Any]], folder: Path, jobs: int | None) -> list[
                     pred = reading.document(folder / f"{d['id']}-{len(out)}")
                 except ConfigError as e:
                     for h in held:
-                        out.append({**base, "held_out": h, "error_text": str(e)})
+                        out.append({**base, **held_out(h), "error_text": str(e)})
                     print(f"{d['id']} hold {x:g}% raw={given}: cannot fit ({e})", file=sys.stderr)
                     continue
                 wall = time.monotonic() - t0
@@ -192,14 +203,11 @@ def cases(drives: list[dict[str, Any]], folder: Path, jobs: int | None) -> list[
                     what = h["kind"]
                     got = pred["levels"][0]["steady_iops" if what == "iops" else "waf"]
                     if not got:
-                        out.append({**base, "held_out": h, "error_text": f"no {what} predicted"})
+                        out.append({**base, **held_out(h), "error_text": f"no {what} predicted"})
                         continue
                     case = {
                         **base,
-                        "held_out": h,
-                        "chart": h["read_from"] == "chart",
-                        "source_located": h.get("source_located", True),
-                        "method_known": h.get("steady", True) != "unknown",
+                        **held_out(h),
                         "predicted": got,
                         "log_error": math.log(got / float(h["value"])),
                         "rel_error": got / float(h["value"]) - 1.0,
@@ -380,6 +388,20 @@ def markdown(all_cases: list[dict[str, Any]], summary: dict[str, Any]) -> str:
             f"{100 * s['median_abs_rel_error']:.1f}% | {100 * s['worst_abs_rel_error']:.1f}% | "
             f"{100 * s['coverage_nested']:.0f}% | {100 * s['coverage_noise_only']:.0f}% | "
             f"{100 * s['median_rel_width_nested']:.0f}% | "
+            f"{s['raw_nand_not_worse']} of {s['raw_nand_pairs']} |"
+        )
+    lines += ["", "| drive | predicted | median error | worst error | inside 80% (nested) | "
+              "median width | raw NAND no worse |", "|---|---|---|---|---|---|---|"]  # fmt: skip
+    for drive in dict.fromkeys(c["drive"] for c in all_cases):
+        mine = [c for c in all_cases if c["drive"] == drive]
+        s = subset_summary([c for c in mine if "log_error" in c], len(mine))
+        if s is None:
+            lines.append(f"| {drive} | 0 of {len(mine)} | | | | | |")
+            continue
+        lines.append(
+            f"| {drive} | {s['predicted']} of {s['cases']} | "
+            f"{100 * s['median_abs_rel_error']:.1f}% | {100 * s['worst_abs_rel_error']:.1f}% | "
+            f"{100 * s['coverage_nested']:.0f}% | {100 * s['median_rel_width_nested']:.0f}% | "
             f"{s['raw_nand_not_worse']} of {s['raw_nand_pairs']} |"
         )
     lines += ["", f"Model-form slope on all cases: {summary['slope_per_log_spare']:.3f} per unit "

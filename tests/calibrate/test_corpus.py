@@ -46,6 +46,10 @@ def test_every_figure_says_where_it_comes_from(bench):
             assert f["source_url"].startswith("https://") or not f["source_located"], where
             if f["read_from"] == "chart":
                 assert f["rel_sd"] >= 0.05, where  # a chart reading carries its error
+            assert f["steady"] in (True, False, "unknown"), where
+            # a figure read where a third party quotes it names whose figure it is
+            if "quoted_from" in f:
+                assert isinstance(f["quoted_from"], str) and f["quoted_from"].strip(), where
 
 
 def test_foreign_results_become_a_drive_at_one_queue_depth(bench, tmp_path):
@@ -88,3 +92,25 @@ def test_the_bench_rebuilds_the_interval_predict_and_combine_make(bench):
     lo, hi = bench.interval(parts, mf)
     assert (lo, hi) == tuple(uncertainty.band(2.0, [0.95, 1.05], mf.at(0.5)))
     assert lo < 1.9 and hi > 2.1
+
+
+def test_a_data_sheet_pair_without_raw_nand_is_recorded_not_predicted(bench, tmp_path):
+    """Two capacities of one platform (no raw NAND, no fresh-out-of-box figure): holding one out
+    leaves one figure, which cannot fix both the native OP and the NAND time. The bench records
+    each held-out figure with calibrate's reason and counts it among the cases, not the
+    predictions."""
+    pair = {"id": "pair", "name": "pair", "advertised_bytes": 3_840_000_000_000,
+            "workload": "uniform", "qd": 0, "figure": [
+                {"kind": "iops", "extra_op_percent": 0, "value": 300000.0, "rel_sd": 0.05,
+                 "read_from": "table", "steady": "unknown"},
+                {"kind": "iops", "extra_op_percent": 16.6667, "value": 540000.0,
+                 "rel_sd": 0.05, "read_from": "table", "steady": "unknown"}]}  # fmt: skip
+    out = bench.cases([pair], tmp_path, 1)
+    assert [c["held_out"]["extra_op_percent"] for c in out] == [0, 16.6667]
+    assert all("log_error" not in c and "one point" in c["error_text"] for c in out)
+    # counted where its provenance puts it: a published case, its method not stated
+    assert all(bench.SUBSETS["published"](c) for c in out)
+    assert not any(bench.SUBSETS["published, method stated"](c) for c in out)
+    summary = bench.evaluate(out)  # nothing predicted: no error figures, no slope, no crash
+    assert summary["subsets"]["published"] is None and summary["slope_per_log_spare"] == 0.0
+    assert bench.markdown(out, summary).count("cannot fit") == 2
