@@ -133,7 +133,7 @@ def other_queue_depths(res: dict, others: list[dict], jobs: int) -> list[dict]:
             r = gc_blocking.BlockingReading(
                 mech["domains"], mech["program_us"], mech["chi2"], qd, mech["native_op"],
                 dies=mech.get("dies", gc_blocking.DIES),
-                ftl=mech.get("ftl"),
+                ftl=mech.get("ftl"), planes=mech.get("planes_per_die", 1),
             )  # fmt: skip
             at_qd = gc_blocking.predict(r, [float(x)], jobs=jobs)[float(x)][0]
             at_32 = gc_blocking.predict(r, [float(x)], queue_depth=res["qd"], jobs=jobs)

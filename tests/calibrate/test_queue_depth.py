@@ -97,13 +97,41 @@ def test_two_queue_depths_identify_the_die_count(monkeypatch):
     qd4 = fitmod.Point(40.0, truth(40.0, 4), 0.02, queue_depth=4)
     r = gc_blocking.fit([*qd32, qd4, fob], NATIVE_OP, jobs=1)
     assert r is not None and r.dies_identified
-    assert (r.dies, r.domains) == (TRUE_DIES, TRUE_DOMAINS), r.candidates
+    assert (r.dies, r.planes, r.domains) == (TRUE_DIES, 1, TRUE_DOMAINS), r.candidates
     assert abs(r.program_us / TRUE_PROGRAM_US - 1) < 0.1
     assert r.to_dict()["parallelism"].startswith("fitted")
     one_qd = gc_blocking.fit([*qd32, fob], NATIVE_OP, jobs=1)
     assert one_qd is not None and not one_qd.dies_identified
     assert one_qd.dies == gc_blocking.DIES
     assert one_qd.to_dict()["parallelism"].startswith("not identified")
+
+
+@pytest.mark.slow  # 75 small twin runs and 3 truths: about 30 s on a loaded 2-core VM
+def test_two_queue_depths_identify_multi_plane_programs(monkeypatch):
+    """A drive the core generates with one die of 2 planes (multi-plane host programs) and a GC
+    domain per plane, at twice the twin's size and another seed: fitted on 0% and 40% at QD32,
+    40% at QD4 and FOB, the reading finds 1 die of 2 planes, and its twin file keeps them."""
+    monkeypatch.setattr(gc_blocking, "USER_PAGES", 1 << 15)
+
+    def truth(x: float, qd: int) -> float:
+        cfg = gc_blocking.config(NATIVE_OP, x, 2, TRUE_PROGRAM_US, qd, 1, planes=2)
+        user_bytes = 2 * gc_blocking.USER_PAGES * gc_blocking.PAGE_BYTES
+        cfg["geometry"]["advertised_bytes"] = user_bytes
+        cfg["geometry"]["physical_bytes"] = int(round(user_bytes * (1 + NATIVE_OP)))
+        cfg["run"]["seed"] = 7
+        return float(engine.run(cfg)["timed"]["measured"]["iops"])
+
+    qd32 = [fitmod.Point(0.0, truth(0.0, 32), 0.02), fitmod.Point(40.0, truth(40.0, 32), 0.02)]
+    fob = fitmod.Point(0.0, gc_blocking.fob_iops(TRUE_PROGRAM_US, 32, 1, 2), 0.02, fresh=True)
+    qd4 = fitmod.Point(40.0, truth(40.0, 4), 0.02, queue_depth=4)
+    r = gc_blocking.fit([*qd32, qd4, fob], NATIVE_OP, jobs=1)
+    assert r is not None and r.dies_identified
+    assert (r.dies, r.planes) == (1, 2), r.candidates
+    assert abs(r.program_us / TRUE_PROGRAM_US - 1) < 0.1
+    assert r.to_dict()["planes_per_die"] == 2
+    assert r.twin_timing()["nand"]["planes_per_die"] == 2
+    # one plane: the key is left out, the twin is the single-plane one
+    assert "planes_per_die" not in gc_blocking.timing(2, 900.0, 32, 2)["nand"]
 
 
 def test_the_analytic_reading_is_scored_at_another_queue_depth_by_its_own_figure():
