@@ -60,7 +60,10 @@ impl MultiPlane {
         transfer_ns: u64,
     ) -> Option<u64> {
         let b = self.batches.get_mut(die)?;
-        if b.units == 0 || b.units >= self.planes || b.start_ns < ready_ns || b.end_ns != die_busy_ns
+        if b.units == 0
+            || b.units >= self.planes
+            || b.start_ns < ready_ns
+            || b.end_ns != die_busy_ns
         {
             return None;
         }
