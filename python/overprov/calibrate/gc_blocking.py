@@ -59,11 +59,12 @@ DOMAINS = (1, 2, 3, 4, 6, 8)
 #: Planes per die tried when the figures hold a second queue depth (the core's multi-plane
 #: programs, ``timing.nand.planes_per_die``: a die programs up to that many waiting host units
 #: in one program time, so IOPS grow with queue depth up to dies × planes where host programs
-#: dominate and not where GC does). Fixed from the mechanism (ONFI multi-plane program, MQSim's
-#: transaction scheduler) before any held-out figure was evaluated with it: 1 or 2 planes, the
-#: dies × planes up to :data:`MAX_PARALLEL_UNITS`. At one queue depth planes are not identified
-#: (the program time absorbs them) and 1 is kept.
-PLANES_GRID = (1, 2)
+#: dominate and not where GC does), the dies × planes up to :data:`MAX_PARALLEL_UNITS`. One
+#: plane only: the grid (1, 2), fixed from the mechanism before evaluation, chose the same
+#: single-plane twins on MQSim's figures (docs/calibrate.md, "Multi-plane programs"), and the
+#: plan's figures do not tell 2 planes from 2 dies, so two planes would cost twins and buy
+#: nothing. At one queue depth planes are not identified either and 1 is kept.
+PLANES_GRID: tuple[int, ...] = (1,)
 #: The twin's parallel program units (dies × planes) at most: the die grid's top.
 MAX_PARALLEL_UNITS = 8
 #: The nominal program time the twin is simulated at (per flash page); the fit scales it.
@@ -204,8 +205,8 @@ class BlockingReading:
     """Planes per die (multi-plane host programs), fitted with the dies."""
 
     def n_parameters(self) -> int:
-        # a second queue depth fits the dies and the planes
-        return N_PARAMETERS + 2 * self.dies_identified
+        # a second queue depth fits the dies, and the planes when the grid holds several
+        return N_PARAMETERS + self.dies_identified * (1 + (len(PLANES_GRID) > 1))
 
     def reproduces(self) -> bool:
         """Whether the fitted twin reproduces its figures within their noise."""
