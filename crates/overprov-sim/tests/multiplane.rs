@@ -5,24 +5,16 @@
 use overprov_sim::config::{GcBlocking, SimConfig};
 use overprov_sim::{Report, Simulator};
 
+mod common;
+
 /// One die, no write buffer (host writes wait for their program), 512 MiB of 4 KiB pages.
 fn drive(op: f64, qd: u32, planes: u32, blocking: GcBlocking) -> SimConfig {
-    let mut c = SimConfig::default();
-    c.geometry.user_pages = Some(1 << 17);
-    c.geometry.op_ratio = Some(op);
-    c.geometry.pages_per_block = 256;
-    c.timing.enabled = true;
-    c.timing.host.queue_depth = qd;
+    let mut c = common::blocking_drive(op, qd, blocking, planes);
     c.timing.host.command_overhead_us = 0.0;
     c.timing.nand.channels = 1;
     c.timing.nand.dies_per_channel = 1;
     c.timing.nand.flash_page_bytes = 4096;
     c.timing.nand.planes_per_die = planes;
-    c.timing.gc.blocking = blocking;
-    c.timing.gc.domains = planes;
-    c.timing.buffer.bytes = 0;
-    c.timing.state_round_drive_writes = 0.1;
-    c.run.warmup_drive_writes = 2.0;
     c.run.drive_writes = 1.0;
     c
 }
