@@ -76,6 +76,24 @@ TRUE_PROGRAM_US = 1000.0
 TRUE_DIES, TRUE_DOMAINS = 2, 1
 
 
+def _plan_figures(dies: int, planes: int, domains: int) -> tuple:
+    """The plan's figures (QD32 at 0% and 40%, QD4 at 40%, FOB) of a drive the core generates
+    with the blocking mechanism, at twice the twin's size and another seed."""
+
+    def truth(x: float, qd: int) -> float:
+        cfg = gc_blocking.config(NATIVE_OP, x, domains, TRUE_PROGRAM_US, qd, dies, planes=planes)
+        user_bytes = 2 * gc_blocking.USER_PAGES * gc_blocking.PAGE_BYTES
+        cfg["geometry"]["advertised_bytes"] = user_bytes
+        cfg["geometry"]["physical_bytes"] = int(round(user_bytes * (1 + NATIVE_OP)))
+        cfg["run"]["seed"] = 7
+        return float(engine.run(cfg)["timed"]["measured"]["iops"])
+
+    qd32 = [fitmod.Point(0.0, truth(0.0, 32), 0.02), fitmod.Point(40.0, truth(40.0, 32), 0.02)]
+    qd4 = fitmod.Point(40.0, truth(40.0, 4), 0.02, queue_depth=4)
+    fob_iops = gc_blocking.fob_iops(TRUE_PROGRAM_US, 32, dies, planes)
+    return qd32, qd4, fitmod.Point(0.0, fob_iops, 0.02, fresh=True)
+
+
 @pytest.mark.slow  # 18 small twin runs and 3 truths: 2 s on a quiet 2-core VM, 13 s loaded
 def test_two_queue_depths_identify_the_die_count(monkeypatch):
     """A drive the core generates with the blocking mechanism on 2 dies (1 GC domain), at twice
@@ -84,26 +102,51 @@ def test_two_queue_depths_identify_the_die_count(monkeypatch):
     says the parallelism is not identified."""
     monkeypatch.setattr(gc_blocking, "USER_PAGES", 1 << 15)  # 128 MiB twins: seconds
 
-    def truth(x: float, qd: int) -> float:
-        cfg = gc_blocking.config(NATIVE_OP, x, TRUE_DOMAINS, TRUE_PROGRAM_US, qd, TRUE_DIES)
-        user_bytes = 2 * gc_blocking.USER_PAGES * gc_blocking.PAGE_BYTES
-        cfg["geometry"]["advertised_bytes"] = user_bytes
-        cfg["geometry"]["physical_bytes"] = int(round(user_bytes * (1 + NATIVE_OP)))
-        cfg["run"]["seed"] = 7
-        return float(engine.run(cfg)["timed"]["measured"]["iops"])
-
-    qd32 = [fitmod.Point(0.0, truth(0.0, 32), 0.02), fitmod.Point(40.0, truth(40.0, 32), 0.02)]
-    fob = fitmod.Point(0.0, gc_blocking.fob_iops(TRUE_PROGRAM_US, 32, TRUE_DIES), 0.02, fresh=True)
-    qd4 = fitmod.Point(40.0, truth(40.0, 4), 0.02, queue_depth=4)
+    qd32, qd4, fob = _plan_figures(TRUE_DIES, 1, TRUE_DOMAINS)
     r = gc_blocking.fit([*qd32, qd4, fob], NATIVE_OP, jobs=1)
     assert r is not None and r.dies_identified
-    assert (r.dies, r.domains) == (TRUE_DIES, TRUE_DOMAINS), r.candidates
+    assert (r.dies, r.planes, r.domains) == (TRUE_DIES, 1, TRUE_DOMAINS), r.candidates
     assert abs(r.program_us / TRUE_PROGRAM_US - 1) < 0.1
     assert r.to_dict()["parallelism"].startswith("fitted")
     one_qd = gc_blocking.fit([*qd32, fob], NATIVE_OP, jobs=1)
     assert one_qd is not None and not one_qd.dies_identified
     assert one_qd.dies == gc_blocking.DIES
     assert one_qd.to_dict()["parallelism"].startswith("not identified")
+
+
+@pytest.mark.slow  # 75 small twin runs and 3 truths: about 40 s on a loaded 2-core VM
+def test_the_plan_figures_do_not_tell_planes_from_dies(monkeypatch):
+    """A drive the core generates with one die of 2 planes (multi-plane host programs) and a GC
+    domain per plane: fitted on 0% and 40% at QD32, 40% at QD4 and FOB, the planes cells are
+    tried, and 1 die × 2 planes and 2 dies × 1 plane fit its figures alike (χ² within 5%): QD4
+    already fills both planes, so the plan's probe does not separate them (a lower queue depth
+    would not either: one write at a time uses one plane or one die alike)."""
+    monkeypatch.setattr(gc_blocking, "USER_PAGES", 1 << 15)
+    monkeypatch.setattr(gc_blocking, "PLANES_GRID", (1, 2))  # the grid evaluated on MQSim
+
+    qd32, qd4, fob = _plan_figures(1, 2, 2)
+    r = gc_blocking.fit([*qd32, qd4, fob], NATIVE_OP, jobs=1)
+    assert r is not None and r.dies_identified
+    chi2 = {(c["dies"], c["planes_per_die"]): c["chi2"] for c in r.candidates if c["domains"] == 1}
+    assert len(r.candidates) == len(gc_blocking.grid(True)) == 25
+    assert (r.dies * r.planes) == 2, r.candidates
+    assert abs(chi2[(1, 2)] / chi2[(2, 1)] - 1) < 0.05, chi2
+
+
+def test_the_twin_keeps_the_fitted_planes(monkeypatch):
+    monkeypatch.setattr(gc_blocking, "PLANES_GRID", (1, 2))
+    r = gc_blocking.BlockingReading(2, 900.0, 1.0, 32, NATIVE_OP, dies=1, planes=2,
+                                    dies_identified=True)  # fmt: skip
+    assert r.to_dict()["planes_per_die"] == 2
+    assert r.twin_timing()["nand"]["planes_per_die"] == 2
+    assert r.n_parameters() == gc_blocking.N_PARAMETERS + 2
+    # one plane: the key is left out, the twin is the single-plane one
+    assert "planes_per_die" not in gc_blocking.timing(2, 900.0, 32, 2)["nand"]
+    assert gc_blocking.fob_iops(1000.0, 32, 1, 2) == gc_blocking.fob_iops(1000.0, 32, 2, 1)
+    # the grid calibrate uses: one plane, the 13 single-plane twins
+    monkeypatch.setattr(gc_blocking, "PLANES_GRID", (1,))
+    assert len(gc_blocking.grid(True)) == 13 and {pl for _, pl, _ in gc_blocking.grid(True)} == {1}
+    assert r.n_parameters() == gc_blocking.N_PARAMETERS + 1
 
 
 def test_the_analytic_reading_is_scored_at_another_queue_depth_by_its_own_figure():

@@ -4,6 +4,8 @@
 use overprov_sim::config::{GcBlocking, SimConfig};
 use overprov_sim::{Report, Simulator};
 
+mod common;
+
 fn drive(op: f64, qd: u32, blocking: GcBlocking) -> SimConfig {
     drive_with(op, qd, blocking, 2)
 }
@@ -11,21 +13,7 @@ fn drive(op: f64, qd: u32, blocking: GcBlocking) -> SimConfig {
 /// 8 dies; `domains` GC domains (fewer than the dies: collections run on fewer dies than host
 /// writes, the way a plane's GC without multi-plane operations does).
 fn drive_with(op: f64, qd: u32, blocking: GcBlocking, domains: u32) -> SimConfig {
-    let mut c = SimConfig::default();
-    c.geometry.user_pages = Some(1 << 17);
-    c.geometry.op_ratio = Some(op);
-    c.geometry.pages_per_block = 256;
-    c.timing.enabled = true;
-    c.timing.host.queue_depth = qd;
-    c.timing.gc.blocking = blocking;
-    c.timing.gc.domains = domains;
-    // no write cache (MQSim's Device_Level_Data_Caching_Mode TURNED_OFF): host writes wait
-    // for their program, so a blocked domain holds its writers' queue slots
-    c.timing.buffer.bytes = 0;
-    c.timing.state_round_drive_writes = 0.1;
-    c.run.warmup_drive_writes = 2.0;
-    c.run.drive_writes = 1.5;
-    c
+    common::blocking_drive(op, qd, blocking, domains)
 }
 
 fn run(c: SimConfig) -> Report {

@@ -14,11 +14,13 @@ for their program), ``domains`` GC domains — collections run one at a time per
 ``domains`` < :data:`DIES` garbage collection has fewer parallel units than host writes. The
 unknowns are the domain count (a grid, :data:`DOMAINS`), the die count when IOPS figures at a
 second queue depth identify it (:data:`DIES_GRID`, domains up to the dies; at one queue depth
-the program time absorbs it and :data:`DIES` is kept) and the program time (one scale: every
+the program time absorbs it and :data:`DIES` is kept) with the planes per die (multi-plane
+host programs, ``timing.nand.planes_per_die``: :data:`PLANES_GRID`, the same condition; a
+die's planes combine the host writes waiting for it, not GC) and the program time (one scale: every
 NAND time is a fixed share of it, so the twin's IOPS scale exactly as 1/program time and the
 scale is fitted in closed form on log IOPS). The spare space is the analytic fit's (pinned by
 WAF figures when given). The FOB figure is the twin's die-bound rate without GC,
-``min(QD, dies) · units per page / program time``.
+``min(QD, dies · planes) · units per page / program time``.
 
 Its evidence (``evidence.py``'s rule): χ² of its residuals at the fitted figures (IOPS, FOB, and
 its WAF at the WAF figures, the same figures and noise the analytic reading is scored on) plus,
@@ -51,8 +53,20 @@ PAGE_BYTES = 4096
 PAGES_PER_BLOCK = 256
 #: The twin's size: 1 GiB advertised simulates in about a second per level.
 USER_PAGES = 1 << 18
-#: GC domains tried: collections on 1 to 8 of the dies at once (at most the dies).
+#: GC domains tried: collections on 1 to 8 of the dies (or planes) at once (at most the dies
+#: times the planes).
 DOMAINS = (1, 2, 3, 4, 6, 8)
+#: Planes per die tried when the figures hold a second queue depth (the core's multi-plane
+#: programs, ``timing.nand.planes_per_die``: a die programs up to that many waiting host units
+#: in one program time, so IOPS grow with queue depth up to dies × planes where host programs
+#: dominate and not where GC does), the dies × planes up to :data:`MAX_PARALLEL_UNITS`. One
+#: plane only: the grid (1, 2), fixed from the mechanism before evaluation, chose the same
+#: single-plane twins on MQSim's figures (docs/calibrate.md, "Multi-plane programs"), and the
+#: plan's figures do not tell 2 planes from 2 dies, so two planes would cost twins and buy
+#: nothing. At one queue depth planes are not identified either and 1 is kept.
+PLANES_GRID: tuple[int, ...] = (1,)
+#: The twin's parallel program units (dies × planes) at most: the die grid's top.
+MAX_PARALLEL_UNITS = 8
 #: The nominal program time the twin is simulated at (per flash page); the fit scales it.
 NOMINAL_PROGRAM_US = 700.0
 #: Read time as a share of program time (tR/tPROG of the core's default NAND: 60/700).
@@ -65,21 +79,27 @@ SEED = 1
 N_PARAMETERS = 2
 
 
-def timing(domains: int, program_us: float, queue_depth: int, dies: int = DIES) -> dict[str, Any]:
-    """The twin's ``[timing]``: no buffer, no controller cost, non-preemptive GC."""
+def timing(
+    domains: int, program_us: float, queue_depth: int, dies: int = DIES, planes: int = 1
+) -> dict[str, Any]:
+    """The twin's ``[timing]``: no buffer, no controller cost, non-preemptive GC; multi-plane
+    host programs with ``planes`` > 1 (the key is left out at 1: the single-plane twin)."""
+    nand: dict[str, Any] = {
+        "channels": dies,
+        "dies_per_channel": 1,
+        "flash_page_bytes": PAGE_BYTES * UNITS_PER_FLASH_PAGE,
+        "read_us": program_us * READ_SHARE,
+        "program_us": program_us,
+        "erase_us": 1.0,
+        "die_block_bytes": PAGE_BYTES * PAGES_PER_BLOCK,
+        "channel_mb_s": 1e6,
+    }
+    if planes > 1:
+        nand["planes_per_die"] = planes
     return {
         "enabled": True,
         "host": {"queue_depth": queue_depth, "command_overhead_us": 0.0, "link_mb_s": 1e6},
-        "nand": {
-            "channels": dies,
-            "dies_per_channel": 1,
-            "flash_page_bytes": PAGE_BYTES * UNITS_PER_FLASH_PAGE,
-            "read_us": program_us * READ_SHARE,
-            "program_us": program_us,
-            "erase_us": 1.0,
-            "die_block_bytes": PAGE_BYTES * PAGES_PER_BLOCK,
-            "channel_mb_s": 1e6,
-        },
+        "nand": nand,
         "buffer": {"bytes": 0, "power_loss_protected": False},
         "gc": {"blocking": "domain", "domains": domains},
         "state_round_drive_writes": 0.1,
@@ -94,6 +114,7 @@ def config(
     queue_depth: int,
     dies: int = DIES,
     ftl: dict[str, Any] | None = None,
+    planes: int = 1,
 ) -> dict[str, Any]:
     """``ftl``: the reading's GC victim choice (``config.ftl`` keys; None: greedy)."""
     return engine.merge(
@@ -112,7 +133,7 @@ def config(
                 "drive_writes": MEASURED_DRIVE_WRITES,
                 "seed": SEED,
             },
-            "timing": timing(domains, program_us, queue_depth, dies),
+            "timing": timing(domains, program_us, queue_depth, dies, planes),
         },
     )
 
@@ -126,8 +147,8 @@ def _figures(report: dict[str, Any]) -> tuple[float, float | None]:
     return float(iops), (report.get("measured") or {}).get("waf")
 
 
-#: One twin run: (dies, domains, simulated extra-OP level, queue depth).
-Run = tuple[int, int, float, int]
+#: One twin run: (dies, planes per die, domains, simulated extra-OP level, queue depth).
+Run = tuple[int, int, int, float, int]
 
 
 def simulate_runs(
@@ -137,23 +158,31 @@ def simulate_runs(
 ) -> dict[Run, tuple[float, float | None]]:  # fmt: skip
     """(IOPS, WAF) of the twin per run, all runs through ``sweep``."""
     keys = list(dict.fromkeys(keys))
-    configs = [config(native_op, x, d, program_us, qd, n, ftl) for n, d, x, qd in keys]
+    configs = [config(native_op, x, d, program_us, qd, n, ftl, pl) for n, pl, d, x, qd in keys]
     reports = sweep.run_points(configs, jobs=jobs, label="blocking-GC twin")
     if reports.interrupted:
         raise KeyboardInterrupt
     return {k: _figures(r) for k, r in zip(keys, reports, strict=True)}
 
 
-def fob_iops(program_us: float, queue_depth: int, dies: int = DIES) -> float:
-    """The twin's rate without garbage collection (every die programming host units)."""
-    return 1e6 * min(queue_depth, dies) * UNITS_PER_FLASH_PAGE / program_us
+def fob_iops(program_us: float, queue_depth: int, dies: int = DIES, planes: int = 1) -> float:
+    """The twin's rate without garbage collection (every die's planes programming host
+    units)."""
+    return 1e6 * min(queue_depth, dies * planes) * UNITS_PER_FLASH_PAGE / program_us
 
 
-def grid(identified: bool) -> list[tuple[int, int]]:
-    """(dies, domains) tried: the die grid × domains up to the dies when a second queue depth
-    identifies the dies, else :data:`DIES` × :data:`DOMAINS`."""
-    dies = DIES_GRID if identified else (DIES,)
-    return [(n, d) for n in dies for d in DOMAINS if d <= n]
+#: A grid cell: (dies, planes per die, domains).
+Cell = tuple[int, int, int]
+
+
+def grid(identified: bool) -> list[Cell]:
+    """(dies, planes, domains) tried: when a second queue depth identifies them, the die grid
+    × :data:`PLANES_GRID` (dies × planes up to :data:`MAX_PARALLEL_UNITS`) × domains up to the
+    dies × planes; else :data:`DIES`, one plane, × :data:`DOMAINS`."""
+    if not identified:
+        return [(DIES, 1, d) for d in DOMAINS if d <= DIES]
+    return [(n, pl, d) for pl in PLANES_GRID for n in DIES_GRID if n * pl <= MAX_PARALLEL_UNITS
+            for d in DOMAINS if d <= n * pl]  # fmt: skip
 
 
 @dataclass
@@ -172,26 +201,30 @@ class BlockingReading:
     """Whether figures at a second queue depth chose ``dies`` (else it is :data:`DIES`)."""
     ftl: dict[str, Any] | None = None
     """The GC victim choice of the reading the twin belongs to (None: greedy)."""
+    planes: int = 1
+    """Planes per die (multi-plane host programs), fitted with the dies."""
 
     def n_parameters(self) -> int:
-        return N_PARAMETERS + self.dies_identified
+        # a second queue depth fits the dies, and the planes when the grid holds several
+        return N_PARAMETERS + self.dies_identified * (1 + (len(PLANES_GRID) > 1))
 
     def reproduces(self) -> bool:
         """Whether the fitted twin reproduces its figures within their noise."""
         return evidence.reproduces(self.residual_chi2, len(self.residuals), self.n_parameters())
 
     def twin_timing(self) -> dict[str, Any]:
-        return timing(self.domains, self.program_us, self.queue_depth, self.dies)
+        return timing(self.domains, self.program_us, self.queue_depth, self.dies, self.planes)
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "mechanism": "non-preemptive GC per domain, no write buffer ([timing.gc] blocking)",
             "dies": self.dies,
+            "planes_per_die": self.planes,
             "dies_identified": self.dies_identified,
             "parallelism": (
-                "fitted: figures at a second queue depth chose the dies"
+                "fitted: figures at a second queue depth chose the dies and planes"
                 if self.dies_identified
-                else f"not identified: figures at one queue depth, {DIES} dies assumed"
+                else f"not identified: figures at one queue depth, {DIES} dies of one plane assumed"
             ),
             "domains": self.domains,
             "program_us": self.program_us,
@@ -244,17 +277,17 @@ def fit(
         return None
     identified = bool(other)
     cells = grid(identified)
-    runs = [(n, d, level_of(p.extra_op_percent), qd_of(p)) for n, d in cells
+    runs = [(n, pl, d, level_of(p.extra_op_percent), qd_of(p)) for n, pl, d in cells
             for p in steady + other]  # fmt: skip
     sims = simulate_runs(native_op, runs, jobs=jobs, ftl=ftl)
     best: BlockingReading | None = None
     candidates = []
-    for n, d in cells:
+    for n, pl, d in cells:
 
-        def model0(p: fitmod.Point, n: int = n, d: int = d) -> float:
+        def model0(p: fitmod.Point, n: int = n, pl: int = pl, d: int = d) -> float:
             if p.fresh:
-                return fob_iops(NOMINAL_PROGRAM_US, queue_depth, n)
-            return sims[(n, d, level_of(p.extra_op_percent), qd_of(p))][0]
+                return fob_iops(NOMINAL_PROGRAM_US, queue_depth, n, pl)
+            return sims[(n, pl, d, level_of(p.extra_op_percent), qd_of(p))][0]
 
         figs = [(model0(p), p) for p in steady + other + fresh]
         s = _log_scale(figs)
@@ -267,7 +300,7 @@ def fit(
                               "fresh": p.fresh, "queue_depth": qd_of(p),
                               "log_error": e})  # fmt: skip
         for p in steady:  # its WAF at the WAF figures: scored on the analytic reading's figures
-            waf = sims[(n, d, level_of(p.extra_op_percent), queue_depth)][1]
+            waf = sims[(n, pl, d, level_of(p.extra_op_percent), queue_depth)][1]
             if p.waf is not None and waf:
                 e = math.log(waf / p.waf)
                 chi2 += (e / max(p.waf_rel_sd, fitmod.MIN_REL_SD)) ** 2
@@ -283,12 +316,13 @@ def fit(
                 e = math.log(m / p.iops) - _log_scale(rest)  # type: ignore[operator]
                 chi2 += (e / math.hypot(_sd(p), model_rel_sd)) ** 2
         program_us = NOMINAL_PROGRAM_US * math.exp(s)
-        candidates.append({"dies": n, "domains": d, "program_us": program_us, "chi2": chi2,
+        candidates.append({"dies": n, "planes_per_die": pl, "domains": d,
+                           "program_us": program_us, "chi2": chi2,
                            "residual_chi2": residual_chi2})  # fmt: skip
         if best is None or chi2 < best.chi2:
             best = BlockingReading(d, program_us, chi2, queue_depth, native_op, residuals=residuals,
                                    residual_chi2=residual_chi2, dies=n,
-                                   dies_identified=identified, ftl=ftl)  # fmt: skip
+                                   dies_identified=identified, ftl=ftl, planes=pl)  # fmt: skip
     assert best is not None
     best.candidates = candidates
     return best
@@ -304,6 +338,6 @@ def predict(
 ) -> dict[float, tuple[float, float | None]]:
     """(IOPS, WAF) of the fitted twin at ``levels`` (at its own queue depth unless given)."""
     qd = queue_depth or r.queue_depth
-    runs = [(r.dies, r.domains, level_of(x), qd) for x in levels]
+    runs = [(r.dies, r.planes, r.domains, level_of(x), qd) for x in levels]
     sims = simulate_runs(r.native_op, runs, program_us=r.program_us, jobs=jobs, ftl=r.ftl)
-    return {x: sims[(r.dies, r.domains, level_of(x), qd)] for x in levels}
+    return {x: sims[(r.dies, r.planes, r.domains, level_of(x), qd)] for x in levels}

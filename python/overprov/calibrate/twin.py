@@ -93,6 +93,9 @@ def drive_dict(p: TwinParameters) -> dict[str, Any]:
             "non-preemptive GC per domain ([timing.gc]): collections on "
             f"{timing['gc']['domains']} domains block their host writes; no write buffer"
         )
+        planes = timing["nand"].get("planes_per_die", 1)
+        if planes > 1:
+            model += f"; multi-plane host programs, {planes} planes per die"
     elif p.t_cmd_us >= 0:
         timing["controller"] = {
             "contexts": 1,

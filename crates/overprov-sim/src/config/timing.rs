@@ -120,6 +120,14 @@ pub struct NandConfig {
     pub die_block_bytes: u64,
     /// Channel transfer rate in MB/s.
     pub channel_mb_s: f64,
+    /// Planes per die for multi-plane host programs (timing/multiplane.rs): a die programs
+    /// up to this many waiting host units in one program time. 1 (the default): one at a time.
+    #[serde(skip_serializing_if = "is_one")]
+    pub planes_per_die: u32,
+}
+
+fn is_one(v: &u32) -> bool {
+    *v == 1
 }
 
 impl Default for NandConfig {
@@ -133,6 +141,7 @@ impl Default for NandConfig {
             erase_us: 3_500.0,
             die_block_bytes: 24 << 20,
             channel_mb_s: 800.0,
+            planes_per_die: 1,
         }
     }
 }
@@ -356,6 +365,12 @@ impl TimingConfig {
             ));
         }
         pos("timing.nand.channel_mb_s", n.channel_mb_s)?;
+        if n.planes_per_die == 0 || n.planes_per_die > 16 {
+            return Err(Error::config(
+                "timing.nand.planes_per_die",
+                format!("must be 1 to 16, got {}", n.planes_per_die),
+            ));
+        }
         pos("timing.host.link_mb_s", self.host.link_mb_s)?;
         if !(self.host.command_overhead_us >= 0.0 && self.host.command_overhead_us.is_finite()) {
             return Err(Error::config(

@@ -42,6 +42,7 @@
 mod arrival;
 mod commands;
 pub mod measured;
+mod multiplane;
 mod report;
 mod round;
 mod slc;
@@ -128,6 +129,8 @@ pub struct Engine {
     /// the dies operation by operation, the default), and the jobs it has run.
     domain_free: Vec<(u64, u64)>,
     gc_next_domain: usize,
+    /// Multi-plane programs: each die's open batch of host units (`multiplane.rs`).
+    multiplane: multiplane::MultiPlane,
 }
 
 impl Engine {
@@ -204,6 +207,7 @@ impl Engine {
                 }
             },
             gc_next_domain: 0,
+            multiplane: multiplane::MultiPlane::new(t.nand.planes_per_die, dies),
         }
     }
 
@@ -360,6 +364,25 @@ impl Engine {
         self.on_die(die, loaded, die_ns)
     }
 
+    /// Program a host unit: as `program`, or joining the die's multi-plane batch
+    /// (`multiplane.rs`) when its data is ready before the batch starts.
+    #[inline]
+    fn program_host(&mut self, ppn: u32, ready: u64, die_ns: u64) -> u64 {
+        if !self.multiplane.enabled() {
+            return self.program(ppn, ready, die_ns);
+        }
+        let die = self.die_of(ppn);
+        let busy = self.die_busy[die];
+        if let Some(end) = self.multiplane.join(die, ready, busy, self.channel_unit_ns) {
+            self.on_die(die, busy, self.channel_unit_ns);
+            return end;
+        }
+        let loaded = self.transfer(die, ready);
+        let end = self.on_die(die, loaded, die_ns);
+        self.multiplane.open(die, loaded, end);
+        end
+    }
+
     /// Sense a page (or a unit's share of one) on `die` and transfer the unit out.
     #[inline]
     fn sense(&mut self, die: usize, ready: u64, sense_ns: u64) -> u64 {
@@ -476,7 +499,7 @@ impl Engine {
                         flush_page_ns = flush_page_ns.max(page_ns);
                     } else if self.buffer_units == 0 {
                         let ready = self.domain_ready(p, arrived);
-                        done = done.max(self.program(p, ready, unit_ns));
+                        done = done.max(self.program_host(p, ready, unit_ns));
                     } else {
                         let mut accept = self.domain_ready(p, arrived);
                         while self.buffered.peek().is_some_and(|Reverse(c)| *c <= accept) {
@@ -487,7 +510,7 @@ impl Engine {
                                 accept = accept.max(c);
                             }
                         }
-                        let end = self.program(p, accept, unit_ns);
+                        let end = self.program_host(p, accept, unit_ns);
                         self.buffered.push(Reverse(end));
                         done = done.max(accept);
                     }

@@ -1,5 +1,5 @@
 #![allow(dead_code)]
-use overprov_sim::config::{PolicyKind, SimConfig};
+use overprov_sim::config::{GcBlocking, PolicyKind, SimConfig};
 use overprov_sim::{Report, Simulator};
 
 /// Uniform random 4 KiB writes after a sequential fill, measured after a warm-up.
@@ -25,4 +25,24 @@ pub fn measured_waf(c: SimConfig) -> f64 {
         .expect("measured part")
         .waf
         .expect("host wrote")
+}
+
+/// 512 MiB of 4 KiB pages in 256-page blocks, timed at `qd`, `domains` GC domains, no write
+/// cache (MQSim's Device_Level_Data_Caching_Mode TURNED_OFF: host writes wait for their
+/// program, so a blocked domain holds its writers' queue slots); 2 drive writes of warm-up,
+/// 1.5 measured.
+pub fn blocking_drive(op: f64, qd: u32, blocking: GcBlocking, domains: u32) -> SimConfig {
+    let mut c = SimConfig::default();
+    c.geometry.user_pages = Some(1 << 17);
+    c.geometry.op_ratio = Some(op);
+    c.geometry.pages_per_block = 256;
+    c.timing.enabled = true;
+    c.timing.host.queue_depth = qd;
+    c.timing.gc.blocking = blocking;
+    c.timing.gc.domains = domains;
+    c.timing.buffer.bytes = 0;
+    c.timing.state_round_drive_writes = 0.1;
+    c.run.warmup_drive_writes = 2.0;
+    c.run.drive_writes = 1.5;
+    c
 }
