@@ -47,7 +47,7 @@ bench:
 	gcc -O2 -march=native -o target/bench/c_ftl bench/c_ftl/ftl.c
 	$(CARGO) run --release -p overprov-sim --example ftl_bench -- \
 	    --c-ref target/bench/c_ftl --out target/bench/ftl_bench.json
-	$(CARGO) bench -p overprov-sim --bench hot_loop -- --noplot
+	$(CARGO) bench -p overprov-sim-bench --bench hot_loop -- --noplot
 	$(PY) bench/timed_bench.py --out target/bench/timed_bench.json
 
 # The same, with the full-size (1 TB) drive against its scaled version (several minutes).

@@ -155,13 +155,19 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if _module_scoped_fixtures(item):
             item.add_marker(pytest.mark.xdist_group(module(item)))
     # The costliest first, so that no worker is left alone with a long test at the end of a
-    # parallel run: the real-time chain, then the modules with the most tests marked slow; a
-    # module's tests stay together and in their order.
+    # parallel run: the real-time chain, then the modules whose tests need more than the
+    # default timeout (the longest single items: the profile-accuracy cases, the GC-design
+    # sweeps, the wheel's build), longest first, then the modules with the most tests marked
+    # slow; a module's tests stay together and in their order.
     slow: dict[str, int] = {}
+    longest: dict[str, float] = {}
     for item in items:
         slow[module(item)] = slow.get(module(item), 0) + (
             item.get_closest_marker("slow") is not None
         )
+        timeout = item.get_closest_marker("timeout")
+        seconds = float(timeout.args[0]) if timeout is not None and timeout.args else 0.0
+        longest[module(item)] = max(longest.get(module(item), 0.0), seconds)
     real_time = {
         module(item)
         for item in items
@@ -169,8 +175,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     }
     first_seen = {m: i for i, m in reversed(list(enumerate(map(module, items))))}
 
-    def cost(m: str) -> tuple[bool, int, int]:
-        return (m not in real_time, -slow[m], first_seen[m])
+    def cost(m: str) -> tuple[bool, float, int, int]:
+        return (m not in real_time, -longest[m], -slow[m], first_seen[m])
 
     items.sort(key=lambda item: cost(module(item)))
 
