@@ -1,6 +1,7 @@
-"""calibrate's prediction as one object (calibrate/prediction.py): written once through the
-output contract and checked against its schema when written; its twins held in memory and
-written only as outputs, the written twin simulating to the figures the prediction states."""
+"""calibrate's prediction as one object (calibrate/prediction.py, its figures and loader in
+prediction_file.py): written once through the output contract and checked against its schema
+when written; its twins held in memory and written only as outputs, the written twin simulating
+to the figures the prediction states."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from overprov import json_schemas, presets, sweep
+from overprov import __version__, json_schemas, prediction_file, presets, sweep
 from overprov.calibrate import prediction, twin_runs
 from overprov.calibrate import twin as twinmod
 from overprov.calibrate.prediction import (
@@ -192,13 +193,14 @@ def test_a_reading_is_labelled_from_its_spare_field_not_its_name():
 
 
 def test_a_written_prediction_reads_back_as_the_same_object(tmp_path):
-    """prediction.load reads prediction.json back (bounded, schema checked) into the objects
-    calibrate wrote: the document it gives is the file, byte for byte, and the summary the
-    same; a file that fails the schema is refused naming the field."""
+    """prediction_file.load reads prediction.json back (bounded, schema checked) into the
+    objects calibrate wrote: the document it gives is the file, byte for byte, and the summary
+    the same; a file that fails the schema is refused naming the field."""
     pred = _combined()
     pred.twins = {"twin.toml": TWIN}
     pred.write(tmp_path)
-    back = prediction.load(tmp_path)
+    back = prediction_file.load(tmp_path)
+    assert back.overprov_version == __version__
     assert [r.spare for r in back.readings] == [prediction.RAW, prediction.EFFECTIVE]
     assert [r.design for r in back.readings] == ["d-choices-2", "greedy"]
     assert back.readings[0].levels[0].blocking_gc_iops == 19000.0
@@ -210,4 +212,22 @@ def test_a_written_prediction_reads_back_as_the_same_object(tmp_path):
     del doc["levels"][0]["waf"]
     (tmp_path / "bad.json").write_text(json.dumps(doc), encoding="utf-8")
     with pytest.raises(InputError, match=r"bad.json: levels\[0\]"):
-        prediction.load(tmp_path / "bad.json")
+        prediction_file.load(tmp_path / "bad.json")
+
+
+def test_a_field_the_reader_does_not_know_is_ignored_and_another_document_refused(tmp_path):
+    """A field the schema allows but the reader does not know (in a level, in the
+    recommendation) is ignored, not a crash; a document of another kind is refused naming its
+    schema."""
+    pred = _prediction()
+    pred.recommendation = prediction.recommendation(pred.levels, 15000.0)
+    doc = pred.document(None)
+    doc["levels"][0]["queue_depth"] = 32
+    doc["recommendation"]["method"] = "smallest level"
+    (tmp_path / "new.json").write_text(json.dumps(doc), encoding="utf-8")
+    back = prediction_file.load(tmp_path / "new.json")
+    assert back.recommendation == pred.recommendation
+    assert back.levels == pred.levels
+    (tmp_path / "other.json").write_text(json.dumps({"schema": "overprov.plan/1"}))
+    with pytest.raises(InputError, match=r"other.json: not a calibrate prediction"):
+        prediction_file.load(tmp_path / "other.json")

@@ -10,8 +10,10 @@ from html import unescape
 
 import pytest
 from conftest import overprov
+from overprov import prediction_file
 from overprov.report import decision, plots, write_report
 from overprov.report.load import load_inputs
+from overprov.report.model import ReportInputError
 from report_checks import check_page, figure_keys
 
 
@@ -30,7 +32,8 @@ def waf_calibration(tmp_path_factory):
 def test_calibration_chart_holds_the_points_the_curve_and_the_band(waf_calibration):
     pred = json.loads((waf_calibration / "prediction.json").read_text())
     (src,) = load_inputs([waf_calibration])
-    assert src.kind == "calibrate" and src.prediction == pred
+    assert src.kind == "calibrate" and src.prediction == prediction_file.load(waf_calibration)
+    assert src.prediction.document(None)["levels"] == pred["levels"]
     fig = plots.plot_calibration(src)
     (ax,) = [a for a in fig.axes if a.get_visible()]  # WAF only: no IOPS points were fitted
     lines = {ln.get_label(): ln for ln in ax.get_lines()}
@@ -80,6 +83,20 @@ def test_report_of_a_prediction_file_with_both_readings_of_the_raw_nand(tmp_path
     bad.write_text(json.dumps({"schema": "overprov.status/1"}))
     res = overprov("report", str(bad), "--out", str(tmp_path / "no"))
     assert res.returncode == 2 and "calibrate and plan files" in res.stderr
+
+
+def test_a_prediction_its_schema_refuses_is_not_reported(waf_calibration, tmp_path):
+    """The report reads prediction.json through the one loader (prediction_file.load: bounded,
+    schema checked): a level out of range or a figure of the wrong kind is refused, naming the
+    file and the field, never drawn."""
+    pred = json.loads((waf_calibration / "prediction.json").read_text())
+    for field, value in [("extra_op_percent", 150.0), ("steady_iops_low", "many")]:
+        doc = json.loads(json.dumps(pred))
+        doc["levels"][1][field] = value
+        bad = tmp_path / f"bad-{field}.json"
+        bad.write_text(json.dumps(doc), encoding="utf-8")
+        with pytest.raises(ReportInputError, match=rf"bad-{field}.json: levels\[1\]\.{field}"):
+            load_inputs([bad])
 
 
 @pytest.fixture(scope="module")

@@ -12,6 +12,7 @@ import pytest
 from conftest import overprov
 from overprov import smart
 from overprov.json_schemas import validate_document
+from overprov.prediction_file import PredictedLevel, Prediction
 from overprov.report.model import Phase, Source, Span
 from overprov.report.sanity import (
     fob_below_steady,
@@ -125,9 +126,13 @@ def test_the_checks_of_a_simulated_profile_are_on_the_page_and_in_json(sim_profi
 
 def _calibration(predicted: dict, measured: dict) -> Source:
     """A calibration predicting ``predicted`` and measuring ``measured`` at 0% and 40%."""
-    levels = [{"extra_op_percent": x, **predicted[x]} for x in (0.0, 20.0, 40.0)]
+    levels = [PredictedLevel(x, **predicted[x]) for x in (0.0, 20.0, 40.0)]
     src = _source([], kind="calibrate")
-    src.prediction = {"levels": levels}
+    src.prediction = Prediction(
+        interval="80%", prediction_source="the twin", workload="uniform random writes",
+        workload_flags="", waf_curve=None, levels=levels, recommendation=None, fit={},
+        twin=None, measurement=None,
+    )  # fmt: skip
     src.measured_levels = [
         {"extra_op_percent": x, "steady_iops": 1000.0, **measured[x]} for x in (0.0, 40.0)
     ]

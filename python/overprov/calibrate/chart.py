@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from overprov.calibrate.prediction import Prediction
+from overprov.prediction_file import Prediction
 
 
 def write_chart(prediction: Prediction, path: Path) -> Path | None:

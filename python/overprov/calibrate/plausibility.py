@@ -32,7 +32,7 @@ import math
 from typing import Any
 
 from overprov.calibrate import fit as fitmod
-from overprov.calibrate.prediction import Prediction, not_finite
+from overprov.prediction_file import Prediction, not_finite
 
 #: The worst relative miss of the fitted model at the points it was fitted to.
 FIT_ERROR_MAX = 0.50

@@ -1,298 +1,42 @@
-"""calibrate's answer as one object: a :class:`Prediction`, written once through the output
-contract.
+"""calibrate's answer as one object: a :class:`~overprov.prediction_file.Prediction`, written
+once through the output contract.
 
-A prediction holds what calibrate states (a :class:`PredictedLevel` per level: the figures and
-their interval; the fit; the :class:`ReadingFigures` it combines, each naming its spare reading
-and GC design as fields; a :class:`Recommendation`) and the twins it rests on, in memory
-(``twin.TwinParameters``). Its readers (``summary.py``, ``plausibility.py``, ``chart.py``) take
-the object; :func:`load` reads a written ``prediction.json`` back into one (bounded, schema
-checked; the names in ``readings`` parsed into spare and design there, once). Only
-:meth:`Prediction.write` puts it on disk: each twin as its drive file (``twin.write``) and
-``prediction.json`` as every other document is written (``outputs.document``'s envelope,
-``outputs.write_json``: atomic, no NaN), after the document is checked against its schema
-(``calibrate/prediction.schema.json``, docs/json.md): a prediction that would not validate is
-refused, naming the field, and nothing of it is written.
+The prediction's types, its document, its writer and its loader are ``overprov.prediction_file``'s
+(below calibrate, so the report reads them too; named here for calibrate's modules). Here, what
+only calibrate does to build one: the ``measurement`` it records and the recommendation it
+draws from the levels. Its readers (``summary.py``, ``plausibility.py``, ``chart.py``) take the
+object, built or read back (``prediction_file.load``).
 """
 
 from __future__ import annotations
 
-import dataclasses
-import math
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
-from overprov import inputs, json_schemas, outputs
-from overprov.calibrate import twin as twinmod
-from overprov.errors import InputError, RunError
 from overprov.measurement_file import Measurement
+from overprov.prediction_file import (
+    EFFECTIVE,
+    GREEDY,
+    NAME,
+    RAW,
+    SCHEMA,
+    CombinedLevel,
+    PredictedLevel,
+    Prediction,
+    ReadingFigures,
+    Recommendation,
+    SetAsideReading,
+    check,
+    load,
+    reading_key,
+    schema,
+)
 
-KIND = "calibrate"
-MAJOR = 1
-#: The document's ``schema`` (``outputs.document``'s envelope); the schema file's ``$id``.
-SCHEMA = f"overprov.{KIND}/{MAJOR}"
-NAME = "prediction.json"
-
-
-#: The two ways of reading the spare (``spare_readings.py``): fitted, or the raw NAND's used k
-#: times as well; a reading's name in ``readings`` starts with one of them.
-EFFECTIVE, RAW = "effective_spare", "raw_spare"
-GREEDY = "greedy"
-
-
-@dataclass
-class PredictedLevel:
-    """One row of ``levels``: the figures at one extra-OP level, each named with its unit.
-
-    Written in field order; a field of :data:`WRITTEN_IF_SET` only when it has a figure (it
-    belongs to one way of predicting). A new figure is a new field (None: not written when
-    listed in :data:`WRITTEN_IF_SET`)."""
-
-    extra_op_percent: float
-    steady_iops: float | None = None
-    steady_iops_low: float | None = None
-    steady_iops_high: float | None = None
-    waf: float | None = None
-    """None only until the surrogate's WAF fills a level the twin's run gave none for."""
-    p99_latency_us: float | None = None
-    surrogate_iops: float | None = None
-    surrogate_waf: float | None = None
-    """The fitted surrogate's WAF: the twin simulated WAF-only (typed WAF figures)."""
-    twin_iops: float | None = None
-    analytic_iops: float | None = None
-    """The analytic reading's IOPS when the blocking-GC reading was weighed with it."""
-    blocking_gc_iops: float | None = None
-    """The blocking-GC reading's IOPS at this level (``gc_blocking.py``)."""
-    waf_low: float | None = None
-    waf_high: float | None = None
-
-    WRITTEN_IF_SET: ClassVar[frozenset[str]] = frozenset(
-        {"surrogate_waf", "analytic_iops", "blocking_gc_iops"}
-    )
-    ORDER: ClassVar[tuple[str, ...]] = ()
-    """The order the fields are written in (empty: field order); fields not named follow."""
-
-    def to_dict(self) -> dict[str, Any]:
-        names = [f.name for f in dataclasses.fields(self)]
-        order = [*self.ORDER, *(n for n in names if n not in self.ORDER)]
-        return {
-            n: getattr(self, n)
-            for n in order
-            if n not in self.WRITTEN_IF_SET or getattr(self, n) is not None
-        }
-
-    @classmethod
-    def from_dict(cls, row: dict[str, Any]) -> PredictedLevel:
-        names = {f.name for f in dataclasses.fields(cls)}
-        return cls(**{k: v for k, v in row.items() if k in names})
-
-
-@dataclass
-class CombinedLevel(PredictedLevel):
-    """A level of readings combined (``spare_readings.combine``): the central figures first,
-    then their intervals, as the format has written them."""
-
-    ORDER: ClassVar[tuple[str, ...]] = (
-        "extra_op_percent", "steady_iops", "waf", "p99_latency_us", "surrogate_iops",
-        "steady_iops_low", "steady_iops_high", "waf_low", "waf_high", "twin_iops",
-    )  # fmt: skip
-
-
-@dataclass
-class Recommendation:
-    """The smallest extra OP predicted to sustain ``target_iops`` (:func:`recommendation`)."""
-
-    target_iops: float | None
-    extra_op_percent: float | None
-    safe_extra_op_percent: float | None
-    """The smallest reaching it at the interval's low end."""
-    text: str
-
-
-@dataclass
-class ReadingFigures:
-    """One reading a combined prediction rests on (``readings``): its spare reading (``spare``:
-    :data:`EFFECTIVE` or :data:`RAW`) and GC design (``design``) as fields, its levels, fit,
-    twin (a file name) and weight. Its name in ``readings`` is :attr:`key`."""
-
-    spare: str
-    design: str
-    levels: list[PredictedLevel]
-    fit: dict[str, Any]
-    twin: str | None
-    prediction_source: str
-    gc: str
-    """The garbage collection of its twin, in words."""
-    weight: float | None = None
-    evidence: dict[str, Any] | None = None
-
-    @property
-    def key(self) -> str:
-        """The reading's name in ``prediction.json``'s ``readings``."""
-        return reading_key(self.spare, self.design)
-
-    def to_dict(self, twin: str | None) -> dict[str, Any]:
-        body: dict[str, Any] = {
-            "levels": [lv.to_dict() for lv in self.levels],
-            "fit": self.fit,
-            "twin": twin,
-            "prediction_source": self.prediction_source,
-            "gc": self.gc,
-        }
-        if self.weight is not None:
-            body["weight"] = self.weight
-        if self.evidence is not None:
-            body["evidence"] = self.evidence
-        return body
-
-
-@dataclass
-class SetAsideReading:
-    """A reading whose weight left it without a twin (``readings_set_aside``)."""
-
-    spare: str
-    design: str
-    gc: str
-    weight: float
-    evidence: dict[str, Any]
-
-    @property
-    def key(self) -> str:
-        return reading_key(self.spare, self.design)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"gc": self.gc, "weight": self.weight, "evidence": self.evidence}
-
-
-def reading_key(spare: str, design: str) -> str:
-    """A reading's name: its spare reading, and its GC design unless greedy."""
-    return spare if design == GREEDY else f"{spare}:{design}"
-
-
-def _parse_key(key: str) -> tuple[str, str]:
-    """(spare, design) of a reading's name in a written prediction (:func:`reading_key`)."""
-    spare, _, design = key.partition(":")
-    return spare, design or GREEDY
-
-
-@dataclass
-class Prediction:
-    """What calibrate predicts (the body of ``prediction.json``) and the twins behind it.
-
-    ``levels``, ``fit``, ``readings``: as docs/calibrate.md and the schema describe them; a
-    twin is named by its file name (``twin``, each reading's ``twin``), a path only once the
-    prediction is written into a folder (:meth:`document`)."""
-
-    interval: str
-    prediction_source: str
-    workload: str
-    workload_flags: str
-    waf_curve: dict[str, Any] | None
-    levels: list[PredictedLevel]
-    recommendation: Recommendation | None
-    fit: dict[str, Any]
-    twin: str | None
-    measurement: dict[str, Any] | None
-    readings: list[ReadingFigures] | None = None
-    """The readings the levels combine, the heaviest first (None: one reading)."""
-    readings_set_aside: list[SetAsideReading] | None = None
-    """Readings whose weight left them without a twin (``spare_readings.read_all``)."""
-    twins: dict[str, twinmod.TwinParameters] = field(default_factory=dict)
-    """Every twin file the prediction writes, by file name (``twin`` among them)."""
-    copies: dict[str, str] = field(default_factory=dict)
-    """Twin files written as a copy of another, byte for byte (:meth:`also_as`)."""
-
-    def also_as(self, name: str) -> None:
-        """Write the prediction's twin under ``name`` too, as a copy (first, then the twin):
-        ``twin.toml`` when the raw-spare reading is the only one."""
-        self.copies[name] = self.twin
-        self.twins = {name: self.twins[self.twin], **self.twins}
-
-    def document(self, folder: Path | None) -> dict[str, Any]:
-        """``prediction.json``'s document; twins named as files in ``folder`` (None: nothing
-        kept, no path)."""
-
-        def path(name: str | None) -> str | None:
-            return str(folder / name) if folder is not None and name is not None else None
-
-        body: dict[str, Any] = {
-            "interval": self.interval,
-            "prediction_source": self.prediction_source,
-            "workload": self.workload,
-            "workload_flags": self.workload_flags,
-            "waf_curve": self.waf_curve,
-            "levels": [lv.to_dict() for lv in self.levels],
-            "recommendation": (
-                dataclasses.asdict(self.recommendation) if self.recommendation else None
-            ),
-            "fit": self.fit,
-            "twin": path(self.twin),
-            "measurement": self.measurement,
-        }
-        if self.readings is not None:
-            body["readings"] = {r.key: r.to_dict(path(r.twin)) for r in self.readings}
-        if self.readings_set_aside:
-            body["readings_set_aside"] = {r.key: r.to_dict() for r in self.readings_set_aside}
-        return outputs.document(KIND, body, MAJOR)
-
-    def twin_files(self) -> list[str]:
-        """The twin files :meth:`write` writes (``twin`` among them)."""
-        return list(self.twins)
-
-    def write(self, folder: Path) -> list[Path]:
-        """Write the twins and ``prediction.json`` into ``folder`` (the document checked first:
-        nothing is written when it fails); returns the files written, in order."""
-        doc = self.document(folder)
-        check(doc, str(folder / NAME))
-        written = [
-            twinmod.write(folder / name, self.twins[name], folder / self.copies.get(name, name))
-            for name in self.twin_files()
-        ]
-        outputs.write_json(doc, folder / NAME)
-        return [*written, folder / NAME]
-
-    def write_json(self, path: str, folder: Path | None) -> None:
-        """``--json FILE|-``: the document (twins named in ``folder``), checked, then written."""
-        doc = self.document(folder)
-        check(doc, "--json -" if path == outputs.STDOUT else path)
-        outputs.write_json(doc, path)
-
-
-def schema() -> dict[str, Any]:
-    """The JSON Schema of ``prediction.json`` (``calibrate/prediction.schema.json``)."""
-    return json_schemas.schema(SCHEMA)
-
-
-def check(doc: dict[str, Any], where: str) -> None:
-    """Refuse (RunError) a prediction document that is not one: a number that is not finite,
-    or a field its schema refuses (missing, of the wrong kind), naming the field."""
-    bad = not_finite(doc)
-    if bad is not None:
-        raise RunError(
-            f"{where}: {bad[0]}: {bad[1]} is not a figure; the prediction is not written"
-        )
-    try:
-        json_schemas.validate_document(doc, SCHEMA, where)
-    except InputError as exc:
-        raise RunError(f"{exc}; the prediction is not written") from None
-
-
-def not_finite(value: Any, where: str = "") -> tuple[str, float] | None:
-    """The first number in ``value`` that is NaN or infinite, with its field path
-    (``levels[1].waf``)."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return where.lstrip(".") or "the document", value
-    if isinstance(value, dict):
-        items: Any = ((f"{where}.{k}", v) for k, v in value.items())
-    elif isinstance(value, list | tuple):
-        items = ((f"{where}[{i}]", v) for i, v in enumerate(value))
-    else:
-        return None
-    for path, v in items:
-        found = not_finite(v, path)
-        if found is not None:
-            return found
-    return None
+#: What calibrate's modules take from here, ``prediction_file``'s among them.
+__all__ = [
+    "EFFECTIVE", "GREEDY", "NAME", "RAW", "SCHEMA", "CombinedLevel", "PredictedLevel",
+    "Prediction", "ReadingFigures", "Recommendation", "SetAsideReading", "check", "load",
+    "measurement_summary", "reading_key", "recommendation", "schema",
+]  # fmt: skip
 
 
 def measurement_summary(m: Measurement | None) -> dict[str, Any] | None:
@@ -350,58 +94,3 @@ def recommendation(levels: list[PredictedLevel], target_iops: float | None) -> R
             else "; no level reaches it at the interval's low end"
         )
     return Recommendation(target_iops, expected, safe, text)
-
-
-def load(path: Path, what: str = "calibrate prediction") -> Prediction:
-    """A written ``prediction.json`` (or a calibrate folder holding one) read back: bounded
-    (``inputs.load_json``), checked against its schema, as the object calibrate wrote. Twins
-    are named by the paths written (none held in memory). Raises InputError naming the file
-    and the field."""
-    file = path / NAME if path.is_dir() else path
-    doc = inputs.load_json(file, what)
-    json_schemas.validate_document(doc, SCHEMA, str(file))
-    return from_document(doc)
-
-
-def from_document(doc: dict[str, Any]) -> Prediction:
-    """The object of a prediction document that validates (:func:`schema`)."""
-    rec = doc.get("recommendation")
-    readings = doc.get("readings")
-    aside = doc.get("readings_set_aside")
-    combined = readings is not None
-    level = CombinedLevel if combined else PredictedLevel
-    return Prediction(
-        interval=doc["interval"],
-        prediction_source=doc["prediction_source"],
-        workload=doc["workload"],
-        workload_flags=doc.get("workload_flags", ""),
-        waf_curve=doc.get("waf_curve"),
-        levels=[level.from_dict(row) for row in doc["levels"]],
-        recommendation=Recommendation(**rec) if rec is not None else None,
-        fit=doc["fit"],
-        twin=doc["twin"],
-        measurement=doc["measurement"],
-        readings=None
-        if readings is None
-        else [
-            ReadingFigures(
-                *_parse_key(key),
-                levels=[PredictedLevel.from_dict(row) for row in r["levels"]],
-                fit=r["fit"],
-                twin=r["twin"],
-                prediction_source=r["prediction_source"],
-                gc=r["gc"],
-                weight=r.get("weight"),
-                evidence=r.get("evidence"),
-            )
-            for key, r in readings.items()
-        ],
-        readings_set_aside=None
-        if aside is None
-        else [
-            SetAsideReading(
-                *_parse_key(key), gc=r["gc"], weight=r["weight"], evidence=r["evidence"]
-            )
-            for key, r in aside.items()
-        ],
-    )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from overprov.calibrate.prediction import EFFECTIVE, Prediction, ReadingFigures
+from overprov.prediction_file import EFFECTIVE, Prediction, ReadingFigures
 
 
 def summary_text(pred: Prediction) -> str:

@@ -78,6 +78,11 @@ class TwinParameters:
     domain, no buffer, its fitted domains and program time) when the figures favour it; None:
     the analytic mapping of t_cmd and t_page below."""
 
+    def write(self, path: Path, named: Path | None = None) -> Path:
+        """Write the twin as a drive file (:func:`write`): how a prediction
+        (``prediction_file.Prediction.write``) writes the twins it holds."""
+        return write(path, self, named)
+
 
 def drive_dict(p: TwinParameters) -> dict[str, Any]:
     """The twin as a drive file's keys (one preset's keys at the top level)."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from overprov.prediction_file import Prediction
 from overprov.report import html
 from overprov.report.model import Phase, Source, op_text
 from overprov.units import human_bytes
@@ -99,8 +100,8 @@ def phase_table(source: Source, target: float | None) -> html.Table | None:
     return html.Table(list(COLUMNS), rows, numeric={2, 5, 6})
 
 
-def _fitted_levels(prediction: Mapping[str, Any]) -> set[float]:
-    points = (prediction.get("fit") or {}).get("points") or []
+def _fitted_levels(prediction: Prediction) -> set[float]:
+    points = prediction.fit.get("points") or []
     return {
         float(p["extra_op_percent"])
         for p in points
@@ -111,22 +112,22 @@ def _fitted_levels(prediction: Mapping[str, Any]) -> set[float]:
 def prediction_table(source: Source) -> html.Table | None:
     """Rows of a calibration: each predicted level with its band; measured levels marked."""
     pred = source.prediction
-    levels = [lv for lv in pred.get("levels") or [] if isinstance(lv, Mapping)]
-    if not levels:
+    if pred is None or not pred.levels:
         return None
-    target = (pred.get("recommendation") or {}).get("target_iops")
+    levels = pred.levels
+    target = pred.recommendation.target_iops if pred.recommendation else None
     fitted = _fitted_levels(pred)
     measured = {
         float(p["extra_op_percent"]): float(p["iops"])
-        for p in (pred.get("fit") or {}).get("points") or []
+        for p in pred.fit.get("points") or []
         if isinstance(p, Mapping) and p.get("iops") and not p.get("fresh")
     }
     measured_at = {float(m["extra_op_percent"]): m for m in source.measured_levels}
-    lowest_waf = levels[0].get("waf")
+    lowest_waf = levels[0].waf
     rows = []
     for lv in levels:
-        x = float(lv["extra_op_percent"])
-        iops, lo, hi = lv.get("steady_iops"), lv.get("steady_iops_low"), lv.get("steady_iops_high")
+        x = float(lv.extra_op_percent)
+        iops, lo, hi = lv.steady_iops, lv.steady_iops_low, lv.steady_iops_high
         figure = "predicted, 80% band"
         m = measured_at.get(x) or {}
         if x in fitted or m:
@@ -137,10 +138,10 @@ def prediction_table(source: Source) -> html.Table | None:
             if m.get("p99_latency_us"):
                 bits.append(f"p99 {_us(m['p99_latency_us'])}")
             figure = "measured " + ", ".join(bits) + "; predicted, 80% band"
-        waf = lv.get("waf")
+        waf = lv.waf
         waf_text = "—" if waf is None else f"{waf:.2f}"
-        if lv.get("waf_low") is not None and lv.get("waf_high") is not None:
-            waf_text += f" ({lv['waf_low']:.2f}–{lv['waf_high']:.2f})"
+        if lv.waf_low is not None and lv.waf_high is not None:
+            waf_text += f" ({lv.waf_low:.2f}–{lv.waf_high:.2f})"
         if target is None or lo is None or iops is None:
             meets = "—"
         elif lo >= target:
@@ -155,7 +156,7 @@ def prediction_table(source: Source) -> html.Table | None:
                 _given_up(source, x) if source.drive_bytes else f"{x:g}%",
                 "—" if iops is None else f"{iops:,.0f} ({lo:,.0f}–{hi:,.0f})",
                 figure,
-                f"{_us(lv.get('p99_latency_us'))} / —",
+                f"{_us(lv.p99_latency_us)} / —",
                 waf_text,
                 _endurance(lowest_waf, waf),
                 meets,

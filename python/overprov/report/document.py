@@ -29,10 +29,10 @@ def _answer(source: Source, rec: dict[str, Any] | None, card: Any) -> dict[str, 
         method, op = rec.get("method"), rec.get("extra_op_percent")
         target, steady, reason = rec.get("target_iops"), rec.get("steady_iops"), rec.get("reason")
     elif source.kind == "calibrate":
-        pred = source.prediction.get("recommendation") or {}
-        op, axis = pred.get("extra_op_percent"), "extra"
+        pred = source.prediction.recommendation if source.prediction else None
+        op, axis = (pred.extra_op_percent if pred else None), "extra"
         method = "prediction" if pred else None
-        reason = pred.get("text")
+        reason = pred.text if pred else None
     elif source.kind == "plan":
         from overprov.report.section_plan import answer
 

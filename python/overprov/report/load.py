@@ -23,10 +23,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from overprov import engine
+from overprov import engine, prediction_file
 from overprov.errors import InputError
 from overprov.inputs import load_json
-from overprov.report.load_calibrate import CALIBRATE_SCHEMA, is_calibrate_file, load_calibrate
+from overprov.report.load_calibrate import is_calibrate_file, load_calibrate
 from overprov.report.load_plan import PLAN_SCHEMA, load_plan
 from overprov.report.load_profile import load_profile
 from overprov.report.load_qualify import QUALIFY_FILE, QUALIFY_SCHEMA, load_qualify
@@ -82,7 +82,7 @@ def load_inputs(inputs: Sequence[Path]) -> list[Source]:
             raise ReportInputError(str(exc)) from None
         if isinstance(head, Mapping) and head.get("format") == PROFILE_FORMAT:
             sources.append(load_profile(path.parent))
-        elif isinstance(head, Mapping) and head.get("schema") == CALIBRATE_SCHEMA:
+        elif isinstance(head, Mapping) and head.get("schema") == prediction_file.SCHEMA:
             sources.append(load_calibrate(path))
         elif isinstance(head, Mapping) and head.get("schema") == QUALIFY_SCHEMA:
             sources.append(load_qualify(path))

@@ -1,5 +1,6 @@
 """A calibrate folder (``overprov calibrate --out DIR``: ``prediction.json``, schema
-``overprov.calibrate/1``, docs/calibrate.md) as one :class:`Source` of kind "calibrate".
+``overprov.calibrate/1``, docs/calibrate.md) as one :class:`Source` of kind "calibrate", read
+through ``prediction_file.load`` (bounded, schema checked) into the objects calibrate wrote.
 
 A calibration is a prediction, not a measurement: its levels are kept apart (``prediction``)
 and never mixed with measured or simulated phases; the report draws them in a section of their
@@ -13,13 +14,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from overprov import inputs, json_schemas, measurement_file
+from overprov import inputs, measurement_file, prediction_file
 from overprov.errors import InputError
+from overprov.prediction_file import Prediction
 from overprov.report.model import ReportInputError, Source, kv, number, scale_text
 from overprov.units import human_bytes, human_seconds
-
-#: calibrate's prediction.json: its ``schema``, as its schema file declares it (``$id``).
-CALIBRATE_SCHEMA = json_schemas.schema("overprov.calibrate")["$id"]
 
 
 def is_calibrate_file(path: Path) -> bool:
@@ -27,34 +26,24 @@ def is_calibrate_file(path: Path) -> bool:
         doc = inputs.load_json(path, "calibrate prediction")
     except InputError:
         return False
-    return isinstance(doc, dict) and doc.get("schema") == CALIBRATE_SCHEMA
+    return isinstance(doc, dict) and doc.get("schema") == prediction_file.SCHEMA
 
 
 def load_calibrate(path: Path) -> Source:
     """``path``: a calibrate folder or its prediction.json. Raises ReportInputError for a file
-    of another schema or levels without their figures, naming the file and the field."""
-    file = path / "prediction.json" if path.is_dir() else path
+    of another schema or one its schema refuses, naming the file and the field."""
+    file = path / prediction_file.NAME if path.is_dir() else path
     try:
-        doc = inputs.load_json(file, "calibrate prediction")
+        pred = prediction_file.load(file)
     except InputError as exc:
         raise ReportInputError(str(exc)) from None
-    if not isinstance(doc, dict) or doc.get("schema") != CALIBRATE_SCHEMA:
-        raise ReportInputError(f"{file}: not a calibrate prediction (schema {CALIBRATE_SCHEMA})")
-    levels = doc.get("levels")
-    if not isinstance(levels, list) or not levels:
-        raise ReportInputError(f"{file}: levels: a calibrate prediction has at least one level")
-    for k, row in enumerate(levels):
-        if not isinstance(row, dict) or number(row.get("extra_op_percent")) is None:
-            raise ReportInputError(f"{file}: levels[{k}].extra_op_percent: missing")
-        if number(row.get("waf")) is None:
-            raise ReportInputError(f"{file}: levels[{k}].waf: missing")
-    twin_source, twin_desc = _twin(doc.get("twin"), file.parent)
+    twin_source, twin_desc = _twin(pred.twin, file.parent)
     measured_on = twin_source.removeprefix("calibrated on ") if twin_source else ""
     sim_drive = (
         measured_on.removeprefix("sim:").split("@")[0] if measured_on.startswith("sim:") else None
     )
-    fit = doc.get("fit") or {}
-    m = doc.get("measurement") or {}
+    fit = pred.fit
+    m = pred.measurement or {}
     cost = None
     if m:
         cost = (
@@ -75,7 +64,7 @@ def load_calibrate(path: Path) -> Source:
         identity=kv(
             [
                 ("calibrated on", measured_on or twin_source or None),
-                ("twin", doc.get("twin")),
+                ("twin", pred.twin),
                 ("twin description", twin_desc),
                 (
                     "fit",
@@ -87,13 +76,13 @@ def load_calibrate(path: Path) -> Source:
         ),
         settings=kv(
             [
-                ("workload", doc.get("workload")),
-                ("predicted from", doc.get("prediction_source")),
-                ("interval", doc.get("interval")),
+                ("workload", pred.workload),
+                ("predicted from", pred.prediction_source),
+                ("interval", pred.interval),
                 ("measurement cost", cost),
             ]
         ),
-        software={"overprov": str(doc.get("overprov_version"))},
+        software={"overprov": str(pred.overprov_version)},
         simulated=sim_drive is not None,
         sim_drive=sim_drive,
         sim_scale=scale_text(sim_drive, measured_on.split("@", 1)[1])
@@ -102,15 +91,15 @@ def load_calibrate(path: Path) -> Source:
         sim_basis="illustrative" if sim_drive else None,
         comparison_keys={"method": "calibrate (prediction)"},
     )
-    source.prediction = doc
-    source.measured_levels = _measured_levels(doc, file.parent, source.notes)
+    source.prediction = pred
+    source.measured_levels = _measured_levels(pred, file.parent, source.notes)
     return source
 
 
 MEASURED_KEYS = ("extra_op_percent", "steady_iops", "waf", "p99_latency_us")
 
 
-def _measured_levels(doc: dict[str, Any], folder: Path, notes: list[str]) -> list[dict[str, Any]]:
+def _measured_levels(pred: Prediction, folder: Path, notes: list[str]) -> list[dict[str, Any]]:
     """The levels calibrate measured: from ``measurement.json`` beside the prediction (steady
     IOPS, WAF and p99 latency over each level's window), else the fit's own record of them
     (``fit.twin_check``: IOPS and WAF, no latency)."""
@@ -124,7 +113,7 @@ def _measured_levels(doc: dict[str, Any], folder: Path, notes: list[str]) -> lis
             return [  # at the plan's queue depth: the QD4 probe is not a point of this curve
                 {k: getattr(lv, k) for k in MEASURED_KEYS} for lv in m.levels if not lv.queue_depth
             ]
-    checks = (doc.get("fit") or {}).get("twin_check") or []
+    checks = pred.fit.get("twin_check") or []
     return [
         {
             "extra_op_percent": float(c["extra_op_percent"]),

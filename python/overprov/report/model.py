@@ -16,6 +16,7 @@ from typing import Any
 
 from overprov import inputs
 from overprov.errors import ConfigError, InputError
+from overprov.prediction_file import Prediction
 from overprov.units import factor_text
 
 PROFILE_FORMAT = "overprov-profile-results"
@@ -247,7 +248,7 @@ class Source:
     qd_preset: str | None = None
     wsat_before: list[Phase] = field(default_factory=list)  # FOB and precondition, from byte 0
     criteria: dict[str, Any] = field(default_factory=dict)  # profile: steady_state_criteria
-    prediction: dict[str, Any] = field(default_factory=dict)  # calibrate: prediction.json
+    prediction: Prediction | None = None  # calibrate: prediction.json (prediction_file.load)
     qualify: dict[str, Any] = field(default_factory=dict)  # qualify: the overprov.qualify/1 doc
     plan: dict[str, Any] = field(default_factory=dict)  # plan: the overprov.plan/1 document
     # calibrate: the levels it measured (extra_op_percent, steady_iops, waf, p99_latency_us)

@@ -473,31 +473,32 @@ def plot_calibration(source: Source) -> Figure:
     """A calibration (``overprov calibrate``): the measured points, the predicted curve and its
     band, for steady IOPS (when the fit had IOPS points) and for WAF."""
     pred = source.prediction
-    levels = sorted(pred.get("levels") or [], key=lambda r: r["extra_op_percent"])
-    points = (pred.get("fit") or {}).get("points") or []
+    assert pred is not None, "a calibration's source holds its prediction"
+    levels = sorted(pred.levels, key=lambda r: r.extra_op_percent)
+    points = pred.fit.get("points") or []
     panels = [("steady_iops", "iops", "steady IOPS (4 KiB random writes, QD32)")]
-    panels = [p for p in panels if any(r.get(p[0]) for r in levels)]
+    panels = [p for p in panels if any(getattr(r, p[0]) for r in levels)]
     panels.append(("waf", "waf", "WAF (NAND bytes / host bytes)"))
     fig = new_figure(9.6, 3.9)
     axes = fig.subplots(1, len(panels), squeeze=False).ravel()
-    interval = str(pred.get("interval") or "").split(":")[0] or "interval"
+    interval = str(pred.interval or "").split(":")[0] or "interval"
     for ax, (key, point_key, ylabel) in zip(axes, panels, strict=True):
-        rows = [r for r in levels if r.get(key) is not None]
-        xs = [r["extra_op_percent"] for r in rows]
-        lo = [r.get(f"{key}_low") for r in rows]
-        hi = [r.get(f"{key}_high") for r in rows]
+        rows = [r for r in levels if getattr(r, key) is not None]
+        xs = [r.extra_op_percent for r in rows]
+        lo = [getattr(r, f"{key}_low") for r in rows]
+        hi = [getattr(r, f"{key}_high") for r in rows]
         if all(v is not None for v in lo + hi):
             ax.fill_between(xs, lo, hi, color=SOURCE_COLORS[0], alpha=0.2, lw=0,
                             label=f"predicted, {interval}")  # fmt: skip
-        ax.plot(xs, [r[key] for r in rows], "-", marker=".", color=SOURCE_COLORS[0], lw=1.8,
-                label="predicted")  # fmt: skip
-        if key == "steady_iops" and all(r.get("twin_iops") for r in rows):
-            ax.plot(xs, [r["twin_iops"] for r in rows], "--", color="#495057", lw=1,
+        ax.plot(xs, [getattr(r, key) for r in rows], "-", marker=".", color=SOURCE_COLORS[0],
+                lw=1.8, label="predicted")  # fmt: skip
+        if key == "steady_iops" and all(r.twin_iops for r in rows):
+            ax.plot(xs, [r.twin_iops for r in rows], "--", color="#495057", lw=1,
                     label="twin, simulated")  # fmt: skip
         measured = [p for p in points if p.get(point_key)]
         ax.plot([p["extra_op_percent"] for p in measured], [p[point_key] for p in measured],
                 "o", color="black", ms=7, label="measured (fitted)", zorder=5)  # fmt: skip
-        target = (pred.get("recommendation") or {}).get("target_iops")
+        target = pred.recommendation.target_iops if pred.recommendation else None
         if key == "steady_iops" and target:
             ax.axhline(target, color=TARGET_COLOR, ls="--", lw=1.4, label="target")
         ticks = xs if len(xs) <= 8 else xs[:: math.ceil(len(xs) / 7)]

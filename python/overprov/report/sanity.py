@@ -132,13 +132,9 @@ def waf_not_measured(source: Source, smart: Sequence[Any] = ()) -> list[Check]:
 def _predicted_and_measured(source: Source, key: str) -> list[tuple[float, float, float]]:
     """(extra OP %, predicted, measured) of a calibration's ``key`` at each level it measured
     and predicted, both figures present and positive."""
-    if source.kind != "calibrate":
+    if source.kind != "calibrate" or source.prediction is None:
         return []
-    predicted = {
-        float(lv["extra_op_percent"]): lv.get(key)
-        for lv in source.prediction.get("levels") or []
-        if isinstance(lv, dict) and lv.get("extra_op_percent") is not None
-    }
+    predicted = {float(lv.extra_op_percent): getattr(lv, key) for lv in source.prediction.levels}
     out = []
     for m in source.measured_levels:
         x = float(m["extra_op_percent"])

@@ -62,9 +62,10 @@ def cards(sources: Sequence[Source], recs: dict[str, Any], options: Options) -> 
                 )
             )
         elif s.kind == "calibrate":
-            rec = s.prediction.get("recommendation") or {}
-            central = rec.get("extra_op_percent")
-            safe = rec.get("safe_extra_op_percent")
+            assert s.prediction is not None, "a calibration's source holds its prediction"
+            rec = s.prediction.recommendation
+            central = rec.extra_op_percent if rec else None
+            safe = rec.safe_extra_op_percent if rec else None
             # lead with the level whose whole band clears the target
             op = safe if safe is not None else central
             cards.append(
@@ -79,9 +80,7 @@ def cards(sources: Sequence[Source], recs: dict[str, Any], options: Options) -> 
                     )
                     if op is not None
                     else "",
-                    headline=grouped(
-                        rec.get("text") or "Predicted WAF per OP level (no IOPS fitted)."
-                    )
+                    headline=grouped(rec.text or "Predicted WAF per OP level (no IOPS fitted).")
                     if rec
                     else "Predicted WAF per OP level (the fit had no IOPS points).",
                     more=(
@@ -92,11 +91,7 @@ def cards(sources: Sequence[Source], recs: dict[str, Any], options: Options) -> 
                         if safe is not None and central is not None and safe != central
                         else []
                     )
-                    + (
-                        [f"Interval: {s.prediction.get('interval')}."]
-                        if s.prediction.get("interval")
-                        else []
-                    ),
+                    + ([f"Interval: {s.prediction.interval}."] if s.prediction.interval else []),
                     good=op is not None or not rec,
                     sim_tag=s.sim_tag,
                     table=decision.prediction_table(s),
@@ -455,6 +450,7 @@ def calibrate_section(w: FilesWriter, sources: Sequence[Source]) -> html.Section
         if len(cals) > 1:
             body.append(f"<h3>{html.esc(s.label)}</h3>")
         pred = s.prediction
+        assert pred is not None, "a calibration's source holds its prediction"
         body.append(
             html.figure_html(
                 w.figure(
@@ -463,9 +459,9 @@ def calibrate_section(w: FilesWriter, sources: Sequence[Source]) -> html.Section
                     "Calibration: measured and predicted",
                     "Black: the points calibrate measured and fitted; line: the prediction at "
                     "each level; band: its interval ("
-                    + str(pred.get("interval") or "as recorded")
+                    + str(pred.interval or "as recorded")
                     + "). Predicted from: "
-                    + str(pred.get("prediction_source") or "—")
+                    + str(pred.prediction_source or "—")
                     + ".",
                 ),
                 FILES_DIR,
@@ -473,18 +469,18 @@ def calibrate_section(w: FilesWriter, sources: Sequence[Source]) -> html.Section
         )
         rows = [
             [
-                f"{r['extra_op_percent']:g}%",
-                fmt_iops(r.get("steady_iops")),
-                f"{fmt_iops(r.get('steady_iops_low'))}–{fmt_iops(r.get('steady_iops_high'))}"
-                if r.get("steady_iops_low") is not None
+                f"{r.extra_op_percent:g}%",
+                fmt_iops(r.steady_iops),
+                f"{fmt_iops(r.steady_iops_low)}–{fmt_iops(r.steady_iops_high)}"
+                if r.steady_iops_low is not None
                 else "—",
-                f"{r['waf']:.2f}",
-                f"{r['waf_low']:.2f}–{r['waf_high']:.2f}"
-                if r.get("waf_low") is not None and r.get("waf_high") is not None
+                f"{r.waf:.2f}",
+                f"{r.waf_low:.2f}–{r.waf_high:.2f}"
+                if r.waf_low is not None and r.waf_high is not None
                 else "—",
-                fmt_iops(r.get("p99_latency_us")),
+                fmt_iops(r.p99_latency_us),
             ]
-            for r in sorted(pred.get("levels") or [], key=lambda r: r["extra_op_percent"])
+            for r in sorted(pred.levels, key=lambda r: r.extra_op_percent)
         ]
         body.append(
             html.table_html(
