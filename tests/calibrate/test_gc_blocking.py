@@ -9,6 +9,7 @@ from overprov.calibrate import evidence, gc_blocking
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import predict as predmod
 from overprov.calibrate import twin as twinmod
+from overprov.prediction_file import PredictedLevel
 
 TRUE_DOMAINS = 2
 TRUE_PROGRAM_US = 1000.0
@@ -93,8 +94,10 @@ def test_a_reading_that_misses_its_fitted_figures_gets_no_weight():
     ]
     central = fitmod.fit(points)
     rows = [
-        {"extra_op_percent": x, "steady_iops": central.iops(x),
-         "steady_iops_low": 0.9 * central.iops(x), "steady_iops_high": 1.1 * central.iops(x)}
+        PredictedLevel(
+            extra_op_percent=x, steady_iops=central.iops(x),
+            steady_iops_low=0.9 * central.iops(x), steady_iops_high=1.1 * central.iops(x),
+        )
         for x in (0.0, 40.0)
     ]  # fmt: skip
     params = twinmod.TwinParameters(
@@ -107,7 +110,7 @@ def test_a_reading_that_misses_its_fitted_figures_gets_no_weight():
     assert mech is not None and mech["weight"] == 0.0, mech["weight"]
     # the weighed IOPS reproduce the fitted figures within their noise
     for row, p in zip(rows, points, strict=False):
-        assert abs(row["steady_iops"] / p.iops - 1) < 0.05, (row, p)
+        assert abs(row.steady_iops / p.iops - 1) < 0.05, (row, p)
     steady_misses = [abs(e["log_error"]) for e in mech["residuals"] if not e["fresh"]]
     assert min(steady_misses) > 0.1  # misses both fitted steady figures by over 10%
     assert mech["reproduces_fitted_figures"] is False
