@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from overprov import engine
 from overprov.calibrate import evidence, gc_blocking, twin_runs, uncertainty, workload_curve
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import twin as twinmod
@@ -202,12 +203,42 @@ class _TwinFigures:
     mechanism: dict[str, Any] | None = None
 
 
-def read(
+class TwinConfigError(ConfigError):
+    """A reading's twin the core cannot simulate at a level (its config fails the core's
+    check), found by :func:`prepare` before any simulation: names the reading, the level and
+    the core's reason."""
+
+    def __init__(self, reading: TwinReading, extra_op_percent: float, twin: str, reason: str,
+                 native_op: float) -> None:  # fmt: skip
+        self.reading_key = reading.key
+        self.extra_op_percent = extra_op_percent
+        self.native_op = native_op
+        bound = ", the fit's lower bound" if native_op <= fitmod.RHO_MIN * 1.0001 else ""
+        self.reason = (
+            f"its {twin} at {extra_op_percent:g}% extra OP cannot be simulated (native spare "
+            f"fitted at {100 * native_op:.2g}%{bound}): {reason}"
+        )
+        super().__init__(f"calibrate: reading {reading.key}: {self.reason}")
+
+
+@dataclass
+class Prepared:
+    """A reading fitted and its twins' configs checked (:func:`prepare`): what :func:`read`
+    simulates."""
+
+    levels: list[float]
+    curve: fitmod.WafCurve
+    uniform: bool
+    fitted: _Fitted
+    has_iops: bool
+
+
+def prepare(
     fig: PredictionInput, reading: TwinReading, curve: fitmod.WafCurve | None = None
-) -> Prediction:
-    """The prediction of one reading of ``fig``: fit, twin, its simulation at every level and
-    the interval. ``curve``: the WAF curve under the figures' workload and the reading's GC
-    when the caller has it already (None: the greedy model, or simulated)."""
+) -> Prepared:
+    """Fit ``reading`` to ``fig`` (milliseconds: no simulation) and check in the core every
+    config :func:`read` would simulate, at every level: raises :class:`TwinConfigError` for
+    the first one the core rejects. ``curve`` as in :func:`read`."""
     workload = fig.workload_or_uniform()
     uniform = workload_curve.is_uniform(workload)
     if not uniform and not fig.typed:
@@ -226,6 +257,70 @@ def read(
         )
     fitted = _fit(fig, reading, curve, levels, workload)
     has_iops = any(p.iops for p in fig.points) and fitted.central.t_page_us > 0
+    got = Prepared(levels, curve, uniform, fitted, has_iops)
+    _check_twins(fig, reading, got)
+    return got
+
+
+def _check_twins(fig: PredictionInput, reading: TwinReading, got: Prepared) -> None:
+    """Every config the reading's simulation runs, checked by the core (``engine.check``):
+    its twin at each level and each fitted figure's level, and under uniform writes with IOPS
+    figures the blocking-GC reading's twin (``gc_blocking.config``) at the same levels."""
+    if not got.has_iops and not fig.typed:
+        return  # the surrogate's figures alone: nothing is simulated
+    twin = got.fitted.twin
+    level_of = reading.level_of(twin)
+    fitted_at = {p.extra_op_percent for p in fig.points if not p.fresh}
+    levels = sorted({*got.levels, *fitted_at})
+    workload = fig.workload_or_uniform()
+    config = twinmod.sim_config(twin)
+    checks = [
+        ("twin", x, twin_runs.level_config(config, level_of(x), workload, got.has_iops))
+        for x in levels
+    ]
+    if got.has_iops and got.uniform:
+        checks += _blocking_configs(fig, reading, twin, got.levels)
+    for what, x, cfg in checks:
+        try:
+            engine.check(cfg)
+        except ConfigError as exc:
+            raise TwinConfigError(reading, x, what, str(exc), twin.native_op) from None
+
+
+def _blocking_configs(
+    fig: PredictionInput, reading: TwinReading, twin: twinmod.TwinParameters, levels: list[float]
+) -> list[tuple[str, float, dict[str, Any]]]:
+    """The blocking-GC reading's twin (``gc_blocking.config``) at each of ``levels`` and each
+    fitted figure's level, when :func:`_blocking_reading` would fit it; its geometry is the
+    same for every domain count and program time the fit tries."""
+    qd = fig.measurement.qd if fig.measurement is not None else fitmod.WORKLOAD_QD
+    points = fig.points + fig.other_qd_points
+    if not gc_blocking.fits(points, qd):
+        return []
+    level_of = reading.level_of(twin)
+    at = sorted({*levels, *(p.extra_op_percent for p in points if not p.fresh)})
+    return [
+        ("blocking-GC twin", x, gc_blocking.config(
+            twin.native_op, level_of(x), 1, gc_blocking.NOMINAL_PROGRAM_US, qd, ftl=reading.ftl
+        ))
+        for x in at
+    ]  # fmt: skip
+
+
+def read(
+    fig: PredictionInput,
+    reading: TwinReading,
+    curve: fitmod.WafCurve | None = None,
+    prepared: Prepared | None = None,
+) -> Prediction:
+    """The prediction of one reading of ``fig``: fit, twin, its simulation at every level and
+    the interval. ``curve``: the WAF curve under the figures' workload and the reading's GC
+    when the caller has it already (None: the greedy model, or simulated); ``prepared``: the
+    reading fitted and checked already (:func:`prepare`, which runs first otherwise: a twin
+    the core rejects at any level stops the reading before its first simulation)."""
+    got_p = prepared if prepared is not None else prepare(fig, reading, curve)
+    levels, curve, uniform = got_p.levels, got_p.curve, got_p.uniform
+    fitted, has_iops = got_p.fitted, got_p.has_iops
     if has_iops:
         got = _iops_figures(fig, reading, fitted, curve, levels, uniform)
     elif fig.typed:
@@ -453,6 +548,17 @@ def _blocking_reading(
     (None when the figures cannot fit it)."""
     cv_sd = mfe.rel_sd if mfe is not None else 0.0
     level_of = reading.level_of(got.twin)
+    for _, x, cfg in _blocking_configs(
+        fig, reading, got.twin, [r.extra_op_percent for r in got.rows]
+    ):
+        try:  # the refined twin's spare (prepare checked the fitted one's)
+            engine.check(cfg)
+        except ConfigError as exc:
+            got.source += (
+                f"; not weighed with the blocking-GC reading: its twin at {x:g}% extra OP "
+                f"cannot be simulated with the refined native spare ({exc})"
+            )
+            return None
     blocking = gc_blocking.fit(
         fig.points + fig.other_qd_points, got.twin.native_op, queue_depth=qd, level_of=level_of,
         model_rel_sd=cv_sd, jobs=fig.jobs, ftl=reading.ftl,
