@@ -159,7 +159,7 @@ def test_a_twin_that_cannot_collect_garbage_stops_the_run_before_any_simulation(
         spare_readings.read_all(fig, {d: gc_designs.curve(d) for d in gc_designs.UNIFORM_DESIGNS})
     msg = str(got.value)
     assert "\n" not in msg
-    assert msg.startswith("calibrate: reading effective_spare")
+    assert msg.startswith("reading effective_spare")
     assert "at 0% extra OP cannot be simulated" in msg
     assert "OP too small to collect garbage" in msg
     assert msg.endswith(

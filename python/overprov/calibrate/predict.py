@@ -35,6 +35,7 @@ from overprov.calibrate.prediction import (
     reading_key,
     recommendation,
 )
+from overprov.calibrate.twin import TwinConfigError
 from overprov.errors import ConfigError
 from overprov.measurement_file import Level, Measurement
 from overprov.workload_options import describe_overrides, flags_text
@@ -203,24 +204,6 @@ class _TwinFigures:
     mechanism: dict[str, Any] | None = None
 
 
-class TwinConfigError(ConfigError):
-    """A reading's twin the core cannot simulate at a level (its config fails the core's
-    check), found by :func:`prepare` before any simulation: names the reading, the level and
-    the core's reason."""
-
-    def __init__(self, reading: TwinReading, extra_op_percent: float, twin: str, reason: str,
-                 native_op: float) -> None:  # fmt: skip
-        self.reading_key = reading.key
-        self.extra_op_percent = extra_op_percent
-        self.native_op = native_op
-        bound = ", the fit's lower bound" if native_op <= fitmod.RHO_MIN * 1.0001 else ""
-        self.reason = (
-            f"its {twin} at {extra_op_percent:g}% extra OP cannot be simulated (native spare "
-            f"fitted at {100 * native_op:.2g}%{bound}): {reason}"
-        )
-        super().__init__(f"calibrate: reading {reading.key}: {self.reason}")
-
-
 @dataclass
 class Prepared:
     """A reading fitted and its twins' configs checked (:func:`prepare`): what :func:`read`
@@ -255,36 +238,41 @@ def prepare(
             if uniform and not reading.ftl
             else workload_curve.simulate_curve(workload, jobs=fig.jobs, ftl=reading.ftl)
         )
-    fitted = _fit(fig, reading, curve, levels, workload)
-    has_iops = any(p.iops for p in fig.points) and fitted.central.t_page_us > 0
-    got = Prepared(levels, curve, uniform, fitted, has_iops)
-    _check_twins(fig, reading, got)
-    return got
+    has_iops = any(p.iops for p in fig.points)
+
+    def check(twin: twinmod.TwinParameters) -> None:
+        timed = has_iops and twin.t_page_us > 0
+        _check_twins(fig, reading, twin, levels, timed, uniform)
+
+    fitted = _fit(fig, reading, curve, levels, workload, check)
+    return Prepared(levels, curve, uniform, fitted, has_iops and fitted.central.t_page_us > 0)
 
 
-def _check_twins(fig: PredictionInput, reading: TwinReading, got: Prepared) -> None:
+def _check_twins(
+    fig: PredictionInput,
+    reading: TwinReading,
+    twin: twinmod.TwinParameters,
+    levels: list[float],
+    timed: bool,
+    uniform: bool,
+) -> None:
     """Every config the reading's simulation runs, checked by the core (``engine.check``):
-    its twin at each level and each fitted figure's level, and under uniform writes with IOPS
-    figures the blocking-GC reading's twin (``gc_blocking.config``) at the same levels."""
-    if not got.has_iops and not fig.typed:
+    its twin at each level and each fitted figure's level, and (``timed``: IOPS figures)
+    under uniform writes the blocking-GC reading's twin (``gc_blocking.config``) there too."""
+    if not timed and not fig.typed:
         return  # the surrogate's figures alone: nothing is simulated
-    twin = got.fitted.twin
     level_of = reading.level_of(twin)
-    fitted_at = {p.extra_op_percent for p in fig.points if not p.fresh}
-    levels = sorted({*got.levels, *fitted_at})
+    at = sorted({*levels, *(p.extra_op_percent for p in fig.points if not p.fresh)})
     workload = fig.workload_or_uniform()
     config = twinmod.sim_config(twin)
-    checks = [
-        ("twin", x, twin_runs.level_config(config, level_of(x), workload, got.has_iops))
-        for x in levels
-    ]
-    if got.has_iops and got.uniform:
-        checks += _blocking_configs(fig, reading, twin, got.levels)
+    checks = [("twin", x, twin_runs.level_config(config, level_of(x), workload, timed)) for x in at]
+    if timed and uniform:
+        checks += _blocking_configs(fig, reading, twin, levels)
     for what, x, cfg in checks:
         try:
             engine.check(cfg)
         except ConfigError as exc:
-            raise TwinConfigError(reading, x, what, str(exc), twin.native_op) from None
+            raise TwinConfigError(reading.key, x, what, str(exc), twin.native_op) from None
 
 
 def _blocking_configs(
@@ -356,12 +344,27 @@ def _fit(
     curve: fitmod.WafCurve,
     levels: list[float],
     workload: dict[str, Any],
+    check: Callable[[twinmod.TwinParameters], None],
 ) -> _Fitted:
-    """The surrogate fitted to the points, its bootstrap at ``levels``, and the twin."""
+    """The surrogate fitted to the points, the twin (``check``-ed before the bootstrap, the
+    slow part: :func:`prepare`) and its bootstrap at ``levels``."""
     central = fitmod.fit(
         fig.points, fob_iops=fig.fob_iops, native_op=reading.native_op, curve=curve,
         fit_efficiency=reading.fits_efficiency,
     )  # fmt: skip
+    twin = twinmod.TwinParameters(
+        advertised_bytes=max(fig.advertised_bytes or DEFAULT_ADVERTISED_BYTES, MIN_TWIN_BYTES),
+        # the twin file's own spare: k times the raw spare (at 0% extra OP)
+        native_op=central.native_op * central.spare_efficiency,
+        t_page_us=central.t_page_us,
+        t_cmd_us=central.t_cmd_us,
+        uncertainty={},
+        source=fig.source,
+        workload=workload,
+        spare_efficiency=central.spare_efficiency,
+        ftl=reading.ftl,
+    )
+    check(twin)
     boot = uncertainty.bootstrap(
         fig.points,
         levels,
@@ -371,18 +374,7 @@ def _fit(
         curve=curve,
         fit_efficiency=reading.fits_efficiency,
     )
-    twin = twinmod.TwinParameters(
-        advertised_bytes=max(fig.advertised_bytes or DEFAULT_ADVERTISED_BYTES, MIN_TWIN_BYTES),
-        # the twin file's own spare: k times the raw spare (at 0% extra OP)
-        native_op=central.native_op * central.spare_efficiency,
-        t_page_us=central.t_page_us,
-        t_cmd_us=central.t_cmd_us,
-        uncertainty={k: list(v) for k, v in boot["parameters"].items()},
-        source=fig.source,
-        workload=workload,
-        spare_efficiency=central.spare_efficiency,
-        ftl=reading.ftl,
-    )
+    twin.uncertainty = {k: list(v) for k, v in boot["parameters"].items()}
     simulated = fig.measurement is not None and fig.measurement.kind == "sim"
     mfe = (
         fig.model_form if fig.model_form is not None else uncertainty.recorded_model_form(simulated)
