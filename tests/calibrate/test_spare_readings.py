@@ -185,3 +185,32 @@ def test_each_reading_s_twins_are_checked_at_every_level():
     greedy = spare_readings.reading(predmod.EFFECTIVE, "greedy", None, several=True)
     fig = _typed("20:25000,40:50000", [0.0, 20.0], 90000.0)
     assert predmod.prepare(fig, greedy, gc_designs.curve("greedy")).levels == [0.0, 20.0]
+
+
+@pytest.mark.slow  # the greedy and d-choices-8 readings' twins, simulated
+def test_readings_whose_twin_cannot_run_are_set_aside_and_the_rest_predict(tmp_path, capsys):
+    """20:25000, 40:50000 and FOB 90000 at 0% extra OP: the d-choices-2 and -4 readings fit
+    0.1% and 0.22% of native spare and their blocking-GC twins cannot collect garbage there;
+    they are set aside with that reason (said in prediction_source and the summary, with the
+    weight they held and that the figures are the optimistic side's) and the level is
+    predicted from the greedy and d-choices-8 readings."""
+    rc = main(["calibrate", "--points", "20:25000,40:50000", "--fob-iops", "90000",
+               "--advertised", "512GB", "--extra-op", "0", "--jobs", "1",
+               "--out", str(tmp_path), "--json", "-"])  # fmt: skip
+    assert rc == 0
+    captured = capsys.readouterr()
+    doc = json.loads(captured.out)
+    jsonschema.validate(doc, prediction.schema())
+    assert [r["extra_op_percent"] for r in doc["levels"]] == [0]
+    assert doc["levels"][0]["steady_iops"] > 0
+    assert set(doc["readings"]) == {"effective_spare", "effective_spare:d-choices-8"}
+    aside = doc["readings_set_aside"]
+    assert set(aside) == {"effective_spare:d-choices-2", "effective_spare:d-choices-4"}
+    for r in aside.values():
+        assert r["reason"].startswith("its blocking-GC twin at 0% extra OP cannot be simulated")
+    assert "OP too small to collect garbage" in aside["effective_spare:d-choices-2"]["reason"]
+    source = doc["prediction_source"]
+    assert "2 whose twin the simulator cannot run at a level asked for" in source
+    assert "of the weight and fitted less native spare than any reading kept" in source
+    assert "without 0% in --extra-op they would be simulated too" in source
+    assert "reading effective_spare:d-choices-2 set aside: its blocking-GC twin" in captured.err

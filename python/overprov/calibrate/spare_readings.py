@@ -213,22 +213,24 @@ def _aside_reason(
 def _rejected_note(
     rejected: dict[predmod.TwinReading, predmod.TwinConfigError],
     kept: dict[predmod.TwinReading, Prediction],
+    share: float,
 ) -> str:
-    """What setting aside readings whose twin cannot be simulated does to the figures: said
-    when those readings fitted less native spare than every reading kept (the figures are then
-    the optimistic side's), with the levels to leave out to keep them."""
+    """What setting aside readings whose twin cannot be simulated does to the figures: their
+    share of the weight, and when they fitted less native spare than every reading kept, that
+    the figures are the optimistic side's; with the levels to leave out to keep them."""
     if not rejected:
         return ""
     low = min(e.native_op for e in rejected.values())
     kept_low = min(p.fit["native_op"] for p in kept.values())
     at = ", ".join(f"{x:g}%" for x in sorted({e.extra_op_percent for e in rejected.values()}))
+    held = f"; those held {share:.0%} of the weight"
     if low >= kept_low:
-        return f"; without {at} in --extra-op those readings would be simulated too"
+        return f"{held}; without {at} in --extra-op they would be simulated too"
     return (
-        f"; they fitted less native spare than any reading kept ({100 * low:.2g}% against "
+        f"{held} and fitted less native spare than any reading kept ({100 * low:.2g}% against "
         f"{100 * kept_low:.2g}%): the figures are those of the readings with more spare, "
         f"optimistic if the figures' drive is read as those set aside read it; without {at} "
-        "in --extra-op those readings would be simulated too"
+        "in --extra-op they would be simulated too"
     )
 
 
@@ -340,17 +342,21 @@ def read_all(
         combined.twin = predmod.TWIN
     if set_aside:
         combined.readings_set_aside = set_aside
-        n_rejected = sum(r in rejected for r in evidences)
+        n_low = sum(w_all[r] < SPAN_MIN_WEIGHT * top for r in evidences)
+        n_rejected = len(rejected)
         why = [
-            f"{len(set_aside) - n_rejected} by weight (below {SPAN_MIN_WEIGHT:g} of the largest)",
+            f"{n_low} by weight (below {SPAN_MIN_WEIGHT:g} of the largest)",
             f"{n_rejected} whose twin the simulator cannot run at a level asked for",
+            f"{len(set_aside) - n_low - n_rejected} whose twin could not be simulated (the "
+            "raw-spare reading stands in)",
         ]
         combined.prediction_source += (
             f"; {len(set_aside)} more readings set aside, their twins not simulated: "
             + ", ".join(w for w in why if not w.startswith("0 "))
             + " (readings_set_aside gives each one's reason)"
         )
-        combined.prediction_source += _rejected_note(rejected, readings)
+        share = sum(w_all[r] for r in rejected) / sum(w_all.values())
+        combined.prediction_source += _rejected_note(rejected, readings, share)
     combined.prediction_source += f"; twin.toml is the twin of {best.key} (the largest weight)"
     if fig.other_qd_points:
         used = any("gc_mechanism" in p.fit for p in readings.values())
