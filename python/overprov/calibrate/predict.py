@@ -219,9 +219,10 @@ class Prepared:
 def prepare(
     fig: PredictionInput, reading: TwinReading, curve: fitmod.WafCurve | None = None
 ) -> Prepared:
-    """Fit ``reading`` to ``fig`` (milliseconds: no simulation) and check in the core every
-    config :func:`read` would simulate, at every level: raises :class:`TwinConfigError` for
-    the first one the core rejects. ``curve`` as in :func:`read`."""
+    """Fit ``reading`` to ``fig`` and check in the core every config :func:`read` would
+    simulate, at every level, before the fit's bootstrap: raises :class:`TwinConfigError` for
+    the first one the core rejects. No twin is simulated here (the WAF curve is, when not
+    given and the reading is not greedy under uniform writes). ``curve`` as in :func:`read`."""
     workload = fig.workload_or_uniform()
     uniform = workload_curve.is_uniform(workload)
     if not uniform and not fig.typed:
