@@ -149,20 +149,23 @@ class ReadingFigures:
 
 @dataclass
 class SetAsideReading:
-    """A reading whose weight left it without a twin (``readings_set_aside``)."""
+    """A reading left without a twin (``readings_set_aside``): by its weight, or because the
+    simulator cannot run its twin at a level asked for (``reason``)."""
 
     spare: str
     design: str
     gc: str
     weight: float
     evidence: dict[str, Any]
+    reason: str | None = None
 
     @property
     def key(self) -> str:
         return reading_key(self.spare, self.design)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"gc": self.gc, "weight": self.weight, "evidence": self.evidence}
+        body = {"gc": self.gc, "weight": self.weight, "evidence": self.evidence}
+        return body if self.reason is None else {**body, "reason": self.reason}
 
 
 def reading_key(spare: str, design: str) -> str:
@@ -365,8 +368,12 @@ def from_document(doc: dict[str, Any]) -> Prediction:
         if aside is None
         else [
             SetAsideReading(
-                *_parse_key(key), gc=r["gc"], weight=r["weight"], evidence=r["evidence"]
-            )
+                *_parse_key(key),
+                gc=r["gc"],
+                weight=r["weight"],
+                evidence=r["evidence"],
+                reason=r.get("reason"),
+            )  # fmt: skip
             for key, r in aside.items()
         ],
         overprov_version=doc["overprov_version"],

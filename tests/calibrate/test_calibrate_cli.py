@@ -6,6 +6,7 @@ import json
 
 import jsonschema
 import pytest
+from overprov import sweep
 from overprov.calibrate import prediction
 from overprov.cli import main
 from overprov.profile.sim_target import SimTarget
@@ -132,3 +133,23 @@ def test_from_a_profile_folder(sim_profile, tmp_path, capsys):
     assert fitted == {ph["extra_op_percent"]: ph["steady_iops"] for ph in doc["phases"]}
     assert pred["measurement"] is None  # nothing measured by calibrate itself
     jsonschema.validate(pred, prediction.schema())
+
+
+def test_a_level_no_twin_can_be_simulated_at_stops_before_simulating(tmp_path, capsys, monkeypatch):
+    """Figures that fit every reading a native spare of 0.1-0.3%: no reading's blocking-GC
+    twin can collect garbage at 0% extra OP. calibrate says so in one line naming the reading,
+    the level and why (exit 2), before any simulation, and writes nothing."""
+
+    def no_simulation(*args, **kwargs):
+        raise AssertionError("a twin was simulated before the configs were checked")
+
+    monkeypatch.setattr(sweep, "run_points", no_simulation)
+    rc = main(["calibrate", "--points", "10:12500,20:25000,40:50000", "--extra-op", "0,20",
+               "--jobs", "1", "--out", str(tmp_path / "out")])  # fmt: skip
+    assert rc == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err
+    assert err.startswith("overprov calibrate: reading effective_spare: its blocking-GC twin at 0%")
+    assert "OP too small to collect garbage" in err
+    assert err.endswith("leave that level out of --extra-op")
+    assert not (tmp_path / "out" / prediction.NAME).exists()

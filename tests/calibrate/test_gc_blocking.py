@@ -120,3 +120,31 @@ def test_a_reading_that_misses_its_fitted_figures_gets_no_weight():
     assert a["chi2"] == mech["analytic_chi2"]
     # likelihood alone would have given the blocking reading the weight
     assert evidence.weights({"a": a["chi2"], "b": mech["chi2"]})["b"] > 0.99
+
+
+def test_a_refined_spare_the_blocking_twin_cannot_run_at_is_said_not_simulated(monkeypatch):
+    """A twin refined down to the fit's lower bound of native spare (0.1%): the blocking-GC
+    twin at 0% extra OP would have one spare block. The reading is not weighed with it, the
+    prediction's source says why, and nothing is simulated."""
+
+    def no_simulation(*args, **kwargs):
+        raise AssertionError("the blocking-GC twin was simulated")
+
+    monkeypatch.setattr(gc_blocking, "simulate_runs", no_simulation)
+    points = [fitmod.Point(x, v, 0.05) for x, v in ((10.0, 12500.0), (20.0, 25000.0),
+                                                   (40.0, 50000.0))]  # fmt: skip
+    params = twinmod.TwinParameters(
+        advertised_bytes=2**32, native_op=fitmod.RHO_MIN, t_page_us=10.0, t_cmd_us=0.0,
+        uncertainty={}, source="test",
+    )  # fmt: skip
+    rows = [PredictedLevel(x, steady_iops=1000.0, steady_iops_low=900.0, steady_iops_high=1100.0)
+            for x in (0.0, 20.0)]  # fmt: skip
+    got = predmod._TwinFigures(rows, "the twin", params)
+    fig = predmod.PredictionInput(points, [0.0, 20.0], jobs=1)
+    assert (
+        predmod._blocking_reading(fig, predmod.TwinReading(), got, fitmod.waf_at, None, qd=32)
+        is None
+    )
+    assert "not weighed with the blocking-GC reading: its twin at 0% extra OP" in got.source
+    assert "OP too small to collect garbage" in got.source
+    assert rows[0].steady_iops == 1000.0

@@ -187,7 +187,7 @@ def test_a_reading_is_labelled_from_its_spare_field_not_its_name():
     assert raw.startswith("  reading raw spare (7.0%) used k = 1.40 times as well, d-choices")
     assert raw.endswith("weight 0.60: 10%: 20,000 IOPS WAF 2.00")
     assert eff.startswith("  reading effective spare (native OP 7.0%), greedy GC, weight 0.40")
-    assert "1 more readings set aside by the evidence" in summary_text(pred)
+    assert "1 more readings set aside, their twins not simulated" in summary_text(pred)
     pred.readings[0].spare = prediction.EFFECTIVE  # the field decides, not raw_spare's name
     assert summary_text(pred).count("reading effective spare") == 2
 
@@ -231,3 +231,25 @@ def test_a_field_the_reader_does_not_know_is_ignored_and_another_document_refuse
     (tmp_path / "other.json").write_text(json.dumps({"schema": "overprov.plan/1"}))
     with pytest.raises(InputError, match=r"other.json: not a calibrate prediction"):
         prediction_file.load(tmp_path / "other.json")
+
+
+def test_a_reading_set_aside_for_its_twin_keeps_its_reason(tmp_path):
+    """readings_set_aside says why: a reading whose twin the simulator cannot run keeps its
+    reason in prediction.json, read back, and the summary prints it (one set aside by its
+    weight is only counted)."""
+    pred = _combined()
+    reason = "its blocking-GC twin at 0% extra OP cannot be simulated (...)"
+    pred.readings_set_aside = [
+        SetAsideReading(prediction.EFFECTIVE, "d-choices-2", "d-choices (d = 2) GC", 0.3,
+                        {"chi2": 1.0}, reason=reason),
+        *(pred.readings_set_aside or []),
+    ]  # fmt: skip
+    pred.twins = {"twin.toml": TWIN}
+    pred.write(tmp_path)
+    doc = json.loads((tmp_path / prediction.NAME).read_text(encoding="utf-8"))
+    assert doc["readings_set_aside"]["effective_spare:d-choices-2"]["reason"] == reason
+    back = prediction.load(tmp_path)
+    assert back.readings_set_aside == pred.readings_set_aside
+    text = summary_text(back)
+    assert f"reading effective_spare:d-choices-2 set aside: {reason}" in text
+    assert "d-choices-8 set aside" not in text

@@ -7,10 +7,13 @@ import math
 
 import jsonschema
 import pytest
+from overprov import sweep
 from overprov.calibrate import fit as fitmod
-from overprov.calibrate import prediction
+from overprov.calibrate import gc_designs, prediction, spare_readings
+from overprov.calibrate import predict as predmod
 from overprov.calibrate.twin_runs import simulated_level
 from overprov.cli import main
+from overprov.errors import ConfigError
 
 RAW_128 = 2**37 / 128e9 - 1  # 128 GB on 128 GiB of NAND
 
@@ -126,3 +129,88 @@ def test_raw_nand_under_a_skewed_workload_reads_each_gc_design(tmp_path, capsys)
     k = {key: pred["readings"][key]["fit"]["spare_efficiency"] for key in keys if "raw" in key}
     assert k["raw_spare:cost-benefit-zones"] < k["raw_spare"]
     assert k["raw_spare:cost-benefit-zones"] > 1.0  # 2.85 beats every design at the raw spare
+
+
+def _typed(spec: str, levels: list[float], fob: float | None = None) -> predmod.PredictionInput:
+    """Typed IOPS figures "OP:IOPS,..." (and a FOB figure), as --points/--fob-iops give them."""
+    pts = [
+        fitmod.Point(float(x), float(v), 0.05) for x, v in (p.split(":") for p in spec.split(","))
+    ]
+    if fob is not None:
+        pts.append(fitmod.Point(0.0, fob, 0.05, fresh=True))
+    return predmod.PredictionInput(
+        pts, levels, typed=True, fob_iops=fob, advertised_bytes=512 * 10**9, jobs=1,
+        bootstrap_samples=10,
+    )  # fmt: skip
+
+
+def test_a_twin_that_cannot_collect_garbage_stops_the_run_before_any_simulation(monkeypatch):
+    """Figures that give every reading a native spare of 0.1-0.3%: the blocking-GC twin at
+    0% extra OP has too few spare blocks to collect garbage. Every
+    reading's configs are checked at every level first, so calibrate stops with one line
+    naming the reading, the level and the core's reason, and simulates nothing."""
+
+    def no_simulation(*args, **kwargs):
+        raise AssertionError("a twin was simulated before the configs were checked")
+
+    monkeypatch.setattr(sweep, "run_points", no_simulation)
+    fig = _typed("10:12500,20:25000,40:50000", [0.0, 20.0])
+    with pytest.raises(ConfigError) as got:
+        spare_readings.read_all(fig, {d: gc_designs.curve(d) for d in gc_designs.UNIFORM_DESIGNS})
+    msg = str(got.value)
+    assert "\n" not in msg
+    assert msg.startswith("reading effective_spare")
+    assert "at 0% extra OP cannot be simulated" in msg
+    assert "OP too small to collect garbage" in msg
+    assert msg.endswith(
+        "no reading of the figures can be simulated at 0% extra OP: leave that "
+        "level out of --extra-op"
+    )
+
+
+def test_each_reading_s_twins_are_checked_at_every_level():
+    """The reviewer's figures (20:25000, 40:50000, FOB 90000): the d-choices-2 reading fits
+    its native spare at the lower bound and its blocking-GC twin cannot run at 0% extra OP,
+    while the greedy reading's twins all pass; at 20% extra OP the d-choices-2 twins pass."""
+    curve = gc_designs.curve("d-choices-2")
+    d2 = spare_readings.reading(predmod.EFFECTIVE, "d-choices-2", None, several=True)
+    with pytest.raises(predmod.TwinConfigError) as got:
+        predmod.prepare(_typed("20:25000,40:50000", [0.0, 20.0], 90000.0), d2, curve)
+    assert got.value.reading_key == "effective_spare:d-choices-2"
+    assert got.value.extra_op_percent == 0.0
+    assert "blocking-GC twin" in got.value.reason
+    assert "OP too small to collect garbage" in got.value.reason
+    ok = predmod.prepare(_typed("20:25000,40:50000", [20.0, 40.0], 90000.0), d2, curve)
+    assert ok.fitted.twin.native_op == pytest.approx(fitmod.RHO_MIN, rel=1e-3)
+    greedy = spare_readings.reading(predmod.EFFECTIVE, "greedy", None, several=True)
+    fig = _typed("20:25000,40:50000", [0.0, 20.0], 90000.0)
+    assert predmod.prepare(fig, greedy, gc_designs.curve("greedy")).levels == [0.0, 20.0]
+
+
+@pytest.mark.slow  # the greedy and d-choices-8 readings' twins, simulated
+def test_readings_whose_twin_cannot_run_are_set_aside_and_the_rest_predict(tmp_path, capsys):
+    """20:25000, 40:50000 and FOB 90000 at 0% extra OP: the d-choices-2 and -4 readings fit
+    0.1% and 0.22% of native spare and their blocking-GC twins cannot collect garbage there;
+    they are set aside with that reason (said in prediction_source and the summary, with the
+    weight they held and that the figures are the optimistic side's) and the level is
+    predicted from the greedy and d-choices-8 readings."""
+    rc = main(["calibrate", "--points", "20:25000,40:50000", "--fob-iops", "90000",
+               "--advertised", "512GB", "--extra-op", "0", "--jobs", "1",
+               "--out", str(tmp_path), "--json", "-"])  # fmt: skip
+    assert rc == 0
+    captured = capsys.readouterr()
+    doc = json.loads(captured.out)
+    jsonschema.validate(doc, prediction.schema())
+    assert [r["extra_op_percent"] for r in doc["levels"]] == [0]
+    assert doc["levels"][0]["steady_iops"] > 0
+    assert set(doc["readings"]) == {"effective_spare", "effective_spare:d-choices-8"}
+    aside = doc["readings_set_aside"]
+    assert set(aside) == {"effective_spare:d-choices-2", "effective_spare:d-choices-4"}
+    for r in aside.values():
+        assert r["reason"].startswith("its blocking-GC twin at 0% extra OP cannot be simulated")
+    assert "OP too small to collect garbage" in aside["effective_spare:d-choices-2"]["reason"]
+    source = doc["prediction_source"]
+    assert "2 whose twin the simulator cannot run at a level asked for" in source
+    assert "of the weight and fitted less native spare than any reading kept" in source
+    assert "without 0% in --extra-op they would be simulated too" in source
+    assert "reading effective_spare:d-choices-2 set aside: its blocking-GC twin" in captured.err

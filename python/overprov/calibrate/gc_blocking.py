@@ -251,6 +251,16 @@ def _log_scale(pairs: list[tuple[float, fitmod.Point]]) -> float:
     return num / sum(ws)
 
 
+def fits(points: list[fitmod.Point], queue_depth: int = fitmod.WORKLOAD_QD) -> bool:
+    """Whether :func:`fit` fits (and simulates) the reading to these figures: three IOPS
+    figures at least, one steady at the workload's queue depth."""
+    iops = [p for p in points if p.iops]
+    steady = [p for p in iops if not p.fresh and (p.queue_depth or queue_depth) == queue_depth]
+    # two figures fix the domains and the program time exactly: nothing would be left to
+    # test the reading against, and the analytic reading fits two figures as well
+    return bool(steady) and len(iops) >= 3
+
+
 def fit(
     points: list[fitmod.Point],
     native_op: float,
@@ -271,9 +281,7 @@ def fit(
     steady = [p for p in points if p.iops and not p.fresh and qd_of(p) == queue_depth]
     other = [p for p in points if p.iops and not p.fresh and qd_of(p) != queue_depth]
     fresh = [p for p in points if p.iops and p.fresh]
-    if not steady or len(steady) + len(fresh) + len(other) < 3:
-        # two figures fix the domains and the program time exactly: nothing would be left to
-        # test the reading against, and the analytic reading fits two figures as well
+    if not fits(points, queue_depth):
         return None
     identified = bool(other)
     cells = grid(identified)

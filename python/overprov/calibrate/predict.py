@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from overprov import engine
 from overprov.calibrate import evidence, gc_blocking, twin_runs, uncertainty, workload_curve
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import twin as twinmod
@@ -34,6 +35,7 @@ from overprov.calibrate.prediction import (
     reading_key,
     recommendation,
 )
+from overprov.calibrate.twin import TwinConfigError
 from overprov.errors import ConfigError
 from overprov.measurement_file import Level, Measurement
 from overprov.workload_options import describe_overrides, flags_text
@@ -202,12 +204,25 @@ class _TwinFigures:
     mechanism: dict[str, Any] | None = None
 
 
-def read(
+@dataclass
+class Prepared:
+    """A reading fitted and its twins' configs checked (:func:`prepare`): what :func:`read`
+    simulates."""
+
+    levels: list[float]
+    curve: fitmod.WafCurve
+    uniform: bool
+    fitted: _Fitted
+    has_iops: bool
+
+
+def prepare(
     fig: PredictionInput, reading: TwinReading, curve: fitmod.WafCurve | None = None
-) -> Prediction:
-    """The prediction of one reading of ``fig``: fit, twin, its simulation at every level and
-    the interval. ``curve``: the WAF curve under the figures' workload and the reading's GC
-    when the caller has it already (None: the greedy model, or simulated)."""
+) -> Prepared:
+    """Fit ``reading`` to ``fig`` and check in the core every config :func:`read` would
+    simulate, at every level, before the fit's bootstrap: raises :class:`TwinConfigError` for
+    the first one the core rejects. No twin is simulated here (the WAF curve is, when not
+    given and the reading is not greedy under uniform writes). ``curve`` as in :func:`read`."""
     workload = fig.workload_or_uniform()
     uniform = workload_curve.is_uniform(workload)
     if not uniform and not fig.typed:
@@ -224,8 +239,77 @@ def read(
             if uniform and not reading.ftl
             else workload_curve.simulate_curve(workload, jobs=fig.jobs, ftl=reading.ftl)
         )
-    fitted = _fit(fig, reading, curve, levels, workload)
-    has_iops = any(p.iops for p in fig.points) and fitted.central.t_page_us > 0
+    has_iops = any(p.iops for p in fig.points)
+
+    def check(twin: twinmod.TwinParameters) -> None:
+        timed = has_iops and twin.t_page_us > 0
+        _check_twins(fig, reading, twin, levels, timed, uniform)
+
+    fitted = _fit(fig, reading, curve, levels, workload, check)
+    return Prepared(levels, curve, uniform, fitted, has_iops and fitted.central.t_page_us > 0)
+
+
+def _check_twins(
+    fig: PredictionInput,
+    reading: TwinReading,
+    twin: twinmod.TwinParameters,
+    levels: list[float],
+    timed: bool,
+    uniform: bool,
+) -> None:
+    """Every config the reading's simulation runs, checked by the core (``engine.check``):
+    its twin at each level and each fitted figure's level, and (``timed``: IOPS figures)
+    under uniform writes the blocking-GC reading's twin (``gc_blocking.config``) there too."""
+    if not timed and not fig.typed:
+        return  # the surrogate's figures alone: nothing is simulated
+    level_of = reading.level_of(twin)
+    at = sorted({*levels, *(p.extra_op_percent for p in fig.points if not p.fresh)})
+    workload = fig.workload_or_uniform()
+    config = twinmod.sim_config(twin)
+    checks = [("twin", x, twin_runs.level_config(config, level_of(x), workload, timed)) for x in at]
+    if timed and uniform:
+        checks += _blocking_configs(fig, reading, twin, levels)
+    for what, x, cfg in checks:
+        try:
+            engine.check(cfg)
+        except ConfigError as exc:
+            raise TwinConfigError(reading.key, x, what, str(exc), twin.native_op) from None
+
+
+def _blocking_configs(
+    fig: PredictionInput, reading: TwinReading, twin: twinmod.TwinParameters, levels: list[float]
+) -> list[tuple[str, float, dict[str, Any]]]:
+    """The blocking-GC reading's twin (``gc_blocking.config``) at each of ``levels`` and each
+    fitted figure's level, when :func:`_blocking_reading` would fit it; its geometry is the
+    same for every domain count and program time the fit tries."""
+    qd = fig.measurement.qd if fig.measurement is not None else fitmod.WORKLOAD_QD
+    points = fig.points + fig.other_qd_points
+    if not gc_blocking.fits(points, qd):
+        return []
+    level_of = reading.level_of(twin)
+    at = sorted({*levels, *(p.extra_op_percent for p in points if not p.fresh)})
+    return [
+        ("blocking-GC twin", x, gc_blocking.config(
+            twin.native_op, level_of(x), 1, gc_blocking.NOMINAL_PROGRAM_US, qd, ftl=reading.ftl
+        ))
+        for x in at
+    ]  # fmt: skip
+
+
+def read(
+    fig: PredictionInput,
+    reading: TwinReading,
+    curve: fitmod.WafCurve | None = None,
+    prepared: Prepared | None = None,
+) -> Prediction:
+    """The prediction of one reading of ``fig``: fit, twin, its simulation at every level and
+    the interval. ``curve``: the WAF curve under the figures' workload and the reading's GC
+    when the caller has it already (None: the greedy model, or simulated); ``prepared``: the
+    reading fitted and checked already (:func:`prepare`, which runs first otherwise: a twin
+    the core rejects at any level stops the reading before its first simulation)."""
+    got_p = prepared if prepared is not None else prepare(fig, reading, curve)
+    levels, curve, uniform = got_p.levels, got_p.curve, got_p.uniform
+    fitted, has_iops = got_p.fitted, got_p.has_iops
     if has_iops:
         got = _iops_figures(fig, reading, fitted, curve, levels, uniform)
     elif fig.typed:
@@ -261,12 +345,27 @@ def _fit(
     curve: fitmod.WafCurve,
     levels: list[float],
     workload: dict[str, Any],
+    check: Callable[[twinmod.TwinParameters], None],
 ) -> _Fitted:
-    """The surrogate fitted to the points, its bootstrap at ``levels``, and the twin."""
+    """The surrogate fitted to the points, the twin (``check``-ed before the bootstrap, the
+    slow part: :func:`prepare`) and its bootstrap at ``levels``."""
     central = fitmod.fit(
         fig.points, fob_iops=fig.fob_iops, native_op=reading.native_op, curve=curve,
         fit_efficiency=reading.fits_efficiency,
     )  # fmt: skip
+    twin = twinmod.TwinParameters(
+        advertised_bytes=max(fig.advertised_bytes or DEFAULT_ADVERTISED_BYTES, MIN_TWIN_BYTES),
+        # the twin file's own spare: k times the raw spare (at 0% extra OP)
+        native_op=central.native_op * central.spare_efficiency,
+        t_page_us=central.t_page_us,
+        t_cmd_us=central.t_cmd_us,
+        uncertainty={},
+        source=fig.source,
+        workload=workload,
+        spare_efficiency=central.spare_efficiency,
+        ftl=reading.ftl,
+    )
+    check(twin)
     boot = uncertainty.bootstrap(
         fig.points,
         levels,
@@ -276,18 +375,7 @@ def _fit(
         curve=curve,
         fit_efficiency=reading.fits_efficiency,
     )
-    twin = twinmod.TwinParameters(
-        advertised_bytes=max(fig.advertised_bytes or DEFAULT_ADVERTISED_BYTES, MIN_TWIN_BYTES),
-        # the twin file's own spare: k times the raw spare (at 0% extra OP)
-        native_op=central.native_op * central.spare_efficiency,
-        t_page_us=central.t_page_us,
-        t_cmd_us=central.t_cmd_us,
-        uncertainty={k: list(v) for k, v in boot["parameters"].items()},
-        source=fig.source,
-        workload=workload,
-        spare_efficiency=central.spare_efficiency,
-        ftl=reading.ftl,
-    )
+    twin.uncertainty = {k: list(v) for k, v in boot["parameters"].items()}
     simulated = fig.measurement is not None and fig.measurement.kind == "sim"
     mfe = (
         fig.model_form if fig.model_form is not None else uncertainty.recorded_model_form(simulated)
@@ -453,6 +541,17 @@ def _blocking_reading(
     (None when the figures cannot fit it)."""
     cv_sd = mfe.rel_sd if mfe is not None else 0.0
     level_of = reading.level_of(got.twin)
+    for _, x, cfg in _blocking_configs(
+        fig, reading, got.twin, [r.extra_op_percent for r in got.rows]
+    ):
+        try:  # the refined twin's spare (prepare checked the fitted one's)
+            engine.check(cfg)
+        except ConfigError as exc:
+            got.source += (
+                f"; not weighed with the blocking-GC reading: its twin at {x:g}% extra OP "
+                f"cannot be simulated with the refined native spare ({exc})"
+            )
+            return None
     blocking = gc_blocking.fit(
         fig.points + fig.other_qd_points, got.twin.native_op, queue_depth=qd, level_of=level_of,
         model_rel_sd=cv_sd, jobs=fig.jobs, ftl=reading.ftl,

@@ -195,6 +195,45 @@ def combine(
     )
 
 
+def _aside_reason(
+    r: predmod.TwinReading,
+    weight: float,
+    top: float,
+    rejected: dict[predmod.TwinReading, predmod.TwinConfigError],
+) -> str:
+    """Why reading ``r`` has no twin simulated: the core rejects one (``rejected``), an
+    effective spare the figures cannot fix, or its weight."""
+    if r in rejected:
+        return rejected[r].reason
+    if weight >= SPAN_MIN_WEIGHT * top:
+        return "its twin could not be simulated (the raw-spare reading stands in for it)"
+    return f"weight below {SPAN_MIN_WEIGHT:g} of the largest: the figures speak against it"
+
+
+def _rejected_note(
+    rejected: dict[predmod.TwinReading, predmod.TwinConfigError],
+    kept: dict[predmod.TwinReading, Prediction],
+    share: float,
+) -> str:
+    """What setting aside readings whose twin cannot be simulated does to the figures: their
+    share of the weight, and when they fitted less native spare than every reading kept, that
+    the figures are the optimistic side's; with the levels to leave out to keep them."""
+    if not rejected:
+        return ""
+    low = min(e.native_op for e in rejected.values())
+    kept_low = min(p.fit["native_op"] for p in kept.values())
+    at = ", ".join(f"{x:g}%" for x in sorted({e.extra_op_percent for e in rejected.values()}))
+    held = f"; those held {share:.0%} of the weight"
+    if low >= kept_low:
+        return f"{held}; without {at} in --extra-op they would be simulated too"
+    return (
+        f"{held} and fitted less native spare than any reading kept ({100 * low:.2g}% against "
+        f"{100 * kept_low:.2g}%): the figures are those of the readings with more spare, "
+        f"optimistic if the figures' drive is read as those set aside read it; without {at} "
+        "in --extra-op they would be simulated too"
+    )
+
+
 def _reproduces(ev: dict[str, Any]) -> bool:
     if "residual_chi2" not in ev:  # a χ² alone: nothing to test
         return True
@@ -247,12 +286,29 @@ def read_all(
         {r: _reproduces(e) for r, e in evidences.items()},
     )
     top = max(w_all.values())
-    readings: dict[predmod.TwinReading, Prediction] = {}
+    # every kept reading fitted and its twins' configs checked at every level before the
+    # first simulation: a reading the core cannot simulate is set aside, with its reason
+    prepared: dict[predmod.TwinReading, predmod.Prepared] = {}
+    rejected: dict[predmod.TwinReading, predmod.TwinConfigError] = {}
     for r in evidences:
         if w_all[r] < SPAN_MIN_WEIGHT * top:
             continue
         try:
-            readings[r] = predmod.read(fig, r, design_curve[r.design])
+            prepared[r] = predmod.prepare(fig, r, design_curve[r.design])
+        except predmod.TwinConfigError as exc:
+            rejected[r] = exc
+    if not prepared and rejected:
+        first = next(iter(rejected.values()))
+        more = f" (and {len(rejected) - 1} more readings likewise)" if len(rejected) > 1 else ""
+        at = ", ".join(f"{x:g}%" for x in sorted({e.extra_op_percent for e in rejected.values()}))
+        raise ConfigError(
+            f"{first}{more}; no reading of the figures can be simulated at {at} extra OP: "
+            "leave that level out of --extra-op"
+        )
+    readings: dict[predmod.TwinReading, Prediction] = {}
+    for r, ready in prepared.items():
+        try:
+            readings[r] = predmod.read(fig, r, design_curve[r.design], ready)
         except ConfigError:
             if raw_native_op is None or r.spare == predmod.RAW:
                 raise
@@ -263,11 +319,12 @@ def read_all(
     note = "; the raw spare only: these figures cannot fix an effective spare beside it"
     set_aside = [
         SetAsideReading(
-            r.spare, r.design, workload_curve.gc_text(DESIGNS[r.design]), w_all[r], evidences[r]
+            r.spare, r.design, workload_curve.gc_text(DESIGNS[r.design]), w_all[r], evidences[r],
+            reason=_aside_reason(r, w_all[r], top, rejected),
         )
         for r in evidences
         if r not in readings
-    ]
+    ]  # fmt: skip
     if len(readings) == 1 and not set_aside:
         (only,) = readings.values()
         if only.twin != predmod.TWIN:  # twin.toml is the one reading's twin too
@@ -285,10 +342,21 @@ def read_all(
         combined.twin = predmod.TWIN
     if set_aside:
         combined.readings_set_aside = set_aside
+        n_low = sum(w_all[r] < SPAN_MIN_WEIGHT * top for r in evidences)
+        n_rejected = len(rejected)
+        why = [
+            f"{n_low} by weight (below {SPAN_MIN_WEIGHT:g} of the largest)",
+            f"{n_rejected} whose twin the simulator cannot run at a level asked for",
+            f"{len(set_aside) - n_low - n_rejected} whose twin could not be simulated (the "
+            "raw-spare reading stands in)",
+        ]
         combined.prediction_source += (
-            f"; {len(set_aside)} more readings set aside, their twins not simulated (weights "
-            f"below {SPAN_MIN_WEIGHT:g} of the largest: readings_set_aside)"
+            f"; {len(set_aside)} more readings set aside, their twins not simulated: "
+            + ", ".join(w for w in why if not w.startswith("0 "))
+            + " (readings_set_aside gives each one's reason)"
         )
+        share = sum(w_all[r] for r in rejected) / sum(w_all.values())
+        combined.prediction_source += _rejected_note(rejected, readings, share)
     combined.prediction_source += f"; twin.toml is the twin of {best.key} (the largest weight)"
     if fig.other_qd_points:
         used = any("gc_mechanism" in p.fit for p in readings.values())

@@ -32,9 +32,14 @@ def summary_text(pred: Prediction) -> str:
         lines.append(f"  reading {reading_label(r)}: {figures}")
     if pred.readings_set_aside:
         lines.append(
-            f"  {len(pred.readings_set_aside)} more readings set aside by the evidence "
-            "(readings_set_aside in prediction.json)"
+            f"  {len(pred.readings_set_aside)} more readings set aside, their twins not "
+            "simulated (readings_set_aside in prediction.json)"
         )
+        lines += [
+            f"  reading {r.key} set aside: {r.reason}"
+            for r in pred.readings_set_aside
+            if r.reason and not r.reason.startswith("weight")
+        ]
     lines.append(f"predicted from {pred.prediction_source}")
     lines.append(f"workload: {pred.workload}")
     fits = [r.fit for r in pred.readings or []] or [f]

@@ -37,6 +37,7 @@ from overprov.calibrate import fit as fitmod
 from overprov.calibrate import gc_blocking
 from overprov.calibrate.measure import measure
 from overprov.calibrate.plan import Budget, MeasurementPlan, segments_for
+from overprov.errors import ConfigError
 from overprov.measurement_file import Measurement
 from overprov.profile.sim_target import SimTarget
 from overprov.workload_options import describe_overrides, flags_text
@@ -54,6 +55,24 @@ TWIN_SIM_PHYSICAL_BYTES = 4 * 2**30
 #: ... or more, so that its native spare space holds at least this many erase blocks (the
 #: simulator needs 5 to collect garbage at all; a native OP near 0 needs a bigger twin).
 MIN_SPARE_BLOCKS = 8
+
+
+class TwinConfigError(ConfigError):
+    """A reading's twin the core cannot simulate at a level (its config fails the core's
+    check), found before any simulation (``predict.prepare``): names the reading, the level,
+    the fitted native spare and the core's reason."""
+
+    def __init__(self, reading_key: str, extra_op_percent: float, twin: str, reason: str,
+                 native_op: float) -> None:  # fmt: skip
+        self.reading_key = reading_key
+        self.extra_op_percent = extra_op_percent
+        self.native_op = native_op
+        bound = ", the fit's lower bound" if native_op <= fitmod.RHO_MIN * 1.0001 else ""
+        self.reason = (
+            f"its {twin} at {extra_op_percent:g}% extra OP cannot be simulated (native spare "
+            f"fitted at {100 * native_op:.2g}%{bound}): {reason}"
+        )
+        super().__init__(f"reading {reading_key}: {self.reason}")
 
 
 @dataclass
