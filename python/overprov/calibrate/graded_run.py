@@ -83,13 +83,19 @@ class RoundRunner(Protocol):
     def expected_drive_writes(self, seconds: float, iops: float, bs_bytes: int) -> float: ...
 
 
-def round_waf(before: Round | None, r: Round) -> float:
-    """NAND ÷ host bytes of round ``r`` from the counters after it and after ``before``;
-    0 when either has none."""
+def counter_deltas(before: Round | None, r: Round) -> tuple[int, int] | None:
+    """(host, NAND) bytes written during round ``r``, from the counters after it and after
+    ``before`` (the round before); None when either has no host counter."""
     if before is None or before.host_bytes is None or r.host_bytes is None:
-        return 0.0
-    dh = r.host_bytes - before.host_bytes
-    return ((r.nand_bytes or 0) - (before.nand_bytes or 0)) / dh if dh > 0 else 0.0
+        return None
+    return r.host_bytes - before.host_bytes, (r.nand_bytes or 0) - (before.nand_bytes or 0)
+
+
+def round_waf(before: Round | None, r: Round) -> float:
+    """NAND ÷ host bytes of round ``r`` (:func:`counter_deltas`); 0 when the counters give
+    none."""
+    d = counter_deltas(before, r)
+    return d[1] / d[0] if d is not None and d[0] > 0 else 0.0
 
 
 def precondition_level(
@@ -267,11 +273,11 @@ class OnsetDetector:
 
     def add(self, before: Round | None, r: Round) -> None:
         """Count round ``r`` (counters after it and after ``before``, the round before)."""
-        if before is None or before.host_bytes is None or r.host_bytes is None:
+        d = counter_deltas(before, r)
+        if d is None:
             self.written += r.bytes_written / self.capacity_bytes
             return
-        dh = (r.host_bytes - before.host_bytes) / self.capacity_bytes
-        dn = ((r.nand_bytes or 0) - (before.nand_bytes or 0)) / self.capacity_bytes
+        dh, dn = d[0] / self.capacity_bytes, d[1] / self.capacity_bytes
         if self._candidate is not None and self.written - self._candidate > (
             ONSET_WITHIN_DRIVE_WRITES
         ):
