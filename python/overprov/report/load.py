@@ -26,7 +26,7 @@ from pathlib import Path
 from overprov import engine, prediction_file
 from overprov.errors import InputError
 from overprov.inputs import load_json
-from overprov.report.load_calibrate import is_calibrate_file, load_calibrate
+from overprov.report.load_calibrate import load_calibrate
 from overprov.report.load_plan import PLAN_SCHEMA, load_plan
 from overprov.report.load_profile import load_profile
 from overprov.report.load_qualify import QUALIFY_FILE, QUALIFY_SCHEMA, load_qualify
@@ -57,7 +57,9 @@ def load_inputs(inputs: Sequence[Path]) -> list[Source]:
             if (path / "results.json").is_file():
                 sources.append(load_profile(path))
                 continue
-            if is_calibrate_file(path / "prediction.json"):
+            if (path / prediction_file.NAME).is_file():
+                # a calibrate folder: a prediction.json its schema refuses is an error naming
+                # the file and the field, not a folder of another kind
                 sources.append(load_calibrate(path))
                 continue
             if (path / QUALIFY_FILE).is_file():

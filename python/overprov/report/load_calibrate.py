@@ -21,14 +21,6 @@ from overprov.report.model import ReportInputError, Source, kv, number, scale_te
 from overprov.units import human_bytes, human_seconds
 
 
-def is_calibrate_file(path: Path) -> bool:
-    try:
-        doc = inputs.load_json(path, "calibrate prediction")
-    except InputError:
-        return False
-    return isinstance(doc, dict) and doc.get("schema") == prediction_file.SCHEMA
-
-
 def load_calibrate(path: Path) -> Source:
     """``path``: a calibrate folder or its prediction.json. Raises ReportInputError for a file
     of another schema or one its schema refuses, naming the file and the field."""

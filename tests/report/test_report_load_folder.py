@@ -1,0 +1,35 @@
+"""A folder given to `overprov report` is read by what it holds: a calibrate folder whose
+prediction.json its schema refuses is refused naming that file, not taken for a folder of
+another kind (whose message would say there is no prediction.json)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from overprov import prediction_file
+from overprov.report.load import load_inputs
+from overprov.report.model import ReportInputError
+
+
+def test_a_prediction_of_another_schema_is_refused_naming_the_file(tmp_path):
+    folder = tmp_path / "cal"
+    folder.mkdir()
+    (folder / prediction_file.NAME).write_text(json.dumps({"schema": "overprov.simulate/1"}))
+    with pytest.raises(ReportInputError) as err:
+        load_inputs([folder])
+    message = str(err.value)
+    assert f"{folder / prediction_file.NAME}: not a calibrate prediction" in message
+    assert prediction_file.SCHEMA in message
+    assert "no prediction.json" not in message
+
+
+def test_a_prediction_missing_a_field_is_refused_naming_the_field(tmp_path):
+    folder = tmp_path / "cal"
+    folder.mkdir()
+    (folder / prediction_file.NAME).write_text(json.dumps({"schema": prediction_file.SCHEMA}))
+    with pytest.raises(ReportInputError) as err:
+        load_inputs([folder])
+    message = str(err.value)
+    assert str(folder / prediction_file.NAME) in message
+    assert "is a required property" in message
