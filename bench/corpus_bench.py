@@ -488,11 +488,11 @@ def markdown(all_cases: list[dict[str, Any]], summary: dict[str, Any]) -> str:
             f"{100 * s['coverage_nested']:.0f}% | {100 * s['median_rel_width_nested']:.0f}% | "
             f"{s['raw_nand_not_worse']} of {s['raw_nand_pairs']} |"
         )
-    how = ("posterior predictive over FTL families, median" if summary["rule"] == "families"
+    how = ("posterior predictive over FTL families" if summary["rule"] == "families"
            else "one maximum-likelihood slope")  # fmt: skip
     lines += ["", f"Model-form slope ({how}) on all cases: {summary['slope_text']} per unit "
               f"of log spare distance; without each drive: "
-              + ", ".join(f"{k} {v}" for k, v in summary["nested_slope_text"].items())]  # fmt: skip
+              + "; ".join(f"{k} {v}" for k, v in summary["nested_slope_text"].items())]  # fmt: skip
     return "\n".join(lines)
 
 
