@@ -4,28 +4,14 @@ families") and the corpus bench's two rules (bench/corpus_bench.py: pooled, fami
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import sys
-from pathlib import Path
+import statistics
 
 import pytest
 from overprov.calibrate import uncertainty
 from overprov.calibrate.uncertainty import HeldOutError, ModelForm, predictive_slopes
 
-ROOT = Path(__file__).resolve().parents[2]
 DISTANCES = (0.2, 0.5, 0.8, 1.1)
-
-
-@pytest.fixture(scope="module")
-def bench():
-    spec = importlib.util.spec_from_file_location(
-        "corpus_bench", ROOT / "bench" / "corpus_bench.py"
-    )
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["corpus_bench"] = mod
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def exact(families: str, per_family: int) -> list[HeldOutError]:
@@ -73,14 +59,9 @@ def test_a_family_that_errs_raises_a_new_familys_slope():
     moves the predictive slope up."""
     calm = exact("abc", 8)
     errs = [HeldOutError("z", (-1) ** i * 0.4 * d, 0.01, d) for i, d in enumerate(DISTANCES * 2)]
-    assert statistics_median(predictive_slopes(calm + errs)) > 2 * statistics_median(
+    assert statistics.median(predictive_slopes(calm + errs)) > 2 * statistics.median(
         predictive_slopes(calm)
     )
-
-
-def statistics_median(values: tuple[float, ...]) -> float:
-    s = sorted(values)
-    return 0.5 * (s[len(s) // 2 - 1] + s[len(s) // 2])
 
 
 def test_one_slope_for_every_draw_is_the_fixed_slope_rule():
