@@ -134,6 +134,7 @@ def foreign_drives(folder: Path, qd: int = 32) -> list[dict[str, Any]]:
             "advertised_bytes": doc["advertised_bytes"],
             "raw_nand_bytes": doc.get("physical_bytes"),
             "workload": "uniform", "qd": qd, "figure": figs, "foreign": True,
+            "family": doc.get("simulator", path.stem),
             "file": str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path),
         })  # fmt: skip
     return drives
@@ -179,6 +180,7 @@ def cases(drives: list[dict[str, Any]], folder: Path, jobs: int | None) -> list[
                     "drive": d["id"],
                     "name": d["name"],
                     "foreign": d.get("foreign", False),
+                    "family": d.get("family") or d["name"],
                     "workload": d["workload"],
                     "fitted": [{k: f[k] for k in ("kind", "extra_op_percent", "value")}
                                for f in rest],
@@ -224,27 +226,63 @@ def cases(drives: list[dict[str, Any]], folder: Path, jobs: int | None) -> list[
     return out
 
 
-def fit_slope(done: list[dict[str, Any]]) -> float:
-    """Maximum-likelihood slope s of the model-form sd hypot(FLOOR, s·d) over held-out log
-    errors, each case's own noise width (its interval without model-form error) in quadrature.
-    A case's d is its weighted readings' mean distance."""
+def family_of(c: dict[str, Any]) -> str:
+    """The FTL family a case's drive belongs to (the unit of replication of the model-form
+    error): a foreign simulator's name (one FTL at several spares is one family), a published
+    drive's own name."""
+    return c.get("family") or c["name"]
+
+
+def held_out_errors(done: list[dict[str, Any]]) -> list[uncertainty.HeldOutError]:
+    """Per predicted case: its log error, its noise sd (its interval without model-form error),
+    its readings' weighted mean distance from the fitted levels, and its family."""
     rows = []
     for c in done:
         lo, hi = interval(c["parts"], uncertainty.NO_MODEL_FORM)
         noise = math.log(hi / lo) / (2 * uncertainty.Z80)
         w = sum(p["weight"] for p in c["parts"])
         dist = sum(p["weight"] * (p["distance"] or 0.0) for p in c["parts"]) / w
-        rows.append((c["log_error"], noise, dist))
+        rows.append(uncertainty.HeldOutError(family_of(c), c["log_error"], noise, dist))
+    return rows
+
+
+def fit_slope(done: list[dict[str, Any]]) -> float:
+    """Maximum-likelihood slope s of the model-form sd hypot(FLOOR, s·d) over held-out log
+    errors, each case's own noise width (its interval without model-form error) in quadrature
+    and every case a replicate (the rule before the families' posterior predictive). A case's d
+    is its weighted readings' mean distance."""
+    rows = held_out_errors(done)
 
     def nll(s: float) -> float:
         total = 0.0
-        for e, noise, dist in rows:
-            var = noise**2 + FLOOR**2 + (s * dist) ** 2
-            total += 0.5 * math.log(var) + e * e / (2 * var)
+        for r in rows:
+            var = r.noise_sd**2 + FLOOR**2 + (s * r.distance) ** 2
+            total += 0.5 * math.log(var) + r.log_error**2 / (2 * var)
         return total
 
     grid = [i * 0.005 for i in range(0, 401)]
     return min(grid, key=nll)
+
+
+#: How the model-form slope is estimated from held-out cases: "pooled" (one maximum-likelihood
+#: slope, every case a replicate; calibrate's rule) or "families" (the posterior predictive over
+#: FTL families, uncertainty.predictive_slopes; evaluated against a pre-registered criterion in
+#: docs/calibrate.md, "A slope from few FTL families", and not adopted).
+RULES = ("pooled", "families")
+
+
+def model_form(
+    done: list[dict[str, Any]], rule: str, prior_scale: float = uncertainty.SLOPE_PRIOR_SCALE
+) -> uncertainty.ModelForm:
+    """The model-form error the cases ``done`` give under ``rule``."""
+    if rule == "pooled":
+        return uncertainty.ModelForm(per_log_spare=fit_slope(done) if done else 0.0, floor=FLOOR)
+    slopes = uncertainty.predictive_slopes(
+        held_out_errors(done), floor=FLOOR, prior_scale=prior_scale
+    )
+    return uncertainty.ModelForm(
+        per_log_spare=statistics.median(slopes), floor=FLOOR, slopes=slopes
+    )
 
 
 def subset_summary(done: list[dict[str, Any]], n_cases: int) -> dict[str, Any] | None:
@@ -281,28 +319,74 @@ SUBSETS = {
 }
 
 
-def evaluate(all_cases: list[dict[str, Any]]) -> dict[str, Any]:
+def evaluate(
+    all_cases: list[dict[str, Any]],
+    rule: str = RULES[0],
+    *,
+    prior_scale: float = uncertainty.SLOPE_PRIOR_SCALE,
+    leave_out: str = "drive",
+) -> dict[str, Any]:
+    """Each predicted case's interval with the model-form error estimated under ``rule`` from
+    the cases of the *other* drives (``leave_out="drive"``) or of the other FTL families
+    (``"family"``), and the subsets' coverage and widths."""
     done = [c for c in all_cases if "log_error" in c]
-    nested = {}
+    unit = {"drive": lambda c: c["drive"], "family": family_of}[leave_out]
+    nested: dict[str, uncertainty.ModelForm] = {}
     for drive in sorted({c["drive"] for c in done}):
-        others = [c for c in done if c["drive"] != drive]
-        nested[drive] = fit_slope(others) if others else 0.0
+        mine = unit(next(c for c in done if c["drive"] == drive))
+        others = [c for c in done if unit(c) != mine]
+        nested[drive] = model_form(others, rule, prior_scale)
     for c in done:
-        mf = uncertainty.ModelForm(per_log_spare=nested[c["drive"]], floor=FLOOR)
-        lo, hi = interval(c["parts"], mf)
+        lo, hi = interval(c["parts"], nested[c["drive"]])
         c["interval_nested"] = [lo, hi]
         v = float(c["held_out"]["value"])
         c["inside_nested"] = lo <= v <= hi
         c["noise_interval"] = list(interval(c["parts"], uncertainty.NO_MODEL_FORM))
         c["inside_noise_only"] = c["noise_interval"][0] <= v <= c["noise_interval"][1]
+    every = model_form(done, rule, prior_scale) if done else uncertainty.ModelForm(0.0, 0.0)
     return {
-        "slope_per_log_spare": fit_slope(done) if done else 0.0,
-        "nested_slopes": nested,
+        "rule": rule,
+        "prior_scale": prior_scale if rule == "families" else None,
+        "leave_out": leave_out,
+        "slope_per_log_spare": every.per_log_spare,
+        "predictive_slopes": list(every.slopes),
+        "slope_text": every.slope_text(),
+        "nested_slopes": {k: v.per_log_spare for k, v in nested.items()},
+        "nested_slope_text": {k: v.slope_text() for k, v in nested.items()},
         "subsets": {
             name: subset_summary([c for c in done if keep(c)], sum(1 for c in all_cases if keep(c)))
             for name, keep in SUBSETS.items()
         },  # fmt: skip
+        "per_drive": {
+            d: subset_summary([c for c in done if c["drive"] == d], 0)
+            for d in sorted({c["drive"] for c in done})
+        },
     }
+
+
+def compare(all_cases: list[dict[str, Any]]) -> str:
+    """The rules side by side (docs/calibrate.md, "A slope from few FTL families"): the pooled
+    slope, the families' posterior predictive (A = 0.5 pre-registered; 0.25 and 1 its prior's
+    sensitivity), and both with leave-one-family-out."""
+    variants = [("pooled", 0.5, "drive"), ("families", 0.5, "drive"), ("families", 0.25, "drive"),
+                ("families", 1.0, "drive"), ("pooled", 0.5, "family"),
+                ("families", 0.5, "family")]  # fmt: skip
+    drives = sorted({c["drive"] for c in all_cases if "log_error" in c})
+    lines = ["| rule | leave out | all | published | foreign | median width | "
+             + " | ".join(drives) + " | slope (all cases) |",
+             "|---|---|---|---|---|---|" + "---|" * len(drives) + "---|"]  # fmt: skip
+    for rule, a, unit in variants:
+        s = evaluate(all_cases, rule, prior_scale=a, leave_out=unit)
+        sub = s["subsets"]
+        cells = [f"{100 * sub[k]['coverage_nested']:.0f}%"
+                 for k in ("all", "published", "foreign FTLs")]  # fmt: skip
+        cells.append(f"{100 * sub['all']['median_rel_width_nested']:.0f}%")
+        cells += [f"{100 * s['per_drive'][d]['coverage_nested']:.0f}% (width "
+                  f"{100 * s['per_drive'][d]['median_rel_width_nested']:.0f}%)"
+                  for d in drives]  # fmt: skip
+        name = rule if rule == "pooled" else f"families, A = {a:g}"
+        lines.append(f"| {name} | {unit} | " + " | ".join(cells) + f" | {s['slope_text']} |")
+    return "\n".join(lines)
 
 
 def surrogate_forms(drive: dict[str, Any], fitted: tuple[float, ...] = (0.0, 40.0)) -> str:
@@ -404,9 +488,11 @@ def markdown(all_cases: list[dict[str, Any]], summary: dict[str, Any]) -> str:
             f"{100 * s['coverage_nested']:.0f}% | {100 * s['median_rel_width_nested']:.0f}% | "
             f"{s['raw_nand_not_worse']} of {s['raw_nand_pairs']} |"
         )
-    lines += ["", f"Model-form slope on all cases: {summary['slope_per_log_spare']:.3f} per unit "
-              f"of log spare distance; fitted without each drive: "
-              + ", ".join(f"{k} {v:.3f}" for k, v in summary["nested_slopes"].items())]  # fmt: skip
+    how = ("posterior predictive over FTL families" if summary["rule"] == "families"
+           else "one maximum-likelihood slope")  # fmt: skip
+    lines += ["", f"Model-form slope ({how}) on all cases: {summary['slope_text']} per unit "
+              f"of log spare distance; without each drive: "
+              + "; ".join(f"{k} {v}" for k, v in summary["nested_slope_text"].items())]  # fmt: skip
     return "\n".join(lines)
 
 
@@ -429,6 +515,15 @@ def main() -> int:
         "taken from it instead of predicted again",
     )
     ap.add_argument("--rerun", default="", help="drive ids to predict again with --reuse")
+    ap.add_argument(
+        "--rule", choices=RULES, default=RULES[0],
+        help="how the model-form slope is estimated from the held-out cases (and recorded)",
+    )  # fmt: skip
+    ap.add_argument(
+        "--compare", action="store_true",
+        help="print the model-form rules side by side (pooled slope, families' posterior "
+        "predictive and its prior's sensitivity, leave one family out)",
+    )  # fmt: skip
     ap.add_argument(
         "--forms-only", action="store_true",
         help="print the surrogate-form comparison on the foreign FTLs' curves and stop",
@@ -458,7 +553,9 @@ def main() -> int:
     for c in all_cases:
         h = c["held_out"]
         c["held_out"] = same.setdefault((c["drive"], h["kind"], h["extra_op_percent"]), h)
-    summary = evaluate(all_cases)
+    if args.compare:
+        print(compare(all_cases) + "\n")
+    summary = evaluate(all_cases, args.rule)
     doc = {
         "date": datetime.now(UTC).date().isoformat(),
         "corpus": [d["file"] for d in drives],
@@ -478,6 +575,15 @@ def main() -> int:
         rec["real_distance"] = {
             "per_log_spare": summary["slope_per_log_spare"],
             "floor": FLOOR,
+            **(
+                {
+                    "rule": "posterior predictive of the slope over FTL families: family "
+                    f"slopes Half-Normal(tau), tau Half-Cauchy(0, {summary['prior_scale']})",
+                    "predictive_slopes": summary["predictive_slopes"],
+                }
+                if summary["predictive_slopes"]
+                else {}
+            ),
             "source": f"bench/corpus_bench.py, {every['predicted']} held-out figures of "
             f"{len({c['drive'] for c in all_cases})} drives ({', '.join(files)}), {doc['date']}",
             "coverage_nested": every["coverage_nested"],

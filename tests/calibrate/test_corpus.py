@@ -4,26 +4,12 @@ FTLs' results and rebuilds calibrate's interval from a prediction's parts."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
-import pytest
 from overprov.calibrate import uncertainty
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="module")
-def bench():
-    spec = importlib.util.spec_from_file_location(
-        "corpus_bench", ROOT / "bench" / "corpus_bench.py"
-    )
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["corpus_bench"] = mod
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def test_every_figure_says_where_it_comes_from(bench):

@@ -15,6 +15,10 @@
    the fitted levels (:class:`ModelForm`): at a fitted level the twin reproduces the figure, and
    the further a level lies from it (in log spare space) the more the model's form shows. Its
    scale is measured by ``bench/corpus_bench.py`` over published figures held out in turn.
+   The slope is not one number: the cases come from few FTL families, each family's errors move
+   together, so the slope a *new* drive's FTL may have is a posterior predictive over families
+   (:func:`predictive_slopes`: random effects, families the unit of replication), and the
+   interval's model-form part is that mixture's 90% quantile (:meth:`ModelForm.at`).
 """
 
 from __future__ import annotations
@@ -44,25 +48,147 @@ AT_FITTED_REL_SD = 0.02
 class ModelForm:
     """The model-form error as a relative sd at a level: ``rel_sd`` whatever the level, or,
     when ``per_log_spare`` is set, ``sqrt(floor² + (per_log_spare · d)²)`` with d the distance
-    in log spare space from the nearest fitted level (:func:`spare_distance`)."""
+    in log spare space from the nearest fitted level (:func:`spare_distance`). With ``slopes``
+    (equal-weight draws of the slope's posterior predictive, :func:`predictive_slopes`) the
+    error at d is the mixture of normals with those slopes, given as the sd of the normal with
+    the same 90% quantile, so that :func:`band` widens by that quantile."""
 
     rel_sd: float = 0.0
     per_log_spare: float | None = None
     floor: float = AT_FITTED_REL_SD
     source: str = ""
+    slopes: tuple[float, ...] = ()
 
     def at(self, distance: float | None) -> float:
         if self.per_log_spare is None or distance is None:
             return self.rel_sd
+        if self.slopes:
+            sds = [math.hypot(self.floor, s * distance) for s in self.slopes]
+            return mixture_quantile(sds, 0.9) / Z80
         return math.hypot(self.floor, self.per_log_spare * distance)
+
+    def slope_text(self) -> str:
+        """The slope, or its posterior predictive's median and 90th percentile."""
+        if not self.slopes:
+            return f"{self.per_log_spare or 0.0:.3f}"
+        hi = sorted(self.slopes)[int(0.9 * len(self.slopes))]
+        return f"median {statistics.median(self.slopes):.3f}, 90th percentile {hi:.3f}"
 
     def describe(self) -> str:
         if self.per_log_spare is None:
             return f"relative sd {self.rel_sd:.3f}"
+        if self.slopes:
+            return (
+                f"relative sd {self.floor:.3f} at a fitted level, growing with the log spare "
+                f"distance from the nearest fitted level by a slope drawn from its posterior "
+                f"predictive over FTL families ({self.slope_text()})"
+            )
         return (
             f"relative sd {self.floor:.3f} at a fitted level, growing by {self.per_log_spare:.3f} "
             "per unit of log spare distance from the nearest fitted level"
         )
+
+
+def _phi(z: float) -> float:
+    return 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
+
+
+def mixture_quantile(sds: list[float], p: float) -> float:
+    """The p quantile (p > 0.5) of an equal-weight mixture of zero-mean normals with ``sds``."""
+    lo, hi = 0.0, 10.0 * max(sds)
+    for _ in range(60):
+        mid = 0.5 * (lo + hi)
+        if sum(_phi(mid / sd) for sd in sds) / len(sds) < p:
+            lo = mid
+        else:
+            hi = mid
+    return 0.5 * (lo + hi)
+
+
+#: The between-family scale τ of the model-form slope has the prior Half-Cauchy(0,
+#: SLOPE_PRIOR_SCALE) (Gelman 2006, Bayesian Analysis 1(3), for a group-level scale with few
+#: groups): half of the greedy model's own sensitivity to spare, |d ln WAF / d ln ρ| → 1.
+SLOPE_PRIOR_SCALE = 0.5
+#: Family slopes are Half-Normal(τ) truncated here: an error three times the log spare distance.
+SLOPE_MAX = 3.0
+_S_GRID = [i * 0.005 for i in range(int(SLOPE_MAX / 0.005) + 1)]
+_TAU_GRID = [10 ** (-3 + 5 * i / 299) for i in range(300)]  # 0.001 to 100
+
+
+@dataclass(frozen=True)
+class HeldOutError:
+    """One held-out figure's log error, its noise sd (its interval without model-form error),
+    its log spare distance from the fitted levels, and the FTL family it came from."""
+
+    family: str
+    log_error: float
+    noise_sd: float
+    distance: float
+
+
+def predictive_slopes(
+    errors: list[HeldOutError],
+    *,
+    floor: float = AT_FITTED_REL_SD,
+    prior_scale: float = SLOPE_PRIOR_SCALE,
+    draws: int = 50,
+) -> tuple[float, ...]:
+    """The model-form slope a new FTL family may have, as ``draws`` equal-weight quantiles of
+    its posterior predictive. Random effects with the family as the unit of replication: a
+    case's log error is N(0, noise² + floor² + (s_j·d)²) with s_j its family's slope, s_j ~
+    Half-Normal(τ) (≤ :data:`SLOPE_MAX`), τ ~ Half-Cauchy(0, ``prior_scale``); integrated on
+    grids of s and τ. Few families leave τ, and so the new family's slope, uncertain however
+    many cases each family has."""
+    families: dict[str, list[HeldOutError]] = {}
+    for e in errors:
+        families.setdefault(e.family, []).append(e)
+    # each family's likelihood over the s grid, relative to its largest value
+    fam_lik = []
+    for cases in families.values():
+        ll = []
+        for s in _S_GRID:
+            total = 0.0
+            for c in cases:
+                var = c.noise_sd**2 + floor**2 + (s * c.distance) ** 2
+                total -= 0.5 * math.log(var) + c.log_error**2 / (2 * var)
+            ll.append(total)
+        top = max(ll)
+        fam_lik.append([math.exp(v - top) for v in ll])
+    prior_s = []  # Half-Normal(τ) on the s grid, normalised on it
+    for tau in _TAU_GRID:
+        w = [math.exp(-0.5 * (s / tau) ** 2) for s in _S_GRID]
+        z = sum(w)
+        prior_s.append([v / z for v in w])
+    log_post = []
+    for tau, w in zip(_TAU_GRID, prior_s, strict=True):
+        # Half-Cauchy density × τ (the grid is uniform in log τ)
+        lp = math.log(tau / (1 + (tau / prior_scale) ** 2))
+        for lik in fam_lik:
+            lp += math.log(max(sum(a * b for a, b in zip(w, lik, strict=True)), 1e-300))
+        log_post.append(lp)
+    top = max(log_post)
+    post = [math.exp(v - top) for v in log_post]
+    z = sum(post)
+    pred = [0.0] * len(_S_GRID)
+    for p, w in zip(post, prior_s, strict=True):
+        if p / z < 1e-12:
+            continue
+        for i, v in enumerate(w):
+            pred[i] += p / z * v
+    cdf, acc = [], 0.0
+    for v in pred:
+        acc += v
+        cdf.append(acc)
+    out = []
+    for k in range(draws):
+        q = (k + 0.5) / draws * acc
+        i = next(i for i, c in enumerate(cdf) if c >= q)
+        if i == 0:
+            out.append(0.0)
+            continue
+        frac = (q - cdf[i - 1]) / (cdf[i] - cdf[i - 1])
+        out.append(_S_GRID[i - 1] + frac * (_S_GRID[i] - _S_GRID[i - 1]))
+    return tuple(out)
 
 
 NO_MODEL_FORM = ModelForm()
@@ -117,6 +243,7 @@ def recorded_model_form(simulated: bool) -> ModelForm | None:
             floor=float(real.get("floor", AT_FITTED_REL_SD)),
             source="published real-drive figures and foreign FTLs, each held out in turn: "
             + in_words(real["source"]),
+            slopes=tuple(float(s) for s in real.get("predictive_slopes", ())),
         )
     if "real_rel_sd" not in doc:
         return None
