@@ -117,7 +117,8 @@ def _spare(c: dict) -> str:
     """What the graded plan's first level was sized to (drive writes) and how it was known."""
     if c.get("spare_drive_writes") is None:
         return "—"
-    return f"{c['spare_drive_writes']:.3f} ({c['spare_source'].split(':')[0]})"
+    how = c["spare_source"].split(":")[0].removeprefix("garbage-collection ")
+    return f"{c['spare_drive_writes']:.3f} ({how})"
 
 
 def markdown(rows: list[dict]) -> str:
