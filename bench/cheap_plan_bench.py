@@ -30,6 +30,7 @@ from overprov.calibrate import answer, validation
 from overprov.calibrate import predict as predmod
 from overprov.calibrate.measure import measure, write_counters
 from overprov.calibrate.plan import design, parse_budget
+from overprov.calibrate.twin import TwinConfigError
 from overprov.profile.sim_target import SimTarget
 from overprov.units import parse_size_bytes
 
@@ -51,7 +52,13 @@ def calibrate(spec: str, precondition: str, folder: Path) -> dict:
         advertised_bytes=int(m.capacity_bytes / m.scale_factor), measurement=m,
         source=f"{spec} ({precondition})",
     )  # fmt: skip
-    pred = answer.predict(fig).document(folder / f"cal-{precondition}")
+    try:
+        pred = answer.predict(fig).document(folder / f"cal-{precondition}")
+        predicted = {r["extra_op_percent"]: (r["steady_iops"], r["waf"]) for r in pred["levels"]}
+        no_prediction = None
+    except TwinConfigError as exc:  # the fitted twin cannot be simulated: no figure at any level
+        predicted = {x: (None, None) for x in LEVELS}
+        no_prediction = str(exc)
     return {
         "drive_writes": m.drive_writes,
         "settled": all(lv.settled for lv in m.levels),
@@ -61,7 +68,8 @@ def calibrate(spec: str, precondition: str, folder: Path) -> dict:
         },
         "spare_drive_writes": getattr(m, "spare_drive_writes", None),  # None before the field
         "spare_source": getattr(m, "spare_source", None),
-        "predicted": {r["extra_op_percent"]: (r["steady_iops"], r["waf"]) for r in pred["levels"]},
+        "predicted": predicted,
+        "no_prediction": no_prediction,
         "wall_s": time.monotonic() - t0,
     }
 
@@ -97,7 +105,8 @@ def one(name: str, spec: str, folder: Path, plans: list[str]) -> dict:
             f"{name} {pre}: {c['drive_writes']:.2f} dw, measured vs truth "
             + ", ".join(f"{100 * a:+.1f}%/{100 * b:+.1f}%" for a, b in meas)
             + f"; prediction median {100 * row[pre]['median_error']:.1f}% worst "
-            f"{100 * row[pre]['worst_error']:.1f}% (WAF worst {100 * max(werrs):.1f}%)",
+            f"{100 * row[pre]['worst_error']:.1f}% (WAF worst {100 * max(werrs):.1f}%)"
+            + (f"; no prediction: {c['no_prediction']}" if c["no_prediction"] else ""),
             file=sys.stderr,
             flush=True,
         )
@@ -108,7 +117,8 @@ def _spare(c: dict) -> str:
     """What the graded plan's first level was sized to (drive writes) and how it was known."""
     if c.get("spare_drive_writes") is None:
         return "—"
-    return f"{c['spare_drive_writes']:.3f} ({c['spare_source'].split(':')[0]})"
+    how = c["spare_source"].split(":")[0].removeprefix("garbage-collection ")
+    return f"{c['spare_drive_writes']:.3f} ({how})"
 
 
 def markdown(rows: list[dict]) -> str:
@@ -126,8 +136,13 @@ def markdown(rows: list[dict]) -> str:
             out.append(
                 f"| {r['drive']} | {pre} | {c['drive_writes']:.2f} | "
                 f"{'yes' if c['settled'] else 'no'} | {iops} | {waf} | "
-                f"{100 * c['median_error']:.1f}% / {100 * c['worst_error']:.1f}% | "
-                f"{100 * c['worst_waf_error']:.1f}% | {_spare(c)} |"
+                + (
+                    "no prediction | — | "
+                    if c.get("no_prediction")
+                    else f"{100 * c['median_error']:.1f}% / {100 * c['worst_error']:.1f}% | "
+                    f"{100 * c['worst_waf_error']:.1f}% | "
+                )
+                + f"{_spare(c)} |"
             )
     return "\n".join(out)
 
