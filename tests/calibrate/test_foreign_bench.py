@@ -66,7 +66,7 @@ def test_simplessd_rounds_from_cumulative_counters():
 RESULTS = sorted(
     p
     for p in (Path(__file__).resolve().parents[2] / "bench" / "foreign" / "results").glob("*.json")
-    if p.stem != "evaluation"
+    if p.stem != "evaluation" and not p.stem.endswith("-commands")
 )
 LEVEL_FIELDS = ("extra_op_percent", "queue_depth", "span_pages", "steady_iops", "steady_waf",
                 "fob_iops", "fob", "steady_window", "series")  # fmt: skip
@@ -112,3 +112,22 @@ def test_results_file_format_and_settling(path):
         figures = [v for k, v in rule.items() if k.endswith(("_half_range", "_trend"))]
         assert len(figures) >= 4, case
         assert win["settled"] == all(v <= tolerance for v in figures), case
+
+
+def test_mqsim_iops_are_its_command_time_and_qd_changes_the_multiplane_share():
+    # bench/foreign/mqsim_commands.py's figures from the runs behind results/mqsim.json: the
+    # one-die drive is busy all the time (IOPS within 5% under the chip's command time), and
+    # what changes with queue depth at one WAF is the share of multi-plane programs
+    doc = json.loads((RESULTS[0].parent / "mqsim-commands.json").read_text())
+    cases = {(c["extra_op_percent"], c["queue_depth"]): c["steady"] for c in doc["cases"]}
+    assert all(c["matches_results"] for c in doc["cases"])
+    for key, s in cases.items():
+        assert 0.95 < s["iops"] / s["command_time_iops"] <= 1.0, key
+    share = {k: s["multiplane_program_share"] for k, s in cases.items()}
+    assert all(share[(op, qd)] < 0.02 for op, qd in [(0, 4), (0, 32), (0, 128), (20, 32)])
+    assert share[(20, 128)] > 0.8 and share[(40, 128)] > 0.9 and share[(40, 4)] < 0.02
+    # QD32 -> QD128 at 20%: the IOPS gain is the command-time gain, at one WAF
+    lo, hi = cases[(20, 32)], cases[(20, 128)]
+    gain = hi["iops"] / lo["iops"]
+    assert gain > 1.7
+    assert gain == pytest.approx(hi["command_time_iops"] / lo["command_time_iops"], rel=0.03)
