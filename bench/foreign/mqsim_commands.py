@@ -12,7 +12,9 @@ each plane at the same page offset, MQSim's TSU_Base::issue_command_to_chip), an
 chip's command time alone allows, 1 / sum(commands x latency) with the configuration's read,
 program and erase times (`LATENCY_US`: a multi-plane command takes one latency). The drive has
 one chip of one die (mqsim.GEOMETRY), so where that figure matches the measured IOPS the die
-is busy all the time and the IOPS are set by how many commands a host write costs.
+is busy all the time and the IOPS are set by how many commands a host write costs. Beside them,
+the requests in the device on average (Little's law: IOPS times the flow's mean device response
+time over the interval), to compare with the queue depth the host keeps outstanding.
 
 The steady window is the last quarter (the last two intervals), as in `mqsim.py`; each case's
 steady IOPS are checked against `--results` (the curve the runs produced) and the check is
@@ -51,6 +53,8 @@ def counters(xml: Path) -> dict:
     return {
         "requests": count,
         "sim_s": count / mqsim.attr(text, "IOPS"),
+        # the host flow's mean device response time (us) times the requests it completed
+        "response_us_sum": mqsim.attr(text, "Device_Response_Time") * count,
         **{k: mqsim.attr(text, name) for k, name in COMMANDS.items()},
     }
 
@@ -60,9 +64,15 @@ def per_host_write(a: dict, b: dict) -> dict:
     host = b["requests"] - a["requests"]
     per = {k: (b[k] - a[k]) / host for k in COMMANDS}
     busy_us = sum((per[kind] + per[f"multiplane_{kind}"]) * us for kind, us in LATENCY_US.items())
+    iops = host / (b["sim_s"] - a["sim_s"])
+    response_s = (b["response_us_sum"] - a["response_us_sum"]) / host * 1e-6
     return {
-        "iops": host / (b["sim_s"] - a["sim_s"]),
+        "iops": iops,
         "command_time_iops": 1e6 / busy_us,
+        # requests in the device on average (Little's law: IOPS x mean response time); the
+        # host keeps the queue depth outstanding, so a lower figure means requests that never
+        # completed (docs/calibrate.md, "A request leak in MQSim")
+        "requests_in_device": iops * response_s,
         "multiplane_program_share": per["multiplane_programs"]
         / (per["programs"] + per["multiplane_programs"]),
         "per_host_write": per,

@@ -2,13 +2,14 @@
 //!
 //! MQSim (bench/foreign/results/mqsim.json) runs 4 KiB random writes at extra OP 20% at
 //! 441 / 437 / 780 IOPS at QD4 / 32 / 128 with WAF 2.43–2.45, on one die of two planes. Its
-//! command counts say why (docs/calibrate.md, "Why MQSim's IOPS rise from QD32 to QD128"):
-//! the die is busy all the time, and at QD128 most programs are multi-plane programs that pair
-//! a GC relocation or a host write on one plane with a host write on the other plane at the
-//! same page offset, a partner found only when enough writes wait per plane. These tests pin
-//! that the core's blocking-GC twins (non-preemptive GC per domain, writes placed by the write
-//! frontier, multi-plane host programs only) do not gain from QD32 to QD128 at that spare, so
-//! the reading that uses them cannot follow MQSim there.
+//! source and counters say why (docs/calibrate.md, "Why MQSim's IOPS rise from QD32 to
+//! QD128"): it drops host writes that meet a GC relocation of their page without completing
+//! them, so the requests in its device fall towards one (QD32 ends with one, QD128 with about
+//! 60), and its die, busy all the time, pairs fewer programs into multi-plane programs when
+//! fewer writes wait. This test pins that the core's blocking-GC twins (non-preemptive GC per
+//! domain, writes placed by the write frontier, multi-plane host programs only, every request
+//! completed) run QD128 at the IOPS of QD32 at that spare: the reading that uses them does not
+//! follow MQSim's figures there, and is not meant to.
 
 use overprov_sim::config::{GcBlocking, SimConfig};
 use overprov_sim::{Report, Simulator};
