@@ -2,7 +2,7 @@
 
     python bench/foreign/mqsim_commands.py RUN_DIR/op20-qd32 RUN_DIR/op20-qd128 ... \
         [--results bench/foreign/results/mqsim.json] \
-        [--out bench/foreign/results/mqsim-commands.json]
+        [--out bench/foreign/results/commands/mqsim.json]
 
 Each folder is one (extra OP, queue depth) case of `mqsim.py --work RUN_DIR`: its checkpoint
 runs `w3` ... `w8` (`w<k>_scenario_1.xml`, MQSim's own report) are differenced as `mqsim.py`
@@ -107,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("folders", nargs="+", type=Path)
     here = Path(__file__).parent / "results"
     ap.add_argument("--results", type=Path, default=here / "mqsim.json")
-    ap.add_argument("--out", type=Path, default=here / "mqsim-commands.json")
+    ap.add_argument("--out", type=Path, default=here / "commands" / "mqsim.json")
     args = ap.parse_args(argv)
     curve = json.loads(args.results.read_text())
     truth = {(lv["extra_op_percent"], lv["queue_depth"]): lv for lv in curve["levels"]}

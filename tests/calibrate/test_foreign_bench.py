@@ -66,7 +66,7 @@ def test_simplessd_rounds_from_cumulative_counters():
 RESULTS = sorted(
     p
     for p in (Path(__file__).resolve().parents[2] / "bench" / "foreign" / "results").glob("*.json")
-    if p.stem != "evaluation" and not p.stem.endswith("-commands")
+    if p.stem != "evaluation"
 )
 LEVEL_FIELDS = ("extra_op_percent", "queue_depth", "span_pages", "steady_iops", "steady_waf",
                 "fob_iops", "fob", "steady_window", "series")  # fmt: skip
@@ -119,7 +119,7 @@ def test_mqsim_iops_are_its_command_time_and_qd_changes_the_multiplane_share():
     # one-die drive is busy all the time (IOPS within 5% under the chip's command time), and
     # what changes with queue depth at one WAF is the share of multi-plane programs, which
     # follows the requests actually in the device
-    doc = json.loads((RESULTS[0].parent / "mqsim-commands.json").read_text())
+    doc = json.loads((RESULTS[0].parent / "commands" / "mqsim.json").read_text())
     cases = {(c["extra_op_percent"], c["queue_depth"]): c["steady"] for c in doc["cases"]}
     assert all(c["matches_results"] for c in doc["cases"])
     for key, s in cases.items():
