@@ -63,9 +63,11 @@ def test_simplessd_rounds_from_cumulative_counters():
     assert rounds[0]["gc_runs"] == 0 and rounds[2]["gc_runs"] == 2
 
 
+FOREIGN_RESULTS = Path(__file__).resolve().parents[2] / "bench" / "foreign" / "results"
+# the curves: results/*.json, and results/patched/*.json (curves of patched builds, kept apart)
 RESULTS = sorted(
     p
-    for p in (Path(__file__).resolve().parents[2] / "bench" / "foreign" / "results").glob("*.json")
+    for p in [*FOREIGN_RESULTS.glob("*.json"), *FOREIGN_RESULTS.glob("patched/*.json")]
     if p.stem != "evaluation"
 )
 LEVEL_FIELDS = ("extra_op_percent", "queue_depth", "span_pages", "steady_iops", "steady_waf",
@@ -119,7 +121,7 @@ def test_mqsim_iops_are_its_command_time_and_qd_changes_the_multiplane_share():
     # one-die drive is busy all the time (IOPS within 5% under the chip's command time), and
     # what changes with queue depth at one WAF is the share of multi-plane programs, which
     # follows the requests actually in the device
-    doc = json.loads((RESULTS[0].parent / "commands" / "mqsim.json").read_text())
+    doc = json.loads((FOREIGN_RESULTS / "commands" / "mqsim.json").read_text())
     cases = {(c["extra_op_percent"], c["queue_depth"]): c["steady"] for c in doc["cases"]}
     assert all(c["matches_results"] for c in doc["cases"])
     for key, s in cases.items():
@@ -137,3 +139,14 @@ def test_mqsim_iops_are_its_command_time_and_qd_changes_the_multiplane_share():
     gain = hi["iops"] / lo["iops"]
     assert gain > 1.7
     assert gain == pytest.approx(hi["command_time_iops"] / lo["command_time_iops"], rel=0.03)
+
+
+def test_patched_mqsim_keeps_its_queue_depth():
+    # MQSim with its GC-barrier leak patched (results/patched/mqsim.json and its command
+    # counts): every request completes, so the device holds the queue depth the host keeps
+    doc = json.loads((FOREIGN_RESULTS / "commands" / "mqsim-patched.json").read_text())
+    assert doc["cases"] and all(c["matches_results"] for c in doc["cases"])
+    for c in doc["cases"]:
+        in_device = c["steady"]["requests_in_device"]
+        assert in_device == pytest.approx(c["queue_depth"], rel=0.05), c["queue_depth"]
+    assert json.loads((FOREIGN_RESULTS / "patched" / "mqsim.json").read_text())["patch"]
