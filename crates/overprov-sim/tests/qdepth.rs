@@ -9,7 +9,8 @@
 //! fewer writes wait. This test pins that the core's blocking-GC twins (non-preemptive GC per
 //! domain, writes placed by the write frontier, multi-plane host programs only, every request
 //! completed) run QD128 at the IOPS of QD32 at that spare: the reading that uses them does not
-//! follow MQSim's figures there, and is not meant to.
+//! follow MQSim's figures there, and is not meant to. Patched so that every request completes,
+//! MQSim gains between QD4 and QD32 instead (464 -> 712 IOPS), which the one-die twins do not.
 
 use overprov_sim::config::{GcBlocking, SimConfig};
 use overprov_sim::{Report, Simulator};
@@ -68,5 +69,25 @@ fn blocking_twins_do_not_gain_from_qd32_to_qd128_at_one_waf() {
         assert!((waf128 / waf32 - 1.0).abs() < 0.02, "{name}: WAF moved");
         // the same NAND work at both depths: at most a few percent apart, never MQSim's 1.79
         assert!((gain - 1.0).abs() < 0.05, "{name}: QD128 / QD32 = {gain}");
+    }
+}
+
+#[test]
+fn one_die_twins_do_not_gain_from_qd4_to_qd32_where_patched_mqsim_does() {
+    // MQSim with its request leak patched (bench/foreign/results/patched/mqsim.json) at 20%:
+    // 464 IOPS at QD4, 712 at QD32, WAF 2.43 at both — its multi-plane programs pair GC
+    // relocations with host writes, more of them the more writes wait (share 0.06 -> 0.71).
+    // A twin with MQSim's layout pairs host writes only, from two waiting writes on, so QD4
+    // already fills its planes: no gain.
+    let patched_gain = 712.0 / 464.4;
+    for (name, planes, domains) in [("1 die x 2 planes", 2, 2), ("1 die x 1 plane", 1, 2)] {
+        let (qd4, waf4) = figures(twin(4, 1, planes, domains, 1));
+        let (qd32, waf32) = figures(twin(32, 1, planes, domains, 1));
+        let gain = qd32 / qd4;
+        println!(
+            "{name}: QD4 {qd4:.0}, QD32 {qd32:.0}: x{gain:.3}; patched MQSim x{patched_gain:.2}"
+        );
+        assert!((waf32 / waf4 - 1.0).abs() < 0.02, "{name}: WAF moved");
+        assert!((gain - 1.0).abs() < 0.05, "{name}: QD32 / QD4 = {gain}");
     }
 }
