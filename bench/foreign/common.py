@@ -122,3 +122,4 @@ def add_arguments(ap, *, qd_sweep: str, drive_writes: float, out: Path) -> None:
     ap.add_argument("--qd-sweep", default=qd_sweep, help="QDS@OPS: more queue depths")
     ap.add_argument("--drive-writes", type=float, default=drive_writes)
     ap.add_argument("--out", type=Path, default=out)
+    ap.add_argument("--patch", default=None, help="what was patched in it, in words")

@@ -2,7 +2,7 @@
 
     python bench/foreign/mqsim.py --binary PATH/MQSim --work DIR \
         [--extra-op 0,10,20,30,40] [--qd 32] [--qd-sweep 4,128@0,40] [--drive-writes 5] \
-        [--out bench/foreign/results/mqsim.json]
+        [--out bench/foreign/results/mqsim.json] [--patch TEXT]
 
 The drive: MQSim's own page-level FTL with its shipped defaults for GC (RGA victim choice --
 d-choices --, GC below 5% free blocks per plane, hard threshold 0.5%, non-preemptible GC,
@@ -259,6 +259,7 @@ def main(argv: list[str] | None = None) -> int:
         "simulator": "MQSim",
         "repository": "https://github.com/CMU-SAFARI/MQSim",
         **common.provenance(args.binary, "mqsim.py", sys.argv[1:] if argv is None else argv),
+        "patch": args.patch,
         "extra_op_definition": "native spare from Overprovisioning_Ratio kept; the workload's "
         "span is (100 - X)% of the user space (Working_Set_Percentage)",
         "advertised_bytes": logical_pages() * GEOMETRY["Page_Capacity"],

@@ -290,7 +290,6 @@ def main(argv: list[str] | None = None) -> int:
         "--native-op", type=float, default=NATIVE_OP_RATIO, help="OverProvisioningRatio"
     )
     ap.add_argument("--library-commit", default=None, help="the SimpleSSD library's commit built")
-    ap.add_argument("--patch", default=None, help="what was patched in it, in words")
     args = ap.parse_args(argv)
     GEOMETRY["Block"] = args.blocks_per_plane
     NATIVE_OP_RATIO = args.native_op

@@ -63,9 +63,11 @@ def test_simplessd_rounds_from_cumulative_counters():
     assert rounds[0]["gc_runs"] == 0 and rounds[2]["gc_runs"] == 2
 
 
+FOREIGN_RESULTS = Path(__file__).resolve().parents[2] / "bench" / "foreign" / "results"
+# the curves: results/*.json, and results/patched/*.json (curves of patched builds, kept apart)
 RESULTS = sorted(
     p
-    for p in (Path(__file__).resolve().parents[2] / "bench" / "foreign" / "results").glob("*.json")
+    for p in [*FOREIGN_RESULTS.glob("*.json"), *FOREIGN_RESULTS.glob("patched/*.json")]
     if p.stem != "evaluation"
 )
 LEVEL_FIELDS = ("extra_op_percent", "queue_depth", "span_pages", "steady_iops", "steady_waf",
@@ -112,3 +114,39 @@ def test_results_file_format_and_settling(path):
         figures = [v for k, v in rule.items() if k.endswith(("_half_range", "_trend"))]
         assert len(figures) >= 4, case
         assert win["settled"] == all(v <= tolerance for v in figures), case
+
+
+def test_mqsim_iops_are_its_command_time_and_qd_changes_the_multiplane_share():
+    # bench/foreign/mqsim_commands.py's figures from the runs behind results/mqsim.json: the
+    # one-die drive is busy all the time (IOPS within 5% under the chip's command time), and
+    # what changes with queue depth at one WAF is the share of multi-plane programs, which
+    # follows the requests actually in the device
+    doc = json.loads((FOREIGN_RESULTS / "commands" / "mqsim.json").read_text())
+    cases = {(c["extra_op_percent"], c["queue_depth"]): c["steady"] for c in doc["cases"]}
+    assert all(c["matches_results"] for c in doc["cases"])
+    for key, s in cases.items():
+        assert 0.95 < s["iops"] / s["command_time_iops"] <= 1.0, key
+    share = {k: s["multiplane_program_share"] for k, s in cases.items()}
+    assert all(share[(op, qd)] < 0.02 for op, qd in [(0, 4), (0, 32), (0, 128), (20, 32)])
+    assert share[(20, 128)] > 0.8 and share[(40, 128)] > 0.9 and share[(40, 4)] < 0.02
+    # the host keeps QD requests outstanding, but MQSim drops writes that meet a GC barrier
+    # (docs/calibrate.md): at 0-20% every depth is down to one request in the device
+    for key in [(0, 4), (0, 32), (0, 128), (10, 32), (20, 4), (20, 32)]:
+        assert cases[key]["requests_in_device"] < 1.5, key
+    assert 30 < cases[(20, 128)]["requests_in_device"] < 128
+    # QD32 -> QD128 at 20%: the IOPS gain is the command-time gain, at one WAF
+    lo, hi = cases[(20, 32)], cases[(20, 128)]
+    gain = hi["iops"] / lo["iops"]
+    assert gain > 1.7
+    assert gain == pytest.approx(hi["command_time_iops"] / lo["command_time_iops"], rel=0.03)
+
+
+def test_patched_mqsim_keeps_its_queue_depth():
+    # MQSim with its GC-barrier leak patched (results/patched/mqsim.json and its command
+    # counts): every request completes, so the device holds the queue depth the host keeps
+    doc = json.loads((FOREIGN_RESULTS / "commands" / "mqsim-patched.json").read_text())
+    assert doc["cases"] and all(c["matches_results"] for c in doc["cases"])
+    for c in doc["cases"]:
+        in_device = c["steady"]["requests_in_device"]
+        assert in_device == pytest.approx(c["queue_depth"], rel=0.05), c["queue_depth"]
+    assert json.loads((FOREIGN_RESULTS / "patched" / "mqsim.json").read_text())["patch"]
