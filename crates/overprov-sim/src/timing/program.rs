@@ -23,8 +23,9 @@
 //!   pages), erases, and the jobs of non-preemptive GC (`gc.blocking = "domain"`).
 //!
 //! A unit that straddles two SLC pages (u not a multiple of 3) leaves the buffer with the
-//! first; its share of the second is programmed with the next page. Pages still gathering when
-//! a run ends are not programmed. Host writes without a write buffer (`buffer.bytes = 0`) and
+//! first; its share of the second is programmed with the next page. A page still gathering
+//! waits for more units, through host idle time too (idle time folds the SLC cache but does not
+//! pad open pages), and is not programmed if the run ends first. Host writes without a write buffer (`buffer.bytes = 0`) and
 //! multi-plane programs are refused with this option (config validation): a write waiting for
 //! NAND would wait for writes issued after it.
 
