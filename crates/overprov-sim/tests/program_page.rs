@@ -251,4 +251,11 @@ fn whole_pages_are_refused_without_room_to_gather_them_or_with_planes() {
         err.contains("timing.nand.program_granularity") && err.contains("planes"),
         "{err}"
     );
+    let bad = r#"{"timing": {"nand": {"program_granularity": "half"}}}"#;
+    let err = from_json(bad).unwrap_err().to_string();
+    assert!(err.contains("timing.nand.program_granularity"), "{err}");
+    assert!(
+        err.contains("unit") && err.contains("page"),
+        "names the choices: {err}"
+    );
 }
