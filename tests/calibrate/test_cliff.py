@@ -143,19 +143,30 @@ def test_a_filled_drive_s_series_gives_the_static_region_and_a_purged_one_the_wh
 
 def test_the_static_region_drive_against_the_published_consumer_cliff():
     """docs/drives/consumer-1tb-sata-turbowrite.toml (the preset with the 1 TB 860 EVO's cache
-    as Samsung documents it, nothing tuned): on a filled drive under QD8 70:30 only the 6 GB
-    default region is left, and the cliff comes within 25% of "about 2 minutes"; the IOPS it
-    loses stay far below the reported ~10,000 (docs/calibrate.md says why)."""
+    as Samsung documents it and whole-page programs, nothing tuned): on a filled drive under
+    QD8 70:30 only the 6 GB default region is left, and the cliff comes within 25% of "about 2
+    minutes". Reads waiting for whole TLC programs make the drop larger than with the die
+    time charged per unit (about 5,400 against 3,100 IOPS), but it stays well short of the
+    reported ~10,000 (docs/calibrate.md: the pre-registered check)."""
+    import copy
     from pathlib import Path
 
     from overprov import presets
 
     path = Path(__file__).resolve().parents[2] / "docs/drives/consumer-1tb-sata-turbowrite.toml"
     d = presets.get(str(path))
-    s = cliff.simulate_series(
-        d, 1 / 64, qd=8, read_percent=70, seconds=600, interval_s=6, precondition="sequential"
-    )
-    c = cliff.find_cliff(s, min_drop=0.05)
-    assert c is not None and abs(c.time_s / 120 - 1) <= 0.25, c
-    assert 5.5e9 <= c.host_write_bytes_before <= 6.5e9, c  # the default region's 6 GB
-    assert c.lost_iops < 0.5 * 10_000, c
+    assert d["config"]["timing"]["nand"]["program_granularity"] == "page"
+    by_unit = copy.deepcopy(d)
+    by_unit["config"]["timing"]["nand"]["program_granularity"] = "unit"
+    found = {}
+    for name, drive in (("page", d), ("unit", by_unit)):
+        s = cliff.simulate_series(
+            drive, 1 / 64, qd=8, read_percent=70, seconds=600, interval_s=6,
+            precondition="sequential",
+        )  # fmt: skip
+        c = cliff.find_cliff(s, min_drop=0.05)
+        assert c is not None and abs(c.time_s / 120 - 1) <= 0.25, (name, c)
+        assert 5.5e9 <= c.host_write_bytes_before <= 6.5e9, (name, c)  # the region's 6 GB
+        found[name] = c
+    assert found["page"].lost_iops > 1.5 * found["unit"].lost_iops, found
+    assert found["page"].lost_iops < 0.75 * 10_000, found  # the miss, kept in view

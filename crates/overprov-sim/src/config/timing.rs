@@ -124,6 +124,30 @@ pub struct NandConfig {
     /// up to this many waiting host units in one program time. 1 (the default): one at a time.
     #[serde(skip_serializing_if = "is_one")]
     pub planes_per_die: u32,
+    /// How a program occupies its die (timing/program.rs): `unit` (the default) charges each
+    /// mapping unit its share of tPROG as it is booked, so a read can come between the units
+    /// of a page; `page` gathers a die's units until a flash page (an SLC page in SLC mode) is
+    /// full and keeps the die busy one whole tPROG, reads to it waiting (no program suspend).
+    #[serde(skip_serializing_if = "ProgramGranularity::is_unit")]
+    pub program_granularity: ProgramGranularity,
+}
+
+/// The die time of a program: per mapping unit, or one whole page (`NandConfig`).
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum ProgramGranularity {
+    /// Each unit costs tPROG / units per page when booked (die time exact, the moment within
+    /// the page not): as if the die suspended its program for reads.
+    #[default]
+    Unit,
+    /// Units gathered per die until a page is full, then one whole tPROG; reads wait for it.
+    Page,
+}
+
+impl ProgramGranularity {
+    fn is_unit(&self) -> bool {
+        *self == ProgramGranularity::Unit
+    }
 }
 
 fn is_one(v: &u32) -> bool {
@@ -142,6 +166,7 @@ impl Default for NandConfig {
             die_block_bytes: 24 << 20,
             channel_mb_s: 800.0,
             planes_per_die: 1,
+            program_granularity: ProgramGranularity::Unit,
         }
     }
 }
@@ -322,6 +347,30 @@ impl TimingConfig {
         self.nand.channels * self.nand.dies_per_channel
     }
 
+    /// Whole-page programs gather host data in the write buffer: it must hold an open page
+    /// per die in TLC and in SLC mode; multi-plane batches are a different gathering.
+    fn validate_whole_pages(&self) -> Result<()> {
+        let field = "timing.nand.program_granularity";
+        if self.nand.planes_per_die > 1 {
+            return Err(Error::config(
+                field,
+                "\"page\" cannot be combined with timing.nand.planes_per_die above 1",
+            ));
+        }
+        let need = 2 * self.dies() as u64 * self.nand.flash_page_bytes as u64;
+        if self.buffer.bytes < need {
+            return Err(Error::config(
+                field,
+                format!(
+                    "\"page\" gathers host writes in the write buffer: timing.buffer.bytes \
+                     must hold two flash pages per die ({need} bytes), got {}",
+                    self.buffer.bytes
+                ),
+            ));
+        }
+        Ok(())
+    }
+
     pub(crate) fn validate(&self, g: &Geometry) -> Result<()> {
         if !self.enabled {
             return Ok(());
@@ -370,6 +419,9 @@ impl TimingConfig {
                 "timing.nand.planes_per_die",
                 format!("must be 1 to 16, got {}", n.planes_per_die),
             ));
+        }
+        if n.program_granularity == ProgramGranularity::Page {
+            self.validate_whole_pages()?;
         }
         pos("timing.host.link_mb_s", self.host.link_mb_s)?;
         if !(self.host.command_overhead_us >= 0.0 && self.host.command_overhead_us.is_finite()) {

@@ -43,6 +43,7 @@ mod arrival;
 mod commands;
 pub mod measured;
 mod multiplane;
+mod program;
 mod report;
 mod round;
 mod slc;
@@ -56,7 +57,7 @@ use slc::Slc;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use crate::config::{GcBlocking, HostMode, TimingConfig};
+use crate::config::{GcBlocking, HostMode, ProgramGranularity, TimingConfig};
 use crate::ftl::{Counters, NandOp};
 use crate::geometry::Geometry;
 use crate::stats::LatencyHistogram;
@@ -131,6 +132,8 @@ pub struct Engine {
     gc_next_domain: usize,
     /// Multi-plane programs: each die's open batch of host units (`multiplane.rs`).
     multiplane: multiplane::MultiPlane,
+    /// Whole-page programs: each die's open pages (`program.rs`; empty by default).
+    pages: program::PagePrograms,
 }
 
 impl Engine {
@@ -208,6 +211,11 @@ impl Engine {
             },
             gc_next_domain: 0,
             multiplane: multiplane::MultiPlane::new(t.nand.planes_per_die, dies),
+            pages: program::PagePrograms::new(
+                t.nand.program_granularity == ProgramGranularity::Page,
+                upp,
+                dies,
+            ),
         }
     }
 
@@ -396,7 +404,7 @@ impl Engine {
     /// coupling them would leave holes no real die has. Both dies are charged in full.
     fn relocate(&mut self, src: u32, dst: u32, t: u64) {
         self.sense(self.die_of(src), t, self.read_unit_ns);
-        self.program(dst, t, self.program_unit_ns);
+        self.program_internal(self.die_of(dst), t);
         self.first_gc_ns.get_or_insert(t);
     }
 
@@ -492,27 +500,16 @@ impl Engine {
                 NandOp::RelocProgram(p) => self.relocate(src, p, t0),
                 NandOp::Erase(b) => self.erase(b, t0),
                 NandOp::HostProgram(p) => {
-                    let (unit_ns, page_ns) = self.host_program_ns(free_units, t0);
+                    let ns = self.host_program_ns(free_units, t0);
                     if self.write_through {
                         // programmed by the flush below, on its own padded pages
                         self.flush_pages.push(p);
-                        flush_page_ns = flush_page_ns.max(page_ns);
+                        flush_page_ns = flush_page_ns.max(ns.1);
                     } else if self.buffer_units == 0 {
                         let ready = self.domain_ready(p, arrived);
-                        done = done.max(self.program_host(p, ready, unit_ns));
+                        done = done.max(self.program_host(p, ready, ns.0));
                     } else {
-                        let mut accept = self.domain_ready(p, arrived);
-                        while self.buffered.peek().is_some_and(|Reverse(c)| *c <= accept) {
-                            self.buffered.pop();
-                        }
-                        if self.buffered.len() >= self.buffer_units {
-                            if let Some(Reverse(c)) = self.buffered.pop() {
-                                accept = accept.max(c);
-                            }
-                        }
-                        let end = self.program_host(p, accept, unit_ns);
-                        self.buffered.push(Reverse(end));
-                        done = done.max(accept);
+                        done = done.max(self.buffered_write(p, arrived, ns));
                     }
                 }
             }

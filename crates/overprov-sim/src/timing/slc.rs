@@ -83,14 +83,15 @@ impl Slc {
 }
 
 impl Engine {
-    /// Die time (per unit, per whole page) for a host write, choosing SLC while the cache has
-    /// room; folds what no longer fits when free space (and the dynamic part) shrinks.
-    pub(super) fn host_program_ns(&mut self, free_units: u64, t: u64) -> (u64, u64) {
-        let tlc = (self.program_unit_ns, self.program_page_ns);
+    /// Die time (per unit, per whole page) for a host write and whether it goes to SLC,
+    /// choosing SLC while the cache has room; folds what no longer fits when free space (and
+    /// the dynamic part) shrinks.
+    pub(super) fn host_program_ns(&mut self, free_units: u64, t: u64) -> (u64, u64, bool) {
+        let tlc = (self.program_unit_ns, self.program_page_ns, false);
         let Some(slc) = &mut self.slc else { return tlc };
         let (in_slc, excess) = slc.admit(free_units);
         let ns = if in_slc {
-            (slc.program_unit_ns, slc.program_page_ns)
+            (slc.program_unit_ns, slc.program_page_ns, true)
         } else {
             tlc
         };
@@ -110,8 +111,7 @@ impl Engine {
         for _ in 0..units {
             let d = die as usize;
             let out = self.sense(d, t, read_ns);
-            let back = self.transfer(d, out);
-            self.on_die(d, back, self.program_unit_ns);
+            self.program_internal(d, out);
             die = (die + 1) % self.dies;
         }
         if let Some(slc) = &mut self.slc {

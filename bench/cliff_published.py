@@ -1,0 +1,84 @@
+"""The published consumer write cliff against a drive file, with each program granularity.
+
+A 1 TB consumer SATA drive under a QD8 70:30 4 KiB random mix is reported to lose about 10,000
+IOPS at its write cliff after about 2 minutes (docs/calibrate.md, "The consumer preset and the
+published consumer figure"). This runs the drive file under that mix with
+``cliff.simulate_series`` exactly as the table there was made (1/64 scale, 100 intervals;
+filled: 600 s, ``find_cliff(min_drop=0.05)``; purged: 1,800 s, the default 10%), once per
+``timing.nand.program_granularity`` ("unit": die time per 4 KiB unit; "page": whole-page
+programs, reads waiting for them, docs/simulator.md), and prints each cliff against the
+published figures. Nothing is fitted.
+
+    PYTHONPATH=python python bench/cliff_published.py [--drive FILE] [--states filled,purged]
+        [--granularities unit,page] [--out FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import sys
+from pathlib import Path
+
+from overprov import presets
+from overprov.calibrate import cliff
+
+ROOT = Path(__file__).resolve().parent.parent
+PUBLISHED = {"time_s": 120.0, "lost_iops": 10_000.0}
+SCALE = 1 / 64
+#: state → (precondition, seconds, find_cliff's min_drop)
+STATES = {"filled": ("sequential", 600.0, 0.05), "purged": ("none", 1800.0, 0.1)}
+
+
+def with_granularity(drive: dict, granularity: str) -> dict:
+    d = copy.deepcopy(drive)
+    d["config"]["timing"].setdefault("nand", {})["program_granularity"] = granularity
+    return d
+
+
+def run_case(drive: dict, state: str) -> dict:
+    precondition, seconds, min_drop = STATES[state]
+    s = cliff.simulate_series(
+        drive, SCALE, qd=8, read_percent=70, seconds=seconds, interval_s=seconds / 100,
+        precondition=precondition,
+    )  # fmt: skip
+    c = cliff.find_cliff(s, min_drop=min_drop)
+    row: dict = {"state": state, "cliff": c.to_dict() if c else None}
+    if c:
+        row["time_error"] = c.time_s / PUBLISHED["time_s"] - 1
+        row["lost_error"] = c.lost_iops / PUBLISHED["lost_iops"] - 1
+    return row
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--drive", default=str(ROOT / "docs/drives/consumer-1tb-sata-turbowrite.toml"))
+    ap.add_argument("--states", default="filled,purged")
+    ap.add_argument("--granularities", default="unit,page")
+    ap.add_argument("--out")
+    a = ap.parse_args(argv)
+    base = presets.get(a.drive)
+    rows = []
+    for g in a.granularities.split(","):
+        for state in a.states.split(","):
+            row = {"granularity": g, **run_case(with_granularity(base, g), state)}
+            rows.append(row)
+            c = row["cliff"]
+            if c is None:
+                print(f"{g:5} {state:7} no cliff", flush=True)
+                continue
+            print(
+                f"{g:5} {state:7} cliff at {c['time_s']:.0f} s "
+                f"({c['host_write_bytes_before'] / 1e9:.1f} GB) "
+                f"{c['iops_before']:,.0f} -> {c['iops_after']:,.0f} (lost {c['lost_iops']:,.0f}) "
+                f"time error {row['time_error']:+.0%} lost error {row['lost_error']:+.0%}",
+                flush=True,
+            )
+    if a.out:
+        Path(a.out).write_text(json.dumps(rows, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
