@@ -27,7 +27,7 @@ def _profile(overprov_cli, tmp_path, spec: str) -> dict[float, tuple[float, floa
     rc, _, err = overprov_cli(
         # 60 s of simulated time per round at scale 1/1000 (rounds scale, docs/profile.md)
         "profile", spec, "--extra-op", ",".join(map(str, LEVELS)), "--round-seconds", "60000",
-        "--out", str(out),
+        "--out", str(out), "--no-report",
     )  # fmt: skip
     assert rc == 0, err
     doc = json.loads((out / "results.json").read_text())

@@ -15,7 +15,7 @@ def _profile(overprov_cli, tmp_path, *args):
     out = tmp_path / "prof"
     rc, text, err = overprov_cli(
         "profile", "sim:consumer-tlc-sata@4GiB", "--round-seconds", "2500", "--max-rounds", "25",
-        "--out", str(out), *args,
+        "--out", str(out), "--no-report", *args,
     )  # fmt: skip
     assert rc == 0, err
     return json.loads((out / "results.json").read_text()), text, out
@@ -36,6 +36,9 @@ def test_steady_iops_rise_with_op_and_results_validate(overprov_cli, tmp_path):
     assert "overprov-sim" in doc["software"]
     assert "fio job files" not in text and "(simulated)" in text
     assert (out / "phase-op20.csv").exists()
+    # --no-report: the results without the HTML report, and nothing said of one
+    assert not (out / "report.html").exists() and not (out / "report-files").exists()
+    assert "report:" not in text
 
 
 def test_recommendation_is_the_smallest_op_meeting_the_target(overprov_cli, tmp_path):
