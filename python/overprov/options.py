@@ -66,6 +66,17 @@ def add_target_options(parser: argparse.ArgumentParser, *, optional: bool = Fals
     )
 
 
+def add_report_option(parser: argparse.ArgumentParser) -> None:
+    """``--no-report``: the output folder without the HTML report the command writes there by
+    default (``overprov report DIR`` writes it later from the same folder)."""
+    parser.add_argument(
+        "--no-report",
+        action="store_true",
+        help="do not write report.html and its figures into the output folder (plotting takes "
+        "seconds; 'overprov report DIR' writes it later)",
+    )
+
+
 def text_stream(args: argparse.Namespace) -> TextIO:
     """Where the human-readable text goes: stdout, or stderr when stdout carries the JSON."""
     return sys.stderr if getattr(args, "json", None) == STDOUT else sys.stdout

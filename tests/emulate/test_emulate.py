@@ -264,13 +264,14 @@ def test_qualify_cache_fails_the_volatile_drive_and_passes_the_protected_one(emu
         for target in (e.dev, f"sim:{drive}@1"):
             out = tmp_path / f"q-{name}-{'sim' if target.startswith('sim:') else 'dev'}"
             argv = [sys.executable, "-m", "overprov", "qualify", target, "--tests", "cache",
-                    "--round-seconds", "5", "--out", str(out)]  # fmt: skip
+                    "--round-seconds", "5", "--out", str(out), "--no-report"]  # fmt: skip
             if not target.startswith("sim:"):
                 argv += ["--i-understand-this-destroys-data", target]
             proc = subprocess.run(argv, capture_output=True, text=True, env=env, check=False,
                                   timeout=400)  # fmt: skip
             assert proc.returncode in (0, 1), proc.stdout[-1000:] + proc.stderr[-1000:]
             tests = json.loads((out / "qualify.json").read_text())["tests"]
+            assert not (out / "report.html").exists()  # --no-report
             verdicts[out.name] = (tests[0]["verdict"], tests[0]["finding"])
         e.stop()
     print(verdicts)

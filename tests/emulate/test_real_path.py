@@ -96,9 +96,11 @@ def test_calibrate_on_the_emulated_drive_agrees_with_calibrate_sim(emulated, tmp
 
 
 def profiled(target: str, out: Path, *confirm: str) -> dict[str, Any]:
-    """``overprov profile TARGET`` at KNEE_LEVELS, 2 s rounds at QD32, no target: results.json."""
+    """``overprov profile TARGET`` at KNEE_LEVELS, 2 s rounds at QD32, no target: results.json
+    (no HTML report: nothing here reads it)."""
     run_overprov("profile", target, "--extra-op", KNEE_LEVELS, "--round-seconds", "2",
-                 "--qd", "32", "--out", str(out), *confirm, timeout_s=500)  # fmt: skip
+                 "--qd", "32", "--out", str(out), "--no-report", *confirm,
+                 timeout_s=500)  # fmt: skip
     return json.loads((out / "results.json").read_text())
 
 

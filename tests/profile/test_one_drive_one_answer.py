@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from overprov import presets
+from overprov import cli, presets
 from overprov.calibrate.twin import to_toml
 
 DRIVE = "consumer-tlc-sata"
@@ -27,7 +27,7 @@ def _profile(overprov_cli, tmp_path, spec: str) -> dict[float, tuple[float, floa
     rc, _, err = overprov_cli(
         # 60 s of simulated time per round at scale 1/1000 (rounds scale, docs/profile.md)
         "profile", spec, "--extra-op", ",".join(map(str, LEVELS)), "--round-seconds", "60000",
-        "--out", str(out),
+        "--out", str(out), "--no-report",
     )  # fmt: skip
     assert rc == 0, err
     doc = json.loads((out / "results.json").read_text())
@@ -47,7 +47,20 @@ def _simulate(overprov_cli, drive: str) -> dict[float, tuple[float, float]]:
         "--extra-op", ",".join(map(str, LEVELS)), "--json", "-",
     )  # fmt: skip
     assert rc == 0, err
-    doc = json.loads(text)
+    return _figures(json.loads(text))
+
+
+@pytest.fixture(scope="module")
+def simulated_by_name(tmp_path_factory) -> dict[float, tuple[float, float]]:
+    """``simulate --preset DRIVE`` (the preset by its name), read by both tests."""
+    out = tmp_path_factory.mktemp("one-drive") / "simulate.json"
+    rc = cli.main(["simulate", "--preset", DRIVE, "--scale", SCALE,
+                   "--extra-op", ",".join(map(str, LEVELS)), "--json", str(out)])  # fmt: skip
+    assert rc == 0
+    return _figures(json.loads(out.read_text()))
+
+
+def _figures(doc: dict) -> dict[float, tuple[float, float]]:
     figures = {}
     for level, run in zip(LEVELS, doc["runs"], strict=True):
         window = run["timed"]["steady_window_figures"]
@@ -57,9 +70,11 @@ def _simulate(overprov_cli, drive: str) -> dict[float, tuple[float, float]]:
 
 
 @pytest.mark.slow
-def test_profile_and_simulate_give_one_answer_for_one_drive(overprov_cli, tmp_path):
+def test_profile_and_simulate_give_one_answer_for_one_drive(
+    overprov_cli, tmp_path, simulated_by_name
+):
     profiled = _profile(overprov_cli, tmp_path, f"sim:{DRIVE}@{SCALE}")
-    simulated = _simulate(overprov_cli, DRIVE)
+    simulated = simulated_by_name
     assert set(profiled) == set(simulated) == {float(x) for x in LEVELS}
     for level, (p_iops, p_waf) in profiled.items():
         s_iops, s_waf = simulated[level]
@@ -69,9 +84,10 @@ def test_profile_and_simulate_give_one_answer_for_one_drive(overprov_cli, tmp_pa
     assert simulated[0.0][0] * 3 < simulated[20.0][0] < simulated[40.0][0]
 
 
-def test_a_preset_written_as_a_drive_file_is_the_same_drive(overprov_cli, tmp_path):
+def test_a_preset_written_as_a_drive_file_is_the_same_drive(
+    overprov_cli, tmp_path, simulated_by_name
+):
     path = tmp_path / "drive.toml"
     path.write_text(to_toml(presets.get(DRIVE)) + "\n")
-    by_name = _simulate(overprov_cli, DRIVE)
     by_file = _simulate(overprov_cli, str(path))
-    assert by_file == by_name
+    assert by_file == simulated_by_name

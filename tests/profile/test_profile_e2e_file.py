@@ -42,7 +42,7 @@ def test_profile_a_file_end_to_end(tmp_path, need_fio):
     data, out = tmp_path / "data.img", tmp_path / "out"
     proc = run_cli(
         str(data), "--size", "64MiB", "--extra-op", "0,50", "--round-seconds", "2",
-        "--max-rounds", "5", "--fob-seconds", "1", "--qd", "8", "--out", str(out),
+        "--max-rounds", "5", "--fob-seconds", "1", "--qd", "8", "--out", str(out), "--no-report",
     )  # fmt: skip
     assert proc.returncode in (0, 3), proc.stderr
     doc = load_results(out)
@@ -153,7 +153,7 @@ def test_killed_run_resumes_without_rerunning_finished_phases(tmp_path, need_fio
     assert 1 <= len(kept1) < 5
     mtimes = {f: (out / f).stat().st_mtime for r in phase0["rounds"] for f in r["files"]}
 
-    proc2 = run_cli("--resume", str(out))
+    proc2 = run_cli("--resume", str(out), "--no-report")
     assert proc2.returncode in (0, 3), proc2.stderr
     after = load_results(out)
     jsonschema.validate(after, SCHEMA)
@@ -179,7 +179,7 @@ def test_two_files_as_one_raid_group_and_the_min_iops_skip(tmp_path, need_fio):
     proc = run_cli(
         f"{a},{b}", "--size", "16MiB", "--extra-op", "0", "--round-seconds", "1",
         "--max-rounds", "5", "--fob-seconds", "0", "--qd", "4", "--min-iops", "1e12",
-        "--out", str(out),
+        "--out", str(out), "--no-report",
     )  # fmt: skip
     assert proc.returncode == 3, proc.stderr  # every phase skipped (--min-iops 1e12): no answer
     doc = load_results(out)

@@ -23,7 +23,7 @@ pytestmark = [pytest.mark.root, pytest.mark.fio]
 MIB = 2**20
 SCHEMA = json.loads(res.SCHEMA_PATH.read_text())
 QUICK = ["--extra-op", "0", "--round-seconds", "1", "--max-rounds", "5", "--fob-seconds", "0",
-         "--qd", "4", "--min-iops", "1e12"]  # fmt: skip
+         "--qd", "4", "--min-iops", "1e12", "--no-report"]  # fmt: skip
 """One phase that ends (skipped) after 3 one-second rounds: enough to prove a run went ahead."""
 
 
@@ -93,7 +93,8 @@ def test_profile_a_loop_device_interrupted_by_ctrl_c_then_resumed(tmp_path, loop
     # a loop device has no serial or WWN: resuming asks for the confirmation again
     unconfirmed = run_cli("--resume", str(out), "--allow-hdd")
     assert unconfirmed.returncode == 1 and "confirm again" in unconfirmed.stderr
-    resumed = run_cli("--resume", str(out), "--allow-hdd", "--i-understand-this-destroys-data", dev)
+    resumed = run_cli("--resume", str(out), "--allow-hdd", "--no-report",
+                      "--i-understand-this-destroys-data", dev)  # fmt: skip
     assert resumed.returncode in (0, 3), resumed.stderr
     doc = load_results(out)
     jsonschema.validate(doc, SCHEMA)

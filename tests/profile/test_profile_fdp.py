@@ -72,7 +72,8 @@ def test_sim_profile_with_fdp_ranges_records_them_and_validates(overprov_cli, tm
     for name, extra in (("plain", ()), ("fdp", ("--fdp-ranges", "0-50=0,50-100=1"))):
         out = tmp_path / name
         rc, _, err = overprov_cli("profile", "sim:consumer-tlc-sata@1GiB", "--extra-op", "20",
-                                  "--round-seconds", "2500", "--out", str(out), *extra)  # fmt: skip
+                                  "--round-seconds", "2500", "--out", str(out), "--no-report",
+                                  *extra)  # fmt: skip
         assert rc == 0, err
         docs[name] = json.loads((out / "results.json").read_text())
     schema = json.loads(SCHEMA_PATH.read_text())

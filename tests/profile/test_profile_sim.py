@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import jsonschema
 import pytest
@@ -10,21 +14,33 @@ from overprov.profile.target_kinds import make_target
 from overprov.profile.targets import RoundSpec, Target
 from overprov.results import SCHEMA_PATH
 
+REPO = Path(__file__).resolve().parents[2]
 
-def _profile(overprov_cli, tmp_path, *args):
-    out = tmp_path / "prof"
-    rc, text, err = overprov_cli(
-        "profile", "sim:consumer-tlc-sata@4GiB", "--round-seconds", "2500", "--max-rounds", "25",
-        "--out", str(out), *args,
+
+TARGET_IOPS = 30000
+
+
+@pytest.fixture(scope="module")
+def profiled(tmp_path_factory) -> tuple[dict, str, Path]:
+    """One profile of a 4 GiB simulated drive at three levels with a target, read by the two
+    tests below (the target changes only the recommendation, not what is measured): its
+    results, its text and its folder."""
+    out = tmp_path_factory.mktemp("sim-profile") / "prof"
+    proc = subprocess.run(
+        [sys.executable, "-m", "overprov.cli", "profile", "sim:consumer-tlc-sata@4GiB",
+         "--round-seconds", "2500", "--max-rounds", "25", "--extra-op", "0,20,40",
+         "--target-iops", str(TARGET_IOPS), "--out", str(out), "--no-report"],
+        capture_output=True, text=True, timeout=900, check=False,
+        env={**os.environ, "PYTHONPATH": str(REPO / "python")},
     )  # fmt: skip
-    assert rc == 0, err
-    return json.loads((out / "results.json").read_text()), text, out
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads((out / "results.json").read_text()), proc.stdout, out
 
 
 @pytest.mark.slow  # a profile of a 4 GiB simulated drive at three levels
 @pytest.mark.timeout(900)  # minutes on a loaded machine
-def test_steady_iops_rise_with_op_and_results_validate(overprov_cli, tmp_path):
-    doc, text, out = _profile(overprov_cli, tmp_path, "--extra-op", "0,20,40")
+def test_steady_iops_rise_with_op_and_results_validate(profiled):
+    doc, text, out = profiled
     schema = json.loads(SCHEMA_PATH.read_text())
     jsonschema.validate(doc, schema)
     phases = doc["phases"]
@@ -36,15 +52,21 @@ def test_steady_iops_rise_with_op_and_results_validate(overprov_cli, tmp_path):
     assert "overprov-sim" in doc["software"]
     assert "fio job files" not in text and "(simulated)" in text
     assert (out / "phase-op20.csv").exists()
+    # --no-report: the results without the HTML report, and nothing said of one
+    assert not (out / "report.html").exists() and not (out / "report-files").exists()
+    assert "report:" not in text
 
 
-def test_recommendation_is_the_smallest_op_meeting_the_target(overprov_cli, tmp_path):
-    doc, _, _ = _profile(overprov_cli, tmp_path, "--extra-op", "0,20,40", "--target-iops", "30000")
+@pytest.mark.slow  # the same profile
+@pytest.mark.timeout(900)
+def test_recommendation_is_the_smallest_op_meeting_the_target(profiled):
+    doc, _, _ = profiled
+    assert doc["settings"]["target_iops"] == TARGET_IOPS
     steady = {p["extra_op_percent"]: p["steady_iops"] for p in doc["phases"]}
-    meeting = sorted(op for op, v in steady.items() if v is not None and v >= 30000)
+    meeting = sorted(op for op, v in steady.items() if v is not None and v >= TARGET_IOPS)
     assert meeting, steady
     assert doc["recommendation"]["extra_op_percent"] == meeting[0]
-    assert steady[0] < 30000  # the smallest level does not meet it, so the choice is not trivial
+    assert steady[0] < TARGET_IOPS  # the smallest level does not meet it: the choice is not trivial
 
 
 def test_sim_target_follows_the_protocol_and_discards_make_spare_space():

@@ -9,7 +9,13 @@ from typing import Any
 
 from overprov import units
 from overprov.errors import EXIT_NO_ANSWER, ConfigError
-from overprov.options import add_json_option, add_retired_op, add_target_options, text_stream
+from overprov.options import (
+    add_json_option,
+    add_report_option,
+    add_retired_op,
+    add_target_options,
+    text_stream,
+)
 from overprov.outputs import check_json_output, check_output_dir, write_json
 from overprov.placement_options import parse_ranges
 from overprov.profile import dry_run
@@ -172,6 +178,7 @@ def register(subparsers: Any) -> None:
         metavar="DIR",
         help="continue the interrupted profile in DIR; finished phases are kept",
     )
+    add_report_option(p)
     dry_run.add_option(p, "profile")
     p.set_defaults(func=run)
 
@@ -299,12 +306,13 @@ def run(args: argparse.Namespace) -> int:
         write_json(doc, args.json)
     # The HTML report (overprov report) beside the results; the data are complete either way,
     # so a report that fails is said, not fatal.
-    from overprov.report import write_report
+    if not args.no_report:
+        from overprov.report import write_report
 
-    try:
-        print(f"report: {write_report([out], out)}", file=text)
-    except Exception as exc:  # noqa: BLE001 - the measurement is done; keep its exit status
-        print(f"report: not written ({exc}); retry: overprov report {out}", file=sys.stderr)
+        try:
+            print(f"report: {write_report([out], out)}", file=text)
+        except Exception as exc:  # noqa: BLE001 - the measurement is done; keep its exit status
+            print(f"report: not written ({exc}); retry: overprov report {out}", file=sys.stderr)
     return EXIT_NO_ANSWER if not reached_answer(doc) else 0
 
 

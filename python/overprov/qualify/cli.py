@@ -10,7 +10,7 @@ from typing import Any
 
 from overprov import units
 from overprov.errors import ConfigError
-from overprov.options import add_target_options
+from overprov.options import add_report_option, add_target_options
 from overprov.outputs import (
     check_json_output,
     check_output_dir,
@@ -172,6 +172,7 @@ def register(subparsers: Any) -> None:
         help="IO consistency: also hold p99.99 to this limit in µs, the drive's data-sheet "
         "99.99%% QoS figure (measured at the same queue depth, --qd)",
     )
+    add_report_option(p)
     dry_run.add_option(p, "tests")
     p.set_defaults(func=run)
 
@@ -260,16 +261,19 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         write_json(doc, args.json)
     if folder:
-        _write_folder(doc, out, say_file)
+        _write_folder(doc, out, say_file, report=not args.no_report)
     return 1 if doc["summary"]["failed"] else 0
 
 
-def _write_folder(doc: dict[str, Any], out: Path, say: Any) -> None:
-    """``qualify.json`` and the HTML report (``overprov report``) in the output folder; the
-    verdicts stand either way, so a report that fails is said, not fatal."""
+def _write_folder(doc: dict[str, Any], out: Path, say: Any, *, report: bool = True) -> None:
+    """``qualify.json`` and the HTML report (``overprov report``, unless ``report`` is False) in
+    the output folder; the verdicts stand either way, so a report that fails is said, not
+    fatal."""
     from overprov.report import write_report
 
     write_json(doc, out / "qualify.json")
+    if not report:
+        return
     try:
         print(f"report: {write_report([out], out)}", file=say)
     except Exception as exc:  # noqa: BLE001 - the tests are done; keep their exit status
