@@ -122,6 +122,29 @@ def test_the_written_twin_simulates_to_the_figures_the_prediction_states(tmp_pat
         assert got.p99_latency_us == own["p99_latency_us"]
 
 
+def test_a_level_the_refined_twin_ran_at_is_not_simulated_again(monkeypatch, capsys):
+    """Typed figures: the twin's refinement ends with a run of the refined twin at the
+    figures' levels, each its own config and seed; a level predicted there is that run's
+    figures, so no config is simulated twice (the 850 Pro case: 20% fitted, 40% predicted)."""
+    runs: list[str] = []
+    run_points = sweep.run_points
+
+    def counted(configs, **kw):
+        runs.extend(json.dumps(c, sort_keys=True) for c in configs)
+        return run_points(configs, **kw)
+
+    monkeypatch.setattr(sweep, "run_points", counted)
+    rc = main(["calibrate", "--points", "20:25000", "--advertised", "512GB", "--physical",
+               "512GiB", "--extra-op", "20,40", "--jobs", "1", "--json", "-"])  # fmt: skip
+    assert rc == 0
+    pred = json.loads(capsys.readouterr().out)
+    assert [r["extra_op_percent"] for r in pred["levels"]] == [20, 40]
+    assert runs and len(set(runs)) == len(runs)
+    for r in pred["readings"].values():  # the reused run is the one its check reports
+        (check,) = r["fit"]["twin_check"]
+        assert r["levels"][0]["steady_iops"] == check["twin_iops"]
+
+
 def test_stdout_and_the_folder_get_the_same_document(tmp_path, capsys):
     """``--json -`` and prediction.json are one document, byte for byte, through one writer
     (``Prediction.write_json`` and ``Prediction.write``, both ``outputs.write_json``)."""

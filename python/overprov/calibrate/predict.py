@@ -152,17 +152,24 @@ class TwinReading:
         twin: twinmod.TwinParameters,
         levels: list[float],
         timed: bool = True,
+        simulated: dict[float, Level] | None = None,
     ) -> dict[float, Level]:
         """The twin's steady figures at each of ``levels``, by level: swept on one drive as a
-        target is measured, or (typed figures) one simulation per level under their workload."""
+        target is measured, or (typed figures) one simulation per level under their workload.
+        ``simulated``: this twin's figures run already (its own seed: a run again gives the
+        same): a typed level in it, or a sweep of the same levels, is not run again."""
+        known = simulated or {}
         if not fig.typed:
+            if list(known) == list(levels):
+                return dict(known)
             m = twinmod.simulate_levels(twin, levels)
-        else:
-            m = twin_runs.simulate_levels(
-                twin, levels, fig.workload_or_uniform(), timed=timed, jobs=fig.jobs,
-                level_of=self.level_of(twin),
-            )  # fmt: skip
-        return {lv.extra_op_percent: lv for lv in m.levels}
+            return {lv.extra_op_percent: lv for lv in m.levels}
+        m = twin_runs.simulate_levels(
+            twin, [x for x in levels if x not in known], fig.workload_or_uniform(), timed=timed,
+            jobs=fig.jobs, level_of=self.level_of(twin),
+        )  # fmt: skip
+        by = {lv.extra_op_percent: lv for lv in m.levels}
+        return {x: by[x] if x in by else known[x] for x in levels}
 
 
 @dataclass
@@ -422,7 +429,7 @@ def _iops_figures(
         "are in surrogate_iops"
     )
     rows = []
-    for x, lv in reading.simulate(fig, twin, levels).items():
+    for x, lv in reading.simulate(fig, twin, levels, simulated=by).items():
         value = lv.steady_iops
         lo, hi = uncertainty.band(value, fitted.boot["iops"][x], fitted.model_sd(x))
         rows.append(PredictedLevel(
