@@ -93,6 +93,8 @@ class PredictionInput:
     other_qd_points: list[fitmod.Point] = dataclasses.field(default_factory=list)
     """IOPS figures at another queue depth than the workload's (those among ``points`` are
     moved here): only the blocking-GC reading fits them (``gc_blocking``)."""
+    runs: twin_runs.Runs = dataclasses.field(default_factory=dict, repr=False, compare=False)
+    """Typed figures: the twins' levels run so far, by config (``twin_runs.simulate_levels``)."""
 
     def __post_init__(self) -> None:
         main_qd = self.measurement.qd if self.measurement is not None else fitmod.WORKLOAD_QD
@@ -155,21 +157,19 @@ class TwinReading:
         simulated: dict[float, Level] | None = None,
     ) -> dict[float, Level]:
         """The twin's steady figures at each of ``levels``, by level: swept on one drive as a
-        target is measured, or (typed figures) one simulation per level under their workload.
-        ``simulated``: this twin's figures run already (its own seed: a run again gives the
-        same): a typed level in it, or a sweep of the same levels, is not run again."""
-        known = simulated or {}
+        target is measured, or (typed figures) one simulation per level under their workload;
+        a run gives the same figures again (its seed), so a level of this prediction's runs
+        (``fig.runs``), or a sweep of these levels ``simulated`` already, is not run again."""
         if not fig.typed:
-            if list(known) == list(levels):
-                return dict(known)
+            if simulated is not None and list(simulated) == list(levels):
+                return dict(simulated)
             m = twinmod.simulate_levels(twin, levels)
-            return {lv.extra_op_percent: lv for lv in m.levels}
-        m = twin_runs.simulate_levels(
-            twin, [x for x in levels if x not in known], fig.workload_or_uniform(), timed=timed,
-            jobs=fig.jobs, level_of=self.level_of(twin),
-        )  # fmt: skip
-        by = {lv.extra_op_percent: lv for lv in m.levels}
-        return {x: by[x] if x in by else known[x] for x in levels}
+        else:
+            m = twin_runs.simulate_levels(
+                twin, levels, fig.workload_or_uniform(), timed=timed, jobs=fig.jobs,
+                level_of=self.level_of(twin), memo=fig.runs,
+            )  # fmt: skip
+        return {lv.extra_op_percent: lv for lv in m.levels}
 
 
 @dataclass
