@@ -122,6 +122,56 @@ def test_the_written_twin_simulates_to_the_figures_the_prediction_states(tmp_pat
         assert got.p99_latency_us == own["p99_latency_us"]
 
 
+@pytest.mark.parametrize(
+    "figures",
+    [
+        [
+            "--points",
+            "20:25000",
+            "--advertised",
+            "512GB",
+            "--physical",
+            "512GiB",
+            "--extra-op",
+            "20,40",
+        ],
+        [
+            "--waf-points",
+            "0:2.85",
+            "--advertised",
+            "128GB",
+            "--physical",
+            "128GiB",
+            "--extra-op",
+            "0,20",
+        ],
+    ],
+    ids=["refined-twin", "two-spare-readings"],
+)
+def test_no_twin_config_is_simulated_twice_in_one_prediction(figures, monkeypatch, capsys):
+    """Typed figures simulate each level on its own (its config and seed: the same figures
+    every time), so a prediction runs each config once: a level the refined twin ran at (the
+    850 Pro: 20% fitted, 40% predicted), and the twins of two readings that come out the same
+    (the PNY figure read with its fitted spare and with k times the raw NAND's)."""
+    runs: list[str] = []
+    run_points = sweep.run_points
+
+    def counted(configs, **kw):
+        runs.extend(json.dumps(c, sort_keys=True) for c in configs)
+        return run_points(configs, **kw)
+
+    monkeypatch.setattr(sweep, "run_points", counted)
+    rc = main(["calibrate", *figures, "--jobs", "1", "--json", "-"])
+    assert rc == 0
+    pred = json.loads(capsys.readouterr().out)
+    assert len(pred["readings"]) > 1 and len(pred["levels"]) == 2
+    assert runs and len(set(runs)) == len(runs)
+    for r in pred["readings"].values():  # each reading's figures are its twin's runs
+        (check,) = r["fit"]["twin_check"]
+        (at,) = (x for x in r["levels"] if x["extra_op_percent"] == check["extra_op_percent"])
+        assert (at["steady_iops"], at["waf"]) == (check["twin_iops"], check["twin_waf"])
+
+
 def test_stdout_and_the_folder_get_the_same_document(tmp_path, capsys):
     """``--json -`` and prediction.json are one document, byte for byte, through one writer
     (``Prediction.write_json`` and ``Prediction.write``, both ``outputs.write_json``)."""

@@ -62,13 +62,26 @@ def json_commands(tmp: Path) -> dict[str, list[str]]:
 
 def quick_commands(tmp: Path) -> dict[str, list[str]]:
     """:func:`json_commands` for the tests whose claim is about how a command writes, not what
-    (stdout closed early: the command meets EPIPE at its first write, after its work):
+    (the JSON contract: where the document and the text go, its envelope, its schema):
     ``calibrate`` fits two figures instead of three, which leaves out the GC-mechanism fit
     (13 CPU seconds a run instead of 37, docs/testing.md); the document and the text it
-    writes go out the same way."""
+    writes go out the same way. (Every prediction document is checked against its schema as
+    it is written, prediction_file.py; one with the GC-mechanism fit is written and validated
+    by tests/calibrate/test_calibrate_cli.py, whose calibration measures five levels.)"""
     commands = json_commands(tmp)
     points = commands["overprov.calibrate"].index("--points") + 1
     commands["overprov.calibrate"][points] = "0:11000,40:32000"
+    return commands
+
+
+def write_commands(tmp: Path) -> dict[str, list[str]]:
+    """:func:`quick_commands` for a claim about the writing alone (stdout closed early: the
+    command meets EPIPE at its first write, after its work): ``calibrate`` fits two WAF
+    figures (its twins' runs WAF-only: 3 CPU seconds against 13), and prints its text and its
+    document the same way."""
+    commands = quick_commands(tmp)
+    points = commands["overprov.calibrate"].index("--points")
+    commands["overprov.calibrate"][points : points + 2] = ["--waf-points", "0:3,40:1.5"]
     return commands
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from .commands import SMALL_SIMULATE, prepare_inputs, quick_commands
+from .commands import SMALL_SIMULATE, prepare_inputs, write_commands
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -76,9 +76,9 @@ def _closed_stdout(argv: list[str]) -> subprocess.CompletedProcess[bytes]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("kind", sorted(quick_commands(Path("/tmp"))))
+@pytest.mark.parametrize("kind", sorted(write_commands(Path("/tmp"))))
 def test_stdout_closed_early_ends_quietly(tmp_path, kind):
-    argv = quick_commands(tmp_path)[kind]
+    argv = write_commands(tmp_path)[kind]
     prepare_inputs(kind, tmp_path)
     for extra in (["--json", "-"], []):
         proc = _closed_stdout([*argv, *extra])

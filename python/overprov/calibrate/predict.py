@@ -93,6 +93,8 @@ class PredictionInput:
     other_qd_points: list[fitmod.Point] = dataclasses.field(default_factory=list)
     """IOPS figures at another queue depth than the workload's (those among ``points`` are
     moved here): only the blocking-GC reading fits them (``gc_blocking``)."""
+    runs: twin_runs.Runs = dataclasses.field(default_factory=dict, repr=False, compare=False)
+    """Typed figures: the twins' levels run so far, by config (``twin_runs.simulate_levels``)."""
 
     def __post_init__(self) -> None:
         main_qd = self.measurement.qd if self.measurement is not None else fitmod.WORKLOAD_QD
@@ -152,15 +154,20 @@ class TwinReading:
         twin: twinmod.TwinParameters,
         levels: list[float],
         timed: bool = True,
+        simulated: dict[float, Level] | None = None,
     ) -> dict[float, Level]:
         """The twin's steady figures at each of ``levels``, by level: swept on one drive as a
-        target is measured, or (typed figures) one simulation per level under their workload."""
+        target is measured, or (typed figures) one simulation per level under their workload;
+        a run gives the same figures again (its seed), so a level of this prediction's runs
+        (``fig.runs``), or a sweep of these levels ``simulated`` already, is not run again."""
         if not fig.typed:
+            if simulated is not None and list(simulated) == list(levels):
+                return dict(simulated)
             m = twinmod.simulate_levels(twin, levels)
         else:
             m = twin_runs.simulate_levels(
                 twin, levels, fig.workload_or_uniform(), timed=timed, jobs=fig.jobs,
-                level_of=self.level_of(twin),
+                level_of=self.level_of(twin), memo=fig.runs,
             )  # fmt: skip
         return {lv.extra_op_percent: lv for lv in m.levels}
 
@@ -422,7 +429,7 @@ def _iops_figures(
         "are in surrogate_iops"
     )
     rows = []
-    for x, lv in reading.simulate(fig, twin, levels).items():
+    for x, lv in reading.simulate(fig, twin, levels, simulated=by).items():
         value = lv.steady_iops
         lo, hi = uncertainty.band(value, fitted.boot["iops"][x], fitted.model_sd(x))
         rows.append(PredictedLevel(

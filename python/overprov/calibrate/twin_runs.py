@@ -16,6 +16,7 @@ swept lowest level first through the same rounds: ``twin.simulate_levels``.)
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -27,6 +28,8 @@ from overprov.steady_window import steady_window, window_percentile
 
 MEASURED_DRIVE_WRITES = 2.0
 SEED = 1
+#: Levels run already, by (level, config text): their figures and the twin's user bytes.
+Runs = dict[tuple[float, str], tuple[Level, int]]
 
 
 def simulated_level(raw_native_op: float, twin_native_op: float, extra_op_percent: float) -> float:
@@ -96,24 +99,33 @@ def simulate_levels(
     timed: bool = True,
     jobs: int | None = None,
     level_of: Callable[[float], float] | None = None,
+    memo: Runs | None = None,
 ) -> Measurement:
     """Steady IOPS (timed), WAF and p99 latency of the twin at ``levels``, one simulation per
     level, in parallel (``jobs``); the twin's config is built in memory (``twin.sim_config``).
     ``level_of(x)``: the extra OP the twin file is simulated at for level x (the raw-spare
-    reading's :func:`simulated_level`; None: x), the figures reported at x."""
+    reading's :func:`simulated_level`; None: x), the figures reported at x. ``memo``: the
+    levels run already by config (one prediction's: two readings whose twins come out the
+    same, e.g. one WAF figure read with the fitted spare and with k times the raw one, run
+    once; a config and its seed give the same figures every time); new runs are added."""
     twin = sim_config(p)
     at = level_of or (lambda x: x)
+    memo = {} if memo is None else memo
     configs = [level_config(twin, at(x), workload, timed) for x in levels]
-    reports = sweep.run_points(configs, jobs=jobs, label="twin")
+    keys = [(x, json.dumps(cfg)) for x, cfg in zip(levels, configs, strict=True)]
+    by_key = dict(zip(keys, configs, strict=True))
+    new = [k for k in by_key if k not in memo]
+    reports = sweep.run_points([by_key[k] for k in new], jobs=jobs, label="twin")
     if reports.interrupted:
         raise KeyboardInterrupt
-    geo = reports[0]["geometry"] if reports else {}
+    for (x, text), rep in zip(new, reports, strict=True):
+        memo[x, text] = (_level(x, rep), int(rep["geometry"].get("user_bytes") or 0))
     return Measurement(
         target=f"twin ({len(levels)} independent simulations)",
-        capacity_bytes=int(geo.get("user_bytes") or 0),
+        capacity_bytes=memo[keys[0]][1] if keys else 0,
         scale_factor=1.0,
         bs_bytes=4096,
         qd=32,
-        levels=[_level(x, rep) for x, rep in zip(levels, reports, strict=True)],
+        levels=[memo[k][0] for k in keys],
         kind="sim",
     )
