@@ -32,7 +32,7 @@ follows takes the rest.
 it, and its rounds can only grade blocks whose data lies in a region (the fill's): blocks whose
 pages are spread over the whole span (written by random writes) are invalidated alike by any
 host writes and reach the collector together, a crest of WAF that lasts until they have aged
-about ``A`` span writes (measured: +4% to +8% at 40% after a 0% level on drives with 19-24%
+about ``A`` span writes (measured: +4% to +6% at 40% after a 0% level on drives with 19-24%
 native OP, passing only 0.6-0.8 drive writes later: bench/graded_layout_bench.py). So a level
 with a higher one after it ends at its first window that holds within 10%
 (``measure.GRADED_EARLY_STOP_PERCENT``), leaving the span mostly in the fill's blocks, and a
