@@ -129,7 +129,8 @@ def precondition_level(
         share = max(0.0, seg.precondition_drive_writes - written)
     else:
         share = seg.precondition_drive_writes
-    gc_seen = _pass(runner, seg, span_bytes, share, "g1", reserve_drive_writes)
+    # a later level's rounds run over suffixes of its span (``round_region``)
+    gc_seen = _pass(runner, seg, span_bytes, share, "g1", reserve_drive_writes, at_end=not first)
     if first and runner.counters_ok and not gc_seen and plan.spare_from != "onset":
         runner.progress(
             f"WARNING: {x:g}% extra OP: no garbage collection during the graded rounds, so the "
@@ -138,21 +139,37 @@ def precondition_level(
         )
     runner.progress(
         f"{x:g}% extra OP: graded preconditioning, {seg.precondition_drive_writes:.3f} drive "
-        f"writes over {plan.graded_rounds} prefixes"
+        f"writes over {plan.graded_rounds} {'prefixes' if first else 'suffixes'}"
     )
 
 
+def round_region(
+    span_bytes: int, step: GradedRound, bs_bytes: int, at_end: bool = False
+) -> tuple[int, int]:
+    """(offset, size) in bytes of ``step``'s writes: the first ``span_fraction`` of the span,
+    or with ``at_end`` its last (``precondition.py``, "A later level": the rounds of a level
+    after the first run over suffixes, so that the hazard they add grows along the span where
+    the earlier level's shrank)."""
+    size = max(bs_bytes, int(span_bytes * step.span_fraction) // bs_bytes * bs_bytes)
+    return ((span_bytes // bs_bytes * bs_bytes - size) if at_end else 0), size
+
+
 def _prefix_bytes(runner: RoundRunner, span_bytes: int, step: GradedRound) -> int:
-    bs = runner.plan.bs_bytes
-    return max(bs, int(span_bytes * step.span_fraction) // bs * bs)
+    return round_region(span_bytes, step, runner.plan.bs_bytes)[1]
 
 
 def _step(
-    runner: RoundRunner, seg: Segment, step: GradedRound, prefix: int, label: str, reserve: float
+    runner: RoundRunner,
+    seg: Segment,
+    step: GradedRound,
+    prefix: int,
+    label: str,
+    reserve: float,
+    offset: int = 0,
 ) -> list[Round]:
-    """Timed random writes over ``[0, prefix)`` until ``step``'s share is written, sized at the
-    FOB's IOPS (no steady figure is higher: a round never overshoots its share when the drive
-    speeds up after a slow round)."""
+    """Timed random writes over ``[offset, offset + prefix)`` until ``step``'s share is
+    written, sized at the FOB's IOPS (no steady figure is higher: a round never overshoots its
+    share when the drive speeds up after a slow round)."""
     cap, bs = runner.m.capacity_bytes, runner.plan.bs_bytes
     out: list[Round] = []
     done = 0.0
@@ -162,7 +179,7 @@ def _step(
         if not runner.fits(runner.expected_drive_writes(seconds, fast, bs), seconds, reserve):
             raise _Stop
         spec = RoundSpec(f"{label}-{len(out) + 1:02d}", "randwrite", bs, runner.plan.qd, 1,
-                         prefix, seconds=seconds)  # type: ignore[arg-type]  # fmt: skip
+                         prefix, offset, seconds=seconds)  # type: ignore[arg-type]  # fmt: skip
         r = runner.run(spec, seg.extra_op_percent)
         out.append(r)
         done += r.bytes_written / cap
@@ -172,19 +189,26 @@ def _step(
 
 
 def _pass(
-    runner: RoundRunner, seg: Segment, span_bytes: int, share: float, tag: str, reserve: float
+    runner: RoundRunner,
+    seg: Segment,
+    span_bytes: int,
+    share: float,
+    tag: str,
+    reserve: float,
+    *,
+    at_end: bool = False,
 ) -> bool:
-    """One pass of prefix rounds writing ``share``; whether any round's counters showed
-    garbage collection (WAF above :data:`GC_WAF`)."""
+    """One pass of graded rounds writing ``share`` (over suffixes of the span with ``at_end``,
+    :func:`round_region`); whether any round's counters showed garbage collection (WAF above
+    :data:`GC_WAF`)."""
     gc_seen = False
     steps = graded_rounds(seg.extra_op_percent, share, runner.plan.graded_rounds)
     for i, step in enumerate(steps):
         before = runner.m.rounds[-1] if runner.m.rounds else None
         label = f"op{seg.extra_op_percent:g}-{tag}.{i + 1:02d}"
         try:
-            rounds = _step(
-                runner, seg, step, _prefix_bytes(runner, span_bytes, step), label, reserve
-            )
+            offset, size = round_region(span_bytes, step, runner.plan.bs_bytes, at_end)
+            rounds = _step(runner, seg, step, size, label, reserve, offset)
         except _Stop:
             raise BudgetSpent(
                 f"the budget is spent in the {seg.extra_op_percent:g}% graded rounds"

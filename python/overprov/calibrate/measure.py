@@ -30,6 +30,11 @@ Journal = Callable[["Measurement"], None]
 ROUND_MARGIN = 1.25
 
 
+#: A graded level with a higher one after it ends at its first window whose IOPS and WAF hold
+#: within this (the ±3% rule is met by no graded window; ``segment``).
+GRADED_EARLY_STOP_PERCENT = 10.0
+
+
 def write_counters(target: Target) -> dict[str, int] | None:
     """Host and NAND bytes written so far, if the target reports them, else None.
 
@@ -204,7 +209,9 @@ class SegmentRunner:
         self.save()
         self.progress(f"sequential fill: {r.bytes_written / self.m.capacity_bytes:.2f} dw")
 
-    def segment(self, seg: Segment, *, reserve_drive_writes: float = 0.0) -> Level:
+    def segment(
+        self, seg: Segment, *, reserve_drive_writes: float = 0.0, next_level_graded: bool = False
+    ) -> Level:
         """Random writes at ``seg``'s level until the last rounds agree (or the budget or the
         segment's maximum stops it). A round starts only when it fits in the budget, leaving
         ``reserve_drive_writes`` for the segments after this one; raises BudgetSpent when not
@@ -256,6 +263,15 @@ class SegmentRunner:
                 )
             if settled or written >= seg.max_drive_writes:
                 break
+            if next_level_graded and len(rounds) >= k and before >= seg.min_drive_writes:
+                # its random writes scatter the span's data over the blocks, which the next
+                # level's graded rounds cannot spread (precondition.py, "A later level"): the
+                # first window that holds within GRADED_EARLY_STOP_PERCENT ends the level
+                loose = GRADED_EARLY_STOP_PERCENT / 100.0
+                if _agree([x.iops for x in window], loose) and (
+                    not self.counters_ok or _agree(_round_wafs(rounds, k, start_counters), loose)
+                ):
+                    break
         window = rounds[-k:]
         level = _level(seg.extra_op_percent, window, rounds, settled, written, cap, start_counters)
         level.queue_depth = seg.queue_depth
@@ -405,7 +421,10 @@ def measure(
             later = segments[i + 1 :]
             reserve = sum(s.precondition_drive_writes + s.min_drive_writes
                           + plan.window_drive_writes(s) for s in later)  # fmt: skip
-            runner.segment(seg, reserve_drive_writes=reserve)
+            higher = plan.precondition == "graded" and any(
+                s.extra_op_percent > seg.extra_op_percent for s in later
+            )
+            runner.segment(seg, reserve_drive_writes=reserve, next_level_graded=higher)
     except BudgetSpent as exc:
         m.stop_reason = f"{exc} ({plan.budget.text()})"
         say(f"stopped: {m.stop_reason}")

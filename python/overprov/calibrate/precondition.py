@@ -28,6 +28,19 @@ start, so they write the drive's own free space; without counters it falls back 
 OP most client drives ship with (GiB of NAND sold as GB, 7.37%), and the settling rule that
 follows takes the rest.
 
+**A later level.** A level's discard leaves the data of its span where the earlier level put
+it, and its rounds can only grade blocks whose data lies in a region (the fill's): blocks whose
+pages are spread over the whole span (written by random writes) are invalidated alike by any
+host writes and reach the collector together, a crest of WAF that lasts until they have aged
+about ``A`` span writes (measured: +4% to +6% at 40% after a 0% level on drives with 19-24%
+native OP, passing only 0.6-0.8 drive writes later: bench/graded_layout_bench.py). So a level
+with a higher one after it ends at its first window that holds within 10%
+(``measure.GRADED_EARLY_STOP_PERCENT``), leaving the span mostly in the fill's blocks, and a
+later level's rounds run over *suffixes* of its span, ``[(1 - f) · S, S)``: the
+earlier level's prefix rounds left the fill's hazard falling along the span, and hazard added
+over suffixes rises along it, so the sum stays spread (``graded_run.round_region``). Over
+prefixes both levels' hazards piled up at the span's start.
+
 ``plan.design`` uses these rounds when a drive-write budget cannot hold the plan of plain random
 writes (e.g. ``--budget 2dw``); docs/calibrate.md, "Two drive writes", has what it costs in
 accuracy.
