@@ -134,6 +134,7 @@ def waf_calibration(made_once) -> Path:
             "--out", str(d / "cal"),
         )  # fmt: skip
         assert res.returncode == 0, res.stderr
+        assert (d / "cal" / "prediction.json").is_file(), res.stdout  # what its readers read
 
     return made_once("report-waf-calibration", make) / "cal"
 
