@@ -88,7 +88,7 @@ COSTLY_INPUTS = frozenset({
     "tests/report::sim_json", "tests/report::sim_fifo_json", "tests/report::timed_json",
     "tests/report::timed_real_json", "tests/report::qualify_sim",
     "tests/report/test_report_steady_waf.py::timed_64",
-    "tests/report/test_report_calibrate.py::waf_calibration",
+    "tests/report::waf_calibration",
     "tests/report/test_report_calibrate.py::sim_calibration",
     "tests/report/test_report_pts.py::swept",
     "tests/report/test_report_figures.py::five_level_profile",

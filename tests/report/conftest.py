@@ -125,6 +125,21 @@ def fio_profile(made_once) -> Path:
 
 
 @pytest.fixture(scope="session")
+def waf_calibration(made_once) -> Path:
+    """A calibration fitted to two WAF points (no drive written): WAF at 0–40% with its band."""
+
+    def make(d: Path) -> None:
+        res = overprov(
+            "calibrate", "--waf-points", "0:7.63,40:1.37", "--extra-op", "0,10,20,30,40",
+            "--out", str(d / "cal"),
+        )  # fmt: skip
+        assert res.returncode == 0, res.stderr
+        assert (d / "cal" / "prediction.json").is_file(), res.stdout  # what its readers read
+
+    return made_once("report-waf-calibration", make) / "cal"
+
+
+@pytest.fixture(scope="session")
 def qualify_sim(made_once) -> Path:
     """``overprov qualify`` of a simulated consumer drive with an output folder: qualify.json
     and report.html in it (the cache and consistency tests fail: exit 1)."""

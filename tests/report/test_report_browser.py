@@ -305,16 +305,10 @@ def test_trace_report_in_chromium(browsers, tmp_path):
     assert "fio-randrw.iolog" in got["text"] and "uniform" not in got["text"].lower()
 
 
-def test_calibration_report_in_chromium(browsers, tmp_path):
+def test_calibration_report_in_chromium(browsers, waf_calibration, tmp_path):
     """A calibration fitted to two WAF points (no drive written)."""
-    cal = tmp_path / "cal"
-    res = overprov(
-        "calibrate", "--waf-points", "0:7.63,40:1.37", "--extra-op", "0,10,20,30,40",
-        "--out", str(cal),
-    )  # fmt: skip
-    assert res.returncode == 0, res.stderr
     out = tmp_path / "rep"
-    write_report([cal], out)
+    write_report([waf_calibration], out)
     got = _check_rendered(browsers, out, "report-calibration")
     assert "a prediction, not a measurement" in got["text"]
 

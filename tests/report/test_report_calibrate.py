@@ -17,18 +17,6 @@ from overprov.report.model import ReportInputError
 from report_checks import check_page, figure_keys
 
 
-@pytest.fixture(scope="module")
-def waf_calibration(tmp_path_factory):
-    """A calibration fitted to two WAF points (no drive written): WAF at 0–40% with its band."""
-    out = tmp_path_factory.mktemp("cal") / "cal"
-    res = overprov(
-        "calibrate", "--waf-points", "0:7.63,40:1.37", "--extra-op", "0,10,20,30,40",
-        "--out", str(out),
-    )  # fmt: skip
-    assert res.returncode == 0, res.stderr
-    return out
-
-
 def test_calibration_chart_holds_the_points_the_curve_and_the_band(waf_calibration):
     pred = json.loads((waf_calibration / "prediction.json").read_text())
     (src,) = load_inputs([waf_calibration])

@@ -4,7 +4,7 @@
 use overprov_sim::config::{GcBlocking, SimConfig};
 use overprov_sim::{Report, Simulator};
 
-mod common;
+use crate::common;
 
 fn drive(op: f64, qd: u32, blocking: GcBlocking) -> SimConfig {
     drive_with(op, qd, blocking, 2)

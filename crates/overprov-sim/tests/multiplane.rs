@@ -5,7 +5,7 @@
 use overprov_sim::config::{GcBlocking, SimConfig};
 use overprov_sim::{Report, Simulator};
 
-mod common;
+use crate::common;
 
 /// One die, no write buffer (host writes wait for their program), 512 MiB of 4 KiB pages.
 fn drive(op: f64, qd: u32, planes: u32, blocking: GcBlocking) -> SimConfig {

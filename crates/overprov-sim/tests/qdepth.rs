@@ -15,7 +15,7 @@
 use overprov_sim::config::{GcBlocking, SimConfig};
 use overprov_sim::{Report, Simulator};
 
-mod common;
+use crate::common;
 
 /// MQSim's 20% level as a spare ratio: raw spare 7.5% and 80% of the user space written,
 /// 1.075 / 0.8 − 1.

@@ -3,7 +3,7 @@
 //! WAF, the open loop keeps the trace's arrival times, bad lines stop the run naming file and
 //! line.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::io::Write;

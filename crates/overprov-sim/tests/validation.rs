@@ -2,7 +2,7 @@
 //! writes after a sequential fill, measured after a warm-up. The expected figures are the
 //! published models' values as tabulated in docs/concepts.md, not computed by this code.
 
-mod common;
+use crate::common;
 use common::*;
 use overprov_sim::config::{GcFrontier, HostStreams, Pattern, PolicyKind};
 
