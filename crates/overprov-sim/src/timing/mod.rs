@@ -44,7 +44,6 @@ mod commands;
 pub mod measured;
 mod multiplane;
 mod program;
-mod radix;
 mod report;
 mod round;
 mod slc;
@@ -91,7 +90,7 @@ pub struct Engine {
     die_busy: Vec<u64>,
     link_busy: u64,
     buffer_units: usize,
-    buffered: radix::RadixHeap,
+    buffered: BinaryHeap<Reverse<u64>>,
     write_through: bool,
     slc: Option<Slc>,
     mode: HostMode,
@@ -166,7 +165,7 @@ impl Engine {
             die_busy: vec![0; dies as usize],
             link_busy: 0,
             buffer_units: (t.buffer.bytes / g.page_size_bytes as u64) as usize,
-            buffered: radix::RadixHeap::new(),
+            buffered: BinaryHeap::new(),
             write_through: t.host.write_through && !power_loss_protected,
             slc,
             mode: t.host.mode,
