@@ -154,26 +154,15 @@ impl Engine {
         while self.buffered.peek().is_some_and(|r| r.0 <= accept) {
             self.buffered.pop();
         }
-        // a full buffer: the unit takes the slot that frees first (replaced in place below,
-        // one sift instead of a pop and a push)
-        let mut take_first = false;
         if self.buffered.len() + self.pages.pending_host_units() >= self.buffer_units {
-            if let Some(c) = self.buffered.peek() {
+            if let Some(c) = self.buffered.pop() {
                 accept = accept.max(c.0);
-                take_first = true;
             }
         }
         if !self.pages.enabled() {
-            let end = std::cmp::Reverse(self.program_host(ppn, accept, unit_ns));
-            match take_first {
-                // not empty: `take_first` saw the first slot and nothing was popped since
-                true => *self.buffered.peek_mut().expect("a full buffer") = end,
-                false => self.buffered.push(end),
-            }
+            let end = self.program_host(ppn, accept, unit_ns);
+            self.buffered.push(std::cmp::Reverse(end));
             return accept;
-        }
-        if take_first {
-            self.buffered.pop();
         }
         let stream = if in_slc {
             Stream::HostSlc
