@@ -14,7 +14,7 @@ impl Engine {
         if power_loss_protected || self.write_through {
             return t0;
         }
-        let pending = self.buffered.iter().map(|r| r.0).max().unwrap_or(0);
+        let pending = self.buffered.max().unwrap_or(0);
         if pending <= t0 {
             return t0;
         }

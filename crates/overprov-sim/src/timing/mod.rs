@@ -40,6 +40,7 @@
 //! for NAND, `buffer.bytes = 0`).
 
 mod arrival;
+mod buffer;
 mod commands;
 pub mod measured;
 mod multiplane;
@@ -90,7 +91,7 @@ pub struct Engine {
     die_busy: Vec<u64>,
     link_busy: u64,
     buffer_units: usize,
-    buffered: BinaryHeap<Reverse<u64>>,
+    buffered: buffer::BufferSlots,
     write_through: bool,
     slc: Option<Slc>,
     mode: HostMode,
@@ -165,7 +166,7 @@ impl Engine {
             die_busy: vec![0; dies as usize],
             link_busy: 0,
             buffer_units: (t.buffer.bytes / g.page_size_bytes as u64) as usize,
-            buffered: BinaryHeap::new(),
+            buffered: buffer::BufferSlots::new(dies as usize),
             write_through: t.host.write_through && !power_loss_protected,
             slc,
             mode: t.host.mode,

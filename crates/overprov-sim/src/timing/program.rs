@@ -151,17 +151,17 @@ impl Engine {
         (unit_ns, page_ns, in_slc): (u64, u64, bool),
     ) -> u64 {
         let mut accept = self.domain_ready(ppn, arrived);
-        while self.buffered.peek().is_some_and(|r| r.0 <= accept) {
+        while self.buffered.peek().is_some_and(|end| end <= accept) {
             self.buffered.pop();
         }
         if self.buffered.len() + self.pages.pending_host_units() >= self.buffer_units {
             if let Some(c) = self.buffered.pop() {
-                accept = accept.max(c.0);
+                accept = accept.max(c);
             }
         }
         if !self.pages.enabled() {
             let end = self.program_host(ppn, accept, unit_ns);
-            self.buffered.push(std::cmp::Reverse(end));
+            self.buffered.push(self.die_of(ppn), end);
             return accept;
         }
         let stream = if in_slc {
@@ -172,7 +172,7 @@ impl Engine {
         let die = self.die_of(ppn);
         if let Some((end, units)) = self.gather(die, stream, accept, page_ns) {
             for _ in 0..units {
-                self.buffered.push(std::cmp::Reverse(end));
+                self.buffered.push(die, end);
             }
         }
         accept
