@@ -27,6 +27,12 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 use crate::geometry::Geometry;
 
+/// Whether a field holds its type's default (serde's `skip_serializing_if` for the optional
+/// fields a configuration echoes only when set).
+pub(crate) fn is_default<T: Default + PartialEq>(v: &T) -> bool {
+    *v == T::default()
+}
+
 /// The whole simulation: what the drive is, how its FTL behaves, what the host does.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]

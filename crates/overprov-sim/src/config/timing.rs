@@ -128,7 +128,7 @@ pub struct NandConfig {
     /// mapping unit its share of tPROG as it is booked, so a read can come between the units
     /// of a page; `page` gathers a die's units until a flash page (an SLC page in SLC mode) is
     /// full and keeps the die busy one whole tPROG, reads to it waiting (no program suspend).
-    #[serde(skip_serializing_if = "ProgramGranularity::is_unit")]
+    #[serde(skip_serializing_if = "super::is_default")]
     pub program_granularity: ProgramGranularity,
 }
 
@@ -142,12 +142,6 @@ pub enum ProgramGranularity {
     Unit,
     /// Units gathered per die until a page is full, then one whole tPROG; reads wait for it.
     Page,
-}
-
-impl ProgramGranularity {
-    fn is_unit(&self) -> bool {
-        *self == ProgramGranularity::Unit
-    }
 }
 
 fn is_one(v: &u32) -> bool {
@@ -201,12 +195,12 @@ pub struct SlcConfig {
     pub max_bytes: u64,
     /// The static (default) region in bytes of user data, kept whatever the free space
     /// (Samsung's default TurboWrite region). Default 0: the cache is dynamic only.
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(skip_serializing_if = "super::is_default")]
     pub static_bytes: u64,
     /// What the dynamic part draws on: the FTL's free space (`free`, the default) or only the
     /// user capacity not written (`unwritten`: free space beyond the native spare, so the
     /// dynamic part vanishes on a full drive, as Samsung's Intelligent TurboWrite region does).
-    #[serde(skip_serializing_if = "SlcDynamicSpace::is_free")]
+    #[serde(skip_serializing_if = "super::is_default")]
     pub dynamic_space: SlcDynamicSpace,
     /// SLC-mode page program time in microseconds.
     pub program_us: f64,
@@ -223,16 +217,6 @@ pub enum SlcDynamicSpace {
     Free,
     /// The free blocks beyond the native spare: the user capacity not yet written.
     Unwritten,
-}
-
-impl SlcDynamicSpace {
-    fn is_free(&self) -> bool {
-        *self == SlcDynamicSpace::Free
-    }
-}
-
-fn is_zero(v: &u64) -> bool {
-    *v == 0
 }
 
 impl Default for SlcConfig {

@@ -43,12 +43,8 @@ pub struct Zone {
     pub space_percent: f64,
     /// Written sequentially through the zone (wrapping around) instead of at random: a stream
     /// such as a log or a FIFO of regions.
-    #[serde(default, skip_serializing_if = "is_false")]
+    #[serde(default, skip_serializing_if = "super::is_default")]
     pub sequential: bool,
-}
-
-fn is_false(b: &bool) -> bool {
-    !*b
 }
 
 /// Host workload.
