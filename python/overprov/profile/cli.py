@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -307,12 +306,9 @@ def run(args: argparse.Namespace) -> int:
     # The HTML report (overprov report) beside the results; the data are complete either way,
     # so a report that fails is said, not fatal.
     if not args.no_report:
-        from overprov.report import write_report
+        from overprov.report import write_report_beside
 
-        try:
-            print(f"report: {write_report([out], out)}", file=text)
-        except Exception as exc:  # noqa: BLE001 - the measurement is done; keep its exit status
-            print(f"report: not written ({exc}); retry: overprov report {out}", file=sys.stderr)
+        write_report_beside(out, text)
     return EXIT_NO_ANSWER if not reached_answer(doc) else 0
 
 

@@ -269,15 +269,11 @@ def _write_folder(doc: dict[str, Any], out: Path, say: Any, *, report: bool = Tr
     """``qualify.json`` and the HTML report (``overprov report``, unless ``report`` is False) in
     the output folder; the verdicts stand either way, so a report that fails is said, not
     fatal."""
-    from overprov.report import write_report
-
     write_json(doc, out / "qualify.json")
-    if not report:
-        return
-    try:
-        print(f"report: {write_report([out], out)}", file=say)
-    except Exception as exc:  # noqa: BLE001 - the tests are done; keep their exit status
-        print(f"report: not written ({exc}); retry: overprov report {out}", file=sys.stderr)
+    if report:
+        from overprov.report import write_report_beside
+
+        write_report_beside(out, say)
 
 
 def _target_summary(identity: dict[str, Any]) -> dict[str, Any]:

@@ -7,11 +7,12 @@ so importing this package (the CLI does, at start-up) stays cheap.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
-__all__ = ["write_report"]
+__all__ = ["write_report", "write_report_beside"]
 
 
 def write_report(inputs: Sequence[Path | str], out_dir: Path | str, **options: Any) -> Path:
@@ -28,3 +29,13 @@ def write_report(inputs: Sequence[Path | str], out_dir: Path | str, **options: A
     from overprov.report.findings import Options
 
     return build_report([Path(p) for p in inputs], Path(out_dir), Options(**options))
+
+
+def write_report_beside(out_dir: Path, stream: TextIO) -> None:
+    """A command's report of its own output folder (profile, qualify), said on ``stream``. The
+    folder's data are complete either way, so a report that fails is said on stderr with the
+    command that retries it, not raised: the command keeps its exit status."""
+    try:
+        print(f"report: {write_report([out_dir], out_dir)}", file=stream)
+    except Exception as exc:  # noqa: BLE001 - the data are written; keep the command's status
+        print(f"report: not written ({exc}); retry: overprov report {out_dir}", file=sys.stderr)
