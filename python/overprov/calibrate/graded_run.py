@@ -154,10 +154,6 @@ def round_region(
     return ((span_bytes // bs_bytes * bs_bytes - size) if at_end else 0), size
 
 
-def _prefix_bytes(runner: RoundRunner, span_bytes: int, step: GradedRound) -> int:
-    return round_region(span_bytes, step, runner.plan.bs_bytes)[1]
-
-
 def _step(
     runner: RoundRunner,
     seg: Segment,
@@ -241,7 +237,7 @@ def _sweeps(runner: RoundRunner, seg: Segment, span_bytes: int, reserve: float) 
             n += 1
             for i, step in enumerate(steps):
                 label = f"op{x:g}-s{n:03d}.{i + 1:02d}"
-                prefix = _prefix_bytes(runner, span_bytes, step)
+                prefix = round_region(span_bytes, step, plan.bs_bytes)[1]
                 for r in _step(runner, seg, step, prefix, label, reserve):
                     onset.add(before, r)
                     before = r
