@@ -223,6 +223,11 @@ def _result(future: Any, i: int, address: str, local_core: str) -> dict[str, Any
     except Exception as exc:
         if future.status == "cancelled":
             raise _Lost(f"lost the scheduler at {address} (its work was cancelled)") from None
+        if _connection_lost(exc):  # the result was being fetched when the scheduler went
+            raise _Lost(
+                f"lost the scheduler at {address} (the connection broke while point {i + 1}'s "
+                f"result was fetched: {type(exc).__name__})"
+            ) from None
         raise RunError(
             f"--dask-scheduler {address}: point {i + 1} failed on its worker: "
             f"{type(exc).__name__}: {exc}"
@@ -234,6 +239,17 @@ def _result(future: Any, i: int, address: str, local_core: str) -> dict[str, Any
             "overprov on the workers"
         )
     return report
+
+
+def _connection_lost(exc: BaseException) -> bool:
+    """Whether ``exc`` is the client's connection to the scheduler breaking (Dask's
+    ``CommClosedError``, an ``OSError``, or the socket's own ``ConnectionError``), not the
+    point failing on its worker."""
+    try:
+        from distributed.comm.core import CommClosedError
+    except ImportError:  # pragma: no cover - Dask is installed when a client ran
+        return isinstance(exc, ConnectionError)
+    return isinstance(exc, CommClosedError | ConnectionError)
 
 
 def _close(client: Any, futures: list[Any]) -> None:

@@ -187,6 +187,28 @@ def test_each_reading_s_twins_are_checked_at_every_level():
     assert predmod.prepare(fig, greedy, gc_designs.curve("greedy")).levels == [0.0, 20.0]
 
 
+def test_a_measured_target_s_one_reading_goes_on_without_its_blocking_gc_twin(monkeypatch):
+    """A measured target's figures (not typed: one reading, nothing to stand in for it) that
+    fit 0.1-0.3% of native spare: the blocking-GC twin at 0% extra OP cannot collect garbage.
+    Checked as typed figures are, calibrate stopped after the whole measurement (exit 2);
+    the one reading is prepared without that twin, which ``_blocking_reading`` then leaves out
+    with its reason. Nothing is simulated here."""
+
+    def no_simulation(*args, **kwargs):
+        raise AssertionError("a twin was simulated while preparing")
+
+    monkeypatch.setattr(sweep, "run_points", no_simulation)
+    pts = [fitmod.Point(x, v, 0.05) for x, v in ((10.0, 12500.0), (20.0, 25000.0), (40.0, 50000.0))]
+    fig = predmod.PredictionInput(pts, [0.0, 20.0], advertised_bytes=2**30, jobs=1)
+    reading = predmod.TwinReading()
+    with pytest.raises(predmod.TwinConfigError) as got:
+        predmod.prepare(fig, reading)
+    assert "blocking-GC twin at 0% extra OP" in got.value.reason
+    ready = predmod.prepare(fig, reading, blocking_optional=True)
+    assert ready.levels == [0.0, 20.0] and ready.has_iops
+    assert ready.fitted.twin.native_op < 0.005
+
+
 @pytest.mark.slow  # the greedy and d-choices-8 readings' twins, simulated
 def test_readings_whose_twin_cannot_run_are_set_aside_and_the_rest_predict(tmp_path, capsys):
     """20:25000, 40:50000 and FOB 90000 at 0% extra OP: the d-choices-2 and -4 readings fit

@@ -3,8 +3,10 @@
 A target measured now (TARGET, ``--resume``), a folder measured before (``--from``) and figures
 typed in (``--points``, ``--waf-points``) all become one ``predict.PredictionInput`` and go
 through :func:`predict`: a measured target's points are read once (the spare fitted, or
-held at the raw NAND's with ``--physical``; the twin swept as the target was), typed figures
-every way they cannot tell apart (``spare_readings.read_all``).
+held at the raw NAND's with ``--physical``; the twin swept as the target was; when the core
+cannot run its blocking-GC twin at a level, its IOPS go unweighed by that reading and the
+prediction's source says why), typed figures every way they cannot tell apart
+(``spare_readings.read_all``: there a reading the core cannot run is set aside).
 """
 
 from __future__ import annotations
@@ -18,4 +20,7 @@ def predict(fig: predmod.PredictionInput) -> Prediction:
     """The prediction of ``fig``, its twins held in memory (``Prediction.write`` writes them)."""
     if fig.typed:
         return spare_readings.read_all(fig)
-    return predmod.read(fig, predmod.TwinReading(native_op=fig.raw_native_op))
+    reading = predmod.TwinReading(native_op=fig.raw_native_op)
+    # one reading: a blocking-GC twin the core cannot run leaves its IOPS unweighed, said why
+    ready = predmod.prepare(fig, reading, blocking_optional=True)
+    return predmod.read(fig, reading, ready.curve, ready)

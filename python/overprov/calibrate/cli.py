@@ -489,7 +489,13 @@ def run(args: argparse.Namespace) -> int:
             raise NoAnswerError(
                 f"the fit does not explain its inputs, so no twin is written: {why}{kept}"
             )
-    pred = answer.predict(fig)
+    try:
+        pred = answer.predict(fig)
+    except predmod.TwinConfigError as exc:  # measured: the figures stand, the twin cannot be run
+        if not measuring:
+            raise
+        raise NoAnswerError(f"the figures cannot be fitted by a twin the simulator can run: "
+                            f"{exc}{kept}") from None  # fmt: skip
     problems = plausibility.prediction_problems(pred)
     if problems:  # nothing is written: no twin stays behind as if it were good
         raise NoAnswerError(

@@ -224,12 +224,20 @@ class Prepared:
 
 
 def prepare(
-    fig: PredictionInput, reading: TwinReading, curve: fitmod.WafCurve | None = None
+    fig: PredictionInput,
+    reading: TwinReading,
+    curve: fitmod.WafCurve | None = None,
+    *,
+    blocking_optional: bool = False,
 ) -> Prepared:
     """Fit ``reading`` to ``fig`` and check in the core every config :func:`read` would
     simulate, at every level, before the fit's bootstrap: raises :class:`TwinConfigError` for
     the first one the core rejects. No twin is simulated here (the WAF curve is, when not
-    given and the reading is not greedy under uniform writes). ``curve`` as in :func:`read`."""
+    given and the reading is not greedy under uniform writes). ``curve`` as in :func:`read`.
+    ``blocking_optional``: the blocking-GC twin's configs are not checked here, so a reading
+    whose blocking-GC twin the core rejects goes on without it (:func:`_blocking_reading` says
+    why in the prediction's source) — the one reading of a measured target, which no other
+    reading can stand in for."""
     workload = fig.workload_or_uniform()
     uniform = workload_curve.is_uniform(workload)
     if not uniform and not fig.typed:
@@ -250,7 +258,7 @@ def prepare(
 
     def check(twin: twinmod.TwinParameters) -> None:
         timed = has_iops and twin.t_page_us > 0
-        _check_twins(fig, reading, twin, levels, timed, uniform)
+        _check_twins(fig, reading, twin, levels, timed, uniform and not blocking_optional)
 
     fitted = _fit(fig, reading, curve, levels, workload, check)
     return Prepared(levels, curve, uniform, fitted, has_iops and fitted.central.t_page_us > 0)
@@ -262,11 +270,12 @@ def _check_twins(
     twin: twinmod.TwinParameters,
     levels: list[float],
     timed: bool,
-    uniform: bool,
+    with_blocking: bool,
 ) -> None:
     """Every config the reading's simulation runs, checked by the core (``engine.check``):
-    its twin at each level and each fitted figure's level, and (``timed``: IOPS figures)
-    under uniform writes the blocking-GC reading's twin (``gc_blocking.config``) there too."""
+    its twin at each level and each fitted figure's level, and (``timed``: IOPS figures;
+    ``with_blocking``: under uniform writes) the blocking-GC reading's twin
+    (``gc_blocking.config``) there too."""
     if not timed and not fig.typed:
         return  # the surrogate's figures alone: nothing is simulated
     level_of = reading.level_of(twin)
@@ -274,7 +283,7 @@ def _check_twins(
     workload = fig.workload_or_uniform()
     config = twinmod.sim_config(twin)
     checks = [("twin", x, twin_runs.level_config(config, level_of(x), workload, timed)) for x in at]
-    if timed and uniform:
+    if timed and with_blocking:
         checks += _blocking_configs(fig, reading, twin, levels)
     for what, x, cfg in checks:
         try:
