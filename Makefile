@@ -5,7 +5,7 @@ CARGO   ?= cargo
 export VIRTUAL_ENV := $(abspath $(VENV))
 export PATH := $(abspath $(VENV))/bin:$(PATH)
 
-.PHONY: setup build demo test test-fast test-rust test-python bench bench-full lint clean
+.PHONY: setup build build-tests demo test test-fast test-rust test-python bench bench-full lint clean
 
 setup:
 	@bash scripts/setup.sh
@@ -33,6 +33,11 @@ test: build
 # LTO, which would make every test binary link as slowly as the shipped library.
 test-rust:
 	$(CARGO) test --profile test-release -p overprov-sim --features audit
+
+# The Rust tests' binary compiled ahead (set-up, as `build` is for the core): `test-rust`
+# then runs it without compiling. .ci/run builds it beside the core and the lint.
+build-tests: setup
+	$(CARGO) test --profile test-release -p overprov-sim --features audit --no-run
 
 test-python:
 	$(PY) -m pytest $(PYTEST_PARALLEL)
