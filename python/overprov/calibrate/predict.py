@@ -4,14 +4,12 @@ A :class:`TwinReading` is one way of reading the points (how the drive uses its 
 garbage collection it runs, ``spare_readings.py``); :func:`read` makes the prediction of one
 reading in steps: fit the surrogate (``fit.py``) and its interval (``uncertainty.py``), build
 the twin (``twin.py``, the fitted drive, held in memory) and refine it until its simulation
-reproduces the measured IOPS, simulate it at every level (:meth:`TwinReading.simulate`), and state
-the figures with their interval. The predicted steady IOPS, WAF and p99 latency come from
-*simulating the twin*; the surrogate's IOPS are reported beside (``surrogate_iops``). With only
-WAF points (no IOPS) IOPS are not predicted; WAF comes from the twin simulated WAF-only at every
-level (figures typed with ``--waf-points``), else from the surrogate. Figures typed by the user
-may name their workload: the fit's WAF curve and the twin are then simulated under it
-(``workload_curve.py``, ``twin_runs.py``). Nothing is written here: the twin files and
-``prediction.json`` are written by ``Prediction.write``.
+reproduces the measured IOPS, simulate it at every level (:meth:`TwinReading.simulate`), and
+state the figures with their interval. Steady IOPS, WAF and p99 latency come from *simulating
+the twin* (the surrogate's IOPS beside, ``surrogate_iops``). WAF points alone: no IOPS; WAF from
+the twin simulated WAF-only (``--waf-points``), else from the surrogate. Typed figures may name
+their workload: the WAF curve and the twin are then simulated under it (``workload_curve.py``,
+``twin_runs.py``). Nothing is written here (``Prediction.write`` writes the files).
 """
 
 from __future__ import annotations
@@ -224,20 +222,15 @@ class Prepared:
 
 
 def prepare(
-    fig: PredictionInput,
-    reading: TwinReading,
-    curve: fitmod.WafCurve | None = None,
-    *,
+    fig: PredictionInput, reading: TwinReading, curve: fitmod.WafCurve | None = None, *,
     blocking_optional: bool = False,
-) -> Prepared:
+) -> Prepared:  # fmt: skip
     """Fit ``reading`` to ``fig`` and check in the core every config :func:`read` would
     simulate, at every level, before the fit's bootstrap: raises :class:`TwinConfigError` for
     the first one the core rejects. No twin is simulated here (the WAF curve is, when not
     given and the reading is not greedy under uniform writes). ``curve`` as in :func:`read`.
-    ``blocking_optional``: the blocking-GC twin's configs are not checked here, so a reading
-    whose blocking-GC twin the core rejects goes on without it (:func:`_blocking_reading` says
-    why in the prediction's source) — the one reading of a measured target, which no other
-    reading can stand in for."""
+    ``blocking_optional``: the blocking-GC twin is not checked (a measured target's one
+    reading goes on without it; :func:`_blocking_reading` says why in the source)."""
     workload = fig.workload_or_uniform()
     uniform = workload_curve.is_uniform(workload)
     if not uniform and not fig.typed:
@@ -274,8 +267,7 @@ def _check_twins(
 ) -> None:
     """Every config the reading's simulation runs, checked by the core (``engine.check``):
     its twin at each level and each fitted figure's level, and (``timed``: IOPS figures;
-    ``with_blocking``: under uniform writes) the blocking-GC reading's twin
-    (``gc_blocking.config``) there too."""
+    ``with_blocking``) the blocking-GC reading's twin (``gc_blocking.config``) there too."""
     if not timed and not fig.typed:
         return  # the surrogate's figures alone: nothing is simulated
     level_of = reading.level_of(twin)
