@@ -209,3 +209,25 @@ def test_evaluate_gives_a_waf_only_drive_its_waf_figures_and_sizes():
     adv = int(cmd[cmd.index("--advertised") + 1].rstrip("B"))
     phys = int(cmd[cmd.index("--physical") + 1].rstrip("B"))
     assert adv >= 10**9 and phys / adv == pytest.approx(553 / 512)
+
+
+def test_waf_only_evaluation_is_of_the_recorded_truth():
+    # results/evaluation.json's cases on each WAF-only curve were computed against that
+    # curve as recorded (each level's truth is its steady WAF), over the rule's cases
+    # (docs/calibrate.md, "A third FTL, WAF only"), with intervals and no IOPS
+    import evaluate
+
+    evals = {e["results"]: e for e in json.loads((FOREIGN_RESULTS / "evaluation.json").read_text())}
+    for p in RESULTS:
+        doc = json.loads(p.read_text())
+        if doc.get("measures") != ["waf"]:
+            continue
+        ev = evals[p.name]
+        assert [c["case"] for c in ev["cases"]] == [c[0] for c in evaluate.WAF_CASES]
+        truth = {lv["extra_op_percent"]: lv["steady_waf"] for lv in doc["levels"]}
+        for c in ev["cases"]:
+            assert [r["extra_op_percent"] for r in c["levels"]] == [0, 10, 20, 30, 40]
+            for r in c["levels"]:
+                assert r["waf_true"] == truth[r["extra_op_percent"]], (p.name, c["case"])
+                assert r["waf_err"] == pytest.approx(r["waf_pred"] / r["waf_true"] - 1)
+                assert r["waf_low"] <= r["waf_pred"] <= r["waf_high"] and "iops_err" not in r
