@@ -9,6 +9,8 @@ figures (`overprov calibrate --points ... --waf-points ... --fob-iops ... [--adv
 QD curve and predicting every level. Per level: the prediction's error in IOPS and WAF against
 the simulator's steady figure and whether the truth lies inside calibrate's 80% interval.
 Writes results/evaluation.json and results/evaluation.md (the table for bench/README.md).
+A results file that says `measures: ["waf"]` (a simulator that counts page writes only:
+sssl-ftlsim) is evaluated at its own queue depth in the WAF_CASES only.
 
 Other queue depths: calibrate is fitted on QD32 figures (and, in a case with a sixth element,
 IOPS figures at another queue depth: ``--points OP:IOPS@qdN``, as calibrate's plan measures
@@ -54,6 +56,14 @@ CASES = (
     ("IOPS 0+40 QD32 + 40 QD4, FOB", (0, 40), (), True, False, ((40, 4),)),
     ("IOPS+WAF 0+40 QD32 + 40 QD4, FOB", (0, 40), (0, 40), True, False, ((40, 4),)),
     ("IOPS 0+40 QD32 + 40 QD4, FOB, raw NAND", (0, 40), (), True, True, ((40, 4),)),
+)
+# a simulator that counts page writes only (results that say `measures: ["waf"]`, at their own
+# queue depth): its WAF figures alone (docs/calibrate.md, "A third FTL, WAF only")
+WAF_CASES = (
+    ("WAF 0+40", (), (0, 40), False, False),
+    ("WAF 0+40, raw NAND", (), (0, 40), False, True),
+    ("WAF 0 only", (), (0,), False, False),
+    ("WAF 0 only, raw NAND", (), (0,), False, True),
 )
 
 
@@ -161,7 +171,7 @@ def run_case(cmd: list[str], curve: dict[int, dict], case: tuple, out: Path) -> 
         x = int(lv["extra_op_percent"])
         t = curve[x]
         row = {"extra_op_percent": x, "fitted_iops": x in case[1], "fitted_waf": x in case[2]}
-        if lv.get("steady_iops"):
+        if lv.get("steady_iops") and t.get("steady_iops"):
             if lv.get("analytic_iops"):
                 row["analytic_iops"] = lv["analytic_iops"]
             row |= {
@@ -204,7 +214,10 @@ def _weights(pred: dict) -> dict[str, float]:
 
 
 def label(doc: dict) -> str:
-    """The simulator, and its native spare when it states one (two SimpleSSD drives)."""
+    """The simulator, and its native spare when it states one (two SimpleSSD drives), or the
+    drive it names (sssl-ftlsim: its policy and spare factor)."""
+    if doc.get("drive"):
+        return f"{doc['simulator']}, {doc['drive']}"
     spare = next(
         (v for k, v in doc.get("config", {}).items() if "overprovisioning" in k.lower()), None
     )
@@ -401,22 +414,28 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--parallel", type=int, default=1, help="calibrate runs at once")
     ap.add_argument("--cases", default=None, help="only the cases whose name holds this text")
     args = ap.parse_args(argv)
-    cases = [c for c in CASES if args.cases is None or args.cases in c[0]]
+
+    def wanted(pool: tuple) -> list[tuple]:
+        return [c for c in pool if args.cases is None or args.cases in c[0]]
+
     evals = []
     for path in sorted(args.results.glob("*.json")):
         if path.stem == "evaluation" or (args.only and path.stem != args.only):
             continue
         doc = json.loads(path.read_text())
-        curve = truth_curve(doc, args.qd)
-        others = [r for r in doc["levels"] if r["queue_depth"] != args.qd]
+        waf_only = doc.get("measures") == ["waf"]
+        qd = doc["levels"][0]["queue_depth"] if waf_only else args.qd
+        cases = wanted(WAF_CASES if waf_only else CASES)
+        curve = truth_curve(doc, qd)
+        others = [r for r in doc["levels"] if r["queue_depth"] != qd]
         if set(curve) != set(LEVELS):
-            print(f"{path.name}: levels {sorted(curve)} at QD{args.qd}, skipped", file=sys.stderr)
+            print(f"{path.name}: levels {sorted(curve)} at QD{qd}, skipped", file=sys.stderr)
             continue
         ev = {
             "simulator": doc["simulator"],
             "label": label(doc),
             "results": path.name,
-            "qd": args.qd,
+            "qd": qd,
             "truth": f"{doc['repository']} @ {str(doc.get('commit'))[:10]}, {doc['date'][:10]}",
             "cases": [],
         }

@@ -88,15 +88,22 @@ def test_results_file_format_and_settling(path):
     assert 0 < doc["advertised_bytes"] < doc["physical_bytes"]
     assert doc.get("command") or doc.get("runs"), f"{path.name}: no command"
     assert doc["levels"], f"{path.name}: no levels"
+    waf_only = doc.get("measures") == ["waf"]
     for lv in doc["levels"]:
         case = f"{path.name} OP {lv['extra_op_percent']}% QD{lv['queue_depth']}"
         for field in LEVEL_FIELDS:
             assert field in lv, f"{case}: {field} missing"
         assert 0 <= lv["extra_op_percent"] < 100 and lv["queue_depth"] >= 1
         drive_writes = lv.get("drive_writes") or doc["drive_writes"]
-        # FOB: from empty, before any GC ran, and faster than the steady state
+        # FOB: from empty, before any GC ran, and faster than the steady state; a simulator
+        # that counts page writes only (no time: `measures` ["waf"]) has no IOPS, and its FOB
+        # evidence is WAF 1 with no GC
         assert lv["fob"]["gc_runs"] == 0, case
-        assert lv["fob_iops"] > lv["steady_iops"] > 0, case
+        if waf_only:
+            assert lv["steady_iops"] is None and lv["fob_iops"] is None, case
+            assert lv["fob"]["waf"] == 1.0 and lv["fob"]["span_writes"] > 0, case
+        else:
+            assert lv["fob_iops"] > lv["steady_iops"] > 0, case
         assert lv["steady_waf"] >= 1.0, case
         # the window lies in the run, and its figures are those of the series inside it
         win = lv["steady_window"]
@@ -104,7 +111,7 @@ def test_results_file_format_and_settling(path):
         assert 0 < first < last <= drive_writes * 1.001, case
         inside = [r for r in lv["series"] if first < r["span_writes"] <= last + 1e-9]
         assert inside, case
-        for key in ("iops", "waf"):
+        for key in ("waf",) if waf_only else ("iops", "waf"):
             vals = [r[key] for r in inside]
             steady = lv[f"steady_{key}"]
             assert min(vals) * 0.999 <= steady <= max(vals) * 1.001, f"{case}: steady {key}"
@@ -112,7 +119,7 @@ def test_results_file_format_and_settling(path):
         rule = win["rule"]
         tolerance = rule.get("tolerance", common.WINDOW_TOLERANCE)
         figures = [v for k, v in rule.items() if k.endswith(("_half_range", "_trend"))]
-        assert len(figures) >= 4, case
+        assert len(figures) >= (2 if waf_only else 4), case
         assert win["settled"] == all(v <= tolerance for v in figures), case
 
 
@@ -150,3 +157,77 @@ def test_patched_mqsim_keeps_its_queue_depth():
         in_device = c["steady"]["requests_in_device"]
         assert in_device == pytest.approx(c["queue_depth"], rel=0.05), c["queue_depth"]
     assert json.loads((FOREIGN_RESULTS / "patched" / "mqsim.json").read_text())["patch"]
+
+
+def test_sssl_ftlsim_rows_from_quarter_span_steps():
+    # sssl_ftlsim_run.py prints pages written per quarter span write and segments cleaned so
+    # far; a row is one span write: its WAF and the segments cleaned in it
+    import sssl_ftlsim
+
+    steps = [{"host_pages": 25, "nand_pages": 25, "segments_cleaned": 0}] * 4
+    steps += [{"host_pages": 25, "nand_pages": 75, "segments_cleaned": 3 * k} for k in (1, 2, 3, 4)]
+    steps += [{"host_pages": 25, "nand_pages": 50, "segments_cleaned": 12}]  # a partial span
+    rows = sssl_ftlsim.rows_of(steps, span=100)
+    assert [r["span_writes"] for r in rows] == [1.0, 2.0]
+    assert [r["waf"] for r in rows] == [1.0, 3.0]
+    assert [r["gc_runs"] for r in rows] == [0, 12]
+
+
+def test_sssl_ftlsim_nand_as_its_example_scripts_size_it():
+    # greedy-high.py: T = int(U / (1 - S_f)) + minfree segments
+    import sssl_ftlsim
+
+    assert sssl_ftlsim.physical_blocks(512, 0.07, 3) == 553
+    assert sssl_ftlsim.physical_blocks(512, 0.25, 3) == 685
+    assert sssl_ftlsim.span_pages(65536, 10) == 58982
+
+
+def test_waf_only_results_say_so_and_have_no_iops():
+    # the WAF-only curves (sssl-ftlsim) are evaluated on WAF alone: evaluate.py's WAF cases
+    waf_only = [p for p in RESULTS if json.loads(p.read_text()).get("measures") == ["waf"]]
+    assert waf_only, "no WAF-only results"
+    for p in waf_only:
+        doc = json.loads(p.read_text())
+        assert "no IOPS" in doc["config"]["timing"]
+        assert {lv["extra_op_percent"] for lv in doc["levels"]} == {0, 10, 20, 30, 40}
+        assert all(lv["steady_window"]["settled"] for lv in doc["levels"]), p.name
+
+
+def test_evaluate_gives_a_waf_only_drive_its_waf_figures_and_sizes():
+    # evaluate.py's WAF cases on a WAF-only curve: --waf-points at 0 and 40%, the raw NAND
+    # scaled above 1 GB by one factor, no IOPS or FOB figure (the simulator has none)
+    import evaluate
+
+    doc = json.loads((FOREIGN_RESULTS / "sssl-ftlsim-greedy-spare007.json").read_text())
+    assert evaluate.label(doc) == "sssl-ftlsim, greedy, spare factor 0.07"
+    curve = evaluate.truth_curve(doc, 1)
+    case = next(c for c in evaluate.WAF_CASES if c[0] == "WAF 0+40, raw NAND")
+    cmd = evaluate.command(doc, curve, case, jobs=1)
+    waf = cmd[cmd.index("--waf-points") + 1]
+    assert waf == f"0:{curve[0]['steady_waf']:.3f},40:{curve[40]['steady_waf']:.3f}"
+    assert "--points" not in cmd and "--fob-iops" not in cmd
+    adv = int(cmd[cmd.index("--advertised") + 1].rstrip("B"))
+    phys = int(cmd[cmd.index("--physical") + 1].rstrip("B"))
+    assert adv >= 10**9 and phys / adv == pytest.approx(553 / 512)
+
+
+def test_waf_only_evaluation_is_of_the_recorded_truth():
+    # results/evaluation.json's cases on each WAF-only curve were computed against that
+    # curve as recorded (each level's truth is its steady WAF), over the rule's cases
+    # (docs/calibrate.md, "A third FTL, WAF only"), with intervals and no IOPS
+    import evaluate
+
+    evals = {e["results"]: e for e in json.loads((FOREIGN_RESULTS / "evaluation.json").read_text())}
+    for p in RESULTS:
+        doc = json.loads(p.read_text())
+        if doc.get("measures") != ["waf"]:
+            continue
+        ev = evals[p.name]
+        assert [c["case"] for c in ev["cases"]] == [c[0] for c in evaluate.WAF_CASES]
+        truth = {lv["extra_op_percent"]: lv["steady_waf"] for lv in doc["levels"]}
+        for c in ev["cases"]:
+            assert [r["extra_op_percent"] for r in c["levels"]] == [0, 10, 20, 30, 40]
+            for r in c["levels"]:
+                assert r["waf_true"] == truth[r["extra_op_percent"]], (p.name, c["case"])
+                assert r["waf_err"] == pytest.approx(r["waf_pred"] / r["waf_true"] - 1)
+                assert r["waf_low"] <= r["waf_pred"] <= r["waf_high"] and "iops_err" not in r
