@@ -16,8 +16,10 @@ free space the rounds must write. So the first level runs *sweeps*: each one the
 prefix rounds for a small share (:data:`overprov.calibrate.precondition.SWEEP_DRIVE_WRITES`), so
 that after any number of them the fill's invalidation hazard is still linear in the region (the
 steady state's spread of ages, ``precondition.py``); they go on until the write counters show
-the onset (``OnsetDetector``). The bytes written are not
-lost: they are the preconditioning, sized to the drive's own spare.
+the onset (``OnsetDetector``). A round lasts at least the target's shortest, far more than the
+smallest prefixes' shares of one sweep, so each prefix carries what it is owed from sweep to
+sweep (``SweepAccount``). The bytes written are not lost: they are the preconditioning, sized
+to the drive's own spare.
 
 **When it cannot.** Without write counters (a loop device, a drive without a vendor NAND
 counter) the onset is not seen: the first level falls back to one pass sized for the assumed
