@@ -4,6 +4,9 @@ an assumed native OP where the onset cannot be seen."""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
 from overprov import measurement_file
 from overprov.calibrate import validation
@@ -20,6 +23,9 @@ from overprov.calibrate.precondition import ASSUMED_NATIVE_OP_PERCENT
 from overprov.errors import InputError
 from overprov.measurement_file import Round
 from overprov.profile.sim_target import SimTarget
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+from graded_sweeps_bench import prefix_shares  # noqa: E402  (bench/: read its rounds' labels)
 
 GIB = 2**30
 
@@ -212,16 +218,6 @@ def test_a_resumed_graded_run_keeps_the_measured_spare_and_its_first_level():
     assert m.drive_writes <= 3.2
 
 
-def _sweep_shares(m) -> dict[int, float]:
-    """Drive writes of the first level's sweep rounds, by prefix (1: the whole span)."""
-    out: dict[int, float] = {}
-    for r in m.rounds:
-        if r.label.startswith("op0-s"):
-            k = int(r.label.split(".")[-1].split("-")[0])
-            out[k] = out.get(k, 0.0) + r.bytes_written / m.capacity_bytes
-    return out
-
-
 def test_the_sweeps_write_each_prefix_its_share_though_a_round_has_a_floor(tmp_path):
     """A round lasts at least the target's shortest, so the smallest prefixes' rounds (a
     sixteenth of the largest's share and less) wrote that floor instead of their share: on
@@ -233,7 +229,7 @@ def test_the_sweeps_write_each_prefix_its_share_though_a_round_has_a_floor(tmp_p
     with SimTarget(_drive(37, tmp_path)) as t:
         m = measure(t, design([0, 40], parse_budget("2dw")))
     assert m.spare_source == SPARE_ONSET
-    shares = _sweep_shares(m)
+    shares = prefix_shares(m)
     ideal = graded_rounds(0.0, sum(shares.values()))
     assert sorted(shares) == list(range(1, len(ideal) + 1))
     for k, wrote in shares.items():
