@@ -15,6 +15,10 @@ after the rounds, where the graded plan's 40% window lies.
     PYTHONPATH=python python bench/graded_layout_bench.py [--seeds 24,26,28] [--physical 2GiB]
         [--zero-dw 0.12,0.3] [--at-40 prefix,suffix]
 
+``--at-0 N`` instead: the 0% level alone — the fill, its prefix rounds in one pass, then N steps
+of 0.02 drive writes of random writes at 0%, each step's WAF against the truth's settled 0% WAF
+(how long the first level's swing after the onset lasts).
+
 Prints a markdown table (for bench/README.md and docs/calibrate.md).
 """
 
@@ -88,15 +92,36 @@ def trajectory(spec: str, free: float, zero_dw: float, at_40: str, truth_waf: fl
         return [w.waf(STEP_DRIVE_WRITES, span) / truth_waf - 1 for _ in range(STEPS)]
 
 
+def zero_trajectory(spec: str, free: float, steps: int, truth_waf: float) -> list[float]:
+    with SimTarget(spec) as t:
+        w, cap = Writer(t), t.capacity_bytes
+        t.run(RoundSpec("fill", "write", 131072, 32, 1, cap))
+        for st in graded_rounds(0.0, free):
+            w.write(st.drive_writes, int(cap * st.span_fraction))
+        return [w.waf(STEP_DRIVE_WRITES, cap) / truth_waf - 1 for _ in range(steps)]
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", type=seeds_arg, default=seeds_arg("24,26,28"))
     ap.add_argument("--physical", default="2GiB")
     ap.add_argument("--zero-dw", default="0.12,0.3")
     ap.add_argument("--at-40", default="prefix,suffix", help="prefix, suffix, uniform")
+    ap.add_argument("--at-0", type=int, default=0, help="steps of the 0%% level alone")
     args = ap.parse_args()
     physical = parse_size_bytes(args.physical, "--physical")
     folder = Path(tempfile.mkdtemp(prefix="overprov-layout-"))
+    if args.at_0:
+        print("| drive | free space (dw) | WAF vs truth every 0.02 dw after the 0% rounds |\n"
+              "|---|---|---|")  # fmt: skip
+        for seed in args.seeds:
+            d = validation.drive(seed)
+            spec = f"sim:{validation.write_drive(seed, folder)}@{validation.scale_for(d, physical)}"
+            truth = validation.truth(spec, [0.0]).levels[0].waf
+            e = zero_trajectory(spec, free_share(d), args.at_0, truth)
+            print(f"| generated {seed} | {free_share(d):.3f} | "
+                  + " ".join(f"{100 * x:+.1f}" for x in e) + " |", flush=True)  # fmt: skip
+        return 0
     print("| drive | 0% random writes (dw) | 40% rounds | window WAF vs truth | "
           "WAF vs truth every 0.1 dw after the rounds |\n|---|---|---|---|---|")  # fmt: skip
     for seed in args.seeds:

@@ -16,8 +16,10 @@ free space the rounds must write. So the first level runs *sweeps*: each one the
 prefix rounds for a small share (:data:`overprov.calibrate.precondition.SWEEP_DRIVE_WRITES`), so
 that after any number of them the fill's invalidation hazard is still linear in the region (the
 steady state's spread of ages, ``precondition.py``); they go on until the write counters show
-the onset (``OnsetDetector``). The bytes written are not
-lost: they are the preconditioning, sized to the drive's own spare.
+the onset (``OnsetDetector``). A round lasts at least the target's shortest, far more than the
+smallest prefixes' shares of one sweep, so each prefix carries what it is owed from sweep to
+sweep (``SweepAccount``). The bytes written are not lost: they are the preconditioning, sized
+to the drive's own spare.
 
 **When it cannot.** Without write counters (a loop device, a drive without a vendor NAND
 counter) the onset is not seen: the first level falls back to one pass sized for the assumed
@@ -230,16 +232,23 @@ def _sweeps(runner: RoundRunner, seg: Segment, span_bytes: int, reserve: float) 
     sweep = max(plan.sweep_drive_writes, plan.graded_rounds * floor)
     steps = graded_rounds(x, sweep, plan.graded_rounds)
     onset = OnsetDetector(cap)
+    owed = SweepAccount(steps, floor)
     before = m.rounds[-1] if m.rounds else None
     n = 0
     try:
         while onset.onset_drive_writes is None:
             n += 1
+            owed.next_sweep()
             for i, step in enumerate(steps):
+                share = owed.due(i)
+                if share is None:  # ahead of its share: a floor round overshot it before
+                    continue
                 label = f"op{x:g}-s{n:03d}.{i + 1:02d}"
                 prefix = round_region(span_bytes, step, plan.bs_bytes)[1]
-                for r in _step(runner, seg, step, prefix, label, reserve):
+                due = GradedRound(step.span_fraction, share)
+                for r in _step(runner, seg, due, prefix, label, reserve):
                     onset.add(before, r)
+                    owed.wrote(i, r.bytes_written / cap)
                     before = r
                 if onset.onset_drive_writes is not None:
                     break
@@ -270,6 +279,39 @@ def _sweeps(runner: RoundRunner, seg: Segment, span_bytes: int, reserve: float) 
         f"{100 * at:.1f}% of its capacity"
     )
     return onset.written
+
+
+class SweepAccount:
+    """What each prefix of the sweeps is owed: its shares of every sweep so far less what its
+    rounds wrote.
+
+    A round lasts at least the target's shortest (a real one a second, a simulated one a
+    millisecond), so the smallest prefixes' rounds, a sixteenth of the largest's share and less,
+    write that floor instead of their share; sweep after sweep that piled up to five times the
+    design's hazard on the span's start (generated drive 37 at 2 GiB), invalidating the oldest
+    fill blocks too much and the rest too little: the first level's window then read its WAF
+    low while the collector took the start's blocks and high once it reached the rest. Carried
+    over, an overshoot is paid back by the sweeps after it, so at any onset each prefix has
+    written its share to within one floor round."""
+
+    def __init__(self, steps: list[GradedRound], floor_drive_writes: float) -> None:
+        self.steps = steps
+        self.floor = floor_drive_writes
+        self.owed = [0.0] * len(steps)
+        self.written = [0.0] * len(steps)
+
+    def next_sweep(self) -> None:
+        for i, step in enumerate(self.steps):
+            self.owed[i] += step.drive_writes
+
+    def due(self, i: int) -> float | None:
+        """The share prefix ``i``'s round should write now, or None (skip it this sweep) while
+        it is owed less than half a floor round."""
+        return self.owed[i] if self.owed[i] >= 0.5 * self.floor and self.owed[i] > 0 else None
+
+    def wrote(self, i: int, drive_writes: float) -> None:
+        self.owed[i] -= drive_writes
+        self.written[i] += drive_writes
 
 
 class OnsetDetector:
