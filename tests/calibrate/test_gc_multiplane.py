@@ -4,10 +4,31 @@ with it, and the twin file says so."""
 
 from __future__ import annotations
 
+import pytest
 from overprov import engine, presets
+from overprov.calibrate import fit as fitmod
 from overprov.calibrate import gc_blocking, twin
 
 NATIVE_OP = 0.07
+
+
+def _plan_figures(dies: int, planes: int, domains: int) -> tuple:
+    """The plan's figures of a drive the core generates with GC in its planes, at twice the
+    twin's size and another seed."""
+
+    def truth(x: float, qd: int) -> float:
+        cfg = gc_blocking.config(NATIVE_OP, x, domains, 1000.0, qd, dies, planes=planes,
+                                 gc_multiplane=True)  # fmt: skip
+        user_bytes = 2 * gc_blocking.USER_PAGES * gc_blocking.PAGE_BYTES
+        cfg["geometry"]["advertised_bytes"] = user_bytes
+        cfg["geometry"]["physical_bytes"] = int(round(user_bytes * (1 + NATIVE_OP)))
+        cfg["run"]["seed"] = 7
+        return float(engine.run(cfg)["timed"]["measured"]["iops"])
+
+    qd32 = [fitmod.Point(0.0, truth(0.0, 32), 0.02), fitmod.Point(40.0, truth(40.0, 32), 0.02)]
+    qd4 = fitmod.Point(40.0, truth(40.0, 4), 0.02, queue_depth=4)
+    fob = gc_blocking.fob_iops(1000.0, 32, dies, planes)
+    return qd32, qd4, fitmod.Point(0.0, fob, 0.02, fresh=True)
 
 
 def test_two_plane_twins_carry_the_key_only_when_asked():
@@ -45,11 +66,26 @@ def test_the_reading_predicts_with_gc_in_its_planes_and_its_twin_carries_it(monk
     assert "GC relocations in them too" in path.read_text()
 
 
-def test_the_fit_marks_only_its_two_plane_cells(monkeypatch):
-    monkeypatch.setattr(gc_blocking, "GC_MULTIPLANE", True)
+@pytest.mark.slow  # two fits of 25 small twins (3 runs each): about a minute on a loaded 2-core VM
+def test_the_fit_runs_its_two_plane_cells_with_gc_in_their_planes(monkeypatch):
+    """Fitted on the plan's figures (QD32 at 0% and 40%, QD4 at 40%, FOB) of a drive the core
+    generates, with the option on and off: the one-plane cells score alike, the two-plane cells
+    differ (they were simulated with the key), and the chosen reading records the option for
+    its planes."""
+    monkeypatch.setattr(gc_blocking, "USER_PAGES", 1 << 15)
     monkeypatch.setattr(gc_blocking, "PLANES_GRID", (1, 2))
-    cells = gc_blocking.grid(True)
-    assert {pl for _, pl, _ in cells} == {1, 2} and len(cells) == 25
+    qd32, qd4, fob = _plan_figures(1, 2, 2)
+    chi2 = {}
+    for on in (False, True):
+        monkeypatch.setattr(gc_blocking, "GC_MULTIPLANE", on)
+        r = gc_blocking.fit([*qd32, qd4, fob], NATIVE_OP, jobs=1)
+        assert r is not None and r.dies_identified and len(r.candidates) == 25
+        assert r.gc_multiplane == (on and r.planes > 1)
+        chi2[on] = {(c["dies"], c["planes_per_die"], c["domains"]): c["chi2"] for c in r.candidates}
+    one = [k for k in chi2[True] if k[1] == 1]
+    two = [k for k in chi2[True] if k[1] == 2 and k[2] > 1]  # one domain: nothing to pair
+    assert all(chi2[True][k] == pytest.approx(chi2[False][k]) for k in one)
+    assert any(abs(chi2[True][k] / chi2[False][k] - 1) > 0.01 for k in two), chi2
 
 
 def test_every_skipped_default_is_a_known_key():
