@@ -69,7 +69,9 @@ PLANES_GRID: tuple[int, ...] = (1,)
 #: Whether the twins of more than one plane per die let GC relocations take part in their
 #: multi-plane programs (``timing.gc.multiplane``: a collection's programs take host units of
 #: other domains and relocations of other collections on their free planes, as MQSim's
-#: scheduler pairs them); False: only waiting host units combine.
+#: scheduler pairs them); False: only waiting host units combine. Evaluated with PLANES_GRID
+#: (1, 2) under a pre-registered rule and not adopted: the fit kept single-plane twins on the
+#: patched MQSim curve (docs/calibrate.md, "GC relocations in multi-plane programs").
 GC_MULTIPLANE = False
 #: The twin's parallel program units (dies × planes) at most: the die grid's top.
 MAX_PARALLEL_UNITS = 8
