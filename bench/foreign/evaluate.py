@@ -144,6 +144,7 @@ def other_queue_depths(res: dict, others: list[dict], jobs: int) -> list[dict]:
                 mech["domains"], mech["program_us"], mech["chi2"], qd, mech["native_op"],
                 dies=mech.get("dies", gc_blocking.DIES),
                 ftl=mech.get("ftl"), planes=mech.get("planes_per_die", 1),
+                gc_multiplane=mech.get("gc_multiplane", False),
             )  # fmt: skip
             at_qd = gc_blocking.predict(r, [float(x)], jobs=jobs)[float(x)][0]
             at_32 = gc_blocking.predict(r, [float(x)], queue_depth=res["qd"], jobs=jobs)
@@ -246,7 +247,9 @@ def _mechanism(pred: dict) -> dict | None:
     else:
         m = found[0]
     keys = ("domains", "program_us", "chi2", "native_op", "weight", "analytic_chi2")
-    keys += tuple(k for k in ("dies", "dies_identified", "planes_per_die") if k in m)
+    keys += tuple(
+        k for k in ("dies", "dies_identified", "planes_per_die", "gc_multiplane") if k in m
+    )
     extra = ("residual_chi2", "reproduces_fitted_figures", "analytic_residual_chi2",
              "analytic_reproduces_fitted_figures")  # fmt: skip
     return {k: m[k] for k in keys} | {k: m[k] for k in extra if k in m}
@@ -373,6 +376,7 @@ def markdown(evals: list[dict]) -> str:
             mech = (
                 f"weight {m['weight']:.2f}, {m['domains']} domains of {m.get('dies', 8)} dies"
                 + (f" × {m['planes_per_die']} planes" if m.get("planes_per_die", 1) > 1 else "")
+                + (" (GC in multi-plane programs)" if m.get("gc_multiplane") else "")
                 + (" (dies fitted)" if m.get("dies_identified") else "")
                 if m
                 else "–"

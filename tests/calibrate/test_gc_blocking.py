@@ -4,6 +4,7 @@ the analytic reading there."""
 
 from __future__ import annotations
 
+import pytest
 from overprov import engine, presets
 from overprov.calibrate import evidence, gc_blocking
 from overprov.calibrate import fit as fitmod
@@ -52,10 +53,20 @@ def test_fit_recovers_the_mechanism_and_the_held_out_level():
     assert w["blocking"] > 0.9, (analytic["chi2"], r.chi2)
 
 
-def test_the_twin_file_carries_the_mechanism(tmp_path):
+@pytest.mark.parametrize(
+    ("planes", "gc_multiplane", "gc"),
+    [
+        (1, False, {"blocking": "domain", "domains": 3}),
+        # two planes whose programs take GC relocations (``timing.gc.multiplane``): a drive file
+        # with planes_per_die was refused as an unknown key before the core listed it
+        (2, True, {"blocking": "domain", "domains": 3, "multiplane": True}),
+    ],
+)
+def test_the_twin_file_carries_the_mechanism(tmp_path, planes, gc_multiplane, gc):
     """A twin written with the blocking reading's timing is a drive file the core runs with
     non-preemptive GC on the fitted domains, no buffer and the fitted program time."""
-    r = gc_blocking.BlockingReading(3, 900.0, 1.0, 32, NATIVE_OP)
+    r = gc_blocking.BlockingReading(3, 900.0, 1.0, 32, NATIVE_OP, planes=planes,
+                                    gc_multiplane=gc_multiplane)  # fmt: skip
     p = twinmod.TwinParameters(
         advertised_bytes=2**30, native_op=NATIVE_OP, t_page_us=100.0, t_cmd_us=-10.0,
         uncertainty={}, source="test", gc_timing=r.twin_timing(),
@@ -63,10 +74,12 @@ def test_the_twin_file_carries_the_mechanism(tmp_path):
     path = twinmod.write(tmp_path / "twin.toml", p)
     cfg, _ = presets.preset_config(str(path), "0.25")
     timing = engine.validate(cfg)["config"]["timing"]
-    assert timing["gc"] == {"blocking": "domain", "domains": 3}
+    assert timing["gc"] == gc
+    assert timing["nand"].get("planes_per_die", 1) == planes
     assert timing["buffer"]["bytes"] == 0
     assert timing["nand"]["program_us"] == 900.0
     assert "non-preemptive GC" in path.read_text()
+    assert ("GC relocations in them too" in path.read_text()) == gc_multiplane
 
 
 def _link_capped(extra_op_percent: float, fresh: bool = False) -> float:

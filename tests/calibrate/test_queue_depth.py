@@ -76,12 +76,14 @@ TRUE_PROGRAM_US = 1000.0
 TRUE_DIES, TRUE_DOMAINS = 2, 1
 
 
-def _plan_figures(dies: int, planes: int, domains: int) -> tuple:
+def _plan_figures(dies: int, planes: int, domains: int, gc_multiplane: bool = False) -> tuple:
     """The plan's figures (QD32 at 0% and 40%, QD4 at 40%, FOB) of a drive the core generates
-    with the blocking mechanism, at twice the twin's size and another seed."""
+    with the blocking mechanism (GC relocations in its multi-plane programs with
+    ``gc_multiplane``), at twice the twin's size and another seed."""
 
     def truth(x: float, qd: int) -> float:
-        cfg = gc_blocking.config(NATIVE_OP, x, domains, TRUE_PROGRAM_US, qd, dies, planes=planes)
+        cfg = gc_blocking.config(NATIVE_OP, x, domains, TRUE_PROGRAM_US, qd, dies, planes=planes,
+                                 gc_multiplane=gc_multiplane)  # fmt: skip
         user_bytes = 2 * gc_blocking.USER_PAGES * gc_blocking.PAGE_BYTES
         cfg["geometry"]["advertised_bytes"] = user_bytes
         cfg["geometry"]["physical_bytes"] = int(round(user_bytes * (1 + NATIVE_OP)))
@@ -131,6 +133,28 @@ def test_the_plan_figures_do_not_tell_planes_from_dies(monkeypatch):
     assert len(r.candidates) == len(gc_blocking.grid(True)) == 25
     assert (r.dies * r.planes) == 2, r.candidates
     assert abs(chi2[(1, 2)] / chi2[(2, 1)] - 1) < 0.05, chi2
+
+
+@pytest.mark.slow  # two fits of 25 small twins (3 runs each): about a minute on a loaded 2-core VM
+def test_the_fit_runs_its_two_plane_cells_with_gc_in_their_planes(monkeypatch):
+    """Fitted on the plan's figures of a drive the core generates with GC relocations in its
+    planes, with ``GC_MULTIPLANE`` on and off: the one-plane cells score alike, the two-plane
+    cells differ (they were simulated with ``timing.gc.multiplane``), and the chosen reading
+    records the option for its planes."""
+    monkeypatch.setattr(gc_blocking, "USER_PAGES", 1 << 15)
+    monkeypatch.setattr(gc_blocking, "PLANES_GRID", (1, 2))
+    qd32, qd4, fob = _plan_figures(1, 2, 2, gc_multiplane=True)
+    chi2 = {}
+    for on in (False, True):
+        monkeypatch.setattr(gc_blocking, "GC_MULTIPLANE", on)
+        r = gc_blocking.fit([*qd32, qd4, fob], NATIVE_OP, jobs=1)
+        assert r is not None and r.dies_identified and len(r.candidates) == 25
+        assert r.gc_multiplane == (on and r.planes > 1)
+        chi2[on] = {(c["dies"], c["planes_per_die"], c["domains"]): c["chi2"] for c in r.candidates}
+    one = [k for k in chi2[True] if k[1] == 1]
+    two = [k for k in chi2[True] if k[1] == 2 and k[2] > 1]  # one domain: nothing to pair
+    assert all(chi2[True][k] == pytest.approx(chi2[False][k]) for k in one)
+    assert any(abs(chi2[True][k] / chi2[False][k] - 1) > 0.01 for k in two), chi2
 
 
 def test_the_twin_keeps_the_fitted_planes(monkeypatch):

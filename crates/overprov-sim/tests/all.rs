@@ -8,6 +8,7 @@ mod common;
 mod config_errors;
 mod controller;
 mod gc_blocking;
+mod gc_multiplane;
 mod host;
 mod idle_round;
 mod layers;

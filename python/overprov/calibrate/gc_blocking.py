@@ -16,7 +16,8 @@ unknowns are the domain count (a grid, :data:`DOMAINS`), the die count when IOPS
 second queue depth identify it (:data:`DIES_GRID`, domains up to the dies; at one queue depth
 the program time absorbs it and :data:`DIES` is kept) with the planes per die (multi-plane
 host programs, ``timing.nand.planes_per_die``: :data:`PLANES_GRID`, the same condition; a
-die's planes combine the host writes waiting for it, not GC) and the program time (one scale: every
+die's planes combine the host writes waiting for it, and with :data:`GC_MULTIPLANE` also GC
+relocations, ``timing.gc.multiplane``) and the program time (one scale: every
 NAND time is a fixed share of it, so the twin's IOPS scale exactly as 1/program time and the
 scale is fitted in closed form on log IOPS). The spare space is the analytic fit's (pinned by
 WAF figures when given). The FOB figure is the twin's die-bound rate without GC,
@@ -65,6 +66,13 @@ DOMAINS = (1, 2, 3, 4, 6, 8)
 #: plan's figures do not tell 2 planes from 2 dies, so two planes would cost twins and buy
 #: nothing. At one queue depth planes are not identified either and 1 is kept.
 PLANES_GRID: tuple[int, ...] = (1,)
+#: Whether the twins of more than one plane per die let GC relocations take part in their
+#: multi-plane programs (``timing.gc.multiplane``: a collection's programs take host units of
+#: other domains and relocations of other collections on their free planes, as MQSim's
+#: scheduler pairs them); False: only waiting host units combine. Evaluated with PLANES_GRID
+#: (1, 2) under a pre-registered rule and not adopted: the fit kept single-plane twins on the
+#: patched MQSim curve (docs/calibrate.md, "GC relocations in multi-plane programs").
+GC_MULTIPLANE = False
 #: The twin's parallel program units (dies × planes) at most: the die grid's top.
 MAX_PARALLEL_UNITS = 8
 #: The nominal program time the twin is simulated at (per flash page); the fit scales it.
@@ -80,10 +88,12 @@ N_PARAMETERS = 2
 
 
 def timing(
-    domains: int, program_us: float, queue_depth: int, dies: int = DIES, planes: int = 1
-) -> dict[str, Any]:
+    domains: int, program_us: float, queue_depth: int, dies: int = DIES, planes: int = 1,
+    gc_multiplane: bool = False,
+) -> dict[str, Any]:  # fmt: skip
     """The twin's ``[timing]``: no buffer, no controller cost, non-preemptive GC; multi-plane
-    host programs with ``planes`` > 1 (the key is left out at 1: the single-plane twin)."""
+    host programs with ``planes`` > 1 (the key is left out at 1: the single-plane twin), GC
+    relocations in them too with ``gc_multiplane``."""
     nand: dict[str, Any] = {
         "channels": dies,
         "dies_per_channel": 1,
@@ -94,14 +104,17 @@ def timing(
         "die_block_bytes": PAGE_BYTES * PAGES_PER_BLOCK,
         "channel_mb_s": 1e6,
     }
+    gc: dict[str, Any] = {"blocking": "domain", "domains": domains}
     if planes > 1:
         nand["planes_per_die"] = planes
+        if gc_multiplane:
+            gc["multiplane"] = True
     return {
         "enabled": True,
         "host": {"queue_depth": queue_depth, "command_overhead_us": 0.0, "link_mb_s": 1e6},
         "nand": nand,
         "buffer": {"bytes": 0, "power_loss_protected": False},
-        "gc": {"blocking": "domain", "domains": domains},
+        "gc": gc,
         "state_round_drive_writes": 0.1,
     }
 
@@ -115,6 +128,7 @@ def config(
     dies: int = DIES,
     ftl: dict[str, Any] | None = None,
     planes: int = 1,
+    gc_multiplane: bool = False,
 ) -> dict[str, Any]:
     """``ftl``: the reading's GC victim choice (``config.ftl`` keys; None: greedy)."""
     return engine.merge(
@@ -133,7 +147,7 @@ def config(
                 "drive_writes": MEASURED_DRIVE_WRITES,
                 "seed": SEED,
             },
-            "timing": timing(domains, program_us, queue_depth, dies, planes),
+            "timing": timing(domains, program_us, queue_depth, dies, planes, gc_multiplane),
         },
     )
 
@@ -155,10 +169,14 @@ def simulate_runs(
     native_op: float, keys: list[Run], program_us: float = NOMINAL_PROGRAM_US,
     jobs: int | None = None,
     ftl: dict[str, Any] | None = None,
+    gc_multiplane: bool | None = None,
 ) -> dict[Run, tuple[float, float | None]]:  # fmt: skip
-    """(IOPS, WAF) of the twin per run, all runs through ``sweep``."""
+    """(IOPS, WAF) of the twin per run, all runs through ``sweep``; ``gc_multiplane`` (None:
+    :data:`GC_MULTIPLANE`) for the runs of more than one plane."""
     keys = list(dict.fromkeys(keys))
-    configs = [config(native_op, x, d, program_us, qd, n, ftl, pl) for n, pl, d, x, qd in keys]
+    gc_mp = GC_MULTIPLANE if gc_multiplane is None else gc_multiplane
+    configs = [config(native_op, x, d, program_us, qd, n, ftl, pl, gc_mp)
+               for n, pl, d, x, qd in keys]  # fmt: skip
     reports = sweep.run_points(configs, jobs=jobs, label="blocking-GC twin")
     if reports.interrupted:
         raise KeyboardInterrupt
@@ -203,6 +221,8 @@ class BlockingReading:
     """The GC victim choice of the reading the twin belongs to (None: greedy)."""
     planes: int = 1
     """Planes per die (multi-plane host programs), fitted with the dies."""
+    gc_multiplane: bool = False
+    """Whether its multi-plane programs take GC relocations too (``timing.gc.multiplane``)."""
 
     def n_parameters(self) -> int:
         # a second queue depth fits the dies, and the planes when the grid holds several
@@ -213,13 +233,15 @@ class BlockingReading:
         return evidence.reproduces(self.residual_chi2, len(self.residuals), self.n_parameters())
 
     def twin_timing(self) -> dict[str, Any]:
-        return timing(self.domains, self.program_us, self.queue_depth, self.dies, self.planes)
+        return timing(self.domains, self.program_us, self.queue_depth, self.dies, self.planes,
+                      self.gc_multiplane)  # fmt: skip
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "mechanism": "non-preemptive GC per domain, no write buffer ([timing.gc] blocking)",
             "dies": self.dies,
             "planes_per_die": self.planes,
+            "gc_multiplane": self.gc_multiplane and self.planes > 1,
             "dies_identified": self.dies_identified,
             "parallelism": (
                 "fitted: figures at a second queue depth chose the dies and planes"
@@ -330,7 +352,8 @@ def fit(
         if best is None or chi2 < best.chi2:
             best = BlockingReading(d, program_us, chi2, queue_depth, native_op, residuals=residuals,
                                    residual_chi2=residual_chi2, dies=n,
-                                   dies_identified=identified, ftl=ftl, planes=pl)  # fmt: skip
+                                   dies_identified=identified, ftl=ftl, planes=pl,
+                                   gc_multiplane=GC_MULTIPLANE and pl > 1)  # fmt: skip
     assert best is not None
     best.candidates = candidates
     return best
@@ -347,5 +370,6 @@ def predict(
     """(IOPS, WAF) of the fitted twin at ``levels`` (at its own queue depth unless given)."""
     qd = queue_depth or r.queue_depth
     runs = [(r.dies, r.planes, r.domains, level_of(x), qd) for x in levels]
-    sims = simulate_runs(r.native_op, runs, program_us=r.program_us, jobs=jobs, ftl=r.ftl)
+    sims = simulate_runs(r.native_op, runs, program_us=r.program_us, jobs=jobs, ftl=r.ftl,
+                         gc_multiplane=r.gc_multiplane)  # fmt: skip
     return {x: sims[(r.dies, r.planes, r.domains, level_of(x), qd)] for x in levels}

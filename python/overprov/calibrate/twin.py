@@ -120,6 +120,8 @@ def drive_dict(p: TwinParameters) -> dict[str, Any]:
         planes = timing["nand"].get("planes_per_die", 1)
         if planes > 1:
             model += f"; multi-plane host programs, {planes} planes per die"
+            if timing["gc"].get("multiplane"):
+                model += ", GC relocations in them too"
     elif p.t_cmd_us >= 0:
         timing["controller"] = {
             "contexts": 1,

@@ -83,13 +83,16 @@ pub fn choices() -> Vec<(&'static str, Vec<String>)> {
 
 /// Every field with its default, as JSON: the sections a report leaves out when off
 /// (`placement`, the SLC cache's `static_bytes` and `dynamic_space`, the NAND's
-/// `program_granularity`) included, so front ends can check a config file's keys against it.
+/// `program_granularity` and `planes_per_die`, `timing.gc.multiplane`) included, so front ends
+/// can check a config file's keys against it.
 pub fn defaults_json() -> String {
     let mut v = serde_json::to_value(SimConfig::default()).expect("the config serialises");
     v["placement"] = serde_json::to_value(PlacementConfig::default()).expect("it serialises");
     v["timing"]["slc"]["static_bytes"] = 0.into();
     v["timing"]["slc"]["dynamic_space"] = "free".into();
     v["timing"]["nand"]["program_granularity"] = "unit".into();
+    v["timing"]["nand"]["planes_per_die"] = 1.into();
+    v["timing"]["gc"]["multiplane"] = false.into();
     v.to_string()
 }
 

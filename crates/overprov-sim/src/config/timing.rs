@@ -315,6 +315,12 @@ pub struct GcTimingConfig {
     /// Host pages map to domains flash page by flash page (`flash page % domains`); a domain's
     /// jobs run on its dies in turn (die `domain + k·domains`, or `domain % dies`).
     pub domains: u32,
+    /// With `blocking = "domain"` and `timing.nand.planes_per_die` above 1: a collection's
+    /// relocation programs take other units on the die's free planes — host units of other
+    /// domains and relocations of other collections (timing/gc_planes.rs, MQSim's multi-plane
+    /// commands). Off (the default): only waiting host units combine.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub multiplane: bool,
 }
 
 impl Default for GcTimingConfig {
@@ -322,6 +328,7 @@ impl Default for GcTimingConfig {
         GcTimingConfig {
             blocking: GcBlocking::None,
             domains: 0,
+            multiplane: false,
         }
     }
 }
@@ -446,6 +453,13 @@ impl TimingConfig {
             if !(v >= 0.0 && v.is_finite()) {
                 return Err(Error::config(field, format!("must be 0 or more, got {v}")));
             }
+        }
+        if self.gc.multiplane && self.gc.blocking != GcBlocking::Domain {
+            return Err(Error::config(
+                "timing.gc.multiplane",
+                "needs timing.gc.blocking = \"domain\" (collections as jobs whose programs \
+                 others can join)",
+            ));
         }
         if self.gc.domains > 65_536 {
             return Err(Error::config(

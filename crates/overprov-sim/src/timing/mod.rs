@@ -42,6 +42,7 @@
 mod arrival;
 mod buffer;
 mod commands;
+mod gc_planes;
 pub mod measured;
 mod multiplane;
 mod program;
@@ -131,8 +132,10 @@ pub struct Engine {
     /// the dies operation by operation, the default), and the jobs it has run.
     domain_free: Vec<(u64, u64)>,
     gc_next_domain: usize,
-    /// Multi-plane programs: each die's open batch of host units (`multiplane.rs`).
+    /// Multi-plane programs: each die's open batch of host units (`multiplane.rs`), and its
+    /// latest collection's programs when they take other units (`gc_planes.rs`).
     multiplane: multiplane::MultiPlane,
+    gc_planes: gc_planes::GcPlanes,
     /// Whole-page programs: each die's open pages (`program.rs`; empty by default).
     pages: program::PagePrograms,
 }
@@ -212,6 +215,7 @@ impl Engine {
             },
             gc_next_domain: 0,
             multiplane: multiplane::MultiPlane::new(t.nand.planes_per_die, dies),
+            gc_planes: gc_planes::GcPlanes::new(t.gc.multiplane, t.nand.planes_per_die, dies),
             pages: program::PagePrograms::new(
                 t.nand.program_granularity == ProgramGranularity::Page,
                 upp,
@@ -225,7 +229,6 @@ impl Engine {
     /// blocks; relocations without an erase go to the domains in turn), no earlier than `t`;
     /// the same die time as the operations booked one by one.
     fn gc_jobs(&mut self, ops: &[NandOp], t: u64) {
-        let reloc_ns = self.read_unit_ns + self.program_unit_ns + 2 * self.channel_unit_ns;
         let erase_ns = self.erase_ns * self.ppb.div_ceil(self.upp).min(self.dies as u64);
         let mut relocs = 0u64;
         for op in ops {
@@ -233,7 +236,7 @@ impl Engine {
                 NandOp::RelocProgram(_) => relocs += 1,
                 NandOp::Erase(b) => {
                     let d = b as usize % self.domain_free.len();
-                    self.gc_job(d, relocs * reloc_ns + erase_ns, t);
+                    self.gc_job(d, relocs, erase_ns, t);
                     relocs = 0;
                 }
                 NandOp::RelocRead(_) | NandOp::HostProgram(_) => {}
@@ -242,11 +245,14 @@ impl Engine {
         if relocs > 0 {
             let d = self.gc_next_domain;
             self.gc_next_domain = (d + 1) % self.domain_free.len();
-            self.gc_job(d, relocs * reloc_ns, t);
+            self.gc_job(d, relocs, 0, t);
         }
     }
 
-    fn gc_job(&mut self, d: usize, duration: u64, t: u64) {
+    /// A collection of `relocs` relocations and an erase of `erase_ns` on domain `d`; its
+    /// relocations first take free planes of the die's latest collection (`gc_planes.rs`).
+    fn gc_job(&mut self, d: usize, relocs: u64, erase_ns: u64, t: u64) {
+        let reloc_ns = self.read_unit_ns + self.program_unit_ns + 2 * self.channel_unit_ns;
         let n = self.domain_free.len();
         let (free, jobs) = self.domain_free[d];
         let dies = self.dies as usize;
@@ -257,7 +263,15 @@ impl Engine {
             let own = (dies - d).div_ceil(n) as u64;
             d + n * (jobs % own) as usize
         };
-        let end = self.on_die(die, t.max(free), duration);
+        let ready = t.max(free);
+        let (paired, mut end) = self.gc_planes.take_up_to(die, ready, relocs);
+        let rest = relocs - paired;
+        let paired_ns = paired * (self.read_unit_ns + 2 * self.channel_unit_ns);
+        let start = ready.max(self.die_busy[die]) + paired_ns;
+        end = end.max(self.on_die(die, ready, paired_ns + rest * reloc_ns + erase_ns));
+        if rest > 0 {
+            self.gc_planes.open(die, start, reloc_ns, rest);
+        }
         self.domain_free[d] = (end, jobs + 1);
         self.first_gc_ns.get_or_insert(t);
     }
@@ -377,10 +391,14 @@ impl Engine {
     /// (`multiplane.rs`) when its data is ready before the batch starts.
     #[inline]
     fn program_host(&mut self, ppn: u32, ready: u64, die_ns: u64) -> u64 {
+        let die = self.die_of(ppn);
+        if let Some(end) = self.gc_planes.take(die, ready) {
+            self.on_die(die, ready, self.channel_unit_ns);
+            return end;
+        }
         if !self.multiplane.enabled() {
             return self.program(ppn, ready, die_ns);
         }
-        let die = self.die_of(ppn);
         let busy = self.die_busy[die];
         if let Some(end) = self.multiplane.join(die, ready, busy, self.channel_unit_ns) {
             self.on_die(die, busy, self.channel_unit_ns);
