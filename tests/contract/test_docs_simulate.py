@@ -1,0 +1,86 @@
+"""docs/simulate.md's field table is the core's configuration: every field the core has is a
+row, every row is a field, each with the core's default, and every flag a row names is one of
+``simulate``'s options."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from overprov import cli, engine
+from overprov.errors import ConfigError
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "simulate.md"
+ROW = re.compile(r"^\| `([a-z0-9_.]+)` \| (.*?) \| (.*) \|$", re.M)
+
+
+def rows() -> dict[str, tuple[str, str]]:
+    """field → (default as written, meaning) of the table."""
+    return {m[1]: (m[2], m[3]) for m in ROW.finditer(DOC.read_text(encoding="utf-8"))}
+
+
+def leaves(d: dict, prefix: str = "") -> dict[str, object]:
+    out: dict[str, object] = {}
+    for k, v in d.items():
+        if isinstance(v, dict) and v:
+            out.update(leaves(v, f"{prefix}{k}."))
+        else:
+            out[f"{prefix}{k}"] = v
+    return out
+
+
+def written(default: str) -> object:
+    """A default as the table writes it: a JSON value, a bare word, or — (none)."""
+    if default == "—":
+        return None
+    try:
+        return json.loads(default)
+    except json.JSONDecodeError:
+        return default
+
+
+def nested(field: str, value: object) -> dict:
+    out: dict = {}
+    node = out
+    *parents, last = field.split(".")
+    for k in parents:
+        node = node.setdefault(k, {})
+    node[last] = value
+    return out
+
+
+def test_the_table_reads_rows():
+    table = rows()
+    assert table["ftl.policy"][0] == '"greedy"'
+    assert written('"greedy"') == "greedy" and written("—") is None and written("free") == "free"
+    assert leaves({"a": {"b": 1, "c": {}}}) == {"a.b": 1, "a.c": {}}
+
+
+def test_every_config_field_is_a_row_with_its_default():
+    table = rows()
+    defaults = leaves(engine.default_config())
+    assert sorted(set(defaults) - set(table)) == [], "fields docs/simulate.md does not list"
+    wrong = {f: (table[f][0], v) for f, v in defaults.items() if written(table[f][0]) != v}
+    assert wrong == {}, "docs/simulate.md default != the core's (field: (doc, core))"
+
+
+def test_every_row_is_a_field_the_core_takes():
+    """A row the default config leaves out (a field serialised only when not its default) is
+    still one the core accepts at the table's default; a misspelt field is refused."""
+    table = rows()
+    defaults = leaves(engine.default_config())
+    for field in sorted(set(table) - set(defaults)):
+        value = written(table[field][0])
+        engine.validate(engine.merge(engine.default_config(), nested(field, value)))
+        with pytest.raises(ConfigError, match="unknown key"):
+            engine.validate(engine.merge(engine.default_config(), nested(field + "x", value)))
+
+
+def test_every_flag_a_row_names_is_a_simulate_option():
+    parser = cli.build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    options = {o for a in sub.choices["simulate"]._actions for o in a.option_strings}
+    named = {f for _, meaning in rows().values() for f in re.findall(r"`(--[a-z0-9-]+)", meaning)}
+    assert named and sorted(named - options) == []
