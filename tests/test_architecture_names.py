@@ -1,0 +1,180 @@
+"""What ARCHITECTURE.md names is in the code: every file it names (``x.py``, ``dir/x.rs``), every
+``module.name`` and ``Class.attribute`` of the package it names (in backquotes, and along the walk
+of ``calibrate --extra-op``), every Rust ``module::Type``; every top-level module of the package
+is named (the low layer a newcomer has to know); and the core's layers import only the layers
+the page puts below them."""
+
+from __future__ import annotations
+
+import ast
+import re
+from functools import cache
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGE = ROOT / "ARCHITECTURE.md"
+PACKAGE = ROOT / "python" / "overprov"
+CRATES = ROOT / "crates"
+CORE_SRC = CRATES / "overprov-sim" / "src"
+# names in the walk that are a local variable or a config field, not a module
+NOT_MODULES = {"args", "reading", "geometry"}
+FILE_SUFFIXES = {"py", "rs", "json", "toml", "md", "html"}
+
+
+def page() -> str:
+    return PAGE.read_text(encoding="utf-8")
+
+
+def quoted(text: str) -> set[str]:
+    return set(re.findall(r"`([^`\n]+)`", text))
+
+
+def walk_block(text: str) -> str:
+    start = text.index("### The walk")
+    return text[start : text.index("\n## ", start)]
+
+
+@cache
+def py_files() -> list[Path]:
+    return sorted([*PACKAGE.rglob("*.py"), *PACKAGE.rglob("*.pyi")])  # the core's stub too
+
+
+@cache
+def rs_files() -> list[Path]:
+    return sorted(p for p in CRATES.rglob("*.rs") if "target" not in p.parts)
+
+
+@cache
+def tree(path: Path) -> ast.Module:
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
+def defines(body: list[ast.stmt], name: str) -> bool:
+    for n in body:
+        if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) and n.name == name:
+            return True
+        targets = n.targets if isinstance(n, ast.Assign) else [getattr(n, "target", None)]
+        if isinstance(n, ast.Assign | ast.AnnAssign) and any(
+            isinstance(t, ast.Name) and t.id == name for t in targets
+        ):
+            return True
+        if isinstance(n, ast.ImportFrom) and any((a.asname or a.name) == name for a in n.names):
+            return True
+    return False
+
+
+def classes(name: str) -> list[ast.ClassDef]:
+    return [
+        n
+        for p in py_files()
+        for n in ast.walk(tree(p))
+        if isinstance(n, ast.ClassDef) and n.name == name
+    ]
+
+
+def resolves(owner: str, name: str) -> bool:
+    """``owner.name``: a module of the package (by file name) defining ``name``, a class of the
+    package with that member, or a Rust type or the binding's class with that field or method."""
+    modules = [p for p in py_files() if p.stem == owner]
+    if modules:
+        return any(defines(tree(p).body, name) for p in modules)
+    found = classes(owner)
+    if found:
+        return any(defines(c.body, name) for c in found)
+    rust = rf"\b(?:struct|enum) {re.escape(owner)}\b"
+    member = rf"\b(?:pub )?(?:fn )?{re.escape(name)}\b\s*[(:]"
+    return any(
+        re.search(rust, text := p.read_text(encoding="utf-8")) and re.search(member, text)
+        for p in rs_files()
+    )
+
+
+def dotted_names(text: str) -> set[tuple[str, str]]:
+    names = set(
+        re.findall(r"^([A-Za-z_]\w*)\.([A-Za-z_]\w*)(?:\(\))?$", "\n".join(quoted(text)), re.M)
+    )
+    names |= set(re.findall(r"\b([A-Za-z_]\w*)\.([A-Za-z_]\w*)\b", walk_block(text)))
+    return {
+        (owner, name)
+        for owner, name in names
+        if name not in FILE_SUFFIXES and owner not in NOT_MODULES
+    }
+
+
+def file_named(name: str) -> bool:
+    if (ROOT / name).exists():
+        return True
+    files = py_files() if name.endswith(".py") else rs_files()
+    return any(p.as_posix().endswith("/" + name) for p in files)
+
+
+def test_the_scans_find_names():
+    text = "`engine.check` `nope.py` `a/b.rs`\n### The walk\nfit.fit ─► twin.py\n## Layout\n"
+    assert dotted_names(text) == {("engine", "check"), ("fit", "fit")}
+    assert resolves("engine", "check") and resolves("TwinReading", "level_of")
+    assert resolves("Simulator", "totals") and resolves("_core", "choices")  # the binding
+    assert resolves("RoundRequest", "idle_seconds")  # a Rust struct's field
+    assert not resolves("engine", "no_such_function")
+    assert not file_named("nope.py") and file_named("calibrate/answer.py")
+
+
+def test_every_file_the_page_names_exists():
+    named = [t for t in quoted(page()) if re.fullmatch(r"[\w/]+\.(?:py|rs)", t)]
+    assert named
+    assert sorted(t for t in named if not file_named(t)) == []
+
+
+def test_every_dotted_name_the_page_gives_is_in_the_code():
+    names = dotted_names(page())
+    assert len(names) > 30
+    assert sorted(f"{o}.{n}" for o, n in names if not resolves(o, n)) == []
+
+
+def test_every_rust_path_the_page_gives_is_in_the_core():
+    paths = set(re.findall(r"`(\w+)::(\w+)`", page()))
+    assert paths
+    missing = []
+    for module, name in sorted(paths):
+        files = [CORE_SRC / f"{module}.rs", *sorted((CORE_SRC / module).glob("*.rs"))]
+        decl = re.compile(rf"pub (?:struct|enum|fn|trait|type) {name}\b")
+        if not any(f.is_file() and decl.search(f.read_text(encoding="utf-8")) for f in files):
+            missing.append(f"{module}::{name}")
+    assert missing == []
+
+
+def test_every_top_level_module_is_named():
+    text = page()
+    modules = sorted(p.name for p in PACKAGE.glob("*.py") if not p.name.startswith("__"))
+    assert sorted(m for m in modules if not re.search(rf"\b{re.escape(m)}\b", text)) == []
+
+
+def core_layers(text: str) -> list[list[str]]:
+    """The core's layers as the page lists them, top first: ``a`` → ``b``, ``c`` → ..."""
+    line = re.search(r"each using only those below it \(([^)]*)\)", text.replace("\n", " "))
+    assert line, "the core's layers are not listed"
+    return [re.findall(r"`(\w+)`", part) for part in line[1].split("→")]
+
+
+def crate_imports(module: str) -> set[str]:
+    """The top-level modules of the core ``module`` uses (``crate::x`` outside comments)."""
+    files = [CORE_SRC / f"{module}.rs", *sorted((CORE_SRC / module).rglob("*.rs"))]
+    used: set[str] = set()
+    for f in files:
+        if f.is_file():
+            for line in f.read_text(encoding="utf-8").splitlines():
+                if not line.lstrip().startswith("//"):
+                    used |= set(re.findall(r"\bcrate::(\w+)", line))
+    return used - {module}
+
+
+def test_the_core_layers_import_only_those_below():
+    layers = core_layers(page())
+    assert layers[0] == ["host"] and layers[-1] == ["geometry"]
+    order = {m: i for i, layer in enumerate(layers) for m in layer}
+    upward = sorted(
+        f"{m} -> {d}"
+        for m, i in order.items()
+        for d in crate_imports(m)
+        if d in order and order[d] <= i and d != m
+    )
+    assert upward == []
