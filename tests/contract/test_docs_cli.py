@@ -127,3 +127,19 @@ def test_the_estimate_starts_at_the_stated_size():
     run = {"precondition": {"kind": "none"}, "run": {"warmup_drive_writes": 0, "drive_writes": 1}}
     assert estimate.worth_estimating(run, {"user_pages": 2**24})
     assert not estimate.worth_estimating(run, {"user_pages": 2**24 - 1})
+
+
+def test_one_assumed_iops_for_the_dry_run_and_the_estimate():
+    """The 50,000 IOPS the page states is one constant, which the dry run, profile's estimate
+    and calibrate's plan all read (not a copy per module)."""
+    import ast
+
+    package = Path(__file__).resolve().parents[2] / "python" / "overprov"
+    assigned = sorted(
+        p.relative_to(package).as_posix()
+        for p in package.rglob("*.py")
+        for n in ast.parse(p.read_text(encoding="utf-8")).body
+        if isinstance(n, ast.Assign)
+        and any(isinstance(t, ast.Name) and t.id == "ASSUMED_RANDOM_IOPS" for t in n.targets)
+    )
+    assert assigned == ["profile/estimate.py"]

@@ -18,6 +18,7 @@ from overprov.units import human_bytes, human_seconds
 
 ASSUMED_SEQ_BYTES_PER_S = 500e6
 ASSUMED_RANDOM_IOPS = 50_000.0
+"""A real drive's random-write IOPS, when nothing is known of it (profile's assumption)."""
 
 
 def drive_facts(target: Any, settings: ProfileSettings) -> dict[str, Any]:
