@@ -154,3 +154,42 @@ def test_the_benchmark_scan_finds_a_figure_without_hardware_or_date():
 def test_every_benchmark_figure_names_hardware_and_date():
     found = unnamed_benchmarks(BENCH_RECORD.read_text(encoding="utf-8"))
     assert not found, "bench/README.md sections without hardware and date:\n" + "\n".join(found)
+
+
+# Source files named with a folder (`profile/steady.py`, `tests/safety/test_holes.py`,
+# `timing/slc.rs`), resolved as above and against the test and crate folders too.
+CITED_CODE = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)+[\w.-]+\.(?:py|rs))\b")
+CODE_BASES = ["tests", "crates", "crates/overprov-sim", "crates/overprov-sim/src",
+              "crates/overprov-sim-bench"]  # fmt: skip
+# another project's files, named beside its address, and patterns
+OTHER_PROJECTS = {"nvme/nvme_metrics.py", "tests/x/test_y.py"}
+
+
+def missing_code_citations() -> list[str]:
+    out = []
+    for f in _files():
+        try:
+            text = f.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            continue
+        for n, line in enumerate(text.splitlines(), 1):
+            for m in CITED_CODE.finditer(line):
+                name = m.group(1)
+                if name in OTHER_PROJECTS or _exists(name, f):
+                    continue
+                if any((ROOT / base / name).exists() for base in CODE_BASES):
+                    continue
+                out.append(f"{f.relative_to(ROOT)}:{n}: {name} is not in the repository")
+    return out
+
+
+def test_the_code_scan_finds_a_missing_source_file():
+    assert CITED_CODE.findall("see profile/steady.py, timing/slc.rs and x.py") == [
+        "profile/steady.py",
+        "timing/slc.rs",
+    ]
+
+
+def test_every_cited_source_file_exists():
+    missing = missing_code_citations()
+    assert not missing, "\n".join(missing)
