@@ -84,3 +84,38 @@ def test_every_flag_a_row_names_is_a_simulate_option():
     options = {o for a in sub.choices["simulate"]._actions for o in a.option_strings}
     named = {f for _, meaning in rows().values() for f in re.findall(r"`(--[a-z0-9-]+)", meaning)}
     assert named and sorted(named - options) == []
+
+
+def text() -> str:
+    return " ".join(DOC.read_text(encoding="utf-8").split())
+
+
+def test_the_default_drive_and_the_knee_rule():
+    from overprov import qd_sweep
+
+    resolved = engine.validate(engine.default_config())
+    assert resolved["geometry"]["user_pages"] == 2**20
+    assert resolved["geometry"]["page_size_bytes"] == 4096
+    assert resolved["op_ratio"] == pytest.approx(0.28, abs=0.001)
+    assert "(2²⁰ user pages of 4 KiB, ρ = 0.28)" in text()
+    assert pytest.approx(0.10) == qd_sweep.IOPS_GAIN_BELOW
+    assert pytest.approx(0.50) == qd_sweep.P99_GROWTH_ABOVE
+    assert "adds less than 10% IOPS while p99 grows by more than 50%" in text()
+
+
+@pytest.mark.parametrize(
+    ("raid", "members", "ok"),
+    [("0", 2, True), ("0", 64, True), ("0", 65, False), ("1", 1, False),
+     ("10", 4, True), ("10", 6, True), ("10", 5, False), ("10", 66, False)],
+)  # fmt: skip
+def test_the_array_sizes_the_table_states(raid, members, ok):
+    assert "RAID-0 and RAID-1 2–64, RAID-10 an even 4–64" in text()
+    config = engine.merge(
+        engine.default_config(),
+        {"timing": {"enabled": True, "host": {"array": {"raid": raid, "members": members}}}},
+    )
+    if ok:
+        engine.validate(config)
+    else:
+        with pytest.raises(ConfigError, match="members"):
+            engine.validate(config)
