@@ -63,13 +63,23 @@ def defines(body: list[ast.stmt], name: str) -> bool:
     return False
 
 
+@cache
+def all_classes() -> dict[str, list[ast.ClassDef]]:
+    out: dict[str, list[ast.ClassDef]] = {}
+    for p in py_files():
+        for n in ast.walk(tree(p)):
+            if isinstance(n, ast.ClassDef):
+                out.setdefault(n.name, []).append(n)
+    return out
+
+
 def classes(name: str) -> list[ast.ClassDef]:
-    return [
-        n
-        for p in py_files()
-        for n in ast.walk(tree(p))
-        if isinstance(n, ast.ClassDef) and n.name == name
-    ]
+    return all_classes().get(name, [])
+
+
+@cache
+def rs_text(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
 
 
 def resolves(owner: str, name: str) -> bool:
@@ -83,10 +93,7 @@ def resolves(owner: str, name: str) -> bool:
         return any(defines(c.body, name) for c in found)
     rust = rf"\b(?:struct|enum) {re.escape(owner)}\b"
     member = rf"\b(?:pub )?(?:fn )?{re.escape(name)}\b\s*[(:]"
-    return any(
-        re.search(rust, text := p.read_text(encoding="utf-8")) and re.search(member, text)
-        for p in rs_files()
-    )
+    return any(re.search(rust, text := rs_text(p)) and re.search(member, text) for p in rs_files())
 
 
 def dotted_names(text: str) -> set[tuple[str, str]]:
@@ -178,3 +185,49 @@ def test_the_core_layers_import_only_those_below():
         if d in order and order[d] <= i and d != m
     )
     assert upward == []
+
+
+def _exits(tree: ast.Module) -> list[int]:
+    """Lines that end the process (``sys.exit``, ``os._exit``, ``raise SystemExit``), or a
+    ``run``/``main`` that returns a non-zero exit code, outside ``if __name__ == "__main__":``."""
+    out = []
+    for stmt in tree.body:
+        if isinstance(stmt, ast.If) and "__main__" in ast.unparse(stmt.test):
+            continue
+        for n in ast.walk(stmt):
+            text = ast.unparse(n) if isinstance(n, ast.Call | ast.Raise) else ""
+            ends = re.match(r"(sys\.exit|os\._exit|exit)\(", text) or "SystemExit" in text
+            if ends and isinstance(n, ast.Call | ast.Raise):
+                out.append(n.lineno)
+            if isinstance(n, ast.FunctionDef) and n.name in ("run", "main"):
+                out += [
+                    r.lineno
+                    for r in ast.walk(n)
+                    if isinstance(r, ast.Return)
+                    and isinstance(r.value, ast.Constant)
+                    and type(r.value.value) is int
+                    and r.value.value != 0
+                ]
+    return sorted(set(out))
+
+
+def test_the_exit_scan_finds_exits():
+    tree = ast.parse(
+        "import sys\ndef a():\n    sys.exit(2)\ndef b():\n    raise SystemExit(1)\n"
+        "def run(args):\n    return 3\ndef count():\n    return 1\n"
+        "if __name__ == '__main__':\n    sys.exit(a())\n"
+    )
+    assert _exits(tree) == [3, 5, 7]
+
+
+def test_only_the_cli_turns_errors_into_exit_codes():
+    """Library code raises (``overprov.errors``); ``cli.py`` alone exits, and a command's
+    ``run`` returns 0 (a script's ``__main__`` block aside)."""
+    entry = {PACKAGE / "cli.py", PACKAGE / "__main__.py"}
+    found = [
+        f"{p.relative_to(PACKAGE)}:{line}"
+        for p in py_files()
+        if p.suffix == ".py" and p not in entry
+        for line in _exits(tree(p))
+    ]
+    assert found == []
