@@ -119,3 +119,23 @@ def test_the_array_sizes_the_table_states(raid, members, ok):
     else:
         with pytest.raises(ConfigError, match="members"):
             engine.validate(config)
+
+
+def test_each_flag_of_the_flag_table_is_named_on_its_fields_row():
+    """``simulate/cli.py``'s ``FLAG_FIELDS`` (flag → config field) and the page agree: the row
+    of each field a flag sets names that flag."""
+    from overprov.simulate.cli import FLAG_FIELDS
+
+    parser = cli.build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    by_dest: dict[str, list[str]] = {}
+    for a in sub.choices["simulate"]._actions:
+        by_dest.setdefault(a.dest, []).extend(a.option_strings)
+    table = rows()
+    unnamed = []
+    for dest, path in FLAG_FIELDS:
+        field = ".".join(path)
+        named = re.findall(r"`(--[a-z0-9-]+)", table[field][1])
+        if not set(by_dest[dest]) & set(named):
+            unnamed.append(f"{field}: {by_dest[dest]}")
+    assert unnamed == []
