@@ -139,3 +139,25 @@ def test_each_flag_of_the_flag_table_is_named_on_its_fields_row():
         if not set(by_dest[dest]) & set(named):
             unnamed.append(f"{field}: {by_dest[dest]}")
     assert unnamed == []
+
+
+@pytest.mark.parametrize("precondition", ["none", "sequential"])
+def test_the_table_says_why_no_model_applies(precondition):
+    """The analytic models hold for uniform random single-page writes over a drive filled
+    first: without the fill no model is shown, and the note says the fill is why (it named
+    only the write pattern, which a uniform run already has)."""
+    from overprov.simulate import output
+
+    config = engine.merge(
+        engine.default_config(),
+        {
+            "geometry": {"user_bytes": 16 * 2**20, "pages_per_block": 64, "op_ratio": 0.2},
+            "precondition": {"kind": precondition},
+            "run": {"drive_writes": 0.5, "warmup_drive_writes": 0.5},
+        },
+    )
+    table = output.format_table([engine.run(config)])
+    if precondition == "none":
+        assert "model: none applies" in table and "filled first" in table
+    else:
+        assert "model: greedy model" in table
