@@ -231,3 +231,13 @@ def test_only_the_cli_turns_errors_into_exit_codes():
         for line in _exits(tree(p))
     ]
     assert found == []
+
+
+def test_the_layout_names_every_page_and_script():
+    """The layout's docs/ and scripts/ entries list every page and script the repository has."""
+    layout = page()[page().index("## Layout") :]
+    pages = sorted(p.name for p in (ROOT / "docs").glob("*.md"))
+    scripts = sorted(p.name for p in (ROOT / "scripts").iterdir() if p.is_file())
+    assert pages and scripts
+    unnamed = [n for n in pages + scripts if not re.search(rf"(?<![\w-]){re.escape(n)}\b", layout)]
+    assert unnamed == []

@@ -142,4 +142,4 @@ def test_one_assumed_iops_for_the_dry_run_and_the_estimate():
         if isinstance(n, ast.Assign)
         and any(isinstance(t, ast.Name) and t.id == "ASSUMED_RANDOM_IOPS" for t in n.targets)
     )
-    assert assigned == ["profile/estimate.py"]
+    assert assigned == ["profile/dry_run.py"]

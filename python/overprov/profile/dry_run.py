@@ -21,8 +21,10 @@ from typing import Any
 
 from overprov import presets
 from overprov.errors import OverprovError
-from overprov.profile.estimate import ASSUMED_RANDOM_IOPS
 from overprov.units import human_bytes, human_seconds
+
+ASSUMED_RANDOM_IOPS = 50_000.0
+"""A real drive's random-write IOPS, when nothing is known of it (profile's assumption)."""
 
 
 def add_option(parser: argparse.ArgumentParser, what: str) -> None:
