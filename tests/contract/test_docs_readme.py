@@ -3,34 +3,17 @@ below it), and every option its rows give is an option of that command."""
 
 from __future__ import annotations
 
-import argparse
 import re
 from pathlib import Path
 
-from overprov import cli
+from .test_docs_cli import commands, options
 
 README = Path(__file__).resolve().parents[2] / "README.md"
-
-
-def commands() -> dict[str, argparse.ArgumentParser]:
-    parser = cli.build_parser()
-    sub = next(a for a in parser._actions if a.dest == "command")
-    return dict(sub.choices)
 
 
 def rows() -> list[str]:
     text = README.read_text(encoding="utf-8")
     return [line for line in text.splitlines() if line.startswith("| `overprov ")]
-
-
-def options(parser: argparse.ArgumentParser) -> set[str]:
-    out: set[str] = set()
-    for a in parser._actions:
-        if isinstance(a, argparse._SubParsersAction):
-            for p in a.choices.values():
-                out |= options(p)
-        out |= set(a.option_strings)
-    return out
 
 
 def test_every_command_is_in_the_table():
