@@ -143,3 +143,19 @@ def test_one_assumed_iops_for_the_dry_run_and_the_estimate():
         and any(isinstance(t, ast.Name) and t.id == "ASSUMED_RANDOM_IOPS" for t in n.targets)
     )
     assert assigned == ["profile/dry_run.py"]
+
+
+#: other programs' options these pages quote (wipefs, fio, sgdisk, nvme-cli, partx, hdparm,
+#: mdadm) and the top-level ones (``overprov --version``, ``scripts/import_graph.py --modules``)
+OTHER_OPTIONS = {"--no-act", "--cmdhelp", "--enghelp", "--output-format", "--clear", "--new",
+                 "--controllers", "--create", "--flbas", "--ncap", "--nsze", "--update",
+                 "--yes-i-know-what-i-am-doing", "--version", "--modules"}  # fmt: skip
+PAGES = ["README.md", "ARCHITECTURE.md", "docs/cli.md", "docs/simulate.md", "docs/profile.md",
+         "docs/apply.md", "docs/safety.md", "docs/json.md"]  # fmt: skip
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_option_a_page_names_is_an_option_of_overprov(page):
+    known = set().union(*(options(p) for p in commands().values())) | OTHER_OPTIONS
+    text = (DOC.parents[1] / page).read_text(encoding="utf-8")
+    assert sorted(set(re.findall(r"(?<![\w-])(--[a-z][\w-]*)", text)) - known) == []
