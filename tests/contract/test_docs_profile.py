@@ -93,3 +93,24 @@ def test_the_names_the_page_gives():
     assert "scale_sim_rounds" in Profile.create.__code__.co_varnames
     assert "idle_seconds" in RoundSpec.__dataclass_fields__
     assert RoundResult
+
+
+def test_the_results_fields_the_page_names_are_in_the_schema():
+    """results.json's fields the page names (``phases[].verdict``, ``first_eligible_round``,
+    ``status: not_steady``, ...) are properties or values of results.schema.json."""
+    import json
+
+    from .test_docs_json import PACKAGE, schema_words
+
+    schema = json.loads((PACKAGE / "schemas" / "results.schema.json").read_text(encoding="utf-8"))
+    known = schema_words(schema, set())
+    text = doc()
+    paths = re.findall(r"`((?:[a-z_]+\[\]\.)+[a-z_]+|(?:settings|target|verdict)\.[a-z_]+)`", text)
+    named = {p.replace("[]", "") for path in paths for p in path.split(".")}
+    assert {"phases", "verdict", "rounds", "waf", "precondition", "fdp_ranges"} <= named
+    named |= {"first_eligible_round", "baseline_mean", "decline_fraction", "decline_ok",
+              "waf_rise_fraction", "waf_ok", "written_before_window_bytes",
+              "written_before_window_drive_writes", "not_steady", "skipped", "interrupted",
+              "failed", "running", "duration_seconds", "error"}  # fmt: skip
+    assert all(f"`{n}`" in text or n in text for n in named)
+    assert sorted(named - known) == []
