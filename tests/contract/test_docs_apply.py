@@ -57,3 +57,12 @@ def test_the_raid_levels_and_the_discard_sample():
     assert {"0", "linear"} == mdraid.PARTITION_LEVELS
     assert base.sample_zeros.__defaults__ == (16,) and "16 blocks of the area" in text
     assert issubclass(base.VerificationError, errors.RunError)  # exit 1, cli.py
+
+
+def test_the_help_lists_every_raid_level_apply_takes():
+    """``apply --help`` lists the md levels ``apply`` builds (it left out linear)."""
+    from .test_docs_cli import commands
+
+    action = next(a for a in commands()["apply"]._actions if "--raid-level" in a.option_strings)
+    listed = set(re.findall(r"\b(\d+|linear)\b", action.help))
+    assert listed == set(mdraid.MIN_MEMBERS)
