@@ -39,3 +39,14 @@ def test_every_option_a_row_gives_is_one_of_its_commands():
             if o not in allowed
         ]
     assert wrong == []
+
+
+def test_the_layout_names_every_package():
+    """README's layout lists every sub-package of python/overprov."""
+    text = README.read_text(encoding="utf-8")
+    layout = text[text.index("## Layout") :]
+    package = README.parent / "python" / "overprov"
+    folders = sorted(p.name + "/" for p in package.iterdir() if (p / "__init__.py").is_file()) + [
+        "data/"
+    ]
+    assert [f for f in folders if f not in layout] == []
