@@ -241,3 +241,33 @@ def test_the_layout_names_every_page_and_script():
     assert pages and scripts
     unnamed = [n for n in pages + scripts if not re.search(rf"(?<![\w-]){re.escape(n)}\b", layout)]
     assert unnamed == []
+
+
+def layout_entry(text: str, folder: str) -> str:
+    """The layout's lines for ``python/overprov/<folder>/``: its line and those continuing it."""
+    layout = text[text.index("\npython/overprov/", text.index("## Layout")) :]
+    start = layout.index(f"\n  {folder}/ ")
+    lines = layout[start + 1 :].splitlines()
+    entry = [lines[0]]
+    for line in lines[1:]:
+        if not line.startswith(" " * 10):  # the next entry, or the block's end
+            break
+        entry.append(line)
+    return "\n".join(entry)
+
+
+def test_the_layout_names_every_module_of_each_package():
+    """Each package's layout entry names each of its modules (``load_*``: all load_ modules)."""
+    text = page()
+    unnamed = []
+    for init in sorted(PACKAGE.glob("*/__init__.py")):
+        folder = init.parent
+        entry = layout_entry(text, folder.name)
+        prefixes = re.findall(r"\b(\w+_)\*", entry)
+        for module in sorted(folder.glob("*.py")):
+            stem = module.stem
+            if stem == "__init__" or re.search(rf"\b{stem}\b", entry):
+                continue
+            if not any(stem.startswith(p) for p in prefixes):
+                unnamed.append(f"{folder.name}/{module.name}")
+    assert unnamed == []
