@@ -271,3 +271,18 @@ def test_the_layout_names_every_module_of_each_package():
             if not any(stem.startswith(p) for p in prefixes):
                 unnamed.append(f"{folder.name}/{module.name}")
     assert unnamed == []
+
+
+def test_the_layout_names_every_file_of_the_core():
+    """The core's layout entry names each source file (a GC policy and a trace format are one
+    file each under gc/ and trace/, named by the rule, not one by one)."""
+    layout = page()[page().index("## Layout") :]
+    block = layout[layout.index("crates/overprov-sim/src/") : layout.index("crates/overprov-py/")]
+    unnamed = [
+        p.relative_to(CORE_SRC).as_posix()
+        for p in sorted(CORE_SRC.rglob("*.rs"))
+        if p.name not in ("mod.rs", "lib.rs")
+        and p.relative_to(CORE_SRC).parts[:2] not in (("ftl", "gc"), ("workload", "trace"))
+        and not re.search(rf"\b{re.escape(p.stem)}\b", block)
+    ]
+    assert unnamed == []
