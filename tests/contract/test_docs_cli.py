@@ -159,3 +159,12 @@ def test_every_option_a_page_names_is_an_option_of_overprov(page):
     known = set().union(*(options(p) for p in commands().values())) | OTHER_OPTIONS
     text = (DOC.parents[1] / page).read_text(encoding="utf-8")
     assert sorted(set(re.findall(r"(?<![\w-])(--[a-z][\w-]*)", text)) - known) == []
+
+
+def test_overprov_help_lists_every_exit_code():
+    """``overprov --help`` ends with the exit codes: every one of docs/cli.md's table (it left
+    out 141 and 70)."""
+    text = cli.build_parser().format_help()
+    codes = text.split("exit codes:")[1]
+    listed = {int(c) for c in re.findall(r"(?:^|[;:])\s*(\d+) [a-z]", codes)}
+    assert listed == {int(row[0]) for row in table("| code |")}
