@@ -1,9 +1,10 @@
 """Every file the product names — in code, help, output and docs — is in the repository.
 
 Scans python/, docs/, README.md, ARCHITECTURE.md, bench/ and crates/ for names of documents
-(``*.md``) and data or config files (``*.toml`` with a directory part) and resolves each
-against the repository root, the package, and the citing file's folder. "DOMAIN.md" and
-"../shared" (team notes outside the repository) are never to be cited.
+(``*.md``), data or config files (``*.toml`` with a directory part) and source files named with
+their folder (``profile/steady.py``, ``timing/slc.rs``) and resolves each against the repository
+root, the package, the citing file's folder (and for sources the test and crate folders).
+"DOMAIN.md" and "../shared" (team notes outside the repository) are never to be cited.
 """
 
 from __future__ import annotations
@@ -20,6 +21,13 @@ NEVER = re.compile(r"DOMAIN\.md|\.\./shared")
 NOT_CITATIONS = {"FILE.md", "NAME.md"}
 # files overprov writes (into the user's output folder), named in help and docs as examples
 WRITTEN_BY_OVERPROV = {"twin.toml"}
+# Source files named with a folder (`profile/steady.py`, `tests/safety/test_holes.py`,
+# `timing/slc.rs`), resolved as above and against the test and crate folders too.
+CITED_CODE = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)+[\w.-]+\.(?:py|rs))\b")
+CODE_BASES = ["tests", "crates", "crates/overprov-sim", "crates/overprov-sim/src",
+              "crates/overprov-sim-bench"]  # fmt: skip
+# another project's files, named beside its address, and patterns
+OTHER_PROJECTS = {"nvme/nvme_metrics.py", "tests/x/test_y.py"}
 
 
 def _files():
@@ -57,6 +65,12 @@ def missing_citations() -> list[str]:
                 if _exists(name, f):
                     continue
                 out.append(f"{rel}:{n}: {name} is not in the repository")
+            for m in CITED_CODE.finditer(line):
+                name = m.group(1)
+                if name in OTHER_PROJECTS or _exists(name, f):
+                    continue
+                if not any((ROOT / base / name).exists() for base in CODE_BASES):
+                    out.append(f"{rel}:{n}: {name} is not in the repository")
     return out
 
 
@@ -97,10 +111,24 @@ def uncitable_references() -> list[str]:
             text = f.read_text(encoding="utf-8")
         except UnicodeDecodeError:
             continue
-        for n, line in enumerate(text.splitlines(), 1):
-            if UNCITABLE.search(line) and f != Path(__file__).resolve():
+        if f == Path(__file__).resolve():
+            continue
+        lines = text.splitlines()
+        for n, line in enumerate(lines, 1):
+            if UNCITABLE.search(line):
                 out.append(f"{f.relative_to(ROOT)}:{n}: {line.strip()}")
+            elif n < len(lines) and _across(line, lines[n]):
+                out.append(f"{f.relative_to(ROOT)}:{n}: {line.strip()} {lines[n].strip()}")
     return out
+
+
+_CONTINUATION = re.compile(r"^\s*(?:#+|//[/!]?|\*|>)?\s*")
+
+
+def _across(line: str, following: str) -> bool:
+    """A phrase broken over two lines (a comment's or a paragraph's), found in neither alone."""
+    joined = f"{line.rstrip()} {_CONTINUATION.sub('', following)}"
+    return bool(UNCITABLE.search(joined)) and not UNCITABLE.search(following)
 
 
 def test_the_uncitable_scan_finds_tracker_numbers_and_sessions():
@@ -112,6 +140,8 @@ def test_the_uncitable_scan_finds_tracker_numbers_and_sessions():
                  "and are fixed" + " since", "this project's" + " machine",
                  "at the issue" + "'s scale"):  # fmt: skip
         assert UNCITABLE.search(line), line
+    assert _across("a pool cost 1.2 s on this", "    # 2-core" + " machine under load")
+    assert not _across("a 2-core x86_64 VM,", "2026-11-27")
     for line in ("no issue here", "a 2-core x86_64 VM, 2026-11-23", "the session cookie",
                  "made once per session", "one Python session", "before deadbeef",
                  "a change to the config"):  # fmt: skip
@@ -154,3 +184,10 @@ def test_the_benchmark_scan_finds_a_figure_without_hardware_or_date():
 def test_every_benchmark_figure_names_hardware_and_date():
     found = unnamed_benchmarks(BENCH_RECORD.read_text(encoding="utf-8"))
     assert not found, "bench/README.md sections without hardware and date:\n" + "\n".join(found)
+
+
+def test_the_code_scan_finds_a_missing_source_file():
+    assert CITED_CODE.findall("see profile/steady.py, timing/slc.rs and x.py") == [
+        "profile/steady.py",
+        "timing/slc.rs",
+    ]

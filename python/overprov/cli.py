@@ -63,7 +63,8 @@ with "schema": "overprov.<command>/<major>" (docs/json.md).
 
 exit codes: 0 done; 1 a run failed or an action was refused; 2 bad usage or input;
   3 the run finished without reaching the answer (no steady phase, no recommendation);
-  130 interrupted (what was finished is kept)
+  130 interrupted (what was finished is kept); 141 stdout closed early (| head);
+  70 a bug in overprov (OVERPROV_TRACEBACK=1 shows the traceback)
 """
 
 

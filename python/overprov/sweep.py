@@ -7,8 +7,8 @@ nothing, so they can run anywhere at once. :func:`run_points` runs them
 - on ``jobs`` threads of this process (default: the cores this process may run on,
   ``os.sched_getaffinity``): the core releases the GIL while it simulates
   (``Simulator.step``), so the threads run on as many cores, with no worker process to start
-  and nothing to copy (a spawned process pool cost 1.2–1.4 s before the first point on this
-  2-core machine under load), or
+  and nothing to copy (a spawned process pool cost 1.2–1.4 s before the first point on a
+  loaded 2-core x86_64 VM, 2026-11-23), or
 - on a Dask distributed cluster (``dask_scheduler="tcp://host:8786"``; ``pip install
   overprov[dask]``; docs/scale.md; ``overprov.sweep_dask``), where what a worker receives is
   the config as JSON text and what it sends back is the report as JSON text: no simulator

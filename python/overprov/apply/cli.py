@@ -51,7 +51,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--raid-level",
         metavar="N",
-        help="build one md RAID array of this level from the devices (0,1,4,5,6,10)",
+        help="build one md RAID array of this level from the devices (0, 1, 4, 5, 6, 10 or linear)",
     )
     p.add_argument("--md-name", default="overprov", help="array name: /dev/md/NAME")
     p.add_argument("--execute", action="store_true", help="run the plan (destroys all data)")

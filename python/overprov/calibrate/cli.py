@@ -386,13 +386,6 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(
             "give exactly one of TARGET (or --resume DIR), --from DIR, or --points/--waf-points"
         )
-    if args.dry_run:
-        if not args.target:
-            raise ConfigError("--dry-run: for a TARGET (--from and --points write to no drive)")
-        options = {"confirm": list(args.confirm), "allow_hdd": args.allow_hdd}
-        budget = planmod.parse_budget(args.budget)
-        print(planmod.calibrate_text(args.target, levels, budget, options))
-        return 0
     workload = pattern_overrides_from_args(args)
     if workload not in ({}, {"pattern": "uniform"}) and not (args.points or args.waf_points):
         raise ConfigError(
@@ -412,6 +405,13 @@ def run(args: argparse.Namespace) -> int:
                 f"{advertised:,} (native OP {100 * native_op:.0f}%; from 0 to "
                 f"{100 * plausibility.NATIVE_OP_MAX:.0f}%)"
             )
+    if args.dry_run:  # after the checks the run makes first: a plan it would accept
+        if not args.target:
+            raise ConfigError("--dry-run: for a TARGET (--from and --points write to no drive)")
+        options = {"confirm": list(args.confirm), "allow_hdd": args.allow_hdd}
+        budget = planmod.parse_budget(args.budget)
+        print(planmod.calibrate_text(args.target, levels, budget, options))
+        return 0
     measurement = None
     fob = args.fob_iops
     out: Path | None

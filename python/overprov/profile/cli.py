@@ -259,10 +259,13 @@ def run(args: argparse.Namespace) -> int:
     check_json_output(args.json)
     if args.resume is None:
         check_output_dir(args.out, "--out")
+    if args.target and args.target.startswith("sim:") and args.ioengine is not None:
+        raise ConfigError("--ioengine: a simulated drive (sim:) runs no fio; leave --ioengine out")
     if args.dry_run:
         if args.resume is not None or not args.target:
             raise ConfigError("--dry-run: give a TARGET (a resumed profile continues its plan)")
         settings = _settings_from_args(args)
+        settings.validate()  # the plan shown is one the run would accept
         print(profile_dry_run(args.target, settings, list(args.confirm), args.allow_hdd))
         return 0
     view = ProfileProgress()
@@ -280,10 +283,6 @@ def run(args: argparse.Namespace) -> int:
             raise ConfigError("TARGET: give a block device, a file, or --resume DIR")
         if args.fdp_ranges is not None and not args.target.startswith("sim:"):
             raise refuse_device_run(args.target)
-        if args.target.startswith("sim:") and args.ioengine is not None:
-            raise ConfigError(
-                "--ioengine: a simulated drive (sim:) runs no fio; leave --ioengine out"
-            )
         settings = _settings_from_args(args)
         out = args.out or _default_out(args.target)
         profile = Profile.create(

@@ -13,11 +13,11 @@ import math
 from typing import Any
 
 from overprov.profile import phase_precondition
+from overprov.profile.dry_run import ASSUMED_RANDOM_IOPS
 from overprov.profile.settings import ProfileSettings
 from overprov.units import human_bytes, human_seconds
 
 ASSUMED_SEQ_BYTES_PER_S = 500e6
-ASSUMED_RANDOM_IOPS = 50_000.0
 
 
 def drive_facts(target: Any, settings: ProfileSettings) -> dict[str, Any]:

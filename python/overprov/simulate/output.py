@@ -222,7 +222,10 @@ def format_table(reports: Sequence[dict[str, Any]]) -> str:
         lines.append("model: " + "; ".join(models_used) + " — docs/concepts.md, docs/models.md")
     else:
         lines.append("")
-        lines.append("model: none applies (analytic models assume uniform random page writes)")
+        lines.append(
+            "model: none applies (the analytic models assume uniform random single-page writes "
+            "over the whole of a drive filled first)"
+        )
     lines.append(
         "writes/s: simulated host page writes per wall-clock second (this machine, this run)"
     )
