@@ -1,6 +1,6 @@
-"""Three holes a review found, each closed and each with a test that failed before the fix
-(checked by running these tests against the code before it). They use the command line and
-the backing files only, so they run against any version of overprov.
+"""Three holes in the safety checks, each closed, each with a test that fails on a version of
+overprov that has the hole. They use the command line and the backing files only, so they
+run against any version of overprov.
 
 1. `profile` on a device holding data without a signature started writing unconfirmed.
 2. `profile --resume` on a different device of the same size at the same path overwrote it.
