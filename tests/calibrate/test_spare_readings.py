@@ -9,7 +9,7 @@ import jsonschema
 import pytest
 from overprov import sweep
 from overprov.calibrate import fit as fitmod
-from overprov.calibrate import gc_designs, prediction, spare_readings
+from overprov.calibrate import gc_designs, prediction, spare_readings, workload_curve
 from overprov.calibrate import predict as predmod
 from overprov.calibrate.twin_runs import simulated_level
 from overprov.cli import main
@@ -102,12 +102,18 @@ def test_one_iops_figure_and_the_raw_nand_is_the_raw_reading_alone(tmp_path, cap
 
 @pytest.mark.timeout(900)  # a sweep of simulations per GC design
 @pytest.mark.slow
-def test_raw_nand_under_a_skewed_workload_reads_each_gc_design(tmp_path, capsys):
+def test_raw_nand_under_a_skewed_workload_reads_each_gc_design(
+    tmp_path, capsys, monkeypatch, waf_curves
+):
     """The PNY pair as a user types it (docs/calibrate.md): the raw NAND given and JESD219
     named. Both spare readings are made with each GC design the simulator has (its own curve
     and twin each); the prediction is the geometric mean of all eight and the interval spans
-    them. A design that uses spare space better needs a smaller k to meet the same figure."""
+    them. A design that uses spare space better needs a smaller k to meet the same figure.
+    (The designs' JESD219 curves are made once per test run, ``waf_curves``: those of
+    test_workload_points.py's JESD219 test.)"""
     from overprov.calibrate.spare_readings import GC_DESIGNS, reading
+
+    monkeypatch.setattr(workload_curve, "simulate_curve", waf_curves)
 
     rc = main(["calibrate", "--waf-points", "0:2.85", "--extra-op", "0,6.25",
                "--advertised", "128GB", "--physical", "128GiB", "--workload", "jesd219",
