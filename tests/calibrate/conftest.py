@@ -1,10 +1,13 @@
-"""Fixtures of the calibrate tests: the corpus bench (bench/corpus_bench.py) as a module, and
-``waf_curves``, the workload's simulated WAF curves made once per test run."""
+"""Fixtures of the calibrate tests: the corpus bench (bench/corpus_bench.py) as a module;
+``waf_curves``, the workload's simulated WAF curves, and ``calibrated_once``, a calibration
+of typed figures, each made once per test run."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
+import io
 import json
 import sys
 from pathlib import Path
@@ -61,3 +64,28 @@ def waf_curves(made_once):
         )
 
     return curve
+
+
+@pytest.fixture(scope="session")
+def calibrated_once(made_once):
+    """``calibrated_once(*figures)``: ``overprov calibrate FIGURES --out DIR --json -`` run
+    once per test run (``made_once``) for the tests that check the same calibration of typed
+    figures from two sides; returns (DIR, what it printed). Tests only read them."""
+
+    def run(*figures: str) -> tuple[Path, str]:
+        from overprov.cli import main
+
+        key = json.dumps(figures)
+        name = "calibrated-" + hashlib.sha256(key.encode()).hexdigest()[:16]
+
+        def make(folder: Path) -> None:
+            printed = io.StringIO()
+            with contextlib.redirect_stdout(printed):
+                rc = main(["calibrate", *figures, "--out", str(folder / "out"), "--json", "-"])
+            assert rc == 0, f"calibrate {key} exited {rc}"
+            (folder / "stdout.json").write_text(printed.getvalue(), encoding="utf-8")
+
+        folder = made_once(name, make)
+        return folder / "out", (folder / "stdout.json").read_text(encoding="utf-8")
+
+    return run

@@ -89,15 +89,15 @@ def test_raw_nand_and_a_waf_figure_give_both_readings(tmp_path, capsys):
 
 
 @pytest.mark.slow  # four twins: the raw spare with each uniform GC design
-def test_one_iops_figure_and_the_raw_nand_is_the_raw_reading_alone(tmp_path, capsys):
-    rc = main(["calibrate", "--points", "20:25000", "--advertised", "512GB",
-               "--physical", "512GiB", "--extra-op", "20,40", "--out", str(tmp_path),
-               "--json", "-"])  # fmt: skip
-    assert rc == 0
-    pred = json.loads(capsys.readouterr().out)
+def test_one_iops_figure_and_the_raw_nand_is_the_raw_reading_alone(calibrated_once):
+    """(The 850 Pro's calibration, made once per test run: test_calibrate_cli.py reads it
+    too.)"""
+    out, printed = calibrated_once("--points", "20:25000", "--advertised", "512GB",
+                                   "--physical", "512GiB", "--extra-op", "20,40")  # fmt: skip
+    pred = json.loads(printed)
     assert all(k.startswith("raw_spare") for k in pred["readings"])
     assert "raw spare only" in pred["prediction_source"]
-    assert (tmp_path / "twin.toml").read_text() == (tmp_path / "twin-raw-nand.toml").read_text()
+    assert (out / "twin.toml").read_text() == (out / "twin-raw-nand.toml").read_text()
 
 
 @pytest.mark.timeout(900)  # a sweep of simulations per GC design
