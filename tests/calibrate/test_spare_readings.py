@@ -90,8 +90,9 @@ def test_raw_nand_and_a_waf_figure_give_both_readings(tmp_path, capsys):
 
 @pytest.mark.slow  # four twins: the raw spare with each uniform GC design
 def test_one_iops_figure_and_the_raw_nand_is_the_raw_reading_alone(calibrated_once):
-    """(The 850 Pro's calibration, made once per test run: test_calibrate_cli.py reads it
-    too.)"""
+    """One IOPS figure with the raw NAND cannot fix an effective spare beside it: the raw
+    spare's readings alone, and twin.toml is the raw-NAND twin. (The 850 Pro's calibration,
+    made once per test run: test_calibrate_cli.py reads it too.)"""
     out, printed = calibrated_once("--points", "20:25000", "--advertised", "512GB",
                                    "--physical", "512GiB", "--extra-op", "20,40")  # fmt: skip
     pred = json.loads(printed)

@@ -200,12 +200,11 @@ def linear_fit(
 
 class _Objective:
     """The fit's cost as a function of ρ₀ (and the spare efficiency k) for fixed ``points``:
-    what does not depend on them (each point's time per write and weight, the share of the
-    capacity each level leaves) is worked out once, not at each of the search's ~520 steps."""
+    what does not depend on them (each point's time per write and weight) is worked out once,
+    not at each of the search's ~520 steps."""
 
     def __init__(self, points: list[Point], fit_cmd: bool, curve: WafCurve) -> None:
         self.points, self.fit_cmd, self.curve = points, fit_cmd, curve
-        self.used = [1.0 - p.extra_op_percent / 100.0 for p in points]
         self.iops_at = [i for i, p in enumerate(points) if p.iops]
         self.ys = [1e6 / points[i].iops for i in self.iops_at]  # type: ignore[operator]
         # relative residual (y − ŷ)/y with sd σ: weight 1/(σ·y)²
@@ -221,12 +220,8 @@ class _Objective:
 
     def __call__(self, rho0: float, k: float = 1.0) -> tuple[float, float, float]:
         """(cost, t_cmd, t_page) at ρ₀ and k: relative residuals of time per write and of WAF
-        (each point's model WAF is ``Point.model_waf``'s, worked out once per point)."""
-        curve = self.curve
-        model = [
-            1.0 if p.fresh else curve(k * ((1.0 + rho0) / used - 1.0))
-            for p, used in zip(self.points, self.used, strict=True)
-        ]
+        (each point's model WAF worked out once, for its IOPS and its WAF figure alike)."""
+        model = [p.model_waf(rho0, self.curve, k) for p in self.points]
         wafs = [model[i] for i in self.iops_at]
         ys, ws = self.ys, self.ws
         t_cmd, t_page = linear_fit(wafs, ys, ws, self.fit_cmd) if ys else (0.0, 0.0)
