@@ -1,14 +1,24 @@
-"""Fixtures of the calibrate tests: the corpus bench (bench/corpus_bench.py) as a module."""
+"""Fixtures of the calibrate tests: the corpus bench (bench/corpus_bench.py) as a module;
+``waf_curves``, the workload's simulated WAF curves, and ``calibrated_once``, a calibration
+of typed figures, each made once per test run."""
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import importlib.util
+import io
+import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
+from overprov.calibrate import workload_curve
 
 ROOT = Path(__file__).resolve().parents[2]
+#: The library's own, whatever a test has put in its place since.
+SIMULATE_CURVE = workload_curve.simulate_curve
 
 
 @pytest.fixture(scope="module")
@@ -20,3 +30,62 @@ def bench():
     sys.modules["corpus_bench"] = mod
     spec.loader.exec_module(mod)
     return mod
+
+
+@pytest.fixture(scope="session")
+def waf_curves(made_once):
+    """``workload_curve.simulate_curve`` made once per test run for each workload, GC design
+    and number of processes (``made_once``, shared by the parallel workers): the calibrations
+    under a skewed workload (JESD219) simulate one curve per GC design, 16 simulations each,
+    the same curves in every test that names that workload. The first caller simulates it with
+    the real function; the others read its figures back (exact: JSON keeps a float's digits).
+    A test routes calibrate's curves through it with
+    ``monkeypatch.setattr(workload_curve, "simulate_curve", waf_curves)``."""
+
+    def curve(
+        workload: dict[str, Any],
+        *,
+        jobs: int | None = None,
+        progress: bool = False,
+        ftl: dict[str, Any] | None = None,
+    ) -> workload_curve.SimulatedCurve:
+        key = json.dumps({"workload": workload, "ftl": ftl, "jobs": jobs}, sort_keys=True)
+        name = "waf-curve-" + hashlib.sha256(key.encode()).hexdigest()[:16]
+
+        def make(folder: Path) -> None:
+            made = SIMULATE_CURVE(workload, jobs=jobs, progress=progress, ftl=ftl)
+            doc = {"key": key, "rho": list(made.rhos), "waf": list(made.wafs)}
+            (folder / "curve.json").write_text(json.dumps(doc), encoding="utf-8")
+
+        doc = json.loads((made_once(name, make) / "curve.json").read_text(encoding="utf-8"))
+        assert doc["key"] == key
+        return workload_curve.SimulatedCurve(
+            dict(workload), tuple(doc["rho"]), tuple(doc["waf"]), dict(ftl) if ftl else None
+        )
+
+    return curve
+
+
+@pytest.fixture(scope="session")
+def calibrated_once(made_once):
+    """``calibrated_once(*figures)``: ``overprov calibrate FIGURES --out DIR --json -`` run
+    once per test run (``made_once``) for the tests that check the same calibration of typed
+    figures from two sides; returns (DIR, what it printed). Tests only read them."""
+
+    def run(*figures: str) -> tuple[Path, str]:
+        from overprov.cli import main
+
+        key = json.dumps(figures)
+        name = "calibrated-" + hashlib.sha256(key.encode()).hexdigest()[:16]
+
+        def make(folder: Path) -> None:
+            printed = io.StringIO()
+            with contextlib.redirect_stdout(printed):
+                rc = main(["calibrate", *figures, "--out", str(folder / "out"), "--json", "-"])
+            assert rc == 0, f"calibrate {key} exited {rc}"
+            (folder / "stdout.json").write_text(printed.getvalue(), encoding="utf-8")
+
+        folder = made_once(name, make)
+        return folder / "out", (folder / "stdout.json").read_text(encoding="utf-8")
+
+    return run

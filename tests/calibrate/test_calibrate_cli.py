@@ -79,16 +79,15 @@ def test_from_folder_refits_the_same_measurement(calibrated, tmp_path, capsys):
 
 
 @pytest.mark.slow  # a 512 GB twin simulated at two levels
-def test_points_850_pro_fit_20_predict_40(tmp_path, capsys):
+def test_points_850_pro_fit_20_predict_40(calibrated_once):
     """Samsung 850 Pro 512 GB (512 GiB of NAND): 25,000 IOPS at 20% extra OP is fitted,
     50,000 at 40% is held out. The prediction (about 39,400) misses a 15% target:
     greedy GC at 7.37% native OP gives a WAF ratio of 1.57 between the two levels, the drive
-    gains 2.0x; docs/calibrate.md records the figure and why. This test pins that figure."""
-    rc = main(["calibrate", "--points", "20:25000", "--advertised", "512GB",
-               "--physical", "512GiB", "--extra-op", "20,40", "--out", str(tmp_path),
-               "--json", "-"])  # fmt: skip
-    assert rc == 0
-    pred = json.loads(capsys.readouterr().out)
+    gains 2.0x; docs/calibrate.md records the figure and why. This test pins that figure.
+    (The calibration is made once per test run: test_spare_readings.py reads it too.)"""
+    _, printed = calibrated_once("--points", "20:25000", "--advertised", "512GB",
+                                 "--physical", "512GiB", "--extra-op", "20,40")  # fmt: skip
+    pred = json.loads(printed)
     at = {r["extra_op_percent"]: r for r in pred["readings"]["raw_spare"]["levels"]}
     assert at[20]["steady_iops"] == pytest.approx(25000, rel=0.05)  # the fitted point
     assert at[40]["steady_iops"] == pytest.approx(39400, rel=0.03)  # held out: 50,000
@@ -98,13 +97,12 @@ def test_points_850_pro_fit_20_predict_40(tmp_path, capsys):
 
 
 @pytest.mark.slow  # four twins, one per uniform GC design
-def test_waf_points_pny_fit_128gb_predict_120gb(tmp_path, capsys):
+def test_waf_points_pny_fit_128gb_predict_120gb(calibrated_once):
     """PNY 128 GB (0% extra) WAF 2.85 is fitted; the 120 GB model (8 of 128 GB unused,
-    6.25%) with WAF 1.87 is held out. Recorded in docs/calibrate.md with its error."""
-    rc = main(["calibrate", "--waf-points", "0:2.85", "--extra-op", "0,6.25",
-               "--out", str(tmp_path), "--json", "-"])  # fmt: skip
-    assert rc == 0
-    pred = json.loads(capsys.readouterr().out)
+    6.25%) with WAF 1.87 is held out. Recorded in docs/calibrate.md with its error. (The
+    calibration is made once per test run: test_prediction.py reads it too.)"""
+    _, printed = calibrated_once("--waf-points", "0:2.85", "--extra-op", "0,6.25")
+    pred = json.loads(printed)
     at = {r["extra_op_percent"]: r for r in pred["readings"]["effective_spare"]["levels"]}
     assert at[0]["waf"] == pytest.approx(2.85, rel=0.01)
     assert at[6.25]["steady_iops"] is None  # no IOPS were given, none are predicted

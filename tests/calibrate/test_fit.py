@@ -63,3 +63,31 @@ def test_one_steady_figure_and_fob_fix_native_op_and_nand_time(native_op):
     assert got.native_op == pytest.approx(native_op, rel=0.05)
     assert got.t_page_us == pytest.approx(11.0, rel=0.01)
     assert got.iops(40.0) == pytest.approx(s.iops(40.0), rel=0.01)
+
+
+@pytest.mark.parametrize("design", ["greedy", "d-choices-2"])
+def test_the_bootstrap_s_remembered_curve_changes_no_figure(design, monkeypatch):
+    """The bootstrap's refits look the curve's values up (``fit.RememberedCurve``) instead of
+    working them out again: every figure is the one the curve itself gives, to the last bit
+    (the same refits with the curve called each time, for a WAF figure and the raw spare's k
+    and for IOPS figures with a FOB one)."""
+    from overprov.calibrate import gc_designs, uncertainty
+
+    curve = gc_designs.curve(design) or fit.waf_at
+    cases = [
+        ([fit.Point(0.0, None, waf=2.85)], {"native_op": 0.0737, "fit_efficiency": True}),
+        (
+            [fit.Point(20.0, 25000.0, 0.05), fit.Point(40.0, 50000.0, 0.05, waf=1.6),
+             fit.Point(0.0, 90000.0, 0.05, fresh=True)],
+            {"fob_iops": 90000.0},
+        ),
+    ]  # fmt: skip
+    for points, kw in cases:
+        got = uncertainty.bootstrap(points, [0.0, 20.0], samples=8, curve=curve, **kw)
+        with monkeypatch.context() as m:
+            m.setattr(fit, "RememberedCurve", lambda c: c)
+            plain = uncertainty.bootstrap(points, [0.0, 20.0], samples=8, curve=curve, **kw)
+        assert repr(got) == repr(plain)
+        remembered = fit.RememberedCurve(curve)
+        assert fit.fit(points, curve=remembered, **kw) == fit.fit(points, curve=curve, **kw)
+        assert remembered.seen  # it was asked, and kept what it gave

@@ -106,10 +106,12 @@ def test_native_op_at_its_bound_exits_3(tmp_path, capsys):
 
 def test_a_refused_prediction_leaves_no_twin(tmp_path, monkeypatch, capsys):
     """A rule that refuses the prediction after the twin was simulated removes the twin files
-    written for it (here the twin's tolerance is set to nothing, so any miss refuses; figures
-    whose fit is cheap, tests/calibrate/test_calibrate_flags.py: any twin misses them by some)."""
+    written for it (here the twin's tolerance is set to nothing, so any miss refuses; two WAF
+    figures, whose twins' runs are WAF-only and cheap, tests/contract/commands.py: any twin
+    misses them by some, and the prediction is refused after its twins were simulated, as one
+    from IOPS figures is)."""
     monkeypatch.setattr(pl, "TWIN_TOLERANCE", 1e-12)
-    rc = main(["calibrate", "--points", "0:11000,40:32000", "--extra-op", "0,40",
+    rc = main(["calibrate", "--waf-points", "0:3,40:1.5", "--extra-op", "0,40",
                "--out", str(tmp_path)])  # fmt: skip
     err = capsys.readouterr().err
     assert rc == 3 and "no twin is written" in err and "the twin of the fit misses" in err

@@ -172,15 +172,13 @@ def test_no_twin_config_is_simulated_twice_in_one_prediction(figures, monkeypatc
         assert (at["steady_iops"], at["waf"]) == (check["twin_iops"], check["twin_waf"])
 
 
-def test_stdout_and_the_folder_get_the_same_document(tmp_path, capsys):
+def test_stdout_and_the_folder_get_the_same_document(calibrated_once):
     """``--json -`` and prediction.json are one document, byte for byte, through one writer
-    (``Prediction.write_json`` and ``Prediction.write``, both ``outputs.write_json``)."""
-    rc = main(["calibrate", "--waf-points", "0:2.85", "--extra-op", "0,6.25",
-               "--out", str(tmp_path), "--json", "-"])  # fmt: skip
-    assert rc == 0
-    printed = capsys.readouterr().out
-    assert printed == (tmp_path / "prediction.json").read_text(encoding="utf-8")
-    assert json.loads(printed)["twin"] == str(tmp_path / "twin.toml")
+    (``Prediction.write_json`` and ``Prediction.write``, both ``outputs.write_json``). (The
+    PNY calibration, made once per test run: test_calibrate_cli.py reads it too.)"""
+    out, printed = calibrated_once("--waf-points", "0:2.85", "--extra-op", "0,6.25")
+    assert printed == (out / "prediction.json").read_text(encoding="utf-8")
+    assert json.loads(printed)["twin"] == str(out / "twin.toml")
 
 
 def _combined() -> Prediction:

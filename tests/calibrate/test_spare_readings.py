@@ -9,7 +9,7 @@ import jsonschema
 import pytest
 from overprov import sweep
 from overprov.calibrate import fit as fitmod
-from overprov.calibrate import gc_designs, prediction, spare_readings
+from overprov.calibrate import gc_designs, prediction, spare_readings, workload_curve
 from overprov.calibrate import predict as predmod
 from overprov.calibrate.twin_runs import simulated_level
 from overprov.cli import main
@@ -89,25 +89,32 @@ def test_raw_nand_and_a_waf_figure_give_both_readings(tmp_path, capsys):
 
 
 @pytest.mark.slow  # four twins: the raw spare with each uniform GC design
-def test_one_iops_figure_and_the_raw_nand_is_the_raw_reading_alone(tmp_path, capsys):
-    rc = main(["calibrate", "--points", "20:25000", "--advertised", "512GB",
-               "--physical", "512GiB", "--extra-op", "20,40", "--out", str(tmp_path),
-               "--json", "-"])  # fmt: skip
-    assert rc == 0
-    pred = json.loads(capsys.readouterr().out)
+def test_one_iops_figure_and_the_raw_nand_is_the_raw_reading_alone(calibrated_once):
+    """One IOPS figure with the raw NAND cannot fix an effective spare beside it: the raw
+    spare's readings alone, and twin.toml is the raw-NAND twin. (The 850 Pro's calibration,
+    made once per test run: test_calibrate_cli.py reads it too.)"""
+    out, printed = calibrated_once("--points", "20:25000", "--advertised", "512GB",
+                                   "--physical", "512GiB", "--extra-op", "20,40")  # fmt: skip
+    pred = json.loads(printed)
     assert all(k.startswith("raw_spare") for k in pred["readings"])
     assert "raw spare only" in pred["prediction_source"]
-    assert (tmp_path / "twin.toml").read_text() == (tmp_path / "twin-raw-nand.toml").read_text()
+    assert (out / "twin.toml").read_text() == (out / "twin-raw-nand.toml").read_text()
 
 
 @pytest.mark.timeout(900)  # a sweep of simulations per GC design
 @pytest.mark.slow
-def test_raw_nand_under_a_skewed_workload_reads_each_gc_design(tmp_path, capsys):
+def test_raw_nand_under_a_skewed_workload_reads_each_gc_design(
+    tmp_path, capsys, monkeypatch, waf_curves
+):
     """The PNY pair as a user types it (docs/calibrate.md): the raw NAND given and JESD219
     named. Both spare readings are made with each GC design the simulator has (its own curve
     and twin each); the prediction is the geometric mean of all eight and the interval spans
-    them. A design that uses spare space better needs a smaller k to meet the same figure."""
+    them. A design that uses spare space better needs a smaller k to meet the same figure.
+    (The designs' JESD219 curves are made once per test run, ``waf_curves``: those of
+    test_workload_points.py's JESD219 test.)"""
     from overprov.calibrate.spare_readings import GC_DESIGNS, reading
+
+    monkeypatch.setattr(workload_curve, "simulate_curve", waf_curves)
 
     rc = main(["calibrate", "--waf-points", "0:2.85", "--extra-op", "0,6.25",
                "--advertised", "128GB", "--physical", "128GiB", "--workload", "jesd219",

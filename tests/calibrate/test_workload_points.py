@@ -23,14 +23,17 @@ JESD219 = {"pattern": "jesd219"}
 
 @pytest.mark.timeout(900)  # a sweep of simulations per GC design
 @pytest.mark.slow
-def test_waf_points_under_jesd219(tmp_path, capsys):
+def test_waf_points_under_jesd219(tmp_path, capsys, monkeypatch, waf_curves):
     """The PNY pair (docs/calibrate.md): 2.85 at 0% extra OP fitted under JESD219A, 6.25%
     held out (measured 1.87), raw NAND not given. Under a skewed workload the GC design is not
     known, so the figure is read with each of the simulator's designs (its own curve and twin
     each); every twin reproduces its point, and the prediction is their geometric mean. The
     greedy twin's reading is the documented figure (2.40: greedy GC under JESD219 falls no
     faster with spare space than under uniform random writes); designs that keep hot and cold
-    data apart or pick victims by cost-benefit predict less."""
+    data apart or pick victims by cost-benefit predict less. (Its four curves are made once
+    per test run, ``waf_curves``: the skewed-workload test of test_spare_readings.py
+    simulates the same ones.)"""
+    monkeypatch.setattr(workload_curve, "simulate_curve", waf_curves)
     rc = main(["calibrate", "--waf-points", "0:2.85", "--extra-op", "0,6.25",
                "--workload", "jesd219", "--jobs", "2", "--out", str(tmp_path),
                "--json", "-"])  # fmt: skip
@@ -100,9 +103,12 @@ def test_hot_flag_as_simulate_reads_it(tmp_path, capsys):
 
 @pytest.mark.timeout(900)  # minutes on a loaded machine
 @pytest.mark.slow
-def test_parallel_runs_equal_serial(tmp_path):
+def test_parallel_runs_equal_serial(tmp_path, waf_curves):
     """The twin's levels and a workload's WAF curve: the same figures with 2 processes as in
-    this process, one after another."""
+    this process, one after another. The curve is JESD219's with the twin's greedy GC, whose
+    run with 2 processes the JESD219 calibrations here make too (``waf_curves``: made once
+    per test run, with the library's ``simulate_curve``); this test simulates it again in
+    this process."""
     p = twinmod.TwinParameters(
         advertised_bytes=2**30,  # simulated at its full size: a sweep's result is any size's
         native_op=0.15,
@@ -117,6 +123,6 @@ def test_parallel_runs_equal_serial(tmp_path):
     assert serial.to_dict() == parallel.to_dict()
     assert serial.levels[0].steady_iops < serial.levels[1].steady_iops
     assert serial.levels[0].waf > serial.levels[1].waf > 1.0
-    a = workload_curve.simulate_curve({"pattern": "hot-cold"}, jobs=1)
-    b = workload_curve.simulate_curve({"pattern": "hot-cold"}, jobs=2)
+    a = workload_curve.simulate_curve(JESD219, jobs=1)
+    b = waf_curves(JESD219, jobs=2)
     assert a == b

@@ -198,25 +198,54 @@ def linear_fit(
     return t_cmd, t_page
 
 
-def _cost_at(
-    rho0: float, points: list[Point], fit_cmd: bool, curve: WafCurve = waf_at, k: float = 1.0
-) -> tuple[float, float, float]:
-    """(cost, t_cmd, t_page) with ρ₀ (and the spare efficiency k) fixed: relative residuals of
-    time per write and of WAF."""
-    ip = [p for p in points if p.iops]
-    wafs = [p.model_waf(rho0, curve, k) for p in ip]
-    ys = [1e6 / p.iops for p in ip]  # type: ignore[operator]
-    # relative residual (y − ŷ)/y with sd σ: weight 1/(σ·y)²
-    ws = [1.0 / (max(p.iops_rel_sd, MIN_REL_SD) * y) ** 2 for p, y in zip(ip, ys, strict=True)]
-    t_cmd, t_page = linear_fit(wafs, ys, ws, fit_cmd) if ip else (0.0, 0.0)
-    cost = 0.0
-    for wf, y, w in zip(wafs, ys, ws, strict=True):
-        cost += w * (y - (t_cmd + wf * t_page)) ** 2
-    for p in points:
-        if p.waf is not None:
-            model = p.model_waf(rho0, curve, k)
-            cost += (math.log(model / p.waf) / max(p.waf_rel_sd, MIN_REL_SD)) ** 2
-    return cost, t_cmd, t_page
+class _Objective:
+    """The fit's cost as a function of ρ₀ (and the spare efficiency k) for fixed ``points``:
+    what does not depend on them (each point's time per write and weight) is worked out once,
+    not at each of the search's ~520 steps."""
+
+    def __init__(self, points: list[Point], fit_cmd: bool, curve: WafCurve) -> None:
+        self.points, self.fit_cmd, self.curve = points, fit_cmd, curve
+        self.iops_at = [i for i, p in enumerate(points) if p.iops]
+        self.ys = [1e6 / points[i].iops for i in self.iops_at]  # type: ignore[operator]
+        # relative residual (y − ŷ)/y with sd σ: weight 1/(σ·y)²
+        self.ws = [
+            1.0 / (max(points[i].iops_rel_sd, MIN_REL_SD) * y) ** 2
+            for i, y in zip(self.iops_at, self.ys, strict=True)
+        ]
+        self.waf_at = [
+            (i, p.waf, max(p.waf_rel_sd, MIN_REL_SD))
+            for i, p in enumerate(points)
+            if p.waf is not None
+        ]
+
+    def __call__(self, rho0: float, k: float = 1.0) -> tuple[float, float, float]:
+        """(cost, t_cmd, t_page) at ρ₀ and k: relative residuals of time per write and of WAF
+        (each point's model WAF worked out once, for its IOPS and its WAF figure alike)."""
+        model = [p.model_waf(rho0, self.curve, k) for p in self.points]
+        wafs = [model[i] for i in self.iops_at]
+        ys, ws = self.ys, self.ws
+        t_cmd, t_page = linear_fit(wafs, ys, ws, self.fit_cmd) if ys else (0.0, 0.0)
+        cost = 0.0
+        for wf, y, w in zip(wafs, ys, ws, strict=True):
+            cost += w * (y - (t_cmd + wf * t_page)) ** 2
+        for i, waf, sd in self.waf_at:
+            cost += (math.log(model[i] / waf) / sd) ** 2
+        return cost, t_cmd, t_page
+
+
+class RememberedCurve:
+    """``curve`` with each value it gave kept, for the many fits of one set of levels (the
+    bootstrap's refits search the same grid of spare ratios: the same figures, looked up)."""
+
+    def __init__(self, curve: WafCurve) -> None:
+        self.curve = curve
+        self.seen: dict[float, float] = {}
+
+    def __call__(self, rho: float) -> float:
+        got = self.seen.get(rho)
+        if got is None:
+            got = self.seen[rho] = self.curve(rho)
+        return got
 
 
 def _minimise(cost: Callable[[float], float], lo: float, hi: float) -> float:
@@ -265,24 +294,21 @@ def fit(
     fit_cmd = n_iops + n_waf >= unknowns and n_iops >= 2
     if not fit_cmd:
         fixed.append("t_cmd_us = 0: too few points to fit a controller time besides the NAND's")
+    cost_at = _Objective(points, fit_cmd, curve)
     if native_op is not None:
         fixed.append("native_op from the given advertised and physical sizes")
         k = 1.0
         if fit_efficiency and n_waf:
-            k = _minimise(
-                lambda kk: _cost_at(native_op, points, fit_cmd, curve, kk)[0],
-                EFFICIENCY_MIN,
-                EFFICIENCY_MAX,
-            )
+            k = _minimise(lambda kk: cost_at(native_op, kk)[0], EFFICIENCY_MIN, EFFICIENCY_MAX)
         elif fit_efficiency:
             fixed.append("spare_efficiency = 1: no WAF figure to fit it to")
-        cost, t_cmd, t_page = _cost_at(native_op, points, fit_cmd, curve, k)
+        cost, t_cmd, t_page = cost_at(native_op, k)
         return Surrogate(native_op, t_page, t_cmd, fob_iops, fixed, cost, curve, k)
     if n_waf == 0 and n_iops < 2:
         raise ConfigError(
             "calibrate: one point cannot fix both the native OP and the NAND time; give "
             "another level, a WAF point, or --advertised and --physical"
         )
-    rho0 = _minimise(lambda r: _cost_at(r, points, fit_cmd, curve)[0], RHO_MIN, RHO_MAX)
-    cost, t_cmd, t_page = _cost_at(rho0, points, fit_cmd, curve)
+    rho0 = _minimise(lambda r: cost_at(r)[0], RHO_MIN, RHO_MAX)
+    cost, t_cmd, t_page = cost_at(rho0)
     return Surrogate(rho0, t_page, t_cmd, fob_iops, fixed, cost, curve)

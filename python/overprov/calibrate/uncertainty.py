@@ -263,11 +263,18 @@ def bootstrap(
     fit_efficiency: bool = False,
 ) -> dict[str, Any]:
     """Per level, the 10th/90th percentiles of IOPS and WAF over refits to redrawn points,
-    as ratios to the central fit; and per parameter its 10th/90th percentile."""
+    as ratios to the central fit; and per parameter its 10th/90th percentile. The refits
+    search one grid of spare ratios at the same levels: the curve's values there are worked
+    out once (``fit.RememberedCurve``: the same figures)."""
+    remembered = fitmod.RememberedCurve(curve)
 
     def refit(pts: list[fitmod.Point]) -> fitmod.Surrogate:
         return fitmod.fit(
-            pts, fob_iops=fob_iops, native_op=native_op, curve=curve, fit_efficiency=fit_efficiency
+            pts,
+            fob_iops=fob_iops,
+            native_op=native_op,
+            curve=remembered,
+            fit_efficiency=fit_efficiency,
         )
 
     central = refit(points)
