@@ -27,10 +27,18 @@ def sources(tmp_path_factory) -> dict[str, Path]:
                           "--out", str(prof)])  # fmt: skip
     assert rc in (0, 3), err
     sim = base / "sim.json"
+    # an interval every 10% of a drive write: 20 intervals a run, the most a mutation reaches
+    # (mutate._paths: a list's first 20 entries), precondition, warm-up and measured among
+    # them; at the default 1% a run has 200, 180 of them validated in every case and never
+    # mutated, and the first 20 are all precondition
     rc, _, err = run_cli(["simulate", "--advertised", "64M", "--pages-per-block", "64",
                           "--extra-op", "0,30", "--drive-writes", "0.5", "--warmup", "0.5",
-                          "--no-progress", "--json", str(sim)])  # fmt: skip
+                          "--interval-pct", "10", "--no-progress", "--json", str(sim)])  # fmt: skip
     assert rc == 0, err
+    runs = json.loads(sim.read_text())["runs"]
+    assert all(len(r["intervals"]) >= 20 for r in runs)  # every interval a mutation reaches
+    phases = {i["phase"] for i in runs[0]["intervals"][:20]}
+    assert phases == {"precondition", "warmup", "measure"}, phases
     return {"profile": prof, "simulate": sim}
 
 

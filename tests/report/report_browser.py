@@ -5,7 +5,7 @@ descriptor 3 and writes replies and events to descriptor 4, each message a JSON 
 a NUL byte (no websocket needed). A page is loaded with the Runtime, Log, Network and Page
 domains enabled, so every console message, uncaught exception, browser log entry (failed
 resource loads included) and network request is recorded; then the test evaluates JavaScript
-in the page and takes a full-page screenshot.
+in the page, takes a full-page screenshot and prints the page to PDF.
 """
 
 from __future__ import annotations
@@ -247,6 +247,19 @@ class Chromium:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(base64.b64decode(data))
         return self.width, height
+
+    def print_pdf(self, url: str, path: Path) -> PageLoad:
+        """The page at ``url`` loaded afresh and printed as Chromium's ``--print-to-pdf``
+        prints it (the print stylesheet and its @page size, backgrounds, no header or footer),
+        into ``path``; returns the load's record."""
+        page = self.load(url)
+        data = self.call(
+            "Page.printToPDF",
+            {"displayHeaderFooter": False, "printBackground": True, "preferCSSPageSize": True},
+        )["data"]
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(base64.b64decode(data))
+        return page
 
     def dom(self) -> str:
         return str(self.evaluate("document.documentElement.outerHTML"))

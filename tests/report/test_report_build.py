@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from html import unescape
 
 import pytest
@@ -141,6 +143,27 @@ def test_missing_and_foreign_inputs_are_refused_with_the_path(tmp_path):
         write_report([empty], tmp_path / "o")
     res = overprov("report", str(other), "--pe-cycles", "100", "--nand", "tlc")
     assert res.returncode == 2 and "give --pe-cycles or --nand, not both" in res.stderr
+
+
+def test_a_refused_report_is_refused_before_matplotlib_is_imported(sim_json, tmp_path):
+    """A missing input, or --pe-cycles beside --nand, is refused before the report's modules
+    (matplotlib: a second of CPU) are imported; the report's builder does import it."""
+    code = (
+        "import sys; from overprov import cli; rc = cli.main(sys.argv[1:]); "
+        "before = 'matplotlib' in sys.modules; import overprov.report.build; "
+        "print(rc, before, 'matplotlib' in sys.modules)"
+    )
+    out = str(tmp_path / "o")
+    for argv, said in (
+        (["report", str(tmp_path / "nope"), "--out", out], "nope: no such file or folder"),
+        (["report", str(sim_json), "--pe-cycles", "100", "--nand", "tlc", "--out", out],
+         "give --pe-cycles or --nand, not both"),
+    ):  # fmt: skip
+        res = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True,
+                             text=True, timeout=120, check=False)  # fmt: skip
+        assert said in res.stderr, res.stderr
+        assert res.stdout.split() == ["2", "False", "True"], (res.stdout, res.stderr)
+        assert not (tmp_path / "o").exists()
 
 
 def test_real_timed_simulation(timed_real_json, tmp_path):

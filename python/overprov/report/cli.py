@@ -104,20 +104,19 @@ def default_out(inputs: list[Path]) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
-    # outputs first: the report's modules (matplotlib) take a second to import
-    check_output_dir(args.out or default_out(list(args.inputs)), "--out")
-    check_json_output(args.json)
-    from overprov import smart
-    from overprov.report.build import build
-    from overprov.report.document import report_document
-    from overprov.report.findings import Options
-
+    # outputs and inputs first: the report's modules (matplotlib) take a second to import, so
+    # a command refused for its arguments or inputs is refused before they are
     if args.pe_cycles is not None and args.nand is not None:
         raise ConfigError("give --pe-cycles or --nand, not both")
     out = args.out or default_out(list(args.inputs))
     check_output_dir(out, "--out")
     check_json_output(args.json)
     validate_inputs(list(args.inputs))
+    from overprov import smart
+    from overprov.report.build import build
+    from overprov.report.document import report_document
+    from overprov.report.findings import Options
+
     reports = [
         smart.lifetime_report(smart.parse_snapshot(smart.load_json_file(f), str(f)))
         for f in args.smart

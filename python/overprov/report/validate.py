@@ -16,6 +16,7 @@ from overprov import inputs
 from overprov.errors import InputError
 from overprov.json_schemas import validate_document
 from overprov.models import MAX_PLAUSIBLE_WAF
+from overprov.report.model import ReportInputError
 from overprov.results import FORMAT as PROFILE_FORMAT
 from overprov.results import upgrade
 
@@ -100,7 +101,8 @@ def _check_file(path: Path, kind: str | None) -> None:
 
 
 def validate_inputs(paths: Sequence[Path]) -> None:
-    """Each input as ``report`` will read it, checked first; errors name file and field."""
+    """Each input as ``report`` will read it, checked first; errors name file and field (a
+    missing input is a ReportInputError, as the loader would raise)."""
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
@@ -120,3 +122,5 @@ def validate_inputs(paths: Sequence[Path]) -> None:
                     _check_file(f, "overprov.simulate")
         elif path.exists():
             _check_file(path, None)
+        else:  # said here, before the report's modules are imported (report.load says the same)
+            raise ReportInputError(f"{path}: no such file or folder")
