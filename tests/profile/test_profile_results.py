@@ -172,7 +172,7 @@ def test_the_estimate_never_has_a_minimum_above_its_maximum():
     copy.deepcopy(est)
 
 
-@pytest.mark.slow  # calibrate --from simulates the twin at every level
+@pytest.mark.slow  # report renders the profile; calibrate --from fits and simulates a twin
 @pytest.mark.timeout(900)  # minutes on a loaded machine
 def test_a_version_1_results_file_is_read_in_version_2_words(overprov_cli, sim_profile, tmp_path):
     """Version 1 named extra OP ``op_percent`` and times ``duration_s``; report, resume and
