@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from ctrl_c import sigint_default
 from overprov.profile.estimate import drive_facts, estimate
 from overprov.profile.settings import ProfileSettings
 from overprov.profile.sim_target import SimTarget
@@ -127,6 +128,7 @@ def test_ctrl_c_on_a_simulated_profile_gives_advice_that_works(tmp_path):
         [sys.executable, "-m", "overprov.cli", "profile", "sim:consumer-tlc-sata@1GiB",
          "--extra-op", "0,20", "--out", str(out)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(),
+        preexec_fn=sigint_default,
     )  # fmt: skip
     try:
         deadline = time.monotonic() + 300
@@ -146,6 +148,24 @@ def test_ctrl_c_on_a_simulated_profile_gives_advice_that_works(tmp_path):
     assert "a simulated drive cannot be resumed" in log and "run the profile again" in log
     assert "--resume" not in log and "--resume" not in err
     assert json.loads((out / "results.json").read_text())["status"] == "interrupted"
+
+
+def test_an_interrupted_child_hears_ctrl_c_even_when_the_test_run_ignores_it():
+    """A test run started in the background of a shell inherits SIGINT ignored, and so would
+    the profile a Ctrl-C test interrupts (it then ran to its end: the test failed). Started
+    with ``sigint_default`` (tests/ctrl_c.py), the child raises KeyboardInterrupt on SIGINT."""
+    code = "import signal; print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)"
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        inherited, restored = (
+            subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True, preexec_fn=fn).stdout.strip()
+            for fn in (None, sigint_default)
+        )  # fmt: skip
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert inherited == "False"  # what a child of such a run gets by itself
+    assert restored == "True"
 
 
 def test_resume_on_a_binary_results_file_is_refused_naming_it(overprov_cli, tmp_path):

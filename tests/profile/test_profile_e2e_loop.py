@@ -12,6 +12,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from ctrl_c import sigint_default
 from overprov import blockdev
 from overprov import fio as fiomod
 from overprov import results as res
@@ -25,6 +26,16 @@ SCHEMA = json.loads(res.SCHEMA_PATH.read_text())
 QUICK = ["--extra-op", "0", "--round-seconds", "1", "--max-rounds", "5", "--fob-seconds", "0",
          "--qd", "4", "--min-iops", "1e12", "--no-report"]  # fmt: skip
 """One phase that ends (skipped) after 3 one-second rounds: enough to prove a run went ahead."""
+
+
+FIO_WRITING = 64
+"""Writes a loop device must finish before fio counts as under way (the profiler's own single
+write, its run marker, is long done by then)."""
+
+
+def writes_done(dev: str) -> int:
+    """Write requests ``dev`` has completed (/sys/block/NAME/stat, field 5)."""
+    return int((Path("/sys/block") / Path(dev).name / "stat").read_text().split()[4])
 
 
 def sha256(path: Path) -> str:
@@ -53,12 +64,15 @@ def test_profile_a_loop_device_interrupted_by_ctrl_c_then_resumed(tmp_path, loop
             "--fob-seconds", "1", "--qd", "8", "--allow-hdd", "--out", str(out),
             "--min-phase-writes", "0", "--i-understand-this-destroys-data", dev]  # fmt: skip
     proc = subprocess.Popen(cli_argv(*args), cwd=REPO, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)  # fmt: skip
+                            stderr=subprocess.PIPE, text=True,
+                            preexec_fn=sigint_default)  # fmt: skip
     try:
         deadline = time.monotonic() + 90
         busy_checked = False
-        while time.monotonic() < deadline:
-            time.sleep(0.2)
+        watched: tuple[int, int] | None = None  # (round, device writes when its job appeared)
+        writing = False
+        while time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.05)
             try:
                 doc = load_results(out)
             except (FileNotFoundError, json.JSONDecodeError):
@@ -68,11 +82,22 @@ def test_profile_a_loop_device_interrupted_by_ctrl_c_then_resumed(tmp_path, loop
                 with pytest.raises(UnsafeDeviceError, match="busy"):
                     blockdev.open_exclusive(dev)
                 busy_checked = True
-            rounds = doc["phases"][1]["rounds"]
-            if rounds and (out / "fio" / f"op50-r{len(rounds) + 1:03d}.fio").exists():
-                time.sleep(0.5)  # the next round's fio is under way: interrupt it mid-round
+            # interrupt a round of the second phase while its fio writes (not before fio has
+            # started, nor between rounds, nor in the phase's last round): the condition is
+            # the device's own count of finished writes rising after the round's job appeared
+            n = len(doc["phases"][1]["rounds"]) + 1
+            if not 2 <= n <= 4 or not (out / "fio" / f"op50-r{n:03d}.fio").exists():
+                continue
+            if watched is None or watched[0] != n:
+                watched = (n, writes_done(dev))
+            elif (
+                writes_done(dev) >= watched[1] + FIO_WRITING
+                and len(load_results(out)["phases"][1]["rounds"]) == n - 1
+            ):
+                writing = True
                 break
         assert proc.poll() is None, "the profile finished before it could be interrupted"
+        assert writing, "no round of the second phase was seen writing within 90 s"
         proc.send_signal(signal.SIGINT)  # what Ctrl-C does to the profiler
         _, stderr = proc.communicate(timeout=60)
     finally:

@@ -16,6 +16,8 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from ctrl_c import sigint_default
+
 MIB = 2**20
 REPO = Path(__file__).resolve().parents[2]
 SBIN = "/usr/sbin:/sbin:/usr/bin:/bin"
@@ -30,8 +32,9 @@ CLI_CODE = (
 
 QUICK_PROFILE = ["--extra-op", "0", "--round-seconds", "1", "--max-rounds", "5",
                  "--fob-seconds", "0", "--qd", "4", "--min-iops", "1e12",
-                 "--precondition", "random"]  # fmt: skip
-"""One phase that ends (skipped) after 3 one-second rounds: enough to show a run went ahead."""
+                 "--precondition", "random", "--no-report"]  # fmt: skip
+"""One phase that ends (skipped) after 3 one-second rounds: enough to show a run went ahead.
+No HTML report: no safety test reads it, and rendering it took most of a run's CPU time."""
 
 
 def tool(name: str) -> str | None:
@@ -171,6 +174,7 @@ def running_profile(*args: str, out: Path) -> Iterator[subprocess.Popen[str]]:
     proc = subprocess.Popen(
         [sys.executable, "-c", CLI_CODE, "profile", *args, "--out", str(out)],
         cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=sigint_default,  # interrupted_profile stops it with SIGINT
     )  # fmt: skip
     try:
         yield proc

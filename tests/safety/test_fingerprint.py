@@ -126,7 +126,7 @@ def test_a_refused_profile_is_resumed_as_a_new_one_once_confirmed(loop_device, t
     refused = cli("profile", dev, *quick, "--out", str(out))
     assert refused.returncode == 1 and "was not confirmed" in refused.stderr
     assert json.loads((out / "results.json").read_text())["target"]["members"] == []
-    resumed = cli("profile", "--resume", str(out), "--allow-hdd", CONFIRM_FLAG, dev)
+    resumed = cli("profile", "--resume", str(out), "--allow-hdd", "--no-report", CONFIRM_FLAG, dev)
     assert resumed.returncode == 3, resumed.stderr  # the quick profile's phase is skipped
     doc = json.loads((out / "results.json").read_text())
     assert doc["status"] == "complete"

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
+from ctrl_c import sigint_default
 from overprov import engine, sweep
 from overprov.cli import main
 
@@ -146,6 +147,7 @@ def test_ctrl_c_keeps_finished_points(tmp_path: Path, jobs: int) -> None:
         text=True,
         env=env,
         start_new_session=True,
+        preexec_fn=sigint_default,  # Ctrl-C reaches it however this run was started
     )
     said: list[str] = []
     try:
@@ -219,8 +221,9 @@ def test_simulate_ctrl_c_writes_the_finished_points(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(PYTHON_DIR)}
     master, slave = pty.openpty()
     proc = subprocess.Popen(
-        cmd, stdout=subprocess.PIPE, stderr=slave, text=True, env=env, start_new_session=True
-    )
+        cmd, stdout=subprocess.PIPE, stderr=slave, text=True, env=env, start_new_session=True,
+        preexec_fn=sigint_default,  # Ctrl-C reaches it however this run was started
+    )  # fmt: skip
     os.close(slave)
     seen = b""
 

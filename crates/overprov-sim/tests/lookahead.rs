@@ -91,3 +91,53 @@ fn timed_runs_match_too() {
     assert!(batched.timed.is_some());
     assert_same("timed", &unbatched, &batched, "depth 16");
 }
+
+/// The profiler's rounds (`Simulator::run_round`) generate their requests ahead at the
+/// simulator's depth too: the same figures, round by round, and the same drive after them.
+#[test]
+fn profiler_rounds_match_the_unbatched_loop() {
+    use overprov_sim::config::Precondition;
+    use overprov_sim::round::RoundRequest;
+
+    let rounds = |depth: usize| {
+        let mut c = base();
+        c.timing.enabled = true;
+        c.precondition.kind = Precondition::None;
+        let mut sim = Simulator::with_lookahead(c, depth).expect("valid config");
+        let mut figures = Vec::new();
+        for (n, (sequential, span_pages, seconds)) in [
+            (true, 60_000, None),
+            (false, 60_000, None),
+            (false, 45_000, Some(0.05)),
+            (false, 30_000, Some(0.2)),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let r = RoundRequest {
+                sequential,
+                request_bytes: 4096,
+                queue_depth: 16,
+                offset_pages: 0,
+                span_pages,
+                seconds,
+                seed: 7 + n as u64,
+                idle_seconds: 0.0,
+            };
+            let f = sim.run_round(&r).expect("round");
+            assert!(f.ios > 0, "round {n} wrote nothing");
+            figures.push(serde_json::to_string(&f).expect("json"));
+        }
+        let totals = serde_json::to_string(&sim.totals()).expect("json"); // (no wall clock)
+        (figures, totals)
+    };
+    let (unbatched, unbatched_drive) = rounds(0);
+    for depth in [1, overprov_sim::workload::lookahead::DEFAULT_DEPTH] {
+        let (batched, batched_drive) = rounds(depth);
+        assert_eq!(unbatched, batched, "round figures differ at depth {depth}");
+        assert_eq!(
+            unbatched_drive, batched_drive,
+            "the drive differs at depth {depth}"
+        );
+    }
+}

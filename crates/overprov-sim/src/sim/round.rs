@@ -1,10 +1,11 @@
 //! The profiler's API on a simulated drive: one round of host writes on a drive that keeps its
 //! state between rounds, and a direct trim of a page range (the discard between OP levels).
 
-use super::{idle_work, timed_write, Simulator};
+use super::{idle_work, next_request, timed_write, Simulator};
 use crate::error::{Error, Result};
 use crate::round::RoundRequest;
 use crate::timing::RoundFigures;
+use crate::workload::lookahead::Lookahead;
 use crate::workload::Workload;
 
 impl Simulator {
@@ -52,13 +53,18 @@ impl Simulator {
             )));
         }
         self.ftl.set_op_log(true);
-        let mut workload = Workload::round(
-            seed,
-            offset as u32,
-            span as u32,
-            request_bytes,
-            page,
-            sequential,
+        // generated ahead as the simulator's own workload is, so that the map entries and old
+        // pages of upcoming writes are prefetched (the same requests in the same order)
+        let mut workload = Lookahead::new(
+            Workload::round(
+                seed,
+                offset as u32,
+                span as u32,
+                request_bytes,
+                page,
+                sequential,
+            ),
+            self.workload.depth(),
         );
         let pages_per_request = request_bytes.div_ceil(page) as u64;
         let once = (span / pages_per_request).max(1);
@@ -78,7 +84,7 @@ impl Simulator {
                 break;
             }
             eng.tick(t, self.ftl.counters());
-            let r = workload.next_request();
+            let r = next_request(&mut workload, &self.ftl);
             self.host_bytes += r.bytes as u64;
             let stream = match self.placement.as_mut() {
                 Some(p) => p.route(&mut self.ftl, &r), // a round is one stream: by LBA range
