@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from ctrl_c import sigint_default
 from overprov import measurement_file
 from overprov.calibrate.measure import measure
 from overprov.calibrate.plan import design, parse_budget
@@ -177,6 +178,7 @@ def test_ctrl_c_keeps_the_measurement_and_says_how_to_resume(tmp_path):
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=sigint_default,  # Ctrl-C reaches it however this run was started
     )
     deadline = time.monotonic() + 300
     try:
