@@ -17,11 +17,10 @@ build: setup
 demo: build
 	$(VENV)/bin/overprov simulate --demo
 
-# Python tests on parallel workers (pytest-xdist): one per core and two more. The real-time
-# emulated-drive tests keep one worker waiting most of the run (docs/testing.md: with cores + 1
-# workers on 2 cores that worker ran 263 CPU s in 613 s while the others were CPU-bound), so
-# the extra workers keep the cores busy meanwhile.
-PYTEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 2 )))
+# Python tests on parallel workers (pytest-xdist): one per core and one more, for the real-time
+# emulated-drive tests that keep a worker waiting most of the time (docs/testing.md; two more
+# measured no faster: 643 s either way).
+PYTEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 PYTEST_PARALLEL := -n $(PYTEST_WORKERS) --dist loadgroup
 
 # The Rust and the Python tests run side by side (-O: each one's output in one piece when it
