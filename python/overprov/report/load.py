@@ -52,7 +52,7 @@ def load_inputs(inputs: Sequence[Path]) -> list[Source]:
     for raw in inputs:
         path = Path(raw)
         if not path.exists():
-            raise ReportInputError(f"{path}: no such file or folder")
+            raise ReportInputError.missing(path)
         if path.is_dir():
             if (path / "results.json").is_file():
                 sources.append(load_profile(path))

@@ -25,6 +25,12 @@ PROFILE_FORMAT = "overprov-profile-results"
 class ReportInputError(ConfigError):
     """An input of ``overprov report`` is missing or not a profile or simulate result."""
 
+    @classmethod
+    def missing(cls, path: Path) -> ReportInputError:
+        """The error for an input that does not exist (said alike by the check before the
+        report's modules are imported and by the loader)."""
+        return cls(f"{path}: no such file or folder")
+
 
 @dataclass
 class Latency:

@@ -122,5 +122,5 @@ def validate_inputs(paths: Sequence[Path]) -> None:
                     _check_file(f, "overprov.simulate")
         elif path.exists():
             _check_file(path, None)
-        else:  # said here, before the report's modules are imported (report.load says the same)
-            raise ReportInputError(f"{path}: no such file or folder")
+        else:  # said here, before the report's modules are imported
+            raise ReportInputError.missing(path)
