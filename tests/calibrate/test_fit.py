@@ -67,7 +67,7 @@ def test_one_steady_figure_and_fob_fix_native_op_and_nand_time(native_op):
 
 @pytest.mark.parametrize("design", ["greedy", "d-choices-2"])
 def test_the_bootstrap_s_remembered_curve_changes_no_figure(design, monkeypatch):
-    """The bootstrap's refits look the curve's values up (``fit.RememberedCurve``) instead of
+    """The bootstrap's refits look the curve's values up (``fit.remembered``) instead of
     working them out again: every figure is the one the curve itself gives, to the last bit
     (the same refits with the curve called each time, for a WAF figure and the raw spare's k
     and for IOPS figures with a FOB one)."""
@@ -85,9 +85,9 @@ def test_the_bootstrap_s_remembered_curve_changes_no_figure(design, monkeypatch)
     for points, kw in cases:
         got = uncertainty.bootstrap(points, [0.0, 20.0], samples=8, curve=curve, **kw)
         with monkeypatch.context() as m:
-            m.setattr(fit, "RememberedCurve", lambda c: c)
+            m.setattr(fit, "remembered", lambda c: c)
             plain = uncertainty.bootstrap(points, [0.0, 20.0], samples=8, curve=curve, **kw)
         assert repr(got) == repr(plain)
-        remembered = fit.RememberedCurve(curve)
+        remembered = fit.remembered(curve)
         assert fit.fit(points, curve=remembered, **kw) == fit.fit(points, curve=curve, **kw)
-        assert remembered.seen  # it was asked, and kept what it gave
+        assert remembered.cache_info().currsize  # it was asked, and kept what it gave

@@ -27,6 +27,7 @@ used (WAF moves by under 3% between b = 256 and b = 2048 at these ρ, ``models.w
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
@@ -233,19 +234,11 @@ class _Objective:
         return cost, t_cmd, t_page
 
 
-class RememberedCurve:
-    """``curve`` with each value it gave kept, for the many fits of one set of levels (the
-    bootstrap's refits search the same grid of spare ratios: the same figures, looked up)."""
-
-    def __init__(self, curve: WafCurve) -> None:
-        self.curve = curve
-        self.seen: dict[float, float] = {}
-
-    def __call__(self, rho: float) -> float:
-        got = self.seen.get(rho)
-        if got is None:
-            got = self.seen[rho] = self.curve(rho)
-        return got
+def remembered(curve: WafCurve) -> WafCurve:
+    """``curve`` with each value it gave kept (``functools.cache``), for the many fits of one
+    set of levels: the bootstrap's refits search the same grid of spare ratios, so the same
+    figures are looked up instead of worked out again."""
+    return functools.cache(curve)
 
 
 def _minimise(cost: Callable[[float], float], lo: float, hi: float) -> float:

@@ -265,8 +265,8 @@ def bootstrap(
     """Per level, the 10th/90th percentiles of IOPS and WAF over refits to redrawn points,
     as ratios to the central fit; and per parameter its 10th/90th percentile. The refits
     search one grid of spare ratios at the same levels: the curve's values there are worked
-    out once (``fit.RememberedCurve``: the same figures)."""
-    remembered = fitmod.RememberedCurve(curve)
+    out once (``fit.remembered``: the same figures)."""
+    remembered = fitmod.remembered(curve)
 
     def refit(pts: list[fitmod.Point]) -> fitmod.Surrogate:
         return fitmod.fit(
