@@ -4,7 +4,10 @@ Each steady figure of a drive (IOPS or WAF at one extra-OP level) is held out in
 predicted by ``overprov calibrate``'s reading of the drive's other figures (its data-sheet FOB
 figure included), as a user would type them: ``spare_readings.read_all``, with the raw NAND
 given when a public source states it and again without it. Per case: the prediction, its
-error, and its 80% interval.
+error, and its 80% interval. The foreign FTL simulators' curves (``--foreign``,
+``corpus_foreign.py``) are held out the same way: QD32 curves with IOPS, and WAF-only curves
+(a simulator that counts page writes) whose levels are each predicted from the other levels'
+WAF figures.
 
 The interval's model-form error is the part measured here. Predictions are made without it
 (measurement noise and the readings' spread only), and the model-form error is then added as
@@ -39,6 +42,9 @@ from overprov.calibrate import fit as fitmod
 from overprov.calibrate import predict as predmod
 from overprov.calibrate import spare_readings, uncertainty, workload_curve
 from overprov.errors import ConfigError
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from corpus_foreign import foreign_drives  # noqa: E402  (bench/, beside this script)
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "bench" / "corpus"
@@ -106,40 +112,6 @@ def interval(parts: list[dict[str, Any]], mf: uncertainty.ModelForm) -> tuple[fl
     return min(los), max(his)
 
 
-def foreign_drives(folder: Path, qd: int = 32) -> list[dict[str, Any]]:
-    """The independent FTL simulators' measured curves (bench/foreign/results/*.json, written by
-    bench/foreign/) as corpus drives: steady IOPS and WAF at each extra-OP level at ``qd``, and
-    the 0% level's fresh-out-of-box IOPS."""
-    drives = []
-    for path in sorted(folder.glob("*.json")):
-        doc = json.loads(path.read_text())
-        if not isinstance(doc, dict):  # evaluation.json: calibrate's predictions, not a curve
-            continue
-        rows = [r for r in doc.get("levels", []) if r.get("queue_depth") == qd]
-        # one level (a longer run of one case) is not a curve: nothing to hold it out from
-        if len({r["extra_op_percent"] for r in rows}) < 2 or "advertised_bytes" not in doc:
-            continue
-        figs: list[dict[str, Any]] = []
-        for r in rows:
-            for kind, key in (("iops", "steady_iops"), ("waf", "steady_waf")):
-                if r.get(key):
-                    figs.append({"kind": kind, "extra_op_percent": r["extra_op_percent"],
-                                 "value": r[key], "rel_sd": 0.02, "read_from": "table",
-                                 "steady": True})  # fmt: skip
-            if r["extra_op_percent"] == 0 and r.get("fob_iops"):
-                figs.append({"kind": "fob_iops", "extra_op_percent": 0, "value": r["fob_iops"],
-                             "rel_sd": 0.02, "read_from": "table", "steady": False})  # fmt: skip
-        drives.append({
-            "id": path.stem, "name": f"{doc.get('simulator', path.stem)} (foreign FTL)",
-            "advertised_bytes": doc["advertised_bytes"],
-            "raw_nand_bytes": doc.get("physical_bytes"),
-            "workload": "uniform", "qd": qd, "figure": figs, "foreign": True,
-            "family": doc.get("simulator", path.stem),
-            "file": str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path),
-        })  # fmt: skip
-    return drives
-
-
 def held_out(h: dict[str, Any]) -> dict[str, Any]:
     """A held-out figure and its provenance flags, for a case predicted or not (the subsets
     count both)."""
@@ -180,6 +152,7 @@ def cases(drives: list[dict[str, Any]], folder: Path, jobs: int | None) -> list[
                     "drive": d["id"],
                     "name": d["name"],
                     "foreign": d.get("foreign", False),
+                    "waf_only": d.get("waf_only", False),
                     "family": d.get("family") or d["name"],
                     "workload": d["workload"],
                     "fitted": [{k: f[k] for k in ("kind", "extra_op_percent", "value")}
@@ -316,6 +289,8 @@ SUBSETS = {
     "published": lambda c: not c["foreign"],
     "published, method stated": lambda c: not c["foreign"] and c.get("method_known", True),
     "foreign FTLs": lambda c: c["foreign"],
+    "foreign, QD32 curves": lambda c: c["foreign"] and not c.get("waf_only", False),
+    "foreign, WAF only": lambda c: c.get("waf_only", False),
 }
 
 
@@ -461,16 +436,19 @@ def markdown(all_cases: list[dict[str, Any]], summary: dict[str, Any]) -> str:
             f"{fmt(c['predicted'])} | {100 * c['rel_error']:+.0f}% | {fmt(lo)}–{fmt(hi)} | "
             f"{'yes' if c['inside_nested'] else 'no'} | {fmt(nlo)}–{fmt(nhi)} | {readings} |"
         )
-    lines += ["", "| cases | predicted | median error | worst error | inside 80% (nested) | "
-              "inside, noise and readings only | median width | raw NAND no worse |",
-              "|---|---|---|---|---|---|---|---|"]  # fmt: skip
+    family = summary.get("coverage_nested_by_family", {})
+    lines += ["", "| cases | predicted | median error | worst error | inside 80% (nested by "
+              "drive) | by family | inside, noise and readings only | median width | raw NAND "
+              "no worse |", "|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
     for name, s in summary["subsets"].items():
         if s is None:
             continue
+        by_family = f"{100 * family[name]:.0f}%" if family.get(name) is not None else "–"
         lines.append(
             f"| {name} | {s['predicted']} of {s['cases']} | "
             f"{100 * s['median_abs_rel_error']:.1f}% | {100 * s['worst_abs_rel_error']:.1f}% | "
-            f"{100 * s['coverage_nested']:.0f}% | {100 * s['coverage_noise_only']:.0f}% | "
+            f"{100 * s['coverage_nested']:.0f}% | {by_family} | "
+            f"{100 * s['coverage_noise_only']:.0f}% | "
             f"{100 * s['median_rel_width_nested']:.0f}% | "
             f"{s['raw_nand_not_worse']} of {s['raw_nand_pairs']} |"
         )
@@ -534,7 +512,7 @@ def main() -> int:
     if args.foreign.is_dir():
         drives += foreign_drives(args.foreign)
     for d in drives:
-        if d.get("foreign"):
+        if d.get("foreign") and not d.get("waf_only"):  # the forms are fitted on IOPS too
             print(f"Surrogate forms on {d['name']}, fitted at 0% and 40% and FOB:\n")
             print(surrogate_forms(d) + "\n")
     if args.forms_only:
@@ -555,7 +533,12 @@ def main() -> int:
         c["held_out"] = same.setdefault((c["drive"], h["kind"], h["extra_op_percent"]), h)
     if args.compare:
         print(compare(all_cases) + "\n")
+    # leave one family out first (evaluate writes each case's interval; the drive's stay)
+    by_family = evaluate(all_cases, args.rule, leave_out="family")["subsets"]
     summary = evaluate(all_cases, args.rule)
+    summary["coverage_nested_by_family"] = {
+        k: v and v["coverage_nested"] for k, v in by_family.items()
+    }
     doc = {
         "date": datetime.now(UTC).date().isoformat(),
         "corpus": [d["file"] for d in drives],
