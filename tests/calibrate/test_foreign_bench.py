@@ -13,6 +13,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench" / "foreign"))
 
 import common  # noqa: E402
+import mqsim  # noqa: E402
 import simplessd  # noqa: E402
 
 
@@ -64,14 +65,22 @@ def test_simplessd_rounds_from_cumulative_counters():
 
 
 FOREIGN_RESULTS = Path(__file__).resolve().parents[2] / "bench" / "foreign" / "results"
-# the curves: results/*.json, and results/patched/*.json (curves of patched builds, kept apart)
+# the curves: results/*.json, results/patched/*.json (curves of patched builds) and
+# results/gc-threshold/*.json (MQSim with another GC threshold), the last two kept apart
 RESULTS = sorted(
     p
-    for p in [*FOREIGN_RESULTS.glob("*.json"), *FOREIGN_RESULTS.glob("patched/*.json")]
+    for folder in ("", "patched/", "gc-threshold/")
+    for p in FOREIGN_RESULTS.glob(f"{folder}*.json")
     if p.stem != "evaluation"
 )
 LEVEL_FIELDS = ("extra_op_percent", "queue_depth", "span_pages", "steady_iops", "steady_waf",
                 "fob_iops", "fob", "steady_window", "series")  # fmt: skip
+
+
+def test_mqsim_config_carries_the_gc_threshold():
+    # MQSim's shipped GC threshold by default; another one (--gc-threshold) is written as given
+    assert "<GC_Exec_Threshold>0.05000</GC_Exec_Threshold>" in mqsim.ssd_config()
+    assert "<GC_Exec_Threshold>0.01000</GC_Exec_Threshold>" in mqsim.ssd_config(0.01)
 
 
 def test_at_least_two_independent_simulators_have_results():
