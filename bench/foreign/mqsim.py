@@ -51,6 +51,7 @@ GEOMETRY = {
     "Page_Capacity": 4096,
 }
 NATIVE_OP_RATIO = 0.07  # MQSim's shipped ssdconfig.xml
+GC_EXEC_THRESHOLD = 0.05  # MQSim's shipped ssdconfig.xml: GC below 5% free blocks per plane
 FOB_SPAN_WRITES = 0.25
 SECTOR = 512
 
@@ -72,7 +73,7 @@ def logical_pages() -> int:
     return int(physical_pages() * (1 - NATIVE_OP_RATIO))
 
 
-def ssd_config() -> str:
+def ssd_config(gc_threshold: float = GC_EXEC_THRESHOLD) -> str:
     g = GEOMETRY
     return f"""<?xml version="1.0" encoding="us-ascii"?>
 <Execution_Parameter_Set>
@@ -95,7 +96,7 @@ def ssd_config() -> str:
 <Plane_Allocation_Scheme>CWDP</Plane_Allocation_Scheme>
 <Transaction_Scheduling_Policy>PRIORITY_OUT_OF_ORDER</Transaction_Scheduling_Policy>
 <Overprovisioning_Ratio>{NATIVE_OP_RATIO}</Overprovisioning_Ratio>
-<GC_Exec_Threshold>0.05000</GC_Exec_Threshold><GC_Block_Selection_Policy>RGA</GC_Block_Selection_Policy>
+<GC_Exec_Threshold>{gc_threshold:.5f}</GC_Exec_Threshold><GC_Block_Selection_Policy>RGA</GC_Block_Selection_Policy>
 <Use_Copyback_for_GC>false</Use_Copyback_for_GC><Preemptible_GC_Enabled>false</Preemptible_GC_Enabled>
 <GC_Hard_Threshold>0.005000</GC_Hard_Threshold>
 <Dynamic_Wearleveling_Enabled>true</Dynamic_Wearleveling_Enabled>
@@ -150,11 +151,12 @@ def attr(text: str, name: str) -> float:
     return float(m.group(1))
 
 
-def run(binary: Path, folder: Path, tag: str, extra_op: int, qd: int, requests: int) -> dict:
+def run(binary: Path, folder: Path, tag: str, extra_op: int, qd: int, requests: int,
+        gc_threshold: float = GC_EXEC_THRESHOLD) -> dict:  # fmt: skip
     folder.mkdir(parents=True, exist_ok=True)
     cfg = folder / f"{tag}-ssd.xml"
     wl = folder / f"{tag}.xml"
-    cfg.write_text(ssd_config())
+    cfg.write_text(ssd_config(gc_threshold))
     wl.write_text(workload(extra_op, qd, requests))
     t0 = time.monotonic()
     subprocess.run(
@@ -188,17 +190,18 @@ FIRST_CHECKPOINT = 3  # runs end at 3/8, 4/8, ..., 8/8 of D (--first-checkpoint)
 
 
 def measure(binary: Path, work: Path, extra_op: int, qd: int, drive_writes: float,
-            first: int = FIRST_CHECKPOINT) -> dict:  # fmt: skip
+            first: int = FIRST_CHECKPOINT,
+            gc_threshold: float = GC_EXEC_THRESHOLD) -> dict:  # fmt: skip
     span = int(logical_pages() * (100 - extra_op) / 100)
     folder = work / f"op{extra_op}-qd{qd}"
-    fob = run(binary, folder, "fob", extra_op, qd, int(span * FOB_SPAN_WRITES))
+    fob = run(binary, folder, "fob", extra_op, qd, int(span * FOB_SPAN_WRITES), gc_threshold)
     if fob["gc_runs"]:
         raise RuntimeError(f"GC ran in the FOB run at {extra_op}%")
     fob_iops = fob["requests"] / fob["sim_s"]
     cps = []
     for k in range(first, CHECKPOINTS + 1):
         n = int(span * drive_writes * k / CHECKPOINTS)
-        cps.append(run(binary, folder, f"w{k}", extra_op, qd, n))
+        cps.append(run(binary, folder, f"w{k}", extra_op, qd, n, gc_threshold))
     series = []
     for a, b in zip(cps, cps[1:], strict=False):
         host = b["requests"] - a["requests"]
@@ -253,6 +256,13 @@ def main(argv: list[str] | None = None) -> int:
         out=Path(__file__).parent / "results" / "mqsim.json",
     )
     ap.add_argument("--first-checkpoint", type=int, default=FIRST_CHECKPOINT)
+    ap.add_argument(
+        "--gc-threshold",
+        type=float,
+        default=GC_EXEC_THRESHOLD,
+        help="GC_Exec_Threshold: GC below this share of a plane's blocks free (MQSim's "
+        "shipped 0.05; at most 10 collections per plane at once, so below 10 blocks it is 10)",
+    )
     args = ap.parse_args(argv)
     cases = common.cases(args.extra_op, args.qd, args.qd_sweep)
     doc = {
@@ -267,8 +277,8 @@ def main(argv: list[str] | None = None) -> int:
         "config": {
             "geometry": GEOMETRY,
             "Overprovisioning_Ratio": NATIVE_OP_RATIO,
-            "gc": "RGA (d-choices), GC_Exec_Threshold 0.05 free blocks per plane, "
-            "GC_Hard_Threshold 0.005, Preemptible_GC_Enabled false, copyback off",
+            "gc": f"RGA (d-choices), GC_Exec_Threshold {args.gc_threshold:g} free blocks per "
+            "plane, GC_Hard_Threshold 0.005, Preemptible_GC_Enabled false, copyback off",
             "flash": "MLC: read 75 us, program 750 us, erase 3.8 ms; NVMe, PCIe 4 lanes",
             "cache": "Device_Level_Data_Caching_Mode TURNED_OFF; Ideal_Mapping_Table false "
             "with a 2 MiB CMT that holds the whole map",
@@ -283,7 +293,13 @@ def main(argv: list[str] | None = None) -> int:
         doc,
         cases,
         lambda op, qd: measure(
-            args.binary, args.work, op, qd, args.drive_writes, args.first_checkpoint
+            args.binary,
+            args.work,
+            op,
+            qd,
+            args.drive_writes,
+            args.first_checkpoint,
+            args.gc_threshold,
         ),
         args.out,
     )

@@ -13,6 +13,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench" / "foreign"))
 
 import common  # noqa: E402
+import mqsim  # noqa: E402
+import mqsim_gc_probe  # noqa: E402
 import simplessd  # noqa: E402
 
 
@@ -64,14 +66,47 @@ def test_simplessd_rounds_from_cumulative_counters():
 
 
 FOREIGN_RESULTS = Path(__file__).resolve().parents[2] / "bench" / "foreign" / "results"
-# the curves: results/*.json, and results/patched/*.json (curves of patched builds, kept apart)
+# the curves: results/*.json, results/patched/*.json (curves of patched builds) and
+# results/gc-threshold/*.json (MQSim with another GC threshold), the last two kept apart
 RESULTS = sorted(
     p
-    for p in [*FOREIGN_RESULTS.glob("*.json"), *FOREIGN_RESULTS.glob("patched/*.json")]
+    for folder in ("", "patched/", "gc-threshold/")
+    for p in FOREIGN_RESULTS.glob(f"{folder}*.json")
     if p.stem != "evaluation"
 )
 LEVEL_FIELDS = ("extra_op_percent", "queue_depth", "span_pages", "steady_iops", "steady_waf",
                 "fob_iops", "fob", "steady_window", "series")  # fmt: skip
+
+
+def test_mqsim_config_carries_the_gc_threshold():
+    # MQSim's shipped GC threshold by default; another one (--gc-threshold) is written as given
+    assert "<GC_Exec_Threshold>0.05000</GC_Exec_Threshold>" in mqsim.ssd_config()
+    assert "<GC_Exec_Threshold>0.01000</GC_Exec_Threshold>" in mqsim.ssd_config(0.01)
+
+
+def probe_line(calls, pool_mean, busy, hist):
+    started = sum(hist)
+    valid_mean = sum(i * n for i, n in enumerate(hist)) / started if started else 0.0
+    counts = f"calls {calls} pool_mean {pool_mean:.3f} below {calls} busy {busy} started {started}"
+    rest = f" valid_mean {valid_mean:.3f} noinv 0 ongoing_mean 1.000 hist "
+    return counts + rest + " ".join(str(n) for n in hist)
+
+
+def test_mqsim_gc_probe_window_of_cumulative_counts():
+    # 100 checks at 1,000 free blocks (from empty), then 300 more at 40 free blocks, 20 of them
+    # skipped; 280 victims of 24 valid pages out of 32 each
+    a = [0] * 33
+    b = [0] * 33
+    b[24] = 280
+    first = mqsim_gc_probe.parse_line(probe_line(100, 1000.0, 0, a))
+    second = mqsim_gc_probe.parse_line(probe_line(400, (100 * 1000 + 300 * 40) / 400, 20, b))
+    w = mqsim_gc_probe.window(first, second)
+    assert w["checks"] == 300 and w["checks_skipped"] == 20 and w["collections"] == 280
+    assert w["free_blocks_at_checks"] == pytest.approx(40.0)
+    assert w["victims_valid_pages"] == pytest.approx(24.0)
+    assert w["waf_from_victims"] == pytest.approx(4.0)  # 32 / (32 - 24)
+    with pytest.raises(ValueError, match="not a probe line"):
+        mqsim_gc_probe.parse_line("Requesting a free block from an empty pool!")
 
 
 def test_at_least_two_independent_simulators_have_results():

@@ -20,10 +20,13 @@ tell apart). Each design's curve is Van Houdt's model at b = ``fit.PAGES_PER_BLO
 tabulated once (:data:`TABLE`, ``python -m overprov.calibrate.gc_designs`` rewrites it: each
 point costs a tenth of a second) as its ratio to the greedy model, interpolated in log ρ.
 
-A fixed reserve of free blocks kept before collecting (MQSim keeps 5% of each plane's blocks)
+A fixed reserve of free blocks kept before collecting (MQSim's threshold is 5% of a plane's blocks)
 is not a design of its own here: with a reserve r of the NAND, the spare garbage collection
 works with at extra OP x is (1 + ρ₀)(1 − r)/(1 − x) − 1, the same form as a native spare of
-(1 + ρ₀)(1 − r) − 1, so a fitted native spare absorbs it exactly.
+(1 + ρ₀)(1 − r) − 1, so a fitted native spare absorbs it exactly. MQSim's reserve is not fixed
+(a GC check skipped while 10 collections run is not retried: about 14 blocks a plane are kept
+at 0% extra OP, 48 at 10%), which no design here expresses (docs/calibrate.md, "MQSim's WAF at
+10% extra OP").
 """
 
 from __future__ import annotations
