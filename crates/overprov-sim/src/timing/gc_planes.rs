@@ -13,9 +13,9 @@
 //! of another GC domain on that die, or a relocation of another collection booked there, whose
 //! data is ready by a slot's start takes a free plane of the earliest such slot: it completes
 //! with that program and costs the die only its transfers (a relocation also its read). MQSim
-//! requires the pages of one command to have the same page offset in their blocks; no
-//! offset is modelled here (any free plane is taken), so the window pairs at least as often as
-//! MQSim's scheduler can. Host units of the collecting domain stay blocked until the
+//! requires the pages of one command to have the same page offset in their blocks; the window
+//! ignores it (any free plane is taken), so it pairs at least as often as MQSim's scheduler
+//! can — the offset rule is the option below. Host units of the collecting domain stay blocked until the
 //! collection ends (`gc.blocking`), so they never join its window.
 //!
 //! **One page offset** (`timing.gc.multiplane_offsets` = N > 0, [`SameOffset`]): MQSim's rule
