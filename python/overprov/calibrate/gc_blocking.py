@@ -76,8 +76,10 @@ GC_MULTIPLANE = False
 #: With :data:`GC_MULTIPLANE`: 0 lets a unit take any free plane of a program; N > 0 pairs
 #: units only at one page offset among N (``timing.gc.multiplane_offsets``, MQSim's rule: host
 #: units placed on planes by address, each plane's offsets on counters of its own), so pairing
-#: needs many waiting writes. Evaluated under a pre-registered rule (docs/calibrate.md,
-#: "Pairing at one page offset").
+#: needs many waiting writes. Evaluated with 32 (MQSim's pages per block) under a
+#: pre-registered rule and not adopted: on the patched MQSim curve held-out IOPS medians of
+#: 7.5%, 4.8% and 10.1% (the rule: 10%), on the recorded curve 10–14 points worse
+#: (docs/calibrate.md, "Pairing at one page offset").
 GC_MULTIPLANE_OFFSETS = 0
 #: The twin's parallel program units (dies × planes) at most: the die grid's top.
 MAX_PARALLEL_UNITS = 8
