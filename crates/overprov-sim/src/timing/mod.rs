@@ -435,10 +435,17 @@ impl Engine {
             self.on_die(die, busy, self.channel_unit_ns);
             return end;
         }
-        let loaded = self.transfer(die, ready);
-        let end = self.on_die(die, loaded, die_ns);
+        let (loaded, end) = self.own_program(die, ready, die_ns);
         self.multiplane.open(die, loaded, end);
         end
+    }
+
+    /// A host unit's program of its own on `die`: its transfer from `ready`, then `die_ns`;
+    /// returns when it starts (loaded) and ends.
+    #[inline]
+    fn own_program(&mut self, die: usize, ready: u64, die_ns: u64) -> (u64, u64) {
+        let loaded = self.transfer(die, ready);
+        (loaded, self.on_die(die, loaded, die_ns))
     }
 
     /// A host unit under MQSim's page-offset rule (`gc_planes.rs`, `SameOffset`), its data
@@ -457,8 +464,7 @@ impl Engine {
             self.on_die(die, ready, self.channel_unit_ns);
             return end;
         }
-        let loaded = self.transfer(die, ready);
-        let end = self.on_die(die, loaded, die_ns);
+        let (loaded, end) = self.own_program(die, ready, die_ns);
         self.same_offset.book(at, loaded, end);
         end
     }
