@@ -145,6 +145,7 @@ def other_queue_depths(res: dict, others: list[dict], jobs: int) -> list[dict]:
                 dies=mech.get("dies", gc_blocking.DIES),
                 ftl=mech.get("ftl"), planes=mech.get("planes_per_die", 1),
                 gc_multiplane=mech.get("gc_multiplane", False),
+                multiplane_offsets=mech.get("multiplane_offsets", 0),
             )  # fmt: skip
             at_qd = gc_blocking.predict(r, [float(x)], jobs=jobs)[float(x)][0]
             at_32 = gc_blocking.predict(r, [float(x)], queue_depth=res["qd"], jobs=jobs)
@@ -248,7 +249,15 @@ def _mechanism(pred: dict) -> dict | None:
         m = found[0]
     keys = ("domains", "program_us", "chi2", "native_op", "weight", "analytic_chi2")
     keys += tuple(
-        k for k in ("dies", "dies_identified", "planes_per_die", "gc_multiplane") if k in m
+        k
+        for k in (
+            "dies",
+            "dies_identified",
+            "planes_per_die",
+            "gc_multiplane",
+            "multiplane_offsets",
+        )
+        if k in m
     )
     extra = ("residual_chi2", "reproduces_fitted_figures", "analytic_residual_chi2",
              "analytic_reproduces_fitted_figures")  # fmt: skip
@@ -377,6 +386,11 @@ def markdown(evals: list[dict]) -> str:
                 f"weight {m['weight']:.2f}, {m['domains']} domains of {m.get('dies', 8)} dies"
                 + (f" × {m['planes_per_die']} planes" if m.get("planes_per_die", 1) > 1 else "")
                 + (" (GC in multi-plane programs)" if m.get("gc_multiplane") else "")
+                + (
+                    f" at one page offset of {m['multiplane_offsets']}"
+                    if m.get("multiplane_offsets")
+                    else ""
+                )
                 + (" (dies fitted)" if m.get("dies_identified") else "")
                 if m
                 else "–"

@@ -266,3 +266,28 @@ def test_waf_only_evaluation_is_of_the_recorded_truth():
                 assert r["waf_true"] == truth[r["extra_op_percent"]], (p.name, c["case"])
                 assert r["waf_err"] == pytest.approx(r["waf_pred"] / r["waf_true"] - 1)
                 assert r["waf_low"] <= r["waf_pred"] <= r["waf_high"] and "iops_err" not in r
+
+
+def test_evaluate_predicts_other_queue_depths_with_the_readings_page_offset_rule(monkeypatch):
+    # the other queue depths are predicted with the reading's twin rebuilt from its record:
+    # without `multiplane_offsets` a twin fitted at one page offset was rerun pairing on any
+    # free plane, so its QD4 figure came out as its QD32 one
+    import evaluate
+    from overprov.calibrate import gc_blocking
+
+    monkeypatch.setattr(gc_blocking, "USER_PAGES", 1 << 15)  # 128 MiB twins: seconds
+    mech = {"domains": 2, "program_us": 750.0, "chi2": 1.0, "native_op": 0.07, "weight": 1.0,
+            "analytic_chi2": 9.0, "dies": 1, "dies_identified": True, "planes_per_die": 2,
+            "gc_multiplane": True, "multiplane_offsets": 32}  # fmt: skip
+    kept = evaluate._mechanism({"fit": {"gc_mechanism": mech}})
+    assert kept["multiplane_offsets"] == 32
+    others = [{"extra_op_percent": 40, "queue_depth": 4, "steady_iops": 800.0}]
+
+    def qd4(m: dict) -> float:
+        res = {"levels": [{"extra_op_percent": 40, "iops_pred": 1000.0}], "qd": 32,
+               "gc_mechanism": m}  # fmt: skip
+        return evaluate.other_queue_depths(res, others, jobs=1)[0]["iops_pred"]
+
+    at_one_offset, any_plane = qd4(kept), qd4(kept | {"multiplane_offsets": 0})
+    assert any_plane > 0.97 * 1000.0, any_plane  # any free plane: QD4 pairs as QD32 does
+    assert at_one_offset < 0.9 * any_plane, (at_one_offset, any_plane)

@@ -43,3 +43,30 @@ def test_every_skipped_default_is_a_known_key():
     defaults = engine.default_config()["timing"]
     assert defaults["nand"]["planes_per_die"] == 1
     assert defaults["gc"]["multiplane"] is False
+    assert defaults["gc"]["multiplane_offsets"] == 0
+
+
+def test_a_reading_at_one_page_offset_carries_the_key_and_pairs_less_at_low_queue_depth(
+    monkeypatch,
+):
+    """``GC_MULTIPLANE_OFFSETS``: the two-plane twin carries ``multiplane_offsets`` and its
+    predictions run with it: at QD4 it gains less over one plane than the twin that takes any
+    free plane does (the core's effect, crates/overprov-sim/tests/gc_multiplane.rs)."""
+    monkeypatch.setattr(gc_blocking, "USER_PAGES", 1 << 15)  # 128 MiB twins: seconds
+    monkeypatch.setattr(gc_blocking, "GC_MULTIPLANE", True)
+    monkeypatch.setattr(gc_blocking, "PLANES_GRID", (1, 2))
+    assert gc_blocking.timing(2, 750.0, 4, 1, 2, True, 32)["gc"]["multiplane_offsets"] == 32
+    assert "multiplane_offsets" not in gc_blocking.timing(2, 750.0, 4, 1, 2, True)["gc"]
+
+    def iops(planes: int, offsets: int) -> float:
+        r = gc_blocking.BlockingReading(2, 750.0, 1.0, 4, 0.6, dies=1, planes=planes,
+                                        dies_identified=True, gc_multiplane=True,
+                                        multiplane_offsets=offsets)  # fmt: skip
+        if planes > 1 and offsets:
+            assert r.to_dict()["multiplane_offsets"] == offsets
+            assert r.twin_timing()["gc"]["multiplane_offsets"] == offsets
+        return gc_blocking.predict(r, [0.0], jobs=1)[0.0][0]
+
+    one, any_plane, one_offset = iops(1, 0), iops(2, 0), iops(2, 32)
+    assert any_plane > 1.3 * one, (any_plane, one)
+    assert one_offset - one < 0.5 * (any_plane - one), (one, any_plane, one_offset)

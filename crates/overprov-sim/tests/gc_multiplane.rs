@@ -81,3 +81,80 @@ fn multiplane_gc_without_blocking_gc_is_refused_naming_the_field() {
     let err = Simulator::new(c).unwrap_err();
     assert!(err.to_string().contains("timing.gc.multiplane"), "{err}");
 }
+
+/// MQSim's layout (the two domains of `drive`) with its page-offset rule: `offsets` page offsets per block (0: any plane).
+fn offset_drive(op: f64, qd: u32, offsets: u32) -> SimConfig {
+    let mut c = drive(op, qd, 2, true);
+    c.timing.gc.multiplane_offsets = offsets;
+    c
+}
+
+#[test]
+fn without_the_offset_rule_reports_are_byte_identical_to_a_config_without_the_key() {
+    let base = drive(0.1, 32, 2, true);
+    let text = serde_json::to_string(&base).unwrap();
+    assert!(!text.contains("multiplane_offsets"), "0 is not echoed");
+    let explicit = offset_drive(0.1, 32, 0);
+    let a = serde_json::to_string(&run(base)).unwrap();
+    assert_eq!(a, serde_json::to_string(&run(explicit)).unwrap());
+    // with one plane nothing pairs: the rule changes nothing either, bar the echo
+    let mut one = offset_drive(0.1, 32, 32);
+    one.timing.nand.planes_per_die = 1;
+    let mut on = serde_json::to_value(run(one)).unwrap();
+    on["config"]["timing"]["gc"]
+        .as_object_mut()
+        .map(|gc| gc.remove("multiplane_offsets"));
+    let mut one_any = drive(0.1, 32, 2, true);
+    one_any.timing.nand.planes_per_die = 1;
+    let off = serde_json::to_value(run(one_any)).unwrap();
+    assert!(on == off, "one plane: the reports differ");
+}
+
+#[test]
+fn with_one_page_offset_pairing_falls_at_low_queue_depth() {
+    // the second plane's gain (two planes over one, the same die and domains) at a queue
+    // depth: any free plane pairs from two waiting writes on, so it gains as much at QD4 as at
+    // QD32; at one page offset among 32 a write finds its offset on the other plane about as
+    // often as that plane holds writes per 32 offsets, so QD4 gains far less than QD32
+    for op in [0.1, 0.6] {
+        let one = |qd: u32| steady(&run(drive(op, qd, 1, true))).0;
+        let (one4, one32) = (one(4), one(32));
+        let gain = |offsets: u32, qd: u32, single: f64| {
+            let (iops, _) = steady(&run(offset_drive(op, qd, offsets)));
+            iops / single
+        };
+        let (any4, any32) = (gain(0, 4, one4), gain(0, 32, one32));
+        let (at4, at32) = (gain(32, 4, one4), gain(32, 32, one32));
+        println!(
+            "spare {op}: one plane {one4:.0} / {one32:.0} IOPS at QD4 / QD32; two planes' gain, \
+             any plane {any4:.3} / {any32:.3}, one offset of 32 {at4:.3} / {at32:.3}"
+        );
+        assert!(
+            (any32 / any4 - 1.0).abs() < 0.02,
+            "any plane: {any4} vs {any32}"
+        );
+        assert!(
+            at4 - 1.0 < 0.8 * (any4 - 1.0),
+            "QD4: {at4} vs any plane {any4}"
+        );
+        assert!(at32 - 1.0 > 1.3 * (at4 - 1.0), "QD32 {at32} vs QD4 {at4}");
+    }
+}
+
+#[test]
+fn the_offset_rule_without_gc_multiplane_or_with_a_buffer_is_refused_naming_the_field() {
+    let mut c = offset_drive(0.1, 8, 32);
+    c.timing.gc.multiplane = false;
+    let err = Simulator::new(c).unwrap_err();
+    assert!(
+        err.to_string().contains("timing.gc.multiplane_offsets"),
+        "{err}"
+    );
+    let mut c = offset_drive(0.1, 8, 32);
+    c.timing.buffer.bytes = 1 << 20;
+    let err = Simulator::new(c).unwrap_err();
+    assert!(
+        err.to_string().contains("timing.gc.multiplane_offsets"),
+        "{err}"
+    );
+}

@@ -73,6 +73,14 @@ PLANES_GRID: tuple[int, ...] = (1,)
 #: (1, 2) under a pre-registered rule and not adopted: the fit kept single-plane twins on the
 #: patched MQSim curve (docs/calibrate.md, "GC relocations in multi-plane programs").
 GC_MULTIPLANE = False
+#: With :data:`GC_MULTIPLANE`: 0 lets a unit take any free plane of a program; N > 0 pairs
+#: units only at one page offset among N (``timing.gc.multiplane_offsets``, MQSim's rule: host
+#: units placed on planes by address, each plane's offsets on counters of its own), so pairing
+#: needs many waiting writes. Evaluated with 32 (MQSim's pages per block) under a
+#: pre-registered rule and not adopted: on the patched MQSim curve held-out IOPS medians of
+#: 7.5%, 4.8% and 10.1% (the rule: 10%), on the recorded curve 10–14 points worse
+#: (docs/calibrate.md, "Pairing at one page offset").
+GC_MULTIPLANE_OFFSETS = 0
 #: The twin's parallel program units (dies × planes) at most: the die grid's top.
 MAX_PARALLEL_UNITS = 8
 #: The nominal program time the twin is simulated at (per flash page); the fit scales it.
@@ -89,11 +97,12 @@ N_PARAMETERS = 2
 
 def timing(
     domains: int, program_us: float, queue_depth: int, dies: int = DIES, planes: int = 1,
-    gc_multiplane: bool = False,
+    gc_multiplane: bool = False, multiplane_offsets: int = 0,
 ) -> dict[str, Any]:  # fmt: skip
     """The twin's ``[timing]``: no buffer, no controller cost, non-preemptive GC; multi-plane
     host programs with ``planes`` > 1 (the key is left out at 1: the single-plane twin), GC
-    relocations in them too with ``gc_multiplane``."""
+    relocations in them too with ``gc_multiplane``, at one page offset among
+    ``multiplane_offsets`` when above 0."""
     nand: dict[str, Any] = {
         "channels": dies,
         "dies_per_channel": 1,
@@ -109,6 +118,8 @@ def timing(
         nand["planes_per_die"] = planes
         if gc_multiplane:
             gc["multiplane"] = True
+            if multiplane_offsets:
+                gc["multiplane_offsets"] = multiplane_offsets
     return {
         "enabled": True,
         "host": {"queue_depth": queue_depth, "command_overhead_us": 0.0, "link_mb_s": 1e6},
@@ -129,6 +140,7 @@ def config(
     ftl: dict[str, Any] | None = None,
     planes: int = 1,
     gc_multiplane: bool = False,
+    multiplane_offsets: int = 0,
 ) -> dict[str, Any]:
     """``ftl``: the reading's GC victim choice (``config.ftl`` keys; None: greedy)."""
     return engine.merge(
@@ -147,7 +159,9 @@ def config(
                 "drive_writes": MEASURED_DRIVE_WRITES,
                 "seed": SEED,
             },
-            "timing": timing(domains, program_us, queue_depth, dies, planes, gc_multiplane),
+            "timing": timing(
+                domains, program_us, queue_depth, dies, planes, gc_multiplane, multiplane_offsets
+            ),  # fmt: skip
         },
     )
 
@@ -170,12 +184,15 @@ def simulate_runs(
     jobs: int | None = None,
     ftl: dict[str, Any] | None = None,
     gc_multiplane: bool | None = None,
+    multiplane_offsets: int | None = None,
 ) -> dict[Run, tuple[float, float | None]]:  # fmt: skip
-    """(IOPS, WAF) of the twin per run, all runs through ``sweep``; ``gc_multiplane`` (None:
-    :data:`GC_MULTIPLANE`) for the runs of more than one plane."""
+    """(IOPS, WAF) of the twin per run, all runs through ``sweep``; ``gc_multiplane`` and
+    ``multiplane_offsets`` (None: :data:`GC_MULTIPLANE`, :data:`GC_MULTIPLANE_OFFSETS`) for the
+    runs of more than one plane."""
     keys = list(dict.fromkeys(keys))
     gc_mp = GC_MULTIPLANE if gc_multiplane is None else gc_multiplane
-    configs = [config(native_op, x, d, program_us, qd, n, ftl, pl, gc_mp)
+    offsets = GC_MULTIPLANE_OFFSETS if multiplane_offsets is None else multiplane_offsets
+    configs = [config(native_op, x, d, program_us, qd, n, ftl, pl, gc_mp, offsets)
                for n, pl, d, x, qd in keys]  # fmt: skip
     reports = sweep.run_points(configs, jobs=jobs, label="blocking-GC twin")
     if reports.interrupted:
@@ -223,6 +240,8 @@ class BlockingReading:
     """Planes per die (multi-plane host programs), fitted with the dies."""
     gc_multiplane: bool = False
     """Whether its multi-plane programs take GC relocations too (``timing.gc.multiplane``)."""
+    multiplane_offsets: int = 0
+    """Page offsets per block when units pair only at one offset (0: any free plane)."""
 
     def n_parameters(self) -> int:
         # a second queue depth fits the dies, and the planes when the grid holds several
@@ -234,7 +253,7 @@ class BlockingReading:
 
     def twin_timing(self) -> dict[str, Any]:
         return timing(self.domains, self.program_us, self.queue_depth, self.dies, self.planes,
-                      self.gc_multiplane)  # fmt: skip
+                      self.gc_multiplane, self.multiplane_offsets)  # fmt: skip
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -242,6 +261,7 @@ class BlockingReading:
             "dies": self.dies,
             "planes_per_die": self.planes,
             "gc_multiplane": self.gc_multiplane and self.planes > 1,
+            "multiplane_offsets": self.multiplane_offsets if self.planes > 1 else 0,
             "dies_identified": self.dies_identified,
             "parallelism": (
                 "fitted: figures at a second queue depth chose the dies and planes"
@@ -353,7 +373,8 @@ def fit(
             best = BlockingReading(d, program_us, chi2, queue_depth, native_op, residuals=residuals,
                                    residual_chi2=residual_chi2, dies=n,
                                    dies_identified=identified, ftl=ftl, planes=pl,
-                                   gc_multiplane=GC_MULTIPLANE and pl > 1)  # fmt: skip
+                                   gc_multiplane=GC_MULTIPLANE and pl > 1,
+                                   multiplane_offsets=GC_MULTIPLANE_OFFSETS)  # fmt: skip
     assert best is not None
     best.candidates = candidates
     return best
@@ -371,5 +392,6 @@ def predict(
     qd = queue_depth or r.queue_depth
     runs = [(r.dies, r.planes, r.domains, level_of(x), qd) for x in levels]
     sims = simulate_runs(r.native_op, runs, program_us=r.program_us, jobs=jobs, ftl=r.ftl,
-                         gc_multiplane=r.gc_multiplane)  # fmt: skip
+                         gc_multiplane=r.gc_multiplane,
+                         multiplane_offsets=r.multiplane_offsets)  # fmt: skip
     return {x: sims[(r.dies, r.planes, r.domains, level_of(x), qd)] for x in levels}

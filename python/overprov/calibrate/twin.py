@@ -122,6 +122,8 @@ def drive_dict(p: TwinParameters) -> dict[str, Any]:
             model += f"; multi-plane host programs, {planes} planes per die"
             if timing["gc"].get("multiplane"):
                 model += ", GC relocations in them too"
+            if timing["gc"].get("multiplane_offsets"):
+                model += f", at one page offset of {timing['gc']['multiplane_offsets']}"
     elif p.t_cmd_us >= 0:
         timing["controller"] = {
             "contexts": 1,

@@ -321,6 +321,16 @@ pub struct GcTimingConfig {
     /// commands). Off (the default): only waiting host units combine.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub multiplane: bool,
+    /// With `multiplane`: 0 (the default) lets a unit take any free plane of a program; N > 0
+    /// applies MQSim's page-offset rule (timing/gc_planes.rs): host units are placed on a die
+    /// and plane by address, each plane's host units and relocations take the next of N page
+    /// offsets on counters of their own, and a unit joins a program only at its own offset.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub multiplane_offsets: u32,
+}
+
+fn is_zero(v: &u32) -> bool {
+    *v == 0
 }
 
 impl Default for GcTimingConfig {
@@ -329,6 +339,7 @@ impl Default for GcTimingConfig {
             blocking: GcBlocking::None,
             domains: 0,
             multiplane: false,
+            multiplane_offsets: 0,
         }
     }
 }
@@ -460,6 +471,24 @@ impl TimingConfig {
                 "needs timing.gc.blocking = \"domain\" (collections as jobs whose programs \
                  others can join)",
             ));
+        }
+        if self.gc.multiplane_offsets > 0 {
+            let field = "timing.gc.multiplane_offsets";
+            if !self.gc.multiplane {
+                return Err(Error::config(field, "needs timing.gc.multiplane = true"));
+            }
+            if self.gc.multiplane_offsets > 65_536 {
+                return Err(Error::config(field, "must be 0 (any free plane) to 65536"));
+            }
+            if self.buffer.bytes > 0
+                || (self.host.write_through && !self.buffer.power_loss_protected)
+            {
+                return Err(Error::config(
+                    field,
+                    "needs host writes that wait for their program (timing.buffer.bytes = 0, \
+                     no write-through flushes)",
+                ));
+            }
         }
         if self.gc.domains > 65_536 {
             return Err(Error::config(

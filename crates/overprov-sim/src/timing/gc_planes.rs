@@ -13,10 +13,29 @@
 //! of another GC domain on that die, or a relocation of another collection booked there, whose
 //! data is ready by a slot's start takes a free plane of the earliest such slot: it completes
 //! with that program and costs the die only its transfers (a relocation also its read). MQSim
-//! requires the pages of one command to have the same page offset in their blocks; no
-//! offset is modelled here (any free plane is taken), so the window pairs at least as often as
-//! MQSim's scheduler can. Host units of the collecting domain stay blocked until the
+//! requires the pages of one command to have the same page offset in their blocks; the window
+//! ignores it (any free plane is taken), so it pairs at least as often as MQSim's scheduler
+//! can — the offset rule is the option below. Host units of the collecting domain stay blocked until the
 //! collection ends (`gc.blocking`), so they never join its window.
+//!
+//! **One page offset** (`timing.gc.multiplane_offsets` = N > 0, [`SameOffset`]): MQSim's rule
+//! in full. A command takes its front transaction's die and page offset (the page's index in
+//! its block) and then at most one ready transaction per other plane of that die *at the same
+//! offset*; a host write's plane is fixed by its logical address (`CWDP`) and its page is the
+//! next of that plane's frontier, a relocation's the next of its plane's GC frontier. Here each
+//! host unit is placed on a die and plane by address — a pseudo-random slot per unit, as `CWDP`
+//! places uniformly random logical pages — and takes the next offset of its plane's host
+//! counter (mod N); a collection's relocations take the next offsets of its plane's GC
+//! counter. Every program booked on a die and not yet started is kept under its offset with
+//! the planes it uses; a unit (host or relocation) ready by such a program's start, at the same
+//! offset, on a free plane, joins it (the earliest one) and costs the die its transfers only.
+//! Otherwise it books a program of its own, which later units may join. Each plane's counters
+//! advance on their own, so the planes' offsets drift apart and a unit finds its offset among
+//! the other planes' waiting programs about as often as they hold programs per N offsets: few
+//! at low queue depth, most at high. This path replaces the host batches of `multiplane.rs`
+//! and the windows above (units join any program at their offset, not only the latest).
+
+use std::collections::VecDeque;
 
 #[derive(Debug, Clone, Copy, Default)]
 struct Window {
@@ -99,9 +118,166 @@ impl GcPlanes {
     }
 }
 
+/// A program booked on a die and not yet started: when it runs and which planes it uses.
+#[derive(Debug, Clone, Copy)]
+struct Pending {
+    start_ns: u64,
+    end_ns: u64,
+    planes: u32,
+}
+
+/// MQSim's page-offset rule (`timing.gc.multiplane_offsets`); empty when off.
+#[derive(Debug, Clone, Default)]
+pub(super) struct SameOffset {
+    offsets: u32,
+    planes: u32,
+    dies: u32,
+    state: u64,
+    /// Per die × plane: the next host offset and the next GC offset.
+    host: Vec<u32>,
+    gc: Vec<u32>,
+    /// Per die × offset: programs booked and not yet started, in booking order.
+    pending: Vec<VecDeque<Pending>>,
+}
+
+impl SameOffset {
+    pub(super) fn new(multiplane: bool, offsets: u32, planes: u32, dies: u32) -> Self {
+        if !multiplane || offsets == 0 || planes <= 1 {
+            return SameOffset::default();
+        }
+        let units = (dies * planes) as usize;
+        SameOffset {
+            offsets,
+            planes,
+            dies,
+            state: 0x9E37_79B9_7F4A_7C15,
+            host: vec![0; units],
+            gc: vec![0; units],
+            pending: vec![VecDeque::new(); dies as usize * offsets as usize],
+        }
+    }
+
+    #[inline]
+    pub(super) fn enabled(&self) -> bool {
+        self.offsets > 0
+    }
+
+    /// A host unit's place by address: a slot in 0..dies·planes (die = slot % dies, plane =
+    /// slot / dies), uniformly at random (splitmix64), as a random logical page's.
+    pub(super) fn place(&mut self) -> u32 {
+        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        (((z >> 32) * (self.dies * self.planes) as u64) >> 32) as u32
+    }
+
+    /// The die and plane of a slot.
+    #[inline]
+    pub(super) fn die_plane(&self, slot: u32) -> (usize, u32) {
+        (
+            (slot % self.dies) as usize,
+            (slot / self.dies) % self.planes,
+        )
+    }
+
+    /// The next page offset of a host unit (`gc`: a relocation) on `die`'s `plane`.
+    pub(super) fn next_offset(&mut self, die: usize, plane: u32, gc: bool) -> u32 {
+        let i = die * self.planes as usize + plane as usize;
+        let c = if gc {
+            &mut self.gc[i]
+        } else {
+            &mut self.host[i]
+        };
+        let k = *c;
+        *c = (k + 1) % self.offsets;
+        k
+    }
+
+    /// A unit at `offset` on `die`'s `plane`, ready at `ready_ns`, joins the earliest program
+    /// at that offset not started before `ready_ns` whose plane is free: its end, or None.
+    /// Programs that started before `now_ns` (no later unit can be ready by them) are dropped.
+    pub(super) fn join(
+        &mut self,
+        (die, plane, offset): (usize, u32, u32),
+        ready_ns: u64,
+        now_ns: u64,
+    ) -> Option<u64> {
+        let q = &mut self.pending[die * self.offsets as usize + offset as usize];
+        while q.front().is_some_and(|p| p.start_ns < now_ns) {
+            q.pop_front();
+        }
+        let bit = 1 << plane;
+        let p = q
+            .iter_mut()
+            .find(|p| p.start_ns >= ready_ns && p.planes & bit == 0)?;
+        p.planes |= bit;
+        Some(p.end_ns)
+    }
+
+    /// A program of one unit at `offset` on `die`'s `plane`, from `start_ns` to `end_ns`.
+    pub(super) fn book(
+        &mut self,
+        (die, plane, offset): (usize, u32, u32),
+        start_ns: u64,
+        end_ns: u64,
+    ) {
+        self.pending[die * self.offsets as usize + offset as usize].push_back(Pending {
+            start_ns,
+            end_ns,
+            planes: 1 << plane,
+        });
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::GcPlanes;
+    use super::{GcPlanes, SameOffset};
+
+    #[test]
+    fn same_offset_is_off_without_planes_or_offsets() {
+        assert!(!SameOffset::new(true, 0, 2, 1).enabled());
+        assert!(!SameOffset::new(false, 32, 2, 1).enabled());
+        assert!(!SameOffset::new(true, 32, 1, 1).enabled());
+        assert!(SameOffset::new(true, 32, 2, 1).enabled());
+    }
+
+    #[test]
+    fn units_join_only_programs_at_their_own_offset_on_a_free_plane() {
+        let mut s = SameOffset::new(true, 4, 2, 1);
+        s.book((0, 0, 1), 100, 200);
+        // another offset, or the same plane: no
+        assert_eq!(s.join((0, 1, 2), 0, 0), None);
+        assert_eq!(s.join((0, 0, 1), 0, 0), None);
+        // ready after the program started: no
+        assert_eq!(s.join((0, 1, 1), 101, 0), None);
+        // the other plane at its offset, ready in time: joins; then both planes are taken
+        assert_eq!(s.join((0, 1, 1), 100, 0), Some(200));
+        assert_eq!(s.join((0, 1, 1), 0, 0), None);
+        // a program started before now is dropped
+        s.book((0, 0, 3), 300, 400);
+        assert_eq!(s.join((0, 1, 3), 0, 301), None);
+    }
+
+    #[test]
+    fn each_plane_counts_its_offsets_and_places_are_uniform() {
+        let mut s = SameOffset::new(true, 3, 2, 2);
+        let ks: Vec<u32> = (0..4).map(|_| s.next_offset(1, 1, false)).collect();
+        assert_eq!(ks, vec![0, 1, 2, 0]);
+        assert_eq!(s.next_offset(1, 0, false), 0); // another plane's counter
+        assert_eq!(s.next_offset(1, 1, true), 0); // the GC counter is its own
+        let mut counts = [0u32; 4];
+        for _ in 0..40_000 {
+            counts[s.place() as usize] += 1;
+        }
+        assert!(
+            counts.iter().all(|&c| (9_000..11_000).contains(&c)),
+            "{counts:?}"
+        );
+        assert_eq!(s.die_plane(3), (1, 1));
+        assert_eq!(s.die_plane(2), (0, 1));
+    }
 
     #[test]
     fn off_or_one_plane_never_pairs() {

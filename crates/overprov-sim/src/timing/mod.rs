@@ -136,6 +136,8 @@ pub struct Engine {
     /// latest collection's programs when they take other units (`gc_planes.rs`).
     multiplane: multiplane::MultiPlane,
     gc_planes: gc_planes::GcPlanes,
+    /// MQSim's page-offset rule for those programs (`gc_planes.rs`; empty by default).
+    same_offset: gc_planes::SameOffset,
     /// Whole-page programs: each die's open pages (`program.rs`; empty by default).
     pages: program::PagePrograms,
 }
@@ -215,7 +217,17 @@ impl Engine {
             },
             gc_next_domain: 0,
             multiplane: multiplane::MultiPlane::new(t.nand.planes_per_die, dies),
-            gc_planes: gc_planes::GcPlanes::new(t.gc.multiplane, t.nand.planes_per_die, dies),
+            gc_planes: gc_planes::GcPlanes::new(
+                t.gc.multiplane && t.gc.multiplane_offsets == 0,
+                t.nand.planes_per_die,
+                dies,
+            ),
+            same_offset: gc_planes::SameOffset::new(
+                t.gc.multiplane,
+                t.gc.multiplane_offsets,
+                t.nand.planes_per_die,
+                dies,
+            ),
             pages: program::PagePrograms::new(
                 t.nand.program_granularity == ProgramGranularity::Page,
                 upp,
@@ -264,11 +276,30 @@ impl Engine {
             d + n * (jobs % own) as usize
         };
         let ready = t.max(free);
-        let (paired, mut end) = self.gc_planes.take_up_to(die, ready, relocs);
+        // with one page offset: the relocations' offsets, those that joined a program dropped
+        let mut own = Vec::new();
+        let (paired, mut end) = if self.same_offset.enabled() {
+            let plane = self.same_offset.die_plane(d as u32).1;
+            let (mut paired, mut end) = (0, ready);
+            for _ in 0..relocs {
+                let at = (die, plane, self.same_offset.next_offset(die, plane, true));
+                match self.same_offset.join(at, ready, self.now) {
+                    Some(e) => (paired, end) = (paired + 1, end.max(e)),
+                    None => own.push(at),
+                }
+            }
+            (paired, end)
+        } else {
+            self.gc_planes.take_up_to(die, ready, relocs)
+        };
         let rest = relocs - paired;
         let paired_ns = paired * (self.read_unit_ns + 2 * self.channel_unit_ns);
         let start = ready.max(self.die_busy[die]) + paired_ns;
         end = end.max(self.on_die(die, ready, paired_ns + rest * reloc_ns + erase_ns));
+        for (j, at) in own.into_iter().enumerate() {
+            let s = start + j as u64 * reloc_ns;
+            self.same_offset.book(at, s, s + reloc_ns);
+        }
         if rest > 0 {
             self.gc_planes.open(die, start, reloc_ns, rest);
         }
@@ -404,9 +435,37 @@ impl Engine {
             self.on_die(die, busy, self.channel_unit_ns);
             return end;
         }
-        let loaded = self.transfer(die, ready);
-        let end = self.on_die(die, loaded, die_ns);
+        let (loaded, end) = self.own_program(die, ready, die_ns);
         self.multiplane.open(die, loaded, end);
+        end
+    }
+
+    /// A host unit's program of its own on `die`: its transfer from `ready`, then `die_ns`;
+    /// returns when it starts (loaded) and ends.
+    #[inline]
+    fn own_program(&mut self, die: usize, ready: u64, die_ns: u64) -> (u64, u64) {
+        let loaded = self.transfer(die, ready);
+        (loaded, self.on_die(die, loaded, die_ns))
+    }
+
+    /// A host unit under MQSim's page-offset rule (`gc_planes.rs`, `SameOffset`), its data
+    /// arrived at `arrived`: placed on a die and plane by address, accepted once its GC domain
+    /// (`slot % domains`) is not collecting, then joined to a program at its offset or
+    /// programmed on its own.
+    fn program_host_by_address(&mut self, arrived: u64, die_ns: u64) -> u64 {
+        let slot = self.same_offset.place();
+        let (die, plane) = self.same_offset.die_plane(slot);
+        let ready = match self.domain_free.len() {
+            0 => arrived,
+            n => arrived.max(self.domain_free[slot as usize % n].0),
+        };
+        let at = (die, plane, self.same_offset.next_offset(die, plane, false));
+        if let Some(end) = self.same_offset.join(at, ready, self.now) {
+            self.on_die(die, ready, self.channel_unit_ns);
+            return end;
+        }
+        let (loaded, end) = self.own_program(die, ready, die_ns);
+        self.same_offset.book(at, loaded, end);
         end
     }
 
@@ -524,6 +583,8 @@ impl Engine {
                         // programmed by the flush below, on its own padded pages
                         self.flush_pages.push(p);
                         flush_page_ns = flush_page_ns.max(ns.1);
+                    } else if self.same_offset.enabled() {
+                        done = done.max(self.program_host_by_address(arrived, ns.0));
                     } else if self.buffer_units == 0 {
                         let ready = self.domain_ready(p, arrived);
                         done = done.max(self.program_host(p, ready, ns.0));
