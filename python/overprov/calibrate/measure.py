@@ -221,7 +221,7 @@ class SegmentRunner:
         span = int(cap * (1 - seg.extra_op_percent / 100.0)) // bs * bs
         self.progress(f"{seg.extra_op_percent:g}% extra OP: {self.target.discard_tail(span)}")
         if self.plan.precondition == "graded" and seg.precondition_drive_writes > 0:
-            precondition_level(self, seg, span, reserve_drive_writes)
+            seg = precondition_level(self, seg, span, reserve_drive_writes)
         k = seg.window_rounds or self.plan.window_rounds
         qd, round_dw = seg.queue_depth or self.plan.qd, seg.round_drive_writes
         tol = self.plan.settle_percent / 100.0
