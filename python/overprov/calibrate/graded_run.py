@@ -177,10 +177,13 @@ def past_the_swing(
     settle = round(SWING_SPARE_MULTIPLE * m.spare_drive_writes, 3)
     if settle <= seg.min_drive_writes:
         return seg
+    # the rounds up to the window's last fit, and that last one with the margin every round
+    # starts with (``fits``)
     need = settle + runner.plan.window_drive_writes(seg)
+    last = seg.round_drive_writes or runner.plan.round_drive_writes
     seconds = runner.seconds_for(need, span_bytes, m.fob_iops or 10_000.0)
     x = seg.extra_op_percent
-    if not runner.fits(need, seconds, reserve_drive_writes):
+    if not runner.fits(last, seconds, reserve_drive_writes + need - last):
         runner.progress(
             f"{x:g}% extra OP: the budget does not hold {settle:.3f} drive writes past the onset "
             "and a window: the level ends at its first window that holds"
