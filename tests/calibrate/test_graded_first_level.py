@@ -71,3 +71,20 @@ def test_a_drive_whose_swing_passes_within_the_budget_reads_its_steady_zero_leve
     assert zero.drive_writes_before_window >= SWING_SPARE_MULTIPLE * m.spare_drive_writes - 0.01
     assert abs(zero.waf / truth.waf - 1) < 0.02, (zero.waf, truth.waf)
     assert abs(zero.steady_iops / truth.steady_iops - 1) < 0.03, (zero.steady_iops, truth)
+
+
+def test_the_last_level_ends_at_its_first_window_that_holds(tmp_path):
+    """Generated drive 52 (2.5% native OP, cost-benefit victims) at 2 GiB: its 40% level, the
+    last, missed the ±3% rule by one round (+6.2%) and ran on to the budget, onto the crest of
+    its own swing (40% WAF +6.3% against the truth, 0.24 drive writes); a graded level at the
+    plan's queue depth now ends at its first window that holds within 10%, whether or not a
+    higher one follows."""
+    spec = f"sim:{validation.write_drive(52, tmp_path)}@"
+    spec += validation.scale_for(validation.drive(52), 2 * GIB)
+    truth = {lv.extra_op_percent: lv for lv in validation.truth(spec, [0.0, 40.0]).levels}
+    with SimTarget(spec) as t:
+        m = measure(t, design([0, 40], parse_budget("2dw")))
+    forty = next(lv for lv in m.levels if lv.extra_op_percent == 40 and not lv.queue_depth)
+    assert m.drive_writes <= 2.0
+    assert forty.drive_writes < 0.2, forty.drive_writes
+    assert abs(forty.waf / truth[40.0].waf - 1) < 0.03, (forty.waf, truth[40.0].waf)

@@ -33,8 +33,9 @@ it, and its rounds can only grade blocks whose data lies in a region (the fill's
 pages are spread over the whole span (written by random writes) are invalidated alike by any
 host writes and reach the collector together, a crest of WAF that lasts until they have aged
 about ``A`` span writes (measured: +4% to +6% at 40% after a 0% level on drives with 19-24%
-native OP, passing only 0.6-0.8 drive writes later: bench/graded_layout_bench.py). So a level
-with a higher one after it ends at its first window that holds within 10%
+native OP, passing only 0.6-0.8 drive writes later: bench/graded_layout_bench.py). So a graded
+level (the last one too: run on, it reaches its own crest) ends at its first window that holds
+within 10%
 (``measure.GRADED_EARLY_STOP_PERCENT``; at the first level, whose window waits out the swing
 after the onset where the budget holds it, ``graded_run.past_the_swing``), leaving the span
 mostly in the fill's blocks, and a
