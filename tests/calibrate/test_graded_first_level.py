@@ -88,3 +88,15 @@ def test_the_last_level_ends_at_its_first_window_that_holds(tmp_path):
     assert m.drive_writes <= 2.0
     assert forty.drive_writes < 0.2, forty.drive_writes
     assert abs(forty.waf / truth[40.0].waf - 1) < 0.03, (forty.waf, truth[40.0].waf)
+
+
+def test_a_drive_whose_smallest_scale_is_the_bench_size_opens_there(tmp_path):
+    """Generated drive 60's smallest scale is 2 GiB of NAND exactly; rounded to 9 digits the
+    scale fell below it and the simulator refused the drive at 2 GiB (the sixth rule's run
+    stopped there). Where 9 digits round below the smallest, the scale is given in full."""
+    d = validation.drive(60)
+    spec = f"sim:{validation.write_drive(60, tmp_path)}@{validation.scale_for(d, 2 * GIB)}"
+    with SimTarget(spec) as t:  # refused on the old scale: "--scale: ... is too small"
+        user_bytes = 2 * GIB * d["advertised_bytes"] / d["physical_bytes"]
+        assert abs(t.capacity_bytes / user_bytes - 1) < 0.01, t.capacity_bytes
+    assert validation.scale_for(validation.drive(43), 2 * GIB) == "0.00771548779"
