@@ -165,8 +165,8 @@ def past_the_swing(
 
     After the onset the collector works through the fill's blocks, and the level's WAF swings
     (up to +10% over the truth's, then −8%, on generated drive 43) for about twice the free
-    space the sweeps wrote. A level with a higher one after it ends at its first window that
-    holds within 10% (``measure.GRADED_EARLY_STOP_PERCENT``), which can sit on that swing's
+    space the sweeps wrote. A graded level ends at its first window that holds within 10%
+    (``measure.GRADED_EARLY_STOP_PERCENT``), which can sit on that swing's
     crest: drive 43's window 0.02-0.12 drive writes after the onset read WAF +5.0%, the swing
     passing 0.18 after it, while the budget left a quarter of a drive write unspent. With much
     free space (0.15-0.26 drive writes) the swing outlasts the budget; the first window that
