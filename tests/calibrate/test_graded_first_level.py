@@ -54,18 +54,24 @@ def test_the_first_window_waits_out_the_swing_where_the_budget_holds_it():
         assert past_the_swing(runner, seg, span, reserve) == seg
 
 
+def _graded_against_truth(seed: int, tmp_path, truth_levels: list[float]):
+    """Generated drive ``seed`` at 2 GiB of NAND: its truth at ``truth_levels`` (by level) and
+    the graded plan's measurement of 0% and 40% within 2 drive writes."""
+    spec = f"sim:{validation.write_drive(seed, tmp_path)}@"
+    spec += validation.scale_for(validation.drive(seed), 2 * GIB)
+    truth = {lv.extra_op_percent: lv for lv in validation.truth(spec, truth_levels).levels}
+    with SimTarget(spec) as t:
+        return truth, measure(t, design([0, 40], parse_budget("2dw")))
+
+
 def test_a_drive_whose_swing_passes_within_the_budget_reads_its_steady_zero_level(tmp_path):
     """Generated drive 43 (8.7% native OP, cost-benefit victims) at 2 GiB: its first level
     ended at its first window that holds within 10%, 0.02-0.12 drive writes after the onset,
     on the crest of the swing there (0% WAF +5.0% against the truth, IOPS -4.7%); its window
     now starts after twice the free space it measured (0.08 drive writes), and reads within
     2% of the truth, within 2 drive writes."""
-    spec = f"sim:{validation.write_drive(43, tmp_path)}@"
-    spec += validation.scale_for(validation.drive(43), 2 * GIB)
-    truth = validation.truth(spec, [0.0]).levels[0]
-    with SimTarget(spec) as t:
-        m = measure(t, design([0, 40], parse_budget("2dw")))
-    zero = m.levels[0]
+    truth, m = _graded_against_truth(43, tmp_path, [0.0])
+    zero, truth = m.levels[0], truth[0.0]
     assert m.spare_source == SPARE_ONSET
     assert m.drive_writes <= 2.0
     assert zero.drive_writes_before_window >= SWING_SPARE_MULTIPLE * m.spare_drive_writes - 0.01
@@ -79,11 +85,7 @@ def test_the_last_level_ends_at_its_first_window_that_holds(tmp_path):
     its own swing (40% WAF +6.3% against the truth, 0.24 drive writes); a graded level at the
     plan's queue depth now ends at its first window that holds within 10%, whether or not a
     higher one follows."""
-    spec = f"sim:{validation.write_drive(52, tmp_path)}@"
-    spec += validation.scale_for(validation.drive(52), 2 * GIB)
-    truth = {lv.extra_op_percent: lv for lv in validation.truth(spec, [0.0, 40.0]).levels}
-    with SimTarget(spec) as t:
-        m = measure(t, design([0, 40], parse_budget("2dw")))
+    truth, m = _graded_against_truth(52, tmp_path, [0.0, 40.0])
     forty = next(lv for lv in m.levels if lv.extra_op_percent == 40 and not lv.queue_depth)
     assert m.drive_writes <= 2.0
     assert forty.drive_writes < 0.2, forty.drive_writes
