@@ -70,7 +70,10 @@ def test_the_plan_fits_its_budget():
         assert plan.planned_drive_writes() <= parse_budget(budget).drive_writes + 1e-9
         for s in plan.segments:  # never below the minimum and one window
             assert s.max_drive_writes >= s.min_drive_writes + plan.window_drive_writes(s) - 1e-9
-    # the default plan is unchanged where it fits (4.7 and the 0.08-dw second-QD probe)
-    assert design(LEVELS, parse_budget(None)).planned_drive_writes() == pytest.approx(
+    # the random plan is unchanged where it fits (4.7 and the 0.08-dw second-QD probe)
+    assert design(LEVELS, parse_budget("6dw")).planned_drive_writes() == pytest.approx(
         4.78, abs=0.01
     )
+    # the default budget, 2 drive writes, plans the graded plan within it
+    default = design(LEVELS, parse_budget(None))
+    assert default.precondition == "graded" and default.planned_drive_writes() <= 2.0 + 1e-9

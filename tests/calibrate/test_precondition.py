@@ -43,8 +43,10 @@ def test_a_two_drive_write_budget_chooses_the_graded_plan():
     assert plan.minimum_drive_writes() <= 1.76  # 1.73 and the 0.025-dw second-QD probe
     assert plan.planned_drive_writes() <= 2.0 + 1e-9
     assert [s.precondition_drive_writes for s in plan.segments] == [0.0737, 0.4]
-    # the default budget keeps the random plan, whose minimum is over 3 drive writes
-    old = design([0, 5, 10, 20, 30, 40], parse_budget(None))
+    # the default budget is 2 drive writes: the graded plan (the sixth rule, docs/calibrate.md);
+    # a budget that holds the random plan, whose minimum is over 3 drive writes, keeps that
+    assert design([0, 5, 10, 20, 30, 40], parse_budget(None)).precondition == "graded"
+    old = design([0, 5, 10, 20, 30, 40], parse_budget("4dw"))
     assert old.precondition == "random" and old.minimum_drive_writes() > 3.0
     assert all(s.precondition_drive_writes == 0 for s in old.segments)
     assert design([0, 40], parse_budget("2h")).precondition == "random"
@@ -133,7 +135,7 @@ def test_the_plan_says_it_preconditions():
     assert "graded preconditioning then random writes at 0%, 40%" in (
         design([0, 40], parse_budget("2dw")).text()
     )
-    assert "graded" not in design([0, 40], parse_budget(None)).text()
+    assert "graded" not in design([0, 40], parse_budget("4dw")).text()
 
 
 def test_an_io_time_budget_caps_the_graded_plans_short_rounds():

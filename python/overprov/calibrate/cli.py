@@ -60,7 +60,8 @@ def register(subparsers: Any) -> None:
         default=None,
         metavar="AMOUNT",
         help="cap on the measurement: drive writes (e.g. 4dw) or device I/O time (e.g. 2h); "
-        f"default {planmod.DEFAULT_BUDGET_DRIVE_WRITES:g}dw",
+        f"default {planmod.DEFAULT_BUDGET_DRIVE_WRITES:g}dw (the graded plan; a budget that "
+        "holds the random plan, 4dw or a time, chooses that one)",
     )
     p.add_argument(
         "--extra-op",

@@ -30,8 +30,8 @@ Journal = Callable[["Measurement"], None]
 ROUND_MARGIN = 1.25
 
 
-#: A graded level with a higher one after it ends at its first window whose IOPS and WAF hold
-#: within this (the ±3% rule is met by no graded window; ``segment``).
+#: A graded level at the plan's queue depth ends at its first window whose IOPS and WAF hold
+#: within this (the ±3% rule is met by few graded windows; ``segment``).
 GRADED_EARLY_STOP_PERCENT = 10.0
 
 
@@ -210,7 +210,7 @@ class SegmentRunner:
         self.progress(f"sequential fill: {r.bytes_written / self.m.capacity_bytes:.2f} dw")
 
     def segment(
-        self, seg: Segment, *, reserve_drive_writes: float = 0.0, next_level_graded: bool = False
+        self, seg: Segment, *, reserve_drive_writes: float = 0.0, first_window_ends: bool = False
     ) -> Level:
         """Random writes at ``seg``'s level until the last rounds agree (or the budget or the
         segment's maximum stops it). A round starts only when it fits in the budget, leaving
@@ -221,7 +221,7 @@ class SegmentRunner:
         span = int(cap * (1 - seg.extra_op_percent / 100.0)) // bs * bs
         self.progress(f"{seg.extra_op_percent:g}% extra OP: {self.target.discard_tail(span)}")
         if self.plan.precondition == "graded" and seg.precondition_drive_writes > 0:
-            precondition_level(self, seg, span, reserve_drive_writes)
+            seg = precondition_level(self, seg, span, reserve_drive_writes)
         k = seg.window_rounds or self.plan.window_rounds
         qd, round_dw = seg.queue_depth or self.plan.qd, seg.round_drive_writes
         tol = self.plan.settle_percent / 100.0
@@ -263,10 +263,12 @@ class SegmentRunner:
                 )
             if settled or written >= seg.max_drive_writes:
                 break
-            if next_level_graded and len(rounds) >= k and before >= seg.min_drive_writes:
+            if first_window_ends and len(rounds) >= k and before >= seg.min_drive_writes:
                 # its random writes scatter the span's data over the blocks, which the next
-                # level's graded rounds cannot spread (precondition.py, "A later level"): the
-                # first window that holds within GRADED_EARLY_STOP_PERCENT ends the level
+                # level's graded rounds cannot spread (precondition.py, "A later level"), and
+                # run on they bring a graded level's own swing (a crest 0.3-0.4 drive writes
+                # after its rounds): the first window that holds within
+                # GRADED_EARLY_STOP_PERCENT ends the level
                 loose = GRADED_EARLY_STOP_PERCENT / 100.0
                 if _agree([x.iops for x in window], loose) and (
                     not self.counters_ok or _agree(_round_wafs(rounds, k, start_counters), loose)
@@ -421,10 +423,9 @@ def measure(
             later = segments[i + 1 :]
             reserve = sum(s.precondition_drive_writes + s.min_drive_writes
                           + plan.window_drive_writes(s) for s in later)  # fmt: skip
-            higher = plan.precondition == "graded" and any(
-                s.extra_op_percent > seg.extra_op_percent for s in later
-            )
-            runner.segment(seg, reserve_drive_writes=reserve, next_level_graded=higher)
+            # a graded level at the plan's queue depth (not the probe, which has no swing)
+            early = plan.precondition == "graded" and seg.queue_depth is None
+            runner.segment(seg, reserve_drive_writes=reserve, first_window_ends=early)
     except BudgetSpent as exc:
         m.stop_reason = f"{exc} ({plan.budget.text()})"
         say(f"stopped: {m.stop_reason}")

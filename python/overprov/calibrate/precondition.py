@@ -33,9 +33,12 @@ it, and its rounds can only grade blocks whose data lies in a region (the fill's
 pages are spread over the whole span (written by random writes) are invalidated alike by any
 host writes and reach the collector together, a crest of WAF that lasts until they have aged
 about ``A`` span writes (measured: +4% to +6% at 40% after a 0% level on drives with 19-24%
-native OP, passing only 0.6-0.8 drive writes later: bench/graded_layout_bench.py). So a level
-with a higher one after it ends at its first window that holds within 10%
-(``measure.GRADED_EARLY_STOP_PERCENT``), leaving the span mostly in the fill's blocks, and a
+native OP, passing only 0.6-0.8 drive writes later: bench/graded_layout_bench.py). So a graded
+level (the last one too: run on, it reaches its own crest) ends at its first window that holds
+within 10%
+(``measure.GRADED_EARLY_STOP_PERCENT``; at the first level, whose window waits out the swing
+after the onset where the budget holds it, ``graded_run.past_the_swing``), leaving the span
+mostly in the fill's blocks, and a
 later level's rounds run over *suffixes* of its span, ``[(1 - f) · S, S)``: the
 earlier level's prefix rounds left the fill's hazard falling along the span, and hazard added
 over suffixes rises along it, so the sum stays spread (``graded_run.round_region``). Over

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from overprov import presets
 from overprov.calibrate import answer
 from overprov.calibrate import predict as predmod
 from overprov.calibrate import twin as twinmod
@@ -109,7 +110,12 @@ def write_drive(seed: int, folder: Path) -> Path:
 
 
 def scale_for(d: dict[str, Any], physical_bytes: float) -> str:
-    return f"{min(1.0, physical_bytes / d['physical_bytes']):.9g}"
+    """The scale giving drive ``d`` ``physical_bytes`` of NAND, to 9 digits; in full where 9
+    digits round it below the drive's smallest (``presets.smallest_factor``: generated drive
+    60, whose smallest is 2 GiB of NAND exactly, was refused at 2 GiB)."""
+    x = min(1.0, physical_bytes / d["physical_bytes"])
+    short = f"{x:.9g}"
+    return short if float(short) >= min(x, presets.smallest_factor(d)) else repr(x)
 
 
 def truth(spec: str, levels: list[float] = TRUTH_LEVELS) -> Measurement:
