@@ -77,6 +77,12 @@ def waf_at(rho: float) -> float:
 WafCurve = Callable[[float], float]
 
 
+def at_lower_bound(native_op: float) -> bool:
+    """A fitted native spare pinned to the search's lower bound :data:`RHO_MIN`: the figures
+    would have it lower still, so they do not determine it."""
+    return native_op <= RHO_MIN * 1.0001
+
+
 def rho_eff(native_op: float, extra_op_percent: float) -> float:
     """Spare ratio over the written span when ``extra_op_percent`` of the capacity is unused."""
     return (1.0 + native_op) / (1.0 - extra_op_percent / 100.0) - 1.0
