@@ -70,9 +70,12 @@ def waf_curves(made_once):
 def calibrated_once(made_once):
     """``calibrated_once(*figures)``: ``overprov calibrate FIGURES --out DIR --json -`` run
     once per test run (``made_once``) for the tests that check the same calibration of typed
-    figures from two sides; returns (DIR, what it printed). Tests only read them."""
+    figures from two sides; returns (DIR, what it printed). Tests only read them. Beside DIR,
+    ``runs.json`` lists the configs the run simulated (each as ``json.dumps(config,
+    sort_keys=True)``, in order), as every call of ``sweep.run_points`` was given them."""
 
     def run(*figures: str) -> tuple[Path, str]:
+        from overprov import sweep
         from overprov.cli import main
 
         key = json.dumps(figures)
@@ -80,10 +83,22 @@ def calibrated_once(made_once):
 
         def make(folder: Path) -> None:
             printed = io.StringIO()
-            with contextlib.redirect_stdout(printed):
-                rc = main(["calibrate", *figures, "--out", str(folder / "out"), "--json", "-"])
+            runs: list[str] = []
+            run_points = sweep.run_points
+
+            def counted(configs, **kw):
+                runs.extend(json.dumps(c, sort_keys=True) for c in configs)
+                return run_points(configs, **kw)
+
+            sweep.run_points = counted
+            try:
+                with contextlib.redirect_stdout(printed):
+                    rc = main(["calibrate", *figures, "--out", str(folder / "out"), "--json", "-"])
+            finally:
+                sweep.run_points = run_points
             assert rc == 0, f"calibrate {key} exited {rc}"
             (folder / "stdout.json").write_text(printed.getvalue(), encoding="utf-8")
+            (folder / "runs.json").write_text(json.dumps(runs), encoding="utf-8")
 
         folder = made_once(name, make)
         return folder / "out", (folder / "stdout.json").read_text(encoding="utf-8")

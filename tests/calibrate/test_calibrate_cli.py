@@ -85,8 +85,8 @@ def test_points_850_pro_fit_20_predict_40(calibrated_once):
     greedy GC at 7.37% native OP gives a WAF ratio of 1.57 between the two levels, the drive
     gains 2.0x; docs/calibrate.md records the figure and why. This test pins that figure.
     (The calibration is made once per test run: test_spare_readings.py reads it too.)"""
-    _, printed = calibrated_once("--points", "20:25000", "--advertised", "512GB",
-                                 "--physical", "512GiB", "--extra-op", "20,40")  # fmt: skip
+    _, printed = calibrated_once("--points", "20:25000", "--advertised", "512000000000",
+                                 "--physical", "549755813888", "--extra-op", "20,40")  # fmt: skip
     pred = json.loads(printed)
     at = {r["extra_op_percent"]: r for r in pred["readings"]["raw_spare"]["levels"]}
     assert at[20]["steady_iops"] == pytest.approx(25000, rel=0.05)  # the fitted point

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+import pytest
 from overprov.calibrate import plausibility as pl
 from overprov.calibrate.fit import Point
 from overprov.calibrate.prediction import PredictedLevel, Prediction
@@ -116,3 +117,83 @@ def test_a_refused_prediction_leaves_no_twin(tmp_path, monkeypatch, capsys):
     err = capsys.readouterr().err
     assert rc == 3 and "no twin is written" in err and "the twin of the fit misses" in err
     assert not list(tmp_path.glob("twin*.toml")) and not (tmp_path / "prediction.json").exists()
+
+
+def _flat_block_device(folder):
+    """A loop device's measurement (kind "block", one round per level, no write counters):
+    steady IOPS flat across 0-40% extra OP, as a sparse file's page cache gives them, and the
+    plan's QD4 probe at 40%."""
+    from overprov import measurement_file
+    from overprov.measurement_file import Level, Measurement
+
+    def level(x, iops, qd=None):
+        return Level(
+            extra_op_percent=x, steady_iops=iops, iops_rel_sd=0.0, waf=None, p99_latency_us=350.0,
+            settled=False, window_rounds=1, drive_writes_before_window=20.0, drive_writes=21.0,
+            queue_depth=qd,
+        )  # fmt: skip
+
+    m = Measurement(
+        target="/dev/loop0", capacity_bytes=32 * 2**20, scale_factor=1.0, bs_bytes=4096, qd=32,
+        fob_iops=159_390.0, kind="block", bytes_written=3 * 2**30,
+        levels=[level(0.0, 170_000.0), level(20.0, 171_000.0), level(40.0, 170_500.0),
+                level(40.0, 150_000.0, qd=4)],
+    )  # fmt: skip
+    folder.mkdir()
+    measurement_file.save(m, folder / measurement_file.NAME)
+    return folder
+
+
+def test_no_garbage_collection_seen():
+    """Flat IOPS figures put the native spare at the fit's lower bound (WAF 254 at 0%) with
+    a collection that costs next to nothing: refused, naming the figures. Figures whose fit
+    sits at the bound with garbage collection carrying the time (the 850 Pro's 20%/40% pair,
+    t_cmd held at 0), near it (0.24%), a drive's usual fit, or a WAF figure: not this rule."""
+    from overprov.calibrate.fit import RHO_MIN, fit
+
+    flat = [Point(0, 170000, 0.05), Point(20, 171000, 0.05), Point(40, 170500, 0.05)]
+    central = fit(flat)
+    assert central.native_op == pytest.approx(RHO_MIN, rel=1e-4)
+    why = pl.no_garbage_collection_seen(central, flat)
+    assert why.startswith("steady IOPS of 170,000 at 0%, 171,000 at 20%, 170,500 at 40% extra OP")
+    assert "lower bound (0.1%, WAF 254 at 0% extra OP)" in why
+    assert "0.026 µs per write against 5.86 µs per command" in why
+    assert pl.surrogate_misses_its_points(central, flat) == why
+    pair = [Point(20, 25000, 0.05), Point(40, 50000, 0.05)]
+    assert fit(pair).native_op == pytest.approx(RHO_MIN, rel=1e-4)  # at the bound, kept
+    for kept in (
+        pair,
+        [Point(10, 12500, 0.05), Point(20, 25000, 0.05), Point(40, 50000, 0.05)],
+        [Point(0, 8500, 0.05), Point(40, 59000, 0.05)],
+        [*flat[:2], Point(40, 170500, 0.05, waf=1.4)],
+    ):
+        assert pl.no_garbage_collection_seen(fit(kept), kept) is None, kept
+
+
+def test_a_flat_curve_exits_3_before_any_twin_is_simulated(tmp_path, monkeypatch, capsys):
+    """A loop device's flat IOPS curve (``--from`` its measurement) fitted a native spare at
+    the lower bound, then refined a twin at WAF 254 four times (about 300 CPU s) before the
+    twin's 78% miss refused it; typed as ``--points`` it stopped on its blocking-GC twin at
+    0% (exit 2: "leave that level out of --extra-op", though 0% was a figure's level). Both
+    are refused now from the fitted model, with no twin simulated."""
+    from overprov import sweep
+    from overprov.calibrate import twin as twinmod
+
+    simulated = []
+
+    def no_simulation(*args, **kwargs):
+        simulated.append(args)
+        raise AssertionError("a twin was simulated")
+
+    monkeypatch.setattr(sweep, "run_points", no_simulation)
+    monkeypatch.setattr(twinmod, "simulate_levels", no_simulation)
+    src = _flat_block_device(tmp_path / "src")
+    for args in (["--from", str(src)], ["--points", "0:170000,20:171000,40:170500"]):
+        out = tmp_path / args[0].strip("-")
+        rc = main(["calibrate", *args, "--out", str(out)])
+        err = capsys.readouterr().err
+        assert rc == 3 and err.count("\n") == 1, err
+        assert "no twin is written: steady IOPS of 170,000 at 0%, 171,000 at 20%" in err
+        assert "show no garbage collection to fit" in err
+        assert not list(out.glob("twin*.toml")) and not (out / "prediction.json").exists()
+    assert simulated == []

@@ -125,45 +125,23 @@ def test_the_written_twin_simulates_to_the_figures_the_prediction_states(tmp_pat
 @pytest.mark.parametrize(
     "figures",
     [
-        [
-            "--points",
-            "20:25000",
-            "--advertised",
-            "512GB",
-            "--physical",
-            "512GiB",
-            "--extra-op",
-            "20,40",
-        ],
-        [
-            "--waf-points",
-            "0:2.85",
-            "--advertised",
-            "128GB",
-            "--physical",
-            "128GiB",
-            "--extra-op",
-            "0,20",
-        ],
+        ["--points", "20:25000", "--advertised", "512000000000", "--physical", "549755813888",
+         "--extra-op", "20,40"],
+        ["--waf-points", "0:2.85", "--advertised", "128GB", "--physical", "128GiB",
+         "--extra-op", "0,20"],
     ],
     ids=["refined-twin", "two-spare-readings"],
-)
-def test_no_twin_config_is_simulated_twice_in_one_prediction(figures, monkeypatch, capsys):
+)  # fmt: skip
+def test_no_twin_config_is_simulated_twice_in_one_prediction(figures, calibrated_once):
     """Typed figures simulate each level on its own (its config and seed: the same figures
     every time), so a prediction runs each config once: a level the refined twin ran at (the
     850 Pro: 20% fitted, 40% predicted), and the twins of two readings that come out the same
-    (the PNY figure read with its fitted spare and with k times the raw NAND's)."""
-    runs: list[str] = []
-    run_points = sweep.run_points
-
-    def counted(configs, **kw):
-        runs.extend(json.dumps(c, sort_keys=True) for c in configs)
-        return run_points(configs, **kw)
-
-    monkeypatch.setattr(sweep, "run_points", counted)
-    rc = main(["calibrate", *figures, "--jobs", "1", "--json", "-"])
-    assert rc == 0
-    pred = json.loads(capsys.readouterr().out)
+    (the PNY figure read with its fitted spare and with k times the raw NAND's). (Both
+    calibrations made once per test run, with the configs they gave ``sweep.run_points``:
+    test_calibrate_cli.py and test_spare_readings.py read them too.)"""
+    out, printed = calibrated_once(*figures)
+    runs = json.loads((out.parent / "runs.json").read_text(encoding="utf-8"))
+    pred = json.loads(printed)
     assert len(pred["readings"]) > 1 and len(pred["levels"]) == 2
     assert runs and len(set(runs)) == len(runs)
     for r in pred["readings"].values():  # each reading's figures are its twin's runs

@@ -55,15 +55,14 @@ def test_each_level_is_simulated_at_k_times_the_raw_spare(k):
 
 
 @pytest.mark.slow  # eight twins: two spare readings × four uniform GC designs
-def test_raw_nand_and_a_waf_figure_give_both_readings(tmp_path, capsys):
+def test_raw_nand_and_a_waf_figure_give_both_readings(calibrated_once):
     """--physical with --waf-points: the prediction is the geometric mean of the effective-spare
     and the raw-spare readings (each with every uniform GC design: one WAF figure cannot tell
-    them apart), its interval holds them all, each twin reproduces the figure."""
-    rc = main(["calibrate", "--waf-points", "0:2.85", "--extra-op", "0,6.25,20",
-               "--advertised", "128GB", "--physical", "128GiB", "--out", str(tmp_path),
-               "--json", "-"])  # fmt: skip
-    assert rc == 0
-    pred = json.loads(capsys.readouterr().out)
+    them apart), its interval holds them all, each twin reproduces the figure. (The PNY figure
+    with its raw NAND, made once per test run: test_prediction.py reads it too.)"""
+    out, printed = calibrated_once("--waf-points", "0:2.85", "--advertised", "128GB",
+                                   "--physical", "128GiB", "--extra-op", "0,20")  # fmt: skip
+    pred = json.loads(printed)
     jsonschema.validate(pred, prediction.schema())
     assert len(pred["readings"]) == 8 and "readings_set_aside" not in pred
     eff, raw = pred["readings"]["effective_spare"], pred["readings"]["raw_spare"]
@@ -76,7 +75,7 @@ def test_raw_nand_and_a_waf_figure_give_both_readings(tmp_path, capsys):
         assert reading["weight"] == pytest.approx(1 / 8)
     assert eff["twin"].endswith("twin-greedy.toml") and raw["twin"].endswith("twin-raw-nand.toml")
     # equal weights: twin.toml is the first reading's (greedy, effective spare)
-    assert (tmp_path / "twin.toml").read_text() == (tmp_path / "twin-greedy.toml").read_text()
+    assert (out / "twin.toml").read_text() == (out / "twin-greedy.toml").read_text()
     for i, row in enumerate(pred["levels"]):
         wafs = [r["levels"][i]["waf"] for r in pred["readings"].values()]
         assert row["waf"] == pytest.approx(math.prod(wafs) ** (1 / 8), rel=1e-9)
@@ -93,8 +92,8 @@ def test_one_iops_figure_and_the_raw_nand_is_the_raw_reading_alone(calibrated_on
     """One IOPS figure with the raw NAND cannot fix an effective spare beside it: the raw
     spare's readings alone, and twin.toml is the raw-NAND twin. (The 850 Pro's calibration,
     made once per test run: test_calibrate_cli.py reads it too.)"""
-    out, printed = calibrated_once("--points", "20:25000", "--advertised", "512GB",
-                                   "--physical", "512GiB", "--extra-op", "20,40")  # fmt: skip
+    out, printed = calibrated_once("--points", "20:25000", "--advertised", "512000000000",
+                                   "--physical", "549755813888", "--extra-op", "20,40")  # fmt: skip
     pred = json.loads(printed)
     assert all(k.startswith("raw_spare") for k in pred["readings"])
     assert "raw spare only" in pred["prediction_source"]

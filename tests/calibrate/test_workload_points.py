@@ -66,21 +66,20 @@ def test_waf_points_under_jesd219(tmp_path, capsys, monkeypatch, waf_curves):
 
 
 @pytest.mark.slow  # four twins, one per uniform design
-def test_uniform_figures_are_read_with_the_uniform_designs(tmp_path, capsys):
+def test_uniform_figures_are_read_with_the_uniform_designs(calibrated_once):
     """Uniform figures are read with greedy and d-choices victims (gc_designs.py); one WAF
     figure cannot tell them apart: equal weights, no simulated curve (the designs' curves are
-    the mean-field models), twin.toml the first reading's."""
-    rc = main(["calibrate", "--waf-points", "0:3", "--extra-op", "0,10",
-               "--out", str(tmp_path), "--json", "-"])  # fmt: skip
-    assert rc == 0
-    pred = json.loads(capsys.readouterr().out)
+    the mean-field models), twin.toml the first reading's. (The PNY figure, made once per test
+    run, exit 0: test_calibrate_cli.py and test_prediction.py read it too.)"""
+    out, printed = calibrated_once("--waf-points", "0:2.85", "--extra-op", "0,6.25")
+    pred = json.loads(printed)
     jsonschema.validate(pred, prediction.schema())
     assert pred["waf_curve"] is None
     assert set(pred["readings"]) == {
         reading(predmod.EFFECTIVE, d, None).key for d in gc_designs.UNIFORM_DESIGNS
     }
     assert all(r["weight"] == pytest.approx(0.25) for r in pred["readings"].values())
-    names = sorted(p.name for p in tmp_path.glob("twin*.toml"))
+    names = sorted(p.name for p in out.glob("twin*.toml"))
     assert names == sorted(["twin.toml", "twin-greedy.toml", "twin-d-choices-2.toml",
                             "twin-d-choices-4.toml", "twin-d-choices-8.toml"])  # fmt: skip
 

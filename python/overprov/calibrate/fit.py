@@ -32,6 +32,7 @@ import math
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
+from operator import mul
 from typing import Any
 
 from overprov import models
@@ -75,6 +76,12 @@ def waf_at(rho: float) -> float:
 #: writes, the mean-field model) unless the figures were measured under another workload
 #: (``workload_curve.py``: the twin simulated under that workload).
 WafCurve = Callable[[float], float]
+
+
+def at_lower_bound(native_op: float) -> bool:
+    """A fitted native spare pinned to the search's lower bound :data:`RHO_MIN`: the figures
+    would have it lower still, so they do not determine it."""
+    return native_op <= RHO_MIN * 1.0001
 
 
 def rho_eff(native_op: float, extra_op_percent: float) -> float:
@@ -167,42 +174,46 @@ def linear_fit(
 ) -> tuple[float, float]:
     """Weighted least squares of y = t_cmd + W·t_page with t_page > 0 and
     t_cmd ≥ −:data:`MAX_READ_SHARE`·t_page; returns (t_cmd, t_page)."""
+    return _linear_fit(
+        wafs, ys, ws, fit_cmd, sum(ws), sum(w * y for y, w in zip(ys, ws, strict=True))
+    )
 
-    def page_only() -> tuple[float, float]:
-        num = sum(w * wf * y for wf, y, w in zip(wafs, ys, ws, strict=True))
-        den = sum(w * wf * wf for wf, w in zip(wafs, ws, strict=True))
-        return 0.0, max(num / den, 0.0) if den > 0 else 0.0
 
-    def on_bound() -> tuple[float, float]:  # t_cmd = −k·t_page: y = t_page·(W − k)
-        k = MAX_READ_SHARE
-        num = sum(w * (wf - k) * y for wf, y, w in zip(wafs, ys, ws, strict=True))
-        den = sum(w * (wf - k) ** 2 for wf, w in zip(wafs, ws, strict=True))
-        t_page = max(num / den, 0.0) if den > 0 else 0.0
-        return -k * t_page, t_page
-
-    if not fit_cmd:
-        return page_only()
-    s = sum(ws)
-    sx = sum(w * x for x, w in zip(wafs, ws, strict=True))
-    sy = sum(w * y for y, w in zip(ys, ws, strict=True))
-    sxx = sum(w * x * x for x, w in zip(wafs, ws, strict=True))
-    sxy = sum(w * x * y for x, y, w in zip(wafs, ys, ws, strict=True))
-    det = s * sxx - sx * sx
-    if det <= 1e-12 * max(1.0, s * sxx):
-        return page_only()
-    t_page = (s * sxy - sx * sy) / det
-    t_cmd = (sy - t_page * sx) / s
-    if t_page <= 0:  # IOPS do not fall with WAF: a controller ceiling only
-        return sy / s, 0.0
-    if t_cmd < -MAX_READ_SHARE * t_page:
-        return on_bound()
-    return t_cmd, t_page
+def _linear_fit(
+    wafs: list[float], ys: list[float], ws: list[float], fit_cmd: bool, s: float, sy: float
+) -> tuple[float, float]:
+    """:func:`linear_fit` given the sums that do not depend on ``wafs``: ``s`` = Σw and ``sy``
+    = Σw·y (:class:`_Objective` works them out once for all its steps). Each sum adds the same
+    products, formed the same way, in the same order as the sums written out in full
+    (``sum`` of w·W·y is ``sum`` of (w·W)·y), so the figures are the same to the bit."""
+    wx = list(map(mul, ws, wafs))  # w·W
+    sxx = sum(map(mul, wx, wafs))  # Σ (w·W)·W
+    sxy = sum(map(mul, wx, ys))  # Σ (w·W)·y
+    if fit_cmd:
+        sx = sum(wx)
+        det = s * sxx - sx * sx
+        if det > 1e-12 * max(1.0, s * sxx):
+            t_page = (s * sxy - sx * sy) / det
+            t_cmd = (sy - t_page * sx) / s
+            if t_page <= 0:  # IOPS do not fall with WAF: a controller ceiling only
+                return sy / s, 0.0
+            if t_cmd >= -MAX_READ_SHARE * t_page:
+                return t_cmd, t_page
+            # on the bound t_cmd = −k·t_page: y = t_page·(W − k)
+            k = MAX_READ_SHARE
+            wd = [w * (wf - k) for wf, w in zip(wafs, ws, strict=True)]
+            num = sum(map(mul, wd, ys))  # Σ (w·(W − k))·y
+            den = sum(w * (wf - k) ** 2 for wf, w in zip(wafs, ws, strict=True))
+            t_page = max(num / den, 0.0) if den > 0 else 0.0
+            return -k * t_page, t_page
+    # NAND time alone: Σ w·W·y / Σ w·W·W
+    return 0.0, max(sxy / sxx, 0.0) if sxx > 0 else 0.0
 
 
 class _Objective:
     """The fit's cost as a function of ρ₀ (and the spare efficiency k) for fixed ``points``:
-    what does not depend on them (each point's time per write and weight) is worked out once,
-    not at each of the search's ~520 steps."""
+    what does not depend on them (each point's time per write and weight, their sums, each
+    level's 1 − x) is worked out once, not at each of the search's ~520 steps."""
 
     def __init__(self, points: list[Point], fit_cmd: bool, curve: WafCurve) -> None:
         self.points, self.fit_cmd, self.curve = points, fit_cmd, curve
@@ -213,19 +224,26 @@ class _Objective:
             1.0 / (max(points[i].iops_rel_sd, MIN_REL_SD) * y) ** 2
             for i, y in zip(self.iops_at, self.ys, strict=True)
         ]
+        self.s = sum(self.ws)
+        self.sy = sum(w * y for y, w in zip(self.ys, self.ws, strict=True))
         self.waf_at = [
             (i, p.waf, max(p.waf_rel_sd, MIN_REL_SD))
             for i, p in enumerate(points)
             if p.waf is not None
         ]
+        # Point.model_waf's spare ratio, (1 + ρ₀)/(1 − x) − 1, with 1 − x for each point
+        self.unused = [None if p.fresh else 1.0 - p.extra_op_percent / 100.0 for p in points]
 
     def __call__(self, rho0: float, k: float = 1.0) -> tuple[float, float, float]:
         """(cost, t_cmd, t_page) at ρ₀ and k: relative residuals of time per write and of WAF
         (each point's model WAF worked out once, for its IOPS and its WAF figure alike)."""
-        model = [p.model_waf(rho0, self.curve, k) for p in self.points]
+        curve, spare = self.curve, 1.0 + rho0
+        model = [1.0 if u is None else curve(k * (spare / u - 1.0)) for u in self.unused]
         wafs = [model[i] for i in self.iops_at]
         ys, ws = self.ys, self.ws
-        t_cmd, t_page = linear_fit(wafs, ys, ws, self.fit_cmd) if ys else (0.0, 0.0)
+        t_cmd, t_page = (
+            _linear_fit(wafs, ys, ws, self.fit_cmd, self.s, self.sy) if ys else (0.0, 0.0)
+        )
         cost = 0.0
         for wf, y, w in zip(wafs, ys, ws, strict=True):
             cost += w * (y - (t_cmd + wf * t_page)) ** 2
@@ -241,10 +259,16 @@ def remembered(curve: WafCurve) -> WafCurve:
     return functools.cache(curve)
 
 
+@lru_cache(maxsize=16)
+def _log_grid(lo: float, hi: float) -> tuple[float, ...]:
+    """:func:`_minimise`'s coarse grid: 401 points from ``lo`` to ``hi``, even in log."""
+    return tuple(lo * (hi / lo) ** (i / 400) for i in range(401))
+
+
 def _minimise(cost: Callable[[float], float], lo: float, hi: float) -> float:
     """The argument in [lo, hi] minimising ``cost``: a coarse grid in log, then golden-section
     refinement around the best."""
-    grid = [lo * (hi / lo) ** (i / 400) for i in range(401)]
+    grid = _log_grid(lo, hi)
     costs = [cost(r) for r in grid]
     i_best = min(range(len(costs)), key=lambda i: costs[i])
     a = grid[max(0, i_best - 1)]

@@ -20,7 +20,10 @@ Rules on the prediction (after fitting):
   before a twin is simulated): the fitted model misses a point it was fitted to by more than
   :data:`FIT_ERROR_MAX`;
 - :func:`twin_misses_its_points`: the twin's simulation misses a point it was refined to by
-  more than :data:`TWIN_TOLERANCE`.
+  more than :data:`TWIN_TOLERANCE`;
+- :func:`no_garbage_collection_seen` (with :func:`surrogate_misses_its_points`): IOPS figures
+  that put the native OP at the fit's lower bound with a garbage collection costing less than
+  a command's fixed time: a curve flat within its noise, whose spare nothing determines.
 
 And the bounds on a typed figure (``--points``, ``--waf-points``, ``--fob-iops``): no drive is
 near ``measurement_file.MAX_IOPS``; WAF is at least 1 and below ``measurement_file.MAX_WAF``.
@@ -153,11 +156,40 @@ def twin_misses_its_points(prediction: Prediction) -> str | None:
     return None
 
 
+def no_garbage_collection_seen(
+    surrogate: fitmod.Surrogate, points: list[fitmod.Point]
+) -> str | None:
+    """IOPS figures alone (no WAF figure) fitted with the native spare at the fit's lower
+    bound (``fit.RHO_MIN``: WAF in the hundreds at 0% extra OP) and a garbage collection that
+    costs less time per write there than the controller's fixed time per command: a drive
+    whose writes cost the same whether it copies hundreds of pages for each or none. Such
+    figures show no garbage collection (a curve flat within its noise: a loop device on a
+    file has none) and do not determine the spare; the twin of that fit cannot reproduce them
+    (its NAND, at the WAF asked of it, is the bound) and takes minutes per simulation."""
+    steady = sorted((p for p in points if p.iops and not p.fresh), key=lambda p: p.extra_op_percent)
+    if not steady or any(p.waf is not None for p in points):
+        return None
+    x0 = steady[0].extra_op_percent
+    gc_us = surrogate.waf(x0) * surrogate.t_page_us
+    if not fitmod.at_lower_bound(surrogate.native_op) or gc_us >= surrogate.t_cmd_us:
+        return None
+    figures = ", ".join(f"{p.iops:,.0f} at {p.extra_op_percent:g}%" for p in steady)
+    return (
+        f"steady IOPS of {figures} extra OP show no garbage collection to fit: the fit puts the "
+        f"native OP at its lower bound ({100 * fitmod.RHO_MIN:.1f}%, WAF "
+        f"{surrogate.waf(x0):.0f} at {x0:g}% extra OP) and its collection there costs "
+        f"{gc_us:.3g} µs per write against {surrogate.t_cmd_us:.3g} µs per command, so the "
+        "figures do not determine the native spare (a device without garbage collection, "
+        "such as a loop device on a file, gives such a curve)"
+    )
+
+
 def surrogate_misses_its_points(
     surrogate: fitmod.Surrogate, points: list[fitmod.Point]
 ) -> str | None:
     """The fitted model (before any twin is built) missing a point it was fitted to by more
-    than :data:`FIT_ERROR_MAX`, or putting the native OP over :data:`NATIVE_OP_MAX`: checked
+    than :data:`FIT_ERROR_MAX`, putting the native OP over :data:`NATIVE_OP_MAX`, or at its
+    lower bound with no garbage collection seen (:func:`no_garbage_collection_seen`): checked
     first, since simulating a twin of such a fit can take hours (WAF in the hundreds)."""
     if (why := _native_op_why("the fit", surrogate.native_op)) is not None:
         return why
@@ -177,7 +209,7 @@ def surrogate_misses_its_points(
                     f"{100 * err:+.0f}% ({model:,.4g} for {measured:,.4g}; at most "
                     f"±{100 * FIT_ERROR_MAX:.0f}%): the model cannot explain the figures"
                 )
-    return None
+    return no_garbage_collection_seen(surrogate, points)
 
 
 INPUT_RULES = (iops_fall_with_op, waf_rises_with_op)
