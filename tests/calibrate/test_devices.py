@@ -50,14 +50,15 @@ def test_a_device_holding_a_file_system_is_refused(tmp_path, loop_device, overpr
 def test_calibrate_a_blank_loop_device_with_fio(tmp_path, loop_device, overprov_cli, need_fio):
     """The whole path on a real block device: fio rounds, BLKDISCARD per level, no SMART
     NAND counters (a loop device has none), so the three-level plan. A round lasts at least
-    a second, which on a 32 MiB loop device is several drive writes: the default budget (2 dw)
+    a second, which on a 32 MiB loop device is several drive writes: the default budget (6 dw:
+    without counters the random plan)
     is refused before the fill, a large one is a cap."""
     dev = loop_device(size_bytes=32 * MIB)
     out = tmp_path / "out"
     args = ["calibrate", dev, "--allow-hdd", "--extra-op", "0,20,40",
             "--i-understand-this-destroys-data", dev]  # fmt: skip
     rc, _, err = overprov_cli(*args, "--out", str(tmp_path / "small"))
-    assert rc == 2 and "--budget: 2 drive writes is too little" in err
+    assert rc == 2 and "--budget: 6 drive writes is too little" in err
     rc, stdout, err = overprov_cli(*args, "--out", str(out), "--budget", "3000dw")
     m = json.loads((out / "measurement.json").read_text())
     assert m["kind"] == "block" and m["counters"] is False

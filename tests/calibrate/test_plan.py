@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from overprov.calibrate.plan import Budget, design, parse_budget, segments_for
+from overprov.calibrate.plan import (
+    Budget,
+    default_budget,
+    design,
+    parse_budget,
+    segments_for,
+)
 from overprov.errors import ConfigError
 
 LEVELS = [float(x) for x in range(0, 65, 5)]
@@ -77,3 +83,32 @@ def test_the_plan_fits_its_budget():
     # the default budget, 2 drive writes, plans the graded plan within it
     default = design(LEVELS, parse_budget(None))
     assert default.precondition == "graded" and default.planned_drive_writes() <= 2.0 + 1e-9
+
+
+def test_the_default_budget_is_the_graded_plans_only_where_it_was_checked():
+    """The graded plan was adopted on drives that report NAND write counters with a write buffer
+    of at most 5% of their capacity: elsewhere the default stays the random plan, saying why."""
+    gib = 1 << 30
+    budget, why = default_budget(write_counters=True, buffer_bytes=16 << 20, capacity_bytes=2 * gib)
+    assert budget == Budget(drive_writes=2.0) and why is None
+    assert design([0, 40], budget).precondition == "graded"
+    budget, why = default_budget(write_counters=False, capacity_bytes=2 * gib)
+    assert budget == Budget(drive_writes=6.0) and "no NAND write counters" in why
+    assert design([0, 40], budget, write_counters=False).precondition == "random"
+    budget, why = default_budget(
+        write_counters=True, buffer_bytes=256 << 20, capacity_bytes=1_677_721_600
+    )
+    assert budget == Budget(drive_writes=6.0) and "16.0% of its capacity" in why
+
+
+def test_the_dry_run_shows_the_default_plan_and_why(overprov_cli):
+    rc, out, _ = overprov_cli("calibrate", "sim:enterprise-tlc-nvme@2GiB", "--dry-run")
+    plan_line = next(line for line in out.splitlines() if line.startswith("plan:"))
+    assert rc == 0 and "budget 6 drive writes" in plan_line and "graded" not in plan_line
+    assert "write buffer (268,435,456 bytes) is 16.0% of its capacity" in out
+    rc, out, _ = overprov_cli("calibrate", "sim:consumer-tlc-sata@2GiB", "--dry-run")
+    assert rc == 0 and "graded preconditioning" in out and "budget 2 drive writes" in out
+    rc, out, _ = overprov_cli(
+        "calibrate", "sim:enterprise-tlc-nvme@2GiB", "--dry-run", "--budget", "2dw"
+    )
+    assert rc == 0 and "graded preconditioning" in out and "not the graded" not in out

@@ -60,8 +60,10 @@ def register(subparsers: Any) -> None:
         default=None,
         metavar="AMOUNT",
         help="cap on the measurement: drive writes (e.g. 4dw) or device I/O time (e.g. 2h); "
-        f"default {planmod.DEFAULT_BUDGET_DRIVE_WRITES:g}dw (the graded plan; a budget that "
-        "holds the random plan, 4dw or a time, chooses that one)",
+        f"default {planmod.DEFAULT_BUDGET_DRIVE_WRITES:g}dw (the graded plan) where the target "
+        "reports NAND write counters and its write buffer is known to be small, else "
+        f"{planmod.RANDOM_PLAN_BUDGET_DRIVE_WRITES:g}dw (the random plan); a budget that holds "
+        "the random plan, 4dw or a time, chooses that one",
     )
     p.add_argument(
         "--extra-op",
@@ -297,8 +299,18 @@ def measure_target(
                 f"{plan.budget.text()})"
             )
         else:
-            budget = planmod.parse_budget(args.budget)
-            plan = planmod.design(levels, budget, write_counters=write_counters(target) is not None)
+            counters = write_counters(target) is not None
+            if args.budget is None:
+                budget, why = planmod.default_budget(
+                    write_counters=counters,
+                    buffer_bytes=getattr(target, "buffer_bytes", 0),
+                    capacity_bytes=target.capacity_bytes,
+                )
+                if why is not None:
+                    stderr_progress(f"calibrate {spec}: {planmod.default_budget_note(why)}")
+            else:
+                budget = planmod.parse_budget(args.budget)
+            plan = planmod.design(levels, budget, write_counters=counters)
             stderr_progress(
                 f"calibrate {spec}: {plan.text()}; at most {plan.planned_drive_writes():.1f} "
                 f"drive writes of {target.capacity_bytes:,} bytes (budget {budget.text()})"
@@ -410,7 +422,7 @@ def run(args: argparse.Namespace) -> int:
         if not args.target:
             raise ConfigError("--dry-run: for a TARGET (--from and --points write to no drive)")
         options = {"confirm": list(args.confirm), "allow_hdd": args.allow_hdd}
-        budget = planmod.parse_budget(args.budget)
+        budget = planmod.parse_budget(args.budget) if args.budget is not None else None
         print(planmod.calibrate_text(args.target, levels, budget, options))
         return 0
     measurement = None

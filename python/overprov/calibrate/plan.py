@@ -44,6 +44,16 @@ from overprov.measurement_file import PRECONDITIONS, Measurement
 #: rule in docs/calibrate.md, "Two drive writes"); a drive-write budget that holds the random
 #: plan's minimum (about 3.4, e.g. ``4dw``) or a time budget chooses the random plan.
 DEFAULT_BUDGET_DRIVE_WRITES = 2.0
+#: The budget without ``--budget`` where the graded plan was not validated: a target that
+#: reports no NAND write counters (its first level is then sized for an assumed native OP, and a
+#: drive with more spare keeps free space into its 0% window) or a simulated drive whose write
+#: buffer is over :data:`GRADED_BUFFER_SHARE_MAX` of its capacity (still filling through the 0%
+#: window). Enough for three settled levels of the random plan on every drive of the validation
+#: family (docs/calibrate.md, "Two drive writes").
+RANDOM_PLAN_BUDGET_DRIVE_WRITES = 6.0
+#: The largest write buffer, as a share of the user capacity, of the drives the graded plan was
+#: adopted on (the sixth rule kept drives at or under it).
+GRADED_BUFFER_SHARE_MAX = 0.05
 #: Span writes of plain random writes before a graded level's window may count: chosen so two
 #: levels fit in 2 drive writes; what that costs is measured in bench/README.md ("Two drive
 #: writes").
@@ -81,6 +91,43 @@ class Budget:
 
 
 _BUDGET_RE = re.compile(r"^\s*([0-9]*\.?[0-9]+)\s*(dw|h|m|min|s)\s*$", re.IGNORECASE)
+
+
+def default_budget(
+    *, write_counters: bool, buffer_bytes: int = 0, capacity_bytes: int = 1
+) -> tuple[Budget, str | None]:
+    """The budget without ``--budget``, and why it is not the graded plan's (None when it is).
+
+    The graded plan (:data:`DEFAULT_BUDGET_DRIVE_WRITES`) where it was validated: the target
+    reports its NAND writes and its write buffer (a simulated drive's; 0 when not known) is at
+    most :data:`GRADED_BUFFER_SHARE_MAX` of its capacity. Elsewhere the random plan's
+    :data:`RANDOM_PLAN_BUDGET_DRIVE_WRITES`; ``--budget 2dw`` still asks for the graded one.
+    """
+    share = buffer_bytes / max(capacity_bytes, 1)
+    if not write_counters:
+        why = (
+            "the target reports no NAND write counters, so the graded plan could not measure "
+            "its free space"
+        )
+    elif share > GRADED_BUFFER_SHARE_MAX:
+        why = (
+            f"its write buffer ({buffer_bytes:,} bytes) is {100 * share:.1f}% of its capacity, "
+            f"over the {100 * GRADED_BUFFER_SHARE_MAX:g}% of the drives the graded plan was "
+            "checked on"
+        )
+    else:
+        return Budget(drive_writes=DEFAULT_BUDGET_DRIVE_WRITES), None
+    return Budget(drive_writes=RANDOM_PLAN_BUDGET_DRIVE_WRITES), why
+
+
+def default_budget_note(why: str) -> str:
+    """What calibrate says when :func:`default_budget` chose the random plan."""
+    return (
+        f"the random plan within {RANDOM_PLAN_BUDGET_DRIVE_WRITES:g} drive writes, not the "
+        f"graded plan's {DEFAULT_BUDGET_DRIVE_WRITES:g}: {why} (--budget "
+        f"{DEFAULT_BUDGET_DRIVE_WRITES:g}dw asks for the graded plan; docs/calibrate.md, "
+        '"Limits")'
+    )
 
 
 def parse_budget(text: str | None) -> Budget:
@@ -371,9 +418,12 @@ def fit_to_budget(plan: MeasurementPlan, drive_writes: float) -> MeasurementPlan
     return replace(plan, segments=segs)
 
 
-def calibrate_text(spec: str, levels: list[float], budget: Any, options: dict[str, Any]) -> str:
+def calibrate_text(
+    spec: str, levels: list[float], budget: Budget | None, options: dict[str, Any]
+) -> str:
     """``calibrate --dry-run``: the target, its checks, the measurement plan (levels, drive
-    writes at most) and its time at the drive's steady IOPS."""
+    writes at most) and its time at the drive's steady IOPS. ``budget`` None: the default
+    (:func:`default_budget`)."""
     from overprov.profile.dry_run import (
         ASSUMED_RANDOM_IOPS,
         header,
@@ -386,7 +436,14 @@ def calibrate_text(spec: str, levels: list[float], budget: Any, options: dict[st
     ident = identify(spec, confirm=options.get("confirm"), allow_hdd=bool(options.get("allow_hdd")))
     cap = max(ident.capacity_bytes, 1)
     # a simulated drive reports its NAND writes; a real one is known only once opened
-    plan = design(levels, budget, write_counters=ident.sim is not None)
+    counters = ident.sim is not None
+    why = None
+    if budget is None:
+        buffer = ident.sim.buffer_bytes if ident.sim is not None else 0
+        budget, why = default_budget(
+            write_counters=counters, buffer_bytes=buffer, capacity_bytes=cap
+        )
+    plan = design(levels, budget, write_counters=counters)
     if ident.sim is not None:
         iops = sim_drive_iops(ident.sim)[1]
         whose = "the drive's steady figure at 0% extra OP, from its parameters"
@@ -398,6 +455,20 @@ def calibrate_text(spec: str, levels: list[float], budget: Any, options: dict[st
     lines = header(ident, "calibrate")
     lines += [
         f"plan: {plan.text()} (budget {budget.text()})",
+        *(
+            [f"  {default_budget_note(why)}"]
+            + (
+                []
+                if counters
+                else [
+                    f"  a drive that reports NAND write counters once opened (SMART, a vendor "
+                    f"log) is measured with the graded plan within "
+                    f"{DEFAULT_BUDGET_DRIVE_WRITES:g} drive writes instead"
+                ]
+            )
+            if why
+            else []
+        ),
         f"estimate: at most {human_seconds(dw * cap / (iops * 4096))}{kind}; "
         + wear_line(dw, cap, options.get("rated_tbw"), "at most"),
         f"  at {iops:,.0f} random-write IOPS ({whose})",

@@ -93,6 +93,8 @@ class SimTarget:
         self.physical_bytes = geo["blocks"] * geo["pages_per_block"] * self.page_bytes
         """NAND behind the capacity (the phase precondition rule uses it)."""
         self.pages_per_block = geo["pages_per_block"]
+        self.buffer_bytes = int(cfg.get("timing", {}).get("buffer", {}).get("bytes", 0))
+        """The drive's write buffer (0: none); calibrate's default plan reads it."""
         self.member_names = [spec]
         self.seed = seed
         self._rounds = 0
