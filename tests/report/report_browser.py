@@ -248,18 +248,17 @@ class Chromium:
         path.write_bytes(base64.b64decode(data))
         return self.width, height
 
-    def print_pdf(self, url: str, path: Path) -> PageLoad:
-        """The page at ``url`` loaded afresh and printed as Chromium's ``--print-to-pdf``
-        prints it (the print stylesheet and its @page size, backgrounds, no header or footer),
-        into ``path``; returns the load's record."""
-        page = self.load(url)
+    def print_pdf(self, path: Path) -> None:
+        """The page loaded last printed as Chromium's ``--print-to-pdf`` prints it (the print
+        stylesheet and its @page size, backgrounds, no header or footer), into ``path``. The
+        page as the checks left it (they read it, and add nothing to it) prints the same as the
+        same page loaded afresh: their PDFs rendered by pdftoppm are pixel-identical."""
         data = self.call(
             "Page.printToPDF",
             {"displayHeaderFooter": False, "printBackground": True, "preferCSSPageSize": True},
         )["data"]
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(base64.b64decode(data))
-        return page
 
     def dom(self) -> str:
         return str(self.evaluate("document.documentElement.outerHTML"))
