@@ -236,12 +236,15 @@ class Chromium:
         return res["result"].get("value")
 
     def screenshot(self, path: Path, max_height: int = 16000) -> tuple[int, int]:
-        """A full-page PNG (the viewport grown to the page's height, up to ``max_height``)."""
+        """A full-page PNG (the viewport grown to the page's height, up to ``max_height``).
+        ``optimizeForSpeed``: the same pixels, PNG-encoded with less compression (a larger
+        file, about half of Chromium's CPU time for the capture)."""
         height = int(self.evaluate("document.documentElement.scrollHeight"))
         height = max(200, min(height, max_height))
         self._metrics(height)
         data = self.call(
-            "Page.captureScreenshot", {"format": "png", "captureBeyondViewport": False}
+            "Page.captureScreenshot",
+            {"format": "png", "captureBeyondViewport": False, "optimizeForSpeed": True},
         )["data"]
         self._metrics(self.height)
         path.parent.mkdir(parents=True, exist_ok=True)
