@@ -137,6 +137,29 @@ def trace_replay(made_once) -> Path:
 
 
 @pytest.fixture(scope="session")
+def trace_plan_folder(made_once) -> Path:
+    """``overprov plan --trace`` of the fio iolog sample on the consumer TLC preset at 1 GiB,
+    four levels, two measured passes, a DWPD and an IOPS target (plan.json), and ``overprov
+    report`` of it (rep/, rep.json); made once per run (test_report_plan.py, the browser
+    test)."""
+    from overprov import cli
+
+    def make(d: Path) -> None:
+        trace = REPO / "tests" / "data" / "traces" / "fio-randrw.iolog"
+        for argv in (
+            ["plan", "--trace", str(trace), "--preset", "consumer-tlc-sata", "--scale", "1GiB",
+             "--extra-op", "0,10,20,30", "--trace-repeat", "2", "--target-dwpd", "0.7",
+             "--target-iops", "12000", "--json", str(d / "plan.json")],
+            ["report", str(d / "plan.json"), "--out", str(d / "rep"), "--json",
+             str(d / "rep.json")],
+        ):  # fmt: skip
+            with contextlib.redirect_stdout(io.StringIO()):
+                assert cli.main(argv) == 0
+
+    return made_once("report-trace-plan", make)
+
+
+@pytest.fixture(scope="session")
 def fio_profile(made_once) -> Path:
     """A real profile of a 16 MiB file: two OP levels, 2 s rounds, at most 5 rounds each.
     The profile CLI writes report.html into the folder at its end."""

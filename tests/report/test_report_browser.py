@@ -5,8 +5,6 @@ test-artifacts/report/ (looked at by a person while the report was built)."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import re
 import shutil
 import subprocess
@@ -254,27 +252,10 @@ def test_qualify_report_in_chromium(browsers, qualify_sim):
     assert "SIMULATED" in got["text"] and "tests passed" in got["text"]
 
 
-DATA = Path(__file__).resolve().parents[1] / "data" / "traces"
-
-
-def _cli(*argv: str, status: int = 0) -> None:
-    from overprov import cli
-
-    with contextlib.redirect_stdout(io.StringIO()):
-        assert cli.main(list(argv)) == status
-
-
-def test_plan_report_in_chromium(browsers, tmp_path):
-    """``report plan.json`` of a trace plan: the answer card with its per-OP table."""
-    plan = tmp_path / "plan.json"
-    _cli(
-        "plan", "--trace", str(DATA / "fio-randrw.iolog"), "--preset", "consumer-tlc-sata",
-        "--scale", "1GiB", "--extra-op", "0,10,20,30", "--trace-repeat", "2",
-        "--target-dwpd", "0.7", "--json", str(plan),
-    )  # fmt: skip
-    out = tmp_path / "rep"
-    write_report([plan], out)
-    got = _check_rendered(browsers, out, "report-plan-trace")
+def test_plan_report_in_chromium(browsers, trace_plan_folder):
+    """``report plan.json`` of a trace plan: the answer card with its per-OP table (the page
+    test_report_plan.py reads, conftest.trace_plan_folder: a DWPD and an IOPS target)."""
+    got = _check_rendered(browsers, trace_plan_folder / "rep", "report-plan-trace")
     assert "extra OP that meets 0.7 DWPD over 5 years" in got["text"]
 
 
