@@ -86,13 +86,13 @@ def _module_scoped_fixtures(item: pytest.Item) -> list[str]:
 COSTLY_INPUTS = frozenset({
     "tests::sim_profile",
     "tests/report::sim_json", "tests/report::sim_fifo_json", "tests/report::timed_json",
-    "tests/report::timed_real_json", "tests/report::qualify_sim",
+    "tests/report::timed_real_json", "tests::qualify_sim",
     "tests/report/test_report_steady_waf.py::timed_64",
     "tests/report::waf_calibration",
     "tests/report/test_report_calibrate.py::sim_calibration",
     "tests/report/test_report_pts.py::swept",
     "tests/report/test_report_figures.py::five_level_profile",
-    "tests/report/test_report_trace.py::trace_run",
+    "tests/report/test_report_trace.py::trace_run", "tests/report::trace_replay",
     "tests/calibrate/test_calibrate_flags.py::kept",
     "tests/calibrate/test_measurement_file.py::good",
     "tests/calibrate/test_keeping.py::measured",
@@ -231,6 +231,30 @@ def sim_profile(made_once) -> Path:
         assert f"report: {out / 'report.html'}" in res.stdout, res.stdout + res.stderr
 
     return made_once("sim-profile", make) / "prof"
+
+
+@pytest.fixture(scope="session")
+def qualify_sim(made_once) -> Path:
+    """``overprov qualify sim:consumer-tlc-sata@2GiB --round-seconds 10 --out Q --json -``,
+    made once per run: qualify.json and report.html in Q (the report tests read them), and
+    beside Q the command's exit status (``exit``: 1, the cache and consistency tests fail), its
+    stdout (``stdout.json``, the document) and stderr (``stderr.txt``, the text), which the
+    qualify CLI's test reads."""
+
+    def make(d: Path) -> None:
+        out = d / "q"
+        res = subprocess.run(
+            [sys.executable, "-m", "overprov.cli", "qualify", "sim:consumer-tlc-sata@2GiB",
+             "--round-seconds", "10", "--out", str(out), "--json", "-"],
+            capture_output=True, text=True, timeout=900, check=False,
+        )  # fmt: skip
+        assert res.returncode == 1, res.stderr[-3000:]
+        assert f"report: {out / 'report.html'}" in res.stderr, res.stdout + res.stderr
+        (d / "exit").write_text(str(res.returncode))
+        (d / "stdout.json").write_text(res.stdout)
+        (d / "stderr.txt").write_text(res.stderr)
+
+    return made_once("qualify-sim", make) / "q"
 
 
 def _backing_file(dev: str) -> Path | None:

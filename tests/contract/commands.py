@@ -67,10 +67,14 @@ def quick_commands(tmp: Path) -> dict[str, list[str]]:
     (13 CPU seconds a run instead of 37, docs/testing.md); the document and the text it
     writes go out the same way. (Every prediction document is checked against its schema as
     it is written, prediction_file.py; one with the GC-mechanism fit is written and validated
-    by tests/calibrate/test_calibrate_cli.py, whose calibration measures five levels.)"""
+    by tests/calibrate/test_calibrate_cli.py, whose calibration measures five levels.)
+    ``profile`` writes no report.html into its folder (``--no-report``): the document and
+    the text are written before it, and no contract test reads the page (the report of a
+    profile is the report tests' ``sim_profile``)."""
     commands = json_commands(tmp)
     points = commands["overprov.calibrate"].index("--points") + 1
     commands["overprov.calibrate"][points] = "0:11000,40:32000"
+    commands["overprov.profile"].append("--no-report")
     return commands
 
 

@@ -21,10 +21,12 @@ def _valid(doc: dict) -> dict:
     return doc
 
 
-def test_qualify_a_simulated_consumer_drive_json_to_stdout(overprov_cli):
-    rc, out, err = overprov_cli(
-        "qualify", "sim:consumer-tlc-sata@2GiB", "--round-seconds", "10", "--json", "-"
-    )
+def test_qualify_a_simulated_consumer_drive_json_to_stdout(qualify_sim):
+    # `overprov qualify sim:consumer-tlc-sata@2GiB --round-seconds 10 --out Q --json -`, run
+    # once (tests/conftest.py: the report tests read its folder): its status, stdout, stderr
+    rc = int((qualify_sim.parent / "exit").read_text())
+    out = (qualify_sim.parent / "stdout.json").read_text()
+    err = (qualify_sim.parent / "stderr.txt").read_text()
     doc = _valid(json.loads(out))
     tests = {t["test"]: t for t in doc["tests"]}
     assert list(tests) == ["cache", "trim_recovery", "idle_recovery", "write_cliff",

@@ -2,10 +2,13 @@
 --json, untimed and timed), an untimed one with a hand-built ``timed`` section
 (report_fixtures.add_timed) and a real fio profile of a small file (overprov profile, which
 writes its report itself); the profile of a simulated drive, ``sim_profile``, is in
-tests/conftest.py (calibrate's tests read it too)."""
+tests/conftest.py (calibrate's tests read it too), and so is the qualification of a simulated
+drive, ``qualify_sim`` (the qualify CLI's tests read it too)."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import shutil
 import subprocess
@@ -53,6 +56,25 @@ def sim_json(made_once) -> Path:
     return d / name
 
 
+def report_once(made_once, name: str, *args: str) -> Path:
+    """``overprov report ARGS --out FOLDER`` run once per test run (``made_once``): the page
+    several tests read (each of them checks its own part of it, the browser test the page as a
+    browser shows it); the command's stdout is kept beside it as ``stdout.txt``."""
+
+    def make(d: Path) -> None:
+        res = overprov("report", *args, "--out", str(d / "rep"))
+        assert res.returncode == 0, res.stderr
+        (d / "stdout.txt").write_text(res.stdout)
+
+    return made_once(name, make) / "rep"
+
+
+@pytest.fixture(scope="session")
+def sim_report(sim_json: Path, made_once) -> Path:
+    """``overprov report`` of ``sim_json`` with ``--nand tlc``, made once per run."""
+    return report_once(made_once, "report-sim-page", str(sim_json), "--nand", "tlc")
+
+
 @pytest.fixture(scope="session")
 def sim_fifo_json(made_once) -> Path:
     name = "sim-fifo.json"
@@ -89,6 +111,52 @@ def timed_json(sim_json: Path, made_once) -> Path:
         (d / "sim-timed.json").write_text(json.dumps(doc))
 
     return made_once("report-timed", make) / "sim-timed.json"
+
+
+@pytest.fixture(scope="session")
+def trace_replay(made_once) -> Path:
+    """``overprov simulate --trace`` of the fio iolog sample (tests/data/traces), timed, on a
+    32 MiB drive it does not fit (it folds), one warm-up pass and three measured, at two
+    levels, with ``--out``: the folder (simulate.json, report.html), the CLI's stdout beside
+    it as ``stdout.txt``; made once per run (test_report_trace.py, the browser test)."""
+    from overprov import cli
+
+    def make(d: Path) -> None:
+        argv = [
+            "simulate", "--trace", str(REPO / "tests" / "data" / "traces" / "fio-randrw.iolog"),
+            "--user-pages", "8192", "--pages-per-block", "64", "--timed", "--rho", "0.07,0.28",
+            "--trace-repeat", "3", "--trace-warmup-passes", "1", "--no-progress", "--jobs", "1",
+            "--out", str(d / "trace"),
+        ]  # fmt: skip
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf):
+            assert cli.main(argv) == 0
+        (d / "stdout.txt").write_text(buf.getvalue())
+
+    return made_once("report-trace-replay", make) / "trace"
+
+
+@pytest.fixture(scope="session")
+def trace_plan_folder(made_once) -> Path:
+    """``overprov plan --trace`` of the fio iolog sample on the consumer TLC preset at 1 GiB,
+    four levels, two measured passes, a DWPD and an IOPS target (plan.json), and ``overprov
+    report`` of it (rep/, rep.json); made once per run (test_report_plan.py, the browser
+    test)."""
+    from overprov import cli
+
+    def make(d: Path) -> None:
+        trace = REPO / "tests" / "data" / "traces" / "fio-randrw.iolog"
+        for argv in (
+            ["plan", "--trace", str(trace), "--preset", "consumer-tlc-sata", "--scale", "1GiB",
+             "--extra-op", "0,10,20,30", "--trace-repeat", "2", "--target-dwpd", "0.7",
+             "--target-iops", "12000", "--json", str(d / "plan.json")],
+            ["report", str(d / "plan.json"), "--out", str(d / "rep"), "--json",
+             str(d / "rep.json")],
+        ):  # fmt: skip
+            with contextlib.redirect_stdout(io.StringIO()):
+                assert cli.main(argv) == 0
+
+    return made_once("report-trace-plan", make)
 
 
 @pytest.fixture(scope="session")
@@ -140,19 +208,9 @@ def waf_calibration(made_once) -> Path:
 
 
 @pytest.fixture(scope="session")
-def qualify_sim(made_once) -> Path:
-    """``overprov qualify`` of a simulated consumer drive with an output folder: qualify.json
-    and report.html in it (the cache and consistency tests fail: exit 1)."""
-
-    def make(d: Path) -> None:
-        out = d / "q"
-        res = overprov(
-            "qualify", "sim:consumer-tlc-sata@2GiB", "--round-seconds", "10", "--out", str(out)
-        )
-        assert res.returncode == 1, res.stderr[-3000:]
-        assert f"report: {out / 'report.html'}" in res.stdout, res.stdout + res.stderr
-
-    return made_once("report-qualify-sim", make) / "q"
+def waf_calibration_report(waf_calibration: Path, made_once) -> Path:
+    """``overprov report`` of ``waf_calibration``, made once per run."""
+    return report_once(made_once, "report-waf-calibration-page", str(waf_calibration))
 
 
 @pytest.fixture(scope="session")

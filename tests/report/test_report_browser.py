@@ -5,8 +5,6 @@ test-artifacts/report/ (looked at by a person while the report was built)."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import re
 import shutil
 import subprocess
@@ -148,12 +146,13 @@ def _check_rendered(browsers: dict, out: Path, name: str) -> dict:
 
 def _check_pdf(browser, out: Path, name: str) -> None:
     """The page printed by Chromium as its own --print-to-pdf prints it (the print stylesheet
-    applies; the desktop browser already running prints it, over the DevTools protocol, rather
-    than a browser started for it), rendered page by page with pdftoppm (poppler-utils) and
-    kept as PNGs beside the screenshots."""
+    applies; the desktop browser already running prints the page it has loaded and checked,
+    over the DevTools protocol, rather than a browser started for it), rendered page by page
+    with pdftoppm (poppler-utils) and kept as PNGs beside the screenshots."""
     pdf = ARTIFACTS / f"{name}.pdf"
     pdf.unlink(missing_ok=True)
-    browser.print_pdf((out / "report.html").resolve().as_uri(), pdf)
+    assert browser.evaluate("location.href") == (out / "report.html").resolve().as_uri()
+    browser.print_pdf(pdf)
     assert pdf.is_file()
     assert pdf.read_bytes()[:5] == b"%PDF-"
     if PDFTOPPM is None:
@@ -220,10 +219,10 @@ def test_the_overlap_check_sees_text_over_text(browser, tmp_path):
     }, found
 
 
-def test_simulation_report_in_chromium(browsers, sim_json, tmp_path):
-    out = tmp_path / "rep"
-    write_report([sim_json], out, nand="tlc")
-    got = _check_rendered(browsers, out, "report-sim")
+def test_simulation_report_in_chromium(browsers, sim_report):
+    """``overprov report`` of a simulation with ``--nand tlc`` (conftest.sim_report, the page
+    test_report_build.py reads)."""
+    got = _check_rendered(browsers, sim_report, "report-sim")
     assert "less NAND wear at 30% than at 0%" in got["text"]
 
 
@@ -253,47 +252,24 @@ def test_qualify_report_in_chromium(browsers, qualify_sim):
     assert "SIMULATED" in got["text"] and "tests passed" in got["text"]
 
 
-DATA = Path(__file__).resolve().parents[1] / "data" / "traces"
-
-
-def _cli(*argv: str, status: int = 0) -> None:
-    from overprov import cli
-
-    with contextlib.redirect_stdout(io.StringIO()):
-        assert cli.main(list(argv)) == status
-
-
-def test_plan_report_in_chromium(browsers, tmp_path):
-    """``report plan.json`` of a trace plan: the answer card with its per-OP table."""
-    plan = tmp_path / "plan.json"
-    _cli(
-        "plan", "--trace", str(DATA / "fio-randrw.iolog"), "--preset", "consumer-tlc-sata",
-        "--scale", "1GiB", "--extra-op", "0,10,20,30", "--trace-repeat", "2",
-        "--target-dwpd", "0.7", "--json", str(plan),
-    )  # fmt: skip
-    out = tmp_path / "rep"
-    write_report([plan], out)
-    got = _check_rendered(browsers, out, "report-plan-trace")
+def test_plan_report_in_chromium(browsers, trace_plan_folder):
+    """``report plan.json`` of a trace plan: the answer card with its per-OP table (the page
+    test_report_plan.py reads, conftest.trace_plan_folder: a DWPD and an IOPS target)."""
+    got = _check_rendered(browsers, trace_plan_folder / "rep", "report-plan-trace")
     assert "extra OP that meets 0.7 DWPD over 5 years" in got["text"]
 
 
-def test_trace_report_in_chromium(browsers, tmp_path):
-    """A timed trace replay that folds onto a 32 MiB drive (simulate --trace --out)."""
-    out = tmp_path / "trace"
-    _cli(
-        "simulate", "--trace", str(DATA / "fio-randrw.iolog"), "--user-pages", "8192",
-        "--pages-per-block", "64", "--timed", "--rho", "0.07,0.28", "--trace-repeat", "2",
-        "--no-progress", "--jobs", "1", "--out", str(out),
-    )  # fmt: skip
-    got = _check_rendered(browsers, out, "report-trace")
+def test_trace_report_in_chromium(browsers, trace_replay):
+    """A timed trace replay that folds onto a 32 MiB drive (simulate --trace --out; the page
+    test_report_trace.py reads, conftest.trace_replay)."""
+    got = _check_rendered(browsers, trace_replay, "report-trace")
     assert "fio-randrw.iolog" in got["text"] and "uniform" not in got["text"].lower()
 
 
-def test_calibration_report_in_chromium(browsers, waf_calibration, tmp_path):
-    """A calibration fitted to two WAF points (no drive written)."""
-    out = tmp_path / "rep"
-    write_report([waf_calibration], out)
-    got = _check_rendered(browsers, out, "report-calibration")
+def test_calibration_report_in_chromium(browsers, waf_calibration_report):
+    """A calibration fitted to two WAF points (no drive written): the page
+    test_report_calibrate.py reads (conftest.waf_calibration_report)."""
+    got = _check_rendered(browsers, waf_calibration_report, "report-calibration")
     assert "a prediction, not a measurement" in got["text"]
 
 

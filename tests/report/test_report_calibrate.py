@@ -11,7 +11,7 @@ from html import unescape
 import pytest
 from conftest import overprov
 from overprov import prediction_file
-from overprov.report import decision, plots, write_report
+from overprov.report import decision, plots
 from overprov.report.load import load_inputs
 from overprov.report.model import ReportInputError
 from report_checks import check_page, figure_keys
@@ -36,9 +36,8 @@ def test_calibration_chart_holds_the_points_the_curve_and_the_band(waf_calibrati
     assert max(ys) == pytest.approx(max(r["waf_high"] for r in levels))
 
 
-def test_report_of_a_calibration(waf_calibration, tmp_path):
-    out = tmp_path / "rep"
-    write_report([waf_calibration], out)
+def test_report_of_a_calibration(waf_calibration, waf_calibration_report):
+    out = waf_calibration_report  # `overprov report CAL --out OUT`, made once per run
     page = check_page(out)
     assert figure_keys(out) == {f"calibration-calibration-{waf_calibration.name}"}
     words = unescape(re.sub(r"<[^>]+>", " ", page))
@@ -99,7 +98,18 @@ def sim_calibration(tmp_path_factory):
     return out
 
 
-def test_calibration_of_a_simulated_drive(sim_calibration, tmp_path):
+@pytest.fixture(scope="module")
+def sim_calibration_report(sim_calibration, tmp_path_factory):
+    """``overprov report`` of that calibration with ``--json``, once for the tests that read
+    its page (each its own part) and its document: (the page's folder, the document)."""
+    d = tmp_path_factory.mktemp("cal-sim-report")
+    out, js = d / "rep", d / "rep.json"
+    res = overprov("report", str(sim_calibration), "--out", str(out), "--json", str(js))
+    assert res.returncode == 0, res.stderr
+    return out, js
+
+
+def test_calibration_of_a_simulated_drive(sim_calibration, sim_calibration_report):
     pred = json.loads((sim_calibration / "prediction.json").read_text())
     (src,) = load_inputs([sim_calibration / "prediction.json"])
     # simulated data says so, with the drive and the scale as a factor
@@ -116,8 +126,7 @@ def test_calibration_of_a_simulated_drive(sim_calibration, tmp_path):
     ys = band.get_paths()[0].vertices[:, 1]
     assert min(ys) == pytest.approx(min(r["steady_iops_low"] for r in pred["levels"]))
     assert max(ys) == pytest.approx(max(r["steady_iops_high"] for r in pred["levels"]))
-    out = tmp_path / "rep"
-    write_report([sim_calibration], out)
+    out, _ = sim_calibration_report
     words = unescape(re.sub(r"<[^>]+>", " ", check_page(out)))
     rec = pred["recommendation"]
     # the page leads with the level whose whole band clears the target, when there is one
@@ -130,7 +139,7 @@ def test_calibration_of_a_simulated_drive(sim_calibration, tmp_path):
     assert rec["text"] in words
 
 
-def test_the_calibration_decision_table(sim_calibration, tmp_path):
+def test_the_calibration_decision_table(sim_calibration, sim_calibration_report):
     """One row per predicted level: the band, the measured levels marked with their measured
     IOPS, and "meets target" only when the whole band clears it."""
     pred = json.loads((sim_calibration / "prediction.json").read_text())
@@ -157,13 +166,12 @@ def test_the_calibration_decision_table(sim_calibration, tmp_path):
     if safe is not None:
         first = next(r for r in table.rows if r[7] == "yes, whole band")
         assert first[0] == f"{safe:g}%"
-    out = tmp_path / "rep"
-    write_report([sim_calibration], out)
+    out, _ = sim_calibration_report
     assert 'class="decision"' in check_page(out)
 
 
 def test_a_calibration_page_shows_what_it_measured_and_checks_the_prediction(
-    sim_calibration, tmp_path
+    sim_calibration, sim_calibration_report
 ):
     """The measured levels' IOPS, WAF and p99 (measurement.json) are in the decision table, and
     the page says where the prediction at a measured level is far from the measurement: its p99
@@ -186,9 +194,7 @@ def test_a_calibration_page_shows_what_it_measured_and_checks_the_prediction(
             assert "p99 " in row[3]
             ratio = by_op[x]["p99_latency_us"] / m["p99_latency_us"]
             expect_p99 += not (1 / 1.5 <= ratio <= 1.5)
-    out, js = tmp_path / "rep", tmp_path / "rep.json"
-    res = overprov("report", str(sim_calibration), "--out", str(out), "--json", str(js))
-    assert res.returncode == 0, res.stderr
+    out, js = sim_calibration_report  # `overprov report CAL --out OUT --json JS`
     ids = [c["id"] for c in json.loads(js.read_text())["checks"]]
     assert ids.count("p99-predicted-vs-measured") == expect_p99
     assert ids.count("waf-predicted-vs-measured") == expect_waf

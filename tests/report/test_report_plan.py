@@ -22,8 +22,6 @@ from conftest import overprov
 from overprov.json_schemas import validate_document
 from report_checks import check_page
 
-TRACE = Path(__file__).resolve().parents[1] / "data" / "traces" / "fio-randrw.iolog"
-
 
 def _text(page: str) -> str:
     page = re.sub(r"<(script|style)[^>]*>.*?</\1>", "", page, flags=re.S)
@@ -40,15 +38,10 @@ def _cli(*argv: str, status: int = 0) -> str:
 
 
 @pytest.fixture(scope="module")
-def trace_plan(tmp_path_factory) -> tuple[dict, dict, str]:
-    """(plan.json, report --json, the page's text) of a trace plan."""
-    d = tmp_path_factory.mktemp("plan-trace")
-    _cli(
-        "plan", "--trace", str(TRACE), "--preset", "consumer-tlc-sata", "--scale", "1GiB",
-        "--extra-op", "0,10,20,30", "--trace-repeat", "2", "--target-dwpd", "0.7",
-        "--target-iops", "12000", "--json", str(d / "plan.json"),
-    )  # fmt: skip
-    _cli("report", str(d / "plan.json"), "--out", str(d / "rep"), "--json", str(d / "rep.json"))
+def trace_plan(trace_plan_folder: Path) -> tuple[dict, dict, str]:
+    """(plan.json, report --json, the page's text) of a trace plan (conftest.trace_plan_folder:
+    made once per run, the browser test renders its page too)."""
+    d = trace_plan_folder
     plan = json.loads((d / "plan.json").read_text())
     rep = json.loads((d / "rep.json").read_text())
     return plan, rep, _text(check_page(d / "rep"))

@@ -10,8 +10,6 @@ and garbage collection runs), one warm-up pass and three measured passes.
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import re
 from html import unescape
@@ -31,21 +29,12 @@ def _text(page: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def trace_run(tmp_path_factory) -> tuple[dict, str, str]:
-    """(simulate.json, the CLI's stdout, the page's text) of one timed trace replay."""
-    from overprov import cli
-
-    out = tmp_path_factory.mktemp("trace-report")
-    argv = [
-        "simulate", "--trace", str(TRACE), "--user-pages", "8192", "--pages-per-block", "64",
-        "--timed", "--rho", "0.07,0.28", "--trace-repeat", "3", "--trace-warmup-passes", "1",
-        "--no-progress", "--jobs", "1", "--out", str(out),
-    ]  # fmt: skip
-    buf = io.StringIO()
-    with contextlib.redirect_stdout(buf):
-        assert cli.main(argv) == 0
-    doc = json.loads((out / "simulate.json").read_text())
-    return doc, buf.getvalue(), _text((out / "report.html").read_text())
+def trace_run(trace_replay: Path) -> tuple[dict, str, str]:
+    """(simulate.json, the CLI's stdout, the page's text) of one timed trace replay
+    (conftest.trace_replay: made once per run, the browser test renders its page too)."""
+    doc = json.loads((trace_replay / "simulate.json").read_text())
+    stdout = (trace_replay.parent / "stdout.txt").read_text()
+    return doc, stdout, _text((trace_replay / "report.html").read_text())
 
 
 def test_the_core_reports_the_trace_as_the_workload(trace_run):
