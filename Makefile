@@ -40,11 +40,18 @@ test-rust:
 build-tests: setup
 	$(CARGO) test --profile test-release -p overprov-sim --features audit --no-run
 
+# The package's bytecode compiled before the Python tests: they start hundreds of `overprov`
+# child processes, and where PYTHONDONTWRITEBYTECODE is set each compiled every module it
+# imports (a third of a refused command's CPU time, docs/testing.md).
+COMPILE_PACKAGE := $(PY) -m compileall -q python
+
 test-python:
+	@$(COMPILE_PACKAGE)
 	$(PY) -m pytest $(PYTEST_PARALLEL)
 
 # The edit loop: the Python tests not marked slow, fio or root (about two minutes).
 test-fast: build
+	@$(COMPILE_PACKAGE)
 	$(PY) -m pytest $(PYTEST_PARALLEL) -m "not slow and not fio and not root"
 
 # Throughput and memory of the simulator, side by side with a minimal C FTL (bench/README.md).
