@@ -40,8 +40,8 @@ test-rust:
 build-tests: setup
 	$(CARGO) test --profile test-release -p overprov-sim --features audit --no-run
 
-# The package's bytecode compiled before the Python tests: they start hundreds of `overprov`
-# child processes, and where PYTHONDONTWRITEBYTECODE is set each compiled every module it
+# The package's bytecode compiled before the Python tests: they start many `overprov` child
+# processes, and where PYTHONDONTWRITEBYTECODE is set each compiled every module it
 # imports (a third of a refused command's CPU time, docs/testing.md).
 COMPILE_PACKAGE := $(PY) -m compileall -q python
 
