@@ -61,10 +61,6 @@ def loop_devices_of(path: Path) -> list[str]:
     return found
 
 
-REAL_TIME_NICE = 5
-"""Nice levels the emulated-drive tests run above the other workers (``real_time_priority``)."""
-
-
 @pytest.fixture(autouse=True)
 def real_time_priority() -> Iterator[None]:
     """The emulated drive answers in real time, beside CPU-bound tests on the other workers of
@@ -74,7 +70,7 @@ def real_time_priority() -> Iterator[None]:
         yield
         return
     before = os.getpriority(os.PRIO_PROCESS, 0)
-    os.setpriority(os.PRIO_PROCESS, 0, before - REAL_TIME_NICE)
+    os.setpriority(os.PRIO_PROCESS, 0, before - 5)
     try:
         yield
     finally:

@@ -21,13 +21,12 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .conftest import REAL_TIME_NICE, SMALL_DRIVE, overprov_env
+from .conftest import SMALL_DRIVE, overprov_env
 
 pytestmark = [pytest.mark.root, pytest.mark.xdist_group("emulated-drive")]
 
@@ -52,47 +51,10 @@ def run_overprov(*argv: str, timeout_s: float) -> None:
     assert proc.returncode == 0, proc.stdout[-1500:] + proc.stderr[-1500:]
 
 
-@pytest.fixture
-def in_background(tmp_path: Path) -> Iterator[Callable[..., Callable[[], None]]]:
-    """``finish = in_background(*argv, timeout_s=S)`` starts ``overprov ARGV`` and returns at
-    once; ``finish()`` waits for it (S seconds from its start at most) and asserts it
-    succeeded. The ``sim:`` half of a test runs so while its emulated half waits on the real
-    drive, at the other workers' priority rather than the emulated drive's (``REAL_TIME_NICE``):
-    its simulation runs in simulated time, which no load can make late. Killed after the test
-    if still running (a test that failed before waiting for it)."""
-    started: list[subprocess.Popen[bytes]] = []
-
-    def start(*argv: str, timeout_s: float) -> Callable[[], None]:
-        log = tmp_path / f"background-{len(started)}.log"
-        with open(log, "wb") as f:
-            proc = subprocess.Popen(
-                ["nice", "-n", str(REAL_TIME_NICE), sys.executable, "-m", "overprov", *argv],
-                stdout=f, stderr=subprocess.STDOUT, env=overprov_env(),
-            )  # fmt: skip
-        started.append(proc)
-        deadline = time.monotonic() + timeout_s
-
-        def finish() -> None:
-            rc = proc.wait(timeout=max(0.0, deadline - time.monotonic()))
-            assert rc == 0, log.read_text(errors="replace")[-3000:]
-
-        return finish
-
-    try:
-        yield start
-    finally:
-        for proc in started:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
-
-
-def calibrate_argv(target: str, out: Path, *extra: str) -> list[str]:
-    return ["calibrate", target, "--extra-op", CALIBRATE_LEVELS, "--out", str(out), *extra]
-
-
-def calibrated_levels(out: Path) -> dict[float, dict[str, Any]]:
-    """The predicted level per extra OP percent of the calibration in ``out``."""
+def calibrated_levels(target: str, out: Path, *extra: str) -> dict[float, dict[str, Any]]:
+    """``overprov calibrate TARGET``: its predicted level per extra OP percent."""
+    run_overprov("calibrate", target, "--extra-op", CALIBRATE_LEVELS, "--out", str(out),
+                 *extra, timeout_s=400)  # fmt: skip
     prediction = json.loads((out / "prediction.json").read_text())
     return {lv["extra_op_percent"]: lv for lv in prediction["levels"]}
 
@@ -100,9 +62,7 @@ def calibrated_levels(out: Path) -> dict[float, dict[str, Any]]:
 @pytest.mark.slow
 @pytest.mark.fio
 @pytest.mark.timeout(600)
-def test_calibrate_on_the_emulated_drive_agrees_with_calibrate_sim(
-    emulated, in_background, tmp_path
-):
+def test_calibrate_on_the_emulated_drive_agrees_with_calibrate_sim(emulated, tmp_path):
     """``overprov calibrate /dev/loopN`` (fio, discards, 1 s rounds, the device's write
     counters) predicts, at every level, the WAF of ``calibrate sim:`` on the same drive file
     within 5% and its steady IOPS within 12% (1 s rounds read 0% a few percent high: module
@@ -111,18 +71,14 @@ def test_calibrate_on_the_emulated_drive_agrees_with_calibrate_sim(
     if shutil.which("fio") is None:
         pytest.skip("fio is not installed (Debian package fio)")
     drive = small_buffer_drive(tmp_path)
-    sim_done = in_background(*calibrate_argv(f"sim:{drive}@1", tmp_path / "sim"), timeout_s=400)
     e = emulated(drive=drive)
-    run_overprov(*calibrate_argv(e.dev, tmp_path / "dev", "--budget", "30dw",
-                                 "--i-understand-this-destroys-data", e.dev),
-                 timeout_s=400)  # fmt: skip
-    real = calibrated_levels(tmp_path / "dev")
+    real = calibrated_levels(e.dev, tmp_path / "dev", "--budget", "30dw",
+                             "--i-understand-this-destroys-data", e.dev)  # fmt: skip
     status = e.status()
     e.stop()
     rounds = json.loads((tmp_path / "dev" / "measurement.json").read_text())["rounds"]
     assert all(r["nand_bytes"] for r in rounds if r["label"].startswith("op")), rounds
-    sim_done()
-    simulated = calibrated_levels(tmp_path / "sim")
+    simulated = calibrated_levels(f"sim:{drive}@1", tmp_path / "sim")
     rows = {
         op: (round(real[op]["steady_iops"]), round(sim["steady_iops"]),
              round(real[op]["waf"], 3), round(sim["waf"], 3))
@@ -139,19 +95,19 @@ def test_calibrate_on_the_emulated_drive_agrees_with_calibrate_sim(
         assert abs(waf_error) < 0.05, f"OP {op}%: WAF off by {waf_error:+.1%}: {rows}"
 
 
-def profile_argv(target: str, out: Path, *confirm: str) -> list[str]:
-    """``overprov profile TARGET`` at KNEE_LEVELS, 2 s rounds at QD32, no target (no HTML
-    report: nothing here reads it)."""
-    return ["profile", target, "--extra-op", KNEE_LEVELS, "--round-seconds", "2", "--qd", "32",
-            "--out", str(out), "--no-report", *confirm]  # fmt: skip
+def profiled(target: str, out: Path, *confirm: str) -> dict[str, Any]:
+    """``overprov profile TARGET`` at KNEE_LEVELS, 2 s rounds at QD32, no target: results.json
+    (no HTML report: nothing here reads it)."""
+    run_overprov("profile", target, "--extra-op", KNEE_LEVELS, "--round-seconds", "2",
+                 "--qd", "32", "--out", str(out), "--no-report", *confirm,
+                 timeout_s=500)  # fmt: skip
+    return json.loads((out / "results.json").read_text())
 
 
 @pytest.mark.slow
 @pytest.mark.fio
 @pytest.mark.timeout(600)
-def test_profile_on_the_emulated_drive_finds_the_knee_of_profile_sim(
-    emulated, in_background, tmp_path
-):
+def test_profile_on_the_emulated_drive_finds_the_knee_of_profile_sim(emulated, tmp_path):
     """The real path end to end: ``overprov profile /dev/loopN`` (fio, the discard of the
     tail, steady-state detection) at four OP levels finds the steady IOPS of ``profile sim:``
     on the same drive file within 10% at each, more at more OP, and recommends the knee of
@@ -159,15 +115,11 @@ def test_profile_on_the_emulated_drive_finds_the_knee_of_profile_sim(
     if shutil.which("fio") is None:
         pytest.skip("fio is not installed (Debian package fio)")
     drive = small_buffer_drive(tmp_path)
-    sim_done = in_background(*profile_argv(f"sim:{drive}@1", tmp_path / "sim"), timeout_s=500)
     e = emulated(drive=drive)
-    run_overprov(*profile_argv(e.dev, tmp_path / "dev", "--i-understand-this-destroys-data",
-                               e.dev), timeout_s=500)  # fmt: skip
-    real = json.loads((tmp_path / "dev" / "results.json").read_text())
+    real = profiled(e.dev, tmp_path / "dev", "--i-understand-this-destroys-data", e.dev)
     trims = e.status()["counters"]["trims"]
     e.stop()
-    sim_done()
-    simulated = json.loads((tmp_path / "sim" / "results.json").read_text())
+    simulated = profiled(f"sim:{drive}@1", tmp_path / "sim")
     iops = {
         name: {p["extra_op_percent"]: p["steady_iops"] for p in r["phases"] if p["steady"]}
         for name, r in (("emulated", real), ("sim", simulated))
