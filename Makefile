@@ -42,7 +42,7 @@ build-tests: setup
 
 # The package's bytecode compiled before the Python tests: they start many `overprov` child
 # processes, and where PYTHONDONTWRITEBYTECODE is set each compiled every module it
-# imports (a third of a refused command's CPU time, docs/testing.md).
+# imports (0.13 CPU s more for a refused command, docs/testing.md).
 COMPILE_PACKAGE := $(PY) -m compileall -q python
 
 test-python:
