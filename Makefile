@@ -40,11 +40,18 @@ test-rust:
 build-tests: setup
 	$(CARGO) test --profile test-release -p overprov-sim --features audit --no-run
 
+# The package's bytecode compiled before the Python tests: they start many `overprov` child
+# processes, and where PYTHONDONTWRITEBYTECODE is set each compiled every module it
+# imports (0.13 CPU s more for a refused command, docs/testing.md).
+COMPILE_PACKAGE := $(PY) -m compileall -q python
+
 test-python:
+	@$(COMPILE_PACKAGE)
 	$(PY) -m pytest $(PYTEST_PARALLEL)
 
 # The edit loop: the Python tests not marked slow, fio or root (about two minutes).
 test-fast: build
+	@$(COMPILE_PACKAGE)
 	$(PY) -m pytest $(PYTEST_PARALLEL) -m "not slow and not fio and not root"
 
 # Throughput and memory of the simulator, side by side with a minimal C FTL (bench/README.md).

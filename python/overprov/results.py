@@ -50,9 +50,13 @@ def load_schema() -> dict[str, Any]:
 
 def validate(doc: Mapping[str, Any]) -> None:
     """Raise ConfigError naming the first field that breaks the schema."""
+    _raise_first_error(doc, load_schema())
+
+
+def _raise_first_error(doc: Mapping[str, Any], schema: Mapping[str, Any]) -> None:
     import jsonschema
 
-    validator = jsonschema.Draft202012Validator(load_schema())
+    validator = jsonschema.Draft202012Validator(schema)
     errors = sorted(validator.iter_errors(doc), key=lambda e: list(e.absolute_path))
     if errors:
         err = errors[0]
@@ -60,22 +64,81 @@ def validate(doc: Mapping[str, Any]) -> None:
         raise ConfigError(f"results.json: {where}: {err.message}")
 
 
-def validate_new_rounds(doc: Mapping[str, Any], checked: set[int]) -> None:
+PER_FIELD_KEYWORDS = {"$schema", "$id", "title", "description", "type", "required",
+                      "properties", "$defs"}  # fmt: skip
+"""Top-level schema keywords that check nothing across fields."""
+
+
+@cache
+def _fields_schema() -> dict[str, Any] | None:
+    """The schema without its top-level ``required``, for a document of some of the fields;
+    None unless a document is valid exactly when it has the required fields and each field
+    is valid on its own, and ``phases`` when each phase is (the schema's keywords say so)."""
+    schema = load_schema()
+    if not set(schema) <= PER_FIELD_KEYWORDS or set(schema["properties"]["phases"]) != {
+        "type",
+        "items",
+    }:
+        return None
+    return {k: v for k, v in schema.items() if k != "required"}
+
+
+def _changed_fields(
+    view: dict[str, Any], valid: dict[str, str]
+) -> tuple[dict[str, Any], dict[str, str]] | None:
+    """The part of ``view`` whose JSON text is not the one ``valid`` holds (a text found valid
+    before; a phase at a time, ``phases/N``), and every field's text now; None when the
+    document lacks a required field or is not JSON (it is checked whole)."""
+    if (
+        _fields_schema() is None
+        or any(k not in view for k in load_schema()["required"])
+        or not isinstance(view["phases"], list)
+    ):
+        return None
+    try:
+        texts = {k: json.dumps(v) for k, v in view.items() if k != "phases"}
+        texts.update({f"phases/{i}": json.dumps(p) for i, p in enumerate(view["phases"])})
+    except (TypeError, ValueError):
+        return None
+    part = {k: v for k, v in view.items() if k != "phases" and valid.get(k) != texts[k]}
+    part["phases"] = [
+        p for i, p in enumerate(view["phases"]) if valid.get(f"phases/{i}") != texts[f"phases/{i}"]
+    ]
+    return part, texts
+
+
+def validate_new_rounds(
+    doc: Mapping[str, Any], checked: set[int], valid_fields: dict[str, str] | None = None
+) -> None:
     """:func:`validate` for a document saved again and again as rounds are appended: every
     field, and of the phases' rounds those not in ``checked`` (ids of round records checked
     by an earlier call; the new ones are added). A round's record is never changed once
     appended, so each round checked once keeps every saved document valid, where checking
-    all of them at every save cost O(rounds²) over a run."""
+    all of them at every save cost O(rounds²) over a run.
+
+    ``valid_fields`` (kept by the caller from save to save, empty at first): the JSON text of
+    each top-level field and each phase (its checked rounds left out) as last found valid; a
+    field or phase whose text is the same is not checked again (a save changes the time, the
+    totals and the running phase; checking the rest again was most of a save's time)."""
     phases = [
         {**p, "rounds": [r for r in p.get("rounds", []) if id(r) not in checked]}
         for p in doc.get("phases", [])
     ]
+    view = {**doc, "phases": phases}
+    changed = None if valid_fields is None else _changed_fields(view, valid_fields)
     try:
-        validate({**doc, "phases": phases})
+        if changed is None:
+            validate(view)
+        else:
+            _raise_first_error(changed[0], _fields_schema() or {})
     except ConfigError:
         validate(doc)  # the error again, naming the round's place in the whole document
         raise
     checked.update(id(r) for p in doc.get("phases", []) for r in p.get("rounds", []))
+    if valid_fields is not None:
+        valid_fields.clear()
+        if changed is not None:
+            valid_fields.update(changed[1])
 
 
 def write_json_atomic(path: Path, doc: Mapping[str, Any]) -> None:

@@ -114,6 +114,39 @@ def test_each_round_is_checked_once_and_a_bad_new_round_is_refused(sim_profile):
         res.validate_new_rounds(doc, checked)
 
 
+def test_a_save_checks_again_only_the_fields_and_phases_that_changed(sim_profile):
+    """With the texts found valid remembered from save to save (the runner's saves), a field
+    or a phase whose JSON text changed is checked again, a bad change refused naming its place
+    in the whole document; one whose text is the one found valid is not checked again."""
+    doc = json.loads((sim_profile / "results.json").read_text())
+    checked: set[int] = set()
+    valid: dict[str, str] = {}
+    res.validate_new_rounds(doc, checked, valid)
+    phases = {f"phases/{i}" for i in range(len(doc["phases"]))}
+    assert len(phases) == 3 and set(valid) == (set(doc) - {"phases"}) | phases
+    doc["phases"][0]["steady_iops"] = "many"  # a finished phase changed in place
+    with pytest.raises(ConfigError, match="results.json: phases/0/steady_iops"):
+        res.validate_new_rounds(doc, checked, valid)
+    doc["phases"][0]["steady_iops"] = None
+    res.validate_new_rounds(doc, checked, valid)  # valid (a phase not steady)
+    assert valid["phases/0"] == json.dumps({**doc["phases"][0], "rounds": []})
+    doc["updated"] = "yesterday"
+    with pytest.raises(ConfigError, match="results.json: updated"):
+        res.validate_new_rounds(doc, checked, valid)
+    doc["updated"] = "2026-11-27T12:00:00Z"
+    del doc["totals"]  # a required field gone: the whole document is checked
+    with pytest.raises(ConfigError, match="results.json: \\(top level\\): 'totals'"):
+        res.validate_new_rounds(doc, checked, valid)
+    doc["totals"] = {"bytes_written": 1, "io_seconds": 1.0}
+    res.validate_new_rounds(doc, checked, valid)
+    # a text remembered as valid stands for its field: the settings are not checked again
+    doc["settings"]["qd"] = "deep"
+    valid["settings"] = json.dumps(doc["settings"])
+    res.validate_new_rounds(doc, checked, valid)
+    with pytest.raises(ConfigError, match="results.json: settings/qd"):
+        res.validate_new_rounds(doc, checked, {})  # nothing remembered: checked
+
+
 def test_settings_validation_names_the_flag():
     with pytest.raises(ConfigError, match="--extra-op"):
         ProfileSettings(extra_op_percents=[20, 10]).validate()

@@ -96,7 +96,7 @@ class Profile:
         self._lock_fd: int | None = None
         self._target_factory = target_factory
         self._scale_sim_rounds = scale_sim_rounds
-        self._checked_rounds: set[int] = set()
+        self._checked: tuple[set[int], dict[str, str]] = (set(), {})  # what saves found valid
         self._current: str | None = None
         """What was running (a round label or a step name), for the record of interruptions."""
 
@@ -175,7 +175,7 @@ class Profile:
 
     def save(self) -> None:
         self.doc["updated"] = now_iso()
-        res.validate_new_rounds(self.doc, self._checked_rounds)
+        res.validate_new_rounds(self.doc, *self._checked)
         res.write_json_atomic(self.out / "results.json", self.doc)
 
     def _save_last(self, step: str, message: str) -> None:

@@ -6,6 +6,8 @@
 
 use std::collections::VecDeque;
 
+use crate::ftl::prefetch::prefetch;
+
 #[derive(Debug, Clone)]
 pub(super) struct BufferSlots {
     by_die: Vec<VecDeque<u64>>,
@@ -78,7 +80,14 @@ impl BufferSlots {
             return None;
         }
         let die = self.tree[1].1 as usize;
-        let t = self.by_die[die].pop_front();
+        let q = &mut self.by_die[die];
+        let t = q.pop_front();
+        // The die's new first time is read now (`update`); the one after it when this die's
+        // slot frees next, some dies' slots later: bring its cache line in meanwhile (a
+        // deep buffer's queues do not stay cached beside the FTL's tables).
+        if let Some(next) = q.get(1) {
+            prefetch(next);
+        }
         self.len -= 1;
         self.update(die);
         t
