@@ -13,7 +13,6 @@ import importlib
 import os
 import sys
 
-from overprov import __version__
 from overprov.errors import (
     EXIT_BROKEN_PIPE,
     EXIT_FAILED,
@@ -44,6 +43,27 @@ COMMAND_MODULES: tuple[str, ...] = (
     "overprov.completion",
 )
 
+# The module that registers each command: `overprov CMD ...` imports only CMD's module, so a
+# command does not pay for the start-up of all the others (tests/test_cli_startup.py checks
+# this table against the registrations). A first argument not in it registers every module.
+COMMAND_MODULE_OF: dict[str, str] = {
+    "simulate": "overprov.simulate.cli",
+    "capacity": "overprov.capacity",
+    "apply": "overprov.apply.cli",
+    "status": "overprov.apply.status",
+    "profile": "overprov.profile.cli",
+    "qualify": "overprov.qualify.cli",
+    "smart": "overprov.smart",
+    "smart-nvme": "overprov.smart.nvme_cli",
+    "exporter": "overprov.exporter.cli",
+    "plan": "overprov.plan.cli",
+    "report": "overprov.report.cli",
+    "calibrate": "overprov.calibrate.cli",
+    "drive": "overprov.drive_cli",
+    "emulate": "overprov.emulate.cli",
+    "completion": "overprov.completion",
+}
+
 
 UNITS_HELP = """\
 units, the same in every command (docs/cli.md):
@@ -68,7 +88,32 @@ exit codes: 0 done; 1 a run failed or an action was refused; 2 bad usage or inpu
 """
 
 
-def build_parser() -> argparse.ArgumentParser:
+class _VersionAction(argparse._VersionAction):
+    """``--version``, its string read only when asked for (``overprov.__version__``)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):  # noqa: ANN001
+        from overprov import __version__
+
+        self.version = f"overprov {__version__}"
+        super().__call__(parser, namespace, values, option_string)
+
+
+def modules_for(argv: list[str] | None) -> tuple[str, ...]:
+    """The command modules to register for a command line: the named command's alone when the
+    first argument names one, none for ``--version`` (it answers before any command is
+    parsed), every one otherwise (``--help``, no or an unknown command)."""
+    first = argv[0] if argv else None
+    if first == "--version":
+        return ()
+    module = COMMAND_MODULE_OF.get(first or "")
+    if module in COMMAND_MODULES:
+        return (module,)
+    return COMMAND_MODULES
+
+
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The parser of the ``overprov`` command; given a command line, with only the command
+    modules that line needs (modules_for), else with every command."""
     parser = argparse.ArgumentParser(
         prog="overprov",
         description=(
@@ -78,10 +123,10 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=UNITS_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"overprov {__version__}")
+    parser.add_argument("--version", action=_VersionAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for name in COMMAND_MODULES:
+    for name in COMMAND_MODULES if argv is None else modules_for(argv):
         importlib.import_module(name).register(sub)
     for command, sp in sub.choices.items():
         if "examples:" not in (sp.epilog or ""):
@@ -117,7 +162,7 @@ def _quiet_broken_pipe() -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    parser = build_parser(sys.argv[1:] if argv is None else argv)
     args, extra = parser.parse_known_args(argv)
     if extra:
         # the subcommand's own usage, not the top-level one

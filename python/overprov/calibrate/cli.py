@@ -14,12 +14,10 @@ from typing import Any
 
 from overprov import measurement_file, units
 from overprov import results as resmod
-from overprov.calibrate import answer, plausibility
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import plan as planmod
-from overprov.calibrate import predict as predmod
+from overprov.calibrate import plausibility
 from overprov.calibrate.chart import write_chart
-from overprov.calibrate.measure import measure, write_counters
 from overprov.calibrate.summary import summary_text
 from overprov.errors import ConfigError, InputError, NoAnswerError
 from overprov.inputs import load_json
@@ -229,6 +227,8 @@ def from_folder(folder: Path) -> tuple[list[fitmod.Point], float | None, Measure
     """Points from a calibrate folder (measurement.json) or a profile folder (results.json;
     phases without a steady verdict count with their last window's mean, at a wider spread).
     Both are read bounded and checked field by field: a damaged file is refused, naming it."""
+    from overprov.calibrate import predict as predmod
+
     if not folder.is_dir():
         raise InputError(f"--from {folder}: not a folder")
     meas = folder / measurement_file.NAME
@@ -277,6 +277,7 @@ def measure_target(
 ) -> Measurement:
     """Measure TARGET into ``out`` (measurement.json rewritten atomically after every round),
     or continue ``stored``, the measurement kept in ``out`` (``--resume``)."""
+    from overprov.calibrate.measure import measure, write_counters
     from overprov.profile.runner import stderr_progress
     from overprov.profile.target_kinds import make_target
 
@@ -389,6 +390,9 @@ def _stored(args: argparse.Namespace) -> Measurement:
 
 
 def run(args: argparse.Namespace) -> int:
+    from overprov.calibrate import answer
+    from overprov.calibrate import predict as predmod
+
     check_json_output(args.json)
     check_output_dir(args.out, "--out")
     levels = args.extra_op or list(DEFAULT_LEVELS)

@@ -20,8 +20,6 @@ from overprov.placement_options import parse_ranges
 from overprov.profile import dry_run
 from overprov.profile.estimate import drive_facts
 from overprov.profile.fdp_fio import plan_lines, refuse_device_run
-from overprov.profile.progress_view import ProfileProgress
-from overprov.profile.runner import Profile
 from overprov.profile.settings import ProfileSettings, op_label
 from overprov.units import human_bytes
 
@@ -256,6 +254,9 @@ def _summary(doc: dict[str, Any], out: Path) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from overprov.profile.progress_view import ProfileProgress
+    from overprov.profile.runner import Profile
+
     check_json_output(args.json)
     if args.resume is None:
         check_output_dir(args.out, "--out")
