@@ -120,13 +120,6 @@ class Point:
     the workload's, QD32 unless said). Only the blocking-GC reading (``gc_blocking.py``) can
     fit such a figure; the analytic fit is given the workload's figures alone."""
 
-    def model_waf(
-        self, native_op: float, curve: WafCurve = waf_at, spare_efficiency: float = 1.0
-    ) -> float:
-        if self.fresh:
-            return 1.0
-        return curve(spare_efficiency * rho_eff(native_op, self.extra_op_percent))
-
 
 def split_queue_depths(points: list[Point], queue_depth: int) -> tuple[list[Point], list[Point]]:
     """(the figures at the workload's ``queue_depth``, those at another): the analytic fit has
@@ -231,7 +224,8 @@ class _Objective:
             for i, p in enumerate(points)
             if p.waf is not None
         ]
-        # Point.model_waf's spare ratio, (1 + ρ₀)/(1 − x) − 1, with 1 − x for each point
+        # :func:`rho_eff`'s spare ratio, (1 + ρ₀)/(1 − x) − 1, with 1 − x worked out once per
+        # point (a fresh point's WAF is 1: nothing to collect)
         self.unused = [None if p.fresh else 1.0 - p.extra_op_percent / 100.0 for p in points]
 
     def __call__(self, rho0: float, k: float = 1.0) -> tuple[float, float, float]:

@@ -453,22 +453,16 @@ def calibrate_text(
     dw = plan.planned_drive_writes()
     kind = " of simulated I/O time" if ident.sim is not None else ""
     lines = header(ident, "calibrate")
+    lines.append(f"plan: {plan.text()} (budget {budget.text()})")
+    if why is not None:
+        lines.append(f"  {default_budget_note(why)}")
+    if why is not None and not counters:
+        lines.append(
+            "  a drive that reports NAND write counters once opened (SMART, a vendor log) is "
+            f"measured with the graded plan within {DEFAULT_BUDGET_DRIVE_WRITES:g} drive writes "
+            "instead"
+        )
     lines += [
-        f"plan: {plan.text()} (budget {budget.text()})",
-        *(
-            [f"  {default_budget_note(why)}"]
-            + (
-                []
-                if counters
-                else [
-                    f"  a drive that reports NAND write counters once opened (SMART, a vendor "
-                    f"log) is measured with the graded plan within "
-                    f"{DEFAULT_BUDGET_DRIVE_WRITES:g} drive writes instead"
-                ]
-            )
-            if why
-            else []
-        ),
         f"estimate: at most {human_seconds(dw * cap / (iops * 4096))}{kind}; "
         + wear_line(dw, cap, options.get("rated_tbw"), "at most"),
         f"  at {iops:,.0f} random-write IOPS ({whose})",

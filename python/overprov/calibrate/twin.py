@@ -67,7 +67,7 @@ class TwinConfigError(ConfigError):
         self.reading_key = reading_key
         self.extra_op_percent = extra_op_percent
         self.native_op = native_op
-        bound = ", the fit's lower bound" if native_op <= fitmod.RHO_MIN * 1.0001 else ""
+        bound = ", the fit's lower bound" if fitmod.at_lower_bound(native_op) else ""
         self.reason = (
             f"its {twin} at {extra_op_percent:g}% extra OP cannot be simulated (native spare "
             f"fitted at {100 * native_op:.2g}%{bound}): {reason}"
