@@ -124,13 +124,13 @@ def register(subparsers: Any) -> None:
         metavar="N",
         help="fresh-out-of-box IOPS you have (a data sheet's random-write figure): with "
         "--points it is fitted as the time per write before any garbage collection (WAF 1); "
-        "otherwise recorded with the fit (docs/calibrate-model.md)",
+        "otherwise recorded with the fit (docs/calibrate.md)",
     )
     wl = p.add_argument_group(
         "workload of --points/--waf-points figures (as simulate's; default uniform random)",
         "under a skewed workload the figures are read with each of four GC designs (greedy or "
         "cost-benefit, one write frontier or one per zone: a curve and a twin each) and the "
-        "prediction is their geometric mean (docs/calibrate-model.md)",
+        "prediction is their geometric mean (docs/calibrate.md)",
     )
     add_pattern_options(wl)
     p.add_argument(
