@@ -11,8 +11,8 @@ after the freed space plus 1.5 span writes).
         [--presets consumer-tlc-sata,older-mlc-sata,enterprise-tlc-nvme] [--plans graded,random]
         [--out FILE]
 
-Prints a markdown table (for bench/README.md and docs/calibrate.md) and writes --out (JSON,
-default target/bench/cheap_plan_bench.json).
+Prints a markdown table (for bench/README.md and docs/calibrate-graded-plan.md) and writes
+--out (JSON, default target/bench/cheap_plan_bench.json).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The published consumer write cliff against a drive file, with each program granularity.
 
 A 1 TB consumer SATA drive under a QD8 70:30 4 KiB random mix is reported to lose about 10,000
-IOPS at its write cliff after about 2 minutes (docs/calibrate.md, "The consumer preset and the
+IOPS at its write cliff after about 2 minutes (docs/calibrate-cliff.md, "The consumer preset and the
 published consumer figure"). This runs the drive file under that mix with
 ``cliff.simulate_series`` exactly as the table there was made (1/64 scale, 100 intervals;
 filled: 600 s, ``find_cliff(min_drop=0.05)``; purged: 1,800 s, the default 10%), once per

@@ -20,7 +20,7 @@ leave-one-drive-out). ``--record`` writes the slope fitted on every case into
 
     PYTHONPATH=python python bench/corpus_bench.py [--jobs N] [--record] [--corpus DIR]
 
-Prints markdown tables (for bench/README.md and docs/calibrate.md) and writes
+Prints markdown tables (for bench/README.md and docs/calibrate-validation.md) and writes
 target/bench/corpus_bench.json.
 """
 
@@ -240,7 +240,7 @@ def fit_slope(done: list[dict[str, Any]]) -> float:
 #: How the model-form slope is estimated from held-out cases: "pooled" (one maximum-likelihood
 #: slope, every case a replicate; calibrate's rule) or "families" (the posterior predictive over
 #: FTL families, uncertainty.predictive_slopes; evaluated against a pre-registered criterion in
-#: docs/calibrate.md, "A slope from few FTL families", and not adopted).
+#: docs/calibrate-model.md, "A slope from few FTL families", and not adopted).
 RULES = ("pooled", "families")
 
 
@@ -340,7 +340,7 @@ def evaluate(
 
 
 def compare(all_cases: list[dict[str, Any]]) -> str:
-    """The rules side by side (docs/calibrate.md, "A slope from few FTL families"): the pooled
+    """The rules side by side (docs/calibrate-model.md, "A slope from few FTL families"): the pooled
     slope, the families' posterior predictive (A = 0.5 pre-registered; 0.25 and 1 its prior's
     sensitivity), and both with leave-one-family-out."""
     variants = [("pooled", 0.5, "drive"), ("families", 0.5, "drive"), ("families", 0.25, "drive"),

@@ -5,8 +5,8 @@ A curve with IOPS is read at one queue depth (QD32): steady IOPS and WAF at each
 and the 0% level's fresh-out-of-box IOPS. A curve that says ``measures: ["waf"]`` (a simulator
 that counts page writes only, sssl-ftlsim) is read at the one queue depth it holds, its steady
 WAF figures alone: held out level by level like the others, each predicted from the other
-levels' WAF as a user would give them (``--waf-points``; docs/calibrate.md, "All held-out cases
-together, WAF-only truths included").
+levels' WAF as a user would give them (``--waf-points``; docs/calibrate-validation.md, "All
+held-out cases together, WAF-only truths included").
 """
 
 from __future__ import annotations

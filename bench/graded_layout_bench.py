@@ -19,7 +19,7 @@ after the rounds, where the graded plan's 40% window lies.
 of 0.02 drive writes of random writes at 0%, each step's WAF against the truth's settled 0% WAF
 (how long the first level's swing after the onset lasts).
 
-Prints a markdown table (for bench/README.md and docs/calibrate.md).
+Prints a markdown table (for bench/README.md and docs/calibrate-graded-plan.md).
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ and its IOPS and WAF against the truth's.
 
     PYTHONPATH=python python bench/graded_sweeps_bench.py [--seeds 33,37] [--physical 2GiB]
 
-Prints a markdown table (for bench/README.md and docs/calibrate.md).
+Prints a markdown table (for bench/README.md and docs/calibrate-graded-plan.md).
 """
 
 from __future__ import annotations

@@ -58,7 +58,7 @@ CASES = (
     ("IOPS 0+40 QD32 + 40 QD4, FOB, raw NAND", (0, 40), (), True, True, ((40, 4),)),
 )
 # a simulator that counts page writes only (results that say `measures: ["waf"]`, at their own
-# queue depth): its WAF figures alone (docs/calibrate.md, "A third FTL, WAF only")
+# queue depth): its WAF figures alone (docs/calibrate-validation.md, "A third FTL, WAF only")
 WAF_CASES = (
     ("WAF 0+40", (), (0, 40), False, False),
     ("WAF 0+40, raw NAND", (), (0, 40), False, True),

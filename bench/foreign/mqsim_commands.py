@@ -71,7 +71,7 @@ def per_host_write(a: dict, b: dict) -> dict:
         "command_time_iops": 1e6 / busy_us,
         # requests in the device on average (Little's law: IOPS x mean response time); the
         # host keeps the queue depth outstanding, so a lower figure means requests that never
-        # completed (docs/calibrate.md, "A request leak in MQSim")
+        # completed (docs/calibrate-validation.md, "Why MQSim's IOPS rise from QD32 to QD128")
         "requests_in_device": iops * response_s,
         "multiplane_program_share": per["multiplane_programs"]
         / (per["programs"] + per["multiplane_programs"]),

@@ -83,7 +83,7 @@ def test_points_850_pro_fit_20_predict_40(calibrated_once):
     """Samsung 850 Pro 512 GB (512 GiB of NAND): 25,000 IOPS at 20% extra OP is fitted,
     50,000 at 40% is held out. The prediction (about 39,400) misses a 15% target:
     greedy GC at 7.37% native OP gives a WAF ratio of 1.57 between the two levels, the drive
-    gains 2.0x; docs/calibrate.md records the figure and why. This test pins that figure.
+    gains 2.0x; docs/calibrate-validation.md records the figure and why. This test pins that figure.
     (The calibration is made once per test run: test_spare_readings.py reads it too.)"""
     _, printed = calibrated_once("--points", "20:25000", "--advertised", "512000000000",
                                  "--physical", "549755813888", "--extra-op", "20,40")  # fmt: skip
@@ -99,7 +99,7 @@ def test_points_850_pro_fit_20_predict_40(calibrated_once):
 @pytest.mark.slow  # four twins, one per uniform GC design
 def test_waf_points_pny_fit_128gb_predict_120gb(calibrated_once):
     """PNY 128 GB (0% extra) WAF 2.85 is fitted; the 120 GB model (8 of 128 GB unused,
-    6.25%) with WAF 1.87 is held out. Recorded in docs/calibrate.md with its error. (The
+    6.25%) with WAF 1.87 is held out. Recorded in docs/calibrate-validation.md with its error. (The
     calibration is made once per test run: test_prediction.py reads it too.)"""
     _, printed = calibrated_once("--waf-points", "0:2.85", "--extra-op", "0,6.25")
     pred = json.loads(printed)

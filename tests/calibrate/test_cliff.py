@@ -87,7 +87,7 @@ def test_a_series_without_a_cliff_cannot_be_fitted(drive_with_cache):
 
 
 def test_the_consumer_preset_against_the_published_consumer_cliff():
-    """docs/calibrate.md, "The consumer preset and the published consumer figure": under QD8
+    """docs/calibrate-cliff.md, "The consumer preset and the published consumer figure": under QD8
     70:30 on a filled drive the preset's 42 GB cache (the core keeps a third of the free
     space: 24 GB) puts the cliff far past "about 2 minutes"; the 6 GB default region alone
     puts it within 25%; the IOPS lost stay far below the reported ~10,000 either way; and the
@@ -147,7 +147,7 @@ def test_the_static_region_drive_against_the_published_consumer_cliff():
     QD8 70:30 only the 6 GB default region is left, and the cliff comes within 25% of "about 2
     minutes". Reads waiting for whole TLC programs make the drop larger than with the die
     time charged per unit (about 5,400 against 3,100 IOPS), but it stays well short of the
-    reported ~10,000 (docs/calibrate.md: the pre-registered check)."""
+    reported ~10,000 (docs/calibrate-cliff.md: the pre-registered check)."""
     import copy
     from pathlib import Path
 

@@ -1,6 +1,6 @@
 """The WAF-only foreign truths (sssl-ftlsim: page writes counted, no time) in the corpus bench
 (bench/corpus_bench.py): each results file that says ``measures: ["waf"]`` is read as a drive
-whose WAF figures are held out level by level (docs/calibrate.md, "All held-out cases
+whose WAF figures are held out level by level (docs/calibrate-validation.md, "All held-out cases
 together, WAF-only truths included")."""
 
 from __future__ import annotations

@@ -172,7 +172,7 @@ def test_mqsim_iops_are_its_command_time_and_qd_changes_the_multiplane_share():
     assert all(share[(op, qd)] < 0.02 for op, qd in [(0, 4), (0, 32), (0, 128), (20, 32)])
     assert share[(20, 128)] > 0.8 and share[(40, 128)] > 0.9 and share[(40, 4)] < 0.02
     # the host keeps QD requests outstanding, but MQSim drops writes that meet a GC barrier
-    # (docs/calibrate.md): at 0-20% every depth is down to one request in the device
+    # (docs/calibrate-validation.md): at 0-20% every depth is down to one request in the device
     for key in [(0, 4), (0, 32), (0, 128), (10, 32), (20, 4), (20, 32)]:
         assert cases[key]["requests_in_device"] < 1.5, key
     assert 30 < cases[(20, 128)]["requests_in_device"] < 128
@@ -249,7 +249,7 @@ def test_evaluate_gives_a_waf_only_drive_its_waf_figures_and_sizes():
 def test_waf_only_evaluation_is_of_the_recorded_truth():
     # results/evaluation.json's cases on each WAF-only curve were computed against that
     # curve as recorded (each level's truth is its steady WAF), over the rule's cases
-    # (docs/calibrate.md, "A third FTL, WAF only"), with intervals and no IOPS
+    # (docs/calibrate-validation.md, "A third FTL, WAF only"), with intervals and no IOPS
     import evaluate
 
     evals = {e["results"]: e for e in json.loads((FOREIGN_RESULTS / "evaluation.json").read_text())}

@@ -1,5 +1,5 @@
 """The model-form slope estimated with FTL families as the unit of replication
-(uncertainty.predictive_slopes, ModelForm.slopes; docs/calibrate.md, "A slope from few FTL
+(uncertainty.predictive_slopes, ModelForm.slopes; docs/calibrate-model.md, "A slope from few FTL
 families") and the corpus bench's two rules (bench/corpus_bench.py: pooled, families)."""
 
 from __future__ import annotations

@@ -43,7 +43,8 @@ def test_a_two_drive_write_budget_chooses_the_graded_plan():
     assert plan.minimum_drive_writes() <= 1.76  # 1.73 and the 0.025-dw second-QD probe
     assert plan.planned_drive_writes() <= 2.0 + 1e-9
     assert [s.precondition_drive_writes for s in plan.segments] == [0.0737, 0.4]
-    # the default budget is 2 drive writes: the graded plan (the sixth rule, docs/calibrate.md);
+    # the default budget is 2 drive writes: the graded plan (the sixth rule,
+    # docs/calibrate-graded-plan.md);
     # a budget that holds the random plan, whose minimum is over 3 drive writes, keeps that
     assert design([0, 5, 10, 20, 30, 40], parse_budget(None)).precondition == "graded"
     old = design([0, 5, 10, 20, 30, 40], parse_budget("4dw"))

@@ -105,8 +105,8 @@ def test_one_iops_figure_and_the_raw_nand_is_the_raw_reading_alone(calibrated_on
 def test_raw_nand_under_a_skewed_workload_reads_each_gc_design(
     tmp_path, capsys, monkeypatch, waf_curves
 ):
-    """The PNY pair as a user types it (docs/calibrate.md): the raw NAND given and JESD219
-    named. Both spare readings are made with each GC design the simulator has (its own curve
+    """The PNY pair as a user types it (docs/calibrate-validation.md): the raw NAND given and
+    JESD219 named. Both spare readings are made with each GC design the simulator has (its own curve
     and twin each); the prediction is the geometric mean of all eight and the interval spans
     them. A design that uses spare space better needs a smaller k to meet the same figure.
     (The designs' JESD219 curves are made once per test run, ``waf_curves``: those of

@@ -13,7 +13,7 @@ from overprov.calibrate import validation
 def test_generated_drive_prediction_matches_its_truth(seed, tmp_path):
     # the random plan (a budget that holds it): at 1 GiB these drives' 256 MiB write buffers are
     # 28-29% of the capacity, the case the graded plan (the default 2dw) leaves to it
-    # (docs/calibrate.md, "Two drive writes", Limits)
+    # (docs/calibrate-graded-plan.md, "Two drive writes", Limits)
     c = validation.compare(seed, 2**30, tmp_path, budget="6dw")
     assert c.median_abs_rel_error <= 0.10
     assert c.worst_abs_rel_error <= 0.20

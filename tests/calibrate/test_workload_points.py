@@ -24,7 +24,7 @@ JESD219 = {"pattern": "jesd219"}
 @pytest.mark.timeout(900)  # a sweep of simulations per GC design
 @pytest.mark.slow
 def test_waf_points_under_jesd219(tmp_path, capsys, monkeypatch, waf_curves):
-    """The PNY pair (docs/calibrate.md): 2.85 at 0% extra OP fitted under JESD219A, 6.25%
+    """The PNY pair (docs/calibrate-validation.md): 2.85 at 0% extra OP fitted under JESD219A, 6.25%
     held out (measured 1.87), raw NAND not given. Under a skewed workload the GC design is not
     known, so the figure is read with each of the simulator's designs (its own curve and twin
     each); every twin reproduces its point, and the prediction is their geometric mean. The

@@ -2,7 +2,7 @@
 //!
 //! MQSim (bench/foreign/results/mqsim.json) runs 4 KiB random writes at extra OP 20% at
 //! 441 / 437 / 780 IOPS at QD4 / 32 / 128 with WAF 2.43–2.45, on one die of two planes. Its
-//! source and counters say why (docs/calibrate.md, "Why MQSim's IOPS rise from QD32 to
+//! source and counters say why (docs/calibrate-validation.md, "Why MQSim's IOPS rise from QD32 to
 //! QD128"): it drops host writes that meet a GC relocation of their page without completing
 //! them, so the requests in its device fall towards one (QD32 ends with one, QD128 with about
 //! 60), and its die, busy all the time, pairs fewer programs into multi-plane programs when
@@ -23,7 +23,7 @@ const MQSIM_20_PERCENT_SPARE: f64 = 0.34;
 
 /// The die and plane layout of a twin: `dies` dies of `planes` planes, `domains` GC domains,
 /// `page_units` 4 KiB units per flash page, 512 MiB of user space, no write buffer, a free
-/// host link and no controller cost (the blocking reading's twin, docs/calibrate.md).
+/// host link and no controller cost (the blocking reading's twin, docs/calibrate-model.md).
 fn twin(qd: u32, dies: u32, planes: u32, domains: u32, page_units: u32) -> SimConfig {
     let mut c = common::blocking_drive(MQSIM_20_PERCENT_SPARE, qd, GcBlocking::Domain, domains);
     c.timing.host.command_overhead_us = 0.0;

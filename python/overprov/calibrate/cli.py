@@ -494,7 +494,7 @@ def run(args: argparse.Namespace) -> int:
     if fig.other_qd_points and workload not in ({}, {"pattern": "uniform"}):
         raise ConfigError(
             "--points: a figure at another queue depth (@qd) is read only under uniform random "
-            "writes (the blocking-GC reading, docs/calibrate.md)"
+            "writes (the blocking-GC reading, docs/calibrate-model.md)"
         )
     kept = f"; what was measured is kept in {out}" if measuring else ""
     problems = plausibility.input_problems(points)

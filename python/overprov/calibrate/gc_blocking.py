@@ -62,16 +62,16 @@ DOMAINS = (1, 2, 3, 4, 6, 8)
 #: in one program time, so IOPS grow with queue depth up to dies × planes where host programs
 #: dominate and not where GC does), the dies × planes up to :data:`MAX_PARALLEL_UNITS`. One
 #: plane only: the grid (1, 2), fixed from the mechanism before evaluation, chose the same
-#: single-plane twins on MQSim's figures (docs/calibrate.md, "Multi-plane programs"), and the
-#: plan's figures do not tell 2 planes from 2 dies, so two planes would cost twins and buy
-#: nothing. At one queue depth planes are not identified either and 1 is kept.
+#: single-plane twins on MQSim's figures (docs/calibrate-validation.md, "Multi-plane
+#: programs"), and the plan's figures do not tell 2 planes from 2 dies, so two planes would
+#: cost twins and buy nothing. At one queue depth planes are not identified either and 1 is kept.
 PLANES_GRID: tuple[int, ...] = (1,)
 #: Whether the twins of more than one plane per die let GC relocations take part in their
 #: multi-plane programs (``timing.gc.multiplane``: a collection's programs take host units of
 #: other domains and relocations of other collections on their free planes, as MQSim's
 #: scheduler pairs them); False: only waiting host units combine. Evaluated with PLANES_GRID
 #: (1, 2) under a pre-registered rule and not adopted: the fit kept single-plane twins on the
-#: patched MQSim curve (docs/calibrate.md, "GC relocations in multi-plane programs").
+#: patched MQSim curve (docs/calibrate-validation.md, "GC relocations in multi-plane programs").
 GC_MULTIPLANE = False
 #: With :data:`GC_MULTIPLANE`: 0 lets a unit take any free plane of a program; N > 0 pairs
 #: units only at one page offset among N (``timing.gc.multiplane_offsets``, MQSim's rule: host
@@ -79,7 +79,7 @@ GC_MULTIPLANE = False
 #: needs many waiting writes. Evaluated with 32 (MQSim's pages per block) under a
 #: pre-registered rule and not adopted: on the patched MQSim curve held-out IOPS medians of
 #: 7.5%, 4.8% and 10.1% (the rule: 10%), on the recorded curve 10–14 points worse
-#: (docs/calibrate.md, "Pairing at one page offset").
+#: (docs/calibrate-validation.md, "Pairing at one page offset").
 GC_MULTIPLANE_OFFSETS = 0
 #: The twin's parallel program units (dies × planes) at most: the die grid's top.
 MAX_PARALLEL_UNITS = 8

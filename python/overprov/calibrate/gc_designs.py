@@ -1,7 +1,7 @@
 """Garbage collection designs that give uniform random writes WAF curves of different shapes.
 
 Under uniform random writes the simulator's greedy and cost-benefit victim choices, with one
-write frontier or several, give one WAF curve (docs/calibrate.md), so figures were read with
+write frontier or several, give one WAF curve (docs/calibrate-model.md), so figures were read with
 greedy GC alone. Drives built by others do not all collect greedily: MQSim's page-level FTL
 chooses victims by RGA, the *randomized greedy algorithm* (of d blocks drawn at random, the one
 with the fewest valid pages; Y. Li, P. P. C. Lee, J. C. S. Lui, "Stochastic modeling of
@@ -25,8 +25,8 @@ is not a design of its own here: with a reserve r of the NAND, the spare garbage
 works with at extra OP x is (1 + ρ₀)(1 − r)/(1 − x) − 1, the same form as a native spare of
 (1 + ρ₀)(1 − r) − 1, so a fitted native spare absorbs it exactly. MQSim's reserve is not fixed
 (a GC check skipped while 10 collections run is not retried: about 14 blocks a plane are kept
-at 0% extra OP, 48 at 10%), which no design here expresses (docs/calibrate.md, "MQSim's WAF at
-10% extra OP").
+at 0% extra OP, 48 at 10%), which no design here expresses (docs/calibrate-validation.md,
+"MQSim's WAF at 10% extra OP").
 """
 
 from __future__ import annotations

@@ -57,7 +57,8 @@ ONSET_WITHIN_DRIVE_WRITES = 0.02
 #: blocks (a crest, then a trough), and the swing passes within about this many times the
 #: measured free space of random writes: generated drives 43 and 21 at 2 GiB, 0.087 and 0.123
 #: drive writes of free space, hold within ±3% of the truth's WAF from 1.8 and 1.6 times it
-#: (``bench/graded_layout_bench.py --at-0``; docs/calibrate.md, "The first level's end").
+#: (``bench/graded_layout_bench.py --at-0``; docs/calibrate-graded-plan.md, "The first
+#: level's end").
 SWING_SPARE_MULTIPLE = 2.0
 
 SPARE_ONSET = "garbage-collection onset"

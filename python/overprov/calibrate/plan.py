@@ -18,7 +18,7 @@ level starts with prefix rounds that write the free physical space once with the
 state's spread of block ages (``precondition.py``; at the first level until the write counters
 show garbage collection start, ``graded_run.py``) and needs only a short settling stretch
 before its window: at least 1.75 drive writes, the rest of the budget spent settling; its
-accuracy is in docs/calibrate.md.
+accuracy is in docs/calibrate-graded-plan.md.
 
 Segments are sized in *drive writes* of the tested capacity, so the plan holds at any scale.
 A budget caps either drive writes (``2dw``) or device I/O time (``2h``, the time the target
@@ -41,15 +41,16 @@ from overprov.errors import ConfigError
 from overprov.measurement_file import PRECONDITIONS, Measurement
 
 #: Default budget: the graded plan's 2 drive writes (``precondition.py``; adopted by the sixth
-#: rule in docs/calibrate.md, "Two drive writes"); a drive-write budget that holds the random
-#: plan's minimum (about 3.4, e.g. ``4dw``) or a time budget chooses the random plan.
+#: rule in docs/calibrate-graded-plan.md, "Two drive writes"); a drive-write budget that
+#: holds the random plan's minimum (about 3.4, e.g. ``4dw``) or a time budget chooses the
+#: random plan.
 DEFAULT_BUDGET_DRIVE_WRITES = 2.0
 #: The budget without ``--budget`` where the graded plan was not validated: a target that
 #: reports no NAND write counters (its first level is then sized for an assumed native OP, and a
 #: drive with more spare keeps free space into its 0% window) or a simulated drive whose write
 #: buffer is over :data:`GRADED_BUFFER_SHARE_MAX` of its capacity (still filling through the 0%
 #: window). Enough for three settled levels of the random plan on every drive of the validation
-#: family (docs/calibrate.md, "Two drive writes").
+#: family (docs/calibrate-graded-plan.md, "Two drive writes").
 RANDOM_PLAN_BUDGET_DRIVE_WRITES = 6.0
 #: The largest write buffer, as a share of the user capacity, of the drives the graded plan was
 #: adopted on (the sixth rule kept drives at or under it).
@@ -125,8 +126,8 @@ def default_budget_note(why: str) -> str:
     return (
         f"the random plan within {RANDOM_PLAN_BUDGET_DRIVE_WRITES:g} drive writes, not the "
         f"graded plan's {DEFAULT_BUDGET_DRIVE_WRITES:g}: {why} (--budget "
-        f"{DEFAULT_BUDGET_DRIVE_WRITES:g}dw asks for the graded plan; docs/calibrate.md, "
-        '"Limits")'
+        f"{DEFAULT_BUDGET_DRIVE_WRITES:g}dw asks for the graded plan; "
+        'docs/calibrate-graded-plan.md, "Limits")'
     )
 
 

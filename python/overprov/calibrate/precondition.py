@@ -45,8 +45,8 @@ over suffixes rises along it, so the sum stays spread (``graded_run.round_region
 prefixes both levels' hazards piled up at the span's start.
 
 ``plan.design`` uses these rounds when a drive-write budget cannot hold the plan of plain random
-writes (e.g. ``--budget 2dw``); docs/calibrate.md, "Two drive writes", has what it costs in
-accuracy.
+writes (e.g. ``--budget 2dw``); docs/calibrate-graded-plan.md, "Two drive writes", has what it
+costs in accuracy.
 """
 
 from __future__ import annotations

@@ -17,11 +17,11 @@ readings:
 
 Under a skewed workload the simulator's own GC designs follow the second reading in steady
 state, while figures taken over a run from a secure erase (a stretch at WAF 1 included) follow
-the first more closely (docs/calibrate.md, "Published figures").
+the first more closely (docs/calibrate-validation.md, "Published figures").
 
 **The GC design.** Under uniform random writes the simulator's designs (greedy or cost-benefit
 victims, one write frontier or one per workload zone) give one WAF curve (within 2.3%, and
-0.5% from 5% of spare up: docs/calibrate.md), but drives built by others do not all collect
+0.5% from 5% of spare up: docs/calibrate-model.md), but drives built by others do not all collect
 greedily: uniform figures are read with greedy and with d-choices victims (d 2, 4, 8;
 ``gc_designs.UNIFORM_DESIGNS``, Van Houdt's mean-field curves), whose WAF falls more slowly
 with spare space the smaller d is. Under a skewed workload the simulator's designs part

@@ -40,7 +40,7 @@ INTERVAL = "80%"
 
 
 #: The model-form error at a fitted level: the twin reproduces its fitted figures within 2%
-#: (docs/calibrate.md, "The twin").
+#: (docs/calibrate-model.md, "The twin").
 AT_FITTED_REL_SD = 0.02
 
 
