@@ -118,23 +118,3 @@ def test_a_generated_drive_keeps_the_blocks_of_its_earlier_runs():
 
     assert (blocks(53), blocks(54), blocks(57)) == (255, 255, 511)  # as the rule's run had them
     assert blocks(60) == 256  # refused at 9 digits: in full
-
-
-def _graded_warnings(seed: int, folder) -> list[str]:
-    d = validation.drive(seed)
-    spec = f"sim:{validation.write_drive(seed, folder)}@{validation.scale_for(d, 2 * GIB)}"
-    said: list[str] = []
-    with SimTarget(spec) as t:
-        plan = design([0, 40], parse_budget("2dw"), write_counters=True, precondition="graded")
-        measure(t, plan, said.append)
-    return [line for line in said if line.startswith("WARNING")]
-
-
-def test_a_level_whose_windows_never_hold_warns(tmp_path):
-    """Generated drive 19 (8 MiB blocks, d-choices victims): its 0% rounds' WAF ranges over
-    ±50%, no window of 8 holds within 10% and the level reads its last window (+6.7% against
-    the truth): calibrate says so. Drive 53 (greedy, 8 MiB blocks too) holds and says nothing."""
-    zero = [w for w in _graded_warnings(19, tmp_path) if w.startswith("WARNING: 0% extra OP")]
-    assert len(zero) == 1 and "no window of 8 rounds held within 10%" in zero[0], zero
-    assert "--budget 4dw" in zero[0]
-    assert _graded_warnings(53, tmp_path) == []

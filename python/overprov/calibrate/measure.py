@@ -228,7 +228,7 @@ class SegmentRunner:
         rounds: list[Round] = []
         written = 0.0
         iops = self.m.fob_iops or 10_000.0
-        settled = held = False
+        settled = False
         start_counters = write_counters(self.target) if self.counters_ok else None
         while True:
             seconds = self.seconds_for(round_dw or self.plan.round_drive_writes, span, iops)
@@ -273,10 +273,7 @@ class SegmentRunner:
                 if _agree([x.iops for x in window], loose) and (
                     not self.counters_ok or _agree(_round_wafs(rounds, k, start_counters), loose)
                 ):
-                    held = True
                     break
-        if first_window_ends and not (settled or held):
-            self.progress(_no_window_held(seg, rounds, k, start_counters))
         window = rounds[-k:]
         level = _level(seg.extra_op_percent, window, rounds, settled, written, cap, start_counters)
         level.queue_depth = seg.queue_depth
@@ -289,27 +286,6 @@ class SegmentRunner:
             f"({'settled' if settled else 'NOT settled'} after {written:.2f} drive writes)"
         )
         return level
-
-
-def _no_window_held(seg: Segment, rounds: list[Round], k: int, start: dict[str, int] | None) -> str:
-    """The warning of a graded level that ended (at its maximum or the budget) with no window
-    of ``k`` rounds holding within :data:`GRADED_EARLY_STOP_PERCENT`: its figures are its last
-    window's, which carry its rounds' spread. On a drive of few large erase blocks whose
-    collector draws its victims at random (generated drives 19 and 50, docs/calibrate.md,
-    "Limits") a round's WAF ranges over ±50% and a window of the graded plan's over ±6%."""
-    wafs = _round_wafs(rounds, min(k, len(rounds)), start)
-    mean = statistics.fmean(wafs) if wafs else 0.0
-    spread = (
-        f" (its last {len(wafs)} rounds' WAF {100 * (min(wafs) / mean - 1):+.0f}% to "
-        f"{100 * (max(wafs) / mean - 1):+.0f}% of their mean)"
-        if mean > 0
-        else ""
-    )
-    return (
-        f"WARNING: {seg.extra_op_percent:g}% extra OP: no window of {k} rounds held within "
-        f"{GRADED_EARLY_STOP_PERCENT:g}% before the level's end{spread}: its figures carry that "
-        "spread; --budget 4dw measures the drive with the random plan's longer windows"
-    )
 
 
 def _agree(values: list[float], tol: float) -> bool:
