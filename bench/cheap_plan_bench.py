@@ -15,7 +15,8 @@ after the freed space plus 1.5 span writes).
 truth's, from the write counters.
 
 Prints a markdown table (for bench/README.md and docs/calibrate.md) and writes --out (JSON,
-default target/bench/cheap_plan_bench.json).
+default target/bench/cheap_plan_bench.json; each run with its drive's erase blocks, which a
+scale's last digits can move by one: docs/calibrate.md, "Two drive writes").
 """
 
 from __future__ import annotations
@@ -52,6 +53,8 @@ def calibrate(spec: str, precondition: str, folder: Path) -> dict:
         )  # fmt: skip
         said: list[str] = []
         m = measure(t, plan, said.append)
+        # the drive itself: a scale's last digits can move its NAND by an erase block
+        blocks = t.physical_bytes // (t.pages_per_block * t.page_bytes)
     fig = predmod.PredictionInput(
         predmod.points_from(m), LEVELS, fob_iops=m.fob_iops,
         advertised_bytes=int(m.capacity_bytes / m.scale_factor), measurement=m,
@@ -66,6 +69,7 @@ def calibrate(spec: str, precondition: str, folder: Path) -> dict:
         no_prediction = str(exc)
     return {
         "drive_writes": m.drive_writes,
+        "erase_blocks": blocks,
         "settled": all(lv.settled for lv in m.levels),
         # the levels at the plan's queue depth (not the QD4 probe, whose level is also 40%)
         "measured": {
