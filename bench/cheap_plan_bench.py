@@ -9,10 +9,14 @@ after the freed space plus 1.5 span writes).
 
     PYTHONPATH=python python bench/cheap_plan_bench.py [--seeds 11-14] [--physical 2GiB]
         [--presets consumer-tlc-sata,older-mlc-sata,enterprise-tlc-nvme] [--plans graded,random]
-        [--out FILE]
+        [--rounds] [--out FILE]
+
+``--rounds`` also prints each plain random round's WAF at the first level (0%) against the
+truth's, from the write counters.
 
 Prints a markdown table (for bench/README.md and docs/calibrate-graded-plan.md) and writes
---out (JSON, default target/bench/cheap_plan_bench.json).
+--out (JSON, default target/bench/cheap_plan_bench.json; each run with its drive's erase
+blocks, which a scale's last digits can move by one: docs/calibrate-graded-plan.md).
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from pathlib import Path
 from calibrate_bench import seeds_arg  # bench/ is on the path when run as a script
 from overprov.calibrate import answer, validation
 from overprov.calibrate import predict as predmod
+from overprov.calibrate.graded_run import round_waf
 from overprov.calibrate.measure import measure, write_counters
 from overprov.calibrate.plan import design, parse_budget
 from overprov.calibrate.twin import TwinConfigError
@@ -46,7 +51,10 @@ def calibrate(spec: str, precondition: str, folder: Path) -> dict:
             LEVELS, parse_budget(PLANS[precondition]), write_counters=write_counters(t) is not None,
             precondition=precondition,
         )  # fmt: skip
-        m = measure(t, plan)
+        said: list[str] = []
+        m = measure(t, plan, said.append)
+        # the drive itself: a scale's last digits can move its NAND by an erase block
+        blocks = t.physical_bytes // (t.pages_per_block * t.page_bytes)
     fig = predmod.PredictionInput(
         predmod.points_from(m), LEVELS, fob_iops=m.fob_iops,
         advertised_bytes=int(m.capacity_bytes / m.scale_factor), measurement=m,
@@ -61,6 +69,7 @@ def calibrate(spec: str, precondition: str, folder: Path) -> dict:
         no_prediction = str(exc)
     return {
         "drive_writes": m.drive_writes,
+        "erase_blocks": blocks,
         "settled": all(lv.settled for lv in m.levels),
         # the levels at the plan's queue depth (not the QD4 probe, whose level is also 40%)
         "measured": {
@@ -71,10 +80,17 @@ def calibrate(spec: str, precondition: str, folder: Path) -> dict:
         "predicted": predicted,
         "no_prediction": no_prediction,
         "wall_s": time.monotonic() - t0,
+        "warnings": [line for line in said if line.startswith("WARNING")],
+        # the first level's plain random rounds (not its sweeps or prefix rounds): their WAF
+        "zero_round_wafs": [
+            round_waf(before, r)
+            for before, r in zip(m.rounds, m.rounds[1:], strict=False)
+            if r.label.startswith(f"op{LEVELS[0]:g}-r")
+        ],
     }
 
 
-def one(name: str, spec: str, folder: Path, plans: list[str]) -> dict:
+def one(name: str, spec: str, folder: Path, plans: list[str], rounds: bool = False) -> dict:
     true = validation.truth(spec, LEVELS)
     truth = {lv.extra_op_percent: (lv.steady_iops, lv.waf) for lv in true.levels}
     row: dict = {"drive": name, "spec": spec, "truth_drive_writes": true.drive_writes}
@@ -106,10 +122,19 @@ def one(name: str, spec: str, folder: Path, plans: list[str]) -> dict:
             + ", ".join(f"{100 * a:+.1f}%/{100 * b:+.1f}%" for a, b in meas)
             + f"; prediction median {100 * row[pre]['median_error']:.1f}% worst "
             f"{100 * row[pre]['worst_error']:.1f}% (WAF worst {100 * max(werrs):.1f}%)"
-            + (f"; no prediction: {c['no_prediction']}" if c["no_prediction"] else ""),
+            + (f"; no prediction: {c['no_prediction']}" if c["no_prediction"] else "")
+            + "".join(f"\n  {w}" for w in c["warnings"]),
             file=sys.stderr,
             flush=True,
         )
+        if rounds:
+            zero = truth[LEVELS[0]][1]
+            print(
+                f"{name} {pre}: {LEVELS[0]:g}% rounds' WAF vs truth "
+                + " ".join(f"{100 * (w / zero - 1):+.1f}" for w in c["zero_round_wafs"]),
+                file=sys.stderr,
+                flush=True,
+            )
     return row
 
 
@@ -153,6 +178,7 @@ def main() -> int:
     ap.add_argument("--physical", default="2GiB")
     ap.add_argument("--presets", default="consumer-tlc-sata,older-mlc-sata")
     ap.add_argument("--plans", default=",".join(PLANS), help="graded,random (default both)")
+    ap.add_argument("--rounds", action="store_true", help="each first-level round's WAF")
     ap.add_argument("--out", type=Path, default=ROOT / "target/bench/cheap_plan_bench.json")
     args = ap.parse_args()
     physical = parse_size_bytes(args.physical, "--physical")
@@ -162,12 +188,12 @@ def main() -> int:
     folder = Path(tempfile.mkdtemp(prefix="overprov-cheap-"))
     rows = []
     for name in filter(None, args.presets.split(",")):
-        rows.append(one(name, f"sim:{name}@{args.physical}", folder, plans))
+        rows.append(one(name, f"sim:{name}@{args.physical}", folder, plans, args.rounds))
     for seed in args.seeds:
         path = validation.write_drive(seed, folder)
         d = validation.drive(seed)
         spec = f"sim:{path}@{validation.scale_for(d, physical)}"
-        rows.append(one(f"generated {seed}", spec, folder, plans))
+        rows.append(one(f"generated {seed}", spec, folder, plans, args.rounds))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(rows, indent=1, default=str) + "\n")
     print(markdown(rows))

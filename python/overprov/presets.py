@@ -156,6 +156,13 @@ def smallest_factor(preset: dict[str, Any]) -> float:
     return min(factor, 1.0)
 
 
+def opens_at(factor: float, least: float) -> bool:
+    """Whether a drive whose smallest scale is ``least`` (:func:`smallest_factor`) is built at
+    ``factor``: a factor 1e-9 short of the smallest, as a scale written to a few digits may be,
+    counts as the smallest."""
+    return factor >= least * (1 - 1e-9)
+
+
 def preset_config(name: str, scale: str | None = None) -> tuple[dict[str, Any], float]:
     """The SimConfig fragment of drive ``name`` (a preset or a drive file) scaled; returns
     (config, factor). A scale below the smallest that keeps the drive's behaviour is refused."""
@@ -170,7 +177,7 @@ def drive_config(
     errors."""
     factor = scale_factor(preset, scale)
     least = smallest_factor(preset)
-    if factor < least * (1 - 1e-9):
+    if not opens_at(factor, least):
         nand_gib = physical_bytes(preset) * least / GIB
         raise ConfigError(
             f"--scale: {scale!r} is too small for {name}: the smallest scale that keeps its "

@@ -4,6 +4,7 @@ the swing after the onset of garbage collection has passed, when the budget hold
 
 from __future__ import annotations
 
+from overprov import engine, presets
 from overprov.calibrate import validation
 from overprov.calibrate.graded_run import (
     SPARE_NO_COUNTERS,
@@ -102,3 +103,18 @@ def test_a_drive_whose_smallest_scale_is_the_bench_size_opens_there(tmp_path):
         user_bytes = 2 * GIB * d["advertised_bytes"] / d["physical_bytes"]
         assert abs(t.capacity_bytes / user_bytes - 1) < 0.01, t.capacity_bytes
     assert validation.scale_for(validation.drive(43), 2 * GIB) == "0.00771548779"
+
+
+def test_a_generated_drive_keeps_the_blocks_of_its_earlier_runs():
+    """A generated drive's scale is given in full only where the simulator refuses its 9
+    digits. At 2 GiB the NAND of drives 53 and 54 is a whole 256 blocks: their 9-digit scale, a
+    hair short of it (within the simulator's tolerance), builds 255, the full one 256, another
+    drive (53's random plan 3.48 drive writes instead of the sixth rule's 3.80)."""
+
+    def blocks(seed: int) -> int:
+        d = validation.drive(seed)
+        cfg, _ = presets.drive_config(d, validation.scale_for(d, 2 * GIB), f"drive {seed}")
+        return engine.check(cfg).resolved["geometry"]["blocks"]
+
+    assert (blocks(53), blocks(54), blocks(57)) == (255, 255, 511)  # as the rule's run had them
+    assert blocks(60) == 256  # refused at 9 digits: in full

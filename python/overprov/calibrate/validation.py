@@ -110,12 +110,19 @@ def write_drive(seed: int, folder: Path) -> Path:
 
 
 def scale_for(d: dict[str, Any], physical_bytes: float) -> str:
-    """The scale giving drive ``d`` ``physical_bytes`` of NAND, to 9 digits; in full where 9
-    digits round it below the drive's smallest (``presets.smallest_factor``: generated drive
-    60, whose smallest is 2 GiB of NAND exactly, was refused at 2 GiB)."""
+    """The scale giving drive ``d`` ``physical_bytes`` of NAND, to 9 digits; in full only
+    where the simulator refuses the 9 digits (``presets.opens_at``: generated drive 60, whose
+    smallest is 2 GiB of NAND exactly, was refused at 2 GiB).
+
+    The digits decide the drive: scaling rounds each capacity down to whole bytes and blocks,
+    and at 2 GiB a generated drive's NAND is a whole number of blocks, so a scale a hair short
+    of it (its 9 digits, or even the factor in full) builds a drive one erase block smaller.
+    Keeping the 9 digits wherever the simulator opens them keeps each seed one drive in every
+    table (generated drives 53 and 54: 255 blocks at 9 digits, 256 in full, with other
+    figures; docs/calibrate-graded-plan.md)."""
     x = min(1.0, physical_bytes / d["physical_bytes"])
     short = f"{x:.9g}"
-    return short if float(short) >= min(x, presets.smallest_factor(d)) else repr(x)
+    return short if presets.opens_at(float(short), min(x, presets.smallest_factor(d))) else repr(x)
 
 
 def truth(spec: str, levels: list[float] = TRUTH_LEVELS) -> Measurement:
