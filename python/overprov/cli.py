@@ -24,45 +24,77 @@ from overprov.errors import (
 from overprov.options import EXAMPLES, HelpFormatter, examples
 from overprov.outputs import refuse_aliasing, release_all
 
-# One line per subcommand module; each module defines register(subparsers).
-COMMAND_MODULES: tuple[str, ...] = (
-    "overprov.simulate.cli",
-    "overprov.capacity",
-    "overprov.apply.cli",
-    "overprov.apply.status",
-    "overprov.profile.cli",
-    "overprov.qualify.cli",
-    "overprov.smart",
-    "overprov.smart.nvme_cli",
-    "overprov.exporter.cli",
-    "overprov.plan.cli",
-    "overprov.report.cli",
-    "overprov.calibrate.cli",
-    "overprov.drive_cli",
-    "overprov.emulate.cli",
-    "overprov.completion",
-)
-
-# The module that registers each command: `overprov CMD ...` imports only CMD's module, so a
-# command does not pay for the start-up of all the others (tests/test_cli_startup.py checks
-# this table against the registrations). A first argument not in it registers every module.
-COMMAND_MODULE_OF: dict[str, str] = {
-    "simulate": "overprov.simulate.cli",
-    "capacity": "overprov.capacity",
-    "apply": "overprov.apply.cli",
-    "status": "overprov.apply.status",
-    "profile": "overprov.profile.cli",
-    "qualify": "overprov.qualify.cli",
-    "smart": "overprov.smart",
-    "smart-nvme": "overprov.smart.nvme_cli",
-    "exporter": "overprov.exporter.cli",
-    "plan": "overprov.plan.cli",
-    "report": "overprov.report.cli",
-    "calibrate": "overprov.calibrate.cli",
-    "drive": "overprov.drive_cli",
-    "emulate": "overprov.emulate.cli",
-    "completion": "overprov.completion",
+# Every command: the module that registers it (which defines register(subparsers)) and its
+# one-line summary, the `help=` that module gives it. `overprov CMD ...` imports only CMD's
+# module, so a command does not pay for the start-up of all the others; `overprov --help`, no
+# command or an unknown one list the commands from this table and import none of them.
+# tests/test_cli_startup.py checks the table against the registrations and the summaries against
+# the modules' own.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "simulate": (
+        "overprov.simulate.cli",
+        "simulate a drive: WAF per OP, GC policy and workload (no drive worn)",
+    ),
+    "capacity": (
+        "overprov.capacity",
+        "IDEMA LBA counts, GB↔GiB, hidden OP and total OP for an advertised capacity",
+    ),
+    "apply": ("overprov.apply.cli", "apply extra OP to drives (dry run unless --execute)"),
+    "status": (
+        "overprov.apply.status",
+        "show a device's over-provisioning now (HPA, NVMe namespace, tail, discard)",
+    ),
+    "profile": (
+        "overprov.profile.cli",
+        "measure steady-state random-write IOPS at several OP levels (real fio)",
+    ),
+    "qualify": (
+        "overprov.qualify.cli",
+        "is this drive fit for the job? cache (power-loss protection), TRIM and idle recovery, "
+        "write cliff, latency outliers",
+    ),
+    "smart": (
+        "overprov.smart",
+        "WAF, wear and days left from SMART (smartctl -j), for a device or saved files",
+    ),
+    "smart-nvme": (
+        "overprov.smart.nvme_cli",
+        "NVMe WAF from the OCP C0h, Endurance Group, Intel CAh or vendor logs (nvme-cli); "
+        "the same as overprov smart --nvme-log FILE / overprov smart /dev/nvmeX",
+    ),
+    "exporter": (
+        "overprov.exporter.cli",
+        "Prometheus exporter: host/NAND bytes, WAF, wear and days left per drive",
+    ),
+    "plan": (
+        "overprov.plan.cli",
+        "endurance (WAF, TBW, DWPD, years) per OP level from the analytic models or a simulation",
+    ),
+    "report": (
+        "overprov.report.cli",
+        "HTML report (figures, tables, conclusion) of profiles and simulations",
+    ),
+    "calibrate": (
+        "overprov.calibrate.cli",
+        "fit a digital twin of a drive from a short test and predict its whole OP curve",
+    ),
+    "drive": (
+        "overprov.drive_cli",
+        "show a drive (preset or drive file): parameters, derived figures, sources",
+    ),
+    "emulate": (
+        "overprov.emulate.cli",
+        "serve a simulated drive as a real block device (FUSE file + loop device)",
+    ),
+    "completion": (
+        "overprov.completion",
+        "print a shell completion script (bash, zsh, tcsh) generated from the parser",
+    ),
 }
+
+# The module that registers each command, and the modules in the order the commands are listed.
+COMMAND_MODULE_OF: dict[str, str] = {name: module for name, (module, _) in COMMANDS.items()}
+COMMAND_MODULES: tuple[str, ...] = tuple(COMMAND_MODULE_OF.values())
 
 
 UNITS_HELP = """\
@@ -99,21 +131,22 @@ class _VersionAction(argparse._VersionAction):
 
 
 def modules_for(argv: list[str] | None) -> tuple[str, ...]:
-    """The command modules to register for a command line: the named command's alone when the
-    first argument names one, none for ``--version`` (it answers before any command is
-    parsed), every one otherwise (``--help``, no or an unknown command)."""
-    first = argv[0] if argv else None
-    if first == "--version":
-        return ()
-    module = COMMAND_MODULE_OF.get(first or "")
-    if module in COMMAND_MODULES:
-        return (module,)
-    return COMMAND_MODULES
+    """The command modules to import for a command line: the named command's alone when the
+    first argument names one, none otherwise (``--version``, ``--help``, no or an unknown
+    command: the commands are listed from COMMANDS)."""
+    module = COMMAND_MODULE_OF.get(argv[0] if argv else "")
+    return (module,) if module in COMMAND_MODULES else ()
+
+
+# Set on the namespace by a command listed from COMMANDS without its module (main then parses
+# the line again with every command registered).
+_LISTED_ONLY = "_overprov_listed_only"
 
 
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     """The parser of the ``overprov`` command; given a command line, with only the command
-    modules that line needs (modules_for), else with every command."""
+    module that line names (modules_for) or, when it names none, every command listed from
+    COMMANDS without importing its module; else with every command."""
     parser = argparse.ArgumentParser(
         prog="overprov",
         description=(
@@ -126,7 +159,15 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action=_VersionAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for name in COMMAND_MODULES if argv is None else modules_for(argv):
+    modules = COMMAND_MODULES if argv is None else modules_for(argv)
+    if not modules:
+        # the listing of `overprov --help` and argparse's choices, in the same order and words
+        for command, (module, summary) in COMMANDS.items():
+            if module in COMMAND_MODULES:
+                listed = sub.add_parser(command, help=summary, add_help=False)
+                listed.set_defaults(**{_LISTED_ONLY: True})
+        return parser
+    for name in modules:
         importlib.import_module(name).register(sub)
     for command, sp in sub.choices.items():
         if "examples:" not in (sp.epilog or ""):
@@ -164,6 +205,10 @@ def _quiet_broken_pipe() -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser(sys.argv[1:] if argv is None else argv)
     args, extra = parser.parse_known_args(argv)
+    if getattr(args, _LISTED_ONLY, False):
+        # a command reached after an option (`overprov --x simulate`): parse with every command
+        parser = build_parser()
+        args, extra = parser.parse_known_args(argv)
     if extra:
         # the subcommand's own usage, not the top-level one
         _subparser(parser, args.command).error(f"unrecognized arguments: {' '.join(extra)}")
