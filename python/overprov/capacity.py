@@ -180,7 +180,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="IDEMA LBA counts, GB↔GiB, hidden OP and total OP for an advertised capacity",
         description=(
             "Capacity arithmetic for over-provisioning. Prints IDEMA LBA counts (512 and "
-            "4096-byte sectors), GB↔GiB, the 7.37 %% hidden OP and the total OP "
+            "4096-byte sectors), GB↔GiB, the 7.37 % hidden OP and the total OP "
             "ρ = (T−U)/U for an extra OP X (T = C GiB of NAND, U = (1−X)·C GB)."
         ),
     )

@@ -117,6 +117,20 @@ exit codes: 0 done; 1 a run failed or an action was refused; 2 bad usage or inpu
   3 the run finished without reaching the answer (no steady phase, no recommendation);
   130 interrupted (what was finished is kept); 141 stdout closed early (| head);
   70 a bug in overprov (OVERPROV_TRACEBACK=1 shows the traceback)
+
+examples (each command's --help has its own):
+  overprov capacity 1TB --extra-op 20        # what 20% extra OP leaves of a 1 TB drive
+  overprov plan --capacity 1TB --daily-writes 200GB --target-years 5
+                                             # the extra OP an endurance target needs
+  overprov profile /dev/sdX --target-iops 20000 --dry-run
+                                             # the OP a drive needs for 20k IOPS, measured
+                                             # with fio (the plan first; a run destroys data)
+  overprov calibrate /dev/sdX --target-iops 20000 --dry-run
+                                             # the same from a shorter test and a fitted twin
+  overprov simulate --preset consumer-tlc-sata --extra-op 0,10,20,30
+                                             # a simulated drive: WAF and IOPS per extra OP
+  overprov smart /dev/sda                    # WAF, wear and days left of a drive in service
+  overprov apply /dev/sdX --extra-op 20      # the plan to give a drive 20% extra OP
 """
 
 
@@ -186,6 +200,21 @@ def _subparser(parser: argparse.ArgumentParser, command: str) -> argparse.Argume
     return parser
 
 
+def _did_you_mean(parser: argparse.ArgumentParser, extra: list[str]) -> str:
+    """`` (did you mean --extra-op?)`` for the first unknown option close to one of the
+    command's own (a typo: ``--extra-ops``, ``--extraop``, ``--target_iops``), else nothing."""
+    import difflib
+
+    known = [o for a in parser._actions for o in a.option_strings if o.startswith("--")]
+    for word in extra:
+        if word.startswith("--"):
+            name = word.split("=", 1)[0]
+            close = difflib.get_close_matches(name.replace("_", "-"), known, n=1, cutoff=0.8)
+            if close:
+                return f" (did you mean {close[0]}?)"
+    return ""
+
+
 def one_line(message: str) -> str:
     """An error message on one line (a message of several lines is joined)."""
     return " ".join(part.strip() for part in str(message).splitlines() if part.strip())
@@ -202,8 +231,23 @@ def _quiet_broken_pipe() -> int:
     return EXIT_BROKEN_PIPE
 
 
+def _refuse_a_mistyped_command(parser: argparse.ArgumentParser, line: list[str]) -> None:
+    """``overprov simulat``: argparse's "invalid choice" with the command meant, when one is
+    close (an unknown word far from every command gets argparse's own list)."""
+    import difflib
+
+    first = line[0] if line else ""
+    commands = [c for c, (module, _) in COMMANDS.items() if module in COMMAND_MODULES]
+    if first.startswith("-") or first in commands:
+        return
+    close = difflib.get_close_matches(first.lower(), commands, n=1, cutoff=0.75)
+    if close:
+        parser.error(f"argument COMMAND: invalid choice: {first!r}: did you mean {close[0]!r}?")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser(sys.argv[1:] if argv is None else argv)
+    _refuse_a_mistyped_command(parser, sys.argv[1:] if argv is None else argv)
     args, extra = parser.parse_known_args(argv)
     if getattr(args, _LISTED_ONLY, False):
         # a command reached after an option (`overprov --x simulate`): parse with every command
@@ -211,7 +255,8 @@ def main(argv: list[str] | None = None) -> int:
         args, extra = parser.parse_known_args(argv)
     if extra:
         # the subcommand's own usage, not the top-level one
-        _subparser(parser, args.command).error(f"unrecognized arguments: {' '.join(extra)}")
+        sub = _subparser(parser, args.command)
+        sub.error(f"unrecognized arguments: {' '.join(extra)}{_did_you_mean(sub, extra)}")
     args.command_line = ["overprov", *(sys.argv[1:] if argv is None else argv)]
     name = f"overprov {args.command}"
     try:
