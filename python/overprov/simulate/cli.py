@@ -22,7 +22,7 @@ from overprov import (
     sweep,
     units,
 )
-from overprov.config_file import core_message
+from overprov.config_file import core_message, flags_given
 from overprov.engine import merge, validate
 from overprov.errors import ConfigError, RunError
 from overprov.options import (
@@ -523,19 +523,20 @@ def run(args: argparse.Namespace) -> int:
         refuse_beside_demo(args)
     if args.dask_scheduler is not None:
         sweep.check_dask_scheduler(args.dask_scheduler)  # before any work, in 4 s at most
-    configs = demo_configs() if args.demo else sweep_configs(config_from_args(args), args)
-    configs = qd_sweep.expand(configs, args.qd)
-    # a preset is scaled as it is read; a trace's drive only when asked (it changes the fold)
-    if not args.preset and not (args.trace and args.scale is None):
-        scaled = scaled_drive.scale_sweep(configs, args.scale)
-        configs = scaled.configs
-        if scaled.note:
-            print(scaled.note, file=text_stream(args))
-    for cfg in configs:
-        try:
-            validate(cfg)  # every config is checked before the first run starts
-        except ConfigError as exc:
-            raise ConfigError(core_message(str(exc), args.config)) from None
+    try:  # every config is checked before the first run starts; an error names the flag
+        configs = demo_configs() if args.demo else sweep_configs(config_from_args(args), args)
+        configs = qd_sweep.expand(configs, args.qd)
+        # a preset is scaled as it is read; a trace's drive only when asked (it changes the fold)
+        if not args.preset and not (args.trace and args.scale is None):
+            scaled = scaled_drive.scale_sweep(configs, args.scale)
+            configs = scaled.configs
+            if scaled.note:
+                print(scaled.note, file=text_stream(args))
+        for cfg in configs:
+            validate(cfg)
+    except ConfigError as exc:
+        flags = flags_given(args, FLAG_FIELDS)
+        raise ConfigError(core_message(str(exc), args.config, flags)) from None
     if args.check:
         print_check(configs)
         return 0
