@@ -136,3 +136,14 @@ def test_plan_help_defines_its_terms(overprov_cli) -> None:
     assert "DWPD = TBW / (U × 365 × years)" in text
     assert "GB/TB are decimal" in text
     assert "file-server 10 %" in text
+
+
+def test_plan_target_iops_without_a_trace_says_which_commands_answer_it(overprov_cli):
+    """ "How much OP does my 1 TB drive need for 20k IOPS?" asked of plan: the refusal says
+    where that is answered (it said only that --target-iops needs --trace)."""
+    rc, _, err = overprov_cli("plan", "--capacity", "1TB", "--target-iops", "20000")
+    assert rc == 2
+    assert err.startswith("overprov plan: --target-iops: only with --trace FILE"), err
+    for command in ("overprov profile DEVICE --target-iops N", "overprov calibrate DEVICE"):
+        assert command in err
+    assert len(err.strip().splitlines()) == 1
