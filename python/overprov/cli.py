@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import re
 import sys
 
 from overprov.errors import (
@@ -200,12 +201,22 @@ def _subparser(parser: argparse.ArgumentParser, command: str) -> argparse.Argume
     return parser
 
 
-def _did_you_mean(parser: argparse.ArgumentParser, extra: list[str]) -> str:
+# A unit written apart from its number (units.py's sizes, durations and percentages).
+_UNIT_ALONE = re.compile(r"(?i)[kmgtp]i?b?|b|bytes?|%|s|min|h|d|dw")
+
+
+def _did_you_mean(parser: argparse.ArgumentParser, extra: list[str], line: list[str]) -> str:
     """`` (did you mean --extra-op?)`` for the first unknown option close to one of the
-    command's own (a typo: ``--extra-ops``, ``--extraop``, ``--target_iops``), else nothing."""
+    command's own (a typo: ``--extra-ops``, ``--extraop``, ``--target_iops``), the unit to join
+    to its number for a unit given apart (``1 TB``), else nothing."""
     import difflib
 
     known = [o for a in parser._actions for o in a.option_strings if o.startswith("--")]
+    unit = extra[0]
+    if _UNIT_ALONE.fullmatch(unit):  # `capacity 1 TB`, `--scale 4 GiB`
+        at = line.index(unit) if unit in line else 0
+        number = line[at - 1] if at > 0 and line[at - 1][-1:].isdigit() else "4"
+        return f" (a number and its unit are one word: {number}{unit}, not {number} {unit})"
     for word in extra:
         if word.startswith("--"):
             name = word.split("=", 1)[0]
@@ -256,7 +267,8 @@ def main(argv: list[str] | None = None) -> int:
     if extra:
         # the subcommand's own usage, not the top-level one
         sub = _subparser(parser, args.command)
-        sub.error(f"unrecognized arguments: {' '.join(extra)}{_did_you_mean(sub, extra)}")
+        hint = _did_you_mean(sub, extra, list(sys.argv[1:] if argv is None else argv))
+        sub.error(f"unrecognized arguments: {' '.join(extra)}{hint}")
     args.command_line = ["overprov", *(sys.argv[1:] if argv is None else argv)]
     name = f"overprov {args.command}"
     try:

@@ -111,3 +111,19 @@ def test_an_unknown_option_or_command_far_from_any_gets_no_guess(overprov_cli):
     assert rc == 2 and "did you mean" not in err
     rc, _, err = overprov_cli("nosuchcmd")
     assert rc == 2 and "did you mean" not in err and "(choose from 'simulate'" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "joined"),
+    [
+        (("capacity", "1", "TB"), "1TB, not 1 TB"),
+        (("simulate", "--user-bytes", "4", "GiB"), "4GiB, not 4 GiB"),
+        (("capacity", "1TB", "--extra-op", "20", "%"), "20%, not 20 %"),
+    ],
+)
+def test_a_unit_written_apart_from_its_number_is_named(overprov_cli, argv, joined):
+    rc, _, err = overprov_cli(*argv)
+    assert rc == 2
+    assert err.strip().splitlines()[-1].endswith(
+        f"unrecognized arguments: {argv[-1]} (a number and its unit are one word: {joined})"
+    )

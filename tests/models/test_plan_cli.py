@@ -147,3 +147,12 @@ def test_plan_target_iops_without_a_trace_says_which_commands_answer_it(overprov
     for command in ("overprov profile DEVICE --target-iops N", "overprov calibrate DEVICE"):
         assert command in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_plan_daily_writes_without_a_unit_is_refused_as_a_forgotten_unit(overprov_cli):
+    """`--daily-writes 500` was 500 bytes a day, planned as such (0.00 drive writes a day)."""
+    rc, out, err = overprov_cli("plan", "--capacity", "960GB", "--daily-writes", "500")
+    assert (rc, out) == (2, "")
+    assert "--daily-writes: '500' is 500 bytes, less than 1 MB: give it with its unit" in err
+    rc, _, err = overprov_cli("plan", "--capacity", "960GB", "--daily-writes", "500GB")
+    assert rc == 0, err
