@@ -63,8 +63,7 @@ DEMO_EXTRA_OP = (0.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0)
 # ---------------------------------------------------------------- command line
 
 
-#: Each flag (its argparse dest) and the config field it sets, one row per flag: the values
-#: arrive parsed by the units rules (``--bs 4k`` is 4096); a flag not given sets nothing.
+#: Each flag (argparse dest) and the config field it sets; values arrive parsed (4k = 4096).
 FLAG_FIELDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("page_size", ("geometry", "page_size_bytes")),
     ("pages_per_block", ("geometry", "pages_per_block")),
@@ -137,7 +136,10 @@ def config_from_args(args: argparse.Namespace) -> dict[str, Any]:
         cfg, _ = presets.preset_config(args.preset, args.scale)
     if args.config:
         cfg = merge(cfg, engine.load_toml(args.config))
-    return trace_options.apply(merge(cfg, flag_overrides(args)), args)
+    cfg = trace_options.apply(merge(cfg, flag_overrides(args)), args)
+    if args.d is not None and cfg.get("ftl", {}).get("policy", "greedy") != "d-choices":
+        raise ConfigError("--d: only with --policy d-choices (the sample it draws); leave it out")
+    return cfg
 
 
 def sweep_configs(base: dict[str, Any], args: argparse.Namespace) -> list[dict[str, Any]]:
@@ -189,8 +191,7 @@ _OUTPUT_OPTIONS = frozenset(
 
 
 def refuse_beside_demo(args: argparse.Namespace) -> None:
-    """``--demo`` is a fixed sweep: a drive, workload or run option given with it would be
-    ignored, so it is refused by name."""
+    """``--demo`` is a fixed sweep: a drive, workload or run option given with it is refused."""
     for dest, value in vars(args).items():
         option = _OPTION_OF.get(dest)
         if option is None or dest in _OUTPUT_OPTIONS:
