@@ -231,3 +231,19 @@ def test_d_without_the_d_choices_policy_is_refused_not_ignored(overprov_cli, tmp
     config.write_text('[ftl]\npolicy = "d-choices"\n')
     rc, _, err = overprov_cli(*small, "--d", "4", "--config", str(config))
     assert rc == 0, err
+
+
+def test_series_without_a_timed_run_is_refused_before_it_runs(overprov_cli, tmp_path):
+    """`--series FILE` on a WAF run wrote a CSV of its header alone ("0 intervals")."""
+    series = tmp_path / "s.csv"
+    small = ("simulate", "--user-bytes", "64MiB", "--pages-per-block", "64", "--drive-writes",
+             "1", "--warmup", "0", "--series", str(series))  # fmt: skip
+    rc, out, err = overprov_cli(*small)
+    assert (rc, out) == (2, "")
+    assert err.strip() == (
+        "overprov simulate: --series: only a timed run has a time series (give --timed or --preset)"
+    )
+    assert not series.exists()
+    rc, _, err = overprov_cli(*small, "--timed", "--duration", "2")
+    assert rc == 0, err
+    assert len(series.read_text().splitlines()) > 1

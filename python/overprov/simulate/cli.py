@@ -32,19 +32,14 @@ from overprov.options import (
     examples,
     text_stream,
 )
-from overprov.outputs import (
-    check_json_output,
-    check_output_dir,
-    check_output_file,
-    command_text,
-    hold_out_dir,
-    write_json,
-)
+from overprov.outputs import command_text, hold_out_dir, write_json
 from overprov.simulate import estimate as sim_estimate
 from overprov.simulate import trace_options, trace_output
 from overprov.simulate.host import add_host_options, format_host_table, host_overrides
 from overprov.simulate.output import (
     add_steady_window,
+    check_outputs,
+    check_series,
     format_table,
     format_timed_table,
     write_series_csv,
@@ -465,13 +460,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _OPTION_OF.update({a.dest: a.option_strings[-1] for a in p._actions if a.option_strings})
 
 
-def check_outputs(args: argparse.Namespace) -> None:
-    """Every output path checked before the first run starts."""
-    check_json_output(args.json)
-    check_output_file(args.series, "--series")
-    check_output_dir(args.out, "--out")
-
-
 def check_resources(configs: list[dict[str, Any]], force: bool, yes: bool = False) -> None:
     """Before a long sweep: its estimated time and memory on stderr; a sweep whose memory
     would exceed what is available now is refused unless ``force``, one planned longer than
@@ -535,6 +523,7 @@ def run(args: argparse.Namespace) -> int:
                 print(scaled.note, file=text_stream(args))
         for cfg in configs:
             validate(cfg)
+        check_series(args.series, configs)
     except ConfigError as exc:
         flags = flags_given(args, FLAG_FIELDS)
         raise ConfigError(core_message(str(exc), args.config, flags)) from None
