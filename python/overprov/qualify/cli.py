@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -28,8 +29,8 @@ def _arg(parse: Any) -> Any:
     def convert(text: str) -> Any:
         try:
             return parse(text)
-        except ConfigError as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
+        except ConfigError as exc:  # argparse names the option itself: not twice
+            raise argparse.ArgumentTypeError(re.sub(r"^--[a-z-]+: ", "", str(exc))) from None
 
     return convert
 
