@@ -212,3 +212,8 @@ def test_a_dry_run_refuses_what_is_not_a_device_or_a_file_and_an_empty_file(
     rc, _, err = overprov_cli(command, str(empty), "--dry-run")
     assert rc == 2, err
     assert f"target: {empty} holds less than one block (4096 bytes); give --size" in err
+    out = tmp_path / "out"
+    for target in (fifo, empty):  # the run refuses them alike, leaving no output folder
+        rc, _, err = overprov_cli(command, str(target), "--out", str(out))
+        assert rc == 2, err
+        assert not out.exists(), f"{command} {target}: a refused run left {out}"

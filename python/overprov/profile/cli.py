@@ -288,7 +288,8 @@ def run(args: argparse.Namespace) -> int:
         if not args.target.startswith("sim:"):
             # a mistyped target is refused before the output folder is made (its results
             # would hold the refusal and stand in the way of the corrected command)
-            dry_run.check_members(args.target, size_given=settings.size_bytes is not None)
+            size_given = settings.size_bytes is not None
+            dry_run.check_members(args.target, size_given=size_given, bs_bytes=settings.bs_bytes)
         out = args.out or _default_out(args.target)
         profile = Profile.create(
             args.target,

@@ -51,16 +51,17 @@ class Identified:
     """The simulated drive (a ``SimTarget``, never opened) of a ``sim:`` spec."""
 
 
-def check_members(spec: str, *, size_given: bool) -> list[str]:
+def check_members(spec: str, *, size_given: bool, bs_bytes: int = 4096) -> list[str]:
     """The members of a device or file target (``a,b`` is a RAID group), each refused as a run
-    refuses it when it does not exist (without ``--size``, or in /dev) or is neither a block
-    device nor a regular file: read-only, before any output folder is made."""
+    refuses it when it does not exist (without ``--size``, or in /dev), is neither a block
+    device nor a regular file, or is a file of less than one block without ``--size`` (a run
+    grows a file to ``--size``): read-only, before any output folder is made."""
     members = [m for m in spec.split(",") if m]
     for m in members:
-        if os.path.exists(m):
-            target_kind(m)
-        else:
+        if not os.path.exists(m):
             check_missing_target(m, size_given=size_given)
+        elif target_kind(m) == "file" and not size_given and os.stat(m).st_size < bs_bytes:
+            raise less_than_a_block(spec, bs_bytes, size_given=False)
     return members
 
 
@@ -83,7 +84,7 @@ def identify(
     from overprov import blockdev
 
     size_given = size_bytes is not None
-    members = check_members(spec, size_given=size_given)  # refused as a run refuses them
+    members = check_members(spec, size_given=size_given, bs_bytes=bs_bytes)  # as a run would
     sizes, checks, kinds = [], [], set()
     for m in members:
         if not os.path.exists(m):
