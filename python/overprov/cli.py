@@ -205,6 +205,17 @@ def _subparser(parser: argparse.ArgumentParser, command: str) -> argparse.Argume
 _UNIT_ALONE = re.compile(r"(?i)[kmgtp]i?b?|b|bytes?|%|s|min|h|d|dw")
 
 
+# Options other tools call so, and what a command calls them (suggested where it has them).
+_SYNONYMS = {
+    "--dry-run": "--check",  # simulate's dry run
+    "--quiet": "--no-progress",
+    "--output": "--out",
+    "--size": "--user-bytes",  # simulate: the drive's size
+    "--dwpd": "--target-dwpd",
+    "--iops": "--target-iops",
+}
+
+
 def _did_you_mean(parser: argparse.ArgumentParser, extra: list[str], line: list[str]) -> str:
     """`` (did you mean --extra-op?)`` for the first unknown option close to one of the
     command's own (a typo: ``--extra-ops``, ``--extraop``, ``--target_iops``), the unit to join
@@ -220,6 +231,8 @@ def _did_you_mean(parser: argparse.ArgumentParser, extra: list[str], line: list[
     for word in extra:
         if word.startswith("--"):
             name = word.split("=", 1)[0]
+            if _SYNONYMS.get(name) in known:
+                return f" (did you mean {_SYNONYMS[name]}?)"
             close = difflib.get_close_matches(name.replace("_", "-"), known, n=1, cutoff=0.8)
             if close:
                 return f" (did you mean {close[0]}?)"
