@@ -224,9 +224,9 @@ def _did_you_mean(parser: argparse.ArgumentParser, extra: list[str], line: list[
 
     known = [o for a in parser._actions for o in a.option_strings if o.startswith("--")]
     unit = extra[0]
-    if _UNIT_ALONE.fullmatch(unit):  # `capacity 1 TB`, `--scale 4 GiB`
-        at = line.index(unit) if unit in line else 0
-        number = line[at - 1] if at > 0 and line[at - 1][-1:].isdigit() else "4"
+    at = line.index(unit) if unit in line else 0
+    number = line[at - 1] if at > 0 else ""
+    if _UNIT_ALONE.fullmatch(unit) and number[-1:].isdigit():  # `capacity 1 TB`, `4 GiB`
         return f" (a number and its unit are one word: {number}{unit}, not {number} {unit})"
     for word in extra:
         if word.startswith("--"):
