@@ -36,6 +36,11 @@ def test_a_plan_beyond_the_core_s_bound_names_the_flag_or_the_file_line(overprov
     assert err.strip() == (
         "overprov simulate: --drive-writes (run.drive_writes): too many host writes to simulate"
     )
+    rc, _, err = overprov_cli("simulate", "--warmup", "1e9")  # named run.drive_writes
+    assert rc == 2
+    assert err.strip() == (
+        "overprov simulate: --warmup (run.warmup_drive_writes): too many host writes to simulate"
+    )
     config = tmp_path / "big.toml"
     config.write_text("[run]\nseed = 3\ndrive_writes = 1e9\n")
     rc, _, err = overprov_cli("simulate", "--config", str(config))
