@@ -94,18 +94,71 @@ def test_a_command_imports_only_its_own_module(argv, allowed):
     assert heavy == [], f"`overprov {' '.join(argv)}` imports {heavy}"
 
 
-def test_the_command_table_matches_the_registrations():
-    """COMMAND_MODULE_OF names, for every command, the module that registers it."""
+def _registrations() -> dict[str, tuple[str, str]]:
+    """Each command as its module registers it: the module and the command's `help=`."""
     import argparse
     import importlib
 
-    seen: dict[str, str] = {}
+    seen: dict[str, tuple[str, str]] = {}
     for name in cli.COMMAND_MODULES:
         parser = argparse.ArgumentParser()
         sub = parser.add_subparsers()
         importlib.import_module(name).register(sub)
-        seen.update(dict.fromkeys(sub.choices, name))
-    assert seen == cli.COMMAND_MODULE_OF
+        for action in sub._choices_actions:
+            seen[action.dest] = (name, action.help)
+    return seen
+
+
+def test_the_command_table_matches_the_registrations():
+    """COMMAND_MODULE_OF names, for every command, the module that registers it, in order."""
+    registered = _registrations()
+    assert {command: module for command, (module, _) in registered.items()} == (
+        cli.COMMAND_MODULE_OF
+    )
+    assert list(registered) == list(cli.COMMANDS)
+
+
+def test_the_declared_summaries_are_the_modules_own():
+    """`overprov --help` lists COMMANDS' summaries: each is the help its module registers."""
+    registered = _registrations()
+    assert {command: summary for command, (_, summary) in registered.items()} == {
+        command: summary for command, (_, summary) in cli.COMMANDS.items()
+    }
+
+
+@pytest.mark.parametrize("argv", [("--help",), (), ("nosuchcmd",), ("-x",)], ids=repr)
+def test_the_command_list_imports_no_command_module(argv):
+    """`overprov --help`, no command and an unknown one list the commands from the table."""
+    code, modules = imported(*argv)
+    assert code == (0 if argv == ("--help",) else 2)
+    light = ("overprov._core", "overprov.presets", "overprov.engine")
+    loaded = [m for m in modules if m in (*cli.COMMAND_MODULES, *HEAVY, *light)]
+    assert loaded == [], f"`overprov {' '.join(argv)}` imports {loaded}"
+
+
+def test_the_command_list_reads_as_with_every_command(capsys):
+    full = cli.build_parser()
+    for argv in (["--help"], [], ["nosuchcmd"]):
+        assert cli.build_parser(argv).format_help() == full.format_help()
+    for argv in ([], ["nosuchcmd"]):
+        errors = []
+        for parser in (cli.build_parser(argv), full):
+            with pytest.raises(SystemExit) as exc:
+                parser.parse_args(argv)
+            errors.append((exc.value.code, capsys.readouterr().err))
+        assert errors[0] == errors[1]
+        assert errors[0][0] == 2
+
+
+def test_a_command_after_an_option_is_parsed_by_its_own_parser(capsys):
+    """`overprov --x capacity`: the line names no command first, so the commands are listed
+    without their modules; the command is then parsed by its real parser."""
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["--x", "capacity", "512G"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: overprov capacity ")
+    assert err.strip().endswith("overprov capacity: error: unrecognized arguments: --x")
 
 
 def test_a_named_command_parses_as_with_every_command():

@@ -180,7 +180,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="IDEMA LBA counts, GB↔GiB, hidden OP and total OP for an advertised capacity",
         description=(
             "Capacity arithmetic for over-provisioning. Prints IDEMA LBA counts (512 and "
-            "4096-byte sectors), GB↔GiB, the 7.37 %% hidden OP and the total OP "
+            "4096-byte sectors), GB↔GiB, the 7.37 % hidden OP and the total OP "
             "ρ = (T−U)/U for an extra OP X (T = C GiB of NAND, U = (1−X)·C GB)."
         ),
     )
@@ -196,7 +196,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="instead of a capacity: an LBA count, converted back to advertised GB (IDEMA)",
     )
     p.add_argument(
-        "--sector-size", type=int, default=512, choices=(512, 4096), help="for --sectors"
+        "--sector-size", type=int, choices=(512, 4096), help="for --sectors (default 512)"
     )
     p.add_argument("--extra-op", help="extra OP in percent (e.g. 20) to compute U and total ρ")
     add_json_option(p, "the figures")
@@ -207,10 +207,13 @@ def run(args: argparse.Namespace) -> int:
     check_json_output(args.json)
     if (args.capacity is None) == (args.sectors is None):
         raise ConfigError("capacity: give either a capacity (e.g. 512GB) or --sectors N")
+    if args.sector_size is not None and args.sectors is None:
+        raise ConfigError("--sector-size: only with --sectors (the size of the sectors it counts)")
+    sector_bytes = args.sector_size or 512
     if args.sectors is not None:
         if args.sectors <= 0:
             raise ConfigError(f"--sectors: must be > 0, got {args.sectors}")
-        gb = gb_from_idema_lba_count(args.sectors, args.sector_size)
+        gb = gb_from_idema_lba_count(args.sectors, sector_bytes)
         if gb <= 0:
             raise ConfigError(f"--sectors: {args.sectors} is below the IDEMA formula's range")
     else:
@@ -220,7 +223,7 @@ def run(args: argparse.Namespace) -> int:
     out = text_stream(args)
     if args.sectors is not None:
         print(
-            f"{args.sectors:,} sectors of {args.sector_size} bytes = IDEMA {float(gb):.3f} GB",
+            f"{args.sectors:,} sectors of {sector_bytes} bytes = IDEMA {float(gb):.3f} GB",
             file=out,
         )
     print(format_report(rep), file=out)

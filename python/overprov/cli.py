@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import re
 import sys
 
 from overprov.errors import (
@@ -24,45 +25,77 @@ from overprov.errors import (
 from overprov.options import EXAMPLES, HelpFormatter, examples
 from overprov.outputs import refuse_aliasing, release_all
 
-# One line per subcommand module; each module defines register(subparsers).
-COMMAND_MODULES: tuple[str, ...] = (
-    "overprov.simulate.cli",
-    "overprov.capacity",
-    "overprov.apply.cli",
-    "overprov.apply.status",
-    "overprov.profile.cli",
-    "overprov.qualify.cli",
-    "overprov.smart",
-    "overprov.smart.nvme_cli",
-    "overprov.exporter.cli",
-    "overprov.plan.cli",
-    "overprov.report.cli",
-    "overprov.calibrate.cli",
-    "overprov.drive_cli",
-    "overprov.emulate.cli",
-    "overprov.completion",
-)
-
-# The module that registers each command: `overprov CMD ...` imports only CMD's module, so a
-# command does not pay for the start-up of all the others (tests/test_cli_startup.py checks
-# this table against the registrations). A first argument not in it registers every module.
-COMMAND_MODULE_OF: dict[str, str] = {
-    "simulate": "overprov.simulate.cli",
-    "capacity": "overprov.capacity",
-    "apply": "overprov.apply.cli",
-    "status": "overprov.apply.status",
-    "profile": "overprov.profile.cli",
-    "qualify": "overprov.qualify.cli",
-    "smart": "overprov.smart",
-    "smart-nvme": "overprov.smart.nvme_cli",
-    "exporter": "overprov.exporter.cli",
-    "plan": "overprov.plan.cli",
-    "report": "overprov.report.cli",
-    "calibrate": "overprov.calibrate.cli",
-    "drive": "overprov.drive_cli",
-    "emulate": "overprov.emulate.cli",
-    "completion": "overprov.completion",
+# Every command: the module that registers it (which defines register(subparsers)) and its
+# one-line summary, the `help=` that module gives it. `overprov CMD ...` imports only CMD's
+# module, so a command does not pay for the start-up of all the others; `overprov --help`, no
+# command or an unknown one list the commands from this table and import none of them.
+# tests/test_cli_startup.py checks the table against the registrations and the summaries against
+# the modules' own.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "simulate": (
+        "overprov.simulate.cli",
+        "simulate a drive: WAF per OP, GC policy and workload (no drive worn)",
+    ),
+    "capacity": (
+        "overprov.capacity",
+        "IDEMA LBA counts, GB↔GiB, hidden OP and total OP for an advertised capacity",
+    ),
+    "apply": ("overprov.apply.cli", "apply extra OP to drives (dry run unless --execute)"),
+    "status": (
+        "overprov.apply.status",
+        "show a device's over-provisioning now (HPA, NVMe namespace, tail, discard)",
+    ),
+    "profile": (
+        "overprov.profile.cli",
+        "measure steady-state random-write IOPS at several OP levels (real fio)",
+    ),
+    "qualify": (
+        "overprov.qualify.cli",
+        "is this drive fit for the job? cache (power-loss protection), TRIM and idle recovery, "
+        "write cliff, latency outliers",
+    ),
+    "smart": (
+        "overprov.smart",
+        "WAF, wear and days left from SMART (smartctl -j), for a device or saved files",
+    ),
+    "smart-nvme": (
+        "overprov.smart.nvme_cli",
+        "NVMe WAF from the OCP C0h, Endurance Group, Intel CAh or vendor logs (nvme-cli); "
+        "the same as overprov smart --nvme-log FILE / overprov smart /dev/nvmeX",
+    ),
+    "exporter": (
+        "overprov.exporter.cli",
+        "Prometheus exporter: host/NAND bytes, WAF, wear and days left per drive",
+    ),
+    "plan": (
+        "overprov.plan.cli",
+        "endurance (WAF, TBW, DWPD, years) per OP level from the analytic models or a simulation",
+    ),
+    "report": (
+        "overprov.report.cli",
+        "HTML report (figures, tables, conclusion) of profiles and simulations",
+    ),
+    "calibrate": (
+        "overprov.calibrate.cli",
+        "fit a digital twin of a drive from a short test and predict its whole OP curve",
+    ),
+    "drive": (
+        "overprov.drive_cli",
+        "show a drive (preset or drive file): parameters, derived figures, sources",
+    ),
+    "emulate": (
+        "overprov.emulate.cli",
+        "serve a simulated drive as a real block device (FUSE file + loop device)",
+    ),
+    "completion": (
+        "overprov.completion",
+        "print a shell completion script (bash, zsh, tcsh) generated from the parser",
+    ),
 }
+
+# The module that registers each command, and the modules in the order the commands are listed.
+COMMAND_MODULE_OF: dict[str, str] = {name: module for name, (module, _) in COMMANDS.items()}
+COMMAND_MODULES: tuple[str, ...] = tuple(COMMAND_MODULE_OF.values())
 
 
 UNITS_HELP = """\
@@ -85,6 +118,20 @@ exit codes: 0 done; 1 a run failed or an action was refused; 2 bad usage or inpu
   3 the run finished without reaching the answer (no steady phase, no recommendation);
   130 interrupted (what was finished is kept); 141 stdout closed early (| head);
   70 a bug in overprov (OVERPROV_TRACEBACK=1 shows the traceback)
+
+examples (each command's --help has its own):
+  overprov capacity 1TB --extra-op 20        # what 20% extra OP leaves of a 1 TB drive
+  overprov plan --capacity 1TB --daily-writes 200GB --target-years 5
+                                             # the extra OP an endurance target needs
+  overprov profile /dev/sdX --target-iops 20000 --dry-run
+                                             # the OP a drive needs for 20k IOPS, measured
+                                             # with fio (the plan first; a run destroys data)
+  overprov calibrate /dev/sdX --target-iops 20000 --dry-run
+                                             # the same from a shorter test and a fitted twin
+  overprov simulate --preset consumer-tlc-sata --extra-op 0,10,20,30
+                                             # a simulated drive: WAF and IOPS per extra OP
+  overprov smart /dev/sda                    # WAF, wear and days left of a drive in service
+  overprov apply /dev/sdX --extra-op 20      # the plan to give a drive 20% extra OP
 """
 
 
@@ -99,21 +146,22 @@ class _VersionAction(argparse._VersionAction):
 
 
 def modules_for(argv: list[str] | None) -> tuple[str, ...]:
-    """The command modules to register for a command line: the named command's alone when the
-    first argument names one, none for ``--version`` (it answers before any command is
-    parsed), every one otherwise (``--help``, no or an unknown command)."""
-    first = argv[0] if argv else None
-    if first == "--version":
-        return ()
-    module = COMMAND_MODULE_OF.get(first or "")
-    if module in COMMAND_MODULES:
-        return (module,)
-    return COMMAND_MODULES
+    """The command modules to import for a command line: the named command's alone when the
+    first argument names one, none otherwise (``--version``, ``--help``, no or an unknown
+    command: the commands are listed from COMMANDS)."""
+    module = COMMAND_MODULE_OF.get(argv[0] if argv else "")
+    return (module,) if module in COMMAND_MODULES else ()
+
+
+# Set on the namespace by a command listed from COMMANDS without its module (main then parses
+# the line again with every command registered).
+_LISTED_ONLY = "_overprov_listed_only"
 
 
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     """The parser of the ``overprov`` command; given a command line, with only the command
-    modules that line needs (modules_for), else with every command."""
+    module that line names (modules_for) or, when it names none, every command listed from
+    COMMANDS without importing its module; else with every command."""
     parser = argparse.ArgumentParser(
         prog="overprov",
         description=(
@@ -126,7 +174,15 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action=_VersionAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for name in COMMAND_MODULES if argv is None else modules_for(argv):
+    modules = COMMAND_MODULES if argv is None else modules_for(argv)
+    if not modules:
+        # the listing of `overprov --help` and argparse's choices, in the same order and words
+        for command, (module, summary) in COMMANDS.items():
+            if module in COMMAND_MODULES:
+                listed = sub.add_parser(command, help=summary, add_help=False)
+                listed.set_defaults(**{_LISTED_ONLY: True})
+        return parser
+    for name in modules:
         importlib.import_module(name).register(sub)
     for command, sp in sub.choices.items():
         if "examples:" not in (sp.epilog or ""):
@@ -145,6 +201,44 @@ def _subparser(parser: argparse.ArgumentParser, command: str) -> argparse.Argume
     return parser
 
 
+# A unit written apart from its number (units.py's sizes, durations and percentages).
+_UNIT_ALONE = re.compile(r"(?i)[kmgtp]i?b?|b|bytes?|%|s|min|h|d|dw")
+
+
+# Options other tools call so, and what a command calls them (suggested where it has them).
+_SYNONYMS = {
+    "--dry-run": "--check",  # simulate's dry run
+    "--quiet": "--no-progress",
+    "--output": "--out",
+    "--size": "--user-bytes",  # simulate: the drive's size
+    "--dwpd": "--target-dwpd",
+    "--iops": "--target-iops",
+}
+
+
+def _did_you_mean(parser: argparse.ArgumentParser, extra: list[str], line: list[str]) -> str:
+    """`` (did you mean --extra-op?)`` for the first unknown option close to one of the
+    command's own (a typo: ``--extra-ops``, ``--extraop``, ``--target_iops``), the unit to join
+    to its number for a unit given apart (``1 TB``), else nothing."""
+    import difflib
+
+    known = [o for a in parser._actions for o in a.option_strings if o.startswith("--")]
+    unit = extra[0]
+    at = line.index(unit) if unit in line else 0
+    number = line[at - 1] if at > 0 else ""
+    if _UNIT_ALONE.fullmatch(unit) and number[-1:].isdigit():  # `capacity 1 TB`, `4 GiB`
+        return f" (a number and its unit are one word: {number}{unit}, not {number} {unit})"
+    for word in extra:
+        if word.startswith("--"):
+            name = word.split("=", 1)[0]
+            if _SYNONYMS.get(name) in known:
+                return f" (did you mean {_SYNONYMS[name]}?)"
+            close = difflib.get_close_matches(name.replace("_", "-"), known, n=1, cutoff=0.8)
+            if close:
+                return f" (did you mean {close[0]}?)"
+    return ""
+
+
 def one_line(message: str) -> str:
     """An error message on one line (a message of several lines is joined)."""
     return " ".join(part.strip() for part in str(message).splitlines() if part.strip())
@@ -161,12 +255,33 @@ def _quiet_broken_pipe() -> int:
     return EXIT_BROKEN_PIPE
 
 
+def _refuse_a_mistyped_command(parser: argparse.ArgumentParser, line: list[str]) -> None:
+    """``overprov simulat``: argparse's "invalid choice" with the command meant, when one is
+    close (an unknown word far from every command gets argparse's own list)."""
+    import difflib
+
+    first = line[0] if line else ""
+    commands = [c for c, (module, _) in COMMANDS.items() if module in COMMAND_MODULES]
+    if first.startswith("-") or first in commands:
+        return
+    close = difflib.get_close_matches(first.lower(), commands, n=1, cutoff=0.75)
+    if close:
+        parser.error(f"argument COMMAND: invalid choice: {first!r}: did you mean {close[0]!r}?")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser(sys.argv[1:] if argv is None else argv)
+    _refuse_a_mistyped_command(parser, sys.argv[1:] if argv is None else argv)
     args, extra = parser.parse_known_args(argv)
+    if getattr(args, _LISTED_ONLY, False):
+        # a command reached after an option (`overprov --x simulate`): parse with every command
+        parser = build_parser()
+        args, extra = parser.parse_known_args(argv)
     if extra:
         # the subcommand's own usage, not the top-level one
-        _subparser(parser, args.command).error(f"unrecognized arguments: {' '.join(extra)}")
+        sub = _subparser(parser, args.command)
+        hint = _did_you_mean(sub, extra, list(sys.argv[1:] if argv is None else argv))
+        sub.error(f"unrecognized arguments: {' '.join(extra)}{hint}")
     args.command_line = ["overprov", *(sys.argv[1:] if argv is None else argv)]
     name = f"overprov {args.command}"
     try:

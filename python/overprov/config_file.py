@@ -108,6 +108,16 @@ def check_shape(
             check_shape(value, default, where, text, f"{field}.")
 
 
+def flags_given(args: Any, flag_fields: tuple[tuple[str, tuple[str, ...]], ...]) -> dict[str, str]:
+    """Each config field a flag given on the command line sets, and that flag (for
+    :func:`core_message`): ``flag_fields`` rows are (argparse dest, field path)."""
+    return {
+        ".".join(path): "--" + dest.replace("_", "-")
+        for dest, path in flag_fields
+        if getattr(args, dest, None) not in (None, False)
+    }
+
+
 def load_config(path: str | Path, defaults: dict[str, Any]) -> dict[str, Any]:
     """Read a simulate TOML config: bounded (``overprov.inputs``), shape checked against the
     core's ``defaults``; errors name the file, line and key."""
@@ -117,15 +127,20 @@ def load_config(path: str | Path, defaults: dict[str, Any]) -> dict[str, Any]:
     return doc
 
 
-def core_message(message: str, path: str | Path | None = None) -> str:
-    """A core validation message in the user's words, located in ``path`` when the field the
-    message names is set there."""
+def core_message(
+    message: str, path: str | Path | None = None, flags: dict[str, str] | None = None
+) -> str:
+    """A core validation message in the user's words: naming the flag that set the field it
+    names (``flags``, field -> flag, flags win over the file), else located in ``path`` when
+    the field is set there."""
     msg = _AT_LINE.sub("", message.strip())
     for pattern, words in _RUST_TYPES:
         msg = pattern.sub(words, msg)
+    field, sep, rest = msg.partition(": ")
+    if sep and field in (flags or {}):
+        return f"{flags[field]} ({field}): {rest}"
     if path is None:
         return msg
-    field, sep, rest = msg.partition(": ")
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):

@@ -143,6 +143,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     check_json_output(getattr(args, "json", None))
+    presets.get(args.drive, option="NAME|FILE")  # a name that is neither, refused naming it
     print(show(args.drive), file=text_stream(args))
     if getattr(args, "json", None):
         write_json(document("drive", drive_document(args.drive)), args.json)

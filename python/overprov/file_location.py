@@ -8,6 +8,7 @@ table is read by :func:`overprov.blockdev.mount_holding`.
 from __future__ import annotations
 
 import os
+import stat
 
 from overprov.blockdev import MountEntry, mount_holding
 from overprov.errors import ConfigError
@@ -45,3 +46,35 @@ def check_file_creatable(path: str) -> MountEntry | None:
             f"{NOT_ON_A_DISK[entry.fs_type]}; create the file on a disk-backed file system"
         )
     return entry
+
+
+def check_missing_target(path: str, *, size_given: bool) -> MountEntry | None:
+    """A target (or RAID member) that does not exist: refused (ConfigError) unless ``--size``
+    is given and a file may be created there (:func:`check_file_creatable`; a name in /dev is
+    a mistyped device, with or without ``--size``). The same line for a run and a dry run."""
+    real = os.path.realpath(path)
+    if size_given or real == "/dev" or real.startswith("/dev/"):
+        entry = check_file_creatable(path)
+        if size_given:
+            return entry
+    raise ConfigError(f"target: {path} does not exist; give --size to create it")
+
+
+def target_kind(path: str) -> str:
+    """``block`` or ``file`` for a target that exists; anything else is refused (ConfigError)."""
+    st = os.stat(path)
+    if stat.S_ISBLK(st.st_mode):
+        return "block"
+    if stat.S_ISREG(st.st_mode):
+        return "file"
+    raise ConfigError(f"target: {path} is neither a block device nor a regular file")
+
+
+def less_than_a_block(spec: str, bs_bytes: int, *, size_given: bool) -> ConfigError:
+    """The error for a target that holds less than one block to test."""
+    if size_given:
+        return ConfigError(f"--size: less than one block ({bs_bytes} bytes)")
+    return ConfigError(
+        f"target: {spec} holds less than one block ({bs_bytes} bytes); give --size to grow a "
+        "file to the size to test"
+    )

@@ -8,7 +8,6 @@ import argparse
 import sys
 from typing import Any, TextIO
 
-from overprov import presets
 from overprov.blockdev import CONFIRM_FLAG
 from overprov.outputs import STDOUT
 
@@ -43,6 +42,8 @@ def add_target_options(parser: argparse.ArgumentParser, *, optional: bool = Fals
     """TARGET, ``--allow-hdd`` and the confirmation flag of the commands that write to a drive
     (profile, calibrate, qualify): the same words and the same safety rules (docs/safety.md).
     ``optional``: TARGET may be left out (another source is given: ``--resume``, ``--from``)."""
+    from overprov import presets  # here: `overprov --help` needs neither it nor the engine
+
     parser.add_argument(
         "target",
         nargs="?" if optional else None,

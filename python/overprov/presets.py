@@ -58,14 +58,15 @@ def is_drive_file(name: str) -> bool:
     return name.endswith(".toml") or "/" in name
 
 
-def get(name: str) -> dict[str, Any]:
-    """The drive ``name``: a preset name or the path of a drive file."""
+def get(name: str, option: str = "--preset") -> dict[str, Any]:
+    """The drive ``name``: a preset name or the path of a drive file; an error names
+    ``option``, where the name was given."""
     if is_drive_file(name):
         return load_drive_file(name)
     presets = all_presets()
     if name not in presets:
         raise ConfigError(
-            f"--preset: no preset {name!r} (and not a drive file: give a path ending in .toml); "
+            f"{option}: no preset {name!r} (and not a drive file: give a path ending in .toml); "
             f"presets: {', '.join(names())}"
         )
     return copy.deepcopy(presets[name])

@@ -85,6 +85,12 @@ def parse_scale(scale: str | None, full_physical_bytes: float) -> float:
             factor = float(text)
     except (ValueError, ZeroDivisionError):
         factor = parse_size_bytes(text, "--scale", bare_unit="b") / full_physical_bytes
+        if factor > 1:
+            raise ConfigError(
+                f"--scale: {scale!r} is more NAND than the drive has at full size "
+                f"({full_physical_bytes / GIB:.4g} GiB): give a smaller NAND size, or 1 for "
+                "full size"
+            ) from None
     if not 0 < factor <= 1:
         raise ConfigError(f"--scale: must shrink the drive (0 < factor <= 1), got {scale!r}")
     return factor

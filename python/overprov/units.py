@@ -78,13 +78,21 @@ def parse_size_bytes(text: str, option: str, *, bare_unit: str = "b") -> float:
     return float(parse_size_exact(text, option, bare_unit=bare_unit))
 
 
-def parse_size(text: str | int, what: str = "size", *, bare_unit: str = "b") -> int:
-    """A size in whole bytes ('64MiB', '1GB', '65536'); the one rule above."""
+def parse_size(
+    text: str | int, what: str = "size", *, bare_unit: str = "b", at_least: int = 0
+) -> int:
+    """A size in whole bytes ('64MiB', '1GB', '65536'); the one rule above. Below
+    ``at_least`` bytes it is refused as a forgotten unit (``--daily-writes 500``)."""
     if isinstance(text, int):
         return text
     value = parse_size_exact(text, what, bare_unit=bare_unit)
     if value.denominator != 1:
         raise ConfigError(f"{what}: {text!r} is not a whole number of bytes")
+    if value < at_least:
+        raise ConfigError(
+            f"{what}: {text!r} is {int(value):,} bytes, less than {human_bytes(at_least)}: "
+            "give it with its unit, e.g. 500GB (a bare number is bytes)"
+        )
     return int(value)
 
 

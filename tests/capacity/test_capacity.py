@@ -105,3 +105,14 @@ def test_cli_capacity_needs_exactly_one_input(overprov_cli):
     rc, _, err = overprov_cli("capacity")
     assert rc == 2
     assert "give either a capacity" in err
+
+
+def test_cli_sector_size_without_sectors_is_refused_not_ignored(overprov_cli):
+    """`capacity 1TB --sector-size 4096` printed the same as without it."""
+    rc, out, err = overprov_cli("capacity", "1TB", "--sector-size", "4096")
+    assert (rc, out) == (2, "")
+    assert err.strip() == (
+        "overprov capacity: --sector-size: only with --sectors (the size of the sectors it counts)"
+    )
+    rc, out, _ = overprov_cli("capacity", "--sectors", "244190646", "--sector-size", "4096")
+    assert rc == 0 and out.startswith("244,190,646 sectors of 4096 bytes = IDEMA 1000.000 GB")

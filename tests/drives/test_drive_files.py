@@ -136,3 +136,11 @@ def test_drive_show_prints_parameters_derived_figures_and_sources(overprov_cli, 
     path = _preset_as_file(tmp_path, "enterprise-tlc-nvme")
     rc, text, err = overprov_cli("drive", "show", str(path))
     assert rc == 0 and "(drive file)" in text and "write_through_flushes" not in text, text
+
+
+def test_drive_show_of_a_misspelt_preset_names_the_argument_and_the_presets(overprov_cli):
+    """`drive show` has no --preset: its refusal named that option."""
+    rc, _, err = overprov_cli("drive", "show", "consumer-tlc")
+    assert rc == 2
+    assert err.startswith("overprov drive: NAME|FILE: no preset 'consumer-tlc' "), err
+    assert "presets: consumer-tlc-sata," in err and "--preset" not in err

@@ -136,3 +136,23 @@ def test_plan_help_defines_its_terms(overprov_cli) -> None:
     assert "DWPD = TBW / (U × 365 × years)" in text
     assert "GB/TB are decimal" in text
     assert "file-server 10 %" in text
+
+
+def test_plan_target_iops_without_a_trace_says_which_commands_answer_it(overprov_cli):
+    """ "How much OP does my 1 TB drive need for 20k IOPS?" asked of plan: the refusal says
+    where that is answered (it said only that --target-iops needs --trace)."""
+    rc, _, err = overprov_cli("plan", "--capacity", "1TB", "--target-iops", "20000")
+    assert rc == 2
+    assert err.startswith("overprov plan: --target-iops: only with --trace FILE"), err
+    for command in ("overprov profile DEVICE --target-iops N", "overprov calibrate DEVICE"):
+        assert command in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_plan_daily_writes_without_a_unit_is_refused_as_a_forgotten_unit(overprov_cli):
+    """`--daily-writes 500` was 500 bytes a day, planned as such (0.00 drive writes a day)."""
+    rc, out, err = overprov_cli("plan", "--capacity", "960GB", "--daily-writes", "500")
+    assert (rc, out) == (2, "")
+    assert "--daily-writes: '500' is 500 bytes, less than 1 MB: give it with its unit" in err
+    rc, _, err = overprov_cli("plan", "--capacity", "960GB", "--daily-writes", "500GB")
+    assert rc == 0, err

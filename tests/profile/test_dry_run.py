@@ -174,3 +174,46 @@ def test_resume_on_a_binary_results_file_is_refused_naming_it(overprov_cli, tmp_
     assert rc == 2, err
     assert str(tmp_path / "results.json") in err and "internal error" not in err
     assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("command", ["profile", "calibrate", "qualify"])
+@pytest.mark.parametrize("where", ["file", "dev"])
+def test_a_target_that_does_not_exist_is_refused_by_the_dry_run_as_by_the_run(
+    overprov_cli, tmp_path, command, where
+):
+    """A mistyped target: one line naming it, exit 2, for the dry run (which planned 0 bytes
+    or failed with an internal error) and the run alike, and no output folder left behind."""
+    missing = str(tmp_path / "missing.img") if where == "file" else "/dev/overprov-no-such-dev"
+    out = tmp_path / "out"
+    lines = []
+    for extra in (("--dry-run",), ()):
+        rc, _, err = overprov_cli(command, missing, "--out", str(out), *extra)
+        assert rc == 2, err
+        lines.append(err.strip().splitlines()[-1])
+        assert not out.exists(), f"{command} {extra}: a refused run left {out}"
+    assert lines[0] == lines[1]
+    assert lines[0].startswith(f"overprov {command}: target: {missing} does not exist")
+    fix = "give --size to create it" if where == "file" else "Check the device name"
+    assert fix in lines[0]
+    assert not os.path.exists(missing)
+
+
+@pytest.mark.parametrize("command", ["profile", "calibrate", "qualify"])
+def test_a_dry_run_refuses_what_is_not_a_device_or_a_file_and_an_empty_file(
+    overprov_cli, tmp_path, command
+):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    empty = tmp_path / "empty.img"
+    empty.touch()
+    rc, _, err = overprov_cli(command, str(fifo), "--dry-run")
+    assert rc == 2, err
+    assert f"target: {fifo} is neither a block device nor a regular file" in err
+    rc, _, err = overprov_cli(command, str(empty), "--dry-run")
+    assert rc == 2, err
+    assert f"target: {empty} holds less than one block (4096 bytes); give --size" in err
+    out = tmp_path / "out"
+    for target in (fifo, empty):  # the run refuses them alike, leaving no output folder
+        rc, _, err = overprov_cli(command, str(target), "--out", str(out))
+        assert rc == 2, err
+        assert not out.exists(), f"{command} {target}: a refused run left {out}"

@@ -92,3 +92,19 @@ def test_a_block_device_needs_its_own_name_confirmed(overprov_cli, loop_device, 
         "qualify", dev, "--tests", "cache", "--i-understand-this-destroys-data", "/dev/null"
     )
     assert rc == 1 and "refusing" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "line"),
+    [
+        (("--tests", "cache,foo"), "argument --tests: unknown foo; choose from cache,"),
+        (("--idle-waits", ","), "argument --idle-waits: no idle time given"),
+    ],
+)
+def test_a_bad_list_names_its_option_once(overprov_cli, argv, line):
+    """`argument --tests: --tests: unknown foo` said the option twice."""
+    rc, _, err = overprov_cli("qualify", "sim:consumer-tlc-sata@2GiB", *argv)
+    assert rc == 2
+    last = err.strip().splitlines()[-1]
+    assert last.startswith(f"overprov qualify: error: {line}"), last
+    assert last.count(argv[0]) == 1

@@ -26,3 +26,23 @@ def test_a_sweep_planned_for_days_is_refused_without_yes(overprov_cli, extra):
     assert "the sweep is planned at about" in err and "or pass --yes to run it" in err, err
     assert out == ""
     assert time.monotonic() - started < 60  # the estimate's short calibration, not the run
+
+
+def test_a_plan_beyond_the_core_s_bound_names_the_flag_or_the_file_line(overprov_cli, tmp_path):
+    """Past the core's bound (10^15 host page writes) the refusal names the flag that set
+    the field, or the config file's line: it named only `run.drive_writes`, with no line."""
+    rc, out, err = overprov_cli("simulate", "--drive-writes", "1e9")
+    assert (rc, out) == (2, "")
+    assert err.strip() == (
+        "overprov simulate: --drive-writes (run.drive_writes): too many host writes to simulate"
+    )
+    rc, _, err = overprov_cli("simulate", "--warmup", "1e9")  # named run.drive_writes
+    assert rc == 2
+    assert err.strip() == (
+        "overprov simulate: --warmup (run.warmup_drive_writes): too many host writes to simulate"
+    )
+    config = tmp_path / "big.toml"
+    config.write_text("[run]\nseed = 3\ndrive_writes = 1e9\n")
+    rc, _, err = overprov_cli("simulate", "--config", str(config))
+    assert rc == 2
+    assert err.strip().endswith(f"run.drive_writes: too many host writes to simulate ({config}:3)")

@@ -214,3 +214,36 @@ def test_the_config_page_lists_every_field():
     assert len(names) > 50
     missing = [n for n in names if f"`{n}`" not in page]
     assert not missing, missing
+
+
+def test_d_without_the_d_choices_policy_is_refused_not_ignored(overprov_cli, tmp_path):
+    """`--d 4` under the default greedy policy was dropped in silence (docs/cli.md: a flag
+    that would be ignored is refused); with d-choices, from the flag or a config file, it runs."""
+    small = ("simulate", "--user-bytes", "64MiB", "--pages-per-block", "64", "--check")
+    rc, _, err = overprov_cli(*small, "--d", "4")
+    assert rc == 2
+    assert err.strip() == (
+        "overprov simulate: --d: only with --policy d-choices (the sample it draws); leave it out"
+    )
+    rc, _, err = overprov_cli(*small, "--d", "4", "--policy", "d-choices")
+    assert rc == 0, err
+    config = tmp_path / "dc.toml"
+    config.write_text('[ftl]\npolicy = "d-choices"\n')
+    rc, _, err = overprov_cli(*small, "--d", "4", "--config", str(config))
+    assert rc == 0, err
+
+
+def test_series_without_a_timed_run_is_refused_before_it_runs(overprov_cli, tmp_path):
+    """`--series FILE` on a WAF run wrote a CSV of its header alone ("0 intervals")."""
+    series = tmp_path / "s.csv"
+    small = ("simulate", "--user-bytes", "64MiB", "--pages-per-block", "64", "--drive-writes",
+             "1", "--warmup", "0", "--series", str(series))  # fmt: skip
+    rc, out, err = overprov_cli(*small)
+    assert (rc, out) == (2, "")
+    assert err.strip() == (
+        "overprov simulate: --series: only a timed run has a time series (give --timed or --preset)"
+    )
+    assert not series.exists()
+    rc, _, err = overprov_cli(*small, "--timed", "--duration", "2")
+    assert rc == 0, err
+    assert len(series.read_text().splitlines()) > 1

@@ -86,3 +86,15 @@ def test_cli_auto_scales_and_reports_it(tmp_path: Path, capsys: pytest.CaptureFi
     rep = json.loads(out.read_text())["runs"][0]
     assert rep["geometry"]["physical_bytes"] <= 32 * GIB * 1.01
     assert rep["config"]["geometry"]["advertised_bytes"] == 32_000_000_000
+
+
+def test_a_scale_above_the_drive_s_nand_names_the_drive_s_size(overprov_cli):
+    """`--scale 4TB` on a smaller drive was refused as a factor ("0 < factor <= 1")."""
+    rc, _, err = overprov_cli(
+        "simulate", "--preset", "consumer-tlc-sata", "--scale", "4TB", "--extra-op", "0", "--check"
+    )
+    assert rc == 2
+    assert err.strip() == (
+        "overprov simulate: --scale: '4TB' is more NAND than the drive has at full size "
+        "(1000 GiB): give a smaller NAND size, or 1 for full size"
+    )

@@ -211,7 +211,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--daily-writes",
-        type=units.SIZE,
+        type=units.Arg(units.parse_size, at_least=10**6),  # 500 alone is a forgotten unit
         metavar="SIZE",
         help="host writes per day, e.g. 500GB (gives years of service)",
     )

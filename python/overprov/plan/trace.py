@@ -120,6 +120,13 @@ def refuse_without_trace(args: argparse.Namespace) -> None:
         ("qd", "--qd"),
     ):
         if getattr(args, attr, None) is not None:
+            if option == "--target-iops":  # "the OP for N IOPS": say which commands answer it
+                raise ConfigError(
+                    "--target-iops: only with --trace FILE (the IOPS of a traced workload); "
+                    "for a drive's random-write IOPS measure it: overprov profile DEVICE "
+                    "--target-iops N, or overprov calibrate DEVICE --target-iops N (a shorter "
+                    "test), or simulate a preset: overprov profile sim:PRESET --target-iops N"
+                )
             raise ConfigError(f"{option}: only with --trace FILE")
 
 

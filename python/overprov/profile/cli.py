@@ -285,6 +285,11 @@ def run(args: argparse.Namespace) -> int:
         if args.fdp_ranges is not None and not args.target.startswith("sim:"):
             raise refuse_device_run(args.target)
         settings = _settings_from_args(args)
+        if not args.target.startswith("sim:"):
+            # a mistyped target is refused before the output folder is made (its results
+            # would hold the refusal and stand in the way of the corrected command)
+            size_given = settings.size_bytes is not None
+            dry_run.check_members(args.target, size_given=size_given, bs_bytes=settings.bs_bytes)
         out = args.out or _default_out(args.target)
         profile = Profile.create(
             args.target,

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from overprov import presets
-from overprov.errors import OverprovError
+from overprov.file_location import check_missing_target, less_than_a_block, target_kind
 from overprov.units import human_bytes, human_seconds
 
 ASSUMED_RANDOM_IOPS = 50_000.0
@@ -51,6 +51,20 @@ class Identified:
     """The simulated drive (a ``SimTarget``, never opened) of a ``sim:`` spec."""
 
 
+def check_members(spec: str, *, size_given: bool, bs_bytes: int = 4096) -> list[str]:
+    """The members of a device or file target (``a,b`` is a RAID group), each refused as a run
+    refuses it when it does not exist (without ``--size``, or in /dev), is neither a block
+    device nor a regular file, or is a file of less than one block without ``--size`` (a run
+    grows a file to ``--size``): read-only, before any output folder is made."""
+    members = [m for m in spec.split(",") if m]
+    for m in members:
+        if not os.path.exists(m):
+            check_missing_target(m, size_given=size_given)
+        elif target_kind(m) == "file" and not size_given and os.stat(m).st_size < bs_bytes:
+            raise less_than_a_block(spec, bs_bytes, size_given=False)
+    return members
+
+
 def identify(
     spec: str,
     *,
@@ -69,26 +83,19 @@ def identify(
         )
     from overprov import blockdev
 
-    members = [m for m in spec.split(",") if m]
+    size_given = size_bytes is not None
+    members = check_members(spec, size_given=size_given, bs_bytes=bs_bytes)  # as a run would
     sizes, checks, kinds = [], [], set()
     for m in members:
         if not os.path.exists(m):
             kinds.add("file")
-            if size_bytes is None:
-                checks.append(f"{m}: does not exist; give --size to create it (refused)")
-            else:
-                checks.append(f"{m}: does not exist; a run creates it ({human_bytes(size_bytes)})")
-            sizes.append(size_bytes or 0)
+            checks.append(f"{m}: does not exist; a run creates it ({human_bytes(size_bytes)})")
+            sizes.append(size_bytes)
             continue
         st = os.stat(m)
         if stat.S_ISBLK(st.st_mode):
             kinds.add("block")
-            try:
-                info = blockdev.identify(m)
-            except OverprovError as exc:
-                checks.append(f"{m}: cannot be identified: {exc}")
-                sizes.append(0)
-                continue
+            info = blockdev.identify(m)  # a device not identified is refused, as in a run
             sizes.append(info.size_bytes)
             in_use, overridable = blockdev.refusal_reasons(info, allow_hdd=allow_hdd)
             confirmed = blockdev.confirmation_for(m, confirm or []) is not None
@@ -102,7 +109,7 @@ def identify(
                 )
             else:
                 checks.append(f"{m} ({model}): confirmed; a run destroys its data")
-        elif stat.S_ISREG(st.st_mode):
+        else:
             kinds.add("file")
             sizes.append(max(st.st_size, size_bytes or 0))
             holds = st.st_blocks > 0
@@ -115,14 +122,12 @@ def identify(
                     else ""
                 )
             )
-        else:
-            kinds.add("file")
-            sizes.append(0)
-            checks.append(f"{m}: neither a block device nor a regular file (refused)")
     capacity = min(sizes) if sizes else 0
     if size_bytes is not None:
         capacity = min(capacity, size_bytes) if capacity else size_bytes
     capacity -= capacity % bs_bytes
+    if capacity <= 0:
+        raise less_than_a_block(spec, bs_bytes, size_given=size_given)
     kind = "block" if kinds == {"block"} else "file"
     return Identified(spec, kind, capacity, members, checks)
 

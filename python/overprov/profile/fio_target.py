@@ -12,7 +12,6 @@ import contextlib
 import fcntl
 import math
 import os
-import stat
 import time
 import uuid
 from collections.abc import Sequence
@@ -23,7 +22,7 @@ from typing import Any
 from overprov import blockdev, file_guard, fingerprint
 from overprov import fio as fiomod
 from overprov.errors import ConfigError, ToolError, UnsafeDeviceError
-from overprov.file_location import check_file_creatable
+from overprov.file_location import check_missing_target, less_than_a_block, target_kind
 from overprov.profile import member_guard as guard
 from overprov.profile.discard import blk_discard, punch_hole
 from overprov.profile.targets import Figures, RoundResult, RoundSpec, now_iso
@@ -99,15 +98,9 @@ class FioTarget:
 
     @staticmethod
     def _kind_of(path: str) -> str:
-        try:
-            st = os.stat(path)
-        except FileNotFoundError:
+        if not os.path.exists(path):
             return "file"  # created on open() when --size is given
-        if stat.S_ISBLK(st.st_mode):
-            return "block"
-        if stat.S_ISREG(st.st_mode):
-            return "file"
-        raise ConfigError(f"target: {path} is neither a block device nor a regular file")
+        return target_kind(path)
 
     # -------------------------------------------------------------------------------- open
 
@@ -161,7 +154,9 @@ class FioTarget:
                 capacity = self.size_request
             capacity -= capacity % self.bs_bytes
             if capacity <= 0:
-                raise ConfigError(f"--size: less than one block ({self.bs_bytes} bytes)")
+                raise less_than_a_block(
+                    self.spec, self.bs_bytes, size_given=self.size_request is not None
+                )
             self.capacity_bytes = capacity
         except BaseException:
             self.close()
@@ -202,9 +197,7 @@ class FioTarget:
         path = m.real_path
         created = False
         if not os.path.exists(path):
-            if self.size_request is None:
-                raise ConfigError(f"target: {m.path} does not exist; give --size to create it")
-            check_file_creatable(path)
+            check_missing_target(path, size_given=self.size_request is not None)
             fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
             created = True
         else:

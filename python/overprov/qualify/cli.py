@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -28,8 +29,8 @@ def _arg(parse: Any) -> Any:
     def convert(text: str) -> Any:
         try:
             return parse(text)
-        except ConfigError as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
+        except ConfigError as exc:  # argparse names the option itself: not twice
+            raise argparse.ArgumentTypeError(re.sub(r"^--[a-z-]+: ", "", str(exc))) from None
 
     return convert
 
@@ -86,24 +87,24 @@ def register(subparsers: Any) -> None:
         type=units.BLOCK_SIZE,
         default=d.bs_bytes,
         metavar="SIZE",
-        help="block size (4k)",
+        help="block size (default 4k)",
     )
     p.add_argument(
-        "--qd", type=units.COUNT, default=d.qd, metavar="N", help=f"queue depth ({d.qd})"
+        "--qd", type=units.COUNT, default=d.qd, metavar="N", help=f"queue depth (default {d.qd})"
     )
     p.add_argument(
         "--read-percent",
         type=units.Arg(units.parse_percent, lo=0, hi=100, integer=True),
         default=d.read_percent,
         metavar="P",
-        help=f"cache test: share of reads ({d.read_percent})",
+        help=f"cache test: share of reads (default {d.read_percent})",
     )
     p.add_argument(
         "--round-seconds",
         type=units.WHOLE_SECONDS,
         default=d.round_seconds,
         metavar="TIME",
-        help=f"length of one round, simulated seconds on sim: ({d.round_seconds})",
+        help=f"length of one round, simulated seconds on sim: (default {d.round_seconds})",
     )
     p.add_argument(
         "--steady-drive-writes",
@@ -111,21 +112,21 @@ def register(subparsers: Any) -> None:
         default=d.steady_drive_writes,
         metavar="DW",
         help=f"random writes before a state counts as steady "
-        f"({d.steady_drive_writes:g} drive writes)",
+        f"(default {d.steady_drive_writes:g} drive writes)",
     )
     p.add_argument(
         "--max-rounds",
         type=units.COUNT,
         default=d.max_rounds,
         metavar="N",
-        help=f"at most N rounds to write that much ({d.max_rounds})",
+        help=f"at most N rounds to write that much (default {d.max_rounds})",
     )
     p.add_argument(
         "--discard-percent",
         type=units.PERCENT_POSITIVE,
         default=d.discard_percent,
         metavar="P",
-        help=f"TRIM recovery: share of the span discarded ({d.discard_percent:g})",
+        help=f"TRIM recovery: share of the span discarded (default {d.discard_percent:g})",
     )
     p.add_argument(
         "--idle-waits",
@@ -133,35 +134,37 @@ def register(subparsers: Any) -> None:
         default=d.idle_waits_s,
         metavar="LIST",
         help="idle recovery: host idle times before the bursts, comma-separated durations "
-        f"(SNIA's wait states: {','.join(f'{w:g}' for w in d.idle_waits_s)})",
+        f"(default SNIA's wait states: {','.join(f'{w:g}' for w in d.idle_waits_s)})",
     )
     p.add_argument(
         "--idle-burst-seconds",
         type=units.WHOLE_SECONDS,
         default=d.idle_burst_seconds,
         metavar="TIME",
-        help=f"idle recovery: random writes after each idle time ({d.idle_burst_seconds} s)",
+        help="idle recovery: random writes after each idle time "
+        f"(default {d.idle_burst_seconds} s)",
     )
     p.add_argument(
         "--idle-repeats",
         type=units.COUNT,
         default=d.idle_repeats,
         metavar="N",
-        help=f"idle recovery: bursts per idle time ({d.idle_repeats}; SNIA runs 360)",
+        help=f"idle recovery: bursts per idle time (default {d.idle_repeats}; SNIA runs 360)",
     )
     p.add_argument(
         "--cliff-drive-writes",
         type=units.POSITIVE,
         default=d.cliff_drive_writes,
         metavar="DW",
-        help=f"write cliff: random writes from fresh ({d.cliff_drive_writes:g} drive writes)",
+        help="write cliff: random writes from fresh "
+        f"(default {d.cliff_drive_writes:g} drive writes)",
     )
     p.add_argument(
         "--tail-ratio",
         type=units.Arg(units.parse_number, lo=1.0),
         default=d.tail_ratio,
         metavar="R",
-        help=f"IO consistency: p99.99 at most R × p99 ({d.tail_ratio:g}; our choice, no "
+        help=f"IO consistency: p99.99 at most R × p99 (default {d.tail_ratio:g}, our choice: no "
         "standard sets one: docs/qualify.md)",
     )
     p.add_argument(

@@ -81,7 +81,11 @@ def register(subparsers: Any) -> None:
         help="NAND type, for typical P/E cycles when no rating is known",
     )
     p.add_argument(
-        "--years", type=units.POSITIVE, default=5.0, metavar="Y", help="service life for DWPD (5)"
+        "--years",
+        type=units.POSITIVE,
+        default=5.0,
+        metavar="Y",
+        help="service life for DWPD, in years (default 5)",
     )
     p.add_argument(
         "--smart",

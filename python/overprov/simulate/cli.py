@@ -22,7 +22,7 @@ from overprov import (
     sweep,
     units,
 )
-from overprov.config_file import core_message
+from overprov.config_file import core_message, flags_given
 from overprov.engine import merge, validate
 from overprov.errors import ConfigError, RunError
 from overprov.options import (
@@ -32,19 +32,14 @@ from overprov.options import (
     examples,
     text_stream,
 )
-from overprov.outputs import (
-    check_json_output,
-    check_output_dir,
-    check_output_file,
-    command_text,
-    hold_out_dir,
-    write_json,
-)
+from overprov.outputs import command_text, hold_out_dir, write_json
 from overprov.simulate import estimate as sim_estimate
 from overprov.simulate import trace_options, trace_output
 from overprov.simulate.host import add_host_options, format_host_table, host_overrides
 from overprov.simulate.output import (
     add_steady_window,
+    check_outputs,
+    check_series,
     format_table,
     format_timed_table,
     write_series_csv,
@@ -63,8 +58,7 @@ DEMO_EXTRA_OP = (0.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0)
 # ---------------------------------------------------------------- command line
 
 
-#: Each flag (its argparse dest) and the config field it sets, one row per flag: the values
-#: arrive parsed by the units rules (``--bs 4k`` is 4096); a flag not given sets nothing.
+#: Each flag (argparse dest) and the config field it sets; values arrive parsed (4k = 4096).
 FLAG_FIELDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("page_size", ("geometry", "page_size_bytes")),
     ("pages_per_block", ("geometry", "pages_per_block")),
@@ -137,7 +131,10 @@ def config_from_args(args: argparse.Namespace) -> dict[str, Any]:
         cfg, _ = presets.preset_config(args.preset, args.scale)
     if args.config:
         cfg = merge(cfg, engine.load_toml(args.config))
-    return trace_options.apply(merge(cfg, flag_overrides(args)), args)
+    cfg = trace_options.apply(merge(cfg, flag_overrides(args)), args)
+    if args.d is not None and cfg.get("ftl", {}).get("policy", "greedy") != "d-choices":
+        raise ConfigError("--d: only with --policy d-choices (the sample it draws); leave it out")
+    return cfg
 
 
 def sweep_configs(base: dict[str, Any], args: argparse.Namespace) -> list[dict[str, Any]]:
@@ -189,8 +186,7 @@ _OUTPUT_OPTIONS = frozenset(
 
 
 def refuse_beside_demo(args: argparse.Namespace) -> None:
-    """``--demo`` is a fixed sweep: a drive, workload or run option given with it would be
-    ignored, so it is refused by name."""
+    """``--demo`` is a fixed sweep: a drive, workload or run option given with it is refused."""
     for dest, value in vars(args).items():
         option = _OPTION_OF.get(dest)
         if option is None or dest in _OUTPUT_OPTIONS:
@@ -464,13 +460,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _OPTION_OF.update({a.dest: a.option_strings[-1] for a in p._actions if a.option_strings})
 
 
-def check_outputs(args: argparse.Namespace) -> None:
-    """Every output path checked before the first run starts."""
-    check_json_output(args.json)
-    check_output_file(args.series, "--series")
-    check_output_dir(args.out, "--out")
-
-
 def check_resources(configs: list[dict[str, Any]], force: bool, yes: bool = False) -> None:
     """Before a long sweep: its estimated time and memory on stderr; a sweep whose memory
     would exceed what is available now is refused unless ``force``, one planned longer than
@@ -523,19 +512,21 @@ def run(args: argparse.Namespace) -> int:
         refuse_beside_demo(args)
     if args.dask_scheduler is not None:
         sweep.check_dask_scheduler(args.dask_scheduler)  # before any work, in 4 s at most
-    configs = demo_configs() if args.demo else sweep_configs(config_from_args(args), args)
-    configs = qd_sweep.expand(configs, args.qd)
-    # a preset is scaled as it is read; a trace's drive only when asked (it changes the fold)
-    if not args.preset and not (args.trace and args.scale is None):
-        scaled = scaled_drive.scale_sweep(configs, args.scale)
-        configs = scaled.configs
-        if scaled.note:
-            print(scaled.note, file=text_stream(args))
-    for cfg in configs:
-        try:
-            validate(cfg)  # every config is checked before the first run starts
-        except ConfigError as exc:
-            raise ConfigError(core_message(str(exc), args.config)) from None
+    try:  # every config is checked before the first run starts; an error names the flag
+        configs = demo_configs() if args.demo else sweep_configs(config_from_args(args), args)
+        configs = qd_sweep.expand(configs, args.qd)
+        # a preset is scaled as it is read; a trace's drive only when asked (it changes the fold)
+        if not args.preset and not (args.trace and args.scale is None):
+            scaled = scaled_drive.scale_sweep(configs, args.scale)
+            configs = scaled.configs
+            if scaled.note:
+                print(scaled.note, file=text_stream(args))
+        for cfg in configs:
+            validate(cfg)
+        check_series(args.series, configs)
+    except ConfigError as exc:
+        flags = flags_given(args, FLAG_FIELDS)
+        raise ConfigError(core_message(str(exc), args.config, flags)) from None
     if args.check:
         print_check(configs)
         return 0

@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from overprov import models
+from overprov.errors import ConfigError
+from overprov.outputs import check_json_output, check_output_dir, check_output_file
 from overprov.steady_window import steady_window, window_percentile
 
 
@@ -147,6 +149,19 @@ SERIES_COLUMNS = (
     "p99_99_us",
     "max_us",
 )
+
+
+def check_outputs(args: Any) -> None:
+    """Every output path of ``simulate`` checked before the first run starts."""
+    check_json_output(args.json)
+    check_output_file(args.series, "--series")
+    check_output_dir(args.out, "--out")
+
+
+def check_series(series: str | None, configs: Sequence[dict[str, Any]]) -> None:
+    """``--series`` where no run is timed would write a CSV of no intervals: refused."""
+    if series and not any(cfg.get("timing", {}).get("enabled") for cfg in configs):
+        raise ConfigError("--series: only a timed run has a time series (give --timed or --preset)")
 
 
 def write_series_csv(reports: Sequence[dict[str, Any]], path: Path) -> int:

@@ -270,10 +270,13 @@ impl SimConfig {
             ));
         }
         if (r.drive_writes + r.warmup_drive_writes) * g.user_pages as f64 > 1e15 {
-            return Err(Error::config(
-                "run.drive_writes",
-                "too many host writes to simulate",
-            ));
+            // the field that holds most of them: the one a user mistyped
+            let field = if r.warmup_drive_writes > r.drive_writes {
+                "run.warmup_drive_writes"
+            } else {
+                "run.drive_writes"
+            };
+            return Err(Error::config(field, "too many host writes to simulate"));
         }
         finite("run.interval_percent", r.interval_percent)?;
         if r.interval_percent <= 0.0 {
@@ -407,6 +410,21 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.starts_with("ftl.policy") && e.contains("greedy"), "{e}");
+    }
+
+    #[test]
+    fn too_many_host_writes_names_the_field_that_holds_most() {
+        for (run, field) in [
+            (r#"{"drive_writes": 1e9}"#, "run.drive_writes"),
+            (r#"{"warmup_drive_writes": 1e9}"#, "run.warmup_drive_writes"),
+        ] {
+            let c = from_json(&format!(r#"{{"run": {run}}}"#)).unwrap();
+            let e = c.validate().unwrap_err().to_string();
+            assert!(
+                e.starts_with(field) && e.contains("too many host writes"),
+                "{e}"
+            );
+        }
     }
 
     #[test]
