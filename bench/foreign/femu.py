@@ -152,14 +152,7 @@ def measure(binary: Path, work: Path, extra_op: int, qd: int, drive_writes: floa
         "steady_waf": window["waf_mean"],
         "fob_iops": fob["iops"],
         "fob": {"span_writes": fob["span_writes"], "gc_runs": fob["gc_runs"]},
-        "steady_window": {
-            "span_writes": [
-                series[window["first_index"] - 1]["span_writes"],
-                series[-1]["span_writes"],
-            ],
-            "settled": window["settled"],
-            "rule": window,
-        },
+        "steady_window": common.steady_window(series, window),
         "series": series,
         "wall_s": wall,
         "harness": {"command": " ".join(cmd[1:]), "geometry": geometry},

@@ -41,6 +41,15 @@ def test_settle_needs_a_full_window():
         common.settle([{"iops": 1.0, "waf": 1.0}] * 7)
 
 
+def test_steady_window_record_spans_the_last_rounds():
+    # the record a level keeps: the window from the end of the round before it to the last
+    series = [{"span_writes": float(k), "iops": 100.0, "waf": 2.0} for k in range(1, 13)]
+    w = common.settle(series)
+    rec = common.steady_window(series, w)
+    assert rec["span_writes"] == [4.0, 12.0]
+    assert rec["settled"] is True and rec["rule"] is w
+
+
 def printout(tick_ps: int, writes: int, copies: int, gcs: int) -> str:
     return (
         f"Periodic log printout @ tick {tick_ps}\n"

@@ -79,24 +79,6 @@ static uint64_t heap_pop(void)
     return top;
 }
 
-static uint64_t nand_pages(struct ssd *ssd)
-{
-    struct ssdparams *spp = &ssd->sp;
-    uint64_t erases = 0;
-    for (int c = 0; c < spp->nchs; c++) {
-        for (int l = 0; l < spp->luns_per_ch; l++) {
-            struct nand_plane *pl = &ssd->ch[c].lun[l].pl[0];
-            for (int b = 0; b < pl->nblks; b++) {
-                erases += pl->blk[b].erase_cnt;
-            }
-        }
-    }
-    struct write_pointer *wp = &ssd->wp;
-    uint64_t full_lines = spp->tt_lines - ssd->lm.free_line_cnt - 1; /* less the open line */
-    uint64_t open = (uint64_t)wp->pg * spp->tt_luns + (uint64_t)wp->lun * spp->nchs + wp->ch;
-    return erases * spp->pgs_per_blk + full_lines * spp->pgs_per_line + open;
-}
-
 static uint64_t erases_of(struct ssd *ssd)
 {
     struct ssdparams *spp = &ssd->sp;
@@ -110,6 +92,15 @@ static uint64_t erases_of(struct ssd *ssd)
         }
     }
     return erases;
+}
+
+static uint64_t nand_pages(struct ssd *ssd)
+{
+    struct ssdparams *spp = &ssd->sp;
+    struct write_pointer *wp = &ssd->wp;
+    uint64_t full_lines = spp->tt_lines - ssd->lm.free_line_cnt - 1; /* less the open line */
+    uint64_t open = (uint64_t)wp->pg * spp->tt_luns + (uint64_t)wp->lun * spp->nchs + wp->ch;
+    return erases_of(ssd) * spp->pgs_per_blk + full_lines * spp->pgs_per_line + open;
 }
 
 static void usage(void)
