@@ -300,14 +300,20 @@ def evaluate(
     *,
     prior_scale: float = uncertainty.SLOPE_PRIOR_SCALE,
     leave_out: str = "drive",
+    slope: float | None = None,
 ) -> dict[str, Any]:
     """Each predicted case's interval with the model-form error estimated under ``rule`` from
     the cases of the *other* drives (``leave_out="drive"``) or of the other FTL families
-    (``"family"``), and the subsets' coverage and widths."""
+    (``"family"``), and the subsets' coverage and widths. ``slope`` given: every drive's
+    intervals take that slope instead (a drive run alone, its nested slope being the one the
+    other drives' stored cases give)."""
     done = [c for c in all_cases if "log_error" in c]
     unit = {"drive": lambda c: c["drive"], "family": family_of}[leave_out]
     nested: dict[str, uncertainty.ModelForm] = {}
     for drive in sorted({c["drive"] for c in done}):
+        if slope is not None:
+            nested[drive] = uncertainty.ModelForm(per_log_spare=slope, floor=FLOOR)
+            continue
         mine = unit(next(c for c in done if c["drive"] == drive))
         others = [c for c in done if unit(c) != mine]
         nested[drive] = model_form(others, rule, prior_scale)
@@ -503,6 +509,11 @@ def main() -> int:
         "predictive and its prior's sensitivity, leave one family out)",
     )  # fmt: skip
     ap.add_argument(
+        "--slope", type=float, default=None,
+        help="the model-form slope for every drive's intervals, instead of the one fitted on "
+        "the other drives' cases (a drive run alone: the slope the other drives' cases give)",
+    )  # fmt: skip
+    ap.add_argument(
         "--forms-only", action="store_true",
         help="print the surrogate-form comparison on the foreign FTLs' curves and stop",
     )  # fmt: skip
@@ -534,8 +545,8 @@ def main() -> int:
     if args.compare:
         print(compare(all_cases) + "\n")
     # leave one family out first (evaluate writes each case's interval; the drive's stay)
-    by_family = evaluate(all_cases, args.rule, leave_out="family")["subsets"]
-    summary = evaluate(all_cases, args.rule)
+    by_family = evaluate(all_cases, args.rule, leave_out="family", slope=args.slope)["subsets"]
+    summary = evaluate(all_cases, args.rule, slope=args.slope)
     summary["coverage_nested_by_family"] = {
         k: v and v["coverage_nested"] for k, v in by_family.items()
     }

@@ -45,6 +45,19 @@ def settle(series: list[dict], keys: tuple[str, ...] = ("iops", "waf")) -> dict:
     return out
 
 
+def steady_window(series: list[dict], window: dict) -> dict:
+    """A level's `steady_window` record: the span writes the window covers (from the end of the
+    interval before it), whether it settled, and the rule's figures (`settle`'s result)."""
+    return {
+        "span_writes": [
+            series[window["first_index"] - 1]["span_writes"],
+            series[-1]["span_writes"],
+        ],
+        "settled": window["settled"],
+        "rule": window,
+    }
+
+
 def git_commit(binary: Path) -> str | None:
     """The commit of the checkout the binary was built in, when it sits in one."""
     try:

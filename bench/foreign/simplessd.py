@@ -252,14 +252,7 @@ def measure(
         "steady_waf": window["waf_mean"],
         "fob_iops": fob_end[w] / (fob_end["tick"] / PS_PER_S),
         "fob": {"span_writes": fob_end[w] / span, "gc_runs": fob_end[g]},
-        "steady_window": {
-            "span_writes": [
-                series[window["first_index"] - 1]["span_writes"],
-                series[-1]["span_writes"],
-            ],
-            "settled": window["settled"],
-            "rule": window,
-        },
+        "steady_window": common.steady_window(series, window),
         "series": series,
         "wall_s": res["wall_s"],
     }

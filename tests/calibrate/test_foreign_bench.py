@@ -41,6 +41,15 @@ def test_settle_needs_a_full_window():
         common.settle([{"iops": 1.0, "waf": 1.0}] * 7)
 
 
+def test_steady_window_record_spans_the_last_rounds():
+    # the record a level keeps: the window from the end of the round before it to the last
+    series = [{"span_writes": float(k), "iops": 100.0, "waf": 2.0} for k in range(1, 13)]
+    w = common.settle(series)
+    rec = common.steady_window(series, w)
+    assert rec["span_writes"] == [4.0, 12.0]
+    assert rec["settled"] is True and rec["rule"] is w
+
+
 def printout(tick_ps: int, writes: int, copies: int, gcs: int) -> str:
     return (
         f"Periodic log printout @ tick {tick_ps}\n"
@@ -291,3 +300,59 @@ def test_evaluate_predicts_other_queue_depths_with_the_readings_page_offset_rule
     at_one_offset, any_plane = qd4(kept), qd4(kept | {"multiplane_offsets": 0})
     assert any_plane > 0.97 * 1000.0, any_plane  # any free plane: QD4 pairs as QD32 does
     assert at_one_offset < 0.9 * any_plane, (at_one_offset, any_plane)
+
+
+FEMU_SMALL = Path(__file__).resolve().parents[1] / "data" / "foreign" / "femu-harness-small.out"
+
+
+def test_femu_harness_output_parsed_into_rounds_and_fob():
+    # a real output of bench/foreign/femu_harness (FEMU's bbssd FTL, femu-v9.0.1) on a tiny
+    # geometry: `femu-bbssd-harness --span-pages 768 --host-pages 7680 --qd 4
+    # --report-every 192 --seed 1 --nchs 2 --luns-per-ch 2 --blks-per-pl 16 --pgs-per-blk 16`
+    import femu
+
+    geometry, rows = femu.parse_output(FEMU_SMALL.read_text())
+    assert geometry["tt_luns"] == 4 and geometry["pgs_per_line"] == 64
+    assert geometry["tt_lines"] == 16 and geometry["gc_thres_lines"] == 4
+    assert rows[0] == {"host_pages": 0, "t_ns": 0, "nand_pages": 0, "erases": 0,
+                       "free_lines": 15}  # fmt: skip
+    assert len(rows) == 41
+    # FEMU's GC erases whole lines (one block of each LUN), and every host page is programmed
+    assert all(r["erases"] % 4 == 0 for r in rows)
+    assert all(r["nand_pages"] >= r["host_pages"] for r in rows)
+    # FOB: the first quarter span from empty, no GC; 4 writes at a time on 4 idle LUNs, 200 us
+    # each: the 192nd write is submitted 47 program times after the first
+    fob = femu.fob_of(rows, span=768, blocks_per_line=4)
+    assert fob["gc_runs"] == 0 and fob["span_writes"] == 0.25
+    assert fob["iops"] == pytest.approx(192 / (47 * 200e-6))
+    series = femu.rounds_of(rows, span=768, reports_per_round=4, blocks_per_line=4)
+    assert [r["span_writes"] for r in series] == [float(k) for k in range(1, 11)]
+    assert series[0]["waf"] == pytest.approx(822 / 768) and series[0]["gc_runs"] == 2
+    last = series[-1]
+    assert last["waf"] == pytest.approx((51823 - 45567) / 768)
+    assert last["iops"] == pytest.approx(768 / ((4634720000 - 4075040000) / 1e9))
+    assert last["gc_runs"] == (3188 - 2796) // 4 and last["free_lines"] == 3
+
+
+def test_femu_rejects_a_truncated_report_and_names_the_line():
+    import femu
+
+    with pytest.raises(ValueError, match="line 2: expected 6 fields"):
+        femu.parse_output("G tt_luns 4\nR 192 9400000 192\n")
+    with pytest.raises(ValueError, match="no G line"):
+        femu.parse_output("R 0 0 0 0 15\n")
+
+
+def test_femu_drive_is_run_blackbox_sh_and_its_command_carries_it():
+    # run-blackbox.sh: 8 x 8 LUNs x 256 blocks x 256 pages of 4 KiB, a 12288 MB namespace
+    import femu
+
+    assert femu.physical_pages() * 4096 == 16 * 2**30
+    assert femu.logical_pages() * 4096 == 12 * 2**30
+    assert femu.span_pages(40) == int(3145728 * 0.6)
+    cmd = femu.command(Path("h"), span=100, qd=32, host_pages=400, report_every=25)
+    assert cmd[:9] == ["h", "--span-pages", "100", "--host-pages", "400", "--qd", "32",
+                       "--report-every", "25"]  # fmt: skip
+    flags = dict(zip(cmd[1::2], cmd[2::2], strict=True))
+    assert flags["--blks-per-pl"] == "256" and flags["--gc-thres-pcent-high"] == "95"
+    assert flags["--pg-wr-lat"] == "200000" and flags["--nchs"] == "8"

@@ -92,3 +92,19 @@ def test_leave_one_family_out_drops_the_held_out_drives_sibling(bench):
     assert by_family["nested_slopes"]["b"] == by_drive["nested_slopes"]["b"]
     pooled = bench.evaluate(cases, "pooled")
     assert pooled["predictive_slopes"] == [] and pooled["rule"] == "pooled"
+
+
+def test_a_drive_run_alone_takes_the_slope_it_is_given(bench):
+    """One drive alone has no other drives to fit its slope on (0: noise-only intervals);
+    given the slope the other drives' stored cases give, its intervals are widened by it."""
+    cases = [case("f", "F", e) for e in (0.3, -0.3, 0.05, -0.05)]
+    alone = bench.evaluate(cases)
+    assert alone["nested_slopes"] == {"f": 0.0}
+    assert alone["per_drive"]["f"]["coverage_nested"] == 0.0
+    given = bench.evaluate(cases, slope=0.135)
+    assert given["nested_slopes"] == {"f": 0.135}
+    lo, hi = cases[2]["interval_nested"]
+    assert (lo, hi) == bench.interval(
+        cases[2]["parts"], ModelForm(per_log_spare=0.135, floor=bench.FLOOR)
+    )
+    assert given["per_drive"]["f"]["coverage_nested"] == 0.5  # the two small errors inside

@@ -1,0 +1,224 @@
+"""Drive FEMU's black-box SSD FTL, built standalone, with 4 KiB random writes per OP level.
+
+    python bench/foreign/femu.py --binary PATH/femu-bbssd-harness --work DIR \
+        [--extra-op 0,10,20,30,40] [--qd 32] [--qd-sweep 4,128@0,40] [--drive-writes 20] \
+        [--commit SHA] [--out bench/foreign/results/femu.json]
+
+The drive: FEMU's black-box SSD (MoatLab/FEMU, hw/femu/bbssd/ftl.c with its pqueue library,
+unmodified) as femu-scripts/run-blackbox.sh configures it: 8 channels x 8 LUNs x 1 plane x 256
+blocks x 256 pages of 4 KiB (16 GiB of NAND), a 12 GiB namespace (`ssd_size=12288`: "a
+default 25% overprovisioning ratio"), page read 40 us, program 200 us, erase 2 ms, no channel
+time, GC thresholds 75% and 95% (GEOMETRY, TIMINGS). Its FTL: a page map; a line is one block
+of every LUN (64 blocks), written page by page across the LUNs; greedy victims (fewest valid
+pages, a priority queue); background GC of one line after each request while free lines are
+at most 25% of all (victims with at least 1/8 of the line invalid only), foreground GC in the
+write path while at most 5% are free (any victim). Timing: each LUN's next-available time,
+advanced by every page read, program and block erase, GC's included, so GC delays the host
+writes that land on its LUNs.
+
+The binary is femu_harness/ of this folder (its own code: a stand-in for FEMU's QEMU header
+and a closed-loop host in simulated time) compiled with FEMU's FTL source by
+femu_harness/build.sh; README.md says how. Nothing here builds it.
+
+Extra OP X% is the host's span: the harness writes uniform random pages over the first
+(100 - X)% of the namespace; the native spare (NAND beyond the namespace) stays.
+
+Each (OP, QD) case is one run of D span writes (--drive-writes) from an empty drive. The
+harness prints cumulative counters read from the FTL's state every quarter span write; each
+span write is a round (IOPS: host writes / simulated time; WAF: NAND pages programmed / host
+pages written) and the steady figures are the last 8 rounds' (calibrate's rule: within +-3% in
+range and trend). FOB: the first quarter span write from empty (no GC ran in it: checked).
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import common  # noqa: E402
+
+# hw/femu/femu.c's properties and femu-scripts/run-blackbox.sh (femu-v9.0.1)
+GEOMETRY = {"secsz": 512, "secs_per_pg": 8, "pgs_per_blk": 256, "blks_per_pl": 256,
+            "pls_per_lun": 1, "luns_per_ch": 8, "nchs": 8}  # fmt: skip
+TIMINGS_NS = {"pg_rd_lat": 40000, "pg_wr_lat": 200000, "blk_er_lat": 2000000, "ch_xfer_lat": 0}
+GC_THRESHOLDS = {"gc_thres_pcent": 75, "gc_thres_pcent_high": 95}
+NAMESPACE_MB = 12288  # run-blackbox.sh: ssd_size (devsz_mb)
+PAGE_BYTES = 4096
+FOB_SPAN_WRITES = 0.25
+SEED = 1
+
+
+def physical_pages() -> int:
+    g = GEOMETRY
+    return (g["nchs"] * g["luns_per_ch"] * g["pls_per_lun"] * g["blks_per_pl"]
+            * g["pgs_per_blk"])  # fmt: skip
+
+
+def logical_pages() -> int:
+    return NAMESPACE_MB * 2**20 // PAGE_BYTES
+
+
+def span_pages(extra_op: int) -> int:
+    return int(logical_pages() * (100 - extra_op) / 100)
+
+
+def parse_output(text: str) -> tuple[dict, list[dict]]:
+    """The harness's output: its `G` line (the FTL's derived geometry) and its `R` lines
+    (cumulative counters) as rows."""
+    geometry: dict = {}
+    rows = []
+    for n, line in enumerate(text.splitlines(), 1):
+        parts = line.split()
+        if not parts:
+            continue
+        if parts[0] == "G":
+            geometry = {parts[i]: int(parts[i + 1]) for i in range(1, len(parts) - 1, 2)}
+        elif parts[0] == "R":
+            if len(parts) != 6:
+                raise ValueError(f"harness output line {n}: expected 6 fields, got {len(parts)}")
+            host, t_ns, nand, erases, free = (int(p) for p in parts[1:])
+            rows.append({"host_pages": host, "t_ns": t_ns, "nand_pages": nand,
+                         "erases": erases, "free_lines": free})  # fmt: skip
+    if not geometry or not rows:
+        raise ValueError("harness output has no G line or no R lines")
+    return geometry, rows
+
+
+def rounds_of(rows: list[dict], span: int, reports_per_round: int, blocks_per_line: int) -> list:
+    """Cumulative rows (the first at zero) -> rounds of `reports_per_round` reports each:
+    IOPS, WAF, lines collected, free lines at the round's end."""
+    out = []
+    for k in range(reports_per_round, len(rows), reports_per_round):
+        a, b = rows[k - reports_per_round], rows[k]
+        host = b["host_pages"] - a["host_pages"]
+        out.append({
+            "span_writes": b["host_pages"] / span,
+            "t_s": b["t_ns"] / 1e9,
+            "iops": host / ((b["t_ns"] - a["t_ns"]) / 1e9),
+            "waf": (b["nand_pages"] - a["nand_pages"]) / host,
+            "gc_runs": (b["erases"] - a["erases"]) // blocks_per_line,
+            "free_lines": b["free_lines"],
+        })  # fmt: skip
+    return out
+
+
+def fob_of(rows: list[dict], span: int, blocks_per_line: int) -> dict:
+    """The first report at or past FOB_SPAN_WRITES of the span from empty."""
+    end = next(r for r in rows if r["host_pages"] >= FOB_SPAN_WRITES * span)
+    return {
+        "iops": end["host_pages"] / (end["t_ns"] / 1e9),
+        "span_writes": end["host_pages"] / span,
+        "gc_runs": end["erases"] // blocks_per_line,
+    }
+
+
+def command(binary: Path, span: int, qd: int, host_pages: int, report_every: int) -> list[str]:
+    cmd = [str(binary), "--span-pages", str(span), "--host-pages", str(host_pages),
+           "--qd", str(qd), "--report-every", str(report_every), "--seed", str(SEED)]  # fmt: skip
+    for name, value in (GEOMETRY | TIMINGS_NS | GC_THRESHOLDS).items():
+        if name not in ("secsz", "secs_per_pg", "pls_per_lun", "ch_xfer_lat"):
+            cmd += ["--" + name.replace("_", "-"), str(value)]
+    return cmd
+
+
+def measure(binary: Path, work: Path, extra_op: int, qd: int, drive_writes: float) -> dict:
+    span = span_pages(extra_op)
+    report_every = span // 4
+    rounds = int(drive_writes)
+    folder = work / f"op{extra_op}-qd{qd}"
+    folder.mkdir(parents=True, exist_ok=True)
+    cmd = command(binary, span, qd, report_every * 4 * rounds, report_every)
+    t0 = time.monotonic()
+    res = subprocess.run(["nice", *cmd], check=True, capture_output=True, text=True)
+    wall = time.monotonic() - t0
+    (folder / "harness.out").write_text(res.stdout)
+    geometry, rows = parse_output(res.stdout)
+    per_line = geometry["tt_luns"]  # a line is one block of every LUN
+    fob = fob_of(rows, span, per_line)
+    if fob["gc_runs"]:
+        raise RuntimeError(f"GC ran in the FOB part at {extra_op}%")
+    series = rounds_of(rows, span, 4, per_line)
+    window = common.settle(series)
+    return {
+        "extra_op_percent": extra_op,
+        "queue_depth": qd,
+        "span_pages": span,
+        "drive_writes": rounds * 4 * report_every / span,
+        "steady_iops": window["iops_mean"],
+        "steady_waf": window["waf_mean"],
+        "fob_iops": fob["iops"],
+        "fob": {"span_writes": fob["span_writes"], "gc_runs": fob["gc_runs"]},
+        "steady_window": common.steady_window(series, window),
+        "series": series,
+        "wall_s": wall,
+        "harness": {"command": " ".join(cmd[1:]), "geometry": geometry},
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    common.add_arguments(
+        ap,
+        qd_sweep="4,128@0,40",
+        drive_writes=20.0,
+        out=Path(__file__).parent / "results" / "femu.json",
+    )
+    ap.add_argument("--commit", default=None, help="FEMU's commit the harness was built from")
+    args = ap.parse_args(argv)
+    cases = common.cases(args.extra_op, args.qd, args.qd_sweep)
+    commit_file = args.binary.resolve().parent / "COMMIT"
+    doc = {
+        "simulator": "FEMU",
+        "drive": "black-box SSD (bbssd), 12 GiB namespace on 16 GiB of NAND",
+        "repository": "https://github.com/MoatLab/FEMU (hw/femu/bbssd/ftl.c, ftl.h, "
+        "hw/femu/lib/pqueue.c, inc/pqueue.h compiled standalone by "
+        "bench/foreign/femu_harness/build.sh)",
+        **common.provenance(args.binary, "femu.py", sys.argv[1:] if argv is None else argv),
+        "patch": args.patch,
+        "shims": "bench/foreign/femu_harness/nvme.h in place of FEMU's hw/femu/nvme.h: the "
+        "BbCtrlParams, FemuCtrl and NvmeRequest fields ftl.c uses, QEMU's QTAILQ as glibc's "
+        "TAILQ, g_malloc0 as calloc, qemu_clock_get_ns as the harness's simulated time, "
+        "qemu_thread_create and the rings as no-ops (ftl_thread is not started: the harness "
+        "calls ssd_write and the background GC check itself, as ftl_thread does)",
+        "extra_op_definition": "native spare (the NAND beyond the 12 GiB namespace) kept; "
+        "the host writes the first (100 - X)% of the namespace",
+        "advertised_bytes": logical_pages() * PAGE_BYTES,
+        "physical_bytes": physical_pages() * PAGE_BYTES,
+        "config": {
+            "geometry": GEOMETRY,
+            "namespace_mb": NAMESPACE_MB,
+            "flash_ns": TIMINGS_NS,
+            "gc": "greedy victims (priority queue on valid pages) by line (one block of each "
+            "of the 64 LUNs); background: one line after each request while free lines <= "
+            "25% of 256 (gc_thres_pcent 75), only a victim with >= 1/8 of its pages invalid; "
+            "foreground in the write path while free lines <= 5% (gc_thres_pcent_high 95), "
+            "any victim; GC delay emulation on",
+            "timing": "per-LUN next-available time: read 40 us, program 200 us, erase 2 ms "
+            "(GC's included); a write's latency is its page's LUN completion minus its "
+            "submission; no channel time (ch_xfer_lat 0, as run-blackbox.sh)",
+            "host": "closed loop at the queue depth in simulated time: a write submitted when "
+            "a slot frees, completed at submission + the latency ssd_write returns",
+            "preconditioning": "none: every run starts from an empty drive",
+        },
+        "workload": "4 KiB random writes (uniform over the span's pages, splitmix64 seed 1), "
+        "closed loop at the queue depth",
+        "drive_writes": args.drive_writes,
+        "levels": [],
+    }
+    if args.commit:
+        doc["commit"] = args.commit
+    elif commit_file.exists():
+        doc["commit"] = commit_file.read_text().strip()
+    common.run_cases(
+        doc, cases, lambda op, qd: measure(args.binary, args.work, op, qd, args.drive_writes),
+        args.out,
+    )  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
