@@ -12,7 +12,8 @@ that the settings gave the same reports (wall-clock fields aside).
 Also recorded per run: the CPU seconds the sweep used (this process and its waited-for
 children, ``getrusage``) and so the cores it got on average (CPU / wall): on a machine shared
 with other users' processes, Linux's autogroup scheduler gives each autogroup (one `setsid`
-session) its share of the cores however many threads it runs, and this says whether ``--jobs 2`` got a second core at all.
+session) its share of the cores however many threads it runs, and this says whether
+``--jobs 2`` got a second core at all.
 From the serial runs' per-point wall seconds it prints the best a 2-worker schedule of these 7
 unequal points could do (longest first: the sum over the makespan), the bound on the speed-up.
 

@@ -89,7 +89,8 @@ def main() -> None:
         print("  IOPS against drive writes (scaled / full size):")
         for dw in cs:
             print(
-                f"    {dw:>4} DW: {cs[dw]:>9,.0f} / {cb[dw]:>9,.0f}  {(cs[dw] / cb[dw] - 1) * 100:+.2f}%"
+                f"    {dw:>4} DW: {cs[dw]:>9,.0f} / {cb[dw]:>9,.0f}  "
+                f"{(cs[dw] / cb[dw] - 1) * 100:+.2f}%"
             )
         results["scaled_vs_full"] = {
             "waf": [small["measured"]["waf"], big["measured"]["waf"]],
