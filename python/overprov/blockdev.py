@@ -8,8 +8,9 @@ whether anything holds the device.
 Safety policy (used by ``overprov apply`` and the profiler):
 
 * **In use now — always refused**, even with the exact-device confirmation: the device or one
-  of its partitions is mounted, is active swap, or has holders (md, dm/LVM, bcache); the device
-  is read-only; or the confirmation names a different device. Unmount / swapoff / stop the array
+  of its partitions is mounted, is active swap, has holders (md, dm/LVM, bcache), backs a loop
+  device or is open for writing in another process (``device_users``); the device is
+  read-only; or the confirmation names a different device. Unmount / swapoff / stop the array
   first: overprov never takes a device away from a running system.
 * **Would destroy data at rest — refused unless the user confirms exactly this device**
   (``confirm_device`` resolves, symlinks followed, to the same device node): filesystem, RAID or
@@ -32,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
+from overprov import device_users
 from overprov.errors import ConfigError, ToolError, UnsafeDeviceError
 
 SYSFS = Path("/sys")
@@ -111,7 +113,7 @@ class DeviceInfo:
     discard_granularity_bytes: int
     write_cache: str | None  # "write back" / "write through"
     is_partition: bool
-    holders: tuple[str, ...]
+    holders: tuple[str, ...]  # sysfs holders/ (md, dm, bcache)
     mountpoints: tuple[str, ...]
     swap: bool
     signatures: tuple[str, ...]  # e.g. ("gpt", "PMBR") or ("ext4",)
@@ -129,6 +131,7 @@ class DeviceInfo:
     backing_device: int | None = None
     backing_inode: int | None = None
     partitions: tuple[DeviceInfo, ...] = ()  # partitions the kernel knows about
+    users: tuple[str, ...] = ()  # loop devices it backs, other processes writing to it
     probe_errors: tuple[str, ...] = field(default=())  # facts that could not be read
 
     @property
@@ -411,6 +414,7 @@ def _identify(
         backing_device=backing_device,
         backing_inode=backing_inode,
         partitions=tuple(partitions),
+        users=tuple(device_users.block_users(st)),
         probe_errors=tuple(probe_errors),
     )
 
@@ -482,8 +486,7 @@ def refusal_reasons(info: DeviceInfo, *, allow_hdd: bool = False) -> tuple[list[
         in_use.append(f"mounted at {mp}")
     if info.swap:
         in_use.append("is active swap")
-    for holder in info.holders:
-        in_use.append(f"held by {holder}")
+    in_use += [f"held by {holder}" for holder in info.holders] + list(info.users)
     if info.partition_table:
         overridable.append(f"has a {info.partition_table} partition table")
     for sig in info.signatures:
@@ -494,8 +497,8 @@ def refusal_reasons(info: DeviceInfo, *, allow_hdd: bool = False) -> tuple[list[
             in_use.append(f"partition {part.path} is mounted at {mp}")
         if part.swap:
             in_use.append(f"partition {part.path} is active swap")
-        for holder in part.holders:
-            in_use.append(f"partition {part.path} is held by {holder}")
+        in_use += [f"partition {part.path} is held by {h}" for h in part.holders]
+        in_use += [f"partition {part.path}: {use}" for use in part.users]
         for sig in part.signatures:
             overridable.append(f"partition {part.path} carries {_a(sig)} signature")
     if info.partitions:

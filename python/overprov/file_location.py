@@ -10,7 +10,8 @@ from __future__ import annotations
 import os
 
 from overprov.blockdev import MountEntry, mount_holding
-from overprov.errors import ConfigError
+from overprov.errors import ConfigError, UnsafeDeviceError
+from overprov.units import human_bytes
 
 # File systems that live in memory or are the kernel's own views: a file created there is not
 # on a drive, so profiling it measures nothing and (in /dev) shadows a device name.
@@ -45,3 +46,33 @@ def check_file_creatable(path: str) -> MountEntry | None:
             f"{NOT_ON_A_DISK[entry.fs_type]}; create the file on a disk-backed file system"
         )
     return entry
+
+
+def check_room(members: list[tuple[str, int, int]]) -> None:
+    """Refuse (UnsafeDeviceError) file targets whose run would fill their file system.
+    ``members``: (name, open descriptor, bytes the run may write to it). A run writes every
+    tested byte, so a sparse file (or one ``--size`` extends) grows by what it does not hold
+    yet; when that is more than the file system has free for ordinary users (``f_bavail``,
+    summed per file system), every other program writing there would fail with ENOSPC
+    mid-way: a database, a log, the system itself. A file system that reports no size
+    (``f_blocks`` 0, some FUSE ones) is not judged."""
+    by_fs: dict[int, list[tuple[str, int, int]]] = {}
+    for name, fd, planned in members:
+        st = os.fstat(fd)
+        growth = max(0, planned - min(st.st_blocks * 512, planned))
+        by_fs.setdefault(st.st_dev, []).append((name, fd, growth))
+    for group in by_fs.values():
+        vfs = os.fstatvfs(group[0][1])
+        need = sum(growth for _, _, growth in group)
+        free = vfs.f_bavail * vfs.f_frsize
+        if vfs.f_blocks == 0 or need <= free:
+            continue
+        names = ", ".join(name for name, _, _ in group)
+        where = mount_holding(os.path.dirname(os.path.realpath(group[0][0])) or ".")
+        fs = f"its file system ({where.mount_point})" if where else "its file system"
+        raise UnsafeDeviceError(
+            f"refusing to write to {names}: the run writes up to {need:,} bytes "
+            f"({human_bytes(need)}) that it does not hold yet, and {fs} has {free:,} bytes "
+            f"({human_bytes(free)}) free: it would fill that file system, "
+            "and every program writing there would fail; give a smaller --size or free space"
+        )

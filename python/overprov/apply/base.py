@@ -28,11 +28,18 @@ from overprov.capacity import (
     total_rho,
     user_bytes_for_extra_op,
 )
-from overprov.errors import ConfigError, RunError
+from overprov.errors import EXIT_INTERRUPTED, ConfigError, RunError
+from overprov.interrupts import HeldSignals
 
 
 class VerificationError(RunError):
     """A step ran but re-reading the device shows a different result than planned."""
+
+
+class StepsInterrupted(RunError):
+    """Ctrl-C or SIGTERM arrived while a plan ran: it stopped between two steps."""
+
+    exit_code = EXIT_INTERRUPTED
 
 
 @dataclass(frozen=True)
@@ -282,11 +289,19 @@ class Plan:
         runner: Runner = run_tool,
         echo: Callable[[str], None] = print,
     ) -> None:
-        """Check safety, then run the steps one by one, verifying after each."""
+        """Check safety, then run the steps one by one, verifying after each. SIGINT and
+        SIGTERM are held back while a step runs: the step finishes, then the plan stops
+        (StepsInterrupted, saying which steps ran)."""
+        with HeldSignals() as held:
+            self._execute(confirm_devices, allow_hdd, runner, echo, held)
+
+    def _execute(self, confirm_devices: Sequence[str], allow_hdd: bool, runner: Runner,
+                 echo: Callable[[str], None], held: HeldSignals) -> None:  # fmt: skip
         self.check_safety(confirm_devices, allow_hdd=allow_hdd, runner=runner)
         recorded = [fingerprint.of_device(dev) for dev in self.devices]
         changed: list[str] = []
         for i, step in enumerate(self.steps, 1):
+            self._stop_if_asked(held, i - 1)
             echo(f"step {i}/{len(self.steps)}: {step.title}")
             when = f" (before step {i}/{len(self.steps)})"
             for fp in recorded:
@@ -303,3 +318,23 @@ class Plan:
                 echo(f"  verified: {note}")
             changed.extend(step.identity_changes)
             echo(f"  done in {time.monotonic() - started:.1f} s")
+        self._stop_if_asked(held, len(self.steps))
+
+    def _stop_if_asked(self, held: HeldSignals, done: int) -> None:
+        """Raise StepsInterrupted if SIGINT or SIGTERM arrived; ``done`` steps have run."""
+        arrived = held.pending()
+        if not arrived:
+            return
+        names = ", ".join(d.path for d in self.devices)
+        n = len(self.steps)
+        if done == 0:
+            state = f"no step had run: {names} is unchanged"
+        elif done == n:
+            state = f"all {n} steps had run and were verified: the plan for {names} is done"
+        else:
+            left = "; ".join(f"{i}/{n} {s.title}" for i, s in enumerate(self.steps, 1) if i > done)
+            state = (
+                f"steps 1-{done} of {n} ran and were verified, not run: {left}. {names} is "
+                "left part-way (its old data is gone); run the same apply again to finish"
+            )
+        raise StepsInterrupted(f"interrupted by {' and '.join(arrived)}; {state}")

@@ -1,0 +1,140 @@
+"""Users of a block device the kernel does not call holders and O_EXCL does not see
+(overprov.device_users): a loop device attached on the device or on one of its partitions (a
+file system mounted on that loop device lives on the device), and another process writing to
+it (a virtual machine's disk, a running dd). `profile` and `apply --execute` refuse them even
+when the device is confirmed, before anything is written; one appearing while a profile runs
+stops it before its next round. Loop devices on sparse files; digests of the backing files."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from loop_lock import attach_lock
+from overprov.blockdev import CONFIRM_FLAG
+from safety_helpers import (
+    MIB,
+    QUICK_PROFILE,
+    Digests,
+    backing_of,
+    cli,
+    flush,
+    mkfs_ext4,
+    mount_frozen,
+    running_profile,
+    sh,
+    tool,
+    wait_for_round,
+)
+
+pytestmark = [pytest.mark.root]
+
+
+@contextlib.contextmanager
+def loop_on(dev: str) -> Iterator[str]:
+    """A loop device whose backing "file" is the block device ``dev``; detached afterwards
+    (only while ``dev`` still backs it)."""
+    losetup = tool("losetup") or "losetup"
+    with attach_lock():
+        upper = sh("losetup", "--find", "--show", dev).stdout.strip()
+    try:
+        yield upper
+    finally:
+        if str(backing_of(upper)) == dev:
+            subprocess.run([losetup, "--detach", upper], capture_output=True, check=False)
+
+
+@contextlib.contextmanager
+def writer_on(dev: str) -> Iterator[int]:
+    """Another process holding ``dev`` open for writing (not O_EXCL), as a VM does; its pid."""
+    code = "import os, sys, time; os.open(sys.argv[1], os.O_RDWR); print('open', flush=True); time.sleep(300)"  # noqa: E501
+    proc = subprocess.Popen([sys.executable, "-c", code, dev], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "open"
+        yield proc.pid
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def command(which: str, dev: str, out: Path) -> list[str]:
+    if which == "profile":
+        return ["profile", dev, "--allow-hdd", "--size", "8MiB", *QUICK_PROFILE, "--out", str(out)]
+    return ["apply", dev, "--extra-op", "20", "--method", "partition", "--execute", "--allow-hdd"]
+
+
+def refused_unchanged(which: str, dev: str, out: Path) -> str:
+    """Run ``which`` on ``dev``, confirmed; assert it was refused and wrote nothing; stderr."""
+    flush(dev)
+    before = Digests.of(backing_of(dev))
+    proc = cli(*command(which, dev, out), CONFIRM_FLAG, dev)
+    flush(dev)
+    assert proc.returncode == 1, proc.stdout[-2000:] + proc.stderr
+    assert Digests.of(backing_of(dev)) == before, "refused, yet the backing file changed"
+    return proc.stderr
+
+
+@pytest.mark.parametrize("which", ["profile", "apply"])
+def test_a_device_under_a_mounted_loop_device_is_refused_even_confirmed(
+    which, loop_device, tmp_path
+):
+    dev = loop_device(size_bytes=64 * MIB)
+    with contextlib.ExitStack() as stack:
+        upper = stack.enter_context(loop_on(dev))
+        mkfs_ext4(upper)
+        mount_frozen(stack, upper, tmp_path / "mnt")
+        stderr = refused_unchanged(which, dev, tmp_path / "out")
+    assert f"refusing to write to {dev}: in use now" in stderr
+    assert f"backs loop device {upper}" in stderr
+
+
+@pytest.mark.parametrize("which", ["profile", "apply"])
+def test_a_disk_whose_partition_backs_a_loop_device_is_refused(which, loop_device, tmp_path):
+    dev = loop_device(size_bytes=64 * MIB)
+    sh("sgdisk", "--new=1:2048:+16M", dev)
+    sh("partx", "--update", dev)  # this kernel may not parse GPT itself
+    with loop_on(dev + "p1") as upper:
+        stderr = refused_unchanged(which, dev, tmp_path / "out")
+    assert f"partition {dev}p1: backs loop device {upper}" in stderr
+
+
+@pytest.mark.parametrize("which", ["profile", "apply"])
+def test_a_device_another_process_writes_to_is_refused_even_confirmed(which, loop_device, tmp_path):
+    dev = loop_device(size_bytes=64 * MIB)
+    with writer_on(dev) as pid:
+        stderr = refused_unchanged(which, dev, tmp_path / "out")
+    assert f"pid {pid} (" in stderr and "has it open for writing" in stderr
+
+
+def test_the_dry_run_of_apply_says_a_device_under_a_loop_device_is_refused(loop_device):
+    dev = loop_device(size_bytes=64 * MIB)
+    with loop_on(dev) as upper:
+        proc = cli("apply", dev, "--extra-op", "20", "--method", "partition", "--allow-hdd")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert f"safety {dev}: REFUSED, in use now: backs loop device {upper}" in proc.stdout
+
+
+def test_a_loop_device_attached_on_the_device_mid_profile_stops_it(loop_device, tmp_path):
+    """The profile holds the device O_EXCL, which does not keep `losetup` out: the check
+    before the next round does."""
+    if tool("fio") is None:
+        pytest.skip("fio is not installed (Debian package fio)")
+    dev = loop_device(size_bytes=64 * MIB)
+    out = tmp_path / "out"
+    args = [dev, "--allow-hdd", "--size", "16MiB", "--extra-op", "0", "--round-seconds", "1",
+            "--max-rounds", "25", "--fob-seconds", "0", "--qd", "4", "--precondition", "random",
+            CONFIRM_FLAG, dev]  # fmt: skip
+    with running_profile(*args, out=out) as proc, contextlib.ExitStack() as stack:
+        wait_for_round(proc, out, "op00-r002")
+        upper = stack.enter_context(loop_on(dev))
+        _, stderr = proc.communicate(timeout=90)
+    assert proc.returncode == 1, stderr
+    assert f"in use now: backs loop device {upper}" in stderr
+    doc = json.loads((out / "results.json").read_text())
+    assert doc["status"] == "failed"
+    assert not (out / "fio" / f"op00-r{len(doc['phases'][0]['rounds']) + 2:03d}.fio").exists()
