@@ -320,19 +320,6 @@ def _first(base: Path, names: Sequence[str]) -> str | None:
     return None
 
 
-def loop_backing(sysdir: Path) -> tuple[str | None, int | None, int | None]:
-    """(backing file, its st_dev, its st_ino) of the loop device at ``sysdir``; Nones for
-    other devices, and for a backing file deleted or renamed since it was attached."""
-    text = _read(sysdir / "loop" / "backing_file")
-    if not text:
-        return None, None, None
-    try:
-        st = os.stat(text)
-    except OSError:
-        return text, None, None
-    return text, st.st_dev, st.st_ino
-
-
 def identify(path: str, *, runner: Runner = run_tool, contents: bool = True) -> DeviceInfo:
     """Read a block device's facts. Raises ConfigError if ``path`` is not a block device.
     ``contents=False`` skips what reads the data (signatures, partitions): the identity
@@ -384,7 +371,7 @@ def _identify(
                     probe_errors.append(f"partition {child.name} has no /dev node")
 
     wc = _read(queue / "write_cache")
-    backing_file, backing_device, backing_inode = loop_backing(sysdir)
+    backing_file, backing_device, backing_inode = device_users.loop_backing(sysdir)
     return DeviceInfo(
         path=dev_path,
         name=name,
@@ -414,9 +401,21 @@ def _identify(
         backing_device=backing_device,
         backing_inode=backing_inode,
         partitions=tuple(partitions),
-        users=tuple(device_users.block_users(st)),
+        users=tuple(_users(st, disk_dir if is_partition else None)),
         probe_errors=tuple(probe_errors),
     )
+
+
+def _users(st: os.stat_result, disk_dir: Path | None) -> list[str]:
+    """device_users.block_users of the device; for a partition also those of its disk and
+    where the disk itself is mounted (a write to the partition changes what they see)."""
+    found = device_users.block_users(st)
+    disk = Path("/dev") / disk_dir.name if disk_dir is not None else None
+    if disk_dir is None or disk is None or not disk.exists():
+        return found
+    found += [f"its disk {disk}: {use}" for use in device_users.block_users(os.stat(disk))]
+    mounts = _mounts_of(_read(disk_dir / "dev") or "", str(disk))
+    return found + [f"its disk {disk} is mounted at {mp}" for mp in mounts]
 
 
 CONFIRM_FLAG = "--i-understand-this-destroys-data"

@@ -31,6 +31,13 @@ _LOOP_GET_STATUS64 = 0x4C05
 _LOOP_INFO64 = struct.Struct("=QQQQQIIII64s64s32sQQ")  # struct loop_info64, linux/loop.h
 
 
+def _read_text(path: Path) -> str | None:
+    try:
+        return path.read_text().strip()
+    except OSError:
+        return None
+
+
 def _same(st: os.stat_result, other: os.stat_result) -> bool:
     """The same file (device and inode number), or the same block device (device number,
     whichever node names it)."""
@@ -155,6 +162,19 @@ def loop_devices_on(st: os.stat_result) -> list[str]:
         if _backs(name, st):
             found.append(f"/dev/{name}")
     return found
+
+
+def loop_backing(sysdir: Path) -> tuple[str | None, int | None, int | None]:
+    """(backing file, its st_dev, its st_ino) of the loop device at ``sysdir``; Nones for
+    other devices, and for a backing file deleted or renamed since it was attached."""
+    text = _read_text(sysdir / "loop" / "backing_file")
+    if not text:
+        return None, None, None
+    try:
+        st = os.stat(text)
+    except OSError:
+        return text, None, None
+    return text, st.st_dev, st.st_ino
 
 
 def block_users(st: os.stat_result) -> list[str]:

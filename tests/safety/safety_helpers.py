@@ -230,3 +230,40 @@ def swapped_backing(dev: str, image: Path) -> Iterator[None]:
     finally:
         if backing_of(dev) == image:
             subprocess.run([losetup, "--detach", dev], capture_output=True, check=False)
+
+
+def slow_tool(name: str, folder: Path, started: Path) -> Path:
+    """A folder holding a ``name`` that marks ``started``, sleeps 1 s, then runs the real
+    one: put first on PATH, it holds a command in the middle of a step."""
+    import pytest
+
+    real = tool(name)
+    if real is None:
+        pytest.skip(f"{name} not installed (see scripts/apt-packages.txt)")
+    folder.mkdir()
+    script = folder / name
+    script.write_text(f'#!/bin/sh\ntouch "{started}"\nsleep 1\nexec {real} "$@"\n')
+    script.chmod(0o755)
+    return folder
+
+
+def started_cli(*args: str, path_first: Path | None = None) -> subprocess.Popen[str]:
+    """``overprov ARGS`` in the background (SIGINT at its default), ``path_first`` first on
+    PATH."""
+    env = dict(os.environ, PYTHONPATH=str(REPO / "python"))
+    if path_first is not None:
+        env["PATH"] = f"{path_first}:{env.get('PATH', '')}"
+    return subprocess.Popen(
+        [sys.executable, "-c", CLI_CODE, *args], cwd=REPO, env=env, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=sigint_default,
+    )  # fmt: skip
+
+
+def wait_for_file(proc: subprocess.Popen[str], path: Path, timeout_s: float = 60) -> None:
+    import time
+
+    deadline = time.monotonic() + timeout_s
+    while not path.exists():
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline, f"no {path} within {timeout_s} s"
+        time.sleep(0.02)

@@ -103,6 +103,24 @@ def test_a_disk_whose_partition_backs_a_loop_device_is_refused(which, loop_devic
     assert f"partition {dev}p1: backs loop device {upper}" in stderr
 
 
+def test_a_partition_whose_disk_backs_a_loop_device_is_refused(loop_device, tmp_path):
+    """A profile of a partition (apply takes whole disks only): the loop device on its disk
+    sees every byte written to the partition."""
+    dev = loop_device(size_bytes=64 * MIB)
+    sh("sgdisk", "--new=1:2048:+16M", dev)
+    sh("partx", "--update", dev)
+    part = dev + "p1"
+    with loop_on(dev) as upper:
+        flush(dev)
+        before = Digests.of(backing_of(dev))
+        proc = cli(*command("profile", part, tmp_path / "out"), CONFIRM_FLAG, part)
+        flush(dev)
+        assert Digests.of(backing_of(dev)) == before
+    assert proc.returncode == 1, proc.stderr
+    assert f"refusing to write to {part}: in use now" in proc.stderr
+    assert f"its disk {dev}: backs loop device {upper}" in proc.stderr
+
+
 @pytest.mark.parametrize("which", ["profile", "apply"])
 def test_a_device_another_process_writes_to_is_refused_even_confirmed(which, loop_device, tmp_path):
     dev = loop_device(size_bytes=64 * MIB)

@@ -14,51 +14,35 @@ from __future__ import annotations
 import json
 import os
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
-from ctrl_c import sigint_default
 from overprov import gpt
 from overprov.blockdev import CONFIRM_FLAG
-from safety_helpers import CLI_CODE, MIB, REPO, running_profile, tool, wait_for_round
+from safety_helpers import (
+    MIB,
+    running_profile,
+    slow_tool,
+    started_cli,
+    tool,
+    wait_for_file,
+    wait_for_round,
+)
 
 pytestmark = [pytest.mark.root]
-
-
-def slow_sgdisk(folder: Path, started: Path) -> Path:
-    """A folder holding an `sgdisk` that marks ``started``, sleeps 1 s, then runs the real one."""
-    real = tool("sgdisk")
-    if real is None:
-        pytest.skip("sgdisk is not installed (Debian package gdisk)")
-    folder.mkdir()
-    script = folder / "sgdisk"
-    script.write_text(f'#!/bin/sh\ntouch "{started}"\nsleep 1\nexec {real} "$@"\n')
-    script.chmod(0o755)
-    return folder
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_apply_finishes_the_running_step_then_stops_and_says_where(sig, loop_device, tmp_path):
     dev = loop_device(size_bytes=64 * MIB)
     started = tmp_path / "sgdisk-started"
-    bin_dir = slow_sgdisk(tmp_path / "bin", started)
-    env = dict(os.environ, PYTHONPATH=str(REPO / "python"),
-               PATH=f"{bin_dir}:{os.environ.get('PATH', '')}")  # fmt: skip
+    bin_dir = slow_tool("sgdisk", tmp_path / "bin", started)
     argv = ["apply", dev, "--extra-op", "20", "--method", "partition", "--allow-hdd",
             "--execute", CONFIRM_FLAG, dev]  # fmt: skip
-    proc = subprocess.Popen(
-        [sys.executable, "-c", CLI_CODE, *argv], cwd=REPO, env=env, text=True,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=sigint_default,
-    )  # fmt: skip
+    proc = started_cli(*argv, path_first=bin_dir)
     try:
-        deadline = time.monotonic() + 60
-        while not started.exists():
-            assert proc.poll() is None, proc.communicate()
-            assert time.monotonic() < deadline, "sgdisk never started"
-            time.sleep(0.02)
+        wait_for_file(proc, started)
         proc.send_signal(sig)
         out, err = proc.communicate(timeout=60)
     finally:

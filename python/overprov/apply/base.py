@@ -10,6 +10,7 @@ must be the device the plan was made for (docs/safety.md).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
 import time
@@ -119,6 +120,9 @@ class Step:
     # Fingerprint fields this step changes on its device (hdparm -N changes the size): not
     # compared before the steps that follow it.
     identity_changes: tuple[str, ...] = ()
+    # The step makes the device's block device go away (nvme detach-ns): the plan stops
+    # holding it open first; the steps after it address the device another way.
+    removes_device: bool = False
 
     def reidentify(
         self, recorded: fingerprint.Fingerprint, ignore: Sequence[str], when: str, runner: Runner
@@ -291,13 +295,21 @@ class Plan:
     ) -> None:
         """Check safety, then run the steps one by one, verifying after each. SIGINT and
         SIGTERM are held back while a step runs: the step finishes, then the plan stops
-        (StepsInterrupted, saying which steps ran)."""
-        with HeldSignals() as held:
-            self._execute(confirm_devices, allow_hdd, runner, echo, held)
+        (StepsInterrupted, saying which steps ran). Every device is held open (read-only,
+        not O_EXCL, so the steps' tools may claim it) from the safety check to the last step
+        that addresses it: while it is open, its node cannot be given to another device (a
+        loop device is not detached, a pulled disk's name is not reused), so a tool started
+        after the re-identification writes to the device that was re-identified."""
+        with HeldSignals() as held, contextlib.ExitStack() as open_devices:
+            self._execute(confirm_devices, allow_hdd, runner, echo, held, open_devices)
 
     def _execute(self, confirm_devices: Sequence[str], allow_hdd: bool, runner: Runner,
-                 echo: Callable[[str], None], held: HeldSignals) -> None:  # fmt: skip
+                 echo: Callable[[str], None], held: HeldSignals,
+                 open_devices: contextlib.ExitStack) -> None:  # fmt: skip
         self.check_safety(confirm_devices, allow_hdd=allow_hdd, runner=runner)
+        for dev in self.devices:  # re-identified before the first step, after this
+            fd = os.open(dev.path, os.O_RDONLY | os.O_CLOEXEC)
+            open_devices.callback(os.close, fd)
         recorded = [fingerprint.of_device(dev) for dev in self.devices]
         changed: list[str] = []
         for i, step in enumerate(self.steps, 1):
@@ -313,6 +325,8 @@ class Plan:
                 echo(f"  $ {cmd}")
             for dev in step.busy_check:
                 blockdev.ensure_not_busy(dev)
+            if step.removes_device:
+                open_devices.close()  # the device goes away: the kernel must let it go
             started = time.monotonic()
             for note in step.apply(runner):
                 echo(f"  verified: {note}")
