@@ -41,17 +41,10 @@ MIB = 1024 * 1024
 
 # Debian package that ships each external tool, for "install X" hints.
 TOOL_PACKAGES = {
-    "blkdiscard": "util-linux",
-    "wipefs": "util-linux",
-    "partx": "util-linux",
-    "lsblk": "util-linux",
-    "losetup": "util-linux",
-    "sgdisk": "gdisk",
-    "hdparm": "hdparm",
-    "nvme": "nvme-cli",
-    "mdadm": "mdadm",
-    "mkfs.ext4": "e2fsprogs",
-}
+    "blkdiscard": "util-linux", "wipefs": "util-linux", "partx": "util-linux",
+    "lsblk": "util-linux", "losetup": "util-linux", "sgdisk": "gdisk", "hdparm": "hdparm",
+    "nvme": "nvme-cli", "mdadm": "mdadm", "mkfs.ext4": "e2fsprogs",
+}  # fmt: skip
 
 # Partition-table types as libblkid (wipefs, blkid) names them.
 PARTITION_TABLE_TYPES = frozenset(
@@ -432,6 +425,7 @@ class DeviceRefusedError(UnsafeDeviceError):
         overridable: Sequence[str],
         *,
         unconfirmed: bool = False,
+        kernel_name: str | None = None,  # a node outside /dev is shown with its /dev name
     ):
         self.path = path
         self.in_use = tuple(in_use)
@@ -447,7 +441,9 @@ class DeviceRefusedError(UnsafeDeviceError):
             )
         if unconfirmed:
             parts.append(unconfirmed_message(path))
-        super().__init__(f"refusing to write to {path}: " + ". ".join(parts))
+        node = f"/dev/{kernel_name}" if kernel_name else path
+        shown = path if node == path else f"{path} (the block device {node})"
+        super().__init__(f"refusing to write to {shown}: " + ". ".join(parts))
 
 
 def unconfirmed_message(path: str) -> str:
@@ -532,7 +528,9 @@ def check_destroyable(
         else:
             in_use.append(f"the confirmation names {confirm_device}, not this device ({info.path})")
     if in_use or (overridable and not confirmed):
-        raise DeviceRefusedError(info.path, in_use, [] if confirmed else overridable)
+        raise DeviceRefusedError(
+            info.path, in_use, [] if confirmed else overridable, kernel_name=info.name
+        )
     return info
 
 
@@ -557,7 +555,9 @@ def check_confirmed(
         return check_destroyable(path, confirm, allow_hdd=allow_hdd, runner=runner)
     info = identify(path, runner=runner)
     in_use, overridable = refusal_reasons(info, allow_hdd=allow_hdd)
-    raise DeviceRefusedError(info.path, in_use, overridable, unconfirmed=True)
+    raise DeviceRefusedError(
+        info.path, in_use, overridable, unconfirmed=True, kernel_name=info.name
+    )
 
 
 def open_exclusive(path: str, flags: int = os.O_RDONLY) -> int:

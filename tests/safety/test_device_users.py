@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
+import stat
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -156,3 +158,20 @@ def test_a_loop_device_attached_on_the_device_mid_profile_stops_it(loop_device, 
     doc = json.loads((out / "results.json").read_text())
     assert doc["status"] == "failed"
     assert not (out / "fio" / f"op00-r{len(doc['phases'][0]['rounds']) + 2:03d}.fio").exists()
+
+
+@pytest.mark.parametrize("which", ["profile", "apply"])
+def test_a_device_node_named_like_a_file_is_a_device_and_says_so(which, loop_device, tmp_path):
+    """`disk.img` made with mknod is the loop device: refused unconfirmed like the device
+    (not shown empty like a sparse file), the message naming the device it is."""
+    dev = loop_device(size_bytes=64 * MIB)
+    node = tmp_path / "disk.img"
+    os.mknod(node, stat.S_IFBLK | 0o600, os.stat(dev).st_rdev)
+    flush(dev)
+    before = Digests.of(backing_of(dev))
+    proc = cli(*command(which, str(node), tmp_path / "out"))
+    flush(dev)
+    assert Digests.of(backing_of(dev)) == before
+    assert proc.returncode == 1, proc.stderr
+    assert f"refusing to write to {node} (the block device {dev}):" in proc.stderr
+    assert "was not confirmed" in proc.stderr

@@ -103,6 +103,17 @@ def mounted_partition(make, tmp, stack) -> Setup:
     return Setup(dev, [CONFIRM, dev])
 
 
+def swap_on_partition(make, tmp, stack) -> Setup:
+    dev = make()
+    part = _gpt_with_partition(dev)
+    sh("mkswap", part)
+    proc = subprocess.run(["swapon", part], capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        pytest.skip(f"swapon not possible here: {proc.stderr.strip()}")
+    stack.callback(subprocess.run, ["swapoff", part], capture_output=True, check=False)
+    return Setup(dev, [CONFIRM, dev])
+
+
 def held_exclusively(make, tmp, stack) -> Setup:
     dev = make()
     code = (
@@ -169,6 +180,11 @@ CASES: dict[str, tuple[Callable[..., Setup], bool, dict[str, str]]] = {
     "active swap (confirmed)": (active_swap, True, {"*": "is active swap"}),
     "GPT with a partition": (gpt_with_partition, True, {"*": "has a gpt partition table"}),
     "mounted partition (confirmed)": (mounted_partition, True, {"*": "p1 is mounted at"}),
+    "active swap on a partition (confirmed)": (
+        swap_on_partition,
+        True,
+        {"*": "p1 is active swap"},
+    ),
     "held O_EXCL by another process (confirmed)": (held_exclusively, True, {"*": "is busy"}),
     "confirmation names another device": (
         confirms_another_device,
