@@ -46,6 +46,16 @@ def _same(st: os.stat_result, other: os.stat_result) -> bool:
     return (other.st_dev, other.st_ino) == (st.st_dev, st.st_ino)
 
 
+def identity_key(path: str) -> object:
+    """What names one file or device whatever the path to it: a device's number, a file's
+    device and inode numbers (a missing file: its resolved path)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return os.path.realpath(path)
+    return ("block", st.st_rdev) if stat.S_ISBLK(st.st_mode) else (st.st_dev, st.st_ino)
+
+
 @dataclass(frozen=True)
 class Open:
     """One descriptor of another process on the file or device."""

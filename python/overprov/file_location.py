@@ -8,6 +8,7 @@ table is read by :func:`overprov.blockdev.mount_holding`.
 from __future__ import annotations
 
 import os
+import stat
 
 from overprov.blockdev import MountEntry, mount_holding
 from overprov.errors import ConfigError, UnsafeDeviceError
@@ -48,28 +49,33 @@ def check_file_creatable(path: str) -> MountEntry | None:
     return entry
 
 
-def check_room(members: list[tuple[str, int, int]]) -> None:
+def check_room(members: list[tuple[str, int]]) -> None:
     """Refuse (UnsafeDeviceError) file targets whose run would fill their file system.
-    ``members``: (name, open descriptor, bytes the run may write to it). A run writes every
-    tested byte, so a sparse file (or one ``--size`` extends) grows by what it does not hold
-    yet; when that is more than the file system has free for ordinary users (``f_bavail``,
-    summed per file system), every other program writing there would fail with ENOSPC
-    mid-way: a database, a log, the system itself. A file system that reports no size
-    (``f_blocks`` 0, some FUSE ones) is not judged."""
-    by_fs: dict[int, list[tuple[str, int, int]]] = {}
-    for name, fd, planned in members:
-        st = os.fstat(fd)
-        growth = max(0, planned - min(st.st_blocks * 512, planned))
-        by_fs.setdefault(st.st_dev, []).append((name, fd, growth))
-    for group in by_fs.values():
-        vfs = os.fstatvfs(group[0][1])
-        need = sum(growth for _, _, growth in group)
+    ``members``: (path, bytes the run may write to it). A run writes every tested byte, so a
+    sparse file (or one ``--size`` creates or extends) grows by what it does not hold yet;
+    when that is more than the file system has free for ordinary users (``f_bavail``, summed
+    per file system), every other program writing there would fail with ENOSPC mid-way: a
+    database, a log, the system itself. A file system that reports no size (``f_blocks`` 0,
+    some FUSE ones) is not judged."""
+    by_fs: dict[int, list[tuple[str, int]]] = {}
+    where: dict[int, str] = {}
+    for path, planned in members:
+        real = os.path.realpath(path)
+        if not os.path.exists(real):  # created by the run: on the file system of its folder
+            real = os.path.dirname(real) or "."
+        st = os.stat(real)
+        held = min(st.st_blocks * 512, planned) if stat.S_ISREG(st.st_mode) else 0
+        by_fs.setdefault(st.st_dev, []).append((path, planned - held))
+        where.setdefault(st.st_dev, real)
+    for dev, group in by_fs.items():
+        vfs = os.statvfs(where[dev])
+        need = sum(growth for _, growth in group)
         free = vfs.f_bavail * vfs.f_frsize
         if vfs.f_blocks == 0 or need <= free:
             continue
-        names = ", ".join(name for name, _, _ in group)
-        where = mount_holding(os.path.dirname(os.path.realpath(group[0][0])) or ".")
-        fs = f"its file system ({where.mount_point})" if where else "its file system"
+        names = ", ".join(name for name, _ in group)
+        mount = mount_holding(where[dev])
+        fs = f"its file system ({mount.mount_point})" if mount else "its file system"
         raise UnsafeDeviceError(
             f"refusing to write to {names}: the run writes up to {need:,} bytes "
             f"({human_bytes(need)}) that it does not hold yet, and {fs} has {free:,} bytes "

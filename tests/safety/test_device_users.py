@@ -175,3 +175,20 @@ def test_a_device_node_named_like_a_file_is_a_device_and_says_so(which, loop_dev
     assert proc.returncode == 1, proc.stderr
     assert f"refusing to write to {node} (the block device {dev}):" in proc.stderr
     assert "was not confirmed" in proc.stderr
+
+
+def test_one_device_under_two_names_is_refused(loop_device, tmp_path):
+    """Two RAID members, or two plans, that are one device (another node of it): refused
+    before anything is written, by the device's number, not its path."""
+    dev = loop_device(size_bytes=64 * MIB)
+    node = tmp_path / "alias-node"
+    os.mknod(node, stat.S_IFBLK | 0o600, os.stat(dev).st_rdev)
+    flush(dev)
+    before = Digests.of(backing_of(dev))
+    apply = cli("apply", dev, str(node), "--extra-op", "20", "--method", "partition",
+                "--execute", "--allow-hdd", CONFIRM_FLAG, dev, CONFIRM_FLAG, str(node))  # fmt: skip
+    profile = cli(*command("profile", f"{dev},{node}", tmp_path / "out"), CONFIRM_FLAG, dev)
+    flush(dev)
+    assert Digests.of(backing_of(dev)) == before
+    assert apply.returncode == 2 and f"{node} is listed twice (as {dev})" in apply.stderr
+    assert profile.returncode == 2 and "names the same member twice" in profile.stderr

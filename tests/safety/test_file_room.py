@@ -66,3 +66,14 @@ def test_size_neither_creates_nor_extends_a_file_the_file_system_cannot_hold(loo
     assert not new.exists()  # created for the run, removed when refused
     assert os.path.getsize(short) == MIB  # not extended
     assert free_bytes(where) == free
+
+
+def test_the_dry_run_says_the_run_would_fill_the_file_system(tmpfs_mount, tmp_path):
+    fs = tmpfs_mount("4m")
+    target = fs / "test.img"
+    with open(target, "wb") as f:
+        f.truncate(64 * MIB)
+    proc = cli("profile", str(target), "--dry-run", "--extra-op", "0", "--out", str(tmp_path / "o"))
+    assert proc.returncode == 0, proc.stderr
+    text = proc.stdout + proc.stderr
+    assert "it would fill that file system" in text and "(refused)" in text

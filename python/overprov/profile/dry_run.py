@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from overprov import presets
-from overprov.errors import OverprovError
+from overprov.errors import OverprovError, UnsafeDeviceError
 from overprov.units import human_bytes, human_seconds
 
 ASSUMED_RANDOM_IOPS = 50_000.0
@@ -67,7 +67,8 @@ def identify(
         return Identified(
             spec, "sim", t.capacity_bytes, [spec], ["simulated: nothing is written"], t
         )
-    from overprov import blockdev
+    from overprov import blockdev, device_users, file_guard
+    from overprov.file_location import check_room
 
     members = [m for m in spec.split(",") if m]
     sizes, checks, kinds = [], [], set()
@@ -107,8 +108,10 @@ def identify(
             sizes.append(max(st.st_size, size_bytes or 0))
             holds = st.st_blocks > 0
             confirmed = blockdev.confirmation_for(m, confirm or []) is not None
+            in_use = file_guard.users(st)
             checks.append(
                 f"{m}: file of {human_bytes(st.st_size)}"
+                + (f"; refused, in use: {'; '.join(in_use)}" if in_use else "")
                 + (
                     "; holds data: a run needs --i-understand-this-destroys-data " + m
                     if holds and not confirmed
@@ -124,6 +127,13 @@ def identify(
         capacity = min(capacity, size_bytes) if capacity else size_bytes
     capacity -= capacity % bs_bytes
     kind = "block" if kinds == {"block"} else "file"
+    if len({device_users.identity_key(m) for m in members}) != len(members):
+        checks.append(f"{spec}: names the same member twice (refused)")
+    elif kind == "file" and capacity > 0:
+        try:
+            check_room([(m, capacity) for m in members])
+        except (UnsafeDeviceError, OSError) as exc:
+            checks.append(f"{exc} (refused)")
     return Identified(spec, kind, capacity, members, checks)
 
 

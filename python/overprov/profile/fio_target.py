@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from overprov import blockdev, file_guard, fingerprint
+from overprov import blockdev, device_users, file_guard, fingerprint
 from overprov import fio as fiomod
 from overprov.errors import ConfigError, ToolError, UnsafeDeviceError
 from overprov.file_location import check_file_creatable, check_room
@@ -78,7 +78,7 @@ class FioTarget:
         paths = [p.strip() for p in spec.split(",") if p.strip()]
         if not paths:
             raise ConfigError("target: no device or file given")
-        if len({os.path.realpath(p) for p in paths}) != len(paths):
+        if len({device_users.identity_key(p) for p in paths}) != len(paths):
             raise ConfigError(f"target: {spec!r} names the same member twice")
         self.spec = spec
         self.job_dir = Path(job_dir)
@@ -255,7 +255,7 @@ class FioTarget:
         """Refuse files whose run would fill their file system (nothing changed: a file this
         run created is removed again); then extend the files shorter than ``--size``."""
         try:
-            check_room([(m.path, m.fd, self.capacity_bytes) for m in self.members if m.fd])
+            check_room([(m.path, self.capacity_bytes) for m in self.members])
         except UnsafeDeviceError:
             for m in self.members:
                 if m.info.get("created_by_profile"):
