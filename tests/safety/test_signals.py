@@ -1,11 +1,12 @@
-"""Ctrl-C (SIGINT) and SIGTERM while a command writes (overprov.interrupts, docs/safety.md
-"Signals"), on loop devices:
+"""Ctrl-C (SIGINT), SIGTERM and SIGHUP while a command writes (overprov.interrupts,
+docs/safety.md "Signals"), on loop devices:
 
-* `apply --execute`: a signal arriving while a step's tool runs lets that tool finish (it is
-  not killed half-way through a partition table, nor left running after overprov has gone),
-  then the plan stops before its next step, exits 130 and says which steps ran and which did
-  not. The step is made slow by an `sgdisk` on PATH that sleeps before running the real one.
-* `profile`: SIGTERM stops the run as Ctrl-C does: fio is stopped, the results say
+* `apply --execute`: a signal (SIGHUP: a dropped ssh connection) arriving while a step's tool
+  runs lets that tool finish (it is not killed half-way through a partition table, nor left
+  running after overprov has gone), then the plan stops before its next step, exits 130 and
+  says which steps ran and which did not. The step is made slow by an `sgdisk` on PATH that
+  sleeps before running the real one.
+* `profile`: SIGTERM or SIGHUP stops the run as Ctrl-C does: fio is stopped, the results say
   "interrupted" (not "running"), exit 130.
 """
 
@@ -33,7 +34,9 @@ from safety_helpers import (
 pytestmark = [pytest.mark.root]
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+@pytest.mark.parametrize(
+    "sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP], ids=["SIGINT", "SIGTERM", "SIGHUP"]
+)
 def test_apply_finishes_the_running_step_then_stops_and_says_where(sig, loop_device, tmp_path):
     dev = loop_device(size_bytes=64 * MIB)
     started = tmp_path / "sgdisk-started"
@@ -59,7 +62,8 @@ def test_apply_finishes_the_running_step_then_stops_and_says_where(sig, loop_dev
     assert table is not None and table.backup_valid and len(table.partitions) == 1
 
 
-def test_sigterm_stops_a_profile_as_ctrl_c_does(loop_device, tmp_path):
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+def test_sigterm_or_sighup_stops_a_profile_as_ctrl_c_does(sig, loop_device, tmp_path):
     if tool("fio") is None:
         pytest.skip("fio is not installed (Debian package fio)")
     dev = loop_device(size_bytes=64 * MIB)
@@ -70,7 +74,7 @@ def test_sigterm_stops_a_profile_as_ctrl_c_does(loop_device, tmp_path):
     with running_profile(*args, out=out) as proc:
         wait_for_round(proc, out, "op00-r002")
         time.sleep(0.5)
-        proc.send_signal(signal.SIGTERM)
+        proc.send_signal(sig)
         _, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 130, stderr
     assert "overprov profile: interrupted; what was finished is kept" in stderr

@@ -38,7 +38,7 @@ class VerificationError(RunError):
 
 
 class StepsInterrupted(RunError):
-    """Ctrl-C or SIGTERM arrived while a plan ran: it stopped between two steps."""
+    """Ctrl-C, SIGTERM or SIGHUP arrived while a plan ran: it stopped between two steps."""
 
     exit_code = EXIT_INTERRUPTED
 
@@ -293,9 +293,9 @@ class Plan:
         runner: Runner = run_tool,
         echo: Callable[[str], None] = print,
     ) -> None:
-        """Check safety, then run the steps one by one, verifying after each. SIGINT and
-        SIGTERM are held back while a step runs: the step finishes, then the plan stops
-        (StepsInterrupted, saying which steps ran). Every device is held open (read-only,
+        """Check safety, then run the steps one by one, verifying after each. SIGINT,
+        SIGTERM and SIGHUP are held back while a step runs: the step finishes, then the plan
+        stops (StepsInterrupted, saying which steps ran). Every device is held open (read-only,
         not O_EXCL, so the steps' tools may claim it) from the safety check to the last step
         that addresses it: while it is open, its node cannot be given to another device (a
         loop device is not detached, a pulled disk's name is not reused), so a tool started
@@ -335,7 +335,7 @@ class Plan:
         self._stop_if_asked(held, len(self.steps))
 
     def _stop_if_asked(self, held: HeldSignals, done: int) -> None:
-        """Raise StepsInterrupted if SIGINT or SIGTERM arrived; ``done`` steps have run."""
+        """Raise StepsInterrupted if a stop signal arrived; ``done`` steps have run."""
         arrived = held.pending()
         if not arrived:
             return

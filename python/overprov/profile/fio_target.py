@@ -146,7 +146,7 @@ class FioTarget:
             return
         fiomod.find_fio()
         self._check_confirmations()
-        # SIGTERM stops the run as Ctrl-C does (fio stopped, the run recorded as interrupted)
+        # SIGTERM, SIGHUP stop the run as Ctrl-C does (fio stopped, the run recorded interrupted)
         self._restore_sigterm = terminate_as_interrupt()
         self._resuming = resuming
         self._verified = not resuming  # a resumed run writes only after same_as() agrees
