@@ -69,6 +69,7 @@ def identify(
         )
     from overprov import blockdev, device_users, file_guard
     from overprov.file_location import check_room
+    from overprov.fio import check_job_filename
 
     members = [m for m in spec.split(",") if m]
     sizes, checks, kinds = [], [], set()
@@ -127,6 +128,11 @@ def identify(
         capacity = min(capacity, size_bytes) if capacity else size_bytes
     capacity -= capacity % bs_bytes
     kind = "block" if kinds == {"block"} else "file"
+    for m in members:
+        try:
+            check_job_filename(os.path.realpath(m))
+        except OverprovError as exc:
+            checks.append(f"{exc} (refused)")
     if len({device_users.identity_key(m) for m in members}) != len(members):
         checks.append(f"{spec}: names the same member twice (refused)")
     elif kind == "file" and capacity > 0:

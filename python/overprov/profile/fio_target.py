@@ -78,6 +78,8 @@ class FioTarget:
         paths = [p.strip() for p in spec.split(",") if p.strip()]
         if not paths:
             raise ConfigError("target: no device or file given")
+        for p in paths:
+            fiomod.check_job_filename(os.path.realpath(p))
         if len({device_users.identity_key(p) for p in paths}) != len(paths):
             raise ConfigError(f"target: {spec!r} names the same member twice")
         self.spec = spec
