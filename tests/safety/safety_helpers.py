@@ -267,3 +267,36 @@ def wait_for_file(proc: subprocess.Popen[str], path: Path, timeout_s: float = 60
         assert proc.poll() is None, proc.communicate()
         assert time.monotonic() < deadline, f"no {path} within {timeout_s} s"
         time.sleep(0.02)
+
+
+HOLDER = """
+import fcntl, os, struct, sys, time
+path, how = sys.argv[1], sys.argv[2]
+if how == "writer":
+    fd = os.open(path, os.O_WRONLY)
+else:
+    fd = os.open(path, os.O_RDONLY)  # read-only: the lock alone must be what is found
+    if how == "lockf":
+        fcntl.lockf(fd, fcntl.LOCK_SH)
+    elif how == "flock":
+        fcntl.flock(fd, fcntl.LOCK_SH)
+    else:  # an open file description lock (what qemu takes on its images)
+        fcntl.fcntl(fd, fcntl.F_OFD_SETLK, struct.pack("hhqqi4x", fcntl.F_RDLCK, 0, 0, 0, 0))
+print("held", flush=True)
+time.sleep(600)
+"""
+
+
+@contextlib.contextmanager
+def held(path: Path | str, how: str) -> Iterator[int]:
+    """Another process holding ``path`` (a file or a device) as ``how`` says: "writer" (open
+    for writing, not O_EXCL, as a VM holds its disk), "lockf", "flock", "ofd" (a lock on a
+    read-only descriptor); yields its pid."""
+    proc = subprocess.Popen([sys.executable, "-c", HOLDER, str(path), how],
+                            stdout=subprocess.PIPE, text=True)  # fmt: skip
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "held"
+        yield proc.pid
+    finally:
+        proc.kill()
+        proc.wait()

@@ -12,7 +12,6 @@ import json
 import os
 import stat
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -26,6 +25,7 @@ from safety_helpers import (
     backing_of,
     cli,
     flush,
+    held,
     mkfs_ext4,
     mount_frozen,
     running_profile,
@@ -49,19 +49,6 @@ def loop_on(dev: str) -> Iterator[str]:
     finally:
         if str(backing_of(upper)) == dev:
             subprocess.run([losetup, "--detach", upper], capture_output=True, check=False)
-
-
-@contextlib.contextmanager
-def writer_on(dev: str) -> Iterator[int]:
-    """Another process holding ``dev`` open for writing (not O_EXCL), as a VM does; its pid."""
-    code = "import os, sys, time; os.open(sys.argv[1], os.O_RDWR); print('open', flush=True); time.sleep(300)"  # noqa: E501
-    proc = subprocess.Popen([sys.executable, "-c", code, dev], stdout=subprocess.PIPE, text=True)
-    try:
-        assert proc.stdout is not None and proc.stdout.readline().strip() == "open"
-        yield proc.pid
-    finally:
-        proc.kill()
-        proc.wait()
 
 
 def command(which: str, dev: str, out: Path) -> list[str]:
@@ -126,7 +113,7 @@ def test_a_partition_whose_disk_backs_a_loop_device_is_refused(loop_device, tmp_
 @pytest.mark.parametrize("which", ["profile", "apply"])
 def test_a_device_another_process_writes_to_is_refused_even_confirmed(which, loop_device, tmp_path):
     dev = loop_device(size_bytes=64 * MIB)
-    with writer_on(dev) as pid:
+    with held(dev, "writer") as pid:
         stderr = refused_unchanged(which, dev, tmp_path / "out")
     assert f"pid {pid} (" in stderr and "has it open for writing" in stderr
 

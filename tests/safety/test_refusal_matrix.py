@@ -79,13 +79,18 @@ def swap_signature(make, tmp, stack) -> Setup:
     return Setup(dev)
 
 
-def active_swap(make, tmp, stack) -> Setup:
-    dev = make()
-    sh("mkswap", dev)
-    proc = subprocess.run(["swapon", dev], capture_output=True, text=True, check=False)
+def _swap_on(stack, node: str) -> None:
+    """mkswap and swapon ``node``; swapoff when ``stack`` closes."""
+    sh("mkswap", node)
+    proc = subprocess.run(["swapon", node], capture_output=True, text=True, check=False)
     if proc.returncode != 0:
         pytest.skip(f"swapon not possible here: {proc.stderr.strip()}")
-    stack.callback(subprocess.run, ["swapoff", dev], capture_output=True, check=False)
+    stack.callback(subprocess.run, ["swapoff", node], capture_output=True, check=False)
+
+
+def active_swap(make, tmp, stack) -> Setup:
+    dev = make()
+    _swap_on(stack, dev)
     return Setup(dev, [CONFIRM, dev])
 
 
@@ -105,12 +110,7 @@ def mounted_partition(make, tmp, stack) -> Setup:
 
 def swap_on_partition(make, tmp, stack) -> Setup:
     dev = make()
-    part = _gpt_with_partition(dev)
-    sh("mkswap", part)
-    proc = subprocess.run(["swapon", part], capture_output=True, text=True, check=False)
-    if proc.returncode != 0:
-        pytest.skip(f"swapon not possible here: {proc.stderr.strip()}")
-    stack.callback(subprocess.run, ["swapoff", part], capture_output=True, check=False)
+    _swap_on(stack, _gpt_with_partition(dev))
     return Setup(dev, [CONFIRM, dev])
 
 
