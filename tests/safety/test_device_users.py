@@ -21,6 +21,7 @@ from overprov.blockdev import CONFIRM_FLAG
 from safety_helpers import (
     MIB,
     QUICK_PROFILE,
+    REPO,
     Digests,
     backing_of,
     cli,
@@ -179,3 +180,22 @@ def test_one_device_under_two_names_is_refused(loop_device, tmp_path):
     assert Digests.of(backing_of(dev)) == before
     assert apply.returncode == 2 and f"{node} is listed twice (as {dev})" in apply.stderr
     assert profile.returncode == 2 and "names the same member twice" in profile.stderr
+
+
+@pytest.mark.parametrize("which", ["profile", "apply"])
+@pytest.mark.parametrize("form", ["symlink", "relative", "trailing slash"])
+def test_other_spellings_of_a_device_are_that_device(form, which, loop_device, tmp_path):
+    """A /dev/disk/by-id-like symlink, a relative path, a trailing slash: each is resolved to
+    the device and checked as it (here: refused, unconfirmed, naming /dev/loopN)."""
+    dev = loop_device(size_bytes=64 * MIB)
+    link = tmp_path / "by-id-link"
+    link.symlink_to(dev)
+    spelled = {"symlink": str(link), "relative": os.path.relpath(dev, REPO),
+               "trailing slash": dev + "/"}[form]  # fmt: skip
+    flush(dev)
+    before = Digests.of(backing_of(dev))
+    proc = cli(*command(which, spelled, tmp_path / "out"))  # run in REPO
+    flush(dev)
+    assert Digests.of(backing_of(dev)) == before
+    assert proc.returncode == 1, proc.stderr
+    assert f"refusing to write to {dev}: " in proc.stderr and "was not confirmed" in proc.stderr
