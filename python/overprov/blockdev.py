@@ -8,8 +8,9 @@ whether anything holds the device.
 Safety policy (used by ``overprov apply`` and the profiler):
 
 * **In use now — always refused**, even with the exact-device confirmation: the device or one
-  of its partitions is mounted, is active swap, or has holders (md, dm/LVM, bcache); the device
-  is read-only; or the confirmation names a different device. Unmount / swapoff / stop the array
+  of its partitions is mounted, is active swap, has holders (md, dm/LVM, bcache), backs a loop
+  device or is open for writing in another process (``device_users``); the device is
+  read-only; or the confirmation names a different device. Unmount / swapoff / stop the array
   first: overprov never takes a device away from a running system.
 * **Would destroy data at rest — refused unless the user confirms exactly this device**
   (``confirm_device`` resolves, symlinks followed, to the same device node): filesystem, RAID or
@@ -32,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
+from overprov import device_users
 from overprov.errors import ConfigError, ToolError, UnsafeDeviceError
 
 SYSFS = Path("/sys")
@@ -39,17 +41,10 @@ MIB = 1024 * 1024
 
 # Debian package that ships each external tool, for "install X" hints.
 TOOL_PACKAGES = {
-    "blkdiscard": "util-linux",
-    "wipefs": "util-linux",
-    "partx": "util-linux",
-    "lsblk": "util-linux",
-    "losetup": "util-linux",
-    "sgdisk": "gdisk",
-    "hdparm": "hdparm",
-    "nvme": "nvme-cli",
-    "mdadm": "mdadm",
-    "mkfs.ext4": "e2fsprogs",
-}
+    "blkdiscard": "util-linux", "wipefs": "util-linux", "partx": "util-linux",
+    "lsblk": "util-linux", "losetup": "util-linux", "sgdisk": "gdisk", "hdparm": "hdparm",
+    "nvme": "nvme-cli", "mdadm": "mdadm", "mkfs.ext4": "e2fsprogs",
+}  # fmt: skip
 
 # Partition-table types as libblkid (wipefs, blkid) names them.
 PARTITION_TABLE_TYPES = frozenset(
@@ -111,7 +106,7 @@ class DeviceInfo:
     discard_granularity_bytes: int
     write_cache: str | None  # "write back" / "write through"
     is_partition: bool
-    holders: tuple[str, ...]
+    holders: tuple[str, ...]  # sysfs holders/ (md, dm, bcache)
     mountpoints: tuple[str, ...]
     swap: bool
     signatures: tuple[str, ...]  # e.g. ("gpt", "PMBR") or ("ext4",)
@@ -129,6 +124,7 @@ class DeviceInfo:
     backing_device: int | None = None
     backing_inode: int | None = None
     partitions: tuple[DeviceInfo, ...] = ()  # partitions the kernel knows about
+    users: tuple[str, ...] = ()  # loop devices it backs, other processes writing to it
     probe_errors: tuple[str, ...] = field(default=())  # facts that could not be read
 
     @property
@@ -317,19 +313,6 @@ def _first(base: Path, names: Sequence[str]) -> str | None:
     return None
 
 
-def loop_backing(sysdir: Path) -> tuple[str | None, int | None, int | None]:
-    """(backing file, its st_dev, its st_ino) of the loop device at ``sysdir``; Nones for
-    other devices, and for a backing file deleted or renamed since it was attached."""
-    text = _read(sysdir / "loop" / "backing_file")
-    if not text:
-        return None, None, None
-    try:
-        st = os.stat(text)
-    except OSError:
-        return text, None, None
-    return text, st.st_dev, st.st_ino
-
-
 def identify(path: str, *, runner: Runner = run_tool, contents: bool = True) -> DeviceInfo:
     """Read a block device's facts. Raises ConfigError if ``path`` is not a block device.
     ``contents=False`` skips what reads the data (signatures, partitions): the identity
@@ -381,7 +364,7 @@ def _identify(
                     probe_errors.append(f"partition {child.name} has no /dev node")
 
     wc = _read(queue / "write_cache")
-    backing_file, backing_device, backing_inode = loop_backing(sysdir)
+    backing_file, backing_device, backing_inode = device_users.loop_backing(sysdir)
     return DeviceInfo(
         path=dev_path,
         name=name,
@@ -411,8 +394,21 @@ def _identify(
         backing_device=backing_device,
         backing_inode=backing_inode,
         partitions=tuple(partitions),
+        users=tuple(_users(st, disk_dir if is_partition else None)),
         probe_errors=tuple(probe_errors),
     )
+
+
+def _users(st: os.stat_result, disk_dir: Path | None) -> list[str]:
+    """device_users.block_users of the device; for a partition also those of its disk and
+    where the disk itself is mounted (a write to the partition changes what they see)."""
+    found = device_users.block_users(st)
+    disk = Path("/dev") / disk_dir.name if disk_dir is not None else None
+    if disk_dir is None or disk is None or not disk.exists():
+        return found
+    found += [f"its disk {disk}: {use}" for use in device_users.block_users(os.stat(disk))]
+    mounts = _mounts_of(_read(disk_dir / "dev") or "", str(disk))
+    return found + [f"its disk {disk} is mounted at {mp}" for mp in mounts]
 
 
 CONFIRM_FLAG = "--i-understand-this-destroys-data"
@@ -429,6 +425,7 @@ class DeviceRefusedError(UnsafeDeviceError):
         overridable: Sequence[str],
         *,
         unconfirmed: bool = False,
+        kernel_name: str | None = None,  # a node outside /dev is shown with its /dev name
     ):
         self.path = path
         self.in_use = tuple(in_use)
@@ -444,7 +441,9 @@ class DeviceRefusedError(UnsafeDeviceError):
             )
         if unconfirmed:
             parts.append(unconfirmed_message(path))
-        super().__init__(f"refusing to write to {path}: " + ". ".join(parts))
+        node = f"/dev/{kernel_name}" if kernel_name else path
+        shown = path if node == path else f"{path} (the block device {node})"
+        super().__init__(f"refusing to write to {shown}: " + ". ".join(parts))
 
 
 def unconfirmed_message(path: str) -> str:
@@ -482,8 +481,7 @@ def refusal_reasons(info: DeviceInfo, *, allow_hdd: bool = False) -> tuple[list[
         in_use.append(f"mounted at {mp}")
     if info.swap:
         in_use.append("is active swap")
-    for holder in info.holders:
-        in_use.append(f"held by {holder}")
+    in_use += [f"held by {holder}" for holder in info.holders] + list(info.users)
     if info.partition_table:
         overridable.append(f"has a {info.partition_table} partition table")
     for sig in info.signatures:
@@ -494,8 +492,8 @@ def refusal_reasons(info: DeviceInfo, *, allow_hdd: bool = False) -> tuple[list[
             in_use.append(f"partition {part.path} is mounted at {mp}")
         if part.swap:
             in_use.append(f"partition {part.path} is active swap")
-        for holder in part.holders:
-            in_use.append(f"partition {part.path} is held by {holder}")
+        in_use += [f"partition {part.path} is held by {h}" for h in part.holders]
+        in_use += [f"partition {part.path}: {use}" for use in part.users]
         for sig in part.signatures:
             overridable.append(f"partition {part.path} carries {_a(sig)} signature")
     if info.partitions:
@@ -530,7 +528,9 @@ def check_destroyable(
         else:
             in_use.append(f"the confirmation names {confirm_device}, not this device ({info.path})")
     if in_use or (overridable and not confirmed):
-        raise DeviceRefusedError(info.path, in_use, [] if confirmed else overridable)
+        raise DeviceRefusedError(
+            info.path, in_use, [] if confirmed else overridable, kernel_name=info.name
+        )
     return info
 
 
@@ -555,7 +555,9 @@ def check_confirmed(
         return check_destroyable(path, confirm, allow_hdd=allow_hdd, runner=runner)
     info = identify(path, runner=runner)
     in_use, overridable = refusal_reasons(info, allow_hdd=allow_hdd)
-    raise DeviceRefusedError(info.path, in_use, overridable, unconfirmed=True)
+    raise DeviceRefusedError(
+        info.path, in_use, overridable, unconfirmed=True, kernel_name=info.name
+    )
 
 
 def open_exclusive(path: str, flags: int = os.O_RDONLY) -> int:

@@ -22,12 +22,10 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
 import os
-import struct
-from dataclasses import dataclass
 from pathlib import Path
 
+from overprov import device_users
 from overprov.blockdev import CONFIRM_FLAG
 from overprov.errors import UnsafeDeviceError
 
@@ -37,8 +35,6 @@ SAMPLE_BLOCKS = 256
 FULL_READ_BYTES = 256 * 2**20
 """A file whose file system reports no allocation at all is read whole up to this size."""
 
-_LOOP_GET_STATUS64 = 0x4C05
-_LOOP_INFO64 = struct.Struct("=QQQQQIIII64s64s32sQQ")  # struct loop_info64, linux/loop.h
 _ZEROS = bytes(2**20)
 
 
@@ -112,67 +108,6 @@ def data_evidence(fd: int, st: os.stat_result) -> str | None:
 # ------------------------------------------------------------------------------- its users
 
 
-@dataclass(frozen=True)
-class _Open:
-    pid: int
-    fd: int
-    writing: bool
-    locks: tuple[str, ...]
-
-
-def _command(pid: int) -> str:
-    try:
-        raw = Path(f"/proc/{pid}/cmdline").read_bytes()
-    except OSError:
-        raw = b""
-    words = raw.rstrip(b"\0").split(b"\0")
-    text = " ".join(w.decode(errors="replace") for w in words if w)
-    if not text:
-        with contextlib.suppress(OSError):
-            text = Path(f"/proc/{pid}/comm").read_text().strip()
-    return " ".join(text.split())[:80] or "?"
-
-
-def _who(pid: int) -> str:
-    return f"pid {pid} ({_command(pid)})"
-
-
-def _opened_by_others(st: os.stat_result) -> list[_Open]:
-    """Every descriptor of another process open on the file (dev, inode of ``st``)."""
-    me = os.getpid()
-    found = []
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit() or int(entry.name) == me:
-            continue
-        pid = int(entry.name)
-        try:
-            fds = os.listdir(f"/proc/{pid}/fd")
-        except OSError:
-            continue  # gone, or not ours to read
-        for name in fds:
-            try:
-                if not os.readlink(f"/proc/{pid}/fd/{name}").startswith("/"):
-                    continue  # a pipe, socket or other object without a path
-                info = Path(f"/proc/{pid}/fdinfo/{name}").read_text()
-                fields = dict(line.split(":", 1) for line in info.splitlines() if ":" in line)
-                ino = fields.get("ino")
-                if ino is not None and int(ino) != st.st_ino:
-                    continue  # not this file: no need to look at it
-                other = os.stat(f"/proc/{pid}/fd/{name}")
-            except (OSError, ValueError):
-                continue
-            if (other.st_dev, other.st_ino) != (st.st_dev, st.st_ino):
-                continue
-            flags = int(fields.get("flags", "0").strip(), 8)
-            locks = tuple(
-                line.split(":", 1)[1].strip()
-                for line in info.splitlines()
-                if line.startswith("lock:")
-            )
-            found.append(_Open(pid, int(name), flags & os.O_ACCMODE != os.O_RDONLY, locks))
-    return found
-
-
 def _lock_lines(st: os.stat_result) -> list[tuple[str, str, int]]:
     """(kind, access, pid) of every lock on the file in /proc/locks; pid -1 for OFD locks."""
     key = f"{os.major(st.st_dev):02x}:{os.minor(st.st_dev):02x}:{st.st_ino}"
@@ -191,43 +126,6 @@ def _lock_lines(st: os.stat_result) -> list[tuple[str, str, int]]:
     return out
 
 
-def _loop_backing_id(name: str) -> tuple[int, int] | None:
-    """(major, minor, inode) → ((major, minor) packed as st_dev, inode) of what backs loop
-    device ``name``, from the kernel (LOOP_GET_STATUS64), else from the path in sysfs."""
-    try:
-        fd = os.open(f"/dev/{name}", os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK)
-        try:
-            raw = fcntl.ioctl(fd, _LOOP_GET_STATUS64, bytes(_LOOP_INFO64.size))
-        finally:
-            os.close(fd)
-        lo_device, lo_inode = _LOOP_INFO64.unpack(raw)[:2]
-        major = (lo_device & 0xFFF00) >> 8  # the kernel's new_encode_dev, undone
-        minor = (lo_device & 0xFF) | ((lo_device >> 12) & 0xFFF00)
-        return os.makedev(major, minor), lo_inode
-    except OSError:
-        pass
-    try:
-        path = (Path("/sys/block") / name / "loop" / "backing_file").read_text().strip()
-        backing = os.stat(path)
-    except OSError:
-        return None
-    return backing.st_dev, backing.st_ino
-
-
-def _loop_devices_on(st: os.stat_result) -> list[str]:
-    found = []
-    try:
-        names = sorted(os.listdir("/sys/block"))
-    except OSError:
-        return found
-    for name in names:
-        if not name.startswith("loop") or not os.path.exists(f"/sys/block/{name}/loop"):
-            continue  # not a loop device, or one with nothing attached
-        if _loop_backing_id(name) == (st.st_dev, st.st_ino):
-            found.append(f"/dev/{name}")
-    return found
-
-
 def _swap_on(st: os.stat_result) -> bool:
     try:
         lines = Path("/proc/swaps").read_text().splitlines()[1:]
@@ -244,21 +142,21 @@ def _swap_on(st: os.stat_result) -> bool:
 def users(st: os.stat_result) -> list[str]:
     """What, besides this process, uses the file ``st`` describes now, one phrase each
     ([] if nothing found): loop devices, swap, writers, locks."""
-    reasons = [f"it backs loop device {dev}" for dev in _loop_devices_on(st)]
+    reasons = [f"it backs loop device {dev}" for dev in device_users.loop_devices_on(st)]
     if _swap_on(st):
         reasons.append("it is active swap")
-    opened = _opened_by_others(st)
+    opened = device_users.opened_by_others(st)
     writers = sorted({o.pid for o in opened if o.writing})
-    reasons.extend(f"{_who(pid)} has it open for writing" for pid in writers)
+    reasons.extend(f"{device_users.who(pid)} has it open for writing" for pid in writers)
     me = os.getpid()
     for kind, access, pid in _lock_lines(st):
         if pid == me:
             continue
         if pid > 0:
-            reasons.append(f"{_who(pid)} holds a {access.lower()} lock on it ({kind})")
+            reasons.append(f"{device_users.who(pid)} holds a {access.lower()} lock on it ({kind})")
             continue
         owners = sorted({o.pid for o in opened if any(kind in lock for lock in o.locks)})
-        holder = ", ".join(_who(p) for p in owners) or "a process not visible here"
+        holder = ", ".join(device_users.who(p) for p in owners) or "a process not visible here"
         reasons.append(f"{holder} holds a {access.lower()} lock on it ({kind})")
     return list(dict.fromkeys(reasons))
 

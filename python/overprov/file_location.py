@@ -11,7 +11,8 @@ import os
 import stat
 
 from overprov.blockdev import MountEntry, mount_holding
-from overprov.errors import ConfigError
+from overprov.errors import ConfigError, UnsafeDeviceError
+from overprov.units import human_bytes
 
 # File systems that live in memory or are the kernel's own views: a file created there is not
 # on a drive, so profiling it measures nothing and (in /dev) shadows a device name.
@@ -78,3 +79,38 @@ def less_than_a_block(spec: str, bs_bytes: int, *, size_given: bool) -> ConfigEr
         f"target: {spec} holds less than one block ({bs_bytes} bytes); give --size to grow a "
         "file to the size to test"
     )
+
+
+def check_room(members: list[tuple[str, int]]) -> None:
+    """Refuse (UnsafeDeviceError) file targets whose run would fill their file system.
+    ``members``: (path, bytes the run may write to it). A run writes every tested byte, so a
+    sparse file (or one ``--size`` creates or extends) grows by what it does not hold yet;
+    when that is more than the file system has free for ordinary users (``f_bavail``, summed
+    per file system), every other program writing there would fail with ENOSPC mid-way: a
+    database, a log, the system itself. A file system that reports no size (``f_blocks`` 0,
+    some FUSE ones) is not judged."""
+    by_fs: dict[int, list[tuple[str, int]]] = {}
+    where: dict[int, str] = {}
+    for path, planned in members:
+        real = os.path.realpath(path)
+        if not os.path.exists(real):  # created by the run: on the file system of its folder
+            real = os.path.dirname(real) or "."
+        st = os.stat(real)
+        held = min(st.st_blocks * 512, planned) if stat.S_ISREG(st.st_mode) else 0
+        by_fs.setdefault(st.st_dev, []).append((path, planned - held))
+        where.setdefault(st.st_dev, real)
+    for dev, group in by_fs.items():
+        vfs = os.statvfs(where[dev])
+        need = sum(growth for _, growth in group)
+        free = vfs.f_bavail * vfs.f_frsize
+        if vfs.f_blocks == 0 or need <= free:
+            continue
+        names = ", ".join(name for name, _ in group)
+        mount = mount_holding(where[dev])
+        fs = f"its file system ({mount.mount_point})" if mount else "its file system"
+        raise UnsafeDeviceError(
+            f"refusing to write to {names}: the run writes up to {need:,} bytes "
+            f"({human_bytes(need)}) that it does not hold yet, and {fs} has {free:,} bytes "
+            f"({human_bytes(free)}) free: it would fill that file system, "
+            "and every program writing there would fail; give a smaller --size or free space"
+        )

@@ -115,13 +115,20 @@ def read(path: str, runner: Runner = run_tool) -> Fingerprint:
 def check_same(recorded: Fingerprint, path: str, *, ignore: Iterable[str] = (), when: str = "",
                runner: Runner = run_tool) -> Fingerprint:  # fmt: skip
     """Re-read ``path`` and raise UnsafeDeviceError listing every field that differs from
-    ``recorded``. Returns the fingerprint read now."""
+    ``recorded``, or what uses the device now that did not when it was checked (a loop device
+    attached on it, another process writing to it: ``DeviceInfo.users``). Returns the
+    fingerprint read now."""
     try:
-        now = read(path, runner)
+        info = blockdev.identify(path, runner=runner, contents=False)
     except (OverprovError, OSError) as exc:  # a device that cannot be re-read is not proven
         raise UnsafeDeviceError(
             f"refusing to write to {path}{when}: it cannot be re-identified ({exc})"
         ) from None
+    if info.users:
+        raise UnsafeDeviceError(
+            f"refusing to write to {path}{when}: in use now: " + "; ".join(info.users)
+        )
+    now = of_device(info)
     diffs = recorded.differences(now, ignore)
     if diffs:
         raise UnsafeDeviceError(

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from overprov.errors import ToolError
+from overprov.errors import ConfigError, ToolError
 
 PERCENTILES: tuple[float, ...] = (50.0, 90.0, 99.0, 99.9, 99.99)
 """Latency percentiles asked of fio and reported (key names: p50, p90, p99, p99_9, p99_99)."""
@@ -67,8 +67,21 @@ def fio_version() -> str:
 # ----------------------------------------------------------------------------------- job files
 
 
+def check_job_filename(path: str) -> None:
+    """Refuse (ConfigError) a file name an fio job file cannot carry as one: a line break
+    ends the option and starts another (``a.img<newline>filename=/dev/sda`` would make fio
+    write to /dev/sda), and fio expands ``${VAR}`` in job files."""
+    for bad, why in (("\n", "a line break"), ("\r", "a carriage return"), ("${", "'${'")):
+        if bad in path:
+            raise ConfigError(
+                f"target: {path!r} holds {why}, which an fio job file cannot carry in a file "
+                "name (fio would read what follows as another option or expand it); rename it"
+            )
+
+
 def escape_filename(path: str) -> str:
     """fio separates several files in ``filename=`` with ':'; escape it in one file name."""
+    check_job_filename(path)
     return path.replace("\\", "\\\\").replace(":", "\\:")
 
 

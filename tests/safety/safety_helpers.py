@@ -230,3 +230,73 @@ def swapped_backing(dev: str, image: Path) -> Iterator[None]:
     finally:
         if backing_of(dev) == image:
             subprocess.run([losetup, "--detach", dev], capture_output=True, check=False)
+
+
+def slow_tool(name: str, folder: Path, started: Path) -> Path:
+    """A folder holding a ``name`` that marks ``started``, sleeps 1 s, then runs the real
+    one: put first on PATH, it holds a command in the middle of a step."""
+    import pytest
+
+    real = tool(name)
+    if real is None:
+        pytest.skip(f"{name} not installed (see scripts/apt-packages.txt)")
+    folder.mkdir()
+    script = folder / name
+    script.write_text(f'#!/bin/sh\ntouch "{started}"\nsleep 1\nexec {real} "$@"\n')
+    script.chmod(0o755)
+    return folder
+
+
+def started_cli(*args: str, path_first: Path | None = None) -> subprocess.Popen[str]:
+    """``overprov ARGS`` in the background (SIGINT at its default), ``path_first`` first on
+    PATH."""
+    env = dict(os.environ, PYTHONPATH=str(REPO / "python"))
+    if path_first is not None:
+        env["PATH"] = f"{path_first}:{env.get('PATH', '')}"
+    return subprocess.Popen(
+        [sys.executable, "-c", CLI_CODE, *args], cwd=REPO, env=env, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=sigint_default,
+    )  # fmt: skip
+
+
+def wait_for_file(proc: subprocess.Popen[str], path: Path, timeout_s: float = 60) -> None:
+    import time
+
+    deadline = time.monotonic() + timeout_s
+    while not path.exists():
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline, f"no {path} within {timeout_s} s"
+        time.sleep(0.02)
+
+
+HOLDER = """
+import fcntl, os, struct, sys, time
+path, how = sys.argv[1], sys.argv[2]
+if how == "writer":
+    fd = os.open(path, os.O_WRONLY)
+else:
+    fd = os.open(path, os.O_RDONLY)  # read-only: the lock alone must be what is found
+    if how == "lockf":
+        fcntl.lockf(fd, fcntl.LOCK_SH)
+    elif how == "flock":
+        fcntl.flock(fd, fcntl.LOCK_SH)
+    else:  # an open file description lock (what qemu takes on its images)
+        fcntl.fcntl(fd, fcntl.F_OFD_SETLK, struct.pack("hhqqi4x", fcntl.F_RDLCK, 0, 0, 0, 0))
+print("held", flush=True)
+time.sleep(600)
+"""
+
+
+@contextlib.contextmanager
+def held(path: Path | str, how: str) -> Iterator[int]:
+    """Another process holding ``path`` (a file or a device) as ``how`` says: "writer" (open
+    for writing, not O_EXCL, as a VM holds its disk), "lockf", "flock", "ofd" (a lock on a
+    read-only descriptor); yields its pid."""
+    proc = subprocess.Popen([sys.executable, "-c", HOLDER, str(path), how],
+                            stdout=subprocess.PIPE, text=True)  # fmt: skip
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "held"
+        yield proc.pid
+    finally:
+        proc.kill()
+        proc.wait()

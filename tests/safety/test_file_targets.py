@@ -28,6 +28,7 @@ from safety_helpers import (
     QUICK_PROFILE,
     Digests,
     cli,
+    held,
     mkfs_ext4,
     mount_frozen,
     record,
@@ -172,37 +173,7 @@ def test_backing_file_is_found_by_inode_after_a_rename(loop_device, tmp_path):
 
 # ----------------------------------------------------------- locked or written by another process
 
-HOLDER = """
-import fcntl, os, struct, sys, time
-path, how = sys.argv[1], sys.argv[2]
-if how == "writer":
-    fd = os.open(path, os.O_WRONLY)
-else:
-    fd = os.open(path, os.O_RDONLY)  # read-only: the lock alone must be what is found
-    if how == "lockf":
-        fcntl.lockf(fd, fcntl.LOCK_SH)
-    elif how == "flock":
-        fcntl.flock(fd, fcntl.LOCK_SH)
-    else:  # an open file description lock (what qemu takes on its images)
-        fcntl.fcntl(fd, fcntl.F_OFD_SETLK, struct.pack("hhqqi4x", fcntl.F_RDLCK, 0, 0, 0, 0))
-print("held", flush=True)
-time.sleep(600)
-"""
-
 LOCK_KIND = {"lockf": "POSIX", "flock": "FLOCK", "ofd": "OFDLCK"}
-
-
-@contextlib.contextmanager
-def held(path: Path, how: str) -> Iterator[int]:
-    """Another process holding ``path`` as ``how`` says; yields its pid."""
-    proc = subprocess.Popen([sys.executable, "-c", HOLDER, str(path), how],
-                            stdout=subprocess.PIPE, text=True)  # fmt: skip
-    try:
-        assert proc.stdout is not None and proc.stdout.readline().strip() == "held"
-        yield proc.pid
-    finally:
-        proc.kill()
-        proc.wait()
 
 
 @pytest.mark.parametrize("which", COMMANDS)

@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+from pathlib import Path
 
 import pytest
-from overprov import fingerprint
+from loop_lock import attach_lock
+from overprov import fingerprint, gpt
 from overprov.apply import VisibleSize, build_plans
 from overprov.blockdev import CONFIRM_FLAG
 from overprov.errors import UnsafeDeviceError
@@ -20,8 +23,11 @@ from safety_helpers import (
     cli,
     flush,
     running_profile,
+    slow_tool,
+    started_cli,
     swapped_backing,
     tool,
+    wait_for_file,
     wait_for_round,
 )
 
@@ -77,6 +83,47 @@ def test_apply_refuses_a_device_swapped_after_the_plan_was_made(loop_device, tmp
         flush(dev)
         assert Digests.of(other) == before
     assert "not the device that was identified" in str(exc.value)
+
+
+def test_apply_holds_its_device_so_it_cannot_be_swapped_while_a_step_runs(loop_device, tmp_path):
+    """Between the re-identification and the tool that writes, another backing image is
+    attached at the device's node (`sgdisk` is made slow to open that window): the node
+    must not change hands while the plan holds it, and the other image stays untouched."""
+    dev = loop_device(size_bytes=64 * MIB)
+    own = backing_of(dev)
+    other = tmp_path / "other.img"
+    with open(other, "wb") as f:
+        f.truncate(64 * MIB)
+    before = Digests.of(other)
+    started = tmp_path / "sgdisk-started"
+    argv = ["apply", dev, "--extra-op", "20", "--method", "partition", "--allow-hdd",
+            "--execute", CONFIRM_FLAG, dev]  # fmt: skip
+    proc = started_cli(*argv, path_first=slow_tool("sgdisk", tmp_path / "bin", started))
+    losetup = tool("losetup") or "losetup"
+    try:
+        wait_for_file(proc, started)
+        with attach_lock():
+            subprocess.run([losetup, "--detach", dev], capture_output=True, check=False)
+            swap = subprocess.run([losetup, dev, str(other)], capture_output=True, check=False)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        if backing_of_or_none(dev) == other:
+            subprocess.run([losetup, "--detach", dev], capture_output=True, check=False)
+    assert Digests.of(other) == before, "the plan wrote to a device it never identified"
+    assert swap.returncode != 0  # the node stayed the planned device's
+    assert proc.returncode == 0, out + err
+    table = gpt.read_gpt(str(own), 512)  # the plan went on to write the device it planned
+    assert table is not None and len(table.partitions) == 1
+
+
+def backing_of_or_none(dev: str) -> Path | None:
+    try:
+        return backing_of(dev)
+    except OSError:
+        return None
 
 
 def test_apply_re_identifies_before_every_step(loop_device):

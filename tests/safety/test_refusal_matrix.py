@@ -79,13 +79,18 @@ def swap_signature(make, tmp, stack) -> Setup:
     return Setup(dev)
 
 
-def active_swap(make, tmp, stack) -> Setup:
-    dev = make()
-    sh("mkswap", dev)
-    proc = subprocess.run(["swapon", dev], capture_output=True, text=True, check=False)
+def _swap_on(stack, node: str) -> None:
+    """mkswap and swapon ``node``; swapoff when ``stack`` closes."""
+    sh("mkswap", node)
+    proc = subprocess.run(["swapon", node], capture_output=True, text=True, check=False)
     if proc.returncode != 0:
         pytest.skip(f"swapon not possible here: {proc.stderr.strip()}")
-    stack.callback(subprocess.run, ["swapoff", dev], capture_output=True, check=False)
+    stack.callback(subprocess.run, ["swapoff", node], capture_output=True, check=False)
+
+
+def active_swap(make, tmp, stack) -> Setup:
+    dev = make()
+    _swap_on(stack, dev)
     return Setup(dev, [CONFIRM, dev])
 
 
@@ -100,6 +105,12 @@ def mounted_partition(make, tmp, stack) -> Setup:
     part = _gpt_with_partition(dev)
     mkfs_ext4(part)
     mount_frozen(stack, part, tmp / "mnt")
+    return Setup(dev, [CONFIRM, dev])
+
+
+def swap_on_partition(make, tmp, stack) -> Setup:
+    dev = make()
+    _swap_on(stack, _gpt_with_partition(dev))
     return Setup(dev, [CONFIRM, dev])
 
 
@@ -169,6 +180,11 @@ CASES: dict[str, tuple[Callable[..., Setup], bool, dict[str, str]]] = {
     "active swap (confirmed)": (active_swap, True, {"*": "is active swap"}),
     "GPT with a partition": (gpt_with_partition, True, {"*": "has a gpt partition table"}),
     "mounted partition (confirmed)": (mounted_partition, True, {"*": "p1 is mounted at"}),
+    "active swap on a partition (confirmed)": (
+        swap_on_partition,
+        True,
+        {"*": "p1 is active swap"},
+    ),
     "held O_EXCL by another process (confirmed)": (held_exclusively, True, {"*": "is busy"}),
     "confirmation names another device": (
         confirms_another_device,

@@ -84,11 +84,12 @@ def build_plans(
     if not paths:
         raise ConfigError("device: give at least one device")
     infos = [blockdev.identify(p, runner=runner) for p in paths]
-    seen: set[str] = set()
+    seen: dict[str, str] = {}  # device number → path: another node of a device is that device
     for info in infos:
-        if info.path in seen:
-            raise ConfigError(f"device: {info.path} is listed twice")
-        seen.add(info.path)
+        if info.dev in seen:
+            same = "" if seen[info.dev] == info.path else f" (as {seen[info.dev]})"
+            raise ConfigError(f"device: {info.path} is listed twice{same}")
+        seen[info.dev] = info.path
     if method == "mdraid" or (method == "auto" and raid_level is not None):
         if raid_level is None:
             raise ConfigError("--raid-level: required with --method mdraid")

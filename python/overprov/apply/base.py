@@ -10,6 +10,7 @@ must be the device the plan was made for (docs/safety.md).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
 import time
@@ -28,11 +29,18 @@ from overprov.capacity import (
     total_rho,
     user_bytes_for_extra_op,
 )
-from overprov.errors import ConfigError, RunError
+from overprov.errors import EXIT_INTERRUPTED, ConfigError, RunError
+from overprov.interrupts import HeldSignals
 
 
 class VerificationError(RunError):
     """A step ran but re-reading the device shows a different result than planned."""
+
+
+class StepsInterrupted(RunError):
+    """Ctrl-C, SIGTERM or SIGHUP arrived while a plan ran: it stopped between two steps."""
+
+    exit_code = EXIT_INTERRUPTED
 
 
 @dataclass(frozen=True)
@@ -112,6 +120,9 @@ class Step:
     # Fingerprint fields this step changes on its device (hdparm -N changes the size): not
     # compared before the steps that follow it.
     identity_changes: tuple[str, ...] = ()
+    # The step makes the device's block device go away (nvme detach-ns): the plan stops
+    # holding it open first; the steps after it address the device another way.
+    removes_device: bool = False
 
     def reidentify(
         self, recorded: fingerprint.Fingerprint, ignore: Sequence[str], when: str, runner: Runner
@@ -282,11 +293,27 @@ class Plan:
         runner: Runner = run_tool,
         echo: Callable[[str], None] = print,
     ) -> None:
-        """Check safety, then run the steps one by one, verifying after each."""
+        """Check safety, then run the steps one by one, verifying after each. SIGINT,
+        SIGTERM and SIGHUP are held back while a step runs: the step finishes, then the plan
+        stops (StepsInterrupted, saying which steps ran). Every device is held open (read-only,
+        not O_EXCL, so the steps' tools may claim it) from the safety check to the last step
+        that addresses it: while it is open, its node cannot be given to another device (a
+        loop device is not detached, a pulled disk's name is not reused), so a tool started
+        after the re-identification writes to the device that was re-identified."""
+        with HeldSignals() as held, contextlib.ExitStack() as open_devices:
+            self._execute(confirm_devices, allow_hdd, runner, echo, held, open_devices)
+
+    def _execute(self, confirm_devices: Sequence[str], allow_hdd: bool, runner: Runner,
+                 echo: Callable[[str], None], held: HeldSignals,
+                 open_devices: contextlib.ExitStack) -> None:  # fmt: skip
         self.check_safety(confirm_devices, allow_hdd=allow_hdd, runner=runner)
+        for dev in self.devices:  # re-identified before the first step, after this
+            fd = os.open(dev.path, os.O_RDONLY | os.O_CLOEXEC)
+            open_devices.callback(os.close, fd)
         recorded = [fingerprint.of_device(dev) for dev in self.devices]
         changed: list[str] = []
         for i, step in enumerate(self.steps, 1):
+            self._stop_if_asked(held, i - 1)
             echo(f"step {i}/{len(self.steps)}: {step.title}")
             when = f" (before step {i}/{len(self.steps)})"
             for fp in recorded:
@@ -298,8 +325,30 @@ class Plan:
                 echo(f"  $ {cmd}")
             for dev in step.busy_check:
                 blockdev.ensure_not_busy(dev)
+            if step.removes_device:
+                open_devices.close()  # the device goes away: the kernel must let it go
             started = time.monotonic()
             for note in step.apply(runner):
                 echo(f"  verified: {note}")
             changed.extend(step.identity_changes)
             echo(f"  done in {time.monotonic() - started:.1f} s")
+        self._stop_if_asked(held, len(self.steps))
+
+    def _stop_if_asked(self, held: HeldSignals, done: int) -> None:
+        """Raise StepsInterrupted if a stop signal arrived; ``done`` steps have run."""
+        arrived = held.pending()
+        if not arrived:
+            return
+        names = ", ".join(d.path for d in self.devices)
+        n = len(self.steps)
+        if done == 0:
+            state = f"no step had run: {names} is unchanged"
+        elif done == n:
+            state = f"all {n} steps had run and were verified: the plan for {names} is done"
+        else:
+            left = "; ".join(f"{i}/{n} {s.title}" for i, s in enumerate(self.steps, 1) if i > done)
+            state = (
+                f"steps 1-{done} of {n} ran and were verified, not run: {left}. {names} is "
+                "left part-way (its old data is gone); run the same apply again to finish"
+            )
+        raise StepsInterrupted(f"interrupted by {' and '.join(arrived)}; {state}")

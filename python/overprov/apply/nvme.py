@@ -221,6 +221,7 @@ class ControllerStep(Step):
 class DetachStep(Step):
     ctrl: NvmeController
     state: NamespaceState
+    removes_device = True  # the namespace's block device goes away
 
     def __post_init__(self) -> None:
         self.title = (

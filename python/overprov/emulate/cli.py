@@ -102,6 +102,20 @@ class Emulation:
         self.dev: str | None = None
         self.direct_io = False
 
+    def check_dir(self) -> None:
+        """Refuse (ConfigError) a --dir that holds what the emulation writes: the data file
+        is created afresh (truncated) and removed when it stops, the others overwritten, and
+        the mount point hides what it holds."""
+        mine = (self.backing, self.work / "config.json", self.status, self.log_path)
+        found = [p.name for p in mine if os.path.lexists(p)]
+        if self.mount.is_dir() and any(self.mount.iterdir()):
+            found.append(f"{self.mount.name}/ (not empty)")
+        if found:
+            raise ConfigError(
+                f"--dir: {self.work} already holds {', '.join(found)}, which emulate would "
+                "overwrite (and remove data.img when it stops); give a new or empty folder"
+            )
+
     def start(self) -> None:
         self.mount.mkdir(parents=True, exist_ok=True)
         outputs.write_json(self.config, self.work / "config.json")
@@ -162,13 +176,14 @@ def run(args: argparse.Namespace) -> int:
     extra_op = parse_percent(args.extra_op, "--extra-op", lo=0.0, hi=100.0, hi_open=True)
     config = drive_config(args.drive, args.size, extra_op)
     work = Path(args.dir) if args.dir else Path(tempfile.mkdtemp(prefix="overprov-emulate-"))
+    emulation = Emulation(config, work, slowdown)
+    emulation.check_dir()
     stopping: list[int] = []
 
     def on_signal(signum: int, _frame: Any) -> None:
         stopping.append(signum)
 
     old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
-    emulation = Emulation(config, work, slowdown)
     try:
         emulation.start()
         size = emulation.read_status()["size_bytes"]

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from overprov import presets
+from overprov.errors import OverprovError, UnsafeDeviceError
 from overprov.file_location import check_missing_target, less_than_a_block, target_kind
 from overprov.units import human_bytes, human_seconds
 
@@ -58,9 +59,10 @@ def check_members(spec: str, *, size_given: bool, bs_bytes: int = 4096) -> list[
     grows a file to ``--size``): read-only, before any output folder is made."""
     members = [m for m in spec.split(",") if m]
     for m in members:
-        if not os.path.exists(m):
+        real = os.path.realpath(m)  # a symlink, a relative path, a trailing slash: what it names
+        if not os.path.exists(real):
             check_missing_target(m, size_given=size_given)
-        elif target_kind(m) == "file" and not size_given and os.stat(m).st_size < bs_bytes:
+        elif target_kind(real) == "file" and not size_given and os.stat(real).st_size < bs_bytes:
             raise less_than_a_block(spec, bs_bytes, size_given=False)
     return members
 
@@ -81,18 +83,20 @@ def identify(
         return Identified(
             spec, "sim", t.capacity_bytes, [spec], ["simulated: nothing is written"], t
         )
-    from overprov import blockdev
+    from overprov import blockdev, device_users, file_guard
+    from overprov.file_location import check_room
+    from overprov.fio import check_job_filename
 
     size_given = size_bytes is not None
     members = check_members(spec, size_given=size_given, bs_bytes=bs_bytes)  # as a run would
     sizes, checks, kinds = [], [], set()
     for m in members:
-        if not os.path.exists(m):
+        if not os.path.exists(os.path.realpath(m)):
             kinds.add("file")
             checks.append(f"{m}: does not exist; a run creates it ({human_bytes(size_bytes)})")
             sizes.append(size_bytes)
             continue
-        st = os.stat(m)
+        st = os.stat(os.path.realpath(m))
         if stat.S_ISBLK(st.st_mode):
             kinds.add("block")
             info = blockdev.identify(m)  # a device not identified is refused, as in a run
@@ -114,8 +118,10 @@ def identify(
             sizes.append(max(st.st_size, size_bytes or 0))
             holds = st.st_blocks > 0
             confirmed = blockdev.confirmation_for(m, confirm or []) is not None
+            in_use = file_guard.users(st)
             checks.append(
                 f"{m}: file of {human_bytes(st.st_size)}"
+                + (f"; refused, in use: {'; '.join(in_use)}" if in_use else "")
                 + (
                     "; holds data: a run needs --i-understand-this-destroys-data " + m
                     if holds and not confirmed
@@ -129,6 +135,18 @@ def identify(
     if capacity <= 0:
         raise less_than_a_block(spec, bs_bytes, size_given=size_given)
     kind = "block" if kinds == {"block"} else "file"
+    for m in members:
+        try:
+            check_job_filename(os.path.realpath(m))
+        except OverprovError as exc:
+            checks.append(f"{exc} (refused)")
+    if len({device_users.identity_key(m) for m in members}) != len(members):
+        checks.append(f"{spec}: names the same member twice (refused)")
+    elif kind == "file" and capacity > 0:
+        try:
+            check_room([(m, capacity) for m in members])
+        except (UnsafeDeviceError, OSError) as exc:
+            checks.append(f"{exc} (refused)")
     return Identified(spec, kind, capacity, members, checks)
 
 

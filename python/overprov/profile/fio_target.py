@@ -14,15 +14,21 @@ import math
 import os
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from overprov import blockdev, file_guard, fingerprint
+from overprov import blockdev, device_users, file_guard, fingerprint
 from overprov import fio as fiomod
 from overprov.errors import ConfigError, ToolError, UnsafeDeviceError
-from overprov.file_location import check_missing_target, less_than_a_block, target_kind
+from overprov.file_location import (
+    check_missing_target,
+    check_room,
+    less_than_a_block,
+    target_kind,
+)
+from overprov.interrupts import terminate_as_interrupt
 from overprov.profile import member_guard as guard
 from overprov.profile.discard import blk_discard, punch_hole
 from overprov.profile.targets import Figures, RoundResult, RoundSpec, now_iso
@@ -42,6 +48,10 @@ def _fs_of(path: str) -> tuple[str | None, str | None]:
     """(filesystem type, mount point) holding ``path``."""
     entry = blockdev.mount_holding(path)
     return (entry.fs_type, entry.mount_point) if entry else (None, None)
+
+
+def _nothing() -> None:
+    pass
 
 
 def workload_start(bs_bytes: int) -> int:
@@ -72,7 +82,9 @@ class FioTarget:
         paths = [p.strip() for p in spec.split(",") if p.strip()]
         if not paths:
             raise ConfigError("target: no device or file given")
-        if len({os.path.realpath(p) for p in paths}) != len(paths):
+        for p in paths:
+            fiomod.check_job_filename(os.path.realpath(p))
+        if len({device_users.identity_key(p) for p in paths}) != len(paths):
             raise ConfigError(f"target: {spec!r} names the same member twice")
         self.spec = spec
         self.job_dir = Path(job_dir)
@@ -95,12 +107,14 @@ class FioTarget:
         self._verified = False
         self._run_id: str | None = None
         self._marked = False
+        self._restore_sigterm: Callable[[], None] = _nothing
 
     @staticmethod
     def _kind_of(path: str) -> str:
-        if not os.path.exists(path):
+        real = os.path.realpath(path)  # "/dev/sdb/" is /dev/sdb
+        if not os.path.exists(real):
             return "file"  # created on open() when --size is given
-        return target_kind(path)
+        return target_kind(real)
 
     # -------------------------------------------------------------------------------- open
 
@@ -133,6 +147,8 @@ class FioTarget:
             return
         fiomod.find_fio()
         self._check_confirmations()
+        # SIGTERM, SIGHUP stop the run as Ctrl-C does (fio stopped, the run recorded interrupted)
+        self._restore_sigterm = terminate_as_interrupt()
         self._resuming = resuming
         self._verified = not resuming  # a resumed run writes only after same_as() agrees
         self._run_id = None if resuming else uuid.uuid4().hex
@@ -158,6 +174,8 @@ class FioTarget:
                     self.spec, self.bs_bytes, size_given=self.size_request is not None
                 )
             self.capacity_bytes = capacity
+            if self.kind == "file":
+                self._make_room()
         except BaseException:
             self.close()
             raise
@@ -213,9 +231,6 @@ class FioTarget:
                 raise UnsafeDeviceError(
                     f"{m.path} is locked by another program (another profile?)"
                 ) from exc
-            if self.size_request is not None and st.st_size < self.size_request:
-                os.ftruncate(fd, self.size_request)
-                st = os.fstat(fd)
         except BaseException:
             os.close(fd)
             if created:
@@ -228,7 +243,7 @@ class FioTarget:
             "name": m.path,
             "path": path,
             "kind": "file",
-            "size_bytes": st.st_size,
+            "size_bytes": max(st.st_size, self.size_request or 0),  # --size extends it
             "device_id": st.st_dev,
             "inode": st.st_ino,
             "fs_type": fs_type,
@@ -237,7 +252,25 @@ class FioTarget:
             "run_id": self._run_id or fingerprint.read_marker(path),
         }
 
+    def _make_room(self) -> None:
+        """Refuse files whose run would fill their file system (nothing changed: a file this
+        run created is removed again); then extend the files shorter than ``--size``."""
+        try:
+            check_room([(m.path, self.capacity_bytes) for m in self.members])
+        except UnsafeDeviceError:
+            for m in self.members:
+                if m.info.get("created_by_profile"):
+                    with contextlib.suppress(OSError):
+                        os.unlink(m.real_path)
+            raise
+        for m in self.members:
+            assert m.fd is not None
+            if os.fstat(m.fd).st_size < m.info["size_bytes"]:
+                os.ftruncate(m.fd, m.info["size_bytes"])
+
     def close(self) -> None:
+        self._restore_sigterm()
+        self._restore_sigterm = _nothing
         for m in self.members:
             if m.fd is not None:
                 with contextlib.suppress(OSError):
