@@ -37,7 +37,10 @@
 //! run on fewer dies than host writes do, so IOPS fall faster than 1/WAF. Booked in request
 //! order, a job starts behind the programs already queued on its die: with a deep write buffer
 //! the blocked time includes them (the mechanism is meant for drives whose host writes wait
-//! for NAND, `buffer.bytes = 0`).
+//! for NAND, `buffer.bytes = 0`). With `gc.trigger = "writer"` a collection runs on the domain of
+//! the host unit whose placement started it instead of the victim's, so the collections one
+//! trigger starts stay on one domain, one after another (MQSim collects on the plane whose
+//! frontier block a write filled).
 
 mod arrival;
 mod buffer;
@@ -59,7 +62,7 @@ use slc::Slc;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use crate::config::{GcBlocking, HostMode, ProgramGranularity, TimingConfig};
+use crate::config::{GcBlocking, GcTrigger, HostMode, ProgramGranularity, TimingConfig};
 use crate::ftl::{Counters, NandOp};
 use crate::geometry::Geometry;
 use crate::stats::LatencyHistogram;
@@ -132,6 +135,10 @@ pub struct Engine {
     /// the dies operation by operation, the default), and the jobs it has run.
     domain_free: Vec<(u64, u64)>,
     gc_next_domain: usize,
+    /// `gc.trigger = "writer"`: a collection runs on its triggering host unit's domain; with
+    /// the page-offset rule the write's units' slots, drawn before its collections are booked.
+    gc_writer: bool,
+    writer_slots: std::collections::VecDeque<u32>,
     /// Multi-plane programs: each die's open batch of host units (`multiplane.rs`), and its
     /// latest collection's programs when they take other units (`gc_planes.rs`).
     multiplane: multiplane::MultiPlane,
@@ -216,6 +223,8 @@ impl Engine {
                 }
             },
             gc_next_domain: 0,
+            gc_writer: t.gc.trigger == GcTrigger::Writer,
+            writer_slots: std::collections::VecDeque::new(),
             multiplane: multiplane::MultiPlane::new(t.nand.planes_per_die, dies),
             gc_planes: gc_planes::GcPlanes::new(
                 t.gc.multiplane && t.gc.multiplane_offsets == 0,
@@ -239,19 +248,26 @@ impl Engine {
     /// Non-preemptive GC: each collection in `ops` (relocations up to and including an erase)
     /// as one job on the victim's domain (`block % domains`: a domain collects its own
     /// blocks; relocations without an erase go to the domains in turn), no earlier than `t`;
-    /// the same die time as the operations booked one by one.
-    fn gc_jobs(&mut self, ops: &[NandOp], t: u64) {
+    /// the same die time as the operations booked one by one. `writer`: a collection followed
+    /// by a host unit in `ops` (the unit whose placement started it) runs on that unit's domain.
+    fn gc_jobs(&mut self, ops: &[NandOp], t: u64, writer: bool) {
         let erase_ns = self.erase_ns * self.ppb.div_ceil(self.upp).min(self.dies as u64);
         let mut relocs = 0u64;
-        for op in ops {
+        let mut host = 0;
+        for (i, op) in ops.iter().enumerate() {
             match *op {
                 NandOp::RelocProgram(_) => relocs += 1,
                 NandOp::Erase(b) => {
-                    let d = b as usize % self.domain_free.len();
+                    let victim = b as usize % self.domain_free.len();
+                    let d = match writer {
+                        true => self.writer_domain(&ops[i + 1..], host).unwrap_or(victim),
+                        false => victim,
+                    };
                     self.gc_job(d, relocs, erase_ns, t);
                     relocs = 0;
                 }
-                NandOp::RelocRead(_) | NandOp::HostProgram(_) => {}
+                NandOp::HostProgram(_) => host += 1,
+                NandOp::RelocRead(_) => {}
             }
         }
         if relocs > 0 {
@@ -259,6 +275,35 @@ impl Engine {
             self.gc_next_domain = (d + 1) % self.domain_free.len();
             self.gc_job(d, relocs, 0, t);
         }
+    }
+
+    /// The GC domain of the first host unit in `rest`, the write's `host`-th (0-based): its
+    /// slot's with the page-offset rule, else its flash page's; None without one.
+    fn writer_domain(&self, rest: &[NandOp], host: usize) -> Option<usize> {
+        let n = self.domain_free.len();
+        let p = rest.iter().find_map(|op| match *op {
+            NandOp::HostProgram(p) => Some(p),
+            _ => None,
+        })?;
+        if self.same_offset.enabled() {
+            return self.writer_slots.get(host).map(|&s| s as usize % n);
+        }
+        Some(self.host_domain(p))
+    }
+
+    /// The GC domain of host page `ppn`: its flash page's (`flash page % domains`); with the
+    /// writer trigger the stripe is turned by one domain per block, since the unit that opens
+    /// a block (the one whose placement starts a collection) would otherwise always fall on
+    /// the same domain.
+    #[inline]
+    fn host_domain(&self, ppn: u32) -> usize {
+        let n = self.domain_free.len() as u64;
+        let turn = if self.gc_writer {
+            ppn as u64 / self.ppb
+        } else {
+            0
+        };
+        ((ppn as u64 / self.upp + turn) % n) as usize
     }
 
     /// A collection of `relocs` relocations and an erase of `erase_ns` on domain `d`; its
@@ -314,8 +359,7 @@ impl Engine {
         if self.domain_free.is_empty() {
             return ready;
         }
-        let d = (ppn as u64 / self.upp) % self.domain_free.len() as u64;
-        ready.max(self.domain_free[d as usize].0)
+        ready.max(self.domain_free[self.host_domain(ppn)].0)
     }
 
     /// Hold a controller context for a command of `bytes` making `map_updates` mapping
@@ -453,7 +497,10 @@ impl Engine {
     /// (`slot % domains`) is not collecting, then joined to a program at its offset or
     /// programmed on its own.
     fn program_host_by_address(&mut self, arrived: u64, die_ns: u64) -> u64 {
-        let slot = self.same_offset.place();
+        let slot = match self.writer_slots.pop_front() {
+            Some(s) => s,
+            None => self.same_offset.place(),
+        };
         let (die, plane) = self.same_offset.die_plane(slot);
         let ready = match self.domain_free.len() {
             0 => arrived,
@@ -498,7 +545,7 @@ impl Engine {
     /// GC and wear-levelling operations (relocations, erases) starting no earlier than `t`.
     pub fn background_ops(&mut self, ops: &[NandOp], t: u64) {
         if !self.domain_free.is_empty() {
-            return self.gc_jobs(ops, t);
+            return self.gc_jobs(ops, t, false);
         }
         let mut src = 0;
         for op in ops {
@@ -569,7 +616,17 @@ impl Engine {
         let mut flush_page_ns = 0;
         let blocking = !self.domain_free.is_empty();
         if blocking {
-            self.gc_jobs(ops, t0);
+            if self.gc_writer && self.same_offset.enabled() {
+                // the units' places, drawn in the order their programs take them below
+                self.writer_slots.clear();
+                for op in ops {
+                    if let NandOp::HostProgram(_) = op {
+                        let slot = self.same_offset.place();
+                        self.writer_slots.push_back(slot);
+                    }
+                }
+            }
+            self.gc_jobs(ops, t0, self.gc_writer);
         }
         for op in ops {
             match *op {
