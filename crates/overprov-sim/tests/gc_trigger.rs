@@ -4,7 +4,7 @@
 //! that collects, the writes it holds and the die it runs on change.
 
 use overprov_sim::config::{GcBlocking, GcTrigger, SimConfig};
-use overprov_sim::{Report, Simulator};
+use overprov_sim::Simulator;
 
 use crate::common;
 
@@ -17,17 +17,7 @@ fn drive(op: f64, qd: u32, trigger: GcTrigger) -> SimConfig {
     c
 }
 
-fn run(c: SimConfig) -> Report {
-    Simulator::new(c).unwrap().run().unwrap()
-}
-
-fn steady(r: &Report) -> (f64, f64) {
-    let m = r.timed.as_ref().unwrap().measured.as_ref().unwrap();
-    (
-        m.iops.unwrap(),
-        r.measured.as_ref().unwrap().ftl_waf.unwrap(),
-    )
-}
+use common::{run, steady};
 
 #[test]
 fn victim_trigger_is_byte_identical_to_a_config_without_the_key() {
