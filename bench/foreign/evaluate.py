@@ -146,6 +146,7 @@ def other_queue_depths(res: dict, others: list[dict], jobs: int) -> list[dict]:
                 ftl=mech.get("ftl"), planes=mech.get("planes_per_die", 1),
                 gc_multiplane=mech.get("gc_multiplane", False),
                 multiplane_offsets=mech.get("multiplane_offsets", 0),
+                gc_trigger=mech.get("gc_trigger", "victim"),
             )  # fmt: skip
             at_qd = gc_blocking.predict(r, [float(x)], jobs=jobs)[float(x)][0]
             at_32 = gc_blocking.predict(r, [float(x)], queue_depth=res["qd"], jobs=jobs)
@@ -256,6 +257,7 @@ def _mechanism(pred: dict) -> dict | None:
             "planes_per_die",
             "gc_multiplane",
             "multiplane_offsets",
+            "gc_trigger",
         )
         if k in m
     )
@@ -389,6 +391,11 @@ def markdown(evals: list[dict]) -> str:
                 + (
                     f" at one page offset of {m['multiplane_offsets']}"
                     if m.get("multiplane_offsets")
+                    else ""
+                )
+                + (
+                    " (collections on the triggering write's domain)"
+                    if m.get("gc_trigger", "victim") != "victim"
                     else ""
                 )
                 + (" (dies fitted)" if m.get("dies_identified") else "")

@@ -2,7 +2,7 @@
 
     python bench/foreign/mqsim.py --binary PATH/MQSim --work DIR \
         [--extra-op 0,10,20,30,40] [--qd 32] [--qd-sweep 4,128@0,40] [--drive-writes 5] \
-        [--out bench/foreign/results/mqsim.json] [--patch TEXT]
+        [--out bench/foreign/results/mqsim.json] [--patch TEXT] [--chips 1]
 
 The drive: MQSim's own page-level FTL with its shipped defaults for GC (RGA victim choice --
 d-choices --, GC below 5% free blocks per plane, hard threshold 0.5%, non-preemptible GC,
@@ -13,6 +13,9 @@ MQSim's GC did not keep up at 0% extra OP: the run stopped with "Requesting a fr
 an empty pool!" or crashed in Set_barrier_for_accessing_physical_block, at native spare 0.07
 and 0.125 alike. No data cache (caching mode TURNED_OFF), a mapping
 cache (CMT) that holds the whole map, no preconditioning: each run starts from an empty drive.
+`--chips N` gives the channel N such chips (each one die of two planes), which run their
+commands at once (the dies of one chip would take turns: MQSim issues a command to an idle
+chip only).
 
 Extra OP X% is the host's span: the synthetic flow writes Working_Set_Percentage = 100 - X of
 the user space (the way a drive with a partition X% short of its capacity behaves); the native
@@ -168,7 +171,7 @@ def run(binary: Path, folder: Path, tag: str, extra_op: int, qd: int, requests: 
     iops = attr(out, "IOPS")
     gc_runs = attr(out, "Total_GC_Executions")
     moves = attr(out, "Average_Page_Movement_For_GC") * gc_runs if gc_runs else 0.0
-    planes = GEOMETRY["Die_No_Per_Chip"] * GEOMETRY["Plane_No_Per_Die"]
+    planes = GEOMETRY["Plane_No_Per_Die"]  # a multi-plane program is on one die
     return {
         "requests": count,
         "sim_s": count / iops,
@@ -177,7 +180,8 @@ def run(binary: Path, folder: Path, tag: str, extra_op: int, qd: int, requests: 
         "erases": attr(out, "Issued_Flash_Erase_CMD")
         + attr(out, "Issued_Flash_Multiplane_Erase_CMD"),
         # NAND pages programmed (host, GC, wear levelling, mapping): a multi-plane program
-        # writes one page per plane of a die
+        # writes one page per plane of its die (MQSim's planes are 2: a multi-plane command
+        # holds both)
         "nand_pages": attr(out, "Issued_Flash_Program_CMD")
         + planes * attr(out, "Issued_Flash_Multiplane_Program_CMD")
         + attr(out, "Issued_Flash_Copyback_Program_CMD"),
@@ -263,7 +267,16 @@ def main(argv: list[str] | None = None) -> int:
         help="GC_Exec_Threshold: GC below this share of a plane's blocks free (MQSim's "
         "shipped 0.05; at most 10 collections per plane at once, so below 10 blocks it is 10)",
     )
+    ap.add_argument(
+        "--chips",
+        type=int,
+        default=GEOMETRY["Chip_No_Per_Channel"],
+        help="Chip_No_Per_Channel (1 by default): chips of one die of Plane_No_Per_Die planes "
+        "each that run their commands at once (MQSim issues a command to an idle chip only, so "
+        "the dies of one chip take turns)",
+    )
     args = ap.parse_args(argv)
+    GEOMETRY["Chip_No_Per_Channel"] = args.chips
     cases = common.cases(args.extra_op, args.qd, args.qd_sweep)
     doc = {
         "simulator": "MQSim",

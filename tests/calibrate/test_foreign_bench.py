@@ -75,16 +75,38 @@ def test_simplessd_rounds_from_cumulative_counters():
 
 
 FOREIGN_RESULTS = Path(__file__).resolve().parents[2] / "bench" / "foreign" / "results"
-# the curves: results/*.json, results/patched/*.json (curves of patched builds) and
-# results/gc-threshold/*.json (MQSim with another GC threshold), the last two kept apart
+# the curves: results/*.json, results/patched/*.json (curves of patched builds),
+# results/gc-threshold/*.json (MQSim with another GC threshold) and results/fresh-2chips/*.json
+# (patched MQSim on two chips), the last three kept apart
 RESULTS = sorted(
     p
-    for folder in ("", "patched/", "gc-threshold/")
+    for folder in ("", "patched/", "gc-threshold/", "fresh-2chips/")
     for p in FOREIGN_RESULTS.glob(f"{folder}*.json")
     if p.stem != "evaluation"
 )
 LEVEL_FIELDS = ("extra_op_percent", "queue_depth", "span_pages", "steady_iops", "steady_waf",
                 "fob_iops", "fob", "steady_window", "series")  # fmt: skip
+
+
+def test_mqsim_chips_set_the_geometry_and_count_a_multiplane_program_per_die(tmp_path, monkeypatch):
+    # --chips N: N chips of one die of two planes (the drive's NAND N times as large); a
+    # multi-plane program writes one page per plane of its die, not per plane of the drive
+    monkeypatch.setitem(mqsim.GEOMETRY, "Chip_No_Per_Channel", 2)
+    assert "<Chip_No_Per_Channel>2</Chip_No_Per_Channel>" in mqsim.ssd_config()
+    assert "<Chip_IDs>0,1</Chip_IDs>" in mqsim.workload(0, 32, 100)
+    assert mqsim.physical_pages() == 2 * 2 * 1024 * 32
+    out = tmp_path / "r_scenario_1.xml"
+
+    def fake_mqsim(cmd, **kw):
+        out.write_text(
+            '<x Request_Count="10" IOPS="5" Total_GC_Executions="0" '
+            'Average_Page_Movement_For_GC="0" Issued_Flash_Erase_CMD="0" '
+            'Issued_Flash_Multiplane_Erase_CMD="0" Issued_Flash_Program_CMD="4" '
+            'Issued_Flash_Multiplane_Program_CMD="3" Issued_Flash_Copyback_Program_CMD="0"/>'
+        )
+
+    monkeypatch.setattr(mqsim.subprocess, "run", fake_mqsim)
+    assert mqsim.run(Path("MQSim"), tmp_path, "r", 0, 32, 10)["nand_pages"] == 4 + 2 * 3
 
 
 def test_mqsim_config_carries_the_gc_threshold():

@@ -9,6 +9,7 @@ mod config_errors;
 mod controller;
 mod gc_blocking;
 mod gc_multiplane;
+mod gc_trigger;
 mod host;
 mod idle_round;
 mod layers;

@@ -4,7 +4,7 @@
 //! scheduler pairs GC writes with host writes and with each other.
 
 use overprov_sim::config::{GcBlocking, SimConfig};
-use overprov_sim::{Report, Simulator};
+use overprov_sim::Simulator;
 
 use crate::common;
 
@@ -21,17 +21,7 @@ fn drive(op: f64, qd: u32, planes: u32, multiplane: bool) -> SimConfig {
     c
 }
 
-fn run(c: SimConfig) -> Report {
-    Simulator::new(c).unwrap().run().unwrap()
-}
-
-fn steady(r: &Report) -> (f64, f64) {
-    let m = r.timed.as_ref().unwrap().measured.as_ref().unwrap();
-    (
-        m.iops.unwrap(),
-        r.measured.as_ref().unwrap().ftl_waf.unwrap(),
-    )
-}
+use common::{run, steady};
 
 #[test]
 fn off_reports_are_byte_identical_to_a_config_without_the_key() {

@@ -81,6 +81,11 @@ GC_MULTIPLANE = False
 #: 7.5%, 4.8% and 10.1% (the rule: 10%), on the recorded curve 10–14 points worse
 #: (docs/calibrate-validation.md, "Pairing at one page offset").
 GC_MULTIPLANE_OFFSETS = 0
+#: Which GC domain runs a collection the twin's FTL starts (``timing.gc.trigger``): "victim"
+#: (the victim block's: the collections of one trigger, about WAF of them, are spread over the
+#: domains) or "writer" (the triggering host unit's: they stay on one domain, one after
+#: another, as MQSim collects on the plane whose frontier block a write filled).
+GC_TRIGGER = "victim"
 #: The twin's parallel program units (dies × planes) at most: the die grid's top.
 MAX_PARALLEL_UNITS = 8
 #: The nominal program time the twin is simulated at (per flash page); the fit scales it.
@@ -97,12 +102,13 @@ N_PARAMETERS = 2
 
 def timing(
     domains: int, program_us: float, queue_depth: int, dies: int = DIES, planes: int = 1,
-    gc_multiplane: bool = False, multiplane_offsets: int = 0,
+    gc_multiplane: bool = False, multiplane_offsets: int = 0, gc_trigger: str = "victim",
 ) -> dict[str, Any]:  # fmt: skip
     """The twin's ``[timing]``: no buffer, no controller cost, non-preemptive GC; multi-plane
     host programs with ``planes`` > 1 (the key is left out at 1: the single-plane twin), GC
     relocations in them too with ``gc_multiplane``, at one page offset among
-    ``multiplane_offsets`` when above 0."""
+    ``multiplane_offsets`` when above 0; collections on the triggering write's domain with
+    ``gc_trigger`` "writer" (the key is left out for "victim")."""
     nand: dict[str, Any] = {
         "channels": dies,
         "dies_per_channel": 1,
@@ -114,6 +120,8 @@ def timing(
         "channel_mb_s": 1e6,
     }
     gc: dict[str, Any] = {"blocking": "domain", "domains": domains}
+    if gc_trigger != "victim":
+        gc["trigger"] = gc_trigger
     if planes > 1:
         nand["planes_per_die"] = planes
         if gc_multiplane:
@@ -141,6 +149,7 @@ def config(
     planes: int = 1,
     gc_multiplane: bool = False,
     multiplane_offsets: int = 0,
+    gc_trigger: str = "victim",
 ) -> dict[str, Any]:
     """``ftl``: the reading's GC victim choice (``config.ftl`` keys; None: greedy)."""
     return engine.merge(
@@ -160,7 +169,14 @@ def config(
                 "seed": SEED,
             },
             "timing": timing(
-                domains, program_us, queue_depth, dies, planes, gc_multiplane, multiplane_offsets
+                domains,
+                program_us,
+                queue_depth,
+                dies,
+                planes,
+                gc_multiplane,
+                multiplane_offsets,
+                gc_trigger,
             ),  # fmt: skip
         },
     )
@@ -185,14 +201,16 @@ def simulate_runs(
     ftl: dict[str, Any] | None = None,
     gc_multiplane: bool | None = None,
     multiplane_offsets: int | None = None,
+    gc_trigger: str | None = None,
 ) -> dict[Run, tuple[float, float | None]]:  # fmt: skip
     """(IOPS, WAF) of the twin per run, all runs through ``sweep``; ``gc_multiplane`` and
     ``multiplane_offsets`` (None: :data:`GC_MULTIPLANE`, :data:`GC_MULTIPLANE_OFFSETS`) for the
-    runs of more than one plane."""
+    runs of more than one plane; ``gc_trigger`` (None: :data:`GC_TRIGGER`) for every run."""
     keys = list(dict.fromkeys(keys))
     gc_mp = GC_MULTIPLANE if gc_multiplane is None else gc_multiplane
     offsets = GC_MULTIPLANE_OFFSETS if multiplane_offsets is None else multiplane_offsets
-    configs = [config(native_op, x, d, program_us, qd, n, ftl, pl, gc_mp, offsets)
+    trigger = GC_TRIGGER if gc_trigger is None else gc_trigger
+    configs = [config(native_op, x, d, program_us, qd, n, ftl, pl, gc_mp, offsets, trigger)
                for n, pl, d, x, qd in keys]  # fmt: skip
     reports = sweep.run_points(configs, jobs=jobs, label="blocking-GC twin")
     if reports.interrupted:
@@ -242,6 +260,8 @@ class BlockingReading:
     """Whether its multi-plane programs take GC relocations too (``timing.gc.multiplane``)."""
     multiplane_offsets: int = 0
     """Page offsets per block when units pair only at one offset (0: any free plane)."""
+    gc_trigger: str = "victim"
+    """Which domain runs a collection: the victim's or the triggering write's (``"writer"``)."""
 
     def n_parameters(self) -> int:
         # a second queue depth fits the dies, and the planes when the grid holds several
@@ -253,7 +273,7 @@ class BlockingReading:
 
     def twin_timing(self) -> dict[str, Any]:
         return timing(self.domains, self.program_us, self.queue_depth, self.dies, self.planes,
-                      self.gc_multiplane, self.multiplane_offsets)  # fmt: skip
+                      self.gc_multiplane, self.multiplane_offsets, self.gc_trigger)  # fmt: skip
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -262,6 +282,7 @@ class BlockingReading:
             "planes_per_die": self.planes,
             "gc_multiplane": self.gc_multiplane and self.planes > 1,
             "multiplane_offsets": self.multiplane_offsets if self.planes > 1 else 0,
+            "gc_trigger": self.gc_trigger,
             "dies_identified": self.dies_identified,
             "parallelism": (
                 "fitted: figures at a second queue depth chose the dies and planes"
@@ -374,7 +395,8 @@ def fit(
                                    residual_chi2=residual_chi2, dies=n,
                                    dies_identified=identified, ftl=ftl, planes=pl,
                                    gc_multiplane=GC_MULTIPLANE and pl > 1,
-                                   multiplane_offsets=GC_MULTIPLANE_OFFSETS)  # fmt: skip
+                                   multiplane_offsets=GC_MULTIPLANE_OFFSETS,
+                                   gc_trigger=GC_TRIGGER)  # fmt: skip
     assert best is not None
     best.candidates = candidates
     return best
@@ -393,5 +415,6 @@ def predict(
     runs = [(r.dies, r.planes, r.domains, level_of(x), qd) for x in levels]
     sims = simulate_runs(r.native_op, runs, program_us=r.program_us, jobs=jobs, ftl=r.ftl,
                          gc_multiplane=r.gc_multiplane,
-                         multiplane_offsets=r.multiplane_offsets)  # fmt: skip
+                         multiplane_offsets=r.multiplane_offsets,
+                         gc_trigger=r.gc_trigger)  # fmt: skip
     return {x: sims[(r.dies, r.planes, r.domains, level_of(x), qd)] for x in levels}

@@ -117,6 +117,8 @@ def drive_dict(p: TwinParameters) -> dict[str, Any]:
             "non-preemptive GC per domain ([timing.gc]): collections on "
             f"{timing['gc']['domains']} domains block their host writes; no write buffer"
         )
+        if timing["gc"].get("trigger", "victim") != "victim":
+            model += "; a collection on the domain of the write that started it"
         planes = timing["nand"].get("planes_per_die", 1)
         if planes > 1:
             model += f"; multi-plane host programs, {planes} planes per die"

@@ -83,8 +83,8 @@ pub fn choices() -> Vec<(&'static str, Vec<String>)> {
 
 /// Every field with its default, as JSON: the sections a report leaves out when off
 /// (`placement`, the SLC cache's `static_bytes` and `dynamic_space`, the NAND's
-/// `program_granularity` and `planes_per_die`, `timing.gc.multiplane` and
-/// `multiplane_offsets`) included, so front ends
+/// `program_granularity` and `planes_per_die`, `timing.gc.multiplane`,
+/// `multiplane_offsets` and `trigger`) included, so front ends
 /// can check a config file's keys against it.
 pub fn defaults_json() -> String {
     let mut v = serde_json::to_value(SimConfig::default()).expect("the config serialises");
@@ -95,6 +95,7 @@ pub fn defaults_json() -> String {
     v["timing"]["nand"]["planes_per_die"] = 1.into();
     v["timing"]["gc"]["multiplane"] = false.into();
     v["timing"]["gc"]["multiplane_offsets"] = 0.into();
+    v["timing"]["gc"]["trigger"] = "victim".into();
     v.to_string()
 }
 

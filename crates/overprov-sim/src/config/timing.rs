@@ -305,6 +305,27 @@ pub enum GcBlocking {
     Domain,
 }
 
+/// Which GC domain runs a collection the FTL starts (`[timing.gc] trigger`).
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum GcTrigger {
+    /// The victim block's domain (`block % domains`): the collections one trigger starts are
+    /// spread over the domains (the default).
+    #[default]
+    Victim,
+    /// The domain of the host unit whose placement started it (its flash page `% domains`, or
+    /// its slot with `multiplane_offsets`): the collections one trigger starts stay on the
+    /// triggering write's domain, as MQSim's `Check_gc_required` collects on the plane whose
+    /// frontier block a write filled.
+    Writer,
+}
+
+impl GcTrigger {
+    fn is_victim(&self) -> bool {
+        *self == GcTrigger::Victim
+    }
+}
+
 /// Garbage collection's timing (`[timing.gc]`).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
@@ -327,6 +348,10 @@ pub struct GcTimingConfig {
     /// offsets on counters of their own, and a unit joins a program only at its own offset.
     #[serde(skip_serializing_if = "is_zero")]
     pub multiplane_offsets: u32,
+    /// With `blocking = "domain"`: which domain runs a collection (`"victim"`, the default, or
+    /// `"writer"`: the triggering host unit's).
+    #[serde(skip_serializing_if = "GcTrigger::is_victim")]
+    pub trigger: GcTrigger,
 }
 
 fn is_zero(v: &u32) -> bool {
@@ -340,6 +365,7 @@ impl Default for GcTimingConfig {
             domains: 0,
             multiplane: false,
             multiplane_offsets: 0,
+            trigger: GcTrigger::Victim,
         }
     }
 }
@@ -470,6 +496,12 @@ impl TimingConfig {
                 "timing.gc.multiplane",
                 "needs timing.gc.blocking = \"domain\" (collections as jobs whose programs \
                  others can join)",
+            ));
+        }
+        if self.gc.trigger != GcTrigger::Victim && self.gc.blocking != GcBlocking::Domain {
+            return Err(Error::config(
+                "timing.gc.trigger",
+                "needs timing.gc.blocking = \"domain\" (collections run as jobs on a domain)",
             ));
         }
         if self.gc.multiplane_offsets > 0 {

@@ -37,11 +37,15 @@
 //! run on fewer dies than host writes do, so IOPS fall faster than 1/WAF. Booked in request
 //! order, a job starts behind the programs already queued on its die: with a deep write buffer
 //! the blocked time includes them (the mechanism is meant for drives whose host writes wait
-//! for NAND, `buffer.bytes = 0`).
+//! for NAND, `buffer.bytes = 0`). With `gc.trigger = "writer"` a collection runs on the domain of
+//! the host unit whose placement started it instead of the victim's, so the collections one
+//! trigger starts stay on one domain, one after another (MQSim collects on the plane whose
+//! frontier block a write filled).
 
 mod arrival;
 mod buffer;
 mod commands;
+mod gc_jobs;
 mod gc_planes;
 pub mod measured;
 mod multiplane;
@@ -59,7 +63,7 @@ use slc::Slc;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use crate::config::{GcBlocking, HostMode, ProgramGranularity, TimingConfig};
+use crate::config::{GcBlocking, GcTrigger, HostMode, ProgramGranularity, TimingConfig};
 use crate::ftl::{Counters, NandOp};
 use crate::geometry::Geometry;
 use crate::stats::LatencyHistogram;
@@ -132,6 +136,10 @@ pub struct Engine {
     /// the dies operation by operation, the default), and the jobs it has run.
     domain_free: Vec<(u64, u64)>,
     gc_next_domain: usize,
+    /// `gc.trigger = "writer"`: a collection runs on its triggering host unit's domain; with
+    /// the page-offset rule the write's units' slots, drawn before its collections are booked.
+    gc_writer: bool,
+    writer_slots: std::collections::VecDeque<u32>,
     /// Multi-plane programs: each die's open batch of host units (`multiplane.rs`), and its
     /// latest collection's programs when they take other units (`gc_planes.rs`).
     multiplane: multiplane::MultiPlane,
@@ -216,6 +224,8 @@ impl Engine {
                 }
             },
             gc_next_domain: 0,
+            gc_writer: t.gc.trigger == GcTrigger::Writer,
+            writer_slots: std::collections::VecDeque::new(),
             multiplane: multiplane::MultiPlane::new(t.nand.planes_per_die, dies),
             gc_planes: gc_planes::GcPlanes::new(
                 t.gc.multiplane && t.gc.multiplane_offsets == 0,
@@ -234,88 +244,6 @@ impl Engine {
                 dies,
             ),
         }
-    }
-
-    /// Non-preemptive GC: each collection in `ops` (relocations up to and including an erase)
-    /// as one job on the victim's domain (`block % domains`: a domain collects its own
-    /// blocks; relocations without an erase go to the domains in turn), no earlier than `t`;
-    /// the same die time as the operations booked one by one.
-    fn gc_jobs(&mut self, ops: &[NandOp], t: u64) {
-        let erase_ns = self.erase_ns * self.ppb.div_ceil(self.upp).min(self.dies as u64);
-        let mut relocs = 0u64;
-        for op in ops {
-            match *op {
-                NandOp::RelocProgram(_) => relocs += 1,
-                NandOp::Erase(b) => {
-                    let d = b as usize % self.domain_free.len();
-                    self.gc_job(d, relocs, erase_ns, t);
-                    relocs = 0;
-                }
-                NandOp::RelocRead(_) | NandOp::HostProgram(_) => {}
-            }
-        }
-        if relocs > 0 {
-            let d = self.gc_next_domain;
-            self.gc_next_domain = (d + 1) % self.domain_free.len();
-            self.gc_job(d, relocs, 0, t);
-        }
-    }
-
-    /// A collection of `relocs` relocations and an erase of `erase_ns` on domain `d`; its
-    /// relocations first take free planes of the die's latest collection (`gc_planes.rs`).
-    fn gc_job(&mut self, d: usize, relocs: u64, erase_ns: u64, t: u64) {
-        let reloc_ns = self.read_unit_ns + self.program_unit_ns + 2 * self.channel_unit_ns;
-        let n = self.domain_free.len();
-        let (free, jobs) = self.domain_free[d];
-        let dies = self.dies as usize;
-        let die = if n >= dies {
-            d % dies
-        } else {
-            // the domain's dies d, d + n, ... in turn
-            let own = (dies - d).div_ceil(n) as u64;
-            d + n * (jobs % own) as usize
-        };
-        let ready = t.max(free);
-        // with one page offset: the relocations' offsets, those that joined a program dropped
-        let mut own = Vec::new();
-        let (paired, mut end) = if self.same_offset.enabled() {
-            let plane = self.same_offset.die_plane(d as u32).1;
-            let (mut paired, mut end) = (0, ready);
-            for _ in 0..relocs {
-                let at = (die, plane, self.same_offset.next_offset(die, plane, true));
-                match self.same_offset.join(at, ready, self.now) {
-                    Some(e) => (paired, end) = (paired + 1, end.max(e)),
-                    None => own.push(at),
-                }
-            }
-            (paired, end)
-        } else {
-            self.gc_planes.take_up_to(die, ready, relocs)
-        };
-        let rest = relocs - paired;
-        let paired_ns = paired * (self.read_unit_ns + 2 * self.channel_unit_ns);
-        let start = ready.max(self.die_busy[die]) + paired_ns;
-        end = end.max(self.on_die(die, ready, paired_ns + rest * reloc_ns + erase_ns));
-        for (j, at) in own.into_iter().enumerate() {
-            let s = start + j as u64 * reloc_ns;
-            self.same_offset.book(at, s, s + reloc_ns);
-        }
-        if rest > 0 {
-            self.gc_planes.open(die, start, reloc_ns, rest);
-        }
-        self.domain_free[d] = (end, jobs + 1);
-        self.first_gc_ns.get_or_insert(t);
-    }
-
-    /// When the GC domain holding `ppn` accepts a host write arriving at `ready`: once the
-    /// collections triggered there have finished.
-    #[inline]
-    fn domain_ready(&self, ppn: u32, ready: u64) -> u64 {
-        if self.domain_free.is_empty() {
-            return ready;
-        }
-        let d = (ppn as u64 / self.upp) % self.domain_free.len() as u64;
-        ready.max(self.domain_free[d as usize].0)
     }
 
     /// Hold a controller context for a command of `bytes` making `map_updates` mapping
@@ -453,7 +381,10 @@ impl Engine {
     /// (`slot % domains`) is not collecting, then joined to a program at its offset or
     /// programmed on its own.
     fn program_host_by_address(&mut self, arrived: u64, die_ns: u64) -> u64 {
-        let slot = self.same_offset.place();
+        let slot = match self.writer_slots.pop_front() {
+            Some(s) => s,
+            None => self.same_offset.place(),
+        };
         let (die, plane) = self.same_offset.die_plane(slot);
         let ready = match self.domain_free.len() {
             0 => arrived,
@@ -498,7 +429,7 @@ impl Engine {
     /// GC and wear-levelling operations (relocations, erases) starting no earlier than `t`.
     pub fn background_ops(&mut self, ops: &[NandOp], t: u64) {
         if !self.domain_free.is_empty() {
-            return self.gc_jobs(ops, t);
+            return self.gc_jobs(ops, t, false);
         }
         let mut src = 0;
         for op in ops {
@@ -569,7 +500,17 @@ impl Engine {
         let mut flush_page_ns = 0;
         let blocking = !self.domain_free.is_empty();
         if blocking {
-            self.gc_jobs(ops, t0);
+            if self.gc_writer && self.same_offset.enabled() {
+                // the units' places, drawn in the order their programs take them below
+                self.writer_slots.clear();
+                for op in ops {
+                    if let NandOp::HostProgram(_) = op {
+                        let slot = self.same_offset.place();
+                        self.writer_slots.push_back(slot);
+                    }
+                }
+            }
+            self.gc_jobs(ops, t0, self.gc_writer);
         }
         for op in ops {
             match *op {

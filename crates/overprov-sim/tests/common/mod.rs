@@ -19,6 +19,15 @@ pub fn run(c: SimConfig) -> Report {
     Simulator::new(c).expect("valid config").run().expect("run")
 }
 
+/// The measured part's IOPS (timed) and FTL WAF.
+pub fn steady(r: &Report) -> (f64, f64) {
+    let m = r.timed.as_ref().unwrap().measured.as_ref().unwrap();
+    (
+        m.iops.unwrap(),
+        r.measured.as_ref().unwrap().ftl_waf.unwrap(),
+    )
+}
+
 pub fn measured_waf(c: SimConfig) -> f64 {
     run(c)
         .measured

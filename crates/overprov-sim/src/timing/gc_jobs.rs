@@ -1,0 +1,125 @@
+//! Non-preemptive GC per domain (`gc.blocking = "domain"`): each collection as one job on a GC
+//! domain — the victim block's, or with `gc.trigger = "writer"` the triggering host unit's —
+//! and when a domain accepts host writes again.
+
+use super::Engine;
+use crate::ftl::NandOp;
+
+impl Engine {
+    /// Non-preemptive GC: each collection in `ops` (relocations up to and including an erase)
+    /// as one job on the victim's domain (`block % domains`: a domain collects its own
+    /// blocks; relocations without an erase go to the domains in turn), no earlier than `t`;
+    /// the same die time as the operations booked one by one. `writer`: a collection followed
+    /// by a host unit in `ops` (the unit whose placement started it) runs on that unit's domain.
+    pub(super) fn gc_jobs(&mut self, ops: &[NandOp], t: u64, writer: bool) {
+        let erase_ns = self.erase_ns * self.ppb.div_ceil(self.upp).min(self.dies as u64);
+        let mut relocs = 0u64;
+        let mut host = 0;
+        for (i, op) in ops.iter().enumerate() {
+            match *op {
+                NandOp::RelocProgram(_) => relocs += 1,
+                NandOp::Erase(b) => {
+                    let victim = b as usize % self.domain_free.len();
+                    let d = match writer {
+                        true => self.writer_domain(&ops[i + 1..], host).unwrap_or(victim),
+                        false => victim,
+                    };
+                    self.gc_job(d, relocs, erase_ns, t);
+                    relocs = 0;
+                }
+                NandOp::HostProgram(_) => host += 1,
+                NandOp::RelocRead(_) => {}
+            }
+        }
+        if relocs > 0 {
+            let d = self.gc_next_domain;
+            self.gc_next_domain = (d + 1) % self.domain_free.len();
+            self.gc_job(d, relocs, 0, t);
+        }
+    }
+
+    /// The GC domain of the first host unit in `rest`, the write's `host`-th (0-based): its
+    /// slot's with the page-offset rule, else its flash page's; None without one.
+    fn writer_domain(&self, rest: &[NandOp], host: usize) -> Option<usize> {
+        let n = self.domain_free.len();
+        let p = rest.iter().find_map(|op| match *op {
+            NandOp::HostProgram(p) => Some(p),
+            _ => None,
+        })?;
+        if self.same_offset.enabled() {
+            return self.writer_slots.get(host).map(|&s| s as usize % n);
+        }
+        Some(self.host_domain(p))
+    }
+
+    /// The GC domain of host page `ppn`: its flash page's (`flash page % domains`); with the
+    /// writer trigger the stripe is turned by one domain per block, since the unit that opens
+    /// a block (the one whose placement starts a collection) would otherwise always fall on
+    /// the same domain.
+    #[inline]
+    fn host_domain(&self, ppn: u32) -> usize {
+        let n = self.domain_free.len() as u64;
+        let turn = if self.gc_writer {
+            ppn as u64 / self.ppb
+        } else {
+            0
+        };
+        ((ppn as u64 / self.upp + turn) % n) as usize
+    }
+
+    /// A collection of `relocs` relocations and an erase of `erase_ns` on domain `d`; its
+    /// relocations first take free planes of the die's latest collection (`gc_planes.rs`).
+    fn gc_job(&mut self, d: usize, relocs: u64, erase_ns: u64, t: u64) {
+        let reloc_ns = self.read_unit_ns + self.program_unit_ns + 2 * self.channel_unit_ns;
+        let n = self.domain_free.len();
+        let (free, jobs) = self.domain_free[d];
+        let dies = self.dies as usize;
+        let die = if n >= dies {
+            d % dies
+        } else {
+            // the domain's dies d, d + n, ... in turn
+            let own = (dies - d).div_ceil(n) as u64;
+            d + n * (jobs % own) as usize
+        };
+        let ready = t.max(free);
+        // with one page offset: the relocations' offsets, those that joined a program dropped
+        let mut own = Vec::new();
+        let (paired, mut end) = if self.same_offset.enabled() {
+            let plane = self.same_offset.die_plane(d as u32).1;
+            let (mut paired, mut end) = (0, ready);
+            for _ in 0..relocs {
+                let at = (die, plane, self.same_offset.next_offset(die, plane, true));
+                match self.same_offset.join(at, ready, self.now) {
+                    Some(e) => (paired, end) = (paired + 1, end.max(e)),
+                    None => own.push(at),
+                }
+            }
+            (paired, end)
+        } else {
+            self.gc_planes.take_up_to(die, ready, relocs)
+        };
+        let rest = relocs - paired;
+        let paired_ns = paired * (self.read_unit_ns + 2 * self.channel_unit_ns);
+        let start = ready.max(self.die_busy[die]) + paired_ns;
+        end = end.max(self.on_die(die, ready, paired_ns + rest * reloc_ns + erase_ns));
+        for (j, at) in own.into_iter().enumerate() {
+            let s = start + j as u64 * reloc_ns;
+            self.same_offset.book(at, s, s + reloc_ns);
+        }
+        if rest > 0 {
+            self.gc_planes.open(die, start, reloc_ns, rest);
+        }
+        self.domain_free[d] = (end, jobs + 1);
+        self.first_gc_ns.get_or_insert(t);
+    }
+
+    /// When the GC domain holding `ppn` accepts a host write arriving at `ready`: once the
+    /// collections triggered there have finished.
+    #[inline]
+    pub(super) fn domain_ready(&self, ppn: u32, ready: u64) -> u64 {
+        if self.domain_free.is_empty() {
+            return ready;
+        }
+        ready.max(self.domain_free[self.host_domain(ppn)].0)
+    }
+}
