@@ -158,6 +158,12 @@ def register(subparsers: Any) -> None:
         "it (its spare partly unused, or used k times as well as the twin's GC) and combine them; "
         "with a TARGET, fix the native OP to it",
     )
+    p.add_argument(
+        "--no-progress",
+        action="store_true",
+        help="no progress of the twins' simulations on stderr (a bar on a terminal, a line "
+        "every 10 s otherwise); measuring a target still logs each step",
+    )
     dry_run.add_option(p, "measurement")
     p.set_defaults(func=run)
 
@@ -489,6 +495,7 @@ def run(args: argparse.Namespace) -> int:
         points, levels, typed=bool(args.points or args.waf_points), fob_iops=fob,
         raw_native_op=native_op, advertised_bytes=advertised, target_iops=args.target_iops,
         measurement=measurement, source=source, workload=workload or None, jobs=args.jobs,
+        progress=not args.no_progress,
     )  # fmt: skip
     points = fig.points  # the workload's queue depth; the others in fig.other_qd_points
     if fig.other_qd_points and workload not in ({}, {"pattern": "uniform"}):

@@ -207,7 +207,9 @@ class SegmentRunner:
         r = self.run(spec, 0.0)
         self.m.fill_done = True
         self.save()
-        self.progress(f"sequential fill: {r.bytes_written / self.m.capacity_bytes:.2f} dw")
+        self.progress(
+            f"sequential fill: {r.bytes_written / self.m.capacity_bytes:.2f} drive writes"
+        )
 
     def segment(
         self, seg: Segment, *, reserve_drive_writes: float = 0.0, first_window_ends: bool = False
