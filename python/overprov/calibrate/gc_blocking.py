@@ -195,8 +195,7 @@ def simulate_runs(
     offsets = GC_MULTIPLANE_OFFSETS if multiplane_offsets is None else multiplane_offsets
     configs = [config(native_op, x, d, program_us, qd, n, ftl, pl, gc_mp, offsets)
                for n, pl, d, x, qd in keys]  # fmt: skip
-    label = f"blocking-GC twin, {len(configs)} runs"
-    reports = sweep.run_points(configs, jobs=jobs, label=label, progress=progress)
+    reports = sweep.run_points(configs, jobs=jobs, label="blocking-GC twin", progress=progress)
     if reports.interrupted:
         raise KeyboardInterrupt
     return {k: _figures(r) for k, r in zip(keys, reports, strict=True)}

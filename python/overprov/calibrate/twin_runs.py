@@ -118,8 +118,8 @@ def simulate_levels(
     keys = [(x, json.dumps(cfg)) for x, cfg in zip(levels, configs, strict=True)]
     by_key = dict(zip(keys, configs, strict=True))
     new = [k for k in by_key if k not in memo]
-    label = f"twin at {len(new)} level{'s' if len(new) != 1 else ''}"
-    reports = sweep.run_points([by_key[k] for k in new], jobs=jobs, label=label, progress=progress)
+    todo = [by_key[k] for k in new]
+    reports = sweep.run_points(todo, jobs=jobs, label="twin", progress=progress)
     if reports.interrupted:
         raise KeyboardInterrupt
     for (x, text), rep in zip(new, reports, strict=True):
