@@ -113,3 +113,24 @@ def test_one_reading_is_not_called_a_mean(calibrated_once):
     source = doc["prediction_source"]
     assert "mean of 1 readings" not in source and ": ;" not in source, source
     assert source.startswith("the one reading the figures leave, its twin simulated"), source
+
+
+def test_typed_figures_are_named_in_the_twin_as_a_reader_reads_them(calibrated_once):
+    """twin.toml's source named the figures "0%:/2.85" ("20%:25000.0/" with IOPS): each is
+    now its level, its IOPS with thousands separators and its WAF."""
+    out, _ = calibrated_once("--waf-points", "0:2.85", "--extra-op", "0,6.25")
+    source = next(
+        line for line in (out / "twin.toml").read_text(encoding="utf-8").splitlines()
+        if line.startswith("source = ")
+    )  # fmt: skip
+    assert source == 'source = "fitted to user points 0%: WAF 2.85"', source
+
+
+def test_points_text_names_iops_queue_depth_waf_and_fob():
+    from overprov.calibrate.cli import points_text, user_points
+
+    points = user_points("0:11000,20:25000,40:762@qd4", "0:2.85")
+    points.append(fitmod.Point(0.0, 90000.0, 0.05, fresh=True))
+    assert points_text(points) == (
+        "0%: 11,000 IOPS, WAF 2.85; 20%: 25,000 IOPS; 40%: 762 IOPS at QD4; FOB: 90,000 IOPS"
+    )
