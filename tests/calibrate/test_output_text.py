@@ -134,3 +134,16 @@ def test_points_text_names_iops_queue_depth_waf_and_fob():
     assert points_text(points) == (
         "0%: 11,000 IOPS, WAF 2.85; 20%: 25,000 IOPS; 40%: 762 IOPS at QD4; FOB: 90,000 IOPS"
     )
+
+
+def test_equal_weights_do_not_name_a_largest(calibrated_once):
+    """One WAF figure leaves the four GC designs' readings equal weights; twin.toml was said to
+    be the twin "of effective_spare (the largest weight)"."""
+    import json
+
+    out, _ = calibrated_once("--waf-points", "0:2.85", "--extra-op", "0,6.25")
+    doc = json.loads((out / "prediction.json").read_text(encoding="utf-8"))
+    assert len({round(r["weight"], 9) for r in doc["readings"].values()}) == 1
+    source = doc["prediction_source"]
+    assert "(the largest weight)" not in source, source
+    assert "twin.toml is the twin of effective_spare (the first of equal weights)" in source

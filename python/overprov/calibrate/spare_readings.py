@@ -371,7 +371,9 @@ def read_all(
         )
         share = sum(w_all[r] for r in rejected) / sum(w_all.values())
         combined.prediction_source += _rejected_note(rejected, readings, share)
-    combined.prediction_source += f"; twin.toml is the twin of {best.key} (the largest weight)"
+    tied = sum(abs(w_all[r] - w_all[best]) < 1e-6 for r in readings) > 1
+    why = "the first of equal weights" if tied else "the largest weight"
+    combined.prediction_source += f"; twin.toml is the twin of {best.key} ({why})"
     if fig.other_qd_points:
         used = any("gc_mechanism" in p.fit for p in readings.values())
         combined.prediction_source += predmod.other_qd_note(fig, used)
