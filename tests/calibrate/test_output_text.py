@@ -62,15 +62,19 @@ def test_a_controller_time_held_at_0_is_said_so():
 def test_a_level_at_0_percent_trims_nothing_and_says_so():
     """At 0% extra OP nothing is left unused: a simulated drive said "simulated TRIM of pages
     N..N (0 pages)" where a file or a device says "nothing to discard"; the fill before it is
-    counted in drive writes, as every other line counts writes."""
+    counted in drive writes, as every other line counts writes; the QD4 probe's discard is
+    labelled as its result is, not as a second 40% level."""
     from overprov.calibrate.measure import measure
     from overprov.profile.sim_target import SimTarget
 
     said: list[str] = []
     with SimTarget("sim:older-mlc-sata@1GiB") as t:
         assert t.discard_tail(t.capacity_bytes) == "nothing to discard"
-        measure(t, design([0, 40], parse_budget("9s")), said.append)
+        m = measure(t, design([0, 40], parse_budget("2dw")), said.append)
+    assert [lv.queue_depth for lv in m.levels] == [None, None, 4]
     assert "0% extra OP: nothing to discard" in said, said
+    trims = [s for s in said if s.startswith("40% extra OP") and "TRIM" in s]
+    assert len(trims) == 2 and trims[1].startswith("40% extra OP at QD4: simulated TRIM"), trims
     assert not any("(0 pages)" in s for s in said), said
     assert any(re.fullmatch(r"sequential fill: \d\.\d\d drive writes", s) for s in said), said
 
