@@ -141,7 +141,7 @@ def register(subparsers: Any) -> None:
         help="simulate up to N of the twin's levels (and a workload's WAF curve) at once, each "
         "on its own thread (default: the cores this process may use; --points/--waf-points "
         "fits); the results are those of a serial run. Figures take seconds to minutes: the "
-        "second example below about a CPU minute (on 2 cores 56 s of wall time, 73 s with "
+        "second example below about a CPU minute (on 2 cores 56-80 s of wall time, 73 s with "
         "--jobs 1)",
     )
     p.add_argument(
