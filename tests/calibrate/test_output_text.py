@@ -41,7 +41,9 @@ def test_a_negative_controller_time_is_said_to_be_a_model_term():
     assert f"t_cmd {s.t_cmd_us:.2f} µs per command" in line
     assert f"t_page {s.t_page_us:.2f} µs per 4 KiB written to NAND" in line
     assert "controller time per command -" not in text
-    note = text.splitlines()[text.splitlines().index(line) + 1]
+    after = text.splitlines()[text.splitlines().index(line) + 1 :]
+    assert after[0].startswith("  (") and all(len(x) <= 100 for x in after[:4])
+    note = " ".join(" ".join(after).split())  # the note, wrapped at 100 columns
     assert "1/IOPS = t_cmd + WAF × t_page" in note and "not times measured" in note
     assert "t_cmd below 0" in note
     assert f"t_cmd + t_page = {s.t_cmd_us + s.t_page_us:.2f} µs" in note

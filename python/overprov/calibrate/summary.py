@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 from overprov.prediction_file import EFFECTIVE, Prediction, ReadingFigures
 
 
@@ -67,7 +69,7 @@ def model_terms_text(t_page_us: float, t_cmd_us: float, held: bool = False) -> l
         if held
         else f"t_cmd {t_cmd_us:.2f} µs per command"
     )
-    note = "  (terms of the model 1/IOPS = t_cmd + WAF × t_page fitted to the figures, not "
+    note = "(terms of the model 1/IOPS = t_cmd + WAF × t_page fitted to the figures, not "
     note += "times measured"
     if t_cmd_us < 0 and not held:
         note += (
@@ -76,7 +78,7 @@ def model_terms_text(t_page_us: float, t_cmd_us: float, held: bool = False) -> l
             "here the read is the longer; a write with no garbage collection, WAF 1, takes "
             f"t_cmd + t_page = {t_cmd_us + t_page_us:.2f} µs"
         )
-    return [terms, note + ")"]
+    return [terms, *textwrap.wrap(note + ")", 100, initial_indent="  ", subsequent_indent="   ")]
 
 
 def reading_label(r: ReadingFigures) -> str:
