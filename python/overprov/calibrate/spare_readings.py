@@ -63,6 +63,7 @@ from overprov.calibrate.prediction import (
     ReadingFigures,
     SetAsideReading,
 )
+from overprov.calibrate.summary import set_aside_text
 from overprov.errors import ConfigError
 
 #: The garbage collection designs a skewed workload's figures are read with (``config.ftl``
@@ -364,8 +365,9 @@ def read_all(
             f"{len(set_aside) - n_low - n_rejected} whose twin could not be simulated (the "
             "raw-spare reading stands in)",
         ]
+        n = len(set_aside)
         combined.prediction_source += (
-            f"; {len(set_aside)} more readings set aside, their twins not simulated: "
+            f"; {set_aside_text(n)} not simulated: "
             + ", ".join(w for w in why if not w.startswith("0 "))
             + " (readings_set_aside gives each one's reason)"
         )

@@ -33,10 +33,8 @@ def summary_text(pred: Prediction) -> str:
         )
         lines.append(f"  reading {reading_label(r)}: {figures}")
     if pred.readings_set_aside:
-        lines.append(
-            f"  {len(pred.readings_set_aside)} more readings set aside, their twins not "
-            "simulated (readings_set_aside in prediction.json)"
-        )
+        n = len(pred.readings_set_aside)
+        lines.append(f"  {set_aside_text(n)} not simulated (readings_set_aside in prediction.json)")
         lines += [
             f"  reading {r.key} set aside: {r.reason}"
             for r in pred.readings_set_aside
@@ -79,6 +77,15 @@ def model_terms_text(t_page_us: float, t_cmd_us: float, held: bool = False) -> l
             f"t_cmd + t_page = {t_cmd_us + t_page_us:.2f} µs"
         )
     return [terms, *textwrap.wrap(note + ")", 100, initial_indent="  ", subsequent_indent="   ")]
+
+
+def set_aside_text(n: int) -> str:
+    """``n`` readings set aside, in words ("1 more reading set aside, its twin")."""
+    return (
+        "1 more reading set aside, its twin"
+        if n == 1
+        else f"{n} more readings set aside, their twins"
+    )
 
 
 def reading_label(r: ReadingFigures) -> str:
