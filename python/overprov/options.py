@@ -155,7 +155,8 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     ),
     "calibrate": (
         "overprov calibrate sim:consumer-tlc-sata@4GiB --out cal/",
-        'overprov calibrate --points "0:11000,20:25000,40:32000" --json -',
+        'overprov calibrate --points "0:11000,20:25000,40:32000" --json -  '
+        "# about a CPU minute: four readings' twins (--jobs, progress on stderr)",
     ),
     "qualify": (
         "overprov qualify sim:consumer-tlc-sata@2GiB",

@@ -4,6 +4,7 @@ an assumed native OP where the onset cannot be seen."""
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -62,6 +63,11 @@ def test_the_first_level_is_sized_by_the_onset_of_garbage_collection(tmp_path):
     assert m.spare_drive_writes == pytest.approx(_native_spare(11), abs=0.02)
     assert _graded_share(m, "s") == pytest.approx(m.spare_drive_writes, abs=0.02)
     assert not any("larger --budget" in s for s in said)
+    # the sweeps' size names its unit (it was "(15 sweep(s) of 0.0050)")
+    onset = re.compile(
+        r"began after [\d.]+ drive writes of graded rounds \(\d+ sweeps? of [\d.]+ drive writes\)"
+    )
+    assert any(onset.search(s) for s in said), said
     truth = validation.truth(spec, [0.0]).levels[0]
     zero = m.levels[0]
     assert zero.extra_op_percent == 0

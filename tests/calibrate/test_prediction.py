@@ -213,7 +213,7 @@ def test_a_reading_is_labelled_from_its_spare_field_not_its_name():
     assert raw.startswith("  reading raw spare (7.0%) used k = 1.40 times as well, d-choices")
     assert raw.endswith("weight 0.60: 10%: 20,000 IOPS WAF 2.00")
     assert eff.startswith("  reading effective spare (native OP 7.0%), greedy GC, weight 0.40")
-    assert "1 more readings set aside, their twins not simulated" in summary_text(pred)
+    assert "1 more reading set aside, its twin not simulated" in summary_text(pred)
     pred.readings[0].spare = prediction.EFFECTIVE  # the field decides, not raw_spare's name
     assert summary_text(pred).count("reading effective spare") == 2
 

@@ -202,17 +202,19 @@ def simulate_runs(
     gc_multiplane: bool | None = None,
     multiplane_offsets: int | None = None,
     gc_trigger: str | None = None,
+    progress: bool = False,
 ) -> dict[Run, tuple[float, float | None]]:  # fmt: skip
-    """(IOPS, WAF) of the twin per run, all runs through ``sweep``; ``gc_multiplane`` and
-    ``multiplane_offsets`` (None: :data:`GC_MULTIPLANE`, :data:`GC_MULTIPLANE_OFFSETS`) for the
-    runs of more than one plane; ``gc_trigger`` (None: :data:`GC_TRIGGER`) for every run."""
+    """(IOPS, WAF) of the twin per run, all runs through ``sweep`` (``progress``: on stderr);
+    ``gc_multiplane`` and ``multiplane_offsets`` (None: :data:`GC_MULTIPLANE`,
+    :data:`GC_MULTIPLANE_OFFSETS`) for the runs of more than one plane; ``gc_trigger`` (None:
+    :data:`GC_TRIGGER`) for every run."""
     keys = list(dict.fromkeys(keys))
     gc_mp = GC_MULTIPLANE if gc_multiplane is None else gc_multiplane
     offsets = GC_MULTIPLANE_OFFSETS if multiplane_offsets is None else multiplane_offsets
     trigger = GC_TRIGGER if gc_trigger is None else gc_trigger
     configs = [config(native_op, x, d, program_us, qd, n, ftl, pl, gc_mp, offsets, trigger)
                for n, pl, d, x, qd in keys]  # fmt: skip
-    reports = sweep.run_points(configs, jobs=jobs, label="blocking-GC twin")
+    reports = sweep.run_points(configs, jobs=jobs, label="blocking-GC twin", progress=progress)
     if reports.interrupted:
         raise KeyboardInterrupt
     return {k: _figures(r) for k, r in zip(keys, reports, strict=True)}
@@ -333,6 +335,7 @@ def fit(
     model_rel_sd: float = 0.0,
     jobs: int | None = None,
     ftl: dict[str, Any] | None = None,
+    progress: bool = False,
 ) -> BlockingReading | None:
     """The reading fitted to the IOPS figures (steady, FOB, and steady ones at another queue
     depth: ``Point.queue_depth``, which identify the dies); None with fewer than three (one
@@ -350,7 +353,7 @@ def fit(
     cells = grid(identified)
     runs = [(n, pl, d, level_of(p.extra_op_percent), qd_of(p)) for n, pl, d in cells
             for p in steady + other]  # fmt: skip
-    sims = simulate_runs(native_op, runs, jobs=jobs, ftl=ftl)
+    sims = simulate_runs(native_op, runs, jobs=jobs, ftl=ftl, progress=progress)
     best: BlockingReading | None = None
     candidates = []
     for n, pl, d in cells:
@@ -409,6 +412,7 @@ def predict(
     queue_depth: int | None = None,
     level_of: Callable[[float], float] = lambda x: x,
     jobs: int | None = None,
+    progress: bool = False,
 ) -> dict[float, tuple[float, float | None]]:
     """(IOPS, WAF) of the fitted twin at ``levels`` (at its own queue depth unless given)."""
     qd = queue_depth or r.queue_depth
@@ -416,5 +420,5 @@ def predict(
     sims = simulate_runs(r.native_op, runs, program_us=r.program_us, jobs=jobs, ftl=r.ftl,
                          gc_multiplane=r.gc_multiplane,
                          multiplane_offsets=r.multiplane_offsets,
-                         gc_trigger=r.gc_trigger)  # fmt: skip
+                         gc_trigger=r.gc_trigger, progress=progress)  # fmt: skip
     return {x: sims[(r.dies, r.planes, r.domains, level_of(x), qd)] for x in levels}

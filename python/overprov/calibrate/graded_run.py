@@ -329,7 +329,8 @@ def _sweeps(runner: RoundRunner, seg: Segment, span_bytes: int, reserve: float) 
     runner.save()
     runner.progress(
         f"{x:g}% extra OP: garbage collection began after {at:.3f} drive writes of graded "
-        f"rounds ({n} sweep(s) of {sweep:.4f}): the drive's free space beyond the span is about "
+        f"rounds ({n} sweep{'s' if n != 1 else ''} of {sweep:.4f} drive writes): the drive's "
+        "free space beyond the span is about "
         f"{100 * at:.1f}% of its capacity"
     )
     return onset.written

@@ -207,7 +207,9 @@ class SegmentRunner:
         r = self.run(spec, 0.0)
         self.m.fill_done = True
         self.save()
-        self.progress(f"sequential fill: {r.bytes_written / self.m.capacity_bytes:.2f} dw")
+        self.progress(
+            f"sequential fill: {r.bytes_written / self.m.capacity_bytes:.2f} drive writes"
+        )
 
     def segment(
         self, seg: Segment, *, reserve_drive_writes: float = 0.0, first_window_ends: bool = False
@@ -219,7 +221,10 @@ class SegmentRunner:
         cap = self.m.capacity_bytes
         bs = self.plan.bs_bytes
         span = int(cap * (1 - seg.extra_op_percent / 100.0)) // bs * bs
-        self.progress(f"{seg.extra_op_percent:g}% extra OP: {self.target.discard_tail(span)}")
+        at_qd = f" at QD{seg.queue_depth}" if seg.queue_depth else ""  # the probe: its own line
+        self.progress(
+            f"{seg.extra_op_percent:g}% extra OP{at_qd}: {self.target.discard_tail(span)}"
+        )
         if self.plan.precondition == "graded" and seg.precondition_drive_writes > 0:
             seg = precondition_level(self, seg, span, reserve_drive_writes)
         k = seg.window_rounds or self.plan.window_rounds
@@ -280,7 +285,6 @@ class SegmentRunner:
         self.m.levels.append(level)
         self.save()
         waf = f", WAF {level.waf:.2f}" if level.waf else ""
-        at_qd = f" at QD{seg.queue_depth}" if seg.queue_depth else ""
         self.progress(
             f"{seg.extra_op_percent:g}% extra OP{at_qd}: {level.steady_iops:,.0f} IOPS{waf} "
             f"({'settled' if settled else 'NOT settled'} after {written:.2f} drive writes)"

@@ -85,6 +85,8 @@ class PredictionInput:
     workload: dict[str, Any] | None = None
     """The workload of the figures (``workload_options`` overrides; None: uniform random)."""
     jobs: int | None = None
+    progress: bool = False
+    """Say on stderr what is simulated (``twin_runs.say``; each sweep's bar, ``sweep``)."""
     bootstrap_samples: int = 100
     model_form: uncertainty.ModelForm | None = None
     """The model-form error the interval is widened by (None: the recorded one)."""
@@ -161,11 +163,13 @@ class TwinReading:
         if not fig.typed:
             if simulated is not None and list(simulated) == list(levels):
                 return dict(simulated)
+            at = ", ".join(f"{x:g}%" for x in levels)
+            twin_runs.say(fig.progress, f"the twin measured as the target was, at {at} extra OP")
             m = twinmod.simulate_levels(twin, levels)
         else:
             m = twin_runs.simulate_levels(
                 twin, levels, fig.workload_or_uniform(), timed=timed, jobs=fig.jobs,
-                level_of=self.level_of(twin), memo=fig.runs,
+                level_of=self.level_of(twin), memo=fig.runs, progress=fig.progress,
             )  # fmt: skip
         return {lv.extra_op_percent: lv for lv in m.levels}
 
@@ -562,23 +566,19 @@ def _blocking_reading(
             return None
     blocking = gc_blocking.fit(
         fig.points + fig.other_qd_points, got.twin.native_op, queue_depth=qd, level_of=level_of,
-        model_rel_sd=cv_sd, jobs=fig.jobs, ftl=reading.ftl,
+        model_rel_sd=cv_sd, jobs=fig.jobs, ftl=reading.ftl, progress=fig.progress,
     )  # fmt: skip
     if blocking is None:
         return None
     assessed = evidence.assess(reading.form(curve), fig.points, cv_sd, other_qd=fig.other_qd_points)
     analytic = assessed["chi2"]
-    reproduced = {
-        "analytic": evidence.reproduces(
-            assessed["residual_chi2"], assessed["n_figures"], assessed["n_parameters"]
-        ),
-        "blocking": blocking.reproduces(),
-    }
+    fitted_by = (assessed["residual_chi2"], assessed["n_figures"], assessed["n_parameters"])
+    reproduced = {"analytic": evidence.reproduces(*fitted_by), "blocking": blocking.reproduces()}
     chi2 = {"analytic": analytic, "blocking": blocking.chi2}
     w = evidence.weights(chi2, reproduced)["blocking"]
-    rows = got.rows
+    rows, at = got.rows, [r.extra_op_percent for r in got.rows]
     predicted = gc_blocking.predict(
-        blocking, [r.extra_op_percent for r in rows], level_of=level_of, jobs=fig.jobs
+        blocking, at, level_of=level_of, jobs=fig.jobs, progress=fig.progress
     )
     for row in rows:
         x = row.extra_op_percent

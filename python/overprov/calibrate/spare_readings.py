@@ -47,7 +47,14 @@ import dataclasses
 import math
 from typing import Any
 
-from overprov.calibrate import evidence, gc_designs, prediction, uncertainty, workload_curve
+from overprov.calibrate import (
+    evidence,
+    gc_designs,
+    prediction,
+    twin_runs,
+    uncertainty,
+    workload_curve,
+)
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import predict as predmod
 from overprov.calibrate.prediction import (
@@ -56,6 +63,7 @@ from overprov.calibrate.prediction import (
     ReadingFigures,
     SetAsideReading,
 )
+from overprov.calibrate.summary import set_aside_text
 from overprov.errors import ConfigError
 
 #: The garbage collection designs a skewed workload's figures are read with (``config.ftl``
@@ -157,14 +165,13 @@ def combine(
         )
     equal = max(ws) - min(ws) < 1e-6
     how = "equal weights: the figures cannot tell them apart" if equal else "weights in readings"
-    if len(docs) == 1:
-        how = "the one reading the figures leave"
     source = (
         f"the {'' if equal else 'evidence-'}weighted geometric mean of {len(docs)} readings "
-        f"({how}), each a twin simulated at every level: "
-        + "; ".join(parts)
-        + "; readings holds each one's figures"
+        f"({how}), each a twin simulated at every level"
     )
+    if len(docs) == 1:  # no mean of one: said as what it is
+        source = "the one reading the figures leave, its twin simulated at every level"
+    source += "".join(f"; {p}" for p in parts) + "; readings holds each one's figures"
     target = first.recommendation.target_iops if first.recommendation is not None else None
     twins: dict[str, Any] = {}
     for d in docs:
@@ -260,15 +267,19 @@ def read_all(
     cv_sd = mf.rel_sd if mf is not None else 0.0
     forms: dict[predmod.TwinReading, evidence.ReadingForm] = {}
     design_curve: dict[str, fitmod.WafCurve | None] = {}
-    for design in designs:
+    for i, design in enumerate(designs):
         eff = reading(predmod.EFFECTIVE, design, raw_native_op, several)
         curve = (curves or {}).get(design)
-        if curve is None:
-            curve = (
-                gc_designs.curve(design)
-                if uniform
-                else workload_curve.simulate_curve(fig.workload or {}, jobs=fig.jobs, ftl=eff.ftl)
+        if curve is None and not uniform:
+            gc = workload_curve.gc_text(eff.ftl)
+            runs = len(workload_curve.grid())
+            say = f"GC design {i + 1} of {len(designs)} ({gc}): its WAF curve, {runs} runs"
+            twin_runs.say(fig.progress, say)
+            curve = workload_curve.simulate_curve(
+                fig.workload or {}, jobs=fig.jobs, ftl=eff.ftl, progress=fig.progress
             )
+        elif curve is None:
+            curve = gc_designs.curve(design)
         design_curve[design] = curve
         forms[eff] = eff.form(curve or fitmod.waf_at)
         if raw_native_op is not None:
@@ -306,7 +317,11 @@ def read_all(
             "leave that level out of --extra-op"
         )
     readings: dict[predmod.TwinReading, Prediction] = {}
-    for r, ready in prepared.items():
+    for i, (r, ready) in enumerate(prepared.items()):
+        say = f"reading {i + 1} of {len(prepared)} ({reading_text(r)}): its twin "
+        say += TWIN_REFINED if ready.has_iops else ""
+        say += f"simulated at {len(set(fig.levels))} levels"
+        twin_runs.say(fig.progress, say)
         try:
             readings[r] = predmod.read(fig, r, design_curve[r.design], ready)
         except ConfigError:
@@ -350,17 +365,30 @@ def read_all(
             f"{len(set_aside) - n_low - n_rejected} whose twin could not be simulated (the "
             "raw-spare reading stands in)",
         ]
+        n = len(set_aside)
         combined.prediction_source += (
-            f"; {len(set_aside)} more readings set aside, their twins not simulated: "
+            f"; {set_aside_text(n)} not simulated: "
             + ", ".join(w for w in why if not w.startswith("0 "))
             + " (readings_set_aside gives each one's reason)"
         )
         share = sum(w_all[r] for r in rejected) / sum(w_all.values())
         combined.prediction_source += _rejected_note(rejected, readings, share)
-    combined.prediction_source += f"; twin.toml is the twin of {best.key} (the largest weight)"
+    tied = sum(abs(w_all[r] - w_all[best]) < 1e-6 for r in readings) > 1
+    why = "the first of equal weights" if tied else "the largest weight"
+    combined.prediction_source += f"; twin.toml is the twin of {best.key} ({why})"
     if fig.other_qd_points:
         used = any("gc_mechanism" in p.fit for p in readings.values())
         combined.prediction_source += predmod.other_qd_note(fig, used)
     if raw_only:
         combined.prediction_source += note
     return combined
+
+
+#: With IOPS figures, what :func:`read_all` does to a twin first, as its progress line says.
+TWIN_REFINED = "refined until it reproduces the IOPS figures, then "
+
+
+def reading_text(r: predmod.TwinReading) -> str:
+    """A reading in words: its spare reading and its garbage collection."""
+    spare = "raw spare" if r.spare == predmod.RAW else "effective spare"
+    return f"{spare}, {workload_curve.gc_text(r.ftl)}"

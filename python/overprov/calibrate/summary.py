@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 from overprov.prediction_file import EFFECTIVE, Prediction, ReadingFigures
 
 
@@ -15,13 +17,13 @@ def summary_text(pred: Prediction) -> str:
         lines.append(f"{r.extra_op_percent:>4g}% {iops:>12} {band:>21} {r.waf:>6.2f} {p99:>9}")
     f = pred.fit
     fit_text = f"fit: native OP {100 * f['native_op']:.1f}%"
+    terms: list[str] = []
     if f["t_page_us"] > 0:
-        fit_text += (
-            f", NAND time per 4 KiB written {f['t_page_us']:.2f} µs, controller time per "
-            f"command {f['t_cmd_us']:.2f} µs"
-        )
+        held = any(x.startswith("t_cmd_us") for x in f.get("surrogate", {}).get("fixed", []))
+        terms = model_terms_text(f["t_page_us"], f["t_cmd_us"], held)
+        fit_text += ", " + terms[0]
     if not pred.readings:
-        lines.append(fit_text)
+        lines += [fit_text, *terms[1:]]
     for r in pred.readings or []:
         figures = ", ".join(
             f"{lv.extra_op_percent:g}%: "
@@ -31,10 +33,8 @@ def summary_text(pred: Prediction) -> str:
         )
         lines.append(f"  reading {reading_label(r)}: {figures}")
     if pred.readings_set_aside:
-        lines.append(
-            f"  {len(pred.readings_set_aside)} more readings set aside, their twins not "
-            "simulated (readings_set_aside in prediction.json)"
-        )
+        n = len(pred.readings_set_aside)
+        lines.append(f"  {set_aside_text(n)} not simulated (readings_set_aside in prediction.json)")
         lines += [
             f"  reading {r.key} set aside: {r.reason}"
             for r in pred.readings_set_aside
@@ -56,6 +56,36 @@ def summary_text(pred: Prediction) -> str:
     if pred.recommendation:
         lines.append(f"recommendation: {pred.recommendation.text}")
     return "\n".join(lines)
+
+
+def model_terms_text(t_page_us: float, t_cmd_us: float, held: bool = False) -> list[str]:
+    """The fitted times: the fit line's end, then a line saying they are terms of the model's
+    form, not times measured, and a negative t_cmd for what it is (docs/calibrate-model.md,
+    "The model"). ``held``: t_cmd held at 0 (too few figures to fit it)."""
+    terms = f"t_page {t_page_us:.2f} µs per 4 KiB written to NAND, " + (
+        "t_cmd held at 0 µs per command (too few figures to fit it)"
+        if held
+        else f"t_cmd {t_cmd_us:.2f} µs per command"
+    )
+    note = "(terms of the model 1/IOPS = t_cmd + WAF × t_page fitted to the figures, not "
+    note += "times measured"
+    if t_cmd_us < 0 and not held:
+        note += (
+            "; t_cmd below 0: t_page holds the time garbage collection spends reading each unit "
+            "it moves, so t_cmd is the controller's time per command less one such read, and "
+            "here the read is the longer; a write with no garbage collection, WAF 1, takes "
+            f"t_cmd + t_page = {t_cmd_us + t_page_us:.2f} µs"
+        )
+    return [terms, *textwrap.wrap(note + ")", 100, initial_indent="  ", subsequent_indent="   ")]
+
+
+def set_aside_text(n: int) -> str:
+    """``n`` readings set aside, in words ("1 more reading set aside, its twin")."""
+    return (
+        "1 more reading set aside, its twin"
+        if n == 1
+        else f"{n} more readings set aside, their twins"
+    )
 
 
 def reading_label(r: ReadingFigures) -> str:

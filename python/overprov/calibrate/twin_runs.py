@@ -17,6 +17,7 @@ swept lowest level first through the same rounds: ``twin.simulate_levels``.)
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -100,6 +101,7 @@ def simulate_levels(
     jobs: int | None = None,
     level_of: Callable[[float], float] | None = None,
     memo: Runs | None = None,
+    progress: bool = False,
 ) -> Measurement:
     """Steady IOPS (timed), WAF and p99 latency of the twin at ``levels``, one simulation per
     level, in parallel (``jobs``); the twin's config is built in memory (``twin.sim_config``).
@@ -107,7 +109,8 @@ def simulate_levels(
     reading's :func:`simulated_level`; None: x), the figures reported at x. ``memo``: the
     levels run already by config (one prediction's: two readings whose twins come out the
     same, e.g. one WAF figure read with the fitted spare and with k times the raw one, run
-    once; a config and its seed give the same figures every time); new runs are added."""
+    once; a config and its seed give the same figures every time); new runs are added.
+    ``progress``: the runs' progress on stderr."""
     twin = sim_config(p)
     at = level_of or (lambda x: x)
     memo = {} if memo is None else memo
@@ -115,7 +118,8 @@ def simulate_levels(
     keys = [(x, json.dumps(cfg)) for x, cfg in zip(levels, configs, strict=True)]
     by_key = dict(zip(keys, configs, strict=True))
     new = [k for k in by_key if k not in memo]
-    reports = sweep.run_points([by_key[k] for k in new], jobs=jobs, label="twin")
+    todo = [by_key[k] for k in new]
+    reports = sweep.run_points(todo, jobs=jobs, label="twin", progress=progress)
     if reports.interrupted:
         raise KeyboardInterrupt
     for (x, text), rep in zip(new, reports, strict=True):
@@ -129,3 +133,9 @@ def simulate_levels(
         levels=[memo[k][0] for k in keys],
         kind="sim",
     )
+
+
+def say(progress: bool, text: str) -> None:
+    """One line of what calibrate simulates now, on stderr (``progress``: else nothing)."""
+    if progress:
+        print(f"calibrate: {text}", file=sys.stderr, flush=True)

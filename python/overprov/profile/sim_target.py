@@ -188,9 +188,10 @@ class SimTarget:
     def discard_tail(self, start_bytes: int) -> str:
         start = -(-start_bytes // self.page_bytes)  # whole pages at or past start_bytes
         count = self.user_pages - start
-        if count > 0:
-            self._need_open().trim(start, count)
-        return f"simulated TRIM of pages {start:,}..{self.user_pages:,} ({max(count, 0):,} pages)"
+        if count <= 0:  # 0% extra OP: the whole span is written (as punch_hole, blk_discard)
+            return "nothing to discard"
+        self._need_open().trim(start, count)
+        return f"simulated TRIM of pages {start:,}..{self.user_pages:,} ({count:,} pages)"
 
     # ------------------------------------------------------------------ NAND counters
     def nand_bytes_written(self) -> int:
