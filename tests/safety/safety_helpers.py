@@ -37,6 +37,15 @@ QUICK_PROFILE = ["--extra-op", "0", "--round-seconds", "1", "--max-rounds", "5",
 No HTML report: no safety test reads it, and rendering it took most of a run's CPU time."""
 
 
+def long_profile(dev: str, *extra: str, round_seconds: int = 1) -> list[str]:
+    """The arguments of a confirmed profile of ``dev`` long enough to be stopped or tampered
+    with between its rounds (16 MiB at QD4, up to 25 rounds of ``round_seconds``)."""
+    return [dev, "--allow-hdd", "--size", "16MiB", "--extra-op", "0", "--round-seconds",
+            str(round_seconds), "--max-rounds", "25", "--fob-seconds", "0", "--qd", "4",
+            "--precondition", "random", *extra,
+            "--i-understand-this-destroys-data", dev]  # fmt: skip
+
+
 def tool(name: str) -> str | None:
     return shutil.which(name) or shutil.which(name, path=SBIN)
 

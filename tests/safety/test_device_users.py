@@ -27,6 +27,7 @@ from safety_helpers import (
     cli,
     flush,
     held,
+    long_profile,
     mkfs_ext4,
     mount_frozen,
     running_profile,
@@ -134,9 +135,7 @@ def test_a_loop_device_attached_on_the_device_mid_profile_stops_it(loop_device, 
         pytest.skip("fio is not installed (Debian package fio)")
     dev = loop_device(size_bytes=64 * MIB)
     out = tmp_path / "out"
-    args = [dev, "--allow-hdd", "--size", "16MiB", "--extra-op", "0", "--round-seconds", "1",
-            "--max-rounds", "25", "--fob-seconds", "0", "--qd", "4", "--precondition", "random",
-            CONFIRM_FLAG, dev]  # fmt: skip
+    args = long_profile(dev)
     with running_profile(*args, out=out) as proc, contextlib.ExitStack() as stack:
         wait_for_round(proc, out, "op00-r002")
         upper = stack.enter_context(loop_on(dev))

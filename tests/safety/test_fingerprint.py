@@ -22,6 +22,7 @@ from safety_helpers import (
     backing_of,
     cli,
     flush,
+    long_profile,
     running_profile,
     slow_tool,
     started_cli,
@@ -143,9 +144,7 @@ def test_profile_stops_when_its_run_marker_is_overwritten_between_rounds(loop_de
         pytest.skip("fio is not installed (Debian package fio)")
     dev = loop_device(size_bytes=64 * MIB)
     out = tmp_path / "out"
-    args = [dev, "--allow-hdd", "--size", "16MiB", "--extra-op", "0", "--round-seconds", "1",
-            "--max-rounds", "25", "--fob-seconds", "0", "--qd", "4", "--precondition", "random",
-            "--i-understand-this-destroys-data", dev]  # fmt: skip
+    args = long_profile(dev)
     with running_profile(*args, out=out) as proc:
         wait_for_round(proc, out, "op00-r002")
         fd = os.open(dev, os.O_WRONLY)  # a plain open: allowed beside the profiler's O_EXCL

@@ -23,6 +23,7 @@ from overprov import gpt
 from overprov.blockdev import CONFIRM_FLAG
 from safety_helpers import (
     MIB,
+    long_profile,
     running_profile,
     slow_tool,
     started_cli,
@@ -68,9 +69,7 @@ def test_sigterm_or_sighup_stops_a_profile_as_ctrl_c_does(sig, loop_device, tmp_
         pytest.skip("fio is not installed (Debian package fio)")
     dev = loop_device(size_bytes=64 * MIB)
     out = tmp_path / "out"
-    args = [dev, "--allow-hdd", "--size", "16MiB", "--extra-op", "0", "--round-seconds", "2",
-            "--max-rounds", "25", "--fob-seconds", "0", "--qd", "4", "--precondition", "random",
-            "--no-report", CONFIRM_FLAG, dev]  # fmt: skip
+    args = long_profile(dev, "--no-report", round_seconds=2)
     with running_profile(*args, out=out) as proc:
         wait_for_round(proc, out, "op00-r002")
         time.sleep(0.5)
