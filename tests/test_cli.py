@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import shutil
 import subprocess
 import sys
@@ -52,3 +53,25 @@ def test_retired_op_names_both_replacements_in_every_command():
         assert proc.returncode == 2, argv
         assert "--extra-op PCT" in proc.stderr and "--rho R" in proc.stderr, argv
         assert proc.stderr.startswith(f"usage: overprov {argv[0]} "), proc.stderr
+
+
+def _parsers(parser: argparse.ArgumentParser, name: str):
+    """``parser`` and every (sub)command parser under it, with its command line."""
+    yield name, parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub_name, sub in action.choices.items():
+                yield from _parsers(sub, f"{name} {sub_name}")
+
+
+def test_every_positional_argument_has_help():
+    """`overprov CMD --help` explains every argument, the positional ones too (DEVICE...)."""
+    bare = [
+        f"{name}: {action.metavar or action.dest}"
+        for name, parser in _parsers(cli.build_parser(), "overprov")
+        for action in parser._actions
+        if not action.option_strings
+        and not isinstance(action, argparse._SubParsersAction)
+        and not action.help
+    ]
+    assert bare == []
