@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from overprov import results as res
 from overprov import units
 from overprov.errors import EXIT_NO_ANSWER, ConfigError
 from overprov.options import (
@@ -239,10 +240,7 @@ def _summary(doc: dict[str, Any], out: Path) -> str:
     )
     rec = doc.get("recommendation")
     if rec:
-        if rec["extra_op_percent"] is not None:
-            lines.append(f"recommendation: OP {rec['extra_op_percent']:g}% — {rec['reason']}")
-        else:
-            lines.append(f"recommendation: none — {rec['reason']}")
+        lines.append(f"recommendation: {res.recommendation_text(rec)}")
     csvs = ", ".join(f"phase-{op_label(p['extra_op_percent'])}.csv" for p in doc["phases"])
     simulated = doc["target"].get("kind") == "sim"
     lines.append(
