@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import shutil
 import subprocess
 import sys
@@ -75,3 +76,22 @@ def test_every_positional_argument_has_help():
         and not action.help
     ]
     assert bare == []
+
+
+def test_the_confirmation_help_mentions_resuming_only_where_there_is_resume():
+    """The confirmation's help is shared; its sentence on a resumed run appears only in the
+    commands that have --resume, naming that command's run."""
+    resumed = {}
+    for name, parser in _parsers(cli.build_parser(), "overprov"):
+        flags = {o: a for a in parser._actions for o in a.option_strings}
+        confirm = flags.get("--i-understand-this-destroys-data")
+        if confirm is not None and " " in name:
+            said = re.search(r"a resumed (\w+) asks again", confirm.help)
+            resumed[name] = said and said.group(1)
+            assert bool(said) == ("--resume" in flags), (name, confirm.help)
+    assert resumed == {
+        "overprov profile": "profile",
+        "overprov qualify": None,
+        "overprov calibrate": "calibration",
+        "overprov apply": None,
+    }

@@ -57,7 +57,7 @@ def register(subparsers: Any) -> None:
             "THIS DESTROYS ALL DATA ON THE TARGET AND WEARS THE DRIVE."
         ),
     )
-    add_target_options(p, optional=True)
+    add_target_options(p, optional=True, resumed="profile")
     p.add_argument(
         "--extra-op",
         type=units.EXTRA_OP_LIST,
