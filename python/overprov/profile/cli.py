@@ -16,7 +16,12 @@ from overprov.options import (
     add_target_options,
     text_stream,
 )
-from overprov.outputs import check_json_output, check_output_dir, write_json
+from overprov.outputs import (
+    check_json_output,
+    check_output_dir,
+    discard_created_out_dir,
+    write_json,
+)
 from overprov.placement_options import parse_ranges
 from overprov.profile import dry_run
 from overprov.profile.estimate import drive_facts
@@ -268,6 +273,7 @@ def run(args: argparse.Namespace) -> int:
         print(profile_dry_run(args.target, settings, list(args.confirm), args.allow_hdd))
         return 0
     view = ProfileProgress()
+    made_out = False  # this command made the output folder
     if args.resume is not None:
         profile = Profile.resume(
             args.resume,
@@ -289,6 +295,7 @@ def run(args: argparse.Namespace) -> int:
             size_given = settings.size_bytes is not None
             dry_run.check_members(args.target, size_given=size_given, bs_bytes=settings.bs_bytes)
         out = args.out or _default_out(args.target)
+        made_out = not Path(out).exists()
         profile = Profile.create(
             args.target,
             settings,
@@ -300,6 +307,12 @@ def run(args: argparse.Namespace) -> int:
         )
     try:
         doc = profile.run()
+    except Exception:
+        # refused or failed before the target was opened (an unconfirmed device or file): the
+        # folder this command made holds only that failure and would block the corrected run
+        if made_out and not profile.doc["target"].get("members"):
+            discard_created_out_dir(out, ("results.json", "profile.log"))
+        raise
     finally:
         view.close()
     text = text_stream(args)
