@@ -27,6 +27,29 @@ def test_bad_sizes_name_the_option(text):
         parse_size_bytes(text, "--capacity")
 
 
+@pytest.mark.parametrize(
+    ("text", "hint"),
+    [
+        ("4Gb", "write 4GB or 4GiB"),
+        ("4gb", "write 4GB or 4GiB"),
+        ("4Gib", "write 4GB or 4GiB"),
+        ("64kb", "write 64kB or 64KiB"),
+        ("1.2Tb", "write 1.2TB or 1.2TiB"),
+    ],
+)
+def test_a_lowercase_b_after_a_prefix_is_bits_and_refused(text, hint):
+    with pytest.raises(ConfigError, match=f"^--scale: '{text}': b is bits; {hint}$"):
+        parse_size_bytes(text, "--scale")
+    # the byte forms of the same size are read as documented
+    assert parse_size_bytes(text.replace("b", "B"), "--scale") > 0
+
+
+def test_gigabits_given_to_simulate_scale_are_refused(overprov_cli):
+    rc, out, err = overprov_cli("simulate", "--preset", "consumer-tlc-sata", "--scale", "4Gb")
+    assert rc == 2 and out == ""
+    assert err.strip() == "overprov simulate: --scale: '4Gb': b is bits; write 4GB or 4GiB"
+
+
 def test_lists():
     assert parse_percent_list("0, 10,20%", "--op") == [0.0, 10.0, 20.0]
     with pytest.raises(ConfigError, match="--op: expected a percentage like 20 or 20%, got 'x'"):

@@ -38,10 +38,14 @@ def add_json_option(parser: argparse.ArgumentParser, what: str) -> None:
     )
 
 
-def add_target_options(parser: argparse.ArgumentParser, *, optional: bool = False) -> None:
+def add_target_options(
+    parser: argparse.ArgumentParser, *, optional: bool = False, resumed: str | None = None
+) -> None:
     """TARGET, ``--allow-hdd`` and the confirmation flag of the commands that write to a drive
     (profile, calibrate, qualify): the same words and the same safety rules (docs/safety.md).
-    ``optional``: TARGET may be left out (another source is given: ``--resume``, ``--from``)."""
+    ``optional``: TARGET may be left out (another source is given: ``--resume``, ``--from``).
+    ``resumed``: what the command's ``--resume`` continues ("profile", "calibration"), for the
+    confirmation's help; None for a command without ``--resume``."""
     from overprov import presets  # here: `overprov --help` needs neither it nor the engine
 
     parser.add_argument(
@@ -62,8 +66,13 @@ def add_target_options(parser: argparse.ArgumentParser, *, optional: bool = Fals
         metavar="DEVICE",
         help="confirm that DEVICE may be overwritten: required for every block device "
         "(signature or not), and for a FILE that already holds data; name that exact device, "
-        "once per member; a resumed profile asks again for a device with no serial number or "
-        "WWN (docs/safety.md)",
+        "once per member"
+        + (
+            f"; a resumed {resumed} asks again for a device with no serial number or WWN"
+            if resumed
+            else ""
+        )
+        + " (docs/safety.md)",
     )
 
 

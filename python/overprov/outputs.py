@@ -23,7 +23,7 @@ import re
 import stat
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -284,6 +284,27 @@ def hold_out_dir(path: str | os.PathLike[str], command: str) -> None:
     os.ftruncate(fd, 0)
     os.pwrite(fd, f"pid {os.getpid()}: {command}\n".encode(), 0)
     _HELD[key] = fd
+
+
+def discard_created_out_dir(path: str | os.PathLike[str], written: Iterable[str]) -> bool:
+    """Remove a run's output folder that did not exist before the command (the caller knows)
+    when it holds nothing but the files ``written`` that run wrote and its ``.lock``: a run
+    that failed before it opened its target then leaves no folder in the way of the corrected
+    command. Anything else in it keeps the folder, untouched. True if it was removed."""
+    p = Path(path)
+    release_out_dir(p)
+    names = {".lock", *written}
+    try:
+        entries = list(os.scandir(p))
+        if not entries or any(e.name not in names or not e.is_file(follow_symlinks=False)
+                              for e in entries):  # fmt: skip
+            return False
+        for e in entries:
+            os.unlink(e.path)
+        os.rmdir(p)
+    except OSError:
+        return False
+    return True
 
 
 def release_out_dir(path: str | os.PathLike[str]) -> None:

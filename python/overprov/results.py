@@ -323,10 +323,23 @@ def knee(points: Sequence[tuple[float, float]]) -> dict[str, Any]:
         return result
     result["extra_op_percent"] = best_op
     result["reason"] = (
-        f"knee at OP {best_op:g}%: the point furthest above the chord of the normalised "
-        f"IOPS-vs-OP curve (distance {best_d:.2f}); beyond it extra OP buys less than average"
+        "the knee: the point furthest above the chord of the normalised IOPS-vs-OP curve "
+        f"(distance {best_d:.2f}); beyond it extra OP buys less than average"
     )
     return result
+
+
+def iops_text(iops: float) -> str:
+    """IOPS as the profile's summary writes them: thousands separators, whole numbers unless
+    the value has a fraction below 1,000 (a --target-iops of 0.5 stays 0.5)."""
+    return f"{iops:,.0f}" if abs(iops) >= 1000 or float(iops).is_integer() else f"{iops:,g}"
+
+
+def recommendation_text(rec: Mapping[str, Any]) -> str:
+    """One line for a recommendation: 'OP 20% — <reason>' or 'none — <reason>'; the reason
+    does not repeat the OP level."""
+    op = rec["extra_op_percent"]
+    return f"{'none' if op is None else f'OP {op:g}%'} — {rec['reason']}"
 
 
 def recommend(phases: Sequence[Mapping[str, Any]], target_iops: float | None) -> dict[str, Any]:
@@ -350,8 +363,8 @@ def recommend(phases: Sequence[Mapping[str, Any]], target_iops: float | None) ->
                     "steady_iops": iops,
                     "target_iops": target_iops,
                     "reason": (
-                        f"OP {op:g}% is the smallest steady phase meeting {target_iops:g} IOPS "
-                        f"({iops:.0f} IOPS)"
+                        f"the smallest steady phase meeting {iops_text(target_iops)} IOPS "
+                        f"({iops_text(iops)} IOPS)"
                     ),
                 }
         unsteady_hits = [
@@ -361,10 +374,10 @@ def recommend(phases: Sequence[Mapping[str, Any]], target_iops: float | None) ->
             and p.get("window_iops_mean") is not None
             and float(p["window_iops_mean"]) >= target_iops
         ]
-        why = f"no steady phase reached {target_iops:g} IOPS"
+        why = f"no steady phase reached {iops_text(target_iops)} IOPS"
         if steady:
             best_op, best = max(steady, key=lambda t: t[1])
-            why += f" (best: {best:.0f} IOPS at OP {best_op:g}%)"
+            why += f" (best: {iops_text(best)} IOPS at OP {best_op:g}%)"
         if unsteady_hits:
             why += (
                 "; phases that were not steady reached it at OP "

@@ -3,7 +3,8 @@
 One rule for every command (``overprov --help`` and docs/cli.md say the same):
 
 - **sizes**: SI suffixes are powers of 1000 — k, M, G, T, P, with or without B (``512G`` =
-  ``512GB`` = 512·10⁹ bytes, as drives are labelled); IEC suffixes are powers of 1024 — KiB,
+  ``512GB`` = 512·10⁹ bytes, as drives are labelled; a lowercase b after the prefix, ``4Gb``,
+  is bits by convention and refused); IEC suffixes are powers of 1024 — KiB,
   MiB, GiB, TiB, PiB (``64MiB`` = 64·2²⁰ bytes); a bare number is bytes. An option whose name
   carries its unit (``--visible-gb``) may take a bare number in that unit: the caller says so.
 - **block sizes** (``--bs``, ``--page-size``, fio's ``bssplit``) follow fio, whose job files
@@ -67,6 +68,11 @@ def parse_size_exact(text: str, option: str, *, bare_unit: str = "b") -> Fractio
     unit = m.group(2).lower() if m else ""
     if not m or (unit or bare_unit) not in SIZE_UNITS:
         raise ConfigError(f"{option}: expected a size like 200GB, 1.5TB or 500GiB, got {text!r}")
+    if len(unit) > 1 and m.group(2).endswith("b"):  # 4Gb, 4gb, 4Gib: bits by convention
+        number, prefix = m.group(1), m.group(2)[0].upper().replace("K", "k")
+        raise ConfigError(
+            f"{option}: {text!r}: b is bits; write {number}{prefix}B or {number}{prefix.upper()}iB"
+        )
     value = Fraction(m.group(1)) * SIZE_UNITS[unit or bare_unit]
     if not value > 0:
         raise ConfigError(f"{option}: must be > 0, got {text!r}")

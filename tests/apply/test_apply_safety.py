@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shlex
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 from overprov import blockdev, gpt
+from overprov.apply.cli import _target
 from overprov.blockdev import DeviceRefusedError, check_destroyable, open_exclusive
 from overprov.errors import ConfigError, UnsafeDeviceError
 
@@ -279,3 +281,26 @@ def test_identify_refuses_what_is_not_a_block_device(tmp_path):
         blockdev.identify(str(f))
     with pytest.raises(ConfigError, match="does not exist"):
         blockdev.identify(str(tmp_path / "missing"))
+
+
+def test_the_suggested_command_passes_the_checks_on_a_rotational_device(loop_device, overprov_cli):
+    """A loop device reports itself rotational: the dry run lists it as a reason, and the
+    command it suggests (its confirmation, no --allow-hdd) passes every check --execute makes
+    before the first step. Only the checks run; nothing is written."""
+    from overprov import cli
+    from overprov.apply.auto import build_plans
+
+    dev = loop_device(size_bytes=64 * MIB)
+    if not blockdev.identify(dev).rotational:
+        pytest.skip("this kernel's loop device does not report itself rotational")
+    digest = device_sha256(dev)
+    rc, out, err = overprov_cli("apply", dev, "--extra-op", "20")
+    assert rc == 0, err
+    assert f"safety {dev}: would destroy data: is rotational" in out
+    suggested = shlex.split(out.rsplit("\n", 2)[-2])
+    assert suggested[:2] == ["overprov", "apply"] and "--execute" in suggested
+    args = cli.build_parser(suggested[1:]).parse_args(suggested[1:])
+    assert args.execute and not args.allow_hdd
+    for plan in build_plans(args.devices, _target(args), method=args.method):
+        plan.check_safety(args.confirm, allow_hdd=args.allow_hdd)  # raises if refused
+    assert device_sha256(dev) == digest

@@ -5,6 +5,8 @@ same file."""
 from __future__ import annotations
 
 import json
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -115,3 +117,20 @@ def test_a_sata_waf_by_hand(scraped):
     assert scraped[("overprov_device_write_amplification_ratio", device)] == pytest.approx(
         nand / host
     )
+
+
+def test_only_metrics_and_the_index_page_are_served(exporter):
+    """/metrics has the metrics, / a page linking to it, any other path 404 (a mistyped
+    scrape path must fail in Prometheus, not read metrics)."""
+    base = exporter.url.removesuffix("/metrics")
+    assert "overprov_device_read_ok" in scrape(exporter.url)
+    with urllib.request.urlopen(base + "/", timeout=30) as resp:
+        page = resp.read().decode()
+        assert resp.status == 200 and resp.headers["Content-Type"].startswith("text/html")
+    assert "href='/metrics'" in page and "overprov_device" not in page
+    for path in ("/metric", "/metrics/", "/favicon.ico", "/anything/metrics"):
+        with pytest.raises(urllib.error.HTTPError) as exc:
+            urllib.request.urlopen(base + path, timeout=30)
+        assert exc.value.code == 404, path
+        assert b"overprov_device" not in exc.value.read()
+        exc.value.close()

@@ -38,9 +38,22 @@ def test_target_not_met_says_so_and_points_at_unsteady_phases():
     phases = [phase(0, 9_000), phase(10, 0, steady=False, window=25_000)]
     rec = res.recommend(phases, 20_000)
     assert rec["extra_op_percent"] is None
-    assert "no steady phase reached 20000 IOPS" in rec["reason"]
-    assert "best: 9000 IOPS at OP 0%" in rec["reason"]
+    assert "no steady phase reached 20,000 IOPS" in rec["reason"]
+    assert "best: 9,000 IOPS at OP 0%" in rec["reason"]
     assert "OP 10%" in rec["reason"]
+
+
+def test_the_recommendation_line_names_the_op_once_with_grouped_iops():
+    phases = [phase(0, 9_000), phase(10, 15_000), phase(20, 22_000), phase(30, 30_000)]
+    line = res.recommendation_text(res.recommend(phases, 20_000))
+    assert line == "OP 20% — the smallest steady phase meeting 20,000 IOPS (22,000 IOPS)"
+    curve = [(0, 10_000), (10, 28_000), (20, 38_000), (30, 41_000), (40, 42_000)]
+    knee_line = res.recommendation_text(res.recommend([phase(op, v) for op, v in curve], None))
+    assert knee_line.startswith("OP 20% — the knee: ") and knee_line.count("OP 20%") == 1
+    assert res.recommendation_text(res.recommend(phases, 50_000)).startswith(
+        "none — no steady phase reached 50,000 IOPS (best: 30,000 IOPS at OP 30%)"
+    )
+    assert res.iops_text(0.5) == "0.5" and res.iops_text(1234.6) == "1,235"
 
 
 def test_knee_of_a_saturating_curve():

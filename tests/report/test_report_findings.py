@@ -169,3 +169,4 @@ def test_profile_endurance_from_a_smart_snapshot():
     assert "SMART of SAMSUNG MZ7WD240HAFV-00003" in table.basis
     facts = dict(endurance_table.smart_facts(Options(smart=[rep])))
     assert any("WAF ≈ 3.60" in v for v in facts.values())
+    assert any("; days left: about " in v for v in facts.values())  # labelled, as in smart

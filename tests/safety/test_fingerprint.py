@@ -168,6 +168,7 @@ def test_a_refused_profile_is_resumed_as_a_new_one_once_confirmed(loop_device, t
         pytest.skip("fio is not installed (Debian package fio)")
     dev = loop_device(size_bytes=64 * MIB)
     out = tmp_path / "out"
+    out.mkdir()  # a folder the command did not make keeps the refused run's record
     quick = ["--allow-hdd", "--size", "8MiB", *QUICK_PROFILE]
     refused = cli("profile", dev, *quick, "--out", str(out))
     assert refused.returncode == 1 and "was not confirmed" in refused.stderr

@@ -62,6 +62,21 @@ def test_text_report_and_json_file(tmp_path):
     assert json.loads(out.read_text())["waf"] == pytest.approx(35_061_362_294_784 / 512e9)
 
 
+def test_days_left_without_a_percentage_used_says_so_in_words(overprov_cli):
+    """A vendor log alone has no percentage used: the days-left line says why it has no
+    figure, not a second label glued after its own."""
+    rc, out, err = overprov_cli(
+        "smart-nvme", "--nvme-log", str(DATA / "cachelib-samsung-vs-smart-add-log-pm983a.txt")
+    )
+    assert rc == 0, err
+    assert "  percentage used: not available for this drive" in out
+    days = [line for line in out.splitlines() if line.startswith("  days left:")]
+    assert days == [
+        "  days left: not known (it needs the percentage used, which is not available for "
+        "this drive)"
+    ]
+
+
 def test_unknown_file_is_an_error_naming_it(tmp_path):
     f = tmp_path / "other.txt"
     f.write_text("temperature : 300\n")

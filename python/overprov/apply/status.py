@@ -228,7 +228,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "discard support. Reads only."
         ),
     )
-    p.add_argument("device", metavar="DEVICE")
+    p.add_argument(
+        "device", metavar="DEVICE", help="a whole device, e.g. /dev/sdb or /dev/nvme0n1 (only read)"
+    )
     add_json_option(p, "the status")
     p.set_defaults(func=run)
 

@@ -52,7 +52,7 @@ def register(subparsers: Any) -> None:
             "MEASURING A TARGET DESTROYS ALL DATA ON IT AND WEARS THE DRIVE."
         ),
     )
-    add_target_options(p, optional=True)
+    add_target_options(p, optional=True, resumed="calibration")
     p.add_argument(
         "--budget",
         default=None,

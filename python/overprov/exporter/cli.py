@@ -245,6 +245,9 @@ class MetricsApp:
         self._pages: dict[tuple[Any, ...], tuple[str, list[tuple[str, str]], bytes]] = {}
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> list[bytes]:
+        path = environ.get("PATH_INFO", "")
+        if path != "/metrics":
+            return _other_page(path, environ.get("REQUEST_METHOD", "GET"), start_response)
         from prometheus_client import CollectorRegistry, make_wsgi_app
 
         readings = self.sources.read_all()
@@ -271,6 +274,24 @@ class MetricsApp:
                 page = self._pages[variant] = (got[0], got[1], body)
         start_response(page[0], page[1])
         return [page[2]]
+
+
+INDEX_PAGE = (
+    b"<!DOCTYPE html><html><head><title>overprov exporter</title></head><body>"
+    b"<h1>overprov exporter</h1><p><a href='/metrics'>Metrics</a></p></body></html>\n"
+)
+
+
+def _other_page(path: str, method: str, start_response: Any) -> list[bytes]:
+    """``/``: a small page linking to /metrics (as Prometheus exporters serve); any other path:
+    404, so a mistyped scrape path fails in Prometheus instead of reading metrics."""
+    if path == "/":
+        status, kind, body = "200 OK", "text/html; charset=utf-8", INDEX_PAGE
+    else:
+        status, kind = "404 Not Found", "text/plain; charset=utf-8"
+        body = b"404 not found: the metrics are at /metrics\n"
+    start_response(status, [("Content-Type", kind), ("Content-Length", str(len(body)))])
+    return [] if method == "HEAD" else [body]
 
 
 def parse_listen(text: str) -> tuple[str, int]:

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from overprov import results as res
 from overprov import units
 from overprov.errors import EXIT_NO_ANSWER, ConfigError
 from overprov.options import (
@@ -15,7 +16,12 @@ from overprov.options import (
     add_target_options,
     text_stream,
 )
-from overprov.outputs import check_json_output, check_output_dir, write_json
+from overprov.outputs import (
+    check_json_output,
+    check_output_dir,
+    discard_created_out_dir,
+    write_json,
+)
 from overprov.placement_options import parse_ranges
 from overprov.profile import dry_run
 from overprov.profile.estimate import drive_facts
@@ -56,7 +62,7 @@ def register(subparsers: Any) -> None:
             "THIS DESTROYS ALL DATA ON THE TARGET AND WEARS THE DRIVE."
         ),
     )
-    add_target_options(p, optional=True)
+    add_target_options(p, optional=True, resumed="profile")
     p.add_argument(
         "--extra-op",
         type=units.EXTRA_OP_LIST,
@@ -239,10 +245,7 @@ def _summary(doc: dict[str, Any], out: Path) -> str:
     )
     rec = doc.get("recommendation")
     if rec:
-        if rec["extra_op_percent"] is not None:
-            lines.append(f"recommendation: OP {rec['extra_op_percent']:g}% — {rec['reason']}")
-        else:
-            lines.append(f"recommendation: none — {rec['reason']}")
+        lines.append(f"recommendation: {res.recommendation_text(rec)}")
     csvs = ", ".join(f"phase-{op_label(p['extra_op_percent'])}.csv" for p in doc["phases"])
     simulated = doc["target"].get("kind") == "sim"
     lines.append(
@@ -270,6 +273,7 @@ def run(args: argparse.Namespace) -> int:
         print(profile_dry_run(args.target, settings, list(args.confirm), args.allow_hdd))
         return 0
     view = ProfileProgress()
+    made_out = False  # this command made the output folder
     if args.resume is not None:
         profile = Profile.resume(
             args.resume,
@@ -291,6 +295,7 @@ def run(args: argparse.Namespace) -> int:
             size_given = settings.size_bytes is not None
             dry_run.check_members(args.target, size_given=size_given, bs_bytes=settings.bs_bytes)
         out = args.out or _default_out(args.target)
+        made_out = not Path(out).exists()
         profile = Profile.create(
             args.target,
             settings,
@@ -302,6 +307,12 @@ def run(args: argparse.Namespace) -> int:
         )
     try:
         doc = profile.run()
+    except Exception:
+        # refused or failed before the target was opened (an unconfirmed device or file): the
+        # folder this command made holds only that failure and would block the corrected run
+        if made_out and not profile.doc["target"].get("members"):
+            discard_created_out_dir(out, ("results.json", "profile.log"))
+        raise
     finally:
         view.close()
     text = text_stream(args)

@@ -389,7 +389,7 @@ class Profile:
 
         self.doc["recommendation"] = res.recommend(self.doc["phases"], s.target_iops)
         self.doc["status"] = "complete"
-        self.log("recommendation", self.doc["recommendation"]["reason"])
+        self.log("recommendation", res.recommendation_text(self.doc["recommendation"]))
         self.save()
 
     def _target_met(self) -> float | None:

@@ -213,6 +213,6 @@ def smart_facts(options: Options) -> list[tuple[str, str]]:
             bits.append(f"{human_bytes(rep.host_bytes)} host writes")
         if rep.drive_writes_per_day is not None:
             bits.append(f"{rep.drive_writes_per_day:.2f} drive writes per day so far")
-        bits.append(rep.endurance.explanation)
+        bits.append(f"days left: {rep.endurance.explanation}")
         out.append((name, "; ".join(bits)))
     return out

@@ -41,7 +41,12 @@ class LifetimeReport:
 def _endurance(used: float | None, hours: float | None, host_bytes: float | None) -> Endurance:
     if used is None:
         return Endurance(
-            None, None, None, None, None, "percentage used: not available for this drive"
+            None,
+            None,
+            None,
+            None,
+            None,
+            "not known (it needs the percentage used, which is not available for this drive)",
         )
     remaining = max(0.0, 100.0 - used)
     if used >= 100.0:
