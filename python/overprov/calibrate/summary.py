@@ -30,6 +30,11 @@ def _levels_text(levels: list[PredictedLevel]) -> list[str]:
             lo, hi = r.p99_latency_us_low, r.p99_latency_us_high
             row += f" {f'{lo:,.0f}–{hi:,.0f}' if lo and hi else '—':>15}"
         lines.append(row)
+    if ranged:
+        lines += _wrap(
+            "p99 range: the spread of the p99 within the twin's one run at each level, not across "
+            'runs, which can be wider (docs/calibrate-model.md, "The twin\'s p99 latency")'
+        )
     return lines
 
 
