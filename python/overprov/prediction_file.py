@@ -67,10 +67,15 @@ class PredictedLevel:
     """The blocking-GC reading's IOPS at this level (``gc_blocking.py``)."""
     waf_low: float | None = None
     waf_high: float | None = None
+    p99_latency_us_low: float | None = None
+    p99_latency_us_high: float | None = None
+    """The lowest and highest p99 of the parts of the twin's latency window (a twin measured
+    as its target was: ``calibrate.twin.latency_window``)."""
 
     WRITTEN_IF_SET: ClassVar[frozenset[str]] = frozenset(
-        {"surrogate_waf", "analytic_iops", "blocking_gc_iops"}
-    )
+        {"surrogate_waf", "analytic_iops", "blocking_gc_iops", "p99_latency_us_low",
+         "p99_latency_us_high"}
+    )  # fmt: skip
     ORDER: ClassVar[tuple[str, ...]] = ()
     """The order the fields are written in (empty: field order); fields not named follow."""
 

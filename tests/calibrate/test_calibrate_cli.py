@@ -8,6 +8,7 @@ import jsonschema
 import pytest
 from overprov import sweep
 from overprov.calibrate import prediction
+from overprov.calibrate import twin as twinmod
 from overprov.cli import main
 from overprov.profile.sim_target import SimTarget
 
@@ -35,6 +36,9 @@ def test_writes_a_valid_prediction_and_a_usable_twin(calibrated):
     assert iops == sorted(iops)  # more spare space, more IOPS
     for r in rows:
         assert r["steady_iops_low"] <= r["steady_iops"] <= r["steady_iops_high"]
+        # the p99 from the twin's latency window, with its range (test_twin_latency.py)
+        assert r["p99_latency_us_low"] <= r["p99_latency_us"] <= r["p99_latency_us_high"]
+    assert twinmod.LATENCY_SOURCE in pred["prediction_source"]
     m = pred["measurement"]
     assert m["drive_writes"] == pytest.approx(m["bytes_written"] / m["capacity_bytes"])
     # a scaled drive's I/O time is reported for the full-size drive

@@ -12,7 +12,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 from overprov import __version__, json_schemas, prediction_file, presets, sweep
-from overprov.calibrate import prediction, twin_runs
+from overprov.calibrate import prediction, summary, twin_runs
 from overprov.calibrate import twin as twinmod
 from overprov.calibrate.prediction import (
     CombinedLevel,
@@ -210,12 +210,62 @@ def test_a_reading_is_labelled_from_its_spare_field_not_its_name():
     pred = _combined()
     lines = summary_text(pred).splitlines()
     raw, eff = (line for line in lines if line.startswith("  reading "))
-    assert raw.startswith("  reading raw spare (7.0%) used k = 1.40 times as well, d-choices")
-    assert raw.endswith("weight 0.60: 10%: 20,000 IOPS WAF 2.00")
-    assert eff.startswith("  reading effective spare (native OP 7.0%), greedy GC, weight 0.40")
+    assert raw == (
+        "  reading A: raw spare (7.0%) used k = 1.40 times as well, d-choices (d = 2) GC, "
+        "weight 0.60"
+    )
+    assert eff == "  reading B: effective spare (native OP 7.0%), greedy GC, weight 0.40"
+    # their figures: one table, a column (IOPS, WAF) per reading, a row per level
+    head, row = lines[lines.index(eff) + 1 :][:2]
+    assert head.split() == ["OP", "A:", "IOPS", "WAF", "B:", "IOPS", "WAF"]
+    assert row.split() == ["10%", "20,000", "2.00", "20,000", "2.00"]
     assert "1 more reading set aside, its twin not simulated" in summary_text(pred)
     pred.readings[0].spare = prediction.EFFECTIVE  # the field decides, not raw_spare's name
-    assert summary_text(pred).count("reading effective spare") == 2
+    assert summary_text(pred).count(": effective spare") == 2
+
+
+def test_many_readings_print_within_100_columns():
+    """Eight readings at 13 levels (the raw NAND given under a skewed workload), a long source
+    and a long reason: every line within 100 characters (each reading's figures were one line of
+    about 400), and still each reading's label, weight and figures at every level, the source
+    and the reason whole once the wrapping is undone."""
+    pred = _combined()
+    levels = [float(x) for x in range(0, 65, 5)]
+    fit = pred.readings[0].fit
+    designs = ["greedy", "greedy-zones", "cost-benefit", "cost-benefit-zones"]
+    pred.readings = [
+        ReadingFigures(
+            spare, design,
+            [PredictedLevel(x, 10000.0 + 1000 * i + x, waf=1.0 + (70 - x) / 10 + i / 100)
+             for x in levels],
+            fit, None, "the twin", f"{design} GC, one write frontier per workload zone",
+            weight=i / 28,
+        )
+        for i, (spare, design) in enumerate(
+            (s, d) for s in (prediction.EFFECTIVE, prediction.RAW) for d in designs
+        )
+    ]  # fmt: skip
+    pred.levels = [CombinedLevel(x, 20000.0, 19000.0, 21000.0, 2.0, 900.0) for x in levels]
+    reason = "its blocking-GC twin at 0% extra OP cannot be simulated: " + "a reason " * 20
+    pred.readings_set_aside[0].reason = reason
+    pred.prediction_source = "the evidence-weighted geometric mean; " * 12
+    text = summary_text(pred)
+    assert max(len(line) for line in text.splitlines()) <= 100
+    flat = " ".join(text.split())
+    assert " ".join(reason.split()) in flat
+    assert " ".join(pred.prediction_source.split()) in flat
+    lines = text.splitlines()
+    for i, r in enumerate(pred.readings):
+        name = chr(ord("A") + i)
+        label = f"reading {name}: " + summary.reading_label(r)
+        assert label in flat and f"weight {i / 28:.2f}" in label
+        # the table's block holding this reading: its header, then one row per level
+        at = next(n for n, line in enumerate(lines) if f"{name}: IOPS" in line)
+        col = lines[at].split().index(f"{name}:") // 3
+        for lv, row in zip(r.levels, lines[at + 1 : at + 1 + len(levels)], strict=True):
+            cells = row.split()
+            assert cells[0] == f"{lv.extra_op_percent:g}%"
+            assert cells[1 + 2 * col : 3 + 2 * col] == [f"{lv.steady_iops:,.0f}", f"{lv.waf:.2f}"]
 
 
 def test_a_written_prediction_reads_back_as_the_same_object(tmp_path):
@@ -277,5 +327,5 @@ def test_a_reading_set_aside_for_its_twin_keeps_its_reason(tmp_path):
     back = prediction.load(tmp_path)
     assert back.readings_set_aside == pred.readings_set_aside
     text = summary_text(back)
-    assert f"reading effective_spare:d-choices-2 set aside: {reason}" in text
+    assert f"reading effective_spare:d-choices-2 set aside: {reason}" in " ".join(text.split())
     assert "d-choices-8 set aside" not in text

@@ -373,6 +373,7 @@ def measure(
     *,
     journal: Journal | None = None,
     resume: Measurement | None = None,
+    after_level: Callable[[SegmentRunner, Segment], None] | None = None,
 ) -> Measurement:
     """Run ``plan`` on an opened ``target``: FOB, fill, each segment lowest OP first.
 
@@ -380,6 +381,8 @@ def measure(
     ``resume``: a stored measurement of this target to continue — its finished FOB, fill and
     segments are kept and not run again; the segment that was running starts afresh. A
     simulated drive's state is not stored, so a resumed one is filled again first.
+    ``after_level(runner, segment)``: called after each segment's level is kept, on the drive
+    still at that level (the twin's latency window, ``twin.simulate_levels``).
     """
     if resume is None:
         m = Measurement(
@@ -430,6 +433,8 @@ def measure(
             # a graded level at the plan's queue depth (not the probe, which has no swing)
             early = plan.precondition == "graded" and seg.queue_depth is None
             runner.segment(seg, reserve_drive_writes=reserve, first_window_ends=early)
+            if after_level is not None:
+                after_level(runner, seg)
     except BudgetSpent as exc:
         m.stop_reason = f"{exc} ({plan.budget.text()})"
         say(f"stopped: {m.stop_reason}")

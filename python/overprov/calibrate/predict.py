@@ -154,18 +154,17 @@ class TwinReading:
         twin: twinmod.TwinParameters,
         levels: list[float],
         timed: bool = True,
-        simulated: dict[float, Level] | None = None,
+        latency: bool = False,
     ) -> dict[float, Level]:
         """The twin's steady figures at each of ``levels``, by level: swept on one drive as a
-        target is measured, or (typed figures) one simulation per level under their workload;
-        a run gives the same figures again (its seed), so a level of this prediction's runs
-        (``fig.runs``), or a sweep of these levels ``simulated`` already, is not run again."""
+        target is measured (``latency``: with each level's latency window,
+        ``twin.latency_window``), or (typed figures) one simulation per level under their
+        workload; a run gives the same figures again (its seed), so a level of this
+        prediction's runs (``fig.runs``) is not run again."""
         if not fig.typed:
-            if simulated is not None and list(simulated) == list(levels):
-                return dict(simulated)
             at = ", ".join(f"{x:g}%" for x in levels)
             twin_runs.say(fig.progress, f"the twin measured as the target was, at {at} extra OP")
-            m = twinmod.simulate_levels(twin, levels)
+            m = twinmod.simulate_levels(twin, levels, latency=latency)
         else:
             m = twin_runs.simulate_levels(
                 twin, levels, fig.workload_or_uniform(), timed=timed, jobs=fig.jobs,
@@ -431,16 +430,17 @@ def _iops_figures(
     source = (
         "the twin simulated at every level (steady IOPS, WAF, p99 latency); it reproduces "
         f"its measured IOPS within {100 * twin_worst:.1f}%; the fitted surrogate's IOPS "
-        "are in surrogate_iops"
+        "are in surrogate_iops" + ("" if fig.typed else f"; {twinmod.LATENCY_SOURCE}")
     )
     rows = []
-    for x, lv in reading.simulate(fig, twin, levels, simulated=by).items():
+    for x, lv in reading.simulate(fig, twin, levels, latency=not fig.typed).items():
         value = lv.steady_iops
         lo, hi = uncertainty.band(value, fitted.boot["iops"][x], fitted.model_sd(x))
         rows.append(PredictedLevel(
             x, steady_iops=value, steady_iops_low=lo, steady_iops_high=hi, waf=lv.waf,
             p99_latency_us=lv.p99_latency_us, surrogate_iops=fitted.central.iops(x),
-            twin_iops=lv.steady_iops,
+            twin_iops=lv.steady_iops, p99_latency_us_low=getattr(lv, "p99_latency_us_low", None),
+            p99_latency_us_high=getattr(lv, "p99_latency_us_high", None),
         ))  # fmt: skip
     got = _TwinFigures(rows, source, twin, twin_check, refinement)
     if uniform:

@@ -4,17 +4,74 @@ from __future__ import annotations
 
 import textwrap
 
-from overprov.prediction_file import EFFECTIVE, Prediction, ReadingFigures
+from overprov.prediction_file import EFFECTIVE, PredictedLevel, Prediction, ReadingFigures
+
+#: calibrate's printed lines fit a terminal this wide.
+WIDTH = 100
 
 
-def summary_text(pred: Prediction) -> str:
-    """The prediction in a few lines, as calibrate prints it."""
-    lines = [f"{'OP':>5} {'steady IOPS':>12} {'80% interval':>21} {'WAF':>6} {'p99 µs':>9}"]
-    for r in pred.levels:
+def _wrap(text: str, indent: str = "  ") -> list[str]:
+    """``text`` in lines of at most :data:`WIDTH` characters, the later ones indented."""
+    return textwrap.wrap(text, WIDTH, subsequent_indent=indent, break_on_hyphens=False)
+
+
+def _levels_text(levels: list[PredictedLevel]) -> list[str]:
+    """The predicted levels, one row each (the p99's range where the twin's latency window
+    gave one, ``twin.latency_window``)."""
+    ranged = any(r.p99_latency_us_low for r in levels)
+    head = f"{'OP':>5} {'steady IOPS':>12} {'80% interval':>21} {'WAF':>6} {'p99 µs':>9}"
+    lines = [head + (f" {'p99 range µs':>15}" if ranged else "")]
+    for r in levels:
         iops = f"{r.steady_iops:,.0f}" if r.steady_iops else "—"
         band = f"{r.steady_iops_low:,.0f}–{r.steady_iops_high:,.0f}" if r.steady_iops_low else "—"
         p99 = f"{r.p99_latency_us:,.0f}" if r.p99_latency_us else "—"
-        lines.append(f"{r.extra_op_percent:>4g}% {iops:>12} {band:>21} {r.waf:>6.2f} {p99:>9}")
+        row = f"{r.extra_op_percent:>4g}% {iops:>12} {band:>21} {r.waf:>6.2f} {p99:>9}"
+        if ranged:
+            lo, hi = r.p99_latency_us_low, r.p99_latency_us_high
+            row += f" {f'{lo:,.0f}–{hi:,.0f}' if lo and hi else '—':>15}"
+        lines.append(row)
+    if ranged:
+        lines += _wrap(
+            "p99 range: the spread of the p99 within the twin's one run at each level, not across "
+            'runs, which can be wider (docs/calibrate-model.md, "The twin\'s p99 latency")'
+        )
+    return lines
+
+
+def _cell(lv: PredictedLevel, has_iops: bool) -> str:
+    """A reading's figures at one level: IOPS (when the reading has any) and WAF."""
+    waf = f"{lv.waf:.2f}" if lv.waf else "—"
+    if not has_iops:
+        return f"{waf:>8}"
+    return f"{f'{lv.steady_iops:,.0f}' if lv.steady_iops else '—':>9} {waf:>6}"
+
+
+def readings_text(readings: list[ReadingFigures]) -> list[str]:
+    """The readings as calibrate prints them: each one's label and weight, named A, B, …, then
+    their IOPS and WAF in one table, a row per level and a column per reading, in blocks of
+    columns that fit :data:`WIDTH` (each reading in full in prediction.json's ``readings``)."""
+    names = [chr(ord("A") + i) for i in range(len(readings))]
+    lines = ["readings (each one's fit and figures in full in prediction.json's readings):"]
+    for name, r in zip(names, readings, strict=True):
+        lines += _wrap(f"  reading {name}: {reading_label(r)}", "     ")
+    columns = []  # per reading: its header and one cell per level
+    for name, r in zip(names, readings, strict=True):
+        has_iops = any(lv.steady_iops for lv in r.levels)
+        head = f"{name + ': IOPS':>9} {'WAF':>6}" if has_iops else f"{name + ': WAF':>8}"
+        columns.append([head, *(_cell(lv, has_iops) for lv in r.levels)])
+    per = max(1, (WIDTH - 6) // (max(len(c) for col in columns for c in col) + 2))
+    for start in range(0, len(columns), per):
+        block = columns[start : start + per]
+        rows = [f"{'OP':>6}", *(f"{lv.extra_op_percent:>5g}%" for lv in readings[0].levels)]
+        lines += ["".join([row, *(f"  {col[i]:>{len(col[0])}}" for col in block)])
+                  for i, row in enumerate(rows)]  # fmt: skip
+    return lines
+
+
+def summary_text(pred: Prediction) -> str:
+    """The prediction in a few lines of at most :data:`WIDTH` characters (a long reason or
+    source wrapped), as calibrate prints it."""
+    lines = _levels_text(pred.levels)
     f = pred.fit
     fit_text = f"fit: native OP {100 * f['native_op']:.1f}%"
     terms: list[str] = []
@@ -24,24 +81,16 @@ def summary_text(pred: Prediction) -> str:
         fit_text += ", " + terms[0]
     if not pred.readings:
         lines += [fit_text, *terms[1:]]
-    for r in pred.readings or []:
-        figures = ", ".join(
-            f"{lv.extra_op_percent:g}%: "
-            + (f"{lv.steady_iops:,.0f} IOPS " if lv.steady_iops else "")
-            + f"WAF {lv.waf:.2f}"
-            for lv in r.levels
-        )
-        lines.append(f"  reading {reading_label(r)}: {figures}")
+    if pred.readings:
+        lines += readings_text(pred.readings)
     if pred.readings_set_aside:
         n = len(pred.readings_set_aside)
         lines.append(f"  {set_aside_text(n)} not simulated (readings_set_aside in prediction.json)")
-        lines += [
-            f"  reading {r.key} set aside: {r.reason}"
-            for r in pred.readings_set_aside
-            if r.reason and not r.reason.startswith("weight")
-        ]
-    lines.append(f"predicted from {pred.prediction_source}")
-    lines.append(f"workload: {pred.workload}")
+        for r in pred.readings_set_aside:
+            if r.reason and not r.reason.startswith("weight"):
+                lines += _wrap(f"  reading {r.key} set aside: {r.reason}", "    ")
+    lines += _wrap(f"predicted from {pred.prediction_source}")
+    lines += _wrap(f"workload: {pred.workload}")
     fits = [r.fit for r in pred.readings or []] or [f]
     checks = [abs(c["rel_error"]) for fit in fits for c in fit["twin_check"]]
     if checks:
@@ -54,7 +103,7 @@ def summary_text(pred: Prediction) -> str:
             "I/O" + (" (full-size drive)" if m["scale_factor"] < 1 else "")
         )
     if pred.recommendation:
-        lines.append(f"recommendation: {pred.recommendation.text}")
+        lines += _wrap(f"recommendation: {pred.recommendation.text}")
     return "\n".join(lines)
 
 
