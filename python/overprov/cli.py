@@ -270,19 +270,20 @@ def _refuse_a_mistyped_command(parser: argparse.ArgumentParser, line: list[str])
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser(sys.argv[1:] if argv is None else argv)
-    _refuse_a_mistyped_command(parser, sys.argv[1:] if argv is None else argv)
-    args, extra = parser.parse_known_args(argv)
+    line = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(line)
+    _refuse_a_mistyped_command(parser, line)
+    args, extra = parser.parse_known_args(line)
     if getattr(args, _LISTED_ONLY, False):
         # a command reached after an option (`overprov --x simulate`): parse with every command
         parser = build_parser()
-        args, extra = parser.parse_known_args(argv)
+        args, extra = parser.parse_known_args(line)
     if extra:
         # the subcommand's own usage, not the top-level one
         sub = _subparser(parser, args.command)
-        hint = _did_you_mean(sub, extra, list(sys.argv[1:] if argv is None else argv))
+        hint = _did_you_mean(sub, extra, line)
         sub.error(f"unrecognized arguments: {' '.join(extra)}{hint}")
-    args.command_line = ["overprov", *(sys.argv[1:] if argv is None else argv)]
+    args.command_line = ["overprov", *line]
     name = f"overprov {args.command}"
     try:
         refuse_aliasing(args)  # no output may be one of the inputs (every command)

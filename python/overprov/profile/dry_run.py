@@ -91,12 +91,13 @@ def identify(
     members = check_members(spec, size_given=size_given, bs_bytes=bs_bytes)  # as a run would
     sizes, checks, kinds = [], [], set()
     for m in members:
-        if not os.path.exists(os.path.realpath(m)):
+        real = os.path.realpath(m)  # a symlink, a relative path, a trailing slash: what it names
+        if not os.path.exists(real):
             kinds.add("file")
             checks.append(f"{m}: does not exist; a run creates it ({human_bytes(size_bytes)})")
             sizes.append(size_bytes)
             continue
-        st = os.stat(os.path.realpath(m))
+        st = os.stat(real)
         if stat.S_ISBLK(st.st_mode):
             kinds.add("block")
             info = blockdev.identify(m)  # a device not identified is refused, as in a run
