@@ -22,7 +22,8 @@ docs/drives/consumer-1tb-sata-turbowrite.toml (the preset with the 1 TB 860 EVO'
 TurboWrite region and 36 GB region on unwritten capacity, as Samsung documents them).
 
     PYTHONPATH=python python bench/cliff_bench.py [--seeds 1-6] [--shares 0.005,0.015,0.03]
-        [--static-share 0.005] [--physical 8GiB] [--out FILE]
+        [--static-share 0.005] [--physical 8GiB] [--tlc-factors 0.7,1.5]
+        [--turbowrite-tlc-us 1000] [--out FILE]
 """
 
 from __future__ import annotations
@@ -73,25 +74,35 @@ def _fit(truth: dict, twin: dict, scale: float, state: str) -> cliff.CacheFit:
     return cliff.fit_cache(measured, twin, scale, precondition=state)
 
 
-def one(name: str, truth: dict, scale: float, *, static: bool = False) -> dict:
-    """``static``: the drive has a static region, fitted from its filled series as well."""
-    twin = cliff.with_cache(truth, 1e9, 200.0)  # size and SLC program time unknown
+def one(
+    name: str, truth: dict, scale: float, *, static: bool = False,
+    twin_tlc_us: float | None = None,
+) -> dict:  # fmt: skip
+    """``static``: the drive has a static region, fitted from its filled series as well.
+    ``twin_tlc_us``: the twin's TLC program time where it is not the truth's."""
+    # size and SLC program time unknown; the TLC program time the drive's own (``twin_tlc_us``)
+    # where the truth's was changed
+    twin = cliff.with_cache(truth, 1e9, 200.0, tlc_program_us=twin_tlc_us)
     row: dict = {"drive": name}
+    fit = static_fit = None
     try:
         fit = _fit(truth, twin, scale, "none")
         static_fit = _fit(truth, twin, scale, "sequential") if static else None
     except Exception as exc:  # noqa: BLE001 - reported in the row, the bench goes on
         row["error"] = str(exc)
-        print(f"{name}: {exc}", file=sys.stderr, flush=True)
-        return row
+        fit = static_fit = None
     if static_fit is not None:
         row["fitted_static_bytes"] = static_fit.cache_bytes
-    row.update(
-        measured=fit.measured.to_dict(),
-        fitted_cache_bytes=fit.cache_bytes,
-        fitted_slc_program_us=fit.slc_program_us,
-        true_slc_program_us=truth["config"]["timing"]["slc"]["program_us"],
-    )
+    if fit is not None:
+        row.update(
+            measured=fit.measured.to_dict(),
+            fitted_cache_bytes=fit.cache_bytes,
+            fitted_slc_program_us=fit.slc_program_us,
+            true_slc_program_us=truth["config"]["timing"]["slc"]["program_us"],
+            fitted_tlc_program_us=fit.tlc_program_us,
+            true_tlc_program_us=truth["config"]["timing"]["nand"]["program_us"],
+            twin_tlc_program_us=twin["config"]["timing"]["nand"]["program_us"],
+        )
     for state in ("none", "sequential"):
         t_mix = _seconds(truth, scale, MIX["qd"], MIX["read_percent"], state)
         # a static region on a filled drive fills in a small part of the series: finer intervals
@@ -101,10 +112,12 @@ def one(name: str, truth: dict, scale: float, *, static: bool = False) -> dict:
                 truth, scale, **MIX, seconds=t_mix, interval_s=t_mix / n, precondition=state
             )
         )
-        pred = cliff.predict(
-            twin, fit, scale, **MIX, seconds=t_mix, interval_s=t_mix / n, precondition=state,
-            static_fit=static_fit,
-        )  # fmt: skip
+        pred = None
+        if fit is not None:
+            pred = cliff.predict(
+                twin, fit, scale, **MIX, seconds=t_mix, interval_s=t_mix / n,
+                precondition=state, static_fit=static_fit,
+            )  # fmt: skip
         row[state] = {
             "true": true.to_dict() if true else None,
             "predicted": pred.to_dict() if pred else None,
@@ -114,15 +127,28 @@ def one(name: str, truth: dict, scale: float, *, static: bool = False) -> dict:
     return row
 
 
+#: a refusal's or failure's reason, short, for the table
+REASONS = (
+    ("no cliff before garbage collection", "no cliff in the QD32 series"),
+    ("no SLC program time", "refused: the plateau is not an SLC cache's"),
+    ("no TLC program time", "refused: the level after is not TLC-direct writes'"),
+    ("does not reproduce", "refused: the fitted drive misses the measured cliff"),
+)
+
+
+def reason(error: str) -> str:
+    return next((short for key, short in REASONS if key in error), error)
+
+
 def pct(x: float | None) -> str:
     return "—" if x is None else f"{100 * x:+.0f}%"
 
 
 def markdown(rows: list[dict]) -> str:
     out = [
-        "| drive | cache true → fitted | SLC µs true → fitted | state | QD8 70:30 truth: "
-        "cliff at, IOPS lost | predicted | time error | lost error |",
-        "|---|---|---|---|---|---|---|---|",
+        "| drive | cache true → fitted | SLC µs true → fitted | TLC µs true (twin) → fitted "
+        "| state | QD8 70:30 truth: cliff at, IOPS lost | predicted | time error | lost error |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
 
     def fmt(c: dict | None) -> str:
@@ -137,16 +163,50 @@ def markdown(rows: list[dict]) -> str:
                 f"{r['fitted_static_bytes'] / 1e9:.2f} GB" if r.get("fitted_static_bytes") else "—"
             )
         if "error" in r:
-            out.append(f"| {r['drive']} | {cache} | — | — | {r['error']} | — | — | — |")
+            for state, label in (("none", "purged"), ("sequential", "filled")):
+                out.append(
+                    f"| {r['drive']} | {cache} | — | — | {label} | {fmt(r[state]['true'])} | "
+                    f"{reason(r['error'])} | — | — |"
+                )
             continue
         slc = f"{r['true_slc_program_us']:.0f} → {r['fitted_slc_program_us']:.0f}"
+        ftlc = r.get("fitted_tlc_program_us")
+        tlc = f"{r['true_tlc_program_us']:.0f} ({r['twin_tlc_program_us']:.0f}) → " + (
+            "twin's" if ftlc is None else f"{ftlc:.0f}"
+        )
         for state, label in (("none", "purged"), ("sequential", "filled")):
             c = r[state]
             out.append(
-                f"| {r['drive']} | {cache} | {slc} | {label} | {fmt(c['true'])} | "
+                f"| {r['drive']} | {cache} | {slc} | {tlc} | {label} | {fmt(c['true'])} | "
                 f"{fmt(c['predicted'])} | {pct(c['time_error'])} | {pct(c['lost_error'])} |"
             )
     return "\n".join(out)
+
+
+def summary(rows: list[dict]) -> str:
+    """Counted over the cases (drive, state) where the truth has a cliff: predicted within 25%
+    in both figures, predicted outside, predicted without a cliff, fit refused or impossible;
+    and the cases where only the prediction has one."""
+    cases = [r[st] for r in rows for st in ("none", "sequential") if st in r]
+    truth = [c for c in cases if c["true"]]
+    ok = [c for c in truth if c["time_error"] is not None]
+    within = [c for c in ok if abs(c["time_error"]) <= 0.25 and abs(c["lost_error"]) <= 0.25]
+    with_truth = [(r, r[st]) for r in rows for st in ("none", "sequential") if st in r]
+    with_truth = [(r, c) for r, c in with_truth if c["true"]]
+    no_pred = sum(1 for r, c in with_truth if "error" not in r and not c["predicted"])
+    no_fit = sum(1 for r, _ in with_truth if "error" in r)
+    extra = sum(1 for c in cases if not c["true"] and c["predicted"])
+    out = (
+        f"{len(within)} of {len(truth)} cases whose truth has a cliff predicted within 25% on "
+        f"both figures; {len(ok) - len(within)} predicted outside; {no_pred} predicted without "
+        f"a cliff; {no_fit} not predicted (fit refused or no cliff in the QD32 series); "
+        f"{extra} predicted where the truth has none"
+    )
+    if ok:
+        med_t = statistics.median(abs(c["time_error"]) for c in ok)
+        med_l = statistics.median(abs(c["lost_error"]) for c in ok)
+        out += f"; median |time error| {100 * med_t:.0f}%, median |lost error| {100 * med_l:.0f}%"
+    return out
 
 
 def main() -> int:
@@ -158,6 +218,16 @@ def main() -> int:
     ap.add_argument(
         "--static-share", type=float, default=0.005,
         help="each seed's drive with a static region of this share in a 2%% cache (0: none)",
+    )  # fmt: skip
+    ap.add_argument(
+        "--tlc-factors", default="1,1",
+        help="each generated truth's TLC program time: the drive's times a factor drawn from "
+        "LOW,HIGH (the twin keeps the drive's; 1,1: the same)",
+    )  # fmt: skip
+    ap.add_argument(
+        "--turbowrite-tlc-us", type=float, default=0.0,
+        help="also docs/drives/consumer-1tb-sata-turbowrite.toml as a truth with this TLC "
+        "program time (µs per flash page; the twin keeps the file's)",
     )  # fmt: skip
     ap.add_argument("--out", type=Path, default=ROOT / "target/bench/cliff_bench.json")
     args = ap.parse_args()
@@ -174,51 +244,65 @@ def main() -> int:
             row["true_cache_bytes"] = drive["config"]["timing"]["slc"]["max_bytes"]
             row["true_static_bytes"] = drive["config"]["timing"]["slc"].get("static_bytes", 0)
             rows.append(row)
+    if args.turbowrite_tlc_us:
+        # the drive file as a truth whose writes past its cache are slower than the file says:
+        # the twin is the file (its TLC program time), the cache's sizes and times unknown
+        tw = presets.get(str(TURBOWRITE))
+        slc = tw["config"]["timing"]["slc"]
+        truth = cliff.with_cache(
+            tw, slc["max_bytes"], slc["program_us"], static_bytes=slc["static_bytes"],
+            tlc_program_us=args.turbowrite_tlc_us,
+        )  # fmt: skip
+        sc = min(1.0, physical / presets.physical_bytes(tw))
+        name = f"consumer-1tb-sata-turbowrite.toml, TLC {args.turbowrite_tlc_us:g} µs"
+        row = one(
+            name, truth, sc, static=True, twin_tlc_us=tw["config"]["timing"]["nand"]["program_us"]
+        )
+        row["true_cache_bytes"] = slc["max_bytes"]
+        row["true_static_bytes"] = slc["static_bytes"]
+        rows.append(row)
     shares = [float(x) for x in args.shares.split(",")]
+    f_lo, f_hi = (float(x) for x in args.tlc_factors.split(","))
     for seed in args.seeds:
         d = validation.drive(seed)
         rng = random.Random(seed * 7919)
+        # a generator of its own: the caches and SLC times drawn are those of the runs before
+        tlc_rng = random.Random(seed * 104729)
+        drive_tlc = d["config"]["timing"]["nand"]["program_us"]
+
+        def tlc(rng: random.Random = tlc_rng, base: float = drive_tlc) -> dict:
+            if (f_lo, f_hi) == (1.0, 1.0):
+                return {}
+            return {"tlc_program_us": round(base * rng.uniform(f_lo, f_hi), 1)}
+
         for share in shares:
             truth = cliff.with_cache(
-                d, d["advertised_bytes"] * share, round(rng.uniform(150.0, 250.0), 1)
+                d, d["advertised_bytes"] * share, round(rng.uniform(150.0, 250.0), 1), **tlc()
             )
             # a write buffer is not scaled with the drive: at a few GiB of NAND its own drop
             # (tens of MiB) would come first and hide the cache's, so it is made small
             truth["config"]["timing"]["buffer"]["bytes"] = 4 * 2**20
             sc = float(validation.scale_for(truth, physical))
-            row = one(f"generated {seed}, cache {100 * share:g}%", truth, sc)
+            row = one(f"generated {seed}, cache {100 * share:g}%", truth, sc, twin_tlc_us=drive_tlc)
             row["true_cache_bytes"] = d["advertised_bytes"] * share
             rows.append(row)
         if args.static_share:
             share, region = 0.02, args.static_share
             truth = cliff.with_cache(
                 d, d["advertised_bytes"] * share, round(rng.uniform(150.0, 250.0), 1),
-                static_bytes=d["advertised_bytes"] * region,
+                static_bytes=d["advertised_bytes"] * region, **tlc(),
             )  # fmt: skip
             truth["config"]["timing"]["buffer"]["bytes"] = 4 * 2**20
             sc = float(validation.scale_for(truth, physical))
             name = f"generated {seed}, cache 2%, static {100 * region:g}%"
-            row = one(name, truth, sc, static=True)
+            row = one(name, truth, sc, static=True, twin_tlc_us=drive_tlc)
             row["true_cache_bytes"] = d["advertised_bytes"] * share
             row["true_static_bytes"] = d["advertised_bytes"] * region
             rows.append(row)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(rows, indent=1) + "\n")
     print(markdown(rows))
-    errs = [
-        (r[st]["time_error"], r[st]["lost_error"])
-        for r in rows
-        for st in ("none", "sequential")
-        if st in r and r[st]["time_error"] is not None
-    ]
-    if errs:
-        within = sum(abs(a) <= 0.25 and abs(b) <= 0.25 for a, b in errs)
-        med_t = statistics.median(abs(a) for a, _ in errs)
-        med_l = statistics.median(abs(b) for _, b in errs)
-        print(
-            f"\n{within} of {len(errs)} within 25% on both figures; median |time error| "
-            f"{100 * med_t:.0f}%, median |lost error| {100 * med_l:.0f}%"
-        )
+    print("\n" + summary(rows))
     return 0
 
 

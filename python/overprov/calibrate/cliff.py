@@ -73,18 +73,22 @@ def find_cliff(
     bs_bytes: int = 4096,
     min_drop: float = 0.1,
     before_gc: bool = True,
+    min_before: int = 3,
 ) -> Cliff | None:
     """The first lasting drop in ``series``: the first interval after which the median of the
-    next three is at least ``min_drop`` below the median of those before it (but the first).
+    next three is at least ``min_drop`` below the median of those before it (but the first,
+    and at least ``min_before`` of them: one interval is no level, and the one after the
+    write buffer's burst is often still on its way down to the plateau).
     The level after is the median over the rest of the analysed intervals (at least three).
-    None: no such drop.
+    None: no such drop (a cliff inside the first ``min_before + 1`` intervals is not found:
+    log finer intervals).
     ``before_gc``: only the intervals before garbage collection first ran (the cache's cliff,
     not the FOB → steady-state one)."""
     n = len(series.iops)
     if before_gc and any(series.gc_started):
         n = series.gc_started.index(True)
     y = series.iops[:n]
-    for k in range(2, n - 2):
+    for k in range(1 + max(1, min_before), n - 2):
         # the first interval is left out of the level before: it holds the write buffer's
         # filling (a burst at the controller's speed), not the cache's plateau
         before = statistics.median(y[1:k])
@@ -159,23 +163,29 @@ class CacheFit:
     static: bool = False
     """Fitted on a filled drive: ``cache_bytes`` is the static region (the dynamic part on
     unwritten capacity is gone there)."""
+    tlc_program_us: float | None = None
+    """The TLC program time (per flash page) that reproduces the level after the cliff, the
+    drive's writes programmed in TLC directly; None: the twin's kept."""
 
 
 def with_cache(
     drive: dict[str, Any], cache_bytes: float, program_us: float, *,
-    static_bytes: float | None = None,
+    static_bytes: float | None = None, tlc_program_us: float | None = None,
 ) -> dict[str, Any]:  # fmt: skip
     """``drive`` with its SLC cache replaced by one of ``cache_bytes`` and ``program_us``:
     dynamic only, or with a static region of ``static_bytes`` and the dynamic part on
-    unwritten capacity."""
+    unwritten capacity; with ``tlc_program_us``, its TLC program time (per flash page) too."""
     d = copy.deepcopy(drive)
-    slc = d.setdefault("config", {}).setdefault("timing", {}).setdefault("slc", {})
+    timing = d.setdefault("config", {}).setdefault("timing", {})
+    slc = timing.setdefault("slc", {})
     slc.update(enabled=True, max_bytes=int(cache_bytes), program_us=float(program_us))
     slc.pop("static_bytes", None)
     slc.pop("dynamic_space", None)
     if static_bytes is not None:
         slc.update(static_bytes=int(static_bytes), dynamic_space="unwritten")
     slc.setdefault("read_us", 30.0)
+    if tlc_program_us is not None:
+        timing.setdefault("nand", {})["program_us"] = float(tlc_program_us)
     return d
 
 
@@ -184,11 +194,40 @@ def fitted_drive(
 ) -> dict[str, Any]:
     """``twin`` with the fitted cache: ``fit`` from a purged drive (the whole cache) and, if
     given, ``static_fit`` from a filled one (its static region); or ``fit`` alone from a filled
-    drive (a static region, no dynamic part)."""
+    drive (a static region, no dynamic part). The TLC program time is ``fit``'s if it has one."""
+    tlc = fit.tlc_program_us
     if fit.static:
-        return with_cache(twin, fit.cache_bytes, fit.slc_program_us, static_bytes=fit.cache_bytes)
+        return with_cache(
+            twin, fit.cache_bytes, fit.slc_program_us, static_bytes=fit.cache_bytes,
+            tlc_program_us=tlc,
+        )  # fmt: skip
     static = None if static_fit is None else min(static_fit.cache_bytes, fit.cache_bytes)
-    return with_cache(twin, fit.cache_bytes, fit.slc_program_us, static_bytes=static)
+    return with_cache(
+        twin, fit.cache_bytes, fit.slc_program_us, static_bytes=static, tlc_program_us=tlc
+    )
+
+
+#: the bisection's bounds of the SLC program time (µs per SLC page)
+SLC_PROGRAM_US_RANGE = (20.0, 2000.0)
+#: the bisection's bounds of the TLC program time, as factors of the twin's
+TLC_PROGRAM_FACTOR_RANGE = (0.25, 4.0)
+#: how closely the fitted drive must reproduce the measured cliff (time; levels before, after)
+CHECK_TIME, CHECK_LEVEL = 0.15, 0.10
+
+
+def _bisect(f, lo: float, hi: float, target: float, iterations: int) -> float | None:
+    """The x in [lo, hi] (log scale) where the decreasing ``f`` meets ``target``; None: the
+    target is outside ``f``'s range there (not identified)."""
+    a, b = math.log(lo), math.log(hi)
+    if f(lo) < target or f(hi) > target:
+        return None
+    for _ in range(iterations):
+        mid = (a + b) / 2
+        if f(math.exp(mid)) > target:
+            a = mid
+        else:
+            b = mid
+    return math.exp((a + b) / 2)
 
 
 def fit_cache(
@@ -199,6 +238,7 @@ def fit_cache(
     qd: int = 32,
     iterations: int = 7,
     precondition: str = "none",
+    fit_tlc: bool = True,
 ) -> CacheFit:
     """Fit the SLC cache from a FOB → write-saturation series: 4 KiB random writes at ``qd``
     from a purged drive (calibrate's FOB segment run on past the cliff). On a purged drive
@@ -206,9 +246,15 @@ def fit_cache(
     the write buffer held (the twin's buffer, as simulated at ``scale``). From a filled drive
     (``precondition="sequential"``) the size is the static region's (a fit with ``static``). Its
     program time is the one at which ``twin`` (the drive's other figures, e.g. calibrate's
-    twin) reproduces the plateau before the cliff (bisection in log time, 20-2000 µs); where
-    the plateau does not depend on it (another limit, e.g. the controller, sets it) the
-    fastest is kept."""
+    twin) reproduces the plateau before the cliff (bisection in log time, 20-2000 µs); with
+    ``fit_tlc``, the TLC program time the one at which it reproduces the level after it (the
+    writes programmed in TLC directly; the twin's ÷4 to ×4).
+
+    Refused (ConfigError), rather than predicting from a cache that is not the drive's: no
+    cliff; a plateau the SLC program time cannot reproduce (the fastest is not fast enough:
+    another limit, e.g. the controller, sets it, and the drop is not a cache's); a level after
+    the TLC program time cannot reproduce; a fitted drive whose own series does not show the
+    measured cliff within 15% in time and 10% in its levels."""
     target = find_cliff(measured)
     if target is None:
         raise ConfigError("cliff: the measured series shows no cliff before garbage collection")
@@ -216,29 +262,68 @@ def fit_cache(
     # so at ``scale`` it holds buffer ÷ scale of full-size bytes
     buffer = twin.get("config", {}).get("timing", {}).get("buffer", {}).get("bytes", 0)
     cache = max(target.host_write_bytes_before - buffer / scale, 1e6)
-    # a third of the time to the cliff: a faster cache (up to three times) is still filling
-    seconds = target.time_s / 3
-    step = seconds / 6
-
     static = precondition != "none"
+    region = cache if static else None
+    # the simulations keep the measured series' grid, so that their levels are read as the
+    # measured ones were: before, the median of the intervals 1 to k - 1 (k: the one that fell)
+    step = measured.times_s[0]
+    k = next(i for i, t in enumerate(measured.times_s) if t >= target.time_s)
+    end = measured.gc_started.index(True) if any(measured.gc_started) else len(measured.iops)
+
+    def series(drive: dict[str, Any], intervals: int) -> Series:
+        return simulate_series(
+            drive, scale, qd=qd, seconds=intervals * step, interval_s=step,
+            precondition=precondition,
+        )  # fmt: skip
 
     def plateau(program_us: float) -> float:
-        s = simulate_series(
-            with_cache(twin, cache, program_us, static_bytes=cache if static else None), scale,
-            qd=qd, seconds=seconds, interval_s=step, precondition=precondition,
-        )  # fmt: skip
-        return statistics.median(s.iops[1:3])  # before a faster cache has filled
+        # a cache ten times the size: a faster one must not fill before the k-th interval
+        big_region = None if region is None else 10 * cache
+        big = with_cache(twin, 10 * cache, program_us, static_bytes=big_region)
+        return statistics.median(series(big, k).iops[1:k])
 
-    lo, hi = math.log(20.0), math.log(2000.0)
-    if plateau(math.exp(lo)) <= target.iops_before:
-        return CacheFit(cache, math.exp(lo), target, static)
-    for _ in range(iterations):
-        mid = (lo + hi) / 2
-        if plateau(math.exp(mid)) > target.iops_before:
-            lo = mid
-        else:
-            hi = mid
-    return CacheFit(cache, math.exp((lo + hi) / 2), target, static)
+    slc_us = _bisect(plateau, *SLC_PROGRAM_US_RANGE, target.iops_before, iterations)
+    if slc_us is None:
+        raise ConfigError(
+            f"cliff: fit refused: no SLC program time in {SLC_PROGRAM_US_RANGE} µs reproduces "
+            f"the plateau of {target.iops_before:,.0f} IOPS before the drop (another limit sets "
+            "it: the drop is not the SLC cache's)"
+        )
+
+    def fitted(tlc_us: float | None) -> Series:
+        drive = with_cache(twin, cache, slc_us, static_bytes=region, tlc_program_us=tlc_us)
+        return series(drive, end)
+
+    tlc_us = None
+    if fit_tlc:
+        twin_tlc = twin.get("config", {}).get("timing", {}).get("nand", {}).get("program_us")
+        if twin_tlc is None:
+            raise ConfigError("cliff: the twin has no timing.nand.program_us to fit from")
+
+        def after(tlc: float) -> float:  # the level after, read as find_cliff reads it
+            s = fitted(tlc)
+            n = s.gc_started.index(True) if any(s.gc_started) else len(s.iops)
+            return statistics.median(s.iops[k : max(n, k + 1)])
+
+        lo, hi = (twin_tlc * f for f in TLC_PROGRAM_FACTOR_RANGE)
+        tlc_us = _bisect(after, lo, hi, target.iops_after, iterations)
+        if tlc_us is None:
+            raise ConfigError(
+                f"cliff: fit refused: no TLC program time in {lo:.0f}-{hi:.0f} µs reproduces the "
+                f"level of {target.iops_after:,.0f} IOPS after the drop"
+            )
+    check = find_cliff(fitted(tlc_us))
+    if (
+        check is None
+        or abs(check.time_s / target.time_s - 1) > CHECK_TIME
+        or abs(check.iops_before / target.iops_before - 1) > CHECK_LEVEL
+        or abs(check.iops_after / target.iops_after - 1) > CHECK_LEVEL
+    ):
+        raise ConfigError(
+            f"cliff: fit refused: the fitted drive ({cache / 1e9:.2f} GB, SLC {slc_us:.0f} µs) "
+            f"does not reproduce the measured cliff ({target}); its own: {check}"
+        )
+    return CacheFit(cache, slc_us, target, static, tlc_us)
 
 
 def predict(
