@@ -80,8 +80,8 @@ def find_cliff(
     and at least ``min_before`` of them: one interval is no level, and the one after the
     write buffer's burst is often still on its way down to the plateau).
     The level after is the median over the rest of the analysed intervals (at least three).
-    None: no such drop (a cliff inside the first ``min_before + 1`` intervals is not found:
-    log finer intervals).
+    None: no such drop (a cliff inside the first ``min_before`` intervals is not found: log
+    finer intervals).
     ``before_gc``: only the intervals before garbage collection first ran (the cache's cliff,
     not the FOB → steady-state one)."""
     n = len(series.iops)
@@ -96,7 +96,10 @@ def find_cliff(
             after = statistics.median(y[k:])
             if after >= before * (1 - min_drop):
                 continue  # a dip, not a cliff
-            while y[k] >= before * (1 - min_drop / 2):  # the first interval that fell
+            # the first interval that fell: it may be among the ``min_before`` of the level
+            while k > 2 and y[k - 1] < before * (1 - min_drop / 2):
+                k -= 1
+            while y[k] >= before * (1 - min_drop / 2):
                 k += 1
             dt = [t - (series.times_s[i - 1] if i else 0.0) for i, t in enumerate(series.times_s)]
             written = sum(series.write_iops[i] * dt[i] for i in range(k)) * bs_bytes
