@@ -79,7 +79,9 @@ def find_cliff(
     next three is at least ``min_drop`` below the median of those before it (but the first,
     and at least ``min_before`` of them: one interval is no level, and the one after the
     write buffer's burst is often still on its way down to the plateau).
-    The level after is the median over the rest of the analysed intervals (at least three).
+    The level after is the median over the rest of the analysed intervals (at least three), and
+    the next three must have come at least half-way down to it (a noisy dip before the cliff is
+    below the level before, but not yet at the level after).
     None: no such drop (a cliff inside the first ``min_before`` intervals is not found: log
     finer intervals).
     ``before_gc``: only the intervals before garbage collection first ran (the cache's cliff,
@@ -88,7 +90,8 @@ def find_cliff(
     if before_gc and any(series.gc_started):
         n = series.gc_started.index(True)
     y = series.iops[:n]
-    for k in range(1 + max(1, min_before), n - 2):
+    first = 1 + max(1, min_before)
+    for k in range(first, n - 2):
         # the first interval is left out of the level before: it holds the write buffer's
         # filling (a burst at the controller's speed), not the cache's plateau
         before = statistics.median(y[1:k])
@@ -96,9 +99,13 @@ def find_cliff(
             after = statistics.median(y[k:])
             if after >= before * (1 - min_drop):
                 continue  # a dip, not a cliff
-            # the first interval that fell: it may be among the ``min_before`` of the level
-            while k > 2 and y[k - 1] < before * (1 - min_drop / 2):
+            if statistics.median(y[k : k + 3]) > (before + after) / 2:
+                continue  # a noisy dip before the cliff: not yet half-way down to the level after
+            # the first interval that fell: at the first candidate, it may be among the
+            # ``min_before`` intervals of the level before
+            while k == first and k > 2 and y[k - 1] < before * (1 - min_drop / 2):
                 k -= 1
+                first = k
             while y[k] >= before * (1 - min_drop / 2):
                 k += 1
             dt = [t - (series.times_s[i - 1] if i else 0.0) for i, t in enumerate(series.times_s)]
