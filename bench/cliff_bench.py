@@ -23,7 +23,7 @@ TurboWrite region and 36 GB region on unwritten capacity, as Samsung documents t
 
     PYTHONPATH=python python bench/cliff_bench.py [--seeds 1-6] [--shares 0.005,0.015,0.03]
         [--static-share 0.005] [--physical 8GiB] [--tlc-factors 0.7,1.5]
-        [--turbowrite-tlc-us 1000] [--out FILE]
+        [--turbowrite-tlc-us 1000] [--no-fit-tlc] [--out FILE]
 """
 
 from __future__ import annotations
@@ -63,6 +63,10 @@ def _seconds(drive: dict, scale: float, qd: int, read_percent: int, precondition
     return room / max(write_rate, 1.0)
 
 
+#: whether fit_cache fits the TLC program time (``--no-fit-tlc``: the twin's kept, as before)
+FIT_TLC = {"on": True}
+
+
 def _fit(truth: dict, twin: dict, scale: float, state: str) -> cliff.CacheFit:
     t_meas = _seconds(truth, scale, 32, 0, state)
     # a filled drive's series runs until its spare is written, and its static region fills in
@@ -71,7 +75,7 @@ def _fit(truth: dict, twin: dict, scale: float, state: str) -> cliff.CacheFit:
     measured = cliff.simulate_series(
         truth, scale, qd=32, seconds=t_meas, interval_s=t_meas / n, precondition=state
     )
-    return cliff.fit_cache(measured, twin, scale, precondition=state)
+    return cliff.fit_cache(measured, twin, scale, precondition=state, fit_tlc=FIT_TLC["on"])
 
 
 def one(
@@ -229,9 +233,14 @@ def main() -> int:
         help="also docs/drives/consumer-1tb-sata-turbowrite.toml as a truth with this TLC "
         "program time (µs per flash page; the twin keeps the file's)",
     )  # fmt: skip
+    ap.add_argument(
+        "--fit-tlc", action=argparse.BooleanOptionalAction, default=True,
+        help="fit the TLC program time to the level after the cliff (--no-fit-tlc: the twin's)",
+    )  # fmt: skip
     ap.add_argument("--out", type=Path, default=ROOT / "target/bench/cliff_bench.json")
     args = ap.parse_args()
     physical = parse_size_bytes(args.physical, "--physical")
+    FIT_TLC["on"] = args.fit_tlc
     rows = []
     if args.presets:
         d = presets.get("consumer-tlc-sata")
