@@ -23,12 +23,13 @@ TurboWrite region and 36 GB region on unwritten capacity, as Samsung documents t
 
     PYTHONPATH=python python bench/cliff_bench.py [--seeds 1-6] [--shares 0.005,0.015,0.03]
         [--static-share 0.005] [--physical 8GiB] [--tlc-factors 0.7,1.5]
-        [--turbowrite-tlc-us 1000] [--no-fit-tlc] [--out FILE]
+        [--turbowrite-tlc-us 1000] [--no-fit-tlc] [--also-twin-tlc] [--out FILE]
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import random
 import statistics
@@ -63,8 +64,9 @@ def _seconds(drive: dict, scale: float, qd: int, read_percent: int, precondition
     return room / max(write_rate, 1.0)
 
 
-#: whether fit_cache fits the TLC program time (``--no-fit-tlc``: the twin's kept, as before)
-FIT_TLC = {"on": True}
+#: whether fit_cache fits the TLC program time (``--no-fit-tlc``: the twin's kept, as before);
+#: ``also_twin_tlc``: each accepted fit also predicted with the twin's TLC program time
+FIT_TLC = {"on": True, "also_twin_tlc": False}
 
 
 def _fit(truth: dict, twin: dict, scale: float, state: str) -> cliff.CacheFit:
@@ -127,6 +129,18 @@ def one(
             "predicted": pred.to_dict() if pred else None,
             **cliff.errors(pred, true),
         }
+        if fit is not None and FIT_TLC["also_twin_tlc"]:
+            # the same cache, the level after from the twin's TLC program time (the fit before)
+            twin_fit = dataclasses.replace(fit, tlc_program_us=None)
+            twin_static = static_fit and dataclasses.replace(static_fit, tlc_program_us=None)
+            p2 = cliff.predict(
+                twin, twin_fit, scale, **MIX, seconds=t_mix, interval_s=t_mix / n,
+                precondition=state, static_fit=twin_static,
+            )  # fmt: skip
+            row[state]["twin_tlc"] = {
+                "predicted": p2.to_dict() if p2 else None,
+                **cliff.errors(p2, true),
+            }
     print(f"{name}: {json.dumps(row)}", file=sys.stderr, flush=True)
     return row
 
@@ -213,6 +227,24 @@ def summary(rows: list[dict]) -> str:
     return out
 
 
+def twin_tlc_summary(rows: list[dict]) -> str:
+    """The accepted fits' predictions with the twin's TLC program time (``--also-twin-tlc``)."""
+    alt = [
+        r[st]["twin_tlc"]
+        for r in rows
+        for st in ("none", "sequential")
+        if st in r and r[st]["true"] and "twin_tlc" in r[st]
+    ]
+    ok = [a for a in alt if a["time_error"] is not None]
+    within = sum(abs(a["time_error"]) <= 0.25 and abs(a["lost_error"]) <= 0.25 for a in ok)
+    lost = [a["lost_error"] for a in ok]
+    span = f"IOPS lost {100 * min(lost):+.0f}% to {100 * max(lost):+.0f}%" if lost else ""
+    return (
+        f"with the twin's TLC program time: {within} of {len(alt)} within 25% on both figures, "
+        f"{len(alt) - len(ok)} without a cliff; {span}"
+    )
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", type=seeds_arg, default=seeds_arg("1-4"))
@@ -237,10 +269,16 @@ def main() -> int:
         "--fit-tlc", action=argparse.BooleanOptionalAction, default=True,
         help="fit the TLC program time to the level after the cliff (--no-fit-tlc: the twin's)",
     )  # fmt: skip
+    ap.add_argument(
+        "--also-twin-tlc", action="store_true",
+        help="also predict each accepted fit with the twin's TLC program time (the errors "
+        "the fit without the level after would have made)",
+    )  # fmt: skip
     ap.add_argument("--out", type=Path, default=ROOT / "target/bench/cliff_bench.json")
     args = ap.parse_args()
     physical = parse_size_bytes(args.physical, "--physical")
     FIT_TLC["on"] = args.fit_tlc
+    FIT_TLC["also_twin_tlc"] = args.also_twin_tlc
     rows = []
     if args.presets:
         d = presets.get("consumer-tlc-sata")
@@ -312,6 +350,8 @@ def main() -> int:
     args.out.write_text(json.dumps(rows, indent=1) + "\n")
     print(markdown(rows))
     print("\n" + summary(rows))
+    if args.also_twin_tlc:
+        print(twin_tlc_summary(rows))
     return 0
 
 
