@@ -46,6 +46,16 @@ def test_the_level_before_is_not_read_from_the_interval_after_the_buffer_s_burst
     assert cliff.find_cliff(_series([90_000.0, 30_000.0] + [10_000.0] * 9)) is None
 
 
+def test_a_noisy_dip_before_the_cliff_is_not_taken_for_it():
+    # generated drive 1 with a 0.5% cache under QD8 70:30 (the predicted series): a dip of 25%
+    # in the 7th-9th intervals, the cliff in the 13th; the rest's median is the level after,
+    # so only "half-way down to it" tells the dip from the cliff
+    y = [182_148, 0, 97_028, 55_573, 107_656, 86_080, 63_608, 86_048, 64_568, 88_673, 77_181]
+    y += [94_339, 20_616] + [39_663, 43_984, 30_219, 41_936, 38_030, 37_998, 43_440] * 5
+    c = cliff.find_cliff(_series([float(x) for x in y]))
+    assert c is not None and 110 < c.time_s < 130, c
+
+
 def test_no_cliff_in_a_flat_series_a_passing_dip_or_after_gc_started():
     assert cliff.find_cliff(_series([30_000.0] * 10)) is None
     dip = [30_000, 30_000, 30_000, 10_000, 10_000, 10_000, 30_000, 30_000, 30_000, 30_000, 30_000]
