@@ -23,7 +23,8 @@ TurboWrite region and 36 GB region on unwritten capacity, as Samsung documents t
 
     PYTHONPATH=python python bench/cliff_bench.py [--seeds 1-6] [--shares 0.005,0.015,0.03]
         [--static-share 0.005] [--physical 8GiB] [--tlc-factors 0.7,1.5]
-        [--turbowrite-tlc-us 1000] [--no-fit-tlc] [--also-twin-tlc] [--out FILE]
+        [--turbowrite-tlc-us 1000] [--no-fit-tlc] [--also-twin-tlc]
+        [--fallback-read-percent 50] [--out FILE]
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from pathlib import Path
 from calibrate_bench import seeds_arg  # bench/ is on the path when run as a script
 from overprov import presets
 from overprov.calibrate import cliff, validation
+from overprov.errors import ConfigError
 from overprov.units import parse_size_bytes
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -65,19 +67,41 @@ def _seconds(drive: dict, scale: float, qd: int, read_percent: int, precondition
 
 
 #: whether fit_cache fits the TLC program time (``--no-fit-tlc``: the twin's kept, as before);
-#: ``also_twin_tlc``: each accepted fit also predicted with the twin's TLC program time
-FIT_TLC = {"on": True, "also_twin_tlc": False}
+#: ``also_twin_tlc``: each accepted fit also predicted with the twin's TLC program time;
+#: ``fallback_read_percent``: where the QD32 writes give no fit, one from a QD32 series with
+#: this share of reads (0: none)
+FIT_TLC = {"on": True, "also_twin_tlc": False, "fallback_read_percent": 0}
 
 
-def _fit(truth: dict, twin: dict, scale: float, state: str) -> cliff.CacheFit:
-    t_meas = _seconds(truth, scale, 32, 0, state)
+def _fit_series(
+    truth: dict, twin: dict, scale: float, state: str, read_percent: int
+) -> cliff.CacheFit:
+    t_meas = _seconds(truth, scale, 32, read_percent, state)
     # a filled drive's series runs until its spare is written, and its static region fills in
     # a small part of that: finer intervals (a real drive's fio log is per second)
     n = 60 if state == "none" else 300
     measured = cliff.simulate_series(
-        truth, scale, qd=32, seconds=t_meas, interval_s=t_meas / n, precondition=state
-    )
-    return cliff.fit_cache(measured, twin, scale, precondition=state, fit_tlc=FIT_TLC["on"])
+        truth, scale, qd=32, read_percent=read_percent, seconds=t_meas, interval_s=t_meas / n,
+        precondition=state,
+    )  # fmt: skip
+    return cliff.fit_cache(
+        measured, twin, scale, precondition=state, fit_tlc=FIT_TLC["on"],
+        read_percent=read_percent,
+    )  # fmt: skip
+
+
+def _fit(truth: dict, twin: dict, scale: float, state: str, row: dict) -> cliff.CacheFit:
+    """The fit from QD32 writes; where it fails and a fallback is set, from QD32 with reads
+    (``row`` records which, and why the first failed)."""
+    try:
+        return _fit_series(truth, twin, scale, state, 0)
+    except ConfigError as exc:
+        rp = FIT_TLC["fallback_read_percent"]
+        if not rp:
+            raise
+        row.setdefault("write_only_error", {})[state] = str(exc)
+        row["fit_read_percent"] = rp
+        return _fit_series(truth, twin, scale, state, rp)
 
 
 def one(
@@ -92,8 +116,8 @@ def one(
     row: dict = {"drive": name}
     fit = static_fit = None
     try:
-        fit = _fit(truth, twin, scale, "none")
-        static_fit = _fit(truth, twin, scale, "sequential") if static else None
+        fit = _fit(truth, twin, scale, "none", row)
+        static_fit = _fit(truth, twin, scale, "sequential", row) if static else None
     except Exception as exc:  # noqa: BLE001 - reported in the row, the bench goes on
         row["error"] = str(exc)
         fit = static_fit = None
@@ -176,6 +200,8 @@ def markdown(rows: list[dict]) -> str:
         cache = f"{r.get('true_cache_bytes', 0) / 1e9:.2f} → " + (
             f"{r['fitted_cache_bytes'] / 1e9:.2f} GB" if r.get("fitted_cache_bytes") else "—"
         )
+        if r.get("fit_read_percent"):
+            cache += f" (QD32 {r['fit_read_percent']}% reads)"
         if r.get("true_static_bytes"):
             cache += f"; static {r['true_static_bytes'] / 1e9:.2f} → " + (
                 f"{r['fitted_static_bytes'] / 1e9:.2f} GB" if r.get("fitted_static_bytes") else "—"
@@ -274,11 +300,17 @@ def main() -> int:
         help="also predict each accepted fit with the twin's TLC program time (the errors "
         "the fit without the level after would have made)",
     )  # fmt: skip
+    ap.add_argument(
+        "--fallback-read-percent", type=int, default=0,
+        help="where the QD32 writes give no fit, fit from a QD32 series with this share of "
+        "reads (0: none)",
+    )  # fmt: skip
     ap.add_argument("--out", type=Path, default=ROOT / "target/bench/cliff_bench.json")
     args = ap.parse_args()
     physical = parse_size_bytes(args.physical, "--physical")
     FIT_TLC["on"] = args.fit_tlc
     FIT_TLC["also_twin_tlc"] = args.also_twin_tlc
+    FIT_TLC["fallback_read_percent"] = args.fallback_read_percent
     rows = []
     if args.presets:
         d = presets.get("consumer-tlc-sata")

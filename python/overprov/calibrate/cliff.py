@@ -249,6 +249,7 @@ def fit_cache(
     iterations: int = 7,
     precondition: str = "none",
     fit_tlc: bool = True,
+    read_percent: int = 0,
 ) -> CacheFit:
     """Fit the SLC cache from a FOB → write-saturation series: 4 KiB random writes at ``qd``
     from a purged drive (calibrate's FOB segment run on past the cliff). On a purged drive
@@ -258,7 +259,10 @@ def fit_cache(
     program time is the one at which ``twin`` (the drive's other figures, e.g. calibrate's
     twin) reproduces the plateau before the cliff (bisection in log time, 20-2000 µs); with
     ``fit_tlc``, the TLC program time the one at which it reproduces the level after it (the
-    writes programmed in TLC directly; the twin's ÷4 to ×4).
+    writes programmed in TLC directly; the twin's ÷4 to ×4). ``read_percent``: the measured
+    series mixed reads in (a drive whose writes alone run at a controller's ceiling in SLC and
+    TLC mode alike shows its cache only where reads wait for its programs); its levels are of
+    all I/Os, its bytes of the writes.
 
     Refused (ConfigError), rather than predicting from a cache that is not the drive's: no
     cliff; a plateau the SLC program time cannot reproduce (the fastest is not fast enough:
@@ -282,8 +286,8 @@ def fit_cache(
 
     def series(drive: dict[str, Any], intervals: int) -> Series:
         return simulate_series(
-            drive, scale, qd=qd, seconds=intervals * step, interval_s=step,
-            precondition=precondition,
+            drive, scale, qd=qd, read_percent=read_percent, seconds=intervals * step,
+            interval_s=step, precondition=precondition,
         )  # fmt: skip
 
     def plateau(program_us: float) -> float:
