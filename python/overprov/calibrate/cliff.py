@@ -227,7 +227,8 @@ CHECK_TIME, CHECK_LEVEL = 0.15, 0.10
 
 def _bisect(f, lo: float, hi: float, target: float, iterations: int) -> float | None:
     """The x in [lo, hi] (log scale) where the decreasing ``f`` meets ``target``; None: the
-    target is outside ``f``'s range there (not identified)."""
+    target is outside ``f``'s range there, or met only in the last step next to a bound (``f``
+    flat there, at a ceiling: x not identified)."""
     a, b = math.log(lo), math.log(hi)
     if f(lo) < target or f(hi) > target:
         return None
@@ -237,6 +238,8 @@ def _bisect(f, lo: float, hi: float, target: float, iterations: int) -> float | 
             a = mid
         else:
             b = mid
+    if a == math.log(lo) or b == math.log(hi):
+        return None
     return math.exp((a + b) / 2)
 
 
@@ -264,11 +267,14 @@ def fit_cache(
     TLC mode alike shows its cache only where reads wait for its programs); its levels are of
     all I/Os, its bytes of the writes.
 
+    The size is corrected once to the bytes before the fitted drive's own cliff (what the
+    write buffer held there depends on the workload).
+
     Refused (ConfigError), rather than predicting from a cache that is not the drive's: no
-    cliff; a plateau the SLC program time cannot reproduce (the fastest is not fast enough:
-    another limit, e.g. the controller, sets it, and the drop is not a cache's); a level after
-    the TLC program time cannot reproduce; a fitted drive whose own series does not show the
-    measured cliff within 15% in time and 10% in its levels."""
+    cliff; a plateau the SLC program time cannot reproduce, or that every fast one reproduces
+    (another limit, e.g. the controller, sets it: the bisection ends at its bound); a level
+    after the TLC program time cannot reproduce, or ends at a bound; a fitted drive whose own
+    series does not show the measured cliff within 15% in time and 10% in its levels."""
     target = find_cliff(measured)
     if target is None:
         raise ConfigError("cliff: the measured series shows no cliff before garbage collection")
@@ -300,12 +306,14 @@ def fit_cache(
     if slc_us is None:
         raise ConfigError(
             f"cliff: fit refused: no SLC program time in {SLC_PROGRAM_US_RANGE} µs reproduces "
-            f"the plateau of {target.iops_before:,.0f} IOPS before the drop (another limit sets "
-            "it: the drop is not the SLC cache's)"
+            f"the plateau of {target.iops_before:,.0f} IOPS before the drop, or any fast one "
+            "does (another limit, a controller's ceiling, sets it: not identified)"
         )
 
-    def fitted(tlc_us: float | None) -> Series:
-        drive = with_cache(twin, cache, slc_us, static_bytes=region, tlc_program_us=tlc_us)
+    def fitted(tlc_us: float | None, size: float | None = None) -> Series:
+        size = cache if size is None else size
+        region_ = size if static else None
+        drive = with_cache(twin, size, slc_us, static_bytes=region_, tlc_program_us=tlc_us)
         return series(drive, end)
 
     tlc_us = None
@@ -326,6 +334,12 @@ def fit_cache(
                 f"cliff: fit refused: no TLC program time in {lo:.0f}-{hi:.0f} µs reproduces the "
                 f"level of {target.iops_after:,.0f} IOPS after the drop"
             )
+    # the size, once more, to the bytes before the fitted drive's own cliff: what the buffer
+    # held at the cliff depends on the workload (under a mix the writes do not outrun the dies
+    # and it holds little), so the first guess (all of it) is corrected by the difference
+    first = find_cliff(fitted(tlc_us))
+    if first is not None:
+        cache = max(cache + target.host_write_bytes_before - first.host_write_bytes_before, 1e6)
     check = find_cliff(fitted(tlc_us))
     if (
         check is None
