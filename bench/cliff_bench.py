@@ -22,12 +22,15 @@ docs/drives/consumer-1tb-sata-turbowrite.toml (the preset with the 1 TB 860 EVO'
 TurboWrite region and 36 GB region on unwritten capacity, as Samsung documents them).
 
     PYTHONPATH=python python bench/cliff_bench.py [--seeds 1-6] [--shares 0.005,0.015,0.03]
-        [--static-share 0.005] [--physical 8GiB] [--out FILE]
+        [--static-share 0.005] [--physical 8GiB] [--tlc-factors 0.7,1.5]
+        [--turbowrite-tlc-us 1000] [--no-fit-tlc] [--also-twin-tlc]
+        [--fallback-read-percent 50] [--out FILE]
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import random
 import statistics
@@ -37,6 +40,7 @@ from pathlib import Path
 from calibrate_bench import seeds_arg  # bench/ is on the path when run as a script
 from overprov import presets
 from overprov.calibrate import cliff, validation
+from overprov.errors import ConfigError
 from overprov.units import parse_size_bytes
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -62,36 +66,73 @@ def _seconds(drive: dict, scale: float, qd: int, read_percent: int, precondition
     return room / max(write_rate, 1.0)
 
 
-def _fit(truth: dict, twin: dict, scale: float, state: str) -> cliff.CacheFit:
-    t_meas = _seconds(truth, scale, 32, 0, state)
+#: whether fit_cache fits the TLC program time (``--no-fit-tlc``: the twin's kept, as before);
+#: ``also_twin_tlc``: each accepted fit also predicted with the twin's TLC program time;
+#: ``fallback_read_percent``: where the QD32 writes give no fit, one from a QD32 series with
+#: this share of reads (0: none)
+FIT_TLC = {"on": True, "also_twin_tlc": False, "fallback_read_percent": 0}
+
+
+def _fit_series(
+    truth: dict, twin: dict, scale: float, state: str, read_percent: int
+) -> cliff.CacheFit:
+    t_meas = _seconds(truth, scale, 32, read_percent, state)
     # a filled drive's series runs until its spare is written, and its static region fills in
     # a small part of that: finer intervals (a real drive's fio log is per second)
     n = 60 if state == "none" else 300
     measured = cliff.simulate_series(
-        truth, scale, qd=32, seconds=t_meas, interval_s=t_meas / n, precondition=state
-    )
-    return cliff.fit_cache(measured, twin, scale, precondition=state)
+        truth, scale, qd=32, read_percent=read_percent, seconds=t_meas, interval_s=t_meas / n,
+        precondition=state,
+    )  # fmt: skip
+    return cliff.fit_cache(
+        measured, twin, scale, precondition=state, fit_tlc=FIT_TLC["on"],
+        read_percent=read_percent,
+    )  # fmt: skip
 
 
-def one(name: str, truth: dict, scale: float, *, static: bool = False) -> dict:
-    """``static``: the drive has a static region, fitted from its filled series as well."""
-    twin = cliff.with_cache(truth, 1e9, 200.0)  # size and SLC program time unknown
-    row: dict = {"drive": name}
+def _fit(truth: dict, twin: dict, scale: float, state: str, row: dict) -> cliff.CacheFit:
+    """The fit from QD32 writes; where it fails and a fallback is set, from QD32 with reads
+    (``row`` records which, and why the first failed)."""
     try:
-        fit = _fit(truth, twin, scale, "none")
-        static_fit = _fit(truth, twin, scale, "sequential") if static else None
+        return _fit_series(truth, twin, scale, state, 0)
+    except ConfigError as exc:
+        rp = FIT_TLC["fallback_read_percent"]
+        if not rp:
+            raise
+        row.setdefault("write_only_error", {})[state] = str(exc)
+        row["fit_read_percent"] = rp
+        return _fit_series(truth, twin, scale, state, rp)
+
+
+def one(
+    name: str, truth: dict, scale: float, *, static: bool = False,
+    twin_tlc_us: float | None = None,
+) -> dict:  # fmt: skip
+    """``static``: the drive has a static region, fitted from its filled series as well.
+    ``twin_tlc_us``: the twin's TLC program time where it is not the truth's."""
+    # size and SLC program time unknown; the TLC program time the drive's own (``twin_tlc_us``)
+    # where the truth's was changed
+    twin = cliff.with_cache(truth, 1e9, 200.0, tlc_program_us=twin_tlc_us)
+    row: dict = {"drive": name}
+    fit = static_fit = None
+    try:
+        fit = _fit(truth, twin, scale, "none", row)
+        static_fit = _fit(truth, twin, scale, "sequential", row) if static else None
     except Exception as exc:  # noqa: BLE001 - reported in the row, the bench goes on
         row["error"] = str(exc)
-        print(f"{name}: {exc}", file=sys.stderr, flush=True)
-        return row
+        fit = static_fit = None
     if static_fit is not None:
         row["fitted_static_bytes"] = static_fit.cache_bytes
-    row.update(
-        measured=fit.measured.to_dict(),
-        fitted_cache_bytes=fit.cache_bytes,
-        fitted_slc_program_us=fit.slc_program_us,
-        true_slc_program_us=truth["config"]["timing"]["slc"]["program_us"],
-    )
+    if fit is not None:
+        row.update(
+            measured=fit.measured.to_dict(),
+            fitted_cache_bytes=fit.cache_bytes,
+            fitted_slc_program_us=fit.slc_program_us,
+            true_slc_program_us=truth["config"]["timing"]["slc"]["program_us"],
+            fitted_tlc_program_us=fit.tlc_program_us,
+            true_tlc_program_us=truth["config"]["timing"]["nand"]["program_us"],
+            twin_tlc_program_us=twin["config"]["timing"]["nand"]["program_us"],
+        )
     for state in ("none", "sequential"):
         t_mix = _seconds(truth, scale, MIX["qd"], MIX["read_percent"], state)
         # a static region on a filled drive fills in a small part of the series: finer intervals
@@ -101,17 +142,44 @@ def one(name: str, truth: dict, scale: float, *, static: bool = False) -> dict:
                 truth, scale, **MIX, seconds=t_mix, interval_s=t_mix / n, precondition=state
             )
         )
-        pred = cliff.predict(
-            twin, fit, scale, **MIX, seconds=t_mix, interval_s=t_mix / n, precondition=state,
-            static_fit=static_fit,
-        )  # fmt: skip
+        pred = None
+        if fit is not None:
+            pred = cliff.predict(
+                twin, fit, scale, **MIX, seconds=t_mix, interval_s=t_mix / n,
+                precondition=state, static_fit=static_fit,
+            )  # fmt: skip
         row[state] = {
             "true": true.to_dict() if true else None,
             "predicted": pred.to_dict() if pred else None,
             **cliff.errors(pred, true),
         }
+        if fit is not None and FIT_TLC["also_twin_tlc"]:
+            # the same cache, the level after from the twin's TLC program time (the fit before)
+            twin_fit = dataclasses.replace(fit, tlc_program_us=None)
+            twin_static = static_fit and dataclasses.replace(static_fit, tlc_program_us=None)
+            p2 = cliff.predict(
+                twin, twin_fit, scale, **MIX, seconds=t_mix, interval_s=t_mix / n,
+                precondition=state, static_fit=twin_static,
+            )  # fmt: skip
+            row[state]["twin_tlc"] = {
+                "predicted": p2.to_dict() if p2 else None,
+                **cliff.errors(p2, true),
+            }
     print(f"{name}: {json.dumps(row)}", file=sys.stderr, flush=True)
     return row
+
+
+#: a refusal's or failure's reason, short, for the table
+REASONS = (
+    ("no cliff before garbage collection", "no cliff in the QD32 series"),
+    ("no SLC program time", "refused: the plateau is not an SLC cache's"),
+    ("no TLC program time", "refused: the level after is not TLC-direct writes'"),
+    ("does not reproduce", "refused: the fitted drive misses the measured cliff"),
+)
+
+
+def reason(error: str) -> str:
+    return next((short for key, short in REASONS if key in error), error)
 
 
 def pct(x: float | None) -> str:
@@ -120,9 +188,9 @@ def pct(x: float | None) -> str:
 
 def markdown(rows: list[dict]) -> str:
     out = [
-        "| drive | cache true → fitted | SLC µs true → fitted | state | QD8 70:30 truth: "
-        "cliff at, IOPS lost | predicted | time error | lost error |",
-        "|---|---|---|---|---|---|---|---|",
+        "| drive | cache true → fitted | SLC µs true → fitted | TLC µs true (twin) → fitted "
+        "| state | QD8 70:30 truth: cliff at, IOPS lost | predicted | time error | lost error |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
 
     def fmt(c: dict | None) -> str:
@@ -132,21 +200,75 @@ def markdown(rows: list[dict]) -> str:
         cache = f"{r.get('true_cache_bytes', 0) / 1e9:.2f} → " + (
             f"{r['fitted_cache_bytes'] / 1e9:.2f} GB" if r.get("fitted_cache_bytes") else "—"
         )
+        if r.get("fit_read_percent"):
+            cache += f" (QD32 {r['fit_read_percent']}% reads)"
         if r.get("true_static_bytes"):
             cache += f"; static {r['true_static_bytes'] / 1e9:.2f} → " + (
                 f"{r['fitted_static_bytes'] / 1e9:.2f} GB" if r.get("fitted_static_bytes") else "—"
             )
         if "error" in r:
-            out.append(f"| {r['drive']} | {cache} | — | — | {r['error']} | — | — | — |")
+            for state, label in (("none", "purged"), ("sequential", "filled")):
+                out.append(
+                    f"| {r['drive']} | {cache} | — | — | {label} | {fmt(r[state]['true'])} | "
+                    f"{reason(r['error'])} | — | — |"
+                )
             continue
         slc = f"{r['true_slc_program_us']:.0f} → {r['fitted_slc_program_us']:.0f}"
+        ftlc = r.get("fitted_tlc_program_us")
+        tlc = f"{r['true_tlc_program_us']:.0f} ({r['twin_tlc_program_us']:.0f}) → " + (
+            "twin's" if ftlc is None else f"{ftlc:.0f}"
+        )
         for state, label in (("none", "purged"), ("sequential", "filled")):
             c = r[state]
             out.append(
-                f"| {r['drive']} | {cache} | {slc} | {label} | {fmt(c['true'])} | "
+                f"| {r['drive']} | {cache} | {slc} | {tlc} | {label} | {fmt(c['true'])} | "
                 f"{fmt(c['predicted'])} | {pct(c['time_error'])} | {pct(c['lost_error'])} |"
             )
     return "\n".join(out)
+
+
+def summary(rows: list[dict]) -> str:
+    """Counted over the cases (drive, state) where the truth has a cliff: predicted within 25%
+    in both figures, predicted outside, predicted without a cliff, fit refused or impossible;
+    and the cases where only the prediction has one."""
+    cases = [r[st] for r in rows for st in ("none", "sequential") if st in r]
+    truth = [c for c in cases if c["true"]]
+    ok = [c for c in truth if c["time_error"] is not None]
+    within = [c for c in ok if abs(c["time_error"]) <= 0.25 and abs(c["lost_error"]) <= 0.25]
+    with_truth = [(r, r[st]) for r in rows for st in ("none", "sequential") if st in r]
+    with_truth = [(r, c) for r, c in with_truth if c["true"]]
+    no_pred = sum(1 for r, c in with_truth if "error" not in r and not c["predicted"])
+    no_fit = sum(1 for r, _ in with_truth if "error" in r)
+    extra = sum(1 for c in cases if not c["true"] and c["predicted"])
+    out = (
+        f"{len(within)} of {len(truth)} cases whose truth has a cliff predicted within 25% on "
+        f"both figures; {len(ok) - len(within)} predicted outside; {no_pred} predicted without "
+        f"a cliff; {no_fit} not predicted (fit refused or no cliff in the QD32 series); "
+        f"{extra} predicted where the truth has none"
+    )
+    if ok:
+        med_t = statistics.median(abs(c["time_error"]) for c in ok)
+        med_l = statistics.median(abs(c["lost_error"]) for c in ok)
+        out += f"; median |time error| {100 * med_t:.0f}%, median |lost error| {100 * med_l:.0f}%"
+    return out
+
+
+def twin_tlc_summary(rows: list[dict]) -> str:
+    """The accepted fits' predictions with the twin's TLC program time (``--also-twin-tlc``)."""
+    alt = [
+        r[st]["twin_tlc"]
+        for r in rows
+        for st in ("none", "sequential")
+        if st in r and r[st]["true"] and "twin_tlc" in r[st]
+    ]
+    ok = [a for a in alt if a["time_error"] is not None]
+    within = sum(abs(a["time_error"]) <= 0.25 and abs(a["lost_error"]) <= 0.25 for a in ok)
+    lost = [a["lost_error"] for a in ok]
+    span = f"IOPS lost {100 * min(lost):+.0f}% to {100 * max(lost):+.0f}%" if lost else ""
+    return (
+        f"with the twin's TLC program time: {within} of {len(alt)} within 25% on both figures, "
+        f"{len(alt) - len(ok)} without a cliff; {span}"
+    )
 
 
 def main() -> int:
@@ -159,9 +281,36 @@ def main() -> int:
         "--static-share", type=float, default=0.005,
         help="each seed's drive with a static region of this share in a 2%% cache (0: none)",
     )  # fmt: skip
+    ap.add_argument(
+        "--tlc-factors", default="1,1",
+        help="each generated truth's TLC program time: the drive's times a factor drawn from "
+        "LOW,HIGH (the twin keeps the drive's; 1,1: the same)",
+    )  # fmt: skip
+    ap.add_argument(
+        "--turbowrite-tlc-us", type=float, default=0.0,
+        help="also docs/drives/consumer-1tb-sata-turbowrite.toml as a truth with this TLC "
+        "program time (µs per flash page; the twin keeps the file's)",
+    )  # fmt: skip
+    ap.add_argument(
+        "--fit-tlc", action=argparse.BooleanOptionalAction, default=True,
+        help="fit the TLC program time to the level after the cliff (--no-fit-tlc: the twin's)",
+    )  # fmt: skip
+    ap.add_argument(
+        "--also-twin-tlc", action="store_true",
+        help="also predict each accepted fit with the twin's TLC program time (the errors "
+        "the fit without the level after would have made)",
+    )  # fmt: skip
+    ap.add_argument(
+        "--fallback-read-percent", type=int, default=0,
+        help="where the QD32 writes give no fit, fit from a QD32 series with this share of "
+        "reads (0: none)",
+    )  # fmt: skip
     ap.add_argument("--out", type=Path, default=ROOT / "target/bench/cliff_bench.json")
     args = ap.parse_args()
     physical = parse_size_bytes(args.physical, "--physical")
+    FIT_TLC["on"] = args.fit_tlc
+    FIT_TLC["also_twin_tlc"] = args.also_twin_tlc
+    FIT_TLC["fallback_read_percent"] = args.fallback_read_percent
     rows = []
     if args.presets:
         d = presets.get("consumer-tlc-sata")
@@ -174,51 +323,67 @@ def main() -> int:
             row["true_cache_bytes"] = drive["config"]["timing"]["slc"]["max_bytes"]
             row["true_static_bytes"] = drive["config"]["timing"]["slc"].get("static_bytes", 0)
             rows.append(row)
+    if args.turbowrite_tlc_us:
+        # the drive file as a truth whose writes past its cache are slower than the file says:
+        # the twin is the file (its TLC program time), the cache's sizes and times unknown
+        tw = presets.get(str(TURBOWRITE))
+        slc = tw["config"]["timing"]["slc"]
+        truth = cliff.with_cache(
+            tw, slc["max_bytes"], slc["program_us"], static_bytes=slc["static_bytes"],
+            tlc_program_us=args.turbowrite_tlc_us,
+        )  # fmt: skip
+        sc = min(1.0, physical / presets.physical_bytes(tw))
+        name = f"consumer-1tb-sata-turbowrite.toml, TLC {args.turbowrite_tlc_us:g} µs"
+        row = one(
+            name, truth, sc, static=True, twin_tlc_us=tw["config"]["timing"]["nand"]["program_us"]
+        )
+        row["true_cache_bytes"] = slc["max_bytes"]
+        row["true_static_bytes"] = slc["static_bytes"]
+        rows.append(row)
     shares = [float(x) for x in args.shares.split(",")]
+    f_lo, f_hi = (float(x) for x in args.tlc_factors.split(","))
     for seed in args.seeds:
         d = validation.drive(seed)
         rng = random.Random(seed * 7919)
+        # a generator of its own: the caches and SLC times drawn are those of the runs before
+        tlc_rng = random.Random(seed * 104729)
+        drive_tlc = d["config"]["timing"]["nand"]["program_us"]
+
+        def tlc(rng: random.Random = tlc_rng, base: float = drive_tlc) -> dict:
+            if (f_lo, f_hi) == (1.0, 1.0):
+                return {}
+            return {"tlc_program_us": round(base * rng.uniform(f_lo, f_hi), 1)}
+
         for share in shares:
             truth = cliff.with_cache(
-                d, d["advertised_bytes"] * share, round(rng.uniform(150.0, 250.0), 1)
+                d, d["advertised_bytes"] * share, round(rng.uniform(150.0, 250.0), 1), **tlc()
             )
             # a write buffer is not scaled with the drive: at a few GiB of NAND its own drop
             # (tens of MiB) would come first and hide the cache's, so it is made small
             truth["config"]["timing"]["buffer"]["bytes"] = 4 * 2**20
             sc = float(validation.scale_for(truth, physical))
-            row = one(f"generated {seed}, cache {100 * share:g}%", truth, sc)
+            row = one(f"generated {seed}, cache {100 * share:g}%", truth, sc, twin_tlc_us=drive_tlc)
             row["true_cache_bytes"] = d["advertised_bytes"] * share
             rows.append(row)
         if args.static_share:
             share, region = 0.02, args.static_share
             truth = cliff.with_cache(
                 d, d["advertised_bytes"] * share, round(rng.uniform(150.0, 250.0), 1),
-                static_bytes=d["advertised_bytes"] * region,
+                static_bytes=d["advertised_bytes"] * region, **tlc(),
             )  # fmt: skip
             truth["config"]["timing"]["buffer"]["bytes"] = 4 * 2**20
             sc = float(validation.scale_for(truth, physical))
             name = f"generated {seed}, cache 2%, static {100 * region:g}%"
-            row = one(name, truth, sc, static=True)
+            row = one(name, truth, sc, static=True, twin_tlc_us=drive_tlc)
             row["true_cache_bytes"] = d["advertised_bytes"] * share
             row["true_static_bytes"] = d["advertised_bytes"] * region
             rows.append(row)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(rows, indent=1) + "\n")
     print(markdown(rows))
-    errs = [
-        (r[st]["time_error"], r[st]["lost_error"])
-        for r in rows
-        for st in ("none", "sequential")
-        if st in r and r[st]["time_error"] is not None
-    ]
-    if errs:
-        within = sum(abs(a) <= 0.25 and abs(b) <= 0.25 for a, b in errs)
-        med_t = statistics.median(abs(a) for a, _ in errs)
-        med_l = statistics.median(abs(b) for _, b in errs)
-        print(
-            f"\n{within} of {len(errs)} within 25% on both figures; median |time error| "
-            f"{100 * med_t:.0f}%, median |lost error| {100 * med_l:.0f}%"
-        )
+    print("\n" + summary(rows))
+    if args.also_twin_tlc:
+        print(twin_tlc_summary(rows))
     return 0
 
 

@@ -30,6 +30,32 @@ def test_a_step_is_found_where_it_falls_with_the_bytes_before_it():
     assert c.host_write_bytes_before == pytest.approx(written * 4096)
 
 
+def test_the_level_before_is_not_read_from_the_interval_after_the_buffer_s_burst():
+    # generated drive 2 with a 0.5% cache at QD32: the buffer's burst, an interval still on its
+    # way down, the plateau, the cache's cliff in the 13th interval; with the level before
+    # read from the second interval alone, its fall to the plateau was taken for the cliff
+    y = [129_987, 70_692] + [61_297] * 10 + [53_212] + [29_263] * 20
+    c = cliff.find_cliff(_series([float(x) for x in y]))
+    assert c is not None
+    assert c.iops_before == 61_297 and c.iops_after == 29_263
+    assert 120 < c.time_s < 130  # inside the 13th interval (120-130 s)
+    # a cliff in the fourth interval is found where it falls; in the third it cannot be told
+    # from the burst's end
+    c = cliff.find_cliff(_series([90_000.0, 30_000.0, 30_000.0] + [10_000.0] * 8))
+    assert c is not None and c.time_s == pytest.approx(30.0) and c.iops_before == 30_000
+    assert cliff.find_cliff(_series([90_000.0, 30_000.0] + [10_000.0] * 9)) is None
+
+
+def test_a_noisy_dip_before_the_cliff_is_not_taken_for_it():
+    # generated drive 1 with a 0.5% cache under QD8 70:30 (the predicted series): a dip of 25%
+    # in the 7th-9th intervals, the cliff in the 13th; the rest's median is the level after,
+    # so only "half-way down to it" tells the dip from the cliff
+    y = [182_148, 0, 97_028, 55_573, 107_656, 86_080, 63_608, 86_048, 64_568, 88_673, 77_181]
+    y += [94_339, 20_616] + [39_663, 43_984, 30_219, 41_936, 38_030, 37_998, 43_440] * 5
+    c = cliff.find_cliff(_series([float(x) for x in y]))
+    assert c is not None and 110 < c.time_s < 130, c
+
+
 def test_no_cliff_in_a_flat_series_a_passing_dip_or_after_gc_started():
     assert cliff.find_cliff(_series([30_000.0] * 10)) is None
     dip = [30_000, 30_000, 30_000, 10_000, 10_000, 10_000, 30_000, 30_000, 30_000, 30_000, 30_000]
@@ -48,18 +74,24 @@ def drive_with_cache():
 
 
 def test_the_cache_fitted_from_a_fob_series_predicts_the_mixed_workloads_cliff(drive_with_cache):
-    """A generated drive given a cache of 1% of its capacity (5.1 GB) and an SLC program time
-    of 180 µs, neither known to the fit: from its FOB series (QD32 writes from purged) the
-    fit finds both within 10%, and the fitted drive predicts the QD8 70:30 cliff — from a
-    purged and from a filled drive — within 25% in time and in IOPS lost."""
+    """A generated drive given a cache of 1% of its capacity (5.1 GB), an SLC program time
+    of 180 µs and TLC programs 30% slower than the twin's, none known to the fit: from its FOB
+    series (QD32 writes from purged) the fit finds all three within 10%, and the fitted drive
+    predicts the QD8 70:30 cliff — from a purged and from a filled drive — within 25% in time
+    and in IOPS lost."""
     truth, scale = drive_with_cache
+    twin_tlc = truth["config"]["timing"]["nand"]["program_us"]
+    truth = cliff.with_cache(
+        truth, truth["advertised_bytes"] * 0.01, 180.0, tlc_program_us=1.3 * twin_tlc
+    )
     measured = cliff.simulate_series(
         truth, scale, qd=32, seconds=150, interval_s=2.5, precondition="none"
     )
-    twin = cliff.with_cache(truth, 1e9, 200.0)
+    twin = cliff.with_cache(truth, 1e9, 200.0, tlc_program_us=twin_tlc)
     fit = cliff.fit_cache(measured, twin, scale)
     assert fit.cache_bytes == pytest.approx(truth["advertised_bytes"] * 0.01, rel=0.10)
     assert fit.slc_program_us == pytest.approx(180.0, rel=0.10)
+    assert fit.tlc_program_us == pytest.approx(1.3 * twin_tlc, rel=0.10)
     for state, seconds in (("none", 200.0), ("sequential", 600.0)):
         true = cliff.find_cliff(
             cliff.simulate_series(
@@ -80,10 +112,30 @@ def test_the_cache_fitted_from_a_fob_series_predicts_the_mixed_workloads_cliff(d
         assert abs(err["time_error"]) <= 0.25 and abs(err["lost_error"]) <= 0.25, (state, err)
 
 
+def test_a_program_time_met_only_next_to_a_bound_is_not_identified():
+    """The bisection behind fit_cache: a plateau that falls with the program time is met where
+    it falls; one at a ceiling (every fast time reproduces it) is met only next to the
+    fastest bound, which identifies nothing (generated drive 12 at 1.5%: 20 µs for 157)."""
+    falling = lambda us: 1e7 / us  # noqa: E731
+    assert cliff._bisect(falling, 20.0, 2000.0, 1e5, 7) == pytest.approx(100.0, rel=0.05)
+    ceiling = lambda us: min(219_000.0, 1e7 / us)  # noqa: E731
+    assert cliff._bisect(ceiling, 20.0, 2000.0, 219_000.0, 7) is None
+    assert cliff._bisect(falling, 20.0, 2000.0, 1e9, 7) is None  # out of reach
+
+
 def test_a_series_without_a_cliff_cannot_be_fitted(drive_with_cache):
     truth, scale = drive_with_cache
     with pytest.raises(ConfigError, match="no cliff"):
         cliff.fit_cache(_series([30_000.0] * 10), truth, scale)
+
+
+def test_a_plateau_no_slc_program_time_reaches_is_refused(drive_with_cache):
+    """A drop from a plateau the drive cannot reach with the fastest SLC program (another
+    limit set it, as the controller does on generated drive 4) is not fitted as a cache."""
+    truth, scale = drive_with_cache
+    s = _series([9e6] * 6 + [1e6] * 6)
+    with pytest.raises(ConfigError, match="fit refused: no SLC program time"):
+        cliff.fit_cache(s, truth, scale)
 
 
 def test_the_consumer_preset_against_the_published_consumer_cliff():

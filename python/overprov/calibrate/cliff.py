@@ -73,18 +73,25 @@ def find_cliff(
     bs_bytes: int = 4096,
     min_drop: float = 0.1,
     before_gc: bool = True,
+    min_before: int = 3,
 ) -> Cliff | None:
     """The first lasting drop in ``series``: the first interval after which the median of the
-    next three is at least ``min_drop`` below the median of those before it (but the first).
-    The level after is the median over the rest of the analysed intervals (at least three).
-    None: no such drop.
+    next three is at least ``min_drop`` below the median of those before it (but the first,
+    and at least ``min_before`` of them: one interval is no level, and the one after the
+    write buffer's burst is often still on its way down to the plateau).
+    The level after is the median over the rest of the analysed intervals (at least three), and
+    the next three must have come at least half-way down to it (a noisy dip before the cliff is
+    below the level before, but not yet at the level after).
+    None: no such drop (a cliff inside the first ``min_before`` intervals is not found: log
+    finer intervals).
     ``before_gc``: only the intervals before garbage collection first ran (the cache's cliff,
     not the FOB → steady-state one)."""
     n = len(series.iops)
     if before_gc and any(series.gc_started):
         n = series.gc_started.index(True)
     y = series.iops[:n]
-    for k in range(2, n - 2):
+    first = 1 + max(1, min_before)
+    for k in range(first, n - 2):
         # the first interval is left out of the level before: it holds the write buffer's
         # filling (a burst at the controller's speed), not the cache's plateau
         before = statistics.median(y[1:k])
@@ -92,7 +99,14 @@ def find_cliff(
             after = statistics.median(y[k:])
             if after >= before * (1 - min_drop):
                 continue  # a dip, not a cliff
-            while y[k] >= before * (1 - min_drop / 2):  # the first interval that fell
+            if statistics.median(y[k : k + 3]) > (before + after) / 2:
+                continue  # a noisy dip before the cliff: not yet half-way down to the level after
+            # the first interval that fell: at the first candidate, it may be among the
+            # ``min_before`` intervals of the level before
+            while k == first and k > 2 and y[k - 1] < before * (1 - min_drop / 2):
+                k -= 1
+                first = k
+            while y[k] >= before * (1 - min_drop / 2):
                 k += 1
             dt = [t - (series.times_s[i - 1] if i else 0.0) for i, t in enumerate(series.times_s)]
             written = sum(series.write_iops[i] * dt[i] for i in range(k)) * bs_bytes
@@ -159,23 +173,29 @@ class CacheFit:
     static: bool = False
     """Fitted on a filled drive: ``cache_bytes`` is the static region (the dynamic part on
     unwritten capacity is gone there)."""
+    tlc_program_us: float | None = None
+    """The TLC program time (per flash page) that reproduces the level after the cliff, the
+    drive's writes programmed in TLC directly; None: the twin's kept."""
 
 
 def with_cache(
     drive: dict[str, Any], cache_bytes: float, program_us: float, *,
-    static_bytes: float | None = None,
+    static_bytes: float | None = None, tlc_program_us: float | None = None,
 ) -> dict[str, Any]:  # fmt: skip
     """``drive`` with its SLC cache replaced by one of ``cache_bytes`` and ``program_us``:
     dynamic only, or with a static region of ``static_bytes`` and the dynamic part on
-    unwritten capacity."""
+    unwritten capacity; with ``tlc_program_us``, its TLC program time (per flash page) too."""
     d = copy.deepcopy(drive)
-    slc = d.setdefault("config", {}).setdefault("timing", {}).setdefault("slc", {})
+    timing = d.setdefault("config", {}).setdefault("timing", {})
+    slc = timing.setdefault("slc", {})
     slc.update(enabled=True, max_bytes=int(cache_bytes), program_us=float(program_us))
     slc.pop("static_bytes", None)
     slc.pop("dynamic_space", None)
     if static_bytes is not None:
         slc.update(static_bytes=int(static_bytes), dynamic_space="unwritten")
     slc.setdefault("read_us", 30.0)
+    if tlc_program_us is not None:
+        timing.setdefault("nand", {})["program_us"] = float(tlc_program_us)
     return d
 
 
@@ -184,11 +204,43 @@ def fitted_drive(
 ) -> dict[str, Any]:
     """``twin`` with the fitted cache: ``fit`` from a purged drive (the whole cache) and, if
     given, ``static_fit`` from a filled one (its static region); or ``fit`` alone from a filled
-    drive (a static region, no dynamic part)."""
+    drive (a static region, no dynamic part). The TLC program time is ``fit``'s if it has one."""
+    tlc = fit.tlc_program_us
     if fit.static:
-        return with_cache(twin, fit.cache_bytes, fit.slc_program_us, static_bytes=fit.cache_bytes)
+        return with_cache(
+            twin, fit.cache_bytes, fit.slc_program_us, static_bytes=fit.cache_bytes,
+            tlc_program_us=tlc,
+        )  # fmt: skip
     static = None if static_fit is None else min(static_fit.cache_bytes, fit.cache_bytes)
-    return with_cache(twin, fit.cache_bytes, fit.slc_program_us, static_bytes=static)
+    return with_cache(
+        twin, fit.cache_bytes, fit.slc_program_us, static_bytes=static, tlc_program_us=tlc
+    )
+
+
+#: the bisection's bounds of the SLC program time (µs per SLC page)
+SLC_PROGRAM_US_RANGE = (20.0, 2000.0)
+#: the bisection's bounds of the TLC program time, as factors of the twin's
+TLC_PROGRAM_FACTOR_RANGE = (0.25, 4.0)
+#: how closely the fitted drive must reproduce the measured cliff (time; levels before, after)
+CHECK_TIME, CHECK_LEVEL = 0.15, 0.10
+
+
+def _bisect(f, lo: float, hi: float, target: float, iterations: int) -> float | None:
+    """The x in [lo, hi] (log scale) where the decreasing ``f`` meets ``target``; None: the
+    target is outside ``f``'s range there, or met only in the last step next to a bound (``f``
+    flat there, at a ceiling: x not identified)."""
+    a, b = math.log(lo), math.log(hi)
+    if f(lo) < target or f(hi) > target:
+        return None
+    for _ in range(iterations):
+        mid = (a + b) / 2
+        if f(math.exp(mid)) > target:
+            a = mid
+        else:
+            b = mid
+    if a == math.log(lo) or b == math.log(hi):
+        return None
+    return math.exp((a + b) / 2)
 
 
 def fit_cache(
@@ -199,6 +251,8 @@ def fit_cache(
     qd: int = 32,
     iterations: int = 7,
     precondition: str = "none",
+    fit_tlc: bool = True,
+    read_percent: int = 0,
 ) -> CacheFit:
     """Fit the SLC cache from a FOB → write-saturation series: 4 KiB random writes at ``qd``
     from a purged drive (calibrate's FOB segment run on past the cliff). On a purged drive
@@ -206,9 +260,21 @@ def fit_cache(
     the write buffer held (the twin's buffer, as simulated at ``scale``). From a filled drive
     (``precondition="sequential"``) the size is the static region's (a fit with ``static``). Its
     program time is the one at which ``twin`` (the drive's other figures, e.g. calibrate's
-    twin) reproduces the plateau before the cliff (bisection in log time, 20-2000 µs); where
-    the plateau does not depend on it (another limit, e.g. the controller, sets it) the
-    fastest is kept."""
+    twin) reproduces the plateau before the cliff (bisection in log time, 20-2000 µs); with
+    ``fit_tlc``, the TLC program time the one at which it reproduces the level after it (the
+    writes programmed in TLC directly; the twin's ÷4 to ×4). ``read_percent``: the measured
+    series mixed reads in (a drive whose writes alone run at a controller's ceiling in SLC and
+    TLC mode alike shows its cache only where reads wait for its programs); its levels are of
+    all I/Os, its bytes of the writes.
+
+    The size is corrected once to the bytes before the fitted drive's own cliff (what the
+    write buffer held there depends on the workload).
+
+    Refused (ConfigError), rather than predicting from a cache that is not the drive's: no
+    cliff; a plateau the SLC program time cannot reproduce, or that every fast one reproduces
+    (another limit, e.g. the controller, sets it: the bisection ends at its bound); a level
+    after the TLC program time cannot reproduce, or ends at a bound; a fitted drive whose own
+    series does not show the measured cliff within 15% in time and 10% in its levels."""
     target = find_cliff(measured)
     if target is None:
         raise ConfigError("cliff: the measured series shows no cliff before garbage collection")
@@ -216,29 +282,76 @@ def fit_cache(
     # so at ``scale`` it holds buffer ÷ scale of full-size bytes
     buffer = twin.get("config", {}).get("timing", {}).get("buffer", {}).get("bytes", 0)
     cache = max(target.host_write_bytes_before - buffer / scale, 1e6)
-    # a third of the time to the cliff: a faster cache (up to three times) is still filling
-    seconds = target.time_s / 3
-    step = seconds / 6
-
     static = precondition != "none"
+    region = cache if static else None
+    # the simulations keep the measured series' grid, so that their levels are read as the
+    # measured ones were: before, the median of the intervals 1 to k - 1 (k: the one that fell)
+    step = measured.times_s[0]
+    k = next(i for i, t in enumerate(measured.times_s) if t >= target.time_s)
+    end = measured.gc_started.index(True) if any(measured.gc_started) else len(measured.iops)
+
+    def series(drive: dict[str, Any], intervals: int) -> Series:
+        return simulate_series(
+            drive, scale, qd=qd, read_percent=read_percent, seconds=intervals * step,
+            interval_s=step, precondition=precondition,
+        )  # fmt: skip
 
     def plateau(program_us: float) -> float:
-        s = simulate_series(
-            with_cache(twin, cache, program_us, static_bytes=cache if static else None), scale,
-            qd=qd, seconds=seconds, interval_s=step, precondition=precondition,
-        )  # fmt: skip
-        return statistics.median(s.iops[1:3])  # before a faster cache has filled
+        # a cache ten times the size: a faster one must not fill before the k-th interval
+        big_region = None if region is None else 10 * cache
+        big = with_cache(twin, 10 * cache, program_us, static_bytes=big_region)
+        return statistics.median(series(big, k).iops[1:k])
 
-    lo, hi = math.log(20.0), math.log(2000.0)
-    if plateau(math.exp(lo)) <= target.iops_before:
-        return CacheFit(cache, math.exp(lo), target, static)
-    for _ in range(iterations):
-        mid = (lo + hi) / 2
-        if plateau(math.exp(mid)) > target.iops_before:
-            lo = mid
-        else:
-            hi = mid
-    return CacheFit(cache, math.exp((lo + hi) / 2), target, static)
+    slc_us = _bisect(plateau, *SLC_PROGRAM_US_RANGE, target.iops_before, iterations)
+    if slc_us is None:
+        raise ConfigError(
+            f"cliff: fit refused: no SLC program time in {SLC_PROGRAM_US_RANGE} µs reproduces "
+            f"the plateau of {target.iops_before:,.0f} IOPS before the drop, or any fast one "
+            "does (another limit, a controller's ceiling, sets it: not identified)"
+        )
+
+    def fitted(tlc_us: float | None, size: float | None = None) -> Series:
+        size = cache if size is None else size
+        region_ = size if static else None
+        drive = with_cache(twin, size, slc_us, static_bytes=region_, tlc_program_us=tlc_us)
+        return series(drive, end)
+
+    tlc_us = None
+    if fit_tlc:
+        twin_tlc = twin.get("config", {}).get("timing", {}).get("nand", {}).get("program_us")
+        if twin_tlc is None:
+            raise ConfigError("cliff: the twin has no timing.nand.program_us to fit from")
+
+        def after(tlc: float) -> float:  # the level after, read as find_cliff reads it
+            s = fitted(tlc)
+            n = s.gc_started.index(True) if any(s.gc_started) else len(s.iops)
+            return statistics.median(s.iops[k : max(n, k + 1)])
+
+        lo, hi = (twin_tlc * f for f in TLC_PROGRAM_FACTOR_RANGE)
+        tlc_us = _bisect(after, lo, hi, target.iops_after, iterations)
+        if tlc_us is None:
+            raise ConfigError(
+                f"cliff: fit refused: no TLC program time in {lo:.0f}-{hi:.0f} µs reproduces the "
+                f"level of {target.iops_after:,.0f} IOPS after the drop"
+            )
+    # the size, once more, to the bytes before the fitted drive's own cliff: what the buffer
+    # held at the cliff depends on the workload (under a mix the writes do not outrun the dies
+    # and it holds little), so the first guess (all of it) is corrected by the difference
+    first = find_cliff(fitted(tlc_us))
+    if first is not None:
+        cache = max(cache + target.host_write_bytes_before - first.host_write_bytes_before, 1e6)
+    check = find_cliff(fitted(tlc_us))
+    if (
+        check is None
+        or abs(check.time_s / target.time_s - 1) > CHECK_TIME
+        or abs(check.iops_before / target.iops_before - 1) > CHECK_LEVEL
+        or abs(check.iops_after / target.iops_after - 1) > CHECK_LEVEL
+    ):
+        raise ConfigError(
+            f"cliff: fit refused: the fitted drive ({cache / 1e9:.2f} GB, SLC {slc_us:.0f} µs) "
+            f"does not reproduce the measured cliff ({target}); its own: {check}"
+        )
+    return CacheFit(cache, slc_us, target, static, tlc_us)
 
 
 def predict(
