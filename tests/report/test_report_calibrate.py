@@ -9,12 +9,12 @@ import re
 from html import unescape
 
 import pytest
-from conftest import overprov
 from overprov import prediction_file
 from overprov.report import decision, plots
 from overprov.report.load import load_inputs
 from overprov.report.model import ReportInputError
 from report_checks import check_page, figure_keys
+from report_cli import overprov
 
 
 def test_calibration_chart_holds_the_points_the_curve_and_the_band(waf_calibration):
