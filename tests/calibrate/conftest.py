@@ -72,7 +72,9 @@ def calibrated_once(made_once):
     once per test run (``made_once``) for the tests that check the same calibration of typed
     figures from two sides; returns (DIR, what it printed). Tests only read them. Beside DIR,
     ``runs.json`` lists the configs the run simulated (each as ``json.dumps(config,
-    sort_keys=True)``, in order), as every call of ``sweep.run_points`` was given them."""
+    sort_keys=True)``, in order), as every call of ``sweep.run_points`` was given them, and
+    ``stderr.txt`` holds what it wrote to stderr (its progress and, with ``--json -``, its
+    text)."""
 
     def run(*figures: str) -> tuple[Path, str]:
         from overprov import sweep
@@ -82,7 +84,7 @@ def calibrated_once(made_once):
         name = "calibrated-" + hashlib.sha256(key.encode()).hexdigest()[:16]
 
         def make(folder: Path) -> None:
-            printed = io.StringIO()
+            printed, said = io.StringIO(), io.StringIO()
             runs: list[str] = []
             run_points = sweep.run_points
 
@@ -92,13 +94,14 @@ def calibrated_once(made_once):
 
             sweep.run_points = counted
             try:
-                with contextlib.redirect_stdout(printed):
+                with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(said):
                     rc = main(["calibrate", *figures, "--out", str(folder / "out"), "--json", "-"])
             finally:
                 sweep.run_points = run_points
             assert rc == 0, f"calibrate {key} exited {rc}"
             (folder / "stdout.json").write_text(printed.getvalue(), encoding="utf-8")
             (folder / "runs.json").write_text(json.dumps(runs), encoding="utf-8")
+            (folder / "stderr.txt").write_text(said.getvalue(), encoding="utf-8")
 
         folder = made_once(name, make)
         return folder / "out", (folder / "stdout.json").read_text(encoding="utf-8")
