@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import SMART_FILES, real_sources, scrape, start_exporter, stop
+from exporter_helpers import SMART_FILES, real_sources, scrape, start_exporter, stop
 from prometheus_client.parser import text_string_to_metric_families
 
 ROOT = Path(__file__).resolve().parents[2]

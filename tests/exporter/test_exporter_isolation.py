@@ -15,7 +15,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from conftest import real_sources, scrape, start_exporter, stop
+from exporter_helpers import real_sources, scrape, start_exporter, stop
 from prometheus_client.parser import text_string_to_metric_families
 from test_exporter_scrape import expected_values
 

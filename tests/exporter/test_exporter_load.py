@@ -12,7 +12,7 @@ import threading
 import time
 
 import pytest
-from conftest import real_sources, start_exporter, stop
+from exporter_helpers import real_sources, start_exporter, stop
 from test_exporter_isolation import poisoned_files, read_ok
 
 CLIENTS = 20

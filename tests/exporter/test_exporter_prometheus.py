@@ -14,7 +14,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from conftest import stop
+from exporter_helpers import stop
 from test_exporter_scrape import expected_values
 
 PROMETHEUS = shutil.which("prometheus")

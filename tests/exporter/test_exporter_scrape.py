@@ -10,7 +10,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from conftest import CONSTRUCTED_SMART_LOG, NVME_FILES, SMART_FILES, overprov_json, scrape
+from exporter_helpers import CONSTRUCTED_SMART_LOG, NVME_FILES, SMART_FILES, overprov_json, scrape
 from prometheus_client.parser import text_string_to_metric_families
 
 

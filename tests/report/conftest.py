@@ -11,27 +11,13 @@ import contextlib
 import io
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from report_cli import REPO, overprov
 from report_fixtures import add_timed
 
-REPO = Path(__file__).resolve().parents[2]
-ARTIFACTS = REPO / "test-artifacts" / "report"
 SIM_ARGS = ("--advertised", "1G", "--warmup", "1", "--drive-writes", "2", "--no-progress")
-
-
-def overprov(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    """Run the real CLI in a child process (as a user would)."""
-    return subprocess.run(
-        [sys.executable, "-m", "overprov.cli", *args],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-    )
 
 
 def _simulate(path: Path, *extra: str) -> Path:

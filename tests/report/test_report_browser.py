@@ -11,11 +11,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import ARTIFACTS, overprov
 from overprov.report import write_report
 from PIL import Image, ImageStat
 from report_browser import TEXT_OVERLAPS_JS, Chromium, find_chromium
 from report_checks import figure_keys
+from report_cli import ARTIFACTS, overprov
 
 CHROMIUM = find_chromium()
 PDFTOPPM = shutil.which("pdftoppm")

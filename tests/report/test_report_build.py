@@ -10,10 +10,10 @@ import sys
 from html import unescape
 
 import pytest
-from conftest import overprov
 from overprov.errors import ConfigError
 from overprov.report import write_report
 from report_checks import check_page, figure_keys, read_csv
+from report_cli import overprov
 
 
 def _text(page: str) -> str:

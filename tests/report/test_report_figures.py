@@ -8,12 +8,12 @@ import base64
 from pathlib import Path
 
 import pytest
-from conftest import overprov
 from matplotlib.figure import Figure
 from matplotlib.transforms import Bbox
 from overprov.report import files, plots, plots_latency
 from overprov.report.load import load_inputs
 from report_checks import MAX_PAGE_BYTES, check_page
+from report_cli import overprov
 from test_report_plots import _profile_source
 
 

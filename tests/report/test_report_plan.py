@@ -18,9 +18,9 @@ from html import unescape
 from pathlib import Path
 
 import pytest
-from conftest import overprov
 from overprov.json_schemas import validate_document
 from report_checks import check_page
+from report_cli import overprov
 
 
 def _text(page: str) -> str:

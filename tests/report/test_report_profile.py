@@ -9,9 +9,9 @@ from html import unescape
 from pathlib import Path
 
 import pytest
-from conftest import overprov
 from overprov.report.model import grouped
 from report_checks import check_page, figure_keys, read_csv
+from report_cli import overprov
 
 pytestmark = [pytest.mark.fio, pytest.mark.slow]
 

@@ -8,12 +8,12 @@ import re
 from html import unescape
 
 import pytest
-from conftest import overprov
 from matplotlib.colors import to_hex
 from overprov.report import write_report
 from overprov.report.load import load_inputs
 from overprov.report.plots_qualify import VERDICT_COLORS, plot_qualify
 from report_checks import check_page
+from report_cli import overprov
 
 
 def test_report_of_a_simulated_qualification_shows_every_verdict(qualify_sim, tmp_path):

@@ -9,7 +9,6 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from conftest import overprov
 from overprov import smart
 from overprov.json_schemas import validate_document
 from overprov.prediction_file import PredictedLevel, Prediction
@@ -23,6 +22,7 @@ from overprov.report.sanity import (
     waf_not_measured,
     waf_predicted_vs_measured,
 )
+from report_cli import overprov
 
 SMART = (
     Path(__file__).resolve().parents[1] / "data" / "smart" / "SAMSUNG_MZ7WD240HAFV-00003_21.json"

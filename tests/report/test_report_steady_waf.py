@@ -18,10 +18,10 @@ import re
 from html import unescape
 
 import pytest
-from conftest import overprov
 from overprov import models
 from overprov.report import write_report
 from report_checks import check_page, read_csv
+from report_cli import overprov
 
 
 def _window_waf(timed: dict) -> float:

@@ -38,6 +38,14 @@ from safety_helpers import (
 
 pytestmark = [pytest.mark.root]
 
+#: Every check here is made before anything is written, and the backing file is hashed whole
+#: before and after: the devices are as small as what runs on them allows (``profile --size
+#: 8MiB``; mkfs.ext4), a quarter of the 64 MiB they were, so each hash reads a quarter.
+DEVICE_BYTES = 16 * MIB
+#: A disk with a 16 MiB partition (``sgdisk --new=1:2048:+16M``), or profiled for 16 MiB while
+#: a loop device is attached to it (``long_profile``).
+DISK_BYTES = 32 * MIB
+
 
 @contextlib.contextmanager
 def loop_on(dev: str) -> Iterator[str]:
@@ -74,7 +82,7 @@ def refused_unchanged(which: str, dev: str, out: Path) -> str:
 def test_a_device_under_a_mounted_loop_device_is_refused_even_confirmed(
     which, loop_device, tmp_path
 ):
-    dev = loop_device(size_bytes=64 * MIB)
+    dev = loop_device(size_bytes=DEVICE_BYTES)
     with contextlib.ExitStack() as stack:
         upper = stack.enter_context(loop_on(dev))
         mkfs_ext4(upper)
@@ -86,7 +94,7 @@ def test_a_device_under_a_mounted_loop_device_is_refused_even_confirmed(
 
 @pytest.mark.parametrize("which", ["profile", "apply"])
 def test_a_disk_whose_partition_backs_a_loop_device_is_refused(which, loop_device, tmp_path):
-    dev = loop_device(size_bytes=64 * MIB)
+    dev = loop_device(size_bytes=DISK_BYTES)
     sh("sgdisk", "--new=1:2048:+16M", dev)
     sh("partx", "--update", dev)  # this kernel may not parse GPT itself
     with loop_on(dev + "p1") as upper:
@@ -97,7 +105,7 @@ def test_a_disk_whose_partition_backs_a_loop_device_is_refused(which, loop_devic
 def test_a_partition_whose_disk_backs_a_loop_device_is_refused(loop_device, tmp_path):
     """A profile of a partition (apply takes whole disks only): the loop device on its disk
     sees every byte written to the partition."""
-    dev = loop_device(size_bytes=64 * MIB)
+    dev = loop_device(size_bytes=DISK_BYTES)
     sh("sgdisk", "--new=1:2048:+16M", dev)
     sh("partx", "--update", dev)
     part = dev + "p1"
@@ -114,14 +122,14 @@ def test_a_partition_whose_disk_backs_a_loop_device_is_refused(loop_device, tmp_
 
 @pytest.mark.parametrize("which", ["profile", "apply"])
 def test_a_device_another_process_writes_to_is_refused_even_confirmed(which, loop_device, tmp_path):
-    dev = loop_device(size_bytes=64 * MIB)
+    dev = loop_device(size_bytes=DEVICE_BYTES)
     with held(dev, "writer") as pid:
         stderr = refused_unchanged(which, dev, tmp_path / "out")
     assert f"pid {pid} (" in stderr and "has it open for writing" in stderr
 
 
 def test_the_dry_run_of_apply_says_a_device_under_a_loop_device_is_refused(loop_device):
-    dev = loop_device(size_bytes=64 * MIB)
+    dev = loop_device(size_bytes=DEVICE_BYTES)
     with loop_on(dev) as upper:
         proc = cli("apply", dev, "--extra-op", "20", "--method", "partition", "--allow-hdd")
     assert proc.returncode == 1, proc.stdout + proc.stderr
@@ -133,7 +141,7 @@ def test_a_loop_device_attached_on_the_device_mid_profile_stops_it(loop_device, 
     before the next round does."""
     if tool("fio") is None:
         pytest.skip("fio is not installed (Debian package fio)")
-    dev = loop_device(size_bytes=64 * MIB)
+    dev = loop_device(size_bytes=DISK_BYTES)
     out = tmp_path / "out"
     args = long_profile(dev)
     with running_profile(*args, out=out) as proc, contextlib.ExitStack() as stack:
@@ -151,7 +159,7 @@ def test_a_loop_device_attached_on_the_device_mid_profile_stops_it(loop_device, 
 def test_a_device_node_named_like_a_file_is_a_device_and_says_so(which, loop_device, tmp_path):
     """`disk.img` made with mknod is the loop device: refused unconfirmed like the device
     (not shown empty like a sparse file), the message naming the device it is."""
-    dev = loop_device(size_bytes=64 * MIB)
+    dev = loop_device(size_bytes=DEVICE_BYTES)
     node = tmp_path / "disk.img"
     os.mknod(node, stat.S_IFBLK | 0o600, os.stat(dev).st_rdev)
     flush(dev)
@@ -167,7 +175,7 @@ def test_a_device_node_named_like_a_file_is_a_device_and_says_so(which, loop_dev
 def test_one_device_under_two_names_is_refused(loop_device, tmp_path):
     """Two RAID members, or two plans, that are one device (another node of it): refused
     before anything is written, by the device's number, not its path."""
-    dev = loop_device(size_bytes=64 * MIB)
+    dev = loop_device(size_bytes=DEVICE_BYTES)
     node = tmp_path / "alias-node"
     os.mknod(node, stat.S_IFBLK | 0o600, os.stat(dev).st_rdev)
     flush(dev)
@@ -186,7 +194,7 @@ def test_one_device_under_two_names_is_refused(loop_device, tmp_path):
 def test_other_spellings_of_a_device_are_that_device(form, which, loop_device, tmp_path):
     """A /dev/disk/by-id-like symlink, a relative path, a trailing slash: each is resolved to
     the device and checked as it (here: refused, unconfirmed, naming /dev/loopN)."""
-    dev = loop_device(size_bytes=64 * MIB)
+    dev = loop_device(size_bytes=DEVICE_BYTES)
     link = tmp_path / "by-id-link"
     link.symlink_to(dev)
     spelled = {"symlink": str(link), "relative": os.path.relpath(dev, REPO),
@@ -204,7 +212,7 @@ def test_other_spellings_of_a_device_are_that_device(form, which, loop_device, t
 def test_the_dry_run_reads_a_device_with_a_trailing_slash_as_that_device(which, loop_device):
     """``/dev/loopN/`` is /dev/loopN to the dry run as to the run: its plan, not an OS error
     ("Not a directory") or a refusal as a target that does not exist; nothing written."""
-    dev = loop_device(size_bytes=64 * MIB)
+    dev = loop_device(size_bytes=DEVICE_BYTES)
     flush(dev)
     before = Digests.of(backing_of(dev))
     proc = cli(which, dev + "/", "--dry-run")
