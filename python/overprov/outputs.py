@@ -48,8 +48,57 @@ def check_output_file(path: str | os.PathLike[str] | None, option: str) -> None:
         raise OutputError(f"not writable ({option} {p})")
     if p.exists() and stat.S_ISBLK(p.stat().st_mode):
         raise OutputError(f"a block device where a file is wanted ({option} {p})")
+    try:
+        _written_in_place(p)
+    except RunError as exc:
+        raise OutputError(f"{exc} ({option} {p})") from None
     if not p.exists() and not os.access(parent, os.W_OK | os.X_OK):
         raise OutputError(f"folder {parent} is not writable ({option} {p})")
+
+
+# Character devices a document may be written through: /dev/null, and terminals (tty, the
+# console, pseudo-terminals: majors 4, 5, 136-143, devices.txt of the kernel's documentation).
+_TEXT_DEVICE_MAJORS = {4, 5, *range(136, 144)}
+
+
+def _in_dev(path: Path) -> bool:
+    """Whether ``path``'s folder is on the file system of /dev (not /dev/shm, a tmpfs)."""
+    try:
+        return os.stat(path.parent if str(path.parent) else ".").st_dev == os.stat("/dev").st_dev
+    except OSError:
+        return False
+
+
+def _written_in_place(path: Path) -> bool:
+    """Whether ``path`` is written in place rather than replaced (raises RunError for what is
+    written neither way). In place: a FIFO, /dev/null or a terminal, and a name in /dev such
+    as /dev/stdout (a link to this process's output: a file, a pipe); replacing them would
+    put a regular file where the device, pipe or link was. Refused: a block device or any
+    other character device (a SCSI generic node takes what is written as commands, a
+    watchdog starts counting, /dev/port and MTD flash are written raw), and a name in /dev
+    that does not exist (a mistyped device: the file would shadow it, in RAM)."""
+    try:
+        st = path.stat()
+    except OSError:
+        if _in_dev(path):
+            raise RunError(
+                f"will not create {path}: overprov does not create files in /dev (the "
+                "kernel's device nodes, in RAM); '-' is stdout"
+            ) from None
+        return False
+    if stat.S_ISFIFO(st.st_mode):
+        return True
+    if stat.S_ISCHR(st.st_mode):
+        major, minor = os.major(st.st_rdev), os.minor(st.st_rdev)
+        if (major, minor) == (1, 3) or major in _TEXT_DEVICE_MAJORS:
+            return True
+        raise RunError(
+            f"will not write over {path}: a character device ({major}:{minor}) that is "
+            "neither /dev/null nor a terminal; '-' is stdout"
+        )
+    if not stat.S_ISREG(st.st_mode):
+        raise RunError(f"will not write over {path}: not a regular file, a device or a pipe")
+    return _in_dev(path)
 
 
 _OURS = re.compile(rb'"(schema)"\s*:\s*"overprov\.|"format"\s*:\s*"overprov-')
@@ -140,18 +189,12 @@ def write_atomic(path: Path, text: str) -> None:
     temporary file in the same folder, fsync, ``os.replace``, fsync the folder. A failure
     (no space, no permission) raises RunError naming ``path``; the temporary file is removed.
 
-    A stream that already exists there (a character device such as ``/dev/null`` or
-    ``/dev/stdout``, a FIFO) is written in place: replacing it would put a regular file where
-    the device or pipe was. Anything else that is not a regular file (a block device) is
-    refused."""
+    A stream that already exists there (``/dev/null``, a terminal, a FIFO, ``/dev/stdout``)
+    is written in place: replacing it would put a regular file where the device, pipe or
+    link was. Anything else that is not a regular file (a block device, another character
+    device) and a new name in /dev are refused (:func:`_written_in_place`)."""
     path = Path(path)
-    try:
-        mode = path.stat().st_mode
-    except OSError:
-        mode = None
-    if mode is not None and not stat.S_ISREG(mode):
-        if not (stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)):
-            raise RunError(f"will not write over {path}: not a regular file, a device or a pipe")
+    if _written_in_place(path):
         try:
             with path.open("w", encoding="utf-8") as f:
                 f.write(text)
