@@ -144,6 +144,23 @@ def less_than_a_block(spec: str, bs_bytes: int, *, size_given: bool) -> ConfigEr
     )
 
 
+def check_capacity(
+    spec: str, capacity_bytes: int, bs_bytes: int, marker_end_bytes: int, *, size_given: bool
+) -> None:
+    """Refuse (ConfigError) a target that leaves nothing to test after the run marker (the
+    first ``marker_end_bytes``, docs/safety.md): the marker itself would be written in part
+    and the run stopped only then. The node of a DOS extended partition is such a target —
+    1 KiB, the table of the logical partitions, which may be mounted."""
+    if capacity_bytes <= 0:
+        raise less_than_a_block(spec, bs_bytes, size_given=size_given)
+    if capacity_bytes <= marker_end_bytes:
+        raise ConfigError(
+            f"target: {spec} holds {capacity_bytes} bytes to test, and the run marker takes "
+            f"the first {marker_end_bytes}: nothing would be left (the node of an extended "
+            "partition is 1 KiB, the table of its logical partitions)"
+        )
+
+
 def check_room(members: list[tuple[str, int]]) -> None:
     """Refuse (UnsafeDeviceError) file targets whose run would fill their file system.
     ``members``: (path, bytes the run may write to it). A run writes every tested byte, so a

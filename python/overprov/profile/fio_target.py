@@ -23,10 +23,10 @@ from overprov import blockdev, device_users, file_guard, fingerprint
 from overprov import fio as fiomod
 from overprov.errors import ConfigError, ToolError, UnsafeDeviceError
 from overprov.file_location import (
+    check_capacity,
     check_missing_target,
     check_room,
     check_storage_file,
-    less_than_a_block,
     open_file_target,
     target_kind,
 )
@@ -171,10 +171,8 @@ class FioTarget:
                     )
                 capacity = self.size_request
             capacity -= capacity % self.bs_bytes
-            if capacity <= 0:
-                raise less_than_a_block(
-                    self.spec, self.bs_bytes, size_given=self.size_request is not None
-                )
+            check_capacity(self.spec, capacity, self.bs_bytes, workload_start(self.bs_bytes),
+                           size_given=self.size_request is not None)  # fmt: skip
             self.capacity_bytes = capacity
             if self.kind == "file":
                 self._make_room()
