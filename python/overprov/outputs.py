@@ -25,7 +25,7 @@ import sys
 import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from overprov.errors import OutputError, RunError
 
@@ -299,6 +299,32 @@ def release_all() -> None:
                 os.rmdir(key)
 
 
+def open_own_file(path: Path, flags: int) -> int:
+    """Open (creating it) a file a run keeps in its folder (``.lock``, a log) for writing:
+    never through a symbolic link or into a file with other names (a hard link), which would
+    make the truncation or the append land in another file (``--out`` a folder someone else
+    can write to: ``.lock`` -> /etc/shadow). Raises OSError naming the file."""
+    try:
+        fd = os.open(path, flags | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+    except OSError as exc:
+        if exc.errno != errno.ELOOP:
+            raise
+        raise OSError(exc.errno, "a symbolic link; overprov writes only a file of its own there",
+                      str(path)) from None  # fmt: skip
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode) or st.st_nlink > 1:
+        os.close(fd)
+        why = "not a regular file" if not stat.S_ISREG(st.st_mode) else "a file of several names"
+        raise OSError(errno.EEXIST, f"{why}; overprov writes only a file of its own there",
+                      str(path))  # fmt: skip
+    return fd
+
+
+def append_own(path: Path) -> TextIO:
+    """A run's log in its folder, opened to append (:func:`open_own_file`)."""
+    return os.fdopen(open_own_file(path, os.O_WRONLY | os.O_APPEND), "a", encoding="utf-8")
+
+
 def hold_out_dir(path: str | os.PathLike[str], command: str) -> None:
     """Create the output folder and hold it for this process (an exclusive ``flock`` on its
     ``.lock``, released at exit). A second run into the same folder is refused, naming the
@@ -311,9 +337,11 @@ def hold_out_dir(path: str | os.PathLike[str], command: str) -> None:
         if not p.exists():
             p.mkdir(parents=True)
             _CREATED.add(key)
-        fd = os.open(p / ".lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        fd = open_own_file(p / ".lock", os.O_RDWR)
     except OSError as exc:
-        raise OutputError(f"cannot create {p}: {exc.strerror or exc} (--out {p})") from None
+        raise OutputError(
+            f"cannot use {exc.filename or p}: {exc.strerror or exc} (--out {p})"
+        ) from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError as exc:
