@@ -130,6 +130,7 @@ def check_output_dir(path: str | os.PathLike[str] | None, option: str) -> None:
             raise OutputError(f"a file where a folder is wanted ({option} {p})")
         if not os.access(p, os.W_OK | os.X_OK):
             raise OutputError(f"folder not writable ({option} {p})")
+        check_only_root_writes(p, option)
         return
     # the nearest existing ancestor must be a writable folder (mkdir -p creates the rest)
     parent = p.parent
@@ -320,6 +321,27 @@ def open_own_file(path: Path, flags: int) -> int:
     return fd
 
 
+def check_only_root_writes(folder: Path, option: str = "--out") -> None:
+    """Run as root, refuse (OutputError) an existing output folder that another user can
+    write to: owned by another user, or writable by its group or by everyone. A run writes
+    many files there (figures, CSVs, fio's files and logs) by name, and a link that user puts
+    in place of one of them would have root overwrite whatever it points to."""
+    if os.geteuid() != 0:
+        return
+    st = os.stat(folder)
+    if st.st_uid != 0:
+        who = f"owned by uid {st.st_uid}"
+    elif st.st_mode & 0o022:
+        who = "writable by " + ("everyone" if st.st_mode & 0o002 else "its group")
+    else:
+        return
+    raise OutputError(
+        f"{folder} is {who}: run as root, overprov would write its files there by name, and a "
+        "link another user put in place of one of them would make root overwrite what it "
+        f"points to; choose a folder only root can write to, or a new one ({option} {folder})"
+    )
+
+
 def append_own(path: Path) -> TextIO:
     """A run's log in its folder, opened to append (:func:`open_own_file`)."""
     return os.fdopen(open_own_file(path, os.O_WRONLY | os.O_APPEND), "a", encoding="utf-8")
@@ -337,6 +359,8 @@ def hold_out_dir(path: str | os.PathLike[str], command: str) -> None:
         if not p.exists():
             p.mkdir(parents=True)
             _CREATED.add(key)
+        else:
+            check_only_root_writes(p)
         fd = open_own_file(p / ".lock", os.O_RDWR)
     except OSError as exc:
         raise OutputError(
