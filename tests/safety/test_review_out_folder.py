@@ -14,7 +14,7 @@ import subprocess
 import sys
 
 import pytest
-from safety_helpers import MIB, REPO, Digests, cli
+from safety_helpers import MIB, REPO, Digests, cli, tool
 
 
 def overprov(*args: str) -> subprocess.CompletedProcess[str]:
@@ -71,3 +71,25 @@ def test_root_writes_no_output_into_a_folder_another_user_can_write_to(tmp_path)
     out.chmod(0o777)
     proc = overprov("report", str(sim), "--out", str(out))
     assert proc.returncode == 2 and "is writable by everyone" in proc.stderr, proc.stderr
+
+
+def test_qualify_keeps_the_results_already_in_its_out_folder(tmp_path):
+    """`qualify --out DIR` replaced the `qualify.json` another run had left there (hours of
+    tests, and the drive's wear, lost); `profile` and `calibrate` refuse such a folder, and
+    so does `qualify` now, before anything is written."""
+    if tool("fio") is None:
+        pytest.skip("fio is not installed (Debian package fio)")
+    out = tmp_path / "out"
+    out.mkdir()
+    kept = out / "qualify.json"
+    kept.write_text('{"schema": "overprov.qualify/1", "note": "yesterday\'s drive"}\n')
+    before = Digests.of(kept)
+    target = tmp_path / "t.img"
+    with open(target, "wb") as f:
+        f.truncate(16 * MIB)
+    confirm = ["--i-understand-this-destroys-data", str(target)]
+    proc = cli("qualify", str(target), "--tests", "cache", "--round-seconds", "1", "--out",
+               str(out), "--no-report", *confirm)  # fmt: skip
+    assert Digests.of(kept) == before, "qualify replaced the results already in --out"
+    assert proc.returncode == 2, proc.stderr[-1000:]
+    assert "already holds a qualification" in proc.stderr
