@@ -7,10 +7,11 @@ table is read by :func:`overprov.blockdev.mount_holding`.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 
-from overprov.blockdev import MountEntry, mount_holding
+from overprov.blockdev import MountEntry, mount_holding, read_mounts
 from overprov.errors import ConfigError, UnsafeDeviceError
 from overprov.units import human_bytes
 
@@ -24,6 +25,67 @@ NOT_ON_A_DISK = {
     "proc": "the kernel's process information, not storage",
     "sysfs": "the kernel's device information, not storage",
 }
+
+
+# File systems that are the kernel's interfaces, not storage: a "file" there is a control. A
+# write to one changes the system (/proc/sys/kernel/hostname, /proc/sysrq-trigger: "o" powers
+# the machine off; efivarfs: firmware variables), so no confirmation lets a run write there.
+KERNEL_INTERFACES = {
+    "proc": "the kernel's process and control files (/proc/sys, /proc/sysrq-trigger)",
+    "sysfs": "the kernel's device and driver controls",
+    "devtmpfs": "the kernel's device-node file system (what /dev is); a regular file there "
+    "is not a device",
+    "devpts": "the kernel's terminal devices",
+    "debugfs": "the kernel's debugging controls",
+    "tracefs": "the kernel's tracing controls",
+    "securityfs": "the kernel's security-module controls",
+    "selinuxfs": "SELinux's controls",
+    "configfs": "the kernel's configuration objects",
+    "cgroup": "the kernel's control groups",
+    "cgroup2": "the kernel's control groups",
+    "efivarfs": "the firmware's UEFI variables (a bad write can leave the machine unbootable)",
+    "bpf": "the kernel's BPF objects",
+    "pstore": "the kernel's crash records",
+    "binfmt_misc": "the kernel's executable formats",
+    "fusectl": "the kernel's FUSE controls",
+    "mqueue": "the kernel's message queues",
+    "nsfs": "the kernel's namespaces",
+}
+
+
+def check_storage_file(name: str, st: os.stat_result) -> None:
+    """Refuse (UnsafeDeviceError), whatever is confirmed, a file target that is not storage:
+    not a regular file (a FIFO, a device, a directory, what a checked name was swapped for
+    before it was opened), or a file on one of :data:`KERNEL_INTERFACES` (by the device
+    number ``st_dev``, looked up in the mount table)."""
+    if not stat.S_ISREG(st.st_mode):
+        raise UnsafeDeviceError(f"refusing to write to {name}: it is not a regular file")
+    dev = f"{os.major(st.st_dev)}:{os.minor(st.st_dev)}"
+    entry = next((e for e in read_mounts() if e.dev == dev), None)
+    if entry is not None and entry.fs_type in KERNEL_INTERFACES:
+        raise UnsafeDeviceError(
+            f"refusing to write to {name}: it is on {entry.mount_point} ({entry.fs_type}, "
+            f"{KERNEL_INTERFACES[entry.fs_type]}), not storage: a write there changes the "
+            "running system, so no confirmation allows it. Give a block device or a file "
+            "on a disk-backed file system"
+        )
+
+
+def open_file_target(name: str, path: str) -> int:
+    """Open the existing file ``path`` (resolved from the target ``name``) for a run: read and
+    write, not following a symbolic link put in its place since it was checked (refused,
+    UnsafeDeviceError), not waiting on a FIFO put there (:func:`check_storage_file` refuses
+    it). Returns the descriptor, in blocking mode."""
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError as exc:
+        if exc.errno != errno.ELOOP:
+            raise
+        raise UnsafeDeviceError(
+            f"refusing to write to {name}: {path} became a symbolic link after it was checked"
+        ) from None
+    os.set_blocking(fd, True)
+    return fd
 
 
 def check_file_creatable(path: str) -> MountEntry | None:
@@ -67,6 +129,7 @@ def target_kind(path: str) -> str:
     if stat.S_ISBLK(st.st_mode):
         return "block"
     if stat.S_ISREG(st.st_mode):
+        check_storage_file(path, st)
         return "file"
     raise ConfigError(f"target: {path} is neither a block device nor a regular file")
 
@@ -79,6 +142,23 @@ def less_than_a_block(spec: str, bs_bytes: int, *, size_given: bool) -> ConfigEr
         f"target: {spec} holds less than one block ({bs_bytes} bytes); give --size to grow a "
         "file to the size to test"
     )
+
+
+def check_capacity(
+    spec: str, capacity_bytes: int, bs_bytes: int, marker_end_bytes: int, *, size_given: bool
+) -> None:
+    """Refuse (ConfigError) a target that leaves nothing to test after the run marker (the
+    first ``marker_end_bytes``, docs/safety.md): the marker itself would be written in part
+    and the run stopped only then. The node of a DOS extended partition is such a target —
+    1 KiB, the table of the logical partitions, which may be mounted."""
+    if capacity_bytes <= 0:
+        raise less_than_a_block(spec, bs_bytes, size_given=size_given)
+    if capacity_bytes <= marker_end_bytes:
+        raise ConfigError(
+            f"target: {spec} holds {capacity_bytes} bytes to test, and the run marker takes "
+            f"the first {marker_end_bytes}: nothing would be left (the node of an extended "
+            "partition is 1 KiB, the table of its logical partitions)"
+        )
 
 
 def check_room(members: list[tuple[str, int]]) -> None:

@@ -25,7 +25,7 @@ import sys
 import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from overprov.errors import OutputError, RunError
 
@@ -48,8 +48,57 @@ def check_output_file(path: str | os.PathLike[str] | None, option: str) -> None:
         raise OutputError(f"not writable ({option} {p})")
     if p.exists() and stat.S_ISBLK(p.stat().st_mode):
         raise OutputError(f"a block device where a file is wanted ({option} {p})")
+    try:
+        _written_in_place(p)
+    except RunError as exc:
+        raise OutputError(f"{exc} ({option} {p})") from None
     if not p.exists() and not os.access(parent, os.W_OK | os.X_OK):
         raise OutputError(f"folder {parent} is not writable ({option} {p})")
+
+
+# Character devices a document may be written through: /dev/null, and terminals (tty, the
+# console, pseudo-terminals: majors 4, 5, 136-143, devices.txt of the kernel's documentation).
+_TEXT_DEVICE_MAJORS = {4, 5, *range(136, 144)}
+
+
+def _in_dev(path: Path) -> bool:
+    """Whether ``path``'s folder is on the file system of /dev (not /dev/shm, a tmpfs)."""
+    try:
+        return os.stat(path.parent if str(path.parent) else ".").st_dev == os.stat("/dev").st_dev
+    except OSError:
+        return False
+
+
+def _written_in_place(path: Path) -> bool:
+    """Whether ``path`` is written in place rather than replaced (raises RunError for what is
+    written neither way). In place: a FIFO, /dev/null or a terminal, and a name in /dev such
+    as /dev/stdout (a link to this process's output: a file, a pipe); replacing them would
+    put a regular file where the device, pipe or link was. Refused: a block device or any
+    other character device (a SCSI generic node takes what is written as commands, a
+    watchdog starts counting, /dev/port and MTD flash are written raw), and a name in /dev
+    that does not exist (a mistyped device: the file would shadow it, in RAM)."""
+    try:
+        st = path.stat()
+    except OSError:
+        if _in_dev(path):
+            raise RunError(
+                f"will not create {path}: overprov does not create files in /dev (the "
+                "kernel's device nodes, in RAM); '-' is stdout"
+            ) from None
+        return False
+    if stat.S_ISFIFO(st.st_mode):
+        return True
+    if stat.S_ISCHR(st.st_mode):
+        major, minor = os.major(st.st_rdev), os.minor(st.st_rdev)
+        if (major, minor) == (1, 3) or major in _TEXT_DEVICE_MAJORS:
+            return True
+        raise RunError(
+            f"will not write over {path}: a character device ({major}:{minor}) that is "
+            "neither /dev/null nor a terminal; '-' is stdout"
+        )
+    if not stat.S_ISREG(st.st_mode):
+        raise RunError(f"will not write over {path}: not a regular file, a device or a pipe")
+    return _in_dev(path)
 
 
 _OURS = re.compile(rb'"(schema)"\s*:\s*"overprov\.|"format"\s*:\s*"overprov-')
@@ -81,6 +130,7 @@ def check_output_dir(path: str | os.PathLike[str] | None, option: str) -> None:
             raise OutputError(f"a file where a folder is wanted ({option} {p})")
         if not os.access(p, os.W_OK | os.X_OK):
             raise OutputError(f"folder not writable ({option} {p})")
+        check_only_root_writes(p, option)
         return
     # the nearest existing ancestor must be a writable folder (mkdir -p creates the rest)
     parent = p.parent
@@ -140,18 +190,12 @@ def write_atomic(path: Path, text: str) -> None:
     temporary file in the same folder, fsync, ``os.replace``, fsync the folder. A failure
     (no space, no permission) raises RunError naming ``path``; the temporary file is removed.
 
-    A stream that already exists there (a character device such as ``/dev/null`` or
-    ``/dev/stdout``, a FIFO) is written in place: replacing it would put a regular file where
-    the device or pipe was. Anything else that is not a regular file (a block device) is
-    refused."""
+    A stream that already exists there (``/dev/null``, a terminal, a FIFO, ``/dev/stdout``)
+    is written in place: replacing it would put a regular file where the device, pipe or
+    link was. Anything else that is not a regular file (a block device, another character
+    device) and a new name in /dev are refused (:func:`_written_in_place`)."""
     path = Path(path)
-    try:
-        mode = path.stat().st_mode
-    except OSError:
-        mode = None
-    if mode is not None and not stat.S_ISREG(mode):
-        if not (stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)):
-            raise RunError(f"will not write over {path}: not a regular file, a device or a pipe")
+    if _written_in_place(path):
         try:
             with path.open("w", encoding="utf-8") as f:
                 f.write(text)
@@ -256,6 +300,53 @@ def release_all() -> None:
                 os.rmdir(key)
 
 
+def open_own_file(path: Path, flags: int) -> int:
+    """Open (creating it) a file a run keeps in its folder (``.lock``, a log) for writing:
+    never through a symbolic link or into a file with other names (a hard link), which would
+    make the truncation or the append land in another file (``--out`` a folder someone else
+    can write to: ``.lock`` -> /etc/shadow). Raises OSError naming the file."""
+    try:
+        fd = os.open(path, flags | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+    except OSError as exc:
+        if exc.errno != errno.ELOOP:
+            raise
+        raise OSError(exc.errno, "a symbolic link; overprov writes only a file of its own there",
+                      str(path)) from None  # fmt: skip
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode) or st.st_nlink > 1:
+        os.close(fd)
+        why = "not a regular file" if not stat.S_ISREG(st.st_mode) else "a file of several names"
+        raise OSError(errno.EEXIST, f"{why}; overprov writes only a file of its own there",
+                      str(path))  # fmt: skip
+    return fd
+
+
+def check_only_root_writes(folder: Path, option: str = "--out") -> None:
+    """Run as root, refuse (OutputError) an existing output folder that another user can
+    write to: owned by another user, or writable by its group or by everyone. A run writes
+    many files there (figures, CSVs, fio's files and logs) by name, and a link that user puts
+    in place of one of them would have root overwrite whatever it points to."""
+    if os.geteuid() != 0:
+        return
+    st = os.stat(folder)
+    if st.st_uid != 0:
+        who = f"owned by uid {st.st_uid}"
+    elif st.st_mode & 0o022:
+        who = "writable by " + ("everyone" if st.st_mode & 0o002 else "its group")
+    else:
+        return
+    raise OutputError(
+        f"{folder} is {who}: run as root, overprov would write its files there by name, and a "
+        "link another user put in place of one of them would make root overwrite what it "
+        f"points to; choose a folder only root can write to, or a new one ({option} {folder})"
+    )
+
+
+def append_own(path: Path) -> TextIO:
+    """A run's log in its folder, opened to append (:func:`open_own_file`)."""
+    return os.fdopen(open_own_file(path, os.O_WRONLY | os.O_APPEND), "a", encoding="utf-8")
+
+
 def hold_out_dir(path: str | os.PathLike[str], command: str) -> None:
     """Create the output folder and hold it for this process (an exclusive ``flock`` on its
     ``.lock``, released at exit). A second run into the same folder is refused, naming the
@@ -268,9 +359,13 @@ def hold_out_dir(path: str | os.PathLike[str], command: str) -> None:
         if not p.exists():
             p.mkdir(parents=True)
             _CREATED.add(key)
-        fd = os.open(p / ".lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        else:
+            check_only_root_writes(p)
+        fd = open_own_file(p / ".lock", os.O_RDWR)
     except OSError as exc:
-        raise OutputError(f"cannot create {p}: {exc.strerror or exc} (--out {p})") from None
+        raise OutputError(
+            f"cannot use {exc.filename or p}: {exc.strerror or exc} (--out {p})"
+        ) from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError as exc:

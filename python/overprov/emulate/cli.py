@@ -101,6 +101,7 @@ class Emulation:
         self.server: subprocess.Popen[bytes] | None = None
         self.dev: str | None = None
         self.direct_io = False
+        self.made_mount = False  # the mount point is removed at the end only if made here
 
     def check_dir(self) -> None:
         """Refuse (ConfigError) a --dir that holds what the emulation writes: the data file
@@ -117,6 +118,7 @@ class Emulation:
             )
 
     def start(self) -> None:
+        self.made_mount = not self.mount.exists()
         self.mount.mkdir(parents=True, exist_ok=True)
         outputs.write_json(self.config, self.work / "config.json")
         with open(self.log_path, "wb") as log:
@@ -165,7 +167,8 @@ class Emulation:
             if not os.path.ismount(self.mount):
                 self.backing.unlink(missing_ok=True)
                 with contextlib.suppress(OSError):  # kept if something was left in it
-                    self.mount.rmdir()
+                    if self.made_mount:  # an empty mnt/ that was there stays (--dir /srv)
+                        self.mount.rmdir()
 
 
 def run(args: argparse.Namespace) -> int:

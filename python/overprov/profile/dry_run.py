@@ -84,8 +84,9 @@ def identify(
             spec, "sim", t.capacity_bytes, [spec], ["simulated: nothing is written"], t
         )
     from overprov import blockdev, device_users, file_guard
-    from overprov.file_location import check_room
+    from overprov.file_location import check_capacity, check_room
     from overprov.fio import check_job_filename
+    from overprov.profile.fio_target import workload_start
 
     size_given = size_bytes is not None
     members = check_members(spec, size_given=size_given, bs_bytes=bs_bytes)  # as a run would
@@ -133,8 +134,7 @@ def identify(
     if size_bytes is not None:
         capacity = min(capacity, size_bytes) if capacity else size_bytes
     capacity -= capacity % bs_bytes
-    if capacity <= 0:
-        raise less_than_a_block(spec, bs_bytes, size_given=size_given)
+    check_capacity(spec, capacity, bs_bytes, workload_start(bs_bytes), size_given=size_given)
     kind = "block" if kinds == {"block"} else "file"
     for m in members:
         try:

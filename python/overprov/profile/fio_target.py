@@ -23,9 +23,11 @@ from overprov import blockdev, device_users, file_guard, fingerprint
 from overprov import fio as fiomod
 from overprov.errors import ConfigError, ToolError, UnsafeDeviceError
 from overprov.file_location import (
+    check_capacity,
     check_missing_target,
     check_room,
-    less_than_a_block,
+    check_storage_file,
+    open_file_target,
     target_kind,
 )
 from overprov.interrupts import terminate_as_interrupt
@@ -169,10 +171,8 @@ class FioTarget:
                     )
                 capacity = self.size_request
             capacity -= capacity % self.bs_bytes
-            if capacity <= 0:
-                raise less_than_a_block(
-                    self.spec, self.bs_bytes, size_given=self.size_request is not None
-                )
+            check_capacity(self.spec, capacity, self.bs_bytes, workload_start(self.bs_bytes),
+                           size_given=self.size_request is not None)  # fmt: skip
             self.capacity_bytes = capacity
             if self.kind == "file":
                 self._make_room()
@@ -189,6 +189,11 @@ class FioTarget:
         else:
             info = blockdev.check_confirmed(m.real_path, self.confirm, allow_hdd=self.allow_hdd)
         m.fd = blockdev.open_exclusive(m.real_path, os.O_RDWR)
+        # the facts were read before the open: the node may have changed hands in between (a
+        # loop device detached and attached to another file). Held open now, it cannot.
+        fingerprint.check_same(
+            fingerprint.of_device(info), m.real_path, when=" (when it was opened for the run)"
+        )
         if self.bs_bytes % info.logical_sector_bytes:
             raise ConfigError(
                 f"--bs: {self.bs_bytes} is not a multiple of {m.path}'s logical sector size "
@@ -215,13 +220,16 @@ class FioTarget:
         path = m.real_path
         created = False
         if not os.path.exists(path):
+            if resuming:  # never made again: a new file is not the run's
+                raise ConfigError(f"--resume: {m.path} no longer exists; start a new run")
             check_missing_target(path, size_given=self.size_request is not None)
             fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
             created = True
         else:
-            fd = os.open(path, os.O_RDWR | os.O_CLOEXEC)
+            fd = open_file_target(m.path, path)
         try:
             st = os.fstat(fd)
+            check_storage_file(m.path, st)  # what was opened, not what the name was before
             file_guard.check_file_target(
                 m.path, fd, st, confirmed=created or resuming or self._confirmed(m.path) is not None
             )
@@ -263,6 +271,10 @@ class FioTarget:
                     with contextlib.suppress(OSError):
                         os.unlink(m.real_path)
             raise
+        if not self._resuming:  # a resumed run's files are extended once same_as() agrees
+            self._extend()
+
+    def _extend(self) -> None:
         for m in self.members:
             assert m.fd is not None
             if os.fstat(m.fd).st_size < m.info["size_bytes"]:
@@ -332,6 +344,8 @@ class FioTarget:
                 "backing file and the run identifier written on it show it is the same device; "
                 "confirm again: " + " ".join(f"{blockdev.CONFIRM_FLAG} {w}" for w in weak)
             )
+        if self.kind == "file":
+            self._extend()
         self._verified = True
         return None
 

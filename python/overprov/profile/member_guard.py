@@ -38,11 +38,9 @@ def member_differences(kind: str, old: dict[str, Any], now: dict[str, Any]) -> l
 def check_before_write(
     kind: str, name: str, info: dict[str, Any], fd: int, *, mark: bool, what: str
 ) -> None:
-    """Write the run marker first if ``mark``; then raise UnsafeDeviceError unless the member
-    is still the one ``info`` describes and holds this run's identifier."""
+    """Raise UnsafeDeviceError unless the member is still the one ``info`` describes; then
+    write the run marker if ``mark``, and raise unless it holds this run's identifier."""
     path = info["path"]
-    if mark:
-        fingerprint.write_marker(fd, info["run_id"])
     when = f" ({what})"
     if kind == "block":
         recorded = fingerprint.Fingerprint.from_dict(info["fingerprint"])
@@ -59,6 +57,8 @@ def check_before_write(
             raise UnsafeDeviceError(
                 f"refusing to write to {name}{when}: in use now: " + "; ".join(in_use)
             )
+    if mark:  # only once the member is shown to be the one identified
+        fingerprint.write_marker(fd, info["run_id"])
     found = fingerprint.read_marker(path)
     if found != info["run_id"]:
         raise UnsafeDeviceError(

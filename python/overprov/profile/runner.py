@@ -165,7 +165,7 @@ class Profile:
 
     def log(self, step: str, message: str) -> None:
         line = f"{now_iso()}  {step}: {message}"
-        with outputs.naming(self.out / "profile.log"), open(self.out / "profile.log", "a") as f:
+        with outputs.naming(log := self.out / "profile.log"), outputs.append_own(log) as f:
             f.write(line + "\n")
         if self.progress is not None:
             self.progress(line)

@@ -214,6 +214,11 @@ def run(args: argparse.Namespace) -> int:
     check_json_output(args.json)
     if folder:
         check_output_dir(out, "--out")
+        if (out / "qualify.json").exists():  # another run's results, as profile and calibrate
+            raise ConfigError(
+                f"--out: {out} already holds a qualification (qualify.json), which this run "
+                "would replace; choose another folder"
+            )
     to_stdout = args.json == "-"
     say_file = sys.stderr if to_stdout else sys.stdout
     for line in session.plan_lines(args.target, args.tests, s):
