@@ -242,3 +242,12 @@ def test_a_dry_run_refuses_what_is_not_a_device_or_a_file_and_an_empty_file(
         rc, _, err = overprov_cli(command, str(target), "--out", str(out))
         assert rc == 2, err
         assert not out.exists(), f"{command} {target}: a refused run left {out}"
+
+
+def test_wear_line_groups_a_large_count_of_drive_writes():
+    """A tiny target profiled for hours is written millions of times over: the count is
+    grouped and without hundredths (was ``137250002.00 drive writes``)."""
+    from overprov.profile.dry_run import wear_line
+
+    assert wear_line(137_250_002.0, 16 * 1024, None).startswith("writes 137,250,002 drive writes (")
+    assert wear_line(3.456, 2**30, None, lead="at most").startswith("at most 3.46 drive writes (")

@@ -196,7 +196,8 @@ def wear_line(
     drive_writes: float, capacity_bytes: int, rated_tbw: float | None, lead: str = "writes"
 ) -> str:
     """Drive writes, their bytes and, with the rated TBW (TB), the share of the endurance."""
-    text = f"{lead} {drive_writes:.2f} drive writes ({human_bytes(drive_writes * capacity_bytes)})"
+    count = f"{drive_writes:,.2f}" if drive_writes < 1000 else f"{drive_writes:,.0f}"
+    text = f"{lead} {count} drive writes ({human_bytes(drive_writes * capacity_bytes)})"
     if rated_tbw:
         text += f", {drive_writes * capacity_bytes / (rated_tbw * 1e12):.3%} of the rated endurance"
     return text
