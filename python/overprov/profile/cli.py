@@ -27,7 +27,7 @@ from overprov.profile import dry_run
 from overprov.profile.estimate import drive_facts
 from overprov.profile.fdp_fio import plan_lines, refuse_device_run
 from overprov.profile.settings import ProfileSettings, op_label
-from overprov.units import human_bytes
+from overprov.units import human_bytes, plural
 
 if TYPE_CHECKING:
     from overprov.profile.runner import Profile
@@ -380,8 +380,8 @@ def profile_dry_run(
         ranges = parse_ranges(settings.fdp_ranges)
         if ident.sim is not None:
             lines.append(
-                f"FDP (--fdp-ranges): the simulated drive writes through {len(ranges)} "
-                "reclaim-unit handle(s), by LBA range (docs/fdp.md)"
+                "FDP (--fdp-ranges): the simulated drive writes through "
+                f"{plural(len(ranges), 'reclaim-unit handle')}, by LBA range (docs/fdp.md)"
             )
         else:
             lines += plan_lines(ident.members, ranges, ident.capacity_bytes, settings.bs_bytes)

@@ -17,7 +17,7 @@ from overprov.profile.phase_precondition import span_for
 from overprov.profile.profile_run import ProfileRun
 from overprov.profile.steady import assess_phase
 from overprov.profile.targets import RoundSpec, Target, now_iso
-from overprov.units import human_bytes
+from overprov.units import human_bytes, plural
 
 DONE_PHASE = ("steady", "not_steady", "skipped")
 """The statuses of a finished phase, which a resumed run does not run again."""
@@ -126,7 +126,7 @@ def run_phase(profile: ProfileRun, target: Target, phase: dict[str, Any], cap: i
                 rec.update_phase(phase, verdict, [m["name"] for m in doc["target"]["members"]])
                 profile.skip_phase(
                     phase,
-                    f"--min-iops: the first {first} round(s) averaged {mean_first:,.0f} "
+                    f"--min-iops: the first {plural(first, 'round')} averaged {mean_first:,.0f} "
                     f"IOPS, below {s.min_iops:g}",
                 )
                 return

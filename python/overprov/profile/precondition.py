@@ -13,7 +13,7 @@ import math
 from overprov.profile.profile_run import ProfileRun
 from overprov.profile.settings import ProfileSettings
 from overprov.profile.targets import RoundSpec, Target
-from overprov.units import human_bytes, human_seconds
+from overprov.units import human_bytes, human_seconds, plural
 
 GIB = 1024**3
 PRECONDITION_BS = 128 * 1024
@@ -62,7 +62,7 @@ def run_precondition(profile: ProfileRun, target: Target, cap: int) -> None:
     step.setdefault("parts", [])
     how, rw, bs = precondition_method(s)
     done = len(step["parts"])
-    profile.log("precondition", f"{how}: {len(plan)} part(s), {done} already done")
+    profile.log("precondition", f"{how}: {plural(len(plan), 'part')}, {done} already done")
     profile.save()
     for n, (p, offset, span) in enumerate(plan[done:], start=done + 1):
         r = profile.run_round(
@@ -101,4 +101,4 @@ def run_precondition(profile: ProfileRun, target: Target, cap: int) -> None:
             + (f"; about {human_seconds(eta)} left" if left else ""),
         )
         profile.save()
-    profile.end_step("precondition", f"{how}: {len(plan)} part(s) done")
+    profile.end_step("precondition", f"{how}: {plural(len(plan), 'part')} done")
