@@ -30,6 +30,12 @@ from overprov.units import human_bytes
 # ------------------------------------------------------------------------------------ profile
 
 
+def _field_text(value: object) -> str:
+    """A member's field as the identify line shows it: a float to 6 significant figures
+    (``scale_factor=0.004``, not ``0.003999999999999999``), anything else as it is."""
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
 def _software(target: Target) -> dict[str, str]:
     sw = {
         "overprov": __version__,
@@ -301,13 +307,14 @@ class Profile:
         self.doc["target"] = identity
         self.doc["software"] = _software(target)
         described = "; ".join(
-            ", ".join(f"{k}={v}" for k, v in m.items() if v not in (None, ""))
+            ", ".join(f"{k}={_field_text(v)}" for k, v in m.items() if v not in (None, ""))
             for m in identity["members"]
         )
+        software = ", ".join(f"{k} {v}" for k, v in self.doc["software"].items())
         self.end_step(
             "identify",
             f"{identity['kind']} target, {human_bytes(identity['capacity_bytes'])} tested per "
-            f"member: {described}; software {self.doc['software']}",
+            f"member: {described}; software: {software}",
         )
         cap = target.capacity_bytes
         members = len(target.member_names)
