@@ -203,16 +203,3 @@ def test_smart_help_lists_the_vendors_of_the_table(overprov_cli) -> None:
         assert rule.attributes and all(
             a.unit in tables.UNITS or a.unit in ("LBA", "page") for a in rule.attributes
         )
-
-
-def test_what_to_read_is_asked_for_by_name(overprov_cli) -> None:
-    """No target: the message says what a TARGET is; two ways at once: it names them."""
-    rc, _, err = overprov_cli("smart")
-    assert rc == 2
-    assert err.strip() == (
-        "overprov smart: give a TARGET (a device, or one or two files saved with "
-        "'smartctl -j -a DEVICE'), --all (every SSD of this machine) or --nvme-log FILE"
-    )
-    rc, _, err = overprov_cli("smart", str(MICRON), "--all")
-    assert rc == 2
-    assert err.strip() == "overprov smart: TARGET, --all: give only one of them"
