@@ -35,6 +35,7 @@ from typing import Protocol
 
 from overprov import device_users
 from overprov.errors import ConfigError, ToolError, UnsafeDeviceError
+from overprov.units import plural
 
 SYSFS = Path("/sys")
 MIB = 1024 * 1024
@@ -498,7 +499,7 @@ def refusal_reasons(info: DeviceInfo, *, allow_hdd: bool = False) -> tuple[list[
             overridable.append(f"partition {part.path} carries {_a(sig)} signature")
     if info.partitions:
         names = ", ".join(p.name for p in info.partitions)
-        overridable.append(f"has {len(info.partitions)} partition(s) ({names})")
+        overridable.append(f"has {plural(len(info.partitions), 'partition')} ({names})")
     if info.rotational and not allow_hdd:
         overridable.append(
             "is rotational (a hard disk, or a loop/virtual device that reports itself as one)"

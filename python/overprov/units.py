@@ -331,3 +331,10 @@ def factor_text(factor: float) -> str:
     if abs(inverse - round(inverse)) < 0.01 * inverse:
         return f"1/{round(inverse):,}"
     return f"{factor:.3g}"
+
+
+def plural(n: float, word: str) -> str:
+    """A count and its noun, in the singular for exactly one: ``1 round``, ``3 rounds``,
+    ``0.5 hours`` (never ``round(s)``). ``n`` is printed as given (``{n:g}`` for a float)."""
+    figure = f"{n:g}" if isinstance(n, float) else f"{n:,}"
+    return f"{figure} {word}" if n == 1 else f"{figure} {word}s"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from overprov import file_guard, results, scaled_drive
-from overprov.profile import phase_precondition, runner, sim_target
+from overprov.profile import phase_precondition, precondition, sim_target
 from overprov.profile.settings import ProfileSettings
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "profile.md"
@@ -72,8 +72,8 @@ def test_fios_slope_limit_for_60_s_rounds():
 
 def test_the_sizes_the_page_states():
     text = doc()
-    assert runner.PRECONDITION_PART_MAX_BYTES == 64 * 2**30 and "at most 64 GiB" in text
-    assert runner.PRECONDITION_BS == 128 * 1024 and "128 KiB sequential" in text
+    assert precondition.PRECONDITION_PART_MAX_BYTES == 64 * 2**30 and "at most 64 GiB" in text
+    assert precondition.PRECONDITION_BS == 128 * 1024 and "128 KiB sequential" in text
     assert sim_target.SUBROUND_SPAN_DIVISOR == 32 and "at most 1/32 of the span" in text
     assert pytest.approx(0.01) == sim_target.SUBROUND_MIN_S and "at least 10 ms" in text
     assert scaled_drive.DEFAULT_SCALED_PHYSICAL_BYTES == 32 * 2**30

@@ -28,7 +28,7 @@ def test_ctrl_c_keeps_and_writes_the_finished_runs(overprov_cli, tmp_path, monke
     # --jobs 1: the runs stay in this process, where the test stands in for engine.run
     rc, text, err = overprov_cli(*SMALL_SIMULATE, "--jobs", "1", "--json", str(out))
     assert rc == 130
-    assert "interrupted: 1 finished run(s) kept" in err
+    assert "interrupted: 1 finished run kept" in err
     assert "interrupted; what was finished is kept" in err
     doc = json.loads(out.read_text())
     assert len(doc["runs"]) == 1 and doc["runs"][0]["measured"]["waf"] > 1

@@ -198,31 +198,6 @@ def test_a_target_that_does_not_exist_is_refused_by_the_dry_run_as_by_the_run(
     assert not os.path.exists(missing)
 
 
-def test_a_profile_refused_when_it_opens_its_target_leaves_no_folder_it_made(
-    overprov_cli, tmp_path
-):
-    """A file holding data and not confirmed is refused when the run opens it, after the
-    output folder was made: the folder this command made goes (it would block the corrected
-    command); a folder that was there before stays, with everything in it."""
-    target = tmp_path / "data.img"
-    with open(target, "wb") as f:
-        f.write(os.urandom(MIB))
-        f.truncate(16 * MIB)
-    digest = hashlib.sha256(target.read_bytes()).hexdigest()
-    out = tmp_path / "out"
-    rc, _, err = overprov_cli("profile", str(target), "--out", str(out), "--no-report")
-    assert rc == 1 and f"To go ahead, pass --i-understand-this-destroys-data {target}" in err
-    assert not out.exists(), sorted(p.name for p in out.iterdir())
-    kept = tmp_path / "kept"
-    kept.mkdir()
-    (kept / "notes.txt").write_text("the user's\n")
-    rc, _, err = overprov_cli("profile", str(target), "--out", str(kept), "--no-report")
-    assert rc == 1, err
-    assert (kept / "notes.txt").read_text() == "the user's\n"
-    assert json.loads((kept / "results.json").read_text())["status"] == "failed"
-    assert hashlib.sha256(target.read_bytes()).hexdigest() == digest
-
-
 @pytest.mark.parametrize("command", ["profile", "calibrate", "qualify"])
 def test_a_dry_run_refuses_what_is_not_a_device_or_a_file_and_an_empty_file(
     overprov_cli, tmp_path, command

@@ -188,7 +188,7 @@ def test_two_files_as_one_raid_group_and_the_min_iops_skip(tmp_path, need_fio):
     assert doc["steps"]["fob"]["status"] == "skipped"
     phase = doc["phases"][0]
     assert phase["status"] == "skipped" and len(phase["rounds"]) == 3
-    assert phase["skip_reason"].startswith("--min-iops: the first 3 round(s) averaged")
+    assert phase["skip_reason"].startswith("--min-iops: the first 3 rounds averaged")
     for r in phase["rounds"]:
         m0, m1 = r["members"]
         assert m0["name"] == str(a) and m1["name"] == str(b)

@@ -118,6 +118,7 @@ def test_profile_a_loop_device_interrupted_by_ctrl_c_then_resumed(tmp_path, loop
     # a loop device has no serial or WWN: resuming asks for the confirmation again
     unconfirmed = run_cli("--resume", str(out), "--allow-hdd")
     assert unconfirmed.returncode == 1 and "confirm again" in unconfirmed.stderr
+    assert f"--resume: {dev} reports no serial number and no WWN" in unconfirmed.stderr
     resumed = run_cli("--resume", str(out), "--allow-hdd", "--no-report",
                       "--i-understand-this-destroys-data", dev)  # fmt: skip
     assert resumed.returncode in (0, 3), resumed.stderr

@@ -164,7 +164,7 @@ def test_min_iops_ends_a_slow_phase_after_its_first_rounds(tmp_path):
     first, second = doc["phases"]
     assert first["status"] == "skipped" and first["skipped"]
     assert len(first["rounds"]) == 3
-    assert first["skip_reason"] == "--min-iops: the first 3 round(s) averaged 500 IOPS, below 800"
+    assert first["skip_reason"] == "--min-iops: the first 3 rounds averaged 500 IOPS, below 800"
     assert second["status"] == "steady"
 
 

@@ -69,6 +69,17 @@ def test_recommendation_is_the_smallest_op_meeting_the_target(profiled):
     assert steady[0] < TARGET_IOPS  # the smallest level does not meet it: the choice is not trivial
 
 
+@pytest.mark.slow  # reads the profile above
+def test_the_identify_line_reads_as_text_not_as_python(profiled):
+    """profile.log's identify line gives a float field to 6 figures and the software as
+    "name version" pairs, not a float's binary noise or a Python dict."""
+    _, _, out = profiled
+    line = next(x for x in (out / "profile.log").read_text().splitlines() if "tested per" in x)
+    assert "scale_factor=0.004," in line, line
+    assert "software: overprov " in line and ", python 3." in line, line
+    assert "{" not in line and "'" not in line.split("description=")[0], line
+
+
 def test_sim_target_follows_the_protocol_and_discards_make_spare_space():
     t = make_target("sim:enterprise-tlc-nvme@2GiB", None)
     assert isinstance(t, Target)

@@ -247,3 +247,19 @@ def test_series_without_a_timed_run_is_refused_before_it_runs(overprov_cli, tmp_
     rc, _, err = overprov_cli(*small, "--timed", "--duration", "2")
     assert rc == 0, err
     assert len(series.read_text().splitlines()) > 1
+
+
+def test_a_column_without_a_figure_stays_under_its_header(overprov_cli):
+    """A hot/cold run has no analytic model: its "model" and "diff" cells are "-", each
+    right-aligned under its header like every figure (README's first example)."""
+    rc, out, err = overprov_cli(
+        "simulate", "--advertised", "256M", "--extra-op", "0", "--hot", "80/20",
+        "--warmup", "0", "--drive-writes", "1", "--no-progress",
+    )  # fmt: skip
+    assert rc == 0, err
+    lines = out.splitlines()
+    head = next(i for i, line in enumerate(lines) if line.lstrip().startswith("extra OP"))
+    header, row = lines[head], lines[head + 1]
+    for column in ("model", "diff"):
+        end = header.index(column) + len(column)
+        assert row[end - 1] == "-" and row[end] == " ", (column, header, row)

@@ -66,7 +66,14 @@ def test_nvme_log_through_smart_is_the_smart_nvme_report(overprov_cli, tmp_path)
 
 
 def test_smart_needs_one_kind_of_input(overprov_cli, tmp_path):
+    """No input: the message says what a TARGET is; two kinds at once: it names them."""
     rc, _, err = overprov_cli("smart")
-    assert rc == 2 and "--all or --nvme-log" in err
+    assert rc == 2
+    assert err.strip() == (
+        "overprov smart: give a TARGET (a device, or one or two files saved with "
+        "'smartctl -j -a DEVICE'), --all (every SSD of this machine) or --nvme-log FILE"
+    )
+    rc, _, err = overprov_cli("smart", str(tmp_path / "x.json"), "--all")
+    assert rc == 2 and err.strip() == "overprov smart: TARGET, --all: give only one of them"
     rc, _, err = overprov_cli("smart", "--smart-log", str(tmp_path / "x.json"), "--all")
     assert rc == 2 and "--smart-log goes with --nvme-log" in err

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from overprov import results as res
 from overprov import units
-from overprov.errors import EXIT_NO_ANSWER, ConfigError
+from overprov.errors import EXIT_NO_ANSWER, ConfigError, OverprovError
 from overprov.options import (
     add_json_option,
     add_report_option,
@@ -27,7 +27,10 @@ from overprov.profile import dry_run
 from overprov.profile.estimate import drive_facts
 from overprov.profile.fdp_fio import plan_lines, refuse_device_run
 from overprov.profile.settings import ProfileSettings, op_label
-from overprov.units import human_bytes
+from overprov.units import human_bytes, plural
+
+if TYPE_CHECKING:
+    from overprov.profile.runner import Profile
 
 # argparse dest → ProfileSettings field, for flags that --resume must not contradict
 _SETTING_FLAGS = {
@@ -256,6 +259,22 @@ def _summary(doc: dict[str, Any], out: Path) -> str:
     return "\n".join(lines)
 
 
+def _after_refusal(exc: Exception, profile: Profile, out: Path, *, resuming: bool) -> None:
+    """A run refused or failed before it opened its target (an unconfirmed device or file)
+    wrote nothing to it. The folder this command made holds only that failure and would block
+    the corrected command, so it goes (``outputs.discard_created_out_dir``: only the run's own
+    files, else it stays). A folder kept keeps the refused run's results.json, which the same
+    command would refuse: the message says to go ahead with ``--resume`` (docs/profile.md)."""
+    written = ("results.json", "profile.log")
+    if profile.made_out_dir and discard_created_out_dir(out, written):
+        return
+    if not resuming and isinstance(exc, OverprovError):
+        exc.args = (
+            f"{exc} (with --resume {out}: the folder keeps this refused run's results.json, "
+            "so the same command would be refused)",
+        )
+
+
 def run(args: argparse.Namespace) -> int:
     from overprov.profile.progress_view import ProfileProgress
     from overprov.profile.runner import Profile
@@ -273,7 +292,6 @@ def run(args: argparse.Namespace) -> int:
         print(profile_dry_run(args.target, settings, list(args.confirm), args.allow_hdd))
         return 0
     view = ProfileProgress()
-    made_out = False  # this command made the output folder
     if args.resume is not None:
         profile = Profile.resume(
             args.resume,
@@ -295,7 +313,6 @@ def run(args: argparse.Namespace) -> int:
             size_given = settings.size_bytes is not None
             dry_run.check_members(args.target, size_given=size_given, bs_bytes=settings.bs_bytes)
         out = args.out or _default_out(args.target)
-        made_out = not Path(out).exists()
         profile = Profile.create(
             args.target,
             settings,
@@ -307,11 +324,9 @@ def run(args: argparse.Namespace) -> int:
         )
     try:
         doc = profile.run()
-    except Exception:
-        # refused or failed before the target was opened (an unconfirmed device or file): the
-        # folder this command made holds only that failure and would block the corrected run
-        if made_out and not profile.doc["target"].get("members"):
-            discard_created_out_dir(out, ("results.json", "profile.log"))
+    except Exception as exc:
+        if not profile.doc["target"].get("members"):
+            _after_refusal(exc, profile, out, resuming=args.resume is not None)
         raise
     finally:
         view.close()
@@ -365,8 +380,8 @@ def profile_dry_run(
         ranges = parse_ranges(settings.fdp_ranges)
         if ident.sim is not None:
             lines.append(
-                f"FDP (--fdp-ranges): the simulated drive writes through {len(ranges)} "
-                "reclaim-unit handle(s), by LBA range (docs/fdp.md)"
+                "FDP (--fdp-ranges): the simulated drive writes through "
+                f"{plural(len(ranges), 'reclaim-unit handle')}, by LBA range (docs/fdp.md)"
             )
         else:
             lines += plan_lines(ident.members, ranges, ident.capacity_bytes, settings.bs_bytes)

@@ -34,6 +34,7 @@ from overprov.interrupts import terminate_as_interrupt
 from overprov.profile import member_guard as guard
 from overprov.profile.discard import blk_discard, punch_hole
 from overprov.profile.targets import Figures, RoundResult, RoundSpec, now_iso
+from overprov.units import plural
 
 # ------------------------------------------------------------------------------ fio members
 
@@ -340,7 +341,8 @@ class FioTarget:
             raise UnsafeDeviceError(
                 "--resume: "
                 + ", ".join(weak)
-                + " report(s) no serial number and no WWN, so only size, sectors, the loop "
+                + (" reports" if len(weak) == 1 else " report")
+                + " no serial number and no WWN, so only size, sectors, the loop "
                 "backing file and the run identifier written on it show it is the same device; "
                 "confirm again: " + " ".join(f"{blockdev.CONFIRM_FLAG} {w}" for w in weak)
             )
@@ -459,7 +461,7 @@ class FioTarget:
             what += f" after {spec.idle_seconds:g} s of host idle time (a sleep before fio)"
         comment = (
             f"overprov profile, round {spec.label}: {what}, bs={spec.bs_bytes}, "
-            f"QD {spec.qd} x {spec.jobs} job(s) per member.\n"
+            f"QD {spec.qd} x {plural(spec.jobs, 'job')} per member.\n"
             "WARNING: writes to (destroys the data on) every filename below.\n"
             f"Rerun by hand, in this folder: fio --output-format=json+ {spec.label}.fio"
         )

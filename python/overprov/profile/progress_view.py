@@ -14,7 +14,8 @@ import math
 import sys
 from typing import Any
 
-from overprov.profile.runner import DONE_PHASE, PRECONDITION_PART_MAX_BYTES
+from overprov.profile.phase import DONE_PHASE
+from overprov.profile.precondition import PRECONDITION_PART_MAX_BYTES
 from overprov.profile.settings import ProfileSettings
 from overprov.progress import ProgressBar
 

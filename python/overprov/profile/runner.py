@@ -8,7 +8,6 @@ and never reruns a finished step or phase.
 
 from __future__ import annotations
 
-import math
 import platform
 import sys
 from collections.abc import Callable
@@ -19,31 +18,22 @@ from overprov import __version__, outputs
 from overprov import results as res
 from overprov.errors import ConfigError, failure_text
 from overprov.outputs import hold_out_dir, release_out_dir
-from overprov.profile import phase_precondition
 from overprov.profile import record as rec
 from overprov.profile.estimate import drive_facts, estimate, estimate_text, wear_warning
-from overprov.profile.phase_precondition import span_for
+from overprov.profile.phase import DONE_PHASE, run_phase
+from overprov.profile.precondition import run_precondition
 from overprov.profile.settings import ProfileSettings
-from overprov.profile.steady import assess_phase
 from overprov.profile.target_kinds import make_target
 from overprov.profile.targets import RoundResult, RoundSpec, Target, now_iso
-from overprov.units import human_bytes, human_seconds
-
-GIB = 1024**3
-PRECONDITION_BS = 128 * 1024
-PRECONDITION_PART_MAX_BYTES = 64 * GIB
-"""A precondition pass is split into parts of at most this size: the unit a crash can lose."""
-
-DONE_PHASE = ("steady", "not_steady", "skipped")
-
+from overprov.units import human_bytes
 
 # ------------------------------------------------------------------------------------ profile
 
 
-def _nand_bytes(target: Target) -> int | None:
-    """NAND bytes written so far, where the target reports them (simulated drives)."""
-    counter = getattr(target, "nand_bytes_written", None)
-    return counter() if callable(counter) else None
+def _field_text(value: object) -> str:
+    """A member's field as the identify line shows it: a float to 6 significant figures
+    (``scale_factor=0.004``, not ``0.003999999999999999``), anything else as it is."""
+    return f"{value:g}" if isinstance(value, float) else str(value)
 
 
 def _software(target: Target) -> dict[str, str]:
@@ -99,6 +89,8 @@ class Profile:
         self._checked: tuple[set[int], dict[str, str]] = (set(), {})  # what saves found valid
         self._current: str | None = None
         """What was running (a round label or a step name), for the record of interruptions."""
+        self.made_out_dir = False
+        """This run made its output folder (``create``; a folder that was there, never)."""
 
     # ---------------------------------------------------------------------------- creation
 
@@ -126,9 +118,15 @@ class Profile:
                 f"--out: {out} already holds a profile; continue it with --resume {out} "
                 "or choose another folder"
             )
-        out.mkdir(parents=True, exist_ok=True)
+        try:
+            out.mkdir(parents=True)
+            made_out_dir = True
+        except FileExistsError:
+            if not out.is_dir():
+                raise
+            made_out_dir = False
         doc = rec.new_document(target_spec, settings)
-        return cls(
+        profile = cls(
             out,
             doc,
             confirm=confirm or [],
@@ -138,6 +136,8 @@ class Profile:
             target_factory=target_factory,
             scale_sim_rounds=scale_sim_rounds,
         )
+        profile.made_out_dir = made_out_dir
+        return profile
 
     @classmethod
     def resume(
@@ -150,6 +150,12 @@ class Profile:
         target_factory: Callable[[], Target] | None = None,
     ) -> Profile:
         out = Path(out_dir)
+        if not out.exists():
+            raise ConfigError(
+                f"--resume: {out} does not exist (a profile refused before it opened its "
+                "target leaves no folder that it made: run its command again, as the refusal "
+                "said)"
+            )
         doc = res.load_results(out / "results.json")
         return cls(
             out,
@@ -191,7 +197,7 @@ class Profile:
         res.validate(self.doc)
         res.write_json_last(self.out / "results.json", self.doc)
 
-    def _write_csv(self, phase: dict[str, Any]) -> None:
+    def write_phase_csv(self, phase: dict[str, Any]) -> None:
         names = [m["name"] for m in self.doc["target"]["members"]]
         res.write_atomic(self.out / phase["csv"], res.phase_csv_text(phase, names))
 
@@ -260,14 +266,14 @@ class Profile:
             scale_rounds()
         return target
 
-    def _begin(self, name: str) -> dict[str, Any]:
+    def begin_step(self, name: str) -> dict[str, Any]:
         self._current = name
         step = self.doc["steps"][name]
         step["status"] = "running"
         step["started"] = step["started"] or now_iso()
         return step
 
-    def _end(self, name: str, detail: str, status: str = "done") -> None:
+    def end_step(self, name: str, detail: str, status: str = "done") -> None:
         step = self.doc["steps"][name]
         step["status"] = status
         step["finished"] = now_iso()
@@ -275,7 +281,7 @@ class Profile:
         self.log(name, detail)
         self.save()
 
-    def _run(self, target: Target, spec: RoundSpec) -> RoundResult:
+    def run_round(self, target: Target, spec: RoundSpec) -> RoundResult:
         self._current = spec.label
         r = target.run(spec)
         self._account(r)
@@ -288,7 +294,7 @@ class Profile:
     def _steps(self, target: Target) -> None:
         s = self.settings
         # 1. identify -------------------------------------------------------------------
-        self._begin("identify")
+        self.begin_step("identify")
         self.log("identify", f"opening {self.doc['target']['spec']} (safety checks)")
         # a stored run that never identified its target wrote nothing: it starts afresh
         recorded = self.resuming and bool(self.doc["target"].get("members"))
@@ -301,13 +307,14 @@ class Profile:
         self.doc["target"] = identity
         self.doc["software"] = _software(target)
         described = "; ".join(
-            ", ".join(f"{k}={v}" for k, v in m.items() if v not in (None, ""))
+            ", ".join(f"{k}={_field_text(v)}" for k, v in m.items() if v not in (None, ""))
             for m in identity["members"]
         )
-        self._end(
+        software = ", ".join(f"{k} {v}" for k, v in self.doc["software"].items())
+        self.end_step(
             "identify",
-            f"{identity['kind']} target, {res_bytes(identity['capacity_bytes'])} tested per "
-            f"member: {described}; software {self.doc['software']}",
+            f"{identity['kind']} target, {human_bytes(identity['capacity_bytes'])} tested per "
+            f"member: {described}; software: {software}",
         )
         cap = target.capacity_bytes
         members = len(target.member_names)
@@ -329,13 +336,13 @@ class Profile:
         # 2. FOB ------------------------------------------------------------------------
         if self.doc["steps"]["fob"]["status"] != "done":
             if s.fob_s == 0:
-                self._end("fob", "skipped (--fob-seconds 0)", status="skipped")
+                self.end_step("fob", "skipped (--fob-seconds 0)", status="skipped")
             else:
-                step = self._begin("fob")
+                step = self.begin_step("fob")
                 self.log(
                     "fob", f"initial random-write performance: {s.fob_s} s over the whole span"
                 )
-                r = self._run(
+                r = self.run_round(
                     target,
                     RoundSpec(
                         label="fob",
@@ -349,7 +356,7 @@ class Profile:
                 )
                 step["round"] = rec.round_record(1, r)
                 per_member = r.combined.iops / members
-                self._end(
+                self.end_step(
                     "fob",
                     f"{r.combined.iops:,.0f} IOPS (fresh-out-of-box if the drive "
                     "was new or purged)",
@@ -368,12 +375,12 @@ class Profile:
 
         # 3. purge ----------------------------------------------------------------------
         if self.doc["steps"]["purge"]["status"] != "done":
-            self._begin("purge")
+            self.begin_step("purge")
             self.save()
-            self._end("purge", target.purge())
+            self.end_step("purge", target.purge())
 
         # 4. precondition ---------------------------------------------------------------
-        self._precondition(target, cap)
+        run_precondition(self, target, cap)
 
         # 5. phases ---------------------------------------------------------------------
         for phase in self.doc["phases"]:
@@ -381,11 +388,11 @@ class Profile:
                 continue
             met = self._target_met()
             if met is not None:
-                self._skip(
+                self.skip_phase(
                     phase, f"--stop-at-target: OP {met:g}% already meets {s.target_iops:g} IOPS"
                 )
                 continue
-            self._phase(target, phase, cap)
+            run_phase(self, target, phase, cap)
 
         self.doc["recommendation"] = res.recommend(self.doc["phases"], s.target_iops)
         self.doc["status"] = "complete"
@@ -401,199 +408,14 @@ class Profile:
                 return float(p["extra_op_percent"])
         return None
 
-    def _skip(self, phase: dict[str, Any], reason: str) -> None:
+    def skip_phase(self, phase: dict[str, Any], reason: str) -> None:
         phase["status"] = "skipped"
         phase["skipped"] = True
         phase["skip_reason"] = reason
         phase["finished"] = now_iso()
         self.log(phase["label"], f"skipped: {reason}")
-        self._write_csv(phase)
+        self.write_phase_csv(phase)
         self.save()
-
-    def _precondition(self, target: Target, cap: int) -> None:
-        s = self.settings
-        step = self.doc["steps"]["precondition"]
-        if step["status"] == "done":
-            return
-        parts_per_pass = max(1, math.ceil(cap / PRECONDITION_PART_MAX_BYTES))
-        part_bytes = math.ceil(cap / parts_per_pass / (1 << 20)) * (1 << 20)
-        plan = []
-        for p in range(s.precondition_passes):
-            for i in range(parts_per_pass):
-                offset = i * part_bytes
-                span = min(part_bytes, cap - offset)
-                if span > 0:
-                    plan.append((p, offset, span))
-        self._begin("precondition")
-        step.setdefault("parts", [])
-        if s.precondition == "seq":
-            how = (
-                f"{s.precondition_passes} × capacity of {PRECONDITION_BS // 1024} KiB "
-                "sequential writes"
-            )
-            rw, bs = "write", PRECONDITION_BS
-        else:
-            how = (
-                f"one random-map pass of {s.bs_bytes} B writes (every block written "
-                "exactly once, in random order)"
-            )
-            rw, bs = "randwrite", s.bs_bytes
-        done = len(step["parts"])
-        self.log("precondition", f"{how}: {len(plan)} part(s), {done} already done")
-        self.save()
-        for n, (p, offset, span) in enumerate(plan[done:], start=done + 1):
-            r = self._run(
-                target,
-                RoundSpec(
-                    label=f"pre-p{n:02d}",
-                    rw=rw,
-                    bs_bytes=bs,
-                    qd=s.qd,
-                    jobs=1,
-                    offset_bytes=offset,
-                    span_bytes=span,
-                ),
-            )
-            rate = r.combined.bytes_written / r.combined.duration_s if r.combined.duration_s else 0
-            step["parts"].append(
-                {
-                    "index": n,
-                    "pass": p + 1,
-                    "offset_bytes": offset,
-                    "span_bytes": span,
-                    "started": r.started,
-                    "finished": r.finished,
-                    "bytes_written": r.combined.bytes_written,
-                    "duration_seconds": r.combined.duration_s,
-                    "bytes_per_second": rate,
-                    "files": r.files,
-                }
-            )
-            left = len(plan) - n
-            eta = (left * span / (rate / len(target.member_names))) if rate else 0
-            self.log(
-                "precondition",
-                f"part {n}/{len(plan)} (pass {p + 1}): {res_bytes(r.combined.bytes_written)} in "
-                f"{r.combined.duration_s:.3g} s ({res_bytes(rate)}/s)"
-                + (f"; about {human_seconds(eta)} left" if left else ""),
-            )
-            self.save()
-        self._end("precondition", f"{how}: {len(plan)} part(s) done")
-
-    def _phase_precondition(
-        self, target: Target, phase: dict[str, Any], cap: int
-    ) -> phase_precondition.PhasePrecondition:
-        """This phase's precondition: its discard frees what the previous phase covered."""
-        s = self.settings
-        i = self.doc["phases"].index(phase)
-        before = [p for p in self.doc["phases"][:i] if p.get("span_bytes")]
-        previous = before[-1]["span_bytes"] if before else cap
-        span = span_for(float(phase["extra_op_percent"]), cap, s.bs_bytes)
-        facts = drive_facts(target, s)
-        return phase_precondition.phase_precondition(
-            span,
-            max(0, previous - span),
-            cap,
-            nand_bytes=facts["nand_bytes"],
-            pages_per_block=facts["pages_per_block"],
-            min_phase_drive_writes=s.min_phase_drive_writes,
-        )
-
-    def _phase(self, target: Target, phase: dict[str, Any], cap: int) -> None:
-        s = self.settings
-        op = float(phase["extra_op_percent"])
-        span = span_for(op, cap, s.bs_bytes)
-        if span <= 0:
-            raise ConfigError(f"--extra-op {op:g}: leaves no space to write in {cap} bytes")
-        label = phase["label"]
-        pre = self._phase_precondition(target, phase, cap)
-        phase["status"] = "running"
-        phase["started"] = phase["started"] or now_iso()
-        phase["span_bytes"] = span
-        phase["precondition"] = pre.to_dict()
-        again = " (again: idempotent after an interruption)" if phase["discard"] else ""
-        phase["discard"] = target.discard_tail(span)
-        self.log(
-            label,
-            f"OP {op:g}%: random writes on the first {res_bytes(span)} of "
-            f"{res_bytes(cap)}; tail discarded{again}: {phase['discard']}; the window may "
-            f"start after {res_bytes(pre.bytes)} written: {pre.rule}",
-        )
-        self.save()
-        verdict = assess_phase(phase, self.settings.criteria())
-        nand = _nand_bytes(target)
-        while not verdict.steady and not verdict.gave_up:
-            n = len(phase["rounds"]) + 1
-            r = self._run(
-                target,
-                RoundSpec(
-                    label=f"{label}-r{n:03d}",
-                    rw="randwrite",
-                    bs_bytes=s.bs_bytes,
-                    qd=s.qd,
-                    jobs=s.jobs,
-                    span_bytes=span,
-                    seconds=s.round_seconds,
-                    fio_ss_slope_percent=s.fio_ss_slope_percent,
-                ),
-            )
-            record = rec.round_record(n, r)
-            now = _nand_bytes(target)
-            if nand is not None and now is not None and r.combined.bytes_written > 0:
-                record["nand_bytes_written"] = now - nand
-                record["waf"] = (now - nand) / r.combined.bytes_written
-            nand = now
-            phase["rounds"].append(record)
-            verdict = assess_phase(phase, self.settings.criteria())
-            rec.update_phase(phase, verdict, [m["name"] for m in self.doc["target"]["members"]])
-            ss = r.combined.fio_steadystate
-            fio_said = ""
-            if ss is not None:
-                fio_said = f"; fio {ss['ss']}: {'attained' if ss['attained'] else 'not attained'}"
-            self.log(
-                label,
-                f"round {n}: {r.combined.iops:,.0f} IOPS, "
-                f"p99 {_fmt_us(r.combined.latency_us.get('p99'))}"
-                + (f", WAF {record['waf']:.3f}" if "waf" in record else "")
-                + f"{fio_said}; {verdict.reason}",
-            )
-            self._write_csv(phase)
-            self.save()
-            if verdict.steady or r.combined.bytes_written == 0:
-                break  # (a round that wrote nothing would never finish the precondition)
-            series = [x["iops"] for x in phase["rounds"]]
-            first = min(s.min_iops_rounds, s.max_rounds)
-            if s.min_iops is not None and n == first:
-                mean_first = math.fsum(series[:first]) / first
-                if mean_first < s.min_iops:
-                    phase["finished"] = now_iso()
-                    rec.update_phase(
-                        phase, verdict, [m["name"] for m in self.doc["target"]["members"]]
-                    )
-                    self._skip(
-                        phase,
-                        f"--min-iops: the first {first} round(s) averaged {mean_first:,.0f} "
-                        f"IOPS, below {s.min_iops:g}",
-                    )
-                    return
-        phase["finished"] = now_iso()
-        rec.update_phase(phase, verdict, [m["name"] for m in self.doc["target"]["members"]])
-        if verdict.steady:
-            phase["status"] = "steady"
-            self.log(label, f"STEADY at {phase['steady_iops']:,.0f} IOPS — {verdict.reason}")
-        else:
-            phase["status"] = "not_steady"
-            self.log(label, f"NOT STEADY: {verdict.reason}")
-        self._write_csv(phase)
-        self.save()
-
-
-def res_bytes(n: float) -> str:
-    return human_bytes(n)
-
-
-def _fmt_us(v: float | None) -> str:
-    return "n/a" if v is None else f"{v:,.0f} µs"
 
 
 def stderr_progress(line: str) -> None:

@@ -39,6 +39,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from overprov.steady_window import least_squares_slope
+from overprov.units import plural
 
 
 @dataclass(frozen=True)
@@ -176,10 +177,6 @@ def snia_equivalent_fio_slope_percent(samples: int, criteria: SteadyStateCriteri
     return 100.0 * excursion / (samples - 1)
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
 def _mean(values: Sequence[float]) -> float:
     return math.fsum(values) / len(values)
 
@@ -280,7 +277,7 @@ def assess(
             steady=False,
             gave_up=gave_up_now,
             reason=(
-                f"too short: {_plural(rounds, 'round')}; steady state needs a window of {w} rounds"
+                f"too short: {plural(rounds, 'round')}; steady state needs a window of {w} rounds"
             ),
             **figures,
         )
@@ -344,7 +341,7 @@ def assess(
             why = f"not steady in rounds {first}–{rounds}: " + "; ".join(problems)
     gave_up = gave_up_now and not steady
     if gave_up:
-        why = f"not steady after {_plural(rounds, 'round')} (the limit); last window: " + why
+        why = f"not steady after {plural(rounds, 'round')} (the limit); last window: " + why
     return SteadyStateVerdict(steady=steady, gave_up=gave_up, reason=why, **figures)
 
 

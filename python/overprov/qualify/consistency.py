@@ -29,6 +29,7 @@ from overprov.profile.targets import Target
 from overprov.qualify import bench
 from overprov.qualify.verdict import FAIL, INCONCLUSIVE, INFO, PASS, Verdict
 from overprov.steady_window import window_name
+from overprov.units import plural
 
 CLIFF_MARGIN = 0.25
 """A drop counts when IOPS stay more than 25% below the fresh level for the rest of the run."""
@@ -156,7 +157,7 @@ def measure_fio(target: Target, s: bench.QualifySettings) -> tuple[dict[str, Any
         "latency_max_us": last.get("max"),
     }
     method = (
-        f"fio on the target: purge; {len(rounds)} round(s) of {s.round_seconds} s random "
+        f"fio on the target: purge; {plural(len(rounds), 'round')} of {s.round_seconds} s random "
         f"writes (bs={s.bs_bytes}, QD{s.qd}) from fresh, {written / span:.2f} drive writes; "
         f"{'per-second IOPS logs' if len(points) > len(rounds) else 'IOPS per round'}; "
         "latency over the last round (not judged steady)"

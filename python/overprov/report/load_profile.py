@@ -25,7 +25,7 @@ from overprov.report.model import (
     sim_basis_of,
 )
 from overprov.results import SCHEMA_VERSION, upgrade
-from overprov.units import binary_size, human_bytes
+from overprov.units import binary_size, human_bytes, plural
 
 # ------------------------------------------------------------------------------------ profile
 
@@ -256,12 +256,13 @@ def load_profile(folder: Path) -> Source:
             desc.append(str(m["description"]))
         identity.append((f"{tag}{m.get('path') or m.get('name')}", ", ".join(d for d in desc if d)))
     crit = doc.get("steady_state_criteria") or {}
+    jobs = settings.get("jobs")
     setting_pairs: list[tuple[str, Any]] = [
         ("OP levels", ", ".join(f"{x:g}%" for x in settings.get("extra_op_percents") or [])),
         (
             "workload",
             f"{binary_size(bs) if bs else '?'} random writes, QD {settings.get('qd')} × "
-            f"{settings.get('jobs')} job(s) per member"
+            f"{plural(jobs, 'job') if jobs is not None else '? jobs'} per member"
             + ("" if simulated else f", ioengine {settings.get('ioengine')}"),
         ),
         (

@@ -44,7 +44,7 @@ from overprov.simulate.output import (
     format_timed_table,
     write_series_csv,
 )
-from overprov.units import human_bytes
+from overprov.units import human_bytes, plural
 from overprov.workload_options import add_pattern_options, pattern_overrides_from_args
 
 __all__ = ["register", "run"]
@@ -472,7 +472,8 @@ def check_resources(configs: list[dict[str, Any]], force: bool, yes: bool = Fals
     total_s = sum(n / est.pages_per_second for n in cheap)
     if total_s > sim_estimate.LONG_RUN_S:
         print(
-            f"overprov simulate: {len(configs)} run(s), about {total_s / 60:.1f} min in all; "
+            f"overprov simulate: {plural(len(configs), 'run')}, about {total_s / 60:.1f} min "
+            "in all; "
             f"the largest {sim_estimate.describe(est)}. WAF against OP does not depend on "
             "the capacity (at a fixed block size): a smaller --advertised or --user-bytes "
             "gives the same curve sooner",
@@ -539,7 +540,7 @@ def run(args: argparse.Namespace) -> int:
     if reports:
         write_outputs(args, list(reports), partial=reports.interrupted)
     if reports.failure is not None:  # the Dask cluster was lost: finished runs written above
-        raise RunError(f"{reports.failure}; {len(reports)} finished run(s) kept")
+        raise RunError(f"{reports.failure}; {plural(len(reports), 'finished run')} kept")
     if reports.interrupted:
         raise KeyboardInterrupt  # the CLI's exit 130, after the finished runs are written
     return 0
@@ -549,7 +550,7 @@ def write_outputs(args: argparse.Namespace, reports: list[dict[str, Any]], parti
     """The table, the series CSV, the JSON document and the report of the finished runs."""
     out = text_stream(args)
     if partial:
-        print(f"interrupted: {len(reports)} finished run(s) kept", file=sys.stderr)
+        print(f"interrupted: {plural(len(reports), 'finished run')} kept", file=sys.stderr)
     if any(r.get("trace") for r in reports):
         print(trace_output.format_trace_table(reports), file=out)
     else:

@@ -4,6 +4,7 @@ the simulated-time table, and the per-interval series as CSV."""
 from __future__ import annotations
 
 import csv
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -59,7 +60,12 @@ def summary_row(report: dict[str, Any]) -> dict[str, Any]:
 
 
 def _fmt(value: Any, spec: str) -> str:
-    return "-" if value is None else format(value, spec)
+    """``value`` formatted by ``spec``; a missing one is "-", right-aligned in the same width
+    (the column stays under its header)."""
+    if value is not None:
+        return format(value, spec)
+    width = re.match(r"[<>^=]?(\d*)", spec)
+    return format("-", f">{width.group(1) if width else ''}")
 
 
 def _steady_latency(timed: dict[str, Any], key: str) -> float | None:

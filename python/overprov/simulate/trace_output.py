@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from overprov.units import human_bytes
+from overprov.units import human_bytes, plural
 from overprov.workload_text import fold_note as fold_note_text
 
 __all__ = ["describe_trace", "format_trace_table", "trace_row"]
@@ -54,7 +54,7 @@ def describe_trace(report: dict[str, Any], fold_note: bool = True) -> str:
     if fold_note and note:
         text += f"; note: {note}"
     if tr["bad_lines"]:
-        text += f"; {tr['bad_lines']:,} bad line(s) skipped, first: {tr['first_bad_line']}"
+        text += f"; {plural(tr['bad_lines'], 'bad line')} skipped, first: {tr['first_bad_line']}"
     return text
 
 

@@ -28,8 +28,16 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     check_json_output(args.json)
     targets = list(args.targets)
-    if sum(bool(x) for x in (targets, args.all, args.nvme_log)) != 1:
-        raise SmartDataError("give TARGET(s), --all or --nvme-log FILE (one of them)")
+    given = [
+        n for n, x in (("TARGET", targets), ("--all", args.all), ("--nvme-log", args.nvme_log)) if x
+    ]
+    if not given:
+        raise SmartDataError(
+            "give a TARGET (a device, or one or two files saved with 'smartctl -j -a DEVICE'), "
+            "--all (every SSD of this machine) or --nvme-log FILE"
+        )
+    if len(given) > 1:
+        raise SmartDataError(f"{', '.join(given)}: give only one of them")
     if args.smart_log is not None and args.nvme_log is None:
         raise SmartDataError("--smart-log goes with --nvme-log FILE")
     if args.nvme_log is not None:

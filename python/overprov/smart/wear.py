@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from overprov.models import implausible_waf
 from overprov.smart.snapshot import SmartDataError, Snapshot, bytes_text
+from overprov.units import plural
 
 # ---------------------------------------------------------------------------------------------
 # Reports
@@ -264,7 +265,8 @@ def compare(a: Snapshot, b: Snapshot) -> DeltaReport:
             days_left = (hours / 24.0) * max(0.0, 100.0 - second.percentage_used) / d_used
         if hours < 24:
             notes.append(
-                f"only {hours:g} power-on hour(s) apart: power-on hours count whole hours, so "
+                f"only {plural(float(hours), 'power-on hour')} apart: power-on hours count whole "
+                "hours, so "
                 "the rates are rough"
             )
     elif hours == 0:
