@@ -25,14 +25,21 @@ level lies below what the curve fitted to the other levels predicts there by mor
 :data:`FLOOR_SIGMAS` standard errors of such a prediction (the figure's spread and the
 model-form error, ``model_rel_sd``). Then W_floor is that figure and ρ₀ is refitted with the
 curve capped. Otherwise there is no floor and nothing distinguishes this reading from the
-effective one but the lower bound on ρ₀ (``called_for`` False: ``spare_readings`` does not add
-it). A floor above the fitted levels' WAF cannot be fitted, and is not: without a figure at or
-below the level where the cap binds, the figures do not show it.
+effective one but the lower bound on ρ₀ (``called_for`` False: ``bench/gc_reserve_bench.py``
+does not add it). A floor above the fitted levels' WAF cannot be fitted, and is not: without a
+figure at or below the level where the cap binds, the figures do not show it.
 
 Its evidence is weighed as every reading's (``evidence.assess``): it counts one parameter more
 than the effective reading when the floor is fitted (:attr:`ReserveSurrogate.waf_floor`), and
 its leave-one-out fits cannot fit a floor from a held-out figure, so it earns weight only by
 reproducing the fitted figures where the one-spare forms cannot.
+
+Not part of calibrate: ``spare_readings.read_all`` does not offer it. Checked at the surrogate
+level (``bench/gc_reserve_bench.py``) under a pre-registered rule
+(``bench/foreign/results/gc-reserve/RULE.md``), it improved every held-out figure of the FEMU
+drives whose reserve binds but missed the rule's 10% median on two of them, and moved MQSim's
+30% WAF 2.4 points further off: not adopted (docs/calibrate-validation.md, "A controller-held
+GC reserve and a victim floor").
 """
 
 from __future__ import annotations
