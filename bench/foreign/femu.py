@@ -2,19 +2,22 @@
 
     python bench/foreign/femu.py --binary PATH/femu-bbssd-harness --work DIR \
         [--extra-op 0,10,20,30,40] [--qd 32] [--qd-sweep 4,128@0,40] [--drive-writes 20] \
-        [--commit SHA] [--out bench/foreign/results/femu.json]
+        [--commit SHA] [--out bench/foreign/results/femu.json] \
+        [--gc-thres-pcent 75] [--gc-thres-pcent-high 95] [--nchs 8] [--luns-per-ch 8] \
+        [--blks-per-pl 256] [--namespace-mb 12288]
 
 The drive: FEMU's black-box SSD (MoatLab/FEMU, hw/femu/bbssd/ftl.c with its pqueue library,
 unmodified) as femu-scripts/run-blackbox.sh configures it: 8 channels x 8 LUNs x 1 plane x 256
-blocks x 256 pages of 4 KiB (16 GiB of NAND), a 12 GiB namespace (`ssd_size=12288`: "a
-default 25% overprovisioning ratio"), page read 40 us, program 200 us, erase 2 ms, no channel
-time, GC thresholds 75% and 95% (GEOMETRY, TIMINGS). Its FTL: a page map; a line is one block
-of every LUN (64 blocks), written page by page across the LUNs; greedy victims (fewest valid
-pages, a priority queue); background GC of one line after each request while free lines are
-at most 25% of all (victims with at least 1/8 of the line invalid only), foreground GC in the
-write path while at most 5% are free (any victim). Timing: each LUN's next-available time,
-advanced by every page read, program and block erase, GC's included, so GC delays the host
-writes that land on its LUNs.
+blocks x 256 pages of 4 KiB (16 GiB of NAND), a 12 GiB namespace (`ssd_size=12288`: "a default
+25% overprovisioning ratio"), page read 40 us, program 200 us, erase 2 ms, no channel time, GC
+thresholds 75% and 95% (GEOMETRY, TIMINGS, GC_THRESHOLDS, NAMESPACE_MB; the options of the same
+names set another drive: the harness's configuration, FEMU's code unchanged). Its FTL: a page
+map; a line is one block of every LUN (64 blocks), written page by page across the LUNs; greedy
+victims (fewest valid pages, a priority queue); background GC of one line after each request
+while free lines are at most 25% of all (victims with at least 1/8 of the line invalid only),
+foreground GC in the write path while at most 5% are free (any victim). Timing: each LUN's
+next-available time, advanced by every page read, program and block erase, GC's included, so GC
+delays the host writes that land on its LUNs.
 
 The binary is femu_harness/ of this folder (its own code: a stand-in for FEMU's QEMU header
 and a closed-loop host in simulated time) compiled with FEMU's FTL source by
@@ -47,23 +50,24 @@ GEOMETRY = {"secsz": 512, "secs_per_pg": 8, "pgs_per_blk": 256, "blks_per_pl": 2
 TIMINGS_NS = {"pg_rd_lat": 40000, "pg_wr_lat": 200000, "blk_er_lat": 2000000, "ch_xfer_lat": 0}
 GC_THRESHOLDS = {"gc_thres_pcent": 75, "gc_thres_pcent_high": 95}
 NAMESPACE_MB = 12288  # run-blackbox.sh: ssd_size (devsz_mb)
+#: The geometry's parameters an option may change (pls_per_lun must be 1, ftl.c's check).
+DRIVE_GEOMETRY = ("nchs", "luns_per_ch", "blks_per_pl")
 PAGE_BYTES = 4096
 FOB_SPAN_WRITES = 0.25
 SEED = 1
 
 
-def physical_pages() -> int:
-    g = GEOMETRY
+def physical_pages(g: dict = GEOMETRY) -> int:
     return (g["nchs"] * g["luns_per_ch"] * g["pls_per_lun"] * g["blks_per_pl"]
             * g["pgs_per_blk"])  # fmt: skip
 
 
-def logical_pages() -> int:
-    return NAMESPACE_MB * 2**20 // PAGE_BYTES
+def logical_pages(namespace_mb: int = NAMESPACE_MB) -> int:
+    return namespace_mb * 2**20 // PAGE_BYTES
 
 
-def span_pages(extra_op: int) -> int:
-    return int(logical_pages() * (100 - extra_op) / 100)
+def span_pages(extra_op: int, namespace_mb: int = NAMESPACE_MB) -> int:
+    return int(logical_pages(namespace_mb) * (100 - extra_op) / 100)
 
 
 def parse_output(text: str) -> tuple[dict, list[dict]]:
@@ -116,22 +120,39 @@ def fob_of(rows: list[dict], span: int, blocks_per_line: int) -> dict:
     }
 
 
-def command(binary: Path, span: int, qd: int, host_pages: int, report_every: int) -> list[str]:
+def command(
+    binary: Path,
+    span: int,
+    qd: int,
+    host_pages: int,
+    report_every: int,
+    drive: dict | None = None,
+) -> list[str]:
+    """The harness's command line; ``drive``: the FTL's parameters (GEOMETRY, TIMINGS_NS,
+    GC_THRESHOLDS by name) where they differ from run-blackbox.sh's."""
     cmd = [str(binary), "--span-pages", str(span), "--host-pages", str(host_pages),
            "--qd", str(qd), "--report-every", str(report_every), "--seed", str(SEED)]  # fmt: skip
-    for name, value in (GEOMETRY | TIMINGS_NS | GC_THRESHOLDS).items():
+    for name, value in (GEOMETRY | TIMINGS_NS | GC_THRESHOLDS | (drive or {})).items():
         if name not in ("secsz", "secs_per_pg", "pls_per_lun", "ch_xfer_lat"):
             cmd += ["--" + name.replace("_", "-"), str(value)]
     return cmd
 
 
-def measure(binary: Path, work: Path, extra_op: int, qd: int, drive_writes: float) -> dict:
-    span = span_pages(extra_op)
+def measure(
+    binary: Path,
+    work: Path,
+    extra_op: int,
+    qd: int,
+    drive_writes: float,
+    drive: dict | None = None,
+    namespace_mb: int = NAMESPACE_MB,
+) -> dict:
+    span = span_pages(extra_op, namespace_mb)
     report_every = span // 4
     rounds = int(drive_writes)
     folder = work / f"op{extra_op}-qd{qd}"
     folder.mkdir(parents=True, exist_ok=True)
-    cmd = command(binary, span, qd, report_every * 4 * rounds, report_every)
+    cmd = command(binary, span, qd, report_every * 4 * rounds, report_every, drive)
     t0 = time.monotonic()
     res = subprocess.run(["nice", *cmd], check=True, capture_output=True, text=True)
     wall = time.monotonic() - t0
@@ -168,12 +189,29 @@ def main(argv: list[str] | None = None) -> int:
         out=Path(__file__).parent / "results" / "femu.json",
     )
     ap.add_argument("--commit", default=None, help="FEMU's commit the harness was built from")
+    for name, value in (GC_THRESHOLDS | {k: GEOMETRY[k] for k in DRIVE_GEOMETRY}).items():
+        ap.add_argument("--" + name.replace("_", "-"), type=int, default=value,
+                        help=f"FEMU's {name} (run-blackbox.sh: {value})")  # fmt: skip
+    ap.add_argument(
+        "--namespace-mb",
+        type=int,
+        default=NAMESPACE_MB,
+        help=f"the namespace (ssd_size), MiB (run-blackbox.sh: {NAMESPACE_MB})",
+    )
     args = ap.parse_args(argv)
     cases = common.cases(args.extra_op, args.qd, args.qd_sweep)
     commit_file = args.binary.resolve().parent / "COMMIT"
+    gc = {k: getattr(args, k) for k in GC_THRESHOLDS}
+    geometry = GEOMETRY | {k: getattr(args, k) for k in DRIVE_GEOMETRY}
+    drive = gc | {k: geometry[k] for k in DRIVE_GEOMETRY}
+    ns_mb = args.namespace_mb
+    luns = geometry["nchs"] * geometry["luns_per_ch"]
+    lines = geometry["blks_per_pl"]
+    nand_gib = physical_pages(geometry) * PAGE_BYTES / 2**30
     doc = {
         "simulator": "FEMU",
-        "drive": "black-box SSD (bbssd), 12 GiB namespace on 16 GiB of NAND",
+        "drive": f"black-box SSD (bbssd), {ns_mb / 1024:g} GiB namespace on {nand_gib:g} GiB "
+        "of NAND",
         "repository": "https://github.com/MoatLab/FEMU (hw/femu/bbssd/ftl.c, ftl.h, "
         "hw/femu/lib/pqueue.c, inc/pqueue.h compiled standalone by "
         "bench/foreign/femu_harness/build.sh)",
@@ -184,19 +222,22 @@ def main(argv: list[str] | None = None) -> int:
         "TAILQ, g_malloc0 as calloc, qemu_clock_get_ns as the harness's simulated time, "
         "qemu_thread_create and the rings as no-ops (ftl_thread is not started: the harness "
         "calls ssd_write and the background GC check itself, as ftl_thread does)",
-        "extra_op_definition": "native spare (the NAND beyond the 12 GiB namespace) kept; "
-        "the host writes the first (100 - X)% of the namespace",
-        "advertised_bytes": logical_pages() * PAGE_BYTES,
-        "physical_bytes": physical_pages() * PAGE_BYTES,
+        "extra_op_definition": f"native spare (the NAND beyond the {ns_mb / 1024:g} GiB "
+        "namespace) kept; the host writes the first (100 - X)% of the namespace",
+        "advertised_bytes": logical_pages(ns_mb) * PAGE_BYTES,
+        "physical_bytes": physical_pages(geometry) * PAGE_BYTES,
         "config": {
-            "geometry": GEOMETRY,
-            "namespace_mb": NAMESPACE_MB,
+            "geometry": geometry,
+            "namespace_mb": ns_mb,
             "flash_ns": TIMINGS_NS,
-            "gc": "greedy victims (priority queue on valid pages) by line (one block of each "
-            "of the 64 LUNs); background: one line after each request while free lines <= "
-            "25% of 256 (gc_thres_pcent 75), only a victim with >= 1/8 of its pages invalid; "
-            "foreground in the write path while free lines <= 5% (gc_thres_pcent_high 95), "
-            "any victim; GC delay emulation on",
+            "gc_thresholds": gc,
+            "gc": f"greedy victims (priority queue on valid pages) by line (one block of each "
+            f"of the {luns} LUNs); background: one line after each request while free lines <= "
+            f"{100 - gc['gc_thres_pcent']}% of {lines} (gc_thres_pcent "
+            f"{gc['gc_thres_pcent']}), only a victim with >= 1/8 of its pages invalid; "
+            f"foreground in the write path while free lines <= "
+            f"{100 - gc['gc_thres_pcent_high']}% (gc_thres_pcent_high "
+            f"{gc['gc_thres_pcent_high']}), any victim; GC delay emulation on",
             "timing": "per-LUN next-available time: read 40 us, program 200 us, erase 2 ms "
             "(GC's included); a write's latency is its page's LUN completion minus its "
             "submission; no channel time (ch_xfer_lat 0, as run-blackbox.sh)",
@@ -214,7 +255,8 @@ def main(argv: list[str] | None = None) -> int:
     elif commit_file.exists():
         doc["commit"] = commit_file.read_text().strip()
     common.run_cases(
-        doc, cases, lambda op, qd: measure(args.binary, args.work, op, qd, args.drive_writes),
+        doc, cases,
+        lambda op, qd: measure(args.binary, args.work, op, qd, args.drive_writes, drive, ns_mb),
         args.out,
     )  # fmt: skip
     return 0

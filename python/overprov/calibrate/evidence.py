@@ -140,10 +140,11 @@ def assess(
 
 def n_parameters(s: fitmod.Surrogate, form: ReadingForm) -> int:
     """The surrogate's fitted parameters: t_page, t_cmd unless held at 0, ρ₀ unless given, k
-    when fitted to WAF figures."""
+    when fitted to WAF figures, a victim floor when fitted (``gc_reserve.py``)."""
     held_cmd = any(f.startswith("t_cmd_us") for f in s.fixed)
     fitted_k = form.fit_efficiency and not any(f.startswith("spare_eff") for f in s.fixed)
-    return 1 + (not held_cmd) + (form.native_op is None) + bool(fitted_k)
+    floor = getattr(s, "waf_floor", None) is not None
+    return 1 + (not held_cmd) + (form.native_op is None) + bool(fitted_k) + floor
 
 
 def chi2_quantile(dof: int, q: float = REPRODUCE_QUANTILE) -> float:

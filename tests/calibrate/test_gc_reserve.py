@@ -1,0 +1,102 @@
+"""The GC-reserve reading (calibrate/gc_reserve.py): fitted, and weighed by evidence beside the
+effective-spare readings, on figures of drives whose form is known."""
+
+from __future__ import annotations
+
+import math
+
+from overprov.calibrate import evidence, gc_designs, gc_reserve
+from overprov.calibrate import fit as fitmod
+
+MODEL_REL_SD = 0.16  # the order of the recorded model-form error (model_form_error.json)
+SD = 0.05  # a typed figure's spread (cli.USER_POINT_REL_SD)
+
+
+def reserve_drive_waf(x: float, spare_factor: float = 0.99, floor: float = 8.0) -> float:
+    """A controller keeping more free NAND than its native spare (ρ₀ − reserve = −1%) whose
+    background collector takes victims with at least 1/8 of their pages invalid (FEMU's)."""
+    return min(fitmod.waf_at(spare_factor / (1 - x / 100) - 1), floor)
+
+
+def iops(waf: float) -> float:
+    return 1e6 / (2.5 + 3.9 * waf)  # 1/IOPS = t_cmd + WAF·t_page, µs
+
+
+def figures(waf_at, levels, with_iops: bool) -> list[fitmod.Point]:
+    """One point per figure, as bench/corpus_bench.py makes them, and the FOB figure."""
+    pts = [fitmod.Point(0, iops(1.0), SD, fresh=True)] if with_iops else []
+    for x in levels:
+        if with_iops:
+            pts.append(fitmod.Point(x, iops(waf_at(x)), SD))
+        pts.append(fitmod.Point(x, None, SD, waf_at(x), SD))
+    return pts
+
+
+def weighed(points: list[fitmod.Point]) -> dict[tuple[str, str], tuple[float, object]]:
+    """Every uniform design's effective-spare reading and, where called for, its reserve
+    reading: {(spare, design): (weight, surrogate)}, as spare_readings weighs readings."""
+    forms = {}
+    for design in gc_designs.UNIFORM_DESIGNS:
+        curve = gc_designs.curve(design) or fitmod.waf_at
+        forms[("effective", design)] = evidence.ReadingForm(curve)
+        form = gc_reserve.ReserveForm(curve, MODEL_REL_SD)
+        if form.called_for(points):
+            forms[("reserve", design)] = form
+    evs = {k: evidence.assess(f, points, MODEL_REL_SD) for k, f in forms.items()}
+    w = evidence.weights(
+        {k: e["chi2"] for k, e in evs.items()},
+        {k: evidence.reproduces(e["residual_chi2"], e["n_figures"], e["n_parameters"])
+         for k, e in evs.items()},
+    )  # fmt: skip
+    return {k: (w[k], forms[k].fit(points)) for k in forms}
+
+
+def test_fit_recovers_the_reserve_and_the_floor_and_counts_the_floor_as_a_parameter():
+    pts = figures(reserve_drive_waf, (0, 20, 40), with_iops=False)
+    form = gc_reserve.ReserveForm(fitmod.waf_at, MODEL_REL_SD)
+    s = form.fit(pts)
+    assert s.waf_floor == 8.0
+    assert math.isclose(s.native_op, -0.01, abs_tol=2e-3)  # below zero: the reserve
+    assert math.isclose(s.waf(10), reserve_drive_waf(10), rel_tol=0.01)
+    ev = evidence.assess(form, pts, MODEL_REL_SD)
+    assert ev["n_parameters"] == 3  # t_page, ρ₀ and the floor (t_cmd held: no IOPS)
+
+
+def test_reading_takes_the_weight_on_a_reserve_drive():
+    pts = figures(reserve_drive_waf, (0, 20, 40), with_iops=True)
+    got = weighed(pts)
+    reserve = sum(w for k, (w, _) in got.items() if k[0] == "reserve")
+    assert reserve > 0.95
+    num = sum(w * math.log(s.waf(10)) for w, s in got.values())
+    combined = math.exp(num / sum(w for w, _ in got.values()))
+    assert abs(combined / reserve_drive_waf(10) - 1) < 0.06  # held out
+    # the effective readings' best guess at 10% is 36% low or worse
+    assert max(s.waf(10) for k, (_, s) in got.items() if k[0] == "effective") < 0.75 * 5.62
+
+
+def test_not_called_for_on_a_drive_with_one_spare():
+    def one_spare(x: float) -> float:
+        return fitmod.waf_at(1.07 / (1 - x / 100) - 1)
+
+    pts = figures(one_spare, (0, 20, 40), with_iops=False)
+    test = gc_reserve.ReserveForm(fitmod.waf_at, MODEL_REL_SD).floor_test(pts)
+    assert not test["called_for"]
+    assert abs(test["log_ratio"]) < 1e-6  # the others predict the 0% figure exactly
+    assert all(k[0] == "effective" for k in weighed(pts))
+
+
+def test_reading_loses_its_weight_where_a_gentler_curve_explains_the_figures():
+    # d-choices d = 2 collects worse than greedy at low spare: read with greedy, its 0% WAF
+    # lies far below what 20% and 40% give, so the floor is called for, yet the d = 2 curve
+    # reproduces all three figures with one spare and the reserve readings lose
+    d2 = gc_designs.curve("d-choices-2")
+
+    def gentle(x: float) -> float:
+        return d2(1.07 / (1 - x / 100) - 1)
+
+    pts = figures(gentle, (0, 20, 40), with_iops=False)
+    assert gc_reserve.ReserveForm(fitmod.waf_at, MODEL_REL_SD).called_for(pts)
+    got = weighed(pts)
+    assert any(k[0] == "reserve" for k in got)
+    assert sum(w for k, (w, _) in got.items() if k[0] == "reserve") < 0.01
+    assert got[("effective", "d-choices-2")][0] > 0.99
