@@ -67,6 +67,16 @@ WAF_CASES = (
 )
 
 
+# --closed-loop: calibrate run with its closed-loop queue-depth term on (calibrate/closed_loop.py,
+# ENABLED), as `python -c` in place of `python -m overprov` (the same three leading words)
+CLOSED_LOOP = False
+CLOSED_LOOP_ON = (
+    "-c",
+    "import sys; from overprov.calibrate import closed_loop; closed_loop.ENABLED = True; "
+    "from overprov.cli import main; sys.exit(main())",
+)
+
+
 def truth_curve(doc: dict, qd: int) -> dict[int, dict]:
     return {
         int(r["extra_op_percent"]): r
@@ -84,7 +94,8 @@ def command(
     doc: dict, curve: dict[int, dict], case: tuple, jobs: int, others: list[dict] | None = None
 ) -> list[str]:
     _, iops_at, waf_at, fob, raw = case[:5]
-    cmd = [sys.executable, "-m", "overprov", "calibrate", "--json", "-", "--jobs", str(jobs)]
+    cmd = [sys.executable, *(CLOSED_LOOP_ON if CLOSED_LOOP else ("-m", "overprov"))]
+    cmd += ["calibrate", "--json", "-", "--jobs", str(jobs)]
     cmd += ["--extra-op", ",".join(str(x) for x in LEVELS)]
     at_qd = {(int(t["extra_op_percent"]), int(t["queue_depth"])): t for t in others or []}
     if iops_at:
@@ -151,6 +162,12 @@ def other_queue_depths(res: dict, others: list[dict], jobs: int) -> list[dict]:
             at_qd = gc_blocking.predict(r, [float(x)], jobs=jobs)[float(x)][0]
             at_32 = gc_blocking.predict(r, [float(x)], queue_depth=res["qd"], jobs=jobs)
             pred *= (at_qd / at_32[float(x)][0]) ** mech["weight"]
+            if mech.get("closed_loop"):  # the analytic reading's share through its N units
+                from overprov.calibrate import closed_loop
+
+                cl, a = mech["closed_loop"], own.get("analytic_iops") or own["iops_pred"]
+                at = closed_loop.iops_at(a, cl["units"], cl["fob_us"], cl["queue_depth"], qd)
+                pred *= (at / a) ** (1 - mech["weight"])
         rows.append({
             "extra_op_percent": x,
             "queue_depth": qd,
@@ -262,7 +279,7 @@ def _mechanism(pred: dict) -> dict | None:
         if k in m
     )
     extra = ("residual_chi2", "reproduces_fitted_figures", "analytic_residual_chi2",
-             "analytic_reproduces_fitted_figures")  # fmt: skip
+             "analytic_reproduces_fitted_figures", "closed_loop")  # fmt: skip
     return {k: m[k] for k in keys} | {k: m[k] for k in extra if k in m}
 
 
@@ -438,7 +455,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", default=None, help="one results file's stem")
     ap.add_argument("--parallel", type=int, default=1, help="calibrate runs at once")
     ap.add_argument("--cases", default=None, help="only the cases whose name holds this text")
+    ap.add_argument(
+        "--closed-loop",
+        action="store_true",
+        help="calibrate with its closed-loop queue-depth term (closed_loop.ENABLED)",
+    )
+    ap.add_argument(
+        "--out", type=Path, default=None, help="evaluation.json's folder (default: --results)"
+    )
     args = ap.parse_args(argv)
+    global CLOSED_LOOP
+    CLOSED_LOOP = args.closed_loop
 
     def wanted(pool: tuple) -> list[tuple]:
         return [c for c in pool if args.cases is None or args.cases in c[0]]
@@ -477,7 +504,7 @@ def main(argv: list[str] | None = None) -> int:
                 ev["cases"].append(c)
                 print(f"{doc['simulator']}: {case[0]} done", file=sys.stderr, flush=True)
         evals.append(ev)
-    prev = args.results / "evaluation.json"
+    prev = (args.out or args.results) / "evaluation.json"
     kept = []
     if args.only and prev.exists():
         kept = [e for e in json.loads(prev.read_text()) if e["results"] != f"{args.only}.json"]

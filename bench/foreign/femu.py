@@ -47,9 +47,24 @@ GEOMETRY = {"secsz": 512, "secs_per_pg": 8, "pgs_per_blk": 256, "blks_per_pl": 2
 TIMINGS_NS = {"pg_rd_lat": 40000, "pg_wr_lat": 200000, "blk_er_lat": 2000000, "ch_xfer_lat": 0}
 GC_THRESHOLDS = {"gc_thres_pcent": 75, "gc_thres_pcent_high": 95}
 NAMESPACE_MB = 12288  # run-blackbox.sh: ssd_size (devsz_mb)
+SHIPPED_NAMESPACE_MB, SHIPPED_LUNS = NAMESPACE_MB, 64
 PAGE_BYTES = 4096
 FOB_SPAN_WRITES = 0.25
 SEED = 1
+
+
+def set_variant(nchs: int, luns_per_ch: int, program_ns: int) -> None:
+    """Another drive than run-blackbox.sh's (the unseen truths of docs/calibrate-validation.md,
+    "IOPS that depend on queue depth over many parallel units"): other LUN counts keep its
+    blocks per LUN and its namespace of 75% of the NAND; another program time."""
+    global NAMESPACE_MB
+    NAMESPACE_MB = SHIPPED_NAMESPACE_MB * nchs * luns_per_ch // SHIPPED_LUNS
+    GEOMETRY["nchs"], GEOMETRY["luns_per_ch"] = nchs, luns_per_ch
+    TIMINGS_NS["pg_wr_lat"] = program_ns
+
+
+def is_shipped() -> bool:
+    return NAMESPACE_MB == SHIPPED_NAMESPACE_MB and TIMINGS_NS["pg_wr_lat"] == 200000
 
 
 def physical_pages() -> int:
@@ -168,12 +183,20 @@ def main(argv: list[str] | None = None) -> int:
         out=Path(__file__).parent / "results" / "femu.json",
     )
     ap.add_argument("--commit", default=None, help="FEMU's commit the harness was built from")
+    ap.add_argument("--nchs", type=int, default=GEOMETRY["nchs"], help="channels (a variant)")
+    ap.add_argument("--luns-per-ch", type=int, default=GEOMETRY["luns_per_ch"])
+    ap.add_argument("--program-ns", type=int, default=TIMINGS_NS["pg_wr_lat"],
+                    help="page program time (pg_wr_lat; a variant)")  # fmt: skip
     args = ap.parse_args(argv)
+    set_variant(args.nchs, args.luns_per_ch, args.program_ns)
+    luns = args.nchs * args.luns_per_ch
     cases = common.cases(args.extra_op, args.qd, args.qd_sweep)
     commit_file = args.binary.resolve().parent / "COMMIT"
     doc = {
         "simulator": "FEMU",
-        "drive": "black-box SSD (bbssd), 12 GiB namespace on 16 GiB of NAND",
+        "drive": f"black-box SSD (bbssd), {NAMESPACE_MB // 1024} GiB namespace on "
+        f"{physical_pages() * PAGE_BYTES // 2**30} GiB of NAND"
+        + ("" if is_shipped() else f", {luns} LUNs, program {args.program_ns / 1000:g} us"),
         "repository": "https://github.com/MoatLab/FEMU (hw/femu/bbssd/ftl.c, ftl.h, "
         "hw/femu/lib/pqueue.c, inc/pqueue.h compiled standalone by "
         "bench/foreign/femu_harness/build.sh)",
@@ -184,7 +207,8 @@ def main(argv: list[str] | None = None) -> int:
         "TAILQ, g_malloc0 as calloc, qemu_clock_get_ns as the harness's simulated time, "
         "qemu_thread_create and the rings as no-ops (ftl_thread is not started: the harness "
         "calls ssd_write and the background GC check itself, as ftl_thread does)",
-        "extra_op_definition": "native spare (the NAND beyond the 12 GiB namespace) kept; "
+        "extra_op_definition": f"native spare (the NAND beyond the {NAMESPACE_MB // 1024} GiB "
+        "namespace) kept; "
         "the host writes the first (100 - X)% of the namespace",
         "advertised_bytes": logical_pages() * PAGE_BYTES,
         "physical_bytes": physical_pages() * PAGE_BYTES,
@@ -193,11 +217,12 @@ def main(argv: list[str] | None = None) -> int:
             "namespace_mb": NAMESPACE_MB,
             "flash_ns": TIMINGS_NS,
             "gc": "greedy victims (priority queue on valid pages) by line (one block of each "
-            "of the 64 LUNs); background: one line after each request while free lines <= "
+            f"of the {luns} LUNs); background: one line after each request while free lines <= "
             "25% of 256 (gc_thres_pcent 75), only a victim with >= 1/8 of its pages invalid; "
             "foreground in the write path while free lines <= 5% (gc_thres_pcent_high 95), "
             "any victim; GC delay emulation on",
-            "timing": "per-LUN next-available time: read 40 us, program 200 us, erase 2 ms "
+            "timing": f"per-LUN next-available time: read 40 us, program "
+            f"{args.program_ns / 1000:g} us, erase 2 ms "
             "(GC's included); a write's latency is its page's LUN completion minus its "
             "submission; no channel time (ch_xfer_lat 0, as run-blackbox.sh)",
             "host": "closed loop at the queue depth in simulated time: a write submitted when "

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from overprov import engine
+from overprov.calibrate import closed_loop as loopmod
 from overprov.calibrate import evidence, gc_blocking, twin_runs, uncertainty, workload_curve
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import twin as twinmod
@@ -570,7 +571,8 @@ def _blocking_reading(
     )  # fmt: skip
     if blocking is None:
         return None
-    assessed = evidence.assess(reading.form(curve), fig.points, cv_sd, other_qd=fig.other_qd_points)
+    form = reading.form(curve)  # the analytic reading; at other QDs through N units when enabled
+    assessed, queue = loopmod.assess(form, fig.points, cv_sd, fig.other_qd_points, qd)
     analytic = assessed["chi2"]
     fitted_by = (assessed["residual_chi2"], assessed["n_figures"], assessed["n_parameters"])
     reproduced = {"analytic": evidence.reproduces(*fitted_by), "blocking": blocking.reproduces()}
@@ -597,4 +599,5 @@ def _blocking_reading(
         "analytic_residual_chi2": assessed["residual_chi2"],
         "analytic_reproduces_fitted_figures": reproduced["analytic"],
         "timing": blocking.twin_timing(),
+        **({"closed_loop": queue.to_dict()} if queue is not None else {}),
     }
