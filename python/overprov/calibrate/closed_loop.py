@@ -201,3 +201,19 @@ def assess(
     assessed["residuals"] = [*assessed["residuals"], *r.residuals]
     assessed["held_out"] = [*assessed["held_out"], *r.held_out]
     return assessed, r
+
+
+def note(n_figures: int, used: bool) -> str:
+    """What became of ``n_figures`` figures at another queue depth (``used``: the blocking-GC
+    reading fitted them; the analytic reading reads them through N units when :data:`ENABLED`),
+    for the prediction's source."""
+    return f"; {n_figures} figure(s) at another queue depth " + (
+        "fitted by the blocking-GC reading (its dies) and by the analytic reading through N "
+        "parallel units (closed_loop.py)"
+        if used and ENABLED
+        else "fitted by the blocking-GC reading alone (its dies); the analytic reading's "
+        "figure there is its QD32 one, scored as such"
+        if used
+        else "not used: only the blocking-GC reading reads them, and it needs three IOPS "
+        "figures under uniform random writes"
+    )

@@ -340,15 +340,8 @@ def read(
 
 
 def other_qd_note(fig: PredictionInput, used: bool) -> str:
-    """What became of the figures at another queue depth (``used``: a blocking-GC reading
-    fitted them)."""
-    return f"; {len(fig.other_qd_points)} figure(s) at another queue depth " + (
-        "fitted by the blocking-GC reading alone (its dies); the analytic reading's "
-        "figure there is its QD32 one, scored as such"
-        if used
-        else "not used: only the blocking-GC reading reads them, and it needs three IOPS "
-        "figures under uniform random writes"
-    )
+    """What became of the figures at another queue depth (``closed_loop.note``)."""
+    return loopmod.note(len(fig.other_qd_points), used)
 
 
 def _fit(
@@ -573,10 +566,9 @@ def _blocking_reading(
         return None
     form = reading.form(curve)  # the analytic reading; at other QDs through N units when enabled
     assessed, queue = loopmod.assess(form, fig.points, cv_sd, fig.other_qd_points, qd)
-    analytic = assessed["chi2"]
     fitted_by = (assessed["residual_chi2"], assessed["n_figures"], assessed["n_parameters"])
     reproduced = {"analytic": evidence.reproduces(*fitted_by), "blocking": blocking.reproduces()}
-    chi2 = {"analytic": analytic, "blocking": blocking.chi2}
+    chi2 = {"analytic": assessed["chi2"], "blocking": blocking.chi2}
     w = evidence.weights(chi2, reproduced)["blocking"]
     rows, at = got.rows, [r.extra_op_percent for r in got.rows]
     predicted = gc_blocking.predict(
@@ -595,7 +587,7 @@ def _blocking_reading(
     return {
         **blocking.to_dict(),
         "weight": w,
-        "analytic_chi2": analytic,
+        "analytic_chi2": assessed["chi2"],
         "analytic_residual_chi2": assessed["residual_chi2"],
         "analytic_reproduces_fitted_figures": reproduced["analytic"],
         "timing": blocking.twin_timing(),
