@@ -69,12 +69,17 @@ WAF_CASES = (
 
 # --closed-loop: calibrate run with its closed-loop queue-depth term on (calibrate/closed_loop.py,
 # ENABLED), as `python -c` in place of `python -m overprov` (the same three leading words)
+# (--closed-loop-predict-only: WEIGH False, the term in the predictions at other QDs only)
 CLOSED_LOOP = False
-CLOSED_LOOP_ON = (
-    "-c",
-    "import sys; from overprov.calibrate import closed_loop; closed_loop.ENABLED = True; "
-    "from overprov.cli import main; sys.exit(main())",
-)
+CLOSED_LOOP_WEIGH = True
+
+
+def closed_loop_on() -> tuple[str, str]:
+    return (
+        "-c",
+        "import sys; from overprov.calibrate import closed_loop; closed_loop.ENABLED = True; "
+        f"closed_loop.WEIGH = {CLOSED_LOOP_WEIGH}; from overprov.cli import main; sys.exit(main())",
+    )
 
 
 def truth_curve(doc: dict, qd: int) -> dict[int, dict]:
@@ -94,7 +99,7 @@ def command(
     doc: dict, curve: dict[int, dict], case: tuple, jobs: int, others: list[dict] | None = None
 ) -> list[str]:
     _, iops_at, waf_at, fob, raw = case[:5]
-    cmd = [sys.executable, *(CLOSED_LOOP_ON if CLOSED_LOOP else ("-m", "overprov"))]
+    cmd = [sys.executable, *(closed_loop_on() if CLOSED_LOOP else ("-m", "overprov"))]
     cmd += ["calibrate", "--json", "-", "--jobs", str(jobs)]
     cmd += ["--extra-op", ",".join(str(x) for x in LEVELS)]
     at_qd = {(int(t["extra_op_percent"]), int(t["queue_depth"])): t for t in others or []}
@@ -461,11 +466,17 @@ def main(argv: list[str] | None = None) -> int:
         help="calibrate with its closed-loop queue-depth term (closed_loop.ENABLED)",
     )
     ap.add_argument(
+        "--closed-loop-predict-only",
+        action="store_true",
+        help="the same in the predictions at other QDs only (closed_loop.WEIGH False)",
+    )
+    ap.add_argument(
         "--out", type=Path, default=None, help="evaluation.json's folder (default: --results)"
     )
     args = ap.parse_args(argv)
-    global CLOSED_LOOP
-    CLOSED_LOOP = args.closed_loop
+    global CLOSED_LOOP, CLOSED_LOOP_WEIGH
+    CLOSED_LOOP = args.closed_loop or args.closed_loop_predict_only
+    CLOSED_LOOP_WEIGH = not args.closed_loop_predict_only
 
     def wanted(pool: tuple) -> list[tuple]:
         return [c for c in pool if args.cases is None or args.cases in c[0]]

@@ -43,6 +43,10 @@ from overprov.calibrate import fit as fitmod
 #: Whether calibrate weighs the analytic reading with this queue-depth term at figures taken
 #: at another queue depth (False: scored there with its QD₀ figure, as before).
 ENABLED = False
+#: With :data:`ENABLED`: whether the term also enters the analytic reading's evidence (True:
+#: its residuals at the other-QD figures read through N units) or only its predictions there
+#: (False: evidence as before, so the weights and the QD₀ figures are unchanged).
+WEIGH = True
 #: The unit counts tried: a geometric grid of 8 steps per doubling from 1 to this.
 MAX_UNITS = 1024
 STEPS_PER_DOUBLING = 8
@@ -187,11 +191,15 @@ def assess(
     queue_depth: int,
 ) -> tuple[dict[str, Any], ClosedLoopReading | None]:
     """``evidence.assess`` of the analytic reading with the figures at other queue depths
-    read through this reading when :data:`ENABLED` (its residuals and held-out errors there
-    added, one parameter more: N); else ``evidence.assess`` as it is (those figures scored
-    with the QD₀ figure) and None."""
+    read through this reading when :data:`ENABLED` and :data:`WEIGH` (its residuals and
+    held-out errors there added, one parameter more: N); else ``evidence.assess`` as it is
+    (those figures scored with the QD₀ figure), with the reading when :data:`ENABLED` (for
+    the predictions at other queue depths), None when not."""
     if not ENABLED or not other_qd:
         return evidence.assess(form, points, model_rel_sd, other_qd=other_qd), None
+    if not WEIGH:
+        reading = fit(form.fit(points), other_qd, queue_depth, model_rel_sd)
+        return evidence.assess(form, points, model_rel_sd, other_qd=other_qd), reading
     assessed = evidence.assess(form, points, model_rel_sd)
     r = fit(form.fit(points), other_qd, queue_depth, model_rel_sd)
     assessed["chi2"] += r.residual_chi2 + r.held_out_chi2
@@ -210,7 +218,7 @@ def note(n_figures: int, used: bool) -> str:
     return f"; {n_figures} figure(s) at another queue depth " + (
         "fitted by the blocking-GC reading (its dies) and by the analytic reading through N "
         "parallel units (closed_loop.py)"
-        if used and ENABLED
+        if used and ENABLED and WEIGH
         else "fitted by the blocking-GC reading alone (its dies); the analytic reading's "
         "figure there is its QD32 one, scored as such"
         if used
