@@ -20,7 +20,10 @@ analytic reading has no queue depth (its figure is the same at every QD); its bl
 reading (``calibrate/gc_blocking.py``, recorded in the prediction's ``fit.gc_mechanism``) is
 simulated at the other queue depth with its fitted domains and program time, and the two are
 weighed as calibrate weighed them (``weight``; whether each reading reproduces its fitted
-figures within their noise, ``evidence.reproduces``, is recorded beside it).
+figures within their noise, ``evidence.reproduces``, is recorded beside it). With
+``--closed-loop`` (or ``--closed-loop-predict-only``) calibrate runs with its closed-loop term
+(``calibrate/closed_loop.py``) and the analytic reading's share of a prediction at another
+queue depth goes through its fitted N units (``gc_mechanism.closed_loop``).
 """
 
 from __future__ import annotations

@@ -96,3 +96,7 @@ def test_off_is_evidence_assess_unchanged(monkeypatch):
     assert on["n_parameters"] == got["n_parameters"] + 1
     # the QD4 figure read through N units is reproduced; scored with the QD32 figure it was not
     assert on["residual_chi2"] < got["residual_chi2"]
+    # in the predictions only: the evidence (so the weights) as off's, the reading fitted
+    monkeypatch.setattr(closed_loop, "WEIGH", False)
+    only, fitted = closed_loop.assess(form, points, 0.1, other, 32)
+    assert only == got and fitted is not None and fitted.units == reading.units
