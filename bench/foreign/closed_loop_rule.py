@@ -2,11 +2,12 @@
 
     python bench/foreign/closed_loop_rule.py [--dir bench/foreign/results/femu-units]
 
-Reads `evaluation.json` of `off/`, `on/`, `b/` (the unseen FEMU drives, evaluate.py's "QD"
-cases) and of `seen-{off,on,b}/<results>-<name>/` (the seen truths, one case each), prints
-each drive's figures per mode (QD32 IOPS median / worst over 0-40%, other queue depths not
-fitted: median / worst, the blocking-GC reading's weight, the closed-loop N) and each
-condition's verdict. Nothing is fitted here: the figures are the evaluations'.
+Reads `evaluation.json` of `off/`, `on/`, `b/` and `off-u2/`, `on-u2/`, `b-u2/` (the unseen
+FEMU drives, evaluate.py's "QD" cases) and of `seen-{off,on,b}/<results>-<name>/` (the seen
+truths, one case each), prints each drive's figures per mode (QD32 IOPS median / worst over
+0-40%, other queue depths not fitted: median / worst, the blocking-GC reading's weight, the
+closed-loop N) and each condition's verdict. Nothing is fitted here: the figures are the
+evaluations'.
 """
 
 from __future__ import annotations
@@ -63,7 +64,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dir", type=Path, default=HERE / "results" / "femu-units")
     args = ap.parse_args(argv)
     d = args.dir
-    unseen = {m: cases(d / m / "evaluation.json") for m in ("off", "on", "b")}
+    # U2 was evaluated into `<mode>-u2/` (at the same time as U1 into `<mode>/`)
+    unseen = {m: cases(d / m / "evaluation.json") | cases(d / f"{m}-u2" / "evaluation.json")
+              for m in ("off", "on", "b")}  # fmt: skip
     seen = {m: {} for m in ("off", "on", "b")}
     for m in seen:
         for f in sorted((d / f"seen-{m}").glob("*/evaluation.json")):
