@@ -20,10 +20,11 @@ analytic reading has no queue depth (its figure is the same at every QD); its bl
 reading (``calibrate/gc_blocking.py``, recorded in the prediction's ``fit.gc_mechanism``) is
 simulated at the other queue depth with its fitted domains and program time, and the two are
 weighed as calibrate weighed them (``weight``; whether each reading reproduces its fitted
-figures within their noise, ``evidence.reproduces``, is recorded beside it). With
-``--closed-loop`` (or ``--closed-loop-predict-only``) calibrate runs with its closed-loop term
-(``calibrate/closed_loop.py``) and the analytic reading's share of a prediction at another
-queue depth goes through its fitted N units (``gc_mechanism.closed_loop``).
+figures within their noise, ``evidence.reproduces``, is recorded beside it). The analytic
+reading's share of such a prediction goes through the N units of calibrate's closed-loop term
+(``calibrate/closed_loop.py``, ``gc_mechanism.closed_loop``; on in the predictions only by
+default, ``--closed-loop-predict-only`` says so explicitly); ``--closed-loop`` puts the term in
+the evidence too (evaluated and not adopted).
 """
 
 from __future__ import annotations
@@ -70,9 +71,9 @@ WAF_CASES = (
 )
 
 
-# --closed-loop: calibrate run with its closed-loop queue-depth term on (calibrate/closed_loop.py,
-# ENABLED), as `python -c` in place of `python -m overprov` (the same three leading words)
-# (--closed-loop-predict-only: WEIGH False, the term in the predictions at other QDs only)
+# --closed-loop: calibrate run with its closed-loop term in the evidence too (closed_loop.py,
+# WEIGH True), as `python -c` in place of `python -m overprov` (the same three leading words);
+# --closed-loop-predict-only: WEIGH False, calibrate's default, set explicitly
 CLOSED_LOOP = False
 CLOSED_LOOP_WEIGH = True
 
@@ -466,12 +467,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--closed-loop",
         action="store_true",
-        help="calibrate with its closed-loop queue-depth term (closed_loop.ENABLED)",
+        help="calibrate with its closed-loop term in the evidence too (closed_loop.WEIGH)",
     )
     ap.add_argument(
         "--closed-loop-predict-only",
         action="store_true",
-        help="the same in the predictions at other QDs only (closed_loop.WEIGH False)",
+        help="the term in the predictions at other QDs only (calibrate's default, explicit)",
     )
     ap.add_argument(
         "--out", type=Path, default=None, help="evaluation.json's folder (default: --results)"

@@ -1,5 +1,6 @@
 """calibrate's closed-loop queue-depth term (``closed_loop.py``): its closed form against a
-hand-computed case, the fit recovering a known unit count, and off meaning unchanged."""
+hand-computed case, the fit recovering a known unit count, off (and in the predictions only,
+its default) leaving the evidence unchanged."""
 
 from __future__ import annotations
 
@@ -91,6 +92,7 @@ def test_off_is_evidence_assess_unchanged(monkeypatch):
     assert reading is None
     assert got == evidence.assess(form, points, 0.1, other_qd=other)
     monkeypatch.setattr(closed_loop, "ENABLED", True)
+    monkeypatch.setattr(closed_loop, "WEIGH", True)
     on, reading = closed_loop.assess(form, points, 0.1, other, 32)
     assert reading is not None
     assert on["n_parameters"] == got["n_parameters"] + 1

@@ -27,8 +27,13 @@ a read on one unit, spread over all N: ``t_page = t_unit·(1 + t_read/t_prog)/N`
 ``N_gc = t_unit·(1 + t_read/t_prog)/t_page`` with the read share of the core's NAND
 (``gc_blocking.READ_SHARE``). Without figures at another queue depth N is N_gc.
 
-Off unless :data:`ENABLED` (evaluated under a pre-registered rule:
-docs/calibrate-validation.md, "IOPS that depend on queue depth over many parallel units").
+On in the predictions at other queue depths only (:data:`ENABLED`, not :data:`WEIGH`): the
+record ``fit.gc_mechanism.closed_loop`` gives the analytic reading's share of such a
+prediction; the readings' weights are as without it. Both ways were evaluated under
+pre-registered rules (docs/calibrate-validation.md, "IOPS that depend on queue depth over many
+parallel units"): in the evidence too it failed (it takes MQSim's weight from the blocking-GC
+reading); in the predictions only it passed, and changes nothing where the blocking-GC
+reading keeps weight 1.
 """
 
 from __future__ import annotations
@@ -42,11 +47,12 @@ from overprov.calibrate import fit as fitmod
 
 #: Whether calibrate weighs the analytic reading with this queue-depth term at figures taken
 #: at another queue depth (False: scored there with its QD₀ figure, as before).
-ENABLED = False
+ENABLED = True
 #: With :data:`ENABLED`: whether the term also enters the analytic reading's evidence (True:
-#: its residuals at the other-QD figures read through N units) or only its predictions there
-#: (False: evidence as before, so the weights and the QD₀ figures are unchanged).
-WEIGH = True
+#: its residuals at the other-QD figures read through N units; rule A, failed, not adopted) or
+#: only its predictions there (False: evidence as before, so the weights and the QD₀ figures
+#: are unchanged; rule B, passed and adopted).
+WEIGH = False
 #: The unit counts tried: a geometric grid of 8 steps per doubling from 1 to this.
 MAX_UNITS = 1024
 STEPS_PER_DOUBLING = 8
