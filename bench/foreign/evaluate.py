@@ -20,7 +20,11 @@ analytic reading has no queue depth (its figure is the same at every QD); its bl
 reading (``calibrate/gc_blocking.py``, recorded in the prediction's ``fit.gc_mechanism``) is
 simulated at the other queue depth with its fitted domains and program time, and the two are
 weighed as calibrate weighed them (``weight``; whether each reading reproduces its fitted
-figures within their noise, ``evidence.reproduces``, is recorded beside it).
+figures within their noise, ``evidence.reproduces``, is recorded beside it). The analytic
+reading's share of such a prediction goes through the N units of calibrate's closed-loop term
+(``calibrate/closed_loop.py``, ``gc_mechanism.closed_loop``; on in the predictions only by
+default, ``--closed-loop-predict-only`` says so explicitly); ``--closed-loop`` puts the term in
+the evidence too (evaluated and not adopted).
 """
 
 from __future__ import annotations
@@ -67,6 +71,21 @@ WAF_CASES = (
 )
 
 
+# --closed-loop: calibrate run with its closed-loop term in the evidence too (closed_loop.py,
+# WEIGH True), as `python -c` in place of `python -m overprov` (the same three leading words);
+# --closed-loop-predict-only: WEIGH False, calibrate's default, set explicitly
+CLOSED_LOOP = False
+CLOSED_LOOP_WEIGH = True
+
+
+def closed_loop_on() -> tuple[str, str]:
+    return (
+        "-c",
+        "import sys; from overprov.calibrate import closed_loop; closed_loop.ENABLED = True; "
+        f"closed_loop.WEIGH = {CLOSED_LOOP_WEIGH}; from overprov.cli import main; sys.exit(main())",
+    )
+
+
 def truth_curve(doc: dict, qd: int) -> dict[int, dict]:
     return {
         int(r["extra_op_percent"]): r
@@ -84,7 +103,8 @@ def command(
     doc: dict, curve: dict[int, dict], case: tuple, jobs: int, others: list[dict] | None = None
 ) -> list[str]:
     _, iops_at, waf_at, fob, raw = case[:5]
-    cmd = [sys.executable, "-m", "overprov", "calibrate", "--json", "-", "--jobs", str(jobs)]
+    cmd = [sys.executable, *(closed_loop_on() if CLOSED_LOOP else ("-m", "overprov"))]
+    cmd += ["calibrate", "--json", "-", "--jobs", str(jobs)]
     cmd += ["--extra-op", ",".join(str(x) for x in LEVELS)]
     at_qd = {(int(t["extra_op_percent"]), int(t["queue_depth"])): t for t in others or []}
     if iops_at:
@@ -151,6 +171,12 @@ def other_queue_depths(res: dict, others: list[dict], jobs: int) -> list[dict]:
             at_qd = gc_blocking.predict(r, [float(x)], jobs=jobs)[float(x)][0]
             at_32 = gc_blocking.predict(r, [float(x)], queue_depth=res["qd"], jobs=jobs)
             pred *= (at_qd / at_32[float(x)][0]) ** mech["weight"]
+            if mech.get("closed_loop"):  # the analytic reading's share through its N units
+                from overprov.calibrate import closed_loop
+
+                cl, a = mech["closed_loop"], own.get("analytic_iops") or own["iops_pred"]
+                at = closed_loop.iops_at(a, cl["units"], cl["fob_us"], cl["queue_depth"], qd)
+                pred *= (at / a) ** (1 - mech["weight"])
         rows.append({
             "extra_op_percent": x,
             "queue_depth": qd,
@@ -262,7 +288,7 @@ def _mechanism(pred: dict) -> dict | None:
         if k in m
     )
     extra = ("residual_chi2", "reproduces_fitted_figures", "analytic_residual_chi2",
-             "analytic_reproduces_fitted_figures")  # fmt: skip
+             "analytic_reproduces_fitted_figures", "closed_loop")  # fmt: skip
     return {k: m[k] for k in keys} | {k: m[k] for k in extra if k in m}
 
 
@@ -438,7 +464,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", default=None, help="one results file's stem")
     ap.add_argument("--parallel", type=int, default=1, help="calibrate runs at once")
     ap.add_argument("--cases", default=None, help="only the cases whose name holds this text")
+    ap.add_argument(
+        "--closed-loop",
+        action="store_true",
+        help="calibrate with its closed-loop term in the evidence too (closed_loop.WEIGH)",
+    )
+    ap.add_argument(
+        "--closed-loop-predict-only",
+        action="store_true",
+        help="the term in the predictions at other QDs only (calibrate's default, explicit)",
+    )
+    ap.add_argument(
+        "--out", type=Path, default=None, help="evaluation.json's folder (default: --results)"
+    )
     args = ap.parse_args(argv)
+    global CLOSED_LOOP, CLOSED_LOOP_WEIGH
+    CLOSED_LOOP = args.closed_loop or args.closed_loop_predict_only
+    CLOSED_LOOP_WEIGH = not args.closed_loop_predict_only
 
     def wanted(pool: tuple) -> list[tuple]:
         return [c for c in pool if args.cases is None or args.cases in c[0]]
@@ -477,7 +519,7 @@ def main(argv: list[str] | None = None) -> int:
                 ev["cases"].append(c)
                 print(f"{doc['simulator']}: {case[0]} done", file=sys.stderr, flush=True)
         evals.append(ev)
-    prev = args.results / "evaluation.json"
+    prev = (args.out or args.results) / "evaluation.json"
     kept = []
     if args.only and prev.exists():
         kept = [e for e in json.loads(prev.read_text()) if e["results"] != f"{args.only}.json"]

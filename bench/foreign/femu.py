@@ -52,9 +52,17 @@ GC_THRESHOLDS = {"gc_thres_pcent": 75, "gc_thres_pcent_high": 95}
 NAMESPACE_MB = 12288  # run-blackbox.sh: ssd_size (devsz_mb)
 #: The geometry's parameters an option may change (pls_per_lun must be 1, ftl.c's check).
 DRIVE_GEOMETRY = ("nchs", "luns_per_ch", "blks_per_pl")
+SHIPPED_LUNS = 64
 PAGE_BYTES = 4096
 FOB_SPAN_WRITES = 0.25
 SEED = 1
+
+
+def default_namespace_mb(luns: int) -> int:
+    """Another LUN count than run-blackbox.sh's keeps its blocks per LUN and its namespace of
+    75% of the NAND (the unseen truths of docs/calibrate-validation.md, "IOPS that depend on
+    queue depth over many parallel units")."""
+    return NAMESPACE_MB * luns // SHIPPED_LUNS
 
 
 def physical_pages(g: dict = GEOMETRY) -> int:
@@ -195,23 +203,29 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--namespace-mb",
         type=int,
-        default=NAMESPACE_MB,
-        help=f"the namespace (ssd_size), MiB (run-blackbox.sh: {NAMESPACE_MB})",
+        default=None,
+        help=f"the namespace (ssd_size), MiB (run-blackbox.sh: {NAMESPACE_MB}; with other "
+        "LUN counts, default 75%% of the NAND as there)",
     )
+    ap.add_argument("--program-ns", type=int, default=TIMINGS_NS["pg_wr_lat"],
+                    help="page program time, ns (pg_wr_lat; run-blackbox.sh: 200000)")  # fmt: skip
     args = ap.parse_args(argv)
+    TIMINGS_NS["pg_wr_lat"] = args.program_ns
     cases = common.cases(args.extra_op, args.qd, args.qd_sweep)
     commit_file = args.binary.resolve().parent / "COMMIT"
     gc = {k: getattr(args, k) for k in GC_THRESHOLDS}
     geometry = GEOMETRY | {k: getattr(args, k) for k in DRIVE_GEOMETRY}
     drive = gc | {k: geometry[k] for k in DRIVE_GEOMETRY}
-    ns_mb = args.namespace_mb
     luns = geometry["nchs"] * geometry["luns_per_ch"]
+    ns_mb = args.namespace_mb if args.namespace_mb is not None else default_namespace_mb(luns)
     lines = geometry["blks_per_pl"]
     nand_gib = physical_pages(geometry) * PAGE_BYTES / 2**30
     doc = {
         "simulator": "FEMU",
         "drive": f"black-box SSD (bbssd), {ns_mb / 1024:g} GiB namespace on {nand_gib:g} GiB "
-        "of NAND",
+        "of NAND"
+        + (f", {luns} LUNs" if luns != SHIPPED_LUNS else "")
+        + (f", program {args.program_ns / 1000:g} us" if args.program_ns != 200000 else ""),
         "repository": "https://github.com/MoatLab/FEMU (hw/femu/bbssd/ftl.c, ftl.h, "
         "hw/femu/lib/pqueue.c, inc/pqueue.h compiled standalone by "
         "bench/foreign/femu_harness/build.sh)",
@@ -238,7 +252,8 @@ def main(argv: list[str] | None = None) -> int:
             f"foreground in the write path while free lines <= "
             f"{100 - gc['gc_thres_pcent_high']}% (gc_thres_pcent_high "
             f"{gc['gc_thres_pcent_high']}), any victim; GC delay emulation on",
-            "timing": "per-LUN next-available time: read 40 us, program 200 us, erase 2 ms "
+            "timing": f"per-LUN next-available time: read 40 us, program "
+            f"{args.program_ns / 1000:g} us, erase 2 ms "
             "(GC's included); a write's latency is its page's LUN completion minus its "
             "submission; no channel time (ch_xfer_lat 0, as run-blackbox.sh)",
             "host": "closed loop at the queue depth in simulated time: a write submitted when "

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from overprov import engine
+from overprov.calibrate import closed_loop as loopmod
 from overprov.calibrate import evidence, gc_blocking, twin_runs, uncertainty, workload_curve
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import twin as twinmod
@@ -339,15 +340,8 @@ def read(
 
 
 def other_qd_note(fig: PredictionInput, used: bool) -> str:
-    """What became of the figures at another queue depth (``used``: a blocking-GC reading
-    fitted them)."""
-    return f"; {len(fig.other_qd_points)} figure(s) at another queue depth " + (
-        "fitted by the blocking-GC reading alone (its dies); the analytic reading's "
-        "figure there is its QD32 one, scored as such"
-        if used
-        else "not used: only the blocking-GC reading reads them, and it needs three IOPS "
-        "figures under uniform random writes"
-    )
+    """What became of the figures at another queue depth (``closed_loop.note``)."""
+    return loopmod.note(len(fig.other_qd_points), used)
 
 
 def _fit(
@@ -570,11 +564,11 @@ def _blocking_reading(
     )  # fmt: skip
     if blocking is None:
         return None
-    assessed = evidence.assess(reading.form(curve), fig.points, cv_sd, other_qd=fig.other_qd_points)
-    analytic = assessed["chi2"]
+    form = reading.form(curve)  # the analytic reading; at other QDs through N units when enabled
+    assessed, queue = loopmod.assess(form, fig.points, cv_sd, fig.other_qd_points, qd)
     fitted_by = (assessed["residual_chi2"], assessed["n_figures"], assessed["n_parameters"])
     reproduced = {"analytic": evidence.reproduces(*fitted_by), "blocking": blocking.reproduces()}
-    chi2 = {"analytic": analytic, "blocking": blocking.chi2}
+    chi2 = {"analytic": assessed["chi2"], "blocking": blocking.chi2}
     w = evidence.weights(chi2, reproduced)["blocking"]
     rows, at = got.rows, [r.extra_op_percent for r in got.rows]
     predicted = gc_blocking.predict(
@@ -593,8 +587,9 @@ def _blocking_reading(
     return {
         **blocking.to_dict(),
         "weight": w,
-        "analytic_chi2": analytic,
+        "analytic_chi2": assessed["chi2"],
         "analytic_residual_chi2": assessed["residual_chi2"],
         "analytic_reproduces_fitted_figures": reproduced["analytic"],
         "timing": blocking.twin_timing(),
+        **({"closed_loop": queue.to_dict()} if queue is not None else {}),
     }
