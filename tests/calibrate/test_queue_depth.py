@@ -247,6 +247,6 @@ def test_a_queue_depth_figure_no_reading_can_use_is_said_not_used(tmp_path, caps
                "--extra-op", "0,40", "--json", str(out), "--jobs", "1"])  # fmt: skip
     assert rc == 0, capsys.readouterr().err
     pred = json.loads(out.read_text())
-    assert "1 figure(s) at another queue depth not used" in pred["prediction_source"]
+    assert "1 figure at another queue depth not used" in pred["prediction_source"]
     assert [p["queue_depth"] for p in pred["fit"]["points_other_queue_depth"]] == [4]
     assert "gc_mechanism" not in pred["fit"]

@@ -44,6 +44,7 @@ from typing import Any
 
 from overprov.calibrate import evidence, gc_blocking
 from overprov.calibrate import fit as fitmod
+from overprov.units import plural
 
 #: Whether calibrate weighs the analytic reading with this queue-depth term at figures taken
 #: at another queue depth (False: scored there with its QD₀ figure, as before).
@@ -221,7 +222,7 @@ def note(n_figures: int, used: bool) -> str:
     """What became of ``n_figures`` figures at another queue depth (``used``: the blocking-GC
     reading fitted them; the analytic reading reads them through N units when :data:`ENABLED`),
     for the prediction's source."""
-    return f"; {n_figures} figure(s) at another queue depth " + (
+    return f"; {plural(n_figures, 'figure')} at another queue depth " + (
         "fitted by the blocking-GC reading (its dies) and by the analytic reading through N "
         "parallel units (closed_loop.py)"
         if used and ENABLED and WEIGH
