@@ -24,6 +24,7 @@ from overprov import engine
 from overprov.calibrate import evidence, gc_blocking, twin_runs, uncertainty, workload_curve
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import twin as twinmod
+from overprov.calibrate import write_buffer
 from overprov.calibrate.prediction import (
     EFFECTIVE,
     RAW,
@@ -210,6 +211,7 @@ class _TwinFigures:
     twin_check: list[dict[str, Any]] = dataclasses.field(default_factory=list)
     refinement: list[dict[str, float]] = dataclasses.field(default_factory=list)
     mechanism: dict[str, Any] | None = None
+    write_buffer: write_buffer.BufferReading | None = None
 
 
 @dataclass
@@ -412,7 +414,9 @@ def _iops_figures(
         return Measurement(target="twin", capacity_bytes=0, scale_factor=1.0, bs_bytes=4096,
                            qd=32, levels=[by[x] for x in at], kind="sim")  # fmt: skip
 
-    twin, at_points, refinement = twinmod.refine(fitted.twin, fig.points, simulate, curve=curve)
+    buffer = write_buffer.read(fitted.twin, fig.points, fig.other_qd_points, skewed=not uniform)
+    start = dataclasses.replace(fitted.twin, buffer_bytes=buffer.buffer_bytes)
+    twin, at_points, refinement = twinmod.refine(start, fig.points, simulate, curve=curve)
     by = {lv.extra_op_percent: lv for lv in at_points.levels}
     twin_check = []
     for p in fig.points:
@@ -431,6 +435,7 @@ def _iops_figures(
         "the twin simulated at every level (steady IOPS, WAF, p99 latency); it reproduces "
         f"its measured IOPS within {100 * twin_worst:.1f}%; the fitted surrogate's IOPS "
         "are in surrogate_iops" + ("" if fig.typed else f"; {twinmod.LATENCY_SOURCE}")
+        + f"; the twin has {buffer.describe()}"
     )
     rows = []
     for x, lv in reading.simulate(fig, twin, levels, latency=not fig.typed).items():
@@ -442,7 +447,7 @@ def _iops_figures(
             twin_iops=lv.steady_iops, p99_latency_us_low=getattr(lv, "p99_latency_us_low", None),
             p99_latency_us_high=getattr(lv, "p99_latency_us_high", None),
         ))  # fmt: skip
-    got = _TwinFigures(rows, source, twin, twin_check, refinement)
+    got = _TwinFigures(rows, source, twin, twin_check, refinement, write_buffer=buffer)
     if uniform:
         qd = fig.measurement.qd if fig.measurement is not None else fitmod.WORKLOAD_QD
         got.mechanism = _blocking_reading(fig, reading, got, curve, fitted.mfe, qd=qd)
@@ -530,6 +535,7 @@ def _prediction(
             "twin_check": got.twin_check,
             "refinement": got.refinement,
             **({"gc_mechanism": got.mechanism} if got.mechanism is not None else {}),
+            **({"write_buffer": got.write_buffer.to_dict()} if got.write_buffer else {}),
         },
         twin=reading.twin_name,
         measurement=measurement_summary(fig.measurement),

@@ -38,7 +38,7 @@ from overprov import __version__, outputs, presets
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import gc_blocking
 from overprov.calibrate.measure import SegmentRunner, measure
-from overprov.calibrate.plan import Budget, MeasurementPlan, Segment, segments_for
+from overprov.calibrate.plan import Budget, MeasurementPlan, Segment, segments_for, with_probe
 from overprov.errors import ConfigError
 from overprov.measurement_file import Level, Measurement
 from overprov.profile.sim_target import SimTarget
@@ -113,6 +113,9 @@ class TwinParameters:
     """The blocking-GC reading's ``[timing]`` (``gc_blocking.py``: non-preemptive GC per
     domain, no buffer, its fitted domains and program time) when the figures favour it; None:
     the analytic mapping of t_cmd and t_page below."""
+    buffer_bytes: int = 0
+    """The twin's volatile write buffer (``timing.buffer``; not with ``gc_timing``): one when
+    the figures show it (``write_buffer.read``), else none."""
 
     def write(self, path: Path, named: Path | None = None) -> Path:
         """Write the twin as a drive file (:func:`write`): how a prediction
@@ -167,8 +170,13 @@ def drive_dict(p: TwinParameters) -> dict[str, Any]:
         "channel_mb_s": 100_000.0,
     }
     if p.gc_timing is None:
+        model += (
+            f"; a {p.buffer_bytes / 2**20:g} MiB volatile write buffer"
+            if p.buffer_bytes
+            else "; no write buffer"
+        )
         timing["nand"] = nand
-        timing["buffer"] = {"bytes": 64 * 2**20, "power_loss_protected": False}
+        timing["buffer"] = {"bytes": int(p.buffer_bytes), "power_loss_protected": False}
     pages_per_block = fitmod.PAGES_PER_BLOCK if p.gc_timing is None else gc_blocking.PAGES_PER_BLOCK
     return {
         "description": "calibrated twin: the drive fitted by overprov calibrate",
@@ -304,15 +312,23 @@ class TwinLevel(Level):
 
 
 def simulate_levels(
-    p: TwinParameters, levels: list[float], *, seed: int = 1, latency: bool = False
+    p: TwinParameters,
+    levels: list[float],
+    *,
+    seed: int = 1,
+    latency: bool = False,
+    probe_queue_depth: int | None = None,
 ) -> Measurement:
     """Steady IOPS, WAF and p99 latency of the twin at ``levels``, one drive swept lowest
     first (the same measurement code as calibrate's own, on the simulated twin, held in
     memory). ``latency``: after each level's window, :data:`LATENCY_DRIVE_WRITES` more at
     that level for its p99 (:func:`latency_window`; its levels are :class:`TwinLevel`);
     without it each level's p99 is the median of its 8 window rounds' (about 0.3 drive
-    writes), which the twin's p99 wanders through over drive writes."""
+    writes), which the twin's p99 wanders through over drive writes. ``probe_queue_depth``:
+    then the plan's queue-depth probe at the highest level (``plan.with_probe``)."""
     plan = MeasurementPlan(budget=Budget(), segments=segments_for(levels))
+    if probe_queue_depth is not None:
+        plan = with_probe(plan, probe_queue_depth)
     target = SimTarget(f"sim:twin@{_scale(p)}", seed=seed, drive=drive_dict(p))
     with target:
         return measure(target, plan, after_level=latency_window if latency else None)
