@@ -49,12 +49,18 @@ from overprov import presets
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import twin as twinmod
 from overprov.calibrate import write_buffer
-from overprov.calibrate.measure import measure
-from overprov.calibrate.plan import Budget, MeasurementPlan, segments_for
+from overprov.calibrate.measure import SegmentRunner, measure
+from overprov.calibrate.plan import Budget, MeasurementPlan, Segment, segments_for
 from overprov.profile.sim_target import SimTarget
+from overprov.profile.targets import RoundSpec
 
 ROOT = Path(__file__).resolve().parent.parent
 MIB = 2**20
+#: The truth's p99 at a level: from this much more writing (of its capacity) after the level's
+#: IOPS and WAF settle, as the median of its rounds' p99s ...
+LATENCY_DRIVE_WRITES = 2.0
+#: ... with the lowest and highest median of this many consecutive parts of it.
+LATENCY_PARTS = 4
 #: The buffers the ``fitted`` variant chooses from (MiB).
 GRID_MIB = (0, 4, 16, 64, 256)
 
@@ -72,20 +78,48 @@ def truth_drive(buffer_mib: int) -> dict[str, Any]:
     return d
 
 
+def latency_window(runner: SegmentRunner, seg: Segment, into: dict[float, dict]) -> None:
+    """Write on at ``seg``'s level for :data:`LATENCY_DRIVE_WRITES` in the plan's rounds and
+    keep in ``into`` the median of the rounds' p99s and the lowest and highest median of its
+    :data:`LATENCY_PARTS` consecutive parts (calibrate's twin did this up to 2026-11-27)."""
+    m, bs, x = runner.m, runner.plan.bs_bytes, seg.extra_op_percent
+    span = int(m.capacity_bytes * (1 - x / 100.0)) // bs * bs
+    p99s: list[float] = []
+    written = 0.0
+    while written < LATENCY_DRIVE_WRITES:
+        iops = m.levels[-1].steady_iops
+        seconds = runner.seconds_for(runner.plan.round_drive_writes, span, iops)
+        spec = RoundSpec(f"op{x:g}-latency-r{len(p99s) + 1:03d}", "randwrite", bs,
+                         runner.plan.qd, 1, span, seconds=seconds)  # fmt: skip
+        r = runner.run(spec, x)
+        written += r.bytes_written / m.capacity_bytes
+        if r.p99_latency_us is not None:
+            p99s.append(r.p99_latency_us)
+    n = len(p99s)
+    parts = [
+        p99s[n * i // LATENCY_PARTS : n * (i + 1) // LATENCY_PARTS] for i in range(LATENCY_PARTS)
+    ]
+    medians = [statistics.median(q) for q in parts if q]
+    into[x] = {"p99_us": statistics.median(p99s), "low_us": min(medians), "high_us": max(medians)}
+
+
+def swept(drive: dict[str, Any], spec: str, levels: list[float], window: bool) -> dict[float, dict]:
+    """``drive`` swept at ``levels`` as calibrate's twin is (lowest first), each level's p99 the
+    median of its window rounds' or (``window``) of its latency window's."""
+    plan = MeasurementPlan(budget=Budget(), segments=segments_for(levels))
+    out: dict[float, dict] = {}
+    after = (lambda runner, seg: latency_window(runner, seg, out)) if window else None
+    with SimTarget(spec, seed=1, drive=drive) as target:
+        m = measure(target, plan, after_level=after)
+    for lv in m.levels:
+        got = out.setdefault(lv.extra_op_percent, {"p99_us": lv.p99_latency_us})
+        got["iops"] = lv.steady_iops
+    return out
+
+
 def truth_p99(drive: dict[str, Any], scale: str, levels: list[float]) -> dict[float, dict]:
     """The truth swept as the twin is, with a latency window after each level."""
-    plan = MeasurementPlan(budget=Budget(), segments=segments_for(levels))
-    with SimTarget(f"sim:truth@{scale}", seed=1, drive=drive) as target:
-        m = measure(target, plan, after_level=twinmod.latency_window)
-    return {
-        lv.extra_op_percent: {
-            "p99_us": lv.p99_latency_us,
-            "low_us": lv.p99_latency_us_low,
-            "high_us": lv.p99_latency_us_high,
-            "iops": lv.steady_iops,
-        }
-        for lv in m.levels
-    }
+    return swept(drive, f"sim:truth@{scale}", levels, window=True)
 
 
 def calibrate(
@@ -124,10 +158,11 @@ def fob_burst_bytes(measurement: dict) -> float:
 
 def sweep(
     p: twinmod.TwinParameters, levels: list[float], latency: bool = False
-) -> dict[float, Any]:
-    return {
-        lv.extra_op_percent: lv for lv in twinmod.simulate_levels(p, levels, latency=latency).levels
-    }
+) -> dict[float, tuple[float, float | None, float | None]]:
+    """The twin swept as calibrate sweeps it: each level's (p99, lowest, highest part)."""
+    spec = f"sim:twin@{twinmod.sim_scale(twinmod.twin_advertised_bytes(p), p.native_op)}"
+    got = swept(twinmod.drive_dict(p), spec, levels, window=latency)
+    return {x: (g["p99_us"], g.get("low_us"), g.get("high_us")) for x, g in got.items()}
 
 
 def fitted_buffer_mib(p: twinmod.TwinParameters, measured: dict[float, float]) -> tuple[int, dict]:
@@ -135,7 +170,7 @@ def fitted_buffer_mib(p: twinmod.TwinParameters, measured: dict[float, float]) -
     scores = {}
     for mib in GRID_MIB:
         got = sweep(replace(p, buffer_bytes=mib * MIB), sorted(measured))
-        scores[mib] = sum(math.log(got[x].p99_latency_us / y) ** 2 for x, y in measured.items())
+        scores[mib] = sum(math.log(got[x][0] / y) ** 2 for x, y in measured.items())
     return min(scores, key=scores.__getitem__), scores
 
 
@@ -143,27 +178,17 @@ def variants(p: twinmod.TwinParameters, measurement: dict, levels: list[float]) 
     out: dict[str, dict] = {}
     t = cpu_s()
     got = sweep(replace(p, buffer_bytes=64 * MIB), levels, latency=True)
-    out["fixed64_window"] = {
-        "cpu_s": cpu_s() - t,
-        "by_level": {
-            x: (lv.p99_latency_us, lv.p99_latency_us_low, lv.p99_latency_us_high)
-            for x, lv in got.items()
-        },  # fmt: skip
-    }
+    out["fixed64_window"] = {"cpu_s": cpu_s() - t, "by_level": got}
     t = cpu_s()
     none = sweep(replace(p, buffer_bytes=0), levels)
-    out["none"] = {
-        "cpu_s": cpu_s() - t,
-        "by_level": {x: (lv.p99_latency_us, None, None) for x, lv in none.items()},
-    }
+    out["none"] = {"cpu_s": cpu_s() - t, "by_level": none}
     t = cpu_s()
     with64 = sweep(replace(p, buffer_bytes=64 * MIB), levels)
     both = {}
     for x in levels:
-        a, b = with64[x].p99_latency_us, none[x].p99_latency_us
+        a, b = with64[x][0], none[x][0]
         both[x] = (math.sqrt(a * b), min(a, b), max(a, b))
     out["both"] = {"cpu_s": cpu_s() - t + out["none"]["cpu_s"], "by_level": both}
-    t = cpu_s()
     measured = {
         lv["extra_op_percent"]: lv["p99_latency_us"]
         for lv in measurement["levels"]
@@ -179,23 +204,9 @@ def variants(p: twinmod.TwinParameters, measurement: dict, levels: list[float]) 
     read_cpu = cpu_s() - t0
     for name, latency in (("identified", False), ("identified_window", True)):
         t = cpu_s()
-        got = sweep(
-            replace(p, buffer_bytes=buf.buffer_bytes),
-            levels,
-            latency=latency and buf.buffer_bytes > 0,
-        )
-        out[name] = {
-            "cpu_s": cpu_s() - t + read_cpu,
-            "reading": buf.to_dict(),
-            "by_level": {
-                x: (
-                    lv.p99_latency_us,
-                    getattr(lv, "p99_latency_us_low", None),
-                    getattr(lv, "p99_latency_us_high", None),
-                )
-                for x, lv in got.items()
-            },  # fmt: skip
-        }
+        twin = replace(p, buffer_bytes=buf.buffer_bytes)
+        got = sweep(twin, levels, latency=latency and buf.buffer_bytes > 0)
+        out[name] = {"cpu_s": cpu_s() - t + read_cpu, "reading": buf.to_dict(), "by_level": got}
     t = cpu_s()
     mib, scores = fitted_buffer_mib(p, measured)
     got = sweep(replace(p, buffer_bytes=mib * MIB), levels)
@@ -204,7 +215,7 @@ def variants(p: twinmod.TwinParameters, measurement: dict, levels: list[float]) 
         "buffer_mib": mib,
         "scores": scores,
         "measured_p99_us": measured,
-        "by_level": {x: (lv.p99_latency_us, None, None) for x, lv in got.items()},
+        "by_level": got,
     }
     return out
 
