@@ -16,7 +16,9 @@ The surrogate's three parameters map onto the simulator's drive description:
   latency) but never the bound;
 - t_cmd < 0 (garbage collection's reads, ``fit.py``) → the NAND alone:
   ``program_us = (t_page + t_cmd)·DIES·UNITS_PER_FLASH_PAGE`` and
-  ``read_us = −t_cmd·DIES·UNITS_PER_FLASH_PAGE`` per relocated unit, no controller cost.
+  ``read_us = −t_cmd·DIES·UNITS_PER_FLASH_PAGE`` per relocated unit, no controller cost;
+- the write buffer → ``timing.buffer``: 64 MiB or none as the figures show it
+  (``write_buffer.py``: IOPS at two queue depths), 64 MiB when they cannot tell.
 
 The twin is then *refined* against its own measurement: it is simulated at the measured levels
 and t_page, t_cmd and ρ₀ are corrected (using the twin's simulated WAF, which includes the
