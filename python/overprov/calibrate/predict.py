@@ -412,7 +412,9 @@ def _iops_figures(
         return Measurement(target="twin", capacity_bytes=0, scale_factor=1.0, bs_bytes=4096,
                            qd=32, levels=[by[x] for x in at], kind="sim")  # fmt: skip
 
-    buffer = buffermod.read(fitted.twin, fig.points, fig.other_qd_points, skewed=not uniform)
+    buffer = buffermod.read(
+        fitted.twin, fig.points, fig.other_qd_points, skewed=not uniform, typed=fig.typed
+    )
     start = dataclasses.replace(fitted.twin, buffer_bytes=buffer.buffer_bytes)
     twin, at_points, refinement = twinmod.refine(start, fig.points, simulate, curve=curve)
     by = {lv.extra_op_percent: lv for lv in at_points.levels}

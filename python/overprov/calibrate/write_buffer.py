@@ -13,11 +13,12 @@ the measured one.
 What it does not identify is the buffer's size: a buffer of 4 to 256 MiB changes neither the
 ratio nor, beyond the p99's own wandering, the p99 (bench/README.md, "The twin's write
 buffer"), so an identified buffer is :data:`BUFFER_BYTES`. Without a pair of figures to read
-(typed figures without a second queue depth, a budget that left out the probe, figures under a
-skewed workload), or when the twin's ratio is the same either way (a controller that binds at
-both depths), the twin keeps the :data:`BUFFER_BYTES` it always had, assumed and said so: for
-typed figures the buffer also moves the twin's IOPS (the 850 Pro's 40% held out, 39,400
-predicted with it, 44,900 without), so dropping it there waits for its own check on the corpus.
+(a budget that left out the probe, figures under a skewed workload), or when the twin's ratio
+is the same either way (a controller that binds at both depths), the twin keeps the
+:data:`BUFFER_BYTES` it always had, assumed and said so. Typed figures (``--points``) are not
+read, even with a ``@qd4`` figure: the buffer also moves their twin's IOPS (the 850 Pro's 40%
+held out, 39,400 predicted with it, 44,900 without), so reading it there waits for its own
+check on the corpus and the foreign FTLs.
 """
 
 from __future__ import annotations
@@ -88,10 +89,16 @@ def read(
     other_qd_points: list[fitmod.Point],
     *,
     skewed: bool = False,
+    typed: bool = False,
 ) -> BufferReading:
     """The write buffer the figures show (:data:`BUFFER_BYTES`) or none, for twin ``p``;
     ``skewed``: the figures are not under uniform random writes (not read: the twin's ratio
-    is simulated under uniform ones)."""
+    is simulated under uniform ones); ``typed``: figures the user typed (not read: their
+    twin's IOPS move with the buffer, which the corpus bench has not checked)."""
+    if typed:
+        return BufferReading(
+            BUFFER_BYTES, False, "not read for typed figures: their twin's IOPS move with it"
+        )
     if skewed:
         return BufferReading(BUFFER_BYTES, False, "not identified: figures under a skewed workload")
     pair = _pair(points, other_qd_points)
