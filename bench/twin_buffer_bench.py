@@ -23,6 +23,7 @@ variant:
 
     PYTHONPATH=python python bench/twin_buffer_bench.py [--buffers-mib 0,32,128]
         [--levels 10,20,30] [--scale 4GiB] [--out target/bench/twin_buffer_bench.json]
+        [--generated 1,2,3]  # instead: the buffer's reading on generated drives only
 
 Prints a markdown table (for bench/README.md) and writes the JSON rows. CPU seconds are this
 process's and its children's (resource.getrusage), on whatever machine runs it.
@@ -48,7 +49,7 @@ from typing import Any
 from overprov import presets
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import twin as twinmod
-from overprov.calibrate import write_buffer
+from overprov.calibrate import validation, write_buffer
 from overprov.calibrate.measure import SegmentRunner, measure
 from overprov.calibrate.plan import Budget, MeasurementPlan, Segment, segments_for
 from overprov.profile.sim_target import SimTarget
@@ -220,13 +221,44 @@ def variants(p: twinmod.TwinParameters, measurement: dict, levels: list[float]) 
     return out
 
 
+def generated_reads(seeds: list[int], scale: str) -> list[dict]:
+    """``write_buffer``'s reading on generated drives (``validation.drive``, each with a
+    buffer of its own), through calibrate's default plan: only whether a buffer is found."""
+    rows = []
+    for seed in seeds:
+        d = validation.drive(seed)
+        with tempfile.TemporaryDirectory() as tmp:
+            cal = Path(tmp) / "cal"
+            calibrate(d, scale, Path(tmp))
+            read = json.loads((cal / "prediction.json").read_text())["fit"]["write_buffer"]
+        buf = d["config"]["timing"].get("buffer", {}).get("bytes", 0)
+        rows.append({"seed": seed, "truth_buffer_mib": buf / MIB, "read": read})
+        print(
+            f"| {seed} | {buf / MIB:g} MiB | {read['buffer_bytes'] // MIB} MiB | "
+            f"{read['measured_qd_ratio']:.2f} | {read['twin_qd_ratio_buffered']:.2f} | "
+            f"{read['twin_qd_ratio_unbuffered']:.2f} |",
+            flush=True,
+        )
+    return rows
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--buffers-mib", default="0,32,128")
     ap.add_argument("--levels", default="10,20,30")
     ap.add_argument("--scale", default="4GiB")
     ap.add_argument("--out", type=Path, default=ROOT / "target/bench/twin_buffer_bench.json")
+    ap.add_argument("--generated", help="seeds of generated drives: the buffer's reading only")
     a = ap.parse_args()
+    if a.generated:
+        print(
+            "| seed | truth's buffer | read | QD4 ÷ QD32 measured | twin, buffered | unbuffered |"
+        )
+        print("|---|---|---|---:|---:|---:|")
+        rows = generated_reads([int(x) for x in a.generated.split(",")], a.scale)
+        a.out.parent.mkdir(parents=True, exist_ok=True)
+        a.out.with_name("twin_buffer_generated.json").write_text(json.dumps(rows, indent=1) + "\n")
+        return 0
     levels = [float(x) for x in a.levels.split(",")]
     rows = []
     for mib in (int(x) for x in a.buffers_mib.split(",")):
