@@ -69,8 +69,9 @@ class PredictedLevel:
     waf_high: float | None = None
     p99_latency_us_low: float | None = None
     p99_latency_us_high: float | None = None
-    """The lowest and highest p99 of the parts of the twin's latency window (a twin measured
-    as its target was: ``calibrate.twin.latency_window``)."""
+    """Read from documents written before the twin's write buffer was read from the figures
+    (``calibrate/write_buffer.py``): the lowest and highest p99 of the parts of the 2-drive-write
+    latency window the twin then ran after each level; not written any more."""
 
     WRITTEN_IF_SET: ClassVar[frozenset[str]] = frozenset(
         {"surrogate_waf", "analytic_iops", "blocking_gc_iops", "p99_latency_us_low",

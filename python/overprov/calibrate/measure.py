@@ -382,7 +382,7 @@ def measure(
     segments are kept and not run again; the segment that was running starts afresh. A
     simulated drive's state is not stored, so a resumed one is filled again first.
     ``after_level(runner, segment)``: called after each segment's level is kept, on the drive
-    still at that level (the twin's latency window, ``twin.simulate_levels``).
+    still at that level (e.g. the latency window of ``bench/twin_buffer_bench.py``).
     """
     if resume is None:
         m = Measurement(

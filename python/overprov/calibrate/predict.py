@@ -25,6 +25,7 @@ from overprov.calibrate import closed_loop as loopmod
 from overprov.calibrate import evidence, gc_blocking, twin_runs, uncertainty, workload_curve
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import twin as twinmod
+from overprov.calibrate import write_buffer as buffermod
 from overprov.calibrate.prediction import (
     EFFECTIVE,
     RAW,
@@ -155,17 +156,15 @@ class TwinReading:
         twin: twinmod.TwinParameters,
         levels: list[float],
         timed: bool = True,
-        latency: bool = False,
     ) -> dict[float, Level]:
         """The twin's steady figures at each of ``levels``, by level: swept on one drive as a
-        target is measured (``latency``: with each level's latency window,
-        ``twin.latency_window``), or (typed figures) one simulation per level under their
+        target is measured, or (typed figures) one simulation per level under their
         workload; a run gives the same figures again (its seed), so a level of this
         prediction's runs (``fig.runs``) is not run again."""
         if not fig.typed:
             at = ", ".join(f"{x:g}%" for x in levels)
             twin_runs.say(fig.progress, f"the twin measured as the target was, at {at} extra OP")
-            m = twinmod.simulate_levels(twin, levels, latency=latency)
+            m = twinmod.simulate_levels(twin, levels)
         else:
             m = twin_runs.simulate_levels(
                 twin, levels, fig.workload_or_uniform(), timed=timed, jobs=fig.jobs,
@@ -211,6 +210,7 @@ class _TwinFigures:
     twin_check: list[dict[str, Any]] = dataclasses.field(default_factory=list)
     refinement: list[dict[str, float]] = dataclasses.field(default_factory=list)
     mechanism: dict[str, Any] | None = None
+    write_buffer: buffermod.BufferReading | None = None
 
 
 @dataclass
@@ -406,7 +406,11 @@ def _iops_figures(
         return Measurement(target="twin", capacity_bytes=0, scale_factor=1.0, bs_bytes=4096,
                            qd=32, levels=[by[x] for x in at], kind="sim")  # fmt: skip
 
-    twin, at_points, refinement = twinmod.refine(fitted.twin, fig.points, simulate, curve=curve)
+    buffer = buffermod.read(
+        fitted.twin, fig.points, fig.other_qd_points, skewed=not uniform, typed=fig.typed
+    )
+    start = dataclasses.replace(fitted.twin, buffer_bytes=buffer.buffer_bytes)
+    twin, at_points, refinement = twinmod.refine(start, fig.points, simulate, curve=curve)
     by = {lv.extra_op_percent: lv for lv in at_points.levels}
     twin_check = []
     for p in fig.points:
@@ -424,19 +428,20 @@ def _iops_figures(
     source = (
         "the twin simulated at every level (steady IOPS, WAF, p99 latency); it reproduces "
         f"its measured IOPS within {100 * twin_worst:.1f}%; the fitted surrogate's IOPS "
-        "are in surrogate_iops" + ("" if fig.typed else f"; {twinmod.LATENCY_SOURCE}")
+        "are in surrogate_iops"
+        + ("" if fig.typed else f"; {twinmod.P99_SOURCE}")
+        + f"; the twin has {buffer.describe()}"
     )
     rows = []
-    for x, lv in reading.simulate(fig, twin, levels, latency=not fig.typed).items():
+    for x, lv in reading.simulate(fig, twin, levels).items():
         value = lv.steady_iops
         lo, hi = uncertainty.band(value, fitted.boot["iops"][x], fitted.model_sd(x))
         rows.append(PredictedLevel(
             x, steady_iops=value, steady_iops_low=lo, steady_iops_high=hi, waf=lv.waf,
             p99_latency_us=lv.p99_latency_us, surrogate_iops=fitted.central.iops(x),
-            twin_iops=lv.steady_iops, p99_latency_us_low=getattr(lv, "p99_latency_us_low", None),
-            p99_latency_us_high=getattr(lv, "p99_latency_us_high", None),
+            twin_iops=lv.steady_iops,
         ))  # fmt: skip
-    got = _TwinFigures(rows, source, twin, twin_check, refinement)
+    got = _TwinFigures(rows, source, twin, twin_check, refinement, write_buffer=buffer)
     if uniform:
         qd = fig.measurement.qd if fig.measurement is not None else fitmod.WORKLOAD_QD
         got.mechanism = _blocking_reading(fig, reading, got, curve, fitted.mfe, qd=qd)
@@ -524,6 +529,7 @@ def _prediction(
             "twin_check": got.twin_check,
             "refinement": got.refinement,
             **({"gc_mechanism": got.mechanism} if got.mechanism is not None else {}),
+            **({"write_buffer": got.write_buffer.to_dict()} if got.write_buffer else {}),
         },
         twin=reading.twin_name,
         measurement=measurement_summary(fig.measurement),

@@ -16,25 +16,13 @@ def _wrap(text: str, indent: str = "  ") -> list[str]:
 
 
 def _levels_text(levels: list[PredictedLevel]) -> list[str]:
-    """The predicted levels, one row each (the p99's range where the twin's latency window
-    gave one, ``twin.latency_window``)."""
-    ranged = any(r.p99_latency_us_low for r in levels)
-    head = f"{'OP':>5} {'steady IOPS':>12} {'80% interval':>21} {'WAF':>6} {'p99 µs':>9}"
-    lines = [head + (f" {'p99 range µs':>15}" if ranged else "")]
+    """The predicted levels, one row each."""
+    lines = [f"{'OP':>5} {'steady IOPS':>12} {'80% interval':>21} {'WAF':>6} {'p99 µs':>9}"]
     for r in levels:
         iops = f"{r.steady_iops:,.0f}" if r.steady_iops else "—"
         band = f"{r.steady_iops_low:,.0f}–{r.steady_iops_high:,.0f}" if r.steady_iops_low else "—"
         p99 = f"{r.p99_latency_us:,.0f}" if r.p99_latency_us else "—"
-        row = f"{r.extra_op_percent:>4g}% {iops:>12} {band:>21} {r.waf:>6.2f} {p99:>9}"
-        if ranged:
-            lo, hi = r.p99_latency_us_low, r.p99_latency_us_high
-            row += f" {f'{lo:,.0f}–{hi:,.0f}' if lo and hi else '—':>15}"
-        lines.append(row)
-    if ranged:
-        lines += _wrap(
-            "p99 range: the spread of the p99 within the twin's one run at each level, not across "
-            'runs, which can be wider (docs/calibrate-model.md, "The twin\'s p99 latency")'
-        )
+        lines.append(f"{r.extra_op_percent:>4g}% {iops:>12} {band:>21} {r.waf:>6.2f} {p99:>9}")
     return lines
 
 

@@ -16,7 +16,9 @@ The surrogate's three parameters map onto the simulator's drive description:
   latency) but never the bound;
 - t_cmd < 0 (garbage collection's reads, ``fit.py``) → the NAND alone:
   ``program_us = (t_page + t_cmd)·DIES·UNITS_PER_FLASH_PAGE`` and
-  ``read_us = −t_cmd·DIES·UNITS_PER_FLASH_PAGE`` per relocated unit, no controller cost.
+  ``read_us = −t_cmd·DIES·UNITS_PER_FLASH_PAGE`` per relocated unit, no controller cost;
+- the write buffer → ``timing.buffer``: 64 MiB or none as the figures show it
+  (``write_buffer.py``: IOPS at two queue depths), 64 MiB when they cannot tell.
 
 The twin is then *refined* against its own measurement: it is simulated at the measured levels
 and t_page, t_cmd and ρ₀ are corrected (using the twin's simulated WAF, which includes the
@@ -26,9 +28,7 @@ measured steady IOPS.
 
 from __future__ import annotations
 
-import dataclasses
 import math
-import statistics
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -37,12 +37,11 @@ from typing import Any
 from overprov import __version__, outputs, presets
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import gc_blocking
-from overprov.calibrate.measure import SegmentRunner, measure
-from overprov.calibrate.plan import Budget, MeasurementPlan, Segment, segments_for
+from overprov.calibrate.measure import measure
+from overprov.calibrate.plan import Budget, MeasurementPlan, segments_for, with_probe
 from overprov.errors import ConfigError
-from overprov.measurement_file import Level, Measurement
+from overprov.measurement_file import Measurement
 from overprov.profile.sim_target import SimTarget
-from overprov.profile.targets import RoundSpec
 from overprov.workload_options import describe_overrides, flags_text
 
 DIES = 8
@@ -58,19 +57,12 @@ TWIN_SIM_PHYSICAL_BYTES = 4 * 2**30
 #: ... or more, so that its native spare space holds at least this many erase blocks (the
 #: simulator needs 5 to collect garbage at all; a native OP near 0 needs a bigger twin).
 MIN_SPARE_BLOCKS = 8
-#: The twin's p99 latency at a level: from this much more writing (of its capacity) after the
-#: level's IOPS and WAF settle. Its round p99s wander over drive writes (at 20% extra OP of the
-#: consumer preset's twin between 1,800 and 9,400 µs over 4 drive writes after a fill), far
-#: longer than IOPS and WAF take to settle (docs/calibrate-model.md, "The twin's p99 latency").
-LATENCY_DRIVE_WRITES = 2.0
-#: ... stated with the lowest and highest median of this many consecutive parts of it.
-LATENCY_PARTS = 4
 #: How the twin's p99 latency is obtained, in prediction_source.
-LATENCY_SOURCE = (
-    f"p99 latency: the median of the twin's round p99s over {LATENCY_DRIVE_WRITES:g} drive "
-    "writes at each level after its IOPS and WAF settled, p99_latency_us_low/_high the lowest "
-    f"and highest median of its {LATENCY_PARTS} parts: the spread within that one run, not "
-    'across runs (docs/calibrate-model.md, "The twin\'s p99 latency")'
+P99_SOURCE = (
+    "p99 latency: the median of the twin's round p99s in each level's settled window, the twin "
+    "with the write buffer its figures show, or none (write_buffer.py); on drives with held-out "
+    "buffers within a factor of 2 of theirs in 7 of 9 cases, worst 2.5 times "
+    '(docs/calibrate-model.md, "The twin\'s p99 latency")'
 )
 
 
@@ -113,6 +105,9 @@ class TwinParameters:
     """The blocking-GC reading's ``[timing]`` (``gc_blocking.py``: non-preemptive GC per
     domain, no buffer, its fitted domains and program time) when the figures favour it; None:
     the analytic mapping of t_cmd and t_page below."""
+    buffer_bytes: int = 64 * 2**20
+    """The twin's volatile write buffer (``timing.buffer``; not with ``gc_timing``): as the
+    figures show it (``write_buffer.read``: 64 MiB or none), 64 MiB when they cannot tell."""
 
     def write(self, path: Path, named: Path | None = None) -> Path:
         """Write the twin as a drive file (:func:`write`): how a prediction
@@ -167,8 +162,13 @@ def drive_dict(p: TwinParameters) -> dict[str, Any]:
         "channel_mb_s": 100_000.0,
     }
     if p.gc_timing is None:
+        model += (
+            f"; a {p.buffer_bytes / 2**20:g} MiB volatile write buffer"
+            if p.buffer_bytes
+            else "; no write buffer"
+        )
         timing["nand"] = nand
-        timing["buffer"] = {"bytes": 64 * 2**20, "power_loss_protected": False}
+        timing["buffer"] = {"bytes": int(p.buffer_bytes), "power_loss_protected": False}
     pages_per_block = fitmod.PAGES_PER_BLOCK if p.gc_timing is None else gc_blocking.PAGES_PER_BLOCK
     return {
         "description": "calibrated twin: the drive fitted by overprov calibrate",
@@ -291,66 +291,24 @@ def sim_config(p: TwinParameters) -> dict[str, Any]:
     return cfg
 
 
-@dataclass
-class TwinLevel(Level):
-    """A level of the twin's sweep with its latency window (:func:`simulate_levels`):
-    ``p99_latency_us`` is the median of the window's round p99s, ``p99_latency_us_low`` and
-    ``_high`` the lowest and highest median of its :data:`LATENCY_PARTS` consecutive parts."""
-
-    p99_latency_us_low: float | None = None
-    p99_latency_us_high: float | None = None
-    latency_drive_writes: float = 0.0
-    """What the latency window wrote (of the twin's capacity)."""
-
-
 def simulate_levels(
-    p: TwinParameters, levels: list[float], *, seed: int = 1, latency: bool = False
+    p: TwinParameters,
+    levels: list[float],
+    *,
+    seed: int = 1,
+    probe_queue_depth: int | None = None,
 ) -> Measurement:
     """Steady IOPS, WAF and p99 latency of the twin at ``levels``, one drive swept lowest
     first (the same measurement code as calibrate's own, on the simulated twin, held in
-    memory). ``latency``: after each level's window, :data:`LATENCY_DRIVE_WRITES` more at
-    that level for its p99 (:func:`latency_window`; its levels are :class:`TwinLevel`);
-    without it each level's p99 is the median of its 8 window rounds' (about 0.3 drive
-    writes), which the twin's p99 wanders through over drive writes."""
+    memory); each level's p99 is the median of its window rounds' (:data:`P99_SOURCE`).
+    ``probe_queue_depth``: then the plan's queue-depth probe at the highest level
+    (``plan.with_probe``)."""
     plan = MeasurementPlan(budget=Budget(), segments=segments_for(levels))
+    if probe_queue_depth is not None:
+        plan = with_probe(plan, probe_queue_depth)
     target = SimTarget(f"sim:twin@{_scale(p)}", seed=seed, drive=drive_dict(p))
     with target:
-        return measure(target, plan, after_level=latency_window if latency else None)
-
-
-def latency_window(runner: SegmentRunner, seg: Segment) -> None:
-    """Write on at ``seg``'s level, its IOPS and WAF kept from its window, for
-    :data:`LATENCY_DRIVE_WRITES` in the plan's rounds, and state its p99 from them: the
-    median of the rounds' p99s, with the lowest and highest median of
-    :data:`LATENCY_PARTS` consecutive parts (the measured level becomes a :class:`TwinLevel`).
-    """
-    m, bs, x = runner.m, runner.plan.bs_bytes, seg.extra_op_percent
-    level = m.levels[-1]
-    span = int(m.capacity_bytes * (1 - x / 100.0)) // bs * bs
-    p99s: list[float] = []
-    written = 0.0
-    while written < LATENCY_DRIVE_WRITES:
-        seconds = runner.seconds_for(runner.plan.round_drive_writes, span, level.steady_iops)
-        spec = RoundSpec(f"op{x:g}-latency-r{len(p99s) + 1:03d}", "randwrite", bs,
-                         runner.plan.qd, 1, span, seconds=seconds)  # fmt: skip
-        r = runner.run(spec, x)
-        written += r.bytes_written / m.capacity_bytes
-        if r.p99_latency_us is not None:
-            p99s.append(r.p99_latency_us)
-    n = len(p99s)
-    parts = [
-        p99s[n * i // LATENCY_PARTS : n * (i + 1) // LATENCY_PARTS] for i in range(LATENCY_PARTS)
-    ]
-    medians = [statistics.median(q) for q in parts if q]
-    m.levels[-1] = TwinLevel(
-        **{
-            **dataclasses.asdict(level),
-            "p99_latency_us": statistics.median(p99s) if p99s else None,
-        },
-        p99_latency_us_low=min(medians, default=None),
-        p99_latency_us_high=max(medians, default=None),
-        latency_drive_writes=written,
-    )
+        return measure(target, plan)
 
 
 def refine(
