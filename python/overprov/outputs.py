@@ -61,12 +61,21 @@ def check_output_file(path: str | os.PathLike[str] | None, option: str) -> None:
 _TEXT_DEVICE_MAJORS = {4, 5, *range(136, 144)}
 
 
-def _in_dev(path: Path) -> bool:
-    """Whether ``path``'s folder is on the file system of /dev (not /dev/shm, a tmpfs)."""
+def _on_dev(folder: Path) -> bool:
+    """Whether the existing ``folder`` is /dev or one of its folders on /dev's file system (not
+    /dev/shm, a tmpfs)."""
+    real = os.path.realpath(folder)
+    if real != "/dev" and not real.startswith("/dev/"):
+        return False
     try:
-        return os.stat(path.parent if str(path.parent) else ".").st_dev == os.stat("/dev").st_dev
+        return os.stat(real).st_dev == os.stat("/dev").st_dev
     except OSError:
         return False
+
+
+def _in_dev(path: Path) -> bool:
+    """Whether ``path``'s folder is in /dev (:func:`_on_dev`)."""
+    return _on_dev(path.parent if str(path.parent) else Path("."))
 
 
 def _written_in_place(path: Path) -> bool:
@@ -121,13 +130,17 @@ def check_json_output(path: str | os.PathLike[str] | None, option: str = "--json
 
 
 def check_output_dir(path: str | os.PathLike[str] | None, option: str) -> None:
-    """Refuse (OutputError) a folder that cannot be created or written; None passes."""
+    """Refuse (OutputError) a folder that cannot be created or written, or that is or would be
+    in /dev (the kernel's device nodes, in RAM: a run's files there shadow device names, as
+    :func:`_written_in_place` refuses for a file); None passes."""
     if path is None:
         return
     p = Path(path)
     if p.exists():
         if not p.is_dir():
             raise OutputError(f"a file where a folder is wanted ({option} {p})")
+        if _on_dev(p):
+            raise OutputError(f"overprov writes no folder of results in /dev ({option} {p})")
         if not os.access(p, os.W_OK | os.X_OK):
             raise OutputError(f"folder not writable ({option} {p})")
         check_only_root_writes(p, option)
@@ -136,6 +149,11 @@ def check_output_dir(path: str | os.PathLike[str] | None, option: str) -> None:
     parent = p.parent
     while not parent.exists() and parent != parent.parent:
         parent = parent.parent
+    if parent.is_dir() and _on_dev(parent):
+        raise OutputError(
+            f"will not create {p}: overprov does not create folders in /dev (the kernel's "
+            f"device nodes, in RAM) ({option} {p})"
+        )
     if not parent.is_dir():
         raise OutputError(f"{parent} is a file, so {p} cannot be created ({option} {p})")
     if not os.access(parent, os.W_OK | os.X_OK):
