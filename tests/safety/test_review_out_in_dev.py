@@ -11,11 +11,10 @@ propagation): the machine's /dev is never touched.
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 
 import pytest
-from safety_helpers import REPO, tool
+from safety_helpers import REPO, in_private_dev
 
 pytestmark = [pytest.mark.root]
 
@@ -32,18 +31,9 @@ echo "existing rc=$?" >&2
 
 
 def test_out_in_dev_is_refused_before_a_folder_is_made(tmp_path):
-    unshare = tool("unshare")
-    if os.geteuid() != 0 or unshare is None:
-        pytest.skip("needs root and unshare (util-linux) for a mount namespace")
     command = [sys.executable, "-m", "overprov", "profile", "sim:consumer-tlc-sata@1GiB"]
     env = dict(os.environ, PYTHONPATH=str(REPO / "python"))
-    proc = subprocess.run(
-        [unshare, "--mount", "--propagation", "private", "sh", "-c", PRIVATE_DEV, "sh",
-         *command],
-        capture_output=True, text=True, timeout=120, cwd=tmp_path, env=env, check=False,
-    )  # fmt: skip
-    if proc.returncode == 97 or "new rc=" not in proc.stderr:
-        pytest.skip(f"no private /dev here: {proc.stderr.strip()[-300:]}")
+    proc = in_private_dev(PRIVATE_DEV, command, marker="new rc=", cwd=tmp_path, env=env)
     err = proc.stderr
     assert "sdx absent" in err and "new rc=2" in err, err[-1500:]
     assert "does not create folders in /dev" in err, err[-1500:]
