@@ -129,18 +129,31 @@ def check_json_output(path: str | os.PathLike[str] | None, option: str = "--json
         )
 
 
+def check_not_in_dev(path: str | os.PathLike[str], option: str) -> None:
+    """Refuse (OutputError) a folder that is or would be in /dev (the kernel's device nodes,
+    in RAM: a run's files there shadow device names, as :func:`_written_in_place` refuses for
+    a file)."""
+    p = Path(path)
+    existing = p
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if existing.is_dir() and _on_dev(existing):
+        raise OutputError(
+            f"overprov makes and writes no folder of its own in /dev (the kernel's device "
+            f"nodes, in RAM) ({option} {p})"
+        )
+
+
 def check_output_dir(path: str | os.PathLike[str] | None, option: str) -> None:
     """Refuse (OutputError) a folder that cannot be created or written, or that is or would be
-    in /dev (the kernel's device nodes, in RAM: a run's files there shadow device names, as
-    :func:`_written_in_place` refuses for a file); None passes."""
+    in /dev (:func:`check_not_in_dev`); None passes."""
     if path is None:
         return
     p = Path(path)
+    check_not_in_dev(p, option)
     if p.exists():
         if not p.is_dir():
             raise OutputError(f"a file where a folder is wanted ({option} {p})")
-        if _on_dev(p):
-            raise OutputError(f"overprov writes no folder of results in /dev ({option} {p})")
         if not os.access(p, os.W_OK | os.X_OK):
             raise OutputError(f"folder not writable ({option} {p})")
         check_only_root_writes(p, option)
@@ -149,11 +162,6 @@ def check_output_dir(path: str | os.PathLike[str] | None, option: str) -> None:
     parent = p.parent
     while not parent.exists() and parent != parent.parent:
         parent = parent.parent
-    if parent.is_dir() and _on_dev(parent):
-        raise OutputError(
-            f"will not create {p}: overprov does not create folders in /dev (the kernel's "
-            f"device nodes, in RAM) ({option} {p})"
-        )
     if not parent.is_dir():
         raise OutputError(f"{parent} is a file, so {p} cannot be created ({option} {p})")
     if not os.access(parent, os.W_OK | os.X_OK):

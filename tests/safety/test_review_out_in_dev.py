@@ -36,6 +36,25 @@ def test_out_in_dev_is_refused_before_a_folder_is_made(tmp_path):
     proc = in_private_dev(PRIVATE_DEV, command, marker="new rc=", cwd=tmp_path, env=env)
     err = proc.stderr
     assert "sdx absent" in err and "new rc=2" in err, err[-1500:]
-    assert "does not create folders in /dev" in err, err[-1500:]
     assert "disk empty" in err and "existing rc=2" in err, err[-1500:]
-    assert "writes no folder of results in /dev" in err, err[-1500:]
+    assert "makes and writes no folder of its own in /dev" in err, err[-1500:]
+
+
+EMULATE_IN_DEV = """
+mount -t tmpfs -o size=1M tmpfs /dev || exit 97
+timeout 60 "$@" --dir /dev/emu
+echo "emulate rc=$?" >&2
+[ -e /dev/emu ] && echo "emu created" >&2 || echo "emu absent" >&2
+"""
+
+
+def test_emulate_dir_in_dev_is_refused_first(tmp_path):
+    """`emulate --dir` holds the emulated drive's data file, its mount point and status: the
+    same refusal, before anything else is looked at."""
+    command = [sys.executable, "-m", "overprov", "emulate", "consumer-tlc-sata", "--size", "1G"]
+    env = dict(os.environ, PYTHONPATH=str(REPO / "python"))
+    proc = in_private_dev(EMULATE_IN_DEV, command, marker="emulate rc=", cwd=tmp_path, env=env)
+    err = proc.stderr
+    assert "emu absent" in err and "emulate rc=2" in err, err[-1500:]
+    assert "no folder of its own in /dev (the kernel's device nodes" in err, err[-1500:]
+    assert "(--dir /dev/emu)" in err, err[-1500:]
