@@ -8,7 +8,7 @@ they predict on truths whose buffer the twin does not know.
 For each truth buffer size: ``consumer-tlc-sata`` with ``timing.buffer.bytes`` set to it,
 simulated at --scale (the buffer is not scaled); ``overprov calibrate`` on it (its default plan,
 a subprocess); the truth's p99 at --levels swept as the twin is (``twin.simulate_levels``'
-plan, lowest level first) with a latency window of ``twin.LATENCY_DRIVE_WRITES`` after each
+plan, lowest level first) with a latency window of :data:`LATENCY_DRIVE_WRITES` after each
 level (the median of its rounds' p99s, and the range of its parts' medians); then the twin
 (the analytic reading's fitted ρ₀, t_page and t_cmd from ``twin.toml``'s notes) under each
 variant:

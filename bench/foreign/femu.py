@@ -4,20 +4,20 @@
         [--extra-op 0,10,20,30,40] [--qd 32] [--qd-sweep 4,128@0,40] [--drive-writes 20] \
         [--commit SHA] [--out bench/foreign/results/femu.json] \
         [--gc-thres-pcent 75] [--gc-thres-pcent-high 95] [--nchs 8] [--luns-per-ch 8] \
-        [--blks-per-pl 256] [--namespace-mb 12288]
+        [--blks-per-pl 256] [--namespace-mb 12288] [--program-ns 200000] [--patch WORDS]
 
 The drive: FEMU's black-box SSD (MoatLab/FEMU, hw/femu/bbssd/ftl.c with its pqueue library,
 unmodified) as femu-scripts/run-blackbox.sh configures it: 8 channels x 8 LUNs x 1 plane x 256
 blocks x 256 pages of 4 KiB (16 GiB of NAND), a 12 GiB namespace (`ssd_size=12288`: "a default
 25% overprovisioning ratio"), page read 40 us, program 200 us, erase 2 ms, no channel time, GC
-thresholds 75% and 95% (GEOMETRY, TIMINGS, GC_THRESHOLDS, NAMESPACE_MB; the options of the same
-names set another drive: the harness's configuration, FEMU's code unchanged). Its FTL: a page
-map; a line is one block of every LUN (64 blocks), written page by page across the LUNs; greedy
-victims (fewest valid pages, a priority queue); background GC of one line after each request
-while free lines are at most 25% of all (victims with at least 1/8 of the line invalid only),
-foreground GC in the write path while at most 5% are free (any victim). Timing: each LUN's
-next-available time, advanced by every page read, program and block erase, GC's included, so GC
-delays the host writes that land on its LUNs.
+thresholds 75% and 95% (GEOMETRY, TIMINGS_NS, GC_THRESHOLDS, NAMESPACE_MB; the options of the
+same names set another drive, --program-ns TIMINGS_NS's pg_wr_lat: the harness's configuration,
+FEMU's code unchanged). Its FTL: a page map; a line is one block of every LUN (64 blocks),
+written page by page across the LUNs; greedy victims (fewest valid pages, a priority queue);
+background GC of one line after each request while free lines are at most 25% of all (victims
+with at least 1/8 of the line invalid only), foreground GC in the write path while at most 5%
+are free (any victim). Timing: each LUN's next-available time, advanced by every page read,
+program and block erase, GC's included, so GC delays the host writes that land on its LUNs.
 
 The binary is femu_harness/ of this folder (its own code: a stand-in for FEMU's QEMU header
 and a closed-loop host in simulated time) compiled with FEMU's FTL source by

@@ -61,12 +61,21 @@ def check_output_file(path: str | os.PathLike[str] | None, option: str) -> None:
 _TEXT_DEVICE_MAJORS = {4, 5, *range(136, 144)}
 
 
-def _in_dev(path: Path) -> bool:
-    """Whether ``path``'s folder is on the file system of /dev (not /dev/shm, a tmpfs)."""
+def _on_dev(folder: Path) -> bool:
+    """Whether the existing ``folder`` is /dev or one of its folders on /dev's file system (not
+    /dev/shm, a tmpfs)."""
+    real = os.path.realpath(folder)
+    if real != "/dev" and not real.startswith("/dev/"):
+        return False
     try:
-        return os.stat(path.parent if str(path.parent) else ".").st_dev == os.stat("/dev").st_dev
+        return os.stat(real).st_dev == os.stat("/dev").st_dev
     except OSError:
         return False
+
+
+def _in_dev(path: Path) -> bool:
+    """Whether ``path``'s folder is in /dev (:func:`_on_dev`)."""
+    return _on_dev(path.parent if str(path.parent) else Path("."))
 
 
 def _written_in_place(path: Path) -> bool:
@@ -120,11 +129,28 @@ def check_json_output(path: str | os.PathLike[str] | None, option: str = "--json
         )
 
 
+def check_not_in_dev(path: str | os.PathLike[str], option: str) -> None:
+    """Refuse (OutputError) a folder that is or would be in /dev (the kernel's device nodes,
+    in RAM: a run's files there shadow device names, as :func:`_written_in_place` refuses for
+    a file)."""
+    p = Path(path)
+    existing = p
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if existing.is_dir() and _on_dev(existing):
+        raise OutputError(
+            f"overprov makes and writes no folder of its own in /dev (the kernel's device "
+            f"nodes, in RAM) ({option} {p})"
+        )
+
+
 def check_output_dir(path: str | os.PathLike[str] | None, option: str) -> None:
-    """Refuse (OutputError) a folder that cannot be created or written; None passes."""
+    """Refuse (OutputError) a folder that cannot be created or written, or that is or would be
+    in /dev (:func:`check_not_in_dev`); None passes."""
     if path is None:
         return
     p = Path(path)
+    check_not_in_dev(p, option)
     if p.exists():
         if not p.is_dir():
             raise OutputError(f"a file where a folder is wanted ({option} {p})")

@@ -57,6 +57,11 @@ GOOD = ["--points", "0:1000,20:3000"]
          "--advertised: 912,678,912 bytes is below 1 GB (a bare size is bytes"),
         (["--points", "20:25000", "--advertised", "512GB", "--physical", "2TB"],
          "--physical: 2,000,000,000,000 bytes is not a drive's raw NAND"),
+        # figures at another queue depth alone: was "calibrate: calibrate: no measured points"
+        (["--points", "40:20000@qd4,0:9000@qd4"],
+         "overprov calibrate: no figure at the workload's queue depth (QD32) to fit: the 2 "
+         "figures at another"),
+        (["--points", "20:25000"], "overprov calibrate: one point cannot fix both"),
     ],
 )  # fmt: skip
 def test_mistakes_name_the_flag_and_exit_2(args, said, capsys):

@@ -102,3 +102,20 @@ def test_off_is_evidence_assess_unchanged(monkeypatch):
     monkeypatch.setattr(closed_loop, "WEIGH", False)
     only, fitted = closed_loop.assess(form, points, 0.1, other, 32)
     assert only == got and fitted is not None and fitted.units == reading.units
+
+
+def test_its_record_is_the_one_the_schema_declares():
+    """``fit.gc_mechanism.closed_loop`` was written into prediction.json but not declared in
+    its schema (calibrate/prediction.schema.json): every key written is declared, none more."""
+    import jsonschema
+
+    schema = json.loads(
+        (Path(closed_loop.__file__).parent / "prediction.schema.json").read_text(encoding="utf-8")
+    )
+    declared = schema["properties"]["fit"]["properties"]["gc_mechanism"]["properties"]
+    central = _surrogate(t_cmd_us=-1.0, t_page_us=8.0)
+    other = [fitmod.Point(40.0, 20000.0, 0.05, queue_depth=4),
+             fitmod.Point(40.0, 60000.0, 0.05, queue_depth=128)]  # fmt: skip
+    record = closed_loop.fit(central, other, 32).to_dict()
+    jsonschema.validate(record, declared["closed_loop"])
+    assert set(record) == set(declared["closed_loop"]["properties"])

@@ -66,7 +66,7 @@ def test_a_level_at_0_percent_trims_nothing_and_says_so():
     """At 0% extra OP nothing is left unused: a simulated drive said "simulated TRIM of pages
     N..N (0 pages)" where a file or a device says "nothing to discard"; the fill before it is
     counted in drive writes, as every other line counts writes; the QD4 probe's discard is
-    labelled as its result is, not as a second 40% level."""
+    labelled as its result is, not as a second 40% level, and so is its result."""
     from overprov.calibrate.measure import measure
     from overprov.profile.sim_target import SimTarget
 
@@ -78,6 +78,8 @@ def test_a_level_at_0_percent_trims_nothing_and_says_so():
     assert "0% extra OP: nothing to discard" in said, said
     trims = [s for s in said if s.startswith("40% extra OP") and "TRIM" in s]
     assert len(trims) == 2 and trims[1].startswith("40% extra OP at QD4: simulated TRIM"), trims
+    # its result too (it read "40% extra OPqd4-: N IOPS": the round label's tag)
+    assert any(re.match(r"40% extra OP at QD4: [\d,]+ IOPS", s) for s in said), said
     assert not any("(0 pages)" in s for s in said), said
     assert any(re.fullmatch(r"sequential fill: \d\.\d\d drive writes", s) for s in said), said
 

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import json
+from pathlib import Path
 
+import jsonschema
 import pytest
 from overprov import presets
 from overprov.calibrate import fit as fitmod
@@ -22,6 +25,16 @@ TWIN = twinmod.TwinParameters(
     advertised_bytes=999_999_488_000, native_op=0.0697, t_page_us=13.18, t_cmd_us=-1.35,
     uncertainty={}, source="test",
 )  # fmt: skip
+
+
+def declared(record: dict) -> None:
+    """``fit.write_buffer`` as prediction.schema.json declares it: every key written is
+    declared with its type (docs/json.md names them; they were written, not declared)."""
+    path = Path(write_buffer.__file__).parent / "prediction.schema.json"
+    fit = json.loads(path.read_text(encoding="utf-8"))["properties"]["fit"]
+    schema = fit["properties"]["write_buffer"]
+    jsonschema.validate(record, schema)
+    assert set(record) == set(schema["properties"])
 
 
 def measured(buffer_bytes: int) -> tuple[list[fitmod.Point], list[fitmod.Point]]:
@@ -56,6 +69,7 @@ def test_a_buffer_the_drive_has_is_found_and_one_it_has_not_is_not_invented(
     assert abs(got.measured_qd_ratio - kept) < abs(got.measured_qd_ratio - other)
     twin = twinmod.drive_dict(dataclasses.replace(TWIN, buffer_bytes=got.buffer_bytes))
     assert twin["config"]["timing"]["buffer"]["bytes"] == got.buffer_bytes
+    declared(got.to_dict())
 
 
 def test_without_figures_at_two_queue_depths_the_twin_keeps_its_buffer_and_says_it_is_assumed():
@@ -65,6 +79,7 @@ def test_without_figures_at_two_queue_depths_the_twin_keeps_its_buffer_and_says_
     got = write_buffer.read(TWIN, [fitmod.Point(40.0, iops=60_000.0)], [])
     assert (got.buffer_bytes, got.identified) == (write_buffer.BUFFER_BYTES, False)
     assert "assumed (not identified" in got.describe()
+    declared(got.to_dict())
     skewed = write_buffer.read(
         TWIN, [fitmod.Point(40.0, iops=6e4)], [fitmod.Point(40.0, iops=6e4, queue_depth=4)],
         skewed=True,

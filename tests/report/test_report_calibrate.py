@@ -89,10 +89,10 @@ def test_a_prediction_its_schema_refuses_is_not_reported(waf_calibration, tmp_pa
 @pytest.fixture(scope="module")
 def sim_calibration(tmp_path_factory):
     """A real calibration of a simulated drive: it measures 0% and 40%, fits, builds the twin.
-    Predicted at four levels, not the nine by default (each a twin's latency window): the two
+    Predicted at four levels, not the 13 by default (0-60%, each a run of the twin): the two
     measured, 15% (30,000 IOPS reached, not by its whole band) and 20% (by its whole band, the
     safe level), so every kind of row the tests check is there; the recommendation is the
-    nine levels' (18.4 CPU s against 25.4 as a command)."""
+    13 levels' (18.4 CPU s against 25.4 as a command, docs/testing.md)."""
     out = tmp_path_factory.mktemp("cal-sim") / "cal"
     res = overprov(
         "calibrate", "sim:consumer-tlc-sata@4GiB", "--target-iops", "30000",

@@ -50,6 +50,27 @@ def tool(name: str) -> str | None:
     return shutil.which(name) or shutil.which(name, path=SBIN)
 
 
+def in_private_dev(
+    script: str, command: list[str], *, marker: str, cwd: Path, env: dict[str, str]
+) -> subprocess.CompletedProcess[str]:
+    """Run ``script`` (sh; ``"$@"`` is ``command``) in a mount namespace of its own whose first
+    line mounts a tmpfs over /dev (exit 97 when it cannot): the machine's /dev is never
+    touched. Skips the test without root, unshare, or such a namespace (``marker``: a word
+    the script prints on stderr once it ran)."""
+    import pytest
+
+    unshare = tool("unshare")
+    if os.geteuid() != 0 or unshare is None:
+        pytest.skip("needs root and unshare (util-linux) for a mount namespace")
+    proc = subprocess.run(
+        [unshare, "--mount", "--propagation", "private", "sh", "-c", script, "sh", *command],
+        capture_output=True, text=True, timeout=120, cwd=cwd, env=env, check=False,
+    )  # fmt: skip
+    if proc.returncode == 97 or marker not in proc.stderr:
+        pytest.skip(f"no private /dev here: {proc.stderr.strip()[-300:]}")
+    return proc
+
+
 def sh(*argv: str, check: bool = True) -> subprocess.CompletedProcess[str]:
     exe = tool(argv[0])
     if exe is None:

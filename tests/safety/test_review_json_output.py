@@ -26,7 +26,7 @@ import subprocess
 import sys
 
 import pytest
-from safety_helpers import REPO, tool
+from safety_helpers import REPO, in_private_dev
 
 pytestmark = [pytest.mark.root]
 
@@ -48,18 +48,11 @@ def _overprov(*args: str) -> list[str]:
 
 
 def test_json_into_dev_neither_replaces_a_link_nor_creates_a_file(tmp_path):
-    unshare = tool("unshare")
-    if os.geteuid() != 0 or unshare is None:
-        pytest.skip("needs root and unshare (util-linux) for a mount namespace")
     out_file = tmp_path / "out.txt"
     env = dict(os.environ, PYTHONPATH=str(REPO / "python"), OUT_FILE=str(out_file))
-    proc = subprocess.run(
-        [unshare, "--mount", "--propagation", "private", "sh", "-c", PRIVATE_DEV, "sh",
-         *_overprov("capacity", "1.92TB")],
-        capture_output=True, text=True, timeout=120, cwd=REPO, env=env, check=False,
-    )  # fmt: skip
-    if proc.returncode == 97 or "stdout-json rc=" not in proc.stderr:
-        pytest.skip(f"no private /dev here: {proc.stderr.strip()[-300:]}")
+    proc = in_private_dev(
+        PRIVATE_DEV, _overprov("capacity", "1.92TB"), marker="stdout-json rc=", cwd=REPO, env=env
+    )
     assert "link kept" in proc.stderr, proc.stderr[-1500:]
     assert "stdout-json rc=0" in proc.stderr, proc.stderr[-1500:]
     assert '"schema": "overprov.capacity/' in out_file.read_text()

@@ -37,6 +37,7 @@ from typing import Any
 
 from overprov import models
 from overprov.errors import ConfigError
+from overprov.units import plural
 
 PAGES_PER_BLOCK = 512
 #: The native spare space may go to (nearly) nothing: a drive whose firmware keeps most of its
@@ -123,9 +124,16 @@ class Point:
 
 def split_queue_depths(points: list[Point], queue_depth: int) -> tuple[list[Point], list[Point]]:
     """(the figures at the workload's ``queue_depth``, those at another): the analytic fit has
-    no queue-depth term and is given the first alone."""
+    no queue-depth term and is given the first alone: refused (ConfigError) when there are
+    none of those but some of these."""
     main = [replace(p, queue_depth=None) for p in points if p.queue_depth in (None, queue_depth)]
-    return main, [p for p in points if p.queue_depth not in (None, queue_depth)]
+    other = [p for p in points if p.queue_depth not in (None, queue_depth)]
+    if other and not main:
+        raise ConfigError(
+            f"no figure at the workload's queue depth (QD{queue_depth}) to fit: the "
+            f"{plural(len(other), 'figure')} at another are read beside such figures, not alone"
+        )
+    return main, other
 
 
 @dataclass
@@ -292,7 +300,7 @@ def fit(
     n_iops = sum(1 for p in points if p.iops)
     n_waf = sum(1 for p in points if p.waf is not None)
     if n_iops == 0 and n_waf == 0:
-        raise ConfigError("calibrate: no measured points to fit")
+        raise ConfigError("no measured points to fit")
     for p in points:
         if not 0 <= p.extra_op_percent < 100:
             raise ConfigError(f"point at {p.extra_op_percent}% extra OP: must be in [0, 100)")
@@ -317,7 +325,7 @@ def fit(
         return Surrogate(native_op, t_page, t_cmd, fob_iops, fixed, cost, curve, k)
     if n_waf == 0 and n_iops < 2:
         raise ConfigError(
-            "calibrate: one point cannot fix both the native OP and the NAND time; give "
+            "one point cannot fix both the native OP and the NAND time; give "
             "another level, a WAF point, or --advertised and --physical"
         )
     rho0 = _minimise(lambda r: cost_at(r)[0], RHO_MIN, RHO_MAX)

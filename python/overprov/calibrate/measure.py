@@ -248,8 +248,8 @@ class SegmentRunner:
                     f"({self.plan.budget.text()})"
                 )
                 break
-            at_qd = f"qd{qd}-" if seg.queue_depth else ""
-            label = f"op{seg.extra_op_percent:g}-{at_qd}r{len(rounds) + 1:03d}"
+            qd_tag = f"qd{qd}-" if seg.queue_depth else ""
+            label = f"op{seg.extra_op_percent:g}-{qd_tag}r{len(rounds) + 1:03d}"
             spec = RoundSpec(label, "randwrite", bs, qd, 1, span, seconds=seconds)  # type: ignore[arg-type]
             r = self.run(spec, seg.extra_op_percent)
             rounds.append(r)

@@ -329,7 +329,7 @@ def read(
     else:
         got = _surrogate_figures(fitted, levels)
     if fig.other_qd_points:  # said, never dropped in silence
-        got.source += other_qd_note(fig, got.mechanism is not None)
+        got.source += loopmod.note(len(fig.other_qd_points), got.mechanism is not None)
     for row in got.rows:
         x = row.extra_op_percent
         if row.waf is None:  # the twin's run gave none: the surrogate's
@@ -337,11 +337,6 @@ def read(
         waf_band = uncertainty.band(row.waf, fitted.boot["waf"][x], fitted.waf_model_sd(x))
         row.waf_low, row.waf_high = waf_band
     return _prediction(fig, reading, fitted, got, curve, uniform, has_iops)
-
-
-def other_qd_note(fig: PredictionInput, used: bool) -> str:
-    """What became of the figures at another queue depth (``closed_loop.note``)."""
-    return loopmod.note(len(fig.other_qd_points), used)
 
 
 def _fit(

@@ -47,6 +47,7 @@ import dataclasses
 import math
 from typing import Any
 
+from overprov.calibrate import closed_loop as loopmod
 from overprov.calibrate import (
     evidence,
     gc_designs,
@@ -378,7 +379,7 @@ def read_all(
     combined.prediction_source += f"; twin.toml is the twin of {best.key} ({why})"
     if fig.other_qd_points:
         used = any("gc_mechanism" in p.fit for p in readings.values())
-        combined.prediction_source += predmod.other_qd_note(fig, used)
+        combined.prediction_source += loopmod.note(len(fig.other_qd_points), used)
     if raw_only:
         combined.prediction_source += note
     return combined

@@ -172,6 +172,8 @@ class Emulation:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.dir:  # its data file, mount point and status: never in /dev (RAM, device names)
+        outputs.check_not_in_dev(args.dir, "--dir")
     reasons = loop.missing()
     if reasons:
         raise ToolError("cannot serve a block device here: " + "; ".join(reasons))
