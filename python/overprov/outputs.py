@@ -129,14 +129,20 @@ def check_json_output(path: str | os.PathLike[str] | None, option: str = "--json
         )
 
 
+def _nearest_existing(path: Path) -> Path:
+    """``path`` if it exists, else its nearest existing ancestor (what ``mkdir -p`` would
+    create the rest under)."""
+    while not path.exists() and path != path.parent:
+        path = path.parent
+    return path
+
+
 def check_not_in_dev(path: str | os.PathLike[str], option: str) -> None:
     """Refuse (OutputError) a folder that is or would be in /dev (the kernel's device nodes,
     in RAM: a run's files there shadow device names, as :func:`_written_in_place` refuses for
     a file)."""
     p = Path(path)
-    existing = p
-    while not existing.exists() and existing != existing.parent:
-        existing = existing.parent
+    existing = _nearest_existing(p)
     if existing.is_dir() and _on_dev(existing):
         raise OutputError(
             f"overprov makes and writes no folder of its own in /dev (the kernel's device "
@@ -159,9 +165,7 @@ def check_output_dir(path: str | os.PathLike[str] | None, option: str) -> None:
         check_only_root_writes(p, option)
         return
     # the nearest existing ancestor must be a writable folder (mkdir -p creates the rest)
-    parent = p.parent
-    while not parent.exists() and parent != parent.parent:
-        parent = parent.parent
+    parent = _nearest_existing(p)
     if not parent.is_dir():
         raise OutputError(f"{parent} is a file, so {p} cannot be created ({option} {p})")
     if not os.access(parent, os.W_OK | os.X_OK):
