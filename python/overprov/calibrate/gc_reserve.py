@@ -44,8 +44,10 @@ whole levels (a level's IOPS and WAF are one point), where no figure at the lowe
 left to read the floor from. Checked at the surrogate level (``bench/gc_reserve_bench.py``,
 each figure a point of its own): the first form (the floor from the WAF figure alone) under
 ``bench/foreign/results/gc-reserve/RULE.md``, not adopted; this form under
-``bench/foreign/results/gc-reserve2/RULE.md`` (docs/calibrate-validation.md, "A
-controller-held GC reserve and a victim floor").
+``bench/foreign/results/gc-reserve2/RULE.md``, not adopted either: within 0.1% where no
+one-spare curve passes through the plan's figures, but 10.9% off in median (the rule's bound:
+10%) on a drive where the d-choices d = 2 effective reading does and keeps a quarter of the
+weight (docs/calibrate-validation.md, "A controller-held GC reserve and a victim floor").
 """
 
 from __future__ import annotations
