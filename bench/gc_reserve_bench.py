@@ -7,7 +7,8 @@ at the surrogate level, on the foreign FTLs' curves and the published corpus.
 Two kinds of case, each predicted twice: by calibrate's readings as they are (the baseline:
 the effective spare, and with the raw NAND the raw spare used k times, each with every uniform
 GC design, ``gc_designs.UNIFORM_DESIGNS``) and by the same readings with the reserve reading
-added for each design where the figures call for its floor (``ReserveForm.called_for``):
+added for each design where it is offered (``ReserveForm.called_for``: the figures call for its
+floor and its capped fit reproduces them):
 
 - **plan**: each foreign curve (``results/*.json`` of each ``--foreign`` folder, QD32, or a
   WAF-only curve at its own queue depth) fitted as calibrate's plan measures it — WAF at 0% and

@@ -55,7 +55,7 @@ def test_fit_recovers_the_reserve_and_the_floor_and_counts_the_floor_as_a_parame
     pts = figures(reserve_drive_waf, (0, 20, 40), with_iops=False)
     form = gc_reserve.ReserveForm(fitmod.waf_at, MODEL_REL_SD)
     s = form.fit(pts)
-    assert s.waf_floor == 8.0
+    assert math.isclose(s.waf_floor, 8.0)  # the WAF figure alone (no IOPS figure)
     assert math.isclose(s.native_op, -0.01, abs_tol=2e-3)  # below zero: the reserve
     assert math.isclose(s.waf(10), reserve_drive_waf(10), rel_tol=0.01)
     ev = evidence.assess(form, pts, MODEL_REL_SD)
@@ -100,3 +100,50 @@ def test_reading_loses_its_weight_where_a_gentler_curve_explains_the_figures():
     assert any(k[0] == "reserve" for k in got)
     assert sum(w for k, (w, _) in got.items() if k[0] == "reserve") < 0.01
     assert got[("effective", "d-choices-2")][0] > 0.99
+
+
+def test_floor_read_from_the_lowest_levels_iops_when_its_waf_figure_is_held_out():
+    # the leave-one-out fit that holds out the 0% WAF figure keeps the 0% IOPS figure: read
+    # through t_cmd and t_page fitted to FOB and the 40% figures, it gives the floor
+    pts = [p for p in figures(reserve_drive_waf, (0, 40), with_iops=True)
+           if not (p.extra_op_percent == 0 and p.waf is not None)]  # fmt: skip
+    form = gc_reserve.ReserveForm(fitmod.waf_at, MODEL_REL_SD)
+    test = form.floor_test(pts)
+    assert set(test["read_from"]) == {"iops"}
+    assert test["called_for"]
+    assert math.isclose(test["waf"], 8.0, rel_tol=0.01)
+    s = form.fit(pts)
+    assert math.isclose(s.waf(0), 8.0, rel_tol=0.01)  # not the uncapped curve's hundreds
+    assert math.isclose(s.waf(10), reserve_drive_waf(10), rel_tol=0.02)
+
+
+def test_floor_weighs_the_waf_figure_and_the_iops_reading_by_their_spreads():
+    pts = figures(reserve_drive_waf, (0, 40), with_iops=True)
+    # the 0% IOPS figure 10% high: it reads a lower WAF than the WAF figure
+    pts = [fitmod.Point(0, p.iops * 1.1, SD) if p.iops and not p.fresh and p.extra_op_percent == 0
+           else p for p in pts]  # fmt: skip
+    test = gc_reserve.ReserveForm(fitmod.waf_at, MODEL_REL_SD).floor_test(pts)
+    by_iops, by_waf = test["read_from"]["iops"], test["read_from"]["waf"]
+    assert by_iops < 0.95 * by_waf and math.isclose(by_waf, 8.0)
+    # the IOPS reading carries the model-form error: the floor lies near the WAF figure
+    w_waf, w_iops = 1 / SD**2, 1 / (SD**2 + MODEL_REL_SD**2)
+    expected = math.exp((w_waf * math.log(by_waf) + w_iops * math.log(by_iops)) / (w_waf + w_iops))
+    assert math.isclose(test["waf"], expected, rel_tol=0.02)
+    assert by_iops < test["waf"] < by_waf
+
+
+def test_not_offered_where_the_capped_fit_misses_its_own_iops_figures():
+    # the floor test fires, but the IOPS fall far faster than t_cmd + WAF·t_page allows (as
+    # MQSim's do): the form that reads the floor is refuted by the figures, so no floor
+    def steep_iops(waf: float) -> float:
+        return 1e6 / (6.4 * waf**2.2)
+
+    pts = [fitmod.Point(0, steep_iops(1.0), SD, fresh=True)]
+    for x in (0, 40):
+        pts += [fitmod.Point(x, steep_iops(reserve_drive_waf(x)), SD),
+                fitmod.Point(x, None, SD, reserve_drive_waf(x), SD)]  # fmt: skip
+    form = gc_reserve.ReserveForm(fitmod.waf_at, MODEL_REL_SD)
+    assert form.floor_test(pts)["called_for"]
+    ev = evidence.assess(form, pts, MODEL_REL_SD)
+    assert not evidence.reproduces(ev["residual_chi2"], ev["n_figures"], ev["n_parameters"])
+    assert not form.called_for(pts)
