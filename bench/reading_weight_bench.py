@@ -37,16 +37,18 @@ LEVELS = validation.TRUTH_LEVELS
 
 
 def _kept_runs() -> None:
-    """Keep the blocking-GC twins' runs in this process: each variant's fit asks for the same."""
+    """Keep the blocking-GC twins' runs in this process, by spare, run and every other argument
+    (the program time of a prediction's runs among them): each variant's fit asks for the same."""
     runs: dict = {}
     simulate = gc_blocking.simulate_runs
 
     def kept(native_op: float, keys: list, **kw: object) -> dict:
-        new = [k for k in dict.fromkeys(keys) if (native_op, k) not in runs]
+        how = (native_op, tuple(sorted((k, repr(v)) for k, v in kw.items() if k != "progress")))
+        new = [k for k in dict.fromkeys(keys) if (how, k) not in runs]
         if new:
             for k, v in simulate(native_op, new, **kw).items():  # type: ignore[arg-type]
-                runs[(native_op, k)] = v
-        return {k: runs[(native_op, k)] for k in keys}
+                runs[(how, k)] = v
+        return {k: runs[(how, k)] for k in keys}
 
     gc_blocking.simulate_runs = kept  # type: ignore[assignment]
 
