@@ -238,16 +238,8 @@ def main() -> int:
     ap.add_argument("--plans", default=",".join(PLANS), help="graded,random (default both)")
     ap.add_argument("--rounds", action="store_true", help="each first-level round's WAF")
     ap.add_argument("--dir", type=Path, help="keep each calibration here (default: a temp folder)")
-    ap.add_argument(
-        "--refit",
-        action="store_true",
-        help="fit the measurement.json each calibration kept in --dir, not measure",
-    )
-    ap.add_argument(
-        "--readings",
-        action="store_true",
-        help="the blocking-GC reading's weight and the analytic reading's own errors",
-    )
+    ap.add_argument("--refit", action="store_true", help="fit --dir's measurements, not measure")
+    ap.add_argument("--readings", action="store_true", help="the readings' weight, own errors")
     ap.add_argument("--out", type=Path, default=ROOT / "target/bench/cheap_plan_bench.json")
     args = ap.parse_args()
     physical = parse_size_bytes(args.physical, "--physical")
