@@ -9,10 +9,15 @@ after the freed space plus 1.5 span writes).
 
     PYTHONPATH=python python bench/cheap_plan_bench.py [--seeds 11-14] [--physical 2GiB]
         [--presets consumer-tlc-sata,older-mlc-sata,enterprise-tlc-nvme] [--plans graded,random]
-        [--rounds] [--out FILE]
+        [--rounds] [--readings] [--dir DIR [--refit]] [--out FILE]
 
 ``--rounds`` also prints each plain random round's WAF at the first level (0%) against the
-truth's, from the write counters.
+truth's, from the write counters. ``--dir`` keeps each calibration (DIR/DRIVE/cal-PLAN: its
+measurement.json, to refit with ``overprov calibrate --from`` or ``--refit``, which fits each
+kept measurement again instead of measuring). ``--readings`` adds two columns: the weight the
+blocking-GC reading took (``predict._blocking_reading``) and the analytic reading's own
+predicted IOPS errors (docs/calibrate-graded-plan.md, "Why a 4% misreading became a 30-40%
+miss").
 
 Prints a markdown table (for bench/README.md and docs/calibrate-graded-plan.md) and writes
 --out (JSON, default target/bench/cheap_plan_bench.json; each run with its drive's erase
@@ -30,6 +35,7 @@ import time
 from pathlib import Path
 
 from calibrate_bench import seeds_arg  # bench/ is on the path when run as a script
+from overprov import measurement_file
 from overprov.calibrate import answer, validation
 from overprov.calibrate import predict as predmod
 from overprov.calibrate.graded_run import round_waf
@@ -44,25 +50,42 @@ LEVELS = validation.TRUTH_LEVELS
 PLANS = {"graded": "2dw", "random": "6dw"}
 
 
-def calibrate(spec: str, precondition: str, folder: Path) -> dict:
+def calibrate(spec: str, precondition: str, folder: Path, refit: bool = False) -> dict:
+    """Calibrate ``spec`` with ``precondition``'s plan into ``folder``/cal-PLAN (its
+    measurement.json, prediction.json and twin); ``refit``: fit the measurement.json kept
+    there by an earlier run instead of measuring again."""
     t0 = time.monotonic()
+    out = folder / f"cal-{precondition}"
+    kept = out / measurement_file.NAME
+    said: list[str] = []
     with SimTarget(spec) as t:
-        plan = design(
-            LEVELS, parse_budget(PLANS[precondition]), write_counters=write_counters(t) is not None,
-            precondition=precondition,
-        )  # fmt: skip
-        said: list[str] = []
-        m = measure(t, plan, said.append)
         # the drive itself: a scale's last digits can move its NAND by an erase block
         blocks = t.physical_bytes // (t.pages_per_block * t.page_bytes)
+        if refit:
+            m = measurement_file.load(kept)
+        else:
+            plan = design(
+                LEVELS, parse_budget(PLANS[precondition]),
+                write_counters=write_counters(t) is not None, precondition=precondition,
+            )  # fmt: skip
+            m = measure(t, plan, said.append)
     fig = predmod.PredictionInput(
         predmod.points_from(m), LEVELS, fob_iops=m.fob_iops,
         advertised_bytes=int(m.capacity_bytes / m.scale_factor), measurement=m,
         source=f"{spec} ({precondition})",
     )  # fmt: skip
+    out.mkdir(parents=True, exist_ok=True)
+    if not refit:
+        measurement_file.save(m, kept)  # for `overprov calibrate --from` and --refit
+    mechanism: dict = {}
+    analytic: dict[float, float] = {}
     try:
-        pred = answer.predict(fig).document(folder / f"cal-{precondition}")
+        pred = answer.predict(fig).document(out)
         predicted = {r["extra_op_percent"]: (r["steady_iops"], r["waf"]) for r in pred["levels"]}
+        # the analytic reading's own IOPS, where the blocking-GC reading was weighed with it
+        analytic = {r["extra_op_percent"]: r["analytic_iops"]
+                    for r in pred["levels"] if r.get("analytic_iops")}  # fmt: skip
+        mechanism = pred["fit"].get("gc_mechanism") or {}
         no_prediction = None
     except TwinConfigError as exc:  # the fitted twin cannot be simulated: no figure at any level
         predicted = {x: (None, None) for x in LEVELS}
@@ -79,6 +102,10 @@ def calibrate(spec: str, precondition: str, folder: Path) -> dict:
         "spare_source": getattr(m, "spare_source", None),
         "predicted": predicted,
         "no_prediction": no_prediction,
+        # how the prediction's IOPS were weighed (predict._blocking_reading, evidence.py)
+        "blocking_weight": mechanism.get("weight"),
+        "chi2": {"analytic": mechanism.get("analytic_chi2"), "blocking": mechanism.get("chi2")},
+        "analytic_iops": analytic,
         "wall_s": time.monotonic() - t0,
         "warnings": [line for line in said if line.startswith("WARNING")],
         # the first level's plain random rounds (not its sweeps or prefix rounds): their WAF
@@ -90,21 +117,27 @@ def calibrate(spec: str, precondition: str, folder: Path) -> dict:
     }
 
 
-def one(name: str, spec: str, folder: Path, plans: list[str], rounds: bool = False) -> dict:
+def _errors(predicted: dict[float, float | None], truth: dict[float, tuple]) -> list[float]:
+    """|predicted IOPS / truth's − 1| at every level; a level left without a figure: 1."""
+    return [abs(predicted[x] / truth[x][0] - 1) if predicted.get(x) else 1.0 for x in LEVELS]
+
+
+def one(
+    name: str, spec: str, folder: Path, plans: list[str], rounds: bool = False,
+    refit: bool = False,
+) -> dict:  # fmt: skip
     true = validation.truth(spec, LEVELS)
     truth = {lv.extra_op_percent: (lv.steady_iops, lv.waf) for lv in true.levels}
     row: dict = {"drive": name, "spec": spec, "truth_drive_writes": true.drive_writes}
     for pre in plans:
-        c = calibrate(spec, pre, folder)
+        c = calibrate(spec, pre, folder / name.replace(" ", "-"), refit)
         meas = [
             (c["measured"][x][0] / truth[x][0] - 1, (c["measured"][x][1] or 0) / truth[x][1] - 1)
             for x in c["measured"]
         ]
         # a level the prediction left without a figure counts as a miss of 100%
-        errs = [
-            abs(c["predicted"][x][0] / truth[x][0] - 1) if c["predicted"][x][0] else 1.0
-            for x in LEVELS
-        ]
+        errs = _errors({x: c["predicted"][x][0] for x in LEVELS}, truth)
+        alone = _errors(c["analytic_iops"], truth) if c["analytic_iops"] else None
         werrs = [
             abs(c["predicted"][x][1] / truth[x][1] - 1) if c["predicted"][x][1] else 1.0
             for x in LEVELS
@@ -116,12 +149,25 @@ def one(name: str, spec: str, folder: Path, plans: list[str], rounds: bool = Fal
             "median_error": statistics.median(errs),
             "worst_error": max(errs),
             "worst_waf_error": max(werrs),
+            # the analytic reading alone (before it was weighed with the blocking-GC one)
+            "analytic_median_error": statistics.median(alone) if alone else None,
+            "analytic_worst_error": max(alone) if alone else None,
         }
+        r = row[pre]
+        weighed = (
+            f"; blocking-GC weight {c['blocking_weight']:.3g} (chi2 analytic "
+            f"{c['chi2']['analytic']:.0f}, blocking {c['chi2']['blocking']:.0f}), the analytic "
+            f"reading alone {100 * r['analytic_median_error']:.1f}% / "
+            f"{100 * r['analytic_worst_error']:.1f}%"
+            if alone and c["blocking_weight"] is not None
+            else ""
+        )
         print(
             f"{name} {pre}: {c['drive_writes']:.2f} dw, measured vs truth "
             + ", ".join(f"{100 * a:+.1f}%/{100 * b:+.1f}%" for a, b in meas)
             + f"; prediction median {100 * row[pre]['median_error']:.1f}% worst "
             f"{100 * row[pre]['worst_error']:.1f}% (WAF worst {100 * max(werrs):.1f}%)"
+            + weighed
             + (f"; no prediction: {c['no_prediction']}" if c["no_prediction"] else "")
             + "".join(f"\n  {w}" for w in c["warnings"]),
             file=sys.stderr,
@@ -146,12 +192,23 @@ def _spare(c: dict) -> str:
     return f"{c['spare_drive_writes']:.3f} ({how})"
 
 
-def markdown(rows: list[dict]) -> str:
+def _reading(c: dict) -> str:
+    """The blocking-GC reading's weight and the analytic reading's own IOPS errors."""
+    if c.get("blocking_weight") is None or c.get("analytic_median_error") is None:
+        return " — | — |"
+    return (
+        f" {c['blocking_weight']:.2g} | {100 * c['analytic_median_error']:.1f}% / "
+        f"{100 * c['analytic_worst_error']:.1f}% |"
+    )
+
+
+def markdown(rows: list[dict], readings: bool = False) -> str:
+    extra = " blocking-GC weight | analytic reading alone: IOPS median / worst |"
     out = [
         "| drive | plan | drive writes | settled | measured IOPS vs truth (0% / 40%) | "
         "measured WAF vs truth | predicted IOPS median / worst | predicted WAF worst | "
-        "first level's free space |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "first level's free space |" + (extra if readings else ""),
+        "|---|---|---|---|---|---|---|---|---|" + ("---|---|" if readings else ""),
     ]
     for r in rows:
         for pre in (p for p in PLANS if p in r):
@@ -168,6 +225,7 @@ def markdown(rows: list[dict]) -> str:
                     f"{100 * c['worst_waf_error']:.1f}% | "
                 )
                 + f"{_spare(c)} |"
+                + (_reading(c) if readings else "")
             )
     return "\n".join(out)
 
@@ -179,24 +237,33 @@ def main() -> int:
     ap.add_argument("--presets", default="consumer-tlc-sata,older-mlc-sata")
     ap.add_argument("--plans", default=",".join(PLANS), help="graded,random (default both)")
     ap.add_argument("--rounds", action="store_true", help="each first-level round's WAF")
+    ap.add_argument("--dir", type=Path, help="keep each calibration here (default: a temp folder)")
+    ap.add_argument("--refit", action="store_true", help="fit --dir's measurements, not measure")
+    ap.add_argument("--readings", action="store_true", help="the readings' weight, own errors")
     ap.add_argument("--out", type=Path, default=ROOT / "target/bench/cheap_plan_bench.json")
     args = ap.parse_args()
     physical = parse_size_bytes(args.physical, "--physical")
     plans = [p for p in args.plans.split(",") if p]
+    if args.refit and args.dir is None:
+        ap.error("--refit: give the --dir of the earlier run")
     if not plans or set(plans) - set(PLANS):
         ap.error(f"--plans: {args.plans!r}: give graded, random or both")
-    folder = Path(tempfile.mkdtemp(prefix="overprov-cheap-"))
+    folder = args.dir or Path(tempfile.mkdtemp(prefix="overprov-cheap-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    print(f"calibrations in {folder} (DRIVE/cal-PLAN)", file=sys.stderr, flush=True)
     rows = []
     for name in filter(None, args.presets.split(",")):
-        rows.append(one(name, f"sim:{name}@{args.physical}", folder, plans, args.rounds))
+        rows.append(
+            one(name, f"sim:{name}@{args.physical}", folder, plans, args.rounds, args.refit)
+        )
     for seed in args.seeds:
         path = validation.write_drive(seed, folder)
         d = validation.drive(seed)
         spec = f"sim:{path}@{validation.scale_for(d, physical)}"
-        rows.append(one(f"generated {seed}", spec, folder, plans, args.rounds))
+        rows.append(one(f"generated {seed}", spec, folder, plans, args.rounds, args.refit))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(rows, indent=1, default=str) + "\n")
-    print(markdown(rows))
+    print(markdown(rows, args.readings))
     return 0
 
 
