@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 from overprov import inputs
 from overprov.emulate.loop import DISK_NAME
@@ -23,10 +24,10 @@ def backing_file(device: str) -> Path | None:
         return None
 
 
-def write_counters(device: str) -> dict[str, int] | None:
-    """``{"host_bytes", "nand_bytes"}`` of the drive ``overprov emulate`` serves behind the loop
-    device ``device`` (its ``DIR/mnt/disk``; the counters from ``DIR/status.json`` once it was
-    written after this call), or None when ``device`` is not such a device."""
+def fresh_status(device: str) -> dict[str, Any] | None:
+    """The status file of the drive ``overprov emulate`` serves behind the loop device
+    ``device`` (its ``DIR/mnt/disk``), once it was written after this call, or None when
+    ``device`` is not such a device (or the file is not refreshed within FRESH_WAIT_S)."""
     backing = backing_file(device)
     if backing is None or backing.name != DISK_NAME or backing.parent.name != "mnt":
         return None
@@ -42,10 +43,19 @@ def write_counters(device: str) -> dict[str, int] | None:
             return None  # not the status file of overprov emulate
         taken_ns = doc.get("counters_unix_ns")
         if isinstance(taken_ns, int) and taken_ns >= asked_ns:
-            break
+            return doc
         if time.monotonic() > deadline:
             return None
         time.sleep(0.02)
+
+
+def write_counters(device: str) -> dict[str, int] | None:
+    """``{"host_bytes", "nand_bytes"}`` of the drive ``overprov emulate`` serves behind the loop
+    device ``device`` (from its status file once it was written after this call), or None when
+    ``device`` is not such a device."""
+    doc = fresh_status(device)
+    if doc is None:
+        return None
     try:
         c = doc["counters"]
         totals, page = c["totals"], int(c["page_size_bytes"])
