@@ -12,7 +12,15 @@ and at 10-40% within 3%. It is a bias of short rounds on any drive that can catc
 idle, not of the emulator: the same fio run continuously matches the simulator. The device's
 NAND and host write counters reach calibrate through its status file (``emulate.counters``),
 as a real drive's through SMART, so calibrate measures the WAF; without them it inferred the
-WAF from three IOPS figures and predicted 4.20-4.84 at 0% (``sim:`` 4.98) in four runs."""
+WAF from three IOPS figures and predicted 4.20-4.84 at 0% (``sim:`` 4.98) in four runs.
+
+The ``sim:`` runs go beside the emulated ones (the emulated run waits on real time), ten nice
+levels below them. Calibrate's QD4 probe is the one figure a loaded host moves: at QD4 the
+host's own time per request is a large share of each request's cycle, the probe reads low, and
+calibrate takes the low QD4 ÷ QD32 ratio for blocking GC and predicts high IOPS at high OP
+(+31% at 40% with the host holding 67% of the probe's time). So the emulated drive's status
+is read at each round's end (``RoundReadings``) and the host's share of each round is printed;
+the predictions are compared only where the host kept up with the probe."""
 
 from __future__ import annotations
 
@@ -34,10 +42,14 @@ pytestmark = [pytest.mark.root, pytest.mark.xdist_group("emulated-drive")]
 
 CALIBRATE_LEVELS = "0,10,20,30,40"
 KNEE_LEVELS = "0,10,50,80"
-HOST_SHARE_LIMIT = 0.15
+HOST_SHARE_LIMIT = 0.25
 """Above this share of the QD4 probe's request time held by the host (not the drive), the
-comparison with ``calibrate sim:`` is not made: on a host loaded with 25 runnable jobs on 2
-cores calibrate's QD4 probe read the host and predicted +31% at 40% OP (docs/emulate.md)."""
+comparison with ``calibrate sim:`` is not made. On a host loaded with 25 runnable jobs on 2
+cores the host held 67% of it, the probe read 1,011 IOPS against ``sim:``'s 1,175 and
+calibrate predicted 1,677 IOPS at 40% OP against 1,274 (docs/emulate.md, "When the host
+cannot keep up"). A steady host delay costs this drive nothing at QD4 up to a share of about
+0.65 (its buffer needs one request in flight); a loaded host's delays come in bursts, so the
+limit is well below that."""
 
 
 def small_buffer_drive(folder: Path) -> Path:
@@ -96,9 +108,12 @@ class RoundReadings:
         self._thread = threading.Thread(target=self._watch, daemon=True)
 
     def _watch(self) -> None:
-        seen = 0
+        seen, stamp = 0, None
         while not self._stop.wait(0.05):
             try:
+                if self.measurement.stat().st_mtime_ns == stamp:
+                    continue
+                stamp = self.measurement.stat().st_mtime_ns
                 rounds = json.loads(self.measurement.read_text())["rounds"]
             except (OSError, ValueError, KeyError):
                 continue
@@ -135,10 +150,13 @@ class RoundReadings:
 @pytest.mark.timeout(600)
 def test_calibrate_on_the_emulated_drive_agrees_with_calibrate_sim(emulated, tmp_path):
     """``overprov calibrate /dev/loopN`` (fio, discards, 1 s rounds, the device's write
-    counters) predicts, at every level, the WAF of ``calibrate sim:`` on the same drive file
-    within 5% and its steady IOPS within 12% (1 s rounds read 0% a few percent high: module
-    doc). The budget is raised because a one-second round on this 15 MB drive writes a large share
-    of it (calibrate refuses the default budget and says so)."""
+    counters) measures the steady IOPS and WAF ``calibrate sim:`` measures on the same drive
+    file at each of its QD32 levels (within 12% and 10%), and predicts, at every level, the
+    WAF of ``calibrate sim:`` within 5% and its steady IOPS within 12% (1 s rounds read 0% a
+    few percent high: module doc). The predictions are compared only where the host held at
+    most HOST_SHARE_LIMIT of the QD4 probe's request time (else skipped, saying so: they would
+    be the host's). The budget is raised because a one-second round on this 15 MB drive
+    writes a large share of it (calibrate refuses the default budget and says so)."""
     if shutil.which("fio") is None:
         pytest.skip("fio is not installed (Debian package fio)")
     drive = small_buffer_drive(tmp_path)
@@ -150,11 +168,25 @@ def test_calibrate_on_the_emulated_drive_agrees_with_calibrate_sim(emulated, tmp
     status = e.status()
     e.stop()
     finish(sim_run, timeout_s=300)
-    real, simulated = predicted_levels(tmp_path / "dev"), predicted_levels(tmp_path / "sim")
-    measured = json.loads((tmp_path / "dev" / "measurement.json").read_text())
-    rounds = measured["rounds"]
+    measured = {
+        d: json.loads((tmp_path / d / "measurement.json").read_text()) for d in ("dev", "sim")
+    }
+    rounds = measured["dev"]["rounds"]
     assert all(r["nand_bytes"] for r in rounds if r["label"].startswith("op")), rounds
-    shares = readings.host_shares(rounds, measured["qd"])
+    assert status["counters"]["trims"] > 0, "calibrate's discards did not reach the simulator"
+    levels = {
+        d: {lv["extra_op_percent"]: (round(lv["steady_iops"]), round(lv["waf"], 3))
+            for lv in m["levels"] if lv["queue_depth"] is None}
+        for d, m in measured.items()
+    }  # fmt: skip
+    print(f"calibrate's measured QD32 levels (IOPS, WAF), emulated and sim: {levels}")
+    assert set(levels["dev"]) == set(levels["sim"]), levels
+    for op, (sim_iops, sim_waf) in levels["sim"].items():
+        dev_iops, dev_waf = levels["dev"][op]
+        assert abs(dev_iops / sim_iops - 1) < 0.12, f"OP {op}%: measured IOPS: {levels}"
+        # a level's WAF is its last rounds' (sim: rounds sized in drive writes, not seconds)
+        assert abs(dev_waf / sim_waf - 1) < 0.10, f"OP {op}%: measured WAF: {levels}"
+    shares = readings.host_shares(rounds, measured["dev"]["qd"])
     print(f"host's share of each round's request time: {shares}")
     probe = [share for label, share in shares.items() if "-qd4-" in label]
     assert probe, f"no reading of the QD4 probe's round: {shares}"
@@ -162,15 +194,16 @@ def test_calibrate_on_the_emulated_drive_agrees_with_calibrate_sim(emulated, tmp
         pytest.skip(
             f"the host held {max(probe):.0%} of the QD4 probe's request time (more than "
             f"{HOST_SHARE_LIMIT:.0%}): calibrate reads its QD4 ÷ QD32 ratio as the drive's "
-            "write buffer and blocking GC, so its predictions would be the loaded host's"
+            "write buffer and blocking GC, so its predictions would be the loaded host's "
+            f"(the measured QD32 levels agreed: {levels})"
         )
+    real, simulated = predicted_levels(tmp_path / "dev"), predicted_levels(tmp_path / "sim")
     rows = {
         op: (round(real[op]["steady_iops"]), round(sim["steady_iops"]),
              round(real[op]["waf"], 3), round(sim["waf"], 3))
         for op, sim in simulated.items()
     }  # fmt: skip
     print(f"calibrate (emulated IOPS, sim: IOPS, emulated WAF, sim: WAF) per OP: {rows}")
-    assert status["counters"]["trims"] > 0, "calibrate's discards did not reach the simulator"
     assert set(real) == set(simulated) == {0.0, 10.0, 20.0, 30.0, 40.0}
     for op, sim in simulated.items():
         iops_error = real[op]["steady_iops"] / sim["steady_iops"] - 1
@@ -181,10 +214,10 @@ def test_calibrate_on_the_emulated_drive_agrees_with_calibrate_sim(emulated, tmp
 
 def profile(target: str, out: Path, *confirm: str, beside: bool = False) -> subprocess.Popen[str]:
     """``overprov profile TARGET`` at KNEE_LEVELS, 2 s rounds at QD32, no target, into ``out``
-    (results.json; no HTML report: nothing here reads it)."""
+    (results.json; no FOB round and no HTML report: nothing here reads them)."""
     return start_overprov("profile", target, "--extra-op", KNEE_LEVELS, "--round-seconds", "2",
-                          "--qd", "32", "--out", str(out), "--no-report", *confirm,
-                          beside_the_drive=beside)  # fmt: skip
+                          "--qd", "32", "--fob-seconds", "0", "--out", str(out), "--no-report",
+                          *confirm, beside_the_drive=beside)  # fmt: skip
 
 
 @pytest.mark.slow
