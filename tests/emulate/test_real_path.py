@@ -157,6 +157,8 @@ def test_calibrate_on_the_emulated_drive_agrees_with_calibrate_sim(emulated, tmp
     most HOST_SHARE_LIMIT of the QD4 probe's request time (else skipped, saying so: they would
     be the host's). The budget is raised because a one-second round on this 15 MB drive
     writes a large share of it (calibrate refuses the default budget and says so)."""
+    from overprov.emulate import host_share
+
     if shutil.which("fio") is None:
         pytest.skip("fio is not installed (Debian package fio)")
     drive = small_buffer_drive(tmp_path)
@@ -166,8 +168,11 @@ def test_calibrate_on_the_emulated_drive_agrees_with_calibrate_sim(emulated, tmp
         finish(calibrate(e.dev, tmp_path / "dev", "--budget", "30dw",
                          "--i-understand-this-destroys-data", e.dev), timeout_s=400)  # fmt: skip
     status = e.status()
+    through_the_device = host_share.drive_time(e.dev)  # as calibrate could read it per round
     e.stop()
     finish(sim_run, timeout_s=300)
+    assert through_the_device is not None, "the drive's time not read through /dev/loopN"
+    assert through_the_device["requests"] >= status["requests"] > 0, (through_the_device, status)
     measured = {
         d: json.loads((tmp_path / d / "measurement.json").read_text()) for d in ("dev", "sim")
     }
@@ -187,7 +192,11 @@ def test_calibrate_on_the_emulated_drive_agrees_with_calibrate_sim(emulated, tmp
         # a level's WAF is its last rounds' (sim: rounds sized in drive writes, not seconds)
         assert abs(dev_waf / sim_waf - 1) < 0.10, f"OP {op}%: measured WAF: {levels}"
     shares = readings.host_shares(rounds, measured["dev"]["qd"])
-    print(f"host's share of each round's request time: {shares}")
+    qd4 = {
+        d: [round(lv["steady_iops"]) for lv in m["levels"] if lv["queue_depth"] == 4]
+        for d, m in measured.items()
+    }
+    print(f"host's share of each round's request time: {shares}; QD4 probe IOPS: {qd4}")
     probe = [share for label, share in shares.items() if "-qd4-" in label]
     assert probe, f"no reading of the QD4 probe's round: {shares}"
     if max(probe) > HOST_SHARE_LIMIT:
@@ -259,14 +268,16 @@ def test_profile_on_the_emulated_drive_finds_the_knee_of_profile_sim(emulated, t
 
 
 def test_write_counters_only_of_a_device_emulate_serves(loop_device, tmp_path):
-    """``emulate.counters.write_counters`` answers None, at once, for a device that is not a
-    loop device over ``overprov emulate``'s FUSE file: a plain loop device, a file, a name
-    that is no device (calibrate then asks SMART, as before)."""
-    from overprov.emulate import counters
+    """``emulate.counters.write_counters`` (and ``emulate.host_share.drive_time``) answers
+    None, at once, for a device that is not a loop device over ``overprov emulate``'s FUSE
+    file: a plain loop device, a file, a name that is no device (calibrate then asks SMART,
+    as before)."""
+    from overprov.emulate import counters, host_share
 
     plain = loop_device(4 << 20)
     started = time.monotonic()
     assert counters.write_counters(plain) is None
+    assert host_share.drive_time(plain) is None
     assert counters.write_counters(str(tmp_path)) is None
     assert counters.write_counters("/dev/no-such-device") is None
     assert time.monotonic() - started < 1.0
