@@ -3,12 +3,14 @@ real drive's SMART counters are: ``overprov calibrate`` measures WAF from them."
 
 from __future__ import annotations
 
+import contextlib
+import os
 import time
 from pathlib import Path
 from typing import Any
 
 from overprov import inputs
-from overprov.emulate.loop import DISK_NAME
+from overprov.emulate.loop import DISK_NAME, REFRESH_NAME
 from overprov.errors import InputError
 
 #: How long to wait for a status file written after the call (it is rewritten twice a second).
@@ -33,6 +35,8 @@ def fresh_status(device: str) -> dict[str, Any] | None:
         return None
     status = backing.parent.parent / "status.json"
     asked_ns = time.time_ns()
+    with contextlib.suppress(OSError):  # never there: the lookup asks for a fresh status file
+        os.stat(backing.parent / REFRESH_NAME)
     deadline = time.monotonic() + FRESH_WAIT_S
     while True:
         try:

@@ -42,7 +42,7 @@ from typing import Any
 import mfusepy
 
 from overprov import engine, inputs, outputs
-from overprov.emulate.loop import DISK_NAME
+from overprov.emulate.loop import DISK_NAME, REFRESH_NAME
 from overprov.errors import RunError
 
 FALLOC_FL_KEEP_SIZE = 0x01
@@ -102,6 +102,7 @@ class EmulatedDrive(mfusepy.Operations):
         self.status = status
         self.config = config
         self.stop = threading.Event()
+        self.refresh = threading.Event()
         self.errors = 0
         self.requests = 0
         self.in_drive_sim_ns_total = 0
@@ -151,6 +152,8 @@ class EmulatedDrive(mfusepy.Operations):
         elif path == "/" + DISK_NAME:
             mode, size, links = stat.S_IFREG | 0o600, self.size_bytes, 1
         else:
+            if path == "/" + REFRESH_NAME:
+                self.refresh.set()  # a reader waits for counters taken after now
             raise mfusepy.FuseOSError(errno.ENOENT)
         return {"st_mode": mode, "st_nlink": links, "st_size": size, "st_uid": os.getuid(),
                 "st_gid": os.getgid(), "st_atime": now, "st_mtime": now, "st_ctime": now,
@@ -232,7 +235,12 @@ class EmulatedDrive(mfusepy.Operations):
         outputs.write_atomic(self.status, outputs.json_text(self.status_document()))
 
     def _write_status_loop(self) -> None:
-        while not self.stop.wait(STATUS_INTERVAL_S):
+        """Every STATUS_INTERVAL_S, or at once when a reader asks (``REFRESH_NAME``)."""
+        while not self.stop.is_set():
+            self.refresh.wait(STATUS_INTERVAL_S)
+            self.refresh.clear()  # a request from now on gets a write after it
+            if self.stop.is_set():
+                return
             try:
                 self._write_status()
             except (OSError, RunError):
