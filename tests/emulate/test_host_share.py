@@ -13,25 +13,16 @@ from __future__ import annotations
 import random
 import threading
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .conftest import SMALL_DRIVE
+from .conftest import small_drive_with_buffer
 
 QUEUE_DEPTH = 4
 PHASE_S = 0.6
 SLOWDOWN = 4.0
 FORCED_DELAY_S = 0.004
-
-
-def unbuffered_drive(folder: Path) -> Path:
-    drive = folder / "unbuffered-drive.toml"
-    text = SMALL_DRIVE.read_text()
-    assert "\nbytes = 262144\n" in text
-    drive.write_text(text.replace("\nbytes = 262144\n", "\nbytes = 0\n"))
-    return drive
 
 
 def closed_loop(drive: Any, delay_s: float) -> dict[str, Any]:
@@ -74,7 +65,7 @@ def test_a_forced_host_delay_is_the_hosts_share_not_the_drives(tmp_path):
     from overprov.emulate.cli import drive_config
     from overprov.emulate.fuse_device import EmulatedDrive
 
-    config = drive_config(str(unbuffered_drive(tmp_path)), "16MiB", 0.0)
+    config = drive_config(str(small_drive_with_buffer(tmp_path, 0)), "16MiB", 0.0)
     drive = EmulatedDrive(config, tmp_path / "data.img", tmp_path / "status.json", SLOWDOWN)
     runs = {"keeps up": closed_loop(drive, 0.0), "delayed": closed_loop(drive, FORCED_DELAY_S)}
     seen = {}

@@ -36,7 +36,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import SMALL_DRIVE, overprov_env
+from .conftest import overprov_env, small_drive_with_buffer
 
 pytestmark = [pytest.mark.root, pytest.mark.xdist_group("emulated-drive")]
 
@@ -54,11 +54,7 @@ limit is well below that."""
 
 def small_buffer_drive(folder: Path) -> Path:
     """The test drive with a 32 KiB write buffer (one flash page per die) instead of 256 KiB."""
-    drive = folder / "small-buffer-drive.toml"
-    text = SMALL_DRIVE.read_text()
-    assert "\nbytes = 262144\n" in text
-    drive.write_text(text.replace("\nbytes = 262144\n", "\nbytes = 32768\n"))
-    return drive
+    return small_drive_with_buffer(folder, 32768)
 
 
 def start_overprov(*argv: str, beside_the_drive: bool = False) -> subprocess.Popen[str]:
