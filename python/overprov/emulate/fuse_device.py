@@ -20,6 +20,9 @@ a host that keeps ``n`` requests in flight and sees ``iops`` of them per second 
 Data: written data is kept in a sparse backing file (never-written ranges read as zeros); a
 discard punches a hole in it. The simulator keeps no data, only the mapping.
 
+Status: STATUS.json is rewritten every STATUS_INTERVAL_S, and at once when a reader looks up
+``REFRESH_NAME`` in the mount (a name that is never there: ``emulate.counters``).
+
 Run by ``overprov emulate`` (``overprov.emulate.cli``) in its own session, so a Ctrl-C at the
 terminal reaches the command, which detaches the loop device before it unmounts this::
 
