@@ -22,6 +22,16 @@ SMALL_DRIVE = HERE / "small-drive.toml"
 START_WAIT_S = 60.0
 
 
+def small_drive_with_buffer(folder: Path, buffer_bytes: int) -> Path:
+    """SMALL_DRIVE with its 256 KiB write buffer replaced by ``buffer_bytes``, written in
+    ``folder``."""
+    drive = folder / f"small-drive-{buffer_bytes}-byte-buffer.toml"
+    text = SMALL_DRIVE.read_text()
+    assert "\nbytes = 262144\n" in text
+    drive.write_text(text.replace("\nbytes = 262144\n", f"\nbytes = {buffer_bytes}\n"))
+    return drive
+
+
 def overprov_env() -> dict[str, str]:
     """The environment of an ``overprov`` child: this checkout's package first."""
     return dict(os.environ, PYTHONPATH=str(Path(__file__).parents[2] / "python"))

@@ -82,8 +82,12 @@ def test_fio_at_two_op_levels_finds_the_simulated_ratio(emulated):
         measured[extra_op] = fio_steady_write_iops(e.dev, size)
         status = e.status()
         e.stop()
-        ios = status["counters"]["writes"]
-        assert status["late_requests"] < 0.05 * ios, f"the host fell behind: {status}"
+        # late answers (the server's thread woke late: 0.8 ms each at load average 22) add to
+        # each request's cycle; at QD8 this drive's dies need a few requests in flight, so
+        # the IOPS hold while they add less than half the drive's own time (20% in that run)
+        in_drive_ms = status["in_drive_sim_ns_total"] * status["slowdown"] / 1e6
+        late = status["late_ms_total"] / in_drive_ms
+        assert late < 0.5, f"the host fell behind: late answers added {late:.0%}: {status}"
     simulated = {op: simulated_steady_write_iops(op) for op in measured}
     fio_ratio = measured[25.0] / measured[0.0]
     sim_ratio = simulated[25.0] / simulated[0.0]
@@ -155,6 +159,7 @@ def test_stop_while_mounted_waits_then_tears_down(emulated, tmp_path):
     out = e.stop()
     assert e.proc.returncode == 0
     assert "loop device detached" in out
+    assert "mean latency in the drive" in out and "answered late" in out, out
     assert loop_devices_of(e.work) == []
     assert not os.path.ismount(e.work / "mnt")
     assert not (e.work / "data.img").exists()

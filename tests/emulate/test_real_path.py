@@ -12,51 +12,135 @@ and at 10-40% within 3%. It is a bias of short rounds on any drive that can catc
 idle, not of the emulator: the same fio run continuously matches the simulator. The device's
 NAND and host write counters reach calibrate through its status file (``emulate.counters``),
 as a real drive's through SMART, so calibrate measures the WAF; without them it inferred the
-WAF from three IOPS figures and predicted 4.20-4.84 at 0% (``sim:`` 4.98) in four runs."""
+WAF from three IOPS figures and predicted 4.20-4.84 at 0% (``sim:`` 4.98) in four runs.
+
+The ``sim:`` runs go beside the emulated ones (the emulated run waits on real time), ten nice
+levels below them. Calibrate's QD4 probe is the one figure a loaded host moves: at QD4 the
+host's own time per request is a large share of each request's cycle, the probe reads low, and
+calibrate takes the low QD4 ÷ QD32 ratio for blocking GC and predicts high IOPS at high OP
+(+31% at 40% with the host holding 67% of the probe's time). So the emulated drive's status
+is read at each round's end (``RoundReadings``) and the host's share of each round is printed;
+the predictions are compared only where the host kept up with the probe."""
 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .conftest import SMALL_DRIVE, overprov_env
+from .conftest import overprov_env, small_drive_with_buffer
 
 pytestmark = [pytest.mark.root, pytest.mark.xdist_group("emulated-drive")]
 
 CALIBRATE_LEVELS = "0,10,20,30,40"
 KNEE_LEVELS = "0,10,50,80"
+HOST_SHARE_LIMIT = 0.5
+"""Above this share of the QD4 probe's request time held by the host (not the drive: the host
+held the probe's requests longer than the drive did), the predictions are not compared with
+``calibrate sim:``'s. Runs on this VM (2026-11-28, load average 12-24 from other jobs): at
+0.32 and 0.55 the probe read 1,259 and 1,158 IOPS (``sim:`` 1,175) and the predictions
+agreed within 4.4% and 6.7% (the second was skipped: the rule is cautious); at 0.67 and 0.72
+it read 1,011 and 926, and at 0.67 calibrate predicted 1,677 IOPS at 40% OP against 1,274
+(docs/emulate.md, "When the host cannot keep up"). In the core alone a steady host delay
+costs this drive nothing at QD4 up to a share of about 0.65 (its buffer needs one request in
+flight); a loaded host's delays come in bursts, which cost more at the same share."""
 
 
 def small_buffer_drive(folder: Path) -> Path:
     """The test drive with a 32 KiB write buffer (one flash page per die) instead of 256 KiB."""
-    drive = folder / "small-buffer-drive.toml"
-    text = SMALL_DRIVE.read_text()
-    assert "\nbytes = 262144\n" in text
-    drive.write_text(text.replace("\nbytes = 262144\n", "\nbytes = 32768\n"))
-    return drive
+    return small_drive_with_buffer(folder, 32768)
 
 
-def run_overprov(*argv: str, timeout_s: float) -> None:
-    proc = subprocess.run(
-        [sys.executable, "-m", "overprov", *argv],
-        capture_output=True, text=True, env=overprov_env(), check=False, timeout=timeout_s,
+def start_overprov(*argv: str, beside_the_drive: bool = False) -> subprocess.Popen[str]:
+    """``overprov ARGV`` started; ``beside_the_drive``: a ``sim:`` run started while the
+    emulated drive's run goes on (the emulated run waits on real time most of its wall time),
+    10 nice levels below it and on one thread, so that it does not slow the emulated drive's
+    host (the ``--jobs 1`` results are those of any ``--jobs``)."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "overprov", *argv], stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, env=overprov_env(),
+        preexec_fn=(lambda: os.nice(10)) if beside_the_drive else None,
     )  # fmt: skip
-    assert proc.returncode == 0, proc.stdout[-1500:] + proc.stderr[-1500:]
 
 
-def calibrated_levels(target: str, out: Path, *extra: str) -> dict[float, dict[str, Any]]:
-    """``overprov calibrate TARGET``: its predicted level per extra OP percent."""
-    run_overprov("calibrate", target, "--extra-op", CALIBRATE_LEVELS, "--out", str(out),
-                 *extra, timeout_s=400)  # fmt: skip
+def finish(proc: subprocess.Popen[str], timeout_s: float) -> None:
+    try:
+        out, err = proc.communicate(timeout=timeout_s)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 0, out[-1500:] + err[-1500:]
+
+
+def calibrate(target: str, out: Path, *extra: str, beside: bool = False) -> subprocess.Popen[str]:
+    return start_overprov("calibrate", target, "--extra-op", CALIBRATE_LEVELS, "--out",
+                          str(out), *extra, beside_the_drive=beside)  # fmt: skip
+
+
+def predicted_levels(out: Path) -> dict[float, dict[str, Any]]:
+    """The predicted level per extra OP percent in calibrate's ``out/prediction.json``."""
     prediction = json.loads((out / "prediction.json").read_text())
     return {lv["extra_op_percent"]: lv for lv in prediction["levels"]}
+
+
+class RoundReadings:
+    """The emulated drive's status (its requests and their time in the drive) read as each of
+    calibrate's rounds ends: calibrate rewrites ``measurement.json`` after a round once it has
+    read a status file written after the round (``emulate.counters``), and the next round's
+    fio has not started yet. ``readings[i]``: the status after round ``i`` (``-1``: before the
+    first one)."""
+
+    def __init__(self, emulated: Any, measurement: Path) -> None:
+        self.emulated, self.measurement = emulated, measurement
+        self.readings: dict[int, dict[str, Any]] = {-1: emulated.status()}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._watch, daemon=True)
+
+    def _watch(self) -> None:
+        seen, stamp = 0, None
+        while not self._stop.wait(0.05):
+            try:
+                if self.measurement.stat().st_mtime_ns == stamp:
+                    continue
+                stamp = self.measurement.stat().st_mtime_ns
+                rounds = json.loads(self.measurement.read_text())["rounds"]
+            except (OSError, ValueError, KeyError):
+                continue
+            if len(rounds) > seen:
+                seen = len(rounds)
+                self.readings[seen - 1] = self.emulated.status()
+
+    def __enter__(self) -> RoundReadings:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def host_shares(self, rounds: list[dict[str, Any]], queue_depth: int) -> dict[str, float]:
+        """The host's share of each round's request time (``emulate.host_share``) whose status
+        was read before and after it."""
+        from overprov.emulate import host_share
+
+        shares = {}
+        for i, r in enumerate(rounds):
+            before, after = self.readings.get(i - 1), self.readings.get(i)
+            qd = 4 if "-qd4-" in r["label"] else queue_depth
+            if before and after and r["iops"]:
+                share = host_share.host_share(before, after, r["iops"], qd)
+                if share is not None:
+                    shares[r["label"]] = round(share, 3)
+        return shares
 
 
 @pytest.mark.slow
@@ -64,29 +148,69 @@ def calibrated_levels(target: str, out: Path, *extra: str) -> dict[float, dict[s
 @pytest.mark.timeout(600)
 def test_calibrate_on_the_emulated_drive_agrees_with_calibrate_sim(emulated, tmp_path):
     """``overprov calibrate /dev/loopN`` (fio, discards, 1 s rounds, the device's write
-    counters) predicts, at every level, the WAF of ``calibrate sim:`` on the same drive file
-    within 5% and its steady IOPS within 12% (1 s rounds read 0% a few percent high: module
-    doc). The budget is raised because a one-second round on this 15 MB drive writes a large share
-    of it (calibrate refuses the default budget and says so)."""
+    counters) measures the steady IOPS and WAF ``calibrate sim:`` measures on the same drive
+    file at each of its QD32 levels (within 12% and 10%), and predicts, at every level, the
+    WAF of ``calibrate sim:`` within 5% and its steady IOPS within 12% (1 s rounds read 0% a
+    few percent high: module doc). The predictions are compared only where the host held at
+    most HOST_SHARE_LIMIT of the QD4 probe's request time (else skipped, saying so: they would
+    be the host's). The budget is raised because a one-second round on this 15 MB drive
+    writes a large share of it (calibrate refuses the default budget and says so)."""
+    from overprov.emulate import host_share
+
     if shutil.which("fio") is None:
         pytest.skip("fio is not installed (Debian package fio)")
     drive = small_buffer_drive(tmp_path)
+    sim_run = calibrate(f"sim:{drive}@1", tmp_path / "sim", "--jobs", "1", beside=True)
     e = emulated(drive=drive)
-    real = calibrated_levels(e.dev, tmp_path / "dev", "--budget", "30dw",
-                             "--i-understand-this-destroys-data", e.dev)  # fmt: skip
+    with RoundReadings(e, tmp_path / "dev" / "measurement.json") as readings:
+        finish(calibrate(e.dev, tmp_path / "dev", "--budget", "30dw",
+                         "--i-understand-this-destroys-data", e.dev), timeout_s=400)  # fmt: skip
     status = e.status()
+    through_the_device = host_share.drive_time(e.dev)  # as calibrate could read it per round
     e.stop()
-    rounds = json.loads((tmp_path / "dev" / "measurement.json").read_text())["rounds"]
+    finish(sim_run, timeout_s=300)
+    assert through_the_device is not None, "the drive's time not read through /dev/loopN"
+    assert through_the_device["requests"] >= status["requests"] > 0, (through_the_device, status)
+    measured = {
+        d: json.loads((tmp_path / d / "measurement.json").read_text()) for d in ("dev", "sim")
+    }
+    rounds = measured["dev"]["rounds"]
     assert all(r["nand_bytes"] for r in rounds if r["label"].startswith("op")), rounds
-    simulated = calibrated_levels(f"sim:{drive}@1", tmp_path / "sim")
+    assert status["counters"]["trims"] > 0, "calibrate's discards did not reach the simulator"
+    levels = {
+        d: {lv["extra_op_percent"]: (round(lv["steady_iops"]), round(lv["waf"], 3))
+            for lv in m["levels"] if lv["queue_depth"] is None}
+        for d, m in measured.items()
+    }  # fmt: skip
+    print(f"calibrate's measured QD32 levels (IOPS, WAF), emulated and sim: {levels}")
+    assert set(levels["dev"]) == set(levels["sim"]), levels
+    for op, (sim_iops, sim_waf) in levels["sim"].items():
+        dev_iops, dev_waf = levels["dev"][op]
+        assert abs(dev_iops / sim_iops - 1) < 0.12, f"OP {op}%: measured IOPS: {levels}"
+        # a level's WAF is its last rounds' (sim: rounds sized in drive writes, not seconds)
+        assert abs(dev_waf / sim_waf - 1) < 0.10, f"OP {op}%: measured WAF: {levels}"
+    shares = readings.host_shares(rounds, measured["dev"]["qd"])
+    qd4 = {
+        d: [round(lv["steady_iops"]) for lv in m["levels"] if lv["queue_depth"] == 4]
+        for d, m in measured.items()
+    }
+    print(f"host's share of each round's request time: {shares}; QD4 probe IOPS: {qd4}")
+    probe = [share for label, share in shares.items() if "-qd4-" in label]
+    assert probe, f"no reading of the QD4 probe's round: {shares}"
+    if max(probe) > HOST_SHARE_LIMIT:
+        pytest.skip(
+            f"the host held {max(probe):.0%} of the QD4 probe's request time (more than "
+            f"{HOST_SHARE_LIMIT:.0%}): calibrate reads its QD4 ÷ QD32 ratio as the drive's "
+            "write buffer and blocking GC, so its predictions would be the loaded host's "
+            f"(the measured QD32 levels agreed: {levels})"
+        )
+    real, simulated = predicted_levels(tmp_path / "dev"), predicted_levels(tmp_path / "sim")
     rows = {
         op: (round(real[op]["steady_iops"]), round(sim["steady_iops"]),
              round(real[op]["waf"], 3), round(sim["waf"], 3))
         for op, sim in simulated.items()
     }  # fmt: skip
     print(f"calibrate (emulated IOPS, sim: IOPS, emulated WAF, sim: WAF) per OP: {rows}")
-    assert status["counters"]["trims"] > 0, "calibrate's discards did not reach the simulator"
-    assert status["late_requests"] < 0.05 * status["counters"]["writes"], status
     assert set(real) == set(simulated) == {0.0, 10.0, 20.0, 30.0, 40.0}
     for op, sim in simulated.items():
         iops_error = real[op]["steady_iops"] / sim["steady_iops"] - 1
@@ -95,13 +219,12 @@ def test_calibrate_on_the_emulated_drive_agrees_with_calibrate_sim(emulated, tmp
         assert abs(waf_error) < 0.05, f"OP {op}%: WAF off by {waf_error:+.1%}: {rows}"
 
 
-def profiled(target: str, out: Path, *confirm: str) -> dict[str, Any]:
-    """``overprov profile TARGET`` at KNEE_LEVELS, 2 s rounds at QD32, no target: results.json
-    (no HTML report: nothing here reads it)."""
-    run_overprov("profile", target, "--extra-op", KNEE_LEVELS, "--round-seconds", "2",
-                 "--qd", "32", "--out", str(out), "--no-report", *confirm,
-                 timeout_s=500)  # fmt: skip
-    return json.loads((out / "results.json").read_text())
+def profile(target: str, out: Path, *confirm: str, beside: bool = False) -> subprocess.Popen[str]:
+    """``overprov profile TARGET`` at KNEE_LEVELS, 2 s rounds at QD32, no target, into ``out``
+    (results.json; no FOB round and no HTML report: nothing here reads them)."""
+    return start_overprov("profile", target, "--extra-op", KNEE_LEVELS, "--round-seconds", "2",
+                          "--qd", "32", "--fob-seconds", "0", "--out", str(out), "--no-report",
+                          *confirm, beside_the_drive=beside)  # fmt: skip
 
 
 @pytest.mark.slow
@@ -115,11 +238,15 @@ def test_profile_on_the_emulated_drive_finds_the_knee_of_profile_sim(emulated, t
     if shutil.which("fio") is None:
         pytest.skip("fio is not installed (Debian package fio)")
     drive = small_buffer_drive(tmp_path)
+    sim_run = profile(f"sim:{drive}@1", tmp_path / "sim", beside=True)
     e = emulated(drive=drive)
-    real = profiled(e.dev, tmp_path / "dev", "--i-understand-this-destroys-data", e.dev)
+    finish(profile(e.dev, tmp_path / "dev", "--i-understand-this-destroys-data", e.dev), 500)
     trims = e.status()["counters"]["trims"]
     e.stop()
-    simulated = profiled(f"sim:{drive}@1", tmp_path / "sim")
+    finish(sim_run, timeout_s=300)
+    real, simulated = (
+        json.loads((tmp_path / d / "results.json").read_text()) for d in ("dev", "sim")
+    )
     iops = {
         name: {p["extra_op_percent"]: p["steady_iops"] for p in r["phases"] if p["steady"]}
         for name, r in (("emulated", real), ("sim", simulated))
@@ -139,14 +266,16 @@ def test_profile_on_the_emulated_drive_finds_the_knee_of_profile_sim(emulated, t
 
 
 def test_write_counters_only_of_a_device_emulate_serves(loop_device, tmp_path):
-    """``emulate.counters.write_counters`` answers None, at once, for a device that is not a
-    loop device over ``overprov emulate``'s FUSE file: a plain loop device, a file, a name
-    that is no device (calibrate then asks SMART, as before)."""
-    from overprov.emulate import counters
+    """``emulate.counters.write_counters`` (and ``emulate.host_share.drive_time``) answers
+    None, at once, for a device that is not a loop device over ``overprov emulate``'s FUSE
+    file: a plain loop device, a file, a name that is no device (calibrate then asks SMART,
+    as before)."""
+    from overprov.emulate import counters, host_share
 
     plain = loop_device(4 << 20)
     started = time.monotonic()
     assert counters.write_counters(plain) is None
+    assert host_share.drive_time(plain) is None
     assert counters.write_counters(str(tmp_path)) is None
     assert counters.write_counters("/dev/no-such-device") is None
     assert time.monotonic() - started < 1.0

@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from overprov import engine, inputs, outputs, presets
-from overprov.emulate import loop
+from overprov.emulate import host_share, loop
 from overprov.emulate.loop import DISK_NAME
-from overprov.errors import ConfigError, RunError, ToolError
+from overprov.errors import ConfigError, InputError, RunError, ToolError
 from overprov.options import examples
 from overprov.units import human_bytes, parse_number, parse_percent
 
@@ -82,8 +82,18 @@ def live_line(before: dict[str, Any], now: dict[str, Any]) -> str:
     if c1["slc_max_bytes"]:
         slc = f"  SLC {human_bytes(c1['slc_used_bytes'])}/{human_bytes(c1['slc_max_bytes'])}"
     return (f"t={now['simulated_s']:.1f}s sim  IOPS {ios / real_s:,.0f} real, {sim_iops} "
-            f"simulated  WAF {'-' if waf is None else f'{waf:.2f}'}  free blocks "
-            f"{c1['free_blocks']}{slc}  late {now['late_requests']}")  # fmt: skip
+            f"simulated  {in_drive(before, now, sim_s)}  WAF {'-' if waf is None else f'{waf:.2f}'}"
+            f"  free blocks {c1['free_blocks']}{slc}  late {now['late_requests']}")  # fmt: skip
+
+
+def in_drive(before: dict[str, Any], now: dict[str, Any], sim_s: float) -> str:
+    """The drive's mean queue depth and latency over the interval (``host_share.py``): below
+    the benchmark's queue depth, the host held the rest of its requests' time."""
+    latency_s = host_share.drive_latency_s(before, now)
+    if latency_s is None or sim_s <= 0:
+        return "in drive: QD - latency -"
+    qd = (now["in_drive_sim_ns_total"] - before["in_drive_sim_ns_total"]) / 1e9 / sim_s
+    return f"in drive: QD {qd:.1f} latency {latency_s * 1e3:.2f} ms"
 
 
 class Emulation:
@@ -216,4 +226,18 @@ def run(args: argparse.Namespace) -> int:
         for s, handler in old.items():
             signal.signal(s, handler)
     print(f"stopped: loop device detached, {emulation.mount} unmounted", flush=True)
+    with contextlib.suppress(OSError, InputError, KeyError):  # no status file: none served
+        print(run_summary(emulation.read_status()), flush=True)
     return 0
+
+
+def run_summary(status: dict[str, Any]) -> str:
+    """The run's requests, their mean time in the drive and the late answers: a benchmark at
+    queue depth ``n`` that measured ``iops`` kept the drive busy with ``iops × latency`` of
+    its ``n`` requests; the host held the rest (``host_share.py``)."""
+    zero = {"requests": 0, "in_drive_sim_ns_total": 0}
+    latency_s = host_share.drive_latency_s(zero, status)
+    mean = "-" if latency_s is None else f"{latency_s * 1e3:.2f} ms"
+    return (f"served {status['requests']:,} requests, mean latency in the drive {mean}; "
+            f"{status['late_requests']:,} answered late ({status['late_ms_total']:,.1f} ms in "
+            "all)")  # fmt: skip

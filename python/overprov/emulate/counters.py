@@ -3,11 +3,14 @@ real drive's SMART counters are: ``overprov calibrate`` measures WAF from them."
 
 from __future__ import annotations
 
+import contextlib
+import os
 import time
 from pathlib import Path
+from typing import Any
 
 from overprov import inputs
-from overprov.emulate.loop import DISK_NAME
+from overprov.emulate.loop import DISK_NAME, REFRESH_NAME
 from overprov.errors import InputError
 
 #: How long to wait for a status file written after the call (it is rewritten twice a second).
@@ -23,15 +26,17 @@ def backing_file(device: str) -> Path | None:
         return None
 
 
-def write_counters(device: str) -> dict[str, int] | None:
-    """``{"host_bytes", "nand_bytes"}`` of the drive ``overprov emulate`` serves behind the loop
-    device ``device`` (its ``DIR/mnt/disk``; the counters from ``DIR/status.json`` once it was
-    written after this call), or None when ``device`` is not such a device."""
+def fresh_status(device: str) -> dict[str, Any] | None:
+    """The status file of the drive ``overprov emulate`` serves behind the loop device
+    ``device`` (its ``DIR/mnt/disk``), once it was written after this call, or None when
+    ``device`` is not such a device (or the file is not refreshed within FRESH_WAIT_S)."""
     backing = backing_file(device)
     if backing is None or backing.name != DISK_NAME or backing.parent.name != "mnt":
         return None
     status = backing.parent.parent / "status.json"
     asked_ns = time.time_ns()
+    with contextlib.suppress(OSError):  # never there: the lookup asks for a fresh status file
+        os.stat(backing.parent / REFRESH_NAME)
     deadline = time.monotonic() + FRESH_WAIT_S
     while True:
         try:
@@ -42,10 +47,19 @@ def write_counters(device: str) -> dict[str, int] | None:
             return None  # not the status file of overprov emulate
         taken_ns = doc.get("counters_unix_ns")
         if isinstance(taken_ns, int) and taken_ns >= asked_ns:
-            break
+            return doc
         if time.monotonic() > deadline:
             return None
         time.sleep(0.02)
+
+
+def write_counters(device: str) -> dict[str, int] | None:
+    """``{"host_bytes", "nand_bytes"}`` of the drive ``overprov emulate`` serves behind the loop
+    device ``device`` (from its status file once it was written after this call), or None when
+    ``device`` is not such a device."""
+    doc = fresh_status(device)
+    if doc is None:
+        return None
     try:
         c = doc["counters"]
         totals, page = c["totals"], int(c["page_size_bytes"])

@@ -5,11 +5,23 @@ file) and fsyncs (how a loop device passes a flush) go to the simulator core
 
 Time: simulated time runs ``slowdown`` times slower than real time (1: real time). A request
 arriving ``r`` ns after the start is issued to the drive at ``r / slowdown`` simulated ns and
-answered at ``start + done × slowdown`` real ns; a request whose answer is ready only after
-that (the host could not keep up) is answered at once and counted as late.
+answered at ``start + done × slowdown`` real ns, never earlier; a request whose answer is
+ready only after that (the server was not running when it was due) is answered at once and
+counted as late. Either way the drive's timeline is the core's: a host that cannot keep up
+leaves the drive idle, which can only lower its IOPS, never raise them.
+
+What the server cannot see is the time a request spends in the host before it reaches the
+drive (the kernel's queue, libfuse, the Python thread waiting to run): a loaded host stretches
+every request's cycle there, and ``late_requests`` does not count it. So the server sums the
+simulated time each request spends in the drive (``in_drive_sim_ns_total``, with ``requests``):
+a host that keeps ``n`` requests in flight and sees ``iops`` of them per second held a share
+``1 − iops × latency ÷ n`` of their time itself (``overprov.emulate.host_share``).
 
 Data: written data is kept in a sparse backing file (never-written ranges read as zeros); a
 discard punches a hole in it. The simulator keeps no data, only the mapping.
+
+Status: STATUS.json is rewritten every STATUS_INTERVAL_S, and at once when a reader looks up
+``REFRESH_NAME`` in the mount (a name that is never there: ``emulate.counters``).
 
 Run by ``overprov emulate`` (``overprov.emulate.cli``) in its own session, so a Ctrl-C at the
 terminal reaches the command, which detaches the loop device before it unmounts this::
@@ -33,7 +45,7 @@ from typing import Any
 import mfusepy
 
 from overprov import engine, inputs, outputs
-from overprov.emulate.loop import DISK_NAME
+from overprov.emulate.loop import DISK_NAME, REFRESH_NAME
 from overprov.errors import RunError
 
 FALLOC_FL_KEEP_SIZE = 0x01
@@ -58,21 +70,24 @@ class Clock:
         self.start_ns = time.monotonic_ns()
         self.late = 0
         self.late_ns_total = 0
+        self._lock = threading.Lock()  # the counts, from the server's threads
 
     def sim_now_ns(self) -> int:
         return int((time.monotonic_ns() - self.start_ns) / self.slowdown)
 
     def wait_until(self, sim_done_ns: int) -> None:
-        """Sleep until the real time of simulated time ``sim_done_ns``; count it late if it is
-        past by more than ``LATE_NS``."""
+        """Sleep until the real time of simulated time ``sim_done_ns`` (never return before
+        it); count it late if that is past by more than ``LATE_NS`` when it returns: already
+        past when the request was issued, or the thread woke late (a loaded host)."""
         due = self.start_ns + int(sim_done_ns * self.slowdown)
         left = due - time.monotonic_ns()
-        if left > 0:
+        while left > 0:
             time.sleep(left / 1e9)
-            return
-        self.late_ns_total -= left
-        if -left > LATE_NS:
-            self.late += 1
+            left = due - time.monotonic_ns()
+        with self._lock:
+            self.late_ns_total -= left
+            if -left > LATE_NS:
+                self.late += 1
 
 
 class EmulatedDrive(mfusepy.Operations):
@@ -90,7 +105,12 @@ class EmulatedDrive(mfusepy.Operations):
         self.status = status
         self.config = config
         self.stop = threading.Event()
+        self.refresh = threading.Event()
         self.errors = 0
+        self.requests = 0
+        self.in_drive_sim_ns_total = 0
+        """Simulated time from each request's issue to its completion, summed: the drive's
+        share of the requests' time (its mean over an interval: the drive's queue depth)."""
 
     # ------------------------------------------------------------------ the simulator
     def _submit(self, command: str, offset: int, size: int) -> None:
@@ -104,7 +124,10 @@ class EmulatedDrive(mfusepy.Operations):
         if command != "flush" and end <= first:
             return
         with self._lock:
-            done = self.device.submit(command, first, end - first, self.clock.sim_now_ns())
+            issued = self.clock.sim_now_ns()
+            done = self.device.submit(command, first, end - first, issued)
+            self.requests += 1
+            self.in_drive_sim_ns_total += done - issued
         self.clock.wait_until(done)
 
     def _check_range(self, offset: int, size: int) -> None:
@@ -132,6 +155,8 @@ class EmulatedDrive(mfusepy.Operations):
         elif path == "/" + DISK_NAME:
             mode, size, links = stat.S_IFREG | 0o600, self.size_bytes, 1
         else:
+            if path == "/" + REFRESH_NAME:
+                self.refresh.set()  # a reader waits for counters taken after now
             raise mfusepy.FuseOSError(errno.ENOENT)
         return {"st_mode": mode, "st_nlink": links, "st_size": size, "st_uid": os.getuid(),
                 "st_gid": os.getgid(), "st_atime": now, "st_mtime": now, "st_ctime": now,
@@ -194,6 +219,7 @@ class EmulatedDrive(mfusepy.Operations):
         with self._lock:
             counters = json.loads(self.device.counters_json())
             counters_unix_ns = time.time_ns()
+            requests, in_drive_sim_ns = self.requests, self.in_drive_sim_ns_total
         clock = self.clock
         return {
             "real_s": (time.monotonic_ns() - clock.start_ns) / 1e9,
@@ -201,6 +227,8 @@ class EmulatedDrive(mfusepy.Operations):
             "slowdown": clock.slowdown,
             "late_requests": clock.late,
             "late_ms_total": clock.late_ns_total / 1e6,
+            "requests": requests,
+            "in_drive_sim_ns_total": in_drive_sim_ns,
             "size_bytes": self.size_bytes,
             "counters": counters,
             "counters_unix_ns": counters_unix_ns,
@@ -210,7 +238,12 @@ class EmulatedDrive(mfusepy.Operations):
         outputs.write_atomic(self.status, outputs.json_text(self.status_document()))
 
     def _write_status_loop(self) -> None:
-        while not self.stop.wait(STATUS_INTERVAL_S):
+        """Every STATUS_INTERVAL_S, or at once when a reader asks (``REFRESH_NAME``)."""
+        while not self.stop.is_set():
+            self.refresh.wait(STATUS_INTERVAL_S)
+            self.refresh.clear()  # a request from now on gets a write after it
+            if self.stop.is_set():
+                return
             try:
                 self._write_status()
             except (OSError, RunError):

@@ -16,6 +16,10 @@ from overprov.errors import OverprovError, ToolError
 DETACH_WAIT_S = 10.0
 DISK_NAME = "disk"
 """The one file of an emulated drive's FUSE file system."""
+REFRESH_NAME = "refresh-status"
+"""A name in the FUSE mount that is never there: looking it up (``os.stat(MNT/refresh-status)``
+fails) makes the server rewrite its status file at once, so a reader that needs counters taken
+after its call waits milliseconds, not up to the half-second interval (``emulate.counters``)."""
 
 
 def missing() -> list[str]:
