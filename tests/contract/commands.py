@@ -80,9 +80,9 @@ def quick_commands(tmp: Path) -> dict[str, list[str]]:
 
 def write_commands(tmp: Path) -> dict[str, list[str]]:
     """:func:`quick_commands` for a claim about the writing alone (stdout closed early: the
-    command meets EPIPE at its first write, after its work): ``calibrate`` fits two WAF
-    figures (its twins' runs WAF-only: 3 CPU seconds against 13), and prints its text and its
-    document the same way."""
+    command meets EPIPE at its first write, after its work; ``--json FILE``: the document goes
+    to the file and the text to stdout): ``calibrate`` fits two WAF figures (its twins' runs
+    WAF-only: 3 CPU seconds against 13), and prints its text and its document the same way."""
     commands = quick_commands(tmp)
     points = commands["overprov.calibrate"].index("--points")
     commands["overprov.calibrate"][points : points + 2] = ["--waf-points", "0:3,40:1.5"]
