@@ -90,7 +90,7 @@ def profile_steady_iops(tmp_path, preset: str, scale: str, round_seconds: int) -
 @pytest.mark.parametrize(
     ("preset", "scale", "round_lengths"),
     CASES,
-    ids=[f"{p}-{s}-{','.join(map(str, r))}s" for p, s, r in CASES],
+    ids=[f"{p}-{s}-{'-'.join(map(str, r))}s" for p, s, r in CASES],
 )
 def test_profile_matches_the_long_run_at_every_round_length(tmp_path, preset, scale, round_lengths):
     by_round = {rs: profile_steady_iops(tmp_path, preset, scale, rs) for rs in round_lengths}
