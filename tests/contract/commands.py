@@ -60,32 +60,25 @@ def json_commands(tmp: Path) -> dict[str, list[str]]:
     }
 
 
-def quick_commands(tmp: Path) -> dict[str, list[str]]:
-    """:func:`json_commands` for the tests whose claim is about how a command writes, not what
-    (the JSON contract: where the document and the text go, its envelope, its schema):
-    ``calibrate`` fits two figures instead of three, which leaves out the GC-mechanism fit
-    (13 CPU seconds a run instead of 37, docs/testing.md); the document and the text it
-    writes go out the same way. (Every prediction document is checked against its schema as
-    it is written, prediction_file.py; one with the GC-mechanism fit is written and validated
-    by tests/calibrate/test_calibrate_cli.py, whose calibration measures five levels.)
-    ``profile`` writes no report.html into its folder (``--no-report``): the document and
-    the text are written before it, and no contract test reads the page (the report of a
-    profile is the report tests' ``sim_profile``)."""
-    commands = json_commands(tmp)
-    points = commands["overprov.calibrate"].index("--points") + 1
-    commands["overprov.calibrate"][points] = "0:11000,40:32000"
-    commands["overprov.profile"].append("--no-report")
-    return commands
-
-
 def write_commands(tmp: Path) -> dict[str, list[str]]:
-    """:func:`quick_commands` for a claim about the writing alone (stdout closed early: the
-    command meets EPIPE at its first write, after its work): ``calibrate`` fits two WAF
-    figures (its twins' runs WAF-only: 3 CPU seconds against 13), and prints its text and its
-    document the same way."""
-    commands = quick_commands(tmp)
+    """:func:`json_commands` for the tests whose claim is about how a command writes, not what
+    (the JSON contract: where the document and the text go, its envelope, its schema; stdout
+    closed early: the command meets EPIPE at its first write, after its work):
+
+    - ``calibrate`` fits two WAF figures (``--waf-points``: its twins' runs WAF-only, 2-3 CPU
+      seconds a run against 13 for two IOPS figures and 37 for three, docs/testing.md) and
+      writes its text and its document the same way. calibrate checks every prediction
+      document against its schema as it writes it (prediction_file.py, ``check``), so the
+      documents of IOPS figures are checked in every run of the calibrate tests that writes
+      one: with the GC-mechanism fit, tests/calibrate/test_calibrate_cli.py's
+      ``calibrate --from ... --json -`` of its module's five-level calibration.
+    - ``profile`` writes no report.html into its folder (``--no-report``): the document and
+      the text are written before it, and no contract test reads the page (the report of a
+      profile is the report tests' ``sim_profile``)."""
+    commands = json_commands(tmp)
     points = commands["overprov.calibrate"].index("--points")
     commands["overprov.calibrate"][points : points + 2] = ["--waf-points", "0:3,40:1.5"]
+    commands["overprov.profile"].append("--no-report")
     return commands
 
 

@@ -11,7 +11,7 @@ import pytest
 from overprov import __version__
 from overprov.json_schemas import SCHEMA_FILES, validate_document
 
-from .commands import json_commands, prepare_inputs, quick_commands
+from .commands import json_commands, prepare_inputs, write_commands
 
 KINDS = sorted(json_commands(Path("/tmp")))
 
@@ -27,7 +27,7 @@ def current(kind: str) -> str:
 @pytest.mark.slow
 @pytest.mark.parametrize("kind", KINDS)
 def test_json_to_stdout_validates_against_its_schema(overprov_cli, tmp_path, kind):
-    argv = quick_commands(tmp_path)[kind]
+    argv = write_commands(tmp_path)[kind]
     prepare_inputs(kind, tmp_path)
     rc, out, err = overprov_cli(*argv, "--json", "-")
     assert rc in (0, 3), err
@@ -41,7 +41,7 @@ def test_json_to_stdout_validates_against_its_schema(overprov_cli, tmp_path, kin
 @pytest.mark.slow
 @pytest.mark.parametrize("kind", KINDS)
 def test_json_to_a_file_is_the_same_document(overprov_cli, tmp_path, kind):
-    argv = quick_commands(tmp_path)[kind]
+    argv = write_commands(tmp_path)[kind]
     prepare_inputs(kind, tmp_path)
     path = tmp_path / "doc.json"
     rc, out, err = overprov_cli(*argv, "--json", str(path))
