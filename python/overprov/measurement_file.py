@@ -51,6 +51,9 @@ class Round:
     nand_bytes: int | None = None
     run: int = 0
     """Which run of the measurement wrote it: 0, then 1 after the first ``--resume``, ..."""
+    host_share: float | None = None
+    """On a drive ``overprov emulate`` serves: the share of the round's request time the host
+    held, not the drive (``emulate.host_share``); None on any other target."""
 
 
 @dataclass

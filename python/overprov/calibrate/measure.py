@@ -68,6 +68,16 @@ def write_counters(target: Target) -> dict[str, int] | None:
     return {"host_bytes": host, "nand_bytes": nand}
 
 
+def drive_time(target: Target) -> dict | None:
+    """The requests and their time in the drive so far (``emulate.host_share.drive_time``) of
+    a target that is one drive ``overprov emulate`` serves; None for any other target."""
+    if getattr(target, "kind", None) != "block" or len(target.member_names) != 1:
+        return None
+    from overprov.emulate import host_share
+
+    return host_share.drive_time(target.member_names[0])
+
+
 def scale_factor_of(target: Target) -> float:
     """From the target's identity: a scaled simulated drive says its factor; else 1."""
     members = target.identity().get("members") or [{}]
@@ -92,6 +102,10 @@ class SegmentRunner:
         self.journal = journal
         self.counters_ok = write_counters(target) is not None
         self.m.counters = self.counters_ok
+        self.emulated = drive_time(target) is not None
+        """Whether the target is one drive ``overprov emulate`` serves: each round then records
+        the host's share of its request time (``Round.host_share``)."""
+        self._host_bound: set[str] = set()
         self.run_index = max(0, len(measurement.runs) - 1)
         self._n = 0
         self._overrun_s = 0.0
@@ -127,9 +141,11 @@ class SegmentRunner:
 
     def run(self, spec: RoundSpec, extra_op_percent: float) -> Round:
         self._n += 1
+        before = drive_time(self.target) if self.emulated else None
         result: RoundResult = self.target.run(spec)
         c = result.combined
         counters = write_counters(self.target) if self.counters_ok else None
+        share = self._host_share(spec, before, c.iops)
         r = Round(
             label=spec.label,
             extra_op_percent=extra_op_percent,
@@ -140,6 +156,7 @@ class SegmentRunner:
             host_bytes=counters["host_bytes"] if counters else None,
             nand_bytes=counters["nand_bytes"] if counters else None,
             run=self.run_index,
+            host_share=share,
         )
         if spec.seconds is not None:
             self._overrun_s = max(0.0, c.duration_s - spec.seconds)
@@ -148,6 +165,28 @@ class SegmentRunner:
         self.m.io_seconds += c.duration_s
         self.save()
         return r
+
+    def _host_share(self, spec: RoundSpec, before: dict | None, iops: float) -> float | None:
+        """The host's share of the round's request time on an emulated drive (None
+        elsewhere), said once per level and queue depth when it is over
+        ``host_share.HOST_BOUND_SHARE``: the figure is then more the host's than the drive's."""
+        from overprov.emulate import host_share
+
+        after = drive_time(self.target) if before is not None else None
+        if before is None or after is None:
+            return None
+        share = host_share.host_share(before, after, iops, spec.qd)
+        if share is None:
+            return None
+        key = spec.label.rsplit("-", 1)[0]
+        if share > host_share.HOST_BOUND_SHARE and key not in self._host_bound:
+            self._host_bound.add(key)
+            self.progress(
+                f"{spec.label}: the host held {share:.0%} of its requests' time, the emulated "
+                f"drive {1 - share:.0%}: its IOPS are the busy host's, not the drive's "
+                '(docs/emulate.md, "When the host cannot keep up")'
+            )
+        return round(share, 4)
 
     # --------------------------------------------------------------------------- steps
     def fob(self) -> None:
