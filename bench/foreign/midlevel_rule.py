@@ -2,13 +2,14 @@
 
     python bench/foreign/midlevel_rule.py [--dir bench/foreign/results/femu-midlevel]
 
-Reads `evaluation.json` of `now/`, `two/`, `lv/` (the unseen FEMU drives U3 and U4, evaluate.py's
-"QD" cases) and of `seen-{now,two,lv}/<results>-<name>/` (the seen truths, the IOPS+WAF case
-each): "now" is today's plan (QD4 at the highest level) and calibrate as it is, "two" the plan
-with QD4 at the lowest level too, "lv" that with the closed-loop term weighed when the QD4
-figures lie at two levels (`closed_loop.WEIGH_FROM_LEVELS`). Prints each truth's figures per
-mode (QD32 IOPS median / worst over 0-40%; other queue depths that neither plan fits: median /
-worst; the blocking-GC reading's weight; the closed-loop N) and each condition's verdict.
+Reads `evaluation.json` of `now/`, `two/`, `lv/` and `now-u4/`, `two-u4/`, `lv-u4/` (the
+unseen FEMU drives U3 and U4, evaluate.py's "QD" cases) and of
+`seen-{now,two,lv}/<results>-<name>/` (the seen truths, the IOPS+WAF case each): "now" is
+today's plan (QD4 at the highest level) and calibrate as it is, "two" the plan with QD4 at the
+lowest level too, "lv" that with the closed-loop term weighed when the QD4 figures lie at two
+levels (`closed_loop.WEIGH_FROM_LEVELS`). Prints each truth's figures per mode (QD32 IOPS
+median / worst over 0-40%; other queue depths that neither plan fits: median / worst; the
+blocking-GC reading's weight; the closed-loop N) and each condition's verdict.
 Nothing is fitted here: the figures are the evaluations'.
 """
 
@@ -44,7 +45,10 @@ def weight(c: dict | None) -> float | None:
 
 
 def load(d: Path) -> tuple[dict, dict]:
-    unseen = {m: {(k[0], paired(k[1])): c for k, c in cases(d / m / "evaluation.json").items()}
+    # U4 was evaluated into `<mode>-u4/` (at the same time as U3 into `<mode>/`)
+    unseen = {m: {(k[0], paired(k[1])): c
+                  for k, c in (cases(d / m / "evaluation.json")
+                               | cases(d / f"{m}-u4" / "evaluation.json")).items()}
               for m in MODES}  # fmt: skip
     seen: dict[str, dict] = {m: {} for m in MODES}
     for m in MODES:

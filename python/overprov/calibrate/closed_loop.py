@@ -33,7 +33,10 @@ prediction; the readings' weights are as without it. Both ways were evaluated un
 pre-registered rules (docs/calibrate-validation.md, "IOPS that depend on queue depth over many
 parallel units"): in the evidence too it failed (it takes MQSim's weight from the blocking-GC
 reading); in the predictions only it passed, and changes nothing where the blocking-GC
-reading keeps weight 1.
+reading keeps weight 1. A third way, in the evidence only with QD4 figures at two levels
+(:data:`WEIGH_FROM_LEVELS`, the plan's probe at 0% too), failed its rule as well ("A second
+probe level"): a 0% figure does not refute the term on MQSim within the figures' noise, and on
+FEMU the weight it wins exposes the WAF curve's miss at 10%; it stays off.
 """
 
 from __future__ import annotations
@@ -58,7 +61,8 @@ WEIGH = False
 #: figures at other queue depths lie at this many extra-OP levels or more (None: never). Under
 #: a closed loop ``1/IOPS(x, QD) − 1/IOPS(x, QD₀)`` is the same at every level; under GC that
 #: blocks the host queue it follows the GC work, so figures at two levels can refute the term
-#: where one figure cannot (docs/calibrate-validation.md, "A second probe level").
+#: where one figure cannot (docs/calibrate-validation.md, "A second probe level": evaluated
+#: with 2 under a pre-registered rule, failed, not adopted).
 WEIGH_FROM_LEVELS: int | None = None
 #: The unit counts tried: a geometric grid of 8 steps per doubling from 1 to this.
 MAX_UNITS = 1024

@@ -72,7 +72,8 @@ PROBE_QUEUE_DEPTH = 4
 #: window alone): under a closed loop over N units ``1/IOPS(QD4) − 1/IOPS(QD32)`` is the same
 #: at every level, under GC that blocks the host queue it is not, so probes at two levels let
 #: the evidence weigh the two (``closed_loop.WEIGH_FROM_LEVELS``; docs/calibrate-validation.md,
-#: "A second probe level").
+#: "A second probe level": evaluated under a pre-registered rule, failed, not adopted — the
+#: blocking-GC twin fitted to a 0% QD4 figure misses MQSim's QD32 curve by more).
 PROBE_AT_LOWEST = False
 #: Its window: this many rounds of half the plan's round share (0.08 drive writes in the random
 #: plan, 0.05 in the graded one).
