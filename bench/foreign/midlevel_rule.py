@@ -74,7 +74,7 @@ def table(unseen: dict, seen: dict) -> None:
 
 
 def check(unseen: dict, seen: dict, mode: str) -> list[bool]:
-    """L1-L4 for ``lv``, T2-T3 for ``two`` (RULE.md), each verdict printed."""
+    """L1-L4 for ``lv``, T2-T3 for ``two`` (results/femu-midlevel/RULE.md), each verdict printed."""
     oks: list[bool] = []
     for name in UNSEEN:
         got = {k: c for k, c in unseen[mode].items() if k[0] == name}
