@@ -60,6 +60,11 @@ CASES = (
     ("IOPS 0+40 QD32 + 40 QD4, FOB", (0, 40), (), True, False, ((40, 4),)),
     ("IOPS+WAF 0+40 QD32 + 40 QD4, FOB", (0, 40), (0, 40), True, False, ((40, 4),)),
     ("IOPS 0+40 QD32 + 40 QD4, FOB, raw NAND", (0, 40), (), True, True, ((40, 4),)),
+    # with a second probe at the lowest level (docs/calibrate-validation.md, "A second probe
+    # level"; bench/foreign/results/femu-midlevel/RULE.md)
+    ("IOPS 0+40 QD32 + 0,40 QD4, FOB", (0, 40), (), True, False, ((0, 4), (40, 4))),
+    ("IOPS+WAF 0+40 QD32 + 0,40 QD4, FOB", (0, 40), (0, 40), True, False, ((0, 4), (40, 4))),
+    ("IOPS 0+40 QD32 + 0,40 QD4, FOB, raw NAND", (0, 40), (), True, True, ((0, 4), (40, 4))),
 )
 # a simulator that counts page writes only (results that say `measures: ["waf"]`, at their own
 # queue depth): its WAF figures alone (docs/calibrate-validation.md, "A third FTL, WAF only")
@@ -74,15 +79,20 @@ WAF_CASES = (
 # --closed-loop: calibrate run with its closed-loop term in the evidence too (closed_loop.py,
 # WEIGH True), as `python -c` in place of `python -m overprov` (the same three leading words);
 # --closed-loop-predict-only: WEIGH False, calibrate's default, set explicitly
+# --closed-loop-levels N: WEIGH False, the term in the evidence when the figures at another
+# queue depth lie at N levels or more (closed_loop.WEIGH_FROM_LEVELS)
 CLOSED_LOOP = False
 CLOSED_LOOP_WEIGH = True
+CLOSED_LOOP_LEVELS: int | None = None
 
 
 def closed_loop_on() -> tuple[str, str]:
     return (
         "-c",
         "import sys; from overprov.calibrate import closed_loop; closed_loop.ENABLED = True; "
-        f"closed_loop.WEIGH = {CLOSED_LOOP_WEIGH}; from overprov.cli import main; sys.exit(main())",
+        f"closed_loop.WEIGH = {CLOSED_LOOP_WEIGH}; "
+        f"closed_loop.WEIGH_FROM_LEVELS = {CLOSED_LOOP_LEVELS}; "
+        "from overprov.cli import main; sys.exit(main())",
     )
 
 
@@ -475,12 +485,23 @@ def main(argv: list[str] | None = None) -> int:
         help="the term in the predictions at other QDs only (calibrate's default, explicit)",
     )
     ap.add_argument(
+        "--closed-loop-levels",
+        type=int,
+        default=None,
+        metavar="N",
+        help="the term in the evidence when the other-QD figures lie at N levels or more "
+        "(closed_loop.WEIGH_FROM_LEVELS), else in the predictions only",
+    )
+    ap.add_argument(
         "--out", type=Path, default=None, help="evaluation.json's folder (default: --results)"
     )
     args = ap.parse_args(argv)
-    global CLOSED_LOOP, CLOSED_LOOP_WEIGH
-    CLOSED_LOOP = args.closed_loop or args.closed_loop_predict_only
-    CLOSED_LOOP_WEIGH = not args.closed_loop_predict_only
+    global CLOSED_LOOP, CLOSED_LOOP_WEIGH, CLOSED_LOOP_LEVELS
+    CLOSED_LOOP = (
+        args.closed_loop or args.closed_loop_predict_only or args.closed_loop_levels is not None
+    )
+    CLOSED_LOOP_WEIGH = args.closed_loop and not args.closed_loop_predict_only
+    CLOSED_LOOP_LEVELS = args.closed_loop_levels
 
     def wanted(pool: tuple) -> list[tuple]:
         return [c for c in pool if args.cases is None or args.cases in c[0]]

@@ -221,6 +221,7 @@ PLAN: dict[str, Field] = {
     "spare_from": Field("str", required=False),
     "sweep_drive_writes": _n(0.0, hi=1.0, lo_open=True, required=False),
     "probe": Field("dict", null=True, required=False),
+    "low_probe": Field("dict", null=True, required=False),
 }
 BUDGET: dict[str, Field] = {
     "drive_writes": _n(0.0, lo_open=True, null=True),
@@ -308,8 +309,9 @@ def check(doc: Any, where: str) -> Measurement:
         _check_list(plan["segments"], SEGMENT, f"{where}: plan.segments")
         if not plan["segments"]:
             raise InputError(f"{where}: plan.segments: empty")
-        if plan.get("probe") is not None:
-            check_fields(plan["probe"], SEGMENT, f"{where}: plan.probe")
+        for probe in ("probe", "low_probe"):
+            if plan.get(probe) is not None:
+                check_fields(plan[probe], SEGMENT, f"{where}: plan.{probe}")
         if plan.get("precondition", "random") not in PRECONDITIONS:
             raise InputError(f"{where}: plan.precondition: {plan['precondition']!r:.40} is not "
                              f"one of {', '.join(PRECONDITIONS)}")  # fmt: skip

@@ -119,3 +119,36 @@ def test_its_record_is_the_one_the_schema_declares():
     record = closed_loop.fit(central, other, 32).to_dict()
     jsonschema.validate(record, declared["closed_loop"])
     assert set(record) == set(declared["closed_loop"]["properties"])
+
+
+def test_probes_at_two_levels_weigh_the_term_and_refute_it_where_gc_blocks(monkeypatch):
+    """``WEIGH_FROM_LEVELS``: QD4 figures at two levels put the term in the evidence, one
+    figure does not. Under a closed loop 1/IOPS(QD4) − 1/IOPS(QD32) is one figure at every
+    level: figures the form makes at 0 and 40% are reproduced; MQSim's recorded ones
+    (bench/foreign/results/mqsim.json: −11 µs at 0%, +301 µs at 40%) cannot be by any N."""
+    monkeypatch.setattr(closed_loop, "ENABLED", True)
+    monkeypatch.setattr(closed_loop, "WEIGH", False)
+    monkeypatch.setattr(closed_loop, "WEIGH_FROM_LEVELS", 2)
+    central = _surrogate(t_cmd_us=-1.0, t_page_us=8.0)
+    fob_us = central.t_cmd_us + central.t_page_us
+    loop = [fitmod.Point(x, closed_loop.iops_at(central.iops(x), 16, fob_us, 32, 4), 0.05,
+                         queue_depth=4) for x in (0.0, 40.0)]  # fmt: skip
+    assert not closed_loop.weighs(loop[1:]) and closed_loop.weighs(loop)
+    assert closed_loop.fit(central, loop, 32).residual_chi2 < 1.0
+    blocking = [fitmod.Point(0.0, 1e6 / (1e6 / central.iops(0.0) - 10.9), 0.05, queue_depth=4),
+                fitmod.Point(40.0, 1e6 / (1e6 / central.iops(40.0) + 300.8), 0.05,
+                             queue_depth=4)]  # fmt: skip
+    r = closed_loop.fit(central, blocking, 32)
+    assert r.residual_chi2 > 10.0 and r.held_out_chi2 > r.residual_chi2
+    points = [fitmod.Point(0.0, 126.0, 0.05, 8.29, 0.05), fitmod.Point(40.0, 988.0, 0.05, 1.43)]
+    form = evidence.ReadingForm(fitmod.waf_at)
+    one, _ = closed_loop.assess(form, points, 0.1, blocking[1:], 32)
+    two, _ = closed_loop.assess(form, points, 0.1, blocking, 32)
+    assert one == evidence.assess(form, points, 0.1, other_qd=blocking[1:])  # as WEIGH False
+    assert two["n_parameters"] == one["n_parameters"] + 1
+
+
+def test_the_note_names_the_fits_own_queue_depth():
+    text = closed_loop.note(1, True, 16, False)
+    assert "its QD16 one" in text and "QD32" not in text
+    assert "through N parallel units" in closed_loop.note(2, True, 32, True)

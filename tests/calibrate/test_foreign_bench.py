@@ -77,10 +77,11 @@ def test_simplessd_rounds_from_cumulative_counters():
 FOREIGN_RESULTS = Path(__file__).resolve().parents[2] / "bench" / "foreign" / "results"
 # the curves: results/*.json, results/patched/*.json (curves of patched builds),
 # results/gc-threshold/*.json (MQSim with another GC threshold) and results/fresh-2chips/*.json
-# (patched MQSim on two chips), the last three kept apart
+# (patched MQSim on two chips), the last three kept apart, and results/femu-midlevel/*.json
+# (FEMU drives held out for a pre-registered rule)
 RESULTS = sorted(
     p
-    for folder in ("", "patched/", "gc-threshold/", "fresh-2chips/")
+    for folder in ("", "patched/", "gc-threshold/", "fresh-2chips/", "femu-midlevel/")
     for p in FOREIGN_RESULTS.glob(f"{folder}*.json")
     if p.stem != "evaluation"
 )

@@ -250,3 +250,23 @@ def test_a_queue_depth_figure_no_reading_can_use_is_said_not_used(tmp_path, caps
     assert "1 figure at another queue depth not used" in pred["prediction_source"]
     assert [p["queue_depth"] for p in pred["fit"]["points_other_queue_depth"]] == [4]
     assert "gc_mechanism" not in pred["fit"]
+
+
+def test_a_probe_at_the_lowest_level_too_costs_its_window_alone(monkeypatch):
+    """``plan.PROBE_AT_LOWEST``: the probe after the lowest level's segment as well, measured
+    right after it (before the next level's discard), the graded plan within two drive writes."""
+    from overprov.calibrate import plan as planmod
+
+    one = design([0, 10, 20, 30, 40], parse_budget("2dw"))
+    monkeypatch.setattr(planmod, "PROBE_AT_LOWEST", True)
+    both = design([0, 10, 20, 30, 40], parse_budget("2dw"))
+    assert one.low_probe is None and both.low_probe is not None
+    order = [(s.extra_op_percent, s.queue_depth) for s in both.all_segments()]
+    assert order == [(0, None), (0, 4), (40, None), (40, 4)]
+    assert both.minimum_drive_writes() - one.minimum_drive_writes() == pytest.approx(0.025)
+    assert both.minimum_drive_writes() <= both.planned_drive_writes() <= 2.0
+    assert "then QD4 at 0%" in both.text() and "then QD4 at 40%" in both.text()
+    assert planmod.MeasurementPlan.from_dict(json.loads(json.dumps(both.to_dict()))) == both
+    # one level: one probe
+    single = design([20], parse_budget("2dw"))
+    assert single.low_probe is None and single.probe is not None

@@ -33,7 +33,10 @@ prediction; the readings' weights are as without it. Both ways were evaluated un
 pre-registered rules (docs/calibrate-validation.md, "IOPS that depend on queue depth over many
 parallel units"): in the evidence too it failed (it takes MQSim's weight from the blocking-GC
 reading); in the predictions only it passed, and changes nothing where the blocking-GC
-reading keeps weight 1.
+reading keeps weight 1. A third way, in the evidence only with QD4 figures at two levels
+(:data:`WEIGH_FROM_LEVELS`, the plan's probe at 0% too), failed its rule as well ("A second
+probe level"): a 0% figure does not refute the term on MQSim within the figures' noise, and on
+FEMU the weight it wins exposes the WAF curve's miss at 10%; it stays off.
 """
 
 from __future__ import annotations
@@ -54,6 +57,13 @@ ENABLED = True
 #: only its predictions there (False: evidence as before, so the weights and the QD₀ figures
 #: are unchanged; rule B, passed and adopted).
 WEIGH = False
+#: With :data:`ENABLED` and not :data:`WEIGH`: the term enters the evidence too when the IOPS
+#: figures at other queue depths lie at this many extra-OP levels or more (None: never). Under
+#: a closed loop ``1/IOPS(x, QD) − 1/IOPS(x, QD₀)`` is the same at every level; under GC that
+#: blocks the host queue it follows the GC work, so figures at two levels can refute the term
+#: where one figure cannot (docs/calibrate-validation.md, "A second probe level": evaluated
+#: with 2 under a pre-registered rule, failed, not adopted).
+WEIGH_FROM_LEVELS: int | None = None
 #: The unit counts tried: a geometric grid of 8 steps per doubling from 1 to this.
 MAX_UNITS = 1024
 STEPS_PER_DOUBLING = 8
@@ -190,6 +200,19 @@ def fit(
     return r
 
 
+def levels_of(other_qd: list[fitmod.Point]) -> int:
+    """How many extra-OP levels the IOPS figures at another queue depth lie at."""
+    return len({p.extra_op_percent for p in other_qd if p.iops and not p.fresh})
+
+
+def weighs(other_qd: list[fitmod.Point]) -> bool:
+    """Whether the term enters the analytic reading's evidence with these figures (:data:`WEIGH`,
+    or :data:`WEIGH_FROM_LEVELS` levels of them)."""
+    return ENABLED and (
+        WEIGH or (WEIGH_FROM_LEVELS is not None and levels_of(other_qd) >= WEIGH_FROM_LEVELS)
+    )
+
+
 def assess(
     form: evidence.ReadingForm,
     points: list[fitmod.Point],
@@ -204,7 +227,7 @@ def assess(
     the predictions at other queue depths), None when not."""
     if not ENABLED or not other_qd:
         return evidence.assess(form, points, model_rel_sd, other_qd=other_qd), None
-    if not WEIGH:
+    if not weighs(other_qd):
         reading = fit(form.fit(points), other_qd, queue_depth, model_rel_sd)
         return evidence.assess(form, points, model_rel_sd, other_qd=other_qd), reading
     assessed = evidence.assess(form, points, model_rel_sd)
@@ -218,16 +241,26 @@ def assess(
     return assessed, r
 
 
-def note(n_figures: int, used: bool) -> str:
+def note(
+    n_figures: int, used: bool, queue_depth: int | None = None, weighed: bool | None = None
+) -> str:
     """What became of ``n_figures`` figures at another queue depth (``used``: the blocking-GC
-    reading fitted them; the analytic reading reads them through N units when :data:`ENABLED`),
-    for the prediction's source."""
+    reading fitted them; ``weighed``: the analytic reading's evidence read them through N units,
+    :func:`weighs`; None: :data:`ENABLED` and :data:`WEIGH`), for the prediction's source;
+    ``queue_depth``: the fit's own (QD₀)."""
+    if weighed is None:
+        weighed = ENABLED and WEIGH
+    own = (
+        f"its QD{queue_depth} one"
+        if queue_depth is not None
+        else "its one at the workload's queue depth"
+    )
     return f"; {plural(n_figures, 'figure')} at another queue depth " + (
         "fitted by the blocking-GC reading (its dies) and by the analytic reading through N "
         "parallel units (closed_loop.py)"
-        if used and ENABLED and WEIGH
+        if used and weighed
         else "fitted by the blocking-GC reading alone (its dies); the analytic reading's "
-        "figure there is its QD32 one, scored as such"
+        f"figure there is {own}, scored as such"
         if used
         else "not used: only the blocking-GC reading reads them, and it needs three IOPS "
         "figures under uniform random writes"

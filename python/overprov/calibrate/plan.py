@@ -68,6 +68,13 @@ GRADED_ROUND_DRIVE_WRITES = 0.0125
 #: identifies how many there are (``gc_blocking.py``); 4 is the lowest queue depth the foreign
 #: truths hold (bench/foreign/) and above a latency-bound QD1.
 PROBE_QUEUE_DEPTH = 4
+#: Whether the probe is measured at the lowest level too (after its segment, so it costs its
+#: window alone): under a closed loop over N units ``1/IOPS(QD4) − 1/IOPS(QD32)`` is the same
+#: at every level, under GC that blocks the host queue it is not, so probes at two levels let
+#: the evidence weigh the two (``closed_loop.WEIGH_FROM_LEVELS``; docs/calibrate-validation.md,
+#: "A second probe level": evaluated under a pre-registered rule, failed, not adopted — the
+#: blocking-GC twin fitted to a 0% QD4 figure misses MQSim's QD32 curve by more).
+PROBE_AT_LOWEST = False
 #: Its window: this many rounds of half the plan's round share (0.08 drive writes in the random
 #: plan, 0.05 in the graded one).
 PROBE_WINDOW_ROUNDS = 4
@@ -198,10 +205,16 @@ class MeasurementPlan:
     sweep_drive_writes: float = SWEEP_DRIVE_WRITES
     probe: Segment | None = None
     """After the segments, the second-queue-depth probe (:func:`with_probe`), or None."""
+    low_probe: Segment | None = None
+    """After the lowest level's segment, the probe there too (:data:`PROBE_AT_LOWEST`), or
+    None."""
 
     def all_segments(self) -> list[Segment]:
-        """The segments in the order they are measured: the levels, then the probe."""
-        return [*self.segments, *([self.probe] if self.probe is not None else [])]
+        """The segments in the order they are measured: the levels, each probe right after
+        its level's segment (the lowest level's, then the highest's)."""
+        low = [self.low_probe] if self.low_probe is not None else []
+        high = [self.probe] if self.probe is not None else []
+        return [*self.segments[:1], *low, *self.segments[1:], *high]
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -213,6 +226,7 @@ class MeasurementPlan:
         d["budget"] = Budget(**d["budget"])
         d["segments"] = [Segment(**s) for s in d["segments"]]
         d["probe"] = Segment(**d["probe"]) if d.get("probe") else None
+        d["low_probe"] = Segment(**d["low_probe"]) if d.get("low_probe") else None
         d.setdefault("precondition", "random")  # recorded before graded preconditioning
         return cls(**d)
 
@@ -220,12 +234,11 @@ class MeasurementPlan:
         """What it measures, in one phrase for the line printed before the first write."""
         measured = ", ".join(f"{s.extra_op_percent:g}%" for s in self.segments)
         graded = "graded preconditioning then " if self.precondition == "graded" else ""
-        s = self.probe
-        probes = (
+        probes = "".join(
             f", then QD{s.queue_depth} at {s.extra_op_percent:g}% for "
             f"{self.window_drive_writes(s):.2f} drive writes"
+            for s in (self.low_probe, self.probe)
             if s is not None
-            else ""
         )
         return (
             f"FOB, one sequential fill, {graded}random writes at {measured} extra OP until "
@@ -384,20 +397,29 @@ def design(
     return plan
 
 
-def with_probe(plan: MeasurementPlan, queue_depth: int) -> MeasurementPlan:
+def with_probe(
+    plan: MeasurementPlan, queue_depth: int, at_lowest: bool | None = None
+) -> MeasurementPlan:
     """``plan`` with the second-queue-depth probe: after its highest level, a window of
     :data:`PROBE_WINDOW_ROUNDS` rounds at ``queue_depth`` on the same span. The level's
     segment leaves the drive in its steady state there (a queue depth does not change where
     the data is), so the probe costs its window alone; the highest level is where queue depth
-    matters most (GC keeps fewer units busy there, so more of them wait for host writes)."""
-    top = max(s.extra_op_percent for s in plan.segments)
+    matters most (GC keeps fewer units busy there, so more of them wait for host writes).
+    ``at_lowest`` (None: :data:`PROBE_AT_LOWEST`): with two levels or more, the same window
+    after the lowest level's segment too (before the next level's discard)."""
+    levels = sorted(s.extra_op_percent for s in plan.segments)
     round_dw = round(plan.round_drive_writes * PROBE_ROUND_SHARE, 6)
     window = PROBE_WINDOW_ROUNDS * round_dw
-    probe = Segment(
-        top, 0.0, round(window, 6), queue_depth=queue_depth,
-        window_rounds=PROBE_WINDOW_ROUNDS, round_drive_writes=round_dw,
-    )  # fmt: skip
-    return replace(plan, probe=probe)
+
+    def at(x: float) -> Segment:
+        return Segment(
+            x, 0.0, round(window, 6), queue_depth=queue_depth,
+            window_rounds=PROBE_WINDOW_ROUNDS, round_drive_writes=round_dw,
+        )  # fmt: skip
+
+    lowest = PROBE_AT_LOWEST if at_lowest is None else at_lowest
+    low = at(levels[0]) if lowest and len(levels) > 1 else None
+    return replace(plan, probe=at(levels[-1]), low_probe=low)
 
 
 def fit_to_budget(plan: MeasurementPlan, drive_writes: float) -> MeasurementPlan:

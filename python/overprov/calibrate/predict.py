@@ -329,7 +329,9 @@ def read(
     else:
         got = _surrogate_figures(fitted, levels)
     if fig.other_qd_points:  # said, never dropped in silence
-        got.source += loopmod.note(len(fig.other_qd_points), got.mechanism is not None)
+        qd = fig.measurement.qd if fig.measurement is not None else fitmod.WORKLOAD_QD
+        got.source += loopmod.note(len(fig.other_qd_points), got.mechanism is not None, qd,
+                                   loopmod.weighs(fig.other_qd_points))  # fmt: skip
     for row in got.rows:
         x = row.extra_op_percent
         if row.waf is None:  # the twin's run gave none: the surrogate's
