@@ -379,7 +379,10 @@ def read_all(
     combined.prediction_source += f"; twin.toml is the twin of {best.key} ({why})"
     if fig.other_qd_points:
         used = any("gc_mechanism" in p.fit for p in readings.values())
-        combined.prediction_source += loopmod.note(len(fig.other_qd_points), used)
+        qd = fig.measurement.qd if fig.measurement is not None else fitmod.WORKLOAD_QD
+        combined.prediction_source += loopmod.note(
+            len(fig.other_qd_points), used, qd, loopmod.weighs(fig.other_qd_points)
+        )
     if raw_only:
         combined.prediction_source += note
     return combined
