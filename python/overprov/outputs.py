@@ -129,7 +129,7 @@ def check_json_output(path: str | os.PathLike[str] | None, option: str = "--json
         )
 
 
-def _nearest_existing(path: Path) -> Path:
+def nearest_existing(path: Path) -> Path:
     """``path`` if it exists, else its nearest existing ancestor (what ``mkdir -p`` would
     create the rest under)."""
     while not path.exists() and path != path.parent:
@@ -142,7 +142,7 @@ def check_not_in_dev(path: str | os.PathLike[str], option: str) -> None:
     in RAM: a run's files there shadow device names, as :func:`_written_in_place` refuses for
     a file)."""
     p = Path(path)
-    existing = _nearest_existing(p)
+    existing = nearest_existing(p)
     if existing.is_dir() and _on_dev(existing):
         raise OutputError(
             f"overprov makes and writes no folder of its own in /dev (the kernel's device "
@@ -165,7 +165,7 @@ def check_output_dir(path: str | os.PathLike[str] | None, option: str) -> None:
         check_only_root_writes(p, option)
         return
     # the nearest existing ancestor must be a writable folder (mkdir -p creates the rest)
-    parent = _nearest_existing(p)
+    parent = nearest_existing(p)
     if not parent.is_dir():
         raise OutputError(f"{parent} is a file, so {p} cannot be created ({option} {p})")
     if not os.access(parent, os.W_OK | os.X_OK):
