@@ -418,8 +418,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="a drive's rating as drive writes per day over a warranty of YEARS years "
         "(e.g. sda=0.3:5): DWPD x its capacity x 365 x YEARS bytes (repeatable)",
     )
-    p.add_argument("--smartctl", default="smartctl", metavar="PATH")
-    p.add_argument("--nvme", default="nvme", metavar="PATH")
+    p.add_argument(
+        "--smartctl", default="smartctl", metavar="PATH", help="smartctl executable for --device"
+    )
+    p.add_argument(
+        "--nvme", default="nvme", metavar="PATH", help="nvme-cli executable for --device"
+    )
     p.set_defaults(func=run)
 
 

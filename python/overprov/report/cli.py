@@ -96,7 +96,11 @@ def register(subparsers: Any) -> None:
         help="a 'smartctl -j -a' JSON of the drive: lifetime WAF and wear, and the endurance "
         "it implies (repeatable)",
     )
-    p.add_argument("--title", default=None, help="page title")
+    p.add_argument(
+        "--title",
+        metavar="TEXT",
+        help="page title (default: 'SSD over-provisioning report:' and the inputs' names)",
+    )
     add_json_option(p, "what was read, written and recommended (schema overprov.report/1)")
     p.set_defaults(func=run)
 
