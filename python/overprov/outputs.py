@@ -150,6 +150,31 @@ def check_not_in_dev(path: str | os.PathLike[str], option: str) -> None:
         )
 
 
+#: The document each command keeps in its --out folder (beside its report.html), by command.
+RUN_DOCUMENTS = {
+    "profile": ("results.json", "a profile"),
+    "calibrate": ("measurement.json", "a calibration"),
+    "qualify": ("qualify.json", "a qualification"),
+    "simulate": ("simulate.json", "a simulation"),
+}
+
+
+def check_no_other_run(path: str | os.PathLike[str] | None, command: str) -> None:
+    """Refuse (OutputError) an --out folder that holds another command's run
+    (:data:`RUN_DOCUMENTS`): ``command`` would replace its report.html, and ``overprov report``
+    reads one run of a folder, so one of the two would be left out of every report. Its own
+    document is each command's to refuse or continue (``--resume``). None passes."""
+    if path is None:
+        return
+    for other, (name, what) in RUN_DOCUMENTS.items():
+        if other != command and (Path(path) / name).is_file():
+            raise OutputError(
+                f"{path} holds {what} ({name}): {command} would write its own report.html over "
+                f"that one's, and a report of the folder reads one run; choose another folder "
+                f"(--out {path})"
+            )
+
+
 def check_output_dir(path: str | os.PathLike[str] | None, option: str) -> None:
     """Refuse (OutputError) a folder that cannot be created or written, or that is or would be
     in /dev (:func:`check_not_in_dev`); None passes."""

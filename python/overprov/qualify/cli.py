@@ -14,6 +14,7 @@ from overprov.errors import ConfigError
 from overprov.options import add_report_option, add_target_options
 from overprov.outputs import (
     check_json_output,
+    check_no_other_run,
     check_output_dir,
     command_text,
     hold_out_dir,
@@ -214,6 +215,7 @@ def run(args: argparse.Namespace) -> int:
     check_json_output(args.json)
     if folder:
         check_output_dir(out, "--out")
+        check_no_other_run(out, "qualify")
         if (out / "qualify.json").exists():  # another run's results, as profile and calibrate
             raise ConfigError(
                 f"--out: {out} already holds a qualification (qualify.json), which this run "
