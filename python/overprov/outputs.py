@@ -150,28 +150,29 @@ def check_not_in_dev(path: str | os.PathLike[str], option: str) -> None:
         )
 
 
-#: The document each command keeps in its --out folder (beside its report.html), by command.
+#: The documents each command keeps in its --out folder, by command, and what they are.
 RUN_DOCUMENTS = {
-    "profile": ("results.json", "a profile"),
-    "calibrate": ("measurement.json", "a calibration"),
-    "qualify": ("qualify.json", "a qualification"),
-    "simulate": ("simulate.json", "a simulation"),
+    "profile": (("results.json",), "a profile"),
+    "calibrate": (("measurement.json", "prediction.json"), "a calibration"),
+    "qualify": (("qualify.json",), "a qualification"),
+    "simulate": (("simulate.json",), "a simulation"),
 }
 
 
 def check_no_other_run(path: str | os.PathLike[str] | None, command: str) -> None:
     """Refuse (OutputError) an --out folder that holds another command's run
-    (:data:`RUN_DOCUMENTS`): ``command`` would replace its report.html, and ``overprov report``
-    reads one run of a folder, so one of the two would be left out of every report. Its own
-    document is each command's to refuse or continue (``--resume``). None passes."""
+    (:data:`RUN_DOCUMENTS`): a report of a folder reads one run of it, and a command's
+    report.html would replace the other's, so one of the two would be in no report. Its own
+    documents are each command's to refuse or continue (``--resume``). None passes."""
     if path is None:
         return
-    for other, (name, what) in RUN_DOCUMENTS.items():
-        if other != command and (Path(path) / name).is_file():
+    for other, (names, what) in RUN_DOCUMENTS.items():
+        found = [n for n in names if (Path(path) / n).is_file()]
+        if other != command and found:
             raise OutputError(
-                f"{path} holds {what} ({name}): {command} would write its own report.html over "
-                f"that one's, and a report of the folder reads one run; choose another folder "
-                f"(--out {path})"
+                f"{path} holds {what} ({found[0]}): a folder holds one run (a report of it reads "
+                "one, and a report.html written there replaces the other's); choose another "
+                f"folder (--out {path})"
             )
 
 
