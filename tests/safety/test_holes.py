@@ -120,3 +120,19 @@ def test_hole_3_the_refusal_in_dev_names_the_file_system_it_is_on(folder):
     if entry.fs_type != "devtmpfs":
         assert "devtmpfs" not in msg
     assert not os.path.exists(name)
+
+
+def test_hole_3_a_file_on_tmpfs_is_said_to_be_in_memory(tmpfs_mount, tmp_path):
+    """A file on tmpfs that exists is profiled (only creating one there is refused), and the
+    warning said the run writes "to the file system that holds it (and to the drive under it)":
+    there is none. It names the RAM file system and what the figures will be."""
+    from overprov.profile.estimate import wear_warning
+
+    ram = tmpfs_mount("1m")
+    said = wear_warning("file", str(ram / "x.img"))
+    assert f"which is on {ram} (tmpfs, a RAM file system" in said
+    assert "the figures will be those of memory, not of an SSD" in said
+    assert "drive under it" not in said
+    on_disk = wear_warning("file", f"{tmp_path}/x.img")
+    if "tmpfs" not in on_disk:  # tmp_path on a disk (not a tmpfs /tmp)
+        assert on_disk.endswith("(and to the drive under it).")
