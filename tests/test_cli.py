@@ -116,6 +116,25 @@ def test_simulate_s_options_say_the_core_s_defaults():
     assert "simulator's own: --demo, a --config file or a --preset" in sim.description
 
 
+def test_an_option_that_picks_for_the_user_says_what_it_picks():
+    """Options with no argparse default that still choose something when left out: their help
+    says what (smart --nvme-log-source detects the log; exporter --smartctl runs smartctl)."""
+    helps = {
+        (name, a.option_strings[0]): a.help or ""
+        for name, parser in _parsers(cli.build_parser(), "overprov")
+        for a in parser._actions
+        if a.option_strings
+    }
+    picked = [
+        ("overprov smart", "--nvme-log-source"),
+        ("overprov smart-nvme", "--nvme-log-source"),
+        ("overprov report", "--title"),
+        ("overprov plan", "--pe-cycles"),
+    ]
+    for key in picked:
+        assert "default" in helps[key], key
+
+
 def test_the_confirmation_help_mentions_resuming_only_where_there_is_resume():
     """The confirmation's help is shared; its sentence on a resumed run appears only in the
     commands that have --resume, naming that command's run."""
