@@ -135,6 +135,20 @@ def test_an_option_that_picks_for_the_user_says_what_it_picks():
         assert "default" in helps[key], key
 
 
+def test_profile_and_qualify_size_is_one_option():
+    """qualify's --size said nothing of its units (k = 1000, KiB = 1024) that profile's said:
+    two definitions of one option (options.add_size_option now)."""
+    helps = [
+        a.help
+        for name, parser in _parsers(cli.build_parser(), "overprov")
+        if name in ("overprov profile", "overprov qualify")
+        for a in parser._actions
+        if "--size" in a.option_strings
+    ]
+    assert len(helps) == 2 and helps[0] == helps[1]
+    assert "powers of 1000" in helps[0] and "default: the whole member" in helps[0]
+
+
 def test_the_confirmation_help_mentions_resuming_only_where_there_is_resume():
     """The confirmation's help is shared; its sentence on a resumed run appears only in the
     commands that have --resume, naming that command's run."""

@@ -9,6 +9,7 @@ import sys
 from collections.abc import Iterable
 from typing import Any, TextIO
 
+from overprov import units
 from overprov.blockdev import CONFIRM_FLAG
 from overprov.outputs import STDOUT
 
@@ -74,6 +75,18 @@ def add_target_options(
             else ""
         )
         + " (docs/safety.md)",
+    )
+
+
+def add_size_option(parser: argparse.ArgumentParser) -> None:
+    """``--size BYTES`` of the commands that test the start of a target (profile, qualify)."""
+    parser.add_argument(
+        "--size",
+        type=units.SIZE,
+        default=None,
+        metavar="BYTES",
+        help="test only the first BYTES of each member (creates a missing file; default: the "
+        "whole member); k/M/G/T (with or without B) are powers of 1000, KiB/MiB/GiB/TiB of 1024",
     )
 
 

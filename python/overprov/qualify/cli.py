@@ -11,7 +11,7 @@ from typing import Any
 
 from overprov import units
 from overprov.errors import ConfigError
-from overprov.options import add_report_option, add_target_options
+from overprov.options import add_report_option, add_size_option, add_target_options
 from overprov.outputs import (
     check_json_output,
     check_no_other_run,
@@ -77,12 +77,7 @@ def register(subparsers: Any) -> None:
         "(default for a real target: overprov-qualify-TIME; a simulated drive writes no "
         "folder unless given one)",
     )
-    p.add_argument(
-        "--size",
-        type=units.SIZE,
-        metavar="BYTES",
-        help="test only the first BYTES of each member (creates a missing file)",
-    )
+    add_size_option(p)
     p.add_argument(
         "--bs",
         type=units.BLOCK_SIZE,
