@@ -130,6 +130,7 @@ def test_an_option_that_picks_for_the_user_says_what_it_picks():
         ("overprov smart-nvme", "--nvme-log-source"),
         ("overprov report", "--title"),
         ("overprov plan", "--pe-cycles"),
+        ("overprov report", "--nand"),  # and that no endurance table is drawn without a budget
     ]
     for key in picked:
         assert "default" in helps[key], key

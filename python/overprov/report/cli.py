@@ -80,7 +80,9 @@ def register(subparsers: Any) -> None:
         "--nand",
         choices=NAND_TYPES,
         default=None,
-        help="NAND type, for typical P/E cycles when no rating is known",
+        help="NAND type, for typical P/E cycles when no rating is known (default: none; the "
+        "TBW/DWPD table is drawn only when --rated-tbw, --pe-cycles, --nand or --smart gives "
+        "the NAND's budget)",
     )
     p.add_argument(
         "--years",
