@@ -183,6 +183,7 @@ def check_output_dir(path: str | os.PathLike[str] | None, option: str) -> None:
         return
     p = Path(path)
     check_not_in_dev(p, option)
+    check_no_other_can_move(p, option)
     if p.exists():
         if not p.is_dir():
             raise OutputError(f"a file where a folder is wanted ({option} {p})")
@@ -398,6 +399,29 @@ def check_only_root_writes(folder: Path, option: str = "--out") -> None:
     )
 
 
+def check_no_other_can_move(folder: Path, option: str = "--out") -> None:
+    """Run as root, refuse (OutputError) an output folder (existing or to be made) inside a
+    folder everyone may write to without the sticky bit (/tmp has it): any user could rename
+    the output folder away and put one of theirs, with links, in its place, which
+    :func:`check_only_root_writes` looks at only before. Every folder above it counts."""
+    if os.geteuid() != 0:
+        return
+    named = Path(os.path.abspath(folder))
+    real = Path(os.path.realpath(nearest_existing(named)))
+    above = [*named.parents, *(real.parents if named.exists() else [real, *real.parents])]
+    for up in dict.fromkeys(above):  # as named (a link's folder too) and as resolved
+        try:
+            mode = os.stat(up).st_mode
+        except FileNotFoundError:  # a folder the run will make
+            continue
+        if mode & 0o002 and not mode & stat.S_ISVTX:
+            raise OutputError(
+                f"{up} is writable by everyone without the sticky bit: run as root, any user "
+                f"could move {folder} away and put a folder of theirs in its place, whose links "
+                f"root would then write through; choose a folder elsewhere ({option} {folder})"
+            )
+
+
 def append_own(path: Path) -> TextIO:
     """A run's log in its folder, opened to append (:func:`open_own_file`)."""
     return os.fdopen(open_own_file(path, os.O_WRONLY | os.O_APPEND), "a", encoding="utf-8")
@@ -412,6 +436,7 @@ def hold_out_dir(path: str | os.PathLike[str], command: str) -> None:
     if key in _HELD:
         return
     try:
+        check_no_other_can_move(p)
         if not p.exists():
             p.mkdir(parents=True)
             _CREATED.add(key)
