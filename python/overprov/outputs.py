@@ -320,11 +320,41 @@ def input_files(args: argparse.Namespace) -> list[tuple[str, str]]:
     return found
 
 
+def input_folders(args: argparse.Namespace) -> list[tuple[str, str]]:
+    """(option, path) of every value of ``args`` that names an existing folder and is not an
+    output: the folders a command reads (``calibrate --from``, ``report DIR``, ``--resume``)."""
+    found = []
+    for name, value in vars(args).items():
+        if name in OUTPUT_OPTIONS or name in _SKIPPED or name.startswith("_"):
+            continue
+        for text in _paths(value):
+            if text and text != STDOUT and os.path.isdir(text):
+                found.append(("--" + name.replace("_", "-"), text))
+    return found
+
+
+_SCHEMA_KIND = re.compile(rb'"schema"\s*:\s*"overprov\.([a-z-]+)/')
+
+
+def _document_kind(path: str) -> str | None:
+    """The command whose JSON document ``path`` is (``"schema": "overprov.<command>/N"``)."""
+    try:
+        with open(path, "rb") as fh:
+            found = _SCHEMA_KIND.search(fh.read(4096))
+    except OSError:
+        return None
+    return found.group(1).decode() if found else None
+
+
 def refuse_aliasing(args: argparse.Namespace) -> None:
     """Refuse (OutputError) an output that is one of the command's inputs — by name, through a
     symlink or a hard link — before any work: ``report in.json --json in.json`` would replace
-    the input with the report."""
+    the input with the report. A folder read is one input: an output file that would replace
+    another command's document in it is refused too (``calibrate --from prof/ --json
+    prof/results.json`` replaced the profile's results with the prediction); the command's own
+    document there (a report's JSON, written again) is not."""
     inputs = input_files(args)
+    folders = input_folders(args)
     for attr, option in OUTPUT_OPTIONS.items():
         for out in _paths(getattr(args, attr, None)):
             if out == STDOUT or not out:
@@ -335,6 +365,17 @@ def refuse_aliasing(args: argparse.Namespace) -> None:
                     raise OutputError(
                         f"{option} {out} is the {what} {path}: it would be overwritten; "
                         "write the output elsewhere"
+                    )
+            kind = _document_kind(out) if os.path.isfile(out) else None
+            if kind is None or kind == getattr(args, "command", None):
+                continue
+            real = os.path.realpath(out)
+            for in_option, folder in folders:
+                if real.startswith(os.path.realpath(folder).rstrip("/") + "/"):
+                    what = "input" if in_option == "--inputs" else f"input ({in_option})"
+                    raise OutputError(
+                        f"{option} {out} is the overprov.{kind} document of the {what} folder "
+                        f"{folder}: it would be overwritten; write the output elsewhere"
                     )
 
 
