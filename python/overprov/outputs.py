@@ -124,7 +124,8 @@ def check_json_output(path: str | os.PathLike[str] | None, option: str = "--json
         head = fh.read(4096)
     if head.strip() and not _OURS.search(head):
         raise OutputError(
-            f"will not overwrite a file that overprov did not write; {option} takes the output "
+            f"will not overwrite a file that is not an overprov --json document (a smartctl "
+            f"file, a run's measurement.json or twin.toml are not); {option} takes the output "
             f"file, '-' for stdout ({option} {path})"
         )
 
