@@ -78,6 +78,78 @@ def test_every_positional_argument_has_help():
     assert bare == []
 
 
+def test_every_option_has_help_and_a_metavar_of_its_own():
+    """`overprov exporter --help` listed --smartctl and --nvme with no word (nor their
+    defaults); `capacity --extra-op EXTRA_OP`, `plan --target-dwpd TARGET_DWPD` showed argparse's
+    upper-cased names instead of what the value is (PERCENT, DWPD)."""
+    silent, dest_named = [], []
+    for name, parser in _parsers(cli.build_parser(), "overprov"):
+        for action in parser._actions:
+            if not action.option_strings or action.help == argparse.SUPPRESS:
+                continue
+            if isinstance(action, (argparse._HelpAction, argparse._VersionAction)):
+                continue
+            if not action.help:
+                silent.append(f"{name} {action.option_strings[0]}")
+            if action.nargs != 0 and action.choices is None and action.metavar is None:
+                dest_named.append(f"{name} {action.option_strings[0]}")
+    assert silent == []
+    assert dest_named == []
+
+
+def test_simulate_s_options_say_the_core_s_defaults():
+    """simulate's options default to None (a --config file or a preset may set the field), so
+    argparse showed no default: --drive-writes, --policy, --precondition said nothing of what a
+    run does without them. The help ends with the core's default (engine.default_config)."""
+    from overprov import engine
+
+    sim = next(p for n, p in _parsers(cli.build_parser(), "overprov") if n == "overprov simulate")
+    helps = {a.option_strings[0]: a.help for a in sim._actions if a.option_strings}
+    run = engine.default_config()["run"]
+    assert helps["--drive-writes"].endswith(f"(default: {run['drive_writes']:g})")
+    assert helps["--warmup"].endswith(f"(default: {run['warmup_drive_writes']:g})")
+    assert helps["--policy"].endswith(f"(default: {engine.default_config()['ftl']['policy']})")
+    assert helps["--bs"].endswith("(4k, 64k, 512; default: 4096 bytes)")
+    assert helps["--span"].endswith("(default: 100%%)")
+    for option in ("--drive-writes", "--policy", "--precondition", "--seed", "--workload"):
+        assert "default" in helps[option], option
+    assert "simulator's own: --demo, a --config file or a --preset" in sim.description
+
+
+def test_an_option_that_picks_for_the_user_says_what_it_picks():
+    """Options with no argparse default that still choose something when left out: their help
+    says what (smart --nvme-log-source detects the log; exporter --smartctl runs smartctl)."""
+    helps = {
+        (name, a.option_strings[0]): a.help or ""
+        for name, parser in _parsers(cli.build_parser(), "overprov")
+        for a in parser._actions
+        if a.option_strings
+    }
+    picked = [
+        ("overprov smart", "--nvme-log-source"),
+        ("overprov smart-nvme", "--nvme-log-source"),
+        ("overprov report", "--title"),
+        ("overprov plan", "--pe-cycles"),
+        ("overprov report", "--nand"),  # and that no endurance table is drawn without a budget
+    ]
+    for key in picked:
+        assert "default" in helps[key], key
+
+
+def test_profile_and_qualify_size_is_one_option():
+    """qualify's --size said nothing of its units (k = 1000, KiB = 1024) that profile's said:
+    two definitions of one option (options.add_size_option now)."""
+    helps = [
+        a.help
+        for name, parser in _parsers(cli.build_parser(), "overprov")
+        if name in ("overprov profile", "overprov qualify")
+        for a in parser._actions
+        if "--size" in a.option_strings
+    ]
+    assert len(helps) == 2 and helps[0] == helps[1]
+    assert "powers of 1000" in helps[0] and "default: the whole member" in helps[0]
+
+
 def test_the_confirmation_help_mentions_resuming_only_where_there_is_resume():
     """The confirmation's help is shared; its sentence on a resumed run appears only in the
     commands that have --resume, naming that command's run."""

@@ -193,12 +193,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--sectors",
         type=units.COUNT,
+        metavar="N",
         help="instead of a capacity: an LBA count, converted back to advertised GB (IDEMA)",
     )
     p.add_argument(
         "--sector-size", type=int, choices=(512, 4096), help="for --sectors (default 512)"
     )
-    p.add_argument("--extra-op", help="extra OP in percent (e.g. 20) to compute U and total ρ")
+    p.add_argument(
+        "--extra-op",
+        metavar="PERCENT",
+        help="extra OP in percent (e.g. 20) to compute U and total ρ",
+    )
     add_json_option(p, "the figures")
     p.set_defaults(func=run)
 

@@ -244,6 +244,17 @@ def one_line(message: str) -> str:
     return " ".join(part.strip() for part in str(message).splitlines() if part.strip())
 
 
+def without_own_prefix(message: str, command: str) -> str:
+    """``message`` without the command's own name in front: the CLI puts ``overprov
+    COMMAND:`` before every error, so a message that starts with ``COMMAND:`` (a library
+    naming its caller, or the positional argument named as the command is: ``capacity``)
+    would read ``overprov calibrate: calibrate: ...``."""
+    for prefix in (f"overprov {command}: ", f"{command}: "):
+        while message.startswith(prefix):
+            message = message[len(prefix) :]
+    return message
+
+
 def _quiet_broken_pipe() -> int:
     """stdout was closed by the reader (``| head``): stop without a word. Python would
     otherwise complain once more when it flushes stdout at exit."""
@@ -293,13 +304,13 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         return _quiet_broken_pipe()
     except OverprovError as exc:
-        print(f"{name}: {one_line(str(exc))}", file=sys.stderr)
+        print(f"{name}: {without_own_prefix(one_line(str(exc)), args.command)}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         print(f"{name}: interrupted; what was finished is kept", file=sys.stderr)
         return EXIT_INTERRUPTED
     except OSError as exc:
-        print(f"{name}: {os_error_text(exc)}", file=sys.stderr)
+        print(f"{name}: {without_own_prefix(os_error_text(exc), args.command)}", file=sys.stderr)
         return EXIT_FAILED
     except (Exception, RecursionError) as exc:  # noqa: BLE001 - the last line of defence
         if os.environ.get("OVERPROV_TRACEBACK"):

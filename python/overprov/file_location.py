@@ -10,9 +10,11 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from pathlib import Path
 
 from overprov.blockdev import MountEntry, mount_holding, read_mounts
 from overprov.errors import ConfigError, UnsafeDeviceError
+from overprov.outputs import nearest_existing
 from overprov.units import human_bytes
 
 # File systems that live in memory or are the kernel's own views: a file created there is not
@@ -97,8 +99,7 @@ def check_file_creatable(path: str) -> MountEntry | None:
     if real == "/dev" or real.startswith("/dev/"):
         raise ConfigError(
             f"target: {path} does not exist, and overprov does not create files in /dev: "
-            "it is the kernel's device-node directory (devtmpfs, in RAM). Check the device "
-            "name (lsblk lists the block devices)"
+            f"{_file_system_of(parent)}. Check the device name (lsblk lists the block devices)"
         )
     if not os.path.isdir(parent):
         raise ConfigError(f"target: cannot create {path}: {parent} is not a directory")
@@ -109,6 +110,17 @@ def check_file_creatable(path: str) -> MountEntry | None:
             f"{NOT_ON_A_DISK[entry.fs_type]}; create the file on a disk-backed file system"
         )
     return entry
+
+
+def _file_system_of(folder: str) -> str:
+    """The file system a file made in ``folder`` would be on, in words: its mount point and
+    type (/dev is devtmpfs, /dev/shm a tmpfs; a folder still to make, its nearest existing
+    ancestor's), and what that file system is when :data:`NOT_ON_A_DISK` says."""
+    entry = mount_holding(str(nearest_existing(Path(folder))))
+    if entry is None:
+        return "the mount table cannot be read"
+    what = NOT_ON_A_DISK.get(entry.fs_type)
+    return f"{entry.mount_point} is {entry.fs_type}" + (f", {what}" if what else "")
 
 
 def check_missing_target(path: str, *, size_given: bool) -> MountEntry | None:

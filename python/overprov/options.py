@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterable
 from typing import Any, TextIO
 
+from overprov import units
 from overprov.blockdev import CONFIRM_FLAG
 from overprov.outputs import STDOUT
 
@@ -76,6 +78,18 @@ def add_target_options(
     )
 
 
+def add_size_option(parser: argparse.ArgumentParser) -> None:
+    """``--size BYTES`` of the commands that test the start of a target (profile, qualify)."""
+    parser.add_argument(
+        "--size",
+        type=units.SIZE,
+        default=None,
+        metavar="BYTES",
+        help="test only the first BYTES of each member (creates a missing file; default: the "
+        "whole member); k/M/G/T (with or without B) are powers of 1000, KiB/MiB/GiB/TiB of 1024",
+    )
+
+
 def add_report_option(parser: argparse.ArgumentParser) -> None:
     """``--no-report``: the output folder without the HTML report the command writes there by
     default (``overprov report DIR`` writes it later from the same folder)."""
@@ -123,6 +137,35 @@ class HelpFormatter(argparse.HelpFormatter):
         ):
             text += " (default: %(default)s)"
         return text
+
+
+def say_core_defaults(
+    parser: argparse.ArgumentParser,
+    fields: Iterable[tuple[str, tuple[str, ...]]],
+    defaults: dict[str, Any],
+) -> None:
+    """End the help of each option of ``parser`` that sets a config field (``fields``: argparse
+    dest and the field's path) with the field's default in ``defaults`` (the core's,
+    ``engine.default_config``), as :class:`HelpFormatter` shows argparse's: the option itself
+    defaults to None, so that a --config file or a preset may set the field. Options whose help
+    names a default already, flags, and fields with no default are left as they are."""
+    path_of = dict(fields)
+    for action in parser._actions:
+        path = path_of.get(action.dest)
+        text = action.help or ""
+        if path is None or action.nargs == 0 or "default" in text.lower() or not text:
+            continue
+        value: Any = defaults
+        for key in path:
+            value = value.get(key) if isinstance(value, dict) else None
+        if value is None or value == [] or isinstance(value, bool):
+            continue
+        shown = f"{value:g}" if isinstance(value, float) else str(value)
+        unit = "%%" if path[-1].endswith("_percent") else ""
+        unit = " bytes" if path[-1].endswith("_bytes") else unit
+        said = f"default: {shown}{unit}"
+        # one parenthesis: "(e.g. 4k; default: 4096 bytes)", never "(e.g. 4k) (default: ...)"
+        action.help = f"{text[:-1]}; {said})" if text.endswith(")") else f"{text} ({said})"
 
 
 #: Examples for each command's --help, added by ``overprov.cli`` where a command has none.

@@ -124,12 +124,13 @@ def check_json_output(path: str | os.PathLike[str] | None, option: str = "--json
         head = fh.read(4096)
     if head.strip() and not _OURS.search(head):
         raise OutputError(
-            f"will not overwrite a file that overprov did not write; {option} takes the output "
+            f"will not overwrite a file that is not an overprov --json document (a smartctl "
+            f"file, a run's measurement.json or twin.toml are not); {option} takes the output "
             f"file, '-' for stdout ({option} {path})"
         )
 
 
-def _nearest_existing(path: Path) -> Path:
+def nearest_existing(path: Path) -> Path:
     """``path`` if it exists, else its nearest existing ancestor (what ``mkdir -p`` would
     create the rest under)."""
     while not path.exists() and path != path.parent:
@@ -142,12 +143,38 @@ def check_not_in_dev(path: str | os.PathLike[str], option: str) -> None:
     in RAM: a run's files there shadow device names, as :func:`_written_in_place` refuses for
     a file)."""
     p = Path(path)
-    existing = _nearest_existing(p)
+    existing = nearest_existing(p)
     if existing.is_dir() and _on_dev(existing):
         raise OutputError(
             f"overprov makes and writes no folder of its own in /dev (the kernel's device "
             f"nodes, in RAM) ({option} {p})"
         )
+
+
+#: The documents each command keeps in its --out folder, by command, and what they are.
+RUN_DOCUMENTS = {
+    "profile": (("results.json",), "a profile"),
+    "calibrate": (("measurement.json", "prediction.json"), "a calibration"),
+    "qualify": (("qualify.json",), "a qualification"),
+    "simulate": (("simulate.json",), "a simulation"),
+}
+
+
+def check_no_other_run(path: str | os.PathLike[str] | None, command: str) -> None:
+    """Refuse (OutputError) an --out folder that holds another command's run
+    (:data:`RUN_DOCUMENTS`): a report of a folder reads one run of it, and a command's
+    report.html would replace the other's, so one of the two would be in no report. Its own
+    documents are each command's to refuse or continue (``--resume``). None passes."""
+    if path is None:
+        return
+    for other, (names, what) in RUN_DOCUMENTS.items():
+        found = [n for n in names if (Path(path) / n).is_file()]
+        if other != command and found:
+            raise OutputError(
+                f"{path} holds {what} ({found[0]}): a folder holds one run (a report of it reads "
+                "one, and a report.html written there replaces the other's); choose another "
+                f"folder (--out {path})"
+            )
 
 
 def check_output_dir(path: str | os.PathLike[str] | None, option: str) -> None:
@@ -157,6 +184,7 @@ def check_output_dir(path: str | os.PathLike[str] | None, option: str) -> None:
         return
     p = Path(path)
     check_not_in_dev(p, option)
+    check_no_other_can_move(p, option)
     if p.exists():
         if not p.is_dir():
             raise OutputError(f"a file where a folder is wanted ({option} {p})")
@@ -165,7 +193,7 @@ def check_output_dir(path: str | os.PathLike[str] | None, option: str) -> None:
         check_only_root_writes(p, option)
         return
     # the nearest existing ancestor must be a writable folder (mkdir -p creates the rest)
-    parent = _nearest_existing(p)
+    parent = nearest_existing(p)
     if not parent.is_dir():
         raise OutputError(f"{parent} is a file, so {p} cannot be created ({option} {p})")
     if not os.access(parent, os.W_OK | os.X_OK):
@@ -293,11 +321,41 @@ def input_files(args: argparse.Namespace) -> list[tuple[str, str]]:
     return found
 
 
+def input_folders(args: argparse.Namespace) -> list[tuple[str, str]]:
+    """(option, path) of every value of ``args`` that names an existing folder and is not an
+    output: the folders a command reads (``calibrate --from``, ``report DIR``, ``--resume``)."""
+    found = []
+    for name, value in vars(args).items():
+        if name in OUTPUT_OPTIONS or name in _SKIPPED or name.startswith("_"):
+            continue
+        for text in _paths(value):
+            if text and text != STDOUT and os.path.isdir(text):
+                found.append(("--" + name.replace("_", "-"), text))
+    return found
+
+
+_SCHEMA_KIND = re.compile(rb'"schema"\s*:\s*"overprov\.([a-z-]+)/')
+
+
+def _document_kind(path: str) -> str | None:
+    """The command whose JSON document ``path`` is (``"schema": "overprov.<command>/N"``)."""
+    try:
+        with open(path, "rb") as fh:
+            found = _SCHEMA_KIND.search(fh.read(4096))
+    except OSError:
+        return None
+    return found.group(1).decode() if found else None
+
+
 def refuse_aliasing(args: argparse.Namespace) -> None:
     """Refuse (OutputError) an output that is one of the command's inputs — by name, through a
     symlink or a hard link — before any work: ``report in.json --json in.json`` would replace
-    the input with the report."""
+    the input with the report. A folder read is one input: an output file that would replace
+    another command's document in it is refused too (``calibrate --from prof/ --json
+    prof/results.json`` replaced the profile's results with the prediction); the command's own
+    document there (a report's JSON, written again) is not."""
     inputs = input_files(args)
+    folders = input_folders(args)
     for attr, option in OUTPUT_OPTIONS.items():
         for out in _paths(getattr(args, attr, None)):
             if out == STDOUT or not out:
@@ -308,6 +366,17 @@ def refuse_aliasing(args: argparse.Namespace) -> None:
                     raise OutputError(
                         f"{option} {out} is the {what} {path}: it would be overwritten; "
                         "write the output elsewhere"
+                    )
+            kind = _document_kind(out) if os.path.isfile(out) else None
+            if kind is None or kind == getattr(args, "command", None):
+                continue
+            real = os.path.realpath(out)
+            for in_option, folder in folders:
+                if real.startswith(os.path.realpath(folder).rstrip("/") + "/"):
+                    what = "input" if in_option == "--inputs" else f"input ({in_option})"
+                    raise OutputError(
+                        f"{option} {out} is the overprov.{kind} document of the {what} folder "
+                        f"{folder}: it would be overwritten; write the output elsewhere"
                     )
 
 
@@ -372,6 +441,29 @@ def check_only_root_writes(folder: Path, option: str = "--out") -> None:
     )
 
 
+def check_no_other_can_move(folder: Path, option: str = "--out") -> None:
+    """Run as root, refuse (OutputError) an output folder (existing or to be made) inside a
+    folder everyone may write to without the sticky bit (/tmp has it): any user could rename
+    the output folder away and put one of theirs, with links, in its place, which
+    :func:`check_only_root_writes` looks at only before. Every folder above it counts."""
+    if os.geteuid() != 0:
+        return
+    named = Path(os.path.abspath(folder))
+    real = Path(os.path.realpath(nearest_existing(named)))
+    above = [*named.parents, *(real.parents if named.exists() else [real, *real.parents])]
+    for up in dict.fromkeys(above):  # as named (a link's folder too) and as resolved
+        try:
+            mode = os.stat(up).st_mode
+        except FileNotFoundError:  # a folder the run will make
+            continue
+        if mode & 0o002 and not mode & stat.S_ISVTX:
+            raise OutputError(
+                f"{up} is writable by everyone without the sticky bit: run as root, any user "
+                f"could move {folder} away and put a folder of theirs in its place, whose links "
+                f"root would then write through; choose a folder elsewhere ({option} {folder})"
+            )
+
+
 def append_own(path: Path) -> TextIO:
     """A run's log in its folder, opened to append (:func:`open_own_file`)."""
     return os.fdopen(open_own_file(path, os.O_WRONLY | os.O_APPEND), "a", encoding="utf-8")
@@ -386,6 +478,7 @@ def hold_out_dir(path: str | os.PathLike[str], command: str) -> None:
     if key in _HELD:
         return
     try:
+        check_no_other_can_move(p)
         if not p.exists():
             p.mkdir(parents=True)
             _CREATED.add(key)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from overprov import blockdev, gpt
 from overprov.apply.cli import _target
-from overprov.blockdev import DeviceRefusedError, check_destroyable, open_exclusive
+from overprov.blockdev import CONFIRM_FLAG, DeviceRefusedError, check_destroyable, open_exclusive
 from overprov.errors import ConfigError, UnsafeDeviceError
 
 pytestmark = pytest.mark.root
@@ -298,10 +298,43 @@ def test_the_suggested_command_passes_the_checks_on_a_rotational_device(loop_dev
     rc, out, err = overprov_cli("apply", dev, "--extra-op", "20")
     assert rc == 0, err
     assert f"safety {dev}: would destroy data: is rotational" in out
-    suggested = shlex.split(out.rsplit("\n", 2)[-2])
-    assert suggested[:2] == ["overprov", "apply"] and "--execute" in suggested
+    suggested = _suggested_command(out)
+    assert suggested[-2:] == ["--i-understand-this-destroys-data", "DEVICE"]
+    suggested[-1] = dev  # the confirmation the user types
     args = cli.build_parser(suggested[1:]).parse_args(suggested[1:])
     assert args.execute and not args.allow_hdd
     for plan in build_plans(args.devices, _target(args), method=args.method):
         plan.check_safety(args.confirm, allow_hdd=args.allow_hdd)  # raises if refused
     assert device_sha256(dev) == digest
+
+
+def _suggested_command(out: str) -> list[str]:
+    """The command a dry run prints to run its plan."""
+    lines = [ln.strip() for ln in out.splitlines() if ln.strip().startswith("overprov apply ")]
+    assert len(lines) == 1, out
+    suggested = shlex.split(lines[0])
+    assert suggested[:2] == ["overprov", "apply"] and "--execute" in suggested
+    return suggested
+
+
+def test_the_dry_run_s_command_does_not_confirm_itself(loop_device, overprov_cli):
+    """The dry run printed its command with the confirmation filled in: pasted, it destroyed
+    the data without the device's name ever being typed. The command has DEVICE there; pasted as
+    printed it is refused by that name and nothing is written. A device the user confirmed on
+    the dry run's own line keeps its name."""
+    dev = loop_device(size_bytes=64 * MIB, fill=b"\x5a")
+    digest = device_sha256(dev)
+    rc, out, err = overprov_cli("apply", dev, "--extra-op", "20")
+    assert rc == 0, err
+    suggested = _suggested_command(out)
+    assert dev not in suggested[suggested.index("--execute") :]
+    assert suggested.count("DEVICE") == 1
+    assert "with each DEVICE replaced by the name of a device above, typed by you" in out
+    rc, _, err = overprov_cli(*suggested[1:])
+    assert rc == 1
+    assert "DEVICE stands for a device's name in the dry run's command" in err
+    assert device_sha256(dev) == digest
+    rc, out, err = overprov_cli("apply", dev, "--extra-op", "20", CONFIRM_FLAG, dev)
+    assert rc == 0, err
+    assert _suggested_command(out)[-2:] == [CONFIRM_FLAG, dev]
+    assert "DEVICE" not in out

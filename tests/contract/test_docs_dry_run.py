@@ -12,8 +12,9 @@ TARGET = "sim:consumer-tlc-sata@1GiB"
 #: (command, flags, what the refusal names)
 REFUSED = [
     ("profile", ["--stop-at-target"], "--stop-at-target: needs --target-iops"),
-    ("profile", ["--extra-op", "20,10"], "--extra-op: give levels in ascending order"),
-    ("profile", ["--extra-op", "10,10"], "--extra-op: a level is repeated"),
+    # the levels as typed, not Python's list ("([10.0, 20.0])")
+    ("profile", ["--extra-op", "20,10"], "in ascending order (10,20, not 20,10)"),
+    ("profile", ["--extra-op", "10,10"], "--extra-op: a level is repeated in 10,10"),
     ("profile", ["--bs", "1000"], "--bs: must be a multiple of 512 bytes"),
     ("profile", ["--max-rounds", "3"], "--max-rounds: must be at least the steady-state window"),
     ("profile", ["--ioengine", "psync"], "--ioengine: a simulated drive (sim:) runs no fio"),

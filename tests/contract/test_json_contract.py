@@ -80,8 +80,22 @@ def test_json_never_overwrites_an_input(overprov_cli, tmp_path):
     copy = tmp_path / "disk.json"
     copy.write_bytes(SMART_FILE.read_bytes())
     rc, _, err = overprov_cli("smart", "--json", str(copy), str(SMART_FILE))
-    assert rc == 2 and "will not overwrite a file that overprov did not write" in err
+    assert rc == 2 and "will not overwrite a file that is not an overprov --json document" in err
     assert copy.read_bytes() == SMART_FILE.read_bytes()
+
+
+def test_json_over_a_file_overprov_wrote_but_not_as_json_says_what_it_is(overprov_cli, tmp_path):
+    """`calibrate --from cal/ --json cal/measurement.json` was refused as "a file that overprov
+    did not write": overprov wrote it. The refusal says what is overwritten: --json documents
+    only."""
+    folder = tmp_path / "cal"
+    folder.mkdir()
+    measurement = folder / "measurement.json"
+    measurement.write_text('{"target": "sim:x", "capacity_bytes": 1}')
+    rc, _, err = overprov_cli("capacity", "512GB", "--json", str(measurement))
+    assert rc == 2
+    assert "overprov did not write" not in err
+    assert "not an overprov --json document" in err and "measurement.json" in err
 
 
 def test_docs_json_md_lists_every_schema():

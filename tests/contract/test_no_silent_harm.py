@@ -176,3 +176,41 @@ def test_a_run_refused_after_taking_its_out_leaves_no_folder(tmp_path):
     )  # fmt: skip
     assert proc.returncode == 1 and "refusing to write" in proc.stderr, proc.stderr
     assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["calibrate", "--from", "{prof}", "--extra-op", "0,20", "--json", "{prof}/results.json"],
+     ["report", "{prof}", "--json", "{prof}/results.json"]],
+)  # fmt: skip
+def test_an_output_over_a_document_of_an_input_folder_is_refused(
+    overprov_cli, tmp_path, sim_profile, argv
+):
+    """`calibrate --from prof/ --json prof/results.json` replaced the profile's results with
+    the prediction (rc 0): the folder is the input, its files were not seen as inputs."""
+    prof = tmp_path / "prof"
+    shutil.copytree(sim_profile, prof)
+    before = _digest(prof / "results.json")
+    rc, _, err = overprov_cli(*(a.format(prof=prof) for a in argv))
+    assert rc == 2, err
+    assert "is the overprov.profile document of the input" in err
+    assert _digest(prof / "results.json") == before
+
+
+def test_a_command_s_own_document_in_its_input_folder_is_written_again(tmp_path):
+    """`report prof/ --json prof/report.json` run twice: the second replaces the report's own
+    document (no input is lost), so it is not refused."""
+    import argparse
+
+    from overprov.errors import OutputError
+    from overprov.outputs import refuse_aliasing
+
+    prof = tmp_path / "prof"
+    prof.mkdir()
+    (prof / "results.json").write_text('{"schema": "overprov.profile/2"}')
+    (prof / "report.json").write_text('{"schema": "overprov.report/1"}')
+    args = argparse.Namespace(command="report", inputs=[prof], json=str(prof / "report.json"))
+    refuse_aliasing(args)
+    args.json = str(prof / "results.json")
+    with pytest.raises(OutputError, match="overprov.profile document of the input folder"):
+        refuse_aliasing(args)

@@ -33,3 +33,18 @@ def test_a_prediction_missing_a_field_is_refused_naming_the_field(tmp_path):
     message = str(err.value)
     assert str(folder / prediction_file.NAME) in message
     assert "is a required property" in message
+
+
+def test_the_help_names_every_kind_of_input_the_report_reads(command_parsers):
+    """`overprov report --help` said "a profile output folder (or its results.json), or an
+    overprov simulate --json file"; calibrate and qualify folders and plan JSON files are read
+    too (load_inputs). Each file the loader looks for in a folder is named."""
+    from overprov.report.load_qualify import QUALIFY_FILE
+
+    parser = command_parsers["report"]
+    positional = next(a for a in parser._actions if a.dest == "inputs")
+    for word in ("profile", "calibrate", "qualify", "simulate --json", "plan --json"):
+        assert word in positional.help, word
+        assert word.split()[0] in parser.description, word
+    for name in ("results.json", prediction_file.NAME, QUALIFY_FILE):
+        assert name in positional.help, name

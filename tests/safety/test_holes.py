@@ -15,6 +15,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from overprov import blockdev, file_location
+from overprov.errors import ConfigError
 from safety_helpers import (
     MIB,
     QUICK_PROFILE,
@@ -99,3 +101,38 @@ def test_hole_3_no_file_is_created_on_tmpfs(tmp_path, need_fio, tmpfs_mount):
     assert proc.returncode == 2, "a file on tmpfs was profiled"
     assert "is tmpfs, a RAM file system" in proc.stderr
     assert not (ram / "x.img").exists()
+
+
+@pytest.mark.parametrize("folder", ["/dev", "/dev/shm"])
+def test_hole_3_the_refusal_in_dev_names_the_file_system_it_is_on(folder):
+    """A file in /dev/shm was refused as on "devtmpfs, in RAM": /dev/shm is a tmpfs mount of its
+    own. The refusal names the mount and type the file would be on, as the mount table has them."""
+    if not os.path.isdir(folder):
+        pytest.skip(f"no {folder} here")
+    name = f"{folder}/overprov-safety-typo-{os.getpid()}"
+    entry = blockdev.mount_holding(folder)
+    assert entry is not None, "the mount table could not be read"
+    with pytest.raises(ConfigError) as got:
+        file_location.check_missing_target(name, size_given=True)
+    msg = str(got.value)
+    assert "does not create files in /dev" in msg
+    assert f": {entry.mount_point} is {entry.fs_type}" in msg
+    if entry.fs_type != "devtmpfs":
+        assert "devtmpfs" not in msg
+    assert not os.path.exists(name)
+
+
+def test_hole_3_a_file_on_tmpfs_is_said_to_be_in_memory(tmpfs_mount, tmp_path):
+    """A file on tmpfs that exists is profiled (only creating one there is refused), and the
+    warning said the run writes "to the file system that holds it (and to the drive under it)":
+    there is none. It names the RAM file system and what the figures will be."""
+    from overprov.profile.estimate import wear_warning
+
+    ram = tmpfs_mount("1m")
+    said = wear_warning("file", str(ram / "x.img"))
+    assert f"which is on {ram} (tmpfs, a RAM file system" in said
+    assert "the figures will be those of memory, not of an SSD" in said
+    assert "drive under it" not in said
+    on_disk = wear_warning("file", f"{tmp_path}/x.img")
+    if "tmpfs" not in on_disk:  # tmp_path on a disk (not a tmpfs /tmp)
+        assert on_disk.endswith("(and to the drive under it).")

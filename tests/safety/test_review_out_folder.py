@@ -73,6 +73,32 @@ def test_root_writes_no_output_into_a_folder_another_user_can_write_to(tmp_path)
     assert proc.returncode == 2 and "is writable by everyone" in proc.stderr, proc.stderr
 
 
+@pytest.mark.parametrize("existing", [True, False])
+def test_root_writes_no_output_into_a_folder_others_can_move(tmp_path, existing):
+    """The folder itself only root can write to, but the one above writable by everyone
+    without the sticky bit: any user could move the output folder away and put theirs, with
+    links, in its place. Refused (the folder made or not), before anything is written; with the
+    sticky bit (as /tmp has) the run goes ahead. In-process checks: nothing is simulated."""
+    if os.geteuid() != 0:
+        pytest.skip("needs root: the rule is root's")
+    from overprov import outputs
+    from overprov.errors import OutputError
+
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    out = shared / "deeper" / "out"
+    if existing:
+        out.mkdir(parents=True)
+    for check in (lambda: outputs.check_output_dir(out, "--out"),
+                  lambda: outputs.hold_out_dir(out, "overprov test")):  # fmt: skip
+        with pytest.raises(OutputError, match=f"{shared} is writable by everyone without the"):
+            check()
+    assert out.exists() == existing and not (out / ".lock").exists()
+    shared.chmod(0o1777)
+    outputs.check_output_dir(out, "--out")
+
+
 def test_qualify_keeps_the_results_already_in_its_out_folder(tmp_path):
     """`qualify --out DIR` replaced the `qualify.json` another run had left there (hours of
     tests, and the drive's wear, lost); `profile` and `calibrate` refuse such a folder, and

@@ -53,7 +53,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="N",
         help="build one md RAID array of this level from the devices (0, 1, 4, 5, 6, 10 or linear)",
     )
-    p.add_argument("--md-name", default="overprov", help="array name: /dev/md/NAME")
+    p.add_argument("--md-name", default="overprov", metavar="NAME", help="array name: /dev/md/NAME")
     p.add_argument("--execute", action="store_true", help="run the plan (destroys all data)")
     p.add_argument(
         CONFIRM_FLAG,
@@ -99,7 +99,14 @@ def _safety_lines(plan: Plan, confirms: list[str], allow_hdd: bool) -> tuple[lis
     return lines, ok
 
 
+#: What the dry run's command has where a device's name confirms it: the user types the name
+#: (a command that confirms itself would be run without reading the plan).
+CONFIRM_PLACEHOLDER = "DEVICE"
+
+
 def _execute_command(args: argparse.Namespace, plans: list[Plan]) -> str:
+    """The command that runs the plan, with :data:`CONFIRM_PLACEHOLDER` for every device not
+    confirmed on this dry run's own command line (those the user typed keep their name)."""
     argv = ["overprov", "apply", *args.devices]
     if args.extra_op is not None:
         argv += ["--extra-op", str(args.extra_op)]
@@ -115,7 +122,8 @@ def _execute_command(args: argparse.Namespace, plans: list[Plan]) -> str:
     argv.append("--execute")
     for plan in plans:
         for dev in plan.devices:
-            argv += [CONFIRM_FLAG, dev.path]
+            typed = blockdev.confirmation_for(dev.path, args.confirm)
+            argv += [CONFIRM_FLAG, typed or CONFIRM_PLACEHOLDER]
     return shlex.join(argv)
 
 
@@ -131,9 +139,14 @@ def run(args: argparse.Namespace) -> int:
     all_devices = [d for plan in plans for d in plan.devices]
     for c in args.confirm:
         if not any(blockdev.same_device(c, d.path) for d in all_devices):
+            what = (
+                f"{c} stands for a device's name in the dry run's command: type the name "
+                "of each device whose data may be destroyed"
+                if c == CONFIRM_PLACEHOLDER
+                else "that device is not part of this plan"
+            )
             raise UnsafeDeviceError(
-                f"{CONFIRM_FLAG} {c}: that device is not part of this plan "
-                f"({', '.join(d.path for d in all_devices)})"
+                f"{CONFIRM_FLAG} {c}: {what} ({', '.join(d.path for d in all_devices)})"
             )
     executable = True
     for plan in plans:
@@ -142,10 +155,16 @@ def run(args: argparse.Namespace) -> int:
         executable = executable and ok
         print("\n".join(lines))
     if not args.execute:
+        command = _execute_command(args, plans)
         print(
             "\ndry run: nothing was changed. To run this plan, which DESTROYS ALL DATA on "
-            f"{', '.join(d.path for d in all_devices)}:\n  {_execute_command(args, plans)}"
+            f"{', '.join(d.path for d in all_devices)}:\n  {command}"
         )
+        if CONFIRM_PLACEHOLDER in shlex.split(command):
+            print(
+                f"  with each {CONFIRM_PLACEHOLDER} replaced by the name of a device above, "
+                "typed by you once you have read its plan: one confirmation per device"
+            )
         return 0 if executable else 1
     # Refuse everything before changing anything.
     for plan in plans:

@@ -25,6 +25,7 @@ from overprov.measurement_file import MAX_IOPS, MAX_WAF, Measurement
 from overprov.options import add_json_option, add_retired_op, add_target_options
 from overprov.outputs import (
     check_json_output,
+    check_no_other_run,
     check_output_dir,
     command_text,
     hold_out_dir,
@@ -413,6 +414,7 @@ def run(args: argparse.Namespace) -> int:
 
     check_json_output(args.json)
     check_output_dir(args.out, "--out")
+    check_no_other_run(args.out, "calibrate")
     levels = args.extra_op or list(DEFAULT_LEVELS)
     stored = _stored(args) if args.resume is not None else None
     measuring = bool(args.target) or stored is not None
@@ -466,6 +468,7 @@ def run(args: argparse.Namespace) -> int:
                     f"--out: {out} already holds a calibration; continue it with --resume "
                     f"{out}, refit it with --from {out} --out OTHER, or choose another folder"
                 )
+            check_no_other_run(out, "calibrate")  # the default folder too
             hold_out_dir(out, command_text(args))
             measurement = measure_target(args, out, levels)
         if not measurement.levels:

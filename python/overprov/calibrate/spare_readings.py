@@ -329,7 +329,7 @@ def read_all(
             if raw_native_op is None or r.spare == predmod.RAW:
                 raise
     if not readings:
-        raise ConfigError("calibrate: no reading of the figures could be simulated")
+        raise ConfigError("no reading of the figures could be simulated")
     best = max(readings, key=lambda r: w_all[r])
     raw_only = not any(r.spare == predmod.EFFECTIVE for r in evidences)
     note = "; the raw spare only: these figures cannot fix an effective spare beside it"

@@ -295,9 +295,14 @@ def _other_page(path: str, method: str, start_response: Any) -> list[bytes]:
 
 
 def parse_listen(text: str) -> tuple[str, int]:
-    m = re.fullmatch(r"(\[[0-9a-fA-F:]+\]|[^:]+):(\d{1,5})", text)
-    if m is None or int(m.group(2)) > 65535:
+    """``--listen HOST:PORT`` (an IPv6 host in brackets) as (host, port)."""
+    m = re.fullmatch(r"(\[[0-9a-fA-F:]+\]|[^:]+):(\d+)", text)
+    if m is None:
         raise ConfigError(f"--listen: expected HOST:PORT (e.g. 127.0.0.1:9633), got {text!r}")
+    if int(m.group(2)) > 65535:
+        raise ConfigError(
+            f"--listen: port {int(m.group(2))} is above 65535, the largest ({text!r})"
+        )
     return m.group(1).strip("[]"), int(m.group(2))
 
 
@@ -418,8 +423,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="a drive's rating as drive writes per day over a warranty of YEARS years "
         "(e.g. sda=0.3:5): DWPD x its capacity x 365 x YEARS bytes (repeatable)",
     )
-    p.add_argument("--smartctl", default="smartctl", metavar="PATH")
-    p.add_argument("--nvme", default="nvme", metavar="PATH")
+    p.add_argument(
+        "--smartctl", default="smartctl", metavar="PATH", help="smartctl executable for --device"
+    )
+    p.add_argument(
+        "--nvme", default="nvme", metavar="PATH", help="nvme-cli executable for --device"
+    )
     p.set_defaults(func=run)
 
 

@@ -181,6 +181,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--capacity",
+        metavar="SIZE",
         help="advertised capacity C, e.g. 960GB, 1.92TB or 894GiB (required, unless --trace "
         "with --preset gives the drive)",
     )
@@ -200,7 +201,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "end of each range); default tlc",
     )
     budget.add_argument(
-        "--pe-cycles", type=units.POSITIVE, help="rated program/erase cycles of the NAND"
+        "--pe-cycles",
+        type=units.POSITIVE,
+        metavar="N",
+        help="rated program/erase cycles of the NAND (default: --nand's typical figure)",
     )
     budget.add_argument(
         "--rated-tbw",
@@ -224,6 +228,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--years",
         type=units.POSITIVE,
         default=5.0,
+        metavar="YEARS",
         help="service life in years for DWPD (default 5, a common warranty)",
     )
     p.add_argument(
@@ -235,11 +240,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     add_retired_op(p)
     p.add_argument(
-        "--target-dwpd", type=units.POSITIVE, help="solve for the OP that gives this DWPD"
+        "--target-dwpd",
+        type=units.POSITIVE,
+        metavar="DWPD",
+        help="solve for the OP that gives this DWPD (drive writes per day over --years)",
     )
     p.add_argument(
         "--target-years",
         type=units.POSITIVE,
+        metavar="YEARS",
         help="solve for the OP that lasts this many years at --daily-writes",
     )
     p.add_argument(
@@ -251,6 +260,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--pages-per-block",
         type=units.COUNT,
+        metavar="N",
         help="mapping units (4 KiB pages) per erase block for the greedy model and --simulate "
         "(default 256; larger blocks raise greedy's WAF toward FIFO's)",
     )

@@ -13,6 +13,7 @@ from overprov.options import (
     add_json_option,
     add_report_option,
     add_retired_op,
+    add_size_option,
     add_target_options,
     text_stream,
 )
@@ -109,14 +110,7 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--jobs", type=units.COUNT, default=None, metavar="N", help="fio jobs per member (1)"
     )
-    p.add_argument(
-        "--size",
-        type=units.SIZE,
-        default=None,
-        metavar="BYTES",
-        help="test only the first BYTES of each member (creates a missing file); "
-        "k/M/G/T (with or without B) are powers of 1000, KiB/MiB/GiB/TiB of 1024",
-    )
+    add_size_option(p)
     p.add_argument(
         "--round-seconds",
         type=units.WHOLE_SECONDS,

@@ -12,6 +12,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from overprov.blockdev import mount_holding
+from overprov.file_location import NOT_ON_A_DISK
 from overprov.profile import phase_precondition
 from overprov.profile.dry_run import ASSUMED_RANDOM_IOPS
 from overprov.profile.settings import ProfileSettings
@@ -182,7 +184,26 @@ def wear_warning(kind: str, spec: str) -> str:
             "figures above, a share of its rated endurance. Shrink --size, --extra-op levels or "
             "--max-rounds to write less."
         )
+    in_ram = _not_on_a_disk(spec)
+    if in_ram:
+        return (
+            f"WARNING: profiling overwrites {spec}, which is on {in_ram}: the figures will be "
+            "those of memory, not of an SSD."
+        )
     return (
         f"WARNING: profiling overwrites {spec} and writes the figures above to the file system "
         "that holds it (and to the drive under it)."
     )
+
+
+def _not_on_a_disk(spec: str) -> str:
+    """The file systems of a file target's members that no drive holds (a tmpfs, ramfs:
+    ``file_location.NOT_ON_A_DISK``), in words; "" when every member is on a disk."""
+    found = []
+    for member in spec.split(","):
+        entry = mount_holding(member)
+        if entry is not None and entry.fs_type in NOT_ON_A_DISK:
+            said = f"{entry.mount_point} ({entry.fs_type}, {NOT_ON_A_DISK[entry.fs_type]})"
+            if said not in found:
+                found.append(said)
+    return "; ".join(found)

@@ -17,7 +17,7 @@ from typing import Any
 from overprov import __version__, outputs
 from overprov import results as res
 from overprov.errors import ConfigError, failure_text
-from overprov.outputs import hold_out_dir, release_out_dir
+from overprov.outputs import check_no_other_run, hold_out_dir, release_out_dir
 from overprov.profile import record as rec
 from overprov.profile.estimate import drive_facts, estimate, estimate_text, wear_warning
 from overprov.profile.phase import DONE_PHASE, run_phase
@@ -118,6 +118,7 @@ class Profile:
                 f"--out: {out} already holds a profile; continue it with --resume {out} "
                 "or choose another folder"
             )
+        check_no_other_run(out, "profile")
         try:
             out.mkdir(parents=True)
             made_out_dir = True

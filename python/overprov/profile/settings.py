@@ -56,12 +56,15 @@ class ProfileSettings:
         for op in ops:
             if not (isinstance(op, int | float) and 0 <= op <= 95):
                 raise ConfigError(f"--extra-op: each level must be between 0 and 95 (%), got {op}")
+        given = ",".join(f"{op:g}" for op in ops)
         if len(set(ops)) != len(ops):
-            raise ConfigError(f"--extra-op: a level is repeated in {ops}")
+            raise ConfigError(f"--extra-op: a level is repeated in {given}")
         if list(ops) != sorted(ops):
+            ascending = ",".join(f"{op:g}" for op in sorted(ops))
             raise ConfigError(
-                f"--extra-op: give levels in ascending order ({sorted(ops)}): each phase discards "
-                "more of the drive than the one before, which cannot be undone without a refill"
+                f"--extra-op: give levels in ascending order ({ascending}, not {given}): each "
+                "phase discards more of the drive than the one before, which cannot be undone "
+                "without a refill"
             )
         for name in ("target_iops", "min_iops", "rated_tbw"):
             v = getattr(self, name)

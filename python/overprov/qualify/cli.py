@@ -11,9 +11,10 @@ from typing import Any
 
 from overprov import units
 from overprov.errors import ConfigError
-from overprov.options import add_report_option, add_target_options
+from overprov.options import add_report_option, add_size_option, add_target_options
 from overprov.outputs import (
     check_json_output,
+    check_no_other_run,
     check_output_dir,
     command_text,
     hold_out_dir,
@@ -76,12 +77,7 @@ def register(subparsers: Any) -> None:
         "(default for a real target: overprov-qualify-TIME; a simulated drive writes no "
         "folder unless given one)",
     )
-    p.add_argument(
-        "--size",
-        type=units.SIZE,
-        metavar="BYTES",
-        help="test only the first BYTES of each member (creates a missing file)",
-    )
+    add_size_option(p)
     p.add_argument(
         "--bs",
         type=units.BLOCK_SIZE,
@@ -214,6 +210,7 @@ def run(args: argparse.Namespace) -> int:
     check_json_output(args.json)
     if folder:
         check_output_dir(out, "--out")
+        check_no_other_run(out, "qualify")
         if (out / "qualify.json").exists():  # another run's results, as profile and calibrate
             raise ConfigError(
                 f"--out: {out} already holds a qualification (qualify.json), which this run "

@@ -27,8 +27,9 @@ def register(subparsers: Any) -> None:
         "report",
         help="HTML report (figures, tables, conclusion) of profiles and simulations",
         description=(
-            "Write one self-contained HTML page from profile folders (overprov profile --out "
-            "DIR) and simulate JSON files (overprov simulate --json FILE): steady IOPS vs OP "
+            "Write one self-contained HTML page from profile, calibrate and qualify folders "
+            "(their --out DIR), simulate JSON files (overprov simulate --json FILE) and plan "
+            "JSON files (overprov plan --json FILE): steady IOPS vs OP "
             "with the target and the recommended OP, IOPS over time per phase, write "
             "saturation, latency CDF (probit axis) and exceedance, WAF vs OP beside the "
             "analytic models, erase-count spread, endurance (TBW, DWPD) and a conclusion in "
@@ -41,7 +42,8 @@ def register(subparsers: Any) -> None:
         nargs="+",
         type=Path,
         metavar="DIR|FILE",
-        help="a profile output folder (or its results.json), or an overprov simulate --json file",
+        help="a profile, calibrate or qualify output folder (or its results.json, "
+        "prediction.json, qualify.json), or a JSON file of overprov simulate --json or plan --json",
     )
     p.add_argument(
         "--out",
@@ -78,7 +80,9 @@ def register(subparsers: Any) -> None:
         "--nand",
         choices=NAND_TYPES,
         default=None,
-        help="NAND type, for typical P/E cycles when no rating is known",
+        help="NAND type, for typical P/E cycles when no rating is known (default: none; the "
+        "TBW/DWPD table is drawn only when --rated-tbw, --pe-cycles, --nand or --smart gives "
+        "the NAND's budget)",
     )
     p.add_argument(
         "--years",
@@ -96,7 +100,11 @@ def register(subparsers: Any) -> None:
         help="a 'smartctl -j -a' JSON of the drive: lifetime WAF and wear, and the endurance "
         "it implies (repeatable)",
     )
-    p.add_argument("--title", default=None, help="page title")
+    p.add_argument(
+        "--title",
+        metavar="TEXT",
+        help="page title (default: 'SSD over-provisioning report:' and the inputs' names)",
+    )
     add_json_option(p, "what was read, written and recommended (schema overprov.report/1)")
     p.set_defaults(func=run)
 

@@ -30,6 +30,7 @@ from overprov.options import (
     add_json_option,
     add_retired_op,
     examples,
+    say_core_defaults,
     text_stream,
 )
 from overprov.outputs import command_text, hold_out_dir, write_json
@@ -222,7 +223,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "suffixes are decimal like drive labels (512G), KiB/MiB/GiB are binary, a bare number "
             "is bytes; block "
             "sizes (--bs, --page-size) are fio-style (4k = 4096). Give several OP values to "
-            "sweep, e.g. --extra-op 0,10,20,30 or --rho 0.07,0.28."
+            "sweep, e.g. --extra-op 0,10,20,30 or --rho 0.07,0.28. A default shown is the "
+            "simulator's own: --demo, a --config file or a --preset may set the field."
         ),
         epilog=examples(
             "overprov simulate --demo",
@@ -319,7 +321,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--open-iops",
         type=units.POSITIVE,
         metavar="N",
-        help="open loop: requests arrive at N per second",
+        help="open loop: requests arrive at N per second (default: a closed loop, --qd)",
     )
     tm.add_argument(
         "--write-through",
@@ -408,7 +410,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--static-wl",
         type=units.COUNT,
         metavar="SPREAD",
-        help="static wear levelling when max−min erase count exceeds SPREAD",
+        help="static wear levelling when max−min erase count exceeds SPREAD (default: 0, off)",
     )
     w = p.add_argument_group("workload")
     add_pattern_options(w)
@@ -453,9 +455,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="PCT",
         help="record WAF every PCT%% of user capacity written",
     )
-    r.add_argument("--seed", type=units.COUNT_OR_ZERO, help="random seed (same seed, same result)")
+    r.add_argument(
+        "--seed", type=units.COUNT_OR_ZERO, metavar="N", help="random seed (same seed, same result)"
+    )
     placement_options.add_placement_options(p)
     trace_options.add_trace_options(p)
+    pattern = ("workload", ("workload", "pattern"))  # --workload (workload_options)
+    say_core_defaults(p, [*FLAG_FIELDS, pattern], engine.default_config())
     p.set_defaults(func=run)
     _OPTION_OF.update({a.dest: a.option_strings[-1] for a in p._actions if a.option_strings})
 

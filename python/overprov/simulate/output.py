@@ -11,7 +11,12 @@ from typing import Any
 
 from overprov import models
 from overprov.errors import ConfigError
-from overprov.outputs import check_json_output, check_output_dir, check_output_file
+from overprov.outputs import (
+    check_json_output,
+    check_no_other_run,
+    check_output_dir,
+    check_output_file,
+)
 from overprov.steady_window import steady_window, window_percentile
 
 
@@ -162,6 +167,7 @@ def check_outputs(args: Any) -> None:
     check_json_output(args.json)
     check_output_file(args.series, "--series")
     check_output_dir(args.out, "--out")
+    check_no_other_run(args.out, "simulate")
 
 
 def check_series(series: str | None, configs: Sequence[dict[str, Any]]) -> None:

@@ -516,6 +516,7 @@ def add_nvme_log_source_option(p: argparse.ArgumentParser) -> None:
         choices=[s.id for s in load_sources()],
         metavar="ID",
         help="which log the saved output is, when its text could be several plugins' (the "
-        "Intel-layout nand_bytes_written of several vendors counts in different units); "
-        "one of: " + ", ".join(s.id for s in load_sources()),
+        "Intel-layout nand_bytes_written of several vendors counts in different units; "
+        "default: found from the counters the text holds, and no byte count when the logs it "
+        "could be disagree on the unit); one of: " + ", ".join(s.id for s in load_sources()),
     )
