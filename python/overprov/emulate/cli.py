@@ -61,8 +61,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def drive_config(drive: str, size: str, extra_op_percent: float) -> dict[str, Any]:
-    """The SimConfig of ``drive`` at NAND size ``size``, with timing (a device answers in time)."""
-    cfg, _factor = presets.preset_config(drive, size)
+    """The SimConfig of ``drive`` at NAND size ``size``, with timing (a device answers in time).
+    An error names emulate's own arguments (the drive, ``--size``), not simulate's
+    (``--preset``, ``--scale``) that the drive's builder names."""
+    try:
+        cfg, _factor = presets.preset_config(drive, size)
+    except ConfigError as exc:
+        text = str(exc)
+        if text.startswith("--preset: "):
+            text = "PRESET|FILE.toml: " + text.removeprefix("--preset: ")
+        raise ConfigError(text.replace("--scale", "--size")) from exc
     if not cfg.get("timing", {}).get("enabled"):
         raise ConfigError(f"{drive}: timing.enabled is not set: an emulated drive needs timing")
     cfg = engine.merge(cfg, {"geometry": {"extra_op_percent": extra_op_percent},
