@@ -87,7 +87,7 @@ COSTLY_INPUTS = frozenset({
     "tests::sim_profile",
     "tests/report::sim_json", "tests/report::sim_fifo_json", "tests/report::timed_json",
     "tests/report::timed_real_json", "tests::qualify_sim",
-    "tests/report/test_report_steady_waf.py::timed_64",
+    "tests/report/test_report_steady_waf.py::timed_4000_blocks",
     "tests/report::waf_calibration",
     "tests/report/test_report_calibrate.py::sim_calibration",
     "tests/report/test_report_pts.py::swept",
