@@ -22,7 +22,9 @@ is not ours is never touched.
 every parallel worker (pytest-xdist, docs/testing.md): the first worker to ask runs
 ``make(folder)`` under a file lock, the others wait and get the same folder. For the costly
 inputs session fixtures build (simulations, profiles, calibrations); tests only read them.
-``sim_profile`` is one: a profile of a simulated drive, for the report and calibrate tests.
+``sim_profile`` is one: a profile of a simulated drive, for the report and calibrate tests;
+``calibrated_once(*figures)`` another: ``overprov calibrate FIGURES`` of typed figures, for the
+calibrate tests and a report test.
 
 Parallel runs (``pytest -n N --dist loadgroup``, as ``make test`` runs them): the tests of a
 module that share a module-scoped fixture are put in one group (``xdist_group``), so the
@@ -35,7 +37,11 @@ a loop device, or detaches one and attaches another file at its number.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import fcntl
+import hashlib
+import io
+import json
 import os
 import shutil
 import subprocess
@@ -210,6 +216,49 @@ def _made_once(
 def made_once(tmp_path_factory: pytest.TempPathFactory) -> Callable:
     """``made_once(name, make)``: see the module's docstring."""
     return lambda name, make: _made_once(tmp_path_factory, name, make)
+
+
+@pytest.fixture(scope="session")
+def calibrated_once(made_once):
+    """``calibrated_once(*figures)``: ``overprov calibrate FIGURES --out DIR --json -`` run
+    once per test run (``made_once``) for the tests that check the same calibration of typed
+    figures from two sides; returns (DIR, what it printed). Tests only read them. Beside DIR,
+    ``runs.json`` lists the configs the run simulated (each as ``json.dumps(config,
+    sort_keys=True)``, in order), as every call of ``sweep.run_points`` was given them, and
+    ``stderr.txt`` holds what it wrote to stderr (its progress and, with ``--json -``, its
+    text)."""
+
+    def run(*figures: str) -> tuple[Path, str]:
+        from overprov import sweep
+        from overprov.cli import main
+
+        key = json.dumps(figures)
+        name = "calibrated-" + hashlib.sha256(key.encode()).hexdigest()[:16]
+
+        def make(folder: Path) -> None:
+            printed, said = io.StringIO(), io.StringIO()
+            runs: list[str] = []
+            run_points = sweep.run_points
+
+            def counted(configs, **kw):
+                runs.extend(json.dumps(c, sort_keys=True) for c in configs)
+                return run_points(configs, **kw)
+
+            sweep.run_points = counted
+            try:
+                with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(said):
+                    rc = main(["calibrate", *figures, "--out", str(folder / "out"), "--json", "-"])
+            finally:
+                sweep.run_points = run_points
+            assert rc == 0, f"calibrate {key} exited {rc}"
+            (folder / "stdout.json").write_text(printed.getvalue(), encoding="utf-8")
+            (folder / "runs.json").write_text(json.dumps(runs), encoding="utf-8")
+            (folder / "stderr.txt").write_text(said.getvalue(), encoding="utf-8")
+
+        folder = made_once(name, make)
+        return folder / "out", (folder / "stdout.json").read_text(encoding="utf-8")
+
+    return run
 
 
 @pytest.fixture(scope="session")
