@@ -306,6 +306,33 @@ def qualify_sim(made_once) -> Path:
     return made_once("qualify-sim", make) / "q"
 
 
+@pytest.fixture(scope="session")
+def qualify_fio(made_once) -> Path:
+    """``overprov qualify`` of a 16 MiB file with real fio, every test, 1 s rounds, two idle
+    waits (1 and 2 s), made once per run: qualify.json, report.html and fio's job files in Q
+    (the report tests read them), and beside Q the command's exit status (``exit``), stdout
+    (``stdout.txt``) and stderr (``stderr.txt``), which the qualify CLI's test reads."""
+    if shutil.which("fio") is None:
+        pytest.skip("fio is not installed (Debian package fio)")
+
+    def make(d: Path) -> None:
+        out = d / "q"
+        res = subprocess.run(
+            [sys.executable, "-m", "overprov.cli", "qualify", str(d / "drive.img"),
+             "--size", "16MiB", "--round-seconds", "1", "--steady-drive-writes", "1",
+             "--max-rounds", "2", "--cliff-drive-writes", "2", "--idle-waits", "1,2",
+             "--idle-burst-seconds", "1", "--idle-repeats", "1", "--out", str(out)],
+            capture_output=True, text=True, timeout=300, check=False,
+        )  # fmt: skip
+        assert res.returncode in (0, 1), res.stderr[-3000:]
+        assert (out / "qualify.json").is_file() and (out / "report.html").is_file()
+        (d / "exit").write_text(str(res.returncode))
+        (d / "stdout.txt").write_text(res.stdout)
+        (d / "stderr.txt").write_text(res.stderr)
+
+    return made_once("qualify-fio", make) / "q"
+
+
 def _backing_file(dev: str) -> Path | None:
     path = Path("/sys/block") / Path(dev).name / "loop" / "backing_file"
     try:
