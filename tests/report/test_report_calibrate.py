@@ -49,9 +49,7 @@ def test_report_of_a_calibration(waf_calibration, waf_calibration_report):
     assert pred["interval"] in words
 
 
-def test_report_of_a_prediction_file_with_both_readings_of_the_raw_nand(
-    calibrated_once, tmp_path
-):
+def test_report_of_a_prediction_file_with_both_readings_of_the_raw_nand(calibrated_once, tmp_path):
     """prediction.json given as a file (not its folder), from figures with the raw NAND
     given: validated as a calibrate document (its t_cmd may be negative) and reported. (The
     PNY figure with its raw NAND, ``overprov calibrate`` made once per test run: the
