@@ -22,7 +22,9 @@ is not ours is never touched.
 every parallel worker (pytest-xdist, docs/testing.md): the first worker to ask runs
 ``make(folder)`` under a file lock, the others wait and get the same folder. For the costly
 inputs session fixtures build (simulations, profiles, calibrations); tests only read them.
-``sim_profile`` is one: a profile of a simulated drive, for the report and calibrate tests.
+``sim_profile`` is one: a profile of a simulated drive, for the report and calibrate tests;
+``calibrated_once(*figures)`` another: ``overprov calibrate FIGURES`` of typed figures, for the
+calibrate tests and a report test.
 
 Parallel runs (``pytest -n N --dist loadgroup``, as ``make test`` runs them): the tests of a
 module that share a module-scoped fixture are put in one group (``xdist_group``), so the
@@ -35,7 +37,11 @@ a loop device, or detaches one and attaches another file at its number.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import fcntl
+import hashlib
+import io
+import json
 import os
 import shutil
 import subprocess
@@ -87,7 +93,7 @@ COSTLY_INPUTS = frozenset({
     "tests::sim_profile",
     "tests/report::sim_json", "tests/report::sim_fifo_json", "tests/report::timed_json",
     "tests/report::timed_real_json", "tests::qualify_sim",
-    "tests/report/test_report_steady_waf.py::timed_64",
+    "tests/report/test_report_steady_waf.py::timed_4000_blocks",
     "tests/report::waf_calibration",
     "tests/report/test_report_calibrate.py::sim_calibration",
     "tests/report/test_report_pts.py::swept",
@@ -213,6 +219,49 @@ def made_once(tmp_path_factory: pytest.TempPathFactory) -> Callable:
 
 
 @pytest.fixture(scope="session")
+def calibrated_once(made_once):
+    """``calibrated_once(*figures)``: ``overprov calibrate FIGURES --out DIR --json -`` run
+    once per test run (``made_once``) for the tests that check the same calibration of typed
+    figures from two sides; returns (DIR, what it printed). Tests only read them. Beside DIR,
+    ``runs.json`` lists the configs the run simulated (each as ``json.dumps(config,
+    sort_keys=True)``, in order), as every call of ``sweep.run_points`` was given them, and
+    ``stderr.txt`` holds what it wrote to stderr (its progress and, with ``--json -``, its
+    text)."""
+
+    def run(*figures: str) -> tuple[Path, str]:
+        from overprov import sweep
+        from overprov.cli import main
+
+        key = json.dumps(figures)
+        name = "calibrated-" + hashlib.sha256(key.encode()).hexdigest()[:16]
+
+        def make(folder: Path) -> None:
+            printed, said = io.StringIO(), io.StringIO()
+            runs: list[str] = []
+            run_points = sweep.run_points
+
+            def counted(configs, **kw):
+                runs.extend(json.dumps(c, sort_keys=True) for c in configs)
+                return run_points(configs, **kw)
+
+            sweep.run_points = counted
+            try:
+                with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(said):
+                    rc = main(["calibrate", *figures, "--out", str(folder / "out"), "--json", "-"])
+            finally:
+                sweep.run_points = run_points
+            assert rc == 0, f"calibrate {key} exited {rc}"
+            (folder / "stdout.json").write_text(printed.getvalue(), encoding="utf-8")
+            (folder / "runs.json").write_text(json.dumps(runs), encoding="utf-8")
+            (folder / "stderr.txt").write_text(said.getvalue(), encoding="utf-8")
+
+        folder = made_once(name, make)
+        return folder / "out", (folder / "stdout.json").read_text(encoding="utf-8")
+
+    return run
+
+
+@pytest.fixture(scope="session")
 def sim_profile(made_once) -> Path:
     """A profile of a simulated drive (sim:PRESET@SCALE) through the profiler's pipeline,
     OP 0/20/40%, 5 s rounds, target 20,000 IOPS, made once per run (the report tests read it,
@@ -255,6 +304,33 @@ def qualify_sim(made_once) -> Path:
         (d / "stderr.txt").write_text(res.stderr)
 
     return made_once("qualify-sim", make) / "q"
+
+
+@pytest.fixture(scope="session")
+def qualify_fio(made_once) -> Path:
+    """``overprov qualify`` of a 16 MiB file with real fio, every test, 1 s rounds, two idle
+    waits (1 and 2 s), made once per run: qualify.json, report.html and fio's job files in Q
+    (the report tests read them), and beside Q the command's exit status (``exit``), stdout
+    (``stdout.txt``) and stderr (``stderr.txt``), which the qualify CLI's test reads."""
+    if shutil.which("fio") is None:
+        pytest.skip("fio is not installed (Debian package fio)")
+
+    def make(d: Path) -> None:
+        out = d / "q"
+        res = subprocess.run(
+            [sys.executable, "-m", "overprov.cli", "qualify", str(d / "drive.img"),
+             "--size", "16MiB", "--round-seconds", "1", "--steady-drive-writes", "1",
+             "--max-rounds", "2", "--cliff-drive-writes", "2", "--idle-waits", "1,2",
+             "--idle-burst-seconds", "1", "--idle-repeats", "1", "--out", str(out)],
+            capture_output=True, text=True, timeout=300, check=False,
+        )  # fmt: skip
+        assert res.returncode in (0, 1), res.stderr[-3000:]
+        assert (out / "qualify.json").is_file() and (out / "report.html").is_file()
+        (d / "exit").write_text(str(res.returncode))
+        (d / "stdout.txt").write_text(res.stdout)
+        (d / "stderr.txt").write_text(res.stderr)
+
+    return made_once("qualify-fio", make) / "q"
 
 
 def _backing_file(dev: str) -> Path | None:

@@ -1,7 +1,8 @@
 """Fixtures of the calibrate tests: the corpus bench (bench/corpus_bench.py) as a module;
-``waf_curves``, the workload's simulated WAF curves, ``calibrated_once``, a calibration
-of typed figures, and ``one_figure_no_out``, a calibration written nowhere, each made once
-per test run."""
+``waf_curves``, the workload's simulated WAF curves, and ``one_figure_no_out``, a
+calibration written nowhere, each made once per test run. (``calibrated_once``, a
+calibration of typed figures made once per run, is in tests/conftest.py: a report test reads
+one too.)"""
 
 from __future__ import annotations
 
@@ -65,49 +66,6 @@ def waf_curves(made_once):
         )
 
     return curve
-
-
-@pytest.fixture(scope="session")
-def calibrated_once(made_once):
-    """``calibrated_once(*figures)``: ``overprov calibrate FIGURES --out DIR --json -`` run
-    once per test run (``made_once``) for the tests that check the same calibration of typed
-    figures from two sides; returns (DIR, what it printed). Tests only read them. Beside DIR,
-    ``runs.json`` lists the configs the run simulated (each as ``json.dumps(config,
-    sort_keys=True)``, in order), as every call of ``sweep.run_points`` was given them, and
-    ``stderr.txt`` holds what it wrote to stderr (its progress and, with ``--json -``, its
-    text)."""
-
-    def run(*figures: str) -> tuple[Path, str]:
-        from overprov import sweep
-        from overprov.cli import main
-
-        key = json.dumps(figures)
-        name = "calibrated-" + hashlib.sha256(key.encode()).hexdigest()[:16]
-
-        def make(folder: Path) -> None:
-            printed, said = io.StringIO(), io.StringIO()
-            runs: list[str] = []
-            run_points = sweep.run_points
-
-            def counted(configs, **kw):
-                runs.extend(json.dumps(c, sort_keys=True) for c in configs)
-                return run_points(configs, **kw)
-
-            sweep.run_points = counted
-            try:
-                with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(said):
-                    rc = main(["calibrate", *figures, "--out", str(folder / "out"), "--json", "-"])
-            finally:
-                sweep.run_points = run_points
-            assert rc == 0, f"calibrate {key} exited {rc}"
-            (folder / "stdout.json").write_text(printed.getvalue(), encoding="utf-8")
-            (folder / "runs.json").write_text(json.dumps(runs), encoding="utf-8")
-            (folder / "stderr.txt").write_text(said.getvalue(), encoding="utf-8")
-
-        folder = made_once(name, make)
-        return folder / "out", (folder / "stdout.json").read_text(encoding="utf-8")
-
-    return run
 
 
 #: One IOPS figure with a FOB figure, one level: a cheap fit (3.3 CPU s against 6.8 for

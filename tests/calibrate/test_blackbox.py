@@ -14,7 +14,9 @@ from overprov.calibrate.plan import design, parse_budget
 from overprov.profile.sim_target import SimTarget
 from overprov.profile.targets import RoundResult, RoundSpec, Target
 
-LEVELS = [0.0, 10.0, 20.0, 30.0, 40.0]
+#: Three levels and 5 bootstrap samples (5 levels and 20 before: 8.9 CPU s a calibration,
+#: 8.0 now): the property is that both sides agree, whatever they measure and predict.
+LEVELS = [0.0, 20.0, 40.0]
 
 
 class HiddenDrive:
@@ -70,7 +72,7 @@ def _calibrate(target: Target, out) -> dict[str, Any]:
         target.close()
     fig = predmod.PredictionInput(
         predmod.points_from(m), LEVELS, fob_iops=m.fob_iops,
-        advertised_bytes=10**12, bootstrap_samples=20,
+        advertised_bytes=10**12, bootstrap_samples=5,
     )  # fmt: skip
     return answer.predict(fig).document(out)
 

@@ -22,7 +22,6 @@ from overprov.calibrate.prediction import (
     SetAsideReading,
 )
 from overprov.calibrate.summary import summary_text
-from overprov.cli import main
 from overprov.errors import InputError, RunError
 from overprov.outputs import json_text
 
@@ -94,17 +93,19 @@ def test_a_prediction_that_is_not_one_is_refused_naming_the_field(tmp_path, row,
     assert not (tmp_path / "p.json").exists()
 
 
-@pytest.mark.slow  # a twin refined and simulated, then its file simulated again
-def test_the_written_twin_simulates_to_the_figures_the_prediction_states(tmp_path):
+@pytest.mark.slow  # its file simulated again at each level
+def test_the_written_twin_simulates_to_the_figures_the_prediction_states(calibrated_once):
     """The twin is simulated from memory and written only as an output: the file written,
     simulated as a drive file at each level the way calibrate simulates typed figures, gives
     exactly the figures prediction.json states for its twin (``twin_iops``, and the figures of
-    the reading twin.toml copies: the heaviest, the first of ``readings``)."""
-    rc = main(["calibrate", "--points", "0:11000,20:25000", "--extra-op", "0,20", "--jobs", "1",
-               "--out", str(tmp_path)])  # fmt: skip
-    assert rc == 0
-    pred = json.loads((tmp_path / "prediction.json").read_text(encoding="utf-8"))
-    path = tmp_path / "twin.toml"
+    the reading twin.toml copies: the heaviest, the first of ``readings``). (The 850 Pro's
+    calibration, made once per test run, refined to its IOPS figure: its twin's spare is the
+    raw NAND's, read once (k = 1, no WAF figure), so each level is the file at that level;
+    test_calibrate_cli.py and test_spare_readings.py read it too.)"""
+    out, printed = calibrated_once("--points", "20:25000", "--advertised", "512000000000",
+                                   "--physical", "549755813888", "--extra-op", "20,40")  # fmt: skip
+    pred = json.loads(printed)
+    path = out / "twin.toml"
     assert pred["twin"] == str(path)
     drive = presets.load_drive_file(path)
     scale = twinmod.sim_scale(drive["advertised_bytes"], drive["notes"]["calibration"]["native_op"])
@@ -114,6 +115,7 @@ def test_the_written_twin_simulates_to_the_figures_the_prediction_states(tmp_pat
     reports = sweep.run_points(configs, jobs=1, label="twin file")
     first = next(iter(pred["readings"].values()))
     assert first["weight"] == max(r["weight"] for r in pred["readings"].values())
+    assert first["fit"]["spare_efficiency"] == 1.0  # the file at level x is level x
     assert path.read_bytes() == Path(first["twin"]).read_bytes()
     for row, own, x, rep in zip(pred["levels"], first["levels"], levels, reports, strict=True):
         got = twin_runs._level(x, rep)

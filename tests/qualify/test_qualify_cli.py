@@ -10,10 +10,6 @@ import pytest
 from overprov import __version__
 from overprov.qualify import verdict
 
-FAST = ("--round-seconds", "1", "--steady-drive-writes", "1", "--max-rounds", "2",
-        "--cliff-drive-writes", "2", "--idle-waits", "1", "--idle-burst-seconds", "1",
-        "--idle-repeats", "1")  # fmt: skip
-
 
 def _valid(doc: dict) -> dict:
     jsonschema.validate(doc, verdict.json_schema())
@@ -49,27 +45,27 @@ def test_enterprise_preset_passes_the_cache_test_through_the_cli(overprov_cli, t
 
 @pytest.mark.fio
 @pytest.mark.slow
-def test_qualify_a_file_with_real_fio(need_fio, overprov_cli, tmp_path):
-    target = tmp_path / "drive.img"
-    rc, out, err = overprov_cli(
-        "qualify", str(target), "--size", "16MiB", *FAST, "--out", str(tmp_path / "out"),
-        "--json", str(tmp_path / "q.json"), "--no-report",  # the report is not read here
-    )  # fmt: skip
-    assert rc in (0, 1), err
-    doc = _valid(json.loads((tmp_path / "q.json").read_text()))
+def test_qualify_a_file_with_real_fio(qualify_fio):
+    """The qualification of a 16 MiB file with real fio made once per run (tests/conftest.py;
+    the report tests read it too): 1 s rounds, one steady drive write, at most 2 rounds, idle
+    waits of 1 and 2 s."""
+    rc = int((qualify_fio.parent / "exit").read_text())
+    out = (qualify_fio.parent / "stdout.txt").read_text()
+    assert rc in (0, 1), (qualify_fio.parent / "stderr.txt").read_text()
+    doc = _valid(json.loads((qualify_fio / "qualify.json").read_text()))
     assert doc["target"]["kind"] == "file" and doc["target"]["capacity_bytes"] == 16 << 20
     tests = {t["test"]: t for t in doc["tests"]}
     cache = tests["cache"]["figures"]
     for side in ("write_back", "write_through"):
         # fio ran the mix it was asked for: reads are about 70% of the I/O
         assert cache[side]["read_iops"] / cache[side]["iops"] == pytest.approx(0.7, abs=0.05)
-    wt_job = (tmp_path / "out" / "fio" / "cache-wt.fio").read_text().splitlines()
+    wt_job = (qualify_fio / "fio" / "cache-wt.fio").read_text().splitlines()
     assert {"sync=1", "rw=randrw", "rwmixread=70"} <= set(wt_job)
     assert tests["cache"]["verdict"] in ("pass", "fail")
     assert "punched a hole over 4194304 bytes" in tests["trim_recovery"]["figures"]["discard"]
     assert "THIS OVERWRITES" in out
     idle = tests["idle_recovery"]["figures"]
-    assert [w["wait_s"] for w in idle["waits"]] == [1.0] and idle["burst_seconds"] == 1
+    assert [w["wait_s"] for w in idle["waits"]] == [1.0, 2.0] and idle["burst_seconds"] == 1
 
 
 @pytest.mark.parametrize("bad", ["0", "5,-1", "soon", ","])

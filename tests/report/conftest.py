@@ -2,8 +2,9 @@
 --json, untimed and timed), an untimed one with a hand-built ``timed`` section
 (report_fixtures.add_timed) and a real fio profile of a small file (overprov profile, which
 writes its report itself); the profile of a simulated drive, ``sim_profile``, is in
-tests/conftest.py (calibrate's tests read it too), and so is the qualification of a simulated
-drive, ``qualify_sim`` (the qualify CLI's tests read it too)."""
+tests/conftest.py (calibrate's tests read it too), and so are the qualifications of a simulated
+drive, ``qualify_sim``, and of a file with real fio, ``qualify_fio`` (the qualify CLI's tests
+read them too)."""
 
 from __future__ import annotations
 
@@ -197,22 +198,3 @@ def waf_calibration(made_once) -> Path:
 def waf_calibration_report(waf_calibration: Path, made_once) -> Path:
     """``overprov report`` of ``waf_calibration``, made once per run."""
     return report_once(made_once, "report-waf-calibration-page", str(waf_calibration))
-
-
-@pytest.fixture(scope="session")
-def qualify_fio(made_once) -> Path:
-    """``overprov qualify`` of a 16 MiB file with real fio, every test, 1 s rounds."""
-    _need_fio()
-
-    def make(d: Path) -> None:
-        out = d / "q"
-        res = overprov(
-            "qualify", str(d / "drive.img"), "--size", "16MiB", "--round-seconds", "1",
-            "--steady-drive-writes", "1", "--max-rounds", "2", "--cliff-drive-writes", "2",
-            "--idle-waits", "1,2", "--idle-burst-seconds", "1", "--idle-repeats", "1",
-            "--out", str(out),
-        )  # fmt: skip
-        assert res.returncode in (0, 1), res.stderr[-3000:]
-        assert (out / "qualify.json").is_file() and (out / "report.html").is_file()
-
-    return made_once("report-qualify-fio", make) / "q"
