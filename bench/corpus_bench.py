@@ -44,7 +44,7 @@ from overprov.calibrate import spare_readings, uncertainty, workload_curve
 from overprov.errors import ConfigError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from corpus_foreign import foreign_drives  # noqa: E402  (bench/, beside this script)
+from corpus_foreign import foreign_drives, point, surrogate_forms  # noqa: E402  (bench/)
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "bench" / "corpus"
@@ -59,15 +59,6 @@ def load(folder: Path) -> list[dict[str, Any]]:
             d["file"] = str(path.relative_to(ROOT))
             drives.append(d)
     return drives
-
-
-def point(f: dict[str, Any]) -> fitmod.Point:
-    x, v, sd = float(f["extra_op_percent"]), float(f["value"]), float(f["rel_sd"])
-    if f["kind"] == "fob_iops":
-        return fitmod.Point(x, v, sd, fresh=True)
-    if f["kind"] == "iops":
-        return fitmod.Point(x, v, sd)
-    return fitmod.Point(x, None, sd, v, sd)
 
 
 def workload_of(d: dict[str, Any]) -> dict[str, Any] | None:
@@ -291,6 +282,8 @@ SUBSETS = {
     "foreign FTLs": lambda c: c["foreign"],
     "foreign, QD32 curves": lambda c: c["foreign"] and not c.get("waf_only", False),
     "foreign, WAF only": lambda c: c.get("waf_only", False),
+    "foreign, FEMU": lambda c: family_of(c) == "FEMU",
+    "all but FEMU": lambda c: family_of(c) != "FEMU",
 }
 
 
@@ -342,6 +335,13 @@ def evaluate(
             d: subset_summary([c for c in done if c["drive"] == d], 0)
             for d in sorted({c["drive"] for c in done})
         },
+        "per_family": {
+            f: subset_summary(
+                [c for c in done if family_of(c) == f],
+                sum(1 for c in all_cases if family_of(c) == f),
+            )
+            for f in sorted({family_of(c) for c in all_cases})
+        },  # fmt: skip
     }
 
 
@@ -367,44 +367,6 @@ def compare(all_cases: list[dict[str, Any]]) -> str:
                   for d in drives]  # fmt: skip
         name = rule if rule == "pooled" else f"families, A = {a:g}"
         lines.append(f"| {name} | {unit} | " + " | ".join(cells) + f" | {s['slope_text']} |")
-    return "\n".join(lines)
-
-
-def surrogate_forms(drive: dict[str, Any], fitted: tuple[float, ...] = (0.0, 40.0)) -> str:
-    """The surrogate alone (no twin) on a foreign FTL's curve, fitted on IOPS and WAF at
-    ``fitted`` and FOB, raw NAND given or not, with t_cmd bounded at −0.5·t_page (calibrate's
-    form: GC's reads) and at −0.9·t_page (host programs spread over parallel GC domains while
-    each domain's GC blocks: 1/IOPS = (t_host/P − t_gc) + W·(t_gc + t_erase/b), an intercept
-    down to −(1 − 1/P)·slope). A comparison of forms, not calibrate's prediction."""
-    by = {(f["kind"], float(f["extra_op_percent"])): f for f in drive["figure"]}
-    levels = sorted({x for kind, x in by if kind == "iops"})
-    raw = drive.get("raw_nand_bytes")
-    raw_op = raw / drive["advertised_bytes"] - 1 if raw else None
-    pts = [point(by[(k, x)]) for x in fitted for k in ("iops", "waf") if (k, x) in by]
-    pts += [point(f) for f in drive["figure"] if f["kind"] == "fob_iops"]
-    lines = [
-        "| t_cmd bound | raw NAND | fitted ρ₀ | k | t_cmd µs | t_page µs | "
-        + " | ".join(f"{x:g}%: IOPS / WAF" for x in levels) + " |",
-        "|---|---|---|---|---|---|" + "---|" * len(levels),
-    ]  # fmt: skip
-    saved = fitmod.MAX_READ_SHARE
-    try:
-        for share in (0.5, 0.9):
-            fitmod.MAX_READ_SHARE = share
-            for given in (False, True) if raw_op is not None else (False,):
-                s = fitmod.fit(pts, native_op=raw_op if given else None, fit_efficiency=given)
-                cells = []
-                for x in levels:
-                    e_i = s.iops(x) / by[("iops", x)]["value"] - 1
-                    e_w = s.waf(x) / by[("waf", x)]["value"] - 1 if ("waf", x) in by else math.nan
-                    cells.append(f"{100 * e_i:+.0f}% / {100 * e_w:+.0f}%")
-                lines.append(
-                    f"| −{share:g}·t_page | {'given' if given else 'fitted'} | "
-                    f"{100 * s.native_op:.1f}% | {s.spare_efficiency:.2f} | {s.t_cmd_us:.0f} | "
-                    f"{s.t_page_us:.0f} | " + " | ".join(cells) + " |"
-                )
-    finally:
-        fitmod.MAX_READ_SHARE = saved
     return "\n".join(lines)
 
 
@@ -442,40 +404,43 @@ def markdown(all_cases: list[dict[str, Any]], summary: dict[str, Any]) -> str:
             f"{fmt(c['predicted'])} | {100 * c['rel_error']:+.0f}% | {fmt(lo)}–{fmt(hi)} | "
             f"{'yes' if c['inside_nested'] else 'no'} | {fmt(nlo)}–{fmt(nhi)} | {readings} |"
         )
-    family = summary.get("coverage_nested_by_family", {})
+    beside = summary.get("beside", {"leave_out": "family", "coverage_nested": {}})
     lines += ["", "| cases | predicted | median error | worst error | inside 80% (nested by "
-              "drive) | by family | inside, noise and readings only | median width | raw NAND "
-              "no worse |", "|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
+              f"{summary['leave_out']}) | by {beside['leave_out']} | inside, noise and readings "
+              "only | median width | raw NAND no worse |",
+              "|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
     for name, s in summary["subsets"].items():
         if s is None:
             continue
-        by_family = f"{100 * family[name]:.0f}%" if family.get(name) is not None else "–"
+        b = beside["coverage_nested"].get(name)
         lines.append(
             f"| {name} | {s['predicted']} of {s['cases']} | "
             f"{100 * s['median_abs_rel_error']:.1f}% | {100 * s['worst_abs_rel_error']:.1f}% | "
-            f"{100 * s['coverage_nested']:.0f}% | {by_family} | "
+            f"{100 * s['coverage_nested']:.0f}% | {'–' if b is None else f'{100 * b:.0f}%'} | "
             f"{100 * s['coverage_noise_only']:.0f}% | "
             f"{100 * s['median_rel_width_nested']:.0f}% | "
             f"{s['raw_nand_not_worse']} of {s['raw_nand_pairs']} |"
         )
-    lines += ["", "| drive | predicted | median error | worst error | inside 80% (nested) | "
-              "median width | raw NAND no worse |", "|---|---|---|---|---|---|---|"]  # fmt: skip
-    for drive in dict.fromkeys(c["drive"] for c in all_cases):
-        mine = [c for c in all_cases if c["drive"] == drive]
-        s = subset_summary([c for c in mine if "log_error" in c], len(mine))
-        if s is None:
-            lines.append(f"| {drive} | 0 of {len(mine)} | | | | | |")
-            continue
-        lines.append(
-            f"| {drive} | {s['predicted']} of {s['cases']} | "
-            f"{100 * s['median_abs_rel_error']:.1f}% | {100 * s['worst_abs_rel_error']:.1f}% | "
-            f"{100 * s['coverage_nested']:.0f}% | {100 * s['median_rel_width_nested']:.0f}% | "
-            f"{s['raw_nand_not_worse']} of {s['raw_nand_pairs']} |"
-        )
+    for unit, key in (("family", family_of), ("drive", lambda c: c["drive"])):
+        lines += ["", f"| {unit} | predicted | median error | worst error | inside 80% "
+                  "(nested) | median width | raw NAND no worse |",
+                  "|---|---|---|---|---|---|---|"]  # fmt: skip
+        for name in dict.fromkeys(key(c) for c in all_cases):
+            mine = [c for c in all_cases if key(c) == name]
+            s = subset_summary([c for c in mine if "log_error" in c], len(mine))
+            if s is None:
+                lines.append(f"| {name} | 0 of {len(mine)} | | | | | |")
+                continue
+            lines.append(
+                f"| {name} | {s['predicted']} of {s['cases']} | "
+                f"{100 * s['median_abs_rel_error']:.1f}% | {100 * s['worst_abs_rel_error']:.1f}% "
+                f"| {100 * s['coverage_nested']:.0f}% | {100 * s['median_rel_width_nested']:.0f}% "
+                f"| {s['raw_nand_not_worse']} of {s['raw_nand_pairs']} |"
+            )
     how = ("posterior predictive over FTL families" if summary["rule"] == "families"
            else "one maximum-likelihood slope")  # fmt: skip
     lines += ["", f"Model-form slope ({how}) on all cases: {summary['slope_text']} per unit "
-              f"of log spare distance; without each drive: "
+              f"of log spare distance; without each {summary['leave_out']}: "
               + "; ".join(f"{k} {v}" for k, v in summary["nested_slope_text"].items())]  # fmt: skip
     return "\n".join(lines)
 
@@ -509,9 +474,18 @@ def main() -> int:
         "predictive and its prior's sensitivity, leave one family out)",
     )  # fmt: skip
     ap.add_argument(
+        "--leave-out", choices=("drive", "family"), default="drive",
+        help="the unit held out of the slope's fit for the judged nested coverage (and "
+        "recorded); the other is reported beside it",
+    )  # fmt: skip
+    ap.add_argument(
         "--slope", type=float, default=None,
         help="the model-form slope for every drive's intervals, instead of the one fitted on "
         "the other drives' cases (a drive run alone: the slope the other drives' cases give)",
+    )  # fmt: skip
+    ap.add_argument(
+        "--out", type=Path, default=ROOT / "target" / "bench" / "corpus_bench.json",
+        help="where the cases and the summary are written (one file per part run in parallel)",
     )  # fmt: skip
     ap.add_argument(
         "--forms-only", action="store_true",
@@ -544,11 +518,13 @@ def main() -> int:
         c["held_out"] = same.setdefault((c["drive"], h["kind"], h["extra_op_percent"]), h)
     if args.compare:
         print(compare(all_cases) + "\n")
-    # leave one family out first (evaluate writes each case's interval; the drive's stay)
-    by_family = evaluate(all_cases, args.rule, leave_out="family", slope=args.slope)["subsets"]
-    summary = evaluate(all_cases, args.rule, slope=args.slope)
-    summary["coverage_nested_by_family"] = {
-        k: v and v["coverage_nested"] for k, v in by_family.items()
+    # the unit reported beside first (evaluate writes each case's interval; the judged stay)
+    beside = "drive" if args.leave_out == "family" else "family"
+    other = evaluate(all_cases, args.rule, leave_out=beside, slope=args.slope)["subsets"]
+    summary = evaluate(all_cases, args.rule, leave_out=args.leave_out, slope=args.slope)
+    summary["beside"] = {
+        "leave_out": beside,
+        "coverage_nested": {k: v and v["coverage_nested"] for k, v in other.items()},
     }
     doc = {
         "date": datetime.now(UTC).date().isoformat(),
@@ -557,7 +533,7 @@ def main() -> int:
         "cases": all_cases,
         "wall_s": time.monotonic() - t0,
     }
-    out = ROOT / "target" / "bench" / "corpus_bench.json"
+    out = args.out
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(doc, indent=2, default=str) + "\n")
     print(markdown(all_cases, summary))
@@ -580,8 +556,12 @@ def main() -> int:
             ),
             "source": f"bench/corpus_bench.py, {every['predicted']} held-out figures of "
             f"{len({c['drive'] for c in all_cases})} drives ({', '.join(files)}), {doc['date']}",
+            "leave_out": summary["leave_out"],
             "coverage_nested": every["coverage_nested"],
             "median_rel_width_nested": every["median_rel_width_nested"],
+            "coverage_nested_by_family": {
+                f: v and v["coverage_nested"] for f, v in summary["per_family"].items()
+            },
         }
         path.write_text(json.dumps(rec, indent=2) + "\n")
         print(f"recorded {path}")

@@ -5,6 +5,7 @@ FTLs' results and rebuilds calibrate's interval from a prediction's parts."""
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 from overprov.calibrate import uncertainty
@@ -64,6 +65,41 @@ def test_foreign_results_skip_the_evaluation_and_single_level_runs(bench, tmp_pa
     (tmp_path / "x.json").write_text(json.dumps(curve))
     (tmp_path / "x-40pct-long.json").write_text(json.dumps(one))
     assert [d["id"] for d in bench.foreign_drives(tmp_path, qd=32)] == ["x"]
+
+
+def test_a_familys_subfolder_curves_are_drives_and_its_other_files_are_not(bench, tmp_path):
+    """A subfolder of further drives of one family (``corpus_foreign.SUBFOLDERS``) is read like
+    the results folder; its rules and plans (no levels) are not curves."""
+    curve = {"simulator": "X", "advertised_bytes": 1000, "physical_bytes": 1300, "levels": [
+        {"extra_op_percent": op, "queue_depth": 32, "steady_iops": 100.0 + op,
+         "steady_waf": 2.0} for op in (0, 40)]}  # fmt: skip
+    sub = tmp_path / sys.modules["corpus_foreign"].SUBFOLDERS[0]
+    sub.mkdir()
+    (tmp_path / "x.json").write_text(json.dumps(curve))
+    (sub / "x-more-units.json").write_text(json.dumps({**curve, "physical_bytes": 1200}))
+    (sub / "plan.json").write_text(json.dumps({"summary": {}, "cases": []}))
+    drives = bench.foreign_drives(tmp_path, qd=32)
+    assert [(d["id"], d["family"], d["raw_nand_bytes"]) for d in drives] == [
+        ("x", "X", 1300), ("x-more-units", "X", 1200)]  # fmt: skip
+
+
+def test_every_femu_drive_is_one_family_with_its_raw_nand(bench):
+    """The seven FEMU drives (bench/corpus/RULE-intervals.md) are read at QD32 with IOPS, WAF,
+    FOB and the raw NAND their files state, all of the family FEMU."""
+    results = ROOT / "bench" / "foreign" / "results"
+    files = [results / "femu.json", *sorted((results / "femu-units").glob("femu-*.json")),
+             *sorted((results / "gc-reserve").glob("femu-*.json"))]  # fmt: skip
+    assert len(files) == 7
+    drives = {d["id"]: d for d in bench.foreign_drives(results)}
+    for path in files:
+        d, doc = drives[path.stem], json.loads(path.read_text())
+        assert d["family"] == "FEMU" and d["file"] == str(path.relative_to(ROOT))
+        assert d["raw_nand_bytes"] == doc["physical_bytes"] > doc["advertised_bytes"]
+        qd32 = {r["extra_op_percent"]: r for r in doc["levels"] if r["queue_depth"] == 32}
+        assert sorted((f["kind"], f["extra_op_percent"], f["value"]) for f in d["figure"]) == (
+            sorted([("fob_iops", 0, qd32[0]["fob_iops"])]
+                   + [(k, x, r[f"steady_{k}"]) for x, r in qd32.items() for k in ("iops", "waf")])
+        )  # fmt: skip
 
 
 def test_the_bench_rebuilds_the_interval_predict_and_combine_make(bench):
