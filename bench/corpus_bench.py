@@ -114,11 +114,16 @@ def held_out(h: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def cases(drives: list[dict[str, Any]], folder: Path, jobs: int | None) -> list[dict[str, Any]]:
+def cases(
+    drives: list[dict[str, Any]], folder: Path, jobs: int | None, sink: Path | None = None
+) -> list[dict[str, Any]]:
     """Each level's steady figures held out together (the figures at that level are not fitted),
-    predicted from the drive's figures at its other levels and its FOB figure."""
+    predicted from the drive's figures at its other levels and its FOB figure. With ``sink``
+    each prediction's cases are appended to it as JSON lines when made (a long run's cases kept
+    if it is stopped; ``--reuse`` reads them)."""
     curves: dict[str, dict[str, fitmod.WafCurve]] = {}
     out: list[dict[str, Any]] = []
+    made = 0  # the cases already in ``sink``
     for d in drives:
         figs = d["figure"]
         steady = [f for f in figs if f["kind"] in ("iops", "waf")]
@@ -139,6 +144,10 @@ def cases(drives: list[dict[str, Any]], folder: Path, jobs: int | None) -> list[
             if not fitted_levels:
                 continue
             for given in (True, False) if raw_op is not None else (False,):
+                if sink is not None and out:
+                    with sink.open("a") as f:
+                        f.writelines(json.dumps(c, default=str) + "\n" for c in out[made:])
+                made = len(out)
                 base = {
                     "drive": d["id"],
                     "name": d["name"],
@@ -187,6 +196,9 @@ def cases(drives: list[dict[str, Any]], folder: Path, jobs: int | None) -> list[
                         file=sys.stderr,
                         flush=True,
                     )
+    if sink is not None and out:
+        with sink.open("a") as f:
+            f.writelines(json.dumps(c, default=str) + "\n" for c in out[made:])
     return out
 
 
@@ -464,6 +476,11 @@ def main() -> int:
         "taken from it instead of predicted again",
     )
     ap.add_argument("--rerun", default="", help="drive ids to predict again with --reuse")
+    ap.add_argument("--only", default="", help="drive ids to predict, in this order (a part)")
+    ap.add_argument(
+        "--partial", type=Path, default=None,
+        help="a JSON-lines file each prediction's cases are appended to as made (for --reuse)",
+    )  # fmt: skip
     ap.add_argument(
         "--rule", choices=RULES, default=RULES[0],
         help="how the model-form slope is estimated from the held-out cases (and recorded)",
@@ -506,12 +523,19 @@ def main() -> int:
     if args.reuse is not None:
         rerun = set(filter(None, args.rerun.split(",")))
         ids = {d["id"] for d in drives} - rerun
-        reused = [c for c in json.loads(args.reuse.read_text())["cases"] if c["drive"] in ids]
+        text = args.reuse.read_text()
+        stored = ([json.loads(line) for line in text.splitlines() if line.strip()]
+                  if args.reuse.suffix == ".jsonl" else json.loads(text)["cases"])  # fmt: skip
+        reused = [c for c in stored if c["drive"] in ids]
         drives_now = [d for d in drives if d["id"] not in ids]
     else:
         drives_now = drives
+    if args.only:
+        order = args.only.split(",")
+        drives_now = sorted((d for d in drives_now if d["id"] in order),
+                            key=lambda d: order.index(d["id"]))  # fmt: skip
     with tempfile.TemporaryDirectory(prefix="overprov-corpus-") as tmp:
-        all_cases = reused + cases(drives_now, Path(tmp), args.jobs)
+        all_cases = reused + cases(drives_now, Path(tmp), args.jobs, args.partial)
     same: dict[tuple, dict[str, Any]] = {}  # one held-out figure, one object (raw pairs)
     for c in all_cases:
         h = c["held_out"]
