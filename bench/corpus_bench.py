@@ -45,6 +45,7 @@ from overprov.errors import ConfigError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from corpus_foreign import foreign_drives, point, surrogate_forms  # noqa: E402  (bench/)
+from corpus_report import SUBSETS, family_of, markdown, subset_summary  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "bench" / "corpus"
@@ -114,13 +115,32 @@ def held_out(h: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def read_cases(path: Path) -> list[dict[str, Any]]:
+    """Stored cases: a run's JSON (its ``cases``) or JSON lines (``--partial``, ``--resume``)."""
+    text = path.read_text()
+    if path.suffix == ".jsonl":
+        return [json.loads(line) for line in text.splitlines() if line.strip()]
+    return json.loads(text)["cases"]
+
+
+def prediction_key(c: dict[str, Any]) -> tuple[str, float, bool]:
+    """The prediction a case came from: its drive, held-out level and whether the raw NAND was
+    given (one prediction gives a level's IOPS and WAF cases)."""
+    return c["drive"], float(c["held_out"]["extra_op_percent"]), bool(c["raw_nand_given"])
+
+
 def cases(
-    drives: list[dict[str, Any]], folder: Path, jobs: int | None, sink: Path | None = None
+    drives: list[dict[str, Any]],
+    folder: Path,
+    jobs: int | None,
+    sink: Path | None = None,
+    skip: frozenset[tuple[str, float, bool]] = frozenset(),
 ) -> list[dict[str, Any]]:
     """Each level's steady figures held out together (the figures at that level are not fitted),
     predicted from the drive's figures at its other levels and its FOB figure. With ``sink``
     each prediction's cases are appended to it as JSON lines when made (a long run's cases kept
-    if it is stopped; ``--reuse`` reads them)."""
+    if it is stopped; ``--reuse`` reads them); predictions in ``skip`` (:func:`prediction_key`)
+    are not made again."""
     curves: dict[str, dict[str, fitmod.WafCurve]] = {}
     out: list[dict[str, Any]] = []
     made = 0  # the cases already in ``sink``
@@ -148,6 +168,8 @@ def cases(
                     with sink.open("a") as f:
                         f.writelines(json.dumps(c, default=str) + "\n" for c in out[made:])
                 made = len(out)
+                if (d["id"], x, given) in skip:
+                    continue
                 base = {
                     "drive": d["id"],
                     "name": d["name"],
@@ -202,13 +224,6 @@ def cases(
     return out
 
 
-def family_of(c: dict[str, Any]) -> str:
-    """The FTL family a case's drive belongs to (the unit of replication of the model-form
-    error): a foreign simulator's name (one FTL at several spares is one family), a published
-    drive's own name."""
-    return c.get("family") or c["name"]
-
-
 def held_out_errors(done: list[dict[str, Any]]) -> list[uncertainty.HeldOutError]:
     """Per predicted case: its log error, its noise sd (its interval without model-form error),
     its readings' weighted mean distance from the fitted levels, and its family."""
@@ -259,44 +274,6 @@ def model_form(
     return uncertainty.ModelForm(
         per_log_spare=statistics.median(slopes), floor=FLOOR, slopes=slopes
     )
-
-
-def subset_summary(done: list[dict[str, Any]], n_cases: int) -> dict[str, Any] | None:
-    if not done:
-        return None
-    errs = [abs(c["rel_error"]) for c in done]
-    widths = [c["interval_nested"][1] / c["interval_nested"][0] - 1 for c in done]
-    raw_pairs = []
-    for c in done:
-        if not c["raw_nand_given"]:
-            continue
-        other = next((o for o in done if o["drive"] == c["drive"] and not o["raw_nand_given"]
-                      and o["held_out"] is c["held_out"]), None)  # fmt: skip
-        if other is not None:
-            raw_pairs.append((abs(c["log_error"]), abs(other["log_error"])))
-    return {
-        "cases": n_cases,
-        "predicted": len(done),
-        "median_abs_rel_error": statistics.median(errs),
-        "worst_abs_rel_error": max(errs),
-        "coverage_nested": sum(c["inside_nested"] for c in done) / len(done),
-        "coverage_noise_only": sum(c["inside_noise_only"] for c in done) / len(done),
-        "median_rel_width_nested": statistics.median(widths),
-        "raw_nand_not_worse": sum(a <= b + 1e-9 for a, b in raw_pairs),
-        "raw_nand_pairs": len(raw_pairs),
-    }
-
-
-SUBSETS = {
-    "all": lambda c: True,
-    "published": lambda c: not c["foreign"],
-    "published, method stated": lambda c: not c["foreign"] and c.get("method_known", True),
-    "foreign FTLs": lambda c: c["foreign"],
-    "foreign, QD32 curves": lambda c: c["foreign"] and not c.get("waf_only", False),
-    "foreign, WAF only": lambda c: c.get("waf_only", False),
-    "foreign, FEMU": lambda c: family_of(c) == "FEMU",
-    "all but FEMU": lambda c: family_of(c) != "FEMU",
-}
 
 
 def evaluate(
@@ -382,81 +359,6 @@ def compare(all_cases: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def fmt(v: float) -> str:
-    return f"{v:,.0f}" if v > 100 else f"{v:.2f}"
-
-
-def markdown(all_cases: list[dict[str, Any]], summary: dict[str, Any]) -> str:
-    lines = [
-        "| drive | workload | fitted | raw NAND | held out | predicted | error | 80% interval "
-        "(nested) | inside | noise-only interval | readings (weight) |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
-    ]
-    for c in all_cases:
-        h = c["held_out"]
-        fitted = "; ".join(
-            f"{'FOB' if f['kind'] == 'fob_iops' else f['kind'].upper()} "
-            f"{fmt(f['value'])} at {f['extra_op_percent']:g}%"
-            for f in c["fitted"]
-        )
-        held = f"{h['kind'].upper()} {fmt(h['value'])} at {h['extra_op_percent']:g}%"
-        given = "given" if c["raw_nand_given"] else "not given"
-        flag = "" if c.get("source_located", True) else " ‡"
-        if "log_error" not in c:
-            lines.append(f"| {c['name']}{flag} | {c['workload']} | {fitted} | {given} | {held} "
-                         f"| cannot fit: {c['error_text']} | | | | | |")  # fmt: skip
-            continue
-        lo, hi = c["interval_nested"]
-        nlo, nhi = c["noise_interval"]
-        readings = ", ".join(
-            f"{p['reading']} {fmt(p['value'])} ({p['weight']:.2f})" for p in c["parts"]
-        )
-        lines.append(
-            f"| {c['name']}{flag} | {c['workload']} | {fitted} | {given} | {held} | "
-            f"{fmt(c['predicted'])} | {100 * c['rel_error']:+.0f}% | {fmt(lo)}–{fmt(hi)} | "
-            f"{'yes' if c['inside_nested'] else 'no'} | {fmt(nlo)}–{fmt(nhi)} | {readings} |"
-        )
-    beside = summary.get("beside", {"leave_out": "family", "coverage_nested": {}})
-    lines += ["", "| cases | predicted | median error | worst error | inside 80% (nested by "
-              f"{summary['leave_out']}) | by {beside['leave_out']} | inside, noise and readings "
-              "only | median width | raw NAND no worse |",
-              "|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
-    for name, s in summary["subsets"].items():
-        if s is None:
-            continue
-        b = beside["coverage_nested"].get(name)
-        lines.append(
-            f"| {name} | {s['predicted']} of {s['cases']} | "
-            f"{100 * s['median_abs_rel_error']:.1f}% | {100 * s['worst_abs_rel_error']:.1f}% | "
-            f"{100 * s['coverage_nested']:.0f}% | {'–' if b is None else f'{100 * b:.0f}%'} | "
-            f"{100 * s['coverage_noise_only']:.0f}% | "
-            f"{100 * s['median_rel_width_nested']:.0f}% | "
-            f"{s['raw_nand_not_worse']} of {s['raw_nand_pairs']} |"
-        )
-    for unit, key in (("family", family_of), ("drive", lambda c: c["drive"])):
-        lines += ["", f"| {unit} | predicted | median error | worst error | inside 80% "
-                  "(nested) | median width | raw NAND no worse |",
-                  "|---|---|---|---|---|---|---|"]  # fmt: skip
-        for name in dict.fromkeys(key(c) for c in all_cases):
-            mine = [c for c in all_cases if key(c) == name]
-            s = subset_summary([c for c in mine if "log_error" in c], len(mine))
-            if s is None:
-                lines.append(f"| {name} | 0 of {len(mine)} | | | | | |")
-                continue
-            lines.append(
-                f"| {name} | {s['predicted']} of {s['cases']} | "
-                f"{100 * s['median_abs_rel_error']:.1f}% | {100 * s['worst_abs_rel_error']:.1f}% "
-                f"| {100 * s['coverage_nested']:.0f}% | {100 * s['median_rel_width_nested']:.0f}% "
-                f"| {s['raw_nand_not_worse']} of {s['raw_nand_pairs']} |"
-            )
-    how = ("posterior predictive over FTL families" if summary["rule"] == "families"
-           else "one maximum-likelihood slope")  # fmt: skip
-    lines += ["", f"Model-form slope ({how}) on all cases: {summary['slope_text']} per unit "
-              f"of log spare distance; without each {summary['leave_out']}: "
-              + "; ".join(f"{k} {v}" for k, v in summary["nested_slope_text"].items())]  # fmt: skip
-    return "\n".join(lines)
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--corpus", type=Path, default=CORPUS)
@@ -480,6 +382,11 @@ def main() -> int:
     ap.add_argument(
         "--partial", type=Path, default=None,
         help="a JSON-lines file each prediction's cases are appended to as made (for --reuse)",
+    )  # fmt: skip
+    ap.add_argument(
+        "--resume", type=Path, default=None,
+        help="a --partial file: its cases are kept, its predictions not made again, and the "
+        "new ones appended to it (a stopped run continued)",
     )  # fmt: skip
     ap.add_argument(
         "--rule", choices=RULES, default=RULES[0],
@@ -523,19 +430,21 @@ def main() -> int:
     if args.reuse is not None:
         rerun = set(filter(None, args.rerun.split(",")))
         ids = {d["id"] for d in drives} - rerun
-        text = args.reuse.read_text()
-        stored = ([json.loads(line) for line in text.splitlines() if line.strip()]
-                  if args.reuse.suffix == ".jsonl" else json.loads(text)["cases"])  # fmt: skip
-        reused = [c for c in stored if c["drive"] in ids]
+        reused = [c for c in read_cases(args.reuse) if c["drive"] in ids]
         drives_now = [d for d in drives if d["id"] not in ids]
     else:
         drives_now = drives
+    skip: frozenset[tuple[str, float, bool]] = frozenset()
+    if args.resume is not None:
+        reused = read_cases(args.resume) if args.resume.exists() else []
+        skip = frozenset(prediction_key(c) for c in reused)
+        args.partial = args.resume
     if args.only:
         order = args.only.split(",")
         drives_now = sorted((d for d in drives_now if d["id"] in order),
                             key=lambda d: order.index(d["id"]))  # fmt: skip
     with tempfile.TemporaryDirectory(prefix="overprov-corpus-") as tmp:
-        all_cases = reused + cases(drives_now, Path(tmp), args.jobs, args.partial)
+        all_cases = reused + cases(drives_now, Path(tmp), args.jobs, args.partial, skip)
     same: dict[tuple, dict[str, Any]] = {}  # one held-out figure, one object (raw pairs)
     for c in all_cases:
         h = c["held_out"]
