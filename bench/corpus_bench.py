@@ -44,7 +44,8 @@ from overprov.calibrate import spare_readings, uncertainty, workload_curve
 from overprov.errors import ConfigError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from corpus_foreign import foreign_drives  # noqa: E402  (bench/, beside this script)
+from corpus_foreign import foreign_drives, point, surrogate_forms  # noqa: E402  (bench/)
+from corpus_report import SUBSETS, family_of, markdown, subset_summary  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "bench" / "corpus"
@@ -59,15 +60,6 @@ def load(folder: Path) -> list[dict[str, Any]]:
             d["file"] = str(path.relative_to(ROOT))
             drives.append(d)
     return drives
-
-
-def point(f: dict[str, Any]) -> fitmod.Point:
-    x, v, sd = float(f["extra_op_percent"]), float(f["value"]), float(f["rel_sd"])
-    if f["kind"] == "fob_iops":
-        return fitmod.Point(x, v, sd, fresh=True)
-    if f["kind"] == "iops":
-        return fitmod.Point(x, v, sd)
-    return fitmod.Point(x, None, sd, v, sd)
 
 
 def workload_of(d: dict[str, Any]) -> dict[str, Any] | None:
@@ -123,11 +115,35 @@ def held_out(h: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def cases(drives: list[dict[str, Any]], folder: Path, jobs: int | None) -> list[dict[str, Any]]:
+def read_cases(path: Path) -> list[dict[str, Any]]:
+    """Stored cases: a run's JSON (its ``cases``) or JSON lines (``--partial``, ``--resume``)."""
+    text = path.read_text()
+    if path.suffix == ".jsonl":
+        return [json.loads(line) for line in text.splitlines() if line.strip()]
+    return json.loads(text)["cases"]
+
+
+def prediction_key(c: dict[str, Any]) -> tuple[str, float, bool]:
+    """The prediction a case came from: its drive, held-out level and whether the raw NAND was
+    given (one prediction gives a level's IOPS and WAF cases)."""
+    return c["drive"], float(c["held_out"]["extra_op_percent"]), bool(c["raw_nand_given"])
+
+
+def cases(
+    drives: list[dict[str, Any]],
+    folder: Path,
+    jobs: int | None,
+    sink: Path | None = None,
+    skip: frozenset[tuple[str, float, bool]] = frozenset(),
+) -> list[dict[str, Any]]:
     """Each level's steady figures held out together (the figures at that level are not fitted),
-    predicted from the drive's figures at its other levels and its FOB figure."""
+    predicted from the drive's figures at its other levels and its FOB figure. With ``sink``
+    each prediction's cases are appended to it as JSON lines when made (a long run's cases kept
+    if it is stopped; ``--reuse`` reads them); predictions in ``skip`` (:func:`prediction_key`)
+    are not made again."""
     curves: dict[str, dict[str, fitmod.WafCurve]] = {}
     out: list[dict[str, Any]] = []
+    made = 0  # the cases already in ``sink``
     for d in drives:
         figs = d["figure"]
         steady = [f for f in figs if f["kind"] in ("iops", "waf")]
@@ -148,6 +164,12 @@ def cases(drives: list[dict[str, Any]], folder: Path, jobs: int | None) -> list[
             if not fitted_levels:
                 continue
             for given in (True, False) if raw_op is not None else (False,):
+                if sink is not None and out:
+                    with sink.open("a") as f:
+                        f.writelines(json.dumps(c, default=str) + "\n" for c in out[made:])
+                made = len(out)
+                if (d["id"], x, given) in skip:
+                    continue
                 base = {
                     "drive": d["id"],
                     "name": d["name"],
@@ -196,14 +218,10 @@ def cases(drives: list[dict[str, Any]], folder: Path, jobs: int | None) -> list[
                         file=sys.stderr,
                         flush=True,
                     )
+    if sink is not None and out:
+        with sink.open("a") as f:
+            f.writelines(json.dumps(c, default=str) + "\n" for c in out[made:])
     return out
-
-
-def family_of(c: dict[str, Any]) -> str:
-    """The FTL family a case's drive belongs to (the unit of replication of the model-form
-    error): a foreign simulator's name (one FTL at several spares is one family), a published
-    drive's own name."""
-    return c.get("family") or c["name"]
 
 
 def held_out_errors(done: list[dict[str, Any]]) -> list[uncertainty.HeldOutError]:
@@ -258,42 +276,6 @@ def model_form(
     )
 
 
-def subset_summary(done: list[dict[str, Any]], n_cases: int) -> dict[str, Any] | None:
-    if not done:
-        return None
-    errs = [abs(c["rel_error"]) for c in done]
-    widths = [c["interval_nested"][1] / c["interval_nested"][0] - 1 for c in done]
-    raw_pairs = []
-    for c in done:
-        if not c["raw_nand_given"]:
-            continue
-        other = next((o for o in done if o["drive"] == c["drive"] and not o["raw_nand_given"]
-                      and o["held_out"] is c["held_out"]), None)  # fmt: skip
-        if other is not None:
-            raw_pairs.append((abs(c["log_error"]), abs(other["log_error"])))
-    return {
-        "cases": n_cases,
-        "predicted": len(done),
-        "median_abs_rel_error": statistics.median(errs),
-        "worst_abs_rel_error": max(errs),
-        "coverage_nested": sum(c["inside_nested"] for c in done) / len(done),
-        "coverage_noise_only": sum(c["inside_noise_only"] for c in done) / len(done),
-        "median_rel_width_nested": statistics.median(widths),
-        "raw_nand_not_worse": sum(a <= b + 1e-9 for a, b in raw_pairs),
-        "raw_nand_pairs": len(raw_pairs),
-    }
-
-
-SUBSETS = {
-    "all": lambda c: True,
-    "published": lambda c: not c["foreign"],
-    "published, method stated": lambda c: not c["foreign"] and c.get("method_known", True),
-    "foreign FTLs": lambda c: c["foreign"],
-    "foreign, QD32 curves": lambda c: c["foreign"] and not c.get("waf_only", False),
-    "foreign, WAF only": lambda c: c.get("waf_only", False),
-}
-
-
 def evaluate(
     all_cases: list[dict[str, Any]],
     rule: str = RULES[0],
@@ -342,6 +324,13 @@ def evaluate(
             d: subset_summary([c for c in done if c["drive"] == d], 0)
             for d in sorted({c["drive"] for c in done})
         },
+        "per_family": {
+            f: subset_summary(
+                [c for c in done if family_of(c) == f],
+                sum(1 for c in all_cases if family_of(c) == f),
+            )
+            for f in sorted({family_of(c) for c in all_cases})
+        },  # fmt: skip
     }
 
 
@@ -370,116 +359,6 @@ def compare(all_cases: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def surrogate_forms(drive: dict[str, Any], fitted: tuple[float, ...] = (0.0, 40.0)) -> str:
-    """The surrogate alone (no twin) on a foreign FTL's curve, fitted on IOPS and WAF at
-    ``fitted`` and FOB, raw NAND given or not, with t_cmd bounded at −0.5·t_page (calibrate's
-    form: GC's reads) and at −0.9·t_page (host programs spread over parallel GC domains while
-    each domain's GC blocks: 1/IOPS = (t_host/P − t_gc) + W·(t_gc + t_erase/b), an intercept
-    down to −(1 − 1/P)·slope). A comparison of forms, not calibrate's prediction."""
-    by = {(f["kind"], float(f["extra_op_percent"])): f for f in drive["figure"]}
-    levels = sorted({x for kind, x in by if kind == "iops"})
-    raw = drive.get("raw_nand_bytes")
-    raw_op = raw / drive["advertised_bytes"] - 1 if raw else None
-    pts = [point(by[(k, x)]) for x in fitted for k in ("iops", "waf") if (k, x) in by]
-    pts += [point(f) for f in drive["figure"] if f["kind"] == "fob_iops"]
-    lines = [
-        "| t_cmd bound | raw NAND | fitted ρ₀ | k | t_cmd µs | t_page µs | "
-        + " | ".join(f"{x:g}%: IOPS / WAF" for x in levels) + " |",
-        "|---|---|---|---|---|---|" + "---|" * len(levels),
-    ]  # fmt: skip
-    saved = fitmod.MAX_READ_SHARE
-    try:
-        for share in (0.5, 0.9):
-            fitmod.MAX_READ_SHARE = share
-            for given in (False, True) if raw_op is not None else (False,):
-                s = fitmod.fit(pts, native_op=raw_op if given else None, fit_efficiency=given)
-                cells = []
-                for x in levels:
-                    e_i = s.iops(x) / by[("iops", x)]["value"] - 1
-                    e_w = s.waf(x) / by[("waf", x)]["value"] - 1 if ("waf", x) in by else math.nan
-                    cells.append(f"{100 * e_i:+.0f}% / {100 * e_w:+.0f}%")
-                lines.append(
-                    f"| −{share:g}·t_page | {'given' if given else 'fitted'} | "
-                    f"{100 * s.native_op:.1f}% | {s.spare_efficiency:.2f} | {s.t_cmd_us:.0f} | "
-                    f"{s.t_page_us:.0f} | " + " | ".join(cells) + " |"
-                )
-    finally:
-        fitmod.MAX_READ_SHARE = saved
-    return "\n".join(lines)
-
-
-def fmt(v: float) -> str:
-    return f"{v:,.0f}" if v > 100 else f"{v:.2f}"
-
-
-def markdown(all_cases: list[dict[str, Any]], summary: dict[str, Any]) -> str:
-    lines = [
-        "| drive | workload | fitted | raw NAND | held out | predicted | error | 80% interval "
-        "(nested) | inside | noise-only interval | readings (weight) |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
-    ]
-    for c in all_cases:
-        h = c["held_out"]
-        fitted = "; ".join(
-            f"{'FOB' if f['kind'] == 'fob_iops' else f['kind'].upper()} "
-            f"{fmt(f['value'])} at {f['extra_op_percent']:g}%"
-            for f in c["fitted"]
-        )
-        held = f"{h['kind'].upper()} {fmt(h['value'])} at {h['extra_op_percent']:g}%"
-        given = "given" if c["raw_nand_given"] else "not given"
-        flag = "" if c.get("source_located", True) else " ‡"
-        if "log_error" not in c:
-            lines.append(f"| {c['name']}{flag} | {c['workload']} | {fitted} | {given} | {held} "
-                         f"| cannot fit: {c['error_text']} | | | | | |")  # fmt: skip
-            continue
-        lo, hi = c["interval_nested"]
-        nlo, nhi = c["noise_interval"]
-        readings = ", ".join(
-            f"{p['reading']} {fmt(p['value'])} ({p['weight']:.2f})" for p in c["parts"]
-        )
-        lines.append(
-            f"| {c['name']}{flag} | {c['workload']} | {fitted} | {given} | {held} | "
-            f"{fmt(c['predicted'])} | {100 * c['rel_error']:+.0f}% | {fmt(lo)}–{fmt(hi)} | "
-            f"{'yes' if c['inside_nested'] else 'no'} | {fmt(nlo)}–{fmt(nhi)} | {readings} |"
-        )
-    family = summary.get("coverage_nested_by_family", {})
-    lines += ["", "| cases | predicted | median error | worst error | inside 80% (nested by "
-              "drive) | by family | inside, noise and readings only | median width | raw NAND "
-              "no worse |", "|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
-    for name, s in summary["subsets"].items():
-        if s is None:
-            continue
-        by_family = f"{100 * family[name]:.0f}%" if family.get(name) is not None else "–"
-        lines.append(
-            f"| {name} | {s['predicted']} of {s['cases']} | "
-            f"{100 * s['median_abs_rel_error']:.1f}% | {100 * s['worst_abs_rel_error']:.1f}% | "
-            f"{100 * s['coverage_nested']:.0f}% | {by_family} | "
-            f"{100 * s['coverage_noise_only']:.0f}% | "
-            f"{100 * s['median_rel_width_nested']:.0f}% | "
-            f"{s['raw_nand_not_worse']} of {s['raw_nand_pairs']} |"
-        )
-    lines += ["", "| drive | predicted | median error | worst error | inside 80% (nested) | "
-              "median width | raw NAND no worse |", "|---|---|---|---|---|---|---|"]  # fmt: skip
-    for drive in dict.fromkeys(c["drive"] for c in all_cases):
-        mine = [c for c in all_cases if c["drive"] == drive]
-        s = subset_summary([c for c in mine if "log_error" in c], len(mine))
-        if s is None:
-            lines.append(f"| {drive} | 0 of {len(mine)} | | | | | |")
-            continue
-        lines.append(
-            f"| {drive} | {s['predicted']} of {s['cases']} | "
-            f"{100 * s['median_abs_rel_error']:.1f}% | {100 * s['worst_abs_rel_error']:.1f}% | "
-            f"{100 * s['coverage_nested']:.0f}% | {100 * s['median_rel_width_nested']:.0f}% | "
-            f"{s['raw_nand_not_worse']} of {s['raw_nand_pairs']} |"
-        )
-    how = ("posterior predictive over FTL families" if summary["rule"] == "families"
-           else "one maximum-likelihood slope")  # fmt: skip
-    lines += ["", f"Model-form slope ({how}) on all cases: {summary['slope_text']} per unit "
-              f"of log spare distance; without each drive: "
-              + "; ".join(f"{k} {v}" for k, v in summary["nested_slope_text"].items())]  # fmt: skip
-    return "\n".join(lines)
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--corpus", type=Path, default=CORPUS)
@@ -499,6 +378,16 @@ def main() -> int:
         "taken from it instead of predicted again",
     )
     ap.add_argument("--rerun", default="", help="drive ids to predict again with --reuse")
+    ap.add_argument("--only", default="", help="drive ids to predict, in this order (a part)")
+    ap.add_argument(
+        "--partial", type=Path, default=None,
+        help="a JSON-lines file each prediction's cases are appended to as made (for --reuse)",
+    )  # fmt: skip
+    ap.add_argument(
+        "--resume", type=Path, default=None,
+        help="a --partial file: its cases are kept, its predictions not made again, and the "
+        "new ones appended to it (a stopped run continued)",
+    )  # fmt: skip
     ap.add_argument(
         "--rule", choices=RULES, default=RULES[0],
         help="how the model-form slope is estimated from the held-out cases (and recorded)",
@@ -509,9 +398,18 @@ def main() -> int:
         "predictive and its prior's sensitivity, leave one family out)",
     )  # fmt: skip
     ap.add_argument(
+        "--leave-out", choices=("drive", "family"), default="drive",
+        help="the unit held out of the slope's fit for the judged nested coverage (and "
+        "recorded); the other is reported beside it",
+    )  # fmt: skip
+    ap.add_argument(
         "--slope", type=float, default=None,
         help="the model-form slope for every drive's intervals, instead of the one fitted on "
         "the other drives' cases (a drive run alone: the slope the other drives' cases give)",
+    )  # fmt: skip
+    ap.add_argument(
+        "--out", type=Path, default=ROOT / "target" / "bench" / "corpus_bench.json",
+        help="where the cases and the summary are written (one file per part run in parallel)",
     )  # fmt: skip
     ap.add_argument(
         "--forms-only", action="store_true",
@@ -532,23 +430,34 @@ def main() -> int:
     if args.reuse is not None:
         rerun = set(filter(None, args.rerun.split(",")))
         ids = {d["id"] for d in drives} - rerun
-        reused = [c for c in json.loads(args.reuse.read_text())["cases"] if c["drive"] in ids]
+        reused = [c for c in read_cases(args.reuse) if c["drive"] in ids]
         drives_now = [d for d in drives if d["id"] not in ids]
     else:
         drives_now = drives
+    skip: frozenset[tuple[str, float, bool]] = frozenset()
+    if args.resume is not None:
+        reused = read_cases(args.resume) if args.resume.exists() else []
+        skip = frozenset(prediction_key(c) for c in reused)
+        args.partial = args.resume
+    if args.only:
+        order = args.only.split(",")
+        drives_now = sorted((d for d in drives_now if d["id"] in order),
+                            key=lambda d: order.index(d["id"]))  # fmt: skip
     with tempfile.TemporaryDirectory(prefix="overprov-corpus-") as tmp:
-        all_cases = reused + cases(drives_now, Path(tmp), args.jobs)
+        all_cases = reused + cases(drives_now, Path(tmp), args.jobs, args.partial, skip)
     same: dict[tuple, dict[str, Any]] = {}  # one held-out figure, one object (raw pairs)
     for c in all_cases:
         h = c["held_out"]
         c["held_out"] = same.setdefault((c["drive"], h["kind"], h["extra_op_percent"]), h)
     if args.compare:
         print(compare(all_cases) + "\n")
-    # leave one family out first (evaluate writes each case's interval; the drive's stay)
-    by_family = evaluate(all_cases, args.rule, leave_out="family", slope=args.slope)["subsets"]
-    summary = evaluate(all_cases, args.rule, slope=args.slope)
-    summary["coverage_nested_by_family"] = {
-        k: v and v["coverage_nested"] for k, v in by_family.items()
+    # the unit reported beside first (evaluate writes each case's interval; the judged stay)
+    beside = "drive" if args.leave_out == "family" else "family"
+    other = evaluate(all_cases, args.rule, leave_out=beside, slope=args.slope)["subsets"]
+    summary = evaluate(all_cases, args.rule, leave_out=args.leave_out, slope=args.slope)
+    summary["beside"] = {
+        "leave_out": beside,
+        "coverage_nested": {k: v and v["coverage_nested"] for k, v in other.items()},
     }
     doc = {
         "date": datetime.now(UTC).date().isoformat(),
@@ -557,7 +466,7 @@ def main() -> int:
         "cases": all_cases,
         "wall_s": time.monotonic() - t0,
     }
-    out = ROOT / "target" / "bench" / "corpus_bench.json"
+    out = args.out
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(doc, indent=2, default=str) + "\n")
     print(markdown(all_cases, summary))
@@ -580,8 +489,12 @@ def main() -> int:
             ),
             "source": f"bench/corpus_bench.py, {every['predicted']} held-out figures of "
             f"{len({c['drive'] for c in all_cases})} drives ({', '.join(files)}), {doc['date']}",
+            "leave_out": summary["leave_out"],
             "coverage_nested": every["coverage_nested"],
             "median_rel_width_nested": every["median_rel_width_nested"],
+            "coverage_nested_by_family": {
+                f: v and v["coverage_nested"] for f, v in summary["per_family"].items()
+            },
         }
         path.write_text(json.dumps(rec, indent=2) + "\n")
         print(f"recorded {path}")

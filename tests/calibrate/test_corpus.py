@@ -5,6 +5,7 @@ FTLs' results and rebuilds calibrate's interval from a prediction's parts."""
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 from overprov.calibrate import uncertainty
@@ -66,6 +67,41 @@ def test_foreign_results_skip_the_evaluation_and_single_level_runs(bench, tmp_pa
     assert [d["id"] for d in bench.foreign_drives(tmp_path, qd=32)] == ["x"]
 
 
+def test_a_familys_subfolder_curves_are_drives_and_its_other_files_are_not(bench, tmp_path):
+    """A subfolder of further drives of one family (``corpus_foreign.SUBFOLDERS``) is read like
+    the results folder; its rules and plans (no levels) are not curves."""
+    curve = {"simulator": "X", "advertised_bytes": 1000, "physical_bytes": 1300, "levels": [
+        {"extra_op_percent": op, "queue_depth": 32, "steady_iops": 100.0 + op,
+         "steady_waf": 2.0} for op in (0, 40)]}  # fmt: skip
+    sub = tmp_path / sys.modules["corpus_foreign"].SUBFOLDERS[0]
+    sub.mkdir()
+    (tmp_path / "x.json").write_text(json.dumps(curve))
+    (sub / "x-more-units.json").write_text(json.dumps({**curve, "physical_bytes": 1200}))
+    (sub / "plan.json").write_text(json.dumps({"summary": {}, "cases": []}))
+    drives = bench.foreign_drives(tmp_path, qd=32)
+    assert [(d["id"], d["family"], d["raw_nand_bytes"]) for d in drives] == [
+        ("x", "X", 1300), ("x-more-units", "X", 1200)]  # fmt: skip
+
+
+def test_every_femu_drive_is_one_family_with_its_raw_nand(bench):
+    """The seven FEMU drives (bench/corpus/RULE-intervals.md) are read at QD32 with IOPS, WAF,
+    FOB and the raw NAND their files state, all of the family FEMU."""
+    results = ROOT / "bench" / "foreign" / "results"
+    files = [results / "femu.json", *sorted((results / "femu-units").glob("femu-*.json")),
+             *sorted((results / "gc-reserve").glob("femu-*.json"))]  # fmt: skip
+    assert len(files) == 7
+    drives = {d["id"]: d for d in bench.foreign_drives(results)}
+    for path in files:
+        d, doc = drives[path.stem], json.loads(path.read_text())
+        assert d["family"] == "FEMU" and d["file"] == str(path.relative_to(ROOT))
+        assert d["raw_nand_bytes"] == doc["physical_bytes"] > doc["advertised_bytes"]
+        qd32 = {r["extra_op_percent"]: r for r in doc["levels"] if r["queue_depth"] == 32}
+        assert sorted((f["kind"], f["extra_op_percent"], f["value"]) for f in d["figure"]) == (
+            sorted([("fob_iops", 0, qd32[0]["fob_iops"])]
+                   + [(k, x, r[f"steady_{k}"]) for x, r in qd32.items() for k in ("iops", "waf")])
+        )  # fmt: skip
+
+
 def test_the_bench_rebuilds_the_interval_predict_and_combine_make(bench):
     """Two readings, one refuted: the span leaves it out; each reading's interval is widened by
     the model-form error at its own distance, as uncertainty.band does in predict.py."""
@@ -91,8 +127,14 @@ def test_a_data_sheet_pair_without_raw_nand_is_recorded_not_predicted(bench, tmp
                  "read_from": "table", "steady": "unknown"},
                 {"kind": "iops", "extra_op_percent": 16.6667, "value": 540000.0,
                  "rel_sd": 0.05, "read_from": "table", "steady": "unknown"}]}  # fmt: skip
-    out = bench.cases([pair], tmp_path, 1)
+    sink = tmp_path / "cases.jsonl"
+    out = bench.cases([pair], tmp_path, 1, sink)
     assert [c["held_out"]["extra_op_percent"] for c in out] == [0, 16.6667]
+    # each prediction's cases are kept as made, as --reuse reads them back; a stopped run
+    # continued (--resume) does not make them again
+    assert bench.read_cases(sink) == out
+    skip = frozenset({bench.prediction_key(out[0])})
+    assert bench.cases([pair], tmp_path, 1, skip=skip) == out[1:]
     assert all("log_error" not in c and "one point" in c["error_text"] for c in out)
     # counted where its provenance puts it: a published case, its method not stated
     assert all(bench.SUBSETS["published"](c) for c in out)

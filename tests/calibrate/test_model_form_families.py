@@ -108,3 +108,24 @@ def test_a_drive_run_alone_takes_the_slope_it_is_given(bench):
         cases[2]["parts"], ModelForm(per_log_spare=0.135, floor=bench.FLOOR)
     )
     assert given["per_drive"]["f"]["coverage_nested"] == 0.5  # the two small errors inside
+
+
+def test_each_family_gets_its_own_coverage_and_width(bench):
+    """The judged figure of bench/corpus/RULE-intervals.md, per family: each family's cases are
+    counted under it (not predicted ones in its case count only), and its coverage is the share
+    of its predicted cases inside the intervals nested by family."""
+    cases = [case("a1", "A", e) for e in (0.0, 0.01)] + [case("a2", "A", 0.0)]
+    cases += [case("b", "B", e) for e in (0.3, -0.3, 0.01, -0.01)]
+    cases.append({**case("b", "B", 0.0), "error_text": "cannot fit"})
+    del cases[-1]["log_error"]
+    s = bench.evaluate(cases, "families", leave_out="family")
+    fam = s["per_family"]
+    assert (fam["A"]["cases"], fam["A"]["predicted"]) == (3, 3)
+    assert (fam["B"]["cases"], fam["B"]["predicted"]) == (5, 4)
+    for name, mine in (("A", cases[:3]), ("B", cases[3:7])):
+        inside = sum(c["inside_nested"] for c in mine) / len(mine)
+        assert fam[name]["coverage_nested"] == inside
+        widths = sorted(c["interval_nested"][1] / c["interval_nested"][0] - 1 for c in mine)
+        assert fam[name]["median_rel_width_nested"] == statistics.median(widths)
+    # B's intervals take the slope fitted on A alone (exact cases): its large errors fall out
+    assert fam["B"]["coverage_nested"] == 0.5

@@ -1,0 +1,129 @@
+"""The corpus bench's report (bench/corpus_bench.py): its held-out cases summarised by subset,
+family and drive (coverage of the nested 80% intervals, median width, errors, raw NAND no
+worse) and printed as the markdown tables of bench/corpus/results.md and
+docs/calibrate-validation.md."""
+
+from __future__ import annotations
+
+import statistics
+from typing import Any
+
+
+def family_of(c: dict[str, Any]) -> str:
+    """The FTL family a case's drive belongs to (the unit of replication of the model-form
+    error): a foreign simulator's name (one FTL at several spares is one family), a published
+    drive's own name."""
+    return c.get("family") or c["name"]
+
+
+def subset_summary(done: list[dict[str, Any]], n_cases: int) -> dict[str, Any] | None:
+    if not done:
+        return None
+    errs = [abs(c["rel_error"]) for c in done]
+    widths = [c["interval_nested"][1] / c["interval_nested"][0] - 1 for c in done]
+    raw_pairs = []
+    for c in done:
+        if not c["raw_nand_given"]:
+            continue
+        other = next((o for o in done if o["drive"] == c["drive"] and not o["raw_nand_given"]
+                      and o["held_out"] is c["held_out"]), None)  # fmt: skip
+        if other is not None:
+            raw_pairs.append((abs(c["log_error"]), abs(other["log_error"])))
+    return {
+        "cases": n_cases,
+        "predicted": len(done),
+        "median_abs_rel_error": statistics.median(errs),
+        "worst_abs_rel_error": max(errs),
+        "coverage_nested": sum(c["inside_nested"] for c in done) / len(done),
+        "coverage_noise_only": sum(c["inside_noise_only"] for c in done) / len(done),
+        "median_rel_width_nested": statistics.median(widths),
+        "raw_nand_not_worse": sum(a <= b + 1e-9 for a, b in raw_pairs),
+        "raw_nand_pairs": len(raw_pairs),
+    }
+
+
+SUBSETS = {
+    "all": lambda c: True,
+    "published": lambda c: not c["foreign"],
+    "published, method stated": lambda c: not c["foreign"] and c.get("method_known", True),
+    "foreign FTLs": lambda c: c["foreign"],
+    "foreign, QD32 curves": lambda c: c["foreign"] and not c.get("waf_only", False),
+    "foreign, WAF only": lambda c: c.get("waf_only", False),
+    "foreign, FEMU": lambda c: family_of(c) == "FEMU",
+    "all but FEMU": lambda c: family_of(c) != "FEMU",
+}
+
+
+def fmt(v: float) -> str:
+    return f"{v:,.0f}" if v > 100 else f"{v:.2f}"
+
+
+def markdown(all_cases: list[dict[str, Any]], summary: dict[str, Any]) -> str:
+    lines = [
+        "| drive | workload | fitted | raw NAND | held out | predicted | error | 80% interval "
+        "(nested) | inside | noise-only interval | readings (weight) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for c in all_cases:
+        h = c["held_out"]
+        fitted = "; ".join(
+            f"{'FOB' if f['kind'] == 'fob_iops' else f['kind'].upper()} "
+            f"{fmt(f['value'])} at {f['extra_op_percent']:g}%"
+            for f in c["fitted"]
+        )
+        held = f"{h['kind'].upper()} {fmt(h['value'])} at {h['extra_op_percent']:g}%"
+        given = "given" if c["raw_nand_given"] else "not given"
+        flag = "" if c.get("source_located", True) else " ‡"
+        if "log_error" not in c:
+            lines.append(f"| {c['name']}{flag} | {c['workload']} | {fitted} | {given} | {held} "
+                         f"| cannot fit: {c['error_text']} | | | | | |")  # fmt: skip
+            continue
+        lo, hi = c["interval_nested"]
+        nlo, nhi = c["noise_interval"]
+        readings = ", ".join(
+            f"{p['reading']} {fmt(p['value'])} ({p['weight']:.2f})" for p in c["parts"]
+        )
+        lines.append(
+            f"| {c['name']}{flag} | {c['workload']} | {fitted} | {given} | {held} | "
+            f"{fmt(c['predicted'])} | {100 * c['rel_error']:+.0f}% | {fmt(lo)}–{fmt(hi)} | "
+            f"{'yes' if c['inside_nested'] else 'no'} | {fmt(nlo)}–{fmt(nhi)} | {readings} |"
+        )
+    beside = summary.get("beside", {"leave_out": "family", "coverage_nested": {}})
+    lines += ["", "| cases | predicted | median error | worst error | inside 80% (nested by "
+              f"{summary['leave_out']}) | by {beside['leave_out']} | inside, noise and readings "
+              "only | median width | raw NAND no worse |",
+              "|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
+    for name, s in summary["subsets"].items():
+        if s is None:
+            continue
+        b = beside["coverage_nested"].get(name)
+        lines.append(
+            f"| {name} | {s['predicted']} of {s['cases']} | "
+            f"{100 * s['median_abs_rel_error']:.1f}% | {100 * s['worst_abs_rel_error']:.1f}% | "
+            f"{100 * s['coverage_nested']:.0f}% | {'–' if b is None else f'{100 * b:.0f}%'} | "
+            f"{100 * s['coverage_noise_only']:.0f}% | "
+            f"{100 * s['median_rel_width_nested']:.0f}% | "
+            f"{s['raw_nand_not_worse']} of {s['raw_nand_pairs']} |"
+        )
+    for unit, key in (("family", family_of), ("drive", lambda c: c["drive"])):
+        lines += ["", f"| {unit} | predicted | median error | worst error | inside 80% "
+                  "(nested) | median width | raw NAND no worse |",
+                  "|---|---|---|---|---|---|---|"]  # fmt: skip
+        for name in dict.fromkeys(key(c) for c in all_cases):
+            mine = [c for c in all_cases if key(c) == name]
+            s = subset_summary([c for c in mine if "log_error" in c], len(mine))
+            if s is None:
+                lines.append(f"| {name} | 0 of {len(mine)} | | | | | |")
+                continue
+            lines.append(
+                f"| {name} | {s['predicted']} of {s['cases']} | "
+                f"{100 * s['median_abs_rel_error']:.1f}% | {100 * s['worst_abs_rel_error']:.1f}% "
+                f"| {100 * s['coverage_nested']:.0f}% | {100 * s['median_rel_width_nested']:.0f}% "
+                f"| {s['raw_nand_not_worse']} of {s['raw_nand_pairs']} |"
+            )
+    how = ("posterior predictive over FTL families" if summary["rule"] == "families"
+           else "one maximum-likelihood slope")  # fmt: skip
+    lines += ["", f"Model-form slope ({how}) on all cases: {summary['slope_text']} per unit "
+              f"of log spare distance; per drive, without its {summary['leave_out']}: "
+              + "; ".join(f"{k} {v}" for k, v in summary["nested_slope_text"].items())]  # fmt: skip
+    return "\n".join(lines)
