@@ -57,7 +57,10 @@ def words(source: str) -> set[str]:
     path = PACKAGE / source
     if source.endswith(".json"):
         return schema_words(json.loads(path.read_text(encoding="utf-8")), set())
-    return set(re.findall(r"[\"']([a-z][a-z0-9_]*)[\"']", path.read_text(encoding="utf-8")))
+    text = path.read_text(encoding="utf-8")
+    quoted = set(re.findall(r"[\"']([a-z][a-z0-9_]*)[\"']", text))
+    # a dataclass's fields, written as they are named (measurement_file.Round's `host_share`)
+    return quoted | set(re.findall(r"^    ([a-z][a-z0-9_]*): [A-Za-z]", text, re.MULTILINE))
 
 
 def test_the_schema_scan_reads_properties_and_values():
