@@ -102,7 +102,7 @@ def _fit_spare(
     n_iops = sum(1 for p in points if p.iops)
     n_waf = sum(1 for p in points if p.waf is not None)
     if n_waf == 0 and n_iops < 2:
-        raise ConfigError("calibrate: the reserve reading needs a WAF figure or two IOPS figures")
+        raise ConfigError("the reserve reading needs a WAF figure or two IOPS figures")
     fit_cmd = n_iops + n_waf >= 3 and n_iops >= 2
     fixed = [] if fit_cmd else ["t_cmd_us = 0: too few points to fit a controller time"]
     cost_at = fitmod._Objective(points, fit_cmd, curve)
