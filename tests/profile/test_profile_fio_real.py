@@ -71,10 +71,14 @@ def test_rate_limited_run_fio_and_we_both_call_steady(tmp_path, need_fio):
     series = log_series(tmp_path, "flat")
     assert len(series) >= dur - 1
     tail = series[-(dur - 1) :]
-    # what the log must hold on a loaded machine too: fio never writes faster than its rate
-    # (a per-second sample may straddle a second's edge), and the log's steady seconds say
-    # what fio's own window says (how close to the rate fio got depends on the machine)
-    assert all(0 < v <= 500 * 1.05 for v in series), series
+    # what the log must hold on a loaded machine too: fio never runs ahead of its rate's
+    # schedule, though after a stall it catches up (a loaded run logged 448, 552, 500), so the
+    # bound holds for the log's running sum, not for each second (5% for a sample straddling
+    # a second's edge); the log's steady seconds say what fio's own window says (how close to
+    # the rate fio got depends on the machine)
+    assert all(v > 0 for v in series), series
+    running_ios = [sum(series[: k + 1]) for k in range(len(series))]
+    assert all(total <= 500 * (k + 1) * 1.05 for k, total in enumerate(running_ios)), series
     assert sum(tail) / len(tail) == pytest.approx(sum(window) / len(window), rel=0.05), (
         series,
         window,
