@@ -201,7 +201,11 @@ def test_profile_on_the_emulated_drive_finds_the_knee_of_profile_sim(emulated, t
         for name, r in (("emulated", real), ("sim", simulated))
     }
     knees = {name: r["recommendation"] for name, r in (("emulated", real), ("sim", simulated))}
-    print(f"profile steady IOPS {iops}; recommendations {knees}")
+    shares = {p["extra_op_percent"]: p.get("host_share") for p in real["phases"]}
+    print(f"profile steady IOPS {iops}; recommendations {knees}; host shares {shares}")
+    # each phase records the host's share of its window on the emulated drive, on no other
+    assert all(share is not None for share in shares.values()), shares
+    assert not any("host_share" in p for p in simulated["phases"]), simulated["phases"]
     assert trims > 0, "the profile's discards did not reach the simulator"
     assert len(iops["sim"]) == len(iops["emulated"]) == 4, iops
     ops = sorted(iops["emulated"])

@@ -1,8 +1,8 @@
-"""On a drive ``overprov emulate`` serves, calibrate and profile read the drive's status once
-per round (one refresh of its status file serves the write counters and the drive's time:
-``emulate.counters.read``), record each round's host share, and say once per level or phase
-that its figures are the host's when the host held most of the request time
-(``emulate.host_share.HostBoundNotice``; docs/emulate.md, "When the host cannot keep up").
+"""On a drive ``overprov emulate`` serves, calibrate, profile and qualify read the drive's
+status once per round (one refresh of its status file serves the write counters and the
+drive's time: ``emulate.counters.read``), record each round's host share, and say once per
+level, phase or test that its figures are the host's when the host held most of the request
+time (``emulate.host_share.HostBoundNotice``; docs/emulate.md, "When the host cannot keep up").
 
 The server counts the refreshes it was asked for (``status_refreshes`` in its status file), so
 the reads are counted where they land, through the real loop device and FUSE mount.
@@ -58,8 +58,11 @@ def test_one_status_read_per_round_and_a_host_bound_level_said_once(emulated, tm
     from overprov.profile.settings import ProfileSettings
     from overprov.profile.target_kinds import make_target
     from overprov.profile.targets import RoundSpec
+    from overprov.qualify import session
+    from overprov.qualify.bench import QualifySettings
     from overprov.report.findings import iops_conclusion
     from overprov.report.load_profile import load_profile
+    from overprov.report.section_qualify import host_bound_rounds
 
     if shutil.which("fio") is None:
         pytest.skip("fio is not installed (Debian package fio)")
@@ -118,3 +121,20 @@ def test_one_status_read_per_round_and_a_host_bound_level_said_once(emulated, tm
     assert "host-bound" in host_bound_note(phase)  # the summary's line for the phase
     _, findings = iops_conclusion(load_profile(out), doc["recommendation"])
     assert any(f.startswith("Host-bound") and "0% (host " in f for f in findings), findings
+
+    # qualify: the cache test's random fill and write-back round are read, each once after it;
+    # its write-through round is not (a flush per write: two requests for one I/O)
+    said_q: list[str] = []
+    before_qualify = refreshes(e)
+    _, verdicts = session.run(e.dev, ["cache"], QualifySettings(round_seconds=1, qd=4),
+                              out_dir=tmp_path / "qualify", say=said_q.append,
+                              target_options={"confirm": [e.dev]})  # fmt: skip
+    qualify_reads = refreshes(e) - before_qualify
+    q_shares = verdicts[0].figures["host_share"]
+    print(f"qualify: {qualify_reads} status reads for {len(q_shares)} rounds; {q_shares}")
+    assert list(q_shares) == ["cache-fill", "cache-wb", "cache-wt"], q_shares
+    assert qualify_reads == 1 + len(q_shares)
+    assert q_shares["cache-wt"] is None, q_shares
+    assert q_shares["cache-fill"] > HOST_BOUND_SHARE, q_shares
+    assert sum(said in line for line in said_q) == 1, said_q  # once for the test
+    assert "cache: cache-fill (" in host_bound_rounds([verdicts[0].to_dict()])
