@@ -24,6 +24,7 @@ SOURCES = {
     "The calibrate document": ["calibrate/prediction.schema.json", "prediction_file.py"],
     "Every run has a `workload` object": ["schemas/simulate.schema.json", "workload_text.py"],
     "calibrate's `measurement.json`": ["measurement_file.py", "calibrate/measure.py"],
+    "The profile document on a drive": ["schemas/results.schema.json", "profile/record.py"],
     "A run that replayed a block trace": ["schemas/simulate.schema.json",
                                           "schemas/plan.schema.json"],
 }  # fmt: skip

@@ -277,6 +277,13 @@ def test_qualify_cache_fails_the_volatile_drive_and_passes_the_protected_one(emu
             assert proc.returncode in (0, 1), proc.stdout[-1000:] + proc.stderr[-1000:]
             tests = json.loads((out / "qualify.json").read_text())["tests"]
             assert not (out / "report.html").exists()  # --no-report
+            # each round's host share on the emulated drive (none for write-through), on no other
+            shares = tests[0]["figures"].get("host_share")
+            if target.startswith("sim:"):
+                assert shares is None, shares
+            else:
+                assert shares is not None and shares["cache-wt"] is None, shares
+                assert shares["cache-wb"] is not None, shares
             verdicts[out.name] = (tests[0]["verdict"], tests[0]["finding"])
         e.stop()
     print(verdicts)

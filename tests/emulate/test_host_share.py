@@ -122,3 +122,30 @@ def test_the_live_line_and_the_summary_say_the_drives_queue_depth_and_latency():
     assert run_summary(after) == (
         "served 600 requests, mean latency in the drive 5.00 ms; 3 answered late (1.5 ms in all)"
     )
+
+
+def test_a_host_bound_round_is_said_once_per_level_and_only_above_the_bound():
+    """``round_share`` of two status documents (their ``drive_time``: 500 requests, 2 s in the
+    drive, 4 ms each) at QD4: 250 IOPS leave the host 75% of the request time, 500 IOPS 50%
+    (the bound, not above it); ``HostBoundNotice`` says a level once, whatever its later rounds
+    hold, and never a share at or below the bound or unknown."""
+    from overprov.emulate import counters, host_share
+
+    before = {"requests": 100, "in_drive_sim_ns_total": 10**9, "slowdown": 1.0,
+              "late_requests": 0}  # fmt: skip
+    after = {**before, "requests": 600, "in_drive_sim_ns_total": 3 * 10**9}
+    start, end = (counters.StatusReading(None, counters.drive_time_in(d)) for d in (before, after))
+    assert host_share.round_share(start, end, 250.0, 4) == 0.75
+    assert host_share.round_share(start, end, 500.0, 4) == host_share.HOST_BOUND_SHARE
+    assert host_share.round_share(None, end, 250.0, 4) is None  # not an emulated drive
+    assert host_share.round_share(start, counters.StatusReading(None, None), 250.0, 4) is None
+    said: list[str] = []
+    notice = host_share.HostBoundNotice(said.append)
+    notice.check("op0", "op0-r001", 0.75)
+    notice.check("op0", "op0-r002", 0.9)
+    notice.check("op10", "op10-r001", host_share.HOST_BOUND_SHARE)
+    notice.check("op10", "op10-r002", None)
+    assert said == [
+        "op0-r001: the host held 75% of its requests' time, the emulated drive 25%: its IOPS "
+        "are the busy host's, not the drive's (docs/emulate.md, \"When the host cannot keep up\")"
+    ]

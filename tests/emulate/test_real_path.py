@@ -96,7 +96,7 @@ def test_calibrate_on_the_emulated_drive_agrees_with_calibrate_sim(emulated, tmp
     most ``HOST_BOUND_SHARE`` of the QD4 probe's request time (else skipped, saying so: they
     would be the host's). The budget is raised because a one-second round on this 15 MB drive
     writes a large share of it (calibrate refuses the default budget and says so)."""
-    from overprov.emulate import host_share
+    from overprov.emulate import counters, host_share
 
     if shutil.which("fio") is None:
         pytest.skip("fio is not installed (Debian package fio)")
@@ -106,7 +106,8 @@ def test_calibrate_on_the_emulated_drive_agrees_with_calibrate_sim(emulated, tmp
     said = finish(calibrate(e.dev, tmp_path / "dev", "--budget", "30dw",
                             "--i-understand-this-destroys-data", e.dev), timeout_s=400)  # fmt: skip
     status = e.status()
-    through_the_device = host_share.drive_time(e.dev)  # as calibrate could read it per round
+    reading = counters.read(e.dev)  # as calibrate reads it per round
+    through_the_device = reading.drive_time if reading is not None else None
     e.stop()
     finish(sim_run, timeout_s=300)
     assert through_the_device is not None, "the drive's time not read through /dev/loopN"
@@ -200,7 +201,11 @@ def test_profile_on_the_emulated_drive_finds_the_knee_of_profile_sim(emulated, t
         for name, r in (("emulated", real), ("sim", simulated))
     }
     knees = {name: r["recommendation"] for name, r in (("emulated", real), ("sim", simulated))}
-    print(f"profile steady IOPS {iops}; recommendations {knees}")
+    shares = {p["extra_op_percent"]: p.get("host_share") for p in real["phases"]}
+    print(f"profile steady IOPS {iops}; recommendations {knees}; host shares {shares}")
+    # each phase records the host's share of its window on the emulated drive, on no other
+    assert all(share is not None for share in shares.values()), shares
+    assert not any("host_share" in p for p in simulated["phases"]), simulated["phases"]
     assert trims > 0, "the profile's discards did not reach the simulator"
     assert len(iops["sim"]) == len(iops["emulated"]) == 4, iops
     ops = sorted(iops["emulated"])
@@ -214,16 +219,16 @@ def test_profile_on_the_emulated_drive_finds_the_knee_of_profile_sim(emulated, t
 
 
 def test_write_counters_only_of_a_device_emulate_serves(loop_device, tmp_path):
-    """``emulate.counters.write_counters`` (and ``emulate.host_share.drive_time``) answers
-    None, at once, for a device that is not a loop device over ``overprov emulate``'s FUSE
+    """``emulate.counters.read`` (the write counters and the drive's time) answers None, at
+    once, for a device that is not a loop device over ``overprov emulate``'s FUSE
     file: a plain loop device, a file, a name that is no device (calibrate then asks SMART,
     as before)."""
-    from overprov.emulate import counters, host_share
+    from overprov.emulate import counters
 
     plain = loop_device(4 << 20)
     started = time.monotonic()
-    assert counters.write_counters(plain) is None
-    assert host_share.drive_time(plain) is None
-    assert counters.write_counters(str(tmp_path)) is None
-    assert counters.write_counters("/dev/no-such-device") is None
+    assert counters.read(plain) is None
+    assert counters.status_path(plain) is None
+    assert counters.read(str(tmp_path)) is None
+    assert counters.read("/dev/no-such-device") is None
     assert time.monotonic() - started < 1.0

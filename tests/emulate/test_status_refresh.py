@@ -40,5 +40,7 @@ def test_a_lookup_of_refresh_status_rewrites_the_status_file_at_once(tmp_path, m
                 time.sleep(0.005)
             else:
                 pytest.fail("no status file written after the lookup")
+        # one refresh counted per lookup (what tests/emulate/test_round_readings.py counts)
+        assert drive.status_document()["status_refreshes"] == 3
     finally:
         drive.destroy("/")

@@ -19,6 +19,8 @@ from collections.abc import Callable
 
 from overprov.calibrate.graded_run import BudgetSpent, precondition_level
 from overprov.calibrate.plan import MeasurementPlan, Segment
+from overprov.emulate.counters import StatusReading
+from overprov.emulate.host_share import HostBoundNotice, emulated_device, round_share
 from overprov.errors import ConfigError, OverprovError
 from overprov.measurement_file import Level, Measurement, Round
 from overprov.profile.targets import RoundResult, RoundSpec, Target, now_iso
@@ -35,47 +37,50 @@ ROUND_MARGIN = 1.25
 GRADED_EARLY_STOP_PERCENT = 10.0
 
 
-def write_counters(target: Target) -> dict[str, int] | None:
-    """Host and NAND bytes written so far, if the target reports them, else None.
+def read_target(target: Target) -> StatusReading:
+    """The target's write counters (host and NAND bytes written so far) and, on one drive
+    ``overprov emulate`` serves, its requests' time in the drive (``emulate.host_share``);
+    each None where the target does not report it.
 
     A target may offer ``write_counters()`` (simulated drives do). A block device that
-    ``overprov emulate`` serves is read through its status file (``emulate.counters``); any
-    other through SMART (``overprov.smart``): the sum over members of the vendor's NAND and host
-    write counters, in the unit smart.py documents for the vendor.
+    ``overprov emulate`` serves is read through its status file, both from one document
+    (``emulate.counters.read``: one refresh per member); any other through SMART
+    (``overprov.smart``): the sum over members of the vendor's NAND and host write counters,
+    in the unit smart.py documents for the vendor.
     """
     own = getattr(target, "write_counters", None)
     if callable(own):
-        return own()
+        return StatusReading(own(), None)
     if getattr(target, "kind", None) != "block":
-        return None
+        return StatusReading(None, None)
     from overprov import smart
     from overprov.emulate import counters as emulated
 
-    readings = [r for r in map(emulated.write_counters, target.member_names) if r is not None]
+    readings = [r for r in map(emulated.read, target.member_names) if r is not None]
     if readings and len(readings) == len(target.member_names):
-        return {k: sum(r[k] for r in readings) for k in ("host_bytes", "nand_bytes")}
+        counts = [r.write_counters for r in readings if r.write_counters is not None]
+        sums = None
+        if len(counts) == len(readings):
+            sums = {k: sum(c[k] for c in counts) for k in ("host_bytes", "nand_bytes")}
+        return StatusReading(sums, readings[0].drive_time if len(readings) == 1 else None)
 
     host = nand = 0
     try:
         for name in target.member_names:
             waf = smart.snapshot_from_target(name).waf_counters
             if waf is None:
-                return None
+                return StatusReading(None, None)
             host += waf.host
             nand += waf.nand
     except (OverprovError, OSError):
-        return None
-    return {"host_bytes": host, "nand_bytes": nand}
+        return StatusReading(None, None)
+    return StatusReading({"host_bytes": host, "nand_bytes": nand}, None)
 
 
-def drive_time(target: Target) -> dict | None:
-    """The requests and their time in the drive so far (``emulate.host_share.drive_time``) of
-    a target that is one drive ``overprov emulate`` serves; None for any other target."""
-    if getattr(target, "kind", None) != "block" or len(target.member_names) != 1:
-        return None
-    from overprov.emulate import host_share
-
-    return host_share.drive_time(target.member_names[0])
+def write_counters(target: Target) -> dict[str, int] | None:
+    """Host and NAND bytes written so far, if the target reports them, else None
+    (:func:`read_target`)."""
+    return read_target(target).write_counters
 
 
 def scale_factor_of(target: Target) -> float:
@@ -100,17 +105,30 @@ class SegmentRunner:
         self.m = measurement
         self.progress = progress or (lambda _line: None)
         self.journal = journal
-        self.counters_ok = write_counters(target) is not None
-        self.m.counters = self.counters_ok
-        self.emulated = drive_time(target) is not None
+        self.emulated = emulated_device(target) is not None
         """Whether the target is one drive ``overprov emulate`` serves: each round then records
         the host's share of its request time (``Round.host_share``)."""
-        self._host_bound: set[str] = set()
+        self._last: StatusReading | None = read_target(target)
+        """The target's reading after the last thing done on it: the next round's start, so
+        that a round reads the target once, after it (None: read before the next round)."""
+        self.counters_ok = self._last.write_counters is not None
+        self.m.counters = self.counters_ok
+        self._host_bound = HostBoundNotice(self.progress)
         self.run_index = max(0, len(measurement.runs) - 1)
         self._n = 0
         self._overrun_s = 0.0
         """How far the last timed round ran past its seconds (its queue draining): the next
         one may too, so an I/O-time budget keeps room for it."""
+
+    def read(self) -> StatusReading:
+        """The target's reading now (:func:`read_target`), kept as the next round's start."""
+        self._last = read_target(self.target)
+        return self._last
+
+    def forget_reading(self) -> None:
+        """Something other than a round ran on the target (a purge, a discard, a caller's
+        work between levels): the next round reads its start afresh."""
+        self._last = None
 
     def save(self) -> None:
         if self.journal is not None:
@@ -141,11 +159,16 @@ class SegmentRunner:
 
     def run(self, spec: RoundSpec, extra_op_percent: float) -> Round:
         self._n += 1
-        before = drive_time(self.target) if self.emulated else None
+        measured = self.counters_ok or self.emulated
+        before = (self._last or self.read()) if self.emulated else None
         result: RoundResult = self.target.run(spec)
         c = result.combined
-        counters = write_counters(self.target) if self.counters_ok else None
-        share = self._host_share(spec, before, c.iops)
+        after = self.read() if measured else None
+        counters = after.write_counters if after is not None and self.counters_ok else None
+        # the host's share of its request time on an emulated drive (None elsewhere), said
+        # once per level and queue depth when the round's figure is more the host's
+        share = round_share(before, after, c.iops, spec.qd * spec.jobs)
+        self._host_bound.check(spec.label.rsplit("-", 1)[0], spec.label, share)
         r = Round(
             label=spec.label,
             extra_op_percent=extra_op_percent,
@@ -166,32 +189,11 @@ class SegmentRunner:
         self.save()
         return r
 
-    def _host_share(self, spec: RoundSpec, before: dict | None, iops: float) -> float | None:
-        """The host's share of the round's request time on an emulated drive (None
-        elsewhere), said once per level and queue depth when it is over
-        ``host_share.HOST_BOUND_SHARE``: the figure is then more the host's than the drive's."""
-        from overprov.emulate import host_share
-
-        after = drive_time(self.target) if before is not None else None
-        if before is None or after is None:
-            return None
-        share = host_share.host_share(before, after, iops, spec.qd)
-        if share is None:
-            return None
-        key = spec.label.rsplit("-", 1)[0]
-        if share > host_share.HOST_BOUND_SHARE and key not in self._host_bound:
-            self._host_bound.add(key)
-            self.progress(
-                f"{spec.label}: the host held {share:.0%} of its requests' time, the emulated "
-                f"drive {1 - share:.0%}: its IOPS are the busy host's, not the drive's "
-                '(docs/emulate.md, "When the host cannot keep up")'
-            )
-        return round(share, 4)
-
     # --------------------------------------------------------------------------- steps
     def fob(self) -> None:
         cap = self.m.capacity_bytes
         self.progress(f"purge: {self.target.purge()}")
+        self.forget_reading()
         rounds: list[Round] = []
         iops = 0.0
         written = 0.0
@@ -264,6 +266,7 @@ class SegmentRunner:
         self.progress(
             f"{seg.extra_op_percent:g}% extra OP{at_qd}: {self.target.discard_tail(span)}"
         )
+        self.forget_reading()
         if self.plan.precondition == "graded" and seg.precondition_drive_writes > 0:
             seg = precondition_level(self, seg, span, reserve_drive_writes)
         k = seg.window_rounds or self.plan.window_rounds
@@ -273,7 +276,9 @@ class SegmentRunner:
         written = 0.0
         iops = self.m.fob_iops or 10_000.0
         settled = False
-        start_counters = write_counters(self.target) if self.counters_ok else None
+        # the level's start: its counters, and its first round's start on an emulated drive
+        start = (self._last or self.read()) if self.counters_ok or self.emulated else None
+        start_counters = start.write_counters if start is not None and self.counters_ok else None
         while True:
             seconds = self.seconds_for(round_dw or self.plan.round_drive_writes, span, iops)
             expected = self.expected_drive_writes(seconds, iops, bs)
@@ -474,6 +479,7 @@ def measure(
             runner.segment(seg, reserve_drive_writes=reserve, first_window_ends=early)
             if after_level is not None:
                 after_level(runner, seg)
+                runner.forget_reading()
     except BudgetSpent as exc:
         m.stop_reason = f"{exc} ({plan.budget.text()})"
         say(f"stopped: {m.stop_reason}")

@@ -108,6 +108,8 @@ class EmulatedDrive(mfusepy.Operations):
         self.refresh = threading.Event()
         self.errors = 0
         self.requests = 0
+        self.status_refreshes = 0
+        """Lookups of ``REFRESH_NAME`` served: the fresh status files readers asked for."""
         self.in_drive_sim_ns_total = 0
         """Simulated time from each request's issue to its completion, summed: the drive's
         share of the requests' time (its mean over an interval: the drive's queue depth)."""
@@ -156,6 +158,8 @@ class EmulatedDrive(mfusepy.Operations):
             mode, size, links = stat.S_IFREG | 0o600, self.size_bytes, 1
         else:
             if path == "/" + REFRESH_NAME:
+                with self._lock:
+                    self.status_refreshes += 1
                 self.refresh.set()  # a reader waits for counters taken after now
             raise mfusepy.FuseOSError(errno.ENOENT)
         return {"st_mode": mode, "st_nlink": links, "st_size": size, "st_uid": os.getuid(),
@@ -220,6 +224,7 @@ class EmulatedDrive(mfusepy.Operations):
             counters = json.loads(self.device.counters_json())
             counters_unix_ns = time.time_ns()
             requests, in_drive_sim_ns = self.requests, self.in_drive_sim_ns_total
+            refreshes = self.status_refreshes
         clock = self.clock
         return {
             "real_s": (time.monotonic_ns() - clock.start_ns) / 1e9,
@@ -232,6 +237,7 @@ class EmulatedDrive(mfusepy.Operations):
             "size_bytes": self.size_bytes,
             "counters": counters,
             "counters_unix_ns": counters_unix_ns,
+            "status_refreshes": refreshes,
         }
 
     def _write_status(self) -> None:

@@ -16,6 +16,7 @@ the host's share as the drive's behaviour (docs/emulate.md, "When the host canno
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from overprov.emulate import counters
@@ -32,24 +33,10 @@ from overprov.emulate import counters
 HOST_BOUND_SHARE = 0.5
 
 
-def drive_time(device: str) -> dict[str, Any] | None:
-    """``{"requests", "in_drive_sim_ns_total", "slowdown", "late_requests"}`` of the drive
-    ``overprov emulate`` serves behind the loop device ``device``, from a status file written
-    after this call; None when ``device`` is not such a device (or its server predates these
-    fields)."""
-    doc = counters.fresh_status(device)
-    if doc is None:
-        return None
-    try:
-        return {k: doc[k] for k in ("requests", "in_drive_sim_ns_total", "slowdown",
-                                    "late_requests")}  # fmt: skip
-    except KeyError:
-        return None
-
-
 def drive_latency_s(before: dict[str, Any], after: dict[str, Any]) -> float | None:
-    """Mean real seconds a request of the interval ``before`` → ``after`` (two readings of
-    :func:`drive_time` or two status files) spent in the drive; None without requests."""
+    """Mean real seconds a request of the interval ``before`` → ``after`` (two
+    ``counters.StatusReading.drive_time`` or two status files) spent in the drive; None without
+    requests."""
     requests = after["requests"] - before["requests"]
     if requests <= 0:
         return None
@@ -68,3 +55,55 @@ def host_share(before: dict[str, Any], after: dict[str, Any], iops: float,
     if latency_s is None or iops <= 0 or queue_depth < 1:
         return None
     return max(0.0, 1.0 - iops * latency_s / queue_depth)
+
+
+def round_share(
+    before: counters.StatusReading | None,
+    after: counters.StatusReading | None,
+    iops: float,
+    in_flight: int,
+) -> float | None:
+    """:func:`host_share` of a round between two readings of its drive (``counters.read``
+    before and after it) at ``in_flight`` requests (queue depth × jobs), to 4 decimals; None
+    when either reading or its drive time is missing, or the round had no requests."""
+    if before is None or after is None or before.drive_time is None or after.drive_time is None:
+        return None
+    share = host_share(before.drive_time, after.drive_time, iops, in_flight)
+    return None if share is None else round(share, 4)
+
+
+def emulated_device(target: Any) -> str | None:
+    """The device of a target (a profile or calibrate ``Target``) that is one drive
+    ``overprov emulate`` serves, or None for any other target (a simulated drive, a file, a
+    real device, several members: their time in the drive is not known). Reads no status."""
+    if getattr(target, "kind", None) != "block" or len(target.member_names) != 1:
+        return None
+    device = target.member_names[0]
+    return device if counters.status_path(device) is not None else None
+
+
+def host_bound(share: float | None) -> bool:
+    """Whether a figure measured while the host held ``share`` of its requests' time is more
+    the host's than the drive's (above :data:`HOST_BOUND_SHARE`)."""
+    return share is not None and share > HOST_BOUND_SHARE
+
+
+class HostBoundNotice:
+    """Says, once per key (calibrate: a level at a queue depth; profile: a phase), that a round
+    was host-bound (:func:`host_bound`), through ``say``."""
+
+    def __init__(self, say: Callable[[str], None]) -> None:
+        self.say = say
+        self.said: set[str] = set()
+
+    def check(self, key: str, label: str, share: float | None) -> None:
+        """Say it for round ``label`` of ``key`` when ``share`` is host-bound and nothing was
+        said of ``key`` yet."""
+        if share is None or not host_bound(share) or key in self.said:
+            return
+        self.said.add(key)
+        self.say(
+            f"{label}: the host held {share:.0%} of its requests' time, the emulated drive "
+            f"{1 - share:.0%}: its IOPS are the busy host's, not the drive's "
+            '(docs/emulate.md, "When the host cannot keep up")'
+        )

@@ -235,6 +235,7 @@ def _summary(doc: dict[str, Any], out: Path) -> str:
             f"{p['extra_op_percent']:>4g}%  {p['status']:<10} {len(p['rounds']):>6} "
             f"{iops_text:>12} {lat_text:>9} {before_text:>16}"
             + (f"  ({p['skip_reason']})" if p["skipped"] else "")
+            + host_bound_note(p)
         )
     lines.append(
         "DW before window: drive writes of the phase's span written before its steady-state "
@@ -251,6 +252,20 @@ def _summary(doc: dict[str, Any], out: Path) -> str:
         f"CSV per phase ({csvs})" + ("" if simulated else f", fio job files in {out}/fio/")
     )
     return "\n".join(lines)
+
+
+def host_bound_note(phase: dict[str, Any]) -> str:
+    """For a phase measured while the host held most of the request time on an emulated
+    drive (``emulate.host_share.host_bound``): what it says beside the phase, else ""."""
+    from overprov.emulate.host_share import host_bound
+
+    share = phase.get("host_share")
+    if not host_bound(share):
+        return ""
+    return (
+        f"  (host-bound: the host held {share:.0%} of the window's request time, the "
+        "emulated drive the rest: its IOPS are the host's; docs/emulate.md)"
+    )
 
 
 def _after_refusal(exc: Exception, profile: Profile, out: Path, *, resuming: bool) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from overprov.emulate import counters, host_share
 from overprov.errors import ConfigError
 from overprov.profile import phase_precondition
 from overprov.profile import record as rec
@@ -78,6 +79,11 @@ def run_phase(profile: ProfileRun, target: Target, phase: dict[str, Any], cap: i
     profile.save()
     verdict = assess_phase(phase, s.criteria())
     nand = _nand_bytes(target)
+    # on a drive ``overprov emulate`` serves, each round's host share (emulate/host_share.py):
+    # its status is read once here, after the discard, and once after each round
+    device = host_share.emulated_device(target)
+    reading = counters.read(device) if device is not None else None
+    host_bound = host_share.HostBoundNotice(lambda line: profile.log(label, line))
     while not verdict.steady and not verdict.gave_up:
         n = len(phase["rounds"]) + 1
         r = profile.run_round(
@@ -99,6 +105,11 @@ def run_phase(profile: ProfileRun, target: Target, phase: dict[str, Any], cap: i
             record["nand_bytes_written"] = now - nand
             record["waf"] = (now - nand) / r.combined.bytes_written
         nand = now
+        if device is not None:
+            before, reading = reading, counters.read(device)
+            share = host_share.round_share(before, reading, r.combined.iops, s.qd * s.jobs)
+            record["host_share"] = share
+            host_bound.check(label, record["label"], share)
         phase["rounds"].append(record)
         verdict = assess_phase(phase, s.criteria())
         rec.update_phase(phase, verdict, [m["name"] for m in doc["target"]["members"]])

@@ -61,6 +61,8 @@ def update_phase(phase: dict[str, Any], verdict: Any, member_names: Sequence[str
     phase["latency_round"] = last["index"] if last else None
     phase["fio_steadystate"] = last["fio_steadystate"] if last else None
     w = len(verdict.window)
+    if any("host_share" in r for r in rounds):  # a drive ``overprov emulate`` serves
+        phase["host_share"] = window_host_share(rounds[-w:] if w else rounds)
     members = []
     for i, name in enumerate(member_names):
         window = [r["members"][i]["iops"] for r in rounds[-w:]] if w else []
@@ -74,6 +76,18 @@ def update_phase(phase: dict[str, Any], verdict: Any, member_names: Sequence[str
             }
         )
     phase["members"] = members
+
+
+def window_host_share(rounds: Sequence[dict[str, Any]]) -> float | None:
+    """The host's share of the request time of ``rounds`` (each round's ``host_share``,
+    weighted by its duration: the share of all their request-slot seconds), to 4 decimals;
+    None when a round has none."""
+    shares = [r.get("host_share") for r in rounds]
+    seconds = math.fsum(r["duration_seconds"] for r in rounds)
+    if not rounds or any(x is None for x in shares) or seconds <= 0:
+        return None
+    held = math.fsum(x * r["duration_seconds"] for x, r in zip(shares, rounds, strict=True))
+    return round(held / seconds, 4)
 
 
 def new_document(target_spec: str, settings: ProfileSettings) -> dict[str, Any]:

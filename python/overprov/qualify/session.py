@@ -11,6 +11,7 @@ from overprov.profile.target_kinds import make_target
 from overprov.profile.targets import Target
 from overprov.qualify import cache, consistency, idle_recovery, trim_recovery
 from overprov.qualify.bench import QualifySettings
+from overprov.qualify.round_host_share import RoundHostShare
 from overprov.qualify.verdict import FAIL, Verdict
 
 TESTS = ("cache", "trim_recovery", "idle_recovery", "consistency")
@@ -69,17 +70,24 @@ def run(
     ``on_result(identity, verdicts so far, tests still to run)`` is called as each test
     finishes, so its result can be kept before the next one starts. A test that stops with an
     error (anything but a refused device or Ctrl-C, which end the run) is reported as failed,
-    naming the error, and the next test runs."""
+    naming the error, and the next test runs. On a drive ``overprov emulate`` serves, each
+    test's figures keep its rounds' host shares (``round_host_share.py``)."""
     s.validate()
     target: Target = make_target(spec, out_dir / "fio", **(target_options or {}))
     target.open()
     try:
         identity = target.identity()
+        rounds = RoundHostShare(target, say)
         verdicts: list[Verdict] = []
         for i, name in enumerate(tests):
             say(f"running {name} ...")
+            rounds.begin(name)
             try:
-                verdicts.extend(_one(name, spec, target, s))
+                found = _one(name, spec, rounds, s)  # type: ignore[arg-type]
+                if rounds.device is not None:
+                    for v in found:
+                        v.figures["host_share"] = dict(rounds.shares)
+                verdicts.extend(found)
             except (UnsafeDeviceError, KeyboardInterrupt):
                 raise
             except Exception as exc:  # noqa: BLE001 - one test's error must not lose the others

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from overprov import models
+from overprov.emulate import host_share as shares
 from overprov.report.model import WAF_RISE_LIMIT, Phase, Source, grouped, op_text
 from overprov.units import human_bytes, human_seconds
 
@@ -165,6 +166,16 @@ def iops_conclusion(source: Source, rec: dict[str, Any] | None) -> tuple[str, li
         more.append(
             "Skipped: "
             + "; ".join(f"{op_text(p.op_percent, axis)} ({p.skip_reason})" for p in skipped)
+            + "."
+        )
+    host_bound = [p for p in source.phases if shares.host_bound(p.host_share)]
+    if host_bound:
+        more.append(
+            "Host-bound (the host held most of the requests' time, the emulated drive the rest: "
+            "these IOPS are the host's, not the drive's; docs/emulate.md): "
+            + ", ".join(
+                f"{op_text(p.op_percent, axis)} (host {p.host_share or 0:.0%})" for p in host_bound
+            )
             + "."
         )
     if source.kind == "profile" and source.total_bytes:

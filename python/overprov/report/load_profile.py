@@ -110,6 +110,7 @@ def _profile_phase(out: Path, p: Mapping[str, Any], simulated: bool = False) -> 
         verdict=dict(verdict),
         precondition=dict(p.get("precondition") or {}),
         written_before_window_drive_writes=number(p.get("written_before_window_drive_writes")),
+        host_share=number(p.get("host_share")),
     )
     window = [v for v in verdict.get("window") or [] if number(v) is not None]
     first_w = verdict.get("window_first_round")

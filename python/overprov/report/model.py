@@ -199,6 +199,7 @@ class Phase:
     verdict: dict[str, Any] = field(default_factory=dict)
     precondition: dict[str, Any] = field(default_factory=dict)
     written_before_window_drive_writes: float | None = None
+    host_share: float | None = None  # on an emulated drive: the host's share of the window's time
 
     @property
     def iops_figure(self) -> float | None:

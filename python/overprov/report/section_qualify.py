@@ -9,6 +9,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from overprov.emulate.host_share import host_bound
 from overprov.report import html
 from overprov.report.files import FILES_DIR, FilesWriter, draw, slug
 from overprov.report.load_qualify import tests_of
@@ -274,4 +275,23 @@ def qualify_section(w: FilesWriter, sources: Sequence[Source]) -> html.Section |
             )
         if methods:
             body.append("<p>How each was measured:</p><ul>" + "".join(methods) + "</ul>")
+        held = host_bound_rounds(tests)
+        if held:
+            body.append(
+                '<div class="note">On the emulated drive the host held most of the request time '
+                f"of {html.esc(held)}: those figures are the host's, not the drive's "
+                '(docs/emulate.md, "When the host cannot keep up").</div>'
+            )
     return html.Section("qualify", "Qualification", body)
+
+
+def host_bound_rounds(tests: Sequence[dict[str, Any]]) -> str:
+    """The host-bound rounds of each test run on an emulated drive (its figures'
+    ``host_share``, ``qualify/round_host_share.py``), in words; "" when none."""
+    parts = []
+    for t in tests:
+        shares = (t.get("figures") or {}).get("host_share") or {}
+        held = [f"{label} ({share:.0%})" for label, share in shares.items() if host_bound(share)]
+        if held:
+            parts.append(f"{t['test']}: {', '.join(held)}")
+    return "; ".join(parts)
