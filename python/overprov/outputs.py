@@ -177,6 +177,32 @@ def check_no_other_run(path: str | os.PathLike[str] | None, command: str) -> Non
             )
 
 
+#: The page a command writes into its output folder (report, simulate --out, profile,
+#: qualify), and what every such page says in its header ("Generated ... UTC by overprov 0.1.0").
+REPORT_PAGE = "report.html"
+_OUR_PAGE = re.compile(rb"Generated [^<>]{0,40} UTC by overprov \d")
+
+
+def check_report_page(folder: str | os.PathLike[str] | None, option: str = "--out") -> None:
+    """Refuse (OutputError) an output folder whose report.html overprov did not write: the
+    command writes its page there by that name, and another tool's report or a saved page of
+    that name was replaced without a word (as ``--json`` refuses a file that is not an
+    overprov document). A page of overprov's, or an empty file, is written again. None
+    passes."""
+    if folder is None:
+        return
+    page = Path(folder) / REPORT_PAGE
+    if not page.is_file():
+        return
+    with page.open("rb") as fh:
+        head = fh.read(1 << 16)
+    if head.strip() and not _OUR_PAGE.search(head):
+        raise OutputError(
+            f"{page} is not a page overprov wrote, and the command would replace it with its "
+            f"own {REPORT_PAGE}; choose another folder ({option} {folder})"
+        )
+
+
 def check_output_dir(path: str | os.PathLike[str] | None, option: str) -> None:
     """Refuse (OutputError) a folder that cannot be created or written, or that is or would be
     in /dev (:func:`check_not_in_dev`); None passes."""

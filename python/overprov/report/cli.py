@@ -12,6 +12,7 @@ from overprov.options import add_json_option, text_stream
 from overprov.outputs import (
     check_json_output,
     check_output_dir,
+    check_report_page,
     command_text,
     document,
     hold_out_dir,
@@ -122,6 +123,7 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError("give --pe-cycles or --nand, not both")
     out = args.out or default_out(list(args.inputs))
     check_output_dir(out, "--out")
+    check_report_page(out)
     check_json_output(args.json)
     validate_inputs(list(args.inputs))
     from overprov import smart

@@ -16,6 +16,7 @@ from overprov.outputs import (
     check_no_other_run,
     check_output_dir,
     check_output_file,
+    check_report_page,
 )
 from overprov.steady_window import steady_window, window_percentile
 
@@ -168,6 +169,7 @@ def check_outputs(args: Any) -> None:
     check_output_file(args.series, "--series")
     check_output_dir(args.out, "--out")
     check_no_other_run(args.out, "simulate")
+    check_report_page(args.out)  # --out writes report.html
 
 
 def check_series(series: str | None, configs: Sequence[dict[str, Any]]) -> None:
