@@ -60,3 +60,22 @@ def test_a_page_overprov_wrote_is_written_again(sim_report):
     """The report tests' page (overprov report, made once per run) passes, as a profile's own
     page does when 'overprov report prof/' writes it again."""
     check_report_page(sim_report)
+
+
+@pytest.mark.parametrize("other", ["qualify", "profile", "calibrate"])
+def test_a_report_of_other_inputs_into_a_run_s_folder_is_refused(
+    other, sim_json, tmp_path, overprov_cli
+):
+    """'report sim.json --out qual/' wrote a simulation's page over the folder of a
+    qualification (its report.html is that run's: 'overprov report qual/'). The folder
+    reported as an input, or the folder of an input file, is the report's to write."""
+    from overprov.outputs import RUN_DOCUMENTS
+
+    out = tmp_path / other
+    out.mkdir()
+    name, what = RUN_DOCUMENTS[other][0][0], RUN_DOCUMENTS[other][1]
+    (out / name).write_text("{}")
+    rc, stdout, err = overprov_cli("report", str(sim_json), "--out", str(out))
+    assert rc == 2, (stdout, err)
+    assert f"{out} holds {what} ({name})" in err
+    assert sorted(p.name for p in out.iterdir()) == [name]
