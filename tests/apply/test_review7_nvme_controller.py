@@ -137,3 +137,11 @@ def test_status_reads_the_multipath_namespace_s_own_controller(tmp_path, monkeyp
     assert st["nvme"]["controller"] == "/dev/nvme1"
     assert st["nvme"]["tnvmcap_bytes"] == T_ENT
     json.dumps(st)
+
+
+def test_a_device_that_is_no_namespace_is_refused_by_name(tmp_path, monkeypatch):
+    """The refusal a loop device or a SATA disk gets says what it is not (not a word of
+    sysfs and controllers)."""
+    monkeypatch.setattr(blockdev, "SYSFS", tmp_path / "sys")
+    with pytest.raises(ConfigError, match=r"^--method nvme-ns: /dev/sdx is not an NVMe namespace$"):
+        plan_nvme_namespace(make_info("sdx"), VisibleSize(extra_op=0.2), runner=TwoDrives())

@@ -444,6 +444,8 @@ def plan_nvme_namespace(
 ) -> Plan:
     if info.is_partition:
         raise ConfigError(f"--method nvme-ns: {info.path} is a partition; give the namespace")
+    if not info.is_nvme:
+        raise ConfigError(f"--method nvme-ns: {info.path} is not an NVMe namespace")
     ctrl_path = controller or controller_path(info)
     nsid = nsid if nsid is not None else namespace_id(info)
     ctrl = id_ctrl(ctrl_path, runner)
