@@ -53,7 +53,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="N",
         help="build one md RAID array of this level from the devices (0, 1, 4, 5, 6, 10 or linear)",
     )
-    p.add_argument("--md-name", default="overprov", metavar="NAME", help="array name: /dev/md/NAME")
+    p.add_argument(
+        "--md-name",
+        default="overprov",
+        metavar="NAME",
+        help="array name: /dev/md/NAME (default: overprov)",
+    )
     p.add_argument("--execute", action="store_true", help="run the plan (destroys all data)")
     p.add_argument(
         CONFIRM_FLAG,
