@@ -360,6 +360,13 @@ def input_folders(args: argparse.Namespace) -> list[tuple[str, str]]:
     return found
 
 
+#: The documents (``"schema": "overprov.<kind>/N"``) a command writes, where not only its own
+#: name: a --json file holding any other kind is another command's results, never replaced.
+OWN_DOCUMENTS = {
+    "smart": {"smart", "smart-fleet", "smart-nvme"},
+    "smart-nvme": {"smart", "smart-fleet", "smart-nvme"},
+}
+
 _SCHEMA_KIND = re.compile(rb'"schema"\s*:\s*"overprov\.([a-z-]+)/')
 
 
@@ -379,7 +386,10 @@ def refuse_aliasing(args: argparse.Namespace) -> None:
     the input with the report. A folder read is one input: an output file that would replace
     another command's document in it is refused too (``calibrate --from prof/ --json
     prof/results.json`` replaced the profile's results with the prediction); the command's own
-    document there (a report's JSON, written again) is not."""
+    document there (a report's JSON, written again) is not. Nor does an output replace another
+    command's document anywhere (``status DEV --json sim.json`` replaced a simulation's
+    results with the device's status): only a document of the command's own kind
+    (:data:`OWN_DOCUMENTS`) is written again."""
     inputs = input_files(args)
     folders = input_folders(args)
     for attr, option in OUTPUT_OPTIONS.items():
@@ -394,7 +404,8 @@ def refuse_aliasing(args: argparse.Namespace) -> None:
                         "write the output elsewhere"
                     )
             kind = _document_kind(out) if os.path.isfile(out) else None
-            if kind is None or kind == getattr(args, "command", None):
+            command = getattr(args, "command", None)
+            if kind is None or kind in OWN_DOCUMENTS.get(command, {command}):
                 continue
             real = os.path.realpath(out)
             for in_option, folder in folders:
@@ -404,6 +415,10 @@ def refuse_aliasing(args: argparse.Namespace) -> None:
                         f"{option} {out} is the overprov.{kind} document of the {what} folder "
                         f"{folder}: it would be overwritten; write the output elsewhere"
                     )
+            raise OutputError(
+                f"{option} {out} is an overprov.{kind} document, another command's results: "
+                "it would be overwritten; write the output elsewhere (or remove that file)"
+            )
 
 
 _HELD: dict[str, int] = {}
