@@ -80,7 +80,7 @@ def _target(args: argparse.Namespace) -> VisibleSize:
     if args.extra_op is not None:
         return VisibleSize(extra_op=parse_extra_op_percent(args.extra_op))
     if args.visible_gb is not None:
-        return VisibleSize(visible_gb=parse_capacity_gb(args.visible_gb))
+        return VisibleSize(visible_gb=parse_capacity_gb(args.visible_gb, "--visible-gb"))
     return VisibleSize(visible_sectors=args.visible_sectors)
 
 
