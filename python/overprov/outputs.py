@@ -177,18 +177,15 @@ def check_no_other_run(path: str | os.PathLike[str] | None, command: str) -> Non
             )
 
 
-#: The page a command writes into its output folder (report, simulate --out, profile,
-#: qualify), and what every such page says in its header ("Generated ... UTC by overprov 0.1.0").
+#: The page of an output folder, and what its header says ("Generated ... UTC by overprov 0.1").
 REPORT_PAGE = "report.html"
 _OUR_PAGE = re.compile(rb"Generated [^<>]{0,40} UTC by overprov \d")
 
 
 def check_report_page(folder: str | os.PathLike[str] | None, option: str = "--out") -> None:
-    """Refuse (OutputError) an output folder whose report.html overprov did not write: the
-    command writes its page there by that name, and another tool's report or a saved page of
-    that name was replaced without a word (as ``--json`` refuses a file that is not an
-    overprov document). A page of overprov's, or an empty file, is written again. None
-    passes."""
+    """Refuse (OutputError) an output folder whose report.html overprov did not write (another
+    tool's report was replaced without a word, as ``--json`` refuses a file that is not an
+    overprov document). A page of overprov's, or an empty file, is written again."""
     if folder is None:
         return
     page = Path(folder) / REPORT_PAGE
@@ -360,8 +357,7 @@ def input_folders(args: argparse.Namespace) -> list[tuple[str, str]]:
     return found
 
 
-#: The documents (``"schema": "overprov.<kind>/N"``) a command writes, where not only its own
-#: name: a --json file holding any other kind is another command's results, never replaced.
+#: The document kinds a command writes where not only its own name (any other is not replaced).
 OWN_DOCUMENTS = {
     "smart": {"smart", "smart-fleet", "smart-nvme"},
     "smart-nvme": {"smart", "smart-fleet", "smart-nvme"},
