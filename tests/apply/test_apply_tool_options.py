@@ -11,15 +11,9 @@ import subprocess
 from functools import cache
 from pathlib import Path
 
+import apply_fakes
 import pytest
-from apply_fakes import (
-    NVME_SERIAL,
-    FakeNvmeController,
-    FakeRunner,
-    load_nvme,
-    make_info,
-    nvme_sysfs,
-)
+from apply_fakes import FakeNvmeController, FakeRunner, load_nvme, make_info
 from overprov import blockdev
 from overprov.apply import VisibleSize, plan_hpa, plan_mdraid, plan_nvme_namespace, plan_partition
 from overprov.apply.base import WipeSignaturesStep
@@ -89,7 +83,7 @@ def all_commands() -> list[list[str]]:
 
     nvme = FakeNvmeController(load_nvme("id-ctrl-nsmgmt.json"), load_nvme("id-ns-nsmgmt-512.json"))
     plan = plan_nvme_namespace(
-        make_info("nvme0n1", serial=NVME_SERIAL), VisibleSize(extra_op=0.2), runner=nvme
+        make_info("nvme0n1", serial=apply_fakes.NVME_SERIAL), VisibleSize(extra_op=0.2), runner=nvme
     )
     cmds += steps_of(plan)
     for step in plan.steps:
@@ -105,7 +99,7 @@ def all_commands() -> list[list[str]]:
 
 
 def test_every_option_exists_in_the_installed_tools(tmp_path, monkeypatch):
-    monkeypatch.setattr(blockdev, "SYSFS", nvme_sysfs(tmp_path / "sys"))
+    monkeypatch.setattr(blockdev, "SYSFS", apply_fakes.nvme_sysfs(tmp_path / "sys"))
     checked = 0
     missing = []
     for argv in all_commands():
