@@ -167,3 +167,18 @@ def test_the_confirmation_help_mentions_resuming_only_where_there_is_resume():
         "overprov calibrate": "calibration",
         "overprov apply": None,
     }
+
+
+def test_every_option_with_a_default_says_it():
+    """An option that takes a value by default says which (its help names 'default' or the
+    value itself): apply --md-name made /dev/md/overprov without its help saying so."""
+    import argparse
+
+    silent = [
+        (name, a.option_strings[0], a.default)
+        for name, parser in _parsers(cli.build_parser(), "overprov")
+        for a in parser._actions
+        if a.option_strings and a.default not in (None, False, [], argparse.SUPPRESS)
+        and "default" not in (a.help or "").lower() and str(a.default) not in (a.help or "")
+    ]  # fmt: skip
+    assert silent == []

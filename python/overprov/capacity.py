@@ -113,7 +113,8 @@ def parse_capacity_gb(text: str, option: str = "capacity", bare_unit: str = "gb"
     if gb < 1:
         raise ConfigError(
             f"{option}: {text!r} is {float(gb * GB):,.0f} bytes, less than 1 GB: give a drive "
-            "capacity with its unit, e.g. 512GB or 476.9GiB (a bare number is bytes)"
+            "capacity with its unit, e.g. 512GB or 476.9GiB (a bare number is "
+            f"{'GB' if bare_unit == 'gb' else 'bytes'})"
         )
     return gb
 

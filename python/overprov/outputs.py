@@ -177,6 +177,29 @@ def check_no_other_run(path: str | os.PathLike[str] | None, command: str) -> Non
             )
 
 
+#: The page of an output folder, and what its header says ("Generated ... UTC by overprov 0.1").
+REPORT_PAGE = "report.html"
+_OUR_PAGE = re.compile(rb"Generated [^<>]{0,40} UTC by overprov \d")
+
+
+def check_report_page(folder: str | os.PathLike[str] | None, option: str = "--out") -> None:
+    """Refuse (OutputError) an output folder whose report.html overprov did not write (another
+    tool's report was replaced without a word, as ``--json`` refuses a file that is not an
+    overprov document). A page of overprov's, or an empty file, is written again."""
+    if folder is None:
+        return
+    page = Path(folder) / REPORT_PAGE
+    if not page.is_file():
+        return
+    with page.open("rb") as fh:
+        head = fh.read(1 << 16)
+    if head.strip() and not _OUR_PAGE.search(head):
+        raise OutputError(
+            f"{page} is not a page overprov wrote, and the command would replace it with its "
+            f"own {REPORT_PAGE}; choose another folder ({option} {folder})"
+        )
+
+
 def check_output_dir(path: str | os.PathLike[str] | None, option: str) -> None:
     """Refuse (OutputError) a folder that cannot be created or written, or that is or would be
     in /dev (:func:`check_not_in_dev`); None passes."""
@@ -334,6 +357,12 @@ def input_folders(args: argparse.Namespace) -> list[tuple[str, str]]:
     return found
 
 
+#: The document kinds a command writes where not only its own name (any other is not replaced).
+OWN_DOCUMENTS = {
+    "smart": {"smart", "smart-fleet", "smart-nvme"},
+    "smart-nvme": {"smart", "smart-fleet", "smart-nvme"},
+}
+
 _SCHEMA_KIND = re.compile(rb'"schema"\s*:\s*"overprov\.([a-z-]+)/')
 
 
@@ -353,7 +382,10 @@ def refuse_aliasing(args: argparse.Namespace) -> None:
     the input with the report. A folder read is one input: an output file that would replace
     another command's document in it is refused too (``calibrate --from prof/ --json
     prof/results.json`` replaced the profile's results with the prediction); the command's own
-    document there (a report's JSON, written again) is not."""
+    document there (a report's JSON, written again) is not. Nor does an output replace another
+    command's document anywhere (``status DEV --json sim.json`` replaced a simulation's
+    results with the device's status): only a document of the command's own kind
+    (:data:`OWN_DOCUMENTS`) is written again."""
     inputs = input_files(args)
     folders = input_folders(args)
     for attr, option in OUTPUT_OPTIONS.items():
@@ -368,7 +400,8 @@ def refuse_aliasing(args: argparse.Namespace) -> None:
                         "write the output elsewhere"
                     )
             kind = _document_kind(out) if os.path.isfile(out) else None
-            if kind is None or kind == getattr(args, "command", None):
+            command = getattr(args, "command", None)
+            if kind is None or kind in OWN_DOCUMENTS.get(command, {command}):
                 continue
             real = os.path.realpath(out)
             for in_option, folder in folders:
@@ -378,6 +411,10 @@ def refuse_aliasing(args: argparse.Namespace) -> None:
                         f"{option} {out} is the overprov.{kind} document of the {what} folder "
                         f"{folder}: it would be overwritten; write the output elsewhere"
                     )
+            raise OutputError(
+                f"{option} {out} is an overprov.{kind} document, another command's results: "
+                "it would be overwritten; write the output elsewhere (or remove that file)"
+            )
 
 
 _HELD: dict[str, int] = {}

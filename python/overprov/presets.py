@@ -123,10 +123,10 @@ def physical_bytes(preset: dict[str, Any]) -> float:
     return preset.get("physical_bytes") or preset["advertised_bytes"] * GIB_PER_GB
 
 
-def scale_factor(preset: dict[str, Any], scale: str | None) -> float:
+def scale_factor(preset: dict[str, Any], scale: str | None, option: str = "--scale") -> float:
     """``scale``: None (to about 32 GiB of NAND), a factor ("1", "1/32", "0.05") or a target
-    NAND size ("64GiB")."""
-    return parse_scale(scale, physical_bytes(preset))
+    NAND size ("64GiB"); ``option`` names it in refusals."""
+    return parse_scale(scale, physical_bytes(preset), option)
 
 
 def _build(preset: dict[str, Any], factor: float) -> dict[str, Any]:
@@ -164,24 +164,27 @@ def opens_at(factor: float, least: float) -> bool:
     return factor >= least * (1 - 1e-9)
 
 
-def preset_config(name: str, scale: str | None = None) -> tuple[dict[str, Any], float]:
+def preset_config(
+    name: str, scale: str | None = None, option: str = "--scale"
+) -> tuple[dict[str, Any], float]:
     """The SimConfig fragment of drive ``name`` (a preset or a drive file) scaled; returns
-    (config, factor). A scale below the smallest that keeps the drive's behaviour is refused."""
-    return drive_config(get(name), scale, name)
+    (config, factor). A scale below the smallest that keeps the drive's behaviour is refused,
+    naming ``option`` (``--scale``, or a target's ``@SCALE``)."""
+    return drive_config(get(name), scale, name, option)
 
 
 def drive_config(
-    preset: dict[str, Any], scale: str | None, name: str
+    preset: dict[str, Any], scale: str | None, name: str, option: str = "--scale"
 ) -> tuple[dict[str, Any], float]:
     """As :func:`preset_config` for a drive held in memory (a drive file's keys: calibrate's
     twin is simulated from its dict, the file being only an output); ``name`` names it in
     errors."""
-    factor = scale_factor(preset, scale)
+    factor = scale_factor(preset, scale, option)
     least = smallest_factor(preset)
     if not opens_at(factor, least):
         nand_gib = physical_bytes(preset) * least / GIB
         raise ConfigError(
-            f"--scale: {scale!r} is too small for {name}: the smallest scale that keeps its "
+            f"{option}: {scale!r} is too small for {name}: the smallest scale that keeps its "
             f"behaviour is {least:.6g} ({nand_gib:.3g}GiB of NAND): at least "
             f"{MIN_SCALED_BLOCKS} erase blocks and an SLC cache of one flash page per die"
         )

@@ -71,9 +71,10 @@ def scale_config(cfg: dict[str, Any], factor: float) -> dict[str, Any]:
     return out
 
 
-def parse_scale(scale: str | None, full_physical_bytes: float) -> float:
+def parse_scale(scale: str | None, full_physical_bytes: float, option: str = "--scale") -> float:
     """``scale``: None (to about 32 GiB of NAND, never enlarging), a factor ("1", "1/32",
-    "0.05") or a target NAND size ("64GiB")."""
+    "0.05") or a target NAND size ("64GiB"). ``option`` names it in refusals (a target's
+    ``sim:NAME@SCALE`` is not ``--scale``)."""
     if scale is None:
         return min(1.0, DEFAULT_SCALED_PHYSICAL_BYTES / full_physical_bytes)
     text = scale.strip()
@@ -84,15 +85,24 @@ def parse_scale(scale: str | None, full_physical_bytes: float) -> float:
         else:
             factor = float(text)
     except (ValueError, ZeroDivisionError):
-        factor = parse_size_bytes(text, "--scale", bare_unit="b") / full_physical_bytes
+        try:
+            nand_bytes = parse_size_bytes(text, option, bare_unit="b")
+        except ConfigError as exc:
+            if "expected a size like" not in str(exc):  # a size, wrongly written ('4Gb')
+                raise
+            raise ConfigError(
+                f"{option}: expected a factor (1/32, 0.05; 1 = full size) or a NAND size "
+                f"(64GiB), got {scale!r}"
+            ) from None
+        factor = nand_bytes / full_physical_bytes
         if factor > 1:
             raise ConfigError(
-                f"--scale: {scale!r} is more NAND than the drive has at full size "
+                f"{option}: {scale!r} is more NAND than the drive has at full size "
                 f"({full_physical_bytes / GIB:.4g} GiB): give a smaller NAND size, or 1 for "
                 "full size"
             ) from None
     if not 0 < factor <= 1:
-        raise ConfigError(f"--scale: must shrink the drive (0 < factor <= 1), got {scale!r}")
+        raise ConfigError(f"{option}: must shrink the drive (0 < factor <= 1), got {scale!r}")
     return factor
 
 

@@ -143,3 +143,46 @@ class FakeNvmeController:
         else:
             raise AssertionError(f"unexpected nvme command {argv}")
         return subprocess.CompletedProcess(argv, 0, out, "")
+
+
+NVME_SERIAL = "OVERPROV-CONSTRUCTED-01"  # the "sn" of tests/data/nvme/id-ctrl-*.json
+
+
+def nvme_sysfs(
+    root: Path,
+    disk: str = "nvme0n1",
+    controller: str = "nvme0",
+    *,
+    nsid: int = 1,
+    multipath: Sequence[str] = (),
+) -> Path:
+    """A copy of what sysfs shows of an NVMe namespace's block device, under ``root`` (set as
+    ``blockdev.SYSFS``): ``class/block/DISK/nsid``, and ``DISK/device`` the controller (a
+    folder with ``cntlid``). With ``multipath`` (controller names), as under native NVMe
+    multipath: ``DISK/device`` is the subsystem (no ``cntlid``) and ``DISK/multipath/`` holds
+    one path per controller (``nvme0c1n1``), whose ``device`` is that controller."""
+    block = root / "class" / "block" / disk
+    block.mkdir(parents=True)
+    (block / "nsid").write_text(f"{nsid}\n")
+
+    def ctrl_dir(name: str) -> Path:
+        d = root / "devices" / "nvme" / name
+        d.mkdir(parents=True, exist_ok=True)
+        (d / "cntlid").write_text(f"{int(name.removeprefix('nvme')) + 1}\n")
+        return d
+
+    if not multipath:
+        (block / "device").symlink_to(ctrl_dir(controller))
+        return root
+    instance = re.match(r"nvme(\d+)", disk).group(1)  # the subsystem's, under multipath
+    subsys = root / "devices" / "virtual" / "nvme-subsystem" / f"nvme-subsys{instance}"
+    subsys.mkdir(parents=True)
+    (block / "device").symlink_to(subsys)
+    (block / "multipath").mkdir()
+    for name in multipath:
+        path_name = re.sub(r"^(nvme\d+)n", rf"\1c{name.removeprefix('nvme')}n", disk)
+        path_disk = ctrl_dir(name) / path_name
+        path_disk.mkdir()
+        (path_disk / "device").symlink_to(path_disk.parent)
+        (block / "multipath" / path_disk.name).symlink_to(path_disk)
+    return root

@@ -7,7 +7,14 @@ import json
 import math
 
 import pytest
-from apply_fakes import FakeNvmeController, FakeRunner, load_nvme, make_info
+from apply_fakes import (
+    NVME_SERIAL,
+    FakeNvmeController,
+    FakeRunner,
+    load_nvme,
+    make_info,
+    nvme_sysfs,
+)
 from overprov import blockdev
 from overprov.apply import VerificationError, VisibleSize, plan_auto, plan_nvme_namespace
 from overprov.apply.nvme import (
@@ -22,13 +29,14 @@ from overprov.errors import ConfigError
 
 MIB = 2**20
 T_ENT = 3_840_755_982_336
-NVME0N1 = make_info("nvme0n1", size_bytes=T_ENT)
+NVME0N1 = make_info("nvme0n1", size_bytes=T_ENT, serial=NVME_SERIAL)
 
 
 @pytest.fixture(autouse=True)
 def no_real_sysfs(tmp_path, monkeypatch):
-    """Keep a real /sys/class/block/nvme0n1 on the test machine out of these tests."""
-    monkeypatch.setattr(blockdev, "SYSFS", tmp_path / "empty-sysfs")
+    """Keep a real /sys/class/block/nvme0n1 on the test machine out of these tests: nvme0n1,
+    namespace 1 of controller nvme0, as a copy of sysfs shows it."""
+    monkeypatch.setattr(blockdev, "SYSFS", nvme_sysfs(tmp_path / "sys"))
 
 
 def controller(ns_file: str = "id-ns-nsmgmt-512.json") -> FakeNvmeController:

@@ -338,3 +338,15 @@ def test_the_dry_run_s_command_does_not_confirm_itself(loop_device, overprov_cli
     assert rc == 0, err
     assert _suggested_command(out)[-2:] == [CONFIRM_FLAG, dev]
     assert "DEVICE" not in out
+
+
+@pytest.mark.root
+def test_a_device_given_again_through_a_link_is_named_as_typed(loop_device, tmp_path, overprov_cli):
+    """'apply /dev/loopN LINK' (LINK -> /dev/loopN) said '/dev/loopN is listed twice', as if
+    the user had typed that name twice: the refusal names the link as typed and what it is."""
+    dev = loop_device(size_bytes=16 * 2**20)
+    link = tmp_path / "disk-by-name"
+    link.symlink_to(dev)
+    rc, _, err = overprov_cli("apply", dev, str(link), "--extra-op", "20")
+    assert rc == 2, err
+    assert f"device: {link} is listed twice (as {dev})" in err

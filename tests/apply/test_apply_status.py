@@ -6,7 +6,7 @@ import json
 import subprocess
 
 import pytest
-from apply_fakes import FakeNvmeController, load_nvme, make_info
+from apply_fakes import NVME_SERIAL, FakeNvmeController, load_nvme, make_info, nvme_sysfs
 from overprov import blockdev
 from overprov.apply import status
 
@@ -43,9 +43,9 @@ def test_status_shows_hidden_sectors_from_hdparm(loop_device):
 
 
 def test_status_shows_namespace_against_total_nvm_capacity(monkeypatch, tmp_path):
-    monkeypatch.setattr(blockdev, "SYSFS", tmp_path / "empty-sysfs")
+    monkeypatch.setattr(blockdev, "SYSFS", nvme_sysfs(tmp_path / "sys"))
     t = 3_840_755_982_336
-    info = make_info("nvme0n1", size_bytes=int(t * 0.8) // 512 * 512)
+    info = make_info("nvme0n1", size_bytes=int(t * 0.8) // 512 * 512, serial=NVME_SERIAL)
     monkeypatch.setattr(blockdev, "identify", lambda path, runner=None: info)
     ns = load_nvme("id-ns-nsmgmt-512.json") | {"nsze": info.size_bytes // 512}
     ctrl = load_nvme("id-ctrl-nsmgmt.json") | {"unvmcap": t - info.size_bytes}

@@ -11,6 +11,7 @@ import subprocess
 from functools import cache
 from pathlib import Path
 
+import apply_fakes
 import pytest
 from apply_fakes import FakeNvmeController, FakeRunner, load_nvme, make_info
 from overprov import blockdev
@@ -81,7 +82,9 @@ def all_commands() -> list[list[str]]:
     cmds += steps_of(plan_mdraid(members[:2], VisibleSize(extra_op=0.2), "0", md_name="optest"))
 
     nvme = FakeNvmeController(load_nvme("id-ctrl-nsmgmt.json"), load_nvme("id-ns-nsmgmt-512.json"))
-    plan = plan_nvme_namespace(make_info("nvme0n1"), VisibleSize(extra_op=0.2), runner=nvme)
+    plan = plan_nvme_namespace(
+        make_info("nvme0n1", serial=apply_fakes.NVME_SERIAL), VisibleSize(extra_op=0.2), runner=nvme
+    )
     cmds += steps_of(plan)
     for step in plan.steps:
         if isinstance(step, RescanNamespacesStep):
@@ -96,7 +99,7 @@ def all_commands() -> list[list[str]]:
 
 
 def test_every_option_exists_in_the_installed_tools(tmp_path, monkeypatch):
-    monkeypatch.setattr(blockdev, "SYSFS", tmp_path / "empty-sysfs")
+    monkeypatch.setattr(blockdev, "SYSFS", apply_fakes.nvme_sysfs(tmp_path / "sys"))
     checked = 0
     missing = []
     for argv in all_commands():

@@ -84,12 +84,12 @@ def build_plans(
     if not paths:
         raise ConfigError("device: give at least one device")
     infos = [blockdev.identify(p, runner=runner) for p in paths]
-    seen: dict[str, str] = {}  # device number → path: another node of a device is that device
-    for info in infos:
+    seen: dict[str, str] = {}  # device number → name as given: another node or link is that device
+    for given, info in zip(paths, infos, strict=True):
         if info.dev in seen:
-            same = "" if seen[info.dev] == info.path else f" (as {seen[info.dev]})"
-            raise ConfigError(f"device: {info.path} is listed twice{same}")
-        seen[info.dev] = info.path
+            same = "" if seen[info.dev] == given else f" (as {seen[info.dev]})"
+            raise ConfigError(f"device: {given} is listed twice{same}")
+        seen[info.dev] = given
     if method == "mdraid" or (method == "auto" and raid_level is not None):
         if raid_level is None:
             raise ConfigError("--raid-level: required with --method mdraid")

@@ -53,7 +53,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="N",
         help="build one md RAID array of this level from the devices (0, 1, 4, 5, 6, 10 or linear)",
     )
-    p.add_argument("--md-name", default="overprov", metavar="NAME", help="array name: /dev/md/NAME")
+    p.add_argument(
+        "--md-name",
+        default="overprov",
+        metavar="NAME",
+        help="array name: /dev/md/NAME (default: overprov)",
+    )
     p.add_argument("--execute", action="store_true", help="run the plan (destroys all data)")
     p.add_argument(
         CONFIRM_FLAG,
@@ -75,7 +80,7 @@ def _target(args: argparse.Namespace) -> VisibleSize:
     if args.extra_op is not None:
         return VisibleSize(extra_op=parse_extra_op_percent(args.extra_op))
     if args.visible_gb is not None:
-        return VisibleSize(visible_gb=parse_capacity_gb(args.visible_gb))
+        return VisibleSize(visible_gb=parse_capacity_gb(args.visible_gb, "--visible-gb"))
     return VisibleSize(visible_sectors=args.visible_sectors)
 
 

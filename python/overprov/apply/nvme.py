@@ -131,27 +131,48 @@ def parse_created_nsid(text: str) -> int:
 
 
 def controller_path(info: DeviceInfo) -> str:
-    """/dev/nvme0 for /dev/nvme0n1 (sysfs first; the name as a fallback)."""
-    sys_device = blockdev.SYSFS / "class" / "block" / info.name / "device"
-    if (sys_device / "cntlid").exists():
-        return f"/dev/{os.path.basename(os.path.realpath(sys_device))}"
-    m = re.fullmatch(r"(nvme\d+)(?:c\d+)?n\d+", info.name)
-    if not m:
-        raise ConfigError(f"--method nvme-ns: {info.path} is not an NVMe namespace")
-    return f"/dev/{m.group(1)}"
+    """The controller's character device (/dev/nvme1) for a namespace's block device, read
+    from sysfs, never guessed from the name: under native NVMe multipath (the kernel's
+    default where nvme_core.multipath is on) the disk nvmeXnY is named after its subsystem's
+    instance X, not a controller's, and /dev/nvme0n1 may be a namespace of controller nvme1
+    while /dev/nvme0 is another drive (github.com/linux-nvme/nvme-cli/issues/510).
+    Without multipath the disk's ``device`` is its controller (it has ``cntlid``); with it
+    the disk's ``multipath/`` folder lists one path per controller that reaches the
+    namespace, each path's ``device`` being that controller. More than one controller, or
+    none found, is refused."""
+    disk = blockdev.SYSFS / "class" / "block" / info.name
+    if (disk / "device" / "cntlid").exists():
+        return f"/dev/{os.path.basename(os.path.realpath(disk / 'device'))}"
+    paths = sorted((disk / "multipath").glob("*")) if (disk / "multipath").is_dir() else []
+    controllers = sorted(
+        {os.path.basename(os.path.realpath(p / "device")) for p in paths
+         if (p / "device" / "cntlid").exists()}
+    )  # fmt: skip
+    if len(controllers) == 1:
+        return f"/dev/{controllers[0]}"
+    if controllers:
+        raise ConfigError(
+            f"--method nvme-ns: {info.path} is reached through {len(controllers)} controllers "
+            f"({', '.join(controllers)}, native multipath); overprov reshapes a namespace "
+            "only on a drive with one controller"
+        )
+    raise ConfigError(
+        f"--method nvme-ns: sysfs does not say which NVMe controller {info.path} belongs to "
+        f"(no {disk}/device/cntlid, no path in {disk}/multipath/); the controller is not "
+        "guessed from the name (under native multipath nvme0n1 may be on nvme1)"
+    )
 
 
 def namespace_id(info: DeviceInfo) -> int:
+    """The namespace id, from sysfs (``nsid``): the Y of nvmeXnY is the kernel's instance
+    number, which need not be the id (a drive whose only namespace is 2 shows nvme0n1)."""
+    path = blockdev.SYSFS / "class" / "block" / info.name / "nsid"
     try:
-        text = (blockdev.SYSFS / "class" / "block" / info.name / "nsid").read_text().strip()
-    except OSError:
-        text = ""
-    if text:
-        return int(text)
-    m = re.fullmatch(r"nvme\d+(?:c\d+)?n(\d+)", info.name)
-    if not m:
-        raise ConfigError(f"--method nvme-ns: {info.path} is not an NVMe namespace")
-    return int(m.group(1))
+        return int(path.read_text().strip())
+    except (OSError, ValueError):
+        raise ConfigError(
+            f"--method nvme-ns: cannot read {info.path}'s namespace id from {path}"
+        ) from None
 
 
 def _json(runner: Runner, argv: list[str]) -> dict:
@@ -218,10 +239,20 @@ class ControllerStep(Step):
 
 
 @dataclass
-class DetachStep(Step):
+class DetachStep(ControllerStep):
+    """The first step: the namespace's block device is still there and is re-identified as
+    every device is, and so is the controller the command goes to (detaching another
+    drive's namespace takes its file systems away)."""
+
     ctrl: NvmeController
     state: NamespaceState
     removes_device = True  # the namespace's block device goes away
+
+    def reidentify(
+        self, recorded: fingerprint.Fingerprint, ignore: Sequence[str], when: str, runner: Runner
+    ) -> None:
+        Step.reidentify(self, recorded, ignore, when, runner)
+        super().reidentify(recorded, ignore, when, runner)
 
     def __post_init__(self) -> None:
         self.title = (
@@ -413,6 +444,8 @@ def plan_nvme_namespace(
 ) -> Plan:
     if info.is_partition:
         raise ConfigError(f"--method nvme-ns: {info.path} is a partition; give the namespace")
+    if not info.is_nvme:
+        raise ConfigError(f"--method nvme-ns: {info.path} is not an NVMe namespace")
     ctrl_path = controller or controller_path(info)
     nsid = nsid if nsid is not None else namespace_id(info)
     ctrl = id_ctrl(ctrl_path, runner)
@@ -427,6 +460,12 @@ def plan_nvme_namespace(
         raise ConfigError(
             f"--method nvme-ns: {ctrl_path}{model} reports no total NVM capacity (tnvmcap = 0), "
             "so the namespace size cannot be computed"
+        )
+    if info.serial and ctrl.serial and info.serial.strip() != ctrl.serial:
+        raise ConfigError(
+            f"--method nvme-ns: {ctrl_path}{model} answers with serial {ctrl.serial!r}, but "
+            f"{info.path} reports {info.serial.strip()!r}: that controller is not this "
+            "namespace's drive, and its namespaces are not reshaped"
         )
     allocated = list_ns(ctrl_path, runner, all_ns=True)
     others = [n for n in allocated if n != nsid]

@@ -19,7 +19,9 @@ from overprov.options import (
 )
 from overprov.outputs import (
     check_json_output,
+    check_no_other_run,
     check_output_dir,
+    check_report_page,
     discard_created_out_dir,
     write_json,
 )
@@ -291,6 +293,9 @@ def run(args: argparse.Namespace) -> int:
     check_json_output(args.json)
     if args.resume is None:
         check_output_dir(args.out, "--out")
+        check_no_other_run(args.out, "profile")  # first: a page there is that run's
+        if not args.no_report:
+            check_report_page(args.out)
     if args.target and args.target.startswith("sim:") and args.ioengine is not None:
         raise ConfigError("--ioengine: a simulated drive (sim:) runs no fio; leave --ioengine out")
     if args.dry_run:

@@ -44,6 +44,12 @@ def parse_spec(spec: str) -> tuple[str, str | None]:
     return name, scale or None
 
 
+def scale_option(spec: str) -> str:
+    """How a refusal of ``spec``'s scale names it: the target's @SCALE (profile, qualify and
+    calibrate have no --scale)."""
+    return f"target {spec!r}: @SCALE"
+
+
 class SimTarget:
     """A simulated drive (kind "sim"): one member, state kept in memory for the run."""
 
@@ -63,11 +69,11 @@ class SimTarget:
         self._drive = drive
         if drive is None:
             self.preset, self.scale = parse_spec(spec)
-            cfg, self.factor = presets.preset_config(self.preset, self.scale)
+            cfg, self.factor = presets.preset_config(self.preset, self.scale, scale_option(spec))
         else:  # a drive held in memory (calibrate's twin), named by ``spec`` sim:NAME@SCALE
             name, _, scale = spec.removeprefix("sim:").partition("@")
             self.preset, self.scale = name, scale or None
-            cfg, self.factor = presets.drive_config(drive, self.scale, name)
+            cfg, self.factor = presets.drive_config(drive, self.scale, name, scale_option(spec))
         cfg = engine.merge(
             cfg,
             {

@@ -16,6 +16,7 @@ from overprov.outputs import (
     check_json_output,
     check_no_other_run,
     check_output_dir,
+    check_report_page,
     command_text,
     hold_out_dir,
     write_json,
@@ -211,6 +212,8 @@ def run(args: argparse.Namespace) -> int:
     if folder:
         check_output_dir(out, "--out")
         check_no_other_run(out, "qualify")
+        if not args.no_report:
+            check_report_page(out)
         if (out / "qualify.json").exists():  # another run's results, as profile and calibrate
             raise ConfigError(
                 f"--out: {out} already holds a qualification (qualify.json), which this run "

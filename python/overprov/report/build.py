@@ -107,6 +107,7 @@ def build(inputs: Sequence[Path], out_dir: Path, options: Options | None = None)
     if sim_lines and not options.title:
         title = "SIMULATED — " + title
     subtitle = (
+        # "Generated ... UTC by overprov N": how outputs.check_report_page knows the page
         f"Generated {now:%Y-%m-%d %H:%M} UTC by overprov {__version__} (Python "
         f"{platform.python_version()}, matplotlib {matplotlib.__version__}) from "
         + ", ".join(str(Path(p)) for p in inputs)

@@ -11,7 +11,9 @@ from overprov.errors import ConfigError
 from overprov.options import add_json_option, text_stream
 from overprov.outputs import (
     check_json_output,
+    check_no_other_run,
     check_output_dir,
+    check_report_page,
     command_text,
     document,
     hold_out_dir,
@@ -122,6 +124,10 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError("give --pe-cycles or --nand, not both")
     out = args.out or default_out(list(args.inputs))
     check_output_dir(out, "--out")
+    read = {(p if p.is_dir() else p.parent).resolve() for p in map(Path, args.inputs)}
+    if Path(out).resolve() not in read:  # another run's folder: its page is that run's
+        check_no_other_run(out, "report")
+    check_report_page(out)
     check_json_output(args.json)
     validate_inputs(list(args.inputs))
     from overprov import smart

@@ -13,10 +13,11 @@ from typing import Any
 
 import matplotlib
 
+from overprov.outputs import REPORT_PAGE
 from overprov.report import html, plots
 
 FILES_DIR = "report-files"
-REPORT_NAME = "report.html"
+REPORT_NAME = REPORT_PAGE
 
 
 class FilesWriter:

@@ -261,6 +261,17 @@ def knee_words(source: Source, op: float | None) -> str | None:
     return text + "."
 
 
+#: WAF at the largest OP within this share of the smallest OP's is "not lowered" (the ratio
+#: would print as 1.0×, and the words "cuts" and "less" would claim a gain not measured).
+SAME_WAF = 0.005
+
+
+def no_block_erased(pts: list[Phase]) -> bool:
+    """Whether no run erased a block (erase counts all 0 at the end): garbage collection never
+    ran, and the WAF says nothing of what OP does."""
+    return all(p.erase is not None and not p.erase.get("max") for p in pts)
+
+
 def waf_conclusion(source: Source) -> tuple[str, list[str]]:
     """(headline, further sentences) for a simulation's WAF figures."""
     pts = [p for p in source.phases if p.waf is not None]
@@ -269,13 +280,31 @@ def waf_conclusion(source: Source) -> tuple[str, list[str]]:
     axis = source.op_axis
     lo, hi = pts[0], pts[-1]
     more: list[str] = []
-    if len(pts) == 1:
+    ratio = (lo.waf or 1.0) / (hi.waf or 1.0)
+    if no_block_erased(pts):
+        levels = (
+            f"at every OP level ({op_text(lo.op_percent, axis)} to {op_text(hi.op_percent, axis)})"
+            if len(pts) > 1
+            else f"at {op_text(lo.op_percent, axis)}"
+        )
+        headline = (
+            "No block was erased in any run: garbage collection never ran, so WAF is "
+            f"{hi.waf:.2f} {levels} and shows nothing of what OP does; the workload wrote "
+            "too little to use the spare area (more passes of a trace, --trace-repeat, or more "
+            "--drive-writes)."
+        )
+    elif len(pts) == 1:
         headline = (
             f"At {op_text(lo.op_percent, axis)}{' extra OP' if axis == 'extra' else ''} "
             f"(ρ {100 * (lo.rho or 0):.1f}%) the simulated WAF is {lo.waf:.2f}."
         )
+    elif ratio < 1 + SAME_WAF:
+        headline = (
+            f"{op_text(hi.op_percent, axis)}{' extra OP' if axis == 'extra' else ''} "
+            f"(ρ {100 * (hi.rho or 0):.1f}%) leaves WAF at {hi.waf:.2f} ({lo.waf:.2f} at "
+            f"{op_text(lo.op_percent, axis)}): more OP did not lower it here."
+        )
     else:
-        ratio = (lo.waf or 1.0) / (hi.waf or 1.0)
         headline = (
             f"{op_text(hi.op_percent, axis)}{' extra OP' if axis == 'extra' else ''} "
             f"(ρ {100 * (hi.rho or 0):.1f}%) cuts WAF to {hi.waf:.2f}, {ratio:.1f}× less than "
@@ -454,6 +483,14 @@ def waf_big_figure(source: Source) -> tuple[str, str]:
     if len(pts) < 2:
         return (f"WAF {pts[0].waf:.2f}", "") if pts else ("", "")
     lo, hi = pts[0], pts[-1]
+    if no_block_erased(pts):
+        return f"WAF {hi.waf:.2f}", "no block erased: garbage collection never ran"
+    if (lo.waf or 1) / (hi.waf or 1) < 1 + SAME_WAF:
+        return (
+            f"WAF {hi.waf:.2f}",
+            f"at {op_text(lo.op_percent, source.op_axis)} and "
+            f"{op_text(hi.op_percent, source.op_axis)} alike",
+        )
     return (
         f"{(lo.waf or 1) / (hi.waf or 1):.1f}×",
         f"less NAND wear at {op_text(hi.op_percent, source.op_axis)} than at "

@@ -10,12 +10,13 @@ from pathlib import Path
 from typing import Any
 
 from overprov import models
-from overprov.errors import ConfigError
+from overprov.errors import ConfigError, OutputError
 from overprov.outputs import (
     check_json_output,
     check_no_other_run,
     check_output_dir,
     check_output_file,
+    check_report_page,
 )
 from overprov.steady_window import steady_window, window_percentile
 
@@ -168,6 +169,13 @@ def check_outputs(args: Any) -> None:
     check_output_file(args.series, "--series")
     check_output_dir(args.out, "--out")
     check_no_other_run(args.out, "simulate")
+    if args.out is not None and (Path(args.out) / "simulate.json").exists():
+        # another run's results, as profile, calibrate and qualify refuse theirs
+        raise OutputError(
+            f"--out: {args.out} already holds a simulation (simulate.json), which this run "
+            "would replace; choose another folder"
+        )
+    check_report_page(args.out)  # --out writes report.html
 
 
 def check_series(series: str | None, configs: Sequence[dict[str, Any]]) -> None:
