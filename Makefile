@@ -26,11 +26,11 @@ PYTEST_PARALLEL := -n $(PYTEST_WORKERS) --dist loadgroup
 # The Rust and the Python tests run side by side (-O: each one's output in one piece when it
 # ends): the Rust test build links one binary at a time and the Python tests leave a core idle
 # now and then (fio's paced rounds, the loop-device tests on one worker), so each fills the
-# other's gaps. The Rust tests run 10 nice levels below the Python tests: about 100 CPU s that
-# wait for nothing, they take the cores the Python workers leave idle instead of slowing the
-# real-time emulated-drive tests and the long Python tests at the start (docs/testing.md).
+# other's gaps. They start together and at the same priority: the Rust tests' longest items
+# (tests/validation.rs, about 12 CPU s each on one thread) are best started early, and the
+# real-time emulated-drive tests run 5 nice levels above both (docs/testing.md, "Round 6").
 test: build
-	@$(MAKE) --no-print-directory -j -O test-rust test-python CARGO="nice -n 10 $(CARGO)"
+	@$(MAKE) --no-print-directory -j -O test-rust test-python
 
 # The `test-release` profile (Cargo.toml): release's optimisation without its whole-program
 # LTO, which would make every test binary link as slowly as the shipped library.
