@@ -26,7 +26,9 @@ PYTEST_PARALLEL := -n $(PYTEST_WORKERS) --dist loadgroup
 # The Rust and the Python tests run side by side (-O: each one's output in one piece when it
 # ends): the Rust test build links one binary at a time and the Python tests leave a core idle
 # now and then (fio's paced rounds, the loop-device tests on one worker), so each fills the
-# other's gaps.
+# other's gaps. They start together and at the same priority: the Rust tests' longest items
+# (tests/validation.rs, about 12 CPU s each on one thread) are best started early, and the
+# real-time emulated-drive tests run 5 nice levels above both (docs/testing.md, "Round 6").
 test: build
 	@$(MAKE) --no-print-directory -j -O test-rust test-python
 
@@ -45,13 +47,22 @@ build-tests: setup
 # imports (0.13 CPU s more for a refused command, docs/testing.md).
 COMPILE_PACKAGE := $(PY) -m compileall -q python
 
+# The test modules compiled once, with pytest's assertion rewriting, before the workers start:
+# where PYTHONDONTWRITEBYTECODE is set, each worker rewrote every test module's asserts as it
+# collected them (41 CPU s for three workers' collection, 17 with the rewritten modules kept,
+# 12 for this pass; docs/testing.md). A collection error is reported by the run that follows.
+COMPILE_TESTS := env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest --collect-only -q \
+	-p no:cacheprovider >/dev/null 2>&1 || true
+
 test-python:
 	@$(COMPILE_PACKAGE)
+	@$(COMPILE_TESTS)
 	$(PY) -m pytest $(PYTEST_PARALLEL)
 
 # The edit loop: the Python tests not marked slow, fio or root (about two minutes).
 test-fast: build
 	@$(COMPILE_PACKAGE)
+	@$(COMPILE_TESTS)
 	$(PY) -m pytest $(PYTEST_PARALLEL) -m "not slow and not fio and not root"
 
 # Throughput and memory of the simulator, side by side with a minimal C FTL (bench/README.md).

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 from test_import_graph import import_graph_script
@@ -21,9 +22,14 @@ WRITE_CALLS = {"write_atomic", "write_stdout", "write_text", "write", "print"}
 KNOWN_WRITES: set[str] = set()
 
 
-def _sources():
-    for path in sorted(PACKAGE_DIR.rglob("*.py")):
-        yield path.relative_to(PACKAGE_DIR).as_posix(), ast.parse(path.read_text(), str(path))
+@cache
+def _sources() -> tuple[tuple[str, ast.Module], ...]:
+    """Every module of the package, parsed once for the read and the write scans (which only
+    read the trees)."""
+    return tuple(
+        (path.relative_to(PACKAGE_DIR).as_posix(), ast.parse(path.read_text(), str(path)))
+        for path in sorted(PACKAGE_DIR.rglob("*.py"))
+    )
 
 
 def _name(call: ast.Call) -> str:

@@ -181,15 +181,17 @@ def fio_profile(made_once) -> Path:
 
 @pytest.fixture(scope="session")
 def waf_calibration(made_once) -> Path:
-    """A calibration fitted to two WAF points (no drive written): WAF at 0–40% with its band."""
+    """A calibration fitted to two WAF points (no drive written): WAF at 0–40% with its band.
+    In-process (``cli.main``), as the other inputs here that are not about the command line: a
+    child would import matplotlib again for prediction.png (about 1.5 CPU s)."""
+    from overprov import cli
 
     def make(d: Path) -> None:
-        res = overprov(
-            "calibrate", "--waf-points", "0:7.63,40:1.37", "--extra-op", "0,10,20,30,40",
-            "--out", str(d / "cal"),
-        )  # fmt: skip
-        assert res.returncode == 0, res.stderr
-        assert (d / "cal" / "prediction.json").is_file(), res.stdout  # what its readers read
+        argv = ["calibrate", "--waf-points", "0:7.63,40:1.37", "--extra-op", "0,10,20,30,40",
+                "--out", str(d / "cal")]  # fmt: skip
+        with contextlib.redirect_stdout(io.StringIO()):
+            assert cli.main(argv) == 0
+        assert (d / "cal" / "prediction.json").is_file()  # what its readers read
 
     return made_once("report-waf-calibration", make) / "cal"
 

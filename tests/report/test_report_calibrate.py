@@ -4,6 +4,8 @@ drawn from the file the real command wrote."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import re
 from html import unescape
@@ -49,7 +51,9 @@ def test_report_of_a_calibration(waf_calibration, waf_calibration_report):
     assert pred["interval"] in words
 
 
-def test_report_of_a_prediction_file_with_both_readings_of_the_raw_nand(calibrated_once, tmp_path):
+def test_report_of_a_prediction_file_with_both_readings_of_the_raw_nand(
+    calibrated_once, tmp_path, overprov_cli
+):
     """prediction.json given as a file (not its folder), from figures with the raw NAND
     given: validated as a calibrate document (its t_cmd may be negative) and reported. (The
     PNY figure with its raw NAND, ``overprov calibrate`` made once per test run: the
@@ -59,8 +63,8 @@ def test_report_of_a_prediction_file_with_both_readings_of_the_raw_nand(calibrat
     pred = json.loads((cal / "prediction.json").read_text())
     assert {"effective_spare", "raw_spare"} <= set(pred["readings"])  # × the GC designs
     out = tmp_path / "rep"
-    res = overprov("report", str(cal / "prediction.json"), "--out", str(out))
-    assert res.returncode == 0, res.stderr
+    rc, _, err = overprov_cli("report", str(cal / "prediction.json"), "--out", str(out))
+    assert rc == 0, err
     words = unescape(re.sub(r"<[^>]+>", " ", check_page(out)))
     for r in pred["levels"]:
         assert f"{r['waf_low']:.2f}–{r['waf_high']:.2f}" in words
@@ -103,11 +107,16 @@ def sim_calibration(tmp_path_factory):
 @pytest.fixture(scope="module")
 def sim_calibration_report(sim_calibration, tmp_path_factory):
     """``overprov report`` of that calibration with ``--json``, once for the tests that read
-    its page (each its own part) and its document: (the page's folder, the document)."""
+    its page (each its own part) and its document: (the page's folder, the document). Run
+    in-process (``cli.main``): the worker has imported the report's modules already, a child
+    would import them again (1.7 CPU s); the report command's child-process contract is
+    test_report_build.py's."""
+    from overprov import cli
+
     d = tmp_path_factory.mktemp("cal-sim-report")
     out, js = d / "rep", d / "rep.json"
-    res = overprov("report", str(sim_calibration), "--out", str(out), "--json", str(js))
-    assert res.returncode == 0, res.stderr
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert cli.main(["report", str(sim_calibration), "--out", str(out), "--json", str(js)]) == 0
     return out, js
 
 

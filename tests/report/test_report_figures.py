@@ -5,6 +5,8 @@ whichever is smaller) and a 5-level profile's page under 1 MB."""
 from __future__ import annotations
 
 import base64
+import contextlib
+import io
 from pathlib import Path
 
 import pytest
@@ -13,7 +15,6 @@ from matplotlib.transforms import Bbox
 from overprov.report import files, plots, plots_latency
 from overprov.report.load import load_inputs
 from report_checks import MAX_PAGE_BYTES, check_page
-from report_cli import overprov
 from test_report_plots import _profile_source
 
 
@@ -125,14 +126,17 @@ def test_each_figure_is_embedded_once_as_the_smaller_of_svg_and_png(tmp_path):
 @pytest.fixture(scope="module")
 def five_level_profile(made_once) -> Path:
     """A profile of a simulated drive at five OP levels (0–40%), 5 s rounds; it writes its
-    report itself."""
+    report itself. In-process (``cli.main``): a child would import the report's modules again
+    (about 1.7 CPU s); the profile command's own page as a child writes it is ``sim_profile``'s
+    (tests/conftest.py)."""
+    from overprov import cli
 
     def make(d: Path) -> None:
-        res = overprov(
-            "profile", "sim:consumer-tlc-sata@1GiB", "--extra-op", "0,10,20,30,40",
-            "--round-seconds", "5000", "--target-iops", "20000", "--out", str(d / "prof"),
-        )  # fmt: skip
-        assert res.returncode == 0, res.stderr[-3000:]
+        argv = ["profile", "sim:consumer-tlc-sata@1GiB", "--extra-op", "0,10,20,30,40",
+                "--round-seconds", "5000", "--target-iops", "20000",
+                "--out", str(d / "prof")]  # fmt: skip
+        with contextlib.redirect_stdout(io.StringIO()):
+            assert cli.main(argv) == 0
 
     return made_once("report-five-levels", make) / "prof"
 

@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 from overprov.report.model import grouped
 from report_checks import check_page, figure_keys, read_csv
-from report_cli import overprov
 
 pytestmark = [pytest.mark.fio, pytest.mark.slow]
 
@@ -72,9 +71,9 @@ def test_the_profile_writes_its_report(fio_profile):
     assert "No rated endurance or SMART data was given" in words
 
 
-def test_report_again_with_rated_tbw_and_smart(fio_profile, tmp_path):
+def test_report_again_with_rated_tbw_and_smart(fio_profile, tmp_path, overprov_cli):
     out = tmp_path / "rep"
-    res = overprov(
+    rc, _, err = overprov_cli(
         "report",
         str(fio_profile),
         "--out",
@@ -86,7 +85,7 @@ def test_report_again_with_rated_tbw_and_smart(fio_profile, tmp_path):
         "--target-iops",
         "900000",
     )
-    assert res.returncode == 0, res.stderr
+    assert rc == 0, err
     words = _words(check_page(out))
     endurance = read_csv(out / "report-files" / "endurance.csv")
     assert [float(r["extra_op_percent"]) for r in endurance] == [0.0, 25.0]

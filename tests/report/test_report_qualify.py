@@ -16,7 +16,9 @@ from report_checks import check_page
 from report_cli import overprov
 
 
-def test_report_of_a_simulated_qualification_shows_every_verdict(qualify_sim, tmp_path):
+def test_report_of_a_simulated_qualification_shows_every_verdict(
+    qualify_sim, tmp_path, overprov_cli
+):
     text = check_page(qualify_sim)  # written by qualify itself
     doc = json.loads((qualify_sim / "qualify.json").read_text())
     for t in doc["tests"]:
@@ -32,9 +34,11 @@ def test_report_of_a_simulated_qualification_shows_every_verdict(qualify_sim, tm
     assert f"{cons['latency_p99_99_us']:,.0f}" in text
     assert "SIMULATED" in text and "consumer-tlc-sata" in text
     assert "qualify (simulated drive)" in text and "not fit: failed cache" in text.lower()
-    # the same page from the JSON file alone, through `overprov report`
-    res = overprov("report", str(qualify_sim / "qualify.json"), "--out", str(tmp_path / "r"))
-    assert res.returncode == 0, res.stderr
+    # the same page from the JSON file alone, through `overprov report` (in-process: the
+    # command's child-process contract is test_report_build.py's and the refusal's below)
+    rc, _, err = overprov_cli("report", str(qualify_sim / "qualify.json"), "--out",
+                              str(tmp_path / "r"))  # fmt: skip
+    assert rc == 0, err
     again = check_page(tmp_path / "r")
     assert "Qualification" in again and "flushes wait for NAND" in again
     # qualify results carry no WAF per OP level: no (empty) Endurance section

@@ -22,7 +22,6 @@ from overprov.report.sanity import (
     waf_not_measured,
     waf_predicted_vs_measured,
 )
-from report_cli import overprov
 
 SMART = (
     Path(__file__).resolve().parents[1] / "data" / "smart" / "SAMSUNG_MZ7WD240HAFV-00003_21.json"
@@ -104,15 +103,17 @@ def test_smart_of_another_drive_is_called_out():
     assert run_checks([same], [SimpleNamespace(snapshot=snap)]) == []
 
 
-def test_the_checks_of_a_simulated_profile_are_on_the_page_and_in_json(sim_profile, tmp_path):
+def test_the_checks_of_a_simulated_profile_are_on_the_page_and_in_json(
+    sim_profile, tmp_path, overprov_cli
+):
     """A scaled simulated profile: whether its FOB round came out below steady state is read
     from its own results.json, and the page and the JSON say so exactly then."""
     doc = json.loads((sim_profile / "results.json").read_text())
     fob = doc["steps"]["fob"]["round"]["iops"]
     steady = max(p["steady_iops"] for p in doc["phases"] if p.get("steady_iops") is not None)
     out, js = tmp_path / "rep", tmp_path / "r.json"
-    res = overprov("report", str(sim_profile), "--out", str(out), "--json", str(js))
-    assert res.returncode == 0, res.stderr
+    rc, _, err = overprov_cli("report", str(sim_profile), "--out", str(out), "--json", str(js))
+    assert rc == 0, err
     rdoc = json.loads(js.read_text())
     validate_document(rdoc, rdoc["schema"], "report --json")
     ids = [c["id"] for c in rdoc["checks"]]
