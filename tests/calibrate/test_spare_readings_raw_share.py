@@ -5,6 +5,7 @@ simulated here: read_all's twins are stood in for by the readings' own surrogate
 from __future__ import annotations
 
 import math
+import sys
 from types import SimpleNamespace
 
 import pytest
@@ -124,3 +125,30 @@ def test_figures_the_raw_spare_predicts_better_move_the_prediction_toward_it(mon
     assert share > 0.9
     assert abs(math.log(given.levels[0].waf / truth)) < abs(math.log(without.levels[0].waf / truth))
     assert "prefers the raw spare" in given.prediction_source
+
+
+def _case(drive: str, given: bool, log_error: float, parts: list) -> dict:
+    held = {"kind": "waf", "extra_op_percent": 10, "value": 2.0}
+    return {"drive": drive, "name": drive, "raw_nand_given": given, "held_out": dict(held),
+            "log_error": log_error, "rel_error": math.expm1(log_error), "parts": parts}  # fmt: skip
+
+
+def test_the_pairs_table_lists_only_the_pairs_the_raw_nand_made_worse(bench):
+    """bench/corpus_report.py pairs a held-out figure's two cases by drive, figure and level
+    (not by object identity: cases read back from JSON lines are separate objects) and lists
+    the worse ones with the raw-spare readings' share."""
+    report = sys.modules["corpus_report"]
+    parts = [
+        {"reading": "raw_spare", "weight": 0.75},
+        {"reading": "effective_spare", "weight": 0.25},
+    ]
+    cases = [_case("a", True, 0.10, parts), _case("a", False, 0.05, parts[1:]),
+             _case("b", True, -0.02, parts), _case("b", False, 0.03, parts[1:]),
+             _case("c", True, 0.01, parts)]  # fmt: skip
+    assert [(g["drive"], w["drive"]) for g, w in report.raw_pairs(cases)] == [
+        ("a", "a"),
+        ("b", "b"),
+    ]
+    rows = report.raw_worse_markdown(cases).splitlines()[2:]
+    assert len(rows) == 1 and rows[0].startswith("| a |")
+    assert "| 5.00 | 0.75 | raw_spare 0.75; effective_spare 0.25 |" in rows[0]

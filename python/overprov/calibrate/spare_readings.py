@@ -340,18 +340,14 @@ def _reproduces(ev: dict[str, Any]) -> bool:
     return evidence.reproduces(ev["residual_chi2"], ev["n_figures"], ev["n_parameters"])
 
 
-def read_all(
+def weigh(
     fig: predmod.PredictionInput, curves: dict[str, fitmod.WafCurve] | None = None
-) -> Prediction:
-    """Typed figures (``--points``/``--waf-points``) read every way they cannot tell apart,
-    combined: both spare readings when the raw spare ``fig.raw_native_op`` is known (only the
-    raw one when the figures cannot fix an effective spare: one IOPS figure and no WAF), each
-    with every GC design (uniform figures: ``gc_designs.UNIFORM_DESIGNS``; under a skewed
-    workload: :data:`GC_DESIGNS`). ``curves``: each design's WAF curve under the workload, when
-    the caller has them. Each reading's evidence is weighed first (the surrogate's fits,
-    milliseconds); only readings that keep :data:`SPAN_MIN_WEIGHT` of the largest weight have
-    their twins simulated, the others are listed under ``readings_set_aside``. ``twin.toml`` is
-    a copy of the twin of the reading with the largest weight."""
+) -> tuple[dict[predmod.TwinReading, dict[str, Any]], dict[str, fitmod.WafCurve | None]]:
+    """Every reading of typed figures and its evidence (``evidence.assess``: the surrogate's
+    fits, milliseconds), with each GC design's WAF curve (simulated under a skewed workload
+    when ``curves`` lacks it): what :func:`read_all` weighs before any twin is simulated. A
+    reading the figures cannot fit (an effective spare from one IOPS figure) is left out when
+    the raw spare stands beside it."""
     raw_native_op = fig.raw_native_op
     uniform = workload_curve.is_uniform(fig.workload)
     designs = list(gc_designs.UNIFORM_DESIGNS) if uniform else list(GC_DESIGNS)
@@ -385,6 +381,23 @@ def read_all(
         except ConfigError:  # one IOPS figure: no effective spare beside the raw one
             if raw_native_op is None:
                 raise
+    return evidences, design_curve
+
+
+def read_all(
+    fig: predmod.PredictionInput, curves: dict[str, fitmod.WafCurve] | None = None
+) -> Prediction:
+    """Typed figures (``--points``/``--waf-points``) read every way they cannot tell apart,
+    combined: both spare readings when the raw spare ``fig.raw_native_op`` is known (only the
+    raw one when the figures cannot fix an effective spare: one IOPS figure and no WAF), each
+    with every GC design (uniform figures: ``gc_designs.UNIFORM_DESIGNS``; under a skewed
+    workload: :data:`GC_DESIGNS`). ``curves``: each design's WAF curve under the workload, when
+    the caller has them. Each reading's evidence is weighed first (the surrogate's fits,
+    milliseconds); only readings that keep :data:`SPAN_MIN_WEIGHT` of the largest weight have
+    their twins simulated, the others are listed under ``readings_set_aside``. ``twin.toml`` is
+    a copy of the twin of the reading with the largest weight."""
+    raw_native_op = fig.raw_native_op
+    evidences, design_curve = weigh(fig, curves)
     within = class_weights(evidences)
     raw_weight, raw_why = raw_share(evidences, within)
     w_all = shared_weights(within, raw_weight)
