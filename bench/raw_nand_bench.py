@@ -71,6 +71,12 @@ def _geomean(pairs: list[tuple[float, float]]) -> float | None:
     return math.exp(sum(w * math.log(v) for v, w in got) / total) if total > 0 else None
 
 
+def label(d: dict[str, Any]) -> str:
+    """A drive's id, with its folder for a foreign curve (three MQSim curves are all
+    ``mqsim.json``, in patched/, fresh-2chips/ and gc-threshold/)."""
+    return f"{Path(d['file']).parent.name}/{d['id']}" if d.get("foreign") else d["id"]
+
+
 def surrogate_pairs(drives: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Per held-out figure of each uniform drive with its raw NAND: the figure without the raw
     NAND and with it under each rule, at the surrogate level."""
@@ -105,7 +111,7 @@ def surrogate_pairs(drives: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 what = h["kind"]
 
                 figs = {r: s.iops(x) if what == "iops" else s.waf(x) for r, s in fits.items()}
-                row = {"drive": d["id"], "family": d.get("family") or d["name"], "kind": what,
+                row = {"drive": label(d), "family": d.get("family") or d["name"], "kind": what,
                        "extra_op_percent": x, "truth": float(h["value"]),
                        "share": by_rule["shared"][1],
                        "without": _geomean([(figs[r], w) for r, w in without.items()])}  # fmt: skip
