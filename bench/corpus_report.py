@@ -16,19 +16,51 @@ def family_of(c: dict[str, Any]) -> str:
     return c.get("family") or c["name"]
 
 
+def _figure_key(c: dict[str, Any]) -> tuple[str, str, float]:
+    h = c["held_out"]
+    return c["drive"], h["kind"], float(h["extra_op_percent"])
+
+
+def raw_pairs(cases: list[dict[str, Any]]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """The predicted cases in pairs, one held-out figure predicted with the raw NAND given and
+    without it: (given, without)."""
+    done = [c for c in cases if "log_error" in c]
+    without = {_figure_key(c): c for c in done if not c["raw_nand_given"]}
+    return [(c, without[_figure_key(c)]) for c in done
+            if c["raw_nand_given"] and _figure_key(c) in without]  # fmt: skip
+
+
+def raw_worse_markdown(cases: list[dict[str, Any]]) -> str:
+    """The pairs where the raw NAND given made the prediction worse, the most first: the two
+    errors, how much worse (points of |log error|), the raw-spare readings' share of the weight
+    and the readings that took the most of it."""
+    lines = ["| drive | family | held out | error, raw NAND given / not | worse by | raw-spare "
+             "share | readings with the most weight |",
+             "|---|---|---|---|---|---|---|"]  # fmt: skip
+    rows = []
+    for a, b in raw_pairs(cases):
+        worse = abs(a["log_error"]) - abs(b["log_error"])
+        if worse <= 1e-9:
+            continue
+        total = sum(p["weight"] for p in a["parts"]) or 1.0
+        share = sum(p["weight"] for p in a["parts"] if p["reading"].startswith("raw")) / total
+        top = sorted(a["parts"], key=lambda p: -p["weight"])[:3]
+        h = a["held_out"]
+        rows.append((worse, f"| {a['drive']} | {family_of(a)} | {h['kind'].upper()} at "
+                     f"{h['extra_op_percent']:g}% | {100 * a['rel_error']:+.1f}% / "
+                     f"{100 * b['rel_error']:+.1f}% | {100 * worse:.2f} | {share:.2f} | "
+                     + "; ".join(f"{p['reading']} {p['weight'] / total:.2f}" for p in top)
+                     + " |"))  # fmt: skip
+    lines += [r for _, r in sorted(rows, key=lambda t: -t[0])]
+    return "\n".join(lines)
+
+
 def subset_summary(done: list[dict[str, Any]], n_cases: int) -> dict[str, Any] | None:
     if not done:
         return None
     errs = [abs(c["rel_error"]) for c in done]
     widths = [c["interval_nested"][1] / c["interval_nested"][0] - 1 for c in done]
-    raw_pairs = []
-    for c in done:
-        if not c["raw_nand_given"]:
-            continue
-        other = next((o for o in done if o["drive"] == c["drive"] and not o["raw_nand_given"]
-                      and o["held_out"] is c["held_out"]), None)  # fmt: skip
-        if other is not None:
-            raw_pairs.append((abs(c["log_error"]), abs(other["log_error"])))
+    errors = [(abs(a["log_error"]), abs(b["log_error"])) for a, b in raw_pairs(done)]
     return {
         "cases": n_cases,
         "predicted": len(done),
@@ -37,8 +69,8 @@ def subset_summary(done: list[dict[str, Any]], n_cases: int) -> dict[str, Any] |
         "coverage_nested": sum(c["inside_nested"] for c in done) / len(done),
         "coverage_noise_only": sum(c["inside_noise_only"] for c in done) / len(done),
         "median_rel_width_nested": statistics.median(widths),
-        "raw_nand_not_worse": sum(a <= b + 1e-9 for a, b in raw_pairs),
-        "raw_nand_pairs": len(raw_pairs),
+        "raw_nand_not_worse": sum(a <= b + 1e-9 for a, b in errors),
+        "raw_nand_pairs": len(errors),
     }
 
 

@@ -56,10 +56,12 @@ def test_each_level_is_simulated_at_k_times_the_raw_spare(k):
 
 @pytest.mark.slow  # eight twins: two spare readings × four uniform GC designs
 def test_raw_nand_and_a_waf_figure_give_both_readings(calibrated_once):
-    """--physical with --waf-points: the prediction is the geometric mean of the effective-spare
-    and the raw-spare readings (each with every uniform GC design: one WAF figure cannot tell
-    them apart), its interval holds them all, each twin reproduces the figure. (The PNY figure
-    with its raw NAND, made once per test run: test_prediction.py reads it too.)"""
+    """--physical with --waf-points: both spare readings are made (each with every uniform GC
+    design) and each twin reproduces the figure, but one WAF figure cannot tell the spares
+    apart (nothing to hold out), so the raw-spare readings take no weight
+    (``spare_readings.raw_share``): the prediction is the geometric mean of the effective-spare
+    readings, as without the raw NAND, and its interval holds them. (The PNY figure with its
+    raw NAND, made once per test run: test_prediction.py reads it too.)"""
     out, printed = calibrated_once("--waf-points", "0:2.85", "--advertised", "128GB",
                                    "--physical", "128GiB", "--extra-op", "0,20")  # fmt: skip
     pred = json.loads(printed)
@@ -69,16 +71,17 @@ def test_raw_nand_and_a_waf_figure_give_both_readings(calibrated_once):
     assert raw["fit"]["native_op"] == pytest.approx(RAW_128)
     assert raw["fit"]["spare_efficiency"] > 1  # 2.85 is far below greedy at 7.4% spare
     assert eff["fit"]["spare_efficiency"] == 1.0
-    for reading in pred["readings"].values():
+    for key, reading in pred["readings"].items():
         (check,) = reading["fit"]["twin_check"]
         assert abs(check["rel_error"]) <= 0.05
-        assert reading["weight"] == pytest.approx(1 / 8)
+        assert reading["weight"] == pytest.approx(0.0 if key.startswith("raw") else 1 / 4)
+    assert "raw-spare readings take 0 of the weight" in pred["prediction_source"]
     assert eff["twin"].endswith("twin-greedy.toml") and raw["twin"].endswith("twin-raw-nand.toml")
     # equal weights: twin.toml is the first reading's (greedy, effective spare)
     assert (out / "twin.toml").read_text() == (out / "twin-greedy.toml").read_text()
     for i, row in enumerate(pred["levels"]):
-        wafs = [r["levels"][i]["waf"] for r in pred["readings"].values()]
-        assert row["waf"] == pytest.approx(math.prod(wafs) ** (1 / 8), rel=1e-9)
+        wafs = [r["levels"][i]["waf"] for k, r in pred["readings"].items() if k.startswith("eff")]
+        assert row["waf"] == pytest.approx(math.prod(wafs) ** (1 / 4), rel=1e-9)
         assert row["waf_low"] <= min(wafs) <= max(wafs) <= row["waf_high"]
     at = {r["extra_op_percent"]: r for r in raw["levels"]}
     at_eff = {r["extra_op_percent"]: r for r in eff["levels"]}
@@ -107,8 +110,10 @@ def test_raw_nand_under_a_skewed_workload_reads_each_gc_design(
 ):
     """The PNY pair as a user types it (docs/calibrate-validation.md): the raw NAND given and
     JESD219 named. Both spare readings are made with each GC design the simulator has (its own curve
-    and twin each); the prediction is the geometric mean of all eight and the interval spans
-    them. A design that uses spare space better needs a smaller k to meet the same figure.
+    and twin each); one WAF figure cannot tell the spares apart, so the prediction is the
+    geometric mean of the four effective-spare readings (the raw-spare ones take no weight,
+    ``spare_readings.raw_share``) and the interval spans them. A design that uses spare space
+    better needs a smaller k to meet the same figure.
     (The designs' JESD219 curves are made once per test run, ``waf_curves``: those of
     test_workload_points.py's JESD219 test.)"""
     from overprov.calibrate.spare_readings import GC_DESIGNS, reading
@@ -124,11 +129,14 @@ def test_raw_nand_under_a_skewed_workload_reads_each_gc_design(
     keys = {reading(s, d, None).key for s in ("effective_spare", "raw_spare") for d in GC_DESIGNS}
     assert set(pred["readings"]) == keys
     wafs = []
-    for r in pred["readings"].values():
+    for key, r in pred["readings"].items():
         (check,) = r["fit"]["twin_check"]
         assert abs(check["rel_error"]) <= 0.05
         assert (tmp_path / r["twin"]).is_file() or r["twin"].startswith(str(tmp_path))
-        wafs.append(r["levels"][1]["waf"])
+        if key.startswith("effective"):
+            wafs.append(r["levels"][1]["waf"])
+        else:
+            assert r["weight"] == 0.0
     row = pred["levels"][1]
     assert row["waf"] == pytest.approx(math.prod(wafs) ** (1 / len(wafs)), rel=1e-9)
     assert row["waf_low"] <= min(wafs) and max(wafs) <= row["waf_high"]

@@ -36,6 +36,25 @@ others (``evidence.py``: a likelihood, equal weights when the figures cannot tel
 apart), with an interval from the lowest to the highest of the figures and intervals of the
 readings that keep at least :data:`SPAN_MIN_WEIGHT` of the largest weight.
 
+**The raw NAND is information, not more readings.** The two spare readings are weighed as two
+classes (:func:`class_weights`): the effective-spare readings among themselves exactly as
+without the raw NAND, the raw-spare readings among themselves, and the raw-spare class takes
+the share :func:`raw_share` of the weight, the rest the effective-spare class. That share is
+what the figures' own leave-one-out gives the raw spare *beyond an even split*: with p the
+pseudo-Bayesian-model-averaging probability of the raw class (each class's leave-one-out
+likelihood, its readings mixed by their weights in it), the share is max(0, 2p − 1) =
+max(0, tanh(Δ/4)), Δ the classes' difference of −2 ln leave-one-out likelihood. So where the
+figures cannot tell the classes apart (nothing can be held out, or the leave-one-out is even)
+the prediction is the one without the raw NAND, figure for figure; the raw spare takes weight
+only as far as the held-out figures prefer it. A raw-spare class none of whose readings
+reproduces its fitted figures takes none (``evidence.reproduces``: a form that misses its own
+fitted points is not trusted between them; where every form is refuted, the likelihoods of
+refuted forms are no evidence for the raw NAND). The raw-spare readings' twins are simulated
+and reported whatever their share (``twin-raw-nand*.toml``). Why: giving the raw NAND used to
+*add* readings beside the effective ones, which moved the mean where figures could not choose
+(docs/calibrate-validation.md, "The raw NAND made a prediction worse" and "The raw NAND as
+information (pre-registered rule)").
+
 The raw-spare reading's twin is simulated per level as the twin whose spare at that level is
 ``k·ρ(x)``: its drive file has ``k·ρ₀`` of spare (the 0% level) and level x is simulated at the
 extra OP that gives the wanted spare (``twin_runs.simulated_level``). For k = 1 that is x itself.
@@ -83,6 +102,72 @@ SPARES = (predmod.EFFECTIVE, predmod.RAW)
 SPAN_MIN_WEIGHT = 0.01
 
 
+def class_weights(
+    evidences: dict[predmod.TwinReading, dict[str, Any]],
+) -> dict[predmod.TwinReading, float]:
+    """Each reading's weight within its spare class (``evidence.weights`` over the class's
+    readings alone): the effective-spare readings' are those they have without the raw NAND."""
+    out: dict[predmod.TwinReading, float] = {}
+    for spare in SPARES:
+        mine = [r for r in evidences if r.spare == spare]
+        if mine:
+            out.update(evidence.weights(
+                {r: evidences[r]["chi2"] for r in mine},
+                {r: _reproduces(evidences[r]) for r in mine},
+            ))  # fmt: skip
+    return out
+
+
+def loo_chi2(ev: dict[str, Any]) -> float:
+    """A reading's leave-one-out term: its χ² less the residuals at its fitted figures."""
+    return ev["chi2"] - ev.get("residual_chi2", ev["chi2"])
+
+
+def _class_score(rs: list[predmod.TwinReading], within: dict, evidences: dict) -> float:
+    """−2 ln of a class's leave-one-out likelihood, its readings mixed by their weights in it."""
+    got = [(within[r], loo_chi2(evidences[r])) for r in rs if within[r] > 0]
+    finite = [c for _, c in got if math.isfinite(c)]
+    if not finite:
+        return math.inf
+    m = min(finite)
+    return m - 2 * math.log(sum(w * math.exp(-(c - m) / 2) for w, c in got if math.isfinite(c)))
+
+
+def raw_share(
+    evidences: dict[predmod.TwinReading, dict[str, Any]],
+    within: dict[predmod.TwinReading, float],
+) -> tuple[float, str]:
+    """The share of the weight the raw-spare readings take, and why (the module's doc):
+    max(0, tanh(Δ/4)) with Δ the effective class's −2 ln leave-one-out likelihood less the raw
+    class's; 0 when no raw-spare reading reproduces its fitted figures or nothing is held out,
+    1 when there is no effective-spare reading."""
+    eff = [r for r in evidences if r.spare == predmod.EFFECTIVE]
+    raw = [r for r in evidences if r.spare == predmod.RAW]
+    if not raw:
+        return 0.0, "no raw-spare reading"
+    if not eff:
+        return 1.0, "no effective-spare reading beside them"
+    if not any(_reproduces(evidences[r]) for r in raw):
+        return 0.0, "none of them reproduces its fitted figures"
+    if not any(evidences[r].get("held_out") for r in evidences):
+        return 0.0, "no figure can be held out to tell the spare readings apart"
+    s_eff, s_raw = _class_score(eff, within, evidences), _class_score(raw, within, evidences)
+    if not math.isfinite(s_raw):
+        return 0.0, "their leave-one-out misses every held-out figure"
+    delta = s_eff - s_raw
+    share = max(0.0, math.tanh(delta / 4)) if math.isfinite(delta) else 1.0
+    prefers = "prefers" if delta > 0 else "does not prefer"
+    return share, f"the figures' leave-one-out {prefers} the raw spare (Δχ² {delta:.3g})"
+
+
+def shared_weights(
+    within: dict[predmod.TwinReading, float], share: float
+) -> dict[predmod.TwinReading, float]:
+    """The readings' weights: the raw-spare class ``share`` of the whole, the effective-spare
+    class the rest, each reading its class's weight times its weight in the class."""
+    return {r: w * (share if r.spare == predmod.RAW else 1.0 - share) for r, w in within.items()}
+
+
 def reading(
     spare: str, design: str, raw_native_op: float | None, several: bool = False
 ) -> predmod.TwinReading:
@@ -109,15 +194,19 @@ def _span(values: list[float | None]) -> tuple[float | None, float | None]:
 def combine(
     readings: dict[predmod.TwinReading, Prediction],
     evidences: dict[predmod.TwinReading, dict[str, Any]] | None = None,
+    weights: dict[predmod.TwinReading, float] | None = None,
 ) -> Prediction:
     """One prediction from readings of the same levels: the geometric mean of each figure
-    weighted by each reading's evidence (``evidence.assess``; None: equal weights), the interval
-    from the lowest to the highest of the figures and intervals of the readings that keep
-    :data:`SPAN_MIN_WEIGHT` of the largest weight. The twin of the first is the prediction's."""
+    weighted by ``weights``, or else by each reading's evidence (``evidence.assess``; None:
+    equal weights), the interval from the lowest to the highest of the figures and intervals of
+    the readings that keep :data:`SPAN_MIN_WEIGHT` of the largest weight. The twin of the first
+    is the prediction's."""
     keys = list(readings)
     docs = [readings[k] for k in keys]
     first = docs[0]
-    if evidences:
+    if weights is not None:
+        w_by = {k: weights[k] for k in keys}
+    elif evidences:
         w_by = evidence.weights(
             {k: evidences[k]["chi2"] for k in keys},
             {k: _reproduces(evidences[k]) for k in keys},
@@ -215,7 +304,10 @@ def _aside_reason(
         return rejected[r].reason
     if weight >= SPAN_MIN_WEIGHT * top:
         return "its twin could not be simulated (the raw-spare reading stands in for it)"
-    return f"weight below {SPAN_MIN_WEIGHT:g} of the largest: the figures speak against it"
+    return (
+        f"weight below {SPAN_MIN_WEIGHT:g} of the largest of its spare reading: the figures "
+        "speak against it"
+    )
 
 
 def _rejected_note(
@@ -248,18 +340,14 @@ def _reproduces(ev: dict[str, Any]) -> bool:
     return evidence.reproduces(ev["residual_chi2"], ev["n_figures"], ev["n_parameters"])
 
 
-def read_all(
+def weigh(
     fig: predmod.PredictionInput, curves: dict[str, fitmod.WafCurve] | None = None
-) -> Prediction:
-    """Typed figures (``--points``/``--waf-points``) read every way they cannot tell apart,
-    combined: both spare readings when the raw spare ``fig.raw_native_op`` is known (only the
-    raw one when the figures cannot fix an effective spare: one IOPS figure and no WAF), each
-    with every GC design (uniform figures: ``gc_designs.UNIFORM_DESIGNS``; under a skewed
-    workload: :data:`GC_DESIGNS`). ``curves``: each design's WAF curve under the workload, when
-    the caller has them. Each reading's evidence is weighed first (the surrogate's fits,
-    milliseconds); only readings that keep :data:`SPAN_MIN_WEIGHT` of the largest weight have
-    their twins simulated, the others are listed under ``readings_set_aside``. ``twin.toml`` is
-    a copy of the twin of the reading with the largest weight."""
+) -> tuple[dict[predmod.TwinReading, dict[str, Any]], dict[str, fitmod.WafCurve | None]]:
+    """Every reading of typed figures and its evidence (``evidence.assess``: the surrogate's
+    fits, milliseconds), with each GC design's WAF curve (simulated under a skewed workload
+    when ``curves`` lacks it): what :func:`read_all` weighs before any twin is simulated. A
+    reading the figures cannot fit (an effective spare from one IOPS figure) is left out when
+    the raw spare stands beside it."""
     raw_native_op = fig.raw_native_op
     uniform = workload_curve.is_uniform(fig.workload)
     designs = list(gc_designs.UNIFORM_DESIGNS) if uniform else list(GC_DESIGNS)
@@ -293,17 +381,35 @@ def read_all(
         except ConfigError:  # one IOPS figure: no effective spare beside the raw one
             if raw_native_op is None:
                 raise
-    w_all = evidence.weights(
-        {r: e["chi2"] for r, e in evidences.items()},
-        {r: _reproduces(e) for r, e in evidences.items()},
-    )
-    top = max(w_all.values())
+    return evidences, design_curve
+
+
+def read_all(
+    fig: predmod.PredictionInput, curves: dict[str, fitmod.WafCurve] | None = None
+) -> Prediction:
+    """Typed figures (``--points``/``--waf-points``) read every way they cannot tell apart,
+    combined: both spare readings when the raw spare ``fig.raw_native_op`` is known (only the
+    raw one when the figures cannot fix an effective spare: one IOPS figure and no WAF), each
+    with every GC design (uniform figures: ``gc_designs.UNIFORM_DESIGNS``; under a skewed
+    workload: :data:`GC_DESIGNS`). ``curves``: each design's WAF curve under the workload, when
+    the caller has them. Each reading's evidence is weighed first (the surrogate's fits,
+    milliseconds); only readings that keep :data:`SPAN_MIN_WEIGHT` of the largest weight have
+    their twins simulated, the others are listed under ``readings_set_aside``. ``twin.toml`` is
+    a copy of the twin of the reading with the largest weight."""
+    raw_native_op = fig.raw_native_op
+    evidences, design_curve = weigh(fig, curves)
+    within = class_weights(evidences)
+    raw_weight, raw_why = raw_share(evidences, within)
+    w_all = shared_weights(within, raw_weight)
+    # a reading is simulated when it keeps SPAN_MIN_WEIGHT of the largest weight in its class
+    # (the raw-spare readings' twins too when their class takes no weight: they are reported)
+    top = {s: max((w for r, w in within.items() if r.spare == s), default=0.0) for s in SPARES}
     # every kept reading fitted and its twins' configs checked at every level before the
     # first simulation: a reading the core cannot simulate is set aside, with its reason
     prepared: dict[predmod.TwinReading, predmod.Prepared] = {}
     rejected: dict[predmod.TwinReading, predmod.TwinConfigError] = {}
     for r in evidences:
-        if w_all[r] < SPAN_MIN_WEIGHT * top:
+        if within[r] < SPAN_MIN_WEIGHT * top[r.spare]:
             continue
         try:
             prepared[r] = predmod.prepare(fig, r, design_curve[r.design])
@@ -330,13 +436,16 @@ def read_all(
                 raise
     if not readings:
         raise ConfigError("no reading of the figures could be simulated")
+    if not any(w_all[r] > 0 for r in readings):  # no effective-spare twin ran: the raw stand in
+        raw_weight, raw_why = 1.0, "no effective-spare reading's twin could be simulated"
+        w_all = shared_weights(within, raw_weight)
     best = max(readings, key=lambda r: w_all[r])
     raw_only = not any(r.spare == predmod.EFFECTIVE for r in evidences)
     note = "; the raw spare only: these figures cannot fix an effective spare beside it"
     set_aside = [
         SetAsideReading(
             r.spare, r.design, workload_curve.gc_text(DESIGNS[r.design]), w_all[r], evidences[r],
-            reason=_aside_reason(r, w_all[r], top, rejected),
+            reason=_aside_reason(r, within[r], top[r.spare], rejected),
         )
         for r in evidences
         if r not in readings
@@ -351,17 +460,17 @@ def read_all(
         return only
     # the heaviest first: the combined prediction's fit, twin and twin_iops are twin.toml's
     readings = {best: readings[best], **readings}
-    combined = combine(readings, {r: evidences[r] for r in readings})
+    combined = combine(readings, {r: evidences[r] for r in readings}, w_all)
     combined.twin = best.twin_name
     if best.twin_name != predmod.TWIN:
         combined.also_as(predmod.TWIN)
         combined.twin = predmod.TWIN
     if set_aside:
         combined.readings_set_aside = set_aside
-        n_low = sum(w_all[r] < SPAN_MIN_WEIGHT * top for r in evidences)
+        n_low = sum(within[r] < SPAN_MIN_WEIGHT * top[r.spare] for r in evidences)
         n_rejected = len(rejected)
         why = [
-            f"{n_low} by weight (below {SPAN_MIN_WEIGHT:g} of the largest)",
+            f"{n_low} by weight (below {SPAN_MIN_WEIGHT:g} of the largest of its spare reading)",
             f"{n_rejected} whose twin the simulator cannot run at a level asked for",
             f"{len(set_aside) - n_low - n_rejected} whose twin could not be simulated (the "
             "raw-spare reading stands in)",
@@ -374,6 +483,11 @@ def read_all(
         )
         share = sum(w_all[r] for r in rejected) / sum(w_all.values())
         combined.prediction_source += _rejected_note(rejected, readings, share)
+    if raw_native_op is not None and not raw_only:
+        combined.prediction_source += (
+            f"; the raw-spare readings take {raw_weight:.3g} of the weight: {raw_why} "
+            "(spare_readings.raw_share)"
+        )
     tied = sum(abs(w_all[r] - w_all[best]) < 1e-6 for r in readings) > 1
     why = "the first of equal weights" if tied else "the largest weight"
     combined.prediction_source += f"; twin.toml is the twin of {best.key} ({why})"
