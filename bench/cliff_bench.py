@@ -231,6 +231,7 @@ def one(
 #: a refusal's or failure's reason, short, for the table
 REASONS = (
     ("no cliff before garbage collection", "no cliff in the QD32 series"),
+    ("without a step", "refused: no step, and its level is a ceiling's"),
     ("no SLC program time", "refused: the plateau is not an SLC cache's"),
     ("no TLC program time", "refused: the level after is not TLC-direct writes'"),
     ("does not reproduce", "refused: the fitted drive misses the measured cliff"),
