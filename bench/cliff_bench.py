@@ -75,10 +75,11 @@ def _seconds(
 #: this share of reads (0: none); ``probe_bs``: the request sizes of the QD32 write series
 #: tried in turn (the first that gives a fit is kept), before the fallback
 #: ``no_cache``: where no probe shows a step, the twin without a cache
-#: (``cliff.fit_without_cache``)
+#: (``cliff.fit_without_cache``); ``ceiling``: where no series identifies the SLC program
+#: time, a step from a plateau at a ceiling fitted with it bounded (``fit_cache(ceiling=)``)
 FIT_TLC = {
     "on": True, "also_twin_tlc": False, "fallback_read_percent": 0, "probe_bs": [4096],
-    "no_cache": False,
+    "no_cache": False, "ceiling": False,
 }  # fmt: skip
 
 
@@ -115,6 +116,7 @@ def _fit(truth: dict, twin: dict, scale: float, state: str, row: dict) -> cliff.
         sizes.insert(0, row["fit_bs_bytes"])
     exc: ConfigError | None = None
     flat: list[tuple[int, cliff.Series]] = []
+    at_ceiling: list[tuple[int, cliff.Series]] = []
     errors = row.setdefault("probe_errors", {}).setdefault(state, {})
     for bs in sizes:
         measured = _measure(truth, scale, state, 0, bs, row)
@@ -127,7 +129,25 @@ def _fit(truth: dict, twin: dict, scale: float, state: str, row: dict) -> cliff.
             errors[str(bs)] = str(e)
             if "no cliff before garbage collection" in str(e):
                 flat.append((bs, measured))
+            elif "no SLC program time" in str(e):
+                at_ceiling.append((bs, measured))
             continue
+        if bs != 4096:
+            row["fit_bs_bytes"] = bs
+        return fit
+    # no series identified the SLC program time: a step from a plateau at a ceiling, with the
+    # SLC program time bounded (the same series, no more writes)
+    for bs, measured in at_ceiling if FIT_TLC["ceiling"] else []:
+        try:
+            fit = cliff.fit_cache(
+                measured, twin, scale, precondition=state, fit_tlc=FIT_TLC["on"], bs_bytes=bs,
+                ceiling=True,
+            )  # fmt: skip
+        except ConfigError as e:
+            exc = e
+            errors[f"{bs} at a ceiling"] = str(e)
+            continue
+        row.setdefault("fit_at_ceiling", {})[state] = bs
         if bs != 4096:
             row["fit_bs_bytes"] = bs
         return fit
@@ -280,6 +300,8 @@ def markdown(rows: list[dict]) -> str:
         slc = f"{r['true_slc_program_us']:.0f} → " + (
             "—" if r.get("fit_no_cache") else f"{r['fitted_slc_program_us']:.0f}"
         )
+        if r.get("fit_at_ceiling", {}).get("none"):
+            slc += " (a ceiling: half the bound)"
         ftlc = r.get("fitted_tlc_program_us")
         tlc = f"{r['true_tlc_program_us']:.0f} ({r['twin_tlc_program_us']:.0f}) → " + (
             "twin's" if ftlc is None else f"{ftlc:.0f}"
@@ -389,12 +411,17 @@ def main() -> int:
     ap.add_argument(
         "--probe-bs", default="4096",
         help="request sizes (bytes) of the QD32 write series tried in turn before the fallback, "
-        "e.g. 4096,131072",
+        "e.g. 4096,32768",
     )  # fmt: skip
     ap.add_argument(
         "--no-cache-fit", action="store_true",
         help="where no probe series shows a step, predict with the twin without a cache "
         "(its TLC program time fitted to the series' level)",
+    )  # fmt: skip
+    ap.add_argument(
+        "--ceiling-fit", action="store_true",
+        help="where no probe series identifies the SLC program time, fit a step from a "
+        "plateau at a ceiling with the SLC program time bounded (fit_cache(ceiling=True))",
     )  # fmt: skip
     ap.add_argument("--out", type=Path, default=ROOT / "target/bench/cliff_bench.json")
     args = ap.parse_args()
@@ -404,6 +431,7 @@ def main() -> int:
     FIT_TLC["fallback_read_percent"] = args.fallback_read_percent
     FIT_TLC["probe_bs"] = [int(x) for x in args.probe_bs.split(",")]
     FIT_TLC["no_cache"] = args.no_cache_fit
+    FIT_TLC["ceiling"] = args.ceiling_fit
     rows = []
     if args.presets:
         d = presets.get("consumer-tlc-sata")

@@ -193,6 +193,9 @@ class CacheFit:
     drive's writes programmed in TLC directly; None: the twin's kept."""
     bs_bytes: int = 4096
     """The measured series' request size."""
+    slc_at_ceiling: bool = False
+    """The plateau was at a ceiling (the link's or the controller's): ``slc_program_us`` is
+    not identified, only bounded (below)."""
 
 
 def with_cache(
@@ -245,6 +248,10 @@ SLC_PROGRAM_US_RANGE = (20.0, 2000.0)
 TLC_PROGRAM_FACTOR_RANGE = (0.25, 4.0)
 #: how closely the fitted drive must reproduce the measured cliff (time; levels before, after)
 CHECK_TIME, CHECK_LEVEL = 0.15, 0.10
+#: ``fit_cache(ceiling=True)``: the bound is the SLC program time at which the plateau falls
+#: this far below the ceiling; the time taken, this share of it (the middle of (0, bound]: the
+#: time is known only to lie there)
+CEILING_MARGIN, CEILING_SHARE = 0.05, 0.5
 
 
 def _bisect(f, lo: float, hi: float, target: float, iterations: int) -> float | None:
@@ -276,6 +283,7 @@ def fit_cache(
     fit_tlc: bool = True,
     read_percent: int = 0,
     bs_bytes: int = 4096,
+    ceiling: bool = False,
 ) -> CacheFit:
     """Fit the SLC cache from a FOB → write-saturation series: 4 KiB random writes at ``qd``
     from a purged drive (calibrate's FOB segment run on past the cliff). On a purged drive
@@ -292,6 +300,11 @@ def fit_cache(
     larger one lifts a controller's per-command ceiling, so the dies set the rate before and
     after the cache). The cache's end is a drop or, where none is found, a rise
     (:func:`find_cliff`'s ``rise``: SLC-mode programs slower per byte than TLC ones).
+    ``ceiling``: where every fast SLC program reproduces the plateau (a ceiling sets it, e.g.
+    a SATA link's 550 MB/s that the dies outrun in SLC mode), the SLC program time is only
+    bounded — at most the time at which the plateau falls 5% below the ceiling — and half
+    that bound is taken (``slc_at_ceiling``) rather than the fit refused; the size and the
+    level after are still fitted and checked.
 
     The size is corrected once to the bytes before the fitted drive's own cliff (what the
     write buffer held there depends on the workload).
@@ -336,6 +349,16 @@ def fit_cache(
         return statistics.median(series(big, k).iops[1:k])
 
     slc_us = _bisect(plateau, *SLC_PROGRAM_US_RANGE, target.iops_before, iterations)
+    at_ceiling = False
+    if slc_us is None and ceiling:
+        # a ceiling: the plateau is met by every program up to some time; the bisection to a
+        # target just under it finds that time (None if even the fastest falls short)
+        bound = _bisect(
+            plateau, *SLC_PROGRAM_US_RANGE, target.iops_before * (1 - CEILING_MARGIN), iterations
+        )
+        if bound is not None:
+            slc_us = bound * CEILING_SHARE
+            at_ceiling = True
     if slc_us is None:
         raise ConfigError(
             f"cliff: fit refused: no SLC program time in {SLC_PROGRAM_US_RANGE} µs reproduces "
@@ -384,7 +407,7 @@ def fit_cache(
             f"cliff: fit refused: the fitted drive ({cache / 1e9:.2f} GB, SLC {slc_us:.0f} µs) "
             f"does not reproduce the measured cliff ({target}); its own: {check}"
         )
-    return CacheFit(cache, slc_us, target, static, tlc_us, bs_bytes)
+    return CacheFit(cache, slc_us, target, static, tlc_us, bs_bytes, at_ceiling)
 
 
 def fit_without_cache(
