@@ -83,3 +83,25 @@ def test_a_series_without_a_step_gives_the_twin_without_a_cache(small_drive):
     stepped = _series([90_000.0] + [30_000.0] * 5 + [10_000.0] * 5)
     with pytest.raises(ConfigError, match="shows a step"):
         cliff.fit_without_cache(stepped, twin, scale)
+
+
+def test_a_plateau_at_the_link_is_fitted_with_the_slc_time_bounded(small_drive):
+    """Generated drive 1 behind a link of 80 MB/s: its dies write 109 MB/s in SLC mode (180
+    µs) and 50 MB/s in TLC, so the plateau is the link's and no SLC program time is
+    identified — refused by default; with ``ceiling=True`` the size and the TLC program time
+    are fitted within 10% and the SLC program time taken under the bound at which 4 dies
+    reach 80 MB/s (4 × 16 KiB / 3 per 273 µs)."""
+    d, scale = small_drive
+    truth = cliff.with_cache(d, d["advertised_bytes"] * 0.01, 180.0)
+    truth["config"]["timing"]["host"]["link_mb_s"] = 80.0
+    measured = cliff.simulate_series(
+        truth, scale, qd=32, seconds=200.0, interval_s=200.0 / 60, precondition="none"
+    )
+    twin = cliff.with_cache(truth, 1e9, 200.0)
+    with pytest.raises(ConfigError, match="no SLC program time"):
+        cliff.fit_cache(measured, twin, scale)
+    fit = cliff.fit_cache(measured, twin, scale, ceiling=True)
+    assert fit.slc_at_ceiling and fit.slc_program_us < 273.0
+    assert fit.cache_bytes == pytest.approx(d["advertised_bytes"] * 0.01, rel=0.10)
+    tlc = d["config"]["timing"]["nand"]["program_us"]
+    assert fit.tlc_program_us == pytest.approx(tlc, rel=0.10)
