@@ -222,16 +222,22 @@ def one(
             )
         )
         pred = None
+        refused = None
         if fit is not None and not (state == "sequential" and "filled_error" in row):
-            pred = cliff.predict(
-                twin, fit, scale, **MIX, seconds=t_mix, interval_s=t_mix / n,
-                precondition=state, static_fit=static_fit,
-            )  # fmt: skip
+            try:
+                pred = cliff.predict(
+                    twin, fit, scale, **MIX, seconds=t_mix, interval_s=t_mix / n,
+                    precondition=state, static_fit=static_fit,
+                )  # fmt: skip
+            except ConfigError as exc:
+                refused = str(exc)
         row[state] = {
             "true": true.to_dict() if true else None,
             "predicted": pred.to_dict() if pred else None,
             **cliff.errors(pred, true),
         }
+        if refused:
+            row[state]["refused"] = refused
         if fit is not None and FIT_TLC["also_twin_tlc"]:
             # the same cache, the level after from the twin's TLC program time (the fit before)
             twin_fit = dataclasses.replace(fit, tlc_program_us=None)
@@ -311,6 +317,8 @@ def markdown(rows: list[dict]) -> str:
             pred = fmt(c["predicted"])
             if state == "sequential" and "filled_error" in r:
                 pred = "static region: " + reason(r["filled_error"])
+            if c.get("refused"):
+                pred = "not predicted: depends on the SLC time a ceiling hides"
             out.append(
                 f"| {r['drive']} | {cache} | {slc} | {tlc} | {label} | {fmt(c['true'])} | "
                 f"{pred} | {pct(c['time_error'])} | {pct(c['lost_error'])} |"
@@ -330,7 +338,7 @@ def summary(rows: list[dict]) -> str:
     with_truth = [(r, st, c) for r, st, c in with_truth if c["true"]]
 
     def unfitted(r: dict, st: str) -> bool:
-        return "error" in r or (st == "sequential" and "filled_error" in r)
+        return "error" in r or (st == "sequential" and "filled_error" in r) or "refused" in r[st]
 
     no_pred = sum(1 for r, st, c in with_truth if not unfitted(r, st) and not c["predicted"])
     no_fit = sum(1 for r, st, _ in with_truth if unfitted(r, st))

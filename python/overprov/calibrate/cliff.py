@@ -29,7 +29,7 @@ from __future__ import annotations
 import copy
 import math
 import statistics
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from overprov import engine, presets
@@ -252,6 +252,8 @@ CHECK_TIME, CHECK_LEVEL = 0.15, 0.10
 #: this far below the ceiling; the time taken, this share of it (the middle of (0, bound]: the
 #: time is known only to lie there)
 CEILING_MARGIN, CEILING_SHARE = 0.05, 0.5
+#: how far the predictions at half the bound and at the bound may differ (time, IOPS lost)
+BOUND_SPREAD = 0.25
 
 
 def _bisect(f, lo: float, hi: float, target: float, iterations: int) -> float | None:
@@ -492,12 +494,44 @@ def predict(
     static_fit: CacheFit | None = None,
 ) -> Cliff | None:
     """The cliff of ``twin`` with the fitted cache (:func:`fitted_drive`) under another
-    workload, from a purged (``"none"``) or filled (``"sequential"``) drive."""
-    s = simulate_series(
-        fitted_drive(twin, fit, static_fit), scale, qd=qd, read_percent=read_percent,
-        seconds=seconds, interval_s=interval_s, precondition=precondition,
-    )  # fmt: skip
-    return find_cliff(s)
+    workload, from a purged (``"none"``) or filled (``"sequential"``) drive.
+
+    A fit whose SLC program time is only bounded (``slc_at_ceiling``: half the bound taken) is
+    predicted with the bound itself too; where the two predictions differ by more than
+    ``BOUND_SPREAD`` in the time or the IOPS lost (or one has no cliff), the prediction
+    depends on what the ceiling hides and is refused (ConfigError), not made."""
+
+    def run(fit_: CacheFit, static_: CacheFit | None) -> Cliff | None:
+        s = simulate_series(
+            fitted_drive(twin, fit_, static_), scale, qd=qd, read_percent=read_percent,
+            seconds=seconds, interval_s=interval_s, precondition=precondition,
+        )  # fmt: skip
+        return find_cliff(s)
+
+    cliff = run(fit, static_fit)
+    fits = [f for f in (fit, static_fit) if f is not None]
+    if not any(f.slc_at_ceiling for f in fits):
+        return cliff
+
+    def at_bound(f: CacheFit | None) -> CacheFit | None:
+        if f is None or not f.slc_at_ceiling:
+            return f
+        return replace(f, slc_program_us=f.slc_program_us / CEILING_SHARE)
+
+    other = run(at_bound(fit), at_bound(static_fit))
+    if (cliff is None) != (other is None) or (
+        cliff is not None
+        and other is not None
+        and (
+            abs(other.time_s / cliff.time_s - 1) > BOUND_SPREAD
+            or abs(other.lost_iops - cliff.lost_iops) > BOUND_SPREAD * abs(cliff.lost_iops)
+        )
+    ):
+        raise ConfigError(
+            "cliff: not predicted: the prediction depends on the SLC program time a ceiling "
+            f"hides (at half its bound: {cliff}; at the bound: {other})"
+        )
+    return cliff
 
 
 def errors(predicted: Cliff | None, true: Cliff | None) -> dict[str, float | None]:
