@@ -24,7 +24,14 @@ TurboWrite region and 36 GB region on unwritten capacity, as Samsung documents t
     PYTHONPATH=python python bench/cliff_bench.py [--seeds 1-6] [--shares 0.005,0.015,0.03]
         [--static-share 0.005] [--physical 8GiB] [--tlc-factors 0.7,1.5]
         [--turbowrite-tlc-us 1000] [--no-fit-tlc] [--also-twin-tlc]
-        [--fallback-read-percent 50] [--out FILE]
+        [--fallback-read-percent 50] [--probe-bs 4096,32768] [--no-cache-fit]
+        [--ceiling-fit] [--out FILE]
+
+Where the 4 KiB series gives no fit: ``--probe-bs`` adds QD32 series of other request sizes
+(a controller's per-command ceiling lifted), ``--ceiling-fit`` fits a step from a plateau at
+a ceiling with the SLC program time bounded, and ``--no-cache-fit`` takes a purged series with
+no step as the twin without a cache (docs/calibrate-cliff.md, "The caches 4 KiB writes
+miss"). Each row records the host bytes every series wrote (``probe_write_bytes``).
 """
 
 from __future__ import annotations
