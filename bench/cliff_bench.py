@@ -24,7 +24,14 @@ TurboWrite region and 36 GB region on unwritten capacity, as Samsung documents t
     PYTHONPATH=python python bench/cliff_bench.py [--seeds 1-6] [--shares 0.005,0.015,0.03]
         [--static-share 0.005] [--physical 8GiB] [--tlc-factors 0.7,1.5]
         [--turbowrite-tlc-us 1000] [--no-fit-tlc] [--also-twin-tlc]
-        [--fallback-read-percent 50] [--out FILE]
+        [--fallback-read-percent 50] [--probe-bs 4096,32768] [--no-cache-fit]
+        [--ceiling-fit] [--out FILE]
+
+Where the 4 KiB series gives no fit: ``--probe-bs`` adds QD32 series of other request sizes
+(a controller's per-command ceiling lifted), ``--ceiling-fit`` fits a step from a plateau at
+a ceiling with the SLC program time bounded, and ``--no-cache-fit`` takes a purged series with
+no step as the twin without a cache (docs/calibrate-cliff.md, "The caches 4 KiB writes
+miss"). Each row records the host bytes every series wrote (``probe_write_bytes``).
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import math
 import random
 import statistics
 import sys
@@ -48,14 +56,16 @@ MIX = {"qd": 8, "read_percent": 70}
 TURBOWRITE = ROOT / "docs/drives/consumer-1tb-sata-turbowrite.toml"
 
 
-def _seconds(drive: dict, scale: float, qd: int, read_percent: int, precondition: str) -> float:
+def _seconds(
+    drive: dict, scale: float, qd: int, read_percent: int, precondition: str, bs_bytes: int = 4096
+) -> float:
     """Long enough to write a purged drive's largest possible cache (a third of it) 1.5 times
     over, or a filled drive's free space 1.3 times."""
     probe = cliff.simulate_series(
         drive, scale, qd=qd, read_percent=read_percent, seconds=5.0 / scale,
-        interval_s=1.0 / scale, precondition=precondition,
+        interval_s=1.0 / scale, precondition=precondition, bs_bytes=bs_bytes,
     )  # fmt: skip
-    write_rate = statistics.median(probe.write_iops) * 4096
+    write_rate = statistics.median(probe.write_iops) * bs_bytes
     spare = presets.physical_bytes(drive) - drive["advertised_bytes"]
     cache = drive["config"]["timing"]["slc"]["max_bytes"]
     room = (
@@ -69,39 +79,110 @@ def _seconds(drive: dict, scale: float, qd: int, read_percent: int, precondition
 #: whether fit_cache fits the TLC program time (``--no-fit-tlc``: the twin's kept, as before);
 #: ``also_twin_tlc``: each accepted fit also predicted with the twin's TLC program time;
 #: ``fallback_read_percent``: where the QD32 writes give no fit, one from a QD32 series with
-#: this share of reads (0: none)
-FIT_TLC = {"on": True, "also_twin_tlc": False, "fallback_read_percent": 0}
+#: this share of reads (0: none); ``probe_bs``: the request sizes of the QD32 write series
+#: tried in turn (the first that gives a fit is kept), before the fallback
+#: ``no_cache``: where no probe shows a step, the twin without a cache
+#: (``cliff.fit_without_cache``); ``ceiling``: where no series identifies the SLC program
+#: time, a step from a plateau at a ceiling fitted with it bounded (``fit_cache(ceiling=)``)
+FIT_TLC = {
+    "on": True, "also_twin_tlc": False, "fallback_read_percent": 0, "probe_bs": [4096],
+    "no_cache": False, "ceiling": False,
+}  # fmt: skip
 
 
-def _fit_series(
-    truth: dict, twin: dict, scale: float, state: str, read_percent: int
-) -> cliff.CacheFit:
-    t_meas = _seconds(truth, scale, 32, read_percent, state)
+def _measure(
+    truth: dict, scale: float, state: str, read_percent: int, bs_bytes: int, row: dict
+) -> cliff.Series:
+    """One measured QD32 series; the host bytes it wrote (full size) added to the row's
+    ``probe_write_bytes`` (what the measurement cost the drive)."""
+    t_meas = _seconds(truth, scale, 32, read_percent, state, bs_bytes)
     # a filled drive's series runs until its spare is written, and its static region fills in
-    # a small part of that: finer intervals (a real drive's fio log is per second)
-    n = 60 if state == "none" else 300
+    # a small part of that: finer intervals, 300 or one a second if that is more (a real
+    # drive's fio log is per second; a region filled in one or two intervals is not seen)
+    n = 60 if state == "none" else max(300, math.ceil(t_meas))
     measured = cliff.simulate_series(
         truth, scale, qd=32, read_percent=read_percent, seconds=t_meas, interval_s=t_meas / n,
-        precondition=state,
+        precondition=state, bs_bytes=bs_bytes,
     )  # fmt: skip
-    return cliff.fit_cache(
-        measured, twin, scale, precondition=state, fit_tlc=FIT_TLC["on"],
-        read_percent=read_percent,
-    )  # fmt: skip
+    written = sum(w * t_meas / n * bs_bytes for w in measured.write_iops)
+    row["probe_write_bytes"] = row.get("probe_write_bytes", 0.0) + written
+    by = row.setdefault("probe_write_bytes_by", {})
+    by[f"{state}/{bs_bytes}/{read_percent}"] = written
+    return measured
 
 
 def _fit(truth: dict, twin: dict, scale: float, state: str, row: dict) -> cliff.CacheFit:
-    """The fit from QD32 writes; where it fails and a fallback is set, from QD32 with reads
-    (``row`` records which, and why the first failed)."""
-    try:
-        return _fit_series(truth, twin, scale, state, 0)
-    except ConfigError as exc:
-        rp = FIT_TLC["fallback_read_percent"]
-        if not rp:
-            raise
-        row.setdefault("write_only_error", {})[state] = str(exc)
-        row["fit_read_percent"] = rp
-        return _fit_series(truth, twin, scale, state, rp)
+    """The fit from QD32 writes of each probe size in turn; where none fits, with
+    ``no_cache``, the twin without a cache from a series of them with no step (the largest
+    size first); then, with a fallback set, from QD32 with reads (``row`` records which, and
+    why the others failed). A filled drive's series is tried at the size the purged one
+    fitted at first."""
+    sizes = list(FIT_TLC["probe_bs"])
+    if state != "none" and row.get("fit_bs_bytes") in sizes:
+        sizes.remove(row["fit_bs_bytes"])
+        sizes.insert(0, row["fit_bs_bytes"])
+    exc: ConfigError | None = None
+    flat: list[tuple[int, cliff.Series]] = []
+    at_ceiling: list[tuple[int, cliff.Series]] = []
+    errors = row.setdefault("probe_errors", {}).setdefault(state, {})
+    for bs in sizes:
+        measured = _measure(truth, scale, state, 0, bs, row)
+        try:
+            fit = cliff.fit_cache(
+                measured, twin, scale, precondition=state, fit_tlc=FIT_TLC["on"], bs_bytes=bs
+            )
+        except ConfigError as e:
+            exc = e
+            errors[str(bs)] = str(e)
+            if "no cliff before garbage collection" in str(e):
+                flat.append((bs, measured))
+            elif "no SLC program time" in str(e):
+                at_ceiling.append((bs, measured))
+            continue
+        if bs != 4096:
+            row["fit_bs_bytes"] = bs
+        return fit
+    # no series identified the SLC program time: a step from a plateau at a ceiling, with the
+    # SLC program time bounded (the same series, no more writes)
+    for bs, measured in at_ceiling if FIT_TLC["ceiling"] else []:
+        try:
+            fit = cliff.fit_cache(
+                measured, twin, scale, precondition=state, fit_tlc=FIT_TLC["on"], bs_bytes=bs,
+                ceiling=True,
+            )  # fmt: skip
+        except ConfigError as e:
+            exc = e
+            errors[f"{bs} at a ceiling"] = str(e)
+            continue
+        row.setdefault("fit_at_ceiling", {})[state] = bs
+        if bs != 4096:
+            row["fit_bs_bytes"] = bs
+        return fit
+    # only a purged series: there the whole cache is free and the series is long enough to
+    # write it (a filled one's grid can miss a static region that fills in an interval or two)
+    if FIT_TLC["no_cache"] and state == "none":
+        for bs, measured in sorted(flat, key=lambda f: -f[0]):
+            try:
+                fit = cliff.fit_without_cache(
+                    measured, twin, scale, precondition=state, bs_bytes=bs
+                )
+            except ConfigError as e:
+                exc = e
+                errors[f"{bs} without a cache"] = str(e)
+                continue
+            row["fit_bs_bytes"] = bs
+            row["fit_no_cache"] = True
+            return fit
+    rp = FIT_TLC["fallback_read_percent"]
+    if not rp:
+        assert exc is not None
+        raise exc
+    row.setdefault("write_only_error", {})[state] = str(exc)
+    row["fit_read_percent"] = rp
+    return cliff.fit_cache(
+        _measure(truth, scale, state, rp, 4096, row), twin, scale, precondition=state,
+        fit_tlc=FIT_TLC["on"], read_percent=rp,
+    )  # fmt: skip
 
 
 def one(
@@ -113,19 +194,24 @@ def one(
     # size and SLC program time unknown; the TLC program time the drive's own (``twin_tlc_us``)
     # where the truth's was changed
     twin = cliff.with_cache(truth, 1e9, 200.0, tlc_program_us=twin_tlc_us)
-    row: dict = {"drive": name}
+    row: dict = {"drive": name, "advertised_bytes": truth["advertised_bytes"]}
     fit = static_fit = None
     try:
         fit = _fit(truth, twin, scale, "none", row)
-        static_fit = _fit(truth, twin, scale, "sequential", row) if static else None
     except Exception as exc:  # noqa: BLE001 - reported in the row, the bench goes on
         row["error"] = str(exc)
-        fit = static_fit = None
+    # a purged series with no step gives no cache, and no static region to fit; a static
+    # region not fitted leaves the filled drive unpredicted, the purged one predicted
+    if static and fit is not None and fit.cache_bytes > 0:
+        try:
+            static_fit = _fit(truth, twin, scale, "sequential", row)
+        except Exception as exc:  # noqa: BLE001 - reported in the row, the bench goes on
+            row["filled_error"] = str(exc)
     if static_fit is not None:
         row["fitted_static_bytes"] = static_fit.cache_bytes
     if fit is not None:
         row.update(
-            measured=fit.measured.to_dict(),
+            measured=fit.measured and fit.measured.to_dict(),
             fitted_cache_bytes=fit.cache_bytes,
             fitted_slc_program_us=fit.slc_program_us,
             true_slc_program_us=truth["config"]["timing"]["slc"]["program_us"],
@@ -143,16 +229,22 @@ def one(
             )
         )
         pred = None
-        if fit is not None:
-            pred = cliff.predict(
-                twin, fit, scale, **MIX, seconds=t_mix, interval_s=t_mix / n,
-                precondition=state, static_fit=static_fit,
-            )  # fmt: skip
+        refused = None
+        if fit is not None and not (state == "sequential" and "filled_error" in row):
+            try:
+                pred = cliff.predict(
+                    twin, fit, scale, **MIX, seconds=t_mix, interval_s=t_mix / n,
+                    precondition=state, static_fit=static_fit,
+                )  # fmt: skip
+            except ConfigError as exc:
+                refused = str(exc)
         row[state] = {
             "true": true.to_dict() if true else None,
             "predicted": pred.to_dict() if pred else None,
             **cliff.errors(pred, true),
         }
+        if refused:
+            row[state]["refused"] = refused
         if fit is not None and FIT_TLC["also_twin_tlc"]:
             # the same cache, the level after from the twin's TLC program time (the fit before)
             twin_fit = dataclasses.replace(fit, tlc_program_us=None)
@@ -172,6 +264,7 @@ def one(
 #: a refusal's or failure's reason, short, for the table
 REASONS = (
     ("no cliff before garbage collection", "no cliff in the QD32 series"),
+    ("without a step", "refused: no step, and its level is a ceiling's"),
     ("no SLC program time", "refused: the plateau is not an SLC cache's"),
     ("no TLC program time", "refused: the level after is not TLC-direct writes'"),
     ("does not reproduce", "refused: the fitted drive misses the measured cliff"),
@@ -200,8 +293,12 @@ def markdown(rows: list[dict]) -> str:
         cache = f"{r.get('true_cache_bytes', 0) / 1e9:.2f} → " + (
             f"{r['fitted_cache_bytes'] / 1e9:.2f} GB" if r.get("fitted_cache_bytes") else "—"
         )
+        if r.get("fit_no_cache"):
+            cache = cache[: -len("—")] + "no step: twin without a cache"
         if r.get("fit_read_percent"):
             cache += f" (QD32 {r['fit_read_percent']}% reads)"
+        elif r.get("fit_bs_bytes"):
+            cache += f" (QD32 {r['fit_bs_bytes'] // 1024} KiB writes)"
         if r.get("true_static_bytes"):
             cache += f"; static {r['true_static_bytes'] / 1e9:.2f} → " + (
                 f"{r['fitted_static_bytes'] / 1e9:.2f} GB" if r.get("fitted_static_bytes") else "—"
@@ -213,16 +310,25 @@ def markdown(rows: list[dict]) -> str:
                     f"{reason(r['error'])} | — | — |"
                 )
             continue
-        slc = f"{r['true_slc_program_us']:.0f} → {r['fitted_slc_program_us']:.0f}"
+        slc = f"{r['true_slc_program_us']:.0f} → " + (
+            "—" if r.get("fit_no_cache") else f"{r['fitted_slc_program_us']:.0f}"
+        )
+        if r.get("fit_at_ceiling", {}).get("none"):
+            slc += " (a ceiling: half the bound)"
         ftlc = r.get("fitted_tlc_program_us")
         tlc = f"{r['true_tlc_program_us']:.0f} ({r['twin_tlc_program_us']:.0f}) → " + (
             "twin's" if ftlc is None else f"{ftlc:.0f}"
         )
         for state, label in (("none", "purged"), ("sequential", "filled")):
             c = r[state]
+            pred = fmt(c["predicted"])
+            if state == "sequential" and "filled_error" in r:
+                pred = "static region: " + reason(r["filled_error"])
+            if c.get("refused"):
+                pred = "not predicted: depends on the SLC time a ceiling hides"
             out.append(
                 f"| {r['drive']} | {cache} | {slc} | {tlc} | {label} | {fmt(c['true'])} | "
-                f"{fmt(c['predicted'])} | {pct(c['time_error'])} | {pct(c['lost_error'])} |"
+                f"{pred} | {pct(c['time_error'])} | {pct(c['lost_error'])} |"
             )
     return "\n".join(out)
 
@@ -235,10 +341,14 @@ def summary(rows: list[dict]) -> str:
     truth = [c for c in cases if c["true"]]
     ok = [c for c in truth if c["time_error"] is not None]
     within = [c for c in ok if abs(c["time_error"]) <= 0.25 and abs(c["lost_error"]) <= 0.25]
-    with_truth = [(r, r[st]) for r in rows for st in ("none", "sequential") if st in r]
-    with_truth = [(r, c) for r, c in with_truth if c["true"]]
-    no_pred = sum(1 for r, c in with_truth if "error" not in r and not c["predicted"])
-    no_fit = sum(1 for r, _ in with_truth if "error" in r)
+    with_truth = [(r, st, r[st]) for r in rows for st in ("none", "sequential") if st in r]
+    with_truth = [(r, st, c) for r, st, c in with_truth if c["true"]]
+
+    def unfitted(r: dict, st: str) -> bool:
+        return "error" in r or (st == "sequential" and "filled_error" in r) or "refused" in r[st]
+
+    no_pred = sum(1 for r, st, c in with_truth if not unfitted(r, st) and not c["predicted"])
+    no_fit = sum(1 for r, st, _ in with_truth if unfitted(r, st))
     extra = sum(1 for c in cases if not c["true"] and c["predicted"])
     out = (
         f"{len(within)} of {len(truth)} cases whose truth has a cliff predicted within 25% on "
@@ -246,6 +356,14 @@ def summary(rows: list[dict]) -> str:
         f"a cliff; {no_fit} not predicted (fit refused or no cliff in the QD32 series); "
         f"{extra} predicted where the truth has none"
     )
+    cost = [
+        r["probe_write_bytes"] / r["advertised_bytes"] for r in rows if "probe_write_bytes" in r
+    ]
+    if cost:
+        out += (
+            f"; measurement (every QD32 series run, purged and filled): median "
+            f"{statistics.median(cost):.3f}, largest {max(cost):.3f} drive writes per drive"
+        )
     if ok:
         med_t = statistics.median(abs(c["time_error"]) for c in ok)
         med_l = statistics.median(abs(c["lost_error"]) for c in ok)
@@ -305,12 +423,30 @@ def main() -> int:
         help="where the QD32 writes give no fit, fit from a QD32 series with this share of "
         "reads (0: none)",
     )  # fmt: skip
+    ap.add_argument(
+        "--probe-bs", default="4096",
+        help="request sizes (bytes) of the QD32 write series tried in turn before the fallback, "
+        "e.g. 4096,32768",
+    )  # fmt: skip
+    ap.add_argument(
+        "--no-cache-fit", action="store_true",
+        help="where no probe series shows a step, predict with the twin without a cache "
+        "(its TLC program time fitted to the series' level)",
+    )  # fmt: skip
+    ap.add_argument(
+        "--ceiling-fit", action="store_true",
+        help="where no probe series identifies the SLC program time, fit a step from a "
+        "plateau at a ceiling with the SLC program time bounded (fit_cache(ceiling=True))",
+    )  # fmt: skip
     ap.add_argument("--out", type=Path, default=ROOT / "target/bench/cliff_bench.json")
     args = ap.parse_args()
     physical = parse_size_bytes(args.physical, "--physical")
     FIT_TLC["on"] = args.fit_tlc
     FIT_TLC["also_twin_tlc"] = args.also_twin_tlc
     FIT_TLC["fallback_read_percent"] = args.fallback_read_percent
+    FIT_TLC["probe_bs"] = [int(x) for x in args.probe_bs.split(",")]
+    FIT_TLC["no_cache"] = args.no_cache_fit
+    FIT_TLC["ceiling"] = args.ceiling_fit
     rows = []
     if args.presets:
         d = presets.get("consumer-tlc-sata")

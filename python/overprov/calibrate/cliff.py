@@ -29,7 +29,7 @@ from __future__ import annotations
 import copy
 import math
 import statistics
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from overprov import engine, presets
@@ -74,6 +74,7 @@ def find_cliff(
     min_drop: float = 0.1,
     before_gc: bool = True,
     min_before: int = 3,
+    rise: bool = False,
 ) -> Cliff | None:
     """The first lasting drop in ``series``: the first interval after which the median of the
     next three is at least ``min_drop`` below the median of those before it (but the first,
@@ -85,11 +86,17 @@ def find_cliff(
     None: no such drop (a cliff inside the first ``min_before`` intervals is not found: log
     finer intervals).
     ``before_gc``: only the intervals before garbage collection first ran (the cache's cliff,
-    not the FOB → steady-state one)."""
+    not the FOB → steady-state one).
+    ``rise``: the cache's end as a lasting *rise* instead (a drive whose SLC-mode programs
+    write fewer bytes per die-second than its TLC ones writes faster past its cache): found as
+    a drop of the time per I/O, so a rise of at least 1 / (1 − ``min_drop``) − 1; the
+    returned levels are IOPS, ``lost_iops`` negative."""
     n = len(series.iops)
     if before_gc and any(series.gc_started):
         n = series.gc_started.index(True)
     y = series.iops[:n]
+    if rise:
+        y = [1e6 / v if v > 0 else math.inf for v in y]
     first = 1 + max(1, min_before)
     for k in range(first, n - 2):
         # the first interval is left out of the level before: it holds the write buffer's
@@ -114,13 +121,15 @@ def find_cliff(
             share = min(1.0, max(0.0, (y[k] - after) / (before - after)))
             w_before = statistics.median(series.write_iops[1:k])
             written += share * dt[k] * w_before * bs_bytes
+            if rise:
+                before, after = 1e6 / before, 1e6 / after
             return Cliff(series.times_s[k - 1] + share * dt[k], written, before, after)
     return None
 
 
 def _config(
     drive: dict[str, Any], scale: float, *, qd: int, read_percent: int, seconds: float,
-    interval_s: float, precondition: str,
+    interval_s: float, precondition: str, bs_bytes: int = 4096,
 ) -> dict[str, Any]:  # fmt: skip
     cfg = presets._build(drive, scale)  # noqa: SLF001 - the one builder of a drive's config
     timing = cfg.setdefault("timing", {})
@@ -128,7 +137,10 @@ def _config(
     timing.setdefault("host", {})["queue_depth"] = qd
     timing["duration_s"] = seconds
     timing["interval_s"] = interval_s
-    cfg.setdefault("workload", {})["read_percent"] = read_percent
+    workload = cfg.setdefault("workload", {})
+    workload["read_percent"] = read_percent
+    if bs_bytes != 4096:
+        workload["request_bytes"] = bs_bytes
     cfg.setdefault("precondition", {})["kind"] = precondition
     cfg.setdefault("run", {})["warmup_drive_writes"] = 0.0
     return cfg
@@ -143,15 +155,17 @@ def simulate_series(
     seconds: float,
     interval_s: float,
     precondition: str = "sequential",
+    bs_bytes: int = 4096,
 ) -> Series:
     """A timed run of ``drive`` (a preset or drive-file dict) at ``scale``, ``seconds`` of
-    full-size time in intervals of ``interval_s`` (full size), 4 KiB random I/O at ``qd``,
-    ``read_percent`` reads, from ``precondition`` ("sequential": filled; "none": fresh)."""
+    full-size time in intervals of ``interval_s`` (full size), random I/O of ``bs_bytes`` at
+    ``qd``, ``read_percent`` reads, from ``precondition`` ("sequential": filled; "none":
+    fresh). Its IOPS are requests per second (of ``bs_bytes`` each)."""
     if not 0 < scale <= 1:
         raise ConfigError(f"cliff: scale {scale} not in (0, 1]")
     cfg = _config(
         drive, scale, qd=qd, read_percent=read_percent, seconds=seconds * scale,
-        interval_s=interval_s * scale, precondition=precondition,
+        interval_s=interval_s * scale, precondition=precondition, bs_bytes=bs_bytes,
     )  # fmt: skip
     engine.validate(cfg)
     rep = engine.run(cfg)
@@ -169,13 +183,19 @@ class CacheFit:
     cache_bytes: float
     """The SLC cache the drive had in the measured state (full size)."""
     slc_program_us: float
-    measured: Cliff
+    measured: Cliff | None
+    """The measured cliff; None: a fit without a cache (:func:`fit_without_cache`)."""
     static: bool = False
     """Fitted on a filled drive: ``cache_bytes`` is the static region (the dynamic part on
     unwritten capacity is gone there)."""
     tlc_program_us: float | None = None
     """The TLC program time (per flash page) that reproduces the level after the cliff, the
     drive's writes programmed in TLC directly; None: the twin's kept."""
+    bs_bytes: int = 4096
+    """The measured series' request size."""
+    slc_at_ceiling: bool = False
+    """The plateau was at a ceiling (the link's or the controller's): ``slc_program_us`` is
+    not identified, only bounded (below)."""
 
 
 def with_cache(
@@ -204,8 +224,13 @@ def fitted_drive(
 ) -> dict[str, Any]:
     """``twin`` with the fitted cache: ``fit`` from a purged drive (the whole cache) and, if
     given, ``static_fit`` from a filled one (its static region); or ``fit`` alone from a filled
-    drive (a static region, no dynamic part). The TLC program time is ``fit``'s if it has one."""
+    drive (a static region, no dynamic part). The TLC program time is ``fit``'s if it has one.
+    A fit without a cache (``cache_bytes`` 0): the twin with its SLC cache switched off."""
     tlc = fit.tlc_program_us
+    if fit.cache_bytes <= 0:
+        d = with_cache(twin, 1e9, 200.0, tlc_program_us=tlc)
+        d["config"]["timing"]["slc"]["enabled"] = False
+        return d
     if fit.static:
         return with_cache(
             twin, fit.cache_bytes, fit.slc_program_us, static_bytes=fit.cache_bytes,
@@ -223,6 +248,12 @@ SLC_PROGRAM_US_RANGE = (20.0, 2000.0)
 TLC_PROGRAM_FACTOR_RANGE = (0.25, 4.0)
 #: how closely the fitted drive must reproduce the measured cliff (time; levels before, after)
 CHECK_TIME, CHECK_LEVEL = 0.15, 0.10
+#: ``fit_cache(ceiling=True)``: the bound is the SLC program time at which the plateau falls
+#: this far below the ceiling; the time taken, this share of it (the middle of (0, bound]: the
+#: time is known only to lie there)
+CEILING_MARGIN, CEILING_SHARE = 0.05, 0.5
+#: how far the predictions at half the bound and at the bound may differ (time, IOPS lost)
+BOUND_SPREAD = 0.25
 
 
 def _bisect(f, lo: float, hi: float, target: float, iterations: int) -> float | None:
@@ -253,6 +284,8 @@ def fit_cache(
     precondition: str = "none",
     fit_tlc: bool = True,
     read_percent: int = 0,
+    bs_bytes: int = 4096,
+    ceiling: bool = False,
 ) -> CacheFit:
     """Fit the SLC cache from a FOB → write-saturation series: 4 KiB random writes at ``qd``
     from a purged drive (calibrate's FOB segment run on past the cliff). On a purged drive
@@ -265,7 +298,15 @@ def fit_cache(
     writes programmed in TLC directly; the twin's ÷4 to ×4). ``read_percent``: the measured
     series mixed reads in (a drive whose writes alone run at a controller's ceiling in SLC and
     TLC mode alike shows its cache only where reads wait for its programs); its levels are of
-    all I/Os, its bytes of the writes.
+    all I/Os, its bytes of the writes. ``bs_bytes``: the measured series' request size (a
+    larger one lifts a controller's per-command ceiling, so the dies set the rate before and
+    after the cache). The cache's end is a drop or, where none is found, a rise
+    (:func:`find_cliff`'s ``rise``: SLC-mode programs slower per byte than TLC ones).
+    ``ceiling``: where every fast SLC program reproduces the plateau (a ceiling sets it, e.g.
+    a SATA link's 550 MB/s that the dies outrun in SLC mode), the SLC program time is only
+    bounded — at most the time at which the plateau falls 5% below the ceiling — and half
+    that bound is taken (``slc_at_ceiling``) rather than the fit refused; the size and the
+    level after are still fitted and checked.
 
     The size is corrected once to the bytes before the fitted drive's own cliff (what the
     write buffer held there depends on the workload).
@@ -275,7 +316,11 @@ def fit_cache(
     (another limit, e.g. the controller, sets it: the bisection ends at its bound); a level
     after the TLC program time cannot reproduce, or ends at a bound; a fitted drive whose own
     series does not show the measured cliff within 15% in time and 10% in its levels."""
-    target = find_cliff(measured)
+    rise = False
+    target = find_cliff(measured, bs_bytes=bs_bytes)
+    if target is None:
+        rise = True
+        target = find_cliff(measured, bs_bytes=bs_bytes, rise=True)
     if target is None:
         raise ConfigError("cliff: the measured series shows no cliff before garbage collection")
     # the write buffer fills before the cache does; it is not scaled with a simulated drive,
@@ -293,8 +338,11 @@ def fit_cache(
     def series(drive: dict[str, Any], intervals: int) -> Series:
         return simulate_series(
             drive, scale, qd=qd, read_percent=read_percent, seconds=intervals * step,
-            interval_s=step, precondition=precondition,
+            interval_s=step, precondition=precondition, bs_bytes=bs_bytes,
         )  # fmt: skip
+
+    def own_cliff(s: Series) -> Cliff | None:
+        return find_cliff(s, bs_bytes=bs_bytes, rise=rise)
 
     def plateau(program_us: float) -> float:
         # a cache ten times the size: a faster one must not fill before the k-th interval
@@ -303,6 +351,16 @@ def fit_cache(
         return statistics.median(series(big, k).iops[1:k])
 
     slc_us = _bisect(plateau, *SLC_PROGRAM_US_RANGE, target.iops_before, iterations)
+    at_ceiling = False
+    if slc_us is None and ceiling:
+        # a ceiling: the plateau is met by every program up to some time; the bisection to a
+        # target just under it finds that time (None if even the fastest falls short)
+        bound = _bisect(
+            plateau, *SLC_PROGRAM_US_RANGE, target.iops_before * (1 - CEILING_MARGIN), iterations
+        )
+        if bound is not None:
+            slc_us = bound * CEILING_SHARE
+            at_ceiling = True
     if slc_us is None:
         raise ConfigError(
             f"cliff: fit refused: no SLC program time in {SLC_PROGRAM_US_RANGE} µs reproduces "
@@ -337,10 +395,10 @@ def fit_cache(
     # the size, once more, to the bytes before the fitted drive's own cliff: what the buffer
     # held at the cliff depends on the workload (under a mix the writes do not outrun the dies
     # and it holds little), so the first guess (all of it) is corrected by the difference
-    first = find_cliff(fitted(tlc_us))
+    first = own_cliff(fitted(tlc_us))
     if first is not None:
         cache = max(cache + target.host_write_bytes_before - first.host_write_bytes_before, 1e6)
-    check = find_cliff(fitted(tlc_us))
+    check = own_cliff(fitted(tlc_us))
     if (
         check is None
         or abs(check.time_s / target.time_s - 1) > CHECK_TIME
@@ -351,7 +409,76 @@ def fit_cache(
             f"cliff: fit refused: the fitted drive ({cache / 1e9:.2f} GB, SLC {slc_us:.0f} µs) "
             f"does not reproduce the measured cliff ({target}); its own: {check}"
         )
-    return CacheFit(cache, slc_us, target, static, tlc_us)
+    return CacheFit(cache, slc_us, target, static, tlc_us, bs_bytes, at_ceiling)
+
+
+def fit_without_cache(
+    measured: Series,
+    twin: dict[str, Any],
+    scale: float,
+    *,
+    qd: int = 32,
+    iterations: int = 7,
+    precondition: str = "none",
+    bs_bytes: int = 4096,
+) -> CacheFit:
+    """The drive's writes without a cache: for a write series (``qd``, ``bs_bytes``) that
+    shows no step at all — neither a drop nor a rise (:func:`find_cliff`) — before garbage
+    collection: whatever cache the drive has writes at the rate of its writes past it, so the
+    series cannot size it, and the twin is taken without one (its SLC cache off). Its TLC
+    program time is the one at which that twin reproduces the series' level (the median of
+    its intervals but the first), by bisection in the twin's ÷4 to ×4.
+
+    What this claims is only what the series shows: no step in the bytes it wrote. A cache
+    that writes at the same rate can still change a mixed workload (its SLC reads, its
+    programs' share of a die); that is not identified here.
+
+    Refused (ConfigError): a series with a step (fit it with :func:`fit_cache`), a level the
+    TLC program time cannot reproduce or meets only next to a bound (a controller's or the
+    link's ceiling sets it), or a twin whose own series shows a step or misses the level by
+    more than 10%."""
+    if find_cliff(measured, bs_bytes=bs_bytes) or find_cliff(
+        measured, bs_bytes=bs_bytes, rise=True
+    ):
+        raise ConfigError("cliff: the measured series shows a step: fit it with fit_cache")
+    end = measured.gc_started.index(True) if any(measured.gc_started) else len(measured.iops)
+    if end < 4:
+        raise ConfigError("cliff: fit refused: fewer than 4 intervals before garbage collection")
+    level = statistics.median(measured.iops[1:end])
+    step = measured.times_s[0]
+    twin_tlc = twin.get("config", {}).get("timing", {}).get("nand", {}).get("program_us")
+    if twin_tlc is None:
+        raise ConfigError("cliff: the twin has no timing.nand.program_us to fit from")
+
+    def series(tlc_us: float) -> Series:
+        fit = CacheFit(0.0, 0.0, None, False, tlc_us, bs_bytes)
+        return simulate_series(
+            fitted_drive(twin, fit), scale, qd=qd, seconds=end * step, interval_s=step,
+            precondition=precondition, bs_bytes=bs_bytes,
+        )  # fmt: skip
+
+    def own_level(tlc_us: float) -> float:
+        return statistics.median(series(tlc_us).iops[1:end])
+
+    lo, hi = (twin_tlc * f for f in TLC_PROGRAM_FACTOR_RANGE)
+    tlc_us = _bisect(own_level, lo, hi, level, iterations)
+    if tlc_us is None:
+        raise ConfigError(
+            f"cliff: fit refused: no TLC program time in {lo:.0f}-{hi:.0f} µs reproduces the "
+            f"level of {level:,.0f} IOPS without a step, or any fast one does (a ceiling)"
+        )
+    check = series(tlc_us)
+    own = statistics.median(check.iops[1:end])
+    stepped = find_cliff(check, bs_bytes=bs_bytes) or find_cliff(
+        check, bs_bytes=bs_bytes, rise=True
+    )
+    if stepped or abs(own / level - 1) > CHECK_LEVEL:
+        raise ConfigError(
+            f"cliff: fit refused: the twin without a cache (TLC {tlc_us:.0f} µs) does not "
+            f"reproduce the level of {level:,.0f} IOPS without a step (its own: {own:,.0f}, "
+            f"step {stepped})"
+        )
+    return CacheFit(0.0, 0.0, None, False, tlc_us, bs_bytes)
 
 
 def predict(
@@ -367,12 +494,44 @@ def predict(
     static_fit: CacheFit | None = None,
 ) -> Cliff | None:
     """The cliff of ``twin`` with the fitted cache (:func:`fitted_drive`) under another
-    workload, from a purged (``"none"``) or filled (``"sequential"``) drive."""
-    s = simulate_series(
-        fitted_drive(twin, fit, static_fit), scale, qd=qd, read_percent=read_percent,
-        seconds=seconds, interval_s=interval_s, precondition=precondition,
-    )  # fmt: skip
-    return find_cliff(s)
+    workload, from a purged (``"none"``) or filled (``"sequential"``) drive.
+
+    A fit whose SLC program time is only bounded (``slc_at_ceiling``: half the bound taken) is
+    predicted with the bound itself too; where the two predictions differ by more than
+    ``BOUND_SPREAD`` in the time or the IOPS lost (or one has no cliff), the prediction
+    depends on what the ceiling hides and is refused (ConfigError), not made."""
+
+    def run(fit_: CacheFit, static_: CacheFit | None) -> Cliff | None:
+        s = simulate_series(
+            fitted_drive(twin, fit_, static_), scale, qd=qd, read_percent=read_percent,
+            seconds=seconds, interval_s=interval_s, precondition=precondition,
+        )  # fmt: skip
+        return find_cliff(s)
+
+    cliff = run(fit, static_fit)
+    fits = [f for f in (fit, static_fit) if f is not None]
+    if not any(f.slc_at_ceiling for f in fits):
+        return cliff
+
+    def at_bound(f: CacheFit | None) -> CacheFit | None:
+        if f is None or not f.slc_at_ceiling:
+            return f
+        return replace(f, slc_program_us=f.slc_program_us / CEILING_SHARE)
+
+    other = run(at_bound(fit), at_bound(static_fit))
+    if (cliff is None) != (other is None) or (
+        cliff is not None
+        and other is not None
+        and (
+            abs(other.time_s / cliff.time_s - 1) > BOUND_SPREAD
+            or abs(other.lost_iops - cliff.lost_iops) > BOUND_SPREAD * abs(cliff.lost_iops)
+        )
+    ):
+        raise ConfigError(
+            "cliff: not predicted: the prediction depends on the SLC program time a ceiling "
+            f"hides (at half its bound: {cliff}; at the bound: {other})"
+        )
+    return cliff
 
 
 def errors(predicted: Cliff | None, true: Cliff | None) -> dict[str, float | None]:
