@@ -16,24 +16,51 @@ alone beside).
         [--plans graded,random] [--sd 0.01,0.02,0.03] [--predict]
 
 docs/calibrate-graded-plan.md, "Why a 4% misreading became a 30-40% miss".
+
+``--modes likelihood,form-error`` predicts each kept calibration once per way of weighing
+readings that all fail to reproduce their figures (``evidence.REFUTED_WEIGHTS``) and prints
+the blocking-GC weight and the predicted IOPS errors of each (the truth is simulated once per
+drive and kept in DIR/DRIVE/truth.json). ``--spare`` does the same at the surrogate level for
+the spare readings (``spare_readings.read_all``'s: the effective spare and, with the raw NAND,
+the raw spare used k times, each with every uniform GC design), as ``bench/gc_reserve_bench.py``
+weighs them: calibrate's plan (IOPS and WAF at 0% and 40%, FOB) on each foreign curve of
+``--foreign`` and each level of the uniform corpus drives and foreign curves held out in turn.
+
+    PYTHONPATH=python python bench/reading_weight_bench.py --dir DIR --drives generated-50 \
+        --modes likelihood,form-error
+    PYTHONPATH=python python bench/reading_weight_bench.py --spare [--foreign DIR ...] \
+        [--corpus bench/corpus] [--out FILE]
+
+docs/calibrate-validation.md, "Readings that all fail their figures: weighed by their form
+error".
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import math
 import statistics
 import sys
+import tempfile
 from pathlib import Path
+from typing import Any
 
 from overprov import measurement_file
-from overprov.calibrate import answer, evidence, gc_blocking, uncertainty, validation
+from overprov.calibrate import answer, evidence, gc_blocking, gc_designs, uncertainty, validation
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import predict as predmod
+from overprov.errors import ConfigError
 from overprov.measurement_file import Measurement
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from corpus_bench import load, point  # noqa: E402  (bench/, beside this script)
+from corpus_foreign import foreign_drives  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
 LEVELS = validation.TRUTH_LEVELS
+MODES = ("likelihood", "form-error")
 
 
 def _kept_runs() -> None:
@@ -95,36 +122,246 @@ def weighed(m: Measurement, native_op: float) -> dict:
             "reproduced": reproduced}  # fmt: skip
 
 
+def prediction_errors(m: Measurement, truth: dict, mode: str | None = None) -> dict[str, Any]:
+    """The whole prediction of ``m`` with readings that all fail weighed the ``mode`` way
+    (``evidence.REFUTED_WEIGHTS``; None: as set): its IOPS |errors| against the truth per level,
+    the analytic and blocking-GC readings' own, the blocking-GC weight and the refined twin's
+    spare."""
+    kept = evidence.REFUTED_WEIGHTS
+    evidence.REFUTED_WEIGHTS = mode or kept
+    try:
+        with tempfile.TemporaryDirectory() as out:
+            pred = answer.predict(_input(m)).document(Path(out))
+    finally:
+        evidence.REFUTED_WEIGHTS = kept
+    rows = pred["levels"]
+    mech = pred["fit"].get("gc_mechanism") or {}
+
+    def errs(key: str) -> list[float]:
+        return [abs(r[key] / truth[r["extra_op_percent"]][0] - 1) for r in rows if r.get(key)]
+
+    return {"iops": errs("steady_iops"), "analytic": errs("analytic_iops"),
+            "blocking": errs("blocking_gc_iops"), "weight": mech.get("weight"),
+            "native_op": mech.get("native_op")}  # fmt: skip
+
+
+def _med_worst(e: list[float]) -> str:
+    return f"{100 * statistics.median(e):.1f}% / {100 * max(e):.1f}%" if e else "—"
+
+
 def predicted(m: Measurement, truth: dict) -> tuple[str, float | None]:
     """The whole prediction's IOPS errors against the truth (median / worst), the analytic
     reading's alone beside; and the refined twin's spare."""
-    pred = answer.predict(_input(m)).document(Path("."))
-    rows = pred["levels"]
+    got = prediction_errors(m, truth)
+    return f"{_med_worst(got['iops'])} (analytic alone {_med_worst(got['analytic'])})", got[
+        "native_op"
+    ]
 
-    def errs(key: str) -> str:
-        e = [abs(r[key] / truth[r["extra_op_percent"]][0] - 1) for r in rows if r.get(key)]
-        return f"{100 * statistics.median(e):.1f}% / {100 * max(e):.1f}%" if e else "—"
 
-    native = (pred["fit"].get("gc_mechanism") or {}).get("native_op")
-    return f"{errs('steady_iops')} (analytic alone {errs('analytic_iops')})", native
+def kept_truth(folder: Path, spec: str) -> dict[float, tuple[float, float | None]]:
+    """The drive's truth at every level (``validation.truth``), simulated once and kept in
+    ``folder``/truth.json."""
+    path = folder / "truth.json"
+    if path.exists():
+        doc = json.loads(path.read_text())
+        if doc["spec"] == spec:
+            return {float(x): tuple(v) for x, v in doc["levels"].items()}  # type: ignore[misc]
+    true = validation.truth(spec, LEVELS)
+    levels = {lv.extra_op_percent: (lv.steady_iops, lv.waf) for lv in true.levels}
+    path.write_text(json.dumps({"spec": spec, "levels": levels}) + "\n")
+    return levels
+
+
+def modes_table(folder: Path, drives: list[str], plans: list[str], modes: list[str]) -> str:
+    """Per kept calibration and mode: the blocking-GC weight and the predicted IOPS errors
+    (median / worst), each reading's own beside."""
+    out = [
+        "| drive | plan | " + " | ".join(f"{m}: blocking-GC weight | {m}: predicted IOPS "
+                                         "median / worst" for m in modes)
+        + " | analytic reading alone | blocking-GC reading alone |",
+        "|---|---|" + "---|---|" * len(modes) + "---|---|",
+    ]  # fmt: skip
+    for drive in drives:
+        for plan in plans:
+            m = measurement_file.load(folder / drive / f"cal-{plan}" / measurement_file.NAME)
+            truth = kept_truth(folder / drive, m.target)
+            cells, got = [], {}
+            for mode in modes:
+                got = prediction_errors(m, truth, mode)
+                w = got["weight"]
+                cells += ["—" if w is None else f"{w:.2g}", _med_worst(got["iops"])]
+            alone = f" | {_med_worst(got['analytic'])} | {_med_worst(got['blocking'])} |"
+            out.append(f"| {drive} | {plan} | " + " | ".join(cells) + alone)
+            print(out[-1], file=sys.stderr, flush=True)
+    return "\n".join(out)
+
+
+def spare_readings(
+    points: list[fitmod.Point], raw_op: float | None, cv_sd: float
+) -> dict[str, dict[tuple[str, str], dict[str, Any]]]:
+    """``spare_readings.read_all``'s readings of uniform figures at the surrogate level: per mode
+    of :data:`MODES`, each reading's surrogate and weight ``{mode: {(spare, design): {"fit",
+    "weight"}}}``."""
+    forms: dict[tuple[str, str], evidence.ReadingForm] = {}
+    for design in gc_designs.UNIFORM_DESIGNS:
+        curve = gc_designs.curve(design) or fitmod.waf_at
+        forms[("effective", design)] = evidence.ReadingForm(curve)
+        if raw_op is not None:
+            forms[("raw", design)] = evidence.ReadingForm(curve, raw_op, True)
+    evs, fits = {}, {}
+    for key, form in forms.items():
+        try:
+            evs[key] = evidence.assess(form, points, cv_sd)
+            fits[key] = form.fit(points)
+        except ConfigError:  # one IOPS figure: no effective spare (read_all does the same)
+            continue
+    if not evs:
+        raise ConfigError("no reading can be fitted to these figures")
+    chi2 = {k: e["chi2"] for k, e in evs.items()}
+    reproduced = {
+        k: evidence.reproduces(e["residual_chi2"], e["n_figures"], e["n_parameters"])
+        for k, e in evs.items()
+    }
+    out = {}
+    kept = evidence.REFUTED_WEIGHTS
+    try:
+        for mode in MODES:
+            evidence.REFUTED_WEIGHTS = mode
+            w = evidence.weights(chi2, reproduced, evs)
+            out[mode] = {k: {"fit": fits[k], "weight": w[k]} for k in evs}
+    finally:
+        evidence.REFUTED_WEIGHTS = kept
+    out["refuted"] = not any(reproduced.values())  # type: ignore[assignment]
+    return out
+
+
+def _combined(reads: dict[tuple[str, str], dict[str, Any]], x: float, what: str) -> float:
+    """The weighted geometric mean of the readings' figure ``what`` ("waf", "iops") at x."""
+    num = den = 0.0
+    for r in reads.values():
+        v = r["fit"].waf(x) if what == "waf" else r["fit"].iops(x)
+        if r["weight"] > 0 and math.isfinite(v) and v > 0:
+            num += r["weight"] * math.log(v)
+            den += r["weight"]
+    return math.exp(num / den) if den else math.nan
+
+
+def _spare_case(points, raw_op, cv_sd, targets) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+    reads = spare_readings(points, raw_op, cv_sd)
+    rows = [{"extra_op_percent": x, "figure": what, "truth": truth,
+             **{f"{m}_error": _combined(reads[m], x, what) / truth - 1 for m in MODES}}
+            for x, what, truth in targets]  # fmt: skip
+    top = {m: max(reads[m].items(), key=lambda kv: kv[1]["weight"]) for m in MODES}
+    return {"refuted": reads["refuted"], "rows": rows,
+            "top": {m: {"reading": "/".join(k), "weight": r["weight"]}
+                    for m, (k, r) in top.items()}}  # fmt: skip
+
+
+def spare_cases(folders: list[Path], corpus: Path | None, cv_sd: float) -> list[dict[str, Any]]:
+    """Calibrate's plan on each foreign curve (± the raw NAND), and each level of the uniform
+    corpus drives and foreign curves held out in turn, as ``bench/gc_reserve_bench.py`` makes
+    them."""
+    out = []
+    drives = [d for f in folders for d in foreign_drives(f)]
+    for d in drives:
+        figs = d["figure"]
+        raw = d.get("raw_nand_bytes")
+        raw_op = raw / d["advertised_bytes"] - 1 if raw else None
+        fitted = [f for f in figs if float(f["extra_op_percent"]) in (0.0, 40.0)]
+        if not any(f["kind"] == "waf" for f in fitted):
+            continue
+        targets = [(float(f["extra_op_percent"]), f["kind"], float(f["value"]))
+                   for f in figs if f["kind"] in ("waf", "iops")]  # fmt: skip
+        for given in (False, True) if raw_op is not None else (False,):
+            case = _spare_case([point(f) for f in fitted], raw_op if given else None, cv_sd,
+                               targets)  # fmt: skip
+            out.append({"kind": "plan", "drive": d["id"], "raw_nand_given": given, **case})
+    for d in (load(corpus) if corpus else []) + drives:
+        if d["workload"] != "uniform":
+            continue
+        steady = [f for f in d["figure"] if f["kind"] in ("iops", "waf")]
+        fob = [f for f in d["figure"] if f["kind"] == "fob_iops"]
+        raw = d.get("raw_nand_bytes")
+        raw_op = raw / d["advertised_bytes"] - 1 if raw else None
+        for x in sorted({float(f["extra_op_percent"]) for f in steady}):
+            held = [f for f in steady if float(f["extra_op_percent"]) == x]
+            rest = [f for f in steady if float(f["extra_op_percent"]) != x] + fob
+            if not any(f["kind"] != "fob_iops" for f in rest):
+                continue
+            targets = [(x, f["kind"], float(f["value"])) for f in held]
+            for given in (True, False) if raw_op is not None else (False,):
+                try:
+                    case = _spare_case([point(f) for f in rest], raw_op if given else None,
+                                       cv_sd, targets)  # fmt: skip
+                except ConfigError:
+                    continue
+                out.append({"kind": "loo", "drive": d["id"], "raw_nand_given": given, **case})
+    return out
+
+
+def spare_summary(cases: list[dict[str, Any]]) -> dict[str, Any]:
+    """Per kind: the cases whose readings all fail, the figures the form-error weights change,
+    those worse by more than 1 point, and |error| median and worst each way."""
+    out: dict[str, Any] = {}
+    for kind in ("plan", "loo"):
+        rows = [r for c in cases if c["kind"] == kind for r in c["rows"]]
+        if not rows:
+            continue
+        b = [abs(r["likelihood_error"]) for r in rows]
+        a = [abs(r["form-error_error"]) for r in rows]
+        out[kind] = {
+            "cases": sum(c["kind"] == kind for c in cases),
+            "refuted_cases": sum(c["kind"] == kind and c["refuted"] for c in cases),
+            "figures": len(rows),
+            "changed": sum(abs(x - y) > 1e-9 for x, y in zip(a, b, strict=True)),
+            "worse_by_more_than_1pt": sum(x > y + 0.01 for x, y in zip(a, b, strict=True)),
+            "better_by_more_than_1pt": sum(x < y - 0.01 for x, y in zip(a, b, strict=True)),
+            "likelihood_median": statistics.median(b), "likelihood_worst": max(b),
+            "form_error_median": statistics.median(a), "form_error_worst": max(a),
+        }  # fmt: skip
+    return out
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--dir", type=Path, required=True, help="cheap_plan_bench.py --dir")
+    ap.add_argument("--dir", type=Path, help="cheap_plan_bench.py --dir")
     ap.add_argument("--drives", default="generated-50", help="folders in --dir")
     ap.add_argument("--plans", default="graded,random")
     ap.add_argument("--sd", default="0.01,0.011,0.012,0.015,0.02,0.03")
     ap.add_argument("--predict", action="store_true", help="each variant's whole prediction")
+    ap.add_argument("--modes", default=None, help="likelihood,form-error: predict each way")
+    ap.add_argument("--spare", action="store_true", help="the spare readings, surrogate level")
+    ap.add_argument("--foreign", type=Path, action="append", default=None,
+                    help="--spare: a results folder (default bench/foreign/results)")  # fmt: skip
+    ap.add_argument("--corpus", type=Path, default=ROOT / "bench" / "corpus",
+                    help="--spare: the published corpus's folder ('' for none)")  # fmt: skip
+    ap.add_argument("--out", type=Path, default=ROOT / "target" / "bench" / "reading_weight.json")
     args = ap.parse_args()
-    sds = [float(s) for s in args.sd.split(",") if s]
+    if args.spare:
+        mf = uncertainty.recorded_model_form(False)
+        cv_sd = mf.rel_sd if mf is not None else 0.0
+        folders = args.foreign or [ROOT / "bench" / "foreign" / "results"]
+        cases = spare_cases(folders, args.corpus if str(args.corpus) else None, cv_sd)
+        doc = {"model_rel_sd": cv_sd, "summary": spare_summary(cases), "cases": cases}
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps(doc, indent=1) + "\n")
+        print(json.dumps(doc["summary"], indent=1))
+        return 0
+    if args.dir is None:
+        ap.error("--dir: give cheap_plan_bench.py's --dir (or --spare)")
+    drives = [d for d in args.drives.split(",") if d]
+    plans = [p for p in args.plans.split(",") if p]
     _kept_runs()
+    if args.modes:
+        print(modes_table(args.dir, drives, plans, [m for m in args.modes.split(",") if m]))
+        return 0
+    sds = [float(s) for s in args.sd.split(",") if s]
     print("| drive | plan | 0% figures | 0% IOPS spread | chi2 analytic | chi2 blocking-GC | "
           "blocking-GC miss at 0% | blocking-GC weight |"
           + (" predicted IOPS median / worst |" if args.predict else ""))  # fmt: skip
     print("|---|---|---|---|---|---|---|---|" + ("---|" if args.predict else ""))
-    for drive in filter(None, args.drives.split(",")):
-        for plan in filter(None, args.plans.split(",")):
+    for drive in drives:
+        for plan in plans:
             m = measurement_file.load(args.dir / drive / f"cal-{plan}" / measurement_file.NAME)
             true = validation.truth(m.target, LEVELS)
             truth = {lv.extra_op_percent: (lv.steady_iops, lv.waf) for lv in true.levels}

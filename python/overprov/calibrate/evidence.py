@@ -43,6 +43,12 @@ from overprov.errors import ConfigError
 #: figures − parameters degrees of freedom) does not reproduce them within their noise.
 REPRODUCE_QUANTILE = 0.99
 _Z = {0.95: 1.6449, 0.99: 2.3263, 0.999: 3.0902}
+#: How readings are weighed when none reproduces its fitted figures (:func:`weights`):
+#: ``"likelihood"``, exp(−χ²/2) with each figure's own noise, or ``"form-error"``, each
+#: reading's estimated held-out log density with its own form error (:func:`form_error_scores`).
+REFUTED_WEIGHTS = "likelihood"
+#: Steps of the grid the form error τ is fitted on (:func:`form_error_loglik`).
+FORM_ERROR_GRID = 400
 
 
 @dataclass(frozen=True)
@@ -100,13 +106,14 @@ def assess(
         for what, e in log_errors(central, p):
             chi2 += (e / _sd(p, what)) ** 2
             residuals.append({"extra_op_percent": p.extra_op_percent, "figure": what,
-                              "fresh": p.fresh, "log_error": e})  # fmt: skip
+                              "fresh": p.fresh, "log_error": e,
+                              "rel_sd": _sd(p, what)})  # fmt: skip
     for p in other_qd or []:
         for what, e in log_errors(central, replace(p, queue_depth=None)):
             chi2 += (e / _sd(p, what)) ** 2
             residuals.append({"extra_op_percent": p.extra_op_percent, "figure": what,
                               "fresh": False, "queue_depth": p.queue_depth,
-                              "log_error": e})  # fmt: skip
+                              "log_error": e, "rel_sd": _sd(p, what)})  # fmt: skip
     residual_chi2 = chi2
     held_out = []
     steady = [i for i, p in enumerate(points) if not p.fresh]
@@ -160,13 +167,86 @@ def reproduces(residual_chi2: float, n_figures: int, n_params: int) -> bool:
     return math.isfinite(residual_chi2) and residual_chi2 <= chi2_quantile(n_figures - n_params)
 
 
-def weights(chi2: dict[str, float], reproduced: dict[str, bool] | None = None) -> dict[str, float]:
+def _figure_key(r: dict[str, Any], queue_depth: int | None) -> tuple:
+    """A residual's figure: level, IOPS or WAF, fresh or steady, and its queue depth (None at
+    the workload's own, ``queue_depth``)."""
+    qd = r.get("queue_depth")
+    return (
+        float(r["extra_op_percent"]),
+        r["figure"],
+        bool(r.get("fresh")),
+        None if qd == queue_depth else qd,
+    )
+
+
+def form_error_loglik(errors: list[tuple[float, float]]) -> tuple[float, float]:
+    """(ln L, τ): the log-likelihood of log errors ``errors`` [(ln(model/figure), σ_j)] as
+    N(0, σ_j² + τ²), with the form error τ at its maximum-likelihood value (a grid in log τ
+    from 10⁻⁴ to 5, and τ = 0)."""
+
+    def loglik(tau: float) -> float:
+        return -0.5 * sum(
+            math.log(2 * math.pi * (sd * sd + tau * tau)) + e * e / (sd * sd + tau * tau)
+            for e, sd in errors
+        )
+
+    taus = [0.0] + [1e-4 * (5e4 ** (i / FORM_ERROR_GRID)) for i in range(FORM_ERROR_GRID + 1)]
+    best = max(taus, key=loglik)
+    return loglik(best), best
+
+
+def form_error_scores(
+    evidences: dict[Any, dict[str, Any]], queue_depth: int | None = None
+) -> dict[Any, dict[str, float]]:
+    """Each reading's estimated held-out log predictive density, from its residuals at the
+    figures every reading was scored on (``evidences``: each with ``residuals``, each residual
+    with ``log_error`` and ``rel_sd``, and ``n_parameters``): the log-likelihood of its errors
+    with its own form error τ fitted (:func:`form_error_loglik`), less its parameters and τ
+    (Akaike's estimate of the expected held-out log density, asymptotically leave-one-out
+    cross-validation's: Stone 1977). ``queue_depth``: the workload's (residuals at it may or may
+    not say so). Returns {reading: {"score", "form_rel_sd", "n_figures"}}."""
+    keyed = {
+        k: {_figure_key(r, queue_depth): r for r in ev["residuals"] if "rel_sd" in r}
+        for k, ev in evidences.items()
+    }
+    common = set.intersection(*(set(v) for v in keyed.values())) if keyed else set()
+    out = {}
+    for k, ev in evidences.items():
+        errors = [
+            (keyed[k][f]["log_error"], keyed[k][f]["rel_sd"]) for f in sorted(common, key=repr)
+        ]
+        if not errors or not all(math.isfinite(e) for e, _ in errors):
+            out[k] = {"score": -math.inf, "form_rel_sd": math.inf, "n_figures": len(errors)}
+            continue
+        ll, tau = form_error_loglik(errors)
+        out[k] = {"score": ll - ev["n_parameters"] - 1, "form_rel_sd": tau,
+                  "n_figures": len(errors)}  # fmt: skip
+    return out
+
+
+def weights(
+    chi2: dict[Any, float],
+    reproduced: dict[Any, bool] | None = None,
+    refuted: dict[Any, dict[str, Any]] | None = None,
+    queue_depth: int | None = None,
+) -> dict[Any, float]:
     """Normalised likelihood weights exp(−χ²/2) (relative to the best reading); ``reproduced``
     (:func:`reproduces` per reading): a reading that does not reproduce its fitted figures gets
-    0 when another does."""
+    0 when another does. When none does and :data:`REFUTED_WEIGHTS` is ``"form-error"``, the
+    readings' evidences ``refuted`` (as :func:`form_error_scores` takes them) weigh them
+    instead: w ∝ exp(score), the pseudo-BMA weight of Yao, Vehtari, Simpson & Gelman (2018)
+    over the estimated held-out log densities."""
     if reproduced and any(reproduced.values()) and not all(reproduced.values()):
         kept = weights({k: v for k, v in chi2.items() if reproduced.get(k)})
         return {k: kept.get(k, 0.0) for k in chi2}
+    if (
+        REFUTED_WEIGHTS == "form-error"
+        and refuted is not None
+        and reproduced
+        and not any(reproduced.values())
+    ):
+        scores = form_error_scores(refuted, queue_depth)
+        return weights({k: -2.0 * scores[k]["score"] for k in chi2})
     best = min(chi2.values())
     if not math.isfinite(best):
         return {k: 1.0 / len(chi2) for k in chi2}
