@@ -1,5 +1,5 @@
-"""Readings that all fail to reproduce their fitted figures, weighed by their estimated held-out
-log density with each reading's own form error (calibrate/evidence.py, REFUTED_WEIGHTS
+"""Readings that all fail to reproduce their fitted figures, weighed by stacking their predictive
+densities with each reading's own form error (calibrate/evidence.py, REFUTED_WEIGHTS
 "form-error") instead of exp(−χ²/2) at the figures' noise."""
 
 from __future__ import annotations
@@ -45,13 +45,23 @@ NEITHER = {"analytic": False, "blocking": False}
 
 
 def test_the_form_error_is_the_scatter_beyond_the_noise():
-    """Errors of ±10% on figures of 1% noise: τ ≈ √(0.1² − 0.01²); errors within the noise:
-    τ = 0."""
-    ll, tau = evidence.form_error_loglik([(0.1, 0.01), (-0.1, 0.01)] * 3)
-    assert tau == pytest.approx(math.sqrt(0.1**2 - 0.01**2), rel=0.03)
-    _, none = evidence.form_error_loglik([(0.005, 0.01), (-0.005, 0.01)])
-    assert none == 0.0
-    assert math.isfinite(ll)
+    """Errors of ±10% on figures of 1% noise, six figures and no parameter: τ² + σ² = 0.1²;
+    errors within the noise: τ = 0; one parameter fitted leaves five degrees of freedom."""
+    errors = [(0.1, 0.01), (-0.1, 0.01)] * 3
+    assert evidence.form_error_rel_sd(errors, 6) == pytest.approx(math.sqrt(0.1**2 - 0.01**2))
+    assert evidence.form_error_rel_sd([(0.005, 0.01), (-0.005, 0.01)], 2) == 0.0
+    tau5 = evidence.form_error_rel_sd(errors, 5)
+    assert tau5 == pytest.approx(math.sqrt(6 / 5 * 0.1**2 - 0.01**2))
+
+
+def test_stacking_mixes_readings_each_better_somewhere_and_keeps_one_better_everywhere():
+    """Two figures, each predicted well by one reading: half each; one reading better at both
+    figures: all the weight."""
+    half = evidence.stacking_weights({"a": [0.0, -9.0], "b": [-9.0, 0.0]})
+    assert half["a"] == pytest.approx(0.5, abs=1e-3)
+    one = evidence.stacking_weights({"a": [0.0, 0.0], "b": [-1.0, -2.0]})
+    assert one["a"] > 0.999
+    assert evidence.stacking_weights({"a": [], "b": []}) == {"a": 0.5, "b": 0.5}
 
 
 def test_drive_50s_readings_weigh_by_their_form_error_not_by_their_chi2(monkeypatch):
@@ -61,10 +71,10 @@ def test_drive_50s_readings_weigh_by_their_form_error_not_by_their_chi2(monkeypa
     refuted = {"analytic": ANALYTIC, "blocking": BLOCKING}
     assert evidence.weights(CHI2, NEITHER, refuted, queue_depth=32)["blocking"] > 0.999
     monkeypatch.setattr(evidence, "REFUTED_WEIGHTS", "form-error")
-    scores = evidence.form_error_scores(refuted, queue_depth=32)
+    dens = evidence.predictive_densities(refuted, queue_depth=32)
     # scored on the five figures both hold (the blocking-GC twin has no QD4 WAF)
-    assert scores["analytic"]["n_figures"] == scores["blocking"]["n_figures"] == 5
-    assert scores["analytic"]["form_rel_sd"] < 0.1 < scores["blocking"]["form_rel_sd"]
+    assert len(dens["analytic"]["log_density"]) == len(dens["blocking"]["log_density"]) == 5
+    assert dens["analytic"]["form_rel_sd"] < 0.1 < dens["blocking"]["form_rel_sd"]
     w = evidence.weights(CHI2, NEITHER, refuted, queue_depth=32)
     assert w["analytic"] > 0.99
     # a reading that reproduces its figures keeps the gate: the form error is not asked

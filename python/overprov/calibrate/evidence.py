@@ -44,11 +44,12 @@ from overprov.errors import ConfigError
 REPRODUCE_QUANTILE = 0.99
 _Z = {0.95: 1.6449, 0.99: 2.3263, 0.999: 3.0902}
 #: How readings are weighed when none reproduces its fitted figures (:func:`weights`):
-#: ``"likelihood"``, exp(−χ²/2) with each figure's own noise, or ``"form-error"``, each
-#: reading's estimated held-out log density with its own form error (:func:`form_error_scores`).
+#: ``"likelihood"``, exp(−χ²/2) with each figure's own noise, or ``"form-error"``, the stacking
+#: weights of the readings' predictive densities with each one's own form error
+#: (:func:`predictive_densities`, :func:`stacking_weights`).
 REFUTED_WEIGHTS = "likelihood"
-#: Steps of the grid the form error τ is fitted on (:func:`form_error_loglik`).
-FORM_ERROR_GRID = 400
+#: At most this many EM steps for the stacking weights (:func:`stacking_weights`).
+STACKING_ITERATIONS = 2000
 
 
 @dataclass(frozen=True)
@@ -179,49 +180,83 @@ def _figure_key(r: dict[str, Any], queue_depth: int | None) -> tuple:
     )
 
 
-def form_error_loglik(errors: list[tuple[float, float]]) -> tuple[float, float]:
-    """(ln L, τ): the log-likelihood of log errors ``errors`` [(ln(model/figure), σ_j)] as
-    N(0, σ_j² + τ²), with the form error τ at its maximum-likelihood value (a grid in log τ
-    from 10⁻⁴ to 5, and τ = 0)."""
+def form_error_rel_sd(errors: list[tuple[float, float]], dof: int) -> float:
+    """The form error τ of a reading with log errors ``errors`` [(ln(model/figure), σ_j)] at
+    its fitted figures: the spread beyond their noise that makes Σ e²/(σ_j² + τ²) equal the
+    degrees of freedom left by its fit (Paule & Mandel 1982, the between-study spread of a
+    meta-analysis); 0 when the errors lie within their noise."""
 
-    def loglik(tau: float) -> float:
-        return -0.5 * sum(
-            math.log(2 * math.pi * (sd * sd + tau * tau)) + e * e / (sd * sd + tau * tau)
-            for e, sd in errors
-        )
+    def q(tau: float) -> float:
+        return sum(e * e / (sd * sd + tau * tau) for e, sd in errors)
 
-    taus = [0.0] + [1e-4 * (5e4 ** (i / FORM_ERROR_GRID)) for i in range(FORM_ERROR_GRID + 1)]
-    best = max(taus, key=loglik)
-    return loglik(best), best
+    dof = max(dof, 1)
+    if q(0.0) <= dof:
+        return 0.0
+    lo, hi = 0.0, 1.0
+    while q(hi) > dof:
+        hi *= 2.0
+    for _ in range(60):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if q(mid) > dof else (lo, mid)
+    return hi
 
 
-def form_error_scores(
+def predictive_densities(
     evidences: dict[Any, dict[str, Any]], queue_depth: int | None = None
-) -> dict[Any, dict[str, float]]:
-    """Each reading's estimated held-out log predictive density, from its residuals at the
-    figures every reading was scored on (``evidences``: each with ``residuals``, each residual
-    with ``log_error`` and ``rel_sd``, and ``n_parameters``): the log-likelihood of its errors
-    with its own form error τ fitted (:func:`form_error_loglik`), less its parameters and τ
-    (Akaike's estimate of the expected held-out log density, asymptotically leave-one-out
-    cross-validation's: Stone 1977). ``queue_depth``: the workload's (residuals at it may or may
-    not say so). Returns {reading: {"score", "form_rel_sd", "n_figures"}}."""
+) -> dict[Any, dict[str, Any]]:
+    """Each reading's log predictive density at each figure every reading was scored on:
+    N(e; 0, σ_j² + τ²), e its log error there and τ its form error (:func:`form_error_rel_sd`,
+    from all its residuals with figures − parameters degrees of freedom). ``evidences``: each
+    with ``residuals`` (each with ``log_error`` and ``rel_sd``) and ``n_parameters``;
+    ``queue_depth``: the workload's (a residual at it may or may not say so). Returns
+    {reading: {"log_density": [...], "form_rel_sd": τ, "figures": [...]}}, the figures in one
+    order for all."""
     keyed = {
         k: {_figure_key(r, queue_depth): r for r in ev["residuals"] if "rel_sd" in r}
         for k, ev in evidences.items()
     }
-    common = set.intersection(*(set(v) for v in keyed.values())) if keyed else set()
-    out = {}
+    common = sorted(set.intersection(*(set(v) for v in keyed.values())), key=repr)
+    out: dict[Any, dict[str, Any]] = {}
     for k, ev in evidences.items():
-        errors = [
-            (keyed[k][f]["log_error"], keyed[k][f]["rel_sd"]) for f in sorted(common, key=repr)
-        ]
-        if not errors or not all(math.isfinite(e) for e, _ in errors):
-            out[k] = {"score": -math.inf, "form_rel_sd": math.inf, "n_figures": len(errors)}
-            continue
-        ll, tau = form_error_loglik(errors)
-        out[k] = {"score": ll - ev["n_parameters"] - 1, "form_rel_sd": tau,
-                  "n_figures": len(errors)}  # fmt: skip
+        own = [(r["log_error"], r["rel_sd"]) for r in keyed[k].values()]
+        finite = all(math.isfinite(e) for e, _ in own)
+        tau = form_error_rel_sd(own, len(own) - ev["n_parameters"]) if finite else math.inf
+        dens = []
+        for f in common:
+            e, sd = keyed[k][f]["log_error"], keyed[k][f]["rel_sd"]
+            var = sd * sd + tau * tau
+            ok = math.isfinite(e) and math.isfinite(var)
+            dens.append(-0.5 * (math.log(2 * math.pi * var) + e * e / var) if ok else -math.inf)
+        out[k] = {"log_density": dens, "form_rel_sd": tau, "figures": [list(f) for f in common]}
     return out
+
+
+def stacking_weights(log_density: dict[Any, list[float]]) -> dict[Any, float]:
+    """The stacking weights of Yao, Vehtari, Simpson & Gelman (2018): the mixture of the
+    readings' predictive densities that maximises Σ_figures ln Σ_k w_k p_k (EM on the mixture
+    weights, the densities held); equal weights when there is no figure to score."""
+    keys = list(log_density)
+    n = len(next(iter(log_density.values()), []))
+    w = {k: 1.0 / len(keys) for k in keys}
+    if n == 0:
+        return w
+    # each figure's densities relative to its best reading's (the weights do not change)
+    rel = []
+    for i in range(n):
+        top = max(log_density[k][i] for k in keys)
+        rel.append({k: math.exp(log_density[k][i] - top) if math.isfinite(top) else 1.0
+                    for k in keys})  # fmt: skip
+    for _ in range(STACKING_ITERATIONS):
+        share = {k: 0.0 for k in keys}
+        for p in rel:
+            total = sum(w[k] * p[k] for k in keys)
+            for k in keys:
+                share[k] += w[k] * p[k] / total / n
+        done = max(abs(share[k] - w[k]) for k in keys) < 1e-12
+        w = share
+        if done:
+            break
+    return w
 
 
 def weights(
@@ -233,9 +268,9 @@ def weights(
     """Normalised likelihood weights exp(−χ²/2) (relative to the best reading); ``reproduced``
     (:func:`reproduces` per reading): a reading that does not reproduce its fitted figures gets
     0 when another does. When none does and :data:`REFUTED_WEIGHTS` is ``"form-error"``, the
-    readings' evidences ``refuted`` (as :func:`form_error_scores` takes them) weigh them
-    instead: w ∝ exp(score), the pseudo-BMA weight of Yao, Vehtari, Simpson & Gelman (2018)
-    over the estimated held-out log densities."""
+    readings' evidences ``refuted`` (as :func:`predictive_densities` takes them) weigh them
+    instead: the stacking weights of their predictive densities with each one's form error
+    (:func:`stacking_weights`)."""
     if reproduced and any(reproduced.values()) and not all(reproduced.values()):
         kept = weights({k: v for k, v in chi2.items() if reproduced.get(k)})
         return {k: kept.get(k, 0.0) for k in chi2}
@@ -245,8 +280,8 @@ def weights(
         and reproduced
         and not any(reproduced.values())
     ):
-        scores = form_error_scores(refuted, queue_depth)
-        return weights({k: -2.0 * scores[k]["score"] for k in chi2})
+        dens = predictive_densities(refuted, queue_depth)
+        return stacking_weights({k: dens[k]["log_density"] for k in chi2})
     best = min(chi2.values())
     if not math.isfinite(best):
         return {k: 1.0 / len(chi2) for k in chi2}
