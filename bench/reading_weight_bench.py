@@ -140,9 +140,11 @@ def prediction_errors(m: Measurement, truth: dict, mode: str | None = None) -> d
     def errs(key: str) -> list[float]:
         return [abs(r[key] / truth[r["extra_op_percent"]][0] - 1) for r in rows if r.get(key)]
 
+    refuted = mech and not (mech["reproduces_fitted_figures"]
+                            or mech["analytic_reproduces_fitted_figures"])  # fmt: skip
     return {"iops": errs("steady_iops"), "analytic": errs("analytic_iops"),
             "blocking": errs("blocking_gc_iops"), "weight": mech.get("weight"),
-            "native_op": mech.get("native_op")}  # fmt: skip
+            "native_op": mech.get("native_op"), "both_fail": bool(refuted)}  # fmt: skip
 
 
 def _med_worst(e: list[float]) -> str:
@@ -178,8 +180,8 @@ def modes_table(folder: Path, drives: list[str], plans: list[str], modes: list[s
     out = [
         "| drive | plan | " + " | ".join(f"{m}: blocking-GC weight | {m}: predicted IOPS "
                                          "median / worst" for m in modes)
-        + " | analytic reading alone | blocking-GC reading alone |",
-        "|---|---|" + "---|---|" * len(modes) + "---|---|",
+        + " | analytic reading alone | blocking-GC reading alone | both fail their figures |",
+        "|---|---|" + "---|---|" * len(modes) + "---|---|---|",
     ]  # fmt: skip
     for drive in drives:
         for plan in plans:
@@ -190,7 +192,8 @@ def modes_table(folder: Path, drives: list[str], plans: list[str], modes: list[s
                 got = prediction_errors(m, truth, mode)
                 w = got["weight"]
                 cells += ["—" if w is None else f"{w:.2g}", _med_worst(got["iops"])]
-            alone = f" | {_med_worst(got['analytic'])} | {_med_worst(got['blocking'])} |"
+            alone = (f" | {_med_worst(got['analytic'])} | {_med_worst(got['blocking'])} | "
+                     f"{'yes' if got['both_fail'] else 'no'} |")  # fmt: skip
             out.append(f"| {drive} | {plan} | " + " | ".join(cells) + alone)
             print(out[-1], file=sys.stderr, flush=True)
     return "\n".join(out)

@@ -5,6 +5,8 @@ densities with each reading's own form error (calibrate/evidence.py, REFUTED_WEI
 from __future__ import annotations
 
 import math
+import sys
+from pathlib import Path
 
 import pytest
 from overprov.calibrate import evidence
@@ -104,3 +106,22 @@ def test_likelihood_weights_stay_the_default():
     refuted = {"analytic": ANALYTIC, "blocking": BLOCKING}
     assert evidence.REFUTED_WEIGHTS == "likelihood"
     assert evidence.weights(CHI2, NEITHER, refuted) == evidence.weights(CHI2, NEITHER)
+
+
+def test_the_foreign_evaluation_can_run_calibrate_with_refuted_readings_stacked(monkeypatch):
+    """bench/foreign/evaluate.py --refuted-weights form-error: calibrate run through `python -c`
+    with evidence.REFUTED_WEIGHTS set, the same arguments after it."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench" / "foreign"))
+    import evaluate
+
+    doc = {"advertised_bytes": 10**9, "physical_bytes": 2 * 10**9}
+    curve = {x: {"steady_iops": 1000.0 + x, "steady_waf": 2.0, "fob_iops": 5000.0}
+             for x in evaluate.LEVELS}  # fmt: skip
+    case = evaluate.CASES[0]
+    plain = evaluate.command(doc, curve, case, jobs=1)
+    monkeypatch.setattr(evaluate, "REFUTED_WEIGHTS", "form-error")
+    wrapped = evaluate.command(doc, curve, case, jobs=1)
+    assert plain[1:3] == ["-m", "overprov"] and wrapped[1] == "-c"
+    assert "evidence.REFUTED_WEIGHTS = 'form-error'" in wrapped[2]
+    assert "closed_loop" not in wrapped[2]
+    assert wrapped[3:] == plain[3:]
