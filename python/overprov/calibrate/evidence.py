@@ -23,7 +23,10 @@ leave-one-out term — a reading that misses its own fitted points cannot be tru
 them, and a leave-one-out term that is small only because the held-out figure was refitted
 from a biased fit must not outweigh that. The test is made on each reading's own fitted
 figures with the same noise model (σ_j); when no reading passes, the weights are the
-likelihood ones above (the figures refute every form; the least refuted leads).
+likelihood ones above (the figures refute every form; the least refuted leads), or, with
+:data:`REFUTED_WEIGHTS` ``"form-error"`` (off: its pre-registered rule failed,
+docs/calibrate-validation.md, "Readings that all fail their figures"), the stacking weights
+of the readings' predictive densities with each one's own form error.
 
 These are the surrogate's figures (the fit's inner model), not the twin's simulation: a fit
 costs milliseconds, a twin seconds, and the twin is refined to reproduce the surrogate's
