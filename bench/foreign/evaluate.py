@@ -99,12 +99,8 @@ def closed_loop_on() -> tuple[str, str]:
         if CLOSED_LOOP
         else ""
     )
-    refuted = (
-        "from overprov.calibrate import evidence; "
-        f"evidence.REFUTED_WEIGHTS = {REFUTED_WEIGHTS!r}; "
-        if REFUTED_WEIGHTS
-        else ""
-    )
+    weights = f"evidence.REFUTED_WEIGHTS = {REFUTED_WEIGHTS!r}; "
+    refuted = f"from overprov.calibrate import evidence; {weights}" if REFUTED_WEIGHTS else ""
     return ("-c", f"import sys; {loop}{refuted}from overprov.cli import main; sys.exit(main())")
 
 
