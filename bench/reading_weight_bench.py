@@ -48,19 +48,18 @@ from pathlib import Path
 from typing import Any
 
 from overprov import measurement_file
-from overprov.calibrate import answer, evidence, gc_blocking, gc_designs, uncertainty, validation
+from overprov.calibrate import answer, evidence, gc_blocking, uncertainty, validation
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import predict as predmod
-from overprov.errors import ConfigError
 from overprov.measurement_file import Measurement
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from corpus_bench import load, point  # noqa: E402  (bench/, beside this script)
+import gc_reserve_bench  # noqa: E402  (bench/, beside this script)
+from corpus_bench import load  # noqa: E402
 from corpus_foreign import foreign_drives  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 LEVELS = validation.TRUTH_LEVELS
-MODES = ("likelihood", "form-error")
 
 
 def _kept_runs() -> None:
@@ -199,130 +198,40 @@ def modes_table(folder: Path, drives: list[str], plans: list[str], modes: list[s
     return "\n".join(out)
 
 
-def spare_readings(
-    points: list[fitmod.Point], raw_op: float | None, cv_sd: float
-) -> dict[str, dict[tuple[str, str], dict[str, Any]]]:
-    """``spare_readings.read_all``'s readings of uniform figures at the surrogate level: per mode
-    of :data:`MODES`, each reading's surrogate and weight ``{mode: {(spare, design): {"fit",
-    "weight"}}}``."""
-    forms: dict[tuple[str, str], evidence.ReadingForm] = {}
-    for design in gc_designs.UNIFORM_DESIGNS:
-        curve = gc_designs.curve(design) or fitmod.waf_at
-        forms[("effective", design)] = evidence.ReadingForm(curve)
-        if raw_op is not None:
-            forms[("raw", design)] = evidence.ReadingForm(curve, raw_op, True)
-    evs, fits = {}, {}
-    for key, form in forms.items():
-        try:
-            evs[key] = evidence.assess(form, points, cv_sd)
-            fits[key] = form.fit(points)
-        except ConfigError:  # one IOPS figure: no effective spare (read_all does the same)
-            continue
-    if not evs:
-        raise ConfigError("no reading can be fitted to these figures")
-    chi2 = {k: e["chi2"] for k, e in evs.items()}
-    reproduced = {
-        k: evidence.reproduces(e["residual_chi2"], e["n_figures"], e["n_parameters"])
-        for k, e in evs.items()
-    }
-    out = {}
-    kept = evidence.REFUTED_WEIGHTS
-    try:
-        for mode in MODES:
-            evidence.REFUTED_WEIGHTS = mode
-            w = evidence.weights(chi2, reproduced, evs)
-            out[mode] = {k: {"fit": fits[k], "weight": w[k]} for k in evs}
-    finally:
-        evidence.REFUTED_WEIGHTS = kept
-    out["refuted"] = not any(reproduced.values())  # type: ignore[assignment]
-    return out
-
-
-def _combined(reads: dict[tuple[str, str], dict[str, Any]], x: float, what: str) -> float:
-    """The weighted geometric mean of the readings' figure ``what`` ("waf", "iops") at x."""
-    num = den = 0.0
-    for r in reads.values():
-        v = r["fit"].waf(x) if what == "waf" else r["fit"].iops(x)
-        if r["weight"] > 0 and math.isfinite(v) and v > 0:
-            num += r["weight"] * math.log(v)
-            den += r["weight"]
-    return math.exp(num / den) if den else math.nan
-
-
-def _spare_case(points, raw_op, cv_sd, targets) -> dict[str, Any]:  # type: ignore[no-untyped-def]
-    reads = spare_readings(points, raw_op, cv_sd)
-    rows = [{"extra_op_percent": x, "figure": what, "truth": truth,
-             **{f"{m}_error": _combined(reads[m], x, what) / truth - 1 for m in MODES}}
-            for x, what, truth in targets]  # fmt: skip
-    top = {m: max(reads[m].items(), key=lambda kv: kv[1]["weight"]) for m in MODES}
-    return {"refuted": reads["refuted"], "rows": rows,
-            "top": {m: {"reading": "/".join(k), "weight": r["weight"]}
-                    for m, (k, r) in top.items()}}  # fmt: skip
-
-
 def spare_cases(folders: list[Path], corpus: Path | None, cv_sd: float) -> list[dict[str, Any]]:
-    """Calibrate's plan on each foreign curve (± the raw NAND), and each level of the uniform
-    corpus drives and foreign curves held out in turn, as ``bench/gc_reserve_bench.py`` makes
-    them."""
-    out = []
-    drives = [d for f in folders for d in foreign_drives(f)]
-    for d in drives:
-        figs = d["figure"]
-        raw = d.get("raw_nand_bytes")
-        raw_op = raw / d["advertised_bytes"] - 1 if raw else None
-        fitted = [f for f in figs if float(f["extra_op_percent"]) in (0.0, 40.0)]
-        if not any(f["kind"] == "waf" for f in fitted):
-            continue
-        targets = [(float(f["extra_op_percent"]), f["kind"], float(f["value"]))
-                   for f in figs if f["kind"] in ("waf", "iops")]  # fmt: skip
-        for given in (False, True) if raw_op is not None else (False,):
-            case = _spare_case([point(f) for f in fitted], raw_op if given else None, cv_sd,
-                               targets)  # fmt: skip
-            out.append({"kind": "plan", "drive": d["id"], "raw_nand_given": given, **case})
-    for d in (load(corpus) if corpus else []) + drives:
-        if d["workload"] != "uniform":
-            continue
-        steady = [f for f in d["figure"] if f["kind"] in ("iops", "waf")]
-        fob = [f for f in d["figure"] if f["kind"] == "fob_iops"]
-        raw = d.get("raw_nand_bytes")
-        raw_op = raw / d["advertised_bytes"] - 1 if raw else None
-        for x in sorted({float(f["extra_op_percent"]) for f in steady}):
-            held = [f for f in steady if float(f["extra_op_percent"]) == x]
-            rest = [f for f in steady if float(f["extra_op_percent"]) != x] + fob
-            if not any(f["kind"] != "fob_iops" for f in rest):
-                continue
-            targets = [(x, f["kind"], float(f["value"])) for f in held]
-            for given in (True, False) if raw_op is not None else (False,):
-                try:
-                    case = _spare_case([point(f) for f in rest], raw_op if given else None,
-                                       cv_sd, targets)  # fmt: skip
-                except ConfigError:
-                    continue
-                out.append({"kind": "loo", "drive": d["id"], "raw_nand_given": given, **case})
-    return out
+    """The cases of ``bench/gc_reserve_bench.py`` (calibrate's plan on each foreign curve, ± the
+    raw NAND; each level of the uniform corpus drives and foreign curves held out in turn), its
+    baseline (``baseline``) the spare readings weighed as calibrate weighs them and its second
+    prediction (``with_reserve``, there the reserve reading added) the same readings weighed the
+    "form-error" way; ``reserve_weight`` is 0 throughout."""
+
+    spare_only = gc_reserve_bench.readings
+
+    def two_ways(points, raw_op, cv_sd, second):  # type: ignore[no-untyped-def]
+        kept = evidence.REFUTED_WEIGHTS
+        evidence.REFUTED_WEIGHTS = "form-error" if second else "likelihood"
+        try:  # the spare readings alone (no reserve reading), weighed that way
+            return spare_only(points, raw_op, cv_sd, False)
+        finally:
+            evidence.REFUTED_WEIGHTS = kept
+
+    gc_reserve_bench.readings = two_ways  # type: ignore[assignment]
+    try:
+        cases = gc_reserve_bench.plan_cases(folders, cv_sd)
+        drives = load(corpus) if corpus else []
+        for folder in folders:
+            drives += foreign_drives(folder)
+        cases += gc_reserve_bench.loo_cases(drives, cv_sd)
+    finally:
+        gc_reserve_bench.readings = spare_only
+    return cases
 
 
-def spare_summary(cases: list[dict[str, Any]]) -> dict[str, Any]:
-    """Per kind: the cases whose readings all fail, the figures the form-error weights change,
-    those worse by more than 1 point, and |error| median and worst each way."""
-    out: dict[str, Any] = {}
-    for kind in ("plan", "loo"):
-        rows = [r for c in cases if c["kind"] == kind for r in c["rows"]]
-        if not rows:
-            continue
-        b = [abs(r["likelihood_error"]) for r in rows]
-        a = [abs(r["form-error_error"]) for r in rows]
-        out[kind] = {
-            "cases": sum(c["kind"] == kind for c in cases),
-            "refuted_cases": sum(c["kind"] == kind and c["refuted"] for c in cases),
-            "figures": len(rows),
-            "changed": sum(abs(x - y) > 1e-9 for x, y in zip(a, b, strict=True)),
-            "worse_by_more_than_1pt": sum(x > y + 0.01 for x, y in zip(a, b, strict=True)),
-            "better_by_more_than_1pt": sum(x < y - 0.01 for x, y in zip(a, b, strict=True)),
-            "likelihood_median": statistics.median(b), "likelihood_worst": max(b),
-            "form_error_median": statistics.median(a), "form_error_worst": max(a),
-        }  # fmt: skip
-    return out
+def better_by_more_than_1pt(cases: list[dict[str, Any]], kind: str) -> int:
+    """Figures the second way predicts better than the baseline by more than 1 point (what
+    ``gc_reserve_bench.summary`` does not count)."""
+    rows = [r for c in cases if c["kind"] == kind for r in c["rows"]]
+    return sum(abs(r["with_reserve_error"]) < abs(r["baseline_error"]) - 0.01 for r in rows)
 
 
 def main() -> int:
@@ -345,7 +254,11 @@ def main() -> int:
         cv_sd = mf.rel_sd if mf is not None else 0.0
         folders = args.foreign or [ROOT / "bench" / "foreign" / "results"]
         cases = spare_cases(folders, args.corpus if str(args.corpus) else None, cv_sd)
-        doc = {"model_rel_sd": cv_sd, "summary": spare_summary(cases), "cases": cases}
+        summary = gc_reserve_bench.summary(cases)
+        for kind, got in summary.items():
+            got["better_by_more_than_1pt"] = better_by_more_than_1pt(cases, kind)
+        labels = {"baseline": "likelihood", "with_reserve": "form-error (REFUTED_WEIGHTS)"}
+        doc = {"model_rel_sd": cv_sd, "labels": labels, "summary": summary, "cases": cases}
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps(doc, indent=1) + "\n")
         print(json.dumps(doc["summary"], indent=1))
