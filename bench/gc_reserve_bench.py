@@ -76,6 +76,7 @@ def readings(
         {k: e["chi2"] for k, e in evs.items()},
         {k: evidence.reproduces(e["residual_chi2"], e["n_figures"], e["n_parameters"])
          for k, e in evs.items()},
+        evs,  # weighed the evidence.REFUTED_WEIGHTS way when every reading fails
     )  # fmt: skip
     return {k: {"fit": fits[k], "weight": w[k]} for k in evs}
 

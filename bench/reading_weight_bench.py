@@ -16,16 +16,36 @@ alone beside).
         [--plans graded,random] [--sd 0.01,0.02,0.03] [--predict]
 
 docs/calibrate-graded-plan.md, "Why a 4% misreading became a 30-40% miss".
+
+``--modes likelihood,form-error`` predicts each kept calibration once per way of weighing
+readings that all fail to reproduce their figures (``evidence.REFUTED_WEIGHTS``) and prints
+the blocking-GC weight and the predicted IOPS errors of each (the truth is simulated once per
+drive and kept in DIR/DRIVE/truth.json). ``--spare`` does the same at the surrogate level for
+the spare readings (``spare_readings.read_all``'s: the effective spare and, with the raw NAND,
+the raw spare used k times, each with every uniform GC design), as ``bench/gc_reserve_bench.py``
+weighs them: calibrate's plan (IOPS and WAF at 0% and 40%, FOB) on each foreign curve of
+``--foreign`` and each level of the uniform corpus drives and foreign curves held out in turn.
+
+    PYTHONPATH=python python bench/reading_weight_bench.py --dir DIR --drives generated-50 \
+        --modes likelihood,form-error
+    PYTHONPATH=python python bench/reading_weight_bench.py --spare [--foreign DIR ...] \
+        [--corpus bench/corpus] [--out FILE]
+
+docs/calibrate-validation.md, "Readings that all fail their figures: weighed by their form
+error".
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import math
 import statistics
 import sys
+import tempfile
 from pathlib import Path
+from typing import Any
 
 from overprov import measurement_file
 from overprov.calibrate import answer, evidence, gc_blocking, uncertainty, validation
@@ -33,6 +53,12 @@ from overprov.calibrate import fit as fitmod
 from overprov.calibrate import predict as predmod
 from overprov.measurement_file import Measurement
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import gc_reserve_bench  # noqa: E402  (bench/, beside this script)
+from corpus_bench import load  # noqa: E402
+from corpus_foreign import foreign_drives  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
 LEVELS = validation.TRUTH_LEVELS
 
 
@@ -95,36 +121,163 @@ def weighed(m: Measurement, native_op: float) -> dict:
             "reproduced": reproduced}  # fmt: skip
 
 
+def prediction_errors(m: Measurement, truth: dict, mode: str | None = None) -> dict[str, Any]:
+    """The whole prediction of ``m`` with readings that all fail weighed the ``mode`` way
+    (``evidence.REFUTED_WEIGHTS``; None: as set): its IOPS |errors| against the truth per level,
+    the analytic and blocking-GC readings' own, the blocking-GC weight and the refined twin's
+    spare."""
+    kept = evidence.REFUTED_WEIGHTS
+    evidence.REFUTED_WEIGHTS = mode or kept
+    try:
+        with tempfile.TemporaryDirectory() as out:
+            pred = answer.predict(_input(m)).document(Path(out))
+    finally:
+        evidence.REFUTED_WEIGHTS = kept
+    rows = pred["levels"]
+    mech = pred["fit"].get("gc_mechanism") or {}
+
+    def errs(key: str) -> list[float]:
+        return [abs(r[key] / truth[r["extra_op_percent"]][0] - 1) for r in rows if r.get(key)]
+
+    refuted = mech and not (mech["reproduces_fitted_figures"]
+                            or mech["analytic_reproduces_fitted_figures"])  # fmt: skip
+    return {"iops": errs("steady_iops"), "analytic": errs("analytic_iops"),
+            "blocking": errs("blocking_gc_iops"), "weight": mech.get("weight"),
+            "native_op": mech.get("native_op"), "both_fail": bool(refuted)}  # fmt: skip
+
+
+def _med_worst(e: list[float]) -> str:
+    return f"{100 * statistics.median(e):.1f}% / {100 * max(e):.1f}%" if e else "—"
+
+
 def predicted(m: Measurement, truth: dict) -> tuple[str, float | None]:
     """The whole prediction's IOPS errors against the truth (median / worst), the analytic
     reading's alone beside; and the refined twin's spare."""
-    pred = answer.predict(_input(m)).document(Path("."))
-    rows = pred["levels"]
+    got = prediction_errors(m, truth)
+    return f"{_med_worst(got['iops'])} (analytic alone {_med_worst(got['analytic'])})", got[
+        "native_op"
+    ]
 
-    def errs(key: str) -> str:
-        e = [abs(r[key] / truth[r["extra_op_percent"]][0] - 1) for r in rows if r.get(key)]
-        return f"{100 * statistics.median(e):.1f}% / {100 * max(e):.1f}%" if e else "—"
 
-    native = (pred["fit"].get("gc_mechanism") or {}).get("native_op")
-    return f"{errs('steady_iops')} (analytic alone {errs('analytic_iops')})", native
+def kept_truth(folder: Path, spec: str) -> dict[float, tuple[float, float | None]]:
+    """The drive's truth at every level (``validation.truth``), simulated once and kept in
+    ``folder``/truth.json."""
+    path = folder / "truth.json"
+    if path.exists():
+        doc = json.loads(path.read_text())
+        if doc["spec"] == spec:
+            return {float(x): tuple(v) for x, v in doc["levels"].items()}  # type: ignore[misc]
+    true = validation.truth(spec, LEVELS)
+    levels = {lv.extra_op_percent: (lv.steady_iops, lv.waf) for lv in true.levels}
+    path.write_text(json.dumps({"spec": spec, "levels": levels}) + "\n")
+    return levels
+
+
+def modes_table(folder: Path, drives: list[str], plans: list[str], modes: list[str]) -> str:
+    """Per kept calibration and mode: the blocking-GC weight and the predicted IOPS errors
+    (median / worst), each reading's own beside."""
+    out = [
+        "| drive | plan | " + " | ".join(f"{m}: blocking-GC weight | {m}: predicted IOPS "
+                                         "median / worst" for m in modes)
+        + " | analytic reading alone | blocking-GC reading alone | both fail their figures |",
+        "|---|---|" + "---|---|" * len(modes) + "---|---|---|",
+    ]  # fmt: skip
+    for drive in drives:
+        for plan in plans:
+            m = measurement_file.load(folder / drive / f"cal-{plan}" / measurement_file.NAME)
+            truth = kept_truth(folder / drive, m.target)
+            cells, got = [], {}
+            for mode in modes:
+                got = prediction_errors(m, truth, mode)
+                w = got["weight"]
+                cells += ["—" if w is None else f"{w:.2g}", _med_worst(got["iops"])]
+            alone = (f" | {_med_worst(got['analytic'])} | {_med_worst(got['blocking'])} | "
+                     f"{'yes' if got['both_fail'] else 'no'} |")  # fmt: skip
+            out.append(f"| {drive} | {plan} | " + " | ".join(cells) + alone)
+            print(out[-1], file=sys.stderr, flush=True)
+    return "\n".join(out)
+
+
+def spare_cases(folders: list[Path], corpus: Path | None, cv_sd: float) -> list[dict[str, Any]]:
+    """The cases of ``bench/gc_reserve_bench.py`` (calibrate's plan on each foreign curve, ± the
+    raw NAND; each level of the uniform corpus drives and foreign curves held out in turn), its
+    baseline (``baseline``) the spare readings weighed as calibrate weighs them and its second
+    prediction (``with_reserve``, there the reserve reading added) the same readings weighed the
+    "form-error" way; ``reserve_weight`` is 0 throughout."""
+
+    spare_only = gc_reserve_bench.readings
+
+    def two_ways(points, raw_op, cv_sd, second):  # type: ignore[no-untyped-def]
+        kept = evidence.REFUTED_WEIGHTS
+        evidence.REFUTED_WEIGHTS = "form-error" if second else "likelihood"
+        try:  # the spare readings alone (no reserve reading), weighed that way
+            return spare_only(points, raw_op, cv_sd, False)
+        finally:
+            evidence.REFUTED_WEIGHTS = kept
+
+    gc_reserve_bench.readings = two_ways  # type: ignore[assignment]
+    try:
+        cases = gc_reserve_bench.plan_cases(folders, cv_sd)
+        drives = load(corpus) if corpus else []
+        for folder in folders:
+            drives += foreign_drives(folder)
+        cases += gc_reserve_bench.loo_cases(drives, cv_sd)
+    finally:
+        gc_reserve_bench.readings = spare_only
+    return cases
+
+
+def better_by_more_than_1pt(cases: list[dict[str, Any]], kind: str) -> int:
+    """Figures the second way predicts better than the baseline by more than 1 point (what
+    ``gc_reserve_bench.summary`` does not count)."""
+    rows = [r for c in cases if c["kind"] == kind for r in c["rows"]]
+    return sum(abs(r["with_reserve_error"]) < abs(r["baseline_error"]) - 0.01 for r in rows)
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--dir", type=Path, required=True, help="cheap_plan_bench.py --dir")
+    ap.add_argument("--dir", type=Path, help="cheap_plan_bench.py --dir")
     ap.add_argument("--drives", default="generated-50", help="folders in --dir")
     ap.add_argument("--plans", default="graded,random")
     ap.add_argument("--sd", default="0.01,0.011,0.012,0.015,0.02,0.03")
     ap.add_argument("--predict", action="store_true", help="each variant's whole prediction")
+    ap.add_argument("--modes", default=None, help="likelihood,form-error: predict each way")
+    ap.add_argument("--spare", action="store_true", help="the spare readings, surrogate level")
+    ap.add_argument("--foreign", type=Path, action="append", default=None,
+                    help="--spare: a results folder (default bench/foreign/results)")  # fmt: skip
+    ap.add_argument("--corpus", type=Path, default=ROOT / "bench" / "corpus",
+                    help="--spare: the published corpus's folder ('' for none)")  # fmt: skip
+    ap.add_argument("--out", type=Path, default=ROOT / "target" / "bench" / "reading_weight.json")
     args = ap.parse_args()
-    sds = [float(s) for s in args.sd.split(",") if s]
+    if args.spare:
+        mf = uncertainty.recorded_model_form(False)
+        cv_sd = mf.rel_sd if mf is not None else 0.0
+        folders = args.foreign or [ROOT / "bench" / "foreign" / "results"]
+        cases = spare_cases(folders, args.corpus if str(args.corpus) else None, cv_sd)
+        summary = gc_reserve_bench.summary(cases)
+        for kind, got in summary.items():
+            got["better_by_more_than_1pt"] = better_by_more_than_1pt(cases, kind)
+        labels = {"baseline": "likelihood", "with_reserve": "form-error (REFUTED_WEIGHTS)"}
+        doc = {"model_rel_sd": cv_sd, "labels": labels, "summary": summary, "cases": cases}
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps(doc, indent=1) + "\n")
+        print(json.dumps(doc["summary"], indent=1))
+        return 0
+    if args.dir is None:
+        ap.error("--dir: give cheap_plan_bench.py's --dir (or --spare)")
+    drives = [d for d in args.drives.split(",") if d]
+    plans = [p for p in args.plans.split(",") if p]
     _kept_runs()
+    if args.modes:
+        print(modes_table(args.dir, drives, plans, [m for m in args.modes.split(",") if m]))
+        return 0
+    sds = [float(s) for s in args.sd.split(",") if s]
     print("| drive | plan | 0% figures | 0% IOPS spread | chi2 analytic | chi2 blocking-GC | "
           "blocking-GC miss at 0% | blocking-GC weight |"
           + (" predicted IOPS median / worst |" if args.predict else ""))  # fmt: skip
     print("|---|---|---|---|---|---|---|---|" + ("---|" if args.predict else ""))
-    for drive in filter(None, args.drives.split(",")):
-        for plan in filter(None, args.plans.split(",")):
+    for drive in drives:
+        for plan in plans:
             m = measurement_file.load(args.dir / drive / f"cal-{plan}" / measurement_file.NAME)
             true = validation.truth(m.target, LEVELS)
             truth = {lv.extra_op_percent: (lv.steady_iops, lv.waf) for lv in true.levels}

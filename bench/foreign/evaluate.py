@@ -86,14 +86,22 @@ CLOSED_LOOP_WEIGH = True
 CLOSED_LOOP_LEVELS: int | None = None
 
 
+# --refuted-weights MODE: calibrate with evidence.REFUTED_WEIGHTS = MODE (how readings are
+# weighed when none reproduces its fitted figures), the same way
+REFUTED_WEIGHTS: str | None = None
+
+
 def closed_loop_on() -> tuple[str, str]:
-    return (
-        "-c",
-        "import sys; from overprov.calibrate import closed_loop; closed_loop.ENABLED = True; "
+    loop = (
+        "from overprov.calibrate import closed_loop; closed_loop.ENABLED = True; "
         f"closed_loop.WEIGH = {CLOSED_LOOP_WEIGH}; "
         f"closed_loop.WEIGH_FROM_LEVELS = {CLOSED_LOOP_LEVELS}; "
-        "from overprov.cli import main; sys.exit(main())",
+        if CLOSED_LOOP
+        else ""
     )
+    weights = f"evidence.REFUTED_WEIGHTS = {REFUTED_WEIGHTS!r}; "
+    refuted = f"from overprov.calibrate import evidence; {weights}" if REFUTED_WEIGHTS else ""
+    return ("-c", f"import sys; {loop}{refuted}from overprov.cli import main; sys.exit(main())")
 
 
 def truth_curve(doc: dict, qd: int) -> dict[int, dict]:
@@ -113,7 +121,8 @@ def command(
     doc: dict, curve: dict[int, dict], case: tuple, jobs: int, others: list[dict] | None = None
 ) -> list[str]:
     _, iops_at, waf_at, fob, raw = case[:5]
-    cmd = [sys.executable, *(closed_loop_on() if CLOSED_LOOP else ("-m", "overprov"))]
+    wrapped = CLOSED_LOOP or REFUTED_WEIGHTS
+    cmd = [sys.executable, *(closed_loop_on() if wrapped else ("-m", "overprov"))]
     cmd += ["calibrate", "--json", "-", "--jobs", str(jobs)]
     cmd += ["--extra-op", ",".join(str(x) for x in LEVELS)]
     at_qd = {(int(t["extra_op_percent"]), int(t["queue_depth"])): t for t in others or []}
@@ -493,10 +502,17 @@ def main(argv: list[str] | None = None) -> int:
         "(closed_loop.WEIGH_FROM_LEVELS), else in the predictions only",
     )
     ap.add_argument(
+        "--refuted-weights",
+        default=None,
+        metavar="MODE",
+        help="calibrate with evidence.REFUTED_WEIGHTS = MODE (likelihood, form-error)",
+    )
+    ap.add_argument(
         "--out", type=Path, default=None, help="evaluation.json's folder (default: --results)"
     )
     args = ap.parse_args(argv)
-    global CLOSED_LOOP, CLOSED_LOOP_WEIGH, CLOSED_LOOP_LEVELS
+    global CLOSED_LOOP, CLOSED_LOOP_WEIGH, CLOSED_LOOP_LEVELS, REFUTED_WEIGHTS
+    REFUTED_WEIGHTS = args.refuted_weights
     CLOSED_LOOP = (
         args.closed_loop or args.closed_loop_predict_only or args.closed_loop_levels is not None
     )

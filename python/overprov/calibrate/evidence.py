@@ -23,7 +23,10 @@ leave-one-out term — a reading that misses its own fitted points cannot be tru
 them, and a leave-one-out term that is small only because the held-out figure was refitted
 from a biased fit must not outweigh that. The test is made on each reading's own fitted
 figures with the same noise model (σ_j); when no reading passes, the weights are the
-likelihood ones above (the figures refute every form; the least refuted leads).
+likelihood ones above (the figures refute every form; the least refuted leads), or, with
+:data:`REFUTED_WEIGHTS` ``"form-error"`` (off: its pre-registered rule failed,
+docs/calibrate-validation.md, "Readings that all fail their figures"), the stacking weights
+of the readings' predictive densities with each one's own form error.
 
 These are the surrogate's figures (the fit's inner model), not the twin's simulation: a fit
 costs milliseconds, a twin seconds, and the twin is refined to reproduce the surrogate's
@@ -43,6 +46,13 @@ from overprov.errors import ConfigError
 #: figures − parameters degrees of freedom) does not reproduce them within their noise.
 REPRODUCE_QUANTILE = 0.99
 _Z = {0.95: 1.6449, 0.99: 2.3263, 0.999: 3.0902}
+#: How readings are weighed when none reproduces its fitted figures (:func:`weights`):
+#: ``"likelihood"``, exp(−χ²/2) with each figure's own noise, or ``"form-error"``, the stacking
+#: weights of the readings' predictive densities with each one's own form error
+#: (:func:`predictive_densities`, :func:`stacking_weights`).
+REFUTED_WEIGHTS = "likelihood"
+#: At most this many EM steps for the stacking weights (:func:`stacking_weights`).
+STACKING_ITERATIONS = 2000
 
 
 @dataclass(frozen=True)
@@ -100,13 +110,14 @@ def assess(
         for what, e in log_errors(central, p):
             chi2 += (e / _sd(p, what)) ** 2
             residuals.append({"extra_op_percent": p.extra_op_percent, "figure": what,
-                              "fresh": p.fresh, "log_error": e})  # fmt: skip
+                              "fresh": p.fresh, "log_error": e,
+                              "rel_sd": _sd(p, what)})  # fmt: skip
     for p in other_qd or []:
         for what, e in log_errors(central, replace(p, queue_depth=None)):
             chi2 += (e / _sd(p, what)) ** 2
             residuals.append({"extra_op_percent": p.extra_op_percent, "figure": what,
                               "fresh": False, "queue_depth": p.queue_depth,
-                              "log_error": e})  # fmt: skip
+                              "log_error": e, "rel_sd": _sd(p, what)})  # fmt: skip
     residual_chi2 = chi2
     held_out = []
     steady = [i for i, p in enumerate(points) if not p.fresh]
@@ -160,13 +171,120 @@ def reproduces(residual_chi2: float, n_figures: int, n_params: int) -> bool:
     return math.isfinite(residual_chi2) and residual_chi2 <= chi2_quantile(n_figures - n_params)
 
 
-def weights(chi2: dict[str, float], reproduced: dict[str, bool] | None = None) -> dict[str, float]:
+def _figure_key(r: dict[str, Any], queue_depth: int | None) -> tuple:
+    """A residual's figure: level, IOPS or WAF, fresh or steady, and its queue depth (None at
+    the workload's own, ``queue_depth``)."""
+    qd = r.get("queue_depth")
+    return (
+        float(r["extra_op_percent"]),
+        r["figure"],
+        bool(r.get("fresh")),
+        None if qd == queue_depth else qd,
+    )
+
+
+def form_error_rel_sd(errors: list[tuple[float, float]], dof: int) -> float:
+    """The form error τ of a reading with log errors ``errors`` [(ln(model/figure), σ_j)] at
+    its fitted figures: the spread beyond their noise that makes Σ e²/(σ_j² + τ²) equal the
+    degrees of freedom left by its fit (Paule & Mandel 1982, the between-study spread of a
+    meta-analysis); 0 when the errors lie within their noise."""
+
+    def q(tau: float) -> float:
+        return sum(e * e / (sd * sd + tau * tau) for e, sd in errors)
+
+    dof = max(dof, 1)
+    if q(0.0) <= dof:
+        return 0.0
+    lo, hi = 0.0, 1.0
+    while q(hi) > dof:
+        hi *= 2.0
+    for _ in range(60):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if q(mid) > dof else (lo, mid)
+    return hi
+
+
+def predictive_densities(
+    evidences: dict[Any, dict[str, Any]], queue_depth: int | None = None
+) -> dict[Any, dict[str, Any]]:
+    """Each reading's log predictive density at each figure every reading was scored on:
+    N(e; 0, σ_j² + τ²), e its log error there and τ its form error (:func:`form_error_rel_sd`,
+    from all its residuals with figures − parameters degrees of freedom). ``evidences``: each
+    with ``residuals`` (each with ``log_error`` and ``rel_sd``) and ``n_parameters``;
+    ``queue_depth``: the workload's (a residual at it may or may not say so). Returns
+    {reading: {"log_density": [...], "form_rel_sd": τ, "figures": [...]}}, the figures in one
+    order for all."""
+    keyed = {
+        k: {_figure_key(r, queue_depth): r for r in ev["residuals"] if "rel_sd" in r}
+        for k, ev in evidences.items()
+    }
+    common = sorted(set.intersection(*(set(v) for v in keyed.values())), key=repr)
+    out: dict[Any, dict[str, Any]] = {}
+    for k, ev in evidences.items():
+        own = [(r["log_error"], r["rel_sd"]) for r in keyed[k].values()]
+        finite = all(math.isfinite(e) for e, _ in own)
+        tau = form_error_rel_sd(own, len(own) - ev["n_parameters"]) if finite else math.inf
+        dens = []
+        for f in common:
+            e, sd = keyed[k][f]["log_error"], keyed[k][f]["rel_sd"]
+            var = sd * sd + tau * tau
+            ok = math.isfinite(e) and math.isfinite(var)
+            dens.append(-0.5 * (math.log(2 * math.pi * var) + e * e / var) if ok else -math.inf)
+        out[k] = {"log_density": dens, "form_rel_sd": tau, "figures": [list(f) for f in common]}
+    return out
+
+
+def stacking_weights(log_density: dict[Any, list[float]]) -> dict[Any, float]:
+    """The stacking weights of Yao, Vehtari, Simpson & Gelman (2018): the mixture of the
+    readings' predictive densities that maximises Σ_figures ln Σ_k w_k p_k (EM on the mixture
+    weights, the densities held); equal weights when there is no figure to score."""
+    keys = list(log_density)
+    n = len(next(iter(log_density.values()), []))
+    w = {k: 1.0 / len(keys) for k in keys}
+    if n == 0:
+        return w
+    # each figure's densities relative to its best reading's (the weights do not change)
+    rel = []
+    for i in range(n):
+        top = max(log_density[k][i] for k in keys)
+        rel.append({k: math.exp(log_density[k][i] - top) if math.isfinite(top) else 1.0
+                    for k in keys})  # fmt: skip
+    for _ in range(STACKING_ITERATIONS):
+        share = {k: 0.0 for k in keys}
+        for p in rel:
+            total = sum(w[k] * p[k] for k in keys)
+            for k in keys:
+                share[k] += w[k] * p[k] / total / n
+        done = max(abs(share[k] - w[k]) for k in keys) < 1e-12
+        w = share
+        if done:
+            break
+    return w
+
+
+def weights(
+    chi2: dict[Any, float],
+    reproduced: dict[Any, bool] | None = None,
+    refuted: dict[Any, dict[str, Any]] | None = None,
+    queue_depth: int | None = None,
+) -> dict[Any, float]:
     """Normalised likelihood weights exp(−χ²/2) (relative to the best reading); ``reproduced``
     (:func:`reproduces` per reading): a reading that does not reproduce its fitted figures gets
-    0 when another does."""
+    0 when another does. When none does and :data:`REFUTED_WEIGHTS` is ``"form-error"``, the
+    readings' evidences ``refuted`` (as :func:`predictive_densities` takes them) weigh them
+    instead: the stacking weights of their predictive densities with each one's form error
+    (:func:`stacking_weights`)."""
     if reproduced and any(reproduced.values()) and not all(reproduced.values()):
         kept = weights({k: v for k, v in chi2.items() if reproduced.get(k)})
         return {k: kept.get(k, 0.0) for k in chi2}
+    if (
+        REFUTED_WEIGHTS == "form-error"
+        and refuted is not None
+        and reproduced
+        and not any(reproduced.values())
+    ):
+        dens = predictive_densities(refuted, queue_depth)
+        return stacking_weights({k: dens[k]["log_density"] for k in chi2})
     best = min(chi2.values())
     if not math.isfinite(best):
         return {k: 1.0 / len(chi2) for k in chi2}

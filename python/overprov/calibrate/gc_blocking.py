@@ -273,6 +273,10 @@ class BlockingReading:
         """Whether the fitted twin reproduces its figures within their noise."""
         return evidence.reproduces(self.residual_chi2, len(self.residuals), self.n_parameters())
 
+    def evidence(self) -> dict[str, Any]:
+        """Its residuals and fitted parameters as ``evidence.weights`` takes a reading's."""
+        return {"residuals": self.residuals, "n_parameters": self.n_parameters()}
+
     def twin_timing(self) -> dict[str, Any]:
         return timing(self.domains, self.program_us, self.queue_depth, self.dies, self.planes,
                       self.gc_multiplane, self.multiplane_offsets, self.gc_trigger)  # fmt: skip
@@ -372,15 +376,15 @@ def fit(
             chi2 += (e / _sd(p)) ** 2
             residuals.append({"extra_op_percent": p.extra_op_percent, "figure": "iops",
                               "fresh": p.fresh, "queue_depth": qd_of(p),
-                              "log_error": e})  # fmt: skip
+                              "log_error": e, "rel_sd": _sd(p)})  # fmt: skip
         for p in steady:  # its WAF at the WAF figures: scored on the analytic reading's figures
             waf = sims[(n, pl, d, level_of(p.extra_op_percent), queue_depth)][1]
             if p.waf is not None and waf:
                 e = math.log(waf / p.waf)
                 chi2 += (e / max(p.waf_rel_sd, fitmod.MIN_REL_SD)) ** 2
                 residuals.append({"extra_op_percent": p.extra_op_percent, "figure": "waf",
-                                  "fresh": False, "queue_depth": queue_depth,
-                                  "log_error": e})  # fmt: skip
+                                  "fresh": False, "queue_depth": queue_depth, "log_error": e,
+                                  "rel_sd": max(p.waf_rel_sd, fitmod.MIN_REL_SD)})  # fmt: skip
         residual_chi2 = chi2
         if len(figs) >= 3:  # each steady figure predicted from the others
             for i, (m, p) in enumerate(figs):

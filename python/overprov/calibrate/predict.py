@@ -572,7 +572,8 @@ def _blocking_reading(
     fitted_by = (assessed["residual_chi2"], assessed["n_figures"], assessed["n_parameters"])
     reproduced = {"analytic": evidence.reproduces(*fitted_by), "blocking": blocking.reproduces()}
     chi2 = {"analytic": assessed["chi2"], "blocking": blocking.chi2}
-    w = evidence.weights(chi2, reproduced)["blocking"]
+    refuted = {"analytic": assessed, "blocking": blocking.evidence()}
+    w = evidence.weights(chi2, reproduced, refuted, queue_depth=qd)["blocking"]
     rows, at = got.rows, [r.extra_op_percent for r in got.rows]
     predicted = gc_blocking.predict(
         blocking, at, level_of=level_of, jobs=fig.jobs, progress=fig.progress
