@@ -391,7 +391,7 @@ def main(argv: list[str] | None = None) -> int:
         "drive": f"ssdmodel, {advertised / 2**20:g} MiB exported on {physical / 2**20:g} MiB of "
         f"NAND, {d['elements']} packages",
         "repository": "https://github.com/benh/disksim (DiskSim 4.0 with the Microsoft Research "
-        "SSD extension, ssdmodel/, and its 64-bit patch applied)",
+        "SSD extension, ssdmodel/, with its ssd-patch applied; built 32-bit, as its Makefile says)",
         **common.provenance(args.binary, "disksim_ssd.py", sys.argv[1:] if argv is None else argv),
         "patch": args.patch,
         "extra_op_definition": "the 0% drive's exported space is the user capacity; at X% the "
