@@ -109,6 +109,25 @@ def physical_pages(d: dict = DRIVE) -> int:
     return d["elements"] * d["planes_per_package"] * d["blocks_per_plane"] * d["pages_per_block"]
 
 
+def scheduler(
+    policy: int, mapping: int, write_delay: str, concat: int, timeout: tuple, prio: int
+) -> str:
+    """A `disksim_ioqueue` block with the validation file's values: its driver's queue
+    (3, 1, "0.0", 128, (6, 4), 4) or the device's (1, 0, "0", 0, (0, 0), 1); `timeout`: the
+    timeout weight and the timeout scheduling."""
+    return (
+        "Scheduler = disksim_ioqueue {\n"
+        f"Scheduling policy = {policy}, Cylinder mapping strategy = {mapping}, "
+        f"Write initiation delay = {write_delay},\n"
+        "Read initiation delay = 0.0, Sequential stream scheme = 0, "
+        f"Maximum concat size = {concat},\n"
+        "Overlapping request scheme = 0, Sequential stream diff maximum = 0,\n"
+        f"Scheduling timeout scheme = 0, Timeout time/weight = {timeout[0]}, "
+        f"Timeout scheduling = {timeout[1]},\n"
+        f"Scheduling priority scheme = 0, Priority scheduling = {prio} }}"
+    )
+
+
 def parv(reserve: int, qd: int, requests: int, d: dict = DRIVE) -> str:
     """The parameter file: the validation file's global, driver, bus and controller blocks, the
     drive, and `qd` closed-loop generators (time-critical requests: a generator waits for its
@@ -164,12 +183,7 @@ Print sleep stats = 0 }}
 disksim_iodriver DRIVER0 {{
 type = 1,
 Constant access time = 0.0,
-Scheduler = disksim_ioqueue {{
-Scheduling policy = 3, Cylinder mapping strategy = 1, Write initiation delay = 0.0,
-Read initiation delay = 0.0, Sequential stream scheme = 0, Maximum concat size = 128,
-Overlapping request scheme = 0, Sequential stream diff maximum = 0,
-Scheduling timeout scheme = 0, Timeout time/weight = 6, Timeout scheduling = 4,
-Scheduling priority scheme = 0, Priority scheduling = 4 }},
+{scheduler(3, 1, "0.0", 128, (6, 4), 4)},
 Use queueing in subsystem = 1
 }}
 disksim_bus BUSTOP {{
@@ -209,12 +223,7 @@ Element stride pages = 1,
 Never disconnect = 0,
 Print stats = 1,
 Max queue length = {max(SHIPPED["max_queue_length"], qd)},
-Scheduler = disksim_ioqueue {{
-Scheduling policy = 1, Cylinder mapping strategy = 0, Write initiation delay = 0,
-Read initiation delay = 0.0, Sequential stream scheme = 0, Maximum concat size = 0,
-Overlapping request scheme = 0, Sequential stream diff maximum = 0,
-Scheduling timeout scheme = 0, Timeout time/weight = 0, Timeout scheduling = 0,
-Scheduling priority scheme = 0, Priority scheduling = 1 }},
+{scheduler(1, 0, "0", 0, (0, 0), 1)},
 Timing model = 1,
 Chip xfer latency = {d["chip_xfer_ms_per_byte"]},
 Page read latency = {d["page_read_ms"]},
