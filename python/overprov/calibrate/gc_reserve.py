@@ -65,6 +65,10 @@ FLOOR_SIGMAS = 3.0
 #: The smallest spare factor 1 + ρ₀ − reserve searched: a reserve of up to half the user
 #: capacity beyond the native spare.
 SPARE_FACTOR_MIN = 0.5
+#: The relative sd of the onset figure (:func:`with_onset`) as a reading of the spare factor:
+#: fixed before any onset was measured, above the figure's resolution (under 0.2%) to leave
+#: room for a collector that starts a few blocks before or after the free NAND runs out.
+ONSET_REL_SD = 0.03
 
 
 @dataclass(frozen=True)
@@ -198,3 +202,38 @@ class ReserveForm:
             return False
         ev = evidence.assess(self, points, self.model_rel_sd)  # type: ignore[arg-type]
         return evidence.reproduces(ev["residual_chi2"], ev["n_figures"], ev["n_parameters"])
+
+
+def onset_spare_factor(s: fitmod.Surrogate) -> float:
+    """The onset of garbage collection from an empty drive a reading predicts: host writes,
+    ÷ the user capacity, before the collector's first copy. Until then every write takes free
+    NAND, so the onset is the NAND the collector lets the data fill, 1 + the spare it works
+    with at 0% extra OP: 1 + ρ₀ for the effective spare, 1 + ρ₀ − reserve for this reading
+    (ρ₀ below zero), 1 + k·ρ₀ for the raw spare used k times."""
+    return 1.0 + s.spare_efficiency * s.native_op
+
+
+def with_onset(ev: dict, s: fitmod.Surrogate, onset: float, rel_sd: float = ONSET_REL_SD) -> dict:
+    """``evidence.assess``'s result ``ev`` for surrogate ``s`` with one figure more: the
+    measured onset of garbage collection from empty (host writes to the first GC copy ÷ the
+    user capacity, at the plan's lowest level), which the reading predicts without being
+    fitted to it (:func:`onset_spare_factor`). Its squared log error over ``rel_sd`` is added
+    to the residual χ² (a figure the reading must reproduce: ``evidence.reproduces``) and to
+    χ².
+
+    Why this figure: on the plan's figures (IOPS and WAF at 0% and 40%, FOB) a reserve with a
+    victim floor and one effective spare with a gentler (d-choices) curve both pass through
+    the 0% and 40% figures and the IOPS form is the same for both, so only the leave-one-out
+    terms tell them apart; their spares do not agree (FEMU's 32-LUN drive with a 30% reserve:
+    1 − 0.082 against 1 + 0.096), and the onset reads the spare directly
+    (docs/calibrate-validation.md, "The onset of garbage collection")."""
+    predicted = onset_spare_factor(s)
+    e = math.log(predicted / onset) if predicted > 0 else math.inf
+    term = (e / rel_sd) ** 2
+    return {
+        **ev,
+        "chi2": ev["chi2"] + term,
+        "residual_chi2": ev["residual_chi2"] + term,
+        "n_figures": ev["n_figures"] + 1,
+        "onset": {"measured": onset, "predicted": predicted, "log_error": e, "rel_sd": rel_sd},
+    }
