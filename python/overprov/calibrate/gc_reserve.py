@@ -48,6 +48,11 @@ each figure a point of its own): the first form (the floor from the WAF figure a
 one-spare curve passes through the plan's figures, but 10.9% off in median (the rule's bound:
 10%) on a drive where the d-choices d = 2 effective reading does and keeps a quarter of the
 weight (docs/calibrate-validation.md, "A controller-held GC reserve and a victim floor").
+Weighed on the onset of garbage collection from empty as well (:func:`with_onset`), under
+``bench/foreign/results/gc-onset/RULE.md``: within 1.6% in median on every FEMU drive's plan
+cases, unseen ones included, but one level held out of a seen drive whose other levels all sit
+on the floor is 34% off (the spare runs to its bound, onset or not): not adopted either
+(docs/calibrate-validation.md, "The onset of garbage collection from empty").
 """
 
 from __future__ import annotations
