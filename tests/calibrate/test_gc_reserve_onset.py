@@ -105,3 +105,19 @@ def test_femu_onset_is_the_first_report_with_more_nand_pages_than_host_pages():
     assert got["free_lines_at_onset"] == 39
     with pytest.raises(ValueError):
         femu_onset.onset_of(rows[:3], user_pages=250)
+
+
+def test_spare_fitted_to_the_onset_where_every_fitted_level_sits_on_the_floor():
+    # the failure of results/gc-onset/RULE.md in form: the levels below 40% all on the floor,
+    # so no WAF figure fixes the spare; weighed on the onset only, the fit runs to its bound
+    # and predicts the floor at 40%; fitted to it (the candidate, ReserveForm.onset), it does not
+    def drive(x: float) -> float:
+        return reserve_drive_waf(x, spare_factor=0.656)
+
+    pts = figures(drive, (0, 10, 20, 30), with_iops=False)
+    weighed_only = gc_reserve.ReserveForm(fitmod.waf_at, MODEL_REL_SD).fit(pts)
+    assert weighed_only.waf(40) == pytest.approx(8.0, rel=0.01)
+    fitted = gc_reserve.ReserveForm(fitmod.waf_at, MODEL_REL_SD, onset=0.656).fit(pts)
+    assert gc_reserve.onset_spare_factor(fitted) == pytest.approx(0.656, rel=0.01)
+    assert fitted.waf(40) == pytest.approx(drive(40), rel=0.03)
+    assert drive(40) < 0.8 * 8.0

@@ -104,10 +104,12 @@ class ReserveSurrogate(fitmod.Surrogate):
 
 
 def _fit_spare(
-    points: list[fitmod.Point], curve: fitmod.WafCurve, fob_iops: float | None = None
+    points: list[fitmod.Point], curve: fitmod.WafCurve, onset: float | None = None
 ) -> ReserveSurrogate:
     """Least squares over the spare factor s in [SPARE_FACTOR_MIN, 1 + RHO_MAX] (ρ₀ = s − 1,
-    negative allowed) with ``fit.py``'s objective; t_cmd held at 0 as ``fit.fit`` holds it."""
+    negative allowed) with ``fit.py``'s objective; t_cmd held at 0 as ``fit.fit`` holds it.
+    ``onset`` (:attr:`ReserveForm.onset`): the measured onset from empty, one more residual,
+    (ln(s ÷ onset) ÷ ONSET_REL_SD)²."""
     n_iops = sum(1 for p in points if p.iops)
     n_waf = sum(1 for p in points if p.waf is not None)
     if n_waf == 0 and n_iops < 2:
@@ -115,9 +117,14 @@ def _fit_spare(
     fit_cmd = n_iops + n_waf >= 3 and n_iops >= 2
     fixed = [] if fit_cmd else ["t_cmd_us = 0: too few points to fit a controller time"]
     cost_at = fitmod._Objective(points, fit_cmd, curve)
-    s = fitmod._minimise(lambda f: cost_at(f - 1.0)[0], SPARE_FACTOR_MIN, 1.0 + fitmod.RHO_MAX)
-    cost, t_cmd, t_page = cost_at(s - 1.0)
-    return ReserveSurrogate(s - 1.0, t_page, t_cmd, fob_iops, fixed, cost, curve)
+
+    def total(f: float) -> float:
+        extra = (math.log(f / onset) / ONSET_REL_SD) ** 2 if onset else 0.0
+        return cost_at(f - 1.0)[0] + extra
+
+    s = fitmod._minimise(total, SPARE_FACTOR_MIN, 1.0 + fitmod.RHO_MAX)
+    _, t_cmd, t_page = cost_at(s - 1.0)
+    return ReserveSurrogate(s - 1.0, t_page, t_cmd, None, fixed, total(s), curve)
 
 
 def floor_reading(
@@ -155,12 +162,17 @@ def floor_reading(
 class ReserveForm:
     """How the reserve reading fits figures (``evidence.assess`` calls :meth:`fit`): ``curve``
     the GC design's WAF curve, ``model_rel_sd`` the model-form error of a held-out prediction
-    (the floor test's scale)."""
+    (the floor test's scale), ``onset`` the measured onset of garbage collection from empty
+    (:func:`with_onset`) when the spare is fitted to it as well (None: weighed on it only, as
+    the rule of ``bench/foreign/results/gc-onset/RULE.md`` evaluated it; given: a candidate
+    after that rule, where every fitted level sits on the floor and no WAF figure fixes the
+    spare — not run under a rule)."""
 
     curve: fitmod.WafCurve = fitmod.waf_at
     model_rel_sd: float = 0.0
     native_op: None = None  # ρ₀ is fitted (evidence.n_parameters)
     fit_efficiency: bool = False
+    onset: float | None = None
 
     def floor_test(self, points: list[fitmod.Point]) -> dict:
         """Whether the lowest level's figures call for a floor, and the floor they read
@@ -172,7 +184,7 @@ class ReserveForm:
         low = [p for p in steady if p.extra_op_percent == levels[0]]
         rest = [p for p in points if p.fresh or p.extra_op_percent != levels[0]]
         try:
-            s = _fit_spare(rest, self.curve)
+            s = _fit_spare(rest, self.curve, self.onset)
         except ConfigError:
             return {"called_for": False, "why": "the other levels cannot be fitted alone"}
         reading = floor_reading(low, s, self.model_rel_sd)
@@ -193,7 +205,7 @@ class ReserveForm:
     def fit(self, points: list[fitmod.Point]) -> ReserveSurrogate:
         test = self.floor_test(points)
         curve = CappedCurve(self.curve, test["waf"]) if test["called_for"] else self.curve
-        s = _fit_spare(points, curve)
+        s = _fit_spare(points, curve, self.onset)
         s.waf_floor = test["waf"] if test["called_for"] else None
         s.floor_test = test
         return s
