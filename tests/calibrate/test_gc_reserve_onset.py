@@ -11,38 +11,15 @@ import sys
 from pathlib import Path
 
 import pytest
-from overprov.calibrate import evidence, gc_designs, gc_reserve
 from overprov.calibrate import fit as fitmod
-from test_gc_reserve import MODEL_REL_SD, figures, reserve_drive_waf
+from overprov.calibrate import gc_designs, gc_reserve
+from test_gc_reserve import MODEL_REL_SD, figures, reserve_drive_waf, weighed
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench" / "foreign"))
 
 import femu_onset  # noqa: E402
 
 PLAN_LEVELS = (0, 40)  # calibrate's plan: IOPS and WAF at 0% and 40%, and FOB
-
-
-def weighed(points: list[fitmod.Point], onset: float | None) -> dict:
-    """Every uniform design's effective reading and, where offered, its reserve reading,
-    weighed as spare_readings weighs them, with the onset as one figure more when given:
-    {(spare, design): (weight, surrogate)}."""
-    forms = {}
-    for design in gc_designs.UNIFORM_DESIGNS:
-        curve = gc_designs.curve(design) or fitmod.waf_at
-        forms[("effective", design)] = evidence.ReadingForm(curve)
-        form = gc_reserve.ReserveForm(curve, MODEL_REL_SD)
-        if form.called_for(points):
-            forms[("reserve", design)] = form
-    fits = {k: f.fit(points) for k, f in forms.items()}
-    evs = {k: evidence.assess(f, points, MODEL_REL_SD) for k, f in forms.items()}
-    if onset is not None:
-        evs = {k: gc_reserve.with_onset(e, fits[k], onset) for k, e in evs.items()}
-    w = evidence.weights(
-        {k: e["chi2"] for k, e in evs.items()},
-        {k: evidence.reproduces(e["residual_chi2"], e["n_figures"], e["n_parameters"])
-         for k, e in evs.items()},
-    )  # fmt: skip
-    return {k: (w[k], fits[k]) for k in forms}
 
 
 def waf_at(got: dict, x: float) -> float:
