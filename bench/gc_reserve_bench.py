@@ -243,7 +243,7 @@ def main(argv: list[str] | None = None) -> int:
                     "empty, weighing the with-reserve readings")  # fmt: skip
     ap.add_argument("--fit-onset", action="store_true",
                     help="fit the reserve reading's spare to the onset as well (a candidate "
-                    "after results/gc-onset/RULE.md, not its form)")  # fmt: skip
+                    "after bench/foreign/results/gc-onset/RULE.md, not its form)")  # fmt: skip
     args = ap.parse_args(argv)
     folders = args.foreign or [ROOT / "bench" / "foreign" / "results"]
     mf = uncertainty.recorded_model_form(False)
