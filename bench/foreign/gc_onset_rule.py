@@ -1,11 +1,16 @@
-"""The verdict of results/gc-onset/RULE.md: its four pass conditions, read from the bench's files.
+"""The verdict of results/gc-onset/RULE.md (and of results/gc-onset-fit/RULE.md, whose
+conditions are the same on other drives): the four pass conditions, read from the bench's files.
 
     python bench/foreign/gc_onset_rule.py [--folder bench/foreign/results/gc-onset]
+    python bench/foreign/gc_onset_rule.py --folder bench/foreign/results/gc-onset-fit \
+        --unseen unseen.json --binds femu-16lun-160blk-thres60,femu-32lun-80blk-thres70 \
+        --left-alone femu-8lun-256blk-thres85 --unseen-in-3
 
-Reads ``plan.json`` (the unseen drives' plan cases, the readings weighed with the onset),
-``plan-no-onset.json`` (the same without it, for the record) and ``seen.json`` (every seen
-curve and the corpus), all written by ``bench/gc_reserve_bench.py``, and prints each
-condition's figures and whether it holds. Errors are |prediction ÷ truth − 1|.
+Reads the unseen drives' cases (``--unseen``: their plan cases, and in the second rule their
+held-out levels too), ``plan-no-onset.json`` when there (the first rule's record of the reading
+without the onset) and ``seen.json`` (every seen curve and the corpus), all written by
+``bench/gc_reserve_bench.py``, and prints each condition's figures and whether it holds. Errors
+are |prediction ÷ truth − 1|.
 """
 
 from __future__ import annotations
@@ -25,10 +30,10 @@ def _errors(case: dict, figure: str, key: str) -> list[float]:
             if r["figure"] == figure and r["extra_op_percent"] in HELD_OUT]  # fmt: skip
 
 
-def condition_1(plan: list[dict], no_onset: dict) -> tuple[bool, list[str]]:
+def condition_1(plan: list[dict], no_onset: dict, binds: tuple[str, ...]) -> tuple[bool, list[str]]:
     ok, lines = True, []
     for c in plan:
-        if c["drive"] not in BINDS:
+        if c["drive"] not in binds or c["kind"] != "plan":
             continue
         w, wb = _errors(c, "waf", "with_reserve_error"), _errors(c, "waf", "baseline_error")
         i, ib = _errors(c, "iops", "with_reserve_error"), _errors(c, "iops", "baseline_error")
@@ -60,29 +65,38 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--folder", type=Path,
                     default=Path(__file__).resolve().parent / "results" / "gc-onset")  # fmt: skip
+    ap.add_argument("--unseen", default="plan.json", help="the unseen drives' cases, in FOLDER")
+    ap.add_argument("--binds", default=",".join(BINDS), help="the drives where the reserve binds")
+    ap.add_argument("--left-alone", default=LEFT_ALONE, help="the drive where it does not")
+    ap.add_argument("--unseen-in-3", action="store_true",
+                    help="condition 3 over the unseen drives' cases too")  # fmt: skip
     args = ap.parse_args(argv)
-    plan = json.loads((args.folder / "plan.json").read_text())["cases"]
-    before = json.loads((args.folder / "plan-no-onset.json").read_text())["cases"]
+    plan = json.loads((args.folder / args.unseen).read_text())["cases"]
+    before_file = args.folder / "plan-no-onset.json"
+    before = json.loads(before_file.read_text())["cases"] if before_file.exists() else []
     no_onset = {(c["drive"], c["raw_nand_given"]): _errors(c, "waf", "with_reserve_error")
                 for c in before}  # fmt: skip
     seen = json.loads((args.folder / "seen.json").read_text())["cases"]
     verdicts = []
-    ok1, lines = condition_1(plan, no_onset)
+    ok1, lines = condition_1(plan, no_onset, tuple(args.binds.split(",")))
     print("1. right where the reserve binds (WAF median <= 5%, worst <= 10%, below the "
           "baseline's; IOPS median no higher):")  # fmt: skip
     print("\n".join(lines))
     verdicts.append(ok1)
-    alone = [c for c in plan if c["drive"] == LEFT_ALONE]
+    alone = [c for c in plan if c["drive"] == args.left_alone]
     bad = worse_rows(alone)
     weight = max((c["reserve_weight"] for c in alone), default=0.0)
-    print(f"2. left alone where it does not bind ({LEFT_ALONE}): {len(bad)} of "
+    print(f"2. left alone where it does not bind ({args.left_alone}): {len(bad)} of "
           f"{sum(len(c['rows']) for c in alone)} figures worse by > 1 point (reserve weight "
           f"{weight:.2f}): " + ("holds" if not bad and alone else "FAILS"))  # fmt: skip
     verdicts.append(not bad and bool(alone))
-    foreign = [c for c in seen if c["kind"] == "plan" or c.get("foreign")]
+    third = seen + plan if args.unseen_in_3 else seen
+    foreign = [c for c in third if c["kind"] == "plan" or c.get("foreign")]
     bad = worse_rows(foreign)
-    print(f"3. seen foreign truths: {len(bad)} of {sum(len(c['rows']) for c in foreign)} "
-          "figures worse by > 1 point: " + ("holds" if not bad else "FAILS"))  # fmt: skip
+    n = sum(len(c["rows"]) for c in foreign)
+    which = "seen and unseen" if args.unseen_in_3 else "seen"
+    print(f"3. {which} foreign truths: {len(bad)} of {n} figures worse by > 1 point: "
+          + ("holds" if not bad else "FAILS"))  # fmt: skip
     for c, r in bad:
         b, a = 100 * r["baseline_error"], 100 * r["with_reserve_error"]
         print(f"   {c['kind']} {c['drive']} {r['extra_op_percent']:g}% {r['figure']}: "
