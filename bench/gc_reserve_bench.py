@@ -49,9 +49,17 @@ LEVELS = (0.0, 10.0, 20.0, 30.0, 40.0)
 
 
 def readings(
-    points: list[fitmod.Point], raw_op: float | None, cv_sd: float, with_reserve: bool
+    points: list[fitmod.Point],
+    raw_op: float | None,
+    cv_sd: float,
+    with_reserve: bool,
+    onset: float | None = None,
+    fit_onset: bool = False,
 ) -> dict[tuple[str, str], dict[str, Any]]:
-    """Each reading's surrogate and weight: ``{(spare, design): {"fit", "weight"}}``."""
+    """Each reading's surrogate and weight: ``{(spare, design): {"fit", "weight"}}``;
+    ``onset``: the measured onset of garbage collection from empty, a figure every reading is
+    weighed on too (``gc_reserve.with_onset``); ``fit_onset``: the reserve reading's spare is
+    fitted to it as well (``ReserveForm.onset``: a candidate, not the rule's form)."""
     forms: dict[tuple[str, str], Any] = {}
     for design in gc_designs.UNIFORM_DESIGNS:
         curve = gc_designs.curve(design) or fitmod.waf_at
@@ -59,7 +67,7 @@ def readings(
         if raw_op is not None:
             forms[("raw", design)] = evidence.ReadingForm(curve, raw_op, True)
         if with_reserve:
-            form = gc_reserve.ReserveForm(curve, cv_sd)
+            form = gc_reserve.ReserveForm(curve, cv_sd, onset=onset if fit_onset else None)
             if form.called_for(points):
                 forms[("reserve", design)] = form
     evs: dict[tuple[str, str], dict[str, Any]] = {}
@@ -68,6 +76,8 @@ def readings(
         try:
             evs[key] = evidence.assess(form, points, cv_sd)
             fits[key] = form.fit(points)
+            if onset is not None:
+                evs[key] = gc_reserve.with_onset(evs[key], fits[key], onset)
         except ConfigError:  # one IOPS figure: no effective spare (read_all does the same)
             continue
     if not evs:  # corpus_bench.py records such a case as not predicted; so does this
@@ -96,11 +106,13 @@ def reserve_share(reads: dict[tuple[str, str], dict[str, Any]]) -> float:
     return sum(r["weight"] for k, r in reads.items() if k[0] == "reserve")
 
 
-def _predict_both(points, raw_op, cv_sd, targets) -> dict[str, Any]:
-    """Baseline and with-reserve predictions of ``targets`` [(x, what, truth)]."""
-    out: dict[str, Any] = {"rows": []}
+def _predict_both(points, raw_op, cv_sd, targets, onset=None, fit_onset=False) -> dict[str, Any]:
+    """Baseline and with-reserve predictions of ``targets`` [(x, what, truth)]; ``onset``
+    (the onset of garbage collection from empty, when measured) weighs the with-reserve
+    readings, not the baseline's (calibrate as it is)."""
+    out: dict[str, Any] = {"rows": [], "onset": onset}
     base = readings(points, raw_op, cv_sd, False)
-    both = readings(points, raw_op, cv_sd, True)
+    both = readings(points, raw_op, cv_sd, True, onset, fit_onset)
     out["reserve_weight"] = reserve_share(both)
     out["reserve_readings"] = sorted(k[1] for k in both if k[0] == "reserve")
     for x, what, truth in targets:
@@ -111,7 +123,26 @@ def _predict_both(points, raw_op, cv_sd, targets) -> dict[str, Any]:
     return out
 
 
-def plan_cases(folders: list[Path], cv_sd: float) -> list[dict[str, Any]]:
+def onset_of(d: dict[str, Any], onsets: dict[Path, float]) -> float | None:
+    """The drive's measured onset (``bench/foreign/femu_onset.py``), or None."""
+    return onsets.get((ROOT / d["file"]).resolve()) if d.get("file") else None
+
+
+def load_onsets(paths: list[Path]) -> dict[Path, float]:
+    """``femu_onset.py``'s files: {results file (resolved): onset spare factor}."""
+    out: dict[Path, float] = {}
+    for p in paths:
+        for row in json.loads(p.read_text()):
+            out[(ROOT / row["file"]).resolve()] = float(row["onset_spare_factor"])
+    return out
+
+
+def plan_cases(
+    folders: list[Path],
+    cv_sd: float,
+    onsets: dict[Path, float] | None = None,
+    fit_onset: bool = False,
+) -> list[dict[str, Any]]:
     out = []
     for folder in folders:
         for d in foreign_drives(folder):
@@ -124,14 +155,20 @@ def plan_cases(folders: list[Path], cv_sd: float) -> list[dict[str, Any]]:
             targets = [(float(f["extra_op_percent"]), f["kind"], float(f["value"]))
                        for f in figs if f["kind"] in ("waf", "iops")]  # fmt: skip
             for given in (False, True) if raw_op is not None else (False,):
+                onset = onset_of(d, onsets or {})
                 case = _predict_both([point(f) for f in fitted], raw_op if given else None,
-                                     cv_sd, targets)  # fmt: skip
+                                     cv_sd, targets, onset, fit_onset)  # fmt: skip
                 out.append({"kind": "plan", "folder": str(folder), "drive": d["id"],
                             "name": d["name"], "raw_nand_given": given, **case})  # fmt: skip
     return out
 
 
-def loo_cases(drives: list[dict[str, Any]], cv_sd: float) -> list[dict[str, Any]]:
+def loo_cases(
+    drives: list[dict[str, Any]],
+    cv_sd: float,
+    onsets: dict[Path, float] | None = None,
+    fit_onset: bool = False,
+) -> list[dict[str, Any]]:
     out = []
     for d in drives:
         if d["workload"] != "uniform":
@@ -148,8 +185,9 @@ def loo_cases(drives: list[dict[str, Any]], cv_sd: float) -> list[dict[str, Any]
             targets = [(x, f["kind"], float(f["value"])) for f in held]
             for given in (True, False) if raw_op is not None else (False,):
                 try:
+                    onset = onset_of(d, onsets or {})
                     case = _predict_both([point(f) for f in rest], raw_op if given else None,
-                                         cv_sd, targets)  # fmt: skip
+                                         cv_sd, targets, onset, fit_onset)  # fmt: skip
                 except ConfigError as e:
                     print(f"{d['id']} hold {x:g}%: cannot fit ({e})", file=sys.stderr)
                     continue
@@ -201,17 +239,26 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-loo", action="store_true", help="plan cases only")
     ap.add_argument("--out", type=Path, default=ROOT / "target" / "bench" / "gc_reserve.json")
     ap.add_argument("--markdown", action="store_true", help="print every case's table")
+    ap.add_argument("--onsets", type=Path, action="append", default=[],
+                    help="bench/foreign/femu_onset.py's output: the drives' onsets of GC from "
+                    "empty, weighing the with-reserve readings")  # fmt: skip
+    ap.add_argument("--fit-onset", action="store_true",
+                    help="fit the reserve reading's spare to the onset as well (a candidate "
+                    "after bench/foreign/results/gc-onset/RULE.md, not its form)")  # fmt: skip
     args = ap.parse_args(argv)
     folders = args.foreign or [ROOT / "bench" / "foreign" / "results"]
     mf = uncertainty.recorded_model_form(False)
     cv_sd = mf.rel_sd if mf is not None else 0.0
-    cases = plan_cases(folders, cv_sd)
+    onsets = load_onsets(args.onsets)
+    cases = plan_cases(folders, cv_sd, onsets, args.fit_onset)
     if not args.no_loo:
         drives = load(args.corpus) if str(args.corpus) else []
         for folder in folders:
             drives += foreign_drives(folder)
-        cases += loo_cases(drives, cv_sd)
-    doc = {"model_rel_sd": cv_sd, "summary": summary(cases), "cases": cases}
+        cases += loo_cases(drives, cv_sd, onsets, args.fit_onset)
+    doc = {"model_rel_sd": cv_sd, "onsets": [str(p) for p in args.onsets],
+           "fit_onset": args.fit_onset,
+           "summary": summary(cases), "cases": cases}  # fmt: skip
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(doc, indent=1) + "\n")
     if args.markdown:

@@ -32,9 +32,12 @@ def figures(waf_at, levels, with_iops: bool) -> list[fitmod.Point]:
     return pts
 
 
-def weighed(points: list[fitmod.Point]) -> dict[tuple[str, str], tuple[float, object]]:
+def weighed(
+    points: list[fitmod.Point], onset: float | None = None
+) -> dict[tuple[str, str], tuple[float, object]]:
     """Every uniform design's effective-spare reading and, where called for, its reserve
-    reading: {(spare, design): (weight, surrogate)}, as spare_readings weighs readings."""
+    reading: {(spare, design): (weight, surrogate)}, as spare_readings weighs readings;
+    ``onset`` (the onset of GC from empty): one figure more for each (``with_onset``)."""
     forms = {}
     for design in gc_designs.UNIFORM_DESIGNS:
         curve = gc_designs.curve(design) or fitmod.waf_at
@@ -42,13 +45,16 @@ def weighed(points: list[fitmod.Point]) -> dict[tuple[str, str], tuple[float, ob
         form = gc_reserve.ReserveForm(curve, MODEL_REL_SD)
         if form.called_for(points):
             forms[("reserve", design)] = form
+    fits = {k: f.fit(points) for k, f in forms.items()}
     evs = {k: evidence.assess(f, points, MODEL_REL_SD) for k, f in forms.items()}
+    if onset is not None:
+        evs = {k: gc_reserve.with_onset(e, fits[k], onset) for k, e in evs.items()}
     w = evidence.weights(
         {k: e["chi2"] for k, e in evs.items()},
         {k: evidence.reproduces(e["residual_chi2"], e["n_figures"], e["n_parameters"])
          for k, e in evs.items()},
     )  # fmt: skip
-    return {k: (w[k], forms[k].fit(points)) for k in forms}
+    return {k: (w[k], fits[k]) for k in forms}
 
 
 def test_fit_recovers_the_reserve_and_the_floor_and_counts_the_floor_as_a_parameter():
