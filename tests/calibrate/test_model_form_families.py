@@ -76,7 +76,8 @@ def test_one_slope_for_every_draw_is_the_fixed_slope_rule():
 def case(drive: str, family: str, log_error: float) -> dict:
     part = {"reading": "r", "value": 1.0, "low": 0.99, "high": 1.01, "weight": 1.0}
     return {"drive": drive, "family": family, "name": drive, "foreign": True,
-            "raw_nand_given": False, "held_out": {"value": math.exp(-log_error)},
+            "raw_nand_given": False,
+            "held_out": {"kind": "iops", "extra_op_percent": 0.0, "value": math.exp(-log_error)},
             "log_error": log_error, "rel_error": math.exp(log_error) - 1,
             "parts": [{**part, "distance": 0.5}]}  # fmt: skip
 

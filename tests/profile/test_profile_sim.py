@@ -105,7 +105,7 @@ def test_sim_target_follows_the_protocol_and_discards_make_spare_space():
     [
         ("sim:", "give a preset"),
         ("sim:nope", "no preset 'nope'"),
-        ("sim:consumer-tlc-sata@3", "--scale"),
+        ("sim:consumer-tlc-sata@3", "@SCALE: must shrink the drive"),
     ],
 )
 def test_bad_sim_specs_are_explained(spec, needle):
