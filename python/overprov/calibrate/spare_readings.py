@@ -111,11 +111,18 @@ def class_weights(
     for spare in SPARES:
         mine = [r for r in evidences if r.spare == spare]
         if mine:
-            out.update(evidence.weights(
-                {r: evidences[r]["chi2"] for r in mine},
-                {r: _reproduces(evidences[r]) for r in mine},
-            ))  # fmt: skip
+            out.update(_evidence_weights(evidences, mine))
     return out
+
+
+def _evidence_weights(
+    evidences: dict[predmod.TwinReading, dict[str, Any]], keys: list[predmod.TwinReading]
+) -> dict[predmod.TwinReading, float]:
+    """``evidence.weights`` of the readings ``keys`` from their evidences (χ², and whether
+    each reproduces its fitted figures)."""
+    return evidence.weights(
+        {r: evidences[r]["chi2"] for r in keys}, {r: _reproduces(evidences[r]) for r in keys}
+    )
 
 
 def loo_chi2(ev: dict[str, Any]) -> float:
@@ -207,10 +214,7 @@ def combine(
     if weights is not None:
         w_by = {k: weights[k] for k in keys}
     elif evidences:
-        w_by = evidence.weights(
-            {k: evidences[k]["chi2"] for k in keys},
-            {k: _reproduces(evidences[k]) for k in keys},
-        )
+        w_by = _evidence_weights(evidences, keys)
     else:
         w_by = {k: 1.0 / len(keys) for k in keys}
     ws = [w_by[k] for k in keys]
