@@ -274,6 +274,15 @@ def _bisect(f, lo: float, hi: float, target: float, iterations: int) -> float | 
     return math.exp((a + b) / 2)
 
 
+def find_step(s: Series, bs_bytes: int = 4096) -> tuple[Cliff | None, bool]:
+    """The cache's end in a write series: a drop (:func:`find_cliff`) or, where there is none,
+    a rise (``rise=True``); with whether it is the rise. (None, True): no step either way."""
+    drop = find_cliff(s, bs_bytes=bs_bytes)
+    if drop is not None:
+        return drop, False
+    return find_cliff(s, bs_bytes=bs_bytes, rise=True), True
+
+
 def fit_cache(
     measured: Series,
     twin: dict[str, Any],
@@ -316,11 +325,7 @@ def fit_cache(
     (another limit, e.g. the controller, sets it: the bisection ends at its bound); a level
     after the TLC program time cannot reproduce, or ends at a bound; a fitted drive whose own
     series does not show the measured cliff within 15% in time and 10% in its levels."""
-    rise = False
-    target = find_cliff(measured, bs_bytes=bs_bytes)
-    if target is None:
-        rise = True
-        target = find_cliff(measured, bs_bytes=bs_bytes, rise=True)
+    target, rise = find_step(measured, bs_bytes)
     if target is None:
         raise ConfigError("cliff: the measured series shows no cliff before garbage collection")
     # the write buffer fills before the cache does; it is not scaled with a simulated drive,
@@ -437,9 +442,7 @@ def fit_without_cache(
     TLC program time cannot reproduce or meets only next to a bound (a controller's or the
     link's ceiling sets it), or a twin whose own series shows a step or misses the level by
     more than 10%."""
-    if find_cliff(measured, bs_bytes=bs_bytes) or find_cliff(
-        measured, bs_bytes=bs_bytes, rise=True
-    ):
+    if find_step(measured, bs_bytes)[0] is not None:
         raise ConfigError("cliff: the measured series shows a step: fit it with fit_cache")
     end = measured.gc_started.index(True) if any(measured.gc_started) else len(measured.iops)
     if end < 4:
@@ -469,9 +472,7 @@ def fit_without_cache(
         )
     check = series(tlc_us)
     own = statistics.median(check.iops[1:end])
-    stepped = find_cliff(check, bs_bytes=bs_bytes) or find_cliff(
-        check, bs_bytes=bs_bytes, rise=True
-    )
+    stepped = find_step(check, bs_bytes)[0]
     if stepped or abs(own / level - 1) > CHECK_LEVEL:
         raise ConfigError(
             f"cliff: fit refused: the twin without a cache (TLC {tlc_us:.0f} µs) does not "
