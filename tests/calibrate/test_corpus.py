@@ -146,6 +146,8 @@ def test_a_data_sheet_pair_without_raw_nand_is_recorded_not_predicted(bench, tmp
     summary = bench.evaluate(out)  # nothing predicted: no error figures, no slope, no crash
     assert summary["subsets"]["published"] is None and summary["slope_per_log_spare"] == 0.0
     assert bench.markdown(out, summary).count("cannot fit") == 2
+    # an empty subset is said, not left out of the summary
+    assert "| published, steady state shown | 0 of 0 |" in bench.markdown(out, summary)
 
 
 def test_a_case_counts_towards_the_target_only_if_every_steady_figure_is_shown_steady(bench):
