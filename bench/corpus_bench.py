@@ -45,7 +45,13 @@ from overprov.errors import ConfigError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from corpus_foreign import foreign_drives, point, surrogate_forms  # noqa: E402  (bench/)
-from corpus_report import SUBSETS, family_of, markdown, subset_summary  # noqa: E402
+from corpus_report import (  # noqa: E402
+    SUBSETS,
+    diagnosis_markdown,
+    family_of,
+    markdown,
+    subset_summary,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "bench" / "corpus"
@@ -104,14 +110,19 @@ def interval(parts: list[dict[str, Any]], mf: uncertainty.ModelForm) -> tuple[fl
     return min(los), max(his)
 
 
-def held_out(h: dict[str, Any]) -> dict[str, Any]:
+def held_out(h: dict[str, Any], fitted: list[dict[str, Any]]) -> dict[str, Any]:
     """A held-out figure and its provenance flags, for a case predicted or not (the subsets
-    count both)."""
+    count both). ``steady_shown``: the held-out figure and every steady figure fitted
+    (``fitted``; a FOB figure is fresh by definition) come from sources whose method shows a
+    steady state (``steady_state = true``): the cases the published accuracy target counts
+    (docs/calibrate-validation.md, "Published figures whose source shows no steady state")."""
+    steady = [f for f in (h, *fitted) if f["kind"] != "fob_iops"]
     return {
         "held_out": h,
         "chart": h["read_from"] == "chart",
         "source_located": h.get("source_located", True),
-        "method_known": h.get("steady", True) != "unknown",
+        "method_known": h.get("steady_state", True) != "unknown",
+        "steady_shown": all(f.get("steady_state", True) is True for f in steady),
     }
 
 
@@ -178,7 +189,7 @@ def cases(
                     "family": d.get("family") or d["name"],
                     "workload": d["workload"],
                     "fitted": [{k: f[k] for k in ("kind", "extra_op_percent", "value")}
-                               for f in rest],
+                               | {"steady_state": f.get("steady_state", True)} for f in rest],
                     "raw_nand_given": given,
                 }  # fmt: skip
                 t0 = time.monotonic()
@@ -192,7 +203,7 @@ def cases(
                     pred = reading.document(folder / f"{d['id']}-{len(out)}")
                 except ConfigError as e:
                     for h in held:
-                        out.append({**base, **held_out(h), "error_text": str(e)})
+                        out.append({**base, **held_out(h, rest), "error_text": str(e)})
                     print(f"{d['id']} hold {x:g}% raw={given}: cannot fit ({e})", file=sys.stderr)
                     continue
                 wall = time.monotonic() - t0
@@ -200,11 +211,13 @@ def cases(
                     what = h["kind"]
                     got = pred["levels"][0]["steady_iops" if what == "iops" else "waf"]
                     if not got:
-                        out.append({**base, **held_out(h), "error_text": f"no {what} predicted"})
+                        out.append(
+                            {**base, **held_out(h, rest), "error_text": f"no {what} predicted"}
+                        )
                         continue
                     case = {
                         **base,
-                        **held_out(h),
+                        **held_out(h, rest),
                         "predicted": got,
                         "log_error": math.log(got / float(h["value"])),
                         "rel_error": got / float(h["value"]) - 1.0,
@@ -398,6 +411,12 @@ def main() -> int:
         "predictive and its prior's sensitivity, leave one family out)",
     )  # fmt: skip
     ap.add_argument(
+        "--diagnose", action="store_true",
+        help="print, per published case, where its level lies against the fitted ones and the "
+        "published ratio against the readings' (bench/corpus/results.md, \"Why the published "
+        "cases miss\")",
+    )  # fmt: skip
+    ap.add_argument(
         "--leave-out", choices=("drive", "family"), default="drive",
         help="the unit held out of the slope's fit for the judged nested coverage (and "
         "recorded); the other is reported beside it",
@@ -451,6 +470,8 @@ def main() -> int:
         c["held_out"] = same.setdefault((c["drive"], h["kind"], h["extra_op_percent"]), h)
     if args.compare:
         print(compare(all_cases) + "\n")
+    if args.diagnose:
+        print(diagnosis_markdown(all_cases) + "\n")
     # the unit reported beside first (evaluate writes each case's interval; the judged stay)
     beside = "drive" if args.leave_out == "family" else "family"
     other = evaluate(all_cases, args.rule, leave_out=beside, slope=args.slope)["subsets"]

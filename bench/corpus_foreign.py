@@ -32,9 +32,10 @@ SUBFOLDERS = ("femu-units", "gc-reserve")
 KEYS = {False: (("iops", "steady_iops"), ("waf", "steady_waf")), True: (("waf", "steady_waf"),)}
 
 
-def _figure(kind: str, x: float, value: float, steady: bool = True) -> dict[str, Any]:
+def _figure(kind: str, x: float, value: float, steady_state: bool = True) -> dict[str, Any]:
+    """A simulator's figure: a settled window's (bench/foreign/), so steady unless it is FOB."""
     return {"kind": kind, "extra_op_percent": x, "value": value, "rel_sd": FOREIGN_REL_SD,
-            "read_from": "table", "steady": steady}  # fmt: skip
+            "read_from": "table", "steady_state": steady_state}  # fmt: skip
 
 
 def is_waf_only(doc: dict[str, Any]) -> bool:
@@ -68,7 +69,7 @@ def foreign_drives(folder: Path, qd: int = 32) -> list[dict[str, Any]]:
                 if r.get(key):
                     figs.append(_figure(kind, x, r[key]))
             if not waf_only and x == 0 and r.get("fob_iops"):
-                figs.append(_figure("fob_iops", 0, r["fob_iops"], steady=False))
+                figs.append(_figure("fob_iops", 0, r["fob_iops"], steady_state=False))
         name = doc.get("simulator", path.stem)
         drives.append({
             "id": path.stem,

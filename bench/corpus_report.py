@@ -55,6 +55,55 @@ def raw_worse_markdown(cases: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def position(x: float, levels: list[float]) -> str:
+    """Where a held-out level lies against the fitted steady levels: between two (interpolated)
+    or beyond them (extrapolated), and from how many."""
+    if not levels:
+        return "no steady level fitted"
+    n = f"{len(levels)} level{'s' if len(levels) > 1 else ''}"
+    if min(levels) < x < max(levels):
+        return f"interpolated ({n})"
+    return f"extrapolated {'below' if x < min(levels) else 'above'} ({n})"
+
+
+def diagnosis_markdown(cases: list[dict[str, Any]]) -> str:
+    """Per published case predicted: where its level lies against the fitted steady levels, the
+    published ratio of the held-out figure to the nearest fitted figure of its kind against the
+    readings' range of that ratio (is the figure inside the readings' span, or does no reading
+    reach it), the reading with the most weight, and the figures' ``steady_state``."""
+    lines = ["| drive | raw NAND | held out | steady state (held out; fitted) | position | "
+             "published ratio | readings' ratios | within the readings | top reading (weight) "
+             "| error |", "|---|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
+    for c in cases:
+        if c["foreign"] or "log_error" not in c:
+            continue
+        h = c["held_out"]
+        x, v = float(h["extra_op_percent"]), float(h["value"])
+        same = [f for f in c["fitted"] if f["kind"] == h["kind"]]
+        if not same:
+            continue
+        near = min(same, key=lambda f: abs(float(f["extra_op_percent"]) - x))
+        base = float(near["value"])
+        values = [p["value"] for p in c["parts"]]
+        top = max(c["parts"], key=lambda p: p["weight"])
+        total = sum(p["weight"] for p in c["parts"]) or 1.0
+        within = "yes" if min(values) <= v <= max(values) else (
+            "no, all above" if min(values) > v else "no, all below")  # fmt: skip
+        fitted_steady = ", ".join(str(f.get("steady_state", "–")) for f in c["fitted"]
+                                  if f["kind"] != "fob_iops")  # fmt: skip
+        levels = sorted({float(f["extra_op_percent"]) for f in same})
+        lines.append(
+            f"| {c['drive']} | {'given' if c['raw_nand_given'] else 'not given'} | "
+            f"{h['kind'].upper()} {fmt(v)} at {x:g}% | "
+            f"{h.get('steady_state', h.get('steady'))}; {fitted_steady} | "
+            f"{position(x, levels)} | {v / base:.2f} (÷ {fmt(base)} at "
+            f"{float(near['extra_op_percent']):g}%) | {min(values) / base:.2f}–"
+            f"{max(values) / base:.2f} | {within} | {top['reading']} "
+            f"({top['weight'] / total:.2f}) | {100 * c['rel_error']:+.1f}% |"
+        )
+    return "\n".join(lines)
+
+
 def subset_summary(done: list[dict[str, Any]], n_cases: int) -> dict[str, Any] | None:
     if not done:
         return None
@@ -78,6 +127,11 @@ SUBSETS = {
     "all": lambda c: True,
     "published": lambda c: not c["foreign"],
     "published, method stated": lambda c: not c["foreign"] and c.get("method_known", True),
+    # the published accuracy target's cases: every steady figure's source shows a steady state
+    "published, steady state shown": lambda c: not c["foreign"] and c.get("steady_shown", False),
+    "published, steady state not shown": lambda c: (
+        not c["foreign"] and not c.get("steady_shown", False)
+    ),
     "foreign FTLs": lambda c: c["foreign"],
     "foreign, QD32 curves": lambda c: c["foreign"] and not c.get("waf_only", False),
     "foreign, WAF only": lambda c: c.get("waf_only", False),
@@ -126,7 +180,9 @@ def markdown(all_cases: list[dict[str, Any]], summary: dict[str, Any]) -> str:
               "only | median width | raw NAND no worse |",
               "|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
     for name, s in summary["subsets"].items():
-        if s is None:
+        if s is None:  # said, not left out: the published target's subset may be empty
+            n = sum(1 for c in all_cases if SUBSETS[name](c)) if name in SUBSETS else 0
+            lines.append(f"| {name} | 0 of {n} | – | – | – | – | – | – | – |")
             continue
         b = beside["coverage_nested"].get(name)
         lines.append(

@@ -33,7 +33,8 @@ def test_every_figure_says_where_it_comes_from(bench):
             assert f["source_url"].startswith("https://") or not f["source_located"], where
             if f["read_from"] == "chart":
                 assert f["rel_sd"] >= 0.05, where  # a chart reading carries its error
-            assert f["steady"] in (True, False, "unknown"), where
+            assert f["steady_state"] in (True, False, "unknown"), where
+            assert f["steady_state_why"].strip(), where  # what in its method decided it
             # a figure read where a third party quotes it names whose figure it is
             if "quoted_from" in f:
                 assert isinstance(f["quoted_from"], str) and f["quoted_from"].strip(), where
@@ -124,9 +125,9 @@ def test_a_data_sheet_pair_without_raw_nand_is_recorded_not_predicted(bench, tmp
     pair = {"id": "pair", "name": "pair", "advertised_bytes": 3_840_000_000_000,
             "workload": "uniform", "qd": 0, "figure": [
                 {"kind": "iops", "extra_op_percent": 0, "value": 300000.0, "rel_sd": 0.05,
-                 "read_from": "table", "steady": "unknown"},
+                 "read_from": "table", "steady_state": "unknown"},
                 {"kind": "iops", "extra_op_percent": 16.6667, "value": 540000.0,
-                 "rel_sd": 0.05, "read_from": "table", "steady": "unknown"}]}  # fmt: skip
+                 "rel_sd": 0.05, "read_from": "table", "steady_state": "unknown"}]}  # fmt: skip
     sink = tmp_path / "cases.jsonl"
     out = bench.cases([pair], tmp_path, 1, sink)
     assert [c["held_out"]["extra_op_percent"] for c in out] == [0, 16.6667]
@@ -139,6 +140,48 @@ def test_a_data_sheet_pair_without_raw_nand_is_recorded_not_predicted(bench, tmp
     # counted where its provenance puts it: a published case, its method not stated
     assert all(bench.SUBSETS["published"](c) for c in out)
     assert not any(bench.SUBSETS["published, method stated"](c) for c in out)
+    # a steady state not shown by its source: reported beside the accuracy target, not in it
+    assert all(bench.SUBSETS["published, steady state not shown"](c) for c in out)
+    assert not any(bench.SUBSETS["published, steady state shown"](c) for c in out)
     summary = bench.evaluate(out)  # nothing predicted: no error figures, no slope, no crash
     assert summary["subsets"]["published"] is None and summary["slope_per_log_spare"] == 0.0
     assert bench.markdown(out, summary).count("cannot fit") == 2
+    # an empty subset is said, not left out of the summary
+    assert "| published, steady state shown | 0 of 0 |" in bench.markdown(out, summary)
+
+
+def test_a_case_counts_towards_the_target_only_if_every_steady_figure_is_shown_steady(bench):
+    """The held-out figure and each fitted steady figure must come from a source whose method
+    shows a steady state; a FOB figure, fresh by definition, does not take a case out."""
+    fob = {"kind": "fob_iops", "steady_state": False}
+    shown = {"kind": "iops", "read_from": "text", "steady_state": True}
+    unknown = {**shown, "steady_state": "unknown"}
+    assert bench.held_out(shown, [shown, fob])["steady_shown"]
+    assert not bench.held_out(shown, [unknown, fob])["steady_shown"]
+    assert not bench.held_out(unknown, [shown])["steady_shown"]
+    assert bench.held_out(unknown, [shown])["method_known"] is False
+
+
+def test_the_diagnosis_says_where_a_level_lies_and_whether_any_reading_reaches_it(bench):
+    """A level below the one fitted level is extrapolated; the published ratio (held-out figure
+    over the fitted one) is set beside the readings' ratios, here all below it."""
+    case = {"drive": "d", "foreign": False, "raw_nand_given": True, "log_error": -0.7,
+            "rel_error": -0.5,
+            "held_out": {"kind": "iops", "extra_op_percent": 0, "value": 16000.0,
+                         "steady_state": "unknown"},
+            "fitted": [{"kind": "iops", "extra_op_percent": 10, "value": 20000.0,
+                        "steady_state": "unknown"},
+                       {"kind": "fob_iops", "extra_op_percent": 0, "value": 80000.0,
+                        "steady_state": False}],
+            "parts": [{"reading": "a", "value": 6000.0, "weight": 0.75},
+                      {"reading": "b", "value": 10000.0, "weight": 0.25}]}  # fmt: skip
+    foreign = {**case, "foreign": True, "drive": "sim"}
+    table = bench.diagnosis_markdown([case, foreign])
+    (row,) = [line for line in table.splitlines() if line.startswith("| d ")]
+    cells = [x.strip() for x in row.split("|")[1:-1]]
+    assert cells[3] == "unknown; unknown"  # held out; the fitted steady figure (FOB aside)
+    assert cells[4] == "extrapolated below (1 level)"
+    assert cells[5].startswith("0.80") and cells[6] == "0.30–0.50"
+    assert cells[7] == "no, all below" and cells[8] == "a (0.75)" and cells[9] == "-50.0%"
+    assert "sim" not in table
+    assert sys.modules["corpus_report"].position(5, [0, 10]) == "interpolated (2 levels)"

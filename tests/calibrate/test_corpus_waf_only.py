@@ -48,7 +48,7 @@ def test_every_waf_only_truth_is_read_as_a_drive_with_its_provenance(bench, path
     assert sorted((f["kind"], f["extra_op_percent"], f["value"]) for f in d["figure"]) == [
         ("waf", x, truth[x]["steady_waf"]) for x in sorted(truth)
     ]
-    assert all(f["rel_sd"] == 0.02 and f["steady"] for f in d["figure"])
+    assert all(f["rel_sd"] == 0.02 and f["steady_state"] for f in d["figure"])
     assert d["raw_nand_bytes"] == doc["physical_bytes"] > d["advertised_bytes"]
 
 
@@ -68,7 +68,8 @@ def test_a_waf_only_level_is_held_out_and_predicted_from_the_others_waf(bench, t
         assert c["waf_only"] and c["foreign"] and c["held_out"]["kind"] == "waf"
         assert c["fitted"] == [
             {"kind": "waf", "extra_op_percent": other,
-             "value": next(f["value"] for f in d["figure"] if f["extra_op_percent"] == other)}
+             "value": next(f["value"] for f in d["figure"] if f["extra_op_percent"] == other),
+             "steady_state": True}
         ]  # fmt: skip
         assert "log_error" in c, c.get("error_text")
         assert c["predicted"] > 1.0 and c["parts"]
