@@ -1,0 +1,126 @@
+"""The plan's onset of garbage collection from empty (calibrate/gc_onset.py): the FOB's random
+writes run on until the write counters show the first garbage-collection copy."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from overprov import measurement_file
+from overprov.calibrate import gc_onset, plan
+from overprov.calibrate.measure import measure
+from overprov.calibrate.plan import design, parse_budget
+from overprov.measurement_file import Round
+from overprov.profile.sim_target import SimTarget
+from overprov.profile.targets import RoundSpec
+
+DRIVE = "sim:consumer-tlc-sata@1GiB"
+
+
+def _first_copy_from_empty(spec: str, round_seconds: float = 0.002) -> tuple[float, float]:
+    """The simulator's own count: host writes ÷ capacity from a purge to the first round whose
+    garbage-collection page count is above zero (``totals()["gc_pages"]``), and that round's
+    share of the capacity (the count's resolution)."""
+    with SimTarget(spec) as t:
+        t.purge()
+        sim, cap = t._sim, t.capacity_bytes
+        base = sim.totals()
+        for i in range(100_000):
+            r = t.run(RoundSpec(f"x{i}", "randwrite", 4096, 32, 1, cap, seconds=round_seconds))
+            now = sim.totals()
+            if now["gc_pages"] > base["gc_pages"]:
+                host = (now["host_pages"] - base["host_pages"]) * t.page_bytes / cap
+                return host, r.combined.bytes_written / cap
+    raise AssertionError("no garbage collection")
+
+
+def test_the_onset_the_plan_dates_is_the_simulators_first_copy(tmp_path):
+    """Through the real pipeline (design, measure, a simulated drive seen only through its
+    write counters), the onset from empty equals the host writes to the simulator's first
+    garbage-collection copy within one of the step's rounds; the rest of the plan runs as
+    before, and the measurement file keeps the figure."""
+    p = design([0, 40], parse_budget("4dw"), precondition="graded", onset_from_empty=True)
+    assert p.onset_from_empty and "until garbage collection starts" in p.text()
+    said: list[str] = []
+    with SimTarget(DRIVE) as t:
+        m = measure(t, p, said.append)
+    truth, resolution = _first_copy_from_empty(DRIVE)
+    assert m.onset_source == gc_onset.ONSET_FROM_EMPTY
+    assert abs(m.onset_spare_factor - truth) <= gc_onset.ONSET_ROUND_DRIVE_WRITES + resolution
+    # a drive that collects into its native spare: the graded plan's onset after the fill is
+    # the same spare, 1 + what the fill left free
+    assert m.onset_spare_factor == pytest.approx(1 + m.spare_drive_writes, abs=0.02)
+    onset_rounds = [r for r in m.rounds if r.label.startswith("onset-")]
+    written = sum(r.bytes_written for r in onset_rounds) / m.capacity_bytes
+    assert written == pytest.approx(m.onset_spare_factor - p.fob_drive_writes, abs=0.02)
+    assert m.drive_writes <= 4.0 and m.fill_done and len(m.levels) == 3
+    assert any("onset of garbage collection from empty: after" in s for s in said)
+    path = tmp_path / "measurement.json"
+    measurement_file.save(m, path)
+    back = measurement_file.load(path)
+    assert back.onset_spare_factor == m.onset_spare_factor
+    assert back.onset_source == m.onset_source
+    assert plan.plan_of(back).onset_from_empty
+
+
+def test_the_step_ends_at_its_cap_with_a_lower_bound():
+    p = replace(
+        design([0, 40], parse_budget("4dw"), precondition="graded", onset_from_empty=True),
+        onset_max_drive_writes=0.5,
+    )
+    with SimTarget(DRIVE) as t:
+        m = measure(t, p)
+    assert m.onset_source == gc_onset.ONSET_LOWER_BOUND
+    assert 0.5 <= m.onset_spare_factor < 0.5 + 2 * gc_onset.ONSET_ROUND_DRIVE_WRITES
+
+
+class _NoCounters(SimTarget):
+    def write_counters(self):  # type: ignore[override]
+        return None
+
+
+def test_without_write_counters_there_is_no_step():
+    p = design([0, 40], parse_budget("4dw"), precondition="graded", onset_from_empty=True)
+    assert not design([0, 40], parse_budget("4dw"), write_counters=False,
+                      onset_from_empty=True).onset_from_empty  # fmt: skip
+    with _NoCounters(DRIVE) as t:
+        m = measure(t, p)
+    assert m.onset_source == gc_onset.ONSET_NO_COUNTERS and m.onset_spare_factor is None
+    assert not any(r.label.startswith("onset-") for r in m.rounds)
+
+
+def test_the_plan_takes_the_step_only_where_the_budget_holds_it():
+    """About a drive write more: the default 2-drive-write plan cannot hold it, a 4-drive-write
+    one can; off by default (plan.ONSET_FROM_EMPTY)."""
+    assert plan.ONSET_FROM_EMPTY is False
+    assert not design([0, 40], parse_budget("4dw"), precondition="graded").onset_from_empty
+    two = design([0, 40], parse_budget("2dw"), onset_from_empty=True)
+    assert not two.onset_from_empty
+    four = design([0, 40], parse_budget("4dw"), precondition="graded", onset_from_empty=True)
+    step = four.onset_step_drive_writes(expected=True)
+    assert step == pytest.approx(plan.ONSET_EXPECTED_DRIVE_WRITES - four.fob_drive_writes)
+    without = replace(four, onset_from_empty=False)
+    assert four.minimum_drive_writes() == pytest.approx(without.minimum_drive_writes() + step)
+    assert four.planned_drive_writes() <= 4.0
+
+
+def _rounds(deltas: list[tuple[int, int]]) -> gc_onset.OnsetDating:
+    dating = gc_onset.OnsetDating(1000)
+    host = nand = 0
+    before = Round("r", 0.0, 1.0, 0, 1.0, None, host_bytes=0, nand_bytes=0)
+    for dh, dn in deltas:
+        host, nand = host + dh, nand + dn
+        r = Round("r", 0.0, 1.0, dh, 1.0, None, host_bytes=host, nand_bytes=nand)
+        dating.add(before, r)
+        before = r
+    return dating
+
+
+def test_the_onset_is_read_at_the_middle_of_the_round_where_the_excess_began():
+    # 1000-byte drive, rounds of 10 bytes: the excess begins in the 9th round (80 → 90)
+    dating = _rounds([(10, 10)] * 8 + [(10, 13), (10, 12)])
+    assert dating.spare_factor == pytest.approx(0.085)
+    assert not dating.early
+    assert _rounds([(10, 10)] * 8).spare_factor is None
+    early = _rounds([(10, 15)] * 3)
+    assert early.early and early.spare_factor is None
