@@ -111,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reports", type=int, default=1024, help="reports per span write")
     ap.add_argument("--out", type=Path, default=None, help="write the onsets here (JSON)")
     ap.add_argument("--plan", action="store_true",
-                    help="date the onset as calibrate's plan does (a report a plan round)")  # fmt: skip
+                    help="date the onset as the plan does (a report a round)")  # fmt: skip
     args = ap.parse_args(argv)
     reports = round(1 / ONSET_ROUND_DRIVE_WRITES) if args.plan else args.reports
     out = [measure(args.binary, p, reports, args.plan) for p in args.results]

@@ -90,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--unseen-in-3", action="store_true",
                     help="condition 3 over the unseen drives' cases too")  # fmt: skip
     ap.add_argument("--fitted-noise", type=float, default=None,
-                    help="condition 3: a fitted figure within this |error| is not worse")  # fmt: skip
+                    help="condition 3: a fitted figure within it is not worse")  # fmt: skip
     args = ap.parse_args(argv)
     plan = json.loads((args.folder / args.unseen).read_text())["cases"]
     before_file = args.folder / "plan-no-onset.json"
