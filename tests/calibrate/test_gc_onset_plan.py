@@ -3,35 +3,23 @@ writes run on until the write counters show the first garbage-collection copy.""
 
 from __future__ import annotations
 
+import sys
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from overprov import measurement_file
 from overprov.calibrate import gc_onset, plan
+from overprov.calibrate.graded_run import SPARE_FROM_EMPTY, SPARE_ONSET
 from overprov.calibrate.measure import measure
 from overprov.calibrate.plan import design, parse_budget
 from overprov.measurement_file import Round
 from overprov.profile.sim_target import SimTarget
-from overprov.profile.targets import RoundSpec
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+from gc_onset_plan_bench import first_copy_from_empty  # noqa: E402  (bench/: the simulator's count)
 
 DRIVE = "sim:consumer-tlc-sata@1GiB"
-
-
-def _first_copy_from_empty(spec: str, round_seconds: float = 0.002) -> tuple[float, float]:
-    """The simulator's own count: host writes ÷ capacity from a purge to the first round whose
-    garbage-collection page count is above zero (``totals()["gc_pages"]``), and that round's
-    share of the capacity (the count's resolution)."""
-    with SimTarget(spec) as t:
-        t.purge()
-        sim, cap = t._sim, t.capacity_bytes
-        base = sim.totals()
-        for i in range(100_000):
-            r = t.run(RoundSpec(f"x{i}", "randwrite", 4096, 32, 1, cap, seconds=round_seconds))
-            now = sim.totals()
-            if now["gc_pages"] > base["gc_pages"]:
-                host = (now["host_pages"] - base["host_pages"]) * t.page_bytes / cap
-                return host, r.combined.bytes_written / cap
-    raise AssertionError("no garbage collection")
 
 
 def test_the_onset_the_plan_dates_is_the_simulators_first_copy(tmp_path):
@@ -44,12 +32,20 @@ def test_the_onset_the_plan_dates_is_the_simulators_first_copy(tmp_path):
     said: list[str] = []
     with SimTarget(DRIVE) as t:
         m = measure(t, p, said.append)
-    truth, resolution = _first_copy_from_empty(DRIVE)
+    truth, resolution = first_copy_from_empty(DRIVE)
     assert m.onset_source == gc_onset.ONSET_FROM_EMPTY
     assert abs(m.onset_spare_factor - truth) <= gc_onset.ONSET_ROUND_DRIVE_WRITES + resolution
-    # a drive that collects into its native spare: the graded plan's onset after the fill is
-    # the same spare, 1 + what the fill left free
-    assert m.onset_spare_factor == pytest.approx(1 + m.spare_drive_writes, abs=0.02)
+    # the first level's graded rounds write the free space the onset gave (less the fill)
+    # once, without sweeps; about what the sweeps find after a fill without the step
+    assert m.spare_source == SPARE_FROM_EMPTY
+    assert m.spare_drive_writes == pytest.approx(m.onset_spare_factor - 1)
+    graded = sum(r.bytes_written for r in m.rounds if r.label.startswith("op0-g1"))
+    assert graded / m.capacity_bytes == pytest.approx(m.spare_drive_writes, abs=0.005)
+    assert not any(r.label.startswith("op0-s") for r in m.rounds)
+    with SimTarget(DRIVE) as t:
+        without = measure(t, replace(p, onset_from_empty=False))
+    assert without.spare_source == SPARE_ONSET
+    assert m.spare_drive_writes == pytest.approx(without.spare_drive_writes, abs=0.01)
     onset_rounds = [r for r in m.rounds if r.label.startswith("onset-")]
     written = sum(r.bytes_written for r in onset_rounds) / m.capacity_bytes
     assert written == pytest.approx(m.onset_spare_factor - p.fob_drive_writes, abs=0.02)

@@ -22,6 +22,13 @@ same kind of counter reports. The rounds are the FOB→write-saturation series a
 shows after a purge; only the counters date the onset (an SLC cache moves the IOPS before
 garbage collection starts, ``graded_run.py``), so without counters the step is skipped.
 
+**After it** the drive is purged again (``measure.measure``), so the fill and the levels start
+as in the plan without the step. Without that purge the fill ran on a drive at its collector's
+threshold whose random data the fill turned invalid: a collector that takes its victim from a
+sample (d-choices) then copies from partly valid blocks while wholly invalid ones wait, and the
+graded plan's onset after the fill came at 0.004 drive writes instead of about 0.2 on generated
+drive 72 (``bench/gc_onset_plan_bench.py``).
+
 **What it costs.** About the spare factor in drive writes (0.74–1.2 on FEMU's drives, 1 + the
 native OP on overprov's): on top of the plan, whose sequential fill it does not replace (after
 the onset a random write has left about e^-s of the span unwritten, which the steady state at
@@ -33,7 +40,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from overprov.calibrate.graded_run import BudgetSpent, OnsetDetector, RoundRunner
+from overprov.calibrate.graded_run import ONSET_FROM_EMPTY, BudgetSpent, OnsetDetector, RoundRunner
 from overprov.measurement_file import Round
 from overprov.profile.targets import RoundSpec
 
@@ -41,7 +48,6 @@ from overprov.profile.targets import RoundSpec
 #: (half a round either side), small against the 0.03 relative sd it is weighed with
 #: (``gc_reserve.ONSET_REL_SD``).
 ONSET_ROUND_DRIVE_WRITES = 0.005
-ONSET_FROM_EMPTY = "garbage-collection onset from empty"
 ONSET_NO_COUNTERS = "not measured: the target reports no write counters"
 ONSET_EARLY = "not measured: NAND writes above the host's from the first round"
 ONSET_LOWER_BOUND = "lower bound: no garbage collection within the step"

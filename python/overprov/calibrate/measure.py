@@ -474,6 +474,10 @@ def measure(
                 gc_onset.onset_from_empty(
                     runner, after - plan.onset_step_drive_writes(expected=True)
                 )
+                # the step left the drive at its collector's threshold: the fill starts from a
+                # purged drive again, as in the plan without the step (gc_onset.py)
+                say(f"purge: {target.purge()}")
+                runner.forget_reading()
         if not m.fill_done:
             runner.fill()
         elif resume is not None and target.kind == "sim":
