@@ -12,7 +12,7 @@ from overprov import measurement_file
 from overprov.calibrate import gc_onset, plan
 from overprov.calibrate.graded_run import SPARE_FROM_EMPTY, SPARE_ONSET
 from overprov.calibrate.measure import measure
-from overprov.calibrate.plan import design, parse_budget
+from overprov.calibrate.plan import Budget, design, parse_budget
 from overprov.measurement_file import Round
 from overprov.profile.sim_target import SimTarget
 
@@ -120,3 +120,17 @@ def test_the_onset_is_read_at_the_middle_of_the_round_where_the_excess_began():
     assert _rounds([(10, 10)] * 8).spare_factor is None
     early = _rounds([(10, 15)] * 3)
     assert early.early and early.spare_factor is None
+
+
+def test_a_budget_spent_in_the_step_stops_and_a_resumed_run_says_it_has_no_onset():
+    """The step counts host writes from the purge: a run resumed after it (its FOB kept) is no
+    longer from empty, so it records no onset and says why."""
+    p = design([0, 40], parse_budget("4dw"), precondition="graded", onset_from_empty=True)
+    with SimTarget(DRIVE) as t:
+        m = measure(t, replace(p, budget=Budget(drive_writes=0.5)))
+    assert "before the onset of garbage collection" in (m.stop_reason or "")
+    assert m.onset_source is None and m.drive_writes <= 0.5
+    with SimTarget(DRIVE) as t:
+        m = measure(t, p, resume=m)
+    assert m.onset_source == gc_onset.ONSET_RESUMED and m.onset_spare_factor is None
+    assert m.fill_done and len(m.levels) == 3
