@@ -4,6 +4,9 @@ The plan measures what the fit (``fit.py``) needs and nothing more, on one drive
 
 1. purge (TRIM everything) and a short fresh-out-of-box (FOB) segment of random writes: an upper
    bound on any steady figure and the drive's controller/NAND speed without garbage collection;
+   with :data:`ONSET_FROM_EMPTY` (off) and a budget that holds it, its random writes run on until
+   the write counters show the first garbage-collection copy: the onset from empty, 1 + the
+   spare the collector works with (``gc_onset.py``; about a drive write more), then a purge;
 2. one sequential fill of the whole tested capacity, so every later random write overwrites data;
 3. write-saturation segments of random writes at a few extra-OP levels, lowest first (each level
    made by discarding the tail, as ``overprov profile`` does), each until IOPS and WAF settle:
