@@ -134,3 +134,27 @@ def test_a_budget_spent_in_the_step_stops_and_a_resumed_run_says_it_has_no_onset
         m = measure(t, p, resume=m)
     assert m.onset_source == gc_onset.ONSET_RESUMED and m.onset_spare_factor is None
     assert m.fill_done and len(m.levels) == 3
+
+
+class _HostCountedHigh(SimTarget):
+    """A drive whose counters put the onset before a drive write: its host counter reads 0.8 of
+    the host writes (NAND: that plus the collector's pages), as a collector that starts with a
+    fifth of the user capacity still free would."""
+
+    def write_counters(self):  # type: ignore[override]
+        c = super().write_counters()
+        host = int(0.8 * c["host_bytes"])
+        return {"host_bytes": host, "nand_bytes": host + c["nand_bytes"] - c["host_bytes"]}
+
+
+def test_an_onset_before_a_drive_write_is_warned_of():
+    p = design([0, 40], parse_budget("4dw"), precondition="graded", onset_from_empty=True)
+    said: list[str] = []
+    with _HostCountedHigh(DRIVE) as t:
+        m = measure(t, p, said.append)
+    assert m.onset_spare_factor == pytest.approx(0.8 * 1.06, abs=0.02)
+    assert any(s.startswith("WARNING: garbage collection began before") for s in said)
+    with SimTarget(DRIVE) as t:  # above a drive write: no warning
+        said = []
+        measure(t, p, said.append)
+    assert not any("garbage collection began before" in s for s in said)

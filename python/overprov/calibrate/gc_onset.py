@@ -150,3 +150,18 @@ def onset_from_empty(runner: OnsetRunner, reserve_drive_writes: float) -> None:
         f"of random writes ({n} rounds past the FOB): the collector lets the data fill "
         f"{100 * m.onset_spare_factor:.1f}% of the user capacity"
     )
+    if m.onset_spare_factor < 1.0:
+        runner.progress(reserve_warning(m.onset_spare_factor))
+
+
+def reserve_warning(spare_factor: float) -> str:
+    """What calibrate says when the onset from empty comes before a drive write: the collector
+    starts before the data fills the user capacity, so it holds back free NAND beyond the
+    native spare, which no twin calibrate runs can express."""
+    return (
+        f"WARNING: garbage collection began before the data filled the user capacity "
+        f"({spare_factor:.3f} of it): the drive holds back free NAND as a garbage-collection "
+        "reserve larger than its native spare, which calibrate's twins cannot express; its "
+        "predictions between the measured levels may be far off (12-74% on FEMU's drives of "
+        'that kind: docs/calibrate-validation.md, "The onset of garbage collection from empty")'
+    )
