@@ -2,6 +2,7 @@
 
     python bench/foreign/femu_onset.py --binary PATH/femu-bbssd-harness RESULTS.json ... \
         [--reports 1024] [--out FILE]
+    python bench/foreign/femu_onset.py --plan --binary ... RESULTS.json ... [--out FILE]
 
 For each results file written by femu.py (its ``config``: geometry, namespace, timings, GC
 thresholds), the harness is run once more as that file's 0% level at QD32 (the plan's lowest
@@ -13,6 +14,12 @@ copy: the write counters' WAF above 1, as calibrate's graded plan dates it,
 its host writes ÷ the user capacity (the namespace), the spare factor every reading predicts
 (``calibrate/gc_reserve.py``, ``onset_spare_factor``). The run is femu.py's 0% run with finer
 reports (the same seed and queue: the same writes), so it is the first part of that level.
+
+``--plan``: the onset as calibrate's plan dates it (``calibrate/gc_onset.py``): reports every
+``gc_onset.ONSET_ROUND_DRIVE_WRITES`` of the namespace (the plan's rounds), each read as a
+round's write counters, dated by the plan's own code (``gc_onset.OnsetDating``: the first
+round with NAND writes above the host's, confirmed by more excess soon after, read at its
+middle). ``onset_spare_factor`` is then that figure; ``first_excess`` keeps this script's.
 """
 
 from __future__ import annotations
@@ -26,6 +33,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import femu  # noqa: E402
+from overprov.calibrate.gc_onset import ONSET_ROUND_DRIVE_WRITES, OnsetDating  # noqa: E402
+from overprov.measurement_file import Round  # noqa: E402
 
 QD = 32
 
@@ -42,7 +51,29 @@ def onset_of(rows: list[dict], user_pages: int) -> dict:
     raise ValueError("no garbage collection within the run: no onset")
 
 
-def measure(binary: Path, results: Path, reports: int) -> dict:
+def plan_onset_of(rows: list[dict], user_pages: int, page_bytes: int = femu.PAGE_BYTES) -> dict:
+    """The onset as the plan dates it: each report a round (its counters), through
+    ``gc_onset.OnsetDating``; ``plan_resolution``: half the largest round."""
+    dating = OnsetDating(user_pages * page_bytes)
+    before = None
+    biggest = 0
+    for row in rows:
+        host, nand = row["host_pages"] * page_bytes, row["nand_pages"] * page_bytes
+        written = host - (before.host_bytes if before is not None else 0)
+        biggest = max(biggest, written)
+        r = Round("report", 0.0, 0.0, written, 0.0, None, host_bytes=host, nand_bytes=nand)
+        if before is not None:
+            dating.add(before, r)
+        before = r
+    if dating.spare_factor is None:
+        raise ValueError("the plan's dating finds no onset within the run")
+    return {"onset_spare_factor": dating.spare_factor,
+            "plan_resolution": 0.5 * biggest / (user_pages * page_bytes),
+            "dated_by": "calibrate's plan (gc_onset.OnsetDating, a round every "
+                        f"{ONSET_ROUND_DRIVE_WRITES:g} of the namespace)"}  # fmt: skip
+
+
+def measure(binary: Path, results: Path, reports: int, plan: bool = False) -> dict:
     doc = json.loads(results.read_text())
     cfg = doc["config"]
     span = femu.logical_pages(cfg["namespace_mb"])
@@ -58,10 +89,15 @@ def measure(binary: Path, results: Path, reports: int) -> dict:
     t1 = os.times()
     child = (t1.children_user - t0.children_user) + (t1.children_system - t0.children_system)
     geometry, rows = femu.parse_output(res.stdout)
+    first = onset_of(rows, span)
+    dated = plan_onset_of(rows, span) if plan else {}
+    if plan:
+        first = {"first_excess": first}
     return {
         "file": str(results),
         "drive": doc["drive"],
-        **onset_of(rows, span),
+        **first,
+        **dated,
         "command": " ".join(cmd[1:]),
         "harness_geometry": geometry,
         "cpu_s": child,
@@ -74,8 +110,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("results", type=Path, nargs="+", help="femu.py results files")
     ap.add_argument("--reports", type=int, default=1024, help="reports per span write")
     ap.add_argument("--out", type=Path, default=None, help="write the onsets here (JSON)")
+    ap.add_argument("--plan", action="store_true",
+                    help="date the onset as the plan does (a report a round)")  # fmt: skip
     args = ap.parse_args(argv)
-    out = [measure(args.binary, p, args.reports) for p in args.results]
+    reports = round(1 / ONSET_ROUND_DRIVE_WRITES) if args.plan else args.reports
+    out = [measure(args.binary, p, reports, args.plan) for p in args.results]
     text = json.dumps(out, indent=1) + "\n"
     if args.out:
         args.out.write_text(text)

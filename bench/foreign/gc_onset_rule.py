@@ -6,6 +6,15 @@ conditions are the same on other drives): the four pass conditions, read from th
         --unseen unseen.json --binds femu-16lun-160blk-thres60,femu-32lun-80blk-thres70 \
         --left-alone femu-8lun-256blk-thres85 --unseen-in-3
 
+    python bench/foreign/gc_onset_rule.py --folder bench/foreign/results/gc-onset-plan \
+        --unseen unseen.json --binds femu-24lun-144blk-thres60-300us,femu-16lun-224blk-thres75 \
+        --left-alone femu-8lun-384blk-thres88 --unseen-in-3 --fitted-noise 0.02
+
+``--fitted-noise`` (the third rule, ``results/gc-onset-plan/RULE.md``): in condition 3 a
+*fitted* figure of a plan case (0% or 40%) counts as worse only when its |error| is also above
+this share (the figures' noise: a fit residual within it is no regression); a held-out figure
+keeps the 1-point bound.
+
 Reads the unseen drives' cases (``--unseen``: their plan cases, and in the second rule their
 held-out levels too), ``plan-no-onset.json`` when there (the first rule's record of the reading
 without the onset) and ``seen.json`` (every seen curve and the corpus), all written by
@@ -23,6 +32,7 @@ from pathlib import Path
 BINDS = ("femu-24lun-thres65-250us", "femu-16lun-192blk")
 LEFT_ALONE = "femu-32lun-96blk-thres80"
 HELD_OUT = (10.0, 20.0, 30.0)
+FITTED = (0.0, 40.0)
 
 
 def _errors(case: dict, figure: str, key: str) -> list[float]:
@@ -55,10 +65,19 @@ def condition_1(plan: list[dict], no_onset: dict, binds: tuple[str, ...]) -> tup
     return ok, lines
 
 
-def worse_rows(cases: list[dict]) -> list[tuple[dict, dict]]:
-    """Rows whose |error| grows by more than 1 point over the baseline's."""
-    return [(c, r) for c in cases for r in c["rows"]
-            if abs(r["with_reserve_error"]) > abs(r["baseline_error"]) + 0.01]  # fmt: skip
+def worse_rows(cases: list[dict], fitted_noise: float | None = None) -> list[tuple[dict, dict]]:
+    """Rows whose |error| grows by more than 1 point over the baseline's; with
+    ``fitted_noise``, a plan case's fitted figure (0%, 40%) only when its |error| is above that
+    too."""
+
+    def worse(c: dict, r: dict) -> bool:
+        e = abs(r["with_reserve_error"])
+        if e <= abs(r["baseline_error"]) + 0.01:
+            return False
+        fitted = c["kind"] == "plan" and r["extra_op_percent"] in FITTED
+        return not (fitted and fitted_noise is not None and e <= fitted_noise)
+
+    return [(c, r) for c in cases for r in c["rows"] if worse(c, r)]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -70,6 +89,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--left-alone", default=LEFT_ALONE, help="the drive where it does not")
     ap.add_argument("--unseen-in-3", action="store_true",
                     help="condition 3 over the unseen drives' cases too")  # fmt: skip
+    ap.add_argument("--fitted-noise", type=float, default=None,
+                    help="condition 3: a fitted figure within it is not worse")  # fmt: skip
     args = ap.parse_args(argv)
     plan = json.loads((args.folder / args.unseen).read_text())["cases"]
     before_file = args.folder / "plan-no-onset.json"
@@ -92,10 +113,12 @@ def main(argv: list[str] | None = None) -> int:
     verdicts.append(not bad and bool(alone))
     third = seen + plan if args.unseen_in_3 else seen
     foreign = [c for c in third if c["kind"] == "plan" or c.get("foreign")]
-    bad = worse_rows(foreign)
+    bad = worse_rows(foreign, args.fitted_noise)
     n = sum(len(c["rows"]) for c in foreign)
     which = "seen and unseen" if args.unseen_in_3 else "seen"
-    print(f"3. {which} foreign truths: {len(bad)} of {n} figures worse by > 1 point: "
+    noise = ("" if args.fitted_noise is None
+             else f" (a fitted figure only beyond {100 * args.fitted_noise:g}%)")  # fmt: skip
+    print(f"3. {which} foreign truths: {len(bad)} of {n} figures worse by > 1 point{noise}: "
           + ("holds" if not bad else "FAILS"))  # fmt: skip
     for c, r in bad:
         b, a = 100 * r["baseline_error"], 100 * r["with_reserve_error"]

@@ -116,6 +116,12 @@ class Measurement:
     spare_source: str | None = None
     """Where ``spare_drive_writes`` comes from (``calibrate/graded_run.py``): "garbage-collection
     onset", "assumed: …" (no onset seen, and why) or "lower bound: …" (the budget ended first)."""
+    onset_spare_factor: float | None = None
+    """The onset of garbage collection from empty (``calibrate/gc_onset.py``): host writes from
+    the purge to the first garbage-collection copy ÷ the capacity, or the lower bound
+    ``onset_source`` names; None: not measured."""
+    onset_source: str | None = None
+    """How ``onset_spare_factor`` was found, or why it was not (``calibrate/gc_onset.py``)."""
 
     @property
     def drive_writes(self) -> float:
@@ -182,6 +188,8 @@ MEASUREMENT: dict[str, Field] = {
     "stop_reason": Field("str", null=True, required=False),
     "spare_drive_writes": _n(0.0, hi=100.0, null=True, required=False),
     "spare_source": Field("str", null=True, required=False),
+    "onset_spare_factor": _n(0.0, hi=100.0, null=True, required=False),
+    "onset_source": Field("str", null=True, required=False),
 }
 LEVEL: dict[str, Field] = {
     "extra_op_percent": OP,
@@ -222,6 +230,8 @@ PLAN: dict[str, Field] = {
     "sweep_drive_writes": _n(0.0, hi=1.0, lo_open=True, required=False),
     "probe": Field("dict", null=True, required=False),
     "low_probe": Field("dict", null=True, required=False),
+    "onset_from_empty": Field("bool", required=False),
+    "onset_max_drive_writes": _n(0.0, hi=100.0, lo_open=True, required=False),
 }
 BUDGET: dict[str, Field] = {
     "drive_writes": _n(0.0, lo_open=True, null=True),

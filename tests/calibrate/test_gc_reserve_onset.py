@@ -84,6 +84,23 @@ def test_femu_onset_is_the_first_report_with_more_nand_pages_than_host_pages():
         femu_onset.onset_of(rows[:3], user_pages=250)
 
 
+def test_femu_onset_dated_as_the_plan_dates_it():
+    """``--plan``: each report a plan round through gc_onset.OnsetDating; a lone excess page
+    (a stray move) is passed over, a burst confirmed, and the figure is the middle of the
+    round where that burst began."""
+    # 10,000 pages of namespace, a report every 100 host pages (0.01 of it): the onset needs
+    # 20 pages of excess (graded_run.ONSET_EXCESS_DRIVE_WRITES) within 200 host pages
+    counters = [(i * 100, i * 100) for i in range(10)]
+    counters += [(1000 + 100 * i, 1001 + 100 * i) for i in range(6)]  # a stray page at 900-1000
+    counters += [(1600, 1610), (1700, 1750)]  # the excess begins at 1500-1600
+    rows = [{"host_pages": h, "nand_pages": n} for h, n in counters]
+    got = femu_onset.plan_onset_of(rows, user_pages=10_000, page_bytes=1)
+    assert got["onset_spare_factor"] == pytest.approx(0.155)
+    assert got["plan_resolution"] == pytest.approx(0.005)
+    with pytest.raises(ValueError):
+        femu_onset.plan_onset_of(rows[:16], user_pages=10_000, page_bytes=1)
+
+
 def test_spare_fitted_to_the_onset_where_every_fitted_level_sits_on_the_floor():
     # the failure of results/gc-onset/RULE.md in form: the levels below 40% all on the floor,
     # so no WAF figure fixes the spare; weighed on the onset only, the fit runs to its bound

@@ -21,6 +21,10 @@ smallest prefixes' shares of one sweep, so each prefix carries what it is owed f
 sweep (``SweepAccount``). The bytes written are not lost: they are the preconditioning, sized
 to the drive's own spare.
 
+**After an onset from empty** (``gc_onset.py``, a plan with ``onset_from_empty``) the free space
+is known before the fill, the onset less the span: one pass writes it, without sweeps
+(``spare_source`` :data:`SPARE_FROM_EMPTY`).
+
 **When it cannot.** Without write counters (a loop device, a drive without a vendor NAND
 counter) the onset is not seen: the first level falls back to one pass sized for the assumed
 native OP (``plan.assumed_native_op_percent``), and the measurement says so
@@ -65,6 +69,9 @@ SPARE_ONSET = "garbage-collection onset"
 SPARE_NO_COUNTERS = "assumed: no write counters"
 SPARE_EARLY = "assumed: WAF above 1 from the first round"
 SPARE_LOWER_BOUND = "lower bound: the budget ended the sweeps before garbage collection"
+SPARE_FROM_EMPTY = "the onset of garbage collection from empty, less the fill"
+#: ``Measurement.onset_source`` of an onset from empty (``gc_onset.py``, which names it so).
+ONSET_FROM_EMPTY = "garbage-collection onset from empty"
 
 
 class BudgetSpent(OverprovError):
@@ -121,6 +128,8 @@ def precondition_level(
     x = seg.extra_op_percent
     own = seg.min_drive_writes + plan.window_drive_writes(seg)
     first = not m.levels
+    if first and plan.spare_from == "onset" and m.onset_source == ONSET_FROM_EMPTY:
+        return _from_empty(runner, seg, span_bytes, reserve_drive_writes)
     if first and plan.spare_from == "onset":
         written = 0.0
         if runner.counters_ok:
@@ -157,6 +166,27 @@ def precondition_level(
     return seg
 
 
+def _from_empty(
+    runner: RoundRunner, seg: Segment, span_bytes: int, reserve_drive_writes: float
+) -> Segment:
+    """The first level after an onset from empty (``gc_onset.py``): its free space is known, the
+    onset less the span, and one pass of graded rounds writes it. The sweeps would date an onset
+    after the fill, which on a drive purged after the step's random writes comes early where
+    the collector samples its victims (d-choices copies fill blocks while trimmed ones wait:
+    0.054 drive writes for 0.182 on generated drive 72)."""
+    m = runner.m
+    span = 1.0 - seg.extra_op_percent / 100.0
+    m.spare_source = SPARE_FROM_EMPTY
+    m.spare_drive_writes = max(0.0, (m.onset_spare_factor or 0.0) - span)
+    runner.save()
+    _pass(runner, seg, span_bytes, m.spare_drive_writes, "g1", reserve_drive_writes)
+    runner.progress(
+        f"{seg.extra_op_percent:g}% extra OP: graded preconditioning, "
+        f"{m.spare_drive_writes:.3f} drive writes ({SPARE_FROM_EMPTY})"
+    )
+    return past_the_swing(runner, seg, span_bytes, reserve_drive_writes)
+
+
 def past_the_swing(
     runner: RoundRunner, seg: Segment, span_bytes: int, reserve_drive_writes: float
 ) -> Segment:
@@ -173,7 +203,7 @@ def past_the_swing(
     free space (0.15-0.26 drive writes) the swing outlasts the budget; the first window that
     holds, before its crest, stays the level's end there."""
     m = runner.m
-    if m.spare_source != SPARE_ONSET or m.spare_drive_writes is None:
+    if m.spare_source not in (SPARE_ONSET, SPARE_FROM_EMPTY) or m.spare_drive_writes is None:
         return seg
     settle = round(SWING_SPARE_MULTIPLE * m.spare_drive_writes, 3)
     if settle <= seg.min_drive_writes:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import statistics
 from collections.abc import Callable
 
+from overprov.calibrate import gc_onset
 from overprov.calibrate.graded_run import BudgetSpent, precondition_level
 from overprov.calibrate.plan import MeasurementPlan, Segment
 from overprov.emulate.counters import StatusReading
@@ -116,6 +117,9 @@ class SegmentRunner:
         self._host_bound = HostBoundNotice(self.progress)
         self.run_index = max(0, len(measurement.runs) - 1)
         self._n = 0
+        self.purge_counters: dict[str, int] | None = None
+        """The write counters right after this run's purge (the onset step counts host
+        writes from there, ``gc_onset.py``); None: not read."""
         self._overrun_s = 0.0
         """How far the last timed round ran past its seconds (its queue draining): the next
         one may too, so an I/O-time budget keeps room for it."""
@@ -194,6 +198,8 @@ class SegmentRunner:
         cap = self.m.capacity_bytes
         self.progress(f"purge: {self.target.purge()}")
         self.forget_reading()
+        if self.plan.onset_from_empty and self.counters_ok:
+            self.purge_counters = self.read().write_counters
         rounds: list[Round] = []
         iops = 0.0
         written = 0.0
@@ -460,6 +466,18 @@ def measure(
         else:
             say(f"FOB: {m.fob_iops:,.0f} IOPS, kept from the earlier run")
         runner.check_round_floor()
+        if plan.onset_from_empty and m.onset_source is None:
+            if runner.purge_counters is None and runner.counters_ok:
+                m.onset_source = gc_onset.ONSET_RESUMED  # not from the purge: no onset
+            else:  # the fill and every level's minimum stay in the budget
+                after = plan.minimum_drive_writes(with_fob=False)
+                gc_onset.onset_from_empty(
+                    runner, after - plan.onset_step_drive_writes(expected=True)
+                )
+                # the step left the drive at its collector's threshold: the fill starts from a
+                # purged drive again, as in the plan without the step (gc_onset.py)
+                say(f"purge: {target.purge()}")
+                runner.forget_reading()
         if not m.fill_done:
             runner.fill()
         elif resume is not None and target.kind == "sim":

@@ -4,6 +4,9 @@ The plan measures what the fit (``fit.py``) needs and nothing more, on one drive
 
 1. purge (TRIM everything) and a short fresh-out-of-box (FOB) segment of random writes: an upper
    bound on any steady figure and the drive's controller/NAND speed without garbage collection;
+   with :data:`ONSET_FROM_EMPTY` (off) and a budget that holds it, its random writes run on until
+   the write counters show the first garbage-collection copy: the onset from empty, 1 + the
+   spare the collector works with (``gc_onset.py``; about a drive write more), then a purge;
 2. one sequential fill of the whole tested capacity, so every later random write overwrites data;
 3. write-saturation segments of random writes at a few extra-OP levels, lowest first (each level
    made by discarding the tail, as ``overprov profile`` does), each until IOPS and WAF settle:
@@ -79,6 +82,19 @@ PROBE_AT_LOWEST = False
 #: plan, 0.05 in the graded one).
 PROBE_WINDOW_ROUNDS = 4
 PROBE_ROUND_SHARE = 0.5
+#: Whether the plan dates the onset of garbage collection from empty where the target reports
+#: its write counters and the budget holds the step beside the levels: the FOB's random writes
+#: run on until the first garbage-collection copy (``gc_onset.py``; about a drive write more).
+#: Off: its use in the readings (``gc_reserve.ReserveForm.onset``) has not passed a rule
+#: (docs/calibrate-validation.md, "The onset of garbage collection from empty").
+ONSET_FROM_EMPTY = False
+#: The onset step ends here without an onset (host writes since the purge, drive writes of the
+#: capacity): past the largest collector spare of the foreign drives (1.198, FEMU with a 10%
+#: reserve) and of overprov's generated drives (about 1.3).
+ONSET_MAX_DRIVE_WRITES = 1.6
+#: What the plan counts the onset step to cost when it designs for a budget: the spare factor
+#: of a drive with the native OP most client drives ship with (:data:`ASSUMED_NATIVE_OP_PERCENT`).
+ONSET_EXPECTED_DRIVE_WRITES = 1.0 + ASSUMED_NATIVE_OP_PERCENT / 100.0
 
 
 @dataclass(frozen=True)
@@ -208,6 +224,11 @@ class MeasurementPlan:
     low_probe: Segment | None = None
     """After the lowest level's segment, the probe there too (:data:`PROBE_AT_LOWEST`), or
     None."""
+    onset_from_empty: bool = False
+    """After the FOB, its random writes run on until the onset of garbage collection from
+    empty (``gc_onset.py``, :func:`with_onset_step`), at most to ``onset_max_drive_writes``
+    host writes since the purge."""
+    onset_max_drive_writes: float = ONSET_MAX_DRIVE_WRITES
 
     def all_segments(self) -> list[Segment]:
         """The segments in the order they are measured: the levels, each probe right after
@@ -234,6 +255,7 @@ class MeasurementPlan:
         """What it measures, in one phrase for the line printed before the first write."""
         measured = ", ".join(f"{s.extra_op_percent:g}%" for s in self.segments)
         graded = "graded preconditioning then " if self.precondition == "graded" else ""
+        onset = ", random writes until garbage collection starts" if self.onset_from_empty else ""
         probes = "".join(
             f", then QD{s.queue_depth} at {s.extra_op_percent:g}% for "
             f"{self.window_drive_writes(s):.2f} drive writes"
@@ -241,7 +263,7 @@ class MeasurementPlan:
             if s is not None
         )
         return (
-            f"FOB, one sequential fill, {graded}random writes at {measured} extra OP until "
+            f"FOB{onset}, one sequential fill, {graded}random writes at {measured} extra OP until "
             f"settled{probes}"
         )
 
@@ -260,6 +282,7 @@ class MeasurementPlan:
         fob = self.fob_drive_writes if with_fob else 0.0
         return (
             fob
+            + self.onset_step_drive_writes(expected=True)
             + 1.0
             + sum(
                 s.precondition_drive_writes
@@ -273,9 +296,18 @@ class MeasurementPlan:
         """Worst case: FOB, the fill and every segment to its maximum."""
         return (
             self.fob_drive_writes
+            + self.onset_step_drive_writes(expected=False)
             + 1.0
             + sum(s.precondition_drive_writes + s.max_drive_writes for s in self.all_segments())
         )
+
+    def onset_step_drive_writes(self, *, expected: bool) -> float:
+        """What the onset step writes past the FOB: as a drive with the assumed native OP
+        would need (``expected``) or at most; 0 without the step."""
+        if not self.onset_from_empty:
+            return 0.0
+        total = ONSET_EXPECTED_DRIVE_WRITES if expected else self.onset_max_drive_writes
+        return max(0.0, total - self.fob_drive_writes)
 
 
 def freed_drive_writes(prev_extra_op_percent: float, extra_op_percent: float) -> float:
@@ -332,6 +364,7 @@ def design(
     write_counters: bool = True,
     precondition: str | None = None,
     second_queue_depth: int | None = PROBE_QUEUE_DEPTH,
+    onset_from_empty: bool | None = None,
 ) -> MeasurementPlan:
     """The plan for predicting ``extra_op_percent`` within ``budget``.
 
@@ -392,9 +425,22 @@ def design(
         probed = with_probe(plan, second_queue_depth)
         if budget.drive_writes is None or probed.minimum_drive_writes() <= budget.drive_writes:
             plan = probed
+    if (ONSET_FROM_EMPTY if onset_from_empty is None else onset_from_empty) and write_counters:
+        timed = with_onset_step(plan)
+        if budget.drive_writes is None or timed.minimum_drive_writes() <= budget.drive_writes:
+            plan = timed
     if budget.drive_writes is not None:
         plan = fit_to_budget(plan, budget.drive_writes)
     return plan
+
+
+def with_onset_step(plan: MeasurementPlan) -> MeasurementPlan:
+    """``plan`` with the onset of garbage collection from empty dated after its FOB
+    (``gc_onset.py``): the FOB's random writes run on until the write counters show the first
+    garbage-collection copy. The fill and the levels after it are as before; the step costs
+    about the collector's spare factor in drive writes (:meth:`MeasurementPlan.
+    onset_step_drive_writes`)."""
+    return replace(plan, onset_from_empty=True)
 
 
 def with_probe(
@@ -425,10 +471,16 @@ def with_probe(
 def fit_to_budget(plan: MeasurementPlan, drive_writes: float) -> MeasurementPlan:
     """The plan with each segment's maximum lowered (evenly, never below its minimum and a
     window) so that the worst case, :meth:`MeasurementPlan.planned_drive_writes`, fits in
-    ``drive_writes``: the plan printed before measuring is what the budget allows."""
+    ``drive_writes``: the plan printed before measuring is what the budget allows. The onset
+    step (:func:`with_onset_step`) takes a share of what is left beside them, above its
+    expected cost (past it the step ends with a lower bound)."""
     if plan.planned_drive_writes() <= drive_writes or not plan.segments:
         return plan
-    share = max(0.0, drive_writes - plan.minimum_drive_writes()) / len(plan.segments)
+    steps = len(plan.segments) + (1 if plan.onset_from_empty else 0)
+    share = max(0.0, drive_writes - plan.minimum_drive_writes()) / steps
+    if plan.onset_from_empty:
+        cap = ONSET_EXPECTED_DRIVE_WRITES + share
+        plan = replace(plan, onset_max_drive_writes=min(plan.onset_max_drive_writes, cap))
     segs = [  # the probe keeps its window
         replace(
             s,
