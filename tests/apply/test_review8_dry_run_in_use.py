@@ -1,0 +1,95 @@
+"""``apply``'s dry run on a device in use (mounted, open in another process, held exclusively)
+printed the command to execute the plan as if it would run, under a safety line that said
+REFUSED: the dry run now ends by saying --execute would be refused, naming the device and its
+user, and prints no command to paste. A device held exclusively with no mount, holder or
+writer to show (what a ZFS pool does to its disks) was not seen at all by the dry run; its
+exclusive open is tried as --execute's is. Loop devices on sparse files, made and detached by
+the loop_device fixture; nothing is written (the dry run's digest is compared)."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+
+import pytest
+
+pytestmark = pytest.mark.root
+
+MIB = 2**20
+
+HOLDER = """
+import os, sys, time
+flags = {"writer": os.O_WRONLY, "exclusive": os.O_RDONLY | os.O_EXCL}[sys.argv[2]]
+fd = os.open(sys.argv[1], flags)
+print("held", flush=True)
+time.sleep(600)
+"""
+
+
+@contextlib.contextmanager
+def held(dev: str, how: str) -> Iterator[int]:
+    """A child process holding ``dev`` open for writing, or exclusively (read-only); its pid."""
+    proc = subprocess.Popen([sys.executable, "-c", HOLDER, dev, how], stdout=subprocess.PIPE,
+                            text=True)  # fmt: skip
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "held"
+        yield proc.pid
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def digest(dev: str) -> str:
+    with open(dev, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def refused_dry_run(dev: str, overprov_cli) -> str:
+    before = digest(dev)
+    rc, out, err = overprov_cli("apply", dev, "--extra-op", "20", "--method", "partition")
+    assert rc == 1, out + err
+    assert digest(dev) == before
+    tail = out[out.index("dry run: nothing was changed") :]
+    assert "--execute would be REFUSED now" in tail
+    assert "--execute" not in tail.replace("--execute would be REFUSED", "")  # no command
+    assert "overprov apply" not in tail
+    return tail
+
+
+@pytest.mark.parametrize("how", ["writer", "exclusive"])
+def test_a_device_open_in_another_process_is_said_refused_naming_it(how, loop_device, overprov_cli):
+    dev = loop_device(size_bytes=4 * MIB)
+    with held(dev, how) as pid:
+        tail = refused_dry_run(dev, overprov_cli)
+    (line,) = [ln for ln in tail.splitlines() if ln.startswith(f"  {dev}: ")]
+    assert f"pid {pid} (" in line
+    if how == "exclusive":
+        assert "open exclusively" in line
+
+
+def test_a_mounted_device_is_said_refused_naming_the_mount(loop_device, tmp_path, overprov_cli):
+    mkfs = shutil.which("mkfs.ext4") or shutil.which("mkfs.ext4", path="/usr/sbin:/sbin")
+    if mkfs is None:
+        pytest.skip("mkfs.ext4 not installed")
+    dev = loop_device(size_bytes=8 * MIB)
+    subprocess.run([mkfs, "-q", "-F", dev], check=True, capture_output=True)
+    mnt = tmp_path / "mnt"
+    mnt.mkdir()
+    subprocess.run(["mount", "-o", "ro", dev, str(mnt)], check=True, capture_output=True)
+    try:
+        tail = refused_dry_run(dev, overprov_cli)
+    finally:
+        subprocess.run(["umount", str(mnt)], capture_output=True, check=False)
+    assert f"  {dev}: mounted at {mnt}" in tail
+
+
+def test_a_free_device_still_gets_the_command(loop_device, overprov_cli):
+    dev = loop_device(size_bytes=4 * MIB)
+    rc, out, err = overprov_cli("apply", dev, "--extra-op", "20", "--method", "partition")
+    assert rc == 0, out + err
+    assert "REFUSED" not in out
+    assert f"  overprov apply {dev} --extra-op 20 --method partition --execute" in out
