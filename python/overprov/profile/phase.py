@@ -84,6 +84,8 @@ def run_phase(profile: ProfileRun, target: Target, phase: dict[str, Any], cap: i
     device = host_share.emulated_device(target)
     reading = counters.read(device) if device is not None else None
     host_bound = host_share.HostBoundNotice(lambda line: profile.log(label, line))
+    if any(host_share.host_bound(r.get("host_share")) for r in phase["rounds"]):
+        host_bound.said.add(label)  # said in profile.log by the run this one resumes
     while not verdict.steady and not verdict.gave_up:
         n = len(phase["rounds"]) + 1
         r = profile.run_round(
