@@ -12,7 +12,7 @@ from overprov.apply.auto import METHODS, build_plans
 from overprov.apply.base import Plan, VisibleSize
 from overprov.blockdev import CONFIRM_FLAG
 from overprov.capacity import parse_capacity_gb, parse_extra_op_percent
-from overprov.errors import UnsafeDeviceError
+from overprov.errors import EXIT_FAILED, UnsafeDeviceError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -198,7 +198,7 @@ def run(args: argparse.Namespace) -> int:
             + "\nStop what uses it (unmount it, stop the array, the pool or the program), then "
             "run this dry run again: it prints the command to execute the plan"
         )
-        return 1
+        return EXIT_FAILED  # a refused action (docs/cli.md)
     if not args.execute:
         command = _execute_command(args, plans)
         print(
