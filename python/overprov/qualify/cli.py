@@ -249,15 +249,25 @@ def run(args: argparse.Namespace) -> int:
         if args.json and not to_stdout:
             write_json(doc, args.json)
 
-    identity, verdicts = session.run(
-        args.target,
-        args.tests,
-        s,
-        out_dir=out,
-        target_options=options,
-        say=lambda line: print(line, file=sys.stderr),
-        on_result=keep,
-    )
+    left = list(args.tests)
+
+    def kept(identity: dict[str, Any], done: list[verdict.Verdict], pending: list[str]) -> None:
+        keep(identity, done, pending)
+        left[:] = pending
+
+    try:
+        identity, verdicts = session.run(
+            args.target,
+            args.tests,
+            s,
+            out_dir=out,
+            target_options=options,
+            say=lambda line: print(line, file=sys.stderr),
+            on_result=kept,
+        )
+    except KeyboardInterrupt:
+        print(interrupted_text(args, out if folder else None, left), file=sys.stderr)
+        raise
     doc = verdict.document(
         _target_summary(identity), s.to_dict(), verdicts, getattr(args, "command_line", [])
     )
@@ -271,6 +281,22 @@ def run(args: argparse.Namespace) -> int:
     if folder:
         _write_folder(doc, out, say_file, report=not args.no_report)
     return 1 if doc["summary"]["failed"] else 0
+
+
+def interrupted_text(args: argparse.Namespace, folder: Path | None, left: list[str]) -> str:
+    """What an interrupted qualification kept, and how to run the tests it did not finish
+    (``left``: the one interrupted, then those not started)."""
+    done = [t for t in args.tests if t not in left]
+    if not done:
+        return f"qualify: interrupted during {left[0]}: no test finished; run the command again"
+    where = [str(folder / "qualify.json")] if folder is not None else []
+    where += [str(args.json)] if args.json and args.json != "-" else []
+    kept = f"kept in {' and '.join(where)}" if where else "not kept (no --out or --json FILE)"
+    return (
+        f"qualify: interrupted during {left[0]}: {', '.join(done)} finished, {kept}; to run "
+        f"the tests left, the same command with --tests {','.join(left)}"
+        + (" and another --out (this one holds the finished tests)" if folder else "")
+    )
 
 
 def _write_folder(doc: dict[str, Any], out: Path, say: Any, *, report: bool = True) -> None:
