@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from overprov import presets
-from overprov.errors import OverprovError, UnsafeDeviceError
+from overprov.errors import ConfigError, OverprovError, UnsafeDeviceError
 from overprov.file_location import check_missing_target, less_than_a_block, target_kind
 from overprov.units import human_bytes, human_seconds
 
@@ -36,6 +36,16 @@ def add_option(parser: argparse.ArgumentParser, what: str) -> None:
         "(time, drive writes, wear), and write nothing: no byte to the target, no output "
         "folder (docs/cli.md)",
     )
+
+
+def refuse_json(json_path: object) -> None:
+    """A dry run writes no document: refuse (ConfigError) its --json rather than leave the file
+    unwritten without a word, or put the plan's text where ``--json -`` promises JSON."""
+    if json_path is not None:
+        raise ConfigError(
+            f"--json {json_path}: a dry run writes nothing, no JSON document either; leave out "
+            "--json, or --dry-run"
+        )
 
 
 @dataclass

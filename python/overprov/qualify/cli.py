@@ -209,6 +209,8 @@ def run(args: argparse.Namespace) -> int:
     folder = args.out is not None or not sim
     # every output is checked before a test writes a byte to the drive
     check_json_output(args.json)
+    if args.dry_run:
+        dry_run.refuse_json(args.json)
     if folder:
         check_output_dir(out, "--out")
         check_no_other_run(out, "qualify")
