@@ -1,46 +1,23 @@
-"""``apply``'s dry run on a device in use (mounted, open in another process, held exclusively)
-printed the command to execute the plan as if it would run, under a safety line that said
-REFUSED: the dry run now ends by saying --execute would be refused, naming the device and its
-user, and prints no command to paste. A device held exclusively with no mount, holder or
-writer to show (what a ZFS pool does to its disks) was not seen at all by the dry run; its
-exclusive open is tried as --execute's is. Loop devices on sparse files, made and detached by
-the loop_device fixture; nothing is written (the dry run's digest is compared)."""
+"""What a device holds and what uses it, said where a NAS admin reads it before ``apply
+--execute``. ``apply``'s dry run on a device in use (mounted, open in another process, held
+exclusively) printed the command to execute the plan as if it would run, under a safety line
+that said REFUSED: it now ends by saying --execute would be refused, naming the device and its
+user, and prints no command to paste. A device held exclusively with no mount, holder or writer
+to show (what a ZFS pool does to its disks) was not seen at all by the dry run; its exclusive
+open is tried as --execute's is. ``status`` listed the device's signatures in its --json only,
+not in the text. Loop devices on sparse files, made and detached by the loop_device fixture;
+the dry run writes nothing (the device's digest is compared)."""
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import shutil
+import json
 import subprocess
-import sys
-from collections.abc import Iterator
 
 import pytest
+from safety_helpers import MIB, held, mkfs_ext4
 
 pytestmark = pytest.mark.root
-
-MIB = 2**20
-
-HOLDER = """
-import os, sys, time
-flags = {"writer": os.O_WRONLY, "exclusive": os.O_RDONLY | os.O_EXCL}[sys.argv[2]]
-fd = os.open(sys.argv[1], flags)
-print("held", flush=True)
-time.sleep(600)
-"""
-
-
-@contextlib.contextmanager
-def held(dev: str, how: str) -> Iterator[int]:
-    """A child process holding ``dev`` open for writing, or exclusively (read-only); its pid."""
-    proc = subprocess.Popen([sys.executable, "-c", HOLDER, dev, how], stdout=subprocess.PIPE,
-                            text=True)  # fmt: skip
-    try:
-        assert proc.stdout is not None and proc.stdout.readline().strip() == "held"
-        yield proc.pid
-    finally:
-        proc.kill()
-        proc.wait()
 
 
 def digest(dev: str) -> str:
@@ -72,11 +49,8 @@ def test_a_device_open_in_another_process_is_said_refused_naming_it(how, loop_de
 
 
 def test_a_mounted_device_is_said_refused_naming_the_mount(loop_device, tmp_path, overprov_cli):
-    mkfs = shutil.which("mkfs.ext4") or shutil.which("mkfs.ext4", path="/usr/sbin:/sbin")
-    if mkfs is None:
-        pytest.skip("mkfs.ext4 not installed")
     dev = loop_device(size_bytes=8 * MIB)
-    subprocess.run([mkfs, "-q", "-F", dev], check=True, capture_output=True)
+    mkfs_ext4(dev)
     mnt = tmp_path / "mnt"
     mnt.mkdir()
     subprocess.run(["mount", "-o", "ro", dev, str(mnt)], check=True, capture_output=True)
@@ -93,3 +67,15 @@ def test_a_free_device_still_gets_the_command(loop_device, overprov_cli):
     assert rc == 0, out + err
     assert "REFUSED" not in out
     assert f"  overprov apply {dev} --extra-op 20 --method partition --execute" in out
+
+
+def test_status_says_what_the_device_holds(loop_device, overprov_cli, tmp_path):
+    dev = loop_device(size_bytes=8 * MIB)
+    rc, out, err = overprov_cli("status", dev)
+    assert rc == 0, err
+    assert "signatures:" not in out  # a blank device
+    mkfs_ext4(dev)
+    rc, out, err = overprov_cli("status", dev, "--json", str(tmp_path / "s.json"))
+    assert rc == 0, err
+    assert "  signatures: ext4 (data on it: apply erases it)" in out
+    assert json.loads((tmp_path / "s.json").read_text())["signatures"] == ["ext4"]
