@@ -79,3 +79,20 @@ def test_status_says_what_the_device_holds(loop_device, overprov_cli, tmp_path):
     assert rc == 0, err
     assert "  signatures: ext4 (data on it: apply erases it)" in out
     assert json.loads((tmp_path / "s.json").read_text())["signatures"] == ["ext4"]
+
+
+@pytest.mark.parametrize("command", ["profile", "qualify"])
+def test_the_dry_run_of_a_run_says_a_device_held_exclusively_is_refused(
+    command, loop_device, overprov_cli
+):
+    """``profile`` and ``qualify`` open their device O_EXCL and are refused there; their dry
+    run said "confirmed; a run destroys its data"."""
+    dev = loop_device(size_bytes=16 * MIB)
+    confirm = ("--i-understand-this-destroys-data", dev, "--allow-hdd")
+    with held(dev, "exclusive") as pid:
+        rc, out, err = overprov_cli(command, dev, "--dry-run", *confirm)
+    assert rc == 0, out + err
+    text = out + err
+    assert f"{dev} (loop" in text and "refused, in use: the kernel has it open exclusively" in text
+    assert f"pid {pid} (" in text
+    assert "confirmed; a run destroys its data" not in text

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import errno
-import os
 import shlex
 
 from overprov import blockdev, device_users, units
@@ -86,32 +84,6 @@ def _target(args: argparse.Namespace) -> VisibleSize:
     return VisibleSize(visible_sectors=args.visible_sectors)
 
 
-def _busy_now(path: str) -> str | None:
-    """Why the kernel would refuse --execute's exclusive open of ``path`` now (EBUSY), naming
-    the processes that have it open; None if it would not. What the kernel holds without a
-    mount, a sysfs holder or a process (a ZFS pool's disk) is only seen this way. The open is
-    read-only and closed at once; any other failure (not root) is left to --execute."""
-    real = os.path.realpath(path)
-    try:
-        os.close(os.open(real, os.O_RDONLY | os.O_EXCL | os.O_CLOEXEC))
-    except OSError as exc:
-        if exc.errno != errno.EBUSY:
-            return None
-    else:
-        return None
-    try:
-        pids = sorted({o.pid for o in device_users.opened_by_others(os.stat(real))})
-    except OSError:
-        pids = []
-    holders = ", ".join(device_users.who(pid) for pid in pids)
-    return "the kernel has it open exclusively (an exclusive open fails: busy)" + (
-        f"; open in {holders}"
-        if holders
-        else "; no process has it open: a kernel user (a ZFS pool, an md/dm/LVM member, a "
-        "filesystem) holds it"
-    )
-
-
 def _safety_lines(plan: Plan, confirms: list[str], allow_hdd: bool) -> tuple[list[str], list[str]]:
     """What --execute would say about each device. Returns (lines, refusals): one refusal,
     ``DEVICE: why``, per device --execute would refuse whatever is confirmed."""
@@ -119,7 +91,7 @@ def _safety_lines(plan: Plan, confirms: list[str], allow_hdd: bool) -> tuple[lis
     refused = []
     for dev in plan.devices:
         in_use, overridable = blockdev.refusal_reasons(dev, allow_hdd=allow_hdd)
-        if not in_use and (busy := _busy_now(dev.path)):
+        if not in_use and (busy := device_users.held_exclusively(dev.path)):
             in_use.append(busy)
         confirmed = any(blockdev.same_device(c, dev.path) for c in confirms)
         if in_use:

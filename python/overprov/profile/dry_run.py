@@ -114,6 +114,8 @@ def identify(
             info = blockdev.identify(m)  # a device not identified is refused, as in a run
             sizes.append(info.size_bytes)
             in_use, overridable = blockdev.refusal_reasons(info, allow_hdd=allow_hdd)
+            if not in_use and (busy := device_users.held_exclusively(m)):
+                in_use.append(busy)
             confirmed = blockdev.confirmation_for(m, confirm or []) is not None
             model = " ".join(x for x in (info.model, info.serial) if x) or info.name
             if in_use:
