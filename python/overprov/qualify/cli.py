@@ -11,7 +11,12 @@ from typing import Any
 
 from overprov import units
 from overprov.errors import ConfigError
-from overprov.options import add_report_option, add_size_option, add_target_options
+from overprov.options import (
+    add_json_option,
+    add_report_option,
+    add_size_option,
+    add_target_options,
+)
 from overprov.outputs import (
     check_json_output,
     check_no_other_run,
@@ -69,7 +74,7 @@ def register(subparsers: Any) -> None:
         metavar="LIST",
         help=f"comma-separated, from {','.join(session.TESTS)} (default: all)",
     )
-    p.add_argument("--json", metavar="FILE|-", help="write the results as JSON (- : stdout)")
+    add_json_option(p, "the verdicts, each with its figures")
     p.add_argument(
         "--out",
         type=Path,
