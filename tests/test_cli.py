@@ -163,7 +163,7 @@ def test_the_confirmation_help_mentions_resuming_only_where_there_is_resume():
             assert bool(said) == ("--resume" in flags), (name, confirm.help)
     assert resumed == {
         "overprov profile": "profile",
-        "overprov qualify": None,
+        "overprov qualify": "qualification",
         "overprov calibrate": "calibration",
         "overprov apply": None,
     }

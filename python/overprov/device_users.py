@@ -5,7 +5,8 @@ The kernel does not list these as a device's ``holders`` and ``O_EXCL`` does not
 loop device opens what backs it without claiming it, so ``/dev/sdb`` under ``losetup
 /dev/loop3 /dev/sdb`` (or under a loop device on one of its partitions) looks free while a
 file system on ``/dev/loop3`` is mounted; a virtual machine or ``dd`` writing to a disk opens
-it without ``O_EXCL`` too. Everything here reads ``/sys/block`` and ``/proc``; nothing writes.
+it without ``O_EXCL`` too. Everything here reads ``/sys/block`` and ``/proc``; nothing writes
+(:func:`held_exclusively` opens the device read-only, ``O_EXCL``, and closes it at once).
 
 * :func:`loop_devices_on` — loop devices whose backing file is the file (by device and inode
   number, from the kernel through ``LOOP_GET_STATUS64``, as ``losetup`` reads it; the path in
@@ -20,6 +21,7 @@ seen.
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import os
 import stat
@@ -192,3 +194,31 @@ def block_users(st: os.stat_result) -> list[str]:
     one phrase each: the loop devices it backs, the other processes writing to it."""
     found = [f"backs loop device {dev}" for dev in loop_devices_on(st)]
     return found + writers(st)
+
+
+def held_exclusively(path: str) -> str | None:
+    """Why the kernel refuses an exclusive open of the block device ``path`` now (EBUSY, what
+    ``apply --execute`` and ``profile`` meet when they open it), naming the processes that have
+    it open; None if it does not. What the kernel holds without a mount, a sysfs holder or a
+    process (a ZFS pool's disk) is only seen this way: the dry runs try the same open, read-only
+    and closed at once (the one open here; it writes nothing). Any other failure (not root) is
+    left to the run."""
+    real = os.path.realpath(path)
+    try:
+        os.close(os.open(real, os.O_RDONLY | os.O_EXCL | os.O_CLOEXEC))
+    except OSError as exc:
+        if exc.errno != errno.EBUSY:
+            return None
+    else:
+        return None
+    try:
+        pids = sorted({o.pid for o in opened_by_others(os.stat(real))})
+    except OSError:
+        pids = []
+    holders = ", ".join(who(pid) for pid in pids)
+    return "the kernel has it open exclusively (an exclusive open fails: busy)" + (
+        f"; open in {holders}"
+        if holders
+        else "; no process has it open: a kernel user (a ZFS pool, an md/dm/LVM member, a "
+        "filesystem) holds it"
+    )

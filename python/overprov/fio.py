@@ -22,7 +22,6 @@ import contextlib
 import ctypes
 import json
 import math
-import os
 import re
 import shutil
 import signal
@@ -416,9 +415,3 @@ def iops_logs(directory: Path, prefix: str) -> list[Path]:
         return int(m.group(1)) if m else 0
 
     return sorted(Path(directory).glob(f"{prefix}_iops.*.log"), key=job_number)
-
-
-def remove_stale(paths: Iterable[Path]) -> None:
-    for p in paths:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(p)

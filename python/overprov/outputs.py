@@ -27,6 +27,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
+from overprov import file_mode
 from overprov.errors import OutputError, RunError
 
 STDOUT = "-"
@@ -286,6 +287,7 @@ def write_atomic(path: Path, text: str) -> None:
     tmp = None
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        os.fchmod(fd, file_mode.mode_for(path))  # not mkstemp's 0600 (file_mode.py)
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
             f.flush()

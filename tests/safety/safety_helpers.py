@@ -304,6 +304,8 @@ import fcntl, os, struct, sys, time
 path, how = sys.argv[1], sys.argv[2]
 if how == "writer":
     fd = os.open(path, os.O_WRONLY)
+elif how == "exclusive":  # read-only, O_EXCL: as the kernel's own users (a ZFS pool) hold it
+    fd = os.open(path, os.O_RDONLY | os.O_EXCL)
 else:
     fd = os.open(path, os.O_RDONLY)  # read-only: the lock alone must be what is found
     if how == "lockf":
@@ -320,8 +322,8 @@ time.sleep(600)
 @contextlib.contextmanager
 def held(path: Path | str, how: str) -> Iterator[int]:
     """Another process holding ``path`` (a file or a device) as ``how`` says: "writer" (open
-    for writing, not O_EXCL, as a VM holds its disk), "lockf", "flock", "ofd" (a lock on a
-    read-only descriptor); yields its pid."""
+    for writing, not O_EXCL, as a VM holds its disk), "exclusive" (a device open read-only
+    with O_EXCL), "lockf", "flock", "ofd" (a lock on a read-only descriptor); yields its pid."""
     proc = subprocess.Popen([sys.executable, "-c", HOLDER, str(path), how],
                             stdout=subprocess.PIPE, text=True)  # fmt: skip
     try:

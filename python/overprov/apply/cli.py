@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 import shlex
 
-from overprov import blockdev, units
+from overprov import blockdev, device_users, units
 from overprov.apply.auto import METHODS, build_plans
 from overprov.apply.base import Plan, VisibleSize
 from overprov.blockdev import CONFIRM_FLAG
 from overprov.capacity import parse_capacity_gb, parse_extra_op_percent
-from overprov.errors import UnsafeDeviceError
+from overprov.errors import EXIT_FAILED, UnsafeDeviceError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -84,15 +84,18 @@ def _target(args: argparse.Namespace) -> VisibleSize:
     return VisibleSize(visible_sectors=args.visible_sectors)
 
 
-def _safety_lines(plan: Plan, confirms: list[str], allow_hdd: bool) -> tuple[list[str], bool]:
-    """What --execute would say about each device. Returns (lines, all_executable)."""
+def _safety_lines(plan: Plan, confirms: list[str], allow_hdd: bool) -> tuple[list[str], list[str]]:
+    """What --execute would say about each device. Returns (lines, refusals): one refusal,
+    ``DEVICE: why``, per device --execute would refuse whatever is confirmed."""
     lines = []
-    ok = True
+    refused = []
     for dev in plan.devices:
         in_use, overridable = blockdev.refusal_reasons(dev, allow_hdd=allow_hdd)
+        if not in_use and (busy := device_users.held_exclusively(dev.path)):
+            in_use.append(busy)
         confirmed = any(blockdev.same_device(c, dev.path) for c in confirms)
         if in_use:
-            ok = False
+            refused.append(f"{dev.path}: {'; '.join(in_use)}")
             lines.append(f"  safety {dev.path}: REFUSED, in use now: {'; '.join(in_use)}")
         elif overridable and not confirmed:
             lines.append(f"  safety {dev.path}: would destroy data: {'; '.join(overridable)}")
@@ -101,7 +104,7 @@ def _safety_lines(plan: Plan, confirms: list[str], allow_hdd: bool) -> tuple[lis
                 f"  safety {dev.path}: nothing in use"
                 + ("; confirmed" if confirmed else f"; --execute needs {CONFIRM_FLAG} {dev.path}")
             )
-    return lines, ok
+    return lines, refused
 
 
 #: What the dry run's command has where a device's name confirms it: the user types the name
@@ -153,12 +156,21 @@ def run(args: argparse.Namespace) -> int:
             raise UnsafeDeviceError(
                 f"{CONFIRM_FLAG} {c}: {what} ({', '.join(d.path for d in all_devices)})"
             )
-    executable = True
+    refused: list[str] = []
     for plan in plans:
         print(plan.show())
-        lines, ok = _safety_lines(plan, args.confirm, args.allow_hdd)
-        executable = executable and ok
+        lines, refusals = _safety_lines(plan, args.confirm, args.allow_hdd)
+        refused += refusals
         print("\n".join(lines))
+    if not args.execute and refused:
+        print(
+            "\ndry run: nothing was changed. --execute would be REFUSED now, whatever is "
+            "confirmed: a device in use is never written:\n"
+            + "\n".join(f"  {r}" for r in refused)
+            + "\nStop what uses it (unmount it, stop the array, the pool or the program), then "
+            "run this dry run again: it prints the command to execute the plan"
+        )
+        return EXIT_FAILED  # a refused action (docs/cli.md)
     if not args.execute:
         command = _execute_command(args, plans)
         print(
@@ -170,7 +182,7 @@ def run(args: argparse.Namespace) -> int:
                 f"  with each {CONFIRM_PLACEHOLDER} replaced by the name of a device above, "
                 "typed by you once you have read its plan: one confirmation per device"
             )
-        return 0 if executable else 1
+        return 0
     # Refuse everything before changing anything.
     for plan in plans:
         plan.check_safety(args.confirm, allow_hdd=args.allow_hdd)

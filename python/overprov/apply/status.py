@@ -191,6 +191,9 @@ def format_status(st: dict[str, Any]) -> str:
         )
     else:
         lines.append("  partition table: none")
+    found = [sig for sig in st["signatures"] if sig not in blockdev.PARTITION_TABLE_TYPES]
+    if found:
+        lines.append(f"  signatures: {', '.join(found)} (data on it: apply erases it)")
     for p in st["partitions"]:
         name = f" {p['name']!r}" if p.get("name") else ""
         lines.append(

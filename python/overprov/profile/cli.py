@@ -301,6 +301,7 @@ def run(args: argparse.Namespace) -> int:
     if args.dry_run:
         if args.resume is not None or not args.target:
             raise ConfigError("--dry-run: give a TARGET (a resumed profile continues its plan)")
+        dry_run.refuse_json(args.json)
         settings = _settings_from_args(args)
         settings.validate()  # the plan shown is one the run would accept
         print(profile_dry_run(args.target, settings, list(args.confirm), args.allow_hdd))

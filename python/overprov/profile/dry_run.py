@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from overprov import presets
-from overprov.errors import OverprovError, UnsafeDeviceError
+from overprov.errors import ConfigError, OverprovError, UnsafeDeviceError
 from overprov.file_location import check_missing_target, less_than_a_block, target_kind
 from overprov.units import human_bytes, human_seconds
 
@@ -36,6 +36,16 @@ def add_option(parser: argparse.ArgumentParser, what: str) -> None:
         "(time, drive writes, wear), and write nothing: no byte to the target, no output "
         "folder (docs/cli.md)",
     )
+
+
+def refuse_json(json_path: object) -> None:
+    """A dry run writes no document: refuse (ConfigError) its --json rather than leave the file
+    unwritten without a word, or put the plan's text where ``--json -`` promises JSON."""
+    if json_path is not None:
+        raise ConfigError(
+            f"--json {json_path}: a dry run writes nothing, no JSON document either; leave out "
+            "--json, or --dry-run"
+        )
 
 
 @dataclass
@@ -104,6 +114,8 @@ def identify(
             info = blockdev.identify(m)  # a device not identified is refused, as in a run
             sizes.append(info.size_bytes)
             in_use, overridable = blockdev.refusal_reasons(info, allow_hdd=allow_hdd)
+            if not in_use and (busy := device_users.held_exclusively(m)):
+                in_use.append(busy)
             confirmed = blockdev.confirmation_for(m, confirm or []) is not None
             model = " ".join(x for x in (info.model, info.serial) if x) or info.name
             if in_use:

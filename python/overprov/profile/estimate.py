@@ -150,15 +150,23 @@ def _what(kind: str, members: int) -> str:
     return {"block": "the device", "sim": "a simulated drive"}.get(kind, "a file")
 
 
+def _span(show: Any, low: Any, high: Any, between: str) -> str:
+    """``low`` to ``high`` as ``show`` writes them; one figure when they read the same (a
+    profile whose every phase runs its most rounds: not "24 s to 24 s")."""
+    a, b = show(low), show(high)
+    return a if a == b else f"{a}{between}{b}"
+
+
 def estimate_text(est: dict[str, Any], spec: str, kind: str, capacity: int, members: int) -> str:
     each = " each" if members > 1 else ""
     time_kind = " of simulated I/O time" if est.get("simulated_time") else ""
     lines = [
         f"estimate for {spec} ({_what(kind, members)}, {human_bytes(capacity)} tested{each}):",
-        f"  duration {human_seconds(est['seconds_min'])} to {human_seconds(est['seconds_max'])}"
-        f"{time_kind} ({est['phases']} phases, {est['rounds_min']}–{est['rounds_max']} rounds)",
-        f"  writes {human_bytes(est['bytes_per_member_min'])} to "
-        f"{human_bytes(est['bytes_per_member_max'])}"
+        f"  duration {_span(human_seconds, est['seconds_min'], est['seconds_max'], ' to ')}"
+        f"{time_kind} ({est['phases']} phases, "
+        f"{_span(str, est['rounds_min'], est['rounds_max'], '–')} rounds)",
+        "  writes "
+        + _span(human_bytes, est["bytes_per_member_min"], est["bytes_per_member_max"], " to ")
         + (" per member" if members > 1 else "")
         + f" (precondition {human_bytes(est['precondition_bytes_per_member'])}; before each "
         f"phase's window {human_bytes(est.get('phase_precondition_bytes_per_member', 0))} in "

@@ -7,6 +7,7 @@ written after it, so a resumed run continues with the next round.
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 from overprov.emulate import counters, host_share
@@ -84,6 +85,8 @@ def run_phase(profile: ProfileRun, target: Target, phase: dict[str, Any], cap: i
     device = host_share.emulated_device(target)
     reading = counters.read(device) if device is not None else None
     host_bound = host_share.HostBoundNotice(lambda line: profile.log(label, line))
+    if any(host_share.host_bound(r.get("host_share")) for r in phase["rounds"]):
+        host_bound.said.add(label)  # said in profile.log by the run this one resumes
     while not verdict.steady and not verdict.gave_up:
         n = len(phase["rounds"]) + 1
         r = profile.run_round(
@@ -116,7 +119,8 @@ def run_phase(profile: ProfileRun, target: Target, phase: dict[str, Any], cap: i
         ss = r.combined.fio_steadystate
         fio_said = ""
         if ss is not None:
-            fio_said = f"; fio {ss['ss']}: {'attained' if ss['attained'] else 'not attained'}"
+            said = "attained" if ss["attained"] else "not attained"
+            fio_said = f"; fio {fio_criterion(ss['ss'])}: {said}"
         profile.log(
             label,
             f"round {n}: {r.combined.iops:,.0f} IOPS, "
@@ -151,3 +155,13 @@ def run_phase(profile: ProfileRun, target: Target, phase: dict[str, Any], cap: i
         profile.log(label, f"NOT STEADY: {verdict.reason}")
     profile.write_phase_csv(phase)
     profile.save()
+
+
+def fio_criterion(ss: str) -> str:
+    """fio's steady-state criterion as its json+ output names it, the number as a person writes
+    it: ``iops_slope:10.000000%`` → ``iops_slope 10%`` (anything else is left as it is)."""
+    name, _, value = ss.partition(":")
+    found = re.fullmatch(r"([0-9]+)(\.[0-9]*)?(%?)", value)
+    if not found:
+        return ss
+    return f"{name} {found[1]}{(found[2] or '').rstrip('0').rstrip('.')}{found[3]}"

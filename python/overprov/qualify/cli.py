@@ -11,7 +11,12 @@ from typing import Any
 
 from overprov import units
 from overprov.errors import ConfigError
-from overprov.options import add_report_option, add_size_option, add_target_options
+from overprov.options import (
+    add_json_option,
+    add_report_option,
+    add_size_option,
+    add_target_options,
+)
 from overprov.outputs import (
     check_json_output,
     check_no_other_run,
@@ -22,7 +27,7 @@ from overprov.outputs import (
     write_json,
 )
 from overprov.profile import dry_run
-from overprov.qualify import session, verdict
+from overprov.qualify import resume, session, verdict
 from overprov.qualify.bench import QualifySettings
 from overprov.units import parse_duration_seconds
 
@@ -61,7 +66,7 @@ def register(subparsers: Any) -> None:
             "profile apply (docs/safety.md)."
         ),
     )
-    add_target_options(p)
+    add_target_options(p, optional=True, resumed="qualification")
     p.add_argument(
         "--tests",
         type=_arg(session.parse_tests),
@@ -69,7 +74,7 @@ def register(subparsers: Any) -> None:
         metavar="LIST",
         help=f"comma-separated, from {','.join(session.TESTS)} (default: all)",
     )
-    p.add_argument("--json", metavar="FILE|-", help="write the results as JSON (- : stdout)")
+    add_json_option(p, "the verdicts, each with its figures")
     p.add_argument(
         "--out",
         type=Path,
@@ -174,7 +179,16 @@ def register(subparsers: Any) -> None:
     )
     add_report_option(p)
     dry_run.add_option(p, "tests")
-    p.set_defaults(func=run)
+    p.add_argument(
+        "--resume",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="run the tests an interrupted qualification in DIR did not finish (its "
+        "qualify.json lists them as pending), on the same target with the same settings; the "
+        "finished tests are kept",
+    )
+    p.set_defaults(func=run, _parser=p)
 
 
 def _settings(args: argparse.Namespace) -> QualifySettings:
@@ -196,6 +210,18 @@ def _settings(args: argparse.Namespace) -> QualifySettings:
 
 
 def run(args: argparse.Namespace) -> int:
+    kept_before: list[verdict.Verdict] = []
+    stored_target = None
+    if args.resume is not None:
+        if args.dry_run:
+            raise ConfigError(
+                "--dry-run: give a TARGET (a resumed qualification runs its pending tests)"
+            )
+        stored = resume.load(args.resume)
+        args = resume.resumed_args(args, args._parser, stored)
+        kept_before, stored_target = stored.kept, stored.target
+    elif not args.target:
+        raise ConfigError("TARGET: give the drive to qualify, or --resume DIR")
     s = _settings(args)
     s.validate()
     sim = args.target.startswith("sim:")
@@ -209,12 +235,14 @@ def run(args: argparse.Namespace) -> int:
     folder = args.out is not None or not sim
     # every output is checked before a test writes a byte to the drive
     check_json_output(args.json)
+    if args.dry_run:
+        dry_run.refuse_json(args.json)
     if folder:
         check_output_dir(out, "--out")
         check_no_other_run(out, "qualify")
         if not args.no_report:
             check_report_page(out)
-        if (out / "qualify.json").exists():  # another run's results, as profile and calibrate
+        if args.resume is None and (out / "qualify.json").exists():  # another run's results
             raise ConfigError(
                 f"--out: {out} already holds a qualification (qualify.json), which this run "
                 "would replace; choose another folder"
@@ -242,22 +270,41 @@ def run(args: argparse.Namespace) -> int:
         """Each finished test is written at once (qualify.json, and --json FILE), so a later
         failure loses nothing."""
         doc = verdict.document(
-            summary(identity), s.to_dict(), done, getattr(args, "command_line", []), pending
+            summary(identity),
+            s.to_dict(),
+            kept_before + done,
+            getattr(args, "command_line", []),
+            pending,
         )
         if folder:
             write_json(doc, out / "qualify.json")
         if args.json and not to_stdout:
             write_json(doc, args.json)
 
-    identity, verdicts = session.run(
-        args.target,
-        args.tests,
-        s,
-        out_dir=out,
-        target_options=options,
-        say=lambda line: print(line, file=sys.stderr),
-        on_result=keep,
-    )
+    left = list(args.tests)
+
+    def kept(identity: dict[str, Any], done: list[verdict.Verdict], pending: list[str]) -> None:
+        keep(identity, done, pending)
+        left[:] = pending
+
+    try:
+        identity, verdicts = session.run(
+            args.target,
+            args.tests,
+            s,
+            out_dir=out,
+            target_options=options,
+            say=lambda line: print(line, file=sys.stderr),
+            on_result=kept,
+            stored_target=stored_target,
+        )
+    except KeyboardInterrupt:
+        print(
+            interrupted_text(args, out if folder else None, left, len(kept_before)),
+            file=sys.stderr,
+        )
+        raise
+    verdicts = kept_before + verdicts
     doc = verdict.document(
         _target_summary(identity), s.to_dict(), verdicts, getattr(args, "command_line", [])
     )
@@ -271,6 +318,27 @@ def run(args: argparse.Namespace) -> int:
     if folder:
         _write_folder(doc, out, say_file, report=not args.no_report)
     return 1 if doc["summary"]["failed"] else 0
+
+
+def interrupted_text(
+    args: argparse.Namespace, folder: Path | None, left: list[str], kept: int
+) -> str:
+    """What an interrupted qualification kept, and how to run the tests it did not finish
+    (``left``: the one interrupted, then those not started; ``kept``: tests a resumed run
+    found finished)."""
+    done = [t for t in args.tests if t not in left]
+    if not done and not kept:
+        return f"qualify: interrupted during {left[0]}: no test finished; run the command again"
+    where = [str(folder / "qualify.json")] if folder is not None else []
+    where += [str(args.json)] if args.json and args.json != "-" else []
+    what = f"{', '.join(done)} finished" if done else "no other test finished"
+    said = f"kept in {' and '.join(where)}" if where else "not kept (no --out or --json FILE)"
+    rest = (
+        f"continue with: overprov qualify --resume {folder}"
+        if folder is not None
+        else f"to run the tests left, the same command with --tests {','.join(left)}"
+    )
+    return f"qualify: interrupted during {left[0]}: {what}, {said}; {rest}"
 
 
 def _write_folder(doc: dict[str, Any], out: Path, say: Any, *, report: bool = True) -> None:

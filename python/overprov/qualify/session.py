@@ -64,6 +64,7 @@ def run(
     target_options: dict[str, Any] | None = None,
     say: Callable[[str], None] = lambda _: None,
     on_result: Callable[[dict[str, Any], list[Verdict], list[str]], None] = lambda *_: None,
+    stored_target: dict[str, Any] | None = None,
 ) -> tuple[dict[str, Any], list[Verdict]]:
     """Run ``tests`` on the target ``spec``; returns (target identity, verdicts).
 
@@ -71,11 +72,18 @@ def run(
     finishes, so its result can be kept before the next one starts. A test that stops with an
     error (anything but a refused device or Ctrl-C, which end the run) is reported as failed,
     naming the error, and the next test runs. On a drive ``overprov emulate`` serves, each
-    test's figures keep its rounds' host shares (``round_host_share.py``)."""
+    test's figures keep its rounds' host shares (``round_host_share.py``). ``stored_target``:
+    the target of the qualification this run resumes (``resume.py``), which this one must be
+    (``Target.same_as``) before a test runs."""
     s.validate()
     target: Target = make_target(spec, out_dir / "fio", **(target_options or {}))
-    target.open()
+    # a simulated drive's tests each simulate their own drive: nothing of its state to resume
+    target.open(resuming=stored_target is not None and target.kind != "sim")
     try:
+        if stored_target is not None and (why := target.same_as(stored_target)):
+            raise UnsafeDeviceError(
+                f"--resume: {spec} is not the target the qualification measured: {why}"
+            )
         identity = target.identity()
         rounds = RoundHostShare(target, say)
         verdicts: list[Verdict] = []

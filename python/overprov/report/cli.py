@@ -10,6 +10,7 @@ from overprov import units
 from overprov.errors import ConfigError
 from overprov.options import add_json_option, text_stream
 from overprov.outputs import (
+    RUN_DOCUMENTS,
     check_json_output,
     check_no_other_run,
     check_output_dir,
@@ -52,8 +53,9 @@ def register(subparsers: Any) -> None:
         type=Path,
         default=None,
         metavar="DIR",
-        help="output folder (default: the profile folder when there is one input folder, "
-        "else ./overprov-report)",
+        help="output folder (default: beside the results when there is one input and it is a "
+        "run's folder or document — profile, calibrate, qualify or simulate --out — else "
+        "./overprov-report)",
     )
     p.add_argument(
         "--target-iops",
@@ -111,10 +113,22 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=run)
 
 
+def run_folder(path: Path) -> Path | None:
+    """The output folder of a command's run that ``path`` is, or holds as one of its documents
+    (:data:`outputs.RUN_DOCUMENTS`: ``prof/`` or ``prof/results.json``, ``cal/prediction.json``);
+    None for anything else (a simulate --json file anywhere, a folder of several)."""
+    folder, name = (path, None) if path.is_dir() else (path.parent, path.name)
+    for names, _what in RUN_DOCUMENTS.values():
+        if (name is None or name in names) and any((folder / n).is_file() for n in names):
+            return folder
+    return None
+
+
 def default_out(inputs: list[Path]) -> Path:
-    if len(inputs) == 1 and inputs[0].is_dir() and (inputs[0] / "results.json").is_file():
-        return inputs[0]
-    return Path("overprov-report")
+    """Beside the results: the folder of a single input that is a run's (:func:`run_folder`),
+    else ./overprov-report."""
+    folder = run_folder(inputs[0]) if len(inputs) == 1 else None
+    return folder if folder is not None else Path("overprov-report")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -148,8 +162,9 @@ def run(args: argparse.Namespace) -> int:
         smart=reports,
         title=args.title,
     )
-    if not any(Path(i).is_dir() and Path(i).resolve() == Path(out).resolve() for i in args.inputs):
-        # a profile folder reported into itself is the profile's (it may be running)
+    runs = {f.resolve() for f in map(run_folder, map(Path, args.inputs)) if f is not None}
+    if Path(out).resolve() not in runs:
+        # a run's folder reported into itself is that run's (it may be running: its lock)
         hold_out_dir(out, command_text(args))
     built = build(list(args.inputs), out, options)
     path = built.path
