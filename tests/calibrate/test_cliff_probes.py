@@ -67,11 +67,11 @@ def test_a_larger_request_lifts_a_command_ceiling_and_shows_the_cache(small_driv
     assert fit.bs_bytes == 32768
 
 
-def test_a_series_without_a_step_gives_the_twin_without_a_cache(small_drive):
+@pytest.fixture(scope="module")
+def no_step_fit(small_drive):
     """A cache whose SLC-mode programs write as many bytes per die-second as its TLC ones
-    (SLC 434 µs per third of a page, TLC 1,303 µs per page) shows no step in the writes: fit
-    as the twin without a cache, its TLC program time recovered from the level within 10%
-    (the twin's 30% off); a series with a step is refused."""
+    (SLC 434 µs per third of a page, TLC 1,303 µs per page), its QD32 writes fitted as the
+    twin without a cache (the twin's TLC 30% off): (twin, fit)."""
     d, scale = small_drive
     tlc = d["config"]["timing"]["nand"]["program_us"]
     truth = cliff.with_cache(d, d["advertised_bytes"] * 0.01, tlc / 3)
@@ -79,7 +79,15 @@ def test_a_series_without_a_step_gives_the_twin_without_a_cache(small_drive):
         truth, scale, qd=32, seconds=150.0, interval_s=2.5, precondition="none"
     )
     twin = cliff.with_cache(d, 1e9, 200.0, tlc_program_us=1.3 * tlc)
-    fit = cliff.fit_without_cache(measured, twin, scale)
+    return twin, cliff.fit_without_cache(measured, twin, scale)
+
+
+def test_a_series_without_a_step_gives_the_twin_without_a_cache(small_drive, no_step_fit):
+    """That cache shows no step in the writes: the fit without a cache recovers the TLC
+    program time from the level within 10%; a series with a step is refused."""
+    d, scale = small_drive
+    tlc = d["config"]["timing"]["nand"]["program_us"]
+    twin, fit = no_step_fit
     assert fit.cache_bytes == 0 and fit.measured is None
     assert fit.tlc_program_us == pytest.approx(tlc, rel=0.10)
     assert cliff.fitted_drive(twin, fit)["config"]["timing"]["slc"]["enabled"] is False
@@ -137,20 +145,14 @@ def test_a_step_under_ten_percent_is_found_at_five_and_fitted(small_drive, slowe
 
 
 def test_a_fit_without_a_cache_is_not_predicted_where_a_cache_it_cannot_see_moves_it(
-    small_drive,
+    small_drive, no_step_fit
 ):
-    """The twin without a cache (a rate-matched cache in the truth, no step in its writes)
-    predicts no cliff under QD8 70:30 for 150 s; a cache of 1% whose SLC programs write 1.11×
-    the TLC rate — a step under the 10% the series was searched for — gives one after 145 s:
-    refused. The hidden caches' SLC time is the fitted TLC time ÷ 3 ÷ the rate."""
+    """The twin without a cache (the rate-matched cache above) predicts no cliff under QD8
+    70:30 for 150 s; a cache of 1% whose SLC programs write 1.11× the TLC rate — a step under
+    the 10% the series was searched for — gives one after 145 s: refused. The hidden caches'
+    SLC time is the fitted TLC time ÷ 3 ÷ the rate."""
     d, scale = small_drive
-    tlc = d["config"]["timing"]["nand"]["program_us"]
-    truth = cliff.with_cache(d, d["advertised_bytes"] * 0.01, tlc / 3)
-    measured = cliff.simulate_series(
-        truth, scale, qd=32, seconds=150.0, interval_s=2.5, precondition="none"
-    )
-    twin = cliff.with_cache(d, 1e9, 200.0, tlc_program_us=1.3 * tlc)
-    fit = cliff.fit_without_cache(measured, twin, scale)
+    twin, fit = no_step_fit
     hidden = cliff.hidden_cache_drive(twin, fit, 0.01, 1 / 0.9)["config"]["timing"]
     assert hidden["slc"]["program_us"] == pytest.approx(fit.tlc_program_us / 3 * 0.9)
     assert hidden["slc"]["max_bytes"] == int(0.01 * d["advertised_bytes"])
