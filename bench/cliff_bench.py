@@ -61,12 +61,17 @@ def _seconds(
     drive: dict, scale: float, qd: int, read_percent: int, precondition: str, bs_bytes: int = 4096
 ) -> float:
     """Long enough to write a purged drive's largest possible cache (a third of it) 1.5 times
-    over, or a filled drive's free space 1.3 times."""
+    over, or a filled drive's free space 1.3 times, at the write rate of a 5-s probe (its
+    intervals' median; where that is under one write a second — a filled drive stalled by
+    garbage collection in most of the probe, generated drive 116 — their mean: the median
+    made a run of 1.6e10 s that never ended)."""
     probe = cliff.simulate_series(
         drive, scale, qd=qd, read_percent=read_percent, seconds=5.0 / scale,
         interval_s=1.0 / scale, precondition=precondition, bs_bytes=bs_bytes,
     )  # fmt: skip
     write_rate = statistics.median(probe.write_iops) * bs_bytes
+    if write_rate < bs_bytes:
+        write_rate = statistics.fmean(probe.write_iops) * bs_bytes
     spare = presets.physical_bytes(drive) - drive["advertised_bytes"]
     cache = drive["config"]["timing"]["slc"]["max_bytes"]
     room = (
