@@ -25,13 +25,16 @@ TurboWrite region and 36 GB region on unwritten capacity, as Samsung documents t
         [--static-share 0.005] [--physical 8GiB] [--tlc-factors 0.7,1.5]
         [--turbowrite-tlc-us 1000] [--no-fit-tlc] [--also-twin-tlc]
         [--fallback-read-percent 50] [--probe-bs 4096,32768] [--no-cache-fit]
-        [--ceiling-fit] [--out FILE]
+        [--ceiling-fit] [--fine-step 0.05] [--no-hidden-cache-check] [--out FILE]
 
 Where the 4 KiB series gives no fit: ``--probe-bs`` adds QD32 series of other request sizes
 (a controller's per-command ceiling lifted), ``--ceiling-fit`` fits a step from a plateau at
-a ceiling with the SLC program time bounded, and ``--no-cache-fit`` takes a purged series with
-no step as the twin without a cache (docs/calibrate-cliff.md, "The caches 4 KiB writes
-miss"). Each row records the host bytes every series wrote (``probe_write_bytes``).
+a ceiling with the SLC program time bounded, ``--fine-step`` (default 0.05) looks for a step
+under 10% in the same series, and ``--no-cache-fit`` takes a purged series with no step as the
+twin without a cache (docs/calibrate-cliff.md, "The caches 4 KiB writes miss" and "Declined
+cases: the sixth rule"), predicted only where no cache its series cannot see moves the
+prediction. Each row records the host bytes every series wrote (``probe_write_bytes``); the
+run is counted by ``bench/cliff_rule.py``.
 """
 
 from __future__ import annotations
@@ -97,7 +100,7 @@ def _seconds(
 #: checked, as before 2026-11-28's sixth rule)
 FIT_TLC = {
     "on": True, "also_twin_tlc": False, "fallback_read_percent": 0, "probe_bs": [4096],
-    "no_cache": False, "ceiling": False, "hidden": True, "fine_step": 0.0,
+    "no_cache": False, "ceiling": False, "hidden": True, "fine_step": 0.05,
 }  # fmt: skip
 
 
@@ -466,9 +469,10 @@ def main() -> int:
         "plateau at a ceiling with the SLC program time bounded (fit_cache(ceiling=True))",
     )  # fmt: skip
     ap.add_argument(
-        "--fine-step", type=float, default=0.0,
+        "--fine-step", type=float, default=0.05,
         help="where no QD32 write series shows a step of 10%%, search the same series for one "
-        "of this share (e.g. 0.05) before fitting without a cache (0: not)",
+        "of this share before fitting without a cache (0: not, as the runs before the sixth "
+        "rule, docs/calibrate-cliff.md)",
     )  # fmt: skip
     ap.add_argument(
         "--no-hidden-cache-check", action="store_true",
