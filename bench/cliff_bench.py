@@ -25,13 +25,16 @@ TurboWrite region and 36 GB region on unwritten capacity, as Samsung documents t
         [--static-share 0.005] [--physical 8GiB] [--tlc-factors 0.7,1.5]
         [--turbowrite-tlc-us 1000] [--no-fit-tlc] [--also-twin-tlc]
         [--fallback-read-percent 50] [--probe-bs 4096,32768] [--no-cache-fit]
-        [--ceiling-fit] [--out FILE]
+        [--ceiling-fit] [--fine-step 0.05] [--no-hidden-cache-check] [--out FILE]
 
 Where the 4 KiB series gives no fit: ``--probe-bs`` adds QD32 series of other request sizes
 (a controller's per-command ceiling lifted), ``--ceiling-fit`` fits a step from a plateau at
-a ceiling with the SLC program time bounded, and ``--no-cache-fit`` takes a purged series with
-no step as the twin without a cache (docs/calibrate-cliff.md, "The caches 4 KiB writes
-miss"). Each row records the host bytes every series wrote (``probe_write_bytes``).
+a ceiling with the SLC program time bounded, ``--fine-step`` (default 0.05) looks for a step
+under 10% in the same series, and ``--no-cache-fit`` takes a purged series with no step as the
+twin without a cache (docs/calibrate-cliff.md, "The caches 4 KiB writes miss" and "Declined
+cases: the sixth rule"), predicted only where no cache its series cannot see moves the
+prediction. Each row records the host bytes every series wrote (``probe_write_bytes``); the
+run is counted by ``bench/cliff_rule.py``.
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ import sys
 from pathlib import Path
 
 from calibrate_bench import seeds_arg  # bench/ is on the path when run as a script
+from cliff_rule import declined_rule, declined_rule_line, reason
 from overprov import presets
 from overprov.calibrate import cliff, validation
 from overprov.errors import ConfigError
@@ -60,12 +64,17 @@ def _seconds(
     drive: dict, scale: float, qd: int, read_percent: int, precondition: str, bs_bytes: int = 4096
 ) -> float:
     """Long enough to write a purged drive's largest possible cache (a third of it) 1.5 times
-    over, or a filled drive's free space 1.3 times."""
+    over, or a filled drive's free space 1.3 times, at the write rate of a 5-s probe (its
+    intervals' median; where that is under one write a second — a filled drive stalled by
+    garbage collection in most of the probe, generated drive 116 — their mean: the median
+    made a run of 1.6e10 s that never ended)."""
     probe = cliff.simulate_series(
         drive, scale, qd=qd, read_percent=read_percent, seconds=5.0 / scale,
         interval_s=1.0 / scale, precondition=precondition, bs_bytes=bs_bytes,
     )  # fmt: skip
     write_rate = statistics.median(probe.write_iops) * bs_bytes
+    if write_rate < bs_bytes:
+        write_rate = statistics.fmean(probe.write_iops) * bs_bytes
     spare = presets.physical_bytes(drive) - drive["advertised_bytes"]
     cache = drive["config"]["timing"]["slc"]["max_bytes"]
     room = (
@@ -84,9 +93,14 @@ def _seconds(
 #: ``no_cache``: where no probe shows a step, the twin without a cache
 #: (``cliff.fit_without_cache``); ``ceiling``: where no series identifies the SLC program
 #: time, a step from a plateau at a ceiling fitted with it bounded (``fit_cache(ceiling=)``)
+#: ``fine_step``: where no series shows a step of 10%, the same series searched for a step of
+#: this share (0: not), fitted as a cache, and a fit without a cache only where none shows
+#: one; ``hidden``: a fit without a cache predicted only where no cache it cannot see moves the
+#: prediction (``cliff.predict``'s ``hidden_cache_shares``; ``--no-hidden-cache-check``: not
+#: checked, as before 2026-11-28's sixth rule)
 FIT_TLC = {
     "on": True, "also_twin_tlc": False, "fallback_read_percent": 0, "probe_bs": [4096],
-    "no_cache": False, "ceiling": False,
+    "no_cache": False, "ceiling": False, "hidden": True, "fine_step": 0.05,
 }  # fmt: skip
 
 
@@ -158,13 +172,40 @@ def _fit(truth: dict, twin: dict, scale: float, state: str, row: dict) -> cliff.
         if bs != 4096:
             row["fit_bs_bytes"] = bs
         return fit
+    # a step under 10% in a series without one (the same series, no more writes): a cache whose
+    # SLC-mode programs write within 10% of the TLC rate
+    fine = FIT_TLC["fine_step"]
+    for bs, measured in flat if fine else []:
+        for ceiling in (False, True) if FIT_TLC["ceiling"] else (False,):
+            try:
+                fit = cliff.fit_cache(
+                    measured, twin, scale, precondition=state, fit_tlc=FIT_TLC["on"],
+                    bs_bytes=bs, ceiling=ceiling, min_drop=fine,
+                )  # fmt: skip
+            except ConfigError as e:
+                exc = e
+                errors[f"{bs} step of {fine:g}" + (" at a ceiling" if ceiling else "")] = str(e)
+                if "no SLC program time" in str(e):
+                    continue
+                break
+            row.setdefault("fit_fine_step", {})[state] = bs
+            if ceiling:
+                row.setdefault("fit_at_ceiling", {})[state] = bs
+            if bs != 4096:
+                row["fit_bs_bytes"] = bs
+            return fit
     # only a purged series: there the whole cache is free and the series is long enough to
     # write it (a filled one's grid can miss a static region that fills in an interval or two)
     if FIT_TLC["no_cache"] and state == "none":
         for bs, measured in sorted(flat, key=lambda f: -f[0]):
             try:
                 fit = cliff.fit_without_cache(
-                    measured, twin, scale, precondition=state, bs_bytes=bs
+                    measured,
+                    twin,
+                    scale,
+                    precondition=state,
+                    bs_bytes=bs,
+                    min_drop=fine or 0.1,
                 )
             except ConfigError as e:
                 exc = e
@@ -235,6 +276,7 @@ def one(
                 pred = cliff.predict(
                     twin, fit, scale, **MIX, seconds=t_mix, interval_s=t_mix / n,
                     precondition=state, static_fit=static_fit,
+                    hidden_cache_shares=cliff.HIDDEN_CACHE_SHARES if FIT_TLC["hidden"] else (),
                 )  # fmt: skip
             except ConfigError as exc:
                 refused = str(exc)
@@ -261,20 +303,6 @@ def one(
     return row
 
 
-#: a refusal's or failure's reason, short, for the table
-REASONS = (
-    ("no cliff before garbage collection", "no cliff in the QD32 series"),
-    ("without a step", "refused: no step, and its level is a ceiling's"),
-    ("no SLC program time", "refused: the plateau is not an SLC cache's"),
-    ("no TLC program time", "refused: the level after is not TLC-direct writes'"),
-    ("does not reproduce", "refused: the fitted drive misses the measured cliff"),
-)
-
-
-def reason(error: str) -> str:
-    return next((short for key, short in REASONS if key in error), error)
-
-
 def pct(x: float | None) -> str:
     return "—" if x is None else f"{100 * x:+.0f}%"
 
@@ -295,6 +323,8 @@ def markdown(rows: list[dict]) -> str:
         )
         if r.get("fit_no_cache"):
             cache = cache[: -len("—")] + "no step: twin without a cache"
+        if r.get("fit_fine_step", {}).get("none"):
+            cache += " (a step under 10%)"
         if r.get("fit_read_percent"):
             cache += f" (QD32 {r['fit_read_percent']}% reads)"
         elif r.get("fit_bs_bytes"):
@@ -325,7 +355,7 @@ def markdown(rows: list[dict]) -> str:
             if state == "sequential" and "filled_error" in r:
                 pred = "static region: " + reason(r["filled_error"])
             if c.get("refused"):
-                pred = "not predicted: depends on the SLC time a ceiling hides"
+                pred = reason(c["refused"])
             out.append(
                 f"| {r['drive']} | {cache} | {slc} | {tlc} | {label} | {fmt(c['true'])} | "
                 f"{pred} | {pct(c['time_error'])} | {pct(c['lost_error'])} |"
@@ -438,6 +468,17 @@ def main() -> int:
         help="where no probe series identifies the SLC program time, fit a step from a "
         "plateau at a ceiling with the SLC program time bounded (fit_cache(ceiling=True))",
     )  # fmt: skip
+    ap.add_argument(
+        "--fine-step", type=float, default=0.05,
+        help="where no QD32 write series shows a step of 10%%, search the same series for one "
+        "of this share before fitting without a cache (0: not, as the runs before the sixth "
+        "rule, docs/calibrate-cliff.md)",
+    )  # fmt: skip
+    ap.add_argument(
+        "--no-hidden-cache-check", action="store_true",
+        help="predict a fit without a cache without checking it against caches the writes "
+        "cannot see (cliff.HIDDEN_CACHE_SHARES)",
+    )  # fmt: skip
     ap.add_argument("--out", type=Path, default=ROOT / "target/bench/cliff_bench.json")
     args = ap.parse_args()
     physical = parse_size_bytes(args.physical, "--physical")
@@ -447,6 +488,8 @@ def main() -> int:
     FIT_TLC["probe_bs"] = [int(x) for x in args.probe_bs.split(",")]
     FIT_TLC["no_cache"] = args.no_cache_fit
     FIT_TLC["ceiling"] = args.ceiling_fit
+    FIT_TLC["hidden"] = not args.no_hidden_cache_check
+    FIT_TLC["fine_step"] = args.fine_step
     rows = []
     if args.presets:
         d = presets.get("consumer-tlc-sata")
@@ -518,6 +561,7 @@ def main() -> int:
     args.out.write_text(json.dumps(rows, indent=1) + "\n")
     print(markdown(rows))
     print("\n" + summary(rows))
+    print(declined_rule_line(declined_rule(rows)))
     if args.also_twin_tlc:
         print(twin_tlc_summary(rows))
     return 0

@@ -196,6 +196,8 @@ class CacheFit:
     slc_at_ceiling: bool = False
     """The plateau was at a ceiling (the link's or the controller's): ``slc_program_us`` is
     not identified, only bounded (below)."""
+    min_drop: float = 0.1
+    """The least step looked for in the series (a fit without a cache: it showed none)."""
 
 
 def with_cache(
@@ -252,8 +254,14 @@ CHECK_TIME, CHECK_LEVEL = 0.15, 0.10
 #: this far below the ceiling; the time taken, this share of it (the middle of (0, bound]: the
 #: time is known only to lie there)
 CEILING_MARGIN, CEILING_SHARE = 0.05, 0.5
-#: how far the predictions at half the bound and at the bound may differ (time, IOPS lost)
+#: how far the predictions at half the bound and at the bound may differ (time, IOPS lost);
+#: also how far a hidden cache may move a fit without a cache's prediction
 BOUND_SPREAD = 0.25
+#: a fit without a cache (no step in the writes) is checked against caches it cannot see: of
+#: these shares of the advertised capacity (log-spaced over the range client drives' dynamic
+#: caches span, not fitted to any truth), their SLC programs writing as fast as the TLC ones
+#: give or take a step the series was not searched for (the fit's ``min_drop``)
+HIDDEN_CACHE_SHARES = (0.005, 0.01, 0.02, 0.04)
 
 
 def _bisect(f, lo: float, hi: float, target: float, iterations: int) -> float | None:
@@ -274,13 +282,13 @@ def _bisect(f, lo: float, hi: float, target: float, iterations: int) -> float | 
     return math.exp((a + b) / 2)
 
 
-def find_step(s: Series, bs_bytes: int = 4096) -> tuple[Cliff | None, bool]:
+def find_step(s: Series, bs_bytes: int = 4096, min_drop: float = 0.1) -> tuple[Cliff | None, bool]:
     """The cache's end in a write series: a drop (:func:`find_cliff`) or, where there is none,
     a rise (``rise=True``); with whether it is the rise. (None, True): no step either way."""
-    drop = find_cliff(s, bs_bytes=bs_bytes)
+    drop = find_cliff(s, bs_bytes=bs_bytes, min_drop=min_drop)
     if drop is not None:
         return drop, False
-    return find_cliff(s, bs_bytes=bs_bytes, rise=True), True
+    return find_cliff(s, bs_bytes=bs_bytes, min_drop=min_drop, rise=True), True
 
 
 def fit_cache(
@@ -295,6 +303,7 @@ def fit_cache(
     read_percent: int = 0,
     bs_bytes: int = 4096,
     ceiling: bool = False,
+    min_drop: float = 0.1,
 ) -> CacheFit:
     """Fit the SLC cache from a FOB → write-saturation series: 4 KiB random writes at ``qd``
     from a purged drive (calibrate's FOB segment run on past the cliff). On a purged drive
@@ -315,7 +324,9 @@ def fit_cache(
     a SATA link's 550 MB/s that the dies outrun in SLC mode), the SLC program time is only
     bounded — at most the time at which the plateau falls 5% below the ceiling — and half
     that bound is taken (``slc_at_ceiling``) rather than the fit refused; the size and the
-    level after are still fitted and checked.
+    level after are still fitted and checked. ``min_drop``: the least step looked for
+    (:func:`find_cliff`'s; at 5% a write series shows a cache whose SLC-mode programs write
+    5–10% off the TLC rate, which 10% misses; the fitted drive's own step is read the same).
 
     The size is corrected once to the bytes before the fitted drive's own cliff (what the
     write buffer held there depends on the workload).
@@ -325,7 +336,7 @@ def fit_cache(
     (another limit, e.g. the controller, sets it: the bisection ends at its bound); a level
     after the TLC program time cannot reproduce, or ends at a bound; a fitted drive whose own
     series does not show the measured cliff within 15% in time and 10% in its levels."""
-    target, rise = find_step(measured, bs_bytes)
+    target, rise = find_step(measured, bs_bytes, min_drop)
     if target is None:
         raise ConfigError("cliff: the measured series shows no cliff before garbage collection")
     # the write buffer fills before the cache does; it is not scaled with a simulated drive,
@@ -347,7 +358,7 @@ def fit_cache(
         )  # fmt: skip
 
     def own_cliff(s: Series) -> Cliff | None:
-        return find_cliff(s, bs_bytes=bs_bytes, rise=rise)
+        return find_cliff(s, bs_bytes=bs_bytes, rise=rise, min_drop=min_drop)
 
     def plateau(program_us: float) -> float:
         # a cache ten times the size: a faster one must not fill before the k-th interval
@@ -414,7 +425,7 @@ def fit_cache(
             f"cliff: fit refused: the fitted drive ({cache / 1e9:.2f} GB, SLC {slc_us:.0f} µs) "
             f"does not reproduce the measured cliff ({target}); its own: {check}"
         )
-    return CacheFit(cache, slc_us, target, static, tlc_us, bs_bytes, at_ceiling)
+    return CacheFit(cache, slc_us, target, static, tlc_us, bs_bytes, at_ceiling, min_drop)
 
 
 def fit_without_cache(
@@ -426,6 +437,7 @@ def fit_without_cache(
     iterations: int = 7,
     precondition: str = "none",
     bs_bytes: int = 4096,
+    min_drop: float = 0.1,
 ) -> CacheFit:
     """The drive's writes without a cache: for a write series (``qd``, ``bs_bytes``) that
     shows no step at all — neither a drop nor a rise (:func:`find_cliff`) — before garbage
@@ -434,7 +446,8 @@ def fit_without_cache(
     program time is the one at which that twin reproduces the series' level (the median of
     its intervals but the first), by bisection in the twin's ÷4 to ×4.
 
-    What this claims is only what the series shows: no step in the bytes it wrote. A cache
+    What this claims is only what the series shows: no step of ``min_drop`` or more in the
+    bytes it wrote (:func:`predict` checks the caches that leaves unseen). A cache
     that writes at the same rate can still change a mixed workload (its SLC reads, its
     programs' share of a die); that is not identified here.
 
@@ -442,7 +455,7 @@ def fit_without_cache(
     TLC program time cannot reproduce or meets only next to a bound (a controller's or the
     link's ceiling sets it), or a twin whose own series shows a step or misses the level by
     more than 10%."""
-    if find_step(measured, bs_bytes)[0] is not None:
+    if find_step(measured, bs_bytes, min_drop)[0] is not None:
         raise ConfigError("cliff: the measured series shows a step: fit it with fit_cache")
     end = measured.gc_started.index(True) if any(measured.gc_started) else len(measured.iops)
     if end < 4:
@@ -472,14 +485,37 @@ def fit_without_cache(
         )
     check = series(tlc_us)
     own = statistics.median(check.iops[1:end])
-    stepped = find_step(check, bs_bytes)[0]
+    stepped = find_step(check, bs_bytes, min_drop)[0]
     if stepped or abs(own / level - 1) > CHECK_LEVEL:
         raise ConfigError(
             f"cliff: fit refused: the twin without a cache (TLC {tlc_us:.0f} µs) does not "
             f"reproduce the level of {level:,.0f} IOPS without a step (its own: {own:,.0f}, "
             f"step {stepped})"
         )
-    return CacheFit(0.0, 0.0, None, False, tlc_us, bs_bytes)
+    return CacheFit(0.0, 0.0, None, False, tlc_us, bs_bytes, min_drop=min_drop)
+
+
+def _differ(a: Cliff | None, b: Cliff | None) -> bool:
+    """Whether two predictions differ by more than ``BOUND_SPREAD`` in the time or the IOPS
+    lost, or only one has a cliff."""
+    if a is None or b is None:
+        return (a is None) != (b is None)
+    return abs(b.time_s / a.time_s - 1) > BOUND_SPREAD or abs(
+        b.lost_iops - a.lost_iops
+    ) > BOUND_SPREAD * abs(a.lost_iops)
+
+
+def hidden_cache_drive(
+    twin: dict[str, Any], fit: CacheFit, share: float, rate: float = 1.0
+) -> dict[str, Any]:
+    """``twin`` with a cache a write series without a step cannot see: ``share`` of its
+    capacity, its SLC programs (a third of a flash page) writing ``rate`` times the bytes per
+    die-second of the fitted TLC ones (at 1 the core's drive is the same as without it)."""
+    tlc = fit.tlc_program_us
+    if tlc is None:
+        tlc = twin["config"]["timing"]["nand"]["program_us"]
+    size = share * twin["advertised_bytes"]
+    return with_cache(twin, size, tlc / 3 / rate, tlc_program_us=tlc)
 
 
 def predict(
@@ -493,6 +529,7 @@ def predict(
     interval_s: float,
     precondition: str = "none",
     static_fit: CacheFit | None = None,
+    hidden_cache_shares: tuple[float, ...] = HIDDEN_CACHE_SHARES,
 ) -> Cliff | None:
     """The cliff of ``twin`` with the fitted cache (:func:`fitted_drive`) under another
     workload, from a purged (``"none"``) or filled (``"sequential"``) drive.
@@ -500,16 +537,40 @@ def predict(
     A fit whose SLC program time is only bounded (``slc_at_ceiling``: half the bound taken) is
     predicted with the bound itself too; where the two predictions differ by more than
     ``BOUND_SPREAD`` in the time or the IOPS lost (or one has no cliff), the prediction
-    depends on what the ceiling hides and is refused (ConfigError), not made."""
+    depends on what the ceiling hides and is refused (ConfigError), not made.
 
-    def run(fit_: CacheFit, static_: CacheFit | None) -> Cliff | None:
+    A fit without a cache (``cache_bytes`` 0: no step in the writes) is predicted with each
+    cache the writes could not have shown too (:func:`hidden_cache_drive`, of
+    ``hidden_cache_shares`` of the capacity, SLC programs writing 1 ÷ (1 − m) times faster
+    or 1 − m as fast as TLC ones per die-second: a step under the fit's ``min_drop`` m;
+    ``()``: not checked); where one of them moves the prediction by more than
+    ``BOUND_SPREAD`` (or only one has a cliff), the prediction depends on a cache the
+    measurement cannot see and is refused (ConfigError)."""
+
+    def series(drive: dict[str, Any]) -> Cliff | None:
         s = simulate_series(
-            fitted_drive(twin, fit_, static_), scale, qd=qd, read_percent=read_percent,
-            seconds=seconds, interval_s=interval_s, precondition=precondition,
+            drive, scale, qd=qd, read_percent=read_percent, seconds=seconds,
+            interval_s=interval_s, precondition=precondition,
         )  # fmt: skip
         return find_cliff(s)
 
+    def run(fit_: CacheFit, static_: CacheFit | None) -> Cliff | None:
+        return series(fitted_drive(twin, fit_, static_))
+
     cliff = run(fit, static_fit)
+    if fit.cache_bytes <= 0:
+        rates = (1 / (1 - fit.min_drop), 1 - fit.min_drop)
+        for share in hidden_cache_shares:
+            for rate in rates:
+                other = series(hidden_cache_drive(twin, fit, share, rate))
+                if _differ(cliff, other):
+                    raise ConfigError(
+                        "cliff: not predicted: the writes show no step, and a cache they "
+                        f"cannot see ({100 * share:g}% of the capacity, SLC writing {rate:.2f}× "
+                        f"the TLC rate) moves the prediction (without a cache: {cliff}; with "
+                        f"it: {other})"
+                    )
+        return cliff
     fits = [f for f in (fit, static_fit) if f is not None]
     if not any(f.slc_at_ceiling for f in fits):
         return cliff
@@ -520,14 +581,7 @@ def predict(
         return replace(f, slc_program_us=f.slc_program_us / CEILING_SHARE)
 
     other = run(at_bound(fit), at_bound(static_fit))
-    if (cliff is None) != (other is None) or (
-        cliff is not None
-        and other is not None
-        and (
-            abs(other.time_s / cliff.time_s - 1) > BOUND_SPREAD
-            or abs(other.lost_iops - cliff.lost_iops) > BOUND_SPREAD * abs(cliff.lost_iops)
-        )
-    ):
+    if _differ(cliff, other):
         raise ConfigError(
             "cliff: not predicted: the prediction depends on the SLC program time a ceiling "
             f"hides (at half its bound: {cliff}; at the bound: {other})"
