@@ -27,7 +27,7 @@ PYTEST_PARALLEL := -n $(PYTEST_WORKERS) --dist loadgroup
 # ends): the Rust test build links one binary at a time and the Python tests leave a core idle
 # now and then (fio's paced rounds, the loop-device tests on one worker), so each fills the
 # other's gaps. They start together and at the same priority: the Rust tests' longest items
-# (tests/validation.rs, about 12 CPU s each on one thread) are best started early, and the
+# (tests/validation.rs, 4-8 CPU s each on one thread) are best started early, and the
 # real-time emulated-drive tests run 5 nice levels above both (docs/testing.md, "Round 6").
 test: build
 	@$(MAKE) --no-print-directory -j -O test-rust test-python

@@ -71,7 +71,11 @@ def sim_fifo_json(made_once) -> Path:
 
 @pytest.fixture(scope="session")
 def timed_real_json(made_once) -> Path:
-    """A real timed simulation: the consumer TLC preset at 1/256 scale, extra OP 0–30%."""
+    """A real timed simulation: the consumer TLC preset at 2 GiB of NAND, extra OP 0–30%.
+    At 2 GiB instead of its 1/256 scale (4 GiB): 3.0 CPU s against 6.1 as a command, steady
+    IOPS 9,413, 23,124, 36,345 and 48,673 against 10,012, 23,682, 36,762 and 49,073, a FOB figure
+    at the same three levels, and the same first level meeting 30,000 IOPS (20%) and 40,000
+    (30%), the targets its readers recommend for (docs/testing.md, "Round 7")."""
 
     def make(d: Path) -> None:
         res = overprov(
@@ -79,7 +83,7 @@ def timed_real_json(made_once) -> Path:
             "--preset",
             "consumer-tlc-sata",
             "--scale",
-            "1/256",
+            "2GiB",
             "--extra-op",
             "0,10,20,30",
             "--no-progress",

@@ -13,11 +13,21 @@ const FIFO: [f64; 3] = [7.459, 2.481, 1.255];
 const GREEDY_64: [f64; 3] = [6.733, 2.403, 1.239];
 const GREEDY_256: [f64; 3] = [7.258, 2.461, 1.251];
 
-/// 8 GiB of 4 KiB pages: large enough that the few blocks held open by write frontiers and the
-/// GC trigger (which real FTLs also hold back) shift WAF by well under 1%.
-const USER_PAGES: u64 = 1 << 21;
+/// 4 GiB of 4 KiB pages: large enough that the few blocks held open by write frontiers and the
+/// GC trigger (which real FTLs also hold back) shift WAF by under 1%: at most +0.72% here
+/// (FIFO, b = 256, ρ = 0.0737; greedy +0.68%), +0.31% at 8 GiB, against the 2% (random: 3%)
+/// each test allows; every figure of the three tests at both sizes is in docs/testing.md
+/// ("Round 7"). 8 GiB took three times the CPU time.
+const USER_PAGES: u64 = 1 << 20;
 /// For the comparisons between policies, where only the order matters.
 const SMALL: u64 = 1 << 19;
+/// The hot/cold test's drive: 1 GiB, 4,096 blocks of 64 pages. Its four figures at this size
+/// and at `SMALL` (docs/testing.md, "Round 7"): mixed 7.100 and 7.068 against the model's 7.07
+/// (+0.4% and −0.03%, within the 2% checked), separated greedy +0.6% and +0.5% from uniform,
+/// separated cost-benefit 4.835 and 4.820 (under 4.914, 4.55 + 8%): every assertion holds at
+/// both. Cost-benefit scans every block for each victim, so its run takes a quarter of the CPU
+/// time at half the blocks (5.9 against 24.9 s, the Python core's build).
+const HOT_COLD: u64 = 1 << 18;
 
 fn check(name: &str, got: f64, want: f64, tol: f64) {
     let rel = (got - want) / want;
@@ -93,8 +103,8 @@ fn hot_cold_mixed_is_above_uniform_and_separated_below() {
     // 80% of writes to 20% of the space, ρ = 0.0737, b = 64. Desnoyers 2012:
     // uniform greedy 6.733; hot and cold mixed in one frontier ≈ 7.07; optimally separated ≈ 4.55.
     let rho = 0.0737;
-    let uniform_waf = measured_waf(uniform(SMALL, rho, 64, PolicyKind::Greedy));
-    let mut mixed = uniform(SMALL, rho, 64, PolicyKind::Greedy);
+    let uniform_waf = measured_waf(uniform(HOT_COLD, rho, 64, PolicyKind::Greedy));
+    let mut mixed = uniform(HOT_COLD, rho, 64, PolicyKind::Greedy);
     mixed.workload.pattern = Pattern::HotCold;
     mixed.ftl.gc_frontier = GcFrontier::Shared;
     mixed.ftl.host_streams = HostStreams::Single;
