@@ -3,7 +3,7 @@ blocking-GC reading reproduces its fitted figures, a reading that reproduces few
 figures one by one than the other takes no weight (``evidence.REPRODUCED_BY_FIGURE``).
 
     python bench/foreign/by_figure_rule.py run --truth FILE --case NAME --out DIR
-    python bench/foreign/by_figure_rule.py check --dir DIR [--unseen STEM,...]
+    python bench/foreign/by_figure_rule.py check --dir DIR [--dir DIR ...] [--unseen STEM,...]
 
 ``run`` runs ``overprov calibrate`` on one case of ``evaluate.py`` (the same command) with the
 rule on and keeps its whole prediction in DIR/<truth stem>--<case>.json, beside the truth's
@@ -118,9 +118,9 @@ def figures(pred: dict, truth: dict) -> dict[str, float]:
             "blocking_weight": w}  # fmt: skip
 
 
-def check(folder: Path, unseen: list[str]) -> bool:
+def check(folders: list[Path], unseen: list[str]) -> bool:
     rows = []
-    for f in sorted(folder.glob("*.json")):
+    for f in sorted(f for folder in folders for f in folder.glob("*--*.json")):
         k = json.loads(f.read_text())
         truth = json.loads((ROOT / k["truth"]).read_text())
         on = figures(k["on"], truth)
@@ -169,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--case", action="append", required=True)
     r.add_argument("--out", type=Path, required=True)
     c = sub.add_parser("check")
-    c.add_argument("--dir", type=Path, required=True)
+    c.add_argument("--dir", type=Path, action="append", required=True)
     c.add_argument("--unseen", default="", help="truth stems that are unseen (R1, R2)")
     args = ap.parse_args(argv)
     if args.what == "run":

@@ -398,9 +398,9 @@ def main(argv: list[str] | None = None) -> int:
     cases = common.cases(args.extra_op, args.qd, args.qd_sweep)
     # the other drives of docs/calibrate-validation.md, "A reading that reproduces fewer of its
     # figures": every function here reads DRIVE, so it is changed in place
-    DRIVE.update(elements=args.packages, planes_per_package=args.planes_per_package)
-    if DRIVE["planes_per_package"] * DRIVE["blocks_per_plane"] % 8:
+    if args.planes_per_package * DRIVE["blocks_per_plane"] % 8:
         ap.error("ssd_init.c needs a package's blocks (planes x 50) to be a multiple of 8")
+    DRIVE.update(elements=args.packages, planes_per_package=args.planes_per_package)
     d = DRIVE
     advertised = exported_pages(NATIVE_RESERVE_PERCENT) * PAGE_BYTES
     physical = physical_pages() * PAGE_BYTES
