@@ -7,7 +7,15 @@ from __future__ import annotations
 import math
 
 from overprov.calibrate import evidence
-from test_evidence_refuted import ANALYTIC, BLOCKING, CHI2, NEITHER, _res
+from test_evidence_refuted import (
+    ANALYTIC,
+    BLOCKING,
+    CHI2,
+    MQSIM_ANALYTIC,
+    MQSIM_BLOCKING,
+    MQSIM_CHI2,
+    NEITHER,
+)
 
 
 def test_drive_50s_blocking_reading_reproducing_fewer_figures_loses_its_weight(monkeypatch):
@@ -27,16 +35,8 @@ def test_drive_50s_blocking_reading_reproducing_fewer_figures_loses_its_weight(m
 def test_as_many_figures_reproduced_leaves_the_likelihood_to_decide(monkeypatch):
     """MQSim's pattern: the analytic reading misses the QD4 figure and the 40% WAF, the
     blocking-GC twin two QD32 IOPS figures by 3–4σ: two each, so the χ² decides as before."""
-    analytic = {"n_parameters": 3, "residuals": [
-        _res(0.0, "iops", 0.0, 0.01), _res(40.0, "iops", 0.0, 0.01),
-        _res(40.0, "iops", 0.45, 0.01, qd=4), _res(40.0, "waf", -0.08, 0.02),
-    ]}  # fmt: skip
-    blocking = {"n_parameters": 3, "residuals": [
-        _res(0.0, "iops", 0.03, 0.01, qd=32), _res(40.0, "iops", -0.04, 0.01, qd=32),
-        _res(40.0, "iops", 0.02, 0.01, qd=4), _res(40.0, "waf", -0.03, 0.02, qd=32),
-    ]}  # fmt: skip
-    refuted = {"analytic": analytic, "blocking": blocking}
-    chi2 = {"analytic": 2100.0, "blocking": 45.0}
+    refuted = {"analytic": MQSIM_ANALYTIC, "blocking": MQSIM_BLOCKING}
+    chi2 = MQSIM_CHI2
     monkeypatch.setattr(evidence, "REPRODUCED_BY_FIGURE", True)
     assert evidence.figures_reproduced(refuted, queue_depth=32) == {"analytic": 2, "blocking": 2}
     assert evidence.weights(chi2, NEITHER, refuted, 32) == evidence.weights(chi2, NEITHER)
