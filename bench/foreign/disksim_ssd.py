@@ -390,8 +390,17 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--round", type=float, default=0.5, help="a round, in span writes")
     ap.add_argument("--commit", default=None, help="the commit the binary was built from")
+    ap.add_argument("--packages", type=int, default=DRIVE["elements"],
+                    help="flash packages (Flash chip elements; ssd-rw250k.parv: 8)")  # fmt: skip
+    ap.add_argument("--planes-per-package", type=int, default=DRIVE["planes_per_package"],
+                    help="planes per package (ssd-rw250k.parv: 8)")  # fmt: skip
     args = ap.parse_args(argv)
     cases = common.cases(args.extra_op, args.qd, args.qd_sweep)
+    # the other drives of docs/calibrate-validation.md, "A reading that reproduces fewer of its
+    # figures": every function here reads DRIVE, so it is changed in place
+    if args.planes_per_package * DRIVE["blocks_per_plane"] % 8:
+        ap.error("ssd_init.c needs a package's blocks (planes x 50) to be a multiple of 8")
+    DRIVE.update(elements=args.packages, planes_per_package=args.planes_per_package)
     d = DRIVE
     advertised = exported_pages(NATIVE_RESERVE_PERCENT) * PAGE_BYTES
     physical = physical_pages() * PAGE_BYTES
@@ -417,6 +426,12 @@ def main(argv: list[str] | None = None) -> int:
                 "Reserve pages percentage": [SHIPPED["reserve_percent"], NATIVE_RESERVE_PERCENT],
                 "Never disconnect": [1, 0],
                 "Max queue length": [SHIPPED["max_queue_length"], "max(20, QD)"],
+                **({"Flash chip elements": [8, d["elements"]]} if d["elements"] != 8 else {}),
+                **(
+                    {"Planes per package": [8, d["planes_per_package"]]}
+                    if d["planes_per_package"] != 8
+                    else {}
+                ),
             },
             "gc": "per package (element): foreground cleaning before a package's next request "
             f"while one of its planes has at most {d['min_free_blocks_percent']}% of its "

@@ -76,3 +76,16 @@ def test_runs_end_at_each_round_of_the_window():
                                               6.0]  # fmt: skip
     with pytest.raises(ValueError, match="run-in"):
         disksim_ssd.run_points(4, 0.5)
+
+
+def test_other_package_and_plane_counts_change_the_span_and_refuse_what_ssd_init_refuses():
+    """--packages and --planes-per-package (the unseen drives of results/qd4-by-figure/): the
+    span scales with them; ssd_init.c stops on a package whose blocks are not a multiple of 8
+    (planes × 50), so the driver refuses such a drive before changing anything."""
+    twelve = disksim_ssd.DRIVE | {"elements": 12, "planes_per_package": 4}
+    assert disksim_ssd.exported_pages(20, twelve) == 12 * 4 * 40 * 63
+    assert "Flash chip elements = 12," in disksim_ssd.parv(20, 4, 100, twelve)
+    kept = dict(disksim_ssd.DRIVE)
+    with pytest.raises(SystemExit):
+        disksim_ssd.main(["--binary", "x", "--work", "y", "--planes-per-package", "3"])
+    assert kept == disksim_ssd.DRIVE

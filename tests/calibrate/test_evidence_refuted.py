@@ -44,6 +44,17 @@ BLOCKING = {
 }
 CHI2 = {"analytic": 1331.4, "blocking": 593.5}
 NEITHER = {"analytic": False, "blocking": False}
+# MQSim's pattern: the analytic reading misses the QD4 figure by 45% and the 40% WAF by 8%, the
+# blocking-GC twin fits every figure within 4% though beyond their 1% noise
+MQSIM_ANALYTIC = {"n_parameters": 3, "residuals": [
+    _res(0.0, "iops", 0.0, 0.01), _res(40.0, "iops", 0.0, 0.01),
+    _res(40.0, "iops", 0.45, 0.01, qd=4), _res(40.0, "waf", -0.08, 0.02),
+]}  # fmt: skip
+MQSIM_BLOCKING = {"n_parameters": 3, "residuals": [
+    _res(0.0, "iops", 0.03, 0.01, qd=32), _res(40.0, "iops", -0.04, 0.01, qd=32),
+    _res(40.0, "iops", 0.02, 0.01, qd=4), _res(40.0, "waf", -0.03, 0.02, qd=32),
+]}  # fmt: skip
+MQSIM_CHI2 = {"analytic": 2100.0, "blocking": 45.0}
 
 
 def test_the_form_error_is_the_scatter_beyond_the_noise():
@@ -87,16 +98,8 @@ def test_a_reading_that_predicts_the_other_queue_depth_keeps_its_weight(monkeypa
     """MQSim's case: the analytic reading misses the QD4 figure by 45% and the 40% WAF by 8%,
     the blocking-GC twin fits every figure within 4% though beyond their 1% noise: it keeps the
     weight with the form error as with the likelihood."""
-    analytic = {"n_parameters": 3, "residuals": [
-        _res(0.0, "iops", 0.0, 0.01), _res(40.0, "iops", 0.0, 0.01),
-        _res(40.0, "iops", 0.45, 0.01, qd=4), _res(40.0, "waf", -0.08, 0.02),
-    ]}  # fmt: skip
-    blocking = {"n_parameters": 3, "residuals": [
-        _res(0.0, "iops", 0.03, 0.01, qd=32), _res(40.0, "iops", -0.04, 0.01, qd=32),
-        _res(40.0, "iops", 0.02, 0.01, qd=4), _res(40.0, "waf", -0.03, 0.02, qd=32),
-    ]}  # fmt: skip
-    refuted = {"analytic": analytic, "blocking": blocking}
-    chi2 = {"analytic": 2100.0, "blocking": 45.0}
+    refuted = {"analytic": MQSIM_ANALYTIC, "blocking": MQSIM_BLOCKING}
+    chi2 = MQSIM_CHI2
     monkeypatch.setattr(evidence, "REFUTED_WEIGHTS", "form-error")
     assert evidence.weights(chi2, NEITHER, refuted, queue_depth=32)["blocking"] > 0.95
 

@@ -594,6 +594,7 @@ def _blocking_reading(
         "analytic_chi2": assessed["chi2"],
         "analytic_residual_chi2": assessed["residual_chi2"],
         "analytic_reproduces_fitted_figures": reproduced["analytic"],
+        "figures_reproduced": evidence.figures_reproduced(refuted, queue_depth=qd),
         "timing": blocking.twin_timing(),
         **({"closed_loop": queue.to_dict()} if queue is not None else {}),
     }

@@ -1,0 +1,54 @@
+"""Readings that all fail their fitted figures as a whole, weighed first by how many of the
+shared figures each reproduces one by one (calibrate/evidence.py, REPRODUCED_BY_FIGURE), and
+the stacking weights' guard on a figure whose mixture density is not a positive number."""
+
+from __future__ import annotations
+
+import math
+
+from overprov.calibrate import evidence
+from test_evidence_refuted import (
+    ANALYTIC,
+    BLOCKING,
+    CHI2,
+    MQSIM_ANALYTIC,
+    MQSIM_BLOCKING,
+    MQSIM_CHI2,
+    NEITHER,
+)
+
+
+def test_drive_50s_blocking_reading_reproducing_fewer_figures_loses_its_weight(monkeypatch):
+    """Drive 50 (graded plan, 8 GiB): the analytic reading reproduces three of the five shared
+    figures (its QD32 IOPS and 0% WAF; not the 40% WAF at 3.1σ nor the QD4 figure), the
+    blocking-GC twin one (the 0% WAF); its χ² is lower, so the likelihood gives it weight 1."""
+    refuted = {"analytic": ANALYTIC, "blocking": BLOCKING}
+    assert evidence.figures_reproduced(refuted, queue_depth=32) == {"analytic": 3, "blocking": 1}
+    assert evidence.weights(CHI2, NEITHER, refuted, queue_depth=32)["blocking"] > 0.999
+    monkeypatch.setattr(evidence, "REPRODUCED_BY_FIGURE", True)
+    assert evidence.weights(CHI2, NEITHER, refuted, queue_depth=32) == {
+        "analytic": 1.0,
+        "blocking": 0.0,
+    }
+
+
+def test_as_many_figures_reproduced_leaves_the_likelihood_to_decide(monkeypatch):
+    """MQSim's pattern: the analytic reading misses the QD4 figure and the 40% WAF, the
+    blocking-GC twin two QD32 IOPS figures by 3–4σ: two each, so the χ² decides as before."""
+    refuted = {"analytic": MQSIM_ANALYTIC, "blocking": MQSIM_BLOCKING}
+    chi2 = MQSIM_CHI2
+    monkeypatch.setattr(evidence, "REPRODUCED_BY_FIGURE", True)
+    assert evidence.figures_reproduced(refuted, queue_depth=32) == {"analytic": 2, "blocking": 2}
+    assert evidence.weights(chi2, NEITHER, refuted, 32) == evidence.weights(chi2, NEITHER)
+    # a reading that reproduces its figures as a whole keeps the gate before any count
+    one = evidence.weights(chi2, {"analytic": True, "blocking": False}, refuted, 32)
+    assert one == {"analytic": 1.0, "blocking": 0.0}
+
+
+def test_a_figure_whose_mixture_density_is_not_a_number_is_left_out_of_the_stacking():
+    """A density that is not a number on one reading makes that figure's Σ w_k p_k NaN, which
+    would turn every weight NaN; left out, the weights are those of the other figures."""
+    clean = evidence.stacking_weights({"a": [0.0, 0.0], "b": [-1.0, -2.0]})
+    got = evidence.stacking_weights({"a": [0.0, 0.0, 0.0], "b": [-1.0, -2.0, math.nan]})
+    assert all(math.isfinite(v) for v in got.values())
+    assert got == clean
