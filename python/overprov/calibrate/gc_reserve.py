@@ -57,8 +57,9 @@ With the spare fitted to the onset as well (:attr:`ReserveForm.onset`), under
 pattern (baseline 39%), every held-out WAF at 10–30% of the unseen drives within 3.1%, but one
 fitted figure 1.01 points worse than the baseline's (+1.16% against −0.15%): not adopted
 (docs/calibrate-validation.md, "The onset of garbage collection from empty"). The same form fed
-the onset calibrate's plan dates (``gc_onset.py``), under ``bench/foreign/results/gc-onset-plan/
-RULE.md`` (fitted figures judged against their noise, 2%): passed, on three more unseen FEMU
+the onset calibrate's plan dates (``gc_onset.py``), under
+``bench/foreign/results/gc-onset-plan/RULE.md`` (fitted figures judged against their noise, 2%):
+passed, on three more unseen FEMU
 drives within 3.6% at 10–30% where the reserve binds (docs/calibrate-validation.md, "The onset
 calibrate's plan dates"); still not in calibrate, whose measured readings do not offer it and
 whose twins have no victim floor.
