@@ -58,6 +58,44 @@ def steady_window(series: list[dict], window: dict) -> dict:
     }
 
 
+def level_record(
+    extra_op_percent: int,
+    queue_depth: int,
+    span_pages: int,
+    drive_writes: float,
+    series: list[dict],
+    fob_iops: float,
+    fob: dict,
+    *,
+    wall_s: float,
+    runs: dict | None = None,
+    harness: dict | None = None,
+) -> dict:
+    """A driver's record of one level: its steady IOPS and WAF, the means over `settle`'s
+    window of the per-interval `series`, the FOB (`fob`: its span writes and GC runs), the
+    window (`steady_window`) and the series itself; then the driver's own raw counters (`runs`),
+    the wall time and the harness's command and geometry (`harness`) where it has them."""
+    window = settle(series)
+    out = {
+        "extra_op_percent": extra_op_percent,
+        "queue_depth": queue_depth,
+        "span_pages": span_pages,
+        "drive_writes": drive_writes,
+        "steady_iops": window["iops_mean"],
+        "steady_waf": window["waf_mean"],
+        "fob_iops": fob_iops,
+        "fob": fob,
+        "steady_window": steady_window(series, window),
+        "series": series,
+    }
+    if runs is not None:
+        out["runs"] = runs
+    out["wall_s"] = wall_s
+    if harness is not None:
+        out["harness"] = harness
+    return out
+
+
 def git_commit(binary: Path) -> str | None:
     """The commit of the checkout the binary was built in, when it sits in one."""
     try:

@@ -358,26 +358,17 @@ def measure(
     points = [(x, run(binary, folder, reserve, qd, round(x * span)))
               for x in run_points(drive_writes, round_span)]  # fmt: skip
     wall = time.monotonic() - t0
-    series = rounds_of(points, span)
-    window = common.settle(series)
-    return {
-        "extra_op_percent": extra_op,
-        "queue_depth": qd,
-        "span_pages": span,
-        "drive_writes": points[-1][0],
-        "steady_iops": window["iops_mean"],
-        "steady_waf": window["waf_mean"],
-        "fob_iops": fob_run["completed"] / (fob_run["t_ms"] / 1000),
-        "fob": {"span_writes": FOB_SPAN_WRITES, "gc_runs": fob_run["blocks_cleaned"]},
-        "steady_window": common.steady_window(series, window),
-        "series": series,
-        "runs": {
+    return common.level_record(
+        extra_op, qd, span, points[-1][0], rounds_of(points, span),
+        fob_run["completed"] / (fob_run["t_ms"] / 1000),
+        {"span_writes": FOB_SPAN_WRITES, "gc_runs": fob_run["blocks_cleaned"]},
+        wall_s=wall,
+        runs={
             "reserve_percent": reserve,
             "counters": [{"span_writes": x, **c} for x, c in points],
             "fob_counters": fob_run,
-        },  # fmt: skip
-        "wall_s": wall,
-    }
+        },
+    )  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:

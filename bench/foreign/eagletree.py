@@ -138,22 +138,11 @@ def measure(binary: Path, work: Path, extra_op: int, qd: int, drive_writes: floa
     fob = fob_of(rows, span)
     if fob["gc_runs"]:
         raise RuntimeError(f"GC programmed pages in the FOB part at {extra_op}%")
-    series = rounds_of(rows, span)
-    window = common.settle(series)
-    return {
-        "extra_op_percent": extra_op,
-        "queue_depth": qd,
-        "span_pages": span,
-        "drive_writes": rows[-1]["host_writes"] / span,
-        "steady_iops": window["iops_mean"],
-        "steady_waf": window["waf_mean"],
-        "fob_iops": fob["iops"],
-        "fob": {"span_writes": fob["span_writes"], "gc_runs": fob["gc_runs"]},
-        "steady_window": common.steady_window(series, window),
-        "series": series,
-        "wall_s": wall,
-        "harness": {"command": " ".join(cmd[1:]), "geometry": geometry},
-    }
+    return common.level_record(
+        extra_op, qd, span, rows[-1]["host_writes"] / span, rounds_of(rows, span), fob["iops"],
+        {"span_writes": fob["span_writes"], "gc_runs": fob["gc_runs"]},
+        wall_s=wall, harness={"command": " ".join(cmd[1:]), "geometry": geometry},
+    )  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:

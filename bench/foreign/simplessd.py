@@ -241,21 +241,11 @@ def measure(
     fob_end = next(r for r in rows if r[w] >= FOB_SPAN_WRITES * span)
     if fob_end[g]:
         raise RuntimeError(f"GC ran in the FOB part at {extra_op}%")
-    series = rounds_of(rows, span, n_rounds)
-    window = common.settle(series)
-    return {
-        "extra_op_percent": extra_op,
-        "queue_depth": qd,
-        "span_pages": span,
-        "drive_writes": drive_writes,
-        "steady_iops": window["iops_mean"],
-        "steady_waf": window["waf_mean"],
-        "fob_iops": fob_end[w] / (fob_end["tick"] / PS_PER_S),
-        "fob": {"span_writes": fob_end[w] / span, "gc_runs": fob_end[g]},
-        "steady_window": common.steady_window(series, window),
-        "series": series,
-        "wall_s": res["wall_s"],
-    }
+    return common.level_record(
+        extra_op, qd, span, drive_writes, rounds_of(rows, span, n_rounds),
+        fob_end[w] / (fob_end["tick"] / PS_PER_S),
+        {"span_writes": fob_end[w] / span, "gc_runs": fob_end[g]}, wall_s=res["wall_s"],
+    )  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:

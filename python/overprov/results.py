@@ -48,12 +48,15 @@ def load_schema() -> dict[str, Any]:
     return json.loads(SCHEMA_PATH.read_text())
 
 
-def validate(doc: Mapping[str, Any]) -> None:
-    """Raise ConfigError naming the first field that breaks the schema."""
-    _raise_first_error(doc, load_schema())
+def validate(doc: Mapping[str, Any], name: str = "results.json") -> None:
+    """Raise ConfigError naming the first field that breaks the schema, after ``name`` (the
+    file's path where there is one)."""
+    _raise_first_error(doc, load_schema(), name)
 
 
-def _raise_first_error(doc: Mapping[str, Any], schema: Mapping[str, Any]) -> None:
+def _raise_first_error(
+    doc: Mapping[str, Any], schema: Mapping[str, Any], name: str = "results.json"
+) -> None:
     import jsonschema
 
     validator = jsonschema.Draft202012Validator(schema)
@@ -61,7 +64,7 @@ def _raise_first_error(doc: Mapping[str, Any], schema: Mapping[str, Any]) -> Non
     if errors:
         err = errors[0]
         where = "/".join(str(p) for p in err.absolute_path) or "(top level)"
-        raise ConfigError(f"results.json: {where}: {err.message}")
+        raise ConfigError(f"{name}: {where}: {err.message}")
 
 
 PER_FIELD_KEYWORDS = {"$schema", "$id", "title", "description", "type", "required",
@@ -207,7 +210,7 @@ def load_results(path: Path) -> dict[str, Any]:
             f"--resume: {path} has schema_version {doc.get('schema_version')}; this overprov "
             f"reads version {SCHEMA_VERSION}"
         )
-    validate(doc)
+    validate(doc, f"--resume: {path}")  # the file's path: which folder's results.json
     return doc
 
 

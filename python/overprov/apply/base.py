@@ -254,12 +254,16 @@ class Plan:
     steps: list[Step]
     facts: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    done: str = ""
+    """Why the devices are already as the plan would leave them (then it has no steps)."""
 
     def show(self) -> str:
         names = ", ".join(d.path for d in self.devices)
         out = [f"plan for {names}: method {self.method}", f"  why: {self.why}"]
         out += [f"  {line}" for line in self.facts]
         out += [f"  warning: {w}" for w in self.warnings]
+        if self.done:
+            out.append(f"  already done: {self.done}")
         for i, step in enumerate(self.steps, 1):
             out.append(f"  step {i}/{len(self.steps)}: {step.title}")
             out += [f"    $ {cmd}" for cmd in step.show()]
@@ -300,6 +304,9 @@ class Plan:
         that addresses it: while it is open, its node cannot be given to another device (a
         loop device is not detached, a pulled disk's name is not reused), so a tool started
         after the re-identification writes to the device that was re-identified."""
+        if self.done:  # nothing to write: no confirmation asked for
+            echo(f"already done: {self.done}")
+            return
         with HeldSignals() as held, contextlib.ExitStack() as open_devices:
             self._execute(confirm_devices, allow_hdd, runner, echo, held, open_devices)
 

@@ -112,10 +112,11 @@ def _safety_lines(plan: Plan, confirms: list[str], allow_hdd: bool) -> tuple[lis
 CONFIRM_PLACEHOLDER = "DEVICE"
 
 
-def _execute_command(args: argparse.Namespace, plans: list[Plan]) -> str:
-    """The command that runs the plan, with :data:`CONFIRM_PLACEHOLDER` for every device not
-    confirmed on this dry run's own command line (those the user typed keep their name)."""
-    argv = ["overprov", "apply", *args.devices]
+def _execute_command(args: argparse.Namespace, plans: list[Plan], devices: list[str]) -> str:
+    """The command that runs the plans on ``devices`` (as given), with
+    :data:`CONFIRM_PLACEHOLDER` for every device not confirmed on this dry run's own command
+    line (those the user typed keep their name)."""
+    argv = ["overprov", "apply", *devices]
     if args.extra_op is not None:
         argv += ["--extra-op", str(args.extra_op)]
     elif args.visible_gb is not None:
@@ -159,9 +160,19 @@ def run(args: argparse.Namespace) -> int:
     refused: list[str] = []
     for plan in plans:
         print(plan.show())
+        if plan.done:  # nothing to write: no safety check to pass
+            continue
         lines, refusals = _safety_lines(plan, args.confirm, args.allow_hdd)
         refused += refusals
         print("\n".join(lines))
+    todo = [plan for plan in plans if not plan.done]
+    if not todo:
+        print(f"\nnothing to do: already at {target.describe()}; nothing was changed")
+        return 0
+    # one plan per device given, or one for them all (mdraid, never already done)
+    given = [d for d, p in zip(args.devices, plans, strict=False) if not p.done]
+    devices = given if len(plans) == len(args.devices) else list(args.devices)
+    todo_devices = [d for plan in todo for d in plan.devices]
     if not args.execute and refused:
         print(
             "\ndry run: nothing was changed. --execute would be REFUSED now, whatever is "
@@ -172,10 +183,10 @@ def run(args: argparse.Namespace) -> int:
         )
         return EXIT_FAILED  # a refused action (docs/cli.md)
     if not args.execute:
-        command = _execute_command(args, plans)
+        command = _execute_command(args, todo, devices)
         print(
             "\ndry run: nothing was changed. To run this plan, which DESTROYS ALL DATA on "
-            f"{', '.join(d.path for d in all_devices)}:\n  {command}"
+            f"{', '.join(d.path for d in todo_devices)}:\n  {command}"
         )
         if CONFIRM_PLACEHOLDER in shlex.split(command):
             print(
@@ -184,9 +195,9 @@ def run(args: argparse.Namespace) -> int:
             )
         return 0
     # Refuse everything before changing anything.
-    for plan in plans:
+    for plan in todo:
         plan.check_safety(args.confirm, allow_hdd=args.allow_hdd)
-    for plan in plans:
+    for plan in todo:
         print(f"\nexecuting plan for {', '.join(d.path for d in plan.devices)}")
         plan.execute(args.confirm, allow_hdd=args.allow_hdd)
     print("\nall steps done and verified")

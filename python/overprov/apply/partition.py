@@ -28,6 +28,12 @@ from overprov.errors import ConfigError
 LINUX_FS_TYPE = "8300"  # sgdisk type code: Linux filesystem
 LINUX_RAID_TYPE = "FD00"  # sgdisk type code: Linux RAID
 PARTITION_NAME = "overprov"
+TYPE_GUIDS = {
+    LINUX_FS_TYPE: "0FC63DAF-8483-4772-8E79-3D69D8477DE4",
+    LINUX_RAID_TYPE: "A19D880F-05FC-4D3B-A006-743F0F84911E",
+}
+"""The GPT partition type GUID sgdisk writes for each type code (UEFI spec, "GPT Partition
+Entry Array"; sgdisk(8) --list-types)."""
 
 
 @dataclass(frozen=True)
@@ -151,6 +157,29 @@ class KernelPartitionsStep(Step):
         return [f"kernel shows {node}: {size:,} bytes from byte {start:,}"]
 
 
+def made_already(info: DeviceInfo, layout: PartitionLayout, type_code: str = LINUX_FS_TYPE) -> str:
+    """Why ``info`` already holds what :func:`partition_steps` would make of it (its GPT, both
+    copies valid, has one partition, 1, named :data:`PARTITION_NAME`, of ``type_code``, over
+    exactly ``layout``, and the kernel shows it there), else "". Such a drive is at the OP
+    asked for: wiping and discarding it again would only destroy its data. Reads only."""
+    try:
+        table = gpt.read_gpt(info.path, layout.sector_bytes)
+    except OSError:
+        return ""
+    if table is None or not table.backup_valid:
+        return ""
+    got = [(p.number, p.first_lba, p.last_lba, p.type_guid, p.name) for p in table.partitions]
+    want = (1, layout.first_lba, layout.last_lba, TYPE_GUIDS[type_code], PARTITION_NAME)
+    kernel = [(p.start_bytes, p.size_bytes) for p in info.partitions]
+    if got != [want] or kernel != [(layout.start_bytes, layout.size_bytes)]:
+        return ""
+    return (
+        f"{info.path} already holds the partition this plan makes: partition 1 "
+        f'"{PARTITION_NAME}" from sector {layout.first_lba} to {layout.last_lba} (GPT read '
+        "from the device, the kernel shows it); nothing is wiped, discarded or written"
+    )
+
+
 def partition_steps(
     info: DeviceInfo, layout: PartitionLayout, type_code: str = LINUX_FS_TYPE
 ) -> list[Step]:
@@ -186,4 +215,6 @@ def plan_partition(
     layout = layout_for(info, user)
     facts = op_summary(info.size_bytes, layout.end_bytes, "partition ends at")
     facts.insert(1, f"logical sector {layout.sector_bytes} bytes; partition starts at 1 MiB")
-    return Plan("partition", (info,), why, partition_steps(info, layout), facts)
+    done = made_already(info, layout)
+    steps = [] if done else partition_steps(info, layout)
+    return Plan("partition", (info,), why, steps, facts, done=done)

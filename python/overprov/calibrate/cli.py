@@ -412,6 +412,8 @@ def run(args: argparse.Namespace) -> int:
     from overprov.calibrate import answer
     from overprov.calibrate import predict as predmod
 
+    if args.dry_run:
+        dry_run.refuse_json(args.json)
     check_json_output(args.json)
     check_output_dir(args.out, "--out")
     check_no_other_run(args.out, "calibrate")
