@@ -22,7 +22,7 @@ REPORT_NAME = REPORT_PAGE
 
 # What decides a figure's format, known before it is drawn: how many bytes its SVG would take.
 # An SVG grows with what is drawn (a path's vertex, a marker's <use>), a PNG with the pixels
-# (every figure is at least 800 x 300 px at 144 dpi). Upper bounds per mark, measured on
+# (every figure is at least 800 x 300 px at 144 dpi). Bytes per mark, the most measured on
 # synthetic figures of 1,000-12,000 points (docs/report.md, "Figure format"): a line's vertex
 # 18-30 bytes (matplotlib's path simplification drops some), a scatter point 107-115.
 SVG_BASE_BYTES = 40_000  # axes, ticks, text and legend of a report figure (11-66 KB measured)
@@ -34,8 +34,9 @@ SVG_MAX_BYTES = 150_000
 
 
 def svg_bytes_estimate(fig: Figure) -> int:
-    """An upper estimate of ``fig``'s SVG size from what it will draw, without drawing it:
-    the vertices of its lines, polygons and patches and the points of its markers."""
+    """An estimate of ``fig``'s SVG size from what it will draw, without drawing it: the
+    vertices of its lines, polygons and patches and the points of its markers (a figure
+    heavy in text, a latency figure's probit ticks, can be up to a third above it)."""
     vertices = markers = 0
     for ax in fig.axes:
         for line in ax.lines:
