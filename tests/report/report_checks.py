@@ -25,7 +25,7 @@ MAX_PAGE_BYTES = 1_000_000
 
 def check_page(out: Path) -> str:
     """Assert the report in ``out`` is one self-contained page whose every figure is embedded
-    once — inline SVG or a PNG data URI — and written beside it as PNG and SVG; returns the
+    once — inline SVG or a PNG data URI — and written beside it in that format; returns the
     HTML."""
     page = out / "report.html"
     text = page.read_text(encoding="utf-8")
@@ -44,13 +44,14 @@ def check_page(out: Path) -> str:
             continue
         assert ref.startswith("report-files/") and (out / ref).is_file(), ref
     figures = _FIGURE.findall(text)
-    pngs = sorted(files.glob("*.png"))
-    assert {k for k, _ in figures} == {p.stem for p in pngs} and len(figures) == len(pngs) > 0
+    drawn = {p.stem: p for p in files.iterdir() if p.suffix in (".png", ".svg")}
+    assert {k for k, _ in figures} == set(drawn) and len(figures) == len(drawn) > 0
     for key, art in figures:
         assert art.count("<svg") + art.count("<img") == 1, key  # embedded once
         if art.startswith("<svg"):
             assert 'role="img" aria-label="' in art and "<text" in art, key
             assert "viewBox" in art and "<path" in art, key
+            assert drawn[key].suffix == ".svg" and "<path" in drawn[key].read_text(), key
         else:
             tag = _IMG.search(art)
             assert tag, key
@@ -62,17 +63,13 @@ def check_page(out: Path) -> str:
             assert len(data) > 20_000, "a figure this small is blank"
             alt = re.search(r'alt="([^"]+)"', tag.group(0))
             assert alt and alt.group(1)
-    for png in pngs:
-        w, h = png_size(png.read_bytes())
-        assert w >= 800 and h >= 300, (png.name, w, h)
-        svg = png.with_suffix(".svg")
-        assert svg.is_file() and "<path" in svg.read_text()
+            assert drawn[key].suffix == ".png" and drawn[key].read_bytes() == data, key
     assert page.stat().st_size < MAX_PAGE_BYTES, page.stat().st_size
     return text
 
 
 def figure_keys(out: Path) -> set[str]:
-    return {p.stem for p in (out / "report-files").glob("*.png")}
+    return {p.stem for p in (out / "report-files").iterdir() if p.suffix in (".png", ".svg")}
 
 
 def read_csv(path: Path) -> list[dict[str, str]]:

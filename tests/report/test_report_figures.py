@@ -1,6 +1,6 @@
 """The page's figures as a reader meets them: an overlay of unlike drives on a log axis, log
-axes ticked in plain numbers that do not touch, each figure embedded once (inline SVG or PNG,
-whichever is smaller) and a 5-level profile's page under 1 MB."""
+axes ticked in plain numbers that do not touch, each figure drawn and embedded once (inline SVG,
+or PNG when its SVG would be large) and a 5-level profile's page under 1 MB."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from matplotlib.figure import Figure
 from matplotlib.transforms import Bbox
 from overprov.report import files, plots, plots_latency
 from overprov.report.load import load_inputs
-from report_checks import MAX_PAGE_BYTES, check_page
+from report_checks import MAX_PAGE_BYTES, check_page, figure_keys
 from test_report_plots import _profile_source
 
 
@@ -102,25 +102,57 @@ def test_the_latency_figures_of_a_timed_run_tick_in_plain_numbers(timed_real_jso
             assert len(labels) >= 3 and _plain(labels), (title, labels)
 
 
-def test_each_figure_is_embedded_once_as_the_smaller_of_svg_and_png(tmp_path):
-    """A bar chart is smaller as SVG; a second-by-second series of six rounds as pixels."""
+def test_a_figure_of_few_points_is_svg_and_one_of_many_png_each_drawn_once(tmp_path, monkeypatch):
+    """A bar chart is estimated small as SVG and embedded so; a line of 40,000 points is
+    estimated far over the bound and drawn as pixels. Neither is drawn a second time."""
+    saved: list[tuple[int, str]] = []
+    savefig = Figure.savefig
+
+    def counted(fig: Figure, fname, **kw):
+        saved.append((id(fig), kw["format"]))
+        return savefig(fig, fname, **kw)
+
+    monkeypatch.setattr(Figure, "savefig", counted)
     w = files.FilesWriter(tmp_path)
-    bars = w.figure("cost", plots.plot_phase_cost([_profile_source()]), "t", "c")
+    bars_fig = plots.plot_phase_cost([_profile_source()])
     dense = plots.new_figure(9.6, 4.0)
     ax = dense.add_subplot()
     xs = list(range(40_000))
     ax.plot(xs, [(x * 7919) % 1000 for x in xs], lw=0.5)
+    assert files.svg_bytes_estimate(bars_fig) <= files.SVG_MAX_BYTES
+    assert files.svg_bytes_estimate(dense) > files.SVG_MAX_BYTES
+    bars = w.figure("cost", bars_fig, "t", "c")
     series = w.figure("dense", dense, "t", "c")
-    for block in (bars, series):
-        svg = (tmp_path / "report-files" / block.svg_name).read_text()
-        png = (tmp_path / "report-files" / block.png_name).read_bytes()
-        assert bool(block.svg_inline) != bool(block.png_b64)  # one of the two, never both
-        inline = len(files.inline_svg(svg).encode())
-        assert bool(block.svg_inline) == (inline <= len(base64.b64encode(png)))
-        assert png[:8] == b"\x89PNG\r\n\x1a\n"
-    assert bars.svg_inline and series.png_b64
+    assert saved == [(id(bars_fig), "svg"), (id(dense), "png")] and w.draws == 2
+    assert bars.svg_inline and not bars.png_b64 and bars.file_name == "cost.svg"
+    assert series.png_b64 and not series.svg_inline and series.file_name == "dense.png"
+    on_disk_names = sorted(p.name for p in (tmp_path / "report-files").iterdir())
+    assert on_disk_names == w.written == ["cost.svg", "dense.png"]
+    on_disk = (tmp_path / "report-files" / "dense.png").read_bytes()
+    assert on_disk[:8] == b"\x89PNG\r\n\x1a\n" and base64.b64decode(series.png_b64) == on_disk
+    svg = (tmp_path / "report-files" / "cost.svg").read_text()
+    assert files.inline_svg(svg) == bars.svg_inline
     assert "<?xml" not in bars.svg_inline and 'id="figure_1"' not in bars.svg_inline
     assert bars.svg_inline.startswith("<svg") and "viewBox" in bars.svg_inline
+
+
+def test_a_report_draws_each_figure_once(sim_json, tmp_path, monkeypatch):
+    """Every figure of a report is saved by matplotlib exactly once (one format, one draw),
+    and what it drew is what the page embeds."""
+    from overprov.report import build
+
+    saved: list[int] = []
+    savefig = Figure.savefig
+
+    def counted(fig: Figure, fname, **kw):
+        saved.append(id(fig))
+        return savefig(fig, fname, **kw)
+
+    monkeypatch.setattr(Figure, "savefig", counted)
+    built = build.build([sim_json], tmp_path / "rep")
+    text = check_page(tmp_path / "rep")
+    assert len(saved) == len(set(saved)) == text.count("<figure ") >= 3
+    assert len(built.files) == len(set(built.files))
 
 
 @pytest.fixture(scope="module")
@@ -146,4 +178,4 @@ def test_a_five_level_profile_page_is_under_a_megabyte(five_level_profile):
     size = page.stat().st_size
     assert size < MAX_PAGE_BYTES, size
     text = check_page(five_level_profile)  # every figure once, the same limit
-    assert text.count("<figure ") == len(list((five_level_profile / "report-files").glob("*.png")))
+    assert text.count("<figure ") == len(figure_keys(five_level_profile))

@@ -1,5 +1,6 @@
 """``overprov report``: one self-contained HTML page (figures, tables, a plain-language
-conclusion) from profile folders and simulate JSON files, with PNG/SVG figures and CSVs beside it.
+conclusion) from profile folders and simulate JSON files, with its figures (SVG, or PNG when
+many points) and CSVs beside it.
 
 Library entry point: :func:`write_report`. matplotlib is imported only when a report is built,
 so importing this package (the CLI does, at start-up) stays cheap.

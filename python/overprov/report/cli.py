@@ -36,8 +36,8 @@ def register(subparsers: Any) -> None:
             "with the target and the recommended OP, IOPS over time per phase, write "
             "saturation, latency CDF (probit axis) and exceedance, WAF vs OP beside the "
             "analytic models, erase-count spread, endurance (TBW, DWPD) and a conclusion in "
-            "words. Several inputs are overlaid for comparison. Figures (PNG, SVG) and CSVs go "
-            "to report-files/ beside the page."
+            "words. Several inputs are overlaid for comparison. Figures (SVG, or PNG when "
+            "many points) and CSVs go to report-files/ beside the page."
         ),
     )
     p.add_argument(

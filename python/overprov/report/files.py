@@ -1,5 +1,5 @@
-"""The files written beside the page: figures (PNG + SVG; each embedded in the page once, as
-whichever of the two is smaller) and CSVs."""
+"""The files written beside the page: figures (each drawn once, as SVG or as PNG, embedded in
+the page and saved beside it) and CSVs."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import matplotlib
+from matplotlib.figure import Figure
 
 from overprov.outputs import REPORT_PAGE
 from overprov.report import html, plots
@@ -19,42 +20,77 @@ from overprov.report import html, plots
 FILES_DIR = "report-files"
 REPORT_NAME = REPORT_PAGE
 
+# What decides a figure's format, known before it is drawn: how many bytes its SVG would take.
+# An SVG grows with what is drawn (a path's vertex, a marker's <use>), a PNG with the pixels
+# (every figure is at least 800 x 300 px at 144 dpi). Bytes per mark, the most measured on
+# synthetic figures of 1,000-12,000 points (docs/report.md, "Figure format"): a line's vertex
+# 18-30 bytes (matplotlib's path simplification drops some), a scatter point 107-115.
+SVG_BASE_BYTES = 40_000  # axes, ticks, text and legend of a report figure (11-66 KB measured)
+SVG_BYTES_PER_VERTEX = 30
+SVG_BYTES_PER_MARKER = 120
+#: the SVG bound: a figure whose SVG is estimated above it is drawn as PNG (the smallest PNG
+#: of the reports' figures measured 65 KB as base64, their median 140 KB)
+SVG_MAX_BYTES = 150_000
+
+
+def svg_bytes_estimate(fig: Figure) -> int:
+    """An estimate of ``fig``'s SVG size from what it will draw, without drawing it: the
+    vertices of its lines, polygons and patches and the points of its markers (a figure
+    heavy in text, a latency figure's probit ticks, can be up to a third above it)."""
+    vertices = markers = 0
+    for ax in fig.axes:
+        for line in ax.lines:
+            n = len(line.get_xydata())
+            vertices += n
+            if line.get_marker() not in (None, "None", "none", "", " "):
+                markers += n
+        for coll in ax.collections:
+            paths = coll.get_paths()
+            offsets = len(coll.get_offsets())
+            if len(paths) <= 1 and offsets > 1:  # one marker stamped at each offset
+                markers += offsets
+            vertices += sum(len(p.vertices) for p in paths)
+        vertices += sum(len(p.get_path().vertices) for p in ax.patches)
+    return SVG_BASE_BYTES + SVG_BYTES_PER_VERTEX * vertices + SVG_BYTES_PER_MARKER * markers
+
 
 class FilesWriter:
-    """Saves figures (PNG + SVG) and CSVs into the files folder; keeps the page's blocks."""
+    """Saves figures (each once, SVG or PNG) and CSVs into the files folder; keeps the page's
+    blocks; ``draws`` counts the figures drawn (a figure is drawn once)."""
 
     def __init__(self, out_dir: Path) -> None:
         self.dir = out_dir / FILES_DIR
         self.dir.mkdir(parents=True, exist_ok=True)
         self.written: list[str] = []
+        self.draws = 0
 
     def figure(self, key: str, fig: Any, title: str, caption: str) -> html.FigureBlock:
-        """Save ``fig`` as PNG and SVG beside the page, and embed it once: as inline SVG
-        (text kept as text, sharp at any size and in print) when that is no larger than the
-        PNG as a data URI, else as the PNG (a figure of many points draws smaller as pixels).
-        The two share one layout: the constrained layout the PNG was drawn with is kept for
-        the SVG (run again at the SVG's 72 dpi it moved boxes by a fraction of a pixel, and
-        took a tenth of a report's CPU time)."""
-        png_buf, svg_buf = io.BytesIO(), io.StringIO()
+        """Draw ``fig`` once and embed it: as inline SVG (text kept as text, sharp at any size
+        and in print) when its SVG is estimated at most ``SVG_MAX_BYTES``
+        (``svg_bytes_estimate``), else as a PNG data URI (a figure of many points draws
+        smaller as pixels); the same file is saved beside the page."""
+        use_svg = svg_bytes_estimate(fig) <= SVG_MAX_BYTES
         with matplotlib.rc_context(plots.STYLE):
-            fig.savefig(png_buf, format="png")
-            fig.set_layout_engine("none")
-            fig.savefig(svg_buf, format="svg")
-        png, svg = png_buf.getvalue(), svg_buf.getvalue()
-        (self.dir / f"{key}.png").write_bytes(png)
-        (self.dir / f"{key}.svg").write_text(svg, encoding="utf-8")
-        self.written += [f"{key}.png", f"{key}.svg"]
-        png_b64 = base64.b64encode(png).decode("ascii")
-        inline = inline_svg(svg)
-        use_svg = len(inline.encode("utf-8")) <= len(png_b64)
+            if use_svg:
+                buf: Any = io.StringIO()
+                fig.savefig(buf, format="svg")
+            else:
+                buf = io.BytesIO()
+                fig.savefig(buf, format="png")
+        self.draws += 1
+        name = f"{key}.svg" if use_svg else f"{key}.png"
+        if use_svg:
+            (self.dir / name).write_text(buf.getvalue(), encoding="utf-8")
+        else:
+            (self.dir / name).write_bytes(buf.getvalue())
+        self.written.append(name)
         return html.FigureBlock(
             key=key,
             title=title,
             caption=caption,
-            png_b64="" if use_svg else png_b64,
-            svg_inline=inline if use_svg else "",
-            png_name=f"{key}.png",
-            svg_name=f"{key}.svg",
+            file_name=name,
+            png_b64="" if use_svg else base64.b64encode(buf.getvalue()).decode("ascii"),
+            svg_inline=inline_svg(buf.getvalue()) if use_svg else "",
         )
 
     def csv(self, name: str, header: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:

@@ -122,9 +122,8 @@ class FigureBlock:
     key: str
     title: str
     caption: str
+    file_name: str  # the figure's file beside the page: KEY.svg or KEY.png
     png_b64: str  # the figure embedded as a PNG data URI, or "" when it is inline SVG
-    png_name: str
-    svg_name: str
     svg_inline: str = ""  # the figure embedded as inline SVG markup (files.inline_svg)
 
 
@@ -160,8 +159,8 @@ def figure_html(fig: FigureBlock, files_dir: str) -> str:
     return (
         f'<figure id="fig-{esc(fig.key)}"><div class="art">{art}</div>'
         f"<figcaption>{esc(fig.caption)} "
-        f'<a href="{esc(files_dir)}/{esc(fig.png_name)}">PNG</a> · '
-        f'<a href="{esc(files_dir)}/{esc(fig.svg_name)}">SVG</a></figcaption></figure>'
+        f'<a href="{esc(files_dir)}/{esc(fig.file_name)}">{"SVG" if fig.svg_inline else "PNG"}</a>'
+        "</figcaption></figure>"
     )
 
 
