@@ -154,6 +154,51 @@ def onset_from_empty(runner: OnsetRunner, reserve_drive_writes: float) -> None:
         runner.progress(reserve_warning(m.onset_spare_factor))
 
 
+def date_in_rounds(runner: OnsetRunner, *, final: bool) -> None:
+    """The onset from empty of a plan whose fill is graded (``graded_run.graded_fill``): dated
+    from the write counters of every round since the purge (FOB, fill, and the first level's
+    sweeps when it came after the fill), read as :func:`onset_from_empty` reads its step's.
+    Called after the fill and (``final``) after the first level; records the onset once it is
+    confirmed, and after the first level also why there is none (a lower bound, an excess from
+    the first round, no counters, a resumed run)."""
+    m = runner.m
+    if m.onset_source is not None:
+        return
+    if not runner.counters_ok or runner.purge_counters is None:
+        if final:
+            m.onset_source = ONSET_RESUMED if runner.counters_ok else ONSET_NO_COUNTERS
+            runner.save()
+        return
+    purge = runner.purge_counters
+    before: Round | None = Round("purge", 0.0, 0.0, 0, 0.0, None, host_bytes=purge["host_bytes"],
+                                 nand_bytes=purge["nand_bytes"])  # fmt: skip
+    dating = OnsetDating(m.capacity_bytes)
+    run = m.runs and len(m.runs) - 1
+    for r in m.rounds:
+        if r.run == run:
+            dating.add(before, r)
+            before = r
+    if dating.early:
+        m.onset_source = ONSET_EARLY
+    elif dating.spare_factor is not None:
+        m.onset_spare_factor, m.onset_source = dating.spare_factor, ONSET_FROM_EMPTY
+    elif final:
+        m.onset_source, m.onset_spare_factor = ONSET_LOWER_BOUND, dating.written
+    else:
+        return
+    runner.save()
+    if m.onset_source == ONSET_FROM_EMPTY:
+        runner.progress(
+            f"onset of garbage collection from empty: after {m.onset_spare_factor:.3f} drive "
+            f"writes since the purge: the collector lets the data fill "
+            f"{100 * m.onset_spare_factor:.1f}% of the user capacity"
+        )
+        if m.onset_spare_factor < 1.0:
+            runner.progress(reserve_warning(m.onset_spare_factor))
+    else:
+        runner.progress(f"onset of garbage collection from empty: {m.onset_source}")
+
+
 def reserve_warning(spare_factor: float) -> str:
     """What calibrate says when the onset from empty comes before a drive write: the collector
     starts before the data fills the user capacity, so it holds back free NAND beyond the

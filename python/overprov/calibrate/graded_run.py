@@ -25,6 +25,13 @@ to the drive's own spare.
 is known before the fill, the onset less the span: one pass writes it, without sweeps
 (``spare_source`` :data:`SPARE_FROM_EMPTY`).
 
+**In a graded fill** (``precondition.graded_fill_steps``, a plan with ``fill_hazard``,
+:func:`graded_fill`) the onset from empty usually falls inside the fill, dated there from the
+counters since the purge (``gc_onset.date_in_rounds``, called by ``measure.py``): the first level's
+rounds are then only its discard's share (none at 0%), over suffixes, and its window waits out what
+is left of the swing after the onset (``spare_source`` :data:`SPARE_IN_FILL`). A drive whose
+collector starts later runs the sweeps as above, on top of the fill's grading.
+
 **When it cannot.** Without write counters (a loop device, a drive without a vendor NAND
 counter) the onset is not seen: the first level falls back to one pass sized for the assumed
 native OP (``plan.assumed_native_op_percent``), and the measurement says so
@@ -44,7 +51,7 @@ from dataclasses import replace
 from typing import Protocol
 
 from overprov.calibrate.plan import MeasurementPlan, Segment
-from overprov.calibrate.precondition import GradedRound, graded_rounds
+from overprov.calibrate.precondition import GradedRound, graded_fill_steps, graded_rounds
 from overprov.errors import OverprovError
 from overprov.measurement_file import Measurement, Round
 from overprov.profile.targets import RoundSpec
@@ -70,6 +77,7 @@ SPARE_NO_COUNTERS = "assumed: no write counters"
 SPARE_EARLY = "assumed: WAF above 1 from the first round"
 SPARE_LOWER_BOUND = "lower bound: the budget ended the sweeps before garbage collection"
 SPARE_FROM_EMPTY = "the onset of garbage collection from empty, less the fill"
+SPARE_IN_FILL = "the onset of garbage collection from empty, inside the graded fill"
 #: ``Measurement.onset_source`` of an onset from empty (``gc_onset.py``, which names it so).
 ONSET_FROM_EMPTY = "garbage-collection onset from empty"
 
@@ -128,6 +136,8 @@ def precondition_level(
     x = seg.extra_op_percent
     own = seg.min_drive_writes + plan.window_drive_writes(seg)
     first = not m.levels
+    if first and plan.fill_hazard and m.onset_source == ONSET_FROM_EMPTY:
+        return _after_fill_onset(runner, seg, span_bytes, reserve_drive_writes)
     if first and plan.spare_from == "onset" and m.onset_source == ONSET_FROM_EMPTY:
         return _from_empty(runner, seg, span_bytes, reserve_drive_writes)
     if first and plan.spare_from == "onset":
@@ -187,8 +197,78 @@ def _from_empty(
     return past_the_swing(runner, seg, span_bytes, reserve_drive_writes)
 
 
-def past_the_swing(
+def _after_fill_onset(
     runner: RoundRunner, seg: Segment, span_bytes: int, reserve_drive_writes: float
+) -> Segment:
+    """The first level after a graded fill whose onset from empty was dated inside it: the
+    drive is past its onset, so the level's rounds write only the share its discard handed back
+    (over suffixes: the fill's hazard falls along the span, ``precondition.py``, "A later
+    level"); its window waits out the swing after the onset less the host writes since it."""
+    m = runner.m
+    onset = m.onset_spare_factor or 0.0
+    since = max(0.0, m.drive_writes - onset)
+    m.spare_source = SPARE_IN_FILL
+    m.spare_drive_writes = max(0.0, onset - (1.0 - seg.extra_op_percent / 100.0))
+    runner.save()
+    if seg.precondition_drive_writes > 0:
+        _pass(runner, seg, span_bytes, seg.precondition_drive_writes, "g1",
+              reserve_drive_writes, at_end=True)  # fmt: skip
+    runner.progress(
+        f"{seg.extra_op_percent:g}% extra OP: graded preconditioning, "
+        f"{seg.precondition_drive_writes:.3f} drive writes ({SPARE_IN_FILL}, "
+        f"{since:.3f} drive writes before)"
+    )
+    return past_the_swing(runner, seg, span_bytes, reserve_drive_writes)
+
+
+def graded_fill(runner: RoundRunner, reserve_drive_writes: float) -> None:
+    """The plan's fill graded as it goes (``precondition.graded_fill_steps``): each step writes its
+    share of the capacity sequentially (128 KiB writes, as the plain fill), then random writes
+    over the part already filled, sized at the FOB's IOPS. A random share smaller than half
+    of the target's shortest round is carried to the next step (``SweepAccount``'s reason).
+    Each round starts only when it fits beside the rest of the fill and
+    ``reserve_drive_writes`` for the levels."""
+    m, plan = runner.m, runner.plan
+    cap, bs = m.capacity_bytes, plan.bs_bytes
+    steps = graded_fill_steps(plan.fill_hazard)
+    fob = m.fob_iops or 10_000.0
+    floor = runner.expected_drive_writes(runner.seconds_for(0.0, cap, fob), fob, bs)
+    level = Segment(0.0, 0.0, 0.0)
+    left = 1.0 + sum(s.random_drive_writes for s in steps)
+    owed, start = 0.0, 0
+    for i, step in enumerate(steps):
+        end = cap if i == len(steps) - 1 else int(cap * step.end_fraction) // 131072 * 131072
+        left -= (end - start) / cap
+        if not runner.fits((end - start) / cap, 0.0, reserve_drive_writes + left):
+            raise BudgetSpent("the budget is spent in the graded fill")
+        spec = RoundSpec(f"fill-{i + 1:03d}", "write", 131072, plan.qd, 1, end - start, start)
+        runner.run(spec, 0.0)
+        start = end
+        owed += step.random_drive_writes
+        left -= step.random_drive_writes
+        if owed < 0.5 * floor:
+            continue
+        due = GradedRound(end / cap, owed)
+        try:
+            for r in _step(
+                runner, level, due, end, f"fill-{i + 1:03d}r", reserve_drive_writes + left
+            ):
+                owed -= r.bytes_written / cap
+        except _Stop:
+            raise BudgetSpent("the budget is spent in the graded fill") from None
+    m.fill_done = True
+    runner.save()
+    runner.progress(
+        f"graded fill: {len(steps)} steps, {m.drive_writes:.3f} drive writes since the purge"
+    )
+
+
+def past_the_swing(
+    runner: RoundRunner,
+    seg: Segment,
+    span_bytes: int,
+    reserve_drive_writes: float,
+    since_onset_drive_writes: float = 0.0,
 ) -> Segment:
     """The first level with its window starting only after :data:`SWING_SPARE_MULTIPLE` times
     the measured free space of random writes, when the budget holds that and a window besides
@@ -201,11 +281,16 @@ def past_the_swing(
     crest: drive 43's window 0.02-0.12 drive writes after the onset read WAF +5.0%, the swing
     passing 0.18 after it, while the budget left a quarter of a drive write unspent. With much
     free space (0.15-0.26 drive writes) the swing outlasts the budget; the first window that
-    holds, before its crest, stays the level's end there."""
+    holds, before its crest, stays the level's end there. ``since_onset_drive_writes``: host
+    writes already made past the onset (a graded fill's, :func:`_after_fill_onset`)."""
     m = runner.m
-    if m.spare_source not in (SPARE_ONSET, SPARE_FROM_EMPTY) or m.spare_drive_writes is None:
+    if m.spare_drive_writes is None or m.spare_source not in (
+        SPARE_ONSET,
+        SPARE_FROM_EMPTY,
+        SPARE_IN_FILL,
+    ):
         return seg
-    settle = round(SWING_SPARE_MULTIPLE * m.spare_drive_writes, 3)
+    settle = round(SWING_SPARE_MULTIPLE * m.spare_drive_writes - since_onset_drive_writes, 3)
     if settle <= seg.min_drive_writes:
         return seg
     # the rounds up to the window's last fit, and that last one with the margin every round

@@ -39,6 +39,7 @@ from overprov.calibrate.precondition import (
     GRADED_ROUNDS,
     SWEEP_DRIVE_WRITES,
     free_share,
+    graded_fill_drive_writes,
 )
 from overprov.errors import ConfigError
 from overprov.measurement_file import PRECONDITIONS, Measurement
@@ -95,6 +96,18 @@ ONSET_MAX_DRIVE_WRITES = 1.6
 #: What the plan counts the onset step to cost when it designs for a budget: the spare factor
 #: of a drive with the native OP most client drives ship with (:data:`ASSUMED_NATIVE_OP_PERCENT`).
 ONSET_EXPECTED_DRIVE_WRITES = 1.0 + ASSUMED_NATIVE_OP_PERCENT / 100.0
+#: The graded plan's way to date the onset from empty (``precondition.graded_fill_steps``, run by
+#: ``graded_run.graded_fill``): its sequential fill interleaved with random writes over the part
+#: already filled, at a rate growing with it, so the fill's data at position y of the span has been
+#: overwritten at hazard ``FILL_HAZARD · (1 − y)`` when the fill ends (the first level's graded
+#: profile) and the onset of any drive whose collector starts within ``1 + FILL_HAZARD / 2`` drive
+#: writes falls inside the fill, with no step and no second purge. 0.3: FEMU's victim floor (1/8 of
+#: a block invalid) is met at onsets from about 0.47 drive writes (the oldest data ``1 −
+#: e^(−0.3·y)`` invalid at fill position y), and the fill writes 0.15 drive writes more than a plain
+#: one, about what the first level's graded rounds write anyway on a drive with 7–15% native OP. A
+#: later onset falls in the first level's sweeps, which continue the same profile
+#: (``graded_run.py``).
+FILL_HAZARD = 0.3
 
 
 @dataclass(frozen=True)
@@ -229,6 +242,11 @@ class MeasurementPlan:
     empty (``gc_onset.py``, :func:`with_onset_step`), at most to ``onset_max_drive_writes``
     host writes since the purge."""
     onset_max_drive_writes: float = ONSET_MAX_DRIVE_WRITES
+    fill_hazard: float = 0.0
+    """The sequential fill's graded random writes (:data:`FILL_HAZARD`):
+    the hazard they leave at the span's start; 0: a plain sequential fill. With write counters
+    the onset of garbage collection from empty is dated in the fill (or, later, in the first
+    level's sweeps) from the counters since the purge."""
 
     def all_segments(self) -> list[Segment]:
         """The segments in the order they are measured: the levels, each probe right after
@@ -256,6 +274,13 @@ class MeasurementPlan:
         measured = ", ".join(f"{s.extra_op_percent:g}%" for s in self.segments)
         graded = "graded preconditioning then " if self.precondition == "graded" else ""
         onset = ", random writes until garbage collection starts" if self.onset_from_empty else ""
+        fill = "one sequential fill"
+        if self.fill_hazard:
+            fill = (
+                f"one sequential fill with {self.fill_random_drive_writes():.2f} drive writes of "
+                "random writes over its filled part (dating the onset of garbage collection from "
+                "empty)"
+            )
         probes = "".join(
             f", then QD{s.queue_depth} at {s.extra_op_percent:g}% for "
             f"{self.window_drive_writes(s):.2f} drive writes"
@@ -263,7 +288,7 @@ class MeasurementPlan:
             if s is not None
         )
         return (
-            f"FOB{onset}, one sequential fill, {graded}random writes at {measured} extra OP until "
+            f"FOB{onset}, {fill}, {graded}random writes at {measured} extra OP until "
             f"settled{probes}"
         )
 
@@ -284,6 +309,7 @@ class MeasurementPlan:
             fob
             + self.onset_step_drive_writes(expected=True)
             + 1.0
+            + self.fill_random_drive_writes()
             + sum(
                 s.precondition_drive_writes
                 + s.min_drive_writes
@@ -298,6 +324,7 @@ class MeasurementPlan:
             self.fob_drive_writes
             + self.onset_step_drive_writes(expected=False)
             + 1.0
+            + self.fill_random_drive_writes()
             + sum(s.precondition_drive_writes + s.max_drive_writes for s in self.all_segments())
         )
 
@@ -308,6 +335,11 @@ class MeasurementPlan:
             return 0.0
         total = ONSET_EXPECTED_DRIVE_WRITES if expected else self.onset_max_drive_writes
         return max(0.0, total - self.fob_drive_writes)
+
+    def fill_random_drive_writes(self) -> float:
+        """What the graded fill's random writes add to the fill
+        (``precondition.graded_fill_steps``)."""
+        return graded_fill_drive_writes(self.fill_hazard)
 
 
 def freed_drive_writes(prev_extra_op_percent: float, extra_op_percent: float) -> float:
@@ -426,7 +458,7 @@ def design(
         if budget.drive_writes is None or probed.minimum_drive_writes() <= budget.drive_writes:
             plan = probed
     if (ONSET_FROM_EMPTY if onset_from_empty is None else onset_from_empty) and write_counters:
-        timed = with_onset_step(plan)
+        timed = with_graded_fill(plan) if graded else with_onset_step(plan)
         if budget.drive_writes is None or timed.minimum_drive_writes() <= budget.drive_writes:
             plan = timed
     if budget.drive_writes is not None:
@@ -441,6 +473,22 @@ def with_onset_step(plan: MeasurementPlan) -> MeasurementPlan:
     about the collector's spare factor in drive writes (:meth:`MeasurementPlan.
     onset_step_drive_writes`)."""
     return replace(plan, onset_from_empty=True)
+
+
+def with_graded_fill(plan: MeasurementPlan, hazard: float = FILL_HAZARD) -> MeasurementPlan:
+    """The graded ``plan`` dating the onset of garbage collection from empty in its fill
+    (:data:`FILL_HAZARD`): the fill is graded as it goes (``precondition.graded_fill_steps``), so
+    the first level's graded rounds are left only the share its discard hands back (none at 0%);
+    where the onset comes after the fill, that level's sweeps run on to it as without the
+    fill's grading. Costs the fill's random writes, ``hazard / 2`` drive writes, less the
+    assumed free space the first level's rounds no longer count on."""
+    if plan.precondition != "graded" or not plan.segments:
+        raise ConfigError("the graded fill is the graded plan's: precondition must be 'graded'")
+    first = plan.segments[0]
+    first = replace(
+        first, precondition_drive_writes=round(free_share(first.extra_op_percent, 0.0), 4)
+    )
+    return replace(plan, fill_hazard=hazard, segments=[first, *plan.segments[1:]])
 
 
 def with_probe(
