@@ -4,10 +4,14 @@ The plan measures what the fit (``fit.py``) needs and nothing more, on one drive
 
 1. purge (TRIM everything) and a short fresh-out-of-box (FOB) segment of random writes: an upper
    bound on any steady figure and the drive's controller/NAND speed without garbage collection;
-   with :data:`ONSET_FROM_EMPTY` (off) and a budget that holds it, its random writes run on until
-   the write counters show the first garbage-collection copy: the onset from empty, 1 + the
-   spare the collector works with (``gc_onset.py``; about a drive write more), then a purge;
+   in the random plan with :data:`ONSET_FROM_EMPTY` (off) and a budget that holds it, its random
+   writes run on until the write counters show the first garbage-collection copy: the onset
+   from empty, 1 + the spare the collector works with (``gc_onset.py``; about a drive write
+   more), then a purge;
 2. one sequential fill of the whole tested capacity, so every later random write overwrites data;
+   in the graded plan with :data:`ONSET_FROM_EMPTY` it is interleaved with random writes over
+   the part already filled (:data:`FILL_HAZARD`, 0.15 drive writes more), and the onset from
+   empty is dated inside it (or in the first level's sweeps) instead of by a step;
 3. write-saturation segments of random writes at a few extra-OP levels, lowest first (each level
    made by discarding the tail, as ``overprov profile`` does), each until IOPS and WAF settle:
    the low level pins the native spare space (WAF is most sensitive to it there), the high level
@@ -84,10 +88,12 @@ PROBE_AT_LOWEST = False
 PROBE_WINDOW_ROUNDS = 4
 PROBE_ROUND_SHARE = 0.5
 #: Whether the plan dates the onset of garbage collection from empty where the target reports
-#: its write counters and the budget holds the step beside the levels: the FOB's random writes
-#: run on until the first garbage-collection copy (``gc_onset.py``; about a drive write more).
-#: Off: its use in the readings (``gc_reserve.ReserveForm.onset``) has not passed a rule
-#: (docs/calibrate-validation.md, "The onset of garbage collection from empty").
+#: its write counters and the budget holds it beside the levels: the graded plan inside its
+#: graded fill (:func:`with_graded_fill`, 0.15 drive writes more; adopted as the graded plan's
+#: way by a pre-registered rule, docs/calibrate-validation.md, "The onset of garbage collection
+#: from empty inside the graded fill"), the random plan by a step after the FOB
+#: (:func:`with_onset_step`, about a drive write more). Off: no reading calibrate ships reads the
+#: figure yet (``gc_reserve.ReserveForm.onset`` is the bench's).
 ONSET_FROM_EMPTY = False
 #: The onset step ends here without an onset (host writes since the purge, drive writes of the
 #: capacity): past the largest collector spare of the foreign drives (1.198, FEMU with a 10%
