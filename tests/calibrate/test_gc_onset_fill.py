@@ -5,13 +5,14 @@ the fill interleaved with random writes over its filled part, no separate step, 
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from overprov.calibrate import gc_onset, plan, validation
 from overprov.calibrate.graded_run import SPARE_IN_FILL, SPARE_ONSET
 from overprov.calibrate.measure import measure
-from overprov.calibrate.plan import design, parse_budget
+from overprov.calibrate.plan import Budget, design, parse_budget
 from overprov.calibrate.precondition import graded_fill_drive_writes, graded_fill_steps
 from overprov.profile.sim_target import SimTarget
 
@@ -91,3 +92,18 @@ def test_an_onset_after_the_fill_is_dated_in_the_first_levels_sweeps(tmp_path):
     assert m.onset_spare_factor > 1 + graded_fill_drive_writes(plan.FILL_HAZARD)
     assert abs(m.onset_spare_factor - truth) <= fob + gc_onset.ONSET_ROUND_DRIVE_WRITES + resolution
     assert m.drive_writes <= 2.0 and len(m.levels) == 3
+
+
+def test_a_fill_cut_by_the_budget_resumes_without_an_onset():
+    """The onset counts host writes from the purge: a run resumed after the budget stopped the
+    graded fill (its FOB kept, no purge) grades its fill again but records no onset, and says
+    why."""
+    p = design([0, 40], parse_budget("2dw"), onset_from_empty=True)
+    with SimTarget("sim:older-mlc-sata@1GiB") as t:
+        m = measure(t, replace(p, budget=Budget(drive_writes=0.5)))
+    assert "graded fill" in (m.stop_reason or "") and not m.fill_done
+    assert m.onset_source is None and m.drive_writes <= 0.5
+    with SimTarget("sim:older-mlc-sata@1GiB") as t:
+        m = measure(t, p, resume=m)
+    assert m.onset_source == gc_onset.ONSET_RESUMED and m.onset_spare_factor is None
+    assert m.fill_done and len(m.levels) == 3
