@@ -102,17 +102,11 @@ ONSET_MAX_DRIVE_WRITES = 1.6
 #: What the plan counts the onset step to cost when it designs for a budget: the spare factor
 #: of a drive with the native OP most client drives ship with (:data:`ASSUMED_NATIVE_OP_PERCENT`).
 ONSET_EXPECTED_DRIVE_WRITES = 1.0 + ASSUMED_NATIVE_OP_PERCENT / 100.0
-#: The graded plan's way to date the onset from empty (``precondition.graded_fill_steps``, run by
-#: ``graded_run.graded_fill``): its sequential fill interleaved with random writes over the part
-#: already filled, at a rate growing with it, so the fill's data at position y of the span has been
-#: overwritten at hazard ``FILL_HAZARD · (1 − y)`` when the fill ends (the first level's graded
-#: profile) and the onset of any drive whose collector starts within ``1 + FILL_HAZARD / 2`` drive
-#: writes falls inside the fill, with no step and no second purge. 0.3: FEMU's victim floor (1/8 of
-#: a block invalid) is met at onsets from about 0.47 drive writes (the oldest data ``1 −
-#: e^(−0.3·y)`` invalid at fill position y), and the fill writes 0.15 drive writes more than a plain
-#: one, about what the first level's graded rounds write anyway on a drive with 7–15% native OP. A
-#: later onset falls in the first level's sweeps, which continue the same profile
-#: (``graded_run.py``).
+#: The graded fill's hazard (``precondition.graded_fill_steps``): data at fill position y is
+#: overwritten at hazard ``FILL_HAZARD · (1 − y)`` when the fill ends, for ``FILL_HAZARD / 2`` drive
+#: writes more, so a collector that starts within 1.17 drive writes starts inside the fill. 0.3:
+#: a victim floor of 1/8 invalid (FEMU's) is met at onsets from about 0.47 drive writes (the
+#: oldest data ``1 − e^(−0.3·y)`` invalid); a later onset falls in the first level's sweeps.
 FILL_HAZARD = 0.3
 
 
