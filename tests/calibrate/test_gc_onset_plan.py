@@ -12,7 +12,7 @@ from overprov import measurement_file
 from overprov.calibrate import gc_onset, plan
 from overprov.calibrate.graded_run import SPARE_FROM_EMPTY, SPARE_ONSET
 from overprov.calibrate.measure import measure
-from overprov.calibrate.plan import Budget, design, parse_budget
+from overprov.calibrate.plan import Budget, design, parse_budget, with_onset_step
 from overprov.measurement_file import Round
 from overprov.profile.sim_target import SimTarget
 
@@ -22,12 +22,19 @@ from gc_onset_plan_bench import first_copy_from_empty  # noqa: E402  (bench/: th
 DRIVE = "sim:consumer-tlc-sata@1GiB"
 
 
+def _step_plan() -> plan.MeasurementPlan:
+    """The graded plan at 4 drive writes with the onset step (``plan.with_onset_step``; the
+    graded plan's own way is the graded fill, ``test_gc_onset_fill.py``)."""
+    graded = design([0, 40], parse_budget("4dw"), precondition="graded")
+    return plan.fit_to_budget(with_onset_step(graded), 4.0)
+
+
 def test_the_onset_the_plan_dates_is_the_simulators_first_copy(tmp_path):
     """Through the real pipeline (design, measure, a simulated drive seen only through its
     write counters), the onset from empty equals the host writes to the simulator's first
     garbage-collection copy within one of the step's rounds; the rest of the plan runs as
     before, and the measurement file keeps the figure."""
-    p = design([0, 40], parse_budget("4dw"), precondition="graded", onset_from_empty=True)
+    p = _step_plan()
     assert p.onset_from_empty and "until garbage collection starts" in p.text()
     said: list[str] = []
     with SimTarget(DRIVE) as t:
@@ -61,7 +68,7 @@ def test_the_onset_the_plan_dates_is_the_simulators_first_copy(tmp_path):
 
 def test_the_step_ends_at_its_cap_with_a_lower_bound():
     p = replace(
-        design([0, 40], parse_budget("4dw"), precondition="graded", onset_from_empty=True),
+        _step_plan(),
         onset_max_drive_writes=0.5,
     )
     with SimTarget(DRIVE) as t:
@@ -76,7 +83,7 @@ class _NoCounters(SimTarget):
 
 
 def test_without_write_counters_there_is_no_step():
-    p = design([0, 40], parse_budget("4dw"), precondition="graded", onset_from_empty=True)
+    p = _step_plan()
     assert not design([0, 40], parse_budget("4dw"), write_counters=False,
                       onset_from_empty=True).onset_from_empty  # fmt: skip
     with _NoCounters(DRIVE) as t:
@@ -86,13 +93,16 @@ def test_without_write_counters_there_is_no_step():
 
 
 def test_the_plan_takes_the_step_only_where_the_budget_holds_it():
-    """About a drive write more: the default 2-drive-write plan cannot hold it, a 4-drive-write
-    one can; off by default (plan.ONSET_FROM_EMPTY)."""
+    """About a drive write more: the random plan at 4 drive writes holds it (the graded plan
+    dates the onset in its fill instead, ``test_gc_onset_fill.py``); off by default
+    (plan.ONSET_FROM_EMPTY)."""
     assert plan.ONSET_FROM_EMPTY is False
     assert not design([0, 40], parse_budget("4dw"), precondition="graded").onset_from_empty
-    two = design([0, 40], parse_budget("2dw"), onset_from_empty=True)
-    assert not two.onset_from_empty
-    four = design([0, 40], parse_budget("4dw"), precondition="graded", onset_from_empty=True)
+    assert not design([0, 40], parse_budget("4dw"), onset_from_empty=True).onset_from_empty
+    assert design([0, 40], parse_budget("6dw"), onset_from_empty=True).onset_from_empty
+    graded = design([0, 40], parse_budget("3.2dw"), onset_from_empty=True)
+    assert not graded.onset_from_empty and graded.fill_hazard == plan.FILL_HAZARD
+    four = _step_plan()
     step = four.onset_step_drive_writes(expected=True)
     assert step == pytest.approx(plan.ONSET_EXPECTED_DRIVE_WRITES - four.fob_drive_writes)
     without = replace(four, onset_from_empty=False)
@@ -125,7 +135,7 @@ def test_the_onset_is_read_at_the_middle_of_the_round_where_the_excess_began():
 def test_a_budget_spent_in_the_step_stops_and_a_resumed_run_says_it_has_no_onset():
     """The step counts host writes from the purge: a run resumed after it (its FOB kept) is no
     longer from empty, so it records no onset and says why."""
-    p = design([0, 40], parse_budget("4dw"), precondition="graded", onset_from_empty=True)
+    p = _step_plan()
     with SimTarget(DRIVE) as t:
         m = measure(t, replace(p, budget=Budget(drive_writes=0.5)))
     assert "before the onset of garbage collection" in (m.stop_reason or "")
@@ -148,7 +158,7 @@ class _HostCountedHigh(SimTarget):
 
 
 def test_an_onset_before_a_drive_write_is_warned_of():
-    p = design([0, 40], parse_budget("4dw"), precondition="graded", onset_from_empty=True)
+    p = _step_plan()
     said: list[str] = []
     with _HostCountedHigh(DRIVE) as t:
         m = measure(t, p, said.append)

@@ -55,6 +55,23 @@ def test_the_first_window_waits_out_the_swing_where_the_budget_holds_it():
         assert past_the_swing(runner, seg, span, reserve) == seg
 
 
+def test_after_an_onset_inside_the_fill_the_window_waits_as_long_as_the_budget_holds():
+    """0.25 drive writes of free space: the whole wait (0.5) does not fit beside the 40% level,
+    so with ``as_far_as_held`` (a graded fill's onset, ``graded_run._after_fill_onset``) the
+    window waits the longest the budget holds, in steps of a sweep, short of twice the free
+    space and past the level's own minimum; without it, the level as designed."""
+    with SimTarget("sim:consumer-tlc-sata@1GiB") as t:
+        span = t.capacity_bytes // 4096 * 4096
+        runner, seg, reserve = _after_the_onset(t, 0.25)
+        held = past_the_swing(runner, seg, span, reserve, as_far_as_held=True)
+        assert seg.min_drive_writes < held.min_drive_writes < SWING_SPARE_MULTIPLE * 0.25
+        window = runner.plan.window_drive_writes(seg)
+        left = runner.plan.budget.drive_writes - runner.m.drive_writes - reserve
+        assert held.min_drive_writes + window <= left
+        assert left - (held.min_drive_writes + window) < 0.005 + 0.25 * window
+        assert past_the_swing(runner, seg, span, reserve) == seg
+
+
 def _graded_against_truth(seed: int, tmp_path, truth_levels: list[float]):
     """Generated drive ``seed`` at 2 GiB of NAND: its truth at ``truth_levels`` (by level) and
     the graded plan's measurement of 0% and 40% within 2 drive writes."""

@@ -18,7 +18,7 @@ import statistics
 from collections.abc import Callable
 
 from overprov.calibrate import gc_onset
-from overprov.calibrate.graded_run import BudgetSpent, precondition_level
+from overprov.calibrate.graded_run import BudgetSpent, graded_fill, precondition_level
 from overprov.calibrate.plan import MeasurementPlan, Segment
 from overprov.emulate.counters import StatusReading
 from overprov.emulate.host_share import HostBoundNotice, emulated_device, round_share
@@ -198,7 +198,7 @@ class SegmentRunner:
         cap = self.m.capacity_bytes
         self.progress(f"purge: {self.target.purge()}")
         self.forget_reading()
-        if self.plan.onset_from_empty and self.counters_ok:
+        if (self.plan.onset_from_empty or self.plan.fill_hazard) and self.counters_ok:
             self.purge_counters = self.read().write_counters
         rounds: list[Round] = []
         iops = 0.0
@@ -273,7 +273,11 @@ class SegmentRunner:
             f"{seg.extra_op_percent:g}% extra OP{at_qd}: {self.target.discard_tail(span)}"
         )
         self.forget_reading()
-        if self.plan.precondition == "graded" and seg.precondition_drive_writes > 0:
+        # a graded fill leaves the first level its onset's sweeps even at 0% (graded_run.py)
+        first_after_fill = bool(self.plan.fill_hazard) and not self.m.levels
+        if self.plan.precondition == "graded" and (
+            seg.precondition_drive_writes > 0 or first_after_fill
+        ):
             seg = precondition_level(self, seg, span, reserve_drive_writes)
         k = seg.window_rounds or self.plan.window_rounds
         qd, round_dw = seg.queue_depth or self.plan.qd, seg.round_drive_writes
@@ -478,7 +482,11 @@ def measure(
                 # purged drive again, as in the plan without the step (gc_onset.py)
                 say(f"purge: {target.purge()}")
                 runner.forget_reading()
-        if not m.fill_done:
+        if not m.fill_done and plan.fill_hazard:
+            after = plan.minimum_drive_writes(with_fob=False)
+            graded_fill(runner, after - 1.0 - plan.fill_random_drive_writes())
+            gc_onset.date_in_rounds(runner, final=False)
+        elif not m.fill_done:
             runner.fill()
         elif resume is not None and target.kind == "sim":
             say("a simulated drive's state is not stored: filling it again")
@@ -495,6 +503,8 @@ def measure(
             # a graded level at the plan's queue depth (not the probe, which has no swing)
             early = plan.precondition == "graded" and seg.queue_depth is None
             runner.segment(seg, reserve_drive_writes=reserve, first_window_ends=early)
+            if plan.fill_hazard and i == 0:  # an onset after the fill: in the level's sweeps
+                gc_onset.date_in_rounds(runner, final=True)
             if after_level is not None:
                 after_level(runner, seg)
                 runner.forget_reading()

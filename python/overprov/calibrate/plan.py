@@ -4,10 +4,14 @@ The plan measures what the fit (``fit.py``) needs and nothing more, on one drive
 
 1. purge (TRIM everything) and a short fresh-out-of-box (FOB) segment of random writes: an upper
    bound on any steady figure and the drive's controller/NAND speed without garbage collection;
-   with :data:`ONSET_FROM_EMPTY` (off) and a budget that holds it, its random writes run on until
-   the write counters show the first garbage-collection copy: the onset from empty, 1 + the
-   spare the collector works with (``gc_onset.py``; about a drive write more), then a purge;
+   in the random plan with :data:`ONSET_FROM_EMPTY` (off) and a budget that holds it, its random
+   writes run on until the write counters show the first garbage-collection copy: the onset
+   from empty, 1 + the spare the collector works with (``gc_onset.py``; about a drive write
+   more), then a purge;
 2. one sequential fill of the whole tested capacity, so every later random write overwrites data;
+   in the graded plan with :data:`ONSET_FROM_EMPTY` it is interleaved with random writes over
+   the part already filled (:data:`FILL_HAZARD`, 0.15 drive writes more), and the onset from
+   empty is dated inside it (or in the first level's sweeps) instead of by a step;
 3. write-saturation segments of random writes at a few extra-OP levels, lowest first (each level
    made by discarding the tail, as ``overprov profile`` does), each until IOPS and WAF settle:
    the low level pins the native spare space (WAF is most sensitive to it there), the high level
@@ -39,6 +43,7 @@ from overprov.calibrate.precondition import (
     GRADED_ROUNDS,
     SWEEP_DRIVE_WRITES,
     free_share,
+    graded_fill_drive_writes,
 )
 from overprov.errors import ConfigError
 from overprov.measurement_file import PRECONDITIONS, Measurement
@@ -83,10 +88,12 @@ PROBE_AT_LOWEST = False
 PROBE_WINDOW_ROUNDS = 4
 PROBE_ROUND_SHARE = 0.5
 #: Whether the plan dates the onset of garbage collection from empty where the target reports
-#: its write counters and the budget holds the step beside the levels: the FOB's random writes
-#: run on until the first garbage-collection copy (``gc_onset.py``; about a drive write more).
-#: Off: its use in the readings (``gc_reserve.ReserveForm.onset``) has not passed a rule
-#: (docs/calibrate-validation.md, "The onset of garbage collection from empty").
+#: its write counters and the budget holds it beside the levels: the graded plan inside its
+#: graded fill (:func:`with_graded_fill`, 0.15 drive writes more; adopted as the graded plan's
+#: way by a pre-registered rule, docs/calibrate-validation.md, "The onset of garbage collection
+#: from empty inside the graded fill"), the random plan by a step after the FOB
+#: (:func:`with_onset_step`, about a drive write more). Off: no reading calibrate ships reads the
+#: figure yet (``gc_reserve.ReserveForm.onset`` is the bench's).
 ONSET_FROM_EMPTY = False
 #: The onset step ends here without an onset (host writes since the purge, drive writes of the
 #: capacity): past the largest collector spare of the foreign drives (1.198, FEMU with a 10%
@@ -95,6 +102,12 @@ ONSET_MAX_DRIVE_WRITES = 1.6
 #: What the plan counts the onset step to cost when it designs for a budget: the spare factor
 #: of a drive with the native OP most client drives ship with (:data:`ASSUMED_NATIVE_OP_PERCENT`).
 ONSET_EXPECTED_DRIVE_WRITES = 1.0 + ASSUMED_NATIVE_OP_PERCENT / 100.0
+#: The graded fill's hazard (``precondition.graded_fill_steps``): data at fill position y is
+#: overwritten at hazard ``FILL_HAZARD · (1 − y)`` when the fill ends, for ``FILL_HAZARD / 2`` drive
+#: writes more, so a collector that starts within 1.17 drive writes starts inside the fill. 0.3:
+#: a victim floor of 1/8 invalid (FEMU's) is met at onsets from about 0.47 drive writes (the
+#: oldest data ``1 − e^(−0.3·y)`` invalid); a later onset falls in the first level's sweeps.
+FILL_HAZARD = 0.3
 
 
 @dataclass(frozen=True)
@@ -229,6 +242,11 @@ class MeasurementPlan:
     empty (``gc_onset.py``, :func:`with_onset_step`), at most to ``onset_max_drive_writes``
     host writes since the purge."""
     onset_max_drive_writes: float = ONSET_MAX_DRIVE_WRITES
+    fill_hazard: float = 0.0
+    """The sequential fill's graded random writes (:data:`FILL_HAZARD`):
+    the hazard they leave at the span's start; 0: a plain sequential fill. With write counters
+    the onset of garbage collection from empty is dated in the fill (or, later, in the first
+    level's sweeps) from the counters since the purge."""
 
     def all_segments(self) -> list[Segment]:
         """The segments in the order they are measured: the levels, each probe right after
@@ -256,6 +274,13 @@ class MeasurementPlan:
         measured = ", ".join(f"{s.extra_op_percent:g}%" for s in self.segments)
         graded = "graded preconditioning then " if self.precondition == "graded" else ""
         onset = ", random writes until garbage collection starts" if self.onset_from_empty else ""
+        fill = "one sequential fill"
+        if self.fill_hazard:
+            fill = (
+                f"one sequential fill with {self.fill_random_drive_writes():.2f} drive writes of "
+                "random writes over its filled part (dating the onset of garbage collection from "
+                "empty)"
+            )
         probes = "".join(
             f", then QD{s.queue_depth} at {s.extra_op_percent:g}% for "
             f"{self.window_drive_writes(s):.2f} drive writes"
@@ -263,7 +288,7 @@ class MeasurementPlan:
             if s is not None
         )
         return (
-            f"FOB{onset}, one sequential fill, {graded}random writes at {measured} extra OP until "
+            f"FOB{onset}, {fill}, {graded}random writes at {measured} extra OP until "
             f"settled{probes}"
         )
 
@@ -284,6 +309,7 @@ class MeasurementPlan:
             fob
             + self.onset_step_drive_writes(expected=True)
             + 1.0
+            + self.fill_random_drive_writes()
             + sum(
                 s.precondition_drive_writes
                 + s.min_drive_writes
@@ -298,6 +324,7 @@ class MeasurementPlan:
             self.fob_drive_writes
             + self.onset_step_drive_writes(expected=False)
             + 1.0
+            + self.fill_random_drive_writes()
             + sum(s.precondition_drive_writes + s.max_drive_writes for s in self.all_segments())
         )
 
@@ -308,6 +335,11 @@ class MeasurementPlan:
             return 0.0
         total = ONSET_EXPECTED_DRIVE_WRITES if expected else self.onset_max_drive_writes
         return max(0.0, total - self.fob_drive_writes)
+
+    def fill_random_drive_writes(self) -> float:
+        """What the graded fill's random writes add to the fill
+        (``precondition.graded_fill_steps``)."""
+        return graded_fill_drive_writes(self.fill_hazard)
 
 
 def freed_drive_writes(prev_extra_op_percent: float, extra_op_percent: float) -> float:
@@ -426,7 +458,7 @@ def design(
         if budget.drive_writes is None or probed.minimum_drive_writes() <= budget.drive_writes:
             plan = probed
     if (ONSET_FROM_EMPTY if onset_from_empty is None else onset_from_empty) and write_counters:
-        timed = with_onset_step(plan)
+        timed = with_graded_fill(plan) if graded else with_onset_step(plan)
         if budget.drive_writes is None or timed.minimum_drive_writes() <= budget.drive_writes:
             plan = timed
     if budget.drive_writes is not None:
@@ -441,6 +473,22 @@ def with_onset_step(plan: MeasurementPlan) -> MeasurementPlan:
     about the collector's spare factor in drive writes (:meth:`MeasurementPlan.
     onset_step_drive_writes`)."""
     return replace(plan, onset_from_empty=True)
+
+
+def with_graded_fill(plan: MeasurementPlan, hazard: float = FILL_HAZARD) -> MeasurementPlan:
+    """The graded ``plan`` dating the onset of garbage collection from empty in its fill
+    (:data:`FILL_HAZARD`): the fill is graded as it goes (``precondition.graded_fill_steps``), so
+    the first level's graded rounds are left only the share its discard hands back (none at 0%);
+    where the onset comes after the fill, that level's sweeps run on to it as without the
+    fill's grading. Costs the fill's random writes, ``hazard / 2`` drive writes, less the
+    assumed free space the first level's rounds no longer count on."""
+    if plan.precondition != "graded" or not plan.segments:
+        raise ConfigError("the graded fill is the graded plan's: precondition must be 'graded'")
+    first = plan.segments[0]
+    first = replace(
+        first, precondition_drive_writes=round(free_share(first.extra_op_percent, 0.0), 4)
+    )
+    return replace(plan, fill_hazard=hazard, segments=[first, *plan.segments[1:]])
 
 
 def with_probe(

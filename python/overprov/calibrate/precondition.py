@@ -44,6 +44,16 @@ earlier level's prefix rounds left the fill's hazard falling along the span, and
 over suffixes rises along it, so the sum stays spread (``graded_run.round_region``). Over
 prefixes both levels' hazards piled up at the span's start.
 
+**The fill graded as it goes** (``graded_fill_steps``, the plan's ``fill_hazard``): the sequential
+fill in ``K`` steps, each writing the next ``1/K`` of the capacity and then random writes over
+the part already filled, ``c · y / K`` at fill position ``y``. The fill's data at ``u`` is then
+overwritten by every later step at hazard ``c / K`` a step, ``c · (1 − u)`` in all when the fill
+ends: the prefix rounds' profile with ``h = c``, for ``c / 2`` drive writes more. The random
+writes' own data ages the same way. Because the hazard starts with the fill, its oldest blocks
+are partly invalid long before it ends, so a collector that starts before a drive write (a GC
+reserve larger than the native spare) finds victims past a floor such as FEMU's (1/8 invalid)
+and its first copy dates the onset from empty inside the fill (``gc_onset.py``).
+
 ``plan.design`` uses these rounds when a drive-write budget cannot hold the plan of plain random
 writes (e.g. ``--budget 2dw``); docs/calibrate-graded-plan.md, "Two drive writes", has what it
 costs in accuracy.
@@ -63,6 +73,38 @@ GRADED_ROUNDS = 16
 #: rounds run until the onset of garbage collection (``graded_run.py``): the step by which the
 #: measured free space is known, small against the least native OP sold (about 3%).
 SWEEP_DRIVE_WRITES = 0.005
+
+
+#: The graded fill's step (``graded_fill_steps``): the share of the capacity each writes
+#: sequentially, the resolution of an onset dated inside the fill
+#: (``gc_onset.ONSET_ROUND_DRIVE_WRITES``).
+FILL_STEP_DRIVE_WRITES = 0.005
+
+
+@dataclass(frozen=True)
+class FillStep:
+    """One step of the graded fill: the sequential writes that bring the filled part to
+    ``end_fraction`` of the capacity, then ``random_drive_writes`` (of the capacity) of random
+    writes over ``[0, end_fraction · C)``."""
+
+    end_fraction: float
+    random_drive_writes: float
+
+
+def graded_fill_steps(hazard: float, steps: int | None = None) -> list[FillStep]:
+    """The fill's steps for hazard ``hazard`` at the span's start (module docstring); ``steps``
+    None: one per :data:`FILL_STEP_DRIVE_WRITES`."""
+    k = steps or round(1 / FILL_STEP_DRIVE_WRITES)
+    if hazard < 0:
+        raise ConfigError(f"precondition: the fill's hazard must not be negative, got {hazard}")
+    return [FillStep(i / k, hazard * i / k / k) for i in range(1, k + 1)]
+
+
+def graded_fill_drive_writes(hazard: float, steps: int | None = None) -> float:
+    """What the graded fill's random writes add (of the capacity): ``c · (K + 1) / (2K)``."""
+    if not hazard:
+        return 0.0
+    return sum(s.random_drive_writes for s in graded_fill_steps(hazard, steps))
 
 
 @dataclass(frozen=True)
