@@ -1,4 +1,5 @@
-"""Fixtures of the calibrate tests: the corpus bench (bench/corpus_bench.py) as a module;
+"""Fixtures of the calibrate tests: the corpus bench (bench/corpus_bench.py) and its log reader
+(bench/corpus_steady_window.py) as modules;
 ``waf_curves``, the workload's simulated WAF curves, and ``one_figure_no_out``, a
 calibration written nowhere, each made once per test run. (``calibrated_once``, a
 calibration of typed figures made once per run, is in tests/conftest.py: a report test reads
@@ -23,15 +24,24 @@ ROOT = Path(__file__).resolve().parents[2]
 SIMULATE_CURVE = workload_curve.simulate_curve
 
 
-@pytest.fixture(scope="module")
-def bench():
-    spec = importlib.util.spec_from_file_location(
-        "corpus_bench", ROOT / "bench" / "corpus_bench.py"
-    )
+def bench_module(name: str):
+    """A script of bench/ imported as the module ``name``."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / f"{name}.py")
     mod = importlib.util.module_from_spec(spec)
-    sys.modules["corpus_bench"] = mod
+    sys.modules[name] = mod
     spec.loader.exec_module(mod)
     return mod
+
+
+@pytest.fixture(scope="module")
+def bench():
+    return bench_module("corpus_bench")
+
+
+@pytest.fixture(scope="module")
+def steady_window():
+    """bench/corpus_steady_window.py: a level's figure from a published measurement log."""
+    return bench_module("corpus_steady_window")
 
 
 @pytest.fixture(scope="session")
