@@ -1,0 +1,87 @@
+"""The model-form error set by what the fit itself shows (uncertainty.fit_residual_sd,
+uncertainty.conditioned; bench/intervals/RULE.md) and its scale fitted leave one FTL family out
+(bench/conditioned_intervals.py)."""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import sys
+from pathlib import Path
+
+import pytest
+from overprov.calibrate import fit as fitmod
+from overprov.calibrate import uncertainty
+from overprov.calibrate.uncertainty import ModelForm, conditioned, fit_residual_sd
+
+ROOT = Path(__file__).resolve().parents[2]
+LEVELS = (0.0, 10.0, 20.0, 30.0, 40.0)
+
+
+def on_the_form(levels=LEVELS, waf_scale=1.0) -> list[fitmod.Point]:
+    """IOPS and WAF figures of a surrogate (ρ₀ 10%, t_page 20 µs, t_cmd 5 µs) at ``levels``,
+    WAF times ``waf_scale`` at the lowest, and its FOB figure."""
+    s = fitmod.Surrogate(0.10, 20.0, 5.0)
+    pts = [fitmod.Point(0.0, s.iops(0.0, 1.0), 0.02, fresh=True)]
+    for x in levels:
+        w = s.waf(x) * (waf_scale if x == min(levels) else 1.0)
+        pts.append(fitmod.Point(x, s.iops(x, w), 0.02, w, 0.02))
+    return pts
+
+
+def test_figures_on_the_surrogates_form_leave_no_residual():
+    assert fit_residual_sd(on_the_form()) == pytest.approx(0.0, abs=2e-3)
+
+
+def test_a_figure_off_the_form_shows_in_the_residual():
+    """The lowest level's WAF 40% above the curve through the others (a GC reserve that takes
+    more at low spare, as on FEMU's reserve-holding drives): a residual sd of several percent."""
+    assert fit_residual_sd(on_the_form(waf_scale=1.4)) > 0.05
+
+
+def test_as_many_figures_as_parameters_show_nothing():
+    """calibrate's IOPS-only plan (two levels and FOB: ρ₀, t_page, t_cmd) and one WAF figure:
+    no residual, so the distance rule stays."""
+    two = [p for p in on_the_form((0.0, 40.0))]
+    iops_only = [fitmod.Point(p.extra_op_percent, p.iops, 0.02, fresh=p.fresh) for p in two]
+    assert fit_residual_sd(iops_only) is None
+    assert fit_residual_sd([fitmod.Point(0.0, None, 0.02, 2.5, 0.02)]) is None
+    form = ModelForm(0.16, per_log_spare=0.3)
+    assert conditioned(form, iops_only, 0.9) is form
+
+
+def test_the_conditioned_error_is_the_scaled_residual_at_every_level():
+    form = conditioned(ModelForm(0.16, per_log_spare=0.3), on_the_form(waf_scale=1.4), 0.9)
+    r = fit_residual_sd(on_the_form(waf_scale=1.4))
+    assert form.residual_sd == pytest.approx(r)
+    want = 0.9 * math.hypot(uncertainty.AT_FITTED_REL_SD, r)
+    assert form.at(0.0) == pytest.approx(want)
+    assert form.at(1.5) == pytest.approx(want)
+    assert form.rel_sd == 0.16  # the evidence weights' form error is not changed
+    assert "residual sd" in form.describe()
+
+
+@pytest.fixture(scope="module")
+def rule(bench):
+    spec = importlib.util.spec_from_file_location(
+        "conditioned_intervals", ROOT / "bench" / "conditioned_intervals.py"
+    )
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["conditioned_intervals"] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_the_scale_is_fitted_on_the_other_families_only(rule):
+    """Family A errs by 3 residual sds, B by 1: A's intervals use B's scale (1) and B's use A's
+    (3), never their own."""
+
+    def c(family: str, k: float, sign: int) -> dict:
+        r = 0.05
+        return {"family": family, "name": family, "residual_sd": r, "noise_sd": 0.0,
+                "log_error": sign * k * math.hypot(uncertainty.AT_FITTED_REL_SD, r)}  # fmt: skip
+
+    cases = [c("A", 3.0, s) for s in (1, -1)] * 3 + [c("B", 1.0, s) for s in (1, -1)] * 3
+    scales = rule.judge(cases)
+    assert scales["A"] == pytest.approx(1.0, abs=0.01)
+    assert scales["B"] == pytest.approx(3.0, abs=0.01)
