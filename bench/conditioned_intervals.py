@@ -27,6 +27,7 @@ import json
 import math
 import statistics
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -202,6 +203,11 @@ def main() -> int:
         "--unseen", default="", help="families whose cases the rule's development never saw"
     )
     ap.add_argument("--out", type=Path, default=None, help="folder for results.md and .json")
+    ap.add_argument(
+        "--record",
+        action="store_true",
+        help="write the scale fitted on every case into model_form_error.json (fit_residual)",
+    )
     args = ap.parse_args()
     all_cases = [c for path in args.cases for c in read_cases(path)]
     s = run(all_cases, set(filter(None, args.unseen.split(","))))
@@ -211,7 +217,36 @@ def main() -> int:
         args.out.mkdir(parents=True, exist_ok=True)
         (args.out / "results.md").write_text(text + "\n")
         (args.out / "results.json").write_text(json.dumps(s, indent=2) + "\n")
+    if args.record:
+        record(s, args.cases)
     return 0
+
+
+def record(s: dict[str, Any], paths: list[Path]) -> None:
+    """The scale a fitted on every case with a residual, for calibrate's intervals
+    (``uncertainty.model_form_for``), with what it was measured on and how it held."""
+    path = ROOT / "python" / "overprov" / "calibrate" / "model_form_error.json"
+    doc = json.loads(path.read_text())
+    every = s["groups"]["all"]["conditioned"]
+    files = ", ".join(str(p.resolve().relative_to(ROOT)) for p in paths)
+    doc["fit_residual"] = {
+        "scale": s["scale_all"],
+        "floor": FLOOR,
+        "rule": "model-form relative sd = scale * hypot(floor, R), R the surrogate's residual "
+        "sd on the fitted figures (uncertainty.fit_residual_sd); scale the maximum-likelihood "
+        "one over held-out cases (bench/intervals/RULE.md)",
+        "source": f"bench/conditioned_intervals.py, {every['predicted']} held-out figures of "
+        f"{len(s['families'])} FTL families and published drives ({files}), "
+        f"{datetime.now(UTC).date().isoformat()}",
+        "leave_out": "family",
+        "coverage_nested": every["coverage"],
+        "median_rel_width_nested": every["median_rel_width"],
+        "coverage_nested_by_family": {
+            f: v["conditioned"] and v["conditioned"]["coverage"] for f, v in s["families"].items()
+        },
+    }
+    path.write_text(json.dumps(doc, indent=2) + "\n")
+    print(f"recorded {path}")
 
 
 if __name__ == "__main__":

@@ -5,8 +5,10 @@ uncertainty.conditioned; bench/intervals/RULE.md) and its scale fitted leave one
 from __future__ import annotations
 
 import importlib.util
+import json
 import math
 import sys
+from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -85,3 +87,25 @@ def test_the_scale_is_fitted_on_the_other_families_only(rule):
     scales = rule.judge(cases)
     assert scales["A"] == pytest.approx(1.0, abs=0.01)
     assert scales["B"] == pytest.approx(3.0, abs=0.01)
+
+
+def test_calibrate_uses_the_recorded_scale_when_the_fit_shows_its_misses():
+    """Real drives and typed figures: conditioned on the fit's residual with the recorded scale
+    (bench/intervals/RULE.md), the text naming no file; figures that leave nothing to miss, and
+    simulated targets, keep the recorded forms."""
+    doc = json.loads(
+        resources.files("overprov.calibrate").joinpath("model_form_error.json").read_text()
+    )
+    scale = doc["fit_residual"]["scale"]
+    off = uncertainty.model_form_for(on_the_form(waf_scale=1.4), simulated=False)
+    assert off.residual_scale == scale and off.residual_sd > 0.05
+    assert off.source.endswith(doc["fit_residual"]["source"].rsplit(", ", 1)[1])
+    assert "bench/" not in off.source and ".json" not in off.source
+    two = [fitmod.Point(p.extra_op_percent, p.iops, 0.02, fresh=p.fresh)
+           for p in on_the_form((0.0, 40.0))]  # fmt: skip
+    assert uncertainty.model_form_for(two, simulated=False) == uncertainty.recorded_model_form(
+        False
+    )
+    assert uncertainty.model_form_for(on_the_form(), simulated=True) == (
+        uncertainty.recorded_model_form(True)
+    )

@@ -262,7 +262,7 @@ def spare_distance(
 
 
 #: a file of the repository named in a recorded source ("bench/corpus_bench.py")
-_FILE = re.compile(r"\b[\w.-]+(?:/[\w.-]+)+\.(?:py|json|toml|csv)\b")
+_FILE = re.compile(r"\b[\w.-]+(?:/[\w.-]+)+\.(?:py|jsonl|json|toml|csv|md)\b")
 
 
 def in_words(source: str) -> str:
@@ -301,6 +301,25 @@ def recorded_model_form(simulated: bool) -> ModelForm | None:
         return None
     what = f"published real-drive figures: {in_words(doc['source'])}"
     return ModelForm(float(doc["real_rel_sd"]), source=what)
+
+
+def model_form_for(points: list[fitmod.Point], simulated: bool) -> ModelForm | None:
+    """The recorded model-form error for a prediction fitted to ``points``: for a real drive or
+    typed figures, set by what the fit shows (:func:`conditioned`, the scale recorded as
+    ``fit_residual``) when the figures leave it something to miss; the recorded form otherwise."""
+    form = recorded_model_form(simulated)
+    res = resources.files("overprov.calibrate").joinpath("model_form_error.json")
+    rec = json.loads(res.read_text()).get("fit_residual") if res.is_file() else None
+    if simulated or form is None or not rec:
+        return form
+    out = conditioned(form, points, float(rec["scale"]))
+    if out is form:
+        return form
+    return replace(
+        out,
+        source="the fit's own misses on its figures, scaled as measured on held-out figures of "
+        "other FTL families: " + in_words(rec["source"]),
+    )
 
 
 def bootstrap(
