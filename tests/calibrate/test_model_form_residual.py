@@ -106,3 +106,48 @@ def test_calibrate_uses_the_recorded_scale_when_the_fit_shows_its_misses():
     assert uncertainty.model_form_for(on_the_form(), simulated=True) == (
         uncertainty.recorded_model_form(True)
     )
+
+
+class _Captured(BaseException):  # past the CLI's catch-all
+    pass
+
+
+@pytest.mark.parametrize(
+    ("figures", "conditioned_form"),
+    [
+        (["--points", "0:88544,40:193215", "--waf-points", "0:2.011,40:1.155"], True),
+        (["--points", "0:88544,40:193215"], False),  # three figures, three parameters
+        (
+            [
+                "--points",
+                "0:88544,40:193215",
+                "--waf-points",
+                "0:2.011,40:1.155",
+                "--workload",
+                "zipf",
+            ],
+            False,
+        ),  # fmt: skip
+    ],
+)
+def test_the_cli_gives_the_prediction_the_conditioned_form(monkeypatch, figures, conditioned_form):
+    """EagleTree's figures (calibrate's plan with WAF, docs/calibrate-validation.md): the
+    prediction is handed the form set by the fit's residual; IOPS alone, or another workload
+    than uniform random writes, the recorded one (None: predict.py reads it)."""
+    from overprov.calibrate import answer
+    from overprov.cli import main
+
+    got = {}
+
+    def predict(fig):
+        got["form"] = fig.model_form
+        raise _Captured
+
+    monkeypatch.setattr(answer, "predict", predict)
+    with pytest.raises(_Captured):
+        main(["calibrate", *figures, "--fob-iops", "249913", "--extra-op", "0,20,40"])
+    form = got["form"]
+    if conditioned_form:
+        assert form.residual_sd is not None and form.at(0.5) < 0.05
+    else:
+        assert form is None or form.residual_sd is None
