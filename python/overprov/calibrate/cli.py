@@ -16,7 +16,7 @@ from overprov import measurement_file, units
 from overprov import results as resmod
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import plan as planmod
-from overprov.calibrate import plausibility
+from overprov.calibrate import plausibility, uncertainty
 from overprov.calibrate.chart import write_chart
 from overprov.calibrate.summary import summary_text
 from overprov.errors import ConfigError, InputError, NoAnswerError
@@ -509,6 +509,10 @@ def run(args: argparse.Namespace) -> int:
         raw_native_op=native_op, advertised_bytes=advertised, target_iops=args.target_iops,
         measurement=measurement, source=source, workload=workload or None, jobs=args.jobs,
         progress=not args.no_progress,
+        # the fit's residual is the greedy (uniform) surrogate's: measured on uniform figures
+        model_form=uncertainty.model_form_for(
+            points, measurement is not None and measurement.kind == "sim")
+        if workload in ({}, {"pattern": "uniform"}) else None,
     )  # fmt: skip
     points = fig.points  # the workload's queue depth; the others in fig.other_qd_points
     if fig.other_qd_points and workload not in ({}, {"pattern": "uniform"}):

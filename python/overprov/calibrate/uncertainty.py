@@ -19,6 +19,11 @@
    together, so the slope a *new* drive's FTL may have is a posterior predictive over families
    (:func:`predictive_slopes`: random effects, families the unit of replication), and the
    interval's model-form part is that mixture's 90% quantile (:meth:`ModelForm.at`).
+3. **What the fit itself shows.** When the figures are more than the surrogate's parameters, its
+   misses on them (:func:`fit_residual_sd`) say how far the model's form is from this drive, and
+   the model-form error is that residual sd times a scale measured on held-out figures of other
+   FTL families (:func:`conditioned`; ``bench/conditioned_intervals.py``, the rule in
+   ``bench/intervals/RULE.md``); figures that leave nothing to miss keep the distance rule.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from importlib import resources
 from typing import Any
 
 from overprov.calibrate import fit as fitmod
+from overprov.errors import ConfigError
 
 #: z of the 90th percentile: an 80% two-sided interval.
 Z80 = 1.2816
@@ -58,8 +64,14 @@ class ModelForm:
     floor: float = AT_FITTED_REL_SD
     source: str = ""
     slopes: tuple[float, ...] = ()
+    residual_sd: float | None = None
+    """The surrogate's residual sd on the fitted figures (:func:`fit_residual_sd`); set, the
+    error is ``residual_scale · hypot(floor, residual_sd)`` at every level."""
+    residual_scale: float = 1.0
 
     def at(self, distance: float | None) -> float:
+        if self.residual_sd is not None:
+            return self.residual_scale * math.hypot(self.floor, self.residual_sd)
         if self.per_log_spare is None or distance is None:
             return self.rel_sd
         if self.slopes:
@@ -75,6 +87,11 @@ class ModelForm:
         return f"median {statistics.median(self.slopes):.3f}, 90th percentile {hi:.3f}"
 
     def describe(self) -> str:
+        if self.residual_sd is not None:
+            return (
+                f"relative sd {self.at(None):.3f}: {self.residual_scale:.2f} × the fit's own "
+                f"residual sd on its figures ({self.residual_sd:.3f}, at least {self.floor:.3f})"
+            )
         if self.per_log_spare is None:
             return f"relative sd {self.rel_sd:.3f}"
         if self.slopes:
@@ -194,6 +211,41 @@ def predictive_slopes(
 NO_MODEL_FORM = ModelForm()
 
 
+def fit_residual_sd(
+    points: list[fitmod.Point], curve: fitmod.WafCurve = fitmod.waf_at
+) -> float | None:
+    """How far the surrogate (effective spare fitted, ``curve``) misses the figures it is fitted
+    to: sqrt(Σ r² / (n − p)) over the log residuals r of its n figures (steady IOPS, WAF and
+    fresh-out-of-box IOPS at the workload's queue depth), p the parameters the fit sets (ρ₀;
+    t_page with IOPS; t_cmd when fitted). None when n ≤ p or the figures cannot be fitted: a
+    fit through as many figures as it has parameters shows nothing of its form."""
+    pts = [p for p in points if p.queue_depth is None]
+    try:
+        s = fitmod.fit(pts, curve=curve)
+    except ConfigError:
+        return None
+    n_iops = sum(1 for p in pts if p.iops)
+    fits_cmd = n_iops > 0 and not any(f.startswith("t_cmd_us = 0") for f in s.fixed)
+    params = 1 + (n_iops > 0) + fits_cmd
+    res = []
+    for p in pts:
+        if p.iops:
+            res.append(math.log(s.iops(p.extra_op_percent, 1.0 if p.fresh else None) / p.iops))
+        if p.waf is not None and not p.fresh:
+            res.append(math.log(s.waf(p.extra_op_percent) / p.waf))
+    dof = len(res) - params
+    return math.sqrt(sum(r * r for r in res) / dof) if dof > 0 else None
+
+
+def conditioned(form: ModelForm, points: list[fitmod.Point], scale: float) -> ModelForm:
+    """``form`` with its error set by what the fit shows (:func:`fit_residual_sd` times
+    ``scale``); ``form`` unchanged when the figures leave the fit nothing to miss."""
+    residual = fit_residual_sd(points)
+    if residual is None:
+        return form
+    return replace(form, residual_sd=residual, residual_scale=scale)
+
+
 def spare_distance(
     x: float, fitted_levels: list[float], native_op: float, spare_efficiency: float = 1.0
 ) -> float | None:
@@ -210,7 +262,7 @@ def spare_distance(
 
 
 #: a file of the repository named in a recorded source ("bench/corpus_bench.py")
-_FILE = re.compile(r"\b[\w.-]+(?:/[\w.-]+)+\.(?:py|json|toml|csv)\b")
+_FILE = re.compile(r"\b[\w.-]+(?:/[\w.-]+)+\.(?:py|jsonl|json|toml|csv|md)\b")
 
 
 def in_words(source: str) -> str:
@@ -249,6 +301,25 @@ def recorded_model_form(simulated: bool) -> ModelForm | None:
         return None
     what = f"published real-drive figures: {in_words(doc['source'])}"
     return ModelForm(float(doc["real_rel_sd"]), source=what)
+
+
+def model_form_for(points: list[fitmod.Point], simulated: bool) -> ModelForm | None:
+    """The recorded model-form error for a prediction fitted to ``points``: for a real drive or
+    typed figures, set by what the fit shows (:func:`conditioned`, the scale recorded as
+    ``fit_residual``) when the figures leave it something to miss; the recorded form otherwise."""
+    form = recorded_model_form(simulated)
+    res = resources.files("overprov.calibrate").joinpath("model_form_error.json")
+    rec = json.loads(res.read_text()).get("fit_residual") if res.is_file() else None
+    if simulated or form is None or not rec:
+        return form
+    out = conditioned(form, points, float(rec["scale"]))
+    if out is form:
+        return form
+    return replace(
+        out,
+        source="the fit's own misses on its figures, scaled as measured on held-out figures of "
+        "other FTL families: " + in_words(rec["source"]),
+    )
 
 
 def bootstrap(
