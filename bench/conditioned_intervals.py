@@ -202,7 +202,7 @@ def main() -> int:
     ap.add_argument(
         "--unseen", default="", help="families whose cases the rule's development never saw"
     )
-    ap.add_argument("--out", type=Path, default=None, help="folder for results.md and .json")
+    ap.add_argument("--out", type=Path, default=None, help="folder for the results, in markdown and JSON")
     ap.add_argument(
         "--record",
         action="store_true",
@@ -215,7 +215,7 @@ def main() -> int:
     print(text)
     if args.out is not None:
         args.out.mkdir(parents=True, exist_ok=True)
-        (args.out / "results.md").write_text(text + "\n")
+        (args.out / "results").with_suffix(".md").write_text(text + "\n")
         (args.out / "results.json").write_text(json.dumps(s, indent=2) + "\n")
     if args.record:
         record(s, args.cases)
