@@ -202,7 +202,9 @@ def main() -> int:
     ap.add_argument(
         "--unseen", default="", help="families whose cases the rule's development never saw"
     )
-    ap.add_argument("--out", type=Path, default=None, help="folder for the results, in markdown and JSON")
+    ap.add_argument(
+        "--out", type=Path, default=None, help="folder for the results, in markdown and JSON"
+    )
     ap.add_argument(
         "--record",
         action="store_true",
