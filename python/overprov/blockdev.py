@@ -563,7 +563,8 @@ def check_confirmed(
 
 def open_exclusive(path: str, flags: int = os.O_RDONLY) -> int:
     """Open a block device with O_EXCL: the kernel refuses (EBUSY) while it is mounted, swap,
-    an md/dm member, or opened exclusively by another program. Returns the file descriptor."""
+    an md/dm member, or opened exclusively by another program (the probe of
+    :func:`device_users.open_exclusive_unless_busy`). Returns the file descriptor."""
     dev_path = os.path.realpath(path)
     try:
         st = os.stat(dev_path)
@@ -572,18 +573,19 @@ def open_exclusive(path: str, flags: int = os.O_RDONLY) -> int:
     if not stat.S_ISBLK(st.st_mode):
         raise ConfigError(f"device: {path} is not a block device")
     try:
-        return os.open(dev_path, flags | os.O_EXCL | os.O_CLOEXEC)
+        fd = device_users.open_exclusive_unless_busy(dev_path, flags)
     except OSError as exc:
-        if exc.errno == errno.EBUSY:
-            raise UnsafeDeviceError(
-                f"{path} is busy: the kernel has it in use (mounted, swap, an md/dm/LVM "
-                "member, or held open exclusively by another program)"
-            ) from None
         if exc.errno in (errno.EACCES, errno.EPERM):
             raise UnsafeDeviceError(
                 f"cannot open {path} exclusively: {exc.strerror} (run as root)"
             ) from None
         raise UnsafeDeviceError(f"cannot open {path} exclusively: {exc.strerror}") from None
+    if fd is None:
+        raise UnsafeDeviceError(
+            f"{path} is busy: the kernel has it in use (mounted, swap, an md/dm/LVM "
+            "member, or held open exclusively by another program)"
+        )
+    return fd
 
 
 def ensure_not_busy(path: str) -> None:

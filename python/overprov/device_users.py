@@ -6,13 +6,16 @@ loop device opens what backs it without claiming it, so ``/dev/sdb`` under ``los
 /dev/loop3 /dev/sdb`` (or under a loop device on one of its partitions) looks free while a
 file system on ``/dev/loop3`` is mounted; a virtual machine or ``dd`` writing to a disk opens
 it without ``O_EXCL`` too. Everything here reads ``/sys/block`` and ``/proc``; nothing writes
-(:func:`held_exclusively` opens the device read-only, ``O_EXCL``, and closes it at once).
+(:func:`exclusive_open_busy` opens the device read-only, ``O_EXCL``, and closes it at once).
 
 * :func:`loop_devices_on` — loop devices whose backing file is the file (by device and inode
   number, from the kernel through ``LOOP_GET_STATUS64``, as ``losetup`` reads it; the path in
   ``loop/backing_file`` is the fallback) or the block device (by device number).
 * :func:`opened_by_others` — every descriptor of another process open on it (``/proc/PID/fd``),
   with its access mode and locks (``/proc/PID/fdinfo``).
+* :func:`open_exclusive_unless_busy` and :func:`exclusive_open_busy` — the kernel's own answer
+  (an ``O_EXCL`` open refused with EBUSY), the one probe that ``held_exclusively`` here and
+  ``blockdev.open_exclusive`` / ``ensure_not_busy`` make.
 
 Processes whose ``/proc`` entries cannot be read (other users', when not run as root) are not
 seen.
@@ -196,6 +199,30 @@ def block_users(st: os.stat_result) -> list[str]:
     return found + writers(st)
 
 
+def open_exclusive_unless_busy(path: str, flags: int = os.O_RDONLY) -> int | None:
+    """Open ``path`` with ``O_EXCL`` (and ``O_CLOEXEC``) added to ``flags``: the descriptor, or
+    None when the kernel refuses the open as busy (EBUSY: mounted, active swap, an md/dm/LVM
+    member, or held exclusively by another opener). Any other failure raises its OSError. On
+    a block device the kernel answers this itself; the one exclusive-open probe of the
+    package."""
+    try:
+        return os.open(path, flags | os.O_EXCL | os.O_CLOEXEC)
+    except OSError as exc:
+        if exc.errno == errno.EBUSY:
+            return None
+        raise
+
+
+def exclusive_open_busy(path: str) -> bool:
+    """Whether the kernel refuses an exclusive open of ``path`` now (EBUSY); the probe's
+    descriptor, read-only, is closed at once. Any other failure raises its OSError."""
+    fd = open_exclusive_unless_busy(path)
+    if fd is None:
+        return True
+    os.close(fd)
+    return False
+
+
 def held_exclusively(path: str) -> str | None:
     """Why the kernel refuses an exclusive open of the block device ``path`` now (EBUSY, what
     ``apply --execute`` and ``profile`` meet when they open it), naming the processes that have
@@ -205,11 +232,9 @@ def held_exclusively(path: str) -> str | None:
     left to the run."""
     real = os.path.realpath(path)
     try:
-        os.close(os.open(real, os.O_RDONLY | os.O_EXCL | os.O_CLOEXEC))
-    except OSError as exc:
-        if exc.errno != errno.EBUSY:
+        if not exclusive_open_busy(real):
             return None
-    else:
+    except OSError:
         return None
     try:
         pids = sorted({o.pid for o in opened_by_others(os.stat(real))})

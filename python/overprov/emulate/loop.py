@@ -4,13 +4,13 @@ device this process attached, checked by its backing file before it is touched."
 
 from __future__ import annotations
 
-import errno
 import os
 import shutil
 import subprocess
 import time
 from pathlib import Path
 
+from overprov import device_users
 from overprov.errors import OverprovError, ToolError
 
 DETACH_WAIT_S = 10.0
@@ -77,13 +77,12 @@ def attach(path: Path, sector_bytes: int) -> tuple[str, bool]:
 
 
 def in_use(dev: str) -> bool:
-    """Whether something holds ``dev`` exclusively (a mounted file system, a device mapper)."""
+    """Whether something holds ``dev`` exclusively (a mounted file system, a device mapper):
+    :func:`device_users.exclusive_open_busy`; False when the probe cannot open it at all."""
     try:
-        fd = os.open(dev, os.O_RDONLY | os.O_EXCL)
-    except OSError as exc:
-        return exc.errno == errno.EBUSY
-    os.close(fd)
-    return False
+        return device_users.exclusive_open_busy(dev)
+    except OSError:
+        return False
 
 
 def detach(dev: str, path: Path) -> None:
