@@ -175,16 +175,18 @@ impl SimConfig {
         self.validate_placement()?;
         let streams = self.stream_count()?;
         let frontiers = self.frontier_count(streams) as u64;
-        let need = f.gc_free_blocks as u64 + frontiers + 1;
+        // GC must free a block whenever it takes any victim: at its lowest trigger (the forced
+        // one under a victim floor) the closed blocks then hold more pages than the user space
+        let trigger = f.validate_victim_floor()?.unwrap_or(f.gc_free_blocks);
+        let need = trigger as u64 + frontiers + 1;
         if g.spare_blocks() < need {
             return Err(Error::config(
                 "geometry",
                 format!(
                     "OP too small to collect garbage: {} spare blocks (ρ = {:.4}), need at least \
-                     {need} ({} GC trigger + {frontiers} open write frontiers + 1)",
+                     {need} ({trigger} GC trigger + {frontiers} open write frontiers + 1)",
                     g.spare_blocks(),
                     g.op_ratio(),
-                    f.gc_free_blocks
                 ),
             ));
         }
