@@ -7,8 +7,9 @@ and every per-block figure (OP, page and block size, the workload's shares of th
 dies and timings). The write buffer is not scaled: it queues work for the dies, which a scaled
 drive keeps. A GC reserve a collector with a victim floor holds free (``ftl.gc_free_blocks``
 with ``ftl.gc_victim_min_invalid_fraction``: NAND held back, calibrate's reserve twins) is
-scaled as a capacity; the ordinary trigger of a few blocks is not. By default a drive is scaled to about :data:`DEFAULT_SCALED_PHYSICAL_BYTES` of
-NAND, and never below :data:`MIN_SCALED_BLOCKS` erase blocks.
+scaled as a capacity; the ordinary trigger of a few blocks is not. By default a drive is
+scaled to about :data:`DEFAULT_SCALED_PHYSICAL_BYTES` of NAND, and never below
+:data:`MIN_SCALED_BLOCKS` erase blocks.
 
 A WAF-mode run (no simulated time) whose full size would take more than
 :data:`AUTO_SCALE_SECONDS` here runs scaled by default: :func:`scale_sweep` picks one factor for
@@ -70,6 +71,9 @@ def scale_config(cfg: dict[str, Any], factor: float) -> dict[str, Any]:
         # count (a few blocks to collect into) is not
         forced = int(ftl.get("gc_forced_free_blocks") or 1)
         ftl["gc_free_blocks"] = max(forced + 1, round(ftl["gc_free_blocks"] * factor))
+        background = out.get("timing", {}).get("background_gc_free_blocks")
+        if background is not None:  # the idle-time trigger of such a collector: the same NAND
+            out["timing"]["background_gc_free_blocks"] = max(forced + 1, round(background * factor))
     timing = out.get("timing", {})
     slc = timing.get("slc", {})
     if slc.get("enabled"):

@@ -264,3 +264,11 @@ def with_onset(ev: dict, s: fitmod.Surrogate, onset: float, rel_sd: float = ONSE
         "n_figures": ev["n_figures"] + 1,
         "onset": {"measured": onset, "predicted": predicted, "log_error": e, "rel_sd": rel_sd},
     }
+
+
+def no_bootstrap(levels: list[float]) -> dict[str, object]:
+    """The reserve reading's spread over redrawn figures, as ``uncertainty.bootstrap`` gives
+    one: none, since that bootstrap refits ``fit.fit`` only; its interval is the model-form
+    error's alone (``predict.py``, ``reserve_reading.py`` say so)."""
+    ones = {x: [1.0, 1.0] for x in levels}
+    return {"iops": ones, "waf": dict(ones), "parameters": {}}

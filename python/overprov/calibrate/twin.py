@@ -218,6 +218,9 @@ def drive_dict(p: TwinParameters) -> dict[str, Any]:
     ftl = dict(p.ftl or {})
     if p.gc_reserve is not None:
         ftl.update(p.gc_reserve.ftl_keys(twin_advertised_bytes(p)))
+        # in idle time too it collects down to its reserve, not to four times it (the core's
+        # default): FEMU's background GC runs while the free lines are at its threshold
+        timing["background_gc_free_blocks"] = ftl["gc_free_blocks"]
         model += (
             f"; a GC reserve of {100 * p.gc_reserve.reserve:.3g}% of the capacity held free while "
             f"victims have 1/{p.gc_reserve.waf_floor:.3g} of their pages invalid (a victim floor)"
