@@ -8,6 +8,7 @@ import statistics
 from dataclasses import replace
 
 import pytest
+from overprov import engine, presets
 from overprov.calibrate import answer, gc_onset, reserve_reading, twin, twin_runs
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import predict as predmod
@@ -82,7 +83,9 @@ MEDIAN_BOUND, WORST_BOUND = 0.05, 0.10
 
 
 @pytest.mark.slow
-def test_a_reserve_drive_measured_with_the_onset_step_is_predicted_within_the_rules_bounds():
+def test_a_reserve_drive_measured_with_the_onset_step_is_predicted_within_the_rules_bounds(
+    tmp_path,
+):
     """Through the real pipeline: a simulated drive whose collector holds a GC reserve with a
     victim floor (the core's ``[ftl]`` keys), measured by calibrate's plan with the onset step
     forced on, predicted at 0–40%; the WAF at 10–30% (levels not measured) against the drive's
@@ -108,6 +111,14 @@ def test_a_reserve_drive_measured_with_the_onset_step_is_predicted_within_the_ru
     assert sum(w for k, w in weights.items() if k.startswith(predmod.RESERVE)) > 0.5
     assert pred.twins["twin.toml"].gc_reserve is not None
     assert all(lv.waf_high > lv.waf_low for lv in pred.levels)  # the foreign model-form error
+    # written: twin.toml a copy of the reserve twin, which a scaled simulation opens with its
+    # reserve and floor; prediction.json checked against its schema on the way
+    pred.write(tmp_path)
+    assert (tmp_path / "twin-reserve-greedy.toml").exists()
+    cfg, _ = presets.preset_config(str(tmp_path / "twin.toml"), "1GiB")
+    engine.check(cfg)
+    assert cfg["ftl"]["gc_victim_min_invalid_fraction"] == 1 / 8
+    assert cfg["ftl"]["gc_free_blocks"] > 10 * cfg["ftl"]["gc_forced_free_blocks"]
     got = {lv.extra_op_percent: lv.waf for lv in pred.levels}
     true = twin_runs.simulate_levels(truth, [10.0, 20.0, 30.0], {"pattern": "uniform"},
                                      timed=False, jobs=1)  # fmt: skip
