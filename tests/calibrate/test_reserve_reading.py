@@ -15,6 +15,7 @@ from overprov.calibrate import predict as predmod
 from overprov.calibrate.measure import measure
 from overprov.calibrate.plan import design, parse_budget
 from overprov.measurement_file import Level, Measurement
+from overprov.prediction_file import PredictedLevel, Prediction
 from overprov.profile.sim_target import SimTarget
 
 LEVELS = [0.0, 10.0, 20.0, 30.0, 40.0]
@@ -125,3 +126,45 @@ def test_a_reserve_drive_measured_with_the_onset_step_is_predicted_within_the_ru
     errors = [abs(got[lv.extra_op_percent] / lv.waf - 1) for lv in true.levels]
     print({lv.extra_op_percent: (got[lv.extra_op_percent], lv.waf) for lv in true.levels})
     assert statistics.median(errors) <= MEDIAN_BOUND and max(errors) <= WORST_BOUND, errors
+
+
+def _fake_prediction(name: str, waf: float) -> Prediction:
+    levels = [PredictedLevel(x, steady_iops=1e4, waf=waf) for x in LEVELS]
+    return Prediction(
+        interval="", prediction_source="", workload="", workload_flags="", waf_curve=None,
+        levels=levels, recommendation=None, fit={"native_op": 0.1, "spare_efficiency": 1.0},
+        twin=name, measurement=None, twins={name: object()},
+    )  # fmt: skip
+
+
+def test_combined_twins_are_named_apart_and_a_reading_the_core_rejects_is_set_aside(monkeypatch):
+    """The combination's plumbing, without simulating (``predict.read`` and ``prepare``
+    stubbed): the target's own twin becomes twin-greedy.toml, twin.toml the heaviest reading's
+    copy; a reserve design whose twin the core rejects is set aside with the core's reason."""
+    fig = _fig(_plan_points(0.9, 7.98), 0.9)
+    plain = predmod.TwinReading()
+    evs = reserve_reading.offered(fig, plain, fitmod.fit(fig.points))
+    reserve = [r for r in evs if r.spare == predmod.RESERVE]
+    assert len(reserve) >= 2
+    rejected = reserve[1]
+    w = {r: 0.0 for r in evs} | {reserve[0]: 0.6, plain: 0.3, rejected: 0.1}
+    monkeypatch.setattr(reserve_reading, "weights", lambda _: w)
+
+    def prepare(fig, r, curve):
+        if r == rejected:
+            raise predmod.TwinConfigError(r.key, 40.0, "twin", "the core says no", 0.1)
+        return None
+
+    monkeypatch.setattr(predmod, "prepare", prepare)
+    monkeypatch.setattr(predmod, "read", lambda fig, r, c, ready: _fake_prediction(r.twin_name, 8))
+    ready = predmod.Prepared(LEVELS, fitmod.waf_at, True, None, True)  # type: ignore[arg-type]
+    ready.fitted = type("F", (), {"central": fitmod.fit(fig.points)})()  # type: ignore[assignment]
+    pred = reserve_reading.predict(fig, plain, ready, _fake_prediction(predmod.TWIN, 4))
+    assert [r.key for r in pred.readings] == [reserve[0].key, plain.key]
+    assert pred.twin == predmod.TWIN
+    assert set(pred.twins) == {predmod.TWIN, reserve[0].twin_name, "twin-greedy.toml"}
+    assert pred.twins[predmod.TWIN] is pred.twins[reserve[0].twin_name]
+    aside = {a.key: a.reason for a in pred.readings_set_aside}
+    assert "the core says no" in aside[rejected.key]
+    # the WAF: the weighted geometric mean of the two kept, 8 at 0.6 and 4 at 0.3
+    assert pred.levels[0].waf == pytest.approx(8 ** (2 / 3) * 4 ** (1 / 3))

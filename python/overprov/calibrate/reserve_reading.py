@@ -40,6 +40,8 @@ from overprov.calibrate.uncertainty import recorded_model_form
 from overprov.calibrate.workload_curve import gc_text
 from overprov.measurement_file import Measurement
 
+LOW_WEIGHT = "weight below 0.01 of the largest: the figures speak against it"
+
 
 def onset_from_empty(m: Measurement | None) -> float | None:
     """The onset of garbage collection from empty the measurement dated, or None (not
@@ -105,17 +107,30 @@ def predict(
     top = max(w.values())
     kept = [r for r in evidences if w[r] >= spare_readings.SPAN_MIN_WEIGHT * top]
     readings: dict[predmod.TwinReading, Prediction] = {}
+    rejected: dict[predmod.TwinReading, str] = {}
     for r in sorted(kept, key=lambda r: -w[r]):  # the heaviest first: its twin is twin.toml
-        if r == plain:  # one of several twins: twin-greedy.toml (twin.toml the heaviest's)
-            name = predmod.TwinReading(several=True).twin_name
-            plain_prediction.twins = {name: plain_prediction.twins[plain_prediction.twin]}
-            plain_prediction.twin = name
+        if r == plain:
             readings[r] = plain_prediction
             continue
         curve = gc_designs.curve(r.design) or fitmod.waf_at
-        pred = predmod.read(fig, r, curve, predmod.prepare(fig, r, curve))
+        try:  # every config its twin would run, checked before the first simulation
+            ready_r = predmod.prepare(fig, r, curve)
+        except predmod.TwinConfigError as exc:
+            rejected[r] = exc.reason
+            continue
+        pred = predmod.read(fig, r, curve, ready_r)
         pred.prediction_source += "; no bootstrap: its interval is the model-form error's"
         readings[r] = pred
+    if not any(r.spare == predmod.RESERVE for r in readings):  # none could be simulated
+        plain_prediction.prediction_source += (
+            f"; the onset of garbage collection from empty ({onset:.4g}) offered the GC-reserve "
+            "reading, but its twin cannot be simulated: " + "; ".join(rejected.values())
+        )
+        return plain_prediction
+    if plain in readings:  # one of several twins: twin-greedy.toml (twin.toml the heaviest's)
+        name = predmod.TwinReading(several=True).twin_name
+        plain_prediction.twins = {name: plain_prediction.twins[plain_prediction.twin]}
+        plain_prediction.twin = name
     combined = spare_readings.combine(readings, evidences, {r: w[r] for r in readings})
     best = next(iter(readings))
     combined.twin = best.twin_name
@@ -126,7 +141,7 @@ def predict(
     if aside:
         combined.readings_set_aside = [
             SetAsideReading(r.spare, r.design, gc_text(r.ftl), w[r], evidences[r],
-                            reason="weight below 0.01 of the largest: the figures speak against it")
+                            reason=rejected.get(r, LOW_WEIGHT))
             for r in aside
         ]  # fmt: skip
     share = sum(w[r] for r in evidences if r.spare == predmod.RESERVE)
