@@ -39,6 +39,9 @@ NAME = "prediction.json"
 #: The two ways of reading the spare (``spare_readings.py``): fitted, or the raw NAND's used k
 #: times as well; a reading's name in ``readings`` starts with one of them.
 EFFECTIVE, RAW = "effective_spare", "raw_spare"
+#: A measured target's third: the spare beyond a GC reserve with a victim floor
+#: (``calibrate/reserve_reading.py``).
+RESERVE = "gc_reserve"
 GREEDY = "greedy"
 
 

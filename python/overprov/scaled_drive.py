@@ -5,8 +5,11 @@ The one scaling rule (presets use it too): scaling by a factor s multiplies ever
 (advertised, physical and user capacity, and in timed runs the SLC cache) and keeps every ratio
 and every per-block figure (OP, page and block size, the workload's shares of the LBA space,
 dies and timings). The write buffer is not scaled: it queues work for the dies, which a scaled
-drive keeps. By default a drive is scaled to about :data:`DEFAULT_SCALED_PHYSICAL_BYTES` of
-NAND, and never below :data:`MIN_SCALED_BLOCKS` erase blocks.
+drive keeps. A GC reserve a collector with a victim floor holds free (``ftl.gc_free_blocks``
+with ``ftl.gc_victim_min_invalid_fraction``: NAND held back, calibrate's reserve twins) is
+scaled as a capacity; the ordinary trigger of a few blocks is not. By default a drive is
+scaled to about :data:`DEFAULT_SCALED_PHYSICAL_BYTES` of NAND, and never below
+:data:`MIN_SCALED_BLOCKS` erase blocks.
 
 A WAF-mode run (no simulated time) whose full size would take more than
 :data:`AUTO_SCALE_SECONDS` here runs scaled by default: :func:`scale_sweep` picks one factor for
@@ -62,6 +65,15 @@ def scale_config(cfg: dict[str, Any], factor: float) -> dict[str, Any]:
     for key in _CAPACITY_FIELDS + _COUNT_FIELDS:
         if geo.get(key) is not None:
             geo[key] = max(1, int(geo[key] * factor))
+    ftl = out.get("ftl", {})
+    if ftl.get("gc_victim_min_invalid_fraction") is not None and "gc_free_blocks" in ftl:
+        # a reserve a floored collector holds free is NAND, scaled with the drive; the forced
+        # count (a few blocks to collect into) is not
+        forced = int(ftl.get("gc_forced_free_blocks") or 1)
+        ftl["gc_free_blocks"] = max(forced + 1, round(ftl["gc_free_blocks"] * factor))
+        background = out.get("timing", {}).get("background_gc_free_blocks")
+        if background is not None:  # the idle-time trigger of such a collector: the same NAND
+            out["timing"]["background_gc_free_blocks"] = max(forced + 1, round(background * factor))
     timing = out.get("timing", {})
     slc = timing.get("slc", {})
     if slc.get("enabled"):

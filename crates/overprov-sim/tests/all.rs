@@ -25,6 +25,7 @@ mod timing;
 mod trace_replay;
 mod traces;
 mod validation;
+mod victim_floor;
 
 /// The modules declared above, read from this file's source.
 fn declared_modules() -> Vec<String> {

@@ -6,13 +6,15 @@ through :func:`predict`: a measured target's points are read once (the spare fit
 held at the raw NAND's with ``--physical``; the twin swept as the target was; when the core
 cannot run its blocking-GC twin at a level, its IOPS go unweighed by that reading and the
 prediction's source says why), typed figures every way they cannot tell apart
-(``spare_readings.read_all``: there a reading the core cannot run is set aside).
+(``spare_readings.read_all``: there a reading the core cannot run is set aside). A measured
+target whose plan dated the onset of garbage collection from empty is offered the GC-reserve
+reading beside its one reading (``reserve_reading.py``).
 """
 
 from __future__ import annotations
 
 from overprov.calibrate import predict as predmod
-from overprov.calibrate import spare_readings
+from overprov.calibrate import reserve_reading, spare_readings
 from overprov.calibrate.prediction import Prediction
 
 
@@ -23,4 +25,6 @@ def predict(fig: predmod.PredictionInput) -> Prediction:
     reading = predmod.TwinReading(native_op=fig.raw_native_op)
     # one reading: a blocking-GC twin the core cannot run leaves its IOPS unweighed, said why
     ready = predmod.prepare(fig, reading, blocking_optional=True)
-    return predmod.read(fig, reading, ready.curve, ready)
+    plain = predmod.read(fig, reading, ready.curve, ready)
+    # with an onset of garbage collection from empty: the reserve reading weighed beside it
+    return reserve_reading.predict(fig, reading, ready, plain)

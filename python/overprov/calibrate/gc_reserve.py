@@ -39,30 +39,36 @@ fit reproduces its own figures within their noise (``evidence.reproduces``): the
 through the IOPS form, and where that form misses the figures (MQSim's IOPS fall ten-fold
 while its WAF falls four-fold) a floor is not identified.
 
-Not part of calibrate: ``spare_readings.read_all`` does not offer it, and calibrate holds out
-whole levels (a level's IOPS and WAF are one point), where no figure at the lowest level is
-left to read the floor from. Checked at the surrogate level (``bench/gc_reserve_bench.py``,
-each figure a point of its own): the first form (the floor from the WAF figure alone) under
-``bench/foreign/results/gc-reserve/RULE.md``, not adopted; this form under
-``bench/foreign/results/gc-reserve2/RULE.md``, not adopted either: within 0.1% where no
-one-spare curve passes through the plan's figures, but 10.9% off in median (the rule's bound:
-10%) on a drive where the d-choices d = 2 effective reading does and keeps a quarter of the
-weight (docs/calibrate-validation.md, "A controller-held GC reserve and a victim floor").
+Not part of typed figures' readings: ``spare_readings.read_all`` does not offer it, and
+calibrate holds out whole levels (a level's IOPS and WAF are one point), where no figure at the
+lowest level is left to read the floor from. Checked at the surrogate level
+(``bench/gc_reserve_bench.py``, each figure a point of its own): the first form (the floor from
+the WAF figure alone) under ``bench/foreign/results/gc-reserve/RULE.md``, not adopted; this
+form under ``bench/foreign/results/gc-reserve2/RULE.md``, not adopted either: within 0.1% where
+no one-spare curve passes through the plan's figures, but 10.9% off in median (the rule's
+bound: 10%) on a drive where the d-choices d = 2 effective reading does and keeps a quarter of
+the weight (docs/calibrate-validation.md, "A controller-held GC reserve and a victim floor").
 Weighed on the onset of garbage collection from empty as well (:func:`with_onset`), under
 ``bench/foreign/results/gc-onset/RULE.md``: within 1.6% in median on every FEMU drive's plan
 cases, unseen ones included, but one level held out of a seen drive whose other levels all sit
-on the floor is 34% off (the spare runs to its bound, onset or not): not adopted either.
-With the spare fitted to the onset as well (:attr:`ReserveForm.onset`), under
-``bench/foreign/results/gc-onset-fit/RULE.md``: that level 11% off on an unseen drive of the same
-pattern (baseline 39%), every held-out WAF at 10–30% of the unseen drives within 3.1%, but one
-fitted figure 1.01 points worse than the baseline's (+1.16% against −0.15%): not adopted
+on the floor is 34% off (the spare runs to its bound, onset or not): not adopted either. With
+the spare fitted to the onset as well (:attr:`ReserveForm.onset`), under
+``bench/foreign/results/gc-onset-fit/RULE.md``: that level 11% off on an unseen drive of the
+same pattern (baseline 39%), every held-out WAF at 10–30% of the unseen drives within 3.1%, but
+one fitted figure 1.01 points worse than the baseline's (+1.16% against −0.15%): not adopted
 (docs/calibrate-validation.md, "The onset of garbage collection from empty"). The same form fed
 the onset calibrate's plan dates (``gc_onset.py``), under
-``bench/foreign/results/gc-onset-plan/RULE.md`` (fitted figures judged against their noise, 2%):
-passed, on three more unseen FEMU
-drives within 3.6% at 10–30% where the reserve binds (docs/calibrate-validation.md, "The onset
-calibrate's plan dates"); still not in calibrate, whose measured readings do not offer it and
-whose twins have no victim floor.
+``bench/foreign/results/gc-onset-plan/RULE.md`` (fitted figures judged against their noise,
+2%): passed, on three more unseen FEMU drives within 3.6% at 10–30% where the reserve binds
+(docs/calibrate-validation.md, "The onset calibrate's plan dates").
+
+**In calibrate** (that rule's form): a measured target whose measurement dated the onset from
+empty is offered this reading fitted to it, per uniform GC design, weighed with the target's own
+reading (``reserve_reading.py``); its twin carries the reserve and the floor (``twin.GcReserve``,
+the core's ``[ftl] gc_victim_min_invalid_fraction`` and ``gc_forced_free_blocks``) and
+reproduces this surrogate's WAF at 0–40% (tests/calibrate/test_twin_reserve.py). The plan dates
+that onset only with ``plan.ONSET_FROM_EMPTY``, off by default (docs/calibrate-validation.md,
+"The reserve reading in calibrate"). Typed figures have no onset and are read as before.
 """
 
 from __future__ import annotations
@@ -264,3 +270,11 @@ def with_onset(ev: dict, s: fitmod.Surrogate, onset: float, rel_sd: float = ONSE
         "n_figures": ev["n_figures"] + 1,
         "onset": {"measured": onset, "predicted": predicted, "log_error": e, "rel_sd": rel_sd},
     }
+
+
+def no_bootstrap(levels: list[float]) -> dict[str, object]:
+    """The reserve reading's spread over redrawn figures, as ``uncertainty.bootstrap`` gives
+    one: none, since that bootstrap refits ``fit.fit`` only; its interval is the model-form
+    error's alone (``predict.py``, ``reserve_reading.py`` say so)."""
+    ones = {x: [1.0, 1.0] for x in levels}
+    return {"iops": ones, "waf": dict(ones), "parameters": {}}

@@ -26,9 +26,11 @@ from overprov.calibrate import evidence, gc_blocking, twin_runs, uncertainty, wo
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import twin as twinmod
 from overprov.calibrate import write_buffer as buffermod
+from overprov.calibrate.gc_reserve import no_bootstrap
 from overprov.calibrate.prediction import (
     EFFECTIVE,
     RAW,
+    RESERVE,
     PredictedLevel,
     Prediction,
     measurement_summary,
@@ -122,6 +124,8 @@ class TwinReading:
     several: bool = dataclasses.field(default=False, compare=False)
     """One of several GC designs: the greedy effective-spare twin is then ``twin-greedy.toml``
     (``twin.toml`` the copy of the reading with the largest weight, ``spare_readings``)."""
+    reserve: Any = dataclasses.field(default=None, compare=False)
+    """``spare`` ``RESERVE``: its ``gc_reserve.ReserveForm`` (``reserve_reading.py``)."""
 
     @property
     def key(self) -> str:
@@ -130,6 +134,8 @@ class TwinReading:
 
     @property
     def twin_name(self) -> str:
+        if self.spare == RESERVE:
+            return f"twin-reserve-{self.design}.toml"
         base = RAW_TWIN if self.spare == RAW else TWIN
         plain = self.design == "greedy" and (self.spare == RAW or not self.several)
         return base if plain else base.replace(".toml", f"-{self.design}.toml")
@@ -351,14 +357,17 @@ def _fit(
 ) -> _Fitted:
     """The surrogate fitted to the points, the twin (``check``-ed before the bootstrap, the
     slow part: :func:`prepare`) and its bootstrap at ``levels``."""
-    central = fitmod.fit(
+    central = reading.reserve.fit(fig.points) if reading.reserve else fitmod.fit(
         fig.points, fob_iops=fig.fob_iops, native_op=reading.native_op, curve=curve,
         fit_efficiency=reading.fits_efficiency,
     )  # fmt: skip
+    collector = None  # the reserve reading's: its spare beyond the reserve, and its floor
+    if reading.reserve:
+        rho0, collector = twinmod.reserve_collector(1 + central.native_op, central.waf_floor, curve)
     twin = twinmod.TwinParameters(
         advertised_bytes=max(fig.advertised_bytes or DEFAULT_ADVERTISED_BYTES, MIN_TWIN_BYTES),
         # the twin file's own spare: k times the raw spare (at 0% extra OP)
-        native_op=central.native_op * central.spare_efficiency,
+        native_op=rho0 if collector else central.native_op * central.spare_efficiency,
         t_page_us=central.t_page_us,
         t_cmd_us=central.t_cmd_us,
         uncertainty={},
@@ -366,19 +375,16 @@ def _fit(
         workload=workload,
         spare_efficiency=central.spare_efficiency,
         ftl=reading.ftl,
+        gc_reserve=collector,
     )
     check(twin)
-    boot = uncertainty.bootstrap(
-        fig.points,
-        levels,
-        fob_iops=fig.fob_iops,
-        native_op=reading.native_op,
-        samples=fig.bootstrap_samples,
-        curve=curve,
-        fit_efficiency=reading.fits_efficiency,
-    )
+    boot = no_bootstrap(levels) if collector else uncertainty.bootstrap(
+        fig.points, levels, fob_iops=fig.fob_iops, native_op=reading.native_op,
+        samples=fig.bootstrap_samples, curve=curve, fit_efficiency=reading.fits_efficiency,
+    )  # fmt: skip
     twin.uncertainty = {k: list(v) for k, v in boot["parameters"].items()}
-    simulated = fig.measurement is not None and fig.measurement.kind == "sim"
+    # the reserve reading is for controllers overprov did not build: the foreign truths' error
+    simulated = fig.measurement is not None and fig.measurement.kind == "sim" and not collector
     mfe = (
         fig.model_form if fig.model_form is not None else uncertainty.recorded_model_form(simulated)
     )
@@ -439,7 +445,7 @@ def _iops_figures(
             twin_iops=lv.steady_iops,
         ))  # fmt: skip
     got = _TwinFigures(rows, source, twin, twin_check, refinement, write_buffer=buffer)
-    if uniform:
+    if uniform and not reading.reserve:  # the blocking-GC twin has no reserve
         qd = fig.measurement.qd if fig.measurement is not None else fitmod.WORKLOAD_QD
         got.mechanism = _blocking_reading(fig, reading, got, curve, fitted.mfe, qd=qd)
         if got.mechanism is not None and got.mechanism["weight"] > 0.5:

@@ -18,6 +18,7 @@ from overprov.prediction_file import (
     GREEDY,
     NAME,
     RAW,
+    RESERVE,
     SCHEMA,
     CombinedLevel,
     PredictedLevel,
@@ -33,7 +34,7 @@ from overprov.prediction_file import (
 
 #: What calibrate's modules take from here, ``prediction_file``'s among them.
 __all__ = [
-    "EFFECTIVE", "GREEDY", "NAME", "RAW", "SCHEMA", "CombinedLevel", "PredictedLevel",
+    "EFFECTIVE", "GREEDY", "NAME", "RAW", "RESERVE", "SCHEMA", "CombinedLevel", "PredictedLevel",
     "Prediction", "ReadingFigures", "Recommendation", "SetAsideReading", "check", "load",
     "measurement_summary", "reading_key", "recommendation", "schema",
 ]  # fmt: skip

@@ -245,13 +245,15 @@ def combine(
     spares = {k.spare for k in readings}
     designs = [d for d in DESIGNS if any(k.design == d for k in readings)]
     parts = []
-    if len(spares) > 1:
+    if predmod.RAW in spares and len(spares) > 1:
         raw = max((r for r in keys if r.spare == predmod.RAW), key=lambda r: w_by[r])
         k = readings[raw].fit["spare_efficiency"]
         gc = workload_curve.gc_text(DESIGNS[raw.design]).split(",")[0]
         parts.append(
             f"the spare effective (fitted) or raw used k times as well (k = {k:.3g} with {gc})"
         )
+    if predmod.RESERVE in spares:
+        parts.append("the fitted spare, or the spare beyond a GC reserve with a victim floor")
     if len(designs) > 1:
         parts.append(
             f"{len(designs)} GC designs: "

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import textwrap
 
-from overprov.prediction_file import EFFECTIVE, PredictedLevel, Prediction, ReadingFigures
+from overprov.prediction_file import (
+    EFFECTIVE,
+    RESERVE,
+    PredictedLevel,
+    Prediction,
+    ReadingFigures,
+)
 
 #: calibrate's printed lines fit a terminal this wide.
 WIDTH = 100
@@ -128,11 +134,17 @@ def set_aside_text(n: int) -> str:
 def reading_label(r: ReadingFigures) -> str:
     """A reading in words, from its spare reading (``r.spare``), GC and weight."""
     native_op = 100 * r.fit["native_op"]
-    label = (
-        f"effective spare (native OP {native_op:.1f}%)"
-        if r.spare == EFFECTIVE
-        else f"raw spare ({native_op:.1f}%) used k = {r.fit['spare_efficiency']:.2f} times as well"
-    ) + (f", {r.gc}" if r.gc else "")
+    if r.spare == EFFECTIVE:
+        label = f"effective spare (native OP {native_op:.1f}%)"
+    elif r.spare == RESERVE:
+        floor = r.fit["surrogate"].get("waf_floor")
+        spare = 100 * r.fit["surrogate"]["native_op"]
+        label = f"spare beyond a GC reserve ({spare:+.1f}%), victim floor at WAF {floor:.3g}"
+    else:
+        label = (
+            f"raw spare ({native_op:.1f}%) used k = {r.fit['spare_efficiency']:.2f} times as well"
+        )
+    label += f", {r.gc}" if r.gc else ""
     if r.weight is not None:
         label += f", weight {r.weight:.2f}"
     return label

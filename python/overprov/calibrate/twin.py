@@ -84,6 +84,48 @@ class TwinConfigError(ConfigError):
         super().__init__(f"reading {reading_key}: {self.reason}")
 
 
+#: The twin's forced-collection count under a victim floor (``[ftl] gc_forced_free_blocks``):
+#: the core's default GC trigger, the free blocks every other twin collects at.
+FORCED_FREE_BLOCKS = 2
+
+
+@dataclass(frozen=True)
+class GcReserve:
+    """A collector that holds ``reserve`` (a share of the advertised capacity) free while its
+    victims have at least 1/``waf_floor`` of their pages invalid, as the reserve reading reads
+    a drive (``gc_reserve.ReserveForm``): its spare factor 1 + ρ₀ − reserve is what the figures
+    fix, the split between ρ₀ and the reserve is the twin's (:func:`reserve_collector`)."""
+
+    reserve: float
+    waf_floor: float
+
+    def ftl_keys(self, advertised_bytes: int) -> dict[str, Any]:
+        """``[ftl]`` keys at the twin's full size: the reserve in erase blocks above the
+        :data:`FORCED_FREE_BLOCKS` every twin holds, the floor in invalid pages a block."""
+        block = PAGE_BYTES * fitmod.PAGES_PER_BLOCK
+        floor_pages = max(1, round(fitmod.PAGES_PER_BLOCK / self.waf_floor))
+        reserve_blocks = max(1, round(self.reserve * advertised_bytes / block))
+        return {
+            "gc_free_blocks": FORCED_FREE_BLOCKS + reserve_blocks,
+            "gc_victim_min_invalid_fraction": floor_pages / fitmod.PAGES_PER_BLOCK,
+            "gc_forced_free_blocks": FORCED_FREE_BLOCKS,
+        }
+
+
+def reserve_collector(
+    spare_factor: float, waf_floor: float, curve: fitmod.WafCurve = fitmod.waf_at
+) -> tuple[float, GcReserve]:
+    """The twin's native spare ρ₀ and collector for a reserve reading whose collector works
+    with ``spare_factor`` (1 + ρ₀ − reserve, what the figures fix) and has its victim floor at
+    WAF ``waf_floor``. The figures do not fix the split between ρ₀ and the reserve (at every
+    level they see only the spare factor and the floor); the twin takes the NAND at which
+    ``curve`` at the forced count (the reserve spent) runs at half the floor's WAF, so wherever
+    the floor binds the free pool settles between the forced count and the reserve and WAF is
+    the floor's, not the forced collector's."""
+    rho0 = max(spare_factor - 1.0, fitmod.rho_for_waf(waf_floor / 2.0, curve))
+    return rho0, GcReserve(1.0 + rho0 - spare_factor, waf_floor)
+
+
 @dataclass
 class TwinParameters:
     advertised_bytes: int
@@ -108,6 +150,9 @@ class TwinParameters:
     buffer_bytes: int = 64 * 2**20
     """The twin's volatile write buffer (``timing.buffer``; not with ``gc_timing``): as the
     figures show it (``write_buffer.read``: 64 MiB or none), 64 MiB when they cannot tell."""
+    gc_reserve: GcReserve | None = None
+    """The reserve reading's collector (``gc_reserve.py``): a GC reserve held free and a
+    victim floor; None: the collector uses all of ``native_op``."""
 
     def write(self, path: Path, named: Path | None = None) -> Path:
         """Write the twin as a drive file (:func:`write`): how a prediction
@@ -170,6 +215,16 @@ def drive_dict(p: TwinParameters) -> dict[str, Any]:
         timing["nand"] = nand
         timing["buffer"] = {"bytes": int(p.buffer_bytes), "power_loss_protected": False}
     pages_per_block = fitmod.PAGES_PER_BLOCK if p.gc_timing is None else gc_blocking.PAGES_PER_BLOCK
+    ftl = dict(p.ftl or {})
+    if p.gc_reserve is not None:
+        ftl.update(p.gc_reserve.ftl_keys(twin_advertised_bytes(p)))
+        # in idle time too it collects down to its reserve, not to four times it (the core's
+        # default): FEMU's background GC runs while the free lines are at its threshold
+        timing["background_gc_free_blocks"] = ftl["gc_free_blocks"]
+        model += (
+            f"; a GC reserve of {100 * p.gc_reserve.reserve:.3g}% of the capacity held free while "
+            f"victims have 1/{p.gc_reserve.waf_floor:.3g} of their pages invalid (a victim floor)"
+        )
     return {
         "description": "calibrated twin: the drive fitted by overprov calibrate",
         "source": p.source,
@@ -189,6 +244,17 @@ def drive_dict(p: TwinParameters) -> dict[str, Any]:
                 **({"gc": dict(p.ftl)} if p.ftl else {}),
                 **(
                     {
+                        "gc_reserve": {
+                            "reserve": p.gc_reserve.reserve,
+                            "waf_floor": p.gc_reserve.waf_floor,
+                            "spare_factor": 1 + p.native_op - p.gc_reserve.reserve,
+                        }
+                    }
+                    if p.gc_reserve is not None
+                    else {}
+                ),  # fmt: skip
+                **(
+                    {
                         "spare_efficiency": p.spare_efficiency,
                         "levels": (
                             f"the raw NAND's spare used k = {p.spare_efficiency:.4g} times as well "
@@ -205,7 +271,7 @@ def drive_dict(p: TwinParameters) -> dict[str, Any]:
         },
         "config": {
             "geometry": {"page_size_bytes": PAGE_BYTES, "pages_per_block": pages_per_block},
-            **({"ftl": dict(p.ftl)} if p.ftl else {}),
+            **({"ftl": ftl} if ftl else {}),
             "timing": timing,
         },
     }
@@ -357,6 +423,9 @@ def _corrected(
     """One correction step from the twin's simulated WAF and IOPS at the measured levels."""
     rho0 = p.native_op
     waf_points = [pt for pt in points if pt.waf is not None and pt.extra_op_percent in by_level]
+    if p.gc_reserve is not None:  # the reserve's twin: its reserve, from the points off the floor
+        return replace(_corrected_times(p, points, by_level), gc_reserve=_corrected_reserve(
+            p.native_op, p.gc_reserve, waf_points, by_level, curve))  # fmt: skip
     if waf_points:
         # the most sensitive WAF point (lowest OP): scale the twin's spare space at that level
         # by the ratio of the spare ratios the measured and the simulated WAF imply
@@ -364,14 +433,50 @@ def _corrected(
         sim_waf = by_level[pt.extra_op_percent].waf
         if sim_waf and sim_waf > 1.0 and pt.waf and pt.waf > 1.0:
             x = pt.extra_op_percent / 100.0
-            r = fitmod.rho_for_waf(pt.waf, curve) / fitmod.rho_for_waf(sim_waf, curve)
-            r = min(max(r, 0.7), 1.3)  # one step moves ρ by at most 30%
+            r = _spare_ratio(pt.waf, sim_waf, curve)
             rho0 = max(
                 fitmod.RHO_MIN, (1 - x) * (1 + r * fitmod.rho_eff(rho0, pt.extra_op_percent)) - 1
             )
-    # time per write against the twin's own WAF: the measured y = t_cmd + W_sim · t_page, and
-    # what the twin realised with its current parameters; correct by their ratio (t_page)
-    # and difference (t_cmd), so imperfections of the parameter mapping cancel
+    return replace(_corrected_times(p, points, by_level), native_op=rho0)
+
+
+def _spare_ratio(measured_waf: float, simulated_waf: float, curve: fitmod.WafCurve) -> float:
+    """How much more spare the twin needs at a level: the ratio of the spare ratios the
+    measured and the simulated WAF imply, at most 30% either way in one step."""
+    r = fitmod.rho_for_waf(measured_waf, curve) / fitmod.rho_for_waf(simulated_waf, curve)
+    return min(max(r, 0.7), 1.3)
+
+
+def _corrected_reserve(
+    native_op: float,
+    collector: GcReserve,
+    waf_points: list[fitmod.Point],
+    by_level: dict[float, Any],
+    curve: fitmod.WafCurve,
+) -> GcReserve:
+    """The reserve corrected as the effective twin's spare is (:func:`_corrected`), from the
+    lowest level whose figure and twin are both off the floor (below 0.95 of it); none: kept."""
+    off = [
+        pt for pt in waf_points
+        if pt.waf and 1.0 < pt.waf < 0.95 * collector.waf_floor
+        and 1.0 < (by_level[pt.extra_op_percent].waf or 0.0) < 0.95 * collector.waf_floor
+    ]  # fmt: skip
+    if not off:
+        return collector
+    pt = min(off, key=lambda q: q.extra_op_percent)
+    x = pt.extra_op_percent / 100.0
+    r = _spare_ratio(pt.waf, by_level[pt.extra_op_percent].waf, curve)  # type: ignore[arg-type]
+    spare_factor = 1.0 + native_op - collector.reserve
+    wanted = (1 - x) * (1 + r * (spare_factor / (1 - x) - 1))
+    return replace(collector, reserve=max(0.0, 1.0 + native_op - wanted))
+
+
+def _corrected_times(
+    p: TwinParameters, points: list[fitmod.Point], by_level: dict[float, Any]
+) -> TwinParameters:
+    """t_page and t_cmd corrected against the twin's own WAF: the measured y = t_cmd +
+    W_sim · t_page, and what the twin realised with its current parameters; by their ratio
+    (t_page) and difference (t_cmd), so imperfections of the parameter mapping cancel."""
     ip = [pt for pt in points if pt.iops]
     wafs = [by_level[pt.extra_op_percent].waf or 1.0 for pt in ip]
     y_meas = [1e6 / pt.iops for pt in ip]  # type: ignore[operator]
@@ -389,4 +494,4 @@ def _corrected(
     else:  # no WAF dependence to fit: scale both by the mean IOPS ratio
         ratio = math.exp(sum(math.log(a / b) for a, b in zip(y_meas, y_sim, strict=True)) / len(ip))
         t_page, t_cmd = p.t_page_us * ratio, p.t_cmd_us * ratio
-    return replace(p, native_op=rho0, t_page_us=t_page, t_cmd_us=t_cmd)
+    return replace(p, t_page_us=t_page, t_cmd_us=t_cmd)

@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::{Error, Result};
+
 /// GC victim selection policy.
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "kebab-case")]
@@ -76,8 +78,20 @@ pub struct FtlConfig {
     pub policy: PolicyKind,
     /// Sample size d for `d-choices`.
     pub d_choices: u32,
-    /// GC runs when the free pool has this many blocks or fewer (≥ 1).
+    /// GC runs when the free pool has this many blocks or fewer (≥ 1). With a victim floor
+    /// (`gc_victim_min_invalid_fraction`) it is a reserve the collector holds free while its
+    /// victims qualify, and may exceed the spare blocks.
     pub gc_free_blocks: u32,
+    /// The victim floor: GC collects a victim only when at least this share of its pages is
+    /// invalid (in (0, 1]; FEMU's black-box SSD: 1/8), unless the free pool has
+    /// `gc_forced_free_blocks` or fewer. None (the default): every victim qualifies.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gc_victim_min_invalid_fraction: Option<f64>,
+    /// With a victim floor: at this many free blocks or fewer GC takes the policy's victim
+    /// whatever it holds (FEMU's `gc_thres_lines_high`); required with the floor, below
+    /// `gc_free_blocks`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gc_forced_free_blocks: Option<u32>,
     /// Where relocated pages go: `separate` or `shared`.
     pub gc_frontier: GcFrontier,
     /// Host write streams: `single` or `workload`.
@@ -90,9 +104,59 @@ impl Default for FtlConfig {
             policy: PolicyKind::Greedy,
             d_choices: 8,
             gc_free_blocks: 2,
+            gc_victim_min_invalid_fraction: None,
+            gc_forced_free_blocks: None,
             gc_frontier: GcFrontier::Separate,
             host_streams: HostStreams::Single,
         }
+    }
+}
+
+impl FtlConfig {
+    /// The victim floor's forced-collection count, checked: None without a floor; an error
+    /// naming the field when the floor and the forced count do not come together, the floor is
+    /// outside (0, 1] or the forced count is not below `gc_free_blocks`.
+    pub(crate) fn validate_victim_floor(&self) -> Result<Option<u32>> {
+        match (
+            self.gc_victim_min_invalid_fraction,
+            self.gc_forced_free_blocks,
+        ) {
+            (None, None) => Ok(None),
+            (Some(_), None) => Err(Error::config(
+                "ftl.gc_forced_free_blocks",
+                "required with ftl.gc_victim_min_invalid_fraction (the free blocks at which GC \
+                 takes any victim)",
+            )),
+            (None, Some(_)) => Err(Error::config(
+                "ftl.gc_forced_free_blocks",
+                "only with ftl.gc_victim_min_invalid_fraction (a victim floor it overrides)",
+            )),
+            (Some(fraction), Some(forced)) => {
+                if !(fraction > 0.0 && fraction <= 1.0) {
+                    return Err(Error::config(
+                        "ftl.gc_victim_min_invalid_fraction",
+                        format!("must be above 0 and at most 1, got {fraction}"),
+                    ));
+                }
+                if forced == 0 || forced >= self.gc_free_blocks {
+                    return Err(Error::config(
+                        "ftl.gc_forced_free_blocks",
+                        format!(
+                            "must be at least 1 and below ftl.gc_free_blocks ({}), got {forced}",
+                            self.gc_free_blocks
+                        ),
+                    ));
+                }
+                Ok(Some(forced))
+            }
+        }
+    }
+
+    /// The victim floor in invalid pages of a block of `pages_per_block` (0: no floor):
+    /// FEMU's `pgs_per_line / 8` for a fraction of 1/8.
+    pub fn victim_min_invalid_pages(&self, pages_per_block: u32) -> u32 {
+        self.gc_victim_min_invalid_fraction
+            .map_or(0, |f| (f * pages_per_block as f64).ceil() as u32)
     }
 }
 

@@ -84,7 +84,7 @@ pub fn choices() -> Vec<(&'static str, Vec<String>)> {
 /// Every field with its default, as JSON: the sections a report leaves out when off
 /// (`placement`, the SLC cache's `static_bytes` and `dynamic_space`, the NAND's
 /// `program_granularity` and `planes_per_die`, `timing.gc.multiplane`,
-/// `multiplane_offsets` and `trigger`) included, so front ends
+/// `multiplane_offsets` and `trigger`, the FTL's victim floor) included, so front ends
 /// can check a config file's keys against it.
 pub fn defaults_json() -> String {
     let mut v = serde_json::to_value(SimConfig::default()).expect("the config serialises");
@@ -96,6 +96,8 @@ pub fn defaults_json() -> String {
     v["timing"]["gc"]["multiplane"] = false.into();
     v["timing"]["gc"]["multiplane_offsets"] = 0.into();
     v["timing"]["gc"]["trigger"] = "victim".into();
+    v["ftl"]["gc_victim_min_invalid_fraction"] = serde_json::Value::Null;
+    v["ftl"]["gc_forced_free_blocks"] = serde_json::Value::Null;
     v.to_string()
 }
 
@@ -175,16 +177,18 @@ impl SimConfig {
         self.validate_placement()?;
         let streams = self.stream_count()?;
         let frontiers = self.frontier_count(streams) as u64;
-        let need = f.gc_free_blocks as u64 + frontiers + 1;
+        // GC must free a block whenever it takes any victim: at its lowest trigger (the forced
+        // one under a victim floor) the closed blocks then hold more pages than the user space
+        let trigger = f.validate_victim_floor()?.unwrap_or(f.gc_free_blocks);
+        let need = trigger as u64 + frontiers + 1;
         if g.spare_blocks() < need {
             return Err(Error::config(
                 "geometry",
                 format!(
                     "OP too small to collect garbage: {} spare blocks (ρ = {:.4}), need at least \
-                     {need} ({} GC trigger + {frontiers} open write frontiers + 1)",
+                     {need} ({trigger} GC trigger + {frontiers} open write frontiers + 1)",
                     g.spare_blocks(),
                     g.op_ratio(),
-                    f.gc_free_blocks
                 ),
             ));
         }

@@ -111,6 +111,10 @@ pub struct Ftl {
     handle_gc_pages: Vec<u64>,
     policy: Policy,
     gc_free_blocks: usize,
+    /// The victim floor: invalid pages a victim needs unless the pool is at `gc_forced_free_blocks`
+    /// or fewer (0 and 0 without a floor: every victim qualifies).
+    gc_min_invalid_pages: u32,
+    gc_forced_free_blocks: usize,
     static_threshold: u32,
     static_check_erases: u64,
     next_static_check: u64,
@@ -168,6 +172,8 @@ impl Ftl {
             handle_gc_pages: vec![0; handles],
             policy: Policy::from_config(&config.ftl),
             gc_free_blocks: config.ftl.gc_free_blocks as usize,
+            gc_min_invalid_pages: config.ftl.victim_min_invalid_pages(ppb),
+            gc_forced_free_blocks: config.ftl.gc_forced_free_blocks.unwrap_or(0) as usize,
             static_threshold: config.wear.static_threshold,
             static_check_erases: config.wear.static_check_erases.max(1) as u64,
             next_static_check: config.wear.static_check_erases.max(1) as u64,
@@ -385,7 +391,10 @@ impl Ftl {
         }
     }
 
-    /// Collect one victim chosen by the policy; false if there is no closed block.
+    /// Collect one victim chosen by the policy; false if there is no closed block, or the
+    /// victim falls short of the victim floor while the free pool is above the forced count
+    /// (it is then left where it is, as FEMU's background GC leaves a victim with fewer than
+    /// 1/8 of its pages invalid).
     fn collect_victim(&mut self) -> bool {
         let ctx = VictimContext {
             blocks: &self.blocks,
@@ -395,6 +404,12 @@ impl Ftl {
             return false;
         };
         let v = self.blocks.valid[victim as usize];
+        if self.ppb - v < self.gc_min_invalid_pages && self.free.len() > self.gc_forced_free_blocks
+        {
+            let closed_at = self.blocks.closed_at[victim as usize];
+            self.policy.put_back(victim, closed_at);
+            return false;
+        }
         self.victim_valid_hist[v as usize] += 1;
         self.counters.victims += 1;
         self.relocate_and_erase(victim, Relocation::Gc);
@@ -402,12 +417,13 @@ impl Ftl {
     }
 
     /// Background GC (idle time): collect one victim if the free pool holds `free_blocks` or
-    /// fewer. Returns whether a victim was collected.
+    /// fewer (and it passes the victim floor, if any). Returns whether a victim was collected.
     pub fn collect_background(&mut self, free_blocks: usize) -> bool {
         self.free.len() <= free_blocks && self.collect_victim()
     }
 
-    /// Collect victims until the free pool is above the trigger; then static wear levelling.
+    /// Collect victims until the free pool is above the trigger, or (with a victim floor) the
+    /// victim falls short of the floor above the forced count; then static wear levelling.
     fn collect_garbage(&mut self) {
         while self.free.len() <= self.gc_free_blocks && self.collect_victim() {}
         if self.static_threshold > 0 && self.counters.erases >= self.next_static_check {

@@ -32,4 +32,7 @@ impl VictimPolicy for Fifo {
     fn on_close(&mut self, block: u32, closed_at: u64) {
         self.order.push_back((block, closed_at));
     }
+    fn put_back(&mut self, block: u32, closed_at: u64) {
+        self.order.push_front((block, closed_at));
+    }
 }

@@ -31,6 +31,9 @@ pub trait VictimPolicy {
     fn choose(&mut self, ctx: &VictimContext<'_>, rng: &mut Rng) -> Option<u32>;
     /// Told when a block is closed (policies that keep their own order use it).
     fn on_close(&mut self, _block: u32, _closed_at: u64) {}
+    /// The block just chosen was not collected (a victim floor refused it): a policy that
+    /// removed it from its own order puts it back where it was.
+    fn put_back(&mut self, _block: u32, _closed_at: u64) {}
 }
 
 /// The configured policy (enum dispatch: a choice is made once per victim, not per page).
@@ -69,6 +72,11 @@ impl VictimPolicy for Policy {
     fn on_close(&mut self, block: u32, closed_at: u64) {
         if let Policy::Fifo(p) = self {
             p.on_close(block, closed_at);
+        }
+    }
+    fn put_back(&mut self, block: u32, closed_at: u64) {
+        if let Policy::Fifo(p) = self {
+            p.put_back(block, closed_at);
         }
     }
 }
