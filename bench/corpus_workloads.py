@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import ast
 import copy
+import dataclasses
 import json
 import math
 import statistics
@@ -73,6 +74,67 @@ def kept_readings(pred: Any) -> list[tuple[Any, float, Any]]:
             if r.weight >= spare_readings.SPAN_MIN_WEIGHT * top]  # fmt: skip
 
 
+def fitted_readings(d: dict[str, Any], jobs: int | None) -> list[tuple[Any, float, Any]]:
+    """The drive's uniform figures read as calibrate reads them, at 0%: :func:`kept_readings`."""
+    steady = [f for f in d["figure"] if f["kind"] in ("iops", "waf")]
+    fig = predmod.PredictionInput(
+        [point(f) for f in steady], [0.0], typed=True, raw_native_op=None, source=d["name"],
+        workload=None, jobs=jobs, model_form=uncertainty.NO_MODEL_FORM,
+    )  # fmt: skip
+    return kept_readings(spare_readings.read_all(fig))
+
+
+#: Victim selections compared after the outcome (a diagnosis, not the rule's prediction).
+POLICIES = ("greedy", "fifo", "random")
+
+
+def policy_ratios(
+    d: dict[str, Any], figures: list[dict[str, Any]], jobs: int | None
+) -> list[dict[str, Any]]:
+    """A diagnosis after the outcome: the drive's greedy-reading twin with each victim selection
+    of :data:`POLICIES` (one write frontier), its IOPS under each workload over its IOPS under
+    uniform writes, beside the drive's measured ratio (the workload's figure over the drive's
+    uniform figure of the same campaigns)."""
+    readings = fitted_readings(d, jobs)
+    twin = next(t for r, _w, t in readings if getattr(r, "design", "greedy") == "greedy")
+    uniform = next(f for f in figures if f["drive"] == d["id"] and f["kind"] == "uniform")
+    rows = []
+    for policy in POLICIES:
+        p = dataclasses.replace(twin, ftl={"policy": policy, "host_streams": "single"})
+        base = twin_runs.simulate_levels(p, [0.0], {"pattern": "uniform"}, jobs=jobs).levels[0]
+        for h in held_out_cases(figures, d["id"]):
+            m = twin_runs.simulate_levels(p, [0.0], h["overprov_workload"], jobs=jobs).levels[0]
+            rows.append({
+                "drive": d["id"], "policy": policy, "workload": h["workload"],
+                "twin_ratio": m.steady_iops / base.steady_iops, "twin_waf": m.waf,
+                "twin_uniform_waf": base.waf, "measured_ratio": h["value"] / uniform["value"],
+                "steady_state": h["steady_state"],
+            })  # fmt: skip
+            print(f"{d['id']} {policy} {h['workload']}: twin x{rows[-1]['twin_ratio']:.2f} "
+                  f"(WAF {m.waf:.2f}), measured x{rows[-1]['measured_ratio']:.2f}",
+                  file=sys.stderr, flush=True)  # fmt: skip
+    return rows
+
+
+def policy_markdown(rows: list[dict[str, Any]]) -> str:
+    lines = ["| drive | workload | measured: IOPS over uniform's | "
+             + " | ".join(f"twin, {p}: ratio (WAF)" for p in POLICIES) + " |",
+             "|---|---|---|" + "---|" * len(POLICIES)]  # fmt: skip
+    by = {(r["drive"], r["workload"], r["policy"]): r for r in rows}
+    for d, w in dict.fromkeys((r["drive"], r["workload"]) for r in rows):
+        first = by[d, w, POLICIES[0]]
+        steady = "" if first["steady_state"] else " (not steady)"
+        cells = [f"{by[d, w, p]['twin_ratio']:.2f} ({by[d, w, p]['twin_waf']:.2f})"
+                 for p in POLICIES]  # fmt: skip
+        lines.append(f"| {d} | {w}{steady} | {first['measured_ratio']:.2f} | "
+                     + " | ".join(cells) + " |")  # fmt: skip
+    uni = {(r["drive"], r["policy"]): r["twin_uniform_waf"] for r in rows}
+    lines.append("| (uniform WAF of each twin) | | | " + " | ".join(
+        " / ".join(f"{uni[d, p]:.2f}" for d in dict.fromkeys(r["drive"] for r in rows))
+        for p in POLICIES) + " |")  # fmt: skip
+    return "\n".join(lines)
+
+
 def reading_name(r: Any) -> str:
     return f"{r.spare}-{r.design}" if hasattr(r, "design") else "only"
 
@@ -87,12 +149,7 @@ def predict_drive(
     if not todo:
         return []
     t0 = time.process_time()
-    fig = predmod.PredictionInput(
-        [point(f) for f in steady], [0.0], typed=True, raw_native_op=None, source=d["name"],
-        workload=None, jobs=jobs, model_form=uncertainty.NO_MODEL_FORM,
-    )  # fmt: skip
-    pred = spare_readings.read_all(fig)
-    readings = kept_readings(pred)
+    readings = fitted_readings(d, jobs)
     fit_cpu = time.process_time() - t0
     print(f"{d['id']}: {len(readings)} readings kept, fit {fit_cpu:.0f} CPU s", file=sys.stderr)
     memo: dict = {}
@@ -212,7 +269,18 @@ def main() -> int:
     ap.add_argument("--partial", type=Path, default=None, help="JSON lines the cases go to")
     ap.add_argument("--only", default="", help="drive ids to predict (default: both)")
     ap.add_argument("--judge", type=Path, default=None, help="judge these cases (JSON lines)")
+    ap.add_argument(
+        "--policies", action="store_true",
+        help="a diagnosis after the outcome: each drive's greedy twin with FIFO and random "
+        "victim selection, IOPS under each workload over uniform's, beside the measured ratio",
+    )  # fmt: skip
     args = ap.parse_args()
+    if args.policies:
+        figures = workload_figures()
+        drives = {d["id"]: d for d in load(CORPUS)}
+        rows = [r for d in PREDICTED for r in policy_ratios(drives[d], figures, args.jobs)]
+        print(policy_markdown(rows))
+        return 0
     if args.judge is not None:
         print(judge(read_cases(args.judge)))
         return 0
