@@ -1,29 +1,42 @@
-"""SSD-iq's campaigns as figures per (drive, workload) (bench/corpus_workload_runs.py) and their
-translation into overprov's workloads (docs/calibrate-validation.md, "SSD-iq's other drives and
-workloads")."""
+"""SSD-iq's campaigns as figures per (drive, workload) (bench/corpus_workload_runs.py), their
+translation into overprov's workloads, and the 7450s' IOPS under them predicted from their
+uniform figures (bench/corpus_workloads.py; docs/calibrate-validation.md, "SSD-iq's other drives
+and workloads")."""
 
 from __future__ import annotations
 
 import importlib.util
+import json
+import math
 import sys
 import tomllib
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def _bench_script(name: str):
+    """bench/NAME.py imported by name (bench/ on the path, as its scripts put it; the modules
+    it imports registered first by the calling fixture's fixtures)."""
+    bench_dir = str(ROOT / "bench")
+    if bench_dir not in sys.path:
+        sys.path.append(bench_dir)
+    return importlib.import_module(name)
+
+
 @pytest.fixture(scope="module")
 def runs(steady_window):
     """bench/corpus_workload_runs.py (it imports the log reader the fixture registered)."""
-    spec = importlib.util.spec_from_file_location(
-        "corpus_workload_runs", ROOT / "bench" / "corpus_workload_runs.py"
-    )
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["corpus_workload_runs"] = mod
-    spec.loader.exec_module(mod)
-    return mod
+    return _bench_script("corpus_workload_runs")
+
+
+@pytest.fixture(scope="module")
+def workloads(bench, runs):
+    """bench/corpus_workloads.py (it imports the corpus bench the fixture registered)."""
+    return _bench_script("corpus_workloads")
 
 
 def test_iob_workloads_become_overprovs(runs):
@@ -84,3 +97,38 @@ def test_the_stored_figures_name_their_runs_and_steady_state(runs):
             r["runs"][0]["pattern"], r["runs"][0]["details"]
         )
         assert all(x["source"].startswith("paper/finalwa") for x in r["runs"])
+
+
+def test_readings_below_the_span_weight_are_left_out_and_one_reading_is_its_own(workloads):
+    heavy = SimpleNamespace(weight=0.6, twin="twin-greedy.toml", spare="effective", design="g")
+    light = SimpleNamespace(weight=0.001, twin="twin-d2.toml", spare="effective", design="d2")
+    pred = SimpleNamespace(
+        readings=[heavy, light], twins={"twin-greedy.toml": "G", "twin-d2.toml": "D"}
+    )
+    assert workloads.kept_readings(pred) == [(heavy, 0.6, "G")]
+    one = SimpleNamespace(readings=None, twin="twin.toml", twins={"twin.toml": "T"})
+    assert workloads.kept_readings(one) == [(one, 1.0, "T")]
+    assert workloads.reading_name(heavy) == "effective-g"
+
+
+def test_the_stored_cases_hold_out_the_stored_figures_and_combine_their_readings(workloads):
+    figures = {(f["drive"], f["workload"]): f for f in workloads.workload_figures()}
+    path = ROOT / "bench/corpus/workload-held-out.jsonl"
+    cases = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    assert {c["drive"] for c in cases} == set(workloads.PREDICTED)
+    for c in cases:
+        f = figures[c["drive"], c["workload"]]
+        assert c["held_out"]["value"] == f["value"]
+        assert c["steady_shown"] is f["steady_state"]
+        assert c["overprov_workload"] == f["overprov_workload"]
+        # the prediction is the readings' weighted geometric mean, at the fitted level 0%
+        w = sum(p["weight"] for p in c["parts"])
+        mean = math.exp(sum(p["weight"] * math.log(p["value"]) for p in c["parts"]) / w)
+        assert c["predicted"] == pytest.approx(mean, rel=1e-12)
+        assert all(p["distance"] == 0.0 for p in c["parts"])
+        assert c["rel_error"] == pytest.approx(c["predicted"] / f["value"] - 1)
+    # every non-uniform figure of the two drives is a case
+    wanted = {
+        k for k, f in figures.items() if k[0] in workloads.PREDICTED and f["kind"] != "uniform"
+    }
+    assert {(c["drive"], c["workload"]) for c in cases} == wanted
