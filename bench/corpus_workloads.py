@@ -13,10 +13,13 @@ The held-out figures are bench/corpus/workload-figures.toml's (bench/corpus_work
 
     PYTHONPATH=python python bench/corpus_workloads.py [--jobs N] [--partial FILE.jsonl]
     PYTHONPATH=python python bench/corpus_workloads.py --judge FILE.jsonl
+    PYTHONPATH=python python bench/corpus_workloads.py --policies [--jobs N]
 
 The first predicts (cases appended to ``--partial`` as made; cases already there are not made
 again); ``--judge`` reports accuracy and coverage per drive and kind of workload, and the corpus
-bench's tally over the stored cases (bench/corpus/*.jsonl) with and without the new ones.
+bench's tally over the stored cases (bench/corpus/*.jsonl) with and without the new ones;
+``--policies`` is a diagnosis after the outcome (each drive's greedy twin with FIFO and random
+victim selection).
 """
 
 from __future__ import annotations
@@ -94,7 +97,7 @@ def policy_ratios(
     """A diagnosis after the outcome: the drive's greedy-reading twin with each victim selection
     of :data:`POLICIES` (one write frontier), its IOPS under each workload over its IOPS under
     uniform writes, beside the drive's measured ratio (the workload's figure over the drive's
-    uniform figure of the same campaigns)."""
+    uniform figure in workload-figures.toml)."""
     readings = fitted_readings(d, jobs)
     twin = next(t for r, _w, t in readings if getattr(r, "design", "greedy") == "greedy")
     uniform = next(f for f in figures if f["drive"] == d["id"] and f["kind"] == "uniform")
