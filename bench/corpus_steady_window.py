@@ -27,7 +27,7 @@ import csv
 import io
 import statistics
 import subprocess
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -137,32 +137,53 @@ def exact_sizes(text: str) -> dict[float, float]:
     }
 
 
-def read_thread_stats(texts: Iterable[str]) -> dict[tuple[str, float], list[Sample]]:
-    """The uniform-write runs of iob's per-thread statistics (a write rate every interval),
-    summed over the threads and integrated into cumulative host bytes, by (run, range in GiB).
-    A thread's run is keyed by its start time to the second, the threads' within seconds of one
-    another: the runs are taken in order of start and matched by their place."""
+def is_uniform_row(row: dict[str, str]) -> bool:
+    return row["pattern"] == "uniform"
+
+
+def read_thread_stats(
+    texts: Iterable[str], keep: Callable[[dict[str, str]], bool] = is_uniform_row
+) -> dict[tuple[str, float], list[Sample]]:
+    """The runs of iob's per-thread statistics (a write rate every interval) whose rows ``keep``
+    selects (default: the uniform-write runs), summed over the threads and integrated into
+    cumulative host bytes, by (run, range in GiB). A thread's run is keyed by its start time to
+    the second, the threads' within seconds of one another: the runs are taken in order of start
+    and matched by their place."""
+    return {key: samples for key, _row, samples in thread_runs(texts, keep)}
+
+
+def thread_runs(
+    texts: Iterable[str], keep: Callable[[dict[str, str]], bool] = is_uniform_row
+) -> list[tuple[tuple[str, float], dict[str, str], list[Sample]]]:
+    """:func:`read_thread_stats`'s runs in order of start, each with thread 0's first row (its
+    pattern and details)."""
     per_thread: list[dict[tuple[str, float], dict[float, tuple[float, float]]]] = []
+    firsts: list[list[dict[str, str]]] = []
     for text in texts:
         runs: dict[tuple[str, float], dict[float, tuple[float, float]]] = {}
+        first: list[dict[str, str]] = []
         for r in csv.DictReader(io.StringIO(text)):
-            if r["pattern"] != "uniform":
+            if not keep(r):
                 continue
             key = (r["hash"], float(r["filesizeGib"]))
+            if key not in runs:
+                first.append(r)
             runs.setdefault(key, {})[float(r["time"])] = (float(r["timeDiff"]), float(r["writes"]))
         per_thread.append(runs)
-    out: dict[tuple[str, float], list[Sample]] = {}
+        firsts.append(first)
+    out = []
     for place, key in enumerate(per_thread[0]):
         threads = [list(t.values())[place] for t in per_thread]
-        sizes = {list(t)[place][1] for t in per_thread}
-        if len(sizes) != 1:
-            raise ValueError(f"threads disagree on run {place}'s range: {sizes}")
+        what = {(f[place]["filesizeGib"], f[place]["pattern"], f[place].get("patternDetails"))
+                for f in firsts}  # fmt: skip
+        if len(what) != 1:
+            raise ValueError(f"threads disagree on run {place}'s range or pattern: {what}")
         times = sorted(set.intersection(*(set(t) for t in threads)))
         host, samples = 0.0, [Sample(0.0, 0.0, None)]
         for t in times:
             host += sum(th[t][0] * th[t][1] for th in threads) * BLOCK_BYTES
             samples.append(Sample(t, host, None))
-        out[key] = samples
+        out.append((key, firsts[0][place], samples))
     return out
 
 
