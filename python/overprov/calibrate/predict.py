@@ -181,8 +181,7 @@ class TwinReading:
 
 @dataclass
 class _Fitted:
-    """A reading's fit: the surrogate, its bootstrap, the twin and the interval's model-form
-    error."""
+    """A reading's fit: the surrogate, its bootstrap, the twin, the interval's model-form error."""
 
     central: fitmod.Surrogate
     boot: dict[str, Any]
@@ -192,12 +191,9 @@ class _Fitted:
 
     def model_sd(self, x: float) -> float | None:
         """The model-form error at level x (it grows away from the fitted levels)."""
-        if self.mfe is None:
-            return None
-        d = uncertainty.spare_distance(
-            x, self.fitted_levels, self.central.native_op, self.central.spare_efficiency
-        )
-        return self.mfe.at(d) or None
+        c = self.central
+        d = uncertainty.spare_distance(x, self.fitted_levels, c.native_op, c.spare_efficiency)
+        return None if self.mfe is None else (self.mfe.at(d) or None)
 
     def waf_model_sd(self, x: float) -> float | None:
         """WAF's: the distance-dependent error (measured on WAF and IOPS figures alike)."""
@@ -207,8 +203,7 @@ class _Fitted:
 
 @dataclass
 class _TwinFigures:
-    """What one way of simulating a reading's twin gives: its rows, where they come from, and
-    its checks against the fitted points."""
+    """One way of simulating a reading's twin: its rows, their source, its checks on the points."""
 
     rows: list[PredictedLevel]
     source: str
@@ -221,8 +216,7 @@ class _TwinFigures:
 
 @dataclass
 class Prepared:
-    """A reading fitted and its twins' configs checked (:func:`prepare`): what :func:`read`
-    simulates."""
+    """A reading fitted, its twins' configs checked (:func:`prepare`): what :func:`read` runs."""
 
     levels: list[float]
     curve: fitmod.WafCurve
