@@ -105,12 +105,18 @@ def run(truth: Path, case_name: str, out: Path) -> Path:
         kept["off"], cpu_off = _calibrate(cmd, False)
         kept["cpu_s"] += cpu_off
     out.mkdir(parents=True, exist_ok=True)
-    top = truth.parent.name in ("results", "unseen")
-    stem = truth.stem if top else f"{truth.parent.name}-{truth.stem}"
-    path = out / f"{stem}--{''.join(ch for ch in case_name if ch.isalnum())}.json"
+    path = case_path(truth, case_name, out)
     path.write_text(json.dumps(kept, indent=1) + "\n")
     print(f"{path.name}: fired {kept['fired']}, {kept['cpu_s']:.0f} CPU s", flush=True)
     return path
+
+
+def case_path(truth: Path, case_name: str, out: Path) -> Path:
+    """DIR/<truth stem>--<case>.json, the stem prefixed by its folder unless that is results/ or
+    unseen/."""
+    top = truth.parent.name in ("results", "unseen")
+    stem = truth.stem if top else f"{truth.parent.name}-{truth.stem}"
+    return out / f"{stem}--{''.join(ch for ch in case_name if ch.isalnum())}.json"
 
 
 def qd32_errors(pred: dict, truth: dict) -> dict[int, float]:
