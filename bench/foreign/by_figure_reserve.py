@@ -276,9 +276,14 @@ def _cell(s: tuple[float, float, float]) -> str:
     return f"{100 * s[0]:.1f} / {100 * s[1]:.1f} / {100 * s[2]:.1f}"
 
 
-def check(composed: Path, unseen: list[str]) -> bool:
+def check(composed: Path, unseen: list[str], with_waf_only: bool = False) -> bool:
+    """The rule's conditions over the composed cases; ``with_waf_only``: over the cases that fit
+    WAF figures alone (a diagnosis after the verdict, not the rule's)."""
     doc = json.loads(composed.read_text())
     cases = [c for c in doc["cases"] if "refused" not in c]
+    if with_waf_only:
+        cases = [c for c in cases if "IOPS+WAF" in c["case"]]
+        print("diagnosis, not the rule: the cases that fit WAF figures only")
     for c in doc["cases"]:
         if "refused" in c:
             print(f"refused: {c['truth_stem']}, {c['case']}: {c['refused']}")
@@ -356,6 +361,11 @@ def main(argv: list[str] | None = None) -> int:
     k = sub.add_parser("check")
     k.add_argument("--composed", type=Path, required=True)
     k.add_argument("--unseen", default="", help="truth stems that are unseen (C1)")
+    k.add_argument(
+        "--with-waf-only",
+        action="store_true",
+        help="diagnosis: the cases that fit WAF figures only",
+    )
     args = ap.parse_args(argv)
     if args.what == "run":
         args.out.mkdir(parents=True, exist_ok=True)
@@ -364,7 +374,7 @@ def main(argv: list[str] | None = None) -> int:
     elif args.what == "compose":
         compose(args.dir, args.onsets, args.out)
     else:
-        check(args.composed, [s for s in args.unseen.split(",") if s])
+        check(args.composed, [s for s in args.unseen.split(",") if s], args.with_waf_only)
     return 0
 
 
