@@ -8,14 +8,15 @@ at the surrogate level: the rule of results/byfig-reserve/RULE.md.
 
 ``run`` keeps one calibrate run of an ``evaluate.py`` case (the rule off: calibrate as it is)
 whole, as ``by_figure_rule.py run`` keeps its cases. ``compose`` predicts each kept case's levels
-four ways from its prediction and its truth's figures (RULE.md): the spare side (WAF, each
-reading's analytic IOPS) is ``bench/gc_reserve_bench.py``'s readings on the case's figures, each
-a point at σ 2%, with the reserve reading fitted to the drive's plan-dated onset where one is
-given; the mechanism side weighs each spare reading's analytic reading against the blocking-GC
-reading calibrate fitted (its recorded χ², residuals and IOPS) by ``evidence.weights`` as
-``predict._blocking_reading`` calls it. OFF0: no reserve, rule off; OFFR: reserve, rule off;
-ONR: both; ON0: the rule alone. ``check`` prints the conditions. Nothing is fitted here that
-calibrate and gc_reserve_bench do not fit; the figures are theirs, composed.
+four ways from its prediction and its truth's figures (results/byfig-reserve/RULE.md). The spare
+side (WAF, each reading's analytic IOPS) is ``bench/gc_reserve_bench.py``'s readings on the
+case's figures, each a point at σ 2%, with the reserve reading fitted to the drive's plan-dated
+onset where one is given. The mechanism side weighs each spare reading's analytic reading
+against the blocking-GC reading calibrate fitted (its recorded χ², residuals and IOPS) by
+``evidence.weights`` as ``predict._blocking_reading`` calls it. OFF0: no reserve, rule off;
+OFFR: reserve, rule off; ONR: both; ON0: the rule alone. ``check`` prints the conditions.
+Nothing is fitted here that calibrate and gc_reserve_bench do not fit; the figures are theirs,
+composed.
 """
 
 from __future__ import annotations

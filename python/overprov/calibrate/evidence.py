@@ -64,6 +64,10 @@ STACKING_ITERATIONS = 2000
 #: its figures": its pre-registered rule failed (on an unseen FEMU drive the analytic reading's
 #: WAF miss at 10-20% made the held-out levels worse; on two MQSim curves the blocking-GC
 #: reading lost its weight, which the rule protected, though their figures improved), so off.
+#: Its second rule, with the reserve reading beside it (docs/calibrate-validation.md, "The
+#: by-figure weighing with the reserve reading beside it"), failed too: right on every FEMU
+#: drive whose case has WAF figures, worse where the case has IOPS figures only (the spare side
+#: unpinned: the reserve reading's floor read through the IOPS form, or the analytic WAF's miss).
 REPRODUCED_BY_FIGURE = False
 #: A figure is reproduced when its log error lies within this many of its σ_j (two-sided 99%).
 FIGURE_Z = 2.5758
