@@ -169,12 +169,19 @@ def levels(reads: dict, w_block: dict, blocking_iops: dict[float, float]) -> lis
     return rows
 
 
-def compose_case(kept: dict, onsets: dict[Path, float], cv_sd: float) -> dict:
+def compose_case(
+    kept: dict, onsets: dict[Path, float], cv_sd: float, reserve_needs_waf: bool = False
+) -> dict:
+    """The case's four compositions; ``reserve_needs_waf`` (the third rule): the reserve reading
+    only where the case fits WAF figures (an onset comes from the write counters, which give
+    them)."""
     truth_path = ROOT / kept["truth"]
     doc = json.loads(truth_path.read_text())
     case = next(c for c in evaluate.CASES if c[0] == kept["case"])
     raw_op = doc["physical_bytes"] / doc["advertised_bytes"] - 1 if case[4] else None
     onset = onsets.get(truth_path.resolve())
+    if reserve_needs_waf and not case[2]:
+        onset = None
     pts = spare_points(doc, case)
     pred = kept["off"]
     top = heaviest(pred)
@@ -220,7 +227,9 @@ def compose_case(kept: dict, onsets: dict[Path, float], cv_sd: float) -> dict:
     return out
 
 
-def compose(folders: list[Path], onset_files: list[Path], out: Path) -> None:
+def compose(
+    folders: list[Path], onset_files: list[Path], out: Path, reserve_needs_waf: bool = False
+) -> None:
     onsets = gc_reserve_bench.load_onsets(onset_files)
     mf = uncertainty.recorded_model_form(False)
     cv_sd = mf.rel_sd if mf is not None else 0.0
@@ -237,9 +246,15 @@ def compose(folders: list[Path], onset_files: list[Path], out: Path) -> None:
             cases.append({**row, "refused": kept["refused"]})
             continue
         kept.setdefault("off", kept.get("on"))
-        cases.append({**row, **compose_case(kept, onsets, cv_sd)})
+        cases.append({**row, **compose_case(kept, onsets, cv_sd, reserve_needs_waf)})
         print(f"{f.name}: reserve weight {cases[-1]['reserve_weight']:.2f}", flush=True)
-    doc = {"model_rel_sd": cv_sd, "onsets": [str(p) for p in onset_files], "cases": cases}
+    doc = {
+        "model_rel_sd": cv_sd,
+        "onsets": [str(p) for p in onset_files],
+        "reserve_needs_waf": reserve_needs_waf,
+        "by_figure_needs_waf": evidence.BY_FIGURE_NEEDS_WAF,
+        "cases": cases,
+    }
     out.write_text(json.dumps(doc, indent=1) + "\n")
 
 
@@ -255,11 +270,12 @@ def errors(case: dict, rows: list[dict]) -> dict[tuple[float, str], float]:
     return out
 
 
-def worse(e: float, base: float, level: float) -> bool:
-    """Worse than the baseline: more than 1 point above it, and a fitted figure above 2%."""
+def worse(e: float, base: float, level: float, noise: float = FIGURE_NOISE) -> bool:
+    """Worse than the baseline: more than 1 point above it, and a fitted figure above
+    ``noise`` (the second rule: 2%; the third: 4%, twice the surrogate points' σ)."""
     if abs(e) <= abs(base) + POINT:
         return False
-    return not (level in FITTED and abs(e) <= FIGURE_NOISE)
+    return not (level in FITTED and abs(e) <= noise)
 
 
 def summary(errs: dict[tuple[float, str], float], what: str) -> tuple[float, float, float]:
@@ -277,7 +293,9 @@ def _cell(s: tuple[float, float, float]) -> str:
     return f"{100 * s[0]:.1f} / {100 * s[1]:.1f} / {100 * s[2]:.1f}"
 
 
-def check(composed: Path, unseen: list[str], with_waf_only: bool = False) -> bool:
+def check(
+    composed: Path, unseen: list[str], with_waf_only: bool = False, noise: float = FIGURE_NOISE
+) -> bool:
     """The rule's conditions over the composed cases; ``with_waf_only``: over the cases that fit
     WAF figures alone (a diagnosis after the verdict, not the rule's)."""
     doc = json.loads(composed.read_text())
@@ -323,7 +341,7 @@ def check(composed: Path, unseen: list[str], with_waf_only: bool = False) -> boo
             (t, c, k, e["ONR"][k], e[base][k])
             for (t, c), e in errs.items()
             for k in e["ONR"]
-            if k in e[base] and worse(e["ONR"][k], e[base][k], k[0])
+            if k in e[base] and worse(e["ONR"][k], e[base][k], k[0], noise)
         ]
         n = sum(len(e["ONR"]) for e in errs.values())
         verdict.append(not bad)
@@ -359,6 +377,16 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--dir", type=Path, action="append", required=True)
     c.add_argument("--onsets", type=Path, action="append", default=[])
     c.add_argument("--out", type=Path, required=True)
+    c.add_argument(
+        "--reserve-needs-waf",
+        action="store_true",
+        help="the third rule: the reserve reading only where the case fits WAF",
+    )
+    c.add_argument(
+        "--by-figure-anywhere",
+        action="store_true",
+        help="the second rule's gate: count figures without a shared WAF figure too",
+    )
     k = sub.add_parser("check")
     k.add_argument("--composed", type=Path, required=True)
     k.add_argument("--unseen", default="", help="truth stems that are unseen (C1)")
@@ -373,9 +401,11 @@ def main(argv: list[str] | None = None) -> int:
         for name in args.case:
             run(args.truth, name, args.out)
     elif args.what == "compose":
-        compose(args.dir, args.onsets, args.out)
+        evidence.BY_FIGURE_NEEDS_WAF = not args.by_figure_anywhere
+        compose(args.dir, args.onsets, args.out, args.reserve_needs_waf)
     else:
-        check(args.composed, [s for s in args.unseen.split(",") if s], args.with_waf_only)
+        unseen = [s for s in args.unseen.split(",") if s]
+        check(args.composed, unseen, args.with_waf_only, args.fitted_noise)
     return 0
 
 
