@@ -391,6 +391,12 @@ def main(argv: list[str] | None = None) -> int:
     k.add_argument("--composed", type=Path, required=True)
     k.add_argument("--unseen", default="", help="truth stems that are unseen (C1)")
     k.add_argument(
+        "--fitted-noise",
+        type=float,
+        default=FIGURE_NOISE,
+        help="a fitted figure within it is no regression (the second rule: 0.02)",
+    )
+    k.add_argument(
         "--with-waf-only",
         action="store_true",
         help="diagnosis: the cases that fit WAF figures only",
