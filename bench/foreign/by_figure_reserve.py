@@ -369,10 +369,7 @@ def check(
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="what", required=True)
-    r = sub.add_parser("run")
-    r.add_argument("--truth", type=Path, required=True)
-    r.add_argument("--case", action="append", required=True)
-    r.add_argument("--out", type=Path, required=True)
+    by_figure_rule.add_run_parser(sub)
     c = sub.add_parser("compose")
     c.add_argument("--dir", type=Path, action="append", required=True)
     c.add_argument("--onsets", type=Path, action="append", default=[])

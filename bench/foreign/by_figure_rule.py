@@ -176,13 +176,19 @@ def check(folders: list[Path], unseen: list[str]) -> bool:
     return bool(verdict) and all(verdict)
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    sub = ap.add_subparsers(dest="what", required=True)
+def add_run_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    """The ``run`` subcommand: a truth file, one or more ``evaluate.py`` case names, a folder."""
     r = sub.add_parser("run")
     r.add_argument("--truth", type=Path, required=True)
     r.add_argument("--case", action="append", required=True)
     r.add_argument("--out", type=Path, required=True)
+    return r
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="what", required=True)
+    add_run_parser(sub)
     c = sub.add_parser("check")
     c.add_argument("--dir", type=Path, action="append", required=True)
     c.add_argument("--unseen", default="", help="truth stems that are unseen (R1, R2)")
