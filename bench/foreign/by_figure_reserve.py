@@ -27,7 +27,6 @@ import json
 import math
 import statistics
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -64,18 +63,7 @@ def by_figure(on: bool) -> Iterator[None]:
 
 def run(truth: Path, case_name: str, out: Path) -> Path:
     """One calibrate run of the case with the rule off, kept whole."""
-    doc = json.loads(truth.read_text())
-    curve = evaluate.truth_curve(doc, 32)
-    others = [r for r in doc["levels"] if r["queue_depth"] != 32]
-    case = next(c for c in evaluate.CASES if c[0] == case_name)
-    cmd = evaluate.command(doc, curve, case, 1, others)
-    t0 = time.time()
-    kept: dict[str, Any] = {
-        "truth": str(truth.resolve().relative_to(ROOT)),
-        "case": case_name,
-        "command": "overprov " + " ".join(cmd[3:]),
-        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(t0)),
-    }
+    cmd, kept = by_figure_rule.case_command(truth, case_name)
     try:
         kept["off"], kept["cpu_s"] = by_figure_rule._calibrate(cmd, False)
     except RuntimeError as exc:  # calibrate refused the case: reported, no figure

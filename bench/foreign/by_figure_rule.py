@@ -90,17 +90,24 @@ def fired(pred: dict) -> bool:
     return any(abs(m["weight"] - likelihood_weight(m)) > 1e-9 for m in mechanisms(pred))
 
 
-def run(truth: Path, case_name: str, out: Path) -> Path:
+def case_command(truth: Path, case_name: str) -> tuple[list[str], dict]:
+    """``evaluate.py``'s calibrate command for the case on the truth, and the kept file's head
+    (the truth's path, the case, the command, the date)."""
     doc = json.loads(truth.read_text())
     curve = evaluate.truth_curve(doc, 32)
     others = [r for r in doc["levels"] if r["queue_depth"] != 32]
     case = next(c for c in evaluate.CASES if c[0] == case_name)
     cmd = evaluate.command(doc, curve, case, 1, others)
-    t0 = time.time()
+    head = {"truth": str(truth.resolve().relative_to(ROOT)), "case": case_name,
+            "command": "overprov " + " ".join(cmd[3:]),
+            "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}  # fmt: skip
+    return cmd, head
+
+
+def run(truth: Path, case_name: str, out: Path) -> Path:
+    cmd, head = case_command(truth, case_name)
     on, cpu = _calibrate(cmd, True)
-    kept = {"truth": str(truth.resolve().relative_to(ROOT)), "case": case_name,
-            "command": "overprov " + " ".join(cmd[3:]), "on": on, "fired": fired(on),
-            "cpu_s": cpu, "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(t0))}  # fmt: skip
+    kept = {**head, "on": on, "fired": fired(on), "cpu_s": cpu}
     if kept["fired"]:
         kept["off"], cpu_off = _calibrate(cmd, False)
         kept["cpu_s"] += cpu_off
