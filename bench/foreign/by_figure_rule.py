@@ -90,27 +90,40 @@ def fired(pred: dict) -> bool:
     return any(abs(m["weight"] - likelihood_weight(m)) > 1e-9 for m in mechanisms(pred))
 
 
-def run(truth: Path, case_name: str, out: Path) -> Path:
+def case_command(truth: Path, case_name: str) -> tuple[list[str], dict]:
+    """``evaluate.py``'s calibrate command for the case on the truth, and the kept file's head
+    (the truth's path, the case, the command, the date)."""
     doc = json.loads(truth.read_text())
     curve = evaluate.truth_curve(doc, 32)
     others = [r for r in doc["levels"] if r["queue_depth"] != 32]
     case = next(c for c in evaluate.CASES if c[0] == case_name)
     cmd = evaluate.command(doc, curve, case, 1, others)
-    t0 = time.time()
+    head = {"truth": str(truth.resolve().relative_to(ROOT)), "case": case_name,
+            "command": "overprov " + " ".join(cmd[3:]),
+            "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}  # fmt: skip
+    return cmd, head
+
+
+def run(truth: Path, case_name: str, out: Path) -> Path:
+    cmd, head = case_command(truth, case_name)
     on, cpu = _calibrate(cmd, True)
-    kept = {"truth": str(truth.resolve().relative_to(ROOT)), "case": case_name,
-            "command": "overprov " + " ".join(cmd[3:]), "on": on, "fired": fired(on),
-            "cpu_s": cpu, "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(t0))}  # fmt: skip
+    kept = {**head, "on": on, "fired": fired(on), "cpu_s": cpu}
     if kept["fired"]:
         kept["off"], cpu_off = _calibrate(cmd, False)
         kept["cpu_s"] += cpu_off
     out.mkdir(parents=True, exist_ok=True)
-    top = truth.parent.name in ("results", "unseen")
-    stem = truth.stem if top else f"{truth.parent.name}-{truth.stem}"
-    path = out / f"{stem}--{''.join(ch for ch in case_name if ch.isalnum())}.json"
+    path = case_path(truth, case_name, out)
     path.write_text(json.dumps(kept, indent=1) + "\n")
     print(f"{path.name}: fired {kept['fired']}, {kept['cpu_s']:.0f} CPU s", flush=True)
     return path
+
+
+def case_path(truth: Path, case_name: str, out: Path) -> Path:
+    """DIR/<truth stem>--<case>.json, the stem prefixed by its folder unless that is results/ or
+    unseen/."""
+    top = truth.parent.name in ("results", "unseen")
+    stem = truth.stem if top else f"{truth.parent.name}-{truth.stem}"
+    return out / f"{stem}--{''.join(ch for ch in case_name if ch.isalnum())}.json"
 
 
 def qd32_errors(pred: dict, truth: dict) -> dict[int, float]:
@@ -170,13 +183,19 @@ def check(folders: list[Path], unseen: list[str]) -> bool:
     return bool(verdict) and all(verdict)
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    sub = ap.add_subparsers(dest="what", required=True)
+def add_run_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    """The ``run`` subcommand: a truth file, one or more ``evaluate.py`` case names, a folder."""
     r = sub.add_parser("run")
     r.add_argument("--truth", type=Path, required=True)
     r.add_argument("--case", action="append", required=True)
     r.add_argument("--out", type=Path, required=True)
+    return r
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="what", required=True)
+    add_run_parser(sub)
     c = sub.add_parser("check")
     c.add_argument("--dir", type=Path, action="append", required=True)
     c.add_argument("--unseen", default="", help="truth stems that are unseen (R1, R2)")

@@ -45,6 +45,25 @@ def test_as_many_figures_reproduced_leaves_the_likelihood_to_decide(monkeypatch)
     assert one == {"analytic": 1.0, "blocking": 0.0}
 
 
+def test_without_a_shared_waf_figure_the_count_is_not_made(monkeypatch):
+    """Drive 50's residuals with their WAF figures taken out (an IOPS-only case): nothing pins
+    the analytic reading's spare side, so with BY_FIGURE_NEEDS_WAF the count is not made and
+    the likelihood decides, as it does with the flag off; without the gate it is made."""
+    iops_only = {
+        k: {**ev, "residuals": [r for r in ev["residuals"] if r["figure"] != "waf"]}
+        for k, ev in {"analytic": ANALYTIC, "blocking": BLOCKING}.items()
+    }
+    assert evidence.shares_waf({"analytic": ANALYTIC, "blocking": BLOCKING}, queue_depth=32)
+    assert not evidence.shares_waf(iops_only, queue_depth=32)
+    monkeypatch.setattr(evidence, "REPRODUCED_BY_FIGURE", True)
+    gated = evidence.weights(CHI2, NEITHER, iops_only, queue_depth=32)
+    assert gated == evidence.weights(CHI2, NEITHER) and gated["blocking"] > 0.999
+    monkeypatch.setattr(evidence, "BY_FIGURE_NEEDS_WAF", False)
+    counts = evidence.figures_reproduced(iops_only, queue_depth=32)
+    assert counts["analytic"] > counts["blocking"]
+    assert evidence.weights(CHI2, NEITHER, iops_only, queue_depth=32)["blocking"] == 0.0
+
+
 def test_a_figure_whose_mixture_density_is_not_a_number_is_left_out_of_the_stacking():
     """A density that is not a number on one reading makes that figure's Σ w_k p_k NaN, which
     would turn every weight NaN; left out, the weights are those of the other figures."""
