@@ -168,3 +168,23 @@ def test_an_onset_before_a_drive_write_is_warned_of():
         said = []
         measure(t, p, said.append)
     assert not any("garbage collection began before" in s for s in said)
+
+
+def test_an_io_time_budget_caps_the_step_so_the_levels_are_measured():
+    """Under an I/O-time budget the step ends with a lower bound at its share of the time
+    (``gc_onset.step_io_seconds_cap``): the fill and the levels keep theirs. Before the cap
+    the step ran to its onset (1.07 drive writes, most of a 9 s budget on this drive), the fill
+    ran past the budget (10.3 s) and no level was measured."""
+    p = design([0, 40], parse_budget("9s"), onset_from_empty=True)
+    assert p.onset_from_empty and p.precondition == "random"
+    said: list[str] = []
+    with SimTarget("sim:older-mlc-sata@1GiB") as t:
+        m = measure(t, p, said.append)
+    assert m.onset_source == gc_onset.ONSET_LOWER_BOUND
+    assert any("share of the I/O time is spent" in s for s in said)
+    cap = gc_onset.step_io_seconds_cap(p, 0.0)
+    step = [r for r in m.rounds if r.label.startswith(("fob-", "onset-"))]
+    # within its cap to a round's queue draining past its seconds
+    assert sum(r.duration_s for r in step) <= 1.02 * cap and cap < 0.3 * 9.0
+    assert m.fill_done and m.levels and m.io_seconds <= 9.0
+    assert gc_onset.step_io_seconds_cap(_step_plan(), 0.0) is None  # drive writes: its own cap
