@@ -25,7 +25,7 @@ DRIVE = "sim:consumer-tlc-sata@1GiB"
 def _step_plan() -> plan.MeasurementPlan:
     """The graded plan at 4 drive writes with the onset step (``plan.with_onset_step``; the
     graded plan's own way is the graded fill, ``test_gc_onset_fill.py``)."""
-    graded = design([0, 40], parse_budget("4dw"), precondition="graded")
+    graded = design([0, 40], parse_budget("4dw"), precondition="graded", onset_from_empty=False)
     return plan.fit_to_budget(with_onset_step(graded), 4.0)
 
 
@@ -92,11 +92,15 @@ def test_without_write_counters_there_is_no_step():
     assert not any(r.label.startswith("onset-") for r in m.rounds)
 
 
-def test_the_plan_takes_the_step_only_where_the_budget_holds_it():
+@pytest.mark.parametrize("flag", [False, True])
+def test_the_plan_takes_the_step_only_where_the_budget_holds_it(monkeypatch, flag):
     """About a drive write more: the random plan at 4 drive writes holds it (the graded plan
-    dates the onset in its fill instead, ``test_gc_onset_fill.py``); off by default
-    (plan.ONSET_FROM_EMPTY)."""
-    assert plan.ONSET_FROM_EMPTY is False
+    dates the onset in its fill instead, ``test_gc_onset_fill.py``); without
+    ``onset_from_empty`` the plan follows ``plan.ONSET_FROM_EMPTY`` (either way here)."""
+    monkeypatch.setattr(plan, "ONSET_FROM_EMPTY", flag)
+    assert design([0, 40], parse_budget("6dw")).onset_from_empty is flag
+    assert design([0, 40], parse_budget("2dw")).fill_hazard == (plan.FILL_HAZARD if flag else 0)
+    assert not design([0, 40], parse_budget("6dw"), onset_from_empty=False).onset_from_empty
     assert not design([0, 40], parse_budget("4dw"), precondition="graded").onset_from_empty
     assert not design([0, 40], parse_budget("4dw"), onset_from_empty=True).onset_from_empty
     assert design([0, 40], parse_budget("6dw"), onset_from_empty=True).onset_from_empty
