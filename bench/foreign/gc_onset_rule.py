@@ -97,8 +97,8 @@ def dating(rows: list[dict], tolerance: float) -> tuple[bool, list[str]]:
         held = abs(d) <= tolerance
         ok &= held
         lines.append(
-            f"  {Path(r['file']).stem}: {r['onset_spare_factor']:.4f} (in the {r['dated_in']}, "
-            f"which ends at {r['fill_end_drive_writes']:.3f}) against FEMU's "
+            f"  {Path(r['file']).stem}: {r['onset_spare_factor']:.4f} (in the {r['dated_in']}; "
+            f"the fill ends at {r['fill_end_drive_writes']:.3f}) against FEMU's "
             f"{r['first_copy']['onset_spare_factor']:.4f}: {d:+.4f}: "
             + ("holds" if held else "FAILS")
         )
@@ -155,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     foreign = [c for c in third if c["kind"] == "plan" or c.get("foreign")]
     bad = worse_rows(foreign, args.fitted_noise)
     n = sum(len(c["rows"]) for c in foreign)
-    which = "seen and unseen" if args.unseen_in_3 else "seen"
+    which = ("seen and unseen" if seen else "unseen") if args.unseen_in_3 else "seen"
     noise = ("" if args.fitted_noise is None
              else f" (a fitted figure only beyond {100 * args.fitted_noise:g}%)")  # fmt: skip
     print(f"3. {which} foreign truths: {len(bad)} of {n} figures worse by > 1 point{noise}: "
