@@ -24,7 +24,7 @@ random writes over the namespace), the fill's steps as ``precondition.graded_fil
 them (each the next share of the namespace in order, ended on a 128 KiB boundary as
 ``graded_fill`` ends it, then its random writes over the part filled), then the 0% level's
 sweeps (``precondition.graded_rounds`` of ``SWEEP_DRIVE_WRITES``, prefixes as
-``graded_run.round_region`` makes them) up to ``--sweeps-drive-writes``: the harness's
+``graded_run.round_region`` makes them) until they reach ``--sweeps-drive-writes``: the harness's
 ``--workload`` (one phase a round), its counters after each phase read as that round's write
 counters and dated by the plan's code (``gc_onset.OnsetDating`` from the purge: the first
 round with NAND writes above the host's, confirmed, read at its middle). FEMU's own first
@@ -149,32 +149,39 @@ def measure_fill(
     res = subprocess.run(["nice", *cmd], check=True, capture_output=True, text=True)
     t1 = os.times()
     child = (t1.children_user - t0.children_user) + (t1.children_system - t0.children_system)
-    geometry, rows = femu.parse_output(res.stdout)
-    rounds = [row for row in _rows(res.stdout, "P")]
-    if len(rounds) != len(phases):
-        raise ValueError(f"{len(rounds)} phase reports for {len(phases)} phases")
-    dated = plan_onset_of([rows[0], *rounds], span)
-    fill_end = rounds[in_fill - 1]["host_pages"] / span
-    where = "fill" if dated["onset_spare_factor"] <= fill_end else "sweeps"
-    fine = sorted(rows + rounds, key=lambda r: r["host_pages"])
-    first = onset_of(fine, span)
     return {
         "file": str(results),
         "drive": doc["drive"],
-        **dated,
-        "dated_by": "calibrate's plan (gc_onset.OnsetDating over the plan's rounds from the "
-        "purge: the FOB, the fill's sequential and random steps, the 0% sweeps)",
-        "dated_in": where,
-        "fill_end_drive_writes": fill_end,
-        "first_copy": first,
-        "difference": dated["onset_spare_factor"] - first["onset_spare_factor"],
-        "gc_thres_lines": geometry["gc_thres_lines"],
+        **date_fill(res.stdout, span, len(phases), in_fill),
         "workload": f"graded plan's FOB, graded fill (hazard {FILL_HAZARD:g}, "
         f"{len(graded_fill_steps(FILL_HAZARD))} steps), 0% sweeps up to "
         f"{sweeps_drive_writes:g} drive writes: {len(phases)} phases",
         "command": " ".join(cmd[1:]),
-        "harness_geometry": geometry,
         "cpu_s": child,
+    }
+
+
+def date_fill(text: str, span: int, phases: int, in_fill: int) -> dict:
+    """The harness's output on ``fill_workload``'s ``phases`` (the first ``in_fill`` of them the
+    FOB and the fill): the onset the plan dates from the phases' counters, where, and FEMU's
+    first copy from every report."""
+    geometry, rows = femu.parse_output(text)
+    rounds = _rows(text, "P")
+    if len(rounds) != phases:
+        raise ValueError(f"{len(rounds)} phase reports for {phases} phases")
+    dated = plan_onset_of([rows[0], *rounds], span)
+    fill_end = rounds[in_fill - 1]["host_pages"] / span
+    first = onset_of(sorted(rows + rounds, key=lambda r: r["host_pages"]), span)
+    return {
+        **dated,
+        "dated_by": "calibrate's plan (gc_onset.OnsetDating over the plan's rounds from the "
+        "purge: the FOB, the fill's sequential and random steps, the 0% sweeps)",
+        "dated_in": "fill" if dated["onset_spare_factor"] <= fill_end else "sweeps",
+        "fill_end_drive_writes": fill_end,
+        "first_copy": first,
+        "difference": dated["onset_spare_factor"] - first["onset_spare_factor"],
+        "gc_thres_lines": geometry["gc_thres_lines"],
+        "harness_geometry": geometry,
     }
 
 
@@ -234,7 +241,8 @@ def main(argv: list[str] | None = None) -> int:
         "--sweeps-drive-writes",
         type=float,
         default=0.4,
-        help="--fill: the 0%% level's sweeps written after the fill at most",
+        help="--fill: the 0%% level's sweeps written after the fill (reached or passed "
+        "by one sweep)",
     )
     ap.add_argument("--work", type=Path, default=Path("target/femu-fill"),
                     help="--fill: where the workload files are written")  # fmt: skip
