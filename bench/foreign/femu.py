@@ -119,8 +119,10 @@ def rounds_of(rows: list[dict], span: int, reports_per_round: int, blocks_per_li
 
 
 def fob_of(rows: list[dict], span: int, blocks_per_line: int) -> dict:
-    """The first report at or past FOB_SPAN_WRITES of the span from empty."""
-    end = next(r for r in rows if r["host_pages"] >= FOB_SPAN_WRITES * span)
+    """The first report at or past FOB_SPAN_WRITES of the span from empty (in whole pages: the
+    harness reports every ``span // 4`` pages, below a quarter when 4 does not divide the span,
+    and the report after it can be past an early onset of GC)."""
+    end = next(r for r in rows if r["host_pages"] >= int(FOB_SPAN_WRITES * span))
     return {
         "iops": end["host_pages"] / (end["t_ns"] / 1e9),
         "span_writes": end["host_pages"] / span,

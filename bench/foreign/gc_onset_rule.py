@@ -10,6 +10,15 @@ conditions are the same on other drives): the four pass conditions, read from th
         --unseen unseen.json --binds femu-24lun-144blk-thres60-300us,femu-16lun-224blk-thres75 \
         --left-alone femu-8lun-384blk-thres88 --unseen-in-3 --fitted-noise 0.02
 
+    python bench/foreign/gc_onset_rule.py --folder bench/foreign/results/gc-onset-fill-femu \
+        --unseen unseen.json --seen '' --dated fill-onsets.json --binds ... --left-alone ... \
+        --unseen-in-3 --fitted-noise 0.02
+
+``--dated`` (``results/gc-onset-fill-femu/RULE.md``): first, each drive's onset as the graded
+plan dates it in its fill (``femu_onset.py --fill``) against FEMU's first copy on the same
+writes, within ``--dating-tolerance`` drive writes. ``--seen ''``: no seen truths (condition 3
+over the unseen cases only, condition 4 not judged: said so).
+
 ``--fitted-noise`` (the third rule, ``results/gc-onset-plan/RULE.md``): in condition 3 a
 *fitted* figure of a plan case (0% or 40%) counts as worse only when its |error| is also above
 this share (the figures' noise: a fit residual within it is no regression); a held-out figure
@@ -80,6 +89,22 @@ def worse_rows(cases: list[dict], fitted_noise: float | None = None) -> list[tup
     return [(c, r) for c in cases for r in c["rows"] if worse(c, r)]
 
 
+def dating(rows: list[dict], tolerance: float) -> tuple[bool, list[str]]:
+    """Each drive's plan-dated onset (``femu_onset.py --fill``) against FEMU's first copy."""
+    ok, lines = True, []
+    for r in rows:
+        d = r["difference"]
+        held = abs(d) <= tolerance
+        ok &= held
+        lines.append(
+            f"  {Path(r['file']).stem}: {r['onset_spare_factor']:.4f} (in the {r['dated_in']}; "
+            f"the fill ends at {r['fill_end_drive_writes']:.3f}) against FEMU's "
+            f"{r['first_copy']['onset_spare_factor']:.4f}: {d:+.4f}: "
+            + ("holds" if held else "FAILS")
+        )
+    return ok, lines
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--folder", type=Path,
@@ -91,14 +116,29 @@ def main(argv: list[str] | None = None) -> int:
                     help="condition 3 over the unseen drives' cases too")  # fmt: skip
     ap.add_argument("--fitted-noise", type=float, default=None,
                     help="condition 3: a fitted figure within it is not worse")  # fmt: skip
+    ap.add_argument("--seen", default="seen.json", help="the seen truths' cases ('': none)")
+    ap.add_argument("--dated", default=None, help="femu_onset.py --fill's onsets, in FOLDER")
+    ap.add_argument(
+        "--dating-tolerance",
+        type=float,
+        default=0.005,
+        help="--dated: the most the plan's onset may differ from FEMU's first copy",
+    )
     args = ap.parse_args(argv)
+    verdicts = []
+    if args.dated:
+        ok0, lines = dating(json.loads((args.folder / args.dated).read_text()),
+                            args.dating_tolerance)  # fmt: skip
+        print(f"0. the plan's onset in its graded fill is FEMU's first copy (within "
+              f"{args.dating_tolerance:g} drive writes):")  # fmt: skip
+        print("\n".join(lines))
+        verdicts.append(ok0)
     plan = json.loads((args.folder / args.unseen).read_text())["cases"]
     before_file = args.folder / "plan-no-onset.json"
     before = json.loads(before_file.read_text())["cases"] if before_file.exists() else []
     no_onset = {(c["drive"], c["raw_nand_given"]): _errors(c, "waf", "with_reserve_error")
                 for c in before}  # fmt: skip
-    seen = json.loads((args.folder / "seen.json").read_text())["cases"]
-    verdicts = []
+    seen = json.loads((args.folder / args.seen).read_text())["cases"] if args.seen else []
     ok1, lines = condition_1(plan, no_onset, tuple(args.binds.split(",")))
     print("1. right where the reserve binds (WAF median <= 5%, worst <= 10%, below the "
           "baseline's; IOPS median no higher):")  # fmt: skip
@@ -115,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     foreign = [c for c in third if c["kind"] == "plan" or c.get("foreign")]
     bad = worse_rows(foreign, args.fitted_noise)
     n = sum(len(c["rows"]) for c in foreign)
-    which = "seen and unseen" if args.unseen_in_3 else "seen"
+    which = ("seen and unseen" if seen else "unseen") if args.unseen_in_3 else "seen"
     noise = ("" if args.fitted_noise is None
              else f" (a fitted figure only beyond {100 * args.fitted_noise:g}%)")  # fmt: skip
     print(f"3. {which} foreign truths: {len(bad)} of {n} figures worse by > 1 point{noise}: "
@@ -126,6 +166,10 @@ def main(argv: list[str] | None = None) -> int:
               f"{b:+.1f}% → {a:+.1f}%")  # fmt: skip
     verdicts.append(not bad)
     loo = [r for c in seen if c["kind"] == "loo" for r in c["rows"]]
+    if not loo:
+        print("4. held-out levels of the seen truths: not run (no seen truths): not judged")
+        print("the rule: " + ("PASSES" if all(verdicts) else "FAILS"))
+        return 0
     b = [abs(r["baseline_error"]) for r in loo]
     a = [abs(r["with_reserve_error"]) for r in loo]
     ok4 = (statistics.median(a) <= statistics.median(b) + 0.005

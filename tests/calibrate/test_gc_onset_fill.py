@@ -9,9 +9,10 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from overprov import measurement_file
 from overprov.calibrate import gc_onset, plan, validation
 from overprov.calibrate.graded_run import SPARE_IN_FILL, SPARE_ONSET
-from overprov.calibrate.measure import measure
+from overprov.calibrate.measure import measure, write_counters
 from overprov.calibrate.plan import Budget, design, parse_budget
 from overprov.calibrate.precondition import graded_fill_drive_writes, graded_fill_steps
 from overprov.profile.sim_target import SimTarget
@@ -40,7 +41,7 @@ def test_the_graded_plan_holds_the_fill_within_two_drive_writes():
     assert p.segments[0].precondition_drive_writes == 0.0
     assert p.minimum_drive_writes() <= p.planned_drive_writes() <= 2.0
     assert "random writes over its filled part" in p.text()
-    without = design([0, 40], parse_budget("2dw"))
+    without = design([0, 40], parse_budget("2dw"), onset_from_empty=False)
     assert without.fill_hazard == 0.0 and "filled part" not in without.text()
 
 
@@ -107,3 +108,36 @@ def test_a_fill_cut_by_the_budget_resumes_without_an_onset():
         m = measure(t, p, resume=m)
     assert m.onset_source == gc_onset.ONSET_RESUMED and m.onset_spare_factor is None
     assert m.fill_done and len(m.levels) == 3
+
+
+def test_the_default_plan_with_the_flag_on_runs_end_to_end(monkeypatch, tmp_path):
+    """``plan.ONSET_FROM_EMPTY`` switched on (in process, as the lead would switch it): the plan
+    calibrate designs without ``--budget`` for a 1 GiB consumer drive (``cli.py``'s
+    ``default_budget`` and ``design``) is the graded plan with its fill graded, and it measures
+    both levels and the probe within 2 drive writes, with the onset from empty recorded and kept
+    in the measurement file. (The full ``overprov calibrate`` on it, fit included: 1.99 drive
+    writes, 16 CPU s; docs/calibrate.md.)"""
+    monkeypatch.setattr(plan, "ONSET_FROM_EMPTY", True)
+    drive = "sim:consumer-tlc-sata@1GiB"
+    with SimTarget(drive) as t:
+        counters = write_counters(t) is not None
+        budget, why = plan.default_budget(
+            write_counters=counters, buffer_bytes=t.buffer_bytes, capacity_bytes=t.capacity_bytes
+        )
+        p = design([0, 40], budget, write_counters=counters)
+        m = measure(t, p)
+    assert why is None and budget.drive_writes == 2.0
+    assert p.fill_hazard == plan.FILL_HAZARD and p.planned_drive_writes() <= 2.0
+    assert m.status == "complete" and m.drive_writes <= 2.0
+    assert [(lv.extra_op_percent, lv.queue_depth) for lv in m.levels] == [
+        (0, None), (40, None), (40, 4)
+    ]  # fmt: skip
+    assert all(lv.steady_iops > 0 and lv.waf for lv in m.levels)
+    truth, resolution = first_copy_from_empty(drive)
+    assert m.onset_source == gc_onset.ONSET_FROM_EMPTY
+    assert abs(m.onset_spare_factor - truth) <= gc_onset.ONSET_ROUND_DRIVE_WRITES + resolution
+    path = tmp_path / "measurement.json"
+    measurement_file.save(m, path)
+    back = measurement_file.load(path)
+    assert back.onset_spare_factor == m.onset_spare_factor
+    assert plan.plan_of(back).fill_hazard == plan.FILL_HAZARD

@@ -25,7 +25,7 @@ DRIVE = "sim:consumer-tlc-sata@1GiB"
 def _step_plan() -> plan.MeasurementPlan:
     """The graded plan at 4 drive writes with the onset step (``plan.with_onset_step``; the
     graded plan's own way is the graded fill, ``test_gc_onset_fill.py``)."""
-    graded = design([0, 40], parse_budget("4dw"), precondition="graded")
+    graded = design([0, 40], parse_budget("4dw"), precondition="graded", onset_from_empty=False)
     return plan.fit_to_budget(with_onset_step(graded), 4.0)
 
 
@@ -92,11 +92,15 @@ def test_without_write_counters_there_is_no_step():
     assert not any(r.label.startswith("onset-") for r in m.rounds)
 
 
-def test_the_plan_takes_the_step_only_where_the_budget_holds_it():
+@pytest.mark.parametrize("flag", [False, True])
+def test_the_plan_takes_the_step_only_where_the_budget_holds_it(monkeypatch, flag):
     """About a drive write more: the random plan at 4 drive writes holds it (the graded plan
-    dates the onset in its fill instead, ``test_gc_onset_fill.py``); off by default
-    (plan.ONSET_FROM_EMPTY)."""
-    assert plan.ONSET_FROM_EMPTY is False
+    dates the onset in its fill instead, ``test_gc_onset_fill.py``); without
+    ``onset_from_empty`` the plan follows ``plan.ONSET_FROM_EMPTY`` (either way here)."""
+    monkeypatch.setattr(plan, "ONSET_FROM_EMPTY", flag)
+    assert design([0, 40], parse_budget("6dw")).onset_from_empty is flag
+    assert design([0, 40], parse_budget("2dw")).fill_hazard == (plan.FILL_HAZARD if flag else 0)
+    assert not design([0, 40], parse_budget("6dw"), onset_from_empty=False).onset_from_empty
     assert not design([0, 40], parse_budget("4dw"), precondition="graded").onset_from_empty
     assert not design([0, 40], parse_budget("4dw"), onset_from_empty=True).onset_from_empty
     assert design([0, 40], parse_budget("6dw"), onset_from_empty=True).onset_from_empty
@@ -168,3 +172,23 @@ def test_an_onset_before_a_drive_write_is_warned_of():
         said = []
         measure(t, p, said.append)
     assert not any("garbage collection began before" in s for s in said)
+
+
+def test_an_io_time_budget_caps_the_step_so_the_levels_are_measured():
+    """Under an I/O-time budget the step ends with a lower bound at its share of the time
+    (``gc_onset.step_io_seconds_cap``): the fill and the levels keep theirs. Before the cap
+    the step ran to its onset (1.07 drive writes, most of a 9 s budget on this drive), the fill
+    ran past the budget (10.3 s) and no level was measured."""
+    p = design([0, 40], parse_budget("9s"), onset_from_empty=True)
+    assert p.onset_from_empty and p.precondition == "random"
+    said: list[str] = []
+    with SimTarget("sim:older-mlc-sata@1GiB") as t:
+        m = measure(t, p, said.append)
+    assert m.onset_source == gc_onset.ONSET_LOWER_BOUND
+    assert any("share of the I/O time is spent" in s for s in said)
+    cap = gc_onset.step_io_seconds_cap(p, 0.0)
+    step = [r for r in m.rounds if r.label.startswith(("fob-", "onset-"))]
+    # within its cap to a round's queue draining past its seconds
+    assert sum(r.duration_s for r in step) <= 1.02 * cap and cap < 0.3 * 9.0
+    assert m.fill_done and m.levels and m.io_seconds <= 9.0
+    assert gc_onset.step_io_seconds_cap(_step_plan(), 0.0) is None  # drive writes: its own cap

@@ -72,14 +72,18 @@ def test_after_an_onset_inside_the_fill_the_window_waits_as_long_as_the_budget_h
         assert past_the_swing(runner, seg, span, reserve) == seg
 
 
-def _graded_against_truth(seed: int, tmp_path, truth_levels: list[float]):
+def _graded_against_truth(
+    seed: int, tmp_path, truth_levels: list[float], onset_from_empty: bool | None = None
+):
     """Generated drive ``seed`` at 2 GiB of NAND: its truth at ``truth_levels`` (by level) and
-    the graded plan's measurement of 0% and 40% within 2 drive writes."""
+    the graded plan's measurement of 0% and 40% within 2 drive writes (``onset_from_empty``:
+    ``plan.design``'s; None: ``plan.ONSET_FROM_EMPTY``)."""
     spec = f"sim:{validation.write_drive(seed, tmp_path)}@"
     spec += validation.scale_for(validation.drive(seed), 2 * GIB)
     truth = {lv.extra_op_percent: lv for lv in validation.truth(spec, truth_levels).levels}
     with SimTarget(spec) as t:
-        return truth, measure(t, design([0, 40], parse_budget("2dw")))
+        plan = design([0, 40], parse_budget("2dw"), onset_from_empty=onset_from_empty)
+        return truth, measure(t, plan)
 
 
 def test_a_drive_whose_swing_passes_within_the_budget_reads_its_steady_zero_level(tmp_path):
@@ -87,8 +91,9 @@ def test_a_drive_whose_swing_passes_within_the_budget_reads_its_steady_zero_leve
     ended at its first window that holds within 10%, 0.02-0.12 drive writes after the onset,
     on the crest of the swing there (0% WAF +5.0% against the truth, IOPS -4.7%); its window
     now starts after twice the free space it measured (0.08 drive writes), and reads within
-    2% of the truth, within 2 drive writes."""
-    truth, m = _graded_against_truth(43, tmp_path, [0.0])
+    2% of the truth, within 2 drive writes. The sweeps after a plain fill: without the graded
+    fill whatever ``plan.ONSET_FROM_EMPTY`` is."""
+    truth, m = _graded_against_truth(43, tmp_path, [0.0], onset_from_empty=False)
     zero, truth = m.levels[0], truth[0.0]
     assert m.spare_source == SPARE_ONSET
     assert m.drive_writes <= 2.0

@@ -1,6 +1,10 @@
 """The graded plan's first level sized by the drive's own free space: sweeps of prefix rounds
 until the write counters show garbage collection (calibrate/graded_run.py), and the fallback to
-an assumed native OP where the onset cannot be seen."""
+an assumed native OP where the onset cannot be seen.
+
+These are the sweeps after a *plain* fill: their plans pass ``onset_from_empty=False``, so they
+hold whatever ``plan.ONSET_FROM_EMPTY`` is (with it the graded plan grades its fill and dates the
+onset there, ``test_gc_onset_fill.py``)."""
 
 from __future__ import annotations
 
@@ -57,7 +61,7 @@ def test_the_first_level_is_sized_by_the_onset_of_garbage_collection(tmp_path):
     spec = _drive(11, tmp_path)
     said: list[str] = []
     with SimTarget(spec) as t:
-        m = measure(t, design([0, 40], parse_budget("2dw")), said.append)
+        m = measure(t, design([0, 40], parse_budget("2dw"), onset_from_empty=False), said.append)
     assert m.drive_writes <= 2.0
     assert m.spare_source == SPARE_ONSET
     assert m.spare_drive_writes == pytest.approx(_native_spare(11), abs=0.02)
@@ -79,7 +83,7 @@ def test_a_drive_near_the_assumed_spare_measures_about_that(tmp_path):
     """The consumer preset (NAND in GiB sold as GB): the onset comes after about the free space
     the assumption gave, less the blocks its collector keeps."""
     with SimTarget("sim:consumer-tlc-sata@1GiB") as t:
-        m = measure(t, design([0, 40], parse_budget("2dw")))
+        m = measure(t, design([0, 40], parse_budget("2dw"), onset_from_empty=False))
     assert m.spare_source == SPARE_ONSET
     assert 0.04 < m.spare_drive_writes <= ASSUMED_NATIVE_OP_PERCENT / 100 + 0.01
 
@@ -132,7 +136,7 @@ class _FoldsCounted(SimTarget):
 
 
 def test_without_counters_the_rounds_fall_back_to_the_assumed_spare_and_say_so():
-    plan = design([0, 40], parse_budget("2dw"))
+    plan = design([0, 40], parse_budget("2dw"), onset_from_empty=False)
     assert plan.spare_from == "onset"
     said: list[str] = []
     with _NoCounters("sim:consumer-tlc-sata@1GiB") as t:
@@ -149,7 +153,7 @@ def test_without_counters_the_rounds_fall_back_to_the_assumed_spare_and_say_so()
 def test_nand_writes_above_the_hosts_from_the_first_round_are_no_onset():
     said: list[str] = []
     with _FoldsCounted("sim:consumer-tlc-sata@1GiB") as t:
-        m = measure(t, design([0, 40], parse_budget("2dw")), said.append)
+        m = measure(t, design([0, 40], parse_budget("2dw"), onset_from_empty=False), said.append)
     assert m.spare_source == SPARE_EARLY
     assert m.spare_drive_writes == pytest.approx(ASSUMED_NATIVE_OP_PERCENT / 100)
     written = _graded_share(m, "s") + _graded_share(m, "g1")
@@ -163,7 +167,7 @@ def test_a_budget_that_ends_the_sweeps_first_says_the_level_is_not_steady(tmp_pa
     calibrate asks for a larger budget."""
     said: list[str] = []
     with SimTarget(_drive(11, tmp_path)) as t:
-        m = measure(t, design([0, 40], parse_budget("1.85dw")), said.append)
+        m = measure(t, design([0, 40], parse_budget("1.85dw"), onset_from_empty=False), said.append)
     assert m.drive_writes <= 1.85
     assert m.spare_source == SPARE_LOWER_BOUND
     assert m.spare_drive_writes < _native_spare(11) - 0.03
@@ -200,7 +204,7 @@ def test_a_resumed_graded_run_keeps_the_measured_spare_and_its_first_level():
     plan: the first level and its measured free space are kept, the second level runs its one
     pass (no sweeps), and the run ends complete within the budget (which holds the second fill
     a resumed simulated drive needs: its state is not stored)."""
-    plan = design([0, 40], parse_budget("3.2dw"), precondition="graded")
+    plan = design([0, 40], parse_budget("3.2dw"), precondition="graded", onset_from_empty=False)
     kept: list = []
 
     def journal(m) -> None:
@@ -233,7 +237,7 @@ def test_the_sweeps_write_each_prefix_its_share_though_a_round_has_a_floor(tmp_p
     from overprov.calibrate.precondition import graded_rounds
 
     with SimTarget(_drive(37, tmp_path)) as t:
-        m = measure(t, design([0, 40], parse_budget("2dw")))
+        m = measure(t, design([0, 40], parse_budget("2dw"), onset_from_empty=False))
     assert m.spare_source == SPARE_ONSET
     shares = prefix_shares(m)
     ideal = graded_rounds(0.0, sum(shares.values()))
@@ -273,7 +277,7 @@ def test_a_drive_with_much_spare_and_a_cost_benefit_collector_reads_its_steady_z
     spec += validation.scale_for(validation.drive(37), 2 * GIB)
     truth = validation.truth(spec, [0.0]).levels[0]
     with SimTarget(spec) as t:
-        m = measure(t, design([0, 40], parse_budget("2dw")))
+        m = measure(t, design([0, 40], parse_budget("2dw"), onset_from_empty=False))
     zero = m.levels[0]
     assert m.drive_writes <= 2.0
     assert abs(zero.waf / truth.waf - 1) < 0.03, (zero.waf, truth.waf)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from overprov.calibrate import plan as planmod
 from overprov.calibrate.plan import (
     Budget,
     default_budget,
@@ -67,19 +68,23 @@ def test_an_io_time_budget_is_a_cap():
     assert m.status == "complete" and "budget" in (m.stop_reason or "")
 
 
-def test_the_plan_fits_its_budget():
+@pytest.mark.parametrize("onset_from_empty", [False, True])
+def test_the_plan_fits_its_budget(monkeypatch, onset_from_empty):
     """The worst case printed before measuring is within the budget: each segment's maximum
     is lowered to share what the minimum leaves (a 6 dw budget planned 6.3 dw for a drive
-    without write counters)."""
+    without write counters). Both ways of ``plan.ONSET_FROM_EMPTY``: with it the random plan at
+    6 drive writes holds the onset step (about a drive write) and plans the whole budget."""
+    monkeypatch.setattr(planmod, "ONSET_FROM_EMPTY", onset_from_empty)
     for budget, counters in (("6dw", False), ("4dw", True), ("3.4dw", True), ("2.2dw", True)):
         plan = design(LEVELS, parse_budget(budget), write_counters=counters)
         assert plan.planned_drive_writes() <= parse_budget(budget).drive_writes + 1e-9
         for s in plan.segments:  # never below the minimum and one window
             assert s.max_drive_writes >= s.min_drive_writes + plan.window_drive_writes(s) - 1e-9
-    # the random plan is unchanged where it fits (4.7 and the 0.08-dw second-QD probe)
-    assert design(LEVELS, parse_budget("6dw")).planned_drive_writes() == pytest.approx(
-        4.78, abs=0.01
-    )
+    # the random plan is unchanged where it fits (4.7 and the 0.08-dw second-QD probe); with
+    # the step, its maxima lowered to share the rest of the 6 drive writes
+    six = design(LEVELS, parse_budget("6dw"))
+    assert six.onset_from_empty is onset_from_empty
+    assert six.planned_drive_writes() == pytest.approx(6.0 if onset_from_empty else 4.78, abs=0.01)
     # the default budget, 2 drive writes, plans the graded plan within it
     default = design(LEVELS, parse_budget(None))
     assert default.precondition == "graded" and default.planned_drive_writes() <= 2.0 + 1e-9

@@ -7,6 +7,7 @@ import math
 
 import pytest
 from overprov import measurement_file
+from overprov.calibrate import plan as planmod
 from overprov.calibrate.measure import measure
 from overprov.calibrate.plan import MeasurementPlan, design, parse_budget, plan_of
 from overprov.calibrate.precondition import (
@@ -37,12 +38,19 @@ def test_graded_rounds_write_the_free_space_with_ages_spread_evenly():
         graded_rounds(0.0, 0.1, rounds=0)
 
 
-def test_a_two_drive_write_budget_chooses_the_graded_plan():
+@pytest.mark.parametrize("onset_from_empty", [False, True])
+def test_a_two_drive_write_budget_chooses_the_graded_plan(monkeypatch, onset_from_empty):
+    """Both ways of ``plan.ONSET_FROM_EMPTY``: with it the graded fill costs 0.15 drive writes
+    more and leaves the 0% level no graded rounds of its own (``plan.with_graded_fill``)."""
+    monkeypatch.setattr(planmod, "ONSET_FROM_EMPTY", onset_from_empty)
     plan = design([0, 5, 10, 20, 30, 40], parse_budget("2dw"))
     assert plan.precondition == "graded" and plan.budget.drive_writes == 2.0
-    assert plan.minimum_drive_writes() <= 1.76  # 1.73 and the 0.025-dw second-QD probe
+    assert bool(plan.fill_hazard) is onset_from_empty
+    # 1.73 and the 0.025-dw second-QD probe; 1.83 with the graded fill
+    assert plan.minimum_drive_writes() <= (1.83 if onset_from_empty else 1.76)
     assert plan.planned_drive_writes() <= 2.0 + 1e-9
-    assert [s.precondition_drive_writes for s in plan.segments] == [0.0737, 0.4]
+    first = 0.0 if onset_from_empty else 0.0737
+    assert [s.precondition_drive_writes for s in plan.segments] == [first, 0.4]
     # the default budget is 2 drive writes: the graded plan (the sixth rule,
     # docs/calibrate-graded-plan.md);
     # a budget that holds the random plan, whose minimum is over 3 drive writes, keeps that
@@ -89,8 +97,11 @@ def _shares(m) -> list[float]:
 def both_plans():
     out = {}
     for pre, budget in (("graded", "2dw"), ("random", "6dw")):
+        # the graded plan's sweeps after a plain fill, and the random plan without the onset
+        # step: whatever plan.ONSET_FROM_EMPTY is (test_gc_onset_fill.py has the graded fill)
+        p = design([0, 40], parse_budget(budget), precondition=pre, onset_from_empty=False)
         with SimTarget("sim:consumer-tlc-sata@1GiB") as t:
-            out[pre] = measure(t, design([0, 40], parse_budget(budget), precondition=pre))
+            out[pre] = measure(t, p)
     return out
 
 

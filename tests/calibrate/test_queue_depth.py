@@ -205,8 +205,11 @@ def test_the_plan_adds_a_short_second_queue_depth_within_two_drive_writes():
     assert "then QD4 at 40%" in graded.text()
     without = design([0, 10, 20, 30, 40], parse_budget("2dw"), second_queue_depth=None)
     assert graded.minimum_drive_writes() - without.minimum_drive_writes() == pytest.approx(0.025)
-    # a budget that holds the levels but not the probe: the levels keep it
-    tight = design([0, 40], parse_budget(f"{without.minimum_drive_writes() + 0.01}dw"))
+    # a budget that holds the levels but not the probe: the levels keep it (the plan without
+    # the graded fill, whatever plan.ONSET_FROM_EMPTY is: the fill comes after the probe)
+    bare = design([0, 40], parse_budget("2dw"), second_queue_depth=None, onset_from_empty=False)
+    tight = design([0, 40], parse_budget(f"{bare.minimum_drive_writes() + 0.01}dw"),
+                   onset_from_empty=False)  # fmt: skip
     assert tight.probe is None and [s.extra_op_percent for s in tight.segments] == [0, 40]
 
 

@@ -14,6 +14,11 @@
  * (splitmix64, --seed). Every --report-every host pages the harness prints one line of
  * cumulative counters read from the FTL's own state (nothing in ftl.c is changed to count):
  *   R host_pages t_ns nand_pages erases free_lines
+ * With --workload FILE the writes are instead the file's phases, one a line, in order:
+ *   seq START COUNT          COUNT pages from page START on, in order
+ *   rand OFFSET SIZE COUNT   COUNT uniform random pages of [OFFSET, OFFSET + SIZE)
+ * (calibrate's plan as rounds: femu_onset.py --fill writes them), each followed by the same
+ * counters as a `P` line (a round's write counters); --host-pages is then not used.
  * nand_pages (every page programmed, host and GC) = erases x pages per block + pages of the
  * lines written since their last erase: the full lines in use and the open line up to the
  * write pointer (GC erases whole lines that were written full). GC copies = nand_pages -
@@ -103,13 +108,39 @@ static uint64_t nand_pages(struct ssd *ssd)
     return erases_of(ssd) * spp->pgs_per_blk + full_lines * spp->pgs_per_line + open;
 }
 
+static uint64_t host_done;
+
+/* one 4 KiB host write of page lpn, as the closed loop submits it (see the top) */
+static void host_write(struct ssd *ssd, NvmeRequest *req, uint64_t lpn)
+{
+    uint64_t now = heap_pop();
+    femu_sim_now_ns = now;
+    req->slba = lpn * (uint64_t)ssd->sp.secs_per_pg;
+    req->expire_time = req->stime = (int64_t)now;
+    uint64_t lat = ssd_write(ssd, req);
+    req->reqlat = (int64_t)lat;
+    req->expire_time += (int64_t)lat;
+    heap_push(now + lat);
+    /* ftl_thread: clean one line if needed (in the background) */
+    if (should_gc(ssd)) {
+        do_gc(ssd, false);
+    }
+    host_done++;
+}
+
+static void report(struct ssd *ssd, char kind)
+{
+    printf("%c %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %d\n", kind, host_done,
+           femu_sim_now_ns, nand_pages(ssd), erases_of(ssd), ssd->lm.free_line_cnt);
+}
+
 static void usage(void)
 {
     fprintf(stderr,
             "usage: femu-bbssd-harness --span-pages N --host-pages N --qd N --report-every N\n"
             "  [--seed N] [--nchs 8] [--luns-per-ch 8] [--pgs-per-blk 256] [--blks-per-pl 256]\n"
             "  [--pg-rd-lat 40000] [--pg-wr-lat 200000] [--blk-er-lat 2000000]\n"
-            "  [--gc-thres-pcent 75] [--gc-thres-pcent-high 95]\n");
+            "  [--gc-thres-pcent 75] [--gc-thres-pcent-high 95] [--workload FILE]\n");
     exit(2);
 }
 
@@ -124,10 +155,15 @@ int main(int argc, char **argv)
     };
     uint64_t span = 0, host_total = 0, report_every = 0, seed = 1;
     int qd = 0;
+    const char *workload = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (i + 1 >= argc) {
             usage();
+        }
+        if (!strcmp(a, "--workload")) {
+            workload = argv[++i];
+            continue;
         }
         uint64_t v = strtoull(argv[++i], NULL, 10);
         if (!strcmp(a, "--span-pages")) span = v;
@@ -146,7 +182,7 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--gc-thres-pcent-high")) bb.gc_thres_pcent_high = (int)v;
         else usage();
     }
-    if (!span || !host_total || qd < 1 || !report_every) {
+    if (!span || (!host_total && !workload) || qd < 1 || !report_every) {
         usage();
     }
 
@@ -178,25 +214,48 @@ int main(int argc, char **argv)
     req.cmd.opcode = NVME_CMD_WRITE;
     req.nlb = (uint16_t)spp->secs_per_pg;
     printf("R 0 0 0 0 %d\n", ssd->lm.free_line_cnt);
-    for (uint64_t h = 1; h <= host_total; h++) {
-        uint64_t now = heap_pop();
-        femu_sim_now_ns = now;
-        uint64_t lpn = splitmix64() % span;
-        req.slba = lpn * (uint64_t)spp->secs_per_pg;
-        req.expire_time = req.stime = (int64_t)now;
-        uint64_t lat = ssd_write(ssd, &req);
-        req.reqlat = (int64_t)lat;
-        req.expire_time += (int64_t)lat;
-        heap_push(now + lat);
-        /* ftl_thread: clean one line if needed (in the background) */
-        if (should_gc(ssd)) {
-            do_gc(ssd, false);
+    if (!workload) {
+        for (uint64_t h = 1; h <= host_total; h++) {
+            host_write(ssd, &req, splitmix64() % span);
+            if (h % report_every == 0) {
+                report(ssd, 'R');
+                fflush(stdout);
+            }
         }
-        if (h % report_every == 0) {
-            printf("R %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %d\n", h, now,
-                   nand_pages(ssd), erases_of(ssd), ssd->lm.free_line_cnt);
-            fflush(stdout);
-        }
+        return 0;
     }
+    FILE *f = fopen(workload, "r");
+    if (!f) {
+        fprintf(stderr, "cannot open %s\n", workload);
+        return 2;
+    }
+    char kind[8];
+    uint64_t a, b, c;
+    int line = 0;
+    while (fscanf(f, "%7s", kind) == 1) {
+        line++;
+        int seq = !strcmp(kind, "seq");
+        if (seq ? fscanf(f, "%" SCNu64 " %" SCNu64, &a, &c) != 2
+                : (strcmp(kind, "rand") || fscanf(f, "%" SCNu64 " %" SCNu64 " %" SCNu64,
+                                                  &a, &b, &c) != 3)) {
+            fprintf(stderr, "%s: line %d is neither seq START COUNT nor rand OFFSET SIZE "
+                    "COUNT\n", workload, line);
+            return 2;
+        }
+        if (seq ? a + c > span : (!b || a + b > span)) {
+            fprintf(stderr, "%s: line %d runs past the %" PRIu64 " pages\n", workload, line,
+                    span);
+            return 2;
+        }
+        for (uint64_t k = 0; k < c; k++) {
+            host_write(ssd, &req, seq ? a + k : a + splitmix64() % b);
+            if (host_done % report_every == 0) {
+                report(ssd, 'R');
+            }
+        }
+        report(ssd, 'P');
+    }
+    fclose(f);
+    fflush(stdout);
     return 0;
 }

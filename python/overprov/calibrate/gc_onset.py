@@ -45,6 +45,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from overprov.calibrate.graded_run import ONSET_FROM_EMPTY, BudgetSpent, OnsetDetector, RoundRunner
+from overprov.calibrate.plan import MeasurementPlan
 from overprov.measurement_file import Round
 from overprov.profile.targets import RoundSpec
 
@@ -97,13 +98,32 @@ class OnsetDating:
         return at + 0.5 * self._starts[at]
 
 
+def step_io_seconds_cap(plan: MeasurementPlan, io_seconds: float) -> float | None:
+    """Under an I/O-time budget, the device I/O time of the run (``Measurement.io_seconds``)
+    past which the step ends with a lower bound; None under a drive-write budget (capped by
+    ``plan.onset_max_drive_writes``, ``plan.fit_to_budget``). What is left of the budget
+    (``io_seconds`` spent so far) is shared as the plan's minimum drive writes are, between the
+    step's expected ones and the fill's and levels' after it: the step writes at about the FOB's
+    IOPS (nothing is collected before its onset), the levels at their slower steady rate, so
+    they keep at least their drive writes' part of the time. Without the cap the step took all
+    of a 9 s budget on a 1 GiB drive and no level was measured."""
+    if plan.budget.io_seconds is None:
+        return None
+    step = plan.onset_step_drive_writes(expected=True)
+    rest = plan.minimum_drive_writes(with_fob=False) - step
+    left = max(0.0, plan.budget.io_seconds - io_seconds)
+    return io_seconds + left * step / max(step + rest, 1e-9)
+
+
 def onset_from_empty(runner: OnsetRunner, reserve_drive_writes: float) -> None:
     """After the FOB segment (on a purged drive): random writes over the whole capacity until
     the onset (module docstring). Records ``spare_factor`` and ``source`` on the measurement
     (``onset_spare_factor``, ``onset_source``); leaves ``reserve_drive_writes`` of the budget
-    for the plan's fill and levels. Host writes are counted from the purge: the FOB's rounds
-    are the step's first."""
+    for the plan's fill and levels, and under an I/O-time budget their share of its time
+    (:func:`step_io_seconds_cap`: past it the step ends with a lower bound). Host writes are
+    counted from the purge: the FOB's rounds are the step's first."""
     m, plan = runner.m, runner.plan
+    seconds_cap = step_io_seconds_cap(plan, m.io_seconds)
     cap, bs = m.capacity_bytes, plan.bs_bytes
     if not runner.counters_ok:
         m.onset_source = ONSET_NO_COUNTERS
@@ -117,15 +137,17 @@ def onset_from_empty(runner: OnsetRunner, reserve_drive_writes: float) -> None:
     iops = m.fob_iops or 10_000.0
     stalled = False  # the last round wrote nothing
     while dating.detector.onset_drive_writes is None:
-        if dating.written >= plan.onset_max_drive_writes or stalled:
+        seconds = runner.seconds_for(ONSET_ROUND_DRIVE_WRITES, cap, iops)
+        timed_out = seconds_cap is not None and m.io_seconds + seconds > seconds_cap
+        if dating.written >= plan.onset_max_drive_writes or stalled or timed_out:
             m.onset_source, m.onset_spare_factor = ONSET_LOWER_BOUND, dating.written
             runner.save()
+            why = " (the step's share of the I/O time is spent)" if timed_out else ""
             runner.progress(
                 f"onset of garbage collection from empty: none after {dating.written:.3f} drive "
-                "writes (a lower bound)"
+                f"writes (a lower bound){why}"
             )
             return
-        seconds = runner.seconds_for(ONSET_ROUND_DRIVE_WRITES, cap, iops)
         if not runner.fits(runner.expected_drive_writes(seconds, iops, bs), seconds,
                            reserve_drive_writes):  # fmt: skip
             raise BudgetSpent("the budget is spent before the onset of garbage collection")

@@ -521,7 +521,8 @@ def fit_to_budget(plan: MeasurementPlan, drive_writes: float) -> MeasurementPlan
     window) so that the worst case, :meth:`MeasurementPlan.planned_drive_writes`, fits in
     ``drive_writes``: the plan printed before measuring is what the budget allows. The onset
     step (:func:`with_onset_step`) takes a share of what is left beside them, above its
-    expected cost (past it the step ends with a lower bound)."""
+    expected cost (past it the step ends with a lower bound; under an I/O-time budget
+    ``gc_onset.step_io_seconds_cap`` caps it in time)."""
     if plan.planned_drive_writes() <= drive_writes or not plan.segments:
         return plan
     steps = len(plan.segments) + (1 if plan.onset_from_empty else 0)
