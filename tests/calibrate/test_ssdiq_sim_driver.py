@@ -115,3 +115,15 @@ def test_greedy_uniform_truth_is_the_mean_field_greedy_curve():
         rho = 1 / lv["ssd_fill"] - 1
         model = models.waf_greedy(rho, doc["config"]["pages_per_block"])
         assert lv["steady_waf"] == pytest.approx(model, rel=0.02), lv["extra_op_percent"]
+
+
+def test_its_defaults_reproduce_the_greedy_waf_its_authors_publish():
+    """RULE.md's second check: the simulator at its own defaults (16 GiB of NAND in 8 MiB
+    blocks) reproduces within 1% the greedy WAF ssdiq-pub's paper/simop.csv gives for SSDFILL
+    0.9 and 0.54 (its columns fillfactor, greedy)."""
+    doc = json.loads((RESULTS / "published-check.json").read_text())
+    assert (doc["config"]["capacity"], doc["config"]["erase"]) == ("16G", "8M")
+    published = {0.9: 5.170586, 0.54: 1.330071}
+    assert sorted(published) == sorted(lv["ssd_fill"] for lv in doc["levels"])
+    for lv in doc["levels"]:
+        assert lv["steady_waf"] == pytest.approx(published[lv["ssd_fill"]], rel=0.01)
