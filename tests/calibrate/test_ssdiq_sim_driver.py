@@ -127,3 +127,18 @@ def test_its_defaults_reproduce_the_greedy_waf_its_authors_publish():
     assert sorted(published) == sorted(lv["ssd_fill"] for lv in doc["levels"])
     for lv in doc["levels"]:
         assert lv["steady_waf"] == pytest.approx(published[lv["ssd_fill"]], rel=0.01)
+
+
+def test_evaluate_tells_calibrate_the_skewed_workload_of_the_truth():
+    """evaluate.py passes a results file's `calibrate_workload` (the zones drives: --hot 90/10)
+    on to calibrate, and nothing for a uniform truth."""
+    import evaluate
+
+    for stem, flags in (("greedy-zones", ["--hot", "90/10"]), ("greedy", [])):
+        doc = json.loads((RESULTS / f"{stem}.json").read_text())
+        assert doc["calibrate_workload"] == flags
+        curve = evaluate.truth_curve(doc, 1)
+        cmd = evaluate.command(doc, curve, evaluate.WAF_CASES[0], jobs=1)
+        at = cmd.index("--extra-op") + 2
+        assert cmd[at : at + len(flags)] == flags
+        assert cmd[at + len(flags)] == "--waf-points"
