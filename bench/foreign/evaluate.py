@@ -10,7 +10,8 @@ QD curve and predicting every level. Per level: the prediction's error in IOPS a
 the simulator's steady figure and whether the truth lies inside calibrate's 80% interval.
 Writes results/evaluation.json and results/evaluation.md (the table for bench/README.md).
 A results file that says `measures: ["waf"]` (a simulator that counts page writes only:
-sssl-ftlsim) is evaluated at its own queue depth in the WAF_CASES only.
+sssl-ftlsim, ssdiq-sim) is evaluated at its own queue depth in the WAF_CASES only; one that
+says `calibrate_workload` (flags such as `--hot 90/10`: a skewed truth) has them passed on.
 
 Other queue depths: calibrate is fitted on QD32 figures (and, in a case with a sixth element,
 IOPS figures at another queue depth: ``--points OP:IOPS@qdN``, as calibrate's plan measures
@@ -125,6 +126,8 @@ def command(
     cmd = [sys.executable, *(closed_loop_on() if wrapped else ("-m", "overprov"))]
     cmd += ["calibrate", "--json", "-", "--jobs", str(jobs)]
     cmd += ["--extra-op", ",".join(str(x) for x in LEVELS)]
+    # a truth under a skewed workload says how calibrate is told it (ssdiq_sim.py: --hot A/S)
+    cmd += doc.get("calibrate_workload", [])
     at_qd = {(int(t["extra_op_percent"]), int(t["queue_depth"])): t for t in others or []}
     if iops_at:
         figures = [f"{x}:{curve[x]['steady_iops']:.0f}" for x in iops_at]
