@@ -151,3 +151,13 @@ def test_the_cli_gives_the_prediction_the_conditioned_form(monkeypatch, figures,
         assert form.residual_sd is not None and form.at(0.5) < 0.05
     else:
         assert form is None or form.residual_sd is None
+
+
+def test_a_waf_interval_never_names_a_waf_below_one():
+    """A wide interval (SSD-iq's skewed one-figure cases reached 0.29 at 40%) under a WAF near
+    1: the plain band goes below 1, the WAF band stops at 1 and keeps its high end."""
+    plain = uncertainty.band(1.1, [0.4, 1.6], 0.6)
+    assert plain[0] < 1.0
+    low, high = uncertainty.waf_band(1.1, [0.4, 1.6], 0.6)
+    assert low == uncertainty.WAF_MIN == 1.0 and high == plain[1]
+    assert uncertainty.waf_band(3.0, [0.9, 1.1], 0.05) == uncertainty.band(3.0, [0.9, 1.1], 0.05)

@@ -336,7 +336,7 @@ def read(
         x = row.extra_op_percent
         if row.waf is None:  # the twin's run gave none: the surrogate's
             row.waf = fitted.central.waf(x)
-        waf_band = uncertainty.band(row.waf, fitted.boot["waf"][x], fitted.waf_model_sd(x))
+        waf_band = uncertainty.waf_band(row.waf, fitted.boot["waf"][x], fitted.waf_model_sd(x))
         row.waf_low, row.waf_high = waf_band
     return _prediction(fig, reading, fitted, got, curve, uniform, has_iops)
 

@@ -390,6 +390,16 @@ def bootstrap(
     }
 
 
+#: No WAF below 1: every host write is programmed at least once (overprov models no compression).
+WAF_MIN = 1.0
+
+
+def waf_band(value: float, ratio_low_high: list[float], model_rel_sd: float | None) -> list[float]:
+    """:func:`band` for a WAF: neither end below :data:`WAF_MIN` (a wide interval's low end
+    under a WAF near 1 would otherwise name a WAF no drive can have)."""
+    return [max(WAF_MIN, v) for v in band(value, ratio_low_high, model_rel_sd)]
+
+
 def band(value: float, ratio_low_high: list[float], model_rel_sd: float | None) -> list[float]:
     """[low, high] around ``value``: the bootstrap's ratios widened in quadrature (in log) by
     the model-form error at the same 80% level."""
