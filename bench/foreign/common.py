@@ -154,6 +154,20 @@ def run_cases(doc: dict, cases_: list[tuple[int, int]], measure, out: Path) -> N
         write_results(out, doc)
 
 
+def run_waf_levels(doc: dict, extra_op: str, measure, label: str, out: Path) -> None:
+    """The WAF-only drivers' loop: measure each level of `extra_op` with `measure(op)`, print
+    a line starting with `label` and rewrite `out` after each."""
+    for x in (int(v) for v in extra_op.split(",")):
+        row = measure(x)
+        doc["levels"].append(row)
+        print(
+            f"{label} OP {x}%: steady WAF {row['steady_waf']:.3f} "
+            f"settled {row['steady_window']['settled']} ({row['wall_s']:.1f} s)",
+            flush=True,
+        )
+        write_results(out, doc)
+
+
 def provenance(binary: Path, script: str, argv: list[str]) -> dict:
     """Where a results document comes from: the binary's commit, when, on what, how."""
     return {

@@ -181,15 +181,8 @@ def main(argv: list[str] | None = None) -> int:
     }
     if args.commit:
         doc["commit"] = args.commit
-    for x in (int(v) for v in args.extra_op.split(",")):
-        row = measure(args, x)
-        doc["levels"].append(row)
-        print(
-            f"{args.policy} S_f {args.spare:g} OP {x}%: steady WAF {row['steady_waf']:.3f} "
-            f"settled {row['steady_window']['settled']} ({row['wall_s']:.1f} s)",
-            flush=True,
-        )
-        common.write_results(out, doc)
+    label = f"{args.policy} S_f {args.spare:g}"
+    common.run_waf_levels(doc, args.extra_op, lambda x: measure(args, x), label, out)
     return 0
 
 
