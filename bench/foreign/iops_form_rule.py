@@ -109,7 +109,35 @@ def pooled(rows: list[tuple], side: int, key: str) -> tuple[float, float]:
     return statistics.median(vals), max(vals)
 
 
-def check(folders: list[Path], fresh: list[str], seen: list[str]) -> bool:
+def corpus_cases(path: Path) -> dict[tuple, float]:
+    """A ``corpus_bench.py`` output's published cases: (drive, raw NAND given, held-out
+    figure, level) → |relative error|."""
+    doc = json.loads(path.read_text())
+    return {(c["drive"], c["raw_nand_given"], c["held_out"]["kind"],
+             c["held_out"]["extra_op_percent"]): abs(c["rel_error"])
+            for c in doc["cases"] if not c.get("foreign")}  # fmt: skip
+
+
+def check_corpus(on: Path, off: Path) -> list[bool]:
+    """B on the published corpus: each held-out case's |error| on ≤ off's + 1 point."""
+    a, b = corpus_cases(on), corpus_cases(off)
+    if set(a) != set(b):
+        raise ValueError(f"{on} and {off} hold different cases")
+    out = []
+    for k in sorted(a, key=repr):
+        ok = a[k] <= b[k] + POINT
+        out.append(ok)
+        raw = "given" if k[1] else "not given"
+        print(
+            f"B corpus {k[0]} (raw NAND {raw}), {k[2]} at {k[3]:g}%: "
+            f"{100 * b[k]:.1f}% → {100 * a[k]:.1f}%: {'holds' if ok else 'fails'}"
+        )
+    return out
+
+
+def check(
+    folders: list[Path], fresh: list[str], seen: list[str], corpus: tuple[Path, Path] | None = None
+) -> bool:
     rows = []
     for f in sorted(f for folder in folders for f in folder.glob("*--*.json")):
         k = json.loads(f.read_text())
@@ -158,6 +186,8 @@ def check(folders: list[Path], fresh: list[str], seen: list[str]) -> bool:
             f"B {t}, {c}: {'fails: ' + ', '.join(why) if why else 'holds'} "
             f"(tolerance {100 * (POINT + nz):.2f} points)"
         )
+    if corpus:
+        verdict += check_corpus(*corpus)
     print(
         f"rule: {'passes' if verdict and all(verdict) else 'fails'} "
         f"({sum(verdict)} of {len(verdict)} conditions hold)"
@@ -211,6 +241,8 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--dir", type=Path, action="append", required=True)
     c.add_argument("--fresh", default="", help="truth stems of the fresh truths (A)")
     c.add_argument("--seen", default="", help="truth stems of the seen truths (B)")
+    c.add_argument("--corpus-on", type=Path, default=None, help="corpus_bench.json, s on")
+    c.add_argument("--corpus-off", type=Path, default=None, help="corpus_bench.json, s off")
     h = sub.add_parser("share")
     h.add_argument("--results", type=Path, default=HERE / "results")
     args = ap.parse_args(argv)
@@ -222,7 +254,8 @@ def main(argv: list[str] | None = None) -> int:
             run(args.truth, name, args.out)
         return 0
     split = lambda s: [x for x in s.split(",") if x]  # noqa: E731
-    check(args.dir, split(args.fresh), split(args.seen))
+    pair = (args.corpus_on, args.corpus_off) if args.corpus_on and args.corpus_off else None
+    check(args.dir, split(args.fresh), split(args.seen), pair)
     return 0
 
 

@@ -60,3 +60,15 @@ def test_the_verdict_needs_the_fresh_waf_better_and_the_seen_no_worse(tmp_path, 
     _kept(tmp_path, "seen", "IOPS 20, FOB", 0.10, 0.10)
     _kept(tmp_path, "fresh", "IOPS 20, FOB", 0.30, 0.27)  # 3 points: short of A1's 5
     assert not rule.check([tmp_path], ["fresh"], ["seen"])
+
+
+def test_the_published_cases_no_worse_than_one_point(tmp_path):
+    def out(name: str, err: float) -> Path:
+        case = {"drive": "d", "raw_nand_given": False, "foreign": False, "rel_error": err,
+                "held_out": {"kind": "iops", "extra_op_percent": 20}}  # fmt: skip
+        p = tmp_path / f"{name}.json"
+        p.write_text(json.dumps({"cases": [case, {**case, "foreign": True, "rel_error": 9}]}))
+        return p
+
+    assert rule.check_corpus(out("on", -0.109), out("off", 0.10)) == [True]
+    assert rule.check_corpus(out("on", 0.111), out("off", -0.10)) == [False]
