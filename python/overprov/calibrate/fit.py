@@ -19,7 +19,8 @@ t_cmd is the controller time less t_read and may be negative (down to −t_page/
 For a given ρ₀ the time per write is linear in (t_cmd, t_page), so the fit is a one-dimensional
 search over ρ₀ with a non-negative weighted linear least squares inside. WAF points (from SMART
 NAND and host write deltas) pin ρ₀; without them, and with fewer than three IOPS points, t_cmd is
-held at 0 (the NAND-bound drive) so the two remaining unknowns are determined.
+held at −:data:`HELD_CMD_SHARE`·t_page, 0 (the NAND-bound drive), so the two remaining unknowns
+are determined.
 
 ``b`` (mapping units per erase block) is not observable from outside; :data:`PAGES_PER_BLOCK` is
 used (WAF moves by under 3% between b = 256 and b = 2048 at these ρ, ``models.waf_greedy``).
@@ -51,8 +52,10 @@ MAX_READ_SHARE = 0.5
 #: When the figures are too few to fit t_cmd (fewer IOPS and WAF figures than unknowns), it is
 #: held at −this·t_page: a GC move's premium over a host write (its read, and on some drives a
 #: second transfer), as a share of the move's time. 0: t_cmd = 0, a move costs what a host write
-#: costs (the NAND-bound drive). docs/calibrate-validation.md, "A GC move that costs more than a
-#: host write" (pre-registered rule, bench/foreign/results/iops-form/RULE.md) weighs 0.15.
+#: costs (the NAND-bound drive). 0.15 (the seen FTLs' median) was weighed under a pre-registered
+#: rule and not adopted: it made the WAF from IOPS alone much better on three fresh EagleTree
+#: drives and worse on FEMU, whose t_cmd is positive (docs/calibrate-validation.md, "A GC move
+#: that costs more than a host write"; bench/foreign/results/iops-form/RULE.md).
 HELD_CMD_SHARE = 0.0
 #: Bounds of the spare efficiency k (``spare_readings.py``): from a twentieth to twenty times
 #: the greedy drive's use of its spare space.
