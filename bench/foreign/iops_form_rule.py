@@ -9,12 +9,12 @@ costs more than a host write) where the figures are too few to fit it (``fit.HEL
 ``evaluate.py`` builds) twice, with the share on (:data:`SHARE`) and off (0, calibrate's
 form before), and keeps both rows of per-level errors (``evaluate.run_case``'s) in
 DIR/<truth stem>--<case>.json beside the CPU seconds. ``check`` prints each kept case's figures
-on and off and the rule's conditions (RULE.md): on the fresh truths the IOPS-alone WAF errors
-and the held-out IOPS and WAF medians and worsts, pooled; on the seen truths each case's
-figures no worse than off's beyond 1 point and the truth's noise. Nothing is fitted here: the
-figures are calibrate's. ``share`` works out :data:`SHARE` from the seen truths: per QD32
-curve with WAF, the least-squares line 1/IOPS = t_cmd + WAF·t_page over its levels, and the
-median over the simulators of each one's median −t_cmd/t_page.
+on and off and the rule's conditions (bench/foreign/results/iops-form/RULE.md): on the fresh
+truths the IOPS-alone WAF errors and the held-out IOPS and WAF medians and worsts, pooled; on
+the seen truths each case's figures no worse than off's beyond 1 point and the truth's noise.
+Nothing is fitted here: the figures are calibrate's. ``share`` works out :data:`SHARE` from the
+seen truths: per QD32 curve with WAF, the least-squares line 1/IOPS = t_cmd + WAF·t_page over
+its levels, and the median over the simulators of each one's median −t_cmd/t_page.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ ROOT = HERE.parent.parent
 sys.path.insert(0, str(HERE))
 import evaluate  # noqa: E402
 
-#: The share weighed (RULE.md: the median over the five seen FTL families of −t_cmd/t_page).
+#: The share weighed (bench/foreign/results/iops-form/RULE.md: the seen FTLs' median −t_cmd/t_page).
 SHARE = 0.15
 POINT = 0.01
 
