@@ -4,6 +4,7 @@ costs more than a host write) where the figures are too few to fit it (``fit.HEL
     python bench/foreign/iops_form_rule.py run --truth FILE --case NAME [--case ...] --out DIR
     python bench/foreign/iops_form_rule.py check --dir DIR --fresh STEM,... [--seen STEM,...]
     python bench/foreign/iops_form_rule.py share [--results bench/foreign/results]
+    python bench/foreign/iops_form_rule.py once --truth FILE [--truth ...] --case NAME --out FILE
 
 ``run`` runs ``overprov calibrate`` on each named case of ``evaluate.py`` (the same command as
 ``evaluate.py`` builds) twice, with the share on (:data:`SHARE`) and off (0, calibrate's
@@ -12,9 +13,11 @@ DIR/<truth stem>--<case>.json beside the CPU seconds. ``check`` prints each kept
 on and off and the rule's conditions (bench/foreign/results/iops-form/RULE.md): on the fresh
 truths the IOPS-alone WAF errors and the held-out IOPS and WAF medians and worsts, pooled; on
 the seen truths each case's figures no worse than off's beyond 1 point and the truth's noise.
-Nothing is fitted here: the figures are calibrate's. ``share`` works out :data:`SHARE` from the
-seen truths: per QD32 curve with WAF, the least-squares line 1/IOPS = t_cmd + WAF·t_page over
-its levels, and the median over the simulators of each one's median −t_cmd/t_page.
+Nothing is fitted here: the figures are calibrate's. ``once`` runs one case as calibrate stands
+(s = 0) on each truth and writes ``evaluate.evaluate_case``'s rows and CPU seconds (a figure
+beside the rule, not part of it). ``share`` works out :data:`SHARE` from the seen truths: per
+QD32 curve with WAF, the least-squares line 1/IOPS = t_cmd + WAF·t_page over its levels, and
+the median over the simulators of each one's median −t_cmd/t_page.
 """
 
 from __future__ import annotations
@@ -230,6 +233,25 @@ def seen_share(results: Path) -> float:
     return share
 
 
+def once(truths: list[Path], case_name: str, out: Path) -> None:
+    """``case_name`` on each truth with calibrate as it stands; rows and CPU seconds to ``out``."""
+    case = next(c for c in evaluate.CASES if c[0] == case_name)
+    kept = {}
+    for truth in truths:
+        doc = json.loads(truth.read_text())
+        before = os.times()
+        res = evaluate.evaluate_case(doc, evaluate.truth_curve(doc, 32), case, 1, None)
+        after = os.times()
+        res["cpu_s"] = (after.children_user - before.children_user) + (
+            after.children_system - before.children_system
+        )
+        kept[truth.stem] = res
+        iops = " ".join(f"{100 * r['iops_err']:+.1f}%" for r in res["levels"])
+        waf = " ".join(f"{100 * r['waf_err']:+.1f}%" for r in res["levels"])
+        print(f"{truth.stem}, {case_name}: IOPS {iops}; WAF {waf} ({res['cpu_s']:.0f} CPU s)")
+    out.write_text(json.dumps(kept, indent=1) + "\n")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="what", required=True)
@@ -243,9 +265,16 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--dir", type=Path, action="append", required=True)
     c.add_argument("--corpus-on", type=Path, default=None, help="corpus_bench.json, s on")
     c.add_argument("--corpus-off", type=Path, default=None, help="corpus_bench.json, s off")
+    o = sub.add_parser("once", help="one case as calibrate stands, beside the rule")
+    o.add_argument("--truth", type=Path, action="append", required=True)
+    o.add_argument("--case", required=True)
+    o.add_argument("--out", type=Path, required=True)
     h = sub.add_parser("share")
     h.add_argument("--results", type=Path, default=HERE / "results")
     args = ap.parse_args(argv)
+    if args.what == "once":
+        once(args.truth, args.case, args.out)
+        return 0
     if args.what == "share":
         seen_share(args.results)
         return 0
