@@ -2,6 +2,7 @@
 
     python bench/foreign/eagletree.py --binary PATH/eagletree-harness --work DIR \
         [--extra-op 0,10,20,30,40] [--qd 32] [--qd-sweep 4,128@0,40] [--drive-writes 16] \
+        [--geometry 4,2,64,128] [--timings-us 5,20,60,1,10] \
         [--commit SHA] [--out bench/foreign/results/eagletree.json]
 
 EagleTree (ClydeProjects/EagleTree; Niv Dayan, Martin Kjaer Svendsen, Matias Bjorling, Philippe
@@ -15,6 +16,11 @@ die (GARBAGE_COLLECTION_POLICY 0) collected when a die has fewer than GREED_SCAL
 blocks, up to 8 collections at once (MAX_CONCURRENT_GC_OPS), GC reads and programs scheduled
 with the host's (SCHEDULING_SCHEME 0, FIFO), no copy-back. The user space is EagleTree's
 OVER_PROVISIONING_FACTOR 0.7 of the NAND, the range its workloads write (Workload_Definition).
+
+--geometry (packages, dies a package, blocks a plane, pages a block) and --timings-us (page read,
+program, block erase, bus command, bus page transfer) set another drive of the same FTL; the
+defaults are the drive above (bench/foreign/results/eagletree.json). The harness prints the
+times EagleTree was set to (its `T` line) and they are recorded beside each level.
 
 The binary is eagletree_harness/ of this folder (its own code: one EagleTree Simple_Thread of
 random writes that reports EagleTree's counters every quarter span write) linked with
@@ -51,23 +57,44 @@ REPORTS_PER_ROUND = 4
 SEED = 42
 
 
+TIMING_KEYS = ("page_read", "page_write", "block_erase", "bus_ctrl", "bus_data")
+
+
 def physical_pages(g: dict = GEOMETRY) -> int:
     return (g["packages"] * g["dies_per_package"] * g["planes_per_die"] * g["blocks_per_plane"]
             * g["pages_per_block"])  # fmt: skip
 
 
-def user_pages() -> int:
-    return int(OVER_PROVISIONING_FACTOR * physical_pages())
+def user_pages(g: dict = GEOMETRY) -> int:
+    return int(OVER_PROVISIONING_FACTOR * physical_pages(g))
 
 
-def span_pages(extra_op: int) -> int:
-    return int(user_pages() * (100 - extra_op) / 100)
+def span_pages(extra_op: int, g: dict = GEOMETRY) -> int:
+    return int(user_pages(g) * (100 - extra_op) / 100)
+
+
+def geometry_of(text: str) -> dict:
+    """--geometry "PACKAGES,DIES,BLOCKS,PAGES" -> GEOMETRY's keys (one plane a die)."""
+    parts = [int(v) for v in text.split(",")]
+    if len(parts) != 4 or min(parts) < 1:
+        raise ValueError(f"--geometry {text!r}: four positive integers")
+    keys = ("packages", "dies_per_package", "blocks_per_plane", "pages_per_block")
+    return {**dict(zip(keys, parts, strict=True)), "planes_per_die": 1}
+
+
+def timings_of(text: str) -> dict:
+    """--timings-us "READ,PROGRAM,ERASE,BUS_CTRL,BUS_DATA" -> TIMINGS_US's keys."""
+    parts = [float(v) for v in text.split(",")]
+    if len(parts) != len(TIMING_KEYS) or min(parts) <= 0:
+        raise ValueError(f"--timings-us {text!r}: five positive times in microseconds")
+    return dict(zip(TIMING_KEYS, parts, strict=True))
 
 
 def parse_output(text: str) -> tuple[dict, list[dict]]:
     """The harness's output: its `G` line (the drive as EagleTree set it) and its `R` lines
     (cumulative counters) as rows, a zero row first."""
     geometry: dict = {}
+    timings: dict = {}
     rows = [{"host_writes": 0, "t_us": 0.0, "host_programs": 0, "gc_programs": 0}]
     for n, line in enumerate(text.splitlines(), 1):
         parts = line.split()
@@ -79,6 +106,8 @@ def parse_output(text: str) -> tuple[dict, list[dict]]:
             if len(parts) != len(keys) + 1:
                 raise ValueError(f"harness output line {n}: a G line of {len(parts)} fields")
             geometry = dict(zip(keys, (int(p) for p in parts[1:]), strict=True))
+        elif parts[0] == "T" and len(parts) == len(TIMING_KEYS) + 1:
+            timings = dict(zip(TIMING_KEYS, (float(p) for p in parts[1:]), strict=True))
         elif parts[0] == "R":
             if len(parts) != 5:
                 raise ValueError(f"harness output line {n}: expected 5 fields, got {len(parts)}")
@@ -86,6 +115,8 @@ def parse_output(text: str) -> tuple[dict, list[dict]]:
                          "host_programs": int(parts[3]), "gc_programs": int(parts[4])})  # fmt: skip
     if not geometry or len(rows) < 2:
         raise ValueError("harness output has no G line or no R lines")
+    if timings:
+        geometry["timings_us"] = timings
     return geometry, rows
 
 
@@ -116,20 +147,27 @@ def fob_of(rows: list[dict], span: int) -> dict:
     }
 
 
-def command(binary: Path, span: int, qd: int, report_every: int, reports: int) -> list[str]:
-    g = GEOMETRY
+def command(
+    binary: Path, span: int, qd: int, report_every: int, reports: int,
+    g: dict = GEOMETRY, timings: dict | None = None,
+) -> list[str]:  # fmt: skip
+    """The harness's command line; ``timings`` (TIMINGS_US's keys) appended when given."""
+    times = [f"{timings[k]:g}" for k in TIMING_KEYS] if timings else []
     return [str(binary), str(g["packages"]), str(g["dies_per_package"]),
             str(g["blocks_per_plane"]), str(g["pages_per_block"]), str(span), str(qd),
-            str(report_every), str(reports), str(SEED)]  # fmt: skip
+            str(report_every), str(reports), str(SEED), *times]  # fmt: skip
 
 
-def measure(binary: Path, work: Path, extra_op: int, qd: int, drive_writes: float) -> dict:
-    span = span_pages(extra_op)
+def measure(
+    binary: Path, work: Path, extra_op: int, qd: int, drive_writes: float,
+    g: dict = GEOMETRY, timings: dict | None = None,
+) -> dict:  # fmt: skip
+    span = span_pages(extra_op, g)
     report_every = span // REPORTS_PER_ROUND
     rounds = int(drive_writes)
     folder = work / f"op{extra_op}-qd{qd}"
     folder.mkdir(parents=True, exist_ok=True)
-    cmd = command(binary, span, qd, report_every, REPORTS_PER_ROUND * rounds)
+    cmd = command(binary, span, qd, report_every, REPORTS_PER_ROUND * rounds, g, timings)
     t0 = time.monotonic()
     res = subprocess.run(["nice", *cmd], check=True, capture_output=True, text=True, cwd=folder)
     wall = time.monotonic() - t0
@@ -154,14 +192,34 @@ def main(argv: list[str] | None = None) -> int:
         out=Path(__file__).parent / "results" / "eagletree.json",
     )
     ap.add_argument("--commit", default=None, help="EagleTree's commit the harness was built from")
+    ap.add_argument("--geometry", type=geometry_of, default=None,
+                    help="PACKAGES,DIES,BLOCKS,PAGES: dies a package, blocks a plane, pages a "
+                    "block (default 4,2,64,128)")  # fmt: skip
+    ap.add_argument("--timings-us", type=timings_of, default=None,
+                    help="READ,PROGRAM,ERASE,BUS_CTRL,BUS_DATA in microseconds (default "
+                    "set_small_SSD_config's 5,20,60,1,10)")  # fmt: skip
     args = ap.parse_args(argv)
+    g = args.geometry or GEOMETRY
+    timings = args.timings_us
     cases = common.cases(args.extra_op, args.qd, args.qd_sweep)
     commit_file = args.binary.resolve().parent / "COMMIT"
-    nand = physical_pages()
+    nand = physical_pages(g)
+    shape = (
+        f"{g['packages']} packages x {g['dies_per_package']} dies x {g['blocks_per_plane']} "
+        f"blocks x {g['pages_per_block']} pages"
+        if args.geometry
+        else f"{GEOMETRY['blocks_per_plane']} blocks a plane"
+    )
+    times = (
+        ", read/program/erase/bus command/bus transfer "
+        + "/".join(f"{timings[k]:g}" for k in TIMING_KEYS) + " us"
+        if timings
+        else ""
+    )  # fmt: skip
     doc = {
         "simulator": "EagleTree",
-        "drive": f"set_small_SSD_config with {GEOMETRY['blocks_per_plane']} blocks a plane: "
-        f"{user_pages() * PAGE_BYTES / 2**20:.1f} MiB of user space on "
+        "drive": f"set_small_SSD_config with {shape}{times}: "
+        f"{user_pages(g) * PAGE_BYTES / 2**20:.1f} MiB of user space on "
         f"{nand * PAGE_BYTES / 2**20:g} MiB of NAND",
         "repository": "https://github.com/ClydeProjects/EagleTree (its objects linked with "
         "bench/foreign/eagletree_harness/harness.cpp by eagletree_harness/build.sh)",
@@ -170,11 +228,11 @@ def main(argv: list[str] | None = None) -> int:
         "extra_op_definition": "native spare (the NAND beyond EagleTree's "
         f"OVER_PROVISIONING_FACTOR {OVER_PROVISIONING_FACTOR} of it) kept; the host writes the "
         "first (100 - X)% of the user space",
-        "advertised_bytes": user_pages() * PAGE_BYTES,
+        "advertised_bytes": user_pages(g) * PAGE_BYTES,
         "physical_bytes": nand * PAGE_BYTES,
         "config": {
-            "geometry": GEOMETRY,
-            "flash_us": TIMINGS_US,
+            "geometry": g,
+            "flash_us": timings or TIMINGS_US,
             "ftl": "page-mapped (FTL_DESIGN 0); writes to the die with the shortest queue "
             "(BLOCK_MANAGER_ID 0); a write to a logical page whose earlier write is still "
             "pending replaces it",
@@ -198,7 +256,7 @@ def main(argv: list[str] | None = None) -> int:
         doc["commit"] = commit_file.read_text().strip()
     common.run_cases(
         doc, cases,
-        lambda op, qd: measure(args.binary, args.work, op, qd, args.drive_writes),
+        lambda op, qd: measure(args.binary, args.work, op, qd, args.drive_writes, g, timings),
         args.out,
     )  # fmt: skip
     return 0

@@ -61,3 +61,24 @@ def test_rounds_of_four_reports_and_the_fob_before_any_gc():
     fob = eagletree.fob_of(rows, span=45875)
     assert fob["iops"] == pytest.approx(11468 / 0.045888) and fob["gc_runs"] == 0
     assert fob["span_writes"] == pytest.approx(0.25, abs=1e-3)
+
+
+def test_another_drive_of_the_same_ftl_by_geometry_and_flash_times():
+    g = eagletree.geometry_of("2,4,32,64")
+    assert eagletree.physical_pages(g) == 2 * 4 * 32 * 64
+    assert eagletree.span_pages(40, g) == int(int(0.7 * 16384) * 0.6)
+    t = eagletree.timings_of("10,40,100,1,10")
+    cmd = eagletree.command(Path("h"), 6881, 32, 1720, 64, g, t)
+    assert cmd[1:5] == ["2", "4", "32", "64"] and cmd[-5:] == ["10", "40", "100", "1", "10"]
+    assert len(eagletree.command(Path("h"), 6881, 32, 1720, 64)) == 10  # the harness's defaults
+    for bad in ("2,4,32", "2,0,32,64"):
+        with pytest.raises(ValueError, match="four positive"):
+            eagletree.geometry_of(bad)
+    with pytest.raises(ValueError, match="five positive"):
+        eagletree.timings_of("10,40,100,1")
+    # the harness's T line: the times EagleTree was set to, kept beside the geometry
+    lines = OUTPUT.splitlines()
+    geometry, _ = eagletree.parse_output("\n".join([lines[0], "T 10 40 100 1 10", *lines[1:]]))
+    assert geometry["timings_us"] == dict(
+        zip(eagletree.TIMING_KEYS, (10.0, 40.0, 100.0, 1.0, 10.0), strict=True)
+    )

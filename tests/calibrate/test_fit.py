@@ -36,6 +36,28 @@ def test_two_iops_points_hold_t_cmd_at_zero():
     assert s.native_op == pytest.approx(0.07, rel=0.02)
 
 
+def test_a_held_gc_move_premium_recovers_a_drive_made_with_it(monkeypatch):
+    """With HELD_CMD_SHARE s, too few figures hold t_cmd at −s·t_page (a GC move costs its
+    read more than a host write): one steady figure and FOB of a drive made with that share
+    give back its spare and times, which the held-at-0 fit (the default) does not."""
+    made = fit.Surrogate(0.38, 7.0, -0.3 * 7.0)
+    pts = [fit.Point(20.0, made.iops(20.0)), fit.Point(0.0, made.iops(0.0, 1.0), fresh=True)]
+    at_zero = fit.fit(pts)
+    assert at_zero.t_cmd_us == 0.0 and at_zero.native_op < 0.3  # reads the premium as WAF
+    monkeypatch.setattr(fit, "HELD_CMD_SHARE", 0.3)
+    got = fit.fit(pts)
+    assert got.t_cmd_us == pytest.approx(-0.3 * got.t_page_us)
+    assert got.fixed[0].startswith("t_cmd_us = −0.3·t_page")  # counted as held (evidence.py)
+    assert got.native_op == pytest.approx(0.38, rel=0.01)
+    assert got.t_page_us == pytest.approx(7.0, rel=0.01)
+    assert got.waf(0.0) == pytest.approx(made.waf(0.0), rel=0.01)
+    # figures that fit t_cmd do not use the share: the same fit with it on or off
+    three = [*pts, fit.Point(40.0, made.iops(40.0))]
+    assert fit.fit(three).t_cmd_us == pytest.approx(-2.1, abs=0.05)
+    monkeypatch.setattr(fit, "HELD_CMD_SHARE", 0.0)
+    assert fit.fit(three).t_cmd_us == pytest.approx(-2.1, abs=0.05)
+
+
 def test_waf_model_is_the_greedy_mean_field_model():
     # the surrogate's WAF is models.waf_greedy at the effective spare ratio
     rho = fit.rho_eff(0.0737, 20)

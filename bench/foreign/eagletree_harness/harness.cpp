@@ -5,9 +5,13 @@
 // completed writes: the simulated time and EagleTree's own counters (StatisticsGatherer).
 //
 //   harness PACKAGES DIES_PER_PACKAGE BLOCKS_PER_PLANE PAGES_PER_BLOCK SPAN QD ROUND ROUNDS SEED
+//           [READ_US PROGRAM_US ERASE_US BUS_CTRL_US BUS_DATA_US]
 //
-// The drive is EagleTree's set_small_SSD_config() (config.cpp) with the geometry given.
-// Output: "G packages dies blocks pages nand_pages span qd" once, then one line a round:
+// The drive is EagleTree's set_small_SSD_config() (config.cpp) with the geometry given, and
+// with the flash and bus times given when the five optional arguments are (EagleTree's
+// PAGE_READ_DELAY, PAGE_WRITE_DELAY, BLOCK_ERASE_DELAY, BUS_CTRL_DELAY, BUS_DATA_DELAY).
+// Output: "G packages dies blocks pages nand_pages span qd" once, "T read_us program_us
+// erase_us bus_ctrl_us bus_data_us" (the times EagleTree was set to) once, then one line a round:
 // "R completed_writes time_us host_programs gc_programs": host writes completed to the thread,
 // the simulated time of the last completion (microseconds), and the page programs EagleTree
 // counted for application writes and for GC moves (num_writes_per_LUN and
@@ -52,8 +56,9 @@ private:
 }  // namespace
 
 int main(int argc, char** argv) {
-	if (argc != 10) {
-		fprintf(stderr, "usage: %s PACKAGES DIES BLOCKS PAGES SPAN QD ROUND ROUNDS SEED\n", argv[0]);
+	if (argc != 10 && argc != 15) {
+		fprintf(stderr, "usage: %s PACKAGES DIES BLOCKS PAGES SPAN QD ROUND ROUNDS SEED "
+		        "[READ_US PROGRAM_US ERASE_US BUS_CTRL_US BUS_DATA_US]\n", argv[0]);
 		return 2;
 	}
 	set_small_SSD_config();
@@ -66,6 +71,13 @@ int main(int argc, char** argv) {
 	long round = atol(argv[7]);
 	long rounds = atol(argv[8]);
 	ulong seed = strtoul(argv[9], NULL, 10);
+	if (argc == 15) {
+		PAGE_READ_DELAY = atof(argv[10]);
+		PAGE_WRITE_DELAY = atof(argv[11]);
+		BLOCK_ERASE_DELAY = atof(argv[12]);
+		BUS_CTRL_DELAY = atof(argv[13]);
+		BUS_DATA_DELAY = atof(argv[14]);
+	}
 	MAX_CONCURRENT_GC_OPS = PACKAGE_SIZE * SSD_SIZE;  // as set_small_SSD_config derives it
 	MAX_SSD_QUEUE_SIZE = qd;
 	PRINT_LEVEL = 0;
@@ -75,6 +87,8 @@ int main(int argc, char** argv) {
 	}
 	printf("G %u %u %u %u %u %ld %d\n", SSD_SIZE, PACKAGE_SIZE, PLANE_SIZE, BLOCK_SIZE,
 	       NUMBER_OF_ADDRESSABLE_PAGES(), span, qd);
+	printf("T %g %g %g %g %g\n", PAGE_READ_DELAY, PAGE_WRITE_DELAY, BLOCK_ERASE_DELAY,
+	       BUS_CTRL_DELAY, BUS_DATA_DELAY);
 	// what Experiment::run_single_point (experiment_runner.cpp) sets up before a run
 	StatisticsGatherer::set_record_statistics(true);
 	Thread::set_record_internal_statistics(false);

@@ -19,7 +19,8 @@ t_cmd is the controller time less t_read and may be negative (down to −t_page/
 For a given ρ₀ the time per write is linear in (t_cmd, t_page), so the fit is a one-dimensional
 search over ρ₀ with a non-negative weighted linear least squares inside. WAF points (from SMART
 NAND and host write deltas) pin ρ₀; without them, and with fewer than three IOPS points, t_cmd is
-held at 0 (the NAND-bound drive) so the two remaining unknowns are determined.
+held at −:data:`HELD_CMD_SHARE`·t_page, 0 (the NAND-bound drive), so the two remaining unknowns
+are determined.
 
 ``b`` (mapping units per erase block) is not observable from outside; :data:`PAGES_PER_BLOCK` is
 used (WAF moves by under 3% between b = 256 and b = 2048 at these ρ, ``models.waf_greedy``).
@@ -48,6 +49,14 @@ RHO_MAX = 1.5
 #: t_cmd may be negative down to −this·t_page: garbage collection also reads each unit it moves,
 #: so 1/IOPS = t_cmd + W·t_prog + (W − 1)·t_read = (t_cmd − t_read) + W·(t_prog + t_read).
 MAX_READ_SHARE = 0.5
+#: When the figures are too few to fit t_cmd (fewer IOPS and WAF figures than unknowns), it is
+#: held at −this·t_page: a GC move's premium over a host write (its read, and on some drives a
+#: second transfer), as a share of the move's time. 0: t_cmd = 0, a move costs what a host write
+#: costs (the NAND-bound drive). 0.15 (the seen FTLs' median) was weighed under a pre-registered
+#: rule and not adopted: it made the WAF from IOPS alone much better on three fresh EagleTree
+#: drives and worse on FEMU, whose t_cmd is positive (docs/calibrate-validation.md, "A GC move
+#: that costs more than a host write"; bench/foreign/results/iops-form/RULE.md).
+HELD_CMD_SHARE = 0.0
 #: Bounds of the spare efficiency k (``spare_readings.py``): from a twentieth to twenty times
 #: the greedy drive's use of its spare space.
 EFFICIENCY_MIN = 0.05
@@ -200,15 +209,20 @@ def _linear_fit(
                 return sy / s, 0.0
             if t_cmd >= -MAX_READ_SHARE * t_page:
                 return t_cmd, t_page
-            # on the bound t_cmd = −k·t_page: y = t_page·(W − k)
-            k = MAX_READ_SHARE
-            wd = [w * (wf - k) for wf, w in zip(wafs, ws, strict=True)]
-            num = sum(map(mul, wd, ys))  # Σ (w·(W − k))·y
-            den = sum(w * (wf - k) ** 2 for wf, w in zip(wafs, ws, strict=True))
-            t_page = max(num / den, 0.0) if den > 0 else 0.0
-            return -k * t_page, t_page
+            return _on_share(wafs, ys, ws, MAX_READ_SHARE)  # on the bound t_cmd = −k·t_page
+    if HELD_CMD_SHARE:  # t_cmd held at −k·t_page: y = t_page·(W − k)
+        return _on_share(wafs, ys, ws, HELD_CMD_SHARE)
     # NAND time alone: Σ w·W·y / Σ w·W·W
     return 0.0, max(sxy / sxx, 0.0) if sxx > 0 else 0.0
+
+
+def _on_share(wafs: list[float], ys: list[float], ws: list[float], k: float) -> tuple[float, float]:
+    """Weighted least squares of y = t_page·(W − k), t_page ≥ 0: (t_cmd = −k·t_page, t_page)."""
+    wd = [w * (wf - k) for wf, w in zip(wafs, ws, strict=True)]
+    num = sum(map(mul, wd, ys))  # Σ (w·(W − k))·y
+    den = sum(w * (wf - k) ** 2 for wf, w in zip(wafs, ws, strict=True))
+    t_page = max(num / den, 0.0) if den > 0 else 0.0
+    return -k * t_page, t_page
 
 
 class _Objective:
@@ -312,7 +326,10 @@ def fit(
     unknowns = (native_op is None) + 2
     fit_cmd = n_iops + n_waf >= unknowns and n_iops >= 2
     if not fit_cmd:
-        fixed.append("t_cmd_us = 0: too few points to fit a controller time besides the NAND's")
+        held = f"−{HELD_CMD_SHARE:g}·t_page (a GC move's read)" if HELD_CMD_SHARE else "0"
+        fixed.append(
+            f"t_cmd_us = {held}: too few points to fit a controller time besides the NAND's"
+        )
     cost_at = _Objective(points, fit_cmd, curve)
     if native_op is not None:
         fixed.append("native_op from the given advertised and physical sizes")
