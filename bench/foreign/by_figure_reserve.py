@@ -33,6 +33,7 @@ import argparse
 import contextlib
 import json
 import math
+import os
 import statistics
 import sys
 import tempfile
@@ -396,14 +397,24 @@ def twin(truth: Path, onset_files: list[Path], out: Path) -> Path:
         cmd = [sys.executable, "-m", "overprov", "calibrate", "--from", folder, "--json", "-",
                "--jobs", "1", "--extra-op", ",".join(f"{x:g}" for x in LEVELS)]  # fmt: skip
         kept["command"] = "overprov " + " ".join(cmd[3:])
-        kept["on"], kept["cpu_s"] = by_figure_rule._calibrate(cmd, True)
-        kept["fired"] = by_figure_rule.fired(kept["on"])
-        if kept["fired"]:
-            kept["off"], cpu = by_figure_rule._calibrate(cmd, False)
-            kept["cpu_s"] += cpu
+        kept["cpu_s"] = 0.0
+        for on in (True, False):  # off only where on fired, or refused the case
+            if not on and kept.get("fired") is False:
+                break
+            name = "on" if on else "off"
+            before = os.times()
+            try:
+                kept[name], _ = by_figure_rule._calibrate(cmd, on)
+            except RuntimeError as exc:  # calibrate refused the case: reported, no figure
+                kept[f"refused_{name}"] = str(exc)
+            after = os.times()
+            kept["cpu_s"] += sum(after[2:4]) - sum(before[2:4])
+            if on:
+                kept["fired"] = by_figure_rule.fired(kept["on"]) if "on" in kept else None
     path = out / f"{truth.stem}.json"
     path.write_text(json.dumps(kept, indent=1) + "\n")
-    print(f"{path.name}: fired {kept['fired']}, {kept['cpu_s']:.0f} CPU s", flush=True)
+    told = "; ".join(kept[k] for k in ("refused_on", "refused_off") if k in kept)
+    print(f"{path.name}: fired {kept['fired']}, {kept['cpu_s']:.0f} CPU s {told}", flush=True)
     return path
 
 
@@ -431,8 +442,13 @@ def twin_check(folders: list[Path], unseen: list[str], noise: float = 0.04) -> b
     print("| truth | onset | reserve share | fired | QD32 IOPS median / worst: off → on "
           "| WAF median / worst: off → on |")  # fmt: skip
     print("|---|---|---|---|---|---|")
-    errs = {}
+    errs, refused = {}, []
     for stem, k in kept.items():
+        if "on" not in k or "off" not in k and k["fired"] is not False:
+            told = "; ".join(f"{w}: {k.get(f'refused_{w}', 'answered')}" for w in ("on", "off"))
+            print(f"| {stem} | {k['onset']:.3f} | refused | {told} |")
+            refused.append((stem, "on" not in k and "off" in k))
+            continue
         e = {w: twin_errors(k, w) for w in ("off", "on")}
         errs[stem] = e
         share = reserve_share(k["on"])
@@ -449,13 +465,18 @@ def twin_check(folders: list[Path], unseen: list[str], noise: float = 0.04) -> b
     bad = [(s, k, e["on"][k], e["off"][k]) for s, e in errs.items() for k in e["on"]
            if k in e["off"] and worse(e["on"][k], e["off"][k], k[0], noise)]  # fmt: skip
     n = sum(len(e["on"]) for e in errs.values())
-    verdict.append(not bad)
-    print(f"C2 on against off: {len(bad)} of {n} figures worse: {'holds' if not bad else 'FAILS'}")
+    lost = [stem for stem, off_answered in refused if off_answered]  # a figure lost is worse
+    for stem in lost:
+        print(f"   {stem}: refused with the rule on, answered with it off: every figure lost")
+    verdict.append(not bad and not lost)
+    print(f"C2 on against off: {len(bad)} of {n} figures worse, {len(lost)} cases lost: "
+          f"{'holds' if verdict[-1] else 'FAILS'}")  # fmt: skip
     for s, (x, what), a, b in bad:
         print(f"   {s}: {x:g}% {what} {100 * b:+.1f}% → {100 * a:+.1f}%")
-    exercised = any(k["fired"] for k in kept.values())
+    fired = sum(bool(k["fired"]) for k in kept.values())
+    exercised = fired > 0
     ok = all(verdict) and exercised
-    print(f"the flag changed a blocking-GC weight in {sum(k['fired'] for k in kept.values())} "
+    print(f"the flag changed a blocking-GC weight in {fired} "
           f"of {len(kept)} cases; C1-C2: {'PASS' if all(verdict) else 'FAIL'}"
           f"{'' if exercised else ' (not exercised: the flag stays off)'}")  # fmt: skip
     return ok
