@@ -5,6 +5,8 @@ at the surrogate level: the rule of results/byfig-reserve/RULE.md.
     python bench/foreign/by_figure_reserve.py compose --dir DIR [--dir ...] --onsets FILE \
         [--onsets ...] --out composed.json
     python bench/foreign/by_figure_reserve.py check --composed composed.json --unseen STEM,...
+    python bench/foreign/by_figure_reserve.py twin --truth FILE --onsets FILE --out DIR
+    python bench/foreign/by_figure_reserve.py twin-check --dir DIR [--dir ...] --unseen STEM,...
 
 ``run`` keeps one calibrate run of an ``evaluate.py`` case (the rule off: calibrate as it is)
 whole, as ``by_figure_rule.py run`` keeps its cases. ``compose`` predicts each kept case's levels
@@ -17,6 +19,12 @@ against the blocking-GC reading calibrate fitted (its recorded χ², residuals a
 OFFR: reserve, rule off; ONR: both; ON0: the rule alone. ``check`` prints the conditions.
 Nothing is fitted here that calibrate and gc_reserve_bench do not fit; the figures are theirs,
 composed.
+
+``twin`` and ``twin-check`` are the fourth rule's (results/byfig-twin/RULE.md): the twin level,
+calibrate's own path. The truth's figures become the measurement calibrate's plan with the onset
+step would have kept (:func:`measurement_of`), and ``overprov calibrate --from`` predicts it with
+the rule on and, where it changed a blocking-GC weight (``by_figure_rule.fired``), off too (else
+off's prediction is on's: the rule acts only through those weights).
 """
 
 from __future__ import annotations
@@ -25,8 +33,10 @@ import argparse
 import contextlib
 import json
 import math
+import os
 import statistics
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -42,6 +52,8 @@ import gc_reserve_bench  # noqa: E402
 from corpus_foreign import FOREIGN_REL_SD  # noqa: E402
 from overprov.calibrate import closed_loop, evidence, gc_designs, gc_reserve, uncertainty  # noqa: E402
 from overprov.calibrate import fit as fitmod  # noqa: E402
+from overprov.calibrate.gc_onset import ONSET_FROM_EMPTY  # noqa: E402
+from overprov.measurement_file import Level, Measurement, save  # noqa: E402
 
 VARIANTS = ("OFF0", "OFFR", "ONR", "ON0")
 LEVELS = (0.0, 10.0, 20.0, 30.0, 40.0)
@@ -354,6 +366,122 @@ def check(
     return ok
 
 
+def measurement_of(doc: dict, onset: float, span_writes: float = 20.0) -> Measurement:
+    """The truth's figures as calibrate's plan with the onset step keeps them: QD32 0% and 40%
+    (IOPS at σ ``FOREIGN_REL_SD``, WAF from the write counters), QD4 at 40% (IOPS), the FOB
+    IOPS, and the onset of garbage collection from empty."""
+    curve = evaluate.truth_curve(doc, 32)
+    qd4 = {int(r["extra_op_percent"]): r for r in doc["levels"] if r["queue_depth"] == 4}
+
+    def level(x: int, r: dict, qd: int | None, waf: float | None) -> Level:
+        return Level(float(x), r["steady_iops"], FOREIGN_REL_SD, waf, None, True, 5,
+                     span_writes / 2, span_writes, qd)  # fmt: skip
+
+    levels = [level(x, curve[x], None, curve[x]["steady_waf"]) for x in (0, 40)]
+    levels.append(level(40, qd4[40], 4, None))
+    return Measurement(
+        target=doc.get("drive", "FEMU"), capacity_bytes=int(doc["advertised_bytes"]),
+        scale_factor=1.0, bs_bytes=4096, qd=32, fob_iops=curve[0]["fob_iops"], levels=levels,
+        counters=True, kind="block", onset_spare_factor=onset, onset_source=ONSET_FROM_EMPTY,
+    )  # fmt: skip
+
+
+def twin(truth: Path, onset_files: list[Path], out: Path) -> Path:
+    """calibrate's prediction of the truth's measurement (:func:`measurement_of`), the rule on,
+    and off where it fired, kept whole beside the CPU seconds."""
+    onset = gc_reserve_bench.load_onsets(onset_files)[truth.resolve()]
+    doc = json.loads(truth.read_text())
+    kept: dict[str, Any] = {"truth": str(truth.resolve().relative_to(ROOT)), "onset": onset}
+    with tempfile.TemporaryDirectory() as folder:
+        save(measurement_of(doc, onset), Path(folder) / "measurement.json")
+        cmd = [sys.executable, "-m", "overprov", "calibrate", "--from", folder, "--json", "-",
+               "--jobs", "1", "--extra-op", ",".join(f"{x:g}" for x in LEVELS)]  # fmt: skip
+        kept["command"] = "overprov " + " ".join(cmd[3:])
+        kept["cpu_s"] = 0.0
+        for on in (True, False):  # off only where on fired, or refused the case
+            if not on and kept.get("fired") is False:
+                break
+            name = "on" if on else "off"
+            before = os.times()
+            try:
+                kept[name], _ = by_figure_rule._calibrate(cmd, on)
+            except RuntimeError as exc:  # calibrate refused the case: reported, no figure
+                kept[f"refused_{name}"] = str(exc)
+            after = os.times()
+            kept["cpu_s"] += sum(after[2:4]) - sum(before[2:4])
+            if on:
+                kept["fired"] = by_figure_rule.fired(kept["on"]) if "on" in kept else None
+    path = out / f"{truth.stem}.json"
+    path.write_text(json.dumps(kept, indent=1) + "\n")
+    told = "; ".join(kept[k] for k in ("refused_on", "refused_off") if k in kept)
+    print(f"{path.name}: fired {kept['fired']}, {kept['cpu_s']:.0f} CPU s {told}", flush=True)
+    return path
+
+
+def twin_errors(kept: dict, which: str) -> dict[tuple[float, str], float]:
+    """{(level, "iops"/"waf"): calibrate's QD32 figure ÷ truth − 1}, rule ``which``."""
+    doc = json.loads((ROOT / kept["truth"]).read_text())
+    truth = [{"extra_op_percent": float(x), "iops": r["steady_iops"], "waf": r.get("steady_waf")}
+             for x, r in sorted(evaluate.truth_curve(doc, 32).items())]  # fmt: skip
+    pred = kept.get(which) or kept["on"]
+    rows = [{"extra_op_percent": r["extra_op_percent"], "iops": r["steady_iops"],
+             "waf": r.get("waf")} for r in pred["levels"]]  # fmt: skip
+    return errors({"truth": truth}, rows)
+
+
+def reserve_share(pred: dict) -> str:
+    """The reserve readings' share of the weight in calibrate's prediction ("–": none)."""
+    docs = pred.get("readings") or {}
+    w = sum(d.get("weight", 0.0) for key, d in docs.items() if "reserve" in key)
+    return f"{w / sum(d.get('weight', 0.0) for d in docs.values()):.2f}" if w else "–"
+
+
+def twin_check(folders: list[Path], unseen: list[str], noise: float = 0.04) -> bool:
+    """The fourth rule's C1 and C2 over the kept cases (C3 is the test suite's)."""
+    kept = {f.stem: json.loads(f.read_text()) for d in folders for f in sorted(d.glob("*.json"))}
+    print("| truth | onset | reserve share | fired | QD32 IOPS median / worst: off → on "
+          "| WAF median / worst: off → on |")  # fmt: skip
+    print("|---|---|---|---|---|---|")
+    errs, refused = {}, []
+    for stem, k in kept.items():
+        if "on" not in k or "off" not in k and k["fired"] is not False:
+            told = "; ".join(f"{w}: {k.get(f'refused_{w}', 'answered')}" for w in ("on", "off"))
+            print(f"| {stem} | {k['onset']:.3f} | refused | {told} |")
+            refused.append((stem, "on" not in k and "off" in k))
+            continue
+        e = {w: twin_errors(k, w) for w in ("off", "on")}
+        errs[stem] = e
+        share = reserve_share(k["on"])
+        cells = [" → ".join(f"{100 * s[1]:.1f} / {100 * s[2]:.1f}"
+                            for s in (summary(e[w], what) for w in ("off", "on")))
+                 for what in ("iops", "waf")]  # fmt: skip
+        print(f"| {stem} | {k['onset']:.3f} | {share} | {k['fired']} | {cells[0]} | {cells[1]} |")
+    verdict = []
+    for stem in unseen:
+        med = summary(errs[stem]["on"], "iops")[1] if stem in errs else math.nan
+        verdict.append(med <= 0.10)
+        print(f"C1 {stem}: on's QD32 IOPS median {100 * med:.1f}%: "
+              f"{'holds' if verdict[-1] else 'FAILS'}")  # fmt: skip
+    bad = [(s, k, e["on"][k], e["off"][k]) for s, e in errs.items() for k in e["on"]
+           if k in e["off"] and worse(e["on"][k], e["off"][k], k[0], noise)]  # fmt: skip
+    n = sum(len(e["on"]) for e in errs.values())
+    lost = [stem for stem, off_answered in refused if off_answered]  # a figure lost is worse
+    for stem in lost:
+        print(f"   {stem}: refused with the rule on, answered with it off: every figure lost")
+    verdict.append(not bad and not lost)
+    print(f"C2 on against off: {len(bad)} of {n} figures worse, {len(lost)} cases lost: "
+          f"{'holds' if verdict[-1] else 'FAILS'}")  # fmt: skip
+    for s, (x, what), a, b in bad:
+        print(f"   {s}: {x:g}% {what} {100 * b:+.1f}% → {100 * a:+.1f}%")
+    fired = sum(bool(k["fired"]) for k in kept.values())
+    exercised = fired > 0
+    ok = all(verdict) and exercised
+    print(f"the flag changed a blocking-GC weight in {fired} "
+          f"of {len(kept)} cases; C1-C2: {'PASS' if all(verdict) else 'FAIL'}"
+          f"{'' if exercised else ' (not exercised: the flag stays off)'}")  # fmt: skip
+    return ok
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="what", required=True)
@@ -386,8 +514,21 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="diagnosis: the cases that fit WAF figures only",
     )
+    t = sub.add_parser("twin", help="the fourth rule: one truth through calibrate --from")
+    t.add_argument("--truth", type=Path, action="append", required=True)
+    t.add_argument("--onsets", type=Path, action="append", required=True)
+    t.add_argument("--out", type=Path, required=True)
+    tc = sub.add_parser("twin-check", help="the fourth rule's C1 and C2")
+    tc.add_argument("--dir", type=Path, action="append", required=True)
+    tc.add_argument("--unseen", default="")
     args = ap.parse_args(argv)
-    if args.what == "run":
+    if args.what == "twin":
+        args.out.mkdir(parents=True, exist_ok=True)
+        for truth in args.truth:
+            twin(truth, args.onsets, args.out)
+    elif args.what == "twin-check":
+        twin_check(args.dir, [s for s in args.unseen.split(",") if s])
+    elif args.what == "run":
         args.out.mkdir(parents=True, exist_ok=True)
         for name in args.case:
             run(args.truth, name, args.out)

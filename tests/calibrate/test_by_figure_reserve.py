@@ -58,3 +58,24 @@ def test_a_figure_is_worse_beyond_a_point_and_a_fitted_one_beyond_its_noise():
     assert not bfr.worse(0.019, 0.005, 40.0)  # fitted, within the figures' noise (2%)
     assert bfr.worse(0.031, 0.005, 40.0)
     assert not bfr.worse(-0.10, 0.095, 20.0)  # half a point
+
+
+def test_a_truths_figures_become_the_measurement_calibrates_plan_keeps(tmp_path):
+    """The fourth rule's case (bench/foreign/results/byfig-twin/RULE.md): the truth's QD32 0%
+    and 40% figures with WAF, its QD4 figure at 40% and FOB, and the plan-dated onset, in a
+    measurement.json that calibrate's loader accepts and reads with an onset from empty."""
+    from overprov import measurement_file
+    from overprov.calibrate import predict, reserve_reading
+
+    truth = ROOT / "bench/foreign/results/byfig-reserve3/unseen/femu-12lun-96blk-thres88.json"
+    doc = json.loads(truth.read_text())
+    bfr.save(bfr.measurement_of(doc, 1.12), tmp_path / measurement_file.NAME)
+    m = measurement_file.load(tmp_path / measurement_file.NAME)
+    assert reserve_reading.onset_from_empty(m) == 1.12
+    curve = bfr.evaluate.truth_curve(doc, 32)
+    assert m.fob_iops == curve[0]["fob_iops"]
+    fig = predict.PredictionInput(predict.points_from(m), [0, 10, 20, 30, 40], measurement=m)
+    assert [(p.extra_op_percent, p.iops, p.waf) for p in fig.points] == [
+        (float(x), curve[x]["steady_iops"], curve[x]["steady_waf"]) for x in (0, 40)
+    ]
+    assert [(p.extra_op_percent, p.queue_depth) for p in fig.other_qd_points] == [(40.0, 4)]

@@ -24,6 +24,7 @@ def test_drive_50s_blocking_reading_reproducing_fewer_figures_loses_its_weight(m
     blocking-GC twin one (the 0% WAF); its χ² is lower, so the likelihood gives it weight 1."""
     refuted = {"analytic": ANALYTIC, "blocking": BLOCKING}
     assert evidence.figures_reproduced(refuted, queue_depth=32) == {"analytic": 3, "blocking": 1}
+    monkeypatch.setattr(evidence, "REPRODUCED_BY_FIGURE", False)  # the likelihood alone
     assert evidence.weights(CHI2, NEITHER, refuted, queue_depth=32)["blocking"] > 0.999
     monkeypatch.setattr(evidence, "REPRODUCED_BY_FIGURE", True)
     assert evidence.weights(CHI2, NEITHER, refuted, queue_depth=32) == {

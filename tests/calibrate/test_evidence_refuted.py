@@ -82,6 +82,7 @@ def test_drive_50s_readings_weigh_by_their_form_error_not_by_their_chi2(monkeypa
     noisiest figure, the analytic reading's χ² holds its unidentified leave-one-out terms); with
     each reading's form error the analytic one, within 14% everywhere, takes over 0.99."""
     refuted = {"analytic": ANALYTIC, "blocking": BLOCKING}
+    monkeypatch.setattr(evidence, "REPRODUCED_BY_FIGURE", False)  # the likelihood alone
     assert evidence.weights(CHI2, NEITHER, refuted, queue_depth=32)["blocking"] > 0.999
     monkeypatch.setattr(evidence, "REFUTED_WEIGHTS", "form-error")
     dens = evidence.predictive_densities(refuted, queue_depth=32)
