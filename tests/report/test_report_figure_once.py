@@ -1,6 +1,7 @@
-"""A figure laid out once before ``savefig`` (files.lay_out_once) is written the same as one
-that ``savefig`` lays out in a first draw of its own: the same SVG (text, paths' vertices,
-positions) and the same PNG pixels, for figures of every kind the report draws."""
+"""A figure laid out once before ``savefig`` (files.lay_out_once), its title wrapped only when
+it may not fit (plots.may_be_wider_than_figure), is written the same as one that ``savefig``
+lays out in a first draw of its own with its title always wrapped: the same SVG (text, paths'
+vertices, positions) and the same PNG pixels, for figures of every kind the report draws."""
 
 from __future__ import annotations
 
@@ -9,14 +10,17 @@ import re
 
 import matplotlib
 import pytest
+from matplotlib.text import Text
 from overprov.report import files, plots, plots_latency, plots_time
 from PIL import Image
 from test_report_plots import _profile_source
 
+LONG_LABEL = "sdb " + "on a drive with a long name " * 6
 FIGURES = {
     "latency": lambda s: plots_latency.plot_latency(s),
-    "iops-vs-op": lambda s: plots.plot_iops_vs_op([s], target_iops=30_000, recommended=[20.0]),
     "iops-time": lambda s: plots_time.plot_iops_time(s),
+    # a label that makes the title wider than the figure: the title wraps
+    "long-title": lambda s: plots_time.plot_iops_time(_profile_source(LONG_LABEL)),
 }
 _RANDOM_ID = re.compile(r"\b[hmp][0-9a-f]{10}\b")  # clip paths', markers', hatches' ids: salted
 
@@ -31,11 +35,16 @@ def _same_ids(svg: str) -> str:
 def _saved(name: str, fmt: str, once: bool) -> bytes | str:
     with matplotlib.rc_context(plots.STYLE):
         fig = FIGURES[name](_profile_source())
+        title_text = fig.get_suptitle()
+        assert title_text
         if once:
             files.lay_out_once(fig, fmt)
             assert fig.get_layout_engine() is None  # savefig will not lay it out again
-        else:
+        else:  # as it was: the title always wrapped, the layout left to savefig
             assert fig.get_layout_engine() is not None
+            titles = fig.findobj(lambda a: isinstance(a, Text) and a.get_text() == title_text)
+            assert len(titles) == 1
+            titles[0].set_wrap(True)
         buf: io.StringIO | io.BytesIO = io.StringIO() if fmt == "svg" else io.BytesIO()
         fig.savefig(buf, format=fmt)
     return buf.getvalue()
@@ -47,6 +56,19 @@ def test_an_svg_laid_out_once_is_the_same_file(name):
     assert isinstance(before, str) and isinstance(after, str)
     assert "<path" in after and "<text" in after
     assert _same_ids(after) == _same_ids(before)
+
+
+def test_only_a_title_that_may_not_fit_is_wrapped():
+    with matplotlib.rc_context(plots.STYLE):
+        short, long = FIGURES["iops-time"](_profile_source()), FIGURES["long-title"](None)
+    wrapped = [
+        [t.get_wrap() for t in fig.findobj(Text) if t.get_text() == fig.get_suptitle()]
+        for fig in (short, long)
+    ]
+    assert wrapped == [[False], [True]]
+    svg = _saved("long-title", "svg", once=True)
+    assert isinstance(svg, str) and LONG_LABEL not in svg  # broken across lines
+    assert "on a drive with a long name on a" in svg
 
 
 def test_a_png_laid_out_once_has_the_same_pixels():

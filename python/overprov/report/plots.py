@@ -20,6 +20,8 @@ from matplotlib import colormaps  # noqa: E402
 from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
+from matplotlib.text import Text  # noqa: E402
+from matplotlib.textpath import text_to_path  # noqa: E402
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
 
 from overprov.report.model import Source  # noqa: E402
@@ -80,17 +82,30 @@ def new_figure(width: float, height: float) -> Figure:
 
 def figure_title(fig: Figure, sources: Sequence[Source], text: str) -> None:
     """The figure's title; for simulated data a second line names it SIMULATED with the
-    drive, the scale and "illustrative" or "calibrated twin" (every chart of simulated data)."""
+    drive, the scale and "illustrative" or "calibrated twin" (every chart of simulated data).
+    A title that may not fit across the figure wraps (:func:`may_be_wider_than_figure`)."""
     tags = list(dict.fromkeys(s.sim_tag for s in sources if s.sim_tag))
     if tags:
-        fig.suptitle(
-            text + "\n" + "; ".join(tags),
-            fontweight="bold",
-            color="#8a1c1c",
-            wrap=True,
-        )
+        title = fig.suptitle(text + "\n" + "; ".join(tags), fontweight="bold", color="#8a1c1c")
     else:
-        fig.suptitle(text, fontweight="bold", wrap=True)
+        title = fig.suptitle(text, fontweight="bold")
+    title.set_wrap(may_be_wider_than_figure(fig, title))
+
+
+#: a line narrower than this share of the figure's width, measured as the SVG renderer
+#: measures it, is narrower than the figure at any dpi (a PNG's hinted glyphs differ by a few %)
+WRAP_WIDTH_SHARE = 0.9
+
+
+def may_be_wider_than_figure(fig: Figure, text: Text) -> bool:
+    """Whether a line of ``text`` may be wider than ``fig``. matplotlib's ``wrap=True`` measures
+    each line's every prefix of words at every draw, wrapped or not; a text whose lines all
+    fit is drawn the same without it, so it wraps only the ones that may not fit."""
+    widths_pt = [
+        text_to_path.get_text_width_height_descent(line, text.get_fontproperties(), False)[0]
+        for line in text.get_text().split("\n")
+    ]
+    return max(widths_pt) > WRAP_WIDTH_SHARE * fig.get_figwidth() * 72  # 72 points an inch
 
 
 def legend_below(
