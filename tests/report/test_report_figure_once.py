@@ -11,6 +11,7 @@ import re
 import matplotlib
 import pytest
 from matplotlib.text import Text
+from matplotlib.ticker import LogLocator
 from overprov.report import files, plots, plots_latency, plots_time
 from PIL import Image
 from test_report_plots import _profile_source
@@ -83,3 +84,14 @@ def test_the_ids_are_numbered_not_dropped():
     use = '<use xlink:href="#{}"/>'
     svg = "".join(use.format(i) for i in ("m0123456789", "h9876543210", "m0123456789"))
     assert _same_ids(svg) == "".join(use.format(i) for i in ("id0", "id1", "id0"))
+
+
+@pytest.mark.parametrize("view", [(3.0, 4.5e4), (1e-9, 1.5), (0.7, 0.9), (20.0, 2e6)])
+def test_a_log_axis_makes_only_the_ticks_in_view(view):
+    lo, hi = view
+    for subs in ((1.0,), (1.0, 2.0, 5.0), tuple(range(1, 10))):
+        every = LogLocator(base=10, subs=subs, numticks=100).tick_values(lo, hi)
+        in_view = plots.InViewLogLocator(base=10, subs=subs, numticks=100).tick_values(lo, hi)
+        assert list(in_view) == [t for t in every if lo * (1 - 1e-12) <= t <= hi * (1 + 1e-12)]
+        if hi / lo > 10:  # matplotlib's goes a decade beyond either end (a narrower view is
+            assert len(in_view) < len(every)  # ticked linearly, within it)

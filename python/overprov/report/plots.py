@@ -11,8 +11,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from statistics import NormalDist
+from typing import Any
 
 import matplotlib
+import numpy as np
 
 matplotlib.use("Agg")  # before anything else of matplotlib is imported
 
@@ -148,6 +150,24 @@ def _k(value: float, _pos: object = None) -> str:
     return f"{value:g}"
 
 
+class InViewLogLocator(LogLocator):
+    """A ``LogLocator`` that gives only the ticks in the axis's view: matplotlib's gives a
+    decade more on either side, and the axis makes, positions and labels a tick for each of
+    them at every layout pass and draw, then draws only those in view. The ticks drawn are
+    the same (matplotlib draws a tick within 1e-10 of the view's span, in the axis's log
+    coordinates, of its ends; this keeps those within 1e-9)."""
+
+    def tick_values(self, vmin: float, vmax: float) -> Any:
+        ticks = super().tick_values(vmin, vmax)
+        lo, hi = sorted((vmin, vmax))
+        if not (lo > 0 and hi > 0) or len(ticks) == 0:
+            return ticks
+        log_lo, log_hi = math.log10(lo), math.log10(hi)
+        slack = 1e-9 * max(log_hi - log_lo, 1e-300)
+        logs = np.log10(np.maximum(ticks, 1e-300))
+        return ticks[(logs >= log_lo - slack) & (logs <= log_hi + slack)]
+
+
 def readable_log_axis(ax: object, which: str, fmt: object = None) -> None:
     """Ticks of a log axis that read as plain numbers ("2k", "5,000", "0.1%"; never 10³ or
     3×10²) and are enough to read it without touching each other: the densest of every 1–9,
@@ -173,9 +193,9 @@ def readable_log_axis(ax: object, which: str, fmt: object = None) -> None:
             subs = tuple(float(k) for k in option)
             break
     axis = ax.yaxis if which == "y" else ax.xaxis  # type: ignore[attr-defined]
-    axis.set_major_locator(LogLocator(base=10, subs=subs, numticks=30))
+    axis.set_major_locator(InViewLogLocator(base=10, subs=subs, numticks=30))
     axis.set_major_formatter(FuncFormatter(fmt))
-    axis.set_minor_locator(LogLocator(base=10, subs=tuple(range(1, 10)), numticks=100))
+    axis.set_minor_locator(InViewLogLocator(base=10, subs=tuple(range(1, 10)), numticks=100))
     axis.set_minor_formatter(NullFormatter())
 
 
