@@ -5,6 +5,7 @@ vertices, positions) and the same PNG pixels, for figures of every kind the repo
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 
@@ -19,9 +20,9 @@ from test_report_plots import _profile_source
 LONG_LABEL = "sdb " + "on a drive with a long name " * 6
 FIGURES = {
     "latency": lambda s: plots_latency.plot_latency(s),
-    "iops-time": lambda s: plots_time.plot_iops_time(s),
-    # a label that makes the title wider than the figure: the title wraps
-    "long-title": lambda s: plots_time.plot_iops_time(_profile_source(LONG_LABEL)),
+    # IOPS over time (spans, hatches) with a label that makes the title wider than the
+    # figure: the title wraps
+    "iops-time-long-title": lambda s: plots_time.plot_iops_time(_profile_source(LONG_LABEL)),
 }
 _RANDOM_ID = re.compile(r"\b[hmp][0-9a-f]{10}\b")  # clip paths', markers', hatches' ids: salted
 
@@ -33,6 +34,7 @@ def _same_ids(svg: str) -> str:
     return _RANDOM_ID.sub(lambda m: ids.setdefault(m.group(0), f"id{len(ids)}"), svg)
 
 
+@functools.cache
 def _saved(name: str, fmt: str, once: bool) -> bytes | str:
     with matplotlib.rc_context(plots.STYLE):
         fig = FIGURES[name](_profile_source())
@@ -61,13 +63,14 @@ def test_an_svg_laid_out_once_is_the_same_file(name):
 
 def test_only_a_title_that_may_not_fit_is_wrapped():
     with matplotlib.rc_context(plots.STYLE):
-        short, long = FIGURES["iops-time"](_profile_source()), FIGURES["long-title"](None)
+        short = FIGURES["latency"](_profile_source())
+        long = FIGURES["iops-time-long-title"](None)
     wrapped = [
         [t.get_wrap() for t in fig.findobj(Text) if t.get_text() == fig.get_suptitle()]
         for fig in (short, long)
     ]
     assert wrapped == [[False], [True]]
-    svg = _saved("long-title", "svg", once=True)
+    svg = _saved("iops-time-long-title", "svg", once=True)
     assert isinstance(svg, str) and LONG_LABEL not in svg  # broken across lines
     assert "on a drive with a long name on a" in svg
 
