@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import matplotlib
+from matplotlib.backends.backend_svg import FigureCanvasSVG
 from matplotlib.figure import Figure
 
 from overprov.outputs import REPORT_PAGE
@@ -31,6 +32,8 @@ SVG_BYTES_PER_MARKER = 120
 #: the SVG bound: a figure whose SVG is estimated above it is drawn as PNG (the smallest PNG
 #: of the reports' figures measured 65 KB as base64, their median 140 KB)
 SVG_MAX_BYTES = 150_000
+#: the figure's dpi while matplotlib writes an SVG (its ``print_svg``: SVG user units are points)
+SVG_DPI = 72
 
 
 def svg_bytes_estimate(fig: Figure) -> int:
@@ -54,6 +57,33 @@ def svg_bytes_estimate(fig: Figure) -> int:
     return SVG_BASE_BYTES + SVG_BYTES_PER_VERTEX * vertices + SVG_BYTES_PER_MARKER * markers
 
 
+def lay_out_once(fig: Figure, fmt: str) -> None:
+    """Run ``fig``'s layout engine (constrained layout) as ``savefig`` would for a ``fmt``
+    ("svg" or "png") file, then take the engine off, so that ``savefig`` draws the figure
+    once, not twice. With an engine, matplotlib's ``FigureCanvasBase.print_figure`` draws a
+    figure twice: a first draw with output disabled, only to run the engine, with the
+    figure on the format's canvas at the format's dpi (an SVG: 72, its user units are points;
+    a PNG: ``savefig.dpi``), then the real draw with the engine off. Running the engine here,
+    on that canvas at that dpi, puts the axes where that first draw would have: the file
+    written is the same (tests/report/test_report_figure_once.py)."""
+    engine = fig.get_layout_engine()
+    if engine is None:
+        return
+    if fig.axes:
+        canvas, dpi = fig.canvas, fig.dpi
+        if fmt == "svg":
+            FigureCanvasSVG(fig)  # the layout measures text as the SVG renderer will
+            fig.dpi = SVG_DPI
+        else:
+            fig.dpi = matplotlib.rcParams["savefig.dpi"]
+        try:
+            engine.execute(fig)
+        finally:
+            fig.set_canvas(canvas)
+            fig.dpi = dpi
+    fig.set_layout_engine(None)
+
+
 class FilesWriter:
     """Saves figures (each once, SVG or PNG) and CSVs into the files folder; keeps the page's
     blocks; ``draws`` counts the figures drawn (a figure is drawn once)."""
@@ -71,6 +101,7 @@ class FilesWriter:
         smaller as pixels); the same file is saved beside the page."""
         use_svg = svg_bytes_estimate(fig) <= SVG_MAX_BYTES
         with matplotlib.rc_context(plots.STYLE):
+            lay_out_once(fig, "svg" if use_svg else "png")
             if use_svg:
                 buf: Any = io.StringIO()
                 fig.savefig(buf, format="svg")

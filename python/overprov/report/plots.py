@@ -11,8 +11,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from statistics import NormalDist
+from typing import Any
 
 import matplotlib
+import numpy as np
 
 matplotlib.use("Agg")  # before anything else of matplotlib is imported
 
@@ -20,6 +22,8 @@ from matplotlib import colormaps  # noqa: E402
 from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
+from matplotlib.text import Text  # noqa: E402
+from matplotlib.textpath import text_to_path  # noqa: E402
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
 
 from overprov.report.model import Source  # noqa: E402
@@ -80,17 +84,30 @@ def new_figure(width: float, height: float) -> Figure:
 
 def figure_title(fig: Figure, sources: Sequence[Source], text: str) -> None:
     """The figure's title; for simulated data a second line names it SIMULATED with the
-    drive, the scale and "illustrative" or "calibrated twin" (every chart of simulated data)."""
+    drive, the scale and "illustrative" or "calibrated twin" (every chart of simulated data).
+    A title that may not fit across the figure wraps (:func:`may_be_wider_than_figure`)."""
     tags = list(dict.fromkeys(s.sim_tag for s in sources if s.sim_tag))
     if tags:
-        fig.suptitle(
-            text + "\n" + "; ".join(tags),
-            fontweight="bold",
-            color="#8a1c1c",
-            wrap=True,
-        )
+        title = fig.suptitle(text + "\n" + "; ".join(tags), fontweight="bold", color="#8a1c1c")
     else:
-        fig.suptitle(text, fontweight="bold", wrap=True)
+        title = fig.suptitle(text, fontweight="bold")
+    title.set_wrap(may_be_wider_than_figure(fig, title))
+
+
+#: a line narrower than this share of the figure's width, measured as the SVG renderer
+#: measures it, is narrower than the figure at any dpi (a PNG's hinted glyphs differ by a few %)
+WRAP_WIDTH_SHARE = 0.9
+
+
+def may_be_wider_than_figure(fig: Figure, text: Text) -> bool:
+    """Whether a line of ``text`` may be wider than ``fig``. matplotlib's ``wrap=True`` measures
+    each line's every prefix of words at every draw, wrapped or not; a text whose lines all
+    fit is drawn the same without it, so it wraps only the ones that may not fit."""
+    widths_pt = [
+        text_to_path.get_text_width_height_descent(line, text.get_fontproperties(), False)[0]
+        for line in text.get_text().split("\n")
+    ]
+    return max(widths_pt) > WRAP_WIDTH_SHARE * fig.get_figwidth() * 72  # 72 points an inch
 
 
 def legend_below(
@@ -133,6 +150,24 @@ def _k(value: float, _pos: object = None) -> str:
     return f"{value:g}"
 
 
+class InViewLogLocator(LogLocator):
+    """A ``LogLocator`` that gives only the ticks in the axis's view: matplotlib's gives a
+    decade more on either side, and the axis makes, positions and labels a tick for each of
+    them at every layout pass and draw, then draws only those in view. The ticks drawn are
+    the same (matplotlib draws a tick within 1e-10 of the view's span, in the axis's log
+    coordinates, of its ends; this keeps those within 1e-9)."""
+
+    def tick_values(self, vmin: float, vmax: float) -> Any:
+        ticks = super().tick_values(vmin, vmax)
+        lo, hi = sorted((vmin, vmax))
+        if not (lo > 0 and hi > 0) or len(ticks) == 0:
+            return ticks
+        log_lo, log_hi = math.log10(lo), math.log10(hi)
+        slack = 1e-9 * max(log_hi - log_lo, 1e-300)
+        logs = np.log10(np.maximum(ticks, 1e-300))
+        return ticks[(logs >= log_lo - slack) & (logs <= log_hi + slack)]
+
+
 def readable_log_axis(ax: object, which: str, fmt: object = None) -> None:
     """Ticks of a log axis that read as plain numbers ("2k", "5,000", "0.1%"; never 10³ or
     3×10²) and are enough to read it without touching each other: the densest of every 1–9,
@@ -158,9 +193,9 @@ def readable_log_axis(ax: object, which: str, fmt: object = None) -> None:
             subs = tuple(float(k) for k in option)
             break
     axis = ax.yaxis if which == "y" else ax.xaxis  # type: ignore[attr-defined]
-    axis.set_major_locator(LogLocator(base=10, subs=subs, numticks=30))
+    axis.set_major_locator(InViewLogLocator(base=10, subs=subs, numticks=30))
     axis.set_major_formatter(FuncFormatter(fmt))
-    axis.set_minor_locator(LogLocator(base=10, subs=tuple(range(1, 10)), numticks=100))
+    axis.set_minor_locator(InViewLogLocator(base=10, subs=tuple(range(1, 10)), numticks=100))
     axis.set_minor_formatter(NullFormatter())
 
 
