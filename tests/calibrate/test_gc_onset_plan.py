@@ -96,9 +96,10 @@ def test_without_write_counters_there_is_no_step():
 def test_the_plan_takes_the_step_only_where_the_budget_holds_it(monkeypatch, flag):
     """About a drive write more: the random plan at 4 drive writes holds it (the graded plan
     dates the onset in its fill instead, ``test_gc_onset_fill.py``); without
-    ``onset_from_empty`` the plan follows ``plan.ONSET_FROM_EMPTY`` (either way here)."""
+    ``onset_from_empty`` the graded plan's fill follows ``plan.ONSET_FROM_EMPTY`` (either way
+    here) and the random plan takes no step: it is asked for."""
     monkeypatch.setattr(plan, "ONSET_FROM_EMPTY", flag)
-    assert design([0, 40], parse_budget("6dw")).onset_from_empty is flag
+    assert not design([0, 40], parse_budget("6dw")).onset_from_empty
     assert design([0, 40], parse_budget("2dw")).fill_hazard == (plan.FILL_HAZARD if flag else 0)
     assert not design([0, 40], parse_budget("6dw"), onset_from_empty=False).onset_from_empty
     assert not design([0, 40], parse_budget("4dw"), precondition="graded").onset_from_empty

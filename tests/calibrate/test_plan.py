@@ -72,8 +72,9 @@ def test_an_io_time_budget_is_a_cap():
 def test_the_plan_fits_its_budget(monkeypatch, onset_from_empty):
     """The worst case printed before measuring is within the budget: each segment's maximum
     is lowered to share what the minimum leaves (a 6 dw budget planned 6.3 dw for a drive
-    without write counters). Both ways of ``plan.ONSET_FROM_EMPTY``: with it the random plan at
-    6 drive writes holds the onset step (about a drive write) and plans the whole budget."""
+    without write counters). Both ways of ``plan.ONSET_FROM_EMPTY`` (the graded plan's fill); the
+    random plan at 6 drive writes holds the onset step (about a drive write) when asked for it,
+    and then plans the whole budget."""
     monkeypatch.setattr(planmod, "ONSET_FROM_EMPTY", onset_from_empty)
     for budget, counters in (("6dw", False), ("4dw", True), ("3.4dw", True), ("2.2dw", True)):
         plan = design(LEVELS, parse_budget(budget), write_counters=counters)
@@ -83,8 +84,9 @@ def test_the_plan_fits_its_budget(monkeypatch, onset_from_empty):
     # the random plan is unchanged where it fits (4.7 and the 0.08-dw second-QD probe); with
     # the step, its maxima lowered to share the rest of the 6 drive writes
     six = design(LEVELS, parse_budget("6dw"))
-    assert six.onset_from_empty is onset_from_empty
-    assert six.planned_drive_writes() == pytest.approx(6.0 if onset_from_empty else 4.78, abs=0.01)
+    assert not six.onset_from_empty and six.planned_drive_writes() == pytest.approx(4.78, abs=0.01)
+    asked = design(LEVELS, parse_budget("6dw"), onset_from_empty=True)
+    assert asked.onset_from_empty and asked.planned_drive_writes() == pytest.approx(6.0, abs=0.01)
     # the default budget, 2 drive writes, plans the graded plan within it
     default = design(LEVELS, parse_budget(None))
     assert default.precondition == "graded" and default.planned_drive_writes() <= 2.0 + 1e-9

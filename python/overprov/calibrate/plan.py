@@ -4,8 +4,8 @@ The plan measures what the fit (``fit.py``) needs and nothing more, on one drive
 
 1. purge (TRIM everything) and a short fresh-out-of-box (FOB) segment of random writes: an upper
    bound on any steady figure and the drive's controller/NAND speed without garbage collection;
-   in the random plan with :data:`ONSET_FROM_EMPTY` (off) and a budget that holds it, its random
-   writes run on until the write counters show the first garbage-collection copy: the onset
+   in the random plan when asked (``onset_from_empty=True``) and the budget holds it, its
+   random writes run on until the write counters show the first garbage-collection copy: the onset
    from empty, 1 + the spare the collector works with (``gc_onset.py``; about a drive write
    more), then a purge;
 2. one sequential fill of the whole tested capacity, so every later random write overwrites data;
@@ -87,14 +87,14 @@ PROBE_AT_LOWEST = False
 #: plan, 0.05 in the graded one).
 PROBE_WINDOW_ROUNDS = 4
 PROBE_ROUND_SHARE = 0.5
-#: Whether the plan dates the onset of garbage collection from empty where the target reports
-#: its write counters and the budget holds it beside the levels: the graded plan inside its
-#: graded fill (:func:`with_graded_fill`, 0.15 drive writes more; adopted as the graded plan's
-#: way by a pre-registered rule, docs/calibrate-validation.md, "The onset of garbage collection
-#: from empty inside the graded fill"), the random plan by a step after the FOB
-#: (:func:`with_onset_step`, about a drive write more). Off: no reading calibrate ships reads the
-#: figure yet (``gc_reserve.ReserveForm.onset`` is the bench's).
-ONSET_FROM_EMPTY = False
+#: Whether the graded plan dates the onset of garbage collection from empty inside its graded
+#: fill (:func:`with_graded_fill`, 0.15 drive writes more) where the target reports its write
+#: counters and the budget holds it; calibrate reads it (``reserve_reading.py``). Adopted by
+#: pre-registered rules (docs/calibrate-validation.md, "The onset of garbage collection from
+#: empty inside the graded fill", "The default graded plan on a drive whose collector holds a
+#: reserve with a victim floor"). The random plan's step after the FOB (:func:`with_onset_step`,
+#: about a drive write more) only when ``design`` is asked for it (``onset_from_empty=True``).
+ONSET_FROM_EMPTY = True
 #: The onset step ends here without an onset (host writes since the purge, drive writes of the
 #: capacity): past the largest collector spare of the foreign drives (1.198, FEMU with a 10%
 #: reserve) and of overprov's generated drives (about 1.3).
@@ -457,7 +457,8 @@ def design(
         probed = with_probe(plan, second_queue_depth)
         if budget.drive_writes is None or probed.minimum_drive_writes() <= budget.drive_writes:
             plan = probed
-    if (ONSET_FROM_EMPTY if onset_from_empty is None else onset_from_empty) and write_counters:
+    asked = onset_from_empty or (onset_from_empty is None and ONSET_FROM_EMPTY and graded)
+    if asked and write_counters:  # by default the graded fill; the random step when asked
         timed = with_graded_fill(plan) if graded else with_onset_step(plan)
         if budget.drive_writes is None or timed.minimum_drive_writes() <= budget.drive_writes:
             plan = timed
