@@ -247,12 +247,13 @@ def graded_fill(runner: RoundRunner, reserve_drive_writes: float) -> None:
         left -= (end - start) / cap
         if not runner.fits((end - start) / cap, 0.0, reserve_drive_writes + left):
             raise BudgetSpent("the budget is spent in the graded fill")
-        spec = RoundSpec(f"fill-{i + 1:03d}", "write", 131072, plan.qd, 1, end - start, start)
-        runner.run(spec, 0.0)
+        if end > start:  # on a small drive a step's share may round to no whole 128 KiB write
+            spec = RoundSpec(f"fill-{i + 1:03d}", "write", 131072, plan.qd, 1, end - start, start)
+            runner.run(spec, 0.0)
         start = end
         owed += step.random_drive_writes
         left -= step.random_drive_writes
-        if owed < 0.5 * floor:
+        if owed < 0.5 * floor or end == 0:  # carried on: nothing filled yet to write over
             continue
         due = GradedRound(end / cap, owed)
         try:
