@@ -84,6 +84,15 @@ SPARE_LOWER_BOUND = "lower bound: the budget ended the sweeps before garbage col
 SPARE_FROM_EMPTY = "the onset of garbage collection from empty, less the fill"
 SPARE_IN_FILL = "the onset of garbage collection from empty, inside the graded fill"
 #: ``Measurement.onset_source`` of an onset from empty (``gc_onset.py``, which names it so).
+#: The tag of a level's graded rounds in their labels (``op<x>-g1.<n>``, :func:`_pass`).
+GRADED_TAG = "g1"
+
+
+def is_graded_round(label: str) -> bool:
+    """Whether the round labelled ``label`` is one of a level's graded rounds."""
+    return f"-{GRADED_TAG}." in label
+
+
 ONSET_FROM_EMPTY = "garbage-collection onset from empty"
 
 
@@ -167,7 +176,9 @@ def precondition_level(
     else:
         share = seg.precondition_drive_writes
     # a later level's rounds run over suffixes of its span (``round_region``)
-    gc_seen = _pass(runner, seg, span_bytes, share, "g1", reserve_drive_writes, at_end=not first)
+    gc_seen = _pass(
+        runner, seg, span_bytes, share, GRADED_TAG, reserve_drive_writes, at_end=not first
+    )
     if first and runner.counters_ok and not gc_seen and plan.spare_from != "onset":
         runner.progress(
             f"WARNING: {x:g}% extra OP: no garbage collection during the graded rounds, so the "
@@ -194,7 +205,7 @@ def _from_empty(
     m.spare_source = SPARE_FROM_EMPTY
     m.spare_drive_writes = max(0.0, (m.onset_spare_factor or 0.0) - span)
     runner.save()
-    _pass(runner, seg, span_bytes, m.spare_drive_writes, "g1", reserve_drive_writes)
+    _pass(runner, seg, span_bytes, m.spare_drive_writes, GRADED_TAG, reserve_drive_writes)
     runner.progress(
         f"{seg.extra_op_percent:g}% extra OP: graded preconditioning, "
         f"{m.spare_drive_writes:.3f} drive writes ({SPARE_FROM_EMPTY})"
@@ -217,7 +228,7 @@ def _after_fill_onset(
     m.spare_drive_writes = max(0.0, onset - (1.0 - seg.extra_op_percent / 100.0))
     runner.save()
     if seg.precondition_drive_writes > 0:
-        _pass(runner, seg, span_bytes, seg.precondition_drive_writes, "g1",
+        _pass(runner, seg, span_bytes, seg.precondition_drive_writes, GRADED_TAG,
               reserve_drive_writes, at_end=True)  # fmt: skip
     runner.progress(
         f"{seg.extra_op_percent:g}% extra OP: graded preconditioning, "

@@ -18,7 +18,12 @@ import statistics
 from collections.abc import Callable
 
 from overprov.calibrate import gc_onset
-from overprov.calibrate.graded_run import BudgetSpent, graded_fill, precondition_level
+from overprov.calibrate.graded_run import (
+    BudgetSpent,
+    graded_fill,
+    is_graded_round,
+    precondition_level,
+)
 from overprov.calibrate.plan import MeasurementPlan, Segment
 from overprov.emulate.counters import StatusReading
 from overprov.emulate.host_share import HostBoundNotice, emulated_device, round_share
@@ -386,8 +391,8 @@ def over_bursts(
         and seg.queue_depth is None
     ):
         return []
-    graded = [r for r in level_rounds if "-g1." in r.label]
-    random = [r for r in level_rounds if "-g1." not in r.label]
+    graded = [r for r in level_rounds if is_graded_round(r.label)]
+    random = [r for r in level_rounds if not is_graded_round(r.label)]
     if graded:
         return graded + random
     out, written = [], 0.0
