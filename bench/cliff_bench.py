@@ -25,7 +25,8 @@ TurboWrite region and 36 GB region on unwritten capacity, as Samsung documents t
         [--static-share 0.005] [--physical 8GiB] [--tlc-factors 0.7,1.5]
         [--turbowrite-tlc-us 1000] [--no-fit-tlc] [--also-twin-tlc]
         [--fallback-read-percent 50] [--probe-bs 4096,32768] [--no-cache-fit]
-        [--ceiling-fit] [--fine-step 0.05] [--no-hidden-cache-check] [--out FILE]
+        [--ceiling-fit] [--fine-step 0.05] [--no-hidden-cache-check] [--past-buffer]
+        [--consumer-seeds 1-4] [--seeds-none] [--out FILE]
 
 Where the 4 KiB series gives no fit: ``--probe-bs`` adds QD32 series of other request sizes
 (a controller's per-command ceiling lifted), ``--ceiling-fit`` fits a step from a plateau at
@@ -49,6 +50,7 @@ import sys
 from pathlib import Path
 
 from calibrate_bench import seeds_arg  # bench/ is on the path when run as a script
+from cliff_consumer import consumer_drive
 from cliff_rule import declined_rule, declined_rule_line, reason
 from overprov import presets
 from overprov.calibrate import cliff, validation
@@ -97,10 +99,12 @@ def _seconds(
 #: this share (0: not), fitted as a cache, and a fit without a cache only where none shows
 #: one; ``hidden``: a fit without a cache predicted only where no cache it cannot see moves the
 #: prediction (``cliff.predict``'s ``hidden_cache_shares``; ``--no-hidden-cache-check``: not
-#: checked, as before 2026-11-28's sixth rule)
+#: checked, as before 2026-11-28's sixth rule); ``past_buffer``: a step at the write buffer's fill
+#: with a later one passed over (``fit_cache(past_buffer=)``)
 FIT_TLC = {
     "on": True, "also_twin_tlc": False, "fallback_read_percent": 0, "probe_bs": [4096],
     "no_cache": False, "ceiling": False, "hidden": True, "fine_step": 0.05,
+    "past_buffer": cliff.PAST_BUFFER,
 }  # fmt: skip
 
 
@@ -143,7 +147,13 @@ def _fit(truth: dict, twin: dict, scale: float, state: str, row: dict) -> cliff.
         measured = _measure(truth, scale, state, 0, bs, row)
         try:
             fit = cliff.fit_cache(
-                measured, twin, scale, precondition=state, fit_tlc=FIT_TLC["on"], bs_bytes=bs
+                measured,
+                twin,
+                scale,
+                precondition=state,
+                fit_tlc=FIT_TLC["on"],
+                bs_bytes=bs,
+                past_buffer=FIT_TLC["past_buffer"],
             )
         except ConfigError as e:
             exc = e
@@ -162,7 +172,7 @@ def _fit(truth: dict, twin: dict, scale: float, state: str, row: dict) -> cliff.
         try:
             fit = cliff.fit_cache(
                 measured, twin, scale, precondition=state, fit_tlc=FIT_TLC["on"], bs_bytes=bs,
-                ceiling=True,
+                ceiling=True, past_buffer=FIT_TLC["past_buffer"],
             )  # fmt: skip
         except ConfigError as e:
             exc = e
@@ -181,6 +191,7 @@ def _fit(truth: dict, twin: dict, scale: float, state: str, row: dict) -> cliff.
                 fit = cliff.fit_cache(
                     measured, twin, scale, precondition=state, fit_tlc=FIT_TLC["on"],
                     bs_bytes=bs, ceiling=ceiling, min_drop=fine,
+                    past_buffer=FIT_TLC["past_buffer"],
                 )  # fmt: skip
             except ConfigError as e:
                 exc = e
@@ -222,7 +233,7 @@ def _fit(truth: dict, twin: dict, scale: float, state: str, row: dict) -> cliff.
     row["fit_read_percent"] = rp
     return cliff.fit_cache(
         _measure(truth, scale, state, rp, 4096, row), twin, scale, precondition=state,
-        fit_tlc=FIT_TLC["on"], read_percent=rp,
+        fit_tlc=FIT_TLC["on"], read_percent=rp, past_buffer=FIT_TLC["past_buffer"],
     )  # fmt: skip
 
 
@@ -479,6 +490,19 @@ def main() -> int:
         help="predict a fit without a cache without checking it against caches the writes "
         "cannot see (cliff.HIDDEN_CACHE_SHARES)",
     )  # fmt: skip
+    ap.add_argument(
+        "--consumer-seeds", type=seeds_arg, default=[],
+        help="also generated consumer SATA drives of these seeds (bench/cliff_consumer.py)",
+    )  # fmt: skip
+    ap.add_argument(
+        "--past-buffer", action=argparse.BooleanOptionalAction, default=cliff.PAST_BUFFER,
+        help="pass over a step at the write buffer's fill to a later one "
+        "(cliff.fit_cache(past_buffer=))",
+    )  # fmt: skip
+    ap.add_argument(
+        "--seeds-none", action="store_true", help="no generated drives of --seeds (e.g. only "
+        "--consumer-seeds)",
+    )  # fmt: skip
     ap.add_argument("--out", type=Path, default=ROOT / "target/bench/cliff_bench.json")
     args = ap.parse_args()
     physical = parse_size_bytes(args.physical, "--physical")
@@ -490,6 +514,7 @@ def main() -> int:
     FIT_TLC["ceiling"] = args.ceiling_fit
     FIT_TLC["hidden"] = not args.no_hidden_cache_check
     FIT_TLC["fine_step"] = args.fine_step
+    FIT_TLC["past_buffer"] = args.past_buffer
     rows = []
     if args.presets:
         d = presets.get("consumer-tlc-sata")
@@ -498,7 +523,8 @@ def main() -> int:
             ("consumer-tlc-sata", d),
             ("consumer-1tb-sata-turbowrite.toml", presets.get(str(TURBOWRITE))),
         ):
-            row = one(name, drive, sc)
+            # a drive with a static region is fitted from filled too, as every such truth here
+            row = one(name, drive, sc, static="static_bytes" in drive["config"]["timing"]["slc"])
             row["true_cache_bytes"] = drive["config"]["timing"]["slc"]["max_bytes"]
             row["true_static_bytes"] = drive["config"]["timing"]["slc"].get("static_bytes", 0)
             rows.append(row)
@@ -519,9 +545,18 @@ def main() -> int:
         row["true_cache_bytes"] = slc["max_bytes"]
         row["true_static_bytes"] = slc["static_bytes"]
         rows.append(row)
+    for seed in args.consumer_seeds:
+        truth = consumer_drive(seed)
+        slc = truth["config"]["timing"]["slc"]
+        sc = float(validation.scale_for(truth, physical))
+        twin_tlc = presets.get("consumer-tlc-sata")["config"]["timing"]["nand"]["program_us"]
+        row = one(f"consumer {seed}", truth, sc, static="static_bytes" in slc, twin_tlc_us=twin_tlc)
+        row["true_cache_bytes"] = slc["max_bytes"]
+        row["true_static_bytes"] = slc.get("static_bytes", 0)
+        rows.append(row)
     shares = [float(x) for x in args.shares.split(",")]
     f_lo, f_hi = (float(x) for x in args.tlc_factors.split(","))
-    for seed in args.seeds:
+    for seed in [] if args.seeds_none else args.seeds:
         d = validation.drive(seed)
         rng = random.Random(seed * 7919)
         # a generator of its own: the caches and SLC times drawn are those of the runs before

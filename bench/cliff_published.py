@@ -7,7 +7,7 @@ published consumer figure"). This runs the drive file under that mix with
 filled: 600 s, ``find_cliff(min_drop=0.05)``; purged: 1,800 s, the default 10%), once per
 ``timing.nand.program_granularity`` ("unit": die time per 4 KiB unit; "page": whole-page
 programs, reads waiting for them, docs/simulator.md), and prints each cliff against the
-published figures. Nothing is fitted.
+published figures (bench/corpus/cliff-published.toml). Nothing is fitted.
 
     PYTHONPATH=python python bench/cliff_published.py [--drive FILE] [--states filled,purged]
         [--granularities unit,page] [--tlc-program-us 700,1000,1388] [--out FILE]
@@ -22,13 +22,33 @@ import argparse
 import copy
 import json
 import sys
+import tomllib
 from pathlib import Path
 
 from overprov import presets
 from overprov.calibrate import cliff
 
 ROOT = Path(__file__).resolve().parent.parent
-PUBLISHED = {"time_s": 120.0, "lost_iops": 10_000.0}
+#: the published cliff figures, with where each was read
+CORPUS = ROOT / "bench/corpus/cliff-published.toml"
+
+
+def published(path: Path = CORPUS) -> dict[str, float]:
+    """The seed's figure (the corpus's figures this script predicts): time to the cliff, IOPS
+    lost."""
+    figs = [
+        f
+        for f in tomllib.loads(path.read_text())["figure"]
+        if f["relation"] == "the figure bench/cliff_published.py predicts"
+    ]
+    value = {f["figure"]: f["value"] for f in figs}
+    return {
+        "time_s": value["time to the write cliff"],
+        "lost_iops": value["IOPS lost at the write cliff"],
+    }
+
+
+PUBLISHED = published()
 SCALE = 1 / 64
 #: state → (precondition, seconds, find_cliff's min_drop)
 STATES = {"filled": ("sequential", 600.0, 0.05), "purged": ("none", 1800.0, 0.1)}

@@ -29,102 +29,17 @@ from __future__ import annotations
 import copy
 import math
 import statistics
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from overprov import engine, presets
+from overprov.calibrate.cliff_series import Cliff, Series, cache_step, find_cliff, find_step
 from overprov.errors import ConfigError
 
-
-@dataclass(frozen=True)
-class Cliff:
-    """A cliff at ``time_s`` (full-size seconds of the workload) after
-    ``host_write_bytes_before`` host bytes written (full size), from ``iops_before`` to
-    ``iops_after`` (all I/Os, reads included)."""
-
-    time_s: float
-    host_write_bytes_before: float
-    iops_before: float
-    iops_after: float
-
-    @property
-    def lost_iops(self) -> float:
-        return self.iops_before - self.iops_after
-
-    def to_dict(self) -> dict[str, float]:
-        return {**asdict(self), "lost_iops": self.lost_iops}
-
-
-@dataclass(frozen=True)
-class Series:
-    """Per-interval figures of one timed run, full-size time."""
-
-    times_s: list[float]
-    """End of each interval."""
-    iops: list[float]
-    write_iops: list[float]
-    gc_started: list[bool]
-    """Whether garbage collection had run by the interval (the core's state past "fob")."""
-
-
-def find_cliff(
-    series: Series,
-    *,
-    bs_bytes: int = 4096,
-    min_drop: float = 0.1,
-    before_gc: bool = True,
-    min_before: int = 3,
-    rise: bool = False,
-) -> Cliff | None:
-    """The first lasting drop in ``series``: the first interval after which the median of the
-    next three is at least ``min_drop`` below the median of those before it (but the first,
-    and at least ``min_before`` of them: one interval is no level, and the one after the
-    write buffer's burst is often still on its way down to the plateau).
-    The level after is the median over the rest of the analysed intervals (at least three), and
-    the next three must have come at least half-way down to it (a noisy dip before the cliff is
-    below the level before, but not yet at the level after).
-    None: no such drop (a cliff inside the first ``min_before`` intervals is not found: log
-    finer intervals).
-    ``before_gc``: only the intervals before garbage collection first ran (the cache's cliff,
-    not the FOB → steady-state one).
-    ``rise``: the cache's end as a lasting *rise* instead (a drive whose SLC-mode programs
-    write fewer bytes per die-second than its TLC ones writes faster past its cache): found as
-    a drop of the time per I/O, so a rise of at least 1 / (1 − ``min_drop``) − 1; the
-    returned levels are IOPS, ``lost_iops`` negative."""
-    n = len(series.iops)
-    if before_gc and any(series.gc_started):
-        n = series.gc_started.index(True)
-    y = series.iops[:n]
-    if rise:
-        y = [1e6 / v if v > 0 else math.inf for v in y]
-    first = 1 + max(1, min_before)
-    for k in range(first, n - 2):
-        # the first interval is left out of the level before: it holds the write buffer's
-        # filling (a burst at the controller's speed), not the cache's plateau
-        before = statistics.median(y[1:k])
-        if statistics.median(y[k : k + 3]) < before * (1 - min_drop):
-            after = statistics.median(y[k:])
-            if after >= before * (1 - min_drop):
-                continue  # a dip, not a cliff
-            if statistics.median(y[k : k + 3]) > (before + after) / 2:
-                continue  # a noisy dip before the cliff: not yet half-way down to the level after
-            # the first interval that fell: at the first candidate, it may be among the
-            # ``min_before`` intervals of the level before
-            while k == first and k > 2 and y[k - 1] < before * (1 - min_drop / 2):
-                k -= 1
-                first = k
-            while y[k] >= before * (1 - min_drop / 2):
-                k += 1
-            dt = [t - (series.times_s[i - 1] if i else 0.0) for i, t in enumerate(series.times_s)]
-            written = sum(series.write_iops[i] * dt[i] for i in range(k)) * bs_bytes
-            # the drop falls inside interval k: the share of it still at the level before
-            share = min(1.0, max(0.0, (y[k] - after) / (before - after)))
-            w_before = statistics.median(series.write_iops[1:k])
-            written += share * dt[k] * w_before * bs_bytes
-            if rise:
-                before, after = 1e6 / before, 1e6 / after
-            return Cliff(series.times_s[k - 1] + share * dt[k], written, before, after)
-    return None
+__all__ = [
+    "CacheFit", "Cliff", "Series", "errors", "find_cliff", "find_step", "fit_cache",
+    "fit_without_cache", "fitted_drive", "predict", "simulate_series", "with_cache",
+]  # fmt: skip
 
 
 def _config(
@@ -244,6 +159,8 @@ def fitted_drive(
     )
 
 
+#: whether :func:`fit_cache` passes over a write buffer's fill to a later step by default
+PAST_BUFFER = False
 #: the bisection's bounds of the SLC program time (µs per SLC page)
 SLC_PROGRAM_US_RANGE = (20.0, 2000.0)
 #: the bisection's bounds of the TLC program time, as factors of the twin's
@@ -282,15 +199,6 @@ def _bisect(f, lo: float, hi: float, target: float, iterations: int) -> float | 
     return math.exp((a + b) / 2)
 
 
-def find_step(s: Series, bs_bytes: int = 4096, min_drop: float = 0.1) -> tuple[Cliff | None, bool]:
-    """The cache's end in a write series: a drop (:func:`find_cliff`) or, where there is none,
-    a rise (``rise=True``); with whether it is the rise. (None, True): no step either way."""
-    drop = find_cliff(s, bs_bytes=bs_bytes, min_drop=min_drop)
-    if drop is not None:
-        return drop, False
-    return find_cliff(s, bs_bytes=bs_bytes, min_drop=min_drop, rise=True), True
-
-
 def fit_cache(
     measured: Series,
     twin: dict[str, Any],
@@ -304,6 +212,7 @@ def fit_cache(
     bs_bytes: int = 4096,
     ceiling: bool = False,
     min_drop: float = 0.1,
+    past_buffer: bool = PAST_BUFFER,
 ) -> CacheFit:
     """Fit the SLC cache from a FOB → write-saturation series: 4 KiB random writes at ``qd``
     from a purged drive (calibrate's FOB segment run on past the cliff). On a purged drive
@@ -327,6 +236,9 @@ def fit_cache(
     level after are still fitted and checked. ``min_drop``: the least step looked for
     (:func:`find_cliff`'s; at 5% a write series shows a cache whose SLC-mode programs write
     5–10% off the TLC rate, which 10% misses; the fitted drive's own step is read the same).
+    ``past_buffer``: a first step at the host bytes the twin's write buffer (as simulated at
+    ``scale``) fills at, with a later step, is the buffer's, not the cache's; the later one is
+    fitted (:func:`cliff_series.cache_step`), in the measured series and the fitted drive's.
 
     The size is corrected once to the bytes before the fitted drive's own cliff (what the
     write buffer held there depends on the workload).
@@ -336,12 +248,14 @@ def fit_cache(
     (another limit, e.g. the controller, sets it: the bisection ends at its bound); a level
     after the TLC program time cannot reproduce, or ends at a bound; a fitted drive whose own
     series does not show the measured cliff within 15% in time and 10% in its levels."""
-    target, rise = find_step(measured, bs_bytes, min_drop)
-    if target is None:
-        raise ConfigError("cliff: the measured series shows no cliff before garbage collection")
     # the write buffer fills before the cache does; it is not scaled with a simulated drive,
     # so at ``scale`` it holds buffer ÷ scale of full-size bytes
     buffer = twin.get("config", {}).get("timing", {}).get("buffer", {}).get("bytes", 0)
+    fill = buffer / scale if past_buffer else 0.0
+    target, rise, lo = cache_step(measured, bs_bytes=bs_bytes, min_drop=min_drop, buffer_bytes=fill)
+    if target is None:
+        raise ConfigError("cliff: the measured series shows no cliff before garbage collection")
+    lo = max(lo, 1)
     cache = max(target.host_write_bytes_before - buffer / scale, 1e6)
     static = precondition != "none"
     region = cache if static else None
@@ -358,13 +272,13 @@ def fit_cache(
         )  # fmt: skip
 
     def own_cliff(s: Series) -> Cliff | None:
-        return find_cliff(s, bs_bytes=bs_bytes, rise=rise, min_drop=min_drop)
+        return cache_step(s, bs_bytes=bs_bytes, min_drop=min_drop, rise=rise, buffer_bytes=fill)[0]
 
     def plateau(program_us: float) -> float:
         # a cache ten times the size: a faster one must not fill before the k-th interval
         big_region = None if region is None else 10 * cache
         big = with_cache(twin, 10 * cache, program_us, static_bytes=big_region)
-        return statistics.median(series(big, k).iops[1:k])
+        return statistics.median(series(big, k).iops[lo:k])
 
     slc_us = _bisect(plateau, *SLC_PROGRAM_US_RANGE, target.iops_before, iterations)
     at_ceiling = False
