@@ -11,6 +11,9 @@ same simulations.
 
     PYTHONPATH=python python bench/corpus_workload_victim.py --out CASES.jsonl [--only A|B]
     PYTHONPATH=python python bench/corpus_workload_victim.py --judge CASES.jsonl
+    PYTHONPATH=python python bench/corpus_workload_victim.py --diagnose greedy,fifo
+
+``--diagnose`` (after the outcome, not the rule's): the named readings alone on set A's figures.
 """
 
 from __future__ import annotations
@@ -135,6 +138,26 @@ def set_b(policy: str, jobs: int | None) -> list[dict[str, Any]]:
             for x in SSDIQ_LEVELS if x != SSDIQ_FIGURE_LEVEL]  # fmt: skip
 
 
+def diagnose(drive: str, names: tuple[str, ...], jobs: int | None) -> str:
+    """After the outcome, not the rule's: each named reading alone at every steady skewed
+    figure of a 7450 (error of its figure against the measured one), the fit as in set A."""
+    d = {x["id"]: x for x in load(CORPUS)}[drive]
+    readings = {r.name: r for r in vs.readings_of(uniform_prediction(d, jobs))}
+    memo: dict = {}
+    lines = [f"| {drive} workload | measured | " + " | ".join(names) + " |",
+             "|---|---|" + "---|" * len(names)]  # fmt: skip
+    for h in held_out_cases(workload_figures(), drive):
+        if not h["steady_state"]:
+            continue
+        cells = []
+        for n in names:
+            (v,) = vs.simulate(readings[n], h["overprov_workload"], [0.0], "iops", jobs, memo)
+            cells.append(f"{v:,.0f} ({100 * (v / h['value'] - 1):+.1f}%)")
+        lines.append(f"| {h['workload']} | {h['value']:,} | " + " | ".join(cells) + " |")
+        print(lines[-1], file=sys.stderr, flush=True)
+    return "\n".join(lines)
+
+
 def verdict(cases: list[dict[str, Any]]) -> dict[str, Any]:
     """The rule's two targets on one set's cases."""
     err = [abs(c["rel_error"]) for c in cases]
@@ -194,7 +217,14 @@ def main() -> int:
     ap.add_argument("--out", type=Path, default=None, help="JSON lines the cases go to")
     ap.add_argument("--only", choices=("A", "B"), default=None)
     ap.add_argument("--judge", type=Path, default=None, help="judge these cases (JSON lines)")
+    ap.add_argument(
+        "--diagnose", default=None, help="after the outcome: readings alone (a,b) on set A"
+    )
     args = ap.parse_args()
+    if args.diagnose:
+        names = tuple(args.diagnose.split(","))
+        print("\n\n".join(diagnose(d, names, args.jobs) for d in PREDICTED))
+        return 0
     if args.judge is not None:
         print(judge(read_cases(args.judge)))
         return 0

@@ -16,8 +16,13 @@ TWIN = TwinParameters(
 )  # fmt: skip
 HOT = {"pattern": "hot-cold", "hot_access_percent": 90.0, "hot_space_percent": 10.0}
 #: 40% of the span filled and never written again (SSD-iq's "zones-ro 0.4").
-STATIC = {"pattern": "zoned", "zones": [{"access_percent": 0.0, "space_percent": 40.0},
-                                        {"access_percent": 100.0, "space_percent": 60.0}]}
+STATIC = {
+    "pattern": "zoned",
+    "zones": [
+        {"access_percent": 0.0, "space_percent": 40.0},
+        {"access_percent": 100.0, "space_percent": 60.0},
+    ],
+}
 
 
 def reading(name: str, chi2: float = 0.0, reproduces: bool = True) -> vs.VictimReading:
