@@ -27,6 +27,11 @@ interval the span of their figures each widened by its uniform reading's relativ
 
 Only effective-spare readings are read: the raw spare's ``k`` is fitted to uniform WAF figures
 and says nothing of the selection.
+
+Not adopted: calibrate's own path does not call this module. Its pre-registered rule
+(bench/corpus/RULE-skewed-figure.md; bench/corpus_workload_victim.py) was not met: one skewed
+figure identified the selection for its own kind of skew but not for others
+(docs/calibrate-validation.md, "One skewed figure beside the uniform ones").
 """
 
 from __future__ import annotations
