@@ -77,14 +77,19 @@ def kept_readings(pred: Any) -> list[tuple[Any, float, Any]]:
             if r.weight >= spare_readings.SPAN_MIN_WEIGHT * top]  # fmt: skip
 
 
-def fitted_readings(d: dict[str, Any], jobs: int | None) -> list[tuple[Any, float, Any]]:
-    """The drive's uniform figures read as calibrate reads them, at 0%: :func:`kept_readings`."""
+def uniform_prediction(d: dict[str, Any], jobs: int | None) -> Any:
+    """The drive's uniform figures read as calibrate reads them, the level asked 0%."""
     steady = [f for f in d["figure"] if f["kind"] in ("iops", "waf")]
     fig = predmod.PredictionInput(
         [point(f) for f in steady], [0.0], typed=True, raw_native_op=None, source=d["name"],
         workload=None, jobs=jobs, model_form=uncertainty.NO_MODEL_FORM,
     )  # fmt: skip
-    return kept_readings(spare_readings.read_all(fig))
+    return spare_readings.read_all(fig)
+
+
+def fitted_readings(d: dict[str, Any], jobs: int | None) -> list[tuple[Any, float, Any]]:
+    """:func:`kept_readings` of :func:`uniform_prediction`."""
+    return kept_readings(uniform_prediction(d, jobs))
 
 
 #: Victim selections compared after the outcome (a diagnosis, not the rule's prediction).

@@ -42,15 +42,23 @@ def simulated_level(raw_native_op: float, twin_native_op: float, extra_op_percen
 
 
 def level_config(
-    twin: dict[str, Any], extra_op_percent: float, workload: dict[str, Any], timed: bool
+    twin: dict[str, Any],
+    extra_op_percent: float,
+    workload: dict[str, Any],
+    timed: bool,
+    warmup_drive_writes: float | None = None,
 ) -> dict[str, Any]:
-    """One level's simulation of the twin whose config is ``twin`` (``twin.sim_config``)."""
+    """One level's simulation of the twin whose config is ``twin`` (``twin.sim_config``);
+    ``warmup_drive_writes``: the warm-up before the measured part (None: the core's default)."""
+    run: dict[str, Any] = {"drive_writes": MEASURED_DRIVE_WRITES, "seed": SEED}
+    if warmup_drive_writes is not None:
+        run["warmup_drive_writes"] = warmup_drive_writes
     return engine.merge(
         twin,
         {
             "geometry": {"extra_op_percent": extra_op_percent},
             "workload": dict(workload),
-            "run": {"drive_writes": MEASURED_DRIVE_WRITES, "seed": SEED},
+            "run": run,
             "timing": {"enabled": timed},
         },
     )
@@ -102,6 +110,7 @@ def simulate_levels(
     level_of: Callable[[float], float] | None = None,
     memo: Runs | None = None,
     progress: bool = False,
+    warmup_drive_writes: float | None = None,
 ) -> Measurement:
     """Steady IOPS (timed), WAF and p99 latency of the twin at ``levels``, one simulation per
     level, in parallel (``jobs``); the twin's config is built in memory (``twin.sim_config``).
@@ -110,11 +119,11 @@ def simulate_levels(
     levels run already by config (one prediction's: two readings whose twins come out the
     same, e.g. one WAF figure read with the fitted spare and with k times the raw one, run
     once; a config and its seed give the same figures every time); new runs are added.
-    ``progress``: the runs' progress on stderr."""
+    ``progress``: the runs' progress on stderr. ``warmup_drive_writes``: :func:`level_config`'s."""
     twin = sim_config(p)
     at = level_of or (lambda x: x)
     memo = {} if memo is None else memo
-    configs = [level_config(twin, at(x), workload, timed) for x in levels]
+    configs = [level_config(twin, at(x), workload, timed, warmup_drive_writes) for x in levels]
     keys = [(x, json.dumps(cfg)) for x, cfg in zip(levels, configs, strict=True)]
     by_key = dict(zip(keys, configs, strict=True))
     new = [k for k in by_key if k not in memo]

@@ -1,0 +1,251 @@
+"""One skewed figure beside a drive's uniform figures: its victim selection read, its other skewed
+figures predicted (the rule: bench/corpus/RULE-skewed-figure.md).
+
+Set A, SSD-iq's Micron 7450 campaigns: each drive's uniform figures (bench/corpus/published.toml)
+and one skewed IOPS figure at 0% (:data:`SKEWED_FIGURE`, bench/corpus/workload-figures.toml);
+the drive's other steady skewed figures held out. Set B, SSD-iq's GC simulator
+(bench/foreign/results/ssdiq-sim/): each policy's uniform WAF at 0–40% and its 90/10 zones WAF at
+0%; its zones WAF at 10–40% held out. Each case carries the prediction with the skewed figure
+(``victim_selection.weigh``) and without it (``victim_selection.uniform_weights``), from the
+same simulations.
+
+    PYTHONPATH=python python bench/corpus_workload_victim.py --out CASES.jsonl [--only A|B]
+    PYTHONPATH=python python bench/corpus_workload_victim.py --judge CASES.jsonl
+    PYTHONPATH=python python bench/corpus_workload_victim.py --diagnose greedy,fifo
+
+``--diagnose`` (after the outcome, not the rule's): the named readings alone on set A's figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from overprov.calibrate import fit as fitmod
+from overprov.calibrate import predict as predmod
+from overprov.calibrate import spare_readings, uncertainty
+from overprov.calibrate import victim_selection as vs
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from corpus_bench import CORPUS, load, read_cases  # noqa: E402  (bench/)
+from corpus_workloads import (  # noqa: E402
+    PREDICTED,
+    held_out_cases,
+    uniform_prediction,
+    workload_figures,
+)
+
+#: Set A's one skewed figure per drive (the rule: where the greedy and FIFO twins part most).
+SKEWED_FIGURE = {"micron-7450-pro-960": "zones 0.95/0.05", "micron-7450-max-800": "zones-ro 0.8"}
+SSDIQ = Path(__file__).resolve().parent / "foreign" / "results" / "ssdiq-sim"
+SSDIQ_POLICIES = ("greedy", "2r-greedy", "2r-fifo")
+SSDIQ_LEVELS = (0.0, 10.0, 20.0, 30.0, 40.0)
+SSDIQ_FIGURE_LEVEL = 0.0
+#: `--hot 90/10` (its zones pattern: 90% of the writes to 10% of the logical pages).
+SSDIQ_WORKLOAD = {"pattern": "hot-cold", "hot_access_percent": 90.0, "hot_space_percent": 10.0}
+SSDIQ_REL_SD = 0.03
+#: Target 2: no case's |error| more than this above its uniform-only one.
+WORSE_BY_AT_MOST = 0.02
+
+
+def _case(
+    base: dict[str, Any], readings: list[vs.VictimReading], weights: dict[str, dict[str, Any]],
+    workload: dict[str, Any], level: float, value: float, kind: str, jobs: int | None,
+    memo: dict,
+) -> dict[str, Any]:  # fmt: skip
+    t0 = time.process_time()
+    w_fig = {k: g["weight"] for k, g in weights.items()}
+    w_uni = vs.uniform_weights(readings)
+    (got,) = vs.predict(readings, w_fig, workload, [level], kind, jobs, memo)
+    (uni,) = vs.predict(readings, w_uni, workload, [level], kind, jobs, memo)
+    case = {
+        **base, "extra_op_percent": level, "measured": value, "kind": kind,
+        "predicted": got["value"], "low": got["low"], "high": got["high"],
+        "rel_error": got["value"] / value - 1.0, "inside": got["low"] <= value <= got["high"],
+        "uniform_only": uni["value"], "uniform_only_rel_error": uni["value"] / value - 1.0,
+        "readings": got["readings"], "uniform_only_readings": uni["readings"],
+        "cpu_s": time.process_time() - t0,
+    }  # fmt: skip
+    say = f"{base['drive']} {base['workload']} {level:g}%: {got['value']:.4g} vs {value:.4g}"
+    say += f" ({100 * case['rel_error']:+.1f}%; uniform-only"
+    say += f" {100 * case['uniform_only_rel_error']:+.1f}%)"
+    print(say, file=sys.stderr, flush=True)
+    return case
+
+
+def _weights_text(weights: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    return {k: {"predicted": g["predicted"], "weight": g["weight"], "chi2": g["chi2"]}
+            for k, g in weights.items()}  # fmt: skip
+
+
+def set_a(drive: str, jobs: int | None) -> list[dict[str, Any]]:
+    """Set A for one 7450: the skewed figure weighs the readings, the others are predicted."""
+    t0 = time.process_time()
+    figures = workload_figures()
+    d = {x["id"]: x for x in load(CORPUS)}[drive]
+    readings = vs.readings_of(uniform_prediction(d, jobs))
+    mine = held_out_cases(figures, drive)
+    (f,) = [h for h in mine if h["workload"] == SKEWED_FIGURE[drive]]
+    memo: dict = {}
+    fig = vs.SkewedFigure(f["overprov_workload"], 0.0, float(f["value"]), "iops", f["rel_sd"])
+    weights = vs.weigh(readings, fig, 0.0, jobs, memo)
+    fit_cpu = time.process_time() - t0
+    print(f"{drive}: {f['workload']} weighs {_weights_text(weights)} ({fit_cpu:.0f} CPU s)",
+          file=sys.stderr, flush=True)  # fmt: skip
+    out = []
+    for h in mine:
+        if h is f or not h["steady_state"]:
+            continue
+        base = {"set": "A", "drive": drive, "workload": h["workload"],
+                "workload_kind": h["kind"], "figure": f["workload"],
+                "figure_weights": _weights_text(weights), "fit_cpu_s": fit_cpu}  # fmt: skip
+        out.append(_case(base, readings, weights, h["overprov_workload"], 0.0,
+                         float(h["value"]), "iops", jobs, memo))  # fmt: skip
+    return out
+
+
+def _ssdiq_wafs(name: str) -> dict[float, float]:
+    doc = json.loads((SSDIQ / f"{name}.json").read_text())
+    return {float(lv["extra_op_percent"]): float(lv["steady_waf"]) for lv in doc["levels"]}
+
+
+def set_b(policy: str, jobs: int | None) -> list[dict[str, Any]]:
+    """Set B for one policy of SSD-iq's GC simulator."""
+    t0 = time.process_time()
+    uniform, zones = _ssdiq_wafs(policy), _ssdiq_wafs(f"{policy}-zones")
+    points = [fitmod.Point(x, None, SSDIQ_REL_SD, uniform[x], SSDIQ_REL_SD) for x in SSDIQ_LEVELS]
+    fig_in = predmod.PredictionInput(
+        points, list(SSDIQ_LEVELS), typed=True, source=f"ssdiq-sim {policy}", jobs=jobs,
+        model_form=uncertainty.NO_MODEL_FORM,
+    )  # fmt: skip
+    readings = vs.readings_of(spare_readings.read_all(fig_in))
+    memo: dict = {}
+    fig = vs.SkewedFigure(SSDIQ_WORKLOAD, SSDIQ_FIGURE_LEVEL, zones[SSDIQ_FIGURE_LEVEL], "waf",
+                          SSDIQ_REL_SD)  # fmt: skip
+    weights = vs.weigh(readings, fig, 0.0, jobs, memo)
+    fit_cpu = time.process_time() - t0
+    print(f"ssdiq {policy}: zones 0% weighs {_weights_text(weights)} ({fit_cpu:.0f} CPU s)",
+          file=sys.stderr, flush=True)  # fmt: skip
+    base = {"set": "B", "drive": f"ssdiq-sim {policy}", "workload": "zones 90/10",
+            "workload_kind": "zones", "figure": "zones 90/10 at 0%",
+            "figure_weights": _weights_text(weights), "fit_cpu_s": fit_cpu}  # fmt: skip
+    return [_case(base, readings, weights, SSDIQ_WORKLOAD, x, zones[x], "waf", jobs, memo)
+            for x in SSDIQ_LEVELS if x != SSDIQ_FIGURE_LEVEL]  # fmt: skip
+
+
+def diagnose(drive: str, names: tuple[str, ...], jobs: int | None) -> str:
+    """After the outcome, not the rule's: each named reading alone at every steady skewed
+    figure of a 7450 (error of its figure against the measured one), the fit as in set A."""
+    d = {x["id"]: x for x in load(CORPUS)}[drive]
+    readings = {r.name: r for r in vs.readings_of(uniform_prediction(d, jobs))}
+    memo: dict = {}
+    lines = [f"| {drive} workload | measured | " + " | ".join(names) + " |",
+             "|---|---|" + "---|" * len(names)]  # fmt: skip
+    for h in held_out_cases(workload_figures(), drive):
+        if not h["steady_state"]:
+            continue
+        cells = []
+        for n in names:
+            (v,) = vs.simulate(readings[n], h["overprov_workload"], [0.0], "iops", jobs, memo)
+            cells.append(f"{v:,.0f} ({100 * (v / h['value'] - 1):+.1f}%)")
+        lines.append(f"| {h['workload']} | {h['value']:,} | " + " | ".join(cells) + " |")
+        print(lines[-1], file=sys.stderr, flush=True)
+    return "\n".join(lines)
+
+
+def verdict(cases: list[dict[str, Any]]) -> dict[str, Any]:
+    """The rule's two targets on one set's cases."""
+    err = [abs(c["rel_error"]) for c in cases]
+    uni = [abs(c["uniform_only_rel_error"]) for c in cases]
+    worse = [c for c, e, u in zip(cases, err, uni, strict=True) if e > u + WORSE_BY_AT_MOST]
+    median, worst = statistics.median(err), max(err)
+    accuracy = median <= 0.10 and worst <= 0.25
+    not_worse = statistics.median(err) <= statistics.median(uni) and not worse
+    return {
+        "cases": len(cases), "median": median, "worst": worst,
+        "uniform_only_median": statistics.median(uni), "uniform_only_worst": max(uni),
+        "worse": [f"{c['drive']} {c['workload']} {c['extra_op_percent']:g}%" for c in worse],
+        "inside": sum(c["inside"] for c in cases) / len(cases),
+        "accuracy": accuracy, "not_worse": not_worse, "met": accuracy and not_worse,
+    }  # fmt: skip
+
+
+def judge(cases: list[dict[str, Any]]) -> str:
+    lines = ["| set | cases | median error | worst | uniform-only median / worst | cases worse "
+             "(> 2 points) | inside 80% | target 1 | target 2 | verdict |",
+             "|---|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
+    for s in ("B", "A"):
+        mine = [c for c in cases if c["set"] == s]
+        if not mine:
+            lines.append(f"| {s} | not run | | | | | | | | |")
+            continue
+        v = verdict(mine)
+        lines.append(
+            f"| {s} | {v['cases']} | {100 * v['median']:.1f}% | {100 * v['worst']:.1f}% | "
+            f"{100 * v['uniform_only_median']:.1f}% / {100 * v['uniform_only_worst']:.1f}% | "
+            f"{len(v['worse'])} | {100 * v['inside']:.0f}% | "
+            f"{'met' if v['accuracy'] else 'missed'} | {'met' if v['not_worse'] else 'missed'} | "
+            f"**{'met' if v['met'] else 'not met'}** |"
+        )
+    lines += ["", "| case | figure | measured | predicted (80%) | error | uniform-only | "
+              "readings kept (weight) |", "|---|---|---|---|---|---|---|"]  # fmt: skip
+    for c in cases:
+        kept = "; ".join(f"{k} {r['weight']:.2f}" for k, r in c["readings"].items())
+        lines.append(
+            f"| {c['drive']} {c['workload']} {c['extra_op_percent']:g}% | {c['figure']} | "
+            f"{c['measured']:.4g} | {c['predicted']:.4g} ({c['low']:.4g}–{c['high']:.4g}) | "
+            f"{100 * c['rel_error']:+.1f}% | {100 * c['uniform_only_rel_error']:+.1f}% | {kept} |"
+        )
+    lines += ["", "| drive | skewed figure | each reading: predicted figure (weight) |",
+              "|---|---|---|"]  # fmt: skip
+    for d in dict.fromkeys(c["drive"] for c in cases):
+        c = next(c for c in cases if c["drive"] == d)
+        ws = "; ".join(f"{k} {g['predicted']:.4g} ({g['weight']:.2f})"
+                       for k, g in c["figure_weights"].items())  # fmt: skip
+        lines.append(f"| {d} | {c['figure']} | {ws} |")
+    return "\n".join(lines)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--out", type=Path, default=None, help="JSON lines the cases go to")
+    ap.add_argument("--only", choices=("A", "B"), default=None)
+    ap.add_argument("--judge", type=Path, default=None, help="judge these cases (JSON lines)")
+    ap.add_argument(
+        "--diagnose", default=None, help="after the outcome: readings alone (a,b) on set A"
+    )
+    args = ap.parse_args()
+    if args.diagnose:
+        names = tuple(args.diagnose.split(","))
+        print("\n\n".join(diagnose(d, names, args.jobs) for d in PREDICTED))
+        return 0
+    if args.judge is not None:
+        print(judge(read_cases(args.judge)))
+        return 0
+    done = set()
+    if args.out is not None and args.out.exists():
+        done = {c["drive"] for c in read_cases(args.out)}
+    runs = []
+    if args.only in (None, "B"):
+        runs += [(f"ssdiq-sim {p}", set_b, p) for p in SSDIQ_POLICIES]
+    if args.only in (None, "A"):
+        runs += [(d, set_a, d) for d in PREDICTED]
+    for name, run, arg in runs:
+        if name in done:
+            continue
+        cases = run(arg, args.jobs)
+        if args.out is not None:
+            with args.out.open("a") as f:
+                for c in cases:
+                    f.write(json.dumps(c, default=str) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
