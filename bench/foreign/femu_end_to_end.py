@@ -114,7 +114,7 @@ def run_measure(args: argparse.Namespace) -> dict:
 
 def truth_curve(doc: dict) -> dict[float, dict]:
     """{level: femu.py's QD32 record} of a results file."""
-    return {float(r["extra_op_percent"]): r for r in doc["levels"] if r["qd"] == 32}
+    return {float(r["extra_op_percent"]): r for r in doc["levels"] if r["queue_depth"] == 32}
 
 
 def judge(truth: dict, folder: Path) -> dict:
@@ -123,11 +123,21 @@ def judge(truth: dict, folder: Path) -> dict:
     row = {"case": str(folder), "drive_writes": run["measured_drive_writes"],
            "levels_measured": run["levels_measured"], "onset": run["onset_spare_factor"],
            "cpu_s": run["cpu_s_measure"] + run["cpu_s_predict"]}  # fmt: skip
+    curve = truth_curve(truth)
+    m = measurement_file.load(folder / measurement_file.NAME)
+    row["measured"] = [
+        {"extra_op_percent": lv.extra_op_percent, "queue_depth": lv.queue_depth,
+         "iops": lv.steady_iops, "waf": lv.waf, "settled": lv.settled}
+        | ({"iops_error": lv.steady_iops / curve[lv.extra_op_percent]["steady_iops"] - 1,
+            "waf_error": (lv.waf / curve[lv.extra_op_percent]["steady_waf"] - 1)
+            if lv.waf else None}
+           if lv.queue_depth is None else {})
+        for lv in m.levels
+    ]  # fmt: skip
     if run["calibrate_exit"] != 0 or not (folder / "prediction.json").exists():
         tail = (folder / "calibrate.out").read_text().strip().splitlines()[-1:]
         return row | {"refused": tail[0] if tail else f"exit {run['calibrate_exit']}"}
     pred = json.loads((folder / "prediction.json").read_text())
-    curve = truth_curve(truth)
     levels, inside, widths = [], [], []
     for p in pred["levels"]:
         x = float(p["extra_op_percent"])
