@@ -4,6 +4,8 @@
         --out DIR [--onset-from-empty] [femu.py's drive options]
     PYTHONPATH=python python bench/foreign/femu_end_to_end.py verdict --truth NAME=TRUTH.json \
         ... --case NAME:FLAG=DIR ... [--out FILE]
+    PYTHONPATH=python python bench/foreign/femu_end_to_end.py refit --case DIR --truth TRUTH.json \
+        --out DIR2
 
 ``measure``: the drive (femu.py's options: ``--nchs``, ``--luns-per-ch``, ``--blks-per-pl``,
 ``--namespace-mb``, ``--program-ns``, ``--gc-thres-pcent``, ``--gc-thres-pcent-high``) behind
@@ -22,6 +24,11 @@ file, each level from empty), by the pre-registered rule
 (``bench/foreign/results/femu-end-to-end/RULE.md``): IOPS median / worst |error| over 0–40%,
 WAF worst |error|, the measurement's drive writes, the 10% level's errors and the 80%
 intervals' coverage.
+
+``refit`` (a diagnosis, not a case of the rule): the case's ``measurement.json`` with its QD32
+levels' IOPS and WAF replaced by the truth's, everything else kept (the QD4 probe, the FOB, the
+onset), predicted again the same way and judged as ``verdict`` judges: what the prediction is
+when the plan's own figures are right.
 """
 
 from __future__ import annotations
@@ -86,12 +93,7 @@ def run_measure(args: argparse.Namespace) -> dict:
     finally:
         target.close()
     t1 = os.times()
-    cmd = [sys.executable, "-m", "overprov", "calibrate", "--from", str(out), "--out",
-           str(out / "fit"), "--json", str(out / "prediction.json"), "--jobs", "1",
-           "--no-progress", "--extra-op", ",".join(f"{x:g}" for x in LEVELS)]  # fmt: skip
-    res = subprocess.run(cmd, capture_output=True, text=True)
-    t2 = os.times()
-    (out / "calibrate.out").write_text(res.stdout + res.stderr)
+    cmd, res, cpu_predict = predict(out)
     doc = {
         "drive": drive,
         "namespace_mb": ns_mb,
@@ -105,11 +107,45 @@ def run_measure(args: argparse.Namespace) -> dict:
         "calibrate": "overprov " + " ".join(cmd[3:]),
         "calibrate_exit": res.returncode,
         "cpu_s_measure": (t1.user - t0.user) + (t1.system - t0.system) + target.cpu_s,
-        "cpu_s_predict": (t2.children_user - t1.children_user)
-        + (t2.children_system - t1.children_system),
+        "cpu_s_predict": cpu_predict,
     }
     (out / "run.json").write_text(json.dumps(doc, indent=1) + "\n")
     return doc
+
+
+def predict(folder: Path) -> tuple[list[str], subprocess.CompletedProcess, float]:
+    """``overprov calibrate --from folder`` into ``folder/fit`` and ``folder/prediction.json``:
+    its command, its result and its CPU seconds."""
+    cmd = [sys.executable, "-m", "overprov", "calibrate", "--from", str(folder), "--out",
+           str(folder / "fit"), "--json", str(folder / "prediction.json"), "--jobs", "1",
+           "--no-progress", "--extra-op", ",".join(f"{x:g}" for x in LEVELS)]  # fmt: skip
+    t0 = os.times()
+    res = subprocess.run(cmd, capture_output=True, text=True)
+    t1 = os.times()
+    (folder / "calibrate.out").write_text(res.stdout + res.stderr)
+    cpu = (t1.children_user - t0.children_user) + (t1.children_system - t0.children_system)
+    return cmd, res, cpu
+
+
+def run_refit(args: argparse.Namespace) -> dict:
+    """``refit`` (diagnosis, not a case): the case's measurement with its QD32 levels' IOPS and
+    WAF replaced by the truth's (the QD4 probe, the FOB and the onset kept), predicted again."""
+    curve = truth_curve(json.loads(args.truth.read_text()))
+    m = measurement_file.load(args.case / measurement_file.NAME)
+    for lv in m.levels:
+        if lv.queue_depth is None:
+            lv.steady_iops = curve[lv.extra_op_percent]["steady_iops"]
+            lv.waf = curve[lv.extra_op_percent]["steady_waf"]
+    args.out.mkdir(parents=True, exist_ok=True)
+    measurement_file.save(m, args.out / measurement_file.NAME)
+    cmd, res, cpu = predict(args.out)
+    doc = {"case": str(args.case), "truth": str(args.truth), "calibrate_exit": res.returncode,
+           "calibrate": "overprov " + " ".join(cmd[3:]), "cpu_s_predict": cpu,
+           "measured_drive_writes": m.drive_writes, "onset_spare_factor": m.onset_spare_factor,
+           "levels_measured": [[lv.extra_op_percent, lv.queue_depth] for lv in m.levels],
+           "cpu_s_measure": 0.0}  # fmt: skip
+    (args.out / "run.json").write_text(json.dumps(doc, indent=1) + "\n")
+    return judge(json.loads(args.truth.read_text()), args.out)
 
 
 def truth_curve(doc: dict) -> dict[float, dict]:
@@ -222,8 +258,13 @@ def main(argv: list[str] | None = None) -> int:
     v.add_argument("--truth", action="append", required=True, help="NAME=femu.py results")
     v.add_argument("--case", action="append", required=True, help="NAME:on|off=DIR")
     v.add_argument("--out", type=Path, default=None)
+    r = sub.add_parser("refit", help="diagnosis: a case refitted with the truth's QD32 figures")
+    r.add_argument("--case", type=Path, required=True, help="a measure folder")
+    r.add_argument("--truth", type=Path, required=True, help="its femu.py results file")
+    r.add_argument("--out", type=Path, required=True, help="the refit's folder")
     args = ap.parse_args(argv)
-    doc = run_measure(args) if args.what == "measure" else run_verdict(args)
+    run = {"measure": run_measure, "verdict": run_verdict, "refit": run_refit}[args.what]
+    doc = run(args)
     text = json.dumps(doc, indent=1) + "\n"
     if getattr(args, "out", None) and args.what == "verdict":
         args.out.write_text(text)
