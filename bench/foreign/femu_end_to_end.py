@@ -49,7 +49,7 @@ from overprov.calibrate import plan as planmod  # noqa: E402
 from overprov.calibrate.measure import measure, write_counters  # noqa: E402
 
 LEVELS = [0.0, 10.0, 20.0, 30.0, 40.0]
-#: issue 25's targets for a foreign FTL measured by calibrate's own plan
+#: the targets for a foreign FTL measured by calibrate's own plan (bench/README.md)
 IOPS_MEDIAN_MAX = 0.10
 IOPS_WORST_MAX = 0.20
 WAF_WORST_MAX = 0.05
