@@ -6,6 +6,7 @@
         ... --case NAME:FLAG=DIR ... [--out FILE]
     PYTHONPATH=python python bench/foreign/femu_end_to_end.py refit --case DIR --truth TRUTH.json \
         --out DIR2
+    PYTHONPATH=python python bench/foreign/femu_end_to_end.py measure ... --run-on 1.0
 
 ``measure``: the drive (femu.py's options: ``--nchs``, ``--luns-per-ch``, ``--blks-per-pl``,
 ``--namespace-mb``, ``--program-ns``, ``--gc-thres-pcent``, ``--gc-thres-pcent-high``) behind
@@ -29,6 +30,11 @@ intervals' coverage.
 levels' IOPS and WAF replaced by the truth's, everything else kept (the QD4 probe, the FOB, the
 onset), predicted again the same way and judged as ``verdict`` judges: what the prediction is
 when the plan's own figures are right.
+
+``measure --run-on DW`` (a diagnosis, not a case): after the plan's highest level at QD32,
+DW drive writes more of uniform random writes over its span, the WAF and IOPS of every 0.05
+(``run_on.json``): how far from FEMU's steady state the plan read that level. Nothing is
+predicted (the QD4 probe after it runs on a drive those writes changed).
 """
 
 from __future__ import annotations
@@ -49,6 +55,8 @@ from overprov.calibrate import plan as planmod  # noqa: E402
 from overprov.calibrate.measure import measure, write_counters  # noqa: E402
 
 LEVELS = [0.0, 10.0, 20.0, 30.0, 40.0]
+#: ``--run-on``'s step (drive writes of the namespace)
+RUN_ON_STEP = 0.05
 #: the targets for a foreign FTL measured by calibrate's own plan (bench/README.md)
 IOPS_MEDIAN_MAX = 0.10
 IOPS_WORST_MAX = 0.20
@@ -89,10 +97,23 @@ def run_measure(args: argparse.Namespace) -> dict:
         plan = planmod.design(list(LEVELS), budget, write_counters=counters)
         say(f"plan: {plan.text()}; budget {budget.text()}" + (f" ({why})" if why else ""))
         path = out / measurement_file.NAME
-        m = measure(target, plan, say, journal=lambda kept: measurement_file.save(kept, path))
+        after = None
+        if args.run_on:
+
+            def after(runner: object, seg: object) -> None:
+                if (
+                    getattr(seg, "extra_op_percent", 0) > 0
+                    and getattr(seg, "queue_depth", 1) is None
+                ):
+                    run_on(target, seg.extra_op_percent, args.run_on, out / "run_on.json")
+
+        m = measure(target, plan, say, journal=lambda kept: measurement_file.save(kept, path),
+                    after_level=after)  # fmt: skip
     finally:
         target.close()
     t1 = os.times()
+    if args.run_on:  # a diagnosis, not a case: nothing predicted
+        return {"run_on": json.loads((out / "run_on.json").read_text())}
     cmd, res, cpu_predict = predict(out)
     doc = {
         "drive": drive,
@@ -111,6 +132,24 @@ def run_measure(args: argparse.Namespace) -> dict:
     }
     (out / "run.json").write_text(json.dumps(doc, indent=1) + "\n")
     return doc
+
+
+def run_on(target: femu_target.FemuTarget, level: float, drive_writes: float, path: Path) -> None:
+    """``--run-on`` (a diagnosis): after the plan's ``level`` at QD32, uniform random 4 KiB
+    writes at QD32 over its span for ``drive_writes`` more, the WAF and IOPS of every
+    :data:`RUN_ON_STEP` of them kept in ``path``."""
+    span = int(target.namespace_pages * (1 - level / 100.0))
+    step = round(RUN_ON_STEP * target.namespace_pages)
+    rows = []
+    at = target.phase("qd 32")
+    for k in range(1, round(drive_writes / RUN_ON_STEP) + 1):
+        now = target.phase(f"rand 0 {span} {step}")
+        host = now.host_pages - at.host_pages
+        rows.append({"drive_writes_after_level": k * RUN_ON_STEP,
+                     "waf": (now.nand_pages - at.nand_pages) / host,
+                     "iops": host / ((now.t_ns - at.t_ns) / 1e9)})  # fmt: skip
+        at = now
+    path.write_text(json.dumps({"extra_op_percent": level, "rows": rows}, indent=1) + "\n")
 
 
 def predict(folder: Path) -> tuple[list[str], subprocess.CompletedProcess, float]:
@@ -254,6 +293,13 @@ def main(argv: list[str] | None = None) -> int:
         m.add_argument("--" + name.replace("_", "-"), type=int, default=value)
     m.add_argument("--namespace-mb", type=int, required=True)
     m.add_argument("--program-ns", type=int, default=femu.TIMINGS_NS["pg_wr_lat"])
+    m.add_argument(
+        "--run-on",
+        type=float,
+        default=0.0,
+        help="diagnosis, not a case: after the highest level at QD32, this many drive writes "
+        "more of uniform random writes over its span (run_on.json); nothing predicted",
+    )
     v = sub.add_parser("verdict", help="the cases' predictions against the truths")
     v.add_argument("--truth", action="append", required=True, help="NAME=femu.py results")
     v.add_argument("--case", action="append", required=True, help="NAME:on|off=DIR")
