@@ -17,8 +17,16 @@
  * With --workload FILE the writes are instead the file's phases, one a line, in order:
  *   seq START COUNT          COUNT pages from page START on, in order
  *   rand OFFSET SIZE COUNT   COUNT uniform random pages of [OFFSET, OFFSET + SIZE)
- * (calibrate's plan as rounds: femu_onset.py --fill writes them), each followed by the same
- * counters as a `P` line (a round's write counters); --host-pages is then not used.
+ *   qd N                     wait for every write outstanding, then keep N outstanding
+ *                            (a new host job, as fio starts one a round; its P line's time is
+ *                            the last completion)
+ *   trim START COUNT         unmap COUNT pages from page START on (a DSM deallocate: FEMU's
+ *                            ftl_thread answers DSM with no FTL change, so the harness does
+ *                            what ssd_write does to a page it overwrites, without the write)
+ * (calibrate's plan as rounds: femu_onset.py --fill writes them; femu_target.py runs
+ * calibrate's rounds through them, reading --workload /dev/stdin as it goes), each followed by
+ * the same counters as a `P` line (a round's write counters), flushed; --host-pages is then
+ * not used.
  * nand_pages (every page programmed, host and GC) = erases x pages per block + pages of the
  * lines written since their last erase: the full lines in use and the open line up to the
  * write pointer (GC erases whole lines that were written full). GC copies = nand_pages -
@@ -214,6 +222,7 @@ int main(int argc, char **argv)
     req.cmd.opcode = NVME_CMD_WRITE;
     req.nlb = (uint16_t)spp->secs_per_pg;
     printf("R 0 0 0 0 %d\n", ssd->lm.free_line_cnt);
+    fflush(stdout);
     if (!workload) {
         for (uint64_t h = 1; h <= host_total; h++) {
             host_write(ssd, &req, splitmix64() % span);
@@ -234,6 +243,45 @@ int main(int argc, char **argv)
     int line = 0;
     while (fscanf(f, "%7s", kind) == 1) {
         line++;
+        if (!strcmp(kind, "qd")) {
+            if (fscanf(f, "%" SCNu64, &a) != 1 || a < 1) {
+                fprintf(stderr, "%s: line %d: qd N, N at least 1\n", workload, line);
+                return 2;
+            }
+            uint64_t last = 0;
+            while (heap_n > 0) {
+                last = heap_pop();
+            }
+            if (last > femu_sim_now_ns) {
+                femu_sim_now_ns = last;
+            }
+            heap = realloc(heap, sizeof(uint64_t) * (size_t)a);
+            for (uint64_t i = 0; i < a; i++) {
+                heap_push(femu_sim_now_ns);
+            }
+            report(ssd, 'P');
+            fflush(stdout);
+            continue;
+        }
+        if (!strcmp(kind, "trim")) {
+            if (fscanf(f, "%" SCNu64 " %" SCNu64, &a, &c) != 2 || a + c > span) {
+                fprintf(stderr, "%s: line %d: trim START COUNT within the %" PRIu64
+                        " pages\n", workload, line, span);
+                return 2;
+            }
+            for (uint64_t lpn = a; lpn < a + c; lpn++) {
+                struct ppa ppa = get_maptbl_ent(ssd, lpn);
+                if (mapped_ppa(&ppa)) {
+                    mark_page_invalid(ssd, &ppa);
+                    set_rmap_ent(ssd, INVALID_LPN, &ppa);
+                    ppa.ppa = UNMAPPED_PPA;
+                    set_maptbl_ent(ssd, lpn, &ppa);
+                }
+            }
+            report(ssd, 'P');
+            fflush(stdout);
+            continue;
+        }
         int seq = !strcmp(kind, "seq");
         if (seq ? fscanf(f, "%" SCNu64 " %" SCNu64, &a, &c) != 2
                 : (strcmp(kind, "rand") || fscanf(f, "%" SCNu64 " %" SCNu64 " %" SCNu64,
@@ -254,6 +302,7 @@ int main(int argc, char **argv)
             }
         }
         report(ssd, 'P');
+        fflush(stdout);
     }
     fclose(f);
     fflush(stdout);
