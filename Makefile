@@ -5,14 +5,29 @@ CARGO   ?= cargo
 export VIRTUAL_ENV := $(abspath $(VENV))
 export PATH := $(abspath $(VENV))/bin:$(PATH)
 
-.PHONY: setup build build-tests demo test test-fast test-rust test-python bench bench-full lint clean
+.PHONY: setup build build-tests build-tests-rust build-tests-python demo test test-fast test-rust test-python bench bench-full lint clean
 
 setup:
 	@bash scripts/setup.sh
 
-# Build the Rust core into the virtualenv (release: the simulator is the hot path).
-build: setup
+# Build the Rust core into the virtualenv (release: the simulator is the hot path), when what
+# it is built from changed since its last build into this virtualenv (the stamp, written after
+# `maturin develop`; the virtualenv's package is editable, so Python sources need no build).
+# `make test` after `make build` (as .ci/run runs them) no longer runs maturin again to find the
+# core built: cargo's check, pip's look at the dependencies and the wheel's reinstall (docs/testing.md,
+# "Round 11").
+CORE_INPUTS := $(shell find crates -type f 2>/dev/null) Cargo.toml Cargo.lock pyproject.toml
+CORE_STAMP := $(VENV)/.core-built
+CORE_LIB := python/overprov/_core.abi3.so
+
+build: setup $(CORE_STAMP)
+
+$(CORE_STAMP): $(CORE_INPUTS) $(CORE_LIB) | setup
 	@$(VENV)/bin/maturin develop --release --quiet
+	@touch $@
+
+# No recipe: a missing core library counts as changed, so the stamp's rule builds it.
+$(CORE_LIB):
 
 demo: build
 	$(VENV)/bin/overprov simulate --demo
@@ -37,10 +52,19 @@ test: build
 test-rust:
 	$(CARGO) test --profile test-release -p overprov-sim --features audit
 
-# The Rust tests' binary compiled ahead (set-up, as `build` is for the core): `test-rust`
-# then runs it without compiling. .ci/run builds it beside the core and the lint.
-build-tests: setup
+# The tests compiled ahead (set-up, as `build` is for the core), not run: the Rust tests'
+# binary, which `test-rust` then runs without compiling, and, once the core is built (the
+# collection imports it), the package's bytecode and the Python test modules with pytest's
+# assertion rewriting, which `test-python` then finds kept (its pass 4.8 CPU s instead of 13.3;
+# docs/testing.md, "Round 11"). .ci/run builds them beside the core and the lint.
+build-tests: build-tests-rust build-tests-python
+
+build-tests-rust: setup
 	$(CARGO) test --profile test-release -p overprov-sim --features audit --no-run
+
+build-tests-python: build
+	@$(COMPILE_PACKAGE)
+	@$(COMPILE_TESTS)
 
 # The package's bytecode compiled before the Python tests: they start many `overprov` child
 # processes, and where PYTHONDONTWRITEBYTECODE is set each compiled every module it
