@@ -24,7 +24,10 @@ unchanged): the host queue depth; the ``slc_cache`` group to ``--slc-superblocks
 in all. Its workload generator has no mixed random workload (``WL_RAND_RW`` is declared, not
 generated), so for ``--read-percent`` > 0 the host here draws each request a read with that
 probability (Python's ``random``, seeded), the simulator's own random-write generator giving
-the address. Completions are logged by wrapping the host's statistics (``update_read``,
+the address. A read of a page never written is answered by this host at once, logged as a
+completed read at that instant, and the next request drawn: the simulator's read path fails on
+an unmapped page (model/ftl.py ``do_read``), and overprov's core, like a drive, answers one
+without NAND. Completions are logged by wrapping the host's statistics (``update_read``,
 ``update_write``: called once per completed command) with the simulator's clock (ns).
 
 Prints one JSON object: the interval series (``times_s``: interval ends; ``iops``,
@@ -63,12 +66,18 @@ def wrap(name, kind):
 wrap("update_read", 0)
 wrap("update_write", 1)
 if read_percent > 0:
+    from model.ftl_meta import meta, UNMAP_ENTRY
     original_generate = wl.workload.generate
     def generate(self, submit_time):
-        op, lba, sectors = original_generate(self, submit_time)
-        if op == HOST_CMD_WRITE and random.random() * 100 < read_percent:
-            return HOST_CMD_READ, lba, sectors
-        return op, lba, sectors
+        while True:
+            op, lba, sectors = original_generate(self, submit_time)
+            if op != HOST_CMD_WRITE or random.random() * 100 >= read_percent:
+                return op, lba, sectors
+            if meta.map_table[int(lba // 8)] != UNMAP_ENTRY:
+                return HOST_CMD_READ, lba, sectors
+            # a read of a never-written page: answered here at once (the simulator's read
+            # path fails on one; overprov's core, like a drive, answers one without NAND)
+            events.append((sim_event.event_mgr.timetick, 0))
     wl.workload.generate = generate
 builtins.input = lambda *a: "q"
 import sim_main
