@@ -9,13 +9,13 @@ The simulator: GitHub baramjin92/py_ssd_sim (a discrete-event model of a host, i
 controller, NAND channels and firmware: HIL, FTL, FIL), commit a9f9c73. Its repository has no
 licence file, so none of its code is in this repository: ``--checkout`` is a clone of it, and
 ``--python`` an interpreter with what it imports (numpy, pandas, matplotlib, tabulate,
-progress). Its FTL (model/ftl.py) opens each host super block (one block of every die) in its
-``slc_cache`` block group while that group has free blocks and is not exhausted (fewer free
-blocks than its low threshold), else in the ``user`` group (TLC); garbage collection picks a
-victim in ``slc_cache`` while it is exhausted and moves its valid data to a ``user`` super
-block: a static SLC cache that folds into TLC. Its drive (config/ssd_config.xml): PCIe Gen3 x4,
-8 channels x 1 die, the "256gb_g3" TLC NAND of config/nand_config.xml (8 KiB pages x 4 planes),
-a 2 MB write buffer; an SLC super block holds 96 MB, a TLC one 288 MB.
+progress). Its FTL (its ``model.ftl`` module) opens each host super block (one block of every
+die) in its ``slc_cache`` block group while that group has free blocks and is not exhausted
+(fewer free blocks than its low threshold), else in the ``user`` group (TLC); garbage
+collection picks a victim in ``slc_cache`` while it is exhausted and moves its valid data to a
+``user`` super block: a static SLC cache that folds into TLC. Its drive (config/ssd_config.xml):
+PCIe Gen3 x4, 8 channels x 1 die, the "256gb_g3" TLC NAND of config/nand_config.xml (8 KiB
+pages x 4 planes), a 2 MB write buffer; an SLC super block holds 96 MB, a TLC one 288 MB.
 
 What this driver sets (in a copy of the checkout under ``--work``; the simulator's code is run
 unchanged): the host queue depth; the ``slc_cache`` group to ``--slc-superblocks`` super blocks
@@ -26,9 +26,11 @@ generated), so for ``--read-percent`` > 0 the host here draws each request a rea
 probability (Python's ``random``, seeded), the simulator's own random-write generator giving
 the address. A read of a page never written is answered by this host at once, logged as a
 completed read at that instant, and the next request drawn: the simulator's read path fails on
-an unmapped page (model/ftl.py ``do_read``), and overprov's core, like a drive, answers one
-without NAND. Completions are logged by wrapping the host's statistics (``update_read``,
-``update_write``: called once per completed command) with the simulator's clock (ns).
+an unmapped page (``do_read`` of its ``model.ftl`` module), and overprov's core, like a drive,
+answers one without NAND. Reads of written pages go to the simulator, whose mixed path stalls
+(bench/results/cliff-foreign/RULE.md). Completions are logged by wrapping the host's
+statistics (``update_read``, ``update_write``: called once per completed command) with the
+simulator's clock (ns).
 
 Prints one JSON object: the interval series (``times_s``: interval ends; ``iops``,
 ``write_iops``) and the run's totals; ``--out`` writes it too.
@@ -154,9 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     (copy / "cliff_runner.py").write_text(RUNNER)
     events_path = args.work / "events.json"
     run = [args.python, "cliff_runner.py", str(args.seed), str(args.read_percent)]
-    subprocess.run(
-        [*run, str(events_path)], cwd=copy, check=True, stdout=subprocess.DEVNULL
-    )
+    subprocess.run([*run, str(events_path)], cwd=copy, check=True, stdout=subprocess.DEVNULL)
     events = json.loads(events_path.read_text())
     result = {
         "simulator": "github.com/baramjin92/py_ssd_sim a9f9c73 (run from a clone, unchanged)",
