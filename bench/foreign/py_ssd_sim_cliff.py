@@ -1,0 +1,183 @@
+"""Drive py_ssd_sim's SSD (an FTL with an SLC cache that folds into TLC) with 4 KiB random I/O
+and log its IOPS per interval, for the write-cliff check on an FTL overprov did not write.
+
+    python bench/foreign/py_ssd_sim_cliff.py --checkout DIR --python PY --work DIR \
+        [--slc-superblocks 2] [--qd 32] [--read-percent 0] [--amount-mib 448] \
+        [--span-mib 1024] [--interval-ms 20] [--seed 1] [--out FILE.json]
+
+The simulator: GitHub baramjin92/py_ssd_sim (a discrete-event model of a host, its link, a
+controller, NAND channels and firmware: HIL, FTL, FIL), commit a9f9c73. Its repository has no
+licence file, so none of its code is in this repository: ``--checkout`` is a clone of it, and
+``--python`` an interpreter with what it imports (numpy, pandas, matplotlib, tabulate,
+progress). Its FTL (its ``model.ftl`` module) opens each host super block (one block of every
+die) in its ``slc_cache`` block group while that group has free blocks and is not exhausted
+(fewer free blocks than its low threshold), else in the ``user`` group (TLC); garbage
+collection picks a victim in ``slc_cache`` while it is exhausted and moves its valid data to a
+``user`` super block: a static SLC cache that folds into TLC. Its drive (config/ssd_config.xml):
+PCIe Gen3 x4, 8 channels x 1 die, the "256gb_g3" TLC NAND of config/nand_config.xml (8 KiB
+pages x 4 planes), a 2 MB write buffer; an SLC super block holds 96 MB, a TLC one 288 MB.
+
+What this driver sets (in a copy of the checkout under ``--work``; the simulator's code is run
+unchanged): the host queue depth; the ``slc_cache`` group to ``--slc-superblocks`` super blocks
+(blocks 10 onward, low threshold 1, high 2) and the ``user`` group after it; one workload of
+4 KiB random requests aligned to 4 KiB over the first ``--span-mib`` MiB, ``--amount-mib`` MiB
+in all. Its workload generator has no mixed random workload (``WL_RAND_RW`` is declared, not
+generated), so for ``--read-percent`` > 0 the host here draws each request a read with that
+probability (Python's ``random``, seeded), the simulator's own random-write generator giving
+the address. A read of a page never written is answered by this host at once, logged as a
+completed read at that instant, and the next request drawn: the simulator's read path fails on
+an unmapped page (``do_read`` of its ``model.ftl`` module), and overprov's core, like a drive,
+answers one without NAND. Reads of written pages go to the simulator, whose mixed path stalls
+(bench/results/cliff-foreign/RULE.md). Completions are logged by wrapping the host's
+statistics (``update_read``, ``update_write``: called once per completed command) with the
+simulator's clock (ns).
+
+Prints one JSON object: the interval series (``times_s``: interval ends; ``iops``,
+``write_iops``) and the run's totals; ``--out`` writes it too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+
+#: run inside the simulator's copy by ``--python``: wraps the host's statistics, answers the
+#: simulator's end-of-run prompt, and mixes reads into the random-write workload
+RUNNER = r"""
+import builtins, json, random, sys
+sys.path.insert(0, ".")
+random.seed(int(sys.argv[1]))
+read_percent = int(sys.argv[2])
+out_path = sys.argv[3]
+import sim_event
+import model.host as host
+import model.workload as wl
+from config.ssd_param import HOST_CMD_READ, HOST_CMD_WRITE
+events = []
+def wrap(name, kind):
+    original = getattr(host.host_stat_param, name)
+    def logged(self, *args):
+        events.append((sim_event.event_mgr.timetick, kind))
+        return original(self, *args)
+    setattr(host.host_stat_param, name, logged)
+wrap("update_read", 0)
+wrap("update_write", 1)
+if read_percent > 0:
+    from model.ftl_meta import meta, UNMAP_ENTRY
+    original_generate = wl.workload.generate
+    def generate(self, submit_time):
+        while True:
+            op, lba, sectors = original_generate(self, submit_time)
+            if op != HOST_CMD_WRITE or random.random() * 100 >= read_percent:
+                return op, lba, sectors
+            if meta.map_table[int(lba // 8)] != UNMAP_ENTRY:
+                return HOST_CMD_READ, lba, sectors
+            # a read of a never-written page: answered here at once (the simulator's read
+            # path fails on one; overprov's core, like a drive, answers one without NAND)
+            events.append((sim_event.event_mgr.timetick, 0))
+    wl.workload.generate = generate
+builtins.input = lambda *a: "q"
+import sim_main
+sim_main.sim_main()
+with open(out_path, "w") as f:
+    json.dump(events, f)
+"""
+
+
+def configure(copy: pathlib.Path, args: argparse.Namespace) -> None:
+    """Write the drive and workload this run uses into the simulator's copy."""
+    ssd = (copy / "config/ssd_config.xml").read_text()
+    ssd = re.sub(r"<depth_of_host_queue>\d+<", f"<depth_of_host_queue>{args.qd}<", ssd)
+    slc_end = 10 + args.slc_superblocks - 1
+    ssd = re.sub(
+        r"(<name>slc_cache</name>.*?<start_block_no>)\d+(</start_block_no>\s*<end_block_no>)\d+"
+        r"(</end_block_no>\s*<threshold_low>)\d+(</threshold_low>\s*<threshold_high>)\d+",
+        rf"\g<1>10\g<2>{slc_end}\g<3>1\g<4>2", ssd, flags=re.S,
+    )  # fmt: skip
+    ssd = re.sub(
+        r"(<name>user</name>.*?<start_block_no>)\d+", rf"\g<1>{slc_end + 1}", ssd, flags=re.S
+    )
+    ssd = re.sub(r"(<workload>\s*<file>workload.xml</file>\s*<name>)\w+", r"\g<1>cliff", ssd)
+    (copy / "config/ssd_config.xml").write_text(ssd)
+    (copy / "config/workload.xml").write_text(
+        "<workload_types>\n\t<workload_grp name='cliff'>\n\t\t<workload>\n"
+        "\t\t\t<group>0</group>\n\t\t\t<type>WL_RAND_WRITE</type>\n"
+        f"\t\t\t<start_lba>0</start_lba>\n\t\t\t<range>{args.span_mib}MiB</range>\n"
+        "\t\t\t<min_size>4KiB</min_size>\n\t\t\t<max_size>4KiB</max_size>\n"
+        f"\t\t\t<amount>{args.amount_mib}MiB</amount>\n"
+        "\t\t\t<amount_type>capacity</amount_type>\n\t\t\t<read_ratio>0</read_ratio>\n"
+        "\t\t\t<align>TRUE</align>\n\t\t</workload>\n\t</workload_grp>\n</workload_types>\n"
+    )
+
+
+def series(events: list[list[int]], interval_ms: float) -> dict:
+    """IOPS per interval of the completions ``events`` ((time ns, 1 if a write))."""
+    width_ns = interval_ms * 1e6
+    n = int(max(t for t, _ in events) // width_ns)  # the last, partial interval left out
+    done = [0] * n
+    writes = [0] * n
+    for t, is_write in events:
+        i = int(t // width_ns)
+        if i < n:
+            done[i] += 1
+            writes[i] += is_write
+    seconds = interval_ms / 1e3
+    return {
+        "times_s": [(i + 1) * seconds for i in range(n)],
+        "iops": [c / seconds for c in done],
+        "write_iops": [c / seconds for c in writes],
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--checkout", required=True, type=pathlib.Path)
+    p.add_argument("--python", required=True)
+    p.add_argument("--work", required=True, type=pathlib.Path)
+    p.add_argument("--slc-superblocks", type=int, default=2)
+    p.add_argument("--qd", type=int, default=32)
+    p.add_argument("--read-percent", type=int, default=0)
+    p.add_argument("--amount-mib", type=int, default=448)
+    p.add_argument("--span-mib", type=int, default=1024)
+    p.add_argument("--interval-ms", type=float, default=20.0)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--out", type=pathlib.Path)
+    args = p.parse_args(argv)
+    copy = args.work / "py_ssd_sim"
+    if copy.exists():
+        shutil.rmtree(copy)
+    shutil.copytree(args.checkout, copy, ignore=shutil.ignore_patterns(".git"))
+    configure(copy, args)
+    (copy / "cliff_runner.py").write_text(RUNNER)
+    events_path = args.work / "events.json"
+    run = [args.python, "cliff_runner.py", str(args.seed), str(args.read_percent)]
+    subprocess.run([*run, str(events_path)], cwd=copy, check=True, stdout=subprocess.DEVNULL)
+    events = json.loads(events_path.read_text())
+    result = {
+        "simulator": "github.com/baramjin92/py_ssd_sim a9f9c73 (run from a clone, unchanged)",
+        "slc_superblocks": args.slc_superblocks,
+        "qd": args.qd,
+        "read_percent": args.read_percent,
+        "amount_mib": args.amount_mib,
+        "span_mib": args.span_mib,
+        "seed": args.seed,
+        "interval_ms": args.interval_ms,
+        "completed": len(events),
+        "writes": sum(w for _, w in events),
+        **series(events, args.interval_ms),
+    }
+    text = json.dumps(result)
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(text + "\n")
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

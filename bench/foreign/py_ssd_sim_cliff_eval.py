@@ -1,0 +1,104 @@
+"""The write cliff predicted on py_ssd_sim (an FTL with an SLC cache, not overprov's): fit the
+cache from its QD32 write series, predict its QD8 70:30 cliff, judge by the registered rule.
+
+    PYTHONPATH=python python bench/foreign/py_ssd_sim_cliff_eval.py \
+        --fit bench/results/cliff-foreign/fit-qd32-writes.json \
+        --held-out bench/results/cliff-foreign/held-out-qd8-70-30.json \
+        [--out bench/results/cliff-foreign/evaluation.json]
+
+The two series are bench/foreign/py_ssd_sim_cliff.py's (the rule, the configuration and the
+commands: bench/results/cliff-foreign/RULE.md); the twin is bench/foreign/py_ssd_sim_twin.py's.
+Both series are read with no garbage collection flagged: the driver's 1 GiB span on 25 GiB of
+TLC blocks never fills the ``user`` group, and the simulator's only collection in them is the
+cache's fold, which starts at the cliff (flagging it would end the analysis there). The twin
+is simulated at full size (scale 1: 26 GiB of NAND, cheap in overprov's core).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pathlib
+import sys
+
+from overprov.calibrate import cliff
+from overprov.errors import ConfigError
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from py_ssd_sim_twin import twin  # noqa: E402
+
+#: the rule's bound on each relative error (bench/results/cliff-foreign/RULE.md)
+BOUND = 0.25
+
+
+def load(path: pathlib.Path) -> tuple[dict, cliff.Series]:
+    run = json.loads(path.read_text())
+    n = len(run["times_s"])
+    return run, cliff.Series(
+        times_s=run["times_s"], iops=run["iops"], write_iops=run["write_iops"],
+        gc_started=[False] * n,
+    )  # fmt: skip
+
+
+def evaluate(fit_path: pathlib.Path, held_out_path: pathlib.Path) -> dict:
+    fit_run, fit_series = load(fit_path)
+    held_run, held_series = load(held_out_path)
+    drive = twin()
+    out: dict = {
+        "fit_series": str(fit_path),
+        "held_out_series": str(held_out_path),
+        "measured_cliff_qd32": None,
+        "true": None,
+        "fit": None,
+        "predicted": None,
+    }
+    measured = cliff.find_cliff(fit_series)
+    out["measured_cliff_qd32"] = measured.to_dict() if measured else None
+    true = cliff.find_cliff(held_series)
+    out["true"] = true.to_dict() if true else None
+    try:
+        fit = cliff.fit_cache(fit_series, drive, 1.0, qd=fit_run["qd"], precondition="none")
+    except ConfigError as exc:
+        out["fit_refused"] = str(exc)
+        fit = None
+    if fit is not None:
+        out["fit"] = {
+            "cache_bytes": fit.cache_bytes,
+            "slc_program_us": fit.slc_program_us,
+            "tlc_program_us": fit.tlc_program_us,
+            "slc_at_ceiling": fit.slc_at_ceiling,
+        }
+        interval_s = held_run["interval_ms"] / 1e3
+        try:
+            pred = cliff.predict(
+                drive, fit, 1.0, qd=held_run["qd"], read_percent=held_run["read_percent"],
+                seconds=held_series.times_s[-1], interval_s=interval_s, precondition="none",
+            )  # fmt: skip
+        except ConfigError as exc:
+            out["prediction_refused"] = str(exc)
+            pred = None
+        out["predicted"] = pred.to_dict() if pred else None
+        out.update(cliff.errors(pred, true))
+    e_t, e_l = out.get("time_error"), out.get("lost_error")
+    out["met"] = bool(
+        e_t is not None and e_l is not None and abs(e_t) <= BOUND and abs(e_l) <= BOUND
+    )
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--fit", required=True, type=pathlib.Path)
+    p.add_argument("--held-out", required=True, type=pathlib.Path)
+    p.add_argument("--out", type=pathlib.Path)
+    args = p.parse_args(argv)
+    result = evaluate(args.fit, args.held_out)
+    text = json.dumps(result, indent=1)
+    if args.out:
+        args.out.write_text(text + "\n")
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,76 @@
+"""bench/foreign/py_ssd_sim_cliff.py's own arithmetic and configuration, and the twin of
+bench/foreign/py_ssd_sim_twin.py: completions binned into an IOPS series, the simulator's
+configuration rewritten for a run, the twin's figures from its configuration files. The
+simulator itself is run outside the repository; these need none of it."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench" / "foreign"))
+
+import py_ssd_sim_cliff  # noqa: E402
+import py_ssd_sim_twin  # noqa: E402
+
+# the shape of the simulator's config/ssd_config.xml (its block groups and workload entry),
+# with other numbers, so that each rewrite is seen to land
+SSD_CONFIG = """<ssd><main_configuration>
+<depth_of_host_queue>512</depth_of_host_queue>
+<blk_grp>
+<blk_manager><name>meta</name><number_of_way>ALL</number_of_way>
+<start_block_no>1</start_block_no><end_block_no>9</end_block_no>
+<threshold_low>1</threshold_low><threshold_high>3</threshold_high></blk_manager>
+<blk_manager><name>slc_cache</name><number_of_way>ALL</number_of_way>
+<start_block_no>10</start_block_no><end_block_no>39</end_block_no>
+<threshold_low>1</threshold_low><threshold_high>3</threshold_high></blk_manager>
+<blk_manager><name>user</name><number_of_way>ALL</number_of_way>
+<start_block_no>40</start_block_no><end_block_no>100</end_block_no>
+<threshold_low>1</threshold_low><threshold_high>3</threshold_high></blk_manager>
+</blk_grp>
+<workload><file>workload.xml</file><name>normal</name></workload>
+</main_configuration></ssd>"""
+
+
+def test_completions_binned_per_interval_the_partial_last_left_out():
+    # 20 ms intervals: 3 completions (2 writes) in the first, 1 read in the second, 1 write
+    # in a third that the last event ends early (left out)
+    events = [[1_000_000, 1], [5_000_000, 0], [19_999_999, 1], [25_000_000, 0], [41_000_000, 1]]
+    s = py_ssd_sim_cliff.series(events, 20.0)
+    assert s["times_s"] == [0.02, 0.04]
+    assert s["iops"] == [150.0, 50.0]
+    assert s["write_iops"] == [100.0, 0.0]
+
+
+def test_configuration_sets_queue_depth_cache_groups_and_workload(tmp_path):
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config/ssd_config.xml").write_text(SSD_CONFIG)
+    (tmp_path / "config/workload.xml").write_text("<workload_types/>")
+    args = argparse.Namespace(qd=8, slc_superblocks=2, span_mib=1024, amount_mib=640)
+    py_ssd_sim_cliff.configure(tmp_path, args)
+    ssd = (tmp_path / "config/ssd_config.xml").read_text()
+    assert "<depth_of_host_queue>8<" in ssd
+    slc = ssd.split("<name>slc_cache</name>")[1].split("</blk_manager>")[0]
+    assert "<start_block_no>10<" in slc and "<end_block_no>11<" in slc
+    assert "<threshold_low>1<" in slc and "<threshold_high>2<" in slc
+    user = ssd.split("<name>user</name>")[1].split("</blk_manager>")[0]
+    assert "<start_block_no>12<" in user and "<end_block_no>100<" in user
+    meta = ssd.split("<name>meta</name>")[1].split("</blk_manager>")[0]
+    assert "<end_block_no>9<" in meta  # untouched
+    assert "<name>cliff</name>" in ssd
+    workload = (tmp_path / "config/workload.xml").read_text()
+    assert "<range>1024MiB</range>" in workload and "<amount>640MiB</amount>" in workload
+    assert "WL_RAND_WRITE" in workload and "<min_size>4KiB</min_size>" in workload
+
+
+def test_twin_figures_from_the_configuration_files():
+    d = py_ssd_sim_twin.twin()
+    nand = d["config"]["timing"]["nand"]
+    assert nand["channels"] * nand["dies_per_channel"] == 8
+    assert nand["die_block_bytes"] == 1152 * 4 * 8192  # 36 MiB
+    assert d["physical_bytes"] == 91 * 8 * 36 * 2**20
+    assert d["advertised_bytes"] == 2**30
+    # the simulator's super blocks: 288 MiB in TLC, a third of it in SLC mode
+    assert 8 * nand["die_block_bytes"] == 288 * 2**20
+    assert "max_bytes" not in d["config"]["timing"]["slc"]  # the fit sets the size
