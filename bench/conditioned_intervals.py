@@ -54,7 +54,13 @@ def figures_by_drive() -> dict[str, dict[tuple[str, float], dict[str, Any]]]:
 
 
 def residual_of(c: dict[str, Any], figures: dict[str, dict[tuple[str, float], dict[str, Any]]]):
-    """The fit's residual sd on a case's fitted figures (None: nothing to miss)."""
+    """The fit's residual sd on a case's fitted figures (None: nothing to miss, or a workload
+    other than uniform random writes, where calibrate keeps the distance rule); a case made
+    outside the corpus bench carries its own (``residual_sd``)."""
+    if c.get("workload", "uniform") != "uniform":
+        return None
+    if "residual_sd" in c:
+        return c["residual_sd"]
     mine = figures[c["drive"]]
     pts = [point(mine[(f["kind"], float(f["extra_op_percent"]))]) for f in c["fitted"]]
     return uncertainty.fit_residual_sd(pts)
@@ -65,25 +71,25 @@ def noise_sd(c: dict[str, Any]) -> float:
     return math.log(hi / lo) / (2 * uncertainty.Z80)
 
 
-def fit_scale(cases: list[dict[str, Any]]) -> float:
+def fit_scale(cases: list[dict[str, Any]], floor: float = FLOOR) -> float:
     """Maximum-likelihood a over ``cases`` (each with a residual): log error ~ N(0, noise² +
     (a · hypot(floor, R))²), every case a replicate."""
 
     def nll(a: float) -> float:
         total = 0.0
         for c in cases:
-            var = c["noise_sd"] ** 2 + (a * math.hypot(FLOOR, c["residual_sd"])) ** 2
+            var = c["noise_sd"] ** 2 + (a * math.hypot(floor, c["residual_sd"])) ** 2
             total += 0.5 * math.log(var) + c["log_error"] ** 2 / (2 * var)
         return total
 
     return min(SCALE_GRID, key=nll)
 
 
-def judge(done: list[dict[str, Any]]) -> dict[str, float]:
+def judge(done: list[dict[str, Any]], floor: float = FLOOR) -> dict[str, float]:
     """Per family left out: the scale the other families' cases give."""
     with_r = [c for c in done if c["residual_sd"] is not None]
     return {
-        f: fit_scale([c for c in with_r if family_of(c) != f])
+        f: fit_scale([c for c in with_r if family_of(c) != f], floor)
         for f in sorted({family_of(c) for c in done})
     }
 
@@ -101,8 +107,9 @@ def summary(done: list[dict[str, Any]], key: str) -> dict[str, Any] | None:
     }
 
 
-def run(all_cases: list[dict[str, Any]], unseen: set[str]) -> dict[str, Any]:
-    """Today's intervals and the conditioned ones for every predicted case; the summaries."""
+def run(all_cases: list[dict[str, Any]], unseen: set[str], floor: float = FLOOR) -> dict[str, Any]:
+    """Today's intervals and the conditioned ones (model-form sd a · hypot(``floor``, R)) for
+    every predicted case; the summaries."""
     figures = figures_by_drive()
     done = [c for c in all_cases if "log_error" in c]
     evaluate(all_cases, "families", leave_out="family")  # today's, leave one family out
@@ -110,13 +117,13 @@ def run(all_cases: list[dict[str, Any]], unseen: set[str]) -> dict[str, Any]:
         c["today"] = c["interval_nested"]
         c["residual_sd"] = residual_of(c, figures)
         c["noise_sd"] = noise_sd(c)
-    scales = judge(done)
+    scales = judge(done, floor)
     for c in done:
         if c["residual_sd"] is None:
             c["conditioned"] = c["today"]
             continue
         mf = uncertainty.ModelForm(
-            floor=FLOOR, residual_sd=c["residual_sd"], residual_scale=scales[family_of(c)]
+            floor=floor, residual_sd=c["residual_sd"], residual_scale=scales[family_of(c)]
         )
         c["conditioned"] = list(interval(c["parts"], mf))
     groups: dict[str, list[dict[str, Any]]] = {
@@ -130,7 +137,8 @@ def run(all_cases: list[dict[str, Any]], unseen: set[str]) -> dict[str, Any]:
     }
     fams = sorted({family_of(c) for c in done}, key=lambda f: (f in unseen, f))
     return {
-        "scale_all": fit_scale([c for c in done if c["residual_sd"] is not None]),
+        "floor": floor,
+        "scale_all": fit_scale([c for c in done if c["residual_sd"] is not None], floor),
         "scale_without": scales,
         "unseen": sorted(unseen),
         "groups": {
@@ -210,9 +218,17 @@ def main() -> int:
         action="store_true",
         help="write the scale fitted on every case into model_form_error.json (fit_residual)",
     )
+    ap.add_argument(
+        "--floor",
+        type=float,
+        default=FLOOR,
+        help="the relative sd the residual is floored at, in quadrature (bench/intervals/RULE.md "
+        "0.02; bench/intervals/RULE-2.md 0)",
+    )
+    ap.add_argument("--rule-file", default="bench/intervals/RULE.md", help="recorded as the rule")
     args = ap.parse_args()
     all_cases = [c for path in args.cases for c in read_cases(path)]
-    s = run(all_cases, set(filter(None, args.unseen.split(","))))
+    s = run(all_cases, set(filter(None, args.unseen.split(","))), args.floor)
     text = markdown(s)
     print(text)
     if args.out is not None:
@@ -220,11 +236,11 @@ def main() -> int:
         (args.out / "results").with_suffix(".md").write_text(text + "\n")
         (args.out / "results.json").write_text(json.dumps(s, indent=2) + "\n")
     if args.record:
-        record(s, args.cases)
+        record(s, args.cases, args.rule_file)
     return 0
 
 
-def record(s: dict[str, Any], paths: list[Path]) -> None:
+def record(s: dict[str, Any], paths: list[Path], rule_file: str) -> None:
     """The scale a fitted on every case with a residual, for calibrate's intervals
     (``uncertainty.model_form_for``), with what it was measured on and how it held."""
     path = ROOT / "python" / "overprov" / "calibrate" / "model_form_error.json"
@@ -233,10 +249,10 @@ def record(s: dict[str, Any], paths: list[Path]) -> None:
     files = ", ".join(str(p.resolve().relative_to(ROOT)) for p in paths)
     doc["fit_residual"] = {
         "scale": s["scale_all"],
-        "floor": FLOOR,
+        "floor": s["floor"],
         "rule": "model-form relative sd = scale * hypot(floor, R), R the surrogate's residual "
         "sd on the fitted figures (uncertainty.fit_residual_sd); scale the maximum-likelihood "
-        "one over held-out cases (bench/intervals/RULE.md)",
+        f"one over held-out cases ({rule_file})",
         "source": f"bench/conditioned_intervals.py, {every['predicted']} held-out figures of "
         f"{len(s['families'])} FTL families and published drives ({files}), "
         f"{datetime.now(UTC).date().isoformat()}",
