@@ -35,7 +35,7 @@ from overprov.calibrate import uncertainty
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from corpus_bench import CORPUS, evaluate, interval, load, read_cases  # noqa: E402  (bench/)
-from corpus_foreign import foreign_drives, point  # noqa: E402
+from corpus_foreign import FOREIGN_REL_SD, foreign_drives, point  # noqa: E402
 from corpus_report import family_of  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -61,8 +61,11 @@ def residual_of(c: dict[str, Any], figures: dict[str, dict[tuple[str, float], di
         return None
     if "residual_sd" in c:
         return c["residual_sd"]
-    mine = figures[c["drive"]]
-    pts = [point(mine[(f["kind"], float(f["extra_op_percent"]))]) for f in c["fitted"]]
+    mine = figures.get(c["drive"])
+    if mine is None:  # a curve read from another folder (corpus_bench.py --foreign DIR)
+        pts = [point({**f, "rel_sd": FOREIGN_REL_SD}) for f in c["fitted"]]
+    else:
+        pts = [point(mine[(f["kind"], float(f["extra_op_percent"]))]) for f in c["fitted"]]
     return uncertainty.fit_residual_sd(pts)
 
 

@@ -169,15 +169,17 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("cases", type=Path, nargs="+", help="held-out cases (JSON lines)")
     ap.add_argument("--unseen-drives", default="", help="drive ids the rule names unseen")
-    ap.add_argument("--out", type=Path, default=None, help="folder for results-2.md and .json")
+    ap.add_argument(
+        "--out", type=Path, default=None, help="folder for the results, in markdown and JSON"
+    )
     args = ap.parse_args()
     done, scales = compare([c for p in args.cases for c in read_cases(p)])
     v = verdict(done, set(filter(None, args.unseen_drives.split(","))))
     text = markdown(v, scales)
     print(text)
     if args.out is not None:
-        (args.out / "results-2.md").write_text(text + "\n")
-        (args.out / "results-2.json").write_text(
+        (args.out / "results-2").with_suffix(".md").write_text(text + "\n")
+        (args.out / "results-2").with_suffix(".json").write_text(
             json.dumps({"verdict": v, "scales": scales}, indent=2) + "\n"
         )
     return 0

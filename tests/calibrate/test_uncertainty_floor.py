@@ -73,3 +73,19 @@ def test_the_criteria_read_coverage_and_width_per_group(no_floor):
     assert v["worse_groups"] == ["Easy"]
     assert not v["criteria"]["2 no group >15 points worse"]
     assert not v["passed"]
+
+
+def test_a_curve_from_another_folder_is_read_from_its_cases_figures(rule):
+    """A drive corpus_bench.py read with ``--foreign DIR`` is not among the bench's own curves:
+    its residual comes from the case's fitted figures at the foreign figures' relative sd."""
+    from overprov.calibrate import fit as fitmod
+
+    s = fitmod.Surrogate(0.10, 20.0, 5.0)
+    fitted = [{"kind": "fob_iops", "extra_op_percent": 0, "value": s.iops(0.0, 1.0)}]
+    for x in (0.0, 20.0, 40.0):
+        fitted += [
+            {"kind": "iops", "extra_op_percent": x, "value": s.iops(x)},
+            {"kind": "waf", "extra_op_percent": x, "value": s.waf(x)},
+        ]
+    case = {"workload": "uniform", "drive": "from-elsewhere", "fitted": fitted}
+    assert rule.residual_of(case, {}) == pytest.approx(0.0, abs=2e-3)
