@@ -221,17 +221,9 @@ def main() -> int:
         action="store_true",
         help="write the scale fitted on every case into model_form_error.json (fit_residual)",
     )
-    ap.add_argument(
-        "--floor",
-        type=float,
-        default=FLOOR,
-        help="the relative sd the residual is floored at, in quadrature (bench/intervals/RULE.md "
-        "0.02; bench/intervals/RULE-2.md 0)",
-    )
-    ap.add_argument("--rule-file", default="bench/intervals/RULE.md", help="recorded as the rule")
     args = ap.parse_args()
     all_cases = [c for path in args.cases for c in read_cases(path)]
-    s = run(all_cases, set(filter(None, args.unseen.split(","))), args.floor)
+    s = run(all_cases, set(filter(None, args.unseen.split(","))))
     text = markdown(s)
     print(text)
     if args.out is not None:
@@ -239,11 +231,11 @@ def main() -> int:
         (args.out / "results").with_suffix(".md").write_text(text + "\n")
         (args.out / "results.json").write_text(json.dumps(s, indent=2) + "\n")
     if args.record:
-        record(s, args.cases, args.rule_file)
+        record(s, args.cases)
     return 0
 
 
-def record(s: dict[str, Any], paths: list[Path], rule_file: str) -> None:
+def record(s: dict[str, Any], paths: list[Path]) -> None:
     """The scale a fitted on every case with a residual, for calibrate's intervals
     (``uncertainty.model_form_for``), with what it was measured on and how it held."""
     path = ROOT / "python" / "overprov" / "calibrate" / "model_form_error.json"
@@ -255,7 +247,7 @@ def record(s: dict[str, Any], paths: list[Path], rule_file: str) -> None:
         "floor": s["floor"],
         "rule": "model-form relative sd = scale * hypot(floor, R), R the surrogate's residual "
         "sd on the fitted figures (uncertainty.fit_residual_sd); scale the maximum-likelihood "
-        f"one over held-out cases ({rule_file})",
+        "one over held-out cases (bench/intervals/RULE.md)",
         "source": f"bench/conditioned_intervals.py, {every['predicted']} held-out figures of "
         f"{len(s['families'])} FTL families and published drives ({files}), "
         f"{datetime.now(UTC).date().isoformat()}",
