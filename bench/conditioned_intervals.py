@@ -35,7 +35,7 @@ from overprov.calibrate import uncertainty
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from corpus_bench import CORPUS, evaluate, interval, load, read_cases  # noqa: E402  (bench/)
-from corpus_foreign import foreign_drives, point  # noqa: E402
+from corpus_foreign import FOREIGN_REL_SD, foreign_drives, point  # noqa: E402
 from corpus_report import family_of  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -54,9 +54,18 @@ def figures_by_drive() -> dict[str, dict[tuple[str, float], dict[str, Any]]]:
 
 
 def residual_of(c: dict[str, Any], figures: dict[str, dict[tuple[str, float], dict[str, Any]]]):
-    """The fit's residual sd on a case's fitted figures (None: nothing to miss)."""
-    mine = figures[c["drive"]]
-    pts = [point(mine[(f["kind"], float(f["extra_op_percent"]))]) for f in c["fitted"]]
+    """The fit's residual sd on a case's fitted figures (None: nothing to miss, or a workload
+    other than uniform random writes, where calibrate keeps the distance rule); a case made
+    outside the corpus bench carries its own (``residual_sd``)."""
+    if c.get("workload", "uniform") != "uniform":
+        return None
+    if "residual_sd" in c:
+        return c["residual_sd"]
+    mine = figures.get(c["drive"])
+    if mine is None:  # a curve read from another folder (corpus_bench.py --foreign DIR)
+        pts = [point({**f, "rel_sd": FOREIGN_REL_SD}) for f in c["fitted"]]
+    else:
+        pts = [point(mine[(f["kind"], float(f["extra_op_percent"]))]) for f in c["fitted"]]
     return uncertainty.fit_residual_sd(pts)
 
 
@@ -65,25 +74,25 @@ def noise_sd(c: dict[str, Any]) -> float:
     return math.log(hi / lo) / (2 * uncertainty.Z80)
 
 
-def fit_scale(cases: list[dict[str, Any]]) -> float:
+def fit_scale(cases: list[dict[str, Any]], floor: float = FLOOR) -> float:
     """Maximum-likelihood a over ``cases`` (each with a residual): log error ~ N(0, noise² +
     (a · hypot(floor, R))²), every case a replicate."""
 
     def nll(a: float) -> float:
         total = 0.0
         for c in cases:
-            var = c["noise_sd"] ** 2 + (a * math.hypot(FLOOR, c["residual_sd"])) ** 2
+            var = c["noise_sd"] ** 2 + (a * math.hypot(floor, c["residual_sd"])) ** 2
             total += 0.5 * math.log(var) + c["log_error"] ** 2 / (2 * var)
         return total
 
     return min(SCALE_GRID, key=nll)
 
 
-def judge(done: list[dict[str, Any]]) -> dict[str, float]:
+def judge(done: list[dict[str, Any]], floor: float = FLOOR) -> dict[str, float]:
     """Per family left out: the scale the other families' cases give."""
     with_r = [c for c in done if c["residual_sd"] is not None]
     return {
-        f: fit_scale([c for c in with_r if family_of(c) != f])
+        f: fit_scale([c for c in with_r if family_of(c) != f], floor)
         for f in sorted({family_of(c) for c in done})
     }
 
@@ -101,8 +110,9 @@ def summary(done: list[dict[str, Any]], key: str) -> dict[str, Any] | None:
     }
 
 
-def run(all_cases: list[dict[str, Any]], unseen: set[str]) -> dict[str, Any]:
-    """Today's intervals and the conditioned ones for every predicted case; the summaries."""
+def run(all_cases: list[dict[str, Any]], unseen: set[str], floor: float = FLOOR) -> dict[str, Any]:
+    """Today's intervals and the conditioned ones (model-form sd a · hypot(``floor``, R)) for
+    every predicted case; the summaries."""
     figures = figures_by_drive()
     done = [c for c in all_cases if "log_error" in c]
     evaluate(all_cases, "families", leave_out="family")  # today's, leave one family out
@@ -110,13 +120,13 @@ def run(all_cases: list[dict[str, Any]], unseen: set[str]) -> dict[str, Any]:
         c["today"] = c["interval_nested"]
         c["residual_sd"] = residual_of(c, figures)
         c["noise_sd"] = noise_sd(c)
-    scales = judge(done)
+    scales = judge(done, floor)
     for c in done:
         if c["residual_sd"] is None:
             c["conditioned"] = c["today"]
             continue
         mf = uncertainty.ModelForm(
-            floor=FLOOR, residual_sd=c["residual_sd"], residual_scale=scales[family_of(c)]
+            floor=floor, residual_sd=c["residual_sd"], residual_scale=scales[family_of(c)]
         )
         c["conditioned"] = list(interval(c["parts"], mf))
     groups: dict[str, list[dict[str, Any]]] = {
@@ -130,7 +140,8 @@ def run(all_cases: list[dict[str, Any]], unseen: set[str]) -> dict[str, Any]:
     }
     fams = sorted({family_of(c) for c in done}, key=lambda f: (f in unseen, f))
     return {
-        "scale_all": fit_scale([c for c in done if c["residual_sd"] is not None]),
+        "floor": floor,
+        "scale_all": fit_scale([c for c in done if c["residual_sd"] is not None], floor),
         "scale_without": scales,
         "unseen": sorted(unseen),
         "groups": {
@@ -233,7 +244,7 @@ def record(s: dict[str, Any], paths: list[Path]) -> None:
     files = ", ".join(str(p.resolve().relative_to(ROOT)) for p in paths)
     doc["fit_residual"] = {
         "scale": s["scale_all"],
-        "floor": FLOOR,
+        "floor": s["floor"],
         "rule": "model-form relative sd = scale * hypot(floor, R), R the surrogate's residual "
         "sd on the fitted figures (uncertainty.fit_residual_sd); scale the maximum-likelihood "
         "one over held-out cases (bench/intervals/RULE.md)",
