@@ -42,8 +42,11 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from overprov import engine, sweep
 from overprov.calibrate import predict as predmod
-from overprov.calibrate import spare_readings, twin_runs, uncertainty
+from overprov.calibrate import spare_readings, twin_runs, twin_steady, uncertainty
+from overprov.calibrate.twin import sim_config
+from overprov.steady_window import steady_window
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from corpus_bench import CORPUS, evaluate, held_out, load, read_cases  # noqa: E402  (bench/)
@@ -148,6 +151,24 @@ def policy_markdown(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def fixed_warm_up_test(twin: Any, workload: dict[str, Any], jobs: int | None) -> dict[str, Any]:
+    """A diagnosis beside bench/corpus/RULE-skewed-steady-twin.md: the twin's run as calibrate
+    runs it today (2 drive writes of warm-up, 2 measured), in ``twin_steady.INTERVAL_S``
+    intervals, its measured part tested as the rule tests a run (the last 5 of 20 rounds) and by
+    the core's own steady window (rounds of ``timing.state_round_drive_writes``)."""
+    cfg = twin_runs.level_config(sim_config(twin), 0.0, workload, True)
+    cfg = engine.merge(cfg, {"timing": {"interval_s": twin_steady.INTERVAL_S}})
+    rep = sweep.run_points([cfg], jobs=jobs, label="twin, fixed warm-up")[0]
+    level = twin_steady.window_level(0.0, rep)
+    core = steady_window(rep["timed"])
+    return {
+        "rounds_steady": level.settled,
+        "rounds_iops": level.steady_iops,
+        "core_steady": bool(core and core.steady),
+        "core_iops": core.iops if core else None,
+    }
+
+
 def reading_name(r: Any) -> str:
     return f"{r.spare}-{r.design}" if hasattr(r, "design") else "only"
 
@@ -198,6 +219,8 @@ def predict_drive(
                 "workload_waf": m.levels[0].waf, "twin_drive_writes": m.levels[0].drive_writes,
                 "twin_settled": m.levels[0].settled,
             })  # fmt: skip
+            if until_steady:
+                parts[-1]["fixed_warm_up"] = fixed_warm_up_test(twin, h["overprov_workload"], jobs)
             values.append(v)
             weights.append(w)
         got = math.exp(sum(w * math.log(v) for v, w in zip(values, weights, strict=True))
@@ -286,6 +309,26 @@ def judge(new: list[dict[str, Any]], corpus: Path = CORPUS) -> str:
 STEADY_TWIN_MEDIAN, STEADY_TWIN_WORST, WORSE_POINTS, WITHIN = 0.113, 1.027, 0.02, 0.05
 
 
+def fixed_warm_up_summary(cases: list[dict[str, Any]]) -> str:
+    """How many readings' twins today's fixed warm-up left unsteady (:func:`fixed_warm_up_test`),
+    and how many stopped at each length of the run until steady."""
+    parts = [p for c in cases for p in c["parts"] if "fixed_warm_up" in p]
+    if not parts:
+        return "(no fixed warm-up test in these cases)"
+    rounds = sum(p["fixed_warm_up"]["rounds_steady"] for p in parts)
+    core = sum(p["fixed_warm_up"]["core_steady"] for p in parts)
+    stops = {d: sum(abs(p["twin_drive_writes"] - d) < 0.05 * d for p in parts)
+             for d in twin_steady.DRIVE_WRITES}  # fmt: skip
+    unsettled = sum(not p["twin_settled"] for p in parts)
+    return (
+        f"Today's run (2 drive writes of warm-up, 2 measured), {len(parts)} readings' twins: "
+        f"{rounds} steady by the rule's test (last 5 of 20 rounds), {core} by the core's steady "
+        "window. Run until steady: "
+        + ", ".join(f"{n} stopped at {d:g} drive writes" for d, n in stops.items())
+        + f", {unsettled} not steady at the cap."
+    )
+
+
 def steady_twin_verdict(new: list[dict[str, Any]], stored: list[dict[str, Any]]) -> str:
     """bench/corpus/RULE-skewed-steady-twin.md's clauses 1–3 on the steady cases of ``new``
     against the same cases of ``stored`` (the fixed warm-up's), and every case beside its
@@ -310,6 +353,8 @@ def steady_twin_verdict(new: list[dict[str, Any]], stored: list[dict[str, Any]])
         f"none | – | {len(worse)} | {yes[2]} |",
         "",
         f"Clauses 1–3: {'met' if yes == ['yes'] * 3 else 'NOT met'}.",
+        "",
+        fixed_warm_up_summary(new),
         "",
         "| case | held out | fixed warm-up: error | run until steady: error | readings: IOPS "
         "(drive writes run, steady) |",
