@@ -12,7 +12,8 @@ it is a WAF-only run and the figure is its measured part's WAF.
 
 Under a skewed workload (not uniform random) a timed level can instead be run until the twin's
 own window is steady (``until_steady``: ``twin_steady.py``, a sequential fill then 4, 8 or 16
-drive writes), since the twin can take far longer than 2 drive writes to wear its fill through.
+drive writes), since the twin can take far longer than 2 drive writes to wear its fill through;
+not adopted (its rule not met: bench/corpus/skewed-steady-twin-results.md), calibrate does not.
 
 (A twin calibrated on a target is simulated the way the target was measured instead, one drive
 swept lowest level first through the same rounds: ``twin.simulate_levels``.)

@@ -11,7 +11,10 @@ their IOPS meet SNIA PTS's criterion (Solid State Storage Performance Test Speci
 ≤ 20% and the least-squares line's excursion ≤ 10% of the window's mean). The first steady run
 gives the level's figures; a run still not steady at the cap gives its window, not settled.
 
-The rule it was judged by is bench/corpus/RULE-skewed-steady-twin.md.
+Not adopted: ``twin_runs.simulate_levels`` runs it only when asked (``until_steady``), and
+calibrate does not ask. Its rule, bench/corpus/RULE-skewed-steady-twin.md, was not met (the
+outcome: bench/corpus/skewed-steady-twin-results.md): the twins were mostly steady already, and a
+plateau longer than a run's window passes the test.
 """
 
 from __future__ import annotations
