@@ -14,12 +14,17 @@ The held-out figures are bench/corpus/workload-figures.toml's (bench/corpus_work
     PYTHONPATH=python python bench/corpus_workloads.py [--jobs N] [--partial FILE.jsonl]
     PYTHONPATH=python python bench/corpus_workloads.py --judge FILE.jsonl
     PYTHONPATH=python python bench/corpus_workloads.py --policies [--jobs N]
+    PYTHONPATH=python python bench/corpus_workloads.py --until-steady --partial FILE.jsonl
+    PYTHONPATH=python python bench/corpus_workloads.py --judge FILE.jsonl --against STORED.jsonl
 
 The first predicts (cases appended to ``--partial`` as made; cases already there are not made
 again); ``--judge`` reports accuracy and coverage per drive and kind of workload, and the corpus
 bench's tally over the stored cases (bench/corpus/*.jsonl) with and without the new ones;
 ``--policies`` is a diagnosis after the outcome (each drive's greedy twin with FIFO and random
-victim selection).
+victim selection). ``--until-steady``: each twin under the held-out workload is run until its
+own window is steady (``twin_runs.simulate_levels(until_steady=True)``), the rule of
+bench/corpus/RULE-skewed-steady-twin.md; ``--against``: that rule's verdict beside the judgement,
+the stored uniform-only cases (bench/corpus/workload-held-out.jsonl) the comparison.
 """
 
 from __future__ import annotations
@@ -37,8 +42,11 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from overprov import engine, sweep
 from overprov.calibrate import predict as predmod
-from overprov.calibrate import spare_readings, twin_runs, uncertainty
+from overprov.calibrate import spare_readings, twin_runs, twin_steady, uncertainty
+from overprov.calibrate.twin import sim_config
+from overprov.steady_window import steady_window
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from corpus_bench import CORPUS, evaluate, held_out, load, read_cases  # noqa: E402  (bench/)
@@ -143,15 +151,34 @@ def policy_markdown(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def fixed_warm_up_test(twin: Any, workload: dict[str, Any], jobs: int | None) -> dict[str, Any]:
+    """A diagnosis beside bench/corpus/RULE-skewed-steady-twin.md: the twin's run as calibrate
+    runs it today (2 drive writes of warm-up, 2 measured), in ``twin_steady.INTERVAL_S``
+    intervals, its measured part tested as the rule tests a run (the last 5 of 20 rounds) and by
+    the core's own steady window (rounds of ``timing.state_round_drive_writes``)."""
+    cfg = twin_runs.level_config(sim_config(twin), 0.0, workload, True)
+    cfg = engine.merge(cfg, {"timing": {"interval_s": twin_steady.INTERVAL_S}})
+    rep = sweep.run_points([cfg], jobs=jobs, label="twin, fixed warm-up")[0]
+    level = twin_steady.window_level(0.0, rep)
+    core = steady_window(rep["timed"])
+    return {
+        "rounds_steady": level.settled,
+        "rounds_iops": level.steady_iops,
+        "core_steady": bool(core and core.steady),
+        "core_iops": core.iops if core else None,
+    }
+
+
 def reading_name(r: Any) -> str:
     return f"{r.spare}-{r.design}" if hasattr(r, "design") else "only"
 
 
 def predict_drive(
     d: dict[str, Any], figures: list[dict[str, Any]], jobs: int | None, sink: Path | None,
-    done: set[tuple[str, str]],
+    done: set[tuple[str, str]], until_steady: bool = False,
 ) -> list[dict[str, Any]]:  # fmt: skip
-    """The drive's held-out workload figures predicted from all its uniform figures."""
+    """The drive's held-out workload figures predicted from all its uniform figures
+    (``until_steady``: :func:`twin_runs.simulate_levels`')."""
     steady = [f for f in d["figure"] if f["kind"] in ("iops", "waf")]
     todo = [h for h in held_out_cases(figures, d["id"]) if (d["id"], h["workload"]) not in done]
     if not todo:
@@ -181,13 +208,19 @@ def predict_drive(
         for (r, w, twin), tu in zip(readings, twin_uniform, strict=True):
             level = r.levels[0]
             u, lo, hi = level.steady_iops, level.steady_iops_low, level.steady_iops_high
-            m = twin_runs.simulate_levels(twin, [0.0], h["overprov_workload"], jobs=jobs, memo=memo)
+            m = twin_runs.simulate_levels(
+                twin, [0.0], h["overprov_workload"], jobs=jobs, memo=memo,
+                until_steady=until_steady,
+            )  # fmt: skip
             v = m.levels[0].steady_iops
             parts.append({
                 "reading": reading_name(r), "value": v, "low": v * lo / u, "high": v * hi / u,
                 "weight": w, "distance": 0.0, "uniform_iops": u, "twin_uniform_iops": tu,
-                "workload_waf": m.levels[0].waf,
+                "workload_waf": m.levels[0].waf, "twin_drive_writes": m.levels[0].drive_writes,
+                "twin_settled": m.levels[0].settled,
             })  # fmt: skip
+            if until_steady:
+                parts[-1]["fixed_warm_up"] = fixed_warm_up_test(twin, h["overprov_workload"], jobs)
             values.append(v)
             weights.append(w)
         got = math.exp(sum(w * math.log(v) for v, w in zip(values, weights, strict=True))
@@ -271,12 +304,95 @@ def judge(new: list[dict[str, Any]], corpus: Path = CORPUS) -> str:
     return "\n".join(lines)
 
 
+#: bench/corpus/RULE-skewed-steady-twin.md's targets: median and worst |error| at most these,
+#: no case worse by more than ``WORSE_POINTS`` unless within ``WITHIN``.
+STEADY_TWIN_MEDIAN, STEADY_TWIN_WORST, WORSE_POINTS, WITHIN = 0.113, 1.027, 0.02, 0.05
+
+
+def fixed_warm_up_summary(cases: list[dict[str, Any]]) -> str:
+    """How many readings' twins today's fixed warm-up left unsteady (:func:`fixed_warm_up_test`),
+    and how many stopped at each length of the run until steady."""
+    parts = [p for c in cases for p in c["parts"] if "fixed_warm_up" in p]
+    if not parts:
+        return "(no fixed warm-up test in these cases)"
+    rounds = sum(p["fixed_warm_up"]["rounds_steady"] for p in parts)
+    core = sum(p["fixed_warm_up"]["core_steady"] for p in parts)
+    stops = {d: sum(abs(p["twin_drive_writes"] - d) < 0.05 * d for p in parts)
+             for d in twin_steady.DRIVE_WRITES}  # fmt: skip
+    unsettled = sum(not p["twin_settled"] for p in parts)
+    return (
+        f"Today's run (2 drive writes of warm-up, 2 measured), {len(parts)} readings' twins: "
+        f"{rounds} steady by the rule's test (last 5 of 20 rounds), {core} by the core's steady "
+        "window. Run until steady: "
+        + ", ".join(f"{n} stopped at {d:g} drive writes" for d, n in stops.items())
+        + f", {unsettled} not steady at the cap."
+    )
+
+
+def steady_twin_verdict(new: list[dict[str, Any]], stored: list[dict[str, Any]]) -> str:
+    """bench/corpus/RULE-skewed-steady-twin.md's clauses 1–3 on the steady cases of ``new``
+    against the same cases of ``stored`` (the fixed warm-up's), and every case beside its
+    stored prediction with the drive writes each reading's twin ran."""
+    old = {(c["drive"], c["workload"]): c for c in stored}
+    steady = [c for c in new if c["steady_shown"]]
+    errs = [abs(c["rel_error"]) for c in steady]
+    olds = [abs(old[c["drive"], c["workload"]]["rel_error"]) for c in steady]
+    worse = [c for c, e, o in zip(steady, errs, olds, strict=True)
+             if e > WITHIN and e > o + WORSE_POINTS]  # fmt: skip
+    median, worst = statistics.median(errs), max(errs)
+    yes = ["yes" if m else "no" for m in (median <= STEADY_TWIN_MEDIAN,
+                                          worst <= STEADY_TWIN_WORST, not worse)]  # fmt: skip
+    lines = [
+        "| clause | target | fixed warm-up (stored) | run until steady | met |",
+        "|---|---|---|---|---|",
+        f"| 1 median |error| ({len(steady)} steady cases) | ≤ {100 * STEADY_TWIN_MEDIAN:.1f}% | "
+        f"{100 * statistics.median(olds):.1f}% | {100 * median:.1f}% | {yes[0]} |",
+        f"| 2 worst |error| | ≤ {100 * STEADY_TWIN_WORST:.1f}% | {100 * max(olds):.1f}% | "
+        f"{100 * worst:.1f}% | {yes[1]} |",
+        f"| 3 cases worse by > {100 * WORSE_POINTS:g} points, not within {100 * WITHIN:g}% | "
+        f"none | – | {len(worse)} | {yes[2]} |",
+        "",
+        f"Clauses 1–3: {'met' if yes == ['yes'] * 3 else 'NOT met'}.",
+        "",
+        fixed_warm_up_summary(new),
+        "",
+        "| case | held out | fixed warm-up: error | run until steady: error | readings: IOPS "
+        "(drive writes run, steady) |",
+        "|---|---|---|---|---|",
+    ]
+    for c in new:
+        o = old[c["drive"], c["workload"]]
+        parts = "; ".join(
+            f"{p['reading']} {p['value']:,.0f} ({p['twin_drive_writes']:.0f}"
+            f"{'' if p['twin_settled'] else ', NOT steady'})"
+            for p in c["parts"]
+        )
+        flag = "" if c["steady_shown"] else " (not steady: not counted)"
+        lines.append(
+            f"| {c['drive']} {c['workload']}{flag} | {c['held_out']['value']:,} | "
+            f"{100 * o['rel_error']:+.1f}% | {100 * c['rel_error']:+.1f}% | {parts} |"
+        )
+    return "\n".join(lines)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--jobs", type=int, default=None)
     ap.add_argument("--partial", type=Path, default=None, help="JSON lines the cases go to")
     ap.add_argument("--only", default="", help="drive ids to predict (default: both)")
     ap.add_argument("--judge", type=Path, default=None, help="judge these cases (JSON lines)")
+    ap.add_argument(
+        "--until-steady",
+        action="store_true",
+        help="run each twin until its own window is steady "
+        "(bench/corpus/RULE-skewed-steady-twin.md)",
+    )
+    ap.add_argument(
+        "--against",
+        type=Path,
+        default=None,
+        help="with --judge: that rule's verdict against these stored cases",
+    )
     ap.add_argument(
         "--policies", action="store_true",
         help="a diagnosis after the outcome: each drive's greedy twin with FIFO and random "
@@ -291,6 +407,9 @@ def main() -> int:
         return 0
     if args.judge is not None:
         print(judge(read_cases(args.judge)))
+        if args.against is not None:
+            print()
+            print(steady_twin_verdict(read_cases(args.judge), read_cases(args.against)))
         return 0
     figures = workload_figures()
     drives = {d["id"]: d for d in load(CORPUS)}
@@ -298,7 +417,7 @@ def main() -> int:
     if args.partial is not None and args.partial.exists():
         done = {(c["drive"], c["workload"]) for c in read_cases(args.partial)}
     for drive in args.only.split(",") if args.only else PREDICTED:
-        predict_drive(drives[drive], figures, args.jobs, args.partial, done)
+        predict_drive(drives[drive], figures, args.jobs, args.partial, done, args.until_steady)
     return 0
 
 

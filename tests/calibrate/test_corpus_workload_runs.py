@@ -132,3 +132,21 @@ def test_the_stored_cases_hold_out_the_stored_figures_and_combine_their_readings
         k for k, f in figures.items() if k[0] in workloads.PREDICTED and f["kind"] != "uniform"
     }
     assert {(c["drive"], c["workload"]) for c in cases} == wanted
+
+
+def test_the_steady_twin_rule_is_judged_against_the_stored_cases(workloads):
+    """bench/corpus/RULE-skewed-steady-twin.md's clauses on its stored cases
+    (bench/corpus/skewed-steady-twin-cases.jsonl) against the fixed warm-up's: the medians, the
+    worst cases and the verdict the results file and the docs quote."""
+    corpus = ROOT / "bench" / "corpus"
+    new = workloads.read_cases(corpus / "skewed-steady-twin-cases.jsonl")
+    stored = workloads.read_cases(corpus / "workload-held-out.jsonl")
+    text = workloads.steady_twin_verdict(new, stored)
+    assert "| 13.3% | 13.2% | no |" in text  # clause 1: the median
+    assert "| 127.7% | 109.3% | no |" in text  # clause 2: the worst
+    assert "Clauses 1–3: NOT met." in text
+    assert "90 stopped at 4 drive writes" in text
+    # a made-up case 3 points worse and beyond 5% fails clause 3
+    worse = json.loads(json.dumps(new))
+    worse[0]["rel_error"] = abs(stored[0]["rel_error"]) + 0.06
+    assert "| 1 | no |" in workloads.steady_twin_verdict(worse, stored)

@@ -10,6 +10,11 @@ With IOPS to predict the run is timed and the figures are those of its steady wi
 WAF over the window, the median over the window of each interval's p99 latency); with WAF only
 it is a WAF-only run and the figure is its measured part's WAF.
 
+Under a skewed workload (not uniform random) a timed level can instead be run until the twin's
+own window is steady (``until_steady``: ``twin_steady.py``, a sequential fill then 4, 8 or 16
+drive writes), since the twin can take far longer than 2 drive writes to wear its fill through;
+not adopted (its rule not met: bench/corpus/skewed-steady-twin-results.md), calibrate does not.
+
 (A twin calibrated on a target is simulated the way the target was measured instead, one drive
 swept lowest level first through the same rounds: ``twin.simulate_levels``.)
 """
@@ -23,6 +28,7 @@ from typing import Any
 
 from overprov import engine, sweep
 from overprov.calibrate import fit as fitmod
+from overprov.calibrate import twin_steady, workload_curve
 from overprov.calibrate.twin import TwinParameters, sim_config
 from overprov.measurement_file import Level, Measurement
 from overprov.steady_window import steady_window, window_percentile
@@ -111,6 +117,7 @@ def simulate_levels(
     memo: Runs | None = None,
     progress: bool = False,
     warmup_drive_writes: float | None = None,
+    until_steady: bool = False,
 ) -> Measurement:
     """Steady IOPS (timed), WAF and p99 latency of the twin at ``levels``, one simulation per
     level, in parallel (``jobs``); the twin's config is built in memory (``twin.sim_config``).
@@ -119,20 +126,28 @@ def simulate_levels(
     levels run already by config (one prediction's: two readings whose twins come out the
     same, e.g. one WAF figure read with the fitted spare and with k times the raw one, run
     once; a config and its seed give the same figures every time); new runs are added.
-    ``progress``: the runs' progress on stderr. ``warmup_drive_writes``: :func:`level_config`'s."""
+    ``progress``: the runs' progress on stderr. ``warmup_drive_writes``: :func:`level_config`'s.
+    ``until_steady``: a timed level under a workload that is not uniform is run until its own
+    window is steady (:func:`run_until_steady`); uniform and WAF-only levels run as without it."""
     twin = sim_config(p)
     at = level_of or (lambda x: x)
     memo = {} if memo is None else memo
     configs = [level_config(twin, at(x), workload, timed, warmup_drive_writes) for x in levels]
-    keys = [(x, json.dumps(cfg)) for x, cfg in zip(levels, configs, strict=True)]
+    steady = until_steady and timed and not workload_curve.is_uniform(workload)
+    tag = " until steady" if steady else ""
+    keys = [(x, json.dumps(cfg) + tag) for x, cfg in zip(levels, configs, strict=True)]
     by_key = dict(zip(keys, configs, strict=True))
     new = [k for k in by_key if k not in memo]
     todo = [by_key[k] for k in new]
-    reports = sweep.run_points(todo, jobs=jobs, label="twin", progress=progress)
-    if reports.interrupted:
-        raise KeyboardInterrupt
-    for (x, text), rep in zip(new, reports, strict=True):
-        memo[x, text] = (_level(x, rep), int(rep["geometry"].get("user_bytes") or 0))
+    if steady:
+        ran = run_until_steady(todo, [x for x, _ in new], jobs, progress)
+        memo.update(zip(new, ran, strict=True))
+    else:
+        reports = sweep.run_points(todo, jobs=jobs, label="twin", progress=progress)
+        if reports.interrupted:
+            raise KeyboardInterrupt
+        for (x, text), rep in zip(new, reports, strict=True):
+            memo[x, text] = (_level(x, rep), int(rep["geometry"].get("user_bytes") or 0))
     return Measurement(
         target=f"twin ({len(levels)} independent simulations)",
         capacity_bytes=memo[keys[0]][1] if keys else 0,
@@ -142,6 +157,30 @@ def simulate_levels(
         levels=[memo[k][0] for k in keys],
         kind="sim",
     )
+
+
+def run_until_steady(
+    configs: list[dict[str, Any]], levels: list[float], jobs: int | None, progress: bool
+) -> list[tuple[Level, int]]:
+    """Each timed level config run for ``twin_steady.DRIVE_WRITES`` in turn, the runs not yet
+    steady again, longer; the figures and user bytes of each config's first steady run (or its
+    run at the cap)."""
+    out: dict[int, tuple[Level, int]] = {}
+    todo = list(range(len(configs)))
+    for dw in twin_steady.DRIVE_WRITES:
+        runs = [twin_steady.run_config(configs[i], dw) for i in todo]
+        reports = sweep.run_points(runs, jobs=jobs, label=f"twin, {dw:g} DW", progress=progress)
+        if reports.interrupted:
+            raise KeyboardInterrupt
+        for i, rep in zip(todo, reports, strict=True):
+            out[i] = (
+                twin_steady.window_level(levels[i], rep),
+                int(rep["geometry"].get("user_bytes") or 0),
+            )
+        todo = [i for i in todo if not out[i][0].settled]
+        if not todo:
+            break
+    return [out[i] for i in range(len(configs))]
 
 
 def say(progress: bool, text: str) -> None:
