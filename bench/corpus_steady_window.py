@@ -31,12 +31,11 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from overprov.calibrate.twin_steady import snia_shares
+
 #: Rounds of equal host writes a run is cut into, and the last ones that make the window.
 ROUNDS = 20
 WINDOW_ROUNDS = 5
-#: SNIA PTS steady state: the window's range and its fitted line's excursion, as shares of its mean.
-MAX_RANGE_SHARE = 0.20
-MAX_SLOPE_SHARE = 0.10
 #: The repository's commit the corpus rows cite, and its over-provisioning runs' files.
 SSDIQ_COMMIT = "8a0a3f4"
 OP_FOLDER = "paper/finalop02b"
@@ -86,29 +85,13 @@ def iops_between(a: Sample, b: Sample) -> float:
     return (b.host_bytes - a.host_bytes) / BLOCK_BYTES / (b.time_s - a.time_s)
 
 
-def snia_steady(values: Sequence[float]) -> tuple[bool, float, float]:
-    """SNIA PTS's steady-state test on a window's round values: (steady, range share, slope
-    share), the range and the least-squares line's excursion over the window as shares of the
-    mean."""
-    mean = statistics.fmean(values)
-    xs = range(len(values))
-    slope = statistics.linear_regression(xs, values).slope
-    range_share = (max(values) - min(values)) / mean
-    slope_share = abs(slope) * (len(values) - 1) / mean
-    return (
-        range_share <= MAX_RANGE_SHARE and slope_share <= MAX_SLOPE_SHARE,
-        range_share,
-        slope_share,
-    )
-
-
 def window_figure(samples: Sequence[Sample], kind: str) -> Figure:
     """The window's ``kind`` ("waf" or "iops") figure of one run, with the steady-state test."""
     between = {"waf": waf_between, "iops": iops_between}[kind]
     edges = round_edges(samples)
     window = edges[-WINDOW_ROUNDS - 1 :]
     rounds = tuple(between(a, b) for a, b in zip(window, window[1:], strict=False))
-    steady, range_share, slope_share = snia_steady(rounds)
+    steady, range_share, slope_share = snia_shares(rounds)
     return Figure(between(window[0], window[-1]), rounds, steady, range_share, slope_share)
 
 

@@ -6,6 +6,7 @@ WAF and IOPS at several spares")."""
 from __future__ import annotations
 
 import pytest
+from overprov.calibrate import twin_steady
 
 
 def _run(steady_window, waf_at, iops_at, seconds=400):
@@ -39,10 +40,10 @@ def test_a_window_still_moving_is_not_shown_steady(steady_window):
     # WAF still climbing 30% over the last quarter: the fitted line's excursion is over 10%
     samples = _run(steady_window, lambda x: 1.0 + 1.2 * x, lambda x: 1000.0)
     fig = steady_window.window_figure(samples, "waf")
-    assert not fig.steady and fig.slope_share > steady_window.MAX_SLOPE_SHARE
+    assert not fig.steady and fig.slope_share > twin_steady.MAX_SLOPE_SHARE
     # a flat window whose rounds scatter by more than 20% of their mean is not steady either
-    assert steady_window.snia_steady([1.0, 1.3, 1.0, 1.3, 1.0])[0] is False
-    assert steady_window.snia_steady([1.0, 1.1, 1.0, 1.1, 1.0])[0] is True
+    assert steady_window.snia_shares([1.0, 1.3, 1.0, 1.3, 1.0])[0] is False
+    assert steady_window.snia_shares([1.0, 1.1, 1.0, 1.1, 1.0])[0] is True
 
 
 def test_per_thread_rates_are_summed_and_integrated(steady_window):

@@ -50,16 +50,26 @@ def run_config(level_config: dict[str, Any], drive_writes: float) -> dict[str, A
     )
 
 
-def snia_steady(values: Sequence[float]) -> bool:
-    """SNIA PTS's steady-state criterion on a window's round values."""
+def snia_shares(values: Sequence[float]) -> tuple[bool, float, float]:
+    """SNIA PTS's steady-state test on a window's round values: (steady, range share, slope
+    share), the range and the least-squares line's excursion over the window as shares of the
+    mean (a window whose mean is not positive is not steady)."""
     mean = statistics.fmean(values)
     if mean <= 0:
-        return False
+        return False, float("inf"), float("inf")
     slope = statistics.linear_regression(range(len(values)), values).slope
-    excursion = abs(slope) * (len(values) - 1)
-    return max(values) - min(values) <= MAX_RANGE_SHARE * mean and excursion <= (
-        MAX_SLOPE_SHARE * mean
+    range_share = (max(values) - min(values)) / mean
+    slope_share = abs(slope) * (len(values) - 1) / mean
+    return (
+        range_share <= MAX_RANGE_SHARE and slope_share <= MAX_SLOPE_SHARE,
+        range_share,
+        slope_share,
     )
+
+
+def snia_steady(values: Sequence[float]) -> bool:
+    """SNIA PTS's steady-state criterion on a window's round values."""
+    return snia_shares(values)[0]
 
 
 def round_edges(intervals: Sequence[Mapping[str, Any]]) -> list[int]:
