@@ -2,7 +2,8 @@
 
     python bench/foreign/mqsim.py --binary PATH/MQSim --work DIR \
         [--extra-op 0,10,20,30,40] [--qd 32] [--qd-sweep 4,128@0,40] [--drive-writes 5] \
-        [--out bench/foreign/results/mqsim.json] [--patch TEXT] [--chips 1]
+        [--out bench/foreign/results/mqsim.json] [--patch TEXT] [--chips 1] \
+        [--planes-per-die 2] [--blocks-per-plane 1024] [--pages-per-block 32]
 
 The drive: MQSim's own page-level FTL with its shipped defaults for GC (RGA victim choice --
 d-choices --, GC below 5% free blocks per plane, hard threshold 0.5%, non-preemptible GC,
@@ -275,8 +276,30 @@ def main(argv: list[str] | None = None) -> int:
         "each that run their commands at once (MQSim issues a command to an idle chip only, so "
         "the dies of one chip take turns)",
     )
+    ap.add_argument(
+        "--planes-per-die",
+        type=int,
+        default=GEOMETRY["Plane_No_Per_Die"],
+        help="Plane_No_Per_Die (2 by default)",
+    )
+    ap.add_argument(
+        "--blocks-per-plane",
+        type=int,
+        default=GEOMETRY["Block_No_Per_Plane"],
+        help="Block_No_Per_Plane (1,024 by default; RGA's sample is log2 of it, the GC "
+        "threshold GC_Exec_Threshold of it)",
+    )
+    ap.add_argument(
+        "--pages-per-block",
+        type=int,
+        default=GEOMETRY["Page_No_Per_Block"],
+        help="Page_No_Per_Block (32 by default)",
+    )
     args = ap.parse_args(argv)
     GEOMETRY["Chip_No_Per_Channel"] = args.chips
+    GEOMETRY["Plane_No_Per_Die"] = args.planes_per_die
+    GEOMETRY["Block_No_Per_Plane"] = args.blocks_per_plane
+    GEOMETRY["Page_No_Per_Block"] = args.pages_per_block
     cases = common.cases(args.extra_op, args.qd, args.qd_sweep)
     doc = {
         "simulator": "MQSim",

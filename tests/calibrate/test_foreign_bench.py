@@ -15,6 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench" / "foreign"
 import common  # noqa: E402
 import mqsim  # noqa: E402
 import mqsim_gc_probe  # noqa: E402
+import mqsim_onset  # noqa: E402
 import simplessd  # noqa: E402
 
 
@@ -114,6 +115,36 @@ def test_mqsim_config_carries_the_gc_threshold():
     # MQSim's shipped GC threshold by default; another one (--gc-threshold) is written as given
     assert "<GC_Exec_Threshold>0.05000</GC_Exec_Threshold>" in mqsim.ssd_config()
     assert "<GC_Exec_Threshold>0.01000</GC_Exec_Threshold>" in mqsim.ssd_config(0.01)
+
+
+def test_mqsim_onset_bisects_to_the_first_write_that_starts_gc(tmp_path, monkeypatch):
+    # mqsim_onset.py on a results file's geometry: the host writes at which MQSim first reports a
+    # collection started, bisected to within the user capacity / --resolution, as a spare factor
+    monkeypatch.setattr(mqsim, "GEOMETRY", dict(mqsim.GEOMETRY))
+    geometry = dict(mqsim.GEOMETRY, Block_No_Per_Plane=512)
+    user = int(2 * 512 * 32 * (1 - mqsim.NATIVE_OP_RATIO))
+    doc = {
+        "config": {"geometry": geometry, "gc": "RGA (d-choices), GC_Exec_Threshold 0.05 free "
+                   "blocks per plane, GC_Hard_Threshold 0.005"},
+        "advertised_bytes": user * 4096,
+    }  # fmt: skip
+    first = 31_000  # the write whose block allocation starts the first collection
+    calls = []
+
+    def fake_run(binary, folder, tag, extra_op, qd, requests, gc_threshold):
+        calls.append((extra_op, qd, requests, gc_threshold))
+        return {"gc_runs": float(requests >= first), "nand_pages": float(requests)}
+
+    monkeypatch.setattr(mqsim, "run", fake_run)
+    got = mqsim_onset.onset(Path("MQSim"), tmp_path, doc, resolution=512)
+    lo, hi = got["host_writes_bracket"]
+    assert lo < first <= hi and hi - lo <= user // 512
+    assert got["onset_spare_factor"] == pytest.approx(first / user, abs=1 / 512)
+    assert got["user_pages"] == user and got["physical_pages"] == 2 * 512 * 32
+    assert {c[:2] for c in calls} == {(0, 32)} and {c[3] for c in calls} == {0.05}
+    doc["advertised_bytes"] += 4096  # a file whose geometry does not give its capacity
+    with pytest.raises(ValueError, match="advertised_bytes"):
+        mqsim_onset.onset(Path("MQSim"), tmp_path, doc)
 
 
 def probe_line(calls, pool_mean, busy, hist):
