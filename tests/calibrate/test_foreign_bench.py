@@ -98,6 +98,7 @@ def test_mqsim_chips_set_the_geometry_and_count_a_multiplane_program_per_die(tmp
     assert "<Chip_IDs>0,1</Chip_IDs>" in mqsim.workload(0, 32, 100)
     assert mqsim.physical_pages() == 2 * 2 * 1024 * 32
     out = tmp_path / "r_scenario_1.xml"
+    calls = []
 
     def fake_mqsim(cmd, **kw):
         out.write_text(
@@ -106,9 +107,13 @@ def test_mqsim_chips_set_the_geometry_and_count_a_multiplane_program_per_die(tmp
             'Issued_Flash_Multiplane_Erase_CMD="0" Issued_Flash_Program_CMD="4" '
             'Issued_Flash_Multiplane_Program_CMD="3" Issued_Flash_Copyback_Program_CMD="0"/>'
         )
+        calls.append(cmd)
+        # the first run dies of a signal (MQSim's occasional SIGSEGV): it is run again
+        return mqsim.subprocess.CompletedProcess(cmd, -11 if len(calls) == 1 else 0)
 
     monkeypatch.setattr(mqsim.subprocess, "run", fake_mqsim)
-    assert mqsim.run(Path("MQSim"), tmp_path, "r", 0, 32, 10)["nand_pages"] == 4 + 2 * 3
+    got = mqsim.run(Path("MQSim"), tmp_path, "r", 0, 32, 10)
+    assert got["nand_pages"] == 4 + 2 * 3 and got["retries"] == 1 and len(calls) == 2
 
 
 def test_mqsim_config_carries_the_gc_threshold():
