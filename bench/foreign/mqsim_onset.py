@@ -56,6 +56,7 @@ def cpu_seconds() -> float:
 def onset(binary: Path, work: Path, doc: dict, resolution: int = RESOLUTION) -> dict:
     """Bisect the host writes at which the drive of ``doc`` starts its first collection."""
     mqsim.GEOMETRY.update(doc["config"]["geometry"])
+    mqsim.NATIVE_OP_RATIO = doc["config"]["Overprovisioning_Ratio"]
     threshold = gc_threshold_of(doc)
     user = mqsim.logical_pages()
     if user * mqsim.GEOMETRY["Page_Capacity"] != doc["advertised_bytes"]:

@@ -119,12 +119,10 @@ def check(folder: Path) -> dict:
 
 def markdown(v: dict) -> str:
     out = ["# bench/foreign/results/mqsim-reserve/RULE.md: verdict", ""]
-    out.append(
-        f"- diagnosis (D1 and D2 on every drive): **{'stands' if v['diagnosis_stands'] else 'fails'}**"
-    )  # noqa: E501
-    out.append(
-        f"- targets with the onset (D3 on every drive): **{'met' if v['targets_met'] else 'not met'}**"
-    )  # noqa: E501
+    stands = "stands" if v["diagnosis_stands"] else "fails"
+    met = "met" if v["targets_met"] else "not met"
+    out.append(f"- diagnosis (D1 and D2 on every drive): **{stands}**")
+    out.append(f"- targets with the onset (D3 on every drive): **{met}**")
     out.append(
         f"- the reserve reading carried weight in any case: {v['reserve_reading_carried_weight']}"
     )  # noqa: E501

@@ -126,10 +126,12 @@ def test_mqsim_onset_bisects_to_the_first_write_that_starts_gc(tmp_path, monkeyp
     # mqsim_onset.py on a results file's geometry: the host writes at which MQSim first reports a
     # collection started, bisected to within the user capacity / --resolution, as a spare factor
     monkeypatch.setattr(mqsim, "GEOMETRY", dict(mqsim.GEOMETRY))
+    monkeypatch.setattr(mqsim, "NATIVE_OP_RATIO", mqsim.NATIVE_OP_RATIO)
     geometry = dict(mqsim.GEOMETRY, Block_No_Per_Plane=512)
-    user = int(2 * 512 * 32 * (1 - mqsim.NATIVE_OP_RATIO))
+    user = int(2 * 512 * 32 * (1 - 0.12))
     doc = {
-        "config": {"geometry": geometry, "gc": "RGA (d-choices), GC_Exec_Threshold 0.05 free "
+        "config": {"geometry": geometry, "Overprovisioning_Ratio": 0.12,
+                   "gc": "RGA (d-choices), GC_Exec_Threshold 0.05 free "
                    "blocks per plane, GC_Hard_Threshold 0.005"},
         "advertised_bytes": user * 4096,
     }  # fmt: skip
