@@ -114,6 +114,9 @@ def test_mqsim_chips_set_the_geometry_and_count_a_multiplane_program_per_die(tmp
     monkeypatch.setattr(mqsim.subprocess, "run", fake_mqsim)
     got = mqsim.run(Path("MQSim"), tmp_path, "r", 0, 32, 10)
     assert got["nand_pages"] == 4 + 2 * 3 and got["retries"] == 1 and len(calls) == 2
+    # the files by name in the run's folder; the retry on another heap layout ("./" prefixed)
+    assert calls[0][-4:] == ["-i", "r-ssd.xml", "-w", "r.xml"]
+    assert calls[1][-4:] == ["-i", "./r-ssd.xml", "-w", "./r.xml"]
 
 
 def test_mqsim_config_carries_the_gc_threshold():
