@@ -1,7 +1,7 @@
 """Check bench/foreign/results/mqsim-reserve/RULE.md's conditions D1–D4 and write its verdict.
 
     PYTHONPATH=python python bench/foreign/mqsim_reserve_rule.py \
-        [--dir bench/foreign/results/mqsim-reserve] [--out DIR/verdict.md]
+        [--dir bench/foreign/results/mqsim-reserve] [--out FILE]
 
 Reads the unseen MQSim curves (``unseen/*.json``, ``mqsim.py``'s), their onsets of GC from empty
 (``unseen-onsets.json``, ``mqsim_onset.py``'s) and ``gc_reserve_bench.py``'s cases on them
@@ -30,6 +30,7 @@ D2_BOUND = 0.20
 WAF_BOUND = 0.05  # D3: each level
 IOPS_MEDIAN_BOUND = 0.10
 IOPS_WORST_BOUND = 0.20
+VERDICT = "bench/foreign/results/mqsim-reserve/verdict.md"  # --out's default, under ROOT
 
 
 def spare_factor_of(waf: float, x: float, pages: int, d: int) -> float:
@@ -120,7 +121,7 @@ def check(folder: Path) -> dict:
     return {
         "drives": drives,
         "judged_on": {k: len(v) for k, v in judged.items()},
-        # at least two drives for each condition (RULE.md, amendment 1), else not judged
+        # at least two drives for each condition (the rule's amendment 1), else not judged
         "diagnosis_stands": all(judged["D1"] + judged["D2"])
         if min(len(judged["D1"]), len(judged["D2"])) >= 2
         else None,
@@ -186,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
     v = check(args.dir)
     (args.dir / "verdict.json").write_text(json.dumps(v, indent=1) + "\n")
     text = markdown(v)
-    (args.out or args.dir / "verdict.md").write_text(text)
+    (args.out or ROOT / VERDICT).write_text(text)
     print(text)
     return 0
 
