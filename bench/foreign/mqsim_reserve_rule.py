@@ -76,6 +76,11 @@ def check(folder: Path) -> dict:
     drives = []
     for path in sorted((folder / "unseen").glob("*.json")):
         doc = json.loads(path.read_text())
+        if path.resolve() not in onsets:  # MQSim could not run its onset: nothing to judge
+            drives.append({"drive": path.stem, "onset_spare_factor": None, "levels": [],
+                           "D1": None, "D2": None, "D3": None, "D3_cases": [],
+                           "D4_loo_0pct": []})  # fmt: skip
+            continue
         onset = onsets[path.resolve()]["onset_spare_factor"]
         rows = drive_rows(doc, onset)
         qd32 = {r["extra_op_percent"]: r for r in rows if r["queue_depth"] == 32}
@@ -144,6 +149,9 @@ def markdown(v: dict) -> str:
         f"- the reserve reading carried weight in any case: {v['reserve_reading_carried_weight']}"
     )
     for d in v["drives"]:
+        if d["onset_spare_factor"] is None:
+            out += ["", f"## {d['drive']}: no onset (MQSim stopped in its onset runs)"]
+            continue
         out += ["", f"## {d['drive']}: onset {d['onset_spare_factor']:.4f}, "
                     f"D1 {d['D1']}, D2 {d['D2']}, D3 {d['D3']}", "",
                 "| extra OP | QD | steady WAF | settled | WAF at the onset's spare | error | "
