@@ -297,25 +297,14 @@ def main(argv: list[str] | None = None) -> int:
         "each that run their commands at once (MQSim issues a command to an idle chip only, so "
         "the dies of one chip take turns)",
     )
-    ap.add_argument(
-        "--planes-per-die",
-        type=int,
-        default=GEOMETRY["Plane_No_Per_Die"],
-        help="Plane_No_Per_Die (2 by default)",
-    )
-    ap.add_argument(
-        "--blocks-per-plane",
-        type=int,
-        default=GEOMETRY["Block_No_Per_Plane"],
-        help="Block_No_Per_Plane (1,024 by default; RGA's sample is log2 of it, the GC "
-        "threshold GC_Exec_Threshold of it)",
-    )
-    ap.add_argument(
-        "--pages-per-block",
-        type=int,
-        default=GEOMETRY["Page_No_Per_Block"],
-        help="Page_No_Per_Block (32 by default)",
-    )
+    geometry_options = {  # option: (GEOMETRY key, what it sets)
+        "--planes-per-die": ("Plane_No_Per_Die", "2 by default"),
+        "--blocks-per-plane": ("Block_No_Per_Plane", "1,024 by default; RGA's sample is log2 "
+                               "of it, the GC threshold GC_Exec_Threshold of it"),
+        "--pages-per-block": ("Page_No_Per_Block", "32 by default"),
+    }  # fmt: skip
+    for option, (key, what) in geometry_options.items():
+        ap.add_argument(option, type=int, default=GEOMETRY[key], help=f"{key} ({what})")
     ap.add_argument(
         "--native-op",
         type=float,
@@ -326,9 +315,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     NATIVE_OP_RATIO = args.native_op
     GEOMETRY["Chip_No_Per_Channel"] = args.chips
-    GEOMETRY["Plane_No_Per_Die"] = args.planes_per_die
-    GEOMETRY["Block_No_Per_Plane"] = args.blocks_per_plane
-    GEOMETRY["Page_No_Per_Block"] = args.pages_per_block
+    for option, (key, _) in geometry_options.items():
+        GEOMETRY[key] = getattr(args, option[2:].replace("-", "_"))
     cases = common.cases(args.extra_op, args.qd, args.qd_sweep)
     doc = {
         "simulator": "MQSim",
