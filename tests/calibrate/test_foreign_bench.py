@@ -15,6 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench" / "foreign"
 import common  # noqa: E402
 import mqsim  # noqa: E402
 import mqsim_gc_probe  # noqa: E402
+import mqsim_onset  # noqa: E402
 import simplessd  # noqa: E402
 
 
@@ -97,6 +98,7 @@ def test_mqsim_chips_set_the_geometry_and_count_a_multiplane_program_per_die(tmp
     assert "<Chip_IDs>0,1</Chip_IDs>" in mqsim.workload(0, 32, 100)
     assert mqsim.physical_pages() == 2 * 2 * 1024 * 32
     out = tmp_path / "r_scenario_1.xml"
+    calls = []
 
     def fake_mqsim(cmd, **kw):
         out.write_text(
@@ -105,15 +107,54 @@ def test_mqsim_chips_set_the_geometry_and_count_a_multiplane_program_per_die(tmp
             'Issued_Flash_Multiplane_Erase_CMD="0" Issued_Flash_Program_CMD="4" '
             'Issued_Flash_Multiplane_Program_CMD="3" Issued_Flash_Copyback_Program_CMD="0"/>'
         )
+        calls.append(cmd)
+        # the first run dies of a signal (MQSim's occasional SIGSEGV): it is run again
+        return mqsim.subprocess.CompletedProcess(cmd, -11 if len(calls) == 1 else 0)
 
     monkeypatch.setattr(mqsim.subprocess, "run", fake_mqsim)
-    assert mqsim.run(Path("MQSim"), tmp_path, "r", 0, 32, 10)["nand_pages"] == 4 + 2 * 3
+    got = mqsim.run(Path("MQSim"), tmp_path, "r", 0, 32, 10)
+    assert got["nand_pages"] == 4 + 2 * 3 and got["retries"] == 1 and len(calls) == 2
+    # the files by name in the run's folder; the retry on another heap layout ("./" prefixed)
+    assert calls[0][-4:] == ["-i", "r-ssd.xml", "-w", "r.xml"]
+    assert calls[1][-4:] == ["-i", "./r-ssd.xml", "-w", "./r.xml"]
 
 
 def test_mqsim_config_carries_the_gc_threshold():
     # MQSim's shipped GC threshold by default; another one (--gc-threshold) is written as given
     assert "<GC_Exec_Threshold>0.05000</GC_Exec_Threshold>" in mqsim.ssd_config()
     assert "<GC_Exec_Threshold>0.01000</GC_Exec_Threshold>" in mqsim.ssd_config(0.01)
+
+
+def test_mqsim_onset_bisects_to_the_first_write_that_starts_gc(tmp_path, monkeypatch):
+    # mqsim_onset.py on a results file's geometry: the host writes at which MQSim first reports a
+    # collection started, bisected to within the user capacity / --resolution, as a spare factor
+    monkeypatch.setattr(mqsim, "GEOMETRY", dict(mqsim.GEOMETRY))
+    monkeypatch.setattr(mqsim, "NATIVE_OP_RATIO", mqsim.NATIVE_OP_RATIO)
+    geometry = dict(mqsim.GEOMETRY, Block_No_Per_Plane=512)
+    user = int(2 * 512 * 32 * (1 - 0.12))
+    doc = {
+        "config": {"geometry": geometry, "Overprovisioning_Ratio": 0.12,
+                   "gc": "RGA (d-choices), GC_Exec_Threshold 0.05 free "
+                   "blocks per plane, GC_Hard_Threshold 0.005"},
+        "advertised_bytes": user * 4096,
+    }  # fmt: skip
+    first = 31_000  # the write whose block allocation starts the first collection
+    calls = []
+
+    def fake_run(binary, folder, tag, extra_op, qd, requests, gc_threshold):
+        calls.append((extra_op, qd, requests, gc_threshold))
+        return {"gc_runs": float(requests >= first), "nand_pages": float(requests)}
+
+    monkeypatch.setattr(mqsim, "run", fake_run)
+    got = mqsim_onset.onset(Path("MQSim"), tmp_path, doc, resolution=512)
+    lo, hi = got["host_writes_bracket"]
+    assert lo < first <= hi and hi - lo <= user // 512
+    assert got["onset_spare_factor"] == pytest.approx(first / user, abs=1 / 512)
+    assert got["user_pages"] == user and got["physical_pages"] == 2 * 512 * 32
+    assert {c[:2] for c in calls} == {(0, 32)} and {c[3] for c in calls} == {0.05}
+    doc["advertised_bytes"] += 4096  # a file whose geometry does not give its capacity
+    with pytest.raises(ValueError, match="advertised_bytes"):
+        mqsim_onset.onset(Path("MQSim"), tmp_path, doc)
 
 
 def probe_line(calls, pool_mean, busy, hist):
