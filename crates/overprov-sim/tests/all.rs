@@ -7,6 +7,7 @@ mod common;
 
 mod config_errors;
 mod controller;
+mod cost_benefit_pick;
 mod gc_blocking;
 mod gc_multiplane;
 mod gc_trigger;

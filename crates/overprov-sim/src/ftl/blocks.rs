@@ -1,5 +1,6 @@
 //! Per-block state as flat arrays indexed by block number, and the indexes GC policies read:
-//! valid-count buckets (greedy in O(1)) and a dense list of closed blocks (random sampling).
+//! valid-count buckets (greedy in O(1)), a dense list of closed blocks (random sampling) and,
+//! when asked for, the oldest close time in each bucket (cost-benefit in O(pages per block)).
 
 /// "No block" in the intrusive lists.
 pub const NIL: u32 = u32::MAX;
@@ -37,6 +38,26 @@ pub struct BlockTable {
     // dense list of closed blocks with each block's position in it
     closed: Vec<u32>,
     closed_pos: Vec<u32>,
+    // bucket ages (kept only with `with_bucket_ages(true)`): per valid count, the earliest close
+    // time among its blocks, how many blocks share it and one of them; a bucket whose earliest
+    // block left is stale until `refresh_bucket_ages` walks it again
+    bucket_ages: bool,
+    oldest_at: Vec<u64>,
+    oldest_count: Vec<u32>,
+    oldest_block: Vec<u32>,
+    age_stale: Vec<bool>,
+    stale_buckets: Vec<u32>,
+}
+
+/// The earliest-closed blocks of one valid-count bucket.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BucketOldest {
+    /// Their close time (host-write clock).
+    pub closed_at: u64,
+    /// How many blocks of the bucket closed then.
+    pub count: u32,
+    /// One of them (the only one when `count` is 1).
+    pub block: u32,
 }
 
 impl BlockTable {
@@ -54,7 +75,83 @@ impl BlockTable {
             bucket_next: vec![NIL; n],
             closed: Vec::with_capacity(n),
             closed_pos: vec![NIL; n],
+            bucket_ages: false,
+            oldest_at: Vec::new(),
+            oldest_count: Vec::new(),
+            oldest_block: Vec::new(),
+            age_stale: Vec::new(),
+            stale_buckets: Vec::new(),
         }
+    }
+
+    /// Keep the oldest close time of each valid-count bucket (a cost for every page
+    /// invalidated, so only for a policy that reads it). Call before any block is closed.
+    pub fn with_bucket_ages(mut self, on: bool) -> Self {
+        debug_assert!(self.closed.is_empty());
+        let buckets = self.pages_per_block as usize + 1;
+        self.bucket_ages = on;
+        if on {
+            self.oldest_at = vec![u64::MAX; buckets];
+            self.oldest_count = vec![0; buckets];
+            self.oldest_block = vec![NIL; buckets];
+            self.age_stale = vec![false; buckets];
+            self.stale_buckets = Vec::with_capacity(buckets);
+        }
+        self
+    }
+
+    /// Whether [`BlockTable::bucket_oldest`] can be read: bucket ages are kept and every
+    /// bucket has been refreshed since its earliest block left it.
+    pub fn bucket_ages_ready(&self) -> bool {
+        self.bucket_ages && self.stale_buckets.is_empty()
+    }
+
+    /// Recompute the buckets whose earliest block left them (a walk of each such bucket).
+    pub fn refresh_bucket_ages(&mut self) {
+        while let Some(v) = self.stale_buckets.pop() {
+            let v = v as usize;
+            let (mut at, mut count, mut block) = (u64::MAX, 0, NIL);
+            let mut b = self.bucket_head[v];
+            while b != NIL {
+                let c = self.closed_at[b as usize];
+                if c < at {
+                    (at, count, block) = (c, 1, b);
+                } else if c == at {
+                    count += 1;
+                }
+                b = self.bucket_next[b as usize];
+            }
+            self.oldest_at[v] = at;
+            self.oldest_count[v] = count;
+            self.oldest_block[v] = block;
+            self.age_stale[v] = false;
+        }
+    }
+
+    /// The earliest-closed blocks of the bucket of `valid` valid pages, if it has any. Needs
+    /// [`BlockTable::bucket_ages_ready`].
+    #[inline]
+    pub fn bucket_oldest(&self, valid: u32) -> Option<BucketOldest> {
+        debug_assert!(self.bucket_ages_ready());
+        let v = valid as usize;
+        (self.oldest_count[v] > 0).then(|| BucketOldest {
+            closed_at: self.oldest_at[v],
+            count: self.oldest_count[v],
+            block: self.oldest_block[v],
+        })
+    }
+
+    /// Position of closed block `b` in [`BlockTable::closed_blocks`].
+    #[inline]
+    pub fn closed_position(&self, b: u32) -> u32 {
+        self.closed_pos[b as usize]
+    }
+
+    /// The next block after `b` in its valid-count bucket (`NIL` at the end); with
+    /// [`BlockTable::bucket_first`], a walk of a bucket without allocating.
+    #[inline]
+    pub fn bucket_next(&self, b: u32) -> u32 {
+        self.bucket_next[b as usize]
     }
 
     pub fn len(&self) -> usize {
@@ -94,6 +191,9 @@ impl BlockTable {
 
     #[inline(always)]
     fn link(&mut self, b: u32, v: u32) {
+        if self.bucket_ages {
+            self.age_linked(b, v);
+        }
         let head = self.bucket_head[v as usize];
         self.bucket_prev[b as usize] = NIL;
         self.bucket_next[b as usize] = head;
@@ -105,6 +205,9 @@ impl BlockTable {
 
     #[inline(always)]
     fn unlink(&mut self, b: u32, v: u32) {
+        if self.bucket_ages {
+            self.age_unlinked(b, v);
+        }
         let prev = self.bucket_prev[b as usize];
         let next = self.bucket_next[b as usize];
         if prev == NIL {
@@ -117,6 +220,33 @@ impl BlockTable {
         }
     }
 
+    /// Block `b` (closed at its `closed_at`) joined bucket `v`.
+    #[inline(always)]
+    fn age_linked(&mut self, b: u32, v: u32) {
+        let v = v as usize;
+        if self.age_stale[v] {
+            return;
+        }
+        let c = self.closed_at[b as usize];
+        if c < self.oldest_at[v] {
+            self.oldest_at[v] = c;
+            self.oldest_count[v] = 1;
+            self.oldest_block[v] = b;
+        } else if c == self.oldest_at[v] {
+            self.oldest_count[v] += 1;
+        }
+    }
+
+    /// Block `b` left bucket `v`: if it was among the earliest, the bucket is stale.
+    #[inline(always)]
+    fn age_unlinked(&mut self, b: u32, v: u32) {
+        let v = v as usize;
+        if !self.age_stale[v] && self.closed_at[b as usize] == self.oldest_at[v] {
+            self.age_stale[v] = true;
+            self.stale_buckets.push(v as u32);
+        }
+    }
+
     /// Prefetch the entries of block `b` that invalidating one of its pages touches.
     #[inline(always)]
     pub fn prefetch_block(&self, b: u32) {
@@ -126,6 +256,9 @@ impl BlockTable {
             super::prefetch::prefetch(&self.state[i]);
             super::prefetch::prefetch(&self.bucket_prev[i]);
             super::prefetch::prefetch(&self.bucket_next[i]);
+            if self.bucket_ages {
+                super::prefetch::prefetch(&self.closed_at[i]);
+            }
         }
     }
 

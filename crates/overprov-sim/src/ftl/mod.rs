@@ -146,6 +146,7 @@ impl Ftl {
         let handles = if config.placement.enabled { streams } else { 0 };
         let frontier_count = config.frontier_count(streams);
         let physical = geom.physical_pages() as usize;
+        let policy = Policy::from_config(&config.ftl);
         Ftl {
             geom,
             ppb,
@@ -153,7 +154,7 @@ impl Ftl {
             l2p: huge_pages::filled_vec(geom.user_pages as usize, UNMAPPED),
             p2l: huge_pages::filled_vec(physical, 0),
             valid: huge_pages::filled_vec(physical.div_ceil(64), 0),
-            blocks: BlockTable::new(geom.blocks, ppb),
+            blocks: BlockTable::new(geom.blocks, ppb).with_bucket_ages(policy.reads_bucket_ages()),
             free: FreePool::new(config.wear.dynamic, geom.blocks),
             frontiers: vec![
                 Frontier {
@@ -170,7 +171,7 @@ impl Ftl {
             },
             handle_host_pages: vec![0; handles],
             handle_gc_pages: vec![0; handles],
-            policy: Policy::from_config(&config.ftl),
+            policy,
             gc_free_blocks: config.ftl.gc_free_blocks as usize,
             gc_min_invalid_pages: config.ftl.victim_min_invalid_pages(ppb),
             gc_forced_free_blocks: config.ftl.gc_forced_free_blocks.unwrap_or(0) as usize,
@@ -396,6 +397,7 @@ impl Ftl {
     /// (it is then left where it is, as FEMU's background GC leaves a victim with fewer than
     /// 1/8 of its pages invalid).
     fn collect_victim(&mut self) -> bool {
+        self.blocks.refresh_bucket_ages();
         let ctx = VictimContext {
             blocks: &self.blocks,
             now: self.counters.host_pages,

@@ -7,7 +7,7 @@ mod fifo;
 mod greedy;
 mod random;
 
-pub use cost_benefit::CostBenefit;
+pub use cost_benefit::{choose_by_scan as cost_benefit_by_scan, CostBenefit};
 pub use d_choices::DChoices;
 pub use fifo::Fifo;
 pub use greedy::Greedy;
@@ -55,6 +55,11 @@ impl Policy {
             PolicyKind::DChoices => Policy::DChoices(DChoices { d: c.d_choices }),
             PolicyKind::CostBenefit => Policy::CostBenefit(CostBenefit),
         }
+    }
+
+    /// Whether the policy reads the block table's bucket ages (the table then keeps them).
+    pub fn reads_bucket_ages(&self) -> bool {
+        matches!(self, Policy::CostBenefit(_))
     }
 }
 
