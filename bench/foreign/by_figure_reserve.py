@@ -5,7 +5,7 @@ at the surrogate level: the rule of results/byfig-reserve/RULE.md.
     python bench/foreign/by_figure_reserve.py compose --dir DIR [--dir ...] --onsets FILE \
         [--onsets ...] --out composed.json
     python bench/foreign/by_figure_reserve.py check --composed composed.json --unseen STEM,...
-    python bench/foreign/by_figure_reserve.py twin --truth FILE --onsets FILE --out DIR
+    python bench/foreign/by_figure_reserve.py twin --truth FILE --onsets FILE --out DIR [--both]
     python bench/foreign/by_figure_reserve.py twin-check --dir DIR [--dir ...] --unseen STEM,...
 
 ``run`` keeps one calibrate run of an ``evaluate.py`` case (the rule off: calibrate as it is)
@@ -386,9 +386,10 @@ def measurement_of(doc: dict, onset: float, span_writes: float = 20.0) -> Measur
     )  # fmt: skip
 
 
-def twin(truth: Path, onset_files: list[Path], out: Path) -> Path:
+def twin(truth: Path, onset_files: list[Path], out: Path, both: bool = False) -> Path:
     """calibrate's prediction of the truth's measurement (:func:`measurement_of`), the rule on,
-    and off where it fired, kept whole beside the CPU seconds."""
+    and off where it fired (``both``: always, the fifth rule's), kept whole beside the CPU
+    seconds."""
     onset = gc_reserve_bench.load_onsets(onset_files)[truth.resolve()]
     doc = json.loads(truth.read_text())
     kept: dict[str, Any] = {"truth": str(truth.resolve().relative_to(ROOT)), "onset": onset}
@@ -399,7 +400,7 @@ def twin(truth: Path, onset_files: list[Path], out: Path) -> Path:
         kept["command"] = "overprov " + " ".join(cmd[3:])
         kept["cpu_s"] = 0.0
         for on in (True, False):  # off only where on fired, or refused the case
-            if not on and kept.get("fired") is False:
+            if not on and kept.get("fired") is False and not both:
                 break
             name = "on" if on else "off"
             before = os.times()
@@ -437,7 +438,9 @@ def reserve_share(pred: dict) -> str:
 
 
 def twin_check(folders: list[Path], unseen: list[str], noise: float = 0.04) -> bool:
-    """The fourth rule's C1 and C2 over the kept cases (C3 is the test suite's)."""
+    """The fourth rule's C1 and C2 over the kept cases (C3 is the test suite's); ``noise``
+    0: the fifth rule's C1 and C2 (no exemption at the fitted levels), with the unseen truths
+    whose QD32 IOPS differ on against off named (its "exercised")."""
     kept = {f.stem: json.loads(f.read_text()) for d in folders for f in sorted(d.glob("*.json"))}
     print("| truth | onset | reserve share | fired | QD32 IOPS median / worst: off → on "
           "| WAF median / worst: off → on |")  # fmt: skip
@@ -473,6 +476,10 @@ def twin_check(folders: list[Path], unseen: list[str], noise: float = 0.04) -> b
           f"{'holds' if verdict[-1] else 'FAILS'}")  # fmt: skip
     for s, (x, what), a, b in bad:
         print(f"   {s}: {x:g}% {what} {100 * b:+.1f}% → {100 * a:+.1f}%")
+    moved = [s for s in unseen if s in errs
+             and any(abs(v - errs[s]["off"].get(x, v)) > 1e-9
+                     for x, v in errs[s]["on"].items() if x[1] == "iops")]  # fmt: skip
+    print(f"unseen truths whose QD32 IOPS differ on against off: {', '.join(moved) or 'none'}")
     fired = sum(bool(k["fired"]) for k in kept.values())
     exercised = fired > 0
     ok = all(verdict) and exercised
@@ -518,16 +525,23 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--truth", type=Path, action="append", required=True)
     t.add_argument("--onsets", type=Path, action="append", required=True)
     t.add_argument("--out", type=Path, required=True)
+    t.add_argument("--both", action="store_true", help="run off as well wherever on ran")
     tc = sub.add_parser("twin-check", help="the fourth rule's C1 and C2")
     tc.add_argument("--dir", type=Path, action="append", required=True)
     tc.add_argument("--unseen", default="")
+    tc.add_argument(
+        "--fitted-noise",
+        type=float,
+        default=0.04,
+        help="a fitted figure within it is no regression (the fifth rule: 0)",
+    )
     args = ap.parse_args(argv)
     if args.what == "twin":
         args.out.mkdir(parents=True, exist_ok=True)
         for truth in args.truth:
-            twin(truth, args.onsets, args.out)
+            twin(truth, args.onsets, args.out, args.both)
     elif args.what == "twin-check":
-        twin_check(args.dir, [s for s in args.unseen.split(",") if s])
+        twin_check(args.dir, [s for s in args.unseen.split(",") if s], args.fitted_noise)
     elif args.what == "run":
         args.out.mkdir(parents=True, exist_ok=True)
         for name in args.case:
