@@ -97,3 +97,18 @@ def test_a_tiny_drive_calibrated_with_the_onset_is_predicted_at_its_measured_0pc
     for check in checks:
         for c in check:
             assert abs(c["twin_waf"] / c["measured_waf"] - 1) <= 0.10, check
+
+
+def test_the_graded_fill_writes_a_capacity_tail_shorter_than_one_fill_write(monkeypatch):
+    """A 14 MB drive (3,417 pages): the graded fill's steps end on whole 128 KiB writes and the
+    last step's tail is 25 pages; it is written in one request of its size (the core refused a
+    128 KiB request over a 25-page span and the calibration stopped)."""
+    drive = small_drive() | {"advertised_bytes": 14_000_000}
+    monkeypatch.setattr(planmod, "ONSET_FROM_EMPTY", True)
+    plan = planmod.design(LEVELS, planmod.parse_budget("2dw"))
+    with SimTarget("sim:small-drive-14MB@1", drive=drive) as t:
+        m = measure(t, plan)
+    fill = [r for r in m.rounds if r.label.startswith("fill-") and "r-" not in r.label]
+    assert sum(r.bytes_written for r in fill) == m.capacity_bytes
+    assert m.capacity_bytes % 131072 == 25 * 4096
+    assert m.fill_done and m.levels
