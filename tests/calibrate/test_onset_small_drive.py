@@ -6,9 +6,9 @@ With ``plan.ONSET_FROM_EMPTY`` on, calibrate predicted its 0% WAF 27% low (3.65,
 plan 5.00) although it *measured* 5.00 there: the graded fill and its 0% level are right; the
 prediction came from the reserve reading (``reserve_reading.py``), whose victim floor the two
 figures called for and whose twin, refined to its IOPS only, read 3.65 where its floor should
-hold 5.01 (docs/calibrate-validation.md, "The onset from empty in the graded plan"). A reserve
-twin that misses a measured WAF figure by more than ``plausibility.TWIN_TOLERANCE`` is now set
-aside (``reserve_reading.twin_misses_its_waf``)."""
+hold 5.01 (docs/calibrate-validation.md, "The onset from empty in the graded plan: switched on,
+off, diagnosed, kept off"). A reserve twin that misses a measured WAF figure by more than
+``plausibility.TWIN_TOLERANCE`` is now set aside (``reserve_reading.twin_misses_its_waf``)."""
 
 from __future__ import annotations
 

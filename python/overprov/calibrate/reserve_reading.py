@@ -103,7 +103,8 @@ def twin_misses_its_waf(pred: Prediction) -> str | None:
     (``twin.refine``), so a twin whose reserve gives way where the figure sits on the floor
     reproduces its IOPS (its page time stretched) with a WAF the figures deny: on a 15 MB
     drive without a reserve, a floor read at 5.01 and a twin reading 3.65 at 0% for 5.00
-    measured (docs/calibrate-validation.md, "The onset from empty in the graded plan")."""
+    measured (docs/calibrate-validation.md, "The onset from empty in the graded plan:
+    switched on, off, diagnosed, kept off")."""
     for c in pred.fit.get("twin_check", []):
         measured, got = c.get("measured_waf"), c.get("twin_waf")
         if not measured or not got:
