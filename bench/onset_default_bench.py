@@ -16,8 +16,8 @@ calibration they refuse gives no answer; recorded as ``refused``). Truth: ``vali
         [--physical 2GiB] [--budget 2dw] [--partial FILE]
 
 Prints one markdown row per drive and figure, and a summary; ``--partial`` appends each drive's
-record (JSON) as it finishes. The rule it was written for: bench/foreign/results/onset-default/
-RULE.md.
+record (JSON) as it finishes. The rule it was written for:
+bench/foreign/results/onset-default/RULE.md.
 """
 
 from __future__ import annotations

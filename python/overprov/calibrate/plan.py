@@ -89,9 +89,8 @@ PROBE_WINDOW_ROUNDS = 4
 PROBE_ROUND_SHARE = 0.5
 #: Whether the graded plan dates the onset of garbage collection from empty in its graded fill
 #: (:func:`with_graded_fill`, 0.15 drive writes more) where the target reports write counters
-#: and the budget holds it; calibrate reads it (``reserve_reading.py``). Off: the rule for
-#: switching it on (bench/foreign/results/onset-default/RULE.md) failed on four figures more
-#: than 5 points worse, where the reserve reading was offered on drives without a reserve
+#: and the budget holds it; calibrate reads it (``reserve_reading.py``). Off: its rule
+#: (bench/foreign/results/onset-default/RULE.md) failed, four figures over 5 points worse
 #: (docs/calibrate-validation.md, "The onset from empty in the graded plan: switched on, off,
 #: diagnosed, kept off"). The random plan's step (:func:`with_onset_step`, about a drive write
 #: more) only when ``design`` is asked for it (``onset_from_empty=True``).
