@@ -194,3 +194,43 @@ def test_combined_twins_are_named_apart_and_a_reading_the_core_rejects_is_set_as
     assert "the core says no" in aside[rejected.key]
     # the WAF: the weighted geometric mean of the two kept, 8 at 0.6 and 4 at 0.3
     assert pred.levels[0].waf == pytest.approx(8 ** (2 / 3) * 4 ** (1 / 3))
+
+
+def test_a_reserve_twin_that_misses_its_measured_waf_is_set_aside(monkeypatch):
+    """A reserve reading the evidence favours, whose twin reproduces its IOPS but misses a
+    measured WAF figure by more than ``plausibility.TWIN_TOLERANCE``, is set aside and the
+    prediction is the target's one reading's (``predict.read`` and ``prepare`` stubbed). The
+    twin's figures are the 15 MB drive's (tests/calibrate/test_onset_small_drive.py): 3.65 at
+    0% for 5.00 measured, where the reading took all the weight and the prediction read 3.65."""
+    fig = _fig(_plan_points(0.9, 7.98), 0.9)
+    plain = predmod.TwinReading()
+    evs = reserve_reading.offered(fig, plain, fitmod.fit(fig.points))
+    reserve = [r for r in evs if r.spare == predmod.RESERVE]
+    monkeypatch.setattr(reserve_reading, "weights", lambda _: {r: 0.0 for r in evs} | {
+        reserve[0]: 1.0})  # fmt: skip
+    monkeypatch.setattr(predmod, "prepare", lambda fig, r, curve: None)
+
+    def read(fig, r, curve, ready, twin_waf_at_0=3.65):
+        pred = _fake_prediction(r.twin_name, twin_waf_at_0)
+        pred.fit["twin_check"] = [
+            {"extra_op_percent": 0.0, "measured_iops": 331.4, "twin_iops": 337.0,
+             "rel_error": 0.017, "measured_waf": 5.00, "twin_waf": twin_waf_at_0},
+            {"extra_op_percent": 40.0, "measured_iops": 1168.2, "twin_iops": 1202.2,
+             "rel_error": 0.029, "measured_waf": 1.417, "twin_waf": 1.377},
+        ]  # fmt: skip
+        return pred
+
+    monkeypatch.setattr(predmod, "read", read)
+    ready = predmod.Prepared(LEVELS, fitmod.waf_at, True, None, True)  # type: ignore[arg-type]
+    ready.fitted = type("F", (), {"central": fitmod.fit(fig.points)})()  # type: ignore[assignment]
+    plain_prediction = _fake_prediction(predmod.TWIN, 5.01)
+    pred = reserve_reading.predict(fig, plain, ready, plain_prediction)
+    assert pred is plain_prediction and pred.levels[0].waf == 5.01
+    assert "set aside: its twin misses the measured WAF at 0% extra OP by -27%" in (
+        pred.prediction_source
+    )
+    # within the tolerance (−8%) the same reading is kept and takes the prediction
+    monkeypatch.setattr(predmod, "read", lambda *a: read(*a, twin_waf_at_0=4.6))
+    pred = reserve_reading.predict(fig, plain, ready, _fake_prediction(predmod.TWIN, 5.01))
+    assert [r.key for r in pred.readings] == [reserve[0].key]
+    assert pred.levels[0].waf == pytest.approx(4.6)

@@ -259,7 +259,10 @@ def graded_fill(runner: RoundRunner, reserve_drive_writes: float) -> None:
         if not runner.fits((end - start) / cap, 0.0, reserve_drive_writes + left):
             raise BudgetSpent("the budget is spent in the graded fill")
         if end > start:  # on a small drive a step's share may round to no whole 128 KiB write
-            spec = RoundSpec(f"fill-{i + 1:03d}", "write", 131072, plan.qd, 1, end - start, start)
+            # the last step's share, the capacity's tail, may be less than one (a 14 MB drive's
+            # 25 pages): written in one request of its size
+            bs_fill = min(131072, end - start)
+            spec = RoundSpec(f"fill-{i + 1:03d}", "write", bs_fill, plan.qd, 1, end - start, start)
             runner.run(spec, 0.0)
         start = end
         owed += step.random_drive_writes

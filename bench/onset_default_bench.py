@@ -1,0 +1,205 @@
+"""Whether the graded plan should date the onset of garbage collection from empty by default
+(``plan.ONSET_FROM_EMPTY``): each drive calibrated twice through calibrate's own path, with the
+flag off and on, and both predictions compared with the drive's truth at 0-40% extra OP.
+
+A drive is a generated validation drive (``validation.drive``, SEED at --physical of NAND) or a
+variant of the emulated block device's test drive (tests/emulate/small-drive.toml, 15 MB in 128
+erase blocks of 32 pages, its write buffer cut to 32 KiB as tests/emulate/test_real_path.py
+does): ``tiny`` as it is, ``tiny-adv=BYTES`` with that advertised capacity (more native OP),
+``tiny-d4`` with d-choices (d = 4) victims. The calibration is the CLI's: ``design`` for
+--budget, the measurement, and ``answer.predict`` with the model-form error the CLI passes
+(``uncertainty.model_form_for``), and the CLI's plausibility checks (``plausibility.py``: a
+calibration they refuse gives no answer; recorded as ``refused``). Truth: ``validation.truth``
+(each level the long way).
+
+    PYTHONPATH=python python bench/onset_default_bench.py --drives 5,tiny,tiny-d4 \
+        [--physical 2GiB] [--budget 2dw] [--partial FILE]
+
+Prints one markdown row per drive and figure, and a summary; ``--partial`` appends each drive's
+record (JSON) as it finishes. The rule it was written for:
+bench/foreign/results/onset-default/RULE.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import statistics
+import tempfile
+import time
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from overprov.calibrate import answer, plausibility, uncertainty, validation
+from overprov.calibrate import fit as fitmod
+from overprov.calibrate import plan as planmod
+from overprov.calibrate import predict as predmod
+from overprov.calibrate.measure import measure
+from overprov.calibrate.twin import to_toml
+from overprov.profile.sim_target import SimTarget
+from overprov.units import parse_size_bytes
+
+ROOT = Path(__file__).resolve().parent.parent
+SMALL_DRIVE = ROOT / "tests" / "emulate" / "small-drive.toml"
+LEVELS = [0.0, 10.0, 20.0, 30.0, 40.0]
+
+
+def cpu_s() -> float:
+    """CPU seconds of this process and its waited-for children."""
+    own, kids = (
+        resource.getrusage(resource.RUSAGE_SELF),
+        resource.getrusage(resource.RUSAGE_CHILDREN),
+    )
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def tiny_drive(name: str) -> dict[str, Any]:
+    """A variant of the test drive (module docstring)."""
+    text = SMALL_DRIVE.read_text().replace("\nbytes = 262144\n", "\nbytes = 32768\n")
+    d = tomllib.loads(text)
+    if name.startswith("tiny-adv="):
+        d["advertised_bytes"] = int(name.split("=", 1)[1])
+    elif name == "tiny-d4":
+        d.setdefault("config", {})["ftl"] = {"policy": "d-choices", "d_choices": 4}
+    elif name != "tiny":
+        raise SystemExit(f"unknown drive {name!r}")
+    return d
+
+
+def spec_of(name: str, physical: float, folder: Path) -> str:
+    if name.startswith("tiny"):
+        path = folder / f"{name.replace('=', '-')}.toml"
+        path.write_text(to_toml(tiny_drive(name)) + "\n")
+        return f"sim:{path}@1"
+    seed = int(name)
+    path = validation.write_drive(seed, folder)
+    return f"sim:{path}@{validation.scale_for(validation.drive(seed), physical)}"
+
+
+def the_budget(t: SimTarget, budget: str | None) -> planmod.Budget:
+    """``budget``, or calibrate's default for target ``t`` (``plan.default_budget``)."""
+    if budget is not None:
+        return planmod.parse_budget(budget)
+    chosen, _ = planmod.default_budget(
+        write_counters=True, buffer_bytes=t.buffer_bytes, capacity_bytes=t.capacity_bytes
+    )
+    return chosen
+
+
+def calibrated(spec: str, budget: str | None, onset: bool) -> dict[str, Any]:
+    """The CLI's calibration of ``spec`` with ``plan.ONSET_FROM_EMPTY`` = ``onset``."""
+    saved = planmod.ONSET_FROM_EMPTY
+    planmod.ONSET_FROM_EMPTY = onset
+    try:
+        cpu0 = cpu_s()
+        with SimTarget(spec) as t:
+            plan = planmod.design(LEVELS, the_budget(t, budget))
+            m = measure(t, plan)
+        points = predmod.points_from(m)
+        fig = predmod.PredictionInput(
+            points, LEVELS, fob_iops=m.fob_iops, measurement=m, source="onset_default_bench",
+            advertised_bytes=int(m.capacity_bytes / m.scale_factor),
+            model_form=uncertainty.model_form_for(points, True),
+        )  # fmt: skip
+        refused = plausibility.input_problems(points)
+        refused += [w for w in [plausibility.surrogate_misses_its_points(
+            fitmod.fit(points, fob_iops=m.fob_iops), points)] if w]  # fmt: skip
+        pred = answer.predict(fig)
+        refused += plausibility.prediction_problems(pred)
+    finally:
+        planmod.ONSET_FROM_EMPTY = saved
+    return {
+        "plan": plan.text(),
+        "budget": plan.budget.text(),
+        "drive_writes": m.drive_writes,
+        "onset": m.onset_spare_factor,
+        "onset_source": m.onset_source,
+        "measured": {
+            lv.extra_op_percent: (lv.steady_iops, lv.waf)
+            for lv in m.levels
+            if lv.queue_depth is None
+        },
+        "predicted": {lv.extra_op_percent: (lv.steady_iops, lv.waf) for lv in pred.levels},
+        "readings": {r.key: r.weight for r in pred.readings or []},
+        "refused": refused,
+        "levels_measured": [(lv.extra_op_percent, lv.queue_depth) for lv in m.levels],
+        "source_tail": pred.prediction_source[-400:],
+        "cpu_s": cpu_s() - cpu0,
+    }
+
+
+def run_drive(name: str, physical: float, budget: str | None, folder: Path) -> dict[str, Any]:
+    spec = spec_of(name, physical, folder)
+    off = calibrated(spec, budget, False)
+    on = calibrated(spec, budget, True)
+    cpu0 = cpu_s()
+    true = validation.truth(spec, LEVELS)
+    truth = {lv.extra_op_percent: (lv.steady_iops, lv.waf) for lv in true.levels}
+    errors: dict[str, dict[str, float]] = {"off": {}, "on": {}}
+    for key, c in (("off", off), ("on", on)):
+        for x in LEVELS:
+            for i, figure in enumerate(("iops", "waf")):
+                errors[key][f"{figure}@{x:g}"] = c["predicted"][x][i] / truth[x][i] - 1.0
+    return {
+        "drive": name,
+        "spec": spec,
+        "off": off,
+        "on": on,
+        "truth": truth,
+        "truth_cpu_s": cpu_s() - cpu0,
+        "errors": errors,
+    }
+
+
+def rows(record: dict[str, Any]) -> list[str]:
+    e = record["errors"]
+    out = []
+    for fig in e["off"]:
+        a, b = abs(e["off"][fig]), abs(e["on"][fig])
+        out.append(f"| {record['drive']} | {fig} | {100 * a:.1f}% | {100 * b:.1f}% | "
+                   f"{100 * (b - a):+.1f} |")  # fmt: skip
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--drives", required=True, help="comma-separated: seeds and tiny variants")
+    ap.add_argument("--physical", default="2GiB", help="NAND of each generated drive")
+    ap.add_argument("--budget", default=None, help="calibrate's --budget (default: its own)")
+    ap.add_argument("--partial", type=Path, default=None)
+    args = ap.parse_args()
+    physical = float(parse_size_bytes(args.physical, "--physical"))
+    folder = Path(tempfile.mkdtemp(prefix="onset-default-"))
+    print("| drive | figure | off |error| | on |error| | on − off (points) |")
+    print("|---|---|---|---|---|")
+    records = []
+    for name in args.drives.split(","):
+        t0 = time.monotonic()
+        rec = run_drive(name.strip(), physical, args.budget, folder)
+        rec["wall_s"] = time.monotonic() - t0
+        records.append(rec)
+        if args.partial is not None:
+            with args.partial.open("a") as f:
+                f.write(json.dumps(rec) + "\n")
+        print("\n".join(rows(rec)), flush=True)
+    on = [abs(v) for r in records for v in r["errors"]["on"].values()]
+    off = [abs(v) for r in records for v in r["errors"]["off"].values()]
+    worse = max(abs(r["errors"]["on"][k]) - abs(r["errors"]["off"][k])
+                for r in records for k in r["errors"]["on"])  # fmt: skip
+    print(f"\nmedian |error| off {100 * statistics.median(off):.2f}%, on "
+          f"{100 * statistics.median(on):.2f}%; worst off {100 * max(off):.1f}%, on "
+          f"{100 * max(on):.1f}%; largest rise on − off {100 * worse:+.1f} points")  # fmt: skip
+    for r in records:
+        print(f"{r['drive']}: drive writes off {r['off']['drive_writes']:.3f}, on "
+              f"{r['on']['drive_writes']:.3f}; onset on {r['on']['onset']} "
+              f"({r['on']['onset_source']}); readings on {r['on']['readings']}; refused off "
+              f"{r['off']['refused']}, on {r['on']['refused']}; levels on "
+              f"{r['on']['levels_measured']}; CPU s off "
+              f"{r['off']['cpu_s']:.1f}, on {r['on']['cpu_s']:.1f}, truth "
+              f"{r['truth_cpu_s']:.1f}")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
