@@ -6,7 +6,7 @@ A drive is a generated validation drive (``validation.drive``, SEED at --physica
 variant of the emulated block device's test drive (tests/emulate/small-drive.toml, 15 MB in 128
 erase blocks of 32 pages, its write buffer cut to 32 KiB as tests/emulate/test_real_path.py
 does): ``tiny`` as it is, ``tiny-adv=BYTES`` with that advertised capacity (more native OP),
-``tiny-d4`` with d-choices (d = 4) victims. The calibration is the CLI's: ``design`` for
+``tiny-dN`` with d-choices (d = N) victims. The calibration is the CLI's: ``design`` for
 --budget, the measurement, and ``answer.predict`` with the model-form error the CLI passes
 (``uncertainty.model_form_for``), and the CLI's plausibility checks (``plausibility.py``: a
 calibration they refuse gives no answer; recorded as ``refused``). Truth: ``validation.truth``
@@ -17,7 +17,8 @@ calibration they refuse gives no answer; recorded as ``refused``). Truth: ``vali
 
 Prints one markdown row per drive and figure, and a summary; ``--partial`` appends each drive's
 record (JSON) as it finishes. The rule it was written for:
-bench/foreign/results/onset-default/RULE.md.
+bench/foreign/results/onset-default/RULE.md, then bench/foreign/results/onset-default2/RULE.md
+(the floor test held to an onset from empty below 1, ``gc_reserve.ONSET_RESERVE_BELOW``).
 """
 
 from __future__ import annotations
@@ -61,8 +62,8 @@ def tiny_drive(name: str) -> dict[str, Any]:
     d = tomllib.loads(text)
     if name.startswith("tiny-adv="):
         d["advertised_bytes"] = int(name.split("=", 1)[1])
-    elif name == "tiny-d4":
-        d.setdefault("config", {})["ftl"] = {"policy": "d-choices", "d_choices": 4}
+    elif name.startswith("tiny-d") and name[6:].isdigit():
+        d.setdefault("config", {})["ftl"] = {"policy": "d-choices", "d_choices": int(name[6:])}
     elif name != "tiny":
         raise SystemExit(f"unknown drive {name!r}")
     return d
@@ -103,9 +104,10 @@ def calibrated(spec: str, budget: str | None, onset: bool) -> dict[str, Any]:
             advertised_bytes=int(m.capacity_bytes / m.scale_factor),
             model_form=uncertainty.model_form_for(points, True),
         )  # fmt: skip
-        refused = plausibility.input_problems(points)
+        qd = fig.points  # the workload's queue depth, as the CLI checks them
+        refused = plausibility.input_problems(qd)
         refused += [w for w in [plausibility.surrogate_misses_its_points(
-            fitmod.fit(points, fob_iops=m.fob_iops), points)] if w]  # fmt: skip
+            fitmod.fit(qd, fob_iops=m.fob_iops), qd)] if w]  # fmt: skip
         pred = answer.predict(fig)
         refused += plausibility.prediction_problems(pred)
     finally:
