@@ -15,6 +15,10 @@ calibration they refuse gives no answer; recorded as ``refused``). Truth: ``vali
     PYTHONPATH=python python bench/onset_default_bench.py --drives 5,tiny,tiny-d4 \
         [--physical 2GiB] [--budget 2dw] [--partial FILE]
 
+``--reserve-weights MEASUREMENT_JSON...`` prints the readings calibrate offers on stored
+measurements with their weights; ``--compare NEW STORED`` compares two
+``bench/gc_reserve_bench.py`` outputs' plan cases (the FEMU condition of the second rule).
+
 Prints one markdown row per drive and figure, and a summary; ``--partial`` appends each drive's
 record (JSON) as it finishes. The rule it was written for:
 bench/foreign/results/onset-default/RULE.md, then bench/foreign/results/onset-default2/RULE.md
@@ -33,12 +37,13 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from overprov.calibrate import answer, plausibility, uncertainty, validation
+from overprov.calibrate import answer, plausibility, reserve_reading, uncertainty, validation
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import plan as planmod
 from overprov.calibrate import predict as predmod
 from overprov.calibrate.measure import measure
 from overprov.calibrate.twin import to_toml
+from overprov.measurement_file import load
 from overprov.profile.sim_target import SimTarget
 from overprov.units import parse_size_bytes
 
@@ -165,13 +170,71 @@ def rows(record: dict[str, Any]) -> list[str]:
     return out
 
 
+def reserve_weights(path: Path) -> list[tuple[str, str, float]]:
+    """The readings ``reserve_reading.offered`` gives a stored measurement (as the CLI reads
+    it) and their weights: (spare, design, weight)."""
+    m = load(path)
+    points = predmod.points_from(m)
+    fig = predmod.PredictionInput(
+        points, LEVELS, fob_iops=m.fob_iops, measurement=m, source="onset_default_bench",
+        advertised_bytes=int(m.capacity_bytes / m.scale_factor),
+        model_form=uncertainty.model_form_for(points, m.kind == "sim"),
+    )  # fmt: skip
+    central = fitmod.fit(fig.points, fob_iops=m.fob_iops)
+    evs = reserve_reading.offered(fig, predmod.TwinReading(), central)
+    w = reserve_reading.weights(evs) if evs else {}
+    return [(r.spare, r.design, w[r]) for r in evs]
+
+
+def compare_plan_cases(new: Path, stored: Path) -> str:
+    """``bench/gc_reserve_bench.py`` plan cases of ``new`` against ``stored``: each case's
+    reserve weight, and the largest rise in a figure's |error| with the reserve reading."""
+    a = [c for c in json.loads(new.read_text())["cases"] if c["kind"] == "plan"]
+    b = [c for c in json.loads(stored.read_text())["cases"] if c["kind"] == "plan"]
+    if [c["drive"] for c in a] != [c["drive"] for c in b]:
+        raise SystemExit(f"{new} and {stored} hold different cases")
+    out, rise, n = [], 0.0, 0
+    for ca, cb in zip(a, b, strict=True):
+        for ra, rb in zip(ca["rows"], cb["rows"], strict=True):
+            rise = max(rise, abs(ra["with_reserve_error"]) - abs(rb["with_reserve_error"]))
+            n += 1
+        out.append(f"{ca['drive']}: onset {ca['onset']:.4f}, reserve weight "
+                   f"{ca['reserve_weight']:.3g} (stored {cb['reserve_weight']:.3g})")  # fmt: skip
+    out.append(f"{stored}: {n} figures, largest |error| rise {100 * rise:+.4f} points")
+    return "\n".join(out)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--drives", required=True, help="comma-separated: seeds and tiny variants")
+    ap.add_argument("--drives", help="comma-separated: seeds and tiny variants")
+    ap.add_argument(
+        "--reserve-weights",
+        type=Path,
+        nargs="+",
+        metavar="MEASUREMENT_JSON",
+        help="print the readings offered on stored measurements, and stop",
+    )
+    ap.add_argument(
+        "--compare",
+        type=Path,
+        nargs=2,
+        metavar=("NEW", "STORED"),
+        help="compare two bench/gc_reserve_bench.py outputs' plan cases, and stop",
+    )
     ap.add_argument("--physical", default="2GiB", help="NAND of each generated drive")
     ap.add_argument("--budget", default=None, help="calibrate's --budget (default: its own)")
     ap.add_argument("--partial", type=Path, default=None)
     args = ap.parse_args()
+    if args.reserve_weights:
+        for path in args.reserve_weights:
+            got = ", ".join(f"{sp} {d} {w:.3g}" for sp, d, w in reserve_weights(path))
+            print(f"{path}: onset {load(path).onset_spare_factor:.4f}: {got or 'no onset'}")
+        return
+    if args.compare:
+        print(compare_plan_cases(*args.compare))
+        return
+    if not args.drives:
+        ap.error("--drives is needed")
     physical = float(parse_size_bytes(args.physical, "--physical"))
     folder = Path(tempfile.mkdtemp(prefix="onset-default-"))
     print("| drive | figure | off |error| | on |error| | on − off (points) |")
