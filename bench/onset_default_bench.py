@@ -6,7 +6,7 @@ A drive is a generated validation drive (``validation.drive``, SEED at --physica
 variant of the emulated block device's test drive (tests/emulate/small-drive.toml, 15 MB in 128
 erase blocks of 32 pages, its write buffer cut to 32 KiB as tests/emulate/test_real_path.py
 does): ``tiny`` as it is, ``tiny-adv=BYTES`` with that advertised capacity (more native OP),
-``tiny-d4`` with d-choices (d = 4) victims. The calibration is the CLI's: ``design`` for
+``tiny-dN`` with d-choices (d = N) victims. The calibration is the CLI's: ``design`` for
 --budget, the measurement, and ``answer.predict`` with the model-form error the CLI passes
 (``uncertainty.model_form_for``), and the CLI's plausibility checks (``plausibility.py``: a
 calibration they refuse gives no answer; recorded as ``refused``). Truth: ``validation.truth``
@@ -15,9 +15,14 @@ calibration they refuse gives no answer; recorded as ``refused``). Truth: ``vali
     PYTHONPATH=python python bench/onset_default_bench.py --drives 5,tiny,tiny-d4 \
         [--physical 2GiB] [--budget 2dw] [--partial FILE]
 
+``--reserve-weights MEASUREMENT_JSON...`` prints the readings calibrate offers on stored
+measurements with their weights; ``--compare NEW STORED`` compares two
+``bench/gc_reserve_bench.py`` outputs' plan cases (the FEMU condition of the second rule).
+
 Prints one markdown row per drive and figure, and a summary; ``--partial`` appends each drive's
 record (JSON) as it finishes. The rule it was written for:
-bench/foreign/results/onset-default/RULE.md.
+bench/foreign/results/onset-default/RULE.md, then bench/foreign/results/onset-default2/RULE.md
+(the floor test held to an onset from empty below 1, ``gc_reserve.ONSET_RESERVE_BELOW``).
 """
 
 from __future__ import annotations
@@ -32,12 +37,13 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from overprov.calibrate import answer, plausibility, uncertainty, validation
+from overprov.calibrate import answer, plausibility, reserve_reading, uncertainty, validation
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import plan as planmod
 from overprov.calibrate import predict as predmod
 from overprov.calibrate.measure import measure
 from overprov.calibrate.twin import to_toml
+from overprov.measurement_file import load
 from overprov.profile.sim_target import SimTarget
 from overprov.units import parse_size_bytes
 
@@ -61,8 +67,8 @@ def tiny_drive(name: str) -> dict[str, Any]:
     d = tomllib.loads(text)
     if name.startswith("tiny-adv="):
         d["advertised_bytes"] = int(name.split("=", 1)[1])
-    elif name == "tiny-d4":
-        d.setdefault("config", {})["ftl"] = {"policy": "d-choices", "d_choices": 4}
+    elif name.startswith("tiny-d") and name[6:].isdigit():
+        d.setdefault("config", {})["ftl"] = {"policy": "d-choices", "d_choices": int(name[6:])}
     elif name != "tiny":
         raise SystemExit(f"unknown drive {name!r}")
     return d
@@ -103,9 +109,10 @@ def calibrated(spec: str, budget: str | None, onset: bool) -> dict[str, Any]:
             advertised_bytes=int(m.capacity_bytes / m.scale_factor),
             model_form=uncertainty.model_form_for(points, True),
         )  # fmt: skip
-        refused = plausibility.input_problems(points)
+        qd = fig.points  # the workload's queue depth, as the CLI checks them
+        refused = plausibility.input_problems(qd)
         refused += [w for w in [plausibility.surrogate_misses_its_points(
-            fitmod.fit(points, fob_iops=m.fob_iops), points)] if w]  # fmt: skip
+            fitmod.fit(qd, fob_iops=m.fob_iops), qd)] if w]  # fmt: skip
         pred = answer.predict(fig)
         refused += plausibility.prediction_problems(pred)
     finally:
@@ -163,13 +170,71 @@ def rows(record: dict[str, Any]) -> list[str]:
     return out
 
 
+def reserve_weights(path: Path) -> list[tuple[str, str, float]]:
+    """The readings ``reserve_reading.offered`` gives a stored measurement (as the CLI reads
+    it) and their weights: (spare, design, weight)."""
+    m = load(path)
+    points = predmod.points_from(m)
+    fig = predmod.PredictionInput(
+        points, LEVELS, fob_iops=m.fob_iops, measurement=m, source="onset_default_bench",
+        advertised_bytes=int(m.capacity_bytes / m.scale_factor),
+        model_form=uncertainty.model_form_for(points, m.kind == "sim"),
+    )  # fmt: skip
+    central = fitmod.fit(fig.points, fob_iops=m.fob_iops)
+    evs = reserve_reading.offered(fig, predmod.TwinReading(), central)
+    w = reserve_reading.weights(evs) if evs else {}
+    return [(r.spare, r.design, w[r]) for r in evs]
+
+
+def compare_plan_cases(new: Path, stored: Path) -> str:
+    """``bench/gc_reserve_bench.py`` plan cases of ``new`` against ``stored``: each case's
+    reserve weight, and the largest rise in a figure's |error| with the reserve reading."""
+    a = [c for c in json.loads(new.read_text())["cases"] if c["kind"] == "plan"]
+    b = [c for c in json.loads(stored.read_text())["cases"] if c["kind"] == "plan"]
+    if [c["drive"] for c in a] != [c["drive"] for c in b]:
+        raise SystemExit(f"{new} and {stored} hold different cases")
+    out, rise, n = [], 0.0, 0
+    for ca, cb in zip(a, b, strict=True):
+        for ra, rb in zip(ca["rows"], cb["rows"], strict=True):
+            rise = max(rise, abs(ra["with_reserve_error"]) - abs(rb["with_reserve_error"]))
+            n += 1
+        out.append(f"{ca['drive']}: onset {ca['onset']:.4f}, reserve weight "
+                   f"{ca['reserve_weight']:.3g} (stored {cb['reserve_weight']:.3g})")  # fmt: skip
+    out.append(f"{stored}: {n} figures, largest |error| rise {100 * rise:+.4f} points")
+    return "\n".join(out)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--drives", required=True, help="comma-separated: seeds and tiny variants")
+    ap.add_argument("--drives", help="comma-separated: seeds and tiny variants")
+    ap.add_argument(
+        "--reserve-weights",
+        type=Path,
+        nargs="+",
+        metavar="MEASUREMENT_JSON",
+        help="print the readings offered on stored measurements, and stop",
+    )
+    ap.add_argument(
+        "--compare",
+        type=Path,
+        nargs=2,
+        metavar=("NEW", "STORED"),
+        help="compare two bench/gc_reserve_bench.py outputs' plan cases, and stop",
+    )
     ap.add_argument("--physical", default="2GiB", help="NAND of each generated drive")
     ap.add_argument("--budget", default=None, help="calibrate's --budget (default: its own)")
     ap.add_argument("--partial", type=Path, default=None)
     args = ap.parse_args()
+    if args.reserve_weights:
+        for path in args.reserve_weights:
+            got = ", ".join(f"{sp} {d} {w:.3g}" for sp, d, w in reserve_weights(path))
+            print(f"{path}: onset {load(path).onset_spare_factor:.4f}: {got or 'no onset'}")
+        return
+    if args.compare:
+        print(compare_plan_cases(*args.compare))
+        return
+    if not args.drives:
+        ap.error("--drives is needed")
     physical = float(parse_size_bytes(args.physical, "--physical"))
     folder = Path(tempfile.mkdtemp(prefix="onset-default-"))
     print("| drive | figure | off |error| | on |error| | on − off (points) |")

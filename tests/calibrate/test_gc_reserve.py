@@ -91,6 +91,25 @@ def test_not_called_for_on_a_drive_with_one_spare():
     assert all(k[0] == "effective" for k in weighed(pts))
 
 
+def test_an_onset_from_empty_above_1_calls_for_no_floor():
+    # a gentle collector (d-choices d = 2, spare factor 1.07) read with greedy: its 0% WAF lies
+    # below what 20% and 40% give, and without an onset the floor test fires; the collector
+    # started on its native spare, after the host wrote the capacity once, so no reserve binds
+    d2 = gc_designs.curve("d-choices-2")
+    pts = figures(lambda x: d2(1.07 / (1 - x / 100) - 1), (0, 20, 40), with_iops=True)
+    assert gc_reserve.ReserveForm(fitmod.waf_at, MODEL_REL_SD).floor_test(pts)["called_for"]
+    gentle = gc_reserve.ReserveForm(fitmod.waf_at, MODEL_REL_SD, onset=1.07)
+    test = gentle.floor_test(pts)
+    assert not test["called_for"] and "onset" in test["why"]
+    assert not gentle.called_for(pts)
+    assert gentle.fit(pts).waf_floor is None
+    # a reserve beyond the native spare (spare factor 0.99): dated below 1, still called for
+    pts = figures(reserve_drive_waf, (0, 20, 40), with_iops=True)
+    reserve = gc_reserve.ReserveForm(fitmod.waf_at, MODEL_REL_SD, onset=0.99)
+    assert reserve.called_for(pts)
+    assert math.isclose(reserve.fit(pts).waf_floor, 8.0, rel_tol=0.02)
+
+
 def test_reading_loses_its_weight_where_a_gentler_curve_explains_the_figures():
     # d-choices d = 2 collects worse than greedy at low spare: read with greedy, its 0% WAF
     # lies far below what 20% and 40% give, so the floor is called for, yet the d = 2 curve

@@ -90,6 +90,15 @@ SPARE_FACTOR_MIN = 0.5
 #: fixed before any onset was measured, above the figure's resolution (under 0.2%) to leave
 #: room for a collector that starts a few blocks before or after the free NAND runs out.
 ONSET_REL_SD = 0.03
+#: With the onset of garbage collection from empty given (:attr:`ReserveForm.onset`), a floor is
+#: called for only where that onset lies below this spare factor: the collector copied before
+#: the host had written the user capacity once, so it held free NAND beyond the native spare (a
+#: reserve that binds). A collector without a reserve starts when its native spare runs out, at
+#: 1 + ρ₀ less its trigger's few blocks, above 1. On every stored FEMU plan case the reserve
+#: reading kept weight exactly where the onset lay below 1 (0.42-0.99; none at 1.08-1.30), and
+#: the five simulated drives without a reserve it was called for on lay at 1.05-1.15
+#: (docs/calibrate-validation.md, "A floor test that does not fire on a gentle collector").
+ONSET_RESERVE_BELOW = 1.0
 
 
 @dataclass(frozen=True)
@@ -192,7 +201,14 @@ class ReserveForm:
 
     def floor_test(self, points: list[fitmod.Point]) -> dict:
         """Whether the lowest level's figures call for a floor, and the floor they read
-        (module docstring, :func:`floor_reading`)."""
+        (module docstring, :func:`floor_reading`); with the onset from empty given, never where
+        it lies at or above :data:`ONSET_RESERVE_BELOW`."""
+        if self.onset is not None and self.onset >= ONSET_RESERVE_BELOW:
+            return {
+                "called_for": False,
+                "why": f"the onset from empty ({self.onset:.4g}) lies at or above "
+                f"{ONSET_RESERVE_BELOW:g}: no reserve beyond the native spare",
+            }
         steady = [p for p in points if not p.fresh]
         levels = sorted({p.extra_op_percent for p in steady})
         if len(levels) < 2:
