@@ -83,7 +83,6 @@ SPARE_EARLY = "assumed: WAF above 1 from the first round"
 SPARE_LOWER_BOUND = "lower bound: the budget ended the sweeps before garbage collection"
 SPARE_FROM_EMPTY = "the onset of garbage collection from empty, less the fill"
 SPARE_IN_FILL = "the onset of garbage collection from empty, inside the graded fill"
-#: ``Measurement.onset_source`` of an onset from empty (``gc_onset.py``, which names it so).
 #: The tag of a level's graded rounds in their labels (``op<x>-g1.<n>``, :func:`_pass`).
 GRADED_TAG = "g1"
 
@@ -93,6 +92,7 @@ def is_graded_round(label: str) -> bool:
     return f"-{GRADED_TAG}." in label
 
 
+#: ``Measurement.onset_source`` of an onset from empty (``gc_onset.py``, which names it so).
 ONSET_FROM_EMPTY = "garbage-collection onset from empty"
 
 

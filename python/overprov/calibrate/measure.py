@@ -339,8 +339,6 @@ class SegmentRunner:
                     not self.counters_ok or _agree(_round_wafs(rounds, k, start_counters), loose)
                 ):
                     break
-        window = rounds[-k:]
-        level = _level(seg.extra_op_percent, window, rounds, settled, written, cap, start_counters)
         stretch = over_bursts(self.plan, self.m, self.m.rounds[level_start:], seg, cap)
         if stretch:
             wrote = sum(r.bytes_written for r in stretch) / cap
@@ -351,6 +349,9 @@ class SegmentRunner:
                 f"empty at {self.m.onset_spare_factor:.3f}): read over {len(stretch)} rounds, "
                 f"{wrote:.3f} drive writes (WAF {level.waf or 0:.2f})"
             )
+        else:
+            level = _level(seg.extra_op_percent, rounds[-k:], rounds, settled, written, cap,
+                           start_counters)  # fmt: skip
         level.queue_depth = seg.queue_depth
         self.m.levels.append(level)
         self.save()
