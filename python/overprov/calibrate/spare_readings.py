@@ -185,7 +185,9 @@ def reading(
     return predmod.TwinReading(spare, design, ftl, native_op, several)
 
 
-def _geomean(values: list[float | None], weights: list[float]) -> float | None:
+def weighted_geomean(values: list[float | None], weights: list[float]) -> float | None:
+    """The weighted geometric mean of the values that are set (not None or 0) and have a positive
+    weight; None when there is none."""
     got = [(v, w) for v, w in zip(values, weights, strict=True) if v and w > 0]
     total = sum(w for _, w in got)
     if not got or total <= 0:
@@ -228,10 +230,10 @@ def combine(
         waf_span = _span([v for r in kept for v in (r.waf, r.waf_low, r.waf_high)])
         rows.append(CombinedLevel(
             level_rows[0].extra_op_percent,
-            steady_iops=_geomean([r.steady_iops for r in level_rows], ws),
-            waf=_geomean([r.waf for r in level_rows], ws),
-            p99_latency_us=_geomean([r.p99_latency_us for r in level_rows], ws),
-            surrogate_iops=_geomean([r.surrogate_iops for r in level_rows], ws),
+            steady_iops=weighted_geomean([r.steady_iops for r in level_rows], ws),
+            waf=weighted_geomean([r.waf for r in level_rows], ws),
+            p99_latency_us=weighted_geomean([r.p99_latency_us for r in level_rows], ws),
+            surrogate_iops=weighted_geomean([r.surrogate_iops for r in level_rows], ws),
             steady_iops_low=iops_span[0], steady_iops_high=iops_span[1],
             waf_low=waf_span[0], waf_high=waf_span[1],
             twin_iops=level_rows[0].twin_iops,

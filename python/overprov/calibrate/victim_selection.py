@@ -182,8 +182,9 @@ def predict(
     values = {r.name: simulate(r, workload, levels, kind, jobs, memo) for r in kept}
     out = []
     for i, x in enumerate(levels):
-        total = sum(weights[r.name] for r in kept)
-        mean = math.exp(sum(weights[r.name] * math.log(values[r.name][i]) for r in kept) / total)
+        mean = spare_readings.weighted_geomean(
+            [values[r.name][i] for r in kept], [weights[r.name] for r in kept]
+        )
         lows, highs = [], []
         for r in kept:
             v = values[r.name][i]
