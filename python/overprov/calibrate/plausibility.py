@@ -141,18 +141,41 @@ def fit_error_too_large(prediction: Prediction) -> str | None:
     return None
 
 
+def twin_check_miss(
+    checks: list[dict[str, Any]], waf_only: bool = False
+) -> tuple[dict[str, Any], float] | None:
+    """The first entry of a fit's ``twin_check`` whose twin misses its measured figure by over
+    :data:`TWIN_TOLERANCE`, with that relative error; None when every entry is within it. Each
+    entry's ``rel_error`` is the twin's miss of the figure it was refined to (IOPS, or WAF where
+    the figures have no IOPS); ``waf_only`` reads the WAF miss (``twin_waf`` against
+    ``measured_waf``) of every entry that has both instead."""
+    for c in checks:
+        if waf_only:
+            measured, got = c.get("measured_waf"), c.get("twin_waf")
+            if not measured or not got:
+                continue
+            err = got / measured - 1.0
+        else:
+            err = c.get("rel_error")
+            if not isinstance(err, int | float):
+                continue
+        if abs(err) > TWIN_TOLERANCE:
+            return c, err
+    return None
+
+
 def twin_misses_its_points(prediction: Prediction) -> str | None:
     """The twin's simulation missing a point it was refined to by over :data:`TWIN_TOLERANCE`."""
     for name, f in _fits(prediction):
-        for c in f.get("twin_check", []):
-            err = c.get("rel_error")
-            if isinstance(err, int | float) and abs(err) > TWIN_TOLERANCE:
-                what = "IOPS" if c.get("measured_iops") else "WAF"
-                return (
-                    f"the twin of {name} misses its {what} at {c['extra_op_percent']:g}% by "
-                    f"{100 * err:+.0f}% (at most ±{100 * TWIN_TOLERANCE:.0f}%): it does not "
-                    "reproduce what it was made from"
-                )
+        miss = twin_check_miss(f.get("twin_check", []))
+        if miss:
+            c, err = miss
+            what = "IOPS" if c.get("measured_iops") else "WAF"
+            return (
+                f"the twin of {name} misses its {what} at {c['extra_op_percent']:g}% by "
+                f"{100 * err:+.0f}% (at most ±{100 * TWIN_TOLERANCE:.0f}%): it does not "
+                "reproduce what it was made from"
+            )
     return None
 
 

@@ -105,18 +105,15 @@ def twin_misses_its_waf(pred: Prediction) -> str | None:
     drive without a reserve, a floor read at 5.01 and a twin reading 3.65 at 0% for 5.00
     measured (docs/calibrate-validation.md, "The onset from empty in the graded plan:
     switched on, off, diagnosed, kept off")."""
-    for c in pred.fit.get("twin_check", []):
-        measured, got = c.get("measured_waf"), c.get("twin_waf")
-        if not measured or not got:
-            continue
-        err = got / measured - 1.0
-        if abs(err) > plausibility.TWIN_TOLERANCE:
-            return (
-                f"its twin misses the measured WAF at {c['extra_op_percent']:g}% extra OP by "
-                f"{100 * err:+.0f}% ({got:.2f} for {measured:.2f}; at most "
-                f"±{100 * plausibility.TWIN_TOLERANCE:.0f}%)"
-            )
-    return None
+    miss = plausibility.twin_check_miss(pred.fit.get("twin_check", []), waf_only=True)
+    if miss is None:
+        return None
+    c, err = miss
+    return (
+        f"its twin misses the measured WAF at {c['extra_op_percent']:g}% extra OP by "
+        f"{100 * err:+.0f}% ({c['twin_waf']:.2f} for {c['measured_waf']:.2f}; at most "
+        f"±{100 * plausibility.TWIN_TOLERANCE:.0f}%)"
+    )
 
 
 def predict(
