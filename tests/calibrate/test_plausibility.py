@@ -66,6 +66,19 @@ def test_twin_misses_its_points():
     assert "misses its IOPS at 20% by +166%" in pl.twin_misses_its_points(_pred(twin_check=[check]))
 
 
+def test_twin_check_miss_reads_iops_or_waf():
+    """An entry refined to IOPS can still miss its WAF: the reserve reading's guard reads the
+    WAF (``waf_only``), the plausibility rule the figure the twin was refined to."""
+    ok_iops = {"extra_op_percent": 0, "measured_iops": 200, "rel_error": 0.02,
+               "measured_waf": 5.0, "twin_waf": 3.65}  # fmt: skip
+    assert pl.twin_check_miss([ok_iops]) is None
+    entry, err = pl.twin_check_miss([ok_iops], waf_only=True)
+    assert entry is ok_iops and err == pytest.approx(3.65 / 5.0 - 1.0)
+    no_waf = {"extra_op_percent": 40, "measured_iops": 900, "rel_error": -0.3}
+    assert pl.twin_check_miss([no_waf], waf_only=True) is None
+    assert pl.twin_check_miss([no_waf])[1] == -0.3
+
+
 def test_falling_iops_exit_3_and_write_no_twin(tmp_path, capsys):
     """``--points '0:30000,20:10000'`` used to fit "native OP 150%" with a 166% error, exit 0,
     and write its twin as if it were good."""
