@@ -1,25 +1,36 @@
 """Which IOPS reading carries a FEMU drive's fitted figures: the analytic or the blocking-GC one.
 
     PYTHONPATH=python python bench/foreign/iops_form_readings.py refit --case DIR --truth T.json \
-        --out DIR2 [--by-figure on|off] [--as-measured]
+        --out DIR2 [--by-figure on|off] [--needs-waf on|off] [--as-measured] [--no-waf] \
+        [--twin-tolerance X]
     PYTHONPATH=python python bench/foreign/iops_form_readings.py iops-only --case DIR \
         --truth T.json --out FILE [--by-figure on|off] [--needs-waf on|off]
     PYTHONPATH=python python bench/foreign/iops_form_readings.py scan [--results DIR]
+    PYTHONPATH=python python bench/foreign/iops_form_readings.py twin-form --prediction FILE \
+        [--out FILE]
 
 A diagnosis, not a rule. ``refit`` is ``femu_end_to_end.py refit`` (the case's measurement
 with its QD32 levels' IOPS and WAF replaced by the truth's, everything else kept, predicted by
 ``overprov calibrate --from`` and judged as ``femu_end_to_end.judge`` judges) with
-``evidence.REPRODUCED_BY_FIGURE`` set in calibrate's process (``--by-figure``; without it,
-calibrate's default); ``--as-measured`` keeps the measured QD32 figures instead. ``iops-only``
-gives calibrate the same refit's figures without the WAF (``--points`` 0 and 40% at QD32, 40%
-at QD4, ``--fob-iops``), judged against the truth's QD32 curve; ``--needs-waf`` sets
-``evidence.BY_FIGURE_NEEDS_WAF`` there. ``scan`` reads every stored
-prediction under ``--results`` whose twin was weighed against the blocking-GC reading
-(``fit.gc_mechanism``) on FEMU, EagleTree or DiskSim and prints, per prediction, the weight and
-figures reproduced of each reading, and the final, analytic and blocking-GC twins' errors at
-the fitted QD32 levels (against the fitted figures themselves), with the slope
-d ln(1/IOPS) / d ln(WAF) of the blocking twin's curve over 0–40% (:func:`slope`: 1 where
-1/IOPS is proportional to WAF, as on FEMU). Nothing is fitted here: every figure is calibrate's or the truth's.
+``evidence.REPRODUCED_BY_FIGURE`` (``--by-figure``) and ``evidence.BY_FIGURE_NEEDS_WAF``
+(``--needs-waf``) set in calibrate's process (without them, calibrate's defaults);
+``--as-measured`` keeps the measured QD32 figures instead, and ``--no-waf`` drops every WAF
+figure (a drive without a NAND counter; the QD4 figure, the FOB and the onset kept);
+``--twin-tolerance`` sets ``plausibility.TWIN_TOLERANCE`` so that a twin calibrate refuses is
+written, for a diagnosis.
+``iops-only`` gives calibrate the same refit's figures through the command line without WAF
+or onset (``--points`` 0 and 40% at QD32, 40% at QD4, ``--fob-iops``), judged against the
+truth's QD32 curve. ``scan`` reads every stored prediction under ``--results`` whose twin was
+weighed against the blocking-GC reading (``fit.gc_mechanism``) on FEMU, EagleTree or DiskSim
+and prints, per prediction, the weight and figures reproduced of each reading, and the final,
+analytic and blocking-GC twins' errors at the fitted QD32 levels (against the fitted figures
+themselves), with the slope d ln(1/IOPS) / d ln(WAF) of the blocking twin's curve over 0–40%
+(:func:`slope`: 1 where 1/IOPS is proportional to WAF, as on FEMU). ``twin-form`` takes a
+prediction's fitted surrogate (ρ₀, t_page, t_cmd) and simulates the analytic twin
+(``twin.drive_dict``) at 0% and 40% in three mappings: the controller carrying t_cmd + WAF·t_page
+without a write buffer and with 64 MiB, and the NAND alone (t_cmd just below 0), each with the
+time per NAND unit it realises (1/IOPS ÷ WAF) beside the fitted t_page. Nothing is fitted here:
+every figure is calibrate's, the truth's or the twin's.
 """
 
 from __future__ import annotations
@@ -44,18 +55,24 @@ FOREIGN = ("femu", "eagletree", "disksim")
 
 
 def calibrate_cmd(
-    args: list[str], by_figure: str | None, needs_waf: str | None = None
+    args: list[str],
+    by_figure: str | None,
+    needs_waf: str | None = None,
+    twin_tolerance: float | None = None,
 ) -> list[str]:
     """``python -m overprov calibrate ARGS``, with ``evidence.REPRODUCED_BY_FIGURE`` (and
     ``evidence.BY_FIGURE_NEEDS_WAF``) set first when ``by_figure`` (``needs_waf``) is "on" or
-    "off"."""
-    if by_figure is None and needs_waf is None:
+    "off", and ``plausibility.TWIN_TOLERANCE`` when ``twin_tolerance`` is given (a diagnosis:
+    the prediction of a twin calibrate would refuse, written)."""
+    if by_figure is None and needs_waf is None and twin_tolerance is None:
         return [sys.executable, "-m", "overprov", "calibrate", *args]
-    pre = "from overprov.calibrate import evidence; "
+    pre = "from overprov.calibrate import evidence, plausibility; "
     if by_figure is not None:
         pre += f"evidence.REPRODUCED_BY_FIGURE = {by_figure == 'on'}; "
     if needs_waf is not None:
         pre += f"evidence.BY_FIGURE_NEEDS_WAF = {needs_waf == 'on'}; "
+    if twin_tolerance is not None:
+        pre += f"plausibility.TWIN_TOLERANCE = {twin_tolerance!r}; "
     return [
         sys.executable,
         "-c",
@@ -82,6 +99,10 @@ def run_refit(args: argparse.Namespace) -> dict:
             if lv.queue_depth is None:
                 lv.steady_iops = curve[lv.extra_op_percent]["steady_iops"]
                 lv.waf = curve[lv.extra_op_percent]["steady_waf"]
+    if args.no_waf:  # as a drive without a NAND counter: no WAF figure, the onset kept
+        m.counters = False
+        for lv in m.levels:
+            lv.waf = None
     if args.out.exists():
         shutil.rmtree(args.out)
     args.out.mkdir(parents=True)
@@ -101,6 +122,8 @@ def run_refit(args: argparse.Namespace) -> dict:
             ",".join(f"{x:g}" for x in LEVELS),
         ],
         args.by_figure,
+        args.needs_waf,
+        args.twin_tolerance,
     )
     res, cpu = _run(cmd)
     (args.out / "calibrate.out").write_text(res.stdout + res.stderr)
@@ -110,7 +133,10 @@ def run_refit(args: argparse.Namespace) -> dict:
         "calibrate_exit": res.returncode,
         "calibrate": ["python", *cmd[1:]],
         "by_figure": args.by_figure or "default",
-        "figures": "as measured" if args.as_measured else "the truth's QD32 0% and 40%",
+        "by_figure_needs_waf": args.needs_waf or "default",
+        "twin_tolerance": args.twin_tolerance or "default",
+        "figures": ("as measured" if args.as_measured else "the truth's QD32 0% and 40%")
+        + (", no WAF" if args.no_waf else ""),
         "cpu_s_predict": cpu,
         "measured_drive_writes": m.drive_writes,
         "onset_spare_factor": m.onset_spare_factor,
@@ -119,7 +145,8 @@ def run_refit(args: argparse.Namespace) -> dict:
     }
     (args.out / "run.json").write_text(json.dumps(doc, indent=1) + "\n")
     row = e2e.judge(truth, args.out)
-    row["gc_mechanism"] = mechanism_row(json.loads((args.out / "prediction.json").read_text()))
+    if (args.out / "prediction.json").exists():
+        row["gc_mechanism"] = mechanism_row(json.loads((args.out / "prediction.json").read_text()))
     (args.out / "judged.json").write_text(json.dumps(row, indent=1) + "\n")
     return row
 
@@ -293,6 +320,62 @@ def run_scan(args: argparse.Namespace) -> str:
     return "\n".join(out)
 
 
+TWIN_FORMS = (
+    ("controller, no write buffer", {"buffer_bytes": 0}),
+    ("controller, 64 MiB write buffer", {"buffer_bytes": 64 * 2**20}),
+    ("NAND alone, no write buffer", {"buffer_bytes": 0, "t_cmd_us": -1e-6}),
+)
+
+
+def twin_forms(surrogate: dict, advertised_bytes: int, levels: tuple[float, ...] = (0.0, 40.0)):
+    """Each of :data:`TWIN_FORMS` simulated at ``levels``: (name, [(level, IOPS, WAF, µs per
+    NAND unit)], CPU seconds). t_cmd ≥ 0 is what sends the surrogate to the controller
+    mapping; the NAND-alone row holds it just below 0."""
+    from dataclasses import replace
+
+    from overprov.calibrate import twin
+
+    base = twin.TwinParameters(
+        advertised_bytes=advertised_bytes,
+        native_op=surrogate["native_op"],
+        t_page_us=surrogate["t_page_us"],
+        t_cmd_us=max(0.0, surrogate["t_cmd_us"]),
+        uncertainty={},
+        source="iops_form_readings.py twin-form",
+    )
+    out = []
+    for name, change in TWIN_FORMS:
+        t0 = os.times()
+        m = twin.simulate_levels(replace(base, **change), list(levels))
+        t1 = os.times()
+        rows = [
+            (lv.extra_op_percent, lv.steady_iops, lv.waf, 1e6 / lv.steady_iops / lv.waf)
+            for lv in m.levels
+        ]
+        out.append((name, rows, (t1.user - t0.user) + (t1.system - t0.system)))
+    return out
+
+
+def run_twin_form(args: argparse.Namespace) -> dict:
+    pred = json.loads(args.prediction.read_text())
+    sur = pred["fit"]["surrogate"]
+    advertised = pred["measurement"]["capacity_bytes"]
+    rows = twin_forms(sur, advertised)
+    doc = {
+        "prediction": str(args.prediction),
+        "surrogate": {k: sur[k] for k in ("native_op", "t_page_us", "t_cmd_us")},
+        "forms": [
+            {"twin": name, "cpu_s": cpu,
+             "levels": [{"extra_op_percent": x, "iops": i, "waf": w, "us_per_nand_unit": u}
+                        for x, i, w, u in lv]}
+            for name, lv, cpu in rows
+        ],
+    }  # fmt: skip
+    if args.out:
+        args.out.write_text(json.dumps(doc, indent=1) + "\n")
+    return doc
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -309,24 +392,40 @@ def main(argv: list[str] | None = None) -> int:
             default=None,
             help="evidence.REPRODUCED_BY_FIGURE in calibrate's process (default: as it is)",
         )
-        if name == "iops-only":
-            p.add_argument(
-                "--needs-waf",
-                choices=("on", "off"),
-                default=None,
-                help="evidence.BY_FIGURE_NEEDS_WAF in calibrate's process",
-            )
+        p.add_argument(
+            "--needs-waf",
+            choices=("on", "off"),
+            default=None,
+            help="evidence.BY_FIGURE_NEEDS_WAF in calibrate's process",
+        )
         if name == "refit":
             p.add_argument(
                 "--as-measured",
                 action="store_true",
                 help="keep the measured QD32 figures (predict the case again)",
             )
+            p.add_argument(
+                "--no-waf",
+                action="store_true",
+                help="drop every WAF figure (a drive without a NAND counter), the onset kept",
+            )
+            p.add_argument(
+                "--twin-tolerance",
+                type=float,
+                default=None,
+                help="plausibility.TWIN_TOLERANCE in calibrate's process (a diagnosis)",
+            )
     s = sub.add_parser("scan")
     s.add_argument("--results", type=Path, default=HERE / "results")
+    t = sub.add_parser("twin-form")
+    t.add_argument("--prediction", type=Path, required=True, help="a calibrate prediction.json")
+    t.add_argument("--out", type=Path, default=None)
     args = ap.parse_args(argv)
     if args.cmd == "scan":
         print(run_scan(args))
+        return 0
+    if args.cmd == "twin-form":
+        print(json.dumps(run_twin_form(args), indent=1))
         return 0
     row = run_refit(args) if args.cmd == "refit" else run_iops_only(args)
     print(json.dumps(row, indent=1))
