@@ -51,6 +51,8 @@ import femu_end_to_end as e2e  # noqa: E402
 from overprov import measurement_file  # noqa: E402
 
 LEVELS = e2e.LEVELS
+#: calibrate's flags in every run here: one job, no progress, the five levels judged
+RUN_FLAGS = ["--jobs", "1", "--no-progress", "--extra-op", ",".join(f"{x:g}" for x in LEVELS)]
 FOREIGN = ("femu", "eagletree", "disksim")
 
 
@@ -107,20 +109,9 @@ def run_refit(args: argparse.Namespace) -> dict:
         shutil.rmtree(args.out)
     args.out.mkdir(parents=True)
     measurement_file.save(m, args.out / measurement_file.NAME)
+    given = ["--from", str(args.out), "--out", str(args.out / "fit")]
     cmd = calibrate_cmd(
-        [
-            "--from",
-            str(args.out),
-            "--out",
-            str(args.out / "fit"),
-            "--json",
-            str(args.out / "prediction.json"),
-            "--jobs",
-            "1",
-            "--no-progress",
-            "--extra-op",
-            ",".join(f"{x:g}" for x in LEVELS),
-        ],
+        [*given, "--json", str(args.out / "prediction.json"), *RUN_FLAGS],
         args.by_figure,
         args.needs_waf,
         args.twin_tolerance,
@@ -169,20 +160,7 @@ def run_iops_only(args: argparse.Namespace) -> dict:
     curve = e2e.truth_curve(truth)
     m = measurement_file.load(args.case / measurement_file.NAME)
     given = iops_only_points(m, curve)
-    cmd = calibrate_cmd(
-        [
-            "--json",
-            "-",
-            "--jobs",
-            "1",
-            "--no-progress",
-            "--extra-op",
-            ",".join(f"{x:g}" for x in LEVELS),
-            *given,
-        ],
-        args.by_figure,
-        args.needs_waf,
-    )
+    cmd = calibrate_cmd(["--json", "-", *RUN_FLAGS, *given], args.by_figure, args.needs_waf)
     res, cpu = _run(cmd)
     if res.returncode != 0:
         row = {"given": given, "refused": res.stderr.strip().splitlines()[-1:], "cpu_s": cpu}
