@@ -127,17 +127,32 @@ COSTLY_TESTS = frozenset({
 })  # fmt: skip
 
 
+def _inputs(item: pytest.Item) -> set[str]:
+    """The fixtures ``item`` reads, each as "PATH::NAME" (PATH: the folder or module that
+    defines it)."""
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return set()
+    return {
+        f"{defs[-1].baseid}::{name}"
+        for name, defs in info.name2fixturedefs.items()
+        if defs and name in item.fixturenames
+    }
+
+
 def _costly(item: pytest.Item) -> bool:
     if item.nodeid.split("[", 1)[0] in COSTLY_TESTS:
         return True
-    info = getattr(item, "_fixtureinfo", None)
-    if info is None:
-        return False
-    return any(
-        f"{defs[-1].baseid}::{name}" in COSTLY_INPUTS
-        for name, defs in info.name2fixturedefs.items()
-        if defs and name in item.fixturenames
-    )
+    return bool(_inputs(item) & COSTLY_INPUTS)
+
+
+# Inputs made once per run (``made_once``) that take long to build and that two tests, both
+# handed out early, read: their readers are one ``xdist_group``, one after another on one
+# worker, so that the second does not wait on the first's file lock with its worker idle while
+# the first builds (docs/testing.md, "Round 13"). ``waf_curves``: the four JESD219 curves, about
+# 36 CPU s, read by the two JESD219 calibrations (tests/calibrate/test_workload_points.py and
+# tests/calibrate/test_spare_readings.py), both with 900 s timeouts and so among the first.
+BUILT_ONCE_GROUPS = {"tests/calibrate::waf_curves": "waf-curves"}
 
 
 # The emulated-drive tests (tests/emulate/) serve a simulated drive in real time: one at a time,
@@ -158,8 +173,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if any(item.iter_markers("xdist_group")):
             continue
-        if _module_scoped_fixtures(item):
+        built_once = sorted(BUILT_ONCE_GROUPS[i] for i in _inputs(item) & BUILT_ONCE_GROUPS.keys())
+        if _module_scoped_fixtures(item):  # its module's fixture built once comes first
             item.add_marker(pytest.mark.xdist_group(module(item)))
+        elif built_once:
+            item.add_marker(pytest.mark.xdist_group(built_once[0]))
     # The costliest first, so that no worker is left alone with a long test at the end of a
     # parallel run: the real-time chain, then the modules whose tests need more than the
     # default timeout (the longest single items: the profile-accuracy cases, the GC-design
