@@ -29,7 +29,9 @@ calibrate tests and a report test.
 Parallel runs (``pytest -n N --dist loadgroup``, as ``make test`` runs them): the tests of a
 module that share a module-scoped fixture are put in one group (``xdist_group``), so the
 fixture is built once, on one worker (tests/xdist_groups.py makes the groups hold under
-pytest 9); the emulated-drive tests, which run in real time, are one group, one after another.
+pytest 9); so are the few readers of a long-built ``made_once`` input (``BUILT_ONCE_GROUPS``),
+so that none waits on another worker's lock; the emulated-drive tests, which run in real time,
+are one group, one after another.
 Loop-device tests run on any worker: a test holds ``loop_lock.attach_lock()`` while it attaches
 a loop device, or detaches one and attaches another file at its number.
 """
@@ -146,13 +148,18 @@ def _costly(item: pytest.Item) -> bool:
     return bool(_inputs(item) & COSTLY_INPUTS)
 
 
-# Inputs made once per run (``made_once``) that take long to build and that two tests, both
-# handed out early, read: their readers are one ``xdist_group``, one after another on one
-# worker, so that the second does not wait on the first's file lock with its worker idle while
-# the first builds (docs/testing.md, "Round 13"). ``waf_curves``: the four JESD219 curves, about
-# 36 CPU s, read by the two JESD219 calibrations (tests/calibrate/test_workload_points.py and
-# tests/calibrate/test_spare_readings.py), both with 900 s timeouts and so among the first.
-BUILT_ONCE_GROUPS = {"tests/calibrate::waf_curves": "waf-curves"}
+# Inputs made once per run (``made_once``) that take long to build and that a few tests read:
+# their readers are one ``xdist_group``, one after another on one worker, so that none waits
+# on another's file lock with its worker idle while that one builds (docs/testing.md, "Round
+# 13"). ``waf_curves``: the four JESD219 curves, about 36 CPU s, read by the two JESD219
+# calibrations (tests/calibrate/test_workload_points.py, tests/calibrate/test_spare_readings.py),
+# both handed out among the first (900 s timeouts). ``qualify_fio``: a qualification with real
+# fio, about 30 s of wall for 15 CPU s (its rounds and idle waits), read by two report tests
+# and the qualify CLI's test; two of them met in a whole run, one waiting 36 s for 4.9 CPU s.
+BUILT_ONCE_GROUPS = {
+    "tests/calibrate::waf_curves": "waf-curves",
+    "tests::qualify_fio": "qualify-fio",
+}
 
 
 # The emulated-drive tests (tests/emulate/) serve a simulated drive in real time: one at a time,
