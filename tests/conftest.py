@@ -29,7 +29,9 @@ calibrate tests and a report test.
 Parallel runs (``pytest -n N --dist loadgroup``, as ``make test`` runs them): the tests of a
 module that share a module-scoped fixture are put in one group (``xdist_group``), so the
 fixture is built once, on one worker (tests/xdist_groups.py makes the groups hold under
-pytest 9); the emulated-drive tests, which run in real time, are one group, one after another.
+pytest 9); so are the few readers of a long-built ``made_once`` input (``BUILT_ONCE_GROUPS``),
+so that none waits on another worker's lock; the emulated-drive tests, which run in real time,
+are one group, one after another.
 Loop-device tests run on any worker: a test holds ``loop_lock.attach_lock()`` while it attaches
 a loop device, or detaches one and attaches another file at its number.
 """
@@ -127,17 +129,37 @@ COSTLY_TESTS = frozenset({
 })  # fmt: skip
 
 
+def _inputs(item: pytest.Item) -> set[str]:
+    """The fixtures ``item`` reads, each as "PATH::NAME" (PATH: the folder or module that
+    defines it)."""
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return set()
+    return {
+        f"{defs[-1].baseid}::{name}"
+        for name, defs in info.name2fixturedefs.items()
+        if defs and name in item.fixturenames
+    }
+
+
 def _costly(item: pytest.Item) -> bool:
     if item.nodeid.split("[", 1)[0] in COSTLY_TESTS:
         return True
-    info = getattr(item, "_fixtureinfo", None)
-    if info is None:
-        return False
-    return any(
-        f"{defs[-1].baseid}::{name}" in COSTLY_INPUTS
-        for name, defs in info.name2fixturedefs.items()
-        if defs and name in item.fixturenames
-    )
+    return bool(_inputs(item) & COSTLY_INPUTS)
+
+
+# Inputs made once per run (``made_once``) that take long to build and that a few tests read:
+# their readers are one ``xdist_group``, one after another on one worker, so that none waits
+# on another's file lock with its worker idle while that one builds (docs/testing.md, "Round
+# 13"). ``waf_curves``: the four JESD219 curves, about 36 CPU s, read by the two JESD219
+# calibrations (tests/calibrate/test_workload_points.py, tests/calibrate/test_spare_readings.py),
+# both handed out among the first (900 s timeouts). ``qualify_fio``: a qualification with real
+# fio, about 30 s of wall for 15 CPU s (its rounds and idle waits), read by two report tests
+# and the qualify CLI's test; two of them met in a whole run, one waiting 36 s for 4.9 CPU s.
+BUILT_ONCE_GROUPS = {
+    "tests/calibrate::waf_curves": "waf-curves",
+    "tests::qualify_fio": "qualify-fio",
+}
 
 
 # The emulated-drive tests (tests/emulate/) serve a simulated drive in real time: one at a time,
@@ -158,8 +180,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if any(item.iter_markers("xdist_group")):
             continue
-        if _module_scoped_fixtures(item):
+        built_once = sorted(BUILT_ONCE_GROUPS[i] for i in _inputs(item) & BUILT_ONCE_GROUPS.keys())
+        if _module_scoped_fixtures(item):  # its module's fixture built once comes first
             item.add_marker(pytest.mark.xdist_group(module(item)))
+        elif built_once:
+            item.add_marker(pytest.mark.xdist_group(built_once[0]))
     # The costliest first, so that no worker is left alone with a long test at the end of a
     # parallel run: the real-time chain, then the modules whose tests need more than the
     # default timeout (the longest single items: the profile-accuracy cases, the GC-design
