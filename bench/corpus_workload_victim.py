@@ -109,21 +109,29 @@ def set_a(drive: str, jobs: int | None) -> list[dict[str, Any]]:
     return out
 
 
-def _ssdiq_wafs(name: str) -> dict[float, float]:
+def ssdiq_wafs(name: str) -> dict[float, float]:
+    """A truth of SSD-iq's GC simulator (bench/foreign/results/ssdiq-sim/NAME.json): steady WAF
+    by extra OP."""
     doc = json.loads((SSDIQ / f"{name}.json").read_text())
     return {float(lv["extra_op_percent"]): float(lv["steady_waf"]) for lv in doc["levels"]}
 
 
-def set_b(policy: str, jobs: int | None) -> list[dict[str, Any]]:
-    """Set B for one policy of SSD-iq's GC simulator."""
-    t0 = time.process_time()
-    uniform, zones = _ssdiq_wafs(policy), _ssdiq_wafs(f"{policy}-zones")
+def ssdiq_readings(policy: str, jobs: int | None) -> list[vs.VictimReading]:
+    """The victim-selection readings of one policy's uniform WAF at :data:`SSDIQ_LEVELS`."""
+    uniform = ssdiq_wafs(policy)
     points = [fitmod.Point(x, None, SSDIQ_REL_SD, uniform[x], SSDIQ_REL_SD) for x in SSDIQ_LEVELS]
     fig_in = predmod.PredictionInput(
         points, list(SSDIQ_LEVELS), typed=True, source=f"ssdiq-sim {policy}", jobs=jobs,
         model_form=uncertainty.NO_MODEL_FORM,
     )  # fmt: skip
-    readings = vs.readings_of(spare_readings.read_all(fig_in))
+    return vs.readings_of(spare_readings.read_all(fig_in))
+
+
+def set_b(policy: str, jobs: int | None) -> list[dict[str, Any]]:
+    """Set B for one policy of SSD-iq's GC simulator."""
+    t0 = time.process_time()
+    zones = ssdiq_wafs(f"{policy}-zones")
+    readings = ssdiq_readings(policy, jobs)
     memo: dict = {}
     fig = vs.SkewedFigure(SSDIQ_WORKLOAD, SSDIQ_FIGURE_LEVEL, zones[SSDIQ_FIGURE_LEVEL], "waf",
                           SSDIQ_REL_SD)  # fmt: skip
