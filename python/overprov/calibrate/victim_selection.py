@@ -38,7 +38,9 @@ one skewed figure (its rule: bench/corpus/RULE-skewed-wl.md; bench/corpus_static
 Not adopted: calibrate's own path does not call this module. Its pre-registered rule
 (bench/corpus/RULE-skewed-figure.md; bench/corpus_workload_victim.py) was not met: one skewed
 figure identified the selection for its own kind of skew but not for others
-(docs/calibrate-validation.md, "One skewed figure beside the uniform ones").
+(docs/calibrate-validation.md, "One skewed figure beside the uniform ones"); nor was the static
+wear-levelling rule (bench/corpus/RULE-skewed-wl.md): a hot/cold figure does not identify the
+threshold (docs/calibrate-validation.md, "Greedy with static wear levelling").
 """
 
 from __future__ import annotations
