@@ -41,6 +41,7 @@ from corpus_workload_victim import (  # noqa: E402
     SSDIQ_POLICIES,
     SSDIQ_REL_SD,
     SSDIQ_WORKLOAD,
+    set_lines,
     ssdiq_readings,
     ssdiq_wafs,
 )
@@ -216,19 +217,10 @@ def judge(cases: list[dict[str, Any]]) -> str:
     lines = ["| set | cases | median error | worst | comparison (median / worst) | greedy twin, "
              "no levelling (median / worst) | target 1 | target 2 | verdict |",
              "|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
-    for s in ("A", "B", "C"):
-        mine = [c for c in cases if c["set"] == s]
-        if not mine:
-            lines.append(f"| {s} | not run | | | | | | | |")
-            continue
-        v = verdict(mine)
-        lines.append(
-            f"| {s} | {v['cases']} | {pct(v['median'])} | {pct(v['worst'])} | {COMPARISON[s]}: "
-            f"{pct(v['comparison_median'])} / {pct(v['comparison_worst'])} | "
-            f"{pct(v['greedy_median'])} / {pct(v['greedy_worst'])} | "
-            f"{'met' if v['accuracy'] else 'missed'} | {'met' if v['not_worse'] else 'missed'} | "
-            f"**{'met' if v['met'] else 'not met'}** |"
-        )
+    lines += set_lines(cases, ("A", "B", "C"), verdict, lambda s, v: (
+        f"{pct(v['median'])} | {pct(v['worst'])} | {COMPARISON[s]}: "
+        f"{pct(v['comparison_median'])} / {pct(v['comparison_worst'])} | "
+        f"{pct(v['greedy_median'])} / {pct(v['greedy_worst'])}"), 9)  # fmt: skip
     heads = " | ".join(f"T={_t(t)}" for t in THRESHOLDS)
     lines += ["", "| drive | figure read | measured | " + heads + " | threshold read |",
               "|---|---|---|" + "---|" * len(THRESHOLDS) + "---|"]  # fmt: skip
@@ -272,9 +264,9 @@ def main() -> int:
     if args.judge is not None:
         print(judge(read_cases(args.judge)))
         return 0
-    done = set()
-    if args.out is not None and args.out.exists():
-        done = {c["drive"] for c in read_cases(args.out)}
+    # a drive (sets A, B) or set C whose cases are in --out already is not run again
+    stored = _read(args.out)
+    done = {c["drive"] for c in stored} | {f"set {c['set']}" for c in stored}
     memo: dict = {}
     runs: list[tuple[str, Any]] = []
     sets = args.only.split(",")
@@ -285,7 +277,7 @@ def main() -> int:
     if "C" in sets:
         runs.append(("set C", lambda: set_c(args.jobs, memo)))
     for name, run in runs:
-        if name in done or (name == "set C" and any(c.get("set") == "C" for c in _read(args.out))):
+        if name in done:
             continue
         cases = run()
         if args.out is not None:
