@@ -23,6 +23,7 @@ import json
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -109,21 +110,29 @@ def set_a(drive: str, jobs: int | None) -> list[dict[str, Any]]:
     return out
 
 
-def _ssdiq_wafs(name: str) -> dict[float, float]:
+def ssdiq_wafs(name: str) -> dict[float, float]:
+    """A truth of SSD-iq's GC simulator (bench/foreign/results/ssdiq-sim/NAME.json): steady WAF
+    by extra OP."""
     doc = json.loads((SSDIQ / f"{name}.json").read_text())
     return {float(lv["extra_op_percent"]): float(lv["steady_waf"]) for lv in doc["levels"]}
 
 
-def set_b(policy: str, jobs: int | None) -> list[dict[str, Any]]:
-    """Set B for one policy of SSD-iq's GC simulator."""
-    t0 = time.process_time()
-    uniform, zones = _ssdiq_wafs(policy), _ssdiq_wafs(f"{policy}-zones")
+def ssdiq_readings(policy: str, jobs: int | None) -> list[vs.VictimReading]:
+    """The victim-selection readings of one policy's uniform WAF at :data:`SSDIQ_LEVELS`."""
+    uniform = ssdiq_wafs(policy)
     points = [fitmod.Point(x, None, SSDIQ_REL_SD, uniform[x], SSDIQ_REL_SD) for x in SSDIQ_LEVELS]
     fig_in = predmod.PredictionInput(
         points, list(SSDIQ_LEVELS), typed=True, source=f"ssdiq-sim {policy}", jobs=jobs,
         model_form=uncertainty.NO_MODEL_FORM,
     )  # fmt: skip
-    readings = vs.readings_of(spare_readings.read_all(fig_in))
+    return vs.readings_of(spare_readings.read_all(fig_in))
+
+
+def set_b(policy: str, jobs: int | None) -> list[dict[str, Any]]:
+    """Set B for one policy of SSD-iq's GC simulator."""
+    t0 = time.process_time()
+    zones = ssdiq_wafs(f"{policy}-zones")
+    readings = ssdiq_readings(policy, jobs)
     memo: dict = {}
     fig = vs.SkewedFigure(SSDIQ_WORKLOAD, SSDIQ_FIGURE_LEVEL, zones[SSDIQ_FIGURE_LEVEL], "waf",
                           SSDIQ_REL_SD)  # fmt: skip
@@ -175,23 +184,35 @@ def verdict(cases: list[dict[str, Any]]) -> dict[str, Any]:
     }  # fmt: skip
 
 
+def set_lines(
+    cases: list[dict[str, Any]], sets: tuple[str, ...], verdict: Callable[..., dict[str, Any]],
+    middle: Callable[[str, dict[str, Any]], str], columns: int,
+) -> list[str]:  # fmt: skip
+    """A rule's table, a row per set: its cases, ``middle(set, verdict)``'s cells, the targets
+    (``verdict``'s ``accuracy``, ``not_worse``, ``met``); ``columns`` cells in all."""
+    lines = []
+    for s in sets:
+        mine = [c for c in cases if c["set"] == s]
+        if not mine:
+            lines.append(f"| {s} | not run |" + " |" * (columns - 2))
+            continue
+        v = verdict(mine)
+        lines.append(
+            f"| {s} | {v['cases']} | {middle(s, v)} | "
+            f"{'met' if v['accuracy'] else 'missed'} | {'met' if v['not_worse'] else 'missed'} | "
+            f"**{'met' if v['met'] else 'not met'}** |"
+        )
+    return lines
+
+
 def judge(cases: list[dict[str, Any]]) -> str:
     lines = ["| set | cases | median error | worst | uniform-only median / worst | cases worse "
              "(> 2 points) | inside 80% | target 1 | target 2 | verdict |",
              "|---|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
-    for s in ("B", "A"):
-        mine = [c for c in cases if c["set"] == s]
-        if not mine:
-            lines.append(f"| {s} | not run | | | | | | | | |")
-            continue
-        v = verdict(mine)
-        lines.append(
-            f"| {s} | {v['cases']} | {100 * v['median']:.1f}% | {100 * v['worst']:.1f}% | "
-            f"{100 * v['uniform_only_median']:.1f}% / {100 * v['uniform_only_worst']:.1f}% | "
-            f"{len(v['worse'])} | {100 * v['inside']:.0f}% | "
-            f"{'met' if v['accuracy'] else 'missed'} | {'met' if v['not_worse'] else 'missed'} | "
-            f"**{'met' if v['met'] else 'not met'}** |"
-        )
+    lines += set_lines(cases, ("B", "A"), verdict, lambda _s, v: (
+        f"{100 * v['median']:.1f}% | {100 * v['worst']:.1f}% | "
+        f"{100 * v['uniform_only_median']:.1f}% / {100 * v['uniform_only_worst']:.1f}% | "
+        f"{len(v['worse'])} | {100 * v['inside']:.0f}%"), 10)  # fmt: skip
     lines += ["", "| case | figure | measured | predicted (80%) | error | uniform-only | "
               "readings kept (weight) |", "|---|---|---|---|---|---|---|"]  # fmt: skip
     for c in cases:

@@ -118,6 +118,7 @@ def simulate_levels(
     progress: bool = False,
     warmup_drive_writes: float | None = None,
     until_steady: bool = False,
+    overrides: dict[str, Any] | None = None,
 ) -> Measurement:
     """Steady IOPS (timed), WAF and p99 latency of the twin at ``levels``, one simulation per
     level, in parallel (``jobs``); the twin's config is built in memory (``twin.sim_config``).
@@ -128,8 +129,9 @@ def simulate_levels(
     once; a config and its seed give the same figures every time); new runs are added.
     ``progress``: the runs' progress on stderr. ``warmup_drive_writes``: :func:`level_config`'s.
     ``until_steady``: a timed level under a workload that is not uniform is run until its own
-    window is steady (:func:`run_until_steady`); uniform and WAF-only levels run as without it."""
-    twin = sim_config(p)
+    window is steady (:func:`run_until_steady`); uniform and WAF-only levels run as without it.
+    ``overrides``: config keys merged over the twin's (a bench reading's ``wear`` section, say)."""
+    twin = sim_config(p) if overrides is None else engine.merge(sim_config(p), overrides)
     at = level_of or (lambda x: x)
     memo = {} if memo is None else memo
     configs = [level_config(twin, at(x), workload, timed, warmup_drive_writes) for x in levels]

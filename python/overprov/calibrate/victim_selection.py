@@ -28,10 +28,19 @@ interval the span of their figures each widened by its uniform reading's relativ
 Only effective-spare readings are read: the raw spare's ``k`` is fitted to uniform WAF figures
 and says nothing of the selection.
 
+A **static wear-levelling reading** (:func:`with_static_wl`) is a reading whose twin also moves
+the data of its least-worn closed block whenever the blocks' erase counts spread by more than a
+threshold (the core's ``[wear] static_threshold``, checked every :data:`STATIC_WL_CHECK_ERASES`
+erases: Chang, Hsieh & Kuo's static wear levelling, crates/overprov-sim/src/ftl/wear.rs);
+:func:`read_threshold` reads the threshold of :data:`STATIC_WL_THRESHOLDS` whose twin is nearest
+one skewed figure (its rule: bench/corpus/RULE-skewed-wl.md; bench/corpus_static_wl.py).
+
 Not adopted: calibrate's own path does not call this module. Its pre-registered rule
 (bench/corpus/RULE-skewed-figure.md; bench/corpus_workload_victim.py) was not met: one skewed
 figure identified the selection for its own kind of skew but not for others
-(docs/calibrate-validation.md, "One skewed figure beside the uniform ones").
+(docs/calibrate-validation.md, "One skewed figure beside the uniform ones"); nor was the static
+wear-levelling rule (bench/corpus/RULE-skewed-wl.md): a hot/cold figure does not identify the
+threshold (docs/calibrate-validation.md, "Greedy with static wear levelling").
 """
 
 from __future__ import annotations
@@ -81,6 +90,8 @@ class VictimReading:
     uniform_chi2: float
     reproduces: bool
     uniform_levels: dict[float, Any]
+    #: The core's ``[wear]`` keys over the twin's (None: the twin's own, no static levelling).
+    wear: dict[str, Any] | None = None
 
 
 def readings_of(pred: Prediction) -> list[VictimReading]:
@@ -125,6 +136,7 @@ def simulate(
     m = twin_runs.simulate_levels(
         r.twin, levels, workload, timed=kind == "iops", jobs=jobs, memo=memo,
         warmup_drive_writes=WARMUP_DRIVE_WRITES,
+        overrides={"wear": r.wear} if r.wear else None,
     )  # fmt: skip
     return [float(lv.steady_iops if kind == "iops" else lv.waf) for lv in m.levels]
 
@@ -197,6 +209,41 @@ def predict(
                          for r in kept},
         })  # fmt: skip
     return out
+
+
+#: The static wear-levelling thresholds read (erase counts; None: no static levelling). The core
+#: starts every block at 0 erases, so a threshold sets when, within the twin's run (the fill, then
+#: ``WARMUP_DRIVE_WRITES`` and 2 measured drive writes), levelling starts moving static data.
+STATIC_WL_THRESHOLDS: tuple[int | None, ...] = (None, 2, 4, 8, 16, 32)
+#: Checked after every erase: the core's default (every 256 erases, one block a check) caps the
+#: levelling at 1/256 of the erases, which leaves a greedy twin's figures as they are.
+STATIC_WL_CHECK_ERASES = 1
+
+
+def static_wl_name(threshold: int | None) -> str:
+    return "greedy" if threshold is None else f"greedy-static-wl-{threshold}"
+
+
+def with_static_wl(r: VictimReading, threshold: int | None) -> VictimReading:
+    """The reading with static wear levelling at ``threshold`` (None: the reading unchanged)."""
+    if threshold is None:
+        return r
+    wear = {"static_threshold": threshold, "static_check_erases": STATIC_WL_CHECK_ERASES}
+    return dataclasses.replace(r, name=f"{r.name}-static-wl-{threshold}", wear=wear)
+
+
+def read_threshold(
+    readings: dict[int | None, VictimReading],
+    figure: SkewedFigure,
+    jobs: int | None = None,
+    memo: twin_runs.Runs | None = None,
+) -> tuple[int | None, dict[int | None, float]]:
+    """The threshold whose reading's figure is nearest ``figure`` (least |ln(predicted/figure)|,
+    the first of ``readings``' order on a tie), and each threshold's figure."""
+    got = {t: simulate(r, figure.workload, [figure.extra_op_percent], figure.kind, jobs, memo)[0]
+           for t, r in readings.items()}  # fmt: skip
+    best = min(got, key=lambda t: abs(math.log(got[t] / figure.value)))
+    return best, got
 
 
 def _relative_interval(level: Any, kind: str) -> tuple[float, float]:
