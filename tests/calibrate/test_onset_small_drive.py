@@ -17,9 +17,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from overprov.calibrate import answer, gc_onset, uncertainty
+from overprov.calibrate import answer, gc_onset, graded_run, uncertainty
 from overprov.calibrate import plan as planmod
 from overprov.calibrate import predict as predmod
+from overprov.calibrate.graded_run import is_graded_round
 from overprov.calibrate.measure import measure
 from overprov.measurement_file import Measurement
 from overprov.profile.sim_target import SimTarget
@@ -112,3 +113,38 @@ def test_the_graded_fill_writes_a_capacity_tail_shorter_than_one_fill_write(monk
     assert sum(r.bytes_written for r in fill) == m.capacity_bytes
     assert m.capacity_bytes % 131072 == 25 * 4096
     assert m.fill_done and m.levels
+
+
+def _graded_drive_writes(m: Measurement, x: float) -> float:
+    """What level ``x``'s graded rounds wrote (drive writes of the capacity)."""
+    graded = [r for r in m.rounds if r.label.startswith(f"op{x:g}-") and is_graded_round(r.label)]
+    return sum(r.bytes_written for r in graded) / m.capacity_bytes
+
+
+@pytest.mark.parametrize("onset", [False, True])
+def test_a_small_drives_graded_rounds_cost_their_share_and_leave_its_levels_room(
+    monkeypatch, onset
+):
+    """On a 128-block drive with d-choices (d = 8) victims a round writes at least its queue of
+    32 requests (0.0087 drive writes), more than the 40% level's smallest graded steps: each
+    overshot, the pass wrote 0.50 drive writes for its 0.40 and the budget was spent before the
+    40% level's window (the level and the probe lost, flag off and on). Carried from step to
+    step, the pass writes its share within one such round and every level is measured."""
+    drive = small_drive()
+    drive.setdefault("config", {})["ftl"] = {"policy": "d-choices", "d_choices": 8}
+    monkeypatch.setattr(planmod, "ONSET_FROM_EMPTY", onset)
+    plan = planmod.design(LEVELS, planmod.parse_budget("2dw"))
+    share = plan.segments[1].precondition_drive_writes
+    wrote = {}
+    for carry in (False, True):
+        monkeypatch.setattr(graded_run, "CARRY_GRADED_SURPLUS", carry)
+        with SimTarget("sim:small-drive-d8@1", drive=drive) as t:
+            m = measure(t, plan)
+        wrote[carry] = _graded_drive_writes(m, 40.0)
+        levels = {(lv.extra_op_percent, lv.queue_depth) for lv in m.levels}
+        if carry:
+            floor = plan.qd * plan.bs_bytes / m.capacity_bytes
+            assert abs(wrote[carry] - share) <= floor, wrote
+            assert levels == {(0.0, None), (40.0, None), (40.0, 4)}, levels
+            assert m.drive_writes <= 2.0
+    assert wrote[False] > share + 0.05, wrote  # the overshoot the carry removes
