@@ -33,6 +33,10 @@ MEASURED_TOLERANCE = 0.03
 #: The prediction's 0% WAF against the random plan's measured figure: the bound
 #: tests/emulate/test_real_path.py holds the two calibrations to.
 PREDICTED_TOLERANCE = 0.05
+#: What a graded pass may write beyond its share on this drive with the surplus carried:
+#: three of the 40% level's 16 steps are owed less than one round of its queue (0.0087 drive
+#: writes), and each runs one.
+CARRIED_OVERSHOOT_MAX = 0.03
 
 
 def small_drive() -> dict[str, Any]:
@@ -129,7 +133,8 @@ def test_a_small_drives_graded_rounds_cost_their_share_and_leave_its_levels_room
     32 requests (0.0087 drive writes), more than the 40% level's smallest graded steps: each
     overshot, the pass wrote 0.50 drive writes for its 0.40 and the budget was spent before the
     40% level's window (the level and the probe lost, flag off and on). Carried from step to
-    step, the pass writes its share within one such round and every level is measured."""
+    step (every step still one round at least), the pass writes 0.419-0.421 and every level is
+    measured."""
     drive = small_drive()
     drive.setdefault("config", {})["ftl"] = {"policy": "d-choices", "d_choices": 8}
     monkeypatch.setattr(planmod, "ONSET_FROM_EMPTY", onset)
@@ -143,8 +148,7 @@ def test_a_small_drives_graded_rounds_cost_their_share_and_leave_its_levels_room
         wrote[carry] = _graded_drive_writes(m, 40.0)
         levels = {(lv.extra_op_percent, lv.queue_depth) for lv in m.levels}
         if carry:
-            floor = plan.qd * plan.bs_bytes / m.capacity_bytes
-            assert abs(wrote[carry] - share) <= floor, wrote
+            assert share <= wrote[carry] <= share + CARRIED_OVERSHOOT_MAX, wrote
             assert levels == {(0.0, None), (40.0, None), (40.0, 4)}, levels
             assert m.drive_writes <= 2.0
-    assert wrote[False] > share + 0.05, wrote  # the overshoot the carry removes
+    assert wrote[False] > share + 0.08, wrote  # the overshoot the carry removes

@@ -84,10 +84,12 @@ SPARE_LOWER_BOUND = "lower bound: the budget ended the sweeps before garbage col
 SPARE_FROM_EMPTY = "the onset of garbage collection from empty, less the fill"
 SPARE_IN_FILL = "the onset of garbage collection from empty, inside the graded fill"
 #: Whether a level's graded pass carries what each step wrote beyond (or short of) its share
-#: on to the next step (:func:`_pass`): a round writes at least a queue's worth of requests
-#: (:func:`shortest_round_drive_writes`), so on a small drive the pass's smallest steps each
-#: overshot by up to a round: 0.48-0.50 drive writes for the 40% level's 0.40 on a 15 MB drive
-#: (128 erase blocks), which left its window and probe no room in 2 drive writes.
+#: on to the next step, starting no round for a remainder under half the shortest round
+#: (:func:`_pass`). A round writes at least a queue's worth of requests
+#: (:func:`shortest_round_drive_writes`), and a step whose first round (sized at the FOB's IOPS)
+#: fell short ran another for the rest: on a 15 MB drive (128 erase blocks) the 40% level's
+#: pass wrote 0.48-0.50 drive writes for its 0.40, which left its window and probe no room in 2
+#: drive writes. Every step still runs at least one round.
 CARRY_GRADED_SURPLUS = True
 #: The tag of a level's graded rounds in their labels (``op<x>-g1.<n>``, :func:`_pass`).
 GRADED_TAG = "g1"
@@ -420,15 +422,17 @@ def _pass(
     owed = 0.0
     for i, step in enumerate(steps):
         owed += step.drive_writes
-        if CARRY_GRADED_SURPLUS and owed < 0.5 * floor:  # carried on (``SweepAccount``'s reason)
-            continue
         before = runner.m.rounds[-1] if runner.m.rounds else None
         label = f"op{seg.extra_op_percent:g}-{tag}.{i + 1:02d}"
-        due = GradedRound(step.span_fraction, owed) if CARRY_GRADED_SURPLUS else step
+        # every step runs at least one round (its region is written); what it wrote beyond or
+        # short of its share is carried on, and no round is started for a remainder smaller
+        # than half the shortest round
+        carry = CARRY_GRADED_SURPLUS
+        due = GradedRound(step.span_fraction, max(owed, 0.5 * floor)) if carry else step
         try:
             offset, size = round_region(span_bytes, step, runner.plan.bs_bytes, at_end)
             rounds = _step(runner, seg, due, size, label, reserve, offset,
-                           last_below=0.5 * floor if CARRY_GRADED_SURPLUS else 0.0)  # fmt: skip
+                           last_below=0.5 * floor if carry else 0.0)  # fmt: skip
         except _Stop:
             raise BudgetSpent(
                 f"the budget is spent in the {seg.extra_op_percent:g}% graded rounds"
