@@ -97,13 +97,15 @@ def the_budget(t: SimTarget, budget: str | None) -> planmod.Budget:
     return chosen
 
 
-def calibrated(spec: str, budget: str | None, onset: bool) -> dict[str, Any]:
-    """The CLI's calibration of ``spec`` with ``plan.ONSET_FROM_EMPTY`` = ``onset``."""
+def calibrated(spec: str, budget: str | None, onset: bool, seed: int = 1) -> dict[str, Any]:
+    """The CLI's calibration of ``spec`` with ``plan.ONSET_FROM_EMPTY`` = ``onset``; ``seed``:
+    the simulated drive's random-write seed (``SimTarget``'s; 1, its default, in every rule's
+    run)."""
     saved = planmod.ONSET_FROM_EMPTY
     planmod.ONSET_FROM_EMPTY = onset
     try:
         cpu0 = cpu_s()
-        with SimTarget(spec) as t:
+        with SimTarget(spec, seed=seed) as t:
             plan = planmod.design(LEVELS, the_budget(t, budget))
             m = measure(t, plan)
         points = predmod.points_from(m)
@@ -141,10 +143,15 @@ def calibrated(spec: str, budget: str | None, onset: bool) -> dict[str, Any]:
 
 
 def run_drive(
-    name: str, physical: float, budget: str | None, folder: Path, flags: tuple[str, ...] = FLAGS
+    name: str,
+    physical: float,
+    budget: str | None,
+    folder: Path,
+    flags: tuple[str, ...] = FLAGS,
+    seed: int = 1,
 ) -> dict[str, Any]:
     spec = spec_of(name, physical, folder)
-    runs = {key: calibrated(spec, budget, key == "on") for key in flags}
+    runs = {key: calibrated(spec, budget, key == "on", seed) for key in flags}
     cpu0 = cpu_s()
     true = validation.truth(spec, LEVELS)
     truth = {lv.extra_op_percent: (lv.steady_iops, lv.waf) for lv in true.levels}
@@ -156,6 +163,7 @@ def run_drive(
     return {
         "drive": name,
         "spec": spec,
+        "seed": seed,
         **runs,
         "truth": truth,
         "truth_cpu_s": cpu_s() - cpu0,
@@ -276,6 +284,9 @@ def main() -> None:
     ap.add_argument("--partial", type=Path, default=None)
     ap.add_argument("--flags", default="off,on", help="the arms: off, on or both")
     ap.add_argument(
+        "--sim-seed", type=int, default=1, help="the simulated drives' random-write seed"
+    )
+    ap.add_argument(
         "--judge",
         type=Path,
         nargs=2,
@@ -306,7 +317,7 @@ def main() -> None:
     for name in args.drives.split(","):
         t0 = time.monotonic()
         rec = run_drive(name.strip(), physical, args.budget, folder,
-                        tuple(args.flags.split(",")))  # fmt: skip
+                        tuple(args.flags.split(",")), args.sim_seed)  # fmt: skip
         rec["wall_s"] = time.monotonic() - t0
         records.append(rec)
         if args.partial is not None:
