@@ -272,26 +272,19 @@ def main() -> None:
         metavar="MEASUREMENT_JSON",
         help="print the readings offered on stored measurements, and stop",
     )
-    ap.add_argument(
-        "--compare",
-        type=Path,
-        nargs=2,
-        metavar=("NEW", "STORED"),
-        help="compare two bench/gc_reserve_bench.py outputs' plan cases, and stop",
-    )
+    for name, metavar, text in (  # two files each, and stop
+        ("--compare", ("NEW", "STORED"), "compare two bench/gc_reserve_bench.py outputs' plan "
+         "cases"),
+        ("--judge", ("BASE_JSONL", "NEW_JSONL"), "conditions 1-4 of "
+         "bench/foreign/results/onset-default3/RULE.md for NEW's arms against BASE's off"),
+    ):  # fmt: skip
+        ap.add_argument(name, type=Path, nargs=2, metavar=metavar, help=f"{text}, and stop")
     ap.add_argument("--physical", default="2GiB", help="NAND of each generated drive")
     ap.add_argument("--budget", default=None, help="calibrate's --budget (default: its own)")
     ap.add_argument("--partial", type=Path, default=None)
     ap.add_argument("--flags", default="off,on", help="the arms: off, on or both")
     ap.add_argument(
         "--sim-seed", type=int, default=1, help="the simulated drives' random-write seed"
-    )
-    ap.add_argument(
-        "--judge",
-        type=Path,
-        nargs=2,
-        metavar=("BASE_JSONL", "NEW_JSONL"),
-        help="conditions 1-4 of onset-default3's rule for NEW's arms against BASE's off, and stop",
     )
     args = ap.parse_args()
     if args.judge:
