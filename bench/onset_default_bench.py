@@ -22,7 +22,9 @@ measurements with their weights; ``--compare NEW STORED`` compares two
 Prints one markdown row per drive and figure, and a summary; ``--partial`` appends each drive's
 record (JSON) as it finishes. The rule it was written for:
 bench/foreign/results/onset-default/RULE.md, then bench/foreign/results/onset-default2/RULE.md
-(the floor test held to an onset from empty below 1, ``gc_reserve.ONSET_RESERVE_BELOW``).
+(the floor test held to an onset from empty below 1, ``gc_reserve.ONSET_RESERVE_BELOW``), then
+bench/foreign/results/onset-default3/RULE.md (``--flags off`` runs one arm, e.g. on an earlier
+commit's code; ``--judge BASE NEW`` judges NEW's arms against BASE's flag-off arm).
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ from overprov.units import parse_size_bytes
 ROOT = Path(__file__).resolve().parent.parent
 SMALL_DRIVE = ROOT / "tests" / "emulate" / "small-drive.toml"
 LEVELS = [0.0, 10.0, 20.0, 30.0, 40.0]
+FLAGS = ("off", "on")
 
 
 def cpu_s() -> float:
@@ -94,13 +97,15 @@ def the_budget(t: SimTarget, budget: str | None) -> planmod.Budget:
     return chosen
 
 
-def calibrated(spec: str, budget: str | None, onset: bool) -> dict[str, Any]:
-    """The CLI's calibration of ``spec`` with ``plan.ONSET_FROM_EMPTY`` = ``onset``."""
+def calibrated(spec: str, budget: str | None, onset: bool, seed: int = 1) -> dict[str, Any]:
+    """The CLI's calibration of ``spec`` with ``plan.ONSET_FROM_EMPTY`` = ``onset``; ``seed``:
+    the simulated drive's random-write seed (``SimTarget``'s; 1, its default, in every rule's
+    run)."""
     saved = planmod.ONSET_FROM_EMPTY
     planmod.ONSET_FROM_EMPTY = onset
     try:
         cpu0 = cpu_s()
-        with SimTarget(spec) as t:
+        with SimTarget(spec, seed=seed) as t:
             plan = planmod.design(LEVELS, the_budget(t, budget))
             m = measure(t, plan)
         points = predmod.points_from(m)
@@ -137,34 +142,87 @@ def calibrated(spec: str, budget: str | None, onset: bool) -> dict[str, Any]:
     }
 
 
-def run_drive(name: str, physical: float, budget: str | None, folder: Path) -> dict[str, Any]:
+def run_drive(
+    name: str,
+    physical: float,
+    budget: str | None,
+    folder: Path,
+    flags: tuple[str, ...] = FLAGS,
+    seed: int = 1,
+) -> dict[str, Any]:
     spec = spec_of(name, physical, folder)
-    off = calibrated(spec, budget, False)
-    on = calibrated(spec, budget, True)
+    runs = {key: calibrated(spec, budget, key == "on", seed) for key in flags}
     cpu0 = cpu_s()
     true = validation.truth(spec, LEVELS)
     truth = {lv.extra_op_percent: (lv.steady_iops, lv.waf) for lv in true.levels}
-    errors: dict[str, dict[str, float]] = {"off": {}, "on": {}}
-    for key, c in (("off", off), ("on", on)):
+    errors: dict[str, dict[str, float]] = {key: {} for key in runs}
+    for key, c in runs.items():
         for x in LEVELS:
             for i, figure in enumerate(("iops", "waf")):
                 errors[key][f"{figure}@{x:g}"] = c["predicted"][x][i] / truth[x][i] - 1.0
     return {
         "drive": name,
         "spec": spec,
-        "off": off,
-        "on": on,
+        "seed": seed,
+        **runs,
         "truth": truth,
         "truth_cpu_s": cpu_s() - cpu0,
         "errors": errors,
     }
 
 
+#: The judged arms' figures (bench/foreign/results/onset-default3/RULE.md): a figure more than
+#: this many points worse than the baseline's fails condition 3, a median this much above fails 4.
+WORSE_POINTS_MAX = 5.0
+MEDIAN_POINTS_MAX = 0.5
+
+
+def judge(base: list[dict[str, Any]], new: list[dict[str, Any]], key: str) -> list[str]:
+    """Conditions 1-4 of bench/foreign/results/onset-default3/RULE.md for arm ``key`` of the
+    ``new`` records against the ``base`` records' flag-off arm (the default before it), drive
+    by drive in the same order: lines to print, the last one the verdict."""
+    if [r["drive"] for r in base] != [r["drive"] for r in new]:
+        raise SystemExit("the two record files hold different drives")
+    out, failed, a_all, b_all = [], [], [], []
+    for rb, rn in zip(base, new, strict=True):
+        a, b = rb["off"], rn[key]
+        ea, eb = rb["errors"]["off"], rn["errors"][key]
+        lost = not a["refused"] and bool(b["refused"])
+        levels = {(x, qd) for x, qd in map(tuple, b["levels_measured"])}
+        cost_ok = round(b["drive_writes"], 2) <= 2.00 and len(levels) >= 3
+        worse = {f: 100 * (abs(eb[f]) - abs(ea[f])) for f in ea}
+        over = {f: round(v, 1) for f, v in worse.items() if v > WORSE_POINTS_MAX}
+        a_all += [abs(v) for v in ea.values()]
+        b_all += [abs(v) for v in eb.values()]
+        out.append(
+            f"{rn['drive']}: median {100 * statistics.median(map(abs, ea.values())):.1f} → "
+            f"{100 * statistics.median(map(abs, eb.values())):.1f}%, worst "
+            f"{100 * max(map(abs, ea.values())):.1f} → {100 * max(map(abs, eb.values())):.1f}%; "
+            f"drive writes {a['drive_writes']:.4f} → {b['drive_writes']:.4f}, levels "
+            f"{len(a['levels_measured'])} → {len(levels)}; over {WORSE_POINTS_MAX:g} points "
+            f"worse: {over or 'none'}; refused {bool(a['refused'])} → {bool(b['refused'])}"
+        )
+        if lost:
+            failed.append(f"1 ({rn['drive']})")
+        if not cost_ok:
+            failed.append(f"2 ({rn['drive']})")
+        if over:
+            failed.append(f"3 ({rn['drive']})")
+    rise = 100 * (statistics.median(b_all) - statistics.median(a_all))
+    out.append(f"median |error| over {len(a_all)} figures: {100 * statistics.median(a_all):.2f}% "
+               f"→ {100 * statistics.median(b_all):.2f}% ({rise:+.2f} points)")  # fmt: skip
+    if rise > MEDIAN_POINTS_MAX:
+        failed.append("4")
+    out.append(f"{key} against the baseline's off: " + (
+        "conditions 1-4 hold" if not failed else "fails " + ", ".join(failed)))  # fmt: skip
+    return out
+
+
 def rows(record: dict[str, Any]) -> list[str]:
     e = record["errors"]
     out = []
     for fig in e["off"]:
-        a, b = abs(e["off"][fig]), abs(e["on"][fig])
+        a, b = abs(e["off"][fig]), abs(e.get("on", e["off"])[fig])
         out.append(f"| {record['drive']} | {fig} | {100 * a:.1f}% | {100 * b:.1f}% | "
                    f"{100 * (b - a):+.1f} |")  # fmt: skip
     return out
@@ -214,17 +272,26 @@ def main() -> None:
         metavar="MEASUREMENT_JSON",
         help="print the readings offered on stored measurements, and stop",
     )
-    ap.add_argument(
-        "--compare",
-        type=Path,
-        nargs=2,
-        metavar=("NEW", "STORED"),
-        help="compare two bench/gc_reserve_bench.py outputs' plan cases, and stop",
-    )
+    for name, metavar, text in (  # two files each, and stop
+        ("--compare", ("NEW", "STORED"), "compare two bench/gc_reserve_bench.py outputs' plan "
+         "cases"),
+        ("--judge", ("BASE_JSONL", "NEW_JSONL"), "conditions 1-4 of "
+         "bench/foreign/results/onset-default3/RULE.md for NEW's arms against BASE's off"),
+    ):  # fmt: skip
+        ap.add_argument(name, type=Path, nargs=2, metavar=metavar, help=f"{text}, and stop")
     ap.add_argument("--physical", default="2GiB", help="NAND of each generated drive")
     ap.add_argument("--budget", default=None, help="calibrate's --budget (default: its own)")
     ap.add_argument("--partial", type=Path, default=None)
+    ap.add_argument("--flags", default="off,on", help="the arms: off, on or both")
+    ap.add_argument(
+        "--sim-seed", type=int, default=1, help="the simulated drives' random-write seed"
+    )
     args = ap.parse_args()
+    if args.judge:
+        base, new = ([json.loads(line) for line in p.open()] for p in args.judge)
+        for key in [k for k in FLAGS if k in new[0]]:
+            print("\n".join(judge(base, new, key)))
+        return
     if args.reserve_weights:
         for path in args.reserve_weights:
             got = ", ".join(f"{sp} {d} {w:.3g}" for sp, d, w in reserve_weights(path))
@@ -242,13 +309,16 @@ def main() -> None:
     records = []
     for name in args.drives.split(","):
         t0 = time.monotonic()
-        rec = run_drive(name.strip(), physical, args.budget, folder)
+        rec = run_drive(name.strip(), physical, args.budget, folder,
+                        tuple(args.flags.split(",")), args.sim_seed)  # fmt: skip
         rec["wall_s"] = time.monotonic() - t0
         records.append(rec)
         if args.partial is not None:
             with args.partial.open("a") as f:
                 f.write(json.dumps(rec) + "\n")
         print("\n".join(rows(rec)), flush=True)
+    if "on" not in records[0]:
+        return
     on = [abs(v) for r in records for v in r["errors"]["on"].values()]
     off = [abs(v) for r in records for v in r["errors"]["off"].values()]
     worse = max(abs(r["errors"]["on"][k]) - abs(r["errors"]["off"][k])
