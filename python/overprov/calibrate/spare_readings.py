@@ -100,6 +100,10 @@ SPARES = (predmod.EFFECTIVE, predmod.RAW)
 #: A reading whose weight is below this share of the largest one leaves the interval: the
 #: figures speak against it (exp(−χ²/2) < 0.01: Δχ² > 9.2, three standard errors).
 SPAN_MIN_WEIGHT = 0.01
+#: The leave-one-out preference Δ (in −2 ln likelihood) the raw spare must have before its
+#: class takes any weight: :func:`raw_share` is max(0, tanh((Δ − this)/4)). 0: any preference
+#: counts (the rule of docs/calibrate-validation.md, "The raw NAND as information").
+RAW_SHARE_MIN_DELTA = 0.0
 
 
 def class_weights(
@@ -143,11 +147,13 @@ def _class_score(rs: list[predmod.TwinReading], within: dict, evidences: dict) -
 def raw_share(
     evidences: dict[predmod.TwinReading, dict[str, Any]],
     within: dict[predmod.TwinReading, float],
+    min_delta: float | None = None,
 ) -> tuple[float, str]:
     """The share of the weight the raw-spare readings take, and why (the module's doc):
-    max(0, tanh(Δ/4)) with Δ the effective class's −2 ln leave-one-out likelihood less the raw
-    class's; 0 when no raw-spare reading reproduces its fitted figures or nothing is held out,
-    1 when there is no effective-spare reading."""
+    max(0, tanh((Δ − m)/4)) with Δ the effective class's −2 ln leave-one-out likelihood less
+    the raw class's and m ``min_delta`` (default :data:`RAW_SHARE_MIN_DELTA`); 0 when no
+    raw-spare reading reproduces its fitted figures or nothing is held out, 1 when there is no
+    effective-spare reading."""
     eff = [r for r in evidences if r.spare == predmod.EFFECTIVE]
     raw = [r for r in evidences if r.spare == predmod.RAW]
     if not raw:
@@ -162,9 +168,13 @@ def raw_share(
     if not math.isfinite(s_raw):
         return 0.0, "their leave-one-out misses every held-out figure"
     delta = s_eff - s_raw
-    share = max(0.0, math.tanh(delta / 4)) if math.isfinite(delta) else 1.0
+    m = RAW_SHARE_MIN_DELTA if min_delta is None else min_delta
+    share = max(0.0, math.tanh((delta - m) / 4)) if math.isfinite(delta) else 1.0
     prefers = "prefers" if delta > 0 else "does not prefer"
-    return share, f"the figures' leave-one-out {prefers} the raw spare (Δχ² {delta:.3g})"
+    why = f"the figures' leave-one-out {prefers} the raw spare (Δχ² {delta:.3g})"
+    if 0 < delta <= m:
+        why += f", by no more than the {m:g} that counts as evidence"
+    return share, why
 
 
 def shared_weights(
