@@ -183,15 +183,19 @@ def twin_pairs(
     folder: Path,
     jobs: int | None = 1,
     sink: Path | None = None,
+    most: int | None = None,
 ) -> list[dict[str, Any]]:
     """Calibrate's own predictions (twins simulated, ``corpus_bench.cases``) of the held-out
     levels whose raw-class share differs between the "any" rule and the code's (``surrogate``:
     :func:`surrogate_pairs`' rows; the share is the surrogates' evidence, as ``read_all``
     computes it before any twin). Elsewhere the two rules give the same prediction, figure for
-    figure. Per held-out figure: the prediction without the raw NAND, with it under each rule,
+    figure. ``most``: at most this many levels, the first in the drives' order (levels
+    ascending). Per held-out figure: the prediction without the raw NAND, with it under each rule,
     and each one's 80% interval with the recorded model-form error (``corpus_bench.interval``)."""
-    differ = {(r["drive"], r["extra_op_percent"]) for r in surrogate
-              if (r["share"] or 0.0) != (r["share_any"] or 0.0)}  # fmt: skip
+    order = {label(d): i for i, d in enumerate(drives)}
+    differ = sorted({(r["drive"], r["extra_op_percent"]) for r in surrogate
+                     if (r["share"] or 0.0) != (r["share_any"] or 0.0)},
+                    key=lambda k: (order[k[0]], k[1]))[:most]  # fmt: skip
     todo = [d for d in drives if any(label(d) == k for k, _ in differ)]
     every = {(d["id"], float(f["extra_op_percent"]), g) for d in todo for f in d["figure"]
              for g in (True, False)}  # fmt: skip
@@ -282,6 +286,7 @@ def main() -> int:
     ap.add_argument("--twins", action="store_true",
                     help="with --surrogate: calibrate's own predictions where the rules' "
                     "shares differ")  # fmt: skip
+    ap.add_argument("--twins-most", type=int, default=None, help="at most this many levels")
     ap.add_argument(
         "--min-delta",
         type=float,
@@ -309,7 +314,7 @@ def main() -> int:
         print(markdown(rows))
         if args.twins:
             with tempfile.TemporaryDirectory(prefix="overprov-raw-nand-") as tmp:
-                twins = twin_pairs(drives, rows, Path(tmp))
+                twins = twin_pairs(drives, rows, Path(tmp), most=args.twins_most)
             print("\nCalibrate's predictions where the rules' shares differ:\n")
             print(markdown(twins))
             for side in ("without", "any", "shared"):

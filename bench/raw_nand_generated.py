@@ -2,10 +2,11 @@
 measured the long way (``validation.truth``) at 0, 10, 20, 30 and 40% extra OP, written as a
 curve ``bench/raw_nand_bench.py`` reads like a foreign FTL's (steady IOPS and WAF per level at
 the measurement's queue depth, the 0% level's FOB IOPS when the measurement has it), with the
-drive's raw NAND (its physical bytes) and its user capacity, both at full size.
+drive's raw NAND (its physical bytes) and its user capacity, both at full size. A level whose
+truth did not settle is no truth: it is kept under ``unsettled_levels``, out of the curve.
 
     PYTHONPATH=python python bench/raw_nand_generated.py --seeds 7001-7004 \\
-        --physical 512MiB --out bench/raw_nand/generated
+        --physical 2GiB --out bench/raw_nand/generated
 
 docs/calibrate-validation.md, "The raw NAND given needs evidence, not any preference".
 """
@@ -55,7 +56,8 @@ def curve(seed: int, physical_bytes: float, folder: Path) -> dict:
         "drive": f"seed {seed} (calibrate.validation.drive) at scale {spec.rsplit('@')[1]}",
         "advertised_bytes": int(d["advertised_bytes"]),
         "physical_bytes": int(d["physical_bytes"]),
-        "levels": levels,
+        "levels": [r for r in levels if r["settled"]],
+        "unsettled_levels": [r for r in levels if not r["settled"]],
         "truth": "validation.truth: one drive, one fill, levels lowest first, each until its "
         "last 10 rounds agree within ±2%",
         "wall_s": time.monotonic() - t0,
@@ -65,7 +67,7 @@ def curve(seed: int, physical_bytes: float, folder: Path) -> dict:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", required=True)
-    ap.add_argument("--physical", default="512MiB", help="NAND each drive is simulated at")
+    ap.add_argument("--physical", default="2GiB", help="NAND each drive is simulated at")
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
