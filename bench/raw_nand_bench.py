@@ -31,6 +31,7 @@ import argparse
 import json
 import math
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -40,11 +41,14 @@ from overprov.calibrate import predict as predmod
 from overprov.errors import ConfigError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from corpus_bench import CORPUS, load, read_cases  # noqa: E402  (bench/)
+from corpus_bench import CORPUS, cases, interval, load, read_cases  # noqa: E402  (bench/)
 from corpus_foreign import foreign_drives, point  # noqa: E402
 from corpus_report import raw_pairs, raw_worse_markdown  # noqa: E402
 
-RULES = ("pooled", "shared")
+#: The rules compared: the raw-spare readings pooled with the effective ones (before afaddbb),
+#: the raw class's share for any leave-one-out preference (afaddbb's rule), and the share as
+#: the code has it (``spare_readings.RAW_SHARE_MIN_DELTA``, or ``--min-delta``).
+RULES = ("pooled", "any", "shared")
 SPAN = spare_readings.SPAN_MIN_WEIGHT
 
 
@@ -58,7 +62,7 @@ def rule_weights(evs: dict, rule: str) -> tuple[dict, float | None]:
         top = max(w.values())
         return {r: (v if v >= SPAN * top else 0.0) for r, v in w.items()}, None
     within = spare_readings.class_weights(evs)
-    share, _ = spare_readings.raw_share(evs, within)
+    share, _ = spare_readings.raw_share(evs, within, 0.0 if rule == "any" else None)
     top = {s: max((v for r, v in within.items() if r.spare == s), default=0.0)
            for s in spare_readings.SPARES}  # fmt: skip
     within = {r: (v if v >= SPAN * top[r.spare] else 0.0) for r, v in within.items()}
@@ -113,7 +117,7 @@ def surrogate_pairs(drives: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 figs = {r: s.iops(x) if what == "iops" else s.waf(x) for r, s in fits.items()}
                 row = {"drive": label(d), "family": d.get("family") or d["name"], "kind": what,
                        "extra_op_percent": x, "truth": float(h["value"]),
-                       "share": by_rule["shared"][1],
+                       "share": by_rule["shared"][1], "share_any": by_rule["any"][1],
                        "without": _geomean([(figs[r], w) for r, w in without.items()])}  # fmt: skip
                 for rule, (w, _) in by_rule.items():
                     row[rule] = _geomean([(figs[r], v) for r, v in w.items()])
@@ -122,8 +126,9 @@ def surrogate_pairs(drives: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def stored_new_rule(cases: list[dict[str, Any]], drives: list[dict[str, Any]]) -> list[dict]:
-    """The new rule's figure per stored pair, rebuilt from the stored figures (module doc)."""
-    shares = {}
+    """The shared rules' figures per stored pair, rebuilt from the stored figures (module
+    doc)."""
+    shares: dict[tuple, dict[str, tuple[dict, float]]] = {}
     by_id = {d["id"]: d for d in drives}
     rows = []
     for given, without in raw_pairs(cases):
@@ -141,22 +146,96 @@ def stored_new_rule(cases: list[dict[str, Any]], drives: list[dict[str, Any]]) -
                 model_form=uncertainty.NO_MODEL_FORM, progress=False,
             )  # fmt: skip
             evs, _ = spare_readings.weigh(fig)
-            w, share = rule_weights(evs, "shared")
-            shares[key] = ({r.key: v / share for r, v in w.items()
-                            if r.spare == predmod.RAW and share}, share)  # fmt: skip
-        within_raw, share = shares[key]
+            shares[key] = {}
+            for rule in ("any", "shared"):
+                w, share = rule_weights(evs, rule)
+                shares[key][rule] = ({r.key: v / share for r, v in w.items()
+                                      if r.spare == predmod.RAW and share}, share)  # fmt: skip
         parts = {p["reading"]: p["value"] for p in given["parts"]}
-        got = [(parts[k], v) for k, v in within_raw.items() if k in parts]
-        missing = sum(v for k, v in within_raw.items() if k not in parts and v > 0)
-        raw_mean = _geomean(got)
-        new = without["predicted"]
-        if share and raw_mean:
-            new = math.exp((1 - share) * math.log(new) + share * math.log(raw_mean))
-        rows.append({"drive": d["id"], "kind": given["held_out"]["kind"], "extra_op_percent": x,
-                     "truth": float(given["held_out"]["value"]), "without": without["predicted"],
-                     "pooled": given["predicted"], "shared": new, "share": share,
-                     "missing": missing})  # fmt: skip
+        row = {"drive": d["id"], "kind": given["held_out"]["kind"], "extra_op_percent": x,
+               "truth": float(given["held_out"]["value"]), "without": without["predicted"],
+               "pooled": given["predicted"]}  # fmt: skip
+        for rule, (within_raw, share) in shares[key].items():
+            got = [(parts[k], v) for k, v in within_raw.items() if k in parts]
+            raw_mean = _geomean(got)
+            new = without["predicted"]
+            if share and raw_mean:
+                new = math.exp((1 - share) * math.log(new) + share * math.log(raw_mean))
+            row[rule] = new
+            row["share" if rule == "shared" else f"share_{rule}"] = share
+            row["missing" if rule == "shared" else f"missing_{rule}"] = sum(
+                v for k, v in within_raw.items() if k not in parts and v > 0
+            )
+        rows.append(row)
     return rows
+
+
+def drives_of(path: Path) -> list[dict[str, Any]]:
+    """The foreign curves of a results folder, or the one curve of a results file."""
+    if path.is_dir():
+        return foreign_drives(path)
+    return [d for d in foreign_drives(path.parent) if Path(d["file"]).name == path.name]
+
+
+def twin_pairs(
+    drives: list[dict[str, Any]],
+    surrogate: list[dict[str, Any]],
+    folder: Path,
+    jobs: int | None = 1,
+    sink: Path | None = None,
+    most: int | None = None,
+) -> list[dict[str, Any]]:
+    """Calibrate's own predictions (twins simulated, ``corpus_bench.cases``) of the held-out
+    levels whose raw-class share differs between the "any" rule and the code's (``surrogate``:
+    :func:`surrogate_pairs`' rows; the share is the surrogates' evidence, as ``read_all``
+    computes it before any twin). Elsewhere the two rules give the same prediction, figure for
+    figure. ``most``: at most this many levels, the first in the drives' order (levels
+    ascending). Per held-out figure: the prediction without the raw NAND, with it under each rule,
+    and each one's 80% interval with the recorded model-form error (``corpus_bench.interval``)."""
+    order = {label(d): i for i, d in enumerate(drives)}
+    differ = sorted({(r["drive"], r["extra_op_percent"]) for r in surrogate
+                     if (r["share"] or 0.0) != (r["share_any"] or 0.0)},
+                    key=lambda k: (order[k[0]], k[1]))[:most]  # fmt: skip
+    todo = [d for d in drives if any(label(d) == k for k, _ in differ)]
+    every = {(d["id"], float(f["extra_op_percent"]), g) for d in todo for f in d["figure"]
+             for g in (True, False)}  # fmt: skip
+    keep = {(d["id"], x) for d in todo for k, x in differ if label(d) == k}
+    skip = frozenset(k for k in every if (k[0], k[1]) not in keep)
+    got = {"shared": cases(todo, folder, jobs, sink, skip)}
+    saved = spare_readings.RAW_SHARE_MIN_DELTA
+    spare_readings.RAW_SHARE_MIN_DELTA = 0.0  # the "any" rule: the raw-NAND side again
+    try:
+        no_raw = frozenset((i, x, False) for i, x in keep)
+        got["any"] = cases(todo, folder, jobs, sink, skip | no_raw)
+    finally:
+        spare_readings.RAW_SHARE_MIN_DELTA = saved
+    mf = uncertainty.recorded_model_form(False) or uncertainty.NO_MODEL_FORM
+    by: dict[tuple, dict[str, Any]] = {}
+    for rule, made in got.items():
+        for c in made:
+            if "predicted" not in c:
+                continue
+            h = c["held_out"]
+            key = (c["drive"], h["kind"], float(h["extra_op_percent"]))
+            row = by.setdefault(
+                key,
+                {
+                    "drive": c["drive"],
+                    "kind": h["kind"],
+                    "extra_op_percent": key[2],
+                    "truth": float(h["value"]),
+                },
+            )
+            side = rule if c["raw_nand_given"] else "without"
+            lo, hi = interval(c["parts"], mf)
+            row[side] = c["predicted"]
+            row[f"inside_{side}"] = lo <= row["truth"] <= hi
+            if c["raw_nand_given"]:
+                raw = sum(p["weight"] for p in c["parts"] if p["reading"].startswith("raw"))
+                row["share" if rule == "shared" else "share_any"] = raw / sum(
+                    p["weight"] for p in c["parts"]
+                )
+    return list(by.values())
 
 
 def tally(rows: list[dict[str, Any]], rule: str) -> tuple[int, int, int]:
@@ -174,14 +253,15 @@ def tally(rows: list[dict[str, Any]], rule: str) -> tuple[int, int, int]:
 
 
 def markdown(rows: list[dict[str, Any]]) -> str:
-    lines = ["| drive | held out | without raw NAND | pooled (before) | shared (now) | raw share |",
-             "|---|---|---|---|---|---|"]  # fmt: skip
+    lines = ["| drive | held out | without raw NAND | pooled | any preference | shared (the "
+             "code's) | raw share, any / shared |", "|---|---|---|---|---|---|---|"]  # fmt: skip
     for r in rows:
         errs = []
-        for rule in ("without", "pooled", "shared"):
+        for rule in ("without", *RULES):
             v = r.get(rule)
             errs.append("–" if v is None else f"{100 * (v / r['truth'] - 1):+.2f}%")
-        share = "–" if r.get("share") is None else f"{r['share']:.3f}"
+        share = " / ".join("–" if r.get(k) is None else f"{r[k]:.3f}"
+                           for k in ("share_any", "share"))  # fmt: skip
         lines.append(f"| {r['drive']} | {r['kind'].upper()} at {r['extra_op_percent']:g}% | "
                      + " | ".join(errs) + f" | {share} |")  # fmt: skip
     lines.append("")
@@ -196,12 +276,30 @@ def main() -> int:
     ap.add_argument("--surrogate", action="store_true")
     ap.add_argument("--stored", type=Path, default=None, help="a corpus run's held-out cases")
     ap.add_argument("--foreign", type=Path, default=Path(__file__).parent / "foreign" / "results")
-    ap.add_argument("--foreign-only", type=Path, nargs="*", default=None,
-                    help="only these folders' foreign curves (no corpus)")  # fmt: skip
+    ap.add_argument(
+        "--foreign-only",
+        type=Path,
+        nargs="*",
+        default=None,
+        help="only these folders' (or results files') foreign curves (no corpus)",
+    )
+    ap.add_argument("--twins", action="store_true",
+                    help="with --surrogate: calibrate's own predictions where the rules' "
+                    "shares differ")  # fmt: skip
+    ap.add_argument("--twins-most", type=int, default=None, help="at most this many levels")
+    ap.add_argument(
+        "--min-delta",
+        type=float,
+        default=None,
+        help="the leave-one-out preference the raw spare needs "
+        '(spare_readings.RAW_SHARE_MIN_DELTA) for the "shared" rule',
+    )
     ap.add_argument("--out", type=Path, default=None, help="the rows as JSON")
     args = ap.parse_args()
+    if args.min_delta is not None:
+        spare_readings.RAW_SHARE_MIN_DELTA = args.min_delta
     if args.foreign_only is not None:
-        drives = [d for f in args.foreign_only for d in foreign_drives(f)]
+        drives = [d for f in args.foreign_only for d in drives_of(f)]
     else:
         drives = load(CORPUS) + foreign_drives(args.foreign)
     rows: list[dict[str, Any]] = []
@@ -210,11 +308,21 @@ def main() -> int:
         print(raw_worse_markdown(cases) + "\n")
         rows = stored_new_rule(cases, drives)
         print(markdown(rows))
+    twins: list[dict[str, Any]] = []
     if args.surrogate:
         rows = surrogate_pairs(drives)
         print(markdown(rows))
+        if args.twins:
+            with tempfile.TemporaryDirectory(prefix="overprov-raw-nand-") as tmp:
+                twins = twin_pairs(drives, rows, Path(tmp), most=args.twins_most)
+            print("\nCalibrate's predictions where the rules' shares differ:\n")
+            print(markdown(twins))
+            for side in ("without", "any", "shared"):
+                inside = [r[f"inside_{side}"] for r in twins if f"inside_{side}" in r]
+                print(f"{side}: {sum(inside)} of {len(inside)} inside the 80% interval")
     if args.out is not None:
-        args.out.write_text(json.dumps(rows, indent=1) + "\n")
+        args.out.write_text(json.dumps({"pairs": rows, "twins": twins} if args.twins else rows,
+                                       indent=1) + "\n")  # fmt: skip
     return 0
 
 

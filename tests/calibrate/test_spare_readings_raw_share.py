@@ -35,12 +35,28 @@ def test_an_even_leave_one_out_gives_the_raw_spare_no_weight():
     assert share == 0.0 and "does not prefer" in why
 
 
-def test_the_share_is_what_the_leave_one_out_gives_beyond_an_even_split():
-    """Δ = 8 in −2 ln likelihood: p = 1/(1 + e^−4), the share 2p − 1 = tanh(2)."""
+def test_the_share_is_what_positive_evidence_gives_beyond_an_even_split():
+    """Δ = 8 in −2 ln likelihood, 2 of it the threshold of positive evidence
+    (``RAW_SHARE_MIN_DELTA``): the share tanh((8 − 2)/4); with no threshold (the earlier rule,
+    bench/raw_nand_bench.py's "any"), p = 1/(1 + e^−4) and the share 2p − 1 = tanh(2)."""
     share, why = _share(_ev(1.0, 10.0), _ev(1.0, 2.0))
-    assert share == pytest.approx(math.tanh(2.0), rel=1e-12)
-    assert "prefers the raw spare" in why
+    assert share == pytest.approx(math.tanh(1.5), rel=1e-12)
+    assert "prefers the raw spare" in why and "counts as evidence" not in why
+    evs = {EFF: _ev(1.0, 10.0), RAW: _ev(1.0, 2.0)}
+    within = spare_readings.class_weights(evs)
+    assert spare_readings.raw_share(evs, within, 0.0)[0] == pytest.approx(math.tanh(2.0))
     assert _share(_ev(1.0, 2.0), _ev(1.0, 10.0))[0] == 0.0  # the other way: none
+
+
+@pytest.mark.parametrize("delta", [0.03, 1.2, 2.0])
+def test_a_preference_short_of_positive_evidence_gives_the_raw_spare_no_weight(delta):
+    """Δ at most 2 (Kass & Raftery's "not worth more than a bare mention"): the raw spare
+    takes nothing, and the reason says why — the sssl-ftlsim levels at Δ 0.03 and SimpleSSD
+    at 0% (Δ 1.2) that the raw NAND made worse (docs/calibrate-validation.md, "The raw NAND
+    given needs evidence, not any preference")."""
+    share, why = _share(_ev(1.0, 5.0 + delta), _ev(1.0, 5.0))
+    assert share == 0.0
+    assert "prefers the raw spare" in why and "no more than the 2 that counts as evidence" in why
 
 
 def test_a_raw_class_that_misses_its_fitted_figures_takes_none_however_its_loo():

@@ -43,17 +43,20 @@ the share :func:`raw_share` of the weight, the rest the effective-spare class. T
 what the figures' own leave-one-out gives the raw spare *beyond an even split*: with p the
 pseudo-Bayesian-model-averaging probability of the raw class (each class's leave-one-out
 likelihood, its readings mixed by their weights in it), the share is max(0, 2p − 1) =
-max(0, tanh(Δ/4)), Δ the classes' difference of −2 ln leave-one-out likelihood. So where the
-figures cannot tell the classes apart (nothing can be held out, or the leave-one-out is even)
-the prediction is the one without the raw NAND, figure for figure; the raw spare takes weight
-only as far as the held-out figures prefer it. A raw-spare class none of whose readings
+max(0, tanh(Δ/4)), Δ the classes' difference of −2 ln leave-one-out likelihood — counted from
+:data:`RAW_SHARE_MIN_DELTA` (2, positive evidence), max(0, tanh((Δ − 2)/4)): a preference of a
+few hundredths, or of one, is no evidence. So where the figures cannot tell the classes apart
+(nothing can be held out, or the leave-one-out is even or nearly so) the prediction is the one
+without the raw NAND, figure for figure; the raw spare takes weight only as far as the
+held-out figures prefer it positively. A raw-spare class none of whose readings
 reproduces its fitted figures takes none (``evidence.reproduces``: a form that misses its own
 fitted points is not trusted between them; where every form is refuted, the likelihoods of
 refuted forms are no evidence for the raw NAND). The raw-spare readings' twins are simulated
 and reported whatever their share (``twin-raw-nand*.toml``). Why: giving the raw NAND used to
 *add* readings beside the effective ones, which moved the mean where figures could not choose
-(docs/calibrate-validation.md, "The raw NAND made a prediction worse" and "The raw NAND as
-information (pre-registered rule)").
+(docs/calibrate-validation.md, "The raw NAND made a prediction worse", "The raw NAND as
+information (pre-registered rule)" and "The raw NAND given needs evidence, not any
+preference").
 
 The raw-spare reading's twin is simulated per level as the twin whose spare at that level is
 ``k·ρ(x)``: its drive file has ``k·ρ₀`` of spare (the 0% level) and level x is simulated at the
@@ -100,6 +103,13 @@ SPARES = (predmod.EFFECTIVE, predmod.RAW)
 #: A reading whose weight is below this share of the largest one leaves the interval: the
 #: figures speak against it (exp(−χ²/2) < 0.01: Δχ² > 9.2, three standard errors).
 SPAN_MIN_WEIGHT = 0.01
+#: The leave-one-out preference Δ (in −2 ln likelihood, 2 ln of a pseudo Bayes factor) the raw
+#: spare must have before its class takes any weight: :func:`raw_share` is
+#: max(0, tanh((Δ − this)/4)). 2: Kass & Raftery's (1995) "positive" evidence; below it a
+#: preference is "not worth more than a bare mention" (0, any preference, was the rule before:
+#: docs/calibrate-validation.md, "The raw NAND given needs evidence, not any preference",
+#: pre-registered in bench/raw_nand/RULE-3.md and met on unseen drives).
+RAW_SHARE_MIN_DELTA = 2.0
 
 
 def class_weights(
@@ -143,11 +153,13 @@ def _class_score(rs: list[predmod.TwinReading], within: dict, evidences: dict) -
 def raw_share(
     evidences: dict[predmod.TwinReading, dict[str, Any]],
     within: dict[predmod.TwinReading, float],
+    min_delta: float | None = None,
 ) -> tuple[float, str]:
     """The share of the weight the raw-spare readings take, and why (the module's doc):
-    max(0, tanh(Δ/4)) with Δ the effective class's −2 ln leave-one-out likelihood less the raw
-    class's; 0 when no raw-spare reading reproduces its fitted figures or nothing is held out,
-    1 when there is no effective-spare reading."""
+    max(0, tanh((Δ − m)/4)) with Δ the effective class's −2 ln leave-one-out likelihood less
+    the raw class's and m ``min_delta`` (default :data:`RAW_SHARE_MIN_DELTA`); 0 when no
+    raw-spare reading reproduces its fitted figures or nothing is held out, 1 when there is no
+    effective-spare reading."""
     eff = [r for r in evidences if r.spare == predmod.EFFECTIVE]
     raw = [r for r in evidences if r.spare == predmod.RAW]
     if not raw:
@@ -162,9 +174,13 @@ def raw_share(
     if not math.isfinite(s_raw):
         return 0.0, "their leave-one-out misses every held-out figure"
     delta = s_eff - s_raw
-    share = max(0.0, math.tanh(delta / 4)) if math.isfinite(delta) else 1.0
+    m = RAW_SHARE_MIN_DELTA if min_delta is None else min_delta
+    share = max(0.0, math.tanh((delta - m) / 4)) if math.isfinite(delta) else 1.0
     prefers = "prefers" if delta > 0 else "does not prefer"
-    return share, f"the figures' leave-one-out {prefers} the raw spare (Δχ² {delta:.3g})"
+    why = f"the figures' leave-one-out {prefers} the raw spare (Δχ² {delta:.3g})"
+    if 0 < delta <= m:
+        why += f", by no more than the {m:g} that counts as evidence"
+    return share, why
 
 
 def shared_weights(
