@@ -185,12 +185,13 @@ def _errors(levels: dict) -> list[float]:
 def check(cases: Path, onsets: Path, replay: Path) -> list[str]:
     """The rule's conditions C1-C3 and "exercised" (C4, the tests, is run apart)."""
     out, ok = [], True
-    onset_of = json.loads(onsets.read_text())
+    onset_of = {
+        Path(o["file"]).stem: o["onset_spare_factor"] for o in json.loads(onsets.read_text())
+    }
     binding_free, exercised = 0, False
     for f in sorted(cases.glob("*.json")):
         kept = json.loads(f.read_text())
-        onset = next((v for k, v in onset_of.items() if Path(k).stem == f.stem), None)
-        onset = onset.get("onset_spare_factor") if isinstance(onset, dict) else onset
+        onset = onset_of.get(f.stem)
         on, off = kept["on"], kept["off"]
         if "levels" not in on:
             out.append(f"{f.stem}: on refused ({on['refused']})")
