@@ -27,9 +27,10 @@ analytic and blocking-GC twins' errors at the fitted QD32 levels (against the fi
 themselves), with the slope d ln(1/IOPS) / d ln(WAF) of the blocking twin's curve over 0–40%
 (:func:`slope`: 1 where 1/IOPS is proportional to WAF, as on FEMU). ``twin-form`` takes a
 prediction's fitted surrogate (ρ₀, t_page, t_cmd) and simulates the analytic twin
-(``twin.drive_dict``) at 0% and 40% in three mappings: the controller carrying t_cmd + WAF·t_page
-without a write buffer and with 64 MiB, and the NAND alone (t_cmd just below 0), each with the
-time per NAND unit it realises (1/IOPS ÷ WAF) beside the fitted t_page. Nothing is fitted here:
+(``twin.drive_dict``) at 0% and 40% in four mappings (:data:`TWIN_FORMS`): its own without a
+write buffer and with 64 MiB, the NAND alone (t_cmd just below 0) and the controller carrying
+t_cmd + WAF·t_page without a buffer (t_cmd 1 µs), each with the time per NAND unit it realises
+(1/IOPS ÷ WAF) beside the fitted t_page. Nothing is fitted here:
 every figure is calibrate's, the truth's or the twin's.
 """
 
@@ -61,12 +62,14 @@ def calibrate_cmd(
     by_figure: str | None,
     needs_waf: str | None = None,
     twin_tolerance: float | None = None,
+    max_waf: str | None = None,
 ) -> list[str]:
     """``python -m overprov calibrate ARGS``, with ``evidence.REPRODUCED_BY_FIGURE`` (and
     ``evidence.BY_FIGURE_NEEDS_WAF``) set first when ``by_figure`` (``needs_waf``) is "on" or
     "off", and ``plausibility.TWIN_TOLERANCE`` when ``twin_tolerance`` is given (a diagnosis:
-    the prediction of a twin calibrate would refuse, written)."""
-    if by_figure is None and needs_waf is None and twin_tolerance is None:
+    the prediction of a twin calibrate would refuse, written), and
+    ``evidence.BY_FIGURE_WITHOUT_WAF_MAX_WAF`` when ``max_waf`` is given (a Python literal)."""
+    if by_figure is None and needs_waf is None and twin_tolerance is None and max_waf is None:
         return [sys.executable, "-m", "overprov", "calibrate", *args]
     pre = "from overprov.calibrate import evidence, plausibility; "
     if by_figure is not None:
@@ -75,6 +78,8 @@ def calibrate_cmd(
         pre += f"evidence.BY_FIGURE_NEEDS_WAF = {needs_waf == 'on'}; "
     if twin_tolerance is not None:
         pre += f"plausibility.TWIN_TOLERANCE = {twin_tolerance!r}; "
+    if max_waf is not None:
+        pre += f"evidence.BY_FIGURE_WITHOUT_WAF_MAX_WAF = {max_waf}; "
     return [
         sys.executable,
         "-c",
@@ -299,16 +304,18 @@ def run_scan(args: argparse.Namespace) -> str:
 
 
 TWIN_FORMS = (
-    ("controller, no write buffer", {"buffer_bytes": 0}),
-    ("controller, 64 MiB write buffer", {"buffer_bytes": 64 * 2**20}),
+    ("the fit's own mapping, no write buffer", {"buffer_bytes": 0}),
+    ("the fit's own mapping, 64 MiB write buffer", {"buffer_bytes": 64 * 2**20}),
     ("NAND alone, no write buffer", {"buffer_bytes": 0, "t_cmd_us": -1e-6}),
+    ("controller (t_cmd 1 µs), no write buffer", {"buffer_bytes": 0, "t_cmd_us": 1.0}),
 )
 
 
 def twin_forms(surrogate: dict, advertised_bytes: int, levels: tuple[float, ...] = (0.0, 40.0)):
     """Each of :data:`TWIN_FORMS` simulated at ``levels``: (name, [(level, IOPS, WAF, µs per
-    NAND unit)], CPU seconds). t_cmd ≥ 0 is what sends the surrogate to the controller
-    mapping; the NAND-alone row holds it just below 0."""
+    NAND unit)], CPU seconds). The fit's own mapping is ``twin.drive_dict``'s for its t_cmd
+    (held at 0 without a buffer: the NAND alone; with one, the controller); the NAND-alone row
+    holds t_cmd just below 0, the controller row just above it."""
     from dataclasses import replace
 
     from overprov.calibrate import twin

@@ -65,6 +65,48 @@ def test_without_a_shared_waf_figure_the_count_is_not_made(monkeypatch):
     assert evidence.weights(CHI2, NEITHER, iops_only, queue_depth=32)["blocking"] == 0.0
 
 
+def test_without_a_shared_waf_figure_the_count_is_made_where_the_spare_side_reads_a_moderate_waf(
+    monkeypatch,
+):
+    """The same IOPS-only residuals with the WAF the analytic reading's surrogate puts at its
+    fitted levels: at 3.1 and 1.3 (DiskSim's, EagleTree's range) the count is made and the
+    analytic reading, which reproduces more figures, takes the weight; at 8.0 (FEMU's drives
+    whose reserve binds) or with the threshold None it is not, and the likelihood decides
+    (bench/foreign/results/iops-only/RULE.md)."""
+    strip = {
+        k: {**ev, "residuals": [r for r in ev["residuals"] if r["figure"] != "waf"]}
+        for k, ev in {"analytic": ANALYTIC, "blocking": BLOCKING}.items()
+    }
+    monkeypatch.setattr(evidence, "REPRODUCED_BY_FIGURE", True)
+    monkeypatch.setattr(evidence, "BY_FIGURE_NEEDS_WAF", True)
+    monkeypatch.setattr(evidence, "BY_FIGURE_WITHOUT_WAF_MAX_WAF", 7.0)
+    moderate = {**strip, "analytic": {**strip["analytic"], "waf_at_fitted": [3.1, 1.3]}}
+    high = {**strip, "analytic": {**strip["analytic"], "waf_at_fitted": [8.0, 1.5]}}
+    likelihood = evidence.weights(CHI2, NEITHER)
+    assert likelihood["blocking"] > 0.999
+    assert evidence.weights(CHI2, NEITHER, moderate, queue_depth=32)["blocking"] == 0.0
+    assert evidence.weights(CHI2, NEITHER, high, queue_depth=32) == likelihood
+    monkeypatch.setattr(evidence, "BY_FIGURE_WITHOUT_WAF_MAX_WAF", None)
+    assert evidence.weights(CHI2, NEITHER, moderate, queue_depth=32) == likelihood
+
+
+def test_the_analytic_readings_evidence_reports_the_waf_at_its_fitted_levels():
+    """evidence.assess records the surrogate's WAF at each fitted steady level (not the FOB),
+    which the gate above reads."""
+    from overprov.calibrate import fit as fitmod
+
+    points = [
+        fitmod.Point(0.0, iops=8000.0),
+        fitmod.Point(40.0, iops=30000.0),
+        fitmod.Point(0.0, iops=60000.0, fresh=True),
+    ]
+    form = evidence.ReadingForm(fitmod.waf_at)
+    got = evidence.assess(form, points, 0.05)
+    central = form.fit(points)
+    assert got["waf_at_fitted"] == [central.waf(0.0), central.waf(40.0)]
+    assert got["waf_at_fitted"][0] > got["waf_at_fitted"][1] > 1.0
+
+
 def test_a_figure_whose_mixture_density_is_not_a_number_is_left_out_of_the_stacking():
     """A density that is not a number on one reading makes that figure's Σ w_k p_k NaN, which
     would turn every weight NaN; left out, the weights are those of the other figures."""

@@ -3,20 +3,26 @@
 The surrogate's three parameters map onto the simulator's drive description:
 
 - ρ₀ → ``physical_bytes = advertised_bytes · (1 + ρ₀)``;
-- t_cmd ≥ 0 and t_page → the controller (``timing.controller``, docs/simulator.md): one
-  context that holds every command for ``command_us = t_cmd`` plus ``map_update_us = t_page``
-  per mapping update, i.e. per unit the command programs, its own and the ones foreground
-  garbage collection relocates for it — WAF of them per host write on average. Time per host
-  write is then t_cmd + WAF·t_page, the surrogate's own form. Two resources working side by
-  side (a controller, then the dies) give the *larger* of their times, a ceiling; the drives
-  calibrate sees (the generated drives with small buffers, the 850 Pro) show the *sum*, which
-  one resource holding both costs reproduces. The NAND (:data:`DIES` dies of
-  :data:`UNITS_PER_FLASH_PAGE` mapping units per flash page) is given :data:`NAND_SHARE` of
-  t_page per unit written, so it is busy beside the controller (its program time shows in
-  latency) but never the bound;
-- t_cmd < 0 (garbage collection's reads, ``fit.py``) → the NAND alone:
+- t_cmd > 0 (or 0 with a write buffer) and t_page → the controller (``timing.controller``,
+  docs/simulator.md): one context that holds every command for ``command_us = t_cmd`` plus
+  ``map_update_us = t_page`` per mapping update, i.e. per unit the command programs, its own
+  and the ones foreground garbage collection relocates for it — WAF of them per host write on
+  average. Time per host write is then t_cmd + WAF·t_page, the surrogate's own form. Two
+  resources working side by side (a controller, then the dies) give the *larger* of their
+  times, a ceiling; the drives calibrate sees (the generated drives with small buffers, the
+  850 Pro) show the *sum*, which one resource holding both costs reproduces. The NAND
+  (:data:`DIES` dies of :data:`UNITS_PER_FLASH_PAGE` mapping units per flash page) is given
+  :data:`NAND_SHARE` of t_page per unit written, so it is busy beside the controller (its
+  program time shows in latency) but never the bound;
+- t_cmd < 0 (garbage collection's reads, ``fit.py``), or t_cmd held at 0 without a write
+  buffer → the NAND alone:
   ``program_us = (t_page + t_cmd)·DIES·UNITS_PER_FLASH_PAGE`` and
-  ``read_us = −t_cmd·DIES·UNITS_PER_FLASH_PAGE`` per relocated unit, no controller cost;
+  ``read_us = −t_cmd·DIES·UNITS_PER_FLASH_PAGE`` per relocated unit, no controller cost. At
+  t_cmd 0 (``fit.HELD_CMD_SHARE``: the NAND-bound drive) without a buffer the controller
+  mapping does not realise its form: GC relocations queued on a die hold the host's queue
+  slots and the controller waits (375 and 297 µs a unit at 0% and 40% for a fitted 279,
+  docs/calibrate-validation.md, "Drive B's IOPS miss given its true figures"); the NAND alone
+  gives WAF·t_page (tests/calibrate/test_twin_form.py);
 - the write buffer → ``timing.buffer``: 64 MiB or none as the figures show it
   (``write_buffer.py``: IOPS at two queue depths), 64 MiB when they cannot tell.
 
@@ -183,7 +189,7 @@ def drive_dict(p: TwinParameters) -> dict[str, Any]:
                 model += ", GC relocations in them too"
             if timing["gc"].get("multiplane_offsets"):
                 model += f", at one page offset of {timing['gc']['multiplane_offsets']}"
-    elif p.t_cmd_us >= 0:
+    elif p.t_cmd_us > 0 or (p.t_cmd_us == 0 and p.buffer_bytes):
         timing["controller"] = {
             "contexts": 1,
             "command_us": round(p.t_cmd_us, 6),
