@@ -2,8 +2,8 @@
 and log its IOPS per interval, for the write-cliff check on an FTL overprov did not write.
 
     python bench/foreign/py_ssd_sim_cliff.py --checkout DIR --python PY --work DIR \
-        [--slc-superblocks 2] [--qd 32] [--read-percent 0] [--amount-mib 448] \
-        [--span-mib 1024] [--interval-ms 20] [--seed 1] [--out FILE.json]
+        [--channels 8] [--slc-superblocks 2] [--qd 32] [--read-percent 0] \
+        [--amount-mib 448] [--span-mib 1024] [--interval-ms 20] [--seed 1] [--out FILE.json]
 
 The simulator: GitHub baramjin92/py_ssd_sim (a discrete-event model of a host, its link, a
 controller, NAND channels and firmware: HIL, FTL, FIL), commit a9f9c73. Its repository has no
@@ -17,20 +17,45 @@ collection picks a victim in ``slc_cache`` while it is exhausted and moves its v
 PCIe Gen3 x4, 8 channels x 1 die, the "256gb_g3" TLC NAND of config/nand_config.xml (8 KiB
 pages x 4 planes), a 2 MB write buffer; an SLC super block holds 96 MB, a TLC one 288 MB.
 
-What this driver sets (in a copy of the checkout under ``--work``; the simulator's code is run
-unchanged): the host queue depth; the ``slc_cache`` group to ``--slc-superblocks`` super blocks
-(blocks 10 onward, low threshold 1, high 2) and the ``user`` group after it; one workload of
-4 KiB random requests aligned to 4 KiB over the first ``--span-mib`` MiB, ``--amount-mib`` MiB
-in all. Its workload generator has no mixed random workload (``WL_RAND_RW`` is declared, not
+What this driver sets (in a copy of the checkout under ``--work``; the simulator's files are not
+changed, one method is replaced at run time: below): the host queue depth; the number of NAND
+channels (``--channels``, one die each); the ``slc_cache`` group to ``--slc-superblocks`` super
+blocks (blocks 10 onward, low threshold 1, high 2) and the ``user`` group after it; one workload
+of 4 KiB random requests aligned to 4 KiB over the first ``--span-mib`` MiB, ``--amount-mib``
+MiB in all. Its workload generator has no mixed random workload (``WL_RAND_RW`` is declared, not
 generated), so for ``--read-percent`` > 0 the host here draws each request a read with that
-probability (Python's ``random``, seeded), the simulator's own random-write generator giving
-the address. A read of a page never written is answered by this host at once, logged as a
-completed read at that instant, and the next request drawn: the simulator's read path fails on
-an unmapped page (``do_read`` of its ``model.ftl`` module), and overprov's core, like a drive,
-answers one without NAND. Reads of written pages go to the simulator, whose mixed path stalls
-(bench/results/cliff-foreign/RULE.md). Completions are logged by wrapping the host's
-statistics (``update_read``, ``update_write``: called once per completed command) with the
-simulator's clock (ns).
+probability (Python's ``random``, seeded), the simulator's own random-write generator giving the
+address. A read of a page never written is answered by this host at once, logged as a completed
+read at that instant, and the next request drawn: the simulator's read path fails on an unmapped
+page (``do_read`` of its ``model.ftl`` module), and overprov's core, like a drive, answers one
+without NAND. Reads of written pages go to the simulator. Completions are logged by wrapping the
+host's statistics (``update_read``, ``update_write``: called once per completed command) with
+the simulator's clock (ns).
+
+**The read cache's fix.** Unfixed, a mixed run stalls (bench/results/cliff-foreign/RULE.md:
+"no event and pending command"). What was wrong: the FTL's ``do_read`` (``model.ftl``), on a
+hit of its read cache (``buffer_cache.get_buffer_id``, ``model.buffer_cache``; the cache is on
+by default, ``ENABLE_BUFFER_CACHE``), hands the cached read buffer to the host interface as it
+is, still tagged with the command that first read it into the cache; the host interface
+(``end_read_transfer`` of ``model.hic``) credits each transferred buffer to the command its
+tag names. So the data went to an old tag: the read now served never completes, and the tag's
+present command, often a write, is counted done before its data arrived; the host reuses the
+tag, a second buffer is allocated under it, and the host interface later asks the host for
+zero sectors, whose transfer time comes out negative (``calculate_xfer_time`` of
+``model.pcie_if``: one packet's delay subtracted), so its event is put before the one being
+handled and deleted in its place: a write transfer's event lost, the link held, no event left.
+Traced on the stalled run's state (its host waiting on a write of 8 sectors with no event; four
+reads fetched, none transferred) and on a smoke run (seed 99, 96 MiB, QD8 70:30): unfixed it
+stalls with 2 commands pending and one read returning other data than written; fixed it ends,
+1 hit re-tagged, no such read. The fix: the cache lookup, on a hit, re-tags the buffer with
+the read now being served (``read_queue_id``, ``read_cmd_tag`` of the FTL) before returning
+it. It is the smallest because the tag is the one wrong value, set where it goes wrong; the
+cache, the read path and the host interface keep their code; a write-only run never looks
+the cache up, so its series are unchanged (checked: the stored series of
+bench/results/cliff-foreign/ reproduce exactly). What it leaves: a cached buffer evicted by a
+write to its page while its transfer is pending is still released early (not seen here).
+The driver counts the host's data-check failures (``verify_errors``), the re-tagged hits and
+the commands still pending at the end; a run with any pending has no series to trust.
 
 Prints one JSON object: the interval series (``times_s``: interval ends; ``iops``,
 ``write_iops``) and the run's totals; ``--out`` writes it too.
@@ -57,8 +82,12 @@ out_path = sys.argv[3]
 import sim_event
 import model.host as host
 import model.workload as wl
+import model.buffer_cache as buffer_cache
+from model.buffer import bm
+from sim_system import get_ctrl, get_fw
 from config.ssd_param import HOST_CMD_READ, HOST_CMD_WRITE
 events = []
+checks = {"verify_errors": 0, "cache_hits_retagged": 0}
 def wrap(name, kind):
     original = getattr(host.host_stat_param, name)
     def logged(self, *args):
@@ -67,6 +96,19 @@ def wrap(name, kind):
     setattr(host.host_stat_param, name, logged)
 wrap("update_read", 0)
 wrap("update_write", 1)
+cached_buffer_id = buffer_cache.buffer_cache.get_buffer_id
+def get_buffer_id(self, lba):
+    # a hit of the read cache, handed to the read now being served (the module docstring
+    # of bench/foreign/py_ssd_sim_cliff.py says what was wrong and why this is the fix)
+    buffer_id, hit = cached_buffer_id(self, lba)
+    if hit:
+        ftl = get_fw("ftl")
+        slot = bm.bm_slots[buffer_id]
+        if (slot.queue_id, slot.cmd_tag) != (ftl.read_queue_id, ftl.read_cmd_tag):
+            checks["cache_hits_retagged"] += 1
+        slot.queue_id, slot.cmd_tag = ftl.read_queue_id, ftl.read_cmd_tag
+    return buffer_id, hit
+buffer_cache.buffer_cache.get_buffer_id = get_buffer_id
 if read_percent > 0:
     from model.ftl_meta import meta, UNMAP_ENTRY
     original_generate = wl.workload.generate
@@ -81,11 +123,19 @@ if read_percent > 0:
             # path fails on one; overprov's core, like a drive, answers one without NAND)
             events.append((sim_event.event_mgr.timetick, 0))
     wl.workload.generate = generate
-builtins.input = lambda *a: "q"
+def answer(*prompt):
+    # the host's data check calls input() with no prompt on a read returning other data
+    # than it wrote; the end of the run asks with one
+    if not prompt:
+        checks["verify_errors"] += 1
+        return ""
+    return "q"
+builtins.input = answer
 import sim_main
 sim_main.sim_main()
+checks["pending_commands"] = get_ctrl("host").get_pending_cmd_num()
 with open(out_path, "w") as f:
-    json.dump(events, f)
+    json.dump({"events": events, **checks}, f)
 """
 
 
@@ -93,6 +143,7 @@ def configure(copy: pathlib.Path, args: argparse.Namespace) -> None:
     """Write the drive and workload this run uses into the simulator's copy."""
     ssd = (copy / "config/ssd_config.xml").read_text()
     ssd = re.sub(r"<depth_of_host_queue>\d+<", f"<depth_of_host_queue>{args.qd}<", ssd)
+    ssd = re.sub(r"<channel>\d+<", f"<channel>{args.channels}<", ssd)
     slc_end = 10 + args.slc_superblocks - 1
     ssd = re.sub(
         r"(<name>slc_cache</name>.*?<start_block_no>)\d+(</start_block_no>\s*<end_block_no>)\d+"
@@ -139,6 +190,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--checkout", required=True, type=pathlib.Path)
     p.add_argument("--python", required=True)
     p.add_argument("--work", required=True, type=pathlib.Path)
+    p.add_argument("--channels", type=int, default=8)
     p.add_argument("--slc-superblocks", type=int, default=2)
     p.add_argument("--qd", type=int, default=32)
     p.add_argument("--read-percent", type=int, default=0)
@@ -157,9 +209,12 @@ def main(argv: list[str] | None = None) -> int:
     events_path = args.work / "events.json"
     run = [args.python, "cliff_runner.py", str(args.seed), str(args.read_percent)]
     subprocess.run([*run, str(events_path)], cwd=copy, check=True, stdout=subprocess.DEVNULL)
-    events = json.loads(events_path.read_text())
+    run_log = json.loads(events_path.read_text())
+    events = run_log["events"]
     result = {
-        "simulator": "github.com/baramjin92/py_ssd_sim a9f9c73 (run from a clone, unchanged)",
+        "simulator": "github.com/baramjin92/py_ssd_sim a9f9c73 (run from a clone; its read "
+        "cache's hit re-tagged at run time: bench/foreign/py_ssd_sim_cliff.py)",
+        "channels": args.channels,
         "slc_superblocks": args.slc_superblocks,
         "qd": args.qd,
         "read_percent": args.read_percent,
@@ -169,6 +224,9 @@ def main(argv: list[str] | None = None) -> int:
         "interval_ms": args.interval_ms,
         "completed": len(events),
         "writes": sum(w for _, w in events),
+        "pending_commands": run_log["pending_commands"],
+        "verify_errors": run_log["verify_errors"],
+        "cache_hits_retagged": run_log["cache_hits_retagged"],
         **series(events, args.interval_ms),
     }
     text = json.dumps(result)

@@ -18,6 +18,7 @@ import py_ssd_sim_twin  # noqa: E402
 # with other numbers, so that each rewrite is seen to land
 SSD_CONFIG = """<ssd><main_configuration>
 <depth_of_host_queue>512</depth_of_host_queue>
+<channel>8</channel>
 <blk_grp>
 <blk_manager><name>meta</name><number_of_way>ALL</number_of_way>
 <start_block_no>1</start_block_no><end_block_no>9</end_block_no>
@@ -47,10 +48,11 @@ def test_configuration_sets_queue_depth_cache_groups_and_workload(tmp_path):
     (tmp_path / "config").mkdir()
     (tmp_path / "config/ssd_config.xml").write_text(SSD_CONFIG)
     (tmp_path / "config/workload.xml").write_text("<workload_types/>")
-    args = argparse.Namespace(qd=8, slc_superblocks=2, span_mib=1024, amount_mib=640)
+    args = argparse.Namespace(qd=8, channels=4, slc_superblocks=2, span_mib=1024, amount_mib=640)
     py_ssd_sim_cliff.configure(tmp_path, args)
     ssd = (tmp_path / "config/ssd_config.xml").read_text()
     assert "<depth_of_host_queue>8<" in ssd
+    assert "<channel>4<" in ssd
     slc = ssd.split("<name>slc_cache</name>")[1].split("</blk_manager>")[0]
     assert "<start_block_no>10<" in slc and "<end_block_no>11<" in slc
     assert "<threshold_low>1<" in slc and "<threshold_high>2<" in slc
