@@ -6,12 +6,14 @@ simulator itself is run outside the repository; these need none of it."""
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench" / "foreign"))
 
 import py_ssd_sim_cliff  # noqa: E402
+import py_ssd_sim_cliff_eval  # noqa: E402
 import py_ssd_sim_twin  # noqa: E402
 
 # the shape of the simulator's config/ssd_config.xml (its block groups and workload entry),
@@ -76,3 +78,27 @@ def test_twin_figures_from_the_configuration_files():
     # the simulator's super blocks: 288 MiB in TLC, a third of it in SLC mode
     assert 8 * nand["die_block_bytes"] == 288 * 2**20
     assert "max_bytes" not in d["config"]["timing"]["slc"]  # the fit sets the size
+
+
+def test_twin_with_four_dies_scales_its_nand():
+    d = py_ssd_sim_twin.twin(4)
+    assert d["config"]["timing"]["nand"]["channels"] == 4
+    assert d["physical_bytes"] == 91 * 4 * 36 * 2**20
+    assert d["advertised_bytes"] == 2**30
+
+
+def test_gate_names_what_a_rerun_changed(tmp_path):
+    run = {"times_s": [0.02], "iops": [50.0], "write_iops": [50.0], "completed": 1, "writes": 1}
+    (tmp_path / "a.json").write_text(json.dumps(run))
+    (tmp_path / "b.json").write_text(json.dumps({**run, "extra": 1}))
+    (tmp_path / "c.json").write_text(json.dumps({**run, "iops": [100.0], "completed": 2}))
+    assert py_ssd_sim_cliff_eval.gate(tmp_path / "a.json", tmp_path / "b.json")["reproduced"]
+    changed = py_ssd_sim_cliff_eval.gate(tmp_path / "a.json", tmp_path / "c.json")
+    assert not changed["reproduced"] and changed["differ"] == ["iops", "completed"]
+
+
+def test_a_run_left_pending_or_returning_wrong_data_gives_no_truth():
+    assert py_ssd_sim_cliff_eval.truth_refused({"pending_commands": 0, "verify_errors": 0}) is None
+    assert py_ssd_sim_cliff_eval.truth_refused({}) is None  # a run before the counts existed
+    assert "7 commands pending" in py_ssd_sim_cliff_eval.truth_refused({"pending_commands": 7})
+    assert "1 reads" in py_ssd_sim_cliff_eval.truth_refused({"verify_errors": 1})
