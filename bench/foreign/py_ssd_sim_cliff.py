@@ -32,30 +32,44 @@ without NAND. Reads of written pages go to the simulator. Completions are logged
 host's statistics (``update_read``, ``update_write``: called once per completed command) with
 the simulator's clock (ns).
 
-**The read cache's fix.** Unfixed, a mixed run stalls (bench/results/cliff-foreign/RULE.md:
-"no event and pending command"). What was wrong: the FTL's ``do_read`` (``model.ftl``), on a
-hit of its read cache (``buffer_cache.get_buffer_id``, ``model.buffer_cache``; the cache is on
-by default, ``ENABLE_BUFFER_CACHE``), hands the cached read buffer to the host interface as it
-is, still tagged with the command that first read it into the cache; the host interface
-(``end_read_transfer`` of ``model.hic``) credits each transferred buffer to the command its
-tag names. So the data went to an old tag: the read now served never completes, and the tag's
-present command, often a write, is counted done before its data arrived; the host reuses the
-tag, a second buffer is allocated under it, and the host interface later asks the host for
-zero sectors, whose transfer time comes out negative (``calculate_xfer_time`` of
-``model.pcie_if``: one packet's delay subtracted), so its event is put before the one being
-handled and deleted in its place: a write transfer's event lost, the link held, no event left.
-Traced on the stalled run's state (its host waiting on a write of 8 sectors with no event; four
-reads fetched, none transferred) and on a smoke run (seed 99, 96 MiB, QD8 70:30): unfixed it
-stalls with 2 commands pending and one read returning other data than written; fixed it ends,
-1 hit re-tagged, no such read. The fix: the cache lookup, on a hit, re-tags the buffer with
-the read now being served (``read_queue_id``, ``read_cmd_tag`` of the FTL) before returning
-it. It is the smallest because the tag is the one wrong value, set where it goes wrong; the
-cache, the read path and the host interface keep their code; a write-only run never looks
-the cache up, so its series are unchanged (checked: the stored series of
-bench/results/cliff-foreign/ reproduce exactly). What it leaves: a cached buffer evicted by a
-write to its page while its transfer is pending is still released early (not seen here).
-The driver counts the host's data-check failures (``verify_errors``), the re-tagged hits and
-the commands still pending at the end; a run with any pending has no series to trust.
+**Two fixes of the simulator's read path.** Unfixed, a mixed run stalls
+(bench/results/cliff-foreign/RULE.md: "no event and pending command"). What was wrong: the FTL's
+``do_read`` (``model.ftl``), on a hit of its read cache (``buffer_cache.get_buffer_id``,
+``model.buffer_cache``; the cache is on by default, ``ENABLE_BUFFER_CACHE``), hands the cached
+read buffer to the host interface as it is, still tagged with the command that first read it
+into the cache; the host interface (``end_read_transfer`` of ``model.hic``) credits each
+transferred buffer to the command its tag names. So the data went to an old tag: the read now
+served never completes, and the tag's present command, often a write, is counted done before its
+data arrived; the host reuses the tag, a second buffer is allocated under it, and the host
+interface later asks the host for zero sectors, whose transfer time comes out negative
+(``calculate_xfer_time`` of ``model.pcie_if``: one packet's delay subtracted), so its event is
+put before the one being handled and deleted in its place: a write transfer's event lost, the
+link held, no event left. Traced on the stalled run's state (its host waiting on a write of 8
+sectors with no event; four reads fetched, none transferred) and on a smoke run (seed 99, 96
+MiB, QD8 70:30): unfixed it stalls with 2 commands pending and one read returning other data
+than written; fixed it ends, 1 hit re-tagged, no such read. The first fix: the cache lookup, on
+a hit, re-tags the buffer with the read now being served (``read_queue_id``, ``read_cmd_tag`` of
+the FTL) before returning it. It is the smallest because the tag is the one wrong value, set
+where it goes wrong; the cache, the read path and the host interface keep their code; a
+write-only run never looks the cache up, so its series are unchanged (checked: the stored series
+of bench/results/cliff-foreign/ reproduce exactly). What it leaves: a cached buffer evicted by a
+write to its page while its transfer is pending is still released early (not seen here). The
+second: with the first alone, the registered QD8 70:30 run stalled at 0.089 s
+(bench/results/cliff-foreign2/RULE.md), its 8 pending commands all reads and one die's 119
+commands queued behind a mode change waiting for its channel, which that die itself held. What
+was wrong: after a read's data is out, the controller keeps the channel if the die's next queued
+command is a read (``release_channel_condition`` of ``model.nfc``), and a read then starts on
+the channel it holds; but the test compares the next command's *index* in the command table with
+the read opcode (``NFC_CMD_READ``, 1), so whatever command sits in slot 1 keeps the channel, and
+one that is not a read asks for the channel again: it is granted only when the channel has no
+owner, so never. The fix: in that one case (slot 1 next, not a read) the channel is released, as
+it is for every other command; everywhere else the simulator's own test runs. It is the smallest
+because it changes only the outcome that deadlocks: testing the opcode instead, as intended,
+would keep the channel before every read, garbage collection's included, and so change the
+write-only runs past their cliff; this changes nothing in a run that did not stall (checked as
+for the first). The driver counts the host's data-check failures (``verify_errors``), the
+re-tagged hits, the channels released and the commands still pending at the end; a run with any
+pending has no series to trust.
 
 Prints one JSON object: the interval series (``times_s``: interval ends; ``iops``,
 ``write_iops``) and the run's totals; ``--out`` writes it too.
@@ -83,11 +97,13 @@ import sim_event
 import model.host as host
 import model.workload as wl
 import model.buffer_cache as buffer_cache
+import model.nfc as nfc
 from model.buffer import bm
+from model.nandcmd import NFC_CMD_READ, nandcmd_table
 from sim_system import get_ctrl, get_fw
 from config.ssd_param import HOST_CMD_READ, HOST_CMD_WRITE
 events = []
-checks = {"verify_errors": 0, "cache_hits_retagged": 0}
+checks = {"verify_errors": 0, "cache_hits_retagged": 0, "channels_released": 0}
 def wrap(name, kind):
     original = getattr(host.host_stat_param, name)
     def logged(self, *args):
@@ -109,6 +125,16 @@ def get_buffer_id(self, lba):
         slot.queue_id, slot.cmd_tag = ftl.read_queue_id, ftl.read_cmd_tag
     return buffer_id, hit
 buffer_cache.buffer_cache.get_buffer_id = get_buffer_id
+kept_channel_for = nfc.nfc.release_channel_condition
+def release_channel_condition(self, channel, way):
+    # the channel released where the simulator would keep it for a command that is not a read
+    # (the module docstring of bench/foreign/py_ssd_sim_cliff.py says why)
+    queued = self.fil2nfc_queue[way].array
+    if queued and queued[0] == NFC_CMD_READ and nandcmd_table.table[queued[0]].code != NFC_CMD_READ:
+        checks["channels_released"] += 1
+        return self.release_channel(channel, way)
+    return kept_channel_for(self, channel, way)
+nfc.nfc.release_channel_condition = release_channel_condition
 if read_percent > 0:
     from model.ftl_meta import meta, UNMAP_ENTRY
     original_generate = wl.workload.generate
@@ -213,7 +239,8 @@ def main(argv: list[str] | None = None) -> int:
     events = run_log["events"]
     result = {
         "simulator": "github.com/baramjin92/py_ssd_sim a9f9c73 (run from a clone; its read "
-        "cache's hit re-tagged at run time: bench/foreign/py_ssd_sim_cliff.py)",
+        "cache's hit re-tagged and a held channel released at run time: "
+        "bench/foreign/py_ssd_sim_cliff.py)",
         "channels": args.channels,
         "slc_superblocks": args.slc_superblocks,
         "qd": args.qd,
@@ -227,6 +254,7 @@ def main(argv: list[str] | None = None) -> int:
         "pending_commands": run_log["pending_commands"],
         "verify_errors": run_log["verify_errors"],
         "cache_hits_retagged": run_log["cache_hits_retagged"],
+        "channels_released": run_log["channels_released"],
         **series(events, args.interval_ms),
     }
     text = json.dumps(result)
