@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
+
+import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench" / "foreign"))
 
@@ -102,3 +105,24 @@ def test_a_run_left_pending_or_returning_wrong_data_gives_no_truth():
     assert py_ssd_sim_cliff_eval.truth_refused({}) is None  # a run before the counts existed
     assert "7 commands pending" in py_ssd_sim_cliff_eval.truth_refused({"pending_commands": 7})
     assert "1 reads" in py_ssd_sim_cliff_eval.truth_refused({"verify_errors": 1})
+
+
+def test_the_runner_the_simulator_executes_compiles():
+    compile(py_ssd_sim_cliff.RUNNER, "cliff_runner.py", "exec")
+
+
+@pytest.mark.skipif(
+    not (os.environ.get("PY_SSD_SIM_CHECKOUT") and os.environ.get("PY_SSD_SIM_PYTHON")),
+    reason="needs a clone of py_ssd_sim (PY_SSD_SIM_CHECKOUT, unlicensed: not in the repository) "
+    "and an interpreter with its imports (PY_SSD_SIM_PYTHON)",
+)
+def test_a_short_mixed_run_ends_with_nothing_pending(tmp_path, capsys):
+    py_ssd_sim_cliff.main([
+        "--checkout", os.environ["PY_SSD_SIM_CHECKOUT"],
+        "--python", os.environ["PY_SSD_SIM_PYTHON"], "--work", str(tmp_path),
+        "--qd", "8", "--read-percent", "30", "--amount-mib", "4", "--seed", "99",
+        "--interval-ms", "2",
+    ])  # fmt: skip
+    run = json.loads(capsys.readouterr().out)
+    assert run["pending_commands"] == 0 and run["verify_errors"] == 0
+    assert 0 < run["writes"] < run["completed"]  # reads and writes both completed
