@@ -32,7 +32,7 @@ without NAND. Reads of written pages go to the simulator. Completions are logged
 host's statistics (``update_read``, ``update_write``: called once per completed command) with
 the simulator's clock (ns).
 
-**Two fixes of the simulator's read path.** Unfixed, a mixed run stalls
+**Three fixes of the simulator's read path.** Unfixed, a mixed run stalls
 (bench/results/cliff-foreign/RULE.md: "no event and pending command"). What was wrong: the FTL's
 ``do_read`` (``model.ftl``), on a hit of its read cache (``buffer_cache.get_buffer_id``,
 ``model.buffer_cache``; the cache is on by default, ``ENABLE_BUFFER_CACHE``), hands the cached
@@ -67,9 +67,22 @@ it is for every other command; everywhere else the simulator's own test runs. It
 because it changes only the outcome that deadlocks: testing the opcode instead, as intended,
 would keep the channel before every read, garbage collection's included, and so change the
 write-only runs past their cliff; this changes nothing in a run that did not stall (checked as
-for the first). The driver counts the host's data-check failures (``verify_errors``), the
-re-tagged hits, the channels released and the commands still pending at the end; a run with any
-pending has no series to trust.
+for the first).
+
+The third: with the first two, the same run crashed in the controller (``begin_io`` of
+``model.nfc``: no read buffer left to take, ``IndexError``). What was wrong: the read cache may
+hold half the read buffers (``SSD_BUFFER_CACHE_NUM`` of ``config.ssd_param``), but its size is
+computed from the module's default read buffer (32 MiB: 8,192 buffers, a cache of 4,096) when
+the module is imported, not from the configured one (config/ssd_config.xml's ``<read>4MB``:
+1,024 buffers; the simulator's own settings table prints both, 1,024 and 4,096), so after about
+a thousand reads of distinct pages the cache holds every read buffer and the next read from NAND
+finds none. The fix: when the buffers are configured (``buffer_manager.config`` of
+``model.buffer``), the cache's length is set to half the read buffers configured, the value its
+parameter computes from the default. It is the smallest because the cache, its policy and the
+buffers keep their code and the intended ratio; a write-only run never fills the cache (only a
+host read's transfer adds to it), so its series are unchanged. The driver counts the host's
+data-check failures (``verify_errors``), the re-tagged hits, the channels released and the
+commands still pending at the end; a run with any pending has no series to trust.
 
 Prints one JSON object: the interval series (``times_s``: interval ends; ``iops``,
 ``write_iops``) and the run's totals; ``--out`` writes it too.
@@ -96,6 +109,7 @@ out_path = sys.argv[3]
 import sim_event
 import model.host as host
 import model.workload as wl
+import model.buffer as buffer
 import model.buffer_cache as buffer_cache
 import model.nfc as nfc
 from model.buffer import bm
@@ -135,6 +149,13 @@ def release_channel_condition(self, channel, way):
         return self.release_channel(channel, way)
     return kept_channel_for(self, channel, way)
 nfc.nfc.release_channel_condition = release_channel_condition
+configure_buffers = buffer.buffer_manager.config
+def config(self, write_buffer_num, read_buffer_num):
+    # the read cache sized to half the read buffers configured, as its parameter intends
+    # (the module docstring of bench/foreign/py_ssd_sim_cliff.py says why)
+    configure_buffers(self, write_buffer_num, read_buffer_num)
+    buffer_cache.bm_cache.length = read_buffer_num // 2
+buffer.buffer_manager.config = config
 if read_percent > 0:
     from model.ftl_meta import meta, UNMAP_ENTRY
     original_generate = wl.workload.generate
@@ -239,8 +260,8 @@ def main(argv: list[str] | None = None) -> int:
     events = run_log["events"]
     result = {
         "simulator": "github.com/baramjin92/py_ssd_sim a9f9c73 (run from a clone; its read "
-        "cache's hit re-tagged and a held channel released at run time: "
-        "bench/foreign/py_ssd_sim_cliff.py)",
+        "cache's hit re-tagged, a held channel released and its read cache sized to the "
+        "configured read buffers at run time: bench/foreign/py_ssd_sim_cliff.py)",
         "channels": args.channels,
         "slc_superblocks": args.slc_superblocks,
         "qd": args.qd,
