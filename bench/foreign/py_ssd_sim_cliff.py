@@ -106,6 +106,7 @@ sys.path.insert(0, ".")
 random.seed(int(sys.argv[1]))
 read_percent = int(sys.argv[2])
 out_path = sys.argv[3]
+unmapped_by_simulator = sys.argv[4] == "simulator"
 import sim_event
 import model.host as host
 import model.workload as wl
@@ -117,7 +118,10 @@ from model.nandcmd import NFC_CMD_READ, nandcmd_table
 from sim_system import get_ctrl, get_fw
 from config.ssd_param import HOST_CMD_READ, HOST_CMD_WRITE
 events = []
-checks = {"verify_errors": 0, "cache_hits_retagged": 0, "channels_released": 0}
+checks = {
+    "verify_errors": 0, "cache_hits_retagged": 0, "channels_released": 0,
+    "unmapped_reads_served": 0,
+}
 def wrap(name, kind):
     original = getattr(host.host_stat_param, name)
     def logged(self, *args):
@@ -156,6 +160,30 @@ def config(self, write_buffer_num, read_buffer_num):
     configure_buffers(self, write_buffer_num, read_buffer_num)
     buffer_cache.bm_cache.length = read_buffer_num // 2
 buffer.buffer_manager.config = config
+if read_percent > 0 and unmapped_by_simulator:
+    import model.ftl as ftl
+    from model.ftl_meta import meta, UNMAP_ENTRY
+    from model.buffer import BM_READ
+    read_from_nand = ftl.ftl_manager.do_read
+    def do_read(self):
+        # a read of a never-written page, not in the read cache, answered by the FTL with a
+        # zeroed read buffer through the host interface, as a drive does (the simulator's
+        # do_read has no path for it: the module docstring)
+        lba = int(self.read_cur_chunk)
+        if (self.num_chunks_to_read == 1 and meta.map_table[lba] == UNMAP_ENTRY
+                and not buffer_cache.bm_cache.check_hit(lba)[1]):
+            ids, ok = bm.get_buffer(BM_READ, self.read_queue_id, self.read_cmd_tag, 1)
+            if ok:
+                bm.set_data(ids[0], 0, lba)
+                get_ctrl("hic").add_tx_buffer(self.read_queue_id, ids[0])
+                ready = sim_event.event_mgr.alloc_new_event(0)
+                ready.code = sim_event.event_id.EVENT_USER_DATA_READY
+                ready.dest = sim_event.event_dst.MODEL_HIC
+                self.num_chunks_to_read = 0
+                checks["unmapped_reads_served"] += 1
+            return
+        return read_from_nand(self)
+    ftl.ftl_manager.do_read = do_read
 if read_percent > 0:
     from model.ftl_meta import meta, UNMAP_ENTRY
     original_generate = wl.workload.generate
@@ -164,7 +192,7 @@ if read_percent > 0:
             op, lba, sectors = original_generate(self, submit_time)
             if op != HOST_CMD_WRITE or random.random() * 100 >= read_percent:
                 return op, lba, sectors
-            if meta.map_table[int(lba // 8)] != UNMAP_ENTRY:
+            if unmapped_by_simulator or meta.map_table[int(lba // 8)] != UNMAP_ENTRY:
                 return HOST_CMD_READ, lba, sectors
             # a read of a never-written page: answered here at once (the simulator's read
             # path fails on one; overprov's core, like a drive, answers one without NAND)
@@ -245,6 +273,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--span-mib", type=int, default=1024)
     p.add_argument("--interval-ms", type=float, default=20.0)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--unmapped-reads", choices=("host", "simulator"), default="host")
     p.add_argument("--out", type=pathlib.Path)
     args = p.parse_args(argv)
     copy = args.work / "py_ssd_sim"
@@ -255,7 +284,8 @@ def main(argv: list[str] | None = None) -> int:
     (copy / "cliff_runner.py").write_text(RUNNER)
     events_path = args.work / "events.json"
     run = [args.python, "cliff_runner.py", str(args.seed), str(args.read_percent)]
-    subprocess.run([*run, str(events_path)], cwd=copy, check=True, stdout=subprocess.DEVNULL)
+    run += [str(events_path), args.unmapped_reads]
+    subprocess.run(run, cwd=copy, check=True, stdout=subprocess.DEVNULL)
     run_log = json.loads(events_path.read_text())
     events = run_log["events"]
     result = {
@@ -276,6 +306,8 @@ def main(argv: list[str] | None = None) -> int:
         "verify_errors": run_log["verify_errors"],
         "cache_hits_retagged": run_log["cache_hits_retagged"],
         "channels_released": run_log["channels_released"],
+        "unmapped_reads": args.unmapped_reads,
+        "unmapped_reads_served": run_log["unmapped_reads_served"],
         **series(events, args.interval_ms),
     }
     text = json.dumps(result)
