@@ -3,7 +3,8 @@ and log its IOPS per interval, for the write-cliff check on an FTL overprov did 
 
     python bench/foreign/py_ssd_sim_cliff.py --checkout DIR --python PY --work DIR \
         [--channels 8] [--slc-superblocks 2] [--qd 32] [--read-percent 0] \
-        [--amount-mib 448] [--span-mib 1024] [--interval-ms 20] [--seed 1] [--out FILE.json]
+        [--amount-mib 448] [--span-mib 1024] [--interval-ms 20] [--seed 1] \
+        [--unmapped-reads host|simulator] [--out FILE.json]
 
 The simulator: GitHub baramjin92/py_ssd_sim (a discrete-event model of a host, its link, a
 controller, NAND channels and firmware: HIL, FTL, FIL), commit a9f9c73. Its repository has no
@@ -28,9 +29,13 @@ probability (Python's ``random``, seeded), the simulator's own random-write gene
 address. A read of a page never written is answered by this host at once, logged as a completed
 read at that instant, and the next request drawn: the simulator's read path fails on an unmapped
 page (``do_read`` of its ``model.ftl`` module), and overprov's core, like a drive, answers one
-without NAND. Reads of written pages go to the simulator. Completions are logged by wrapping the
-host's statistics (``update_read``, ``update_write``: called once per completed command) with
-the simulator's clock (ns).
+without NAND (``--unmapped-reads host``, the default). With ``--unmapped-reads simulator`` such
+a read goes to the simulator too, and its FTL answers it, when its read cache does not hold the
+page, with a zeroed read buffer sent through its host interface, as a drive does: a wrapper of
+``do_read`` takes that one case (it has no path for it) and leaves every other read to it. Reads
+of written pages go to the simulator. Completions are logged by wrapping the host's statistics
+(``update_read``, ``update_write``: called once per completed command) with the simulator's
+clock (ns).
 
 **Three fixes of the simulator's read path.** Unfixed, a mixed run stalls
 (bench/results/cliff-foreign/RULE.md: "no event and pending command"). What was wrong: the FTL's

@@ -116,13 +116,16 @@ def test_the_runner_the_simulator_executes_compiles():
     reason="needs a clone of py_ssd_sim (PY_SSD_SIM_CHECKOUT, unlicensed: not in the repository) "
     "and an interpreter with its imports (PY_SSD_SIM_PYTHON)",
 )
-def test_a_short_mixed_run_ends_with_nothing_pending(tmp_path, capsys):
+@pytest.mark.parametrize("unmapped", ["host", "simulator"])
+def test_a_short_mixed_run_ends_with_nothing_pending(tmp_path, capsys, unmapped):
     py_ssd_sim_cliff.main([
         "--checkout", os.environ["PY_SSD_SIM_CHECKOUT"],
         "--python", os.environ["PY_SSD_SIM_PYTHON"], "--work", str(tmp_path),
         "--qd", "8", "--read-percent", "30", "--amount-mib", "4", "--seed", "99",
-        "--interval-ms", "2",
+        "--interval-ms", "2", "--unmapped-reads", unmapped,
     ])  # fmt: skip
     run = json.loads(capsys.readouterr().out)
     assert run["pending_commands"] == 0 and run["verify_errors"] == 0
     assert 0 < run["writes"] < run["completed"]  # reads and writes both completed
+    # reads of unwritten pages: served by the simulator only when asked
+    assert (run["unmapped_reads_served"] > 0) == (unmapped == "simulator")
