@@ -2,8 +2,9 @@
 and log its IOPS per interval, for the write-cliff check on an FTL overprov did not write.
 
     python bench/foreign/py_ssd_sim_cliff.py --checkout DIR --python PY --work DIR \
-        [--slc-superblocks 2] [--qd 32] [--read-percent 0] [--amount-mib 448] \
-        [--span-mib 1024] [--interval-ms 20] [--seed 1] [--out FILE.json]
+        [--channels 8] [--slc-superblocks 2] [--qd 32] [--read-percent 0] \
+        [--amount-mib 448] [--span-mib 1024] [--interval-ms 20] [--seed 1] \
+        [--unmapped-reads host|simulator] [--out FILE.json]
 
 The simulator: GitHub baramjin92/py_ssd_sim (a discrete-event model of a host, its link, a
 controller, NAND channels and firmware: HIL, FTL, FIL), commit a9f9c73. Its repository has no
@@ -17,20 +18,76 @@ collection picks a victim in ``slc_cache`` while it is exhausted and moves its v
 PCIe Gen3 x4, 8 channels x 1 die, the "256gb_g3" TLC NAND of config/nand_config.xml (8 KiB
 pages x 4 planes), a 2 MB write buffer; an SLC super block holds 96 MB, a TLC one 288 MB.
 
-What this driver sets (in a copy of the checkout under ``--work``; the simulator's code is run
-unchanged): the host queue depth; the ``slc_cache`` group to ``--slc-superblocks`` super blocks
-(blocks 10 onward, low threshold 1, high 2) and the ``user`` group after it; one workload of
-4 KiB random requests aligned to 4 KiB over the first ``--span-mib`` MiB, ``--amount-mib`` MiB
-in all. Its workload generator has no mixed random workload (``WL_RAND_RW`` is declared, not
+What this driver sets (in a copy of the checkout under ``--work``; the simulator's files are not
+changed, one method is replaced at run time: below): the host queue depth; the number of NAND
+channels (``--channels``, one die each); the ``slc_cache`` group to ``--slc-superblocks`` super
+blocks (blocks 10 onward, low threshold 1, high 2) and the ``user`` group after it; one workload
+of 4 KiB random requests aligned to 4 KiB over the first ``--span-mib`` MiB, ``--amount-mib``
+MiB in all. Its workload generator has no mixed random workload (``WL_RAND_RW`` is declared, not
 generated), so for ``--read-percent`` > 0 the host here draws each request a read with that
-probability (Python's ``random``, seeded), the simulator's own random-write generator giving
-the address. A read of a page never written is answered by this host at once, logged as a
-completed read at that instant, and the next request drawn: the simulator's read path fails on
-an unmapped page (``do_read`` of its ``model.ftl`` module), and overprov's core, like a drive,
-answers one without NAND. Reads of written pages go to the simulator, whose mixed path stalls
-(bench/results/cliff-foreign/RULE.md). Completions are logged by wrapping the host's
-statistics (``update_read``, ``update_write``: called once per completed command) with the
-simulator's clock (ns).
+probability (Python's ``random``, seeded), the simulator's own random-write generator giving the
+address. A read of a page never written is answered by this host at once, logged as a completed
+read at that instant, and the next request drawn: the simulator's read path fails on an unmapped
+page (``do_read`` of its ``model.ftl`` module), and overprov's core, like a drive, answers one
+without NAND (``--unmapped-reads host``, the default). With ``--unmapped-reads simulator`` such
+a read goes to the simulator too, and its FTL answers it, when its read cache does not hold the
+page, with a zeroed read buffer sent through its host interface, as a drive does: a wrapper of
+``do_read`` takes that one case (it has no path for it) and leaves every other read to it. Reads
+of written pages go to the simulator. Completions are logged by wrapping the host's statistics
+(``update_read``, ``update_write``: called once per completed command) with the simulator's
+clock (ns).
+
+**Three fixes of the simulator's read path.** Unfixed, a mixed run stalls
+(bench/results/cliff-foreign/RULE.md: "no event and pending command"). What was wrong: the FTL's
+``do_read`` (``model.ftl``), on a hit of its read cache (``buffer_cache.get_buffer_id``,
+``model.buffer_cache``; the cache is on by default, ``ENABLE_BUFFER_CACHE``), hands the cached
+read buffer to the host interface as it is, still tagged with the command that first read it
+into the cache; the host interface (``end_read_transfer`` of ``model.hic``) credits each
+transferred buffer to the command its tag names. So the data went to an old tag: the read now
+served never completes, and the tag's present command, often a write, is counted done before its
+data arrived; the host reuses the tag, a second buffer is allocated under it, and the host
+interface later asks the host for zero sectors, whose transfer time comes out negative
+(``calculate_xfer_time`` of ``model.pcie_if``: one packet's delay subtracted), so its event is
+put before the one being handled and deleted in its place: a write transfer's event lost, the
+link held, no event left. Traced on the stalled run's state (its host waiting on a write of 8
+sectors with no event; four reads fetched, none transferred) and on a smoke run (seed 99, 96
+MiB, QD8 70:30): unfixed it stalls with 2 commands pending and one read returning other data
+than written; fixed it ends, 1 hit re-tagged, no such read. The first fix: the cache lookup, on
+a hit, re-tags the buffer with the read now being served (``read_queue_id``, ``read_cmd_tag`` of
+the FTL) before returning it. It is the smallest because the tag is the one wrong value, set
+where it goes wrong; the cache, the read path and the host interface keep their code; a
+write-only run never looks the cache up, so its series are unchanged (checked: the stored series
+of bench/results/cliff-foreign/ reproduce exactly). What it leaves: a cached buffer evicted by a
+write to its page while its transfer is pending is still released early (not seen here). The
+second: with the first alone, the registered QD8 70:30 run stalled at 0.089 s
+(bench/results/cliff-foreign2/RULE.md), its 8 pending commands all reads and one die's 119
+commands queued behind a mode change waiting for its channel, which that die itself held. What
+was wrong: after a read's data is out, the controller keeps the channel if the die's next queued
+command is a read (``release_channel_condition`` of ``model.nfc``), and a read then starts on
+the channel it holds; but the test compares the next command's *index* in the command table with
+the read opcode (``NFC_CMD_READ``, 1), so whatever command sits in slot 1 keeps the channel, and
+one that is not a read asks for the channel again: it is granted only when the channel has no
+owner, so never. The fix: in that one case (slot 1 next, not a read) the channel is released, as
+it is for every other command; everywhere else the simulator's own test runs. It is the smallest
+because it changes only the outcome that deadlocks: testing the opcode instead, as intended,
+would keep the channel before every read, garbage collection's included, and so change the
+write-only runs past their cliff; this changes nothing in a run that did not stall (checked as
+for the first).
+
+The third: with the first two, the same run crashed in the controller (``begin_io`` of
+``model.nfc``: no read buffer left to take, ``IndexError``). What was wrong: the read cache may
+hold half the read buffers (``SSD_BUFFER_CACHE_NUM`` of ``config.ssd_param``), but its size is
+computed from the module's default read buffer (32 MiB: 8,192 buffers, a cache of 4,096) when
+the module is imported, not from the configured one (config/ssd_config.xml's ``<read>4MB``:
+1,024 buffers; the simulator's own settings table prints both, 1,024 and 4,096), so after about
+a thousand reads of distinct pages the cache holds every read buffer and the next read from NAND
+finds none. The fix: when the buffers are configured (``buffer_manager.config`` of
+``model.buffer``), the cache's length is set to half the read buffers configured, the value its
+parameter computes from the default. It is the smallest because the cache, its policy and the
+buffers keep their code and the intended ratio; a write-only run never fills the cache (only a
+host read's transfer adds to it), so its series are unchanged. The driver counts the host's
+data-check failures (``verify_errors``), the re-tagged hits, the channels released and the
+commands still pending at the end; a run with any pending has no series to trust.
 
 Prints one JSON object: the interval series (``times_s``: interval ends; ``iops``,
 ``write_iops``) and the run's totals; ``--out`` writes it too.
@@ -54,11 +111,22 @@ sys.path.insert(0, ".")
 random.seed(int(sys.argv[1]))
 read_percent = int(sys.argv[2])
 out_path = sys.argv[3]
+unmapped_by_simulator = sys.argv[4] == "simulator"
 import sim_event
 import model.host as host
 import model.workload as wl
+import model.buffer as buffer
+import model.buffer_cache as buffer_cache
+import model.nfc as nfc
+from model.buffer import bm
+from model.nandcmd import NFC_CMD_READ, nandcmd_table
+from sim_system import get_ctrl, get_fw
 from config.ssd_param import HOST_CMD_READ, HOST_CMD_WRITE
 events = []
+checks = {
+    "verify_errors": 0, "cache_hits_retagged": 0, "channels_released": 0,
+    "unmapped_reads_served": 0,
+}
 def wrap(name, kind):
     original = getattr(host.host_stat_param, name)
     def logged(self, *args):
@@ -67,6 +135,60 @@ def wrap(name, kind):
     setattr(host.host_stat_param, name, logged)
 wrap("update_read", 0)
 wrap("update_write", 1)
+cached_buffer_id = buffer_cache.buffer_cache.get_buffer_id
+def get_buffer_id(self, lba):
+    # a hit of the read cache, handed to the read now being served (the module docstring
+    # of bench/foreign/py_ssd_sim_cliff.py says what was wrong and why this is the fix)
+    buffer_id, hit = cached_buffer_id(self, lba)
+    if hit:
+        ftl = get_fw("ftl")
+        slot = bm.bm_slots[buffer_id]
+        if (slot.queue_id, slot.cmd_tag) != (ftl.read_queue_id, ftl.read_cmd_tag):
+            checks["cache_hits_retagged"] += 1
+        slot.queue_id, slot.cmd_tag = ftl.read_queue_id, ftl.read_cmd_tag
+    return buffer_id, hit
+buffer_cache.buffer_cache.get_buffer_id = get_buffer_id
+kept_channel_for = nfc.nfc.release_channel_condition
+def release_channel_condition(self, channel, way):
+    # the channel released where the simulator would keep it for a command that is not a read
+    # (the module docstring of bench/foreign/py_ssd_sim_cliff.py says why)
+    queued = self.fil2nfc_queue[way].array
+    if queued and queued[0] == NFC_CMD_READ and nandcmd_table.table[queued[0]].code != NFC_CMD_READ:
+        checks["channels_released"] += 1
+        return self.release_channel(channel, way)
+    return kept_channel_for(self, channel, way)
+nfc.nfc.release_channel_condition = release_channel_condition
+configure_buffers = buffer.buffer_manager.config
+def config(self, write_buffer_num, read_buffer_num):
+    # the read cache sized to half the read buffers configured, as its parameter intends
+    # (the module docstring of bench/foreign/py_ssd_sim_cliff.py says why)
+    configure_buffers(self, write_buffer_num, read_buffer_num)
+    buffer_cache.bm_cache.length = read_buffer_num // 2
+buffer.buffer_manager.config = config
+if read_percent > 0 and unmapped_by_simulator:
+    import model.ftl as ftl
+    from model.ftl_meta import meta, UNMAP_ENTRY
+    from model.buffer import BM_READ
+    read_from_nand = ftl.ftl_manager.do_read
+    def do_read(self):
+        # a read of a never-written page, not in the read cache, answered by the FTL with a
+        # zeroed read buffer through the host interface, as a drive does (the simulator's
+        # do_read has no path for it: the module docstring)
+        lba = int(self.read_cur_chunk)
+        if (self.num_chunks_to_read == 1 and meta.map_table[lba] == UNMAP_ENTRY
+                and not buffer_cache.bm_cache.check_hit(lba)[1]):
+            ids, ok = bm.get_buffer(BM_READ, self.read_queue_id, self.read_cmd_tag, 1)
+            if ok:
+                bm.set_data(ids[0], 0, lba)
+                get_ctrl("hic").add_tx_buffer(self.read_queue_id, ids[0])
+                ready = sim_event.event_mgr.alloc_new_event(0)
+                ready.code = sim_event.event_id.EVENT_USER_DATA_READY
+                ready.dest = sim_event.event_dst.MODEL_HIC
+                self.num_chunks_to_read = 0
+                checks["unmapped_reads_served"] += 1
+            return
+        return read_from_nand(self)
+    ftl.ftl_manager.do_read = do_read
 if read_percent > 0:
     from model.ftl_meta import meta, UNMAP_ENTRY
     original_generate = wl.workload.generate
@@ -75,17 +197,25 @@ if read_percent > 0:
             op, lba, sectors = original_generate(self, submit_time)
             if op != HOST_CMD_WRITE or random.random() * 100 >= read_percent:
                 return op, lba, sectors
-            if meta.map_table[int(lba // 8)] != UNMAP_ENTRY:
+            if unmapped_by_simulator or meta.map_table[int(lba // 8)] != UNMAP_ENTRY:
                 return HOST_CMD_READ, lba, sectors
             # a read of a never-written page: answered here at once (the simulator's read
             # path fails on one; overprov's core, like a drive, answers one without NAND)
             events.append((sim_event.event_mgr.timetick, 0))
     wl.workload.generate = generate
-builtins.input = lambda *a: "q"
+def answer(*prompt):
+    # the host's data check calls input() with no prompt on a read returning other data
+    # than it wrote; the end of the run asks with one
+    if not prompt:
+        checks["verify_errors"] += 1
+        return ""
+    return "q"
+builtins.input = answer
 import sim_main
 sim_main.sim_main()
+checks["pending_commands"] = get_ctrl("host").get_pending_cmd_num()
 with open(out_path, "w") as f:
-    json.dump(events, f)
+    json.dump({"events": events, **checks}, f)
 """
 
 
@@ -93,6 +223,7 @@ def configure(copy: pathlib.Path, args: argparse.Namespace) -> None:
     """Write the drive and workload this run uses into the simulator's copy."""
     ssd = (copy / "config/ssd_config.xml").read_text()
     ssd = re.sub(r"<depth_of_host_queue>\d+<", f"<depth_of_host_queue>{args.qd}<", ssd)
+    ssd = re.sub(r"<channel>\d+<", f"<channel>{args.channels}<", ssd)
     slc_end = 10 + args.slc_superblocks - 1
     ssd = re.sub(
         r"(<name>slc_cache</name>.*?<start_block_no>)\d+(</start_block_no>\s*<end_block_no>)\d+"
@@ -139,6 +270,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--checkout", required=True, type=pathlib.Path)
     p.add_argument("--python", required=True)
     p.add_argument("--work", required=True, type=pathlib.Path)
+    p.add_argument("--channels", type=int, default=8)
     p.add_argument("--slc-superblocks", type=int, default=2)
     p.add_argument("--qd", type=int, default=32)
     p.add_argument("--read-percent", type=int, default=0)
@@ -146,6 +278,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--span-mib", type=int, default=1024)
     p.add_argument("--interval-ms", type=float, default=20.0)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--unmapped-reads", choices=("host", "simulator"), default="host")
     p.add_argument("--out", type=pathlib.Path)
     args = p.parse_args(argv)
     copy = args.work / "py_ssd_sim"
@@ -156,10 +289,15 @@ def main(argv: list[str] | None = None) -> int:
     (copy / "cliff_runner.py").write_text(RUNNER)
     events_path = args.work / "events.json"
     run = [args.python, "cliff_runner.py", str(args.seed), str(args.read_percent)]
-    subprocess.run([*run, str(events_path)], cwd=copy, check=True, stdout=subprocess.DEVNULL)
-    events = json.loads(events_path.read_text())
+    run += [str(events_path), args.unmapped_reads]
+    subprocess.run(run, cwd=copy, check=True, stdout=subprocess.DEVNULL)
+    run_log = json.loads(events_path.read_text())
+    events = run_log["events"]
     result = {
-        "simulator": "github.com/baramjin92/py_ssd_sim a9f9c73 (run from a clone, unchanged)",
+        "simulator": "github.com/baramjin92/py_ssd_sim a9f9c73 (run from a clone; its read "
+        "cache's hit re-tagged, a held channel released and its read cache sized to the "
+        "configured read buffers at run time: bench/foreign/py_ssd_sim_cliff.py)",
+        "channels": args.channels,
         "slc_superblocks": args.slc_superblocks,
         "qd": args.qd,
         "read_percent": args.read_percent,
@@ -169,6 +307,12 @@ def main(argv: list[str] | None = None) -> int:
         "interval_ms": args.interval_ms,
         "completed": len(events),
         "writes": sum(w for _, w in events),
+        "pending_commands": run_log["pending_commands"],
+        "verify_errors": run_log["verify_errors"],
+        "cache_hits_retagged": run_log["cache_hits_retagged"],
+        "channels_released": run_log["channels_released"],
+        "unmapped_reads": args.unmapped_reads,
+        "unmapped_reads_served": run_log["unmapped_reads_served"],
         **series(events, args.interval_ms),
     }
     text = json.dumps(result)

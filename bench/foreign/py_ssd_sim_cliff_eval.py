@@ -3,11 +3,16 @@ cache from its QD32 write series, predict its QD8 70:30 cliff, judge by the regi
 
     PYTHONPATH=python python bench/foreign/py_ssd_sim_cliff_eval.py \
         --fit bench/results/cliff-foreign/fit-qd32-writes.json \
-        --held-out bench/results/cliff-foreign/held-out-qd8-70-30.json \
-        [--out bench/results/cliff-foreign/evaluation.json]
+        --held-out bench/results/cliff-foreign2/a-qd8-70-30.json \
+        [--out bench/results/cliff-foreign2/evaluation-a-qd8-70-30.json]
+    PYTHONPATH=python python bench/foreign/py_ssd_sim_cliff_eval.py \
+        --gate STORED.json RERUN.json [--out FILE.json]
 
 The two series are bench/foreign/py_ssd_sim_cliff.py's (the rule, the configuration and the
-commands: bench/results/cliff-foreign/RULE.md); the twin is bench/foreign/py_ssd_sim_twin.py's.
+commands: bench/results/cliff-foreign/RULE.md, amended by bench/results/cliff-foreign2/RULE.md);
+the twin is bench/foreign/py_ssd_sim_twin.py's, with the fit series' channel count. A held-out
+run that ended with commands pending or a read returning other data than written has no truth.
+``--gate`` checks that a re-run reproduces a stored series exactly (the second rule's gate).
 Both series are read with no garbage collection flagged: the driver's 1 GiB span on 25 GiB of
 TLC blocks never fills the ``user`` group, and the simulator's only collection in them is the
 cache's fold, which starts at the cliff (flagging it would end the analysis there). The twin
@@ -40,10 +45,35 @@ def load(path: pathlib.Path) -> tuple[dict, cliff.Series]:
     )  # fmt: skip
 
 
+#: what a re-run must reproduce of a stored series (bench/results/cliff-foreign2/RULE.md)
+GATE_FIELDS = ("times_s", "iops", "write_iops", "completed", "writes")
+
+
+def gate(stored_path: pathlib.Path, rerun_path: pathlib.Path) -> dict:
+    stored = json.loads(stored_path.read_text())
+    rerun = json.loads(rerun_path.read_text())
+    differ = [k for k in GATE_FIELDS if stored[k] != rerun[k]]
+    return {
+        "stored": str(stored_path), "rerun": str(rerun_path), "differ": differ,
+        "intervals": len(rerun["times_s"]), "reproduced": not differ,
+    }  # fmt: skip
+
+
+def truth_refused(run: dict) -> str | None:
+    """Why a held-out run gives no truth (commands left pending, data returned wrong)."""
+    pending, wrong = run.get("pending_commands", 0), run.get("verify_errors", 0)
+    if pending or wrong:
+        return f"{pending} commands pending at the end, {wrong} reads returned other data"
+    return None
+
+
 def evaluate(fit_path: pathlib.Path, held_out_path: pathlib.Path) -> dict:
     fit_run, fit_series = load(fit_path)
     held_run, held_series = load(held_out_path)
-    drive = twin()
+    channels = fit_run.get("channels", 8)
+    if held_run.get("channels", 8) != channels:
+        raise ValueError("the fit and held-out series are of different drives")
+    drive = twin(channels)
     out: dict = {
         "fit_series": str(fit_path),
         "held_out_series": str(held_out_path),
@@ -54,8 +84,11 @@ def evaluate(fit_path: pathlib.Path, held_out_path: pathlib.Path) -> dict:
     }
     measured = cliff.find_cliff(fit_series)
     out["measured_cliff_qd32"] = measured.to_dict() if measured else None
-    true = cliff.find_cliff(held_series)
+    refused = truth_refused(held_run)
+    true = None if refused else cliff.find_cliff(held_series)
     out["true"] = true.to_dict() if true else None
+    if refused:
+        out["truth_refused"] = refused
     try:
         fit = cliff.fit_cache(fit_series, drive, 1.0, qd=fit_run["qd"], precondition="none")
     except ConfigError as exc:
@@ -88,11 +121,17 @@ def evaluate(fit_path: pathlib.Path, held_out_path: pathlib.Path) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--fit", required=True, type=pathlib.Path)
-    p.add_argument("--held-out", required=True, type=pathlib.Path)
+    p.add_argument("--fit", type=pathlib.Path)
+    p.add_argument("--held-out", type=pathlib.Path)
+    p.add_argument("--gate", nargs=2, type=pathlib.Path, metavar=("STORED", "RERUN"))
     p.add_argument("--out", type=pathlib.Path)
     args = p.parse_args(argv)
-    result = evaluate(args.fit, args.held_out)
+    if args.gate:
+        result = gate(*args.gate)
+    elif args.fit and args.held_out:
+        result = evaluate(args.fit, args.held_out)
+    else:
+        p.error("--fit and --held-out, or --gate")
     text = json.dumps(result, indent=1)
     if args.out:
         args.out.write_text(text + "\n")

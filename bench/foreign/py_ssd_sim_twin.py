@@ -17,6 +17,9 @@ What each value is, from those files (no value is taken from a run of either sim
 - the NAND the driver's FTL writes: the ``slc_cache`` and ``user`` block groups, blocks 10-100
   of every die (91 blocks x 8 dies x 36 MiB); the host's span, 1 GiB, as the capacity (the
   driver's requests cover only it; a workload over the whole namespace would not).
+
+``twin(channels)`` is the same drive with the driver's ``--channels`` (one die each: 4 is the
+die count of the simulator's config/ufs_config.xml), its NAND scaled with the dies.
 """
 
 from __future__ import annotations
@@ -24,25 +27,25 @@ from __future__ import annotations
 #: the driver's span (bench/foreign/py_ssd_sim_cliff.py ``--span-mib`` 1024)
 SPAN_BYTES = 2**30
 DIE_BLOCK_BYTES = 1152 * 4 * 8192
-#: blocks 10-100 of 8 dies (the driver's ``slc_cache`` then ``user`` groups)
-NAND_BYTES = 91 * 8 * DIE_BLOCK_BYTES
+#: blocks 10-100 of a die (the driver's ``slc_cache`` then ``user`` groups)
+BLOCKS_PER_DIE = 91
 
 
-def twin() -> dict:
-    """The drive dict (a preset's form: python/overprov/presets.py)."""
+def twin(channels: int = 8) -> dict:
+    """The drive dict (a preset's form: python/overprov/presets.py) with ``channels`` dies."""
     return {
         "description": "py_ssd_sim's drive (bench/foreign/py_ssd_sim_twin.py)",
         "source": "github.com/baramjin92/py_ssd_sim a9f9c73, config/ssd_config.xml and "
         "config/nand_config.xml (256gb_g3)",
         "advertised_bytes": SPAN_BYTES,
-        "physical_bytes": NAND_BYTES,
+        "physical_bytes": BLOCKS_PER_DIE * channels * DIE_BLOCK_BYTES,
         "config": {
             "geometry": {"page_size_bytes": 4096, "pages_per_block": 1152 * 8},
             "timing": {
                 "enabled": True,
                 "host": {"link_mb_s": 3938.0},
                 "nand": {
-                    "channels": 8,
+                    "channels": channels,
                     "dies_per_channel": 1,
                     "flash_page_bytes": 32768,
                     "read_us": 70.0,

@@ -6,18 +6,24 @@ simulator itself is run outside the repository; these need none of it."""
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import sys
 from pathlib import Path
+
+import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench" / "foreign"))
 
 import py_ssd_sim_cliff  # noqa: E402
+import py_ssd_sim_cliff_eval  # noqa: E402
 import py_ssd_sim_twin  # noqa: E402
 
 # the shape of the simulator's config/ssd_config.xml (its block groups and workload entry),
 # with other numbers, so that each rewrite is seen to land
 SSD_CONFIG = """<ssd><main_configuration>
 <depth_of_host_queue>512</depth_of_host_queue>
+<channel>8</channel>
 <blk_grp>
 <blk_manager><name>meta</name><number_of_way>ALL</number_of_way>
 <start_block_no>1</start_block_no><end_block_no>9</end_block_no>
@@ -47,10 +53,11 @@ def test_configuration_sets_queue_depth_cache_groups_and_workload(tmp_path):
     (tmp_path / "config").mkdir()
     (tmp_path / "config/ssd_config.xml").write_text(SSD_CONFIG)
     (tmp_path / "config/workload.xml").write_text("<workload_types/>")
-    args = argparse.Namespace(qd=8, slc_superblocks=2, span_mib=1024, amount_mib=640)
+    args = argparse.Namespace(qd=8, channels=4, slc_superblocks=2, span_mib=1024, amount_mib=640)
     py_ssd_sim_cliff.configure(tmp_path, args)
     ssd = (tmp_path / "config/ssd_config.xml").read_text()
     assert "<depth_of_host_queue>8<" in ssd
+    assert "<channel>4<" in ssd
     slc = ssd.split("<name>slc_cache</name>")[1].split("</blk_manager>")[0]
     assert "<start_block_no>10<" in slc and "<end_block_no>11<" in slc
     assert "<threshold_low>1<" in slc and "<threshold_high>2<" in slc
@@ -74,3 +81,51 @@ def test_twin_figures_from_the_configuration_files():
     # the simulator's super blocks: 288 MiB in TLC, a third of it in SLC mode
     assert 8 * nand["die_block_bytes"] == 288 * 2**20
     assert "max_bytes" not in d["config"]["timing"]["slc"]  # the fit sets the size
+
+
+def test_twin_with_four_dies_scales_its_nand():
+    d = py_ssd_sim_twin.twin(4)
+    assert d["config"]["timing"]["nand"]["channels"] == 4
+    assert d["physical_bytes"] == 91 * 4 * 36 * 2**20
+    assert d["advertised_bytes"] == 2**30
+
+
+def test_gate_names_what_a_rerun_changed(tmp_path):
+    run = {"times_s": [0.02], "iops": [50.0], "write_iops": [50.0], "completed": 1, "writes": 1}
+    (tmp_path / "a.json").write_text(json.dumps(run))
+    (tmp_path / "b.json").write_text(json.dumps({**run, "extra": 1}))
+    (tmp_path / "c.json").write_text(json.dumps({**run, "iops": [100.0], "completed": 2}))
+    assert py_ssd_sim_cliff_eval.gate(tmp_path / "a.json", tmp_path / "b.json")["reproduced"]
+    changed = py_ssd_sim_cliff_eval.gate(tmp_path / "a.json", tmp_path / "c.json")
+    assert not changed["reproduced"] and changed["differ"] == ["iops", "completed"]
+
+
+def test_a_run_left_pending_or_returning_wrong_data_gives_no_truth():
+    assert py_ssd_sim_cliff_eval.truth_refused({"pending_commands": 0, "verify_errors": 0}) is None
+    assert py_ssd_sim_cliff_eval.truth_refused({}) is None  # a run before the counts existed
+    assert "7 commands pending" in py_ssd_sim_cliff_eval.truth_refused({"pending_commands": 7})
+    assert "1 reads" in py_ssd_sim_cliff_eval.truth_refused({"verify_errors": 1})
+
+
+def test_the_runner_the_simulator_executes_compiles():
+    compile(py_ssd_sim_cliff.RUNNER, "cliff_runner.py", "exec")
+
+
+@pytest.mark.skipif(
+    not (os.environ.get("PY_SSD_SIM_CHECKOUT") and os.environ.get("PY_SSD_SIM_PYTHON")),
+    reason="needs a clone of py_ssd_sim (PY_SSD_SIM_CHECKOUT, unlicensed: not in the repository) "
+    "and an interpreter with its imports (PY_SSD_SIM_PYTHON)",
+)
+@pytest.mark.parametrize("unmapped", ["host", "simulator"])
+def test_a_short_mixed_run_ends_with_nothing_pending(tmp_path, capsys, unmapped):
+    py_ssd_sim_cliff.main([
+        "--checkout", os.environ["PY_SSD_SIM_CHECKOUT"],
+        "--python", os.environ["PY_SSD_SIM_PYTHON"], "--work", str(tmp_path),
+        "--qd", "8", "--read-percent", "30", "--amount-mib", "4", "--seed", "99",
+        "--interval-ms", "2", "--unmapped-reads", unmapped,
+    ])  # fmt: skip
+    run = json.loads(capsys.readouterr().out)
+    assert run["pending_commands"] == 0 and run["verify_errors"] == 0
+    assert 0 < run["writes"] < run["completed"]  # reads and writes both completed
+    # reads of unwritten pages: served by the simulator only when asked
+    assert (run["unmapped_reads_served"] > 0) == (unmapped == "simulator")
