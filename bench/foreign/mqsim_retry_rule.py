@@ -37,6 +37,18 @@ from corpus_foreign import foreign_drives  # noqa: E402
 
 R1_BOUND = 0.05
 FOLDER = "bench/foreign/results/mqsim-retry"
+VERDICT = "bench/foreign/results/mqsim-retry/verdict.md"  # written into --dir
+LEVEL_COLUMNS = (
+    "extra OP",
+    "steady WAF",
+    "IOPS",
+    "settled",
+    "WAF at the onset's spare",
+    "error",
+    "spare factor read",
+    "free blocks a plane",
+    "unpatched WAF / IOPS",
+)
 
 
 def unpatched_levels(folder: Path, drive: str) -> dict[float, dict]:
@@ -134,18 +146,11 @@ def markdown(v: dict) -> str:
            f"- the reserve reading carried weight in any plan case: "
            f"{v['reserve_reading_carried_weight']}",
            f"- held-out levels (`loo`, corpus and curves): {v['loo_summary']}"]  # fmt: skip
-    for d in v["drives"]:
-        if d["onset_spare_factor"] is None:
-            out += ["", f"## {d['drive']}: no onset"]
-            continue
-        out += ["", f"## {d['drive']}: onset {d['onset_spare_factor']:.4f}, R1 {d['R1']}, "
-                    f"R2 {d['R2']}", "",
-                "| extra OP | steady WAF | IOPS | settled | WAF at the onset's spare | error | "
-                "spare factor read | free blocks a plane | unpatched WAF / IOPS |",
-                "|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
-        for r in d["levels"]:
-            if r["queue_depth"] != 32:
-                continue
+    for d in (d for d in v["drives"] if d["onset_spare_factor"] is not None):
+        title = f"## {d['drive']}: onset {d['onset_spare_factor']:.4f}, R1 {d['R1']}, R2 {d['R2']}"
+        out += ["", title, "", "| " + " | ".join(LEVEL_COLUMNS) + " |",
+                "|" + "---|" * len(LEVEL_COLUMNS)]  # fmt: skip
+        for r in (r for r in d["levels"] if r["queue_depth"] == 32):
             old = (
                 f"{r['unpatched_waf']:.3f} / {r['unpatched_iops']:.0f}"
                 if r["unpatched_waf"] is not None
@@ -157,20 +162,7 @@ def markdown(v: dict) -> str:
                 f"{pct(r['error_at_onset'])} | {r['spare_factor']:.4f} | "
                 f"{r['free_blocks_per_plane']:.1f} | {old} |"
             )
-        out += [
-            "",
-            "| plan case, raw NAND | reserve weight | WAF worst | IOPS median / worst | "
-            "baseline: WAF worst, IOPS median / worst | R2 |",
-            "|---|---|---|---|---|---|",
-        ]
-        for c in d["R2_cases"]:
-            out.append(
-                f"| {'given' if c['raw_nand_given'] else 'not given'} | {c['reserve_weight']:.2f}"
-                f" | {100 * c['waf_worst']:.1f}% | {100 * c['iops_median']:.1f}% / "
-                f"{100 * c['iops_worst']:.1f}% | {100 * c['baseline_waf_worst']:.1f}%, "
-                f"{100 * c['baseline_iops_median']:.1f}% / {100 * c['baseline_iops_worst']:.1f}%"
-                f" | {'holds' if c['holds'] else 'fails'} |"
-            )
+        out += mqsim_reserve_rule.plan_case_table(d["R2_cases"], "R2")
         for raw in (False, True):
             rows = [r for r in d["loo"] if r["raw_nand_given"] == raw]
             for fig in ("iops", "waf"):
@@ -213,7 +205,7 @@ def main(argv: list[str] | None = None) -> int:
     v = check(args.dir, args.unpatched)
     (args.dir / "verdict.json").write_text(json.dumps(v, indent=1) + "\n")
     text = markdown(v)
-    (args.dir / "verdict.md").write_text(text)
+    (args.dir / Path(VERDICT).name).write_text(text)
     print(text)
     return 0
 
