@@ -69,6 +69,9 @@ def coverage(folder: Path, drive: str) -> list[dict]:
     out = []
     for sim in json.loads(path.read_text()):
         for case in sim["cases"]:
+            if "levels" not in case:  # calibrate refused the case: its message, no figures
+                out.append({"case": case["case"], "refused": case.get("error"), "held_out": []})
+                continue
             held = []
             for r in case["levels"]:
                 for fig in ("iops", "waf"):
@@ -174,6 +177,8 @@ def markdown(v: dict) -> str:
                         f"{fig}, with the onset: " + ", ".join(errs)
                     )
         for c in d["coverage"]:
+            if c.get("refused"):
+                out.append(f"- R3, `evaluate.py` {c['case']}: refused ({c['refused'][0]})")
             h = c["held_out"]
             for fig in ("iops", "waf"):
                 rows = [r for r in h if r["figure"] == fig]

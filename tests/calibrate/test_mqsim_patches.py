@@ -104,9 +104,11 @@ def test_retry_rule_reads_held_out_levels_and_interval_widths(tmp_path):
     }  # fmt: skip
     folder = tmp_path / "eval" / "u1"
     folder.mkdir(parents=True)
-    doc = [{"cases": [{"case": "IOPS+WAF 0+40, FOB", "levels": [level]}]}]
+    refused = {"case": "IOPS+WAF 0+40, FOB, raw NAND", "error": ["no twin is written"]}
+    doc = [{"cases": [{"case": "IOPS+WAF 0+40, FOB", "levels": [level]}, refused]}]
     (folder / "evaluation.json").write_text(json.dumps(doc))
-    (got,) = mqsim_retry_rule.coverage(tmp_path, "u1")
+    got, no = mqsim_retry_rule.coverage(tmp_path, "u1")
+    assert no == {"case": refused["case"], "refused": ["no twin is written"], "held_out": []}
     assert got["case"] == "IOPS+WAF 0+40, FOB"
     (iops,) = got["held_out"]  # the WAF was fitted at this level: not held out
     assert iops["figure"] == "iops" and iops["in_interval"] is False
