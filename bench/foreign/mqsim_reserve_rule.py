@@ -137,6 +137,25 @@ def check(folder: Path) -> dict:
     }
 
 
+def plan_case_table(cases: list[dict], condition: str) -> list[str]:
+    """The plan cases' lines of a verdict: weights, worst and median errors, the condition."""
+    out = [
+        "",
+        "| plan case, raw NAND | reserve weight | WAF worst | IOPS median / worst | "
+        f"baseline: WAF worst, IOPS median / worst | {condition} |",
+        "|---|---|---|---|---|---|",
+    ]
+    for c in cases:
+        out.append(
+            f"| {'given' if c['raw_nand_given'] else 'not given'} | {c['reserve_weight']:.2f}"
+            f" | {100 * c['waf_worst']:.1f}% | {100 * c['iops_median']:.1f}% / "
+            f"{100 * c['iops_worst']:.1f}% | {100 * c['baseline_waf_worst']:.1f}%, "
+            f"{100 * c['baseline_iops_median']:.1f}% / {100 * c['baseline_iops_worst']:.1f}%"
+            f" | {'holds' if c['holds'] else 'fails'} |"
+        )
+    return out
+
+
 def markdown(v: dict) -> str:
     out = ["# bench/foreign/results/mqsim-reserve/RULE.md: verdict", ""]
     words = {True: "stands", False: "fails", None: "not judged (fewer than two drives)"}
@@ -164,20 +183,7 @@ def markdown(v: dict) -> str:
                 f"{100 * r['error_at_onset']:+.1f}% | {r['spare_factor']:.4f} | "
                 f"{r['free_blocks_per_plane']:.1f} |"
             )
-        out += [
-            "",
-            "| plan case, raw NAND | reserve weight | WAF worst | IOPS median / worst | "
-            "baseline: WAF worst, IOPS median / worst | D3 |",
-            "|---|---|---|---|---|---|",
-        ]
-        for c in d["D3_cases"]:
-            out.append(
-                f"| {'given' if c['raw_nand_given'] else 'not given'} | {c['reserve_weight']:.2f}"
-                f" | {100 * c['waf_worst']:.1f}% | {100 * c['iops_median']:.1f}% / "
-                f"{100 * c['iops_worst']:.1f}% | {100 * c['baseline_waf_worst']:.1f}%, "
-                f"{100 * c['baseline_iops_median']:.1f}% / {100 * c['baseline_iops_worst']:.1f}%"
-                f" | {'holds' if c['holds'] else 'fails'} |"
-            )
+        out += plan_case_table(d["D3_cases"], "D3")
         for r in d["D4_loo_0pct"]:
             out.append(
                 f"- D4, 0% held out ({'raw NAND' if r['raw_nand_given'] else 'no raw NAND'}), "

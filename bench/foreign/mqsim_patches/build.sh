@@ -1,0 +1,28 @@
+#!/bin/sh
+# Build MQSim from its own repository with this folder's patches, by its own Makefile.
+#   build.sh MQSIM_GIT_DIR [OUT_DIR] [COMMIT]
+# MQSIM_GIT_DIR: a clone of https://github.com/CMU-SAFARI/MQSim (a bare one will do);
+# COMMIT: 7ec40e3b198e8bd117f992f051cd610e330e079e unless given.
+# MQSIM_PATCHES: the patch files applied, in order (names in this folder, space-separated);
+# every *.patch here, in name order, unless set ("" builds MQSim unpatched).
+# What each patch fixes and why: bench/foreign/README.md, "MQSim's patches".
+set -eu
+mqsim=$1
+out=${2:-$(pwd)/mqsim-patched}
+commit=${3:-7ec40e3b198e8bd117f992f051cd610e330e079e}
+here=$(cd "$(dirname "$0")" && pwd)
+if [ "${MQSIM_PATCHES+set}" = set ]; then
+    patches=$MQSIM_PATCHES
+else
+    patches=$(cd "$here" && ls -- *.patch | sort)
+fi
+mkdir -p "$out"
+git -C "$mqsim" archive "$commit" | tar -x -C "$out"
+git -C "$mqsim" rev-parse "$commit^{commit}" > "$out/COMMIT"
+: > "$out/PATCHES"
+for p in $patches; do
+    patch -p1 --forward --quiet -d "$out" < "$here/$p"
+    (cd "$here" && sha256sum "$p") >> "$out/PATCHES"
+done
+make -C "$out" > "$out/build.log" 2>&1
+echo "$out/MQSim (MQSim $(cat "$out/COMMIT"); patches: $(echo $patches))"
