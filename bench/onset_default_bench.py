@@ -238,14 +238,24 @@ def judge(base: list[dict[str, Any]], new: list[dict[str, Any]], key: str) -> li
             failed.append(f"2 ({rn['drive']})")
         if over:
             failed.append(f"3 ({rn['drive']})")
-    rise = 100 * (statistics.median(b_all) - statistics.median(a_all))
-    out.append(f"median |error| over {len(a_all)} figures: {100 * statistics.median(a_all):.2f}% "
-               f"→ {100 * statistics.median(b_all):.2f}% ({rise:+.2f} points)")  # fmt: skip
-    if rise > MEDIAN_POINTS_MAX:
-        failed.append("4")
-    out.append(f"{key} against the baseline's off: " + (
-        "conditions 1-4 hold" if not failed else "fails " + ", ".join(failed)))  # fmt: skip
-    return out
+    return out + overall(
+        f"{key} against the baseline's off", [100 * x for x in a_all], [100 * x for x in b_all],
+        MEDIAN_POINTS_MAX, failed,
+    )  # fmt: skip
+
+
+def overall(
+    label: str, base_pc: list[float], arm_pc: list[float], rise_max: float, failed: list[str]
+) -> list[str]:
+    """Condition 4 of either rule (the median |error|, in %, may rise by ``rise_max`` points)
+    and the verdict line, given the conditions ``failed`` so far."""
+    rise = statistics.median(arm_pc) - statistics.median(base_pc)
+    failed = failed + (["4"] if rise > rise_max else [])
+    return [
+        f"{label}: median |error| over {len(base_pc)} figures {statistics.median(base_pc):.2f}%"
+        f" → {statistics.median(arm_pc):.2f}% ({rise:+.2f} points)",
+        f"{label}: " + ("conditions 1-4 hold" if not failed else "fails " + ", ".join(failed)),
+    ]
 
 
 #: bench/foreign/results/onset-default4/RULE.md: an arm's median |error| over the seeds may
@@ -298,14 +308,7 @@ def judge_over_seeds(records: list[dict[str, Any]], base: str = "base") -> list[
             )
             failed += [f"{c} ({drive})" for c, bad in (("1", lost), ("2", cost), ("3", over))
                        if bad]  # fmt: skip
-        rise = statistics.median(b_all) - statistics.median(a_all)
-        out.append(f"{key}: median |error| over {len(a_all)} figures "
-                   f"{statistics.median(a_all):.2f}% → {statistics.median(b_all):.2f}% "
-                   f"({rise:+.2f} points)")  # fmt: skip
-        if rise > SEEDS_MEDIAN_POINTS_MAX:
-            failed.append("4")
-        out.append(f"{key} against {base}: " + (
-            "conditions 1-4 hold" if not failed else "fails " + ", ".join(failed)))  # fmt: skip
+        out += overall(f"{key} against {base}", a_all, b_all, SEEDS_MEDIAN_POINTS_MAX, failed)
     return out
 
 
