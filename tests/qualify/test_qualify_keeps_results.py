@@ -39,6 +39,7 @@ def test_a_bad_output_is_refused_before_the_drive_is_written(need_fio, overprov_
     assert not (tmp_path / "o").exists()
 
 
+@pytest.mark.filterwarnings("error::UserWarning")  # its report: no log axis without latencies
 def test_each_result_is_kept_and_a_crashed_test_fails_alone(overprov_cli, tmp_path, monkeypatch):
     """The consistency test stops with an error (as its window without latency figures did
     on a drive file at 8 GiB): the cache result, finished before it, is in qualify.json
