@@ -19,20 +19,20 @@ plateau longer than a run's window passes the test.
 
 from __future__ import annotations
 
-import statistics
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from overprov import engine
 from overprov.measurement_file import Level
+from overprov.profile.steady import SNIA, SteadyStateCriteria, assess
 from overprov.steady_window import timed_intervals, window_waf
 
 #: The runs' lengths after the fill, tried in turn; the last is the cap.
 DRIVE_WRITES = (4.0, 8.0, 16.0)
 ROUNDS = 20
 WINDOW_ROUNDS = 5
-MAX_RANGE_SHARE = 0.20
-MAX_SLOPE_SHARE = 0.10
+MAX_RANGE_SHARE = SNIA.max_range_fraction
+MAX_SLOPE_SHARE = SNIA.max_slope_excursion_fraction
 #: The timed intervals' length: several to a round (a twin writes a drive in seconds).
 INTERVAL_S = 0.05
 BLOCK_BYTES = 4096
@@ -53,18 +53,18 @@ def run_config(level_config: dict[str, Any], drive_writes: float) -> dict[str, A
 def snia_shares(values: Sequence[float]) -> tuple[bool, float, float]:
     """SNIA PTS's steady-state test on a window's round values: (steady, range share, slope
     share), the range and the least-squares line's excursion over the window as shares of the
-    mean (a window whose mean is not positive is not steady)."""
-    mean = statistics.fmean(values)
-    if mean <= 0:
-        return False, float("inf"), float("inf")
-    slope = statistics.linear_regression(range(len(values)), values).slope
-    range_share = (max(values) - min(values)) / mean
-    slope_share = abs(slope) * (len(values) - 1) / mean
-    return (
-        range_share <= MAX_RANGE_SHARE and slope_share <= MAX_SLOPE_SHARE,
-        range_share,
-        slope_share,
+    mean (a window whose mean is not positive is not steady, its shares infinite). The test is
+    the profile's (``profile.steady.assess`` with SNIA's limits) over the whole of ``values``."""
+    criteria = SteadyStateCriteria(
+        window_rounds=len(values),
+        max_range_fraction=MAX_RANGE_SHARE,
+        max_slope_excursion_fraction=MAX_SLOPE_SHARE,
+        max_rounds=max(len(values), SNIA.max_rounds),
     )
+    verdict = assess(values, criteria)
+    if verdict.range_fraction is None or verdict.slope_excursion_fraction is None:
+        return False, float("inf"), float("inf")
+    return verdict.steady, verdict.range_fraction, verdict.slope_excursion_fraction
 
 
 def snia_steady(values: Sequence[float]) -> bool:
