@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from overprov.calibrate.twin_steady import round_edges as twin_round_edges
 from overprov.calibrate.twin_steady import snia_shares
 
 #: Rounds of equal host writes a run is cut into, and the last ones that make the window.
@@ -66,13 +67,8 @@ class Figure:
 
 def round_edges(samples: Sequence[Sample], rounds: int = ROUNDS) -> list[Sample]:
     """The first sample at or past each multiple of 1/``rounds`` of the run's host writes (the
-    run's first sample first)."""
-    total = samples[-1].host_bytes - samples[0].host_bytes
-    edges = [samples[0]]
-    for k in range(1, rounds + 1):
-        goal = samples[0].host_bytes + total * k / rounds
-        edges.append(next(s for s in samples if s.host_bytes >= goal - 1e-9 * total))
-    return edges
+    run's first sample first): ``twin_steady.round_edges`` on the samples' host bytes."""
+    return [samples[i] for i in twin_round_edges([s.host_bytes for s in samples], rounds)]
 
 
 def waf_between(a: Sample, b: Sample) -> float:

@@ -72,14 +72,14 @@ def snia_steady(values: Sequence[float]) -> bool:
     return snia_shares(values)[0]
 
 
-def round_edges(intervals: Sequence[Mapping[str, Any]]) -> list[int]:
-    """Sample indexes (0: the run's start, i: the end of interval i − 1) of the first sample at
-    or past each multiple of 1/:data:`ROUNDS` of the run's host writes, the start first."""
-    host = [0.0] + [float(iv["host_bytes_total"]) for iv in intervals]
-    total = host[-1]
+def round_edges(host: Sequence[float], rounds: int = ROUNDS) -> list[int]:
+    """Indexes into ``host`` (a run's cumulative host writes, one a sample, its start first) of
+    the first sample at or past each multiple of 1/``rounds`` of the run's host writes, the
+    start's index (0) first."""
+    total = host[-1] - host[0]
     edges = [0]
-    for k in range(1, ROUNDS + 1):
-        goal = total * k / ROUNDS
+    for k in range(1, rounds + 1):
+        goal = host[0] + total * k / rounds
         edges.append(next(i for i, h in enumerate(host) if h >= goal - 1e-9 * total))
     return edges
 
@@ -93,7 +93,7 @@ def window_level(extra_op_percent: float, report: Mapping[str, Any]) -> Level:
     host = [0.0] + [float(iv["host_bytes_total"]) for iv in intervals]
     time_s = [0.0] + [float(iv["time_s"]) for iv in intervals]
     dw = [0.0] + [float(iv["drive_writes_total"]) for iv in intervals]
-    edges = round_edges(intervals)[-WINDOW_ROUNDS - 1 :]
+    edges = round_edges(host)[-WINDOW_ROUNDS - 1 :]
     if len(set(edges)) < len(edges):
         raise ValueError(f"twin at {extra_op_percent:g}%: a round holds no interval")
 

@@ -220,10 +220,6 @@ STATIC_WL_THRESHOLDS: tuple[int | None, ...] = (None, 2, 4, 8, 16, 32)
 STATIC_WL_CHECK_ERASES = 1
 
 
-def static_wl_name(threshold: int | None) -> str:
-    return "greedy" if threshold is None else f"greedy-static-wl-{threshold}"
-
-
 def with_static_wl(r: VictimReading, threshold: int | None) -> VictimReading:
     """The reading with static wear levelling at ``threshold`` (None: the reading unchanged)."""
     if threshold is None:
