@@ -1,11 +1,21 @@
-"""IOPS figures only whose lowest level runs far below the FOB: calibrate refuses
-(``plausibility.spare_side_unidentified``; bench/foreign/results/iops-only2/RULE.md). A WAF
-figure anywhere, a lowest level near the FOB, or the rule off: no refusal."""
+"""IOPS figures only whose lowest level runs far below the FOB: with
+``plausibility.IOPS_ONLY_FOB_RATIO_MAX`` set (7.8 under bench/foreign/results/iops-only2/RULE.md),
+``plausibility.spare_side_unidentified`` refuses; a WAF figure anywhere, a lowest level near the
+FOB, or the rule off (None, the default: the rule failed on unseen truths): no refusal."""
 
 from __future__ import annotations
 
+import pytest
 from overprov.calibrate import plausibility as pl
 from overprov.calibrate.prediction import Prediction
+
+#: the threshold the rule was judged with
+RULE_RATIO = 7.8
+
+
+@pytest.fixture
+def guard_on(monkeypatch):
+    monkeypatch.setattr(pl, "IOPS_ONLY_FOB_RATIO_MAX", RULE_RATIO)
 
 
 def _pred(points, other=(), fob=None):
@@ -30,7 +40,7 @@ BINDING = [_pt(0, 8525), _pt(40, 48925), _pt(0, 80013, fresh=True)]
 QD4 = [_pt(40, 14212, qd=4)]
 
 
-def test_iops_only_far_below_the_fob_is_refused_with_the_figures_named():
+def test_iops_only_far_below_the_fob_is_refused_with_the_figures_named(guard_on):
     why = pl.spare_side_unidentified(_pred(BINDING, QD4))
     assert why is not None
     assert "80,013" in why and "9.4 times" in why and "at 0% extra OP (8,525" in why
@@ -41,7 +51,7 @@ def test_iops_only_far_below_the_fob_is_refused_with_the_figures_named():
     assert pl.spare_side_unidentified in pl.PREDICTION_RULES
 
 
-def test_a_waf_figure_anywhere_or_a_lowest_level_near_the_fob_is_answered():
+def test_a_waf_figure_anywhere_or_a_lowest_level_near_the_fob_is_answered(guard_on):
     with_waf = [_pt(0, 8525, waf=8.0), *BINDING[1:]]
     assert pl.spare_side_unidentified(_pred(with_waf, QD4)) is None
     assert pl.spare_side_unidentified(_pred(BINDING, [_pt(40, 14212, waf=1.5, qd=4)])) is None
@@ -54,8 +64,9 @@ def test_a_waf_figure_anywhere_or_a_lowest_level_near_the_fob_is_answered():
     assert pl.spare_side_unidentified(_pred(BINDING[:2])) is None
 
 
-def test_the_rule_off_refuses_nothing(monkeypatch):
-    monkeypatch.setattr(pl, "IOPS_ONLY_FOB_RATIO_MAX", None)
+def test_the_rule_is_off_by_default_and_off_refuses_nothing(monkeypatch):
+    # off: its rule failed (bench/foreign/results/iops-only2/verdict.txt)
+    assert pl.IOPS_ONLY_FOB_RATIO_MAX is None
     assert pl.spare_side_unidentified(_pred(BINDING, QD4)) is None
     monkeypatch.setattr(pl, "IOPS_ONLY_FOB_RATIO_MAX", 10.0)
     assert pl.spare_side_unidentified(_pred(BINDING, QD4)) is None
