@@ -188,9 +188,10 @@ def stored_cases(results: Path):
             for run in ("off", "on"):
                 got = doc.get(run) or {}
                 lvs = got.get("levels") or [{}]
-                if truth and "iops_err" in lvs[0]:  # a case as evaluate.py keeps it
+                if truth and "iops_err" in lvs[0] and "prediction" not in got:  # evaluate.py's
                     case = f"{doc['case']} [{run}]"
-                    yield f, doc["truth"], case, got["command"], None, lvs, truth
+                    cmd = got.get("command") or doc.get("command") or ""
+                    yield f, doc["truth"], case, cmd, None, lvs, truth
                     break
                 pred = got.get("prediction", got if "levels" in got else None)
                 if pred and truth and "points" in pred.get("fit", {}):
