@@ -27,7 +27,6 @@ import json
 import os
 import re
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -38,6 +37,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import by_figure_rule  # noqa: E402
 import evaluate  # noqa: E402
+import iops_form_readings as readings  # noqa: E402
 from overprov.calibrate import fit as fitmod  # noqa: E402
 from overprov.calibrate import plausibility  # noqa: E402
 
@@ -282,14 +282,25 @@ def generate(name: str) -> dict:
     }
 
 
+#: the threshold the rule was committed with (bench/foreign/results/iops-only2/RULE.md)
+RULE_RATIO = 7.8
+
+
 def guard_on(pred: dict) -> str | None:
-    """The committed rule on a prediction (it reads only the fit's figures)."""
-    return plausibility.spare_side_unidentified(SimpleNamespace(fit=pred["fit"]))  # type: ignore[arg-type]
+    """The rule at :data:`RULE_RATIO` on a prediction (it reads only the fit's figures)."""
+    saved = plausibility.IOPS_ONLY_FOB_RATIO_MAX
+    plausibility.IOPS_ONLY_FOB_RATIO_MAX = RULE_RATIO
+    try:
+        return plausibility.spare_side_unidentified(SimpleNamespace(fit=pred["fit"]))  # type: ignore[arg-type]
+    finally:
+        plausibility.IOPS_ONLY_FOB_RATIO_MAX = saved
 
 
-OFF = ("import sys; from overprov.calibrate import plausibility; "
-       "plausibility.IOPS_ONLY_FOB_RATIO_MAX = None; from overprov.cli import main; "
-       "sys.exit(main())")  # fmt: skip
+def _with_ratio(ratio: float | None) -> list[str]:
+    """``python -c`` running calibrate's CLI with ``plausibility.IOPS_ONLY_FOB_RATIO_MAX`` set."""
+    return ["-c", "import sys; from overprov.calibrate import plausibility; "
+            f"plausibility.IOPS_ONLY_FOB_RATIO_MAX = {ratio!r}; from overprov.cli import main; "
+            "sys.exit(main())"]  # fmt: skip
 
 
 def run_case(truth: Path, out: Path, confirm: bool = False) -> Path:
@@ -299,15 +310,11 @@ def run_case(truth: Path, out: Path, confirm: bool = False) -> Path:
     args = cmd[cmd.index("calibrate") + 1 :]
     curve = evaluate.truth_curve(json.loads(truth.read_text()), 32)
     kept: dict = {**head, "binds": reserve_binds(curve, str(truth))}
-    for run, pre in (("off", ["-c", OFF]), ("confirm-on", ["-m", "overprov"])):
+    for run, pre in (("off", _with_ratio(None)), ("confirm-on", _with_ratio(RULE_RATIO))):
         if run == "confirm-on" and not (confirm and kept["on"]["refused"]):
             break
-        t0 = os.times()
         with tempfile.TemporaryDirectory() as tmp:
-            res = subprocess.run([sys.executable, *pre, "calibrate", *args, "--out", tmp],
-                                 capture_output=True, text=True)  # fmt: skip
-        t1 = os.times()
-        cpu = (t1.children_user - t0.children_user) + (t1.children_system - t0.children_system)
+            res, cpu = readings._run([sys.executable, *pre, "calibrate", *args, "--out", tmp])
         if run == "confirm-on":
             kept[run] = {"exit": res.returncode, "cpu_s": cpu,
                          "last_line": (res.stderr.strip().splitlines() or [""])[-1]}  # fmt: skip

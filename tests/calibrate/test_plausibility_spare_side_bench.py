@@ -46,8 +46,9 @@ def _kept(binds, errors, inside, fob, iops0, refused):
             "on": {"refused": "why" if refused else None}}  # fmt: skip
 
 
-def test_the_conditions_from_kept_cases(tmp_path, monkeypatch):
-    monkeypatch.setattr(plausibility, "IOPS_ONLY_FOB_RATIO_MAX", 7.8)
+def test_the_conditions_from_kept_cases(tmp_path):
+    """Judged at the rule's threshold whatever calibrate's default (off since the verdict)."""
+    assert plausibility.IOPS_ONLY_FOB_RATIO_MAX is None and g.RULE_RATIO == 7.8
     results, cases = tmp_path / "results", tmp_path / "cases"
     results.mkdir(), cases.mkdir()
     waf_case = {"case": "IOPS+WAF 0+40, FOB", "truth": "t.json",
