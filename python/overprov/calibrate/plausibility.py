@@ -21,6 +21,9 @@ Rules on the prediction (after fitting):
   :data:`FIT_ERROR_MAX`;
 - :func:`twin_misses_its_points`: the twin's simulation misses a point it was refined to by
   more than :data:`TWIN_TOLERANCE`;
+- :func:`spare_side_unidentified` (off: :data:`IOPS_ONLY_FOB_RATIO_MAX` None): IOPS figures
+  only, the lowest level's IOPS so far below the FOB that a controller-held GC reserve and a
+  small native spare read alike;
 - :func:`no_garbage_collection_seen` (with :func:`surrogate_misses_its_points`): IOPS figures
   that put the native OP at the fit's lower bound with a garbage collection costing less than
   a command's fixed time: a curve flat within its noise, whose spare nothing determines.
@@ -45,6 +48,12 @@ FIT_ERROR_MAX = 0.50
 TWIN_TOLERANCE = 0.10
 #: Native spare space above this share of the user capacity is not a drive's.
 NATIVE_OP_MAX = 1.0
+#: IOPS figures only (no WAF figure): the FOB at most this many times the steady IOPS at the
+#: lowest steady level (:func:`spare_side_unidentified`; None: not checked). Off: its rule
+#: (7.8, bench/foreign/results/iops-only2/RULE.md) failed on unseen truths, refusing a drive
+#: with a small native spare and answering one whose reserve's floor is WAF 6
+#: (bench/foreign/results/iops-only2/verdict.txt).
+IOPS_ONLY_FOB_RATIO_MAX: float | None = None
 #: How far a point may sit against the trend of its neighbours before it counts: this many
 #: combined standard deviations of the two points, and at least MIN_TREND_SLACK.
 TREND_SIGMAS = 3.0
@@ -179,6 +188,39 @@ def twin_misses_its_points(prediction: Prediction) -> str | None:
     return None
 
 
+def spare_side_unidentified(prediction: Prediction) -> str | None:
+    """IOPS figures alone (no point with a WAF) whose FOB is more than
+    :data:`IOPS_ONLY_FOB_RATIO_MAX` times the steady IOPS at the lowest steady level: the drive
+    collects about that many pages per write there, where a GC reserve the controller holds
+    (WAF on its floor, flat while extra OP rises) and a small native spare give the same
+    figures, and predict the levels between up to twice apart
+    (bench/foreign/results/iops-only2/RULE.md)."""
+    if IOPS_ONLY_FOB_RATIO_MAX is None:
+        return None
+    fit = prediction.fit
+    points = list(fit.get("points", [])) + list(fit.get("points_other_queue_depth") or [])
+    if not points or any(p.get("waf") is not None for p in points):
+        return None
+    fob = (fit.get("surrogate") or {}).get("fob_iops") or next(
+        (p["iops"] for p in points if p.get("fresh") and p.get("iops")), None
+    )
+    steady = [p for p in fit.get("points", []) if p.get("iops") and not p.get("fresh")]
+    if not fob or not steady:
+        return None
+    low = min(steady, key=lambda p: p["extra_op_percent"])
+    ratio = fob / low["iops"]
+    if ratio <= IOPS_ONLY_FOB_RATIO_MAX:
+        return None
+    return (
+        f"IOPS figures only, and the FOB ({fob:,.0f} IOPS) is {ratio:.1f} times the steady IOPS "
+        f"at {low['extra_op_percent']:g}% extra OP ({low['iops']:,.0f}; at most "
+        f"{IOPS_ONLY_FOB_RATIO_MAX:g}): garbage collection copies many pages per write there, "
+        "where a GC reserve the controller holds and a small native spare give the same IOPS "
+        "but predict the levels between up to twice apart; a WAF figure (--waf-points, or a "
+        "measurement with NAND-write counters) tells them apart"
+    )
+
+
 def no_garbage_collection_seen(
     surrogate: fitmod.Surrogate, points: list[fitmod.Point]
 ) -> str | None:
@@ -236,7 +278,13 @@ def surrogate_misses_its_points(
 
 
 INPUT_RULES = (iops_fall_with_op, waf_rises_with_op)
-PREDICTION_RULES = (non_finite, native_op_too_large, fit_error_too_large, twin_misses_its_points)
+PREDICTION_RULES = (
+    non_finite,
+    native_op_too_large,
+    fit_error_too_large,
+    twin_misses_its_points,
+    spare_side_unidentified,
+)
 
 
 def input_problems(points: list[fitmod.Point]) -> list[str]:
