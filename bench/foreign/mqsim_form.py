@@ -1,7 +1,7 @@
 """MQSim's IOPS form: the die time a host write costs, against ``1/IOPS = t_cmd + WAF·t_page``.
 
-    python bench/foreign/mqsim_form.py commands RUN_DIR/NAME ... --out FILE.json [--md FILE.md]
-    PYTHONPATH=python python bench/foreign/mqsim_form.py twin --out FILE.json [--md FILE.md]
+    python bench/foreign/mqsim_form.py commands RUN_DIR/NAME ... --out FILE.json [--table FILE]
+    PYTHONPATH=python python bench/foreign/mqsim_form.py twin --out FILE.json [--table FILE]
 
 A diagnosis (bench/foreign/results/mqsim-form/PLAN.md), not a rule. ``commands`` reads each
 drive's ``mqsim.py --work`` folder (its ``op<X>-qd<Q>`` case folders, differenced by
@@ -213,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     for p in (c, t):
         p.add_argument("--out", type=Path, required=True)
-        p.add_argument("--md", type=Path)
+        p.add_argument("--table", type=Path, help="the tables as markdown, written here")
     args = ap.parse_args(argv)
     if args.cmd == "commands":
         doc = {
@@ -227,8 +227,8 @@ def main(argv: list[str] | None = None) -> int:
         doc = twin(args.native_op)
         doc["command"] = f"python bench/foreign/mqsim_form.py twin --native-op {args.native_op}"
     args.out.write_text(json.dumps(doc, indent=1) + "\n")
-    if args.md:
-        args.md.write_text(markdown(doc))
+    if args.table:
+        args.table.write_text(markdown(doc))
     print(markdown(doc))
     return 0
 
