@@ -69,8 +69,11 @@ def gate(stored_path: pathlib.Path, rerun_path: pathlib.Path) -> dict:
 
 
 def truth_refused(run: dict) -> str | None:
-    """Why a held-out run gives no truth (commands left pending, data returned wrong)."""
-    pending, wrong = run.get("pending_commands", 0), run.get("verify_errors", 0)
+    """Why a held-out run gives no truth (commands left pending, data returned wrong). A run
+    that sorts its data-check failures counts only the wrong reads (``verify_wrong``), not
+    those of a read overlapping a write to its page (bench/foreign/py_ssd_sim_cliff.py)."""
+    pending = run.get("pending_commands", 0)
+    wrong = run.get("verify_wrong", run.get("verify_errors", 0))
     if pending or wrong:
         return f"{pending} commands pending at the end, {wrong} reads returned other data"
     return None
