@@ -12,9 +12,8 @@ cache from its QD32 write series, predict its QD8 70:30 cliff, judge by the regi
         --read-probe bench/results/cliff-foreign5/probe-sim-written-reads.json
 
 ``--read-probe``: the prediction made with reads of written pages holding a queue slot for
-the probe's mean read queue time and booking nothing
-(bench/foreign/py_ssd_sim_read_cost.py, ``predict_with_read_slot``; the what-if of
-bench/results/cliff-foreign5/RULE.md) instead of ``cliff.predict``.
+the probe's mean read queue time and booking nothing (``cliff.predict``'s ``read_slot_us``,
+off by default: ``overprov.calibrate.read_slot``; bench/results/cliff-foreign5/RULE.md).
 
 The two series are bench/foreign/py_ssd_sim_cliff.py's (the rule, the configuration and the
 commands: bench/results/cliff-foreign/RULE.md, amended by bench/results/cliff-foreign2/RULE.md);
@@ -38,7 +37,6 @@ from overprov.calibrate import cliff
 from overprov.errors import ConfigError
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from py_ssd_sim_read_cost import predict_with_read_slot  # noqa: E402
 from py_ssd_sim_twin import twin  # noqa: E402
 
 #: the rule's bound on each relative error (bench/results/cliff-foreign/RULE.md)
@@ -120,17 +118,11 @@ def evaluate(
             slot_us = json.loads(read_probe.read_text())["queue_time"]["read_latency_us_mean"]
             out["read_probe"] = {"path": str(read_probe), "read_slot_us": slot_us}
         try:
-            if read_probe is not None:
-                pred = predict_with_read_slot(
-                    cliff.fitted_drive(drive, fit), qd=held_run["qd"],
-                    read_percent=held_run["read_percent"], seconds=held_series.times_s[-1],
-                    interval_ms=held_run["interval_ms"], read_slot_us=slot_us,
-                )  # fmt: skip
-            else:
-                pred = cliff.predict(
-                    drive, fit, 1.0, qd=held_run["qd"], read_percent=held_run["read_percent"],
-                    seconds=held_series.times_s[-1], interval_s=interval_s, precondition="none",
-                )  # fmt: skip
+            pred = cliff.predict(
+                drive, fit, 1.0, qd=held_run["qd"], read_percent=held_run["read_percent"],
+                seconds=held_series.times_s[-1], interval_s=interval_s, precondition="none",
+                read_slot_us=None if read_probe is None else slot_us,
+            )  # fmt: skip
         except ConfigError as exc:
             out["prediction_refused"] = str(exc)
             pred = None

@@ -32,20 +32,15 @@ time, read percentiles, the rates).
 from __future__ import annotations
 
 import argparse
-import heapq
 import json
 import pathlib
-import random
 import sys
 
-from overprov import engine
-from overprov.calibrate import cliff
+from overprov.calibrate import cliff, read_slot
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from py_ssd_sim_cliff import latency, series  # noqa: E402
-from py_ssd_sim_twin import SPAN_BYTES, twin  # noqa: E402
-
-PAGE_BYTES = 4096
+from py_ssd_sim_twin import twin  # noqa: E402
 
 
 def fitted_twin(fit_path: pathlib.Path) -> dict:
@@ -61,64 +56,16 @@ def closed_loop(
     read_slot_us: float | None = None,
 ) -> tuple[list[tuple[int, int, int]], dict]:  # fmt: skip
     """The completions ((time ns, 1 if a write, queue time ns)) of ``seconds`` of the closed
-    loop, and the drive's timed report."""
+    loop (``overprov.calibrate.read_slot.request_loop``), and the drive's timed report."""
     cfg = cliff._config(  # noqa: SLF001 - the cliff twin's own configuration of a run
         drive, 1.0, qd=qd, read_percent=0, seconds=seconds, interval_s=seconds,
         precondition="none",
     )  # fmt: skip
-    dev = engine.device(cfg)
-    rng = random.Random(seed)
-    pages = SPAN_BYTES // PAGE_BYTES
-    written: list[int] = []
-    written_set: set[int] = set()
-    slots = [0] * qd
-    end_ns = int(seconds * 1e9)
-    events: list[tuple[int, int, int]] = []
-    while True:
-        t = heapq.heappop(slots)
-        if t >= end_ns:
-            break
-        lpn = rng.randrange(pages)
-        if rng.random() * 100 < read_percent:
-            if read_pages == "written":
-                if not written:
-                    heapq.heappush(slots, t)
-                    continue
-                lpn = written[rng.randrange(len(written))]
-            elif read_pages == "unwritten":
-                while lpn in written_set:
-                    lpn = rng.randrange(pages)
-            if read_slot_us is not None and lpn in written_set:
-                done = t + int(read_slot_us * 1e3)
-            else:
-                done = dev.submit("read", lpn, 1, t)
-            events.append((done, 0, done - t))
-        else:
-            done = dev.submit("write", lpn, 1, t)
-            if lpn not in written_set:
-                written_set.add(lpn)
-                written.append(lpn)
-            events.append((done, 1, done - t))
-        heapq.heappush(slots, done)
-    return events, json.loads(dev.timed_report_json())
-
-
-def predict_with_read_slot(
-    drive: dict, *, qd: int, read_percent: int, seconds: float, interval_ms: float,
-    read_slot_us: float, seed: int = 1,
-) -> cliff.Cliff | None:  # fmt: skip
-    """The cliff of ``drive`` under ``read_percent`` % reads of any page at ``qd``, its reads
-    of written pages holding a slot ``read_slot_us`` each and booking nothing (``--read-slot-us``:
-    the what-if of bench/results/cliff-foreign5/RULE.md), read as the eval reads a series."""
-    events, _ = closed_loop(
-        drive, qd=qd, read_percent=read_percent, read_pages="any", seconds=seconds, seed=seed,
-        read_slot_us=read_slot_us,
+    slot_ns = None if read_slot_us is None else int(read_slot_us * 1e3)
+    return read_slot.request_loop(
+        cfg, qd=qd, read_percent=read_percent, end_ns=int(seconds * 1e9),
+        read_slot_ns=slot_ns, read_pages=read_pages, seed=seed,
     )  # fmt: skip
-    s = series([e for e in events if e[0] < seconds * 1e9], interval_ms)
-    n = len(s["times_s"])
-    return cliff.find_cliff(
-        cliff.Series(s["times_s"], s["iops"], s["write_iops"], gc_started=[False] * n)
-    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -138,7 +85,6 @@ def main(argv: list[str] | None = None) -> int:
         read_pages=args.read_pages, seconds=args.seconds, seed=args.seed,
         read_slot_us=args.read_slot_us,
     )  # fmt: skip
-    events = [e for e in events if e[0] < args.seconds * 1e9]
     result = {
         "drive": "bench/foreign/py_ssd_sim_twin.py with the cache of " + str(args.fit),
         "qd": args.qd,

@@ -15,9 +15,11 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bench" / "foreign"))
 
 import py_ssd_sim_cliff  # noqa: E402
+import py_ssd_sim_cliff_eval  # noqa: E402
 import py_ssd_sim_read_cost  # noqa: E402
 from overprov import engine  # noqa: E402
-from overprov.calibrate import cliff  # noqa: E402
+from overprov.calibrate import cliff, read_slot  # noqa: E402
+from overprov.errors import ConfigError  # noqa: E402
 
 FIT = ROOT / "bench/results/cliff-foreign3/evaluation-a-qd8-70-30.json"
 
@@ -84,3 +86,34 @@ def test_read_slot_what_if_holds_the_slot_and_books_nothing(drive):
     )  # fmt: skip
     reads = [e for e in events if e[1] == 0]
     assert reads and all(e[2] == 195_000 for e in reads)
+
+
+def test_a_truth_refused_on_wrong_reads_not_on_reads_overlapping_a_write():
+    overlapped = {"pending_commands": 0, "verify_errors": 3, "verify_overlapped": 3}
+    assert py_ssd_sim_cliff_eval.truth_refused({**overlapped, "verify_wrong": 0}) is None
+    assert "1 reads" in py_ssd_sim_cliff_eval.truth_refused({**overlapped, "verify_wrong": 1})
+    # a run from before the failures were sorted: every failure refuses it, as before
+    assert py_ssd_sim_cliff_eval.truth_refused({"verify_errors": 3}) is not None
+
+
+def test_read_slot_series_binned_at_scale_as_full_size():
+    # a drive simulated at half size: 10 ms intervals there are 20 ms of the full-size drive
+    events = [(2_000_000, 1, 5), (4_000_000, 0, 5), (12_000_000, 1, 5), (25_000_000, 1, 5)]
+    report = {"intervals": [{"state": "fob"}, {"state": "transition"}]}
+    s = read_slot.binned(events, report, interval_ns=10_000_000, scale=0.5)
+    assert s.times_s == pytest.approx([0.02, 0.04])
+    assert s.iops == pytest.approx([200.0, 100.0])
+    assert s.write_iops == pytest.approx([100.0, 100.0])
+    assert s.gc_started == [False, True]
+
+
+def test_read_slot_off_by_default_and_only_from_purged(drive):
+    assert cliff.READ_SLOT_US is None
+    fit = cliff.CacheFit(198.7e6, 102.8, None, tlc_program_us=707.6)
+    with pytest.raises(ConfigError, match="purged"):
+        cliff.predict(
+            drive, fit, 1.0, qd=8, read_percent=30, seconds=0.02, interval_s=0.005,
+            precondition="sequential", read_slot_us=195.0,
+        )  # fmt: skip
+    with pytest.raises(ValueError, match="read_pages"):
+        read_slot.request_loop({}, qd=8, read_percent=30, end_ns=1, read_pages="some")
