@@ -1,8 +1,9 @@
 """Drive py_ssd_sim's SSD (an FTL with an SLC cache that folds into TLC) with 4 KiB random I/O
 and log its IOPS per interval, for the write-cliff check on an FTL overprov did not write.
 
-    python bench/foreign/py_ssd_sim_cliff.py --checkout DIR --python PY --work DIR \
-        [--channels 8] [--slc-superblocks 2] [--qd 32] [--read-percent 0] \
+    PYTHONPATH=python python bench/foreign/py_ssd_sim_cliff.py \
+        --checkout DIR --python PY --work DIR [--channels 8] [--slc-superblocks 2] \
+        [--qd 32] [--read-percent 0] \
         [--amount-mib 448] [--span-mib 1024] [--interval-ms 20] [--seed 1] \
         [--unmapped-reads host|simulator] [--read-pages any|written|unwritten] \
         [--out FILE.json]
@@ -115,6 +116,8 @@ import re
 import shutil
 import subprocess
 import sys
+
+from overprov.calibrate import read_slot
 
 #: run inside the simulator's copy by ``--python``: wraps the host's statistics, answers the
 #: simulator's end-of-run prompt, and mixes reads into the random-write workload
@@ -323,22 +326,19 @@ def configure(copy: pathlib.Path, args: argparse.Namespace) -> None:
 
 
 def series(events: list[list], interval_ms: float) -> dict:
-    """IOPS per interval of the completions ``events`` ((time ns, 1 if a write, latency))."""
-    width_ns = interval_ms * 1e6
-    n = int(max(e[0] for e in events) // width_ns)  # the last, partial interval left out
-    done = [0] * n
-    writes = [0] * n
-    for t, is_write, *_ in events:
-        i = int(t // width_ns)
-        if i < n:
-            done[i] += 1
-            writes[i] += is_write
-    seconds = interval_ms / 1e3
-    return {
-        "times_s": [(i + 1) * seconds for i in range(n)],
-        "iops": [c / seconds for c in done],
-        "write_iops": [c / seconds for c in writes],
-    }
+    """IOPS per interval of the completions ``events`` ((time ns, 1 if a write, latency)), the
+    last, partial interval left out (``overprov.calibrate.read_slot.binned``)."""
+    s = read_slot.binned(events, {}, interval_ns=interval_ms * 1e6)
+    return {"times_s": s.times_s, "iops": s.iops, "write_iops": s.write_iops}
+
+
+def emit(result: dict, out: pathlib.Path | None) -> None:
+    """Print ``result`` as one JSON line, and write it to ``out`` too."""
+    text = json.dumps(result)
+    if out:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text + "\n")
+    print(text)
 
 
 def _mean(values: list[float]) -> float | None:
@@ -431,11 +431,7 @@ def main(argv: list[str] | None = None) -> int:
         "queue_time": latency(events, args.interval_ms),
         **series(events, args.interval_ms),
     }
-    text = json.dumps(result)
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(text + "\n")
-    print(text)
+    emit(result, args.out)
     return 0
 
 

@@ -39,7 +39,7 @@ import sys
 from overprov.calibrate import cliff, read_slot
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from py_ssd_sim_cliff import latency, series  # noqa: E402
+from py_ssd_sim_cliff import emit, latency, series  # noqa: E402
 from py_ssd_sim_twin import twin  # noqa: E402
 
 
@@ -100,11 +100,7 @@ def main(argv: list[str] | None = None) -> int:
         "queue_time": latency(events, args.interval_ms),
         **series(events, args.interval_ms),
     }
-    text = json.dumps(result)
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(text + "\n")
-    print(text)
+    emit(result, args.out)
     return 0
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import heapq
 import json
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from overprov import engine
@@ -78,15 +79,15 @@ def request_loop(
 
 
 def binned(
-    events: list[tuple[int, int, int]], report: dict[str, Any], *, interval_ns: float,
+    events: Sequence[Sequence[Any]], report: dict[str, Any], *, interval_ns: float,
     scale: float = 1.0,
 ) -> Series:  # fmt: skip
-    """The completions of :func:`request_loop` per interval of ``interval_ns`` (at ``scale``)
-    as full-size IOPS (time ÷ ``scale``); the last, partial interval left out; garbage
-    collection flagged from the report's interval states."""
+    """Completions ((time ns, 1 if a write, ...): :func:`request_loop`'s) per interval of
+    ``interval_ns`` (at ``scale``) as full-size IOPS (time ÷ ``scale``); the last, partial
+    interval left out; garbage collection flagged from the report's interval states."""
     n = int(max((e[0] for e in events), default=0) // interval_ns)
     done, writes = [0] * n, [0] * n
-    for t, is_write, _ in events:
+    for t, is_write, *_ in events:
         if (i := int(t // interval_ns)) < n:
             done[i] += 1
             writes[i] += is_write
