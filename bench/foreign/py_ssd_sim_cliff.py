@@ -1,10 +1,12 @@
 """Drive py_ssd_sim's SSD (an FTL with an SLC cache that folds into TLC) with 4 KiB random I/O
 and log its IOPS per interval, for the write-cliff check on an FTL overprov did not write.
 
-    python bench/foreign/py_ssd_sim_cliff.py --checkout DIR --python PY --work DIR \
-        [--channels 8] [--slc-superblocks 2] [--qd 32] [--read-percent 0] \
+    PYTHONPATH=python python bench/foreign/py_ssd_sim_cliff.py \
+        --checkout DIR --python PY --work DIR [--channels 8] [--slc-superblocks 2] \
+        [--qd 32] [--read-percent 0] \
         [--amount-mib 448] [--span-mib 1024] [--interval-ms 20] [--seed 1] \
-        [--unmapped-reads host|simulator] [--out FILE.json]
+        [--unmapped-reads host|simulator] [--read-pages any|written|unwritten] \
+        [--out FILE.json]
 
 The simulator: GitHub baramjin92/py_ssd_sim (a discrete-event model of a host, its link, a
 controller, NAND channels and firmware: HIL, FTL, FIL), commit a9f9c73. Its repository has no
@@ -33,9 +35,14 @@ without NAND (``--unmapped-reads host``, the default). With ``--unmapped-reads s
 a read goes to the simulator too, and its FTL answers it, when its read cache does not hold the
 page, with a zeroed read buffer sent through its host interface, as a drive does: a wrapper of
 ``do_read`` takes that one case (it has no path for it) and leaves every other read to it. Reads
-of written pages go to the simulator. Completions are logged by wrapping the host's statistics
-(``update_read``, ``update_write``: called once per completed command) with the simulator's
-clock (ns).
+of written pages go to the simulator. ``--read-pages``: a read's address is the drawn one
+(``any``, the default), or one drawn among the pages the FTL has mapped (``written``: among the
+pages this host wrote, redrawn until mapped; a read with none found in 64 draws is not issued,
+counted in ``reads_not_drawn``), or among the pages never written (``unwritten``) — a probe of
+what one read of each kind costs the queue. Completions are logged by wrapping the host's
+statistics (``update_read``, ``update_write``: called once per completed command, with its
+latency) with the simulator's clock (ns); ``queue_time`` sums up each command's latency, the
+slot time it holds at a fixed queue depth (``latency``).
 
 **Three fixes of the simulator's read path.** Unfixed, a mixed run stalls
 (bench/results/cliff-foreign/RULE.md: "no event and pending command"). What was wrong: the FTL's
@@ -86,8 +93,15 @@ finds none. The fix: when the buffers are configured (``buffer_manager.config`` 
 parameter computes from the default. It is the smallest because the cache, its policy and the
 buffers keep their code and the intended ratio; a write-only run never fills the cache (only a
 host read's transfer adds to it), so its series are unchanged. The driver counts the host's
-data-check failures (``verify_errors``), the re-tagged hits, the channels released and the
-commands still pending at the end; a run with any pending has no series to trust.
+data-check failures (``verify_errors``) and sorts them: the check (``end_read_transfer`` of
+``model.host``) expects the page's version when the read's data arrives, but a read may
+return any version from the one of the last write to its page completed before the read was
+issued on (commands outstanding together are in no order); such a failure is counted in
+``verify_overlapped``, any other in ``verify_wrong`` (traced on a QD8 70:30 run, seed 4: its 3
+failures were all reads issued before the write whose version they missed sent its data, each
+returning the version of its issue); and it counts the
+re-tagged hits, the channels released and the commands still pending at the end; a run with
+any pending has no series to trust.
 
 Prints one JSON object: the interval series (``times_s``: interval ends; ``iops``,
 ``write_iops``) and the run's totals; ``--out`` writes it too.
@@ -103,6 +117,8 @@ import shutil
 import subprocess
 import sys
 
+from overprov.calibrate import read_slot
+
 #: run inside the simulator's copy by ``--python``: wraps the host's statistics, answers the
 #: simulator's end-of-run prompt, and mixes reads into the random-write workload
 RUNNER = r"""
@@ -112,6 +128,8 @@ random.seed(int(sys.argv[1]))
 read_percent = int(sys.argv[2])
 out_path = sys.argv[3]
 unmapped_by_simulator = sys.argv[4] == "simulator"
+read_pages = sys.argv[5]
+span_chunks = int(sys.argv[6]) * 256
 import sim_event
 import model.host as host
 import model.workload as wl
@@ -125,13 +143,13 @@ from config.ssd_param import HOST_CMD_READ, HOST_CMD_WRITE
 events = []
 checks = {
     "verify_errors": 0, "cache_hits_retagged": 0, "channels_released": 0,
-    "unmapped_reads_served": 0,
+    "unmapped_reads_served": 0, "reads_not_drawn": 0, "verify_overlapped": 0, "verify_wrong": 0,
 }
 def wrap(name, kind):
     original = getattr(host.host_stat_param, name)
-    def logged(self, *args):
-        events.append((sim_event.event_mgr.timetick, kind))
-        return original(self, *args)
+    def logged(self, num_sectors, latency):
+        events.append((sim_event.event_mgr.timetick, kind, latency))
+        return original(self, num_sectors, latency)
     setattr(host.host_stat_param, name, logged)
 wrap("update_read", 0)
 wrap("update_write", 1)
@@ -192,16 +210,43 @@ if read_percent > 0 and unmapped_by_simulator:
 if read_percent > 0:
     from model.ftl_meta import meta, UNMAP_ENTRY
     original_generate = wl.workload.generate
+    written, written_set = [], set()  # the 4 KiB chunks the host has written, and as a set
+    def read_address(lba):
+        # the read's address: the drawn one ("any"), or one drawn among the pages the FTL has
+        # mapped ("written") or among the pages never written ("unwritten"); None: no
+        # written page found in 64 draws (the read is not issued; counted)
+        if read_pages == "written":
+            for _ in range(64):
+                if not written:
+                    break
+                chunk = written[random.randrange(len(written))]
+                if meta.map_table[chunk] != UNMAP_ENTRY:
+                    return chunk * 8
+            checks["reads_not_drawn"] += 1
+            return None
+        if read_pages == "unwritten":
+            chunk = int(lba // 8)
+            while chunk in written_set or meta.map_table[chunk] != UNMAP_ENTRY:
+                chunk = random.randrange(span_chunks - 1)
+            return chunk * 8
+        return lba
     def generate(self, submit_time):
         while True:
             op, lba, sectors = original_generate(self, submit_time)
             if op != HOST_CMD_WRITE or random.random() * 100 >= read_percent:
+                if op == HOST_CMD_WRITE and int(lba // 8) not in written_set:
+                    written_set.add(int(lba // 8))
+                    written.append(int(lba // 8))
                 return op, lba, sectors
+            lba = read_address(lba)
+            if lba is None:
+                continue
             if unmapped_by_simulator or meta.map_table[int(lba // 8)] != UNMAP_ENTRY:
                 return HOST_CMD_READ, lba, sectors
             # a read of a never-written page: answered here at once (the simulator's read
-            # path fails on one; overprov's core, like a drive, answers one without NAND)
-            events.append((sim_event.event_mgr.timetick, 0))
+            # path fails on one; overprov's core, like a drive, answers one without NAND);
+            # it holds no queue slot (latency None)
+            events.append((sim_event.event_mgr.timetick, 0, None))
     wl.workload.generate = generate
 def answer(*prompt):
     # the host's data check calls input() with no prompt on a read returning other data
@@ -211,6 +256,40 @@ def answer(*prompt):
         return ""
     return "q"
 builtins.input = answer
+sent = {}  # the versions a write command sent: (queue id, command id) -> [(page, version)]
+completed = {}  # a page's versions as its writes completed: page -> [(time ns, version)]
+send_write_data = host.host_manager.generate_write_data
+def generate_write_data(self, queue_id, lba, num_sectors):
+    send_write_data(self, queue_id, lba, num_sectors)
+    table = self.data_table[self.get_nsid(queue_id)]
+    pages = range(int(lba // 8), int((lba + num_sectors) // 8))
+    sent.setdefault((queue_id, self.tx_cid), []).extend((p, int(table[p])) for p in pages)
+host.host_manager.generate_write_data = generate_write_data
+complete_command = host.host_manager.command_done
+def command_done(self, event):
+    if self.host_cmd_queue[event.queue_id].get_host_cmd(event.host_id).code == HOST_CMD_WRITE:
+        for page, version in sent.pop((event.queue_id, event.host_id), []):
+            completed.setdefault(page, []).append((sim_event.event_mgr.timetick, version))
+    return complete_command(self, event)
+host.host_manager.command_done = command_done
+check_read_data = host.host_manager.end_read_transfer
+def end_read_transfer(self, event):
+    # the host's data check expects the page's version when the read's data arrives; a read
+    # may return any version from the one of the last write completed before its issue on
+    # (commands outstanding together are in no order): such a failure is counted apart
+    # (verify_overlapped), any other is a wrong read (verify_wrong)
+    page = int(event.host_lba // 8)
+    data = event.main_data[0]
+    expected = self.data_table[self.get_nsid(event.queue_id)][page]
+    if data != expected:
+        issued = self.host_cmd_queue[event.queue_id].get_host_cmd(event.host_id).submit_time
+        floor = max((v for t, v in completed.get(page, []) if t <= issued), default=0)
+        if floor <= data <= expected:
+            checks["verify_overlapped"] += 1
+        else:
+            checks["verify_wrong"] += 1
+    return check_read_data(self, event)
+host.host_manager.end_read_transfer = end_read_transfer
 import sim_main
 sim_main.sim_main()
 checks["pending_commands"] = get_ctrl("host").get_pending_cmd_num()
@@ -246,22 +325,53 @@ def configure(copy: pathlib.Path, args: argparse.Namespace) -> None:
     )
 
 
-def series(events: list[list[int]], interval_ms: float) -> dict:
-    """IOPS per interval of the completions ``events`` ((time ns, 1 if a write))."""
-    width_ns = interval_ms * 1e6
-    n = int(max(t for t, _ in events) // width_ns)  # the last, partial interval left out
-    done = [0] * n
-    writes = [0] * n
-    for t, is_write in events:
-        i = int(t // width_ns)
-        if i < n:
-            done[i] += 1
-            writes[i] += is_write
-    seconds = interval_ms / 1e3
+def series(events: list[list], interval_ms: float) -> dict:
+    """IOPS per interval of the completions ``events`` ((time ns, 1 if a write, latency)), the
+    last, partial interval left out (``overprov.calibrate.read_slot.binned``)."""
+    s = read_slot.binned(events, {}, interval_ns=interval_ms * 1e6)
+    return {"times_s": s.times_s, "iops": s.iops, "write_iops": s.write_iops}
+
+
+def emit(result: dict, out: pathlib.Path | None) -> None:
+    """Print ``result`` as one JSON line, and write it to ``out`` too."""
+    text = json.dumps(result)
+    if out:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text + "\n")
+    print(text)
+
+
+def _mean(values: list[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def latency(events: list[list], interval_ms: float, start_ms: float | None = None) -> dict:
+    """The queue time of the commands completed from ``start_ms`` on (default: past the first
+    interval, whose writes wait on the first super block's erase): each one's latency as the
+    simulator's host measures it (submission to completion, ns), which at a fixed queue depth
+    is the slot time it holds; reads answered by this host at once hold none (counted apart).
+    Means in µs, with the reads' 50th and 90th percentiles; the rates are of the same span
+    (Little's law: queue depth = write IOPS x write latency + read IOPS x read latency)."""
+    start_ns = (interval_ms if start_ms is None else start_ms) * 1e6
+    kept = [e for e in events if e[0] >= start_ns]
+    span_s = (max(e[0] for e in kept) - start_ns) / 1e9 if kept else 0.0
+    reads = sorted(e[2] / 1e3 for e in kept if e[1] == 0 and e[2] is not None)
+    writes = [e[2] / 1e3 for e in kept if e[1] == 1]
+    instant = sum(1 for e in kept if e[1] == 0 and e[2] is None)
+
+    def pct(q: float) -> float | None:
+        return reads[min(len(reads) - 1, int(q * len(reads)))] if reads else None
+
     return {
-        "times_s": [(i + 1) * seconds for i in range(n)],
-        "iops": [c / seconds for c in done],
-        "write_iops": [c / seconds for c in writes],
+        "from_s": start_ns / 1e9,
+        "span_s": span_s,
+        "write_iops": len(writes) / span_s if span_s else None,
+        "read_iops": len(reads) / span_s if span_s else None,
+        "instant_read_iops": instant / span_s if span_s else None,
+        "write_latency_us_mean": _mean(writes),
+        "read_latency_us_mean": _mean(reads),
+        "read_latency_us_p50": pct(0.5),
+        "read_latency_us_p90": pct(0.9),
     }
 
 
@@ -279,6 +389,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--interval-ms", type=float, default=20.0)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--unmapped-reads", choices=("host", "simulator"), default="host")
+    p.add_argument("--read-pages", choices=("any", "written", "unwritten"), default="any")
     p.add_argument("--out", type=pathlib.Path)
     args = p.parse_args(argv)
     copy = args.work / "py_ssd_sim"
@@ -289,7 +400,7 @@ def main(argv: list[str] | None = None) -> int:
     (copy / "cliff_runner.py").write_text(RUNNER)
     events_path = args.work / "events.json"
     run = [args.python, "cliff_runner.py", str(args.seed), str(args.read_percent)]
-    run += [str(events_path), args.unmapped_reads]
+    run += [str(events_path), args.unmapped_reads, args.read_pages, str(args.span_mib)]
     subprocess.run(run, cwd=copy, check=True, stdout=subprocess.DEVNULL)
     run_log = json.loads(events_path.read_text())
     events = run_log["events"]
@@ -306,20 +417,21 @@ def main(argv: list[str] | None = None) -> int:
         "seed": args.seed,
         "interval_ms": args.interval_ms,
         "completed": len(events),
-        "writes": sum(w for _, w in events),
+        "writes": sum(e[1] for e in events),
         "pending_commands": run_log["pending_commands"],
         "verify_errors": run_log["verify_errors"],
+        "verify_overlapped": run_log["verify_overlapped"],
+        "verify_wrong": run_log["verify_wrong"],
         "cache_hits_retagged": run_log["cache_hits_retagged"],
         "channels_released": run_log["channels_released"],
         "unmapped_reads": args.unmapped_reads,
         "unmapped_reads_served": run_log["unmapped_reads_served"],
+        "read_pages": args.read_pages,
+        "reads_not_drawn": run_log["reads_not_drawn"],
+        "queue_time": latency(events, args.interval_ms),
         **series(events, args.interval_ms),
     }
-    text = json.dumps(result)
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(text + "\n")
-    print(text)
+    emit(result, args.out)
     return 0
 
 

@@ -7,6 +7,13 @@ cache from its QD32 write series, predict its QD8 70:30 cliff, judge by the regi
         [--out bench/results/cliff-foreign2/evaluation-a-qd8-70-30.json]
     PYTHONPATH=python python bench/foreign/py_ssd_sim_cliff_eval.py \
         --gate STORED.json RERUN.json [--out FILE.json]
+    PYTHONPATH=python python bench/foreign/py_ssd_sim_cliff_eval.py \
+        --fit bench/results/cliff-foreign/fit-qd32-writes.json --held-out HELD.json \
+        --read-probe bench/results/cliff-foreign5/probe-sim-written-reads.json
+
+``--read-probe``: the prediction made with reads of written pages holding a queue slot for
+the probe's mean read queue time and booking nothing (``cliff.predict``'s ``read_slot_us``,
+off by default: ``overprov.calibrate.read_slot``; bench/results/cliff-foreign5/RULE.md).
 
 The two series are bench/foreign/py_ssd_sim_cliff.py's (the rule, the configuration and the
 commands: bench/results/cliff-foreign/RULE.md, amended by bench/results/cliff-foreign2/RULE.md);
@@ -60,14 +67,19 @@ def gate(stored_path: pathlib.Path, rerun_path: pathlib.Path) -> dict:
 
 
 def truth_refused(run: dict) -> str | None:
-    """Why a held-out run gives no truth (commands left pending, data returned wrong)."""
-    pending, wrong = run.get("pending_commands", 0), run.get("verify_errors", 0)
+    """Why a held-out run gives no truth (commands left pending, data returned wrong). A run
+    that sorts its data-check failures counts only the wrong reads (``verify_wrong``), not
+    those of a read overlapping a write to its page (bench/foreign/py_ssd_sim_cliff.py)."""
+    pending = run.get("pending_commands", 0)
+    wrong = run.get("verify_wrong", run.get("verify_errors", 0))
     if pending or wrong:
         return f"{pending} commands pending at the end, {wrong} reads returned other data"
     return None
 
 
-def evaluate(fit_path: pathlib.Path, held_out_path: pathlib.Path) -> dict:
+def evaluate(
+    fit_path: pathlib.Path, held_out_path: pathlib.Path, read_probe: pathlib.Path | None = None
+) -> dict:
     fit_run, fit_series = load(fit_path)
     held_run, held_series = load(held_out_path)
     channels = fit_run.get("channels", 8)
@@ -102,10 +114,14 @@ def evaluate(fit_path: pathlib.Path, held_out_path: pathlib.Path) -> dict:
             "slc_at_ceiling": fit.slc_at_ceiling,
         }
         interval_s = held_run["interval_ms"] / 1e3
+        if read_probe is not None:
+            slot_us = json.loads(read_probe.read_text())["queue_time"]["read_latency_us_mean"]
+            out["read_probe"] = {"path": str(read_probe), "read_slot_us": slot_us}
         try:
             pred = cliff.predict(
                 drive, fit, 1.0, qd=held_run["qd"], read_percent=held_run["read_percent"],
                 seconds=held_series.times_s[-1], interval_s=interval_s, precondition="none",
+                read_slot_us=None if read_probe is None else slot_us,
             )  # fmt: skip
         except ConfigError as exc:
             out["prediction_refused"] = str(exc)
@@ -124,12 +140,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--fit", type=pathlib.Path)
     p.add_argument("--held-out", type=pathlib.Path)
     p.add_argument("--gate", nargs=2, type=pathlib.Path, metavar=("STORED", "RERUN"))
+    p.add_argument("--read-probe", type=pathlib.Path)
     p.add_argument("--out", type=pathlib.Path)
     args = p.parse_args(argv)
     if args.gate:
         result = gate(*args.gate)
     elif args.fit and args.held_out:
-        result = evaluate(args.fit, args.held_out)
+        result = evaluate(args.fit, args.held_out, args.read_probe)
     else:
         p.error("--fit and --held-out, or --gate")
     text = json.dumps(result, indent=1)

@@ -33,12 +33,14 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from overprov import engine, presets
+from overprov.calibrate import read_slot
 from overprov.calibrate.cliff_series import Cliff, Series, cache_step, find_cliff, find_step
 from overprov.errors import ConfigError
 
 __all__ = [
     "CacheFit", "Cliff", "Series", "errors", "find_cliff", "find_step", "fit_cache",
-    "fit_without_cache", "fitted_drive", "predict", "simulate_series", "with_cache",
+    "fit_without_cache", "fitted_drive", "predict", "read_slot_series", "simulate_series",
+    "with_cache",
 ]  # fmt: skip
 
 
@@ -91,6 +93,28 @@ def simulate_series(
         write_iops=[i["write_iops"] for i in iv],
         gc_started=[i["state"] != "fob" for i in iv],
     )
+
+
+#: ``predict``'s read slot (µs) by default: None, off (:func:`read_slot_series`)
+READ_SLOT_US: float | None = None
+
+
+def read_slot_series(
+    drive: dict[str, Any], scale: float, *, qd: int, read_percent: int, seconds: float,
+    interval_s: float, read_slot_us: float, seed: int = 1,
+) -> Series:  # fmt: skip
+    """:func:`simulate_series` from purged with each read of a page already written holding
+    its queue slot ``read_slot_us`` (a drive's measured read time, full size) and booking
+    nothing in the core (``read_slot``: why, and where it was checked)."""
+    cfg = _config(
+        drive, scale, qd=qd, read_percent=0, seconds=seconds * scale,
+        interval_s=interval_s * scale, precondition="none",
+    )  # fmt: skip
+    events, report = read_slot.request_loop(
+        cfg, qd=qd, read_percent=read_percent, end_ns=int(seconds * scale * 1e9),
+        read_slot_ns=int(read_slot_us * scale * 1e3), seed=seed,
+    )  # fmt: skip
+    return read_slot.binned(events, report, interval_ns=interval_s * scale * 1e9, scale=scale)
 
 
 @dataclass(frozen=True)
@@ -444,6 +468,7 @@ def predict(
     precondition: str = "none",
     static_fit: CacheFit | None = None,
     hidden_cache_shares: tuple[float, ...] = HIDDEN_CACHE_SHARES,
+    read_slot_us: float | None = READ_SLOT_US,
 ) -> Cliff | None:
     """The cliff of ``twin`` with the fitted cache (:func:`fitted_drive`) under another
     workload, from a purged (``"none"``) or filled (``"sequential"``) drive.
@@ -459,13 +484,25 @@ def predict(
     or 1 − m as fast as TLC ones per die-second: a step under the fit's ``min_drop`` m;
     ``()``: not checked); where one of them moves the prediction by more than
     ``BOUND_SPREAD`` (or only one has a cliff), the prediction depends on a cache the
-    measurement cannot see and is refused (ConfigError)."""
+    measurement cannot see and is refused (ConfigError).
+
+    ``read_slot_us`` (off by default): reads of written pages as :func:`read_slot_series`
+    (from purged only)."""
+    slot = read_slot_us is not None and read_percent > 0
+    if slot and precondition != "none":
+        raise ConfigError("cliff: a read slot is predicted from a purged drive only")
 
     def series(drive: dict[str, Any]) -> Cliff | None:
-        s = simulate_series(
-            drive, scale, qd=qd, read_percent=read_percent, seconds=seconds,
-            interval_s=interval_s, precondition=precondition,
-        )  # fmt: skip
+        if slot:
+            s = read_slot_series(
+                drive, scale, qd=qd, read_percent=read_percent, seconds=seconds,
+                interval_s=interval_s, read_slot_us=read_slot_us,
+            )  # fmt: skip
+        else:
+            s = simulate_series(
+                drive, scale, qd=qd, read_percent=read_percent, seconds=seconds,
+                interval_s=interval_s, precondition=precondition,
+            )  # fmt: skip
         return find_cliff(s)
 
     def run(fit_: CacheFit, static_: CacheFit | None) -> Cliff | None:

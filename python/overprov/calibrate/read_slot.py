@@ -1,0 +1,101 @@
+"""A read's queue slot: the host's closed loop run over the core's request-level drive, a read
+of a page already written holding its slot for a measured time instead of being simulated.
+
+Why: the core books its host link in request order, one timeline for both directions
+(crates/overprov-sim/src/timing/mod.rs, ``read`` and ``on_link``), and a read of a written page
+has its data only after the programs queued on its die, so every command issued after it
+transfers after it; a drive's writes do not wait for an earlier read (PCIe moves the two
+directions at once). Under a mix before the SLC cache's cliff the twin's writes then fall far
+below a drive's (py_ssd_sim: 32,110 against 101,950 IOPS at QD8 with 30% reads of written
+pages, each read holding about the same slot in both: docs/calibrate-cliff.md, "What a read
+costs the queue"). Holding the slot for the drive's measured read time (a mixed window before
+the cliff) and booking nothing carried py_ssd_sim's QD8 70:30 and 50:50 cliffs within 25%
+(bench/results/cliff-foreign5/RULE.md). The reads' die time is left out (past the cliff a
+drive's reads wait behind TLC programs: the level after comes out high).
+
+- :func:`request_loop`: the closed loop at a queue depth, reads of any page, of written pages
+  or of never-written ones, each command's queue time logged.
+- :func:`binned`: its completions as an IOPS series (``cliff_series.Series``).
+"""
+
+from __future__ import annotations
+
+import heapq
+import json
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from overprov import engine
+from overprov.calibrate.cliff_series import Series
+
+
+def request_loop(
+    cfg: dict[str, Any], *, qd: int, read_percent: float, end_ns: int,
+    read_slot_ns: int | None = None, read_pages: str = "any", seed: int = 1,
+) -> tuple[list[tuple[int, int, int]], dict[str, Any]]:  # fmt: skip
+    """``cfg`` (a timed configuration, from purged) driven until ``end_ns`` by a host keeping
+    ``qd`` commands outstanding, each issued when the earliest completes: 4 KiB random writes
+    and, with probability ``read_percent`` %, reads of any page (``read_pages="any"``), of a
+    page already written (``"written"``) or of one never written (``"unwritten"``). With
+    ``read_slot_ns``, a read of a written page is not sent to the drive but holds its slot that
+    long. Returns the completions before ``end_ns`` ((time ns, 1 if a write, queue time ns)) and
+    the drive's timed report. Unlike the core's own closed loop, the request-level drive may
+    fold its SLC cache before a request while every die is idle (the report's
+    ``slc_folded_bytes``)."""
+    if read_pages not in ("any", "written", "unwritten"):
+        raise ValueError(f"read_slot: read_pages {read_pages!r} is not any, written or unwritten")
+    dev = engine.device(cfg)
+    pages = json.loads(dev.counters_json())["user_pages"]
+    rng = random.Random(seed)
+    written: list[int] = []
+    written_set: set[int] = set()
+    slots = [0] * qd
+    events: list[tuple[int, int, int]] = []
+    while (t := heapq.heappop(slots)) < end_ns:
+        lpn = rng.randrange(pages)
+        if rng.random() * 100 < read_percent:
+            if read_pages == "written":
+                if not written:
+                    heapq.heappush(slots, t)
+                    continue
+                lpn = written[rng.randrange(len(written))]
+            elif read_pages == "unwritten":
+                while lpn in written_set:
+                    lpn = rng.randrange(pages)
+            if read_slot_ns is not None and lpn in written_set:
+                done = t + read_slot_ns
+            else:
+                done = dev.submit("read", lpn, 1, t)
+            events.append((done, 0, done - t))
+        else:
+            done = dev.submit("write", lpn, 1, t)
+            if lpn not in written_set:
+                written_set.add(lpn)
+                written.append(lpn)
+            events.append((done, 1, done - t))
+        heapq.heappush(slots, done)
+    return [e for e in events if e[0] < end_ns], json.loads(dev.timed_report_json())
+
+
+def binned(
+    events: Sequence[Sequence[Any]], report: dict[str, Any], *, interval_ns: float,
+    scale: float = 1.0,
+) -> Series:  # fmt: skip
+    """Completions ((time ns, 1 if a write, ...): :func:`request_loop`'s) per interval of
+    ``interval_ns`` (at ``scale``) as full-size IOPS (time ÷ ``scale``); the last, partial
+    interval left out; garbage collection flagged from the report's interval states."""
+    n = int(max((e[0] for e in events), default=0) // interval_ns)
+    done, writes = [0] * n, [0] * n
+    for t, is_write, *_ in events:
+        if (i := int(t // interval_ns)) < n:
+            done[i] += 1
+            writes[i] += is_write
+    seconds = interval_ns / 1e9 / scale
+    states = [iv["state"] for iv in report.get("intervals", [])]
+    return Series(
+        times_s=[(i + 1) * seconds for i in range(n)],
+        iops=[c / (seconds * scale) for c in done],
+        write_iops=[w / (seconds * scale) for w in writes],
+        gc_started=[i < len(states) and states[i] != "fob" for i in range(n)],
+    )
