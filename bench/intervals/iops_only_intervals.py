@@ -194,7 +194,7 @@ def stored(out: Path | None, record: bool) -> dict[str, Any]:
     print(text)
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
-        (out / "stored.md").write_text(text + "\n")
+        (out / "stored").with_suffix(".md").write_text(text + "\n")
         (out / "stored.json").write_text(json.dumps(doc, indent=1) + "\n")
         (out / "stored-rows.jsonl").write_text("".join(json.dumps(r) + "\n" for r in only + both))
     if record:
@@ -284,6 +284,23 @@ def judge(cases: Path, t: float) -> list[str]:
                f"{pct(s['median_rel_width'])}, median half-width {pct(s['median_half_width'])}, "
                f"|error| median {pct(s['median_abs_error'])}, 90th percentile "
                f"{pct(s['p90_abs_error'])}")  # fmt: skip
+    for label, group in (
+        ("a reserve binds", [r for r in done if r["binds"]]),
+        ("no reserve binds", [r for r in done if not r["binds"]]),
+    ):
+        g = summary(group)
+        out.append(f"  {label}: {g['n']} truths, inside 80% {pct(g['coverage'])}, median "
+                   f"half-width {pct(g['median_half_width'])}, |error| median "
+                   f"{pct(g['median_abs_error'])}")  # fmt: skip
+    if t:  # read after the verdict: the term taken out again in quadrature (approximate)
+
+        def bare(sd: float) -> float:
+            return math.sqrt(max(sd * sd - t * t, 0.0))
+
+        b = summary([dict(r, sd_low=bare(r["sd_low"]), sd_high=bare(r["sd_high"])) for r in done])
+        out.append(f"without the term (its {t} taken out in quadrature; approximate): inside "
+                   f"80% {pct(b['coverage'])}, median half-width "
+                   f"{pct(b['median_half_width'])}")  # fmt: skip
     c1 = 0.70 <= s["coverage"] <= 0.90
     c2 = s["median_half_width"] <= 1.5 * s["p90_abs_error"]
     out.append(f"C1 (coverage 70-90% pooled): {'holds' if c1 else 'FAILS'}")
@@ -291,6 +308,37 @@ def judge(cases: Path, t: float) -> list[str]:
                f"percentile |error| {pct(s['p90_abs_error'])}): "
                + ("holds" if c2 else "FAILS"))  # fmt: skip
     return out
+
+
+WAF_CASE = "IOPS+WAF 0+40 QD32 + 40 QD4, FOB"
+
+
+def waf_same(truth: Path, base_python: Path) -> list[str]:
+    """C3(b): the truth's IOPS+WAF case predicted by the code here and by the code under
+    ``base_python`` (the base commit's python/ folder): every level's figures and interval ends."""
+    import os
+    import subprocess
+    import tempfile
+
+    import by_figure_rule
+
+    cmd, _ = by_figure_rule.case_command(truth, WAF_CASE)
+    args = cmd[cmd.index("calibrate") + 1 :]
+    got = {}
+    for name, path in (("here", ROOT / "python"), ("base", base_python)):
+        env = {**os.environ, "PYTHONPATH": str(path)}
+        with tempfile.TemporaryDirectory() as tmp:
+            run = [sys.executable, "-c", "import sys; from overprov.cli import main; "
+                   "sys.exit(main())", "calibrate", *args, "--out", tmp]  # fmt: skip
+            res = subprocess.run(run, capture_output=True, text=True, env=env, check=True)
+        pred = json.loads(res.stdout)
+        got[name] = [[lv.get(k) for k in ("extra_op_percent", "steady_iops", "steady_iops_low",
+                      "steady_iops_high", "waf", "waf_low", "waf_high")]
+                     for lv in pred["levels"]]  # fmt: skip
+    same = got["here"] == got["base"]
+    return [f"{truth.stem}, {WAF_CASE}: {len(got['here'])} levels, here {got['here']}",
+            f"base {got['base']}",
+            f"C3(b) bit for bit: {'holds' if same else 'FAILS'}"]  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -307,8 +355,13 @@ def main(argv: list[str] | None = None) -> int:
     k = sub.add_parser("judge")
     k.add_argument("--cases", type=Path, required=True)
     k.add_argument("--term", type=float, default=0.0, help="the t the cases were run with")
+    w = sub.add_parser("waf-same")
+    w.add_argument("--truth", type=Path, required=True)
+    w.add_argument("--base-python", type=Path, required=True)
     args = ap.parse_args(argv)
-    if args.what == "stored":
+    if args.what == "waf-same":
+        print("\n".join(waf_same(args.truth, args.base_python)))
+    elif args.what == "stored":
         stored(args.out, args.record)
     elif args.what == "gen":
         args.out.mkdir(parents=True, exist_ok=True)
