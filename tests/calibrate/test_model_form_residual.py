@@ -8,6 +8,7 @@ import importlib
 import json
 import math
 import sys
+from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 
@@ -100,9 +101,10 @@ def test_calibrate_uses_the_recorded_scale_when_the_fit_shows_its_misses():
     assert "bench/" not in off.source and ".json" not in off.source
     two = [fitmod.Point(p.extra_op_percent, p.iops, 0.02, fresh=p.fresh)
            for p in on_the_form((0.0, 40.0))]  # fmt: skip
-    assert uncertainty.model_form_for(two, simulated=False) == uncertainty.recorded_model_form(
-        False
-    )
+    recorded = uncertainty.recorded_model_form(False)
+    got = uncertainty.model_form_for(two, simulated=False)  # IOPS only: widened, else the same
+    assert got.iops_only_sd == doc["iops_only"]["rel_sd"]
+    assert replace(got, iops_only_sd=None, source=recorded.source) == recorded
     assert uncertainty.model_form_for(on_the_form(), simulated=True) == (
         uncertainty.recorded_model_form(True)
     )

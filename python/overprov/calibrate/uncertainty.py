@@ -24,6 +24,13 @@
    the model-form error is that residual sd times a scale measured on held-out figures of other
    FTL families (:func:`conditioned`; ``bench/conditioned_intervals.py``, the rule in
    ``bench/intervals/RULE.md``); figures that leave nothing to miss keep the distance rule.
+4. **No WAF figure.** With IOPS figures only (no ``--waf-points``, no NAND write counter) the
+   spare side is not identified where a GC reserve binds, and nothing in the fit's own figures
+   shows it (docs/calibrate-validation.md, "Refusing an IOPS-only fit where a GC reserve may
+   bind"). Such a fit's model-form error is hypot(the error of the rules above, ``rel_sd``) at
+   every level, ``rel_sd`` the maximum-likelihood one over held-out IOPS-only predictions of
+   foreign FTLs (``iops_only`` in ``model_form_error.json``; ``bench/intervals/
+   iops_only_intervals.py``, the rule in ``bench/intervals/RULE-iops-only.md``).
 """
 
 from __future__ import annotations
@@ -68,8 +75,14 @@ class ModelForm:
     """The surrogate's residual sd on the fitted figures (:func:`fit_residual_sd`); set, the
     error is ``residual_scale · hypot(floor, residual_sd)`` at every level."""
     residual_scale: float = 1.0
+    iops_only_sd: float | None = None
+    """Set for a fit without a WAF figure: added in quadrature at every level."""
 
     def at(self, distance: float | None) -> float:
+        base = self._at(distance)
+        return base if self.iops_only_sd is None else math.hypot(base, self.iops_only_sd)
+
+    def _at(self, distance: float | None) -> float:
         if self.residual_sd is not None:
             return self.residual_scale * math.hypot(self.floor, self.residual_sd)
         if self.per_log_spare is None or distance is None:
@@ -87,6 +100,15 @@ class ModelForm:
         return f"median {statistics.median(self.slopes):.3f}, 90th percentile {hi:.3f}"
 
     def describe(self) -> str:
+        text = self._describe()
+        if self.iops_only_sd is None:
+            return text
+        return (
+            f"{text}; no WAF figure given, so widened in quadrature by {self.iops_only_sd:.3f} "
+            "at every level (what IOPS-only fits missed on foreign FTLs)"
+        )
+
+    def _describe(self) -> str:
         if self.residual_sd is not None:
             return (
                 f"relative sd {self.at(None):.3f}: {self.residual_scale:.2f} × the fit's own "
@@ -306,19 +328,35 @@ def recorded_model_form(simulated: bool) -> ModelForm | None:
 def model_form_for(points: list[fitmod.Point], simulated: bool) -> ModelForm | None:
     """The recorded model-form error for a prediction fitted to ``points``: for a real drive or
     typed figures, set by what the fit shows (:func:`conditioned`, the scale recorded as
-    ``fit_residual``) when the figures leave it something to miss; the recorded form otherwise."""
+    ``fit_residual``) when the figures leave it something to miss; the recorded form otherwise;
+    widened by the IOPS-only term when no figure holds a WAF (:func:`without_waf`)."""
     form = recorded_model_form(simulated)
     res = resources.files("overprov.calibrate").joinpath("model_form_error.json")
-    rec = json.loads(res.read_text()).get("fit_residual") if res.is_file() else None
-    if simulated or form is None or not rec:
+    doc = json.loads(res.read_text()) if res.is_file() else {}
+    rec = doc.get("fit_residual")
+    if simulated or form is None:
         return form
-    out = conditioned(form, points, float(rec["scale"]))
-    if out is form:
+    out = conditioned(form, points, float(rec["scale"])) if rec else form
+    if out is not form:
+        out = replace(
+            out,
+            source="the fit's own misses on its figures, scaled as measured on held-out figures "
+            "of other FTL families: " + in_words(rec["source"]),
+        )
+    return without_waf(out, points, doc.get("iops_only"))
+
+
+def without_waf(
+    form: ModelForm, points: list[fitmod.Point], rec: dict[str, Any] | None
+) -> ModelForm:
+    """``form`` widened by the recorded IOPS-only term (``rec``, ``model_form_error.json``'s
+    ``iops_only``) when no figure holds a WAF; ``form`` itself otherwise."""
+    if not rec or any(p.waf is not None for p in points):
         return form
     return replace(
-        out,
-        source="the fit's own misses on its figures, scaled as measured on held-out figures of "
-        "other FTL families: " + in_words(rec["source"]),
+        form,
+        iops_only_sd=float(rec["rel_sd"]),
+        source=f"{form.source}; and, with no WAF figure, {in_words(rec['source'])}",
     )
 
 
