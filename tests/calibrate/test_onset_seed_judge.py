@@ -95,7 +95,8 @@ def test_femu_cases_are_judged_over_the_harness_seeds_as_the_simulated_drives_ar
 
     def cases(base: list[float], arm: list[float], refused: bool = False) -> dict[str, Any]:
         seeds = (1, 2, 3)
-        return {"cases": [_femu_case(f"base@{s}", b / 100) for s, b in zip(seeds, base, strict=True)]
+        return {"cases": [_femu_case(f"base@{s}", b / 100)
+                          for s, b in zip(seeds, base, strict=True)]
                 + [_femu_case(f"flag@{s}", -a / 100, refused and s == 2)
                    for s, a in zip(seeds, arm, strict=True)]}  # fmt: skip
 
