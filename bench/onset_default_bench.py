@@ -27,7 +27,10 @@ bench/foreign/results/onset-default3/RULE.md (``--flags off`` runs one arm, e.g.
 commit's code; ``--judge BASE NEW`` judges NEW's arms against BASE's flag-off arm), then
 bench/foreign/results/onset-default4/RULE.md (``--flags base,carry,carry+flag`` also sets
 ``graded_run.CARRY_GRADED_SURPLUS``, ``--sim-seed 1,2,3`` runs each drive at several seeds,
-``--judge-seeds FILE`` judges the arms against the base arm's spread over the seeds).
+``--judge-seeds FILE`` judges the arms against the base arm's spread over the seeds), then
+bench/foreign/results/onset-default5/RULE.md (the ``flag`` arm: the onset from empty without
+the carry; drives whose collector holds a GC reserve, ``reserve-…`` and ``nofloor-…``,
+:func:`reserve_drive`; ``--judge-femu VERDICT_JSON`` judges FEMU cases' arms against base).
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ from overprov.calibrate import (
     graded_run,
     plausibility,
     reserve_reading,
+    twin,
     uncertainty,
     validation,
 )
@@ -71,6 +75,7 @@ ARMS: dict[str, tuple[bool, bool | None]] = {
     "base": (False, False),
     "carry": (False, True),
     "carry+flag": (True, True),
+    "flag": (True, False),
 }
 
 
@@ -96,10 +101,40 @@ def tiny_drive(name: str) -> dict[str, Any]:
     return d
 
 
+def reserve_drive(name: str) -> dict[str, Any]:
+    """A 2 GiB drive whose collector holds a GC reserve, no write buffer, its controller
+    ``twin.drive_dict``'s (t_cmd, t_page in µs): ``reserve-SF-FLOOR-TPAGE-TCMD`` with a victim
+    floor (``twin.reserve_collector(SF, FLOOR)``, the drive of
+    tests/calibrate/test_reserve_reading.py and bench/floor_graded_bench.py), or
+    ``nofloor-RHO0-RESERVE-TPAGE-TCMD``: native spare RHO0 of which RESERVE (both shares of the
+    advertised capacity, RESERVE < RHO0) is held free, every victim qualifying (no floor)."""
+    kind, *numbers = name.split("-")
+    try:
+        a, b, t_page, t_cmd = map(float, numbers)
+    except ValueError:
+        raise SystemExit(f"unknown drive {name!r}") from None
+    if kind == "reserve":
+        rho0, collector = twin.reserve_collector(a, b)
+    elif kind == "nofloor" and 0 < b < a:
+        rho0, collector = a, twin.GcReserve(b, 8.0)  # its floor keys dropped below
+    else:
+        raise SystemExit(f"unknown drive {name!r}")
+    truth = twin.TwinParameters(
+        advertised_bytes=2**31, native_op=rho0, t_page_us=t_page, t_cmd_us=t_cmd,
+        uncertainty={}, source=name, gc_reserve=collector, buffer_bytes=0,
+    )  # fmt: skip
+    d = twin.drive_dict(truth)
+    if kind == "nofloor":
+        del d["config"]["ftl"]["gc_victim_min_invalid_fraction"]
+        del d["config"]["ftl"]["gc_forced_free_blocks"]
+    return d
+
+
 def spec_of(name: str, physical: float, folder: Path) -> str:
-    if name.startswith("tiny"):
+    if name.startswith(("tiny", "reserve-", "nofloor-")):
         path = folder / f"{name.replace('=', '-')}.toml"
-        path.write_text(to_toml(tiny_drive(name)) + "\n")
+        made = tiny_drive(name) if name.startswith("tiny") else reserve_drive(name)
+        path.write_text(to_toml(made) + "\n")
         return f"sim:{path}@1"
     seed = int(name)
     path = validation.write_drive(seed, folder)
@@ -312,6 +347,47 @@ def judge_over_seeds(records: list[dict[str, Any]], base: str = "base") -> list[
     return out
 
 
+def judge_femu(verdict: dict[str, Any], base: str = "base") -> list[str]:
+    """Conditions 1-3 of bench/foreign/results/onset-default5/RULE.md on FEMU cases
+    (``femu_end_to_end.py verdict``'s output, each case labelled ``NAME:ARM@SEED``, SEED the
+    harness's random-write seed): each arm against arm ``base`` of the same drive as
+    :func:`judge_over_seeds` judges the simulated drives, figure by figure over the seeds."""
+    cases: dict[tuple[str, str], dict[int, dict[str, Any]]] = {}
+    for c in verdict["cases"]:
+        arm, _, seed = c["onset_from_empty"].partition("@")
+        cases.setdefault((c["drive"], arm), {})[int(seed or 1)] = c
+    out = []
+    for (drive, arm), runs in cases.items():
+        if arm == base:
+            continue
+        b = cases[(drive, base)]
+        seeds = sorted(set(b) & set(runs))
+        lost = [s for s in seeds if "refused" not in b[s] and "refused" in runs[s]]
+        cost = [s for s in seeds if b[s]["passes"].get("cost") and "refused" not in runs[s]
+                and not runs[s]["passes"].get("cost")]  # fmt: skip
+        answered = [s for s in seeds if "refused" not in b[s] and "refused" not in runs[s]]
+        over = {}
+        for i, lv in enumerate(b[answered[0]]["levels"] if answered else []):
+            for fig in ("iops", "waf"):
+                ea = [100 * abs(b[s]["levels"][i][f"{fig}_error"]) for s in answered]
+                eb = [100 * abs(runs[s]["levels"][i][f"{fig}_error"]) for s in answered]
+                allowed = max(SEEDS_WORSE_POINTS_MIN, max(ea) - min(ea))
+                if statistics.median(eb) - statistics.median(ea) > allowed:
+                    over[f"{fig}@{lv['extra_op_percent']:g}"] = (
+                        round(statistics.median(ea), 1), round(statistics.median(eb), 1),
+                        round(allowed, 1))  # fmt: skip
+        failed = [c for c, bad in (("1", lost), ("2", cost), ("3", over)) if bad]
+        out.append(
+            f"{arm} {drive} (seeds {seeds}): drive writes "
+            f"{[round(b[s]['drive_writes'], 3) for s in seeds]} → "
+            f"{[round(runs[s]['drive_writes'], 3) for s in seeds]}; lost at seeds {lost or '-'}; "
+            f"cost missed at seeds {cost or '-'}; figures over their allowance (base median, arm "
+            f"median, allowed points): {over or 'none'}; "
+            + ("conditions 1-3 hold" if not failed else "fails " + ", ".join(failed))
+        )
+    return out
+
+
 def rows(record: dict[str, Any]) -> list[str]:
     """One markdown row a figure: the drive, its seed, the figure and each arm's |error|."""
     e = record["errors"]
@@ -381,7 +457,13 @@ def main() -> None:
     ap.add_argument("--judge-seeds", type=Path, metavar="JSONL", help=(
         "the arms against the base arm's spread over the seeds "
         "(bench/foreign/results/onset-default4/RULE.md), and stop"))  # fmt: skip
+    ap.add_argument("--judge-femu", type=Path, metavar="VERDICT_JSON", help=(
+        "FEMU cases' arms against base over the seeds "
+        "(bench/foreign/results/onset-default5/RULE.md), and stop"))  # fmt: skip
     args = ap.parse_args()
+    if args.judge_femu:
+        print("\n".join(judge_femu(json.loads(args.judge_femu.read_text()))))
+        return
     if args.judge_seeds:
         print("\n".join(judge_over_seeds([json.loads(x) for x in args.judge_seeds.open()])))
         return

@@ -16,8 +16,10 @@ default budget for a target with write counters (``plan.default_budget``), the p
 ``plan.design`` makes for the levels 0–40%, ``calibrate.measure.measure`` running it round by
 round, the measurement written by ``measurement_file.save`` after every round into
 ``DIR/measurement.json``. ``--onset-from-empty`` sets ``plan.ONSET_FROM_EMPTY`` in this process
-first (the default is off). Then ``overprov calibrate --from DIR --out DIR/fit --json
-DIR/prediction.json`` predicts 0–40% from that file; ``DIR/run.json`` keeps the CPU seconds
+first (the default is off), ``--carry`` ``graded_run.CARRY_GRADED_SURPLUS`` (the graded pass's
+carry; off by default), ``--seed`` the harness's random-write seed (``femu.SEED``, 1). Then
+``overprov calibrate --from DIR --out DIR/fit --json DIR/prediction.json`` predicts 0–40% from
+that file; ``DIR/run.json`` keeps the CPU seconds
 and the commands.
 
 ``verdict``: each case's prediction against FEMU's steady truth at QD32 (a ``femu.py`` results
@@ -51,6 +53,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import femu  # noqa: E402
 import femu_target  # noqa: E402
 from overprov import measurement_file  # noqa: E402
+from overprov.calibrate import graded_run  # noqa: E402
 from overprov.calibrate import plan as planmod  # noqa: E402
 from overprov.calibrate.measure import measure, write_counters  # noqa: E402
 
@@ -78,6 +81,9 @@ def drive_of(args: argparse.Namespace) -> tuple[dict[str, int], int]:
 def run_measure(args: argparse.Namespace) -> dict:
     """``measure`` (module docstring)."""
     planmod.ONSET_FROM_EMPTY = args.onset_from_empty
+    if args.carry:
+        graded_run.CARRY_GRADED_SURPLUS = True
+    femu.SEED = args.seed  # the harness's random writes (femu.command passes it)
     drive, ns_mb = drive_of(args)
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
@@ -119,6 +125,8 @@ def run_measure(args: argparse.Namespace) -> dict:
         "drive": drive,
         "namespace_mb": ns_mb,
         "onset_from_empty": args.onset_from_empty,
+        "carry": graded_run.CARRY_GRADED_SURPLUS,
+        "seed": femu.SEED,
         "plan": plan.text(),
         "measured_drive_writes": m.drive_writes,
         "levels_measured": [[lv.extra_op_percent, lv.queue_depth] for lv in m.levels],
@@ -288,6 +296,8 @@ def main(argv: list[str] | None = None) -> int:
     m.add_argument("--binary", type=Path, required=True, help="femu-bbssd-harness")
     m.add_argument("--out", type=Path, required=True, help="the case's folder")
     m.add_argument("--onset-from-empty", action="store_true", help="set plan.ONSET_FROM_EMPTY")
+    m.add_argument("--carry", action="store_true", help="set graded_run.CARRY_GRADED_SURPLUS")
+    m.add_argument("--seed", type=int, default=femu.SEED, help="the harness's random-write seed")
     for name, value in (femu.GC_THRESHOLDS | {k: femu.GEOMETRY[k] for k in femu.DRIVE_GEOMETRY}
                         ).items():  # fmt: skip
         m.add_argument("--" + name.replace("_", "-"), type=int, default=value)
