@@ -7,7 +7,10 @@ case the QD32 IOPS error (median and worst over 0-40%, fitted levels included), 
 error and its level, and whether each meets the rule's targets (IOPS 10% median / 20% worst,
 WAF 5% at every level); then the 80% interval's coverage of the held-out QD32 figures (IOPS and
 WAF at 10, 20, 30%) over every case run, its median relative width, and the verdict: SSDsim
-passes when the plan case with WAF meets the IOPS and WAF targets on every drive.
+passes when the plan case with WAF meets the IOPS and WAF targets on every drive. A case
+calibrate refused (no twin written: its fit does not reproduce its own figures) is listed with
+calibrate's message and counted as meeting no target: the rule did not say how a refusal counts,
+and this is the stricter reading.
 """
 
 from __future__ import annotations
@@ -27,7 +30,11 @@ COVERAGE_RANGE = (0.70, 0.90)
 
 
 def judge_case(case: dict) -> dict:
-    """One case's QD32 figures against the targets."""
+    """One case's QD32 figures against the targets. A case calibrate refused (evaluate.py
+    records its `error` and no levels) gives no figure and meets no target."""
+    if "levels" not in case:
+        return {"case": case["case"], "refused": " ".join(case.get("error", [])), "iops_ok": False,
+                "waf_ok": False}  # fmt: skip
     levels = case["levels"]
     iops = [abs(r["iops_err"]) for r in levels]
     waf = [(abs(r["waf_err"]), r["extra_op_percent"]) for r in levels if "waf_err" in r]
@@ -73,11 +80,15 @@ def verdict(evals: list[dict]) -> tuple[dict, str]:
     lines.append("| drive | case | IOPS median / worst | met | WAF worst (level) | met |")
     lines.append("|---|---|---|---|---|---|")
     for ev in evals:
-        cases = [c for c in ev["cases"] if "levels" in c]
-        all_cases += cases
-        judged = [judge_case(c) for c in cases]
+        all_cases += [c for c in ev["cases"] if "levels" in c]
+        judged = [judge_case(c) for c in ev["cases"]]
         drives[ev["results"]] = judged
         for j in judged:
+            if "refused" in j:
+                lines.append(
+                    f"| {ev['results']} | {j['case']} | refused: {j['refused']} | no | - | no |"
+                )
+                continue
             waf = (
                 f"{j['waf_worst']:.1%} ({j['waf_worst_at']}%)"
                 if j["waf_worst"] is not None

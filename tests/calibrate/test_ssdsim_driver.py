@@ -144,3 +144,13 @@ def test_rule_judges_the_plan_case_on_every_drive():
     res, text = ssdsim_rule.verdict([{"results": "a.json", "cases": [good]},
                                      {"results": "b.json", "cases": []}])  # fmt: skip
     assert res["passes"] is None and "not decided" in text
+
+
+def test_a_refused_plan_case_meets_no_target():
+    good = _case(ssdsim_rule.PLAN_CASE, [(0.0, 0.0)] * 5)
+    refused = {"case": ssdsim_rule.PLAN_CASE, "error": ["overprov calibrate: no twin is written"]}
+    assert ssdsim_rule.judge_case(refused)["iops_ok"] is False
+    res, text = ssdsim_rule.verdict([{"results": "a.json", "cases": [refused]},
+                                     {"results": "b.json", "cases": [good]}])  # fmt: skip
+    assert res["passes"] is False and "refused: overprov calibrate" in text
+    assert res["coverage"]["n"] == 6  # the refused case has no held-out figure
