@@ -20,13 +20,13 @@ pages of 8 sectors (its sample has 2 KiB pages of 4), no DRAM write buffer (`dra
 threshold`: a plane below that share of free pages queues a collection). The sample's pair,
 overprovide 0.10 with a 0.30 threshold, asks a plane to keep 30% of its pages free while 90% of
 them hold user data; SSDsim runs out of free blocks under it ("Error in uninterrupt_gc()").
-Everything else is the sample's: page mapping, dynamic allocation (channel, chip, die and plane
-by SSDsim's tokens, not by address), every advanced command (copy-back, two-plane program and
-read, interleave), 200 us program, 20 us read, 1.5 ms erase (--t-prog-ns sets another program
+No advanced commands (`advanced command` 0; ADVANCED_COMMANDS says why). Everything else is
+the sample's: page mapping, dynamic allocation (channel, chip, die and plane by SSDsim's tokens,
+not by address), 200 us program, 20 us read, 1.5 ms erase (--t-prog-ns sets another program
 time), FCFS scheduling, and its GC: each host write that leaves a plane under the threshold
 queues one uninterruptible collection of that plane (greedy: the block with most invalid pages,
-its valid pages moved inside the plane, then erased), run when the chip is idle, holding the
-channel for the moves and the chip for the erase.
+its valid pages read, moved over the channel and programmed inside the plane, then erased), run
+when the chip is idle, holding the channel for the moves and the chip for the erase.
 
 Queue depth: SSDsim admits a trace request only while fewer than `queue_length` requests are
 in the device (get_requests()); the trace's arrival times are all 0, so a request enters the
@@ -69,10 +69,12 @@ SEED = 42
 RUN_TIMEOUT_S = 1800  # SSDsim spins (`while(1){}`) on some internal errors
 # SSDsim's sample page.parameters (its timings and switches), kept as shipped
 T_PROG_NS = 200000
-# every advanced command but copy-back (bits 1, 4, 8, 16; the sample's 31 has copy-back, 2):
-# with copy-back on and `greed CB command` 0, as in the sample, uninterrupt_gc() sets no busy
-# time for the channel or the chip (its branch for that pair is empty), so a collection costs no
-# time; with `greed CB command` 1 its copy-back path (move_page()) crashed here (SIGSEGV)
+# none. With the sample's 31 (copy-back on) and `greed CB command` 0, uninterrupt_gc() sets no
+# busy time for the channel or the chip (its branch for that pair is empty): a collection costs
+# no time; with `greed CB command` 1 its copy-back path (move_page()) crashed here (SIGSEGV);
+# with every command but copy-back (29) make_level_page() read a page location never set once
+# GC ran (SIGSEGV). SSDsim's bugs, not patched; with none, uninterrupt_gc() charges the moves'
+# and the erase's time
 ADVANCED_COMMANDS = 0
 
 
@@ -317,8 +319,8 @@ def main(argv: list[str] | None = None) -> int:
             "overprovide": args.overprovide,
             "gc_hard_threshold": args.gc_hard_threshold,
             "ftl": "page mapping (address mapping 1), dynamic allocation (allocation 0, "
-            "dynamic_allocation 0), every advanced command (advanced command 31), greedy "
-            "multi-plane writes, no DRAM buffer (dram capacity 0), FCFS",
+            "dynamic_allocation 0), no advanced commands (advanced command 0), no DRAM "
+            "buffer (dram capacity 0), FCFS",
             "gc": "a host write leaving a plane under gc hard threshold x its pages free "
             "queues one uninterruptible collection of the plane (active_write 0): greedy "
             "victim (most invalid pages), valid pages moved within the plane, erase; run "
