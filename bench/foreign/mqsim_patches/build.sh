@@ -16,13 +16,6 @@ if [ "${MQSIM_PATCHES+set}" = set ]; then
 else
     patches=$(cd "$here" && ls -- *.patch | sort)
 fi
-mkdir -p "$out"
-git -C "$mqsim" archive "$commit" | tar -x -C "$out"
-git -C "$mqsim" rev-parse "$commit^{commit}" > "$out/COMMIT"
-: > "$out/PATCHES"
-for p in $patches; do
-    patch -p1 --forward --quiet -d "$out" < "$here/$p"
-    (cd "$here" && sha256sum "$p") >> "$out/PATCHES"
-done
+"$here/../apply_patches.sh" "$mqsim" "$commit" "$out" "$here" $patches
 make -C "$out" > "$out/build.log" 2>&1
 echo "$out/MQSim (MQSim $(cat "$out/COMMIT"); patches: $(echo $patches))"

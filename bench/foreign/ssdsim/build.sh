@@ -22,14 +22,8 @@ if [ "${SSDSIM_PATCHES+set}" = set ]; then
 else
     patches=$(cd "$here" && ls -- *.patch | sort)
 fi
-mkdir -p "$out/src"
-git -C "$src" archive "$commit" | tar -x -C "$out/src"
-git -C "$src" rev-parse "$commit^{commit}" > "$out/COMMIT"
-: > "$out/PATCHES"
-for p in $patches; do
-    patch -p1 --forward --quiet -d "$out/src" < "$here/$p"
-    (cd "$here" && sha256sum "$p") >> "$out/PATCHES"
-done
+"$here/../apply_patches.sh" "$src" "$commit" "$out/src" "$here" $patches
+mv "$out/src/COMMIT" "$out/src/PATCHES" "$out/"
 cd "$out/src"
 cflags="-O2 -fcommon -w"
 gcc $cflags -Dmain=ssdsim_main -c ssd.c -o ssd.o
