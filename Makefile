@@ -64,7 +64,7 @@ build-tests-rust: setup
 
 build-tests-python: build
 	@$(COMPILE_PACKAGE)
-	@$(COMPILE_TESTS)
+	@$(MAKE) -s --no-print-directory $(TESTS_COMPILED)
 
 # The package's bytecode compiled before the Python tests: they start many `overprov` child
 # processes, and where PYTHONDONTWRITEBYTECODE is set each compiled every module it
@@ -78,15 +78,28 @@ COMPILE_PACKAGE := $(PY) -m compileall -q python
 COMPILE_TESTS := env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest --collect-only -q \
 	-p no:cacheprovider >/dev/null 2>&1 || true
 
+# That pass only when a file under tests/ (or the pinned pytest) changed since the last one: a
+# stamp beside the rewritten modules (tests/__pycache__/, so that deleting the compiled modules
+# deletes it too). After the set-up's pass (`make build-tests`) `make test` finds it newer than
+# every test file and skips a collection of every module that would compile nothing (4.5-6 CPU s
+# before the workers start; docs/testing.md, "Round 14"). A stale stamp costs only time: a
+# worker rewrites a module whose compiled form is missing or older than its source.
+TEST_SOURCES := $(shell find tests -name '*.py' 2>/dev/null) requirements-dev.txt
+TESTS_COMPILED := tests/__pycache__/.tests-compiled
+
+$(TESTS_COMPILED): $(TEST_SOURCES)
+	@$(COMPILE_TESTS)
+	@mkdir -p $(@D) && touch $@
+
 test-python:
 	@$(COMPILE_PACKAGE)
-	@$(COMPILE_TESTS)
+	@$(MAKE) -s --no-print-directory $(TESTS_COMPILED)
 	$(PY) -m pytest $(PYTEST_PARALLEL)
 
 # The edit loop: the Python tests not marked slow, fio or root (about two minutes).
 test-fast: build
 	@$(COMPILE_PACKAGE)
-	@$(COMPILE_TESTS)
+	@$(MAKE) -s --no-print-directory $(TESTS_COMPILED)
 	$(PY) -m pytest $(PYTEST_PARALLEL) -m "not slow and not fio and not root"
 
 # Throughput and memory of the simulator, side by side with a minimal C FTL (bench/README.md).

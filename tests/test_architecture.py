@@ -13,7 +13,11 @@ import ast
 from functools import cache
 from pathlib import Path
 
+import pytest
+from package_trees import SCAN_GROUP, module_paths, module_tree
 from test_import_graph import import_graph_script
+
+pytestmark = pytest.mark.xdist_group(SCAN_GROUP)  # one worker parses the package
 
 PACKAGE_DIR = import_graph_script.PACKAGE_DIR
 READ_CALLS = {"read_text", "read_bytes", "read", "open"}
@@ -27,8 +31,7 @@ def _sources() -> tuple[tuple[str, ast.Module], ...]:
     """Every module of the package, parsed once for the read and the write scans (which only
     read the trees)."""
     return tuple(
-        (path.relative_to(PACKAGE_DIR).as_posix(), ast.parse(path.read_text(), str(path)))
-        for path in sorted(PACKAGE_DIR.rglob("*.py"))
+        (path.relative_to(PACKAGE_DIR).as_posix(), module_tree(path)) for path in module_paths()
     )
 
 

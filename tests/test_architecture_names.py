@@ -11,6 +11,11 @@ import re
 from functools import cache
 from pathlib import Path
 
+import pytest
+from package_trees import SCAN_GROUP, module_tree
+
+pytestmark = pytest.mark.xdist_group(SCAN_GROUP)  # one worker parses the package
+
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "ARCHITECTURE.md"
 PACKAGE = ROOT / "python" / "overprov"
@@ -44,9 +49,8 @@ def rs_files() -> list[Path]:
     return sorted(p for p in CRATES.rglob("*.rs") if "target" not in p.parts)
 
 
-@cache
 def tree(path: Path) -> ast.Module:
-    return ast.parse(path.read_text(encoding="utf-8"))
+    return module_tree(path)
 
 
 def defines(body: list[ast.stmt], name: str) -> bool:

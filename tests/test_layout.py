@@ -9,7 +9,11 @@ import importlib
 from collections import defaultdict
 from pathlib import Path
 
+import pytest
 from overprov import cli
+from package_trees import SCAN_GROUP, module_paths, module_tree
+
+pytestmark = pytest.mark.xdist_group(SCAN_GROUP)  # one worker parses the package
 
 PACKAGE_DIR = Path(__file__).resolve().parents[1] / "python" / "overprov"
 MAX_LINES = 600
@@ -31,8 +35,8 @@ def test_every_command_module_has_register_and_run():
 
 def test_no_two_classes_share_a_name():
     where: dict[str, list[str]] = defaultdict(list)
-    for path in sorted(PACKAGE_DIR.rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text())):
+    for path in module_paths():
+        for node in ast.walk(module_tree(path)):
             if isinstance(node, ast.ClassDef):
                 where[node.name].append(str(path.relative_to(PACKAGE_DIR)))
     shared = {n: files for n, files in where.items() if len(files) > 1}

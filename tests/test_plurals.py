@@ -10,6 +10,9 @@ from pathlib import Path
 
 import pytest
 from overprov.units import plural
+from package_trees import SCAN_GROUP, module_paths, module_tree
+
+pytestmark = pytest.mark.xdist_group(SCAN_GROUP)  # one worker parses the package
 
 PACKAGE = Path(__file__).resolve().parents[1] / "python" / "overprov"
 #: a replacement field, then a noun with "(s)": "{n} round(s)", "{len(x)} finished run(s)"
@@ -44,11 +47,11 @@ def _f_string_texts(tree: ast.AST):
 
 def test_no_message_counts_with_a_noun_in_s():
     found = []
-    for path in sorted(PACKAGE.rglob("*.py")):
+    for path in module_paths():
         rel = path.relative_to(PACKAGE).as_posix()
         if rel in KNOWN:
             continue
-        for text, line in _f_string_texts(ast.parse(path.read_text(encoding="utf-8"))):
+        for text, line in _f_string_texts(module_tree(path)):
             if COUNT_WITH_S.search(text):
                 found.append(f"{rel}:{line}: {text}")
     assert not found, "\n".join(found)

@@ -9,6 +9,7 @@ worker killed with its process group is lost with or without one."""
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import json
 import os
 import re
@@ -26,9 +27,18 @@ import pytest
 from overprov import engine, sweep, sweep_dask
 from overprov.cli import main
 
-distributed = pytest.importorskip("distributed", reason="needs pip install 'overprov[dask]'")
-
-pytestmark = [pytest.mark.dask, pytest.mark.slow]
+# dask's distributed is imported by the tests, not at collection: every worker collects this
+# module, and the import costs about 1 CPU s (docs/testing.md, "Round 14"); the dask tests are
+# one group, so that one worker imports it
+pytestmark = [
+    pytest.mark.dask,
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        importlib.util.find_spec("distributed") is None,
+        reason="needs pip install 'overprov[dask]'",
+    ),
+    pytest.mark.xdist_group("dask"),
+]
 
 PYTHON_DIR = Path(__file__).resolve().parents[2] / "python"
 
@@ -121,7 +131,9 @@ def cluster(tmp_path: Path) -> Iterator[Cluster]:
                 ],
                 f"worker{i}",
             )
-        with distributed.Client(address, timeout=30) as client:
+        from distributed import Client
+
+        with Client(address, timeout=30) as client:
             client.wait_for_workers(2, timeout=90)
             assert len(client.scheduler_info()["workers"]) == 2
         yield Cluster(address, procs[0], procs[1:])
@@ -168,7 +180,9 @@ def test_dask_sweep_equals_local(local_cluster: str, tmp_path: Path) -> None:
     assert figures[0] == figures[1]
     assert len({r["measured"]["waf"] for r in docs[1]["runs"]}) == 16
     # the points ran on the two workers, not here
-    with distributed.Client(local_cluster, timeout=30) as client:
+    from distributed import Client
+
+    with Client(local_cluster, timeout=30) as client:
         executed = client.run(lambda dask_worker: dask_worker.state.executed_count)
     assert sum(executed.values()) == 16 and len(executed) == 2
 
@@ -197,7 +211,9 @@ def kill_after_points(address: str, points: int, victims: list[subprocess.Popen]
     when: dict = {}
 
     def watch() -> None:
-        with distributed.Client(address, timeout=30, set_as_default=False) as client:
+        from distributed import Client
+
+        with Client(address, timeout=30, set_as_default=False) as client:
             while True:
                 counts = client.run(lambda dask_worker: dask_worker.state.executed_count)
                 if sum(counts.values()) >= points:

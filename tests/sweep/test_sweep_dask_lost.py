@@ -7,11 +7,20 @@ Dask's client raised in that race: ``CommClosedError`` wrapping ``ConnectionRese
 
 from __future__ import annotations
 
+import importlib.util
+
 import pytest
 from overprov import sweep_dask
 from overprov.errors import RunError
 
-core = pytest.importorskip("distributed.comm.core", reason="needs pip install 'overprov[dask]'")
+# distributed imported by the test, not at collection (tests/sweep/test_sweep_dask.py says why)
+pytestmark = [
+    pytest.mark.skipif(
+        importlib.util.find_spec("distributed") is None,
+        reason="needs pip install 'overprov[dask]'",
+    ),
+    pytest.mark.xdist_group("dask"),
+]
 
 
 class _DoneFuture:
@@ -25,7 +34,9 @@ class _DoneFuture:
 
 
 def test_a_connection_reset_while_fetching_a_result_is_the_lost_scheduler():
-    exc = core.CommClosedError(
+    from distributed.comm.core import CommClosedError
+
+    exc = CommClosedError(
         "in <TCP (closed) ConnectionPool.gather local=tcp://127.0.0.1:38092 "
         "remote=tcp://127.0.0.1:42109>: ConnectionResetError: [Errno 104] Connection reset by peer"
     )
