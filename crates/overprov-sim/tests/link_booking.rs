@@ -42,7 +42,10 @@ fn a_write_after_a_read_waiting_on_nand_completes_without_waiting_for_it() {
     };
     let (read, write) = read_then_write(LinkBooking::InOrder, true);
     assert!(read > 1_000_000, "the read waits on programs: {read} ns");
-    assert!(write > read, "in order, the write's transfer waits for the read's: {write} ns");
+    assert!(
+        write > read,
+        "in order, the write's transfer waits for the read's: {write} ns"
+    );
     let (read_gaps, write_gaps) = read_then_write(LinkBooking::Gaps, true);
     assert_eq!(read_gaps, read, "the read itself is booked alike");
     // without the read, the write waits only for the earlier writes' transfers (the link's

@@ -99,7 +99,13 @@ impl HostLink {
     /// Move `bytes` in `direction` once they are ready at `ready`; `now` is the latest issue
     /// time (no later transfer is ready before it). Returns when the transfer ends.
     #[inline]
-    pub(crate) fn transfer(&mut self, now: u64, ready: u64, bytes: u64, direction: Direction) -> u64 {
+    pub(crate) fn transfer(
+        &mut self,
+        now: u64,
+        ready: u64,
+        bytes: u64,
+        direction: Direction,
+    ) -> u64 {
         let duration_ns = (bytes as f64 * self.ns_per_byte) as u64;
         match self.booking {
             LinkBooking::InOrder => {

@@ -9,11 +9,11 @@
 //! when free blocks run out, in idle time (open loop) past a background trigger.
 //!
 //! Timelines are booked in request order, not in time order (the host link may book gaps:
-//! `link.rs`), so an operation cannot be slid
-//! into a gap left earlier on a resource. Two consequences are designed around: data transfers
-//! are charged to the die (channel contention between dies is not modelled; transfers are a few
-//! percent of a program at these rates), and a GC relocation's program does not wait for its
-//! read on another die (a controller buffers GC data and keeps each die busy meanwhile).
+//! `link.rs`), so an operation cannot be slid into a gap left earlier on a resource. Two
+//! consequences are designed around: data transfers are charged to the die (channel
+//! contention between dies is not modelled; transfers are a few percent of a program at these
+//! rates), and a GC relocation's program does not wait for its read on another die (a
+//! controller buffers GC data and keeps each die busy meanwhile).
 //!
 //! Costs: a flash page holds `flash_page_bytes / page_size_bytes` mapping units (u). A buffered
 //! host write or a GC relocation costs its die tPROG/u (the page is programmed once u units
