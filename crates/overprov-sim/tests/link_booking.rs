@@ -8,16 +8,11 @@ use overprov_sim::device::{Command, Device};
 use overprov_sim::Simulator;
 
 fn small_drive(booking: LinkBooking) -> SimConfig {
-    let mut c = SimConfig::default();
-    c.geometry.user_pages = Some(1 << 14);
-    c.geometry.op_ratio = Some(0.15);
-    c.geometry.pages_per_block = 64;
+    let policy = SimConfig::default().ftl.policy;
+    let mut c = crate::common::uniform(1 << 14, 0.15, 64, policy);
     c.timing.enabled = true;
     c.timing.host.link_booking = booking;
     c.timing.state_round_drive_writes = 0.25;
-    c.run.warmup_drive_writes = 1.0;
-    c.run.drive_writes = 1.0;
-    c.run.interval_percent = 10.0;
     c
 }
 
