@@ -11,6 +11,10 @@ cache from its QD32 write series, predict its QD8 70:30 cliff, judge by the regi
         --fit bench/results/cliff-foreign/fit-qd32-writes.json --held-out HELD.json \
         --read-probe bench/results/cliff-foreign5/probe-sim-written-reads.json
 
+``--link-booking gaps``: the twin's host link books each direction apart, each transfer in the
+earliest gap at or after its data is ready (``timing.host.link_booking``: the core's
+timing/link.rs; bench/results/cliff-foreign6/RULE.md); unset, the core's default.
+
 ``--read-probe``: the prediction made with reads of written pages holding a queue slot for
 the probe's mean read queue time and booking nothing (``cliff.predict``'s ``read_slot_us``,
 off by default: ``overprov.calibrate.read_slot``; bench/results/cliff-foreign5/RULE.md).
@@ -78,7 +82,10 @@ def truth_refused(run: dict) -> str | None:
 
 
 def evaluate(
-    fit_path: pathlib.Path, held_out_path: pathlib.Path, read_probe: pathlib.Path | None = None
+    fit_path: pathlib.Path,
+    held_out_path: pathlib.Path,
+    read_probe: pathlib.Path | None = None,
+    link_booking: str | None = None,
 ) -> dict:
     fit_run, fit_series = load(fit_path)
     held_run, held_series = load(held_out_path)
@@ -86,6 +93,8 @@ def evaluate(
     if held_run.get("channels", 8) != channels:
         raise ValueError("the fit and held-out series are of different drives")
     drive = twin(channels)
+    if link_booking is not None:
+        drive["config"]["timing"]["host"]["link_booking"] = link_booking
     out: dict = {
         "fit_series": str(fit_path),
         "held_out_series": str(held_out_path),
@@ -94,6 +103,8 @@ def evaluate(
         "fit": None,
         "predicted": None,
     }
+    if link_booking is not None:
+        out["link_booking"] = link_booking
     measured = cliff.find_cliff(fit_series)
     out["measured_cliff_qd32"] = measured.to_dict() if measured else None
     refused = truth_refused(held_run)
@@ -141,12 +152,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--held-out", type=pathlib.Path)
     p.add_argument("--gate", nargs=2, type=pathlib.Path, metavar=("STORED", "RERUN"))
     p.add_argument("--read-probe", type=pathlib.Path)
+    p.add_argument("--link-booking", choices=("in-order", "gaps"))
     p.add_argument("--out", type=pathlib.Path)
     args = p.parse_args(argv)
     if args.gate:
         result = gate(*args.gate)
     elif args.fit and args.held_out:
-        result = evaluate(args.fit, args.held_out, args.read_probe)
+        result = evaluate(args.fit, args.held_out, args.read_probe, args.link_booking)
     else:
         p.error("--fit and --held-out, or --gate")
     text = json.dumps(result, indent=1)

@@ -14,6 +14,7 @@ mod gc_trigger;
 mod host;
 mod idle_round;
 mod layers;
+mod link_booking;
 mod lookahead;
 mod multiplane;
 mod placement;

@@ -83,7 +83,7 @@ pub fn choices() -> Vec<(&'static str, Vec<String>)> {
 
 /// Every field with its default, as JSON: the sections a report leaves out when off
 /// (`placement`, the SLC cache's `static_bytes` and `dynamic_space`, the NAND's
-/// `program_granularity` and `planes_per_die`, `timing.gc.multiplane`,
+/// `program_granularity` and `planes_per_die`, the host's `link_booking`, `timing.gc.multiplane`,
 /// `multiplane_offsets` and `trigger`, the FTL's victim floor) included, so front ends
 /// can check a config file's keys against it.
 pub fn defaults_json() -> String {
@@ -92,6 +92,7 @@ pub fn defaults_json() -> String {
     v["timing"]["slc"]["static_bytes"] = 0.into();
     v["timing"]["slc"]["dynamic_space"] = "free".into();
     v["timing"]["nand"]["program_granularity"] = "unit".into();
+    v["timing"]["host"]["link_booking"] = "in-order".into();
     v["timing"]["nand"]["planes_per_die"] = 1.into();
     v["timing"]["gc"]["multiplane"] = false.into();
     v["timing"]["gc"]["multiplane_offsets"] = 0.into();

@@ -74,6 +74,11 @@ pub struct HostConfig {
     pub arrival_iops: f64,
     /// Host link bandwidth cap in MB/s (SATA 6 Gb/s ≈ 550; NVMe PCIe 3 x4 ≈ 3500).
     pub link_mb_s: f64,
+    /// How transfers are booked on the host link (timing/link.rs): `in-order` (the default),
+    /// one timeline for both directions in request order; `gaps`, one per direction (full
+    /// duplex), each transfer in the earliest gap at or after its data is ready.
+    #[serde(skip_serializing_if = "super::is_default")]
+    pub link_booking: LinkBooking,
     /// Controller overhead per request in microseconds.
     pub command_overhead_us: f64,
     /// Every write is write-through (FUA / sync): it completes only once on NAND, unless the
@@ -93,12 +98,24 @@ impl Default for HostConfig {
             queue_depth: 32,
             arrival_iops: 10_000.0,
             link_mb_s: 550.0,
+            link_booking: LinkBooking::InOrder,
             command_overhead_us: 2.0,
             write_through: false,
             numjobs: 1,
             array: ArrayConfig::default(),
         }
     }
+}
+
+/// How the host link books its transfers (`HostConfig::link_booking`).
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum LinkBooking {
+    /// One busy-until time for both directions, booked in request order.
+    #[default]
+    InOrder,
+    /// One timeline per direction, each transfer in the earliest gap at or after it is ready.
+    Gaps,
 }
 
 /// The NAND array: channels × dies, per-operation latencies.

@@ -8,11 +8,12 @@
 //! (`NandOp`), so garbage collection competes with host writes for the same dies — foreground
 //! when free blocks run out, in idle time (open loop) past a background trigger.
 //!
-//! Timelines are booked in request order, not in time order, so an operation cannot be slid
-//! into a gap left earlier on a resource. Two consequences are designed around: data transfers
-//! are charged to the die (channel contention between dies is not modelled; transfers are a few
-//! percent of a program at these rates), and a GC relocation's program does not wait for its
-//! read on another die (a controller buffers GC data and keeps each die busy meanwhile).
+//! Timelines are booked in request order, not in time order (the host link may book gaps:
+//! `link.rs`), so an operation cannot be slid into a gap left earlier on a resource. Two
+//! consequences are designed around: data transfers are charged to the die (channel
+//! contention between dies is not modelled; transfers are a few percent of a program at these
+//! rates), and a GC relocation's program does not wait for its read on another die (a
+//! controller buffers GC data and keeps each die busy meanwhile).
 //!
 //! Costs: a flash page holds `flash_page_bytes / page_size_bytes` mapping units (u). A buffered
 //! host write or a GC relocation costs its die tPROG/u (the page is programmed once u units
@@ -47,6 +48,7 @@ mod buffer;
 mod commands;
 mod gc_jobs;
 mod gc_planes;
+mod link;
 pub mod measured;
 mod multiplane;
 mod program;
@@ -91,10 +93,9 @@ pub struct Engine {
     program_page_ns: u64,
     erase_ns: u64,
     channel_unit_ns: u64,
-    link_ns_per_byte: f64,
     overhead_ns: u64,
     die_busy: Vec<u64>,
-    link_busy: u64,
+    link: link::HostLink,
     buffer_units: usize,
     buffered: buffer::BufferSlots,
     write_through: bool,
@@ -174,10 +175,9 @@ impl Engine {
                 (t.nand.erase_us * 1000.0 * share).round() as u64
             },
             channel_unit_ns: (unit_bytes / (t.nand.channel_mb_s * 1e6) * NS).round() as u64,
-            link_ns_per_byte: NS / (t.host.link_mb_s * 1e6),
             overhead_ns: us(t.host.command_overhead_us),
             die_busy: vec![0; dies as usize],
-            link_busy: 0,
+            link: link::HostLink::new(t.host.link_mb_s, t.host.link_booking),
             buffer_units: (t.buffer.bytes / g.page_size_bytes as u64) as usize,
             buffered: buffer::BufferSlots::new(dies as usize),
             write_through: t.host.write_through && !power_loss_protected,
@@ -331,11 +331,10 @@ impl Engine {
         self.on_die(die, ready, self.channel_unit_ns)
     }
 
+    /// Move `bytes` over the host link once ready (`link.rs`: in request order, or in gaps).
     #[inline]
-    fn on_link(&mut self, ready: u64, bytes: u64) -> u64 {
-        let end = ready.max(self.link_busy) + (bytes as f64 * self.link_ns_per_byte) as u64;
-        self.link_busy = end;
-        end
+    fn on_link(&mut self, ready: u64, bytes: u64, direction: link::Direction) -> u64 {
+        self.link.transfer(self.now, ready, bytes, direction)
     }
 
     /// Program one unit at `ppn` whose data is ready at `ready`: transfer in, then program.
@@ -494,7 +493,7 @@ impl Engine {
                 .count() as u64;
             t0 = self.controller(t0, bytes, updates);
         }
-        let arrived = self.on_link(t0, bytes);
+        let arrived = self.on_link(t0, bytes, link::Direction::ToDevice);
         let mut done = arrived;
         let mut src = 0;
         let mut flush_page_ns = 0;
@@ -549,7 +548,7 @@ impl Engine {
             let die = self.die_of(*p);
             ready = ready.max(self.sense(die, t0, self.read_page_ns));
         }
-        self.on_link(ready, bytes)
+        self.on_link(ready, bytes, link::Direction::ToHost)
     }
 
     /// A request issued at `issue` completed at `done`.
