@@ -32,7 +32,12 @@ import ssdsim_rule  # noqa: E402
 DIR = HERE / "results" / "tcmd-bound"
 NEW, OLD = 0.9, 0.5
 PLAN_CASE = "IOPS+WAF 0+40 QD32 + 40 QD4, FOB"
+IOPS_CASE = "IOPS 0+40 QD32 + 40 QD4, FOB"
 FRESH = ("ssdsim-c", "ssdsim-d", "ssdsim-e")
+#: The rule's no-harm cases (batch 2): stored cases whose fits touched the old bound.
+NO_HARM = (("eagletree", PLAN_CASE), ("mqsim", PLAN_CASE), ("eagletree", IOPS_CASE),
+           ("unseen-femu-26lun-84blk-thres70", IOPS_CASE))  # fmt: skip
+REFUSED = "overprov calibrate: the fit does not explain its inputs, so no twin is written: "
 POINT = 0.01
 
 
@@ -86,7 +91,7 @@ def medians(res: dict) -> tuple[float, float] | None:
 
 def check(d: Path) -> list[str]:
     runs = [json.loads(p.read_text()) for p in sorted((d / "runs").glob("*.json"))]
-    by = {(Path(r["truth"]).stem, r["case"], r["max_read_share"]): r for r in runs}
+    by = {(stem_of(Path(r["truth"])), r["case"], r["max_read_share"]): r for r in runs}
     head = "| truth | case | share | t_cmd/t_page | IOPS median / worst | WAF worst | met | CPU s |"
     lines = [head, "|---|---|---|---|---|---|---|---|"]
     for (stem, case, share), r in sorted(by.items()):
@@ -94,7 +99,7 @@ def check(d: Path) -> list[str]:
         fit = r["result"].get("fit") or {}
         ratio = (f"{fit['t_cmd_us'] / fit['t_page_us']:+.3f}" if fit.get("t_page_us") else "-")
         if "refused" in j:
-            cells = f"refused: {j['refused'][-110:]} | - | no"
+            cells = f"refused: {j['refused'].replace(REFUSED, '')} | - | no"
         else:
             met = j["iops_ok"] and j["waf_ok"]
             cells = (f"{100 * j['iops_median']:.1f}% / {100 * j['iops_worst']:.1f}% | "
@@ -110,7 +115,7 @@ def check(d: Path) -> list[str]:
         lines.append(f"A {stem}: {'not run' if r is None else ('met' if ok else 'missed')}")
     b = []
     pairs = sorted({(s, c) for s, c, sh in by if (s, c, OLD) in by and (s, c, NEW) in by})
-    for s, c in pairs:
+    for s, c in sorted(pairs, key=lambda k: k not in NO_HARM):
         old, new = medians(by[(s, c, OLD)]["result"]), medians(by[(s, c, NEW)]["result"])
         if old is None:
             ok, text = True, "refused at 0.5"
@@ -120,10 +125,16 @@ def check(d: Path) -> list[str]:
             ok = new[0] <= old[0] + POINT and new[1] <= old[1] + POINT
             text = (f"IOPS median {100 * old[0]:.1f}% → {100 * new[0]:.1f}%, WAF median "
                     f"{100 * old[1]:.1f}% → {100 * new[1]:.1f}%")
-        b.append(ok)
-        lines.append(f"B {s}, {c}: {text}: {'holds' if ok else 'fails'}")
+        if (s, c) in NO_HARM:
+            b.append(ok)
+            lines.append(f"B {s}, {c}: {text}: {'holds' if ok else 'fails'}")
+        else:
+            lines.append(f"beside the rule, 0.5 → 0.9: {s}, {c}: {text}")
     lines.append(f"A: {sum(a)} of {len(FRESH)} fresh drives met; B: {sum(b)} of {len(b)} "
-                 "no-harm pairs hold (the rule names four)")
+                 f"no-harm pairs run hold (the rule names {len(NO_HARM)})")
+    adopted = all(a) and len(b) == len(NO_HARM) and all(b)
+    lines.append("verdict: " + ("the rule passes on A and B (C: the tests)" if adopted else
+                                "the rule fails: MAX_READ_SHARE stays 0.5"))
     return lines
 
 
