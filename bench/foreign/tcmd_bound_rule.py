@@ -97,7 +97,7 @@ def check(d: Path) -> list[str]:
     for (stem, case, share), r in sorted(by.items()):
         j = ssdsim_rule.judge_case(r["result"])
         fit = r["result"].get("fit") or {}
-        ratio = (f"{fit['t_cmd_us'] / fit['t_page_us']:+.3f}" if fit.get("t_page_us") else "-")
+        ratio = f"{fit['t_cmd_us'] / fit['t_page_us']:+.3f}" if fit.get("t_page_us") else "-"
         if "refused" in j:
             cells = f"refused: {j['refused'].replace(REFUSED, '')} | - | no"
         else:
@@ -109,8 +109,11 @@ def check(d: Path) -> list[str]:
     a = []
     for stem in FRESH:
         r = by.get((stem, PLAN_CASE, NEW))
-        ok = r is not None and ssdsim_rule.judge_case(r["result"])["iops_ok"] and \
-            ssdsim_rule.judge_case(r["result"])["waf_ok"]
+        ok = (
+            r is not None
+            and ssdsim_rule.judge_case(r["result"])["iops_ok"]
+            and ssdsim_rule.judge_case(r["result"])["waf_ok"]
+        )
         a.append(ok)
         lines.append(f"A {stem}: {'not run' if r is None else ('met' if ok else 'missed')}")
     b = []
@@ -123,18 +126,28 @@ def check(d: Path) -> list[str]:
             ok, text = False, "predicted at 0.5, refused at 0.9"
         else:
             ok = new[0] <= old[0] + POINT and new[1] <= old[1] + POINT
-            text = (f"IOPS median {100 * old[0]:.1f}% → {100 * new[0]:.1f}%, WAF median "
-                    f"{100 * old[1]:.1f}% → {100 * new[1]:.1f}%")
+            text = (
+                f"IOPS median {100 * old[0]:.1f}% → {100 * new[0]:.1f}%, WAF median "
+                f"{100 * old[1]:.1f}% → {100 * new[1]:.1f}%"
+            )
         if (s, c) in NO_HARM:
             b.append(ok)
             lines.append(f"B {s}, {c}: {text}: {'holds' if ok else 'fails'}")
         else:
             lines.append(f"beside the rule, 0.5 → 0.9: {s}, {c}: {text}")
-    lines.append(f"A: {sum(a)} of {len(FRESH)} fresh drives met; B: {sum(b)} of {len(b)} "
-                 f"no-harm pairs run hold (the rule names {len(NO_HARM)})")
+    lines.append(
+        f"A: {sum(a)} of {len(FRESH)} fresh drives met; B: {sum(b)} of {len(b)} "
+        f"no-harm pairs run hold (the rule names {len(NO_HARM)})"
+    )
     adopted = all(a) and len(b) == len(NO_HARM) and all(b)
-    lines.append("verdict: " + ("the rule passes on A and B (C: the tests)" if adopted else
-                                "the rule fails: MAX_READ_SHARE stays 0.5"))
+    lines.append(
+        "verdict: "
+        + (
+            "the rule passes on A and B (C: the tests)"
+            if adopted
+            else "the rule fails: MAX_READ_SHARE stays 0.5"
+        )
+    )
     return lines
 
 
