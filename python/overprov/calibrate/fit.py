@@ -48,6 +48,12 @@ RHO_MIN = 0.001
 RHO_MAX = 1.5
 #: t_cmd may be negative down to −this·t_page: garbage collection also reads each unit it moves,
 #: so 1/IOPS = t_cmd + W·t_prog + (W − 1)·t_read = (t_cmd − t_read) + W·(t_prog + t_read).
+#: A move may then cost up to twice a host write. 0.9 (up to ten: a collection holding a channel
+#: shared by up to 8 chips) was weighed under a pre-registered rule and not adopted: it met every
+#: target with WAF figures on three fresh SSDsim drives (t_cmd down to −0.81·t_page) but, from
+#: IOPS alone, refused an EagleTree case (native OP read as 106%) and took a FEMU case's WAF
+#: from 35% to 51% off (docs/calibrate-validation.md, "A GC move that costs up to ten host
+#: writes"; bench/foreign/results/tcmd-bound/RULE.md).
 MAX_READ_SHARE = 0.5
 #: When the figures are too few to fit t_cmd (fewer IOPS and WAF figures than unknowns), it is
 #: held at −this·t_page: a GC move's premium over a host write (its read, and on some drives a

@@ -1,0 +1,58 @@
+"""A GC move that costs several host writes (a collection holding a channel shared by chips):
+the fit's bound on t_cmd (``fit.MAX_READ_SHARE``) and the twin's mapping of it onto the NAND."""
+
+from __future__ import annotations
+
+import pytest
+from overprov.calibrate import fit, twin
+
+
+def _points(made: fit.Surrogate) -> list[fit.Point]:
+    """IOPS and WAF at 0 and 40% and FOB: calibrate's plan figures of a drive made with ``made``."""
+    pts = [fit.Point(x, made.iops(x), 0.01, made.waf(x), 0.01) for x in (0.0, 40.0)]
+    return [*pts, fit.Point(0.0, made.iops(0.0, 1.0), fresh=True)]
+
+
+def test_the_bound_is_a_share_below_one():
+    """The host write's cost t_cmd + t_page stays > 0 at the bound."""
+    assert 0.5 <= fit.MAX_READ_SHARE < 1.0
+
+
+@pytest.mark.parametrize("share", [0.66, 0.8])
+def test_a_move_costing_several_host_writes_is_fitted_within_the_bound(monkeypatch, share):
+    """A drive made with t_cmd = −share·t_page (a move costs 1/(1 − share) host writes) is read
+    back inside a 0.9 bound; a 0.5 bound puts t_cmd on −0.5·t_page and misses the fitted IOPS."""
+    made = fit.Surrogate(0.25, 200.0, -share * 200.0)
+    pts = _points(made)
+    monkeypatch.setattr(fit, "MAX_READ_SHARE", 0.9)
+    got = fit.fit(pts)
+    assert got.t_cmd_us == pytest.approx(made.t_cmd_us, rel=0.02)
+    assert got.t_page_us == pytest.approx(made.t_page_us, rel=0.02)
+    assert got.iops(0.0) == pytest.approx(made.iops(0.0), rel=0.01)
+    monkeypatch.setattr(fit, "MAX_READ_SHARE", 0.5)
+    bounded = fit.fit(pts)
+    assert bounded.t_cmd_us == pytest.approx(-0.5 * bounded.t_page_us)
+    misses = [abs(bounded.iops(x) / made.iops(x) - 1) for x in (0.0, 40.0)]
+    assert max(misses) > 0.03
+
+
+def test_a_fit_inside_the_old_bound_is_the_same_under_the_new_one(monkeypatch):
+    """Where the unconstrained t_cmd is above −0.5·t_page the bound does not act."""
+    pts = _points(fit.Surrogate(0.15, 500.0, -0.2 * 500.0))
+    monkeypatch.setattr(fit, "MAX_READ_SHARE", 0.5)
+    old = fit.fit(pts)
+    monkeypatch.setattr(fit, "MAX_READ_SHARE", 0.9)
+    new = fit.fit(pts)
+    assert (new.native_op, new.t_page_us, new.t_cmd_us) == (old.native_op, old.t_page_us,
+                                                            old.t_cmd_us)  # fmt: skip
+
+
+def test_the_twin_maps_a_large_premium_onto_a_read_longer_than_the_program():
+    """t_cmd = −0.66·t_page: per moved unit a read of 0.66·t_page and a program of 0.34·t_page,
+    so a host write costs t_page + t_cmd and a move t_page (``twin.drive_dict``)."""
+    p = twin.TwinParameters(2**30, 0.25, 200.0, -132.0, {}, "test")
+    nand = twin.drive_dict(p)["config"]["timing"]["nand"]
+    per_page = twin.DIES * twin.UNITS_PER_FLASH_PAGE
+    assert nand["read_us"] == pytest.approx(132.0 * per_page)
+    assert nand["program_us"] == pytest.approx(68.0 * per_page)
+    assert (nand["read_us"] + nand["program_us"]) / per_page == pytest.approx(200.0)
