@@ -55,6 +55,10 @@ RHO_MAX = 1.5
 #: from 35% to 51% off (docs/calibrate-validation.md, "A GC move that costs up to ten host
 #: writes"; bench/foreign/results/tcmd-bound/RULE.md).
 MAX_READ_SHARE = 0.5
+#: The bound's share where at least one fitted figure carries a WAF (None: :data:`MAX_READ_SHARE`
+#: everywhere). A WAF figure pins the spare, so t_cmd can no longer be traded against it; from
+#: IOPS alone the wider bound let the fit do so (see :data:`MAX_READ_SHARE`).
+MAX_READ_SHARE_WITH_WAF: float | None = None
 #: When the figures are too few to fit t_cmd (fewer IOPS and WAF figures than unknowns), it is
 #: held at −this·t_page: a GC move's premium over a host write (its read, and on some drives a
 #: second transfer), as a share of the move's time. 0: t_cmd = 0, a move costs what a host write
@@ -185,23 +189,39 @@ class Surrogate:
         return d
 
 
+def read_share(has_waf: bool) -> float:
+    """The share of the bound t_cmd ≥ −share·t_page: :data:`MAX_READ_SHARE_WITH_WAF` where a
+    fitted figure carries a WAF (``has_waf``) and it is set, :data:`MAX_READ_SHARE` otherwise."""
+    if has_waf and MAX_READ_SHARE_WITH_WAF is not None:
+        return MAX_READ_SHARE_WITH_WAF
+    return MAX_READ_SHARE
+
+
 def linear_fit(
-    wafs: list[float], ys: list[float], ws: list[float], fit_cmd: bool
+    wafs: list[float], ys: list[float], ws: list[float], fit_cmd: bool, share: float | None = None
 ) -> tuple[float, float]:
     """Weighted least squares of y = t_cmd + W·t_page with t_page > 0 and
-    t_cmd ≥ −:data:`MAX_READ_SHARE`·t_page; returns (t_cmd, t_page)."""
+    t_cmd ≥ −share·t_page (``share`` None: :data:`MAX_READ_SHARE`); returns (t_cmd, t_page)."""
+    k = MAX_READ_SHARE if share is None else share
     return _linear_fit(
-        wafs, ys, ws, fit_cmd, sum(ws), sum(w * y for y, w in zip(ys, ws, strict=True))
+        wafs, ys, ws, fit_cmd, sum(ws), sum(w * y for y, w in zip(ys, ws, strict=True)), k
     )
 
 
 def _linear_fit(
-    wafs: list[float], ys: list[float], ws: list[float], fit_cmd: bool, s: float, sy: float
+    wafs: list[float],
+    ys: list[float],
+    ws: list[float],
+    fit_cmd: bool,
+    s: float,
+    sy: float,
+    share: float,
 ) -> tuple[float, float]:
     """:func:`linear_fit` given the sums that do not depend on ``wafs``: ``s`` = Σw and ``sy``
-    = Σw·y (:class:`_Objective` works them out once for all its steps). Each sum adds the same
-    products, formed the same way, in the same order as the sums written out in full
-    (``sum`` of w·W·y is ``sum`` of (w·W)·y), so the figures are the same to the bit."""
+    = Σw·y (:class:`_Objective` works them out once for all its steps); ``share``: the bound's
+    (:func:`read_share`). Each sum adds the same products, formed the same way, in the same
+    order as the sums written out in full (``sum`` of w·W·y is ``sum`` of (w·W)·y), so the
+    figures are the same to the bit."""
     wx = list(map(mul, ws, wafs))  # w·W
     sxx = sum(map(mul, wx, wafs))  # Σ (w·W)·W
     sxy = sum(map(mul, wx, ys))  # Σ (w·W)·y
@@ -213,9 +233,9 @@ def _linear_fit(
             t_cmd = (sy - t_page * sx) / s
             if t_page <= 0:  # IOPS do not fall with WAF: a controller ceiling only
                 return sy / s, 0.0
-            if t_cmd >= -MAX_READ_SHARE * t_page:
+            if t_cmd >= -share * t_page:
                 return t_cmd, t_page
-            return _on_share(wafs, ys, ws, MAX_READ_SHARE)  # on the bound t_cmd = −k·t_page
+            return _on_share(wafs, ys, ws, share)  # on the bound t_cmd = −k·t_page
     if HELD_CMD_SHARE:  # t_cmd held at −k·t_page: y = t_page·(W − k)
         return _on_share(wafs, ys, ws, HELD_CMD_SHARE)
     # NAND time alone: Σ w·W·y / Σ w·W·W
@@ -252,6 +272,7 @@ class _Objective:
             for i, p in enumerate(points)
             if p.waf is not None
         ]
+        self.share = read_share(bool(self.waf_at))  # the bound on t_cmd
         # :func:`rho_eff`'s spare ratio, (1 + ρ₀)/(1 − x) − 1, with 1 − x worked out once per
         # point (a fresh point's WAF is 1: nothing to collect)
         self.unused = [None if p.fresh else 1.0 - p.extra_op_percent / 100.0 for p in points]
@@ -264,7 +285,9 @@ class _Objective:
         wafs = [model[i] for i in self.iops_at]
         ys, ws = self.ys, self.ws
         t_cmd, t_page = (
-            _linear_fit(wafs, ys, ws, self.fit_cmd, self.s, self.sy) if ys else (0.0, 0.0)
+            _linear_fit(wafs, ys, ws, self.fit_cmd, self.s, self.sy, self.share)
+            if ys
+            else (0.0, 0.0)
         )
         cost = 0.0
         for wf, y, w in zip(wafs, ys, ws, strict=True):
