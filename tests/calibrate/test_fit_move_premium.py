@@ -21,9 +21,11 @@ def test_the_bound_is_a_share_below_one():
 @pytest.mark.parametrize("share", [0.66, 0.8])
 def test_a_move_costing_several_host_writes_is_fitted_within_the_bound(monkeypatch, share):
     """A drive made with t_cmd = −share·t_page (a move costs 1/(1 − share) host writes) is read
-    back inside a 0.9 bound; a 0.5 bound puts t_cmd on −0.5·t_page and misses the fitted IOPS."""
+    back inside a 0.9 bound; a 0.5 bound puts t_cmd on −0.5·t_page and misses the fitted IOPS.
+    (``MAX_READ_SHARE`` alone: the bound with WAF figures off.)"""
     made = fit.Surrogate(0.25, 200.0, -share * 200.0)
     pts = _points(made)
+    monkeypatch.setattr(fit, "MAX_READ_SHARE_WITH_WAF", None)
     monkeypatch.setattr(fit, "MAX_READ_SHARE", 0.9)
     got = fit.fit(pts)
     assert got.t_cmd_us == pytest.approx(made.t_cmd_us, rel=0.02)
@@ -39,6 +41,7 @@ def test_a_move_costing_several_host_writes_is_fitted_within_the_bound(monkeypat
 def test_a_fit_inside_the_old_bound_is_the_same_under_the_new_one(monkeypatch):
     """Where the unconstrained t_cmd is above −0.5·t_page the bound does not act."""
     pts = _points(fit.Surrogate(0.15, 500.0, -0.2 * 500.0))
+    monkeypatch.setattr(fit, "MAX_READ_SHARE_WITH_WAF", None)
     monkeypatch.setattr(fit, "MAX_READ_SHARE", 0.5)
     old = fit.fit(pts)
     monkeypatch.setattr(fit, "MAX_READ_SHARE", 0.9)
