@@ -102,6 +102,19 @@ def medians(res: dict) -> tuple[float, float] | None:
             statistics.median(abs(r["waf_err"]) for r in lv))  # fmt: skip
 
 
+def no_harm(old_res: dict, new_res: dict, old_name: str) -> tuple[bool, str]:
+    """The rules' no-harm test of one pair: medians no more than a point worse at 0.9, and
+    nothing predicted before refused at 0.9; (holds, what it says)."""
+    old, new = medians(old_res), medians(new_res)
+    if old is None:
+        return True, f"refused {old_name}"
+    if new is None:
+        return False, f"predicted {old_name}, refused at 0.9"
+    ok = new[0] <= old[0] + POINT and new[1] <= old[1] + POINT
+    return ok, (f"IOPS median {100 * old[0]:.1f}% → {100 * new[0]:.1f}%, WAF median "
+                f"{100 * old[1]:.1f}% → {100 * new[1]:.1f}%")  # fmt: skip
+
+
 def check(d: Path) -> list[str]:
     runs = [json.loads(p.read_text()) for p in sorted((d / "runs").glob("*.json"))]
     by = {(stem_of(Path(r["truth"])), r["case"], r["max_read_share"]): r for r in runs}
@@ -132,17 +145,7 @@ def check(d: Path) -> list[str]:
     b = []
     pairs = sorted({(s, c) for s, c, sh in by if (s, c, OLD) in by and (s, c, NEW) in by})
     for s, c in sorted(pairs, key=lambda k: k not in NO_HARM):
-        old, new = medians(by[(s, c, OLD)]["result"]), medians(by[(s, c, NEW)]["result"])
-        if old is None:
-            ok, text = True, "refused at 0.5"
-        elif new is None:
-            ok, text = False, "predicted at 0.5, refused at 0.9"
-        else:
-            ok = new[0] <= old[0] + POINT and new[1] <= old[1] + POINT
-            text = (
-                f"IOPS median {100 * old[0]:.1f}% → {100 * new[0]:.1f}%, WAF median "
-                f"{100 * old[1]:.1f}% → {100 * new[1]:.1f}%"
-            )
+        ok, text = no_harm(by[(s, c, OLD)]["result"], by[(s, c, NEW)]["result"], "at 0.5")
         if (s, c) in NO_HARM:
             b.append(ok)
             lines.append(f"B {s}, {c}: {text}: {'holds' if ok else 'fails'}")
@@ -164,8 +167,8 @@ def check(d: Path) -> list[str]:
     return lines
 
 
-#: tcmd-bound2's truths and cases (its RULE.md): fresh drives (A), no-harm pairs, the rule's
-#: required ones then those run while CPU lasted (B), IOPS-only cases compared bit for bit (C)
+#: bench/foreign/results/tcmd-bound2/RULE.md's truths and cases: fresh drives (A), the required
+#: no-harm pairs, others judged if run (B), IOPS-only cases compared bit for bit (C)
 FRESH2 = ("ssdsim-f", "ssdsim-g")
 NO_HARM2 = (("eagletree", PLAN_CASE), ("mqsim", PLAN_CASE), ("patched-mqsim", PLAN_CASE),
             ("unseen-femu-26lun-84blk-thres70", PLAN_CASE))  # fmt: skip
@@ -205,15 +208,7 @@ def check_with_waf(d: Path) -> list[str]:
     for s, c in pairs:
         if (s, c) in UNCHANGED2:
             continue
-        old, new = medians(by[(s, c, None)]["result"]), medians(by[(s, c, NEW)]["result"])
-        if old is None:
-            ok, text = True, "refused off"
-        elif new is None:
-            ok, text = False, "predicted off, refused at 0.9"
-        else:
-            ok = new[0] <= old[0] + POINT and new[1] <= old[1] + POINT
-            text = (f"IOPS median {100 * old[0]:.1f}% → {100 * new[0]:.1f}%, WAF median "
-                    f"{100 * old[1]:.1f}% → {100 * new[1]:.1f}%")  # fmt: skip
+        ok, text = no_harm(by[(s, c, None)]["result"], by[(s, c, NEW)]["result"], "off")
         b.append(ok)
         required += (s, c) in NO_HARM2
         lines.append(f"B {s}, {c}: {text}: {'holds' if ok else 'fails'}")

@@ -16,6 +16,8 @@ def _points(made: fit.Surrogate) -> list[fit.Point]:
 def test_the_bound_is_a_share_below_one():
     """The host write's cost t_cmd + t_page stays > 0 at the bound."""
     assert 0.5 <= fit.MAX_READ_SHARE < 1.0
+    wide = fit.MAX_READ_SHARE_WITH_WAF
+    assert wide is None or fit.MAX_READ_SHARE <= wide < 1.0
 
 
 @pytest.mark.parametrize("share", [0.66, 0.8])

@@ -48,7 +48,8 @@ RHO_MIN = 0.001
 RHO_MAX = 1.5
 #: t_cmd may be negative down to −this·t_page: garbage collection also reads each unit it moves,
 #: so 1/IOPS = t_cmd + W·t_prog + (W − 1)·t_read = (t_cmd − t_read) + W·(t_prog + t_read).
-#: A move may then cost up to twice a host write. 0.9 (up to ten: a collection holding a channel
+#: A move may then cost up to twice a host write (fits with a WAF figure:
+#: :data:`MAX_READ_SHARE_WITH_WAF`). 0.9 everywhere (up to ten: a collection holding a channel
 #: shared by up to 8 chips) was weighed under a pre-registered rule and not adopted: it met every
 #: target with WAF figures on three fresh SSDsim drives (t_cmd down to −0.81·t_page) but, from
 #: IOPS alone, refused an EagleTree case (native OP read as 106%) and took a FEMU case's WAF
@@ -56,9 +57,13 @@ RHO_MAX = 1.5
 #: writes"; bench/foreign/results/tcmd-bound/RULE.md).
 MAX_READ_SHARE = 0.5
 #: The bound's share where at least one fitted figure carries a WAF (None: :data:`MAX_READ_SHARE`
-#: everywhere). A WAF figure pins the spare, so t_cmd can no longer be traded against it; from
-#: IOPS alone the wider bound let the fit do so (see :data:`MAX_READ_SHARE`).
-MAX_READ_SHARE_WITH_WAF: float | None = None
+#: everywhere): a move may cost up to ten host writes. A WAF figure pins the spare, so t_cmd is
+#: not traded against it as from IOPS alone. Adopted under a pre-registered rule: the plan case
+#: with WAF met every target on two fresh SSDsim drives with chips sharing a channel (t_cmd
+#: −0.79 and −0.76·t_page), no harm on eight stored cases, IOPS-only fits the same to the bit
+#: (docs/calibrate-validation.md, "The wider t_cmd bound only where a WAF figure pins the
+#: spare"; bench/foreign/results/tcmd-bound2/RULE.md).
+MAX_READ_SHARE_WITH_WAF: float | None = 0.9
 #: When the figures are too few to fit t_cmd (fewer IOPS and WAF figures than unknowns), it is
 #: held at −this·t_page: a GC move's premium over a host write (its read, and on some drives a
 #: second transfer), as a share of the move's time. 0: t_cmd = 0, a move costs what a host write
