@@ -48,13 +48,22 @@ RHO_MIN = 0.001
 RHO_MAX = 1.5
 #: t_cmd may be negative down to −this·t_page: garbage collection also reads each unit it moves,
 #: so 1/IOPS = t_cmd + W·t_prog + (W − 1)·t_read = (t_cmd − t_read) + W·(t_prog + t_read).
-#: A move may then cost up to twice a host write. 0.9 (up to ten: a collection holding a channel
+#: A move may then cost up to twice a host write (fits with a WAF figure:
+#: :data:`MAX_READ_SHARE_WITH_WAF`). 0.9 everywhere (up to ten: a collection holding a channel
 #: shared by up to 8 chips) was weighed under a pre-registered rule and not adopted: it met every
 #: target with WAF figures on three fresh SSDsim drives (t_cmd down to −0.81·t_page) but, from
 #: IOPS alone, refused an EagleTree case (native OP read as 106%) and took a FEMU case's WAF
 #: from 35% to 51% off (docs/calibrate-validation.md, "A GC move that costs up to ten host
 #: writes"; bench/foreign/results/tcmd-bound/RULE.md).
 MAX_READ_SHARE = 0.5
+#: The bound's share where at least one fitted figure carries a WAF (None: :data:`MAX_READ_SHARE`
+#: everywhere): a move may cost up to ten host writes. A WAF figure pins the spare, so t_cmd is
+#: not traded against it as from IOPS alone. Adopted under a pre-registered rule: the plan case
+#: with WAF met every target on two fresh SSDsim drives with chips sharing a channel (t_cmd
+#: −0.79 and −0.76·t_page), no harm on eight stored cases, IOPS-only fits the same to the bit
+#: (docs/calibrate-validation.md, "The wider t_cmd bound only where a WAF figure pins the
+#: spare"; bench/foreign/results/tcmd-bound2/RULE.md).
+MAX_READ_SHARE_WITH_WAF: float | None = 0.9
 #: When the figures are too few to fit t_cmd (fewer IOPS and WAF figures than unknowns), it is
 #: held at −this·t_page: a GC move's premium over a host write (its read, and on some drives a
 #: second transfer), as a share of the move's time. 0: t_cmd = 0, a move costs what a host write
@@ -185,23 +194,39 @@ class Surrogate:
         return d
 
 
+def read_share(has_waf: bool) -> float:
+    """The share of the bound t_cmd ≥ −share·t_page: :data:`MAX_READ_SHARE_WITH_WAF` where a
+    fitted figure carries a WAF (``has_waf``) and it is set, :data:`MAX_READ_SHARE` otherwise."""
+    if has_waf and MAX_READ_SHARE_WITH_WAF is not None:
+        return MAX_READ_SHARE_WITH_WAF
+    return MAX_READ_SHARE
+
+
 def linear_fit(
-    wafs: list[float], ys: list[float], ws: list[float], fit_cmd: bool
+    wafs: list[float], ys: list[float], ws: list[float], fit_cmd: bool, share: float | None = None
 ) -> tuple[float, float]:
     """Weighted least squares of y = t_cmd + W·t_page with t_page > 0 and
-    t_cmd ≥ −:data:`MAX_READ_SHARE`·t_page; returns (t_cmd, t_page)."""
+    t_cmd ≥ −share·t_page (``share`` None: :data:`MAX_READ_SHARE`); returns (t_cmd, t_page)."""
+    k = MAX_READ_SHARE if share is None else share
     return _linear_fit(
-        wafs, ys, ws, fit_cmd, sum(ws), sum(w * y for y, w in zip(ys, ws, strict=True))
+        wafs, ys, ws, fit_cmd, sum(ws), sum(w * y for y, w in zip(ys, ws, strict=True)), k
     )
 
 
 def _linear_fit(
-    wafs: list[float], ys: list[float], ws: list[float], fit_cmd: bool, s: float, sy: float
+    wafs: list[float],
+    ys: list[float],
+    ws: list[float],
+    fit_cmd: bool,
+    s: float,
+    sy: float,
+    share: float,
 ) -> tuple[float, float]:
     """:func:`linear_fit` given the sums that do not depend on ``wafs``: ``s`` = Σw and ``sy``
-    = Σw·y (:class:`_Objective` works them out once for all its steps). Each sum adds the same
-    products, formed the same way, in the same order as the sums written out in full
-    (``sum`` of w·W·y is ``sum`` of (w·W)·y), so the figures are the same to the bit."""
+    = Σw·y (:class:`_Objective` works them out once for all its steps); ``share``: the bound's
+    (:func:`read_share`). Each sum adds the same products, formed the same way, in the same
+    order as the sums written out in full (``sum`` of w·W·y is ``sum`` of (w·W)·y), so the
+    figures are the same to the bit."""
     wx = list(map(mul, ws, wafs))  # w·W
     sxx = sum(map(mul, wx, wafs))  # Σ (w·W)·W
     sxy = sum(map(mul, wx, ys))  # Σ (w·W)·y
@@ -213,9 +238,9 @@ def _linear_fit(
             t_cmd = (sy - t_page * sx) / s
             if t_page <= 0:  # IOPS do not fall with WAF: a controller ceiling only
                 return sy / s, 0.0
-            if t_cmd >= -MAX_READ_SHARE * t_page:
+            if t_cmd >= -share * t_page:
                 return t_cmd, t_page
-            return _on_share(wafs, ys, ws, MAX_READ_SHARE)  # on the bound t_cmd = −k·t_page
+            return _on_share(wafs, ys, ws, share)  # on the bound t_cmd = −k·t_page
     if HELD_CMD_SHARE:  # t_cmd held at −k·t_page: y = t_page·(W − k)
         return _on_share(wafs, ys, ws, HELD_CMD_SHARE)
     # NAND time alone: Σ w·W·y / Σ w·W·W
@@ -252,6 +277,7 @@ class _Objective:
             for i, p in enumerate(points)
             if p.waf is not None
         ]
+        self.share = read_share(bool(self.waf_at))  # the bound on t_cmd
         # :func:`rho_eff`'s spare ratio, (1 + ρ₀)/(1 − x) − 1, with 1 − x worked out once per
         # point (a fresh point's WAF is 1: nothing to collect)
         self.unused = [None if p.fresh else 1.0 - p.extra_op_percent / 100.0 for p in points]
@@ -264,7 +290,9 @@ class _Objective:
         wafs = [model[i] for i in self.iops_at]
         ys, ws = self.ys, self.ws
         t_cmd, t_page = (
-            _linear_fit(wafs, ys, ws, self.fit_cmd, self.s, self.sy) if ys else (0.0, 0.0)
+            _linear_fit(wafs, ys, ws, self.fit_cmd, self.s, self.sy, self.share)
+            if ys
+            else (0.0, 0.0)
         )
         cost = 0.0
         for wf, y, w in zip(wafs, ys, ws, strict=True):

@@ -492,11 +492,12 @@ def _corrected_times(
         for pt, y in zip(ip, y_meas, strict=True)
     ]
     fit_cmd = p.t_cmd_us != 0 and len(ip) >= 2
-    cmd_target, page_target = fitmod.linear_fit(wafs, y_meas, ws, fit_cmd)
-    cmd_real, page_real = fitmod.linear_fit(wafs, y_sim, ws, fit_cmd)
+    share = fitmod.read_share(any(pt.waf is not None for pt in points))  # the fit's bound
+    cmd_target, page_target = fitmod.linear_fit(wafs, y_meas, ws, fit_cmd, share)
+    cmd_real, page_real = fitmod.linear_fit(wafs, y_sim, ws, fit_cmd, share)
     if page_real > 0 and page_target > 0:
         t_page = p.t_page_us * page_target / page_real
-        t_cmd = max(-fitmod.MAX_READ_SHARE * t_page, p.t_cmd_us + cmd_target - cmd_real)
+        t_cmd = max(-share * t_page, p.t_cmd_us + cmd_target - cmd_real)
     else:  # no WAF dependence to fit: scale both by the mean IOPS ratio
         ratio = math.exp(sum(math.log(a / b) for a, b in zip(y_meas, y_sim, strict=True)) / len(ip))
         t_page, t_cmd = p.t_page_us * ratio, p.t_cmd_us * ratio
