@@ -297,13 +297,22 @@ def in_words(source: str) -> str:
     return re.sub(r"\s+", " ", text).strip(" ,")
 
 
+def _recorded() -> dict[str, Any] | None:
+    """``model_form_error.json`` beside this module, None where it is missing."""
+    res = resources.files("overprov.calibrate").joinpath("model_form_error.json")
+    return json.loads(res.read_text()) if res.is_file() else None
+
+
 def recorded_model_form(simulated: bool) -> ModelForm | None:
     """The recorded model-form error (``model_form_error.json``) for a simulated target (a
     constant) or anything else (distance-dependent when the corpus benchmark recorded it)."""
-    res = resources.files("overprov.calibrate").joinpath("model_form_error.json")
-    if not res.is_file():
+    return _form_of(_recorded(), simulated)
+
+
+def _form_of(doc: dict[str, Any] | None, simulated: bool) -> ModelForm | None:
+    """:func:`recorded_model_form` from the recorded document ``doc``."""
+    if doc is None:
         return None
-    doc = json.loads(res.read_text())
     if simulated:
         if "rel_sd" not in doc:
             return None
@@ -330,12 +339,11 @@ def model_form_for(points: list[fitmod.Point], simulated: bool) -> ModelForm | N
     typed figures, set by what the fit shows (:func:`conditioned`, the scale recorded as
     ``fit_residual``) when the figures leave it something to miss; the recorded form otherwise;
     widened by the IOPS-only term when no figure holds a WAF (:func:`without_waf`)."""
-    form = recorded_model_form(simulated)
-    res = resources.files("overprov.calibrate").joinpath("model_form_error.json")
-    doc = json.loads(res.read_text()) if res.is_file() else {}
-    rec = doc.get("fit_residual")
+    doc = _recorded()
+    form = _form_of(doc, simulated)
     if simulated or form is None:
         return form
+    rec = doc.get("fit_residual")
     out = conditioned(form, points, float(rec["scale"])) if rec else form
     if out is not form:
         out = replace(
