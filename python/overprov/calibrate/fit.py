@@ -194,6 +194,12 @@ class Surrogate:
         return d
 
 
+def has_waf(points: list[Point]) -> bool:
+    """Whether a WAF figure is among ``points``: what pins the spare side of a fit (the bound
+    :func:`read_share`, the IOPS-only interval term, plausibility's IOPS-only rules)."""
+    return any(p.waf is not None for p in points)
+
+
 def read_share(has_waf: bool) -> float:
     """The share of the bound t_cmd ≥ −share·t_page: :data:`MAX_READ_SHARE_WITH_WAF` where a
     fitted figure carries a WAF (``has_waf``) and it is set, :data:`MAX_READ_SHARE` otherwise."""

@@ -232,7 +232,7 @@ def no_garbage_collection_seen(
     file has none) and do not determine the spare; the twin of that fit cannot reproduce them
     (its NAND, at the WAF asked of it, is the bound) and takes minutes per simulation."""
     steady = sorted((p for p in points if p.iops and not p.fresh), key=lambda p: p.extra_op_percent)
-    if not steady or any(p.waf is not None for p in points):
+    if not steady or fitmod.has_waf(points):
         return None
     x0 = steady[0].extra_op_percent
     gc_us = surrogate.waf(x0) * surrogate.t_page_us

@@ -492,7 +492,7 @@ def _corrected_times(
         for pt, y in zip(ip, y_meas, strict=True)
     ]
     fit_cmd = p.t_cmd_us != 0 and len(ip) >= 2
-    share = fitmod.read_share(any(pt.waf is not None for pt in points))  # the fit's bound
+    share = fitmod.read_share(fitmod.has_waf(points))  # the fit's bound
     cmd_target, page_target = fitmod.linear_fit(wafs, y_meas, ws, fit_cmd, share)
     cmd_real, page_real = fitmod.linear_fit(wafs, y_sim, ws, fit_cmd, share)
     if page_real > 0 and page_target > 0:

@@ -359,7 +359,7 @@ def without_waf(
 ) -> ModelForm:
     """``form`` widened by the recorded IOPS-only term (``rec``, ``model_form_error.json``'s
     ``iops_only``) when no figure holds a WAF; ``form`` itself otherwise."""
-    if not rec or any(p.waf is not None for p in points):
+    if not rec or fitmod.has_waf(points):
         return form
     return replace(
         form,
