@@ -1,8 +1,10 @@
 """A read's queue slot: the host's closed loop run over the core's request-level drive, a read
 of a page already written holding its slot for a measured time instead of being simulated.
 
-Why: the core books its host link in request order, one timeline for both directions
-(crates/overprov-sim/src/timing/mod.rs, ``read`` and ``on_link``), and a read of a written page
+Why: by default (``timing.host.link_booking = "in-order"``) the core books its host link in
+request order, one timeline for both directions (crates/overprov-sim/src/timing/link.rs; its
+``"gaps"`` booking, one timeline per direction with gaps filled, is the fix in the core itself,
+not yet adopted: docs/calibrate-cliff.md, its last section), and a read of a written page
 has its data only after the programs queued on its die, so every command issued after it
 transfers after it; a drive's writes do not wait for an earlier read (PCIe moves the two
 directions at once). Under a mix before the SLC cache's cliff the twin's writes then fall far
