@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import sys
 from pathlib import Path
 
@@ -53,7 +54,7 @@ TWIN_VARIANTS = {
 def scheduler_model(
     pages_per_block: int, blocks_per_plane: int, waf: float, queue_depth: int,
     host_writes: int = 20_000, warmup: int = 5_000, seed: int = 1,
-    gc_threshold: float = mqsim.GC_EXEC_THRESHOLD,
+    gc_threshold: float = mqsim.GC_EXEC_THRESHOLD, erase_holds_programs: bool = True,
 ) -> dict[str, float]:  # fmt: skip
     """The multi-plane shares and IOPS of MQSim's scheduler on one die of two planes.
 
@@ -75,6 +76,10 @@ def scheduler_model(
     (``TSU_Base::issue_command_to_chip``). Read 75 µs, program 750 µs, erase 3.8 ms, plus a
     channel transfer a page (:data:`TRANSFER_US`). Not kept: the FTL (the victims' valid pages
     come from ``waf``), mapping reads, the host interface, wear levelling.
+
+    ``erase_holds_programs`` False lifts one rule, for a what-if: host writes are then
+    programmed alone while an erase is queued (a collection holds only its own plane's writes
+    and those joining its relocations, as in the core's twin).
 
     Returns the shares of program, read and erase commands that are multi-plane, the IOPS and
     WAF of the ``host_writes`` after ``warmup``, and ``overlap``: the share of that time both
@@ -146,7 +151,7 @@ def scheduler_model(
             st["mread"] += len(cmd) > 1
             for plane, _offset, c in cmd:
                 gc_writes.append([plane, take_page(gc_off, plane), c])
-        elif gc_writes or (user and not erases):
+        elif gc_writes or (user and not (erases and erase_holds_programs)):
             cmd = form(gc_writes, user) if gc_writes else form(user, None)
             dt = mqsim_commands.LATENCY_US["programs"] + TRANSFER_US * len(cmd)
             st["prog"] += 1
@@ -188,25 +193,38 @@ def scheduler_model(
 
 
 def drive_geometry(name: str) -> tuple[int, int]:
-    """(blocks a plane, pages a block) of a stored drive's name (``u512x32``, ``u1024x32-op12``)."""
-    blocks, pages = name.lstrip("u").split("-")[0].split("x")
-    return int(blocks), int(pages)
+    """(blocks a plane, pages a block) of a stored drive's name (``u512x32``, ``u1024x32-op12``,
+    ``qd-u320x32``)."""
+    m = re.search(r"u(\d+)x(\d+)", name)
+    if m is None:
+        raise ValueError(f"{name}: no BLOCKSxPAGES in the drive's name")
+    return int(m.group(1)), int(m.group(2))
 
 
-def scheduler(stored: dict, seeds: list[int], host_writes: int) -> dict:
-    """The model against each stored drive's QD32 levels: its shares and IOPS per seed."""
-    rows = []
+def scheduler(
+    stored: dict, seeds: list[int], host_writes: int, drives: list[str] | None = None,
+    levels: list[int] | None = None, erase_holds_programs: bool = True,
+) -> dict:  # fmt: skip
+    """The model against each stored drive's levels (those named, or all): its shares and IOPS
+    per seed."""
+    rows, hold = [], erase_holds_programs
     for d in stored["drives"]:
+        if drives and d["drive"] not in drives:
+            continue
         blocks, pages = drive_geometry(d["drive"])
-        for qd, levels in d["levels"].items():
-            for x, lv in levels.items():
+        for qd, by_level in d["levels"].items():
+            for x, lv in by_level.items():
+                if levels and int(x) not in levels:
+                    continue
                 runs = [scheduler_model(pages, blocks, lv["waf"], int(qd), host_writes,
-                                        host_writes // 4, s) for s in seeds]  # fmt: skip
+                                        host_writes // 4, s, erase_holds_programs=hold)
+                        for s in seeds]  # fmt: skip
                 rows.append({"drive": d["drive"], "level": int(x), "queue_depth": int(qd),
                              "waf": lv["waf"], "mqsim": {"iops": lv["iops"],
                              **{f"share_{k}": v for k, v in lv["multiplane_share"].items()}},
                              "model": runs})  # fmt: skip
-    return {"seeds": seeds, "host_writes": host_writes, "rows": rows}
+    return {"seeds": seeds, "host_writes": host_writes,
+            "erase_holds_programs": erase_holds_programs, "rows": rows}  # fmt: skip
 
 
 def scheduler_table(doc: dict) -> str:
@@ -334,6 +352,10 @@ def main(argv: list[str] | None = None) -> int:
     s = sub.add_parser("scheduler", help="the scheduler model against the stored MQSim drives")
     s.add_argument("--seeds", default="1,2,3")
     s.add_argument("--host-writes", type=int, default=20_000)
+    s.add_argument("--drives", help="comma-separated drive names (default: all)")
+    s.add_argument("--levels", help="comma-separated levels, percent (default: all)")
+    s.add_argument("--lift-erase-hold", action="store_true",
+                   help="what-if: host writes programmed alone with an erase queued")  # fmt: skip
     t = sub.add_parser("twin", help="overprov's core on MQSim's geometry")
     t.add_argument("--drive", default="512x32", help="BLOCKSxPAGES: blocks a plane, pages a block")
     for p in (s, t):
@@ -344,9 +366,13 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     stored = json.loads(args.stored.read_text())
     if args.cmd == "scheduler":
-        doc = scheduler(stored, [int(x) for x in args.seeds.split(",")], args.host_writes)
-        doc["command"] = (f"python bench/foreign/mqsim_pairing.py scheduler --seeds {args.seeds}"
-                          f" --host-writes {args.host_writes}")  # fmt: skip
+        doc = scheduler(stored, [int(x) for x in args.seeds.split(",")], args.host_writes,
+                        args.drives.split(",") if args.drives else None,
+                        [int(x) for x in args.levels.split(",")] if args.levels else None,
+                        not args.lift_erase_hold)  # fmt: skip
+        doc["command"] = "python bench/foreign/mqsim_pairing.py " + " ".join(
+            a for a in (argv if argv is not None else sys.argv[1:]) if not a.startswith("/")
+        )
         table = scheduler_table(doc)
     else:
         blocks, pages = (int(v) for v in args.drive.split("x"))

@@ -44,6 +44,9 @@ def test_drive_names_give_their_geometry():
     assert mqsim_pairing.drive_geometry("u512x32") == (512, 32)
     assert mqsim_pairing.drive_geometry("u1024x32-op12") == (1024, 32)
     assert mqsim_pairing.drive_geometry("u320x32-qd") == (320, 32)
+    assert mqsim_pairing.drive_geometry("qd-u640x16") == (640, 16)
+    with pytest.raises(ValueError, match="BLOCKSxPAGES"):
+        mqsim_pairing.drive_geometry("mqsim")
 
 
 @pytest.mark.parametrize("variant", list(mqsim_pairing.TWIN_VARIANTS))
@@ -56,3 +59,14 @@ def test_the_twin_on_mqsims_geometry_is_a_valid_core_config(variant):
     nand, gc = cfg["timing"]["nand"], cfg["timing"]["gc"]
     assert (nand["planes_per_die"], nand["program_us"], nand["erase_us"]) == (planes, 750.0, 3800.0)
     assert gc.get("multiplane_offsets", 0) == (32 if offsets < 0 else offsets)
+
+
+def test_a_collection_holding_the_die_keeps_the_middle_levels_unpaired():
+    # at a middle level (WAF 4.4, QD32) the queued erase holds every host program that is not
+    # a relocation's partner: few pairs; lifted, host writes pair among themselves meanwhile
+    held = mqsim_pairing.scheduler_model(32, 320, 4.4, 32, host_writes=3000, warmup=1000)
+    lifted = mqsim_pairing.scheduler_model(
+        32, 320, 4.4, 32, host_writes=3000, warmup=1000, erase_holds_programs=False
+    )
+    assert held["share_programs"] < 0.35 < 0.5 < lifted["share_programs"], (held, lifted)
+    assert lifted["iops"] > 1.1 * held["iops"]
