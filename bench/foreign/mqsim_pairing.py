@@ -204,9 +204,11 @@ def drive_geometry(name: str) -> tuple[int, int]:
 def scheduler(
     stored: dict, seeds: list[int], host_writes: int, drives: list[str] | None = None,
     levels: list[int] | None = None, erase_holds_programs: bool = True,
+    queue_depth: int | None = None,
 ) -> dict:  # fmt: skip
     """The model against each stored drive's levels (those named, or all): its shares and IOPS
-    per seed."""
+    per seed, at each level's queue depth or at ``queue_depth`` (a what-if: MQSim's figures
+    beside it are then those of the stored depth)."""
     rows, hold = [], erase_holds_programs
     for d in stored["drives"]:
         if drives and d["drive"] not in drives:
@@ -216,20 +218,23 @@ def scheduler(
             for x, lv in by_level.items():
                 if levels and int(x) not in levels:
                     continue
-                runs = [scheduler_model(pages, blocks, lv["waf"], int(qd), host_writes,
+                depth = queue_depth or int(qd)
+                runs = [scheduler_model(pages, blocks, lv["waf"], depth, host_writes,
                                         host_writes // 4, s, erase_holds_programs=hold)
                         for s in seeds]  # fmt: skip
                 rows.append({"drive": d["drive"], "level": int(x), "queue_depth": int(qd),
+                             "model_queue_depth": depth,
                              "waf": lv["waf"], "mqsim": {"iops": lv["iops"],
                              **{f"share_{k}": v for k, v in lv["multiplane_share"].items()}},
                              "model": runs})  # fmt: skip
-    return {"seeds": seeds, "host_writes": host_writes,
+    return {"seeds": seeds, "host_writes": host_writes, "queue_depth": queue_depth,
             "erase_holds_programs": erase_holds_programs, "rows": rows}  # fmt: skip
 
 
 def scheduler_table(doc: dict) -> str:
-    out = ["| drive | level | WAF | programs paired: MQSim / model (seeds) | reads | erases | "
-           "both planes collecting (model) | IOPS: MQSim / model mean (range) |",
+    depth = f" (model at QD{doc['queue_depth']})" if doc.get("queue_depth") else ""
+    out = [f"| drive | level{depth} | WAF | programs paired: MQSim / model (seeds) | reads | "
+           "erases | both planes collecting (model) | IOPS: MQSim / model mean (range) |",
            "|---|---|---|---|---|---|---|---|"]  # fmt: skip
     for r in sorted(doc["rows"], key=lambda r: (r["drive"], r["queue_depth"], -r["level"])):
         m, q = r["model"], r["mqsim"]
@@ -354,6 +359,11 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--host-writes", type=int, default=20_000)
     s.add_argument("--drives", help="comma-separated drive names (default: all)")
     s.add_argument("--levels", help="comma-separated levels, percent (default: all)")
+    s.add_argument(
+        "--queue-depth",
+        type=int,
+        help="what-if: the model at this queue depth (default: each level's)",
+    )
     s.add_argument("--lift-erase-hold", action="store_true",
                    help="what-if: host writes programmed alone with an erase queued")  # fmt: skip
     t = sub.add_parser("twin", help="overprov's core on MQSim's geometry")
@@ -369,7 +379,7 @@ def main(argv: list[str] | None = None) -> int:
         doc = scheduler(stored, [int(x) for x in args.seeds.split(",")], args.host_writes,
                         args.drives.split(",") if args.drives else None,
                         [int(x) for x in args.levels.split(",")] if args.levels else None,
-                        not args.lift_erase_hold)  # fmt: skip
+                        not args.lift_erase_hold, args.queue_depth)  # fmt: skip
         doc["command"] = "python bench/foreign/mqsim_pairing.py " + " ".join(
             a for a in (argv if argv is not None else sys.argv[1:]) if not a.startswith("/")
         )
