@@ -1,0 +1,72 @@
+"""bench/foreign/mqsim_pairing.py: a queue model of MQSim's multi-plane command formation, and
+overprov's core configured as MQSim's drive (no MQSim run)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "bench" / "foreign"))
+import mqsim_pairing  # noqa: E402
+
+
+def test_host_writes_pair_at_one_page_offset_only_when_many_wait():
+    # no valid page to move (WAF 1): only host writes are programmed, and two writes on the
+    # two planes pair only at one page offset of 32, so pairing needs a deep queue
+    deep = mqsim_pairing.scheduler_model(32, 320, 1.0, 128, host_writes=3000, warmup=500)
+    shallow = mqsim_pairing.scheduler_model(32, 320, 1.0, 2, host_writes=3000, warmup=500)
+    assert deep["share_programs"] > 0.8, deep
+    assert shallow["share_programs"] < 0.1, shallow
+    assert deep["waf"] == pytest.approx(1.0)
+    # a paired command programs two host pages in one program time
+    assert deep["iops"] > 1.6 * shallow["iops"]
+
+
+def test_the_model_programs_the_pages_the_waf_asks_for():
+    r = mqsim_pairing.scheduler_model(32, 320, 2.5, 32, host_writes=3000, warmup=1000)
+    assert r["waf"] == pytest.approx(2.5, rel=0.08)
+    assert 0.0 <= r["overlap"] <= 1.0
+    # at least a program a host write, and no more than the die time of one a page allows
+    assert r["iops"] < 1e6 / (2.5 * 750 / 2)
+
+
+def test_the_line_through_the_end_levels_misses_nothing_on_a_line():
+    pts = [(1e6 / (100 + w * 500), w) for w in (19.3, 4.4, 2.5, 1.8, 1.45)]
+    assert mqsim_pairing.line_errors(pts) == pytest.approx([0.0, 0.0, 0.0], abs=1e-12)
+    bent = [pts[0], (pts[1][0] * 0.8, pts[1][1]), *pts[2:]]
+    assert mqsim_pairing.line_errors(bent)[0] == pytest.approx(1 / 0.8 - 1)
+
+
+def test_drive_names_give_their_geometry():
+    assert mqsim_pairing.drive_geometry("u512x32") == (512, 32)
+    assert mqsim_pairing.drive_geometry("u1024x32-op12") == (1024, 32)
+    assert mqsim_pairing.drive_geometry("u320x32-qd") == (320, 32)
+    assert mqsim_pairing.drive_geometry("qd-u640x16") == (640, 16)
+    with pytest.raises(ValueError, match="BLOCKSxPAGES"):
+        mqsim_pairing.drive_geometry("mqsim")
+
+
+@pytest.mark.parametrize("variant", list(mqsim_pairing.TWIN_VARIANTS))
+def test_the_twin_on_mqsims_geometry_is_a_valid_core_config(variant):
+    from overprov import engine
+
+    planes, offsets, trigger = mqsim_pairing.TWIN_VARIANTS[variant]
+    cfg = mqsim_pairing.twin_config(64, 32, 10, 32, planes, offsets, trigger)
+    engine.check(cfg)
+    nand, gc = cfg["timing"]["nand"], cfg["timing"]["gc"]
+    assert (nand["planes_per_die"], nand["program_us"], nand["erase_us"]) == (planes, 750.0, 3800.0)
+    assert gc.get("multiplane_offsets", 0) == (32 if offsets < 0 else offsets)
+
+
+def test_a_collection_holding_the_die_keeps_the_middle_levels_unpaired():
+    # at a middle level (WAF 4.4, QD32) the queued erase holds every host program that is not
+    # a relocation's partner: few pairs; lifted, host writes pair among themselves meanwhile
+    held = mqsim_pairing.scheduler_model(32, 320, 4.4, 32, host_writes=3000, warmup=1000)
+    lifted = mqsim_pairing.scheduler_model(
+        32, 320, 4.4, 32, host_writes=3000, warmup=1000, erase_holds_programs=False
+    )
+    assert held["share_programs"] < 0.35 < 0.5 < lifted["share_programs"], (held, lifted)
+    assert lifted["iops"] > 1.1 * held["iops"]
