@@ -13,13 +13,14 @@ same simulations.
     PYTHONPATH=python python bench/corpus_workload_victim.py --judge CASES.jsonl
     PYTHONPATH=python python bench/corpus_workload_victim.py --diagnose greedy,fifo
 
-Set C, SSDsim under skewed writes (bench/foreign/results/skewftl/, its rule RULE.md there; run
-only with ``--only C``): each drive's uniform IOPS at 0% and 40% and its FOB, with and without
+Set C, SSDsim under skewed writes (its rule: bench/foreign/results/skewftl/RULE.md; run only
+with ``--only C``): each drive's uniform IOPS at 0% and 40% and its FOB, with and without
 the WAF at those levels, and its zones 0.9/0.1 figures at 0% (IOPS; WAF too in the fit with
 WAF); its other skewed IOPS and WAF (zones 0.9/0.1, zones-ro 0.5, zipf 0.8 at 0, 20, 40%) held
-out, judged against the issue's foreign-FTL targets (:func:`verdict_c`).
+out, judged against the foreign-FTL targets of bench/README.md (:func:`verdict_c`).
 
-``--diagnose`` (after the outcome, not the rule's): the named readings alone on set A's figures.
+``--diagnose`` (after the outcome, not the rule's): the named readings alone on set A's figures
+(with ``--only C``: on set C's, from its fit with WAF).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from overprov.calibrate import evidence, spare_readings, uncertainty
+from overprov.calibrate import evidence, spare_readings, twin_runs, uncertainty
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import predict as predmod
 from overprov.calibrate import victim_selection as vs
@@ -68,7 +69,7 @@ SKEWFTL_FIGURE = ("zones 0.9/0.1", 0.0)
 SKEWFTL_FITS = ("iops+waf", "iops")
 #: Every foreign figure at 2% (bench/README.md, "All held-out cases together").
 SKEWFTL_REL_SD = 0.02
-#: The issue's foreign-FTL targets: IOPS median and worst |error|, WAF worst |error|.
+#: The foreign-FTL targets (bench/README.md): IOPS median and worst |error|, WAF worst |error|.
 SKEWFTL_IOPS_MEDIAN, SKEWFTL_IOPS_WORST, SKEWFTL_WAF_WORST = 0.10, 0.20, 0.05
 
 
@@ -320,6 +321,40 @@ def diagnose(drive: str, names: tuple[str, ...], jobs: int | None) -> str:
     return "\n".join(lines)
 
 
+def diagnose_c(drive: str, names: tuple[str, ...], jobs: int | None) -> str:
+    """After the outcome, not the rule's: set C's fit with WAF, each named reading alone at every
+    skewed figure of the drive (IOPS, with the timed run's own WAF, steady test and drive writes,
+    and the untimed run's WAF), beside SSDsim's."""
+    truths = skewftl_truths(drive)
+    readings = {r.name: r for r in skewftl_readings(drive, "iops+waf", jobs)}
+    lines = [f"| {drive} figure | SSDsim IOPS / WAF | "
+             + " | ".join(f"{n}: IOPS (timed run's WAF, steady, drive writes) / WAF" for n in names)
+             + " |", "|---|---|" + "---|" * len(names)]  # fmt: skip
+    for label, t in truths.items():
+        if label == "uniform":
+            continue
+        for x, lv in sorted(t["levels"].items()):
+            cells = []
+            for n in names:
+                r = readings[n]
+                timed = twin_runs.simulate_levels(
+                    r.twin, [x], t["workload"], jobs=jobs,
+                    warmup_drive_writes=vs.WARMUP_DRIVE_WRITES,
+                ).levels[0]  # fmt: skip
+                (waf,) = vs.simulate(r, t["workload"], [x], "waf", jobs)
+                e_iops = 100 * (timed.steady_iops / lv["steady_iops"] - 1)
+                e_waf = 100 * (waf / lv["steady_waf"] - 1)
+                cells.append(
+                    f"{timed.steady_iops:,.0f} ({e_iops:+.1f}%; {timed.waf:.2f}, "
+                    f"{'yes' if timed.settled else 'no'}, {timed.drive_writes:.1f}) / "
+                    f"{waf:.3f} ({e_waf:+.1f}%)"
+                )
+            lines.append(f"| {label} {x:g}% | {lv['steady_iops']:,.0f} / {lv['steady_waf']:.3f} | "
+                         + " | ".join(cells) + " |")  # fmt: skip
+            print(lines[-1], file=sys.stderr, flush=True)
+    return "\n".join(lines)
+
+
 def verdict(cases: list[dict[str, Any]]) -> dict[str, Any]:
     """The rule's two targets on one set's cases."""
     err = [abs(c["rel_error"]) for c in cases]
@@ -408,6 +443,10 @@ def main() -> int:
         "--diagnose", default=None, help="after the outcome: readings alone (a,b) on set A"
     )
     args = ap.parse_args()
+    if args.diagnose and args.only == "C":
+        names = tuple(args.diagnose.split(","))
+        print("\n\n".join(diagnose_c(d, names, args.jobs) for d in SKEWFTL_DRIVES))
+        return 0
     if args.diagnose:
         names = tuple(args.diagnose.split(","))
         print("\n\n".join(diagnose(d, names, args.jobs) for d in PREDICTED))

@@ -55,15 +55,17 @@ def zone_bounds(span: int, zones: list[dict[str, float]]) -> list[tuple[int, int
     return out
 
 
-def sampler(workload: dict[str, Any], span: int, seed: int) -> Sampler:
+def sampler(workload: dict[str, Any], span: int, seed: int, shuffle: bool = True) -> Sampler:
     """A function drawing ``n`` pages of the span under ``workload`` (``overprov simulate``'s
-    dict: pattern uniform, zipf with ``zipf_theta``, zoned with ``zones``)."""
+    dict: pattern uniform, zipf with ``zipf_theta``, zoned with ``zones``). ``shuffle`` False:
+    rank k is page k - 1 and the zones lie in the span in their order, as iob's ``zipf`` and
+    ``zones`` (and the core's zoned pattern) lay them."""
     pattern = workload.get("pattern", "uniform")
     if pattern == "uniform":  # Python's random, as the drivers' uniform runs always drew them
         r = random.Random(seed)
         return lambda n: np.fromiter((r.randrange(span) for _ in range(n)), np.int64, n)
     rng = np.random.default_rng(seed)
-    order = rng.permutation(span)  # the shuffle: slot -> page
+    order = rng.permutation(span) if shuffle else np.arange(span)  # slot -> page
     if pattern == "zipf":
         cdf = zipf_cdf(span, float(workload["zipf_theta"]))
 

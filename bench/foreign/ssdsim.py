@@ -230,7 +230,8 @@ def fob_of(rows: list[dict], span: int) -> dict:
 
 def measure(binary: Path, work: Path, sample: str, extra_op: int, qd: int, drive_writes: float,
             g: dict, overprovide: float, threshold: float, t_prog_ns: int,
-            workload: dict | None = None, seed: int = SEED) -> dict:  # fmt: skip
+            workload: dict | None = None, seed: int = SEED,
+            shuffle: bool = True) -> dict:  # fmt: skip
     span = span_pages(extra_op, g, overprovide)
     every = span // REPORTS_PER_ROUND
     span = every * REPORTS_PER_ROUND  # whole reports: the fill ends on one
@@ -240,7 +241,7 @@ def measure(binary: Path, work: Path, sample: str, extra_op: int, qd: int, drive
     (folder / "page.parameters").write_text(
         parameters(sample, g, overprovide, threshold, t_prog_ns, qd)
     )
-    draw = skewed_addresses.sampler(workload or {"pattern": "uniform"}, span, seed)
+    draw = skewed_addresses.sampler(workload or {"pattern": "uniform"}, span, seed, shuffle)
     total = write_trace(folder / "trace.ascii", span, rounds * span, qd, draw)
     out_file = folder / "ex.out"  # SSDsim's per-request log: not kept
     if not out_file.is_symlink():
@@ -294,7 +295,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--t-prog-ns", type=int, default=T_PROG_NS)
     ap.add_argument("--pattern", default="uniform",
                     help="iob's pattern after the fill: uniform, zipf-shuffle, zones-shuffle "
-                    "(bench/foreign/skewed_addresses.py)")  # fmt: skip
+                    "(zipf, zones: not shuffled; bench/foreign/skewed_addresses.py)")  # fmt: skip
     ap.add_argument(
         "--details",
         default="",
@@ -352,6 +353,7 @@ def main(argv: list[str] | None = None) -> int:
         "workload_label": workload_label(args.pattern, args.details),
         "overprov_workload": workload,
         "seed": args.seed,
+        "pattern": args.pattern,
         "drive_writes": args.drive_writes,
         "levels": [],
     }
@@ -362,7 +364,7 @@ def main(argv: list[str] | None = None) -> int:
         common.cases(args.extra_op, args.qd, args.qd_sweep),
         lambda op, qd: measure(binary, args.work, sample, op, qd, args.drive_writes, g,
                                args.overprovide, args.gc_hard_threshold, args.t_prog_ns,
-                               workload, args.seed),
+                               workload, args.seed, args.pattern.endswith("-shuffle")),
         args.out,
     )  # fmt: skip
     return 0

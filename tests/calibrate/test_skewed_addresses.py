@@ -34,6 +34,9 @@ def test_zones_take_their_write_shares_and_a_read_only_zone_none():
     assert 0.88 < hot_share < 0.92
     ro = sa.sampler(overprov_workload("zones-shuffle", "s0.5 f0 s0.5 f1"), SPAN, 7)(20_000)
     assert len(np.unique(ro)) == 500  # half the span is never written after the fill
+    # iob's `zones` (not shuffled), as the core lays them: the static zone is the span's first half
+    in_order = overprov_workload("zones", "s0.5 f0 s0.5 f1")
+    assert sa.sampler(in_order, SPAN, 7, shuffle=False)(5_000).min() >= 500
     with pytest.raises(ValueError, match="holds no page"):
         sa.zone_bounds(10, [{"access_percent": 50, "space_percent": 1},
                             {"access_percent": 50, "space_percent": 99}])  # fmt: skip
