@@ -20,7 +20,8 @@ WAF); its other skewed IOPS and WAF (zones 0.9/0.1, zones-ro 0.5, zipf 0.8 at 0,
 out, judged against the foreign-FTL targets of bench/README.md (:func:`verdict_c`).
 
 ``--diagnose`` (after the outcome, not the rule's): the named readings alone on set A's figures
-(with ``--only C``: on set C's, from its fit with WAF).
+(with ``--only C``: on set C's, from its fit with WAF; with ``--pages-per-block 512,64`` too: the
+readings' WAF at 0% under every workload with those block sizes).
 """
 
 from __future__ import annotations
@@ -355,6 +356,29 @@ def diagnose_c(drive: str, names: tuple[str, ...], jobs: int | None) -> str:
     return "\n".join(lines)
 
 
+def block_size_check(drive: str, names: tuple[str, ...], pages: tuple[int, ...],
+                     jobs: int | None) -> str:  # fmt: skip
+    """After the outcome, not the rule's: each named reading of set C's fit with WAF, its twin
+    with ``geometry.pages_per_block`` each of ``pages`` (the twin's own is 512, SSDsim's 64), its
+    WAF at 0% under every workload of the drive (untimed), beside SSDsim's."""
+    truths = skewftl_truths(drive)
+    readings = {r.name: r for r in skewftl_readings(drive, "iops+waf", jobs)}
+    lines = [f"| {drive} reading | pages a block | " + " | ".join(truths) + " |",
+             "|---|---|" + "---|" * len(truths)]  # fmt: skip
+    lines.append("| SSDsim | 64 | " + " | ".join(
+        f"{t['levels'][0.0]['steady_waf']:.3f}" for t in truths.values()) + " |")  # fmt: skip
+    for n in names:
+        for ppb in pages:
+            wafs = [twin_runs.simulate_levels(
+                readings[n].twin, [0.0], t["workload"], timed=False, jobs=jobs,
+                warmup_drive_writes=vs.WARMUP_DRIVE_WRITES,
+                overrides={"geometry": {"pages_per_block": ppb}},
+            ).levels[0].waf for t in truths.values()]  # fmt: skip
+            lines.append(f"| {n} | {ppb} | " + " | ".join(f"{w:.3f}" for w in wafs) + " |")
+            print(lines[-1], file=sys.stderr, flush=True)
+    return "\n".join(lines)
+
+
 def verdict(cases: list[dict[str, Any]]) -> dict[str, Any]:
     """The rule's two targets on one set's cases."""
     err = [abs(c["rel_error"]) for c in cases]
@@ -442,7 +466,17 @@ def main() -> int:
     ap.add_argument(
         "--diagnose", default=None, help="after the outcome: readings alone (a,b) on set A"
     )
+    ap.add_argument(
+        "--pages-per-block",
+        default="",
+        help="with --only C --diagnose: the readings' WAF at 0%% with these blocks (512,64)",
+    )
     args = ap.parse_args()
+    if args.diagnose and args.only == "C" and args.pages_per_block:
+        names = tuple(args.diagnose.split(","))
+        pages = tuple(int(p) for p in args.pages_per_block.split(","))
+        print("\n\n".join(block_size_check(d, names, pages, args.jobs) for d in SKEWFTL_DRIVES))
+        return 0
     if args.diagnose and args.only == "C":
         names = tuple(args.diagnose.split(","))
         print("\n\n".join(diagnose_c(d, names, args.jobs) for d in SKEWFTL_DRIVES))
