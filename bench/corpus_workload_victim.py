@@ -9,11 +9,19 @@ the drive's other steady skewed figures held out. Set B, SSD-iq's GC simulator
 (``victim_selection.weigh``) and without it (``victim_selection.uniform_weights``), from the
 same simulations.
 
-    PYTHONPATH=python python bench/corpus_workload_victim.py --out CASES.jsonl [--only A|B]
+    PYTHONPATH=python python bench/corpus_workload_victim.py --out CASES.jsonl [--only A|B|C]
     PYTHONPATH=python python bench/corpus_workload_victim.py --judge CASES.jsonl
     PYTHONPATH=python python bench/corpus_workload_victim.py --diagnose greedy,fifo
 
-``--diagnose`` (after the outcome, not the rule's): the named readings alone on set A's figures.
+Set C, SSDsim under skewed writes (its rule: bench/foreign/results/skewftl/RULE.md; run only
+with ``--only C``): each drive's uniform IOPS at 0% and 40% and its FOB, with and without
+the WAF at those levels, and its zones 0.9/0.1 figures at 0% (IOPS; WAF too in the fit with
+WAF); its other skewed IOPS and WAF (zones 0.9/0.1, zones-ro 0.5, zipf 0.8 at 0, 20, 40%) held
+out, judged against the foreign-FTL targets of bench/README.md (:func:`verdict_c`).
+
+``--diagnose`` (after the outcome, not the rule's): the named readings alone on set A's figures
+(with ``--only C``: on set C's, from its fit with WAF; with ``--pages-per-block 512,64`` too: the
+readings' WAF at 0% under every workload with those block sizes).
 """
 
 from __future__ import annotations
@@ -27,9 +35,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from overprov.calibrate import evidence, spare_readings, twin_runs, uncertainty
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import predict as predmod
-from overprov.calibrate import spare_readings, uncertainty
 from overprov.calibrate import victim_selection as vs
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -52,6 +60,18 @@ SSDIQ_WORKLOAD = {"pattern": "hot-cold", "hot_access_percent": 90.0, "hot_space_
 SSDIQ_REL_SD = 0.03
 #: Target 2: no case's |error| more than this above its uniform-only one.
 WORSE_BY_AT_MOST = 0.02
+#: Set C, SSDsim under skewed writes (the rule: bench/foreign/results/skewftl/RULE.md).
+SKEWFTL = Path(__file__).resolve().parent / "foreign" / "results" / "skewftl"
+SKEWFTL_DRIVES = ("ssdsim-h", "ssdsim-i")
+SKEWFTL_FITTED_LEVELS = (0.0, 40.0)
+#: The levels asked (each reading's uniform interval there widens a prediction's).
+SKEWFTL_LEVELS = (0.0, 20.0, 40.0)
+SKEWFTL_FIGURE = ("zones 0.9/0.1", 0.0)
+SKEWFTL_FITS = ("iops+waf", "iops")
+#: Every foreign figure at 2% (bench/README.md, "All held-out cases together").
+SKEWFTL_REL_SD = 0.02
+#: The foreign-FTL targets (bench/README.md): IOPS median and worst |error|, WAF worst |error|.
+SKEWFTL_IOPS_MEDIAN, SKEWFTL_IOPS_WORST, SKEWFTL_WAF_WORST = 0.10, 0.20, 0.05
 
 
 def _case(
@@ -147,6 +167,141 @@ def set_b(policy: str, jobs: int | None) -> list[dict[str, Any]]:
             for x in SSDIQ_LEVELS if x != SSDIQ_FIGURE_LEVEL]  # fmt: skip
 
 
+def skewftl_truths(drive: str) -> dict[str, dict[str, Any]]:
+    """A drive of set C (bench/foreign/results/skewftl/DRIVE-*.json, bench/foreign/ssdsim.py's
+    files): by workload label, its ``overprov_workload`` and its QD32 levels' steady figures
+    (``settled`` as the driver's window rule found it)."""
+    out: dict[str, dict[str, Any]] = {}
+    for path in sorted(SKEWFTL.glob(f"{drive}-*.json")):
+        doc = json.loads(path.read_text())
+        levels = {float(lv["extra_op_percent"]): lv for lv in doc["levels"]
+                  if lv["queue_depth"] == 32}  # fmt: skip
+        out[doc["workload_label"]] = {
+            "workload": doc["overprov_workload"],
+            "levels": levels,
+            "fob_iops": levels[0.0]["fob_iops"],
+            "file": path.name,
+        }
+    return out
+
+
+def skewftl_readings(drive: str, fit: str, jobs: int | None) -> list[vs.VictimReading]:
+    """The victim-selection readings of a set C drive's uniform figures at
+    :data:`SKEWFTL_FITTED_LEVELS` and its FOB (``fit`` "iops": IOPS only; "iops+waf": WAF too)."""
+    uniform = skewftl_truths(drive)["uniform"]
+    sd = SKEWFTL_REL_SD
+    points = [fitmod.Point(x, uniform["levels"][x]["steady_iops"], sd,
+                           uniform["levels"][x]["steady_waf"] if fit == "iops+waf" else None, sd)
+              for x in SKEWFTL_FITTED_LEVELS]  # fmt: skip
+    points.append(fitmod.Point(0.0, uniform["fob_iops"], sd, fresh=True))
+    fig_in = predmod.PredictionInput(
+        points, list(SKEWFTL_LEVELS), typed=True, source=f"{drive} {fit}", jobs=jobs,
+        model_form=uncertainty.NO_MODEL_FORM,
+    )  # fmt: skip
+    return vs.readings_of(spare_readings.read_all(fig_in))
+
+
+def weigh_figures(
+    readings: list[vs.VictimReading], figures: list[vs.SkewedFigure], jobs: int | None, memo: dict
+) -> dict[str, dict[str, Any]]:
+    """``vs.weigh`` with several figures of one workload and level (IOPS and WAF): each
+    reading's χ² its uniform one plus every figure's term, weighed by ``evidence.weights``."""
+    each = [vs.weigh(readings, f, 0.0, jobs, memo) for f in figures]
+    got = {}
+    for r in readings:
+        terms = [w[r.name]["skewed_chi2"] for w in each]
+        got[r.name] = {"predicted": each[0][r.name]["predicted"], "chi2": r.uniform_chi2
+                       + sum(terms), "reproduces": r.reproduces,
+                       "figures": {f.kind: w[r.name]["predicted"] for f, w in
+                                   zip(figures, each, strict=True)}}  # fmt: skip
+    w = evidence.weights({k: g["chi2"] for k, g in got.items()},
+                         {k: g["reproduces"] for k, g in got.items()})  # fmt: skip
+    for k, g in got.items():
+        g["weight"] = w[k]
+    return got
+
+
+def set_c(drive: str, fit: str, jobs: int | None) -> list[dict[str, Any]]:
+    """Set C for one SSDsim drive and one fit: the zones 0.9/0.1 figure at 0% (IOPS; and WAF
+    with ``fit`` "iops+waf") weighs the readings, every other skewed figure is predicted."""
+    t0 = time.process_time()
+    truths = skewftl_truths(drive)
+    readings = skewftl_readings(drive, fit, jobs)
+    memo: dict = {}
+    label, at = SKEWFTL_FIGURE
+    level = truths[label]["levels"][at]
+    kinds = ("iops", "waf") if fit == "iops+waf" else ("iops",)
+    figs = [vs.SkewedFigure(truths[label]["workload"], at, float(level[f"steady_{k}"]), k,
+                            SKEWFTL_REL_SD) for k in kinds]  # fmt: skip
+    weights = weigh_figures(readings, figs, jobs, memo)
+    fit_cpu = time.process_time() - t0
+    print(f"{drive} {fit}: {label} at {at:g}% weighs {_weights_text(weights)} "
+          f"({fit_cpu:.0f} CPU s)", file=sys.stderr, flush=True)  # fmt: skip
+    out = []
+    for name, t in truths.items():
+        if name == "uniform":
+            continue
+        base = {"set": "C", "drive": f"{drive} ({fit})", "fit": fit, "workload": name,
+                "workload_kind": name.split()[0], "figure": f"{label} at {at:g}%",
+                "figure_weights": _weights_text(weights), "fit_cpu_s": fit_cpu,
+                "truth_file": t["file"]}  # fmt: skip
+        for x, lv in sorted(t["levels"].items()):
+            if (name, x) == (label, at):
+                continue
+            for kind in ("iops", "waf"):
+                case = _case({**base, "settled": lv["steady_window"]["settled"]}, readings,
+                             weights, t["workload"], x, float(lv[f"steady_{kind}"]), kind, jobs,
+                             memo)  # fmt: skip
+                out.append(case)
+    return out
+
+
+def verdict_c(cases: list[dict[str, Any]]) -> dict[str, Any]:
+    """Set C's targets (bench/foreign/results/skewftl/RULE.md) on one fit's cases: IOPS median
+    and worst, WAF worst, the 80% intervals' share inside; beside them, the same without the
+    skewed figure (uniform figures alone)."""
+
+    def errs(key: str, kind: str) -> list[float]:
+        return [abs(c[key]) for c in cases if c["kind"] == kind]
+
+    out: dict[str, Any] = {"cases": len(cases)}
+    for key, tag in (("rel_error", ""), ("uniform_only_rel_error", "uniform_only_")):
+        iops, waf = errs(key, "iops"), errs(key, "waf")
+        out[f"{tag}iops_median"], out[f"{tag}iops_worst"] = statistics.median(iops), max(iops)
+        out[f"{tag}waf_median"], out[f"{tag}waf_worst"] = statistics.median(waf), max(waf)
+        out[f"{tag}met"] = (out[f"{tag}iops_median"] <= SKEWFTL_IOPS_MEDIAN
+                            and out[f"{tag}iops_worst"] <= SKEWFTL_IOPS_WORST
+                            and out[f"{tag}waf_worst"] <= SKEWFTL_WAF_WORST)  # fmt: skip
+    out["inside"] = sum(c["inside"] for c in cases) / len(cases)
+    return out
+
+
+def judge_c(cases: list[dict[str, Any]]) -> str:
+    """Set C's table, one row per fit (both drives), then every case."""
+    lines = ["| fit | cases | IOPS median / worst | WAF median / worst | inside 80% | verdict | "
+             "uniform figures alone: IOPS median / worst, WAF median / worst | verdict |",
+             "|---|---|---|---|---|---|---|---|"]  # fmt: skip
+    for fit in SKEWFTL_FITS:
+        mine = [c for c in cases if c.get("fit") == fit]
+        if not mine:
+            lines.append(f"| {fit} | not run |" + " |" * 6)
+            continue
+        v = verdict_c(mine)
+
+        def pair(tag: str, v: dict[str, Any] = v) -> str:
+            return (
+                f"{100 * v[tag + 'iops_median']:.1f}% / {100 * v[tag + 'iops_worst']:.1f}%"
+                f", {100 * v[tag + 'waf_median']:.1f}% / {100 * v[tag + 'waf_worst']:.1f}%"
+            )
+
+        lines.append(
+            f"| {fit} | {v['cases']} | {pair('').replace(', ', ' | ')} | "
+            f"{100 * v['inside']:.0f}% | **{'met' if v['met'] else 'not met'}** | "
+            f"{pair('uniform_only_')} | {'met' if v['uniform_only_met'] else 'not met'} |"
+        )
+    return "\n".join(lines)
+
+
 def diagnose(drive: str, names: tuple[str, ...], jobs: int | None) -> str:
     """After the outcome, not the rule's: each named reading alone at every steady skewed
     figure of a 7450 (error of its figure against the measured one), the fit as in set A."""
@@ -164,6 +319,63 @@ def diagnose(drive: str, names: tuple[str, ...], jobs: int | None) -> str:
             cells.append(f"{v:,.0f} ({100 * (v / h['value'] - 1):+.1f}%)")
         lines.append(f"| {h['workload']} | {h['value']:,} | " + " | ".join(cells) + " |")
         print(lines[-1], file=sys.stderr, flush=True)
+    return "\n".join(lines)
+
+
+def diagnose_c(drive: str, names: tuple[str, ...], jobs: int | None) -> str:
+    """After the outcome, not the rule's: set C's fit with WAF, each named reading alone at every
+    skewed figure of the drive (IOPS, with the timed run's own WAF, steady test and drive writes,
+    and the untimed run's WAF), beside SSDsim's."""
+    truths = skewftl_truths(drive)
+    readings = {r.name: r for r in skewftl_readings(drive, "iops+waf", jobs)}
+    lines = [f"| {drive} figure | SSDsim IOPS / WAF | "
+             + " | ".join(f"{n}: IOPS (timed run's WAF, steady, drive writes) / WAF" for n in names)
+             + " |", "|---|---|" + "---|" * len(names)]  # fmt: skip
+    for label, t in truths.items():
+        if label == "uniform":
+            continue
+        for x, lv in sorted(t["levels"].items()):
+            cells = []
+            for n in names:
+                r = readings[n]
+                timed = twin_runs.simulate_levels(
+                    r.twin, [x], t["workload"], jobs=jobs,
+                    warmup_drive_writes=vs.WARMUP_DRIVE_WRITES,
+                ).levels[0]  # fmt: skip
+                (waf,) = vs.simulate(r, t["workload"], [x], "waf", jobs)
+                e_iops = 100 * (timed.steady_iops / lv["steady_iops"] - 1)
+                e_waf = 100 * (waf / lv["steady_waf"] - 1)
+                cells.append(
+                    f"{timed.steady_iops:,.0f} ({e_iops:+.1f}%; {timed.waf:.2f}, "
+                    f"{'yes' if timed.settled else 'no'}, {timed.drive_writes:.1f}) / "
+                    f"{waf:.3f} ({e_waf:+.1f}%)"
+                )
+            lines.append(f"| {label} {x:g}% | {lv['steady_iops']:,.0f} / {lv['steady_waf']:.3f} | "
+                         + " | ".join(cells) + " |")  # fmt: skip
+            print(lines[-1], file=sys.stderr, flush=True)
+    return "\n".join(lines)
+
+
+def block_size_check(drive: str, names: tuple[str, ...], pages: tuple[int, ...],
+                     jobs: int | None) -> str:  # fmt: skip
+    """After the outcome, not the rule's: each named reading of set C's fit with WAF, its twin
+    with ``geometry.pages_per_block`` each of ``pages`` (the twin's own is 512, SSDsim's 64), its
+    WAF at 0% under every workload of the drive (untimed), beside SSDsim's."""
+    truths = skewftl_truths(drive)
+    readings = {r.name: r for r in skewftl_readings(drive, "iops+waf", jobs)}
+    lines = [f"| {drive} reading | pages a block | " + " | ".join(truths) + " |",
+             "|---|---|" + "---|" * len(truths)]  # fmt: skip
+    lines.append("| SSDsim | 64 | " + " | ".join(
+        f"{t['levels'][0.0]['steady_waf']:.3f}" for t in truths.values()) + " |")  # fmt: skip
+    for n in names:
+        for ppb in pages:
+            wafs = [twin_runs.simulate_levels(
+                readings[n].twin, [0.0], t["workload"], timed=False, jobs=jobs,
+                warmup_drive_writes=vs.WARMUP_DRIVE_WRITES,
+                overrides={"geometry": {"pages_per_block": ppb}},
+            ).levels[0].waf for t in truths.values()]  # fmt: skip
+            lines.append(f"| {n} | {ppb} | " + " | ".join(f"{w:.3f}" for w in wafs) + " |")
+            print(lines[-1], file=sys.stderr, flush=True)
     return "\n".join(lines)
 
 
@@ -206,19 +418,27 @@ def set_lines(
 
 
 def judge(cases: list[dict[str, Any]]) -> str:
-    lines = ["| set | cases | median error | worst | uniform-only median / worst | cases worse "
-             "(> 2 points) | inside 80% | target 1 | target 2 | verdict |",
-             "|---|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
-    lines += set_lines(cases, ("B", "A"), verdict, lambda _s, v: (
-        f"{100 * v['median']:.1f}% | {100 * v['worst']:.1f}% | "
-        f"{100 * v['uniform_only_median']:.1f}% / {100 * v['uniform_only_worst']:.1f}% | "
-        f"{len(v['worse'])} | {100 * v['inside']:.0f}%"), 10)  # fmt: skip
-    lines += ["", "| case | figure | measured | predicted (80%) | error | uniform-only | "
+    ab = [c for c in cases if c["set"] in ("A", "B")]
+    c_cases = [c for c in cases if c["set"] == "C"]
+    lines = []
+    if ab:
+        lines += ["| set | cases | median error | worst | uniform-only median / worst | cases "
+                  "worse (> 2 points) | inside 80% | target 1 | target 2 | verdict |",
+                  "|---|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
+        lines += set_lines(ab, ("B", "A"), verdict, lambda _s, v: (
+            f"{100 * v['median']:.1f}% | {100 * v['worst']:.1f}% | "
+            f"{100 * v['uniform_only_median']:.1f}% / {100 * v['uniform_only_worst']:.1f}% | "
+            f"{len(v['worse'])} | {100 * v['inside']:.0f}%"), 10)  # fmt: skip
+        lines.append("")
+    if c_cases:
+        lines += [judge_c(c_cases), ""]
+    lines += ["| case | figure | measured | predicted (80%) | error | uniform-only | "
               "readings kept (weight) |", "|---|---|---|---|---|---|---|"]  # fmt: skip
     for c in cases:
         kept = "; ".join(f"{k} {r['weight']:.2f}" for k, r in c["readings"].items())
+        kind = f" {c['kind']}" if c["set"] == "C" else ""
         lines.append(
-            f"| {c['drive']} {c['workload']} {c['extra_op_percent']:g}% | {c['figure']} | "
+            f"| {c['drive']} {c['workload']} {c['extra_op_percent']:g}%{kind} | {c['figure']} | "
             f"{c['measured']:.4g} | {c['predicted']:.4g} ({c['low']:.4g}–{c['high']:.4g}) | "
             f"{100 * c['rel_error']:+.1f}% | {100 * c['uniform_only_rel_error']:+.1f}% | {kept} |"
         )
@@ -236,12 +456,31 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--out", type=Path, default=None, help="JSON lines the cases go to")
-    ap.add_argument("--only", choices=("A", "B"), default=None)
+    ap.add_argument(
+        "--only",
+        choices=("A", "B", "C"),
+        default=None,
+        help="one set (default: A and B; C, SSDsim's, only when named)",
+    )
     ap.add_argument("--judge", type=Path, default=None, help="judge these cases (JSON lines)")
     ap.add_argument(
         "--diagnose", default=None, help="after the outcome: readings alone (a,b) on set A"
     )
+    ap.add_argument(
+        "--pages-per-block",
+        default="",
+        help="with --only C --diagnose: the readings' WAF at 0%% with these blocks (512,64)",
+    )
     args = ap.parse_args()
+    if args.diagnose and args.only == "C" and args.pages_per_block:
+        names = tuple(args.diagnose.split(","))
+        pages = tuple(int(p) for p in args.pages_per_block.split(","))
+        print("\n\n".join(block_size_check(d, names, pages, args.jobs) for d in SKEWFTL_DRIVES))
+        return 0
+    if args.diagnose and args.only == "C":
+        names = tuple(args.diagnose.split(","))
+        print("\n\n".join(diagnose_c(d, names, args.jobs) for d in SKEWFTL_DRIVES))
+        return 0
     if args.diagnose:
         names = tuple(args.diagnose.split(","))
         print("\n\n".join(diagnose(d, names, args.jobs) for d in PREDICTED))
@@ -257,6 +496,9 @@ def main() -> int:
         runs += [(f"ssdiq-sim {p}", set_b, p) for p in SSDIQ_POLICIES]
     if args.only in (None, "A"):
         runs += [(d, set_a, d) for d in PREDICTED]
+    if args.only == "C":
+        runs += [(f"{d} ({fit})", lambda a, jobs: set_c(*a, jobs), (d, fit))
+                 for d in SKEWFTL_DRIVES for fit in SKEWFTL_FITS]  # fmt: skip
     for name, run, arg in runs:
         if name in done:
             continue

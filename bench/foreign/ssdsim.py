@@ -3,7 +3,8 @@
     python bench/foreign/ssdsim.py --binary PATH/ssdsim-harness --work DIR \
         [--extra-op 0,10,20,30,40] [--qd 32] [--qd-sweep 4@0,40] [--drive-writes 12] \
         [--geometry 2,2,1,2,256,64] [--overprovide 0.25] [--gc-hard-threshold 0.05] \
-        [--t-prog-ns 200000] [--out bench/foreign/results/ssdsim/ssdsim-a.json]
+        [--t-prog-ns 200000] [--pattern zones-shuffle --details "s0.9 f0.1 s0.1 f0.9"]
+        [--seed 42] [--out bench/foreign/results/ssdsim/ssdsim-a.json]
 
 SSDsim (Yang Hu, Hong Jiang, Dan Feng, Lei Tian, Hao Luo, Shuping Zhang, "Performance impact
 and interplay of SSD parallelism through advanced commands, allocation strategy and data
@@ -37,7 +38,9 @@ space's pages (SSDsim's `overprovide` is the native spare and stays), as for eve
 bench/foreign/README.md ("Extra OP X% on a foreign drive").
 
 Each (OP, QD) case is one run from an empty drive: a sequential fill of the span (4 KiB writes),
-then D span writes of uniform random 4 KiB writes (--drive-writes); each span write is a round
+then D span writes of random 4 KiB writes (--drive-writes): uniform, or a skewed workload of
+SSD-iq's (--pattern, --details: iob's words, bench/foreign/skewed_addresses.py; Zipf and zones
+over the span's pages in a random order); each span write is a round
 (IOPS: requests completed / simulated time; WAF: SSDsim's program_count, every page program, the
 host's and GC's, / requests completed) and the steady figures are the last 8 rounds' (calibrate's
 rule: within +-3% in range and trend). FOB: the first quarter span write of the fill from empty
@@ -48,7 +51,6 @@ address, so a sequential and a random write to an empty drive cost the same.
 from __future__ import annotations
 
 import argparse
-import random
 import struct
 import subprocess
 import sys
@@ -56,7 +58,10 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(1, str(Path(__file__).resolve().parent.parent))
 import common  # noqa: E402
+import skewed_addresses  # noqa: E402
+from corpus_workload_runs import overprov_workload, workload_label  # noqa: E402  (bench/)
 
 GEOMETRY_KEYS = ("channels", "chips_per_channel", "dies_per_chip", "planes_per_die",
                  "blocks_per_plane", "pages_per_block")  # fmt: skip
@@ -145,19 +150,19 @@ def parameters(sample: str, g: dict, overprovide: float, threshold: float, t_pro
     return "\n".join(out) + "\n"
 
 
-def write_trace(path: Path, span: int, random_writes: int, qd: int) -> int:
-    """The trace: a sequential fill of the span, `random_writes` uniform random 4 KiB writes
-    over it (seed SEED), then `2 * qd` more the harness never counts (it stops before the
-    trace's end: harness.c). No newline after the last line (SSDsim's readme.txt). Returns the
-    requests to count."""
-    rng = random.Random(SEED)
+def write_trace(path: Path, span: int, random_writes: int, qd: int,
+                draw: skewed_addresses.Sampler) -> int:  # fmt: skip
+    """The trace: a sequential fill of the span, `random_writes` 4 KiB writes over it at the
+    pages `draw` gives (the workload's: skewed_addresses.sampler), then `2 * qd` more the
+    harness never counts (it stops before the trace's end: harness.c). No newline after the
+    last line (SSDsim's readme.txt). Returns the requests to count."""
     s = SECTORS_PER_PAGE
     with path.open("w") as f:
         f.write("".join(f"0 0 {p * s} {s} 0\n" for p in range(span)))
         left = random_writes + 2 * qd
         while left:
             n = min(left, 1 << 16)
-            f.write("".join(f"0 0 {rng.randrange(span) * s} {s} 0\n" for _ in range(n)))
+            f.write("".join(f"0 0 {p * s} {s} 0\n" for p in draw(n).tolist()))
             left -= n
     with path.open("rb+") as f:  # drop the final newline
         f.seek(-1, 2)
@@ -224,7 +229,9 @@ def fob_of(rows: list[dict], span: int) -> dict:
 
 
 def measure(binary: Path, work: Path, sample: str, extra_op: int, qd: int, drive_writes: float,
-            g: dict, overprovide: float, threshold: float, t_prog_ns: int) -> dict:  # fmt: skip
+            g: dict, overprovide: float, threshold: float, t_prog_ns: int,
+            workload: dict | None = None, seed: int = SEED,
+            shuffle: bool = True) -> dict:  # fmt: skip
     span = span_pages(extra_op, g, overprovide)
     every = span // REPORTS_PER_ROUND
     span = every * REPORTS_PER_ROUND  # whole reports: the fill ends on one
@@ -234,7 +241,8 @@ def measure(binary: Path, work: Path, sample: str, extra_op: int, qd: int, drive
     (folder / "page.parameters").write_text(
         parameters(sample, g, overprovide, threshold, t_prog_ns, qd)
     )
-    total = write_trace(folder / "trace.ascii", span, rounds * span, qd)
+    draw = skewed_addresses.sampler(workload or {"pattern": "uniform"}, span, seed, shuffle)
+    total = write_trace(folder / "trace.ascii", span, rounds * span, qd, draw)
     out_file = folder / "ex.out"  # SSDsim's per-request log: not kept
     if not out_file.is_symlink():
         out_file.unlink(missing_ok=True)
@@ -285,7 +293,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--overprovide", type=float, default=0.25, help="SSDsim's native spare")
     ap.add_argument("--gc-hard-threshold", type=float, default=0.05)
     ap.add_argument("--t-prog-ns", type=int, default=T_PROG_NS)
+    ap.add_argument("--pattern", default="uniform",
+                    help="iob's pattern after the fill: uniform, zipf-shuffle, zones-shuffle "
+                    "(zipf, zones: not shuffled; bench/foreign/skewed_addresses.py)")  # fmt: skip
+    ap.add_argument(
+        "--details",
+        default="",
+        help='its details: θ for zipf-shuffle, "sA fA sB fB" for zones-shuffle',
+    )
+    ap.add_argument("--seed", type=int, default=SEED, help="the trace's random pages")
     args = ap.parse_args(argv)
+    workload = overprov_workload(args.pattern, args.details)
     g = args.geometry
     binary = args.binary.resolve()
     sample = (args.sample or binary.parent / "src" / "page.parameters").read_text(
@@ -330,8 +348,12 @@ def main(argv: list[str] | None = None) -> int:
             "queue_length = QD are in the device (a closed loop)",
             "preconditioning": "a sequential fill of the span (4 KiB writes) from empty",
         },
-        "workload": f"4 KiB writes: the fill, then uniform random pages over the span "
-        f"(Python random, seed {SEED})",
+        "workload": f"4 KiB writes: the fill, then {workload_label(args.pattern, args.details)} "
+        f"over the span's pages (bench/foreign/skewed_addresses.py, seed {args.seed})",
+        "workload_label": workload_label(args.pattern, args.details),
+        "overprov_workload": workload,
+        "seed": args.seed,
+        "pattern": args.pattern,
         "drive_writes": args.drive_writes,
         "levels": [],
     }
@@ -341,7 +363,8 @@ def main(argv: list[str] | None = None) -> int:
         doc,
         common.cases(args.extra_op, args.qd, args.qd_sweep),
         lambda op, qd: measure(binary, args.work, sample, op, qd, args.drive_writes, g,
-                               args.overprovide, args.gc_hard_threshold, args.t_prog_ns),
+                               args.overprovide, args.gc_hard_threshold, args.t_prog_ns,
+                               workload, args.seed, args.pattern.endswith("-shuffle")),
         args.out,
     )  # fmt: skip
     return 0
