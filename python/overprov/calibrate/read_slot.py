@@ -35,7 +35,8 @@ from overprov.calibrate.cliff_series import Series
 def request_loop(
     cfg: dict[str, Any], *, qd: int, read_percent: float, end_ns: int,
     read_slot_ns: int | None = None, read_pages: str = "any", seed: int = 1,
-) -> tuple[list[tuple[int, int, int]], dict[str, Any]]:  # fmt: skip
+    unwritten_apart: bool = False,
+) -> tuple[list[tuple[int, int, int | None]], dict[str, Any]]:  # fmt: skip
     """``cfg`` (a timed configuration, from purged) driven until ``end_ns`` by a host keeping
     ``qd`` commands outstanding, each issued when the earliest completes: 4 KiB random writes
     and, with probability ``read_percent`` %, reads of any page (``read_pages="any"``), of a
@@ -44,7 +45,9 @@ def request_loop(
     long. Returns the completions before ``end_ns`` ((time ns, 1 if a write, queue time ns)) and
     the drive's timed report. Unlike the core's own closed loop, the request-level drive may
     fold its SLC cache before a request while every die is idle (the report's
-    ``slc_folded_bytes``)."""
+    ``slc_folded_bytes``). ``unwritten_apart``: a read of a page never written is logged with
+    queue time None, as bench/foreign/py_ssd_sim_cliff.py logs the reads its host answers, so
+    that the reads of written pages can be told apart (it still holds its slot as simulated)."""
     if read_pages not in ("any", "written", "unwritten"):
         raise ValueError(f"read_slot: read_pages {read_pages!r} is not any, written or unwritten")
     dev = engine.device(cfg)
@@ -53,7 +56,7 @@ def request_loop(
     written: list[int] = []
     written_set: set[int] = set()
     slots = [0] * qd
-    events: list[tuple[int, int, int]] = []
+    events: list[tuple[int, int, int | None]] = []
     while (t := heapq.heappop(slots)) < end_ns:
         lpn = rng.randrange(pages)
         if rng.random() * 100 < read_percent:
@@ -69,7 +72,8 @@ def request_loop(
                 done = t + read_slot_ns
             else:
                 done = dev.submit("read", lpn, 1, t)
-            events.append((done, 0, done - t))
+            apart = unwritten_apart and lpn not in written_set
+            events.append((done, 0, None if apart else done - t))
         else:
             done = dev.submit("write", lpn, 1, t)
             if lpn not in written_set:
