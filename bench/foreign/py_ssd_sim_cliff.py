@@ -236,10 +236,23 @@ def config(self, write_buffer_num, read_buffer_num):
     configure_buffers(self, write_buffer_num, read_buffer_num)
     buffer_cache.bm_cache.length = read_buffer_num // 2
 buffer.buffer_manager.config = config
+def serve(ftl_manager, data, lba, counted):
+    # the FTL's read now being served (one chunk) answered with ``data`` in a read buffer sent
+    # through the host interface, as a read-cache hit is; while no read buffer is free it
+    # stays to serve (the FTL asks again)
+    from model.buffer import BM_READ
+    ids, ok = bm.get_buffer(BM_READ, ftl_manager.read_queue_id, ftl_manager.read_cmd_tag, 1)
+    if ok:
+        bm.set_data(ids[0], data, lba)
+        get_ctrl("hic").add_tx_buffer(ftl_manager.read_queue_id, ids[0])
+        ready = sim_event.event_mgr.alloc_new_event(0)
+        ready.code = sim_event.event_id.EVENT_USER_DATA_READY
+        ready.dest = sim_event.event_dst.MODEL_HIC
+        ftl_manager.num_chunks_to_read = 0
+        checks[counted] += 1
 if read_percent > 0 and unmapped_by_simulator:
     import model.ftl as ftl
     from model.ftl_meta import meta, UNMAP_ENTRY
-    from model.buffer import BM_READ
     read_from_nand = ftl.ftl_manager.do_read
     def do_read(self):
         # a read of a never-written page, not in the read cache, answered by the FTL with a
@@ -248,21 +261,12 @@ if read_percent > 0 and unmapped_by_simulator:
         lba = int(self.read_cur_chunk)
         if (self.num_chunks_to_read == 1 and meta.map_table[lba] == UNMAP_ENTRY
                 and not buffer_cache.bm_cache.check_hit(lba)[1]):
-            ids, ok = bm.get_buffer(BM_READ, self.read_queue_id, self.read_cmd_tag, 1)
-            if ok:
-                bm.set_data(ids[0], 0, lba)
-                get_ctrl("hic").add_tx_buffer(self.read_queue_id, ids[0])
-                ready = sim_event.event_mgr.alloc_new_event(0)
-                ready.code = sim_event.event_id.EVENT_USER_DATA_READY
-                ready.dest = sim_event.event_dst.MODEL_HIC
-                self.num_chunks_to_read = 0
-                checks["unmapped_reads_served"] += 1
+            serve(self, 0, lba, "unmapped_reads_served")
             return
         return read_from_nand(self)
     ftl.ftl_manager.do_read = do_read
 if read_percent > 0:
     import model.ftl as ftl
-    from model.buffer import BM_READ
     read_past_write_buffer = ftl.ftl_manager.do_read
     from model.ftl_meta import meta
     import model.hic as hic
@@ -278,15 +282,7 @@ if read_percent > 0:
             read_map[(self.read_queue_id, self.read_cmd_tag)] = meta.map_table[lba]
             held = [b for b in get_ctrl("hic").rx_buffer_done if bm.get_meta_data(b) == lba]
             if held:
-                ids, ok = bm.get_buffer(BM_READ, self.read_queue_id, self.read_cmd_tag, 1)
-                if ok:
-                    bm.set_data(ids[0], bm.bm_slots[held[-1]].main_data, lba)
-                    get_ctrl("hic").add_tx_buffer(self.read_queue_id, ids[0])
-                    ready = sim_event.event_mgr.alloc_new_event(0)
-                    ready.code = sim_event.event_id.EVENT_USER_DATA_READY
-                    ready.dest = sim_event.event_dst.MODEL_HIC
-                    self.num_chunks_to_read = 0
-                    checks["write_buffer_hits"] += 1
+                serve(self, bm.bm_slots[held[-1]].main_data, lba, "write_buffer_hits")
                 return
         return read_past_write_buffer(self)
     ftl.ftl_manager.do_read = do_read
