@@ -4,16 +4,16 @@ of a page already written holding its slot for a measured time instead of being 
 Why: by default (``timing.host.link_booking = "in-order"``) the core books its host link in
 request order, one timeline for both directions (crates/overprov-sim/src/timing/link.rs; its
 ``"gaps"`` booking, one timeline per direction with gaps filled, is the fix in the core itself,
-not yet adopted: docs/calibrate-cliff.md, its last section), and a read of a written page
-has its data only after the programs queued on its die, so every command issued after it
-transfers after it; a drive's writes do not wait for an earlier read (PCIe moves the two
-directions at once). Under a mix before the SLC cache's cliff the twin's writes then fall far
-below a drive's (py_ssd_sim: 32,110 against 101,950 IOPS at QD8 with 30% reads of written
-pages, each read holding about the same slot in both: docs/calibrate-cliff.md, "What a read
-costs the queue"). Holding the slot for the drive's measured read time (a mixed window before
-the cliff) and booking nothing carried py_ssd_sim's QD8 70:30 and 50:50 cliffs within 25%
-(bench/results/cliff-foreign5/RULE.md). The reads' die time is left out (past the cliff a
-drive's reads wait behind TLC programs: the level after comes out high).
+not adopted: docs/calibrate-cliff.md, "The host link booked in gaps" and the section after it),
+and a read of a written page has its data only after the programs queued on its die, so every
+command issued after it transfers after it; a drive's writes do not wait for an earlier read
+(PCIe moves the two directions at once). Under a mix before the SLC cache's cliff the twin's
+writes then fall far below a drive's (py_ssd_sim: 32,110 against 101,950 IOPS at QD8 with 30%
+reads of written pages, each read holding about the same slot in both: docs/calibrate-cliff.md,
+"What a read costs the queue"). Holding the slot for the drive's measured read time (a mixed
+window before the cliff) and booking nothing carried py_ssd_sim's QD8 70:30 and 50:50 cliffs
+within 25% (bench/results/cliff-foreign5/RULE.md). The reads' die time is left out (past the
+cliff a drive's reads wait behind TLC programs: the level after comes out high).
 
 - :func:`request_loop`: the closed loop at a queue depth, reads of any page, of written pages
   or of never-written ones, each command's queue time logged.
