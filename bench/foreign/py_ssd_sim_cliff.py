@@ -6,7 +6,7 @@ and log its IOPS per interval, for the write-cliff check on an FTL overprov did 
         [--qd 32] [--read-percent 0] \
         [--amount-mib 448] [--span-mib 1024] [--interval-ms 20] [--seed 1] \
         [--unmapped-reads host|simulator] [--read-pages any|written|unwritten] \
-        [--out FILE.json]
+        [--late-from-ms 400] [--out FILE.json]
 
 The simulator: GitHub baramjin92/py_ssd_sim (a discrete-event model of a host, its link, a
 controller, NAND channels and firmware: HIL, FTL, FIL), commit a9f9c73. Its repository has no
@@ -100,11 +100,54 @@ issued on (commands outstanding together are in no order); such a failure is cou
 ``verify_overlapped``, any other in ``verify_wrong`` (traced on a QD8 70:30 run, seed 4: its 3
 failures were all reads issued before the write whose version they missed sent its data, each
 returning the version of its issue); and it counts the
-re-tagged hits, the channels released and the commands still pending at the end; a run with
-any pending has no series to trust.
+re-tagged hits, the channels released, what fixes 4-6 below did and the commands still pending
+at the end; a run with any pending has no series to trust.
+
+**Three more fixes: stale and lost reads.** With the first three, runs still returned a few
+wrong reads (bench/results/cliff-foreign6/RULE.md: 1 at seed 7, QD8 70:30; 2 at seed 8, 50:50).
+
+4. *A read of data still in the write buffer.* A write completes to the host once its data is in
+   the write buffer and the FTL has fetched it (``handle_incoming_data`` and
+   ``set_cmd_fetch_flag`` of ``model.hic``), but the FTL maps its page only when it programs
+   it, once a program unit's chunks are buffered (``do_write`` of ``model.ftl``: 8 chunks in
+   SLC, 24 in TLC, whose one-shot program writes three pages); ``do_read`` looks up only the
+   map and the read cache, never the write buffer (``hic.rx_buffer_done``), so a read issued in
+   that window gets the page's previous version from NAND. Traced on the two refused runs,
+   re-run with each read of such a page logged (they reproduce the stored series exactly):
+   each of the three wrong reads had its page's newer data in the write buffer at its lookup,
+   that write completed 9, 25 and 150 µs before the read's issue, and the read returned the
+   version before; no other read met such a page. Fix: a single-chunk read whose page the
+   write buffer holds is served from the newest such buffer (copied into a read buffer sent
+   through the host interface, as for a read-cache hit), as a drive does.
+5. *A read's NAND data cached after its page was rewritten.* When a read's transfer ends the
+   host interface puts its buffer in the read cache (``end_read_transfer`` of ``model.hic``);
+   a write evicts its page from the cache when it maps it (``do_write``), so a read looked up
+   before that mapping and transferred after it leaves the old version cached, and later reads
+   hit it. Traced on a 1 MiB-span smoke run (seed 99, 16 MiB, QD8 70:30): 16 wrong reads with
+   the fourth fix (33 without), each a hit of such a buffer (page 51: version 2 mapped at 0.11
+   ms, version 1 read from its old place and cached at 20.18 ms, hit at 23.37 ms). Fix: the
+   FTL's map entry of the page is noted at the read's lookup and the buffer is kept in the
+   cache only if the entry is unchanged when the transfer ends; else it is released, as a
+   buffer not cached is.
+6. *A cache hit on a buffer still on its way to another read.* With the first fix a hit hands
+   the cached buffer to the read being served; if that buffer is still queued for transfer to
+   an earlier read of the same page, the host interface credits both transfers to the later
+   read and the earlier never completes (a smoke run, seed 97, 50:50, stalled with one read
+   pending once the fifth fix changed what the cache held). Fix: such a hit is taken as a miss
+   (the read goes to NAND). With it, the simulator's host interface would keep the NAND
+   buffer of a page the cache already holds neither cached nor released (lost: the read
+   buffers run out); it is released.
+
+Each fix wraps one function and changes only the reads it names (counted: ``write_buffer_hits``,
+``stale_cache_fills``, ``cache_hits_in_transfer``, ``uncached_buffers_released``); a
+write-only run never reads, so its series are unchanged. With them, five 1 MiB-span smoke runs
+(16 MiB, seeds 96-99, 30-70% reads, one with ``--unmapped-reads simulator``) end with nothing
+pending and no wrong read (unfixed: 33 and 72 wrong reads at seeds 99 and 97). A mixed run
+in which none of them acts reproduces its series exactly (bench/results/cliff-foreign7/RULE.md).
 
 Prints one JSON object: the interval series (``times_s``: interval ends; ``iops``,
-``write_iops``) and the run's totals; ``--out`` writes it too.
+``write_iops``), the run's totals, ``queue_time`` (from the first interval's end) and
+``queue_time_late`` (from ``--late-from-ms`` on: past the cliff); ``--out`` writes it too.
 """
 
 from __future__ import annotations
@@ -144,6 +187,8 @@ events = []
 checks = {
     "verify_errors": 0, "cache_hits_retagged": 0, "channels_released": 0,
     "unmapped_reads_served": 0, "reads_not_drawn": 0, "verify_overlapped": 0, "verify_wrong": 0,
+    "write_buffer_hits": 0, "stale_cache_fills": 0, "cache_hits_in_transfer": 0,
+    "uncached_buffers_released": 0,
 }
 def wrap(name, kind):
     original = getattr(host.host_stat_param, name)
@@ -154,9 +199,17 @@ def wrap(name, kind):
 wrap("update_read", 0)
 wrap("update_write", 1)
 cached_buffer_id = buffer_cache.buffer_cache.get_buffer_id
+def in_transfer(buffer_id):
+    hic_ = get_ctrl("hic")
+    return buffer_id in hic_.tx_buffer_list or buffer_id in hic_.tx_buffer_req
 def get_buffer_id(self, lba):
     # a hit of the read cache, handed to the read now being served (the module docstring
-    # of bench/foreign/py_ssd_sim_cliff.py says what was wrong and why this is the fix)
+    # of bench/foreign/py_ssd_sim_cliff.py says what was wrong and why this is the fix);
+    # a hit on a buffer still on its way to the host for another read is taken as a miss
+    index, hit = self.check_hit(lba)
+    if hit and in_transfer(self.buffer_id[index]):
+        checks["cache_hits_in_transfer"] += 1
+        return -1, False
     buffer_id, hit = cached_buffer_id(self, lba)
     if hit:
         ftl = get_fw("ftl")
@@ -183,10 +236,23 @@ def config(self, write_buffer_num, read_buffer_num):
     configure_buffers(self, write_buffer_num, read_buffer_num)
     buffer_cache.bm_cache.length = read_buffer_num // 2
 buffer.buffer_manager.config = config
+def serve(ftl_manager, data, lba, counted):
+    # the FTL's read now being served (one chunk) answered with ``data`` in a read buffer sent
+    # through the host interface, as a read-cache hit is; while no read buffer is free it
+    # stays to serve (the FTL asks again)
+    from model.buffer import BM_READ
+    ids, ok = bm.get_buffer(BM_READ, ftl_manager.read_queue_id, ftl_manager.read_cmd_tag, 1)
+    if ok:
+        bm.set_data(ids[0], data, lba)
+        get_ctrl("hic").add_tx_buffer(ftl_manager.read_queue_id, ids[0])
+        ready = sim_event.event_mgr.alloc_new_event(0)
+        ready.code = sim_event.event_id.EVENT_USER_DATA_READY
+        ready.dest = sim_event.event_dst.MODEL_HIC
+        ftl_manager.num_chunks_to_read = 0
+        checks[counted] += 1
 if read_percent > 0 and unmapped_by_simulator:
     import model.ftl as ftl
     from model.ftl_meta import meta, UNMAP_ENTRY
-    from model.buffer import BM_READ
     read_from_nand = ftl.ftl_manager.do_read
     def do_read(self):
         # a read of a never-written page, not in the read cache, answered by the FTL with a
@@ -195,18 +261,50 @@ if read_percent > 0 and unmapped_by_simulator:
         lba = int(self.read_cur_chunk)
         if (self.num_chunks_to_read == 1 and meta.map_table[lba] == UNMAP_ENTRY
                 and not buffer_cache.bm_cache.check_hit(lba)[1]):
-            ids, ok = bm.get_buffer(BM_READ, self.read_queue_id, self.read_cmd_tag, 1)
-            if ok:
-                bm.set_data(ids[0], 0, lba)
-                get_ctrl("hic").add_tx_buffer(self.read_queue_id, ids[0])
-                ready = sim_event.event_mgr.alloc_new_event(0)
-                ready.code = sim_event.event_id.EVENT_USER_DATA_READY
-                ready.dest = sim_event.event_dst.MODEL_HIC
-                self.num_chunks_to_read = 0
-                checks["unmapped_reads_served"] += 1
+            serve(self, 0, lba, "unmapped_reads_served")
             return
         return read_from_nand(self)
     ftl.ftl_manager.do_read = do_read
+if read_percent > 0:
+    import model.ftl as ftl
+    read_past_write_buffer = ftl.ftl_manager.do_read
+    from model.ftl_meta import meta
+    import model.hic as hic
+    read_map = {}  # (queue id, command tag) -> the map entry of its page at its lookup
+    def do_read(self):
+        # a read of a page whose data the write buffer holds, received from the host but not
+        # yet mapped (its write may have completed), served from that buffer, as a drive does
+        # (the simulator's do_read looks only at its map and its read cache: the module
+        # docstring of bench/foreign/py_ssd_sim_cliff.py says what went wrong); installed
+        # last, so it is asked first
+        if self.num_chunks_to_read == 1:
+            lba = int(self.read_cur_chunk)
+            read_map[(self.read_queue_id, self.read_cmd_tag)] = meta.map_table[lba]
+            held = [b for b in get_ctrl("hic").rx_buffer_done if bm.get_meta_data(b) == lba]
+            if held:
+                serve(self, bm.bm_slots[held[-1]].main_data, lba, "write_buffer_hits")
+                return
+        return read_past_write_buffer(self)
+    ftl.ftl_manager.do_read = do_read
+    fill_read_cache = hic.hic_manager.end_read_transfer
+    def end_read_transfer_to_host(self):
+        # a read's buffer kept in the read cache only if its page was not remapped (written)
+        # since the read looked its map up; else released, as a buffer not cached is (the
+        # module docstring of bench/foreign/py_ssd_sim_cliff.py says what went wrong)
+        buffer_id = self.tx_buffer_req[0]
+        lba = int(bm.get_meta_data(buffer_id))
+        looked_up = read_map.pop(bm.get_cmd_id(buffer_id), None)
+        index, cached_before = buffer_cache.bm_cache.check_hit(lba)
+        other = cached_before and buffer_cache.bm_cache.buffer_id[index] != buffer_id
+        done = fill_read_cache(self)
+        if other:  # the page cached meanwhile by another read: this buffer released, not lost
+            bm.release_buffer(buffer_id)
+            checks["uncached_buffers_released"] += 1
+        elif not cached_before and looked_up is not None and meta.map_table[lba] != looked_up:
+            buffer_cache.bm_cache.evict(lba)
+            checks["stale_cache_fills"] += 1
+        return done
+    hic.hic_manager.end_read_transfer = end_read_transfer_to_host
 if read_percent > 0:
     from model.ftl_meta import meta, UNMAP_ENTRY
     original_generate = wl.workload.generate
@@ -375,6 +473,13 @@ def latency(events: list[list], interval_ms: float, start_ms: float | None = Non
     }
 
 
+def late(events: list[list], interval_ms: float, from_ms: float | None) -> dict:
+    """``queue_time_late``: :func:`latency` from ``from_ms`` on (past the cliff), if asked."""
+    if from_ms is None:
+        return {}
+    return {"queue_time_late": latency(events, interval_ms, start_ms=from_ms)}
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--checkout", required=True, type=pathlib.Path)
@@ -390,6 +495,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--unmapped-reads", choices=("host", "simulator"), default="host")
     p.add_argument("--read-pages", choices=("any", "written", "unwritten"), default="any")
+    p.add_argument("--late-from-ms", type=float, default=400.0)
     p.add_argument("--out", type=pathlib.Path)
     args = p.parse_args(argv)
     copy = args.work / "py_ssd_sim"
@@ -406,8 +512,9 @@ def main(argv: list[str] | None = None) -> int:
     events = run_log["events"]
     result = {
         "simulator": "github.com/baramjin92/py_ssd_sim a9f9c73 (run from a clone; its read "
-        "cache's hit re-tagged, a held channel released and its read cache sized to the "
-        "configured read buffers at run time: bench/foreign/py_ssd_sim_cliff.py)",
+        "cache's hit re-tagged, a held channel released, its read cache sized to the "
+        "configured read buffers, reads of data in the write buffer served from it and stale "
+        "read-cache fills dropped at run time: bench/foreign/py_ssd_sim_cliff.py)",
         "channels": args.channels,
         "slc_superblocks": args.slc_superblocks,
         "qd": args.qd,
@@ -423,12 +530,17 @@ def main(argv: list[str] | None = None) -> int:
         "verify_overlapped": run_log["verify_overlapped"],
         "verify_wrong": run_log["verify_wrong"],
         "cache_hits_retagged": run_log["cache_hits_retagged"],
+        "write_buffer_hits": run_log["write_buffer_hits"],
+        "stale_cache_fills": run_log["stale_cache_fills"],
+        "cache_hits_in_transfer": run_log["cache_hits_in_transfer"],
+        "uncached_buffers_released": run_log["uncached_buffers_released"],
         "channels_released": run_log["channels_released"],
         "unmapped_reads": args.unmapped_reads,
         "unmapped_reads_served": run_log["unmapped_reads_served"],
         "read_pages": args.read_pages,
         "reads_not_drawn": run_log["reads_not_drawn"],
         "queue_time": latency(events, args.interval_ms),
+        **late(events, args.interval_ms, args.late_from_ms),
         **series(events, args.interval_ms),
     }
     emit(result, args.out)

@@ -15,6 +15,10 @@ cache from its QD32 write series, predict its QD8 70:30 cliff, judge by the regi
 earliest gap at or after its data is ready (``timing.host.link_booking``: the core's
 timing/link.rs; bench/results/cliff-foreign6/RULE.md); unset, the core's default.
 
+``--twin-nand one-shot``: the twin's NAND programmed as the simulator programs it, three TLC
+pages at once in 2,100 us, whole, no suspend (bench/foreign/py_ssd_sim_twin.py ``one_shot``;
+bench/results/cliff-foreign7/RULE.md); unset (``average``), 700 us per page charged per unit.
+
 ``--read-probe``: the prediction made with reads of written pages holding a queue slot for
 the probe's mean read queue time and booking nothing (``cliff.predict``'s ``read_slot_us``,
 off by default: ``overprov.calibrate.read_slot``; bench/results/cliff-foreign5/RULE.md).
@@ -86,13 +90,14 @@ def evaluate(
     held_out_path: pathlib.Path,
     read_probe: pathlib.Path | None = None,
     link_booking: str | None = None,
+    twin_nand: str = "average",
 ) -> dict:
     fit_run, fit_series = load(fit_path)
     held_run, held_series = load(held_out_path)
     channels = fit_run.get("channels", 8)
     if held_run.get("channels", 8) != channels:
         raise ValueError("the fit and held-out series are of different drives")
-    drive = twin(channels)
+    drive = twin(channels, one_shot=twin_nand == "one-shot")
     if link_booking is not None:
         drive["config"]["timing"]["host"]["link_booking"] = link_booking
     out: dict = {
@@ -105,6 +110,8 @@ def evaluate(
     }
     if link_booking is not None:
         out["link_booking"] = link_booking
+    if twin_nand != "average":
+        out["twin_nand"] = twin_nand
     measured = cliff.find_cliff(fit_series)
     out["measured_cliff_qd32"] = measured.to_dict() if measured else None
     refused = truth_refused(held_run)
@@ -153,12 +160,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--gate", nargs=2, type=pathlib.Path, metavar=("STORED", "RERUN"))
     p.add_argument("--read-probe", type=pathlib.Path)
     p.add_argument("--link-booking", choices=("in-order", "gaps"))
+    p.add_argument("--twin-nand", choices=("average", "one-shot"), default="average")
     p.add_argument("--out", type=pathlib.Path)
     args = p.parse_args(argv)
     if args.gate:
         result = gate(*args.gate)
     elif args.fit and args.held_out:
-        result = evaluate(args.fit, args.held_out, args.read_probe, args.link_booking)
+        result = evaluate(
+            args.fit, args.held_out, args.read_probe, args.link_booking, args.twin_nand
+        )
     else:
         p.error("--fit and --held-out, or --gate")
     text = json.dumps(result, indent=1)

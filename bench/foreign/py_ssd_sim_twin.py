@@ -20,6 +20,17 @@ What each value is, from those files (no value is taken from a run of either sim
 
 ``twin(channels)`` is the same drive with the driver's ``--channels`` (one die each: 4 is the
 die count of the simulator's config/ufs_config.xml), its NAND scaled with the dies.
+
+``twin(channels, one_shot=True)``: the same NAND read as the simulator programs it rather than
+by its average. Its FTL programs TLC one shot, three 32 KiB pages at once (the ``user`` super
+block's program unit is three pages' chunks: ``open`` of ``model.block_manager``), in
+``t_prog`` 2,100 us (``calculate_tProg`` of ``model.nand`` takes ``nand_t_prog`` in TLC mode),
+and an SLC page of 32 KiB in ``t_prog_slc``; its NAND model keeps a die busy for the whole
+program (the program's end is one event, ``EVENT_NAND_PROG_END``; no suspend), so a read to the
+die waits for it. In the core: a 96 KiB flash page programmed in 2,100 us, whole
+(``timing.nand.program_granularity = "page"``: docs/simulator.md), whose SLC page is a third of
+it, 32 KiB. The TLC rate is the same (96 KiB per 2,100 us); what changes is how long a read
+waits behind a program.
 """
 
 from __future__ import annotations
@@ -31,9 +42,10 @@ DIE_BLOCK_BYTES = 1152 * 4 * 8192
 BLOCKS_PER_DIE = 91
 
 
-def twin(channels: int = 8) -> dict:
-    """The drive dict (a preset's form: python/overprov/presets.py) with ``channels`` dies."""
-    return {
+def twin(channels: int = 8, one_shot: bool = False) -> dict:
+    """The drive dict (a preset's form: python/overprov/presets.py) with ``channels`` dies;
+    ``one_shot``: its NAND programmed as the simulator does, three pages whole (above)."""
+    drive = {
         "description": "py_ssd_sim's drive (bench/foreign/py_ssd_sim_twin.py)",
         "source": "github.com/baramjin92/py_ssd_sim a9f9c73, config/ssd_config.xml and "
         "config/nand_config.xml (256gb_g3)",
@@ -63,3 +75,9 @@ def twin(channels: int = 8) -> dict:
             },
         },
     }
+    if one_shot:
+        nand = drive["config"]["timing"]["nand"]
+        nand["flash_page_bytes"] = 3 * 32768
+        nand["program_us"] = 2100.0
+        nand["program_granularity"] = "page"
+    return drive

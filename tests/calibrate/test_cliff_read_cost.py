@@ -117,3 +117,18 @@ def test_read_slot_off_by_default_and_only_from_purged(drive):
         )  # fmt: skip
     with pytest.raises(ValueError, match="read_pages"):
         read_slot.request_loop({}, qd=8, read_percent=30, end_ns=1, read_pages="some")
+
+
+def test_reads_of_unwritten_pages_logged_apart_when_asked(drive):
+    kw = {"qd": 8, "read_percent": 50, "read_pages": "any", "seconds": 0.01, "seed": 3}
+    events, _ = py_ssd_sim_read_cost.closed_loop(drive, **kw, unwritten_apart=True)
+    same, _ = py_ssd_sim_read_cost.closed_loop(drive, **kw)
+    reads = [e for e in events if e[1] == 0]
+    # early in a fresh drive nearly every read is of a never-written page: logged with no
+    # queue time; the run itself is unchanged (same completions, in the same order)
+    assert sum(e[2] is None for e in reads) > len(reads) // 2
+    assert [e[:2] for e in events] == [e[:2] for e in same]
+    assert all(a[2] == b[2] for a, b in zip(events, same, strict=True) if a[2] is not None)
+    late = py_ssd_sim_cliff.late(events, 2.0, 4.0)["queue_time_late"]
+    assert late["from_s"] == pytest.approx(0.004) and late["instant_read_iops"] > 0
+    assert py_ssd_sim_cliff.late(events, 2.0, None) == {}

@@ -83,6 +83,16 @@ def test_twin_figures_from_the_configuration_files():
     assert "max_bytes" not in d["config"]["timing"]["slc"]  # the fit sets the size
 
 
+def test_twin_one_shot_programs_three_pages_whole_at_the_same_tlc_rate():
+    average = py_ssd_sim_twin.twin()["config"]["timing"]["nand"]
+    nand = py_ssd_sim_twin.twin(one_shot=True)["config"]["timing"]["nand"]
+    assert nand["flash_page_bytes"] == 3 * average["flash_page_bytes"] == 96 * 1024
+    assert nand["program_us"] == 2100.0 and nand["program_granularity"] == "page"
+    per_us = nand["flash_page_bytes"] / nand["program_us"]
+    assert per_us == pytest.approx(average["flash_page_bytes"] / average["program_us"])
+    assert "program_granularity" not in average  # the core's default, per unit
+
+
 def test_twin_with_four_dies_scales_its_nand():
     d = py_ssd_sim_twin.twin(4)
     assert d["config"]["timing"]["nand"]["channels"] == 4
@@ -129,3 +139,23 @@ def test_a_short_mixed_run_ends_with_nothing_pending(tmp_path, capsys, unmapped)
     assert 0 < run["writes"] < run["completed"]  # reads and writes both completed
     # reads of unwritten pages: served by the simulator only when asked
     assert (run["unmapped_reads_served"] > 0) == (unmapped == "simulator")
+
+
+@pytest.mark.skipif(
+    not (os.environ.get("PY_SSD_SIM_CHECKOUT") and os.environ.get("PY_SSD_SIM_PYTHON")),
+    reason="needs a clone of py_ssd_sim (PY_SSD_SIM_CHECKOUT) and its interpreter "
+    "(PY_SSD_SIM_PYTHON)",
+)
+def test_pages_rewritten_hundreds_of_times_read_back_right(tmp_path, capsys):
+    # a 1 MiB span: 4,096 writes and reads over 256 pages; unfixed the simulator returned 72
+    # stale reads here (its write buffer never looked up, old data cached after a rewrite)
+    py_ssd_sim_cliff.main([
+        "--checkout", os.environ["PY_SSD_SIM_CHECKOUT"],
+        "--python", os.environ["PY_SSD_SIM_PYTHON"], "--work", str(tmp_path),
+        "--qd", "8", "--read-percent", "50", "--amount-mib", "16", "--span-mib", "1",
+        "--seed", "97", "--interval-ms", "2",
+    ])  # fmt: skip
+    run = json.loads(capsys.readouterr().out)
+    assert run["pending_commands"] == 0 and run["verify_wrong"] == 0
+    assert run["write_buffer_hits"] > 0 and run["stale_cache_fills"] > 0
+    assert run["cache_hits_in_transfer"] > 0

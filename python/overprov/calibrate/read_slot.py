@@ -4,16 +4,16 @@ of a page already written holding its slot for a measured time instead of being 
 Why: by default (``timing.host.link_booking = "in-order"``) the core books its host link in
 request order, one timeline for both directions (crates/overprov-sim/src/timing/link.rs; its
 ``"gaps"`` booking, one timeline per direction with gaps filled, is the fix in the core itself,
-not yet adopted: docs/calibrate-cliff.md, its last section), and a read of a written page
-has its data only after the programs queued on its die, so every command issued after it
-transfers after it; a drive's writes do not wait for an earlier read (PCIe moves the two
-directions at once). Under a mix before the SLC cache's cliff the twin's writes then fall far
-below a drive's (py_ssd_sim: 32,110 against 101,950 IOPS at QD8 with 30% reads of written
-pages, each read holding about the same slot in both: docs/calibrate-cliff.md, "What a read
-costs the queue"). Holding the slot for the drive's measured read time (a mixed window before
-the cliff) and booking nothing carried py_ssd_sim's QD8 70:30 and 50:50 cliffs within 25%
-(bench/results/cliff-foreign5/RULE.md). The reads' die time is left out (past the cliff a
-drive's reads wait behind TLC programs: the level after comes out high).
+not adopted: docs/calibrate-cliff.md, "The host link booked in gaps" and the section after it),
+and a read of a written page has its data only after the programs queued on its die, so every
+command issued after it transfers after it; a drive's writes do not wait for an earlier read
+(PCIe moves the two directions at once). Under a mix before the SLC cache's cliff the twin's
+writes then fall far below a drive's (py_ssd_sim: 32,110 against 101,950 IOPS at QD8 with 30%
+reads of written pages, each read holding about the same slot in both: docs/calibrate-cliff.md,
+"What a read costs the queue"). Holding the slot for the drive's measured read time (a mixed
+window before the cliff) and booking nothing carried py_ssd_sim's QD8 70:30 and 50:50 cliffs
+within 25% (bench/results/cliff-foreign5/RULE.md). The reads' die time is left out (past the
+cliff a drive's reads wait behind TLC programs: the level after comes out high).
 
 - :func:`request_loop`: the closed loop at a queue depth, reads of any page, of written pages
   or of never-written ones, each command's queue time logged.
@@ -35,7 +35,8 @@ from overprov.calibrate.cliff_series import Series
 def request_loop(
     cfg: dict[str, Any], *, qd: int, read_percent: float, end_ns: int,
     read_slot_ns: int | None = None, read_pages: str = "any", seed: int = 1,
-) -> tuple[list[tuple[int, int, int]], dict[str, Any]]:  # fmt: skip
+    unwritten_apart: bool = False,
+) -> tuple[list[tuple[int, int, int | None]], dict[str, Any]]:  # fmt: skip
     """``cfg`` (a timed configuration, from purged) driven until ``end_ns`` by a host keeping
     ``qd`` commands outstanding, each issued when the earliest completes: 4 KiB random writes
     and, with probability ``read_percent`` %, reads of any page (``read_pages="any"``), of a
@@ -44,7 +45,9 @@ def request_loop(
     long. Returns the completions before ``end_ns`` ((time ns, 1 if a write, queue time ns)) and
     the drive's timed report. Unlike the core's own closed loop, the request-level drive may
     fold its SLC cache before a request while every die is idle (the report's
-    ``slc_folded_bytes``)."""
+    ``slc_folded_bytes``). ``unwritten_apart``: a read of a page never written is logged with
+    queue time None, as bench/foreign/py_ssd_sim_cliff.py logs the reads its host answers, so
+    that the reads of written pages can be told apart (it still holds its slot as simulated)."""
     if read_pages not in ("any", "written", "unwritten"):
         raise ValueError(f"read_slot: read_pages {read_pages!r} is not any, written or unwritten")
     dev = engine.device(cfg)
@@ -53,7 +56,7 @@ def request_loop(
     written: list[int] = []
     written_set: set[int] = set()
     slots = [0] * qd
-    events: list[tuple[int, int, int]] = []
+    events: list[tuple[int, int, int | None]] = []
     while (t := heapq.heappop(slots)) < end_ns:
         lpn = rng.randrange(pages)
         if rng.random() * 100 < read_percent:
@@ -69,7 +72,8 @@ def request_loop(
                 done = t + read_slot_ns
             else:
                 done = dev.submit("read", lpn, 1, t)
-            events.append((done, 0, done - t))
+            apart = unwritten_apart and lpn not in written_set
+            events.append((done, 0, None if apart else done - t))
         else:
             done = dev.submit("write", lpn, 1, t)
             if lpn not in written_set:
