@@ -31,17 +31,13 @@ import femu_end_to_end as e2e  # noqa: E402
 from overprov import cli, measurement_file  # noqa: E402
 from overprov.calibrate import gc_reserve, twin  # noqa: E402
 
-R = Path("bench/foreign/results")
-CASES = [  # (case folder, truth file): one case a FEMU geometry, the flag on, harness seed 1
-    ("onset-default5/femu/femu-10lun-260blk-thres66-3500us-flag-s1",
-     "onset-default5/femu/femu-10lun-260blk-thres66-3500us.json"),
-    ("onset-default3/femu/femu-8lun-300blk-thres70-4ms-on",
-     "onset-default3/femu/femu-8lun-300blk-thres70-4ms.json"),
-    ("femu-end-to-end/femu-6lun-372blk-thres68-3ms-on",
-     "femu-end-to-end/femu-6lun-372blk-thres68-3ms.json"),
-    ("femu-end-to-end/femu-14lun-224blk-thres60-5ms-ns80-on",
-     "femu-end-to-end/femu-14lun-224blk-thres60-5ms-ns80.json"),
-]  # fmt: skip
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from diagnose import CASES as DIAGNOSED  # noqa: E402
+from diagnose import R  # noqa: E402
+
+#: (case folder, truth file): one case a FEMU geometry, the flag on, harness seed 1
+CASES = [c for c in DIAGNOSED if "carryflag" not in c[0] and "-s2" not in c[0]
+         and "-s3" not in c[0]]  # fmt: skip
 VARIANTS = ("code", "fit1", "keep", "fit1+keep")
 FIT1_REL_SD = 0.01
 _fit_spare, _corrected_reserve = gc_reserve._fit_spare, twin._corrected_reserve
