@@ -16,11 +16,12 @@ default budget for a target with write counters (``plan.default_budget``), the p
 ``plan.design`` makes for the levels 0–40%, ``calibrate.measure.measure`` running it round by
 round, the measurement written by ``measurement_file.save`` after every round into
 ``DIR/measurement.json``. ``--onset-from-empty`` sets ``plan.ONSET_FROM_EMPTY`` in this process
-first (the default is off), ``--carry`` ``graded_run.CARRY_GRADED_SURPLUS`` (the graded pass's
-carry; off by default), ``--seed`` the harness's random-write seed (``femu.SEED``, 1). Then
-``overprov calibrate --from DIR --out DIR/fit --json DIR/prediction.json`` predicts 0–40% from
-that file; ``DIR/run.json`` keeps the CPU seconds
-and the commands.
+first (the default is off), ``--carry`` / ``--no-carry`` ``graded_run.CARRY_GRADED_SURPLUS``
+on / off (the graded pass's carry; on by default since
+bench/foreign/results/rescurve/verdict.md), ``--seed`` the harness's random-write seed
+(``femu.SEED``, 1). Then ``overprov calibrate --from DIR --out DIR/fit --json
+DIR/prediction.json`` predicts 0–40% from that file; ``DIR/run.json`` keeps the CPU seconds and
+the commands.
 
 ``verdict``: each case's prediction against FEMU's steady truth at QD32 (a ``femu.py`` results
 file, each level from empty), by the pre-registered rule
@@ -81,8 +82,8 @@ def drive_of(args: argparse.Namespace) -> tuple[dict[str, int], int]:
 def run_measure(args: argparse.Namespace) -> dict:
     """``measure`` (module docstring)."""
     planmod.ONSET_FROM_EMPTY = args.onset_from_empty
-    if args.carry:
-        graded_run.CARRY_GRADED_SURPLUS = True
+    if args.carry is not None:
+        graded_run.CARRY_GRADED_SURPLUS = args.carry
     femu.SEED = args.seed  # the harness's random writes (femu.command passes it)
     drive, ns_mb = drive_of(args)
     out: Path = args.out
@@ -296,7 +297,12 @@ def main(argv: list[str] | None = None) -> int:
     m.add_argument("--binary", type=Path, required=True, help="femu-bbssd-harness")
     m.add_argument("--out", type=Path, required=True, help="the case's folder")
     m.add_argument("--onset-from-empty", action="store_true", help="set plan.ONSET_FROM_EMPTY")
-    m.add_argument("--carry", action="store_true", help="set graded_run.CARRY_GRADED_SURPLUS")
+    m.add_argument(
+        "--carry",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="set graded_run.CARRY_GRADED_SURPLUS on or off (default: the code's)",
+    )
     m.add_argument("--seed", type=int, default=femu.SEED, help="the harness's random-write seed")
     for name, value in (femu.GC_THRESHOLDS | {k: femu.GEOMETRY[k] for k in femu.DRIVE_GEOMETRY}
                         ).items():  # fmt: skip

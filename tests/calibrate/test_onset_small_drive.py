@@ -134,8 +134,8 @@ def test_a_small_drives_graded_rounds_cost_their_share_and_leave_its_levels_room
     overshot, the pass wrote 0.50 drive writes for its 0.40 and the budget was spent before the
     40% level's window (the level and the probe lost, flag off and on). Carried from step to
     step (every step still one round at least), the pass writes 0.419-0.421 and every level is
-    measured. The carry is off by default (``graded_run.CARRY_GRADED_SURPLUS``: its rule,
-    bench/foreign/results/onset-default3/RULE.md, failed); both settings are run here."""
+    measured. The carry is on by default (``graded_run.CARRY_GRADED_SURPLUS``: adopted under
+    bench/foreign/results/rescurve/RULE.md); both settings are run here."""
     drive = small_drive()
     drive.setdefault("config", {})["ftl"] = {"policy": "d-choices", "d_choices": 8}
     monkeypatch.setattr(planmod, "ONSET_FROM_EMPTY", onset)

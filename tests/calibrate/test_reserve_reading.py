@@ -139,19 +139,35 @@ def test_a_reserve_drive_measured_with_the_onset_step_is_predicted_within_the_ru
     assert statistics.median(errors) <= MEDIAN_BOUND and max(errors) <= WORST_BOUND, errors
 
 
+#: The held-out WAF errors' spread (max − min, as fractions) over the simulator's seeds 1-3 of
+#: the default-graded-plan test below, nothing else changed
+#: (bench/foreign/results/onset-default5/reserve-test-seeds.txt: 10% −1.43 / −1.45 / +1.68%,
+#: 20% +9.94 / +5.18 / +10.10%, 30% +2.73 / +1.16 / +2.95%).
+SEED_SPREAD = {10.0: 0.0168 + 0.0145, 20.0: 0.1010 - 0.0518, 30.0: 0.0295 - 0.0116}
+
+
 @pytest.mark.slow
 def test_a_reserve_drive_measured_by_the_default_graded_plan_is_predicted_within_the_bounds():
     """The same drive under the default budget (2 drive writes: the graded plan, its onset from
     empty dated inside the graded fill): its collector collects in bursts, so each level reads
     over all it wrote (``measure.over_bursts``; bench/results/floor-graded/RULE.md) and the
-    WAF at 10-30% holds the same bounds."""
+    WAF at 10-30% holds the same median bound; each figure's worst bound is 10% plus its own
+    spread over the simulator's seeds 1-3 (:data:`SEED_SPREAD`: 3.13, 4.92 and 1.79 points at
+    10, 20 and 30%), as bench/foreign/results/rescurve/RULE.md set it before any run. The 20%
+    figure moves most: there the drive's spare ratio is about 0.10, where the greedy curve's
+    d ln WAF / d ln spare is −9.6, and the twin's reserve follows the plan's 40% WAF figure,
+    which reads 0.8-1.6% above the drive's steady WAF depending on the seed (seed 3 failed the
+    10% bound with nothing changed; docs/calibrate-validation.md, "The reserve reading's curve
+    between its floor and 40%"). This test runs seed 1."""
     truth, m, pred = _reserve_drive_measured("2dw")
     assert m.plan is not None and m.plan["precondition"] == "graded" and m.drive_writes <= 2.0
     first, later = m.levels[0], m.levels[1]
     assert first.window_rounds > m.plan["window_rounds"]  # read over more than its window
     assert later.drive_writes > 0.4  # its graded rounds (its freed 0.4) counted
     errors = _held_out_waf_errors(truth, pred)
-    assert statistics.median(errors) <= MEDIAN_BOUND and max(errors) <= WORST_BOUND, errors
+    worst = [WORST_BOUND + SEED_SPREAD[x] for x in (10.0, 20.0, 30.0)]
+    assert statistics.median(errors) <= MEDIAN_BOUND, errors
+    assert all(e <= bound for e, bound in zip(errors, worst, strict=True)), (errors, worst)
 
 
 def _fake_prediction(name: str, waf: float) -> Prediction:

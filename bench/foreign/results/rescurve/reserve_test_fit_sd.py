@@ -1,0 +1,69 @@
+"""The drive of tests/calibrate/test_reserve_reading.py's default-graded-plan test (a GC reserve
+with a victim floor, spare factor 0.88), measured as that test measures it (the onset from
+empty dated, carry off) at several of the simulator's random-write seeds, each measurement
+predicted with the reserve reading's spare fitted to the onset at each relative sd given
+(``gc_reserve.ONSET_REL_SD``, 0.03 in the code): the reading's fitted spare factor and the
+held-out WAF errors (%) against the drive's own simulation. A diagnosis on a developed-on
+drive, not a case of any rule.
+
+    PYTHONPATH=python python bench/foreign/results/rescurve/reserve_test_fit_sd.py 1,2,3 0.03,0.01
+"""
+
+import json
+import resource
+import sys
+
+from overprov.calibrate import answer, gc_reserve, twin, twin_runs
+from overprov.calibrate import predict as predmod
+from overprov.calibrate.measure import measure
+from overprov.calibrate.plan import design, parse_budget
+from overprov.profile.sim_target import SimTarget
+
+LEVELS = [0.0, 10.0, 20.0, 30.0, 40.0]
+
+
+def cpu() -> float:
+    a, b = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return a.ru_utime + a.ru_stime + b.ru_utime + b.ru_stime
+
+
+def main() -> None:
+    rho0, collector = twin.reserve_collector(0.88, 8.0)
+    truth = twin.TwinParameters(
+        advertised_bytes=2**31, native_op=rho0, t_page_us=6.0, t_cmd_us=3.0, uncertainty={},
+        source="truth", gc_reserve=collector, buffer_bytes=0,
+    )  # fmt: skip
+    c0 = cpu()
+    true = twin_runs.simulate_levels(
+        truth, [10.0, 20.0, 30.0, 40.0], {"pattern": "uniform"}, timed=False, jobs=1
+    )
+    tw = {lv.extra_op_percent: lv.waf for lv in true.levels}
+    print("truth", tw, "cpu", round(cpu() - c0, 1), flush=True)
+    for seed in [int(s) for s in sys.argv[1].split(",")]:
+        c0 = cpu()
+        p = design([0, 40], parse_budget("2dw"), onset_from_empty=True)
+        with SimTarget("sim:reserve-drive@1", drive=twin.drive_dict(truth), seed=seed) as t:
+            m = measure(t, p)
+        for sd in [float(s) for s in sys.argv[2].split(",")]:
+            gc_reserve.ONSET_REL_SD = sd
+            fig = predmod.PredictionInput(
+                predmod.points_from(m), LEVELS, fob_iops=m.fob_iops, measurement=m,
+                advertised_bytes=int(m.capacity_bytes / m.scale_factor), source="test",
+                bootstrap_samples=5,
+            )  # fmt: skip
+            pred = answer.predict(fig)
+            got = {lv.extra_op_percent: lv.waf for lv in pred.levels}
+            print(json.dumps({
+                "seed": seed, "onset_rel_sd": sd, "onset": m.onset_spare_factor,
+                "spare_factor": (pred.fit.get("gc_reserve") or {}).get("spare_factor"),
+                "weights": {r.key: round(r.weight, 3) for r in pred.readings or []},
+                "waf_err_pct": {x: round(100 * (got[x] / tw[x] - 1), 2) for x in tw},
+                "measured": {lv.extra_op_percent: round(lv.waf, 3) for lv in m.levels
+                             if lv.queue_depth is None},
+                "cpu_s": round(cpu() - c0, 1),
+            }), flush=True)  # fmt: skip
+            c0 = cpu()
+
+
+if __name__ == "__main__":
+    main()
