@@ -1,8 +1,8 @@
 """Drive WiscSim's page-mapped DFTL-DES with 4 KiB random writes per OP level.
 
     python bench/foreign/wiscsee.py --binary BUILD/src/wiscsim-harness --work DIR \
-        [--extra-op 0,10,20,30,40] [--qd 32] [--qd-sweep 4@0,40] [--drive-writes 8] \
-        [--geometry 4,64,32] [--over-provisioning 1.28] [--gc 0.95,0.9] [--gc-procs 16] \
+        [--extra-op 0,10,20,30,40] [--qd 32] [--qd-sweep 4@0,40] [--drive-writes 6] \
+        [--geometry 4,32,32] [--over-provisioning 1.28] [--gc 0.95,0.9] [--gc-procs 16] \
         [--t-prog-ns 200000] [--out bench/foreign/results/wiscsee/wiscsee-a.json]
 
 WiscSim is the simulator of WiscSee (Jun He, Sudarsun Kannan, Andrea C. Arpaci-Dusseau, Remzi
@@ -36,8 +36,9 @@ kept), as for every FTL of bench/foreign/README.md ("Extra OP X% on a foreign dr
 
 Each (OP, QD) case is one run from an empty drive: a sequential fill of the span, then D span
 writes of uniform random 4 KiB writes (--drive-writes); a round is half a span write (WiscSim
-runs about a thousand requests a CPU second, so the drives are small and the rounds short; the
-settling rule is calibrate's: the last 8 rounds within +-3% in range and trend). IOPS: requests
+runs a few hundred requests a CPU second once GC runs, and its victim search reads every page's
+state, so the drives are small and the rounds short; the settling rule is calibrate's: the last 8
+rounds within +-3% in range and trend). IOPS: requests
 completed / simulated time; WAF: WiscSim's page programs (host, GC and translation pages) /
 requests completed. FOB: the first quarter span write of the fill from empty (no erase in it:
 checked).
@@ -56,7 +57,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import common  # noqa: E402
 
 GEOMETRY_KEYS = ("channels", "blocks_per_channel", "pages_per_block")
-GEOMETRY = dict(zip(GEOMETRY_KEYS, (4, 64, 32), strict=True))
+GEOMETRY = dict(zip(GEOMETRY_KEYS, (4, 32, 32), strict=True))
 PAGE_BYTES = 4096
 REPORTS_PER_SPAN = 4  # the harness reports every quarter span write
 REPORTS_PER_ROUND = 2  # a round: half a span write
@@ -219,14 +220,14 @@ def main(argv: list[str] | None = None) -> int:
     common.add_arguments(
         ap,
         qd_sweep="4@0,40",
-        drive_writes=8.0,
+        drive_writes=6.0,
         out=Path(__file__).parent / "results" / "wiscsee" / "wiscsee-a.json",
     )
     ap.add_argument(
         "--geometry",
         type=geometry_of,
         default=GEOMETRY,
-        help="CHANNELS,BLOCKS_PER_CHANNEL,PAGES_PER_BLOCK (default 4,64,32)",
+        help="CHANNELS,BLOCKS_PER_CHANNEL,PAGES_PER_BLOCK (default 4,32,32)",
     )
     ap.add_argument(
         "--over-provisioning",
