@@ -63,8 +63,9 @@ def build(spec):
     conf["result_dir"] = spec["result_dir"]
     conf["output_target"] = "file"
     # the whole mapping table cached: a page-mapped FTL (WiscSee's experiments set
-    # cache_mapped_data_bytes to the logical space for the same)
-    conf.n_cache_entries = conf.total_num_pages()
+    # cache_mapped_data_bytes to the logical space for the same); in whole translation pages,
+    # the unit its cache loads
+    conf.n_cache_entries = conf.total_translation_pages() * conf.n_mapping_entries_per_page
     assert isinstance(conf, config.Config)
     return conf
 
