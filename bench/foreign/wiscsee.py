@@ -18,7 +18,7 @@ blocks a channel, pages a block; WiscSim's flash is one resource a channel (`Cha
 read, program or block erase holds the channel for t_R, t_PROG or t_BERS; 20 us, 200 us and
 1.5 ms, WiscSim's defaults, --t-prog-ns another program time), so its parallel units are its
 channels. Host pages go round-robin over the channels (stripe_size 1). Native spare: WiscSee
-sizes the NAND as the logical space times `over_provisioning` (config_helper/experiment.py), so
+sizes the NAND as the logical space times `over_provisioning` (its experiment.py in config_helper), so
 the user space is the NAND's pages / over_provisioning. GC (dftldes.Cleaner): after a request, a
 NCQ worker that finds more than GC_high of the blocks in use (not free) runs a collection in
 that worker, holding its NCQ slot, while the other workers go on: greedy (the used blocks by

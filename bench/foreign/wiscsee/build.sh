@@ -25,8 +25,8 @@ rm -rf "$out/src"
     "bitarray==1.9.2"
 cat > "$out/src/wiscsim-harness" <<WRAP
 #!/bin/sh
-# WiscSim at $(cat "$out/src/COMMIT"), run by $here/harness.py
-PYTHONPATH="$out/src:$out/deps" exec "$python2" "$here/harness.py" "\$@"
+# WiscSim at $(cat "$out/src/COMMIT"), run by harness.py in $here
+PYTHONPATH="$out/src:$out/deps" exec "$python2" "$here"/harness.py "\$@"
 WRAP
 chmod +x "$out/src/wiscsim-harness"
 echo "$out/src/wiscsim-harness (WiscSee $(cat "$out/src/COMMIT"), unpatched)"
