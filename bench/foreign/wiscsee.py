@@ -15,17 +15,18 @@ flash counters every quarter span write.
 The drive: WiscSim's dftldes (DFTL as a discrete-event simulation) with the whole mapping table
 cached (a page-mapped FTL, as WiscSee's experiments set it), 4 KiB pages, --geometry channels,
 blocks a channel, pages a block; WiscSim's flash is one resource a channel (`Channel3`: a page
-read, program or block erase holds the channel for t_R, t_PROG or t_BERS; 20 us, 200 us and
-1.5 ms, WiscSim's defaults, --t-prog-ns another program time), so its parallel units are its
+read, program or block erase holds the channel for t_R, t_PROG or t_BERS; 20 us, 200 us and 1.5
+ms, WiscSim's defaults, --t-prog-ns another program time), so its parallel units are its
 channels. Host pages go round-robin over the channels (stripe_size 1). Native spare: WiscSee
-sizes the NAND as the logical space times `over_provisioning` (its experiment.py in config_helper), so
-the user space is the NAND's pages / over_provisioning. GC (dftldes.Cleaner): after a request, a
-NCQ worker that finds more than GC_high of the blocks in use (not free) runs a collection in
-that worker, holding its NCQ slot, while the other workers go on: greedy (the used blocks by
-valid ratio, lowest first, none above 0.9), in batches of 2 x channels victims cleaned
-concurrently (at most n_gc_procs at once), each victim's valid pages moved one after another
-(read, program on the next channel in turn), then erased; until fewer than GC_low of the blocks
-are in use. The worker then skips the check for its next 10 requests (WiscSim's gc_sleep).
+sizes the NAND as the logical space times `over_provisioning` (its experiment.py in
+config_helper), so the user space is the NAND's pages / over_provisioning. GC (dftldes.Cleaner):
+after a request, a NCQ worker that finds more than GC_high of the blocks in use (not free) runs
+a collection in that worker, holding its NCQ slot, while the other workers go on: greedy (the
+used blocks by valid ratio, lowest first, none above 0.9), in batches of 2 x channels victims
+cleaned concurrently (at most n_gc_procs at once), each victim's valid pages moved one after
+another (read, program on the next channel in turn), then erased; until fewer than GC_low of the
+blocks are in use. The worker then skips the check for its next 10 requests (WiscSim's
+gc_sleep).
 
 Queue depth: WiscSim's NCQ has `ncq_depth` workers, each taking the next request when it has
 finished one (and its GC); the harness issues every request at time 0: a closed loop at
