@@ -131,31 +131,11 @@ def parse_output(text: str) -> tuple[dict, list[dict]]:
 
 def rounds_of(rows: list[dict], span: int) -> list[dict]:
     """Cumulative rows (one a quarter span write; the first REPORTS_PER_SPAN the fill's) ->
-    rounds of the random writes, REPORTS_PER_ROUND reports each."""
-    out = []
-    start = rows[REPORTS_PER_SPAN - 1]
-    after = rows[REPORTS_PER_SPAN - 1 :]
-    for k in range(REPORTS_PER_ROUND, len(after), REPORTS_PER_ROUND):
-        a, b = after[k - REPORTS_PER_ROUND], after[k]
-        host = b["requests"] - a["requests"]
-        out.append({
-            "span_writes": (b["requests"] - start["requests"]) / span,
-            "t_s": b["t_ns"] / 1e9,
-            "iops": host / ((b["t_ns"] - a["t_ns"]) / 1e9),
-            "waf": (b["programs"] - a["programs"]) / host,
-            "gc_runs": b["erases"] - a["erases"],
-        })  # fmt: skip
-    return out
+    rounds of the random writes, REPORTS_PER_ROUND reports each (common.report_rounds)."""
+    return common.report_rounds(rows, span, REPORTS_PER_SPAN, REPORTS_PER_ROUND)
 
 
-def fob_of(rows: list[dict], span: int) -> dict:
-    """The first report (a quarter span write of the fill, from empty): IOPS and erases."""
-    first = rows[0]
-    return {
-        "iops": first["requests"] / (first["t_ns"] / 1e9),
-        "span_writes": first["requests"] / span,
-        "gc_runs": first["erases"],
-    }
+fob_of = common.fob_of
 
 
 def spec_of(g: dict, args, span: int, qd: int, result_dir: Path) -> dict:
@@ -201,18 +181,9 @@ def measure(binary: Path, work: Path, args, extra_op: int, qd: int) -> dict:
     drive, rows = parse_output(report.read_text())
     if rows[-1]["requests"] != span + spec["random_writes"]:
         raise RuntimeError(f"WiscSim stopped early at {extra_op}% QD{qd}: {rows[-1]}")
-    fill_end = rows[REPORTS_PER_SPAN - 1]
-    fob = fob_of(rows, span)
-    if fob["gc_runs"]:
-        raise RuntimeError(f"WiscSim erased blocks in the FOB part at {extra_op}%")
-    series = rounds_of(rows, span)
-    return common.level_record(
-        extra_op, qd, span, series[-1]["span_writes"], series, fob["iops"],
-        {"span_writes": fob["span_writes"], "gc_runs": fob["gc_runs"]},
-        wall_s=wall,
-        harness={"command": " ".join(cmd[1:]), "drive": drive,
-                 "fill": {"requests": span, "t_s": fill_end["t_ns"] / 1e9,
-                          "erases": fill_end["erases"]}},
+    return common.report_level_record(
+        extra_op, qd, span, rows, REPORTS_PER_SPAN, REPORTS_PER_ROUND, wall_s=wall,
+        command=" ".join(cmd[1:]), drive=drive, simulator="WiscSim",
     )  # fmt: skip
 
 
