@@ -58,6 +58,36 @@ def steady_window(series: list[dict], window: dict) -> dict:
     }
 
 
+def report_rounds(rows: list[dict], span: int, fill_reports: int, per_round: int) -> list[dict]:
+    """Rounds of the random writes from a harness's cumulative reports (`requests`, `t_ns`,
+    `programs`, `erases`; the first `fill_reports` the fill's): `per_round` reports each. A
+    row's count is the requests completed when it was printed, at or just past its report."""
+    out = []
+    start = rows[fill_reports - 1]
+    after = rows[fill_reports - 1 :]
+    for k in range(per_round, len(after), per_round):
+        a, b = after[k - per_round], after[k]
+        host = b["requests"] - a["requests"]
+        out.append({
+            "span_writes": (b["requests"] - start["requests"]) / span,
+            "t_s": b["t_ns"] / 1e9,
+            "iops": host / ((b["t_ns"] - a["t_ns"]) / 1e9),
+            "waf": (b["programs"] - a["programs"]) / host,
+            "gc_runs": b["erases"] - a["erases"],
+        })  # fmt: skip
+    return out
+
+
+def fob_of(rows: list[dict], span: int) -> dict:
+    """The first report (part of the fill, from empty): its IOPS, span writes and erases."""
+    first = rows[0]
+    return {
+        "iops": first["requests"] / (first["t_ns"] / 1e9),
+        "span_writes": first["requests"] / span,
+        "gc_runs": first["erases"],
+    }
+
+
 def level_record(
     extra_op_percent: int,
     queue_depth: int,
@@ -94,6 +124,27 @@ def level_record(
     if harness is not None:
         out["harness"] = harness
     return out
+
+
+def report_level_record(extra_op_percent: int, queue_depth: int, span_pages: int,
+                        rows: list[dict], fill_reports: int, per_round: int, *, wall_s: float,
+                        command: str, drive: dict, simulator: str) -> dict:  # fmt: skip
+    """`level_record` from a harness's cumulative reports (`report_rounds`' rows): the FOB its
+    first report (which must erase nothing: raises), the rounds after the fill, and the
+    harness's command, drive and fill (requests, simulated s, erases) beside them."""
+    fob = fob_of(rows, span_pages)
+    if fob["gc_runs"]:
+        raise RuntimeError(f"{simulator} erased blocks in the FOB part at {extra_op_percent}%")
+    series = report_rounds(rows, span_pages, fill_reports, per_round)
+    fill_end = rows[fill_reports - 1]
+    return level_record(
+        extra_op_percent, queue_depth, span_pages, series[-1]["span_writes"], series,
+        fob["iops"], {"span_writes": fob["span_writes"], "gc_runs": fob["gc_runs"]},
+        wall_s=wall_s,
+        harness={"command": command, "drive": drive,
+                 "fill": {"requests": span_pages, "t_s": fill_end["t_ns"] / 1e9,
+                          "erases": fill_end["erases"]}},
+    )  # fmt: skip
 
 
 def git_commit(binary: Path) -> str | None:

@@ -200,32 +200,11 @@ def parse_output(text: str) -> tuple[dict, list[dict]]:
 
 def rounds_of(rows: list[dict], span: int, per_round: int = REPORTS_PER_ROUND) -> list[dict]:
     """Cumulative rows (one a quarter span write; the first `per_round` the fill's) -> rounds
-    of the random writes, `per_round` reports each. A row's count is the requests completed
-    when it was printed, at or just past its quarter."""
-    out = []
-    start = rows[per_round - 1]
-    after = rows[per_round - 1 :]
-    for k in range(per_round, len(after), per_round):
-        a, b = after[k - per_round], after[k]
-        host = b["requests"] - a["requests"]
-        out.append({
-            "span_writes": (b["requests"] - start["requests"]) / span,
-            "t_s": b["t_ns"] / 1e9,
-            "iops": host / ((b["t_ns"] - a["t_ns"]) / 1e9),
-            "waf": (b["programs"] - a["programs"]) / host,
-            "gc_runs": b["erases"] - a["erases"],
-        })  # fmt: skip
-    return out
+    of the random writes, `per_round` reports each (common.report_rounds)."""
+    return common.report_rounds(rows, span, per_round, per_round)
 
 
-def fob_of(rows: list[dict], span: int) -> dict:
-    """The first report (a quarter span write of the fill, from empty): IOPS and erases."""
-    first = rows[0]
-    return {
-        "iops": first["requests"] / (first["t_ns"] / 1e9),
-        "span_writes": first["requests"] / span,
-        "gc_runs": first["erases"],
-    }
+fob_of = common.fob_of
 
 
 def measure(binary: Path, work: Path, sample: str, extra_op: int, qd: int, drive_writes: float,
@@ -259,18 +238,9 @@ def measure(binary: Path, work: Path, sample: str, extra_op: int, qd: int, drive
     if "error" in res.stdout.lower():
         raise RuntimeError(f"SSDsim reported an error at {extra_op}% QD{qd}: see its stdout")
     drive, rows = parse_output(res.stdout)
-    fill_end = rows[REPORTS_PER_ROUND - 1]
-    fob = fob_of(rows, span)
-    if fob["gc_runs"]:
-        raise RuntimeError(f"SSDsim erased blocks in the FOB part at {extra_op}%")
-    series = rounds_of(rows, span)
-    return common.level_record(
-        extra_op, qd, span, series[-1]["span_writes"], series, fob["iops"],
-        {"span_writes": fob["span_writes"], "gc_runs": fob["gc_runs"]},
-        wall_s=wall,
-        harness={"command": " ".join(cmd[1:]), "drive": drive,
-                 "fill": {"requests": span, "t_s": fill_end["t_ns"] / 1e9,
-                          "erases": fill_end["erases"]}},
+    return common.report_level_record(
+        extra_op, qd, span, rows, REPORTS_PER_ROUND, REPORTS_PER_ROUND, wall_s=wall,
+        command=" ".join(cmd[1:]), drive=drive, simulator="SSDsim",
     )  # fmt: skip
 
 

@@ -1,6 +1,7 @@
 """Check bench/foreign/results/ssdsim/RULE.md on calibrate's evaluation of the SSDsim drives.
 
     python bench/foreign/ssdsim_rule.py [--dir bench/foreign/results/ssdsim] [--out verdict.txt]
+        [--simulator SSDsim]
 
 Reads `evaluation.json` (written there by `evaluate.py --results DIR`), prints per drive and
 case the QD32 IOPS error (median and worst over 0-40%, fitted levels included), the worst WAF
@@ -74,8 +75,9 @@ def coverage(cases: list[dict]) -> dict:
     }
 
 
-def verdict(evals: list[dict]) -> tuple[dict, str]:
-    """The rule's verdict and its table, from evaluate.py's evaluation.json entries."""
+def verdict(evals: list[dict], simulator: str = "SSDsim") -> tuple[dict, str]:
+    """The rule's verdict on `simulator` and its table, from evaluate.py's evaluation.json
+    entries (the same rule judges WiscSim: bench/foreign/results/wiscsee/RULE.md)."""
     drives, all_cases, lines = {}, [], []
     lines.append("| drive | case | IOPS median / worst | met | WAF worst (level) | met |")
     lines.append("|---|---|---|---|---|---|")
@@ -116,7 +118,7 @@ def verdict(evals: list[dict]) -> tuple[dict, str]:
         )
     else:
         lines.append(
-            f"verdict: SSDsim {'passes' if passes else 'fails'} (the plan case {PLAN_CASE!r} "
+            f"verdict: {simulator} {'passes' if passes else 'fails'} (the plan case {PLAN_CASE!r} "
             f"{'meets' if passes else 'does not meet'} the IOPS and WAF targets on every drive)"
         )
     return {"drives": drives, "coverage": cov, "passes": passes if run_on_all else None}, "\n".join(
@@ -128,9 +130,10 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--dir", type=Path, default=HERE / "results" / "ssdsim")
     ap.add_argument("--out", type=Path, default=None, help="also write the table here")
+    ap.add_argument("--simulator", default="SSDsim", help="the name the verdict gives")
     args = ap.parse_args(argv)
     evals = json.loads((args.dir / "evaluation.json").read_text())
-    _, text = verdict(evals)
+    _, text = verdict(evals, args.simulator)
     print(text)
     if args.out:
         args.out.write_text(text + "\n")
