@@ -3,6 +3,7 @@ simulator runs it: the same workload, run length and statistic as the measuremen
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,15 @@ def filled_randwrite_iops(
 ) -> float:
     """fio 4k randwrite QD32 on a drive filled sequentially at this OP, for `minutes`: the mean
     IOPS over the last 5 minutes. Simulated time runs `factor` times faster on a drive scaled by
-    `factor` (a drive write takes that much less time), so minutes are scaled with it."""
+    `factor` (a drive write takes that much less time), so minutes are scaled with it. A seeded
+    simulation: the figure of the same arguments, however given, is simulated once per process."""
+    return _filled_randwrite_iops(drive, float(extra_op_percent), scale, float(minutes))
+
+
+@functools.cache
+def _filled_randwrite_iops(
+    drive: str, extra_op_percent: float, scale: str, minutes: float
+) -> float:
     _, factor = presets.preset_config(str(DRIVES / drive), scale)
     minute_s = 60.0 * factor
     rep, _ = _run(

@@ -15,14 +15,14 @@ import shutil
 from pathlib import Path
 
 import pytest
-from report_cli import REPO, overprov
+from report_cli import REPO, made_in_process, overprov
 from report_fixtures import add_timed
 
 SIM_ARGS = ("--advertised", "1G", "--warmup", "1", "--drive-writes", "2", "--no-progress")
 
 
 def _simulate(path: Path, *extra: str) -> Path:
-    res = overprov("simulate", *SIM_ARGS, *extra, "--json", str(path))
+    res = made_in_process("simulate", *SIM_ARGS, *extra, "--json", str(path))
     assert res.returncode == 0, res.stderr
     return path
 
@@ -78,7 +78,7 @@ def timed_real_json(made_once) -> Path:
     (30%), the targets its readers recommend for (docs/testing.md, "Round 7")."""
 
     def make(d: Path) -> None:
-        res = overprov(
+        res = made_in_process(
             "simulate",
             "--preset",
             "consumer-tlc-sata",

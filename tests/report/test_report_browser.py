@@ -15,7 +15,7 @@ from overprov.report import write_report
 from PIL import Image, ImageStat
 from report_browser import TEXT_OVERLAPS_JS, Chromium, find_chromium
 from report_checks import figure_keys
-from report_cli import ARTIFACTS, overprov
+from report_cli import ARTIFACTS, made_in_process
 
 CHROMIUM = find_chromium()
 PDFTOPPM = shutil.which("pdftoppm")
@@ -283,7 +283,7 @@ def test_unlike_drives_overlaid_in_chromium(browsers, tmp_path):
     sims = []
     for preset, nand in (("enterprise-tlc-nvme", "4GiB"), ("older-mlc-sata", "1GiB")):
         path = tmp_path / f"{preset}.json"
-        res = overprov(
+        res = made_in_process(
             "simulate", "--preset", preset, "--scale", nand, "--extra-op", "0,40",
             "--no-progress", "--json", str(path),
         )  # fmt: skip

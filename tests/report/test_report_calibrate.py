@@ -16,7 +16,7 @@ from overprov.report import decision, plots
 from overprov.report.load import load_inputs
 from overprov.report.model import ReportInputError
 from report_checks import check_page, figure_keys
-from report_cli import overprov
+from report_cli import made_in_process, overprov
 
 
 def test_calibration_chart_holds_the_points_the_curve_and_the_band(waf_calibration):
@@ -96,9 +96,9 @@ def sim_calibration(tmp_path_factory):
     safe level), so every kind of row the tests check is there; the recommendation is the
     13 levels' (18.4 CPU s against 25.4 as a command, docs/testing.md)."""
     out = tmp_path_factory.mktemp("cal-sim") / "cal"
-    res = overprov(
+    res = made_in_process(
         "calibrate", "sim:consumer-tlc-sata@4GiB", "--target-iops", "30000",
-        "--extra-op", "0,15,20,40", "--out", str(out), timeout=600,
+        "--extra-op", "0,15,20,40", "--out", str(out),
     )  # fmt: skip
     assert res.returncode == 0, res.stderr[-3000:]
     return out
