@@ -1,15 +1,13 @@
 """From points to a :class:`~overprov.calibrate.prediction.Prediction`: one reading of them.
 
 A :class:`TwinReading` is one way of reading the points (how the drive uses its spare × which
-garbage collection it runs, ``spare_readings.py``); :func:`read` makes the prediction of one
-reading in steps: fit the surrogate (``fit.py``) and its interval (``uncertainty.py``), build
-the twin (``twin.py``, the fitted drive, held in memory) and refine it until its simulation
-reproduces the measured IOPS, simulate it at every level (:meth:`TwinReading.simulate`), and
-state the figures with their interval. Steady IOPS, WAF and p99 latency come from *simulating
-the twin* (the surrogate's IOPS beside, ``surrogate_iops``). WAF points alone: no IOPS; WAF from
-the twin simulated WAF-only (``--waf-points``), else from the surrogate. Typed figures may name
-their workload: the WAF curve and the twin are then simulated under it (``workload_curve.py``,
-``twin_runs.py``). Nothing is written here (``Prediction.write`` writes the files).
+garbage collection it runs, ``spare_readings.py``); :func:`read` predicts one reading: fit the
+surrogate (``fit.py``) and its interval (``uncertainty.py``), build the twin (``twin.py``, held in
+memory) and refine it until it reproduces the measured IOPS, simulate it at every level
+(:meth:`TwinReading.simulate`), state the figures with their interval. Steady IOPS, WAF and p99
+come from *simulating the twin* (the surrogate's IOPS beside, ``surrogate_iops``). WAF points
+alone: WAF from the twin simulated WAF-only (``--waf-points``), else from the surrogate. Typed
+figures may name their workload (``workload_curve.py``, ``twin_runs.py``). Nothing is written.
 """
 
 from __future__ import annotations
@@ -25,6 +23,7 @@ from overprov.calibrate import closed_loop as loopmod
 from overprov.calibrate import evidence, gc_blocking, twin_runs, uncertainty, workload_curve
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import twin as twinmod
+from overprov.calibrate import waf_drift as driftmod
 from overprov.calibrate import write_buffer as buffermod
 from overprov.calibrate.gc_reserve import no_bootstrap
 from overprov.calibrate.prediction import (
@@ -60,6 +59,7 @@ def points_from(m: Measurement) -> list[fitmod.Point]:
             iops=lv.steady_iops,
             iops_rel_sd=max(lv.iops_rel_sd, fitmod.MIN_REL_SD),
             waf=lv.waf,
+            waf_rel_sd=driftmod.waf_rel_sd(m, lv),
             queue_depth=lv.queue_depth,
         )
         for lv in m.levels

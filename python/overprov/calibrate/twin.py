@@ -42,7 +42,7 @@ from typing import Any
 
 from overprov import __version__, outputs, presets
 from overprov.calibrate import fit as fitmod
-from overprov.calibrate import gc_blocking
+from overprov.calibrate import gc_blocking, waf_drift
 from overprov.calibrate.measure import measure
 from overprov.calibrate.plan import Budget, MeasurementPlan, segments_for, with_probe
 from overprov.errors import ConfigError
@@ -461,10 +461,11 @@ def _corrected_reserve(
     curve: fitmod.WafCurve,
 ) -> GcReserve:
     """The reserve corrected as the effective twin's spare is (:func:`_corrected`), from the
-    lowest level whose figure and twin are both off the floor (below 0.95 of it); none: kept."""
+    lowest level whose figure and twin are both off the floor (below 0.95 of it) and whose
+    figure is sure enough (``waf_drift.anchors_reserve``); none: kept."""
     off = [
-        pt for pt in waf_points
-        if pt.waf and 1.0 < pt.waf < 0.95 * collector.waf_floor
+        pt for pt in waf_points if waf_drift.anchors_reserve(pt.waf_rel_sd)
+        and pt.waf and 1.0 < pt.waf < 0.95 * collector.waf_floor
         and 1.0 < (by_level[pt.extra_op_percent].waf or 0.0) < 0.95 * collector.waf_floor
     ]  # fmt: skip
     if not off:
