@@ -167,12 +167,12 @@ def set_b(policy: str, jobs: int | None) -> list[dict[str, Any]]:
             for x in SSDIQ_LEVELS if x != SSDIQ_FIGURE_LEVEL]  # fmt: skip
 
 
-def skewftl_truths(drive: str) -> dict[str, dict[str, Any]]:
+def skewftl_truths(drive: str, folder: Path = SKEWFTL) -> dict[str, dict[str, Any]]:
     """A drive of set C (bench/foreign/results/skewftl/DRIVE-*.json, bench/foreign/ssdsim.py's
-    files): by workload label, its ``overprov_workload`` and its QD32 levels' steady figures
-    (``settled`` as the driver's window rule found it)."""
+    files; or of ``folder``): by workload label, its ``overprov_workload`` and its QD32 levels'
+    steady figures (``settled`` as the driver's window rule found it)."""
     out: dict[str, dict[str, Any]] = {}
-    for path in sorted(SKEWFTL.glob(f"{drive}-*.json")):
+    for path in sorted(folder.glob(f"{drive}-*.json")):
         doc = json.loads(path.read_text())
         levels = {float(lv["extra_op_percent"]): lv for lv in doc["levels"]
                   if lv["queue_depth"] == 32}  # fmt: skip
@@ -185,10 +185,12 @@ def skewftl_truths(drive: str) -> dict[str, dict[str, Any]]:
     return out
 
 
-def skewftl_readings(drive: str, fit: str, jobs: int | None) -> list[vs.VictimReading]:
+def skewftl_readings(
+    drive: str, fit: str, jobs: int | None, folder: Path = SKEWFTL
+) -> list[vs.VictimReading]:
     """The victim-selection readings of a set C drive's uniform figures at
     :data:`SKEWFTL_FITTED_LEVELS` and its FOB (``fit`` "iops": IOPS only; "iops+waf": WAF too)."""
-    uniform = skewftl_truths(drive)["uniform"]
+    uniform = skewftl_truths(drive, folder)["uniform"]
     sd = SKEWFTL_REL_SD
     points = [fitmod.Point(x, uniform["levels"][x]["steady_iops"], sd,
                            uniform["levels"][x]["steady_waf"] if fit == "iops+waf" else None, sd)
