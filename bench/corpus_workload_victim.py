@@ -99,6 +99,14 @@ def _case(
     return case
 
 
+def append_cases(path: Path | None, cases: list[dict[str, Any]]) -> None:
+    """Add ``cases`` to the JSON lines at ``path`` (none: nowhere)."""
+    if path is not None:
+        with path.open("a") as f:
+            for c in cases:
+                f.write(json.dumps(c, default=str) + "\n")
+
+
 def _weights_text(weights: dict[str, dict[str, Any]]) -> dict[str, Any]:
     return {k: {"predicted": g["predicted"], "weight": g["weight"], "chi2": g["chi2"]}
             for k, g in weights.items()}  # fmt: skip
@@ -504,11 +512,7 @@ def main() -> int:
     for name, run, arg in runs:
         if name in done:
             continue
-        cases = run(arg, args.jobs)
-        if args.out is not None:
-            with args.out.open("a") as f:
-                for c in cases:
-                    f.write(json.dumps(c, default=str) + "\n")
+        append_cases(args.out, run(arg, args.jobs))
     return 0
 
 

@@ -21,7 +21,6 @@ Parts, run in this order (each appends its cases to ``--out``; a part already th
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 import time
@@ -37,6 +36,7 @@ from corpus_workload_victim import (  # noqa: E402
     SKEWED_FIGURE,
     SKEWFTL,
     SKEWFTL_DRIVES,
+    append_cases,
     skewftl_readings,
     skewftl_truths,
 )
@@ -212,11 +212,7 @@ def main() -> int:
         for drive, run in runs[part]:
             if (part, drive) in done:
                 continue
-            cases = run(drive)
-            if args.out is not None:
-                with args.out.open("a") as f:
-                    for c in cases:
-                        f.write(json.dumps(c, default=str) + "\n")
+            append_cases(args.out, run(drive))
     return 0
 
 

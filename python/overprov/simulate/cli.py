@@ -420,13 +420,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="random patterns visit each LBA once per pass (fio's random map)",
     )
-    w.add_argument(
-        "--zones-scattered",
-        action="store_true",
-        help="the zones' pages (--zones, --hot, jesd219) scattered over the span in a random "
-        "order, as SSD-iq's zones-shuffle workloads lay them, instead of each zone in one LBA "
-        "range",
-    )
+    w.add_argument("--zones-scattered", action="store_true", help="the zones' pages (--zones, "
+                   "--hot, jesd219) scattered over the span, not one LBA range each")  # fmt: skip
     w.add_argument(
         "--span",
         type=units.PERCENT_POSITIVE,

@@ -444,18 +444,13 @@ mod tests {
         c.workload.zones_scattered = true;
         assert!(c.validate().is_err(), "uniform has no zones");
         c.workload.pattern = Pattern::Zoned;
-        c.workload.zones = vec![
-            Zone {
-                access_percent: 60.0,
-                space_percent: 5.0,
-                sequential: false,
-            },
-            Zone {
-                access_percent: 40.0,
-                space_percent: 95.0,
-                sequential: true,
-            },
-        ];
+        c.workload.zones = [(60.0, 5.0, false), (40.0, 95.0, true)]
+            .map(|(access_percent, space_percent, sequential)| Zone {
+                access_percent,
+                space_percent,
+                sequential,
+            })
+            .to_vec();
         assert!(
             c.validate().is_err(),
             "a sequential zone is a stream in LBA order"
