@@ -100,19 +100,25 @@ def workload_kind(label: str) -> str:
 
 
 def overprov_workload(pattern: str, details: str) -> dict[str, Any]:
-    """The run's workload as ``overprov simulate``'s (``--zipf-theta``, ``--zones A/S:..``)."""
+    """The run's workload as ``overprov simulate``'s (``--zipf-theta``, ``--zones A/S:..``,
+    ``--zones-scattered``). iob's ``zones-shuffle`` lays each zone's pages over the span in a
+    random order (bench/foreign/skewed_addresses.py draws them so), so its zones are scattered
+    (``zones_scattered``); ``zones`` lays them in order, as the core does by default."""
     if pattern == "uniform":
         return {"pattern": "uniform"}
     if pattern.startswith("zipf"):
         return {"pattern": "zipf", "zipf_theta": float(details)}
     if pattern.startswith("zones"):
-        return {
+        w: dict[str, Any] = {
             "pattern": "zoned",
             "zones": [
                 {"access_percent": round(100 * f, 6), "space_percent": round(100 * s, 6)}
                 for s, f in zones_of(details)
             ],
         }
+        if pattern == "zones-shuffle":
+            w["zones_scattered"] = True
+        return w
     raise ValueError(f"pattern {pattern!r}: not one calibrate can express")
 
 

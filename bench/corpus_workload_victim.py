@@ -99,6 +99,14 @@ def _case(
     return case
 
 
+def append_cases(path: Path | None, cases: list[dict[str, Any]]) -> None:
+    """Add ``cases`` to the JSON lines at ``path`` (none: nowhere)."""
+    if path is not None:
+        with path.open("a") as f:
+            for c in cases:
+                f.write(json.dumps(c, default=str) + "\n")
+
+
 def _weights_text(weights: dict[str, dict[str, Any]]) -> dict[str, Any]:
     return {k: {"predicted": g["predicted"], "weight": g["weight"], "chi2": g["chi2"]}
             for k, g in weights.items()}  # fmt: skip
@@ -167,12 +175,12 @@ def set_b(policy: str, jobs: int | None) -> list[dict[str, Any]]:
             for x in SSDIQ_LEVELS if x != SSDIQ_FIGURE_LEVEL]  # fmt: skip
 
 
-def skewftl_truths(drive: str) -> dict[str, dict[str, Any]]:
+def skewftl_truths(drive: str, folder: Path = SKEWFTL) -> dict[str, dict[str, Any]]:
     """A drive of set C (bench/foreign/results/skewftl/DRIVE-*.json, bench/foreign/ssdsim.py's
-    files): by workload label, its ``overprov_workload`` and its QD32 levels' steady figures
-    (``settled`` as the driver's window rule found it)."""
+    files; or of ``folder``): by workload label, its ``overprov_workload`` and its QD32 levels'
+    steady figures (``settled`` as the driver's window rule found it)."""
     out: dict[str, dict[str, Any]] = {}
-    for path in sorted(SKEWFTL.glob(f"{drive}-*.json")):
+    for path in sorted(folder.glob(f"{drive}-*.json")):
         doc = json.loads(path.read_text())
         levels = {float(lv["extra_op_percent"]): lv for lv in doc["levels"]
                   if lv["queue_depth"] == 32}  # fmt: skip
@@ -185,10 +193,12 @@ def skewftl_truths(drive: str) -> dict[str, dict[str, Any]]:
     return out
 
 
-def skewftl_readings(drive: str, fit: str, jobs: int | None) -> list[vs.VictimReading]:
+def skewftl_readings(
+    drive: str, fit: str, jobs: int | None, folder: Path = SKEWFTL
+) -> list[vs.VictimReading]:
     """The victim-selection readings of a set C drive's uniform figures at
     :data:`SKEWFTL_FITTED_LEVELS` and its FOB (``fit`` "iops": IOPS only; "iops+waf": WAF too)."""
-    uniform = skewftl_truths(drive)["uniform"]
+    uniform = skewftl_truths(drive, folder)["uniform"]
     sd = SKEWFTL_REL_SD
     points = [fitmod.Point(x, uniform["levels"][x]["steady_iops"], sd,
                            uniform["levels"][x]["steady_waf"] if fit == "iops+waf" else None, sd)
@@ -502,11 +512,7 @@ def main() -> int:
     for name, run, arg in runs:
         if name in done:
             continue
-        cases = run(arg, args.jobs)
-        if args.out is not None:
-            with args.out.open("a") as f:
-                for c in cases:
-                    f.write(json.dumps(c, default=str) + "\n")
+        append_cases(args.out, run(arg, args.jobs))
     return 0
 
 

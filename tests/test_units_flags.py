@@ -178,7 +178,8 @@ def test_each_row_sets_its_field(command_parsers):
             "none", "--drive-writes", "2", "--warmup", "1", "--interval-pct", "5", "--seed", "3",
             "--qd", "4", "--open-iops", "100", "--write-through", "--duration", "1min",
             "--interval-s", "2", "--physical-bytes", "1G", "--advertised", "1G",
-            "--user-bytes", "1G", "--fdp", "--fdp-isolation", "persistently-isolated"]  # fmt: skip
+            "--user-bytes", "1G", "--fdp", "--fdp-isolation", "persistently-isolated",
+            "--zones-scattered"]  # fmt: skip
     args = command_parsers["simulate"].parse_args(argv[1:])
     over = simulate.flag_overrides(args)
     for dest, path in simulate.FLAG_FIELDS:

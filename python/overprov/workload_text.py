@@ -101,6 +101,8 @@ def describe_synthetic(w: Mapping[str, Any]) -> str:
         text = "sequential writes"
     else:
         text = f"{pattern} random writes"
+    if w.get("zones_scattered"):
+        text += ", the zones' pages scattered over the span"
     if pattern != "sequential" and w.get("random_map"):
         text += " (random map)"
     if pattern != "jesd219":

@@ -56,6 +56,9 @@ def test_iob_workloads_become_overprovs(runs):
     assert runs.workload_label("zones-shuffle", "s0.95 f0.05 s0.05 f0.95") == "zones 0.95/0.05"
     hot = runs.overprov_workload("zones-shuffle", "s0.95 f0.05 s0.05 f0.95")["zones"]
     assert [(z["access_percent"], z["space_percent"]) for z in hot] == [(5, 95), (95, 5)]
+    # iob's zones-shuffle scatters the zones' pages over the span; zones lays them in order
+    assert runs.overprov_workload("zones-shuffle", "s0.5 f0 s0.5 f1")["zones_scattered"] is True
+    assert "zones_scattered" not in runs.overprov_workload("zones", "s0.5 f0 s0.5 f1")
     with pytest.raises(ValueError, match="pairs"):
         runs.zones_of("s0.5 s0.5")
     with pytest.raises(ValueError, match="can express"):

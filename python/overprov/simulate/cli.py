@@ -76,6 +76,7 @@ FLAG_FIELDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("wear_dynamic", ("wear", "dynamic")),
     ("static_wl", ("wear", "static_threshold")),
     ("random_map", ("workload", "random_map")),
+    ("zones_scattered", ("workload", "zones_scattered")),
     ("span", ("workload", "span_percent")),
     ("read_pct", ("workload", "read_percent")),
     ("trim_pct", ("workload", "trim_percent")),
@@ -419,6 +420,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="store_true",
         help="random patterns visit each LBA once per pass (fio's random map)",
     )
+    w.add_argument("--zones-scattered", action="store_true", help="the zones' pages (--zones, "
+                   "--hot, jesd219) scattered over the span, not one LBA range each")  # fmt: skip
     w.add_argument(
         "--span",
         type=units.PERCENT_POSITIVE,

@@ -21,6 +21,7 @@ __all__ = ["add_trace_options", "apply", "trace_path"]
 _SYNTHETIC = (
     ("workload", "--workload"),
     ("random_map", "--random-map"),
+    ("zones_scattered", "--zones-scattered"),
     ("span", "--span"),
     ("read_pct", "--read-pct"),
     ("trim_pct", "--trim-pct"),

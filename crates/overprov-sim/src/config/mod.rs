@@ -263,6 +263,9 @@ impl SimConfig {
             }
             _ => {}
         }
+        let placed_by_zone =
+            self.placement.enabled && self.placement.source == PlacementSource::Workload;
+        check_zones_scattered(w.zones_scattered, self.zones(), placed_by_zone)?;
         let r = &self.run;
         finite("run.drive_writes", r.drive_writes)?;
         finite("run.warmup_drive_writes", r.warmup_drive_writes)?;

@@ -70,6 +70,10 @@ pub struct WorkloadConfig {
     pub hot_space_percent: f64,
     /// Zoned: the zones, in LBA order; access and space percents each sum to 100.
     pub zones: Vec<Zone>,
+    /// The zones' pages scattered over the span by the permutation that scatters Zipf's ranks
+    /// (as SSD-iq's `zones-shuffle` workloads lay them) instead of each zone in one LBA range.
+    #[serde(skip_serializing_if = "super::is_default")]
+    pub zones_scattered: bool,
     /// Zipf exponent θ (> 0; 0.99 is the YCSB default).
     pub zipf_theta: f64,
 }
@@ -87,6 +91,7 @@ impl Default for WorkloadConfig {
             hot_access_percent: 80.0,
             hot_space_percent: 20.0,
             zones: Vec::new(),
+            zones_scattered: false,
             zipf_theta: 0.99,
         }
     }
@@ -220,6 +225,39 @@ pub(crate) fn check_zones(zones: &[Zone]) -> Result<()> {
         return Err(Error::config(
             "workload.zones",
             format!("space_percent sums to {space}, not 100"),
+        ));
+    }
+    Ok(())
+}
+
+/// `zones_scattered` needs a pattern with zones, none of them a sequential stream (a stream
+/// through scattered pages is not one), and no placement by zone range (its ranges would not
+/// be the zones').
+pub(crate) fn check_zones_scattered(
+    scattered: bool,
+    zones: Option<Vec<Zone>>,
+    placed_by_zone: bool,
+) -> Result<()> {
+    if !scattered {
+        return Ok(());
+    }
+    let field = "workload.zones_scattered";
+    let Some(zones) = zones else {
+        return Err(Error::config(
+            field,
+            "only for a pattern with zones (hot-cold, zoned, jesd219)",
+        ));
+    };
+    if let Some(i) = zones.iter().position(|z| z.sequential) {
+        return Err(Error::config(
+            field,
+            format!("zone {i} is sequential: a stream is written in LBA order, not scattered"),
+        ));
+    }
+    if placed_by_zone {
+        return Err(Error::config(
+            field,
+            "not with placement by workload zone (placement.source = \"workload\")",
         ));
     }
     Ok(())

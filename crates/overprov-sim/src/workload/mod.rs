@@ -49,7 +49,8 @@ struct ZoneRange {
 enum Address {
     Uniform(Option<RandomMap>),
     Sequential(u64),
-    Zoned(Vec<ZoneRange>),
+    /// The zones, and the scatter of their pages over the span when they are scattered.
+    Zoned(Vec<ZoneRange>, Option<Permutation>),
     Zipf(Zipf, Permutation),
 }
 
@@ -100,13 +101,15 @@ impl Workload {
                 Address::Uniform(w.random_map.then(|| RandomMap::new(slots, seed ^ 0x6d6170)))
             }
             Pattern::Sequential => Address::Sequential(0),
-            Pattern::Zipf => Address::Zipf(
-                Zipf::new(span as u64, w.zipf_theta),
-                Permutation::new(span, seed ^ 0x7a697066),
-            ),
+            Pattern::Zipf => {
+                Address::Zipf(Zipf::new(span as u64, w.zipf_theta), scatter(span, seed))
+            }
             Pattern::HotCold | Pattern::Zoned | Pattern::Jesd219 => {
                 let zones = config.zones().unwrap_or_default();
-                Address::Zoned(zone_ranges(&zones, span, w.random_map, seed)?)
+                Address::Zoned(
+                    zone_ranges(&zones, span, w.random_map, seed)?,
+                    w.zones_scattered.then(|| scatter(span, seed)),
+                )
             }
         };
         let read = w.read_percent / 100.0;
@@ -128,10 +131,11 @@ impl Workload {
         self.span
     }
 
-    /// The zones' pages as (first page, end page, zone index), for a zoned pattern.
+    /// The zones' pages as (first page, end page, zone index), for a zoned pattern whose zones
+    /// are not scattered.
     pub fn zone_bounds(&self) -> Option<Vec<(u32, u32, u8)>> {
         match &self.address {
-            Address::Zoned(zones) => Some(
+            Address::Zoned(zones, None) => Some(
                 zones
                     .iter()
                     .enumerate()
@@ -226,7 +230,7 @@ impl Workload {
                 *next += pages as u64;
                 return (a, 0);
             }
-            Address::Zoned(zones) => {
+            Address::Zoned(zones, scattered) => {
                 let u = self.rng.next_u64();
                 let i = zones
                     .iter()
@@ -247,7 +251,8 @@ impl Workload {
                     Some(m) => m.next_index(),
                     None => self.rng.below(z.len as u64) as u32,
                 };
-                (z.start + off, i as u8)
+                let page = z.start + off;
+                (scattered.as_ref().map_or(page, |s| s.apply(page)), i as u8)
             }
             Address::Zipf(zipf, scatter) => {
                 let rank = zipf.sample(&mut self.rng) as u32;
@@ -261,6 +266,11 @@ impl Workload {
         let aligned = raw - raw % pages;
         (aligned.min(span - pages), class)
     }
+}
+
+/// The permutation that scatters Zipf's ranks, and scattered zones' pages, over the span.
+fn scatter(span: u32, seed: u64) -> Permutation {
+    Permutation::new(span, seed ^ 0x7a697066)
 }
 
 fn zone_ranges(zones: &[Zone], span: u32, random_map: bool, seed: u64) -> Result<Vec<ZoneRange>> {
@@ -368,5 +378,84 @@ mod tests {
             seen[w.next_request().lpn as usize] += 1;
         }
         assert!(seen.iter().all(|&s| s == 1));
+    }
+
+    #[test]
+    fn scattered_zones_draw_the_same_pages_through_zipfs_scatter() {
+        // the same draws (zone, offset) as the zones in LBA order, each page mapped by the
+        // permutation Zipf's ranks go through: the unscattered stream is unchanged
+        let zoned = |scattered: bool| {
+            workload(|c| {
+                c.workload.pattern = Pattern::HotCold;
+                c.workload.zones_scattered = scattered;
+            })
+            .0
+        };
+        let (mut in_order, mut spread) = (zoned(false), zoned(true));
+        let perm = scatter(10_000, SimConfig::default().run.seed);
+        for _ in 0..20_000 {
+            let (a, b) = (in_order.next_request(), spread.next_request());
+            assert_eq!((b.lpn, b.class), (perm.apply(a.lpn), a.class));
+        }
+        assert!(in_order.zone_bounds().is_some() && spread.zone_bounds().is_none());
+        let text = serde_json::to_string(&SimConfig::default()).unwrap();
+        assert!(
+            !text.contains("zones_scattered"),
+            "a default config's text is unchanged"
+        );
+    }
+
+    #[test]
+    fn a_scattered_zone_spreads_over_the_span() {
+        let (mut w, _) = workload(|c| {
+            c.workload.pattern = Pattern::HotCold;
+            c.workload.zones_scattered = true;
+        });
+        // the hot zone (20% of the pages, 80% of the writes): its pages in every tenth of the
+        // span, about a fifth of each tenth
+        let mut hot = [
+            std::collections::HashSet::new(),
+            Default::default(),
+            Default::default(),
+            Default::default(),
+            Default::default(),
+            Default::default(),
+            Default::default(),
+            Default::default(),
+            Default::default(),
+            Default::default(),
+        ];
+        for _ in 0..100_000 {
+            let r = w.next_request();
+            if r.class == 0 {
+                hot[(r.lpn / 1_000) as usize].insert(r.lpn);
+            }
+        }
+        for (tenth, pages) in hot.iter().enumerate() {
+            let share = pages.len() as f64 / 1_000.0;
+            assert!((share - 0.2).abs() < 0.05, "tenth {tenth}: {share}");
+        }
+    }
+
+    #[test]
+    fn scattered_zones_are_refused_where_they_mean_nothing() {
+        let mut c = SimConfig::default();
+        c.geometry.user_pages = Some(10_000);
+        c.workload.zones_scattered = true;
+        assert!(c.validate().is_err(), "uniform has no zones");
+        c.workload.pattern = Pattern::Zoned;
+        c.workload.zones = [(60.0, 5.0, false), (40.0, 95.0, true)]
+            .map(|(access_percent, space_percent, sequential)| Zone {
+                access_percent,
+                space_percent,
+                sequential,
+            })
+            .to_vec();
+        assert!(
+            c.validate().is_err(),
+            "a sequential zone is a stream in LBA order"
+        );
+        c.workload.zones[1].sequential = false;
+        assert!(c.validate().is_ok());
     }
 }
