@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import resource
 import statistics
 import tempfile
 import time
@@ -45,6 +44,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from cpu_clock import cpu_s
 from overprov.calibrate import (
     answer,
     graded_run,
@@ -77,15 +77,6 @@ ARMS: dict[str, tuple[bool, bool | None]] = {
     "carry+flag": (True, True),
     "flag": (True, False),
 }
-
-
-def cpu_s() -> float:
-    """CPU seconds of this process and its waited-for children."""
-    own, kids = (
-        resource.getrusage(resource.RUSAGE_SELF),
-        resource.getrusage(resource.RUSAGE_CHILDREN),
-    )
-    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 def tiny_drive(name: str) -> dict[str, Any]:

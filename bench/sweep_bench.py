@@ -30,20 +30,14 @@ import argparse
 import json
 import multiprocessing
 import os
-import resource
 import statistics
 import time
 from pathlib import Path
 from typing import Any
 
+from cpu_clock import cpu_s
 from overprov import sweep
 from overprov.simulate.cli import demo_configs
-
-
-def _cpu_seconds() -> float:
-    own = resource.getrusage(resource.RUSAGE_SELF)
-    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 def run_processes(configs: list[dict], jobs: int) -> list[dict]:
@@ -58,12 +52,12 @@ def run_processes(configs: list[dict], jobs: int) -> list[dict]:
 
 def timed_sweep(configs: list[dict], setting: str) -> tuple[float, float, list[dict]]:
     """(wall seconds, CPU seconds, reports) of one sweep."""
-    cpu, started = _cpu_seconds(), time.perf_counter()
+    cpu, started = cpu_s(), time.perf_counter()
     if setting == "processes-2":
         reports = run_processes(configs, 2)
     else:
         reports = sweep.run_points(configs, jobs=int(setting.removeprefix("jobs-")))
-    return time.perf_counter() - started, _cpu_seconds() - cpu, reports
+    return time.perf_counter() - started, cpu_s() - cpu, reports
 
 
 def lpt_bound(point_seconds: list[float], workers: int = 2) -> float:

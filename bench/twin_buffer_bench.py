@@ -35,7 +35,6 @@ import argparse
 import copy
 import json
 import math
-import resource
 import statistics
 import subprocess
 import sys
@@ -46,6 +45,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from cpu_clock import cpu_s
 from overprov import presets
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import twin as twinmod
@@ -64,12 +64,6 @@ LATENCY_DRIVE_WRITES = 2.0
 LATENCY_PARTS = 4
 #: The buffers the ``fitted`` variant chooses from (MiB).
 GRID_MIB = (0, 4, 16, 64, 256)
-
-
-def cpu_s() -> float:
-    own = resource.getrusage(resource.RUSAGE_SELF)
-    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 def truth_drive(buffer_mib: int) -> dict[str, Any]:

@@ -10,21 +10,18 @@ drive, not a case of any rule.
 """
 
 import json
-import resource
 import sys
+from pathlib import Path
 
-from overprov.calibrate import answer, gc_reserve, twin, twin_runs
-from overprov.calibrate import predict as predmod
-from overprov.calibrate.measure import measure
-from overprov.calibrate.plan import design, parse_budget
-from overprov.profile.sim_target import SimTarget
+sys.path.insert(0, str(Path("bench").resolve()))
+from cpu_clock import cpu_s as cpu  # noqa: E402
+from overprov.calibrate import answer, gc_reserve, twin, twin_runs  # noqa: E402
+from overprov.calibrate import predict as predmod  # noqa: E402
+from overprov.calibrate.measure import measure  # noqa: E402
+from overprov.calibrate.plan import design, parse_budget  # noqa: E402
+from overprov.profile.sim_target import SimTarget  # noqa: E402
 
 LEVELS = [0.0, 10.0, 20.0, 30.0, 40.0]
-
-
-def cpu() -> float:
-    a, b = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return a.ru_utime + a.ru_stime + b.ru_utime + b.ru_stime
 
 
 def main() -> None:

@@ -21,13 +21,14 @@ Output: bench/foreign/results/rescurve/twin-anchor.txt (one JSON line a case and
 """
 
 import json
-import resource
 import sys
 import tomllib
 from pathlib import Path
 
 sys.path.insert(0, str(Path("bench/foreign").resolve()))
+sys.path.insert(0, str(Path("bench").resolve()))
 import femu_end_to_end as e2e  # noqa: E402
+from cpu_clock import cpu_s as cpu  # noqa: E402
 from overprov import cli, measurement_file  # noqa: E402
 from overprov.calibrate import gc_reserve, twin  # noqa: E402
 
@@ -41,11 +42,6 @@ CASES = [c for c in DIAGNOSED if "carryflag" not in c[0] and "-s2" not in c[0]
 VARIANTS = ("code", "fit1", "keep", "fit1+keep")
 FIT1_REL_SD = 0.01
 _fit_spare, _corrected_reserve = gc_reserve._fit_spare, twin._corrected_reserve
-
-
-def cpu() -> float:
-    a, b = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return a.ru_utime + a.ru_stime + b.ru_utime + b.ru_stime
 
 
 def fit_spare_at(sd: float):

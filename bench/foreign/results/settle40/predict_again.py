@@ -14,21 +14,17 @@ bench/foreign/results/settle40/unseen-femu.txt.
 import contextlib
 import io
 import json
-import resource
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path("bench/foreign").resolve()))
+sys.path.insert(0, str(Path("bench").resolve()))
 import femu_end_to_end as e2e  # noqa: E402
+from cpu_clock import cpu_s as cpu  # noqa: E402
 from overprov import cli, measurement_file  # noqa: E402
 from overprov.calibrate import waf_drift  # noqa: E402
 
 R = Path("bench/foreign/results")
-
-
-def cpu() -> float:
-    a, b = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return a.ru_utime + a.ru_stime + b.ru_utime + b.ru_stime
 
 
 def main() -> None:

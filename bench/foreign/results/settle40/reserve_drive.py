@@ -10,11 +10,11 @@ Output: bench/foreign/results/settle40/unseen-reserve.txt.
 """
 
 import json
-import resource
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path("bench").resolve()))
+from cpu_clock import cpu_s as cpu  # noqa: E402
 from onset_default_bench import reserve_drive  # noqa: E402
 from overprov.calibrate import answer, twin, twin_runs, waf_drift  # noqa: E402
 from overprov.calibrate import predict as predmod  # noqa: E402
@@ -23,11 +23,6 @@ from overprov.calibrate.plan import design, parse_budget  # noqa: E402
 from overprov.profile.sim_target import SimTarget  # noqa: E402
 
 LEVELS = [0.0, 10.0, 20.0, 30.0, 40.0]
-
-
-def cpu() -> float:
-    a, b = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return a.ru_utime + a.ru_stime + b.ru_utime + b.ru_stime
 
 
 def main() -> None:
