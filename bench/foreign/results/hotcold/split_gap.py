@@ -1,6 +1,7 @@
 """Split the twin's IOPS gap on SSDsim's skewed truths into a WAF part and a time-per-write part.
 
-    python bench/foreign/results/hotcold/split_gap.py [--cases bench/foreign/results/zonescatter/cases.jsonl]
+    python bench/foreign/results/hotcold/split_gap.py
+        [--cases bench/foreign/results/zonescatter/cases.jsonl]
 
 Reads the stored cases (no simulation). For each drive, workload and extra OP (scattered zones)
 it takes the twin's five readings' predicted (WAF, IOPS) pairs, fits the twin's own cost line
@@ -64,10 +65,12 @@ def main() -> None:
         at_truth_waf = 1.0 / (a + b * m["waf"])
         at_twin_waf = 1.0 / (a + b * t["waf"])
         f = p["fifo"]
-        print(f"| {drive} | {workload} | {op:.0f}% | {m['waf']:.3f} | {t['waf']:.3f} | "
-              f"{t['iops'] / m['iops'] - 1:+.1%} | {at_twin_waf / at_truth_waf - 1:+.1%} | "
-              f"{at_truth_waf / m['iops'] - 1:+.1%} | {f['waf'] / m['waf'] - 1:+.1%} / "
-              f"{f['iops'] / m['iops'] - 1:+.1%} | {misfit:.1%} |")
+        print(
+            f"| {drive} | {workload} | {op:.0f}% | {m['waf']:.3f} | {t['waf']:.3f} | "
+            f"{t['iops'] / m['iops'] - 1:+.1%} | {at_twin_waf / at_truth_waf - 1:+.1%} | "
+            f"{at_truth_waf / m['iops'] - 1:+.1%} | {f['waf'] / m['waf'] - 1:+.1%} / "
+            f"{f['iops'] / m['iops'] - 1:+.1%} | {misfit:.1%} |"
+        )
 
 
 if __name__ == "__main__":
