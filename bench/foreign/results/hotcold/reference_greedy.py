@@ -1,18 +1,20 @@
-"""A reference greedy collector, written from the textbook, on SSDsim's drive j at 20% extra OP.
+"""A reference greedy collector, written from the textbook, on SSDsim's drive j.
 
     python bench/foreign/results/hotcold/reference_greedy.py [--planes 1|8]
-        [--pattern zones|uniform] [--ties index|recent]
+        [--pattern zones|uniform] [--ties index|recent] [--trigger write|block] [--extra-op X]
 
 An independent check of both simulators' greedy under hot/cold writes (no overprov or SSDsim
-code): NAND of ``--planes`` planes x (1280 / planes) blocks x 64 pages, a sequential fill of the
-span (55,704 pages, SSDsim's span at 20%), then 16 span writes of 4 KiB writes, uniform or
-zones 0.9/0.1 scattered (90% of writes to a random 10% of the span, as
-bench/foreign/skewed_addresses.py draws them). Host writes go to the planes in turn (SSDsim's
-dynamic allocation); each plane fills one active block with its host writes and its own GC's
-moves; a host write that leaves its plane with fewer than 512 free pages (SSDsim's `gc hard
-threshold` 0.05 of 160 x 64) collects that plane's block with the fewest valid pages (the
-active block excepted), as pagemap.c's uninterrupt_gc() does. WAF: NAND programs / host
-writes over the last 8 span writes.
+code): NAND of ``--planes`` planes x (1280 / planes) blocks x 64 pages, a sequential fill of
+the span ((100 - X)% of SSDsim's 69,632 user pages, as bench/foreign/ssdsim.py lays it), then 16
+span writes of 4 KiB writes, uniform or zones 0.9/0.1 scattered (90% of writes to a random 10%
+of the span, as bench/foreign/skewed_addresses.py draws them). Host writes go to the planes in
+turn (SSDsim's dynamic allocation); each plane fills one active block with its host writes and
+its own GC's moves. ``--trigger write`` (SSDsim, pagemap.c): a host write that leaves its plane
+with fewer than 512 free pages (`gc hard threshold` 0.05 of 160 x 64) collects that plane's
+block with the fewest valid pages (the active block excepted), as uninterrupt_gc() does;
+``--trigger block``: only when a host write fills the active block, victims one after another
+until the plane is back above the threshold. WAF: NAND programs / host writes over the last 8
+span writes.
 """
 
 from __future__ import annotations
@@ -28,18 +30,20 @@ import skewed_addresses  # noqa: E402  (bench/foreign/)
 
 PAGES = 64
 BLOCKS = 1280
-SPAN = 55704
+USER_PAGES = 69632  # SSDsim's user space on drive j (overprovide 0.15)
 THRESHOLD_PAGES_8 = 512  # a plane of 160 blocks: 0.05 x 160 x 64
 ROUNDS, MEASURED = 16, 8
 
 
-def run(planes: int, pattern: str, seed: int, ties: str = "index", trigger: str = "write") -> dict:
+def run(planes: int, pattern: str, seed: int, ties: str = "index", trigger: str = "write",
+        extra_op: int = 20) -> dict:  # fmt: skip
+    span = int(USER_PAGES * (100 - extra_op) / 100) // 4 * 4  # bench/foreign/ssdsim.py's span
     per_plane = BLOCKS // planes
     threshold = THRESHOLD_PAGES_8 * per_plane // 160
     valid = np.zeros(BLOCKS, np.int64)
     full = np.zeros(BLOCKS, bool)
     slots = np.full((BLOCKS, PAGES), -1, np.int64)
-    where = np.full(SPAN, -1, np.int64)  # lpn -> block * PAGES + page
+    where = np.full(span, -1, np.int64)  # lpn -> block * PAGES + page
     free = [list(range(p * per_plane, (p + 1) * per_plane)) for p in range(planes)]
     active = [f.pop() for f in free]
     fill = [0] * planes
@@ -101,24 +105,25 @@ def run(planes: int, pattern: str, seed: int, ties: str = "index", trigger: str 
             while free_pages[plane] < threshold:
                 collect(plane)
 
-    for lpn in range(SPAN):
+    for lpn in range(span):
         write(lpn)
     zones = [{"access_percent": 10.0, "space_percent": 90.0},
              {"access_percent": 90.0, "space_percent": 10.0}]  # fmt: skip
     workload = (
         {"pattern": "uniform"} if pattern == "uniform" else {"pattern": "zoned", "zones": zones}
     )
-    draw = skewed_addresses.sampler(workload, SPAN, seed, True)
+    draw = skewed_addresses.sampler(workload, span, seed, True)
     marks = []
     for _ in range(ROUNDS):
         marks.append((programs, len(victims_valid)))
-        for lpn in draw(SPAN).tolist():
+        for lpn in draw(span).tolist():
             write(lpn)
     p0, v0 = marks[ROUNDS - MEASURED]
     vv = victims_valid[v0:]
-    waf = (programs - p0) / (MEASURED * SPAN)
-    return {"planes": planes, "pattern": pattern, "ties": ties, "trigger": trigger, "waf": waf,
-            "victim_valid_mean": sum(vv) / len(vv), "collections": len(vv)}  # fmt: skip
+    waf = (programs - p0) / (MEASURED * span)
+    return {"extra_op": extra_op, "planes": planes, "pattern": pattern, "ties": ties,
+            "trigger": trigger, "waf": waf, "victim_valid_mean": sum(vv) / len(vv),
+            "collections": len(vv)}  # fmt: skip
 
 
 def main() -> None:
@@ -132,9 +137,13 @@ def main() -> None:
     ap.add_argument("--trigger", default="write", choices=("write", "block"),
                     help="one victim per host write under the threshold (SSDsim), or when a "
                     "host write fills the active block, until above the threshold")  # fmt: skip
+    ap.add_argument(
+        "--extra-op", type=int, default=20, help="the host's span: (100 - X)%% of the user space"
+    )
     args = ap.parse_args()
-    r = run(args.planes, args.pattern, args.seed, args.ties, args.trigger)
-    print(f"planes {r['planes']} {r['pattern']} ties {r['ties']} trigger {r['trigger']}: "
+    r = run(args.planes, args.pattern, args.seed, args.ties, args.trigger, args.extra_op)
+    print(f"{r['extra_op']}% planes {r['planes']} {r['pattern']} ties {r['ties']} "
+          f"trigger {r['trigger']}: "
           f"WAF {r['waf']:.3f}, victims' valid pages {r['victim_valid_mean']:.2f} of {PAGES} "
           f"over {r['collections']} collections")  # fmt: skip
 
