@@ -1,13 +1,14 @@
 """A reference greedy collector, written from the textbook, on SSDsim's drive j.
 
     python bench/foreign/results/hotcold/reference_greedy.py [--planes 1|8]
-        [--pattern zones|uniform] [--ties index|recent] [--trigger write|block] [--extra-op X]
+        [--pattern zones|uniform|zipf] [--ties index|recent] [--trigger write|block] [--extra-op X]
 
 An independent check of both simulators' greedy under hot/cold writes (no overprov or SSDsim
 code): NAND of ``--planes`` planes x (1280 / planes) blocks x 64 pages, a sequential fill of
 the span ((100 - X)% of SSDsim's 69,632 user pages, as bench/foreign/ssdsim.py lays it), then 16
-span writes of 4 KiB writes, uniform or zones 0.9/0.1 scattered (90% of writes to a random 10%
-of the span, as bench/foreign/skewed_addresses.py draws them). Host writes go to the planes in
+span writes of 4 KiB writes, uniform, zones 0.9/0.1 scattered (90% of writes to a random 10%
+of the span) or Zipf 0.8 over the span's pages in a random order, as
+bench/foreign/skewed_addresses.py draws them. Host writes go to the planes in
 turn (SSDsim's dynamic allocation); each plane fills one active block with its host writes and
 its own GC's moves. ``--trigger write`` (SSDsim, pagemap.c): a host write that leaves its plane
 with fewer than 512 free pages (`gc hard threshold` 0.05 of 160 x 64) collects that plane's
@@ -109,9 +110,8 @@ def run(planes: int, pattern: str, seed: int, ties: str = "index", trigger: str 
         write(lpn)
     zones = [{"access_percent": 10.0, "space_percent": 90.0},
              {"access_percent": 90.0, "space_percent": 10.0}]  # fmt: skip
-    workload = (
-        {"pattern": "uniform"} if pattern == "uniform" else {"pattern": "zoned", "zones": zones}
-    )
+    workload = {"uniform": {"pattern": "uniform"}, "zones": {"pattern": "zoned", "zones": zones},
+                "zipf": {"pattern": "zipf", "zipf_theta": 0.8}}[pattern]  # fmt: skip
     draw = skewed_addresses.sampler(workload, span, seed, True)
     marks = []
     for _ in range(ROUNDS):
@@ -129,7 +129,7 @@ def run(planes: int, pattern: str, seed: int, ties: str = "index", trigger: str 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--planes", type=int, default=1, choices=(1, 8))
-    ap.add_argument("--pattern", default="zones", choices=("zones", "uniform"))
+    ap.add_argument("--pattern", default="zones", choices=("zones", "uniform", "zipf"))
     ap.add_argument("--seed", type=int, default=3303)
     ap.add_argument("--ties", default="index", choices=("index", "recent"),
                     help="among the blocks with fewest valid pages: the lowest-numbered "
