@@ -233,7 +233,7 @@ def measure(binary: Path, work: Path, sample: str, extra_op: int, qd: int, drive
     wall = time.monotonic() - t0
     (folder / "trace.ascii").unlink()
     (folder / "harness.out").write_text(
-        "\n".join(x for x in res.stdout.splitlines() if x[:2] in ("G ", "R ")) + "\n"
+        "\n".join(x for x in res.stdout.splitlines() if x[:2] in ("G ", "R ", "Q ")) + "\n"
     )
     if "error" in res.stdout.lower():
         raise RuntimeError(f"SSDsim reported an error at {extra_op}% QD{qd}: see its stdout")

@@ -6,6 +6,12 @@
  *   - every REPORT_EVERY completed requests a line
  *       R <requests completed> <simulated ns> <program_count> <erase_count> <copy_back_count>
  *     (SSDsim's own ssd_info counters: every page program, the host's and GC's; every erase);
+ *   - after each R line a line of GC state, read from SSDsim's structures (nothing changed)
+ *       Q <requests completed> <collections queued now>
+ *         <free pages of the emptiest plane> <mean free pages a plane> <of the fullest plane>
+ *         <mean valid pages of a plane's next victim> <mean valid pages of a written block>
+ *     (SSDsim's gc_request counter, the channels' gc_command nodes; each plane's free_page; the
+ *     block uninterrupt_gc() would pick now: most invalid pages, not the active block);
  *   - it stops when TOTAL requests have completed. SSDsim's simulate() loops until the request
  *     queue is empty after the trace's end, but its clock moves only in get_requests(), which
  *     returns at once at the end of the file, so the last queue_length requests never complete
@@ -16,6 +22,47 @@
  * usage: echo TRACE | ssdsim-harness TOTAL REPORT_EVERY
  */
 #include "ssd.h"
+
+static void report_gc_state(struct ssd_info *ssd, unsigned long done)
+{
+    struct parameter_value *p = ssd->parameter;
+    unsigned long planes = 0, free_sum = 0, free_min = ~0UL, free_max = 0;
+    unsigned long victim_valid = 0, written_valid = 0, written = 0;
+    unsigned int c, h, d, l, b;
+
+    for (c = 0; c < p->channel_number; c++) {
+        for (h = 0; h < p->chip_channel[c]; h++)
+            for (d = 0; d < p->die_chip; d++)
+                for (l = 0; l < p->plane_die; l++) {
+                    struct plane_info *pl = &ssd->channel_head[c].chip_head[h].die_head[d]
+                                                 .plane_head[l];
+                    unsigned int best = 0, best_valid = p->page_block;
+                    planes++;
+                    free_sum += pl->free_page;
+                    if (pl->free_page < free_min)
+                        free_min = pl->free_page;
+                    if (pl->free_page > free_max)
+                        free_max = pl->free_page;
+                    for (b = 0; b < p->block_plane; b++) {
+                        struct blk_info *bk = &pl->blk_head[b];
+                        unsigned int valid = p->page_block - bk->free_page_num -
+                                             bk->invalid_page_num;
+                        if (bk->free_page_num != 0)
+                            continue; /* the active block and the erased ones */
+                        written++;
+                        written_valid += valid;
+                        if (bk->invalid_page_num > best) {
+                            best = bk->invalid_page_num;
+                            best_valid = valid;
+                        }
+                    }
+                    victim_valid += best_valid;
+                }
+    }
+    printf("Q %lu %u %lu %.2f %lu %.2f %.2f\n", done, ssd->gc_request, free_min,
+           (double)free_sum / planes, free_max, (double)victim_valid / planes,
+           written ? (double)written_valid / written : 0.0);
+}
 
 int main(int argc, char **argv)
 {
@@ -71,6 +118,7 @@ int main(int argc, char **argv)
         while (done >= next_report && next_report <= total) {
             printf("R %lu %lld %lu %lu %lu\n", done, (long long)ssd->current_time,
                    ssd->program_count, ssd->erase_count, ssd->copy_back_count);
+            report_gc_state(ssd, done);
             fflush(stdout);
             next_report += every;
         }
