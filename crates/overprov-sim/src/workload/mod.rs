@@ -413,18 +413,7 @@ mod tests {
         });
         // the hot zone (20% of the pages, 80% of the writes): its pages in every tenth of the
         // span, about a fifth of each tenth
-        let mut hot = [
-            std::collections::HashSet::new(),
-            Default::default(),
-            Default::default(),
-            Default::default(),
-            Default::default(),
-            Default::default(),
-            Default::default(),
-            Default::default(),
-            Default::default(),
-            Default::default(),
-        ];
+        let mut hot: [std::collections::HashSet<u32>; 10] = Default::default();
         for _ in 0..100_000 {
             let r = w.next_request();
             if r.class == 0 {
