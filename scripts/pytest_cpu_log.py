@@ -3,7 +3,8 @@
 For every test (setup, call and teardown together) it appends one JSON line to
 ``$CPULOG.<worker>`` (``main`` without pytest-xdist): the node id, the CPU seconds of the test
 process and of its waited-for children (``time.process_time()`` plus
-``getrusage(RUSAGE_CHILDREN)``) and the wall seconds::
+``getrusage(RUSAGE_CHILDREN)``), the wall seconds and the wall-clock start (seconds since the
+epoch, to lay the workers' tests on one timeline)::
 
     CPULOG=/tmp/cpu PYTHONPATH=python:scripts .venv/bin/python -m pytest -p pytest_cpu_log ...
 
@@ -27,13 +28,14 @@ def cpu_seconds() -> float:
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item, nextitem):
-    cpu, wall = cpu_seconds(), time.perf_counter()
+    cpu, wall, started = cpu_seconds(), time.perf_counter(), time.time()
     yield
     worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
     row = {
         "id": item.nodeid,
         "cpu": round(cpu_seconds() - cpu, 3),
         "wall": round(time.perf_counter() - wall, 3),
+        "start": round(started, 3),
     }
     with open(f"{os.environ['CPULOG']}.{worker}", "a", encoding="utf-8") as f:
         f.write(json.dumps(row) + "\n")
