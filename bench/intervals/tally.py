@@ -135,7 +135,7 @@ def evaluate_rows(case: dict, truth_path: str, src: str, fam: str | None) -> Ite
             yield row(block="plan", family=fam or family_of(truth_path), source=src,
                       truth=Path(truth_path).stem, case=case["case"], level=lv["extra_op_percent"],
                       kind=kind, predicted=lv[p], low=lv[lo], high=lv[hi], true=lv[t],
-                      has_waf=has_waf)  # fmt: skip
+                      has_waf=has_waf, command=cmd)  # fmt: skip
 
 
 def prediction_rows(pred: dict, truth: dict, truth_path: str, src: str, case: str, fam: str | None):
