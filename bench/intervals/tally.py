@@ -33,7 +33,7 @@ import statistics
 import subprocess
 import sys
 from collections.abc import Iterator
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -93,18 +93,16 @@ KINDS = {"iops": ("iops_true", "iops_pred", "iops_low", "iops_high", "fitted_iop
 
 
 def committed_at(path: Path) -> datetime:
-    """The last commit of a file (its run was no later)."""
+    """The last commit of a file (its run was no later); not committed: made now."""
     out = subprocess.run(
         ["git", "-C", str(ROOT), "log", "-1", "--format=%cI", "--", str(path)],
         capture_output=True, text=True, check=True,
     ).stdout.strip()  # fmt: skip
-    return datetime.fromisoformat(out) if out else datetime.max.replace(tzinfo=None)
+    return datetime.fromisoformat(out) if out else datetime.max.replace(tzinfo=UTC)
 
 
 def stale_why(at: datetime, has_waf: bool) -> str | None:
     """Why an interval stored at ``at`` is not the one calibrate gives now (None: it is)."""
-    if at.tzinfo is None:  # not committed yet: made with the code as it is
-        return None
     if at < CONDITIONED_ADOPTED:
         return "stored before the conditioned form error"
     if not has_waf and at < IOPS_ONLY_ADOPTED:
