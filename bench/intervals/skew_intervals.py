@@ -183,20 +183,14 @@ def markdown(v: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", type=Path, help="a folder for verdict.md, verdict.json, cases.jsonl")
+    ap.add_argument("--out", type=Path, help="a folder for verdict.md, verdict.json, rows.jsonl")
     args = ap.parse_args(argv)
     cases = evaluate(judged_cases())
     v = verdict(cases)
     text = markdown(v)
     print(text)
     if args.out:
-        args.out.mkdir(parents=True, exist_ok=True)
-        (args.out / "verdict.md").write_text(text + "\n")
-        (args.out / "verdict.json").write_text(json.dumps(v, indent=1) + "\n")
-        with (args.out / "cases.jsonl").open("w") as fh:
-            for c in cases:
-                fh.write(json.dumps({k: (str(x) if isinstance(x, Path) else x)
-                                     for k, x in c.items()}) + "\n")  # fmt: skip
+        tally.write(args.out, "verdict", text, v, cases)
     return 0
 
 

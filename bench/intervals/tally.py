@@ -317,13 +317,19 @@ def main(argv: list[str] | None = None) -> int:
     text = markdown(t)
     print(text)
     if args.out:
-        args.out.mkdir(parents=True, exist_ok=True)
-        (args.out / "tally.md").write_text(text + "\n")
-        (args.out / "tally.json").write_text(json.dumps(t, indent=1) + "\n")
-        with (args.out / "rows.jsonl").open("w") as fh:
-            for r in rows:
-                fh.write(json.dumps(r) + "\n")
+        write(args.out, "tally", text, t, rows)
     return 0
+
+
+def write(out: Path, name: str, text: str, doc: dict[str, Any], rows: list[dict[str, Any]]) -> None:
+    """``NAME.md``, ``NAME.json`` and the rows (``rows.jsonl``; paths as text) in ``out``."""
+    out.mkdir(parents=True, exist_ok=True)
+    (out / f"{name}.md").write_text(text + "\n")
+    (out / f"{name}.json").write_text(json.dumps(doc, indent=1) + "\n")
+    with (out / "rows.jsonl").open("w") as fh:
+        for r in rows:
+            fh.write(json.dumps({k: str(x) if isinstance(x, Path) else x for k, x in r.items()}))
+            fh.write("\n")
 
 
 if __name__ == "__main__":
