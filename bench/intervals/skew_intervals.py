@@ -183,7 +183,7 @@ def markdown(v: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", type=Path, help="a folder for verdict.md, verdict.json, rows.jsonl")
+    ap.add_argument("--out", type=Path, help="a folder for the verdict and its rows")
     args = ap.parse_args(argv)
     cases = evaluate(judged_cases())
     v = verdict(cases)

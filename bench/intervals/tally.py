@@ -1,5 +1,5 @@
 """Every stored held-out figure with a prediction and an 80% interval, pooled: per family and
-in all, the share inside and the median width (issue 25's interval target: 70–90% inside,
+in all, the share inside and the median width (the interval target: 70–90% inside,
 no wider than needed).
 
 Nothing is re-run. Three kinds of stored case are read:
@@ -70,14 +70,17 @@ CORPUS_CASES = (
 PLAN_SOURCES: tuple[tuple[str, str | None, str | None], ...] = (
     ("wiscsee/evaluation.json", None, "WiscSim"),
     ("ssdsim/evaluation.json", None, "SSDsim"),
-    # the t_cmd bound adopted (tcmd-bound2/RULE.md met): "waf0.9" is calibrate's default
+    # the t_cmd bound adopted (bench/foreign/results/tcmd-bound2/RULE.md met): "waf0.9" is
+    # calibrate's default
     ("tcmd-bound2/runs/*--waf0.9.json", None, None),
     ("mqsim-retry/eval/*/evaluation.json", None, "MQSim, GC checks retried"),
     # plan.ONSET_FROM_EMPTY off by default: the "-off" runs, predicted again with later code
     ("femu-end-to-end/refit/*-off/prediction.json", None, "FEMU, end to end"),
-    # evidence.REPRODUCED_BY_FIGURE on by default (byfig5/RULE.md met): the "on" run
+    # evidence.REPRODUCED_BY_FIGURE on by default (bench/foreign/results/byfig5/RULE.md met):
+    # the "on" run
     ("byfig5/unseen-cases/*.json", "on", "FEMU"),
-    # FEMU's first drives predicted again with the code of bb7bee6 (retally/PLAN.md)
+    # FEMU's first drives predicted again with the code of bb7bee6
+    # (bench/foreign/results/retally/PLAN.md)
     ("retally/femu/evaluation.json", None, "FEMU"),
     ("retally/units/evaluation.json", None, "FEMU"),
 )
@@ -310,7 +313,7 @@ def all_rows() -> list[dict[str, Any]]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", type=Path, help="a folder for tally.md, tally.json and rows.jsonl")
+    ap.add_argument("--out", type=Path, help="a folder for the tally (markdown, JSON) and its rows")
     args = ap.parse_args(argv)
     rows = all_rows()
     t = tally(rows)
