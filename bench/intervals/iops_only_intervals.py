@@ -57,7 +57,8 @@ def family(truth: str) -> str:
     name = Path(truth).name.lower()
     for key, fam in (("gen-", "overprov generated"), ("femu", "FEMU"), ("mqsim", "MQSim"),
                      ("disksim", "DiskSim"), ("eagletree", "EagleTree"), ("et-", "EagleTree"),
-                     ("simplessd", "SimpleSSD"), ("sssl", "sssl-ftlsim")):  # fmt: skip
+                     ("simplessd", "SimpleSSD"), ("sssl", "sssl-ftlsim"), ("ssdsim", "SSDsim"),
+                     ("wiscsee", "WiscSim")):  # fmt: skip
         if key in name:
             return fam
     return name

@@ -354,6 +354,26 @@ def model_form_for(points: list[fitmod.Point], simulated: bool) -> ModelForm | N
     return without_waf(out, points, doc.get("iops_only"))
 
 
+def model_sd_at(
+    points: list[fitmod.Point], levels: list[float], simulated: bool = False
+) -> dict[float, float | None]:
+    """The model-form relative sd calibrate's uniform path gives a fit to ``points`` at each
+    level (:func:`model_form_for`, at the level's log spare distance from the fitted levels by
+    the central greedy fit, :func:`spare_distance`); None where nothing is recorded. For a
+    prediction made apart from that path (a skewed workload's, ``victim_selection.predict``)
+    that widens its interval by the same term (bench/intervals/RULE-skew.md)."""
+    form = model_form_for(points, simulated)
+    if form is None:
+        return {x: None for x in levels}
+    pts = [p for p in points if p.queue_depth is None]
+    central = fitmod.fit(pts)
+    fitted = sorted({p.extra_op_percent for p in pts if not p.fresh})
+    return {
+        x: form.at(spare_distance(x, fitted, central.native_op, central.spare_efficiency)) or None
+        for x in levels
+    }
+
+
 def without_waf(
     form: ModelForm, points: list[fitmod.Point], rec: dict[str, Any] | None
 ) -> ModelForm:

@@ -50,7 +50,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from overprov.calibrate import evidence, gc_designs, spare_readings, twin_runs
+from overprov.calibrate import evidence, gc_designs, spare_readings, twin_runs, uncertainty
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate.prediction import EFFECTIVE, Prediction
 from overprov.errors import ConfigError
@@ -185,10 +185,13 @@ def predict(
     kind: str = "iops",
     jobs: int | None = None,
     memo: twin_runs.Runs | None = None,
+    model_rel_sd: dict[float, float | None] | None = None,
 ) -> list[dict[str, Any]]:
     """The figure (``kind``) at each level under ``workload``: the weighted geometric mean of
     the readings keeping ``spare_readings.SPAN_MIN_WEIGHT`` of the largest weight, with the span
-    of their figures, each widened by its uniform reading's relative interval at that level."""
+    of their figures, each widened by its uniform reading's relative interval at that level
+    (and, with :data:`SKEWED_FORM_ERROR` on, by ``model_rel_sd`` at that level:
+    ``uncertainty.model_sd_at`` of the uniform figures)."""
     top = max(weights.values())
     kept = [r for r in readings if weights[r.name] >= spare_readings.SPAN_MIN_WEIGHT * top]
     values = {r.name: simulate(r, workload, levels, kind, jobs, memo) for r in kept}
@@ -200,7 +203,7 @@ def predict(
         lows, highs = [], []
         for r in kept:
             v = values[r.name][i]
-            lo, hi = _relative_interval(r.uniform_levels.get(x), kind)
+            lo, hi = _relative_interval(r.uniform_levels.get(x), kind, (model_rel_sd or {}).get(x))
             lows.append(v * lo)
             highs.append(v * hi)
         out.append({
@@ -242,8 +245,17 @@ def read_threshold(
     return best, got
 
 
-def _relative_interval(level: Any, kind: str) -> tuple[float, float]:
-    """A uniform level's interval over its figure (1, 1 when it has none)."""
+#: Off by default (its rule: bench/intervals/RULE-skew.md). On: :func:`_relative_interval`
+#: widens a uniform level's interval in quadrature by the model-form relative sd it is given
+#: (``uncertainty.band``), the term calibrate's uniform path adds; off: the interval as read.
+SKEWED_FORM_ERROR = False
+
+
+def _relative_interval(
+    level: Any, kind: str, model_rel_sd: float | None = None
+) -> tuple[float, float]:
+    """A uniform level's interval over its figure (1, 1 when it has none), widened by
+    ``model_rel_sd`` when :data:`SKEWED_FORM_ERROR` is on."""
     if level is None:
         return 1.0, 1.0
     v, lo, hi = (
@@ -253,4 +265,7 @@ def _relative_interval(level: Any, kind: str) -> tuple[float, float]:
     )
     if not v or lo is None or hi is None:
         return 1.0, 1.0
+    if SKEWED_FORM_ERROR and model_rel_sd:
+        low, high = uncertainty.band(1.0, [lo / v, hi / v], model_rel_sd)
+        return low, high
     return lo / v, hi / v
