@@ -137,7 +137,17 @@ fn per_write_gc_keeps_data_across_many_drive_writes() {
 fn keeps_data_across_many_drive_writes(per_write: bool) {
     // 100 drive writes through GC and wear-levelling storms: every LBA still maps to its latest
     // write.
-    let c = config(8, 400, 6, PolicyKind::Greedy, false, false, true, true, per_write);
+    let c = config(
+        8,
+        400,
+        6,
+        PolicyKind::Greedy,
+        false,
+        false,
+        true,
+        true,
+        per_write,
+    );
     let geom = c.validate().unwrap();
     let mut ftl = Ftl::new(&c, geom);
     let mut rng = overprov_sim::rng::Rng::new(9);

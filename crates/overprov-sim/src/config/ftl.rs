@@ -75,7 +75,8 @@ pub enum CollectionTrigger {
 }
 
 impl CollectionTrigger {
-    pub const ALL: [CollectionTrigger; 2] = [CollectionTrigger::Batched, CollectionTrigger::PerWrite];
+    pub const ALL: [CollectionTrigger; 2] =
+        [CollectionTrigger::Batched, CollectionTrigger::PerWrite];
 }
 
 /// How host writes are split into write streams (frontiers).
