@@ -176,8 +176,8 @@ fn per_write_collections_are_timed_as_the_batched_ones_are() {
     // by the timing layer as before, blocking GC domains or not): more WAF, fewer IOPS. With
     // blocking domains a request's collections are booked before its host pages, so a 4 KiB
     // write waits for the collection it triggered when both fall on one domain
-    // (docs/simulate.md): here 788 IOPS against the batched 1,776 where WAF rises 6%, a drop
-    // not split further
+    // (docs/simulate.md): here 788 IOPS against the batched 1,776 where WAF rises 6%; not from
+    // that order (each collection run before the next host write instead gives 789)
     for blocking in [GcBlocking::None, GcBlocking::Domain] {
         let [batched, per_write] = [false, true].map(|p| {
             let mut c = blocking_drive(0.12, 8, blocking, 4);
