@@ -1,7 +1,7 @@
 """The mixed cliff from two read probes (calibrate/read_probes.py): a probe run read, the
 one-shot NAND, the closed loop's probe past the cliff and its slot held only before the cache
-is written, the program chosen by the probe, and the flag off by default. None needs the
-simulator's clone (the stored probe and write series of bench/results/)."""
+is written, the program chosen by the probe, and the flag (on since the eighth rule). None
+needs the simulator's clone (the stored probe and write series of bench/results/)."""
 
 from __future__ import annotations
 
@@ -113,8 +113,9 @@ def test_the_probe_selects_the_program_whose_reads_wait_nearer():
     assert high.fit.tlc_program_us == pytest.approx(2100, rel=0.05)
 
 
-def test_off_by_default_the_prediction_is_calibrate_s_own():
-    assert read_probes.READ_PROBES is False
+def test_on_by_default_and_off_the_prediction_is_calibrate_s_own():
+    # adopted by bench/results/cliff-foreign8/RULE.md (met); cliff.predict itself unchanged
+    assert read_probes.READ_PROBES is True
     assert cliff.READ_SLOT_US is None
     twin = py_ssd_sim_twin.twin(8)
     _, series = py_ssd_sim_cliff_eval.load(FIT_SERIES)
@@ -122,7 +123,9 @@ def test_off_by_default_the_prediction_is_calibrate_s_own():
         qd=8, read_percent=30, requests=256, writes_before_bytes=0, read_us=100.0
     )
     kw = dict(qd=8, read_percent=30, seconds=0.1, interval_s=0.02)
-    pred, chosen = read_probes.predict(twin, series, probe, probe, fit_qd=32, **kw)
+    pred, chosen = read_probes.predict(
+        twin, series, probe, probe, fit_qd=32, read_probes=False, **kw
+    )
     fit = cliff.fit_cache(series, twin, 1.0, qd=32, precondition="none")
     assert chosen is None
     assert pred == cliff.predict(twin, fit, 1.0, precondition="none", **kw)

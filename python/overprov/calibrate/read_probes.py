@@ -28,7 +28,8 @@ queue" and the sections after it):
   program, no suspend: ``timing.nand.program_granularity = "page"``).
 - :func:`probe_read_us`: the probe simulated on a fitted twin, its reads' mean wait.
 - :func:`select_program`: per-unit or one-shot, fitted and chosen by the probe past the cliff.
-- :func:`predict`: the mixed cliff with both probes (:data:`READ_PROBES`: off by default).
+- :func:`predict`: the mixed cliff with both probes (:data:`READ_PROBES`: on, by the eighth
+  rule: bench/results/cliff-foreign8/).
 """
 
 from __future__ import annotations
@@ -41,9 +42,9 @@ from typing import Any
 from overprov.calibrate import cliff, read_slot
 from overprov.errors import ConfigError
 
-#: whether calibrate's mixed cliff prediction takes the two read probes (:func:`predict`);
-#: off by default (bench/results/cliff-foreign8/RULE.md)
-READ_PROBES = False
+#: whether calibrate's mixed cliff prediction takes the two read probes (:func:`predict`): on
+#: since bench/results/cliff-foreign8/RULE.md was met (verdict.md there)
+READ_PROBES = True
 #: the host link of a twin whose reads past the cache go to its core
 LINK_BOOKING = "gaps"
 #: the NAND programs :func:`select_program` chooses from
