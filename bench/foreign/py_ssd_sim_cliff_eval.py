@@ -134,12 +134,7 @@ def evaluate(
         out["fit_refused"] = str(exc)
         fit = None
     if fit is not None:
-        out["fit"] = {
-            "cache_bytes": fit.cache_bytes,
-            "slc_program_us": fit.slc_program_us,
-            "tlc_program_us": fit.tlc_program_us,
-            "slc_at_ceiling": fit.slc_at_ceiling,
-        }
+        out["fit"] = _fit_summary(fit)
         interval_s = held_run["interval_ms"] / 1e3
         if read_probe is not None:
             slot_us = json.loads(read_probe.read_text())["queue_time"]["read_latency_us_mean"]
@@ -155,11 +150,25 @@ def evaluate(
             pred = None
         out["predicted"] = pred.to_dict() if pred else None
         out.update(cliff.errors(pred, true))
+    return _judged(out)
+
+
+def _judged(out: dict) -> dict:
+    """``out`` with ``met``: both its errors within the rule's bound."""
     e_t, e_l = out.get("time_error"), out.get("lost_error")
     out["met"] = bool(
         e_t is not None and e_l is not None and abs(e_t) <= BOUND and abs(e_l) <= BOUND
     )
     return out
+
+
+def _fit_summary(fit: cliff.CacheFit) -> dict:
+    return {
+        "cache_bytes": fit.cache_bytes,
+        "slc_program_us": fit.slc_program_us,
+        "tlc_program_us": fit.tlc_program_us,
+        "slc_at_ceiling": fit.slc_at_ceiling,
+    }
 
 
 def _with_probes(
@@ -184,19 +193,10 @@ def _with_probes(
     if chosen is not None:
         out["read_probes"].update(program=chosen.program, twin_read_us=chosen.twin_read_us)
         out["link_booking"] = read_probes.LINK_BOOKING
-        out["fit"] = {
-            "cache_bytes": chosen.fit.cache_bytes,
-            "slc_program_us": chosen.fit.slc_program_us,
-            "tlc_program_us": chosen.fit.tlc_program_us,
-            "slc_at_ceiling": chosen.fit.slc_at_ceiling,
-        }
+        out["fit"] = _fit_summary(chosen.fit)
     out["predicted"] = pred.to_dict() if pred else None
     out.update(cliff.errors(pred, true))
-    e_t, e_l = out.get("time_error"), out.get("lost_error")
-    out["met"] = bool(
-        e_t is not None and e_l is not None and abs(e_t) <= BOUND and abs(e_l) <= BOUND
-    )
-    return out
+    return _judged(out)
 
 
 def main(argv: list[str] | None = None) -> int:
