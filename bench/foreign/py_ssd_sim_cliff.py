@@ -6,7 +6,7 @@ and log its IOPS per interval, for the write-cliff check on an FTL overprov did 
         [--qd 32] [--read-percent 0] \
         [--amount-mib 448] [--span-mib 1024] [--interval-ms 20] [--seed 1] \
         [--unmapped-reads host|simulator] [--read-pages any|written|unwritten] \
-        [--late-from-ms 400] [--out FILE.json]
+        [--late-from-ms 400] [--reads-after-mib 0] [--out FILE.json]
 
 The simulator: GitHub baramjin92/py_ssd_sim (a discrete-event model of a host, its link, a
 controller, NAND channels and firmware: HIL, FTL, FIL), commit a9f9c73. Its repository has no
@@ -39,10 +39,12 @@ of written pages go to the simulator. ``--read-pages``: a read's address is the 
 (``any``, the default), or one drawn among the pages the FTL has mapped (``written``: among the
 pages this host wrote, redrawn until mapped; a read with none found in 64 draws is not issued,
 counted in ``reads_not_drawn``), or among the pages never written (``unwritten``) — a probe of
-what one read of each kind costs the queue. Completions are logged by wrapping the host's
-statistics (``update_read``, ``update_write``: called once per completed command, with its
-latency) with the simulator's clock (ns); ``queue_time`` sums up each command's latency, the
-slot time it holds at a fixed queue depth (``latency``).
+what one read of each kind costs the queue. ``--reads-after-mib M``: writes only until the host
+has written M MiB, reads drawn after (a probe past the cliff: ``overprov.calibrate.read_probes``;
+``queue_time_late`` then from the first read's issue, ``reads_from_ns``). Completions are
+logged by wrapping the host's statistics (``update_read``, ``update_write``: called once per
+completed command, with its latency) with the simulator's clock (ns); ``queue_time`` sums up
+each command's latency, the slot time it holds at a fixed queue depth (``latency``).
 
 **Three fixes of the simulator's read path.** Unfixed, a mixed run stalls
 (bench/results/cliff-foreign/RULE.md: "no event and pending command"). What was wrong: the FTL's
@@ -173,6 +175,7 @@ out_path = sys.argv[3]
 unmapped_by_simulator = sys.argv[4] == "simulator"
 read_pages = sys.argv[5]
 span_chunks = int(sys.argv[6]) * 256
+reads_after_chunks = int(sys.argv[7]) * 256
 import sim_event
 import model.host as host
 import model.workload as wl
@@ -188,7 +191,7 @@ checks = {
     "verify_errors": 0, "cache_hits_retagged": 0, "channels_released": 0,
     "unmapped_reads_served": 0, "reads_not_drawn": 0, "verify_overlapped": 0, "verify_wrong": 0,
     "write_buffer_hits": 0, "stale_cache_fills": 0, "cache_hits_in_transfer": 0,
-    "uncached_buffers_released": 0,
+    "uncached_buffers_released": 0, "reads_from_ns": None,
 }
 def wrap(name, kind):
     original = getattr(host.host_stat_param, name)
@@ -328,10 +331,14 @@ if read_percent > 0:
                 chunk = random.randrange(span_chunks - 1)
             return chunk * 8
         return lba
+    host_writes = [0]  # the writes issued (reads are drawn once reads_after_chunks are)
     def generate(self, submit_time):
         while True:
             op, lba, sectors = original_generate(self, submit_time)
-            if op != HOST_CMD_WRITE or random.random() * 100 >= read_percent:
+            if (op != HOST_CMD_WRITE or random.random() * 100 >= read_percent
+                    or host_writes[0] < reads_after_chunks):
+                if op == HOST_CMD_WRITE:
+                    host_writes[0] += 1
                 if op == HOST_CMD_WRITE and int(lba // 8) not in written_set:
                     written_set.add(int(lba // 8))
                     written.append(int(lba // 8))
@@ -339,6 +346,8 @@ if read_percent > 0:
             lba = read_address(lba)
             if lba is None:
                 continue
+            if checks["reads_from_ns"] is None:
+                checks["reads_from_ns"] = sim_event.event_mgr.timetick
             if unmapped_by_simulator or meta.map_table[int(lba // 8)] != UNMAP_ENTRY:
                 return HOST_CMD_READ, lba, sectors
             # a read of a never-written page: answered here at once (the simulator's read
@@ -496,6 +505,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--unmapped-reads", choices=("host", "simulator"), default="host")
     p.add_argument("--read-pages", choices=("any", "written", "unwritten"), default="any")
     p.add_argument("--late-from-ms", type=float, default=400.0)
+    p.add_argument("--reads-after-mib", type=int, default=0)
     p.add_argument("--out", type=pathlib.Path)
     args = p.parse_args(argv)
     copy = args.work / "py_ssd_sim"
@@ -507,9 +517,13 @@ def main(argv: list[str] | None = None) -> int:
     events_path = args.work / "events.json"
     run = [args.python, "cliff_runner.py", str(args.seed), str(args.read_percent)]
     run += [str(events_path), args.unmapped_reads, args.read_pages, str(args.span_mib)]
+    run += [str(args.reads_after_mib)]
     subprocess.run(run, cwd=copy, check=True, stdout=subprocess.DEVNULL)
     run_log = json.loads(events_path.read_text())
     events = run_log["events"]
+    late_from_ms = args.late_from_ms
+    if args.reads_after_mib and run_log["reads_from_ns"] is not None:
+        late_from_ms = run_log["reads_from_ns"] / 1e6
     result = {
         "simulator": "github.com/baramjin92/py_ssd_sim a9f9c73 (run from a clone; its read "
         "cache's hit re-tagged, a held channel released, its read cache sized to the "
@@ -539,8 +553,9 @@ def main(argv: list[str] | None = None) -> int:
         "unmapped_reads_served": run_log["unmapped_reads_served"],
         "read_pages": args.read_pages,
         "reads_not_drawn": run_log["reads_not_drawn"],
+        **({"reads_after_mib": args.reads_after_mib} if args.reads_after_mib else {}),
         "queue_time": latency(events, args.interval_ms),
-        **late(events, args.interval_ms, args.late_from_ms),
+        **late(events, args.interval_ms, late_from_ms),
         **series(events, args.interval_ms),
     }
     emit(result, args.out)

@@ -19,6 +19,12 @@ timing/link.rs; bench/results/cliff-foreign6/RULE.md); unset, the core's default
 pages at once in 2,100 us, whole, no suspend (bench/foreign/py_ssd_sim_twin.py ``one_shot``;
 bench/results/cliff-foreign7/RULE.md); unset (``average``), 700 us per page charged per unit.
 
+``--read-probes BEFORE AFTER``: the prediction made with two probes measured on the simulator,
+one before the cliff and one past it (``overprov.calibrate.read_probes.predict`` with its flag
+on: the twin's link in gaps, its NAND per unit or one-shot as the probe past the cliff
+selects, and reads of written pages holding the slot measured before the cliff until the host
+has written the fitted cache; bench/results/cliff-foreign8/RULE.md).
+
 ``--read-probe``: the prediction made with reads of written pages holding a queue slot for
 the probe's mean read queue time and booking nothing (``cliff.predict``'s ``read_slot_us``,
 off by default: ``overprov.calibrate.read_slot``; bench/results/cliff-foreign5/RULE.md).
@@ -41,7 +47,7 @@ import json
 import pathlib
 import sys
 
-from overprov.calibrate import cliff
+from overprov.calibrate import cliff, read_probes
 from overprov.errors import ConfigError
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
@@ -91,6 +97,7 @@ def evaluate(
     read_probe: pathlib.Path | None = None,
     link_booking: str | None = None,
     twin_nand: str = "average",
+    probes: tuple[pathlib.Path, pathlib.Path] | None = None,
 ) -> dict:
     fit_run, fit_series = load(fit_path)
     held_run, held_series = load(held_out_path)
@@ -119,18 +126,15 @@ def evaluate(
     out["true"] = true.to_dict() if true else None
     if refused:
         out["truth_refused"] = refused
+    if probes is not None:
+        return _with_probes(out, drive, fit_run, fit_series, held_run, held_series, probes, true)
     try:
         fit = cliff.fit_cache(fit_series, drive, 1.0, qd=fit_run["qd"], precondition="none")
     except ConfigError as exc:
         out["fit_refused"] = str(exc)
         fit = None
     if fit is not None:
-        out["fit"] = {
-            "cache_bytes": fit.cache_bytes,
-            "slc_program_us": fit.slc_program_us,
-            "tlc_program_us": fit.tlc_program_us,
-            "slc_at_ceiling": fit.slc_at_ceiling,
-        }
+        out["fit"] = _fit_summary(fit)
         interval_s = held_run["interval_ms"] / 1e3
         if read_probe is not None:
             slot_us = json.loads(read_probe.read_text())["queue_time"]["read_latency_us_mean"]
@@ -146,11 +150,53 @@ def evaluate(
             pred = None
         out["predicted"] = pred.to_dict() if pred else None
         out.update(cliff.errors(pred, true))
+    return _judged(out)
+
+
+def _judged(out: dict) -> dict:
+    """``out`` with ``met``: both its errors within the rule's bound."""
     e_t, e_l = out.get("time_error"), out.get("lost_error")
     out["met"] = bool(
         e_t is not None and e_l is not None and abs(e_t) <= BOUND and abs(e_l) <= BOUND
     )
     return out
+
+
+def _fit_summary(fit: cliff.CacheFit) -> dict:
+    return {
+        "cache_bytes": fit.cache_bytes,
+        "slc_program_us": fit.slc_program_us,
+        "tlc_program_us": fit.tlc_program_us,
+        "slc_at_ceiling": fit.slc_at_ceiling,
+    }
+
+
+def _with_probes(
+    out: dict, drive: dict, fit_run: dict, fit_series: cliff.Series, held_run: dict,
+    held_series: cliff.Series, probes: tuple[pathlib.Path, pathlib.Path], true: cliff.Cliff | None,
+) -> dict:  # fmt: skip
+    """``evaluate``'s prediction with the two read probes (``read_probes.predict``)."""
+    before, after = (read_probes.probe_reading(json.loads(p.read_text())) for p in probes)
+    out["read_probes"] = {
+        "before": str(probes[0]), "after": str(probes[1]),
+        "before_read_us": before.read_us, "after_read_us": after.read_us,
+    }  # fmt: skip
+    try:
+        pred, chosen = read_probes.predict(
+            drive, fit_series, before, after, fit_qd=fit_run["qd"], qd=held_run["qd"],
+            read_percent=held_run["read_percent"], seconds=held_series.times_s[-1],
+            interval_s=held_run["interval_ms"] / 1e3, read_probes=True,
+        )  # fmt: skip
+    except ConfigError as exc:
+        out["prediction_refused"] = str(exc)
+        pred, chosen = None, None
+    if chosen is not None:
+        out["read_probes"].update(program=chosen.program, twin_read_us=chosen.twin_read_us)
+        out["link_booking"] = read_probes.LINK_BOOKING
+        out["fit"] = _fit_summary(chosen.fit)
+    out["predicted"] = pred.to_dict() if pred else None
+    out.update(cliff.errors(pred, true))
+    return _judged(out)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -161,13 +207,23 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--read-probe", type=pathlib.Path)
     p.add_argument("--link-booking", choices=("in-order", "gaps"))
     p.add_argument("--twin-nand", choices=("average", "one-shot"), default="average")
+    p.add_argument("--read-probes", nargs=2, type=pathlib.Path, metavar=("BEFORE", "AFTER"))
     p.add_argument("--out", type=pathlib.Path)
     args = p.parse_args(argv)
     if args.gate:
         result = gate(*args.gate)
     elif args.fit and args.held_out:
+        if args.read_probes and (
+            args.read_probe or args.link_booking or args.twin_nand != "average"
+        ):
+            p.error("--read-probes sets the link and the NAND itself")
         result = evaluate(
-            args.fit, args.held_out, args.read_probe, args.link_booking, args.twin_nand
+            args.fit,
+            args.held_out,
+            args.read_probe,
+            args.link_booking,
+            args.twin_nand,
+            args.read_probes,
         )
     else:
         p.error("--fit and --held-out, or --gate")

@@ -29,11 +29,13 @@ and an SLC page of 32 KiB in ``t_prog_slc``; its NAND model keeps a die busy for
 program (the program's end is one event, ``EVENT_NAND_PROG_END``; no suspend), so a read to the
 die waits for it. In the core: a 96 KiB flash page programmed in 2,100 us, whole
 (``timing.nand.program_granularity = "page"``: docs/simulator.md), whose SLC page is a third of
-it, 32 KiB. The TLC rate is the same (96 KiB per 2,100 us); what changes is how long a read
-waits behind a program.
+it, 32 KiB (``overprov.calibrate.read_probes.one_shot``). The TLC rate is the same (96 KiB per
+2,100 us); what changes is how long a read waits behind a program.
 """
 
 from __future__ import annotations
+
+from overprov.calibrate import read_probes
 
 #: the driver's span (bench/foreign/py_ssd_sim_cliff.py ``--span-mib`` 1024)
 SPAN_BYTES = 2**30
@@ -75,9 +77,4 @@ def twin(channels: int = 8, one_shot: bool = False) -> dict:
             },
         },
     }
-    if one_shot:
-        nand = drive["config"]["timing"]["nand"]
-        nand["flash_page_bytes"] = 3 * 32768
-        nand["program_us"] = 2100.0
-        nand["program_granularity"] = "page"
-    return drive
+    return read_probes.one_shot(drive) if one_shot else drive

@@ -159,3 +159,26 @@ def test_pages_rewritten_hundreds_of_times_read_back_right(tmp_path, capsys):
     assert run["pending_commands"] == 0 and run["verify_wrong"] == 0
     assert run["write_buffer_hits"] > 0 and run["stale_cache_fills"] > 0
     assert run["cache_hits_in_transfer"] > 0
+
+
+@pytest.mark.skipif(
+    not (os.environ.get("PY_SSD_SIM_CHECKOUT") and os.environ.get("PY_SSD_SIM_PYTHON")),
+    reason="needs a clone of py_ssd_sim (PY_SSD_SIM_CHECKOUT) and its interpreter "
+    "(PY_SSD_SIM_PYTHON)",
+)
+def test_a_probe_reads_only_after_its_writes(tmp_path, capsys):
+    # --reads-after-mib: writes only for 2 MiB, then 30% reads of written pages; the late
+    # queue time starts at the first read (read_probes.probe_reading takes it)
+    py_ssd_sim_cliff.main([
+        "--checkout", os.environ["PY_SSD_SIM_CHECKOUT"],
+        "--python", os.environ["PY_SSD_SIM_PYTHON"], "--work", str(tmp_path),
+        "--qd", "8", "--read-percent", "30", "--read-pages", "written", "--amount-mib", "3",
+        "--reads-after-mib", "2", "--seed", "99", "--interval-ms", "2",
+    ])  # fmt: skip
+    run = json.loads(capsys.readouterr().out)
+    assert run["pending_commands"] == 0 and run["verify_wrong"] == 0
+    assert run["reads_after_mib"] == 2 and run["completed"] == 3 * 256
+    assert 512 + 0.2 * 256 < run["writes"] < 512 + 0.8 * 256
+    late = run["queue_time_late"]
+    assert late["from_s"] > 0 and late["read_latency_us_mean"] > 0
+    assert late["read_latency_us_mean"] == run["queue_time"]["read_latency_us_mean"]

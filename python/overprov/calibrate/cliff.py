@@ -102,17 +102,21 @@ READ_SLOT_US: float | None = None
 def read_slot_series(
     drive: dict[str, Any], scale: float, *, qd: int, read_percent: int, seconds: float,
     interval_s: float, read_slot_us: float, seed: int = 1,
+    read_slot_until_bytes: float | None = None,
 ) -> Series:  # fmt: skip
     """:func:`simulate_series` from purged with each read of a page already written holding
     its queue slot ``read_slot_us`` (a drive's measured read time, full size) and booking
-    nothing in the core (``read_slot``: why, and where it was checked)."""
+    nothing in the core (``read_slot``: why, and where it was checked); with
+    ``read_slot_until_bytes`` (full size) only until the host has written that much, reads of
+    written pages sent to the drive after (``read_probes``: a slot measured before the cliff)."""
     cfg = _config(
         drive, scale, qd=qd, read_percent=0, seconds=seconds * scale,
         interval_s=interval_s * scale, precondition="none",
     )  # fmt: skip
+    until = None if read_slot_until_bytes is None else read_slot_until_bytes * scale
     events, report = read_slot.request_loop(
         cfg, qd=qd, read_percent=read_percent, end_ns=int(seconds * scale * 1e9),
-        read_slot_ns=int(read_slot_us * scale * 1e3), seed=seed,
+        read_slot_ns=int(read_slot_us * scale * 1e3), seed=seed, read_slot_until_bytes=until,
     )  # fmt: skip
     return read_slot.binned(events, report, interval_ns=interval_s * scale * 1e9, scale=scale)
 
@@ -469,6 +473,7 @@ def predict(
     static_fit: CacheFit | None = None,
     hidden_cache_shares: tuple[float, ...] = HIDDEN_CACHE_SHARES,
     read_slot_us: float | None = READ_SLOT_US,
+    read_slot_until_cache: bool = False,
 ) -> Cliff | None:
     """The cliff of ``twin`` with the fitted cache (:func:`fitted_drive`) under another
     workload, from a purged (``"none"``) or filled (``"sequential"``) drive.
@@ -487,16 +492,19 @@ def predict(
     measurement cannot see and is refused (ConfigError).
 
     ``read_slot_us`` (off by default): reads of written pages as :func:`read_slot_series`
-    (from purged only)."""
+    (from purged only); ``read_slot_until_cache``: only until the host has written the fitted
+    cache's bytes, sent to the drive after (``read_probes``: a slot measured before the
+    cliff)."""
     slot = read_slot_us is not None and read_percent > 0
     if slot and precondition != "none":
         raise ConfigError("cliff: a read slot is predicted from a purged drive only")
 
-    def series(drive: dict[str, Any]) -> Cliff | None:
+    def series(drive: dict[str, Any], cache_bytes: float = 0.0) -> Cliff | None:
         if slot:
             s = read_slot_series(
                 drive, scale, qd=qd, read_percent=read_percent, seconds=seconds,
                 interval_s=interval_s, read_slot_us=read_slot_us,
+                read_slot_until_bytes=cache_bytes if read_slot_until_cache else None,
             )  # fmt: skip
         else:
             s = simulate_series(
@@ -506,14 +514,15 @@ def predict(
         return find_cliff(s)
 
     def run(fit_: CacheFit, static_: CacheFit | None) -> Cliff | None:
-        return series(fitted_drive(twin, fit_, static_))
+        return series(fitted_drive(twin, fit_, static_), fit_.cache_bytes)
 
     cliff = run(fit, static_fit)
     if fit.cache_bytes <= 0:
         rates = (1 / (1 - fit.min_drop), 1 - fit.min_drop)
         for share in hidden_cache_shares:
             for rate in rates:
-                other = series(hidden_cache_drive(twin, fit, share, rate))
+                hidden = hidden_cache_drive(twin, fit, share, rate)
+                other = series(hidden, share * twin["advertised_bytes"])
                 if _differ(cliff, other):
                     raise ConfigError(
                         "cliff: not predicted: the writes show no step, and a cache they "

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import heapq
 import json
+import math
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -31,11 +32,15 @@ from typing import Any
 from overprov import engine
 from overprov.calibrate.cliff_series import Series
 
+#: the host's request: one 4 KiB page
+PAGE_BYTES = 4096
+
 
 def request_loop(
     cfg: dict[str, Any], *, qd: int, read_percent: float, end_ns: int,
     read_slot_ns: int | None = None, read_pages: str = "any", seed: int = 1,
-    unwritten_apart: bool = False,
+    unwritten_apart: bool = False, read_slot_until_bytes: float | None = None,
+    reads_after_bytes: int = 0, requests: int | None = None,
 ) -> tuple[list[tuple[int, int, int | None]], dict[str, Any]]:  # fmt: skip
     """``cfg`` (a timed configuration, from purged) driven until ``end_ns`` by a host keeping
     ``qd`` commands outstanding, each issued when the earliest completes: 4 KiB random writes
@@ -47,7 +52,11 @@ def request_loop(
     fold its SLC cache before a request while every die is idle (the report's
     ``slc_folded_bytes``). ``unwritten_apart``: a read of a page never written is logged with
     queue time None, as bench/foreign/py_ssd_sim_cliff.py logs the reads its host answers, so
-    that the reads of written pages can be told apart (it still holds its slot as simulated)."""
+    that the reads of written pages can be told apart (it still holds its slot as simulated).
+    ``read_slot_until_bytes``: the slot held only while the host has written fewer bytes (a
+    read issued after is sent to the drive); ``reads_after_bytes``: writes only until the host
+    has written that many bytes (a probe past the cliff: ``read_probes``); ``requests``: no
+    command issued after that many."""
     if read_pages not in ("any", "written", "unwritten"):
         raise ValueError(f"read_slot: read_pages {read_pages!r} is not any, written or unwritten")
     dev = engine.device(cfg)
@@ -57,9 +66,12 @@ def request_loop(
     written_set: set[int] = set()
     slots = [0] * qd
     events: list[tuple[int, int, int | None]] = []
-    while (t := heapq.heappop(slots)) < end_ns:
+    until = math.inf if read_slot_until_bytes is None else read_slot_until_bytes
+    written_bytes = issued = 0
+    while (t := heapq.heappop(slots)) < end_ns and (requests is None or issued < requests):
         lpn = rng.randrange(pages)
-        if rng.random() * 100 < read_percent:
+        read = rng.random() * 100 < read_percent and written_bytes >= reads_after_bytes
+        if read:
             if read_pages == "written":
                 if not written:
                     heapq.heappush(slots, t)
@@ -68,7 +80,7 @@ def request_loop(
             elif read_pages == "unwritten":
                 while lpn in written_set:
                     lpn = rng.randrange(pages)
-            if read_slot_ns is not None and lpn in written_set:
+            if read_slot_ns is not None and lpn in written_set and written_bytes < until:
                 done = t + read_slot_ns
             else:
                 done = dev.submit("read", lpn, 1, t)
@@ -76,10 +88,12 @@ def request_loop(
             events.append((done, 0, None if apart else done - t))
         else:
             done = dev.submit("write", lpn, 1, t)
+            written_bytes += PAGE_BYTES
             if lpn not in written_set:
                 written_set.add(lpn)
                 written.append(lpn)
             events.append((done, 1, done - t))
+        issued += 1
         heapq.heappush(slots, done)
     return [e for e in events if e[0] < end_ns], json.loads(dev.timed_report_json())
 
