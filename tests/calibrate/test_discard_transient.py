@@ -35,8 +35,14 @@ def plan_points(high_at_40: float) -> list[fitmod.Point]:
     ]
 
 
-def test_off_by_default():
-    assert discard_transient.SPARE_FROM_ONSET is False
+@pytest.fixture
+def flag(monkeypatch):
+    """Sets ``discard_transient.SPARE_FROM_ONSET`` for one test, whatever its default."""
+
+    def set_to(on: bool) -> None:
+        monkeypatch.setattr(discard_transient, "SPARE_FROM_ONSET", on)
+
+    return set_to
 
 
 def test_tolerated_waf_is_one_sided_within_the_allowance():
@@ -48,12 +54,13 @@ def test_tolerated_waf_is_one_sided_within_the_allowance():
     assert discard_transient.after_discard([]) == set()
 
 
-def test_a_high_40_figure_pulls_the_spare_off_the_onset_only_with_the_flag_off(monkeypatch):
+def test_a_high_40_figure_pulls_the_spare_off_the_onset_only_with_the_flag_off(flag):
+    flag(False)
     pts = plan_points(0.08)  # FEMU's seen 40% figures: 4-13% above the onset's curve
     form = gc_reserve.ReserveForm(fitmod.waf_at, 0.16, onset=ONSET)
     off = form.fit(pts)
     assert 1 + off.native_op < ONSET - 0.01  # the figure outweighs the onset
-    monkeypatch.setattr(discard_transient, "SPARE_FROM_ONSET", True)
+    flag(True)
     on = form.fit(pts)
     assert 1 + on.native_op == pytest.approx(ONSET)
     assert on.waf_floor == pytest.approx(FLOOR, rel=0.02)
@@ -64,18 +71,19 @@ def test_a_high_40_figure_pulls_the_spare_off_the_onset_only_with_the_flag_off(m
     assert form.called_for(pts)
 
 
-def test_a_figure_beyond_the_allowance_still_refuses_the_pinned_reading(monkeypatch):
-    monkeypatch.setattr(discard_transient, "SPARE_FROM_ONSET", True)
+def test_a_figure_beyond_the_allowance_still_refuses_the_pinned_reading(flag):
+    flag(True)
     form = gc_reserve.ReserveForm(fitmod.waf_at, 0.16, onset=ONSET)
     assert form.called_for(plan_points(0.05))
     assert not form.called_for(plan_points(A + 0.25))  # 25 points beyond: its excess counts
     assert not form.called_for(plan_points(-0.2))  # below the curve: counts in full
 
 
-def test_the_spare_is_fitted_as_before_without_an_onset(monkeypatch):
+def test_the_spare_is_fitted_as_before_without_an_onset(flag):
+    flag(False)
     pts = plan_points(0.08)
     before = gc_reserve.ReserveForm(fitmod.waf_at, 0.16).fit(pts)
-    monkeypatch.setattr(discard_transient, "SPARE_FROM_ONSET", True)
+    flag(True)
     form = gc_reserve.ReserveForm(fitmod.waf_at, 0.16)
     assert form.fit(pts).native_op == before.native_op
     assert form.checked_points(pts) == pts
@@ -86,9 +94,8 @@ class _Level:
         self.waf = waf
 
 
-def test_the_twins_reserve_follows_the_onsets_curve_not_a_figure_within_the_allowance(
-    monkeypatch,
-):
+def test_the_twins_reserve_follows_the_onsets_curve_not_a_figure_within_the_allowance(flag):
+    flag(False)
     rho0, collector = twin.reserve_collector(ONSET, FLOOR)
     assert collector.spare_factor_read == pytest.approx(ONSET)
     measured = [fitmod.Point(0, None, 0.02, FLOOR, 0.02),
@@ -97,7 +104,7 @@ def test_the_twins_reserve_follows_the_onsets_curve_not_a_figure_within_the_allo
     args = (rho0, collector, measured, by_level, fitmod.waf_at)
     moved = twin._corrected_reserve(*args)
     assert moved.reserve > collector.reserve + 0.005  # off: pulled to the high figure
-    monkeypatch.setattr(discard_transient, "SPARE_FROM_ONSET", True)
+    flag(True)
     assert twin._corrected_reserve(*args).reserve == pytest.approx(collector.reserve)
     by_level[40] = _Level(0.97 * drive_waf(40))  # a twin below the curve: corrected to it
     assert twin._corrected_reserve(*args).reserve > collector.reserve
@@ -112,9 +119,10 @@ def _with_twin_check(measured_40: float, twin_40: float) -> Prediction:
     return pred
 
 
-def test_the_twins_waf_check_tolerates_the_figure_after_the_discard(monkeypatch):
+def test_the_twins_waf_check_tolerates_the_figure_after_the_discard(flag):
+    flag(False)
     pred = _with_twin_check(1.13 * 1.8, 1.8)  # FEMU's 14-LUN drive: 13% above
     assert reserve_reading.twin_misses_its_waf(pred) is not None
-    monkeypatch.setattr(discard_transient, "SPARE_FROM_ONSET", True)
+    flag(True)
     assert reserve_reading.twin_misses_its_waf(pred) is None
     assert reserve_reading.twin_misses_its_waf(_with_twin_check(0.85 * 1.8, 1.8)) is not None
