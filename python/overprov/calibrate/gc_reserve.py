@@ -67,8 +67,10 @@ empty is offered this reading fitted to it, per uniform GC design, weighed with 
 reading (``reserve_reading.py``); its twin carries the reserve and the floor (``twin.GcReserve``,
 the core's ``[ftl] gc_victim_min_invalid_fraction`` and ``gc_forced_free_blocks``) and
 reproduces this surrogate's WAF at 0–40% (tests/calibrate/test_twin_reserve.py). The plan dates
-that onset with ``plan.ONSET_FROM_EMPTY``, off by default (docs/calibrate-validation.md,
-"The reserve reading in calibrate"). Typed figures have no onset and are read as before.
+that onset with ``plan.ONSET_FROM_EMPTY`` (docs/calibrate-validation.md, "The reserve reading
+in calibrate"), and the spare is the onset itself with ``discard_transient.SPARE_FROM_ONSET``,
+both on by default (bench/foreign/results/onset-tolerant/verdict.md). Typed figures have no
+onset and are read as before.
 """
 
 from __future__ import annotations

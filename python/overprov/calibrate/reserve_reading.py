@@ -4,7 +4,7 @@ garbage collection from empty, weighed beside the target's one reading by eviden
 **When.** A measured target's points are read one way (``answer.predict``: the effective spare,
 greedy). When its measurement dated the onset of garbage collection from empty
 (``Measurement.onset_spare_factor`` with ``onset_source`` ``gc_onset.ONSET_FROM_EMPTY``: a plan
-with ``plan.ONSET_FROM_EMPTY``, off by default) the reserve reading (``gc_reserve.py``) is
+with ``plan.ONSET_FROM_EMPTY``, on by default) the reserve reading (``gc_reserve.py``) is
 offered too, once per uniform GC design (``gc_designs.UNIFORM_DESIGNS``) where its floor is
 called for and its capped fit reproduces the figures (``ReserveForm.called_for``), its spare
 fitted to the onset as well (``ReserveForm.onset``). That is the reading the pre-registered rule
