@@ -7,6 +7,8 @@
     PYTHONPATH=python python bench/foreign/femu_end_to_end.py refit --case DIR --truth TRUTH.json \
         --out DIR2
     PYTHONPATH=python python bench/foreign/femu_end_to_end.py measure ... --run-on 1.0
+    PYTHONPATH=python python bench/foreign/femu_end_to_end.py repredict --case DIR --out DIR2 \
+        [--truth TRUTH.json] [--spare-from-onset]
 
 ``measure``: the drive (femu.py's options: ``--nchs``, ``--luns-per-ch``, ``--blks-per-pl``,
 ``--namespace-mb``, ``--program-ns``, ``--gc-thres-pcent``, ``--gc-thres-pcent-high``) behind
@@ -28,6 +30,11 @@ file, each level from empty), by the pre-registered rule
 (``bench/foreign/results/femu-end-to-end/RULE.md``): IOPS median / worst |error| over 0–40%,
 WAF worst |error|, the measurement's drive writes, the 10% level's errors and the 80%
 intervals' coverage.
+
+``--spare-from-onset`` (``measure``, ``repredict``): the prediction made with
+``discard_transient.SPARE_FROM_ONSET`` on in calibrate's process (its rule:
+bench/foreign/results/onset-tolerant/RULE.md). ``repredict``: a stored case's measurement
+predicted again with the code as it is, judged against ``--truth`` if given.
 
 ``refit`` (a diagnosis, not a case of the rule): the case's ``measurement.json`` with its QD32
 levels' IOPS and WAF replaced by the truth's, everything else kept (the QD4 probe, the FOB, the
@@ -121,11 +128,12 @@ def run_measure(args: argparse.Namespace) -> dict:
     t1 = os.times()
     if args.run_on:  # a diagnosis, not a case: nothing predicted
         return {"run_on": json.loads((out / "run_on.json").read_text())}
-    cmd, res, cpu_predict = predict(out)
+    cmd, res, cpu_predict = predict(out, args.spare_from_onset)
     doc = {
         "drive": drive,
         "namespace_mb": ns_mb,
         "onset_from_empty": args.onset_from_empty,
+        "spare_from_onset": args.spare_from_onset,
         "carry": graded_run.CARRY_GRADED_SURPLUS,
         "seed": femu.SEED,
         "plan": plan.text(),
@@ -161,10 +169,22 @@ def run_on(target: femu_target.FemuTarget, level: float, drive_writes: float, pa
     path.write_text(json.dumps({"extra_op_percent": level, "rows": rows}, indent=1) + "\n")
 
 
-def predict(folder: Path) -> tuple[list[str], subprocess.CompletedProcess, float]:
+#: ``overprov`` with ``discard_transient.SPARE_FROM_ONSET`` set first (``--spare-from-onset``)
+SPARE_FROM_ONSET_MAIN = (
+    "import sys; from overprov.calibrate import discard_transient; "
+    "discard_transient.SPARE_FROM_ONSET = True; from overprov.cli import main; "
+    "sys.exit(main(sys.argv[1:]))"
+)
+
+
+def predict(
+    folder: Path, spare_from_onset: bool = False
+) -> tuple[list[str], subprocess.CompletedProcess, float]:
     """``overprov calibrate --from folder`` into ``folder/fit`` and ``folder/prediction.json``:
-    its command, its result and its CPU seconds."""
-    cmd = [sys.executable, "-m", "overprov", "calibrate", "--from", str(folder), "--out",
+    its command, its result and its CPU seconds; ``spare_from_onset``: with
+    ``discard_transient.SPARE_FROM_ONSET`` on in its process."""
+    head = ["-c", SPARE_FROM_ONSET_MAIN] if spare_from_onset else ["-m", "overprov"]
+    cmd = [sys.executable, *head, "calibrate", "--from", str(folder), "--out",
            str(folder / "fit"), "--json", str(folder / "prediction.json"), "--jobs", "1",
            "--no-progress", "--extra-op", ",".join(f"{x:g}" for x in LEVELS)]  # fmt: skip
     t0 = os.times()
@@ -194,6 +214,22 @@ def run_refit(args: argparse.Namespace) -> dict:
            "cpu_s_measure": 0.0}  # fmt: skip
     (args.out / "run.json").write_text(json.dumps(doc, indent=1) + "\n")
     return judge(json.loads(args.truth.read_text()), args.out)
+
+
+def run_repredict(args: argparse.Namespace) -> dict:
+    """``repredict``: a case's measurement (and run.json) copied to ``--out`` and predicted
+    again with the code as it is, ``--spare-from-onset`` as asked; judged if ``--truth``."""
+    args.out.mkdir(parents=True, exist_ok=True)
+    measurement_file.save(measurement_file.load(args.case / measurement_file.NAME),
+                          args.out / measurement_file.NAME)  # fmt: skip
+    cmd, res, cpu = predict(args.out, args.spare_from_onset)
+    doc = json.loads((args.case / "run.json").read_text()) | {
+        "repredicted_from": str(args.case), "spare_from_onset": args.spare_from_onset,
+        "calibrate": "overprov " + " ".join(cmd[3:]), "calibrate_exit": res.returncode,
+        "cpu_s_measure": 0.0, "cpu_s_predict": cpu,
+    }  # fmt: skip
+    (args.out / "run.json").write_text(json.dumps(doc, indent=1) + "\n")
+    return judge(json.loads(args.truth.read_text()), args.out) if args.truth else doc
 
 
 def truth_curve(doc: dict) -> dict[float, dict]:
@@ -297,6 +333,8 @@ def main(argv: list[str] | None = None) -> int:
     m.add_argument("--binary", type=Path, required=True, help="femu-bbssd-harness")
     m.add_argument("--out", type=Path, required=True, help="the case's folder")
     m.add_argument("--onset-from-empty", action="store_true", help="set plan.ONSET_FROM_EMPTY")
+    m.add_argument("--spare-from-onset", action="store_true",
+                   help="predict with discard_transient.SPARE_FROM_ONSET on")  # fmt: skip
     m.add_argument(
         "--carry",
         action=argparse.BooleanOptionalAction,
@@ -324,8 +362,15 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--case", type=Path, required=True, help="a measure folder")
     r.add_argument("--truth", type=Path, required=True, help="its femu.py results file")
     r.add_argument("--out", type=Path, required=True, help="the refit's folder")
+    p = sub.add_parser("repredict", help="a case's measurement predicted again")
+    p.add_argument("--case", type=Path, required=True, help="a measure folder")
+    p.add_argument("--out", type=Path, required=True, help="the new case's folder")
+    p.add_argument("--truth", type=Path, default=None, help="its femu.py results file")
+    p.add_argument("--spare-from-onset", action="store_true",
+                   help="with discard_transient.SPARE_FROM_ONSET on")  # fmt: skip
     args = ap.parse_args(argv)
-    run = {"measure": run_measure, "verdict": run_verdict, "refit": run_refit}[args.what]
+    run = {"measure": run_measure, "verdict": run_verdict, "refit": run_refit,
+           "repredict": run_repredict}[args.what]  # fmt: skip
     doc = run(args)
     text = json.dumps(doc, indent=1) + "\n"
     if getattr(args, "out", None) and args.what == "verdict":

@@ -67,8 +67,10 @@ empty is offered this reading fitted to it, per uniform GC design, weighed with 
 reading (``reserve_reading.py``); its twin carries the reserve and the floor (``twin.GcReserve``,
 the core's ``[ftl] gc_victim_min_invalid_fraction`` and ``gc_forced_free_blocks``) and
 reproduces this surrogate's WAF at 0–40% (tests/calibrate/test_twin_reserve.py). The plan dates
-that onset with ``plan.ONSET_FROM_EMPTY``, off by default (docs/calibrate-validation.md,
-"The reserve reading in calibrate"). Typed figures have no onset and are read as before.
+that onset with ``plan.ONSET_FROM_EMPTY`` (docs/calibrate-validation.md, "The reserve reading
+in calibrate"), and the spare is the onset itself with ``discard_transient.SPARE_FROM_ONSET``,
+both on by default (bench/foreign/results/onset-tolerant/verdict.md). Typed figures have no
+onset and are read as before.
 """
 
 from __future__ import annotations
@@ -76,7 +78,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from overprov.calibrate import evidence
+from overprov.calibrate import discard_transient, evidence
 from overprov.calibrate import fit as fitmod
 from overprov.errors import ConfigError
 
@@ -134,7 +136,8 @@ def _fit_spare(
     """Least squares over the spare factor s in [SPARE_FACTOR_MIN, 1 + RHO_MAX] (ρ₀ = s − 1,
     negative allowed) with ``fit.py``'s objective; t_cmd held at 0 as ``fit.fit`` holds it.
     ``onset`` (:attr:`ReserveForm.onset`): the measured onset from empty, one more residual,
-    (ln(s ÷ onset) ÷ ONSET_REL_SD)²."""
+    (ln(s ÷ onset) ÷ ONSET_REL_SD)²; with ``discard_transient.SPARE_FROM_ONSET`` s is the onset
+    itself (in that range), and only the times are fitted."""
     n_iops = sum(1 for p in points if p.iops)
     n_waf = sum(1 for p in points if p.waf is not None)
     if n_waf == 0 and n_iops < 2:
@@ -147,7 +150,10 @@ def _fit_spare(
         extra = (math.log(f / onset) / ONSET_REL_SD) ** 2 if onset else 0.0
         return cost_at(f - 1.0)[0] + extra
 
-    s = fitmod._minimise(total, SPARE_FACTOR_MIN, 1.0 + fitmod.RHO_MAX)
+    if discard_transient.applies(onset):
+        s = min(max(onset, SPARE_FACTOR_MIN), 1.0 + fitmod.RHO_MAX)  # type: ignore[type-var]
+    else:
+        s = fitmod._minimise(total, SPARE_FACTOR_MIN, 1.0 + fitmod.RHO_MAX)
     _, t_cmd, t_page = cost_at(s - 1.0)
     return ReserveSurrogate(s - 1.0, t_page, t_cmd, None, fixed, total(s), curve)
 
@@ -249,8 +255,18 @@ class ReserveForm:
         where that form misses its own figures the floor is not identified."""
         if not self.floor_test(points)["called_for"]:
             return False
-        ev = evidence.assess(self, points, self.model_rel_sd)  # type: ignore[arg-type]
+        ev = evidence.assess(self, self.checked_points(points), self.model_rel_sd)  # type: ignore[arg-type]
         return evidence.reproduces(ev["residual_chi2"], ev["n_figures"], ev["n_parameters"])
+
+    def checked_points(self, points: list[fitmod.Point]) -> list[fitmod.Point]:
+        """The figures the reading is checked against (``evidence.assess``): ``points``, or with
+        the spare taken from the onset (``discard_transient.applies``) each WAF figure read after
+        a discard as it counts against this reading's WAF (``discard_transient.tolerated_points``:
+        one-sided, within the transient allowance). The fit does not move with them: with the
+        spare pinned, WAF figures set no parameter."""
+        if not discard_transient.applies(self.onset):
+            return points
+        return discard_transient.tolerated_points(points, self.fit(points).waf)
 
 
 def onset_spare_factor(s: fitmod.Surrogate) -> float:

@@ -89,12 +89,12 @@ PROBE_WINDOW_ROUNDS = 4
 PROBE_ROUND_SHARE = 0.5
 #: Whether the graded plan dates the onset of garbage collection from empty in its graded fill
 #: (:func:`with_graded_fill`, 0.15 drive writes more) where the target reports write counters
-#: and the budget holds it; calibrate reads it (``reserve_reading.py``). Off: its rule
-#: (bench/foreign/results/onset-default/RULE.md) failed, four figures over 5 points worse
-#: (docs/calibrate-validation.md, "The onset from empty in the graded plan: switched on, off,
-#: diagnosed, kept off"). The random plan's step (:func:`with_onset_step`, about a drive write
-#: more) only when ``design`` is asked for it (``onset_from_empty=True``).
-ONSET_FROM_EMPTY = False
+#: and the budget holds it; calibrate reads it (``reserve_reading.py``). On, with the reading's
+#: spare from the onset (``discard_transient.SPARE_FROM_ONSET``), by the rule of
+#: bench/foreign/results/onset-tolerant/RULE.md (earlier rules failed: onset-default*/). The
+#: random plan's step (:func:`with_onset_step`, about a drive write more) only when ``design``
+#: is asked for it (``onset_from_empty=True``).
+ONSET_FROM_EMPTY = True
 #: The onset step ends here without an onset (host writes since the purge, drive writes of the
 #: capacity): past the largest collector spare of the foreign drives (1.198, FEMU with a 10%
 #: reserve) and of overprov's generated drives (about 1.3).

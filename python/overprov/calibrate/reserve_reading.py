@@ -4,7 +4,7 @@ garbage collection from empty, weighed beside the target's one reading by eviden
 **When.** A measured target's points are read one way (``answer.predict``: the effective spare,
 greedy). When its measurement dated the onset of garbage collection from empty
 (``Measurement.onset_spare_factor`` with ``onset_source`` ``gc_onset.ONSET_FROM_EMPTY``: a plan
-with ``plan.ONSET_FROM_EMPTY``, off by default) the reserve reading (``gc_reserve.py``) is
+with ``plan.ONSET_FROM_EMPTY``, on by default) the reserve reading (``gc_reserve.py``) is
 offered too, once per uniform GC design (``gc_designs.UNIFORM_DESIGNS``) where its floor is
 called for and its capped fit reproduces the figures (``ReserveForm.called_for``), its spare
 fitted to the onset as well (``ReserveForm.onset``). That is the reading the pre-registered rule
@@ -36,6 +36,7 @@ from __future__ import annotations
 from typing import Any
 
 from overprov.calibrate import (
+    discard_transient,
     evidence,
     gc_designs,
     gc_onset,
@@ -81,7 +82,7 @@ def offered(
             continue
         ftl = None if design == "greedy" else spare_readings.DESIGNS[design]
         r = predmod.TwinReading(predmod.RESERVE, design, ftl, reserve=form)
-        ev = evidence.assess(form, fig.points, cv_sd)
+        ev = evidence.assess(form, form.checked_points(fig.points), cv_sd)
         out[r] = gc_reserve.with_onset(ev, form.fit(fig.points), onset)
     return out
 
@@ -104,8 +105,18 @@ def twin_misses_its_waf(pred: Prediction) -> str | None:
     reproduces its IOPS (its page time stretched) with a WAF the figures deny: on a 15 MB
     drive without a reserve, a floor read at 5.01 and a twin reading 3.65 at 0% for 5.00
     measured (docs/calibrate-validation.md, "The onset from empty in the graded plan:
-    switched on, off, diagnosed, kept off")."""
-    miss = plausibility.twin_check_miss(pred.fit.get("twin_check", []), waf_only=True)
+    switched on, off, diagnosed, kept off"). With ``discard_transient.SPARE_FROM_ONSET`` a
+    figure read after a discard is checked one-sidedly (``discard_transient.tolerated_waf``)."""
+    checks = pred.fit.get("twin_check", [])
+    if discard_transient.SPARE_FROM_ONSET:  # the figures after a discard checked one-sidedly
+        later = discard_transient.after_discard(c["extra_op_percent"] for c in checks)
+        checks = [
+            c | {"measured_waf": discard_transient.tolerated_waf(c["measured_waf"], c["twin_waf"])}
+            if c["extra_op_percent"] in later and c.get("measured_waf") and c.get("twin_waf")
+            else c
+            for c in checks
+        ]  # fmt: skip
+    miss = plausibility.twin_check_miss(checks, waf_only=True)
     if miss is None:
         return None
     c, err = miss

@@ -41,8 +41,8 @@ from pathlib import Path
 from typing import Any
 
 from overprov import __version__, outputs, presets
+from overprov.calibrate import discard_transient, gc_blocking, waf_drift
 from overprov.calibrate import fit as fitmod
-from overprov.calibrate import gc_blocking, waf_drift
 from overprov.calibrate.measure import measure
 from overprov.calibrate.plan import Budget, MeasurementPlan, segments_for, with_probe
 from overprov.errors import ConfigError
@@ -104,6 +104,10 @@ class GcReserve:
 
     reserve: float
     waf_floor: float
+    spare_factor_read: float | None = None
+    """The spare factor the reading fixed (:func:`reserve_collector`), which the reserve's
+    corrections (:func:`_corrected_reserve`) leave: with ``discard_transient.SPARE_FROM_ONSET``
+    the figures read after a discard are checked against its curve."""
 
     def ftl_keys(self, advertised_bytes: int) -> dict[str, Any]:
         """``[ftl]`` keys at the twin's full size: the reserve in erase blocks above the
@@ -129,7 +133,7 @@ def reserve_collector(
     the floor binds the free pool settles between the forced count and the reserve and WAF is
     the floor's, not the forced collector's."""
     rho0 = max(spare_factor - 1.0, fitmod.rho_for_waf(waf_floor / 2.0, curve))
-    return rho0, GcReserve(1.0 + rho0 - spare_factor, waf_floor)
+    return rho0, GcReserve(1.0 + rho0 - spare_factor, waf_floor, spare_factor)
 
 
 @dataclass
@@ -462,7 +466,15 @@ def _corrected_reserve(
 ) -> GcReserve:
     """The reserve corrected as the effective twin's spare is (:func:`_corrected`), from the
     lowest level whose figure and twin are both off the floor (below 0.95 of it) and whose
-    figure is sure enough (``waf_drift.anchors_reserve``); none: kept."""
+    figure is sure enough (``waf_drift.anchors_reserve``); none: kept. With
+    ``discard_transient.SPARE_FROM_ONSET`` a figure read after a discard counts as it does
+    against the reading's curve at the spare factor it read (``discard_transient.tolerated_waf``):
+    within the transient allowance above it, the twin is corrected to the reading's curve."""
+    if discard_transient.SPARE_FROM_ONSET and collector.spare_factor_read is not None:
+        s_read, floor = collector.spare_factor_read, collector.waf_floor
+        waf_points = discard_transient.tolerated_points(
+            waf_points, lambda op: min(curve(s_read / (1 - op / 100.0) - 1.0), floor)
+        )
     off = [
         pt for pt in waf_points if waf_drift.anchors_reserve(pt.waf_rel_sd)
         and pt.waf and 1.0 < pt.waf < 0.95 * collector.waf_floor
