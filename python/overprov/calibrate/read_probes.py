@@ -43,7 +43,8 @@ from overprov.calibrate import cliff, read_slot
 from overprov.errors import ConfigError
 
 #: whether calibrate's mixed cliff prediction takes the two read probes (:func:`predict`): on
-#: since bench/results/cliff-foreign8/RULE.md was met (verdict.md there)
+#: since bench/results/cliff-foreign8/RULE.md was met
+#: (bench/results/cliff-foreign8/verdict.md)
 READ_PROBES = True
 #: the host link of a twin whose reads past the cache go to its core
 LINK_BOOKING = "gaps"
