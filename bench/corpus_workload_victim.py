@@ -27,6 +27,7 @@ and k (fit "iops+waf"), their zones scattered as the truth's (the results files'
 every set run, and each case carries beside its prediction the one without that reading, weighed
 and predicted from the same simulations (``without_per_write``), and with set E the reading's
 own figure (``per_write_alone``). ``--fit``, ``--drives``: only those of sets C and E.
+``--memo FILE``: twin runs kept across processes (bench/twin_runs_memo.py).
 
 ``--diagnose`` (after the outcome, not the rule's): the named readings alone on set A's figures
 (with ``--only C``: on set C's, from its fit with WAF; with ``--pages-per-block 512,64`` too: the
@@ -57,6 +58,7 @@ from corpus_workloads import (  # noqa: E402
     uniform_prediction,
     workload_figures,
 )
+from twin_runs_memo import keep_runs  # noqa: E402
 
 #: Set A's one skewed figure per drive (the rule: where the greedy and FIFO twins part most).
 SKEWED_FIGURE = {"micron-7450-pro-960": "zones 0.95/0.05", "micron-7450-max-800": "zones-ro 0.8"}
@@ -529,6 +531,8 @@ def main() -> int:
                     help=f"list the reading {PER_WRITE} (module doc)")  # fmt: skip
     ap.add_argument("--fit", default=None, help="sets C, E: only this fit")
     ap.add_argument("--drives", default=None, help="sets C, E: only these drives (a,b)")
+    ap.add_argument("--memo", type=Path, default=None,
+                    help="twin runs kept in a file (bench/twin_runs_memo.py)")  # fmt: skip
     ap.add_argument("--judge", type=Path, default=None, help="judge these cases (JSON lines)")
     ap.add_argument(
         "--diagnose", default=None, help="after the outcome: readings alone (a,b) on set A"
@@ -541,6 +545,8 @@ def main() -> int:
     args = ap.parse_args()
     if args.per_write:
         include_per_write()
+    if args.memo is not None:
+        keep_runs(args.memo)
     if args.diagnose and args.only == "C" and args.pages_per_block:
         names = tuple(args.diagnose.split(","))
         pages = tuple(int(p) for p in args.pages_per_block.split(","))
