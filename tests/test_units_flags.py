@@ -172,9 +172,9 @@ def test_each_row_sets_its_field(command_parsers):
 
     argv = ["simulate", "--page-size", "16k", "--pages-per-block", "64", "--physical-blocks",
             "100", "--user-pages", "5000", "--policy", "fifo", "--d", "3", "--gc-free-blocks",
-            "2", "--gc-frontier", "shared", "--streams", "workload", "--wear-dynamic",
-            "--static-wl", "10", "--random-map", "--span", "50%", "--read-pct", "10",
-            "--trim-pct", "5", "--bs", "8k", "--bssplit", "4k/50:8k/50", "--precondition",
+            "2", "--gc-frontier", "shared", "--gc-trigger", "per-write", "--streams", "workload",
+            "--wear-dynamic", "--static-wl", "10", "--random-map", "--span", "50%", "--read-pct",
+            "10", "--trim-pct", "5", "--bs", "8k", "--bssplit", "4k/50:8k/50", "--precondition",
             "none", "--drive-writes", "2", "--warmup", "1", "--interval-pct", "5", "--seed", "3",
             "--qd", "4", "--open-iops", "100", "--write-through", "--duration", "1min",
             "--interval-s", "2", "--physical-bytes", "1G", "--advertised", "1G",
@@ -196,6 +196,7 @@ def test_each_row_sets_its_field(command_parsers):
     [
         ("simulate", "--policy", "ftl.policy"),
         ("simulate", "--gc-frontier", "ftl.gc_frontier"),
+        ("simulate", "--gc-trigger", "ftl.gc_trigger"),
         ("simulate", "--streams", "ftl.host_streams"),
         ("simulate", "--fdp-isolation", "placement.isolation"),
         ("simulate", "--workload", "workload.pattern"),

@@ -94,6 +94,7 @@ CHOICES = {
     "--policy": "ftl.policy",
     "--workload": "workload.pattern",
     "--gc-frontier": "ftl.gc_frontier",
+    "--gc-trigger": "ftl.gc_trigger",
     "--streams": "ftl.host_streams",
     "--fdp-isolation": "placement.isolation",
     "--precondition": "precondition.kind",

@@ -17,6 +17,7 @@ mod layers;
 mod link_booking;
 mod lookahead;
 mod multiplane;
+mod per_write_gc;
 mod placement;
 mod program_page;
 #[cfg(feature = "audit")]

@@ -1,8 +1,11 @@
 //! FTL invariants under arbitrary mixes of writes and trims, for every policy and frontier
 //! layout: every mapped LBA points at the page holding its latest write; each block's valid
-//! count equals the pages mapped into it; free + open + closed = all blocks.
+//! count equals the pages mapped into it; free + open + closed = all blocks. Under either GC
+//! trigger (`ftl.gc_trigger`: batched, or one victim per host write).
 
-use overprov_sim::config::{GcFrontier, HostStreams, Pattern, PolicyKind, SimConfig};
+use overprov_sim::config::{
+    CollectionTrigger, GcFrontier, HostStreams, Pattern, PolicyKind, SimConfig,
+};
 use overprov_sim::ftl::Ftl;
 use proptest::prelude::*;
 
@@ -32,6 +35,7 @@ fn config(
     two_streams: bool,
     dynamic: bool,
     static_wl: bool,
+    per_write: bool,
 ) -> SimConfig {
     let mut c = SimConfig::default();
     c.geometry.pages_per_block = ppb;
@@ -48,6 +52,9 @@ fn config(
     if two_streams {
         c.workload.pattern = Pattern::HotCold;
         c.ftl.host_streams = HostStreams::Workload;
+    }
+    if per_write {
+        c.ftl.gc_trigger = CollectionTrigger::PerWrite;
     }
     c.wear.dynamic = dynamic;
     if static_wl {
@@ -70,12 +77,15 @@ proptest! {
         two_streams in any::<bool>(),
         dynamic in any::<bool>(),
         static_wl in any::<bool>(),
+        per_write in any::<bool>(),
         raw in prop::collection::vec((0u32..10, any::<u32>(), any::<u32>(), 1u32..8), 1..3000),
     ) {
         let streams = if two_streams { 2 } else { 1 };
         let frontiers = if shared { streams } else { 2 * streams };
         let spare = 2 + frontiers as u64 + 1 + extra_spare; // gc_free_blocks = 2
-        let c = config(ppb, user, spare, policy, shared, two_streams, dynamic, static_wl);
+        let c = config(
+            ppb, user, spare, policy, shared, two_streams, dynamic, static_wl, per_write,
+        );
         let geom = c.validate().expect("valid");
         let mut ftl = Ftl::new(&c, geom);
         let u = geom.user_pages;
@@ -116,9 +126,28 @@ proptest! {
 
 #[test]
 fn gc_keeps_data_across_many_drive_writes() {
+    keeps_data_across_many_drive_writes(false);
+}
+
+#[test]
+fn per_write_gc_keeps_data_across_many_drive_writes() {
+    keeps_data_across_many_drive_writes(true);
+}
+
+fn keeps_data_across_many_drive_writes(per_write: bool) {
     // 100 drive writes through GC and wear-levelling storms: every LBA still maps to its latest
     // write.
-    let c = config(8, 400, 6, PolicyKind::Greedy, false, false, true, true);
+    let c = config(
+        8,
+        400,
+        6,
+        PolicyKind::Greedy,
+        false,
+        false,
+        true,
+        true,
+        per_write,
+    );
     let geom = c.validate().unwrap();
     let mut ftl = Ftl::new(&c, geom);
     let mut rng = overprov_sim::rng::Rng::new(9);

@@ -58,6 +58,15 @@ from overprov.errors import ConfigError
 #: The warm-up of every victim-selection simulation (drive writes before the measured part).
 WARMUP_DRIVE_WRITES = 8.0
 _SINGLE = {"host_streams": "single"}
+#: Whether the skew path also weighs "greedy-per-write": greedy with one victim after each host
+#: write under the trigger, its survivors through the host's frontier (``ftl.gc_trigger =
+#: "per-write"``, ``gc_frontier = "shared"``: SSDsim's collector, docs/simulate.md). Off until a
+#: rule judges it on fresh drives.
+PER_WRITE_READING = False
+PER_WRITE_SELECTION: tuple[str, dict[str, Any]] = (
+    "greedy",
+    {"policy": "greedy", "gc_trigger": "per-write", "gc_frontier": "shared", **_SINGLE},
+)
 #: Reading name → (the uniform design whose reading's twin it runs, its ``config.ftl`` keys).
 VICTIM_SELECTIONS: dict[str, tuple[str, dict[str, Any]]] = {
     "greedy": ("greedy", {"policy": "greedy", **_SINGLE}),
@@ -67,6 +76,7 @@ VICTIM_SELECTIONS: dict[str, tuple[str, dict[str, Any]]] = {
     "greedy-zones": ("greedy", {"policy": "greedy", "host_streams": "workload"}),
     **{f"d-choices-{d}": (f"d-choices-{d}", gc_designs.UNIFORM_DESIGNS[f"d-choices-{d}"])
        for d in gc_designs.D_GRID},
+    **({"greedy-per-write": PER_WRITE_SELECTION} if PER_WRITE_READING else {}),
 }  # fmt: skip
 
 

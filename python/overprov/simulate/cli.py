@@ -72,6 +72,7 @@ FLAG_FIELDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("d", ("ftl", "d_choices")),
     ("gc_free_blocks", ("ftl", "gc_free_blocks")),
     ("gc_frontier", ("ftl", "gc_frontier")),
+    ("gc_trigger", ("ftl", "gc_trigger")),
     ("streams", ("ftl", "host_streams")),
     ("wear_dynamic", ("wear", "dynamic")),
     ("static_wl", ("wear", "static_threshold")),
@@ -392,11 +393,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="N",
         help="GC runs when this many free blocks or fewer remain",
     )
-    f.add_argument(
-        "--gc-frontier",
-        choices=engine.choices("ftl.gc_frontier"),
-        help="relocated pages to a GC frontier of their own, or mixed with host writes",
-    )
+    f.add_argument("--gc-frontier", choices=engine.choices("ftl.gc_frontier"), help="relocated "
+                   "pages to a GC frontier of their own, or mixed with host writes")  # fmt: skip
+    f.add_argument("--gc-trigger", choices=engine.choices("ftl.gc_trigger"), help="GC when a host "
+                   "block fills, victims back to back (batched), or one victim after each host "
+                   "write under the trigger (per-write, as SSDsim)")  # fmt: skip
     f.add_argument(
         "--streams",
         choices=engine.choices("ftl.host_streams"),

@@ -55,6 +55,30 @@ impl GcFrontier {
     pub const ALL: [GcFrontier; 2] = [GcFrontier::Separate, GcFrontier::Shared];
 }
 
+/// When garbage collection runs (`ftl.gc_trigger`; the timing layer's `timing.gc.trigger` is
+/// another thing: which GC domain a collection's time is booked on).
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum CollectionTrigger {
+    /// When a host write fills its frontier's block and the free pool holds `gc_free_blocks`
+    /// or fewer: victims back to back until the pool is above it (the default).
+    #[default]
+    Batched,
+    /// After each host page write that leaves `gc_free_blocks` blocks' worth of free pages or
+    /// fewer (the free pool's pages and the open frontier blocks' unwritten pages, as SSDsim's
+    /// plane `free_page` counts them): one victim, its valid pages written through its GC
+    /// frontier (with `gc_frontier = "shared"` the host's own, so survivors and host pages
+    /// interleave, as SSDsim's pagemap.c `get_ppn()` queues one `uninterrupt_gc()` per write
+    /// under its threshold). Should a host frontier need a block while the pool holds one or
+    /// none, victims are collected back to back until a block stays free after it opens.
+    PerWrite,
+}
+
+impl CollectionTrigger {
+    pub const ALL: [CollectionTrigger; 2] =
+        [CollectionTrigger::Batched, CollectionTrigger::PerWrite];
+}
+
 /// How host writes are split into write streams (frontiers).
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "kebab-case")]
@@ -96,6 +120,9 @@ pub struct FtlConfig {
     pub gc_frontier: GcFrontier,
     /// Host write streams: `single` or `workload`.
     pub host_streams: HostStreams,
+    /// When GC runs: `batched` (the default) or `per-write` (see [`CollectionTrigger`]).
+    #[serde(skip_serializing_if = "super::is_default")]
+    pub gc_trigger: CollectionTrigger,
 }
 
 impl Default for FtlConfig {
@@ -108,6 +135,7 @@ impl Default for FtlConfig {
             gc_forced_free_blocks: None,
             gc_frontier: GcFrontier::Separate,
             host_streams: HostStreams::Single,
+            gc_trigger: CollectionTrigger::Batched,
         }
     }
 }
@@ -150,6 +178,33 @@ impl FtlConfig {
                 Ok(Some(forced))
             }
         }
+    }
+
+    /// The per-write trigger, checked: an error naming the field when it comes with a victim
+    /// floor (FEMU's collector, which leaves a victim where it is and holds a reserve: not the
+    /// one-victim-per-write collector of SSDsim) or with `timing.gc.trigger = "writer"` (which
+    /// books a collection on the host write after it, the one whose block opening started it;
+    /// a per-write collection follows the write that started it). `writer_timing`: that
+    /// timing trigger is set.
+    pub(crate) fn validate_trigger(&self, writer_timing: bool) -> Result<()> {
+        if self.gc_trigger == CollectionTrigger::Batched {
+            return Ok(());
+        }
+        if self.gc_victim_min_invalid_fraction.is_some() {
+            return Err(Error::config(
+                "ftl.gc_trigger",
+                "per-write collects one victim per host write; the victim floor \
+                 (ftl.gc_victim_min_invalid_fraction) is only for the batched trigger",
+            ));
+        }
+        if writer_timing {
+            return Err(Error::config(
+                "ftl.gc_trigger",
+                "per-write collects after the host write that started it; timing.gc.trigger = \
+                 \"writer\" books a collection on the host write after it: use \"victim\"",
+            ));
+        }
+        Ok(())
     }
 
     /// The victim floor in invalid pages of a block of `pages_per_block` (0: no floor):

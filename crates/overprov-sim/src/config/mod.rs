@@ -66,6 +66,7 @@ pub fn choices() -> Vec<(&'static str, Vec<String>)> {
     vec![
         ("ftl.policy", names(&PolicyKind::ALL)),
         ("ftl.gc_frontier", names(&GcFrontier::ALL)),
+        ("ftl.gc_trigger", names(&CollectionTrigger::ALL)),
         ("ftl.host_streams", names(&HostStreams::ALL)),
         ("workload.pattern", names(&Pattern::ALL)),
         ("placement.isolation", names(&Isolation::ALL)),
@@ -84,8 +85,8 @@ pub fn choices() -> Vec<(&'static str, Vec<String>)> {
 /// Every field with its default, as JSON: the sections a report leaves out when off
 /// (`placement`, the SLC cache's `static_bytes` and `dynamic_space`, the NAND's
 /// `program_granularity` and `planes_per_die`, the host's `link_booking`, `timing.gc.multiplane`,
-/// `multiplane_offsets` and `trigger`, the FTL's victim floor) included, so front ends
-/// can check a config file's keys against it.
+/// `multiplane_offsets` and `trigger`, the FTL's victim floor and `gc_trigger`) included, so
+/// front ends can check a config file's keys against it.
 pub fn defaults_json() -> String {
     let mut v = serde_json::to_value(SimConfig::default()).expect("the config serialises");
     v["placement"] = serde_json::to_value(PlacementConfig::default()).expect("it serialises");
@@ -99,6 +100,7 @@ pub fn defaults_json() -> String {
     v["timing"]["gc"]["trigger"] = "victim".into();
     v["ftl"]["gc_victim_min_invalid_fraction"] = serde_json::Value::Null;
     v["ftl"]["gc_forced_free_blocks"] = serde_json::Value::Null;
+    v["ftl"]["gc_trigger"] = "batched".into();
     v.to_string()
 }
 
@@ -176,6 +178,7 @@ impl SimConfig {
             return Err(Error::config("ftl.d_choices", "must be at least 1"));
         }
         self.validate_placement()?;
+        f.validate_trigger(self.timing.enabled && self.timing.gc.trigger == GcTrigger::Writer)?;
         let streams = self.stream_count()?;
         let frontiers = self.frontier_count(streams) as u64;
         // GC must free a block whenever it takes any victim: at its lowest trigger (the forced

@@ -9,12 +9,13 @@ pub mod blocks;
 pub mod gc;
 pub mod huge_pages;
 mod invariants;
+mod per_write_gc;
 pub mod prefetch;
 pub mod wear;
 
 use serde::Serialize;
 
-use crate::config::{GcFrontier, Isolation, SimConfig};
+use crate::config::{CollectionTrigger, GcFrontier, Isolation, SimConfig};
 use crate::geometry::{FastDiv, Geometry};
 use crate::rng::Rng;
 use blocks::{BlockState, BlockTable, NIL};
@@ -111,6 +112,9 @@ pub struct Ftl {
     handle_gc_pages: Vec<u64>,
     policy: Policy,
     gc_free_blocks: usize,
+    /// `ftl.gc_trigger = "per-write"`: one victim after each host page write under the trigger
+    /// (`per_write_gc.rs`) instead of victims back to back when a host block fills.
+    per_write_gc: bool,
     /// The victim floor: invalid pages a victim needs unless the pool is at `gc_forced_free_blocks`
     /// or fewer (0 and 0 without a floor: every victim qualifies).
     gc_min_invalid_pages: u32,
@@ -173,6 +177,7 @@ impl Ftl {
             handle_gc_pages: vec![0; handles],
             policy,
             gc_free_blocks: config.ftl.gc_free_blocks as usize,
+            per_write_gc: config.ftl.gc_trigger == CollectionTrigger::PerWrite,
             gc_min_invalid_pages: config.ftl.victim_min_invalid_pages(ppb),
             gc_forced_free_blocks: config.ftl.gc_forced_free_blocks.unwrap_or(0) as usize,
             static_threshold: config.wear.static_threshold,
@@ -303,6 +308,9 @@ impl Ftl {
         {
             self.stamp[ppn as usize] = self.counters.host_pages;
         }
+        if self.per_write_gc {
+            self.collect_after_host_write();
+        }
     }
 
     /// (feature `audit`) The host-write number (1-based count of host page writes) whose data
@@ -377,7 +385,9 @@ impl Ftl {
     #[inline(never)]
     fn advance(&mut self, idx: usize, host: bool) {
         self.close_frontier(idx);
-        if host {
+        if host && self.per_write_gc {
+            self.reserve_before_open();
+        } else if host {
             self.collect_garbage();
         }
         // With a shared frontier, GC may have opened (or even filled) a block for this frontier.
@@ -428,6 +438,12 @@ impl Ftl {
     /// victim falls short of the floor above the forced count; then static wear levelling.
     fn collect_garbage(&mut self) {
         while self.free.len() <= self.gc_free_blocks && self.collect_victim() {}
+        self.static_wear_levelling();
+    }
+
+    /// Static wear levelling, every `static_check_erases` erases: migrate the data of the
+    /// least-worn closed block when the wear spread is above the threshold.
+    fn static_wear_levelling(&mut self) {
         if self.static_threshold > 0 && self.counters.erases >= self.next_static_check {
             self.next_static_check = self.counters.erases + self.static_check_erases;
             if let Some(b) = wear::static_wl_candidate(&self.blocks, self.static_threshold) {
