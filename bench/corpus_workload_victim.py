@@ -20,9 +20,10 @@ the WAF at those levels, and its zones 0.9/0.1 figures at 0% (IOPS; WAF too in t
 WAF); its other skewed IOPS and WAF (zones 0.9/0.1, zones-ro 0.5, zipf 0.8 at 0, 20, 40%) held
 out, judged against the foreign-FTL targets of bench/README.md (:func:`verdict_c`).
 
-Set E, the per-host-write GC trigger's truth (its rule: bench/foreign/results/gctrigger-skew/
-RULE.md; ``--only E``): set C's fits on the fresh SSDsim drives l and m, and on zonescatter's j
-and k (fit "iops+waf"), their zones scattered as the truth's (the results files' workloads).
+Set E, the per-host-write GC trigger's truth (``--only E``; its rule:
+bench/foreign/results/gctrigger-skew/RULE.md): set C's fits on the fresh SSDsim drives l and m,
+and on zonescatter's j and k (fit "iops+waf"), their zones scattered as the truth's (the results
+files' workloads).
 ``--per-write`` lists the reading "greedy-per-write" (``victim_selection.PER_WRITE_READING``) in
 every set run, and each case carries beside its prediction the one without that reading, weighed
 and predicted from the same simulations (``without_per_write``), and with set E the reading's

@@ -157,24 +157,33 @@ def report(v: dict[str, Any], cases: list[dict[str, Any]]) -> str:
         lines.append(f"| {s} | {d} | {len(mine)} | {w_on} | {w_off} | {len(worse(mine))} |")
     lines += ["", "| case | measured | with | without | uniform only | alone | largest weight |",
               "|---|---|---|---|---|---|---|"]  # fmt: skip
-    for c in judged + v["b_worse"]:
-        alone_e = c.get("per_write_alone_rel_error")
-        lines.append(
-            f"| {c['set']} {c['drive']} {c['workload']} {c['extra_op_percent']:g}% {c['kind']} | "
-            f"{c['measured']:.4g} | {100 * c['rel_error']:+.1f}% | {100 * without(c):+.1f}% | "
-            f"{100 * c['uniform_only_rel_error']:+.1f}% | "
-            f"{'–' if alone_e is None else f'{100 * alone_e:+.1f}%'} | {top_reading(c)} |"
-        )
+    lines += [case_row(c) for c in judged + v["b_worse"]]
     lines += ["", "| drive | each reading: predicted weighing figure (weight with; without) |",
               "|---|---|"]  # fmt: skip
-    for d in dict.fromkeys(c["drive"] for c in cases):
-        c = next(c for c in cases if c["drive"] == d)
-        w = c["figure_weights"]
-        off = c.get("without_per_write_weights") or {k: g["weight"] for k, g in w.items()}
-        lines.append(f"| {c['set']} {d} | " + "; ".join(
-            f"{k} {g['predicted']:.4g} ({g['weight']:.2f}; {off.get(k, 0.0):.2f})"
-            for k, g in w.items()) + " |")  # fmt: skip
+    first = {c["drive"]: c for c in reversed(cases)}  # each drive's first case
+    lines += [weights_row(first[d]) for d in dict.fromkeys(c["drive"] for c in cases)]
     return "\n".join(lines)
+
+
+def case_row(c: dict[str, Any]) -> str:
+    """A case: measured, its error with the reading, without it, by the uniform weights, by the
+    reading alone, and the reading its weighing figure weighed most."""
+    alone = c.get("per_write_alone_rel_error")
+    cells = [f"{c['set']} {c['drive']} {c['workload']} {c['extra_op_percent']:g}% {c['kind']}",
+             f"{c['measured']:.4g}", f"{100 * c['rel_error']:+.1f}%", f"{100 * without(c):+.1f}%",
+             f"{100 * c['uniform_only_rel_error']:+.1f}%",
+             "–" if alone is None else f"{100 * alone:+.1f}%", top_reading(c)]  # fmt: skip
+    return "| " + " | ".join(cells) + " |"
+
+
+def weights_row(c: dict[str, Any]) -> str:
+    """A drive's readings: each one's figure at the weighing figure, its weight with the reading
+    and without it."""
+    w = c["figure_weights"]
+    off = c.get("without_per_write_weights") or {k: g["weight"] for k, g in w.items()}
+    each = [f"{k} {g['predicted']:.4g} ({g['weight']:.2f}; {off.get(k, 0.0):.2f})"
+            for k, g in w.items()]  # fmt: skip
+    return f"| {c['set']} {c['drive']} | " + "; ".join(each) + " |"
 
 
 def main() -> int:
