@@ -12,12 +12,23 @@ same simulations.
     PYTHONPATH=python python bench/corpus_workload_victim.py --out CASES.jsonl [--only A|B|C]
     PYTHONPATH=python python bench/corpus_workload_victim.py --judge CASES.jsonl
     PYTHONPATH=python python bench/corpus_workload_victim.py --diagnose greedy,fifo
+    PYTHONPATH=python python bench/corpus_workload_victim.py --per-write --only E --out CASES.jsonl
 
 Set C, SSDsim under skewed writes (its rule: bench/foreign/results/skewftl/RULE.md; run only
 with ``--only C``): each drive's uniform IOPS at 0% and 40% and its FOB, with and without
 the WAF at those levels, and its zones 0.9/0.1 figures at 0% (IOPS; WAF too in the fit with
 WAF); its other skewed IOPS and WAF (zones 0.9/0.1, zones-ro 0.5, zipf 0.8 at 0, 20, 40%) held
 out, judged against the foreign-FTL targets of bench/README.md (:func:`verdict_c`).
+
+Set E, the per-host-write GC trigger's truth (``--only E``; its rule:
+bench/foreign/results/gctrigger-skew/RULE.md): set C's fits on the fresh SSDsim drives l and m,
+and on zonescatter's j and k (fit "iops+waf"), their zones scattered as the truth's (the results
+files' workloads).
+``--per-write`` lists the reading "greedy-per-write" (``victim_selection.PER_WRITE_READING``) in
+every set run, and each case carries beside its prediction the one without that reading, weighed
+and predicted from the same simulations (``without_per_write``), and with set E the reading's
+own figure (``per_write_alone``). ``--fit``, ``--drives``: only those of sets C and E.
+``--memo FILE``: twin runs kept across processes (bench/twin_runs_memo.py).
 
 ``--diagnose`` (after the outcome, not the rule's): the named readings alone on set A's figures
 (with ``--only C``: on set C's, from its fit with WAF; with ``--pages-per-block 512,64`` too: the
@@ -48,6 +59,7 @@ from corpus_workloads import (  # noqa: E402
     uniform_prediction,
     workload_figures,
 )
+from twin_runs_memo import keep_runs  # noqa: E402
 
 #: Set A's one skewed figure per drive (the rule: where the greedy and FIFO twins part most).
 SKEWED_FIGURE = {"micron-7450-pro-960": "zones 0.95/0.05", "micron-7450-max-800": "zones-ro 0.8"}
@@ -72,6 +84,31 @@ SKEWFTL_FITS = ("iops+waf", "iops")
 SKEWFTL_REL_SD = 0.02
 #: The foreign-FTL targets (bench/README.md): IOPS median and worst |error|, WAF worst |error|.
 SKEWFTL_IOPS_MEDIAN, SKEWFTL_IOPS_WORST, SKEWFTL_WAF_WORST = 0.10, 0.20, 0.05
+#: Set E (the rule: bench/foreign/results/gctrigger-skew/RULE.md): drive → its folder and fits.
+RESULTS = Path(__file__).resolve().parent / "foreign" / "results"
+SET_E = {
+    "ssdsim-l": (RESULTS / "gctrigger-skew", SKEWFTL_FITS),
+    "ssdsim-m": (RESULTS / "gctrigger-skew", SKEWFTL_FITS),
+    "ssdsim-j": (RESULTS / "zonescatter", ("iops+waf",)),
+    "ssdsim-k": (RESULTS / "zonescatter", ("iops+waf",)),
+}
+#: The per-host-write GC trigger's reading (``--per-write``).
+PER_WRITE = "greedy-per-write"
+
+
+def include_per_write() -> None:
+    """List :data:`PER_WRITE` among the readings, as ``victim_selection.PER_WRITE_READING`` on at
+    import lists it (the module builds ``VICTIM_SELECTIONS`` when imported)."""
+    vs.PER_WRITE_READING = True
+    vs.VICTIM_SELECTIONS.setdefault(PER_WRITE, vs.PER_WRITE_SELECTION)
+
+
+def without_per_write(weights: dict[str, dict[str, Any]]) -> dict[str, float]:
+    """The weights of the readings less :data:`PER_WRITE`, from the same χ² (``weigh``'s or
+    :func:`weigh_figures`'): what weighing them without it gives."""
+    rest = {k: g for k, g in weights.items() if k != PER_WRITE}
+    return evidence.weights({k: g["chi2"] for k, g in rest.items()},
+                            {k: g["reproduces"] for k, g in rest.items()})  # fmt: skip
 
 
 def _case(
@@ -92,6 +129,16 @@ def _case(
         "readings": got["readings"], "uniform_only_readings": uni["readings"],
         "cpu_s": time.process_time() - t0,
     }  # fmt: skip
+    if PER_WRITE in weights:  # the same simulations, the reading left out
+        w_off = without_per_write(weights)
+        rest = [r for r in readings if r.name != PER_WRITE]
+        (off,) = vs.predict(rest, w_off, workload, [level], kind, jobs, memo)
+        case.update({"without_per_write": off["value"], "without_per_write_low": off["low"],
+                     "without_per_write_high": off["high"],
+                     "without_per_write_rel_error": off["value"] / value - 1.0,
+                     "without_per_write_readings": off["readings"],
+                     "without_per_write_weights": w_off,
+                     "cpu_s": time.process_time() - t0})  # fmt: skip
     say = f"{base['drive']} {base['workload']} {level:g}%: {got['value']:.4g} vs {value:.4g}"
     say += f" ({100 * case['rel_error']:+.1f}%; uniform-only"
     say += f" {100 * case['uniform_only_rel_error']:+.1f}%)"
@@ -231,12 +278,16 @@ def weigh_figures(
     return got
 
 
-def set_c(drive: str, fit: str, jobs: int | None) -> list[dict[str, Any]]:
+def set_c(
+    drive: str, fit: str, jobs: int | None, folder: Path = SKEWFTL, name: str = "C"
+) -> list[dict[str, Any]]:
     """Set C for one SSDsim drive and one fit: the zones 0.9/0.1 figure at 0% (IOPS; and WAF
-    with ``fit`` "iops+waf") weighs the readings, every other skewed figure is predicted."""
+    with ``fit`` "iops+waf") weighs the readings, every other skewed figure is predicted (set
+    ``name`` E: a drive of :data:`SET_E` from its ``folder``, with :data:`PER_WRITE`'s own figure
+    beside when it is read)."""
     t0 = time.process_time()
-    truths = skewftl_truths(drive)
-    readings = skewftl_readings(drive, fit, jobs)
+    truths = skewftl_truths(drive, folder)
+    readings = skewftl_readings(drive, fit, jobs, folder)
     memo: dict = {}
     label, at = SKEWFTL_FIGURE
     level = truths[label]["levels"][at]
@@ -248,20 +299,25 @@ def set_c(drive: str, fit: str, jobs: int | None) -> list[dict[str, Any]]:
     print(f"{drive} {fit}: {label} at {at:g}% weighs {_weights_text(weights)} "
           f"({fit_cpu:.0f} CPU s)", file=sys.stderr, flush=True)  # fmt: skip
     out = []
-    for name, t in truths.items():
-        if name == "uniform":
+    alone = {r.name: r for r in readings}.get(PER_WRITE) if name == "E" else None
+    for wl_name, t in truths.items():
+        if wl_name == "uniform":
             continue
-        base = {"set": "C", "drive": f"{drive} ({fit})", "fit": fit, "workload": name,
-                "workload_kind": name.split()[0], "figure": f"{label} at {at:g}%",
+        base = {"set": name, "drive": f"{drive} ({fit})", "fit": fit, "workload": wl_name,
+                "workload_kind": wl_name.split()[0], "figure": f"{label} at {at:g}%",
                 "figure_weights": _weights_text(weights), "fit_cpu_s": fit_cpu,
-                "truth_file": t["file"]}  # fmt: skip
+                "truth_file": t["file"], "readings_read": [r.name for r in readings]}  # fmt: skip
         for x, lv in sorted(t["levels"].items()):
-            if (name, x) == (label, at):
+            if (wl_name, x) == (label, at):
                 continue
             for kind in ("iops", "waf"):
                 case = _case({**base, "settled": lv["steady_window"]["settled"]}, readings,
                              weights, t["workload"], x, float(lv[f"steady_{kind}"]), kind, jobs,
                              memo)  # fmt: skip
+                if alone is not None:
+                    (v,) = vs.simulate(alone, t["workload"], [x], kind, jobs, memo)
+                    case["per_write_alone"] = v
+                    case["per_write_alone_rel_error"] = v / case["measured"] - 1.0
                 out.append(case)
     return out
 
@@ -468,10 +524,16 @@ def main() -> int:
     ap.add_argument("--out", type=Path, default=None, help="JSON lines the cases go to")
     ap.add_argument(
         "--only",
-        choices=("A", "B", "C"),
+        choices=("A", "B", "C", "E"),
         default=None,
-        help="one set (default: A and B; C, SSDsim's, only when named)",
+        help="one set (default: A and B; C and E, SSDsim's, only when named)",
     )
+    ap.add_argument("--per-write", action="store_true",
+                    help=f"list the reading {PER_WRITE} (module doc)")  # fmt: skip
+    ap.add_argument("--fit", default=None, help="sets C, E: only this fit")
+    ap.add_argument("--drives", default=None, help="sets C, E: only these drives (a,b)")
+    ap.add_argument("--memo", type=Path, default=None,
+                    help="twin runs kept in a file (bench/twin_runs_memo.py)")  # fmt: skip
     ap.add_argument("--judge", type=Path, default=None, help="judge these cases (JSON lines)")
     ap.add_argument(
         "--diagnose", default=None, help="after the outcome: readings alone (a,b) on set A"
@@ -482,6 +544,10 @@ def main() -> int:
         help="with --only C --diagnose: the readings' WAF at 0%% with these blocks (512,64)",
     )
     args = ap.parse_args()
+    if args.per_write:
+        include_per_write()
+    if args.memo is not None:
+        keep_runs(args.memo)
     if args.diagnose and args.only == "C" and args.pages_per_block:
         names = tuple(args.diagnose.split(","))
         pages = tuple(int(p) for p in args.pages_per_block.split(","))
@@ -506,9 +572,15 @@ def main() -> int:
         runs += [(f"ssdiq-sim {p}", set_b, p) for p in SSDIQ_POLICIES]
     if args.only in (None, "A"):
         runs += [(d, set_a, d) for d in PREDICTED]
+    drives = args.drives.split(",") if args.drives else None
     if args.only == "C":
         runs += [(f"{d} ({fit})", lambda a, jobs: set_c(*a, jobs), (d, fit))
-                 for d in SKEWFTL_DRIVES for fit in SKEWFTL_FITS]  # fmt: skip
+                 for d in drives or SKEWFTL_DRIVES for fit in SKEWFTL_FITS]  # fmt: skip
+    if args.only == "E":
+        runs += [(f"{d} ({fit})", lambda a, jobs: set_c(a[0], a[1], jobs, SET_E[a[0]][0], "E"),
+                  (d, fit)) for d in drives or SET_E for fit in SET_E[d][1]]  # fmt: skip
+    if args.fit:
+        runs = [r for r in runs if not r[0].endswith(")") or r[0].endswith(f"({args.fit})")]
     for name, run, arg in runs:
         if name in done:
             continue

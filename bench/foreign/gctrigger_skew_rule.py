@@ -1,0 +1,199 @@
+"""Check bench/foreign/results/gctrigger-skew/RULE.md on its cases: does the per-host-write GC
+trigger's reading ("greedy-per-write") earn its flag?
+
+    python bench/foreign/gctrigger_skew_rule.py [--cases .../gctrigger-skew/cases.jsonl]
+
+The cases are `bench/corpus_workload_victim.py --per-write`'s (sets E, C, B, A): each carries
+its prediction with the reading among the readings (``rel_error``) and, when the reading was
+read, the one without it from the same simulations (``without_per_write_rel_error``; absent:
+the reading was not read, and the two are one). Prints the conditions (a), (b), (c), the
+figures reported beside them and every judged case. Nothing is fitted or simulated here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "results" / "gctrigger-skew"
+PER_WRITE = "greedy-per-write"
+JUDGED_DRIVES = ("ssdsim-l", "ssdsim-m")
+JUDGED_WORKLOADS = ("zones 0.9/0.1", "zipf 0.8")
+JUDGED_FIT = "iops+waf"
+#: (a): IOPS |error| median and worst, WAF |error| median.
+IOPS_MEDIAN, IOPS_WORST, WAF_MEDIAN = 0.10, 0.20, 0.05
+#: (b): no guard case's |error| more than this above its |error| without the reading.
+WORSE_BY_AT_MOST = 0.02
+#: (b)'s guards, each (set, drive as the cases name it) with its case count.
+GUARDS: dict[tuple[str, str], int] = {
+    ("E", "ssdsim-l (iops+waf)"): 6, ("E", "ssdsim-m (iops+waf)"): 6,  # their zones-ro
+    ("C", "ssdsim-h (iops+waf)"): 16, ("C", "ssdsim-i (iops+waf)"): 16,
+    ("E", "ssdsim-j (iops+waf)"): 10, ("E", "ssdsim-k (iops+waf)"): 10,
+    ("B", "ssdiq-sim greedy"): 4, ("B", "ssdiq-sim 2r-greedy"): 4, ("B", "ssdiq-sim 2r-fifo"): 4,
+    ("A", "micron-7450-pro-960"): 10, ("A", "micron-7450-max-800"): 14,
+    ("E", "ssdsim-l (iops)"): 16, ("E", "ssdsim-m (iops)"): 16,
+    ("C", "ssdsim-h (iops)"): 16, ("C", "ssdsim-i (iops)"): 16,
+}  # fmt: skip
+
+
+def without(c: dict[str, Any]) -> float:
+    """A case's error without the reading (its own when the reading was not read)."""
+    return c.get("without_per_write_rel_error", c["rel_error"])
+
+
+def base_drive(c: dict[str, Any]) -> str:
+    return c["drive"].split(" (")[0]
+
+
+def is_judged(c: dict[str, Any]) -> bool:
+    return (c["set"] == "E" and base_drive(c) in JUDGED_DRIVES and c.get("fit") == JUDGED_FIT
+            and c["workload"] in JUDGED_WORKLOADS)  # fmt: skip
+
+
+def is_guard(c: dict[str, Any]) -> bool:
+    return (c["set"], c["drive"]) in GUARDS and not is_judged(c)
+
+
+def med_worst(errs: list[float]) -> tuple[float, float] | None:
+    a = [abs(e) for e in errs]
+    return (statistics.median(a), max(a)) if a else None
+
+
+def pct(mw: tuple[float, float] | None) -> str:
+    return f"{100 * mw[0]:.1f}% / {100 * mw[1]:.1f}%" if mw else "–"
+
+
+def accuracy(cases: list[dict[str, Any]], key: str = "rel_error") -> dict[str, Any]:
+    """(a)'s figures on the judged cases, errors read from ``key``."""
+    err = {k: med_worst([c[key] for c in cases if c["kind"] == k and c.get(key) is not None])
+           for k in ("iops", "waf")}  # fmt: skip
+    i, w = err["iops"], err["waf"]
+    met = bool(i and w and i[0] <= IOPS_MEDIAN and i[1] <= IOPS_WORST and w[0] <= WAF_MEDIAN)
+    return {"iops": i, "waf": w, "met": met,
+            "n": {k: sum(c["kind"] == k for c in cases) for k in ("iops", "waf")}}  # fmt: skip
+
+
+def worse(cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """(b): the guard cases worse with the reading by more than the margin."""
+    return [c for c in cases
+            if abs(c["rel_error"]) > abs(without(c)) + WORSE_BY_AT_MOST + 1e-12]  # fmt: skip
+
+
+def top_reading(c: dict[str, Any]) -> str:
+    w = c["figure_weights"]
+    return max(w, key=lambda k: w[k]["weight"])
+
+
+def check(cases: list[dict[str, Any]]) -> dict[str, Any]:
+    """The rule's verdict on ``cases``."""
+    judged = [c for c in cases if is_judged(c)]
+    guards = [c for c in cases if is_guard(c)]
+    counts = {g: sum((c["set"], c["drive"]) == g for c in guards) for g in GUARDS}
+    missing = [f"{s} {d} ({counts[s, d]} of {n})" for (s, d), n in GUARDS.items()
+               if counts[s, d] < n]  # fmt: skip
+    a = accuracy(judged)
+    b_worse = worse(guards)
+    tops = {}
+    for d in JUDGED_DRIVES:
+        mine = [c for c in judged if base_drive(c) == d]
+        if mine:
+            tops[d] = top_reading(mine[0])
+    c_met = PER_WRITE in tops.values()
+    complete = not missing and len(tops) == len(JUDGED_DRIVES) and a["n"] == {"iops": 10, "waf": 10}
+    adopted = complete and a["met"] and not b_worse and c_met
+    return {"a": a, "b_worse": b_worse, "b_met": not b_worse, "c_tops": tops, "c_met": c_met,
+            "missing": missing, "complete": complete, "adopted": adopted,
+            "judged": judged, "guards": guards}  # fmt: skip
+
+
+def report(v: dict[str, Any], cases: list[dict[str, Any]]) -> str:
+    judged, guards = v["judged"], v["guards"]
+    a = v["a"]
+    lines = [
+        "| condition | figures | verdict |", "|---|---|---|",
+        f"| (a) judged l, m (fit {JUDGED_FIT}), with the reading | IOPS median / worst "
+        f"{pct(a['iops'])} ({a['n']['iops']} figures), WAF median / worst {pct(a['waf'])} "
+        f"({a['n']['waf']}) | **{'met' if a['met'] else 'not met'}** |",
+        f"| (b) guards: no case worse by > {100 * WORSE_BY_AT_MOST:g} points | {len(guards)} cases"
+        f", {len(v['b_worse'])} worse | **{'met' if v['b_met'] else 'not met'}** |",
+        "| (c) the weighing picks it on l or m | largest weight: "
+        + "; ".join(f"{d} {t}" for d, t in v["c_tops"].items())
+        + f" | **{'met' if v['c_met'] else 'not met'}** |",
+    ]  # fmt: skip
+    if v["missing"]:
+        lines.append(f"| guards not run | {'; '.join(v['missing'])} | not judged in full |")
+    verdict = "adopted" if v["adopted"] else "not adopted"
+    if not v["complete"]:
+        verdict += ": not judged in full"
+    lines += ["", f"**Verdict: {verdict}.**", ""]
+    wo = accuracy(judged, "without_per_write_rel_error")
+    uni = accuracy(judged, "uniform_only_rel_error")
+    alone = accuracy(judged, "per_write_alone_rel_error")
+    inside = [c["inside"] for c in judged]
+    lines += [
+        "| judged figures (l, m; reported) | IOPS median / worst | WAF median / worst |",
+        "|---|---|---|",
+        f"| with the reading | {pct(a['iops'])} | {pct(a['waf'])} |",
+        f"| without it (the same simulations) | {pct(wo['iops'])} | {pct(wo['waf'])} |",
+        f"| uniform weights alone | {pct(uni['iops'])} | {pct(uni['waf'])} |",
+        f"| {PER_WRITE} alone | {pct(alone['iops'])} | {pct(alone['waf'])} |",
+        "",
+        f"Inside their 80% interval (with the reading): {sum(inside)} of {len(inside)}.",
+        "",
+        "| guard set | drive | cases | with: median / worst | without: median / worst | "
+        "worse |", "|---|---|---|---|---|---|",
+    ]  # fmt: skip
+    for s, d in GUARDS:
+        mine = [c for c in guards if (c["set"], c["drive"]) == (s, d)]
+        if not mine:
+            lines.append(f"| {s} | {d} | not run | | | |")
+            continue
+        w_on = pct(med_worst([c["rel_error"] for c in mine]))
+        w_off = pct(med_worst([without(c) for c in mine]))
+        lines.append(f"| {s} | {d} | {len(mine)} | {w_on} | {w_off} | {len(worse(mine))} |")
+    lines += ["", "| case | measured | with | without | uniform only | alone | largest weight |",
+              "|---|---|---|---|---|---|---|"]  # fmt: skip
+    lines += [case_row(c) for c in judged + v["b_worse"]]
+    lines += ["", "| drive | each reading: predicted weighing figure (weight with; without) |",
+              "|---|---|"]  # fmt: skip
+    first = {c["drive"]: c for c in reversed(cases)}  # each drive's first case
+    lines += [weights_row(first[d]) for d in dict.fromkeys(c["drive"] for c in cases)]
+    return "\n".join(lines)
+
+
+def case_row(c: dict[str, Any]) -> str:
+    """A case: measured, its error with the reading, without it, by the uniform weights, by the
+    reading alone, and the reading its weighing figure weighed most."""
+    alone = c.get("per_write_alone_rel_error")
+    cells = [f"{c['set']} {c['drive']} {c['workload']} {c['extra_op_percent']:g}% {c['kind']}",
+             f"{c['measured']:.4g}", f"{100 * c['rel_error']:+.1f}%", f"{100 * without(c):+.1f}%",
+             f"{100 * c['uniform_only_rel_error']:+.1f}%",
+             "–" if alone is None else f"{100 * alone:+.1f}%", top_reading(c)]  # fmt: skip
+    return "| " + " | ".join(cells) + " |"
+
+
+def weights_row(c: dict[str, Any]) -> str:
+    """A drive's readings: each one's figure at the weighing figure, its weight with the reading
+    and without it."""
+    w = c["figure_weights"]
+    off = c.get("without_per_write_weights") or {k: g["weight"] for k, g in w.items()}
+    each = [f"{k} {g['predicted']:.4g} ({g['weight']:.2f}; {off.get(k, 0.0):.2f})"
+            for k, g in w.items()]  # fmt: skip
+    return f"| {c['set']} {c['drive']} | " + "; ".join(each) + " |"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--cases", type=Path, default=RESULTS / "cases.jsonl")
+    args = ap.parse_args()
+    cases = [json.loads(x) for x in args.cases.read_text().splitlines() if x.strip()]
+    print(report(check(cases), cases))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,105 @@
+"""The per-host-write trigger's rule (bench/foreign/results/gctrigger-skew/RULE.md): set E's truths
+read from the committed results files, the weights without the reading, and the verdict's
+arithmetic on made-up cases (no simulation)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+sys.path.insert(0, str(BENCH))
+sys.path.insert(0, str(BENCH / "foreign"))
+
+import corpus_workload_victim as cwv  # noqa: E402
+import gctrigger_skew_rule as rule  # noqa: E402
+from overprov.calibrate import evidence  # noqa: E402
+from overprov.calibrate import victim_selection as vs  # noqa: E402
+
+
+def test_set_e_truths_have_their_zones_scattered_as_the_truth_wrote_them():
+    for drive, (folder, _fits) in cwv.SET_E.items():
+        t = cwv.skewftl_truths(drive, folder)
+        assert {"uniform", "zones 0.9/0.1", "zones-ro 0.5"} <= set(t)
+        assert sorted(t["uniform"]["levels"])[0 :: len(t["uniform"]["levels"]) - 1] == [0.0, 40.0]
+        for label in ("zones 0.9/0.1", "zones-ro 0.5"):
+            assert t[label]["workload"]["zones_scattered"] is True
+    assert "zipf 0.8" in cwv.skewftl_truths("ssdsim-l", cwv.SET_E["ssdsim-l"][0])
+
+
+def test_include_per_write_lists_the_reading_once(monkeypatch):
+    selection = ("greedy", {"policy": "greedy", "host_streams": "single"})
+    monkeypatch.setattr(vs, "PER_WRITE_SELECTION", selection, raising=False)
+    monkeypatch.setattr(vs, "PER_WRITE_READING", False, raising=False)
+    monkeypatch.setattr(vs, "VICTIM_SELECTIONS", dict(vs.VICTIM_SELECTIONS))
+    cwv.include_per_write()
+    cwv.include_per_write()
+    assert vs.PER_WRITE_READING is True
+    assert list(vs.VICTIM_SELECTIONS).count(cwv.PER_WRITE) == 1
+    assert vs.VICTIM_SELECTIONS[cwv.PER_WRITE][0] == "greedy"
+
+
+def test_weights_without_the_reading_are_the_rest_weighed_alone():
+    w = {"greedy": {"chi2": 1.0, "reproduces": True},
+         "fifo": {"chi2": 3.0, "reproduces": True},
+         cwv.PER_WRITE: {"chi2": 0.5, "reproduces": True}}  # fmt: skip
+    off = cwv.without_per_write(w)
+    assert set(off) == {"greedy", "fifo"}
+    assert off == evidence.weights({"greedy": 1.0, "fifo": 3.0}, {"greedy": True, "fifo": True})
+    assert sum(off.values()) == pytest.approx(1.0)
+
+
+def _case(set_, drive, workload, kind, err, off=None, top=cwv.PER_WRITE, fit="iops+waf"):
+    c = {"set": set_, "drive": drive, "fit": fit, "workload": workload, "kind": kind,
+         "extra_op_percent": 20.0, "measured": 1.0, "rel_error": err,
+         "uniform_only_rel_error": 0.3, "inside": True,
+         "figure_weights": {"fifo": {"predicted": 1.0, "weight": 0.1},
+                            top: {"predicted": 1.0, "weight": 0.9}}}  # fmt: skip
+    if off is not None:
+        c["without_per_write_rel_error"] = off
+    return c
+
+
+def _all_cases(judged_err=0.05, waf_err=0.03, guard_err=0.05, top=cwv.PER_WRITE):
+    cases = []
+    for d in ("ssdsim-l", "ssdsim-m"):
+        for wl in ("zones 0.9/0.1", "zipf 0.8"):
+            n = 2 if wl.startswith("zones") else 3
+            for _ in range(n):
+                cases.append(_case("E", f"{d} (iops+waf)", wl, "iops", judged_err, 0.15, top))
+                cases.append(_case("E", f"{d} (iops+waf)", wl, "waf", waf_err, 0.08, top))
+    for (s, d), n in rule.GUARDS.items():
+        wl = "zones-ro 0.5" if d.startswith(("ssdsim-l (iops+waf)", "ssdsim-m (iops+waf)")) else "x"
+        fit = "iops" if d.endswith("(iops)") else "iops+waf"
+        cases += [_case(s, d, wl, "iops", guard_err, 0.05, fit=fit) for _ in range(n)]
+    return cases
+
+
+def test_the_reading_is_adopted_when_all_three_conditions_hold():
+    v = rule.check(_all_cases())
+    assert v["complete"] and v["a"]["met"] and v["b_met"] and v["c_met"] and v["adopted"]
+    assert "adopted" in rule.report(v, _all_cases())
+
+
+def test_each_condition_alone_refuses_the_reading():
+    assert not rule.check(_all_cases(judged_err=0.12))["adopted"]  # (a) IOPS median over 10%
+    assert not rule.check(_all_cases(waf_err=0.06))["adopted"]  # (a) WAF median over 5%
+    v = rule.check(_all_cases(guard_err=0.071))  # (b) 2.1 points worse than 5%
+    assert not v["b_met"] and not v["adopted"]
+    assert rule.check(_all_cases(guard_err=0.069))["b_met"]  # 1.9 points: within the margin
+    v = rule.check(_all_cases(top="fifo"))  # (c) the weighing picks another reading
+    assert v["a"]["met"] and not v["c_met"] and not v["adopted"]
+
+
+def test_a_guard_not_run_leaves_the_reading_not_judged_in_full():
+    cases = [c for c in _all_cases() if c["set"] != "A"]
+    v = rule.check(cases)
+    assert not v["complete"] and not v["adopted"]
+    assert "not judged in full" in rule.report(v, cases)
+
+
+def test_a_case_without_the_reading_read_is_its_own_without():
+    c = _case("C", "ssdsim-h (iops)", "x", "iops", 0.4)
+    assert rule.without(c) == 0.4 and not rule.worse([c])
