@@ -127,14 +127,28 @@ def corpus_weighted(cases: list[dict[str, Any]]) -> dict[str, Any]:
         )  # fmt: skip
         c["weighted"] = list(interval(c["parts"], mf))
     on_rule = [c for c in as_w if c["_file"] in SCALE_CASES]
+    greedy = [c for c in done if c["_file"] in SCALE_CASES and c["residual_sd"] is not None]
     return {
+        "ratio_weighted_to_greedy_median": statistics.median(
+            c["weighted_sd"] / c["residual_sd"] for c in done if c["weighted_sd"] is not None
+        ),
+        "min_nll_weighted": nll(on_rule, ci.fit_scale(on_rule)),
+        "min_nll_greedy": nll(greedy, ci.fit_scale(greedy)),
         "scale_without_family": scales,
         "scale_all": ci.fit_scale(on_rule),
         "scale_all_cases": len(on_rule),
-        "scale_greedy_same_cases": ci.fit_scale(
-            [c for c in done if c["_file"] in SCALE_CASES and c["residual_sd"] is not None]
-        ),
+        "scale_greedy_same_cases": ci.fit_scale(greedy),
     }
+
+
+def nll(cases: list[dict[str, Any]], a: float) -> float:
+    """−ln likelihood of the cases' log errors ~ N(0, noise² + (a · hypot(floor, R))²): which
+    residual says more of the held-out errors (lower is better, same cases)."""
+    total = 0.0
+    for c in cases:
+        var = c["noise_sd"] ** 2 + (a * math.hypot(FLOOR, c["residual_sd"])) ** 2
+        total += 0.5 * math.log(2 * math.pi * var) + c["log_error"] ** 2 / (2 * var)
+    return total
 
 
 # ---------------------------------------------------------------- plan cases
