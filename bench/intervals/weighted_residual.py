@@ -349,16 +349,13 @@ def judged_rows(scale_of: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def group_stats(rs: list[dict[str, Any]]) -> dict[str, Any]:
+    """``tally.stats`` under the recorded rule, and the same under the change (``new_``)."""
     if not rs:
         return {"n": 0}
-    return {
-        "n": len(rs),
-        "inside": sum(r["inside"] for r in rs) / len(rs),
-        "new_inside": sum(r["new_inside"] for r in rs) / len(rs),
-        "median_width": statistics.median(r["width"] for r in rs),
-        "new_median_width": statistics.median(r["new_width"] for r in rs),
-        "changed": sum(r["how"] not in UNCHANGED for r in rs),
-    }
+    new = tally.stats([{**r, "inside": r["new_inside"], "width": r["new_width"]} for r in rs])
+    return {**tally.stats(rs), "new_inside": new["inside"],
+            "new_median_width": new["median_width"],
+            "changed": sum(r["how"] not in UNCHANGED for r in rs)}  # fmt: skip
 
 
 UNCHANGED = ("unchanged: nothing to miss", "unchanged: measured path")
