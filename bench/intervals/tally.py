@@ -207,15 +207,22 @@ def _end_to_end_truth(pred_file: Path) -> str:
 NO_IOPS_ONLY_TERM = "no WAF figure: the IOPS-only term not applied"
 
 
-def corpus_rows() -> list[dict[str, Any]]:
-    """The corpus bench's held-out cases under the recorded rule (the module's text)."""
+def corpus_cases() -> list[dict[str, Any]]:
+    """The corpus bench's held-out cases, each interval rebuilt under the recorded rule
+    (``conditioned``; the module's text)."""
     cases = [{**c, "_file": p} for p in CORPUS_CASES for c in read_cases(ROOT / p)]
     ci.run(cases, set())
+    return cases
+
+
+def corpus_rows(cases: list[dict[str, Any]] | None = None, key: str = "conditioned"):
+    """The rows of the corpus cases (:func:`corpus_cases` unless given), each with its
+    interval ``key``."""
     out = []
-    for c in cases:
+    for c in corpus_cases() if cases is None else cases:
         if "log_error" not in c:
             continue
-        lo, hi = c["conditioned"]
+        lo, hi = c[key]
         has_waf = any(f["kind"] == "waf" for f in c["fitted"])
         h = c["held_out"]
         out.append(row(block="corpus", family=group_of(c), source=c["_file"],

@@ -74,6 +74,7 @@ from overprov.calibrate import (
     evidence,
     gc_designs,
     prediction,
+    reading_residual,
     twin_runs,
     uncertainty,
     workload_curve,
@@ -425,6 +426,7 @@ def read_all(
     within = class_weights(evidences)
     raw_weight, raw_why = raw_share(evidences, within)
     w_all = shared_weights(within, raw_weight)
+    fig = reading_residual.weighted_input(fig, w_all, design_curve)  # off by default
     # a reading is simulated when it keeps SPAN_MIN_WEIGHT of the largest weight in its class
     # (the raw-spare readings' twins too when their class takes no weight: they are reported)
     top = {s: max((w for r, w in within.items() if r.spare == s), default=0.0) for s in SPARES}

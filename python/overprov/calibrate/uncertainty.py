@@ -234,21 +234,28 @@ NO_MODEL_FORM = ModelForm()
 
 
 def fit_residual_sd(
-    points: list[fitmod.Point], curve: fitmod.WafCurve = fitmod.waf_at
+    points: list[fitmod.Point],
+    curve: fitmod.WafCurve = fitmod.waf_at,
+    *,
+    native_op: float | None = None,
+    fit_efficiency: bool = False,
 ) -> float | None:
-    """How far the surrogate (effective spare fitted, ``curve``) misses the figures it is fitted
-    to: sqrt(Σ r² / (n − p)) over the log residuals r of its n figures (steady IOPS, WAF and
-    fresh-out-of-box IOPS at the workload's queue depth), p the parameters the fit sets (ρ₀;
-    t_page with IOPS; t_cmd when fitted). None when n ≤ p or the figures cannot be fitted: a
-    fit through as many figures as it has parameters shows nothing of its form."""
+    """How far the surrogate (effective spare fitted, ``curve``; or, with ``native_op`` and
+    ``fit_efficiency``, the raw spare read with its efficiency k fitted: a raw-spare reading)
+    misses the figures it is fitted to: sqrt(Σ r² / (n − p)) over the log residuals r of its n
+    figures (steady IOPS, WAF and fresh-out-of-box IOPS at the workload's queue depth), p the
+    parameters the fit sets (ρ₀ or k; t_page with IOPS; t_cmd when fitted). None when n ≤ p or
+    the figures cannot be fitted: a fit through as many figures as it has parameters shows
+    nothing of its form."""
     pts = [p for p in points if p.queue_depth is None]
     try:
-        s = fitmod.fit(pts, curve=curve)
+        s = fitmod.fit(pts, curve=curve, native_op=native_op, fit_efficiency=fit_efficiency)
     except ConfigError:
         return None
     n_iops = sum(1 for p in pts if p.iops)
     fits_cmd = n_iops > 0 and not any(f.startswith("t_cmd_us = 0") for f in s.fixed)
-    params = 1 + (n_iops > 0) + fits_cmd
+    fits_spare = native_op is None or (fit_efficiency and fitmod.has_waf(pts))
+    params = fits_spare + (n_iops > 0) + fits_cmd
     res = []
     for p in pts:
         if p.iops:
