@@ -3,7 +3,7 @@
     python bench/foreign/mqsim_pairing.py scheduler --out FILE.json [--table FILE] \
         [--stored bench/foreign/results/mqsim-form/stored.json] [--seeds 1,2,3] [--host-writes N]
     PYTHONPATH=python python bench/foreign/mqsim_pairing.py twin --drive 512x32 --out FILE.json \
-        [--table FILE]
+        [--table FILE] [--erase-hold]
 
 A diagnosis (docs/calibrate-validation.md, "MQSim's pairing share: what sets it, what the twin
 lacks, what would identify it"), not a rule; nothing here is fitted.
@@ -18,7 +18,9 @@ measured WAF, ``pages_per_block·(1 − 1/WAF)`` on average, at random page offs
 ``twin`` runs overprov's core (``crates/overprov-sim``, docs/simulator.md: multi-plane programs,
 GC relocations in them, pairing at one page offset, the two GC triggers) on MQSim's geometry and
 NAND times (:func:`twin_config`) at 0–40% extra OP and QD4/32/128, to see whether its
-mechanisms bend the time per NAND page as MQSim's do.
+mechanisms bend the time per NAND page as MQSim's do; with ``--erase-hold`` its one-offset
+variants with and without MQSim's erase hold (``timing.gc.erase_hold``;
+docs/calibrate-validation.md, "MQSim's erase hold in the core").
 """
 
 from __future__ import annotations
