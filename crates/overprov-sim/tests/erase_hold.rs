@@ -11,13 +11,15 @@ use crate::common::{self, run, steady};
 fn drive(op: f64, qd: u32, hold: bool) -> SimConfig {
     let mut c = common::blocking_drive(op, qd, GcBlocking::Domain, 2);
     c.timing.host.command_overhead_us = 0.0;
-    c.timing.nand.channels = 1;
-    c.timing.nand.dies_per_channel = 1;
-    c.timing.nand.flash_page_bytes = 4096;
-    c.timing.nand.planes_per_die = 2;
-    c.timing.gc.multiplane = true;
-    c.timing.gc.multiplane_offsets = 32;
-    c.timing.gc.erase_hold = hold;
+    let n = &mut c.timing.nand;
+    (
+        n.channels,
+        n.dies_per_channel,
+        n.flash_page_bytes,
+        n.planes_per_die,
+    ) = (1, 1, 4096, 2);
+    let gc = &mut c.timing.gc;
+    (gc.multiplane, gc.multiplane_offsets, gc.erase_hold) = (true, 32, hold);
     c.run.drive_writes = 1.0;
     c
 }
