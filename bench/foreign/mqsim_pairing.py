@@ -3,7 +3,7 @@
     python bench/foreign/mqsim_pairing.py scheduler --out FILE.json [--table FILE] \
         [--stored bench/foreign/results/mqsim-form/stored.json] [--seeds 1,2,3] [--host-writes N]
     PYTHONPATH=python python bench/foreign/mqsim_pairing.py twin --drive 512x32 --out FILE.json \
-        [--table FILE]
+        [--table FILE] [--erase-hold]
 
 A diagnosis (docs/calibrate-validation.md, "MQSim's pairing share: what sets it, what the twin
 lacks, what would identify it"), not a rule; nothing here is fitted.
@@ -18,7 +18,9 @@ measured WAF, ``pages_per_block·(1 − 1/WAF)`` on average, at random page offs
 ``twin`` runs overprov's core (``crates/overprov-sim``, docs/simulator.md: multi-plane programs,
 GC relocations in them, pairing at one page offset, the two GC triggers) on MQSim's geometry and
 NAND times (:func:`twin_config`) at 0–40% extra OP and QD4/32/128, to see whether its
-mechanisms bend the time per NAND page as MQSim's do.
+mechanisms bend the time per NAND page as MQSim's do; with ``--erase-hold`` its one-offset
+variants with and without MQSim's erase hold (``timing.gc.erase_hold``;
+docs/calibrate-validation.md, "MQSim's erase hold in the core").
 """
 
 from __future__ import annotations
@@ -32,8 +34,10 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
 import mqsim  # noqa: E402
 import mqsim_commands  # noqa: E402
+from cpu_clock import cpu_s  # noqa: E402
 
 LEVELS = (0, 10, 20, 30, 40)
 #: One 4 KiB page on MQSim's channel as configured by ``mqsim.py`` (333 MT/s, 8 bits wide).
@@ -42,13 +46,20 @@ TRANSFER_US = 4096 / 333.0
 #: collections in flight a plane at most, the GC threshold's floor, and the free blocks below
 #: which a plane's host writes are held back (``Stop_servicing_writes``).
 MAX_ONGOING = 10
-#: The twin's variants (``twin``): name -> (planes a die, page offsets pairing, GC trigger).
+#: The twin's variants (``twin``): name -> (planes a die, page offsets pairing, GC trigger,
+#: MQSim's erase hold, ``timing.gc.erase_hold``).
 TWIN_VARIANTS = {
-    "one plane": (1, 0, "victim"),
-    "two planes, any free plane, victim's plane": (2, 0, "victim"),
-    "two planes, one offset, victim's plane": (2, -1, "victim"),
-    "two planes, one offset, writer's plane": (2, -1, "writer"),
+    "one plane": (1, 0, "victim", False),
+    "two planes, any free plane, victim's plane": (2, 0, "victim", False),
+    "two planes, one offset, victim's plane": (2, -1, "victim", False),
+    "two planes, one offset, writer's plane": (2, -1, "writer", False),
 }
+#: ``twin --erase-hold``: the one-offset variants with and without the hold, beside one plane.
+HOLD_VARIANTS = {
+    "one plane": TWIN_VARIANTS["one plane"],
+    **{f"{name}{hold}": (*v[:3], bool(hold))
+       for name, v in TWIN_VARIANTS.items() if v[1] < 0 for hold in ("", ", erase hold")},
+}  # fmt: skip
 
 
 def scheduler_model(
@@ -256,14 +267,16 @@ def scheduler_table(doc: dict) -> str:
 
 
 def twin_config(blocks: int, pages: int, extra_op_percent: float, queue_depth: int,
-                planes: int, offsets: int, trigger: str) -> dict:  # fmt: skip
+                planes: int, offsets: int, trigger: str,
+                erase_hold: bool = False) -> dict:  # fmt: skip
     """The core on MQSim's drive as ``mqsim.py`` configures it: one die of ``planes`` planes of
     ``blocks`` blocks of ``pages`` 4 KiB pages (the two-plane drive's NAND; one plane holds
     both planes' blocks), native spare ``mqsim.NATIVE_OP_RATIO``, read / program / erase
     75 / 750 / 3,800 µs, a 333 MB/s channel, no buffer, a free host link; GC that blocks its
     plane (a domain a plane), d-choices victims (d = 10, about MQSim's RGA set), the FTL's
     pool kept at ``mqsim.GC_EXEC_THRESHOLD`` of the blocks; with two planes GC relocations in
-    multi-plane programs, at one page offset of ``pages`` when ``offsets`` is −1."""
+    multi-plane programs, at one page offset of ``pages`` when ``offsets`` is −1, with MQSim's
+    erase hold (``timing.gc.erase_hold``) when ``erase_hold``."""
     from overprov import engine
 
     physical = 2 * blocks * pages
@@ -273,6 +286,8 @@ def twin_config(blocks: int, pages: int, extra_op_percent: float, queue_depth: i
         gc["multiplane"] = True
         if offsets:
             gc["multiplane_offsets"] = pages if offsets < 0 else offsets
+    if erase_hold:
+        gc["erase_hold"] = True
     lat = mqsim_commands.LATENCY_US
     return engine.merge(engine.default_config(), {
         "ftl": {"policy": "d-choices", "d_choices": 10,
@@ -301,16 +316,18 @@ def line_errors(points: list[tuple[float, float]]) -> list[float]:
     return [1e6 / (t_cmd + w * t_page) / i - 1 for i, w in points[1:-1]]
 
 
-def twin(blocks: int, pages: int, queue_depths: tuple[int, ...] = (4, 32, 128)) -> dict:
-    """The core's IOPS, WAF, time per NAND page and line errors per variant and queue depth."""
+def twin(blocks: int, pages: int, queue_depths: tuple[int, ...] = (4, 32, 128),
+         variants: dict | None = None) -> dict:  # fmt: skip
+    """The core's IOPS, WAF, time per NAND page and line errors per variant (default
+    :data:`TWIN_VARIANTS`) and queue depth."""
     from overprov import engine
 
     out = {}
-    for name, (planes, offsets, trigger) in TWIN_VARIANTS.items():
+    for name, (planes, offsets, trigger, hold) in (variants or TWIN_VARIANTS).items():
         for qd in queue_depths:
             pts = []
             for x in LEVELS:
-                r = engine.run(twin_config(blocks, pages, x, qd, planes, offsets, trigger))
+                r = engine.run(twin_config(blocks, pages, x, qd, planes, offsets, trigger, hold))
                 pts.append((r["timed"]["measured"]["iops"], r["measured"]["waf"]))
             out[f"{name}, QD{qd}"] = {
                 "iops": [p[0] for p in pts],
@@ -323,6 +340,9 @@ def twin(blocks: int, pages: int, queue_depths: tuple[int, ...] = (4, 32, 128)) 
 
 
 def twin_table(doc: dict, stored: dict | None = None) -> str:
+    """The cases' WAF, time per NAND page and line errors, MQSim's stored QD32 curve first;
+    with the erase hold's cases, a second table of the program share each case's time per page
+    implies against the one-plane case at its queue depth (:func:`implied_shares`)."""
     out = ["| case | WAF at 0 / 10 / 20 / 30 / 40% | time per NAND page at 0 / 10 / 20 / 30 / 40%, "
            "µs | the line through 0% and 40%: IOPS error at 10 / 20 / 30% |",
            "|---|---|---|---|"]  # fmt: skip
@@ -336,7 +356,31 @@ def twin_table(doc: dict, stored: dict | None = None) -> str:
             + " / ".join(f"{t:.0f}" for t in c["page_time_us"]) + " | "
             + " / ".join(f"{100 * e:+.1f}%" for e in c["line_iops_error"]) + " |"
         )  # fmt: skip
+    if any("erase hold" in name for name in doc["cases"]):
+        out += ["", "| case | programs paired at 0 / 10 / 20 / 30 / 40% (MQSim: measured; core: "
+                "implied, one plane's time per page / the case's − 1) |", "|---|---|"]  # fmt: skip
+        if stored and "share_programs" in stored:
+            name = f"MQSim (u{doc['blocks_per_plane']}x{doc['pages_per_block']}), QD32"
+            out.append(f"| {name} | " + " / ".join(f"{x:.2f}" for x in stored["share_programs"])
+                       + " |")  # fmt: skip
+        for name, shares in implied_shares(doc).items():
+            out.append(f"| {name} | " + " / ".join(f"{x:.2f}" for x in shares) + " |")
     return "\n".join(out) + "\n"
+
+
+def implied_shares(doc: dict) -> dict[str, list[float]]:
+    """Each two-plane case's share of paired programs as its time per NAND page implies:
+    ``t_one / t − 1`` against the one-plane case at the same queue depth (programs only; GC
+    reads and erases pairing are ignored, docs/calibrate-validation.md's approximation)."""
+    out = {}
+    for name, c in doc["cases"].items():
+        qd = name.rsplit(", QD", 1)[1]
+        one = doc["cases"].get(f"one plane, QD{qd}")
+        if one is None or name.startswith("one plane"):
+            continue
+        pairs = zip(one["page_time_us"], c["page_time_us"], strict=True)
+        out[name] = [t1 / t - 1 for t1, t in pairs]
+    return out
 
 
 def stored_case(stored: dict, blocks: int, pages: int) -> dict | None:
@@ -347,7 +391,9 @@ def stored_case(stored: dict, blocks: int, pages: int) -> dict | None:
             pts = [(lv[str(x)]["iops"], lv[str(x)]["waf"]) for x in LEVELS]
             return {"iops": [p[0] for p in pts], "waf": [p[1] for p in pts],
                     "page_time_us": [1e6 / (i * w) for i, w in pts],
-                    "line_iops_error": line_errors(pts)}  # fmt: skip
+                    "line_iops_error": line_errors(pts),
+                    "share_programs": [lv[str(x)]["multiplane_share"]["programs"]
+                                       for x in LEVELS]}  # fmt: skip
     return None
 
 
@@ -368,6 +414,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="what-if: host writes programmed alone with an erase queued")  # fmt: skip
     t = sub.add_parser("twin", help="overprov's core on MQSim's geometry")
     t.add_argument("--drive", default="512x32", help="BLOCKSxPAGES: blocks a plane, pages a block")
+    t.add_argument("--erase-hold", action="store_true",
+                   help="the one-offset variants with and without MQSim's erase hold")  # fmt: skip
     for p in (s, t):
         p.add_argument("--stored", type=Path,
                        default=HERE / "results" / "mqsim-form" / "stored.json")  # fmt: skip
@@ -386,8 +434,11 @@ def main(argv: list[str] | None = None) -> int:
         table = scheduler_table(doc)
     else:
         blocks, pages = (int(v) for v in args.drive.split("x"))
-        doc = twin(blocks, pages)
-        doc["command"] = f"python bench/foreign/mqsim_pairing.py twin --drive {args.drive}"
+        cpu0 = cpu_s()
+        doc = twin(blocks, pages, variants=HOLD_VARIANTS if args.erase_hold else None)
+        doc["cpu_s"] = round(cpu_s() - cpu0, 1)
+        hold = " --erase-hold" if args.erase_hold else ""
+        doc["command"] = f"python bench/foreign/mqsim_pairing.py twin --drive {args.drive}{hold}"
         table = twin_table(doc, stored_case(stored, blocks, pages))
     args.out.write_text(json.dumps(doc, indent=1) + "\n")
     if args.table:

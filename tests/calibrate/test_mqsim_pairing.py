@@ -49,16 +49,30 @@ def test_drive_names_give_their_geometry():
         mqsim_pairing.drive_geometry("mqsim")
 
 
-@pytest.mark.parametrize("variant", list(mqsim_pairing.TWIN_VARIANTS))
+@pytest.mark.parametrize(
+    "variant", list(mqsim_pairing.TWIN_VARIANTS) + list(mqsim_pairing.HOLD_VARIANTS)
+)
 def test_the_twin_on_mqsims_geometry_is_a_valid_core_config(variant):
     from overprov import engine
 
-    planes, offsets, trigger = mqsim_pairing.TWIN_VARIANTS[variant]
-    cfg = mqsim_pairing.twin_config(64, 32, 10, 32, planes, offsets, trigger)
+    variants = {**mqsim_pairing.TWIN_VARIANTS, **mqsim_pairing.HOLD_VARIANTS}
+    planes, offsets, trigger, hold = variants[variant]
+    cfg = mqsim_pairing.twin_config(64, 32, 10, 32, planes, offsets, trigger, hold)
     engine.check(cfg)
     nand, gc = cfg["timing"]["nand"], cfg["timing"]["gc"]
     assert (nand["planes_per_die"], nand["program_us"], nand["erase_us"]) == (planes, 750.0, 3800.0)
     assert gc.get("multiplane_offsets", 0) == (32 if offsets < 0 else offsets)
+    assert gc.get("erase_hold", False) == hold == variant.endswith("erase hold")
+
+
+def test_the_implied_share_is_the_one_plane_page_time_over_the_cases():
+    held = "two planes, one offset, writer's plane, erase hold, QD32"
+    doc = {"cases": {
+        "one plane, QD32": {"page_time_us": [900.0, 900.0]},
+        held: {"page_time_us": [600.0, 900.0]},
+        "two planes, one offset, writer's plane, QD4": {"page_time_us": [600.0, 600.0]},
+    }}  # fmt: skip
+    assert mqsim_pairing.implied_shares(doc) == {held: [0.5, 0.0]}
 
 
 def test_a_collection_holding_the_die_keeps_the_middle_levels_unpaired():

@@ -8,6 +8,7 @@ mod common;
 mod config_errors;
 mod controller;
 mod cost_benefit_pick;
+mod erase_hold;
 mod gc_blocking;
 mod gc_multiplane;
 mod gc_trigger;

@@ -369,6 +369,11 @@ pub struct GcTimingConfig {
     /// `"writer"`: the triggering host unit's).
     #[serde(skip_serializing_if = "GcTrigger::is_victim")]
     pub trigger: GcTrigger,
+    /// With `multiplane_offsets` above 0: MQSim's erase hold (timing/erase_hold.rs) — from a
+    /// collection's booking until its erase starts, a host-only program on its die takes no
+    /// more host units (they join GC programs or wait). Off (the default): they join any.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub erase_hold: bool,
 }
 
 fn is_zero(v: &u32) -> bool {
@@ -383,6 +388,7 @@ impl Default for GcTimingConfig {
             multiplane: false,
             multiplane_offsets: 0,
             trigger: GcTrigger::Victim,
+            erase_hold: false,
         }
     }
 }
@@ -538,6 +544,13 @@ impl TimingConfig {
                      no write-through flushes)",
                 ));
             }
+        }
+        if self.gc.erase_hold && self.gc.multiplane_offsets == 0 {
+            return Err(Error::config(
+                "timing.gc.erase_hold",
+                "needs timing.gc.multiplane_offsets above 0 (with any free plane a collection \
+                 already closes the die's host batches)",
+            ));
         }
         if self.gc.domains > 65_536 {
             return Err(Error::config(

@@ -89,7 +89,10 @@ impl Engine {
             let (mut paired, mut end) = (0, ready);
             for _ in 0..relocs {
                 let at = (die, plane, self.same_offset.next_offset(die, plane, true));
-                match self.same_offset.join(at, ready, self.now) {
+                match self
+                    .same_offset
+                    .join(at, (ready, self.now), true, |_| false)
+                {
                     Some(e) => (paired, end) = (paired + 1, end.max(e)),
                     None => own.push(at),
                 }
@@ -102,9 +105,13 @@ impl Engine {
         let paired_ns = paired * (self.read_unit_ns + 2 * self.channel_unit_ns);
         let start = ready.max(self.die_busy[die]) + paired_ns;
         end = end.max(self.on_die(die, ready, paired_ns + rest * reloc_ns + erase_ns));
+        if erase_ns > 0 {
+            // MQSim queues the erase at the collection's start (`erase_hold.rs`)
+            self.erase_hold.queue(die, t, self.die_busy[die] - erase_ns);
+        }
         for (j, at) in own.into_iter().enumerate() {
             let s = start + j as u64 * reloc_ns;
-            self.same_offset.book(at, s, s + reloc_ns);
+            self.same_offset.book(at, (s, s + reloc_ns), true);
         }
         if rest > 0 {
             self.gc_planes.open(die, start, reloc_ns, rest);

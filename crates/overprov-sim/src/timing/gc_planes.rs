@@ -124,6 +124,8 @@ struct Pending {
     start_ns: u64,
     end_ns: u64,
     planes: u32,
+    /// It holds a relocation (a GC program), not host units only (`erase_hold.rs`).
+    gc: bool,
 }
 
 /// MQSim's page-offset rule (`timing.gc.multiplane_offsets`); empty when off.
@@ -198,35 +200,41 @@ impl SameOffset {
     /// A unit at `offset` on `die`'s `plane`, ready at `ready_ns`, joins the earliest program
     /// at that offset not started before `ready_ns` whose plane is free: its end, or None.
     /// Programs that started before `now_ns` (no later unit can be ready by them) are dropped.
+    /// `gc`: the unit is a relocation (the program becomes a GC program); `held(start)`: a
+    /// host-only program starting then takes no host unit (`erase_hold.rs`).
     pub(super) fn join(
         &mut self,
         (die, plane, offset): (usize, u32, u32),
-        ready_ns: u64,
-        now_ns: u64,
+        (ready_ns, now_ns): (u64, u64),
+        gc: bool,
+        mut held: impl FnMut(u64) -> bool,
     ) -> Option<u64> {
         let q = &mut self.pending[die * self.offsets as usize + offset as usize];
         while q.front().is_some_and(|p| p.start_ns < now_ns) {
             q.pop_front();
         }
         let bit = 1 << plane;
-        let p = q
-            .iter_mut()
-            .find(|p| p.start_ns >= ready_ns && p.planes & bit == 0)?;
+        let p = q.iter_mut().find(|p| {
+            p.start_ns >= ready_ns && p.planes & bit == 0 && (gc || p.gc || !held(p.start_ns))
+        })?;
         p.planes |= bit;
+        p.gc |= gc;
         Some(p.end_ns)
     }
 
-    /// A program of one unit at `offset` on `die`'s `plane`, from `start_ns` to `end_ns`.
+    /// A program of one unit (`gc`: a relocation) at `offset` on `die`'s `plane`, from
+    /// `start_ns` to `end_ns`.
     pub(super) fn book(
         &mut self,
         (die, plane, offset): (usize, u32, u32),
-        start_ns: u64,
-        end_ns: u64,
+        (start_ns, end_ns): (u64, u64),
+        gc: bool,
     ) {
         self.pending[die * self.offsets as usize + offset as usize].push_back(Pending {
             start_ns,
             end_ns,
             planes: 1 << plane,
+            gc,
         });
     }
 }
@@ -246,18 +254,35 @@ mod tests {
     #[test]
     fn units_join_only_programs_at_their_own_offset_on_a_free_plane() {
         let mut s = SameOffset::new(true, 4, 2, 1);
-        s.book((0, 0, 1), 100, 200);
+        let free = |_| false;
+        s.book((0, 0, 1), (100, 200), false);
         // another offset, or the same plane: no
-        assert_eq!(s.join((0, 1, 2), 0, 0), None);
-        assert_eq!(s.join((0, 0, 1), 0, 0), None);
+        assert_eq!(s.join((0, 1, 2), (0, 0), false, free), None);
+        assert_eq!(s.join((0, 0, 1), (0, 0), false, free), None);
         // ready after the program started: no
-        assert_eq!(s.join((0, 1, 1), 101, 0), None);
+        assert_eq!(s.join((0, 1, 1), (101, 0), false, free), None);
         // the other plane at its offset, ready in time: joins; then both planes are taken
-        assert_eq!(s.join((0, 1, 1), 100, 0), Some(200));
-        assert_eq!(s.join((0, 1, 1), 0, 0), None);
+        assert_eq!(s.join((0, 1, 1), (100, 0), false, free), Some(200));
+        assert_eq!(s.join((0, 1, 1), (0, 0), false, free), None);
         // a program started before now is dropped
-        s.book((0, 0, 3), 300, 400);
-        assert_eq!(s.join((0, 1, 3), 0, 301), None);
+        s.book((0, 0, 3), (300, 400), false);
+        assert_eq!(s.join((0, 1, 3), (0, 301), false, free), None);
+    }
+
+    #[test]
+    fn a_held_host_program_takes_relocations_but_no_host_unit() {
+        let mut s = SameOffset::new(true, 4, 4, 1);
+        let held = |start: u64| start >= 100;
+        s.book((0, 0, 1), (100, 200), false);
+        assert_eq!(s.join((0, 1, 1), (0, 0), false, held), None);
+        // a relocation joins it, and then it is a GC program: host units join it too
+        assert_eq!(s.join((0, 2, 1), (0, 0), true, held), Some(200));
+        assert_eq!(s.join((0, 1, 1), (0, 0), false, held), Some(200));
+        // a GC program is never held; one starting before the hold is not either
+        s.book((0, 0, 2), (150, 250), true);
+        assert_eq!(s.join((0, 1, 2), (0, 0), false, held), Some(250));
+        s.book((0, 0, 3), (50, 150), false);
+        assert_eq!(s.join((0, 1, 3), (0, 0), false, held), Some(150));
     }
 
     #[test]

@@ -46,6 +46,7 @@
 mod arrival;
 mod buffer;
 mod commands;
+mod erase_hold;
 mod gc_jobs;
 mod gc_planes;
 mod link;
@@ -147,6 +148,8 @@ pub struct Engine {
     gc_planes: gc_planes::GcPlanes,
     /// MQSim's page-offset rule for those programs (`gc_planes.rs`; empty by default).
     same_offset: gc_planes::SameOffset,
+    /// MQSim's erase hold on those joins (`erase_hold.rs`; empty by default).
+    erase_hold: erase_hold::EraseHold,
     /// Whole-page programs: each die's open pages (`program.rs`; empty by default).
     pages: program::PagePrograms,
 }
@@ -238,6 +241,7 @@ impl Engine {
                 t.nand.planes_per_die,
                 dies,
             ),
+            erase_hold: erase_hold::EraseHold::new(t.gc.erase_hold, dies),
             pages: program::PagePrograms::new(
                 t.nand.program_granularity == ProgramGranularity::Page,
                 upp,
@@ -390,12 +394,17 @@ impl Engine {
             n => arrived.max(self.domain_free[slot as usize % n].0),
         };
         let at = (die, plane, self.same_offset.next_offset(die, plane, false));
-        if let Some(end) = self.same_offset.join(at, ready, self.now) {
+        let now = self.now;
+        let hold = &mut self.erase_hold;
+        if let Some(end) = self
+            .same_offset
+            .join(at, (ready, now), false, |s| hold.holds(die, s, now))
+        {
             self.on_die(die, ready, self.channel_unit_ns);
             return end;
         }
         let (loaded, end) = self.own_program(die, ready, die_ns);
-        self.same_offset.book(at, loaded, end);
+        self.same_offset.book(at, (loaded, end), false);
         end
     }
 
