@@ -16,7 +16,8 @@ progress). Its FTL (its ``model.ftl`` module) opens each host super block (one b
 die) in its ``slc_cache`` block group while that group has free blocks and is not exhausted
 (fewer free blocks than its low threshold), else in the ``user`` group (TLC); garbage
 collection picks a victim in ``slc_cache`` while it is exhausted and moves its valid data to a
-``user`` super block: a static SLC cache that folds into TLC. Its drive (config/ssd_config.xml):
+``user`` super block: a static SLC cache that folds into TLC (so its code intends; its
+collection never writes what it reads: the seventh fix below). Its drive (config/ssd_config.xml):
 PCIe Gen3 x4, 8 channels x 1 die, the "256gb_g3" TLC NAND of config/nand_config.xml (8 KiB
 pages x 4 planes), a 2 MB write buffer; an SLC super block holds 96 MB, a TLC one 288 MB.
 
@@ -147,6 +148,35 @@ write-only run never reads, so its series are unchanged. With them, five 1 MiB-s
 pending and no wrong read (unfixed: 33 and 72 wrong reads at seeds 99 and 97). A mixed run
 in which none of them acts reproduces its series exactly (bench/results/cliff-foreign7/RULE.md).
 
+**A seventh fix: garbage collection's command ids.** Drive A3 (3 SLC super blocks;
+bench/results/cliff-foreign8/verdict.md) crashed in ``gc_gather_write_data`` of ``model.ftl``,
+drive B (4 channels; bench/results/cliff-foreign2/RULE.md) in its ``do_gc_read``: both pop an
+empty pool of the collection's 32 command ids (``gc_id_context`` of ``model.ftl_common``). What
+is wrong, traced with each id's taking and release logged (A3, QD8 70:30, seed 11; drive A's
+QD8 70:30 seed-11 run for comparison): (a) ``do_gc_read`` issues reads only while 8 ids are
+free, but then up to 4 victim pages, each taking an id per run of valid chunks (up to 4 in a
+page of 8 chunks), so up to 16; (b) ``gc_gather_write_data`` takes one more id for the command
+it gathers the read data into, unchecked; (c) the ids of the reads come back only as their data
+is gathered and written, and the collection never writes: the FTL's ``handler`` calls
+``do_gc_write`` only if ``gc_gather_write_data() > True``, and the function returns True or
+False, so never (logged: 2,243,362 gathers returned True in drive A's run, ``do_gc_write`` was
+called 0 times). So the first victim's reads drain the pool: on drive A they took 27 ids at
+0.165 s (5 left, below 8: no read issued after; the gathering takes an id and gives one back
+each time); on A3 four calls took all 32 at 0.327 s (8, 9, 7 and 8 ids, the last with 8
+free), and the first gathering, at 0.337 s with 8 chunks read, found none; on drive B a read
+found none (its traceback; not re-traced). A simulator bug, not a
+configuration it cannot hold: which victim pages it meets decides whether the pool ends at 0,
+below, or above. The fix: ``do_gc_read`` stops before a victim page it has not an id for each
+command of (the reads already issued stand; it tries again at its next call), and
+``gc_gather_write_data`` waits while no id is free (returns False, as with too few chunks):
+the guard ``do_gc_read`` has, kept for every id. It is the smallest because each wrapper acts
+only where the simulator would pop an empty pool and crash (counted: ``gc_reads_deferred``,
+``gc_gathers_deferred``); in every run that ended it never acts, so every stored series
+reproduces (checked: bench/results/cliff-foreign8/gate3.json). The dead write is not
+fixed: fixing it would change every series past the cliff (py_ssd_sim's cliff here is the host's
+writes going to TLC, with the collection halted after its first reads, its data held in read
+buffers), so the stored results would no longer be this simulator's.
+
 Prints one JSON object: the interval series (``times_s``: interval ends; ``iops``,
 ``write_iops``), the run's totals, ``queue_time`` (from the first interval's end) and
 ``queue_time_late`` (from ``--late-from-ms`` on: past the cliff); ``--out`` writes it too.
@@ -192,6 +222,7 @@ checks = {
     "unmapped_reads_served": 0, "reads_not_drawn": 0, "verify_overlapped": 0, "verify_wrong": 0,
     "write_buffer_hits": 0, "stale_cache_fills": 0, "cache_hits_in_transfer": 0,
     "uncached_buffers_released": 0, "reads_from_ns": None,
+    "gc_reads_deferred": 0, "gc_gathers_deferred": 0,
 }
 def wrap(name, kind):
     original = getattr(host.host_stat_param, name)
@@ -253,6 +284,58 @@ def serve(ftl_manager, data, lba, counted):
         ready.dest = sim_event.event_dst.MODEL_HIC
         ftl_manager.num_chunks_to_read = 0
         checks[counted] += 1
+import copy
+import model.ftl as gc_ftl
+from model.ftl_meta import meta as gc_meta
+def gc_read_runs(ftl_manager, way, block, page):
+    # whether do_gc_read issues one page (it has valid chunks), and the commands
+    # (garbage-collection ids) it issues for it: one per run of valid chunks
+    bmp = gc_meta.check_valid_bitmap(way, block, gc_ftl.build_chunk_index(page))
+    bits = [bmp >> i & 1 for i in range(ftl_manager.min_chunks_for_page)]
+    return bmp > 0, sum(1 for i, b in enumerate(bits) if b and (i == 0 or not bits[i - 1]))
+class pages_until:
+    # the victim super block as do_gc_read sees it, closed (is_open False) once ``pages`` of
+    # its pages have been stepped over
+    def __init__(self, sb, pages):
+        self.sb, self.pages = sb, pages
+    def is_open(self):
+        return self.pages > 0 and self.sb.is_open()
+    def get_physical_addr(self):
+        return self.sb.get_physical_addr()
+    def update_page(self):
+        self.pages -= 1
+        return self.sb.update_page()
+read_victim = gc_ftl.ftl_manager.do_gc_read
+def do_gc_read(self, src_sb):
+    # garbage collection reads only the victim's pages it has an id for each command of; the
+    # simulator checks for 8 free ids, then issues up to 4 pages of up to 4 commands each and
+    # pops an id from an empty pool (the module docstring of bench/foreign/py_ssd_sim_cliff.py)
+    if not src_sb.is_open() or self.gc_cmd_id.get_num_free_slot() < 8:
+        return read_victim(self, src_sb)
+    peek = copy.copy(src_sb)
+    peek.block, peek.page = list(src_sb.block), list(src_sb.page)
+    free, issued, stepped = self.gc_cmd_id.get_num_free_slot(), 0, 0
+    while issued < 4 and peek.is_open():
+        valid, runs = gc_read_runs(self, *peek.get_physical_addr())
+        if runs > free:
+            checks["gc_reads_deferred"] += 1
+            return read_victim(self, pages_until(src_sb, stepped)) if stepped else None
+        free -= runs
+        issued += valid
+        peek.update_page()
+        stepped += 1
+    return read_victim(self, src_sb)
+gc_ftl.ftl_manager.do_gc_read = do_gc_read
+gather_victim_data = gc_ftl.ftl_manager.gc_gather_write_data
+def gc_gather_write_data(self):
+    # the collection's read data gathered only while an id is free for the command it
+    # gathers into (the simulator takes one unchecked: the module docstring)
+    if (self.num_chunks_to_gc_write >= self.min_chunks_for_page
+            and self.gc_cmd_id.get_num_free_slot() == 0):
+        checks["gc_gathers_deferred"] += 1
+        return False
+    return gather_victim_data(self)
+gc_ftl.ftl_manager.gc_gather_write_data = gc_gather_write_data
 if read_percent > 0 and unmapped_by_simulator:
     import model.ftl as ftl
     from model.ftl_meta import meta, UNMAP_ENTRY
@@ -528,7 +611,8 @@ def main(argv: list[str] | None = None) -> int:
         "simulator": "github.com/baramjin92/py_ssd_sim a9f9c73 (run from a clone; its read "
         "cache's hit re-tagged, a held channel released, its read cache sized to the "
         "configured read buffers, reads of data in the write buffer served from it and stale "
-        "read-cache fills dropped at run time: bench/foreign/py_ssd_sim_cliff.py)",
+        "read-cache fills dropped, the collection's command ids guarded at run time: "
+        "bench/foreign/py_ssd_sim_cliff.py)",
         "channels": args.channels,
         "slc_superblocks": args.slc_superblocks,
         "qd": args.qd,
@@ -549,6 +633,8 @@ def main(argv: list[str] | None = None) -> int:
         "cache_hits_in_transfer": run_log["cache_hits_in_transfer"],
         "uncached_buffers_released": run_log["uncached_buffers_released"],
         "channels_released": run_log["channels_released"],
+        "gc_reads_deferred": run_log["gc_reads_deferred"],
+        "gc_gathers_deferred": run_log["gc_gathers_deferred"],
         "unmapped_reads": args.unmapped_reads,
         "unmapped_reads_served": run_log["unmapped_reads_served"],
         "read_pages": args.read_pages,
