@@ -1,5 +1,7 @@
 """The write cliff predicted on py_ssd_sim (an FTL with an SLC cache, not overprov's): fit the
 cache from its QD32 write series, predict its QD8 70:30 cliff, judge by the registered rule.
+Its cliff is the host's writes turning to TLC when the cache is full: py_ssd_sim's collection
+never writes (bench/foreign/py_ssd_sim_cliff.py's docstring), so nothing is folded.
 
     PYTHONPATH=python python bench/foreign/py_ssd_sim_cliff_eval.py \
         --fit bench/results/cliff-foreign/fit-qd32-writes.json \
