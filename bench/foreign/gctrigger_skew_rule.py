@@ -220,15 +220,42 @@ def weights_row(c: dict[str, Any]) -> str:
     return f"| {c['set']} {c['drive']} | " + "; ".join(each) + " |"
 
 
+#: Stored cases' set names as this module's cases name the same set.
+SAME_SET = {"C, zones scattered": "C-scattered"}
+
+
+def read(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
+
+
+def agreement(cases: list[dict[str, Any]], stored: list[dict[str, Any]]) -> dict[str, int]:
+    """Reported beside: the cases also in ``stored`` (the same set, drive, workload, level and
+    kind), and how many give the stored error with and without the reading (within 1e-12)."""
+
+    def key(c: dict[str, Any]) -> tuple:
+        return (SAME_SET.get(c["set"], c["set"]), c["drive"], c["workload"],
+                c["extra_op_percent"], c["kind"])  # fmt: skip
+
+    old = {key(c): c for c in stored}
+    both = [(c, old[key(c)]) for c in cases if key(c) in old]
+    return {"cases": len(both),
+            "same_with": sum(abs(c["rel_error"] - o["rel_error"]) < 1e-12 for c, o in both),
+            "same_without": sum(abs(without(c) - without(o)) < 1e-12 for c, o in both)}  # fmt: skip
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rule", choices=tuple(RULES), default="skew")
     ap.add_argument("--cases", type=Path, default=None, help="default: the rule's cases.jsonl")
+    ap.add_argument("--against", type=Path, nargs="*", default=[],
+                    help="stored cases: how many of ours give their errors")  # fmt: skip
     args = ap.parse_args()
     r = RULES[args.rule]
     path = args.cases or r.results / "cases.jsonl"
-    cases = [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
+    cases = read(path)
     print(report(check(cases, r), cases))
+    for f in args.against:
+        print(f"\nAgainst {f}: {agreement(cases, read(f))}")
     return 0
 
 

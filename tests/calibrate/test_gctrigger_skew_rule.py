@@ -134,3 +134,10 @@ def test_the_second_rule_judges_static_data_on_n_and_o_and_guards_216_cases():
     assert not rule.check(_all_cases(top="fifo", r=r), r)["adopted"]
     no_c = [c for c in cases if c["set"] != "C-scattered"]
     assert not rule.check(no_c, r)["complete"]
+
+
+def test_agreement_matches_cases_across_set_names_and_counts_equal_errors():
+    ours = [_case("C-scattered", "ssdsim-h (iops+waf)", "x", "iops", 0.1, 0.2),
+            _case("A", "micron-7450-pro-960", "x", "iops", 0.3)]  # fmt: skip
+    stored = [{**ours[0], "set": "C, zones scattered"}, {**ours[1], "rel_error": 0.31}]
+    assert rule.agreement(ours, stored) == {"cases": 2, "same_with": 1, "same_without": 1}
