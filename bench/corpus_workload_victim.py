@@ -23,11 +23,13 @@ out, judged against the foreign-FTL targets of bench/README.md (:func:`verdict_c
 Set E, the per-host-write GC trigger's truth (``--only E``; its rule:
 bench/foreign/results/gctrigger-skew/RULE.md): set C's fits on the fresh SSDsim drives l and m,
 and on zonescatter's j and k (fit "iops+waf"), their zones scattered as the truth's (the results
-files' workloads).
+files' workloads); drives n and o too (bench/foreign/results/gctrigger-skew2/RULE.md).
+``--only C --zones-scattered``: set C with its twins' zones scattered as SSDsim wrote them (set
+"C-scattered"; the rule: bench/foreign/results/gctrigger-skew2/RULE.md).
 ``--per-write`` lists the reading "greedy-per-write" (``victim_selection.PER_WRITE_READING``) in
 every set run, and each case carries beside its prediction the one without that reading, weighed
-and predicted from the same simulations (``without_per_write``), and with set E the reading's
-own figure (``per_write_alone``). ``--fit``, ``--drives``: only those of sets C and E.
+and predicted from the same simulations (``without_per_write``), and with sets E and C-scattered
+the reading's own figure (``per_write_alone``). ``--fit``, ``--drives``: sets C and E only.
 ``--memo FILE``: twin runs kept across processes (bench/twin_runs_memo.py).
 
 ``--diagnose`` (after the outcome, not the rule's): the named readings alone on set A's figures
@@ -91,6 +93,8 @@ SET_E = {
     "ssdsim-m": (RESULTS / "gctrigger-skew", SKEWFTL_FITS),
     "ssdsim-j": (RESULTS / "zonescatter", ("iops+waf",)),
     "ssdsim-k": (RESULTS / "zonescatter", ("iops+waf",)),
+    "ssdsim-n": (RESULTS / "gctrigger-skew2", SKEWFTL_FITS),
+    "ssdsim-o": (RESULTS / "gctrigger-skew2", SKEWFTL_FITS),
 }
 #: The per-host-write GC trigger's reading (``--per-write``).
 PER_WRITE = "greedy-per-write"
@@ -222,17 +226,21 @@ def set_b(policy: str, jobs: int | None) -> list[dict[str, Any]]:
             for x in SSDIQ_LEVELS if x != SSDIQ_FIGURE_LEVEL]  # fmt: skip
 
 
-def skewftl_truths(drive: str, folder: Path = SKEWFTL) -> dict[str, dict[str, Any]]:
+def skewftl_truths(
+    drive: str, folder: Path = SKEWFTL, scattered: bool = False
+) -> dict[str, dict[str, Any]]:
     """A drive of set C (bench/foreign/results/skewftl/DRIVE-*.json, bench/foreign/ssdsim.py's
-    files; or of ``folder``): by workload label, its ``overprov_workload`` and its QD32 levels'
-    steady figures (``settled`` as the driver's window rule found it)."""
+    files; or of ``folder``): by workload label, its ``overprov_workload`` (``scattered``: every
+    zones workload ``zones_scattered``, as SSDsim wrote them) and its QD32 levels' steady figures
+    (``settled`` as the driver's window rule found it)."""
     out: dict[str, dict[str, Any]] = {}
     for path in sorted(folder.glob(f"{drive}-*.json")):
         doc = json.loads(path.read_text())
         levels = {float(lv["extra_op_percent"]): lv for lv in doc["levels"]
                   if lv["queue_depth"] == 32}  # fmt: skip
+        wl = doc["overprov_workload"]
         out[doc["workload_label"]] = {
-            "workload": doc["overprov_workload"],
+            "workload": {**wl, "zones_scattered": True} if scattered and "zones" in wl else wl,
             "levels": levels,
             "fob_iops": levels[0.0]["fob_iops"],
             "file": path.name,
@@ -279,14 +287,15 @@ def weigh_figures(
 
 
 def set_c(
-    drive: str, fit: str, jobs: int | None, folder: Path = SKEWFTL, name: str = "C"
-) -> list[dict[str, Any]]:
+    drive: str, fit: str, jobs: int | None, folder: Path = SKEWFTL, name: str = "C",
+    scattered: bool = False,
+) -> list[dict[str, Any]]:  # fmt: skip
     """Set C for one SSDsim drive and one fit: the zones 0.9/0.1 figure at 0% (IOPS; and WAF
     with ``fit`` "iops+waf") weighs the readings, every other skewed figure is predicted (set
     ``name`` E: a drive of :data:`SET_E` from its ``folder``, with :data:`PER_WRITE`'s own figure
-    beside when it is read)."""
+    beside when it is read; every set but C's; ``scattered``: :func:`skewftl_truths`')."""
     t0 = time.process_time()
-    truths = skewftl_truths(drive, folder)
+    truths = skewftl_truths(drive, folder, scattered)
     readings = skewftl_readings(drive, fit, jobs, folder)
     memo: dict = {}
     label, at = SKEWFTL_FIGURE
@@ -299,7 +308,7 @@ def set_c(
     print(f"{drive} {fit}: {label} at {at:g}% weighs {_weights_text(weights)} "
           f"({fit_cpu:.0f} CPU s)", file=sys.stderr, flush=True)  # fmt: skip
     out = []
-    alone = {r.name: r for r in readings}.get(PER_WRITE) if name == "E" else None
+    alone = {r.name: r for r in readings}.get(PER_WRITE) if name != "C" else None
     for wl_name, t in truths.items():
         if wl_name == "uniform":
             continue
@@ -522,22 +531,18 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--out", type=Path, default=None, help="JSON lines the cases go to")
-    ap.add_argument(
-        "--only",
-        choices=("A", "B", "C", "E"),
-        default=None,
-        help="one set (default: A and B; C and E, SSDsim's, only when named)",
-    )
+    ap.add_argument("--only", choices=("A", "B", "C", "E"), default=None,
+                    help="one set (default A, B; C and E, SSDsim's, only if named)")  # fmt: skip
     ap.add_argument("--per-write", action="store_true",
                     help=f"list the reading {PER_WRITE} (module doc)")  # fmt: skip
     ap.add_argument("--fit", default=None, help="sets C, E: only this fit")
     ap.add_argument("--drives", default=None, help="sets C, E: only these drives (a,b)")
+    ap.add_argument("--zones-scattered", action="store_true",
+                    help="set C's twins' zones scattered (set C-scattered)")  # fmt: skip
     ap.add_argument("--memo", type=Path, default=None,
                     help="twin runs kept in a file (bench/twin_runs_memo.py)")  # fmt: skip
     ap.add_argument("--judge", type=Path, default=None, help="judge these cases (JSON lines)")
-    ap.add_argument(
-        "--diagnose", default=None, help="after the outcome: readings alone (a,b) on set A"
-    )
+    ap.add_argument("--diagnose", default=None, help="after the outcome: readings alone on set A")
     ap.add_argument(
         "--pages-per-block",
         default="",
@@ -566,18 +571,20 @@ def main() -> int:
         return 0
     done = set()
     if args.out is not None and args.out.exists():
-        done = {c["drive"] for c in read_cases(args.out)}
+        done = {f"{c['set']} {c['drive']}" for c in read_cases(args.out)}
     runs = []
     if args.only in (None, "B"):
-        runs += [(f"ssdiq-sim {p}", set_b, p) for p in SSDIQ_POLICIES]
+        runs += [(f"B ssdiq-sim {p}", set_b, p) for p in SSDIQ_POLICIES]
     if args.only in (None, "A"):
-        runs += [(d, set_a, d) for d in PREDICTED]
+        runs += [(f"A {d}", set_a, d) for d in PREDICTED]
     drives = args.drives.split(",") if args.drives else None
     if args.only == "C":
-        runs += [(f"{d} ({fit})", lambda a, jobs: set_c(*a, jobs), (d, fit))
+        c = "C-scattered" if args.zones_scattered else "C"
+        runs += [(f"{c} {d} ({fit})", lambda a, jobs: set_c(*a, jobs, SKEWFTL, c,
+                  args.zones_scattered), (d, fit))
                  for d in drives or SKEWFTL_DRIVES for fit in SKEWFTL_FITS]  # fmt: skip
     if args.only == "E":
-        runs += [(f"{d} ({fit})", lambda a, jobs: set_c(a[0], a[1], jobs, SET_E[a[0]][0], "E"),
+        runs += [(f"E {d} ({fit})", lambda a, jobs: set_c(a[0], a[1], jobs, SET_E[a[0]][0], "E"),
                   (d, fit)) for d in drives or SET_E for fit in SET_E[d][1]]  # fmt: skip
     if args.fit:
         runs = [r for r in runs if not r[0].endswith(")") or r[0].endswith(f"({args.fit})")]

@@ -1,7 +1,9 @@
 """Check bench/foreign/results/gctrigger-skew/RULE.md on its cases: does the per-host-write GC
-trigger's reading ("greedy-per-write") earn its flag?
+trigger's reading ("greedy-per-write") earn its flag? (``--rule skew2``:
+bench/foreign/results/gctrigger-skew2/RULE.md, its judged drives, workloads and guards.)
 
     python bench/foreign/gctrigger_skew_rule.py [--cases .../gctrigger-skew/cases.jsonl]
+    python bench/foreign/gctrigger_skew_rule.py --rule skew2 [--cases .../cases.jsonl]
 
 The cases are `bench/corpus_workload_victim.py --per-write`'s (sets E, C, B, A): each carries
 its prediction with the reading among the readings (``rel_error``) and, when the reading was
@@ -15,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +43,34 @@ GUARDS: dict[tuple[str, str], int] = {
 }  # fmt: skip
 
 
+@dataclass(frozen=True)
+class Rule:
+    """A rule's judged figures (fit :data:`JUDGED_FIT`, set E) and its guards, each (set, drive
+    as the cases name it) with its case count; the thresholds are this module's."""
+
+    results: Path
+    judged_drives: tuple[str, ...]
+    judged_workloads: tuple[str, ...]
+    guards: dict[tuple[str, str], int]
+    judged_each_kind: int  # judged IOPS figures (and WAF figures) in all
+
+
+SKEW = Rule(RESULTS, JUDGED_DRIVES, JUDGED_WORKLOADS, GUARDS, 10)
+#: bench/foreign/results/gctrigger-skew2/RULE.md: drives n, o judged, static data among their
+#: figures; the guards every stored case whose twin is laid out as its truth.
+SKEW2 = Rule(
+    HERE / "results" / "gctrigger-skew2", ("ssdsim-n", "ssdsim-o"),
+    JUDGED_WORKLOADS + ("zones-ro 0.5",),
+    {("E", "ssdsim-n (iops)"): 16, ("E", "ssdsim-o (iops)"): 16,
+     **{("C-scattered", f"ssdsim-{d} ({f})"): 16 for d in "hi" for f in ("iops+waf", "iops")},
+     **{("E", f"ssdsim-{d} ({f})"): 16 for d in "lm" for f in ("iops+waf", "iops")},
+     ("E", "ssdsim-j (iops+waf)"): 10, ("E", "ssdsim-k (iops+waf)"): 10,
+     **{g: n for g, n in GUARDS.items() if g[0] in ("A", "B")}},
+    16,
+)  # fmt: skip
+RULES = {"skew": SKEW, "skew2": SKEW2}
+
+
 def without(c: dict[str, Any]) -> float:
     """A case's error without the reading (its own when the reading was not read)."""
     return c.get("without_per_write_rel_error", c["rel_error"])
@@ -49,13 +80,13 @@ def base_drive(c: dict[str, Any]) -> str:
     return c["drive"].split(" (")[0]
 
 
-def is_judged(c: dict[str, Any]) -> bool:
-    return (c["set"] == "E" and base_drive(c) in JUDGED_DRIVES and c.get("fit") == JUDGED_FIT
-            and c["workload"] in JUDGED_WORKLOADS)  # fmt: skip
+def is_judged(c: dict[str, Any], r: Rule = SKEW) -> bool:
+    return (c["set"] == "E" and base_drive(c) in r.judged_drives and c.get("fit") == JUDGED_FIT
+            and c["workload"] in r.judged_workloads)  # fmt: skip
 
 
-def is_guard(c: dict[str, Any]) -> bool:
-    return (c["set"], c["drive"]) in GUARDS and not is_judged(c)
+def is_guard(c: dict[str, Any], r: Rule = SKEW) -> bool:
+    return (c["set"], c["drive"]) in r.guards and not is_judged(c, r)
 
 
 def med_worst(errs: list[float]) -> tuple[float, float] | None:
@@ -88,39 +119,41 @@ def top_reading(c: dict[str, Any]) -> str:
     return max(w, key=lambda k: w[k]["weight"])
 
 
-def check(cases: list[dict[str, Any]]) -> dict[str, Any]:
-    """The rule's verdict on ``cases``."""
-    judged = [c for c in cases if is_judged(c)]
-    guards = [c for c in cases if is_guard(c)]
-    counts = {g: sum((c["set"], c["drive"]) == g for c in guards) for g in GUARDS}
-    missing = [f"{s} {d} ({counts[s, d]} of {n})" for (s, d), n in GUARDS.items()
+def check(cases: list[dict[str, Any]], r: Rule = SKEW) -> dict[str, Any]:
+    """Rule ``r``'s verdict on ``cases``."""
+    judged = [c for c in cases if is_judged(c, r)]
+    guards = [c for c in cases if is_guard(c, r)]
+    counts = {g: sum((c["set"], c["drive"]) == g for c in guards) for g in r.guards}
+    missing = [f"{s} {d} ({counts[s, d]} of {n})" for (s, d), n in r.guards.items()
                if counts[s, d] < n]  # fmt: skip
     a = accuracy(judged)
     b_worse = worse(guards)
     tops = {}
-    for d in JUDGED_DRIVES:
+    for d in r.judged_drives:
         mine = [c for c in judged if base_drive(c) == d]
         if mine:
             tops[d] = top_reading(mine[0])
     c_met = PER_WRITE in tops.values()
-    complete = not missing and len(tops) == len(JUDGED_DRIVES) and a["n"] == {"iops": 10, "waf": 10}
+    n = r.judged_each_kind
+    complete = not missing and len(tops) == len(r.judged_drives) and a["n"] == {"iops": n, "waf": n}
     adopted = complete and a["met"] and not b_worse and c_met
     return {"a": a, "b_worse": b_worse, "b_met": not b_worse, "c_tops": tops, "c_met": c_met,
             "missing": missing, "complete": complete, "adopted": adopted,
-            "judged": judged, "guards": guards}  # fmt: skip
+            "judged": judged, "guards": guards, "rule": r}  # fmt: skip
 
 
 def report(v: dict[str, Any], cases: list[dict[str, Any]]) -> str:
-    judged, guards = v["judged"], v["guards"]
+    judged, guards, r = v["judged"], v["guards"], v["rule"]
     a = v["a"]
+    ds = [d.removeprefix("ssdsim-") for d in r.judged_drives]
     lines = [
         "| condition | figures | verdict |", "|---|---|---|",
-        f"| (a) judged l, m (fit {JUDGED_FIT}), with the reading | IOPS median / worst "
+        f"| (a) judged {', '.join(ds)} (fit {JUDGED_FIT}), with the reading | IOPS median / worst "
         f"{pct(a['iops'])} ({a['n']['iops']} figures), WAF median / worst {pct(a['waf'])} "
         f"({a['n']['waf']}) | **{'met' if a['met'] else 'not met'}** |",
         f"| (b) guards: no case worse by > {100 * WORSE_BY_AT_MOST:g} points | {len(guards)} cases"
         f", {len(v['b_worse'])} worse | **{'met' if v['b_met'] else 'not met'}** |",
-        "| (c) the weighing picks it on l or m | largest weight: "
+        f"| (c) the weighing picks it on {' or '.join(ds)} | largest weight: "
         + "; ".join(f"{d} {t}" for d, t in v["c_tops"].items())
         + f" | **{'met' if v['c_met'] else 'not met'}** |",
     ]  # fmt: skip
@@ -135,7 +168,8 @@ def report(v: dict[str, Any], cases: list[dict[str, Any]]) -> str:
     alone = accuracy(judged, "per_write_alone_rel_error")
     inside = [c["inside"] for c in judged]
     lines += [
-        "| judged figures (l, m; reported) | IOPS median / worst | WAF median / worst |",
+        f"| judged figures ({', '.join(ds)}; reported) | IOPS median / worst | "
+        "WAF median / worst |",
         "|---|---|---|",
         f"| with the reading | {pct(a['iops'])} | {pct(a['waf'])} |",
         f"| without it (the same simulations) | {pct(wo['iops'])} | {pct(wo['waf'])} |",
@@ -147,7 +181,7 @@ def report(v: dict[str, Any], cases: list[dict[str, Any]]) -> str:
         "| guard set | drive | cases | with: median / worst | without: median / worst | "
         "worse |", "|---|---|---|---|---|---|",
     ]  # fmt: skip
-    for s, d in GUARDS:
+    for s, d in r.guards:
         mine = [c for c in guards if (c["set"], c["drive"]) == (s, d)]
         if not mine:
             lines.append(f"| {s} | {d} | not run | | | |")
@@ -186,12 +220,42 @@ def weights_row(c: dict[str, Any]) -> str:
     return f"| {c['set']} {c['drive']} | " + "; ".join(each) + " |"
 
 
+#: Stored cases' set names as this module's cases name the same set.
+SAME_SET = {"C, zones scattered": "C-scattered"}
+
+
+def read(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
+
+
+def agreement(cases: list[dict[str, Any]], stored: list[dict[str, Any]]) -> dict[str, int]:
+    """Reported beside: the cases also in ``stored`` (the same set, drive, workload, level and
+    kind), and how many give the stored error with and without the reading (within 1e-12)."""
+
+    def key(c: dict[str, Any]) -> tuple:
+        return (SAME_SET.get(c["set"], c["set"]), c["drive"], c["workload"],
+                c["extra_op_percent"], c["kind"])  # fmt: skip
+
+    old = {key(c): c for c in stored}
+    both = [(c, old[key(c)]) for c in cases if key(c) in old]
+    return {"cases": len(both),
+            "same_with": sum(abs(c["rel_error"] - o["rel_error"]) < 1e-12 for c, o in both),
+            "same_without": sum(abs(without(c) - without(o)) < 1e-12 for c, o in both)}  # fmt: skip
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--cases", type=Path, default=RESULTS / "cases.jsonl")
+    ap.add_argument("--rule", choices=tuple(RULES), default="skew")
+    ap.add_argument("--cases", type=Path, default=None, help="default: the rule's cases.jsonl")
+    ap.add_argument("--against", type=Path, nargs="*", default=[],
+                    help="stored cases: how many of ours give their errors")  # fmt: skip
     args = ap.parse_args()
-    cases = [json.loads(x) for x in args.cases.read_text().splitlines() if x.strip()]
-    print(report(check(cases), cases))
+    r = RULES[args.rule]
+    path = args.cases or r.results / "cases.jsonl"
+    cases = read(path)
+    print(report(check(cases, r), cases))
+    for f in args.against:
+        print(f"\nAgainst {f}: {agreement(cases, read(f))}")
     return 0
 
 

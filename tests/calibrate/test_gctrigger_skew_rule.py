@@ -1,6 +1,7 @@
-"""The per-host-write trigger's rule (bench/foreign/results/gctrigger-skew/RULE.md): set E's truths
-read from the committed results files, the weights without the reading, and the verdict's
-arithmetic on made-up cases (no simulation)."""
+"""The per-host-write trigger's rules (bench/foreign/results/gctrigger-skew/RULE.md and
+gctrigger-skew2/RULE.md): set E's truths read from the committed results files, set C's with
+its zones scattered, the weights without the reading, and the verdicts' arithmetic on made-up
+cases (no simulation)."""
 
 from __future__ import annotations
 
@@ -27,6 +28,20 @@ def test_set_e_truths_have_their_zones_scattered_as_the_truth_wrote_them():
         for label in ("zones 0.9/0.1", "zones-ro 0.5"):
             assert t[label]["workload"]["zones_scattered"] is True
     assert "zipf 0.8" in cwv.skewftl_truths("ssdsim-l", cwv.SET_E["ssdsim-l"][0])
+
+
+def test_set_c_scattered_scatters_its_zones_and_nothing_else():
+    for drive in cwv.SKEWFTL_DRIVES:
+        stored, scattered = cwv.skewftl_truths(drive), cwv.skewftl_truths(drive, scattered=True)
+        assert set(stored) == set(scattered)
+        for label, t in stored.items():
+            s = scattered[label]
+            assert s["levels"] == t["levels"] and s["fob_iops"] == t["fob_iops"]
+            assert not t["workload"].get("zones_scattered")  # set C as stored: LBA order
+            if "zones" in t["workload"]:
+                assert s["workload"] == {**t["workload"], "zones_scattered": True}
+            else:
+                assert s["workload"] == t["workload"]
 
 
 def test_include_per_write_lists_the_reading_once(monkeypatch):
@@ -62,17 +77,18 @@ def _case(set_, drive, workload, kind, err, off=None, top=cwv.PER_WRITE, fit="io
     return c
 
 
-def _all_cases(judged_err=0.05, waf_err=0.03, guard_err=0.05, top=cwv.PER_WRITE):
+def _all_cases(judged_err=0.05, waf_err=0.03, guard_err=0.05, top=cwv.PER_WRITE, r=rule.SKEW):
     cases = []
-    for d in ("ssdsim-l", "ssdsim-m"):
-        for wl in ("zones 0.9/0.1", "zipf 0.8"):
-            n = 2 if wl.startswith("zones") else 3
+    for d in r.judged_drives:
+        for wl in r.judged_workloads:
+            n = 2 if wl == "zones 0.9/0.1" else 3
             for _ in range(n):
                 cases.append(_case("E", f"{d} (iops+waf)", wl, "iops", judged_err, 0.15, top))
                 cases.append(_case("E", f"{d} (iops+waf)", wl, "waf", waf_err, 0.08, top))
-    for (s, d), n in rule.GUARDS.items():
-        wl = "zones-ro 0.5" if d.startswith(("ssdsim-l (iops+waf)", "ssdsim-m (iops+waf)")) else "x"
+    for (s, d), n in r.guards.items():
         fit = "iops" if d.endswith("(iops)") else "iops+waf"
+        judged_drive = fit == "iops+waf" and d.split(" (")[0] in r.judged_drives
+        wl = "zones-ro 0.5" if judged_drive else "x"
         cases += [_case(s, d, wl, "iops", guard_err, 0.05, fit=fit) for _ in range(n)]
     return cases
 
@@ -103,3 +119,25 @@ def test_a_guard_not_run_leaves_the_reading_not_judged_in_full():
 def test_a_case_without_the_reading_read_is_its_own_without():
     c = _case("C", "ssdsim-h (iops)", "x", "iops", 0.4)
     assert rule.without(c) == 0.4 and not rule.worse([c])
+
+
+def test_the_second_rule_judges_static_data_on_n_and_o_and_guards_216_cases():
+    r = rule.SKEW2
+    assert sum(r.guards.values()) == 216
+    assert ("C", "ssdsim-h (iops+waf)") not in r.guards  # set C in LBA order: no guard
+    cases = _all_cases(r=r)
+    v = rule.check(cases, r)
+    assert v["a"]["n"] == {"iops": 16, "waf": 16} and len(v["guards"]) == 216
+    assert v["complete"] and v["adopted"]
+    assert "judged n, o" in rule.report(v, cases)
+    assert not rule.check(_all_cases(guard_err=0.071, r=r), r)["adopted"]
+    assert not rule.check(_all_cases(top="fifo", r=r), r)["adopted"]
+    no_c = [c for c in cases if c["set"] != "C-scattered"]
+    assert not rule.check(no_c, r)["complete"]
+
+
+def test_agreement_matches_cases_across_set_names_and_counts_equal_errors():
+    ours = [_case("C-scattered", "ssdsim-h (iops+waf)", "x", "iops", 0.1, 0.2),
+            _case("A", "micron-7450-pro-960", "x", "iops", 0.3)]  # fmt: skip
+    stored = [{**ours[0], "set": "C, zones scattered"}, {**ours[1], "rel_error": 0.31}]
+    assert rule.agreement(ours, stored) == {"cases": 2, "same_with": 1, "same_without": 1}
