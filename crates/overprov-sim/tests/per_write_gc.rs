@@ -179,28 +179,19 @@ fn per_write_collections_are_timed_as_the_batched_ones_are() {
     // blocking domains a request's collections are booked before its host pages, so a 4 KiB
     // write waits for the collection it triggered when both fall on one domain
     // (docs/simulate.md): here 788 IOPS against the batched 1,776 where WAF rises 6%; not from
-    // that order (each collection run before the next host write instead gives 789)
+    // that order (each collection run before the next host write instead gives 789) but from
+    // the collections running one at a time (the test below)
     for blocking in [GcBlocking::None, GcBlocking::Domain] {
-        let [batched, per_write] = [false, true].map(|p| {
-            let mut c = blocking_drive(0.12, 8, blocking, 4);
-            c.ftl.gc_frontier = GcFrontier::Shared;
-            c.ftl.gc_free_blocks = 16;
-            c.workload.pattern = overprov_sim::config::Pattern::HotCold;
-            c.workload.hot_access_percent = 90.0;
-            c.workload.hot_space_percent = 10.0;
-            if p {
-                c.ftl.gc_trigger = CollectionTrigger::PerWrite;
-            }
-            steady(&run(c))
-        });
+        let [batched, per_write] = [false, true].map(|p| steady(&run(hot_cold(p, 8, blocking, 4))));
         println!("{blocking:?}: batched (IOPS, WAF) {batched:?}, per-write {per_write:?}");
         assert!(per_write.1 > batched.1 && per_write.0 < batched.0);
     }
 }
 
-/// The Rust test's drive above: batched or per-write, `domains` blocking GC domains at `qd`.
-fn hot_cold_blocking(per_write: bool, qd: u32, domains: u32) -> overprov_sim::Report {
-    let mut c = blocking_drive(0.12, qd, GcBlocking::Domain, domains);
+/// `blocking_drive` under hot/cold writes (90% of them to 10% of the space), GC into the host's
+/// frontier at 16 free blocks: batched or per-write, `domains` GC domains at `qd`.
+fn hot_cold(per_write: bool, qd: u32, blocking: GcBlocking, domains: u32) -> SimConfig {
+    let mut c = blocking_drive(0.12, qd, blocking, domains);
     c.ftl.gc_frontier = GcFrontier::Shared;
     c.ftl.gc_free_blocks = 16;
     c.workload.pattern = overprov_sim::config::Pattern::HotCold;
@@ -209,13 +200,13 @@ fn hot_cold_blocking(per_write: bool, qd: u32, domains: u32) -> overprov_sim::Re
     if per_write {
         c.ftl.gc_trigger = CollectionTrigger::PerWrite;
     }
-    run(c)
+    c
 }
 
 /// IOPS, relocations, seconds with k domains refusing host writes, and all of the blocking
 /// figures as JSON (`timing/gc_blocked.rs`).
 fn blocking_figures(per_write: bool, qd: u32, domains: u32) -> (f64, u64, Vec<f64>) {
-    let r = hot_cold_blocking(per_write, qd, domains);
+    let r = run(hot_cold(per_write, qd, GcBlocking::Domain, domains));
     let (iops, waf) = steady(&r);
     let g = r.timed.as_ref().unwrap().gc_blocked.clone().unwrap();
     println!(
