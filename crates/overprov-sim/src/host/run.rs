@@ -257,6 +257,11 @@ impl HostRun {
         let sum = |f: fn(&Report) -> Option<u64>| reports.iter().map(f).sum::<Option<u64>>();
         timed.slc_written_bytes = sum(|r| r.timed.as_ref()?.slc_written_bytes);
         timed.slc_folded_bytes = sum(|r| r.timed.as_ref()?.slc_folded_bytes);
+        // the blocking GC domains' figures are a drive's: an array's members' are not summed
+        timed.gc_blocked = match reports.as_slice() {
+            [one] => one.timed.as_ref().and_then(|t| t.gc_blocked.clone()),
+            _ => None,
+        };
         let h = &self.config.timing.host;
         let secs = timed.simulated_s;
         let jobs = (0..self.jobs.count())

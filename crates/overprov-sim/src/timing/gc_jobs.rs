@@ -117,16 +117,24 @@ impl Engine {
             self.gc_planes.open(die, start, reloc_ns, rest);
         }
         self.domain_free[d] = (end, jobs + 1);
+        if let Some(acc) = &mut self.gc_blocked {
+            acc.relocations(relocs);
+            acc.job(d, (t, free, ready), relocs * reloc_ns + erase_ns, end);
+        }
         self.first_gc_ns.get_or_insert(t);
     }
 
     /// When the GC domain holding `ppn` accepts a host write arriving at `ready`: once the
     /// collections triggered there have finished.
     #[inline]
-    pub(super) fn domain_ready(&self, ppn: u32, ready: u64) -> u64 {
+    pub(super) fn domain_ready(&mut self, ppn: u32, ready: u64) -> u64 {
         if self.domain_free.is_empty() {
             return ready;
         }
-        ready.max(self.domain_free[self.host_domain(ppn)].0)
+        let accepted = ready.max(self.domain_free[self.host_domain(ppn)].0);
+        if let Some(acc) = &mut self.gc_blocked {
+            acc.host_unit(ready, accepted);
+        }
+        accepted
     }
 }

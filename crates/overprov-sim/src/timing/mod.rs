@@ -47,6 +47,7 @@ mod arrival;
 mod buffer;
 mod commands;
 mod erase_hold;
+mod gc_blocked;
 mod gc_jobs;
 mod gc_planes;
 mod link;
@@ -58,6 +59,7 @@ mod round;
 mod slc;
 pub mod state;
 
+pub use gc_blocked::GcBlockedReport;
 pub use report::{HistogramReport, TimedInterval, TimedReport};
 use round::RoundAcc;
 pub use round::RoundFigures;
@@ -138,6 +140,8 @@ pub struct Engine {
     /// the dies operation by operation, the default), and the jobs it has run.
     domain_free: Vec<(u64, u64)>,
     gc_next_domain: usize,
+    /// What the blocking domains did (`gc_blocked.rs`; None without them).
+    gc_blocked: Option<gc_blocked::GcBlockedAcc>,
     /// `gc.trigger = "writer"`: a collection runs on its triggering host unit's domain; with
     /// the page-offset rule the write's units' slots, drawn before its collections are booked.
     gc_writer: bool,
@@ -227,6 +231,17 @@ impl Engine {
                 }
             },
             gc_next_domain: 0,
+            gc_blocked: match t.gc.blocking {
+                GcBlocking::None => None,
+                GcBlocking::Domain => Some(gc_blocked::GcBlockedAcc::new(
+                    if t.gc.domains == 0 {
+                        dies
+                    } else {
+                        t.gc.domains
+                    } as usize,
+                    0,
+                )),
+            },
             gc_writer: t.gc.trigger == GcTrigger::Writer,
             writer_slots: std::collections::VecDeque::new(),
             multiplane: multiplane::MultiPlane::new(t.nand.planes_per_die, dies),
@@ -393,6 +408,9 @@ impl Engine {
             0 => arrived,
             n => arrived.max(self.domain_free[slot as usize % n].0),
         };
+        if let Some(acc) = &mut self.gc_blocked {
+            acc.host_unit(arrived, ready);
+        }
         let at = (die, plane, self.same_offset.next_offset(die, plane, false));
         let now = self.now;
         let hold = &mut self.erase_hold;
@@ -602,5 +620,8 @@ impl Engine {
     /// From now on, completions count in the measured phase's summary as well.
     pub fn start_measured(&mut self) {
         self.measured = Some(measured::MeasuredAcc::starting_at(self.now));
+        if let Some(acc) = &mut self.gc_blocked {
+            *acc = gc_blocked::GcBlockedAcc::new(self.domain_free.len(), self.now);
+        }
     }
 }

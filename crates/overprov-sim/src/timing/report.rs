@@ -58,6 +58,10 @@ pub struct TimedReport {
     pub latency_histogram: HistogramReport,
     pub slc_written_bytes: Option<u64>,
     pub slc_folded_bytes: Option<u64>,
+    /// Blocking GC domains' figures over the measured phase (`gc_blocked.rs`); absent without
+    /// `gc.blocking = "domain"`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gc_blocked: Option<super::GcBlockedReport>,
 }
 
 impl Engine {
@@ -141,6 +145,7 @@ impl Engine {
                 .slc
                 .as_ref()
                 .map(|s| s.folded_units * g.page_size_bytes as u64),
+            gc_blocked: self.gc_blocked.as_ref().map(|a| a.report(self.now)),
         }
     }
 }
