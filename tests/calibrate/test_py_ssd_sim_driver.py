@@ -39,6 +39,22 @@ SSD_CONFIG = """<ssd><main_configuration>
 </main_configuration></ssd>"""
 
 
+NEEDS_CLONE = pytest.mark.skipif(
+    not (os.environ.get("PY_SSD_SIM_CHECKOUT") and os.environ.get("PY_SSD_SIM_PYTHON")),
+    reason="needs a clone of py_ssd_sim (PY_SSD_SIM_CHECKOUT) and its interpreter "
+    "(PY_SSD_SIM_PYTHON)",
+)
+
+
+def run_clone(tmp_path, capsys, *args: str) -> dict:
+    """The driver run on the clone the environment names, its JSON result."""
+    py_ssd_sim_cliff.main([
+        "--checkout", os.environ["PY_SSD_SIM_CHECKOUT"],
+        "--python", os.environ["PY_SSD_SIM_PYTHON"], "--work", str(tmp_path), *args,
+    ])  # fmt: skip
+    return json.loads(capsys.readouterr().out)
+
+
 def test_completions_binned_per_interval_the_partial_last_left_out():
     # 20 ms intervals: 3 completions (2 writes) in the first, 1 read in the second, 1 write
     # in a third that the last event ends early (left out)
@@ -141,41 +157,24 @@ def test_a_short_mixed_run_ends_with_nothing_pending(tmp_path, capsys, unmapped)
     assert (run["unmapped_reads_served"] > 0) == (unmapped == "simulator")
 
 
-@pytest.mark.skipif(
-    not (os.environ.get("PY_SSD_SIM_CHECKOUT") and os.environ.get("PY_SSD_SIM_PYTHON")),
-    reason="needs a clone of py_ssd_sim (PY_SSD_SIM_CHECKOUT) and its interpreter "
-    "(PY_SSD_SIM_PYTHON)",
-)
+@NEEDS_CLONE
 def test_pages_rewritten_hundreds_of_times_read_back_right(tmp_path, capsys):
     # a 1 MiB span: 4,096 writes and reads over 256 pages; unfixed the simulator returned 72
     # stale reads here (its write buffer never looked up, old data cached after a rewrite)
-    py_ssd_sim_cliff.main([
-        "--checkout", os.environ["PY_SSD_SIM_CHECKOUT"],
-        "--python", os.environ["PY_SSD_SIM_PYTHON"], "--work", str(tmp_path),
-        "--qd", "8", "--read-percent", "50", "--amount-mib", "16", "--span-mib", "1",
-        "--seed", "97", "--interval-ms", "2",
-    ])  # fmt: skip
-    run = json.loads(capsys.readouterr().out)
+    run = run_clone(tmp_path, capsys, "--qd", "8", "--read-percent", "50", "--amount-mib", "16",
+                    "--span-mib", "1", "--seed", "97", "--interval-ms", "2")  # fmt: skip
     assert run["pending_commands"] == 0 and run["verify_wrong"] == 0
     assert run["write_buffer_hits"] > 0 and run["stale_cache_fills"] > 0
     assert run["cache_hits_in_transfer"] > 0
 
 
-@pytest.mark.skipif(
-    not (os.environ.get("PY_SSD_SIM_CHECKOUT") and os.environ.get("PY_SSD_SIM_PYTHON")),
-    reason="needs a clone of py_ssd_sim (PY_SSD_SIM_CHECKOUT) and its interpreter "
-    "(PY_SSD_SIM_PYTHON)",
-)
+@NEEDS_CLONE
 def test_a_probe_reads_only_after_its_writes(tmp_path, capsys):
     # --reads-after-mib: writes only for 2 MiB, then 30% reads of written pages; the late
     # queue time starts at the first read (read_probes.probe_reading takes it)
-    py_ssd_sim_cliff.main([
-        "--checkout", os.environ["PY_SSD_SIM_CHECKOUT"],
-        "--python", os.environ["PY_SSD_SIM_PYTHON"], "--work", str(tmp_path),
-        "--qd", "8", "--read-percent", "30", "--read-pages", "written", "--amount-mib", "3",
-        "--reads-after-mib", "2", "--seed", "99", "--interval-ms", "2",
-    ])  # fmt: skip
-    run = json.loads(capsys.readouterr().out)
+    run = run_clone(tmp_path, capsys, "--qd", "8", "--read-percent", "30", "--read-pages",
+                    "written", "--amount-mib", "3", "--reads-after-mib", "2", "--seed", "99",
+                    "--interval-ms", "2")  # fmt: skip
     assert run["pending_commands"] == 0 and run["verify_wrong"] == 0
     assert run["reads_after_mib"] == 2 and run["completed"] == 3 * 256
     assert 512 + 0.2 * 256 < run["writes"] < 512 + 0.8 * 256
