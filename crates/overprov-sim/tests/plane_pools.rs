@@ -40,7 +40,7 @@ fn off_reports_are_byte_identical_to_a_config_without_the_key() {
 }
 
 #[test]
-fn two_pools_collect_and_keep_the_data() {
+fn two_pools_move_the_timing_not_the_waf_scale() {
     // (the FTL's invariants and each page's pool: ftl/plane_pools.rs's unit test) the pools
     // change the victims and the planes collecting, so the figures move, the WAF barely
     let (off, waf_off) = steady(&run(drive(0.1, 0)));

