@@ -1,7 +1,7 @@
 //! MQSim's per-plane free pools (`ftl.plane_pools`, ftl/plane_pools.rs): a pool, a host and a
 //! GC frontier a plane, victims collected within the pool that ran low.
 
-use overprov_sim::config::{GcBlocking, PolicyKind, SimConfig};
+use overprov_sim::config::{PolicyKind, SimConfig};
 use overprov_sim::Simulator;
 
 use crate::common::{self, run, steady};
@@ -9,21 +9,11 @@ use crate::common::{self, run, steady};
 /// MQSim's layout with its page-offset rule (one die of two planes, a GC domain a plane, 32
 /// page offsets), small: 2^15 user pages of 32-page blocks.
 fn drive(op: f64, pools: u32) -> SimConfig {
-    let mut c = common::blocking_drive(op, 32, GcBlocking::Domain, 2);
+    let mut c = common::mqsim_offset_drive(op, 32);
     c.geometry.user_pages = Some(1 << 15);
     c.geometry.pages_per_block = 32;
-    c.timing.host.command_overhead_us = 0.0;
-    let n = &mut c.timing.nand;
-    (
-        n.channels,
-        n.dies_per_channel,
-        n.flash_page_bytes,
-        n.planes_per_die,
-    ) = (1, 1, 4096, 2);
-    (c.timing.gc.multiplane, c.timing.gc.multiplane_offsets) = (true, 32);
     (c.ftl.policy, c.ftl.d_choices, c.ftl.gc_free_blocks) = (PolicyKind::DChoices, 10, 8);
     c.ftl.plane_pools = pools;
-    c.run.drive_writes = 1.0;
     c
 }
 
