@@ -181,7 +181,7 @@ mod tests {
         let c = config(2);
         let g = c.validate().expect("valid");
         let mut ftl = Ftl::new(&c, g);
-        let user = g.user_pages as u32;
+        let user = g.user_pages;
         let mut x = 12345u64;
         for _ in 0..8 * user {
             x = x
