@@ -3,7 +3,7 @@
     python bench/foreign/mqsim_pairing.py scheduler --out FILE.json [--table FILE] \
         [--stored bench/foreign/results/mqsim-form/stored.json] [--seeds 1,2,3] [--host-writes N]
     PYTHONPATH=python python bench/foreign/mqsim_pairing.py twin --drive 512x32 --out FILE.json \
-        [--table FILE] [--erase-hold]
+        [--table FILE] [--erase-hold | --plane-pools]
 
 A diagnosis (docs/calibrate-validation.md, "MQSim's pairing share: what sets it, what the twin
 lacks, what would identify it"), not a rule; nothing here is fitted.
@@ -20,7 +20,10 @@ GC relocations in them, pairing at one page offset, the two GC triggers) on MQSi
 NAND times (:func:`twin_config`) at 0–40% extra OP and QD4/32/128, to see whether its
 mechanisms bend the time per NAND page as MQSim's do; with ``--erase-hold`` its one-offset
 variants with and without MQSim's erase hold (``timing.gc.erase_hold``;
-docs/calibrate-validation.md, "MQSim's erase hold in the core").
+docs/calibrate-validation.md, "MQSim's erase hold in the core"); with ``--plane-pools`` those
+variants beside the one-offset twin with MQSim's per-plane free pools (``ftl.plane_pools``,
+the plane whose pool ran low collecting; docs/calibrate-validation.md, "MQSim's per-plane
+pools in the core").
 """
 
 from __future__ import annotations
@@ -47,7 +50,7 @@ TRANSFER_US = 4096 / 333.0
 #: which a plane's host writes are held back (``Stop_servicing_writes``).
 MAX_ONGOING = 10
 #: The twin's variants (``twin``): name -> (planes a die, page offsets pairing, GC trigger,
-#: MQSim's erase hold, ``timing.gc.erase_hold``).
+#: MQSim's erase hold, ``timing.gc.erase_hold``[, a free pool a plane, ``ftl.plane_pools``]).
 TWIN_VARIANTS = {
     "one plane": (1, 0, "victim", False),
     "two planes, any free plane, victim's plane": (2, 0, "victim", False),
@@ -60,6 +63,12 @@ HOLD_VARIANTS = {
     **{f"{name}{hold}": (*v[:3], bool(hold))
        for name, v in TWIN_VARIANTS.items() if v[1] < 0 for hold in ("", ", erase hold")},
 }  # fmt: skip
+#: ``twin --plane-pools``: the one-offset variants without the hold, beside one plane and the
+#: one-offset twin with a free pool a plane (its victim's plane is the plane that ran low).
+POOL_VARIANTS = {
+    **{name: v for name, v in TWIN_VARIANTS.items() if v[0] == 1 or v[1] < 0},
+    "two planes, one offset, plane pools": (2, -1, "victim", False, True),
+}
 
 
 def scheduler_model(
@@ -268,7 +277,7 @@ def scheduler_table(doc: dict) -> str:
 
 def twin_config(blocks: int, pages: int, extra_op_percent: float, queue_depth: int,
                 planes: int, offsets: int, trigger: str,
-                erase_hold: bool = False) -> dict:  # fmt: skip
+                erase_hold: bool = False, plane_pools: bool = False) -> dict:  # fmt: skip
     """The core on MQSim's drive as ``mqsim.py`` configures it: one die of ``planes`` planes of
     ``blocks`` blocks of ``pages`` 4 KiB pages (the two-plane drive's NAND; one plane holds
     both planes' blocks), native spare ``mqsim.NATIVE_OP_RATIO``, read / program / erase
@@ -276,7 +285,8 @@ def twin_config(blocks: int, pages: int, extra_op_percent: float, queue_depth: i
     plane (a domain a plane), d-choices victims (d = 10, about MQSim's RGA set), the FTL's
     pool kept at ``mqsim.GC_EXEC_THRESHOLD`` of the blocks; with two planes GC relocations in
     multi-plane programs, at one page offset of ``pages`` when ``offsets`` is −1, with MQSim's
-    erase hold (``timing.gc.erase_hold``) when ``erase_hold``."""
+    erase hold (``timing.gc.erase_hold``) when ``erase_hold``, a free pool a plane
+    (``ftl.plane_pools``) when ``plane_pools``."""
     from overprov import engine
 
     physical = 2 * blocks * pages
@@ -289,9 +299,12 @@ def twin_config(blocks: int, pages: int, extra_op_percent: float, queue_depth: i
     if erase_hold:
         gc["erase_hold"] = True
     lat = mqsim_commands.LATENCY_US
+    ftl: dict = {"policy": "d-choices", "d_choices": 10,
+                 "gc_free_blocks": max(2, int(mqsim.GC_EXEC_THRESHOLD * 2 * blocks))}  # fmt: skip
+    if plane_pools:
+        ftl["plane_pools"] = planes
     return engine.merge(engine.default_config(), {
-        "ftl": {"policy": "d-choices", "d_choices": 10,
-                "gc_free_blocks": max(2, int(mqsim.GC_EXEC_THRESHOLD * 2 * blocks))},
+        "ftl": ftl,
         "geometry": {"page_size_bytes": 4096, "pages_per_block": pages,
                      "advertised_bytes": user * 4096, "physical_bytes": physical * 4096,
                      "extra_op_percent": float(extra_op_percent)},
@@ -323,11 +336,12 @@ def twin(blocks: int, pages: int, queue_depths: tuple[int, ...] = (4, 32, 128),
     from overprov import engine
 
     out = {}
-    for name, (planes, offsets, trigger, hold) in (variants or TWIN_VARIANTS).items():
+    for name, (planes, offsets, trigger, hold, *pools) in (variants or TWIN_VARIANTS).items():
         for qd in queue_depths:
             pts = []
             for x in LEVELS:
-                r = engine.run(twin_config(blocks, pages, x, qd, planes, offsets, trigger, hold))
+                cfg = twin_config(blocks, pages, x, qd, planes, offsets, trigger, hold, *pools)
+                r = engine.run(cfg)
                 pts.append((r["timed"]["measured"]["iops"], r["measured"]["waf"]))
             out[f"{name}, QD{qd}"] = {
                 "iops": [p[0] for p in pts],
@@ -356,7 +370,7 @@ def twin_table(doc: dict, stored: dict | None = None) -> str:
             + " / ".join(f"{t:.0f}" for t in c["page_time_us"]) + " | "
             + " / ".join(f"{100 * e:+.1f}%" for e in c["line_iops_error"]) + " |"
         )  # fmt: skip
-    if any("erase hold" in name for name in doc["cases"]):
+    if any("erase hold" in name or "plane pools" in name for name in doc["cases"]):
         out += ["", "| case | programs paired at 0 / 10 / 20 / 30 / 40% (MQSim: measured; core: "
                 "implied, one plane's time per page / the case's − 1) |", "|---|---|"]  # fmt: skip
         if stored and "share_programs" in stored:
@@ -414,8 +428,17 @@ def main(argv: list[str] | None = None) -> int:
                    help="what-if: host writes programmed alone with an erase queued")  # fmt: skip
     t = sub.add_parser("twin", help="overprov's core on MQSim's geometry")
     t.add_argument("--drive", default="512x32", help="BLOCKSxPAGES: blocks a plane, pages a block")
-    t.add_argument("--erase-hold", action="store_true",
-                   help="the one-offset variants with and without MQSim's erase hold")  # fmt: skip
+    hold = t.add_mutually_exclusive_group()
+    hold.add_argument(
+        "--erase-hold",
+        action="store_true",
+        help="the one-offset variants with and without MQSim's erase hold",
+    )
+    hold.add_argument(
+        "--plane-pools",
+        action="store_true",
+        help="the one-offset variants beside a free pool a plane",
+    )
     for p in (s, t):
         p.add_argument("--stored", type=Path,
                        default=HERE / "results" / "mqsim-form" / "stored.json")  # fmt: skip
@@ -435,10 +458,11 @@ def main(argv: list[str] | None = None) -> int:
     else:
         blocks, pages = (int(v) for v in args.drive.split("x"))
         cpu0 = cpu_s()
-        doc = twin(blocks, pages, variants=HOLD_VARIANTS if args.erase_hold else None)
+        variants = HOLD_VARIANTS if args.erase_hold else POOL_VARIANTS if args.plane_pools else None
+        doc = twin(blocks, pages, variants=variants)
         doc["cpu_s"] = round(cpu_s() - cpu0, 1)
-        hold = " --erase-hold" if args.erase_hold else ""
-        doc["command"] = f"python bench/foreign/mqsim_pairing.py twin --drive {args.drive}{hold}"
+        flag = " --erase-hold" if args.erase_hold else " --plane-pools" if args.plane_pools else ""
+        doc["command"] = f"python bench/foreign/mqsim_pairing.py twin --drive {args.drive}{flag}"
         table = twin_table(doc, stored_case(stored, blocks, pages))
     args.out.write_text(json.dumps(doc, indent=1) + "\n")
     if args.table:

@@ -49,16 +49,22 @@ def test_drive_names_give_their_geometry():
         mqsim_pairing.drive_geometry("mqsim")
 
 
-@pytest.mark.parametrize(
-    "variant", list(mqsim_pairing.TWIN_VARIANTS) + list(mqsim_pairing.HOLD_VARIANTS)
-)
+ALL_VARIANTS = {
+    **mqsim_pairing.TWIN_VARIANTS,
+    **mqsim_pairing.HOLD_VARIANTS,
+    **mqsim_pairing.POOL_VARIANTS,
+}
+
+
+@pytest.mark.parametrize("variant", list(ALL_VARIANTS))
 def test_the_twin_on_mqsims_geometry_is_a_valid_core_config(variant):
     from overprov import engine
 
-    variants = {**mqsim_pairing.TWIN_VARIANTS, **mqsim_pairing.HOLD_VARIANTS}
-    planes, offsets, trigger, hold = variants[variant]
-    cfg = mqsim_pairing.twin_config(64, 32, 10, 32, planes, offsets, trigger, hold)
+    planes, offsets, trigger, hold, *pools = ALL_VARIANTS[variant]
+    cfg = mqsim_pairing.twin_config(64, 32, 10, 32, planes, offsets, trigger, hold, *pools)
     engine.check(cfg)
+    assert cfg["ftl"].get("plane_pools", 0) == (planes if pools else 0)
+    assert (trigger == "victim") if pools else True
     nand, gc = cfg["timing"]["nand"], cfg["timing"]["gc"]
     assert (nand["planes_per_die"], nand["program_us"], nand["erase_us"]) == (planes, 750.0, 3800.0)
     assert gc.get("multiplane_offsets", 0) == (32 if offsets < 0 else offsets)

@@ -99,7 +99,7 @@ impl Device {
         let geom = config.validate()?;
         let mut ftl = Ftl::new(&config, geom);
         ftl.set_op_log(true);
-        let eng = Engine::new(&config.timing, &geom);
+        let eng = Engine::new(&config.timing, &geom).with_plane_pools(config.ftl.plane_pools);
         let background_gc_free_blocks = config
             .timing
             .background_gc_free_blocks

@@ -114,7 +114,7 @@ impl Simulator {
         };
         let t = &sim.config.timing;
         if t.enabled {
-            sim.timed = Some(Engine::new(t, &geom));
+            sim.timed = Some(Engine::new(t, &geom).with_plane_pools(sim.config.ftl.plane_pools));
             sim.time_end_ns = t.duration_s.map(|d| (d * 1e9).round() as u64);
             sim.background_gc_free_blocks = t
                 .background_gc_free_blocks

@@ -20,6 +20,7 @@ mod lookahead;
 mod multiplane;
 mod per_write_gc;
 mod placement;
+mod plane_pools;
 mod program_page;
 #[cfg(feature = "audit")]
 mod properties;

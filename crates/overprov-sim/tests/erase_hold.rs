@@ -1,7 +1,7 @@
 //! MQSim's erase hold (`timing.gc.erase_hold`, timing/erase_hold.rs): from a collection's
 //! booking until its erase starts, a host-only program on its die takes no more host units.
 
-use overprov_sim::config::{GcBlocking, SimConfig};
+use overprov_sim::config::SimConfig;
 use overprov_sim::Simulator;
 
 use crate::common::{self, run, steady};
@@ -9,18 +9,8 @@ use crate::common::{self, run, steady};
 /// MQSim's layout with its page-offset rule: one die of two planes, a GC domain per plane, no
 /// write buffer, 32 page offsets.
 fn drive(op: f64, qd: u32, hold: bool) -> SimConfig {
-    let mut c = common::blocking_drive(op, qd, GcBlocking::Domain, 2);
-    c.timing.host.command_overhead_us = 0.0;
-    let n = &mut c.timing.nand;
-    (
-        n.channels,
-        n.dies_per_channel,
-        n.flash_page_bytes,
-        n.planes_per_die,
-    ) = (1, 1, 4096, 2);
-    let gc = &mut c.timing.gc;
-    (gc.multiplane, gc.multiplane_offsets, gc.erase_hold) = (true, 32, hold);
-    c.run.drive_writes = 1.0;
+    let mut c = common::mqsim_offset_drive(op, qd);
+    c.timing.gc.erase_hold = hold;
     c
 }
 

@@ -123,6 +123,13 @@ pub struct FtlConfig {
     /// When GC runs: `batched` (the default) or `per-write` (see [`CollectionTrigger`]).
     #[serde(skip_serializing_if = "super::is_default")]
     pub gc_trigger: CollectionTrigger,
+    /// MQSim's per-plane free-block pools (`ftl/plane_pools.rs`): 0 (the default) one pool,
+    /// host frontier and GC frontier for the drive; N (2..=16) pools, block `b` in pool
+    /// `b % N`, each with its own free blocks, host and GC frontiers, a host page in pool
+    /// `lpn % N`, and victims chosen within the pool whose host frontier needs a block until
+    /// it holds more than `gc_free_blocks / N` free blocks.
+    #[serde(skip_serializing_if = "super::is_default")]
+    pub plane_pools: u32,
 }
 
 impl Default for FtlConfig {
@@ -136,6 +143,7 @@ impl Default for FtlConfig {
             gc_frontier: GcFrontier::Separate,
             host_streams: HostStreams::Single,
             gc_trigger: CollectionTrigger::Batched,
+            plane_pools: 0,
         }
     }
 }
@@ -205,6 +213,46 @@ impl FtlConfig {
             ));
         }
         Ok(())
+    }
+
+    /// Per-plane pools, checked (`plane_pools` ≥ 2): at most 16 pools; a d-choices or random
+    /// victim (sampled within the pool), the batched trigger without a victim floor, one host
+    /// stream without placement, the victim's plane collecting (`writer_timing`: the timing's
+    /// writer trigger is set) and, per pool, its trigger's share of `gc_free_blocks` plus its two
+    /// frontiers and one block among `spare_blocks`.
+    pub(crate) fn validate_plane_pools(
+        &self,
+        spare_blocks: u64,
+        one_stream: bool,
+        writer_timing: bool,
+    ) -> Result<()> {
+        let n = self.plane_pools;
+        if n < 2 {
+            return match n {
+                0 => Ok(()),
+                _ => Err(Error::config("ftl.plane_pools", "0 (off) or at least 2")),
+            };
+        }
+        let why = if n > 16 {
+            "at most 16 pools"
+        } else if !matches!(self.policy, PolicyKind::DChoices | PolicyKind::Random) {
+            "needs ftl.policy = \"d-choices\" or \"random\" (victims sampled within a pool)"
+        } else if self.gc_trigger != CollectionTrigger::Batched
+            || self.gc_victim_min_invalid_fraction.is_some()
+        {
+            "needs the batched trigger without a victim floor"
+        } else if !one_stream {
+            "needs one host stream and no placement (the pools are the frontiers' streams)"
+        } else if writer_timing {
+            "needs timing.gc.trigger = \"victim\" (the pool that ran low collects)"
+        } else {
+            let per = (self.gc_free_blocks / n).max(1) as u64 + 3;
+            if spare_blocks >= per * n as u64 {
+                return Ok(());
+            }
+            "OP too small: each pool needs its trigger's blocks, two frontiers and one more"
+        };
+        Err(Error::config("ftl.plane_pools", why))
     }
 
     /// The victim floor in invalid pages of a block of `pages_per_block` (0: no floor):

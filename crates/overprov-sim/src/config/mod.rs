@@ -181,6 +181,20 @@ impl SimConfig {
         self.validate_placement()?;
         f.validate_trigger(self.timing.enabled && self.timing.gc.trigger == GcTrigger::Writer)?;
         let streams = self.stream_count()?;
+        f.validate_plane_pools(
+            g.spare_blocks(),
+            streams == 1 && !self.placement.enabled,
+            self.timing.enabled && self.timing.gc.trigger == GcTrigger::Writer,
+        )?;
+        let t = &self.timing;
+        let slots = t.dies() * t.nand.planes_per_die;
+        if f.plane_pools >= 2 && t.enabled && t.gc.multiplane_offsets > 0 && f.plane_pools != slots
+        {
+            return Err(Error::config(
+                "ftl.plane_pools",
+                format!("with timing.gc.multiplane_offsets, one pool a plane: {slots}"),
+            ));
+        }
         let frontiers = self.frontier_count(streams) as u64;
         // GC must free a block whenever it takes any victim: at its lowest trigger (the forced
         // one under a victim floor) the closed blocks then hold more pages than the user space

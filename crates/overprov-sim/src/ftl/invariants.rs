@@ -58,10 +58,10 @@ impl Ftl {
                 BlockState::Collecting => return Err("a block was left mid-collection".into()),
             }
         }
-        if free != self.free.len() {
+        if free != self.free_blocks() {
             return Err(format!(
                 "{free} blocks in state free but the free pool holds {}",
-                self.free.len()
+                self.free_blocks()
             ));
         }
         let open_frontiers = self.frontiers.iter().filter(|f| f.block != NIL).count();

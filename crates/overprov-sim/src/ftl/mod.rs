@@ -10,6 +10,7 @@ pub mod gc;
 pub mod huge_pages;
 mod invariants;
 mod per_write_gc;
+mod plane_pools;
 pub mod prefetch;
 pub mod wear;
 
@@ -20,6 +21,7 @@ use crate::geometry::{FastDiv, Geometry};
 use crate::rng::Rng;
 use blocks::{BlockState, BlockTable, NIL};
 use gc::{Policy, VictimContext, VictimPolicy};
+use plane_pools::PlanePools;
 use wear::FreePool;
 
 /// Valid pages of a GC victim whose forward-map entries are prefetched ahead of the one being
@@ -130,6 +132,9 @@ pub struct Ftl {
     ops: Vec<NandOp>,
     /// Scratch list of a victim's valid pages (reused; at most a block's pages).
     reloc_sources: Vec<u32>,
+    /// `ftl.plane_pools`: the per-plane free pools (`plane_pools.rs`; None by default, and the
+    /// free blocks are then `free`'s).
+    pools: Option<Box<PlanePools>>,
     /// Test audit (feature `audit`): the host-write sequence number each physical page holds,
     /// carried along by relocations, so tests can prove every LBA maps to its latest write.
     #[cfg(feature = "audit")]
@@ -140,15 +145,20 @@ impl Ftl {
     /// Build an empty (fresh, all-erased) drive. `config` must have been validated.
     pub fn new(config: &SimConfig, geom: Geometry) -> Self {
         let ppb = geom.pages_per_block;
-        let streams = config.stream_count().unwrap_or(1);
-        let gc_target = match (config.placement.enabled, config.placement.isolation) {
+        let pools = PlanePools::from_config(config, geom.blocks);
+        let mut streams = config.stream_count().unwrap_or(1);
+        let mut gc_target = match (config.placement.enabled, config.placement.isolation) {
             (true, Isolation::InitiallyIsolated) => GcTarget::Common,
             (true, Isolation::PersistentlyIsolated) => GcTarget::PerStream,
             (false, _) if config.ftl.gc_frontier == GcFrontier::Separate => GcTarget::PerStream,
             (false, _) => GcTarget::Shared,
         };
         let handles = if config.placement.enabled { streams } else { 0 };
-        let frontier_count = config.frontier_count(streams);
+        let mut frontier_count = config.frontier_count(streams);
+        if let Some(p) = &pools {
+            // the pools are the streams: a host and a GC frontier each
+            (streams, gc_target, frontier_count) = (p.pools(), GcTarget::PerStream, 2 * p.pools());
+        }
         let physical = geom.physical_pages() as usize;
         let policy = Policy::from_config(&config.ftl);
         Ftl {
@@ -159,7 +169,10 @@ impl Ftl {
             p2l: huge_pages::filled_vec(physical, 0),
             valid: huge_pages::filled_vec(physical.div_ceil(64), 0),
             blocks: BlockTable::new(geom.blocks, ppb).with_bucket_ages(policy.reads_bucket_ages()),
-            free: FreePool::new(config.wear.dynamic, geom.blocks),
+            free: FreePool::new(
+                config.wear.dynamic,
+                if pools.is_some() { 0 } else { geom.blocks },
+            ),
             frontiers: vec![
                 Frontier {
                     block: NIL,
@@ -189,6 +202,7 @@ impl Ftl {
             log_ops: false,
             ops: Vec::new(),
             reloc_sources: Vec::with_capacity(ppb as usize),
+            pools,
             #[cfg(feature = "audit")]
             stamp: vec![0; physical],
         }
@@ -211,7 +225,10 @@ impl Ftl {
         self.victim_valid_hist.iter_mut().for_each(|c| *c = 0);
     }
     pub fn free_blocks(&self) -> usize {
-        self.free.len()
+        match &self.pools {
+            Some(p) => p.free_blocks(),
+            None => self.free.len(),
+        }
     }
     pub fn streams(&self) -> usize {
         self.streams
@@ -295,6 +312,7 @@ impl Ftl {
 
     #[inline(always)]
     fn write_one(&mut self, lpn: u32, stream: usize) {
+        let stream = self.pool_stream(lpn, stream);
         debug_assert!(stream < self.streams);
         let old = self.l2p[lpn as usize];
         if old != UNMAPPED {
@@ -384,6 +402,9 @@ impl Ftl {
     #[cold]
     #[inline(never)]
     fn advance(&mut self, idx: usize, host: bool) {
+        if self.pools.is_some() {
+            return self.advance_in_pool(idx, host);
+        }
         self.close_frontier(idx);
         if host && self.per_write_gc {
             self.reserve_before_open();
@@ -431,7 +452,7 @@ impl Ftl {
     /// Background GC (idle time): collect one victim if the free pool holds `free_blocks` or
     /// fewer (and it passes the victim floor, if any). Returns whether a victim was collected.
     pub fn collect_background(&mut self, free_blocks: usize) -> bool {
-        self.free.len() <= free_blocks && self.collect_victim()
+        self.free_blocks() <= free_blocks && self.collect_victim()
     }
 
     /// Collect victims until the free pool is above the trigger, or (with a victim floor) the
@@ -537,7 +558,10 @@ impl Ftl {
         self.blocks.erase(b);
         self.counters.erases += 1;
         self.log(NandOp::Erase(b));
-        self.free.push(b, self.blocks.erase_count[b as usize]);
+        match &mut self.pools {
+            Some(p) => p.push(b, self.blocks.erase_count[b as usize]),
+            None => self.free.push(b, self.blocks.erase_count[b as usize]),
+        }
     }
 
     /// With placement: count relocated pages against the handle whose host write they hold

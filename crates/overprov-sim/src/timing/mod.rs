@@ -146,6 +146,9 @@ pub struct Engine {
     /// the page-offset rule the write's units' slots, drawn before its collections are booked.
     gc_writer: bool,
     writer_slots: std::collections::VecDeque<u32>,
+    /// `ftl.plane_pools`: under the page-offset rule a host unit's slot is its block's pool
+    /// (`block % plane_pools`), not a pseudo-random one (0: off).
+    plane_pools: u64,
     /// Multi-plane programs: each die's open batch of host units (`multiplane.rs`), and its
     /// latest collection's programs when they take other units (`gc_planes.rs`).
     multiplane: multiplane::MultiPlane,
@@ -244,6 +247,7 @@ impl Engine {
             },
             gc_writer: t.gc.trigger == GcTrigger::Writer,
             writer_slots: std::collections::VecDeque::new(),
+            plane_pools: 0,
             multiplane: multiplane::MultiPlane::new(t.nand.planes_per_die, dies),
             gc_planes: gc_planes::GcPlanes::new(
                 t.gc.multiplane && t.gc.multiplane_offsets == 0,
@@ -394,13 +398,21 @@ impl Engine {
         (loaded, self.on_die(die, loaded, die_ns))
     }
 
+    /// With the FTL's per-plane pools (`ftl.plane_pools` = N ≥ 2): under the page-offset rule
+    /// a host unit takes its block's pool as its die and plane slot.
+    pub fn with_plane_pools(mut self, pools: u32) -> Self {
+        self.plane_pools = if pools >= 2 { pools as u64 } else { 0 };
+        self
+    }
+
     /// A host unit under MQSim's page-offset rule (`gc_planes.rs`, `SameOffset`), its data
     /// arrived at `arrived`: placed on a die and plane by address, accepted once its GC domain
     /// (`slot % domains`) is not collecting, then joined to a program at its offset or
     /// programmed on its own.
-    fn program_host_by_address(&mut self, arrived: u64, die_ns: u64) -> u64 {
+    fn program_host_by_address(&mut self, ppn: u32, arrived: u64, die_ns: u64) -> u64 {
         let slot = match self.writer_slots.pop_front() {
             Some(s) => s,
+            None if self.plane_pools > 0 => (ppn as u64 / self.ppb % self.plane_pools) as u32,
             None => self.same_offset.place(),
         };
         let (die, plane) = self.same_offset.die_plane(slot);
@@ -551,7 +563,7 @@ impl Engine {
                         self.flush_pages.push(p);
                         flush_page_ns = flush_page_ns.max(ns.1);
                     } else if self.same_offset.enabled() {
-                        done = done.max(self.program_host_by_address(arrived, ns.0));
+                        done = done.max(self.program_host_by_address(p, arrived, ns.0));
                     } else if self.buffer_units == 0 {
                         let ready = self.domain_ready(p, arrived);
                         done = done.max(self.program_host(p, ready, ns.0));

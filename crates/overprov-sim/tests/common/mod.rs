@@ -55,3 +55,20 @@ pub fn blocking_drive(op: f64, qd: u32, blocking: GcBlocking, domains: u32) -> S
     c.run.drive_writes = 1.5;
     c
 }
+
+/// MQSim's layout with its page-offset rule: one die of two planes, a GC domain a plane, no
+/// write buffer, 32 page offsets, no command overhead, one measured drive write.
+pub fn mqsim_offset_drive(op: f64, qd: u32) -> SimConfig {
+    let mut c = blocking_drive(op, qd, GcBlocking::Domain, 2);
+    c.timing.host.command_overhead_us = 0.0;
+    let n = &mut c.timing.nand;
+    (
+        n.channels,
+        n.dies_per_channel,
+        n.flash_page_bytes,
+        n.planes_per_die,
+    ) = (1, 1, 4096, 2);
+    (c.timing.gc.multiplane, c.timing.gc.multiplane_offsets) = (true, 32);
+    c.run.drive_writes = 1.0;
+    c
+}
