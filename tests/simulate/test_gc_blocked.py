@@ -49,3 +49,27 @@ def test_the_ssdsim_twin_has_one_die_a_chip_and_the_channel_s_transfer():
     assert 4096 / (nand["channel_mb_s"] * 1e6) == pytest.approx(102.4e-6)
     assert config["timing"]["gc"]["domains"] == 1
     assert config["ftl"]["gc_free_blocks"] == round(0.05 * 1792)
+
+
+def test_the_simulate_document_with_blocking_domains_meets_its_schema(overprov_cli, tmp_path):
+    """`timed.gc_blocked` is in python/overprov/schemas/simulate.schema.json: a document with it
+    validates, and a figure of the wrong type is refused naming the field."""
+    import json
+
+    from overprov.errors import InputError
+    from overprov.json_schemas import validate_document
+
+    config = tmp_path / "blocking.toml"
+    config.write_text('[timing]\nenabled = true\n[timing.gc]\nblocking = "domain"\ndomains = 4\n')
+    out = tmp_path / "run.json"
+    rc, _, err = overprov_cli("simulate", "--config", str(config), "--advertised", "32M",
+                              "--pages-per-block", "64", "--extra-op", "10", "--drive-writes",
+                              "1", "--no-progress", "--json", str(out))  # fmt: skip
+    assert rc == 0, err
+    doc = json.loads(out.read_text())
+    g = doc["runs"][0]["timed"]["gc_blocked"]
+    assert len(g["jobs"]) == 4
+    validate_document(doc, "overprov.simulate", str(out))
+    g["jobs"] = "four"
+    with pytest.raises(InputError, match="gc_blocked.jobs"):
+        validate_document(doc, "overprov.simulate", str(out))
