@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from overprov import engine
+from overprov.calibrate import burst_cycle
 from overprov.calibrate import closed_loop as loopmod
 from overprov.calibrate import evidence, gc_blocking, twin_runs, uncertainty, workload_curve
 from overprov.calibrate import fit as fitmod
@@ -52,7 +53,9 @@ RAW_TWIN = "twin-raw-nand.toml"
 
 
 def points_from(m: Measurement) -> list[fitmod.Point]:
-    """The fit's points from a measurement: each level's steady IOPS and WAF."""
+    """The fit's points from a measurement: each level's steady IOPS and WAF (the first level's
+    read through its collector's burst cycle first, in ``m``, where ``burst_cycle`` is on)."""
+    burst_cycle.read_first_level(m)
     return [
         fitmod.Point(
             extra_op_percent=lv.extra_op_percent,
