@@ -192,7 +192,9 @@ SPARE_FROM_ONSET_MAIN = (
     "sys.exit(main(sys.argv[1:]))"
 )
 #: set first in that process with ``--through-cycle`` (``burst_cycle.READ_THROUGH_CYCLE``)
-THROUGH_CYCLE_SET = "from overprov.calibrate import burst_cycle; burst_cycle.READ_THROUGH_CYCLE = True; "
+THROUGH_CYCLE_SET = (
+    "from overprov.calibrate import burst_cycle; burst_cycle.READ_THROUGH_CYCLE = True; "
+)
 
 
 def predict(

@@ -19,9 +19,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from overprov import engine
-from overprov.calibrate import burst_cycle
+from overprov.calibrate import (
+    burst_cycle,
+    evidence,
+    gc_blocking,
+    twin_runs,
+    uncertainty,
+    workload_curve,
+)
 from overprov.calibrate import closed_loop as loopmod
-from overprov.calibrate import evidence, gc_blocking, twin_runs, uncertainty, workload_curve
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import twin as twinmod
 from overprov.calibrate import waf_drift as driftmod

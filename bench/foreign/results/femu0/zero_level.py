@@ -56,7 +56,8 @@ def row(name: str, case: str, truth: str) -> tuple[dict, list]:
             start = i
         written += rounds[i]["bytes_written"] / cap
     end = idx[-1] + 1
-    mid = next(i for i in range(start, end) if dw[i] - dw[start - 1] >= (dw[end - 1] - dw[start - 1]) / 2)
+    half = (dw[end - 1] - dw[start - 1]) / 2
+    mid = next(i for i in range(start, end) if dw[i] - dw[start - 1] >= half)
     last = next(i for i in range(start, end) if dw[end - 1] - dw[i - 1] <= 0.1 + 1e-9)
     onset = m["onset_spare_factor"]
     t0 = next(lv for lv in t["levels"] if lv["extra_op_percent"] == 0 and lv["queue_depth"] == 32)
@@ -66,7 +67,8 @@ def row(name: str, case: str, truth: str) -> tuple[dict, list]:
         "read_from_dw": dw[start - 1], "read_to_dw": dw[end - 1],
         "since_onset_from": dw[start - 1] - onset, "since_onset_to": dw[end - 1] - onset,
         "rounds": end - start, "waf_read": lv0["waf"],
-        "waf_first_half": waf_over(rounds, start, mid + 1), "waf_second_half": waf_over(rounds, mid + 1, end),
+        "waf_first_half": waf_over(rounds, start, mid + 1),
+        "waf_second_half": waf_over(rounds, mid + 1, end),
         "waf_last_0.1": waf_over(rounds, last, end), "waf_level": waf_over(rounds, idx[0], end),
         "truth_waf": truth_waf, "error": lv0["waf"] / truth_waf - 1,
     }  # fmt: skip
@@ -77,8 +79,8 @@ def main() -> None:
     print("# PYTHONPATH=python python bench/foreign/results/femu0/zero_level.py")
     print("# dw: host drive writes since the purge; read: the stretch measure.over_bursts reads "
           "the 0% WAF over; FEMU: femu.py's steady 0% WAF (from empty, window 4-12)")  # fmt: skip
-    print("| case | onset | read (dw) | since onset | rounds | WAF read | 1st / 2nd half | last 0.1 "
-          "| whole level | FEMU | error |")  # fmt: skip
+    print("| case | onset | read (dw) | since onset | rounds | WAF read | 1st / 2nd half "
+          "| last 0.1 | whole level | FEMU | error |")  # fmt: skip
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     series = {}
     for name, case, truth in CASES:
@@ -89,7 +91,7 @@ def main() -> None:
               f"| {r['waf_read']:.2f} | {r['waf_first_half']:.2f} / {r['waf_second_half']:.2f} "
               f"| {r['waf_last_0.1']:.2f} | {r['waf_level']:.2f} | {r['truth_waf']:.2f} "
               f"| {100 * r['error']:+.1f}% |")  # fmt: skip
-    print("\n# FEMU's 0% WAF per drive write from empty (femu.py's series: the WAF of each drive write)")
+    print("\n# FEMU's 0% WAF per drive write from empty (femu.py's series: each drive write's WAF)")
     print("| case | " + " | ".join(f"{k}" for k in range(1, 9)) + " |")
     print("|---|" + "---|" * 8)
     for name, s in series.items():
