@@ -62,6 +62,11 @@ def flag_on(monkeypatch):
     monkeypatch.setattr(burst_cycle, "READ_THROUGH_CYCLE", True)
 
 
+@pytest.fixture
+def flag_off(monkeypatch):
+    monkeypatch.setattr(burst_cycle, "READ_THROUGH_CYCLE", False)
+
+
 def test_the_sinusoid_mean_of_a_pure_swing_is_its_constant_over_uneven_rounds():
     edges = [0.0, 0.01, 0.03, 0.035, 0.09, 0.1, 0.16, 0.2]
     spans = list(zip(edges, edges[1:], strict=False))
@@ -69,8 +74,11 @@ def test_the_sinusoid_mean_of_a_pure_swing_is_its_constant_over_uneven_rounds():
     assert burst_cycle.sinusoid_mean(spans, values, 1 / MEAN_WAF) == pytest.approx(MEAN_WAF)
 
 
-def test_off_by_default_the_plain_figures_stay():
-    assert burst_cycle.READ_THROUGH_CYCLE is False
+def test_on_by_default():  # bench/foreign/results/femu0/verdict.md
+    assert burst_cycle.READ_THROUGH_CYCLE is True
+
+
+def test_off_the_plain_figures_stay(flag_off):
     m = measurement(SIZES, phase=1.0)
     before = (m.levels[0].waf, m.levels[0].steady_iops)
     assert not burst_cycle.read_first_level(m)
