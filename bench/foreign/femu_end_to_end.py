@@ -38,7 +38,8 @@ predicted again with the code as it is, judged against ``--truth`` if given.
 
 ``--through-cycle`` (``measure``, ``repredict``): the prediction made with
 ``burst_cycle.READ_THROUGH_CYCLE`` on in calibrate's process (the first level read through the
-collector's burst cycle; its rule: bench/foreign/results/femu0/RULE.md). ``--run-on-levels``,
+collector's burst cycle; its rule: bench/foreign/results/femu0/RULE.md; on by default since
+bench/foreign/results/femu0/verdict.md, so the option now changes nothing). ``--run-on-levels``,
 ``--run-on-step``: ``--run-on`` after the levels named (each into ``run_on-LEVEL.json``), every
 step of that many drive writes.
 

@@ -30,7 +30,6 @@ STORED = tolerant.STORED | {
 }
 HELD_OUT = (10.0, 20.0, 30.0)
 WAF_WORST = 5.0
-NO_HARM_POINTS = 2.0
 
 
 def row_text(name: str, arm: str, row: dict) -> str:
@@ -41,6 +40,19 @@ def row_text(name: str, arm: str, row: dict) -> str:
             f"WAF 0-40% {text(errors(row, 'waf'))}")  # fmt: skip
 
 
+def targets(on: dict) -> bool:
+    """Condition 1 on a fresh drive's on arm."""
+    if "refused" in on:
+        print("  1. targets: refused")
+        return False
+    waf, iops = ([abs(errors(on, k)[x]) for x in HELD_OUT] for k in ("waf", "iops"))
+    met = max(waf) <= WAF_WORST and statistics.median(iops) <= 10 and max(iops) <= 20
+    print(f"  1. targets (on, 10/20/30%): WAF worst {max(waf):.1f}% (5), IOPS median "
+          f"{statistics.median(iops):.1f}% worst {max(iops):.1f}% (10/20): "
+          f"{'holds' if met else 'FAILS'}")  # fmt: skip
+    return met
+
+
 def fresh() -> bool:
     ok = True
     for name in FRESH:
@@ -48,17 +60,8 @@ def fresh() -> bool:
         rows = {arm: e2e.judge(truth, R / f"{name}-{arm}") for arm in ("off", "on")}
         for arm, row in rows.items():
             print(row_text(name, arm, row))
+        c1 = targets(rows["on"])
         on, off = rows["on"], rows["off"]
-        if "refused" in on:
-            c1 = False
-            print("  1. targets: refused")
-        else:
-            w = [abs(errors(on, "waf")[x]) for x in HELD_OUT]
-            i = [abs(errors(on, "iops")[x]) for x in HELD_OUT]
-            c1 = max(w) <= WAF_WORST and statistics.median(i) <= 10 and max(i) <= 20
-            print(f"  1. targets (on, 10/20/30%): WAF worst {max(w):.1f}% (5), IOPS median "
-                  f"{statistics.median(i):.1f}% worst {max(i):.1f}% (10/20): "
-                  f"{'holds' if c1 else 'FAILS'}")  # fmt: skip
         c2 = ("refused" in off or "refused" not in on) and cost_ok(on)
         print(f"  2. no refusal, cost: off {'refused' if 'refused' in off else 'answers'}, "
               f"on {'refused' if 'refused' in on else 'answers'}; drive writes "
@@ -68,33 +71,10 @@ def fresh() -> bool:
     return ok
 
 
-def stored() -> bool:
-    ok = True
-    for name, truth_file in STORED.items():
-        truth = json.loads((S / truth_file).read_text())
-        off, on = (e2e.judge(truth, R / "stored" / f"{name}-{arm}") for arm in ("off", "on"))
-        if "refused" in on or "refused" in off:
-            good = "refused" not in on or "refused" in off
-            print(f"{name}: off {off.get('refused', 'answers')}; on {on.get('refused', 'answers')}"
-                  f": {'holds' if good else 'FAILS'}")  # fmt: skip
-            ok = ok and good
-            continue
-        worse = []
-        for what in ("iops", "waf"):
-            a, b = errors(off, what), errors(on, what)
-            worse += [f"{what}@{x:g} {abs(a[x]):.1f}->{abs(b[x]):.1f}" for x in a
-                      if abs(b[x]) - abs(a[x]) > NO_HARM_POINTS]  # fmt: skip
-        print(f"{name}: off IOPS {text(errors(off, 'iops'))} WAF {text(errors(off, 'waf'))}; "
-              f"on IOPS {text(errors(on, 'iops'))} WAF {text(errors(on, 'waf'))}; worse by > 2 "
-              f"points: {', '.join(worse) or 'none'}")  # fmt: skip
-        ok = ok and not worse
-    return ok
-
-
 def main() -> None:
-    c12 = fresh()
-    c3 = stored()
-    print(f"# conditions 1-2 {'hold' if c12 else 'FAIL'}; condition 3 {'holds' if c3 else 'FAILS'}")
+    verdicts = {"1-2": fresh(), "3": tolerant.stored(STORED, R / "stored")}
+    said = (f"conditions {k}: {'hold' if v else 'FAIL'}" for k, v in verdicts.items())
+    print("# " + "; ".join(said))
 
 
 if __name__ == "__main__":
