@@ -32,7 +32,7 @@ import math
 
 from overprov.calibrate.graded_run import is_graded_round
 from overprov.calibrate.plan import MeasurementPlan
-from overprov.measurement_file import Measurement, Round
+from overprov.measurement_file import Level, Measurement, Round
 
 #: Read a graded plan's first level through the collector's burst cycle (off: the plain mean;
 #: on by default since bench/foreign/results/femu0/verdict.md).
@@ -128,3 +128,10 @@ def read_first_level(m: Measurement) -> bool:
     level = m.levels[0]
     level.waf, level.steady_iops = waf, 1.0 / spi
     return True
+
+
+def levels_read(m: Measurement) -> list[Level]:
+    """``m``'s levels, its first read through the burst cycle first (:func:`read_first_level`):
+    where ``predict.points_from`` takes a measurement's points."""
+    read_first_level(m)
+    return m.levels

@@ -1,6 +1,6 @@
 """Conditions 1-3 of bench/foreign/results/femu0/RULE.md on its runs' folders (each judged by
 bench/foreign/femu_end_to_end.py's ``judge`` against its FEMU truth; the rows' text and the cost
-check are onset-tolerant/judge.py's).
+check are bench/foreign/results/onset-tolerant/judge.py's).
 
     PYTHONPATH=python python bench/foreign/results/femu0/judge.py \
         > bench/foreign/results/femu0/judged.txt
@@ -17,7 +17,8 @@ import femu_end_to_end as e2e  # noqa: E402
 
 S = Path("bench/foreign/results")
 R = S / "femu0"
-_spec = importlib.util.spec_from_file_location("tolerant_judge", S / "onset-tolerant/judge.py")
+TOLERANT = Path("bench/foreign/results/onset-tolerant/judge.py")
+_spec = importlib.util.spec_from_file_location("tolerant_judge", TOLERANT)
 tolerant = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(tolerant)
 errors, text, cost_ok = tolerant.errors, tolerant.text, tolerant.cost_ok

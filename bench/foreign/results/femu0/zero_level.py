@@ -3,12 +3,12 @@
     PYTHONPATH=python python bench/foreign/results/femu0/zero_level.py > .../zero_level.txt
 
 For F1 (bench/foreign/results/onset-tolerant/) and the six stored FEMU cases with a binding
-reserve (onset-tolerant/RULE.md, condition 3): the onset of garbage collection from empty, the
-0% level's random rounds and the stretch ``measure.over_bursts`` reads its WAF over (every random
-round past the segment's minimum), in drive writes since the purge and since the onset; the WAF
-of that stretch, of its halves and of the level's last 0.1 drive writes, from the write
-counters; FEMU's steady 0% WAF (femu.py, from empty, window 4-12 drive writes) and its WAF per
-drive write from empty. Nothing is run or predicted.
+reserve (bench/foreign/results/onset-tolerant/RULE.md, condition 3): the onset of garbage
+collection from empty, the 0% level's random rounds and the stretch ``measure.over_bursts``
+reads its WAF over (every random round past the segment's minimum), in drive writes since the
+purge and since the onset; the WAF of that stretch, of its halves and of the level's last 0.1
+drive writes, from the write counters; FEMU's steady 0% WAF (femu.py, from empty, window 4-12
+drive writes) and its WAF per drive write from empty. Nothing is run or predicted.
 """
 
 from __future__ import annotations
