@@ -36,6 +36,13 @@ intervals' coverage.
 bench/foreign/results/onset-tolerant/RULE.md). ``repredict``: a stored case's measurement
 predicted again with the code as it is, judged against ``--truth`` if given.
 
+``--through-cycle`` (``measure``, ``repredict``): the prediction made with
+``burst_cycle.READ_THROUGH_CYCLE`` on in calibrate's process (the first level read through the
+collector's burst cycle; its rule: bench/foreign/results/femu0/RULE.md; on by default since
+bench/foreign/results/femu0/verdict.md, so the option now changes nothing). ``--run-on-levels``,
+``--run-on-step``: ``--run-on`` after the levels named (each into ``run_on-LEVEL.json``), every
+step of that many drive writes.
+
 ``refit`` (a diagnosis, not a case of the rule): the case's ``measurement.json`` with its QD32
 levels' IOPS and WAF replaced by the truth's, everything else kept (the QD4 probe, the FOB, the
 onset), predicted again the same way and judged as ``verdict`` judges: what the prediction is
@@ -115,11 +122,12 @@ def run_measure(args: argparse.Namespace) -> dict:
         if args.run_on:
 
             def after(runner: object, seg: object) -> None:
-                if (
-                    getattr(seg, "extra_op_percent", 0) > 0
-                    and getattr(seg, "queue_depth", 1) is None
+                level = getattr(seg, "extra_op_percent", 0)
+                if getattr(seg, "queue_depth", 1) is None and (
+                    level in args.run_on_levels if args.run_on_levels else level > 0
                 ):
-                    run_on(target, seg.extra_op_percent, args.run_on, out / "run_on.json")
+                    name = f"run_on-{level:g}.json" if args.run_on_levels else "run_on.json"
+                    run_on(target, level, args.run_on, out / name, args.run_on_step)
 
         m = measure(target, plan, say, journal=lambda kept: measurement_file.save(kept, path),
                     after_level=after)  # fmt: skip
@@ -127,13 +135,16 @@ def run_measure(args: argparse.Namespace) -> dict:
         target.close()
     t1 = os.times()
     if args.run_on:  # a diagnosis, not a case: nothing predicted
-        return {"run_on": json.loads((out / "run_on.json").read_text())}
-    cmd, res, cpu_predict = predict(out, args.spare_from_onset)
+        if not args.run_on_levels:
+            return {"run_on": json.loads((out / "run_on.json").read_text())}
+        return {p.name: json.loads(p.read_text()) for p in sorted(out.glob("run_on-*.json"))}
+    cmd, res, cpu_predict = predict(out, args.spare_from_onset, args.through_cycle)
     doc = {
         "drive": drive,
         "namespace_mb": ns_mb,
         "onset_from_empty": args.onset_from_empty,
         "spare_from_onset": args.spare_from_onset,
+        "through_cycle": args.through_cycle,
         "carry": graded_run.CARRY_GRADED_SURPLUS,
         "seed": femu.SEED,
         "plan": plan.text(),
@@ -151,18 +162,24 @@ def run_measure(args: argparse.Namespace) -> dict:
     return doc
 
 
-def run_on(target: femu_target.FemuTarget, level: float, drive_writes: float, path: Path) -> None:
+def run_on(
+    target: femu_target.FemuTarget,
+    level: float,
+    drive_writes: float,
+    path: Path,
+    step_drive_writes: float = RUN_ON_STEP,
+) -> None:
     """``--run-on`` (a diagnosis): after the plan's ``level`` at QD32, uniform random 4 KiB
     writes at QD32 over its span for ``drive_writes`` more, the WAF and IOPS of every
-    :data:`RUN_ON_STEP` of them kept in ``path``."""
+    ``step_drive_writes`` of them kept in ``path``."""
     span = int(target.namespace_pages * (1 - level / 100.0))
-    step = round(RUN_ON_STEP * target.namespace_pages)
+    step = round(step_drive_writes * target.namespace_pages)
     rows = []
     at = target.phase("qd 32")
-    for k in range(1, round(drive_writes / RUN_ON_STEP) + 1):
+    for k in range(1, round(drive_writes / step_drive_writes) + 1):
         now = target.phase(f"rand 0 {span} {step}")
         host = now.host_pages - at.host_pages
-        rows.append({"drive_writes_after_level": k * RUN_ON_STEP,
+        rows.append({"drive_writes_after_level": k * step_drive_writes,
                      "waf": (now.nand_pages - at.nand_pages) / host,
                      "iops": host / ((now.t_ns - at.t_ns) / 1e9)})  # fmt: skip
         at = now
@@ -175,15 +192,24 @@ SPARE_FROM_ONSET_MAIN = (
     "discard_transient.SPARE_FROM_ONSET = True; from overprov.cli import main; "
     "sys.exit(main(sys.argv[1:]))"
 )
+#: set first in that process with ``--through-cycle`` (``burst_cycle.READ_THROUGH_CYCLE``)
+THROUGH_CYCLE_SET = (
+    "from overprov.calibrate import burst_cycle; burst_cycle.READ_THROUGH_CYCLE = True; "
+)
 
 
 def predict(
-    folder: Path, spare_from_onset: bool = False
+    folder: Path, spare_from_onset: bool = False, through_cycle: bool = False
 ) -> tuple[list[str], subprocess.CompletedProcess, float]:
     """``overprov calibrate --from folder`` into ``folder/fit`` and ``folder/prediction.json``:
     its command, its result and its CPU seconds; ``spare_from_onset``: with
-    ``discard_transient.SPARE_FROM_ONSET`` on in its process."""
-    head = ["-c", SPARE_FROM_ONSET_MAIN] if spare_from_onset else ["-m", "overprov"]
+    ``discard_transient.SPARE_FROM_ONSET`` on in its process; ``through_cycle``: with
+    ``burst_cycle.READ_THROUGH_CYCLE`` on."""
+    main = SPARE_FROM_ONSET_MAIN if spare_from_onset else SPARE_FROM_ONSET_MAIN.replace(
+        "discard_transient.SPARE_FROM_ONSET = True; ", "")  # fmt: skip
+    head = ["-c", (THROUGH_CYCLE_SET if through_cycle else "") + main]
+    if not (spare_from_onset or through_cycle):
+        head = ["-m", "overprov"]
     cmd = [sys.executable, *head, "calibrate", "--from", str(folder), "--out",
            str(folder / "fit"), "--json", str(folder / "prediction.json"), "--jobs", "1",
            "--no-progress", "--extra-op", ",".join(f"{x:g}" for x in LEVELS)]  # fmt: skip
@@ -222,9 +248,10 @@ def run_repredict(args: argparse.Namespace) -> dict:
     args.out.mkdir(parents=True, exist_ok=True)
     measurement_file.save(measurement_file.load(args.case / measurement_file.NAME),
                           args.out / measurement_file.NAME)  # fmt: skip
-    cmd, res, cpu = predict(args.out, args.spare_from_onset)
+    cmd, res, cpu = predict(args.out, args.spare_from_onset, args.through_cycle)
     doc = json.loads((args.case / "run.json").read_text()) | {
         "repredicted_from": str(args.case), "spare_from_onset": args.spare_from_onset,
+        "through_cycle": args.through_cycle,
         "calibrate": "overprov " + " ".join(cmd[3:]), "calibrate_exit": res.returncode,
         "cpu_s_measure": 0.0, "cpu_s_predict": cpu,
     }  # fmt: skip
@@ -354,6 +381,15 @@ def main(argv: list[str] | None = None) -> int:
         help="diagnosis, not a case: after the highest level at QD32, this many drive writes "
         "more of uniform random writes over its span (run_on.json); nothing predicted",
     )
+    m.add_argument(
+        "--run-on-levels",
+        type=lambda text: [float(x) for x in text.split(",")],
+        default=None,
+        help="with --run-on: after these QD32 levels (e.g. 0,40; each into run_on-LEVEL.json) "
+        "instead of after every level above 0 (run_on.json)",
+    )
+    m.add_argument("--run-on-step", type=float, default=RUN_ON_STEP,
+                   help="with --run-on: the drive writes each row covers")  # fmt: skip
     v = sub.add_parser("verdict", help="the cases' predictions against the truths")
     v.add_argument("--truth", action="append", required=True, help="NAME=femu.py results")
     v.add_argument("--case", action="append", required=True, help="NAME:on|off=DIR")
@@ -368,6 +404,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--truth", type=Path, default=None, help="its femu.py results file")
     p.add_argument("--spare-from-onset", action="store_true",
                    help="with discard_transient.SPARE_FROM_ONSET on")  # fmt: skip
+    for sp in (m, p):
+        sp.add_argument("--through-cycle", action="store_true",
+                        help="predict with burst_cycle.READ_THROUGH_CYCLE on")  # fmt: skip
     args = ap.parse_args(argv)
     run = {"measure": run_measure, "verdict": run_verdict, "refit": run_refit,
            "repredict": run_repredict}[args.what]  # fmt: skip

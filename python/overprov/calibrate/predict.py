@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from overprov import engine
+from overprov.calibrate import burst_cycle as cyclemod
 from overprov.calibrate import closed_loop as loopmod
 from overprov.calibrate import evidence, gc_blocking, twin_runs, uncertainty, workload_curve
 from overprov.calibrate import fit as fitmod
@@ -44,15 +45,14 @@ from overprov.workload_options import describe_overrides, flags_text
 #: A twin whose size nobody gave (figures from a datasheet): 1 TB. Every figure the twin
 #: predicts is scale-free (simulated at a small scale anyway); only twin.toml shows the size.
 DEFAULT_ADVERTISED_BYTES = 1_000_000_000_000
-#: A twin is at least this big, so that its simulation has blocks enough for garbage
-#: collection (a 32 MiB loop device would give 16); its figures do not depend on its size.
+#: The smallest twin: blocks enough for GC (a 32 MiB loop device gives 16); figures size-free.
 MIN_TWIN_BYTES = 4 * 2**30
 TWIN = "twin.toml"
 RAW_TWIN = "twin-raw-nand.toml"
 
 
 def points_from(m: Measurement) -> list[fitmod.Point]:
-    """The fit's points from a measurement: each level's steady IOPS and WAF."""
+    """The fit's points from a measurement: each level's steady IOPS and WAF (``burst_cycle``)."""
     return [
         fitmod.Point(
             extra_op_percent=lv.extra_op_percent,
@@ -62,7 +62,7 @@ def points_from(m: Measurement) -> list[fitmod.Point]:
             waf_rel_sd=driftmod.waf_rel_sd(m, lv),
             queue_depth=lv.queue_depth,
         )
-        for lv in m.levels
+        for lv in cyclemod.levels_read(m)
     ]
 
 

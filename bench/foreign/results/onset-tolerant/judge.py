@@ -76,11 +76,13 @@ def fresh() -> bool:
     return ok
 
 
-def stored() -> bool:
+def stored(cases: dict[str, str] = STORED, folder: Path = R / "stored") -> bool:
+    """Condition 3: each case (folder name: its truth) predicted again off and on, into
+    ``folder/NAME-off`` and ``folder/NAME-on``; also bench/foreign/results/femu0/judge.py's."""
     ok = True
-    for name, truth_file in STORED.items():
+    for name, truth_file in cases.items():
         truth = json.loads((S / truth_file).read_text())
-        off, on = (e2e.judge(truth, R / "stored" / f"{name}-{arm}") for arm in ("off", "on"))
+        off, on = (e2e.judge(truth, folder / f"{name}-{arm}") for arm in ("off", "on"))
         if "refused" in on or "refused" in off:
             good = "refused" not in on or "refused" in off
             print(f"{name}: off {off.get('refused', 'answers')}; on {on.get('refused', 'answers')}"
