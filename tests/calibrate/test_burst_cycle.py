@@ -106,3 +106,18 @@ def test_on_a_stretch_shorter_than_one_pass_or_a_drive_without_a_reserve_is_left
         before = m.levels[0].waf
         assert not burst_cycle.read_first_level(m)
         assert m.levels[0].waf == before
+
+
+def test_rounds_a_whole_period_long_are_left_as_read_not_refused(flag_on):
+    """Rounds each one period long average the cycle out themselves: the fit's sine and cosine
+    columns vanish and the normal equations are singular; the level keeps its plain figures
+    (a ValueError from the fit no longer escapes)."""
+    period = 1.0 / MEAN_WAF
+    with pytest.raises(ValueError, match="cannot tell"):
+        burst_cycle.sinusoid_mean([(i * period, (i + 1) * period) for i in range(6)],
+                                  [MEAN_WAF] * 6, period)  # fmt: skip
+    m = measurement([period] * 8, phase=0.7)
+    before = m.levels[0].waf
+    burst_cycle.read_first_level(m)  # fitted or left, never raising
+    assert m.levels[0].waf == pytest.approx(before, rel=0.01)
+    assert before == pytest.approx(MEAN_WAF, rel=0.01)
