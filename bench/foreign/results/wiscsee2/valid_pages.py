@@ -10,7 +10,7 @@ bench/foreign/wiscsee.py writes it) unchanged, keeping the `Ssd` WiscSim builds,
 Every host page is written (the fill) and each write invalidates the page it replaces, so a
 drive whose bookkeeping holds has `span` valid data pages and at most its DFTL's translation
 pages (`total_translation_pages`, a few) beside them; more are pages no mapping points to
-that GC keeps moving (bench/foreign/results/wiscsee2/RULE.md's evaluation notes why). Python 2
+that GC keeps moving (docs/calibrate-validation.md, "WiscSim again, on two fresh drives"). Python 2
 for WiscSee, valid Python 3 for the project's linters; it changes nothing of WiscSim.
 """
 
