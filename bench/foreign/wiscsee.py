@@ -3,7 +3,8 @@
     python bench/foreign/wiscsee.py --binary BUILD/src/wiscsim-harness --work DIR \
         [--extra-op 0,10,20,30,40] [--qd 32] [--qd-sweep 4@0,40] [--drive-writes 6] \
         [--geometry 4,32,32] [--over-provisioning 1.28] [--gc 0.95,0.9] [--gc-procs 16] \
-        [--t-prog-ns 200000] [--out bench/foreign/results/wiscsee/wiscsee-a.json]
+        [--t-prog-ns 200000] [--reports-per-round 2] \
+        [--out bench/foreign/results/wiscsee/wiscsee-a.json]
 
 WiscSim is the simulator of WiscSee (Jun He, Sudarsun Kannan, Andrea C. Arpaci-Dusseau, Remzi
 H. Arpaci-Dusseau, "The Unwritten Contract of Solid State Drives", EuroSys 2017; junhe/wiscsee,
@@ -38,8 +39,9 @@ kept), as for every FTL of bench/foreign/README.md ("Extra OP X% on a foreign dr
 Each (OP, QD) case is one run from an empty drive: a sequential fill of the span, then D span
 writes of uniform random 4 KiB writes (--drive-writes); a round is half a span write (WiscSim
 runs a few hundred requests a CPU second once GC runs, and its victim search reads every page's
-state, so the drives are small and the rounds short; the settling rule is calibrate's: the last 8
-rounds within +-3% in range and trend). IOPS: requests
+state, so the drives are small and the rounds short; --reports-per-round 4 makes a round one span
+write; the settling rule is calibrate's: the last 8 rounds within +-3% in range and trend). IOPS:
+requests
 completed / simulated time; WAF: WiscSim's page programs (host, GC and translation pages) /
 requests completed. FOB: the first quarter span write of the fill from empty (no erase in it:
 checked).
@@ -61,7 +63,7 @@ GEOMETRY_KEYS = ("channels", "blocks_per_channel", "pages_per_block")
 GEOMETRY = dict(zip(GEOMETRY_KEYS, (4, 32, 32), strict=True))
 PAGE_BYTES = 4096
 REPORTS_PER_SPAN = 4  # the harness reports every quarter span write
-REPORTS_PER_ROUND = 2  # a round: half a span write
+REPORTS_PER_ROUND = 2  # a round: half a span write (--reports-per-round)
 SEED = 42
 T_PROG_NS = 200000  # WiscSim's defaults (config.py, flash_default)
 T_READ_NS = 20000
@@ -129,10 +131,10 @@ def parse_output(text: str) -> tuple[dict, list[dict]]:
     return drive, rows
 
 
-def rounds_of(rows: list[dict], span: int) -> list[dict]:
+def rounds_of(rows: list[dict], span: int, per_round: int = REPORTS_PER_ROUND) -> list[dict]:
     """Cumulative rows (one a quarter span write; the first REPORTS_PER_SPAN the fill's) ->
-    rounds of the random writes, REPORTS_PER_ROUND reports each (common.report_rounds)."""
-    return common.report_rounds(rows, span, REPORTS_PER_SPAN, REPORTS_PER_ROUND)
+    rounds of the random writes, `per_round` reports each (common.report_rounds)."""
+    return common.report_rounds(rows, span, REPORTS_PER_SPAN, per_round)
 
 
 fob_of = common.fob_of
@@ -182,7 +184,7 @@ def measure(binary: Path, work: Path, args, extra_op: int, qd: int) -> dict:
     if rows[-1]["requests"] != span + spec["random_writes"]:
         raise RuntimeError(f"WiscSim stopped early at {extra_op}% QD{qd}: {rows[-1]}")
     return common.report_level_record(
-        extra_op, qd, span, rows, REPORTS_PER_SPAN, REPORTS_PER_ROUND, wall_s=wall,
+        extra_op, qd, span, rows, REPORTS_PER_SPAN, args.reports_per_round, wall_s=wall,
         command=" ".join(cmd[1:]), drive=drive, simulator="WiscSim",
     )  # fmt: skip
 
@@ -215,6 +217,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--gc-procs", type=int, default=16, help="WiscSim's n_gc_procs")
     ap.add_argument("--t-prog-ns", type=int, default=T_PROG_NS)
+    ap.add_argument(
+        "--reports-per-round",
+        type=int,
+        default=REPORTS_PER_ROUND,
+        help="quarter-span reports a round (default 2: half a span write; 4: one span write)",
+    )
     args = ap.parse_args(argv)
     g = args.geometry
     binary = args.binary.resolve()
@@ -256,6 +264,7 @@ def main(argv: list[str] | None = None) -> int:
         "workload": f"4 KiB writes: the fill, then uniform random pages over the span "
         f"(Python random, seed {SEED})",
         "drive_writes": args.drive_writes,
+        "round_span_writes": args.reports_per_round / REPORTS_PER_SPAN,
         "levels": [],
     }
     if commit_file.exists():

@@ -1,8 +1,8 @@
 """bench/foreign/wiscsee.py's own arithmetic on a small stored report of its harness: the drive's
 spans from WiscSee's over_provisioning, the run's specification, the harness's lines parsed,
-rounds of two quarter-span reports after the fill and the FOB; and, where WiscSim is set up
-(WISCSIM_HARNESS names its `wiscsim-harness`), the harness itself on a tiny drive. WiscSim is
-set up and run outside the repository (bench/foreign/wiscsee/build.sh)."""
+rounds of two (or four) quarter-span reports after the fill and the FOB; and, where WiscSim is
+set up (WISCSIM_HARNESS names its `wiscsim-harness`), the harness itself on a tiny drive. WiscSim
+is set up and run outside the repository (bench/foreign/wiscsee/build.sh)."""
 
 from __future__ import annotations
 
@@ -85,6 +85,15 @@ def test_rounds_are_half_span_writes_after_the_fill_and_the_fob_is_its_first_qua
     fob = wiscsee.fob_of(rows, span=3200)
     # 4 channels, one 200 us program each at a time: 20,000 IOPS
     assert fob == {"iops": pytest.approx(800 / 0.04002), "span_writes": 0.25, "gc_runs": 0}
+
+
+def test_rounds_of_one_span_write_take_four_reports():
+    # --reports-per-round 4 (bench/foreign/results/wiscsee2/RULE.md): one round a span write
+    _, rows = wiscsee.parse_output(REPORT)
+    (r,) = wiscsee.rounds_of(rows, span=3200, per_round=4)
+    assert r["span_writes"] == pytest.approx(1.0) and r["gc_runs"] == 416
+    assert r["iops"] == pytest.approx(3200 / ((1463140000 - 160020000) / 1e9))
+    assert r["waf"] == pytest.approx((16809 - 3228) / 3200)
 
 
 @pytest.mark.skipif(
