@@ -2,12 +2,14 @@
 # Every stored FEMU end-to-end measurement predicted again with the code as it is (calibrate's
 # defaults, no option): one measurement per drive, the one measured under the plan nearest
 # today's (plan.ONSET_FROM_EMPTY on; graded_run.CARRY_GRADED_SURPLUS on where a carry run
-# exists), judged against the drive's stored femu.py truth. Stored results are not touched.
+# exists), judged against the drive's stored femu.py truth. Stored results are not touched;
+# a case already predicted (or refused) is not run again.
 #   sh bench/intervals/tally-now/repredict.sh >> bench/intervals/tally-now/runs.log 2>&1
 set -u
 O=bench/intervals/tally-now/femu; S=bench/foreign/results
 PY=${PY:-/work/main/.venv/bin/python}
 mkdir -p $O
+: > $O/truths.txt  # NAME TRUTH, one case a line (bench/intervals/tally.py --now reads it)
 for pair in \
     femu-end-to-end/femu-6lun-372blk-thres68-3ms-on=femu-end-to-end/femu-6lun-372blk-thres68-3ms.json \
     femu-end-to-end/femu-14lun-224blk-thres60-5ms-ns80-on=femu-end-to-end/femu-14lun-224blk-thres60-5ms-ns80.json \
@@ -22,7 +24,9 @@ for pair in \
     femu0/femu-13lun-270blk-thres71-3300us-on=femu0/femu-13lun-270blk-thres71-3300us.json \
     femu0/femu-4lun-410blk-thres63-3800us-on=femu0/femu-4lun-410blk-thres63-3800us.json; do
     case=${pair%%=*}; truth=${pair#*=}; n=$(basename $case)
+    echo "$n $S/$truth" >> $O/truths.txt
     [ -s $O/$n/prediction.json ] && continue
+    [ -s $O/$n/calibrate.out ] && continue  # calibrate ran and refused
     date -u
     PYTHONPATH=python /usr/bin/time -f "%U+%S CPU s, %e s wall: $n" nice -n 10 \
         $PY bench/foreign/femu_end_to_end.py repredict --case $S/$case --out $O/$n \
