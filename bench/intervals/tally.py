@@ -383,7 +383,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, help="a folder for the tally (markdown, JSON) and its rows")
     ap.add_argument("--now", action="store_true",
-                    help="also the tally with the cases re-predicted (bench/intervals/tally-now/)")  # fmt: skip
+                    help="also the tally with the re-predicted cases (tally-now/)")  # fmt: skip
     args = ap.parse_args(argv)
     corpus, skew = corpus_rows(), skew_rows()
     rows = corpus + plan_rows() + skew
