@@ -91,15 +91,20 @@ PLAN_SOURCES: tuple[tuple[str, str | None, str | None], ...] = (
 )
 
 #: the stored cases predicted again with the code as it is (``--now``): (glob under
-#: :data:`NOW`, the family's label, the :data:`PLAN_SOURCES` glob the files stand in for when
-#: any is found). FEMU end to end: every stored measurement of calibrate's plan, one a drive,
-#: against its truth (tally-now/repredict.sh; the drive's truth in ``femu/truths.txt``), for
-#: the stored refits (a diagnosis: the plan's QD32 figures replaced by the truth's)
+#: :data:`NOW`, the run to read, the family's label, the :data:`PLAN_SOURCES` glob the files
+#: stand in for when any is found). FEMU end to end: every stored measurement of calibrate's
+#: plan, one a drive, against its truth (tally-now/repredict.sh; the drive's truth in
+#: ``femu/truths.txt``), for the stored refits (a diagnosis: the plan's QD32 figures replaced
+#: by the truth's). The others: the same command as the stored files' (tally-now/*.sh).
 NOW = HERE / "tally-now"
-NOW_SOURCES: tuple[tuple[str, str, str], ...] = (
-    ("femu/*/prediction.json", "FEMU, end to end", "femu-end-to-end/refit/*-off/prediction.json"),
-    ("mqsim/*/evaluation.json", "MQSim, GC checks retried", "mqsim-retry/eval/*/evaluation.json"),
-)
+NOW_SOURCES: tuple[tuple[str, str | None, str | None, str], ...] = (
+    ("femu/*/prediction.json", None, "FEMU, end to end",
+     "femu-end-to-end/refit/*-off/prediction.json"),
+    ("mqsim/*/evaluation.json", None, "MQSim, GC checks retried",
+     "mqsim-retry/eval/*/evaluation.json"),
+    ("femu-units/evaluation.json", None, None, "retally/units/evaluation.json"),
+    ("byfig5/*.json", "on", "FEMU", "byfig5/unseen-cases/*.json"),
+)  # fmt: skip
 
 #: the skew path's stored cases with an interval (bench/intervals/RULE-skew.md)
 SKEW_CASES = ("skewftl/cases.jsonl", "zonescatter/cases.jsonl")
@@ -185,9 +190,9 @@ def plan_sources(now: bool = False) -> list[tuple[Path, str, str | None, str | N
     out = [(RESULTS, pattern, run, fam) for pattern, run, fam in PLAN_SOURCES]
     if not now:
         return out
-    for pattern, fam, stands_for in NOW_SOURCES:
+    for pattern, run, fam, stands_for in NOW_SOURCES:
         if any(NOW.glob(pattern)):
-            out = [s for s in out if s[1] != stands_for] + [(NOW, pattern, None, fam)]
+            out = [s for s in out if s[1] != stands_for] + [(NOW, pattern, run, fam)]
     return out
 
 

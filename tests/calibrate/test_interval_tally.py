@@ -91,8 +91,8 @@ def test_the_tally_counts_current_and_stale_apart(tally):
 def test_now_stands_a_re_predicted_source_in_for_the_stored_one_when_found(
     tally, tmp_path, monkeypatch
 ):
-    now_sources = (("femu/*/prediction.json", "F", "old/*.json"),
-                   ("mqsim/*/evaluation.json", "M", "gone/*.json"))  # fmt: skip
+    now_sources = (("femu/*/prediction.json", None, "F", "old/*.json"),
+                   ("mqsim/*/evaluation.json", None, "M", "gone/*.json"))  # fmt: skip
     monkeypatch.setattr(tally, "NOW", tmp_path)
     monkeypatch.setattr(tally, "NOW_SOURCES", now_sources)
     monkeypatch.setattr(
