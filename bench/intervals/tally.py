@@ -202,6 +202,22 @@ def now_refused() -> list[str]:
                   if not (d / "prediction.json").exists())  # fmt: skip
 
 
+def stored_of_now(pattern: str = "femu/*/prediction.json") -> list[dict[str, Any]]:
+    """The figures of the re-predicted FEMU cases as their stored prediction had them (the
+    prediction beside the measurement ``run.json`` names as ``repredicted_from``)."""
+    out = []
+    for f in sorted(NOW.glob(pattern)):
+        stored = ROOT / json.loads((f.parent / "run.json").read_text())["repredicted_from"]
+        truth_path = _now_truth(f)
+        if truth_path is None or not (stored / "prediction.json").is_file():
+            continue
+        pred = json.loads((stored / "prediction.json").read_text())
+        truth = _truth(truth_path, f.parent, ROOT)
+        out += prediction_rows(pred, truth, truth_path, str(stored.relative_to(ROOT)),
+                               f.parent.name, "FEMU, end to end")  # fmt: skip
+    return out
+
+
 def _now_truth(pred_file: Path) -> str | None:
     """A re-predicted FEMU case's truth (``truths.txt`` beside its folder), else None."""
     names = pred_file.parent.parent / "truths.txt"
@@ -379,6 +395,9 @@ def then_and_now(stored: dict[str, Any], now: dict[str, Any]) -> str:
         s, n = (t["families"].get(f, {}).get("current", {"n": 0}) for t in (stored, now))
         if s["n"] or n["n"]:
             lines.append(f"| {f} | {cell(s)} | {cell(n)} |")
+    if now.get("same_cases_stored"):
+        lines += ["", "The re-predicted FEMU end-to-end cases, their stored predictions: "
+                  + cell(now["same_cases_stored"])]  # fmt: skip
     if now.get("refused"):
         lines += ["", "Refused by calibrate now (no prediction): " + ", ".join(now["refused"])]
     return "\n".join(lines)
@@ -399,7 +418,10 @@ def main(argv: list[str] | None = None) -> int:
         write(args.out, "tally", text, t, rows)
     if args.now:
         now_rows = corpus + plan_rows(now=True) + skew
-        tn = tally(now_rows) | {"refused": now_refused()}
+        tn = tally(now_rows) | {
+            "refused": now_refused(),
+            "same_cases_stored": stats(stored_of_now()),
+        }
         text_now = markdown(tn) + "\n\n" + then_and_now(t, tn)
         print("\n" + text_now)
         if args.out:

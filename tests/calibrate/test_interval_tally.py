@@ -147,3 +147,29 @@ def test_two_drives_truths_of_one_name_are_two_cases(tally, tmp_path, monkeypatc
     rows = tally.plan_rows()
     assert sorted((r["source"], r["true"]) for r in rows) == [
         ("a/evaluation.json", 240.0), ("c/evaluation.json", 260.0)]  # fmt: skip
+
+
+def test_stored_of_now_reads_the_prediction_the_case_was_re_predicted_from(
+    tally, tmp_path, monkeypatch
+):
+    lv = {"extra_op_percent": 20.0, "steady_iops": 250.0, "steady_iops_low": 200.0,
+          "steady_iops_high": 300.0, "waf": 2.0, "waf_low": 1.0, "waf_high": 1.5}  # fmt: skip
+    pred = {
+        "fit": {"points": [{"extra_op_percent": 0.0, "iops": 100.0, "waf": 5.0}]},
+        "levels": [lv],
+    }
+    truth = {"levels": [{"extra_op_percent": 20, "queue_depth": 32, "steady_iops": 260.0,
+                         "steady_waf": 2.0}]}  # fmt: skip
+    (tmp_path / "stored").mkdir()
+    (tmp_path / "stored" / "prediction.json").write_text(json.dumps(pred))
+    (tmp_path / "d.json").write_text(json.dumps(truth))
+    case = tmp_path / "now" / "femu" / "d-on"
+    case.mkdir(parents=True)
+    (case / "prediction.json").write_text("{}")
+    (case / "run.json").write_text(json.dumps({"repredicted_from": "stored"}))
+    (case.parent / "truths.txt").write_text("d-on d.json\n")
+    monkeypatch.setattr(tally, "ROOT", tmp_path)
+    monkeypatch.setattr(tally, "NOW", tmp_path / "now")
+    rows = tally.stored_of_now()
+    assert [(r["kind"], r["inside"], r["source"]) for r in rows] == [
+        ("iops", True, "stored"), ("waf", False, "stored")]  # fmt: skip
