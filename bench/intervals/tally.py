@@ -22,7 +22,12 @@ the IOPS-only term (:data:`IOPS_ONLY_ADOPTED`; corpus cases without a WAF figure
 interval leaves it out); every skew case (no model-form term: bench/intervals/RULE-skew.md). The
 "current" tally counts only the cases that are not stale.
 
-    PYTHONPATH=python python bench/intervals/tally.py [--out bench/intervals/tally]
+``--now``: the stored cases predicted again with the code as it is (bench/intervals/tally-now/,
+:data:`NOW_SOURCES`) read in place of the stored files they stand for; the tally with them is
+written beside the stored one (``--out``'s ``tally-now.md``), each family's current cases then
+and now.
+
+    PYTHONPATH=python python bench/intervals/tally.py [--out bench/intervals/tally] [--now]
 """
 
 from __future__ import annotations
@@ -84,6 +89,22 @@ PLAN_SOURCES: tuple[tuple[str, str | None, str | None], ...] = (
     ("retally/femu/evaluation.json", None, "FEMU"),
     ("retally/units/evaluation.json", None, "FEMU"),
 )
+
+#: the stored cases predicted again with the code as it is (``--now``): (glob under
+#: :data:`NOW`, the run to read, the family's label, the :data:`PLAN_SOURCES` glob the files
+#: stand in for when any is found). FEMU end to end: every stored measurement of calibrate's
+#: plan, one a drive, against its truth (tally-now/repredict.sh; the drive's truth in
+#: ``femu/truths.txt``), for the stored refits (a diagnosis: the plan's QD32 figures replaced
+#: by the truth's). The others: the same command as the stored files' (tally-now/*.sh).
+NOW = HERE / "tally-now"
+NOW_SOURCES: tuple[tuple[str, str | None, str | None, str], ...] = (
+    ("femu/*/prediction.json", None, "FEMU, end to end",
+     "femu-end-to-end/refit/*-off/prediction.json"),
+    ("mqsim/*/evaluation.json", None, "MQSim, GC checks retried",
+     "mqsim-retry/eval/*/evaluation.json"),
+    ("femu-units/evaluation.json", None, None, "retally/units/evaluation.json"),
+    ("byfig5/*.json", "on", "FEMU", "byfig5/unseen-cases/*.json"),
+)  # fmt: skip
 
 #: the skew path's stored cases with an interval (bench/intervals/RULE-skew.md)
 SKEW_CASES = ("skewftl/cases.jsonl", "zonescatter/cases.jsonl")
@@ -163,13 +184,57 @@ def prediction_rows(pred: dict, truth: dict, truth_path: str, src: str, case: st
                       low=lo, high=hi, true=true, has_waf=has_waf)  # fmt: skip
 
 
-def plan_rows() -> list[dict[str, Any]]:
-    """Every figure of :data:`PLAN_SOURCES`, a case stored twice kept once (the later file)."""
-    found: dict[tuple[str, str], tuple[datetime, list[dict]]] = {}
-    for pattern, run, fam in PLAN_SOURCES:
-        for f in sorted(RESULTS.glob(pattern)):
-            src = str(f.relative_to(RESULTS))
-            at = committed_at(f)
+def plan_sources(now: bool = False) -> list[tuple[Path, str, str | None, str | None]]:
+    """(folder, glob, run, family) of :data:`PLAN_SOURCES`; ``now``: with :data:`NOW_SOURCES`
+    in place of the stored files they stand in for."""
+    out = [(RESULTS, pattern, run, fam) for pattern, run, fam in PLAN_SOURCES]
+    if not now:
+        return out
+    for pattern, run, fam, stands_for in NOW_SOURCES:
+        if any(NOW.glob(pattern)):
+            out = [s for s in out if s[1] != stands_for] + [(NOW, pattern, run, fam)]
+    return out
+
+
+def now_refused() -> list[str]:
+    """The re-predicted FEMU cases calibrate refused (no prediction: its ``calibrate.out``)."""
+    return sorted(str(d.relative_to(ROOT)) for d in NOW.glob("femu/*/")
+                  if not (d / "prediction.json").exists())  # fmt: skip
+
+
+def stored_of_now(pattern: str = "femu/*/prediction.json") -> list[dict[str, Any]]:
+    """The figures of the re-predicted FEMU cases as their stored prediction had them (the
+    prediction beside the measurement ``run.json`` names as ``repredicted_from``)."""
+    out = []
+    for f in sorted(NOW.glob(pattern)):
+        stored = ROOT / json.loads((f.parent / "run.json").read_text())["repredicted_from"]
+        truth_path = _now_truth(f)
+        if truth_path is None or not (stored / "prediction.json").is_file():
+            continue
+        pred = json.loads((stored / "prediction.json").read_text())
+        truth = _truth(truth_path, f.parent, ROOT)
+        out += prediction_rows(pred, truth, truth_path, str(stored.relative_to(ROOT)),
+                               f.parent.name, "FEMU, end to end")  # fmt: skip
+    return out
+
+
+def _now_truth(pred_file: Path) -> str | None:
+    """A re-predicted FEMU case's truth (``truths.txt`` beside its folder), else None."""
+    names = pred_file.parent.parent / "truths.txt"
+    if not names.is_file():
+        return None
+    return dict(line.split() for line in names.read_text().splitlines()).get(pred_file.parent.name)
+
+
+def plan_rows(now: bool = False) -> list[dict[str, Any]]:
+    """Every figure of :data:`PLAN_SOURCES` (``now``: :func:`plan_sources`), a case stored twice
+    kept once (the later file). A case is the same where its truth's name, its name and its
+    true figures are (two drives' truths each named ``mqsim.json`` are two cases)."""
+    found: dict[tuple, tuple[datetime, list[dict]]] = {}
+    for base, pattern, run, fam in plan_sources(now):
+        for f in sorted(base.glob(pattern)):
+            src = str(f.relative_to(RESULTS if base == RESULTS else ROOT))
+            at = committed_at(f) if base == RESULTS else datetime.max.replace(tzinfo=UTC)
             doc = json.loads(f.read_text())
             got: dict[tuple[str, str], list[dict]] = {}
             if isinstance(doc, list):  # evaluate.py's evaluation file
@@ -182,12 +247,13 @@ def plan_rows() -> list[dict[str, Any]]:
                 got[key] = list(evaluate_rows(doc["result"], doc["truth"], src, fam))
             else:  # a prediction.json beside its truth, or a run ("on") holding one
                 pred = doc[run] if run else doc
-                truth_path = doc.get("truth") or _end_to_end_truth(f)
+                truth_path = doc.get("truth") or _now_truth(f) or _end_to_end_truth(f)
                 truth = _truth(truth_path, f.parent, ROOT)
                 case = doc.get("case") or f.parent.name
                 key = (Path(truth_path).stem, str(case))
                 got[key] = list(prediction_rows(pred, truth, truth_path, src, str(case), fam))
-            for key, rows in got.items():
+            for (stem, case), rows in got.items():
+                key = (stem, case, tuple(sorted((r["level"], r["kind"], r["true"]) for r in rows)))
                 if key not in found or at >= found[key][0]:
                     found[key] = (at, rows)
     out = []
@@ -314,29 +380,62 @@ def markdown(t: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def all_rows() -> list[dict[str, Any]]:
-    return corpus_rows() + plan_rows() + skew_rows()
+def all_rows(now: bool = False) -> list[dict[str, Any]]:
+    return corpus_rows() + plan_rows(now) + skew_rows()
+
+
+def then_and_now(stored: dict[str, Any], now: dict[str, Any]) -> str:
+    """Each family's current cases in the stored tally and with the re-predicted cases."""
+    lines = [
+        "| cases | stored: n: inside at median width | now: n: inside at median width |",
+        "|---|---|---|",
+        f"| **pooled** | {cell(stored['pooled']['current'])} | {cell(now['pooled']['current'])} |",
+    ]
+    for f in sorted(set(stored["families"]) | set(now["families"])):
+        s, n = (t["families"].get(f, {}).get("current", {"n": 0}) for t in (stored, now))
+        if s["n"] or n["n"]:
+            lines.append(f"| {f} | {cell(s)} | {cell(n)} |")
+    if now.get("same_cases_stored"):
+        lines += ["", "The re-predicted FEMU end-to-end cases, their stored predictions: "
+                  + cell(now["same_cases_stored"])]  # fmt: skip
+    if now.get("refused"):
+        lines += ["", "Refused by calibrate now (no prediction): " + ", ".join(now["refused"])]
+    return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, help="a folder for the tally (markdown, JSON) and its rows")
+    ap.add_argument("--now", action="store_true",
+                    help="also the tally with the re-predicted cases (tally-now/)")  # fmt: skip
     args = ap.parse_args(argv)
-    rows = all_rows()
+    corpus, skew = corpus_rows(), skew_rows()
+    rows = corpus + plan_rows() + skew
     t = tally(rows)
     text = markdown(t)
     print(text)
     if args.out:
         write(args.out, "tally", text, t, rows)
+    if args.now:
+        now_rows = corpus + plan_rows(now=True) + skew
+        tn = tally(now_rows) | {
+            "refused": now_refused(),
+            "same_cases_stored": stats(stored_of_now()),
+        }
+        text_now = markdown(tn) + "\n\n" + then_and_now(t, tn)
+        print("\n" + text_now)
+        if args.out:
+            write(args.out, "tally-now", text_now, tn, now_rows, "rows-now.jsonl")
     return 0
 
 
-def write(out: Path, name: str, text: str, doc: dict[str, Any], rows: list[dict[str, Any]]) -> None:
-    """``NAME.md``, ``NAME.json`` and the rows (``rows.jsonl``; paths as text) in ``out``."""
+def write(out: Path, name: str, text: str, doc: dict[str, Any], rows: list[dict[str, Any]],
+          rows_name: str = "rows.jsonl") -> None:  # fmt: skip
+    """``NAME.md``, ``NAME.json`` and the rows (``rows_name``; paths as text) in ``out``."""
     out.mkdir(parents=True, exist_ok=True)
     (out / f"{name}.md").write_text(text + "\n")
     (out / f"{name}.json").write_text(json.dumps(doc, indent=1) + "\n")
-    with (out / "rows.jsonl").open("w") as fh:
+    with (out / rows_name).open("w") as fh:
         for r in rows:
             fh.write(json.dumps({k: str(x) if isinstance(x, Path) else x for k, x in r.items()}))
             fh.write("\n")

@@ -4,6 +4,7 @@ which figures a stored case holds out, and which stored intervals are stale."""
 from __future__ import annotations
 
 import importlib
+import json
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -85,3 +86,90 @@ def test_the_tally_counts_current_and_stale_apart(tally):
     assert t["pooled"]["current"]["n"] == 2 and t["pooled"]["current"]["inside"] == 0.5
     assert t["pooled"]["stale"]["n"] == 1 and t["stale_why"] == {"old": 1}
     assert t["families"]["F"]["all"]["median_width"] == pytest.approx(1.1 / 0.9 - 1)
+
+
+def test_now_stands_a_re_predicted_source_in_for_the_stored_one_when_found(
+    tally, tmp_path, monkeypatch
+):
+    now_sources = (("femu/*/prediction.json", None, "F", "old/*.json"),
+                   ("mqsim/*/evaluation.json", None, "M", "gone/*.json"))  # fmt: skip
+    monkeypatch.setattr(tally, "NOW", tmp_path)
+    monkeypatch.setattr(tally, "NOW_SOURCES", now_sources)
+    monkeypatch.setattr(
+        tally, "PLAN_SOURCES", (("old/*.json", None, "F"), ("gone/*.json", None, "M"))
+    )
+    assert [s[1] for s in tally.plan_sources(now=True)] == ["old/*.json", "gone/*.json"]
+    (tmp_path / "femu" / "d1-on").mkdir(parents=True)
+    (tmp_path / "femu" / "d1-on" / "prediction.json").write_text("{}")
+    (tmp_path / "femu" / "d2-on").mkdir()  # calibrate refused: no prediction
+    got = tally.plan_sources(now=True)
+    assert [(s[0], s[1]) for s in got] == [(tally.RESULTS, "gone/*.json"),
+                                           (tmp_path, "femu/*/prediction.json")]  # fmt: skip
+    assert [s[1] for s in tally.plan_sources()] == ["old/*.json", "gone/*.json"]
+    (tmp_path / "femu" / "truths.txt").write_text("d1-on r/d1.json\nd2-on r/d2.json\n")
+    assert tally._now_truth(tmp_path / "femu" / "d1-on" / "prediction.json") == "r/d1.json"
+    assert tally._now_truth(tmp_path / "x" / "prediction.json") is None
+    monkeypatch.setattr(tally, "ROOT", tmp_path)
+    assert tally.now_refused() == ["femu/d2-on"]
+
+
+def test_then_and_now_sets_each_family_s_current_cases_side_by_side(tally):
+    def r(fam: str, inside: bool) -> dict:
+        return tally.row(block="plan", family=fam, predicted=1.0, low=0.9, high=1.1,
+                         true=1.0 if inside else 2.0, stale=None)  # fmt: skip
+
+    then = tally.tally([r("A", False), r("B", True)])
+    now = tally.tally([r("A", True), r("A", True), r("B", True)]) | {"refused": ["d2"]}
+    text = tally.then_and_now(then, now)
+    assert "| A | 1: 0% at 22% | 2: 100% at 22% |" in text
+    assert "| **pooled** | 2: 50% at 22% | 3: 100% at 22% |" in text
+    assert text.endswith("(no prediction): d2")
+
+
+def test_two_drives_truths_of_one_name_are_two_cases(tally, tmp_path, monkeypatch):
+    def evaluation(true_iops: float) -> list[dict]:
+        lv = {"extra_op_percent": 20, "fitted_iops": False, "fitted_waf": True,
+              "iops_true": true_iops, "iops_pred": 250, "iops_low": 200,
+              "iops_high": 300}  # fmt: skip
+        case = {
+            "case": "IOPS+WAF 0+40",
+            "command": "overprov calibrate --waf-points 0:5",
+            "levels": [lv],
+        }
+        return [{"results": "mqsim.json", "cases": [case]}]
+
+    for name, v in (("a", 240.0), ("b", 260.0), ("c", 260.0)):  # c: b stored again
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "evaluation.json").write_text(json.dumps(evaluation(v)))
+    monkeypatch.setattr(tally, "RESULTS", tmp_path)
+    monkeypatch.setattr(tally, "PLAN_SOURCES", (("*/evaluation.json", None, "M"),))
+    monkeypatch.setattr(tally, "committed_at", lambda f: at("2026-11-28T20:00:00+00:00"))
+    rows = tally.plan_rows()
+    assert sorted((r["source"], r["true"]) for r in rows) == [
+        ("a/evaluation.json", 240.0), ("c/evaluation.json", 260.0)]  # fmt: skip
+
+
+def test_stored_of_now_reads_the_prediction_the_case_was_re_predicted_from(
+    tally, tmp_path, monkeypatch
+):
+    lv = {"extra_op_percent": 20.0, "steady_iops": 250.0, "steady_iops_low": 200.0,
+          "steady_iops_high": 300.0, "waf": 2.0, "waf_low": 1.0, "waf_high": 1.5}  # fmt: skip
+    pred = {
+        "fit": {"points": [{"extra_op_percent": 0.0, "iops": 100.0, "waf": 5.0}]},
+        "levels": [lv],
+    }
+    truth = {"levels": [{"extra_op_percent": 20, "queue_depth": 32, "steady_iops": 260.0,
+                         "steady_waf": 2.0}]}  # fmt: skip
+    (tmp_path / "stored").mkdir()
+    (tmp_path / "stored" / "prediction.json").write_text(json.dumps(pred))
+    (tmp_path / "d.json").write_text(json.dumps(truth))
+    case = tmp_path / "now" / "femu" / "d-on"
+    case.mkdir(parents=True)
+    (case / "prediction.json").write_text("{}")
+    (case / "run.json").write_text(json.dumps({"repredicted_from": "stored"}))
+    (case.parent / "truths.txt").write_text("d-on d.json\n")
+    monkeypatch.setattr(tally, "ROOT", tmp_path)
+    monkeypatch.setattr(tally, "NOW", tmp_path / "now")
+    rows = tally.stored_of_now()
+    assert [(r["kind"], r["inside"], r["source"]) for r in rows] == [
+        ("iops", True, "stored"), ("waf", False, "stored")]  # fmt: skip
