@@ -24,8 +24,8 @@ interval leaves it out); every skew case (no model-form term: bench/intervals/RU
 
 ``--now``: the stored cases predicted again with the code as it is (bench/intervals/tally-now/,
 :data:`NOW_SOURCES`) read in place of the stored files they stand for; the tally with them is
-written beside the stored one (``--out``'s ``tally-now.md``), each family's current cases then
-and now.
+written beside the stored one (bench/intervals/tally-now/tally-now.md), each family's
+current cases then and now.
 
     PYTHONPATH=python python bench/intervals/tally.py [--out bench/intervals/tally] [--now]
 """
