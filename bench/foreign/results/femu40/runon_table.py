@@ -1,6 +1,7 @@
 """Diagnosis (a): the plan's 40% level against FEMU's run-on after it and FEMU's steady truth.
 
-    python bench/foreign/results/femu40/runon_table.py > bench/foreign/results/femu40/runon_table.txt
+    python bench/foreign/results/femu40/runon_table.py \
+        > bench/foreign/results/femu40/runon_table.txt
 
 For each seen drive of runon.sh: FEMU's truth at 40% (its steady window), the plan's 40% level as
 measured (measurement.json of the run-on measurement: IOPS, WAF), the run-on's IOPS and WAF
@@ -34,22 +35,31 @@ def over(rows, lo, hi):
 
 
 def main() -> None:
-    print("drive | truth 40%: IOPS, WAF, IOPS×WAF | plan's 40% level: IOPS, WAF (err) | "
-          "run-on after it, IOPS (err) / WAF over " + ", ".join(f"{a:g}-{b:g}" for a, b in STRETCHES))
+    print(
+        "drive | truth 40%: IOPS, WAF, IOPS×WAF | plan's 40% level: IOPS, WAF (err) | "
+        "run-on after it, IOPS (err) / WAF over " + ", ".join(f"{a:g}-{b:g}" for a, b in STRETCHES)
+    )
     for name, tpath in TRUTH.items():
-        t = next(lv for lv in json.loads((S / tpath).read_text())["levels"]
-                 if lv["extra_op_percent"] == 40)
+        t = next(
+            lv
+            for lv in json.loads((S / tpath).read_text())["levels"]
+            if lv["extra_op_percent"] == 40
+        )
         ti, tw = t["steady_iops"], t["steady_waf"]
         m = json.loads((HERE / "runon" / f"{name}.measurement.json").read_text())
-        lv = next(x for x in m["levels"] if x["extra_op_percent"] == 40 and x["queue_depth"] is None)
+        lv = next(
+            x for x in m["levels"] if x["extra_op_percent"] == 40 and x["queue_depth"] is None
+        )
         rows = json.loads((HERE / "runon" / f"{name}.json").read_text())["rows"]
         parts = []
         for a, b in STRETCHES:
             i, w = over(rows, a, b)
             parts.append(f"{i:.0f} ({i / ti - 1:+.1%}) / {w:.3f} ({w / tw - 1:+.1%})")
-        print(f"{name} | {ti:.0f}, {tw:.3f}, {ti * tw:.0f} | {lv['steady_iops']:.0f} "
-              f"({lv['steady_iops'] / ti - 1:+.1%}), {lv['waf']:.3f} ({lv['waf'] / tw - 1:+.1%}), "
-              f"{lv['steady_iops'] * lv['waf']:.0f} | " + " | ".join(parts))
+        print(
+            f"{name} | {ti:.0f}, {tw:.3f}, {ti * tw:.0f} | {lv['steady_iops']:.0f} "
+            f"({lv['steady_iops'] / ti - 1:+.1%}), {lv['waf']:.3f} ({lv['waf'] / tw - 1:+.1%}), "
+            f"{lv['steady_iops'] * lv['waf']:.0f} | " + " | ".join(parts)
+        )
 
 
 if __name__ == "__main__":
