@@ -36,27 +36,22 @@ WAF_NO_WORSE_POINTS = 1.0
 
 
 def fresh() -> bool:
-    ok = True
+    """Conditions 1-2 as bench/foreign/results/femu0/judge.py judges them (its ``fresh`` on this
+    folder's drives), then this rule's part of condition 1: no worse held-out WAF."""
+    femu0.FRESH, femu0.R = FRESH, R
+    ok = femu0.fresh()
     for name in FRESH:
         truth = json.loads((R / f"{name}.json").read_text())
         rows = {arm: e2e.judge(truth, R / f"{name}-{arm}") for arm in ("off", "on")}
-        for arm, row in rows.items():
-            print(femu0.row_text(name, arm, row))
-        on, off = rows["on"], rows["off"]
-        c1 = femu0.targets(on)
-        if c1 and "refused" not in off:
-            worst = {a: max(abs(tolerant.errors(r, "waf")[x]) for x in femu0.HELD_OUT)
-                     for a, r in rows.items()}  # fmt: skip
-            c1 = worst["on"] <= worst["off"] + WAF_NO_WORSE_POINTS
-            print(f"  1. no worse WAF: held-out worst on {worst['on']:.1f}% off "
-                  f"{worst['off']:.1f}% (+{WAF_NO_WORSE_POINTS:g}): "
-                  f"{'holds' if c1 else 'FAILS'}")  # fmt: skip
-        c2 = ("refused" in off or "refused" not in on) and tolerant.cost_ok(on)
-        print(f"  2. no refusal, cost: off {'refused' if 'refused' in off else 'answers'}, "
-              f"on {'refused' if 'refused' in on else 'answers'}; drive writes "
-              f"{on['drive_writes']:.3f}, levels {on['levels_measured']}: "
-              f"{'holds' if c2 else 'FAILS'}")  # fmt: skip
-        ok = ok and c1 and c2
+        if any("refused" in r for r in rows.values()):
+            continue  # condition 2 says so
+        worst = {a: max(abs(tolerant.errors(r, "waf")[x]) for x in femu0.HELD_OUT)
+                 for a, r in rows.items()}  # fmt: skip
+        held = worst["on"] <= worst["off"] + WAF_NO_WORSE_POINTS
+        print(f"{name}  1. no worse WAF: held-out worst on {worst['on']:.1f}% off "
+              f"{worst['off']:.1f}% (+{WAF_NO_WORSE_POINTS:g}): "
+              f"{'holds' if held else 'FAILS'}")  # fmt: skip
+        ok = ok and held
     return ok
 
 
