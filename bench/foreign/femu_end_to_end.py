@@ -39,9 +39,11 @@ predicted again with the code as it is, judged against ``--truth`` if given.
 ``--through-cycle`` (``measure``, ``repredict``): the prediction made with
 ``burst_cycle.READ_THROUGH_CYCLE`` on in calibrate's process (the first level read through the
 collector's burst cycle; its rule: bench/foreign/results/femu0/RULE.md; on by default since
-bench/foreign/results/femu0/verdict.md, so the option now changes nothing). ``--run-on-levels``,
-``--run-on-step``: ``--run-on`` after the levels named (each into ``run_on-LEVEL.json``), every
-step of that many drive writes.
+bench/foreign/results/femu0/verdict.md, so the option now changes nothing).
+``--discard-iops`` (``measure``, ``repredict``): with ``discard_iops.CARRY`` on (a later
+level's IOPS read in the transient after its discard carried to the reading's WAF; its rule:
+bench/foreign/results/femu40/RULE.md). ``--run-on-levels``, ``--run-on-step``: ``--run-on``
+after the levels named (each into ``run_on-LEVEL.json``), every step of that many drive writes.
 
 ``refit`` (a diagnosis, not a case of the rule): the case's ``measurement.json`` with its QD32
 levels' IOPS and WAF replaced by the truth's, everything else kept (the QD4 probe, the FOB, the
@@ -138,13 +140,15 @@ def run_measure(args: argparse.Namespace) -> dict:
         if not args.run_on_levels:
             return {"run_on": json.loads((out / "run_on.json").read_text())}
         return {p.name: json.loads(p.read_text()) for p in sorted(out.glob("run_on-*.json"))}
-    cmd, res, cpu_predict = predict(out, args.spare_from_onset, args.through_cycle)
+    cmd, res, cpu_predict = predict(
+        out, args.spare_from_onset, args.through_cycle, args.discard_iops
+    )
     doc = {
         "drive": drive,
         "namespace_mb": ns_mb,
         "onset_from_empty": args.onset_from_empty,
         "spare_from_onset": args.spare_from_onset,
-        "through_cycle": args.through_cycle,
+        "through_cycle": args.through_cycle, "discard_iops": args.discard_iops,
         "carry": graded_run.CARRY_GRADED_SURPLUS,
         "seed": femu.SEED,
         "plan": plan.text(),
@@ -196,19 +200,23 @@ SPARE_FROM_ONSET_MAIN = (
 THROUGH_CYCLE_SET = (
     "from overprov.calibrate import burst_cycle; burst_cycle.READ_THROUGH_CYCLE = True; "
 )
+#: set first in that process with ``--discard-iops`` (``discard_iops.CARRY``)
+DISCARD_IOPS_SET = "from overprov.calibrate import discard_iops; discard_iops.CARRY = True; "
 
 
 def predict(
-    folder: Path, spare_from_onset: bool = False, through_cycle: bool = False
+    folder: Path, spare_from_onset: bool = False, through_cycle: bool = False,
+    discard_iops: bool = False,
 ) -> tuple[list[str], subprocess.CompletedProcess, float]:
     """``overprov calibrate --from folder`` into ``folder/fit`` and ``folder/prediction.json``:
     its command, its result and its CPU seconds; ``spare_from_onset``: with
     ``discard_transient.SPARE_FROM_ONSET`` on in its process; ``through_cycle``: with
-    ``burst_cycle.READ_THROUGH_CYCLE`` on."""
+    ``burst_cycle.READ_THROUGH_CYCLE`` on; ``discard_iops``: with ``discard_iops.CARRY`` on."""
     main = SPARE_FROM_ONSET_MAIN if spare_from_onset else SPARE_FROM_ONSET_MAIN.replace(
         "discard_transient.SPARE_FROM_ONSET = True; ", "")  # fmt: skip
-    head = ["-c", (THROUGH_CYCLE_SET if through_cycle else "") + main]
-    if not (spare_from_onset or through_cycle):
+    sets = (THROUGH_CYCLE_SET if through_cycle else "") + (DISCARD_IOPS_SET if discard_iops else "")
+    head = ["-c", sets + main]
+    if not (spare_from_onset or sets):
         head = ["-m", "overprov"]
     cmd = [sys.executable, *head, "calibrate", "--from", str(folder), "--out",
            str(folder / "fit"), "--json", str(folder / "prediction.json"), "--jobs", "1",
@@ -248,10 +256,10 @@ def run_repredict(args: argparse.Namespace) -> dict:
     args.out.mkdir(parents=True, exist_ok=True)
     measurement_file.save(measurement_file.load(args.case / measurement_file.NAME),
                           args.out / measurement_file.NAME)  # fmt: skip
-    cmd, res, cpu = predict(args.out, args.spare_from_onset, args.through_cycle)
+    cmd, res, cpu = predict(args.out, args.spare_from_onset, args.through_cycle, args.discard_iops)
     doc = json.loads((args.case / "run.json").read_text()) | {
         "repredicted_from": str(args.case), "spare_from_onset": args.spare_from_onset,
-        "through_cycle": args.through_cycle,
+        "through_cycle": args.through_cycle, "discard_iops": args.discard_iops,
         "calibrate": "overprov " + " ".join(cmd[3:]), "calibrate_exit": res.returncode,
         "cpu_s_measure": 0.0, "cpu_s_predict": cpu,
     }  # fmt: skip
@@ -407,6 +415,8 @@ def main(argv: list[str] | None = None) -> int:
     for sp in (m, p):
         sp.add_argument("--through-cycle", action="store_true",
                         help="predict with burst_cycle.READ_THROUGH_CYCLE on")  # fmt: skip
+        sp.add_argument("--discard-iops", action="store_true",
+                        help="predict with discard_iops.CARRY on")  # fmt: skip
     args = ap.parse_args(argv)
     run = {"measure": run_measure, "verdict": run_verdict, "refit": run_refit,
            "repredict": run_repredict}[args.what]  # fmt: skip
