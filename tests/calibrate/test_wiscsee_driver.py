@@ -122,20 +122,29 @@ def test_rounds_of_one_span_write_take_four_reports():
     assert r["waf"] == pytest.approx((16809 - 3228) / 3200)
 
 
-@pytest.mark.skipif(
+needs_wiscsim = pytest.mark.skipif(
     not os.environ.get("WISCSIM_HARNESS"),
     reason="WiscSim is not set up here (bench/foreign/wiscsee/build.sh; WISCSIM_HARNESS names it)",
 )
-def test_the_harness_runs_wiscsim_and_reports_its_counters(tmp_path):
+
+
+def run_harness(tmp_path, extra_op, qd, drive_writes, fix_move_race):
+    """The harness on a tiny drive (2 channels x 32 blocks x 16 pages): its span and report."""
     args = argparse.Namespace(over_provisioning=1.28, gc=(0.95, 0.9), gc_procs=16,
-                              t_prog_ns=200000, drive_writes=1.0, fix_move_race=False)  # fmt: skip
+                              t_prog_ns=200000, drive_writes=drive_writes,
+                              fix_move_race=fix_move_race)  # fmt: skip
     g = wiscsee.geometry_of("2,32,16")
-    span = wiscsee.span_pages(40, g, 1.28)
-    spec = wiscsee.spec_of(g, args, span, 4, tmp_path / "wiscsim")
+    span = wiscsee.span_pages(extra_op, g, 1.28)
+    spec = wiscsee.spec_of(g, args, span, qd, tmp_path / "wiscsim")
     (tmp_path / "spec.json").write_text(json.dumps(spec))
     subprocess.run([os.environ["WISCSIM_HARNESS"], "spec.json", "report.txt"], cwd=tmp_path,
                    check=True, capture_output=True, timeout=120)  # fmt: skip
-    drive, rows = wiscsee.parse_output((tmp_path / "report.txt").read_text())
+    return span, wiscsee.parse_output((tmp_path / "report.txt").read_text())
+
+
+@needs_wiscsim
+def test_the_harness_runs_wiscsim_and_reports_its_counters(tmp_path):
+    span, (drive, rows) = run_harness(tmp_path, 40, 4, 1.0, False)
     assert drive["channels"] == 2 and drive["ncq_depth"] == 4
     assert rows[-1]["requests"] == 2 * span
     # an empty drive: one program a host page, no erase, two channels at 200 us
@@ -143,18 +152,7 @@ def test_the_harness_runs_wiscsim_and_reports_its_counters(tmp_path):
     assert wiscsee.fob_of(rows, span)["iops"] == pytest.approx(10000, rel=0.01)
 
 
-@pytest.mark.skipif(
-    not os.environ.get("WISCSIM_HARNESS"),
-    reason="WiscSim is not set up here (bench/foreign/wiscsee/build.sh; WISCSIM_HARNESS names it)",
-)
+@needs_wiscsim
 def test_the_harness_runs_wiscsim_with_the_move_race_fixed(tmp_path):
-    args = argparse.Namespace(over_provisioning=1.28, gc=(0.95, 0.9), gc_procs=16,
-                              t_prog_ns=200000, drive_writes=2.0, fix_move_race=True)  # fmt: skip
-    g = wiscsee.geometry_of("2,32,16")
-    span = wiscsee.span_pages(0, g, 1.28)
-    spec = wiscsee.spec_of(g, args, span, 8, tmp_path / "wiscsim")
-    (tmp_path / "spec.json").write_text(json.dumps(spec))
-    subprocess.run([os.environ["WISCSIM_HARNESS"], "spec.json", "report.txt"], cwd=tmp_path,
-                   check=True, capture_output=True, timeout=120)  # fmt: skip
-    _, rows = wiscsee.parse_output((tmp_path / "report.txt").read_text())
+    span, (_, rows) = run_harness(tmp_path, 0, 8, 2.0, True)
     assert rows[-1]["requests"] == 3 * span and rows[-1]["erases"] > 0  # GC ran, with the fix
