@@ -3,7 +3,7 @@
     python bench/foreign/wiscsee.py --binary BUILD/src/wiscsim-harness --work DIR \
         [--extra-op 0,10,20,30,40] [--qd 32] [--qd-sweep 4@0,40] [--drive-writes 6] \
         [--geometry 4,32,32] [--over-provisioning 1.28] [--gc 0.95,0.9] [--gc-procs 16] \
-        [--t-prog-ns 200000] [--reports-per-round 2] \
+        [--t-prog-ns 200000] [--reports-per-round 2] [--fix-move-race] \
         [--out bench/foreign/results/wiscsee/wiscsee-a.json]
 
 WiscSim is the simulator of WiscSee (Jun He, Sudarsun Kannan, Andrea C. Arpaci-Dusseau, Remzi
@@ -45,6 +45,11 @@ requests
 completed / simulated time; WAF: WiscSim's page programs (host, GC and translation pages) /
 requests completed. FOB: the first quarter span write of the fill from empty (no erase in it:
 checked).
+
+--fix-move-race: the harness's run-time fix of WiscSim's GC-move race (wiscsee/harness.py,
+`fix_move_race`: a GC move remaps only if its logical page still maps to the page it read, and a
+host write invalidates the page mapped when it updates the mapping); off by default, so the
+stored results reproduce; on, the results file's "patch" says so.
 """
 
 from __future__ import annotations
@@ -69,6 +74,11 @@ T_PROG_NS = 200000  # WiscSim's defaults (config.py, flash_default)
 T_READ_NS = 20000
 T_ERASE_NS = 1500000
 RUN_TIMEOUT_S = 3600
+MOVE_RACE_FIX = (
+    "run time, by the harness (--fix-move-race): dftldes's GC move remaps its logical page only "
+    "if it still maps to the page the move read (else the copy is marked invalid), and a host "
+    "write invalidates the page mapped when it updates the mapping"
+)
 
 
 def physical_pages(g: dict) -> int:
@@ -158,6 +168,7 @@ def spec_of(g: dict, args, span: int, qd: int, result_dir: Path) -> dict:
         "seed": SEED,
         "result_dir": str(result_dir),
         "do_not_check_gc_setting": True,
+        **({"fix_move_race": True} if args.fix_move_race else {}),
     }
 
 
@@ -223,7 +234,14 @@ def main(argv: list[str] | None = None) -> int:
         default=REPORTS_PER_ROUND,
         help="quarter-span reports a round (default 2: half a span write; 4: one span write)",
     )
+    ap.add_argument(
+        "--fix-move-race",
+        action="store_true",
+        help="fix WiscSim's GC-move race at run time (wiscsee/harness.py's fix_move_race)",
+    )
     args = ap.parse_args(argv)
+    if args.fix_move_race and args.patch:
+        ap.error("--fix-move-race names its own patch; --patch is for other changes")
     g = args.geometry
     binary = args.binary.resolve()
     commit_file = binary.parent / "COMMIT"
@@ -238,9 +256,14 @@ def main(argv: list[str] | None = None) -> int:
         f"{args.t_prog_ns / 1000:g} us: {user * PAGE_BYTES / 2**20:.1f} MiB of user space on "
         f"{nand * PAGE_BYTES / 2**20:g} MiB of NAND",
         "repository": "https://github.com/junhe/wiscsee (unpatched, set up by "
-        "bench/foreign/wiscsee/build.sh, run by bench/foreign/wiscsee/harness.py)",
+        "bench/foreign/wiscsee/build.sh, run by bench/foreign/wiscsee/harness.py"
+        + (
+            ", its GC-move race fixed at run time by --fix-move-race)"
+            if args.fix_move_race
+            else ")"
+        ),
         **common.provenance(args.binary, "wiscsee.py", sys.argv[1:] if argv is None else argv),
-        "patch": args.patch or "none",
+        "patch": MOVE_RACE_FIX if args.fix_move_race else args.patch or "none",
         "extra_op_definition": "native spare (the NAND beyond NAND / over_provisioning) kept; "
         "the host writes the first (100 - X)% of the user space",
         "advertised_bytes": user * PAGE_BYTES,

@@ -51,13 +51,39 @@ def test_spans_are_shares_of_the_user_space_wiscsee_sizes():
 
 def test_spec_names_the_drive_the_queue_and_the_writes(tmp_path):
     args = argparse.Namespace(over_provisioning=1.5, gc=(0.9, 0.8), gc_procs=4,
-                              t_prog_ns=500000, drive_writes=6.0)  # fmt: skip
+                              t_prog_ns=500000, drive_writes=6.0, fix_move_race=False)  # fmt: skip
     spec = wiscsee.spec_of(A, args, 2400, 4, tmp_path)
     assert spec["ncq_depth"] == 4 and spec["span_pages"] == 2400
     assert spec["random_writes"] == 6 * 2400 and spec["report_every"] == 600
     assert (spec["gc_high"], spec["gc_low"], spec["n_gc_procs"]) == (0.9, 0.8, 4)
     assert spec["t_prog_ns"] == 500000 and spec["t_read_ns"] == 20000
     assert spec["channels"] == 4 and spec["result_dir"] == str(tmp_path)
+
+
+def test_fix_move_race_reaches_the_spec_only_when_asked(tmp_path):
+    # off (the default), the spec is the one the stored results were run from: no new key
+    args = argparse.Namespace(over_provisioning=1.5, gc=(0.9, 0.8), gc_procs=4,
+                              t_prog_ns=500000, drive_writes=1.0, fix_move_race=False)  # fmt: skip
+    assert "fix_move_race" not in wiscsee.spec_of(A, args, 2400, 4, tmp_path)
+    args.fix_move_race = True
+    assert wiscsee.spec_of(A, args, 2400, 4, tmp_path)["fix_move_race"] is True
+
+
+def test_fix_move_race_is_named_in_the_results_file(tmp_path, monkeypatch):
+    seen = {}
+
+    def run_cases(doc, cases, measure, out):
+        seen["doc"] = doc
+
+    monkeypatch.setattr(wiscsee.common, "run_cases", run_cases)
+    base = ["--binary", str(tmp_path / "h"), "--work", str(tmp_path), "--out", str(tmp_path / "o")]
+    wiscsee.main(base)
+    assert seen["doc"]["patch"] == "none" and "--fix-move-race" not in seen["doc"]["repository"]
+    wiscsee.main([*base, "--fix-move-race"])
+    assert seen["doc"]["patch"] == wiscsee.MOVE_RACE_FIX
+    assert "--fix-move-race" in seen["doc"]["repository"]
+    with pytest.raises(SystemExit):
+        wiscsee.main([*base, "--fix-move-race", "--patch", "other"])
 
 
 def test_report_parsed_and_bad_lines_refused():
@@ -96,22 +122,37 @@ def test_rounds_of_one_span_write_take_four_reports():
     assert r["waf"] == pytest.approx((16809 - 3228) / 3200)
 
 
-@pytest.mark.skipif(
+needs_wiscsim = pytest.mark.skipif(
     not os.environ.get("WISCSIM_HARNESS"),
     reason="WiscSim is not set up here (bench/foreign/wiscsee/build.sh; WISCSIM_HARNESS names it)",
 )
-def test_the_harness_runs_wiscsim_and_reports_its_counters(tmp_path):
+
+
+def run_harness(tmp_path, extra_op, qd, drive_writes, fix_move_race):
+    """The harness on a tiny drive (2 channels x 32 blocks x 16 pages): its span and report."""
     args = argparse.Namespace(over_provisioning=1.28, gc=(0.95, 0.9), gc_procs=16,
-                              t_prog_ns=200000, drive_writes=1.0)  # fmt: skip
+                              t_prog_ns=200000, drive_writes=drive_writes,
+                              fix_move_race=fix_move_race)  # fmt: skip
     g = wiscsee.geometry_of("2,32,16")
-    span = wiscsee.span_pages(40, g, 1.28)
-    spec = wiscsee.spec_of(g, args, span, 4, tmp_path / "wiscsim")
+    span = wiscsee.span_pages(extra_op, g, 1.28)
+    spec = wiscsee.spec_of(g, args, span, qd, tmp_path / "wiscsim")
     (tmp_path / "spec.json").write_text(json.dumps(spec))
     subprocess.run([os.environ["WISCSIM_HARNESS"], "spec.json", "report.txt"], cwd=tmp_path,
                    check=True, capture_output=True, timeout=120)  # fmt: skip
-    drive, rows = wiscsee.parse_output((tmp_path / "report.txt").read_text())
+    return span, wiscsee.parse_output((tmp_path / "report.txt").read_text())
+
+
+@needs_wiscsim
+def test_the_harness_runs_wiscsim_and_reports_its_counters(tmp_path):
+    span, (drive, rows) = run_harness(tmp_path, 40, 4, 1.0, False)
     assert drive["channels"] == 2 and drive["ncq_depth"] == 4
     assert rows[-1]["requests"] == 2 * span
     # an empty drive: one program a host page, no erase, two channels at 200 us
     assert rows[0]["erases"] == 0 and rows[0]["programs"] >= rows[0]["requests"]
     assert wiscsee.fob_of(rows, span)["iops"] == pytest.approx(10000, rel=0.01)
+
+
+@needs_wiscsim
+def test_the_harness_runs_wiscsim_with_the_move_race_fixed(tmp_path):
+    span, (_, rows) = run_harness(tmp_path, 0, 8, 2.0, True)
+    assert rows[-1]["requests"] == 3 * span and rows[-1]["erases"] > 0  # GC ran, with the fix

@@ -23,7 +23,17 @@ every flash operation: the host's, GC's and translation pages'), after a first l
 SPEC.json: {"channels", "blocks_per_channel", "pages_per_block", "over_provisioning",
 "gc_high", "gc_low", "n_gc_procs", "t_prog_ns", "t_read_ns", "t_erase_ns", "ncq_depth",
 "span_pages", "random_writes", "report_every", "seed", "result_dir",
-"do_not_check_gc_setting"}.
+"do_not_check_gc_setting"} and, optionally, "fix_move_race" (default false).
+
+"fix_move_race": WiscSim's GC move (`dftldes.DataBlockCleaner._clean_page`) reads a valid page,
+programs its copy, then points the mapping at the copy and marks it valid with no check that the
+logical page still maps to the page it read; a host write to that page in between (another NCQ
+worker) is lost from the mapping and its page stays valid forever (leaked valid pages:
+bench/foreign/results/wiscsee2/valid_pages.log). With the option, `fix_move_race` below changes
+that at run time, as a correct DFTL does: the move remaps only if the logical page still maps to
+the page it read (else its copy is marked invalid), and a host write invalidates the page its
+logical page maps to when its mapping is updated (not the one it looked up earlier). Off, WiscSim
+runs as it is.
 """
 
 import json
@@ -83,6 +93,69 @@ def events(spec, sector_size, op_write):
         yield hostevent.Event(sector_size, 0, op_write, lpn * page, page)
 
 
+def _remap(mappings, oob, lpn, new_ppn, expected_ppn, update_time):
+    """Point `lpn` at `new_ppn` and mark it valid, invalidating the page `lpn` maps to now, as one
+    step under WiscSim's lock of the translation page; if `expected_ppn` is given and `lpn` maps
+    elsewhere now, change nothing and return False. Needs the whole mapping table cached."""
+    m_vpn = mappings.conf.lpn_to_m_vpn(lpn)
+    locks = mappings._m_vpn_interface_lock
+    req = locks.get_request(m_vpn)
+    yield req
+    try:
+        if not mappings._lpn_table.has_lpn(lpn):
+            raise RuntimeError("fix_move_race: page not in the mapping cache: " + str(lpn))
+        current = mappings._lpn_table.lpn_to_ppn(lpn)
+        moved = expected_ppn is None or current == expected_ppn
+        if moved:
+            mappings.recorder.count_me("translation", "overwrite-in-cache")
+            mappings._lpn_table.overwrite_lpn(lpn, new_ppn, dirty=True)
+            oob.relocate_data_page(lpn=lpn, old_ppn=current, new_ppn=new_ppn,
+                                   update_time=update_time)  # fmt: skip
+    finally:
+        locks.release_request(m_vpn, req)
+    mappings.env.exit(moved)
+
+
+def fix_move_race(ftl):
+    """Make `ftl`'s (a dftldes.Ftl) GC moves and host writes update a mapping only from what it
+    holds when they change it (the module docstring's "fix_move_race"); returns the counter of
+    moves dropped because the host rewrote their page meanwhile."""
+    import wiscsim.dftldes as dftldes
+
+    cleaner = ftl._cleaner
+    data = cleaner._datablockcleaner
+    env = ftl.env
+    dropped = {"moves": 0}
+
+    def clean_page(ppn, purpose):
+        # WiscSim's DataBlockCleaner._clean_page, its last step replaced by _remap
+        assert data.oob.states.is_page_valid(ppn) is True
+        if purpose == dftldes.PURPOSE_GC:
+            data.recorder.count_me("gc", "user.page.moves")
+            choice = dftldes.LEAST_ERASED
+        else:
+            data.recorder.count_me("wearleveling", "user.page.moves")
+            choice = dftldes.MOST_ERASED
+        yield env.process(data.flash.rw_ppn_extent(
+            ppn, 1, "read", tag=data.recorder.get_tag("read.data.gc", None)))  # fmt: skip
+        new_ppn = data.block_pool.next_gc_data_page_to_program(choice)
+        yield env.process(data.flash.rw_ppn_extent(
+            new_ppn, 1, "write", tag=data.recorder.get_tag("write.data.gc", None)))  # fmt: skip
+        lpn = data.oob.ppn_to_lpn_or_mvpn(ppn)
+        moved = yield env.process(_remap(data.mappings, data.oob, lpn, new_ppn, ppn, False))
+        if not moved:
+            data.oob.invalidate_ppn(new_ppn)
+            dropped["moves"] += 1
+
+    def relocate(lpn, old_ppn, new_ppn, tag=None):
+        # Ftl._update_metadata_for_relocating_lpn: the page invalidated is the one mapped now
+        yield env.process(_remap(ftl._mappings, ftl.oob, lpn, new_ppn, None, True))
+
+    data._clean_page = clean_page
+    ftl._update_metadata_for_relocating_lpn = relocate
+    return dropped
+
+
 def line(tag, *fields):
     """One report line: the tag, then the fields separated by spaces."""
     return " ".join([tag] + [str(f) for f in fields]) + "\n"
@@ -122,6 +195,8 @@ def run(spec, out):
             report()
 
     ssd.ftl.write_ext = counted
+    if spec.get("fix_move_race", False):
+        fix_move_race(ssd.ftl)
 
     def host():
         for ev in events(spec, conf["sector_size"], OP_WRITE):
