@@ -16,7 +16,7 @@ from overprov import measurement_file, units
 from overprov import results as resmod
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import plan as planmod
-from overprov.calibrate import plausibility, reserve_reading, uncertainty
+from overprov.calibrate import plausibility, uncertainty
 from overprov.calibrate.chart import write_chart
 from overprov.calibrate.summary import summary_text
 from overprov.errors import ConfigError, InputError, NoAnswerError
@@ -525,7 +525,9 @@ def run(args: argparse.Namespace) -> int:
     if problems:
         raise NoAnswerError("the figures cannot be fitted: " + "; ".join(problems) + kept)
     if native_op is None and workload in ({}, {"pattern": "uniform"}):  # the model, first
-        onset = reserve_reading.onset_from_empty(measurement)
+        from overprov.calibrate.reserve_reading import onset_from_empty  # imports the twin's code
+
+        onset = onset_from_empty(measurement)
         why = plausibility.fit_misses_its_points(points, fob, onset, fig.model_form)
         if why:
             raise NoAnswerError(

@@ -64,7 +64,9 @@ IOPS_ONLY_FOB_RATIO_MAX: float | None = None
 #: the figures when the plain greedy fit or any offered reserve reading explains them within
 #: :data:`FIT_ERROR_MAX` (the gate otherwise refuses on the plain fit alone, before the reserve
 #: reading is tried: FEMU's 14 × 224 case, bench/foreign/results/femu40/refused_case.txt). Off:
-#: bench/foreign/results/gate14/RULE.md decides.
+#: its rule (bench/foreign/results/gate14/RULE.md) failed: with it a fresh FEMU drive the default
+#: refuses answered 0.002 points over the 5% WAF target, and another (the flag inert there) missed
+#: by 5.3% (bench/foreign/results/gate14/verdict.md).
 RESERVE_READING_GATE = False
 #: How far a point may sit against the trend of its neighbours before it counts: this many
 #: combined standard deviations of the two points, and at least MIN_TREND_SLACK.

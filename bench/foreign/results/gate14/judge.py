@@ -6,23 +6,14 @@ text are bench/foreign/results/femu0/judge.py's, its stored cases' truths femu40
         > bench/foreign/results/gate14/judged.txt
 """
 
-import importlib.util
 import json
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path("bench/foreign").resolve()))
-import femu_end_to_end as e2e  # noqa: E402
+sys.path.insert(0, "bench/foreign/results/femu40")
+import judge as femu40  # noqa: E402  (femu40's judge: its femu0 judge, stored list and e2e)
 
-
-def _load(name: str, path: str):
-    spec = importlib.util.spec_from_file_location(name, path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-femu40 = _load("femu40_judge", "bench/foreign/results/femu40/judge.py")
+e2e = femu40.e2e
 femu0 = femu40.femu0
 S = Path("bench/foreign/results")
 R = S / "gate14"
@@ -64,14 +55,17 @@ def unchanged(name: str, off: dict, on: dict) -> bool:
     return not diff
 
 
+def arms(name: str) -> dict[str, dict]:
+    """A fresh drive's off and on arms, judged against its truth."""
+    truth = json.loads((R / f"{name}.json").read_text())
+    return {arm: e2e.judge(truth, R / f"{name}-{arm}") for arm in ("off", "on")}
+
+
 def fresh() -> bool:
     """Condition 1 (and 3 on the fresh drives' off arms)."""
     ok = True
-    for name in FRESH:
-        truth = json.loads((R / f"{name}.json").read_text())
-        rows = {arm: e2e.judge(truth, R / f"{name}-{arm}") for arm in ("off", "on")}
-        for arm, row in rows.items():
-            print(femu0.row_text(name, arm, row))
+    for name, rows in ((n, arms(n)) for n in FRESH):
+        print("\n".join(femu0.row_text(name, a, row) for a, row in rows.items()))
         met, same = femu0.targets(rows["on"]), unchanged(name, rows["off"], rows["on"])
         ok = ok and met and same
     return ok
