@@ -42,8 +42,11 @@ collector's burst cycle; its rule: bench/foreign/results/femu0/RULE.md; on by de
 bench/foreign/results/femu0/verdict.md, so the option now changes nothing).
 ``--discard-iops`` (``measure``, ``repredict``): with ``discard_iops.CARRY`` on (a later
 level's IOPS read in the transient after its discard carried to the reading's WAF; its rule:
-bench/foreign/results/femu40/RULE.md). ``--run-on-levels``, ``--run-on-step``: ``--run-on``
-after the levels named (each into ``run_on-LEVEL.json``), every step of that many drive writes.
+bench/foreign/results/femu40/RULE.md). ``--reserve-gate`` (``measure``, ``repredict``): with
+``plausibility.RESERVE_READING_GATE`` on (the gate before any twin passes a reserve reading that
+explains the figures; its rule: bench/foreign/results/gate14/RULE.md). ``--run-on-levels``,
+``--run-on-step``: ``--run-on`` after the levels named (each into ``run_on-LEVEL.json``), every
+step of that many drive writes.
 
 ``refit`` (a diagnosis, not a case of the rule): the case's ``measurement.json`` with its QD32
 levels' IOPS and WAF replaced by the truth's, everything else kept (the QD4 probe, the FOB, the
@@ -141,7 +144,7 @@ def run_measure(args: argparse.Namespace) -> dict:
             return {"run_on": json.loads((out / "run_on.json").read_text())}
         return {p.name: json.loads(p.read_text()) for p in sorted(out.glob("run_on-*.json"))}
     cmd, res, cpu_predict = predict(
-        out, args.spare_from_onset, args.through_cycle, args.discard_iops
+        out, args.spare_from_onset, args.through_cycle, args.discard_iops, args.reserve_gate
     )
     doc = {
         "drive": drive,
@@ -149,6 +152,7 @@ def run_measure(args: argparse.Namespace) -> dict:
         "onset_from_empty": args.onset_from_empty,
         "spare_from_onset": args.spare_from_onset,
         "through_cycle": args.through_cycle, "discard_iops": args.discard_iops,
+        "reserve_gate": args.reserve_gate,
         "carry": graded_run.CARRY_GRADED_SURPLUS,
         "seed": femu.SEED,
         "plan": plan.text(),
@@ -202,19 +206,25 @@ THROUGH_CYCLE_SET = (
 )
 #: set first in that process with ``--discard-iops`` (``discard_iops.CARRY``)
 DISCARD_IOPS_SET = "from overprov.calibrate import discard_iops; discard_iops.CARRY = True; "
+#: set first in that process with ``--reserve-gate`` (``plausibility.RESERVE_READING_GATE``)
+RESERVE_GATE_SET = (
+    "from overprov.calibrate import plausibility; plausibility.RESERVE_READING_GATE = True; "
+)
 
 
 def predict(
     folder: Path, spare_from_onset: bool = False, through_cycle: bool = False,
-    discard_iops: bool = False,
+    discard_iops: bool = False, reserve_gate: bool = False,
 ) -> tuple[list[str], subprocess.CompletedProcess, float]:
     """``overprov calibrate --from folder`` into ``folder/fit`` and ``folder/prediction.json``:
     its command, its result and its CPU seconds; ``spare_from_onset``: with
     ``discard_transient.SPARE_FROM_ONSET`` on in its process; ``through_cycle``: with
-    ``burst_cycle.READ_THROUGH_CYCLE`` on; ``discard_iops``: with ``discard_iops.CARRY`` on."""
+    ``burst_cycle.READ_THROUGH_CYCLE`` on; ``discard_iops``: with ``discard_iops.CARRY`` on;
+    ``reserve_gate``: with ``plausibility.RESERVE_READING_GATE`` on."""
     main = SPARE_FROM_ONSET_MAIN if spare_from_onset else SPARE_FROM_ONSET_MAIN.replace(
         "discard_transient.SPARE_FROM_ONSET = True; ", "")  # fmt: skip
     sets = (THROUGH_CYCLE_SET if through_cycle else "") + (DISCARD_IOPS_SET if discard_iops else "")
+    sets += RESERVE_GATE_SET if reserve_gate else ""
     head = ["-c", sets + main]
     if not (spare_from_onset or sets):
         head = ["-m", "overprov"]
@@ -256,10 +266,12 @@ def run_repredict(args: argparse.Namespace) -> dict:
     args.out.mkdir(parents=True, exist_ok=True)
     measurement_file.save(measurement_file.load(args.case / measurement_file.NAME),
                           args.out / measurement_file.NAME)  # fmt: skip
-    cmd, res, cpu = predict(args.out, args.spare_from_onset, args.through_cycle, args.discard_iops)
+    cmd, res, cpu = predict(args.out, args.spare_from_onset, args.through_cycle, args.discard_iops,
+                            args.reserve_gate)  # fmt: skip
     doc = json.loads((args.case / "run.json").read_text()) | {
         "repredicted_from": str(args.case), "spare_from_onset": args.spare_from_onset,
         "through_cycle": args.through_cycle, "discard_iops": args.discard_iops,
+        "reserve_gate": args.reserve_gate,
         "calibrate": "overprov " + " ".join(cmd[3:]), "calibrate_exit": res.returncode,
         "cpu_s_measure": 0.0, "cpu_s_predict": cpu,
     }  # fmt: skip
@@ -417,6 +429,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="predict with burst_cycle.READ_THROUGH_CYCLE on")  # fmt: skip
         sp.add_argument("--discard-iops", action="store_true",
                         help="predict with discard_iops.CARRY on")  # fmt: skip
+        sp.add_argument("--reserve-gate", action="store_true",
+                        help="predict with plausibility.RESERVE_READING_GATE on")  # fmt: skip
     args = ap.parse_args(argv)
     run = {"measure": run_measure, "verdict": run_verdict, "refit": run_refit,
            "repredict": run_repredict}[args.what]  # fmt: skip

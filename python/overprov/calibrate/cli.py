@@ -525,7 +525,10 @@ def run(args: argparse.Namespace) -> int:
     if problems:
         raise NoAnswerError("the figures cannot be fitted: " + "; ".join(problems) + kept)
     if native_op is None and workload in ({}, {"pattern": "uniform"}):  # the model, first
-        why = plausibility.surrogate_misses_its_points(fitmod.fit(points, fob_iops=fob), points)
+        from overprov.calibrate.reserve_reading import onset_from_empty  # imports the twin's code
+
+        onset = onset_from_empty(measurement)
+        why = plausibility.fit_misses_its_points(points, fob, onset, fig.model_form)
         if why:
             raise NoAnswerError(
                 f"the fit does not explain its inputs, so no twin is written: {why}{kept}"
