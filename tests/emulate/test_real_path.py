@@ -9,7 +9,9 @@ calibrate's 1 s rounds on the emulated device measured 397 IOPS at 0% extra OP w
 continuous fio run on it found 338 (WAF 5.04 from the device's counters) and ``calibrate sim:``
 332 (WAF 5.05). With 32 KiB the excess at 0% is 7-9% (356 and 365 against 334 in two runs)
 and at 10-40% within 3%. It is a bias of short rounds on any drive that can catch up while
-idle, not of the emulator: the same fio run continuously matches the simulator. The device's
+idle, not of the emulator: the same fio run continuously matches the simulator, and the
+simulated drive alone, with the host idle 0.1-1 s before each 1 s round, reads its 0% IOPS
++7.4-7.9% high and its 40% +1% (test_round_gap.py; bench/results/emu0/DIAGNOSIS.md). The device's
 NAND and host write counters reach calibrate through its status file (``emulate.counters``),
 as a real drive's through SMART, so calibrate measures the WAF; without them it inferred the
 WAF from three IOPS figures and predicted 4.20-4.84 at 0% (``sim:`` 4.98) in four runs.
@@ -91,8 +93,12 @@ def test_calibrate_on_the_emulated_drive_agrees_with_calibrate_sim(emulated, tmp
     """``overprov calibrate /dev/loopN`` (fio, discards, 1 s rounds, the device's write
     counters) measures the steady IOPS and WAF ``calibrate sim:`` measures on the same drive
     file at each of its QD32 levels (within 12% and 10%), and predicts, at every level, the
-    WAF of ``calibrate sim:`` within 5% and its steady IOPS within 12% (15% at 0%: 1 s rounds
-    read 0% a few percent high, module doc, more with the plan's onset step). The predictions
+    WAF of ``calibrate sim:`` within 5% and its steady IOPS within 12% (14% at 0%: the drive
+    finishes its booked collection work in the idle gap between two 1 s fio runs, so 1 s rounds
+    read 0% high, module doc; +5.0% to +10.8%, median +9.0%, in eight runs,
+    bench/results/emu0/verdict.md; the plan's onset step changes only ``sim:``'s plan, the
+    graded one of the default budget, not the device's random plan of ``--budget 30dw``,
+    bench/results/emu0/DIAGNOSIS.md). The predictions
     are compared only where the host held at most ``HOST_BOUND_SHARE`` of the QD4 probe's
     request time (else skipped, saying so: they would be the host's). The budget is raised
     because a one-second round on this 15 MB drive writes a large share of it (calibrate
@@ -171,11 +177,11 @@ def test_calibrate_on_the_emulated_drive_agrees_with_calibrate_sim(emulated, tmp
     for op, sim in simulated.items():
         iops_error = real[op]["steady_iops"] / sim["steady_iops"] - 1
         waf_error = real[op]["waf"] / sim["waf"] - 1
-        # at 0% the emulated drive's prediction reads high: +7.4% with the plan's onset step
-        # off, +10.6% and +12.2% with it on (the default since bench/foreign/results/
-        # onset-tolerant/verdict.md; idle VM, 2026-11-29), so 0% is held to 15%, not 12%;
-        # why the onset step moves it is not yet traced
-        bound = 0.15 if op == 0.0 else 0.12
+        # at 0% the emulated drive's prediction reads high: its 1 s rounds start on idle
+        # dies (the gap's bias, +7.4-7.9% on the simulated drive alone), and the spread of
+        # eight runs (+5.0% to +10.8%) plus 3 points is 14%, by the rule of
+        # bench/results/emu0/RULE.md (a CI run before it: +12.2%)
+        bound = 0.14 if op == 0.0 else 0.12
         assert abs(iops_error) < bound, f"OP {op}%: IOPS off by {iops_error:+.1%}: {rows}"
         assert abs(waf_error) < 0.05, f"OP {op}%: WAF off by {waf_error:+.1%}: {rows}"
 
