@@ -57,9 +57,7 @@ def reserve_residuals(pts: list[fitmod.Point], onset: float, rel_sd: float) -> d
     e = math.log(gc_reserve.onset_spare_factor(s) / onset)
     return {
         "as_measured": uncertainty.surrogate_residual_sd(s, pts, n_par, (e,)),
-        "as_tolerated": uncertainty.surrogate_residual_sd(
-            s, form.checked_points(pts), n_par, (e,)
-        ),
+        "as_tolerated": uncertainty.surrogate_residual_sd(s, form.checked_points(pts), n_par, (e,)),
     }
 
 
