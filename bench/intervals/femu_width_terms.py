@@ -17,7 +17,7 @@ rows-now.jsonl``, written by ``tally.py --now``) and, for FEMU end to end, each 
 
 MQSim: per family and fit, the misses by figure and by side (the signed log error's sign).
 
-    PYTHONPATH=python python bench/intervals/femu_width_terms.py [--out DIAGNOSIS.md]
+    PYTHONPATH=python python bench/intervals/femu_width_terms.py [--out widthfemu/width-terms.md]
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ predicts (``overprov calibrate --from``), into ``bench/intervals/widthfemu/runs/
 
 ``judge``: every moved interval rebuilt from its flag-off prediction under the change, the scale
 fitted without the FEMU family's corpus cases (``conditioned_intervals.run``), beside the stored
-tally; the criteria; ``verdict.md`` and ``verdict.json`` in ``bench/intervals/widthfemu``.
+tally; the criteria; bench/intervals/widthfemu/verdict.md and ``verdict.json`` beside it.
 
     PYTHONPATH=python python bench/intervals/widthfemu_judge.py run
     PYTHONPATH=python python bench/intervals/widthfemu_judge.py judge
@@ -250,7 +250,7 @@ def judge_all(_: argparse.Namespace) -> int:
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "verdict.json").write_text(json.dumps(doc, indent=1) + "\n")
     text = markdown(doc)
-    (OUT / "verdict.md").write_text(text + "\n")
+    (HERE / "widthfemu/verdict.md").write_text(text + "\n")
     with (OUT / "rows.jsonl").open("w") as fh:
         for col, rows in columns.items():
             for i in moved_idx:
