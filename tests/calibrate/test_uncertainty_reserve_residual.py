@@ -9,13 +9,12 @@ import math
 from dataclasses import replace
 
 import pytest
-from overprov.calibrate import evidence, gc_onset, gc_reserve, reserve_reading, uncertainty
+from overprov.calibrate import evidence, gc_reserve, reserve_reading, uncertainty
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import predict as predmod
 from overprov.calibrate.uncertainty import ModelForm, own_reserve_form, surrogate_residual_sd
-from overprov.measurement_file import Level, Measurement
+from test_reserve_reading import LEVELS, _measurement
 
-LEVELS = [0.0, 10.0, 20.0, 30.0, 40.0]
 GREEDY = ModelForm(0.16, residual_sd=0.3, residual_scale=0.82, source="recorded")
 
 
@@ -31,17 +30,7 @@ def _plan_points(spare_factor: float, floor: float, waf40_off: float) -> list[fi
 
 
 def _fig(points: list[fitmod.Point], onset: float) -> predmod.PredictionInput:
-    levels = [
-        Level(extra_op_percent=p.extra_op_percent, steady_iops=p.iops, iops_rel_sd=0.02,
-              waf=p.waf, p99_latency_us=None, settled=True, window_rounds=4,
-              drive_writes_before_window=1.0, drive_writes=2.0)
-        for p in points
-    ]  # fmt: skip
-    m = Measurement(
-        target="sim:x", capacity_bytes=2**30, scale_factor=1.0, bs_bytes=4096, qd=32,
-        levels=levels, kind="sim", onset_spare_factor=onset,
-        onset_source=gc_onset.ONSET_FROM_EMPTY,
-    )  # fmt: skip
+    m = _measurement(points, onset)
     return predmod.PredictionInput(points, LEVELS, measurement=m, model_form=GREEDY)
 
 
