@@ -26,7 +26,7 @@ from overprov.calibrate import fit as fitmod
 from overprov.calibrate import twin as twinmod
 from overprov.calibrate import waf_drift as driftmod
 from overprov.calibrate import write_buffer as buffermod
-from overprov.calibrate.gc_reserve import no_bootstrap
+from overprov.calibrate.gc_reserve import no_bootstrap, onset_spare_factor
 from overprov.calibrate.prediction import (
     EFFECTIVE,
     RAW,
@@ -382,6 +382,12 @@ def _fit(
     mfe = (
         fig.model_form if fig.model_form is not None else uncertainty.recorded_model_form(simulated)
     )
+    if collector:  # its own residual, not the greedy fit's (off by default)
+        on = reading.reserve.onset  # the onset from empty, a figure it is fitted to
+        mfe = uncertainty.own_reserve_form(
+            mfe, central, fig.points, evidence.n_parameters(central, reading.reserve),
+            math.log(onset_spare_factor(central) / on) if on else None,
+        )  # fmt: skip
     fitted_levels = sorted({p.extra_op_percent for p in fig.points if not p.fresh})
     return _Fitted(central, boot, twin, mfe, fitted_levels)
 

@@ -255,15 +255,62 @@ def fit_residual_sd(
     n_iops = sum(1 for p in pts if p.iops)
     fits_cmd = n_iops > 0 and not any(f.startswith("t_cmd_us = 0") for f in s.fixed)
     fits_spare = native_op is None or (fit_efficiency and fitmod.has_waf(pts))
-    params = fits_spare + (n_iops > 0) + fits_cmd
+    return surrogate_residual_sd(s, pts, fits_spare + (n_iops > 0) + fits_cmd)
+
+
+def surrogate_residual_sd(
+    s: fitmod.Surrogate,
+    points: list[fitmod.Point],
+    n_parameters: int,
+    more_log_errors: tuple[float, ...] = (),
+) -> float | None:
+    """sqrt(Σ r² / (n − ``n_parameters``)) over the log residuals r of the fitted surrogate
+    ``s`` on ``points`` (its IOPS figures, and its WAF figures but the fresh ones) and
+    ``more_log_errors`` (other figures it was fitted to, as log errors); None when n ≤ p."""
     res = []
-    for p in pts:
+    for p in points:
         if p.iops:
             res.append(math.log(s.iops(p.extra_op_percent, 1.0 if p.fresh else None) / p.iops))
         if p.waf is not None and not p.fresh:
             res.append(math.log(s.waf(p.extra_op_percent) / p.waf))
-    dof = len(res) - params
+    res += more_log_errors
+    dof = len(res) - n_parameters
     return math.sqrt(sum(r * r for r in res) / dof) if dof > 0 else None
+
+
+#: Off: a measured target's reserve reading (``gc_reserve.py``, ``reserve_reading.py``) is
+#: widened by the model-form error of the greedy surrogate's residual, as every reading
+#: (:func:`model_form_for`). On: by that reading's own residual on the same figures as measured
+#: (:func:`own_reserve_form`). The rule that judges it: bench/intervals/RULE-widthfemu.md.
+OWN_RESERVE_RESIDUAL = False
+
+
+def own_reserve_form(
+    form: ModelForm | None,
+    central: fitmod.Surrogate,
+    points: list[fitmod.Point],
+    n_parameters: int,
+    onset_log_error: float | None,
+) -> ModelForm | None:
+    """With :data:`OWN_RESERVE_RESIDUAL` on, ``form`` (set by the greedy fit's residual) with
+    its residual that of the reserve reading's surrogate ``central`` on the figures it was
+    fitted to (:func:`surrogate_residual_sd` over ``points`` at the workload's queue depth as
+    measured, not as ``discard_transient`` tolerates them, and the onset of garbage collection
+    from empty, ``onset_log_error``; ``n_parameters`` as ``evidence.n_parameters`` counts
+    them), the scale unchanged. ``form`` itself when the flag is off, when it is not set by a
+    residual (the distance rule) or when the reading's figures leave it nothing to miss."""
+    if not OWN_RESERVE_RESIDUAL or form is None or form.residual_sd is None:
+        return form
+    pts = [p for p in points if p.queue_depth is None]
+    more = () if onset_log_error is None else (onset_log_error,)
+    own = surrogate_residual_sd(central, pts, n_parameters, more)
+    if own is None:
+        return form
+    return replace(
+        form,
+        residual_sd=own,
+        source=form.source + "; the residual that of the GC-reserve reading itself",
+    )
 
 
 def conditioned(form: ModelForm, points: list[fitmod.Point], scale: float) -> ModelForm:
