@@ -26,7 +26,7 @@ from overprov.calibrate import fit as fitmod
 from overprov.calibrate import twin as twinmod
 from overprov.calibrate import waf_drift as driftmod
 from overprov.calibrate import write_buffer as buffermod
-from overprov.calibrate.gc_reserve import no_bootstrap, onset_spare_factor
+from overprov.calibrate.gc_reserve import no_bootstrap
 from overprov.calibrate.prediction import (
     EFFECTIVE,
     RAW,
@@ -379,15 +379,9 @@ def _fit(
     twin.uncertainty = {k: list(v) for k, v in boot["parameters"].items()}
     # the reserve reading is for controllers overprov did not build: the foreign truths' error
     simulated = fig.measurement is not None and fig.measurement.kind == "sim" and not collector
-    mfe = (
-        fig.model_form if fig.model_form is not None else uncertainty.recorded_model_form(simulated)
-    )
+    mfe = fig.model_form or uncertainty.recorded_model_form(simulated)  # a ModelForm is truthy
     if collector:  # its own residual, not the greedy fit's (off by default)
-        on = reading.reserve.onset  # the onset from empty, a figure it is fitted to
-        mfe = uncertainty.own_reserve_form(
-            mfe, central, fig.points, evidence.n_parameters(central, reading.reserve),
-            math.log(onset_spare_factor(central) / on) if on else None,
-        )  # fmt: skip
+        mfe = uncertainty.reserve_reading_form(mfe, central, fig.points, reading.reserve)
     fitted_levels = sorted({p.extra_op_percent for p in fig.points if not p.fresh})
     return _Fitted(central, boot, twin, mfe, fitted_levels)
 

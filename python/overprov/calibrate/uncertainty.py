@@ -44,7 +44,9 @@ from dataclasses import dataclass, replace
 from importlib import resources
 from typing import Any
 
+from overprov.calibrate import evidence
 from overprov.calibrate import fit as fitmod
+from overprov.calibrate.gc_reserve import ReserveForm, onset_spare_factor
 from overprov.errors import ConfigError
 
 #: z of the 90th percentile: an 80% two-sided interval.
@@ -311,6 +313,20 @@ def own_reserve_form(
         residual_sd=own,
         source=form.source + "; the residual that of the GC-reserve reading itself",
     )
+
+
+def reserve_reading_form(
+    form: ModelForm | None,
+    central: fitmod.Surrogate,
+    points: list[fitmod.Point],
+    reserve: ReserveForm,
+) -> ModelForm | None:
+    """:func:`own_reserve_form` for the GC-reserve reading ``reserve`` (its parameters as
+    ``evidence.n_parameters`` counts them; the onset from empty it was fitted to, if any)."""
+    on = reserve.onset
+    onset_log_error = math.log(onset_spare_factor(central) / on) if on else None
+    n = evidence.n_parameters(central, reserve)
+    return own_reserve_form(form, central, points, n, onset_log_error)
 
 
 def conditioned(form: ModelForm, points: list[fitmod.Point], scale: float) -> ModelForm:
