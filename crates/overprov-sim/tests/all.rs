@@ -22,6 +22,7 @@ mod per_write_gc;
 mod placement;
 mod plane_pools;
 mod program_page;
+mod relocations_at_trigger;
 #[cfg(feature = "audit")]
 mod properties;
 mod qdepth;

@@ -1,0 +1,66 @@
+//! A collection's relocations ready at its trigger (`timing.gc.relocations_at_trigger`,
+//! timing/gc_trigger.rs): under MQSim's page-offset rule a collection's relocations may join
+//! any program booked on the die and not yet started at their offset from the moment the FTL
+//! triggered it, not from the end of the domain's previous collection. Off (the default), the
+//! reports the core gave before the option existed (tests/data/relocations_queued holds
+//! reports written by that core: MQSim's two-plane die with and without per-plane pools).
+
+use overprov_sim::config::{from_json, PolicyKind, SimConfig};
+use overprov_sim::sim::Report;
+use serde_json::Value;
+
+use crate::common::{self, run};
+
+const DIR: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/data/relocations_queued"
+);
+
+/// MQSim's layout with its page-offset rule (one die of two planes, a GC domain a plane, 32
+/// page offsets), small: 2^15 user pages of 32-page blocks, d-choices victims; `pools`
+/// per-plane free pools (`ftl.plane_pools`, 0: one pool).
+fn drive(op: f64, qd: u32, pools: u32) -> SimConfig {
+    let mut c = common::mqsim_offset_drive(op, qd);
+    c.geometry.user_pages = Some(1 << 15);
+    c.geometry.pages_per_block = 32;
+    (c.ftl.policy, c.ftl.d_choices, c.ftl.gc_free_blocks) = (PolicyKind::DChoices, 10, 8);
+    c.ftl.plane_pools = pools;
+    c
+}
+
+fn golden_cases() -> Vec<(&'static str, SimConfig)> {
+    vec![
+        ("plane_pools_qd32", drive(0.05, 32, 2)),
+        ("one_pool_qd4", drive(0.1, 4, 0)),
+    ]
+}
+
+fn comparable(r: &Report) -> Value {
+    let mut v: Value = serde_json::from_str(&serde_json::to_string(r).unwrap()).unwrap();
+    // wall-clock figures are the machine's, not the simulation's
+    let o = v.as_object_mut().unwrap();
+    o.remove("wall_seconds");
+    o.remove("host_pages_per_wall_second");
+    v
+}
+
+#[test]
+fn off_gives_the_reports_written_before_the_option_existed() {
+    let write = std::env::var_os("OVERPROV_WRITE_RELOCATIONS_GOLDEN").is_some();
+    for (name, c) in golden_cases() {
+        let path = format!("{DIR}/{name}.json");
+        let report = comparable(&run(c.clone()));
+        if write {
+            let g = serde_json::json!({"config": c, "report": report});
+            std::fs::write(&path, serde_json::to_string(&g).unwrap()).unwrap();
+            continue;
+        }
+        let g: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let stored = from_json(&g["config"].to_string()).unwrap();
+        assert!(stored == c, "{name}: config changed");
+        assert!(
+            report == g["report"],
+            "{name}: the report differs from the one written before the option"
+        );
+    }
+}
