@@ -25,6 +25,7 @@ fn drive(op: f64, qd: u32, pools: u32) -> SimConfig {
     c.geometry.pages_per_block = 32;
     (c.ftl.policy, c.ftl.d_choices, c.ftl.gc_free_blocks) = (PolicyKind::DChoices, 10, 8);
     c.ftl.plane_pools = pools;
+    (c.run.interval_percent, c.timing.interval_s) = (10.0, 20.0);
     c
 }
 
