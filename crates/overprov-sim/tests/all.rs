@@ -22,10 +22,10 @@ mod per_write_gc;
 mod placement;
 mod plane_pools;
 mod program_page;
-mod relocations_at_trigger;
 #[cfg(feature = "audit")]
 mod properties;
 mod qdepth;
+mod relocations_at_trigger;
 mod slc;
 mod timing;
 mod trace_replay;

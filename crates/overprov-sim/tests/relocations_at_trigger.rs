@@ -11,10 +11,7 @@ use serde_json::Value;
 
 use crate::common::{self, run};
 
-const DIR: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/tests/data/relocations_queued"
-);
+const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/relocations_queued");
 
 /// MQSim's layout with its page-offset rule (one die of two planes, a GC domain a plane, 32
 /// page offsets), small: 2^15 user pages of 32-page blocks, d-choices victims; `pools`
@@ -64,4 +61,43 @@ fn off_gives_the_reports_written_before_the_option_existed() {
             "{name}: the report differs from the one written before the option"
         );
     }
+}
+
+#[test]
+fn off_is_not_echoed_and_stated_off_is_the_default() {
+    let c = drive(0.05, 32, 2);
+    let text = serde_json::to_string(&c).unwrap();
+    assert!(
+        !text.contains("relocations_at_trigger"),
+        "off is not echoed"
+    );
+    let mut v: Value = serde_json::from_str(&text).unwrap();
+    v["timing"]["gc"]["relocations_at_trigger"] = false.into();
+    assert!(from_json(&v.to_string()).unwrap() == c);
+}
+
+#[test]
+fn queued_at_the_trigger_the_planes_pair_more_the_ftl_unchanged() {
+    // the same FTL work (WAF), the relocations taking programs of the other plane that they
+    // could not take when ready only after their plane's previous collection: less die time
+    // a host page, so more IOPS at a deep queue with both planes collecting
+    let mut on = drive(0.05, 32, 2);
+    on.timing.gc.relocations_at_trigger = true;
+    let (iops_off, waf_off) = common::steady(&run(drive(0.05, 32, 2)));
+    let (iops_on, waf_on) = common::steady(&run(on));
+    println!("spare 0.05 QD32, two pools: off {iops_off:.1} IOPS (WAF {waf_off:.3}), on {iops_on:.1} ({waf_on:.3})");
+    assert_eq!(waf_off, waf_on, "the FTL does the same work");
+    assert!(iops_on > iops_off, "on {iops_on} vs off {iops_off}");
+}
+
+#[test]
+fn the_option_without_the_offset_rule_is_refused_naming_the_field() {
+    let mut c = drive(0.1, 8, 0);
+    c.timing.gc.relocations_at_trigger = true;
+    c.timing.gc.multiplane_offsets = 0;
+    let err = overprov_sim::Simulator::new(c).unwrap_err();
+    assert!(
+        err.to_string().contains("timing.gc.relocations_at_trigger"),
+        "{err}"
+    );
 }
