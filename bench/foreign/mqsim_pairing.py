@@ -29,6 +29,7 @@ pools in the core").
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import random
 import re
@@ -409,6 +410,34 @@ def implied_shares(doc: dict) -> dict[str, list[float]]:
         pairs = zip(one["page_time_us"], c["page_time_us"], strict=True)
         out[name] = [t1 / t - 1 for t1, t in pairs]
     return out
+
+
+def counter_lines(text: str, variants: dict, name: str) -> dict[tuple[str, int, int], dict]:
+    """mqlock's temporary counter (``results/mqlock/diag-counter.patch``): its stderr lines
+    (``MQLOCK_DIAG ...``) of one ``twin`` run over ``variants``, by (variant, queue depth,
+    level) in ``twin``'s order; each line's figures, its join reasons under ``why``."""
+    lines = [x for x in text.splitlines() if x.startswith("MQLOCK_DIAG")]
+    keys = [(v, qd, x) for v in variants for qd in (4, 32, 128) for x in LEVELS]
+    if len(keys) != len(lines):
+        raise ValueError(f"{name}: {len(lines)} counter lines for {len(keys)} runs")
+    out = {}
+    for k, line in zip(keys, lines, strict=True):
+        head, why = line.split(" why=")
+        d = {a: float(b) for a, b in (kv.split("=") for kv in head.split()[1:])}
+        d["why"] = ast.literal_eval(why)
+        out[k] = d
+    return out
+
+
+def counter_cells(runs: list[dict]) -> tuple[str, str, str]:
+    """The counter's cells of one case over the levels (:func:`counter_lines`' dicts, 0% first):
+    both planes collecting at each level, programs paired at each level, and the relocations
+    joining at 0% (the rest: none waiting / every one started / the plane taken)."""
+    g = runs[0]["why"][0]
+    n = max(sum(g), 1)
+    return (" / ".join(f"{d['both']:.2f}" for d in runs),
+            " / ".join(f"{d['share']:.2f}" for d in runs),
+            f"{g[0] / n:.2f} ({g[1] / n:.2f} / {g[2] / n:.2f} / {g[3] / n:.2f})")  # fmt: skip
 
 
 def stored_case(stored: dict, blocks: int, pages: int) -> dict | None:

@@ -1,5 +1,5 @@
 //! A collection's relocations ready at its trigger (`timing.gc.relocations_at_trigger`,
-//! timing/gc_trigger.rs): under MQSim's page-offset rule a collection's relocations may join
+//! timing/gc_jobs.rs): under MQSim's page-offset rule a collection's relocations may join
 //! any program booked on the die and not yet started at their offset from the moment the FTL
 //! triggered it, not from the end of the domain's previous collection. Off (the default), the
 //! reports the core gave before the option existed (tests/data/relocations_queued holds
@@ -44,23 +44,12 @@ fn comparable(r: &Report) -> Value {
 
 #[test]
 fn off_gives_the_reports_written_before_the_option_existed() {
-    let write = std::env::var_os("OVERPROV_WRITE_RELOCATIONS_GOLDEN").is_some();
-    for (name, c) in golden_cases() {
-        let path = format!("{DIR}/{name}.json");
-        let report = comparable(&run(c.clone()));
-        if write {
-            let g = serde_json::json!({"config": c, "report": report});
-            std::fs::write(&path, serde_json::to_string(&g).unwrap()).unwrap();
-            continue;
-        }
-        let g: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-        let stored = from_json(&g["config"].to_string()).unwrap();
-        assert!(stored == c, "{name}: config changed");
-        assert!(
-            report == g["report"],
-            "{name}: the report differs from the one written before the option"
-        );
-    }
+    common::check_goldens(
+        DIR,
+        "OVERPROV_WRITE_RELOCATIONS_GOLDEN",
+        golden_cases(),
+        comparable,
+    );
 }
 
 #[test]

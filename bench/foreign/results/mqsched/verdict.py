@@ -12,7 +12,6 @@ it only reads the timing's state).
 
 from __future__ import annotations
 
-import ast
 import json
 import statistics
 import sys
@@ -79,17 +78,7 @@ def diag(drive: str) -> dict[tuple[str, int, int], dict] | None:
     path = HERE / f"diag-u{drive}.txt"
     if not path.exists():
         return None
-    lines = [x for x in path.read_text().splitlines() if x.startswith("MQLOCK_DIAG")]
-    keys = [(v, qd, x) for v in m.AT_TRIGGER_VARIANTS for qd in (4, 32, 128) for x in m.LEVELS]
-    if len(keys) != len(lines):
-        raise ValueError(f"{drive}: {len(lines)} counter lines for {len(keys)} runs")
-    out = {}
-    for k, line in zip(keys, lines, strict=True):
-        head, why = line.split(" why=")
-        d = {a: float(b) for a, b in (kv.split("=") for kv in head.split()[1:])}
-        d["why"] = ast.literal_eval(why)
-        out[k] = d
-    return out
+    return m.counter_lines(path.read_text(), m.AT_TRIGGER_VARIANTS, drive)
 
 
 def row(d: str, r: dict) -> str:
@@ -173,15 +162,9 @@ def main() -> int:
                 continue
             mq = stored_truth(d)
             for v in list(m.AT_TRIGGER_VARIANTS)[1:]:
-                r = [c[(v, 32, x)] for x in m.LEVELS]
-                g = r[0]["why"][0]
-                n = max(sum(g), 1)
-                out.append(
-                    f"| u{d} | {v}, QD32 | " + " / ".join(f"{x['both']:.2f}" for x in r)
-                    + " | " + " / ".join(f"{x['share']:.2f}" for x in r)
-                    + f" ({mq['share_programs'][0]:.2f}) | {g[0] / n:.2f} ({g[1] / n:.2f} / "
-                    f"{g[2] / n:.2f} / {g[3] / n:.2f}) |"
-                )  # fmt: skip
+                both, paired, joining = m.counter_cells([c[(v, 32, x)] for x in m.LEVELS])
+                out.append(f"| u{d} | {v}, QD32 | {both} | {paired} "
+                           f"({mq['share_programs'][0]:.2f}) | {joining} |")  # fmt: skip
     (HERE / "verdict.md").write_text("\n".join(out) + "\n")
     print("\n".join(out))
     return 0

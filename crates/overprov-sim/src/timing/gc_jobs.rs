@@ -153,8 +153,10 @@ mod tests {
 
     /// MQSim's die: one die of two planes, a GC domain a plane, 32 page offsets, no buffer.
     fn engine(at_trigger: bool) -> Engine {
-        let mut t = TimingConfig::default();
-        t.enabled = true;
+        let mut t = TimingConfig {
+            enabled: true,
+            ..TimingConfig::default()
+        };
         let n = &mut t.nand;
         (n.channels, n.dies_per_channel, n.planes_per_die) = (1, 1, 2);
         n.flash_page_bytes = 4096;
@@ -173,7 +175,7 @@ mod tests {
 
     /// A collection of `relocs` relocations and the erase of `victim` (its plane: victim % 2).
     fn collection(victim: u32, relocs: usize) -> Vec<NandOp> {
-        let mut ops = vec![NandOp::RelocRead(0), NandOp::RelocProgram(0)].repeat(relocs);
+        let mut ops = [NandOp::RelocRead(0), NandOp::RelocProgram(0)].repeat(relocs);
         ops.push(NandOp::Erase(victim));
         ops
     }
