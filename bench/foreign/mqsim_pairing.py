@@ -3,7 +3,7 @@
     python bench/foreign/mqsim_pairing.py scheduler --out FILE.json [--table FILE] \
         [--stored bench/foreign/results/mqsim-form/stored.json] [--seeds 1,2,3] [--host-writes N]
     PYTHONPATH=python python bench/foreign/mqsim_pairing.py twin --drive 512x32 --out FILE.json \
-        [--table FILE] [--erase-hold | --plane-pools]
+        [--table FILE] [--erase-hold | --plane-pools [--at-trigger]]
 
 A diagnosis (docs/calibrate-validation.md, "MQSim's pairing share: what sets it, what the twin
 lacks, what would identify it"), not a rule; nothing here is fitted.
@@ -29,6 +29,7 @@ pools in the core").
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import random
 import re
@@ -69,6 +70,16 @@ POOL_VARIANTS = {
     **{name: v for name, v in TWIN_VARIANTS.items() if v[0] == 1 or v[1] < 0},
     "two planes, one offset, plane pools": (2, -1, "victim", False, True),
 }
+#: ``twin --plane-pools --at-trigger``: those variants beside the one-offset twins with a
+#: collection's relocations queued at its trigger (``timing.gc.relocations_at_trigger``), with
+#: and without a free pool a plane.
+AT_TRIGGER_VARIANTS = {
+    **POOL_VARIANTS,
+    "two planes, one offset, victim's plane, relocations at trigger": (2, -1, "victim", False,
+                                                                      False, True),
+    "two planes, one offset, plane pools, relocations at trigger": (2, -1, "victim", False, True,
+                                                                   True),
+}  # fmt: skip
 
 
 def scheduler_model(
@@ -277,7 +288,8 @@ def scheduler_table(doc: dict) -> str:
 
 def twin_config(blocks: int, pages: int, extra_op_percent: float, queue_depth: int,
                 planes: int, offsets: int, trigger: str,
-                erase_hold: bool = False, plane_pools: bool = False) -> dict:  # fmt: skip
+                erase_hold: bool = False, plane_pools: bool = False,
+                at_trigger: bool = False) -> dict:  # fmt: skip
     """The core on MQSim's drive as ``mqsim.py`` configures it: one die of ``planes`` planes of
     ``blocks`` blocks of ``pages`` 4 KiB pages (the two-plane drive's NAND; one plane holds
     both planes' blocks), native spare ``mqsim.NATIVE_OP_RATIO``, read / program / erase
@@ -286,7 +298,8 @@ def twin_config(blocks: int, pages: int, extra_op_percent: float, queue_depth: i
     pool kept at ``mqsim.GC_EXEC_THRESHOLD`` of the blocks; with two planes GC relocations in
     multi-plane programs, at one page offset of ``pages`` when ``offsets`` is −1, with MQSim's
     erase hold (``timing.gc.erase_hold``) when ``erase_hold``, a free pool a plane
-    (``ftl.plane_pools``) when ``plane_pools``."""
+    (``ftl.plane_pools``) when ``plane_pools``, a collection's relocations queued at its trigger
+    (``timing.gc.relocations_at_trigger``) when ``at_trigger``."""
     from overprov import engine
 
     physical = 2 * blocks * pages
@@ -298,6 +311,8 @@ def twin_config(blocks: int, pages: int, extra_op_percent: float, queue_depth: i
             gc["multiplane_offsets"] = pages if offsets < 0 else offsets
     if erase_hold:
         gc["erase_hold"] = True
+    if at_trigger:
+        gc["relocations_at_trigger"] = True
     lat = mqsim_commands.LATENCY_US
     ftl: dict = {"policy": "d-choices", "d_choices": 10,
                  "gc_free_blocks": max(2, int(mqsim.GC_EXEC_THRESHOLD * 2 * blocks))}  # fmt: skip
@@ -397,6 +412,34 @@ def implied_shares(doc: dict) -> dict[str, list[float]]:
     return out
 
 
+def counter_lines(text: str, variants: dict, name: str) -> dict[tuple[str, int, int], dict]:
+    """mqlock's temporary counter (``results/mqlock/diag-counter.patch``): its stderr lines
+    (``MQLOCK_DIAG ...``) of one ``twin`` run over ``variants``, by (variant, queue depth,
+    level) in ``twin``'s order; each line's figures, its join reasons under ``why``."""
+    lines = [x for x in text.splitlines() if x.startswith("MQLOCK_DIAG")]
+    keys = [(v, qd, x) for v in variants for qd in (4, 32, 128) for x in LEVELS]
+    if len(keys) != len(lines):
+        raise ValueError(f"{name}: {len(lines)} counter lines for {len(keys)} runs")
+    out = {}
+    for k, line in zip(keys, lines, strict=True):
+        head, why = line.split(" why=")
+        d = {a: float(b) for a, b in (kv.split("=") for kv in head.split()[1:])}
+        d["why"] = ast.literal_eval(why)
+        out[k] = d
+    return out
+
+
+def counter_cells(runs: list[dict]) -> tuple[str, str, str]:
+    """The counter's cells of one case over the levels (:func:`counter_lines`' dicts, 0% first):
+    both planes collecting at each level, programs paired at each level, and the relocations
+    joining at 0% (the rest: none waiting / every one started / the plane taken)."""
+    g = runs[0]["why"][0]
+    n = max(sum(g), 1)
+    return (" / ".join(f"{d['both']:.2f}" for d in runs),
+            " / ".join(f"{d['share']:.2f}" for d in runs),
+            f"{g[0] / n:.2f} ({g[1] / n:.2f} / {g[2] / n:.2f} / {g[3] / n:.2f})")  # fmt: skip
+
+
 def stored_case(stored: dict, blocks: int, pages: int) -> dict | None:
     """MQSim's QD32 curve of the stored drive of that geometry, in ``twin``'s form."""
     for d in stored["drives"]:
@@ -439,6 +482,12 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="the one-offset variants beside a free pool a plane",
     )
+    t.add_argument(
+        "--at-trigger",
+        action="store_true",
+        help="with --plane-pools: beside them the one-offset twins with relocations queued at "
+        "the trigger",
+    )
     for p in (s, t):
         p.add_argument("--stored", type=Path,
                        default=HERE / "results" / "mqsim-form" / "stored.json")  # fmt: skip
@@ -458,10 +507,14 @@ def main(argv: list[str] | None = None) -> int:
     else:
         blocks, pages = (int(v) for v in args.drive.split("x"))
         cpu0 = cpu_s()
-        variants = HOLD_VARIANTS if args.erase_hold else POOL_VARIANTS if args.plane_pools else None
+        if args.at_trigger and not args.plane_pools:
+            ap.error("--at-trigger needs --plane-pools")
+        pools = AT_TRIGGER_VARIANTS if args.at_trigger else POOL_VARIANTS
+        variants = HOLD_VARIANTS if args.erase_hold else pools if args.plane_pools else None
         doc = twin(blocks, pages, variants=variants)
         doc["cpu_s"] = round(cpu_s() - cpu0, 1)
         flag = " --erase-hold" if args.erase_hold else " --plane-pools" if args.plane_pools else ""
+        flag += " --at-trigger" if args.at_trigger else ""
         doc["command"] = f"python bench/foreign/mqsim_pairing.py twin --drive {args.drive}{flag}"
         table = twin_table(doc, stored_case(stored, blocks, pages))
     args.out.write_text(json.dumps(doc, indent=1) + "\n")

@@ -25,6 +25,7 @@ mod program_page;
 #[cfg(feature = "audit")]
 mod properties;
 mod qdepth;
+mod relocations_at_trigger;
 mod slc;
 mod timing;
 mod trace_replay;

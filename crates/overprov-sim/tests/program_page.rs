@@ -12,6 +12,8 @@ use overprov_sim::config::{
 use overprov_sim::sim::{Report, Simulator};
 use serde_json::Value;
 
+use crate::common;
+
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/program_unit");
 const BASE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -95,25 +97,12 @@ fn comparable(r: &Report) -> Value {
 
 #[test]
 fn the_default_gives_the_reports_written_before_the_option_existed() {
-    let write = std::env::var_os("OVERPROV_WRITE_PROGRAM_GOLDEN").is_some();
-    for (name, c) in golden_cases() {
-        let path = format!("{DIR}/{name}.json");
-        let report = comparable(&run(c.clone()));
-        if write {
-            let g = serde_json::json!({"config": c, "report": report});
-            std::fs::write(&path, serde_json::to_string(&g).unwrap()).unwrap();
-            continue;
-        }
-        let g: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-        assert!(
-            g["config"] == serde_json::to_value(&c).unwrap(),
-            "{name}: config changed"
-        );
-        assert!(
-            report == g["report"],
-            "{name}: the report differs from the one written before the option"
-        );
-    }
+    common::check_goldens(
+        DIR,
+        "OVERPROV_WRITE_PROGRAM_GOLDEN",
+        golden_cases(),
+        comparable,
+    );
 }
 
 fn with_granularity(c: &SimConfig, g: ProgramGranularity) -> SimConfig {

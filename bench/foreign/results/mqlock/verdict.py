@@ -10,7 +10,6 @@ that was not committed (it only reads the timing's state; verdict.md says what i
 
 from __future__ import annotations
 
-import ast
 import json
 import sys
 from pathlib import Path
@@ -28,18 +27,7 @@ DRIVES = ("512x32", "640x16")
 
 def diag(drive: str) -> dict[tuple[str, int, int], dict]:
     """The counter's lines by (variant, queue depth, level)."""
-    lines = [x for x in (HERE / f"diag-u{drive}.txt").read_text().splitlines()
-             if x.startswith("MQLOCK_DIAG")]  # fmt: skip
-    keys = [(v, qd, x) for v in m.POOL_VARIANTS for qd in (4, 32, 128) for x in m.LEVELS]
-    if len(keys) != len(lines):
-        raise ValueError(f"{drive}: {len(lines)} counter lines for {len(keys)} runs")
-    out = {}
-    for k, line in zip(keys, lines, strict=True):
-        head, why = line.split(" why=")
-        d = {a: float(b) for a, b in (kv.split("=") for kv in head.split()[1:])}
-        d["why"] = ast.literal_eval(why)
-        out[k] = d
-    return out
+    return m.counter_lines((HERE / f"diag-u{drive}.txt").read_text(), m.POOL_VARIANTS, drive)
 
 
 def verdict_row(drive: str, stored: dict, counted: dict) -> str:
@@ -69,13 +57,10 @@ def diag_rows(drive: str, counted: dict) -> list[str]:
     for v in list(m.POOL_VARIANTS)[1:]:
         for qd in (4, 32, 128):
             r = [counted[(v, qd, x)] for x in m.LEVELS]
-            g, h = r[0]["why"]
-            rows.append(
-                f"| {drive} | {v}, QD{qd} | " + " / ".join(f"{d['both']:.2f}" for d in r)
-                + " | " + " / ".join(f"{d['share']:.2f}" for d in r)
-                + f" | {g[0] / sum(g):.2f} ({g[1] / sum(g):.2f} / {g[2] / sum(g):.2f} / "
-                f"{g[3] / sum(g):.2f}) | {h[0] / sum(h):.2f} |"
-            )  # fmt: skip
+            h = r[0]["why"][1]
+            both, paired, joining = m.counter_cells(r)
+            rows.append(f"| {drive} | {v}, QD{qd} | {both} | {paired} | {joining} | "
+                        f"{h[0] / sum(h):.2f} |")  # fmt: skip
     return rows
 
 

@@ -374,6 +374,14 @@ pub struct GcTimingConfig {
     /// more host units (they join GC programs or wait). Off (the default): they join any.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub erase_hold: bool,
+    /// With `multiplane_offsets` above 0: a collection's relocations are queued at its
+    /// trigger (timing/gc_jobs.rs), as MQSim submits a collection's reads at once
+    /// (`GC_and_WL_Unit_Page_Level::Check_gc_required`): each may join a program booked on its
+    /// die and not yet started at its offset from the trigger on, so the planes' concurrent
+    /// collections pair as the die frees. Off (the default): from the end of the domain's
+    /// previous collection.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub relocations_at_trigger: bool,
 }
 
 fn is_zero(v: &u32) -> bool {
@@ -389,6 +397,7 @@ impl Default for GcTimingConfig {
             multiplane_offsets: 0,
             trigger: GcTrigger::Victim,
             erase_hold: false,
+            relocations_at_trigger: false,
         }
     }
 }
@@ -550,6 +559,13 @@ impl TimingConfig {
                 "timing.gc.erase_hold",
                 "needs timing.gc.multiplane_offsets above 0 (with any free plane a collection \
                  already closes the die's host batches)",
+            ));
+        }
+        if self.gc.relocations_at_trigger && self.gc.multiplane_offsets == 0 {
+            return Err(Error::config(
+                "timing.gc.relocations_at_trigger",
+                "needs timing.gc.multiplane_offsets above 0 (the page-offset rule the \
+                 relocations pair by)",
             ));
         }
         if self.gc.domains > 65_536 {

@@ -82,29 +82,33 @@ impl Engine {
             d + n * (jobs % own) as usize
         };
         let ready = t.max(free);
+        // queued at the trigger (`relocations_at_trigger`), its relocations may take programs
+        // booked on the die from `t` on, before the domain's previous collection has ended
+        let from = if self.same_offset.at_trigger() {
+            t
+        } else {
+            ready
+        };
         // with one page offset: the relocations' offsets, those that joined a program dropped
         let mut own = Vec::new();
         let (paired, mut end) = if self.same_offset.enabled() {
             let plane = self.same_offset.die_plane(d as u32).1;
-            let (mut paired, mut end) = (0, ready);
+            let (mut paired, mut end) = (0, from);
             for _ in 0..relocs {
                 let at = (die, plane, self.same_offset.next_offset(die, plane, true));
-                match self
-                    .same_offset
-                    .join(at, (ready, self.now), true, |_| false)
-                {
+                match self.same_offset.join(at, (from, self.now), true, |_| false) {
                     Some(e) => (paired, end) = (paired + 1, end.max(e)),
                     None => own.push(at),
                 }
             }
             (paired, end)
         } else {
-            self.gc_planes.take_up_to(die, ready, relocs)
+            self.gc_planes.take_up_to(die, from, relocs)
         };
         let rest = relocs - paired;
         let paired_ns = paired * (self.read_unit_ns + 2 * self.channel_unit_ns);
-        let start = ready.max(self.die_busy[die]) + paired_ns;
-        end = end.max(self.on_die(die, ready, paired_ns + rest * reloc_ns + erase_ns));
+        let start = from.max(self.die_busy[die]) + paired_ns;
+        end = end.max(self.on_die(die, from, paired_ns + rest * reloc_ns + erase_ns));
         if erase_ns > 0 {
             // MQSim queues the erase at the collection's start (`erase_hold.rs`)
             self.erase_hold.queue(die, t, self.die_busy[die] - erase_ns);
@@ -116,7 +120,8 @@ impl Engine {
         if rest > 0 {
             self.gc_planes.open(die, start, reloc_ns, rest);
         }
-        self.domain_free[d] = (end, jobs + 1);
+        // (an end before the previous collection's only when queued at the trigger)
+        self.domain_free[d] = (end.max(free), jobs + 1);
         if let Some(acc) = &mut self.gc_blocked {
             acc.relocations(relocs);
             acc.job(d, (t, free, ready), relocs * reloc_ns + erase_ns, end);
@@ -136,5 +141,72 @@ impl Engine {
             acc.host_unit(ready, accepted);
         }
         accepted
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Engine;
+    use crate::config::{GcBlocking, TimingConfig};
+    use crate::ftl::NandOp;
+    use crate::geometry::Geometry;
+
+    /// MQSim's die: one die of two planes, a GC domain a plane, 32 page offsets, no buffer.
+    fn engine(at_trigger: bool) -> Engine {
+        let mut t = TimingConfig {
+            enabled: true,
+            ..TimingConfig::default()
+        };
+        let n = &mut t.nand;
+        (n.channels, n.dies_per_channel, n.planes_per_die) = (1, 1, 2);
+        n.flash_page_bytes = 4096;
+        t.buffer.bytes = 0;
+        let gc = &mut t.gc;
+        (gc.blocking, gc.domains, gc.multiplane) = (GcBlocking::Domain, 2, true);
+        (gc.multiplane_offsets, gc.relocations_at_trigger) = (32, at_trigger);
+        let g = Geometry {
+            page_size_bytes: 4096,
+            pages_per_block: 32,
+            blocks: 64,
+            user_pages: 1024,
+        };
+        Engine::new(&t, &g)
+    }
+
+    /// A collection of `relocs` relocations and the erase of `victim` (its plane: victim % 2).
+    fn collection(victim: u32, relocs: usize) -> Vec<NandOp> {
+        let mut ops = [NandOp::RelocRead(0), NandOp::RelocProgram(0)].repeat(relocs);
+        ops.push(NandOp::Erase(victim));
+        ops
+    }
+
+    /// The die time a collection booked at `t` adds.
+    fn booked(e: &mut Engine, victim: u32, relocs: usize, t: u64) -> u64 {
+        let before = e.die_work_ns[0];
+        e.gc_jobs(&collection(victim, relocs), t, false);
+        e.die_work_ns[0] - before
+    }
+
+    #[test]
+    fn a_second_plane_pairs_its_relocations_with_the_first_planes_when_both_are_ready() {
+        for at_trigger in [false, true] {
+            let mut e = engine(at_trigger);
+            let reloc_ns = e.read_unit_ns + e.program_unit_ns + 2 * e.channel_unit_ns;
+            let joined_ns = e.read_unit_ns + 2 * e.channel_unit_ns;
+            let erase_ns = e.erase_ns;
+            // plane 0 collects 16 relocations (offsets 0..15), on its own programs
+            assert_eq!(booked(&mut e, 0, 16, 0), 16 * reloc_ns + erase_ns);
+            // plane 1, its domain free, collects 4 (offsets 0..3): they join plane 0's
+            // programs at their offsets, not yet started, and cost the die no program
+            assert_eq!(booked(&mut e, 1, 4, 0), 4 * joined_ns + erase_ns);
+            // plane 1 again (offsets 4..7), triggered while its first collection runs: ready
+            // at the trigger it joins plane 0's programs 4..7, which start after it; ready
+            // when the first ends (after its erase, booked behind all of plane 0's programs)
+            // it finds every one started and programs on its own
+            let want = if at_trigger { joined_ns } else { reloc_ns };
+            assert_eq!(booked(&mut e, 3, 4, 0), 4 * want + erase_ns, "{at_trigger}");
+            // a domain accepts host writes once all its collections have ended
+            assert!(e.domain_free[1].0 >= e.domain_free[0].0.min(e.die_busy[0]) - erase_ns);
+        }
     }
 }

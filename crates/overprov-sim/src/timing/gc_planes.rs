@@ -140,6 +140,8 @@ pub(super) struct SameOffset {
     gc: Vec<u32>,
     /// Per die × offset: programs booked and not yet started, in booking order.
     pending: Vec<VecDeque<Pending>>,
+    /// `timing.gc.relocations_at_trigger`: a collection's relocations are ready at its trigger.
+    at_trigger: bool,
 }
 
 impl SameOffset {
@@ -156,7 +158,20 @@ impl SameOffset {
             host: vec![0; units],
             gc: vec![0; units],
             pending: vec![VecDeque::new(); dies as usize * offsets as usize],
+            at_trigger: false,
         }
+    }
+
+    /// With `on` (`timing.gc.relocations_at_trigger`), a collection's relocations are queued
+    /// at its trigger: they join programs from then on (`gc_jobs.rs`).
+    pub(super) fn relocations_at_trigger(mut self, on: bool) -> Self {
+        self.at_trigger = on && self.enabled();
+        self
+    }
+
+    #[inline]
+    pub(super) fn at_trigger(&self) -> bool {
+        self.at_trigger
     }
 
     #[inline]

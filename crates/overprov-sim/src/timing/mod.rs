@@ -259,7 +259,8 @@ impl Engine {
                 t.gc.multiplane_offsets,
                 t.nand.planes_per_die,
                 dies,
-            ),
+            )
+            .relocations_at_trigger(t.gc.relocations_at_trigger),
             erase_hold: erase_hold::EraseHold::new(t.gc.erase_hold, dies),
             pages: program::PagePrograms::new(
                 t.nand.program_granularity == ProgramGranularity::Page,

@@ -72,3 +72,34 @@ pub fn mqsim_offset_drive(op: f64, qd: u32) -> SimConfig {
     c.run.drive_writes = 1.0;
     c
 }
+
+/// Each case's report, made comparable by `comparable` (wall-clock figures dropped, ...),
+/// against the one stored beside its config in `DIR/NAME.json` by an earlier core; with the
+/// environment variable `write_var` set, written there instead.
+pub fn check_goldens(
+    dir: &str,
+    write_var: &str,
+    cases: Vec<(&str, SimConfig)>,
+    comparable: fn(&Report) -> serde_json::Value,
+) {
+    let write = std::env::var_os(write_var).is_some();
+    for (name, c) in cases {
+        let path = format!("{dir}/{name}.json");
+        let report = comparable(&run(c.clone()));
+        if write {
+            let g = serde_json::json!({"config": c, "report": report});
+            std::fs::write(&path, serde_json::to_string(&g).unwrap()).unwrap();
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let g: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert!(
+            g["config"] == serde_json::to_value(&c).unwrap(),
+            "{name}: config changed"
+        );
+        assert!(
+            report == g["report"],
+            "{name}: the report differs from the one written before the option"
+        );
+    }
+}
