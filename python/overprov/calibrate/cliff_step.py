@@ -1,0 +1,223 @@
+"""calibrate's cliff step (``--cliff``): the SLC cache's write cliff measured in the plan.
+
+Before the plan's FOB segment, on the purged drive, 4 KiB random writes at the plan's queue
+depth (QD32) over the whole capacity, logged as short rounds of one length (on a simulated
+drive about :data:`INTERVAL_DRIVE_WRITES` of the capacity each at :data:`SIZING_IOPS`; on a
+real one a second), run until the SLC cache's end shows as a
+step in the rounds' IOPS (``cliff_series.cache_step``, at a 10% or, where none, a 5% step) and
+:data:`AFTER_INTERVALS` rounds past it have given the level after, or until the bound:
+:data:`MAX_DRIVE_WRITES` drive writes of the capacity (a cache larger than that is not found).
+Then the drive is purged again and left idle :data:`IDLE_SECONDS` (its cache folded and freed,
+as after a fresh purge) before the plan's own purge and FOB, so the rest of the plan measures
+what it measures without the step.
+
+The rounds go through the Target protocol like every other round (``sim:`` and a real device
+via fio alike: the same ``RoundSpec``), each its own round of the target (a real target's at
+least a second), and are kept in ``measurement.json``'s ``cliff`` object, not among the plan's
+``rounds`` (whose readings count the plan's rounds since its purge). Their writes and I/O time
+count in the measurement's ``bytes_written`` and ``io_seconds``; the budget is raised by the
+step's bound (``with_cliff_budget``). Whether a round's writes were past the onset of garbage
+collection is read from the write counters where the target reports them (a round's WAF above
+:data:`GC_WAF`), else taken as not.
+
+What the step does not measure: the two mixed read probes of ``read_probes`` (a read's slot
+before the cliff, the TLC program's form past it). A round of the Target protocol reports its
+writes only (fio's write figures; a simulated round is writes only), so the probes' read wait
+cannot be read through it; the prediction (``cliff_prediction``) is the twin's without them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, replace
+from typing import Any
+
+from overprov.calibrate.cliff_series import Series, cache_step
+from overprov.calibrate.plan import Budget, MeasurementPlan
+from overprov.errors import ConfigError
+from overprov.profile.targets import RoundSpec
+
+#: The workload the cliff is predicted under by default: QD8, 70% random reads (the issue's
+#: QD8 70:30, bench/cliff_bench.py's ``MIX``).
+DEFAULT_WORKLOAD = "qd8,read70"
+#: Each round of the series writes about this share of the capacity (at the last round's
+#: IOPS): a cache of 0.5% of the capacity, the smallest the bench sizes, spans 10 rounds.
+INTERVAL_DRIVE_WRITES = 0.0005
+#: The step's bound: it ends after this many drive writes of the capacity without a cliff.
+MAX_DRIVE_WRITES = 0.5
+#: Rounds logged past the cliff for the level after it.
+AFTER_INTERVALS = 12
+#: Idle time (full-size seconds) after the step's second purge, before the plan's FOB.
+IDLE_SECONDS = 60.0
+#: A round whose writes cost more NAND writes than this per host write ran past the onset of
+#: garbage collection.
+GC_WAF = 1.02
+#: The IOPS a simulated drive's rounds are sized at: every round of the series lasts the same
+#: time (the fit simulates the twin on the series' grid, ``cliff.fit_cache``), before the
+#: drive's speed is known; a real target's rounds last a second each.
+SIZING_IOPS = 50_000.0
+
+_WORKLOAD_RE = re.compile(r"^\s*qd\s*(\d+)\s*,\s*read\s*(\d+)\s*%?\s*$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class CliffWorkload:
+    """The workload the cliff is predicted under: ``qd`` commands outstanding, 4 KiB random
+    I/O with ``read_percent`` % reads."""
+
+    qd: int
+    read_percent: int
+
+    def text(self) -> str:
+        return f"QD{self.qd} 4 KiB random, {self.read_percent}% reads"
+
+
+def parse_workload(text: str) -> CliffWorkload:
+    """``"qd8,read70"`` (queue depth 8, 70% reads) → :class:`CliffWorkload`; refused
+    (ConfigError naming ``--cliff-workload``) otherwise."""
+    m = _WORKLOAD_RE.match(text)
+    why = "is not qdN,readP (e.g. qd8,read70: queue depth 8, 70% random reads)"
+    if not m:
+        raise ConfigError(f"--cliff-workload: {text!r} {why}")
+    qd, read = int(m.group(1)), int(m.group(2))
+    if not 1 <= qd <= 1024:
+        raise ConfigError(f"--cliff-workload: queue depth {qd} not in 1..1024 (in {text!r})")
+    if not 0 <= read <= 99:
+        raise ConfigError(f"--cliff-workload: {read}% reads not in 0..99 (in {text!r})")
+    return CliffWorkload(qd, read)
+
+
+@dataclass(frozen=True)
+class CliffPlan:
+    """The cliff step as planned (kept in ``measurement.json``'s ``cliff.plan``)."""
+
+    workload: CliffWorkload
+    interval_drive_writes: float = INTERVAL_DRIVE_WRITES
+    max_drive_writes: float = MAX_DRIVE_WRITES
+    after_intervals: int = AFTER_INTERVALS
+    idle_seconds: float = IDLE_SECONDS
+
+    def text(self) -> str:
+        return (
+            f"cliff step first: QD32 4 KiB random writes from purged in rounds of "
+            f"{self.interval_drive_writes:g} drive writes until the SLC cache's cliff and "
+            f"{self.after_intervals} rounds past it, at most {self.max_drive_writes:g} drive "
+            f"writes; then purged and {self.idle_seconds:g} s idle; predicted under "
+            f"{self.workload.text()}"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> CliffPlan:
+        return cls(**{**d, "workload": CliffWorkload(**d["workload"])})
+
+
+def with_cliff_budget(plan: MeasurementPlan, cliff: CliffPlan) -> MeasurementPlan:
+    """``plan`` with its drive-write budget raised by the step's bound: the step's writes
+    count in the measurement's drive writes and do not take the plan's (an I/O-time budget is
+    kept: the step's time comes out of it)."""
+    dw = plan.budget.drive_writes
+    if dw is None:
+        return plan
+    budget = Budget(drive_writes=dw + cliff.max_drive_writes, io_seconds=plan.budget.io_seconds)
+    return replace(plan, budget=budget)
+
+
+def series(doc: dict[str, Any]) -> Series:
+    """The step's rounds (``measurement.json``'s ``cliff``) as a series in full-size time."""
+    scale = float(doc["scale_factor"])
+    times, t = [], 0.0
+    for r in doc["rounds"]:
+        t += r["duration_s"]
+        times.append(t / scale)
+    iops = [r["iops"] for r in doc["rounds"]]
+    return Series(
+        times_s=times, iops=iops, write_iops=list(iops),
+        gc_started=[bool(r["gc"]) for r in doc["rounds"]],
+    )  # fmt: skip
+
+
+def found(s: Series, bs_bytes: int) -> int | None:
+    """The interval the cache's step falls in (a 10% step, or where none a 5% one), or None."""
+    for min_drop in (0.1, 0.05):
+        step = cache_step(s, bs_bytes=bs_bytes, min_drop=min_drop)[0]
+        if step is not None:
+            return next(i for i, t in enumerate(s.times_s) if t >= step.time_s)
+    return None
+
+
+def measure_cliff(runner: Any, cliff: CliffPlan, scale_factor: float) -> None:
+    """Run the step on ``runner``'s target (a ``measure.SegmentRunner``) into its
+    measurement's ``cliff``: purge, the series, purge and the idle round (module docstring)."""
+    from overprov.calibrate.measure import read_target
+
+    m, target, plan = runner.m, runner.target, runner.plan
+    cap, bs, sim = m.capacity_bytes, plan.bs_bytes, target.kind == "sim"
+    doc: dict[str, Any] = {
+        "plan": cliff.to_dict(), "status": "running", "scale_factor": scale_factor,
+        "bs_bytes": bs, "qd": plan.qd, "rounds": [],
+    }  # fmt: skip
+    m.cliff = doc
+    runner.progress(f"cliff step: purge: {target.purge()}")
+    written = 0.0
+    counters = read_target(target).write_counters
+
+    def one(label: str, seconds: float, idle_s: float = 0.0) -> dict[str, Any]:
+        nonlocal counters
+        spec = RoundSpec(label, "randwrite", bs, plan.qd, 1, cap, seconds=seconds,  # type: ignore[arg-type]
+                         idle_seconds=idle_s)  # fmt: skip
+        c = target.run(spec).combined
+        after = read_target(target).write_counters
+        waf = None
+        if counters is not None and after is not None:
+            dh = after["host_bytes"] - counters["host_bytes"]
+            waf = (after["nand_bytes"] - counters["nand_bytes"]) / dh if dh > 0 else None
+        counters = after
+        m.bytes_written += c.bytes_written
+        m.io_seconds += c.duration_s
+        return {"iops": c.iops, "bytes_written": c.bytes_written, "duration_s": c.duration_s,
+                "waf": waf, "gc": waf is not None and waf > GC_WAF}  # fmt: skip
+
+    seconds = round(cliff.interval_drive_writes * cap / bs / SIZING_IOPS, 6) if sim else 1.0
+    while True:
+        r = one(f"cliff-{len(doc['rounds']) + 1:04d}", seconds)
+        doc["rounds"].append(r)
+        written += r["bytes_written"] / cap
+        runner.save()
+        k = found(series(doc), bs)
+        if k is not None:
+            if len(doc["rounds"]) - 1 - k >= cliff.after_intervals:
+                doc["status"] = "found"
+                break
+        if written >= cliff.max_drive_writes:
+            doc["status"] = "bound"
+            break
+    doc["drive_writes"] = written
+    said = "a step found" if doc["status"] == "found" else "no step within the bound"
+    runner.progress(f"cliff step: {len(doc['rounds'])} rounds, {written:.3f} drive writes: {said}")
+    runner.progress(f"cliff step: purge: {target.purge()}")
+    idle = cliff.idle_seconds * (scale_factor if sim else 1.0)
+    doc["idle_round"] = one("cliff-idle", seconds, idle)
+    runner.forget_reading()
+    runner.save()
+
+
+def from_args(args: Any, stored: Any = None) -> CliffPlan | None:
+    """The step calibrate's flags ask for (``--cliff``, ``--cliff-workload``), or the one a
+    resumed measurement (``stored``) planned; None: none. Refused (ConfigError naming the
+    flag): a workload without ``--cliff``, ``--cliff`` without a TARGET to measure, a bad
+    workload."""
+    if stored is not None and stored.cliff is not None:
+        return CliffPlan.from_dict(stored.cliff["plan"])
+    text = getattr(args, "cliff_workload", None)
+    if not getattr(args, "cliff", False):
+        if text is not None:
+            raise ConfigError("--cliff-workload: give --cliff too (the step it predicts for)")
+        return None
+    if not getattr(args, "target", None) and stored is None:
+        raise ConfigError(
+            "--cliff: measures a TARGET (--from DIR refits the cliff a calibration measured)"
+        )
+    return CliffPlan(parse_workload(text if text is not None else DEFAULT_WORKLOAD))
