@@ -32,31 +32,37 @@ READ_PROBES_NOTE = (
 PREDICT_INTERVALS = 60
 
 
-def cliff_twin(drive: dict[str, Any], scale: str) -> tuple[dict[str, Any], float]:
+def cliff_twin(
+    drive: dict[str, Any], scale: str, fill_bytes: float = 0.0
+) -> tuple[dict[str, Any], float]:
     """The twin's drive (``twin.drive_dict``) as the cliff is fitted on, and its scale factor:
-    its write buffer scaled to the factor (held as many full-size bytes as at full size)."""
+    its write buffer scaled to the factor (it holds as many full-size bytes as at full size),
+    or, where the measured drive's buffer held ``fill_bytes`` of full-size writes (a simulated
+    target's, ``cliff_step``), one holding as many."""
     d = {**drive, "config": {**drive["config"], "timing": dict(drive["config"]["timing"])}}
     _, factor = presets.drive_config(d, scale, "calibrated twin")
-    buffer = d["config"]["timing"].get("buffer")
-    if buffer and buffer.get("bytes"):
-        d["config"]["timing"]["buffer"] = {
-            **buffer,
-            "bytes": max(4096, int(buffer["bytes"] * factor)),
-        }
+    timing = d["config"]["timing"]
+    buffer = timing.get("buffer") or {"bytes": 0, "power_loss_protected": False}
+    held = fill_bytes * factor if fill_bytes > 0 else buffer["bytes"] * factor
+    if held > 0:
+        timing["buffer"] = {**buffer, "bytes": max(4096, int(held))}
     return d, float(factor)
 
 
 def fit(
-    measured: cliff.Series, twin: dict[str, Any], scale: float, bs_bytes: int
-) -> cliff.CacheFit:
-    """The purged series fitted at a 10% step or, where it shows none, a 5% one."""
+    measured: cliff.Series, twin: dict[str, Any], scale: float, bs_bytes: int,
+    past_buffer: bool = False,
+) -> cliff.CacheFit:  # fmt: skip
+    """The purged series fitted at a 10% step or, where it shows none, a 5% one (with
+    ``past_buffer``, a first step at the twin's write buffer's fill passed over)."""
     try:
-        return cliff.fit_cache(measured, twin, scale, precondition="none", bs_bytes=bs_bytes)
+        return cliff.fit_cache(measured, twin, scale, precondition="none", bs_bytes=bs_bytes,
+                               past_buffer=past_buffer)  # fmt: skip
     except ConfigError as exc:
         if "no cliff" not in str(exc):
             raise
     return cliff.fit_cache(measured, twin, scale, precondition="none", bs_bytes=bs_bytes,
-                           min_drop=0.05)  # fmt: skip
+                           min_drop=0.05, past_buffer=past_buffer)  # fmt: skip
 
 
 def _seconds(
@@ -99,12 +105,13 @@ def predict(doc: dict[str, Any], drive: dict[str, Any], scale: str) -> dict[str,
     if doc.get("status") != "found":
         out["declined"] = f"the cliff step did not finish (status {doc.get('status')!r})"
         return out
-    twin, factor = cliff_twin(drive, scale)
+    fill = float(doc.get("buffer_fill_bytes") or 0.0)
+    twin, factor = cliff_twin(drive, scale, fill)
     if "program_us" not in twin["config"]["timing"].get("nand", {}):
         out["declined"] = "the twin has no NAND program time (timing.nand.program_us) to fit from"
         return out
     try:
-        f = fit(series(doc), twin, factor, int(doc.get("bs_bytes", 4096)))
+        f = fit(series(doc), twin, factor, int(doc.get("bs_bytes", 4096)), fill > 0)
     except ConfigError as exc:
         out["declined"] = str(exc).removeprefix("cliff: ")
         return out

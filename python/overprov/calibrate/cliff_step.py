@@ -4,7 +4,11 @@ Before the plan's FOB segment, on the purged drive, 4 KiB random writes at the p
 depth (QD32) over the whole capacity, logged as short rounds of one length (on a simulated
 drive about :data:`INTERVAL_DRIVE_WRITES` of the capacity each at :data:`SIZING_IOPS`; on a
 real one a second), run until the SLC cache's end shows as a
-step in the rounds' IOPS (``cliff_series.cache_step``, at a 10% or, where none, a 5% step) and
+step in the rounds' IOPS (``cliff_series.cache_step``, at a 10% or, where none, a 5% step; on a
+simulated drive a first step at its write buffer's fill passed over: the buffer is not scaled
+with the drive, so it holds its bytes ÷ the scale of full-size writes, and the buffer the
+target reports, ``SimTarget.buffer_bytes``, is the one figure of its configuration the step
+reads, as calibrate's default budget does) and
 :data:`AFTER_INTERVALS` rounds past it have given the level after, or until the bound:
 :data:`MAX_DRIVE_WRITES` drive writes of the capacity (a cache larger than that is not found).
 Then the drive is purged again and left idle :data:`IDLE_SECONDS` (its cache folded and freed,
@@ -35,6 +39,7 @@ from typing import Any
 from overprov.calibrate.cliff_series import Series, cache_step
 from overprov.calibrate.plan import Budget, MeasurementPlan
 from overprov.errors import ConfigError
+from overprov.profile.sim_target import SUBROUND_MIN_S
 from overprov.profile.targets import RoundSpec
 
 #: The workload the cliff is predicted under by default: QD8, 70% random reads (the issue's
@@ -42,7 +47,7 @@ from overprov.profile.targets import RoundSpec
 DEFAULT_WORKLOAD = "qd8,read70"
 #: Each round of the series writes about this share of the capacity (at the last round's
 #: IOPS): a cache of 0.5% of the capacity, the smallest the bench sizes, spans 10 rounds.
-INTERVAL_DRIVE_WRITES = 0.0005
+INTERVAL_DRIVE_WRITES = 0.0001
 #: The step's bound: it ends after this many drive writes of the capacity without a cliff.
 MAX_DRIVE_WRITES = 0.5
 #: Rounds logged past the cliff for the level after it.
@@ -56,6 +61,10 @@ GC_WAF = 1.02
 #: time (the fit simulates the twin on the series' grid, ``cliff.fit_cache``), before the
 #: drive's speed is known; a real target's rounds last a second each.
 SIZING_IOPS = 50_000.0
+#: ...and last at least this long (simulated seconds): a round drains its queue at its end, and
+#: rounds shorter than a few queue cycles would not last the time asked (the simulated target's
+#: own sub-round floor, ``sim_target.SUBROUND_MIN_S``)
+SIM_ROUND_MIN_S = SUBROUND_MIN_S
 
 _WORKLOAD_RE = re.compile(r"^\s*qd\s*(\d+)\s*,\s*read\s*(\d+)\s*%?\s*$", re.IGNORECASE)
 
@@ -139,12 +148,14 @@ def series(doc: dict[str, Any]) -> Series:
     )  # fmt: skip
 
 
-def found(s: Series, bs_bytes: int) -> int | None:
-    """The interval the cache's step falls in (a 10% step, or where none a 5% one), or None."""
+def found(s: Series, bs_bytes: int, buffer_fill_bytes: float = 0.0) -> int | None:
+    """The interval the cache's step falls in (a 10% step, or where none a 5% one; a first
+    step at the fill of a write buffer of ``buffer_fill_bytes``, full size, passed over:
+    ``cache_step``), or None."""
     for min_drop in (0.1, 0.05):
-        step = cache_step(s, bs_bytes=bs_bytes, min_drop=min_drop)[0]
-        if step is not None:
-            return next(i for i, t in enumerate(s.times_s) if t >= step.time_s)
+        step = cache_step(s, bs_bytes=bs_bytes, min_drop=min_drop, buffer_bytes=buffer_fill_bytes)
+        if step[0] is not None:
+            return next(i for i, t in enumerate(s.times_s) if t >= step[0].time_s)
     return None
 
 
@@ -159,6 +170,11 @@ def measure_cliff(runner: Any, cliff: CliffPlan, scale_factor: float) -> None:
         "plan": cliff.to_dict(), "status": "running", "scale_factor": scale_factor,
         "bs_bytes": bs, "qd": plan.qd, "rounds": [],
     }  # fmt: skip
+    # a simulated drive's write buffer is not scaled with it (``presets``): at scale s it holds
+    # its bytes ÷ s of full-size writes, and its fill is a step of its own before the cache's
+    # end; a real drive's fills within its first second
+    fill = getattr(target, "buffer_bytes", 0) / scale_factor if sim else 0.0
+    doc["buffer_fill_bytes"] = fill
     m.cliff = doc
     runner.progress(f"cliff step: purge: {target.purge()}")
     written = 0.0
@@ -180,17 +196,17 @@ def measure_cliff(runner: Any, cliff: CliffPlan, scale_factor: float) -> None:
         return {"iops": c.iops, "bytes_written": c.bytes_written, "duration_s": c.duration_s,
                 "waf": waf, "gc": waf is not None and waf > GC_WAF}  # fmt: skip
 
-    seconds = round(cliff.interval_drive_writes * cap / bs / SIZING_IOPS, 6) if sim else 1.0
+    seconds = cliff.interval_drive_writes * cap / bs / SIZING_IOPS
+    seconds = round(max(SIM_ROUND_MIN_S, seconds), 6) if sim else 1.0
     while True:
         r = one(f"cliff-{len(doc['rounds']) + 1:04d}", seconds)
         doc["rounds"].append(r)
         written += r["bytes_written"] / cap
         runner.save()
-        k = found(series(doc), bs)
-        if k is not None:
-            if len(doc["rounds"]) - 1 - k >= cliff.after_intervals:
-                doc["status"] = "found"
-                break
+        k = found(series(doc), bs, fill)
+        if k is not None and len(doc["rounds"]) - 1 - k >= cliff.after_intervals:
+            doc["status"] = "found"
+            break
         if written >= cliff.max_drive_writes:
             doc["status"] = "bound"
             break
