@@ -42,8 +42,8 @@ from overprov.errors import ConfigError
 from overprov.profile.sim_target import SUBROUND_MIN_S
 from overprov.profile.targets import RoundSpec
 
-#: The workload the cliff is predicted under by default: QD8, 70% random reads (the issue's
-#: QD8 70:30, bench/cliff_bench.py's ``MIX``).
+#: The workload the cliff is predicted under by default: QD8, 70% random reads (the QD8 70:30
+#: of the cliff's benches, bench/cliff_bench.py's ``MIX``).
 DEFAULT_WORKLOAD = "qd8,read70"
 #: Each round of the series writes about this share of the capacity (at the last round's
 #: IOPS): a cache of 0.5% of the capacity, the smallest the bench sizes, spans 10 rounds.
@@ -162,8 +162,6 @@ def found(s: Series, bs_bytes: int, buffer_fill_bytes: float = 0.0) -> int | Non
 def measure_cliff(runner: Any, cliff: CliffPlan, scale_factor: float) -> None:
     """Run the step on ``runner``'s target (a ``measure.SegmentRunner``) into its
     measurement's ``cliff``: purge, the series, purge and the idle round (module docstring)."""
-    from overprov.calibrate.measure import read_target
-
     m, target, plan = runner.m, runner.target, runner.plan
     cap, bs, sim = m.capacity_bytes, plan.bs_bytes, target.kind == "sim"
     doc: dict[str, Any] = {
@@ -178,14 +176,14 @@ def measure_cliff(runner: Any, cliff: CliffPlan, scale_factor: float) -> None:
     m.cliff = doc
     runner.progress(f"cliff step: purge: {target.purge()}")
     written = 0.0
-    counters = read_target(target).write_counters
+    counters = runner.read().write_counters
 
     def one(label: str, seconds: float, idle_s: float = 0.0) -> dict[str, Any]:
         nonlocal counters
         spec = RoundSpec(label, "randwrite", bs, plan.qd, 1, cap, seconds=seconds,  # type: ignore[arg-type]
                          idle_seconds=idle_s)  # fmt: skip
         c = target.run(spec).combined
-        after = read_target(target).write_counters
+        after = runner.read().write_counters
         waf = None
         if counters is not None and after is not None:
             dh = after["host_bytes"] - counters["host_bytes"]
