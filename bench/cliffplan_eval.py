@@ -144,10 +144,6 @@ def verdict(rows: list[dict], key: str) -> dict:
             "over_50": len(far), "declined": declined, "met": met}  # fmt: skip
 
 
-def pct(x: float | None) -> str:
-    return "—" if x is None else f"{100 * x:+.1f}%"
-
-
 def markdown(rows: list[dict]) -> str:
     out = [
         "| drive | true cache (GB) | fitted (GB) | purged: time, IOPS lost "
@@ -170,7 +166,7 @@ def markdown(rows: list[dict]) -> str:
                 )
                 cells.append(f"declined ({str(why)[:60]})")
             else:
-                cells.append(f"{pct(e['time_error'])}, {pct(e['lost_error'])}")
+                cells.append(f"{100 * e['time_error']:+.1f}%, {100 * e['lost_error']:+.1f}%")
         cache = f"{r['true_cache_bytes'] / 1e9:.2f}"
         out.append(f"| {r['drive']} | {cache} | {fitted} | {cells[0]} | {cells[1]} |")
     return "\n".join(out)
