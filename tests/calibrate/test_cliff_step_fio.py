@@ -12,7 +12,7 @@ from overprov.calibrate import cliff_prediction, cliff_step
 from overprov.calibrate.measure import SegmentRunner
 from overprov.calibrate.plan import Budget, MeasurementPlan
 from overprov.measurement_file import Measurement
-from overprov.profile.fio_target import FioTarget
+from overprov.profile.fio_target import FioTarget, workload_start
 
 MIB = 2**20
 
@@ -45,3 +45,31 @@ def test_the_step_runs_through_fio_on_a_file(tmp_path):
     assert (tmp_path / "fio" / "cliff-idle.fio").exists()  # the round after the second purge
     out = cliff_prediction.predict(doc, {}, "1")
     assert out["fit"] is None and "no step in the series" in out["declined"]
+
+
+def test_a_read_probe_runs_through_fio_and_its_reads_are_read_back(tmp_path):
+    """The mixed probe: its region written sequentially, then the workload's mix over it (fio
+    ``randrw``, ``rwmixread``, its queue depth); the reads' mean latency parsed from fio's
+    read figures (``Figures.read_latency_us_mean``)."""
+    if shutil.which("fio") is None:
+        pytest.skip("fio is not installed (Debian package fio)")
+    target = FioTarget(str(tmp_path / "d.img"), tmp_path / "fio", size_bytes=16 * MIB,
+                       ioengine="psync")  # fmt: skip
+    with target:
+        m = Measurement(target.spec, target.capacity_bytes, 1.0, 4096, 32)
+        runner = SegmentRunner(target, MeasurementPlan(budget=Budget(drive_writes=10.0)), m)
+        wl = cliff_step.parse_workload("qd8,read70")
+        out = cliff_step.probe(runner, "cliff-probe-after", 4 * MIB, wl, 1.0)
+    # the fill writes the region the mix covers: from past the target's run marker on
+    start = workload_start(131072)
+    assert out["span_bytes"] == 4 * MIB and out["fill_bytes"] == 4 * MIB - start
+    assert out["read_us"] is not None and out["read_us"] > 0 and out["bytes_written"] > 0
+    job = configparser.ConfigParser(allow_no_value=True, interpolation=None)
+    job.read(tmp_path / "fio" / "cliff-probe-after.fio")
+    g = job["global"]
+    assert (g["rw"], g["rwmixread"], g["iodepth"]) == ("randrw", "70", "8")
+    fill = configparser.ConfigParser(allow_no_value=True, interpolation=None)
+    fill.read(tmp_path / "fio" / "cliff-probe-after-fill.fio")
+    assert fill["global"]["rw"] == "write"
+    note = cliff_prediction.probes_note({"after": out, "before": out})
+    assert note.startswith("measured and kept, not used in the prediction")

@@ -25,8 +25,8 @@ from overprov.errors import ConfigError
 
 #: What the prediction says of the two read probes ``read_probes`` takes (not measured here)
 READ_PROBES_NOTE = (
-    "not measured: a round of the Target protocol reports its writes only, so the read slot "
-    "before the cliff and the TLC program's form past it are the twin's (read_probes.py)"
+    "not in the prediction: the read slot before the cliff and the TLC program's form past it "
+    "are the twin's (read_probes.py)"
 )
 #: Intervals of a predicted series (bench/cliff_bench.py's)
 PREDICT_INTERVALS = 60
@@ -92,7 +92,7 @@ def predict(doc: dict[str, Any], drive: dict[str, Any], scale: str) -> dict[str,
         "workload": {"qd": wl.qd, "read_percent": wl.read_percent, "text": wl.text()},
         "measured_drive_writes": doc.get("drive_writes"),
         "measured_rounds": len(doc["rounds"]),
-        "read_probes": READ_PROBES_NOTE,
+        "read_probes": probes_note(doc.get("probes")),
         "fit": None, "declined": None, "purged": None, "filled": None,
     }  # fmt: skip
     if doc.get("status") == "bound":
@@ -141,6 +141,21 @@ def predict(doc: dict[str, Any], drive: dict[str, Any], scale: str) -> dict[str,
         else:
             out[key] = pred.to_dict()
     return out
+
+
+def probes_note(probes: dict[str, Any] | None) -> str:
+    """What the prediction says of the step's read probes."""
+    if not probes or "after" not in probes or "before" not in probes:
+        why = (probes or {}).get("not_measured", "not measured")
+        return f"{READ_PROBES_NOTE} ({why})"
+    reads = [probes[k].get("read_us") for k in ("before", "after")]
+    if None in reads:
+        return f"{READ_PROBES_NOTE} (the target reported no read latency)"
+    return (
+        f"measured and kept, not used in the prediction (their protocol not checked against "
+        f"read_probes' rule): reads of written "
+        f"pages waited {reads[0]:,.0f} µs before the cliff and {reads[1]:,.0f} µs past it"
+    )
 
 
 def twin_note(c: dict[str, Any]) -> dict[str, Any] | None:

@@ -24,10 +24,13 @@ step's bound (``with_cliff_budget``). Whether a round's writes were past the ons
 collection is read from the write counters where the target reports them (a round's WAF above
 :data:`GC_WAF`), else taken as not.
 
-What the step does not measure: the two mixed read probes of ``read_probes`` (a read's slot
-before the cliff, the TLC program's form past it). A round of the Target protocol reports its
-writes only (fio's write figures; a simulated round is writes only), so the probes' read wait
-cannot be read through it; the prediction (``cliff_prediction``) is the twin's without them.
+The two mixed read probes (:func:`probe`: a region written sequentially, then the workload's
+mix over it, so every read is of a written page): one past the cliff right after the series,
+one before it after the idle round. They need a round that reports its reads' latency (a fio
+target's, ``Figures.read_latency_us_mean``); a simulated round is writes only (the core's
+round has no reads), so on ``sim:`` they are not measured (``probes`` says why). They are
+kept, not used in the prediction (their protocol, reads over a region written sequentially,
+was not checked against ``read_probes``' rule on a drive with a cache).
 """
 
 from __future__ import annotations
@@ -65,6 +68,15 @@ SIZING_IOPS = 50_000.0
 #: rounds shorter than a few queue cycles would not last the time asked (the simulated target's
 #: own sub-round floor, ``sim_target.SUBROUND_MIN_S``)
 SIM_ROUND_MIN_S = SUBROUND_MIN_S
+
+#: The read probes' region, written sequentially before each probe so that its reads all
+#: land on written pages: this share of the host bytes the series wrote before its cliff (so
+#: the probe before the cliff stays inside the cache), at most
+#: :data:`PROBE_SPAN_MAX_SHARE` of the capacity
+PROBE_SPAN_SHARE_OF_CACHE = 0.25
+PROBE_SPAN_MAX_SHARE = 0.01
+#: Each probe's mixed round (seconds)
+PROBE_SECONDS = 2.0
 
 _WORKLOAD_RE = re.compile(r"^\s*qd\s*(\d+)\s*,\s*read\s*(\d+)\s*%?\s*$", re.IGNORECASE)
 
@@ -159,6 +171,25 @@ def found(s: Series, bs_bytes: int, buffer_fill_bytes: float = 0.0) -> int | Non
     return None
 
 
+def probe(runner: Any, label: str, span_bytes: int, wl: CliffWorkload, seconds: float) -> dict:
+    """A mixed probe on ``runner``'s target: [0, ``span_bytes``) written sequentially, then
+    ``wl``'s mix over it for ``seconds`` (every read of a written page); its figures, the
+    reads' mean latency (``read_us``) among them (None where the target does not report it)."""
+    m, target, plan = runner.m, runner.target, runner.plan
+    span = max(span_bytes // plan.bs_bytes, wl.qd) * plan.bs_bytes
+    fill = target.run(RoundSpec(f"{label}-fill", "write", 131072, plan.qd, 1, span)).combined
+    c = target.run(RoundSpec(label, "randwrite", plan.bs_bytes, wl.qd, 1, span, seconds=seconds,  # type: ignore[arg-type]
+                             read_percent=wl.read_percent)).combined  # fmt: skip
+    for r in (fill, c):
+        m.bytes_written += r.bytes_written
+        m.io_seconds += r.duration_s
+    return {
+        "qd": wl.qd, "read_percent": wl.read_percent, "span_bytes": span,
+        "fill_bytes": fill.bytes_written, "iops": c.iops, "duration_s": c.duration_s,
+        "bytes_written": c.bytes_written, "read_us": c.read_latency_us_mean,
+    }  # fmt: skip
+
+
 def measure_cliff(runner: Any, cliff: CliffPlan, scale_factor: float) -> None:
     """Run the step on ``runner``'s target (a ``measure.SegmentRunner``) into its
     measurement's ``cliff``: purge, the series, purge and the idle round (module docstring)."""
@@ -211,9 +242,24 @@ def measure_cliff(runner: Any, cliff: CliffPlan, scale_factor: float) -> None:
     doc["drive_writes"] = written
     said = "a step found" if doc["status"] == "found" else "no step within the bound"
     runner.progress(f"cliff step: {len(doc['rounds'])} rounds, {written:.3f} drive writes: {said}")
+    probes = doc["status"] == "found" and not sim and cliff.workload.read_percent > 0
+    span = 0
+    if probes:
+        step = cache_step(series(doc), bs_bytes=bs, buffer_bytes=fill)[0]
+        before = step.host_write_bytes_before if step is not None else 0.0
+        span = int(min(PROBE_SPAN_SHARE_OF_CACHE * before, PROBE_SPAN_MAX_SHARE * cap))
+        doc["probes"] = {"after": probe(runner, "cliff-probe-after", span, cliff.workload,
+                                        PROBE_SECONDS)}  # fmt: skip
+        runner.save()
+    else:
+        why = "a simulated round is writes only" if sim else "no cliff, or no reads to probe"
+        doc["probes"] = {"not_measured": why}
     runner.progress(f"cliff step: purge: {target.purge()}")
     idle = cliff.idle_seconds * (scale_factor if sim else 1.0)
     doc["idle_round"] = one("cliff-idle", seconds, idle)
+    if probes:
+        doc["probes"]["before"] = probe(runner, "cliff-probe-before", span, cliff.workload,
+                                        PROBE_SECONDS)  # fmt: skip
     runner.forget_reading()
     runner.save()
 
