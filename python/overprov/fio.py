@@ -328,6 +328,8 @@ class GroupFigures:
     latency_us: dict[str, float | None]
     latency_bins_ns: dict[int, int] = field(default_factory=dict)
     steadystate: dict[str, Any] | None = None
+    read_latency_us_mean: float | None = None
+    """The reads' mean completion latency of a mixed job (``rwmixread``); None: no reads."""
 
 
 def write_figures(job: Mapping[str, Any]) -> GroupFigures:
@@ -352,7 +354,16 @@ def write_figures(job: Mapping[str, Any]) -> GroupFigures:
         latency_us=latency_us(write),
         latency_bins_ns=latency_bins_ns(write),
         steadystate=steadystate_verdict(job),
+        read_latency_us_mean=read_mean_us(job),
     )
+
+
+def read_mean_us(job: Mapping[str, Any]) -> float | None:
+    """The reads' mean completion latency (µs) of one ``jobs[]`` entry, or None without reads."""
+    read = job.get("read")
+    if not isinstance(read, Mapping) or not (_number(read.get("total_ios")) or 0) > 0:
+        return None
+    return latency_us(read)["mean"]
 
 
 def steadystate_verdict(job: Mapping[str, Any]) -> dict[str, Any] | None:

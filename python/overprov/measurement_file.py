@@ -124,6 +124,9 @@ class Measurement:
     ``onset_source`` names; None: not measured."""
     onset_source: str | None = None
     """How ``onset_spare_factor`` was found, or why it was not (``calibrate/gc_onset.py``)."""
+    cliff: dict[str, Any] | None = None
+    """The cliff step's plan and rounds (``calibrate/cliff_step.py``; None: not asked for, and
+    then not written)."""
 
     @property
     def drive_writes(self) -> float:
@@ -140,6 +143,10 @@ class Measurement:
         d["rounds"] = [_record(x) for x in self.rounds]
         d["plan"], d["identity"], d["runs"] = copy.deepcopy((self.plan, self.identity, self.runs))
         d["drive_writes"] = self.drive_writes
+        if self.cliff is None:  # not asked for: the document as without the step
+            del d["cliff"]
+        else:
+            d["cliff"] = copy.deepcopy(self.cliff)
         return d
 
     @classmethod
@@ -210,6 +217,7 @@ MEASUREMENT: dict[str, Field] = {
     "spare_source": Field("str", null=True, required=False),
     "onset_spare_factor": _n(0.0, hi=100.0, null=True, required=False),
     "onset_source": Field("str", null=True, required=False),
+    "cliff": Field("dict", null=True, required=False),
 }
 LEVEL: dict[str, Field] = {
     "extra_op_percent": OP,

@@ -224,6 +224,9 @@ class Prediction:
     read back (:func:`load`)."""
     copies: dict[str, str] = field(default_factory=dict)
     """Twin files written as a copy of another, byte for byte (:meth:`also_as`)."""
+    cliff: dict[str, Any] | None = None
+    """The SLC cache's write cliff (``calibrate --cliff``, ``calibrate/cliff_prediction.py``);
+    None: not asked for, and then not in the document."""
     overprov_version: str | None = None
     """The overprov that wrote the document (:func:`load`; None: not written yet). A document
     is always written with the running overprov's version."""
@@ -259,6 +262,8 @@ class Prediction:
             body["readings"] = {r.key: r.to_dict(path(r.twin)) for r in self.readings}
         if self.readings_set_aside:
             body["readings_set_aside"] = {r.key: r.to_dict() for r in self.readings_set_aside}
+        if self.cliff is not None:
+            body["cliff"] = self.cliff
         return outputs.document(KIND, body, MAJOR)
 
     def twin_files(self) -> list[str]:
@@ -385,5 +390,6 @@ def from_document(doc: dict[str, Any]) -> Prediction:
             )  # fmt: skip
             for key, r in aside.items()
         ],
+        cliff=doc.get("cliff"),
         overprov_version=doc["overprov_version"],
     )

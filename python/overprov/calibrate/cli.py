@@ -14,9 +14,9 @@ from typing import Any
 
 from overprov import measurement_file, units
 from overprov import results as resmod
+from overprov.calibrate import cliff_step, plausibility, uncertainty
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import plan as planmod
-from overprov.calibrate import plausibility, uncertainty
 from overprov.calibrate.chart import write_chart
 from overprov.calibrate.summary import summary_text
 from overprov.errors import ConfigError, InputError, NoAnswerError
@@ -63,6 +63,21 @@ def register(subparsers: Any) -> None:
         "reports NAND write counters and its write buffer is known to be small, else "
         f"{planmod.RANDOM_PLAN_BUDGET_DRIVE_WRITES:g}dw (the random plan); a budget that holds "
         "the random plan, 4dw or a time, chooses that one",
+    )
+    p.add_argument(
+        "--cliff",
+        action="store_true",
+        help="measure the SLC cache's write cliff too (a step before the FOB: QD32 writes from "
+        "purged until the cliff, at most "
+        f"{cliff_step.MAX_DRIVE_WRITES:g} drive writes more than --budget) and predict when it "
+        "comes and what it costs under --cliff-workload (docs/calibrate.md)",
+    )
+    p.add_argument(
+        "--cliff-workload",
+        default=None,
+        metavar="qdN,readP",
+        help="the workload --cliff predicts the cliff under: queue depth N, P%% random reads "
+        f"(default {cliff_step.DEFAULT_WORKLOAD})",
     )
     p.add_argument(
         "--extra-op",
@@ -301,6 +316,7 @@ def measure_target(
     from overprov.profile.target_kinds import make_target
 
     spec = stored.target if stored is not None else args.target
+    cliff = cliff_step.from_args(args, stored)
     # the profiler's target: the same safety checks (blockdev) when it is opened
     target = make_target(spec, out / "fio", confirm=list(args.confirm), allow_hdd=args.allow_hdd)
     # a simulated drive keeps no state to resume: it starts fresh and is filled again
@@ -331,6 +347,9 @@ def measure_target(
             else:
                 budget = planmod.parse_budget(args.budget)
             plan = planmod.design(levels, budget, write_counters=counters)
+            if cliff is not None:
+                plan = cliff_step.with_cliff_budget(plan, cliff)
+                stderr_progress(f"calibrate {spec}: {cliff.text()}")
             stderr_progress(
                 f"calibrate {spec}: {plan.text()}; at most {plan.planned_drive_writes():.1f} "
                 f"drive writes of {target.capacity_bytes:,} bytes (budget {budget.text()})"
@@ -350,6 +369,7 @@ def measure_target(
                 stderr_progress,
                 journal=lambda kept: measurement_file.save(kept, path),
                 resume=stored,
+                cliff=cliff,
             )
         except KeyboardInterrupt:
             stderr_progress(
@@ -419,6 +439,7 @@ def run(args: argparse.Namespace) -> int:
     check_no_other_run(args.out, "calibrate")
     levels = args.extra_op or list(DEFAULT_LEVELS)
     stored = _stored(args) if args.resume is not None else None
+    cliff_step.from_args(args, stored)  # a bad --cliff or --cliff-workload, refused first
     measuring = bool(args.target) or stored is not None
     sources = [measuring, args.from_dir is not None, bool(args.points or args.waf_points)]
     if sum(sources) != 1:
@@ -450,6 +471,8 @@ def run(args: argparse.Namespace) -> int:
         options = {"confirm": list(args.confirm), "allow_hdd": args.allow_hdd}
         budget = planmod.parse_budget(args.budget) if args.budget is not None else None
         print(planmod.calibrate_text(args.target, levels, budget, options))
+        if args.cliff:
+            print(cliff_step.from_args(args, None).text())  # type: ignore[union-attr]
         return 0
     measurement = None
     fob = args.fob_iops
@@ -547,6 +570,10 @@ def run(args: argparse.Namespace) -> int:
             + "; ".join(problems)
             + kept
         )
+    if measurement is not None and measurement.cliff is not None:
+        from overprov.calibrate.cliff_prediction import attach
+
+        attach(pred, measurement.cliff)
     say = sys.stderr if args.json == "-" else sys.stdout
     print(summary_text(pred), file=say)
     if out is not None:

@@ -18,6 +18,7 @@ import statistics
 from collections.abc import Callable
 
 from overprov.calibrate import gc_onset
+from overprov.calibrate.cliff_step import CliffPlan, measure_cliff
 from overprov.calibrate.graded_run import (
     BudgetSpent,
     graded_fill,
@@ -486,6 +487,7 @@ def measure(
     journal: Journal | None = None,
     resume: Measurement | None = None,
     after_level: Callable[[SegmentRunner, Segment], None] | None = None,
+    cliff: CliffPlan | None = None,
 ) -> Measurement:
     """Run ``plan`` on an opened ``target``: FOB, fill, each segment lowest OP first.
 
@@ -495,6 +497,7 @@ def measure(
     simulated drive's state is not stored, so a resumed one is filled again first.
     ``after_level(runner, segment)``: called after each segment's level is kept, on the drive
     still at that level (e.g. the latency window of ``bench/twin_buffer_bench.py``).
+    ``cliff``: the cliff step first (``cliff_step.py``; None: none).
     """
     if resume is None:
         m = Measurement(
@@ -523,6 +526,10 @@ def measure(
         runner.save()
 
     try:
+        if cliff is not None and m.fob_iops is None and (m.cliff or {}).get("status") in (
+            None, "running"
+        ):  # fmt: skip
+            measure_cliff(runner, cliff, m.scale_factor)
         if m.fob_iops is None:
             runner.fob()
         else:

@@ -96,6 +96,10 @@ def summary_text(pred: Prediction) -> str:
             f"measured: {m['drive_writes']:.2f} drive writes, {m['io_seconds'] / 3600:.2f} h of "
             "I/O" + (" (full-size drive)" if m["scale_factor"] < 1 else "")
         )
+    if pred.cliff is not None:
+        from overprov.calibrate.cliff_prediction import summary_line
+
+        lines += _wrap(summary_line(pred.cliff), "  ")
     if pred.recommendation:
         lines += _wrap(f"recommendation: {pred.recommendation.text}")
     return "\n".join(lines)

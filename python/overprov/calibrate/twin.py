@@ -163,6 +163,9 @@ class TwinParameters:
     gc_reserve: GcReserve | None = None
     """The reserve reading's collector (``gc_reserve.py``): a GC reserve held free and a
     victim floor; None: the collector uses all of ``native_op``."""
+    cliff: dict[str, Any] | None = None
+    """The SLC cache ``calibrate --cliff`` fitted (``cliff_prediction.twin_note``), written in
+    the twin's notes only (its ``[timing]`` keeps no cache); None: none."""
 
     def write(self, path: Path, named: Path | None = None) -> Path:
         """Write the twin as a drive file (:func:`write`): how a prediction
@@ -248,6 +251,7 @@ def drive_dict(p: TwinParameters) -> dict[str, Any]:
                 "t_cmd_us": p.t_cmd_us,
                 "model": model,
                 "interval": "80% (bootstrap over the measured points' round-to-round variation)",
+                **({"cliff": dict(p.cliff)} if p.cliff else {}),
                 "uncertainty": p.uncertainty,
                 "workload": describe_overrides(p.workload or {}),
                 "workload_flags": flags_text(p.workload or {}),

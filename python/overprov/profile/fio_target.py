@@ -520,6 +520,7 @@ class FioTarget:
                     latency_us=g.latency_us,
                     iops_series=fiomod.sum_series(series),
                     fio_steadystate=g.steadystate,
+                    read_latency_us_mean=g.read_latency_us_mean,
                 )
             )
         combined = self._combine(member_figs, all_logs, all_bins)
@@ -561,6 +562,7 @@ class FioTarget:
                 latency_us=dict(only.latency_us),
                 iops_series=list(only.iops_series),
                 fio_steadystate=only.fio_steadystate,
+                read_latency_us_mean=only.read_latency_us_mean,
             )
         latency: dict[str, float | None] = {}
         means = [(m.latency_us.get("mean"), m.iops * m.duration_s) for m in members]

@@ -99,9 +99,16 @@ class Figures:
     """Per-second IOPS during the round (full seconds only)."""
     fio_steadystate: dict[str, Any] | None = None
     """fio's own verdict (``ss``, ``attained``, ``criterion_percent``, ...) or None."""
+    read_latency_us_mean: float | None = None
+    """A mixed round's reads' mean completion latency (µs); None: no reads, or not reported (a
+    simulated round is writes only; a fio target of several members does not combine it). Not
+    written when None."""
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        d = asdict(self)
+        if d["read_latency_us_mean"] is None:  # a round without reads: as before the field
+            del d["read_latency_us_mean"]
+        return d
 
 
 @dataclass

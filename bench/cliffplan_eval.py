@@ -1,0 +1,206 @@
+"""``overprov calibrate --cliff`` end to end on generated drives with held-out caches
+(bench/results/cliffplan/RULE.md).
+
+For each seed and cache share: the truth drive (``validation.drive(seed)`` with the cache, its
+SLC program time drawn from 150-250 µs, a 4 MiB write buffer) written as a drive file and
+calibrated through the CLI (``calibrate sim:FILE@SCALE --cliff --extra-op 0,20``: calibrate's
+own twin, its own cliff step); its ``prediction.json``'s ``cliff`` compared with the truth's
+QD8 70%-read cliff from purged and from filled (bench/cliff_bench.py's truth).
+
+    PYTHONPATH=python python bench/cliffplan_eval.py [--seeds 202-205] [--shares 0.01,0.03]
+        [--physical 4GiB] [--also-workloads "qd8,read0;qd32,read0"]
+        [--out bench/results/cliffplan/runs.json]
+
+``--also-workloads``: not judged, each run's step refitted in-process under other workloads
+(twin.toml's drive, the measurement's series) beside the truth's cliff from purged.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from calibrate_bench import seeds_arg  # bench/ is on the path when run as a script
+from cliff_bench import MIX, _seconds
+from cpu_clock import cpu_s
+from overprov.calibrate import cliff, validation
+from overprov.calibrate import twin as twinmod
+from overprov.units import parse_size_bytes
+
+ROOT = Path(__file__).resolve().parent.parent
+#: the rule's bounds (bench/results/cliffplan/RULE.md)
+WITHIN, FAR, DECLINED_MAX, SHARE_MIN = 0.25, 0.50, 1 / 3, 0.80
+
+
+def truth_drive(seed: int, share: float, rng: random.Random) -> dict:
+    d = validation.drive(seed)
+    truth = cliff.with_cache(d, d["advertised_bytes"] * share, round(rng.uniform(150.0, 250.0), 1))
+    truth["config"]["timing"]["buffer"]["bytes"] = 4 * 2**20
+    return truth
+
+
+def truth_cliff(truth: dict, scale: float, state: str) -> cliff.Cliff | None:
+    t = _seconds(truth, scale, MIX["qd"], MIX["read_percent"], state)
+    return cliff.find_cliff(
+        cliff.simulate_series(truth, scale, **MIX, seconds=t, interval_s=t / 60, precondition=state)
+    )
+
+
+def calibrate(path: Path, scale: str, out: Path) -> dict:
+    """The CLI run; its prediction's ``cliff`` (or the error it ended with)."""
+    cmd = [sys.executable, "-m", "overprov", "calibrate", f"sim:{path}@{scale}", "--cliff",
+           "--extra-op", "0,20", "--no-progress", "--out", str(out)]  # fmt: skip
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "python")}
+    run = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
+    if run.returncode != 0:
+        return {"error": f"exit {run.returncode}: {run.stderr.strip()[-400:]}"}
+    return json.loads((out / "prediction.json").read_text())["cliff"]
+
+
+def also(out: Path, truth: dict, scale: float, workload: str) -> dict:
+    """Not judged: the run's step refitted and predicted under ``workload`` (twin.toml's
+    drive, its measurement's series), with the truth's cliff under it from purged."""
+    import tomllib
+
+    from overprov import measurement_file
+    from overprov.calibrate import cliff_prediction, cliff_step
+
+    m = measurement_file.load(out / "measurement.json")
+    doc = dict(m.cliff or {})
+    wl = cliff_step.parse_workload(workload)
+    doc["plan"] = {**doc["plan"], "workload": {"qd": wl.qd, "read_percent": wl.read_percent}}
+    drive = tomllib.loads((out / "twin.toml").read_text())
+    tw_scale = twinmod.sim_scale(
+        drive["advertised_bytes"], drive["physical_bytes"] / drive["advertised_bytes"] - 1
+    )
+    pred = cliff_prediction.predict(doc, drive, tw_scale)
+    got = pred.get("purged") or {}
+    t = _seconds(truth, scale, wl.qd, wl.read_percent, "none")
+    true = cliff.find_cliff(
+        cliff.simulate_series(
+            truth,
+            scale,
+            qd=wl.qd,
+            read_percent=wl.read_percent,
+            seconds=t,
+            interval_s=t / 60,
+            precondition="none",
+        )  # fmt: skip
+    )
+    p = cliff.Cliff(**{k: got[k] for k in ("time_s", "host_write_bytes_before", "iops_before",
+                                           "iops_after")}) if "time_s" in got else None  # fmt: skip
+    return {"workload": workload, "predicted": got, "true": true.to_dict() if true else None,
+            **cliff.errors(p, true)}  # fmt: skip
+
+
+def one(seed: int, share: float, rng: random.Random, physical: float, work: Path,
+        also_workloads: list[str]) -> dict:  # fmt: skip
+    truth = truth_drive(seed, share, rng)
+    scale = validation.scale_for(truth, physical)
+    path = work / f"drive-{seed}-{share:g}.toml"
+    path.write_text(twinmod.to_toml(truth) + "\n")
+    t0 = cpu_s()
+    pred = calibrate(path, scale, work / f"out-{seed}-{share:g}")
+    row: dict = {
+        "drive": f"generated {seed}, cache {100 * share:g}%", "scale": scale,
+        "true_cache_bytes": truth["config"]["timing"]["slc"]["max_bytes"],
+        "true_slc_program_us": truth["config"]["timing"]["slc"]["program_us"],
+        "calibrate_cpu_s": round(cpu_s() - t0, 2), "cliff": pred,
+    }  # fmt: skip
+    for state, key in (("none", "purged"), ("sequential", "filled")):
+        true = truth_cliff(truth, float(scale), state)
+        got = (pred.get(key) or {}) if "error" not in pred else {}
+        p = (
+            cliff.Cliff(**{k: got[k] for k in cliff.Cliff.__dataclass_fields__})
+            if "time_s" in got
+            else None
+        )
+        row[key] = {"true": true.to_dict() if true else None, **cliff.errors(p, true)}
+    if "error" not in pred and pred.get("fit"):
+        out = work / f"out-{seed}-{share:g}"
+        row["also"] = [also(out, truth, float(scale), w) for w in also_workloads]
+    print(json.dumps(row), file=sys.stderr, flush=True)
+    return row
+
+
+def verdict(rows: list[dict], key: str) -> dict:
+    cases = [r for r in rows if r[key]["true"] is not None]
+    predicted = [r for r in cases if r[key]["time_error"] is not None]
+    within = [r for r in predicted
+              if max(abs(r[key]["time_error"]), abs(r[key]["lost_error"])) <= WITHIN]  # fmt: skip
+    far = [r for r in predicted if max(abs(r[key]["time_error"]), abs(r[key]["lost_error"])) > FAR]
+    declined = len(cases) - len(predicted)
+    met = (
+        bool(predicted) and len(within) >= SHARE_MIN * len(predicted) and not far
+        and declined <= DECLINED_MAX * len(cases)
+    )  # fmt: skip
+    return {"cases": len(cases), "predicted": len(predicted), "within_25": len(within),
+            "over_50": len(far), "declined": declined, "met": met}  # fmt: skip
+
+
+def markdown(rows: list[dict]) -> str:
+    out = [
+        "| drive | true cache (GB) | fitted (GB) | purged: time, IOPS lost "
+        "| filled: time, IOPS lost |",
+        "|---|---:|---:|---|---|",
+    ]
+    for r in rows:
+        fit = (r["cliff"] or {}).get("fit") or {}
+        fitted = f"{fit['cache_bytes'] / 1e9:.2f}" if fit else "declined"
+        cells = []
+        for key in ("purged", "filled"):
+            e = r[key]
+            if e["true"] is None:
+                cells.append("no truth cliff")
+            elif e["time_error"] is None:
+                why = (
+                    (r["cliff"].get(key) or {}).get("declined")
+                    or r["cliff"].get("declined")
+                    or r["cliff"].get("error")
+                )
+                cells.append(f"declined ({str(why)[:60]})")
+            else:
+                cells.append(f"{100 * e['time_error']:+.1f}%, {100 * e['lost_error']:+.1f}%")
+        cache = f"{r['true_cache_bytes'] / 1e9:.2f}"
+        out.append(f"| {r['drive']} | {cache} | {fitted} | {cells[0]} | {cells[1]} |")
+    return "\n".join(out)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seeds", type=seeds_arg, default=seeds_arg("202-205"))
+    ap.add_argument("--shares", default="0.01,0.03")
+    ap.add_argument("--physical", default="4GiB")
+    ap.add_argument(
+        "--also-workloads", default="", help="not judged: refitted under these too (qdN,readP;...)"
+    )
+    ap.add_argument("--out", type=Path, default=ROOT / "bench/results/cliffplan/runs.json")
+    args = ap.parse_args()
+    physical = float(parse_size_bytes(args.physical, "--physical"))
+    shares = [float(x) for x in args.shares.split(",")]
+    t0 = cpu_s()
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for seed in args.seeds:
+            rng = random.Random(seed * 7919)
+            for share in shares:
+                also_wl = [w for w in args.also_workloads.split(";") if w]
+                rows.append(one(seed, share, rng, physical, Path(tmp), also_wl))
+    verdicts = {key: verdict(rows, key) for key in ("purged", "filled")}
+    doc = {"rows": rows, "verdicts": verdicts, "cpu_s": round(cpu_s() - t0, 1)}
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(doc, indent=1) + "\n")
+    print(markdown(rows))
+    print(json.dumps(verdicts))
+    print(f"CPU s: {doc['cpu_s']}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

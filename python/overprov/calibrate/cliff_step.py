@@ -1,0 +1,283 @@
+"""calibrate's cliff step (``--cliff``): the SLC cache's write cliff measured in the plan.
+
+Before the plan's FOB segment, on the purged drive, 4 KiB random writes at the plan's queue
+depth (QD32) over the whole capacity, logged as short rounds of one length (on a simulated
+drive about :data:`INTERVAL_DRIVE_WRITES` of the capacity each at :data:`SIZING_IOPS`; on a
+real one a second), run until the SLC cache's end shows as a
+step in the rounds' IOPS (``cliff_series.cache_step``, at a 10% or, where none, a 5% step; on a
+simulated drive a first step at its write buffer's fill passed over: the buffer is not scaled
+with the drive, so it holds its bytes ÷ the scale of full-size writes, and the buffer the
+target reports, ``SimTarget.buffer_bytes``, is the one figure of its configuration the step
+reads, as calibrate's default budget does) and
+:data:`AFTER_INTERVALS` rounds past it have given the level after, or until the bound:
+:data:`MAX_DRIVE_WRITES` drive writes of the capacity (a cache larger than that is not found).
+Then the drive is purged again and left idle :data:`IDLE_SECONDS` (its cache folded and freed,
+as after a fresh purge) before the plan's own purge and FOB, so the rest of the plan measures
+what it measures without the step.
+
+The rounds go through the Target protocol like every other round (``sim:`` and a real device
+via fio alike: the same ``RoundSpec``), each its own round of the target (a real target's at
+least a second), and are kept in ``measurement.json``'s ``cliff`` object, not among the plan's
+``rounds`` (whose readings count the plan's rounds since its purge). Their writes and I/O time
+count in the measurement's ``bytes_written`` and ``io_seconds``; the budget is raised by the
+step's bound (``with_cliff_budget``). Whether a round's writes were past the onset of garbage
+collection is read from the write counters where the target reports them (a round's WAF above
+:data:`GC_WAF`), else taken as not.
+
+The two mixed read probes (:func:`probe`: a region written sequentially, then the workload's
+mix over it, so every read is of a written page): one past the cliff right after the series,
+one before it after the idle round. They need a round that reports its reads' latency (a fio
+target's, ``Figures.read_latency_us_mean``); a simulated round is writes only (the core's
+round has no reads), so on ``sim:`` they are not measured (``probes`` says why). They are
+kept, not used in the prediction (their protocol, reads over a region written sequentially,
+was not checked against ``read_probes``' rule on a drive with a cache).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, replace
+from typing import Any
+
+from overprov.calibrate.cliff_series import Series, cache_step
+from overprov.calibrate.plan import Budget, MeasurementPlan
+from overprov.errors import ConfigError
+from overprov.profile.sim_target import SUBROUND_MIN_S
+from overprov.profile.targets import RoundSpec
+
+#: The workload the cliff is predicted under by default: QD8, 70% random reads (the QD8 70:30
+#: of the cliff's benches, bench/cliff_bench.py's ``MIX``).
+DEFAULT_WORKLOAD = "qd8,read70"
+#: Each round of the series writes about this share of the capacity (at the last round's
+#: IOPS): a cache of 0.5% of the capacity, the smallest the bench sizes, spans 10 rounds.
+INTERVAL_DRIVE_WRITES = 0.0001
+#: The step's bound: it ends after this many drive writes of the capacity without a cliff.
+MAX_DRIVE_WRITES = 0.5
+#: Rounds logged past the cliff for the level after it.
+AFTER_INTERVALS = 12
+#: Idle time (full-size seconds) after the step's second purge, before the plan's FOB.
+IDLE_SECONDS = 60.0
+#: A round whose writes cost more NAND writes than this per host write ran past the onset of
+#: garbage collection.
+GC_WAF = 1.02
+#: The IOPS a simulated drive's rounds are sized at: every round of the series lasts the same
+#: time (the fit simulates the twin on the series' grid, ``cliff.fit_cache``), before the
+#: drive's speed is known; a real target's rounds last a second each.
+SIZING_IOPS = 50_000.0
+#: ...and last at least this long (simulated seconds): a round drains its queue at its end, and
+#: rounds shorter than a few queue cycles would not last the time asked (the simulated target's
+#: own sub-round floor, ``sim_target.SUBROUND_MIN_S``)
+SIM_ROUND_MIN_S = SUBROUND_MIN_S
+
+#: The read probes' region, written sequentially before each probe so that its reads all
+#: land on written pages: this share of the host bytes the series wrote before its cliff (so
+#: the probe before the cliff stays inside the cache), at most
+#: :data:`PROBE_SPAN_MAX_SHARE` of the capacity
+PROBE_SPAN_SHARE_OF_CACHE = 0.25
+PROBE_SPAN_MAX_SHARE = 0.01
+#: Each probe's mixed round (seconds)
+PROBE_SECONDS = 2.0
+
+_WORKLOAD_RE = re.compile(r"^\s*qd\s*(\d+)\s*,\s*read\s*(\d+)\s*%?\s*$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class CliffWorkload:
+    """The workload the cliff is predicted under: ``qd`` commands outstanding, 4 KiB random
+    I/O with ``read_percent`` % reads."""
+
+    qd: int
+    read_percent: int
+
+    def text(self) -> str:
+        return f"QD{self.qd} 4 KiB random, {self.read_percent}% reads"
+
+
+def parse_workload(text: str) -> CliffWorkload:
+    """``"qd8,read70"`` (queue depth 8, 70% reads) → :class:`CliffWorkload`; refused
+    (ConfigError naming ``--cliff-workload``) otherwise."""
+    m = _WORKLOAD_RE.match(text)
+    why = "is not qdN,readP (e.g. qd8,read70: queue depth 8, 70% random reads)"
+    if not m:
+        raise ConfigError(f"--cliff-workload: {text!r} {why}")
+    qd, read = int(m.group(1)), int(m.group(2))
+    if not 1 <= qd <= 1024:
+        raise ConfigError(f"--cliff-workload: queue depth {qd} not in 1..1024 (in {text!r})")
+    if not 0 <= read <= 99:
+        raise ConfigError(f"--cliff-workload: {read}% reads not in 0..99 (in {text!r})")
+    return CliffWorkload(qd, read)
+
+
+@dataclass(frozen=True)
+class CliffPlan:
+    """The cliff step as planned (kept in ``measurement.json``'s ``cliff.plan``)."""
+
+    workload: CliffWorkload
+    interval_drive_writes: float = INTERVAL_DRIVE_WRITES
+    max_drive_writes: float = MAX_DRIVE_WRITES
+    after_intervals: int = AFTER_INTERVALS
+    idle_seconds: float = IDLE_SECONDS
+
+    def text(self) -> str:
+        return (
+            f"cliff step first: QD32 4 KiB random writes from purged in rounds of "
+            f"{self.interval_drive_writes:g} drive writes until the SLC cache's cliff and "
+            f"{self.after_intervals} rounds past it, at most {self.max_drive_writes:g} drive "
+            f"writes; then purged and {self.idle_seconds:g} s idle; predicted under "
+            f"{self.workload.text()}"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> CliffPlan:
+        return cls(**{**d, "workload": CliffWorkload(**d["workload"])})
+
+
+def with_cliff_budget(plan: MeasurementPlan, cliff: CliffPlan) -> MeasurementPlan:
+    """``plan`` with its drive-write budget raised by the step's bound: the step's writes
+    count in the measurement's drive writes and do not take the plan's (an I/O-time budget is
+    kept: the step's time comes out of it)."""
+    dw = plan.budget.drive_writes
+    if dw is None:
+        return plan
+    budget = Budget(drive_writes=dw + cliff.max_drive_writes, io_seconds=plan.budget.io_seconds)
+    return replace(plan, budget=budget)
+
+
+def series(doc: dict[str, Any]) -> Series:
+    """The step's rounds (``measurement.json``'s ``cliff``) as a series in full-size time."""
+    scale = float(doc["scale_factor"])
+    times, t = [], 0.0
+    for r in doc["rounds"]:
+        t += r["duration_s"]
+        times.append(t / scale)
+    iops = [r["iops"] for r in doc["rounds"]]
+    return Series(
+        times_s=times, iops=iops, write_iops=list(iops),
+        gc_started=[bool(r["gc"]) for r in doc["rounds"]],
+    )  # fmt: skip
+
+
+def found(s: Series, bs_bytes: int, buffer_fill_bytes: float = 0.0) -> int | None:
+    """The interval the cache's step falls in (a 10% step, or where none a 5% one; a first
+    step at the fill of a write buffer of ``buffer_fill_bytes``, full size, passed over:
+    ``cache_step``), or None."""
+    for min_drop in (0.1, 0.05):
+        step = cache_step(s, bs_bytes=bs_bytes, min_drop=min_drop, buffer_bytes=buffer_fill_bytes)
+        if step[0] is not None:
+            return next(i for i, t in enumerate(s.times_s) if t >= step[0].time_s)
+    return None
+
+
+def probe(runner: Any, label: str, span_bytes: int, wl: CliffWorkload, seconds: float) -> dict:
+    """A mixed probe on ``runner``'s target: [0, ``span_bytes``) written sequentially, then
+    ``wl``'s mix over it for ``seconds`` (every read of a written page); its figures, the
+    reads' mean latency (``read_us``) among them (None where the target does not report it)."""
+    m, target, plan = runner.m, runner.target, runner.plan
+    span = max(span_bytes // plan.bs_bytes, wl.qd) * plan.bs_bytes
+    fill = target.run(RoundSpec(f"{label}-fill", "write", 131072, plan.qd, 1, span)).combined
+    c = target.run(RoundSpec(label, "randwrite", plan.bs_bytes, wl.qd, 1, span, seconds=seconds,  # type: ignore[arg-type]
+                             read_percent=wl.read_percent)).combined  # fmt: skip
+    for r in (fill, c):
+        m.bytes_written += r.bytes_written
+        m.io_seconds += r.duration_s
+    return {
+        "qd": wl.qd, "read_percent": wl.read_percent, "span_bytes": span,
+        "fill_bytes": fill.bytes_written, "iops": c.iops, "duration_s": c.duration_s,
+        "bytes_written": c.bytes_written, "read_us": c.read_latency_us_mean,
+    }  # fmt: skip
+
+
+def measure_cliff(runner: Any, cliff: CliffPlan, scale_factor: float) -> None:
+    """Run the step on ``runner``'s target (a ``measure.SegmentRunner``) into its
+    measurement's ``cliff``: purge, the series, purge and the idle round (module docstring)."""
+    m, target, plan = runner.m, runner.target, runner.plan
+    cap, bs, sim = m.capacity_bytes, plan.bs_bytes, target.kind == "sim"
+    doc: dict[str, Any] = {
+        "plan": cliff.to_dict(), "status": "running", "scale_factor": scale_factor,
+        "bs_bytes": bs, "qd": plan.qd, "rounds": [],
+    }  # fmt: skip
+    # a simulated drive's write buffer is not scaled with it (``presets``): at scale s it holds
+    # its bytes ÷ s of full-size writes, and its fill is a step of its own before the cache's
+    # end; a real drive's fills within its first second
+    fill = getattr(target, "buffer_bytes", 0) / scale_factor if sim else 0.0
+    doc["buffer_fill_bytes"] = fill
+    m.cliff = doc
+    runner.progress(f"cliff step: purge: {target.purge()}")
+    written = 0.0
+    counters = runner.read().write_counters
+
+    def one(label: str, seconds: float, idle_s: float = 0.0) -> dict[str, Any]:
+        nonlocal counters
+        spec = RoundSpec(label, "randwrite", bs, plan.qd, 1, cap, seconds=seconds,  # type: ignore[arg-type]
+                         idle_seconds=idle_s)  # fmt: skip
+        c = target.run(spec).combined
+        after = runner.read().write_counters
+        waf = None
+        if counters is not None and after is not None:
+            dh = after["host_bytes"] - counters["host_bytes"]
+            waf = (after["nand_bytes"] - counters["nand_bytes"]) / dh if dh > 0 else None
+        counters = after
+        m.bytes_written += c.bytes_written
+        m.io_seconds += c.duration_s
+        return {"iops": c.iops, "bytes_written": c.bytes_written, "duration_s": c.duration_s,
+                "waf": waf, "gc": waf is not None and waf > GC_WAF}  # fmt: skip
+
+    seconds = cliff.interval_drive_writes * cap / bs / SIZING_IOPS
+    seconds = round(max(SIM_ROUND_MIN_S, seconds), 6) if sim else 1.0
+    while True:
+        r = one(f"cliff-{len(doc['rounds']) + 1:04d}", seconds)
+        doc["rounds"].append(r)
+        written += r["bytes_written"] / cap
+        runner.save()
+        k = found(series(doc), bs, fill)
+        if k is not None and len(doc["rounds"]) - 1 - k >= cliff.after_intervals:
+            doc["status"] = "found"
+            break
+        if written >= cliff.max_drive_writes:
+            doc["status"] = "bound"
+            break
+    doc["drive_writes"] = written
+    said = "a step found" if doc["status"] == "found" else "no step within the bound"
+    runner.progress(f"cliff step: {len(doc['rounds'])} rounds, {written:.3f} drive writes: {said}")
+    probes = doc["status"] == "found" and not sim and cliff.workload.read_percent > 0
+    span = 0
+    if probes:
+        step = cache_step(series(doc), bs_bytes=bs, buffer_bytes=fill)[0]
+        before = step.host_write_bytes_before if step is not None else 0.0
+        span = int(min(PROBE_SPAN_SHARE_OF_CACHE * before, PROBE_SPAN_MAX_SHARE * cap))
+        doc["probes"] = {"after": probe(runner, "cliff-probe-after", span, cliff.workload,
+                                        PROBE_SECONDS)}  # fmt: skip
+        runner.save()
+    else:
+        why = "a simulated round is writes only" if sim else "no cliff, or no reads to probe"
+        doc["probes"] = {"not_measured": why}
+    runner.progress(f"cliff step: purge: {target.purge()}")
+    idle = cliff.idle_seconds * (scale_factor if sim else 1.0)
+    doc["idle_round"] = one("cliff-idle", seconds, idle)
+    if probes:
+        doc["probes"]["before"] = probe(runner, "cliff-probe-before", span, cliff.workload,
+                                        PROBE_SECONDS)  # fmt: skip
+    runner.forget_reading()
+    runner.save()
+
+
+def from_args(args: Any, stored: Any = None) -> CliffPlan | None:
+    """The step calibrate's flags ask for (``--cliff``, ``--cliff-workload``), or the one a
+    resumed measurement (``stored``) planned; None: none. Refused (ConfigError naming the
+    flag): a workload without ``--cliff``, ``--cliff`` without a TARGET to measure, a bad
+    workload."""
+    if stored is not None and stored.cliff is not None:
+        return CliffPlan.from_dict(stored.cliff["plan"])
+    text = getattr(args, "cliff_workload", None)
+    if not getattr(args, "cliff", False):
+        if text is not None:
+            raise ConfigError("--cliff-workload: give --cliff too (the step it predicts for)")
+        return None
+    if not getattr(args, "target", None) and stored is None:
+        raise ConfigError(
+            "--cliff: measures a TARGET (--from DIR refits the cliff a calibration measured)"
+        )
+    return CliffPlan(parse_workload(text if text is not None else DEFAULT_WORKLOAD))
