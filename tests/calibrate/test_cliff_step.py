@@ -130,3 +130,17 @@ def test_the_budget_is_raised_by_the_bound():
     assert plan.budget.drive_writes == pytest.approx(2.0 + cliff_step.MAX_DRIVE_WRITES)
     with pytest.raises(ConfigError, match="--cliff-workload"):
         cliff_step.parse_workload("70:30")
+
+
+def test_a_cliff_predicted_under_reads_says_its_held_out_rule_failed():
+    """The summary line of a cliff predicted under a workload with reads carries the warning
+    (bench/results/cliffplan/verdict.md: 2 of 6 held-out cases predicted, both off by > 50%);
+    under writes alone it does not."""
+    predicted = {"time_s": 90.0, "host_write_bytes_before": 5e9, "iops_before": 40000.0,
+                 "iops_after": 9000.0, "lost_iops": 31000.0}  # fmt: skip
+    for reads, warned in ((70, True), (0, False)):
+        c = {"workload": {"qd": 8, "read_percent": reads, "text": f"QD8, {reads}% reads"},
+             "fit": {"cache_bytes": 5.12e9}, "purged": predicted, "filled": predicted}  # fmt: skip
+        line = cliff_prediction.summary_line(c)
+        assert "31,000 lost" in line
+        assert (cliff_prediction.UNVALIDATED_WITH_READS in line) is warned
