@@ -471,8 +471,10 @@ def run(args: argparse.Namespace) -> int:
         options = {"confirm": list(args.confirm), "allow_hdd": args.allow_hdd}
         budget = planmod.parse_budget(args.budget) if args.budget is not None else None
         print(planmod.calibrate_text(args.target, levels, budget, options))
-        if args.cliff:
-            print(cliff_step.from_args(args, None).text())  # type: ignore[union-attr]
+        if args.cliff:  # its drive writes come on top of the plan's (with_cliff_budget)
+            timed = budget is not None and budget.drive_writes is None
+            extra = "its time within the budget above" if timed else "on top of the estimate above"
+            print(f"{cliff_step.from_args(args, None).text()} ({extra})")  # type: ignore[union-attr]
         return 0
     measurement = None
     fob = args.fob_iops
