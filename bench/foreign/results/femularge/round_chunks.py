@@ -4,8 +4,8 @@ seconds calibrate asked, the seconds it ran, the rate its first chunk was sized 
 chunks (pages, seconds since the round's start). With ``--round-rate`` the harness's
 ``femu_target.ROUND_RATE`` is on (the chunks sized at the round's own rate so far).
 
-    PYTHONPATH=python python bench/foreign/results/femularge/round_chunks.py HARNESS WORK [--round-rate] \
-        > bench/foreign/results/femularge/round_chunks[-round-rate].txt
+    PYTHONPATH=python python bench/foreign/results/femularge/round_chunks.py \
+        HARNESS WORK [--round-rate] > bench/foreign/results/femularge/round_chunks[-round-rate].txt
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ sys.path.insert(0, "bench/foreign")
 import femu_end_to_end  # noqa: E402
 import femu_target  # noqa: E402
 
-J3 = ("--nchs 1 --luns-per-ch 23 --blks-per-pl 118 --namespace-mb 2306 --gc-thres-pcent 58 "
-      "--program-ns 4300000").split()  # fmt: skip
+J3 = "--nchs 1 --luns-per-ch 23 --blks-per-pl 118 --namespace-mb 2306 --gc-thres-pcent 58"
+J3_ARGS = [*J3.split(" "), "--program-ns", "4300000"]
 _timed = femu_target.FemuTarget._timed
 LINES: list[str] = []
 
@@ -52,7 +52,7 @@ def main() -> None:
         femu_end_to_end.main(["measure", "--binary", harness, "--out",
                               str(Path(work) / ("j3-chunks" + "".join(rest))),
                               "--onset-from-empty", "--spare-from-onset", "--reserve-gate",
-                              *rest, *J3])  # fmt: skip
+                              *rest, *J3_ARGS])  # fmt: skip
     print(f"# {' '.join(sys.argv)}")
     print("\n".join(LINES))
 

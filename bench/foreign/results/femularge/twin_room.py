@@ -39,15 +39,21 @@ def main() -> None:
     print(f"as fitted ({free} blocks held free): {wafs(d, scale)}")
     for blocks in (570, 560, 550):
         v = copy.deepcopy(d)
-        v["config"]["ftl"]["gc_free_blocks"] = v["config"]["timing"]["background_gc_free_blocks"] = blocks
+        v["config"]["ftl"]["gc_free_blocks"] = v["config"]["timing"][
+            "background_gc_free_blocks"
+        ] = blocks
         print(f"{blocks} blocks held free: {wafs(v, scale)}")
     ppb = d["config"]["geometry"]["pages_per_block"]
     for factor in (2, 4, 8):
         v = copy.deepcopy(d)
         v["config"]["geometry"]["pages_per_block"] = ppb * factor
-        v["config"]["ftl"]["gc_free_blocks"] = v["config"]["timing"]["background_gc_free_blocks"] = round(free / factor)
+        v["config"]["ftl"]["gc_free_blocks"] = v["config"]["timing"][
+            "background_gc_free_blocks"
+        ] = round(free / factor)
         v["config"]["timing"]["nand"]["die_block_bytes"] *= factor
-        print(f"blocks {factor}x larger, {round(free / factor)} held free (scale 1): {wafs(v, '1')}")
+        print(
+            f"blocks {factor}x larger, {round(free / factor)} held free (scale 1): {wafs(v, '1')}"
+        )
 
 
 if __name__ == "__main__":

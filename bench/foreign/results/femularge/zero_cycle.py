@@ -26,7 +26,9 @@ from overprov.calibrate import burst_cycle
 from overprov.measurement_file import load
 
 sys.path.insert(0, "bench/foreign/results/femu40")
-_spec = importlib.util.spec_from_file_location("gate14_judge", "bench/foreign/results/gate14/judge.py")
+_spec = importlib.util.spec_from_file_location(
+    "gate14_judge", "bench/foreign/results/gate14/judge.py"
+)
 gate14 = importlib.util.module_from_spec(_spec)  # gate14's judge: its drives, femu40's stored list
 _spec.loader.exec_module(gate14)
 
@@ -88,7 +90,9 @@ def stretch_rounds(folder: Path) -> tuple[list[tuple[float, float]], list[float]
 
 
 def part1() -> None:
-    print("| drive | rounds | periods | largest round | F | plain | cycle | cycle, a round left out |")
+    print(
+        "| drive | rounds | periods | largest round | F | plain | cycle | cycle, a round left out |"
+    )
     print("|---|---|---|---|---|---|---|---|")
     for name, (folder, truth_file) in SEEN.items():
         truth = json.loads(truth_file.read_text())["levels"][0]["steady_waf"]
@@ -110,8 +114,10 @@ def part1() -> None:
 
 
 def part2() -> None:
-    print("\n| drive | FEMU steady | run-on 0-0.25 | 0.25-0.5 | 0.5-1 | 1-3 | lag-5 autocorrelation "
-          "| equal rounds: plain median / worst | cycle median / worst |")
+    print(
+        "\n| drive | FEMU steady | run-on 0-0.25 | 0.25-0.5 | 0.5-1 | 1-3 | lag-5 autocorrelation "
+        "| equal rounds: plain median / worst | cycle median / worst |"
+    )
     print("|---|---|---|---|---|---|---|---|---|")
     for name in gate14.FRESH:
         truth = json.loads((S / "gate14" / f"{name}.json").read_text())["levels"][0]["steady_waf"]
