@@ -47,8 +47,10 @@ CHUNK_SHARE = 0.97
 #: Size a timed round's chunks at the round's own rate so far (at its start, the last round's
 #: whole rate) instead of the last chunk's: a last chunk of MIN_CHUNK_PAGES can finish in a
 #: sliver of simulated time when GC pauses, and a round sized from it ran 85.7 s for 11 s asked
-#: (bench/foreign/results/femularge/DIAGNOSIS.md). Off: bench/foreign/results/femularge/RULE.md
-#: decides.
+#: (bench/foreign/results/femularge/DIAGNOSIS.md). Off: its rule
+#: (bench/foreign/results/femularge/RULE.md) failed: with it every fresh drive met its targets,
+#: but measured again with it five of fifteen seen drives got worse by more than 1 point
+#: (bench/foreign/results/femularge/verdict.md).
 ROUND_RATE = False
 NO_REPORTS = 1 << 62  # the harness's --report-every: no `R` lines between phases
 LATENCY_KEYS = ("mean", "max", "p50", "p90", "p99", "p99_9", "p99_99")

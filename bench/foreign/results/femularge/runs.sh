@@ -11,7 +11,7 @@ run() {  # NAME COMMAND...: one run, its exit status and CPU seconds (/usr/bin/t
     echo "exit $?: $name"; cat "$W/$name.time"
 }
 mkdir -p $W $R/stored
-PYTHONPATH=python $PY $R/judge.py --list > $W/list.txt
+PYTHONPATH=python $PY bench/foreign/results/femularge/judge.py --list > $W/list.txt
 # the fresh drives: FEMU's truth (30 span writes), the gate's arm, the default, the round rate's
 grep '^fresh ' $W/list.txt | while read _ n opts; do
     run truth-$n $PY bench/foreign/femu.py --binary $H --work $W/$n --extra-op 0,10,20,30,40 --qd 32 --qd-sweep '' --drive-writes 30 $opts --out $R/$n.json
