@@ -46,7 +46,9 @@ bench/foreign/results/femu40/RULE.md). ``--reserve-gate`` (``measure``, ``repred
 ``plausibility.RESERVE_READING_GATE`` on (the gate before any twin passes a reserve reading that
 explains the figures; its rule: bench/foreign/results/gate14/RULE.md). ``--run-on-levels``,
 ``--run-on-step``: ``--run-on`` after the levels named (each into ``run_on-LEVEL.json``), every
-step of that many drive writes.
+step of that many drive writes. ``--round-rate`` (``measure``): with ``femu_target.ROUND_RATE``
+on (a timed round's chunks sized at the round's own rate so far, not the last chunk's; its
+rule: bench/foreign/results/femularge/RULE.md).
 
 ``refit`` (a diagnosis, not a case of the rule): the case's ``measurement.json`` with its QD32
 levels' IOPS and WAF replaced by the truth's, everything else kept (the QD4 probe, the FOB, the
@@ -104,6 +106,7 @@ def run_measure(args: argparse.Namespace) -> dict:
     if args.carry is not None:
         graded_run.CARRY_GRADED_SURPLUS = args.carry
     femu.SEED = args.seed  # the harness's random writes (femu.command passes it)
+    femu_target.ROUND_RATE = args.round_rate
     drive, ns_mb = drive_of(args)
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
@@ -153,6 +156,7 @@ def run_measure(args: argparse.Namespace) -> dict:
         "spare_from_onset": args.spare_from_onset,
         "through_cycle": args.through_cycle, "discard_iops": args.discard_iops,
         "reserve_gate": args.reserve_gate,
+        "round_rate": femu_target.ROUND_RATE,
         "carry": graded_run.CARRY_GRADED_SURPLUS,
         "seed": femu.SEED,
         "plan": plan.text(),
@@ -389,6 +393,10 @@ def main(argv: list[str] | None = None) -> int:
         help="set graded_run.CARRY_GRADED_SURPLUS on or off (default: the code's)",
     )
     m.add_argument("--seed", type=int, default=femu.SEED, help="the harness's random-write seed")
+    m.add_argument("--round-rate", action=argparse.BooleanOptionalAction,
+                   default=femu_target.ROUND_RATE,
+                   help="set femu_target.ROUND_RATE (a timed round's chunks sized at the "
+                   "round's own rate so far; default: the code's)")  # fmt: skip
     for name, value in (femu.GC_THRESHOLDS | {k: femu.GEOMETRY[k] for k in femu.DRIVE_GEOMETRY}
                         ).items():  # fmt: skip
         m.add_argument("--" + name.replace("_", "-"), type=int, default=value)

@@ -94,3 +94,42 @@ def test_what_the_harness_cannot_run_is_refused(target):
         target.run(RoundSpec("mix", "randwrite", 4096, 4, 1, 4096, seconds=1, read_percent=30))
     with pytest.raises(ConfigError, match="past the namespace"):
         target.run(RoundSpec("big", "write", 4096, 4, 1, target.capacity_bytes + 4096))
+
+
+FAST_CHUNK_PAGES = 256  # the stand-in below: a phase this small takes 1 ms a page, others 8
+
+
+def test_round_rate_sizes_a_round_at_its_own_rate_not_a_fast_last_chunk(tmp_path, monkeypatch):
+    """A round's last chunks that finish fast (here a phase of at most 256 pages costs 1 ms a
+    page, a larger one 8 ms) size the next round from their rate with ``ROUND_RATE`` off, and
+    it overruns its seconds several times over (FEMU: 85.7 s for 11 s); on, the round's own rate
+    so far sizes it and it ends near its seconds."""
+    stand_in = STAND_IN.replace(
+        f"t += int(n[-1]) * {NS_PER_PAGE}",
+        f"k = int(n[-1]); t += k * (1 if k <= {FAST_CHUNK_PAGES} else 8) * {NS_PER_PAGE}",
+    )
+    binary = tmp_path / "femu-bbssd-harness"
+    binary.write_text(stand_in)
+    binary.chmod(binary.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setenv("FEMU_STAND_IN_LOG", str(tmp_path / "phases.log"))
+    overrun = {}
+    for on in (False, True):
+        monkeypatch.setattr(femu_target, "ROUND_RATE", on)
+        t = femu_target.FemuTarget(binary, {"nchs": 2, "luns_per_ch": 2}, 64, "stand-in")
+        t.open()
+        try:
+            spans = []
+            for i in range(3):
+                spec = RoundSpec(f"op0-r00{i}", "randwrite", 4096, 32, 1, t.capacity_bytes,
+                                 seconds=10)  # fmt: skip
+                spans.append(t.run(spec).combined.duration_s)
+        finally:
+            t.close()
+        overrun[on] = max(spans[1:]) / 10
+    assert femu_target.ROUND_RATE is True  # (monkeypatched; off by default: below)
+    assert overrun[False] > 2.0  # a round sized from a fast 64-page chunk runs long
+    assert overrun[True] < 1.5
+
+
+def test_round_rate_is_off_by_default():
+    assert femu_target.ROUND_RATE is False

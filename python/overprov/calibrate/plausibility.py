@@ -66,7 +66,10 @@ IOPS_ONLY_FOB_RATIO_MAX: float | None = None
 #: reading is tried: FEMU's 14 × 224 case, bench/foreign/results/femu40/refused_case.txt). Off:
 #: its rule (bench/foreign/results/gate14/RULE.md) failed: with it a fresh FEMU drive the default
 #: refuses answered 0.002 points over the 5% WAF target, and another (the flag inert there) missed
-#: by 5.3% (bench/foreign/results/gate14/verdict.md).
+#: by 5.3% (bench/foreign/results/gate14/verdict.md); its second rule
+#: (bench/foreign/results/femularge/RULE.md) failed too: of two fresh drives it answered one
+#: 14.2% off, from a 0% window FEMU's harness had overrun
+#: (bench/foreign/results/femularge/verdict.md).
 RESERVE_READING_GATE = False
 #: How far a point may sit against the trend of its neighbours before it counts: this many
 #: combined standard deviations of the two points, and at least MIN_TREND_SLACK.
