@@ -43,3 +43,18 @@ def test_offered_it_is_a_reading_whose_twin_the_core_runs(monkeypatch):
                                        "pages_per_block": fitmod.PAGES_PER_BLOCK}}  # fmt: skip
     resolved = engine.validate(engine.merge(engine.default_config(), cfg))
     assert resolved["config"]["ftl"]["gc_until_free_fraction"] == low_mark.GAP
+
+
+def test_the_prediction_schema_names_its_reading():
+    # a prediction holding the reading was refused by the schema's key pattern before it named
+    # it (bench/foreign/results/wiscgc/runs.log: drive C with the reading, 01:16 UTC)
+    import json
+    import re
+    from importlib import resources
+
+    schema = json.loads(
+        resources.files("overprov.calibrate").joinpath("prediction.schema.json").read_text()
+    )
+    pattern = re.compile(schema["properties"]["readings"]["propertyNames"]["pattern"])
+    for design in [*gc_designs.UNIFORM_DESIGNS, low_mark.NAME]:
+        assert pattern.match(f"{predict.EFFECTIVE}:{design}"), design
