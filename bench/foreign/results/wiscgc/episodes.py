@@ -8,7 +8,7 @@ and end, the candidates and the three emptiest; then the snapshot's valid pages 
       python2.7 bench/foreign/results/wiscgc/episodes.py SPEC.json > episodes.log
 """
 
-from __future__ import print_function
+from __future__ import print_function  # noqa: UP010  (Python 2)
 
 import json
 import os
@@ -26,7 +26,7 @@ def clean(self):
     free0 = self.block_pool.num_freeblocks()
     cands = list(d.VictimBlocks(self.conf, self.block_pool, self.oob).iterator_verbose())
     k = len(cleaned)
-    for x in orig_clean(self):
+    for x in orig_clean(self):  # noqa: UP028  (Python 2: no yield from)
         yield x
     got = cleaned[k:]
     snap = [c[0] for c in cands[: len(got)]]
@@ -38,19 +38,22 @@ def clean(self):
 
 def block(self, blocknum, purpose=d.PURPOSE_GC):
     cleaned.append(self.oob.states.block_valid_ratio(blocknum))
-    for x in orig_block(self, blocknum, purpose):
+    for x in orig_block(self, blocknum, purpose):  # noqa: UP028
         yield x
 
 
 d.Cleaner.clean, d.DataBlockCleaner.clean = clean, block
-spec = json.load(open(sys.argv[1]))
-with open(os.devnull, "w") as out:
-    stdout, sys.stdout = sys.stdout, open(os.devnull, "w")
+with open(sys.argv[1]) as f:
+    spec = json.load(f)
+with open(os.devnull, "w") as out, open(os.devnull, "w") as quiet:
+    stdout, sys.stdout = sys.stdout, quiet  # WiscSim prints as it runs
     harness.run(spec, out)
     sys.stdout = stdout
 print("spec:", json.dumps(spec, sort_keys=True))
-print("episode: victims, mean valid share (snapshot), (cleaned), free at start, at end, "
-      "candidates, the three emptiest")
+print(
+    "episode: victims, mean valid share (snapshot), (cleaned), free at start, at end, "
+    "candidates, the three emptiest"
+)
 for e in log:
     print(e)
 print("episodes", len(log), "victims", len(cleaned),
