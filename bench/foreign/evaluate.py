@@ -92,7 +92,7 @@ CLOSED_LOOP_LEVELS: int | None = None
 REFUTED_WEIGHTS: str | None = None
 
 # --low-mark-reading: calibrate with the low-mark GC design offered (calibrate/low_mark.py,
-# gc_designs.offer_low_mark), the same way
+# low_mark.offer), the same way
 LOW_MARK = False
 
 
@@ -106,7 +106,7 @@ def closed_loop_on() -> tuple[str, str]:
     )
     weights = f"evidence.REFUTED_WEIGHTS = {REFUTED_WEIGHTS!r}; "
     refuted = f"from overprov.calibrate import evidence; {weights}" if REFUTED_WEIGHTS else ""
-    mark = "from overprov.calibrate import gc_designs; gc_designs.offer_low_mark(); "
+    mark = "from overprov.calibrate import low_mark; low_mark.offer(); "
     mark = mark if LOW_MARK else ""
     main = "from overprov.cli import main; sys.exit(main())"
     return ("-c", f"import sys; {loop}{refuted}{mark}{main}")

@@ -1,7 +1,9 @@
 """The low-mark GC design (calibrate/low_mark.py): off by default, its curve the core's, offered
-beside the uniform designs only when asked (gc_designs.offer_low_mark)."""
+beside the uniform designs only when asked (low_mark.offer)."""
 
 from __future__ import annotations
+
+from collections import ChainMap
 
 import pytest
 from overprov import engine
@@ -31,11 +33,14 @@ def test_its_curve_is_the_cores_simulated_ratio_over_greedy():
 
 
 def test_offered_it_is_a_reading_whose_twin_the_core_runs(monkeypatch):
-    monkeypatch.setattr(gc_designs, "UNIFORM_DESIGNS", dict(gc_designs.UNIFORM_DESIGNS))
-    monkeypatch.setattr(spare_readings, "DESIGNS", dict(spare_readings.DESIGNS))
+    uniform = dict(gc_designs.UNIFORM_DESIGNS)
+    monkeypatch.setattr(gc_designs, "UNIFORM_DESIGNS", uniform)
+    monkeypatch.setattr(gc_designs, "OFFERED_CURVES", {})
+    monkeypatch.setattr(spare_readings, "DESIGNS", ChainMap(uniform, spare_readings.GC_DESIGNS))
     monkeypatch.setattr(low_mark, "OFFERED", False)
-    gc_designs.offer_low_mark()
+    low_mark.offer()
     assert low_mark.NAME in gc_designs.UNIFORM_DESIGNS
+    assert spare_readings.DESIGNS[low_mark.NAME] == low_mark.FTL
     r = spare_readings.reading(predict.EFFECTIVE, low_mark.NAME, None, several=True)
     assert r.ftl["gc_until_free_fraction"] == low_mark.GAP
     assert isinstance(gc_designs.curve(low_mark.NAME), low_mark.LowMarkCurve)

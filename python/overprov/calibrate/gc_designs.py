@@ -42,7 +42,6 @@ from typing import Any
 
 from overprov import models, outputs
 from overprov.calibrate import fit as fitmod
-from overprov.calibrate import low_mark
 
 #: The d-choices sample sizes uniform figures are read with (fixed a priori, above).
 D_GRID = (2, 4, 8)
@@ -54,8 +53,8 @@ UNIFORM_DESIGNS: dict[str, dict[str, Any]] = {
         for d in D_GRID
     },
 }
-if low_mark.OFFERED:  # off by default: low_mark.py
-    UNIFORM_DESIGNS[low_mark.NAME] = dict(low_mark.FTL)
+#: Curves of designs offered from outside this module (``low_mark.offer``), by name.
+OFFERED_CURVES: dict[str, fitmod.WafCurve] = {}
 TABLE = "gc_design_curves.json"
 TABLE_POINTS = 41
 
@@ -110,20 +109,10 @@ class DChoicesCurve:
         return {"description": self.description, "ftl": UNIFORM_DESIGNS[f"d-choices-{self.d}"]}
 
 
-def offer_low_mark() -> None:
-    """Offer the low-mark design (``low_mark.py``) beside the others from now on, as
-    ``low_mark.OFFERED`` at import would (bench/foreign/evaluate.py ``--low-mark-reading``)."""
-    from overprov.calibrate import spare_readings
-
-    low_mark.OFFERED = True
-    UNIFORM_DESIGNS[low_mark.NAME] = dict(low_mark.FTL)
-    spare_readings.DESIGNS[low_mark.NAME] = UNIFORM_DESIGNS[low_mark.NAME]
-
-
 def curve(design: str) -> fitmod.WafCurve | None:
     """A uniform design's WAF curve (None for greedy: the fit's own ``fit.waf_at``)."""
-    if design == low_mark.NAME:
-        return low_mark.LowMarkCurve()
+    if design in OFFERED_CURVES:
+        return OFFERED_CURVES[design]
     ftl = UNIFORM_DESIGNS[design]
     return DChoicesCurve(int(ftl["d_choices"])) if ftl["policy"] == "d-choices" else None
 

@@ -37,10 +37,12 @@ from typing import Any
 
 from overprov import outputs
 from overprov.calibrate import fit as fitmod
+from overprov.calibrate import gc_designs
 
 #: Whether uniform figures are also read with the low-mark design (``gc_designs.UNIFORM_DESIGNS``
-#: holds it only when on: :func:`offer`). Off until a rule adopts it
-#: (bench/foreign/results/wiscgc/RULE.md).
+#: holds it only once :func:`offer` ran: ``spare_readings`` runs it at import when this is on).
+#: Off: its rule was not met (bench/foreign/results/wiscgc/RULE.md;
+#: bench/foreign/results/wiscgc/verdict.md).
 OFFERED = False
 #: The swing between the marks, a share of the twin's blocks.
 GAP = 0.08
@@ -99,6 +101,15 @@ class LowMarkCurve:
         return {"description": self.description, "ftl": dict(FTL)}
 
 
+def offer() -> None:
+    """Offer the design beside the uniform ones from now on (``spare_readings.DESIGNS`` is a view
+    of ``gc_designs.UNIFORM_DESIGNS``); bench/foreign/evaluate.py ``--low-mark-reading``."""
+    global OFFERED
+    OFFERED = True
+    gc_designs.UNIFORM_DESIGNS[NAME] = dict(FTL)
+    gc_designs.OFFERED_CURVES[NAME] = LowMarkCurve()
+
+
 def simulated_ratio(rho: float) -> float | None:
     """WAF with the mark over WAF without it on the table's drive at ``rho`` (None where the
     core refuses the mark)."""
@@ -125,8 +136,6 @@ def simulated_ratio(rho: float) -> float | None:
 def main() -> int:
     """Rewrite :data:`TABLE` by simulation (run from a source checkout)."""
     from pathlib import Path
-
-    from overprov.calibrate import gc_designs
 
     rhos = gc_designs.table_rhos()
     doc = {
