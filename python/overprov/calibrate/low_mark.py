@@ -35,7 +35,6 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from overprov import outputs
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import gc_designs
 
@@ -135,8 +134,6 @@ def simulated_ratio(rho: float) -> float | None:
 
 def main() -> int:
     """Rewrite :data:`TABLE` by simulation (run from a source checkout)."""
-    from pathlib import Path
-
     rhos = gc_designs.table_rhos()
     doc = {
         "what": f"the core's greedy WAF collecting until {GAP:g} of the blocks are free over "
@@ -147,10 +144,7 @@ def main() -> int:
         "rho": rhos,
         "ratio": [simulated_ratio(r) for r in rhos],
     }
-    path = Path(__file__).with_name(TABLE)
-    outputs.write_json(doc, path)
-    print(f"wrote {path}", file=sys.stderr)
-    return 0
+    return gc_designs.write_table(doc, TABLE)
 
 
 if __name__ == "__main__":
