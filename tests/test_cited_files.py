@@ -27,7 +27,10 @@ CITED_CODE = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)+[\w.-]+\.(?:py|rs))\b")
 CODE_BASES = ["tests", "crates", "crates/overprov-sim", "crates/overprov-sim/src",
               "crates/overprov-sim-bench"]  # fmt: skip
 # another project's files, named beside its address, and patterns
-OTHER_PROJECTS = {"nvme/nvme_metrics.py", "tests/x/test_y.py"}
+OTHER_PROJECTS = {"nvme/nvme_metrics.py", "tests/x/test_y.py",
+                  # junhe/wiscsee's (bench/foreign/results/wiscgc/GC.md)
+                  "wiscsim/dftldes.py", "wiscsim/ssdframework.py", "wiscsim/blkpool.py",
+                  "utilities/utils.py"}  # fmt: skip
 
 
 def _files():

@@ -91,6 +91,10 @@ CLOSED_LOOP_LEVELS: int | None = None
 # weighed when none reproduces its fitted figures), the same way
 REFUTED_WEIGHTS: str | None = None
 
+# --low-mark-reading: calibrate with the low-mark GC design offered (calibrate/low_mark.py,
+# low_mark.offer), the same way
+LOW_MARK = False
+
 
 def closed_loop_on() -> tuple[str, str]:
     loop = (
@@ -102,7 +106,10 @@ def closed_loop_on() -> tuple[str, str]:
     )
     weights = f"evidence.REFUTED_WEIGHTS = {REFUTED_WEIGHTS!r}; "
     refuted = f"from overprov.calibrate import evidence; {weights}" if REFUTED_WEIGHTS else ""
-    return ("-c", f"import sys; {loop}{refuted}from overprov.cli import main; sys.exit(main())")
+    mark = "from overprov.calibrate import low_mark; low_mark.offer(); "
+    mark = mark if LOW_MARK else ""
+    main = "from overprov.cli import main; sys.exit(main())"
+    return ("-c", f"import sys; {loop}{refuted}{mark}{main}")
 
 
 def truth_curve(doc: dict, qd: int) -> dict[int, dict]:
@@ -122,7 +129,7 @@ def command(
     doc: dict, curve: dict[int, dict], case: tuple, jobs: int, others: list[dict] | None = None
 ) -> list[str]:
     _, iops_at, waf_at, fob, raw = case[:5]
-    wrapped = CLOSED_LOOP or REFUTED_WEIGHTS
+    wrapped = CLOSED_LOOP or REFUTED_WEIGHTS or LOW_MARK
     cmd = [sys.executable, *(closed_loop_on() if wrapped else ("-m", "overprov"))]
     cmd += ["calibrate", "--json", "-", "--jobs", str(jobs)]
     cmd += ["--extra-op", ",".join(str(x) for x in LEVELS)]
@@ -511,11 +518,17 @@ def main(argv: list[str] | None = None) -> int:
         help="calibrate with evidence.REFUTED_WEIGHTS = MODE (likelihood, form-error)",
     )
     ap.add_argument(
+        "--low-mark-reading",
+        action="store_true",
+        help="calibrate with the low-mark GC design offered (calibrate/low_mark.py)",
+    )
+    ap.add_argument(
         "--out", type=Path, default=None, help="evaluation.json's folder (default: --results)"
     )
     args = ap.parse_args(argv)
-    global CLOSED_LOOP, CLOSED_LOOP_WEIGH, CLOSED_LOOP_LEVELS, REFUTED_WEIGHTS
+    global CLOSED_LOOP, CLOSED_LOOP_WEIGH, CLOSED_LOOP_LEVELS, REFUTED_WEIGHTS, LOW_MARK
     REFUTED_WEIGHTS = args.refuted_weights
+    LOW_MARK = args.low_mark_reading
     CLOSED_LOOP = (
         args.closed_loop or args.closed_loop_predict_only or args.closed_loop_levels is not None
     )

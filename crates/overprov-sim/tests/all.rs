@@ -10,6 +10,7 @@ mod controller;
 mod cost_benefit_pick;
 mod erase_hold;
 mod gc_blocking;
+mod gc_low_mark;
 mod gc_multiplane;
 mod gc_trigger;
 mod host;

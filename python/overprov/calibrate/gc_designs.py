@@ -53,6 +53,8 @@ UNIFORM_DESIGNS: dict[str, dict[str, Any]] = {
         for d in D_GRID
     },
 }
+#: Curves of designs offered from outside this module (``low_mark.offer``), by name.
+OFFERED_CURVES: dict[str, fitmod.WafCurve] = {}
 TABLE = "gc_design_curves.json"
 TABLE_POINTS = 41
 
@@ -109,24 +111,31 @@ class DChoicesCurve:
 
 def curve(design: str) -> fitmod.WafCurve | None:
     """A uniform design's WAF curve (None for greedy: the fit's own ``fit.waf_at``)."""
+    if design in OFFERED_CURVES:
+        return OFFERED_CURVES[design]
     ftl = UNIFORM_DESIGNS[design]
     return DChoicesCurve(int(ftl["d_choices"])) if ftl["policy"] == "d-choices" else None
 
 
-def main() -> int:
-    """Rewrite :data:`TABLE` from the model (run from a source checkout)."""
+def write_table(doc: dict[str, Any], name: str) -> int:
+    """Write a tabulated curve beside this module (run from a source checkout); 0."""
     from pathlib import Path
 
+    path = Path(__file__).with_name(name)
+    outputs.write_json(doc, path)
+    print(f"wrote {path}", file=sys.stderr)
+    return 0
+
+
+def main() -> int:
+    """Rewrite :data:`TABLE` from the model (run from a source checkout)."""
     doc = {
         "what": "Van Houdt's mean-field d-choices WAF over the greedy model's (models.py), "
         f"b = {fitmod.PAGES_PER_BLOCK}, uniform random writes",
         "rho": table_rhos(),
         "ratio": {str(d): ratio_row(d) for d in D_GRID},
     }
-    path = Path(__file__).with_name(TABLE)
-    outputs.write_json(doc, path)
-    print(f"wrote {path}", file=sys.stderr)
-    return 0
+    return write_table(doc, TABLE)
 
 
 if __name__ == "__main__":

@@ -67,12 +67,15 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections import ChainMap
+from collections.abc import Mapping
 from typing import Any
 
 from overprov.calibrate import closed_loop as loopmod
 from overprov.calibrate import (
     evidence,
     gc_designs,
+    low_mark,
     prediction,
     reading_residual,
     twin_runs,
@@ -99,7 +102,10 @@ GC_DESIGNS: dict[str, dict[str, str]] = {
     "cost-benefit-zones": {"policy": "cost-benefit", "host_streams": "workload"},
 }
 #: Every design by name: the skewed workloads' and the uniform ones (``gc_designs.py``).
-DESIGNS: dict[str, dict[str, Any]] = {**GC_DESIGNS, **gc_designs.UNIFORM_DESIGNS}
+#: A view: the uniform ones first, as a dict merging them after the skewed ones would look them up.
+DESIGNS: Mapping[str, dict[str, Any]] = ChainMap(gc_designs.UNIFORM_DESIGNS, GC_DESIGNS)
+if low_mark.OFFERED:  # off: calibrate/low_mark.py
+    low_mark.offer()
 SPARES = (predmod.EFFECTIVE, predmod.RAW)
 #: A reading whose weight is below this share of the largest one leaves the interval: the
 #: figures speak against it (exp(−χ²/2) < 0.01: Δχ² > 9.2, three standard errors).

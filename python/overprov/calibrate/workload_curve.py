@@ -48,6 +48,8 @@ def gc_text(ftl: dict[str, Any] | None) -> str:
     policy = ftl.get("policy", "greedy")
     if policy == "d-choices":
         policy += f" (d = {ftl.get('d_choices', 8)})"
+    if ftl.get("gc_until_free_fraction") is not None:
+        policy += f" to a low mark ({ftl['gc_until_free_fraction']:g} of the blocks free)"
     return f"{policy} GC, {where}"
 
 

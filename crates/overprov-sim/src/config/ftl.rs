@@ -116,6 +116,14 @@ pub struct FtlConfig {
     /// `gc_free_blocks`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gc_forced_free_blocks: Option<u32>,
+    /// Collect to a low mark (WiscSim's `GC_low_threshold_ratio`, wiscsim/dftldes.py
+    /// `Cleaner.is_stopping_needed`): once the free pool at a host block's opening holds
+    /// `gc_free_blocks` or fewer, victims are collected until it holds more than this share of
+    /// the drive's blocks (in (0, 1), rounded down to blocks), not just more than
+    /// `gc_free_blocks`. None (the default): until it holds more than `gc_free_blocks`. Only
+    /// with the batched trigger and one pool.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gc_until_free_fraction: Option<f64>,
     /// Where relocated pages go: `separate` or `shared`.
     pub gc_frontier: GcFrontier,
     /// Host write streams: `single` or `workload`.
@@ -140,6 +148,7 @@ impl Default for FtlConfig {
             gc_free_blocks: 2,
             gc_victim_min_invalid_fraction: None,
             gc_forced_free_blocks: None,
+            gc_until_free_fraction: None,
             gc_frontier: GcFrontier::Separate,
             host_streams: HostStreams::Single,
             gc_trigger: CollectionTrigger::Batched,
@@ -213,6 +222,37 @@ impl FtlConfig {
             ));
         }
         Ok(())
+    }
+
+    /// The low mark in blocks of a drive of `blocks` (`gc_free_blocks` without one), checked:
+    /// an error naming the field when the share is outside (0, 1), its blocks are not above
+    /// `gc_free_blocks`, or it comes with the per-write trigger or per-plane pools.
+    pub fn until_free_blocks(&self, blocks: u32) -> Result<u32> {
+        let Some(fraction) = self.gc_until_free_fraction else {
+            return Ok(self.gc_free_blocks);
+        };
+        let field = "ftl.gc_until_free_fraction";
+        if !(fraction > 0.0 && fraction < 1.0) {
+            return Err(Error::config(field, format!("must be above 0 and below 1, got {fraction}")));
+        }
+        if self.gc_trigger != CollectionTrigger::Batched || self.plane_pools >= 2 {
+            return Err(Error::config(
+                field,
+                "only with the batched trigger and one free pool (ftl.gc_trigger = \"batched\", \
+                 ftl.plane_pools = 0)",
+            ));
+        }
+        let until = (fraction * blocks as f64).floor() as u32;
+        if until <= self.gc_free_blocks {
+            return Err(Error::config(
+                field,
+                format!(
+                    "{fraction} of {blocks} blocks is {until}, not above ftl.gc_free_blocks ({})",
+                    self.gc_free_blocks
+                ),
+            ));
+        }
+        Ok(until)
     }
 
     /// Per-plane pools, checked (`plane_pools` ≥ 2): at most 16 pools; a d-choices or random

@@ -102,6 +102,7 @@ pub fn defaults_json() -> String {
     v["timing"]["gc"]["relocations_at_trigger"] = false.into();
     v["ftl"]["gc_victim_min_invalid_fraction"] = serde_json::Value::Null;
     v["ftl"]["gc_forced_free_blocks"] = serde_json::Value::Null;
+    v["ftl"]["gc_until_free_fraction"] = serde_json::Value::Null;
     v["ftl"]["gc_trigger"] = "batched".into();
     v.to_string()
 }
@@ -199,14 +200,21 @@ impl SimConfig {
         let frontiers = self.frontier_count(streams) as u64;
         // GC must free a block whenever it takes any victim: at its lowest trigger (the forced
         // one under a victim floor) the closed blocks then hold more pages than the user space
-        let trigger = f.validate_victim_floor()?.unwrap_or(f.gc_free_blocks);
+        // (and, collecting to a low mark without a floor, at that mark)
+        let floor = f.validate_victim_floor()?;
+        let until = f.until_free_blocks(g.blocks)?;
+        let trigger = floor.unwrap_or(until);
+        let what = match (floor, f.gc_until_free_fraction) {
+            (None, Some(_)) => "GC low mark",
+            _ => "GC trigger",
+        };
         let need = trigger as u64 + frontiers + 1;
         if g.spare_blocks() < need {
             return Err(Error::config(
                 "geometry",
                 format!(
                     "OP too small to collect garbage: {} spare blocks (ρ = {:.4}), need at least \
-                     {need} ({trigger} GC trigger + {frontiers} open write frontiers + 1)",
+                     {need} ({trigger} {what} + {frontiers} open write frontiers + 1)",
                     g.spare_blocks(),
                     g.op_ratio(),
                 ),

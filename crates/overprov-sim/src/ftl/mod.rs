@@ -114,6 +114,9 @@ pub struct Ftl {
     handle_gc_pages: Vec<u64>,
     policy: Policy,
     gc_free_blocks: usize,
+    /// Once triggered, GC collects until the free pool holds more than this (`gc_free_blocks`
+    /// without `ftl.gc_until_free_fraction`, WiscSim's low mark).
+    gc_until_free_blocks: usize,
     /// `ftl.gc_trigger = "per-write"`: one victim after each host page write under the trigger
     /// (`per_write_gc.rs`) instead of victims back to back when a host block fills.
     per_write_gc: bool,
@@ -190,6 +193,10 @@ impl Ftl {
             handle_gc_pages: vec![0; handles],
             policy,
             gc_free_blocks: config.ftl.gc_free_blocks as usize,
+            gc_until_free_blocks: config
+                .ftl
+                .until_free_blocks(geom.blocks)
+                .expect("validated config") as usize,
             per_write_gc: config.ftl.gc_trigger == CollectionTrigger::PerWrite,
             gc_min_invalid_pages: config.ftl.victim_min_invalid_pages(ppb),
             gc_forced_free_blocks: config.ftl.gc_forced_free_blocks.unwrap_or(0) as usize,
@@ -455,10 +462,13 @@ impl Ftl {
         self.free_blocks() <= free_blocks && self.collect_victim()
     }
 
-    /// Collect victims until the free pool is above the trigger, or (with a victim floor) the
-    /// victim falls short of the floor above the forced count; then static wear levelling.
+    /// At the trigger, collect victims until the free pool is above the low mark (the trigger
+    /// without one), or (with a victim floor) the victim falls short of the floor above the
+    /// forced count; then static wear levelling.
     fn collect_garbage(&mut self) {
-        while self.free.len() <= self.gc_free_blocks && self.collect_victim() {}
+        if self.free.len() <= self.gc_free_blocks {
+            while self.free.len() <= self.gc_until_free_blocks && self.collect_victim() {}
+        }
         self.static_wear_levelling();
     }
 

@@ -1,0 +1,200 @@
+"""An independent page-level model of greedy garbage collection from a high mark to a low mark,
+in two forms, WAF only, uniform random 4 KiB writes after a sequential fill.
+
+``form="core"``: the policy of overprov's core with ``ftl.gc_until_free_fraction``
+(docs/simulator.md): one host write frontier and one GC frontier; when the host frontier needs
+a block and the free pool holds ``trigger`` blocks or fewer, victims (the closed block with the
+fewest valid pages, looked up afresh for each) are collected until the pool holds more than
+``until`` blocks. Written apart from the core (no code shared) to check it
+(tests/simulate/test_gc_low_mark.py).
+
+``form="wiscsim"``: WiscSim's collector as bench/foreign/results/wiscgc/GC.md reads it from
+junhe/wiscsee: one open block a channel, host and GC pages written to the channels' open blocks
+in turn; after each host page, unless asleep, a collection starts when the free blocks are fewer
+than ``(1 - high) * blocks`` and then sleeps 10 pages; its victims are a snapshot, taken at its
+start, of the closed blocks in increasing valid count, without blocks all valid or more than
+``max_valid_ratio`` valid, collected in batches of ``2 * channels`` with the stop check
+(free blocks more than ``(1 - low) * blocks``) before each batch. Its host requests are
+serialised (QD1): the NCQ's concurrency is not modelled.
+
+    python bench/foreign/wiscsee/gc_reference.py --blocks 120 --pages 32 --user-pages 2400 \\
+        --form wiscsim --high 0.88 --low 0.76 --channels 6
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from dataclasses import dataclass
+
+
+@dataclass
+class Result:
+    host_pages: int
+    gc_pages: int
+    victims: int
+
+    @property
+    def waf(self) -> float:
+        return (self.host_pages + self.gc_pages) / self.host_pages
+
+
+class _Nand:
+    """Pages, blocks, valid counts and the free list (lowest block number first)."""
+
+    def __init__(self, blocks: int, pages: int, user_pages: int) -> None:
+        self.pages = pages
+        self.where = [-1] * user_pages  # logical page -> physical page
+        self.owner = [-1] * (blocks * pages)  # physical page -> logical page (-1: invalid)
+        self.valid = [0] * blocks
+        self.closed: set[int] = set()
+        self.free = list(range(blocks - 1, -1, -1))  # pop() takes the lowest
+
+    def program(self, lpn: int, ppn: int) -> None:
+        old = self.where[lpn]
+        if old >= 0:
+            self.owner[old] = -1
+            self.valid[old // self.pages] -= 1
+        self.where[lpn] = ppn
+        self.owner[ppn] = lpn
+        self.valid[ppn // self.pages] += 1
+
+    def survivors(self, block: int) -> list[int]:
+        start = block * self.pages
+        return [lpn for lpn in self.owner[start : start + self.pages] if lpn >= 0]
+
+    def erase(self, block: int) -> None:
+        self.closed.discard(block)
+        self.free.append(block)
+
+
+class _Frontier:
+    def __init__(self) -> None:
+        self.block, self.next = -1, 0
+
+
+def _core(nand: _Nand, trigger: int, until: int, writes: list[int], warm: int) -> Result:
+    host, gcf = _Frontier(), _Frontier()
+    counts = [0, 0, 0]  # host pages, gc pages, victims (measured part)
+
+    def place(f: _Frontier, lpn: int, measured: bool, is_host: bool) -> None:
+        if f.block < 0 or f.next == nand.pages:
+            if f.block >= 0:
+                nand.closed.add(f.block)
+            if is_host and len(nand.free) <= trigger:
+                while len(nand.free) <= until and collect(measured):
+                    pass
+            f.block, f.next = nand.free.pop(), 0
+        nand.program(lpn, f.block * nand.pages + f.next)
+        f.next += 1
+
+    def collect(measured: bool) -> bool:
+        if not nand.closed:
+            return False
+        victim = min(nand.closed, key=lambda b: (nand.valid[b], b))
+        nand.closed.discard(victim)
+        for lpn in nand.survivors(victim):
+            place(gcf, lpn, measured, False)
+            counts[1] += measured
+        counts[2] += measured
+        nand.erase(victim)
+        return True
+
+    for i, lpn in enumerate(writes):
+        place(host, lpn, i >= warm, True)
+        counts[0] += i >= warm
+    return Result(*counts)
+
+
+def _wiscsim(
+    nand: _Nand, blocks: int, high: float, low: float, channels: int, max_valid_ratio: float,
+    writes: list[int], warm: int,
+) -> Result:  # fmt: skip
+    fronts = [_Frontier() for _ in range(channels)]
+    turn = [0]
+    counts = [0, 0, 0]
+
+    def place(lpn: int) -> None:
+        f = fronts[turn[0]]
+        turn[0] = (turn[0] + 1) % channels
+        if f.block < 0 or f.next == nand.pages:
+            if f.block >= 0:
+                nand.closed.add(f.block)
+            f.block, f.next = nand.free.pop(), 0
+        nand.program(lpn, f.block * nand.pages + f.next)
+        f.next += 1
+
+    def used_ratio() -> float:
+        return (blocks - len(nand.free)) / blocks
+
+    def clean(measured: bool) -> None:
+        candidates = sorted(
+            (nand.valid[b], b)
+            for b in nand.closed
+            if nand.valid[b] < nand.pages and nand.valid[b] / nand.pages <= max_valid_ratio
+        )
+        batch = 2 * channels
+        for start in range(0, len(candidates), batch):
+            if used_ratio() < low:
+                break
+            for _, victim in candidates[start : start + batch]:
+                nand.closed.discard(victim)
+                for lpn in nand.survivors(victim):
+                    place(lpn)
+                    counts[1] += measured
+                counts[2] += measured
+                nand.erase(victim)
+
+    asleep = 0
+    for i, lpn in enumerate(writes):
+        place(lpn)
+        counts[0] += i >= warm
+        if asleep > 0:
+            asleep -= 1
+        if asleep == 0 and used_ratio() > high:
+            clean(i >= warm)
+            asleep = 10
+    return Result(*counts)
+
+
+def run(
+    blocks: int, pages: int, user_pages: int, span_writes: float, warm_span_writes: float,
+    form: str = "core", trigger: int = 2, until: int | None = None, high: float = 0.95,
+    low: float = 0.9, channels: int = 1, max_valid_ratio: float = 0.9, seed: int = 1,
+) -> Result:  # fmt: skip
+    """A sequential fill of ``user_pages``, then ``warm_span_writes`` + ``span_writes`` span
+    writes of uniform random pages; the figures count the last ``span_writes``."""
+    rng = random.Random(seed)
+    n_random = round((warm_span_writes + span_writes) * user_pages)
+    writes = list(range(user_pages)) + [rng.randrange(user_pages) for _ in range(n_random)]
+    warm = user_pages + round(warm_span_writes * user_pages)
+    nand = _Nand(blocks, pages, user_pages)
+    if form == "core":
+        return _core(nand, trigger, trigger if until is None else until, writes, warm)
+    if form == "wiscsim":
+        return _wiscsim(nand, blocks, high, low, channels, max_valid_ratio, writes, warm)
+    raise ValueError(f"form: core or wiscsim, got {form!r}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--blocks", type=int, required=True)
+    ap.add_argument("--pages", type=int, required=True, help="pages a block")
+    ap.add_argument("--user-pages", type=int, required=True)
+    ap.add_argument("--form", choices=("core", "wiscsim"), default="core")
+    ap.add_argument("--trigger", type=int, default=2)
+    ap.add_argument("--until", type=int)
+    ap.add_argument("--high", type=float, default=0.95)
+    ap.add_argument("--low", type=float, default=0.9)
+    ap.add_argument("--channels", type=int, default=1)
+    ap.add_argument("--span-writes", type=float, default=16.0)
+    ap.add_argument("--warm-span-writes", type=float, default=8.0)
+    ap.add_argument("--seed", type=int, default=1)
+    a = ap.parse_args()
+    r = run(a.blocks, a.pages, a.user_pages, a.span_writes, a.warm_span_writes, a.form,
+            a.trigger, a.until, a.high, a.low, a.channels, seed=a.seed)  # fmt: skip
+    print(f"WAF {r.waf:.4f} (host {r.host_pages}, GC {r.gc_pages}, victims {r.victims})")
+
+
+if __name__ == "__main__":
+    main()
