@@ -86,6 +86,7 @@ def scheduler_model(
     pages_per_block: int, blocks_per_plane: int, waf: float, queue_depth: int,
     host_writes: int = 20_000, warmup: int = 5_000, seed: int = 1,
     gc_threshold: float = mqsim.GC_EXEC_THRESHOLD, erase_holds_programs: bool = True,
+    queued_first: bool = False,
 ) -> dict[str, float]:  # fmt: skip
     """The multi-plane shares and IOPS of MQSim's scheduler on one die of two planes.
 
@@ -110,7 +111,10 @@ def scheduler_model(
 
     ``erase_holds_programs`` False lifts one rule, for a what-if: host writes are then
     programmed alone while an erase is queued (a collection holds only its own plane's writes
-    and those joining its relocations, as in the core's twin).
+    and those joining its relocations, as in the core's twin). ``queued_first`` True is another
+    (bench/foreign/results/mqmid/DIAGNOSIS.md): the host writes queued when a collection starts
+    are programmed before its reads and writes, as the core's request-order die books them
+    (later writes may still join them at their offset), instead of being held behind it.
 
     Returns the shares of program, read and erase commands that are multi-plane, the IOPS and
     WAF of the ``host_writes`` after ``warmup``, and ``overlap``: the share of that time both
@@ -124,6 +128,7 @@ def scheduler_model(
     gc_reads: list[list[int]] = []  # [plane, offset, collection]
     gc_writes: list[list[int]] = []  # [plane, offset, collection]
     user: list[list[int]] = []  # [plane, offset]
+    first: list[list[int]] = []  # [plane, offset]: queued at a collection's start (what-if)
     erases: list[list[int]] = []  # [plane, collection]
     remaining: dict[int, int] = {}
     held: list[int] = []
@@ -140,6 +145,9 @@ def scheduler_model(
             gc_reads.extend([plane, o, c] for o in sorted(rng.sample(range(n), v)))
             remaining[c] = v
             erases.append([plane, c])
+            if queued_first:
+                first.extend(user)
+                user.clear()
 
     def take_page(offsets: list[int], plane: int) -> int:
         o = offsets[plane]
@@ -175,15 +183,16 @@ def scheduler_model(
         if done >= warmup and not mark:
             mark = dict(st)
         both = ongoing[0] > 0 and ongoing[1] > 0
-        if gc_reads:
+        if gc_reads and not first:
             cmd = form(gc_reads, None)
             dt = mqsim_commands.LATENCY_US["reads"] + TRANSFER_US * len(cmd)
             st["read"] += 1
             st["mread"] += len(cmd) > 1
             for plane, _offset, c in cmd:
                 gc_writes.append([plane, take_page(gc_off, plane), c])
-        elif gc_writes or (user and not (erases and erase_holds_programs)):
-            cmd = form(gc_writes, user) if gc_writes else form(user, None)
+        elif first or gc_writes or (user and not (erases and erase_holds_programs)):
+            src = first or gc_writes
+            cmd = form(src, user) if src else form(user, None)
             dt = mqsim_commands.LATENCY_US["programs"] + TRANSFER_US * len(cmd)
             st["prog"] += 1
             st["mprog"] += len(cmd) > 1
@@ -235,7 +244,7 @@ def drive_geometry(name: str) -> tuple[int, int]:
 def scheduler(
     stored: dict, seeds: list[int], host_writes: int, drives: list[str] | None = None,
     levels: list[int] | None = None, erase_holds_programs: bool = True,
-    queue_depth: int | None = None,
+    queue_depth: int | None = None, queued_first: bool = False,
 ) -> dict:  # fmt: skip
     """The model against each stored drive's levels (those named, or all): its shares and IOPS
     per seed, at each level's queue depth or at ``queue_depth`` (a what-if: MQSim's figures
@@ -251,7 +260,8 @@ def scheduler(
                     continue
                 depth = queue_depth or int(qd)
                 runs = [scheduler_model(pages, blocks, lv["waf"], depth, host_writes,
-                                        host_writes // 4, s, erase_holds_programs=hold)
+                                        host_writes // 4, s, erase_holds_programs=hold,
+                                        queued_first=queued_first)
                         for s in seeds]  # fmt: skip
                 rows.append({"drive": d["drive"], "level": int(x), "queue_depth": int(qd),
                              "model_queue_depth": depth,
@@ -259,7 +269,8 @@ def scheduler(
                              **{f"share_{k}": v for k, v in lv["multiplane_share"].items()}},
                              "model": runs})  # fmt: skip
     return {"seeds": seeds, "host_writes": host_writes, "queue_depth": queue_depth,
-            "erase_holds_programs": erase_holds_programs, "rows": rows}  # fmt: skip
+            "erase_holds_programs": erase_holds_programs, "queued_first": queued_first,
+            "rows": rows}  # fmt: skip
 
 
 def scheduler_table(doc: dict) -> str:
@@ -469,6 +480,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     s.add_argument("--lift-erase-hold", action="store_true",
                    help="what-if: host writes programmed alone with an erase queued")  # fmt: skip
+    s.add_argument("--queued-first", action="store_true",
+                   help="what-if: writes queued as a collection starts go first")  # fmt: skip
     t = sub.add_parser("twin", help="overprov's core on MQSim's geometry")
     t.add_argument("--drive", default="512x32", help="BLOCKSxPAGES: blocks a plane, pages a block")
     hold = t.add_mutually_exclusive_group()
@@ -499,7 +512,8 @@ def main(argv: list[str] | None = None) -> int:
         doc = scheduler(stored, [int(x) for x in args.seeds.split(",")], args.host_writes,
                         args.drives.split(",") if args.drives else None,
                         [int(x) for x in args.levels.split(",")] if args.levels else None,
-                        not args.lift_erase_hold, args.queue_depth)  # fmt: skip
+                        not args.lift_erase_hold, args.queue_depth,
+                        args.queued_first)  # fmt: skip
         doc["command"] = "python bench/foreign/mqsim_pairing.py " + " ".join(
             a for a in (argv if argv is not None else sys.argv[1:]) if not a.startswith("/")
         )

@@ -93,3 +93,15 @@ def test_a_collection_holding_the_die_keeps_the_middle_levels_unpaired():
     )
     assert held["share_programs"] < 0.35 < 0.5 < lifted["share_programs"], (held, lifted)
     assert lifted["iops"] > 1.1 * held["iops"]
+
+
+def test_writes_queued_ahead_of_a_collection_make_the_planes_collect_together():
+    # bench/foreign/results/mqmid/DIAGNOSIS.md: in MQSim's order the writes queued at a
+    # collection's start wait behind it and the planes rarely collect at once; programmed first
+    # (the core's request order), their replacements drain the other plane and both collect
+    mqsim_order = mqsim_pairing.scheduler_model(32, 512, 4.4, 32, host_writes=3000, warmup=1000)
+    core_order = mqsim_pairing.scheduler_model(
+        32, 512, 4.4, 32, host_writes=3000, warmup=1000, queued_first=True
+    )
+    assert mqsim_order["overlap"] < 0.3 < 0.9 < core_order["overlap"], (mqsim_order, core_order)
+    assert core_order["share_programs"] > mqsim_order["share_programs"] + 0.2
