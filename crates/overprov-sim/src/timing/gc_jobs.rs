@@ -82,6 +82,14 @@ impl Engine {
             d + n * (jobs % own) as usize
         };
         let ready = t.max(free);
+        if self.deferred.is_some() {
+            // ahead of the die's queued host programs (`collections_first`, `gc_first.rs`)
+            let plane = self.same_offset.die_plane(d as u32).1;
+            if let Some(end) = self.collection_first((die, plane), relocs, erase_ns, t) {
+                self.collection_booked(d, (relocs, erase_ns), (t, free, ready), end.max(free));
+                return;
+            }
+        }
         // queued at the trigger (`relocations_at_trigger`), its relocations may take programs
         // booked on the die from `t` on, before the domain's previous collection has ended
         let from = if self.same_offset.at_trigger() {
@@ -121,7 +129,22 @@ impl Engine {
             self.gc_planes.open(die, start, reloc_ns, rest);
         }
         // (an end before the previous collection's only when queued at the trigger)
-        self.domain_free[d] = (end.max(free), jobs + 1);
+        self.collection_booked(d, (relocs, erase_ns), (t, free, ready), end.max(free));
+    }
+
+    /// Domain `d`'s collection of `relocs` relocations and an erase of `erase_ns`, triggered
+    /// at `t` (the domain free at `free`, ready at `ready`), ends at `end`: the domain accepts
+    /// host writes from then on.
+    fn collection_booked(
+        &mut self,
+        d: usize,
+        (relocs, erase_ns): (u64, u64),
+        (t, free, ready): (u64, u64, u64),
+        end: u64,
+    ) {
+        let reloc_ns = self.read_unit_ns + self.program_unit_ns + 2 * self.channel_unit_ns;
+        let jobs = self.domain_free[d].1;
+        self.domain_free[d] = (end, jobs + 1);
         if let Some(acc) = &mut self.gc_blocked {
             acc.relocations(relocs);
             acc.job(d, (t, free, ready), relocs * reloc_ns + erase_ns, end);
