@@ -3,7 +3,7 @@
     python bench/foreign/mqsim_pairing.py scheduler --out FILE.json [--table FILE] \
         [--stored bench/foreign/results/mqsim-form/stored.json] [--seeds 1,2,3] [--host-writes N]
     PYTHONPATH=python python bench/foreign/mqsim_pairing.py twin --drive 512x32 --out FILE.json \
-        [--table FILE] [--erase-hold | --plane-pools [--at-trigger]]
+        [--table FILE] [--erase-hold | --plane-pools [--at-trigger] | --collections-first]
 
 A diagnosis (docs/calibrate-validation.md, "MQSim's pairing share: what sets it, what the twin
 lacks, what would identify it"), not a rule; nothing here is fitted.
@@ -79,6 +79,16 @@ AT_TRIGGER_VARIANTS = {
                                                                       False, True),
     "two planes, one offset, plane pools, relocations at trigger": (2, -1, "victim", False, True,
                                                                    True),
+}  # fmt: skip
+#: ``twin --collections-first``: the plane-pools twin with neither option, with
+#: ``relocations_at_trigger``, and with it and ``timing.gc.collections_first`` (a collection
+#: ahead of the host programs queued at its trigger; bench/foreign/results/mqmid/RULE.md).
+_POOLS = "two planes, one offset, plane pools"
+COLLECTIONS_FIRST_VARIANTS = {
+    _POOLS: AT_TRIGGER_VARIANTS[_POOLS],
+    f"{_POOLS}, relocations at trigger": AT_TRIGGER_VARIANTS[f"{_POOLS}, relocations at trigger"],
+    f"{_POOLS}, relocations at trigger, collections first": (2, -1, "victim", False, True, True,
+                                                             True),
 }  # fmt: skip
 
 
@@ -300,7 +310,7 @@ def scheduler_table(doc: dict) -> str:
 def twin_config(blocks: int, pages: int, extra_op_percent: float, queue_depth: int,
                 planes: int, offsets: int, trigger: str,
                 erase_hold: bool = False, plane_pools: bool = False,
-                at_trigger: bool = False) -> dict:  # fmt: skip
+                at_trigger: bool = False, collections_first: bool = False) -> dict:  # fmt: skip
     """The core on MQSim's drive as ``mqsim.py`` configures it: one die of ``planes`` planes of
     ``blocks`` blocks of ``pages`` 4 KiB pages (the two-plane drive's NAND; one plane holds
     both planes' blocks), native spare ``mqsim.NATIVE_OP_RATIO``, read / program / erase
@@ -310,7 +320,8 @@ def twin_config(blocks: int, pages: int, extra_op_percent: float, queue_depth: i
     multi-plane programs, at one page offset of ``pages`` when ``offsets`` is −1, with MQSim's
     erase hold (``timing.gc.erase_hold``) when ``erase_hold``, a free pool a plane
     (``ftl.plane_pools``) when ``plane_pools``, a collection's relocations queued at its trigger
-    (``timing.gc.relocations_at_trigger``) when ``at_trigger``."""
+    (``timing.gc.relocations_at_trigger``) when ``at_trigger``, and ahead of the host programs
+    queued at its trigger (``timing.gc.collections_first``) when ``collections_first``."""
     from overprov import engine
 
     physical = 2 * blocks * pages
@@ -324,6 +335,8 @@ def twin_config(blocks: int, pages: int, extra_op_percent: float, queue_depth: i
         gc["erase_hold"] = True
     if at_trigger:
         gc["relocations_at_trigger"] = True
+    if collections_first:
+        gc["collections_first"] = True
     lat = mqsim_commands.LATENCY_US
     ftl: dict = {"policy": "d-choices", "d_choices": 10,
                  "gc_free_blocks": max(2, int(mqsim.GC_EXEC_THRESHOLD * 2 * blocks))}  # fmt: skip
@@ -495,6 +508,12 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="the one-offset variants beside a free pool a plane",
     )
+    hold.add_argument(
+        "--collections-first",
+        action="store_true",
+        help="at QD32: the plane-pools twin with neither option, relocations at trigger, and "
+        "both with collections first",
+    )
     t.add_argument(
         "--at-trigger",
         action="store_true",
@@ -525,9 +544,13 @@ def main(argv: list[str] | None = None) -> int:
             ap.error("--at-trigger needs --plane-pools")
         pools = AT_TRIGGER_VARIANTS if args.at_trigger else POOL_VARIANTS
         variants = HOLD_VARIANTS if args.erase_hold else pools if args.plane_pools else None
-        doc = twin(blocks, pages, variants=variants)
+        if args.collections_first:
+            doc = twin(blocks, pages, (32,), COLLECTIONS_FIRST_VARIANTS)
+        else:
+            doc = twin(blocks, pages, variants=variants)
         doc["cpu_s"] = round(cpu_s() - cpu0, 1)
         flag = " --erase-hold" if args.erase_hold else " --plane-pools" if args.plane_pools else ""
+        flag += " --collections-first" if args.collections_first else ""
         flag += " --at-trigger" if args.at_trigger else ""
         doc["command"] = f"python bench/foreign/mqsim_pairing.py twin --drive {args.drive}{flag}"
         table = twin_table(doc, stored_case(stored, blocks, pages))
