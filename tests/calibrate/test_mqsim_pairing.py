@@ -53,6 +53,7 @@ ALL_VARIANTS = {
     **mqsim_pairing.TWIN_VARIANTS,
     **mqsim_pairing.HOLD_VARIANTS,
     **mqsim_pairing.AT_TRIGGER_VARIANTS,
+    **mqsim_pairing.COLLECTIONS_FIRST_VARIANTS,
 }
 
 
@@ -63,11 +64,13 @@ def test_the_twin_on_mqsims_geometry_is_a_valid_core_config(variant):
     planes, offsets, trigger, hold, *more = ALL_VARIANTS[variant]
     cfg = mqsim_pairing.twin_config(64, 32, 10, 32, planes, offsets, trigger, hold, *more)
     engine.check(cfg)
-    pools, at_trigger = (*more, False, False)[:2]
+    pools, at_trigger, first = (*more, False, False, False)[:3]
     assert cfg["ftl"].get("plane_pools", 0) == (planes if pools else 0)
     assert (trigger == "victim") if pools else True
     assert cfg["timing"]["gc"].get("relocations_at_trigger", False) == at_trigger
-    assert at_trigger == variant.endswith("relocations at trigger")
+    assert at_trigger == ("relocations at trigger" in variant)
+    assert cfg["timing"]["gc"].get("collections_first", False) == first
+    assert first == variant.endswith("collections first")
     nand, gc = cfg["timing"]["nand"], cfg["timing"]["gc"]
     assert (nand["planes_per_die"], nand["program_us"], nand["erase_us"]) == (planes, 750.0, 3800.0)
     assert gc.get("multiplane_offsets", 0) == (32 if offsets < 0 else offsets)

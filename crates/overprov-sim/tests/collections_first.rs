@@ -39,7 +39,10 @@ fn it_needs_relocations_at_trigger_one_die_and_a_closed_loop() {
     let mut no_trigger = drive(0.1, true);
     no_trigger.timing.gc.relocations_at_trigger = false;
     let mut two_dies = drive(0.1, true);
-    two_dies.timing.nand.dies_per_channel = 2;
+    (
+        two_dies.timing.nand.dies_per_channel,
+        two_dies.ftl.plane_pools,
+    ) = (2, 0);
     let mut open = drive(0.1, true);
     open.timing.host.mode = HostMode::Open;
     for c in [no_trigger, two_dies, open] {
@@ -52,12 +55,15 @@ fn it_needs_relocations_at_trigger_one_die_and_a_closed_loop() {
 }
 
 #[test]
-fn ahead_of_the_queue_the_ftl_does_the_same_work() {
+fn ahead_of_the_queue_the_ftl_does_the_same_work_and_the_planes_pair_less() {
+    // with the queued writes behind each collection the other plane's pool drains less during
+    // it, so the planes collect, and pair, together less: fewer IOPS for the same WAF
+    // (measured: 231.8 -> 179.6 IOPS at spare 0.05, 740.2 -> 617.8 at 0.2)
     for op in [0.05, 0.2] {
         let (iops_off, waf_off) = common::steady(&run(drive(op, false)));
         let (iops_on, waf_on) = common::steady(&run(drive(op, true)));
         println!("spare {op} QD32: at trigger {iops_off:.1} IOPS (WAF {waf_off:.3}), collections first {iops_on:.1} ({waf_on:.3})");
         assert_eq!(waf_off, waf_on, "the FTL does the same work");
-        assert!(iops_on > 0.0);
+        assert!(iops_on < iops_off, "on {iops_on} vs off {iops_off}");
     }
 }

@@ -33,31 +33,14 @@ ON = f"{POOLS}, relocations at trigger, collections first, QD32"
 
 
 def fresh_truth(drive: str) -> dict | None:
-    """MQSim's QD32 curve of a fresh drive of this rule, None if not every level ran."""
-    path = HERE / "fresh" / f"u{drive}.json"
-    if not path.exists():
-        return None
-    by_level = {r["extra_op_percent"]: r for r in json.loads(path.read_text())["levels"]
-                if r["queue_depth"] == 32}  # fmt: skip
-    if not all(x in by_level for x in m.LEVELS):
-        return None
-    return mqsched.curve([(by_level[x]["steady_iops"], by_level[x]["steady_waf"])
-                          for x in m.LEVELS])  # fmt: skip
+    """MQSim's QD32 curve of a fresh drive of this rule (``fresh/``), as mqsched's."""
+    return mqsched.fresh_truth(drive, HERE / "fresh")
 
 
 def judged(drives: tuple[str, ...], truth_of, base: str = OFF) -> dict[str, dict]:
     """Per drive that ran: MQSim's curve, the twin without (``base``) and with both options,
     and their (E_form, E_page)."""
-    out = {}
-    for d in drives:
-        truth, path = truth_of(d), HERE / f"twin-u{d}.json"
-        if truth is None or not path.exists():
-            continue
-        cases = json.loads(path.read_text())["cases"]
-        off, on = cases[base], cases[ON]
-        e_off, e_on = mqsched.errors(off, truth), mqsched.errors(on, truth)
-        out[d] = {"truth": truth, "off": off, "on": on, "e_off": e_off, "e_on": e_on}
-    return out
+    return mqsched.judged(drives, truth_of, HERE, (base, ON))
 
 
 def conditions(seen: dict, fresh: dict) -> dict[str, bool]:
@@ -92,6 +75,21 @@ def main() -> int:
     yes = {True: "holds", False: "fails"}
     verdict = "adopted as MQSim's model form" if all(c[k] for k in ("S1", "S2", "F1", "F2")) \
         else "not adopted"  # fmt: skip
+    form, page = c["form"], c["page"]
+    ran = ", ".join("u" + d for d in fresh) or "none"
+    sections = {
+        "Seen: the stored drives": (seen, [
+            f"S1: E_form lower with the options on {len(c['better'])} of {len(seen)} drives; "
+            f"median {form['e_off']:.1f} → {form['e_on']:.1f} (a third lower: "
+            f"{form['e_on'] <= form['e_off'] * 2 / 3}): **{yes[c['S1']]}**.",
+            f"S2: median E_page {page['e_off']:.1f} → {page['e_on']:.1f}: **{yes[c['S2']]}**.",
+        ]),
+        "Held out: the fresh drives": (fresh, [
+            f"Fresh drives run: {ran} (of {', '.join('u' + d for d in FRESH)}).",
+            f"F1 (E_form lower on each): **{yes[c['F1']]}**.",
+            f"F2 (E_page at most 2 points higher on each): **{yes[c['F2']]}**.",
+        ]),
+    }  # fmt: skip
     out = [
         "# RULE.md's verdict: collections ahead of the queued writes",
         "",
@@ -100,27 +98,11 @@ def main() -> int:
         "with per-plane pools at QD32; off: neither option; on: `relocations_at_trigger` and "
         "`collections_first`. Errors in points (RULE.md).",
         "",
-        "## Seen: the stored drives",
-        "",
-        head,
-        *(mqsched.row(d, r) for d, r in seen.items()),
-        "",
-        f"- S1: E_form lower with the options on {len(c['better'])} of {len(seen)} drives; "
-        f"median {c['form']['e_off']:.1f} → {c['form']['e_on']:.1f} (a third lower: "
-        f"{c['form']['e_on'] <= c['form']['e_off'] * 2 / 3}): **{yes[c['S1']]}**.",
-        f"- S2: median E_page {c['page']['e_off']:.1f} → {c['page']['e_on']:.1f}: "
-        f"**{yes[c['S2']]}**.",
-        "",
-        "## Held out: the fresh drives",
-        "",
-        head,
-        *(mqsched.row(d, r) for d, r in fresh.items()),
-        "",
-        f"- Fresh drives run: {', '.join('u' + d for d in fresh) or 'none'}"
-        f" (of {', '.join('u' + d for d in FRESH)}).",
-        f"- F1 (E_form lower on each): **{yes[c['F1']]}**.",
-        f"- F2 (E_page at most 2 points higher on each): **{yes[c['F2']]}**.",
-        "",
+    ]
+    for title, (drives, lines) in sections.items():
+        out += [f"## {title}", "", head, *(mqsched.row(d, r) for d, r in drives.items()), ""]
+        out += [f"- {line}" for line in lines] + [""]
+    out += [
         f"**Verdict: {verdict}** (RULE.md; the core's defaults stay off either way).",
         "",
         "## Beside the verdict (not judged): against `relocations_at_trigger` alone",
@@ -132,10 +114,11 @@ def main() -> int:
                  **judged(FRESH, fresh_truth, AT_TRIGGER)}.items():  # fmt: skip
         out.append(f"| u{d} | {r['e_off'][0]:.1f} → {r['e_on'][0]:.1f} | "
                    f"{r['e_off'][1]:.1f} → {r['e_on'][1]:.1f} |")  # fmt: skip
-    (HERE / "verdict.md").write_text("\n".join(out) + "\n")
-    print("\n".join(out))
+    text = "\n".join(out) + "\n"
+    (HERE / "verdict.md").write_text(text)
+    print(text, end="")
     return 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    sys.exit(main())

@@ -141,33 +141,13 @@ impl Engine {
 
 #[cfg(test)]
 mod tests {
+    use super::super::gc_jobs::tests::mqsim_die;
     use super::Engine;
-    use crate::config::{GcBlocking, TimingConfig};
     use crate::ftl::NandOp;
-    use crate::geometry::Geometry;
     use std::cmp::Reverse;
 
-    /// MQSim's die with the option: one die of two planes, a GC domain a plane, 32 offsets.
     fn engine() -> Engine {
-        let mut t = TimingConfig {
-            enabled: true,
-            ..TimingConfig::default()
-        };
-        let n = &mut t.nand;
-        (n.channels, n.dies_per_channel, n.planes_per_die) = (1, 1, 2);
-        n.flash_page_bytes = 4096;
-        t.buffer.bytes = 0;
-        let gc = &mut t.gc;
-        (gc.blocking, gc.domains, gc.multiplane) = (GcBlocking::Domain, 2, true);
-        (gc.multiplane_offsets, gc.relocations_at_trigger) = (32, true);
-        gc.collections_first = true;
-        let g = Geometry {
-            page_size_bytes: 4096,
-            pages_per_block: 32,
-            blocks: 64,
-            user_pages: 1024,
-        };
-        Engine::new(&t, &g)
+        mqsim_die(true, true)
     }
 
     /// Queue four host programs of plane 1 at `offsets`, back to back from 1 ms, each a write

@@ -168,14 +168,15 @@ impl Engine {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::Engine;
     use crate::config::{GcBlocking, TimingConfig};
     use crate::ftl::NandOp;
     use crate::geometry::Geometry;
 
-    /// MQSim's die: one die of two planes, a GC domain a plane, 32 page offsets, no buffer.
-    fn engine(at_trigger: bool) -> Engine {
+    /// MQSim's die: one die of two planes, a GC domain a plane, 32 page offsets, no buffer;
+    /// `first`: collections ahead of the queued writes too (`gc_first.rs`).
+    pub(in crate::timing) fn mqsim_die(at_trigger: bool, first: bool) -> Engine {
         let mut t = TimingConfig {
             enabled: true,
             ..TimingConfig::default()
@@ -187,6 +188,7 @@ mod tests {
         let gc = &mut t.gc;
         (gc.blocking, gc.domains, gc.multiplane) = (GcBlocking::Domain, 2, true);
         (gc.multiplane_offsets, gc.relocations_at_trigger) = (32, at_trigger);
+        gc.collections_first = first;
         let g = Geometry {
             page_size_bytes: 4096,
             pages_per_block: 32,
@@ -213,7 +215,7 @@ mod tests {
     #[test]
     fn a_second_plane_pairs_its_relocations_with_the_first_planes_when_both_are_ready() {
         for at_trigger in [false, true] {
-            let mut e = engine(at_trigger);
+            let mut e = mqsim_die(at_trigger, false);
             let reloc_ns = e.read_unit_ns + e.program_unit_ns + 2 * e.channel_unit_ns;
             let joined_ns = e.read_unit_ns + 2 * e.channel_unit_ns;
             let erase_ns = e.erase_ns;
