@@ -3,7 +3,7 @@
     python bench/foreign/mqsim_pairing.py scheduler --out FILE.json [--table FILE] \
         [--stored bench/foreign/results/mqsim-form/stored.json] [--seeds 1,2,3] [--host-writes N]
     PYTHONPATH=python python bench/foreign/mqsim_pairing.py twin --drive 512x32 --out FILE.json \
-        [--table FILE] [--erase-hold | --plane-pools [--at-trigger]]
+        [--table FILE] [--erase-hold | --plane-pools [--at-trigger] | --collections-first]
 
 A diagnosis (docs/calibrate-validation.md, "MQSim's pairing share: what sets it, what the twin
 lacks, what would identify it"), not a rule; nothing here is fitted.
@@ -80,12 +80,23 @@ AT_TRIGGER_VARIANTS = {
     "two planes, one offset, plane pools, relocations at trigger": (2, -1, "victim", False, True,
                                                                    True),
 }  # fmt: skip
+#: ``twin --collections-first``: the plane-pools twin with neither option, with
+#: ``relocations_at_trigger``, and with it and ``timing.gc.collections_first`` (a collection
+#: ahead of the host programs queued at its trigger; bench/foreign/results/mqmid/RULE.md).
+_POOLS = "two planes, one offset, plane pools"
+COLLECTIONS_FIRST_VARIANTS = {
+    _POOLS: AT_TRIGGER_VARIANTS[_POOLS],
+    f"{_POOLS}, relocations at trigger": AT_TRIGGER_VARIANTS[f"{_POOLS}, relocations at trigger"],
+    f"{_POOLS}, relocations at trigger, collections first": (2, -1, "victim", False, True, True,
+                                                             True),
+}  # fmt: skip
 
 
 def scheduler_model(
     pages_per_block: int, blocks_per_plane: int, waf: float, queue_depth: int,
     host_writes: int = 20_000, warmup: int = 5_000, seed: int = 1,
     gc_threshold: float = mqsim.GC_EXEC_THRESHOLD, erase_holds_programs: bool = True,
+    queued_first: bool = False,
 ) -> dict[str, float]:  # fmt: skip
     """The multi-plane shares and IOPS of MQSim's scheduler on one die of two planes.
 
@@ -110,7 +121,10 @@ def scheduler_model(
 
     ``erase_holds_programs`` False lifts one rule, for a what-if: host writes are then
     programmed alone while an erase is queued (a collection holds only its own plane's writes
-    and those joining its relocations, as in the core's twin).
+    and those joining its relocations, as in the core's twin). ``queued_first`` True is another
+    (bench/foreign/results/mqmid/DIAGNOSIS.md): the host writes queued when a collection starts
+    are programmed before its reads and writes, as the core's request-order die books them
+    (later writes may still join them at their offset), instead of being held behind it.
 
     Returns the shares of program, read and erase commands that are multi-plane, the IOPS and
     WAF of the ``host_writes`` after ``warmup``, and ``overlap``: the share of that time both
@@ -124,6 +138,7 @@ def scheduler_model(
     gc_reads: list[list[int]] = []  # [plane, offset, collection]
     gc_writes: list[list[int]] = []  # [plane, offset, collection]
     user: list[list[int]] = []  # [plane, offset]
+    first: list[list[int]] = []  # [plane, offset]: queued at a collection's start (what-if)
     erases: list[list[int]] = []  # [plane, collection]
     remaining: dict[int, int] = {}
     held: list[int] = []
@@ -140,6 +155,9 @@ def scheduler_model(
             gc_reads.extend([plane, o, c] for o in sorted(rng.sample(range(n), v)))
             remaining[c] = v
             erases.append([plane, c])
+            if queued_first:
+                first.extend(user)
+                user.clear()
 
     def take_page(offsets: list[int], plane: int) -> int:
         o = offsets[plane]
@@ -175,15 +193,16 @@ def scheduler_model(
         if done >= warmup and not mark:
             mark = dict(st)
         both = ongoing[0] > 0 and ongoing[1] > 0
-        if gc_reads:
+        if gc_reads and not first:
             cmd = form(gc_reads, None)
             dt = mqsim_commands.LATENCY_US["reads"] + TRANSFER_US * len(cmd)
             st["read"] += 1
             st["mread"] += len(cmd) > 1
             for plane, _offset, c in cmd:
                 gc_writes.append([plane, take_page(gc_off, plane), c])
-        elif gc_writes or (user and not (erases and erase_holds_programs)):
-            cmd = form(gc_writes, user) if gc_writes else form(user, None)
+        elif first or gc_writes or (user and not (erases and erase_holds_programs)):
+            src = first or gc_writes
+            cmd = form(src, user) if src else form(user, None)
             dt = mqsim_commands.LATENCY_US["programs"] + TRANSFER_US * len(cmd)
             st["prog"] += 1
             st["mprog"] += len(cmd) > 1
@@ -235,7 +254,7 @@ def drive_geometry(name: str) -> tuple[int, int]:
 def scheduler(
     stored: dict, seeds: list[int], host_writes: int, drives: list[str] | None = None,
     levels: list[int] | None = None, erase_holds_programs: bool = True,
-    queue_depth: int | None = None,
+    queue_depth: int | None = None, queued_first: bool = False,
 ) -> dict:  # fmt: skip
     """The model against each stored drive's levels (those named, or all): its shares and IOPS
     per seed, at each level's queue depth or at ``queue_depth`` (a what-if: MQSim's figures
@@ -251,7 +270,8 @@ def scheduler(
                     continue
                 depth = queue_depth or int(qd)
                 runs = [scheduler_model(pages, blocks, lv["waf"], depth, host_writes,
-                                        host_writes // 4, s, erase_holds_programs=hold)
+                                        host_writes // 4, s, erase_holds_programs=hold,
+                                        queued_first=queued_first)
                         for s in seeds]  # fmt: skip
                 rows.append({"drive": d["drive"], "level": int(x), "queue_depth": int(qd),
                              "model_queue_depth": depth,
@@ -259,7 +279,8 @@ def scheduler(
                              **{f"share_{k}": v for k, v in lv["multiplane_share"].items()}},
                              "model": runs})  # fmt: skip
     return {"seeds": seeds, "host_writes": host_writes, "queue_depth": queue_depth,
-            "erase_holds_programs": erase_holds_programs, "rows": rows}  # fmt: skip
+            "erase_holds_programs": erase_holds_programs, "queued_first": queued_first,
+            "rows": rows}  # fmt: skip
 
 
 def scheduler_table(doc: dict) -> str:
@@ -289,7 +310,7 @@ def scheduler_table(doc: dict) -> str:
 def twin_config(blocks: int, pages: int, extra_op_percent: float, queue_depth: int,
                 planes: int, offsets: int, trigger: str,
                 erase_hold: bool = False, plane_pools: bool = False,
-                at_trigger: bool = False) -> dict:  # fmt: skip
+                at_trigger: bool = False, collections_first: bool = False) -> dict:  # fmt: skip
     """The core on MQSim's drive as ``mqsim.py`` configures it: one die of ``planes`` planes of
     ``blocks`` blocks of ``pages`` 4 KiB pages (the two-plane drive's NAND; one plane holds
     both planes' blocks), native spare ``mqsim.NATIVE_OP_RATIO``, read / program / erase
@@ -299,7 +320,8 @@ def twin_config(blocks: int, pages: int, extra_op_percent: float, queue_depth: i
     multi-plane programs, at one page offset of ``pages`` when ``offsets`` is −1, with MQSim's
     erase hold (``timing.gc.erase_hold``) when ``erase_hold``, a free pool a plane
     (``ftl.plane_pools``) when ``plane_pools``, a collection's relocations queued at its trigger
-    (``timing.gc.relocations_at_trigger``) when ``at_trigger``."""
+    (``timing.gc.relocations_at_trigger``) when ``at_trigger``, and ahead of the host programs
+    queued at its trigger (``timing.gc.collections_first``) when ``collections_first``."""
     from overprov import engine
 
     physical = 2 * blocks * pages
@@ -313,6 +335,8 @@ def twin_config(blocks: int, pages: int, extra_op_percent: float, queue_depth: i
         gc["erase_hold"] = True
     if at_trigger:
         gc["relocations_at_trigger"] = True
+    if collections_first:
+        gc["collections_first"] = True
     lat = mqsim_commands.LATENCY_US
     ftl: dict = {"policy": "d-choices", "d_choices": 10,
                  "gc_free_blocks": max(2, int(mqsim.GC_EXEC_THRESHOLD * 2 * blocks))}  # fmt: skip
@@ -469,6 +493,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     s.add_argument("--lift-erase-hold", action="store_true",
                    help="what-if: host writes programmed alone with an erase queued")  # fmt: skip
+    s.add_argument("--queued-first", action="store_true",
+                   help="what-if: writes queued as a collection starts go first")  # fmt: skip
     t = sub.add_parser("twin", help="overprov's core on MQSim's geometry")
     t.add_argument("--drive", default="512x32", help="BLOCKSxPAGES: blocks a plane, pages a block")
     hold = t.add_mutually_exclusive_group()
@@ -481,6 +507,12 @@ def main(argv: list[str] | None = None) -> int:
         "--plane-pools",
         action="store_true",
         help="the one-offset variants beside a free pool a plane",
+    )
+    hold.add_argument(
+        "--collections-first",
+        action="store_true",
+        help="at QD32: the plane-pools twin with neither option, relocations at trigger, and "
+        "both with collections first",
     )
     t.add_argument(
         "--at-trigger",
@@ -499,7 +531,8 @@ def main(argv: list[str] | None = None) -> int:
         doc = scheduler(stored, [int(x) for x in args.seeds.split(",")], args.host_writes,
                         args.drives.split(",") if args.drives else None,
                         [int(x) for x in args.levels.split(",")] if args.levels else None,
-                        not args.lift_erase_hold, args.queue_depth)  # fmt: skip
+                        not args.lift_erase_hold, args.queue_depth,
+                        args.queued_first)  # fmt: skip
         doc["command"] = "python bench/foreign/mqsim_pairing.py " + " ".join(
             a for a in (argv if argv is not None else sys.argv[1:]) if not a.startswith("/")
         )
@@ -511,9 +544,13 @@ def main(argv: list[str] | None = None) -> int:
             ap.error("--at-trigger needs --plane-pools")
         pools = AT_TRIGGER_VARIANTS if args.at_trigger else POOL_VARIANTS
         variants = HOLD_VARIANTS if args.erase_hold else pools if args.plane_pools else None
-        doc = twin(blocks, pages, variants=variants)
+        if args.collections_first:
+            doc = twin(blocks, pages, (32,), COLLECTIONS_FIRST_VARIANTS)
+        else:
+            doc = twin(blocks, pages, variants=variants)
         doc["cpu_s"] = round(cpu_s() - cpu0, 1)
         flag = " --erase-hold" if args.erase_hold else " --plane-pools" if args.plane_pools else ""
+        flag += " --collections-first" if args.collections_first else ""
         flag += " --at-trigger" if args.at_trigger else ""
         doc["command"] = f"python bench/foreign/mqsim_pairing.py twin --drive {args.drive}{flag}"
         table = twin_table(doc, stored_case(stored, blocks, pages))

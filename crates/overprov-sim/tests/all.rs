@@ -5,6 +5,7 @@
 
 mod common;
 
+mod collections_first;
 mod config_errors;
 mod controller;
 mod cost_benefit_pick;

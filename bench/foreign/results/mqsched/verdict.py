@@ -36,9 +36,10 @@ def curve(pts: list[tuple[float, float]]) -> dict:
             "line_iops_error": m.line_errors(pts)}  # fmt: skip
 
 
-def fresh_truth(drive: str) -> dict | None:
-    """MQSim's QD32 curve of a fresh drive, None if not every level ran."""
-    path = HERE / "fresh" / f"u{drive}.json"
+def fresh_truth(drive: str, folder: Path = HERE / "fresh") -> dict | None:
+    """MQSim's QD32 curve of a fresh drive (``folder/uBxP.json``), None if not every level
+    ran."""
+    path = folder / f"u{drive}.json"
     if not path.exists():
         return None
     lv = {r["extra_op_percent"]: r for r in json.loads(path.read_text())["levels"]
@@ -61,14 +62,21 @@ def errors(case: dict, truth: dict) -> tuple[float, float]:
     return form, page
 
 
-def judged(drives: tuple[str, ...], truth_of) -> dict[str, dict]:
+def judged(
+    drives: tuple[str, ...],
+    truth_of,
+    folder: Path = HERE,
+    cases_off_on: tuple[str, str] = (f"{OFF}, QD32", f"{ON}, QD32"),
+) -> dict[str, dict]:
+    """Per drive whose truth and ``folder/twin-uBxP.json`` exist: MQSim's curve, the twin's
+    two cases (``cases_off_on``) and their (E_form, E_page)."""
     out = {}
     for d in drives:
-        truth, path = truth_of(d), HERE / f"twin-u{d}.json"
+        truth, path = truth_of(d), folder / f"twin-u{d}.json"
         if truth is None or not path.exists():
             continue
         cases = json.loads(path.read_text())["cases"]
-        off, on = (cases[f"{k}, QD32"] for k in (OFF, ON))
+        off, on = (cases[k] for k in cases_off_on)
         out[d] = {"truth": truth, "off": off, "on": on,
                   "e_off": errors(off, truth), "e_on": errors(on, truth)}  # fmt: skip
     return out

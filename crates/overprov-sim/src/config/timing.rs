@@ -382,6 +382,14 @@ pub struct GcTimingConfig {
     /// previous collection.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub relocations_at_trigger: bool,
+    /// With `relocations_at_trigger`, one die and a closed loop: MQSim's die order
+    /// (timing/gc_first.rs) — a collection runs ahead of the host programs booked on its die and
+    /// not started at its trigger (MQSim serves GC reads, then GC writes with host writes only
+    /// as their partners, `TSU_Priority_OutOfOrder`), those programs and their completions moved
+    /// back by its die time, a relocation that pairs with one taking it into the collection.
+    /// Off (the default): a collection is booked behind them, in request order.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub collections_first: bool,
 }
 
 fn is_zero(v: &u32) -> bool {
@@ -398,6 +406,7 @@ impl Default for GcTimingConfig {
             trigger: GcTrigger::Victim,
             erase_hold: false,
             relocations_at_trigger: false,
+            collections_first: false,
         }
     }
 }
@@ -566,6 +575,17 @@ impl TimingConfig {
                 "timing.gc.relocations_at_trigger",
                 "needs timing.gc.multiplane_offsets above 0 (the page-offset rule the \
                  relocations pair by)",
+            ));
+        }
+        if self.gc.collections_first
+            && (!self.gc.relocations_at_trigger
+                || self.nand.channels * self.nand.dies_per_channel != 1
+                || self.host.mode != HostMode::Closed)
+        {
+            return Err(Error::config(
+                "timing.gc.collections_first",
+                "needs timing.gc.relocations_at_trigger, one die (channels × dies_per_channel = \
+                 1: a completion moved back is found by its time) and host.mode = \"closed\"",
             ));
         }
         if self.gc.domains > 65_536 {

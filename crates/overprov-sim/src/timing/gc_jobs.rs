@@ -82,6 +82,14 @@ impl Engine {
             d + n * (jobs % own) as usize
         };
         let ready = t.max(free);
+        if self.deferred.is_some() {
+            // ahead of the die's queued host programs (`collections_first`, `gc_first.rs`)
+            let plane = self.same_offset.die_plane(d as u32).1;
+            if let Some(end) = self.collection_first((die, plane), relocs, erase_ns, t) {
+                self.collection_booked(d, (relocs, erase_ns), (t, free, ready), end.max(free));
+                return;
+            }
+        }
         // queued at the trigger (`relocations_at_trigger`), its relocations may take programs
         // booked on the die from `t` on, before the domain's previous collection has ended
         let from = if self.same_offset.at_trigger() {
@@ -121,7 +129,22 @@ impl Engine {
             self.gc_planes.open(die, start, reloc_ns, rest);
         }
         // (an end before the previous collection's only when queued at the trigger)
-        self.domain_free[d] = (end.max(free), jobs + 1);
+        self.collection_booked(d, (relocs, erase_ns), (t, free, ready), end.max(free));
+    }
+
+    /// Domain `d`'s collection of `relocs` relocations and an erase of `erase_ns`, triggered
+    /// at `t` (the domain free at `free`, ready at `ready`), ends at `end`: the domain accepts
+    /// host writes from then on.
+    fn collection_booked(
+        &mut self,
+        d: usize,
+        (relocs, erase_ns): (u64, u64),
+        (t, free, ready): (u64, u64, u64),
+        end: u64,
+    ) {
+        let reloc_ns = self.read_unit_ns + self.program_unit_ns + 2 * self.channel_unit_ns;
+        let jobs = self.domain_free[d].1;
+        self.domain_free[d] = (end, jobs + 1);
         if let Some(acc) = &mut self.gc_blocked {
             acc.relocations(relocs);
             acc.job(d, (t, free, ready), relocs * reloc_ns + erase_ns, end);
@@ -145,14 +168,15 @@ impl Engine {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::Engine;
     use crate::config::{GcBlocking, TimingConfig};
     use crate::ftl::NandOp;
     use crate::geometry::Geometry;
 
-    /// MQSim's die: one die of two planes, a GC domain a plane, 32 page offsets, no buffer.
-    fn engine(at_trigger: bool) -> Engine {
+    /// MQSim's die: one die of two planes, a GC domain a plane, 32 page offsets, no buffer;
+    /// `first`: collections ahead of the queued writes too (`gc_first.rs`).
+    pub(in crate::timing) fn mqsim_die(at_trigger: bool, first: bool) -> Engine {
         let mut t = TimingConfig {
             enabled: true,
             ..TimingConfig::default()
@@ -164,6 +188,7 @@ mod tests {
         let gc = &mut t.gc;
         (gc.blocking, gc.domains, gc.multiplane) = (GcBlocking::Domain, 2, true);
         (gc.multiplane_offsets, gc.relocations_at_trigger) = (32, at_trigger);
+        gc.collections_first = first;
         let g = Geometry {
             page_size_bytes: 4096,
             pages_per_block: 32,
@@ -190,7 +215,7 @@ mod tests {
     #[test]
     fn a_second_plane_pairs_its_relocations_with_the_first_planes_when_both_are_ready() {
         for at_trigger in [false, true] {
-            let mut e = engine(at_trigger);
+            let mut e = mqsim_die(at_trigger, false);
             let reloc_ns = e.read_unit_ns + e.program_unit_ns + 2 * e.channel_unit_ns;
             let joined_ns = e.read_unit_ns + 2 * e.channel_unit_ns;
             let erase_ns = e.erase_ns;

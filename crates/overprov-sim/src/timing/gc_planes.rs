@@ -219,11 +219,22 @@ impl SameOffset {
     /// host-only program starting then takes no host unit (`erase_hold.rs`).
     pub(super) fn join(
         &mut self,
+        at: (usize, u32, u32),
+        times: (u64, u64),
+        gc: bool,
+        held: impl FnMut(u64) -> bool,
+    ) -> Option<u64> {
+        self.joined(at, times, gc, held).map(|(_, end, _)| end)
+    }
+
+    /// As `join`: the program's start and end, and whether it held host units only before.
+    pub(super) fn joined(
+        &mut self,
         (die, plane, offset): (usize, u32, u32),
         (ready_ns, now_ns): (u64, u64),
         gc: bool,
         mut held: impl FnMut(u64) -> bool,
-    ) -> Option<u64> {
+    ) -> Option<(u64, u64, bool)> {
         let q = &mut self.pending[die * self.offsets as usize + offset as usize];
         while q.front().is_some_and(|p| p.start_ns < now_ns) {
             q.pop_front();
@@ -232,9 +243,50 @@ impl SameOffset {
         let p = q.iter_mut().find(|p| {
             p.start_ns >= ready_ns && p.planes & bit == 0 && (gc || p.gc || !held(p.start_ns))
         })?;
+        let host_only = !p.gc;
         p.planes |= bit;
         p.gc |= gc;
-        Some(p.end_ns)
+        Some((p.start_ns, p.end_ns, host_only))
+    }
+
+    /// The earliest start at or after `from_ns` of a host-only program booked on `die` and
+    /// not yet started (`gc_first.rs`).
+    pub(super) fn first_host_start(&self, die: usize, from_ns: u64) -> Option<u64> {
+        let o = self.offsets as usize;
+        self.pending[die * o..(die + 1) * o]
+            .iter()
+            .flatten()
+            .filter(|p| !p.gc && p.start_ns >= from_ns)
+            .map(|p| p.start_ns)
+            .min()
+    }
+
+    /// Re-time the programs booked on `die` that start at or after `from_ns` (`gc_first.rs`):
+    /// one in `moved` (old start, new start, new end) takes its new times, every other
+    /// host-only one starts `by(start)` later; GC programs keep theirs. Returns each re-timed
+    /// program's (old end, new end); each offset's programs stay in order of start.
+    pub(super) fn retime(
+        &mut self,
+        die: usize,
+        from_ns: u64,
+        moved: &[(u64, u64, u64)],
+        by: impl Fn(u64) -> u64,
+    ) -> Vec<(u64, u64)> {
+        let o = self.offsets as usize;
+        let mut ends = Vec::new();
+        for q in &mut self.pending[die * o..(die + 1) * o] {
+            for p in q.iter_mut().filter(|p| p.start_ns >= from_ns) {
+                let new = match moved.iter().find(|m| m.0 == p.start_ns) {
+                    Some(&(_, s, e)) => (s, e),
+                    None if !p.gc => (p.start_ns + by(p.start_ns), p.end_ns + by(p.start_ns)),
+                    None => continue,
+                };
+                ends.push((p.end_ns, new.1));
+                (p.start_ns, p.end_ns) = new;
+            }
+            q.make_contiguous().sort_by_key(|p| p.start_ns);
+        }
+        ends
     }
 
     /// A program of one unit (`gc`: a relocation) at `offset` on `die`'s `plane`, from

@@ -48,6 +48,7 @@ mod buffer;
 mod commands;
 mod erase_hold;
 mod gc_blocked;
+mod gc_first;
 mod gc_jobs;
 mod gc_planes;
 mod link;
@@ -159,6 +160,9 @@ pub struct Engine {
     erase_hold: erase_hold::EraseHold,
     /// Whole-page programs: each die's open pages (`program.rs`; empty by default).
     pages: program::PagePrograms,
+    /// `timing.gc.collections_first`: completions recorded when their slot frees, since a
+    /// collection may move them back (`gc_first.rs`); None when off.
+    deferred: Option<gc_first::Completions>,
 }
 
 impl Engine {
@@ -267,6 +271,7 @@ impl Engine {
                 upp,
                 dies,
             ),
+            deferred: t.gc.collections_first.then(Default::default),
         }
     }
 
@@ -505,7 +510,11 @@ impl Engine {
     /// The next request's issue time: when a queue slot frees (closed loop) or the next arrival.
     pub fn next_issue(&mut self) -> u64 {
         let t = match self.mode {
-            HostMode::Closed => self.slots.pop().map_or(self.now, |Reverse(t)| t),
+            HostMode::Closed => {
+                let t = self.slots.pop().map_or(self.now, |Reverse(t)| t);
+                self.record_completions(t);
+                t
+            }
             HostMode::Open => {
                 let t = (self.arrivals as f64 * self.arrival_gap_ns) as u64;
                 self.arrivals += 1;
@@ -596,6 +605,14 @@ impl Engine {
         if self.mode == HostMode::Closed {
             self.slots.push(Reverse(done));
         }
+        match &mut self.deferred {
+            Some(c) => c.push(issue, done, is_read, bytes),
+            None => self.record(issue, done, is_read, bytes),
+        }
+    }
+
+    /// Count a completion in the run's, round's, interval's and measured phase's figures.
+    fn record(&mut self, issue: u64, done: u64, is_read: bool, bytes: u64) {
         let latency = done.saturating_sub(issue);
         if let Some(r) = &mut self.round {
             r.latency.record(latency);
@@ -632,6 +649,7 @@ impl Engine {
 
     /// From now on, completions count in the measured phase's summary as well.
     pub fn start_measured(&mut self) {
+        self.record_completions(self.now);
         self.measured = Some(measured::MeasuredAcc::starting_at(self.now));
         if let Some(acc) = &mut self.gc_blocked {
             *acc = gc_blocked::GcBlockedAcc::new(self.domain_free.len(), self.now);

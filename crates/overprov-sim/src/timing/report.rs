@@ -67,6 +67,12 @@ pub struct TimedReport {
 impl Engine {
     /// The series and summaries, for the report.
     pub fn report(&self, g: &Geometry, counters_now: &Counters) -> TimedReport {
+        if self.deferred.as_ref().is_some_and(|c| !c.is_empty()) {
+            // completions not yet recorded (`gc_first.rs`): on a copy, every one recorded
+            let mut e = self.clone();
+            e.record_completions(u64::MAX);
+            return e.report(g, counters_now);
+        }
         let secs = self.interval_ns as f64 / NS;
         // only intervals that ended before the last issue are complete
         let complete = (self.now / self.interval_ns) as usize;

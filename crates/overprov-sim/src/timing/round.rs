@@ -36,6 +36,7 @@ impl Engine {
     /// Start a profiler round: wait for every outstanding request (as fio does between jobs),
     /// then keep `queue_depth` requests in flight from then on. Returns the start time.
     pub fn begin_round(&mut self, queue_depth: u32) -> u64 {
+        self.record_completions(u64::MAX);
         let start = self.drained_at();
         self.now = start;
         self.mode = HostMode::Closed;
@@ -52,6 +53,7 @@ impl Engine {
     /// the next request (or round) comes no earlier than the end. Returns that end; the caller
     /// books the drive's background work before it (`idle_fold`, `background_ops`).
     pub fn idle_for(&mut self, idle_ns: u64) -> u64 {
+        self.record_completions(u64::MAX);
         let until = self.drained_at() + idle_ns;
         self.now = until;
         until
@@ -59,6 +61,7 @@ impl Engine {
 
     /// End the round begun last; its figures over `[start, end of last completion]`.
     pub fn end_round(&mut self) -> Option<RoundFigures> {
+        self.record_completions(u64::MAX);
         let r = self.round.take()?;
         let end = self.drained_at();
         self.now = end;
