@@ -48,13 +48,25 @@ fn the_mark_collects_more_victims_per_episode_not_more_in_all_than_it_frees() {
     assert!(marked.gc_pages > plain.gc_pages, "{plain:?} {marked:?}");
 }
 
+/// A change to a configuration and the words its refusal names.
+type Refusal = (fn(&mut SimConfig), &'static str);
+
 #[test]
 fn the_mark_is_refused_out_of_range_below_the_trigger_or_beyond_the_spare() {
-    let cases: [(fn(&mut SimConfig), &str); 5] = [
-        (|c| c.ftl.gc_until_free_fraction = Some(0.0), "ftl.gc_until_free_fraction"),
-        (|c| c.ftl.gc_until_free_fraction = Some(1.0), "ftl.gc_until_free_fraction"),
+    let cases: [Refusal; 5] = [
+        (
+            |c| c.ftl.gc_until_free_fraction = Some(0.0),
+            "ftl.gc_until_free_fraction",
+        ),
+        (
+            |c| c.ftl.gc_until_free_fraction = Some(1.0),
+            "ftl.gc_until_free_fraction",
+        ),
         // 0.03 of 176 blocks is 5, not above the trigger of 6
-        (|c| c.ftl.gc_until_free_fraction = Some(0.03), "not above ftl.gc_free_blocks"),
+        (
+            |c| c.ftl.gc_until_free_fraction = Some(0.03),
+            "not above ftl.gc_free_blocks",
+        ),
         // 0.3 of 176 is 52 blocks: more than the 48 spare ones
         (|c| c.ftl.gc_until_free_fraction = Some(0.3), "GC low mark"),
         (

@@ -233,7 +233,10 @@ impl FtlConfig {
         };
         let field = "ftl.gc_until_free_fraction";
         if !(fraction > 0.0 && fraction < 1.0) {
-            return Err(Error::config(field, format!("must be above 0 and below 1, got {fraction}")));
+            return Err(Error::config(
+                field,
+                format!("must be above 0 and below 1, got {fraction}"),
+            ));
         }
         if self.gc_trigger != CollectionTrigger::Batched || self.plane_pools >= 2 {
             return Err(Error::config(
