@@ -1,7 +1,7 @@
 //! A collection ahead of the host programs queued on its die at its trigger
 //! (`timing.gc.collections_first`, timing/gc_first.rs): MQSim serves a collection's reads and
-//! writes before the host writes queued when it starts (bench/foreign/results/mqmid/
-//! DIAGNOSIS.md). Off (the default) the core is the one before the option (the goldens of
+//! writes before the host writes queued when it starts
+//! (bench/foreign/results/mqmid/DIAGNOSIS.md). Off (the default) the core is the one before the option (the goldens of
 //! tests/data/relocations_queued and the others are unchanged); on, the FTL does the same work
 //! and only the die's order, and so who waits, changes.
 

@@ -2,8 +2,8 @@
 //! `relocations_at_trigger`, one die and a closed loop): a collection runs ahead of the host
 //! programs queued on its die at its trigger, not behind them.
 //!
-//! What MQSim does (CMU-SAFARI/MQSim `7ec40e3b`, `src/ssd/`; bench/foreign/results/mqmid/
-//! DIAGNOSIS.md): a collection submits its reads and its erase at once
+//! What MQSim does (CMU-SAFARI/MQSim `7ec40e3b`, `src/ssd/`;
+//! bench/foreign/results/mqmid/DIAGNOSIS.md): a collection submits its reads and its erase at once
 //! (`GC_and_WL_Unit_Page_Level::Check_gc_required`); the chip serves reads first, GC reads
 //! first among them (`TSU_Priority_OutOfOrder::Schedule`, `service_read_transaction`), then
 //! programs with the GC write queue first and host writes only as their partners at the front's
