@@ -51,9 +51,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import resource
 import shutil
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -70,6 +68,7 @@ from overprov.calibrate.cliff_step import CliffPlan, measure_cliff, parse_worklo
 from overprov.calibrate.measure import SegmentRunner  # noqa: E402
 from overprov.errors import ConfigError, OverprovError  # noqa: E402
 from overprov.profile.targets import Figures, RoundResult, RoundSpec, now_iso  # noqa: E402
+from piped_target import PipedTarget  # noqa: E402
 from py_ssd_sim_twin import SPAN_BYTES, twin  # noqa: E402
 
 PAGE_BYTES = 4096
@@ -168,11 +167,12 @@ sim_main.sim_main()
 """
 
 
-class PySsdSimTarget:
+class PySsdSimTarget(PipedTarget):
     """One py_ssd_sim drive: ``channels`` dies, ``slc_superblocks`` super blocks of SLC cache,
     run from ``checkout`` by ``python`` in a copy under ``work``."""
 
     kind = "sim"
+    noun = "py_ssd_sim drive"
 
     def __init__(self, checkout: Path, python: str, work: Path, channels: int,
                  slc_superblocks: int, seed: int = 1):  # fmt: skip
@@ -182,10 +182,7 @@ class PySsdSimTarget:
         self.buffer_bytes = twin(channels)["config"]["timing"]["buffer"]["bytes"]
         self.spec = f"py_ssd_sim:{channels}ch-{slc_superblocks}slc"
         self.member_names = [self.spec]
-        self.proc: subprocess.Popen[str] | None = None
         self.last: dict[str, Any] = {}
-        self.cpu_s = 0.0
-        """The simulator processes' CPU seconds (user + system), those that have ended."""
         self.copy = self.work / "py_ssd_sim"
 
     # ------------------------------------------------------------------ the simulator process
@@ -201,35 +198,16 @@ class PySsdSimTarget:
         (self.copy / "round_server.py").write_text(runner[: runner.index(_START)] + SERVER)
 
     def _start(self) -> None:
-        self._stop()
         if not self.copy.exists():
             self._prepare()
         argv = [self.python, "round_server.py", str(self.seed), "1", "/dev/null", "host", "any"]
         argv += [str(self.capacity_bytes >> 20), "0"]
         log = open(self.work / "server.err", "a")  # noqa: SIM115 (kept open with the process)
-        self.proc = subprocess.Popen(
-            argv, cwd=self.copy, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
-            text=True, bufsize=1,
-        )  # fmt: skip
+        self._spawn(argv, cwd=self.copy, stderr=log)
         self.last = {}
 
-    def _stop(self) -> None:
-        if self.proc is None:
-            return
-        assert self.proc.stdin is not None
-        self.proc.stdin.close()
-        self.proc.wait()
-        use = resource.getrusage(resource.RUSAGE_CHILDREN)
-        self.cpu_s = use.ru_utime + use.ru_stime
-        self.proc = None
-
     def _round(self, r: dict[str, Any]) -> dict[str, Any]:
-        if self.proc is None:
-            raise OverprovError(f"{self.spec}: not open")
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.proc.stdin.write(json.dumps(r) + "\n")
-        self.proc.stdin.flush()
-        line = self.proc.stdout.readline()
+        line = self._exchange(json.dumps(r))
         if not line:
             self._stop()
             raise OverprovError(f"{self.spec}: the simulator ended (its log: server.err)")
@@ -239,22 +217,11 @@ class PySsdSimTarget:
         return self.last
 
     # ------------------------------------------------------------------ the Target protocol
-    def open(self, *, resuming: bool = False) -> None:
-        if resuming:
-            raise ConfigError(f"{self.spec}: a py_ssd_sim drive's state is not kept")
-        self._start()
-
-    def close(self) -> None:
-        self._stop()
-
     def identity(self) -> dict[str, Any]:
         return {"kind": self.kind, "capacity_bytes": self.capacity_bytes,
                 "members": [{"name": self.spec, "size_bytes": self.capacity_bytes,
                              "channels": self.channels,
                              "slc_superblocks": self.slc_superblocks}]}  # fmt: skip
-
-    def same_as(self, stored_identity: dict[str, Any]) -> str | None:
-        return None if stored_identity == self.identity() else "another py_ssd_sim drive"
 
     def software(self) -> dict[str, str]:
         return {"py_ssd_sim": "baramjin92/py_ssd_sim a9f9c73 (bench/foreign/py_ssd_sim_cliff.py)"}
