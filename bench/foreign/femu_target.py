@@ -27,8 +27,6 @@ as ``--workload /dev/stdin`` phases as calibrate asks for them, its counters rea
 
 from __future__ import annotations
 
-import resource
-import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import femu  # noqa: E402
 from overprov.errors import ConfigError, OverprovError  # noqa: E402
 from overprov.profile.targets import Figures, RoundResult, RoundSpec, now_iso  # noqa: E402
+from piped_target import PipedTarget  # noqa: E402
 
 PAGE_BYTES = femu.PAGE_BYTES
 #: A timed round's chunks write at least this many pages (its overrun past its seconds).
@@ -67,11 +66,12 @@ class Counters:
     free_lines: int
 
 
-class FemuTarget:
+class FemuTarget(PipedTarget):
     """One FEMU drive (``drive``: ``femu_onset.drive_of``'s FTL parameters) of ``namespace_mb``
     MiB, run by the harness ``binary``."""
 
     kind = "block"
+    noun = "FEMU drive"
 
     def __init__(self, binary: Path, drive: dict[str, int], namespace_mb: int, name: str):
         self.binary = Path(binary)
@@ -80,11 +80,8 @@ class FemuTarget:
         self.capacity_bytes = self.namespace_pages * PAGE_BYTES
         self.spec = f"femu:{name}"
         self.member_names = [self.spec]
-        self.proc: subprocess.Popen[str] | None = None
         self.last: Counters | None = None
         self.geometry: dict[str, int] = {}
-        self.cpu_s = 0.0
-        """The harness processes' CPU seconds (user + system), those that have ended."""
         self._rate: float | None = None  # pages per ns of the last chunk
 
     # ------------------------------------------------------------------ the harness process
@@ -95,10 +92,7 @@ class FemuTarget:
         ]
 
     def _start(self) -> None:
-        self._stop()
-        self.proc = subprocess.Popen(
-            self.command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
-        )
+        self._spawn(self.command())
         self.geometry = {}
         assert self.proc.stdout is not None
         while True:  # its G line, then R 0 (nothing written)
@@ -113,24 +107,9 @@ class FemuTarget:
                 break
         self._rate = None
 
-    def _stop(self) -> None:
-        if self.proc is None:
-            return
-        assert self.proc.stdin is not None
-        self.proc.stdin.close()
-        self.proc.wait()
-        use = resource.getrusage(resource.RUSAGE_CHILDREN)
-        self.cpu_s = use.ru_utime + use.ru_stime
-        self.proc = None
-
     def phase(self, line: str) -> Counters:
         """Run one workload phase (the harness's ``--workload`` syntax) and read its counters."""
-        if self.proc is None:
-            raise OverprovError(f"{self.spec}: not open")
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-        out = self.proc.stdout.readline().split()
+        out = self._exchange(line).split()
         if not out or out[0] != "P":
             self._stop()
             raise OverprovError(f"{self.spec}: the harness refused {line!r}")
@@ -138,14 +117,6 @@ class FemuTarget:
         return self.last
 
     # ------------------------------------------------------------------ the Target protocol
-    def open(self, *, resuming: bool = False) -> None:
-        if resuming:
-            raise ConfigError(f"{self.spec}: a FEMU drive's state is not kept; start afresh")
-        self._start()
-
-    def close(self) -> None:
-        self._stop()
-
     def identity(self) -> dict[str, Any]:
         return {
             "kind": self.kind,
@@ -153,9 +124,6 @@ class FemuTarget:
             "members": [{"name": self.spec, "size_bytes": self.capacity_bytes,
                          "femu_drive": self.drive}],
         }  # fmt: skip
-
-    def same_as(self, stored_identity: dict[str, Any]) -> str | None:
-        return None if stored_identity == self.identity() else "another FEMU drive"
 
     def software(self) -> dict[str, str]:
         commit = self.binary.resolve().parent / "COMMIT"
