@@ -15,7 +15,12 @@ than ``(1 - high) * blocks`` and then sleeps 10 pages; its victims are a snapsho
 start, of the closed blocks in increasing valid count, without blocks all valid or more than
 ``max_valid_ratio`` valid, collected in batches of ``2 * channels`` with the stop check
 (free blocks more than ``(1 - low) * blocks``) before each batch. Its host requests are
-serialised (QD1): the NCQ's concurrency is not modelled.
+serialised (QD1): the NCQ's concurrency is not modelled. ``held_blocks`` (default 0) blocks are
+taken from the free list before the fill and never written, closed or collected, yet count as
+used: WiscSim's DFTL translation blocks (dftldes.py ``GlobalTranslationDirectory._initialize``
+writes its ``total_translation_pages()`` pages at start-up, stripe 1, so each opens a
+translation block in its own channel; with the whole mapping table cached none is written
+again, and current blocks are never victims: bench/foreign/results/wiscvictim/DIAGNOSIS.md).
 
     python bench/foreign/wiscsee/gc_reference.py --blocks 120 --pages 32 --user-pages 2400 \\
         --form wiscsim --high 0.88 --low 0.76 --channels 6
@@ -106,9 +111,18 @@ def _core(nand: _Nand, trigger: int, until: int, writes: list[int], warm: int) -
     return Result(*counts)
 
 
+@dataclass
+class Episode:
+    """One WiscSim-form collection: host writes done when it starts, victims, pages moved."""
+
+    host_writes: int
+    victims: int
+    moved_pages: int
+
+
 def _wiscsim(
     nand: _Nand, blocks: int, high: float, low: float, channels: int, max_valid_ratio: float,
-    writes: list[int], warm: int,
+    writes: list[int], warm: int, trace: list[Episode] | None,
 ) -> Result:  # fmt: skip
     fronts = [_Frontier() for _ in range(channels)]
     turn = [0]
@@ -127,7 +141,8 @@ def _wiscsim(
     def used_ratio() -> float:
         return (blocks - len(nand.free)) / blocks
 
-    def clean(measured: bool) -> None:
+    def clean(measured: bool, done: int) -> None:
+        episode = Episode(done, 0, 0)
         candidates = sorted(
             (nand.valid[b], b)
             for b in nand.closed
@@ -142,8 +157,12 @@ def _wiscsim(
                 for lpn in nand.survivors(victim):
                     place(lpn)
                     counts[1] += measured
+                    episode.moved_pages += 1
                 counts[2] += measured
+                episode.victims += 1
                 nand.erase(victim)
+        if trace is not None:
+            trace.append(episode)
 
     asleep = 0
     for i, lpn in enumerate(writes):
@@ -152,7 +171,7 @@ def _wiscsim(
         if asleep > 0:
             asleep -= 1
         if asleep == 0 and used_ratio() > high:
-            clean(i >= warm)
+            clean(i >= warm, i + 1)
             asleep = 10
     return Result(*counts)
 
@@ -161,18 +180,23 @@ def run(
     blocks: int, pages: int, user_pages: int, span_writes: float, warm_span_writes: float,
     form: str = "core", trigger: int = 2, until: int | None = None, high: float = 0.95,
     low: float = 0.9, channels: int = 1, max_valid_ratio: float = 0.9, seed: int = 1,
+    held_blocks: int = 0, trace: list[Episode] | None = None,
 ) -> Result:  # fmt: skip
     """A sequential fill of ``user_pages``, then ``warm_span_writes`` + ``span_writes`` span
-    writes of uniform random pages; the figures count the last ``span_writes``."""
+    writes of uniform random pages; the figures count the last ``span_writes``. ``held_blocks``
+    and ``trace`` (appended one ``Episode`` a collection) are for ``form="wiscsim"`` only."""
     rng = random.Random(seed)
     n_random = round((warm_span_writes + span_writes) * user_pages)
     writes = list(range(user_pages)) + [rng.randrange(user_pages) for _ in range(n_random)]
     warm = user_pages + round(warm_span_writes * user_pages)
     nand = _Nand(blocks, pages, user_pages)
+    if form != "wiscsim" and (held_blocks or trace is not None):
+        raise ValueError("held_blocks and trace are for form wiscsim")
+    del nand.free[:held_blocks]  # the highest-numbered blocks: taken, never written
     if form == "core":
         return _core(nand, trigger, trigger if until is None else until, writes, warm)
     if form == "wiscsim":
-        return _wiscsim(nand, blocks, high, low, channels, max_valid_ratio, writes, warm)
+        return _wiscsim(nand, blocks, high, low, channels, max_valid_ratio, writes, warm, trace)
     raise ValueError(f"form: core or wiscsim, got {form!r}")
 
 
@@ -190,9 +214,11 @@ def main() -> None:
     ap.add_argument("--span-writes", type=float, default=16.0)
     ap.add_argument("--warm-span-writes", type=float, default=8.0)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--held-blocks", type=int, default=0, help="form wiscsim: blocks held open")
     a = ap.parse_args()
     r = run(a.blocks, a.pages, a.user_pages, a.span_writes, a.warm_span_writes, a.form,
-            a.trigger, a.until, a.high, a.low, a.channels, seed=a.seed)  # fmt: skip
+            a.trigger, a.until, a.high, a.low, a.channels, seed=a.seed,
+            held_blocks=a.held_blocks)  # fmt: skip
     print(f"WAF {r.waf:.4f} (host {r.host_pages}, GC {r.gc_pages}, victims {r.victims})")
 
 

@@ -1,10 +1,11 @@
 """WiscSim's blocks at the start of each GC episode, by what holds them: runs
 bench/foreign/wiscsee/harness.py unchanged (Python 2, WiscSim's tree and packages on the path, as
 build.sh's wrapper sets them) on a spec, wrapping WiscSim's `Cleaner.clean` to count, when an
-episode starts, the free blocks (per channel), the current (open) blocks by tag (data,
+episode starts, the host writes done, the free blocks (per channel), the current (open) blocks by tag (data,
 translation), the used translation blocks and their valid pages, the closed data blocks, their
 valid pages, how many are candidates (WiscSim's own `VictimBlocks`) and the valid pages of all
-data blocks; and `DataBlockCleaner.clean` for the victims' valid shares.
+data blocks; and `DataBlockCleaner.clean` for the victims' valid shares (and so the pages moved); `Ftl.write_ext`
+to count host writes.
 
     PYTHONPATH=/work/foreign-build/wiscsee/src:/work/foreign-build/wiscsee/deps \\
       python2.7 bench/foreign/results/wiscvictim/census.py SPEC.json > census.log
@@ -21,8 +22,8 @@ import harness  # noqa: E402
 import wiscsim.blkpool as bp  # noqa: E402
 import wiscsim.dftldes as d  # noqa: E402
 
-rows, cleaned = [], []
-orig_clean, orig_block = d.Cleaner.clean, d.DataBlockCleaner.clean
+rows, cleaned, host = [], [], {"writes": 0}
+orig_clean, orig_block, orig_write = d.Cleaner.clean, d.DataBlockCleaner.clean, d.Ftl.write_ext
 
 
 def valid_pages(self, block):
@@ -51,14 +52,21 @@ def census(self):
     }
 
 
+def write_ext(self, extent):
+    yield self.env.process(orig_write(self, extent))
+    host["writes"] += 1
+
+
 def clean(self):
     row = census(self)
+    row["host_writes"] = host["writes"]
     k = len(cleaned)
     for x in orig_clean(self):  # noqa: UP028  (Python 2: no yield from)
         yield x
     got = cleaned[k:]
     row["victims"] = len(got)
     row["victim_valid_share"] = round(sum(got) / max(1, len(got)), 3)
+    row["moved_pages"] = int(round(sum(got) * self.conf.n_pages_per_block))
     row["free_after"] = self.block_pool.num_freeblocks()
     rows.append(row)
 
@@ -69,7 +77,7 @@ def block(self, blocknum, purpose=d.PURPOSE_GC):
         yield x
 
 
-d.Cleaner.clean, d.DataBlockCleaner.clean = clean, block
+d.Cleaner.clean, d.DataBlockCleaner.clean, d.Ftl.write_ext = clean, block, write_ext
 with open(sys.argv[1]) as f:
     spec = json.load(f)
 with open(os.devnull, "w") as out, open(os.devnull, "w") as quiet:

@@ -1,0 +1,129 @@
+"""WiscSim's GC against the model of it (bench/foreign/wiscsee/gc_reference.py form=wiscsim),
+episode by episode, on the drives of RULE.md, by RULE.md's metric and criterion.
+
+    python bench/foreign/results/wiscvictim/compare.py specs DIR   # WiscSim's specs (8 span writes)
+    python bench/foreign/results/wiscvictim/compare.py verdict DIR # census-<drive>.log in DIR
+
+The census logs come from census.py (WiscSim, Python 2) on the specs `specs` writes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE.parents[1]), str(HERE.parents[1] / "wiscsee")]
+import gc_reference  # noqa: E402
+import wiscsee  # noqa: E402  (bench/foreign/wiscsee.py: the spec of a WiscSim run)
+
+SPAN_WRITES = 8
+SKIP_SPAN_WRITES = 2  # episodes counted start after the fill and these
+SEEDS = range(1, 6)
+WAF_TOLERANCE = 0.03
+SHARE_TOLERANCE = 0.015
+# name: channels, blocks a channel, pages a block, over_provisioning, GC high, low, GC procs,
+# program ns (RULE.md; C, F, G as bench/foreign/results/wiscgc ran them, H new)
+DRIVES = {
+    "C": (6, 20, 32, 1.6, 0.88, 0.76, 6, 350000),
+    "F": (5, 22, 32, 1.55, 0.87, 0.77, 5, 320000),
+    "G": (7, 14, 32, 1.4, 0.92, 0.86, 3, 280000),
+    "H": (4, 24, 32, 1.5, 0.90, 0.80, 4, 200000),
+}
+
+
+def geometry(name: str) -> dict:
+    channels, blocks, pages = DRIVES[name][:3]
+    return {"channels": channels, "blocks_per_channel": blocks, "pages_per_block": pages}
+
+
+def spec(name: str, result_dir: Path) -> dict:
+    _, _, _, op, high, low, procs, prog = DRIVES[name]
+    g = geometry(name)
+    args = SimpleNamespace(gc=(high, low), over_provisioning=op, gc_procs=procs,
+                           t_prog_ns=prog, drive_writes=SPAN_WRITES, fix_move_race=True)  # fmt: skip
+    return wiscsee.spec_of(g, args, wiscsee.span_pages(0, g, op), 1, result_dir)
+
+
+def translation_blocks(name: str) -> int:
+    """The translation blocks WiscSim holds open: its `total_translation_pages()` (4-byte
+    entries for every NAND page, in 4 KiB pages, rounded up), one a channel (stripe 1)."""
+    g = geometry(name)
+    pages = math.ceil(wiscsee.physical_pages(g) * 4 / wiscsee.PAGE_BYTES)
+    return min(pages, g["channels"])
+
+
+def metric(episodes: list, span: int, pages_per_block: int) -> tuple[float, float]:
+    """RULE.md's metric: (GC WAF, victims' mean valid share) over the episodes that start after
+    the fill and SKIP_SPAN_WRITES span writes, the last episode excluded. `episodes`: objects
+    with host_writes (done when it starts), victims, moved_pages."""
+    start = span * (1 + SKIP_SPAN_WRITES)
+    counted = [e for e in episodes[:-1] if e.host_writes > start]
+    if not counted:
+        raise ValueError("no episode to count")
+    moved = sum(e.moved_pages for e in counted)
+    victims = sum(e.victims for e in counted)
+    host = episodes[-1].host_writes - counted[0].host_writes
+    return 1 + moved / host, moved / (victims * pages_per_block)
+
+
+def wiscsim_episodes(log: Path) -> list:
+    rows = [json.loads(x) for x in log.read_text().splitlines() if x.startswith("{")]
+    return [SimpleNamespace(**r) for r in rows]
+
+
+def model(name: str, held_blocks: int) -> tuple[float, float]:
+    channels, blocks, pages, op, high, low = DRIVES[name][:6]
+    s = spec(name, Path("/dev/null"))
+    wafs, shares = [], []
+    for seed in SEEDS:
+        trace: list = []
+        gc_reference.run(channels * blocks, pages, s["span_pages"], SPAN_WRITES, 0, "wiscsim",
+                         high=high, low=low, channels=channels, seed=seed,
+                         held_blocks=held_blocks, trace=trace)  # fmt: skip
+        waf, share = metric(trace, s["span_pages"], pages)
+        wafs.append(waf)
+        shares.append(share)
+    return sum(wafs) / len(wafs), sum(shares) / len(shares)
+
+
+def verdict(folder: Path) -> None:
+    print("drive | WiscSim WAF, valid share | form (0) | form (1) held blocks | (0) ok | (1) ok")
+    ok = {0: True, 1: True}
+    for name in DRIVES:
+        s = spec(name, Path("/dev/null"))
+        w = metric(wiscsim_episodes(folder / f"census-{name}.log"), s["span_pages"],
+                   s["pages_per_block"])  # fmt: skip
+        held = translation_blocks(name)
+        forms = {0: model(name, 0), 1: model(name, held)}
+        line = [f"{name} | {w[0]:.3f}, {w[1]:.3f}"]
+        met = {}
+        for k, (waf, share) in forms.items():
+            met[k] = abs(waf / w[0] - 1) <= WAF_TOLERANCE and abs(share - w[1]) <= SHARE_TOLERANCE
+            ok[k] &= met[k]
+            line.append(f"{waf:.3f} ({100 * (waf / w[0] - 1):+.1f}%), {share:.3f}"
+                        + (f" [{held}]" if k else ""))  # fmt: skip
+        print(" | ".join(line + [str(met[0]), str(met[1])]))
+    print(f"form (0) reproduces all: {ok[0]}; form (1) reproduces all: {ok[1]}")
+    print("diagnosis (RULE.md):", "stands" if ok[1] and not ok[0] else "does not stand")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("what", choices=("specs", "verdict"))
+    ap.add_argument("folder", type=Path)
+    a = ap.parse_args()
+    if a.what == "specs":
+        for name in DRIVES:
+            path = a.folder / f"census-{name}.spec.json"
+            path.write_text(json.dumps(spec(name, Path(f"/tmp/wiscvictim-{name}"))) + "\n")
+    else:
+        verdict(a.folder)
+
+
+if __name__ == "__main__":
+    main()
