@@ -21,6 +21,11 @@ used: WiscSim's DFTL translation blocks (dftldes.py ``GlobalTranslationDirectory
 writes its ``total_translation_pages()`` pages at start-up, stripe 1, so each opens a
 translation block in its own channel; with the whole mapping table cached none is written
 again, and current blocks are never victims: bench/foreign/results/wiscvictim/DIAGNOSIS.md).
+``channel_pools`` (default off): each channel takes blocks only from its own free blocks (block
+``b`` is in channel ``b // (blocks / channels)``, held blocks one in each of the first
+channels), a channel with its open block full and no free block is skipped by the round-robin,
+and a collection's snapshot first closes full open blocks (WiscSim's devblockpool.py
+``next_ppns`` and ``remove_full_cur_blocks``).
 
     python bench/foreign/wiscsee/gc_reference.py --blocks 120 --pages 32 --user-pages 2400 \\
         --form wiscsim --high 0.88 --low 0.76 --channels 6
@@ -122,19 +127,36 @@ class Episode:
 
 def _wiscsim(
     nand: _Nand, blocks: int, high: float, low: float, channels: int, max_valid_ratio: float,
-    writes: list[int], warm: int, trace: list[Episode] | None,
+    writes: list[int], warm: int, trace: list[Episode] | None, channel_pools: bool,
 ) -> Result:  # fmt: skip
     fronts = [_Frontier() for _ in range(channels)]
     turn = [0]
     counts = [0, 0, 0]
 
+    per_channel = blocks // channels
+
+    def take(channel: int) -> int:
+        """A free block of `channel` (the lowest numbered), or -1 if it has none."""
+        mine = [b for b in nand.free if b // per_channel == channel]
+        if not mine:
+            return -1
+        nand.free.remove(min(mine))
+        return min(mine)
+
     def place(lpn: int) -> None:
-        f = fronts[turn[0]]
-        turn[0] = (turn[0] + 1) % channels
-        if f.block < 0 or f.next == nand.pages:
-            if f.block >= 0:
-                nand.closed.add(f.block)
-            f.block, f.next = nand.free.pop(), 0
+        for _ in range(channels):
+            f = fronts[turn[0]]
+            channel, turn[0] = turn[0], (turn[0] + 1) % channels
+            if f.block >= 0 and f.next < nand.pages:
+                break
+            new = take(channel) if channel_pools else nand.free.pop()
+            if new >= 0:
+                if f.block >= 0:
+                    nand.closed.add(f.block)
+                f.block, f.next = new, 0
+                break
+        else:
+            raise RuntimeError("out of space: no channel has a free block")
         nand.program(lpn, f.block * nand.pages + f.next)
         f.next += 1
 
@@ -143,6 +165,11 @@ def _wiscsim(
 
     def clean(measured: bool, done: int) -> None:
         episode = Episode(done, 0, 0)
+        if channel_pools:  # remove_full_cur_blocks: full open blocks become used blocks
+            for f in fronts:
+                if f.block >= 0 and f.next == nand.pages:
+                    nand.closed.add(f.block)
+                    f.block = -1
         candidates = sorted(
             (nand.valid[b], b)
             for b in nand.closed
@@ -180,7 +207,7 @@ def run(
     blocks: int, pages: int, user_pages: int, span_writes: float, warm_span_writes: float,
     form: str = "core", trigger: int = 2, until: int | None = None, high: float = 0.95,
     low: float = 0.9, channels: int = 1, max_valid_ratio: float = 0.9, seed: int = 1,
-    held_blocks: int = 0, trace: list[Episode] | None = None,
+    held_blocks: int = 0, channel_pools: bool = False, trace: list[Episode] | None = None,
 ) -> Result:  # fmt: skip
     """A sequential fill of ``user_pages``, then ``warm_span_writes`` + ``span_writes`` span
     writes of uniform random pages; the figures count the last ``span_writes``. ``held_blocks``
@@ -190,13 +217,19 @@ def run(
     writes = list(range(user_pages)) + [rng.randrange(user_pages) for _ in range(n_random)]
     warm = user_pages + round(warm_span_writes * user_pages)
     nand = _Nand(blocks, pages, user_pages)
-    if form != "wiscsim" and (held_blocks or trace is not None):
-        raise ValueError("held_blocks and trace are for form wiscsim")
-    del nand.free[:held_blocks]  # the highest-numbered blocks: taken, never written
+    if form != "wiscsim" and (held_blocks or channel_pools or trace is not None):
+        raise ValueError("held_blocks, channel_pools and trace are for form wiscsim")
+    if channel_pools:  # one held block in each of the first channels, its highest numbered
+        per = blocks // channels
+        for c in range(held_blocks):
+            nand.free.remove((c + 1) * per - 1)
+    else:  # the highest-numbered blocks: taken, never written
+        del nand.free[:held_blocks]
     if form == "core":
         return _core(nand, trigger, trigger if until is None else until, writes, warm)
     if form == "wiscsim":
-        return _wiscsim(nand, blocks, high, low, channels, max_valid_ratio, writes, warm, trace)
+        return _wiscsim(nand, blocks, high, low, channels, max_valid_ratio, writes, warm, trace,
+                        channel_pools)  # fmt: skip
     raise ValueError(f"form: core or wiscsim, got {form!r}")
 
 
@@ -215,10 +248,11 @@ def main() -> None:
     ap.add_argument("--warm-span-writes", type=float, default=8.0)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--held-blocks", type=int, default=0, help="form wiscsim: blocks held open")
+    ap.add_argument("--channel-pools", action="store_true", help="form wiscsim: a pool a channel")
     a = ap.parse_args()
     r = run(a.blocks, a.pages, a.user_pages, a.span_writes, a.warm_span_writes, a.form,
             a.trigger, a.until, a.high, a.low, a.channels, seed=a.seed,
-            held_blocks=a.held_blocks)  # fmt: skip
+            held_blocks=a.held_blocks, channel_pools=a.channel_pools)  # fmt: skip
     print(f"WAF {r.waf:.4f} (host {r.host_pages}, GC {r.gc_pages}, victims {r.victims})")
 
 

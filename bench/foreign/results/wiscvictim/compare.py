@@ -33,7 +33,12 @@ DRIVES = {
     "F": (5, 22, 32, 1.55, 0.87, 0.77, 5, 320000),
     "G": (7, 14, 32, 1.4, 0.92, 0.86, 3, 280000),
     "H": (4, 24, 32, 1.5, 0.90, 0.80, 4, 200000),
+    # RULE.md's addendum: new drives for form (2)
+    "I": (8, 12, 32, 1.45, 0.90, 0.82, 4, 200000),
+    "J": (3, 36, 32, 1.7, 0.86, 0.72, 3, 200000),
 }
+RULE_DRIVES = ("C", "F", "G", "H")  # forms (0) and (1)
+ADDENDUM_DRIVES = ("I", "J")  # form (2) counts only if it reproduces these too
 
 
 def geometry(name: str) -> dict:
@@ -76,7 +81,7 @@ def wiscsim_episodes(log: Path) -> list:
     return [SimpleNamespace(**r) for r in rows]
 
 
-def model(name: str, held_blocks: int) -> tuple[float, float]:
+def model(name: str, held_blocks: int, channel_pools: bool) -> tuple[float, float]:
     channels, blocks, pages, op, high, low = DRIVES[name][:6]
     s = spec(name, Path("/dev/null"))
     wafs, shares = [], []
@@ -84,7 +89,8 @@ def model(name: str, held_blocks: int) -> tuple[float, float]:
         trace: list = []
         gc_reference.run(channels * blocks, pages, s["span_pages"], SPAN_WRITES, 0, "wiscsim",
                          high=high, low=low, channels=channels, seed=seed,
-                         held_blocks=held_blocks, trace=trace)  # fmt: skip
+                         held_blocks=held_blocks, channel_pools=channel_pools,
+                         trace=trace)  # fmt: skip
         waf, share = metric(trace, s["span_pages"], pages)
         wafs.append(waf)
         shares.append(share)
@@ -92,24 +98,37 @@ def model(name: str, held_blocks: int) -> tuple[float, float]:
 
 
 def verdict(folder: Path) -> None:
-    print("drive | WiscSim WAF, valid share | form (0) | form (1) held blocks | (0) ok | (1) ok")
-    ok = {0: True, 1: True}
+    print("drive | WiscSim WAF, valid share | form (0) | form (1) [held blocks] | form (2)"
+          " | met: (0) (1) (2)")  # fmt: skip
+    met: dict[int, dict[str, bool]] = {0: {}, 1: {}, 2: {}}
     for name in DRIVES:
+        path = folder / f"census-{name}.log"
+        if not path.exists():
+            print(f"{name} | no census")
+            continue
         s = spec(name, Path("/dev/null"))
-        w = metric(wiscsim_episodes(folder / f"census-{name}.log"), s["span_pages"],
-                   s["pages_per_block"])  # fmt: skip
+        w = metric(wiscsim_episodes(path), s["span_pages"], s["pages_per_block"])
         held = translation_blocks(name)
-        forms = {0: model(name, 0), 1: model(name, held)}
+        forms = {0: model(name, 0, False), 1: model(name, held, False), 2: model(name, held, True)}
         line = [f"{name} | {w[0]:.3f}, {w[1]:.3f}"]
-        met = {}
         for k, (waf, share) in forms.items():
-            met[k] = abs(waf / w[0] - 1) <= WAF_TOLERANCE and abs(share - w[1]) <= SHARE_TOLERANCE
-            ok[k] &= met[k]
+            met[k][name] = (abs(waf / w[0] - 1) <= WAF_TOLERANCE
+                            and abs(share - w[1]) <= SHARE_TOLERANCE)  # fmt: skip
             line.append(f"{waf:.3f} ({100 * (waf / w[0] - 1):+.1f}%), {share:.3f}"
-                        + (f" [{held}]" if k else ""))  # fmt: skip
-        print(" | ".join(line + [str(met[0]), str(met[1])]))
-    print(f"form (0) reproduces all: {ok[0]}; form (1) reproduces all: {ok[1]}")
-    print("diagnosis (RULE.md):", "stands" if ok[1] and not ok[0] else "does not stand")
+                        + (f" [{held}]" if k == 1 else ""))  # fmt: skip
+        print(" | ".join(line) + " | " + " ".join(str(met[k][name]) for k in forms))
+
+    def every(k: int, names: tuple) -> bool:
+        return all(met[k].get(n, False) for n in names)
+
+    print(f"RULE.md: form (0) reproduces C, F, G, H: {every(0, RULE_DRIVES)}; "
+          f"form (1): {every(1, RULE_DRIVES)}")
+    print("diagnosis (held translation blocks):",
+          "stands" if every(1, RULE_DRIVES) and not every(0, RULE_DRIVES) else "does not stand")
+    print(f"addendum: form (2) reproduces I, J (new): {every(2, ADDENDUM_DRIVES)}; "
+          f"C, F, G, H (seen): {every(2, RULE_DRIVES)}")
+    print("diagnosis (held translation blocks and channel pools):",
+          "stands" if every(2, RULE_DRIVES + ADDENDUM_DRIVES) else "does not stand")
 
 
 def main() -> None:
