@@ -118,11 +118,14 @@ def _core(nand: _Nand, trigger: int, until: int, writes: list[int], warm: int) -
 
 @dataclass
 class Episode:
-    """One WiscSim-form collection: host writes done when it starts, victims, pages moved."""
+    """One WiscSim-form collection: host writes done when it starts, victims, pages moved, free
+    blocks at its start and end."""
 
     host_writes: int
     victims: int
     moved_pages: int
+    free: int = 0
+    free_after: int = 0
 
 
 def _wiscsim(
@@ -164,7 +167,7 @@ def _wiscsim(
         return (blocks - len(nand.free)) / blocks
 
     def clean(measured: bool, done: int) -> None:
-        episode = Episode(done, 0, 0)
+        episode = Episode(done, 0, 0, len(nand.free))
         if channel_pools:  # remove_full_cur_blocks: full open blocks become used blocks
             for f in fronts:
                 if f.block >= 0 and f.next == nand.pages:
@@ -188,6 +191,7 @@ def _wiscsim(
                 counts[2] += measured
                 episode.victims += 1
                 nand.erase(victim)
+        episode.free_after = len(nand.free)
         if trace is not None:
             trace.append(episode)
 

@@ -3,6 +3,7 @@ episode by episode, on the drives of RULE.md, by RULE.md's metric and criterion.
 
     python bench/foreign/results/wiscvictim/compare.py specs DIR   # WiscSim's specs (8 span writes)
     python bench/foreign/results/wiscvictim/compare.py verdict DIR # census-<drive>.log in DIR
+    python bench/foreign/results/wiscvictim/compare.py ablation DIR  # a diagnostic
 
 The census logs come from census.py (WiscSim, Python 2) on the specs `specs` writes.
 """
@@ -46,12 +47,17 @@ def geometry(name: str) -> dict:
     return {"channels": channels, "blocks_per_channel": blocks, "pages_per_block": pages}
 
 
-def spec(name: str, result_dir: Path) -> dict:
+def spec(name: str, result_dir: Path, extra_op: int = 0, qd: int = 1) -> dict:
     _, _, _, op, high, low, procs, prog = DRIVES[name]
     g = geometry(name)
     args = SimpleNamespace(gc=(high, low), over_provisioning=op, gc_procs=procs,
                            t_prog_ns=prog, drive_writes=SPAN_WRITES, fix_move_race=True)  # fmt: skip
-    return wiscsee.spec_of(g, args, wiscsee.span_pages(0, g, op), 1, result_dir)
+    return wiscsee.spec_of(g, args, wiscsee.span_pages(extra_op, g, op), qd, result_dir)
+
+
+def suffix(extra_op: int, qd: int = 1) -> str:
+    """A run's name after its drive: nothing at RULE.md's 0% QD1."""
+    return (f"-op{extra_op}" if extra_op else "") + (f"-qd{qd}" if qd != 1 else "")
 
 
 def translation_blocks(name: str) -> int:
@@ -76,15 +82,26 @@ def metric(episodes: list, span: int, pages_per_block: int) -> tuple[float, floa
     return 1 + moved / host, moved / (victims * pages_per_block)
 
 
+def mean_free_blocks(episodes: list, span: int) -> float:
+    """The free blocks averaged over host writes between counted episodes (RULE.md's window),
+    taken as falling evenly from one episode's end to the next one's start."""
+    start = span * (1 + SKIP_SPAN_WRITES)
+    pairs = [(a, b) for a, b in zip(episodes, episodes[1:]) if a.host_writes > start]
+    total = sum((b.host_writes - a.host_writes) * (a.free_after + b.free) / 2 for a, b in pairs)
+    return total / sum(b.host_writes - a.host_writes for a, b in pairs)
+
+
 def wiscsim_episodes(log: Path) -> list:
     rows = [json.loads(x) for x in log.read_text().splitlines() if x.startswith("{")]
     return [SimpleNamespace(**r) for r in rows]
 
 
-def model(name: str, held_blocks: int, channel_pools: bool) -> tuple[float, float]:
+def model(name: str, held_blocks: int, channel_pools: bool, free: bool = False,
+          extra_op: int = 0) -> tuple:  # fmt: skip
+    """(WAF, valid share), seeds' means; with `free`, also the mean free blocks."""
     channels, blocks, pages, op, high, low = DRIVES[name][:6]
-    s = spec(name, Path("/dev/null"))
-    wafs, shares = [], []
+    s = spec(name, Path("/dev/null"), extra_op)
+    wafs, shares, frees = [], [], []
     for seed in SEEDS:
         trace: list = []
         gc_reference.run(channels * blocks, pages, s["span_pages"], SPAN_WRITES, 0, "wiscsim",
@@ -94,22 +111,43 @@ def model(name: str, held_blocks: int, channel_pools: bool) -> tuple[float, floa
         waf, share = metric(trace, s["span_pages"], pages)
         wafs.append(waf)
         shares.append(share)
-    return sum(wafs) / len(wafs), sum(shares) / len(shares)
+        frees.append(mean_free_blocks(trace, s["span_pages"]))
+    means = (sum(wafs) / len(wafs), sum(shares) / len(shares), sum(frees) / len(frees))
+    return means if free else means[:2]
 
 
-def verdict(folder: Path) -> None:
+def ablation(folder: Path) -> None:
+    """Each mechanism alone and together: WAF and the mean free blocks (a diagnostic, no rule)."""
+    print("drive | WiscSim WAF, mean free | model WAF, mean free: as read | channel pools only"
+          " | held blocks only | both")  # fmt: skip
+    for name in DRIVES:
+        s = spec(name, Path("/dev/null"))
+        w = wiscsim_episodes(folder / f"census-{name}.log")
+        waf = metric(w, s["span_pages"], s["pages_per_block"])[0]
+        line = [f"{name} | {waf:.3f}, {mean_free_blocks(w, s['span_pages']):.1f}"]
+        held = translation_blocks(name)
+        for h, pools in ((0, False), (0, True), (held, False), (held, True)):
+            m = model(name, h, pools, free=True)
+            line.append(f"{m[0]:.3f} ({100 * (m[0] / waf - 1):+.1f}%), {m[2]:.1f}")
+        print(" | ".join(line))
+
+
+def verdict(folder: Path, extra_op: int = 0, qd: int = 1) -> None:
+    if extra_op or qd != 1:
+        print(f"a diagnostic at {extra_op}% extra OP, WiscSim at QD{qd} (RULE.md: 0%, QD1)")
     print("drive | WiscSim WAF, valid share | form (0) | form (1) [held blocks] | form (2)"
           " | met: (0) (1) (2)")  # fmt: skip
     met: dict[int, dict[str, bool]] = {0: {}, 1: {}, 2: {}}
     for name in DRIVES:
-        path = folder / f"census-{name}.log"
+        path = folder / f"census-{name}{suffix(extra_op, qd)}.log"
         if not path.exists():
             print(f"{name} | no census")
             continue
-        s = spec(name, Path("/dev/null"))
+        s = spec(name, Path("/dev/null"), extra_op)
         w = metric(wiscsim_episodes(path), s["span_pages"], s["pages_per_block"])
         held = translation_blocks(name)
-        forms = {0: model(name, 0, False), 1: model(name, held, False), 2: model(name, held, True)}
+        forms = {k: model(name, h, pools, extra_op=extra_op)
+                 for k, h, pools in ((0, 0, False), (1, held, False), (2, held, True))}  # fmt: skip
         line = [f"{name} | {w[0]:.3f}, {w[1]:.3f}"]
         for k, (waf, share) in forms.items():
             met[k][name] = (abs(waf / w[0] - 1) <= WAF_TOLERANCE
@@ -133,15 +171,21 @@ def verdict(folder: Path) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("what", choices=("specs", "verdict"))
+    ap.add_argument("what", choices=("specs", "verdict", "ablation"))
     ap.add_argument("folder", type=Path)
+    ap.add_argument("--extra-op", type=int, default=0, help="specs, verdict: a diagnostic")
+    ap.add_argument("--qd", type=int, default=1, help="specs, verdict: WiscSim's QD (a diagnostic)")
+    ap.add_argument("--drives", default=",".join(DRIVES), help="specs: which")
     a = ap.parse_args()
     if a.what == "specs":
-        for name in DRIVES:
-            path = a.folder / f"census-{name}.spec.json"
-            path.write_text(json.dumps(spec(name, Path(f"/tmp/wiscvictim-{name}"))) + "\n")
+        for name in a.drives.split(","):
+            tail = suffix(a.extra_op, a.qd)
+            s = spec(name, Path(f"/tmp/wiscvictim-{name}{tail}"), a.extra_op, a.qd)
+            (a.folder / f"census-{name}{tail}.spec.json").write_text(json.dumps(s) + "\n")
+    elif a.what == "verdict":
+        verdict(a.folder, a.extra_op, a.qd)
     else:
-        verdict(a.folder)
+        ablation(a.folder)
 
 
 if __name__ == "__main__":
