@@ -9,6 +9,8 @@ to count host writes.
 
     PYTHONPATH=/work/foreign-build/wiscsee/src:/work/foreign-build/wiscsee/deps \\
       python2.7 bench/foreign/results/wiscvictim/census.py SPEC.json > census.log
+
+QD1 only (SPEC's ncq_depth 1).
 """
 
 from __future__ import print_function  # noqa: UP010  (Python 2)
@@ -80,6 +82,10 @@ def block(self, blocknum, purpose=d.PURPOSE_GC):
 d.Cleaner.clean, d.DataBlockCleaner.clean, d.Ftl.write_ext = clean, block, write_ext
 with open(sys.argv[1]) as f:
     spec = json.load(f)
+if spec["ncq_depth"] != 1:
+    # at a deeper queue several workers enter clean() at once (WiscSim serialises them inside it,
+    # on _cleaner_res): this wrapper's census and victim slices would overlap
+    raise SystemExit("census.py: QD1 only")
 with open(os.devnull, "w") as out, open(os.devnull, "w") as quiet:
     stdout, sys.stdout = sys.stdout, quiet  # WiscSim prints as it runs
     harness.run(spec, out)

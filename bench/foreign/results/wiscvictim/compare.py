@@ -47,17 +47,17 @@ def geometry(name: str) -> dict:
     return {"channels": channels, "blocks_per_channel": blocks, "pages_per_block": pages}
 
 
-def spec(name: str, result_dir: Path, extra_op: int = 0, qd: int = 1) -> dict:
+def spec(name: str, result_dir: Path, extra_op: int = 0) -> dict:
     _, _, _, op, high, low, procs, prog = DRIVES[name]
     g = geometry(name)
     args = SimpleNamespace(gc=(high, low), over_provisioning=op, gc_procs=procs,
                            t_prog_ns=prog, drive_writes=SPAN_WRITES, fix_move_race=True)  # fmt: skip
-    return wiscsee.spec_of(g, args, wiscsee.span_pages(extra_op, g, op), qd, result_dir)
+    return wiscsee.spec_of(g, args, wiscsee.span_pages(extra_op, g, op), 1, result_dir)
 
 
-def suffix(extra_op: int, qd: int = 1) -> str:
-    """A run's name after its drive: nothing at RULE.md's 0% QD1."""
-    return (f"-op{extra_op}" if extra_op else "") + (f"-qd{qd}" if qd != 1 else "")
+def suffix(extra_op: int) -> str:
+    """A run's name after its drive: nothing at RULE.md's 0%."""
+    return f"-op{extra_op}" if extra_op else ""
 
 
 def translation_blocks(name: str) -> int:
@@ -132,14 +132,14 @@ def ablation(folder: Path) -> None:
         print(" | ".join(line))
 
 
-def verdict(folder: Path, extra_op: int = 0, qd: int = 1) -> None:
-    if extra_op or qd != 1:
-        print(f"a diagnostic at {extra_op}% extra OP, WiscSim at QD{qd} (RULE.md: 0%, QD1)")
+def verdict(folder: Path, extra_op: int = 0) -> None:
+    if extra_op:
+        print(f"a diagnostic at {extra_op}% extra OP (RULE.md: 0%)")
     print("drive | WiscSim WAF, valid share | form (0) | form (1) [held blocks] | form (2)"
           " | met: (0) (1) (2)")  # fmt: skip
     met: dict[int, dict[str, bool]] = {0: {}, 1: {}, 2: {}}
     for name in DRIVES:
-        path = folder / f"census-{name}{suffix(extra_op, qd)}.log"
+        path = folder / f"census-{name}{suffix(extra_op)}.log"
         if not path.exists():
             print(f"{name} | no census")
             continue
@@ -174,16 +174,15 @@ def main() -> None:
     ap.add_argument("what", choices=("specs", "verdict", "ablation"))
     ap.add_argument("folder", type=Path)
     ap.add_argument("--extra-op", type=int, default=0, help="specs, verdict: a diagnostic")
-    ap.add_argument("--qd", type=int, default=1, help="specs, verdict: WiscSim's QD (a diagnostic)")
     ap.add_argument("--drives", default=",".join(DRIVES), help="specs: which")
     a = ap.parse_args()
     if a.what == "specs":
         for name in a.drives.split(","):
-            tail = suffix(a.extra_op, a.qd)
-            s = spec(name, Path(f"/tmp/wiscvictim-{name}{tail}"), a.extra_op, a.qd)
+            tail = suffix(a.extra_op)
+            s = spec(name, Path(f"/tmp/wiscvictim-{name}{tail}"), a.extra_op)
             (a.folder / f"census-{name}{tail}.spec.json").write_text(json.dumps(s) + "\n")
     elif a.what == "verdict":
-        verdict(a.folder, a.extra_op, a.qd)
+        verdict(a.folder, a.extra_op)
     else:
         ablation(a.folder)
 
