@@ -1,11 +1,11 @@
 """WiscSim's blocks at the start of each GC episode, by what holds them: runs
 bench/foreign/wiscsee/harness.py unchanged (Python 2, WiscSim's tree and packages on the path, as
 build.sh's wrapper sets them) on a spec, wrapping WiscSim's `Cleaner.clean` to count, when an
-episode starts, the host writes done, the free blocks (per channel), the current (open) blocks by tag (data,
-translation), the used translation blocks and their valid pages, the closed data blocks, their
-valid pages, how many are candidates (WiscSim's own `VictimBlocks`) and the valid pages of all
-data blocks; and `DataBlockCleaner.clean` for the victims' valid shares (and so the pages moved); `Ftl.write_ext`
-to count host writes.
+episode starts, the host writes done, the free blocks (per channel), the current (open) blocks
+by tag (data, translation), the used translation blocks and their valid pages, the closed data
+blocks, their valid pages, how many are candidates (WiscSim's own `VictimBlocks`) and the valid
+pages of all data blocks; `DataBlockCleaner.clean` for the victims' valid shares (and so the
+pages moved); `Ftl.write_ext` to count host writes.
 
     PYTHONPATH=/work/foreign-build/wiscsee/src:/work/foreign-build/wiscsee/deps \\
       python2.7 bench/foreign/results/wiscvictim/census.py SPEC.json > census.log
