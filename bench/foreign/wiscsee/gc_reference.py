@@ -119,13 +119,15 @@ def _core(nand: _Nand, trigger: int, until: int, writes: list[int], warm: int) -
 @dataclass
 class Episode:
     """One WiscSim-form collection: host writes done when it starts, victims, pages moved, free
-    blocks at its start and end."""
+    blocks at its start and end, and the free blocks summed over every host write before it (each
+    sampled when the write is placed, before the collection check)."""
 
     host_writes: int
     victims: int
     moved_pages: int
     free: int = 0
     free_after: int = 0
+    free_sum: int = 0
 
 
 def _wiscsim(
@@ -167,7 +169,7 @@ def _wiscsim(
         return (blocks - len(nand.free)) / blocks
 
     def clean(measured: bool, done: int) -> None:
-        episode = Episode(done, 0, 0, len(nand.free))
+        episode = Episode(done, 0, 0, len(nand.free), 0, free_sum)
         if channel_pools:  # remove_full_cur_blocks: full open blocks become used blocks
             for f in fronts:
                 if f.block >= 0 and f.next == nand.pages:
@@ -195,9 +197,10 @@ def _wiscsim(
         if trace is not None:
             trace.append(episode)
 
-    asleep = 0
+    asleep = free_sum = 0
     for i, lpn in enumerate(writes):
         place(lpn)
+        free_sum += len(nand.free)
         counts[0] += i >= warm
         if asleep > 0:
             asleep -= 1

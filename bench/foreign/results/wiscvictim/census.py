@@ -5,7 +5,7 @@ episode starts, the host writes done, the free blocks (per channel), the current
 by tag (data, translation), the used translation blocks and their valid pages, the closed data
 blocks, their valid pages, how many are candidates (WiscSim's own `VictimBlocks`) and the valid
 pages of all data blocks; `DataBlockCleaner.clean` for the victims' valid shares (and so the
-pages moved); `Ftl.write_ext` to count host writes.
+pages moved); `Ftl.write_ext` to count host writes and sum the free blocks after each.
 
     PYTHONPATH=/work/foreign-build/wiscsee/src:/work/foreign-build/wiscsee/deps \\
       python2.7 bench/foreign/results/wiscvictim/census.py SPEC.json > census.log
@@ -24,7 +24,7 @@ import harness  # noqa: E402
 import wiscsim.blkpool as bp  # noqa: E402
 import wiscsim.dftldes as d  # noqa: E402
 
-rows, cleaned, host = [], [], {"writes": 0}
+rows, cleaned, host = [], [], {"writes": 0, "free_sum": 0}
 orig_clean, orig_block, orig_write = d.Cleaner.clean, d.DataBlockCleaner.clean, d.Ftl.write_ext
 
 
@@ -57,11 +57,13 @@ def census(self):
 def write_ext(self, extent):
     yield self.env.process(orig_write(self, extent))
     host["writes"] += 1
+    host["free_sum"] += self.block_pool.num_freeblocks()
 
 
 def clean(self):
     row = census(self)
     row["host_writes"] = host["writes"]
+    row["free_sum"] = host["free_sum"]
     k = len(cleaned)
     for x in orig_clean(self):  # noqa: UP028  (Python 2: no yield from)
         yield x

@@ -83,12 +83,12 @@ def metric(episodes: list, span: int, pages_per_block: int) -> tuple[float, floa
 
 
 def mean_free_blocks(episodes: list, span: int) -> float:
-    """The free blocks averaged over host writes between counted episodes (RULE.md's window),
-    taken as falling evenly from one episode's end to the next one's start."""
+    """The free blocks at a host write, averaged over RULE.md's window (from the first counted
+    episode's start to the last episode's start)."""
     start = span * (1 + SKIP_SPAN_WRITES)
-    pairs = [(a, b) for a, b in zip(episodes, episodes[1:], strict=False) if a.host_writes > start]
-    total = sum((b.host_writes - a.host_writes) * (a.free_after + b.free) / 2 for a, b in pairs)
-    return total / sum(b.host_writes - a.host_writes for a, b in pairs)
+    first = next(e for e in episodes[:-1] if e.host_writes > start)
+    last = episodes[-1]
+    return (last.free_sum - first.free_sum) / (last.host_writes - first.host_writes)
 
 
 def wiscsim_episodes(log: Path) -> list:
