@@ -215,13 +215,17 @@ def run(
     form: str = "core", trigger: int = 2, until: int | None = None, high: float = 0.95,
     low: float = 0.9, channels: int = 1, max_valid_ratio: float = 0.9, seed: int = 1,
     held_blocks: int = 0, channel_pools: bool = False, trace: list[Episode] | None = None,
+    random_pages: list[int] | None = None,
 ) -> Result:  # fmt: skip
     """A sequential fill of ``user_pages``, then ``warm_span_writes`` + ``span_writes`` span
     writes of uniform random pages; the figures count the last ``span_writes``. ``held_blocks``
-    and ``trace`` (appended one ``Episode`` a collection) are for ``form="wiscsim"`` only."""
+    and ``trace`` (appended one ``Episode`` a collection) are for ``form="wiscsim"`` only. ``random_pages``: the random writes' pages, given (e.g. another
+    simulator's own sequence) instead of drawn from ``seed``."""
     rng = random.Random(seed)
     n_random = round((warm_span_writes + span_writes) * user_pages)
-    writes = list(range(user_pages)) + [rng.randrange(user_pages) for _ in range(n_random)]
+    if random_pages is None:
+        random_pages = [rng.randrange(user_pages) for _ in range(n_random)]
+    writes = list(range(user_pages)) + list(random_pages)
     warm = user_pages + round(warm_span_writes * user_pages)
     nand = _Nand(blocks, pages, user_pages)
     if form != "wiscsim" and (held_blocks or channel_pools or trace is not None):

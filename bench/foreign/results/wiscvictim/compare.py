@@ -4,6 +4,7 @@ episode by episode, on the drives of RULE.md, by RULE.md's metric and criterion.
     python bench/foreign/results/wiscvictim/compare.py specs DIR   # WiscSim's specs (8 span writes)
     python bench/foreign/results/wiscvictim/compare.py verdict DIR # census-<drive>.log in DIR
     python bench/foreign/results/wiscvictim/compare.py ablation DIR  # a diagnostic
+    python bench/foreign/results/wiscvictim/compare.py replay DIR    # WiscSim's own pages
 
 The census logs come from census.py (WiscSim, Python 2) on the specs `specs` writes.
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import random
 import sys
 from pathlib import Path
 from types import SimpleNamespace
@@ -116,6 +118,44 @@ def model(name: str, held_blocks: int, channel_pools: bool, free: bool = False,
     return means if free else means[:2]
 
 
+def wiscsim_pages(s: dict) -> list[int]:
+    """The random writes' pages of harness.py's `events` for spec `s`, as Python 2 draws them:
+    its randrange(n) is int(random() * n) below 2**53, and Python 3 seeds the same Mersenne
+    Twister from an int."""
+    rng = random.Random(s["seed"])
+    return [int(rng.random() * s["span_pages"]) for _ in range(s["random_writes"])]
+
+
+def replay(folder: Path, shown: int = 8) -> None:
+    """The model on WiscSim's own page sequence, episode by episode against WiscSim's census:
+    (host writes, victims, pages moved, free at start, at end); then RULE.md's metric of the
+    one run. A diagnostic (no rule): block numbers, and so ties between victims, still differ."""
+    for name in DRIVES:
+        channels, blocks, pages, op, high, low = DRIVES[name][:6]
+        s = spec(name, Path("/dev/null"))
+        w = wiscsim_episodes(folder / f"census-{name}.log")
+        held = translation_blocks(name)
+        runs = {"WiscSim": w}
+        for label, h, pools in (("form (1)", held, False), ("form (2)", held, True)):
+            runs[label] = []
+            gc_reference.run(channels * blocks, pages, s["span_pages"], SPAN_WRITES, 0,
+                             "wiscsim", high=high, low=low, channels=channels, held_blocks=h,
+                             channel_pools=pools, trace=runs[label],
+                             random_pages=wiscsim_pages(s))  # fmt: skip
+        print(f"{name}: first {shown} episodes (host writes, victims, moved, free, free after)")
+        for label, eps in runs.items():
+            print(f"  {label:8} " + " ".join(
+                f"({e.host_writes},{e.victims},{e.moved_pages},{e.free},{e.free_after})"
+                for e in eps[:shown]))  # fmt: skip
+        for label, eps in runs.items():
+            same = next((i for i, (a, b) in enumerate(zip(eps, w, strict=False))
+                         if (a.host_writes, a.victims, a.moved_pages)
+                         != (b.host_writes, b.victims, b.moved_pages)), len(w))  # fmt: skip
+            waf, share = metric(eps, s["span_pages"], pages)
+            print(f"  {label:8} episodes {len(eps)}, the first {same} as WiscSim's; "
+                  f"WAF {waf:.3f}, valid share {share:.3f}")  # fmt: skip
+
+
 def ablation(folder: Path) -> None:
     """Each mechanism alone and together: WAF and the mean free blocks (a diagnostic, no rule)."""
     print("drive | WiscSim WAF, mean free | model WAF, mean free: as read | channel pools only"
@@ -177,7 +217,7 @@ def verdict(folder: Path, extra_op: int = 0) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("what", choices=("specs", "verdict", "ablation"))
+    ap.add_argument("what", choices=("specs", "verdict", "ablation", "replay"))
     ap.add_argument("folder", type=Path)
     ap.add_argument("--extra-op", type=int, default=0, help="specs, verdict: a diagnostic")
     ap.add_argument("--drives", default=",".join(DRIVES), help="specs: which")
@@ -189,8 +229,10 @@ def main() -> None:
             (a.folder / f"census-{name}{tail}.spec.json").write_text(json.dumps(s) + "\n")
     elif a.what == "verdict":
         verdict(a.folder, a.extra_op)
-    else:
+    elif a.what == "ablation":
         ablation(a.folder)
+    else:
+        replay(a.folder)
 
 
 if __name__ == "__main__":
