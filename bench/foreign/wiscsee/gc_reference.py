@@ -218,8 +218,9 @@ def run(
     random_pages: list[int] | None = None,
 ) -> Result:  # fmt: skip
     """A sequential fill of ``user_pages``, then ``warm_span_writes`` + ``span_writes`` span
-    writes of uniform random pages; the figures count the last ``span_writes``. ``held_blocks``
-    and ``trace`` (appended one ``Episode`` a collection) are for ``form="wiscsim"`` only. ``random_pages``: the random writes' pages, given (e.g. another
+    writes of uniform random pages; the figures count the last ``span_writes``. ``held_blocks``,
+    ``channel_pools`` and ``trace`` (appended one ``Episode`` a collection) are for
+    ``form="wiscsim"`` only. ``random_pages``: the random writes' pages, given (e.g. another
     simulator's own sequence) instead of drawn from ``seed``."""
     rng = random.Random(seed)
     n_random = round((warm_span_writes + span_writes) * user_pages)
