@@ -66,3 +66,15 @@ def test_both_mechanisms_reproduce_wiscsims_episodes(name):
     assert share == pytest.approx(truth[1], abs=compare.SHARE_TOLERANCE)
     as_read = compare.model(name, 0, False)[0]
     assert abs(as_read / truth[0] - 1) > 0.05  # the form as read misses by 8-17.5%
+
+
+def test_per_victim_stops_at_the_first_free_count_above_the_low_mark():
+    # 0.76 of 120 blocks in use: stop once more than 28.8 are free; a victim frees one block at
+    # most, so the core's per-victim check ends every collection at 29, WiscSim's batches above
+    per_victim: list = []
+    batched: list = []
+    gc_reference.run(**DRIVE_C, held_blocks=4, channel_pools=True, per_victim=True,
+                     trace=per_victim)  # fmt: skip
+    gc_reference.run(**DRIVE_C, held_blocks=4, channel_pools=True, trace=batched)
+    assert {e.free_after for e in per_victim} == {29}
+    assert min(e.free_after for e in batched) >= 29 < max(e.free_after for e in batched)

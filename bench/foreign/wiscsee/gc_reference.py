@@ -25,7 +25,9 @@ again, and current blocks are never victims: bench/foreign/results/wiscvictim/DI
 ``b`` is in channel ``b // (blocks / channels)``, held blocks one in each of the first
 channels), a channel with its open block full and no free block is skipped by the round-robin,
 and a collection's snapshot first closes full open blocks (WiscSim's devblockpool.py
-``next_ppns`` and ``remove_full_cur_blocks``).
+``next_ppns`` and ``remove_full_cur_blocks``). ``per_victim`` (default off): the stop check
+before each victim and the victim chosen afresh each time (no snapshot, no batches), as the
+core's low mark does: to see whether a twin needs WiscSim's batches too.
 
     python bench/foreign/wiscsee/gc_reference.py --blocks 120 --pages 32 --user-pages 2400 \\
         --form wiscsim --high 0.88 --low 0.76 --channels 6
@@ -133,6 +135,7 @@ class Episode:
 def _wiscsim(
     nand: _Nand, blocks: int, high: float, low: float, channels: int, max_valid_ratio: float,
     writes: list[int], warm: int, trace: list[Episode] | None, channel_pools: bool,
+    per_victim: bool = False,
 ) -> Result:  # fmt: skip
     fronts = [_Frontier() for _ in range(channels)]
     turn = [0]
@@ -175,24 +178,35 @@ def _wiscsim(
                 if f.block >= 0 and f.next == nand.pages:
                     nand.closed.add(f.block)
                     f.block = -1
-        candidates = sorted(
-            (nand.valid[b], b)
-            for b in nand.closed
-            if nand.valid[b] < nand.pages and nand.valid[b] / nand.pages <= max_valid_ratio
-        )
+
+        def eligible() -> list[tuple[int, int]]:
+            return sorted(
+                (nand.valid[b], b)
+                for b in nand.closed
+                if nand.valid[b] < nand.pages and nand.valid[b] / nand.pages <= max_valid_ratio
+            )
+
+        def collect(victim: int) -> None:
+            nand.closed.discard(victim)
+            for lpn in nand.survivors(victim):
+                place(lpn)
+                counts[1] += measured
+                episode.moved_pages += 1
+            counts[2] += measured
+            episode.victims += 1
+            nand.erase(victim)
+
+        candidates = eligible()
+        if per_victim:  # the core's form: the mark checked, and greedy chosen, at each victim
+            while candidates and used_ratio() >= low:
+                collect(candidates[0][1])
+                candidates = eligible()
         batch = 2 * channels
-        for start in range(0, len(candidates), batch):
+        for start in range(0, 0 if per_victim else len(candidates), batch):
             if used_ratio() < low:
                 break
             for _, victim in candidates[start : start + batch]:
-                nand.closed.discard(victim)
-                for lpn in nand.survivors(victim):
-                    place(lpn)
-                    counts[1] += measured
-                    episode.moved_pages += 1
-                counts[2] += measured
-                episode.victims += 1
-                nand.erase(victim)
+                collect(victim)
         episode.free_after = len(nand.free)
         if trace is not None:
             trace.append(episode)
@@ -215,12 +229,12 @@ def run(
     form: str = "core", trigger: int = 2, until: int | None = None, high: float = 0.95,
     low: float = 0.9, channels: int = 1, max_valid_ratio: float = 0.9, seed: int = 1,
     held_blocks: int = 0, channel_pools: bool = False, trace: list[Episode] | None = None,
-    random_pages: list[int] | None = None,
+    random_pages: list[int] | None = None, per_victim: bool = False,
 ) -> Result:  # fmt: skip
     """A sequential fill of ``user_pages``, then ``warm_span_writes`` + ``span_writes`` span
     writes of uniform random pages; the figures count the last ``span_writes``. ``held_blocks``,
-    ``channel_pools`` and ``trace`` (appended one ``Episode`` a collection) are for
-    ``form="wiscsim"`` only. ``random_pages``: the random writes' pages, given (e.g. another
+    ``channel_pools``, ``per_victim`` and ``trace`` (appended one ``Episode`` a collection) are
+    for ``form="wiscsim"`` only. ``random_pages``: the random writes' pages, given (e.g. another
     simulator's own sequence) instead of drawn from ``seed``."""
     rng = random.Random(seed)
     n_random = round((warm_span_writes + span_writes) * user_pages)
@@ -229,8 +243,8 @@ def run(
     writes = list(range(user_pages)) + list(random_pages)
     warm = user_pages + round(warm_span_writes * user_pages)
     nand = _Nand(blocks, pages, user_pages)
-    if form != "wiscsim" and (held_blocks or channel_pools or trace is not None):
-        raise ValueError("held_blocks, channel_pools and trace are for form wiscsim")
+    if form != "wiscsim" and (held_blocks or channel_pools or per_victim or trace is not None):
+        raise ValueError("held_blocks, channel_pools, per_victim and trace are for form wiscsim")
     if channel_pools:  # one held block in each of the first channels, its highest numbered
         per = blocks // channels
         for c in range(held_blocks):
@@ -241,7 +255,7 @@ def run(
         return _core(nand, trigger, trigger if until is None else until, writes, warm)
     if form == "wiscsim":
         return _wiscsim(nand, blocks, high, low, channels, max_valid_ratio, writes, warm, trace,
-                        channel_pools)  # fmt: skip
+                        channel_pools, per_victim)  # fmt: skip
     raise ValueError(f"form: core or wiscsim, got {form!r}")
 
 
