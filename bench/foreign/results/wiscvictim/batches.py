@@ -13,13 +13,11 @@ QD1 only (SPEC's ncq_depth 1).
 from __future__ import print_function  # noqa: UP010  (Python 2)
 
 import json
-import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "wiscsee"))
-import harness  # noqa: E402
-import wiscsim.blkpool as bp  # noqa: E402
-import wiscsim.dftldes as d  # noqa: E402
+import census  # this folder's (puts bench/foreign/wiscsee on the path)
+import wiscsim.blkpool as bp
+import wiscsim.dftldes as d
 
 log = []
 orig_batch = d.Cleaner._clean_batch
@@ -43,16 +41,7 @@ def clean_batch(self, victim_tuples, purpose):
 
 
 d.Cleaner._clean_batch = clean_batch
-with open(sys.argv[1]) as f:
-    spec = json.load(f)
-if spec["ncq_depth"] != 1:
-    raise SystemExit("batches.py: QD1 only")
-spec["random_writes"] = int(sys.argv[2])
-with open(os.devnull, "w") as out, open(os.devnull, "w") as quiet:
-    stdout, sys.stdout = sys.stdout, quiet  # WiscSim prints as it runs
-    harness.run(spec, out)
-    sys.stdout = stdout
-print("spec:", json.dumps(spec, sort_keys=True))
+census.run_qd1(sys.argv, "batches.py", int(sys.argv[2]))
 for row in log:
     print(json.dumps(row, sort_keys=True))
 print("batches", len(log), "all as listed:", all(r["as_listed"] for r in log))

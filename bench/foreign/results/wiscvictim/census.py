@@ -81,19 +81,33 @@ def block(self, blocknum, purpose=d.PURPOSE_GC):
         yield x
 
 
-d.Cleaner.clean, d.DataBlockCleaner.clean, d.Ftl.write_ext = clean, block, write_ext
-with open(sys.argv[1]) as f:
-    spec = json.load(f)
-if spec["ncq_depth"] != 1:
-    # at a deeper queue several workers enter clean() at once (WiscSim serialises them inside it,
-    # on _cleaner_res): this wrapper's census and victim slices would overlap
-    raise SystemExit("census.py: QD1 only")
-with open(os.devnull, "w") as out, open(os.devnull, "w") as quiet:
-    stdout, sys.stdout = sys.stdout, quiet  # WiscSim prints as it runs
-    harness.run(spec, out)
-    sys.stdout = stdout
-print("spec:", json.dumps(spec, sort_keys=True))
-for r in rows:
-    print(json.dumps(r, sort_keys=True))
-print("episodes", len(rows), "victims", len(cleaned),
-      "mean valid share", round(sum(cleaned) / max(1, len(cleaned)), 3))  # fmt: skip
+def run_qd1(argv, name, random_writes=None):
+    """Load the spec argv[1] (QD1 only: at a deeper queue several workers enter clean() at once,
+    WiscSim serialising them inside it on _cleaner_res, so a wrapper's slices would overlap),
+    optionally cut its random writes, run it with WiscSim's printing silenced, print it; return
+    it."""
+    with open(argv[1]) as f:
+        spec = json.load(f)
+    if spec["ncq_depth"] != 1:
+        raise SystemExit(name + ": QD1 only")
+    if random_writes is not None:
+        spec["random_writes"] = random_writes
+    with open(os.devnull, "w") as out, open(os.devnull, "w") as quiet:
+        stdout, sys.stdout = sys.stdout, quiet  # WiscSim prints as it runs
+        harness.run(spec, out)
+        sys.stdout = stdout
+    print("spec:", json.dumps(spec, sort_keys=True))
+    return spec
+
+
+def main(argv):
+    d.Cleaner.clean, d.DataBlockCleaner.clean, d.Ftl.write_ext = clean, block, write_ext
+    run_qd1(argv, "census.py")
+    for r in rows:
+        print(json.dumps(r, sort_keys=True))
+    print("episodes", len(rows), "victims", len(cleaned),
+          "mean valid share", round(sum(cleaned) / max(1, len(cleaned)), 3))  # fmt: skip
+
+
+if __name__ == "__main__":
+    main(sys.argv)
