@@ -78,3 +78,11 @@ def test_per_victim_stops_at_the_first_free_count_above_the_low_mark():
     gc_reference.run(**DRIVE_C, held_blocks=4, channel_pools=True, trace=batched)
     assert {e.free_after for e in per_victim} == {29}
     assert min(e.free_after for e in batched) >= 29 < max(e.free_after for e in batched)
+
+
+def test_at_qd1_the_fixed_list_checked_per_victim_is_the_core_s_live_lookup():
+    both = dict(DRIVE_C, held_blocks=4, channel_pools=True)
+    live = gc_reference.run(**both, per_victim=True)
+    fixed = gc_reference.run(**both, batch_victims=1)
+    assert (live.host_pages, live.gc_pages, live.victims) == (
+        fixed.host_pages, fixed.gc_pages, fixed.victims)  # fmt: skip

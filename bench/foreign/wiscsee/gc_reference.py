@@ -135,7 +135,7 @@ class Episode:
 def _wiscsim(
     nand: _Nand, blocks: int, high: float, low: float, channels: int, max_valid_ratio: float,
     writes: list[int], warm: int, trace: list[Episode] | None, channel_pools: bool,
-    per_victim: bool = False,
+    per_victim: bool = False, batch_victims: int | None = None,
 ) -> Result:  # fmt: skip
     fronts = [_Frontier() for _ in range(channels)]
     turn = [0]
@@ -201,7 +201,7 @@ def _wiscsim(
             while candidates and used_ratio() >= low:
                 collect(candidates[0][1])
                 candidates = eligible()
-        batch = 2 * channels
+        batch = batch_victims or 2 * channels
         for start in range(0, 0 if per_victim else len(candidates), batch):
             if used_ratio() < low:
                 break
@@ -230,10 +230,12 @@ def run(
     low: float = 0.9, channels: int = 1, max_valid_ratio: float = 0.9, seed: int = 1,
     held_blocks: int = 0, channel_pools: bool = False, trace: list[Episode] | None = None,
     random_pages: list[int] | None = None, per_victim: bool = False,
+    batch_victims: int | None = None,
 ) -> Result:  # fmt: skip
     """A sequential fill of ``user_pages``, then ``warm_span_writes`` + ``span_writes`` span
     writes of uniform random pages; the figures count the last ``span_writes``. ``held_blocks``,
-    ``channel_pools``, ``per_victim`` and ``trace`` (appended one ``Episode`` a collection) are
+    ``channel_pools``, ``per_victim``, ``batch_victims`` (the victims between stop checks on the
+    fixed list; default 2 x channels) and ``trace`` (appended one ``Episode`` a collection) are
     for ``form="wiscsim"`` only. ``random_pages``: the random writes' pages, given (e.g. another
     simulator's own sequence) instead of drawn from ``seed``."""
     rng = random.Random(seed)
@@ -243,8 +245,11 @@ def run(
     writes = list(range(user_pages)) + list(random_pages)
     warm = user_pages + round(warm_span_writes * user_pages)
     nand = _Nand(blocks, pages, user_pages)
-    if form != "wiscsim" and (held_blocks or channel_pools or per_victim or trace is not None):
-        raise ValueError("held_blocks, channel_pools, per_victim and trace are for form wiscsim")
+    if form != "wiscsim" and (
+        held_blocks or channel_pools or per_victim or batch_victims or trace is not None
+    ):
+        raise ValueError("held_blocks, channel_pools, per_victim, batch_victims and trace are "
+                         "for form wiscsim")  # fmt: skip
     if channel_pools:  # one held block in each of the first channels, its highest numbered
         per = blocks // channels
         for c in range(held_blocks):
@@ -255,7 +260,7 @@ def run(
         return _core(nand, trigger, trigger if until is None else until, writes, warm)
     if form == "wiscsim":
         return _wiscsim(nand, blocks, high, low, channels, max_valid_ratio, writes, warm, trace,
-                        channel_pools, per_victim)  # fmt: skip
+                        channel_pools, per_victim, batch_victims)  # fmt: skip
     raise ValueError(f"form: core or wiscsim, got {form!r}")
 
 

@@ -99,7 +99,8 @@ def wiscsim_episodes(log: Path) -> list:
 
 
 def model(name: str, held_blocks: int, channel_pools: bool, free: bool = False,
-          extra_op: int = 0, per_victim: bool = False) -> tuple:  # fmt: skip
+          extra_op: int = 0, per_victim: bool = False,
+          batch_victims: int | None = None) -> tuple:  # fmt: skip
     """(WAF, valid share), seeds' means; with `free`, also the mean free blocks."""
     channels, blocks, pages, op, high, low = DRIVES[name][:6]
     s = spec(name, Path("/dev/null"), extra_op)
@@ -109,7 +110,8 @@ def model(name: str, held_blocks: int, channel_pools: bool, free: bool = False,
         gc_reference.run(channels * blocks, pages, s["span_pages"], SPAN_WRITES, 0, "wiscsim",
                          high=high, low=low, channels=channels, seed=seed,
                          held_blocks=held_blocks, channel_pools=channel_pools,
-                         per_victim=per_victim, trace=trace)  # fmt: skip
+                         per_victim=per_victim, batch_victims=batch_victims,
+                         trace=trace)  # fmt: skip
         waf, share = metric(trace, s["span_pages"], pages)
         wafs.append(waf)
         shares.append(share)
@@ -159,16 +161,18 @@ def replay(folder: Path, shown: int = 8) -> None:
 def ablation(folder: Path) -> None:
     """Each mechanism alone and together: WAF and the mean free blocks (a diagnostic, no rule)."""
     print("drive | WiscSim WAF, mean free | model WAF, mean free: as read | channel pools only"
-          " | held blocks only | both | both, per victim (the core's stop)")  # fmt: skip
+          " | held blocks only | both | both, per victim (the core's stop)"
+          " | both, the fixed list, the stop checked per victim")  # fmt: skip
     for name in DRIVES:
         s = spec(name, Path("/dev/null"))
         w = wiscsim_episodes(folder / f"census-{name}.log")
         waf = metric(w, s["span_pages"], s["pages_per_block"])[0]
         line = [f"{name} | {waf:.3f}, {mean_free_blocks(w, s['span_pages']):.1f}"]
         held = translation_blocks(name)
-        for h, pools, each in ((0, False, 0), (0, True, 0), (held, False, 0), (held, True, 0),
-                               (held, True, 1)):  # fmt: skip
-            m = model(name, h, pools, free=True, per_victim=bool(each))
+        for h, pools, each, batch in ((0, False, 0, None), (0, True, 0, None),
+                                      (held, False, 0, None), (held, True, 0, None),
+                                      (held, True, 1, None), (held, True, 0, 1)):  # fmt: skip
+            m = model(name, h, pools, free=True, per_victim=bool(each), batch_victims=batch)
             line.append(f"{m[0]:.3f} ({100 * (m[0] / waf - 1):+.1f}%), {m[2]:.1f}")
         print(" | ".join(line))
 
