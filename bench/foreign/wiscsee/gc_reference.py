@@ -15,7 +15,19 @@ than ``(1 - high) * blocks`` and then sleeps 10 pages; its victims are a snapsho
 start, of the closed blocks in increasing valid count, without blocks all valid or more than
 ``max_valid_ratio`` valid, collected in batches of ``2 * channels`` with the stop check
 (free blocks more than ``(1 - low) * blocks``) before each batch. Its host requests are
-serialised (QD1): the NCQ's concurrency is not modelled.
+serialised (QD1): the NCQ's concurrency is not modelled. ``held_blocks`` (default 0) blocks are
+taken from the free list before the fill and never written, closed or collected, yet count as
+used: WiscSim's DFTL translation blocks (dftldes.py ``GlobalTranslationDirectory._initialize``
+writes its ``total_translation_pages()`` pages at start-up, stripe 1, so each opens a
+translation block in its own channel; with the whole mapping table cached none is written
+again, and current blocks are never victims: bench/foreign/results/wiscvictim/DIAGNOSIS.md).
+``channel_pools`` (default off): each channel takes blocks only from its own free blocks (block
+``b`` is in channel ``b // (blocks / channels)``, held blocks one in each of the first
+channels), a channel with its open block full and no free block is skipped by the round-robin,
+and a collection's snapshot first closes full open blocks (WiscSim's devblockpool.py
+``next_ppns`` and ``remove_full_cur_blocks``). ``per_victim`` (default off): the stop check
+before each victim and the victim chosen afresh each time (no snapshot, no batches), as the
+core's low mark does: to see whether a twin needs WiscSim's batches too.
 
     python bench/foreign/wiscsee/gc_reference.py --blocks 120 --pages 32 --user-pages 2400 \\
         --form wiscsim --high 0.88 --low 0.76 --channels 6
@@ -106,53 +118,108 @@ def _core(nand: _Nand, trigger: int, until: int, writes: list[int], warm: int) -
     return Result(*counts)
 
 
+@dataclass
+class Episode:
+    """One WiscSim-form collection: host writes done when it starts, victims, pages moved, free
+    blocks at its start and end, and the free blocks summed over every host write before it (each
+    sampled when the write is placed, before the collection check)."""
+
+    host_writes: int
+    victims: int
+    moved_pages: int
+    free: int = 0
+    free_after: int = 0
+    free_sum: int = 0
+
+
 def _wiscsim(
     nand: _Nand, blocks: int, high: float, low: float, channels: int, max_valid_ratio: float,
-    writes: list[int], warm: int,
+    writes: list[int], warm: int, trace: list[Episode] | None, channel_pools: bool,
+    per_victim: bool = False, batch_victims: int | None = None,
 ) -> Result:  # fmt: skip
     fronts = [_Frontier() for _ in range(channels)]
     turn = [0]
     counts = [0, 0, 0]
 
+    per_channel = blocks // channels
+
+    def take(channel: int) -> int:
+        """A free block of `channel` (the lowest numbered), or -1 if it has none."""
+        mine = [b for b in nand.free if b // per_channel == channel]
+        if not mine:
+            return -1
+        nand.free.remove(min(mine))
+        return min(mine)
+
     def place(lpn: int) -> None:
-        f = fronts[turn[0]]
-        turn[0] = (turn[0] + 1) % channels
-        if f.block < 0 or f.next == nand.pages:
-            if f.block >= 0:
-                nand.closed.add(f.block)
-            f.block, f.next = nand.free.pop(), 0
+        for _ in range(channels):
+            f = fronts[turn[0]]
+            channel, turn[0] = turn[0], (turn[0] + 1) % channels
+            if f.block >= 0 and f.next < nand.pages:
+                break
+            new = take(channel) if channel_pools else nand.free.pop()
+            if new >= 0:
+                if f.block >= 0:
+                    nand.closed.add(f.block)
+                f.block, f.next = new, 0
+                break
+        else:
+            raise RuntimeError("out of space: no channel has a free block")
         nand.program(lpn, f.block * nand.pages + f.next)
         f.next += 1
 
     def used_ratio() -> float:
         return (blocks - len(nand.free)) / blocks
 
-    def clean(measured: bool) -> None:
-        candidates = sorted(
-            (nand.valid[b], b)
-            for b in nand.closed
-            if nand.valid[b] < nand.pages and nand.valid[b] / nand.pages <= max_valid_ratio
-        )
-        batch = 2 * channels
-        for start in range(0, len(candidates), batch):
+    def clean(measured: bool, done: int) -> None:
+        episode = Episode(done, 0, 0, len(nand.free), 0, free_sum)
+        if channel_pools:  # remove_full_cur_blocks: full open blocks become used blocks
+            for f in fronts:
+                if f.block >= 0 and f.next == nand.pages:
+                    nand.closed.add(f.block)
+                    f.block = -1
+
+        def eligible() -> list[tuple[int, int]]:
+            return sorted(
+                (nand.valid[b], b)
+                for b in nand.closed
+                if nand.valid[b] < nand.pages and nand.valid[b] / nand.pages <= max_valid_ratio
+            )
+
+        def collect(victim: int) -> None:
+            nand.closed.discard(victim)
+            for lpn in nand.survivors(victim):
+                place(lpn)
+                counts[1] += measured
+                episode.moved_pages += 1
+            counts[2] += measured
+            episode.victims += 1
+            nand.erase(victim)
+
+        candidates = eligible()
+        if per_victim:  # the core's form: the mark checked, and greedy chosen, at each victim
+            while candidates and used_ratio() >= low:
+                collect(candidates[0][1])
+                candidates = eligible()
+        batch = batch_victims or 2 * channels
+        for start in range(0, 0 if per_victim else len(candidates), batch):
             if used_ratio() < low:
                 break
             for _, victim in candidates[start : start + batch]:
-                nand.closed.discard(victim)
-                for lpn in nand.survivors(victim):
-                    place(lpn)
-                    counts[1] += measured
-                counts[2] += measured
-                nand.erase(victim)
+                collect(victim)
+        episode.free_after = len(nand.free)
+        if trace is not None:
+            trace.append(episode)
 
-    asleep = 0
+    asleep = free_sum = 0
     for i, lpn in enumerate(writes):
         place(lpn)
+        free_sum += len(nand.free)
         counts[0] += i >= warm
         if asleep > 0:
             asleep -= 1
         if asleep == 0 and used_ratio() > high:
-            clean(i >= warm)
+            clean(i >= warm, i + 1)
             asleep = 10
     return Result(*counts)
 
@@ -161,18 +228,39 @@ def run(
     blocks: int, pages: int, user_pages: int, span_writes: float, warm_span_writes: float,
     form: str = "core", trigger: int = 2, until: int | None = None, high: float = 0.95,
     low: float = 0.9, channels: int = 1, max_valid_ratio: float = 0.9, seed: int = 1,
+    held_blocks: int = 0, channel_pools: bool = False, trace: list[Episode] | None = None,
+    random_pages: list[int] | None = None, per_victim: bool = False,
+    batch_victims: int | None = None,
 ) -> Result:  # fmt: skip
     """A sequential fill of ``user_pages``, then ``warm_span_writes`` + ``span_writes`` span
-    writes of uniform random pages; the figures count the last ``span_writes``."""
+    writes of uniform random pages; the figures count the last ``span_writes``. ``held_blocks``,
+    ``channel_pools``, ``per_victim``, ``batch_victims`` (the victims between stop checks on the
+    fixed list; default 2 x channels) and ``trace`` (appended one ``Episode`` a collection) are
+    for ``form="wiscsim"`` only. ``random_pages``: the random writes' pages, given (e.g. another
+    simulator's own sequence) instead of drawn from ``seed``."""
     rng = random.Random(seed)
     n_random = round((warm_span_writes + span_writes) * user_pages)
-    writes = list(range(user_pages)) + [rng.randrange(user_pages) for _ in range(n_random)]
+    if random_pages is None:
+        random_pages = [rng.randrange(user_pages) for _ in range(n_random)]
+    writes = list(range(user_pages)) + list(random_pages)
     warm = user_pages + round(warm_span_writes * user_pages)
     nand = _Nand(blocks, pages, user_pages)
+    if form != "wiscsim" and (
+        held_blocks or channel_pools or per_victim or batch_victims or trace is not None
+    ):
+        raise ValueError("held_blocks, channel_pools, per_victim, batch_victims and trace are "
+                         "for form wiscsim")  # fmt: skip
+    if channel_pools:  # one held block in each of the first channels, its highest numbered
+        per = blocks // channels
+        for c in range(held_blocks):
+            nand.free.remove((c + 1) * per - 1)
+    else:  # the highest-numbered blocks: taken, never written
+        del nand.free[:held_blocks]
     if form == "core":
         return _core(nand, trigger, trigger if until is None else until, writes, warm)
     if form == "wiscsim":
-        return _wiscsim(nand, blocks, high, low, channels, max_valid_ratio, writes, warm)
+        return _wiscsim(nand, blocks, high, low, channels, max_valid_ratio, writes, warm, trace,
+                        channel_pools, per_victim, batch_victims)  # fmt: skip
     raise ValueError(f"form: core or wiscsim, got {form!r}")
 
 
@@ -190,9 +278,12 @@ def main() -> None:
     ap.add_argument("--span-writes", type=float, default=16.0)
     ap.add_argument("--warm-span-writes", type=float, default=8.0)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--held-blocks", type=int, default=0, help="form wiscsim: blocks held open")
+    ap.add_argument("--channel-pools", action="store_true", help="form wiscsim: a pool a channel")
     a = ap.parse_args()
     r = run(a.blocks, a.pages, a.user_pages, a.span_writes, a.warm_span_writes, a.form,
-            a.trigger, a.until, a.high, a.low, a.channels, seed=a.seed)  # fmt: skip
+            a.trigger, a.until, a.high, a.low, a.channels, seed=a.seed,
+            held_blocks=a.held_blocks, channel_pools=a.channel_pools)  # fmt: skip
     print(f"WAF {r.waf:.4f} (host {r.host_pages}, GC {r.gc_pages}, victims {r.victims})")
 
 
