@@ -62,7 +62,7 @@ def held_out_waf(row: dict) -> float:
 
 def main() -> None:
     if sys.argv[1:] == ["--list"]:
-        for n, (_, old_truth, new_truth, opts) in DRIVES.items():
+        for n, (_, old_truth, new_truth, _opts) in DRIVES.items():
             if new_truth.parent == R:
                 print(f"truth {n} {truth_options(old_truth)}")
         for n, (*_, opts) in DRIVES.items():
@@ -89,7 +89,8 @@ def main() -> None:
         rows_new[n] = rows["new"]
         for arm, row in rows.items():
             ok, text = met(row)
-            print(femu0.row_text(n, arm, row) + f"\n    targets: {text}: {'met' if ok else 'NOT met'}")
+            print(femu0.row_text(n, arm, row))
+            print(f"    targets: {text}: {'met' if ok else 'NOT met'}")
             if arm in tally:
                 tally[arm]["met"] += ok
                 tally[arm]["refused"] += "refused" in row

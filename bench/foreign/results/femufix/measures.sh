@@ -17,6 +17,6 @@ grep '^measure ' $W/list.txt | while read _ n opts; do
     run measure-$n $E measure --binary $H --out $R/$n --onset-from-empty --spare-from-onset $opts
 done
 grep '^measure ' $W/list.txt | while read _ n opts; do
-    run plain-$n $E repredict --case $R/$n --out $R/plain/$n --spare-from-onset --plain-zero
+    run plain-$n $E repredict --case $R/$n --out $R/plain/$n --spare-from-onset --no-through-cycle
 done
 echo DONE measures; date -u
