@@ -92,7 +92,9 @@ class FemuTarget:
         self.geometry: dict[str, int] = {}
         self.cpu_s = 0.0
         """The harness processes' CPU seconds (user + system), those that have ended."""
-        self._rate: float | None = None  # pages per ns of the last chunk
+        self._rate: float | None = None  # pages per ns the next chunk is sized at
+        self.timed_rounds: list[tuple[str, float, float]] = []
+        """Each timed round's label, seconds asked and seconds run (simulated)."""
 
     # ------------------------------------------------------------------ the harness process
     def command(self) -> list[str]:
@@ -206,6 +208,8 @@ class FemuTarget:
             self.phase(f"seq {first} {pages}")
         else:
             self._timed(spec, first, pages, start.t_ns + round(spec.seconds * 1e9))
+            ran_s = (self.last.t_ns - start.t_ns) / 1e9
+            self.timed_rounds.append((spec.label, float(spec.seconds), ran_s))
         end = self.phase(f"qd {qd}")
         written = (end.host_pages - start.host_pages) * PAGE_BYTES
         duration_s = max(end.t_ns - start.t_ns, 1) / 1e9

@@ -167,3 +167,11 @@ def test_an_unknown_chunk_sizing_is_refused(target, monkeypatch):
     monkeypatch.setattr(femu_target, "CHUNK_SIZING", "fastest")
     with pytest.raises(ConfigError, match="chunk sizing"):
         target.run(RoundSpec("op0-r001", "randwrite", 4096, 32, 1, 4096, seconds=1))
+
+
+def test_each_timed_round_is_logged_with_its_seconds_asked_and_run(target):
+    target.run(RoundSpec("op0-r001", "randwrite", 4096, 32, 1, target.capacity_bytes, seconds=2))
+    target.run(RoundSpec("fill", "write", 4096, 32, 1, target.capacity_bytes))  # untimed: not
+    [(label, asked_s, ran_s)] = target.timed_rounds
+    assert (label, asked_s) == ("op0-r001", 2.0)
+    assert 2.0 <= ran_s <= 2.0 + 2 * femu_target.MIN_CHUNK_PAGES / 1000  # and its last drain
