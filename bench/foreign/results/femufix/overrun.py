@@ -1,5 +1,6 @@
 """How long the fixed harness's timed rounds ran against the seconds calibrate asked, on every
-re-measured drive (run.json's ``timed_rounds``, kept by bench/foreign/femu_target.py).
+re-measured drive (run.json's ``timed_rounds``, kept by bench/foreign/femu_target.py), and on
+the four drives overrun_arms.sh measured again with the older sizings (overrun/).
 
     PYTHONPATH=python python bench/foreign/results/femufix/overrun.py \
         > bench/foreign/results/femufix/overrun.txt
@@ -17,21 +18,25 @@ R = Path("bench/foreign/results/femufix")
 def main() -> None:
     print("| drive | timed rounds | run ÷ asked: median | worst | over 1.25x | worst round |")
     print("|---|---|---|---|---|---|")
-    every = []
-    for run in sorted(R.glob("femu-*/run.json")):
-        rounds = json.loads(run.read_text()).get("timed_rounds") or []
+    every: dict[str, list[float]] = {}
+    runs = sorted(R.glob("femu-*/run.json")) + sorted((R / "overrun").glob("*.json"))
+    for run in runs:
+        doc = json.loads(run.read_text())
+        rounds, sizing = doc.get("timed_rounds") or [], doc.get("chunk_sizing", "?")
+        name = run.parent.name if run.name == "run.json" else run.stem
         ratios = [(ran / asked, label, asked, ran) for label, asked, ran in rounds]
         if not ratios:
             continue
-        every += [r[0] for r in ratios]
+        every.setdefault(sizing, []).extend(r[0] for r in ratios)
         worst = max(ratios)
-        print(f"| {run.parent.name} | {len(ratios)} | "
+        print(f"| {name} ({sizing}) | {len(ratios)} | "
               f"{statistics.median(r[0] for r in ratios):.3f} | {worst[0]:.2f} | "
               f"{sum(r[0] > 1.25 for r in ratios)} | {worst[1]}: {worst[2]:g} s asked, "
               f"{worst[3]:.1f} s run |")  # fmt: skip
-    if every:
-        print(f"# {len(every)} timed rounds: run ÷ asked median {statistics.median(every):.3f}, "
-              f"worst {max(every):.2f}, over 1.25x: {sum(x > 1.25 for x in every)}")  # fmt: skip
+    for sizing, x in every.items():
+        print(f"# {sizing}: {len(x)} timed rounds, run ÷ asked median {statistics.median(x):.3f}, "
+              f"worst {max(x):.2f}, over 1.25x: {sum(v > 1.25 for v in x)}, over 2x: "
+              f"{sum(v > 2 for v in x)}")  # fmt: skip
 
 
 if __name__ == "__main__":
