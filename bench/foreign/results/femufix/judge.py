@@ -20,7 +20,7 @@ from pathlib import Path
 
 S = Path("bench/foreign/results")
 R = S / "femufix"
-_spec = importlib.util.spec_from_file_location("femularge_judge", S / "femularge/judge.py")
+_spec = importlib.util.spec_from_file_location("femularge_judge", S / "femularge" / "judge.py")
 femularge = importlib.util.module_from_spec(_spec)  # its drives, gate14's and femu0's judges
 _spec.loader.exec_module(femularge)
 e2e, femu0, early = femularge.e2e, femularge.femu0, femularge.early

@@ -12,7 +12,7 @@ run() {  # NAME COMMAND...: one run, its exit status and CPU seconds (/usr/bin/t
     echo "exit $?: $name"; cat "$W/$name.time"
 }
 mkdir -p $W $R/plain
-PYTHONPATH=python $PY $R/judge.py --list > $W/list.txt
+PYTHONPATH=python $PY bench/foreign/results/femufix/judge.py --list > $W/list.txt
 grep '^measure ' $W/list.txt | while read _ n opts; do
     run measure-$n $E measure --binary $H --out $R/$n --onset-from-empty --spare-from-onset $opts
 done

@@ -7,7 +7,7 @@
 set -u
 H=$1 W=$2 R=bench/foreign/results/femufix PY=${PY:-/work/main/.venv/bin/python}
 mkdir -p $W $R/overrun
-PYTHONPATH=python $PY $R/judge.py --list > $W/list.txt
+PYTHONPATH=python $PY bench/foreign/results/femufix/judge.py --list > $W/list.txt
 for n in femu-8lun-300blk-thres70-4ms-on femu-14lun-224blk-thres60-5ms-ns80-on \
          femu-23lun-118blk-thres58-4300us-ns85 femu-31lun-86blk-thres57-3600us-ns80; do
     opts=$(grep "^measure $n " $W/list.txt | cut -d' ' -f3-)

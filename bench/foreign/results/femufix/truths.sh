@@ -5,7 +5,7 @@
 set -u
 H=$1 W=$2 R=bench/foreign/results/femufix PY=${PY:-/work/main/.venv/bin/python}
 mkdir -p $W
-PYTHONPATH=python $PY $R/judge.py --list > $W/list.txt
+PYTHONPATH=python $PY bench/foreign/results/femufix/judge.py --list > $W/list.txt
 grep '^truth ' $W/list.txt | while read _ n opts; do
     date -u; uptime
     PYTHONPATH=python /usr/bin/time -f "%U+%S CPU s, %e s wall: truth-$n" nice -n 10 \
