@@ -6,6 +6,10 @@ each folder judged by bench/foreign/femu_end_to_end.py's ``judge``, the targets 
     PYTHONPATH=python python bench/foreign/results/femufix/judge.py \
         > bench/foreign/results/femufix/judged.txt
     PYTHONPATH=python python bench/foreign/results/femufix/judge.py --list   # the scripts' list
+    PYTHONPATH=python python bench/foreign/results/femufix/judge.py --table \
+        > bench/foreign/results/femufix/table.md   # status.md's per-drive table
+    PYTHONPATH=python python bench/foreign/results/femufix/judge.py --plain \
+        > bench/foreign/results/femufix/plain.txt  # femu0's burst-cycle verdict re-measured
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ DRIVES = {
         S / "femularge" / f"{n}.json", o)
     for n, o in femularge.FRESH.items()
 }  # fmt: skip
+WORSE_POINTS = 2.0  # femu0's condition 3
 #: the drives of the adopted defaults' verdicts: onset-tolerant's F1, F2; femu0's G1, G2
 VERDICT_DRIVES = {
     "onset-tolerant": ["femu-11lun-290blk-thres69-3200us-on", "femu-5lun-400blk-thres86-2800us-on"],
@@ -60,7 +65,63 @@ def held_out_waf(row: dict) -> float:
     return max(abs(femu0.errors(row, "waf")[x]) for x in femu0.HELD_OUT)
 
 
+def cell(row: dict) -> str:
+    if "refused" in row:
+        return "refused"
+    waf, median, worst = femularge.held_out(row)
+    return f"{waf:.1f}%, {median:.1f} / {worst:.1f}%" + ("" if met(row)[0] else " **miss**")
+
+
+def table() -> None:
+    """status.md's per-drive table: held-out WAF worst, IOPS median / worst |error| (%)."""
+    print("| drive | old: WAF worst, IOPS median / worst | new | old measurement, settled "
+          "truth | new measurement, 4-12 window |")  # fmt: skip
+    print("|---|---|---|---|---|")
+    for name, (old, old_truth, settled, _) in DRIVES.items():
+        t_old, t_new = (json.loads(p.read_text()) for p in (old_truth, settled))
+        rows = (e2e.judge(t_old, old), e2e.judge(t_new, R / name), e2e.judge(t_new, old),
+                e2e.judge(early(t_new), R / name))  # fmt: skip
+        print(f"| {name} | " + " | ".join(cell(r) for r in rows) + " |")
+
+
+def plain() -> None:
+    """femu0's burst-cycle verdict re-measured: each new measurement predicted with the first
+    level read through the cycle (the default; femufix/NAME) and plain (``repredict
+    --no-through-cycle``; plain/NAME) against the settled truth; femu0's condition 3 (no figure
+    0-40% more than WORSE_POINTS worse with the cycle than without)."""
+    print("| drive | 0% WAF: cycle / plain | held-out WAF worst: cycle / plain | worse by > 2 "
+          "points with the cycle |")  # fmt: skip
+    print("|---|---|---|---|")
+    held = True
+    for name, (*_, settled, _) in DRIVES.items():
+        if not (R / "plain" / name / "run.json").exists():
+            print(f"| {name} | not run |||")
+            continue
+        truth = json.loads(settled.read_text())
+        cyc, flat = e2e.judge(truth, R / name), e2e.judge(truth, R / "plain" / name)
+        if "refused" in cyc or "refused" in flat:
+            said = ["refused" if "refused" in r else "answers" for r in (cyc, flat)]
+            print(f"| {name} | {said[0]} / {said[1]} |||")
+            held &= "refused" in flat or "refused" not in cyc
+            continue
+        worse = [
+            f"{k}@{x:g} {femu0.errors(flat, k)[x]:+.1f}->{femu0.errors(cyc, k)[x]:+.1f}"
+            for k in ("waf", "iops")
+            for x in femu0.errors(cyc, k)
+            if abs(femu0.errors(cyc, k)[x]) > abs(femu0.errors(flat, k)[x]) + WORSE_POINTS
+        ]
+        held &= not worse
+        print(f"| {name} | {femu0.errors(cyc, 'waf')[0.0]:+.1f} / "
+              f"{femu0.errors(flat, 'waf')[0.0]:+.1f}% | {held_out_waf(cyc):.1f} / "
+              f"{held_out_waf(flat):.1f}% | {', '.join(worse) or 'none'} |")  # fmt: skip
+    print(f"# femu0's condition 3 on the re-measured drives: {'holds' if held else 'FAILS'}")
+
+
 def main() -> None:
+    if sys.argv[1:] == ["--table"]:
+        return table()
+    if sys.argv[1:] == ["--plain"]:
+        return plain()
     if sys.argv[1:] == ["--list"]:
         for n, (_, old_truth, new_truth, _opts) in DRIVES.items():
             if new_truth.parent == R:

@@ -12,11 +12,8 @@ for n in femu-8lun-300blk-thres70-4ms-on femu-14lun-224blk-thres60-5ms-ns80-on \
          femu-23lun-118blk-thres58-4300us-ns85 femu-31lun-86blk-thres57-3600us-ns80; do
     opts=$(grep "^measure $n " $W/list.txt | cut -d' ' -f3-)
     for sizing in last-chunk round-rate; do
-        date -u; uptime
-        PYTHONPATH=python /usr/bin/time -f "%U+%S CPU s, %e s wall: $sizing-$n" nice -n 10 \
-            $PY bench/foreign/femu_end_to_end.py measure --binary $H --out $W/$sizing/$n \
-            --onset-from-empty --spare-from-onset --chunk-sizing $sizing $opts > $W/$sizing-$n.out 2>&1
-        echo "exit $?: $sizing-$n"; tail -1 $W/$sizing-$n.out
+        sh $R/timed.sh $sizing-$n $W $PY bench/foreign/femu_end_to_end.py measure --binary $H \
+            --out $W/$sizing/$n --onset-from-empty --spare-from-onset --chunk-sizing $sizing $opts
         $PY -c "import json,sys; d=json.load(open(sys.argv[1])); json.dump({'chunk_sizing': d['chunk_sizing'], 'timed_rounds': d['timed_rounds']}, open(sys.argv[2], 'w'), indent=0)" \
             $W/$sizing/$n/run.json $R/overrun/$n-$sizing.json
     done

@@ -7,10 +7,7 @@ H=$1 W=$2 R=bench/foreign/results/femufix PY=${PY:-/work/main/.venv/bin/python}
 mkdir -p $W
 PYTHONPATH=python $PY bench/foreign/results/femufix/judge.py --list > $W/list.txt
 grep '^truth ' $W/list.txt | while read _ n opts; do
-    date -u; uptime
-    PYTHONPATH=python /usr/bin/time -f "%U+%S CPU s, %e s wall: truth-$n" nice -n 10 \
-        $PY bench/foreign/femu.py --binary $H --work $W/$n --extra-op 0,10,20,30,40 --qd 32 \
-        --qd-sweep '' --drive-writes 30 $opts --out $R/$n.json > $W/truth-$n.out 2>&1
-    echo "exit $?: truth-$n"
+    sh $R/timed.sh truth-$n $W $PY bench/foreign/femu.py --binary $H --work $W/$n \
+        --extra-op 0,10,20,30,40 --qd 32 --qd-sweep '' --drive-writes 30 $opts --out $R/$n.json
 done
 echo DONE truths; date -u
