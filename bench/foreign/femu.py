@@ -1,7 +1,7 @@
 """Drive FEMU's black-box SSD FTL, built standalone, with 4 KiB random writes per OP level.
 
     python bench/foreign/femu.py --binary PATH/femu-bbssd-harness --work DIR \
-        [--extra-op 0,10,20,30,40] [--qd 32] [--qd-sweep 4,128@0,40] [--drive-writes 20] \
+        [--extra-op 0,10,20,30,40] [--qd 32] [--qd-sweep 4,128@0,40] [--drive-writes 30] \
         [--commit SHA] [--out bench/foreign/results/femu.json] \
         [--gc-thres-pcent 75] [--gc-thres-pcent-high 95] [--nchs 8] [--luns-per-ch 8] \
         [--blks-per-pl 256] [--namespace-mb 12288] [--program-ns 200000] [--patch WORDS]
@@ -30,7 +30,10 @@ Each (OP, QD) case is one run of D span writes (--drive-writes) from an empty dr
 harness prints cumulative counters read from the FTL's state every quarter span write; each
 span write is a round (IOPS: host writes / simulated time; WAF: NAND pages programmed / host
 pages written) and the steady figures are the last 8 rounds' (calibrate's rule: within +-3% in
-range and trend). FOB: the first quarter span write from empty (no GC ran in it: checked).
+range and trend). D is 30 by default: at 12 (every FEMU end-to-end truth before
+bench/foreign/results/femufix/) the window 4-12 was unsettled at transition levels by that rule,
+1.6-2.8% below the window 22-30 (bench/foreign/results/femularge/DIAGNOSIS.md (b)).
+FOB: the first quarter span write from empty (no GC ran in it: checked).
 """
 
 from __future__ import annotations
@@ -184,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
     common.add_arguments(
         ap,
         qd_sweep="4,128@0,40",
-        drive_writes=20.0,
+        drive_writes=30.0,
         out=Path(__file__).parent / "results" / "femu.json",
     )
     ap.add_argument("--commit", default=None, help="FEMU's commit the harness was built from")

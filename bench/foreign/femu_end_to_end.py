@@ -46,9 +46,12 @@ bench/foreign/results/femu40/RULE.md). ``--reserve-gate`` (``measure``, ``repred
 ``plausibility.RESERVE_READING_GATE`` on (the gate before any twin passes a reserve reading that
 explains the figures; its rule: bench/foreign/results/gate14/RULE.md). ``--run-on-levels``,
 ``--run-on-step``: ``--run-on`` after the levels named (each into ``run_on-LEVEL.json``), every
-step of that many drive writes. ``--round-rate`` (``measure``): with ``femu_target.ROUND_RATE``
-on (a timed round's chunks sized at the round's own rate so far, not the last chunk's; its
-rule: bench/foreign/results/femularge/RULE.md).
+step of that many drive writes. ``--chunk-sizing`` (``measure``): ``femu_target.CHUNK_SIZING``
+(how a timed round's chunks are sized; default ``grown``, the harness's bug fix of
+bench/foreign/results/femufix/status.md); ``--no-round-rate`` is ``last-chunk`` (every FEMU
+end-to-end run stored before it), ``--round-rate`` ``round-rate`` (femularge's arms,
+bench/foreign/results/femularge/RULE.md). ``--no-through-cycle`` (``measure``, ``repredict``):
+``burst_cycle.READ_THROUGH_CYCLE`` off in calibrate's process (the first level read plain).
 
 ``refit`` (a diagnosis, not a case of the rule): the case's ``measurement.json`` with its QD32
 levels' IOPS and WAF replaced by the truth's, everything else kept (the QD4 probe, the FOB, the
@@ -106,7 +109,7 @@ def run_measure(args: argparse.Namespace) -> dict:
     if args.carry is not None:
         graded_run.CARRY_GRADED_SURPLUS = args.carry
     femu.SEED = args.seed  # the harness's random writes (femu.command passes it)
-    femu_target.ROUND_RATE = args.round_rate
+    femu_target.CHUNK_SIZING = args.chunk_sizing
     drive, ns_mb = drive_of(args)
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
@@ -156,7 +159,7 @@ def run_measure(args: argparse.Namespace) -> dict:
         "spare_from_onset": args.spare_from_onset,
         "through_cycle": args.through_cycle, "discard_iops": args.discard_iops,
         "reserve_gate": args.reserve_gate,
-        "round_rate": femu_target.ROUND_RATE,
+        "chunk_sizing": femu_target.CHUNK_SIZING,
         "carry": graded_run.CARRY_GRADED_SURPLUS,
         "seed": femu.SEED,
         "plan": plan.text(),
@@ -169,6 +172,7 @@ def run_measure(args: argparse.Namespace) -> dict:
         "calibrate_exit": res.returncode,
         "cpu_s_measure": (t1.user - t0.user) + (t1.system - t0.system) + target.cpu_s,
         "cpu_s_predict": cpu_predict,
+        "timed_rounds": [list(r) for r in target.timed_rounds],  # label, seconds asked, run
     }
     (out / "run.json").write_text(json.dumps(doc, indent=1) + "\n")
     return doc
@@ -208,6 +212,8 @@ SPARE_FROM_ONSET_MAIN = (
 THROUGH_CYCLE_SET = (
     "from overprov.calibrate import burst_cycle; burst_cycle.READ_THROUGH_CYCLE = True; "
 )
+#: set first in that process with ``--no-through-cycle`` (the first level read plain)
+PLAIN_ZERO_SET = THROUGH_CYCLE_SET.replace("= True", "= False")
 #: set first in that process with ``--discard-iops`` (``discard_iops.CARRY``)
 DISCARD_IOPS_SET = "from overprov.calibrate import discard_iops; discard_iops.CARRY = True; "
 #: set first in that process with ``--reserve-gate`` (``plausibility.RESERVE_READING_GATE``)
@@ -217,7 +223,7 @@ RESERVE_GATE_SET = (
 
 
 def predict(
-    folder: Path, spare_from_onset: bool = False, through_cycle: bool = False,
+    folder: Path, spare_from_onset: bool = False, through_cycle: bool | None = None,
     discard_iops: bool = False, reserve_gate: bool = False,
 ) -> tuple[list[str], subprocess.CompletedProcess, float]:
     """``overprov calibrate --from folder`` into ``folder/fit`` and ``folder/prediction.json``:
@@ -227,7 +233,8 @@ def predict(
     ``reserve_gate``: with ``plausibility.RESERVE_READING_GATE`` on."""
     main = SPARE_FROM_ONSET_MAIN if spare_from_onset else SPARE_FROM_ONSET_MAIN.replace(
         "discard_transient.SPARE_FROM_ONSET = True; ", "")  # fmt: skip
-    sets = (THROUGH_CYCLE_SET if through_cycle else "") + (DISCARD_IOPS_SET if discard_iops else "")
+    sets = {True: THROUGH_CYCLE_SET, False: PLAIN_ZERO_SET, None: ""}[through_cycle]
+    sets += DISCARD_IOPS_SET if discard_iops else ""
     sets += RESERVE_GATE_SET if reserve_gate else ""
     head = ["-c", sets + main]
     if not (spare_from_onset or sets):
@@ -393,10 +400,14 @@ def main(argv: list[str] | None = None) -> int:
         help="set graded_run.CARRY_GRADED_SURPLUS on or off (default: the code's)",
     )
     m.add_argument("--seed", type=int, default=femu.SEED, help="the harness's random-write seed")
-    m.add_argument("--round-rate", action=argparse.BooleanOptionalAction,
-                   default=femu_target.ROUND_RATE,
-                   help="set femu_target.ROUND_RATE (a timed round's chunks sized at the "
-                   "round's own rate so far; default: the code's)")  # fmt: skip
+    m.add_argument("--chunk-sizing", choices=femu_target.CHUNK_SIZINGS,
+                   default=femu_target.CHUNK_SIZING,
+                   help="set femu_target.CHUNK_SIZING (default: the code's, grown)")  # fmt: skip
+    m.add_argument("--round-rate", dest="chunk_sizing", action="store_const", const="round-rate",
+                   help="--chunk-sizing round-rate (femularge's runs)")  # fmt: skip
+    m.add_argument("--no-round-rate", dest="chunk_sizing", action="store_const",
+                   const="last-chunk",
+                   help="--chunk-sizing last-chunk (every run stored before femufix)")  # fmt: skip
     for name, value in (femu.GC_THRESHOLDS | {k: femu.GEOMETRY[k] for k in femu.DRIVE_GEOMETRY}
                         ).items():  # fmt: skip
         m.add_argument("--" + name.replace("_", "-"), type=int, default=value)
@@ -433,8 +444,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--spare-from-onset", action="store_true",
                    help="with discard_transient.SPARE_FROM_ONSET on")  # fmt: skip
     for sp in (m, p):
-        sp.add_argument("--through-cycle", action="store_true",
-                        help="predict with burst_cycle.READ_THROUGH_CYCLE on")  # fmt: skip
+        sp.add_argument("--through-cycle", action=argparse.BooleanOptionalAction, default=None,
+                        help="predict with burst_cycle.READ_THROUGH_CYCLE on (or off: the "
+                        "first level read plain; default: the code's)")  # fmt: skip
         sp.add_argument("--discard-iops", action="store_true",
                         help="predict with discard_iops.CARRY on")  # fmt: skip
         sp.add_argument("--reserve-gate", action="store_true",

@@ -19,9 +19,13 @@ as ``--workload /dev/stdin`` phases as calibrate asks for them, its counters rea
 - A round: ``qd N`` first (the writes outstanding finish, then N are kept outstanding: a new
   fio job), then its writes — sequential (``seq``, 4 KiB writes, in order) for an untimed
   sequential round, uniform random 4 KiB pages of its span (``rand``) in chunks until the
-  simulated time passes its seconds (a chunk sized at the last chunk's rate, so the round ends
-  within one chunk of at least :data:`MIN_CHUNK_PAGES` past its time) — then ``qd N`` again
-  (its last writes complete). Its duration is from the first drain to the last; its IOPS are
+  simulated time passes its seconds — then ``qd N`` again (its last writes complete). A chunk is
+  sized (:data:`CHUNK_SIZING`, ``"grown"``) to end :data:`CHUNK_SHARE` of the time left at the
+  round's own rate so far (at its start, the last round's whole rate), and is at most as many
+  pages as the round has written so far (at least :data:`MIN_CHUNK_PAGES`): chunks double
+  from 64 pages while the rate is read from few pages, so a round whose first pages are fast
+  (a GC pause on other LUNs, the queue filling) ends near its seconds as a device under fio
+  does, not several times past them. Its duration is from the first drain to the last; its IOPS are
   its bytes ÷ the block size ÷ that. Latency is not reported (None).
 """
 
@@ -43,14 +47,17 @@ PAGE_BYTES = femu.PAGE_BYTES
 MIN_CHUNK_PAGES = 64
 #: A chunk is sized to end this share of the time left (a slower chunk overruns less).
 CHUNK_SHARE = 0.97
-#: Size a timed round's chunks at the round's own rate so far (at its start, the last round's
-#: whole rate) instead of the last chunk's: a last chunk of MIN_CHUNK_PAGES can finish in a
-#: sliver of simulated time when GC pauses, and a round sized from it ran 85.7 s for 11 s asked
-#: (bench/foreign/results/femularge/DIAGNOSIS.md). Off: its rule
-#: (bench/foreign/results/femularge/RULE.md) failed: with it every fresh drive met its targets,
-#: but measured again with it five of fifteen seen drives got worse by more than 1 point
-#: (bench/foreign/results/femularge/verdict.md).
-ROUND_RATE = False
+#: How a timed round's chunks are sized: ``"grown"`` (the default, a bug fix:
+#: bench/foreign/results/femufix/status.md) as the module docstring says. Kept only to reproduce
+#: stored runs: ``"last-chunk"``, each chunk at the last chunk's rate, as every FEMU end-to-end
+#: run stored before femufix was measured (a 64-page chunk finishing in a GC pause sized the
+#: next at 8x the drive's rate: 85.7 s run for 11 s asked,
+#: bench/foreign/results/femularge/DIAGNOSIS.md); ``"round-rate"``, at the round's own rate so
+#: far with no cap on a chunk (femularge's ``--round-rate`` arms; its rounds still ran up to
+#: 5.9x their seconds where a round began faster than the last one's whole rate:
+#: bench/foreign/results/femularge/round_chunks--round-rate.txt).
+CHUNK_SIZINGS = ("grown", "round-rate", "last-chunk")
+CHUNK_SIZING = "grown"
 NO_REPORTS = 1 << 62  # the harness's --report-every: no `R` lines between phases
 LATENCY_KEYS = ("mean", "max", "p50", "p90", "p99", "p99_9", "p99_99")
 
@@ -82,7 +89,9 @@ class FemuTarget(PipedTarget):
         self.member_names = [self.spec]
         self.last: Counters | None = None
         self.geometry: dict[str, int] = {}
-        self._rate: float | None = None  # pages per ns of the last chunk
+        self._rate: float | None = None  # pages per ns the next chunk is sized at
+        self.timed_rounds: list[tuple[str, float, float]] = []
+        """Each timed round's label, seconds asked and seconds run (simulated)."""
 
     # ------------------------------------------------------------------ the harness process
     def command(self) -> list[str]:
@@ -167,6 +176,8 @@ class FemuTarget(PipedTarget):
             self.phase(f"seq {first} {pages}")
         else:
             self._timed(spec, first, pages, start.t_ns + round(spec.seconds * 1e9))
+            ran_s = (self.last.t_ns - start.t_ns) / 1e9
+            self.timed_rounds.append((spec.label, float(spec.seconds), ran_s))
         end = self.phase(f"qd {qd}")
         written = (end.host_pages - start.host_pages) * PAGE_BYTES
         duration_s = max(end.t_ns - start.t_ns, 1) / 1e9
@@ -184,12 +195,17 @@ class FemuTarget(PipedTarget):
         ``deadline_ns`` (module docstring)."""
         at = start = self.last
         assert at is not None
+        if CHUNK_SIZING not in CHUNK_SIZINGS:
+            raise ConfigError(f"{self.spec}: chunk sizing {CHUNK_SIZING!r} is not one of "
+                              f"{', '.join(CHUNK_SIZINGS)}")  # fmt: skip
         while at.t_ns < deadline_ns:
             left = deadline_ns - at.t_ns
             n = MIN_CHUNK_PAGES if self._rate is None else int(CHUNK_SHARE * left * self._rate)
+            if CHUNK_SIZING == "grown":
+                n = min(n, at.host_pages - start.host_pages)
             n = max(n, MIN_CHUNK_PAGES)
             after = self.phase(f"rand {first} {pages} {n}")
-            since = start if ROUND_RATE else at  # the rate over the round so far, or the chunk's
+            since = at if CHUNK_SIZING == "last-chunk" else start  # the chunk's, or the round's
             if after.t_ns > since.t_ns:
                 self._rate = (after.host_pages - since.host_pages) / (after.t_ns - since.t_ns)
             at = after
