@@ -597,7 +597,11 @@ impl Engine {
             self.slots.push(Reverse(done));
         }
         let latency = done.saturating_sub(issue);
-        if let Some(r) = &mut self.round {
+        if let Some(r) = self.round.as_mut().filter(|_| is_read) {
+            r.read_latency.record(latency);
+            r.read_latency_sum_ns += latency as u128;
+            r.read_ios += 1;
+        } else if let Some(r) = &mut self.round {
             r.latency.record(latency);
             r.latency_sum_ns += latency as u128;
             r.ios += 1;
