@@ -132,7 +132,9 @@ def test_a_simulated_mixed_round_reports_its_reads_mean_latency_as_fio_does():
               "seconds": 0.2, "idle_seconds": 1.0}  # fmt: skip
         mixed = t.run(RoundSpec(label="mix", read_percent=70, **kw)).combined
         writes = t.run(RoundSpec(label="w", **kw)).combined
-        assert writes.read_latency_us_mean is None and "read_latency_us_mean" not in writes.to_dict()
+        assert (
+            writes.read_latency_us_mean is None and "read_latency_us_mean" not in writes.to_dict()
+        )
         assert mixed.read_latency_us_mean is not None and mixed.read_latency_us_mean > 0
         assert mixed.bytes_written == pytest.approx(mixed.iops * mixed.duration_s * 4096, rel=1e-6)
         assert mixed.iops < writes.iops  # the reads hold queue slots: fewer writes a second

@@ -271,9 +271,9 @@ class SimTarget:
         )
 
     def _iid_round(self, spec: RoundSpec) -> Figures:
-        """A timed random-write round (with ``read_percent``, reads mixed in: their mean latency
-        over the sub-rounds, as fio reports a mixed job's) as fio runs it (``norandommap``: every write lands on a
-        uniformly drawn block, independent of the others).
+        """A timed random-write round as fio runs it (``norandommap``: every write lands on a
+        uniformly drawn block, independent of the others); with ``read_percent``, reads mixed
+        in (their mean latency over the sub-rounds' reads, as fio reports a mixed job's).
 
         The core's round writes each block of the span at most once per pass (a random map);
         over a long round that is a different workload, with a lower WAF, than fio's. So the
