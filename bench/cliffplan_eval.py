@@ -1,5 +1,6 @@
 """``overprov calibrate --cliff`` end to end on generated drives with held-out caches
-(bench/results/cliffplan/RULE.md).
+(bench/results/cliffplan/RULE.md; with ``--probes-in-prediction``, the step's read probes
+in the prediction: bench/results/cliffread/RULE.md).
 
 For each seed and cache share: the truth drive (``validation.drive(seed)`` with the cache, its
 SLC program time drawn from 150-250 µs, a 4 MiB write buffer) written as a drive file and
@@ -9,7 +10,7 @@ QD8 70%-read cliff from purged and from filled (bench/cliff_bench.py's truth).
 
     PYTHONPATH=python python bench/cliffplan_eval.py [--seeds 202-205] [--shares 0.01,0.03]
         [--physical 4GiB] [--also-workloads "qd8,read0;qd32,read0"]
-        [--out bench/results/cliffplan/runs.json]
+        [--out bench/results/cliffplan/runs.json] [--probes-in-prediction]
 
 ``--also-workloads``: not judged, each run's step refitted in-process under other workloads
 (twin.toml's drive, the measurement's series) beside the truth's cliff from purged.
@@ -52,9 +53,19 @@ def truth_cliff(truth: dict, scale: float, state: str) -> cliff.Cliff | None:
     )
 
 
-def calibrate(path: Path, scale: str, out: Path) -> dict:
-    """The CLI run; its prediction's ``cliff`` (or the error it ended with)."""
-    cmd = [sys.executable, "-m", "overprov", "calibrate", f"sim:{path}@{scale}", "--cliff",
+#: the CLI with ``cliff_prediction.PROBES_IN_PREDICTION`` set in its process
+_CLI_WITH_PROBES = (
+    "import sys; from overprov.calibrate import cliff_prediction as c; "
+    "c.PROBES_IN_PREDICTION = True; from overprov.cli import main; "
+    "raise SystemExit(main(sys.argv[1:]))"
+)
+
+
+def calibrate(path: Path, scale: str, out: Path, probes: bool = False) -> dict:
+    """The CLI run (with ``probes``, the read probes in the prediction: its flag set in the
+    calibrate process); its prediction's ``cliff`` (or the error it ended with)."""
+    cli = ["-c", _CLI_WITH_PROBES] if probes else ["-m", "overprov"]
+    cmd = [sys.executable, *cli, "calibrate", f"sim:{path}@{scale}", "--cliff",
            "--extra-op", "0,20", "--no-progress", "--out", str(out)]  # fmt: skip
     env = {**os.environ, "PYTHONPATH": str(ROOT / "python")}
     run = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
@@ -100,13 +111,13 @@ def also(out: Path, truth: dict, scale: float, workload: str) -> dict:
 
 
 def one(seed: int, share: float, rng: random.Random, physical: float, work: Path,
-        also_workloads: list[str]) -> dict:  # fmt: skip
+        also_workloads: list[str], probes: bool = False) -> dict:  # fmt: skip
     truth = truth_drive(seed, share, rng)
     scale = validation.scale_for(truth, physical)
     path = work / f"drive-{seed}-{share:g}.toml"
     path.write_text(twinmod.to_toml(truth) + "\n")
     t0 = cpu_s()
-    pred = calibrate(path, scale, work / f"out-{seed}-{share:g}")
+    pred = calibrate(path, scale, work / f"out-{seed}-{share:g}", probes)
     row: dict = {
         "drive": f"generated {seed}, cache {100 * share:g}%", "scale": scale,
         "true_cache_bytes": truth["config"]["timing"]["slc"]["max_bytes"],
@@ -181,7 +192,16 @@ def main() -> int:
         "--also-workloads", default="", help="not judged: refitted under these too (qdN,readP;...)"
     )
     ap.add_argument("--out", type=Path, default=ROOT / "bench/results/cliffplan/runs.json")
+    ap.add_argument(
+        "--probes-in-prediction", action="store_true",
+        help="calibrate (and the --also-workloads refits) with cliff_prediction."
+        "PROBES_IN_PREDICTION set (bench/results/cliffread/RULE.md)",
+    )  # fmt: skip
     args = ap.parse_args()
+    if args.probes_in_prediction:
+        from overprov.calibrate import cliff_prediction
+
+        cliff_prediction.PROBES_IN_PREDICTION = True
     physical = float(parse_size_bytes(args.physical, "--physical"))
     shares = [float(x) for x in args.shares.split(",")]
     t0 = cpu_s()
@@ -191,9 +211,12 @@ def main() -> int:
             rng = random.Random(seed * 7919)
             for share in shares:
                 also_wl = [w for w in args.also_workloads.split(";") if w]
-                rows.append(one(seed, share, rng, physical, Path(tmp), also_wl))
+                rows.append(
+                    one(seed, share, rng, physical, Path(tmp), also_wl, args.probes_in_prediction)
+                )
     verdicts = {key: verdict(rows, key) for key in ("purged", "filled")}
-    doc = {"rows": rows, "verdicts": verdicts, "cpu_s": round(cpu_s() - t0, 1)}
+    doc = {"rows": rows, "verdicts": verdicts, "cpu_s": round(cpu_s() - t0, 1),
+           "probes_in_prediction": args.probes_in_prediction}  # fmt: skip
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(doc, indent=1) + "\n")
     print(markdown(rows))

@@ -55,6 +55,10 @@ def test_the_step_finds_and_fits_a_cache_of_known_size():
     doc, scale = _measure(drive, cliff_step.CliffPlan(cliff_step.parse_workload("qd8,read70")))
     assert doc["status"] == "found"
     assert doc["drive_writes"] < 0.1  # ended near the cliff, far from the bound
+    # the read probes are measured on sim: too (its rounds report their reads): a read of a
+    # written page waits longer past the cliff (behind TLC programs) than before it
+    before, after = (doc["probes"][k]["read_us"] for k in ("before", "after"))
+    assert 0 < before < after, doc["probes"]
     twin = cliff.with_cache(drive, 1e9, 100.0)  # size and SLC program time unknown to the fit
     twin, factor = cliff_prediction.cliff_twin(twin, str(scale), doc["buffer_fill_bytes"])
     assert factor == pytest.approx(scale)

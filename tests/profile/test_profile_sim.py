@@ -117,3 +117,28 @@ def test_a_simulated_profile_cannot_be_resumed_and_says_why():
     t = make_target("sim:older-mlc-sata@1GiB", None)
     with pytest.raises(Exception, match="cannot be resumed"):
         t.open(resuming=True)
+
+
+def test_a_simulated_mixed_round_reports_its_reads_mean_latency_as_fio_does():
+    """A round with ``read_percent`` on ``sim:``: its writes' figures (fio's write side) and its
+    reads' mean latency (``Figures.read_latency_us_mean``); a round without reads has none."""
+    t = make_target("sim:enterprise-tlc-nvme@2GiB", None)
+    t.open()
+    try:
+        span = t.capacity_bytes // 8
+        t.run(RoundSpec(label="fill", rw="write", bs_bytes=131072, qd=32, jobs=1,
+                        span_bytes=span, seconds=None))  # fmt: skip
+        kw = {"rw": "randwrite", "bs_bytes": 4096, "qd": 8, "jobs": 1, "span_bytes": span,
+              "seconds": 0.2, "idle_seconds": 1.0}  # fmt: skip
+        mixed = t.run(RoundSpec(label="mix", read_percent=70, **kw)).combined
+        writes = t.run(RoundSpec(label="w", **kw)).combined
+        assert (
+            writes.read_latency_us_mean is None and "read_latency_us_mean" not in writes.to_dict()
+        )
+        assert mixed.read_latency_us_mean is not None and mixed.read_latency_us_mean > 0
+        assert mixed.bytes_written == pytest.approx(mixed.iops * mixed.duration_s * 4096, rel=1e-6)
+        assert mixed.iops < writes.iops  # the reads hold queue slots: fewer writes a second
+        with pytest.raises(Exception, match="rate_iops"):
+            t.run(RoundSpec(label="open", rate_iops=1000.0, **kw))
+    finally:
+        t.close()

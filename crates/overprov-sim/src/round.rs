@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 
-/// A round of writes on the simulated drive.
+/// A round of writes on the simulated drive (with `read_percent`, random reads mixed in).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RoundRequest {
@@ -33,6 +33,11 @@ pub struct RoundRequest {
     /// garbage collection, as between open-loop arrivals. 0: the round starts at once.
     #[serde(default)]
     pub idle_seconds: f64,
+    /// Share (%) of the round's requests that are reads, drawn over the span as the whole
+    /// simulation's `workload.read_percent` draws them (a read of a page never written is
+    /// answered without NAND); 0: writes only (the round as before the field).
+    #[serde(default)]
+    pub read_percent: f64,
 }
 
 impl RoundRequest {
@@ -60,6 +65,7 @@ mod tests {
         assert_eq!(r.seconds, Some(1.5));
         assert!(!r.sequential);
         assert_eq!(r.idle_seconds, 0.0);
+        assert_eq!(r.read_percent, 0.0);
         let e = RoundRequest::from_json(
             r#"{"request_bytes": 4096, "queue_depth": 32, "span_pages": 1, "qd": 3}"#,
         )

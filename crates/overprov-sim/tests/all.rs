@@ -28,6 +28,7 @@ mod program_page;
 mod properties;
 mod qdepth;
 mod relocations_at_trigger;
+mod round_reads;
 mod slc;
 mod timing;
 mod trace_replay;

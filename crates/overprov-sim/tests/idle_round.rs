@@ -32,6 +32,7 @@ fn round(sim: &mut Simulator, seconds: Option<f64>, idle_seconds: f64, seed: u64
         seconds,
         seed,
         idle_seconds,
+        read_percent: 0.0,
     };
     sim.run_round(&r).unwrap()
 }

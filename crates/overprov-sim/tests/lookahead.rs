@@ -123,6 +123,7 @@ fn profiler_rounds_match_the_unbatched_loop() {
                 seconds,
                 seed: 7 + n as u64,
                 idle_seconds: 0.0,
+                read_percent: 0.0,
             };
             let f = sim.run_round(&r).expect("round");
             assert!(f.ios > 0, "round {n} wrote nothing");

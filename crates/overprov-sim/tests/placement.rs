@@ -199,6 +199,7 @@ fn profiler_rounds_are_routed_by_the_range_map() {
         seconds: None,
         seed: 1,
         idle_seconds: 0.0,
+        read_percent: 0.0,
     };
     sim.run_round(&round).unwrap();
     let (host, _) = sim.ftl().handle_pages();

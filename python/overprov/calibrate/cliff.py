@@ -105,7 +105,8 @@ def read_slot_series(
     read_slot_until_bytes: float | None = None,
 ) -> Series:  # fmt: skip
     """:func:`simulate_series` from purged with each read of a page already written holding
-    its queue slot ``read_slot_us`` (a drive's measured read time, full size) and booking
+    its queue slot ``read_slot_us`` (a drive's measured read time: a latency, the same at any
+    ``scale``, as the simulated drive's own reads are) and booking
     nothing in the core (``read_slot``: why, and where it was checked); with
     ``read_slot_until_bytes`` (full size) only until the host has written that much, reads of
     written pages sent to the drive after (``read_probes``: a slot measured before the cliff)."""
@@ -116,7 +117,7 @@ def read_slot_series(
     until = None if read_slot_until_bytes is None else read_slot_until_bytes * scale
     events, report = read_slot.request_loop(
         cfg, qd=qd, read_percent=read_percent, end_ns=int(seconds * scale * 1e9),
-        read_slot_ns=int(read_slot_us * scale * 1e3), seed=seed, read_slot_until_bytes=until,
+        read_slot_ns=int(read_slot_us * 1e3), seed=seed, read_slot_until_bytes=until,
     )  # fmt: skip
     return read_slot.binned(events, report, interval_ns=interval_s * scale * 1e9, scale=scale)
 

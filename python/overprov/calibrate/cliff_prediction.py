@@ -8,9 +8,13 @@ rule"), on the calibrated twin (its other figures: dies, program time, controlle
 at the twin's own scale with its write buffer scaled with it (an unscaled buffer of a drive
 simulated at 1/100 would hold 100 times its bytes and step on its own before the cache:
 docs/calibrate-cliff.md, "The consumer presets' step"). The fitted drive then predicts the
-cliff under the workload from a purged drive and from a filled one (``cliff.predict``, the
-read probes not measured: ``cliff_step``'s docstring). A fit the series cannot identify, or a
-prediction the fit cannot make, is ``declined`` with its reason, never a figure.
+cliff under the workload from a purged drive and from a filled one (``cliff.predict``). With
+:data:`PROBES_IN_PREDICTION` the step's read probes are used (``read_probes.predict``: from
+purged with the slot measured before the cliff, the twin's NAND program chosen by the probe
+past it, its link booked in gaps; from filled the chosen twin without the slot) and the
+twin's controller ceiling is first put just above the measured plateau (:func:`lift_ceiling`). A fit
+the series cannot identify, or a prediction the fit cannot make, is ``declined`` with its
+reason, never a figure.
 """
 
 from __future__ import annotations
@@ -19,9 +23,15 @@ import statistics
 from typing import Any
 
 from overprov import presets
-from overprov.calibrate import cliff
+from overprov.calibrate import cliff, read_probes
 from overprov.calibrate.cliff_step import CliffPlan, CliffWorkload, series
 from overprov.errors import ConfigError
+
+#: Whether the prediction takes the step's two read probes (``read_probes.predict``: the twin's
+#: link in gaps, its NAND chosen by the probe past the cliff, the slot measured before it) and
+#: puts the twin's controller ceiling at the measured SLC plateau (:func:`lift_ceiling`): off
+#: until bench/results/cliffread/RULE.md is met
+PROBES_IN_PREDICTION = False
 
 #: What the prediction says of the two read probes ``read_probes`` takes (not measured here)
 READ_PROBES_NOTE = (
@@ -47,6 +57,53 @@ def cliff_twin(
     if held > 0:
         timing["buffer"] = {**buffer, "bytes": max(4096, int(held))}
     return d, float(factor)
+
+
+def lift_ceiling(twin: dict[str, Any], plateau_iops: float) -> dict[str, Any]:
+    """``twin`` with its controller's per-command time (``command_us``, ``data_us_per_4kib``,
+    ``map_update_us``, in proportion) set so that its ceiling (contexts ÷ that time) is
+    ``plateau_iops`` ÷ (1 − ``cliff.CEILING_MARGIN``): just above the fastest the drive was
+    seen to run (4 KiB random writes into its SLC cache from purged). Calibrate's steady fit
+    does not identify a ceiling its steady state never reaches; a write plateau above it says
+    the controller is faster, and one under it bounds how fast a command is seen to go
+    (the SLC program time is then fitted under that ceiling, ``cliff.fit_cache``). Every
+    command pays it, a read of a page never written too (most of a purged drive's). A twin
+    without a controller (its time all in the NAND) is given one: a context per command."""
+    if plateau_iops <= 0:
+        return twin
+    need = plateau_iops / (1 - cliff.CEILING_MARGIN)
+    keys = ("command_us", "data_us_per_4kib", "map_update_us")
+    ctrl = twin.get("config", {}).get("timing", {}).get("controller")
+    per_us = sum(float((ctrl or {}).get(k) or 0.0) for k in keys)
+    if not ctrl or per_us <= 0:
+        ctrl = {"contexts": 1, "command_us": 1e6 / need, "data_us_per_4kib": 0.0,
+                "map_update_us": 0.0}  # fmt: skip
+        timing = {**twin["config"]["timing"], "controller": ctrl}
+        return {**twin, "config": {**twin["config"], "timing": timing}}
+    factor = float(ctrl.get("contexts") or 1) * 1e6 / per_us / need
+    timing = {**twin["config"]["timing"]}
+    timing["controller"] = {**ctrl, **{k: float(ctrl[k]) * factor for k in keys if k in ctrl}}
+    return {**twin, "config": {**twin["config"], "timing": timing}}
+
+
+def _lift(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any] | None:
+    """What :func:`lift_ceiling` did to the twin's controller: its command time before and
+    after (µs; before None: the twin had none), or None where nothing changed."""
+    a = before["config"]["timing"].get("controller") or {}
+    b = after["config"]["timing"].get("controller") or {}
+    if a == b:
+        return None
+    return {"command_us_before": a.get("command_us"), "command_us": b.get("command_us")}
+
+
+def measured_plateau(measured: cliff.Series, bs_bytes: int, fill_bytes: float) -> float | None:
+    """The series' level before its cache's step (10% or, where none, 5%), or None."""
+    for min_drop in (0.1, 0.05):
+        step = cliff.cache_step(measured, bs_bytes=bs_bytes, min_drop=min_drop,
+                                buffer_bytes=fill_bytes)[0]  # fmt: skip
+        if step is not None:
+            return step.iops_before
+    return None
 
 
 def fit(
@@ -110,8 +167,16 @@ def predict(doc: dict[str, Any], drive: dict[str, Any], scale: str) -> dict[str,
     if "program_us" not in twin["config"]["timing"].get("nand", {}):
         out["declined"] = "the twin has no NAND program time (timing.nand.program_us) to fit from"
         return out
+    bs = int(doc.get("bs_bytes", 4096))
+    probes = _probes(doc.get("probes"), doc, factor) if PROBES_IN_PREDICTION else None
+    out["probes_in_prediction"] = probes is not None
+    if probes is not None:
+        plateau = measured_plateau(series(doc), bs, fill)
+        lifted = twin if plateau is None else lift_ceiling(twin, plateau)
+        out["controller_lift"] = _lift(twin, lifted)
+        twin = lifted
     try:
-        f = fit(series(doc), twin, factor, int(doc.get("bs_bytes", 4096)), fill > 0)
+        f = fit(series(doc), twin, factor, bs, fill > 0)
     except ConfigError as exc:
         out["declined"] = str(exc).removeprefix("cliff: ")
         return out
@@ -123,13 +188,25 @@ def predict(doc: dict[str, Any], drive: dict[str, Any], scale: str) -> dict[str,
         "measured": f.measured.to_dict() if f.measured is not None else None,
     }
     fitted = cliff.fitted_drive(twin, f)
+    chosen: read_probes.Selection | None = None
     for state, key in (("none", "purged"), ("sequential", "filled")):
         try:
             seconds = _seconds(fitted, factor, wl, state, f.cache_bytes)
-            pred = cliff.predict(
-                twin, f, factor, qd=wl.qd, read_percent=wl.read_percent, seconds=seconds,
-                interval_s=seconds / PREDICT_INTERVALS, precondition=state,
-            )  # fmt: skip
+            kw = {"qd": wl.qd, "read_percent": wl.read_percent, "seconds": seconds,
+                  "interval_s": seconds / PREDICT_INTERVALS}  # fmt: skip
+            if probes is None:
+                pred = cliff.predict(twin, f, factor, **kw, precondition=state)
+            elif state == "none":
+                pred, chosen = read_probes.predict(
+                    twin, series(doc), *probes, fit_qd=int(doc.get("qd", 32)), scale=factor,
+                    read_probes=True, **kw,
+                    fitter=lambda s, d, sc: fit(s, d, sc, bs, fill > 0),
+                )  # fmt: skip
+                out["read_probes_selection"] = _selection(chosen)
+            elif chosen is not None:  # from filled: the chosen twin, no read slot (purged only)
+                pred = cliff.predict(chosen.drive, chosen.fit, factor, **kw, precondition=state)
+            else:
+                raise ConfigError("cliff: not predicted from filled: no twin chosen from purged")
         except ConfigError as exc:
             out[key] = {"declined": str(exc).removeprefix("cliff: ")}
             continue
@@ -143,6 +220,38 @@ def predict(doc: dict[str, Any], drive: dict[str, Any], scale: str) -> dict[str,
     return out
 
 
+def _probes(
+    probes: dict[str, Any] | None, doc: dict[str, Any], scale: float
+) -> tuple[read_probes.Probe, read_probes.Probe] | None:
+    """The step's two probes (``measurement.json``'s ``cliff.probes``) as ``read_probes``'
+    (before, after), full size, or None where they were not both measured with reads' times.
+    The probe past the cliff follows the series' writes and its own region's fill (its reads
+    start after them: ``writes_before_bytes``); its commands are those writes and the mix's
+    writes and reads (``read_slot.request_loop`` counts every command it issues)."""
+    if not probes or any((probes.get(k) or {}).get("read_us") is None for k in ("before", "after")):
+        return None
+    series_bytes = sum(r["bytes_written"] for r in doc["rounds"])
+
+    def one(p: dict[str, Any], written: float) -> read_probes.Probe:
+        before = (written + p["fill_bytes"]) / scale  # full size
+        mix = p["bytes_written"] / 4096 / (1 - p["read_percent"] / 100) / scale
+        return read_probes.Probe(
+            qd=int(p["qd"]), read_percent=int(p["read_percent"]),
+            requests=max(1, int(before / 4096 + mix)), writes_before_bytes=int(before),
+            read_us=float(p["read_us"]),
+        )  # fmt: skip
+
+    return one(probes["before"], 0.0), one(probes["after"], series_bytes)
+
+
+def _selection(chosen: read_probes.Selection | None) -> dict[str, Any] | None:
+    """What ``prediction.json`` keeps of the probe past the cliff's choice."""
+    if chosen is None:
+        return None
+    return {"program": chosen.program, "measured_read_us": chosen.measured_read_us,
+            "twin_read_us": chosen.twin_read_us}  # fmt: skip
+
+
 def probes_note(probes: dict[str, Any] | None) -> str:
     """What the prediction says of the step's read probes."""
     if not probes or "after" not in probes or "before" not in probes:
@@ -151,11 +260,13 @@ def probes_note(probes: dict[str, Any] | None) -> str:
     reads = [probes[k].get("read_us") for k in ("before", "after")]
     if None in reads:
         return f"{READ_PROBES_NOTE} (the target reported no read latency)"
-    return (
-        f"measured and kept, not used in the prediction (their protocol not checked against "
-        f"read_probes' rule): reads of written "
-        f"pages waited {reads[0]:,.0f} µs before the cliff and {reads[1]:,.0f} µs past it"
+    waited = (
+        f"reads of written pages waited {reads[0]:,.0f} µs before the cliff and "
+        f"{reads[1]:,.0f} µs past it"
     )
+    if PROBES_IN_PREDICTION:
+        return f"measured and used in the prediction from purged (read_probes.py): {waited}"
+    return f"measured and kept, not used in the prediction (PROBES_IN_PREDICTION off): {waited}"
 
 
 def twin_note(c: dict[str, Any]) -> dict[str, Any] | None:

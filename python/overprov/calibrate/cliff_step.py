@@ -26,11 +26,12 @@ collection is read from the write counters where the target reports them (a roun
 
 The two mixed read probes (:func:`probe`: a region written sequentially, then the workload's
 mix over it, so every read is of a written page): one past the cliff right after the series,
-one before it after the idle round. They need a round that reports its reads' latency (a fio
-target's, ``Figures.read_latency_us_mean``); a simulated round is writes only (the core's
-round has no reads), so on ``sim:`` they are not measured (``probes`` says why). They are
-kept, not used in the prediction (their protocol, reads over a region written sequentially,
-was not checked against ``read_probes``' rule on a drive with a cache).
+one before it after the idle round. They need a round that reports its reads' latency
+(``Figures.read_latency_us_mean``: a fio target's, and a simulated one's, whose core rounds
+mix reads in, ``RoundRequest.read_percent``), measured by the same code on both; on a
+simulated drive a probe lasts :data:`PROBE_SECONDS` × the scale (its writes the same share of
+the drive as at full size; a read's latency is not scaled). They are kept in ``probes``, and
+used in the prediction only with ``cliff_prediction.PROBES_IN_PREDICTION``.
 """
 
 from __future__ import annotations
@@ -173,8 +174,9 @@ def found(s: Series, bs_bytes: int, buffer_fill_bytes: float = 0.0) -> int | Non
 
 def probe(runner: Any, label: str, span_bytes: int, wl: CliffWorkload, seconds: float) -> dict:
     """A mixed probe on ``runner``'s target: [0, ``span_bytes``) written sequentially, then
-    ``wl``'s mix over it for ``seconds`` (every read of a written page); its figures, the
-    reads' mean latency (``read_us``) among them (None where the target does not report it)."""
+    ``wl``'s mix over it for ``seconds`` (the target's own time: simulated seconds on ``sim:``;
+    every read of a written page); its figures, the reads' mean latency (``read_us``) among
+    them (None where the target does not report it)."""
     m, target, plan = runner.m, runner.target, runner.plan
     span = max(span_bytes // plan.bs_bytes, wl.qd) * plan.bs_bytes
     fill = target.run(RoundSpec(f"{label}-fill", "write", 131072, plan.qd, 1, span)).combined
@@ -242,24 +244,26 @@ def measure_cliff(runner: Any, cliff: CliffPlan, scale_factor: float) -> None:
     doc["drive_writes"] = written
     said = "a step found" if doc["status"] == "found" else "no step within the bound"
     runner.progress(f"cliff step: {len(doc['rounds'])} rounds, {written:.3f} drive writes: {said}")
-    probes = doc["status"] == "found" and not sim and cliff.workload.read_percent > 0
+    probes = doc["status"] == "found" and cliff.workload.read_percent > 0
+    # a simulated probe writes the share of the drive a full-size one does (its reads' latency
+    # is a latency: not scaled), at least a round's floor
+    probe_s = max(SIM_ROUND_MIN_S, PROBE_SECONDS * scale_factor) if sim else PROBE_SECONDS
     span = 0
     if probes:
         step = cache_step(series(doc), bs_bytes=bs, buffer_bytes=fill)[0]
         before = step.host_write_bytes_before if step is not None else 0.0
         span = int(min(PROBE_SPAN_SHARE_OF_CACHE * before, PROBE_SPAN_MAX_SHARE * cap))
         doc["probes"] = {"after": probe(runner, "cliff-probe-after", span, cliff.workload,
-                                        PROBE_SECONDS)}  # fmt: skip
+                                        probe_s)}  # fmt: skip
         runner.save()
     else:
-        why = "a simulated round is writes only" if sim else "no cliff, or no reads to probe"
-        doc["probes"] = {"not_measured": why}
+        doc["probes"] = {"not_measured": "no cliff, or no reads to probe"}
     runner.progress(f"cliff step: purge: {target.purge()}")
     idle = cliff.idle_seconds * (scale_factor if sim else 1.0)
     doc["idle_round"] = one("cliff-idle", seconds, idle)
     if probes:
         doc["probes"]["before"] = probe(runner, "cliff-probe-before", span, cliff.workload,
-                                        PROBE_SECONDS)  # fmt: skip
+                                        probe_s)  # fmt: skip
     runner.forget_reading()
     runner.save()
 

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import copy
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -108,7 +109,8 @@ def with_link(drive: dict[str, Any], booking: str = LINK_BOOKING) -> dict[str, A
 
 def probe_read_us(drive: dict[str, Any], probe: Probe, scale: float = 1.0, seed: int = 1) -> float:
     """``probe`` run on ``drive`` (fitted, from purged: ``read_slot.request_loop``, reads of
-    written pages sent to the drive): its reads' mean queue time (µs, full size)."""
+    written pages sent to the drive; its bytes and commands at ``scale``): its reads' mean
+    queue time (µs; a latency is the same at any scale)."""
     cfg = cliff._config(  # noqa: SLF001 - the cliff twin's own configuration of a run
         drive, scale, qd=probe.qd, read_percent=0, seconds=_PROBE_END_NS / 1e9,
         interval_s=_PROBE_END_NS / 1e9, precondition="none",
@@ -121,7 +123,8 @@ def probe_read_us(drive: dict[str, Any], probe: Probe, scale: float = 1.0, seed:
     reads = [e[2] for e in events if e[1] == 0 and e[2] is not None]
     if not reads:
         raise ConfigError("read_probes: the twin's probe issued no read")
-    return sum(reads) / len(reads) / 1e3 / scale
+    # a latency, not scaled: a drive simulated at ``scale`` keeps its dies and their times
+    return sum(reads) / len(reads) / 1e3
 
 
 @dataclass(frozen=True)
@@ -136,18 +139,26 @@ class Selection:
     twin_read_us: dict[str, float] = field(default_factory=dict)
 
 
+#: How a cache is fitted on a write series: (series, drive, scale) → fit
+Fitter = Callable[[cliff.Series, dict[str, Any], float], cliff.CacheFit]
+
+
 def select_program(
     twin: dict[str, Any], series: cliff.Series, after: Probe, *, fit_qd: int,
-    scale: float = 1.0,
+    scale: float = 1.0, fitter: Fitter | None = None,
 ) -> Selection:  # fmt: skip
     """For each of :data:`PROGRAMS` (``twin`` as it is, and :func:`one_shot`), the cache fitted
-    on the write series (``cliff.fit_cache``, from purged) and the probe past the cliff
-    simulated on it; the one whose reads wait nearer the measured (in ratio) is chosen."""
+    on the write series (``fitter``; by default ``cliff.fit_cache`` at ``fit_qd``, from purged)
+    and the probe past the cliff simulated on it; the one whose reads wait nearer the measured
+    (in ratio) is chosen."""
     best: tuple[float, str, dict[str, Any], cliff.CacheFit] | None = None
     reads: dict[str, float] = {}
     for program in PROGRAMS:
         drive = twin if program == "unit" else one_shot(twin)
-        fit = cliff.fit_cache(series, drive, scale, qd=fit_qd, precondition="none")
+        if fitter is not None:
+            fit = fitter(series, drive, scale)
+        else:
+            fit = cliff.fit_cache(series, drive, scale, qd=fit_qd, precondition="none")
         reads[program] = probe_read_us(cliff.fitted_drive(drive, fit), after, scale)
         gap = abs(math.log(reads[program] / after.read_us))
         if best is None or gap < best[0]:
@@ -159,20 +170,26 @@ def select_program(
 def predict(
     twin: dict[str, Any], series: cliff.Series, before: Probe, after: Probe, *, fit_qd: int,
     qd: int, read_percent: int, seconds: float, interval_s: float, scale: float = 1.0,
-    read_probes: bool = READ_PROBES,
+    read_probes: bool = READ_PROBES, fitter: Fitter | None = None,
 ) -> tuple[cliff.Cliff | None, Selection | None]:  # fmt: skip
     """The cliff of a mix (``qd``, ``read_percent``, from purged) on ``twin`` with the cache
     fitted on the write series ``series`` (at ``fit_qd``). With ``read_probes``: the twin's link
     booked in gaps, its NAND chosen by the probe past the cliff (:func:`select_program`), and
     each read of a written page holding the slot measured before the cliff until the host has
-    written the fitted cache; without: ``cliff.predict`` as it is (no selection returned)."""
+    written the fitted cache; without: ``cliff.predict`` as it is (no selection returned).
+    ``fitter``: how the cache is fitted (:func:`select_program`'s)."""
     if not read_probes:
-        fit = cliff.fit_cache(series, twin, scale, qd=fit_qd, precondition="none")
+        if fitter is not None:
+            fit = fitter(series, twin, scale)
+        else:
+            fit = cliff.fit_cache(series, twin, scale, qd=fit_qd, precondition="none")
         return cliff.predict(
             twin, fit, scale, qd=qd, read_percent=read_percent, seconds=seconds,
             interval_s=interval_s, precondition="none",
         ), None  # fmt: skip
-    chosen = select_program(with_link(twin), series, after, fit_qd=fit_qd, scale=scale)
+    chosen = select_program(
+        with_link(twin), series, after, fit_qd=fit_qd, scale=scale, fitter=fitter
+    )
     pred = cliff.predict(
         chosen.drive, chosen.fit, scale, qd=qd, read_percent=read_percent, seconds=seconds,
         interval_s=interval_s, precondition="none", read_slot_us=before.read_us,

@@ -210,11 +210,11 @@ class SimTarget:
     def run(self, spec: RoundSpec) -> RoundResult:
         if spec.bs_bytes % 512:
             raise ConfigError(f"round.bs_bytes: {spec.bs_bytes} is not a multiple of 512")
-        if spec.read_percent or spec.write_through or spec.rate_iops is not None:
+        if spec.write_through or spec.rate_iops is not None:
             raise ConfigError(
-                f"round {spec.label}: a simulated round is closed-loop writes only (no "
-                "read_percent, write_through or rate_iops); run a whole simulation with "
-                "workload.read_percent, timing.host.write_through or an open loop instead"
+                f"round {spec.label}: a simulated round is closed-loop (no write_through or "
+                "rate_iops); run a whole simulation with timing.host.write_through or an open "
+                "loop instead"
             )
         started = now_iso()
         if self.time_factor != 1.0:
@@ -252,6 +252,8 @@ class SimTarget:
             "seed": self.seed * 1_000_003 + self._rounds,
             "idle_seconds": float(idle_seconds),
         }
+        if spec.read_percent:  # absent otherwise: the round as before the field
+            round_request["read_percent"] = float(spec.read_percent)
         raw = self._need_open().run_round(json.dumps(round_request))
         return json.loads(raw)
 
@@ -265,11 +267,13 @@ class SimTarget:
             latency_us={k: lat.get(k) for k in LATENCY_KEYS},
             iops_series=fig["iops_series"],
             fio_steadystate=None,
+            read_latency_us_mean=(fig.get("read_latency_us") or {}).get("mean"),
         )
 
     def _iid_round(self, spec: RoundSpec) -> Figures:
         """A timed random-write round as fio runs it (``norandommap``: every write lands on a
-        uniformly drawn block, independent of the others).
+        uniformly drawn block, independent of the others); with ``read_percent``, reads mixed
+        in (their mean latency over the sub-rounds' reads, as fio reports a mixed job's).
 
         The core's round writes each block of the span at most once per pass (a random map);
         over a long round that is a different workload, with a lower WAF, than fio's. So the
@@ -288,6 +292,7 @@ class SimTarget:
         ios = 0
         written = 0
         parts: list[tuple[float, float, int, dict[str, Any]]] = []
+        reads: list[tuple[float, int]] = []  # each sub-round's reads: (mean µs, count)
         while elapsed < total_s - 1e-9:
             rate = self._last_iops or budget_ios / SUBROUND_MIN_S
             sub_s = min(total_s - elapsed, max(SUBROUND_MIN_S, budget_ios / rate))
@@ -295,6 +300,9 @@ class SimTarget:
             if fig["duration_s"] <= 0:
                 break
             parts.append((elapsed, fig["duration_s"], fig["ios"], fig.get("latency_us") or {}))
+            read_mean = (fig.get("read_latency_us") or {}).get("mean")
+            if read_mean is not None:
+                reads.append((read_mean, fig.get("read_ios") or 0))
             elapsed += fig["duration_s"]
             ios += fig["ios"]
             written += fig["bytes_written"]
@@ -309,9 +317,9 @@ class SimTarget:
                 series[sec] += n * overlap / dur
                 sec += 1
         latency: dict[str, float | None] = {}
-        weighted = [(p[3].get("mean"), p[2]) for p in parts if p[3].get("mean") is not None]
-        n_w = sum(n for _, n in weighted)
-        latency["mean"] = sum(m * n for m, n in weighted) / n_w if n_w else None
+        latency["mean"] = _weighted_mean(
+            [(p[3]["mean"], p[2]) for p in parts if p[3].get("mean") is not None]
+        )
         maxima = [p[3]["max"] for p in parts if p[3].get("max") is not None]
         latency["max"] = max(maxima) if maxima else None
         for key in LATENCY_KEYS:
@@ -327,4 +335,11 @@ class SimTarget:
             latency_us={k: latency.get(k) for k in LATENCY_KEYS},
             iops_series=series,
             fio_steadystate=None,
+            read_latency_us_mean=_weighted_mean(reads),
         )
+
+
+def _weighted_mean(pairs: list[tuple[float, int]]) -> float | None:
+    """The mean of (mean, count) pairs over all their counts; None without any."""
+    n = sum(c for _, c in pairs)
+    return sum(m * c for m, c in pairs) / n if n else None

@@ -100,9 +100,8 @@ class Figures:
     fio_steadystate: dict[str, Any] | None = None
     """fio's own verdict (``ss``, ``attained``, ``criterion_percent``, ...) or None."""
     read_latency_us_mean: float | None = None
-    """A mixed round's reads' mean completion latency (µs); None: no reads, or not reported (a
-    simulated round is writes only; a fio target of several members does not combine it). Not
-    written when None."""
+    """A mixed round's reads' mean completion latency (µs); None: no reads, or not reported (a fio
+    target of several members does not combine it). Not written when None."""
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)

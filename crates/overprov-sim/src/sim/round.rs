@@ -1,15 +1,16 @@
 //! The profiler's API on a simulated drive: one round of host writes on a drive that keeps its
 //! state between rounds, and a direct trim of a page range (the discard between OP levels).
 
-use super::{idle_work, next_request, timed_write, Simulator};
+use super::{idle_work, next_request, timed_request, Simulator};
 use crate::error::{Error, Result};
 use crate::round::RoundRequest;
 use crate::timing::RoundFigures;
 use crate::workload::lookahead::Lookahead;
-use crate::workload::Workload;
+use crate::workload::{Op, Workload};
 
 impl Simulator {
-    /// One profiler round on this drive (timed runs only): writes of `request_bytes` at queue
+    /// One profiler round on this drive (timed runs only): writes (and, with `read_percent`,
+    /// reads drawn as the whole simulation draws a mix's) of `request_bytes` at queue
     /// depth `queue_depth` over pages `offset .. offset + span`, sequential or random (each
     /// request slot once per pass), for `seconds` of simulated time or, when None, until the
     /// span has been written once. The drive keeps its state from round to round. With
@@ -26,6 +27,7 @@ impl Simulator {
             seconds,
             seed,
             idle_seconds,
+            read_percent,
         } = *round;
         let user = self.geom.user_pages as u64;
         let page = self.geom.page_size_bytes;
@@ -47,6 +49,12 @@ impl Simulator {
                 "round queue depth and seconds must be positive".into(),
             ));
         }
+        if !(0.0..100.0).contains(&read_percent) || (read_percent > 0.0 && sequential) {
+            return Err(Error::State(format!(
+                "round read_percent must be in 0..100 and 0 in a sequential round, got \
+                 {read_percent}"
+            )));
+        }
         if !(idle_seconds >= 0.0 && idle_seconds.is_finite()) {
             return Err(Error::State(format!(
                 "round idle_seconds must be 0 or more, got {idle_seconds}"
@@ -63,6 +71,7 @@ impl Simulator {
                 request_bytes,
                 page,
                 sequential,
+                read_percent,
             ),
             self.workload.depth(),
         );
@@ -78,6 +87,7 @@ impl Simulator {
         let start = eng.begin_round(queue_depth);
         let end = seconds.map(|s| start + (s * 1e9).round() as u64);
         let mut requests = 0u64;
+        let mut pages: Vec<Option<u32>> = Vec::new();
         loop {
             let t = eng.next_issue();
             if end.is_some_and(|e| t >= e) || (end.is_none() && requests >= once) {
@@ -85,13 +95,19 @@ impl Simulator {
             }
             eng.tick(t, self.ftl.counters());
             let r = next_request(&mut workload, &self.ftl);
-            self.host_bytes += r.bytes as u64;
+            let read = r.op == Op::Read;
+            if read {
+                self.read_pages += r.pages as u64;
+            } else {
+                self.host_bytes += r.bytes as u64;
+            }
             let stream = match self.placement.as_mut() {
-                Some(p) => p.route(&mut self.ftl, &r), // a round is one stream: by LBA range
-                None => 0,
+                Some(p) if !read => p.route(&mut self.ftl, &r), // one stream: by LBA range
+                _ => 0,
             };
-            let done = timed_write(&mut self.ftl, eng, t, &r, stream);
-            eng.complete(t, done, false, r.bytes as u64);
+            // a write as before the mix; a read of the pages the FTL maps (unmapped: no NAND)
+            let done = timed_request(&mut self.ftl, eng, t, &r, stream, &mut pages);
+            eng.complete(t, done, read, r.bytes as u64);
             requests += 1;
         }
         self.requests += requests;

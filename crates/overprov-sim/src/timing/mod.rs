@@ -482,7 +482,11 @@ impl Engine {
     /// Count a completion in the run's, round's, interval's and measured phase's figures.
     fn record(&mut self, issue: u64, done: u64, is_read: bool, bytes: u64) {
         let latency = done.saturating_sub(issue);
-        if let Some(r) = &mut self.round {
+        if let Some(r) = self.round.as_mut().filter(|_| is_read) {
+            r.read_latency.record(latency);
+            r.read_latency_sum_ns += latency as u128;
+            r.read_ios += 1;
+        } else if let Some(r) = &mut self.round {
             r.latency.record(latency);
             r.latency_sum_ns += latency as u128;
             r.ios += 1;

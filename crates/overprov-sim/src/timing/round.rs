@@ -18,9 +18,14 @@ pub(super) struct RoundAcc {
     pub(super) per_second: Vec<u64>,
     pub(super) ios: u64,
     pub(super) bytes: u64,
+    /// The round's reads (a mixed round), apart from its writes.
+    pub(super) read_latency: LatencyHistogram,
+    pub(super) read_latency_sum_ns: u128,
+    pub(super) read_ios: u64,
 }
 
-/// What a profiler round did, in simulated time.
+/// What a profiler round did, in simulated time: its writes' figures (as fio's write side of
+/// a mixed job) and, in a round with reads, its reads' count and latency.
 #[derive(Debug, Clone, Serialize)]
 pub struct RoundFigures {
     pub ios: u64,
@@ -30,6 +35,12 @@ pub struct RoundFigures {
     /// Completions in each full simulated second of the round.
     pub iops_series: Vec<f64>,
     pub latency_us: Option<LatencySummary>,
+    /// Reads completed in the round (absent in a round of writes only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub read_ios: Option<u64>,
+    /// The reads' latency (absent in a round of writes only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub read_latency_us: Option<LatencySummary>,
 }
 
 impl Engine {
@@ -71,7 +82,14 @@ impl Engine {
         if let Some(l) = &mut latency {
             l.mean = (r.ios > 0).then(|| r.latency_sum_ns as f64 / r.ios as f64 / 1000.0);
         }
+        let mut read_latency = r.read_latency.summary_us();
+        if let Some(l) = &mut read_latency {
+            l.mean =
+                (r.read_ios > 0).then(|| r.read_latency_sum_ns as f64 / r.read_ios as f64 / 1000.0);
+        }
         Some(RoundFigures {
+            read_ios: (r.read_ios > 0).then_some(r.read_ios),
+            read_latency_us: read_latency,
             ios: r.ios,
             bytes_written: r.bytes,
             duration_s: secs,

@@ -189,7 +189,8 @@ impl Workload {
 
     /// A workload of one profiler round: writes of `request_bytes` over pages
     /// `offset .. offset + span`, sequential or uniform random (with a random map: every request
-    /// slot once per pass, as fio does by default).
+    /// slot once per pass, as fio does by default), `read_percent` % of them reads (drawn as
+    /// [`Workload::new`] draws a mix's; 0: no draw, writes only).
     pub fn round(
         seed: u64,
         offset: u32,
@@ -197,7 +198,9 @@ impl Workload {
         request_bytes: u32,
         page_size_bytes: u32,
         sequential: bool,
+        read_percent: f64,
     ) -> Self {
+        let read = read_percent / 100.0;
         let pages = request_bytes.div_ceil(page_size_bytes).max(1);
         let slots = (span / pages).max(1);
         Workload {
@@ -211,7 +214,7 @@ impl Workload {
             },
             sizes: vec![(request_bytes, pages, u64::MAX)],
             slot_pages: pages,
-            read_until: 0,
+            read_until: if read > 0.0 { scaled(read) } else { 0 },
             trim_until: 0,
         }
     }
