@@ -319,7 +319,7 @@ def main() -> int:
     ap.add_argument("--against", type=Path, nargs="*", default=[],
                     help="stored cases: how many of ours give their errors")  # fmt: skip
     ap.add_argument("--suite-log", type=Path, default=None,
-                    help="pwrule3 (c): pytest -rf output of tests/calibrate with the flag on")  # fmt: skip
+                    help="pwrule3 (c): pytest -rf output, tests/calibrate, flag on")  # fmt: skip
     ap.add_argument("--old-default", nargs="*", default=[],
                     help="pwrule3 (c): failed test ids that assert the old default")  # fmt: skip
     args = ap.parse_args()
