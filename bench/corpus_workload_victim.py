@@ -95,6 +95,8 @@ SET_E = {
     "ssdsim-k": (RESULTS / "zonescatter", ("iops+waf",)),
     "ssdsim-n": (RESULTS / "gctrigger-skew2", SKEWFTL_FITS),
     "ssdsim-o": (RESULTS / "gctrigger-skew2", SKEWFTL_FITS),
+    "ssdsim-p": (RESULTS / "pwrule3", SKEWFTL_FITS),
+    "ssdsim-q": (RESULTS / "pwrule3", SKEWFTL_FITS),
 }
 #: The per-host-write GC trigger's reading (``--per-write``).
 PER_WRITE = "greedy-per-write"

@@ -1,9 +1,12 @@
 """Check bench/foreign/results/gctrigger-skew/RULE.md on its cases: does the per-host-write GC
 trigger's reading ("greedy-per-write") earn its flag? (``--rule skew2``:
-bench/foreign/results/gctrigger-skew2/RULE.md, its judged drives, workloads and guards.)
+bench/foreign/results/gctrigger-skew2/RULE.md, its judged drives, workloads and guards;
+``--rule pwrule3``: bench/foreign/results/pwrule3/RULE.md, (a) on each drive's weighed prediction
+against the same without the reading, (c) the calibrate suite with the flag on.)
 
     python bench/foreign/gctrigger_skew_rule.py [--cases .../gctrigger-skew/cases.jsonl]
     python bench/foreign/gctrigger_skew_rule.py --rule skew2 [--cases .../cases.jsonl]
+    python bench/foreign/gctrigger_skew_rule.py --rule pwrule3 --suite-log LOG [--old-default ID..]
 
 The cases are `bench/corpus_workload_victim.py --per-write`'s (sets E, C, B, A): each carries
 its prediction with the reading among the readings (``rel_error``) and, when the reading was
@@ -29,6 +32,9 @@ JUDGED_WORKLOADS = ("zones 0.9/0.1", "zipf 0.8")
 JUDGED_FIT = "iops+waf"
 #: (a): IOPS |error| median and worst, WAF |error| median.
 IOPS_MEDIAN, IOPS_WORST, WAF_MEDIAN = 0.10, 0.20, 0.05
+#: pwrule3's (a), on each drive: the foreign-FTL WAF target (its worst) and how far each median
+#: may be above the same drive's without the reading.
+WAF_WORST, MEDIAN_ABOVE_WITHOUT = 0.05, 0.01
 #: (b): no guard case's |error| more than this above its |error| without the reading.
 WORSE_BY_AT_MOST = 0.02
 #: (b)'s guards, each (set, drive as the cases name it) with its case count.
@@ -53,6 +59,7 @@ class Rule:
     judged_workloads: tuple[str, ...]
     guards: dict[tuple[str, str], int]
     judged_each_kind: int  # judged IOPS figures (and WAF figures) in all
+    per_drive: bool = False  # pwrule3: (a) on each drive against "without", (c) the suite
 
 
 SKEW = Rule(RESULTS, JUDGED_DRIVES, JUDGED_WORKLOADS, GUARDS, 10)
@@ -68,7 +75,14 @@ SKEW2 = Rule(
      **{g: n for g, n in GUARDS.items() if g[0] in ("A", "B")}},
     16,
 )  # fmt: skip
-RULES = {"skew": SKEW, "skew2": SKEW2}
+#: bench/foreign/results/pwrule3/RULE.md: fresh drives p, q judged by the weighed prediction;
+#: the guards rule 2's and n, o's fit "iops+waf" cases.
+PWRULE3 = Rule(
+    HERE / "results" / "pwrule3", ("ssdsim-p", "ssdsim-q"), SKEW2.judged_workloads,
+    {**SKEW2.guards, ("E", "ssdsim-n (iops+waf)"): 16, ("E", "ssdsim-o (iops+waf)"): 16},
+    16, per_drive=True,
+)  # fmt: skip
+RULES = {"skew": SKEW, "skew2": SKEW2, "pwrule3": PWRULE3}
 
 
 def without(c: dict[str, Any]) -> float:
@@ -108,6 +122,26 @@ def accuracy(cases: list[dict[str, Any]], key: str = "rel_error") -> dict[str, A
             "n": {k: sum(c["kind"] == k for c in cases) for k in ("iops", "waf")}}  # fmt: skip
 
 
+def accuracy_each_drive(judged: list[dict[str, Any]], r: Rule) -> dict[str, dict[str, Any]]:
+    """pwrule3's (a) on each judged drive: with the reading, IOPS median and worst, WAF worst
+    against the targets, and each median no more than the margin above without it."""
+    out = {}
+    for d in r.judged_drives:
+        mine = [c for c in judged if base_drive(c) == d]
+        on, off = accuracy(mine), accuracy(mine, "without_per_write_rel_error")
+        i, w, i0, w0 = on["iops"], on["waf"], off["iops"], off["waf"]
+        met = bool(i and w and i0 and w0 and i[0] <= IOPS_MEDIAN and i[1] <= IOPS_WORST
+                   and w[1] <= WAF_WORST and i[0] <= i0[0] + MEDIAN_ABOVE_WITHOUT + 1e-12
+                   and w[0] <= w0[0] + MEDIAN_ABOVE_WITHOUT + 1e-12)  # fmt: skip
+        out[d] = {"with": on, "without": off, "met": met}
+    return out
+
+
+def failed_tests(log: str) -> list[str]:
+    """pytest's ``-rf`` summary: the ids of the failed tests."""
+    return [x.split()[1] for x in log.splitlines() if x.startswith(("FAILED ", "ERROR "))]
+
+
 def worse(cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """(b): the guard cases worse with the reading by more than the margin."""
     return [c for c in cases
@@ -119,8 +153,12 @@ def top_reading(c: dict[str, Any]) -> str:
     return max(w, key=lambda k: w[k]["weight"])
 
 
-def check(cases: list[dict[str, Any]], r: Rule = SKEW) -> dict[str, Any]:
-    """Rule ``r``'s verdict on ``cases``."""
+def check(
+    cases: list[dict[str, Any]], r: Rule = SKEW, suite_log: str | None = None,
+    old_default: tuple[str, ...] = (),
+) -> dict[str, Any]:  # fmt: skip
+    """Rule ``r``'s verdict on ``cases`` (pwrule3: ``suite_log``, pytest's output on
+    tests/calibrate with the flag on; ``old_default``, the failures that assert the old default)."""
     judged = [c for c in cases if is_judged(c, r)]
     guards = [c for c in cases if is_guard(c, r)]
     counts = {g: sum((c["set"], c["drive"]) == g for c in guards) for g in r.guards}
@@ -136,9 +174,17 @@ def check(cases: list[dict[str, Any]], r: Rule = SKEW) -> dict[str, Any]:
     c_met = PER_WRITE in tops.values()
     n = r.judged_each_kind
     complete = not missing and len(tops) == len(r.judged_drives) and a["n"] == {"iops": n, "waf": n}
+    each, failed = {}, []
+    if r.per_drive:
+        each = accuracy_each_drive(judged, r)
+        a = {**a, "met": all(e["met"] for e in each.values())}
+        failed = failed_tests(suite_log) if suite_log is not None else []
+        c_met = suite_log is not None and set(failed) <= set(old_default)
+        complete = complete and suite_log is not None
     adopted = complete and a["met"] and not b_worse and c_met
     return {"a": a, "b_worse": b_worse, "b_met": not b_worse, "c_tops": tops, "c_met": c_met,
-            "missing": missing, "complete": complete, "adopted": adopted,
+            "missing": missing, "complete": complete, "adopted": adopted, "each": each,
+            "failed": failed, "old_default": old_default,
             "judged": judged, "guards": guards, "rule": r}  # fmt: skip
 
 
@@ -146,7 +192,7 @@ def report(v: dict[str, Any], cases: list[dict[str, Any]]) -> str:
     judged, guards, r = v["judged"], v["guards"], v["rule"]
     a = v["a"]
     ds = [d.removeprefix("ssdsim-") for d in r.judged_drives]
-    lines = [
+    lines = (conditions_each_drive(v) if r.per_drive else [
         "| condition | figures | verdict |", "|---|---|---|",
         f"| (a) judged {', '.join(ds)} (fit {JUDGED_FIT}), with the reading | IOPS median / worst "
         f"{pct(a['iops'])} ({a['n']['iops']} figures), WAF median / worst {pct(a['waf'])} "
@@ -156,7 +202,7 @@ def report(v: dict[str, Any], cases: list[dict[str, Any]]) -> str:
         f"| (c) the weighing picks it on {' or '.join(ds)} | largest weight: "
         + "; ".join(f"{d} {t}" for d, t in v["c_tops"].items())
         + f" | **{'met' if v['c_met'] else 'not met'}** |",
-    ]  # fmt: skip
+    ])  # fmt: skip
     if v["missing"]:
         lines.append(f"| guards not run | {'; '.join(v['missing'])} | not judged in full |")
     verdict = "adopted" if v["adopted"] else "not adopted"
@@ -197,6 +243,29 @@ def report(v: dict[str, Any], cases: list[dict[str, Any]]) -> str:
     first = {c["drive"]: c for c in reversed(cases)}  # each drive's first case
     lines += [weights_row(first[d]) for d in dict.fromkeys(c["drive"] for c in cases)]
     return "\n".join(lines)
+
+
+def conditions_each_drive(v: dict[str, Any]) -> list[str]:
+    """pwrule3's conditions table: (a) on each drive, (b), (c) the suite."""
+    lines = ["| condition | figures | verdict |", "|---|---|---|"]
+    for d, e in v["each"].items():
+        on, off = e["with"], e["without"]
+        lines.append(
+            f"| (a) {d} (fit {JUDGED_FIT}), with the reading | IOPS median / worst "
+            f"{pct(on['iops'])}, WAF median / worst {pct(on['waf'])} ({on['n']['iops']} + "
+            f"{on['n']['waf']} figures); without: IOPS {pct(off['iops'])}, WAF {pct(off['waf'])}"
+            f" | **{'met' if e['met'] else 'not met'}** |")  # fmt: skip
+    lines.append(f"| (b) guards: no case worse by > {100 * WORSE_BY_AT_MOST:g} points | "
+                 f"{len(v['guards'])} cases, {len(v['b_worse'])} worse | "
+                 f"**{'met' if v['b_met'] else 'not met'}** |")  # fmt: skip
+    other = [t for t in v["failed"] if t not in v["old_default"]]
+    lines.append(
+        f"| (c) tests/calibrate with the flag on | failed: {len(v['failed'])} (of the old "
+        f"default: {', '.join(v['old_default']) or 'none'}; others: {', '.join(other) or 'none'})"
+        f" | **{'met' if v['c_met'] else 'not met'}** |")  # fmt: skip
+    lines.append("| weights (reported, not judged) | largest weight: "
+                 + "; ".join(f"{d} {t}" for d, t in v["c_tops"].items()) + " | – |")  # fmt: skip
+    return lines
 
 
 def case_row(c: dict[str, Any]) -> str:
@@ -249,11 +318,16 @@ def main() -> int:
     ap.add_argument("--cases", type=Path, default=None, help="default: the rule's cases.jsonl")
     ap.add_argument("--against", type=Path, nargs="*", default=[],
                     help="stored cases: how many of ours give their errors")  # fmt: skip
+    ap.add_argument("--suite-log", type=Path, default=None,
+                    help="pwrule3 (c): pytest -rf output, tests/calibrate, flag on")  # fmt: skip
+    ap.add_argument("--old-default", nargs="*", default=[],
+                    help="pwrule3 (c): failed test ids that assert the old default")  # fmt: skip
     args = ap.parse_args()
     r = RULES[args.rule]
     path = args.cases or r.results / "cases.jsonl"
     cases = read(path)
-    print(report(check(cases, r), cases))
+    log = args.suite_log.read_text() if args.suite_log else None
+    print(report(check(cases, r, log, tuple(args.old_default)), cases))
     for f in args.against:
         print(f"\nAgainst {f}: {agreement(cases, read(f))}")
     return 0

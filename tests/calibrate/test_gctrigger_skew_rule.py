@@ -141,3 +141,25 @@ def test_agreement_matches_cases_across_set_names_and_counts_equal_errors():
             _case("A", "micron-7450-pro-960", "x", "iops", 0.3)]  # fmt: skip
     stored = [{**ours[0], "set": "C, zones scattered"}, {**ours[1], "rel_error": 0.31}]
     assert rule.agreement(ours, stored) == {"cases": 2, "same_with": 1, "same_without": 1}
+
+
+def test_the_third_rule_judges_each_fresh_drive_against_itself_without_the_reading():
+    r = rule.PWRULE3
+    assert sum(r.guards.values()) == 248 and r.judged_drives == ("ssdsim-p", "ssdsim-q")
+    cases = _all_cases(r=r)
+    ok = "FAILED tests/calibrate/test_x.py::test_old_default - AssertionError\n"
+    v = rule.check(cases, r, ok, ("tests/calibrate/test_x.py::test_old_default",))
+    assert v["complete"] and v["adopted"] and set(v["each"]) == set(r.judged_drives)
+    assert "(a) ssdsim-p" in rule.report(v, cases)
+    assert not rule.check(cases, r, None)["complete"]  # the suite not run: not judged in full
+    assert not rule.check(cases, r, ok)["c_met"]  # a failure not of the old default
+    v = rule.check(_all_cases(top="fifo", r=r), r, "")  # the weights are not judged
+    assert v["adopted"] and v["c_tops"]["ssdsim-p"] != cwv.PER_WRITE
+    assert not rule.check(_all_cases(waf_err=0.051, r=r), r, "")["adopted"]  # WAF worst > 5%
+    # a median more than 1 point above the same drive's without the reading
+    worse = [{**c, "without_per_write_rel_error": 0.03} if c.get("kind") == "iops"
+             and c["drive"] == "ssdsim-q (iops+waf)" else c for c in cases]  # fmt: skip
+    v = rule.check(worse, r, "")
+    assert v["each"]["ssdsim-p"]["met"] and not v["each"]["ssdsim-q"]["met"]
+    assert not v["adopted"]
+    assert rule.failed_tests("ERROR a::b\nFAILED c::d - x\n.. 3 passed") == ["a::b", "c::d"]
