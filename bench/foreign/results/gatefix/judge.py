@@ -74,7 +74,8 @@ def fresh() -> bool | None:
             "refused" not in rows["on"] and not gate14.moved(rows["off"], rows["on"])
         )
         if "refused" not in rows["off"]:
-            moved = gate14.moved(rows["off"], rows["on"]) if "refused" not in rows["on"] else "REFUSED"
+            on_refused = "refused" in rows["on"]
+            moved = "REFUSED" if on_refused else gate14.moved(rows["off"], rows["on"])
             print(f"  1. off and on: moved by > 0.1 point: {moved or 'none'}")
         print(f"  1. {name}: {'holds' if met(rows['on']) and same else 'FAILS'}")
         ok = ok and met(rows["on"]) and same
@@ -97,8 +98,10 @@ def seen() -> tuple[bool, bool]:
             refused += 1
             refused_met += met(on)
             answered &= "refused" not in on
-            print(f"  3. {name}: refused by default; gate on: "
-                  f"{'refused' if 'refused' in on else 'met' if met(on) else 'answers, NOT met'}")
+            print(
+                f"  3. {name}: refused by default; gate on: "
+                f"{'refused' if 'refused' in on else 'met' if met(on) else 'answers, NOT met'}"
+            )
             continue
         moved = gate14.moved(off, on) if "refused" not in on else ["REFUSED with the gate"]
         print(f"  2. {name}: moved by > 0.1 point: {', '.join(moved) or 'none'}")
