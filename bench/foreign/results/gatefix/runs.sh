@@ -1,0 +1,21 @@
+#!/bin/sh
+# The runs of bench/foreign/results/gatefix/RULE.md, one at a time (femufix's timed.sh), from the
+# worktree's root:
+#   sh bench/foreign/results/gatefix/runs.sh HARNESS WORK [fresh|seen] >> bench/foreign/results/gatefix/runs.log 2>&1
+set -u
+H=$1 W=$2 PART=${3:-all} R=bench/foreign/results/gatefix PY=${PY:-/work/main/.venv/bin/python}
+E="$PY bench/foreign/femu_end_to_end.py" T=bench/foreign/results/femufix/timed.sh
+mkdir -p $W $R/seen
+PYTHONPATH=python $PY $R/judge.py --list > $W/list.txt
+[ "$PART" = seen ] || grep '^fresh ' $W/list.txt | while read _ n opts; do
+    sh $T truth-$n $W $PY bench/foreign/femu.py --binary $H --work $W/$n --extra-op 0,10,20,30,40 \
+        --qd 32 --qd-sweep '' --drive-writes 30 $opts --out $R/$n.json
+    sh $T on-$n $W $E measure --binary $H --out $R/$n-on --onset-from-empty --spare-from-onset \
+        --reserve-gate $opts
+    sh $T off-$n $W $E repredict --case $R/$n-on --out $R/$n-off --spare-from-onset --truth $R/$n.json
+done
+[ "$PART" = fresh ] || grep '^seen ' $W/list.txt | while read _ n folder truth; do
+    sh $T seen-$n $W $E repredict --case $folder --out $R/seen/$n --spare-from-onset \
+        --reserve-gate --truth $truth
+done
+echo DONE $PART; date -u
