@@ -6,7 +6,7 @@ set -u
 H=$1 W=$2 PART=${3:-all} R=bench/foreign/results/gatefix PY=${PY:-/work/main/.venv/bin/python}
 E="$PY bench/foreign/femu_end_to_end.py" T=bench/foreign/results/femufix/timed.sh
 mkdir -p $W $R/seen
-PYTHONPATH=python $PY $R/judge.py --list > $W/list.txt
+PYTHONPATH=python $PY bench/foreign/results/gatefix/judge.py --list > $W/list.txt
 [ "$PART" = seen ] || grep '^fresh ' $W/list.txt | while read _ n opts; do
     sh $T truth-$n $W $PY bench/foreign/femu.py --binary $H --work $W/$n --extra-op 0,10,20,30,40 \
         --qd 32 --qd-sweep '' --drive-writes 30 $opts --out $R/$n.json
