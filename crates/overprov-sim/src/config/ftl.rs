@@ -139,11 +139,13 @@ pub struct FtlConfig {
     #[serde(skip_serializing_if = "super::is_default")]
     pub plane_pools: u32,
     /// WiscSim's free pool per channel (`ftl/channel_pools.rs`): 0 (the default) one pool;
-    /// N (2..=64) channels, each with its own free blocks (contiguous block numbers) and one
-    /// open block that host and GC pages share, pages round-robin over the channels one at a
-    /// time (a channel whose open block is full and whose pool is dry is skipped), greedy
-    /// victims over all channels, and the trigger checked after each host page over all the
-    /// pools together. Needs `gc_frontier = "shared"`, the batched trigger, one host stream.
+    /// N (2..=64) channels, each with its own free blocks (contiguous block numbers, the lowest
+    /// taken first) and one open block that host and GC pages share, pages round-robin over
+    /// the channels one at a time (a channel whose open block is full and whose pool is dry is
+    /// skipped), greedy victims over all channels (ties to the lowest-numbered block), and the
+    /// trigger checked after each host page over all the pools together. Needs `policy =
+    /// "greedy"`, `gc_frontier = "shared"`, the batched trigger, one host stream, no dynamic
+    /// wear levelling.
     #[serde(skip_serializing_if = "super::is_default")]
     pub channel_pools: u32,
     /// WiscSim's batch stop: once triggered, GC checks its stop (the low mark, or the trigger
@@ -315,7 +317,8 @@ impl FtlConfig {
     }
 
     /// Channel pools and the batch stop, checked: an error naming the field when channel pools
-    /// number 1 or more than 64, come with plane pools, the per-write trigger, a victim floor,
+    /// number 1 or more than 64, come with plane pools, a policy other than greedy, dynamic wear
+    /// levelling, the per-write trigger, a victim floor,
     /// separate GC frontiers, more than one host stream or placement (`one_stream` false), or
     /// the timing's writer trigger; or when the batch stop comes with the per-write trigger or
     /// plane pools.
@@ -323,6 +326,7 @@ impl FtlConfig {
         &self,
         one_stream: bool,
         writer_timing: bool,
+        dynamic_wear: bool,
     ) -> Result<()> {
         if self.gc_batch_victims > 0
             && (self.gc_trigger != CollectionTrigger::Batched || self.plane_pools >= 2)
@@ -338,6 +342,10 @@ impl FtlConfig {
             1 => "0 (off) or at least 2 channels",
             65.. => "at most 64 channels",
             _ if self.plane_pools >= 2 => "not with ftl.plane_pools (one kind of pool)",
+            _ if self.policy != PolicyKind::Greedy => {
+                "needs ftl.policy = \"greedy\" (WiscSim's victims, ties to the lowest block)"
+            }
+            _ if dynamic_wear => "not with wear.dynamic (a channel takes its lowest free block)",
             _ if self.gc_trigger != CollectionTrigger::Batched => {
                 "needs the batched trigger (checked after each host page over all the pools)"
             }

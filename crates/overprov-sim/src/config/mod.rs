@@ -192,6 +192,7 @@ impl SimConfig {
         f.validate_channel_pools(
             streams == 1 && !self.placement.enabled,
             self.timing.enabled && self.timing.gc.trigger == GcTrigger::Writer,
+            self.wear.dynamic,
         )?;
         let t = &self.timing;
         let slots = t.dies() * t.nand.planes_per_die;

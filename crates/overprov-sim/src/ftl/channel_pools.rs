@@ -1,10 +1,13 @@
 //! A free pool per channel (`ftl.channel_pools` = N ≥ 2), as WiscSim's block pool allocates
 //! (junhe/wiscsee, wiscsim/devblockpool.py `next_ppns`, `remove_full_cur_blocks`;
 //! bench/foreign/results/wiscvictim/DIAGNOSIS.md, "(B)"): every block belongs to one channel and
-//! a channel takes new blocks only from its own free blocks; each channel has one open block
+//! a channel takes new blocks only from its own free blocks, the lowest-numbered first
+//! (`next_ppns`); each channel has one open block
 //! that host and GC pages share; pages go round-robin over the channels one at a time, and a
 //! channel whose open block is full and whose pool is dry is skipped; victims are chosen by the
-//! policy over all channels and an erased victim returns to its own channel's pool. The
+//! greedy over all channels, ties to the lowest-numbered block (WiscSim's `VictimBlocks` heap
+//! of (valid ratio, block): ties decide which channels' pools refill, so they move the WAF),
+//! and an erased victim returns to its own channel's pool. The
 //! trigger (`gc_free_blocks`) is checked after each host page over all the pools together, as
 //! WiscSim's `Cleaner` checks its high mark after each write; a collection first closes the full
 //! open blocks (`remove_full_cur_blocks`). Not carried: WiscSim's 10-page sleep after a
@@ -14,15 +17,18 @@
 //! hold ⌊B/N⌋ blocks each and the rest one more (a WiscSim drive with one translation block held
 //! in each of its first h channels is N × per − h blocks: those channels one short).
 
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
 use super::blocks::NIL;
-use super::wear::FreePool;
 use super::{Frontier, Ftl};
 use crate::config::SimConfig;
 
 /// The channels' free blocks and the round-robin turn.
 #[derive(Debug, Clone)]
 pub(super) struct ChannelPools {
-    free: Vec<FreePool>,
+    /// Per channel its free blocks, the lowest-numbered on top.
+    free: Vec<BinaryHeap<Reverse<u32>>>,
     /// Blocks of each of the first `short` channels (the others hold one more).
     base: u32,
     short: u32,
@@ -37,16 +43,15 @@ impl ChannelPools {
         if n < 2 {
             return None;
         }
-        let dynamic = config.wear.dynamic;
         let mut pools = ChannelPools {
-            free: (0..n).map(|_| FreePool::new(dynamic, 0)).collect(),
+            free: (0..n).map(|_| BinaryHeap::new()).collect(),
             base: blocks / n,
             short: n - blocks % n,
             turn: 0,
         };
         for b in 0..blocks {
             let c = pools.channel_of(b);
-            pools.free[c].push(b, 0);
+            pools.free[c].push(Reverse(b));
         }
         Some(Box::new(pools))
     }
@@ -63,13 +68,13 @@ impl ChannelPools {
 
     /// Free blocks in every channel's pool.
     pub(super) fn free_blocks(&self) -> usize {
-        self.free.iter().map(FreePool::len).sum()
+        self.free.iter().map(BinaryHeap::len).sum()
     }
 
     /// An erased block returns to its channel's pool.
-    pub(super) fn push(&mut self, block: u32, erase_count: u32) {
+    pub(super) fn push(&mut self, block: u32) {
         let c = self.channel_of(block);
-        self.free[c].push(block, erase_count);
+        self.free[c].push(Reverse(block));
     }
 }
 
@@ -85,7 +90,7 @@ impl Ftl {
             pools.turn = (c + 1) % n;
             let f = self.frontiers[c];
             if f.block == NIL || f.next == self.ppb {
-                let Some(b) = pools.free[c].pop() else {
+                let Some(Reverse(b)) = pools.free[c].pop() else {
                     continue; // a dry channel is skipped
                 };
                 self.close_frontier(c);
@@ -117,6 +122,18 @@ impl Ftl {
                 self.close_frontier(c);
             }
         }
+    }
+
+    /// The victim: the closed block with the fewest valid pages, the lowest-numbered of those.
+    pub(super) fn lowest_numbered_greedy(&self) -> Option<u32> {
+        let blocks = &self.blocks;
+        let first = (0..=self.ppb).find_map(|v| blocks.bucket_first(v))?;
+        let (mut best, mut b) = (first, blocks.bucket_next(first));
+        while b != NIL {
+            best = best.min(b);
+            b = blocks.bucket_next(b);
+        }
+        Some(best)
     }
 
     /// A victim's valid pages, `sources`, each to the next page of the round-robin.
@@ -198,13 +215,32 @@ mod tests {
     }
 
     #[test]
+    fn victims_tie_to_the_lowest_block_and_channels_take_their_lowest_free_block() {
+        let c = config(4, 0);
+        let g = c.validate().expect("valid");
+        let mut ftl = Ftl::new(&c, g);
+        // the fill: each channel's blocks are taken lowest first (channel 0: 0..15, 1: 15..31)
+        for lpn in 0..4 * 32 {
+            ftl.write(lpn, 0);
+        }
+        let opened: Vec<u32> = ftl.frontiers.iter().map(|f| f.block).collect();
+        assert_eq!(opened, [0, 15, 31, 47]);
+        // rewrite every page of the four blocks once more: they close with 0 valid pages, all
+        // tied; the lowest-numbered is the victim
+        for lpn in 0..4 * 32 {
+            ftl.write(lpn, 0);
+        }
+        assert_eq!(ftl.lowest_numbered_greedy(), Some(0));
+    }
+
+    #[test]
     fn a_dry_channel_is_skipped() {
         let c = config(4, 0);
         let g = c.validate().expect("valid");
         let mut ftl = Ftl::new(&c, g);
         // channel 1 runs dry: its blocks are taken out of its pool
         let pools = ftl.channels.as_mut().expect("pools");
-        while pools.free[1].pop().is_some() {}
+        pools.free[1].clear();
         for lpn in 0..30 {
             ftl.write(lpn, 0);
             let b = ftl.lookup(lpn).expect("mapped") / 32;
@@ -244,6 +280,12 @@ mod tests {
         let mut c = config(4, 0);
         c.ftl.gc_trigger = crate::config::CollectionTrigger::PerWrite;
         c.ftl.gc_until_free_fraction = None;
+        assert!(c.validate().is_err());
+        let mut c = config(4, 0);
+        c.ftl.policy = crate::config::PolicyKind::DChoices;
+        assert!(c.validate().is_err());
+        let mut c = config(4, 0);
+        c.wear.dynamic = true;
         assert!(c.validate().is_err());
         let mut c = config(0, 4);
         c.ftl.gc_trigger = crate::config::CollectionTrigger::PerWrite;

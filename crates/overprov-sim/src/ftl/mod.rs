@@ -456,7 +456,11 @@ impl Ftl {
             blocks: &self.blocks,
             now: self.counters.host_pages,
         };
-        let Some(victim) = self.policy.choose(&ctx, &mut self.rng) else {
+        let chosen = match self.channels {
+            None => self.policy.choose(&ctx, &mut self.rng),
+            Some(_) => self.lowest_numbered_greedy(),
+        };
+        let Some(victim) = chosen else {
             return false;
         };
         let v = self.blocks.valid[victim as usize];

@@ -105,7 +105,7 @@ impl Ftl {
         let erases = self.blocks.erase_count[b as usize];
         match (&mut self.pools, &mut self.channels) {
             (Some(p), _) => p.push(b, erases),
-            (None, Some(c)) => c.push(b, erases),
+            (None, Some(c)) => c.push(b),
             (None, None) => self.free.push(b, erases),
         }
     }
