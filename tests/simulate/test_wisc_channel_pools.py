@@ -45,12 +45,20 @@ def test_the_core_allocates_and_stops_as_the_independent_model_does(
     channels, per, user, high, low, held
 ):
     blocks = channels * per
-    ref = sum(
-        gc_reference.run(blocks, PAGES_PER_BLOCK, user, SPAN_WRITES, WARM_SPAN_WRITES, "wiscsim",
-                         high=high, low=low, channels=channels, seed=s, held_blocks=held,
-                         channel_pools=True).waf  # fmt: skip
+    kw = {
+        "high": high,
+        "low": low,
+        "channels": channels,
+        "held_blocks": held,
+        "channel_pools": True,
+    }
+    runs = [
+        gc_reference.run(
+            blocks, PAGES_PER_BLOCK, user, SPAN_WRITES, WARM_SPAN_WRITES, "wiscsim", seed=s, **kw
+        )
         for s in SEEDS
-    ) / len(SEEDS)
+    ]
+    ref = sum(r.waf for r in runs) / len(SEEDS)
     got = sum(core_waf(channels, per, user, high, low, held, True, s) for s in SEEDS) / len(SEEDS)
     assert got == pytest.approx(ref, rel=0.005), (got, ref)
 
