@@ -68,9 +68,12 @@ fn the_batch_stop_costs_waf_over_the_stop_per_victim() {
     assert!(plain_batched > plain, "{plain_batched} vs {plain}");
 }
 
+/// A change to a configuration and the field its refusal names.
+type Refusal = (fn(&mut SimConfig), &'static str);
+
 #[test]
 fn the_options_are_refused_where_they_do_not_combine() {
-    let cases: [(fn(&mut SimConfig), &str); 4] = [
+    let cases: [Refusal; 4] = [
         (
             |c| c.ftl.gc_frontier = GcFrontier::Separate,
             "ftl.channel_pools",

@@ -81,7 +81,9 @@ impl ChannelPools {
 impl Ftl {
     /// The next page of the round-robin, host or GC: the channel whose turn it is, if its open
     /// block has room or its pool a free block (its full block is then closed), else the next
-    /// channel. Returns (page, block).
+    /// channel. Returns (page, block). Out of line, so the default write path compiles as it
+    /// did without channel pools.
+    #[inline(never)]
     pub(super) fn program_round_robin(&mut self) -> (u32, u32) {
         let n = self.frontiers.len();
         for _ in 0..n {
@@ -107,7 +109,7 @@ impl Ftl {
 
     /// After a host page with channel pools: collect if all the pools together hold the
     /// trigger's blocks or fewer.
-    #[inline]
+    #[inline(never)]
     pub(super) fn collect_after_channel_write(&mut self) {
         if self.free_blocks() <= self.gc_free_blocks {
             self.collect_garbage();
