@@ -28,24 +28,11 @@ fn small(channels: u32, batch: u32) -> SimConfig {
 #[cfg(feature = "audit")]
 #[test]
 fn every_page_maps_to_its_latest_write_with_channel_pools() {
-    use overprov_sim::ftl::Ftl;
     for static_threshold in [0, 4] {
         let mut c = small(5, 10);
         c.wear.static_threshold = static_threshold;
         c.wear.static_check_erases = 16;
-        let geom = c.validate().unwrap();
-        let mut ftl = Ftl::new(&c, geom);
-        let mut rng = overprov_sim::rng::Rng::new(7);
-        let mut latest = vec![0u64; 1600];
-        for n in 1..=40_000u64 {
-            let lpn = rng.below(1600) as usize;
-            ftl.write(lpn as u32, 0);
-            latest[lpn] = n;
-        }
-        ftl.check_invariants().unwrap();
-        for (lpn, &n) in latest.iter().enumerate() {
-            assert_eq!(ftl.stamp_of(lpn as u32), (n > 0).then_some(n), "lpn {lpn}");
-        }
+        let ftl = audited_random_writes(&c, 1600, 40_000, 7);
         assert!(ftl.counters().gc_pages > 0 && ftl.counters().erases > 500);
         if static_threshold > 0 {
             assert!(
