@@ -5,6 +5,7 @@
 
 mod common;
 
+mod channel_pools;
 mod collections_first;
 mod config_errors;
 mod controller;

@@ -148,19 +148,7 @@ fn keeps_data_across_many_drive_writes(per_write: bool) {
         true,
         per_write,
     );
-    let geom = c.validate().unwrap();
-    let mut ftl = Ftl::new(&c, geom);
-    let mut rng = overprov_sim::rng::Rng::new(9);
-    let mut latest = [0u64; 400];
-    for n in 1..=40_000u64 {
-        let lpn = rng.below(400) as usize;
-        ftl.write(lpn as u32, 0);
-        latest[lpn] = n;
-    }
-    ftl.check_invariants().unwrap();
-    for (lpn, &n) in latest.iter().enumerate() {
-        assert_eq!(ftl.stamp_of(lpn as u32), (n > 0).then_some(n), "lpn {lpn}");
-    }
+    let ftl = crate::common::audited_random_writes(&c, 400, 40_000, 9);
     assert!(ftl.counters().gc_pages > 0 && ftl.counters().erases > 1000);
     assert!(
         ftl.counters().wl_pages > 0,

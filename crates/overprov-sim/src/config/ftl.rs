@@ -138,6 +138,22 @@ pub struct FtlConfig {
     /// it holds more than `gc_free_blocks / N` free blocks.
     #[serde(skip_serializing_if = "super::is_default")]
     pub plane_pools: u32,
+    /// WiscSim's free pool per channel (`ftl/channel_pools.rs`): 0 (the default) one pool;
+    /// N (2..=64) channels, each with its own free blocks (contiguous block numbers, the lowest
+    /// taken first) and one open block that host and GC pages share, pages round-robin over
+    /// the channels one at a time (a channel whose open block is full and whose pool is dry is
+    /// skipped), greedy victims over all channels (ties to the lowest-numbered block), and the
+    /// trigger checked after each host page over all the pools together. Needs `policy =
+    /// "greedy"`, `gc_frontier = "shared"`, the batched trigger, one host stream, no dynamic
+    /// wear levelling.
+    #[serde(skip_serializing_if = "super::is_default")]
+    pub channel_pools: u32,
+    /// WiscSim's batch stop: once triggered, GC checks its stop (the low mark, or the trigger
+    /// without one) only between batches of this many victims (WiscSim: 2 × channels), not
+    /// before each victim. 0 (the default): before each victim. Only with the batched trigger
+    /// and without plane pools.
+    #[serde(skip_serializing_if = "super::is_default")]
+    pub gc_batch_victims: u32,
 }
 
 impl Default for FtlConfig {
@@ -153,6 +169,8 @@ impl Default for FtlConfig {
             host_streams: HostStreams::Single,
             gc_trigger: CollectionTrigger::Batched,
             plane_pools: 0,
+            channel_pools: 0,
+            gc_batch_victims: 0,
         }
     }
 }
@@ -296,6 +314,51 @@ impl FtlConfig {
             "OP too small: each pool needs its trigger's blocks, two frontiers and one more"
         };
         Err(Error::config("ftl.plane_pools", why))
+    }
+
+    /// Channel pools and the batch stop, checked: an error naming the field when channel pools
+    /// number 1 or more than 64, come with plane pools, a policy other than greedy, dynamic wear
+    /// levelling, the per-write trigger, a victim floor,
+    /// separate GC frontiers, more than one host stream or placement (`one_stream` false), or
+    /// the timing's writer trigger; or when the batch stop comes with the per-write trigger or
+    /// plane pools.
+    pub(crate) fn validate_channel_pools(
+        &self,
+        one_stream: bool,
+        writer_timing: bool,
+        dynamic_wear: bool,
+    ) -> Result<()> {
+        if self.gc_batch_victims > 0
+            && (self.gc_trigger != CollectionTrigger::Batched || self.plane_pools >= 2)
+        {
+            return Err(Error::config(
+                "ftl.gc_batch_victims",
+                "only with the batched trigger and without ftl.plane_pools",
+            ));
+        }
+        let n = self.channel_pools;
+        let why = match n {
+            0 => return Ok(()),
+            1 => "0 (off) or at least 2 channels",
+            65.. => "at most 64 channels",
+            _ if self.plane_pools >= 2 => "not with ftl.plane_pools (one kind of pool)",
+            _ if self.policy != PolicyKind::Greedy => {
+                "needs ftl.policy = \"greedy\" (WiscSim's victims, ties to the lowest block)"
+            }
+            _ if dynamic_wear => "not with wear.dynamic (a channel takes its lowest free block)",
+            _ if self.gc_trigger != CollectionTrigger::Batched => {
+                "needs the batched trigger (checked after each host page over all the pools)"
+            }
+            _ if self.gc_victim_min_invalid_fraction.is_some() => "not with a victim floor",
+            _ if self.gc_frontier != GcFrontier::Shared => {
+                "needs ftl.gc_frontier = \"shared\" (a channel's one open block takes host and \
+                 GC pages)"
+            }
+            _ if !one_stream => "needs one host stream and no placement",
+            _ if writer_timing => "needs timing.gc.trigger = \"victim\"",
+            _ => return Ok(()),
+        };
+        Err(Error::config("ftl.channel_pools", why))
     }
 
     /// The victim floor in invalid pages of a block of `pages_per_block` (0: no floor):

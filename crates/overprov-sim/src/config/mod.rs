@@ -189,6 +189,11 @@ impl SimConfig {
             streams == 1 && !self.placement.enabled,
             self.timing.enabled && self.timing.gc.trigger == GcTrigger::Writer,
         )?;
+        f.validate_channel_pools(
+            streams == 1 && !self.placement.enabled,
+            self.timing.enabled && self.timing.gc.trigger == GcTrigger::Writer,
+            self.wear.dynamic,
+        )?;
         let t = &self.timing;
         let slots = t.dies() * t.nand.planes_per_die;
         if f.plane_pools >= 2 && t.enabled && t.gc.multiplane_offsets > 0 && f.plane_pools != slots
@@ -393,6 +398,9 @@ impl SimConfig {
 
     /// Open write frontiers: one per host stream, plus one GC frontier per stream if separate.
     pub fn frontier_count(&self, streams: usize) -> usize {
+        if self.ftl.channel_pools >= 2 {
+            return self.ftl.channel_pools as usize; // one open block a channel
+        }
         if self.placement.enabled {
             return match self.placement.isolation {
                 Isolation::InitiallyIsolated => streams + 1,

@@ -6,12 +6,14 @@
 //! is 4/1.28 + 4 + 0.125 + 0.11 ≈ 7.4 bytes per physical page.
 
 pub mod blocks;
+mod channel_pools;
 pub mod gc;
 pub mod huge_pages;
 mod invariants;
 mod per_write_gc;
 mod plane_pools;
 pub mod prefetch;
+mod relocation;
 pub mod wear;
 
 use serde::Serialize;
@@ -19,14 +21,11 @@ use serde::Serialize;
 use crate::config::{CollectionTrigger, GcFrontier, Isolation, SimConfig};
 use crate::geometry::{FastDiv, Geometry};
 use crate::rng::Rng;
-use blocks::{BlockState, BlockTable, NIL};
+use blocks::{BlockTable, NIL};
+use channel_pools::ChannelPools;
 use gc::{Policy, VictimContext, VictimPolicy};
 use plane_pools::PlanePools;
 use wear::FreePool;
-
-/// Valid pages of a GC victim whose forward-map entries are prefetched ahead of the one being
-/// moved: enough misses in flight to fill the core's miss buffers.
-const RELOCATION_PREFETCH_WINDOW: usize = 16;
 
 /// An unmapped logical page.
 pub const UNMAPPED: u32 = u32::MAX;
@@ -138,6 +137,10 @@ pub struct Ftl {
     /// `ftl.plane_pools`: the per-plane free pools (`plane_pools.rs`; None by default, and the
     /// free blocks are then `free`'s).
     pools: Option<Box<PlanePools>>,
+    /// `ftl.channel_pools`: a free pool per channel (`channel_pools.rs`; None by default).
+    channels: Option<Box<ChannelPools>>,
+    /// `ftl.gc_batch_victims`: victims between stop checks (0: the stop before each victim).
+    gc_batch_victims: u32,
     /// Test audit (feature `audit`): the host-write sequence number each physical page holds,
     /// carried along by relocations, so tests can prove every LBA maps to its latest write.
     #[cfg(feature = "audit")]
@@ -149,6 +152,7 @@ impl Ftl {
     pub fn new(config: &SimConfig, geom: Geometry) -> Self {
         let ppb = geom.pages_per_block;
         let pools = PlanePools::from_config(config, geom.blocks);
+        let channels = ChannelPools::from_config(config, geom.blocks);
         let mut streams = config.stream_count().unwrap_or(1);
         let mut gc_target = match (config.placement.enabled, config.placement.isolation) {
             (true, Isolation::InitiallyIsolated) => GcTarget::Common,
@@ -174,7 +178,11 @@ impl Ftl {
             blocks: BlockTable::new(geom.blocks, ppb).with_bucket_ages(policy.reads_bucket_ages()),
             free: FreePool::new(
                 config.wear.dynamic,
-                if pools.is_some() { 0 } else { geom.blocks },
+                if pools.is_some() || channels.is_some() {
+                    0
+                } else {
+                    geom.blocks
+                },
             ),
             frontiers: vec![
                 Frontier {
@@ -210,6 +218,8 @@ impl Ftl {
             ops: Vec::new(),
             reloc_sources: Vec::with_capacity(ppb as usize),
             pools,
+            channels,
+            gc_batch_victims: config.ftl.gc_batch_victims,
             #[cfg(feature = "audit")]
             stamp: vec![0; physical],
         }
@@ -232,9 +242,10 @@ impl Ftl {
         self.victim_valid_hist.iter_mut().for_each(|c| *c = 0);
     }
     pub fn free_blocks(&self) -> usize {
-        match &self.pools {
-            Some(p) => p.free_blocks(),
-            None => self.free.len(),
+        match (&self.pools, &self.channels) {
+            (Some(p), _) => p.free_blocks(),
+            (None, Some(c)) => c.free_blocks(),
+            (None, None) => self.free.len(),
         }
     }
     pub fn streams(&self) -> usize {
@@ -325,7 +336,10 @@ impl Ftl {
         if old != UNMAPPED {
             self.invalidate(old);
         }
-        let (ppn, block) = self.program(stream, true);
+        let (ppn, block) = match self.channels {
+            None => self.program(stream, true),
+            Some(_) => self.program_round_robin(),
+        };
         self.place(lpn, ppn, block);
         self.counters.host_pages += 1;
         self.log(NandOp::HostProgram(ppn));
@@ -335,6 +349,8 @@ impl Ftl {
         }
         if self.per_write_gc {
             self.collect_after_host_write();
+        } else if self.channels.is_some() {
+            self.collect_after_channel_write();
         }
     }
 
@@ -440,11 +456,16 @@ impl Ftl {
             blocks: &self.blocks,
             now: self.counters.host_pages,
         };
-        let Some(victim) = self.policy.choose(&ctx, &mut self.rng) else {
+        let chosen = match self.channels {
+            None => self.policy.choose(&ctx, &mut self.rng),
+            Some(_) => self.lowest_numbered_greedy(),
+        };
+        let Some(victim) = chosen else {
             return false;
         };
         let v = self.blocks.valid[victim as usize];
-        if self.ppb - v < self.gc_min_invalid_pages && self.free.len() > self.gc_forced_free_blocks
+        if self.ppb - v < self.gc_min_invalid_pages
+            && self.free_blocks() > self.gc_forced_free_blocks
         {
             let closed_at = self.blocks.closed_at[victim as usize];
             self.policy.put_back(victim, closed_at);
@@ -464,10 +485,28 @@ impl Ftl {
 
     /// At the trigger, collect victims until the free pool is above the low mark (the trigger
     /// without one), or (with a victim floor) the victim falls short of the floor above the
-    /// forced count; then static wear levelling.
+    /// forced count; with `gc_batch_victims` = k the stop is checked only between batches of k
+    /// victims (WiscSim's `Cleaner`); then static wear levelling.
     fn collect_garbage(&mut self) {
-        if self.free.len() <= self.gc_free_blocks {
-            while self.free.len() <= self.gc_until_free_blocks && self.collect_victim() {}
+        if self.free_blocks() <= self.gc_free_blocks {
+            if self.channels.is_some() {
+                self.close_full_channel_blocks();
+            }
+            match self.gc_batch_victims {
+                0 => {
+                    while self.free_blocks() <= self.gc_until_free_blocks && self.collect_victim() {
+                    }
+                }
+                k => {
+                    'batches: while self.free_blocks() <= self.gc_until_free_blocks {
+                        for _ in 0..k {
+                            if !self.collect_victim() {
+                                break 'batches;
+                            }
+                        }
+                    }
+                }
+            }
         }
         self.static_wear_levelling();
     }
@@ -480,109 +519,6 @@ impl Ftl {
             if let Some(b) = wear::static_wl_candidate(&self.blocks, self.static_threshold) {
                 self.relocate_and_erase(b, Relocation::WearLevelling);
             }
-        }
-    }
-
-    /// Move every valid page of closed block `b` to the GC frontier of its stream; erase it.
-    fn relocate_and_erase(&mut self, b: u32, why: Relocation) {
-        debug_assert_eq!(self.blocks.state[b as usize], BlockState::Closed);
-        self.blocks.remove_closed(b);
-        let stream = self.blocks.stream[b as usize] as usize;
-        let target = match self.gc_target {
-            GcTarget::PerStream => self.streams + stream,
-            GcTarget::Shared => stream,
-            GcTarget::Common => self.streams,
-        };
-        // the valid pages, in page order; their forward-map entries are prefetched a window
-        // ahead of the moves (the map writes are the misses of a relocation)
-        let mut sources = std::mem::take(&mut self.reloc_sources);
-        sources.clear();
-        let start = b * self.ppb;
-        let end = start + self.ppb;
-        // the victim's reverse-map entries, read below for every valid page: one request per
-        // cache line now, so they arrive while the valid pages are listed
-        for p in (start..end).step_by(16) {
-            prefetch::prefetch(&self.p2l[p as usize]);
-        }
-        let mut p = start;
-        while p < end {
-            let bit = p & 63;
-            let span = (64 - bit).min(end - p);
-            let in_block = if span < 64 {
-                ((1u64 << span) - 1) << bit
-            } else {
-                u64::MAX
-            };
-            // the victim's valid bits are read here and cleared (it is erased after the moves)
-            let w = &mut self.valid[(p >> 6) as usize];
-            let mut word = (*w & in_block) >> bit;
-            *w &= !in_block;
-            while word != 0 {
-                sources.push(p + word.trailing_zeros());
-                word &= word - 1;
-            }
-            p += span;
-        }
-        for &src in sources.iter().take(RELOCATION_PREFETCH_WINDOW) {
-            prefetch::prefetch(&self.l2p[self.p2l[src as usize] as usize]);
-        }
-        // the moves, a run of pages at a time: as many as the target frontier's block has room
-        // for (the block's valid count is added once per run, before the block can close)
-        let mut i = 0;
-        while i < sources.len() {
-            if self.frontiers[target].next == self.ppb {
-                self.advance(target, false);
-            }
-            let Frontier { block, next } = self.frontiers[target];
-            let run = ((self.ppb - next) as usize).min(sources.len() - i);
-            let first = block * self.ppb + next;
-            for (k, &src) in sources[i..i + run].iter().enumerate() {
-                if let Some(&ahead) = sources.get(i + k + RELOCATION_PREFETCH_WINDOW) {
-                    prefetch::prefetch(&self.l2p[self.p2l[ahead as usize] as usize]);
-                }
-                let lpn = self.p2l[src as usize];
-                let dst = first + k as u32;
-                self.l2p[lpn as usize] = dst;
-                self.p2l[dst as usize] = lpn;
-                self.valid[(dst >> 6) as usize] |= 1u64 << (dst & 63);
-                self.log(NandOp::RelocRead(src));
-                self.log(NandOp::RelocProgram(dst));
-                #[cfg(feature = "audit")]
-                {
-                    self.stamp[dst as usize] = self.stamp[src as usize];
-                }
-            }
-            self.frontiers[target].next += run as u32;
-            self.blocks.valid[block as usize] += run as u32;
-            i += run;
-        }
-        let moved = sources.len() as u64;
-        if !self.owner.is_empty() {
-            self.count_relocated_by_handle(&sources);
-        }
-        self.reloc_sources = sources;
-        match why {
-            Relocation::Gc => self.counters.gc_pages += moved,
-            Relocation::WearLevelling => self.counters.wl_pages += moved,
-        }
-        self.blocks.erase(b);
-        self.counters.erases += 1;
-        self.log(NandOp::Erase(b));
-        match &mut self.pools {
-            Some(p) => p.push(b, self.blocks.erase_count[b as usize]),
-            None => self.free.push(b, self.blocks.erase_count[b as usize]),
-        }
-    }
-
-    /// With placement: count relocated pages against the handle whose host write they hold
-    /// (the source pages' reverse map still names the logical pages moved). Out of line, so the
-    /// relocation loop compiles as it does without placement.
-    #[cold]
-    #[inline(never)]
-    fn count_relocated_by_handle(&mut self, sources: &[u32]) {
-        for &src in sources {
-            let lpn = self.p2l[src as usize];
-            self.handle_gc_pages[self.owner[lpn as usize] as usize] += 1;
         }
     }
 }

@@ -2,6 +2,32 @@
 use overprov_sim::config::{GcBlocking, PolicyKind, SimConfig};
 use overprov_sim::{Report, Simulator};
 
+/// (feature `audit`) `writes` host writes of uniform random pages below `pages` (seeded by
+/// `seed`) into a drive built from `c`; then the invariants hold and every page maps to its
+/// latest write. Returns the FTL for further checks.
+#[cfg(feature = "audit")]
+pub fn audited_random_writes(
+    c: &SimConfig,
+    pages: u32,
+    writes: u64,
+    seed: u64,
+) -> overprov_sim::ftl::Ftl {
+    let geom = c.validate().unwrap();
+    let mut ftl = overprov_sim::ftl::Ftl::new(c, geom);
+    let mut rng = overprov_sim::rng::Rng::new(seed);
+    let mut latest = vec![0u64; pages as usize];
+    for n in 1..=writes {
+        let lpn = rng.below(pages as u64) as usize;
+        ftl.write(lpn as u32, 0);
+        latest[lpn] = n;
+    }
+    ftl.check_invariants().unwrap();
+    for (lpn, &n) in latest.iter().enumerate() {
+        assert_eq!(ftl.stamp_of(lpn as u32), (n > 0).then_some(n), "lpn {lpn}");
+    }
+    ftl
+}
+
 /// Uniform random 4 KiB writes after a sequential fill, measured after a warm-up.
 pub fn uniform(user_pages: u64, op: f64, ppb: u32, policy: PolicyKind) -> SimConfig {
     let mut c = SimConfig::default();
