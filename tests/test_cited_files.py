@@ -30,6 +30,7 @@ CODE_BASES = ["tests", "crates", "crates/overprov-sim", "crates/overprov-sim/src
 OTHER_PROJECTS = {"nvme/nvme_metrics.py", "tests/x/test_y.py",
                   # junhe/wiscsee's (bench/foreign/results/wiscgc/GC.md)
                   "wiscsim/dftldes.py", "wiscsim/ssdframework.py", "wiscsim/blkpool.py",
+                  "wiscsim/devblockpool.py",
                   "utilities/utils.py"}  # fmt: skip
 
 

@@ -5,9 +5,9 @@ open blocks; with ``allocator`` (B) a free pool per channel (``ftl.channel_pools
 stop checked between batches of 2 × channels victims (``ftl.gc_batch_victims``).
 
 WiscSim collects when its free blocks are fewer than (1 − high) × N (N: all its blocks, the held
-ones counted as used) and stops once they are more than (1 − low) × N (wiscgc/GC.md): the core's
-``gc_free_blocks`` is ⌈(1 − high) × N⌉ − 1, and its low mark a share of the N − h blocks it has
-whose floor is ⌊(1 − low) × N⌋.
+ones counted as used) and stops once they are more than (1 − low) × N
+(bench/foreign/results/wiscgc/GC.md): the core's ``gc_free_blocks`` is ⌈(1 − high) × N⌉ − 1,
+and its low mark a share of the N − h blocks it has whose floor is ⌊(1 − low) × N⌋.
 """
 
 from __future__ import annotations

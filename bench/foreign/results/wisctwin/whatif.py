@@ -25,8 +25,8 @@ SEEDS = range(1, 6)
 PAGES_PER_BLOCK = 32
 TRUTHS = {"C": RESULTS / "wiscsee3" / "wiscsee-c.json", "F": RESULTS / "wiscgc" / "wiscsee-f.json",
           "G": RESULTS / "wiscgc" / "wiscsee-g.json"}  # fmt: skip
-# QD1 truths: WiscSim's GC WAF by wiscvictim RULE.md's metric (census logs), the first column of
-# these tables: (log, extra OP %)
+# QD1 truths: WiscSim's GC WAF by bench/foreign/results/wiscvictim/RULE.md's metric (census
+# logs), the first column of these tables: (log, extra OP %)
 QD1_LOGS = (("ablation.log", 0), ("verdict-op20.log", 20))
 QD1_TOLERANCE, QUEUED_TOLERANCE = 0.03, 0.05
 
