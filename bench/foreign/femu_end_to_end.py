@@ -174,6 +174,7 @@ def run_measure(args: argparse.Namespace) -> dict:
         "cpu_s_measure": (t1.user - t0.user) + (t1.system - t0.system) + target.cpu_s,
         "cpu_s_predict": cpu_predict,
         "timed_rounds": [list(r) for r in target.timed_rounds],  # label, seconds asked, run
+        "timed_rounds_issued_s": target.timed_issued_s,  # each to its last write submitted
     }
     (out / "run.json").write_text(json.dumps(doc, indent=1) + "\n")
     return doc

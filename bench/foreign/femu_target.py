@@ -98,6 +98,8 @@ class FemuTarget(PipedTarget):
         self._rate: float | None = None  # pages per ns the next chunk is sized at
         self.timed_rounds: list[tuple[str, float, float]] = []
         """Each timed round's label, seconds asked and seconds run (simulated, to its drain)."""
+        self.timed_issued_s: list[float] = []
+        """Each timed round's seconds to its last write submitted (before its drain)."""
 
     # ------------------------------------------------------------------ the harness process
     def command(self) -> list[str]:
@@ -182,6 +184,7 @@ class FemuTarget(PipedTarget):
             self.phase(f"seq {first} {pages}")
         else:
             self._timed(spec, first, pages, start.t_ns + round(spec.seconds * 1e9))
+            self.timed_issued_s.append((self.last.t_ns - start.t_ns) / 1e9)
         end = self.phase(f"qd {qd}")
         if spec.seconds is not None:
             ran_s = (end.t_ns - start.t_ns) / 1e9

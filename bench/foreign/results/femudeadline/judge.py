@@ -45,6 +45,15 @@ def ratios(folder: Path) -> list[float]:
     return [ran / asked for _, asked, ran in rounds]
 
 
+def issued(folder: Path) -> list[tuple[str, float, float]]:
+    """Each deadline round's (label, issued ÷ asked, drain ÷ asked) where run.json logs it."""
+    doc = json.loads((folder / "run.json").read_text())
+    if "timed_rounds_issued_s" not in doc:
+        return []
+    return [(label, i / asked, (ran - i) / asked) for (label, asked, ran), i in
+            zip(doc["timed_rounds"], doc["timed_rounds_issued_s"], strict=True)]  # fmt: skip
+
+
 def overrun_text(x: list[float]) -> str:
     if not x:
         return "0 | | | | |"
@@ -74,6 +83,17 @@ def main() -> None:
         print(f"| {n} | {overrun_text(before)} | {overrun_text(after)} |")
     print(f"| all re-measured | {overrun_text(every['grown'])} | "
           f"{overrun_text(every['deadline'])} |")  # fmt: skip
+    print()
+    split = [x for n in ran for x in issued(R / n)]
+    logged = [n for n in ran if issued(R / n)]
+    if split:
+        worst = max(split, key=lambda x: x[2])
+        print(f"# deadline rounds with their issue logged ({len(logged)} drives, {len(split)} "
+              f"rounds): last write submitted at <= {max(x[1] for x in split):.4f}x the "
+              f"seconds asked; the drain after it: median "
+              f"{statistics.median(x[2] for x in split):.3f}x, "
+              f"worst {worst[2]:.2f}x ({worst[0]}), over 0.25x in "
+              f"{sum(x[2] > 0.25 for x in split)} rounds")  # fmt: skip
     print()
     print("| drive | before: held-out WAF worst, IOPS median / worst | 0% WAF | after | 0% WAF |")
     print("|---|---|---|---|---|")
