@@ -51,7 +51,8 @@ step of that many drive writes. ``--chunk-sizing`` (``measure``): ``femu_target.
 bench/foreign/results/femufix/status.md); ``--no-round-rate`` is ``last-chunk`` (every FEMU
 end-to-end run stored before it), ``--round-rate`` ``round-rate`` (femularge's arms,
 bench/foreign/results/femularge/RULE.md), ``deadline`` a round that stops at its simulated
-end (a harness with the ``until`` phase: bench/foreign/results/femudeadline/status.md). ``--no-through-cycle`` (``measure``, ``repredict``):
+end (a harness with the ``until`` phase: bench/foreign/results/femudeadline/status.md).
+``--no-through-cycle`` (``measure``, ``repredict``):
 ``burst_cycle.READ_THROUGH_CYCLE`` off in calibrate's process (the first level read plain).
 
 ``refit`` (a diagnosis, not a case of the rule): the case's ``measurement.json`` with its QD32

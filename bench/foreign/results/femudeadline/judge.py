@@ -20,14 +20,9 @@ S = Path("bench/foreign/results")
 R = S / "femudeadline"
 
 
-def _load(name: str, path: Path):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-gatefix = _load("gatefix_judge", S / "gatefix" / "judge.py")
+_spec = importlib.util.spec_from_file_location("gatefix_judge", S / "gatefix" / "judge.py")
+gatefix = importlib.util.module_from_spec(_spec)  # its drives; femufix's rows and targets
+_spec.loader.exec_module(gatefix)
 femufix, e2e, femu0 = gatefix.femufix, gatefix.e2e, gatefix.femu0
 FIRST = ["femu-31lun-86blk-thres57-3600us-ns80", "femu-23lun-118blk-thres58-4300us-ns85"]
 G = S / "gatefix"
