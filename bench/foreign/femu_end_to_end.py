@@ -50,7 +50,9 @@ step of that many drive writes. ``--chunk-sizing`` (``measure``): ``femu_target.
 (how a timed round's chunks are sized; default ``grown``, the harness's bug fix of
 bench/foreign/results/femufix/status.md); ``--no-round-rate`` is ``last-chunk`` (every FEMU
 end-to-end run stored before it), ``--round-rate`` ``round-rate`` (femularge's arms,
-bench/foreign/results/femularge/RULE.md). ``--no-through-cycle`` (``measure``, ``repredict``):
+bench/foreign/results/femularge/RULE.md), ``deadline`` a round that stops at its simulated
+end (a harness with the ``until`` phase: bench/foreign/results/femudeadline/status.md).
+``--no-through-cycle`` (``measure``, ``repredict``):
 ``burst_cycle.READ_THROUGH_CYCLE`` off in calibrate's process (the first level read plain).
 
 ``refit`` (a diagnosis, not a case of the rule): the case's ``measurement.json`` with its QD32
@@ -173,6 +175,7 @@ def run_measure(args: argparse.Namespace) -> dict:
         "cpu_s_measure": (t1.user - t0.user) + (t1.system - t0.system) + target.cpu_s,
         "cpu_s_predict": cpu_predict,
         "timed_rounds": [list(r) for r in target.timed_rounds],  # label, seconds asked, run
+        "timed_rounds_issued_s": target.timed_issued_s,  # each to its last write submitted
     }
     (out / "run.json").write_text(json.dumps(doc, indent=1) + "\n")
     return doc

@@ -25,8 +25,12 @@ as ``--workload /dev/stdin`` phases as calibrate asks for them, its counters rea
   pages as the round has written so far (at least :data:`MIN_CHUNK_PAGES`): chunks double
   from 64 pages while the rate is read from few pages, so a round whose first pages are fast
   (a GC pause on other LUNs, the queue filling) ends near its seconds as a device under fio
-  does, not several times past them. Its duration is from the first drain to the last; its IOPS are
-  its bytes ÷ the block size ÷ that. Latency is not reported (None).
+  does, not several times past them. With ``CHUNK_SIZING = "deadline"`` the round is one
+  ``until`` phase instead: the harness submits writes while the simulated time a slot frees is
+  before the round's end, as fio stops issuing at its runtime, so a drive that slows inside the
+  round (GC onset) cannot carry it past its seconds by more than its writes outstanding take to
+  finish. Its duration is from the first drain to the last; its IOPS are its bytes ÷ the block
+  size ÷ that. Latency is not reported (None).
 """
 
 from __future__ import annotations
@@ -55,8 +59,10 @@ CHUNK_SHARE = 0.97
 #: bench/foreign/results/femularge/DIAGNOSIS.md); ``"round-rate"``, at the round's own rate so
 #: far with no cap on a chunk (femularge's ``--round-rate`` arms; its rounds still ran up to
 #: 5.9x their seconds where a round began faster than the last one's whole rate:
-#: bench/foreign/results/femularge/round_chunks--round-rate.txt).
-CHUNK_SIZINGS = ("grown", "round-rate", "last-chunk")
+#: bench/foreign/results/femularge/round_chunks--round-rate.txt). ``"deadline"``: one ``until``
+#: phase that stops at the round's simulated end (needs a harness built with it:
+#: bench/foreign/results/femudeadline/status.md).
+CHUNK_SIZINGS = ("grown", "round-rate", "last-chunk", "deadline")
 CHUNK_SIZING = "grown"
 NO_REPORTS = 1 << 62  # the harness's --report-every: no `R` lines between phases
 LATENCY_KEYS = ("mean", "max", "p50", "p90", "p99", "p99_9", "p99_99")
@@ -91,7 +97,9 @@ class FemuTarget(PipedTarget):
         self.geometry: dict[str, int] = {}
         self._rate: float | None = None  # pages per ns the next chunk is sized at
         self.timed_rounds: list[tuple[str, float, float]] = []
-        """Each timed round's label, seconds asked and seconds run (simulated)."""
+        """Each timed round's label, seconds asked and seconds run (simulated, to its drain)."""
+        self.timed_issued_s: list[float] = []
+        """Each timed round's seconds to its last write submitted (before its drain)."""
 
     # ------------------------------------------------------------------ the harness process
     def command(self) -> list[str]:
@@ -176,9 +184,11 @@ class FemuTarget(PipedTarget):
             self.phase(f"seq {first} {pages}")
         else:
             self._timed(spec, first, pages, start.t_ns + round(spec.seconds * 1e9))
-            ran_s = (self.last.t_ns - start.t_ns) / 1e9
-            self.timed_rounds.append((spec.label, float(spec.seconds), ran_s))
+            self.timed_issued_s.append((self.last.t_ns - start.t_ns) / 1e9)
         end = self.phase(f"qd {qd}")
+        if spec.seconds is not None:
+            ran_s = (end.t_ns - start.t_ns) / 1e9
+            self.timed_rounds.append((spec.label, float(spec.seconds), ran_s))
         written = (end.host_pages - start.host_pages) * PAGE_BYTES
         duration_s = max(end.t_ns - start.t_ns, 1) / 1e9
         fig = Figures(
@@ -198,6 +208,9 @@ class FemuTarget(PipedTarget):
         if CHUNK_SIZING not in CHUNK_SIZINGS:
             raise ConfigError(f"{self.spec}: chunk sizing {CHUNK_SIZING!r} is not one of "
                               f"{', '.join(CHUNK_SIZINGS)}")  # fmt: skip
+        if CHUNK_SIZING == "deadline":
+            self.phase(f"until {first} {pages} {deadline_ns}")
+            return
         while at.t_ns < deadline_ns:
             left = deadline_ns - at.t_ns
             n = MIN_CHUNK_PAGES if self._rate is None else int(CHUNK_SHARE * left * self._rate)

@@ -20,6 +20,10 @@
  *   qd N                     wait for every write outstanding, then keep N outstanding
  *                            (a new host job, as fio starts one a round; its P line's time is
  *                            the last completion)
+ *   until OFFSET SIZE T_NS   uniform random pages of [OFFSET, OFFSET + SIZE), each submitted
+ *                            while the simulated time it would be submitted at (a slot
+ *                            freeing) is before T_NS: a timed fio job that stops issuing at its
+ *                            runtime (the writes outstanding then finish at the next `qd`)
  *   trim START COUNT         unmap COUNT pages from page START on (a DSM deallocate: FEMU's
  *                            ftl_thread answers DSM with no FTL change, so the harness does
  *                            what ssd_write does to a page it overwrites, without the write)
@@ -276,6 +280,23 @@ int main(int argc, char **argv)
                     set_rmap_ent(ssd, INVALID_LPN, &ppa);
                     ppa.ppa = UNMAPPED_PPA;
                     set_maptbl_ent(ssd, lpn, &ppa);
+                }
+            }
+            report(ssd, 'P');
+            fflush(stdout);
+            continue;
+        }
+        if (!strcmp(kind, "until")) {
+            if (fscanf(f, "%" SCNu64 " %" SCNu64 " %" SCNu64, &a, &b, &c) != 3 || !b ||
+                a + b > span) {
+                fprintf(stderr, "%s: line %d: until OFFSET SIZE T_NS within the %" PRIu64
+                        " pages\n", workload, line, span);
+                return 2;
+            }
+            while (heap[0] < c) { /* the next submission's time: the earliest slot to free */
+                host_write(ssd, &req, a + splitmix64() % b);
+                if (host_done % report_every == 0) {
+                    report(ssd, 'R');
                 }
             }
             report(ssd, 'P');
