@@ -3,6 +3,7 @@
 //! before a run starts and names the offending field in its error.
 
 mod ftl;
+mod gc_timing;
 mod geometry;
 mod host;
 mod layout;
@@ -13,6 +14,7 @@ mod valid;
 mod workload;
 
 pub use ftl::*;
+pub use gc_timing::*;
 pub use geometry::*;
 pub use host::*;
 pub use layout::{Extent, Layout};
