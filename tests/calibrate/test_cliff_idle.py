@@ -29,13 +29,14 @@ def test_the_sized_idle_is_the_cache_over_the_rate_past_it_with_margin_and_bound
 
 
 def test_the_probe_before_the_cliff_checks_its_writes_against_the_one_past_it():
-    # QD8, 70% reads of 300 µs: 8 commands over 20,000 IOPS = 400 µs each, writes 633 µs
-    p = {"qd": 8, "read_percent": 70, "iops": 20_000.0, "read_us": 300.0}
-    assert cliff_step.write_us(p) == pytest.approx((400 - 0.7 * 300) / 0.3)
-    past = {**p, "iops": 10_000.0}  # 800 µs each: writes 1,967 µs
-    # a step from 50,000 to 20,000 IOPS: the middle at √0.4 of the writes' time past it
+    # QD8, 70% reads of 300 µs, 5,000 write IOPS: 16,667 commands a second, 480 µs each;
+    # writes (480 − 0.7 × 300) ÷ 0.3 = 900 µs
+    p = {"qd": 8, "read_percent": 70, "iops": 5_000.0, "read_us": 300.0}
+    assert cliff_step.write_us(p) == pytest.approx((8 * 0.3 / 5_000 * 1e6 - 0.7 * 300) / 0.3)
+    past = {**p, "iops": 3_000.0}  # writes 1,967 µs
+    # a step from 50,000 to 20,000 IOPS (60%): the writes a quarter of it faster, 0.85 times
     free = cliff_step.check_free(p, past, 50_000.0, 20_000.0)
-    assert free["write_us_bound"] == pytest.approx(cliff_step.write_us(past) * 0.4**0.5)
+    assert free["write_us_bound"] == pytest.approx(cliff_step.write_us(past) * 0.85)
     assert free["cache_not_free"] is False
     assert cliff_step.check_free(past, past, 50_000.0, 20_000.0)["cache_not_free"] is True
     assert cliff_step.check_free(p, past, None, 20_000.0)["cache_not_free"] is True
@@ -109,7 +110,8 @@ def test_the_sized_step_on_a_simulated_drive_probes_trimmed_space_and_checks_its
     # a read of trimmed space costs no NAND: far under a read of a written page past the cliff
     assert 0 < un["read_us"] < doc["probes"]["after"]["read_us"]
     assert before["cache_not_free"] is False, before  # the sized idle freed the 2% cache
-    # the buffer's drain waited out before each probe's mix: its reads wait far less than one
-    # drain of the unscaled 4 MiB buffer at the rate past the cliff
+    # each probe lasts ten drains of the unscaled 4 MiB buffer at the rate past the cliff: its
+    # reads wait far less than one drain
     assert doc["probe_drain_s"] > 0
+    assert before["duration_s"] >= cliff_step.PROBE_DRAINS * doc["probe_drain_s"] * 0.99
     assert before["read_us"] < doc["probe_drain_s"] * 1e6 / 4

@@ -171,6 +171,13 @@ def predict(doc: dict[str, Any], drive: dict[str, Any], scale: str) -> dict[str,
     bs = int(doc.get("bs_bytes", 4096))
     probes = _probes(doc.get("probes"), doc, factor) if PROBES_IN_PREDICTION else None
     out["probes_in_prediction"] = probes is not None
+    if PROBES_IN_PREDICTION and ((doc.get("probes") or {}).get("before") or {}).get(
+        "cache_not_free"
+    ):
+        out["probes_not_used"] = (
+            "cache_not_free: the probe before the cliff wrote slower than the middle of the "
+            "series' step (cliff_step.check_free)"
+        )
     if probes is not None:
         plateau = measured_plateau(series(doc), bs, fill)
         lifted = twin if plateau is None else lift_ceiling(twin, plateau)
@@ -283,6 +290,10 @@ def probes_note(probes: dict[str, Any] | None) -> str:
         f"reads of written pages waited {reads[0]:,.0f} µs before the cliff and "
         f"{reads[1]:,.0f} µs past it"
     )
+    if (unwritten := (probes.get("unwritten") or {}).get("read_us")) is not None:
+        waited += f", reads of trimmed space {unwritten:,.0f} µs"
+    if probes["before"].get("cache_not_free"):
+        waited += " (the probe before the cliff found the cache not free: not used)"
     if PROBES_IN_PREDICTION:
         return f"measured and used in the prediction from purged (read_probes.py): {waited}"
     return f"measured and kept, not used in the prediction (PROBES_IN_PREDICTION off): {waited}"

@@ -36,7 +36,6 @@ used in the prediction only with ``cliff_prediction.PROBES_IN_PREDICTION``.
 
 from __future__ import annotations
 
-import math
 import re
 import statistics
 from dataclasses import asdict, dataclass, replace
@@ -91,6 +90,13 @@ IDLE_FORMS = ("fixed", "sized")
 IDLE_MARGIN = 1.5
 #: ...at least :data:`IDLE_SECONDS`, at most this long (full-size seconds)
 IDLE_MAX_SECONDS = 1800.0
+#: The probe before the cliff wrote a free cache when its writes wait less than the probe past
+#: the cliff's by at least this share of the series' step (:func:`check_free`)
+FREE_SHARE_OF_STEP = 0.25
+#: A sized step's probes on a simulated drive last at least this many drains of its unscaled
+#: write buffer (:func:`buffer_drain_s`): the first reads after a probe's fill wait one drain,
+#: a tenth of the round at most
+PROBE_DRAINS = 10
 #: The probe of reads over trimmed space: this share of reads (a round takes 0..99), over the
 #: whole capacity right after a purge (nearly every read of a page never written)
 UNWRITTEN_READ_PERCENT = 99
@@ -148,7 +154,8 @@ class CliffPlan:
             f"{UNWRITTEN_READ_PERCENT}% reads), then idle the series' bytes before its cliff ÷ "
             f"its write rate past it × {IDLE_MARGIN:g} (at least {self.idle_seconds:g} s, at "
             f"most {IDLE_MAX_SECONDS:g} s), the probe before the cliff marked cache_not_free "
-            "where its writes wait nearer the level past the cliff's than the SLC plateau's"
+            f"where its writes wait less than past the cliff's by under "
+            f"{FREE_SHARE_OF_STEP:g} of the step"
         )
 
     def text(self) -> str:
@@ -219,13 +226,15 @@ def sized_idle_s(rounds: list[dict[str, Any]], k: int, before_bytes: float, bs_b
 
 
 def write_us(p: dict[str, Any]) -> float | None:
-    """A mixed probe's writes' mean latency (µs) by Little's law: its ``qd`` commands
-    outstanding over its IOPS is the mean command's time, less its reads' share of
-    ``read_us``; None where the probe has no IOPS or no reads' time."""
+    """A mixed probe's writes' mean latency (µs) by Little's law: its ``iops`` are its writes'
+    (as a round reports them: fio's and the core's write IOPS), so its commands run at
+    ``iops`` ÷ (1 − the read share); ``qd`` commands outstanding over that is the mean
+    command's time, less its reads' share of ``read_us``. None where the probe has no IOPS
+    or no reads' time."""
     if not p.get("iops") or p.get("read_us") is None:
         return None
     share = p["read_percent"] / 100
-    return (p["qd"] / p["iops"] * 1e6 - share * p["read_us"]) / (1 - share)
+    return p["qd"] / p["iops"] * 1e6 - share / (1 - share) * p["read_us"]
 
 
 def check_free(
@@ -233,16 +242,16 @@ def check_free(
     iops_after: float | None,
 ) -> dict[str, Any]:  # fmt: skip
     """The probe before the cliff checked against the one past it: its writes' mean latency
-    (:func:`write_us`) nearer the SLC plateau's than the level past the cliff's, in ratio: at
-    most the probe past the cliff's times the geometric middle of the series' step,
-    √(``iops_after`` ÷ ``iops_before``). Otherwise (or where a figure is missing),
-    ``cache_not_free``: the probe is not used. (Against the plateau's own latency the check
-    cannot be made on ``sim:``: the core's in-order host link makes a mix's writes wait
-    behind its reads, ``read_slot``.)"""
+    (:func:`write_us`) under the probe past the cliff's by at least
+    :data:`FREE_SHARE_OF_STEP` of the series' step (1 − ``iops_after`` ÷ ``iops_before``).
+    Otherwise (or where a figure is missing), ``cache_not_free``: the probe is not used.
+    (Against the plateau's own latency the check cannot be made on ``sim:``: the core's
+    in-order host link makes a mix's writes wait behind its reads, ``read_slot``; and a mix's
+    writes show only part of the step.)"""
     w, w_after = write_us(before), write_us(after)
     bound = None
     if w_after is not None and iops_before and iops_after:
-        bound = w_after * math.sqrt(iops_after / iops_before)
+        bound = w_after * (1 - FREE_SHARE_OF_STEP * (1 - iops_after / iops_before))
     free = w is not None and bound is not None and w <= bound
     return {**before, "write_us": w, "write_us_bound": bound, "cache_not_free": not free}
 
@@ -269,7 +278,8 @@ def buffer_drain_s(target: Any, rounds: list[dict[str, Any]], k: int, bs_bytes: 
     write rate past the cliff's interval ``k`` (target seconds): the buffer is not scaled with
     the drive, so after a probe's fill it holds up the probe's first reads for a full-size
     drain, longer than a scaled probe lasts (seen on drive 201: bench/results/cliffidle/RULE.md);
-    a real drive's drains in a small part of its probe's :data:`PROBE_SECONDS` (0 there)."""
+    a sized step's probes last at least :data:`PROBE_DRAINS` drains. A real drive's drains in
+    a small part of its probe's :data:`PROBE_SECONDS` (0 there)."""
     after = [r["iops"] for r in rounds[k + 1 :]]
     if target.kind != "sim" or not after:
         return 0.0
@@ -285,20 +295,16 @@ def _step(s: Series, bs_bytes: int, fill_bytes: float) -> Any:
     return None
 
 
-def probe(
-    runner: Any, label: str, span_bytes: int, wl: CliffWorkload, seconds: float,
-    drain_s: float = 0.0,
-) -> dict:  # fmt: skip
+def probe(runner: Any, label: str, span_bytes: int, wl: CliffWorkload, seconds: float) -> dict:
     """A mixed probe on ``runner``'s target: [0, ``span_bytes``) written sequentially, then
     ``wl``'s mix over it for ``seconds`` (the target's own time: simulated seconds on ``sim:``;
     every read of a written page); its figures, the reads' mean latency (``read_us``) among
-    them (None where the target does not report it). ``drain_s``: host idle between the fill
-    and the mix (:func:`buffer_drain_s`)."""
+    them (None where the target does not report it)."""
     m, target, plan = runner.m, runner.target, runner.plan
     span = max(span_bytes // plan.bs_bytes, wl.qd) * plan.bs_bytes
     fill = target.run(RoundSpec(f"{label}-fill", "write", 131072, plan.qd, 1, span)).combined
     mix = RoundSpec(label, "randwrite", plan.bs_bytes, wl.qd, 1, span, seconds=seconds,  # type: ignore[arg-type]
-                    read_percent=wl.read_percent, idle_seconds=drain_s)  # fmt: skip
+                    read_percent=wl.read_percent)  # fmt: skip
     c = target.run(mix).combined
     for r in (fill, c):
         m.bytes_written += r.bytes_written
@@ -383,9 +389,10 @@ def measure_cliff(runner: Any, cliff: CliffPlan, scale_factor: float) -> None:
             idle_s = sized_idle_s(doc["rounds"], k, step_bytes, bs)
             drain = buffer_drain_s(target, doc["rounds"], k, bs)
             doc["probe_drain_s"] = drain
+            probe_s = max(probe_s, PROBE_DRAINS * drain)
         span = int(min(PROBE_SPAN_SHARE_OF_CACHE * before, PROBE_SPAN_MAX_SHARE * cap))
         doc["probes"] = {"after": probe(runner, "cliff-probe-after", span, cliff.workload,
-                                        probe_s, drain)}  # fmt: skip
+                                        probe_s)}  # fmt: skip
         runner.save()
     else:
         doc["probes"] = {"not_measured": "no cliff, or no reads to probe"}
@@ -398,7 +405,7 @@ def measure_cliff(runner: Any, cliff: CliffPlan, scale_factor: float) -> None:
     doc["idle_round"] = one("cliff-idle", seconds, idle)
     if probes:
         doc["probes"]["before"] = probe(runner, "cliff-probe-before", span, cliff.workload,
-                                        probe_s, drain)  # fmt: skip
+                                        probe_s)  # fmt: skip
         if sized:
             doc["probes"]["before"] = check_free(
                 doc["probes"]["before"], doc["probes"]["after"], *levels
