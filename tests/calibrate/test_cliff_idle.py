@@ -115,3 +115,17 @@ def test_the_sized_step_on_a_simulated_drive_probes_trimmed_space_and_checks_its
     assert doc["probe_drain_s"] > 0
     assert before["duration_s"] >= cliff_step.PROBE_DRAINS * doc["probe_drain_s"] * 0.99
     assert before["read_us"] < doc["probe_drain_s"] * 1e6 / 4
+
+
+def test_a_probe_over_a_span_smaller_than_a_fill_request_runs():
+    """A step found only at 5% leaves no bytes before a 10% one: the probe's span is the
+    workload's QD of pages (32 KiB), under one 128 KiB fill request (exit 2 on drive 222 at 3%
+    in bench/results/cliffidle/runs.json); the fill is then written in requests of the span."""
+    d = validation.drive(201)
+    target = SimTarget(f"sim:drive@{validation.scale_for(d, 2**30)}", drive=d)
+    target.open()
+    m = Measurement(target.spec, target.capacity_bytes, target.factor, 4096, 32)
+    runner = SegmentRunner(target, MeasurementPlan(budget=Budget(drive_writes=2.0)), m)
+    got = cliff_step.probe(runner, "p", 0, WL, 0.001)
+    assert got["span_bytes"] == 8 * 4096 and got["fill_bytes"] == 8 * 4096
+    assert got["read_us"] is not None and got["read_us"] > 0

@@ -175,8 +175,8 @@ def predict(doc: dict[str, Any], drive: dict[str, Any], scale: str) -> dict[str,
         "cache_not_free"
     ):
         out["probes_not_used"] = (
-            "cache_not_free: the probe before the cliff wrote slower than the middle of the "
-            "series' step (cliff_step.check_free)"
+            "cache_not_free: the probe before the cliff's writes were not faster than the "
+            "probe past it's by a quarter of the series' step (cliff_step.check_free)"
         )
     if probes is not None:
         plateau = measured_plateau(series(doc), bs, fill)
@@ -292,8 +292,8 @@ def probes_note(probes: dict[str, Any] | None) -> str:
     )
     if (unwritten := (probes.get("unwritten") or {}).get("read_us")) is not None:
         waited += f", reads of trimmed space {unwritten:,.0f} µs"
-    if probes["before"].get("cache_not_free"):
-        waited += " (the probe before the cliff found the cache not free: not used)"
+    if PROBES_IN_PREDICTION and probes["before"].get("cache_not_free"):
+        return f"measured, not used (the probe before the cliff found the cache not free): {waited}"
     if PROBES_IN_PREDICTION:
         return f"measured and used in the prediction from purged (read_probes.py): {waited}"
     return f"measured and kept, not used in the prediction (PROBES_IN_PREDICTION off): {waited}"

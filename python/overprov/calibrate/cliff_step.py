@@ -302,7 +302,10 @@ def probe(runner: Any, label: str, span_bytes: int, wl: CliffWorkload, seconds: 
     them (None where the target does not report it)."""
     m, target, plan = runner.m, runner.target, runner.plan
     span = max(span_bytes // plan.bs_bytes, wl.qd) * plan.bs_bytes
-    fill = target.run(RoundSpec(f"{label}-fill", "write", 131072, plan.qd, 1, span)).combined
+    # 128 KiB sequential writes; a span smaller than one (a step found only at 5%: no bytes
+    # before a 10% one) in requests of its own size
+    fill_bs = min(131072, span)
+    fill = target.run(RoundSpec(f"{label}-fill", "write", fill_bs, plan.qd, 1, span)).combined
     mix = RoundSpec(label, "randwrite", plan.bs_bytes, wl.qd, 1, span, seconds=seconds,  # type: ignore[arg-type]
                     read_percent=wl.read_percent)  # fmt: skip
     c = target.run(mix).combined
