@@ -55,7 +55,9 @@ def test_the_step_s_probes_read_as_full_size_probes():
              "iops": 3000.0, "duration_s": 0.02, "bytes_written": 4096 * 60}  # fmt: skip
     doc = {"rounds": [{"bytes_written": 4096 * 5000}, {"bytes_written": 4096 * 5000}]}
     probes = {"before": {**probe, "read_us": 300.0}, "after": {**probe, "read_us": 9000.0}}
-    before, after = cliff_prediction._probes(probes, doc, scale)
+    got = cliff_prediction._probes(probes, doc, scale)
+    before, after = got.before, got.after
+    assert got.unwritten_read_us is None  # no probe of trimmed space: as before it
     assert (before.read_us, after.read_us) == (300.0, 9000.0)  # a latency: not scaled
     assert before.writes_before_bytes == pytest.approx(4096 * 1000 / scale)
     # past the cliff: after the series' writes and its own fill, full size

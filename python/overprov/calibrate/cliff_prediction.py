@@ -20,6 +20,7 @@ reason, never a figure.
 from __future__ import annotations
 
 import statistics
+from dataclasses import dataclass
 from typing import Any
 
 from overprov import presets
@@ -170,6 +171,13 @@ def predict(doc: dict[str, Any], drive: dict[str, Any], scale: str) -> dict[str,
     bs = int(doc.get("bs_bytes", 4096))
     probes = _probes(doc.get("probes"), doc, factor) if PROBES_IN_PREDICTION else None
     out["probes_in_prediction"] = probes is not None
+    if PROBES_IN_PREDICTION and ((doc.get("probes") or {}).get("before") or {}).get(
+        "cache_not_free"
+    ):
+        out["probes_not_used"] = (
+            "cache_not_free: the probe before the cliff's writes were not faster than the "
+            "probe past it's by a quarter of the series' step (cliff_step.check_free)"
+        )
     if probes is not None:
         plateau = measured_plateau(series(doc), bs, fill)
         lifted = twin if plateau is None else lift_ceiling(twin, plateau)
@@ -198,8 +206,9 @@ def predict(doc: dict[str, Any], drive: dict[str, Any], scale: str) -> dict[str,
                 pred = cliff.predict(twin, f, factor, **kw, precondition=state)
             elif state == "none":
                 pred, chosen = read_probes.predict(
-                    twin, series(doc), *probes, fit_qd=int(doc.get("qd", 32)), scale=factor,
-                    read_probes=True, **kw,
+                    twin, series(doc), probes.before, probes.after, scale=factor,
+                    fit_qd=int(doc.get("qd", 32)), read_probes=True, **kw,
+                    unwritten_read_us=probes.unwritten_read_us,
                     fitter=lambda s, d, sc: fit(s, d, sc, bs, fill > 0),
                 )  # fmt: skip
                 out["read_probes_selection"] = _selection(chosen)
@@ -220,15 +229,28 @@ def predict(doc: dict[str, Any], drive: dict[str, Any], scale: str) -> dict[str,
     return out
 
 
-def _probes(
-    probes: dict[str, Any] | None, doc: dict[str, Any], scale: float
-) -> tuple[read_probes.Probe, read_probes.Probe] | None:
-    """The step's two probes (``measurement.json``'s ``cliff.probes``) as ``read_probes``'
-    (before, after), full size, or None where they were not both measured with reads' times.
+@dataclass(frozen=True)
+class StepProbes:
+    """The step's probes as the prediction takes them: before and past the cliff (full
+    size) and, where measured, the reads of trimmed space' mean latency (µs; None: not
+    measured, reads of pages never written simulated as the twin answers them)."""
+
+    before: read_probes.Probe
+    after: read_probes.Probe
+    unwritten_read_us: float | None = None
+
+
+def _probes(probes: dict[str, Any] | None, doc: dict[str, Any], scale: float) -> StepProbes | None:
+    """The step's probes (``measurement.json``'s ``cliff.probes``) as :class:`StepProbes`,
+    or None where before and after were not both measured with reads' times, or the probe
+    before the cliff found the cache not free (``cache_not_free``: its writes slower than the
+    SLC plateau's, ``cliff_step.check_free``).
     The probe past the cliff follows the series' writes and its own region's fill (its reads
     start after them: ``writes_before_bytes``); its commands are those writes and the mix's
     writes and reads (``read_slot.request_loop`` counts every command it issues)."""
     if not probes or any((probes.get(k) or {}).get("read_us") is None for k in ("before", "after")):
+        return None
+    if probes["before"].get("cache_not_free"):
         return None
     series_bytes = sum(r["bytes_written"] for r in doc["rounds"])
 
@@ -241,7 +263,11 @@ def _probes(
             read_us=float(p["read_us"]),
         )  # fmt: skip
 
-    return one(probes["before"], 0.0), one(probes["after"], series_bytes)
+    unwritten = (probes.get("unwritten") or {}).get("read_us")
+    return StepProbes(
+        one(probes["before"], 0.0), one(probes["after"], series_bytes),
+        None if unwritten is None else float(unwritten),
+    )  # fmt: skip
 
 
 def _selection(chosen: read_probes.Selection | None) -> dict[str, Any] | None:
@@ -264,6 +290,10 @@ def probes_note(probes: dict[str, Any] | None) -> str:
         f"reads of written pages waited {reads[0]:,.0f} µs before the cliff and "
         f"{reads[1]:,.0f} µs past it"
     )
+    if (unwritten := (probes.get("unwritten") or {}).get("read_us")) is not None:
+        waited += f", reads of trimmed space {unwritten:,.0f} µs"
+    if PROBES_IN_PREDICTION and probes["before"].get("cache_not_free"):
+        return f"measured, not used (the probe before the cliff found the cache not free): {waited}"
     if PROBES_IN_PREDICTION:
         return f"measured and used in the prediction from purged (read_probes.py): {waited}"
     return f"measured and kept, not used in the prediction (PROBES_IN_PREDICTION off): {waited}"

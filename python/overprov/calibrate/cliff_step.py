@@ -37,6 +37,7 @@ used in the prediction only with ``cliff_prediction.PROBES_IN_PREDICTION``.
 from __future__ import annotations
 
 import re
+import statistics
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
@@ -79,6 +80,27 @@ PROBE_SPAN_MAX_SHARE = 0.01
 #: Each probe's mixed round (seconds)
 PROBE_SECONDS = 2.0
 
+#: How the idle before the probe before the cliff is set: ``"fixed"`` (:data:`IDLE_SECONDS`,
+#: the default) or ``"sized"`` (with ``cliff_prediction.PROBES_IN_PREDICTION``:
+#: :func:`sized_idle_s`, the probe before the cliff checked (:func:`check_free`) and a probe of
+#: reads over trimmed space run after the second purge: bench/results/cliffidle/RULE.md)
+IDLE_FORMS = ("fixed", "sized")
+#: A sized idle: the bytes the series wrote before its cliff ÷ its write rate past it (the time
+#: the drive needs to fold a full cache at the rate it writes TLC), times this margin...
+IDLE_MARGIN = 1.5
+#: ...at least :data:`IDLE_SECONDS`, at most this long (full-size seconds)
+IDLE_MAX_SECONDS = 1800.0
+#: The probe before the cliff wrote a free cache when its writes wait less than the probe past
+#: the cliff's by at least this share of the series' step (:func:`check_free`)
+FREE_SHARE_OF_STEP = 0.25
+#: A sized step's probes on a simulated drive last at least this many drains of its unscaled
+#: write buffer (:func:`buffer_drain_s`): the first reads after a probe's fill wait one drain,
+#: a tenth of the round at most
+PROBE_DRAINS = 10
+#: The probe of reads over trimmed space: this share of reads (a round takes 0..99), over the
+#: whole capacity right after a purge (nearly every read of a page never written)
+UNWRITTEN_READ_PERCENT = 99
+
 _WORKLOAD_RE = re.compile(r"^\s*qd\s*(\d+)\s*,\s*read\s*(\d+)\s*%?\s*$", re.IGNORECASE)
 
 
@@ -118,18 +140,38 @@ class CliffPlan:
     max_drive_writes: float = MAX_DRIVE_WRITES
     after_intervals: int = AFTER_INTERVALS
     idle_seconds: float = IDLE_SECONDS
+    idle_form: str = "fixed"
+
+    def __post_init__(self) -> None:
+        if self.idle_form not in IDLE_FORMS:
+            raise ConfigError(f"cliff step: idle form {self.idle_form!r} not in {IDLE_FORMS}")
+
+    def idle_text(self) -> str:
+        if self.idle_form == "fixed":
+            return f"{self.idle_seconds:g} s idle"
+        return (
+            f"reads over trimmed space probed (QD{self.workload.qd}, "
+            f"{UNWRITTEN_READ_PERCENT}% reads), then idle the series' bytes before its cliff ÷ "
+            f"its write rate past it × {IDLE_MARGIN:g} (at least {self.idle_seconds:g} s, at "
+            f"most {IDLE_MAX_SECONDS:g} s), the probe before the cliff marked cache_not_free "
+            f"where its writes wait less than past the cliff's by under "
+            f"{FREE_SHARE_OF_STEP:g} of the step"
+        )
 
     def text(self) -> str:
         return (
             f"cliff step first: QD32 4 KiB random writes from purged in rounds of "
             f"{self.interval_drive_writes:g} drive writes until the SLC cache's cliff and "
             f"{self.after_intervals} rounds past it, at most {self.max_drive_writes:g} drive "
-            f"writes; then purged and {self.idle_seconds:g} s idle; predicted under "
+            f"writes; then purged and {self.idle_text()}; predicted under "
             f"{self.workload.text()}"
         )
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        d = asdict(self)
+        if self.idle_form == "fixed":  # as before the field
+            del d["idle_form"]
+        return d
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> CliffPlan:
@@ -172,6 +214,87 @@ def found(s: Series, bs_bytes: int, buffer_fill_bytes: float = 0.0) -> int | Non
     return None
 
 
+def sized_idle_s(rounds: list[dict[str, Any]], k: int, before_bytes: float, bs_bytes: int) -> float:
+    """A sized idle (full-size seconds): ``before_bytes`` (the series' host bytes before its
+    cliff, full size) ÷ the median write rate of the rounds after the step's interval ``k``,
+    times :data:`IDLE_MARGIN`, within [:data:`IDLE_SECONDS`, :data:`IDLE_MAX_SECONDS`]."""
+    after = [r["iops"] for r in rounds[k + 1 :]]
+    rate = statistics.median(after) * bs_bytes if after else 0.0
+    if rate <= 0:
+        return IDLE_MAX_SECONDS
+    return min(IDLE_MAX_SECONDS, max(IDLE_SECONDS, IDLE_MARGIN * before_bytes / rate))
+
+
+def write_us(p: dict[str, Any]) -> float | None:
+    """A mixed probe's writes' mean latency (µs) by Little's law: its ``iops`` are its writes'
+    (as a round reports them: fio's and the core's write IOPS), so its commands run at
+    ``iops`` ÷ (1 − the read share); ``qd`` commands outstanding over that is the mean
+    command's time, less its reads' share of ``read_us``. None where the probe has no IOPS
+    or no reads' time."""
+    if not p.get("iops") or p.get("read_us") is None:
+        return None
+    share = p["read_percent"] / 100
+    return p["qd"] / p["iops"] * 1e6 - share / (1 - share) * p["read_us"]
+
+
+def check_free(
+    before: dict[str, Any], after: dict[str, Any], iops_before: float | None,
+    iops_after: float | None,
+) -> dict[str, Any]:  # fmt: skip
+    """The probe before the cliff checked against the one past it: its writes' mean latency
+    (:func:`write_us`) under the probe past the cliff's by at least
+    :data:`FREE_SHARE_OF_STEP` of the series' step (1 − ``iops_after`` ÷ ``iops_before``).
+    Otherwise (or where a figure is missing), ``cache_not_free``: the probe is not used.
+    (Against the plateau's own latency the check cannot be made on ``sim:``: the core's
+    in-order host link makes a mix's writes wait behind its reads, ``read_slot``; and a mix's
+    writes show only part of the step.)"""
+    w, w_after = write_us(before), write_us(after)
+    bound = None
+    if w_after is not None and iops_before and iops_after:
+        bound = w_after * (1 - FREE_SHARE_OF_STEP * (1 - iops_after / iops_before))
+    free = w is not None and bound is not None and w <= bound
+    return {**before, "write_us": w, "write_us_bound": bound, "cache_not_free": not free}
+
+
+def unwritten_probe(runner: Any, wl: CliffWorkload, seconds: float) -> dict[str, Any]:
+    """Reads over trimmed space on the purged drive: ``wl``'s queue depth,
+    :data:`UNWRITTEN_READ_PERCENT` % reads over the whole capacity for ``seconds`` (nearly every
+    read of a page never written: answered by the host path and controller, not the NAND);
+    its figures, the reads' mean latency (``read_us``) among them."""
+    m, target, plan = runner.m, runner.target, runner.plan
+    span = m.capacity_bytes // plan.bs_bytes * plan.bs_bytes
+    c = target.run(RoundSpec("cliff-probe-unwritten", "randwrite", plan.bs_bytes, wl.qd, 1, span,
+                             seconds=seconds,  # type: ignore[arg-type]
+                             read_percent=UNWRITTEN_READ_PERCENT)).combined  # fmt: skip
+    m.bytes_written += c.bytes_written
+    m.io_seconds += c.duration_s
+    return {"qd": wl.qd, "read_percent": UNWRITTEN_READ_PERCENT, "span_bytes": span,
+            "iops": c.iops, "duration_s": c.duration_s, "bytes_written": c.bytes_written,
+            "read_us": c.read_latency_us_mean}  # fmt: skip
+
+
+def buffer_drain_s(target: Any, rounds: list[dict[str, Any]], k: int, bs_bytes: int) -> float:
+    """On a simulated drive, the time its write buffer takes to drain at the series' median
+    write rate past the cliff's interval ``k`` (target seconds): the buffer is not scaled with
+    the drive, so after a probe's fill it holds up the probe's first reads for a full-size
+    drain, longer than a scaled probe lasts (seen on drive 201: bench/results/cliffidle/RULE.md);
+    a sized step's probes last at least :data:`PROBE_DRAINS` drains. A real drive's drains in
+    a small part of its probe's :data:`PROBE_SECONDS` (0 there)."""
+    after = [r["iops"] for r in rounds[k + 1 :]]
+    if target.kind != "sim" or not after:
+        return 0.0
+    return getattr(target, "buffer_bytes", 0) / (statistics.median(after) * bs_bytes)
+
+
+def _step(s: Series, bs_bytes: int, fill_bytes: float) -> Any:
+    """The series' cache step at 10% or, where none, 5% (as :func:`found`), or None."""
+    for min_drop in (0.1, 0.05):
+        step = cache_step(s, bs_bytes=bs_bytes, min_drop=min_drop, buffer_bytes=fill_bytes)[0]
+        if step is not None:
+            return step
+    return None
+
+
 def probe(runner: Any, label: str, span_bytes: int, wl: CliffWorkload, seconds: float) -> dict:
     """A mixed probe on ``runner``'s target: [0, ``span_bytes``) written sequentially, then
     ``wl``'s mix over it for ``seconds`` (the target's own time: simulated seconds on ``sim:``;
@@ -179,9 +302,13 @@ def probe(runner: Any, label: str, span_bytes: int, wl: CliffWorkload, seconds: 
     them (None where the target does not report it)."""
     m, target, plan = runner.m, runner.target, runner.plan
     span = max(span_bytes // plan.bs_bytes, wl.qd) * plan.bs_bytes
-    fill = target.run(RoundSpec(f"{label}-fill", "write", 131072, plan.qd, 1, span)).combined
-    c = target.run(RoundSpec(label, "randwrite", plan.bs_bytes, wl.qd, 1, span, seconds=seconds,  # type: ignore[arg-type]
-                             read_percent=wl.read_percent)).combined  # fmt: skip
+    # 128 KiB sequential writes; a span smaller than one (a step found only at 5%: no bytes
+    # before a 10% one) in requests of its own size
+    fill_bs = min(131072, span)
+    fill = target.run(RoundSpec(f"{label}-fill", "write", fill_bs, plan.qd, 1, span)).combined
+    mix = RoundSpec(label, "randwrite", plan.bs_bytes, wl.qd, 1, span, seconds=seconds,  # type: ignore[arg-type]
+                    read_percent=wl.read_percent)  # fmt: skip
+    c = target.run(mix).combined
     for r in (fill, c):
         m.bytes_written += r.bytes_written
         m.io_seconds += r.duration_s
@@ -249,9 +376,23 @@ def measure_cliff(runner: Any, cliff: CliffPlan, scale_factor: float) -> None:
     # is a latency: not scaled), at least a round's floor
     probe_s = max(SIM_ROUND_MIN_S, PROBE_SECONDS * scale_factor) if sim else PROBE_SECONDS
     span = 0
+    sized = cliff.idle_form == "sized"
+    idle_s = cliff.idle_seconds
+    levels: tuple[float | None, float | None] = (None, None)
+    drain = 0.0
     if probes:
         step = cache_step(series(doc), bs_bytes=bs, buffer_bytes=fill)[0]
         before = step.host_write_bytes_before if step is not None else 0.0
+        if sized:
+            k = found(series(doc), bs, fill)
+            assert k is not None  # status "found"
+            sized_step = _step(series(doc), bs, fill)
+            levels = (sized_step.iops_before, sized_step.iops_after) if sized_step else levels
+            step_bytes = sized_step.host_write_bytes_before if sized_step is not None else 0.0
+            idle_s = sized_idle_s(doc["rounds"], k, step_bytes, bs)
+            drain = buffer_drain_s(target, doc["rounds"], k, bs)
+            doc["probe_drain_s"] = drain
+            probe_s = max(probe_s, PROBE_DRAINS * drain)
         span = int(min(PROBE_SPAN_SHARE_OF_CACHE * before, PROBE_SPAN_MAX_SHARE * cap))
         doc["probes"] = {"after": probe(runner, "cliff-probe-after", span, cliff.workload,
                                         probe_s)}  # fmt: skip
@@ -259,11 +400,19 @@ def measure_cliff(runner: Any, cliff: CliffPlan, scale_factor: float) -> None:
     else:
         doc["probes"] = {"not_measured": "no cliff, or no reads to probe"}
     runner.progress(f"cliff step: purge: {target.purge()}")
-    idle = cliff.idle_seconds * (scale_factor if sim else 1.0)
+    if probes and sized:
+        doc["probes"]["unwritten"] = unwritten_probe(runner, cliff.workload, probe_s)
+        doc["idle_seconds"] = idle_s
+        runner.progress(f"cliff step: idle {idle_s:,.0f} s (sized: {cliff.idle_text()})")
+    idle = idle_s * (scale_factor if sim else 1.0)
     doc["idle_round"] = one("cliff-idle", seconds, idle)
     if probes:
         doc["probes"]["before"] = probe(runner, "cliff-probe-before", span, cliff.workload,
                                         probe_s)  # fmt: skip
+        if sized:
+            doc["probes"]["before"] = check_free(
+                doc["probes"]["before"], doc["probes"]["after"], *levels
+            )
     runner.forget_reading()
     runner.save()
 
@@ -284,4 +433,7 @@ def from_args(args: Any, stored: Any = None) -> CliffPlan | None:
         raise ConfigError(
             "--cliff: measures a TARGET (--from DIR refits the cliff a calibration measured)"
         )
-    return CliffPlan(parse_workload(text if text is not None else DEFAULT_WORKLOAD))
+    from overprov.calibrate import cliff_prediction  # noqa: PLC0415 - it imports this module
+
+    form = "sized" if cliff_prediction.PROBES_IN_PREDICTION else "fixed"
+    return CliffPlan(parse_workload(text if text is not None else DEFAULT_WORKLOAD), idle_form=form)

@@ -171,13 +171,17 @@ def predict(
     twin: dict[str, Any], series: cliff.Series, before: Probe, after: Probe, *, fit_qd: int,
     qd: int, read_percent: int, seconds: float, interval_s: float, scale: float = 1.0,
     read_probes: bool = READ_PROBES, fitter: Fitter | None = None,
+    unwritten_read_us: float | None = None,
 ) -> tuple[cliff.Cliff | None, Selection | None]:  # fmt: skip
     """The cliff of a mix (``qd``, ``read_percent``, from purged) on ``twin`` with the cache
     fitted on the write series ``series`` (at ``fit_qd``). With ``read_probes``: the twin's link
     booked in gaps, its NAND chosen by the probe past the cliff (:func:`select_program`), and
     each read of a written page holding the slot measured before the cliff until the host has
     written the fitted cache; without: ``cliff.predict`` as it is (no selection returned).
-    ``fitter``: how the cache is fitted (:func:`select_program`'s)."""
+    ``fitter``: how the cache is fitted (:func:`select_program`'s). ``unwritten_read_us``
+    (with ``read_probes``; None: as before): a probe's reads of trimmed space, each read of a
+    page never written holding its slot that long (``read_slot.request_loop``: the share of
+    such reads follows the pages the host has written)."""
     if not read_probes:
         if fitter is not None:
             fit = fitter(series, twin, scale)
@@ -193,6 +197,6 @@ def predict(
     pred = cliff.predict(
         chosen.drive, chosen.fit, scale, qd=qd, read_percent=read_percent, seconds=seconds,
         interval_s=interval_s, precondition="none", read_slot_us=before.read_us,
-        read_slot_until_cache=True,
+        read_slot_until_cache=True, unwritten_read_us=unwritten_read_us,
     )  # fmt: skip
     return pred, chosen

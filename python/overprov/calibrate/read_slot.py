@@ -41,6 +41,7 @@ def request_loop(
     read_slot_ns: int | None = None, read_pages: str = "any", seed: int = 1,
     unwritten_apart: bool = False, read_slot_until_bytes: float | None = None,
     reads_after_bytes: int = 0, requests: int | None = None,
+    unwritten_slot_ns: int | None = None,
 ) -> tuple[list[tuple[int, int, int | None]], dict[str, Any]]:  # fmt: skip
     """``cfg`` (a timed configuration, from purged) driven until ``end_ns`` by a host keeping
     ``qd`` commands outstanding, each issued when the earliest completes: 4 KiB random writes
@@ -56,7 +57,9 @@ def request_loop(
     ``read_slot_until_bytes``: the slot held only while the host has written fewer bytes (a
     read issued after is sent to the drive); ``reads_after_bytes``: writes only until the host
     has written that many bytes (a probe past the cliff: ``read_probes``); ``requests``: no
-    command issued after that many."""
+    command issued after that many. ``unwritten_slot_ns``: a read of a page never written is
+    not sent to the drive but holds its slot that long (a drive's measured read of trimmed
+    space: the share of such reads follows the pages written so far)."""
     if read_pages not in ("any", "written", "unwritten"):
         raise ValueError(f"read_slot: read_pages {read_pages!r} is not any, written or unwritten")
     dev = engine.device(cfg)
@@ -82,6 +85,8 @@ def request_loop(
                     lpn = rng.randrange(pages)
             if read_slot_ns is not None and lpn in written_set and written_bytes < until:
                 done = t + read_slot_ns
+            elif unwritten_slot_ns is not None and lpn not in written_set:
+                done = t + unwritten_slot_ns
             else:
                 done = dev.submit("read", lpn, 1, t)
             apart = unwritten_apart and lpn not in written_set
