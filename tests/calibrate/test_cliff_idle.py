@@ -48,9 +48,10 @@ def test_the_default_plan_is_unchanged_and_the_flag_plans_the_sized_idle(monkeyp
     assert "idle_form" not in plan.to_dict()  # measurement.json as before the field
     assert "60 s idle" in plan.text()
     args = argparse.Namespace(cliff=True, cliff_workload=None, target="sim:x")
-    assert cliff_step.from_args(args).idle_form == "fixed"
+    assert cliff_prediction.planned_step(args).idle_form == "fixed"
     monkeypatch.setattr(cliff_prediction, "PROBES_IN_PREDICTION", True)
-    sized = cliff_step.from_args(args)
+    assert cliff_step.from_args(args).idle_form == "fixed"  # the step alone plans the fixed idle
+    sized = cliff_prediction.planned_step(args)
     assert sized.idle_form == "sized" and sized.to_dict()["idle_form"] == "sized"
     assert cliff_step.CliffPlan.from_dict(sized.to_dict()) == sized
     text = sized.text()

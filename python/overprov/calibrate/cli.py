@@ -311,12 +311,13 @@ def measure_target(
 ) -> Measurement:
     """Measure TARGET into ``out`` (measurement.json rewritten atomically after every round),
     or continue ``stored``, the measurement kept in ``out`` (``--resume``)."""
+    from overprov.calibrate.cliff_prediction import planned_step
     from overprov.calibrate.measure import measure, write_counters
     from overprov.profile.runner import stderr_progress
     from overprov.profile.target_kinds import make_target
 
     spec = stored.target if stored is not None else args.target
-    cliff = cliff_step.from_args(args, stored)
+    cliff = planned_step(args, stored)
     # the profiler's target: the same safety checks (blockdev) when it is opened
     target = make_target(spec, out / "fio", confirm=list(args.confirm), allow_hdd=args.allow_hdd)
     # a simulated drive keeps no state to resume: it starts fresh and is filled again
@@ -474,7 +475,9 @@ def run(args: argparse.Namespace) -> int:
         if args.cliff:  # its drive writes come on top of the plan's (with_cliff_budget)
             timed = budget is not None and budget.drive_writes is None
             extra = "its time within the budget above" if timed else "on top of the estimate above"
-            print(f"{cliff_step.from_args(args, None).text()} ({extra})")  # type: ignore[union-attr]
+            from overprov.calibrate.cliff_prediction import planned_step  # noqa: PLC0415
+
+            print(f"{planned_step(args, None).text()} ({extra})")  # type: ignore[union-attr]
         return 0
     measurement = None
     fob = args.fob_iops
@@ -573,7 +576,7 @@ def run(args: argparse.Namespace) -> int:
             + kept
         )
     if measurement is not None and measurement.cliff is not None:
-        from overprov.calibrate.cliff_prediction import attach
+        from overprov.calibrate.cliff_attach import attach
 
         attach(pred, measurement.cliff)
     say = sys.stderr if args.json == "-" else sys.stdout

@@ -25,7 +25,7 @@ from typing import Any
 
 from overprov import presets
 from overprov.calibrate import cliff, read_probes
-from overprov.calibrate.cliff_step import CliffPlan, CliffWorkload, series
+from overprov.calibrate.cliff_step import CliffPlan, CliffWorkload, from_args, series
 from overprov.errors import ConfigError
 
 #: Whether the prediction takes the step's two read probes (``read_probes.predict``: the twin's
@@ -355,23 +355,7 @@ def summary_line(c: dict[str, Any]) -> str:
     return line
 
 
-def attach(pred: Any, doc: dict[str, Any]) -> None:
-    """Predict the cliff of the step's measurement ``doc`` on ``pred``'s twin (a calibrate
-    ``Prediction``) into ``pred.cliff``, and the fitted cache into the twin's notes."""
-    from overprov.calibrate import twin as twinmod
-
-    p = pred.twins.get(pred.twin) if pred.twin else None
-    if not isinstance(p, twinmod.TwinParameters):
-        plan = CliffPlan.from_dict(doc["plan"])
-        pred.cliff = {
-            "workload": {"qd": plan.workload.qd, "read_percent": plan.workload.read_percent,
-                         "text": plan.workload.text()},
-            "read_probes": READ_PROBES_NOTE, "fit": None, "purged": None, "filled": None,
-            "declined": "no twin held in memory to fit the cache on",
-        }  # fmt: skip
-        return
-    pred.cliff = predict(doc, twinmod.drive_dict(p), twinmod.sim_scale(
-        twinmod.twin_advertised_bytes(p), p.native_op))  # fmt: skip
-    note = twin_note(pred.cliff)
-    if note is not None:
-        p.cliff = note
+def planned_step(args: Any, stored: Any = None) -> CliffPlan | None:
+    """``cliff_step.from_args`` with the idle its prediction needs: sized from the series with
+    :data:`PROBES_IN_PREDICTION` (the probe before the cliff needs a free cache), else fixed."""
+    return from_args(args, stored, idle_form="sized" if PROBES_IN_PREDICTION else "fixed")

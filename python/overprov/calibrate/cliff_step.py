@@ -417,11 +417,12 @@ def measure_cliff(runner: Any, cliff: CliffPlan, scale_factor: float) -> None:
     runner.save()
 
 
-def from_args(args: Any, stored: Any = None) -> CliffPlan | None:
+def from_args(args: Any, stored: Any = None, idle_form: str = "fixed") -> CliffPlan | None:
     """The step calibrate's flags ask for (``--cliff``, ``--cliff-workload``), or the one a
     resumed measurement (``stored``) planned; None: none. Refused (ConfigError naming the
     flag): a workload without ``--cliff``, ``--cliff`` without a TARGET to measure, a bad
-    workload."""
+    workload. ``idle_form``: the idle after the series (``cliff_prediction.planned_step``
+    chooses it by the prediction's flag)."""
     if stored is not None and stored.cliff is not None:
         return CliffPlan.from_dict(stored.cliff["plan"])
     text = getattr(args, "cliff_workload", None)
@@ -433,7 +434,5 @@ def from_args(args: Any, stored: Any = None) -> CliffPlan | None:
         raise ConfigError(
             "--cliff: measures a TARGET (--from DIR refits the cliff a calibration measured)"
         )
-    from overprov.calibrate import cliff_prediction  # noqa: PLC0415 - it imports this module
-
-    form = "sized" if cliff_prediction.PROBES_IN_PREDICTION else "fixed"
-    return CliffPlan(parse_workload(text if text is not None else DEFAULT_WORKLOAD), idle_form=form)
+    workload = parse_workload(text if text is not None else DEFAULT_WORKLOAD)
+    return CliffPlan(workload, idle_form=idle_form)
