@@ -5,8 +5,8 @@ arguments), with the simulated target's rounds logged: after each round and purg
 core's SLC cache (bytes written to SLC less bytes folded, the core's report), and each round's
 IOPS and reads' mean latency. Prints one JSON document (rounds of the cliff step only).
 
-    cd bench && PYTHONPATH=../python:. nice -n 10 python results/cliffnotfree/diagnose.py \
-        > results/cliffnotfree/trace.json
+    PYTHONPATH=python:bench nice -n 10 python bench/results/cliffnotfree/diagnose.py \
+        > bench/results/cliffnotfree/trace.json
     (--span-fix: the probes' span in the target's bytes, a counterfactual: trace-span-fix.json)
 """
 
