@@ -111,6 +111,11 @@ def test_the_sized_step_on_a_simulated_drive_probes_trimmed_space_and_checks_its
     # a read of trimmed space costs no NAND: far under a read of a written page past the cliff
     assert 0 < un["read_us"] < doc["probes"]["after"]["read_us"]
     assert before["cache_not_free"] is False, before  # the sized idle freed the 2% cache
+    # the probe's span a quarter of the cache in the drive's own bytes, not of the full-size
+    # series' (half the scaled 2% cache before: bench/results/cliffnotfree/DIAGNOSIS.md)
+    cache_bytes = d["advertised_bytes"] * 0.02 * target.factor
+    # (the bytes before the cliff hold the buffer's too: 1.12 × the cache here; before, 2×)
+    assert before["span_bytes"] <= 1.25 * cliff_step.PROBE_SPAN_SHARE_OF_CACHE * cache_bytes
     # each probe lasts ten drains of the unscaled 4 MiB buffer at the rate past the cliff: its
     # reads wait far less than one drain
     assert doc["probe_drain_s"] > 0

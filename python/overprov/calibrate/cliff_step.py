@@ -393,7 +393,10 @@ def measure_cliff(runner: Any, cliff: CliffPlan, scale_factor: float) -> None:
             drain = buffer_drain_s(target, doc["rounds"], k, bs)
             doc["probe_drain_s"] = drain
             probe_s = max(probe_s, PROBE_DRAINS * drain)
-        span = int(min(PROBE_SPAN_SHARE_OF_CACHE * before, PROBE_SPAN_MAX_SHARE * cap))
+        # the series is in full-size bytes, the span in the drive's own: on sim: the scaled
+        # drive's (bench/results/cliffnotfree/DIAGNOSIS.md: a 1% cache refilled by the span)
+        own = before * (scale_factor if sim else 1.0)
+        span = int(min(PROBE_SPAN_SHARE_OF_CACHE * own, PROBE_SPAN_MAX_SHARE * cap))
         doc["probes"] = {"after": probe(runner, "cliff-probe-after", span, cliff.workload,
                                         probe_s)}  # fmt: skip
         runner.save()
