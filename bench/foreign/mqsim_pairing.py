@@ -128,7 +128,8 @@ def scheduler_model(
 
     ``trace``, a list, receives one tuple a command for diagnosis (results/mqorder/):
     (start µs, kind ``r``/``p``/``e``, planes in it, host writes in it, free blocks of plane 0
-    and 1, collections in flight on plane 0 and 1, host writes queued for plane 0 and 1).
+    and 1, collections in flight on plane 0 and 1, host writes queued for plane 0 and 1, the
+    plane of its first transaction).
 
     Returns the shares of program, read and erase commands that are multi-plane, the IOPS and
     WAF of the ``host_writes`` after ``warmup``, and ``overlap``: the share of that time both
@@ -239,7 +240,7 @@ def scheduler_model(
         if trace is not None:
             hosts = sum(len(x) == 2 for x in cmd)
             queued = [sum(u[0] == p for u in user + first) for p in (0, 1)]
-            trace.append((st["t"], kind, len(cmd), hosts, *pool, *ongoing, *queued))
+            trace.append((st["t"], kind, len(cmd), hosts, *pool, *ongoing, *queued, cmd[0][0]))
         st["t"] += dt
         st["both"] += dt if both else 0.0
     d = {k: st[k] - mark[k] for k in st}
