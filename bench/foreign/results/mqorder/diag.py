@@ -44,6 +44,16 @@ def summary(trace: list[tuple], soft: int, skip: int) -> dict[str, float]:
     other = [r[8 + 1 - r[10]] for r in alone]
     lone_with_other_queued = sum(q > 0 for q in other) / max(1, len(other))
     lone_other_queued_mean = sum(other) / max(1, len(other))
+    # collections started (a plane's count in flight rising from one command to the next):
+    # the other plane's free blocks against the threshold then, and whether it was collecting
+    edge, gaps, joined = 0, [], 0
+    for a, b in zip(rows, rows[1:], strict=False):
+        for p in (0, 1):
+            for _ in range(max(0, b[6 + p] - a[6 + p])):
+                gap = b[4 + 1 - p] - soft
+                gaps.append(gap)
+                edge += gap < 1
+                joined += b[6 + 1 - p] > 0
     # runs of "both collecting": how long, and what ends them
     runs, start = [], None
     for r in rows:
@@ -60,6 +70,9 @@ def summary(trace: list[tuple], soft: int, skip: int) -> dict[str, float]:
         **{f"programs {k}": v / n_p for k, v in progs.items()},
         "gc alone, other plane's writes queued": lone_with_other_queued,
         "gc alone, other plane's writes queued, mean": lone_other_queued_mean,
+        "starts: other plane below threshold": edge / max(1, len(gaps)),
+        "starts: other plane's free minus threshold, mean": sum(gaps) / max(1, len(gaps)),
+        "starts: other plane collecting": joined / max(1, len(gaps)),
         "runs_of_both": len(runs),
         "mean_run_ms": sum(d for d, _ in runs) / max(1, len(runs)) / 1e3,
         "at_run_end_free_minus_threshold": sum(

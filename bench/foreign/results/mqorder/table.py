@@ -9,7 +9,9 @@ cases = sorted({k.rsplit(" seed", 1)[0] for k in d if k != "cpu_s"})
 cols = ["share_programs", "both_collecting", "programs gc+gc", "programs gc+host",
         "programs host+host", "programs gc alone", "programs host alone",
         "gc alone, other plane's writes queued",
-        "gc alone, other plane's writes queued, mean", "at_run_end_free_minus_threshold",
+        "gc alone, other plane's writes queued, mean", "starts: other plane below threshold",
+        "starts: other plane's free minus threshold, mean", "starts: other plane collecting",
+        "at_run_end_free_minus_threshold",
         "iops_error"]  # fmt: skip
 print("| case | " + " | ".join(c.replace("_", " ") for c in cols) + " |")
 print("|---" * (len(cols) + 1) + "|")
