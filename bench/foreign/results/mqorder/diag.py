@@ -1,7 +1,10 @@
 """When both planes collect in the queue model in MQSim's order (bench/foreign/mqsim_pairing.py
-``scheduler_model``, its ``trace``): per drive and level (:data:`CASES`), seeds 1–3, the level's measured WAF (QD32).
+``scheduler_model``, its ``trace``): per drive and level (:data:`CASES`), seeds 1–3, the
+level's measured WAF (QD32).
 
-    PYTHONPATH=python python bench/foreign/results/mqorder/diag.py > diag.md
+    PYTHONPATH=python python bench/foreign/results/mqorder/diag.py \
+        > bench/foreign/results/mqorder/diag.json
+    python bench/foreign/results/mqorder/table.py diag.json > bench/foreign/results/mqorder/diag.md
 """
 
 import json
@@ -14,7 +17,6 @@ sys.path.insert(0, str(HERE.parent.parent.parent))
 import mqsim  # noqa: E402
 import mqsim_pairing as mp  # noqa: E402
 from cpu_clock import cpu_s  # noqa: E402
-
 
 #: (level %, the model's queue depth): MQSim's order at QD32, and at 0% QD128 (where the
 #: model holds the lockstep, docs/calibrate-validation.md "MQSim's pairing share").
@@ -75,8 +77,8 @@ def summary(trace: list[tuple], soft: int, skip: int) -> dict[str, float]:
         "starts: other plane collecting": joined / max(1, len(gaps)),
         "runs_of_both": len(runs),
         "mean_run_ms": sum(d for d, _ in runs) / max(1, len(runs)) / 1e3,
-        "at_run_end_free_minus_threshold": sum(
-            max(r[4], r[5]) - soft for r in ends) / max(1, len(ends)),
+        "at_run_end_free_minus_threshold": sum(max(r[4], r[5]) - soft for r in ends)
+        / max(1, len(ends)),
         "at_run_end_host_queued": sum(r[8] + r[9] for r in ends) / max(1, len(ends)),
     }
 
