@@ -96,7 +96,7 @@ def scheduler_model(
     pages_per_block: int, blocks_per_plane: int, waf: float, queue_depth: int,
     host_writes: int = 20_000, warmup: int = 5_000, seed: int = 1,
     gc_threshold: float = mqsim.GC_EXEC_THRESHOLD, erase_holds_programs: bool = True,
-    queued_first: bool = False,
+    queued_first: bool = False, trace: list | None = None,
 ) -> dict[str, float]:  # fmt: skip
     """The multi-plane shares and IOPS of MQSim's scheduler on one die of two planes.
 
@@ -125,6 +125,11 @@ def scheduler_model(
     (bench/foreign/results/mqmid/DIAGNOSIS.md): the host writes queued when a collection starts
     are programmed before its reads and writes, as the core's request-order die books them
     (later writes may still join them at their offset), instead of being held behind it.
+
+    ``trace``, a list, receives one tuple a command for diagnosis (results/mqorder/):
+    (start µs, kind ``r``/``p``/``e``, planes in it, host writes in it, free blocks of plane 0
+    and 1, collections in flight on plane 0 and 1, host writes queued for plane 0 and 1, the
+    plane of its first transaction).
 
     Returns the shares of program, read and erase commands that are multi-plane, the IOPS and
     WAF of the ``host_writes`` after ``warmup``, and ``overlap``: the share of that time both
@@ -196,6 +201,7 @@ def scheduler_model(
         if gc_reads and not first:
             cmd = form(gc_reads, None)
             dt = mqsim_commands.LATENCY_US["reads"] + TRANSFER_US * len(cmd)
+            kind = "r"
             st["read"] += 1
             st["mread"] += len(cmd) > 1
             for plane, _offset, c in cmd:
@@ -204,6 +210,7 @@ def scheduler_model(
             src = first or gc_writes
             cmd = form(src, user) if src else form(user, None)
             dt = mqsim_commands.LATENCY_US["programs"] + TRANSFER_US * len(cmd)
+            kind = "p"
             st["prog"] += 1
             st["mprog"] += len(cmd) > 1
             for x in cmd:
@@ -218,6 +225,7 @@ def scheduler_model(
                 raise RuntimeError("MQSim scheduler model: nothing the die can issue")
             cmd = [ready[0]] + [e for e in ready[1:] if e[0] != ready[0][0]][:1]
             dt = mqsim_commands.LATENCY_US["erases"]
+            kind = "e"
             st["er"] += 1
             st["mer"] += len(cmd) > 1
             for plane, c in cmd:
@@ -229,6 +237,10 @@ def scheduler_model(
                 check(plane)
             while held and pool[held[0]] >= MAX_ONGOING:
                 arrive(held.pop(0))
+        if trace is not None:
+            hosts = sum(len(x) == 2 for x in cmd)
+            queued = [sum(u[0] == p for u in user + first) for p in (0, 1)]
+            trace.append((st["t"], kind, len(cmd), hosts, *pool, *ongoing, *queued, cmd[0][0]))
         st["t"] += dt
         st["both"] += dt if both else 0.0
     d = {k: st[k] - mark[k] for k in st}

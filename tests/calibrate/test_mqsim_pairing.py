@@ -108,3 +108,19 @@ def test_writes_queued_ahead_of_a_collection_make_the_planes_collect_together():
     )
     assert mqsim_order["overlap"] < 0.3 < 0.9 < core_order["overlap"], (mqsim_order, core_order)
     assert core_order["share_programs"] > mqsim_order["share_programs"] + 0.2
+
+
+def test_the_trace_records_each_command_and_leaves_the_figures_unchanged():
+    # bench/foreign/results/mqorder/diag.py: one tuple a command, the run's figures as without
+    trace: list = []
+    traced = mqsim_pairing.scheduler_model(16, 320, 4.0, 32, 1500, 500, 2, trace=trace)
+    plain = mqsim_pairing.scheduler_model(16, 320, 4.0, 32, 1500, 500, 2)
+    assert traced == plain
+    kinds = {x[1] for x in trace}
+    assert kinds == {"r", "p", "e"}
+    assert all(x[0] <= y[0] for x, y in zip(trace, trace[1:], strict=False))
+    programs = [x for x in trace if x[1] == "p"]
+    # host pages programmed: every write the run completed (warm-up included, the first QD
+    # queued ones too), each command one or two pages of at most two planes
+    assert sum(x[3] for x in programs) == 2000
+    assert all(1 <= x[2] <= 2 and 0 <= x[3] <= x[2] and x[10] in (0, 1) for x in trace)
