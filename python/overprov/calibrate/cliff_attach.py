@@ -18,8 +18,7 @@ def attach(pred: Any, doc: dict[str, Any]) -> None:
     if not isinstance(p, twinmod.TwinParameters):
         plan = cliff_step.CliffPlan.from_dict(doc["plan"])
         pred.cliff = {
-            "workload": {"qd": plan.workload.qd, "read_percent": plan.workload.read_percent,
-                         "text": plan.workload.text()},
+            "workload": plan.workload.to_doc(),
             "read_probes": cliff_prediction.READ_PROBES_NOTE,
             "fit": None, "purged": None, "filled": None,
             "declined": "no twin held in memory to fit the cache on",

@@ -25,7 +25,13 @@ from typing import Any
 
 from overprov import presets
 from overprov.calibrate import cliff, read_probes
-from overprov.calibrate.cliff_step import CliffPlan, CliffWorkload, from_args, series
+from overprov.calibrate.cliff_step import (
+    CliffPlan,
+    CliffWorkload,
+    from_args,
+    measured_step,
+    series,
+)
 from overprov.errors import ConfigError
 
 #: Whether the prediction takes the step's two read probes (``read_probes.predict``: the twin's
@@ -98,13 +104,9 @@ def _lift(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any] | Non
 
 
 def measured_plateau(measured: cliff.Series, bs_bytes: int, fill_bytes: float) -> float | None:
-    """The series' level before its cache's step (10% or, where none, 5%), or None."""
-    for min_drop in (0.1, 0.05):
-        step = cliff.cache_step(measured, bs_bytes=bs_bytes, min_drop=min_drop,
-                                buffer_bytes=fill_bytes)[0]  # fmt: skip
-        if step is not None:
-            return step.iops_before
-    return None
+    """The series' level before its cache's step (``cliff_step.measured_step``), or None."""
+    step = measured_step(measured, bs_bytes, fill_bytes)
+    return step.iops_before if step is not None else None
 
 
 def fit(
@@ -147,7 +149,7 @@ def predict(doc: dict[str, Any], drive: dict[str, Any], scale: str) -> dict[str,
     plan = CliffPlan.from_dict(doc["plan"])
     wl = plan.workload
     out: dict[str, Any] = {
-        "workload": {"qd": wl.qd, "read_percent": wl.read_percent, "text": wl.text()},
+        "workload": wl.to_doc(),
         "measured_drive_writes": doc.get("drive_writes"),
         "measured_rounds": len(doc["rounds"]),
         "read_probes": probes_note(doc.get("probes")),

@@ -115,6 +115,10 @@ class CliffWorkload:
     def text(self) -> str:
         return f"QD{self.qd} 4 KiB random, {self.read_percent}% reads"
 
+    def to_doc(self) -> dict[str, Any]:
+        """prediction.json's ``cliff.workload``."""
+        return {"qd": self.qd, "read_percent": self.read_percent, "text": self.text()}
+
 
 def parse_workload(text: str) -> CliffWorkload:
     """``"qd8,read70"`` (queue depth 8, 70% reads) → :class:`CliffWorkload`; refused
@@ -203,15 +207,22 @@ def series(doc: dict[str, Any]) -> Series:
     )  # fmt: skip
 
 
-def found(s: Series, bs_bytes: int, buffer_fill_bytes: float = 0.0) -> int | None:
-    """The interval the cache's step falls in (a 10% step, or where none a 5% one; a first
-    step at the fill of a write buffer of ``buffer_fill_bytes``, full size, passed over:
-    ``cache_step``), or None."""
+def measured_step(s: Series, bs_bytes: int, fill_bytes: float = 0.0) -> Any:
+    """The series' cache step at 10% or, where none, 5% (a first step at the fill of a write
+    buffer of ``fill_bytes``, full size, passed over: ``cache_step``), or None."""
     for min_drop in (0.1, 0.05):
-        step = cache_step(s, bs_bytes=bs_bytes, min_drop=min_drop, buffer_bytes=buffer_fill_bytes)
-        if step[0] is not None:
-            return next(i for i, t in enumerate(s.times_s) if t >= step[0].time_s)
+        step = cache_step(s, bs_bytes=bs_bytes, min_drop=min_drop, buffer_bytes=fill_bytes)[0]
+        if step is not None:
+            return step
     return None
+
+
+def found(s: Series, bs_bytes: int, buffer_fill_bytes: float = 0.0) -> int | None:
+    """The interval the cache's step (:func:`measured_step`) falls in, or None."""
+    step = measured_step(s, bs_bytes, buffer_fill_bytes)
+    if step is None:
+        return None
+    return next(i for i, t in enumerate(s.times_s) if t >= step.time_s)
 
 
 def sized_idle_s(rounds: list[dict[str, Any]], k: int, before_bytes: float, bs_bytes: int) -> float:
@@ -284,15 +295,6 @@ def buffer_drain_s(target: Any, rounds: list[dict[str, Any]], k: int, bs_bytes: 
     if target.kind != "sim" or not after:
         return 0.0
     return getattr(target, "buffer_bytes", 0) / (statistics.median(after) * bs_bytes)
-
-
-def _step(s: Series, bs_bytes: int, fill_bytes: float) -> Any:
-    """The series' cache step at 10% or, where none, 5% (as :func:`found`), or None."""
-    for min_drop in (0.1, 0.05):
-        step = cache_step(s, bs_bytes=bs_bytes, min_drop=min_drop, buffer_bytes=fill_bytes)[0]
-        if step is not None:
-            return step
-    return None
 
 
 def probe(runner: Any, label: str, span_bytes: int, wl: CliffWorkload, seconds: float) -> dict:
@@ -386,7 +388,7 @@ def measure_cliff(runner: Any, cliff: CliffPlan, scale_factor: float) -> None:
         if sized:
             k = found(series(doc), bs, fill)
             assert k is not None  # status "found"
-            sized_step = _step(series(doc), bs, fill)
+            sized_step = measured_step(series(doc), bs, fill)
             levels = (sized_step.iops_before, sized_step.iops_after) if sized_step else levels
             step_bytes = sized_step.host_write_bytes_before if sized_step is not None else 0.0
             idle_s = sized_idle_s(doc["rounds"], k, step_bytes, bs)
