@@ -78,7 +78,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from overprov.calibrate import discard_transient, evidence
+from overprov.calibrate import discard_transient, evidence, gc_designs
 from overprov.calibrate import fit as fitmod
 from overprov.errors import ConfigError
 
@@ -267,6 +267,16 @@ class ReserveForm:
         if not discard_transient.applies(self.onset):
             return points
         return discard_transient.tolerated_points(points, self.fit(points).waf)
+
+
+def design_forms(onset: float, cv_sd: float) -> list[tuple[str, ReserveForm]]:
+    """The reserve reading of each uniform GC design (``gc_designs.UNIFORM_DESIGNS``: its WAF
+    curve, greedy's the fit's own) fitted to the onset of garbage collection from empty
+    ``onset``; whether the figures call for it is :meth:`ReserveForm.called_for`."""
+    return [
+        (design, ReserveForm(gc_designs.curve(design) or fitmod.waf_at, cv_sd, onset=onset))
+        for design in gc_designs.UNIFORM_DESIGNS
+    ]
 
 
 def onset_spare_factor(s: fitmod.Surrogate) -> float:

@@ -41,7 +41,7 @@ import math
 from typing import Any
 
 from overprov.calibrate import fit as fitmod
-from overprov.calibrate import gc_designs, gc_reserve, uncertainty
+from overprov.calibrate import gc_reserve, uncertainty
 from overprov.errors import ConfigError
 from overprov.prediction_file import Prediction, not_finite
 
@@ -313,8 +313,7 @@ def fit_misses_its_points(
         return why
     mf = model_form or uncertainty.recorded_model_form(False)  # as reserve_reading weighs
     cv_sd = mf.rel_sd if mf is not None else 0.0
-    for design in gc_designs.UNIFORM_DESIGNS:
-        form = gc_reserve.ReserveForm(gc_designs.curve(design) or fitmod.waf_at, cv_sd, onset=onset)
+    for _, form in gc_reserve.design_forms(onset, cv_sd):
         try:
             if (
                 form.called_for(points)

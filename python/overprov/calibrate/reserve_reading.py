@@ -75,9 +75,7 @@ def offered(
     cv_sd = mf.rel_sd if mf is not None else 0.0
     own = evidence.assess(plain.form(fitmod.waf_at), fig.points, cv_sd)
     out = {plain: gc_reserve.with_onset(own, central, onset)}
-    for design in gc_designs.UNIFORM_DESIGNS:
-        curve = gc_designs.curve(design) or fitmod.waf_at
-        form = gc_reserve.ReserveForm(curve, cv_sd, onset=onset)
+    for design, form in gc_reserve.design_forms(onset, cv_sd):
         if not form.called_for(fig.points):
             continue
         ftl = None if design == "greedy" else spare_readings.DESIGNS[design]
