@@ -19,6 +19,7 @@ from collections.abc import Callable
 
 from overprov.calibrate import gc_onset
 from overprov.calibrate.cliff_step import CliffPlan, measure_cliff
+from overprov.calibrate.counter_waf import Counters, HasCounters, stretch_wafs
 from overprov.calibrate.graded_run import (
     BudgetSpent,
     graded_fill,
@@ -420,22 +421,15 @@ def _agree(values: list[float], tol: float) -> bool:
 
 
 def _round_wafs(rounds: list[Round], k: int, start: dict[str, int] | None) -> list[float]:
-    """Per-round WAF of the last ``k`` rounds from the counters' deltas."""
-    out: list[float] = []
-    prev = (
-        (rounds[-k - 1].host_bytes, rounds[-k - 1].nand_bytes)
+    """Per-round WAF of the last ``k`` rounds from the counters' deltas
+    (``counter_waf.stretch_wafs``); empty where they cannot be read."""
+    before: HasCounters = (
+        rounds[-k - 1]
         if len(rounds) > k
-        else ((start["host_bytes"], start["nand_bytes"]) if start else (None, None))
+        else (Counters(start["host_bytes"], start["nand_bytes"]) if start else Counters(None, None))
     )
-    for r in rounds[-k:]:
-        if prev[0] is None or r.host_bytes is None or r.nand_bytes is None or prev[1] is None:
-            return []
-        dh, dn = r.host_bytes - prev[0], r.nand_bytes - prev[1]
-        if dh <= 0:
-            return []
-        out.append(dn / dh)
-        prev = (r.host_bytes, r.nand_bytes)
-    return out
+    got = stretch_wafs(before, rounds[-k:])
+    return [] if got is None else [w.waf for w in got]
 
 
 def _level(
