@@ -58,6 +58,10 @@ def test_the_settling_windows_wafs_start_at_the_segments_counters_or_the_round_b
     assert measure._round_wafs(ROUNDS, 2, None) == WAFS[1:]  # after the round before
     assert measure._round_wafs(ROUNDS, 3, None) == []  # no start counters
     assert measure._round_wafs(ROUNDS, 3, {"host_bytes": 2000, "nand_bytes": 0}) == []  # idle
+    # the level's WAF over its window starts at the same counters: 5000 / 3000, 7000 / 4000
+    assert measure._level(40.0, ROUNDS[1:], ROUNDS, True, 1.0, 2**30).waf == 5000 / 3000
+    assert measure._level(40.0, ROUNDS, ROUNDS, True, 1.0, 2**30, start).waf == 1.75
+    assert measure._level(40.0, ROUNDS, ROUNDS, True, 1.0, 2**30).waf is None
 
 
 def _measurement(rounds: list[Round]) -> tuple[Measurement, Level]:
