@@ -119,3 +119,10 @@ def test_the_reproduction_bound_is_the_chi2_quantile():
     w = evidence.weights({"a": 50.0, "b": 5.0}, {"a": True, "b": False})
     assert w == {"a": 1.0, "b": 0.0}
     assert evidence.weights({"a": 50.0, "b": 5.0}, {"a": False, "b": False})["b"] > 0.99
+
+
+def test_the_model_form_error_that_widens_the_held_out_spread_is_its_rel_sd_or_none():
+    assert evidence.model_form_rel_sd(None) == 0.0
+    assert evidence.model_form_rel_sd(uncertainty.ModelForm(0.16)) == 0.16
+    # the level-free figure, even where the form grows with the distance from fitted levels
+    assert evidence.model_form_rel_sd(uncertainty.ModelForm(0.1, per_log_spare=0.5)) == 0.1

@@ -4,6 +4,7 @@ effective-spare readings, on figures of drives whose form is known."""
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 
 from overprov.calibrate import evidence, gc_designs, gc_reserve
 from overprov.calibrate import fit as fitmod
@@ -12,10 +13,24 @@ MODEL_REL_SD = 0.16  # the order of the recorded model-form error (model_form_er
 SD = 0.05  # a typed figure's spread (cli.USER_POINT_REL_SD)
 
 
-def reserve_drive_waf(x: float, spare_factor: float = 0.99, floor: float = 8.0) -> float:
+def reserve_drive_waf(x: float, spare_factor: float = 0.99, floor: float | None = 8.0) -> float:
     """A controller keeping more free NAND than its native spare (ρ₀ − reserve = −1%) whose
-    background collector takes victims with at least 1/8 of their pages invalid (FEMU's)."""
-    return min(fitmod.waf_at(spare_factor / (1 - x / 100) - 1), floor)
+    background collector takes victims with at least 1/8 of their pages invalid (FEMU's);
+    ``floor`` None: no floor (one spare, greedy)."""
+    waf = fitmod.waf_at(spare_factor / (1 - x / 100) - 1)
+    return waf if floor is None else min(waf, floor)
+
+
+def reserve_drive_points(
+    levels: Iterable[float], spare_factor: float, floor: float | None
+) -> list[fitmod.Point]:
+    """The figures of a reserve drive (:func:`reserve_drive_waf`) with t_cmd 2 µs and t_page
+    4 µs, a point (IOPS and WAF, each at ``fitmod.Point``'s own spread) at each level."""
+    out = []
+    for x in levels:
+        waf = reserve_drive_waf(x, spare_factor, floor)
+        out.append(fitmod.Point(x, iops=1e6 / (2.0 + 4.0 * waf), waf=waf))
+    return out
 
 
 def iops(waf: float) -> float:

@@ -17,6 +17,7 @@ from overprov.calibrate.plan import design, parse_budget
 from overprov.measurement_file import Level, Measurement
 from overprov.prediction_file import PredictedLevel, Prediction
 from overprov.profile.sim_target import SimTarget
+from test_gc_reserve import reserve_drive_points
 
 LEVELS = [0.0, 10.0, 20.0, 30.0, 40.0]
 
@@ -38,12 +39,7 @@ def _measurement(points: list[fitmod.Point], onset: float | None) -> Measurement
 def _plan_points(spare_factor: float, floor: float | None) -> list[fitmod.Point]:
     """The plan's figures (0% and 40%) of a drive read the reserve way (floor None: one spare,
     greedy), t_cmd 2 µs, t_page 4 µs."""
-    out = []
-    for x in (0.0, 40.0):
-        waf = fitmod.waf_at(spare_factor / (1 - x / 100) - 1)
-        waf = min(waf, floor) if floor else waf
-        out.append(fitmod.Point(x, iops=1e6 / (2.0 + 4.0 * waf), waf=waf))
-    return out
+    return reserve_drive_points((0.0, 40.0), spare_factor, floor)
 
 
 def _fig(points: list[fitmod.Point], onset: float | None) -> predmod.PredictionInput:

@@ -9,6 +9,7 @@ import pytest
 from overprov import engine
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import gc_reserve, twin, twin_runs
+from test_gc_reserve import reserve_drive_points
 
 #: The twin against its surrogate where the floor binds (0 and 10%): the core's floor is whole
 #: pages (64 of 512 invalid for 7.98), and victims a little above it bring WAF under 1/floor.
@@ -26,11 +27,7 @@ SPARE_FACTOR, FLOOR = 0.9, 7.98
 def _figures() -> list[fitmod.Point]:
     """A drive read the reserve reading's way: collector's spare factor 0.9, floor 7.98,
     t_cmd 2 µs, t_page 4 µs (figures from the form itself, each level a point)."""
-    out = []
-    for x in LEVELS:
-        waf = min(fitmod.waf_at(SPARE_FACTOR / (1 - x / 100) - 1), FLOOR)
-        out.append(fitmod.Point(x, iops=1e6 / (2.0 + 4.0 * waf), waf=waf))
-    return out
+    return reserve_drive_points(LEVELS, SPARE_FACTOR, FLOOR)
 
 
 def _twin(s: gc_reserve.ReserveSurrogate, advertised_bytes: int) -> twin.TwinParameters:

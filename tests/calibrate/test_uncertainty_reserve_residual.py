@@ -13,6 +13,7 @@ from overprov.calibrate import evidence, gc_reserve, reserve_reading, uncertaint
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import predict as predmod
 from overprov.calibrate.uncertainty import ModelForm, own_reserve_form, surrogate_residual_sd
+from test_gc_reserve import reserve_drive_points
 from test_reserve_reading import LEVELS, _measurement
 
 GREEDY = ModelForm(0.16, residual_sd=0.3, residual_scale=0.82, source="recorded")
@@ -21,12 +22,10 @@ GREEDY = ModelForm(0.16, residual_sd=0.3, residual_scale=0.82, source="recorded"
 def _plan_points(spare_factor: float, floor: float, waf40_off: float) -> list[fitmod.Point]:
     """A reserve drive's plan figures at 0% and 40% (t_cmd 2 µs, t_page 4 µs), its 40% WAF
     read ``waf40_off`` times the drive's (a figure read high after a discard)."""
-    out = []
-    for x in (0.0, 40.0):
-        waf = min(fitmod.waf_at(spare_factor / (1 - x / 100) - 1), floor)
-        iops = 1e6 / (2.0 + 4.0 * waf)
-        out.append(fitmod.Point(x, iops, 0.02, waf * (waf40_off if x else 1.0), 0.02))
-    return out
+    return [
+        replace(p, iops_rel_sd=0.02, waf=p.waf * (waf40_off if p.extra_op_percent else 1.0))
+        for p in reserve_drive_points((0.0, 40.0), spare_factor, floor)
+    ]
 
 
 def _fig(points: list[fitmod.Point], onset: float) -> predmod.PredictionInput:

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 
+from overprov.calibrate.counter_waf import stretch_wafs
 from overprov.calibrate.graded_run import is_graded_round
 from overprov.calibrate.plan import MeasurementPlan
 from overprov.measurement_file import Level, Measurement, Round
@@ -102,18 +103,12 @@ def read_first_level(m: Measurement) -> bool:
         return False
     stretch, before = got
     cap = m.capacity_bytes
-    spans, wafs, secs_per_io = [], [], []
-    prev = before
-    for r in stretch:
-        if None in (r.host_bytes, r.nand_bytes, prev.host_bytes, prev.nand_bytes) or r.iops <= 0:
-            return False
-        dh = r.host_bytes - prev.host_bytes  # type: ignore[operator]
-        if dh <= 0:
-            return False
-        spans.append((prev.host_bytes / cap, r.host_bytes / cap))  # type: ignore[operator]
-        wafs.append((r.nand_bytes - prev.nand_bytes) / dh)  # type: ignore[operator]
-        secs_per_io.append(1.0 / r.iops)
-        prev = r
+    got = stretch_wafs(before, stretch)
+    if got is None or any(r.iops <= 0 for r in stretch):
+        return False
+    spans = [(w.host_before_bytes / cap, w.host_after_bytes / cap) for w in got]
+    wafs = [w.waf for w in got]
+    secs_per_io = [1.0 / r.iops for r in stretch]
     written = spans[-1][1] - spans[0][0]
     waf = sum(w * (x1 - x0) for w, (x0, x1) in zip(wafs, spans, strict=True)) / written
     if len(stretch) < MIN_ROUNDS or waf <= 0 or written < 1.0 / waf:

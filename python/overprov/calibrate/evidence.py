@@ -40,10 +40,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from overprov.calibrate import fit as fitmod
 from overprov.errors import ConfigError
+
+if TYPE_CHECKING:  # uncertainty imports this module
+    from overprov.calibrate.uncertainty import ModelForm
 
 #: A reading whose residual χ² at its fitted figures lies above this quantile of χ² (with
 #: figures − parameters degrees of freedom) does not reproduce them within their noise.
@@ -117,6 +120,12 @@ class ReadingForm:
             curve=self.curve,
             fit_efficiency=self.fit_efficiency,
         )
+
+
+def model_form_rel_sd(model_form: ModelForm | None) -> float:
+    """The model-form error that widens σ_cv (:func:`assess`'s ``model_rel_sd``): the form's
+    relative sd, 0 without one."""
+    return model_form.rel_sd if model_form is not None else 0.0
 
 
 def _sd(p: fitmod.Point, what: str) -> float:

@@ -19,6 +19,7 @@ from collections.abc import Callable
 
 from overprov.calibrate import gc_onset
 from overprov.calibrate.cliff_step import CliffPlan, measure_cliff
+from overprov.calibrate.counter_waf import Counters, HasCounters, stretch_wafs
 from overprov.calibrate.graded_run import (
     BudgetSpent,
     graded_fill,
@@ -420,22 +421,18 @@ def _agree(values: list[float], tol: float) -> bool:
 
 
 def _round_wafs(rounds: list[Round], k: int, start: dict[str, int] | None) -> list[float]:
-    """Per-round WAF of the last ``k`` rounds from the counters' deltas."""
-    out: list[float] = []
-    prev = (
-        (rounds[-k - 1].host_bytes, rounds[-k - 1].nand_bytes)
-        if len(rounds) > k
-        else ((start["host_bytes"], start["nand_bytes"]) if start else (None, None))
-    )
-    for r in rounds[-k:]:
-        if prev[0] is None or r.host_bytes is None or r.nand_bytes is None or prev[1] is None:
-            return []
-        dh, dn = r.host_bytes - prev[0], r.nand_bytes - prev[1]
-        if dh <= 0:
-            return []
-        out.append(dn / dh)
-        prev = (r.host_bytes, r.nand_bytes)
-    return out
+    """Per-round WAF of the last ``k`` rounds from the counters' deltas
+    (``counter_waf.stretch_wafs``); empty where they cannot be read."""
+    got = stretch_wafs(_window_start(rounds, k, start), rounds[-k:])
+    return [] if got is None else [w.waf for w in got]
+
+
+def _window_start(rounds: list[Round], k: int, start: dict[str, int] | None) -> HasCounters:
+    """The counters where the last ``k`` rounds start: after the round before them, or, where
+    they are every round of the segment, the segment's ``start`` (None: none read)."""
+    if len(rounds) > k:
+        return rounds[-k - 1]
+    return Counters(start["host_bytes"], start["nand_bytes"]) if start else Counters(None, None)
 
 
 def _level(
@@ -453,17 +450,11 @@ def _level(
     sd = statistics.stdev([r.iops for r in window]) if len(window) > 1 else 0.0
     rel_se = sd / steady / max(1.0, len(window) ** 0.5)
     waf = None
-    first = rounds[-len(window) - 1] if len(rounds) > len(window) else None
-    # the window may be every round of the segment: then it starts at the segment's counters
-    before = (
-        (first.host_bytes, first.nand_bytes)
-        if first is not None
-        else ((start["host_bytes"], start["nand_bytes"]) if start else (None, None))
-    )
+    before = _window_start(rounds, len(window), start)
     last = window[-1]
-    if before[0] is not None and last.host_bytes is not None:
-        dh = last.host_bytes - before[0]
-        dn = (last.nand_bytes or 0) - (before[1] or 0)
+    if before.host_bytes is not None and last.host_bytes is not None:
+        dh = last.host_bytes - before.host_bytes
+        dn = (last.nand_bytes or 0) - (before.nand_bytes or 0)
         waf = dn / dh if dh > 0 else None
     p99s = [r.p99_latency_us for r in window if r.p99_latency_us is not None]
     return Level(

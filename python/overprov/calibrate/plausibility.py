@@ -40,8 +40,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from overprov.calibrate import evidence, gc_reserve, uncertainty
 from overprov.calibrate import fit as fitmod
-from overprov.calibrate import gc_reserve, uncertainty
 from overprov.errors import ConfigError
 from overprov.prediction_file import Prediction, not_finite
 
@@ -312,7 +312,7 @@ def fit_misses_its_points(
     if onset >= gc_reserve.ONSET_RESERVE_BELOW:
         return why
     mf = model_form or uncertainty.recorded_model_form(False)  # as reserve_reading weighs
-    cv_sd = mf.rel_sd if mf is not None else 0.0
+    cv_sd = evidence.model_form_rel_sd(mf)
     for _, form in gc_reserve.design_forms(onset, cv_sd):
         try:
             if (

@@ -548,7 +548,7 @@ def _blocking_reading(
     each row's IOPS becomes their weighted geometric mean, its interval (the analytic one's
     ratios) widened in quadrature by their weighted spread. Returns the mechanism's record
     (None when the figures cannot fit it)."""
-    cv_sd = mfe.rel_sd if mfe is not None else 0.0
+    cv_sd = evidence.model_form_rel_sd(mfe)
     level_of = reading.level_of(got.twin)
     for _, x, cfg in _blocking_configs(
         fig, reading, got.twin, [r.extra_op_percent for r in got.rows]

@@ -72,7 +72,7 @@ def offered(
     if onset is None:
         return {}
     mf = fig.model_form or recorded_model_form(False)  # the rule's, as spare_readings weighs
-    cv_sd = mf.rel_sd if mf is not None else 0.0
+    cv_sd = evidence.model_form_rel_sd(mf)
     own = evidence.assess(plain.form(fitmod.waf_at), fig.points, cv_sd)
     out = {plain: gc_reserve.with_onset(own, central, onset)}
     for design, form in gc_reserve.design_forms(onset, cv_sd):

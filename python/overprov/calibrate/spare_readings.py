@@ -384,7 +384,7 @@ def weigh(
     designs = list(gc_designs.UNIFORM_DESIGNS) if uniform else list(GC_DESIGNS)
     several = len(designs) > 1
     mf = fig.model_form or uncertainty.recorded_model_form(False)
-    cv_sd = mf.rel_sd if mf is not None else 0.0
+    cv_sd = evidence.model_form_rel_sd(mf)
     forms: dict[predmod.TwinReading, evidence.ReadingForm] = {}
     design_curve: dict[str, fitmod.WafCurve | None] = {}
     for i, design in enumerate(designs):

@@ -25,7 +25,10 @@ after a discard it is smaller than the figure's bias, so the 20% WAF stays 20-58
 
 from __future__ import annotations
 
-from overprov.measurement_file import Level, Measurement, Round
+from itertools import pairwise
+
+from overprov.calibrate.counter_waf import round_wafs
+from overprov.measurement_file import Level, Measurement
 
 #: Widen a level's WAF sd by the drift of its own rounds (off: the nominal sd).
 SD_FROM_DRIFT = False
@@ -40,23 +43,18 @@ ANCHOR_MAX_REL_SD = 0.03
 
 def random_round_wafs(m: Measurement, level: Level) -> list[tuple[float, int]]:
     """(WAF, host bytes) of each random round of ``level``'s last run at the plan's queue depth,
-    from the write counters' deltas; empty for a probe level or without counters."""
+    from the write counters' deltas (``counter_waf.round_wafs``), a round that wrote no host
+    bytes passed over; empty for a probe level or without counters."""
     if level.queue_depth is not None:
         return []
     prefix = f"op{level.extra_op_percent:g}-r"
-    out: list[tuple[float, int]] = []
-    prev: Round | None = None
-    for r in m.rounds:
-        if r.label.startswith(prefix) and prev is not None:
-            if r.label.endswith("-r001"):  # a segment run again (a resumed measurement)
-                out = []
-            if None in (r.host_bytes, r.nand_bytes, prev.host_bytes, prev.nand_bytes):
-                return []
-            dh = r.host_bytes - prev.host_bytes  # type: ignore[operator]
-            if dh > 0:
-                out.append(((r.nand_bytes - prev.nand_bytes) / dh, dh))  # type: ignore[operator]
-        prev = r
-    return out
+    pairs = [(prev, r) for prev, r in pairwise(m.rounds) if r.label.startswith(prefix)]
+    got = round_wafs(pairs)
+    if got is None:
+        return []
+    # a segment run again (a resumed measurement): its last run's rounds
+    last_run = max((i for i, (_, r) in enumerate(pairs) if r.label.endswith("-r001")), default=0)
+    return [(w.waf, w.host_written_bytes) for w in got[last_run:] if w.host_written_bytes > 0]
 
 
 def drift(m: Measurement, level: Level) -> float | None:
