@@ -40,13 +40,17 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from overprov.calibrate import fit as fitmod
 from overprov.errors import ConfigError
 
-if TYPE_CHECKING:  # uncertainty imports this module
-    from overprov.calibrate.uncertainty import ModelForm
+
+class _HasRelSd(Protocol):
+    """A model-form error (uncertainty.ModelForm, which imports this module): its relative sd."""
+
+    rel_sd: float
+
 
 #: A reading whose residual χ² at its fitted figures lies above this quantile of χ² (with
 #: figures − parameters degrees of freedom) does not reproduce them within their noise.
@@ -122,7 +126,7 @@ class ReadingForm:
         )
 
 
-def model_form_rel_sd(model_form: ModelForm | None) -> float:
+def model_form_rel_sd(model_form: _HasRelSd | None) -> float:
     """The model-form error that widens σ_cv (:func:`assess`'s ``model_rel_sd``): the form's
     relative sd, 0 without one."""
     return model_form.rel_sd if model_form is not None else 0.0
