@@ -132,32 +132,36 @@ class Episode:
     free_sum: int = 0
 
 
-def _wiscsim(
-    nand: _Nand, blocks: int, high: float, low: float, channels: int, max_valid_ratio: float,
-    writes: list[int], warm: int, trace: list[Episode] | None, channel_pools: bool,
-    per_victim: bool = False, batch_victims: int | None = None,
-) -> Result:  # fmt: skip
-    fronts = [_Frontier() for _ in range(channels)]
-    turn = [0]
-    counts = [0, 0, 0]
+class _OpenBlocks:
+    """WiscSim's open data blocks, one a channel, shared by host and GC pages: each page goes to
+    the next channel in turn; a channel whose open block is full takes a free block (with
+    ``channel_pools``, the lowest-numbered of its own, block ``b`` in channel
+    ``b // (blocks / channels)``; else the lowest of one pool) and is skipped if it has none
+    (devblockpool.py ``next_ppns``)."""
 
-    per_channel = blocks // channels
+    def __init__(self, nand: _Nand, blocks: int, channels: int, channel_pools: bool) -> None:
+        self.nand, self.channels, self.channel_pools = nand, channels, channel_pools
+        self.per_channel = blocks // channels
+        self.fronts = [_Frontier() for _ in range(channels)]
+        self.turn = 0
 
-    def take(channel: int) -> int:
+    def _take(self, channel: int) -> int:
         """A free block of `channel` (the lowest numbered), or -1 if it has none."""
-        mine = [b for b in nand.free if b // per_channel == channel]
+        mine = [b for b in self.nand.free if b // self.per_channel == channel]
         if not mine:
             return -1
-        nand.free.remove(min(mine))
+        self.nand.free.remove(min(mine))
         return min(mine)
 
-    def place(lpn: int) -> None:
-        for _ in range(channels):
-            f = fronts[turn[0]]
-            channel, turn[0] = turn[0], (turn[0] + 1) % channels
+    def next_page(self) -> int:
+        """The physical page the next page (host or GC) is programmed to."""
+        nand = self.nand
+        for _ in range(self.channels):
+            f = self.fronts[self.turn]
+            channel, self.turn = self.turn, (self.turn + 1) % self.channels
             if f.block >= 0 and f.next < nand.pages:
                 break
-            new = take(channel) if channel_pools else nand.free.pop()
+            new = self._take(channel) if self.channel_pools else nand.free.pop()
             if new >= 0:
                 if f.block >= 0:
                     nand.closed.add(f.block)
@@ -165,19 +169,35 @@ def _wiscsim(
                 break
         else:
             raise RuntimeError("out of space: no channel has a free block")
-        nand.program(lpn, f.block * nand.pages + f.next)
         f.next += 1
+        return f.block * nand.pages + f.next - 1
+
+    def close_full(self) -> None:
+        """remove_full_cur_blocks: full open blocks become used blocks (victim candidates)."""
+        for f in self.fronts:
+            if f.block >= 0 and f.next == self.nand.pages:
+                self.nand.closed.add(f.block)
+                f.block = -1
+
+
+def _wiscsim(
+    nand: _Nand, blocks: int, high: float, low: float, channels: int, max_valid_ratio: float,
+    writes: list[int], warm: int, trace: list[Episode] | None, channel_pools: bool,
+    per_victim: bool = False, batch_victims: int | None = None,
+) -> Result:  # fmt: skip
+    alloc = _OpenBlocks(nand, blocks, channels, channel_pools)
+    counts = [0, 0, 0]
+
+    def place(lpn: int) -> None:
+        nand.program(lpn, alloc.next_page())
 
     def used_ratio() -> float:
         return (blocks - len(nand.free)) / blocks
 
     def clean(measured: bool, done: int) -> None:
         episode = Episode(done, 0, 0, len(nand.free), 0, free_sum)
-        if channel_pools:  # remove_full_cur_blocks: full open blocks become used blocks
-            for f in fronts:
-                if f.block >= 0 and f.next == nand.pages:
-                    nand.closed.add(f.block)
-                    f.block = -1
+        if channel_pools:
+            alloc.close_full()
 
         def eligible() -> list[tuple[int, int]]:
             return sorted(
@@ -224,6 +244,33 @@ def _wiscsim(
     return Result(*counts)
 
 
+def host_writes(
+    user_pages: int, span_writes: float, warm_span_writes: float, seed: int,
+    random_pages: list[int] | None = None,
+) -> tuple[list[int], int]:  # fmt: skip
+    """The host's logical pages in order (a sequential fill of ``user_pages``, then
+    ``warm_span_writes`` + ``span_writes`` span writes of uniform random pages drawn from
+    ``seed``, or ``random_pages`` if given) and how many of them are the warm-up."""
+    rng = random.Random(seed)
+    n_random = round((warm_span_writes + span_writes) * user_pages)
+    if random_pages is None:
+        random_pages = [rng.randrange(user_pages) for _ in range(n_random)]
+    writes = list(range(user_pages)) + list(random_pages)
+    return writes, user_pages + round(warm_span_writes * user_pages)
+
+
+def hold(nand: _Nand, blocks: int, channels: int, held_blocks: int, channel_pools: bool) -> None:
+    """Take ``held_blocks`` blocks out of the free list for good (WiscSim's translation blocks):
+    with ``channel_pools`` the highest-numbered block of each of the first channels, else the
+    highest-numbered blocks."""
+    if channel_pools:
+        per = blocks // channels
+        for c in range(held_blocks):
+            nand.free.remove((c + 1) * per - 1)
+    else:
+        del nand.free[:held_blocks]
+
+
 def run(
     blocks: int, pages: int, user_pages: int, span_writes: float, warm_span_writes: float,
     form: str = "core", trigger: int = 2, until: int | None = None, high: float = 0.95,
@@ -238,24 +285,14 @@ def run(
     fixed list; default 2 x channels) and ``trace`` (appended one ``Episode`` a collection) are
     for ``form="wiscsim"`` only. ``random_pages``: the random writes' pages, given (e.g. another
     simulator's own sequence) instead of drawn from ``seed``."""
-    rng = random.Random(seed)
-    n_random = round((warm_span_writes + span_writes) * user_pages)
-    if random_pages is None:
-        random_pages = [rng.randrange(user_pages) for _ in range(n_random)]
-    writes = list(range(user_pages)) + list(random_pages)
-    warm = user_pages + round(warm_span_writes * user_pages)
+    writes, warm = host_writes(user_pages, span_writes, warm_span_writes, seed, random_pages)
     nand = _Nand(blocks, pages, user_pages)
     if form != "wiscsim" and (
         held_blocks or channel_pools or per_victim or batch_victims or trace is not None
     ):
         raise ValueError("held_blocks, channel_pools, per_victim, batch_victims and trace are "
                          "for form wiscsim")  # fmt: skip
-    if channel_pools:  # one held block in each of the first channels, its highest numbered
-        per = blocks // channels
-        for c in range(held_blocks):
-            nand.free.remove((c + 1) * per - 1)
-    else:  # the highest-numbered blocks: taken, never written
-        del nand.free[:held_blocks]
+    hold(nand, blocks, channels, held_blocks, channel_pools)
     if form == "core":
         return _core(nand, trigger, trigger if until is None else until, writes, warm)
     if form == "wiscsim":
