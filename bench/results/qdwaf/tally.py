@@ -37,7 +37,6 @@ import json
 import math
 import statistics
 import sys
-from itertools import pairwise
 from pathlib import Path
 
 from overprov.calibrate.counter_waf import round_wafs
@@ -177,7 +176,8 @@ def plan_cases() -> list[dict]:
             s = math.hypot(sa[1] / sa[0], sb[1] / sb[0]) if sa and sb else None
             rows.append({
                 "kind": "plan", "family": "FEMU", "case": str(folder), "drive": truths[key].stem,
-                "level": probe["extra_op_percent"], "qd_main": m["qd"], "qd_probe": b["queue_depth"],
+                "level": probe["extra_op_percent"], "qd_main": m["qd"],
+                "qd_probe": b["queue_depth"],
                 "waf_main": a["waf"], "waf_probe": b["waf"], "d": dd, "noise": s,
                 "truth_d": truth_d(truth, probe["extra_op_percent"], m["qd"], b["queue_depth"]),
                 "waf_worst": max(waf_e), "iops_median": statistics.median(iops_e),
@@ -265,15 +265,23 @@ def figure_cases() -> list[dict]:
 
 
 def figure_rows(ev: str, curve: dict, case: dict, path: Path, doc: dict) -> list[dict]:
-    qd = curve.get("qd", 32)
     s = case["summary"]
     waf_h, iops_h = s.get("waf_held_out"), s.get("iops_held_out")
-    waf_worst = waf_h["worst_abs_err"] if waf_h else None
-    iops_med = iops_h["median_abs_err"] if iops_h else None
-    iops_worst = iops_h["worst_abs_err"] if iops_h else None
+    errors = (waf_h["worst_abs_err"] if waf_h else None,
+              iops_h["median_abs_err"] if iops_h else None,
+              iops_h["worst_abs_err"] if iops_h else None)  # fmt: skip
+    name = f"{ev} :: {path.name} :: {case['case']}"
+    family = curve["simulator"].split()[0]
+    return truth_rows(family, name, path, doc, curve.get("qd", 32), errors)
+
+
+def truth_rows(family: str, case: str, path: Path, doc: dict, qd: int, errors: tuple) -> list[dict]:
+    """One row per level where the truth ``doc`` has a WAF at QD4 and at ``qd``; ``errors``:
+    the case's held-out (WAF worst, IOPS median, IOPS worst), fractions or None."""
+    waf_worst, iops_med, iops_worst = errors
     if waf_worst is None and iops_med is None:
         return []
-    by = {}
+    by: dict[float, dict] = {}
     for lv in doc["levels"]:
         if lv.get("steady_waf") is not None:
             by.setdefault(float(lv["extra_op_percent"]), {})[lv["queue_depth"]] = lv
@@ -285,15 +293,68 @@ def figure_rows(ev: str, curve: dict, case: dict, path: Path, doc: dict) -> list
         sa, sb = series_se(a), series_se(b)
         noise = math.hypot(sa[1] / sa[0], sb[1] / sb[0]) if sa and sb else None
         out.append({
-            "kind": "figure", "family": curve["simulator"], "case": f"{ev} :: {case['case']}",
-            "drive": str(path), "level": x, "qd_main": qd, "qd_probe": 4,
-            "waf_main": a["steady_waf"], "waf_probe": b["steady_waf"],
-            "d": b["steady_waf"] / a["steady_waf"] - 1, "noise": noise, "truth_d": None,
-            "waf_worst": waf_worst, "iops_median": iops_med, "iops_worst": iops_worst,
-            "miss": misses(waf_worst, iops_med, iops_worst),
-            "qd4_fitted": "@qd4" in str(case.get("command", "")),
+            "kind": "figure", "family": family, "case": case, "drive": str(path), "level": x,
+            "qd_main": qd, "qd_probe": 4, "waf_main": a["steady_waf"],
+            "waf_probe": b["steady_waf"], "d": b["steady_waf"] / a["steady_waf"] - 1,
+            "noise": noise, "truth_d": None, "waf_worst": waf_worst, "iops_median": iops_med,
+            "iops_worst": iops_worst, "miss": misses(waf_worst, iops_med, iops_worst),
         })  # fmt: skip
     return out
+
+
+def iops_only_cases() -> list[dict]:
+    """``bench/foreign/iops_only_rule.py``'s stored cases (``cases/*.json``: the truth's path,
+    the ``off`` arm's IOPS errors by level; held out: 10, 20, 30%)."""
+    rows: list[dict] = []
+    for p in sorted(glob.glob(str(ROOT / "**" / "cases" / "*.json"), recursive=True)):
+        try:
+            d = json.loads(Path(p).read_text())
+        except (ValueError, OSError):
+            continue
+        if not isinstance(d, dict) or "truth" not in d or "off" not in d:
+            continue
+        truth = Path(d["truth"])
+        if not truth.exists():
+            continue
+        doc = json.loads(truth.read_text())
+        errs = [abs(lv["iops_err"]) for lv in d["off"].get("levels", [])
+                if float(lv["extra_op_percent"]) in HELD_OUT_PLAN]  # fmt: skip
+        if len(errs) != len(HELD_OUT_PLAN):
+            continue
+        family = str(doc.get("simulator", "?")).split()[0]
+        errors = (None, statistics.median(errs), max(errs))
+        rows.extend(truth_rows(family, f"{p} :: {d['case']}", truth, doc, 32, errors))
+    return rows
+
+
+def reserve_cases() -> list[dict]:
+    """``bench/gc_reserve_bench.py``'s stored plan cases (a ``cases`` list of ``kind: plan``
+    rows, each figure's ``baseline_error``: calibrate's readings as they are; held out: 10,
+    20, 30%), the truth ``folder/drive.json``."""
+    rows: list[dict] = []
+    for p in sorted(glob.glob(str(ROOT / "**" / "*.json"), recursive=True)):
+        try:
+            d = json.loads(Path(p).read_text())
+        except (ValueError, OSError):
+            continue
+        if not isinstance(d, dict) or not isinstance(d.get("cases"), list):
+            continue
+        for c in d["cases"]:
+            if not isinstance(c, dict) or c.get("kind") != "plan" or "rows" not in c:
+                continue
+            truth = Path(c["folder"]) / f"{c['drive']}.json"
+            if not truth.exists():
+                continue
+            doc = json.loads(truth.read_text())
+            held = [r for r in c["rows"] if float(r["extra_op_percent"]) in HELD_OUT_PLAN]
+            waf = [abs(r["baseline_error"]) for r in held if r["figure"] == "waf"]
+            iops = [abs(r["baseline_error"]) for r in held if r["figure"] == "iops"]
+            errors = (max(waf) if waf else None, statistics.median(iops) if iops else None,
+                      max(iops) if iops else None)  # fmt: skip
+            family = str(doc.get("simulator", "?")).split()[0]
+            name = f"{p} :: {c['drive']} raw NAND {c.get('raw_nand_given')}"
+            rows.extend(truth_rows(family, name, truth, doc, 32, errors))
+    return rows
 
 
 # ---------------------------------------------------------------- summary
@@ -319,8 +380,12 @@ def by_case(rows: list[dict], floor: float, z: float, levels=None) -> dict[str, 
 def table(rows: list[dict], levels=None, label: str = "") -> list[str]:
     lines = [f"## flags against misses {label}".rstrip(), ""]
     fams = sorted({r["family"] + " " + r["kind"] for r in rows})
-    lines.append("family kind | cases | misses | " + " | ".join(
-        f"|d|>{f:.0%} z>{z:g}: flagged (of them misses) / false alarms" for f, z in THRESHOLDS))
+    lines.append(
+        "family kind | cases | misses | "
+        + " | ".join(
+            f"|d|>{f:.0%} z>{z:g}: flagged (of them misses) / false alarms" for f, z in THRESHOLDS
+        )
+    )
     for fam in [*fams, "ALL"]:
         sub = [r for r in rows if fam == "ALL" or r["family"] + " " + r["kind"] == fam]
         cells = []
@@ -333,12 +398,36 @@ def table(rows: list[dict], levels=None, label: str = "") -> list[str]:
     return lines + [""]
 
 
+def drive_table(rows: list[dict], floor: float, z: float, levels=None) -> list[str]:
+    """By drive (a truth curve, or a FEMU drive's plan folders): flagged or not, and the share
+    of its cases that miss (the plan folders of one drive share their measurement often)."""
+    lines = [f"## by drive at |d|>{floor:.0%} z>{z:g}" + (f", levels {levels}" if levels else ""),
+             "", "family kind drive | level: d (noise) | flagged | cases | misses"]  # fmt: skip
+    drives: dict[tuple, list[dict]] = {}
+    for r in rows:
+        drives.setdefault((r["family"], r["kind"], r["drive"]), []).append(r)
+    for (fam, kind, drive), sub in sorted(drives.items()):
+        bc = by_case(sub, floor, z, levels)
+        fl = sum(f for f, _ in bc.values())
+        lv: dict[float, list[dict]] = {}
+        for r in sub:
+            lv.setdefault(r["level"], []).append(r)
+        cells = ", ".join(
+            f"{x:g}%: {statistics.median(r['d'] for r in rs):+.3f} "
+            f"({statistics.median(r['noise'] or 0 for r in rs):.3f})"
+            for x, rs in sorted(lv.items())
+        )
+        lines.append(f"{fam} {kind} {drive} | {cells} | {fl} of {len(bc)} | {len(bc)} | "
+                     f"{sum(m for _, m in bc.values())}")  # fmt: skip
+    return lines + [""]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--families", help="only these families (comma-separated), e.g. WiscSim,FEMU")
     ap.add_argument("--json", type=Path, help="write every row here")
     args = ap.parse_args(argv)
-    rows = plan_cases() + figure_cases()
+    rows = plan_cases() + figure_cases() + iops_only_cases() + reserve_cases()
     if args.families:
         keep = set(args.families.split(","))
         rows = [r for r in rows if r["family"] in keep]
@@ -356,6 +445,7 @@ def main(argv: list[str] | None = None) -> int:
     print("\n".join(table(rows, None, "(any level with both queue depths)")))
     print("\n".join(table(rows, (40.0,), "(40% only: the plan's default probe level)")))
     print("\n".join(table(rows, (0.0,), "(0% only)")))
+    print("\n".join(drive_table(rows, 0.03, 3.0)))
     return 0
 
 
