@@ -2,7 +2,7 @@
 --cliff with ``PROBES_IN_PREDICTION`` set (the fill check) on cases whose truths earlier rules
 ran, printing what the probe before the cliff's check found; no truth is simulated.
 
-    cd bench && PYTHONPATH=../python:. nice -n 10 python results/cliffcheck/dev_seen.py 223:0.03 ...
+    PYTHONPATH=python:bench nice -n 10 python bench/results/cliffcheck/dev_seen.py 223:0.03 ...
 """
 
 from __future__ import annotations

@@ -9,8 +9,8 @@ reads it) and the SLC bytes folded by the k-th interval, for: the 10x cache (wha
 sees), the measured cache (what the fitted drive's check sees), the measured cache with the
 fit's TLC time, and the fastest SLC program (20 us) on the 10x cache (the lifted twin's most).
 
-    cd bench && PYTHONPATH=../python:. nice -n 10 python results/cliffcheck/underlift.py \
-        231:0.01 237:0.01 221:0.01 > results/cliffcheck/underlift.json
+    PYTHONPATH=python:bench nice -n 10 python bench/results/cliffcheck/underlift.py \
+        231:0.01 237:0.01 232:0.01 221:0.01 224:0.01 > bench/results/cliffcheck/underlift.json
 """
 
 from __future__ import annotations
