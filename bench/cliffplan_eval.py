@@ -1,6 +1,7 @@
 """``overprov calibrate --cliff`` end to end on generated drives with held-out caches
 (bench/results/cliffplan/RULE.md; with ``--probes-in-prediction``, the step's read probes
-in the prediction: bench/results/cliffread/RULE.md).
+in the prediction: bench/results/cliffread/RULE.md; ``cliffcheck_verdicts``: the counts of
+bench/results/cliffcheck/RULE.md).
 
 For each seed and cache share: the truth drive (``validation.drive(seed)`` with the cache, its
 SLC program time drawn from 150-250 µs, a 4 MiB write buffer) written as a drive file and
@@ -75,8 +76,10 @@ def calibrate(path: Path, scale: str, out: Path, probes: bool = False) -> dict:
 
 
 def also(out: Path, truth: dict, scale: float, workload: str) -> dict:
-    """Not judged: the run's step refitted and predicted under ``workload`` (twin.toml's
-    drive, its measurement's series), with the truth's cliff under it from purged."""
+    """The run's step refitted and predicted under ``workload`` (twin.toml's drive, its
+    measurement's series), with the truth's cliff under it from purged (not judged, but by
+    bench/results/cliffcheck/RULE.md's writes-alone condition); where the run had
+    ``PROBES_IN_PREDICTION`` set, the same refit without it beside (``default_path``)."""
     import tomllib
 
     from overprov import measurement_file
@@ -90,8 +93,15 @@ def also(out: Path, truth: dict, scale: float, workload: str) -> dict:
     tw_scale = twinmod.sim_scale(
         drive["advertised_bytes"], drive["physical_bytes"] / drive["advertised_bytes"] - 1
     )
+    flag = cliff_prediction.PROBES_IN_PREDICTION
     pred = cliff_prediction.predict(doc, drive, tw_scale)
-    got = pred.get("purged") or {}
+    default = None
+    if flag:
+        cliff_prediction.PROBES_IN_PREDICTION = False
+        try:
+            default = cliff_prediction.predict(doc, drive, tw_scale)
+        finally:
+            cliff_prediction.PROBES_IN_PREDICTION = flag
     t = _seconds(truth, scale, wl.qd, wl.read_percent, "none")
     true = cliff.find_cliff(
         cliff.simulate_series(
@@ -104,10 +114,21 @@ def also(out: Path, truth: dict, scale: float, workload: str) -> dict:
             precondition="none",
         )  # fmt: skip
     )
+    row = {"workload": workload, "true": true.to_dict() if true else None,
+           **_judged(pred, true)}  # fmt: skip
+    if default is not None:
+        row["default_path"] = _judged(default, true)
+    return row
+
+
+def _judged(pred: dict, true: cliff.Cliff | None) -> dict:
+    """A refit's prediction from purged (or why declined) and its errors against ``true``."""
+    got = pred.get("purged") or {}
     p = cliff.Cliff(**{k: got[k] for k in ("time_s", "host_write_bytes_before", "iops_before",
                                            "iops_after")}) if "time_s" in got else None  # fmt: skip
-    return {"workload": workload, "predicted": got, "true": true.to_dict() if true else None,
-            **cliff.errors(p, true)}  # fmt: skip
+    if not got and pred.get("declined"):
+        got = {"declined": pred["declined"]}
+    return {"predicted": got, **cliff.errors(p, true)}
 
 
 def one(seed: int, share: float, rng: random.Random, physical: float, work: Path,
@@ -133,7 +154,8 @@ def one(seed: int, share: float, rng: random.Random, physical: float, work: Path
             else None
         )
         row[key] = {"true": true.to_dict() if true else None, **cliff.errors(p, true)}
-    if "error" not in pred and pred.get("fit"):
+    # every run whose step found a cache (a fit declined with the flag may be made without it)
+    if "error" not in pred and not str(pred.get("declined") or "").startswith("no step"):
         out = work / f"out-{seed}-{share:g}"
         row["also"] = [also(out, truth, float(scale), w) for w in also_workloads]
     print(json.dumps(row), file=sys.stderr, flush=True)
@@ -153,6 +175,45 @@ def verdict(rows: list[dict], key: str) -> dict:
     )  # fmt: skip
     return {"cases": len(cases), "predicted": len(predicted), "within_25": len(within),
             "over_50": len(far), "declined": declined, "met": met}  # fmt: skip
+
+
+#: bench/results/cliffcheck/RULE.md's bounds: at least this share of the cases with a truth
+#: cliff predicted, and of those at least this share within :data:`WITHIN` in both figures
+CHECK_PREDICTED_MIN, CHECK_WITHIN_MIN = 2 / 3, 2 / 3
+
+
+def _within(e: dict, bound: float) -> bool:
+    return e["time_error"] is not None and max(abs(e["time_error"]), abs(e["lost_error"])) <= bound
+
+
+def check_verdict(rows: list[dict], key: str) -> dict:
+    """bench/results/cliffcheck/RULE.md's verdict on ``key`` (purged or filled), with the
+    count over 50% that decides the summary's warning."""
+    cases = [r for r in rows if r[key]["true"] is not None]
+    predicted = [r for r in cases if r[key]["time_error"] is not None]
+    within = [r for r in predicted if _within(r[key], WITHIN)]
+    far = [r for r in predicted if not _within(r[key], FAR)]
+    met = (
+        bool(cases) and len(predicted) >= CHECK_PREDICTED_MIN * len(cases)
+        and len(within) >= CHECK_WITHIN_MIN * len(predicted)
+    )  # fmt: skip
+    return {"cases": len(cases), "predicted": len(predicted), "within_25": len(within),
+            "over_50": len(far), "declined": len(cases) - len(predicted), "met": met}  # fmt: skip
+
+
+def writes_verdict(rows: list[dict], workload: str = "qd8,read0") -> dict:
+    """bench/results/cliffcheck/RULE.md's writes-alone condition (W2): each run's refit under
+    ``workload`` with the flag against the same refit without it (``also``'s
+    ``default_path``), on the cases whose truth has a cliff from purged: no case within 25%
+    without the flag outside it with the flag, and as many within 25% with it at least."""
+    also_rows = [a for r in rows for a in r.get("also", []) if a["workload"] == workload]
+    pairs = [a for a in also_rows if a["true"] is not None and "default_path" in a]
+    flag = sum(_within(a, WITHIN) for a in pairs)
+    default = sum(_within(a["default_path"], WITHIN) for a in pairs)
+    worse = sum(_within(a["default_path"], WITHIN) and not _within(a, WITHIN) for a in pairs)
+    return {"workload": workload, "cases": len(pairs), "within_25_flag": flag,
+            "within_25_default": default, "worse": worse,
+            "met": worse == 0 and flag >= default}  # fmt: skip
 
 
 def markdown(rows: list[dict]) -> str:
@@ -215,12 +276,17 @@ def main() -> int:
                     one(seed, share, rng, physical, Path(tmp), also_wl, args.probes_in_prediction)
                 )
     verdicts = {key: verdict(rows, key) for key in ("purged", "filled")}
-    doc = {"rows": rows, "verdicts": verdicts, "cpu_s": round(cpu_s() - t0, 1),
+    check = {key: check_verdict(rows, key) for key in ("purged", "filled")}
+    if args.probes_in_prediction and "qd8,read0" in args.also_workloads.split(";"):
+        check["writes"] = writes_verdict(rows)
+    doc = {"rows": rows, "verdicts": verdicts, "cliffcheck_verdicts": check,
+           "cpu_s": round(cpu_s() - t0, 1),
            "probes_in_prediction": args.probes_in_prediction}  # fmt: skip
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(doc, indent=1) + "\n")
     print(markdown(rows))
     print(json.dumps(verdicts))
+    print(json.dumps(check))
     print(f"CPU s: {doc['cpu_s']}")
     return 0
 

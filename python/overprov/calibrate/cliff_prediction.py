@@ -173,14 +173,16 @@ def predict(doc: dict[str, Any], drive: dict[str, Any], scale: str) -> dict[str,
     bs = int(doc.get("bs_bytes", 4096))
     probes = _probes(doc.get("probes"), doc, factor) if PROBES_IN_PREDICTION else None
     out["probes_in_prediction"] = probes is not None
-    if PROBES_IN_PREDICTION and ((doc.get("probes") or {}).get("before") or {}).get(
-        "cache_not_free"
-    ):
-        out["probes_not_used"] = (
-            "cache_not_free: the probe before the cliff's writes were not faster than the "
-            "probe past it's by a quarter of the series' step (cliff_step.check_free)"
-        )
-    if probes is not None:
+    before = (doc.get("probes") or {}).get("before") or {}
+    # the fill check's fallback where it fails: the cache fitted on the lifted twin as with
+    # the probes, and the cliff under a workload with reads declined with the reason (not the
+    # default path); under writes alone (no read slot to measure) predicted on the lifted twin
+    not_free = PROBES_IN_PREDICTION and bool(before.get("cache_not_free"))
+    fill_form = not_free and before.get("free_check") == "fill_iops"
+    decline_cliff = fill_form and wl.read_percent > 0
+    if not_free:
+        out["probes_not_used"] = not_free_reason(before)
+    if probes is not None or fill_form:
         plateau = measured_plateau(series(doc), bs, fill)
         lifted = twin if plateau is None else lift_ceiling(twin, plateau)
         out["controller_lift"] = _lift(twin, lifted)
@@ -197,6 +199,9 @@ def predict(doc: dict[str, Any], drive: dict[str, Any], scale: str) -> dict[str,
         "min_drop": f.min_drop,
         "measured": f.measured.to_dict() if f.measured is not None else None,
     }
+    if decline_cliff:
+        out["purged"] = out["filled"] = {"declined": out["probes_not_used"]}
+        return out
     fitted = cliff.fitted_drive(twin, f)
     chosen: read_probes.Selection | None = None
     for state, key in (("none", "purged"), ("sequential", "filled")):
@@ -229,6 +234,25 @@ def predict(doc: dict[str, Any], drive: dict[str, Any], scale: str) -> dict[str,
         else:
             out[key] = pred.to_dict()
     return out
+
+
+def not_free_reason(before: dict[str, Any]) -> str:
+    """Why the probe before the cliff was not used (``cache_not_free``), by the check that
+    judged it (``cliff_step.judge_free``)."""
+    if before.get("free_check") != "fill_iops":
+        return (
+            "cache_not_free: the probe before the cliff's writes were not faster than the "
+            "probe past it's by a quarter of the series' step (cliff_step.check_free)"
+        )
+    ratio, bound = before.get("fill_iops_ratio"), before.get("fill_iops_ratio_bound")
+    figs = ""
+    if ratio is not None and bound is not None:
+        figs = f" ({ratio:.3f} of it, at most {bound:.3f} asked)"
+    return (
+        "cache_not_free: the probe before the cliff's sequential fill did not run faster than "
+        f"the probe past it's by half the series' step{figs} (cliff_step.check_free_fill), so "
+        "the read slot before the cliff is not measured: not predicted"
+    )
 
 
 @dataclass(frozen=True)
@@ -358,6 +382,10 @@ def summary_line(c: dict[str, Any]) -> str:
 
 
 def planned_step(args: Any, stored: Any = None) -> CliffPlan | None:
-    """``cliff_step.from_args`` with the idle its prediction needs: sized from the series with
-    :data:`PROBES_IN_PREDICTION` (the probe before the cliff needs a free cache), else fixed."""
-    return from_args(args, stored, idle_form="sized" if PROBES_IN_PREDICTION else "fixed")
+    """``cliff_step.from_args`` with the idle its prediction needs: with
+    :data:`PROBES_IN_PREDICTION` sized from the series (the probe before the cliff needs a
+    free cache) and the probe checked on its fill's IOPS (bench/results/cliffcheck/RULE.md),
+    else fixed."""
+    if not PROBES_IN_PREDICTION:
+        return from_args(args, stored)
+    return from_args(args, stored, idle_form="sized", check_form="fill_iops")

@@ -93,6 +93,17 @@ IDLE_MAX_SECONDS = 1800.0
 #: The probe before the cliff wrote a free cache when its writes wait less than the probe past
 #: the cliff's by at least this share of the series' step (:func:`check_free`)
 FREE_SHARE_OF_STEP = 0.25
+#: How a sized step judges the probe before the cliff's cache free (:func:`judge_free`):
+#: ``"littles_law"`` (:func:`check_free`: the mix's writes' latency by Little's law, as
+#: bench/results/cliffidle/RULE.md ran it; what a stored sized plan without the field ran) or
+#: ``"fill_iops"`` (:func:`check_free_fill`: the probe's own pure-write fill, before against
+#: past the cliff; with ``cliff_prediction.PROBES_IN_PREDICTION``:
+#: bench/results/cliffcheck/RULE.md)
+CHECK_FORMS = ("littles_law", "fill_iops")
+#: The probe before the cliff wrote a free cache when its sequential fill ran faster than the
+#: probe past the cliff's by at least this share of the series' step (:func:`check_free_fill`:
+#: half way between no step, a full cache, and the series' whole step)
+FILL_SHARE_OF_STEP = 0.5
 #: A sized step's probes on a simulated drive last at least this many drains of its unscaled
 #: write buffer (:func:`buffer_drain_s`): the first reads after a probe's fill wait one drain,
 #: a tenth of the round at most
@@ -145,10 +156,24 @@ class CliffPlan:
     after_intervals: int = AFTER_INTERVALS
     idle_seconds: float = IDLE_SECONDS
     idle_form: str = "fixed"
+    check_form: str = "littles_law"
 
     def __post_init__(self) -> None:
         if self.idle_form not in IDLE_FORMS:
             raise ConfigError(f"cliff step: idle form {self.idle_form!r} not in {IDLE_FORMS}")
+        if self.check_form not in CHECK_FORMS:
+            raise ConfigError(f"cliff step: check form {self.check_form!r} not in {CHECK_FORMS}")
+
+    def check_text(self) -> str:
+        if self.check_form == "littles_law":
+            return (
+                f"where its writes wait less than past the cliff's by under "
+                f"{FREE_SHARE_OF_STEP:g} of the step"
+            )
+        return (
+            f"where its sequential fill runs faster than past the cliff's by under "
+            f"{FILL_SHARE_OF_STEP:g} of the step (the prediction then declined)"
+        )
 
     def idle_text(self) -> str:
         if self.idle_form == "fixed":
@@ -158,8 +183,7 @@ class CliffPlan:
             f"{UNWRITTEN_READ_PERCENT}% reads), then idle the series' bytes before its cliff ÷ "
             f"its write rate past it × {IDLE_MARGIN:g} (at least {self.idle_seconds:g} s, at "
             f"most {IDLE_MAX_SECONDS:g} s), the probe before the cliff marked cache_not_free "
-            f"where its writes wait less than past the cliff's by under "
-            f"{FREE_SHARE_OF_STEP:g} of the step"
+            f"{self.check_text()}"
         )
 
     def text(self) -> str:
@@ -175,6 +199,8 @@ class CliffPlan:
         d = asdict(self)
         if self.idle_form == "fixed":  # as before the field
             del d["idle_form"]
+        if self.check_form == "littles_law":  # as before the field
+            del d["check_form"]
         return d
 
     @classmethod
@@ -267,6 +293,40 @@ def check_free(
     return {**before, "write_us": w, "write_us_bound": bound, "cache_not_free": not free}
 
 
+def check_free_fill(
+    before: dict[str, Any], after: dict[str, Any], iops_before: float | None,
+    iops_after: float | None,
+) -> dict[str, Any]:  # fmt: skip
+    """The probe before the cliff checked on a pure-write figure it measures: its sequential
+    fill's IOPS (``fill_iops``, :func:`probe`) against the probe past the cliff's, whose ratio
+    (past ÷ before) must be at most 1 − :data:`FILL_SHARE_OF_STEP` × the series' step (1 −
+    ``iops_after`` ÷ ``iops_before``): a fill into a full cache runs as fast as past the
+    cliff (ratio about 1), one into a free cache about the step faster. Otherwise (or where a
+    figure is missing), ``cache_not_free``. Unlike :func:`check_free` nothing is subtracted:
+    Little's law on a 70%-read round leaves the writes' latency a difference of two large
+    terms, within which a small step is lost (bench/results/cliffnotfree/DIAGNOSIS.md)."""
+    fb, fa = before.get("fill_iops"), after.get("fill_iops")
+    ratio = bound = None
+    if fb and fa:
+        ratio = fa / fb
+    if iops_before and iops_after:
+        bound = 1 - FILL_SHARE_OF_STEP * (1 - iops_after / iops_before)
+    free = ratio is not None and bound is not None and ratio <= bound
+    return {**before, "free_check": "fill_iops", "fill_iops_ratio": ratio,
+            "fill_iops_ratio_bound": bound, "cache_not_free": not free}  # fmt: skip
+
+
+def judge_free(
+    form: str, before: dict[str, Any], after: dict[str, Any], levels: tuple[Any, Any]
+) -> dict[str, Any]:
+    """The probe before the cliff judged by the check form named ``form``
+    (:data:`CHECK_FORMS`), against the probe past it and the series' ``levels`` (IOPS before
+    and after its step)."""
+    if form == "fill_iops":
+        return check_free_fill(before, after, *levels)
+    return check_free(before, after, *levels)
+
+
 def unwritten_probe(runner: Any, wl: CliffWorkload, seconds: float) -> dict[str, Any]:
     """Reads over trimmed space on the purged drive: ``wl``'s queue depth,
     :data:`UNWRITTEN_READ_PERCENT` % reads over the whole capacity for ``seconds`` (nearly every
@@ -297,11 +357,15 @@ def buffer_drain_s(target: Any, rounds: list[dict[str, Any]], k: int, bs_bytes: 
     return getattr(target, "buffer_bytes", 0) / (statistics.median(after) * bs_bytes)
 
 
-def probe(runner: Any, label: str, span_bytes: int, wl: CliffWorkload, seconds: float) -> dict:
+def probe(
+    runner: Any, label: str, span_bytes: int, wl: CliffWorkload, seconds: float,
+    fill_iops: bool = False,
+) -> dict:  # fmt: skip
     """A mixed probe on ``runner``'s target: [0, ``span_bytes``) written sequentially, then
     ``wl``'s mix over it for ``seconds`` (the target's own time: simulated seconds on ``sim:``;
     every read of a written page); its figures, the reads' mean latency (``read_us``) among
-    them (None where the target does not report it)."""
+    them (None where the target does not report it), and with ``fill_iops`` the fill's IOPS
+    (:func:`check_free_fill`; off: measurement.json as before the check)."""
     m, target, plan = runner.m, runner.target, runner.plan
     span = max(span_bytes // plan.bs_bytes, wl.qd) * plan.bs_bytes
     # 128 KiB sequential writes; a span smaller than one (a step found only at 5%: no bytes
@@ -314,11 +378,14 @@ def probe(runner: Any, label: str, span_bytes: int, wl: CliffWorkload, seconds: 
     for r in (fill, c):
         m.bytes_written += r.bytes_written
         m.io_seconds += r.duration_s
-    return {
+    got = {
         "qd": wl.qd, "read_percent": wl.read_percent, "span_bytes": span,
         "fill_bytes": fill.bytes_written, "iops": c.iops, "duration_s": c.duration_s,
         "bytes_written": c.bytes_written, "read_us": c.read_latency_us_mean,
     }  # fmt: skip
+    if fill_iops:
+        got["fill_iops"] = fill.iops
+    return got
 
 
 def measure_cliff(runner: Any, cliff: CliffPlan, scale_factor: float) -> None:
@@ -379,6 +446,7 @@ def measure_cliff(runner: Any, cliff: CliffPlan, scale_factor: float) -> None:
     probe_s = max(SIM_ROUND_MIN_S, PROBE_SECONDS * scale_factor) if sim else PROBE_SECONDS
     span = 0
     sized = cliff.idle_form == "sized"
+    fill_iops = sized and cliff.check_form == "fill_iops"
     idle_s = cliff.idle_seconds
     levels: tuple[float | None, float | None] = (None, None)
     drain = 0.0
@@ -400,7 +468,7 @@ def measure_cliff(runner: Any, cliff: CliffPlan, scale_factor: float) -> None:
         own = before * (scale_factor if sim else 1.0)
         span = int(min(PROBE_SPAN_SHARE_OF_CACHE * own, PROBE_SPAN_MAX_SHARE * cap))
         doc["probes"] = {"after": probe(runner, "cliff-probe-after", span, cliff.workload,
-                                        probe_s)}  # fmt: skip
+                                        probe_s, fill_iops)}  # fmt: skip
         runner.save()
     else:
         doc["probes"] = {"not_measured": "no cliff, or no reads to probe"}
@@ -413,21 +481,24 @@ def measure_cliff(runner: Any, cliff: CliffPlan, scale_factor: float) -> None:
     doc["idle_round"] = one("cliff-idle", seconds, idle)
     if probes:
         doc["probes"]["before"] = probe(runner, "cliff-probe-before", span, cliff.workload,
-                                        probe_s)  # fmt: skip
+                                        probe_s, fill_iops)  # fmt: skip
         if sized:
-            doc["probes"]["before"] = check_free(
-                doc["probes"]["before"], doc["probes"]["after"], *levels
+            doc["probes"]["before"] = judge_free(
+                cliff.check_form, doc["probes"]["before"], doc["probes"]["after"], levels
             )
     runner.forget_reading()
     runner.save()
 
 
-def from_args(args: Any, stored: Any = None, idle_form: str = "fixed") -> CliffPlan | None:
+def from_args(
+    args: Any, stored: Any = None, idle_form: str = "fixed", check_form: str = "littles_law"
+) -> CliffPlan | None:
     """The step calibrate's flags ask for (``--cliff``, ``--cliff-workload``), or the one a
     resumed measurement (``stored``) planned; None: none. Refused (ConfigError naming the
     flag): a workload without ``--cliff``, ``--cliff`` without a TARGET to measure, a bad
-    workload. ``idle_form``: the idle after the series (``cliff_prediction.planned_step``
-    chooses it by the prediction's flag)."""
+    workload. ``idle_form``, ``check_form``: the idle after the series and how a sized one's
+    probe before the cliff is checked (``cliff_prediction.planned_step`` chooses them by the
+    prediction's flag)."""
     if stored is not None and stored.cliff is not None:
         return CliffPlan.from_dict(stored.cliff["plan"])
     text = getattr(args, "cliff_workload", None)
@@ -440,4 +511,4 @@ def from_args(args: Any, stored: Any = None, idle_form: str = "fixed") -> CliffP
             "--cliff: measures a TARGET (--from DIR refits the cliff a calibration measured)"
         )
     workload = parse_workload(text if text is not None else DEFAULT_WORKLOAD)
-    return CliffPlan(workload, idle_form=idle_form)
+    return CliffPlan(workload, idle_form=idle_form, check_form=check_form)
