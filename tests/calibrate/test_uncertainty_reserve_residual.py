@@ -65,13 +65,19 @@ def test_off_by_default_and_then_the_form_is_the_greedy_fits_itself(monkeypatch)
     assert "GC-reserve reading itself" in got.source
 
 
-@pytest.mark.parametrize("on", [False, True])
-def test_a_measured_targets_reserve_reading_is_widened_by_its_own_residual(monkeypatch, on):
-    monkeypatch.setattr(uncertainty, "OWN_RESERVE_RESIDUAL", on)
+def reserve_prepared() -> tuple[predmod.PredictionInput, predmod.TwinReading, predmod.Prepared]:
+    """A reserve drive's plan figures (its 40% WAF read 6% high), its greedy reserve reading
+    and that reading prepared (fitted, its twin checked)."""
     fig = _fig(_plan_points(0.9, 7.98, 1.06), onset=0.9)
     evs = reserve_reading.offered(fig, predmod.TwinReading(), fitmod.fit(fig.points))
     reserve = next(r for r in evs if r.spare == predmod.RESERVE and r.design == "greedy")
-    ready = predmod.prepare(fig, reserve, blocking_optional=True)
+    return fig, reserve, predmod.prepare(fig, reserve, blocking_optional=True)
+
+
+@pytest.mark.parametrize("on", [False, True])
+def test_a_measured_targets_reserve_reading_is_widened_by_its_own_residual(monkeypatch, on):
+    monkeypatch.setattr(uncertainty, "OWN_RESERVE_RESIDUAL", on)
+    fig, reserve, ready = reserve_prepared()
     mfe = ready.fitted.mfe
     if not on:
         assert mfe is GREEDY
