@@ -12,8 +12,8 @@ the stored tally; the fresh drives as calibrate gives them with the flag off and
 criteria; bench/intervals/widthtrans/verdict.md and ``verdict.json``.
 
 ``diagnose``: per stored FEMU end-to-end figure kept by the reserve reading, its error against
-the level's log-WAF distance from the reading's floor edge (bench/intervals/widthtrans/
-errors.md; DIAGNOSIS.md beside it reads it).
+the level's log-WAF distance from the reading's floor edge
+(bench/intervals/widthtrans/errors.md; bench/intervals/widthtrans/DIAGNOSIS.md reads it).
 
     PYTHONPATH=python python bench/intervals/widthtrans_judge.py diagnose
     PYTHONPATH=python python bench/intervals/widthtrans_judge.py predict NAME...
@@ -42,7 +42,7 @@ OUT = HERE / "widthtrans"
 RUNS = OUT / "runs"
 FRESH_DIR = wf.RESULTS / "widthtrans"
 Z80 = uncertainty.Z80
-#: the fresh drives in run order (RULE-widthtrans.md): name -> femu.py / measure options
+#: the fresh drives in run order (bench/intervals/RULE-widthtrans.md): name -> their options
 FRESH = {
     "femu-38lun-72blk-thres66-3900us": "--nchs 2 --luns-per-ch 19 --blks-per-pl 72 "
     "--namespace-mb 2052 --gc-thres-pcent 66 --program-ns 3900000",
@@ -240,7 +240,7 @@ def judge_all(_: argparse.Namespace) -> int:
     doc["scales"] = {"calibrate (all families)": scale_cal, "leave FEMU out": scale_lofo}
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "verdict.json").write_text(json.dumps(doc, indent=1) + "\n")
-    (OUT / "verdict.md").write_text(markdown(doc) + "\n")
+    (HERE / "widthtrans/verdict.md").write_text(markdown(doc) + "\n")
     with (OUT / "rows.jsonl").open("w") as fh:
         for col, rows in columns.items():
             for i in moved_idx:
@@ -360,7 +360,7 @@ def diagnose(_: argparse.Namespace) -> int:
         width = statistics.median(math.exp(2 * r[k]) - 1 for r in out)
         lines.append(f"\n{k}: {inside} of {len(out)} inside, median width {100 * width:.0f}%")
     OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / "errors.md").write_text("\n".join(lines) + "\n")
+    (HERE / "widthtrans/errors.md").write_text("\n".join(lines) + "\n")
     (OUT / "errors.json").write_text(json.dumps(out, indent=1) + "\n")
     print("\n".join(lines))
     return 0
