@@ -1,7 +1,7 @@
-"""The GC-reserve reading's transition term (reserve_transition.TRANSITION_TERM, off by default;
-the rule bench/intervals/RULE-widthtrans.md): off, nothing changes; on, a measured target's
-reserve reading is widened by its own residual and, near the level where it leaves its victim
-floor, by a term that falls away from it."""
+"""The GC-reserve reading's transition term (reserve_transition.TRANSITION_TERM, on by default
+since the rule bench/intervals/RULE-widthtrans.md was met): off, nothing changes; on, a
+measured target's reserve reading is widened by its own residual and, near the level where it
+leaves its victim floor, by a term that falls away from it."""
 
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ def test_the_edge_of_a_reserve_surrogate_is_its_uncapped_curve_and_floor():
 
 @pytest.mark.parametrize("on", [False, True])
 def test_a_measured_targets_reserve_reading_carries_the_term_only_with_the_flag(monkeypatch, on):
-    assert reserve_transition.TRANSITION_TERM is False
+    assert reserve_transition.TRANSITION_TERM is True  # on by default: RULE-widthtrans met
     assert uncertainty.OWN_RESERVE_RESIDUAL is False
     monkeypatch.setattr(reserve_transition, "TRANSITION_TERM", on)
     fig, _reserve, ready = reserve_prepared()

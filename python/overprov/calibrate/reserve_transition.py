@@ -15,7 +15,8 @@ residual (``uncertainty.own_reserve_form``) and, at each level x, by
 log distance of the uncapped curve's WAF at x from the floor, ln(curve(ρ(x)) ÷ floor): 0 at the
 edge, large on the floor far below it and far up the curve. The two constants were set on the
 stored FEMU end-to-end figures (the diagnosis above); the rule that judges the term on drives
-nobody had run is bench/intervals/RULE-widthtrans.md. Off: nothing changes.
+nobody had run is bench/intervals/RULE-widthtrans.md (met: on by default). Off: the reading
+is widened by the greedy surrogate's residual, as every reading.
 """
 
 from __future__ import annotations
@@ -26,8 +27,9 @@ from dataclasses import dataclass
 from overprov.calibrate import fit as fitmod
 
 #: Off: the reserve reading's interval as before (``uncertainty.OWN_RESERVE_RESIDUAL``'s rule).
-#: On: its own residual and the transition term (module doc).
-TRANSITION_TERM = False
+#: On: its own residual and the transition term (module doc). On by default since
+#: bench/intervals/RULE-widthtrans.md was met (bench/intervals/widthtrans/verdict.md).
+TRANSITION_TERM = True
 #: The term's relative sd at the edge: the size of the seen FEMU end-to-end WAF misses next to
 #: it (0.041–0.051 within 0.3 of the edge in log WAF).
 EDGE_REL_SD = 0.05

@@ -291,7 +291,8 @@ def surrogate_residual_sd(
 #: Off: a measured target's reserve reading (``gc_reserve.py``, ``reserve_reading.py``) is
 #: widened by the model-form error of the greedy surrogate's residual, as every reading
 #: (:func:`model_form_for`). On: by that reading's own residual on the same figures as measured
-#: (:func:`own_reserve_form`). The rule that judges it: bench/intervals/RULE-widthfemu.md.
+#: (:func:`own_reserve_form`). The rule that judged it: bench/intervals/RULE-widthfemu.md (not
+#: met). ``reserve_transition.TRANSITION_TERM`` (on by default) turns it on with its own term.
 OWN_RESERVE_RESIDUAL = False
 
 
