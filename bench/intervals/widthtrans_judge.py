@@ -56,10 +56,11 @@ FRESH = {
     "--namespace-mb 2025 --gc-thres-pcent 68 --program-ns 3600000",
 }
 FRESH_FAMILY = "FEMU, fresh drives (RULE-widthtrans)"
-#: ``overprov`` with the flag set first in its process
-FLAG_ON_MAIN = (
+#: ``overprov`` with the flag set (on or off) first in its process: the runs were made with it
+#: off by default, and it is on by default since (the rule met)
+FLAG_MAIN = (
     "import sys; from overprov.calibrate import reserve_transition; "
-    "reserve_transition.TRANSITION_TERM = True; from overprov.cli import main; "
+    "reserve_transition.TRANSITION_TERM = {on}; from overprov.cli import main; "
     "sys.exit(main(sys.argv[1:]))"
 )
 
@@ -125,7 +126,6 @@ def rebuilt_rows(rows, pred, onset, scale) -> list[dict[str, Any]]:
 
 
 def predict(args: argparse.Namespace) -> int:
-    wf.FLAG_ON_MAIN = FLAG_ON_MAIN  # predict_again's flag-on process sets this flag
     jobs = []
     for name in args.names:
         case = FRESH_DIR / f"{name}-plan"
@@ -140,7 +140,8 @@ def predict(args: argparse.Namespace) -> int:
     for case, out, on in jobs:
         if (out / "run.json").exists():
             continue
-        doc = wf.predict_again(case, out, on)
+        wf.FLAG_ON_MAIN = FLAG_MAIN.format(on=on)  # predict_again's process sets this flag
+        doc = wf.predict_again(case, out, True)
         doc = {k: v for k, v in doc.items() if k != "own_reserve_residual"}
         (out / "run.json").write_text(json.dumps(doc | {"transition_term": on}, indent=1) + "\n")
         print(f"{out.name}: exit {doc['calibrate_exit']}, {doc['cpu_s_predict']:.2f} CPU s",
