@@ -55,6 +55,13 @@ FRESH = {
     "femu-45lun-60blk-thres68-3600us": "--nchs 5 --luns-per-ch 9 --blks-per-pl 60 "
     "--namespace-mb 2025 --gc-thres-pcent 68 --program-ns 3600000",
 }
+#: beside the rule, not judged (run after its verdict): a fresh drive whose 10% level should sit
+#: next to the floor's edge (a 73% threshold, as femu40's 3 × 430 whose edge was at 9.3%), the
+#: case the rule's drives did not reach
+BESIDE = {
+    "femu-42lun-65blk-thres73-4000us": "--nchs 6 --luns-per-ch 7 --blks-per-pl 65 "
+    "--namespace-mb 2048 --gc-thres-pcent 73 --program-ns 4000000",
+}
 FRESH_FAMILY = "FEMU, fresh drives (RULE-widthtrans)"
 #: ``overprov`` with the flag set (on or off) first in its process: the runs were made with it
 #: off by default, and it is on by default since (the rule met)
@@ -367,6 +374,40 @@ def diagnose(_: argparse.Namespace) -> int:
     return 0
 
 
+def beside(_: argparse.Namespace) -> int:
+    """Per figure of each drive beside the rule: D, its log error, and the half widths flag off,
+    with the own residual alone (at 0.82) and with the change (flag on)."""
+    lines = ["| drive | level | figure | D | log error | half width flag off | own R alone | "
+             "the change (flag on) |", "|---|---|---|---|---|---|---|---|"]  # fmt: skip
+    for name in BESIDE:
+        off, on = RUNS / f"{name}-off", RUNS / f"{name}-on"
+        if not (off / "prediction.json").exists() or not (on / "prediction.json").exists():
+            lines.append(f"| {name} | refused or not run | | | | | | |")
+            continue
+        truth = FRESH_DIR / f"{name}.json"
+        t = json.loads(truth.read_text())
+        pred = json.loads((off / "prediction.json").read_text())
+        key = next((k for k in pred.get("readings", {}) if k.startswith("gc_reserve")), None)
+        rows = {a: list(tally.prediction_rows(json.loads((d / "prediction.json").read_text()), t,
+                                              str(truth), name, name, "beside"))
+                for a, d in (("off", off), ("on", on))}  # fmt: skip
+        edge = stored_edge(pred, key) if key else None
+        own = wf.own_residual(pred, key, onset_of(off)) if key else None
+        scale = float(uncertainty._recorded()["fit_residual"]["scale"])
+        for r_off, r_on in zip(rows["off"], rows["on"], strict=True):
+            x, e = r_off["level"], math.log(r_off["predicted"] / r_off["true"])
+            half = {a: math.log(r["high"] / r["predicted"])
+                    for a, r in (("off", r_off), ("on", r_on))}  # fmt: skip
+            alone = Z80 * scale * math.hypot(0.02, own) if own is not None else math.nan
+            d = edge.log_waf_from_floor(x) if edge else math.nan
+            lines.append(f"| {name} | {x:g}% | {r_off['kind']} | {d:+.2f} | {e:+.3f} | "
+                         f"{half['off']:.3f} | {alone:.3f} | {half['on']:.3f} |")  # fmt: skip
+    text = "\n".join(lines)
+    (HERE / "widthtrans/beside.md").write_text(text + "\n")
+    print(text)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -377,8 +418,9 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("judge").set_defaults(fn=judge_all)
     sub.add_parser("diagnose").set_defaults(fn=diagnose)
     o = sub.add_parser("options", help="a fresh drive's femu.py options (runs.sh)")
-    o.add_argument("name", choices=list(FRESH))
-    o.set_defaults(fn=lambda a: print(FRESH[a.name]) or 0)
+    o.add_argument("name", choices=[*FRESH, *BESIDE])
+    o.set_defaults(fn=lambda a: print((FRESH | BESIDE)[a.name]) or 0)
+    sub.add_parser("beside", help="the drives beside the rule, per figure").set_defaults(fn=beside)
     args = ap.parse_args(argv)
     return args.fn(args)
 
