@@ -9,7 +9,13 @@ import math
 from dataclasses import replace
 
 import pytest
-from overprov.calibrate import evidence, gc_reserve, reserve_reading, uncertainty
+from overprov.calibrate import (
+    evidence,
+    gc_reserve,
+    reserve_reading,
+    reserve_transition,
+    uncertainty,
+)
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import predict as predmod
 from overprov.calibrate.uncertainty import ModelForm, own_reserve_form, surrogate_residual_sd
@@ -48,6 +54,7 @@ def test_the_residual_of_a_fitted_surrogate_counts_its_figures_less_its_paramete
 
 def test_off_by_default_and_then_the_form_is_the_greedy_fits_itself(monkeypatch):
     assert uncertainty.OWN_RESERVE_RESIDUAL is False
+    monkeypatch.setattr(reserve_transition, "TRANSITION_TERM", False)  # on by default: its rule
     s = fitmod.Surrogate(0.10, 20.0, 5.0)
     pts = [fitmod.Point(x, s.iops(x) * 1.05, 0.02, s.waf(x), 0.02) for x in (0.0, 40.0)]
     assert own_reserve_form(GREEDY, s, pts, 2, 0.01) is GREEDY
@@ -64,13 +71,20 @@ def test_off_by_default_and_then_the_form_is_the_greedy_fits_itself(monkeypatch)
     assert "GC-reserve reading itself" in got.source
 
 
-@pytest.mark.parametrize("on", [False, True])
-def test_a_measured_targets_reserve_reading_is_widened_by_its_own_residual(monkeypatch, on):
-    monkeypatch.setattr(uncertainty, "OWN_RESERVE_RESIDUAL", on)
+def reserve_prepared() -> tuple[predmod.PredictionInput, predmod.TwinReading, predmod.Prepared]:
+    """A reserve drive's plan figures (its 40% WAF read 6% high), its greedy reserve reading
+    and that reading prepared (fitted, its twin checked)."""
     fig = _fig(_plan_points(0.9, 7.98, 1.06), onset=0.9)
     evs = reserve_reading.offered(fig, predmod.TwinReading(), fitmod.fit(fig.points))
     reserve = next(r for r in evs if r.spare == predmod.RESERVE and r.design == "greedy")
-    ready = predmod.prepare(fig, reserve, blocking_optional=True)
+    return fig, reserve, predmod.prepare(fig, reserve, blocking_optional=True)
+
+
+@pytest.mark.parametrize("on", [False, True])
+def test_a_measured_targets_reserve_reading_is_widened_by_its_own_residual(monkeypatch, on):
+    monkeypatch.setattr(uncertainty, "OWN_RESERVE_RESIDUAL", on)
+    monkeypatch.setattr(reserve_transition, "TRANSITION_TERM", False)  # this flag alone
+    fig, reserve, ready = reserve_prepared()
     mfe = ready.fitted.mfe
     if not on:
         assert mfe is GREEDY

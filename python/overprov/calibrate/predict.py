@@ -193,7 +193,7 @@ class _Fitted:
         """The model-form error at level x (it grows away from the fitted levels)."""
         c = self.central
         d = uncertainty.spare_distance(x, self.fitted_levels, c.native_op, c.spare_efficiency)
-        return None if self.mfe is None else (self.mfe.at(d) or None)
+        return None if self.mfe is None else (self.mfe.at(d, x) or None)
 
     def waf_model_sd(self, x: float) -> float | None:
         """WAF's: the distance-dependent error (measured on WAF and IOPS figures alike)."""

@@ -44,9 +44,10 @@ from dataclasses import dataclass, replace
 from importlib import resources
 from typing import Any
 
-from overprov.calibrate import evidence
+from overprov.calibrate import evidence, reserve_transition
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate.gc_reserve import ReserveForm, onset_spare_factor
+from overprov.calibrate.reserve_transition import FloorEdge
 from overprov.errors import ConfigError
 
 #: z of the 90th percentile: an 80% two-sided interval.
@@ -79,14 +80,19 @@ class ModelForm:
     residual_scale: float = 1.0
     iops_only_sd: float | None = None
     """Set for a fit without a WAF figure: added in quadrature at every level."""
+    edge: FloorEdge | None = None
+    """Set for a GC-reserve reading with ``reserve_transition.TRANSITION_TERM`` on: its term
+    at the level (:meth:`FloorEdge.sd_at`) added in quadrature to the residual, inside the
+    scale."""
 
-    def at(self, distance: float | None) -> float:
-        base = self._at(distance)
+    def at(self, distance: float | None, level: float | None = None) -> float:
+        base = self._at(distance, level)
         return base if self.iops_only_sd is None else math.hypot(base, self.iops_only_sd)
 
-    def _at(self, distance: float | None) -> float:
+    def _at(self, distance: float | None, level: float | None = None) -> float:
         if self.residual_sd is not None:
-            return self.residual_scale * math.hypot(self.floor, self.residual_sd)
+            edge = self.edge.sd_at(level) if self.edge is not None and level is not None else 0
+            return self.residual_scale * math.hypot(self.floor, self.residual_sd, edge)
         if self.per_log_spare is None or distance is None:
             return self.rel_sd
         if self.slopes:
@@ -103,6 +109,8 @@ class ModelForm:
 
     def describe(self) -> str:
         text = self._describe()
+        if self.edge is not None:
+            text += f"; with, in quadrature inside the scale, {self.edge.describe()}"
         if self.iops_only_sd is None:
             return text
         return (
@@ -283,7 +291,8 @@ def surrogate_residual_sd(
 #: Off: a measured target's reserve reading (``gc_reserve.py``, ``reserve_reading.py``) is
 #: widened by the model-form error of the greedy surrogate's residual, as every reading
 #: (:func:`model_form_for`). On: by that reading's own residual on the same figures as measured
-#: (:func:`own_reserve_form`). The rule that judges it: bench/intervals/RULE-widthfemu.md.
+#: (:func:`own_reserve_form`). The rule that judged it: bench/intervals/RULE-widthfemu.md (not
+#: met). ``reserve_transition.TRANSITION_TERM`` (on by default) turns it on with its own term.
 OWN_RESERVE_RESIDUAL = False
 
 
@@ -294,14 +303,16 @@ def own_reserve_form(
     n_parameters: int,
     onset_log_error: float | None,
 ) -> ModelForm | None:
-    """With :data:`OWN_RESERVE_RESIDUAL` on, ``form`` (set by the greedy fit's residual) with
-    its residual that of the reserve reading's surrogate ``central`` on the figures it was
-    fitted to (:func:`surrogate_residual_sd` over ``points`` at the workload's queue depth as
-    measured, not as ``discard_transient`` tolerates them, and the onset of garbage collection
-    from empty, ``onset_log_error``; ``n_parameters`` as ``evidence.n_parameters`` counts
-    them), the scale unchanged. ``form`` itself when the flag is off, when it is not set by a
+    """With :data:`OWN_RESERVE_RESIDUAL` (or ``reserve_transition.TRANSITION_TERM``) on,
+    ``form`` (set by the greedy fit's residual) with its residual that of the reserve
+    reading's surrogate ``central`` on the figures it was fitted to
+    (:func:`surrogate_residual_sd` over ``points`` at the workload's queue depth as measured,
+    not as ``discard_transient`` tolerates them, and the onset of garbage collection from
+    empty, ``onset_log_error``; ``n_parameters`` as ``evidence.n_parameters`` counts them), the
+    scale unchanged. ``form`` itself when the flag is off, when it is not set by a
     residual (the distance rule) or when the reading's figures leave it nothing to miss."""
-    if not OWN_RESERVE_RESIDUAL or form is None or form.residual_sd is None:
+    own_on = OWN_RESERVE_RESIDUAL or reserve_transition.TRANSITION_TERM
+    if not own_on or form is None or form.residual_sd is None:
         return form
     pts = [p for p in points if p.queue_depth is None]
     more = () if onset_log_error is None else (onset_log_error,)
@@ -322,11 +333,19 @@ def reserve_reading_form(
     reserve: ReserveForm,
 ) -> ModelForm | None:
     """:func:`own_reserve_form` for the GC-reserve reading ``reserve`` (its parameters as
-    ``evidence.n_parameters`` counts them; the onset from empty it was fitted to, if any)."""
+    ``evidence.n_parameters`` counts them; the onset from empty it was fitted to, if any); with
+    ``reserve_transition.TRANSITION_TERM`` on, its own residual and the term where it leaves
+    its floor (bench/intervals/RULE-widthtrans.md)."""
     on = reserve.onset
     onset_log_error = math.log(onset_spare_factor(central) / on) if on else None
     n = evidence.n_parameters(central, reserve)
-    return own_reserve_form(form, central, points, n, onset_log_error)
+    own = own_reserve_form(form, central, points, n, onset_log_error)
+    edge = reserve_transition.floor_edge(central)
+    if not reserve_transition.TRANSITION_TERM or own is None or own.residual_sd is None or not edge:
+        return own
+    return replace(
+        own, edge=edge, source=own.source + "; a term where the reading leaves its victim floor"
+    )
 
 
 def conditioned(form: ModelForm, points: list[fitmod.Point], scale: float) -> ModelForm:
