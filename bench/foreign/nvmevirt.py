@@ -40,37 +40,29 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import common  # noqa: E402
+import femu  # noqa: E402
 
 REPORTS_PER_ROUND = 4
 CAPACITY_MB = 4096
 SEED = 1
 RUN_TIMEOUT_S = 3600
+QD_SWEEP = "4@0,40"  # QD4 at 0% and 40%, beside QD32 at every level
+DRIVE_WRITES = 12.0  # span writes of random writes after the fill
+RESULTS = Path(__file__).parent / "results" / "nvmevirt"
 
 
 def parse_output(text: str) -> tuple[dict, list[dict], int]:
-    """The harness's output: its `G` line (the geometry conv_ftl derived), its `R` lines
-    (writes dispatched, the latest completion's ns and the FTL's cumulative counters) as rows,
-    and its `E` line (NVMeVirt's error count)."""
-    geometry: dict = {}
-    rows = []
-    errors = None
-    for n, line in enumerate(text.splitlines(), 1):
-        parts = line.split()
-        if not parts:
-            continue
-        if parts[0] == "G":
-            geometry = {parts[i]: int(parts[i + 1]) for i in range(1, len(parts) - 1, 2)}
-        elif parts[0] == "R":
-            if len(parts) != 6:
-                raise ValueError(f"harness output line {n}: expected 6 fields, got {len(parts)}")
-            rows.append({"requests": int(parts[1]), "t_ns": int(parts[2]),
-                         "programs": int(parts[3]), "erases": int(parts[4]),
-                         "free_lines": int(parts[5])})  # fmt: skip
-        elif parts[0] == "E":
-            errors = int(parts[1])
-    if not geometry or not rows or errors is None:
-        raise ValueError("harness output has no G line, no R lines or no E line")
-    return geometry, rows, errors
+    """The harness's output: its `G` line (the geometry conv_ftl derived) and its `R` lines,
+    laid out as FEMU's harness lays them (femu.parse_output: writes dispatched, the latest
+    completion's ns, NAND pages programmed, erases, free lines), as `common.report_rounds`'
+    rows, and its `E` line (NVMeVirt's error count)."""
+    errors = [int(line.split()[1]) for line in text.splitlines() if line.startswith("E ")]
+    if not errors:
+        raise ValueError("harness output has no E line")
+    geometry, femu_rows = femu.parse_output(text)
+    rows = [{"requests": r["host_pages"], "t_ns": r["t_ns"], "programs": r["nand_pages"],
+             "erases": r["erases"], "free_lines": r["free_lines"]} for r in femu_rows]  # fmt: skip
+    return geometry, rows, errors[-1]
 
 
 def logical_pages(binary: Path, capacity_mb: int, drive: list[str]) -> int:
@@ -116,10 +108,7 @@ def measure(binary: Path, work: Path, extra_op: int, qd: int, drive_writes: floa
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     common.add_arguments(
-        ap,
-        qd_sweep="4@0,40",
-        drive_writes=12.0,
-        out=Path(__file__).parent / "results" / "nvmevirt" / "nvmevirt-a.json",
+        ap, qd_sweep=QD_SWEEP, drive_writes=DRIVE_WRITES, out=RESULTS / "nvmevirt-a.json"
     )
     ap.add_argument("--capacity-mb", type=int, default=CAPACITY_MB,
                     help="NVMeVirt's memmap size, MiB: the NAND (default 4096)")  # fmt: skip
@@ -175,13 +164,13 @@ def main(argv: list[str] | None = None) -> int:
     }
     if commit_file.exists():
         doc["commit"] = commit_file.read_text().strip()
-    common.run_cases(
-        doc,
-        common.cases(args.extra_op, args.qd, args.qd_sweep),
-        lambda op, qd: measure(binary, args.work, op, qd, args.drive_writes, args.capacity_mb,
-                               drive, logical),
-        args.out,
-    )  # fmt: skip
+
+    def measure_level(op: int, qd: int) -> dict:
+        return measure(binary, args.work, op, qd, args.drive_writes, args.capacity_mb, drive,
+                       logical)  # fmt: skip
+
+    levels = common.cases(args.extra_op, args.qd, args.qd_sweep)
+    common.run_cases(doc, levels, measure_level, args.out)
     return 0
 
 

@@ -21,8 +21,13 @@ import nvmevirt  # noqa: E402
 # the harness on a tiny drive (--capacity-mb 16, one partition of 2 channels x 2 LUNs x 64
 # blocks of 16 pages, the 970PRO model's other values), a span of 3,000 of its 3,828 pages, QD32:
 # a quarter span write (750 writes) a report, the fill in the first four (2026-11-29)
-OUTPUT = """G logical_pages 3828 physical_pages 4096 partitions 1 luns 4 pgs_per_blk 16 pgs_per_oneshotpg 8 lines 64 pgs_per_line 64 write_buffer_bytes 262144
-R 750 4961288 750 0 51
+G_LINE = (
+    "G logical_pages 3828 physical_pages 4096 partitions 1 luns 4 pgs_per_blk 16 "
+    "pgs_per_oneshotpg 8 lines 64 pgs_per_line 64 write_buffer_bytes 262144\n"
+)
+OUTPUT = (
+    G_LINE
+    + """R 750 4961288 750 0 51
 R 1500 10147264 1500 0 39
 R 2250 15477152 2250 0 27
 R 3000 20667128 3000 0 16
@@ -36,6 +41,7 @@ R 8250 122077515 14261 648 3
 R 9000 137999244 15979 756 2
 E 0
 """
+)
 TINY = ["--partitions", "1", "--nchs", "2", "--luns-per-ch", "2", "--blks-per-pln", "64"]
 BINARY = Path(
     os.environ.get("NVMEVIRT_HARNESS", "/work/foreign-build/nvmevirt/nvmevirt-conv-harness")

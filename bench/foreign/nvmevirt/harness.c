@@ -112,13 +112,16 @@ void schedule_internal_operation(int sqid, unsigned long long nsecs_target,
     heap_push(&releases, nsecs_target, buffs_to_release);
 }
 
+/* splitmix64 (Steele, Lea, Flood 2014), as FEMU's harness draws its pages */
 static uint64_t rng_state;
-static uint64_t splitmix64(void)
+static uint64_t next_page(uint64_t span)
 {
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
+    static const uint64_t gamma = 0x9e3779b97f4a7c15ULL, m1 = 0xbf58476d1ce4e5b9ULL,
+                          m2 = 0x94d049bb133111ebULL;
+    uint64_t z = rng_state += gamma;
+    z = (z ^ (z >> 30)) * m1;
+    z = (z ^ (z >> 27)) * m2;
+    return (z ^ (z >> 31)) % span;
 }
 
 static struct nvmev_ns ns;
@@ -233,7 +236,7 @@ int main(int argc, char **argv)
     uint64_t last_d = 0, t_max = 0, total = (fill ? span : 0) + host_pages;
     struct nvme_command cmd;
     for (uint64_t i = 0; i < total; i++) {
-        uint64_t lpn = (fill && i < span) ? i : splitmix64() % span;
+        uint64_t lpn = (fill && i < span) ? i : next_page(span);
         uint64_t d = max(heap_pop(&slots).t, last_d);
         struct nvmev_result ret;
         for (;;) {
