@@ -13,6 +13,7 @@ first, the last or both rounds dropped). Part 2: other estimates over the same r
 FEMU's run-on after the 0% level (femu0/runon, femularge/runon: equal steps of 0.025 drive
 writes for 3): the reading over windows of 6 to 24 steps. Part 4: the reading against the
 stored prediction's 0% WAF (calibrate's defaults, the reserve gate on) under both sizings.
+Part 5: how much a sinusoid of period 1/WAF explains (F) and the best period near it.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ import math
 import re
 import statistics
 from pathlib import Path
+
+from overprov.calibrate import burst_cycle
 
 S = Path("bench/foreign/results")
 
@@ -160,7 +163,7 @@ def part1(all_: list) -> None:
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     tally: dict[str, list[float]] = {k: [] for k in ("range", "ends", "pos", "share", "rel",
                                                      "share_rest", "mid")}  # fmt: skip
-    end_top = 0
+    end_top, low_share, high_share = 0, [], []
     for name, sizing, spans, wafs, t in all_:
         c = cycle(spans, wafs)
         x0, length = spans[0][0], spans[-1][1] - spans[0][0]
@@ -180,6 +183,8 @@ def part1(all_: list) -> None:
                if 1 / 3 <= ((a + b) / 2 - x0) / length <= 2 / 3]  # fmt: skip
         tally["mid"].append(max(abs(m) for m in mid) / max(abs(m) for m in moves) if mid else 0)
         end_top += top in (0, len(spans) - 1)
+        for sh, w in zip(share, wafs, strict=True):
+            (low_share if w < c else high_share).append(sh)
         print(f"| {name} | {sizing} | {len(spans)} | {length * c:.2f} | "
               f"{zc.variance_ratio(spans, wafs, c):.1f} | {c / t - 1:+.1%} | "
               f"{max(moves) - min(moves):.1%} | {top + 1} of {len(spans)} | {pos:.2f} | "
@@ -196,6 +201,10 @@ def part1(all_: list) -> None:
           f"median {med['rel']:.2f} (below 1 in {sum(r < 1 for r in tally['rel'])} of "
           f"{len(all_)}); largest move from a middle-third round ÷ largest move, median "
           f"{med['mid']:.2f}")  # fmt: skip
+    print(f"# a round's share of its stretch: WAF below the reading median "
+          f"{statistics.median(low_share):.3f} ({len(low_share)} rounds), above "
+          f"{statistics.median(high_share):.3f} ({len(high_share)}): timed rounds write more "
+          f"host bytes where the collector copies less")  # fmt: skip
 
 
 def part2(all_: list) -> None:
@@ -253,6 +262,21 @@ def part3() -> None:
     print(f"\n# {len(series)} drives' run-ons, windows every 3 steps")
 
 
+def part5(all_: list) -> None:
+    print("\n## Part 5: is there a cycle of period 1/WAF? F at 1/WAF and the best period "
+          "within 0.9-1.2 x 1/WAF (steps of 0.05)\n")  # fmt: skip
+    print("| drive | sizing | F at 1/WAF | best multiple | its F | reading there |")
+    print("|---|---|---|---|---|---|")
+    for name, sizing, spans, wafs, t in all_:
+        c = cycle(spans, wafs)
+        f0 = zc.variance_ratio(spans, wafs, c)
+        best = max((zc.variance_ratio(spans, wafs, c / x), x)
+                   for x in (0.9, 0.95, 1.0, 1.05, 1.1, 1.15, 1.2))  # fmt: skip
+        at = burst_cycle.sinusoid_mean(spans, wafs, best[1] / c)
+        print(f"| {name} | {sizing} | {f0:.1f} | {best[1]:.2f} | {best[0]:.1f} | "
+              f"{at / t - 1:+.1%} |")  # fmt: skip
+
+
 def part4(all_: list) -> None:
     print("\n## Part 4: the 0% reading and the predicted 0% WAF, grown vs deadline\n")
     print("| drive | reading: grown / deadline | predicted 0% WAF: grown / deadline | "
@@ -285,3 +309,4 @@ if __name__ == "__main__":
     part3()
     budget_line()
     part4(every)
+    part5(every)
