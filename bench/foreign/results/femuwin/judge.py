@@ -94,7 +94,7 @@ def not_worse(name: str, off: dict, on: dict) -> bool:
 
 def fresh() -> dict[str, bool | None]:
     ok: dict[str, bool | None] = {"1": True, "4": True}
-    acts, ranges, ran = 0, {"off": [], "on": []}, 0
+    acts, ranges, ran, rows_of = 0, {"off": [], "on": []}, 0, {}
     for name in FRESH:
         if not (R / f"{name}-off").exists():
             print(f"{name}: not run")
@@ -105,6 +105,7 @@ def fresh() -> dict[str, bool | None]:
         unsettled = [f"{lv['extra_op_percent']:g}%" for lv in truth["levels"]
                      if not lv["steady_window"]["settled"]]  # fmt: skip
         rows = {arm: e2e.judge(truth, R / f"{name}-{arm}") for arm in ("off", "on")}
+        rows_of[name] = rows
         onset = json.loads((R / f"{name}-on" / "run.json").read_text())["onset_spare_factor"]
         print(f"{name}: onset {onset:.3f}; truth ({truth['drive_writes']:g} span writes) "
               f"unsettled at: {unsettled or 'none'}")  # fmt: skip
@@ -129,15 +130,28 @@ def fresh() -> dict[str, bool | None]:
         off, on = statistics.median(ranges["off"]), statistics.median(ranges["on"])
         ok["3"] = on <= RANGE_RATIO * off
         print(f"# 3. one-left-out range median where it acts ({len(ranges['on'])} drives): off "
-              f"{off:.1%}, on {on:.1%} (ratio {on / off:.2f}, at most {RANGE_RATIO})")  # fmt: skip
+              f"{off:.1%}, on {on:.1%} (ratio {on / off:.3f}, at most {RANGE_RATIO})")  # fmt: skip
     else:
         ok["3"] = False
     print(f"# fresh drives run: {ran}; the flag acts on {acts}")
+    if rows_of:
+        tally(rows_of, "fresh")
     return ok
 
 
+def tally(rows: dict[str, dict[str, dict]], label: str) -> None:
+    """Reported, not judged: drives meeting femu0's targets and held-out WAF worst, off and on."""
+    for arm in ("off", "on"):
+        got = [r[arm] for r in rows.values()]
+        worst = [femufix.held_out_waf(r) for r in got if "refused" not in r]
+        missed = [n for n, r in rows.items() if not femufix.met(r[arm])[0]]
+        print(f"# {label}, {arm}: {len(got) - len(missed)} of {len(got)} meet the targets "
+              f"(missed: {', '.join(missed) or 'none'}); held-out WAF worst median "
+              f"{statistics.median(worst):.1f}%, worst {max(worst):.1f}%")  # fmt: skip
+
+
 def guards() -> bool:
-    ok = True
+    ok, rows_of = True, {}
     for name, (_, truth_file) in GUARDS.items():
         if not (R / "guard" / f"{name}-on").exists():
             print(f"{name}: not run")
@@ -145,9 +159,12 @@ def guards() -> bool:
             continue
         truth = json.loads(truth_file.read_text())
         rows = {arm: e2e.judge(truth, R / "guard" / f"{name}-{arm}") for arm in ("off", "on")}
+        rows_of[name] = rows
         for arm, row in rows.items():
             print(femu0.row_text(name, arm, row))
         ok = not_worse(name, rows["off"], rows["on"]) and ok
+    if rows_of:
+        tally(rows_of, "guards")
     return ok
 
 
