@@ -147,8 +147,10 @@ def spans_values(m: Measurement) -> tuple[list[tuple[float, float]], list[float]
 def test_the_f_ratio_is_large_for_a_swing_and_small_without_one():
     swinging = spans_values(measurement(SIZES, phase=1.0, jitter=0.3))
     flat = spans_values(measurement(SIZES, phase=1.0, **NO_CYCLE))
-    assert cycle_evidence.variance_ratio(*swinging, 1 / MEAN_WAF) > 20
-    assert cycle_evidence.variance_ratio(*flat, 1 / MEAN_WAF) < cycle_evidence.MIN_VARIANCE_RATIO
+    assert burst_cycle.sinusoid_variance_ratio(*swinging, 1 / MEAN_WAF) > 20
+    assert (
+        burst_cycle.sinusoid_variance_ratio(*flat, 1 / MEAN_WAF) < cycle_evidence.MIN_VARIANCE_RATIO
+    )
 
 
 def test_reading_plain_without_a_cycle_is_off_by_default():  # femuwin/RULE.md

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import math
 
+from overprov.calibrate import cycle_evidence
 from overprov.calibrate.graded_run import is_graded_round
 from overprov.calibrate.plan import MeasurementPlan
 from overprov.measurement_file import Level, Measurement, Round
@@ -89,6 +90,16 @@ def sinusoid_mean(spans: list[tuple[float, float]], values: list[float], period:
     return sinusoid_fit(spans, values, period)[0]
 
 
+def sinusoid_variance_ratio(
+    spans: list[tuple[float, float]], values: list[float], period: float
+) -> float:
+    """F of :func:`sinusoid_fit` against the plain mean, span-weighted
+    (``cycle_evidence.variance_ratio``)."""
+    c, a, b = sinusoid_fit(spans, values, period)
+    fitted = [c + a * s + b * k for s, k in sinusoid_terms(spans, period)]
+    return cycle_evidence.variance_ratio(values, fitted, [x1 - x0 for x0, x1 in spans])
+
+
 def stretch_of(m: Measurement) -> tuple[list[Round], Round] | None:
     """The first level's stretch as ``measure.over_bursts`` reads it from ``m``'s rounds, and
     the round before it (its counters' start), or None where that reads no random stretch."""
@@ -113,8 +124,6 @@ def stretch_of(m: Measurement) -> tuple[list[Round], Round] | None:
 def read_first_level(m: Measurement) -> bool:
     """With :data:`READ_THROUGH_CYCLE` on, ``m``'s first level's WAF and IOPS set to their
     means through the burst cycle (module docstring), in place; whether they were."""
-    from overprov.calibrate import cycle_evidence
-
     if not READ_THROUGH_CYCLE:
         return False
     got = stretch_of(m)
@@ -143,7 +152,9 @@ def read_first_level(m: Measurement) -> bool:
             waf = sinusoid_mean(spans, wafs, 1.0 / waf)
             if waf <= 0:
                 return False
-        if not cycle_evidence.shows_cycle(spans, wafs, 1.0 / waf):
+        if cycle_evidence.READ_PLAIN_WITHOUT_CYCLE and (
+            sinusoid_variance_ratio(spans, wafs, 1.0 / waf) < cycle_evidence.MIN_VARIANCE_RATIO
+        ):
             return False  # no burst cycle in the rounds to read through: the plain figures
         spi = sinusoid_mean(spans, secs_per_io, 1.0 / waf)
     except ValueError:  # rounds each a whole period long: the cycle is averaged out already

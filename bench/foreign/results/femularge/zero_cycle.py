@@ -21,7 +21,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from overprov.calibrate import burst_cycle, cycle_evidence
+from overprov.calibrate import burst_cycle
 from overprov.measurement_file import load
 
 sys.path.insert(0, "bench/foreign/results/femu40")
@@ -53,8 +53,8 @@ def cycle_waf(spans: list[tuple[float, float]], wafs: list[float]) -> float:
 
 def variance_ratio(spans: list[tuple[float, float]], wafs: list[float], waf: float) -> float:
     """F of the sinusoid of period ``1 / waf`` against the plain mean (span-weighted):
-    ``cycle_evidence.variance_ratio``."""
-    return cycle_evidence.variance_ratio(spans, wafs, 1.0 / waf)
+    ``burst_cycle.sinusoid_variance_ratio``."""
+    return burst_cycle.sinusoid_variance_ratio(spans, wafs, 1.0 / waf)
 
 
 def stretch_rounds(folder: Path) -> tuple[list[tuple[float, float]], list[float]] | None:

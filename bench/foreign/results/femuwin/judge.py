@@ -54,7 +54,7 @@ def reading(spans: dg.Spans, wafs: list[float], on: bool) -> float:
     if len(spans) < burst_cycle.MIN_ROUNDS or spans[-1][1] - spans[0][0] < 1.0 / plain:
         return plain
     waf = dg.cycle(spans, wafs)
-    if on and cycle_evidence.variance_ratio(spans, wafs, 1.0 / waf) < (
+    if on and burst_cycle.sinusoid_variance_ratio(spans, wafs, 1.0 / waf) < (
         cycle_evidence.MIN_VARIANCE_RATIO
     ):
         return plain
@@ -67,7 +67,7 @@ def zero_reading(folder: Path, truth: float) -> dict | None:
     if got is None:
         return None
     spans, wafs = got
-    out = {"f": cycle_evidence.variance_ratio(spans, wafs, 1.0 / dg.cycle(spans, wafs))}
+    out = {"f": burst_cycle.sinusoid_variance_ratio(spans, wafs, 1.0 / dg.cycle(spans, wafs))}
     for arm, on in (("off", False), ("on", True)):
         left = [reading(*dg.dropped(spans, wafs, i), on) for i in range(len(spans))]
         out[arm] = (reading(spans, wafs, on) / truth - 1, dg.spread(left, truth))
