@@ -30,15 +30,14 @@ from overprov.calibrate import burst_cycle
 S = Path("bench/foreign/results")
 
 
-def _load(name: str, path: Path):  # noqa: ANN202
-    spec = importlib.util.spec_from_file_location(name, path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-zc = _load("zero_cycle", S / "femularge" / "zero_cycle.py")
-deadline = _load("femudeadline_judge", S / "femudeadline" / "judge.py")
+_spec = importlib.util.spec_from_file_location("zero_cycle", S / "femularge" / "zero_cycle.py")
+zc = importlib.util.module_from_spec(_spec)  # femularge's stretch of rounds and cycle reading
+_spec.loader.exec_module(zc)
+_spec = importlib.util.spec_from_file_location(
+    "femudeadline_judge", S / "femudeadline" / "judge.py"
+)
+deadline = importlib.util.module_from_spec(_spec)  # its 23 drives, truths and folders
+_spec.loader.exec_module(deadline)
 Spans = list[tuple[float, float]]
 
 

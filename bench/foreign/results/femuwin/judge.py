@@ -22,14 +22,9 @@ S = Path("bench/foreign/results")
 R = S / "femuwin"
 
 
-def _load(name: str, path: Path):  # noqa: ANN202
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-dg = _load("femuwin_diagnose", R / "diagnose.py")  # its stretches' helpers and femudeadline's
+_spec = importlib.util.spec_from_file_location("femuwin_diagnose", R / "diagnose.py")
+dg = importlib.util.module_from_spec(_spec)  # its stretches' helpers and femudeadline's drives
+_spec.loader.exec_module(dg)
 femufix = dg.deadline.femufix
 e2e, femu0 = femufix.e2e, femufix.femu0
 #: the fresh drives, in run order: name -> measure options
