@@ -54,6 +54,9 @@ bench/foreign/results/femularge/RULE.md), ``deadline`` a round that stops at its
 end (a harness with the ``until`` phase: bench/foreign/results/femudeadline/status.md).
 ``--no-through-cycle`` (``measure``, ``repredict``):
 ``burst_cycle.READ_THROUGH_CYCLE`` off in calibrate's process (the first level read plain).
+``--plain-without-cycle`` (``measure``, ``repredict``): with
+``cycle_evidence.READ_PLAIN_WITHOUT_CYCLE`` on (a first level whose rounds show no burst cycle
+read plain; its rule: bench/foreign/results/femuwin/RULE.md).
 
 ``refit`` (a diagnosis, not a case of the rule): the case's ``measurement.json`` with its QD32
 levels' IOPS and WAF replaced by the truth's, everything else kept (the QD4 probe, the FOB, the
@@ -152,15 +155,18 @@ def run_measure(args: argparse.Namespace) -> dict:
             return {"run_on": json.loads((out / "run_on.json").read_text())}
         return {p.name: json.loads(p.read_text()) for p in sorted(out.glob("run_on-*.json"))}
     cmd, res, cpu_predict = predict(
-        out, args.spare_from_onset, args.through_cycle, args.discard_iops, args.reserve_gate
-    )
+        out, args.spare_from_onset, args.through_cycle, args.discard_iops, args.reserve_gate,
+        args.plain_without_cycle,
+    )  # fmt: skip
     doc = {
         "drive": drive,
         "namespace_mb": ns_mb,
         "onset_from_empty": args.onset_from_empty,
         "spare_from_onset": args.spare_from_onset,
-        "through_cycle": args.through_cycle, "discard_iops": args.discard_iops,
+        "through_cycle": args.through_cycle,
+        "discard_iops": args.discard_iops,
         "reserve_gate": args.reserve_gate,
+        "plain_without_cycle": args.plain_without_cycle,
         "chunk_sizing": femu_target.CHUNK_SIZING,
         "carry": graded_run.CARRY_GRADED_SURPLUS,
         "seed": femu.SEED,
@@ -223,22 +229,33 @@ DISCARD_IOPS_SET = "from overprov.calibrate import discard_iops; discard_iops.CA
 RESERVE_GATE_SET = (
     "from overprov.calibrate import plausibility; plausibility.RESERVE_READING_GATE = True; "
 )
+#: set first in that process with ``--plain-without-cycle``
+PLAIN_WITHOUT_CYCLE_SET = (
+    "from overprov.calibrate import cycle_evidence; "
+    "cycle_evidence.READ_PLAIN_WITHOUT_CYCLE = True; "
+)
 
 
 def predict(
-    folder: Path, spare_from_onset: bool = False, through_cycle: bool | None = None,
-    discard_iops: bool = False, reserve_gate: bool = False,
+    folder: Path,
+    spare_from_onset: bool = False,
+    through_cycle: bool | None = None,
+    discard_iops: bool = False,
+    reserve_gate: bool = False,
+    plain_without_cycle: bool = False,
 ) -> tuple[list[str], subprocess.CompletedProcess, float]:
     """``overprov calibrate --from folder`` into ``folder/fit`` and ``folder/prediction.json``:
     its command, its result and its CPU seconds; ``spare_from_onset``: with
     ``discard_transient.SPARE_FROM_ONSET`` on in its process; ``through_cycle``: with
     ``burst_cycle.READ_THROUGH_CYCLE`` on; ``discard_iops``: with ``discard_iops.CARRY`` on;
-    ``reserve_gate``: with ``plausibility.RESERVE_READING_GATE`` on."""
+    ``reserve_gate``: with ``plausibility.RESERVE_READING_GATE`` on; ``plain_without_cycle``:
+    with ``cycle_evidence.READ_PLAIN_WITHOUT_CYCLE`` on."""
     main = SPARE_FROM_ONSET_MAIN if spare_from_onset else SPARE_FROM_ONSET_MAIN.replace(
         "discard_transient.SPARE_FROM_ONSET = True; ", "")  # fmt: skip
     sets = {True: THROUGH_CYCLE_SET, False: PLAIN_ZERO_SET, None: ""}[through_cycle]
     sets += DISCARD_IOPS_SET if discard_iops else ""
     sets += RESERVE_GATE_SET if reserve_gate else ""
+    sets += PLAIN_WITHOUT_CYCLE_SET if plain_without_cycle else ""
     head = ["-c", sets + main]
     if not (spare_from_onset or sets):
         head = ["-m", "overprov"]
@@ -281,11 +298,11 @@ def run_repredict(args: argparse.Namespace) -> dict:
     measurement_file.save(measurement_file.load(args.case / measurement_file.NAME),
                           args.out / measurement_file.NAME)  # fmt: skip
     cmd, res, cpu = predict(args.out, args.spare_from_onset, args.through_cycle, args.discard_iops,
-                            args.reserve_gate)  # fmt: skip
+                            args.reserve_gate, args.plain_without_cycle)  # fmt: skip
     doc = json.loads((args.case / "run.json").read_text()) | {
         "repredicted_from": str(args.case), "spare_from_onset": args.spare_from_onset,
         "through_cycle": args.through_cycle, "discard_iops": args.discard_iops,
-        "reserve_gate": args.reserve_gate,
+        "reserve_gate": args.reserve_gate, "plain_without_cycle": args.plain_without_cycle,
         "calibrate": "overprov " + " ".join(cmd[3:]), "calibrate_exit": res.returncode,
         "cpu_s_measure": 0.0, "cpu_s_predict": cpu,
     }  # fmt: skip
@@ -454,6 +471,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="predict with discard_iops.CARRY on")  # fmt: skip
         sp.add_argument("--reserve-gate", action="store_true",
                         help="predict with plausibility.RESERVE_READING_GATE on")  # fmt: skip
+        sp.add_argument("--plain-without-cycle", action="store_true",
+                        help="predict with cycle_evidence.READ_PLAIN_WITHOUT_CYCLE on")  # fmt: skip
     args = ap.parse_args(argv)
     run = {"measure": run_measure, "verdict": run_verdict, "refit": run_refit,
            "repredict": run_repredict}[args.what]  # fmt: skip

@@ -4,7 +4,7 @@
 import math
 
 import pytest
-from overprov.calibrate import burst_cycle, gc_onset
+from overprov.calibrate import burst_cycle, cycle_evidence, gc_onset
 from overprov.calibrate import predict as predmod
 from overprov.calibrate.plan import design, parse_budget
 from overprov.measurement_file import Level, Measurement, Round
@@ -24,10 +24,17 @@ def swing(x0: float, x1: float, amplitude: float, phase: float) -> float:
     )
 
 
-def measurement(sizes: list[float], onset: float = 0.9, phase: float = 0.0) -> Measurement:
+def measurement(
+    sizes: list[float],
+    onset: float = 0.9,
+    phase: float = 0.0,
+    amplitude: float = 4.5,
+    jitter: float = 0.0,
+) -> Measurement:
     """A graded plan's measurement whose 0% level ran random rounds of these sizes (drive
-    writes) swinging round MEAN_WAF by ±4.5 (FEMU: 4.9-13.4), its level the plain mean over
-    its stretch."""
+    writes) swinging round MEAN_WAF by ±``amplitude`` (FEMU: 4.9-13.4 with 4.5), every other
+    round ``jitter`` above the swing and the others as far below it, its level the plain mean
+    over its stretch."""
     m = Measurement(target="sim:t", capacity_bytes=CAP, scale_factor=1.0, bs_bytes=4096, qd=32)
     plan = design([0.0, 40.0], parse_budget("2dw"), write_counters=True)
     assert plan.precondition == "graded"
@@ -38,7 +45,7 @@ def measurement(sizes: list[float], onset: float = 0.9, phase: float = 0.0) -> M
     m.rounds.append(Round("fill-200", 0.0, 500.0, host, 1.0, None, host, nand))
     x = host / CAP
     for i, size in enumerate(sizes):
-        waf = swing(x, x + size, 4.5, phase)
+        waf = swing(x, x + size, amplitude, phase) + (jitter if i % 2 else -jitter)
         dh = round(size * CAP)
         host, nand, x = host + dh, nand + round(waf * dh), x + size
         iops = SPEED / waf
@@ -121,3 +128,48 @@ def test_rounds_a_whole_period_long_are_left_as_read_not_refused(flag_on):
     burst_cycle.read_first_level(m)  # fitted or left, never raising
     assert m.levels[0].waf == pytest.approx(before, rel=0.01)
     assert before == pytest.approx(MEAN_WAF, rel=0.01)
+
+
+#: every other round 2 above MEAN_WAF and the others 2 below: no cycle of period 1 / WAF
+NO_CYCLE = {"amplitude": 0.0, "jitter": 2.0}
+
+
+def spans_values(m: Measurement) -> tuple[list[tuple[float, float]], list[float]]:
+    stretch, before = burst_cycle.stretch_of(m)
+    spans, values, prev = [], [], before
+    for r in stretch:
+        spans.append((prev.host_bytes / CAP, r.host_bytes / CAP))
+        values.append((r.nand_bytes - prev.nand_bytes) / (r.host_bytes - prev.host_bytes))
+        prev = r
+    return spans, values
+
+
+def test_the_f_ratio_is_large_for_a_swing_and_small_without_one():
+    swinging = spans_values(measurement(SIZES, phase=1.0, jitter=0.3))
+    flat = spans_values(measurement(SIZES, phase=1.0, **NO_CYCLE))
+    assert burst_cycle.sinusoid_variance_ratio(*swinging, 1 / MEAN_WAF) > 20
+    assert (
+        burst_cycle.sinusoid_variance_ratio(*flat, 1 / MEAN_WAF) < cycle_evidence.MIN_VARIANCE_RATIO
+    )
+
+
+def test_reading_plain_without_a_cycle_is_off_by_default():  # femuwin/RULE.md
+    assert cycle_evidence.READ_PLAIN_WITHOUT_CYCLE is False
+
+
+def test_rounds_without_a_cycle_keep_their_plain_figures_with_it_on(flag_on, monkeypatch):
+    m = measurement(SIZES, phase=1.0, **NO_CYCLE)
+    before = (m.levels[0].waf, m.levels[0].steady_iops)
+    monkeypatch.setattr(cycle_evidence, "READ_PLAIN_WITHOUT_CYCLE", True)
+    assert not burst_cycle.read_first_level(m)
+    assert (m.levels[0].waf, m.levels[0].steady_iops) == before
+    monkeypatch.setattr(cycle_evidence, "READ_PLAIN_WITHOUT_CYCLE", False)
+    assert burst_cycle.read_first_level(m)  # without it, a sinusoid fitted to the alternation
+    assert m.levels[0].waf != before[0]
+
+
+@pytest.mark.parametrize("phase", [0.0, 2.5])
+def test_a_swing_is_still_read_through_the_cycle_with_it_on(flag_on, monkeypatch, phase):
+    monkeypatch.setattr(cycle_evidence, "READ_PLAIN_WITHOUT_CYCLE", True)
+    point = predmod.points_from(measurement(SIZES, phase=phase))[0]
+    assert point.waf == pytest.approx(MEAN_WAF, rel=0.005)

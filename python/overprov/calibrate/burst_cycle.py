@@ -17,10 +17,12 @@ against the sinusoid's mean over that round's host writes): the WAF over the per
 IOPS as the inverse of the fitted seconds per I/O. The stretch is ``measure.over_bursts``'s, so
 the flag reads only where that reads over bursts (a graded plan, an onset from empty below 1, the
 first level's random rounds); a stretch shorter than one period or of fewer than
-:data:`MIN_ROUNDS` rounds is left as read. It is applied to a measurement when its points are
-taken (``predict.points_from``, in place, so every later reader of its levels sees the same
-figures), from its stored rounds, so a stored measurement and a fresh one are read
-alike; the measurement file keeps the plain figures. On by default since its rule
+:data:`MIN_ROUNDS` rounds is left as read, and so, with
+``cycle_evidence.READ_PLAIN_WITHOUT_CYCLE`` on (off by default), is one whose rounds show no
+cycle (``cycle_evidence.py``). It is applied to a measurement when its points are taken
+(``predict.points_from``, in place, so every later reader of its levels sees the same figures),
+from its stored rounds, so a stored measurement and a fresh one are read alike; the measurement
+file keeps the plain figures. On by default since its rule
 (bench/foreign/results/femu0/RULE.md) was met (bench/foreign/results/femu0/verdict.md: two fresh
 reserve-bound FEMU drives' held-out WAF within 1.9%, no stored case worse by more than 1.5
 points).
@@ -30,6 +32,7 @@ from __future__ import annotations
 
 import math
 
+from overprov.calibrate import cycle_evidence
 from overprov.calibrate.counter_waf import stretch_wafs
 from overprov.calibrate.graded_run import is_graded_round
 from overprov.calibrate.plan import MeasurementPlan
@@ -44,16 +47,27 @@ MIN_ROUNDS = 5
 PERIOD_ITERATIONS = 3
 
 
-def sinusoid_mean(spans: list[tuple[float, float]], values: list[float], period: float) -> float:
-    """The constant of ``value ≈ c + a sin(2πx/P) + b cos(2πx/P)`` fitted by least squares,
-    each value the mean over its span ``(x0, x1)`` and weighted by the span's length."""
+def sinusoid_terms(spans: list[tuple[float, float]], period: float) -> list[tuple[float, float]]:
+    """Each span's ``(x0, x1)`` means of ``sin(2πx/P)`` and ``cos(2πx/P)``."""
     k = 2 * math.pi / period
-    rows = []
-    for (x0, x1), v in zip(spans, values, strict=True):
+    out = []
+    for x0, x1 in spans:
         d = k * (x1 - x0)
-        sin_mean = (math.cos(k * x0) - math.cos(k * x1)) / d
-        cos_mean = (math.sin(k * x1) - math.sin(k * x0)) / d
-        rows.append(([1.0, sin_mean, cos_mean], v, x1 - x0))
+        out.append(
+            ((math.cos(k * x0) - math.cos(k * x1)) / d, (math.sin(k * x1) - math.sin(k * x0)) / d)
+        )
+    return out
+
+
+def sinusoid_fit(
+    spans: list[tuple[float, float]], values: list[float], period: float
+) -> tuple[float, float, float]:
+    """``(c, a, b)`` of ``value ≈ c + a sin(2πx/P) + b cos(2πx/P)`` fitted by least squares,
+    each value the mean over its span ``(x0, x1)`` and weighted by the span's length."""
+    rows = [
+        ([1.0, s, c], v, x1 - x0)
+        for (s, c), v, (x0, x1) in zip(sinusoid_terms(spans, period), values, spans, strict=True)
+    ]
     # the normal equations, 3 × 3, solved by elimination with partial pivoting
     a = [[sum(w * r[i] * r[j] for r, _, w in rows) for j in range(3)] for i in range(3)]
     b = [sum(w * r[i] * v for r, v, w in rows) for i in range(3)]
@@ -69,7 +83,22 @@ def sinusoid_mean(spans: list[tuple[float, float]], values: list[float], period:
     x = [0.0, 0.0, 0.0]
     for i in (2, 1, 0):
         x[i] = (b[i] - sum(a[i][j] * x[j] for j in range(i + 1, 3))) / a[i][i]
-    return x[0]
+    return x[0], x[1], x[2]
+
+
+def sinusoid_mean(spans: list[tuple[float, float]], values: list[float], period: float) -> float:
+    """The constant of :func:`sinusoid_fit`."""
+    return sinusoid_fit(spans, values, period)[0]
+
+
+def sinusoid_variance_ratio(
+    spans: list[tuple[float, float]], values: list[float], period: float
+) -> float:
+    """F of :func:`sinusoid_fit` against the plain mean, span-weighted
+    (``cycle_evidence.variance_ratio``)."""
+    c, a, b = sinusoid_fit(spans, values, period)
+    fitted = [c + a * s + b * k for s, k in sinusoid_terms(spans, period)]
+    return cycle_evidence.variance_ratio(values, fitted, [x1 - x0 for x0, x1 in spans])
 
 
 def stretch_of(m: Measurement) -> tuple[list[Round], Round] | None:
@@ -118,6 +147,10 @@ def read_first_level(m: Measurement) -> bool:
             waf = sinusoid_mean(spans, wafs, 1.0 / waf)
             if waf <= 0:
                 return False
+        if cycle_evidence.READ_PLAIN_WITHOUT_CYCLE and (
+            sinusoid_variance_ratio(spans, wafs, 1.0 / waf) < cycle_evidence.MIN_VARIANCE_RATIO
+        ):
+            return False  # no burst cycle in the rounds to read through: the plain figures
         spi = sinusoid_mean(spans, secs_per_io, 1.0 / waf)
     except ValueError:  # rounds each a whole period long: the cycle is averaged out already
         return False

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import math
 import statistics
 import sys
 from pathlib import Path
@@ -53,26 +52,9 @@ def cycle_waf(spans: list[tuple[float, float]], wafs: list[float]) -> float:
 
 
 def variance_ratio(spans: list[tuple[float, float]], wafs: list[float], waf: float) -> float:
-    """F of the sinusoid of period ``1 / waf`` against the plain mean (span-weighted)."""
-    k = 2 * math.pi * waf
-    w = [b - a for a, b in spans]
-    mean = sum(x * y for x, y in zip(w, wafs, strict=True)) / sum(w)
-    c = burst_cycle.sinusoid_mean(spans, wafs, 1.0 / waf)
-    # the fitted sinusoid's two coefficients by least squares on the residuals from c
-    rows = [((math.cos(k * a) - math.cos(k * b)) / (k * (b - a)),
-             (math.sin(k * b) - math.sin(k * a)) / (k * (b - a))) for a, b in spans]  # fmt: skip
-    r = [v - c for v in wafs]
-    s11 = sum(x * p[0] * p[0] for x, p in zip(w, rows, strict=True))
-    s12 = sum(x * p[0] * p[1] for x, p in zip(w, rows, strict=True))
-    s22 = sum(x * p[1] * p[1] for x, p in zip(w, rows, strict=True))
-    t1 = sum(x * p[0] * v for x, p, v in zip(w, rows, r, strict=True))
-    t2 = sum(x * p[1] * v for x, p, v in zip(w, rows, r, strict=True))
-    det = s11 * s22 - s12 * s12
-    a, b = (t1 * s22 - t2 * s12) / det, (s11 * t2 - s12 * t1) / det
-    fitted = [c + a * p[0] + b * p[1] for p in rows]
-    rss = sum(x * (v - f) ** 2 for x, v, f in zip(w, wafs, fitted, strict=True))
-    rss0 = sum(x * (v - mean) ** 2 for x, v in zip(w, wafs, strict=True))
-    return ((rss0 - rss) / 2) / (rss / (len(wafs) - 3))
+    """F of the sinusoid of period ``1 / waf`` against the plain mean (span-weighted):
+    ``burst_cycle.sinusoid_variance_ratio``."""
+    return burst_cycle.sinusoid_variance_ratio(spans, wafs, 1.0 / waf)
 
 
 def stretch_rounds(folder: Path) -> tuple[list[tuple[float, float]], list[float]] | None:
