@@ -142,13 +142,9 @@ def main() -> int:
     ap.add_argument("--qd", type=int, default=32)
     ap.add_argument("--seeds", default="0", help="0: mqsim.py's seeds; s: both seeds plus s")
     ap.add_argument("--keep-trace", action="store_true")
-    ap.add_argument(
-        "--course",
-        type=int,
-        default=0,
-        help="N: trace the whole run and record a row each N host writes (no window)",
-    )
     ap.add_argument("--out", type=Path, required=True)
+    course_help = "N: trace the whole run and record a row each N host writes (no window)"
+    ap.add_argument("--course", type=int, default=0, help=course_help)
     args = ap.parse_args()
     blocks, pages = map(int, args.drive.split("x"))
     rows = json.loads(args.out.read_text())["runs"] if args.out.exists() else []
