@@ -52,16 +52,21 @@ WHATIFS = {
 
 def run_case(binary: Path, work: Path, blocks: int, pages: int, level: int, whatif: str,
              drive_writes: int, qd: int, keep_trace: bool, seed: int = 0,
-             course_host: int = 0) -> dict:  # fmt: skip
+             course_host: int = 0, window: tuple[int, int] | None = None) -> dict:  # fmt: skip
     mqsim.GEOMETRY["Block_No_Per_Plane"] = blocks
     mqsim.GEOMETRY["Page_No_Per_Block"] = pages
     span = int(mqsim.logical_pages() * (100 - level) / 100)
-    folder = work / f"u{blocks}x{pages}-{level}-{whatif}-s{seed}"
+    folder = (
+        work
+        / f"u{blocks}x{pages}-{level}-{whatif}-s{seed}"
+        / (f"{window[0]}-{window[1]}" if window else "")
+    )
     folder.mkdir(parents=True, exist_ok=True)
     cfg = mqsim.ssd_config()
     if whatif == "no-static-wl":
         cfg = cfg.replace("<Static_Wearleveling_Enabled>true", "<Static_Wearleveling_Enabled>false")
-    wl = mqsim.workload(level, qd, span * drive_writes)
+    first, requests = window or (span * (drive_writes - 1), span * drive_writes)
+    wl = mqsim.workload(level, qd, requests)
     if seed:  # another address stream and another device seed (RGA's draws): mqsim.py's plus seed
         cfg = cfg.replace("<Seed>321</Seed>", f"<Seed>{321 + seed}</Seed>")
         wl = wl.replace("<Seed>798</Seed>", f"<Seed>{798 + seed}</Seed>")
@@ -69,7 +74,7 @@ def run_case(binary: Path, work: Path, blocks: int, pages: int, level: int, what
     (folder / "wl.xml").write_text(wl)
     env = dict(os.environ, MQSIM_DIAG_TRACE=str(folder / "trace.txt"),
                MQSIM_DIAG_COUNTERS=str(folder / "counters.json"),
-               MQSIM_DIAG_FROM=str(span * (drive_writes - 1)), **WHATIFS[whatif])  # fmt: skip
+               MQSIM_DIAG_FROM=str(first), **WHATIFS[whatif])  # fmt: skip
     c0, t0 = cpu_s(), time.monotonic()
     if course_host:  # the whole run, read as MQSim writes it (a FIFO), one row a chunk
         fifo = folder / "trace.fifo"
@@ -115,7 +120,8 @@ def run_case(binary: Path, work: Path, blocks: int, pages: int, level: int, what
         "seed": seed,
         "span_pages": span,
         "drive_writes": drive_writes,
-        "window": f"host writes issued from {drive_writes - 1} span writes to the end",
+        "window": f"host writes issued from {first} to the run's end ({requests} requests)",
+        **({"window_host_writes": list(window)} if window else {}),
         "gc_threshold_blocks": threshold,
         "counters": json.loads((folder / "counters.json").read_text()),
         "mqsim_report": {k: mqsim.attr(out, k) for k in (
@@ -145,16 +151,19 @@ def main() -> int:
     ap.add_argument("--out", type=Path, required=True)
     course_help = "N: trace the whole run and record a row each N host writes (no window)"
     ap.add_argument("--course", type=int, default=0, help=course_help)
+    ap.add_argument("--window", help="FROM,TO: trace host writes FROM to TO (TO requests run)")
     args = ap.parse_args()
     blocks, pages = map(int, args.drive.split("x"))
     rows = json.loads(args.out.read_text())["runs"] if args.out.exists() else []
-    key = ("drive", "level", "whatif", "queue_depth", "seed", "drive_writes", "course_host_writes")
+    window = tuple(map(int, args.window.split(","))) if args.window else None
+    key = ("drive", "level", "whatif", "queue_depth", "seed", "drive_writes", "course_host_writes",
+           "window_host_writes")  # fmt: skip
     for level in map(int, args.levels.split(",")):
         for whatif in args.whatifs.split(","):
             for seed in map(int, args.seeds.split(",")):
                 row = run_case(args.binary, args.work, blocks, pages, level, whatif,
                                args.drive_writes, args.qd, args.keep_trace, seed,
-                               args.course)  # fmt: skip
+                               args.course, window)  # fmt: skip
                 rows = [r for r in rows if tuple(r.get(k) for k in key)
                         != tuple(row.get(k) for k in key)] + [row]  # fmt: skip
                 shown = ("drive", "level", "whatif", "seed", "paired", "us_per_nand_page",

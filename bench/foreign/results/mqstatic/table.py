@@ -21,6 +21,9 @@ def main(path: str) -> str:
             out.append(f"| {r['drive']} | {r['level']}% | {r['whatif']} | {r['seed']} | failed |")
             continue
         c, p, g, lone = r["counters"], r["paired"], r["programs"], r["lone_relocations"]
+        if r.get("window_host_writes"):
+            a, b = r["window_host_writes"]
+            r = r | {"whatif": f"{r['whatif']}, host writes {a}–{b}"}
         empty = c["check_abort_free_block"] + c["check_abort_no_invalid"]
         out.append(
             f"| {r['drive']} | {r['level']}% | {r['whatif']} | {r['seed']} | "

@@ -30,14 +30,23 @@ def summarise(path: Path, threshold: int) -> dict:
     state = None
     starts = starts_other_below = starts_other_collecting = 0
     starts_gap_sum = 0
+    valid_sum = 0
     aborts: Counter = Counter()
+    # while both planes collect (the state after the previous command): programs by kind,
+    # collections started, their valid pages, host pages programmed
+    both_progs: Counter = Counter()
+    both_starts = both_valid = both_host = 0
     with open(path) as f:
         for line in f:
             parts = line.split()
             tag, t = parts[0], float(parts[1])
             if tag == "G":
-                plane, pool, other, ong, ong_other, _valid = map(int, parts[2:8])
+                plane, pool, other, ong, ong_other, valid = map(int, parts[2:8])
                 starts += 1
+                valid_sum += valid
+                if state is not None and state[2] and state[3]:
+                    both_starts += 1
+                    both_valid += valid
                 starts_gap_sum += other - threshold
                 starts_other_below += other < threshold
                 starts_other_collecting += ong_other > 0
@@ -59,6 +68,7 @@ def summarise(path: Path, threshold: int) -> dict:
                 below_both += dt if pool0 < threshold and pool1 < threshold else 0.0
                 below_one += dt if (pool0 < threshold) != (pool1 < threshold) else 0.0
                 overfull_any += dt if min(pool0, pool1) < 10 else 0.0
+            prev_both = state is not None and state[2] > 0 and state[3] > 0
             state, t_prev = st, t
             kinds[kind] += 1
             paired[kind] += n == 2
@@ -67,8 +77,12 @@ def summarise(path: Path, threshold: int) -> dict:
             pages += n
             srcs = "".join(sorted(s for s, _p, _o in txs))
             host += srcs.count("u")
-            progs[{"gg": "gc+gc", "gu": "gc+host", "uu": "host+host", "g": "gc alone",
-                   "u": "host alone"}.get(srcs, "with mapping")] += 1  # fmt: skip
+            kind_name = {"gg": "gc+gc", "gu": "gc+host", "uu": "host+host", "g": "gc alone",
+                         "u": "host alone"}.get(srcs, "with mapping")  # fmt: skip
+            progs[kind_name] += 1
+            if prev_both:
+                both_progs[kind_name] += 1
+                both_host += srcs.count("u")
             if srcs == "g":
                 other = 1 - txs[0][1]
                 lone_gc += 1
@@ -111,6 +125,19 @@ def summarise(path: Path, threshold: int) -> dict:
             "other_collecting": starts_other_collecting / max(1, starts),
         },
         "checks_without_collection": {"free_block_pick": aborts[0], "no_invalid_pick": aborts[1]},
+        "per_start": {
+            "valid_pages": valid_sum / max(1, starts),
+            "host_pages": host / max(1, starts),
+        },
+        "while_both_collecting": {
+            "programs": {
+                k: both_progs[k] / max(1, sum(both_progs.values()))
+                for k in ("gc+gc", "gc+host", "gc alone")
+            },  # fmt: skip
+            "starts": both_starts,
+            "valid_pages_per_start": both_valid / max(1, both_starts),
+            "host_pages_per_start": both_host / max(1, both_starts),
+        },
     }
 
 
