@@ -96,7 +96,7 @@ def scheduler_model(
     pages_per_block: int, blocks_per_plane: int, waf: float, queue_depth: int,
     host_writes: int = 20_000, warmup: int = 5_000, seed: int = 1,
     gc_threshold: float = mqsim.GC_EXEC_THRESHOLD, erase_holds_programs: bool = True,
-    queued_first: bool = False, trace: list | None = None,
+    queued_first: bool = False, trace: list | None = None, rga_empty_picks: bool = False,
 ) -> dict[str, float]:  # fmt: skip
     """The multi-plane shares and IOPS of MQSim's scheduler on one die of two planes.
 
@@ -126,6 +126,13 @@ def scheduler_model(
     are programmed before its reads and writes, as the core's request-order die books them
     (later writes may still join them at their offset), instead of being held behind it.
 
+    ``rga_empty_picks`` True is a third (bench/foreign/results/mqstatic/DIAGNOSIS.md): a
+    victim's valid pages are drawn Binomial(``pages_per_block``, q), q such that the victims
+    collected keep the mean the WAF asks for (:func:`page_valid_share`), and a draw with every
+    page valid starts no collection — MQSim's RGA pick with no
+    invalid page (``GC_and_WL_Unit_Page_Level.cpp`` l. 79–84, 143), the check spent; the next
+    check on the plane (its next frontier block or erase) draws again.
+
     ``trace``, a list, receives one tuple a command for diagnosis (results/mqorder/):
     (start µs, kind ``r``/``p``/``e``, planes in it, host writes in it, free blocks of plane 0
     and 1, collections in flight on plane 0 and 1, host writes queued for plane 0 and 1, the
@@ -138,6 +145,7 @@ def scheduler_model(
     n = pages_per_block
     soft = max(MAX_ONGOING, int(gc_threshold * blocks_per_plane))
     mean_valid = n * (1 - 1 / waf)
+    valid_share = page_valid_share(n, mean_valid) if rga_empty_picks else 0.0
     pool = [soft, soft]
     user_off, gc_off, ongoing = [0, 0], [0, 0], [0, 0]
     gc_reads: list[list[int]] = []  # [plane, offset, collection]
@@ -148,14 +156,22 @@ def scheduler_model(
     remaining: dict[int, int] = {}
     held: list[int] = []
     started = [0]
-    st = {"t": 0.0, "prog": 0, "mprog": 0, "read": 0, "mread": 0, "er": 0, "mer": 0, "both": 0.0}
+    st = {"t": 0.0, "prog": 0, "mprog": 0, "read": 0, "mread": 0, "er": 0, "mer": 0, "both": 0.0,
+          "empty": 0, "starts": 0}  # fmt: skip
     mark: dict[str, float] = {}
 
     def check(plane: int) -> None:
         if pool[plane] < soft and ongoing[plane] < MAX_ONGOING:
+            if rga_empty_picks:
+                v = sum(rng.random() < valid_share for _ in range(n))
+                if v == n:
+                    st["empty"] += 1
+                    return
+            else:
+                v = min(n, int(mean_valid) + (rng.random() < mean_valid - int(mean_valid)))
             started[0] += 1
+            st["starts"] += 1
             c = started[0]
-            v = min(n, int(mean_valid) + (rng.random() < mean_valid - int(mean_valid)))
             ongoing[plane] += 1
             gc_reads.extend([plane, o, c] for o in sorted(rng.sample(range(n), v)))
             remaining[c] = v
@@ -251,7 +267,22 @@ def scheduler_model(
         "iops": host_writes / d["t"] * 1e6,
         "waf": (d["prog"] + d["mprog"]) / host_writes,
         "overlap": d["both"] / d["t"],
+        **({"empty_picks_per_start": d["empty"] / max(1, d["starts"])} if rga_empty_picks else {}),
     }
+
+
+def page_valid_share(pages_per_block: int, mean_valid: float) -> float:
+    """q such that Binomial(``pages_per_block``, q) given fewer than ``pages_per_block`` has the
+    mean ``mean_valid`` (bisection; the mean rises with q)."""
+    n, lo, hi = pages_per_block, 0.0, 1.0
+    for _ in range(60):
+        q = (lo + hi) / 2
+        full = q**n
+        if (n * q - n * full) / (1 - full) < mean_valid:
+            lo = q
+        else:
+            hi = q
+    return (lo + hi) / 2
 
 
 def drive_geometry(name: str) -> tuple[int, int]:
@@ -266,7 +297,7 @@ def drive_geometry(name: str) -> tuple[int, int]:
 def scheduler(
     stored: dict, seeds: list[int], host_writes: int, drives: list[str] | None = None,
     levels: list[int] | None = None, erase_holds_programs: bool = True,
-    queue_depth: int | None = None, queued_first: bool = False,
+    queue_depth: int | None = None, queued_first: bool = False, rga_empty_picks: bool = False,
 ) -> dict:  # fmt: skip
     """The model against each stored drive's levels (those named, or all): its shares and IOPS
     per seed, at each level's queue depth or at ``queue_depth`` (a what-if: MQSim's figures
@@ -283,7 +314,8 @@ def scheduler(
                 depth = queue_depth or int(qd)
                 runs = [scheduler_model(pages, blocks, lv["waf"], depth, host_writes,
                                         host_writes // 4, s, erase_holds_programs=hold,
-                                        queued_first=queued_first)
+                                        queued_first=queued_first,
+                                        rga_empty_picks=rga_empty_picks)
                         for s in seeds]  # fmt: skip
                 rows.append({"drive": d["drive"], "level": int(x), "queue_depth": int(qd),
                              "model_queue_depth": depth,
@@ -292,7 +324,7 @@ def scheduler(
                              "model": runs})  # fmt: skip
     return {"seeds": seeds, "host_writes": host_writes, "queue_depth": queue_depth,
             "erase_holds_programs": erase_holds_programs, "queued_first": queued_first,
-            "rows": rows}  # fmt: skip
+            "rga_empty_picks": rga_empty_picks, "rows": rows}  # fmt: skip
 
 
 def scheduler_table(doc: dict) -> str:
@@ -507,6 +539,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="what-if: host writes programmed alone with an erase queued")  # fmt: skip
     s.add_argument("--queued-first", action="store_true",
                    help="what-if: writes queued as a collection starts go first")  # fmt: skip
+    s.add_argument("--rga-empty-picks", action="store_true",
+                   help="what-if: a victim with no invalid page starts no collection")  # fmt: skip
     t = sub.add_parser("twin", help="overprov's core on MQSim's geometry")
     t.add_argument("--drive", default="512x32", help="BLOCKSxPAGES: blocks a plane, pages a block")
     hold = t.add_mutually_exclusive_group()
@@ -544,7 +578,7 @@ def main(argv: list[str] | None = None) -> int:
                         args.drives.split(",") if args.drives else None,
                         [int(x) for x in args.levels.split(",")] if args.levels else None,
                         not args.lift_erase_hold, args.queue_depth,
-                        args.queued_first)  # fmt: skip
+                        args.queued_first, args.rga_empty_picks)  # fmt: skip
         doc["command"] = "python bench/foreign/mqsim_pairing.py " + " ".join(
             a for a in (argv if argv is not None else sys.argv[1:]) if not a.startswith("/")
         )

@@ -124,3 +124,32 @@ def test_the_trace_records_each_command_and_leaves_the_figures_unchanged():
     # queued ones too), each command one or two pages of at most two planes
     assert sum(x[3] for x in programs) == 2000
     assert all(1 <= x[2] <= 2 and 0 <= x[3] <= x[2] and x[10] in (0, 1) for x in trace)
+
+
+def test_the_valid_share_keeps_the_mean_of_the_victims_collected():
+    # rga_empty_picks: Binomial(n, q) victims, those with every page valid left, average the
+    # valid pages the WAF asks for
+    n, mean = 32, 32 * (1 - 1 / 19.3)
+    q = mqsim_pairing.page_valid_share(n, mean)
+    assert (n * q - n * q**n) / (1 - q**n) == pytest.approx(mean, rel=1e-9)
+    assert 1 - 1 / 19.3 < q < 1
+    # at a middle level a victim without an invalid page is all but impossible
+    assert mqsim_pairing.page_valid_share(32, 32 * (1 - 1 / 4.4)) ** 32 < 1e-3
+
+
+def test_rga_empty_picks_spend_checks_at_zero_percent_only():
+    # bench/foreign/results/mqstatic/DIAGNOSIS.md: a pick with no invalid page starts no
+    # collection (MQSim l. 143); at WAF 19 about a third of the draws, at WAF 4.4 none
+    full = mqsim_pairing.scheduler_model(
+        32, 320, 19.3, 32, host_writes=1500, warmup=500, rga_empty_picks=True
+    )
+    assert full["empty_picks_per_start"] > 0.2, full
+    assert full["waf"] == pytest.approx(19.3, rel=0.1)
+    middle = mqsim_pairing.scheduler_model(
+        32, 320, 4.4, 32, host_writes=3000, warmup=1000, rga_empty_picks=True
+    )
+    assert middle["empty_picks_per_start"] == 0.0
+    assert middle["waf"] == pytest.approx(4.4, rel=0.08)
+    # off, the figures are those of the model without the option (no key added)
+    plain = mqsim_pairing.scheduler_model(32, 320, 4.4, 32, host_writes=3000, warmup=1000)
+    assert "empty_picks_per_start" not in plain
