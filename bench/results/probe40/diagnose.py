@@ -46,6 +46,7 @@ _spec.loader.exec_module(tally)  # type: ignore[union-attr]
 sys.path.insert(0, str(ROOT / "foreign"))
 import femu  # noqa: E402
 
+HERE = ROOT / "results" / "probe40"
 LEVEL_TAIL_ROUNDS = 8
 
 
@@ -90,6 +91,8 @@ def drive_rows() -> list[dict]:
     out = []
     for p in sorted(ROOT.glob("**/measurement.json")):
         folder = p.parent
+        if HERE in folder.parents:  # this folder's own rule's runs (RULE.md): not stored before
+            continue
         if not (folder / "run.json").exists():
             continue
         m = json.loads(p.read_text())
@@ -313,16 +316,11 @@ def summary(rows: list[dict]) -> None:
             f"{statistics.correlation([g for _, g in resid], [abs(a) for a, _ in resid]):.2f}"
         )
     print("by one collection's share of the probe window (1gc):")
-    for lo, hi in ((0, 0.05), (0.05, 0.10), (0.10, 0.20), (0.20, 9)):
-        g = [r for r in rows if lo <= r["one_gc"] < hi]
-        if g:
-            print(
-                f"  1gc {100 * lo:.0f}-{100 * hi:.0f}%: {len(g)} probes, LUNs "
-                f"{min(r['luns'] for r in g)}-"
-                f"{max(r['luns'] for r in g)}; probe/truth {spread([r['e_probe'] for r in g])}; "
-                f"eP - tail {spread([r['e_probe'] - r['e_tail'] for r in g])}; "
-                f"tail/truth {spread([r['e_tail'] for r in g])}"
-            )
+    bins = ((0, 0.05), (0.05, 0.10), (0.10, 0.20), (0.20, 9))
+    by_group(rows, "1gc", lambda r: r["one_gc"], bins, "%", (
+        ("probe/truth", lambda r: r["e_probe"]),
+        ("eP - tail", lambda r: r["e_probe"] - r["e_tail"]),
+        ("tail/truth", lambda r: r["e_tail"])))  # fmt: skip
     els = [r["elasticity"] for r in rows if r["elasticity"] is not None]
     print(
         f"IOPS elasticity to WAF over the probe's rounds: median {statistics.median(els):.2f}, "
@@ -346,16 +344,10 @@ def summary(rows: list[dict]) -> None:
             f"{spread([r['e_level'] for r in b])}; "
             f"probe/truth there {spread([r['e_probe'] for r in b])}"
         )
-    for lo, hi in ((0, 2.0), (2.0, 3.0), (3.0, 99)):
-        g = [r for r in rows if lo <= r["truth_waf"] < hi]
-        if g:
-            print(
-                f"truth WAF {lo:g}-{hi:g}: {len(g)} probes; level/truth "
-                f"{spread([r['e_level'] for r in g])}; "
-                f"tail/truth {spread([r['e_tail'] for r in g])}; probe/truth "
-                f"{spread([r['e_probe'] for r in g])}; "
-                f"d {spread([r['d'] for r in g])}"
-            )
+    bins = ((0, 2.0), (2.0, 3.0), (3.0, 99))
+    by_group(rows, "truth WAF", lambda r: r["truth_waf"], bins, "", (
+        ("level/truth", lambda r: r["e_level"]), ("tail/truth", lambda r: r["e_tail"]),
+        ("probe/truth", lambda r: r["e_probe"]), ("d", lambda r: r["d"])))  # fmt: skip
     st = [r for r in rows if r["probe_settled"]]
     print(
         f"probes settled by the plan's rule: {len(st)}; probe/truth there "
@@ -367,6 +359,18 @@ def summary(rows: list[dict]) -> None:
         f"{min(dates):.2f}-{max(dates):.2f}, "
         f"median {statistics.median(dates):.2f}"
     )
+
+
+def by_group(rows: list[dict], name: str, key, bins, unit: str, columns) -> None:
+    """One line per bin ``[lo, hi)`` of ``key(row)`` (``unit`` "%": a share, printed in %): its
+    probes, LUN counts and each column's ``spread``."""
+    scale = 100 if unit == "%" else 1
+    for lo, hi in bins:
+        g = [r for r in rows if lo <= key(r) < hi]
+        if g:
+            cols = "; ".join(f"{label} {spread([f(r) for r in g])}" for label, f in columns)
+            print(f"  {name} {scale * lo:g}-{scale * hi:g}{unit}: {len(g)} probes, LUNs "
+                  f"{min(r['luns'] for r in g)}-{max(r['luns'] for r in g)}; {cols}")  # fmt: skip
 
 
 RUNON = ROOT / "foreign/results/femu40/runon"

@@ -4,9 +4,9 @@
 set -u
 H=$1; W=$2; R=bench/results/probe40; PY=${PY:-/work/main/.venv/bin/python}
 mkdir -p $W $R/femu
-run() { name=$1; shift; date -u; uptime
-    PYTHONPATH=python /usr/bin/time -o "$W/$name.time" -f "%U+%S CPU s, %e s wall: $name" nice -n 10 "$@" > "$W/$name.out" 2>&1
-    echo "exit $?: $name"; cat "$W/$name.time"; }
+# one run through femufix's timed.sh (as run at 03:59 UTC an inline copy of its lines; the same
+# commands and output)
+run() { name=$1; shift; sh bench/foreign/results/femufix/timed.sh "$name" "$W" "$@"; }
 for drive in "femu-54lun-62blk-thres72-3300us --nchs 6 --luns-per-ch 9 --blks-per-pl 62 --namespace-mb 2678 --gc-thres-pcent 72 --program-ns 3300000" \
         "femu-58lun-66blk-thres60-3900us --nchs 2 --luns-per-ch 29 --blks-per-pl 66 --namespace-mb 3062 --gc-thres-pcent 60 --program-ns 3900000"; do
     set -- $drive; n=$1; shift
