@@ -87,6 +87,9 @@ PROBE_AT_LOWEST = False
 #: plan, 0.05 in the graded one).
 PROBE_WINDOW_ROUNDS = 4
 PROBE_ROUND_SHARE = 0.5
+#: The probe's window the plan's (full rounds): more collector cycles (off; its rule and why:
+#: bench/results/probe40/RULE.md, DIAGNOSIS.md).
+PROBE_WHOLE_CYCLES = False
 #: Whether the graded plan dates the onset of garbage collection from empty in its graded fill
 #: (:func:`with_graded_fill`, 0.15 drive writes more) where the target reports write counters
 #: and the budget holds it; calibrate reads it (``reserve_reading.py``). On, with the reading's
@@ -496,20 +499,23 @@ def with_probe(
     plan: MeasurementPlan, queue_depth: int, at_lowest: bool | None = None
 ) -> MeasurementPlan:
     """``plan`` with the second-queue-depth probe: after its highest level, a window of
-    :data:`PROBE_WINDOW_ROUNDS` rounds at ``queue_depth`` on the same span. The level's
-    segment leaves the drive in its steady state there (a queue depth does not change where
-    the data is), so the probe costs its window alone; the highest level is where queue depth
-    matters most (GC keeps fewer units busy there, so more of them wait for host writes).
+    :data:`PROBE_WINDOW_ROUNDS` rounds (:data:`PROBE_WHOLE_CYCLES`) at ``queue_depth`` on the
+    same span. The level's segment leaves the drive in its steady state there (a queue depth
+    does not change where the data is), so the probe costs its window alone; the highest level
+    is where queue depth matters most (GC keeps fewer units busy there, so more of them wait
+    for host writes).
     ``at_lowest`` (None: :data:`PROBE_AT_LOWEST`): with two levels or more, the same window
     after the lowest level's segment too (before the next level's discard)."""
     levels = sorted(s.extra_op_percent for s in plan.segments)
-    round_dw = round(plan.round_drive_writes * PROBE_ROUND_SHARE, 6)
-    window = PROBE_WINDOW_ROUNDS * round_dw
+    share = 1.0 if PROBE_WHOLE_CYCLES else PROBE_ROUND_SHARE
+    rounds = plan.window_rounds if PROBE_WHOLE_CYCLES else PROBE_WINDOW_ROUNDS
+    round_dw = round(plan.round_drive_writes * share, 6)
+    window = rounds * round_dw
 
     def at(x: float) -> Segment:
         return Segment(
             x, 0.0, round(window, 6), queue_depth=queue_depth,
-            window_rounds=PROBE_WINDOW_ROUNDS, round_drive_writes=round_dw,
+            window_rounds=rounds, round_drive_writes=round_dw,
         )  # fmt: skip
 
     lowest = PROBE_AT_LOWEST if at_lowest is None else at_lowest
