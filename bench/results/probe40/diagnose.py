@@ -39,7 +39,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path("bench")
-_spec = importlib.util.spec_from_file_location("tally", ROOT / "results/qdwaf/tally.py")
+_spec = importlib.util.spec_from_file_location("tally", ROOT / "results" / "qdwaf" / "tally.py")
 tally = importlib.util.module_from_spec(_spec)  # type: ignore[arg-type]
 _spec.loader.exec_module(tally)  # type: ignore[union-attr]
 

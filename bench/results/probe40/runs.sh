@@ -14,9 +14,9 @@ for drive in "femu-54lun-62blk-thres72-3300us --nchs 6 --luns-per-ch 9 --blks-pe
     for seed in 31 32 33; do
         for arm in off on; do
             flag=--no-whole-cycles; [ $arm = on ] && flag=--whole-cycles
-            run $n-s$seed-$arm $PY $R/measure_flagged.py $flag measure --binary $H --out $R/femu/$n-s$seed-$arm --onset-from-empty --spare-from-onset --chunk-sizing deadline --seed $seed "$@"
+            run $n-s$seed-$arm $PY bench/results/probe40/measure_flagged.py $flag measure --binary $H --out $R/femu/$n-s$seed-$arm --onset-from-empty --spare-from-onset --chunk-sizing deadline --seed $seed "$@"
         done
     done
 done
-run sim $PY $R/sim_runs.py --seeds 9413,9414 --out $R/sim.jsonl
+run sim $PY bench/results/probe40/sim_runs.py --seeds 9413,9414 --out $R/sim.jsonl
 echo DONE; date -u

@@ -34,10 +34,22 @@ reports for its rounds: simulated seconds for a simulated drive).
 
 from __future__ import annotations
 
-import re
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
+from overprov.calibrate.budget import (
+    DEFAULT_BUDGET_DRIVE_WRITES as DEFAULT_BUDGET_DRIVE_WRITES,
+)
+from overprov.calibrate.budget import (
+    GRADED_BUFFER_SHARE_MAX as GRADED_BUFFER_SHARE_MAX,
+)
+from overprov.calibrate.budget import (
+    RANDOM_PLAN_BUDGET_DRIVE_WRITES as RANDOM_PLAN_BUDGET_DRIVE_WRITES,
+)
+from overprov.calibrate.budget import Budget as Budget
+from overprov.calibrate.budget import default_budget as default_budget
+from overprov.calibrate.budget import default_budget_note as default_budget_note
+from overprov.calibrate.budget import parse_budget as parse_budget
 from overprov.calibrate.precondition import (
     ASSUMED_NATIVE_OP_PERCENT,
     GRADED_ROUNDS,
@@ -48,21 +60,6 @@ from overprov.calibrate.precondition import (
 from overprov.errors import ConfigError
 from overprov.measurement_file import PRECONDITIONS, Measurement
 
-#: Default budget: the graded plan's 2 drive writes (``precondition.py``; adopted by the sixth
-#: rule in docs/calibrate-graded-plan.md, "Two drive writes"); a drive-write budget that
-#: holds the random plan's minimum (about 3.4, e.g. ``4dw``) or a time budget chooses the
-#: random plan.
-DEFAULT_BUDGET_DRIVE_WRITES = 2.0
-#: The budget without ``--budget`` where the graded plan was not validated: a target that
-#: reports no NAND write counters (its first level is then sized for an assumed native OP, and a
-#: drive with more spare keeps free space into its 0% window) or a simulated drive whose write
-#: buffer is over :data:`GRADED_BUFFER_SHARE_MAX` of its capacity (still filling through the 0%
-#: window). Enough for three settled levels of the random plan on every drive of the validation
-#: family (docs/calibrate-graded-plan.md, "Two drive writes").
-RANDOM_PLAN_BUDGET_DRIVE_WRITES = 6.0
-#: The largest write buffer, as a share of the user capacity, of the drives the graded plan was
-#: adopted on (the sixth rule kept drives at or under it).
-GRADED_BUFFER_SHARE_MAX = 0.05
 #: Span writes of plain random writes before a graded level's window may count: chosen so two
 #: levels fit in 2 drive writes; what that costs is measured in bench/README.md ("Two drive
 #: writes").
@@ -88,7 +85,8 @@ PROBE_AT_LOWEST = False
 PROBE_WINDOW_ROUNDS = 4
 PROBE_ROUND_SHARE = 0.5
 #: The probe's window the plan's (full rounds): more collector cycles (off; its rule and why:
-#: bench/results/probe40/RULE.md, DIAGNOSIS.md).
+#: bench/results/probe40/RULE.md and
+#: bench/results/probe40/DIAGNOSIS.md).
 PROBE_WHOLE_CYCLES = False
 #: Whether the graded plan dates the onset of garbage collection from empty in its graded fill
 #: (:func:`with_graded_fill`, 0.15 drive writes more) where the target reports write counters
@@ -111,81 +109,6 @@ ONSET_EXPECTED_DRIVE_WRITES = 1.0 + ASSUMED_NATIVE_OP_PERCENT / 100.0
 #: a victim floor of 1/8 invalid (FEMU's) is met at onsets from about 0.47 drive writes (the
 #: oldest data ``1 − e^(−0.3·y)`` invalid); a later onset falls in the first level's sweeps.
 FILL_HAZARD = 0.3
-
-
-@dataclass(frozen=True)
-class Budget:
-    """At most ``drive_writes`` host writes (in units of the tested capacity) or ``io_seconds``
-    of device I/O time; None: unbounded in that unit."""
-
-    drive_writes: float | None = None
-    io_seconds: float | None = None
-
-    def text(self) -> str:
-        parts = []
-        if self.drive_writes is not None:
-            parts.append(f"{self.drive_writes:g} drive writes")
-        if self.io_seconds is not None:
-            parts.append(f"{self.io_seconds / 3600:g} h of I/O")
-        return " or ".join(parts) or "unbounded"
-
-
-_BUDGET_RE = re.compile(r"^\s*([0-9]*\.?[0-9]+)\s*(dw|h|m|min|s)\s*$", re.IGNORECASE)
-
-
-def default_budget(
-    *, write_counters: bool, buffer_bytes: int = 0, capacity_bytes: int = 1
-) -> tuple[Budget, str | None]:
-    """The budget without ``--budget``, and why it is not the graded plan's (None when it is).
-
-    The graded plan (:data:`DEFAULT_BUDGET_DRIVE_WRITES`) where it was validated: the target
-    reports its NAND writes and its write buffer (a simulated drive's; 0 when not known) is at
-    most :data:`GRADED_BUFFER_SHARE_MAX` of its capacity. Elsewhere the random plan's
-    :data:`RANDOM_PLAN_BUDGET_DRIVE_WRITES`; ``--budget 2dw`` still asks for the graded one.
-    """
-    share = buffer_bytes / max(capacity_bytes, 1)
-    if not write_counters:
-        why = (
-            "the target reports no NAND write counters, so the graded plan could not measure "
-            "its free space"
-        )
-    elif share > GRADED_BUFFER_SHARE_MAX:
-        why = (
-            f"its write buffer ({buffer_bytes:,} bytes) is {100 * share:.1f}% of its capacity, "
-            f"over the {100 * GRADED_BUFFER_SHARE_MAX:g}% of the drives the graded plan was "
-            "checked on"
-        )
-    else:
-        return Budget(drive_writes=DEFAULT_BUDGET_DRIVE_WRITES), None
-    return Budget(drive_writes=RANDOM_PLAN_BUDGET_DRIVE_WRITES), why
-
-
-def default_budget_note(why: str) -> str:
-    """What calibrate says when :func:`default_budget` chose the random plan."""
-    return (
-        f"the random plan within {RANDOM_PLAN_BUDGET_DRIVE_WRITES:g} drive writes, not the "
-        f"graded plan's {DEFAULT_BUDGET_DRIVE_WRITES:g}: {why} (--budget "
-        f"{DEFAULT_BUDGET_DRIVE_WRITES:g}dw asks for the graded plan; "
-        'docs/calibrate-graded-plan.md, "Limits")'
-    )
-
-
-def parse_budget(text: str | None) -> Budget:
-    """``"2dw"`` (drive writes), ``"2h"``, ``"90m"``, ``"600s"`` (device I/O time); None: the
-    default of :data:`DEFAULT_BUDGET_DRIVE_WRITES` drive writes."""
-    if text is None:
-        return Budget(drive_writes=DEFAULT_BUDGET_DRIVE_WRITES)
-    m = _BUDGET_RE.match(text)
-    if not m:
-        raise ConfigError(
-            f"--budget: {text!r} is neither drive writes (e.g. 2dw) nor I/O time (e.g. 2h, 90m)"
-        )
-    value, unit = float(m.group(1)), m.group(2).lower()
-    if value <= 0:
-        raise ConfigError(f"--budget: must be positive, got {text!r}")
-    if unit == "dw":
-        return Budget(drive_writes=value)
-    return Budget(io_seconds=value * {"h": 3600.0, "m": 60.0, "min": 60.0, "s": 1.0}[unit])
 
 
 @dataclass(frozen=True)
