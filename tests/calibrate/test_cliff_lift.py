@@ -1,7 +1,7 @@
-"""The lifted twin's fit read past its write buffer's fill, and a ceiling lifted only where it is
-under the plateau (``cliff.fit_cache(plateau_past_fill=)``, ``cliff_prediction.lift_ceiling(
-only_under=)``; with ``cliff_prediction.PROBES_IN_PREDICTION`` only:
-bench/results/clifflift/RULE.md, bench/results/cliffcheck/UNDERLIFT.md)."""
+"""The lifted twin's fit read past its write buffer's fill (``cliff.fit_cache(plateau_past_fill=)``;
+with ``cliff_prediction.PROBES_IN_PREDICTION`` only: bench/results/clifflift/RULE.md,
+bench/results/cliffcheck/UNDERLIFT.md). The lift only under the plateau:
+tests/calibrate/test_cliff_probes_in_prediction.py."""
 
 from __future__ import annotations
 
@@ -9,40 +9,6 @@ import pytest
 from overprov.calibrate import cliff, cliff_prediction, validation
 from overprov.calibrate.cliff_series import cache_step
 from overprov.errors import ConfigError
-
-PLATEAU = 100_000.0
-
-
-def _twin(controller: dict | None) -> dict:
-    timing = {"nand": {"program_us": 500.0}}
-    if controller is not None:
-        timing["controller"] = controller
-    return {"advertised_bytes": 1e12, "config": {"timing": timing}}
-
-
-def _ctrl(command_us: float) -> dict:
-    return {"contexts": 2, "command_us": command_us, "data_us_per_4kib": 0.5, "map_update_us": 2.0}
-
-
-def test_only_a_ceiling_under_the_plateau_is_lifted():
-    # 2 contexts at 1 + 0.5 + 2 µs: 571,429 a second, above the plateau: kept as it is
-    above = _twin(_ctrl(1.0))
-    assert cliff_prediction.controller_ceiling_iops(above) == pytest.approx(2e6 / 3.5)
-    assert cliff_prediction.lift_ceiling(above, PLATEAU, only_under=True) is above
-    # no controller: none given
-    bare = _twin(None)
-    assert cliff_prediction.controller_ceiling_iops(bare) is None
-    assert cliff_prediction.lift_ceiling(bare, PLATEAU, only_under=True) is bare
-    # 2 contexts at 40 + 0.5 + 2 µs: 47,059 a second, under it: lifted as before
-    under = _twin(_ctrl(40.0))
-    lifted = cliff_prediction.lift_ceiling(under, PLATEAU, only_under=True)
-    want = PLATEAU / (1 - cliff.CEILING_MARGIN)
-    assert cliff_prediction.controller_ceiling_iops(lifted) == pytest.approx(want)
-    assert lifted == cliff_prediction.lift_ceiling(under, PLATEAU)
-    # the form judged by bench/results/cliffcheck/RULE.md stays the default
-    assert cliff_prediction.controller_ceiling_iops(
-        cliff_prediction.lift_ceiling(above, PLATEAU)
-    ) == pytest.approx(want)  # fmt: skip
 
 
 def _bound_by_its_controller() -> tuple[cliff.Series, dict, float]:
