@@ -1,7 +1,8 @@
 """``overprov calibrate --cliff`` end to end on generated drives with held-out caches
 (bench/results/cliffplan/RULE.md; with ``--probes-in-prediction``, the step's read probes
 in the prediction: bench/results/cliffread/RULE.md; ``cliffcheck_verdicts``: the counts of
-bench/results/cliffcheck/RULE.md).
+bench/results/cliffcheck/RULE.md, and of bench/results/clifflift/RULE.md, whose conditions
+are the same).
 
 For each seed and cache share: the truth drive (``validation.drive(seed)`` with the cache, its
 SLC program time drawn from 150-250 µs, a 4 MiB write buffer) written as a drive file and

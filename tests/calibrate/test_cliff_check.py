@@ -106,7 +106,7 @@ def test_a_failed_fill_check_declines_the_cliff_under_reads_with_its_reason(monk
     # plateau (the lift's under-lift where the controller and dies both bind is apart)
     twin = validation.drive(201)
     twin["config"]["timing"]["controller"]["command_us"] = 1.0
-    monkeypatch.setattr(cliff_prediction, "lift_ceiling", lambda t, plateau: t)
+    monkeypatch.setattr(cliff_prediction, "lift_ceiling", lambda t, plateau, *a: t)
     got = cliff_prediction.predict(doc, twin, str(validation.scale_for(twin, 2 * 2**30)))
     assert got["probes_in_prediction"] is False
     assert got["fit"] is not None, got["declined"]  # the cache still fitted, on the lifted twin

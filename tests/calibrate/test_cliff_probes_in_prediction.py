@@ -49,6 +49,31 @@ def test_a_twin_without_a_controller_is_given_one():
     assert cliff_prediction._lift(lifted, lifted) is None
 
 
+def _ctrl(command_us: float) -> dict:
+    return {"contexts": 2, "command_us": command_us, "data_us_per_4kib": 0.5, "map_update_us": 2.0}
+
+
+def test_only_a_ceiling_under_the_plateau_is_lifted():
+    # 2 contexts at 1 + 0.5 + 2 µs: 571,429 a second, above the plateau: kept as it is
+    above = _twin(_ctrl(1.0))
+    assert cliff_prediction.controller_ceiling_iops(above) == pytest.approx(2e6 / 3.5)
+    assert cliff_prediction.lift_ceiling(above, PLATEAU, only_under=True) is above
+    # no controller: none given
+    bare = _twin(None)
+    assert cliff_prediction.controller_ceiling_iops(bare) is None
+    assert cliff_prediction.lift_ceiling(bare, PLATEAU, only_under=True) is bare
+    # 2 contexts at 40 + 0.5 + 2 µs: 47,059 a second, under it: lifted as before
+    under = _twin(_ctrl(40.0))
+    lifted = cliff_prediction.lift_ceiling(under, PLATEAU, only_under=True)
+    want = PLATEAU / (1 - cliff.CEILING_MARGIN)
+    assert cliff_prediction.controller_ceiling_iops(lifted) == pytest.approx(want)
+    assert lifted == cliff_prediction.lift_ceiling(under, PLATEAU)
+    # the form judged by bench/results/cliffcheck/RULE.md stays the default
+    assert cliff_prediction.controller_ceiling_iops(
+        cliff_prediction.lift_ceiling(above, PLATEAU)
+    ) == pytest.approx(want)  # fmt: skip
+
+
 def test_the_step_s_probes_read_as_full_size_probes():
     scale = 0.01
     probe = {"qd": 8, "read_percent": 70, "span_bytes": 4096 * 1000, "fill_bytes": 4096 * 1000,

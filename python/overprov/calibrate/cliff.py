@@ -34,7 +34,14 @@ from typing import Any
 
 from overprov import engine, presets
 from overprov.calibrate import read_slot
-from overprov.calibrate.cliff_series import Cliff, Series, cache_step, find_cliff, find_step
+from overprov.calibrate.cliff_series import (
+    Cliff,
+    Series,
+    buffer_fill_bytes,
+    cache_step,
+    find_cliff,
+    find_step,
+)
 from overprov.errors import ConfigError
 
 __all__ = [
@@ -193,6 +200,12 @@ def fitted_drive(
 
 #: whether :func:`fit_cache` passes over a write buffer's fill to a later step by default
 PAST_BUFFER = False
+#: whether :func:`fit_cache` reads the bisection's plateau past the twin's write buffer's fill
+#: by default (``plateau_past_fill``: bench/results/clifflift/RULE.md)
+PLATEAU_PAST_FILL = False
+#: ``plateau_past_fill``: the intervals read past the fill, and the most intervals simulated
+#: (as a multiple of those up to the measured cliff)
+PAST_FILL_INTERVALS, PAST_FILL_MAX_FACTOR = 3, 4
 #: the bisection's bounds of the SLC program time (µs per SLC page)
 SLC_PROGRAM_US_RANGE = (20.0, 2000.0)
 #: the bisection's bounds of the TLC program time, as factors of the twin's
@@ -245,6 +258,7 @@ def fit_cache(
     ceiling: bool = False,
     min_drop: float = 0.1,
     past_buffer: bool = PAST_BUFFER,
+    plateau_past_fill: bool = PLATEAU_PAST_FILL,
 ) -> CacheFit:
     """Fit the SLC cache from a FOB → write-saturation series: 4 KiB random writes at ``qd``
     from a purged drive (calibrate's FOB segment run on past the cliff). On a purged drive
@@ -271,6 +285,10 @@ def fit_cache(
     ``past_buffer``: a first step at the host bytes the twin's write buffer (as simulated at
     ``scale``) fills at, with a later step, is the buffer's, not the cache's; the later one is
     fitted (:func:`cliff_series.cache_step`), in the measured series and the fitted drive's.
+    ``plateau_past_fill``: the bisection's plateau read past the twin's write buffer's fill
+    (:func:`_past_fill_plateau`), so that an SLC program time is taken where the dies hold
+    the plateau, not where a buffer fed at a ceiling just above it hides their shortfall for
+    part of the series (bench/results/cliffcheck/UNDERLIFT.md).
 
     The size is corrected once to the bytes before the fitted drive's own cliff (what the
     write buffer held there depends on the workload).
@@ -306,20 +324,33 @@ def fit_cache(
     def own_cliff(s: Series) -> Cliff | None:
         return cache_step(s, bs_bytes=bs_bytes, min_drop=min_drop, rise=rise, buffer_bytes=fill)[0]
 
-    def plateau(program_us: float) -> float:
+    def big(program_us: float) -> dict[str, Any]:
         # a cache ten times the size: a faster one must not fill before the k-th interval
         big_region = None if region is None else 10 * cache
-        big = with_cache(twin, 10 * cache, program_us, static_bytes=big_region)
-        return statistics.median(series(big, k).iops[lo:k])
+        return with_cache(twin, 10 * cache, program_us, static_bytes=big_region)
+
+    def plain_plateau(program_us: float) -> float:
+        return statistics.median(series(big(program_us), k).iops[lo:k])
+
+    ceiling_iops: list[float] = []  # the level at the fastest SLC program, once
+
+    def plateau(program_us: float, level: float = target.iops_before) -> float:
+        if not plateau_past_fill:
+            return plain_plateau(program_us)
+        if not ceiling_iops:
+            ceiling_iops.append(plain_plateau(SLC_PROGRAM_US_RANGE[0]))
+        return _past_fill_plateau(
+            lambda n: series(big(program_us), n).iops, ceiling_iops[0], level, buffer / scale,
+            bs_bytes * step, k, lo, 10 * cache,
+        )  # fmt: skip
 
     slc_us = _bisect(plateau, *SLC_PROGRAM_US_RANGE, target.iops_before, iterations)
     at_ceiling = False
     if slc_us is None and ceiling:
         # a ceiling: the plateau is met by every program up to some time; the bisection to a
         # target just under it finds that time (None if even the fastest falls short)
-        bound = _bisect(
-            plateau, *SLC_PROGRAM_US_RANGE, target.iops_before * (1 - CEILING_MARGIN), iterations
-        )
+        under = target.iops_before * (1 - CEILING_MARGIN)
+        bound = _bisect(lambda us: plateau(us, under), *SLC_PROGRAM_US_RANGE, under, iterations)
         if bound is not None:
             slc_us = bound * CEILING_SHARE
             at_ceiling = True
@@ -372,6 +403,34 @@ def fit_cache(
             f"does not reproduce the measured cliff ({target}); its own: {check}"
         )
     return CacheFit(cache, slc_us, target, static, tlc_us, bs_bytes, at_ceiling, min_drop)
+
+
+def _past_fill_plateau(
+    run, ceiling_iops: float, level: float, buffer_bytes: float, interval_bytes: float,
+    k: int, lo: int, cache_bytes: float,
+) -> float:  # fmt: skip
+    """The plateau a write series holds once the drive's write buffer is full, to be compared
+    with ``level`` (the measured plateau): ``run(n)`` the series' IOPS for ``n`` intervals of
+    ``interval_bytes`` at 1 IOPS, ``ceiling_iops`` the same drive's level at the fastest SLC
+    program (the link's or the controller's ceiling, c). A buffer of ``buffer_bytes`` (full
+    size) fed at c and drained at a rate under ``level`` is full after at most ``buffer_bytes``
+    × c ÷ (c − ``level``) host bytes (:func:`cliff_series.buffer_fill_bytes`): the plateau is the
+    median of the intervals from there to the k-th, at least ``PAST_FILL_INTERVALS`` of them
+    (the series run on past k if need be; at most ``PAST_FILL_MAX_FACTOR`` × k intervals and
+    short of ``cache_bytes`` written at c), so a drive whose dies run under ``level`` reads
+    under it however long its buffer hid them. With no buffer, a fill within the first
+    intervals or a ceiling at or under ``level``: the median of intervals ``lo`` to k − 1, as
+    without it."""
+    fill = buffer_fill_bytes(ceiling_iops, level, buffer_bytes) if buffer_bytes > 0 else 0.0
+    if not math.isfinite(fill):
+        return statistics.median(run(k)[lo:k])
+    per_interval = max(ceiling_iops, 1.0) * interval_bytes
+    most = min(PAST_FILL_MAX_FACTOR * k, int(cache_bytes / per_interval))
+    start = min(max(lo, math.ceil(fill / per_interval)), most - PAST_FILL_INTERVALS)
+    if start <= lo:
+        return statistics.median(run(k)[lo:k])
+    n = max(k, start + PAST_FILL_INTERVALS)
+    return statistics.median(run(n)[start:n])
 
 
 def fit_without_cache(

@@ -66,7 +66,30 @@ def cliff_twin(
     return d, float(factor)
 
 
-def lift_ceiling(twin: dict[str, Any], plateau_iops: float) -> dict[str, Any]:
+#: With :data:`PROBES_IN_PREDICTION`: the twin's ceiling lifted only where it is under the
+#: measured plateau (:func:`lift_ceiling`'s ``only_under``), and the fit's plateau read past the
+#: twin's write buffer's fill (``cliff.fit_cache``'s ``plateau_past_fill``):
+#: bench/results/clifflift/RULE.md; False: bench/results/cliffcheck/RULE.md's form (a ceiling
+#: put at the plateau ÷ 0.95 on every twin, the plateau read over intervals 1 to k − 1)
+LIFT_UNDER_PLATEAU_PAST_FILL = True
+
+
+def controller_ceiling_iops(twin: dict[str, Any]) -> float | None:
+    """The twin's controller ceiling (contexts ÷ its per-command time, commands a second), or
+    None where it has no controller (its time all in the NAND)."""
+    ctrl = twin.get("config", {}).get("timing", {}).get("controller")
+    per_us = sum(float((ctrl or {}).get(k) or 0.0) for k in _CONTROLLER_KEYS)
+    if not ctrl or per_us <= 0:
+        return None
+    return float(ctrl.get("contexts") or 1) * 1e6 / per_us
+
+
+_CONTROLLER_KEYS = ("command_us", "data_us_per_4kib", "map_update_us")
+
+
+def lift_ceiling(
+    twin: dict[str, Any], plateau_iops: float, only_under: bool = False
+) -> dict[str, Any]:
     """``twin`` with its controller's per-command time (``command_us``, ``data_us_per_4kib``,
     ``map_update_us``, in proportion) set so that its ceiling (contexts ÷ that time) is
     ``plateau_iops`` ÷ (1 − ``cliff.CEILING_MARGIN``): just above the fastest the drive was
@@ -75,19 +98,24 @@ def lift_ceiling(twin: dict[str, Any], plateau_iops: float) -> dict[str, Any]:
     the controller is faster, and one under it bounds how fast a command is seen to go
     (the SLC program time is then fitted under that ceiling, ``cliff.fit_cache``). Every
     command pays it, a read of a page never written too (most of a purged drive's). A twin
-    without a controller (its time all in the NAND) is given one: a context per command."""
+    without a controller (its time all in the NAND) is given one: a context per command.
+    ``only_under``: only a ceiling under ``plateau_iops`` is lifted; a twin without a
+    controller, or with one whose ceiling is at or above the plateau, is returned as it is
+    (its ceiling does not bind the plateau: bench/results/cliffcheck/verdict.md)."""
     if plateau_iops <= 0:
         return twin
     need = plateau_iops / (1 - cliff.CEILING_MARGIN)
-    keys = ("command_us", "data_us_per_4kib", "map_update_us")
+    keys = _CONTROLLER_KEYS
     ctrl = twin.get("config", {}).get("timing", {}).get("controller")
-    per_us = sum(float((ctrl or {}).get(k) or 0.0) for k in keys)
-    if not ctrl or per_us <= 0:
+    have = controller_ceiling_iops(twin)
+    if only_under and (have is None or have >= plateau_iops):
+        return twin
+    if have is None:
         ctrl = {"contexts": 1, "command_us": 1e6 / need, "data_us_per_4kib": 0.0,
                 "map_update_us": 0.0}  # fmt: skip
         timing = {**twin["config"]["timing"], "controller": ctrl}
         return {**twin, "config": {**twin["config"], "timing": timing}}
-    factor = float(ctrl.get("contexts") or 1) * 1e6 / per_us / need
+    factor = have / need
     timing = {**twin["config"]["timing"]}
     timing["controller"] = {**ctrl, **{k: float(ctrl[k]) * factor for k in keys if k in ctrl}}
     return {**twin, "config": {**twin["config"], "timing": timing}}
@@ -111,18 +139,19 @@ def measured_plateau(measured: cliff.Series, bs_bytes: int, fill_bytes: float) -
 
 def fit(
     measured: cliff.Series, twin: dict[str, Any], scale: float, bs_bytes: int,
-    past_buffer: bool = False,
+    past_buffer: bool = False, plateau_past_fill: bool = False,
 ) -> cliff.CacheFit:  # fmt: skip
     """The purged series fitted at a 10% step or, where it shows none, a 5% one (with
-    ``past_buffer``, a first step at the twin's write buffer's fill passed over)."""
+    ``past_buffer``, a first step at the twin's write buffer's fill passed over; with
+    ``plateau_past_fill``, the plateau of the SLC program time's bisection read past it)."""
+    kw = {"precondition": "none", "bs_bytes": bs_bytes, "past_buffer": past_buffer,
+          "plateau_past_fill": plateau_past_fill}  # fmt: skip
     try:
-        return cliff.fit_cache(measured, twin, scale, precondition="none", bs_bytes=bs_bytes,
-                               past_buffer=past_buffer)  # fmt: skip
+        return cliff.fit_cache(measured, twin, scale, **kw)
     except ConfigError as exc:
         if "no cliff" not in str(exc):
             raise
-    return cliff.fit_cache(measured, twin, scale, precondition="none", bs_bytes=bs_bytes,
-                           min_drop=0.05, past_buffer=past_buffer)  # fmt: skip
+    return cliff.fit_cache(measured, twin, scale, min_drop=0.05, **kw)
 
 
 def _seconds(
@@ -182,13 +211,15 @@ def predict(doc: dict[str, Any], drive: dict[str, Any], scale: str) -> dict[str,
     decline_cliff = fill_form and wl.read_percent > 0
     if not_free:
         out["probes_not_used"] = not_free_reason(before)
+    past_fill = False
     if probes is not None or fill_form:
         plateau = measured_plateau(series(doc), bs, fill)
-        lifted = twin if plateau is None else lift_ceiling(twin, plateau)
+        past_fill = LIFT_UNDER_PLATEAU_PAST_FILL
+        lifted = twin if plateau is None else lift_ceiling(twin, plateau, past_fill)
         out["controller_lift"] = _lift(twin, lifted)
         twin = lifted
     try:
-        f = fit(series(doc), twin, factor, bs, fill > 0)
+        f = fit(series(doc), twin, factor, bs, fill > 0, past_fill)
     except ConfigError as exc:
         out["declined"] = str(exc).removeprefix("cliff: ")
         return out
@@ -216,7 +247,7 @@ def predict(doc: dict[str, Any], drive: dict[str, Any], scale: str) -> dict[str,
                     twin, series(doc), probes.before, probes.after, scale=factor,
                     fit_qd=int(doc.get("qd", 32)), read_probes=True, **kw,
                     unwritten_read_us=probes.unwritten_read_us,
-                    fitter=lambda s, d, sc: fit(s, d, sc, bs, fill > 0),
+                    fitter=lambda s, d, sc: fit(s, d, sc, bs, fill > 0, past_fill),
                 )  # fmt: skip
                 out["read_probes_selection"] = _selection(chosen)
             elif chosen is not None:  # from filled: the chosen twin, no read slot (purged only)
