@@ -53,7 +53,7 @@ from calibrate_bench import seeds_arg  # bench/ is on the path when run as a scr
 from cliff_consumer import consumer_drive
 from cliff_rule import declined_rule, declined_rule_line, reason
 from overprov import presets
-from overprov.calibrate import cliff, validation
+from overprov.calibrate import cliff, cliff_no_step, validation
 from overprov.errors import ConfigError
 from overprov.units import parse_size_bytes
 
@@ -93,7 +93,7 @@ def _seconds(
 #: this share of reads (0: none); ``probe_bs``: the request sizes of the QD32 write series
 #: tried in turn (the first that gives a fit is kept), before the fallback
 #: ``no_cache``: where no probe shows a step, the twin without a cache
-#: (``cliff.fit_without_cache``); ``ceiling``: where no series identifies the SLC program
+#: (``cliff_no_step.fit_without_cache``); ``ceiling``: where no series identifies the SLC program
 #: time, a step from a plateau at a ceiling fitted with it bounded (``fit_cache(ceiling=)``)
 #: ``fine_step``: where no series shows a step of 10%, the same series searched for a step of
 #: this share (0: not), fitted as a cache, and a fit without a cache only where none shows
@@ -210,7 +210,7 @@ def _fit(truth: dict, twin: dict, scale: float, state: str, row: dict) -> cliff.
     if FIT_TLC["no_cache"] and state == "none":
         for bs, measured in sorted(flat, key=lambda f: -f[0]):
             try:
-                fit = cliff.fit_without_cache(
+                fit = cliff_no_step.fit_without_cache(
                     measured,
                     twin,
                     scale,

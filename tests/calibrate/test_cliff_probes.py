@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from overprov.calibrate import cliff, validation
+from overprov.calibrate import cliff, cliff_no_step, validation
 from overprov.errors import ConfigError
 
 
@@ -79,7 +79,7 @@ def no_step_fit(small_drive):
         truth, scale, qd=32, seconds=150.0, interval_s=2.5, precondition="none"
     )
     twin = cliff.with_cache(d, 1e9, 200.0, tlc_program_us=1.3 * tlc)
-    return twin, cliff.fit_without_cache(measured, twin, scale)
+    return twin, cliff_no_step.fit_without_cache(measured, twin, scale)
 
 
 def test_a_series_without_a_step_gives_the_twin_without_a_cache(small_drive, no_step_fit):
@@ -93,7 +93,7 @@ def test_a_series_without_a_step_gives_the_twin_without_a_cache(small_drive, no_
     assert cliff.fitted_drive(twin, fit)["config"]["timing"]["slc"]["enabled"] is False
     stepped = _series([90_000.0] + [30_000.0] * 5 + [10_000.0] * 5)
     with pytest.raises(ConfigError, match="shows a step"):
-        cliff.fit_without_cache(stepped, twin, scale)
+        cliff_no_step.fit_without_cache(stepped, twin, scale)
 
 
 def test_a_plateau_at_the_link_is_fitted_with_the_slc_time_bounded(small_drive):
@@ -141,7 +141,7 @@ def test_a_step_under_ten_percent_is_found_at_five_and_fitted(small_drive, slowe
     assert fit.tlc_program_us == pytest.approx(tlc, rel=0.05)
     assert fit.min_drop == 0.05
     with pytest.raises(ConfigError, match="shows a step"):
-        cliff.fit_without_cache(measured, twin, scale, min_drop=0.05)
+        cliff_no_step.fit_without_cache(measured, twin, scale, min_drop=0.05)
 
 
 def test_a_fit_without_a_cache_is_not_predicted_where_a_cache_it_cannot_see_moves_it(

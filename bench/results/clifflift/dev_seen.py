@@ -3,8 +3,10 @@ run as ``bench/cliffplan_eval.py --probes-in-prediction --also-workloads qd8,rea
 (``cliffplan_eval.one``), with this branch's form (the ceiling lifted only under the plateau,
 the fit's plateau read past the twin's buffer fill). Cases: cliffcheck's and cliffidle's.
 
-    cd bench && PYTHONPATH=../python:. nice -n 10 python results/clifflift/dev_seen.py \
-        237:0.01 232:0.01 235:0.03 221:0.01 224:0.01 > results/clifflift/dev_seen.json
+    PYTHONPATH=python:bench nice -n 10 python bench/results/clifflift/dev_seen.py \
+        237:0.01 232:0.01 235:0.03 221:0.01 224:0.01 > bench/results/clifflift/dev_seen.json
+
+(run from the repository's root; it was run from bench/ with the paths relative to it)
 """
 
 from __future__ import annotations

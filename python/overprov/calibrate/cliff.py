@@ -46,7 +46,7 @@ from overprov.errors import ConfigError
 
 __all__ = [
     "CacheFit", "Cliff", "Series", "errors", "find_cliff", "find_step", "fit_cache",
-    "fit_without_cache", "fitted_drive", "predict", "read_slot_series", "simulate_series",
+    "fitted_drive", "predict", "read_slot_series", "simulate_series",
     "with_cache",
 ]  # fmt: skip
 
@@ -138,7 +138,7 @@ class CacheFit:
     """The SLC cache the drive had in the measured state (full size)."""
     slc_program_us: float
     measured: Cliff | None
-    """The measured cliff; None: a fit without a cache (:func:`fit_without_cache`)."""
+    """The measured cliff; None: a fit without a cache (``cliff_no_step.fit_without_cache``)."""
     static: bool = False
     """Fitted on a filled drive: ``cache_bytes`` is the static region (the dynamic part on
     unwritten capacity is gone there)."""
@@ -431,73 +431,6 @@ def _past_fill_plateau(
         return statistics.median(run(k)[lo:k])
     n = max(k, start + PAST_FILL_INTERVALS)
     return statistics.median(run(n)[start:n])
-
-
-def fit_without_cache(
-    measured: Series,
-    twin: dict[str, Any],
-    scale: float,
-    *,
-    qd: int = 32,
-    iterations: int = 7,
-    precondition: str = "none",
-    bs_bytes: int = 4096,
-    min_drop: float = 0.1,
-) -> CacheFit:
-    """The drive's writes without a cache: for a write series (``qd``, ``bs_bytes``) that
-    shows no step at all — neither a drop nor a rise (:func:`find_cliff`) — before garbage
-    collection: whatever cache the drive has writes at the rate of its writes past it, so the
-    series cannot size it, and the twin is taken without one (its SLC cache off). Its TLC
-    program time is the one at which that twin reproduces the series' level (the median of
-    its intervals but the first), by bisection in the twin's ÷4 to ×4.
-
-    What this claims is only what the series shows: no step of ``min_drop`` or more in the
-    bytes it wrote (:func:`predict` checks the caches that leaves unseen). A cache
-    that writes at the same rate can still change a mixed workload (its SLC reads, its
-    programs' share of a die); that is not identified here.
-
-    Refused (ConfigError): a series with a step (fit it with :func:`fit_cache`), a level the
-    TLC program time cannot reproduce or meets only next to a bound (a controller's or the
-    link's ceiling sets it), or a twin whose own series shows a step or misses the level by
-    more than 10%."""
-    if find_step(measured, bs_bytes, min_drop)[0] is not None:
-        raise ConfigError("cliff: the measured series shows a step: fit it with fit_cache")
-    end = measured.gc_started.index(True) if any(measured.gc_started) else len(measured.iops)
-    if end < 4:
-        raise ConfigError("cliff: fit refused: fewer than 4 intervals before garbage collection")
-    level = statistics.median(measured.iops[1:end])
-    step = measured.times_s[0]
-    twin_tlc = twin.get("config", {}).get("timing", {}).get("nand", {}).get("program_us")
-    if twin_tlc is None:
-        raise ConfigError("cliff: the twin has no timing.nand.program_us to fit from")
-
-    def series(tlc_us: float) -> Series:
-        fit = CacheFit(0.0, 0.0, None, False, tlc_us, bs_bytes)
-        return simulate_series(
-            fitted_drive(twin, fit), scale, qd=qd, seconds=end * step, interval_s=step,
-            precondition=precondition, bs_bytes=bs_bytes,
-        )  # fmt: skip
-
-    def own_level(tlc_us: float) -> float:
-        return statistics.median(series(tlc_us).iops[1:end])
-
-    lo, hi = (twin_tlc * f for f in TLC_PROGRAM_FACTOR_RANGE)
-    tlc_us = _bisect(own_level, lo, hi, level, iterations)
-    if tlc_us is None:
-        raise ConfigError(
-            f"cliff: fit refused: no TLC program time in {lo:.0f}-{hi:.0f} µs reproduces the "
-            f"level of {level:,.0f} IOPS without a step, or any fast one does (a ceiling)"
-        )
-    check = series(tlc_us)
-    own = statistics.median(check.iops[1:end])
-    stepped = find_step(check, bs_bytes, min_drop)[0]
-    if stepped or abs(own / level - 1) > CHECK_LEVEL:
-        raise ConfigError(
-            f"cliff: fit refused: the twin without a cache (TLC {tlc_us:.0f} µs) does not "
-            f"reproduce the level of {level:,.0f} IOPS without a step (its own: {own:,.0f}, "
-            f"step {stepped})"
-        )
-    return CacheFit(0.0, 0.0, None, False, tlc_us, bs_bytes, min_drop=min_drop)
 
 
 def _differ(a: Cliff | None, b: Cliff | None) -> bool:
