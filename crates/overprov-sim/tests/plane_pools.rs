@@ -60,3 +60,25 @@ fn pools_must_be_the_planes_under_the_offset_rule_naming_the_field() {
         assert!(err.to_string().contains("ftl.plane_pools"), "{err}");
     }
 }
+
+#[test]
+fn skipping_full_victims_off_is_byte_identical_and_on_moves_the_run() {
+    // ftl.gc_skip_full_victim (ftl/plane_pools.rs): off is not echoed and a config with it
+    // false runs byte for byte as one without the key; on, at MQSim's native spare, the
+    // checks whose victim holds no invalid page start no collection and the run moves
+    let base = drive(0.07, 2);
+    let text = serde_json::to_string(&base).unwrap();
+    assert!(!text.contains("gc_skip_full_victim"), "off is not echoed");
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    v["ftl"]["gc_skip_full_victim"] = false.into();
+    let explicit: SimConfig = serde_json::from_value(v).unwrap();
+    let a = serde_json::to_string(&run(base.clone())).unwrap();
+    assert_eq!(a, serde_json::to_string(&run(explicit)).unwrap());
+    let mut on = base;
+    on.ftl.gc_skip_full_victim = true;
+    assert_ne!(
+        a,
+        serde_json::to_string(&run(on)).unwrap(),
+        "skipping changed nothing"
+    );
+}
