@@ -45,7 +45,8 @@ def main(argv: list[str] | None = None) -> int:
                    "--binary", args.binary, "--work", str(args.work / name),
                    "--blocks-per-plane", blocks, "--pages-per-block", pages, "--patch", patch,
                    "--extra-op", str(x), "--qd", "32", "--qd-sweep", "",
-                   "--drive-writes", str(d), "--first-checkpoint", "4", "--out", str(out)]  # fmt: skip
+                   "--drive-writes", str(d), "--first-checkpoint", "4",
+                   "--out", str(out)]  # fmt: skip
             c0 = cpu_s()
             log.write(f"== {name} {x}% D={d} {time.strftime('%H:%M:%S', time.gmtime())}\n")
             log.flush()
