@@ -10,18 +10,16 @@ from __future__ import annotations
 import importlib.util
 import json
 import statistics
-import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parents[1]))
-import mqsim_pairing as m  # noqa: E402
-
 _spec = importlib.util.spec_from_file_location(
-    "mqsched_verdict", HERE.parent / "mqsched" / "verdict.py"
+    "mqmid_verdict", HERE.parent / "mqmid" / "verdict.py"
 )
-mqsched = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(mqsched)
+_mqmid = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_mqmid)
+#: mqsched's verdict (errors, rows, fresh curves) and ``mqsim_pairing``, as mqmid loads them.
+mqsched, m = _mqmid.mqsched, _mqmid.m
 
 SEEN = mqsched.SEEN
 FRESH = ("704x32", "1280x16")
@@ -122,11 +120,10 @@ def main() -> int:
         + ("" if met else f" ({failed} failed)")
         + " (RULE.md; nothing changes in calibrate, the core's default stays off).",
     ]
-    text = "\n".join(out) + "\n"
-    (HERE / "verdict.md").write_text(text)
+    (HERE / "verdict.md").write_text(text := "\n".join(out) + "\n")
     print(text, end="")
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())

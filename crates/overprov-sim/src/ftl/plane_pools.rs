@@ -199,18 +199,8 @@ mod tests {
 
     #[test]
     fn each_pool_keeps_its_own_blocks_and_collects_its_own_victims() {
-        let c = config(2);
-        let g = c.validate().expect("valid");
-        let mut ftl = Ftl::new(&c, g);
-        let user = g.user_pages;
-        let mut x = 12345u64;
-        for _ in 0..8 * user {
-            x = x
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ftl.write(((x >> 33) % user as u64) as u32, 0);
-        }
-        ftl.check_invariants().expect("invariants");
+        let ftl = written(&config(2));
+        let user = ftl.geom.user_pages;
         assert!(ftl.counters().victims > 0);
         // every mapped page is in the pool of its address: blocks of pool lpn % 2
         let mut mapped = 0;
