@@ -17,16 +17,22 @@ fn drive(op: f64, pools: u32) -> SimConfig {
     c
 }
 
+/// `base`'s report (JSON), checked: `base` does not echo `ftl.key`, and a config with the key
+/// set to its off `value` runs byte for byte as `base`.
+fn off_is_byte_identical(base: &SimConfig, key: &str, value: serde_json::Value) -> String {
+    let text = serde_json::to_string(base).unwrap();
+    assert!(!text.contains(key), "off is not echoed");
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    v["ftl"][key] = value;
+    let explicit: SimConfig = serde_json::from_value(v).unwrap();
+    let a = serde_json::to_string(&run(base.clone())).unwrap();
+    assert_eq!(a, serde_json::to_string(&run(explicit)).unwrap());
+    a
+}
+
 #[test]
 fn off_reports_are_byte_identical_to_a_config_without_the_key() {
-    let base = drive(0.1, 0);
-    let text = serde_json::to_string(&base).unwrap();
-    assert!(!text.contains("plane_pools"), "off is not echoed");
-    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
-    v["ftl"]["plane_pools"] = 0.into();
-    let explicit: SimConfig = serde_json::from_value(v).unwrap();
-    let a = serde_json::to_string(&run(base)).unwrap();
-    assert_eq!(a, serde_json::to_string(&run(explicit)).unwrap());
+    off_is_byte_identical(&drive(0.1, 0), "plane_pools", 0.into());
 }
 
 #[test]
@@ -59,4 +65,20 @@ fn pools_must_be_the_planes_under_the_offset_rule_naming_the_field() {
         let err = Simulator::new(c).unwrap_err();
         assert!(err.to_string().contains("ftl.plane_pools"), "{err}");
     }
+}
+
+#[test]
+fn skipping_full_victims_off_is_byte_identical_and_on_moves_the_run() {
+    // ftl.gc_skip_full_victim (ftl/plane_pools.rs): off is not echoed and a config with it
+    // false runs byte for byte as one without the key; on, at MQSim's native spare, the
+    // checks whose victim holds no invalid page start no collection and the run moves
+    let base = drive(0.07, 2);
+    let a = off_is_byte_identical(&base, "gc_skip_full_victim", false.into());
+    let mut on = base;
+    on.ftl.gc_skip_full_victim = true;
+    assert_ne!(
+        a,
+        serde_json::to_string(&run(on)).unwrap(),
+        "skipping changed nothing"
+    );
 }

@@ -138,6 +138,13 @@ pub struct FtlConfig {
     /// it holds more than `gc_free_blocks / N` free blocks.
     #[serde(skip_serializing_if = "super::is_default")]
     pub plane_pools: u32,
+    /// With plane pools: a check whose sampled victim has no invalid page starts no collection
+    /// (MQSim's RGA, `GC_and_WL_Unit_Page_Level.cpp` l. 79–84 and 142–145): the pool's host
+    /// frontier takes its block and the pool collects at its next check. A pool with fewer than
+    /// two free blocks collects whatever it samples. False (the default): it collects the
+    /// victim anyway, and samples again while at its trigger.
+    #[serde(skip_serializing_if = "super::is_default")]
+    pub gc_skip_full_victim: bool,
     /// WiscSim's free pool per channel (`ftl/channel_pools.rs`): 0 (the default) one pool;
     /// N (2..=64) channels, each with its own free blocks (contiguous block numbers, the lowest
     /// taken first) and one open block that host and GC pages share, pages round-robin over
@@ -169,6 +176,7 @@ impl Default for FtlConfig {
             host_streams: HostStreams::Single,
             gc_trigger: CollectionTrigger::Batched,
             plane_pools: 0,
+            gc_skip_full_victim: false,
             channel_pools: 0,
             gc_batch_victims: 0,
         }
@@ -288,6 +296,12 @@ impl FtlConfig {
         writer_timing: bool,
     ) -> Result<()> {
         let n = self.plane_pools;
+        if self.gc_skip_full_victim && n < 2 {
+            return Err(Error::config(
+                "ftl.gc_skip_full_victim",
+                "only with per-plane pools (ftl.plane_pools ≥ 2: the check of a pool's victim)",
+            ));
+        }
         if n < 2 {
             return match n {
                 0 => Ok(()),

@@ -30,6 +30,10 @@ pub(super) struct PlanePools {
     trigger: usize,
     /// Victim samples within the pool (d-choices' d; 1 for random).
     d: u32,
+    /// `ftl.gc_skip_full_victim`: a check whose victim has no invalid page collects nothing.
+    skip_full_victim: bool,
+    /// Checks that started no collection (`skip_full_victim`).
+    skipped_checks: u64,
     rng: Rng,
 }
 
@@ -52,6 +56,8 @@ impl PlanePools {
                 PolicyKind::DChoices => config.ftl.d_choices.max(1),
                 _ => 1,
             },
+            skip_full_victim: config.ftl.gc_skip_full_victim,
+            skipped_checks: 0,
             rng: Rng::derive(config.run.seed, 0x706c_616e),
         }))
     }
@@ -109,16 +115,31 @@ impl Ftl {
         self.pools.as_ref().map_or(0, |p| p.free[pool].len())
     }
 
+    /// Checks that started no collection (`ftl.gc_skip_full_victim`); 0 without pools.
+    #[cfg(test)]
+    pub(crate) fn skipped_checks(&self) -> u64 {
+        self.pools.as_ref().map_or(0, |p| p.skipped_checks)
+    }
+
     fn pool_trigger(&self) -> usize {
         self.pools.as_ref().map_or(0, |p| p.trigger)
     }
 
-    /// Collect one victim of `pool`; false if it has no closed block.
+    /// Collect one victim of `pool`; false if it has no closed block, or (with
+    /// `gc_skip_full_victim`, the pool holding two free blocks or more) if the victim has no
+    /// invalid page: the check then starts no collection.
     fn collect_in_pool(&mut self, pool: usize) -> bool {
         let Some(victim) = self.choose_in_pool(pool) else {
             return false;
         };
         let v = self.blocks.valid[victim as usize];
+        let full = v >= self.ppb;
+        if full && self.pool_len(pool) >= 2 {
+            if let Some(p) = self.pools.as_mut().filter(|p| p.skip_full_victim) {
+                p.skipped_checks += 1;
+                return false;
+            }
+        }
         self.victim_valid_hist[v as usize] += 1;
         self.counters.victims += 1;
         self.relocate_and_erase(victim, Relocation::Gc);
@@ -178,18 +199,8 @@ mod tests {
 
     #[test]
     fn each_pool_keeps_its_own_blocks_and_collects_its_own_victims() {
-        let c = config(2);
-        let g = c.validate().expect("valid");
-        let mut ftl = Ftl::new(&c, g);
-        let user = g.user_pages;
-        let mut x = 12345u64;
-        for _ in 0..8 * user {
-            x = x
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ftl.write(((x >> 33) % user as u64) as u32, 0);
-        }
-        ftl.check_invariants().expect("invariants");
+        let ftl = written(&config(2));
+        let user = ftl.geom.user_pages;
         assert!(ftl.counters().victims > 0);
         // every mapped page is in the pool of its address: blocks of pool lpn % 2
         let mut mapped = 0;
@@ -206,6 +217,52 @@ mod tests {
         }
     }
 
+    /// The FTL of `c` after `8 × user` uniform random writes.
+    fn written(c: &SimConfig) -> Ftl {
+        let g = c.validate().expect("valid");
+        let mut ftl = Ftl::new(c, g);
+        let user = g.user_pages;
+        let mut x = 12345u64;
+        for _ in 0..8 * user {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ftl.write(((x >> 33) % user as u64) as u32, 0);
+        }
+        ftl.check_invariants().expect("invariants");
+        ftl
+    }
+
+    #[test]
+    fn a_check_whose_victim_has_no_invalid_page_starts_no_collection() {
+        // few samples and a thin spare, so that victims without an invalid page come up
+        let mut c = config(2);
+        c.geometry.user_pages = Some(54 * 32);
+        c.ftl.d_choices = 2;
+        let off = written(&c);
+        assert_eq!(off.skipped_checks(), 0);
+        let full_off = off.victim_valid_hist[32];
+        assert!(
+            full_off > 0,
+            "no full victim collected: the test shows nothing"
+        );
+        c.ftl.gc_skip_full_victim = true;
+        let on = written(&c);
+        let skipped = on.skipped_checks();
+        let full_on = on.victim_valid_hist[32];
+        assert!(skipped > 0, "no check skipped");
+        // a full victim is collected only by a pool under two free blocks
+        assert!(
+            full_on < full_off,
+            "{full_on} full victims collected, off {full_off}"
+        );
+        assert_ne!(on.counters(), off.counters());
+        let pools = on.pools.as_ref().expect("pools");
+        for (i, f) in pools.free.iter().enumerate() {
+            assert!(!f.is_empty(), "pool {i} ran dry");
+        }
+    }
+
     #[test]
     fn plane_pools_are_checked() {
         let mut c = config(2);
@@ -217,5 +274,9 @@ mod tests {
         assert!(c.validate().is_ok());
         let c = config(17);
         assert!(c.validate().is_err());
+        let mut c = config(0);
+        c.ftl.gc_skip_full_victim = true;
+        let err = c.validate().unwrap_err().to_string();
+        assert!(err.contains("ftl.gc_skip_full_victim"), "{err}");
     }
 }
