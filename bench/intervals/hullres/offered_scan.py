@@ -1,6 +1,7 @@
 """Which stored plan cases of the pooled tally (``tally.plan_sources(now=True)``) would be
-offered the GC-reserve reading without an onset (``gc_reserve.ReserveForm(onset=None)
-.called_for`` on the case's typed figures, per uniform GC design): a surrogate-level scan,
+offered the GC-reserve reading without an onset (``reserve_hull.floor_in_waf`` and
+``gc_reserve.ReserveForm(onset=None).called_for`` on the case's typed figures, per uniform GC
+design): a surrogate-level scan,
 milliseconds a case, nothing simulated. A case not listed is read as before under the flag
 (its readings and weights unchanged), so only the listed ones need predicting again."""
 
@@ -14,11 +15,15 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 import tally  # noqa: E402  (bench/intervals/)
-
-from overprov.calibrate import cli, gc_designs, gc_reserve  # noqa: E402
-from overprov.calibrate import evidence  # noqa: E402
+from overprov.calibrate import (  # noqa: E402
+    cli,
+    evidence,  # noqa: E402
+    gc_designs,
+    gc_reserve,
+    uncertainty,  # noqa: E402
+)
 from overprov.calibrate import fit as fitmod  # noqa: E402
-from overprov.calibrate import uncertainty  # noqa: E402
+from overprov.calibrate.reserve_hull import floor_in_waf  # noqa: E402
 
 
 def points_of(command: str | list) -> tuple[list[fitmod.Point], bool]:
@@ -69,12 +74,49 @@ def main() -> None:
         if not command or ("--points" not in command and "--waf-points" not in command):
             continue
         pts, _raw = points_of(command)
-        got = offered(pts)
+        got = offered(pts) if floor_in_waf(pts) else []
         if got:
             hit += 1
             print(f"{f.relative_to(tally.ROOT)} | {Path(truth).stem} | {case} | {', '.join(got)}")
     print(f"{hit} of {n} stored plan cases offered the reserve reading without an onset")
 
 
+def corpus_points(c: dict) -> list[fitmod.Point]:
+    """A corpus case's fitted figures as points (each figure's own spread where it has one,
+    else calibrate's for a typed figure)."""
+    by: dict[float, dict] = {}
+    pts = []
+    for f in c["fitted"]:
+        sd = f.get("rel_sd") or cli.USER_POINT_REL_SD
+        if f["kind"] == "fob_iops":
+            pts.append(fitmod.Point(0.0, f["value"], sd, fresh=True))
+        else:
+            d = by.setdefault(float(f["extra_op_percent"]), {})
+            d[f["kind"]], d[f["kind"] + "_sd"] = f["value"], sd
+    for x, d in sorted(by.items()):
+        pts.append(fitmod.Point(x, d.get("iops"), d.get("iops_sd", cli.USER_POINT_REL_SD),
+                                d.get("waf"), d.get("waf_sd", cli.USER_POINT_REL_SD)))  # fmt: skip
+    return pts
+
+
+def corpus_main() -> None:
+    """The corpus block's cases (``tally.CORPUS_CASES``) likewise: uniform, a WAF figure at the
+    lowest fitted level and another, and the reading called for."""
+    from corpus_bench import read_cases  # bench/ (tally put it on the path)
+
+    n = hit = 0
+    for src in tally.CORPUS_CASES:
+        for c in read_cases(tally.ROOT / src):
+            n += 1
+            if c.get("workload", "uniform") != "uniform":
+                continue
+            pts = corpus_points(c)
+            if floor_in_waf(pts) and (got := offered(pts)):
+                hit += 1
+                print(f"{src} | {c['drive']} | held out {c['held_out']['kind']} at "
+                      f"{c['held_out']['extra_op_percent']}% | {', '.join(got)}")  # fmt: skip
+    print(f"{hit} of {n} stored corpus cases offered the reserve reading without an onset")
+
+
 if __name__ == "__main__":
-    main()
+    corpus_main() if sys.argv[1:] == ["corpus"] else main()

@@ -60,7 +60,8 @@ def main(paths: list[str]) -> None:
             )
             print(f"  {k[0]} {k[1]:12s} w={w[k]:.3f} chi2={e['chi2']:.2f} "
                   f"res={e['residual_chi2']:.2f} repro={spare_readings._reproduces(e)} "
-                  f"rho0={s.native_op:+.3f} floor={getattr(s, 'waf_floor', None)} WAF {row}")  # fmt: skip
+                  f"rho0={s.native_op:+.3f} floor={getattr(s, 'waf_floor', None)} "
+                  f"WAF {row}")  # fmt: skip
 
 
 if __name__ == "__main__":
