@@ -27,6 +27,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE.parent / "foreign"))
 import evaluate  # noqa: E402  (bench/foreign/)
 import iops_only_guard  # noqa: E402  (bench/foreign/)
 import tally  # noqa: E402  (bench/intervals/; puts bench/ and bench/foreign/ on the path)
