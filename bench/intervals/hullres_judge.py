@@ -20,10 +20,8 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -35,6 +33,7 @@ sys.path.insert(0, str(HERE.parent / "foreign"))
 import evaluate  # noqa: E402  (bench/foreign/)
 import iops_only_guard  # noqa: E402  (bench/foreign/)
 import tally  # noqa: E402  (bench/intervals/; puts bench/ and bench/foreign/ on the path)
+from iops_form_rule import _case as run_case  # noqa: E402  (bench/foreign/: rows, CPU s)
 
 ROOT = tally.ROOT
 OUT = HERE / "hullres"
@@ -78,27 +77,18 @@ def run_one(truth: Path, case_name: str, arm: str) -> Path:
     doc = json.loads(truth.read_text())
     curve = evaluate.truth_curve(doc, 32)
     case = next(c for c in evaluate.CASES if c[0] == case_name)
-    others = [r for r in doc["levels"] if r["queue_depth"] != 32]
-    cmd = evaluate.command(doc, curve, case, 1, others)
-    cmd = [sys.executable, "-c", FLAG_MAIN.format(on=arm == "on"), *cmd[3:]]
-    before, t0 = os.times(), time.time()
-    with tempfile.TemporaryDirectory() as tmp:
-        res = evaluate.run_case(cmd, curve, case, Path(tmp))
-    after = os.times()
-    kept = {
-        "truth": str(truth.resolve().relative_to(ROOT)),
-        "case": case_name,
-        "reserve_hull": arm,
-        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(t0)),
-        "cpu_s": (after.children_user - before.children_user)
-        + (after.children_system - before.children_system),
-        "result": res,
-    }
-    RUNS.mkdir(parents=True, exist_ok=True)
-    name = "".join(ch for ch in case_name if ch.isalnum())
-    path = RUNS / f"{stem_of(truth)}--{name}--{arm}.json"
+    cmd = evaluate.command(
+        doc, curve, case, 1, [r for r in doc["levels"] if r["queue_depth"] != 32]
+    )
+    at = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    res, cpu = run_case([sys.executable, "-c", FLAG_MAIN.format(on=arm == "on"), *cmd[3:]],
+                        curve, case)  # fmt: skip
+    path = run_path(str(truth.resolve().relative_to(ROOT)), case_name, arm)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    kept = {"truth": str(truth.resolve().relative_to(ROOT)), "case": case_name,
+            "reserve_hull": arm, "date": at, "cpu_s": cpu, "result": res}  # fmt: skip
     path.write_text(json.dumps(kept, indent=1) + "\n")
-    print(f"{path.name}: {kept['cpu_s']:.1f} CPU s", flush=True)
+    print(f"{path.name}: {cpu:.1f} CPU s", flush=True)
     return path
 
 
@@ -254,7 +244,9 @@ def judge(_: argparse.Namespace) -> int:
            "C": c, "fresh": fresh,
            "met": a and b and c["met"]}  # fmt: skip
     (OUT / "verdict.json").write_text(json.dumps(doc, indent=1) + "\n")
-    (OUT / "verdict.md").write_text(markdown(doc))
+    reading = OUT / "reading.md"  # the verdict read by hand, after the judge's output
+    (OUT / "verdict.md").write_text(markdown(doc) + (f"\n{reading.read_text()}" if
+                                                    reading.is_file() else ""))  # fmt: skip
     print(markdown(doc))
     return 0
 

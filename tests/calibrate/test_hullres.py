@@ -70,11 +70,14 @@ def test_no_reserve_reading_without_a_floor_in_the_figures(monkeypatch):
     assert not any(r.spare == predmod.RESERVE for r in evidences)
 
 
+#: a Prediction's fields beside its levels (one reading's figures at one level)
+FIELDS = {"interval": "80%", "prediction_source": "x", "workload": "uniform",
+          "workload_flags": "", "waf_curve": None, "recommendation": None,
+          "fit": {"spare_efficiency": 1.0}, "twin": "t.toml", "measurement": None}  # fmt: skip
+
+
 def _reading(waf: float, lo: float, hi: float) -> Prediction:
-    level = PredictedLevel(10.0, waf=waf, waf_low=lo, waf_high=hi)
-    return Prediction(interval="80%", prediction_source="x", workload="uniform",
-                      workload_flags="", waf_curve=None, levels=[level], recommendation=None,
-                      fit={"spare_efficiency": 1.0}, twin="t.toml", measurement=None)  # fmt: skip
+    return Prediction(levels=[PredictedLevel(10.0, waf=waf, waf_low=lo, waf_high=hi)], **FIELDS)
 
 
 def test_the_hull_spans_a_reading_whatever_its_weight():
