@@ -207,9 +207,13 @@ def tally_with_flag() -> dict[str, Any]:
         for r in new:
             r["stale"] = stale
         rows = [r for r in rows if not any(r is o for o in old)] + new
+        off_path = run_path(truth, case, "off")  # beside the rule: the code as it is, flag off
+        off = run_rows(off_path) if off_path.is_file() else None
         replaced.append({"truth": stem, "case": case, "old": len(old), "new": len(new),
                          "inside_old": sum(r["inside"] for r in old),
-                         "inside_new": sum(r["inside"] for r in new)})  # fmt: skip
+                         "inside_new": sum(r["inside"] for r in new),
+                         "inside_off_now": None if off is None
+                         else sum(r["inside"] for r in off)})  # fmt: skip
     before, after = tally.tally(base), tally.tally(rows)
     fams = sorted({r["family"] for r in base if any(r["truth"] == Path(t).stem for _, t, _ in
                                                      REACHED)})  # fmt: skip
@@ -281,9 +285,12 @@ def markdown(doc: dict[str, Any]) -> str:
             f"refused: {c['refused'] or 'none'}: {'met' if c['met'] else 'NOT met'}",
             "", "| family (current rows) | before | after |", "|---|---|---|"]  # fmt: skip
     out += [f"| {f} | {_pct(x['before'])} | {_pct(x['after'])} |" for f, x in c["families"].items()]
-    out += ["", "| reached case | rows before: inside | after (on) |", "|---|---|---|"]
+    out += ["", "| reached case | rows before: inside | after (on) | flag off, this code (beside "
+            "the rule) |", "|---|---|---|---|"]  # fmt: skip
     out += [f"| {r['truth']}: {r['case']} | {r['old']}: {r['inside_old']} | "
-            f"{r['new']}: {r['inside_new']} |" for r in c["replaced"]]  # fmt: skip
+            f"{r['new']}: {r['inside_new']} | "
+            f"{'-' if r.get('inside_off_now') is None else r['inside_off_now']} |"
+            for r in c["replaced"]]  # fmt: skip
     out += [
         "",
         f"**Verdict: {'met' if doc['met'] else 'not met'}**; `reserve_hull.OFFERED` "
