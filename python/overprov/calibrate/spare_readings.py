@@ -78,6 +78,7 @@ from overprov.calibrate import (
     low_mark,
     prediction,
     reading_residual,
+    reserve_hull,
     twin_runs,
     uncertainty,
     workload_curve,
@@ -125,8 +126,8 @@ def class_weights(
     """Each reading's weight within its spare class (``evidence.weights`` over the class's
     readings alone): the effective-spare readings' are those they have without the raw NAND."""
     out: dict[predmod.TwinReading, float] = {}
-    for spare in SPARES:
-        mine = [r for r in evidences if r.spare == spare]
+    for spare in SPARES:  # a GC-reserve reading (reserve_hull.py) in the effective class
+        mine = [r for r in evidences if reserve_hull.class_of(r.spare) == spare]
         if mine:
             out.update(_evidence_weights(evidences, mine))
     return out
@@ -167,7 +168,7 @@ def raw_share(
     the raw class's and m ``min_delta`` (default :data:`RAW_SHARE_MIN_DELTA`); 0 when no
     raw-spare reading reproduces its fitted figures or nothing is held out, 1 when there is no
     effective-spare reading."""
-    eff = [r for r in evidences if r.spare == predmod.EFFECTIVE]
+    eff = [r for r in evidences if reserve_hull.class_of(r.spare) == predmod.EFFECTIVE]
     raw = [r for r in evidences if r.spare == predmod.RAW]
     if not raw:
         return 0.0, "no raw-spare reading"
@@ -227,12 +228,14 @@ def combine(
     readings: dict[predmod.TwinReading, Prediction],
     evidences: dict[predmod.TwinReading, dict[str, Any]] | None = None,
     weights: dict[predmod.TwinReading, float] | None = None,
+    span: set[predmod.TwinReading] | None = None,
 ) -> Prediction:
     """One prediction from readings of the same levels: the geometric mean of each figure
     weighted by ``weights``, or else by each reading's evidence (``evidence.assess``; None:
     equal weights), the interval from the lowest to the highest of the figures and intervals of
-    the readings that keep :data:`SPAN_MIN_WEIGHT` of the largest weight. The twin of the first
-    is the prediction's."""
+    the readings that keep :data:`SPAN_MIN_WEIGHT` of the largest weight, and of those in
+    ``span`` whatever their weight (``reserve_hull.hull``). The twin of the first is the
+    prediction's."""
     keys = list(readings)
     docs = [readings[k] for k in keys]
     first = docs[0]
@@ -244,7 +247,8 @@ def combine(
         w_by = {k: 1.0 / len(keys) for k in keys}
     ws = [w_by[k] for k in keys]
     top = max(ws)
-    spanned = [w >= SPAN_MIN_WEIGHT * top for w in ws]
+    hull = span or set()
+    spanned = [w_by[k] >= SPAN_MIN_WEIGHT * top or k in hull for k in keys]
     rows = []
     for level_rows in zip(*(d.levels for d in docs), strict=True):
         kept = [r for r, keep in zip(level_rows, spanned, strict=True) if keep]
@@ -267,6 +271,11 @@ def combine(
         f"{len(docs)} readings (those the figures leave at least {SPAN_MIN_WEIGHT:g} of the "
         f"largest weight; each {first.interval})"
     )
+    if any(k in hull and w_by[k] < SPAN_MIN_WEIGHT * top for k in keys):
+        interval += (
+            "; with every reading that reproduces its fitted figures, its weight aside: the "
+            "figures cannot tell a GC reserve's floor from a gentler curve (reserve_hull.py)"
+        )
     spares = {k.spare for k in readings}
     designs = [d for d in DESIGNS if any(k.design == d for k in readings)]
     parts = []
@@ -405,6 +414,7 @@ def weigh(
         if raw_native_op is not None:
             raw = reading(predmod.RAW, design, raw_native_op, several)
             forms[raw] = raw.form(curve or fitmod.waf_at)
+    forms.update(reserve_hull.forms(fig, cv_sd, several))  # type: ignore[arg-type]  (off)
     evidences: dict[predmod.TwinReading, dict[str, Any]] = {}
     for r, form in forms.items():
         try:
@@ -435,16 +445,19 @@ def read_all(
     fig = reading_residual.weighted_input(fig, w_all, design_curve)  # off by default
     # a reading is simulated when it keeps SPAN_MIN_WEIGHT of the largest weight in its class
     # (the raw-spare readings' twins too when their class takes no weight: they are reported)
-    top = {s: max((w for r, w in within.items() if r.spare == s), default=0.0) for s in SPARES}
+    top = {s: max((w for r, w in within.items() if reserve_hull.class_of(r.spare) == s),
+                  default=0.0) for s in SPARES}  # fmt: skip
+    top_of = {r: top[reserve_hull.class_of(r.spare)] for r in evidences}
+    span = reserve_hull.hull(evidences)  # empty unless a GC-reserve reading is offered (off)
     # every kept reading fitted and its twins' configs checked at every level before the
     # first simulation: a reading the core cannot simulate is set aside, with its reason
     prepared: dict[predmod.TwinReading, predmod.Prepared] = {}
     rejected: dict[predmod.TwinReading, predmod.TwinConfigError] = {}
     for r in evidences:
-        if within[r] < SPAN_MIN_WEIGHT * top[r.spare]:
+        if within[r] < SPAN_MIN_WEIGHT * top_of[r] and r not in span:
             continue
         try:
-            prepared[r] = predmod.prepare(fig, r, design_curve[r.design])
+            prepared[r] = predmod.prepare(fig, r, reserve_hull.curve_of(r, design_curve[r.design]))
         except predmod.TwinConfigError as exc:
             rejected[r] = exc
     if not prepared and rejected:
@@ -456,18 +469,25 @@ def read_all(
             "leave that level out of --extra-op"
         )
     readings: dict[predmod.TwinReading, Prediction] = {}
+    missed: dict[predmod.TwinReading, str] = {}  # a GC-reserve twin that misses a WAF figure
     for i, (r, ready) in enumerate(prepared.items()):
         say = f"reading {i + 1} of {len(prepared)} ({reading_text(r)}): its twin "
         say += TWIN_REFINED if ready.has_iops else ""
         say += f"simulated at {len(set(fig.levels))} levels"
         twin_runs.say(fig.progress, say)
         try:
-            readings[r] = predmod.read(fig, r, design_curve[r.design], ready)
+            readings[r] = predmod.read(fig, r, reserve_hull.curve_of(r, design_curve[r.design]),
+                                       ready)  # fmt: skip
         except ConfigError:
             if raw_native_op is None or r.spare == predmod.RAW:
                 raise
+        if r.spare == predmod.RESERVE and (why := reserve_hull.twin_miss(readings[r])):
+            missed[r] = why
+            del readings[r]
     if not readings:
         raise ConfigError("no reading of the figures could be simulated")
+    if span and not any(w_all[r] > 0 for r in readings):  # the heaviest twins set aside
+        w_all = {**w_all, **_evidence_weights(evidences, list(readings))}
     if not any(w_all[r] > 0 for r in readings):  # no effective-spare twin ran: the raw stand in
         raw_weight, raw_why = 1.0, "no effective-spare reading's twin could be simulated"
         w_all = shared_weights(within, raw_weight)
@@ -477,7 +497,7 @@ def read_all(
     set_aside = [
         SetAsideReading(
             r.spare, r.design, workload_curve.gc_text(DESIGNS[r.design]), w_all[r], evidences[r],
-            reason=_aside_reason(r, within[r], top[r.spare], rejected),
+            reason=missed.get(r) or _aside_reason(r, within[r], top_of[r], rejected),
         )
         for r in evidences
         if r not in readings
@@ -492,20 +512,21 @@ def read_all(
         return only
     # the heaviest first: the combined prediction's fit, twin and twin_iops are twin.toml's
     readings = {best: readings[best], **readings}
-    combined = combine(readings, {r: evidences[r] for r in readings}, w_all)
+    combined = combine(readings, {r: evidences[r] for r in readings}, w_all, span)
     combined.twin = best.twin_name
     if best.twin_name != predmod.TWIN:
         combined.also_as(predmod.TWIN)
         combined.twin = predmod.TWIN
     if set_aside:
         combined.readings_set_aside = set_aside
-        n_low = sum(within[r] < SPAN_MIN_WEIGHT * top[r.spare] for r in evidences)
+        n_low = sum(within[r] < SPAN_MIN_WEIGHT * top_of[r] and r not in span for r in evidences)
         n_rejected = len(rejected)
         why = [
             f"{n_low} by weight (below {SPAN_MIN_WEIGHT:g} of the largest of its spare reading)",
             f"{n_rejected} whose twin the simulator cannot run at a level asked for",
-            f"{len(set_aside) - n_low - n_rejected} whose twin could not be simulated (the "
-            "raw-spare reading stands in)",
+            f"{len(missed)} GC-reserve readings whose twin misses a WAF figure",
+            f"{len(set_aside) - n_low - n_rejected - len(missed)} whose twin could not be "
+            "simulated (the raw-spare reading stands in)",
         ]
         n = len(set_aside)
         combined.prediction_source += (
@@ -540,5 +561,7 @@ TWIN_REFINED = "refined until it reproduces the IOPS figures, then "
 
 def reading_text(r: predmod.TwinReading) -> str:
     """A reading in words: its spare reading and its garbage collection."""
-    spare = "raw spare" if r.spare == predmod.RAW else "effective spare"
+    spare = {predmod.RAW: "raw spare", predmod.RESERVE: "spare beyond a GC reserve"}.get(
+        r.spare, "effective spare"
+    )
     return f"{spare}, {workload_curve.gc_text(r.ftl)}"

@@ -1,0 +1,123 @@
+"""Typed figures a GC reserve with a victim floor reproduces as well as an effective spare does:
+the reserve reading offered beside the spare readings, and the interval the hull of every
+reading that reproduces the figures (:data:`OFFERED`, off).
+
+**Why.** The GC-reserve reading (``gc_reserve.py``) is offered to a measured target only where
+its measurement dated the onset of garbage collection from empty (``reserve_reading.py``).
+Typed figures (``--points``/``--waf-points``) have no onset, so they are read with effective
+spares alone (``spare_readings.read_all``). On a drive whose controller holds free NAND as a
+reserve and caps WAF with a victim floor, figures at 0% and 40% extra OP are then read along
+one spare curve from the 0% figure, while the drive holds its floor through 20%: tcmd-bound2's
+generated reserve drives, WAF low by −0.28 to −1.06 in log at 10–30%, 2 of 18 held-out figures
+inside (bench/intervals/widthtrans/DIAGNOSIS.md, bench/intervals/hullres/DIAGNOSIS.md).
+
+**What.** With :data:`OFFERED`, typed figures under uniform writes at two steady levels, each
+with a WAF figure (:func:`applies`: the floor is in the write counters, not read through the
+IOPS form alone; calibrate's plan gives 0% and 40%) are offered the reserve reading of each
+uniform GC design (``gc_designs.UNIFORM_DESIGNS``) whose floor they call for and whose capped
+fit reproduces them (``gc_reserve.ReserveForm.called_for``, no onset). They are weighed with the
+effective-spare readings as one class (``evidence.weights``; :func:`class_of`), so the central
+prediction is the evidence-weighted mean as before. Two figures cannot tell a floor from a
+gentler curve: the floor is read from the lowest level, so leaving that level out leaves no
+floor to predict it and the leave-one-out term speaks against the reserve reading whatever the
+drive. So the interval spans every reading that reproduces its fitted figures
+(``evidence.reproduces``), its weight aside (:func:`hull`): where the figures cannot tell the
+readings apart the interval says so. A reserve reading's twin that misses a WAF figure
+(``reserve_reading.twin_misses_its_waf``) is set aside, as with the onset.
+
+Judged under bench/intervals/RULE-hullres.md: **not met**, so off (bench/intervals/hullres/
+verdict.md): on six fresh generated drives the reserve ones went from 4 to 14 of 24 held-out
+figures inside (one drive refused in both arms by the fit's plausibility gate, which runs before
+any reading is offered; the misses at the level where the floor gives way), a guard missed its
+IOPS target in both arms; the pooled tally with the 11 stored cases it reaches rose 83% → 88%.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from overprov.calibrate import evidence, gc_designs, gc_reserve, workload_curve
+from overprov.calibrate import fit as fitmod
+from overprov.calibrate import predict as predmod
+
+#: Offer the GC-reserve reading to typed figures without an onset, and span the interval over
+#: every reading that reproduces the figures (module doc). Off: typed figures are read as before.
+OFFERED = False
+
+
+def floor_in_waf(points: list[fitmod.Point]) -> bool:
+    """Two steady levels, each with a WAF figure: the floor is in the write counters at the
+    lower one, and nothing else is left to hold out. With three or more levels a level the
+    floor is not read from can be held out and the leave-one-out weighs the readings; not
+    offered there (not judged: bench/intervals/RULE-hullres.md)."""
+    steady = {p.extra_op_percent for p in points if not p.fresh}
+    waf_at = {p.extra_op_percent for p in points if not p.fresh and p.waf is not None}
+    return len(steady) == 2 and waf_at == steady
+
+
+def applies(fig: predmod.PredictionInput) -> bool:
+    """Whether :data:`OFFERED` reads these figures: uniform writes, no onset of garbage
+    collection from empty (with one, ``reserve_reading.py`` offers the reading), and
+    :func:`floor_in_waf`."""
+    from overprov.calibrate.reserve_reading import onset_from_empty  # imports spare_readings
+
+    return (
+        OFFERED
+        and workload_curve.is_uniform(fig.workload)
+        and onset_from_empty(fig.measurement) is None
+        and floor_in_waf(fig.points)
+    )
+
+
+def forms(
+    fig: predmod.PredictionInput, cv_sd: float, several: bool = True
+) -> dict[predmod.TwinReading, gc_reserve.ReserveForm]:
+    """The reserve reading of each uniform design the figures call for (none unless
+    :func:`applies`); ``cv_sd`` the model-form error of a held-out prediction."""
+    if not applies(fig):
+        return {}
+    out = {}
+    for design, ftl in gc_designs.UNIFORM_DESIGNS.items():
+        form = gc_reserve.ReserveForm(gc_designs.curve(design) or fitmod.waf_at, cv_sd)
+        if form.called_for(fig.points):
+            ftl_or_none = None if design == "greedy" else ftl
+            r = predmod.TwinReading(predmod.RESERVE, design, ftl_or_none, several=several,
+                                    reserve=form)  # fmt: skip
+            out[r] = form
+    return out
+
+
+def class_of(spare: str) -> str:
+    """The spare class a reading is weighed in (``spare_readings.class_weights``): the reserve
+    readings with the effective-spare ones."""
+    return predmod.EFFECTIVE if spare == predmod.RESERVE else spare
+
+
+def curve_of(r: predmod.TwinReading, curve: fitmod.WafCurve | None) -> fitmod.WafCurve | None:
+    """The WAF curve a reading's twin is prepared with: a reserve reading's is its design's
+    (greedy's the fit's own), as ``reserve_reading.py`` gives it."""
+    return (curve or fitmod.waf_at) if r.spare == predmod.RESERVE else curve
+
+
+def hull(evidences: dict[predmod.TwinReading, dict[str, Any]]) -> set[predmod.TwinReading]:
+    """The readings the interval spans whatever their weight: with a reserve reading offered,
+    every one that reproduces its fitted figures; none otherwise."""
+    if not any(r.spare == predmod.RESERVE for r in evidences):
+        return set()
+    return {
+        r for r, e in evidences.items()
+        if "residual_chi2" in e
+        and evidence.reproduces(e["residual_chi2"], e["n_figures"], e["n_parameters"])
+    }  # fmt: skip
+
+
+def twin_miss(pred: Any) -> str | None:
+    """Why a reserve reading's twin is set aside (``reserve_reading.twin_misses_its_waf``: it
+    misses a WAF figure); None when it reproduces them. Its interval is the model-form error's
+    (no bootstrap), which its prediction's source says."""
+    from overprov.calibrate.reserve_reading import twin_misses_its_waf  # imports spare_readings
+
+    why = twin_misses_its_waf(pred)
+    if why is None:
+        pred.prediction_source += "; no bootstrap: its interval is the model-form error's"
+    return why
