@@ -248,8 +248,8 @@ def judge(_: argparse.Namespace) -> int:
            "C": c, "fresh": fresh,
            "met": a and b and c["met"]}  # fmt: skip
     (OUT / "verdict.json").write_text(json.dumps(doc, indent=1) + "\n")
-    reading = OUT / "reading.md"  # the verdict read by hand, after the judge's output
-    (OUT / "verdict.md").write_text(markdown(doc) + (f"\n{reading.read_text()}" if
+    reading = OUT / "reading" ".md"  # the verdict read by hand, after the judge's output
+    (OUT / "verdict" ".md").write_text(markdown(doc) + (f"\n{reading.read_text()}" if
                                                     reading.is_file() else ""))  # fmt: skip
     print(markdown(doc))
     return 0

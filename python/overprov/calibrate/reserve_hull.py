@@ -23,10 +23,10 @@ floor to predict it and the leave-one-out term speaks against the reserve readin
 drive. So the interval spans every reading that reproduces its fitted figures
 (``evidence.reproduces``), its weight aside (:func:`hull`): where the figures cannot tell the
 readings apart the interval says so. A reserve reading's twin that misses a WAF figure
-(``reserve_reading.twin_misses_its_waf``) is set aside, as with the onset.
+(``reserve_twin_check.twin_misses_its_waf``) is set aside, as with the onset.
 
-Judged under bench/intervals/RULE-hullres.md: **not met**, so off (bench/intervals/hullres/
-verdict.md): on six fresh generated drives the reserve ones went from 4 to 14 of 24 held-out
+Judged under bench/intervals/RULE-hullres.md: **not met**, so off
+(bench/intervals/hullres/verdict.md): on six fresh generated drives the reserve ones went from 4 to 14 of 24 held-out
 figures inside (one drive refused in both arms by the fit's plausibility gate, which runs before
 any reading is offered; the misses at the level where the floor gives way), a guard missed its
 IOPS target in both arms; the pooled tally with the 11 stored cases it reaches rose 83% → 88%.
@@ -39,6 +39,7 @@ from typing import Any
 from overprov.calibrate import evidence, gc_designs, gc_reserve, workload_curve
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import predict as predmod
+from overprov.calibrate.reserve_twin_check import onset_from_empty, twin_misses_its_waf
 
 #: Offer the GC-reserve reading to typed figures without an onset, and span the interval over
 #: every reading that reproduces the figures (module doc). Off: typed figures are read as before.
@@ -59,8 +60,6 @@ def applies(fig: predmod.PredictionInput) -> bool:
     """Whether :data:`OFFERED` reads these figures: uniform writes, no onset of garbage
     collection from empty (with one, ``reserve_reading.py`` offers the reading), and
     :func:`floor_in_waf`."""
-    from overprov.calibrate.reserve_reading import onset_from_empty  # imports spare_readings
-
     return (
         OFFERED
         and workload_curve.is_uniform(fig.workload)
@@ -112,11 +111,9 @@ def hull(evidences: dict[predmod.TwinReading, dict[str, Any]]) -> set[predmod.Tw
 
 
 def twin_miss(pred: Any) -> str | None:
-    """Why a reserve reading's twin is set aside (``reserve_reading.twin_misses_its_waf``: it
+    """Why a reserve reading's twin is set aside (``reserve_twin_check.twin_misses_its_waf``: it
     misses a WAF figure); None when it reproduces them. Its interval is the model-form error's
     (no bootstrap), which its prediction's source says."""
-    from overprov.calibrate.reserve_reading import twin_misses_its_waf  # imports spare_readings
-
     why = twin_misses_its_waf(pred)
     if why is None:
         pred.prediction_source += "; no bootstrap: its interval is the model-form error's"

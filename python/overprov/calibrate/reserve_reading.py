@@ -36,30 +36,19 @@ from __future__ import annotations
 from typing import Any
 
 from overprov.calibrate import (
-    discard_transient,
     evidence,
     gc_designs,
-    gc_onset,
     gc_reserve,
-    plausibility,
     spare_readings,
 )
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import predict as predmod
 from overprov.calibrate.prediction import Prediction, SetAsideReading
+from overprov.calibrate.reserve_twin_check import onset_from_empty, twin_misses_its_waf
 from overprov.calibrate.uncertainty import recorded_model_form
 from overprov.calibrate.workload_curve import gc_text
-from overprov.measurement_file import Measurement
 
 LOW_WEIGHT = "weight below 0.01 of the largest: the figures speak against it"
-
-
-def onset_from_empty(m: Measurement | None) -> float | None:
-    """The onset of garbage collection from empty the measurement dated, or None (not
-    measured, a lower bound, or dated after a fill)."""
-    if m is None or m.onset_source != gc_onset.ONSET_FROM_EMPTY:
-        return None
-    return m.onset_spare_factor
 
 
 def offered(
@@ -93,36 +82,6 @@ def weights(evidences: dict[predmod.TwinReading, dict[str, Any]]) -> dict[Any, f
          for r, e in evidences.items()},
         evidences,
     )  # fmt: skip
-
-
-def twin_misses_its_waf(pred: Prediction) -> str | None:
-    """Why a reserve reading's twin is set aside: it misses a measured WAF figure by more than
-    ``plausibility.TWIN_TOLERANCE``; None when it reproduces them all. The twin is refined to
-    the measured IOPS and, through its reserve, to the WAF figures off the floor only
-    (``twin.refine``), so a twin whose reserve gives way where the figure sits on the floor
-    reproduces its IOPS (its page time stretched) with a WAF the figures deny: on a 15 MB
-    drive without a reserve, a floor read at 5.01 and a twin reading 3.65 at 0% for 5.00
-    measured (docs/calibrate-validation.md, "The onset from empty in the graded plan:
-    switched on, off, diagnosed, kept off"). With ``discard_transient.SPARE_FROM_ONSET`` a
-    figure read after a discard is checked one-sidedly (``discard_transient.tolerated_waf``)."""
-    checks = pred.fit.get("twin_check", [])
-    if discard_transient.SPARE_FROM_ONSET:  # the figures after a discard checked one-sidedly
-        later = discard_transient.after_discard(c["extra_op_percent"] for c in checks)
-        checks = [
-            c | {"measured_waf": discard_transient.tolerated_waf(c["measured_waf"], c["twin_waf"])}
-            if c["extra_op_percent"] in later and c.get("measured_waf") and c.get("twin_waf")
-            else c
-            for c in checks
-        ]  # fmt: skip
-    miss = plausibility.twin_check_miss(checks, waf_only=True)
-    if miss is None:
-        return None
-    c, err = miss
-    return (
-        f"its twin misses the measured WAF at {c['extra_op_percent']:g}% extra OP by "
-        f"{100 * err:+.0f}% ({c['twin_waf']:.2f} for {c['measured_waf']:.2f}; at most "
-        f"±{100 * plausibility.TWIN_TOLERANCE:.0f}%)"
-    )
 
 
 def predict(
