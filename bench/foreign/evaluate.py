@@ -98,6 +98,8 @@ LOW_MARK = False
 # --erase-cost: calibrate with the erase-cost form (calibrate/erase_cost.py, ENABLED: FOB read
 # as the drive without its erases), the same way
 ERASE_COST = False
+# --erase-cost-with-waf: the same, only where a WAF figure is fitted (erase_cost.ONLY_WITH_WAF)
+ERASE_COST_WITH_WAF = False
 
 
 def closed_loop_on() -> tuple[str, str]:
@@ -113,6 +115,7 @@ def closed_loop_on() -> tuple[str, str]:
     mark = "from overprov.calibrate import low_mark; low_mark.offer(); "
     mark = mark if LOW_MARK else ""
     erase = "from overprov.calibrate import erase_cost; erase_cost.ENABLED = True; "
+    erase += f"erase_cost.ONLY_WITH_WAF = {ERASE_COST_WITH_WAF}; "
     erase = erase if ERASE_COST else ""
     main = "from overprov.cli import main; sys.exit(main())"
     return ("-c", f"import sys; {loop}{refuted}{mark}{erase}{main}")
@@ -534,14 +537,20 @@ def main(argv: list[str] | None = None) -> int:
         help="calibrate with the erase-cost form (calibrate/erase_cost.py, ENABLED)",
     )
     ap.add_argument(
+        "--erase-cost-with-waf",
+        action="store_true",
+        help="the same, only where a WAF figure is fitted (erase_cost.ONLY_WITH_WAF)",
+    )
+    ap.add_argument(
         "--out", type=Path, default=None, help="evaluation.json's folder (default: --results)"
     )
     args = ap.parse_args(argv)
     global CLOSED_LOOP, CLOSED_LOOP_WEIGH, CLOSED_LOOP_LEVELS, REFUTED_WEIGHTS, LOW_MARK
-    global ERASE_COST
+    global ERASE_COST, ERASE_COST_WITH_WAF
     REFUTED_WEIGHTS = args.refuted_weights
     LOW_MARK = args.low_mark_reading
-    ERASE_COST = args.erase_cost
+    ERASE_COST = args.erase_cost or args.erase_cost_with_waf
+    ERASE_COST_WITH_WAF = args.erase_cost_with_waf
     CLOSED_LOOP = (
         args.closed_loop or args.closed_loop_predict_only or args.closed_loop_levels is not None
     )

@@ -126,3 +126,16 @@ def test_twin_and_form_agree_fresh_and_steady() -> None:
         assert lv.steady_iops == pytest.approx(1e6 / (t_cmd + lv.waf * t_page), rel=0.03)
     plain = twin.simulate_levels(_params(0.0), [0.0])
     assert plain.fob_iops == pytest.approx(1e6 / (t_cmd + t_page), rel=0.03)
+
+
+def test_only_with_waf_leaves_iops_only_fits_plain(form_on, monkeypatch) -> None:
+    """``ONLY_WITH_WAF``: from IOPS alone the plain fit (FOB on the line) to the bit; with a WAF
+    figure the form."""
+    monkeypatch.setattr(erase_cost, "ONLY_WITH_WAF", True)
+    _, pts, fob = _made(*DRIVE, with_waf=False)
+    only = fitmod.fit(pts, fob_iops=fob)
+    monkeypatch.setattr(erase_cost, "ENABLED", False)
+    assert only.to_dict() == fitmod.fit(pts, fob_iops=fob).to_dict()
+    monkeypatch.setattr(erase_cost, "ENABLED", True)
+    _, pts, fob = _made(*DRIVE, with_waf=True)
+    assert fitmod.fit(pts, fob_iops=fob).erase_us_per_page == pytest.approx(DRIVE[3], rel=0.02)

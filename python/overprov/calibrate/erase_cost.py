@@ -29,6 +29,18 @@ from collections.abc import Callable
 #: Read FOB as the drive without its erases (a fitted t_erase ≥ 0). Off: FOB is the steady
 #: line at WAF 1 (t_erase = 0), as before.
 ENABLED = False
+#: With :data:`ENABLED`, read FOB so only where a WAF figure is among the fitted ones (it pins
+#: the spare, so the steady figures alone fit t_cmd too); from IOPS alone FOB stays a point of
+#: the line. Weighed under a second rule (bench/foreign/results/erasecost/RULE-2.md) after the
+#: form everywhere harmed IOPS-only cases on fresh drives (RULE.md's verdict).
+ONLY_WITH_WAF = False
+
+
+def applies(has_waf: bool) -> bool:
+    """Whether the fit reads FOB by the form: :data:`ENABLED`, and a WAF figure among the fitted
+    ones (``has_waf``) unless :data:`ONLY_WITH_WAF` is off."""
+    return ENABLED and (has_waf or not ONLY_WITH_WAF)
+
 
 #: (t_cmd, t_page) fitted to some rows of y = t_cmd + W·t_page: ``fit._linear_fit``'s result.
 LineFit = Callable[[], tuple[float, float]]

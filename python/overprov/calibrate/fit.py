@@ -422,7 +422,7 @@ def fit(
             f"t_cmd_us = {held}: too few points to fit a controller time besides the NAND's"
         )
     steady_fit_cmd = None
-    if erase_cost.ENABLED:  # the steady figures alone, FOB being read by t_erase
+    if erase_cost.applies(n_waf > 0):  # the steady figures alone, FOB read by t_erase
         n_steady = sum(1 for p in points if p.iops and not p.fresh)
         steady_fit_cmd = n_steady + n_waf >= unknowns and n_steady >= 2
     cost_at = _Objective(points, fit_cmd, curve, steady_fit_cmd)
