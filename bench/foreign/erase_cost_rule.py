@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
 MAX_WORSE = 0.02
@@ -90,10 +91,10 @@ def main(argv: list[str] | None = None) -> int:
         f"no-harm: {'missed' if harmed else 'held'} over {len(rows)} cases "
         f"(a held-out figure worse by more than {100 * MAX_WORSE:g} points, or a new refusal)"
     )
-    text = "\n".join(lines)
-    print(text)
-    if args.out:
-        args.out.write_text(text + "\n")
+    text = "\n".join(lines) + "\n"
+    sys.stdout.write(text)
+    if args.out:  # the table kept beside the runs
+        args.out.write_text(text)
     return 0
 
 

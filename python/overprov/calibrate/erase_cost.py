@@ -19,7 +19,11 @@ the steady figures alone with t_erase the FOB figures' gap below it when that ga
 t_erase as its NAND's erase time where the NAND alone sets its timing, so its steady writes pay
 WAF·t_page and its fresh ones t_page − t_erase, as the form.
 
-Off by default: adopted only under bench/foreign/results/erasecost/RULE.md.
+Off: weighed under two pre-registered rules and not adopted (bench/foreign/results/erasecost/
+verdict.md; docs/calibrate-validation.md, "An erase cost that steady state pays and FOB does
+not"): on six fresh NVMeVirt drives the plan case with WAF met every target with it (four with
+costly erases missing without it), but it harmed held-out figures elsewhere (MQSim's IOPS at
+10% 11.3 → 20.4%; IOPS-only cases both ways), with :data:`ONLY_WITH_WAF` too.
 """
 
 from __future__ import annotations
