@@ -95,6 +95,12 @@ REFUTED_WEIGHTS: str | None = None
 # low_mark.offer), the same way
 LOW_MARK = False
 
+# --erase-cost: calibrate with the erase-cost form (calibrate/erase_cost.py, ENABLED: FOB read
+# as the drive without its erases), the same way
+ERASE_COST = False
+# --erase-cost-with-waf: the same, only where a WAF figure is fitted (erase_cost.ONLY_WITH_WAF)
+ERASE_COST_WITH_WAF = False
+
 
 def closed_loop_on() -> tuple[str, str]:
     loop = (
@@ -108,8 +114,11 @@ def closed_loop_on() -> tuple[str, str]:
     refuted = f"from overprov.calibrate import evidence; {weights}" if REFUTED_WEIGHTS else ""
     mark = "from overprov.calibrate import low_mark; low_mark.offer(); "
     mark = mark if LOW_MARK else ""
+    erase = "from overprov.calibrate import erase_cost; erase_cost.ENABLED = True; "
+    erase += f"erase_cost.ONLY_WITH_WAF = {ERASE_COST_WITH_WAF}; "
+    erase = erase if ERASE_COST else ""
     main = "from overprov.cli import main; sys.exit(main())"
-    return ("-c", f"import sys; {loop}{refuted}{mark}{main}")
+    return ("-c", f"import sys; {loop}{refuted}{mark}{erase}{main}")
 
 
 def truth_curve(doc: dict, qd: int) -> dict[int, dict]:
@@ -129,7 +138,7 @@ def command(
     doc: dict, curve: dict[int, dict], case: tuple, jobs: int, others: list[dict] | None = None
 ) -> list[str]:
     _, iops_at, waf_at, fob, raw = case[:5]
-    wrapped = CLOSED_LOOP or REFUTED_WEIGHTS or LOW_MARK
+    wrapped = CLOSED_LOOP or REFUTED_WEIGHTS or LOW_MARK or ERASE_COST
     cmd = [sys.executable, *(closed_loop_on() if wrapped else ("-m", "overprov"))]
     cmd += ["calibrate", "--json", "-", "--jobs", str(jobs)]
     cmd += ["--extra-op", ",".join(str(x) for x in LEVELS)]
@@ -523,12 +532,25 @@ def main(argv: list[str] | None = None) -> int:
         help="calibrate with the low-mark GC design offered (calibrate/low_mark.py)",
     )
     ap.add_argument(
+        "--erase-cost",
+        action="store_true",
+        help="calibrate with the erase-cost form (calibrate/erase_cost.py, ENABLED)",
+    )
+    ap.add_argument(
+        "--erase-cost-with-waf",
+        action="store_true",
+        help="the same, only where a WAF figure is fitted (erase_cost.ONLY_WITH_WAF)",
+    )
+    ap.add_argument(
         "--out", type=Path, default=None, help="evaluation.json's folder (default: --results)"
     )
     args = ap.parse_args(argv)
     global CLOSED_LOOP, CLOSED_LOOP_WEIGH, CLOSED_LOOP_LEVELS, REFUTED_WEIGHTS, LOW_MARK
+    global ERASE_COST, ERASE_COST_WITH_WAF
     REFUTED_WEIGHTS = args.refuted_weights
     LOW_MARK = args.low_mark_reading
+    ERASE_COST = args.erase_cost or args.erase_cost_with_waf
+    ERASE_COST_WITH_WAF = args.erase_cost_with_waf
     CLOSED_LOOP = (
         args.closed_loop or args.closed_loop_predict_only or args.closed_loop_levels is not None
     )

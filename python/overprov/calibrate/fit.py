@@ -37,6 +37,7 @@ from operator import mul
 from typing import Any
 
 from overprov import models
+from overprov.calibrate import erase_cost
 from overprov.errors import ConfigError
 from overprov.units import plural
 
@@ -179,18 +180,27 @@ class Surrogate:
     spare_efficiency: float = 1.0
     """k: the drive behaves as the curve's drive with k times its spare space. 1 unless the
     raw NAND is given and WAF figures fit it (``spare_readings.py``)."""
+    erase_us_per_page: float = 0.0
+    """t_erase: the share of t_page a fresh drive does not pay (its erases), fitted from FOB's
+    gap below the steady line with ``erase_cost.ENABLED``; 0 otherwise."""
 
     def waf(self, extra_op_percent: float) -> float:
         return self.curve(self.spare_efficiency * rho_eff(self.native_op, extra_op_percent))
 
     def iops(self, extra_op_percent: float, waf: float | None = None) -> float:
-        w = self.waf(extra_op_percent) if waf is None else waf
-        t = self.t_cmd_us + w * self.t_page_us
+        """Steady IOPS at ``extra_op_percent``; ``waf`` given (1: nothing to collect), a fresh
+        drive's at that WAF: it erases nothing, so ``erase_us_per_page`` is not paid."""
+        if waf is None:
+            t = self.t_cmd_us + self.waf(extra_op_percent) * self.t_page_us
+        else:
+            t = erase_cost.fresh_time_us(self.t_cmd_us, self.t_page_us, self.erase_us_per_page, waf)
         return 1e6 / t if t > 0 else math.inf
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(replace(self, curve=waf_at))
         d["curve"] = getattr(self.curve, "description", "greedy mean-field model, uniform random")
+        if not self.erase_us_per_page:  # the form off (or no gap): the record as before
+            del d["erase_us_per_page"]
         return d
 
 
@@ -267,7 +277,15 @@ class _Objective:
     what does not depend on them (each point's time per write and weight, their sums, each
     level's 1 − x) is worked out once, not at each of the search's ~520 steps."""
 
-    def __init__(self, points: list[Point], fit_cmd: bool, curve: WafCurve) -> None:
+    def __init__(
+        self,
+        points: list[Point],
+        fit_cmd: bool,
+        curve: WafCurve,
+        steady_fit_cmd: bool | None = None,
+    ) -> None:
+        """``steady_fit_cmd`` not None: the erase-cost form (``erase_cost.py``), its value
+        whether the steady figures alone fit t_cmd."""
         self.points, self.fit_cmd, self.curve = points, fit_cmd, curve
         self.iops_at = [i for i, p in enumerate(points) if p.iops]
         self.ys = [1e6 / points[i].iops for i in self.iops_at]  # type: ignore[operator]
@@ -287,25 +305,58 @@ class _Objective:
         # :func:`rho_eff`'s spare ratio, (1 + ρ₀)/(1 − x) − 1, with 1 − x worked out once per
         # point (a fresh point's WAF is 1: nothing to collect)
         self.unused = [None if p.fresh else 1.0 - p.extra_op_percent / 100.0 for p in points]
+        self.steady_fit_cmd = steady_fit_cmd
+        # the erase-cost form: each IOPS row fresh or not, and the steady rows' sums
+        self.fresh = [points[i].fresh for i in self.iops_at]
+        self.steady_rows = [j for j, f in enumerate(self.fresh) if not f]
 
     def __call__(self, rho0: float, k: float = 1.0) -> tuple[float, float, float]:
         """(cost, t_cmd, t_page) at ρ₀ and k: relative residuals of time per write and of WAF
         (each point's model WAF worked out once, for its IOPS and its WAF figure alike)."""
+        return self.times(rho0, k)[:3]
+
+    def times(self, rho0: float, k: float = 1.0) -> tuple[float, float, float, float]:
+        """(cost, t_cmd, t_page, t_erase) at ρ₀ and k; t_erase 0 but in the erase-cost form."""
         curve, spare = self.curve, 1.0 + rho0
         model = [1.0 if u is None else curve(k * (spare / u - 1.0)) for u in self.unused]
         wafs = [model[i] for i in self.iops_at]
         ys, ws = self.ys, self.ws
-        t_cmd, t_page = (
-            _linear_fit(wafs, ys, ws, self.fit_cmd, self.s, self.sy, self.share)
-            if ys
-            else (0.0, 0.0)
-        )
+        t_erase = 0.0
+        if not ys:
+            t_cmd, t_page = 0.0, 0.0
+        elif self.steady_fit_cmd is None or len(self.steady_rows) == len(ys):
+            t_cmd, t_page = _linear_fit(wafs, ys, ws, self.fit_cmd, self.s, self.sy, self.share)
+        else:
+            t_cmd, t_page, t_erase = self._erase_form(wafs)
         cost = 0.0
-        for wf, y, w in zip(wafs, ys, ws, strict=True):
-            cost += w * (y - (t_cmd + wf * t_page)) ** 2
+        for wf, y, w, fresh in zip(wafs, ys, ws, self.fresh, strict=True):
+            cost += w * (y - (t_cmd + wf * t_page - (t_erase if fresh else 0.0))) ** 2
         for i, waf, sd in self.waf_at:
             cost += (math.log(model[i] / waf) / sd) ** 2
-        return cost, t_cmd, t_page
+        return cost, t_cmd, t_page, t_erase
+
+    def _erase_form(self, wafs: list[float]) -> tuple[float, float, float]:
+        """(t_cmd, t_page, t_erase): ``erase_cost.split`` over this ρ₀'s model WAFs."""
+        rows = self.steady_rows
+        sw = [wafs[j] for j in rows]
+        sy = [self.ys[j] for j in rows]
+        sws = [self.ws[j] for j in rows]
+        fresh = [j for j, f in enumerate(self.fresh) if f]
+        s, syw = sum(sws), sum(w * y for y, w in zip(sy, sws, strict=True))
+
+        def steady() -> tuple[float, float]:
+            fit_cmd = bool(self.steady_fit_cmd)
+            return _linear_fit(sw, sy, sws, fit_cmd, s, syw, self.share)
+
+        def plain() -> tuple[float, float]:
+            return _linear_fit(wafs, self.ys, self.ws, self.fit_cmd, self.s, self.sy, self.share)
+
+        return erase_cost.split(
+            steady if rows else None,
+            plain,
+            [self.ys[j] for j in fresh],
+            [self.ws[j] for j in fresh],
+        )
 
 
 def remembered(curve: WafCurve) -> WafCurve:
@@ -370,7 +421,11 @@ def fit(
         fixed.append(
             f"t_cmd_us = {held}: too few points to fit a controller time besides the NAND's"
         )
-    cost_at = _Objective(points, fit_cmd, curve)
+    steady_fit_cmd = None
+    if erase_cost.applies(n_waf > 0):  # the steady figures alone, FOB read by t_erase
+        n_steady = sum(1 for p in points if p.iops and not p.fresh)
+        steady_fit_cmd = n_steady + n_waf >= unknowns and n_steady >= 2
+    cost_at = _Objective(points, fit_cmd, curve, steady_fit_cmd)
     if native_op is not None:
         fixed.append("native_op from the given advertised and physical sizes")
         k = 1.0
@@ -378,13 +433,29 @@ def fit(
             k = _minimise(lambda kk: cost_at(native_op, kk)[0], EFFICIENCY_MIN, EFFICIENCY_MAX)
         elif fit_efficiency:
             fixed.append("spare_efficiency = 1: no WAF figure to fit it to")
-        cost, t_cmd, t_page = cost_at(native_op, k)
-        return Surrogate(native_op, t_page, t_cmd, fob_iops, fixed, cost, curve, k)
+        cost, t_cmd, t_page, t_erase = cost_at.times(native_op, k)
+        fixed += _erase_fixed(t_erase, fit_cmd, steady_fit_cmd)
+        return Surrogate(
+            native_op, t_page, t_cmd, fob_iops, fixed, cost, curve, k, erase_us_per_page=t_erase
+        )
     if n_waf == 0 and n_iops < 2:
         raise ConfigError(
             "one point cannot fix both the native OP and the NAND time; give "
             "another level, a WAF point, or --advertised and --physical"
         )
     rho0 = _minimise(lambda r: cost_at(r)[0], RHO_MIN, RHO_MAX)
-    cost, t_cmd, t_page = cost_at(rho0)
-    return Surrogate(rho0, t_page, t_cmd, fob_iops, fixed, cost, curve)
+    cost, t_cmd, t_page, t_erase = cost_at.times(rho0)
+    fixed += _erase_fixed(t_erase, fit_cmd, steady_fit_cmd)
+    return Surrogate(rho0, t_page, t_cmd, fob_iops, fixed, cost, curve, erase_us_per_page=t_erase)
+
+
+def _erase_fixed(t_erase: float, fit_cmd: bool, steady_fit_cmd: bool | None) -> list[str]:
+    """The note the erase-cost form adds to ``Surrogate.fixed``: t_cmd held where the steady
+    figures alone cannot fit it though every figure could (FOB then sets t_erase instead)."""
+    if t_erase > 0 and fit_cmd and not steady_fit_cmd:
+        held = f"−{HELD_CMD_SHARE:g}·t_page (a GC move's read)" if HELD_CMD_SHARE else "0"
+        return [
+            f"t_cmd_us = {held}: FOB sets the erase time per page, too few steady points "
+            "to fit a controller time besides the NAND's"
+        ]
+    return []

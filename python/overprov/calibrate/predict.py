@@ -370,6 +370,7 @@ def _fit(
         spare_efficiency=central.spare_efficiency,
         ftl=reading.ftl,
         gc_reserve=collector,
+        erase_us_per_page=central.erase_us_per_page,  # erase_cost.py: 0 unless on
     )
     check(twin)
     boot = no_bootstrap(levels) if collector else uncertainty.bootstrap(

@@ -166,6 +166,9 @@ class TwinParameters:
     cliff: dict[str, Any] | None = None
     """The SLC cache ``calibrate --cliff`` fitted (``cliff_prediction.twin_note``), written in
     the twin's notes only (its ``[timing]`` keeps no cache); None: none."""
+    erase_us_per_page: float = 0.0
+    """t_erase (``erase_cost.py``): the share of t_page that is erasing, which a fresh drive
+    does not pay; where the NAND alone sets the timing, the twin's erase time. 0: none."""
 
     def write(self, path: Path, named: Path | None = None) -> Path:
         """Write the twin as a drive file (:func:`write`): how a prediction
@@ -176,6 +179,7 @@ class TwinParameters:
 def drive_dict(p: TwinParameters) -> dict[str, Any]:
     """The twin as a drive file's keys (one preset's keys at the top level)."""
     per_page = DIES * UNITS_PER_FLASH_PAGE
+    erase_us = 1.0
     timing: dict[str, Any] = {
         "enabled": True,
         "host": {"link_mb_s": FREE_LINK_MB_S, "command_overhead_us": 2.0},
@@ -207,15 +211,21 @@ def drive_dict(p: TwinParameters) -> dict[str, Any]:
         model = "controller: t_cmd + WAF·t_page per host write; NAND beside it"
     else:
         t_read = -p.t_cmd_us  # the GC read time per moved unit
-        read_us, program_us = t_read * per_page, (p.t_page_us - t_read) * per_page
+        # an erase time per unit erased (erase_cost.py) out of the program's: the steady drive
+        # pays both for each unit it writes, a fresh one the program alone
+        t_erase = min(p.erase_us_per_page, max(p.t_page_us - t_read, 0.0))
+        read_us, program_us = t_read * per_page, (p.t_page_us - t_read - t_erase) * per_page
+        erase_us = t_erase * DIES * (fitmod.PAGES_PER_BLOCK // DIES)
         model = "NAND: WAF·(t_page + t_cmd) + (WAF − 1)·(−t_cmd) per host write"
+        if t_erase:
+            model += f", of which {t_erase:.4g} µs a unit erased (not paid fresh)"
     nand = {
         "channels": DIES,
         "dies_per_channel": 1,
         "flash_page_bytes": PAGE_BYTES * UNITS_PER_FLASH_PAGE,
         "read_us": round(max(read_us, 1.0), 4),
         "program_us": round(max(program_us, 1.0), 4),
-        "erase_us": 1.0,
+        "erase_us": round(max(erase_us, 1.0), 4),
         "die_block_bytes": PAGE_BYTES * fitmod.PAGES_PER_BLOCK // DIES,
         "channel_mb_s": 100_000.0,
     }
@@ -249,6 +259,7 @@ def drive_dict(p: TwinParameters) -> dict[str, Any]:
                 "native_op": p.native_op,
                 "t_page_us": p.t_page_us,
                 "t_cmd_us": p.t_cmd_us,
+                **({"erase_us_per_page": p.erase_us_per_page} if p.erase_us_per_page else {}),
                 "model": model,
                 "interval": "80% (bootstrap over the measured points' round-to-round variation)",
                 **({"cliff": dict(p.cliff)} if p.cliff else {}),
