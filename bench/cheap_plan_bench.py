@@ -15,7 +15,7 @@ after the freed space plus 1.5 span writes).
 truth's, from the write counters. ``--dir`` keeps each calibration (DIR/DRIVE/cal-PLAN: its
 measurement.json, to refit with ``overprov calibrate --from`` or ``--refit``, which fits each
 kept measurement again instead of measuring). ``--readings`` adds two columns: the weight the
-blocking-GC reading took (``predict._blocking_reading``) and the analytic reading's own
+blocking-GC reading took (``blocking_reading.weigh``) and the analytic reading's own
 predicted IOPS errors (docs/calibrate-graded-plan.md, "Why a 4% misreading became a 30-40%
 miss").
 
@@ -102,7 +102,7 @@ def calibrate(spec: str, precondition: str, folder: Path, refit: bool = False) -
         "spare_source": getattr(m, "spare_source", None),
         "predicted": predicted,
         "no_prediction": no_prediction,
-        # how the prediction's IOPS were weighed (predict._blocking_reading, evidence.py)
+        # how the prediction's IOPS were weighed (blocking_reading.weigh, evidence.py)
         "blocking_weight": mechanism.get("weight"),
         "chi2": {"analytic": mechanism.get("analytic_chi2"), "blocking": mechanism.get("chi2")},
         "analytic_iops": analytic,

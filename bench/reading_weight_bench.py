@@ -2,7 +2,7 @@
 spread: the blocking-GC reading's weight as the 0% figure's relative standard error changes.
 
 calibrate weighs the analytic reading's IOPS with the blocking-GC reading's by their evidence
-(``predict._blocking_reading``, ``evidence.py``). Where neither reproduces its fitted figures
+(``blocking_reading.weigh``, ``evidence.py``). Where neither reproduces its fitted figures
 the weights are plain likelihoods, exp(−χ²/2), and a difference of χ² in the hundreds gives
 one reading all the weight. This bench refits a measurement kept by ``bench/cheap_plan_bench.py
 --dir`` (DIR/DRIVE/cal-PLAN/measurement.json) with its 0% level's ``iops_rel_sd`` set to each
@@ -103,7 +103,7 @@ def _input(m: Measurement) -> predmod.PredictionInput:
 
 def weighed(m: Measurement, native_op: float) -> dict:
     """Both readings' χ² at ``m``'s figures and the blocking-GC reading's weight (as
-    ``predict._blocking_reading`` works them out, with the spare of the refined twin)."""
+    ``blocking_reading.weigh`` works them out, with the spare of the refined twin)."""
     fig = _input(m)
     mfe = uncertainty.recorded_model_form(m.kind == "sim")
     cv = mfe.rel_sd if mfe is not None else 0.0

@@ -15,7 +15,7 @@ side (WAF, each reading's analytic IOPS) is ``bench/gc_reserve_bench.py``'s read
 case's figures, each a point at σ 2%, with the reserve reading fitted to the drive's plan-dated
 onset where one is given. The mechanism side weighs each spare reading's analytic reading
 against the blocking-GC reading calibrate fitted (its recorded χ², residuals and IOPS) by
-``evidence.weights`` as ``predict._blocking_reading`` calls it. OFF0: no reserve, rule off;
+``evidence.weights`` as ``blocking_reading.weigh`` calls it. OFF0: no reserve, rule off;
 OFFR: reserve, rule off; ONR: both; ON0: the rule alone. ``check`` prints the conditions.
 Nothing is fitted here that calibrate and gc_reserve_bench do not fit; the figures are theirs,
 composed.
@@ -118,7 +118,7 @@ def blocking_weights(
     reads: dict, pred: dict, raw_op: float | None, cv_sd: float, onset: float | None, on: bool
 ) -> dict:
     """Each spare reading's blocking-GC weight against calibrate's blocking reading, as
-    ``predict._blocking_reading`` weighs them (0 where calibrate fitted none)."""
+    ``blocking_reading.weigh`` weighs them (0 where calibrate fitted none)."""
     top = heaviest(pred)
     m = top["fit"].get("gc_mechanism")
     if not m:

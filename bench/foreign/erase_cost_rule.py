@@ -1,5 +1,5 @@
 """No harm from the erase-cost form (calibrate/erase_cost.py): bench/foreign/results/erasecost/
-RULE.md's clause on every case run with the form off and on.
+bench/foreign/results/erasecost/RULE.md's clause on every case run with the form off and on.
 
     python bench/foreign/erase_cost_rule.py --off DIR [--off DIR ...] --on DIR [--on DIR ...]
         [--out FILE]

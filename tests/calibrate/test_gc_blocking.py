@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from overprov import engine, presets
-from overprov.calibrate import evidence, gc_blocking
+from overprov.calibrate import blocking_reading, evidence, gc_blocking
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import predict as predmod
 from overprov.calibrate import twin as twinmod
@@ -119,7 +119,7 @@ def test_a_reading_that_misses_its_fitted_figures_gets_no_weight():
     )  # fmt: skip
     fig = predmod.PredictionInput(points, [0.0, 40.0], jobs=1)
     got = predmod._TwinFigures(rows, "", params)
-    mech = predmod._blocking_reading(fig, predmod.TwinReading(), got, fitmod.waf_at, None, qd=32)
+    mech = blocking_reading.weigh(fig, predmod.TwinReading(), got, fitmod.waf_at, None, qd=32)
     assert mech is not None and mech["weight"] == 0.0, mech["weight"]
     # the weighed IOPS reproduce the fitted figures within their noise
     for row, p in zip(rows, points, strict=False):
@@ -155,8 +155,7 @@ def test_a_refined_spare_the_blocking_twin_cannot_run_at_is_said_not_simulated(m
     got = predmod._TwinFigures(rows, "the twin", params)
     fig = predmod.PredictionInput(points, [0.0, 20.0], jobs=1)
     assert (
-        predmod._blocking_reading(fig, predmod.TwinReading(), got, fitmod.waf_at, None, qd=32)
-        is None
+        blocking_reading.weigh(fig, predmod.TwinReading(), got, fitmod.waf_at, None, qd=32) is None
     )
     assert "not weighed with the blocking-GC reading: its twin at 0% extra OP" in got.source
     assert "OP too small to collect garbage" in got.source

@@ -205,7 +205,7 @@ def test_a_measured_target_s_one_reading_goes_on_without_its_blocking_gc_twin(mo
     """A measured target's figures (not typed: one reading, nothing to stand in for it) that
     fit 0.1-0.3% of native spare: the blocking-GC twin at 0% extra OP cannot collect garbage.
     Checked as typed figures are, calibrate stopped after the whole measurement (exit 2);
-    the one reading is prepared without that twin, which ``_blocking_reading`` then leaves out
+    the one reading is prepared without that twin, which ``blocking_reading.weigh`` then leaves out
     with its reason. Nothing is simulated here."""
 
     def no_simulation(*args, **kwargs):

@@ -19,12 +19,12 @@ the steady figures alone with t_erase the FOB figures' gap below it when that ga
 t_erase as its NAND's erase time where the NAND alone sets its timing, so its steady writes pay
 WAF·t_page and its fresh ones t_page − t_erase, as the form.
 
-Off: weighed under two pre-registered rules and not adopted (bench/foreign/results/erasecost/
-verdict.md; docs/calibrate-validation.md, "An erase cost that steady state pays and FOB does
-not"): on six fresh NVMeVirt drives the plan case with WAF met every target with it (four with
-costly erases missing without it), but it harmed held-out figures elsewhere (MQSim's IOPS at
-10% 11.3 → 20.4%; IOPS-only cases both ways), with :data:`ONLY_WITH_WAF` too.
-"""
+Off: weighed under two pre-registered rules and not adopted
+(bench/foreign/results/erasecost/verdict.md; docs/calibrate-validation.md, "An erase cost that
+steady state pays and FOB does not"): on six fresh NVMeVirt drives the plan case with WAF met
+every target with it (four with costly erases missing without it), but it harmed held-out
+figures elsewhere (MQSim's IOPS at 10% 11.3 → 20.4%; IOPS-only cases both ways), with
+:data:`ONLY_WITH_WAF` too."""
 
 from __future__ import annotations
 
@@ -36,7 +36,8 @@ ENABLED = False
 #: With :data:`ENABLED`, read FOB so only where a WAF figure is among the fitted ones (it pins
 #: the spare, so the steady figures alone fit t_cmd too); from IOPS alone FOB stays a point of
 #: the line. Weighed under a second rule (bench/foreign/results/erasecost/RULE-2.md) after the
-#: form everywhere harmed IOPS-only cases on fresh drives (RULE.md's verdict).
+#: form everywhere harmed IOPS-only cases on fresh drives (the verdict of
+#: bench/foreign/results/erasecost/RULE.md).
 ONLY_WITH_WAF = False
 
 

@@ -26,11 +26,11 @@ readings apart the interval says so. A reserve reading's twin that misses a WAF 
 (``reserve_twin_check.twin_misses_its_waf``) is set aside, as with the onset.
 
 Judged under bench/intervals/RULE-hullres.md: **not met**, so off
-(bench/intervals/hullres/verdict.md): on six fresh generated drives the reserve ones went from 4 to 14 of 24 held-out
-figures inside (one drive refused in both arms by the fit's plausibility gate, which runs before
-any reading is offered; the misses at the level where the floor gives way), a guard missed its
-IOPS target in both arms; the pooled tally with the 11 stored cases it reaches rose 83% → 88%.
-"""
+(bench/intervals/hullres/verdict.md): on six fresh generated drives the reserve ones went from 4
+to 14 of 24 held-out figures inside (one drive refused in both arms by the fit's plausibility
+gate, which runs before any reading is offered; the misses at the level where the floor gives
+way), a guard missed its IOPS target in both arms; the pooled tally with the 11 stored cases it
+reaches rose 83% → 88%."""
 
 from __future__ import annotations
 
