@@ -63,10 +63,22 @@ _CLI_WITH_PROBES = (
 )
 
 
-def calibrate(path: Path, scale: str, out: Path, probes: bool = False) -> dict:
+#: the same with ``cliff_mix.MIX_CAPPED`` off (bench/results/clifflift/RULE.md's form)
+_CLI_WITH_PROBES_UNCAPPED = _CLI_WITH_PROBES.replace(
+    "c.PROBES_IN_PREDICTION = True; ",
+    "c.PROBES_IN_PREDICTION = True; from overprov.calibrate import cliff_mix; "
+    "cliff_mix.MIX_CAPPED = False; ",
+)
+
+
+def calibrate(
+    path: Path, scale: str, out: Path, probes: bool = False, mix_capped: bool = True
+) -> dict:
     """The CLI run (with ``probes``, the read probes in the prediction: its flag set in the
-    calibrate process); its prediction's ``cliff`` (or the error it ended with)."""
-    cli = ["-c", _CLI_WITH_PROBES] if probes else ["-m", "overprov"]
+    calibrate process, and with ``mix_capped`` False ``cliff_mix.MIX_CAPPED`` off there); its
+    prediction's ``cliff`` (or the error it ended with)."""
+    with_probes = _CLI_WITH_PROBES if mix_capped else _CLI_WITH_PROBES_UNCAPPED
+    cli = ["-c", with_probes] if probes else ["-m", "overprov"]
     cmd = [sys.executable, *cli, "calibrate", f"sim:{path}@{scale}", "--cliff",
            "--extra-op", "0,20", "--no-progress", "--out", str(out)]  # fmt: skip
     env = {**os.environ, "PYTHONPATH": str(ROOT / "python")}
