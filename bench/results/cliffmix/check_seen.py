@@ -6,7 +6,8 @@ its measured slot bypass them? For each case: calibrate run as
 - the truth's ceilings: its link (``host.link_mb_s`` ÷ 4 KiB) and its controller
   (``cliff_prediction.controller_ceiling_iops``), commands a second;
 - the truth's cliff under QD8 70% reads from purged (``cliffplan_eval.truth_cliff``) and the
-  twin's predicted one (prediction.json; bench/results/clifflift/RULE.md's form: ``cliff_mix.MIX_CAPPED`` off), levels before;
+  twin's predicted one (prediction.json; bench/results/clifflift/RULE.md's form, with
+  ``cliff_mix.MIX_CAPPED`` off), levels before;
 - the probe before the cliff (measurement.json): its ``iops``, its reads' time;
 - the bypass: the truth drive itself run with its reads of written pages holding the probe's
   slot until its cache is written (``cliff.predict``'s ``read_slot_us`` form), and besides its
