@@ -86,18 +86,16 @@ def case(seed: int, share: float, work: Path) -> dict:
         row["truth_with_slot_iops"] = sum(slot.iops[mid]) / len(slot.iops[mid])
         row["truth_with_both_slots_iops"] = sum(both.iops[mid]) / len(both.iops[mid])
         row["truth_plain_iops"] = sum(plain.iops[mid]) / len(plain.iops[mid])
+    print(json.dumps(row), file=sys.stderr, flush=True)
     return row
 
 
 def main() -> int:
     cliff_mix.MIX_CAPPED = False  # clifflift's form, in the calibrate process too (above)
     t0 = cpu_s()
-    rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        for c in sys.argv[1:]:
-            seed, share = c.split(":")
-            rows.append(case(int(seed), float(share), Path(tmp)))
-            print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
+        cases = [c.split(":") for c in sys.argv[1:]]
+        rows = [case(int(seed), float(share), Path(tmp)) for seed, share in cases]
     print(json.dumps({"rows": rows, "cpu_s": round(cpu_s() - t0, 1)}, indent=1))
     return 0
 
