@@ -48,6 +48,20 @@ def truth_drive(seed: int, share: float, rng: random.Random) -> dict:
     return truth
 
 
+def written_truth(seed: int, share: float, work: Path) -> tuple[dict, str, Path]:
+    """One case's truth drawn as :func:`main` draws it (each seed's 1% case, then its 3% one,
+    from ``random.Random(seed * 7919)``), its scale at 4 GiB of NAND, and its drive file
+    written under ``work`` (for scripts that run single cases)."""
+    rng = random.Random(seed * 7919)
+    if share != 0.01:
+        truth_drive(seed, 0.01, rng)
+    truth = truth_drive(seed, share, rng)
+    scale = validation.scale_for(truth, 4 * 2**30)
+    path = work / f"drive-{seed}-{share:g}.toml"
+    path.write_text(twinmod.to_toml(truth) + "\n")
+    return truth, scale, path
+
+
 def truth_cliff(truth: dict, scale: float, state: str) -> cliff.Cliff | None:
     t = _seconds(truth, scale, MIX["qd"], MIX["read_percent"], state)
     return cliff.find_cliff(

@@ -24,25 +24,18 @@ its measured slot bypass them? For each case: calibrate run as
 from __future__ import annotations
 
 import json
-import random
 import sys
 import tempfile
 from pathlib import Path
 
-from cliffplan_eval import calibrate, truth_cliff, truth_drive
+from cliffplan_eval import calibrate, truth_cliff, written_truth
 from cpu_clock import cpu_s
 from overprov import measurement_file
-from overprov.calibrate import cliff, cliff_mix, cliff_prediction, cliff_step, twin, validation
+from overprov.calibrate import cliff, cliff_mix, cliff_prediction, cliff_step
 
 
 def case(seed: int, share: float, work: Path) -> dict:
-    rng = random.Random(seed * 7919)  # drawn in cliffplan_eval's order: 1% then 3%
-    if share == 0.03:
-        truth_drive(seed, 0.01, rng)
-    truth = truth_drive(seed, share, rng)
-    scale = validation.scale_for(truth, 4 * 2**30)
-    path = work / f"drive-{seed}-{share:g}.toml"
-    path.write_text(twin.to_toml(truth) + "\n")
+    truth, scale, path = written_truth(seed, share, work)
     out = work / f"out-{seed}-{share:g}"
     pred = calibrate(path, scale, out, probes=True, mix_capped=False)
     probes = (measurement_file.load(out / "measurement.json").cliff or {}).get("probes") or {}
