@@ -62,6 +62,18 @@ def written_truth(seed: int, share: float, work: Path) -> tuple[dict, str, Path]
     return truth, scale, path
 
 
+def single_cases(case, args: list[str]) -> int:  # noqa: ANN001 - (seed, share, work) → row
+    """Each ``SEED:SHARE`` of ``args`` run by ``case`` (its rows printed as JSON with the CPU
+    seconds they took, bench/cpu_clock.py), in a temporary folder: the single-case scripts'
+    main."""
+    t0 = cpu_s()
+    with tempfile.TemporaryDirectory() as tmp:
+        cases = [c.split(":") for c in args]
+        rows = [case(int(seed), float(share), Path(tmp)) for seed, share in cases]
+    print(json.dumps({"rows": rows, "cpu_s": round(cpu_s() - t0, 1)}, indent=1))
+    return 0
+
+
 def truth_cliff(truth: dict, scale: float, state: str) -> cliff.Cliff | None:
     t = _seconds(truth, scale, MIX["qd"], MIX["read_percent"], state)
     return cliff.find_cliff(

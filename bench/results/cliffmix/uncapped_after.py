@@ -11,11 +11,9 @@ from __future__ import annotations
 
 import json
 import sys
-import tempfile
 from pathlib import Path
 
-from cliffplan_eval import calibrate, truth_cliff, written_truth
-from cpu_clock import cpu_s
+from cliffplan_eval import calibrate, single_cases, truth_cliff, written_truth
 from overprov.calibrate import cliff
 
 
@@ -33,12 +31,7 @@ def uncapped(seed: int, share: float, work: Path) -> dict:
 
 
 def main() -> int:
-    t0 = cpu_s()
-    with tempfile.TemporaryDirectory() as tmp:
-        cases = [c.split(":") for c in sys.argv[1:]]
-        rows = [uncapped(int(seed), float(share), Path(tmp)) for seed, share in cases]
-    print(json.dumps({"rows": rows, "cpu_s": round(cpu_s() - t0, 1)}, indent=1))
-    return 0
+    return single_cases(uncapped, sys.argv[1:])
 
 
 if __name__ == "__main__":
