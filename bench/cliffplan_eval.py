@@ -48,6 +48,32 @@ def truth_drive(seed: int, share: float, rng: random.Random) -> dict:
     return truth
 
 
+def written_truth(seed: int, share: float, work: Path) -> tuple[dict, str, Path]:
+    """One case's truth drawn as :func:`main` draws it (each seed's 1% case, then its 3% one,
+    from ``random.Random(seed * 7919)``), its scale at 4 GiB of NAND, and its drive file
+    written under ``work`` (for scripts that run single cases)."""
+    rng = random.Random(seed * 7919)
+    if share != 0.01:
+        truth_drive(seed, 0.01, rng)
+    truth = truth_drive(seed, share, rng)
+    scale = validation.scale_for(truth, 4 * 2**30)
+    path = work / f"drive-{seed}-{share:g}.toml"
+    path.write_text(twinmod.to_toml(truth) + "\n")
+    return truth, scale, path
+
+
+def single_cases(case, args: list[str]) -> int:  # noqa: ANN001 - (seed, share, work) → row
+    """Each ``SEED:SHARE`` of ``args`` run by ``case`` (its rows printed as JSON with the CPU
+    seconds they took, bench/cpu_clock.py), in a temporary folder: the single-case scripts'
+    main."""
+    t0 = cpu_s()
+    with tempfile.TemporaryDirectory() as tmp:
+        cases = [c.split(":") for c in args]
+        rows = [case(int(seed), float(share), Path(tmp)) for seed, share in cases]
+    print(json.dumps({"rows": rows, "cpu_s": round(cpu_s() - t0, 1)}, indent=1))
+    return 0
+
+
 def truth_cliff(truth: dict, scale: float, state: str) -> cliff.Cliff | None:
     t = _seconds(truth, scale, MIX["qd"], MIX["read_percent"], state)
     return cliff.find_cliff(
@@ -63,10 +89,22 @@ _CLI_WITH_PROBES = (
 )
 
 
-def calibrate(path: Path, scale: str, out: Path, probes: bool = False) -> dict:
+#: the same with ``cliff_mix.MIX_CAPPED`` off (bench/results/clifflift/RULE.md's form)
+_CLI_WITH_PROBES_UNCAPPED = _CLI_WITH_PROBES.replace(
+    "c.PROBES_IN_PREDICTION = True; ",
+    "c.PROBES_IN_PREDICTION = True; from overprov.calibrate import cliff_mix; "
+    "cliff_mix.MIX_CAPPED = False; ",
+)
+
+
+def calibrate(
+    path: Path, scale: str, out: Path, probes: bool = False, mix_capped: bool = True
+) -> dict:
     """The CLI run (with ``probes``, the read probes in the prediction: its flag set in the
-    calibrate process); its prediction's ``cliff`` (or the error it ended with)."""
-    cli = ["-c", _CLI_WITH_PROBES] if probes else ["-m", "overprov"]
+    calibrate process, and with ``mix_capped`` False ``cliff_mix.MIX_CAPPED`` off there); its
+    prediction's ``cliff`` (or the error it ended with)."""
+    with_probes = _CLI_WITH_PROBES if mix_capped else _CLI_WITH_PROBES_UNCAPPED
+    cli = ["-c", with_probes] if probes else ["-m", "overprov"]
     cmd = [sys.executable, *cli, "calibrate", f"sim:{path}@{scale}", "--cliff",
            "--extra-op", "0,20", "--no-progress", "--out", str(out)]  # fmt: skip
     env = {**os.environ, "PYTHONPATH": str(ROOT / "python")}

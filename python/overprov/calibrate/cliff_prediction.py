@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from overprov import presets
-from overprov.calibrate import cliff, read_probes
+from overprov.calibrate import cliff, cliff_mix, read_probes
 from overprov.calibrate.cliff_step import (
     CliffPlan,
     CliffWorkload,
@@ -131,10 +131,12 @@ def _lift(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any] | Non
     return {"command_us_before": a.get("command_us"), "command_us": b.get("command_us")}
 
 
-def measured_plateau(measured: cliff.Series, bs_bytes: int, fill_bytes: float) -> float | None:
-    """The series' level before its cache's step (``cliff_step.measured_step``), or None."""
-    step = measured_step(measured, bs_bytes, fill_bytes)
-    return step.iops_before if step is not None else None
+def measured_plateau(
+    measured: cliff.Series, bs_bytes: int, fill_bytes: float, rise_faster_side: bool = False
+) -> float | None:
+    """The series' level before its cache's step (``cliff_step.measured_step``), or None;
+    with ``rise_faster_side``, a rise's level after it (``cliff_mix.plateau_iops``)."""
+    return cliff_mix.plateau_iops(measured_step(measured, bs_bytes, fill_bytes), rise_faster_side)
 
 
 def fit(
@@ -211,9 +213,11 @@ def predict(doc: dict[str, Any], drive: dict[str, Any], scale: str) -> dict[str,
     decline_cliff = fill_form and wl.read_percent > 0
     if not_free:
         out["probes_not_used"] = not_free_reason(before)
-    past_fill = False
+    past_fill, ceiling = False, None
     if probes is not None or fill_form:
-        plateau = measured_plateau(series(doc), bs, fill)
+        plateau = measured_plateau(series(doc), bs, fill, cliff_mix.MIX_CAPPED)
+        if cliff_mix.MIX_CAPPED and probes is not None:
+            ceiling = cliff_mix.command_ceiling_iops(plateau, wl.qd, probes.unwritten_read_us)
         past_fill = LIFT_UNDER_PLATEAU_PAST_FILL
         lifted = twin if plateau is None else lift_ceiling(twin, plateau, past_fill)
         out["controller_lift"] = _lift(twin, lifted)
@@ -246,7 +250,7 @@ def predict(doc: dict[str, Any], drive: dict[str, Any], scale: str) -> dict[str,
                 pred, chosen = read_probes.predict(
                     twin, series(doc), probes.before, probes.after, scale=factor,
                     fit_qd=int(doc.get("qd", 32)), read_probes=True, **kw,
-                    unwritten_read_us=probes.unwritten_read_us,
+                    unwritten_read_us=probes.unwritten_read_us, command_ceiling_iops=ceiling,
                     fitter=lambda s, d, sc: fit(s, d, sc, bs, fill > 0, past_fill),
                 )  # fmt: skip
                 out["read_probes_selection"] = _selection(chosen)

@@ -171,7 +171,7 @@ def predict(
     twin: dict[str, Any], series: cliff.Series, before: Probe, after: Probe, *, fit_qd: int,
     qd: int, read_percent: int, seconds: float, interval_s: float, scale: float = 1.0,
     read_probes: bool = READ_PROBES, fitter: Fitter | None = None,
-    unwritten_read_us: float | None = None,
+    unwritten_read_us: float | None = None, command_ceiling_iops: float | None = None,
 ) -> tuple[cliff.Cliff | None, Selection | None]:  # fmt: skip
     """The cliff of a mix (``qd``, ``read_percent``, from purged) on ``twin`` with the cache
     fitted on the write series ``series`` (at ``fit_qd``). With ``read_probes``: the twin's link
@@ -181,7 +181,9 @@ def predict(
     ``fitter``: how the cache is fitted (:func:`select_program`'s). ``unwritten_read_us``
     (with ``read_probes``; None: as before): a probe's reads of trimmed space, each read of a
     page never written holding its slot that long (``read_slot.request_loop``: the share of
-    such reads follows the pages the host has written)."""
+    such reads follows the pages the host has written). ``command_ceiling_iops`` (with
+    ``read_probes``; None: none): every command of the mix, a read holding its slot too,
+    under that ceiling (``cliff.read_slot_series``; ``cliff_mix``)."""
     if not read_probes:
         if fitter is not None:
             fit = fitter(series, twin, scale)
@@ -198,5 +200,6 @@ def predict(
         chosen.drive, chosen.fit, scale, qd=qd, read_percent=read_percent, seconds=seconds,
         interval_s=interval_s, precondition="none", read_slot_us=before.read_us,
         read_slot_until_cache=True, unwritten_read_us=unwritten_read_us,
+        command_ceiling_iops=command_ceiling_iops,
     )  # fmt: skip
     return pred, chosen

@@ -41,7 +41,7 @@ def request_loop(
     read_slot_ns: int | None = None, read_pages: str = "any", seed: int = 1,
     unwritten_apart: bool = False, read_slot_until_bytes: float | None = None,
     reads_after_bytes: int = 0, requests: int | None = None,
-    unwritten_slot_ns: int | None = None,
+    unwritten_slot_ns: int | None = None, command_gap_ns: int | None = None,
 ) -> tuple[list[tuple[int, int, int | None]], dict[str, Any]]:  # fmt: skip
     """``cfg`` (a timed configuration, from purged) driven until ``end_ns`` by a host keeping
     ``qd`` commands outstanding, each issued when the earliest completes: 4 KiB random writes
@@ -59,7 +59,10 @@ def request_loop(
     has written that many bytes (a probe past the cliff: ``read_probes``); ``requests``: no
     command issued after that many. ``unwritten_slot_ns``: a read of a page never written is
     not sent to the drive but holds its slot that long (a drive's measured read of trimmed
-    space: the share of such reads follows the pages written so far)."""
+    space: the share of such reads follows the pages written so far). ``command_gap_ns``: every
+    command, a read holding its slot too, issued at least that long after the one before (a
+    command ceiling of 1e9 ÷ ``command_gap_ns`` a second ahead of the drive: ``cliff_mix``);
+    its wait counts in its queue time."""
     if read_pages not in ("any", "written", "unwritten"):
         raise ValueError(f"read_slot: read_pages {read_pages!r} is not any, written or unwritten")
     dev = engine.device(cfg)
@@ -70,8 +73,9 @@ def request_loop(
     slots = [0] * qd
     events: list[tuple[int, int, int | None]] = []
     until = math.inf if read_slot_until_bytes is None else read_slot_until_bytes
-    written_bytes = issued = 0
+    written_bytes = issued = gate = 0
     while (t := heapq.heappop(slots)) < end_ns and (requests is None or issued < requests):
+        arrived = t
         lpn = rng.randrange(pages)
         read = rng.random() * 100 < read_percent and written_bytes >= reads_after_bytes
         if read:
@@ -83,6 +87,7 @@ def request_loop(
             elif read_pages == "unwritten":
                 while lpn in written_set:
                     lpn = rng.randrange(pages)
+            t, gate = _gated(t, gate, command_gap_ns)
             if read_slot_ns is not None and lpn in written_set and written_bytes < until:
                 done = t + read_slot_ns
             elif unwritten_slot_ns is not None and lpn not in written_set:
@@ -90,17 +95,27 @@ def request_loop(
             else:
                 done = dev.submit("read", lpn, 1, t)
             apart = unwritten_apart and lpn not in written_set
-            events.append((done, 0, None if apart else done - t))
+            events.append((done, 0, None if apart else done - arrived))
         else:
+            t, gate = _gated(t, gate, command_gap_ns)
             done = dev.submit("write", lpn, 1, t)
             written_bytes += PAGE_BYTES
             if lpn not in written_set:
                 written_set.add(lpn)
                 written.append(lpn)
-            events.append((done, 1, done - t))
+            events.append((done, 1, done - arrived))
         issued += 1
         heapq.heappush(slots, done)
     return [e for e in events if e[0] < end_ns], json.loads(dev.timed_report_json())
+
+
+def _gated(t: int, gate: int, gap_ns: int | None) -> tuple[int, int]:
+    """A command arriving at ``t`` issued at ``t`` or when the gate opens (``gate``), and the
+    gate's next opening ``gap_ns`` after it; without ``gap_ns`` at ``t``, no gate."""
+    if not gap_ns:
+        return t, gate
+    issued = max(t, gate)
+    return issued, issued + gap_ns
 
 
 def binned(
