@@ -52,12 +52,15 @@ def auc_table(scored: list[dict], outcome: str) -> None:
         auc = sum((a > b) + 0.5 * (a == b) for a in m for b in o) / (len(m) * len(o))
         high = sum(a > max(o) for a in m)
         low = sum(a < min(o) for a in m)
-        print(f"| {words} (`{name}`) | {auc:.2f} | {high} / {low} of {len(m)} "
-              f"({len(m)} miss, {len(o)} within) |")
+        print(
+            f"| {words} (`{name}`) | {auc:.2f} | {high} / {low} of {len(m)} "
+            f"({len(m)} miss, {len(o)} within) |"
+        )
 
 
 def main(path: str) -> None:
-    rows = json.load(open(path))
+    with open(path) as f:
+        rows = json.load(f)
     groups: dict[str, list[dict]] = {}
     for r in rows:
         if r.get("error") is None:
@@ -74,24 +77,30 @@ def main(path: str) -> None:
         if r["true_fob_ratio"] is not None:
             r["abs_log_true"] = abs(math.log(r["true_fob_ratio"]))
         scored.append(r)
-    print(f"{len(groups)} distinct inputs (QD32 figures, FOB, raw NAND or not): {len(scored)} "
-          f"with >= 2 steady levels, {len(one_level)} with one (no steady line to set FOB "
-          f"against)\n")
+    print(
+        f"{len(groups)} distinct inputs (QD32 figures, FOB, raw NAND or not): {len(scored)} "
+        f"with >= 2 steady levels, {len(one_level)} with one (no steady line to set FOB "
+        f"against)\n"
+    )
     print("### Outcome: calibrate's recorded prediction (refused inputs left out)\n")
     auc_table([r for r in scored if r["worst"] is not None], "worst")
     print("\n### Outcome: the analytic surrogate this code fits, against the truth's WAF\n")
     auc_table([r for r in scored if r["fit_waf_worst"] is not None], "fit_waf_worst")
     print("\n### Every input with >= 2 steady levels, by FOB ÷ line\n")
-    print("| FOB ÷ line | oracle: FOB ÷ true line | t_cmd ÷ t_page | χ² | ρ₀ | WAF low | recorded worst WAF miss "
-          "| analytic fit's | raw NAND | evaluation |")
+    print(
+        "| FOB ÷ line | oracle: FOB ÷ true line | t_cmd ÷ t_page | χ² | ρ₀ | WAF low "
+        "| recorded worst WAF miss | analytic fit's | raw NAND | evaluation |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|")
     for r in sorted(scored, key=lambda r: r["fob_ratio"]):
         rec = "refused" if r["worst"] is None else f"{100 * r['worst']:.0f}%"
         fw = "–" if r["fit_waf_worst"] is None else f"{100 * r['fit_waf_worst']:.0f}%"
         tr = "–" if r["true_fob_ratio"] is None else f"{r['true_fob_ratio']:.2f}"
-        print(f"| {r['fob_ratio']:.3f} | {tr} | {r['cmd_share']:+.2f} | {r['cost']:.1f} | "
-              f"{r['native_op']:.3f} | {r['waf_low']:.2f} | {rec} | {fw} | "
-              f"{'yes' if r['raw_nand'] else 'no'} | {r['file']} ({r['label'] or r['case']}) |")
+        print(
+            f"| {r['fob_ratio']:.3f} | {tr} | {r['cmd_share']:+.2f} | {r['cost']:.1f} | "
+            f"{r['native_op']:.3f} | {r['waf_low']:.2f} | {rec} | {fw} | "
+            f"{'yes' if r['raw_nand'] else 'no'} | {r['file']} ({r['label'] or r['case']}) |"
+        )
     print("\n### One steady level (no line to set FOB against)\n")
     for r in one_level:
         rec = "refused" if r["worst"] is None else f"{100 * r['worst']:.0f}%"

@@ -30,10 +30,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # bench/
 from cpu_clock import cpu_s  # noqa: E402
-
 from overprov.calibrate import fit  # noqa: E402
 
 ROOTS = ["bench/foreign/results", "bench/results"]
+OWN = "bench/results/fobcheck/"
 MISS = 0.25
 
 
@@ -139,12 +139,12 @@ def statistics(cmd: str, qd: int, waf_true: dict[float, float]) -> dict:
 def main() -> None:
     t0 = cpu_s()
     cases: dict[str, dict] = {}
-    files = sorted(
-        {f for r in ROOTS for f in glob.glob(f"{r}/**/*.json", recursive=True)}
-    )
+    found = {f for r in ROOTS for f in glob.glob(f"{r}/**/*.json", recursive=True)}
+    files = sorted(f for f in found if not f.startswith(OWN))  # not this tally's own files
     for f in files:
         try:
-            data = json.load(open(f))
+            with open(f) as fh:
+                data = json.load(fh)
         except (json.JSONDecodeError, UnicodeDecodeError):
             continue
         when = None
@@ -178,7 +178,7 @@ def main() -> None:
                 "waf_true": truth_wafs(parent),
             }
     rows = []
-    for key, c in cases.items():
+    for c in cases.values():
         try:
             c.update(statistics(c["command"], c["qd"], c.pop("waf_true")))
         except Exception as e:  # a case calibrate itself would refuse
