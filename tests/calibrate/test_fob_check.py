@@ -1,7 +1,7 @@
 """IOPS figures only from a drive whose IOPS still scale with queue depth: with
 ``fob_check.ENABLED``, ``fob_check.gc_cost_unidentified`` refuses, naming the figures; a WAF
-figure anywhere, an elasticity below the bound, no second queue depth, or the flag off (the
-default): no refusal (bench/results/fobcheck/RULE.md)."""
+figure anywhere, an elasticity below the bound, no second queue depth, or the flag off: no
+refusal. On by default since bench/results/fobcheck/RULE.md was met."""
 
 from __future__ import annotations
 
@@ -69,5 +69,5 @@ def test_a_waf_figure_a_small_gain_or_the_flag_off_is_answered(check_on, monkeyp
     assert fob_check.gc_cost_unidentified(_pred(LATENCY_BOUND, LATENCY_QD4)) is None
 
 
-def test_off_by_default():
-    assert fob_check.ENABLED is False
+def test_on_by_default_as_its_rule_was_met():
+    assert fob_check.ENABLED is True and fob_check.ELASTICITY_MIN == 0.59

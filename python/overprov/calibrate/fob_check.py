@@ -12,8 +12,8 @@ collection costs it (FlashSim's DFTL, bench/foreign/results/flashsim/verdict.md;
 :func:`queue_depth_elasticity` is that gain as an exponent: e = ln(IOPS ratio) ÷ ln(QD ratio)
 at the highest extra-OP level with a figure at the workload's queue depth and at another (1:
 IOPS proportional to queue depth; 0: saturated). :func:`gc_cost_unidentified`, a plausibility
-rule, refuses an IOPS-only prediction with e ≥ :data:`ELASTICITY_MIN` when :data:`ENABLED`
-(bench/results/fobcheck/RULE.md).
+rule, refuses an IOPS-only prediction with e ≥ :data:`ELASTICITY_MIN` when :data:`ENABLED` (on:
+bench/results/fobcheck/RULE.md, met).
 """
 
 from __future__ import annotations
@@ -24,8 +24,11 @@ from typing import Any
 from overprov.calibrate import fit as fitmod
 from overprov.prediction_file import Prediction
 
-#: Whether :func:`gc_cost_unidentified` refuses (bench/results/fobcheck/RULE.md).
-ENABLED = False
+#: Whether :func:`gc_cost_unidentified` refuses. On since its rule (bench/results/fobcheck/RULE.md)
+#: was met: no stored IOPS-only input at or above the bound had its WAF within 25%, and a fresh
+#: FlashSim drive (e 0.98) missed its WAF by +736% from IOPS alone
+#: (bench/results/fobcheck/verdict.txt). Judged on one fresh drive of a family seen before.
+ENABLED = True
 #: The queue-depth elasticity at or above which IOPS figures alone are taken not to read the
 #: GC's cost: 0.59, QD32 IOPS 3.4 times QD4's (the geometric midpoint of 2.88, the largest on a
 #: stored case within 25%, and 3.93, the smallest of the misses above it).
