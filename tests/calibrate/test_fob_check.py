@@ -10,26 +10,12 @@ import math
 import pytest
 from overprov.calibrate import fob_check
 from overprov.calibrate import plausibility as pl
-from overprov.prediction_file import Prediction
+from test_plausibility_spare_side import _pred, _pt
 
 
 @pytest.fixture
 def check_on(monkeypatch):
     monkeypatch.setattr(fob_check, "ENABLED", True)
-
-
-def _pred(points, other=()):
-    fit = {"native_op": 0.07, "t_page_us": 8.0, "t_cmd_us": 1.0, "points": list(points),
-           "points_other_queue_depth": list(other), "twin_check": [], "surrogate": {}}  # fmt: skip
-    return Prediction(
-        interval="80%", prediction_source="the twin", workload="uniform random writes",
-        workload_flags="", waf_curve=None, levels=[], recommendation=None, fit=fit,
-        twin="twin.toml", measurement=None,
-    )  # fmt: skip
-
-
-def _pt(x, iops, waf=None, fresh=False, qd=None):
-    return {"extra_op_percent": x, "iops": iops, "waf": waf, "fresh": fresh, "queue_depth": qd}
 
 
 # FlashSim's drive A (bench/foreign/results/flashsim/flashsim-a.json): 0% and 40% at QD32 with
