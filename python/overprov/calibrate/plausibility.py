@@ -24,6 +24,8 @@ Rules on the prediction (after fitting):
 - :func:`spare_side_unidentified` (off: :data:`IOPS_ONLY_FOB_RATIO_MAX` None): IOPS figures
   only, the lowest level's IOPS so far below the FOB that a controller-held GC reserve and a
   small native spare read alike;
+- ``fob_check.gc_cost_unidentified`` (on: ``fob_check.ENABLED``): IOPS figures only from a
+  drive whose IOPS still scale with queue depth, which do not read its GC's cost;
 - :func:`fit_misses_its_points` (``calibrate``'s gate before any twin): the plain fit checked by
   :func:`surrogate_misses_its_points`; with :data:`RESERVE_READING_GATE` on and a reserve
   reading offered, the best of the offered readings instead;
@@ -40,7 +42,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from overprov.calibrate import evidence, gc_reserve, uncertainty
+from overprov.calibrate import evidence, fob_check, gc_reserve, uncertainty
 from overprov.calibrate import fit as fitmod
 from overprov.errors import ConfigError
 from overprov.prediction_file import Prediction, not_finite
@@ -332,6 +334,7 @@ PREDICTION_RULES = (
     fit_error_too_large,
     twin_misses_its_points,
     spare_side_unidentified,
+    fob_check.gc_cost_unidentified,  # fob_check.ENABLED (bench/results/fobcheck/RULE.md)
 )
 
 
