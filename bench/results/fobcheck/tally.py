@@ -97,8 +97,9 @@ def native(cmd: str) -> float | None:
 
 def true_line_ratio(pts: list[fit.Point], fob: float, waf_true: dict[float, float]) -> float | None:
     """FOB ÷ the line through the lowest and highest steady levels' (truth WAF, 1e6/IOPS) at
-    WAF 1: what DIAGNOSIS.md tabulates. It needs the truth's WAF, so calibrate cannot compute
-    it from IOPS figures: shown as the oracle the IOPS-only statistics stand in for."""
+    WAF 1: what bench/foreign/results/erasecost/DIAGNOSIS.md tabulates. It needs the truth's
+    WAF, so calibrate cannot compute it from IOPS figures: shown as the oracle the IOPS-only
+    statistics stand in for."""
     lo = min(p.extra_op_percent for p in pts)
     hi = max(p.extra_op_percent for p in pts)
     if lo == hi or lo not in waf_true or hi not in waf_true:
