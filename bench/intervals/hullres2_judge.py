@@ -49,6 +49,7 @@ def configure() -> None:
     hj.RULE = "RULE-hullres2.md"
     hj.JUDGE = "hullres2_judge.py"
     hj.GUARDS_MET = each_guard_met
+    hj.TESTS_D = hj.OUT / "tests_d.txt"
 
 
 if __name__ == "__main__":

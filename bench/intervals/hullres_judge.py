@@ -246,6 +246,8 @@ def guards_met(guards: dict[str, dict[str, Any]]) -> bool:
 
 #: criterion B as the rule judged states it (hullres2_judge.py sets its own)
 GUARDS_MET = guards_met
+#: criterion D's recorded pytest run (None: D reported by hand, as RULE-hullres.md's was)
+TESTS_D: Path | None = None
 
 
 def judge(_: argparse.Namespace) -> int:
@@ -261,6 +263,10 @@ def judge(_: argparse.Namespace) -> int:
            "B": {"inside": g_inside, "figures": HELD_OUT * len(GUARDS), "met": b},
            "C": c, "fresh": fresh,
            "met": a and b and c["met"]}  # fmt: skip
+    if TESTS_D is not None:  # criterion D as recorded (the pytest run's summary line)
+        said = [ln for ln in TESTS_D.read_text().splitlines() if ln and not ln.startswith("#")]
+        doc["D"] = {"said": said[-1], "met": "failed" not in said[-1] and "error" not in said[-1]}
+        doc["met"] = doc["met"] and doc["D"]["met"]
     (OUT / "verdict.json").write_text(json.dumps(doc, indent=1) + "\n")
     reading = OUT / "reading" ".md"  # the verdict read by hand, after the judge's output
     (OUT / "verdict" ".md").write_text(markdown(doc) + (f"\n{reading.read_text()}" if
@@ -297,6 +303,8 @@ def markdown(doc: dict[str, Any]) -> str:
             f"- **C** (pooled tally, reached cases on): {_pct(c['pooled_before'])} -> "
             f"{_pct(c['pooled_after'])} (75-90%); families broken: {c['breaks'] or 'none'}; "
             f"refused: {c['refused'] or 'none'}: {'met' if c['met'] else 'NOT met'}",
+            *([f"- **D** (tests, flag on; {TESTS_D.name}): {doc['D']['said']}: "
+               f"{'met' if doc['D']['met'] else 'NOT met'}"] if "D" in doc else []),
             "", "| family (current rows) | before | after |", "|---|---|---|"]  # fmt: skip
     out += [f"| {f} | {_pct(x['before'])} | {_pct(x['after'])} |" for f, x in c["families"].items()]
     out += ["", "| reached case | rows before: inside | after (on) | flag off, this code (beside "

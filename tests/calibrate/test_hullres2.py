@@ -40,7 +40,8 @@ def test_the_switches_default_on_and_offered_stays_off():
     assert not reserve_hull.OFFERED
 
 
-def test_off_the_gate_refuses_on_the_plain_fit():
+def test_off_the_gate_refuses_on_the_plain_fit(monkeypatch):
+    monkeypatch.setattr(reserve_hull, "OFFERED", False)
     why = plausibility.fit_misses_its_points(R7, R7[2].iops, None)
     assert why is not None and "IOPS point at 40%" in why
 
