@@ -2,7 +2,8 @@
 fit's plausibility gate (``AT_THE_GATE``) and its transition term on the curve's side of its
 floor's edge (``UNDATED_EDGE``, reserve_transition.UndatedFloorEdge): surrogate-level checks
 (milliseconds) on the plan figures of two seen generated reserve drives
-(bench/intervals/hullres/verdict.md, bench/intervals/hullres2/DIAGNOSIS.md)."""
+(bench/intervals/hullres/verdict.md, bench/intervals/hullres2/DIAGNOSIS.md); judged under
+bench/intervals/RULE-hullres2.md: not met, ``OFFERED`` off."""
 
 from __future__ import annotations
 

@@ -38,7 +38,12 @@ plain fit before any reading is offered (``plausibility.fit_misses_its_points``)
 reserve reading of these explains (:func:`explains`), as ``plausibility.RESERVE_READING_GATE``
 does for the onset-dated reading; :data:`UNDATED_EDGE`, the reading's transition term on the
 curve's side of its floor's edge set on the seen generated reserve drives
-(``reserve_transition.UndatedFloorEdge``)."""
+(``reserve_transition.UndatedFloorEdge``). That rule was **not met**, so :data:`OFFERED` stays
+off (bench/intervals/hullres2/verdict.md): on four fresh reserve drives 23 of 24 held-out figures
+inside (one answered only through the gate; on two whose floor gives way before 10% the centre
+stays the effective reading's, the hull taking the truths), the guards unchanged, the pooled
+tally 83% → 88%; but with the flag on the gate also answers a refused FEMU case (14 LUNs × 224
+blocks without an onset) a test holds refused, which no criterion had judged."""
 
 from __future__ import annotations
 
