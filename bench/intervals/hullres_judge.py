@@ -40,6 +40,9 @@ OUT = HERE / "hullres"
 RUNS = OUT / "runs"
 GEN = OUT / "generated"
 PLAN_CASE = "IOPS+WAF 0+40 QD32 + 40 QD4, FOB"
+#: the rule judged and this script's name, as the verdict names them (hullres2_judge.py: its own)
+RULE = "RULE-hullres.md"
+JUDGE = "hullres_judge.py"
 #: the rule's fresh drives (bench/intervals/RULE-hullres.md), as ``iops_only_guard.GENERATED``:
 #: name -> (a reserve's spare factor and floor WAF, or a greedy drive's native OP; t_page µs;
 #: t_cmd µs). None of these parameters was used by a generated drive before.
@@ -168,7 +171,7 @@ def unchanged(off: dict[str, Any], on: dict[str, Any]) -> bool:
 def fresh_summary() -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name in FRESH:
-        truth = f"bench/intervals/hullres/generated/{name}.json"
+        truth = str((GEN / f"{name}.json").relative_to(ROOT))
         arms = {}
         for arm in ("off", "on"):
             path = run_path(truth, PLAN_CASE, arm)
@@ -232,6 +235,21 @@ def tally_with_flag() -> dict[str, Any]:
             "met": 0.75 <= pooled["inside"] <= 0.90 and not breaks and not refused}  # fmt: skip
 
 
+def guards_met(guards: dict[str, dict[str, Any]]) -> bool:
+    """RULE-hullres.md's B: every guard on its targets, and either all unchanged by the flag or
+    at most 90% of their figures inside."""
+    g_inside = sum(g["on"]["inside"] for g in guards.values())
+    return all(g["on"]["targets"] for g in guards.values()) and (
+        all(g["unchanged"] for g in guards.values()) or g_inside <= 0.90 * HELD_OUT * len(GUARDS)
+    )
+
+
+#: criterion B as the rule judged states it (hullres2_judge.py sets its own)
+GUARDS_MET = guards_met
+#: criterion D's recorded pytest run (None: D reported by hand, as RULE-hullres.md's was)
+TESTS_D: Path | None = None
+
+
 def judge(_: argparse.Namespace) -> int:
     fresh = fresh_summary()
     inside = sum(fresh[n]["on"]["inside"] for n in RESERVES)
@@ -239,14 +257,16 @@ def judge(_: argparse.Namespace) -> int:
     a = inside / n_fig >= 0.70
     guards = {n: fresh[n] for n in GUARDS}
     g_inside = sum(g["on"]["inside"] for g in guards.values())
-    b = all(g["on"]["targets"] for g in guards.values()) and (
-        all(g["unchanged"] for g in guards.values()) or g_inside <= 0.90 * HELD_OUT * len(GUARDS)
-    )
+    b = GUARDS_MET(guards)
     c = tally_with_flag()
     doc = {"A": {"inside": inside, "figures": n_fig, "met": a},
            "B": {"inside": g_inside, "figures": HELD_OUT * len(GUARDS), "met": b},
            "C": c, "fresh": fresh,
            "met": a and b and c["met"]}  # fmt: skip
+    if TESTS_D is not None:  # criterion D as recorded (the pytest run's summary line)
+        said = [ln for ln in TESTS_D.read_text().splitlines() if ln and not ln.startswith("#")]
+        doc["D"] = {"said": said[-1], "met": "failed" not in said[-1] and "error" not in said[-1]}
+        doc["met"] = doc["met"] and doc["D"]["met"]
     (OUT / "verdict.json").write_text(json.dumps(doc, indent=1) + "\n")
     reading = OUT / "reading" ".md"  # the verdict read by hand, after the judge's output
     (OUT / "verdict" ".md").write_text(markdown(doc) + (f"\n{reading.read_text()}" if
@@ -260,8 +280,8 @@ def _pct(s: dict[str, Any]) -> str:
 
 
 def markdown(doc: dict[str, Any]) -> str:
-    out = ["# Verdict: bench/intervals/RULE-hullres.md", "",
-           "Written by `bench/intervals/hullres_judge.py judge` from the runs in `runs/`.", "",
+    out = [f"# Verdict: bench/intervals/{RULE}", "",
+           f"Written by `bench/intervals/{JUDGE} judge` from the runs in `runs/`.", "",
            "| fresh drive | off: inside, median width, median abs log error | on | targets (on) "
            "| flag changed nothing |", "|---|---|---|---|---|"]  # fmt: skip
     for n, f in doc["fresh"].items():
@@ -283,6 +303,8 @@ def markdown(doc: dict[str, Any]) -> str:
             f"- **C** (pooled tally, reached cases on): {_pct(c['pooled_before'])} -> "
             f"{_pct(c['pooled_after'])} (75-90%); families broken: {c['breaks'] or 'none'}; "
             f"refused: {c['refused'] or 'none'}: {'met' if c['met'] else 'NOT met'}",
+            *([f"- **D** (tests, flag on; {TESTS_D.name}): {doc['D']['said']}: "
+               f"{'met' if doc['D']['met'] else 'NOT met'}"] if "D" in doc else []),
             "", "| family (current rows) | before | after |", "|---|---|---|"]  # fmt: skip
     out += [f"| {f} | {_pct(x['before'])} | {_pct(x['after'])} |" for f, x in c["families"].items()]
     out += ["", "| reached case | rows before: inside | after (on) | flag off, this code (beside "

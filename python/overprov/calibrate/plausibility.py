@@ -28,7 +28,9 @@ Rules on the prediction (after fitting):
   drive whose IOPS still scale with queue depth, which do not read its GC's cost;
 - :func:`fit_misses_its_points` (``calibrate``'s gate before any twin): the plain fit checked by
   :func:`surrogate_misses_its_points`; with :data:`RESERVE_READING_GATE` on and a reserve
-  reading offered, the best of the offered readings instead;
+  reading offered, the best of the offered readings instead; without an onset, with
+  ``reserve_hull.OFFERED`` and ``reserve_hull.AT_THE_GATE``, any reserve reading of those
+  figures (``reserve_hull.explains``);
 - :func:`no_garbage_collection_seen` (with :func:`surrogate_misses_its_points`): IOPS figures
   that put the native OP at the fit's lower bound with a garbage collection costing less than
   a command's fixed time: a curve flat within its noise, whose spare nothing determines.
@@ -307,8 +309,16 @@ def fit_misses_its_points(
     of garbage collection from empty, ``reserve_reading.onset_from_empty``) below
     ``gc_reserve.ONSET_RESERVE_BELOW``, the figures pass when any reserve reading offered as
     ``reserve_reading.offered`` offers it (one per uniform GC design, fitted to the onset, where
-    ``ReserveForm.called_for``) explains them as well; the plain fit's reason otherwise."""
+    ``ReserveForm.called_for``) explains them as well; without an onset, with
+    ``reserve_hull.OFFERED`` (off) and ``reserve_hull.AT_THE_GATE``, when a reserve reading
+    ``reserve_hull.py`` offers explains them (``reserve_hull.explains``); the plain fit's reason
+    otherwise."""
     why = surrogate_misses_its_points(fitmod.fit(points, fob_iops=fob_iops), points)
+    if why is not None and onset is None:  # reserve_hull.py: off unless its OFFERED
+        from overprov.calibrate import reserve_hull  # imports this module
+
+        mf = model_form or uncertainty.recorded_model_form(False)
+        return None if reserve_hull.explains(points, evidence.model_form_rel_sd(mf)) else why
     if why is None or not RESERVE_READING_GATE or onset is None:
         return why
     if onset >= gc_reserve.ONSET_RESERVE_BELOW:

@@ -30,20 +30,52 @@ Judged under bench/intervals/RULE-hullres.md: **not met**, so off
 to 14 of 24 held-out figures inside (one drive refused in both arms by the fit's plausibility
 gate, which runs before any reading is offered; the misses at the level where the floor gives
 way), a guard missed its IOPS target in both arms; the pooled tally with the 11 stored cases it
-reaches rose 83% → 88%."""
+reaches rose 83% → 88%.
+
+Two parts more, each under its own switch and read only with :data:`OFFERED` (judged under
+bench/intervals/RULE-hullres2.md): :data:`AT_THE_GATE`, the plausibility gate that refuses a
+plain fit before any reading is offered (``plausibility.fit_misses_its_points``) passes figures a
+reserve reading of these explains (:func:`explains`), as ``plausibility.RESERVE_READING_GATE``
+does for the onset-dated reading; :data:`UNDATED_EDGE`, the reading's transition term on the
+curve's side of its floor's edge set on the seen generated reserve drives
+(``reserve_transition.UndatedFloorEdge``). That rule was **not met**, so :data:`OFFERED` stays
+off (bench/intervals/hullres2/verdict.md): on four fresh reserve drives 23 of 24 held-out figures
+inside (one answered only through the gate; on two whose floor gives way before 10% the centre
+stays the effective reading's, the hull taking the truths), the guards unchanged, the pooled
+tally 83% → 88%; but with the flag on the gate also answers a refused FEMU case (14 LUNs × 224
+blocks without an onset) a test holds refused, which no criterion had judged."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from overprov.calibrate import evidence, gc_designs, gc_reserve, workload_curve
+from overprov.calibrate import evidence, gc_designs, gc_reserve, plausibility, workload_curve
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import predict as predmod
 from overprov.calibrate.reserve_twin_check import onset_from_empty, twin_misses_its_waf
+from overprov.errors import ConfigError
 
 #: Offer the GC-reserve reading to typed figures without an onset, and span the interval over
 #: every reading that reproduces the figures (module doc). Off: typed figures are read as before.
 OFFERED = False
+#: With :data:`OFFERED`: the fit's plausibility gate passes figures a reserve reading explains
+#: (:func:`explains`); off, it refuses on the plain fit alone, before any reading is offered.
+AT_THE_GATE = True
+#: With :data:`OFFERED`: the readings' transition term on the curve's side as
+#: ``reserve_transition.UndatedFloorEdge`` gives it; off, as for an onset-dated reading.
+UNDATED_EDGE = True
+
+
+@dataclass(frozen=True)
+class UndatedReserveForm(gc_reserve.ReserveForm):
+    """The reserve reading fitted without an onset: its surrogate marked ``undated_edge`` when
+    :data:`UNDATED_EDGE` is on (``reserve_transition.floor_edge`` reads the mark)."""
+
+    def fit(self, points: list[fitmod.Point]) -> gc_reserve.ReserveSurrogate:
+        s = super().fit(points)
+        s.undated_edge = UNDATED_EDGE  # type: ignore[attr-defined]
+        return s
 
 
 def floor_in_waf(points: list[fitmod.Point]) -> bool:
@@ -77,13 +109,38 @@ def forms(
         return {}
     out = {}
     for design, ftl in gc_designs.UNIFORM_DESIGNS.items():
-        form = gc_reserve.ReserveForm(gc_designs.curve(design) or fitmod.waf_at, cv_sd)
+        form = form_of(design, cv_sd)
         if form.called_for(fig.points):
             ftl_or_none = None if design == "greedy" else ftl
             r = predmod.TwinReading(predmod.RESERVE, design, ftl_or_none, several=several,
                                     reserve=form)  # fmt: skip
             out[r] = form
     return out
+
+
+def form_of(design: str, cv_sd: float) -> UndatedReserveForm:
+    """The reserve reading of a uniform GC design without an onset (greedy's curve the fit's)."""
+    return UndatedReserveForm(gc_designs.curve(design) or fitmod.waf_at, cv_sd)
+
+
+def explains(points: list[fitmod.Point], cv_sd: float) -> bool:
+    """With :data:`OFFERED` and :data:`AT_THE_GATE` on, figures of :func:`floor_in_waf` that a
+    reserve reading of a uniform design is called for by and whose fit misses none of them by
+    more than ``plausibility.FIT_ERROR_MAX`` (``plausibility.surrogate_misses_its_points``);
+    ``calibrate`` runs its gate on uniform writes only."""
+    if not (OFFERED and AT_THE_GATE and floor_in_waf(points)):
+        return False
+    for design in gc_designs.UNIFORM_DESIGNS:
+        form = form_of(design, cv_sd)
+        try:
+            if (
+                form.called_for(points)
+                and plausibility.surrogate_misses_its_points(form.fit(points), points) is None
+            ):
+                return True
+        except ConfigError:
+            continue
+    return False
 
 
 def class_of(spare: str) -> str:

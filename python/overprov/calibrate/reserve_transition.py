@@ -17,6 +17,14 @@ edge, large on the floor far below it and far up the curve. The two constants we
 stored FEMU end-to-end figures (the diagnosis above); the rule that judges the term on drives
 nobody had run is bench/intervals/RULE-widthtrans.md (met: on by default). Off: the reading
 is widened by the greedy surrogate's residual, as every reading.
+
+Typed figures without an onset (``reserve_hull.py``, ``reserve_hull.UNDATED_EDGE``, only with
+``reserve_hull.OFFERED``): the reading's surrogate is marked ``undated_edge`` and its term on the
+curve's side of the edge (D(x) < 0) is :data:`UNDATED_REL_SD` falling by e every
+:data:`UNDATED_LOG_WAF` instead (:class:`UndatedFloorEdge`); on the floor's side as above. Set on
+the seen generated reserve drives (gen-R1–R8's plan figures, the greedy reserve surrogate against
+the truth at 10–30%: bench/intervals/hullres2/DIAGNOSIS.md): on the curve's side it misses by
+−0.02 to −0.07 in log WAF out to D = −1.5, where the FEMU-set term is under 0.01.
 """
 
 from __future__ import annotations
@@ -36,6 +44,11 @@ EDGE_REL_SD = 0.05
 #: The log-WAF distance from the floor over which the term falls by e: the seen WAF misses stay
 #: above 0.03 out to 0.65 on the curve's side.
 EDGE_LOG_WAF = 0.5
+#: The term on the curve's side for a reading without an onset (:class:`UndatedFloorEdge`): the
+#: smallest round size and fall that cover the seen generated reserve drives' curve-side misses
+#: at 80% (bench/intervals/hullres2/DIAGNOSIS.md).
+UNDATED_REL_SD = 0.07
+UNDATED_LOG_WAF = 3.0
 
 
 @dataclass(frozen=True)
@@ -69,11 +82,31 @@ class FloorEdge:
         )
 
 
+@dataclass(frozen=True)
+class UndatedFloorEdge(FloorEdge):
+    """The edge of a reserve reading fitted without an onset (module doc): on the curve's side
+    :data:`UNDATED_REL_SD` falling by e every :data:`UNDATED_LOG_WAF`."""
+
+    def sd_at(self, extra_op_percent: float) -> float:
+        d = self.log_waf_from_floor(extra_op_percent)
+        if d >= 0:
+            return super().sd_at(extra_op_percent)
+        return UNDATED_REL_SD * math.exp(d / UNDATED_LOG_WAF)
+
+    def describe(self) -> str:
+        return (
+            f"{super().describe()}; on the curve's side {UNDATED_REL_SD:g}, falling by e every "
+            f"{UNDATED_LOG_WAF:g} (no onset dates where the floor gives way)"
+        )
+
+
 def floor_edge(central: fitmod.Surrogate) -> FloorEdge | None:
     """The edge of a reserve reading's surrogate ``central`` (``gc_reserve.ReserveSurrogate``);
-    None when it fitted no floor."""
+    None when it fitted no floor; an :class:`UndatedFloorEdge` when the surrogate is marked
+    ``undated_edge`` (``reserve_hull.UndatedReserveForm``)."""
     floor = getattr(central, "waf_floor", None)
     if floor is None:
         return None
     curve = getattr(central.curve, "curve", central.curve)  # a CappedCurve's uncapped curve
-    return FloorEdge(central.native_op, central.spare_efficiency, curve, floor)
+    kind = UndatedFloorEdge if getattr(central, "undated_edge", False) else FloorEdge
+    return kind(central.native_op, central.spare_efficiency, curve, floor)
