@@ -42,6 +42,7 @@ near ``measurement_file.MAX_IOPS``; WAF is at least 1 and below ``measurement_fi
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 from overprov.calibrate import evidence, fob_check, gc_reserve, uncertainty
@@ -55,6 +56,10 @@ FIT_ERROR_MAX = 0.50
 #: refinement aims at 2% (``twin.refine``) and keeps its best after three steps; a twin that
 #: still misses by more than this does not reproduce what it was made from.
 TWIN_TOLERANCE = 0.10
+#: Figures without an onset that a GC-reserve reading explains (``reserve_hull.explains``, which
+#: registers itself here on import, so this module need not import it: reserve_hull imports
+#: this one); None: no such reading is offered.
+UNDATED_RESERVE_EXPLAINS: Callable[[list[fitmod.Point], float], bool] | None = None
 #: Native spare space above this share of the user capacity is not a drive's.
 NATIVE_OP_MAX = 1.0
 #: IOPS figures only (no WAF figure): the FOB at most this many times the steady IOPS at the
@@ -314,11 +319,9 @@ def fit_misses_its_points(
     ``reserve_hull.py`` offers explains them (``reserve_hull.explains``); the plain fit's reason
     otherwise."""
     why = surrogate_misses_its_points(fitmod.fit(points, fob_iops=fob_iops), points)
-    if why is not None and onset is None:  # reserve_hull.py: off unless its OFFERED
-        from overprov.calibrate import reserve_hull  # imports this module
-
-        mf = model_form or uncertainty.recorded_model_form(False)
-        return None if reserve_hull.explains(points, evidence.model_form_rel_sd(mf)) else why
+    if why is not None and onset is None and UNDATED_RESERVE_EXPLAINS is not None:
+        mf = model_form or uncertainty.recorded_model_form(False)  # reserve_hull.py: off
+        return None if UNDATED_RESERVE_EXPLAINS(points, evidence.model_form_rel_sd(mf)) else why
     if why is None or not RESERVE_READING_GATE or onset is None:
         return why
     if onset >= gc_reserve.ONSET_RESERVE_BELOW:

@@ -175,3 +175,6 @@ def twin_miss(pred: Any) -> str | None:
     if why is None:
         pred.prediction_source += "; no bootstrap: its interval is the model-form error's"
     return why
+
+
+plausibility.UNDATED_RESERVE_EXPLAINS = explains  # the gate's hook (plausibility.py)
