@@ -97,3 +97,18 @@ def test_fitting_restores_the_flags() -> None:
         assert erase_cost.ENABLED and not erase_cost.ONLY_WITH_WAF
         raise RuntimeError
     assert erase_cost.ENABLED is False and erase_cost.ONLY_WITH_WAF is False
+
+
+def test_prediction_json_accepts_the_erase_twins_names() -> None:
+    """prediction.schema.json's reading names: an erase-cost twin's key is one of them (the
+    first evaluation of bench/foreign/results/erasereading/RULE.md was refused without it)."""
+    import re
+
+    schema = json.loads(
+        (Path(spare_readings.__file__).parent / "prediction.schema.json").read_text()
+    )
+    pattern = re.compile(schema["properties"]["readings"]["propertyNames"]["pattern"])
+    for design in ("greedy", "d-choices-8"):
+        r = predmod.TwinReading(predmod.EFFECTIVE, design, erase=True)
+        assert pattern.match(r.key)
+    assert not pattern.match("effective_spare+erase")
