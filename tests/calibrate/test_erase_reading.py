@@ -13,6 +13,7 @@ import pytest
 from overprov.calibrate import erase_cost, erase_reading, spare_readings
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import predict as predmod
+from overprov.calibrate.cli import USER_POINT_REL_SD
 
 DRIVE_B = Path(__file__).parents[2] / "bench/foreign/results/nvmevirt/nvmevirt-b.json"
 LEVELS = [0.0, 10.0, 20.0, 30.0, 40.0]
@@ -23,15 +24,17 @@ def offered(monkeypatch):
     monkeypatch.setattr(erase_reading, "OFFERED", True)
 
 
-def _stored_b(with_waf: bool) -> list[fitmod.Point]:
-    """Drive B's QD32 figures at 0% and 40% (IOPS, WAF when ``with_waf``) and its FOB."""
+def _stored_b(with_waf: bool, rel_sd: float = fitmod.MIN_REL_SD) -> list[fitmod.Point]:
+    """Drive B's QD32 figures at 0% and 40% (IOPS, WAF when ``with_waf``) and its FOB, each
+    with the relative spread ``rel_sd`` (``cli.USER_POINT_REL_SD`` for typed figures)."""
     doc = json.loads(DRIVE_B.read_text())
     at = {int(r["extra_op_percent"]): r for r in doc["levels"] if r["queue_depth"] == 32}
     pts = [
-        fitmod.Point(x, at[x]["steady_iops"], waf=at[x]["steady_waf"] if with_waf else None)
+        fitmod.Point(x, at[x]["steady_iops"], rel_sd,
+                     waf=at[x]["steady_waf"] if with_waf else None, waf_rel_sd=rel_sd)
         for x in (0, 40)
-    ]
-    return [*pts, fitmod.Point(0.0, at[0]["fob_iops"], fresh=True)]
+    ]  # fmt: skip
+    return [*pts, fitmod.Point(0.0, at[0]["fob_iops"], rel_sd, fresh=True)]
 
 
 def _weights(points: list[fitmod.Point]) -> dict[str, float]:
@@ -53,14 +56,15 @@ def test_off_by_default_and_nothing_offered() -> None:
     assert not any(k.endswith(erase_reading.SUFFIX) for k in _weights(_stored_b(True)))
 
 
+@pytest.mark.parametrize("rel_sd", [fitmod.MIN_REL_SD, USER_POINT_REL_SD])
 @pytest.mark.parametrize("with_waf", [True, False])
-def test_drive_b_the_erase_reading_carries_the_weight(offered, with_waf) -> None:
+def test_drive_b_the_erase_reading_carries_the_weight(offered, with_waf, rel_sd) -> None:
     """Every plain reading of B misses its fitted figures (FOB 2.2 times the line); an erase-cost
-    twin reproduces them and takes the weight."""
-    w = _weights(_stored_b(with_waf))
+    twin reproduces them and takes the weight (with a measurement's spread and a typed one's)."""
+    w = _weights(_stored_b(with_waf, rel_sd))
     erase = sum(v for k, v in w.items() if k.endswith(erase_reading.SUFFIX))
     assert erase > 0.99
-    assert w["effective_spare:greedy+erase"] > 0.9
+    assert max(w, key=lambda k: w[k]) == "effective_spare:greedy+erase"
 
 
 def test_fob_on_the_line_offers_no_erase_reading(offered) -> None:
