@@ -100,6 +100,8 @@ LOW_MARK = False
 ERASE_COST = False
 # --erase-cost-with-waf: the same, only where a WAF figure is fitted (erase_cost.ONLY_WITH_WAF)
 ERASE_COST_WITH_WAF = False
+# --erase-reading: calibrate with the erase-cost form offered as a reading (erase_reading.OFFERED)
+ERASE_READING = False
 
 
 def closed_loop_on() -> tuple[str, str]:
@@ -117,6 +119,8 @@ def closed_loop_on() -> tuple[str, str]:
     erase = "from overprov.calibrate import erase_cost; erase_cost.ENABLED = True; "
     erase += f"erase_cost.ONLY_WITH_WAF = {ERASE_COST_WITH_WAF}; "
     erase = erase if ERASE_COST else ""
+    if ERASE_READING:
+        erase += "from overprov.calibrate import erase_reading; erase_reading.OFFERED = True; "
     main = "from overprov.cli import main; sys.exit(main())"
     return ("-c", f"import sys; {loop}{refuted}{mark}{erase}{main}")
 
@@ -138,7 +142,7 @@ def command(
     doc: dict, curve: dict[int, dict], case: tuple, jobs: int, others: list[dict] | None = None
 ) -> list[str]:
     _, iops_at, waf_at, fob, raw = case[:5]
-    wrapped = CLOSED_LOOP or REFUTED_WEIGHTS or LOW_MARK or ERASE_COST
+    wrapped = CLOSED_LOOP or REFUTED_WEIGHTS or LOW_MARK or ERASE_COST or ERASE_READING
     cmd = [sys.executable, *(closed_loop_on() if wrapped else ("-m", "overprov"))]
     cmd += ["calibrate", "--json", "-", "--jobs", str(jobs)]
     cmd += ["--extra-op", ",".join(str(x) for x in LEVELS)]
@@ -542,15 +546,21 @@ def main(argv: list[str] | None = None) -> int:
         help="the same, only where a WAF figure is fitted (erase_cost.ONLY_WITH_WAF)",
     )
     ap.add_argument(
+        "--erase-reading",
+        action="store_true",
+        help="calibrate with the erase-cost form offered as a reading (erase_reading.OFFERED)",
+    )
+    ap.add_argument(
         "--out", type=Path, default=None, help="evaluation.json's folder (default: --results)"
     )
     args = ap.parse_args(argv)
     global CLOSED_LOOP, CLOSED_LOOP_WEIGH, CLOSED_LOOP_LEVELS, REFUTED_WEIGHTS, LOW_MARK
-    global ERASE_COST, ERASE_COST_WITH_WAF
+    global ERASE_COST, ERASE_COST_WITH_WAF, ERASE_READING
     REFUTED_WEIGHTS = args.refuted_weights
     LOW_MARK = args.low_mark_reading
     ERASE_COST = args.erase_cost or args.erase_cost_with_waf
     ERASE_COST_WITH_WAF = args.erase_cost_with_waf
+    ERASE_READING = args.erase_reading
     CLOSED_LOOP = (
         args.closed_loop or args.closed_loop_predict_only or args.closed_loop_levels is not None
     )

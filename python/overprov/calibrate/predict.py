@@ -20,6 +20,7 @@ from typing import Any
 from overprov import engine
 from overprov.calibrate import (
     blocking_reading,
+    erase_reading,
     evidence,
     twin_runs,
     uncertainty,
@@ -131,16 +132,18 @@ class TwinReading:
     (``twin.toml`` the copy of the reading with the largest weight, ``spare_readings``)."""
     reserve: Any = dataclasses.field(default=None, compare=False)
     """``spare`` ``RESERVE``: its ``gc_reserve.ReserveForm`` (``reserve_reading.py``)."""
+    erase: bool = False
+    """Fitted with the erase-cost form (``erase_reading.py``, offered where called for)."""
 
     @property
     def key(self) -> str:
         """The reading's name in ``prediction.json``'s ``readings``."""
-        return reading_key(self.spare, self.design)
+        return reading_key(self.spare, erase_reading.design_name(self))
 
     @property
     def twin_name(self) -> str:
-        if self.spare == RESERVE:
-            return f"twin-reserve-{self.design}.toml"
+        if self.spare == RESERVE or self.erase:
+            return f"twin-{'erase' if self.erase else 'reserve'}-{self.design}.toml"
         base = RAW_TWIN if self.spare == RAW else TWIN
         plain = self.design == "greedy" and (self.spare == RAW or not self.several)
         return base if plain else base.replace(".toml", f"-{self.design}.toml")
@@ -151,7 +154,8 @@ class TwinReading:
 
     def form(self, curve: fitmod.WafCurve) -> evidence.ReadingForm:
         """How this reading fits figures (for their evidence, ``evidence.assess``)."""
-        return evidence.ReadingForm(curve, self.native_op, self.fits_efficiency)
+        form = evidence.ReadingForm(curve, self.native_op, self.fits_efficiency)
+        return erase_reading.erase_form(form) if self.erase else form
 
     def level_of(self, twin: twinmod.TwinParameters) -> Callable[[float], float]:
         """The extra OP the twin file is simulated at for level x: x itself, or for the raw

@@ -73,6 +73,7 @@ from typing import Any
 
 from overprov.calibrate import closed_loop as loopmod
 from overprov.calibrate import (
+    erase_reading,
     evidence,
     gc_designs,
     low_mark,
@@ -317,7 +318,7 @@ def combine(
         readings=[
             ReadingFigures(
                 r.spare,
-                r.design,
+                erase_reading.design_name(r),
                 levels=d.levels,
                 fit=d.fit,
                 twin=d.twin,
@@ -422,6 +423,7 @@ def weigh(
         except ConfigError:  # one IOPS figure: no effective spare beside the raw one
             if raw_native_op is None:
                 raise
+    evidences.update(erase_reading.twins(forms, evidences, fig.points, cv_sd))  # off
     return evidences, design_curve
 
 
@@ -457,7 +459,10 @@ def read_all(
         if within[r] < SPAN_MIN_WEIGHT * top_of[r] and r not in span:
             continue
         try:
-            prepared[r] = predmod.prepare(fig, r, reserve_hull.curve_of(r, design_curve[r.design]))
+            with erase_reading.fitting(r.erase):
+                prepared[r] = predmod.prepare(
+                    fig, r, reserve_hull.curve_of(r, design_curve[r.design])
+                )
         except predmod.TwinConfigError as exc:
             rejected[r] = exc
     if not prepared and rejected:
@@ -476,8 +481,9 @@ def read_all(
         say += f"simulated at {len(set(fig.levels))} levels"
         twin_runs.say(fig.progress, say)
         try:
-            readings[r] = predmod.read(fig, r, reserve_hull.curve_of(r, design_curve[r.design]),
-                                       ready)  # fmt: skip
+            with erase_reading.fitting(r.erase):
+                curve = reserve_hull.curve_of(r, design_curve[r.design])
+                readings[r] = predmod.read(fig, r, curve, ready)
         except ConfigError:
             if raw_native_op is None or r.spare == predmod.RAW:
                 raise
@@ -496,7 +502,8 @@ def read_all(
     note = "; the raw spare only: these figures cannot fix an effective spare beside it"
     set_aside = [
         SetAsideReading(
-            r.spare, r.design, workload_curve.gc_text(DESIGNS[r.design]), w_all[r], evidences[r],
+            r.spare, erase_reading.design_name(r), workload_curve.gc_text(DESIGNS[r.design]),
+            w_all[r], evidences[r],
             reason=missed.get(r) or _aside_reason(r, within[r], top_of[r], rejected),
         )
         for r in evidences

@@ -1,0 +1,132 @@
+"""The erase-cost form offered as a reading of typed figures, weighed by the evidence with the
+plain ones (:data:`OFFERED`, off).
+
+**Why.** The erase-cost form (``erase_cost.py``: FOB read as t_cmd + t_page − t_erase, t_erase
+≥ 0 FOB's gap below the steady line) met every target on fresh NVMeVirt drives with costly
+erases but, applied to every fit, moved held-out figures elsewhere (MQSim's IOPS at 10%
+11.3 → 20.4%; bench/foreign/results/erasecost/verdict.md). Its verdict named the next step: the
+form offered beside the plain one, so that it acts only where the figures call for it.
+
+**What.** With :data:`OFFERED`, typed figures (``spare_readings.read_all``) are first read
+every way they are read without it. When none of those readings reproduces its fitted figures
+(``evidence.reproduces``: the plain form is refuted under every spare reading and GC design)
+and a FOB figure is among the points, each reading is offered an erase-cost twin
+(``TwinReading.erase``): the same spare reading and GC design, fitted with the erase-cost form
+(:func:`fitting`), kept when its fit reads a positive t_erase (otherwise it is the plain reading
+to the bit). The twins are weighed with the plain readings in their spare class by
+``evidence.weights`` (their χ², and whether each reproduces its fitted figures: t_erase counts
+as one more fitted parameter, :func:`assess`), so an erase-cost twin takes the weight where it
+reproduces the figures the plain readings miss, and where the plain form reproduces them
+nothing is offered and the prediction is the one without this module, figure for figure.
+
+The gate (no plain reading reproduces) is the rule's reading of "where the figures call for
+it": with the form offered beside a plain reading that reproduces, its one more parameter fits
+FOB exactly and the likelihood (which has no charge for a parameter) would prefer it wherever
+FOB lies above the line at all — the case where the form everywhere harmed MQSim and FEMU.
+
+Off: weighed under a pre-registered rule and not adopted (bench/foreign/results/erasereading/
+verdict.md; docs/calibrate-validation.md, "The erase-cost form offered as a reading, weighed by
+the evidence"): on a fresh costly-erase NVMeVirt drive (J) it met every target the plain
+readings missed, and no held-out figure got worse anywhere (every stored case identical), but
+the second (K) is refused before any reading is offered, by calibrate's plausibility gate on
+the plain greedy fit (``plausibility.fit_misses_its_points``)."""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+from collections.abc import Iterator
+from typing import Any
+
+from overprov.calibrate import erase_cost, evidence
+from overprov.calibrate import fit as fitmod
+from overprov.errors import ConfigError
+
+#: Offer an erase-cost twin beside each reading where no plain reading reproduces its fitted
+#: figures (module doc). Off: typed figures are read as before.
+OFFERED = False
+#: The suffix of an erase-cost twin's design in its reading's name (``prediction.json``).
+SUFFIX = "+erase"
+
+
+@contextlib.contextmanager
+def fitting(erase: bool = True) -> Iterator[None]:
+    """Fits inside read FOB by the erase-cost form (``erase_cost.ENABLED``, wherever it
+    applies) when ``erase``; the flags as they were afterwards."""
+    if not erase:
+        yield
+        return
+    was = erase_cost.ENABLED, erase_cost.ONLY_WITH_WAF
+    erase_cost.ENABLED, erase_cost.ONLY_WITH_WAF = True, False
+    try:
+        yield
+    finally:
+        erase_cost.ENABLED, erase_cost.ONLY_WITH_WAF = was
+
+
+@dataclasses.dataclass(frozen=True)
+class EraseForm(evidence.ReadingForm):
+    """A reading's form fitted with the erase-cost form (``evidence.assess`` fits it)."""
+
+    def fit(self, points: list[fitmod.Point]) -> fitmod.Surrogate:
+        with fitting():
+            return super().fit(points)
+
+
+def erase_form(form: evidence.ReadingForm) -> EraseForm:
+    """The erase-cost form of a reading's form: its curve, spare and k as they are."""
+    return EraseForm(form.curve, form.native_op, form.fit_efficiency)
+
+
+def assess(
+    form: EraseForm, points: list[fitmod.Point], cv_sd: float
+) -> tuple[dict[str, Any], float]:
+    """(evidence, t_erase µs): ``evidence.assess`` of the erase-cost form, t_erase counted as a
+    fitted parameter where the central fit reads one."""
+    ev = evidence.assess(form, points, cv_sd)
+    t_erase = form.fit(points).erase_us_per_page
+    if t_erase > 0:
+        ev["n_parameters"] += 1
+    return ev, t_erase
+
+
+def called_for(evidences: dict[Any, dict[str, Any]], points: list[fitmod.Point]) -> bool:
+    """Whether the figures call for the form: :data:`OFFERED`, a FOB figure among the points,
+    and no reading reproduces its fitted figures."""
+    if not OFFERED or not evidences or not any(p.fresh and p.iops for p in points):
+        return False
+    return not any(
+        evidence.reproduces(e["residual_chi2"], e["n_figures"], e["n_parameters"])
+        for e in evidences.values()
+        if "residual_chi2" in e
+    )
+
+
+def twins(
+    forms: dict[Any, evidence.ReadingForm],
+    evidences: dict[Any, dict[str, Any]],
+    points: list[fitmod.Point],
+    cv_sd: float,
+) -> dict[Any, dict[str, Any]]:
+    """The erase-cost twin of each plain reading (``forms``, ``evidences``: the spare readings'
+    own) and its evidence, where the figures call for them (:func:`called_for`) and its fit
+    reads a positive t_erase; {} otherwise. A reserve reading (its own fit) has none."""
+    if not called_for(evidences, points):
+        return {}
+    out = {}
+    for r, form in forms.items():
+        if r not in evidences or getattr(r, "reserve", None) is not None:
+            continue
+        try:
+            ev, t_erase = assess(erase_form(form), points, cv_sd)
+        except ConfigError:
+            continue
+        if t_erase > 0:
+            out[dataclasses.replace(r, erase=True)] = ev
+    return out
+
+
+def design_name(r: Any) -> str:
+    """A reading's design as its name in ``prediction.json`` gives it: an erase-cost twin's
+    with :data:`SUFFIX`."""
+    return r.design + SUFFIX if getattr(r, "erase", False) else r.design
