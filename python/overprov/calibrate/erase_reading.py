@@ -24,12 +24,12 @@ it": with the form offered beside a plain reading that reproduces, its one more 
 FOB exactly and the likelihood (which has no charge for a parameter) would prefer it wherever
 FOB lies above the line at all — the case where the form everywhere harmed MQSim and FEMU.
 
-Off: weighed under a pre-registered rule and not adopted (bench/foreign/results/erasereading/
-verdict.md; docs/calibrate-validation.md, "The erase-cost form offered as a reading, weighed by
-the evidence"): on a fresh costly-erase NVMeVirt drive (J) it met every target the plain
-readings missed, and no held-out figure got worse anywhere (every stored case identical), but
-the second (K) is refused before any reading is offered, by calibrate's plausibility gate on
-the plain greedy fit (``plausibility.fit_misses_its_points``)."""
+Off: weighed under a pre-registered rule and not adopted
+(bench/foreign/results/erasereading/verdict.md; docs/calibrate-validation.md, "The erase-cost
+form offered as a reading, weighed by the evidence"): on a fresh costly-erase NVMeVirt drive (J)
+it met every target the plain readings missed, and no held-out figure got worse anywhere (every
+stored case identical), but the second (K) is refused before any reading is offered, by
+calibrate's plausibility gate on the plain greedy fit (``plausibility.fit_misses_its_points``)."""
 
 from __future__ import annotations
 
