@@ -110,7 +110,7 @@ def read_slot_series(
     drive: dict[str, Any], scale: float, *, qd: int, read_percent: int, seconds: float,
     interval_s: float, read_slot_us: float, seed: int = 1,
     read_slot_until_bytes: float | None = None, unwritten_read_us: float | None = None,
-    command_ceiling_iops: float | None = None,
+    command_ceiling_iops: float | None = None, loop_kw: dict[str, Any] | None = None,
 ) -> Series:  # fmt: skip
     """:func:`simulate_series` from purged with each read of a page already written holding
     its queue slot ``read_slot_us`` (a drive's measured read time: a latency, the same at any
@@ -121,7 +121,8 @@ def read_slot_series(
     ``unwritten_read_us``: each read of a page never written holds its slot that long (a
     drive's measured read of trimmed space), not sent to the drive. ``command_ceiling_iops``:
     every command, a read holding its slot too, passes a ceiling of that many a second
-    (``cliff_mix``; None: none)."""
+    (``cliff_mix``; None: none). ``loop_kw``: more of ``read_slot.request_loop``'s arguments
+    (``cliff_past``)."""
     cfg = _config(
         drive, scale, qd=qd, read_percent=0, seconds=seconds * scale,
         interval_s=interval_s * scale, precondition="none",
@@ -132,6 +133,7 @@ def read_slot_series(
         read_slot_ns=int(read_slot_us * 1e3), seed=seed, read_slot_until_bytes=until,
         unwritten_slot_ns=None if unwritten_read_us is None else int(unwritten_read_us * 1e3),
         command_gap_ns=None if not command_ceiling_iops else round(1e9 / command_ceiling_iops),
+        **(loop_kw or {}),
     )  # fmt: skip
     return read_slot.binned(events, report, interval_ns=interval_s * scale * 1e9, scale=scale)
 
@@ -476,6 +478,7 @@ def predict(
     read_slot_until_cache: bool = False,
     unwritten_read_us: float | None = None,
     command_ceiling_iops: float | None = None,
+    loop_kw: dict[str, Any] | None = None,
 ) -> Cliff | None:
     """The cliff of ``twin`` with the fitted cache (:func:`fitted_drive`) under another
     workload, from a purged (``"none"``) or filled (``"sequential"``) drive.
@@ -498,7 +501,8 @@ def predict(
     cache's bytes, sent to the drive after (``read_probes``: a slot measured before the
     cliff); ``unwritten_read_us`` (with ``read_slot_us``): reads of pages never written hold
     their slot that long (:func:`read_slot_series`), ``command_ceiling_iops`` (with
-    ``read_slot_us``) every command under that ceiling (:func:`read_slot_series`)."""
+    ``read_slot_us``) every command under that ceiling, ``loop_kw`` (with ``read_slot_us``)
+    the loop's other arguments (:func:`read_slot_series`)."""
     slot = read_slot_us is not None and read_percent > 0
     if slot and precondition != "none":
         raise ConfigError("cliff: a read slot is predicted from a purged drive only")
@@ -510,6 +514,7 @@ def predict(
                 interval_s=interval_s, read_slot_us=read_slot_us,
                 read_slot_until_bytes=cache_bytes if read_slot_until_cache else None,
                 unwritten_read_us=unwritten_read_us, command_ceiling_iops=command_ceiling_iops,
+                loop_kw=loop_kw,
             )  # fmt: skip
         else:
             s = simulate_series(

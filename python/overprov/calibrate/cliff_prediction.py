@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from overprov import presets
-from overprov.calibrate import cliff, cliff_mix, read_probes
+from overprov.calibrate import cliff, cliff_mix, cliff_past, read_probes
 from overprov.calibrate.cliff_step import (
     CliffPlan,
     CliffWorkload,
@@ -251,6 +251,7 @@ def predict(doc: dict[str, Any], drive: dict[str, Any], scale: str) -> dict[str,
                     twin, series(doc), probes.before, probes.after, scale=factor,
                     fit_qd=int(doc.get("qd", 32)), read_probes=True, **kw,
                     unwritten_read_us=probes.unwritten_read_us, command_ceiling_iops=ceiling,
+                    loop_kw=cliff_past.loop_kw(probes.after.read_us),
                     fitter=lambda s, d, sc: fit(s, d, sc, bs, fill > 0, past_fill),
                 )  # fmt: skip
                 out["read_probes_selection"] = _selection(chosen)

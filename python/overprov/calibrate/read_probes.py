@@ -172,6 +172,7 @@ def predict(
     qd: int, read_percent: int, seconds: float, interval_s: float, scale: float = 1.0,
     read_probes: bool = READ_PROBES, fitter: Fitter | None = None,
     unwritten_read_us: float | None = None, command_ceiling_iops: float | None = None,
+    loop_kw: dict[str, Any] | None = None,
 ) -> tuple[cliff.Cliff | None, Selection | None]:  # fmt: skip
     """The cliff of a mix (``qd``, ``read_percent``, from purged) on ``twin`` with the cache
     fitted on the write series ``series`` (at ``fit_qd``). With ``read_probes``: the twin's link
@@ -183,7 +184,8 @@ def predict(
     page never written holding its slot that long (``read_slot.request_loop``: the share of
     such reads follows the pages the host has written). ``command_ceiling_iops`` (with
     ``read_probes``; None: none): every command of the mix, a read holding its slot too,
-    under that ceiling (``cliff.read_slot_series``; ``cliff_mix``)."""
+    under that ceiling (``cliff.read_slot_series``; ``cliff_mix``). ``loop_kw`` (with
+    ``read_probes``): more of the loop's arguments (``cliff_past``)."""
     if not read_probes:
         if fitter is not None:
             fit = fitter(series, twin, scale)
@@ -200,6 +202,6 @@ def predict(
         chosen.drive, chosen.fit, scale, qd=qd, read_percent=read_percent, seconds=seconds,
         interval_s=interval_s, precondition="none", read_slot_us=before.read_us,
         read_slot_until_cache=True, unwritten_read_us=unwritten_read_us,
-        command_ceiling_iops=command_ceiling_iops,
+        command_ceiling_iops=command_ceiling_iops, loop_kw=loop_kw,
     )  # fmt: skip
     return pred, chosen

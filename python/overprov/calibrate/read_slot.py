@@ -42,6 +42,8 @@ def request_loop(
     unwritten_apart: bool = False, read_slot_until_bytes: float | None = None,
     reads_after_bytes: int = 0, requests: int | None = None,
     unwritten_slot_ns: int | None = None, command_gap_ns: int | None = None,
+    kinds: list[str] | None = None, read_slot_after_ns: int | None = None,
+    reads_in_order: bool = False,
 ) -> tuple[list[tuple[int, int, int | None]], dict[str, Any]]:  # fmt: skip
     """``cfg`` (a timed configuration, from purged) driven until ``end_ns`` by a host keeping
     ``qd`` commands outstanding, each issued when the earliest completes: 4 KiB random writes
@@ -62,7 +64,14 @@ def request_loop(
     space: the share of such reads follows the pages written so far). ``command_gap_ns``: every
     command, a read holding its slot too, issued at least that long after the one before (a
     command ceiling of 1e9 ÷ ``command_gap_ns`` a second ahead of the drive: ``cliff_mix``);
-    its wait counts in its queue time."""
+    its wait counts in its queue time. ``kinds`` (a list, filled): each returned completion's
+    kind, in order: ``"write"``, ``"read_written"`` or ``"read_unwritten"`` (the page read
+    written or not when issued), with ``"_slot"`` added where the read held its slot instead of
+    going to the drive (bench/results/cliffpast/). ``read_slot_after_ns``: with
+    ``read_slot_until_bytes``, a read of a written page issued after holds its slot that long
+    instead (a drive's read measured past the cliff: ``cliff_past``). ``reads_in_order``: no
+    command issued after a read of a written page completes before it, nor does a write reach
+    the drive before it (a link booked in request order: ``cliff_past``)."""
     if read_pages not in ("any", "written", "unwritten"):
         raise ValueError(f"read_slot: read_pages {read_pages!r} is not any, written or unwritten")
     dev = engine.device(cfg)
@@ -73,7 +82,8 @@ def request_loop(
     slots = [0] * qd
     events: list[tuple[int, int, int | None]] = []
     until = math.inf if read_slot_until_bytes is None else read_slot_until_bytes
-    written_bytes = issued = gate = 0
+    written_bytes = issued = gate = floor = 0
+    kind_of: list[str] = []
     while (t := heapq.heappop(slots)) < end_ns and (requests is None or issued < requests):
         arrived = t
         lpn = rng.randrange(pages)
@@ -88,24 +98,34 @@ def request_loop(
                 while lpn in written_set:
                     lpn = rng.randrange(pages)
             t, gate = _gated(t, gate, command_gap_ns)
+            kind = "read_written" if lpn in written_set else "read_unwritten"
             if read_slot_ns is not None and lpn in written_set and written_bytes < until:
-                done = t + read_slot_ns
+                done, kind = t + read_slot_ns, kind + "_slot"
+            elif read_slot_after_ns is not None and read_slot_ns is not None and lpn in written_set:
+                done, kind = t + read_slot_after_ns, kind + "_slot"
             elif unwritten_slot_ns is not None and lpn not in written_set:
-                done = t + unwritten_slot_ns
-            else:
-                done = dev.submit("read", lpn, 1, t)
+                done, kind = t + unwritten_slot_ns, kind + "_slot"
+            else:  # in order, sent no earlier than the floor: the drive's clock never goes back
+                done = dev.submit("read", lpn, 1, max(t, floor) if reads_in_order else t)
+            kind_of.append(kind)
+            if reads_in_order:
+                done = max(done, floor)
+                floor = done if lpn in written_set else floor
             apart = unwritten_apart and lpn not in written_set
             events.append((done, 0, None if apart else done - arrived))
         else:
             t, gate = _gated(t, gate, command_gap_ns)
-            done = dev.submit("write", lpn, 1, t)
+            done = dev.submit("write", lpn, 1, max(t, floor) if reads_in_order else t)
             written_bytes += PAGE_BYTES
             if lpn not in written_set:
                 written_set.add(lpn)
                 written.append(lpn)
             events.append((done, 1, done - arrived))
+            kind_of.append("write")
         issued += 1
         heapq.heappush(slots, done)
+    if kinds is not None:
+        kinds.extend(k for e, k in zip(events, kind_of, strict=True) if e[0] < end_ns)
     return [e for e in events if e[0] < end_ns], json.loads(dev.timed_report_json())
 
 
