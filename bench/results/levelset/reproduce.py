@@ -62,8 +62,21 @@ def main_() -> dict:
     for s in REFIT_SETS:
         captured.clear()
         ex = ",".join(str(x) for x in s)
-        pred = json.loads(_quiet_main(["calibrate", "--from", str(tmp / "cal"), "--out",
-                                       str(tmp / f"r{ex}"), "--extra-op", ex, "--json", "-"]))  # fmt: skip
+        pred = json.loads(
+            _quiet_main(
+                [
+                    "calibrate",
+                    "--from",
+                    str(tmp / "cal"),
+                    "--out",
+                    str(tmp / f"r{ex}"),
+                    "--extra-op",
+                    ex,
+                    "--json",
+                    "-",
+                ]
+            )
+        )
         final = [c for c in captured if c[1] == [float(x) for x in s]][-1][0]
         twins.append(final)
         refits.append({
@@ -83,8 +96,13 @@ def main_() -> dict:
     for s in SWEEP_SETS:
         for seed in SEEDS:
             m = real(twins[0], [float(x) for x in s], seed=seed)
-            sweeps.append({"extra_op": s, "seed": seed,
-                           "waf": {f"{lv.extra_op_percent:g}": lv.waf for lv in m.levels}})  # fmt: skip
+            sweeps.append(
+                {
+                    "extra_op": s,
+                    "seed": seed,
+                    "waf": {f"{lv.extra_op_percent:g}": lv.waf for lv in m.levels},
+                }
+            )
     res["sweep_cpu_s"] = round(cpu_s() - t, 2)
     res["sweeps"] = sweeps
     summary = {}

@@ -4,7 +4,7 @@ The twin of reproduce.py (the --from refit of sim:older-mlc-sata@1GiB), rebuilt 
 swept at [20], [0,20], [40], [20,40], [30,40] with the plan's default settle (0.8 span writes)
 and with 3 span writes, seed 1..2. Prints JSON (settle.json) with CPU seconds (bench/cpu_clock.py).
 
-    PYTHONPATH=python:bench nice -n 10 /work/main/.venv/bin/python \
+    PYTHONPATH=python:bench:bench/results/levelset nice -n 10 /work/main/.venv/bin/python \
         bench/results/levelset/settle.py > bench/results/levelset/settle.json
 """
 
@@ -19,7 +19,7 @@ from overprov.calibrate.budget import Budget
 from overprov.calibrate.measure import measure
 from overprov.calibrate.plan import MeasurementPlan, segments_for
 from overprov.profile.sim_target import SimTarget
-from reproduce import REFIT_SETS, _quiet_main  # noqa: F401  (same drive and CLI wrapper)
+from reproduce import _quiet_main  # the same CLI wrapper
 
 SETS = [[20], [0, 20], [40], [20, 40], [30, 40]]
 
@@ -58,8 +58,14 @@ def main() -> dict:
                                    drive=twinmod.drive_dict(twin))  # fmt: skip
                 with target:
                     m = measure(target, plan)
-                rows.append({"settle_span_writes": settle or 0.8, "extra_op": s, "seed": seed,
-                             "waf": {f"{lv.extra_op_percent:g}": lv.waf for lv in m.levels}})  # fmt: skip
+                rows.append(
+                    {
+                        "settle_span_writes": settle or 0.8,
+                        "extra_op": s,
+                        "seed": seed,
+                        "waf": {f"{lv.extra_op_percent:g}": lv.waf for lv in m.levels},
+                    }
+                )
     return {"cpu_s": round(cpu_s() - t, 2), "rows": rows}
 
 
