@@ -84,7 +84,9 @@ def register(subparsers: Any) -> None:
         type=units.EXTRA_OP_LIST,
         default=None,
         metavar="LIST",
-        help="extra OP levels to predict, in %% (20 or 20%%; default 0,5,10,...,60)",
+        help="extra OP levels to predict, in %% (20 or 20%%; default 0,5,10,...,60); a "
+        "measured target's twin is swept over them lowest first on one drive, so a level's "
+        "figures can move slightly with the levels asked below it",
     )
     p.add_argument(
         "--target-iops",
