@@ -29,7 +29,10 @@ Off: weighed under a pre-registered rule and not adopted
 form offered as a reading, weighed by the evidence"): on a fresh costly-erase NVMeVirt drive (J)
 it met every target the plain readings missed, and no held-out figure got worse anywhere (every
 stored case identical), but the second (K) is refused before any reading is offered, by
-calibrate's plausibility gate on the plain greedy fit (``plausibility.fit_misses_its_points``)."""
+calibrate's plausibility gate on the plain greedy fit (``plausibility.fit_misses_its_points``).
+With the gate passing figures an erase-cost fit explains (:data:`AT_THE_GATE`, :func:`explains`)
+it was weighed again (bench/foreign/results/erasegate/verdict.md): fresh M met, K answered within
+the targets, no harm, but fresh N missed its WAF target by its plain reading, on and off."""
 
 from __future__ import annotations
 
