@@ -29,7 +29,10 @@ Off: weighed under a pre-registered rule and not adopted
 form offered as a reading, weighed by the evidence"): on a fresh costly-erase NVMeVirt drive (J)
 it met every target the plain readings missed, and no held-out figure got worse anywhere (every
 stored case identical), but the second (K) is refused before any reading is offered, by
-calibrate's plausibility gate on the plain greedy fit (``plausibility.fit_misses_its_points``)."""
+calibrate's plausibility gate on the plain greedy fit (``plausibility.fit_misses_its_points``).
+With the gate passing figures an erase-cost fit explains (:data:`AT_THE_GATE`, :func:`explains`)
+it was weighed again (bench/foreign/results/erasegate/verdict.md): fresh M met, K answered within
+the targets, no harm, but fresh N missed its WAF target by its plain reading, on and off."""
 
 from __future__ import annotations
 
@@ -38,13 +41,19 @@ import dataclasses
 from collections.abc import Iterator
 from typing import Any
 
-from overprov.calibrate import erase_cost, evidence
+from overprov.calibrate import erase_cost, evidence, plausibility
 from overprov.calibrate import fit as fitmod
 from overprov.errors import ConfigError
 
 #: Offer an erase-cost twin beside each reading where no plain reading reproduces its fitted
 #: figures (module doc). Off: typed figures are read as before.
 OFFERED = False
+#: With :data:`OFFERED`: calibrate's plausibility gate (``plausibility.fit_misses_its_points``)
+#: passes figures with FOB whose plain fit misses them when an erase-cost fit explains them
+#: (:func:`explains`); off, it refuses on the plain fit alone, before any reading is offered
+#: (drive K, bench/foreign/results/erasereading/verdict.md). Weighed under
+#: bench/foreign/results/erasegate/RULE.md.
+AT_THE_GATE = True
 #: The suffix of an erase-cost twin's design in its reading's name (``prediction.json``).
 SUFFIX = "+erase"
 
@@ -130,3 +139,24 @@ def design_name(r: Any) -> str:
     """A reading's design as its name in ``prediction.json`` gives it: an erase-cost twin's
     with :data:`SUFFIX`."""
     return r.design + SUFFIX if getattr(r, "erase", False) else r.design
+
+
+def explains(points: list[fitmod.Point]) -> bool:
+    """With :data:`OFFERED` and :data:`AT_THE_GATE` on, figures with a FOB figure whose greedy
+    fit by the erase-cost form (:func:`fitting`) reads a positive t_erase and misses none of
+    them by more than ``plausibility.FIT_ERROR_MAX`` (``plausibility.surrogate_misses_its_points``,
+    the gate's own test)."""
+    if not (OFFERED and AT_THE_GATE and any(p.fresh and p.iops for p in points)):
+        return False
+    try:
+        with fitting():
+            surrogate = fitmod.fit(points)
+    except ConfigError:
+        return False
+    return (
+        surrogate.erase_us_per_page > 0
+        and plausibility.surrogate_misses_its_points(surrogate, points) is None
+    )
+
+
+plausibility.ERASE_COST_EXPLAINS = explains  # the gate's hook (plausibility.py)

@@ -60,6 +60,8 @@ TWIN_TOLERANCE = 0.10
 #: registers itself here on import, so this module need not import it: reserve_hull imports
 #: this one); None: no such reading is offered.
 UNDATED_RESERVE_EXPLAINS: Callable[[list[fitmod.Point], float], bool] | None = None
+#: Figures with FOB an erase-cost fit explains (``erase_reading.explains``, registered on import).
+ERASE_COST_EXPLAINS: Callable[[list[fitmod.Point]], bool] | None = None
 #: Native spare space above this share of the user capacity is not a drive's.
 NATIVE_OP_MAX = 1.0
 #: IOPS figures only (no WAF figure): the FOB at most this many times the steady IOPS at the
@@ -319,6 +321,8 @@ def fit_misses_its_points(
     ``reserve_hull.py`` offers explains them (``reserve_hull.explains``); the plain fit's reason
     otherwise."""
     why = surrogate_misses_its_points(fitmod.fit(points, fob_iops=fob_iops), points)
+    if why is not None and ERASE_COST_EXPLAINS is not None and ERASE_COST_EXPLAINS(points):
+        return None  # erase_reading.py: off
     if why is not None and onset is None and UNDATED_RESERVE_EXPLAINS is not None:
         mf = model_form or uncertainty.recorded_model_form(False)  # reserve_hull.py: off
         return None if UNDATED_RESERVE_EXPLAINS(points, evidence.model_form_rel_sd(mf)) else why
