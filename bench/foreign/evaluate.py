@@ -554,6 +554,8 @@ def main(argv: list[str] | None = None) -> int:
         "--out", type=Path, default=None, help="evaluation.json's folder (default: --results)"
     )
     args = ap.parse_args(argv)
+    if args.out is not None:  # made before the cases run, not found missing after them
+        args.out.mkdir(parents=True, exist_ok=True)
     global CLOSED_LOOP, CLOSED_LOOP_WEIGH, CLOSED_LOOP_LEVELS, REFUTED_WEIGHTS, LOW_MARK
     global ERASE_COST, ERASE_COST_WITH_WAF, ERASE_READING
     REFUTED_WEIGHTS = args.refuted_weights
