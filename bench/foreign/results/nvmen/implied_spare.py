@@ -41,6 +41,14 @@ def main() -> None:
             row = " / ".join(f"{r * 100:5.2f}%" for r in rho0)
             spread = (max(rho0) - min(rho0)) * 100
             print(f"  {cname:12s} implied native spare: {row}  spread {spread:.2f} pts")
+            if cname == "greedy":
+                mean = sum(rho0) / len(rho0)
+                pred = [curve(fit.rho_eff(mean, lv["extra_op_percent"])) for lv in levels]
+                errs = " / ".join(
+                    f"{(p / lv['steady_waf'] - 1) * 100:+.1f}%"
+                    for p, lv in zip(pred, levels, strict=True)
+                )
+                print(f"  greedy at their mean {mean * 100:.2f}%: WAF error {errs}")
     ru = resource.getrusage(resource.RUSAGE_SELF)
     print(f"CPU s: {ru.ru_utime + ru.ru_stime:.2f}")
 
