@@ -104,11 +104,7 @@ def called_for(evidences: dict[Any, dict[str, Any]], points: list[fitmod.Point])
     and no reading reproduces its fitted figures."""
     if not OFFERED or not evidences or not any(p.fresh and p.iops for p in points):
         return False
-    return not any(
-        evidence.reproduces(e["residual_chi2"], e["n_figures"], e["n_parameters"])
-        for e in evidences.values()
-        if "residual_chi2" in e
-    )
+    return not any(evidence.reproduced(e, untested=False) for e in evidences.values())
 
 
 def twins(

@@ -232,6 +232,15 @@ def reproduces(residual_chi2: float, n_figures: int, n_params: int) -> bool:
     return math.isfinite(residual_chi2) and residual_chi2 <= chi2_quantile(n_figures - n_params)
 
 
+def reproduced(ev: dict[str, Any], untested: bool) -> bool:
+    """Whether a reading's evidence (:func:`assess`'s record) reproduces its fitted figures
+    (:func:`reproduces`); ``untested``: the answer for a record with a χ² alone (no residual
+    χ² to test)."""
+    if "residual_chi2" not in ev:
+        return untested
+    return reproduces(ev["residual_chi2"], ev["n_figures"], ev["n_parameters"])
+
+
 def _figure_key(r: dict[str, Any], queue_depth: int | None) -> tuple:
     """A residual's figure: level, IOPS or WAF, fresh or steady, and its queue depth (None at
     the workload's own, ``queue_depth``)."""

@@ -306,9 +306,16 @@ class _Objective:
         # point (a fresh point's WAF is 1: nothing to collect)
         self.unused = [None if p.fresh else 1.0 - p.extra_op_percent / 100.0 for p in points]
         self.steady_fit_cmd = steady_fit_cmd
-        # the erase-cost form: each IOPS row fresh or not, and the steady rows' sums
+        # the erase-cost form: each IOPS row fresh or not; the steady rows' times, weights and
+        # sums and the fresh rows' times and weights, none of which depends on ρ₀
         self.fresh = [points[i].fresh for i in self.iops_at]
         self.steady_rows = [j for j, f in enumerate(self.fresh) if not f]
+        self.steady_ys = [self.ys[j] for j in self.steady_rows]
+        self.steady_ws = [self.ws[j] for j in self.steady_rows]
+        self.steady_s = sum(self.steady_ws)
+        self.steady_sy = sum(w * y for y, w in zip(self.steady_ys, self.steady_ws, strict=True))
+        self.fresh_ys = [y for y, f in zip(self.ys, self.fresh, strict=True) if f]
+        self.fresh_ws = [w for w, f in zip(self.ws, self.fresh, strict=True) if f]
 
     def __call__(self, rho0: float, k: float = 1.0) -> tuple[float, float, float]:
         """(cost, t_cmd, t_page) at ρ₀ and k: relative residuals of time per write and of WAF
@@ -337,25 +344,20 @@ class _Objective:
 
     def _erase_form(self, wafs: list[float]) -> tuple[float, float, float]:
         """(t_cmd, t_page, t_erase): ``erase_cost.split`` over this ρ₀'s model WAFs."""
-        rows = self.steady_rows
-        sw = [wafs[j] for j in rows]
-        sy = [self.ys[j] for j in rows]
-        sws = [self.ws[j] for j in rows]
-        fresh = [j for j, f in enumerate(self.fresh) if f]
-        s, syw = sum(sws), sum(w * y for y, w in zip(sy, sws, strict=True))
+        sw = [wafs[j] for j in self.steady_rows]
 
         def steady() -> tuple[float, float]:
             fit_cmd = bool(self.steady_fit_cmd)
-            return _linear_fit(sw, sy, sws, fit_cmd, s, syw, self.share)
+            return _linear_fit(
+                sw, self.steady_ys, self.steady_ws, fit_cmd, self.steady_s, self.steady_sy,
+                self.share,
+            )  # fmt: skip
 
         def plain() -> tuple[float, float]:
             return _linear_fit(wafs, self.ys, self.ws, self.fit_cmd, self.s, self.sy, self.share)
 
         return erase_cost.split(
-            steady if rows else None,
-            plain,
-            [self.ys[j] for j in fresh],
-            [self.ws[j] for j in fresh],
+            steady if self.steady_rows else None, plain, self.fresh_ys, self.fresh_ws
         )
 
 

@@ -256,7 +256,7 @@ class ReserveForm:
         if not self.floor_test(points)["called_for"]:
             return False
         ev = evidence.assess(self, self.checked_points(points), self.model_rel_sd)  # type: ignore[arg-type]
-        return evidence.reproduces(ev["residual_chi2"], ev["n_figures"], ev["n_parameters"])
+        return evidence.reproduced(ev, untested=False)
 
     def checked_points(self, points: list[fitmod.Point]) -> list[fitmod.Point]:
         """The figures the reading is checked against (``evidence.assess``): ``points``, or with

@@ -45,8 +45,8 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from overprov.calibrate import evidence, fob_check, gc_reserve, uncertainty
 from overprov.calibrate import fit as fitmod
+from overprov.calibrate import fob_check, gc_reserve, uncertainty
 from overprov.errors import ConfigError
 from overprov.prediction_file import Prediction, not_finite
 
@@ -324,14 +324,13 @@ def fit_misses_its_points(
     if why is not None and ERASE_COST_EXPLAINS is not None and ERASE_COST_EXPLAINS(points):
         return None  # erase_reading.py: off
     if why is not None and onset is None and UNDATED_RESERVE_EXPLAINS is not None:
-        mf = model_form or uncertainty.recorded_model_form(False)  # reserve_hull.py: off
-        return None if UNDATED_RESERVE_EXPLAINS(points, evidence.model_form_rel_sd(mf)) else why
+        cv_sd = uncertainty.weighing_rel_sd(model_form)  # reserve_hull.py: off
+        return None if UNDATED_RESERVE_EXPLAINS(points, cv_sd) else why
     if why is None or not RESERVE_READING_GATE or onset is None:
         return why
     if onset >= gc_reserve.ONSET_RESERVE_BELOW:
         return why
-    mf = model_form or uncertainty.recorded_model_form(False)  # as reserve_reading weighs
-    cv_sd = evidence.model_form_rel_sd(mf)
+    cv_sd = uncertainty.weighing_rel_sd(model_form)  # as reserve_reading weighs
     for _, form in gc_reserve.design_forms(onset, cv_sd):
         try:
             if (

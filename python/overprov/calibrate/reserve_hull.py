@@ -160,11 +160,7 @@ def hull(evidences: dict[predmod.TwinReading, dict[str, Any]]) -> set[predmod.Tw
     every one that reproduces its fitted figures; none otherwise."""
     if not any(r.spare == predmod.RESERVE for r in evidences):
         return set()
-    return {
-        r for r, e in evidences.items()
-        if "residual_chi2" in e
-        and evidence.reproduces(e["residual_chi2"], e["n_figures"], e["n_parameters"])
-    }  # fmt: skip
+    return {r for r, e in evidences.items() if evidence.reproduced(e, untested=False)}
 
 
 def twin_miss(pred: Any) -> str | None:

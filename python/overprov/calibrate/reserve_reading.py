@@ -45,7 +45,7 @@ from overprov.calibrate import fit as fitmod
 from overprov.calibrate import predict as predmod
 from overprov.calibrate.prediction import Prediction, SetAsideReading
 from overprov.calibrate.reserve_twin_check import onset_from_empty, twin_misses_its_waf
-from overprov.calibrate.uncertainty import recorded_model_form
+from overprov.calibrate.uncertainty import weighing_rel_sd
 from overprov.calibrate.workload_curve import gc_text
 
 LOW_WEIGHT = "weight below 0.01 of the largest: the figures speak against it"
@@ -60,8 +60,7 @@ def offered(
     onset = onset_from_empty(fig.measurement)
     if onset is None:
         return {}
-    mf = fig.model_form or recorded_model_form(False)  # the rule's, as spare_readings weighs
-    cv_sd = evidence.model_form_rel_sd(mf)
+    cv_sd = weighing_rel_sd(fig.model_form)  # as spare_readings weighs
     own = evidence.assess(plain.form(fitmod.waf_at), fig.points, cv_sd)
     out = {plain: gc_reserve.with_onset(own, central, onset)}
     for design, form in gc_reserve.design_forms(onset, cv_sd):
@@ -78,8 +77,7 @@ def weights(evidences: dict[predmod.TwinReading, dict[str, Any]]) -> dict[Any, f
     """``evidence.weights`` over the readings, as the rule's bench weighed them."""
     return evidence.weights(
         {r: e["chi2"] for r, e in evidences.items()},
-        {r: evidence.reproduces(e["residual_chi2"], e["n_figures"], e["n_parameters"])
-         for r, e in evidences.items()},
+        {r: evidence.reproduced(e, untested=False) for r, e in evidences.items()},
         evidences,
     )  # fmt: skip
 

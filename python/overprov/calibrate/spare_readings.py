@@ -376,9 +376,7 @@ def _rejected_note(
 
 
 def _reproduces(ev: dict[str, Any]) -> bool:
-    if "residual_chi2" not in ev:  # a χ² alone: nothing to test
-        return True
-    return evidence.reproduces(ev["residual_chi2"], ev["n_figures"], ev["n_parameters"])
+    return evidence.reproduced(ev, untested=True)  # a χ² alone: nothing to test
 
 
 def weigh(
@@ -393,8 +391,7 @@ def weigh(
     uniform = workload_curve.is_uniform(fig.workload)
     designs = list(gc_designs.UNIFORM_DESIGNS) if uniform else list(GC_DESIGNS)
     several = len(designs) > 1
-    mf = fig.model_form or uncertainty.recorded_model_form(False)
-    cv_sd = evidence.model_form_rel_sd(mf)
+    cv_sd = uncertainty.weighing_rel_sd(fig.model_form)
     forms: dict[predmod.TwinReading, evidence.ReadingForm] = {}
     design_curve: dict[str, fitmod.WafCurve | None] = {}
     for i, design in enumerate(designs):
@@ -451,12 +448,13 @@ def read_all(
                   default=0.0) for s in SPARES}  # fmt: skip
     top_of = {r: top[reserve_hull.class_of(r.spare)] for r in evidences}
     span = reserve_hull.hull(evidences)  # empty unless a GC-reserve reading is offered (off)
+    low = {r for r in evidences if within[r] < SPAN_MIN_WEIGHT * top_of[r] and r not in span}
     # every kept reading fitted and its twins' configs checked at every level before the
     # first simulation: a reading the core cannot simulate is set aside, with its reason
     prepared: dict[predmod.TwinReading, predmod.Prepared] = {}
     rejected: dict[predmod.TwinReading, predmod.TwinConfigError] = {}
     for r in evidences:
-        if within[r] < SPAN_MIN_WEIGHT * top_of[r] and r not in span:
+        if r in low:
             continue
         try:
             with erase_reading.fitting(r.erase):
@@ -526,7 +524,7 @@ def read_all(
         combined.twin = predmod.TWIN
     if set_aside:
         combined.readings_set_aside = set_aside
-        n_low = sum(within[r] < SPAN_MIN_WEIGHT * top_of[r] and r not in span for r in evidences)
+        n_low = len(low)
         n_rejected = len(rejected)
         why = [
             f"{n_low} by weight (below {SPAN_MIN_WEIGHT:g} of the largest of its spare reading)",

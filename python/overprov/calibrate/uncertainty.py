@@ -398,6 +398,13 @@ def recorded_model_form(simulated: bool) -> ModelForm | None:
     return _form_of(_recorded(), simulated)
 
 
+def weighing_rel_sd(model_form: ModelForm | None) -> float:
+    """The model-form sd the readings' evidence is weighed with (``evidence.assess``'s
+    ``model_rel_sd``): ``model_form``'s, else the recorded form for a measured (not simulated)
+    target's."""
+    return evidence.model_form_rel_sd(model_form or recorded_model_form(False))
+
+
 def _form_of(doc: dict[str, Any] | None, simulated: bool) -> ModelForm | None:
     """:func:`recorded_model_form` from the recorded document ``doc``."""
     if doc is None:

@@ -123,9 +123,7 @@ def readings_of(pred: Prediction) -> list[VictimReading]:
             ev, twin, levels = {}, pred.twins[pred.twin], pred.levels
         else:
             continue
-        reproduces = "residual_chi2" not in ev or evidence.reproduces(
-            ev["residual_chi2"], ev["n_figures"], ev["n_parameters"]
-        )
+        reproduces = evidence.reproduced(ev, untested=True)
         twin = dataclasses.replace(twin, ftl={**(twin.ftl or {}), **ftl})
         at = {lv.extra_op_percent: lv for lv in levels}
         out.append(VictimReading(name, twin, float(ev.get("chi2", 0.0)), reproduces, at))
