@@ -177,8 +177,8 @@ def outcome(case: dict) -> dict:
     iops = [abs(x["iops_err"]) for x in lv]
     waf = [abs(x["waf_err"]) for x in lv]
     med, worst, wworst = statistics.median(iops), max(iops), max(waf)
-    return {"iops_median": med, "iops_worst": worst, "waf_worst": wworst,
-            "meets": med <= IOPS_MEDIAN and worst <= IOPS_WORST and wworst <= WAF_WORST}  # fmt: skip
+    meets = med <= IOPS_MEDIAN and worst <= IOPS_WORST and wworst <= WAF_WORST
+    return {"iops_median": med, "iops_worst": worst, "waf_worst": wworst, "meets": meets}
 
 
 def judge(folder: Path) -> list[str]:
