@@ -3,6 +3,7 @@
     PYTHONPATH=python python bench/results/fobmany/many.py gen --dies 16 --out T.json
     PYTHONPATH=python python bench/results/fobmany/many.py cases T.json ... --out DIR
     PYTHONPATH=python python bench/results/fobmany/many.py judge DIR
+    PYTHONPATH=python python bench/results/fobmany/many.py confirm T.json ...
 
 ``gen``: an overprov-generated drive of ``--dies`` dies with no write buffer and no controller
 cost (the NAND alone sets its timing: 4 KiB flash pages, read 25 µs, program 200 µs, erase
@@ -15,7 +16,8 @@ calibrate's own ``measure`` (iops_only_guard.py's ``generate``, on this drive).
 QD32 curve (evaluate.py's ``run_case``), and beside each its queue-depth elasticity and whether
 the check, on, refuses it (``fob_check.gc_cost_unidentified`` on the points the command gives).
 
-``judge``: the rule's table and verdict.
+``judge``: the rule's table and verdict. ``confirm``: the IOPS-only case run through calibrate as
+shipped (the check on): its exit status and last line.
 """
 
 from __future__ import annotations
@@ -211,6 +213,23 @@ def judge(folder: Path) -> list[str]:
     return out
 
 
+def confirm(truth: Path) -> str:
+    """The IOPS-only case through calibrate as shipped: exit status, CPU s, last line."""
+    import subprocess
+    import tempfile
+
+    cmd, _ = by_figure_rule.case_command(truth, CASES[0])
+    env = {"PYTHONPATH": str(ROOT / "python"), "PATH": "/usr/bin:/bin"}
+    with tempfile.TemporaryDirectory() as tmp:
+        t0 = os.times()
+        res = subprocess.run([*cmd, "--out", tmp], capture_output=True, text=True, env=env,
+                             cwd=ROOT)  # fmt: skip
+        t1 = os.times()
+    cpu = (t1.children_user - t0.children_user) + (t1.children_system - t0.children_system)
+    last = (res.stderr.strip().splitlines() or [""])[-1]
+    return f"{truth.stem}: calibrate as shipped exit {res.returncode}, {cpu:.1f} CPU s: {last}"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="what", required=True)
@@ -222,6 +241,8 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--out", type=Path, required=True)
     j = sub.add_parser("judge")
     j.add_argument("folder", type=Path)
+    k = sub.add_parser("confirm")
+    k.add_argument("truth", type=Path, nargs="+")
     args = ap.parse_args(argv)
     if args.what == "gen":
         doc = generate(args.dies)
@@ -231,6 +252,9 @@ def main(argv: list[str] | None = None) -> int:
     elif args.what == "cases":
         for t in args.truth:
             run_cases(t, args.out)
+    elif args.what == "confirm":
+        for t in args.truth:
+            print(confirm(t), flush=True)
     else:
         print("\n".join(judge(args.folder)))
     return 0
