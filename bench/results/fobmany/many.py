@@ -142,13 +142,19 @@ def refused_on(command: str) -> str | None:
         fob_check.ENABLED = saved
 
 
-def run_cases(truth: Path, out: Path) -> Path:
+#: a probe beside the rule (``cases --weigh-closed-loop``): calibrate with its closed-loop term
+#: weighed in the evidence too (``closed_loop.WEIGH``, off by default)
+WEIGH = "from overprov.calibrate import closed_loop; closed_loop.WEIGH = True; "
+
+
+def run_cases(truth: Path, out: Path, weigh: bool = False) -> Path:
     doc = json.loads(truth.read_text())
     curve = evaluate.truth_curve(doc, 32)
     rows = []
     for name in CASES:
         cmd, _ = by_figure_rule.case_command(truth, name)
-        cmd = [cmd[0], *OFF, *cmd[3:]]
+        off = (OFF[0], OFF[1].replace("import sys; ", "import sys; " + WEIGH)) if weigh else OFF
+        cmd = [cmd[0], *off, *cmd[3:]]
         before = os.times()
         case = next(c for c in evaluate.CASES if c[0] == name)
         with __import__("tempfile").TemporaryDirectory() as tmp:
@@ -239,6 +245,7 @@ def main(argv: list[str] | None = None) -> int:
     c = sub.add_parser("cases")
     c.add_argument("truth", type=Path, nargs="+")
     c.add_argument("--out", type=Path, required=True)
+    c.add_argument("--weigh-closed-loop", action="store_true", help="the probe (WEIGH)")
     j = sub.add_parser("judge")
     j.add_argument("folder", type=Path)
     k = sub.add_parser("confirm")
@@ -251,7 +258,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{args.out.name}: {doc['cpu_s']:.1f} CPU s")
     elif args.what == "cases":
         for t in args.truth:
-            run_cases(t, args.out)
+            run_cases(t, args.out, args.weigh_closed_loop)
     elif args.what == "confirm":
         for t in args.truth:
             print(confirm(t), flush=True)
