@@ -38,6 +38,7 @@ sys.path.insert(0, str(ROOT / "bench" / "foreign"))
 sys.path.insert(0, str(ROOT / "bench" / "results" / "fobcheck"))
 import by_figure_rule  # noqa: E402
 import evaluate  # noqa: E402
+import iops_only_guard  # noqa: E402
 import judge as fobcheck_judge  # noqa: E402
 from overprov.calibrate import fob_check  # noqa: E402
 
@@ -99,16 +100,9 @@ def generate(dies: int) -> dict:
     with SimTarget(f"sim:many{dies}@1", drive=drive) as t:
         m = measure(t, design([0, 40], parse_budget("2dw")))
     t1 = os.times()
-    qd4 = next(lv for lv in m.levels if lv.queue_depth == 4)
     qd32 = next(lv for lv in m.levels if lv.queue_depth in (None, 32)
-                and lv.extra_op_percent == 40)
-    levels = [{"extra_op_percent": lv.extra_op_percent, "queue_depth": 32,
-               "steady_iops": lv.steady_iops, "steady_waf": lv.waf}
-              for lv in steady.levels]  # fmt: skip
-    levels[0]["fob_iops"] = m.fob_iops
-    levels.append({"extra_op_percent": 40.0, "queue_depth": 4, "steady_iops": qd4.steady_iops,
-                   "steady_waf": qd4.waf,
-                   "from": "calibrate's measure, the plan's QD4 probe"})  # fmt: skip
+                and lv.extra_op_percent == 40)  # fmt: skip
+    levels = iops_only_guard.truth_levels(steady, m)
     return {
         "simulator": "overprov",
         "drive": f"generated: {dies} dies, no write buffer, NAND-bound (bench/results/fobmany)",
