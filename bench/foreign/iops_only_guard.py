@@ -240,6 +240,20 @@ def table(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def truth_levels(steady, m) -> list[dict]:
+    """A generated truth's levels: the simulated QD32 ``steady`` levels, the FOB and the QD4
+    probe at 40% from calibrate's ``measure`` ``m`` (both ``Measurement``)."""
+    qd4 = next(lv for lv in m.levels if lv.queue_depth == 4)
+    levels = [{"extra_op_percent": lv.extra_op_percent, "queue_depth": 32,
+               "steady_iops": lv.steady_iops, "steady_waf": lv.waf}
+              for lv in steady.levels]  # fmt: skip
+    levels[0]["fob_iops"] = m.fob_iops
+    levels.append({"extra_op_percent": 40.0, "queue_depth": 4, "steady_iops": qd4.steady_iops,
+                   "steady_waf": qd4.waf,
+                   "from": "calibrate's measure, the plan's QD4 probe"})  # fmt: skip
+    return levels
+
+
 def generate(name: str) -> dict:
     """A generated drive of :data:`GENERATED` as a truth file (femu.py's form)."""
     from overprov.calibrate import twin, twin_runs
@@ -262,14 +276,7 @@ def generate(name: str) -> dict:
     with SimTarget(f"sim:{name}@1", drive=twin.drive_dict(truth)) as t:
         m = measure(t, design([0, 40], parse_budget("2dw")))
     t1 = os.times()
-    qd4 = next(lv for lv in m.levels if lv.queue_depth == 4)
-    levels = [{"extra_op_percent": lv.extra_op_percent, "queue_depth": 32,
-               "steady_iops": lv.steady_iops, "steady_waf": lv.waf}
-              for lv in steady.levels]  # fmt: skip
-    levels[0]["fob_iops"] = m.fob_iops
-    levels.append({"extra_op_percent": 40.0, "queue_depth": 4, "steady_iops": qd4.steady_iops,
-                   "steady_waf": qd4.waf,
-                   "from": "calibrate's measure, the plan's QD4 probe"})  # fmt: skip
+    levels = truth_levels(steady, m)
     return {
         "simulator": "overprov (generated: twin.reserve_collector)" if collector else "overprov",
         "drive": {"native_op": rho0, "t_page_us": t_page, "t_cmd_us": t_cmd, **drive}

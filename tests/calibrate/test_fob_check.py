@@ -26,6 +26,12 @@ LATENCY_QD4 = [_pt(40, 7589, qd=4)]
 # 2.88 times, the largest gain on a stored case whose WAF was within 25%
 NEAR = [_pt(0, 7840), _pt(40, 21445), _pt(0, 32535, fresh=True)]
 NEAR_QD4 = [_pt(40, 7452, qd=4)]
+# generated drives without a write buffer (bench/results/fobmany/drives/gen-d32.json, gen-d16.json):
+# 32 dies gain 4.3 times from QD4 to QD32 by parallelism alone, 16 dies 2.7 times
+MANY_UNITS = [_pt(0, 12575), _pt(40, 75590), _pt(0, 158302, fresh=True)]
+MANY_UNITS_QD4 = [_pt(40, 17569, qd=4)]
+SIXTEEN_DIES = [_pt(0, 7409), _pt(40, 45701), _pt(0, 79978, fresh=True)]
+SIXTEEN_DIES_QD4 = [_pt(40, 16824, qd=4)]
 
 
 def test_elasticity_is_the_log_ratio_at_the_highest_shared_level():
@@ -44,6 +50,19 @@ def test_iops_only_still_scaling_with_queue_depth_is_refused_naming_the_figures(
     assert "--waf-points" in why
     assert fob_check.gc_cost_unidentified in pl.PREDICTION_RULES
     assert pl.prediction_problems(_pred(LATENCY_BOUND, LATENCY_QD4)) == [why]
+
+
+def test_many_units_without_a_buffer_are_refused_naming_both_kinds(check_on):
+    """The 32-die drive reads e 0.70: refused (its IOPS-only prediction missed QD32 IOPS by 36%
+    at the median, bench/results/fobmany/verdict.md), the reason naming parallel units too; the
+    16-die drive reads e 0.48 and is answered."""
+    why = fob_check.gc_cost_unidentified(_pred(MANY_UNITS, MANY_UNITS_QD4))
+    assert why is not None and "elasticity 0.70" in why
+    assert "more parallel units than the lower depth keeps busy" in why
+    assert "bench/results/fobmany/verdict.md" in why
+    e = fob_check.queue_depth_elasticity(SIXTEEN_DIES + SIXTEEN_DIES_QD4)[0]
+    assert e == pytest.approx(math.log(45701 / 16824) / math.log(8))
+    assert fob_check.gc_cost_unidentified(_pred(SIXTEEN_DIES, SIXTEEN_DIES_QD4)) is None
 
 
 def test_a_waf_figure_a_small_gain_or_the_flag_off_is_answered(check_on, monkeypatch):

@@ -7,7 +7,11 @@ IOPS-only cases whose WAF misses by more than 25% from those within
 (bench/results/fobcheck/TALLY.md). What did, on the stored cases, is how much the IOPS still
 gain from queue depth: a drive whose IOPS at QD32 are several times its QD4 figure is waiting
 on a latency, not on its NAND's throughput, so its steady IOPS do not measure what garbage
-collection costs it (FlashSim's DFTL, bench/foreign/results/flashsim/verdict.md; FEMU).
+collection costs it (FlashSim's DFTL, bench/foreign/results/flashsim/verdict.md; FEMU). A drive
+without a write buffer that has more parallel units than the lower depth keeps busy gains as
+much by parallelism alone; on three such drives (32 and 64 dies, NVMeVirt's 32 LUNs) IOPS
+figures alone missed the QD32 IOPS by 36-47% at the median, so the refusal holds there too
+(bench/results/fobmany/verdict.md: no false refusal among five many-unit drives).
 
 :func:`queue_depth_elasticity` is that gain as an exponent: e = ln(IOPS ratio) ÷ ln(QD ratio)
 at the highest extra-OP level with a figure at the workload's queue depth and at another (1:
@@ -27,7 +31,8 @@ from overprov.prediction_file import Prediction
 #: Whether :func:`gc_cost_unidentified` refuses. On since its rule (bench/results/fobcheck/RULE.md)
 #: was met: no stored IOPS-only input at or above the bound had its WAF within 25%, and a fresh
 #: FlashSim drive (e 0.98) missed its WAF by +736% from IOPS alone
-#: (bench/results/fobcheck/verdict.txt). Judged on one fresh drive of a family seen before.
+#: (bench/results/fobcheck/verdict.txt). Judged on one fresh drive of a family seen before; on
+#: five many-unit drives since, no false refusal (bench/results/fobmany/verdict.md).
 ENABLED = True
 #: The queue-depth elasticity at or above which IOPS figures alone are taken not to read the
 #: GC's cost: 0.59, QD32 IOPS 3.4 times QD4's (the geometric midpoint of 2.88, the largest on a
@@ -76,8 +81,9 @@ def gc_cost_unidentified(prediction: Prediction) -> str | None:
         f"IOPS figures only, and at {hi['extra_op_percent']:g}% extra OP the IOPS still scale "
         f"with queue depth: {hi['iops']:,.0f} at QD{qd} against {lo['iops']:,.0f} at "
         f"QD{lo['queue_depth']} (elasticity {e:.2f}; at most {ELASTICITY_MIN:g}): such a drive "
-        "waits on a latency, so its steady IOPS do not read what garbage collection costs it "
-        "(every stored IOPS-only case at or above this missed its WAF by more than 25%, "
-        "bench/results/fobcheck/TALLY.md); a WAF figure (--waf-points, or a measurement with "
-        "NAND-write counters) identifies it"
+        "waits on a latency, or has more parallel units than the lower depth keeps busy, and "
+        "its steady IOPS do not read what garbage collection costs it (every stored IOPS-only "
+        "case at or above this missed its WAF by more than 25% or its QD32 IOPS by more than "
+        "35%: bench/results/fobcheck/TALLY.md, bench/results/fobmany/verdict.md); a WAF figure "
+        "(--waf-points, or a measurement with NAND-write counters) identifies it"
     )
