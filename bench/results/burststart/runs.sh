@@ -18,8 +18,10 @@ for drive in "femu-46lun-70blk-thres70-3600us --nchs 2 --luns-per-ch 23 --blks-p
 done
 run sim $PY $R/sim_runs.py --seeds 9517,9518 --out $R/sim.jsonl
 PYTHONPATH=python $PY $R/stored_half.py > $R/stored_half.txt
-while read case truth name; do
-    run stored-$name-off $PY bench/foreign/femu_end_to_end.py repredict --case $case --out $R/stored/$name-off --truth $truth
-    run stored-$name-on $PY bench/foreign/femu_end_to_end.py repredict --case $case --out $R/stored/$name-on --truth $truth --late-start
+# (as run at 06:10 UTC the loop's variable was `name`, which run() overwrites: the on arm's
+# folder came out as stored/stored-NAME-off-on, renamed to stored/NAME-on after the run; verdict.md)
+while read case truth cname; do
+    run stored-$cname-off $PY bench/foreign/femu_end_to_end.py repredict --case $case --out $R/stored/$cname-off --truth $truth
+    run stored-$cname-on $PY bench/foreign/femu_end_to_end.py repredict --case $case --out $R/stored/$cname-on --truth $truth --late-start
 done < $R/stored_half.txt
 echo DONE; date -u
