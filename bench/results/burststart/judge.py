@@ -18,8 +18,9 @@ from overprov import measurement_file
 from overprov.calibrate import burst_start
 
 HERE = Path("bench/results/burststart")
-sys.path.insert(0, "bench/foreign")
+sys.path[:0] = ["bench/foreign", "bench"]
 import femu_end_to_end as e2e  # noqa: E402
+import flag_rule  # noqa: E402
 
 _spec = importlib.util.spec_from_file_location("tabulate", HERE / "tabulate.py")
 tabulate = importlib.util.module_from_spec(_spec)  # type: ignore[arg-type]
@@ -33,12 +34,7 @@ PT = 0.01
 def forty(folder: Path, truth: dict, on: bool) -> tuple[float, float] | None:
     """The 40% level's WAF and IOPS as the points read them (flag ``on`` or off) / truth − 1."""
     m = measurement_file.load(folder / measurement_file.NAME)
-    saved = burst_start.LATE_START
-    burst_start.LATE_START = on
-    try:
-        burst_start.read_later_levels(m)
-    finally:
-        burst_start.LATE_START = saved
+    burst_start.read_later_levels(m, on=on)
     lv = [x for x in m.levels if x.extra_op_percent == 40.0 and x.queue_depth is None]
     if not lv or lv[-1].waf is None:
         return None
@@ -149,25 +145,7 @@ def main() -> int:
         text2 + f"; each drive's WAF worst, IOPS median, IOPS worst within +1/+1/+3 pts of off: "
         f"{per_drive_ok}",
     )
-    sim = HERE / "sim.jsonl"
-    rows = [json.loads(x) for x in sim.read_text().splitlines() if x] if sim.exists() else []
-    by = {(s["seed"], s["late_start"]): s for s in rows}
-    seeds = sorted({s["seed"] for s in rows})
-    c3, parts = len(seeds) == 2, []
-    for seed in seeds:
-        a, b = by.get((seed, True)), by.get((seed, False))
-        if a is None or b is None:
-            c3 = False
-            continue
-        dm = a["median_abs_rel_error"] - b["median_abs_rel_error"]
-        dw = a["worst_abs_rel_error"] - b["worst_abs_rel_error"]
-        c3 = c3 and dm <= PT and dw <= 3 * PT
-        parts.append(f"seed {seed}: IOPS median off {100 * b['median_abs_rel_error']:.1f}% on "
-                     f"{100 * a['median_abs_rel_error']:.1f}%, worst off "
-                     f"{100 * b['worst_abs_rel_error']:.1f}% on "
-                     f"{100 * a['worst_abs_rel_error']:.1f}% (CPU s {b['cpu_s']:.0f} + "
-                     f"{a['cpu_s']:.0f})")  # fmt: skip
-    verdict["3 no harm, generated drives"] = (c3, "; ".join(parts) or "no runs")
+    verdict["3 no harm, generated drives"] = flag_rule.sim_no_harm(HERE / "sim.jsonl", "late_start")
     # 4: the stored half B
     diag = json.loads(tabulate.DIAGNOSE.read_text())
     half = tabulate.halves(diag)
@@ -200,11 +178,7 @@ def main() -> int:
     )
     print("\nstored half B, repredicted:")
     print("\n".join(lines))
-    print()
-    for k, (good, text) in verdict.items():
-        print(f"condition {k}: {'met' if good else 'NOT met'} — {text}")
-    adopted = all(good for good, _ in verdict.values())
-    print(f"\nverdict: {'ADOPTED' if adopted else 'not adopted (the flag stays off)'}")
+    flag_rule.print_verdict(verdict)
     return 0
 
 

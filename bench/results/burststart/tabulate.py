@@ -94,12 +94,7 @@ def one(case: str, truth_path: str) -> dict | None:
     t40, t0 = truth_at(truth, lv.extra_op_percent), truth_at(truth, 0.0)
     tw = t40["steady_waf"]
     late_m = copy.deepcopy(m)
-    saved = burst_start.LATE_START
-    burst_start.LATE_START = True
-    try:
-        burst_start.read_later_levels(late_m)
-    finally:
-        burst_start.LATE_START = saved
+    burst_start.read_later_levels(late_m, on=True)
     late = next(x for x in late_m.levels if x.extra_op_percent == lv.extra_op_percent
                 and x.queue_depth is None)  # fmt: skip
     rand = [r for r in stretch if not is_graded_round(r.label)]
