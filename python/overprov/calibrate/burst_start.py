@@ -1,20 +1,22 @@
 """A graded plan's later level, read over its rounds from the discard on, started one round later:
 past the collection the level before it left unfinished.
 
-**Why.** Where the collector holds a reserve (an onset of garbage collection from empty dated
-below 1, ``gc_onset.py``), a graded plan's later level (40%) is read over its graded and random
-rounds from the discard on (``measure.over_bursts``), its WAF from the write counters after the
-level before it (0%) to its last round. On FEMU that figure reads 8.0% above FEMU's steady WAF
-on average, worst 13.7% (bench/results/probe40/DIAGNOSIS.md). Most of it is the level's first
-round: FEMU's collector, left below its free-line threshold by the 0% level (a WAF of 5-8),
-finishes that work when the drive next runs, so the 40% level's first round writes 0.044-0.285
-drive writes of NAND for 0.0001-0.025 of host writes (the stored half A,
-bench/results/burststart/tabulate-A.txt). That NAND is the 0% level's, not the 40% level's. Over
-the stored drives the form was picked on (half A, 37 measurements read over bursts,
-bench/results/burststart/RULE.md), the 40% WAF read +7.0% on average (median |error| 6.4%, worst
-13.7%), read from the end of its first round +2.8% (2.8%, worst 4.7%), and its IOPS −6.6% and
-−2.8%; reading only the random rounds (after the freed space) or the last 8 rounds read +9%, the
-transient's second crest.
+**Why.** Where the collector holds a reserve (an onset of garbage collection from empty dated below
+1, ``gc_onset.py``), a graded plan's later level (40%) is read over its graded and random rounds
+from the discard on (``measure.over_bursts``), its WAF from the write counters after the level
+before it (0%) to its last round. On FEMU that figure reads 8.0% above FEMU's steady WAF on average,
+worst 13.7% (bench/results/probe40/DIAGNOSIS.md). Most of it is the level's first round. FEMU's
+collector runs one collection after each request while its free lines are at or below its threshold
+(``ftl_thread``, FEMU's hw/femu/bbssd/ftl.c); the 0% level leaves it short where its data leaves no
+room for it (the counters show this NAND written with almost no host writes), and once the discard
+makes room the collector restores it in the next level's first requests, so the 40% level's first
+round writes 0.044-0.285 drive writes of NAND for 0.0001-0.025 of host writes (the stored half A,
+bench/results/burststart/tabulate-A.txt). That NAND is the transition's: a reserve the steady 40%
+state holds, not a cost it pays per write. Over the stored drives the form was picked on (half A, 37
+measurements read over bursts, bench/results/burststart/RULE.md), the 40% WAF read +7.0% on average
+(median |error| 6.4%, worst 13.7%), read from the end of its first round +2.8% (2.8%, worst 4.7%),
+and its IOPS −6.6% and −2.8%; reading only the random rounds (after the freed space) or the last 8
+rounds read +9%, the transient's second crest.
 
 **What.** With :data:`LATE_START` on, such a level's WAF and IOPS are read over the same
 stretch less its first round (:func:`later_stretch`): the WAF from the counters after that round
@@ -27,7 +29,7 @@ reaches it by filling), other queue depths, plans not graded and drives whose on
 above 1 are untouched. Off by default and not adopted: its rule (bench/results/burststart/RULE.md)
 was not met (bench/results/burststart/verdict.md: on three fresh FEMU drives the 40% WAF figure's
 median error went 8.0 → 2.7% and every target held, but a stored deep-onset drive, 37 × 74, was
-refused: its 40% figure read right now lay 6.4% below its 0% figure read through a burst cycle
+refused: its 40% figure, now near the truth, lay 6.4% below its 0% figure read through a burst cycle
 its rounds do not show, +5.8%).
 """
 
