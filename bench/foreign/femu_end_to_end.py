@@ -54,6 +54,8 @@ bench/foreign/results/femularge/RULE.md), ``deadline`` a round that stops at its
 end (a harness with the ``until`` phase: bench/foreign/results/femudeadline/status.md).
 ``--no-through-cycle`` (``measure``, ``repredict``):
 ``burst_cycle.READ_THROUGH_CYCLE`` off in calibrate's process (the first level read plain).
+``--late-start`` (``measure``, ``repredict``): with ``burst_start.LATE_START`` on (a later
+level read over bursts started past its first round; its rule: bench/results/burststart/RULE.md).
 ``--plain-without-cycle`` (``measure``, ``repredict``): with
 ``cycle_evidence.READ_PLAIN_WITHOUT_CYCLE`` on (a first level whose rounds show no burst cycle
 read plain; its rule: bench/foreign/results/femuwin/RULE.md).
@@ -156,7 +158,7 @@ def run_measure(args: argparse.Namespace) -> dict:
         return {p.name: json.loads(p.read_text()) for p in sorted(out.glob("run_on-*.json"))}
     cmd, res, cpu_predict = predict(
         out, args.spare_from_onset, args.through_cycle, args.discard_iops, args.reserve_gate,
-        args.plain_without_cycle,
+        args.plain_without_cycle, args.late_start,
     )  # fmt: skip
     doc = {
         "drive": drive,
@@ -167,6 +169,7 @@ def run_measure(args: argparse.Namespace) -> dict:
         "discard_iops": args.discard_iops,
         "reserve_gate": args.reserve_gate,
         "plain_without_cycle": args.plain_without_cycle,
+        "late_start": args.late_start,
         "chunk_sizing": femu_target.CHUNK_SIZING,
         "carry": graded_run.CARRY_GRADED_SURPLUS,
         "seed": femu.SEED,
@@ -234,6 +237,8 @@ PLAIN_WITHOUT_CYCLE_SET = (
     "from overprov.calibrate import cycle_evidence; "
     "cycle_evidence.READ_PLAIN_WITHOUT_CYCLE = True; "
 )
+#: set first in that process with ``--late-start`` (``burst_start.LATE_START``)
+LATE_START_SET = "from overprov.calibrate import burst_start; burst_start.LATE_START = True; "
 
 
 def predict(
@@ -243,19 +248,22 @@ def predict(
     discard_iops: bool = False,
     reserve_gate: bool = False,
     plain_without_cycle: bool = False,
+    late_start: bool = False,
 ) -> tuple[list[str], subprocess.CompletedProcess, float]:
     """``overprov calibrate --from folder`` into ``folder/fit`` and ``folder/prediction.json``:
     its command, its result and its CPU seconds; ``spare_from_onset``: with
     ``discard_transient.SPARE_FROM_ONSET`` on in its process; ``through_cycle``: with
     ``burst_cycle.READ_THROUGH_CYCLE`` on; ``discard_iops``: with ``discard_iops.CARRY`` on;
     ``reserve_gate``: with ``plausibility.RESERVE_READING_GATE`` on; ``plain_without_cycle``:
-    with ``cycle_evidence.READ_PLAIN_WITHOUT_CYCLE`` on."""
+    with ``cycle_evidence.READ_PLAIN_WITHOUT_CYCLE`` on; ``late_start``: with
+    ``burst_start.LATE_START`` on."""
     main = SPARE_FROM_ONSET_MAIN if spare_from_onset else SPARE_FROM_ONSET_MAIN.replace(
         "discard_transient.SPARE_FROM_ONSET = True; ", "")  # fmt: skip
     sets = {True: THROUGH_CYCLE_SET, False: PLAIN_ZERO_SET, None: ""}[through_cycle]
     sets += DISCARD_IOPS_SET if discard_iops else ""
     sets += RESERVE_GATE_SET if reserve_gate else ""
     sets += PLAIN_WITHOUT_CYCLE_SET if plain_without_cycle else ""
+    sets += LATE_START_SET if late_start else ""
     head = ["-c", sets + main]
     if not (spare_from_onset or sets):
         head = ["-m", "overprov"]
@@ -298,11 +306,13 @@ def run_repredict(args: argparse.Namespace) -> dict:
     measurement_file.save(measurement_file.load(args.case / measurement_file.NAME),
                           args.out / measurement_file.NAME)  # fmt: skip
     cmd, res, cpu = predict(args.out, args.spare_from_onset, args.through_cycle, args.discard_iops,
-                            args.reserve_gate, args.plain_without_cycle)  # fmt: skip
+                            args.reserve_gate, args.plain_without_cycle,
+                            args.late_start)  # fmt: skip
     doc = json.loads((args.case / "run.json").read_text()) | {
         "repredicted_from": str(args.case), "spare_from_onset": args.spare_from_onset,
         "through_cycle": args.through_cycle, "discard_iops": args.discard_iops,
         "reserve_gate": args.reserve_gate, "plain_without_cycle": args.plain_without_cycle,
+        "late_start": args.late_start,
         "calibrate": "overprov " + " ".join(cmd[3:]), "calibrate_exit": res.returncode,
         "cpu_s_measure": 0.0, "cpu_s_predict": cpu,
     }  # fmt: skip
@@ -473,6 +483,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="predict with plausibility.RESERVE_READING_GATE on")  # fmt: skip
         sp.add_argument("--plain-without-cycle", action="store_true",
                         help="predict with cycle_evidence.READ_PLAIN_WITHOUT_CYCLE on")  # fmt: skip
+        sp.add_argument("--late-start", action="store_true",
+                        help="predict with burst_start.LATE_START on")  # fmt: skip
     args = ap.parse_args(argv)
     run = {"measure": run_measure, "verdict": run_verdict, "refit": run_refit,
            "repredict": run_repredict}[args.what]  # fmt: skip

@@ -11,6 +11,9 @@ import statistics
 import sys
 from pathlib import Path
 
+sys.path.insert(0, "bench")
+import flag_rule  # noqa: E402
+
 HERE = Path("bench/results/probe40")
 DRIVES = ("femu-54lun-62blk-thres72-3300us", "femu-58lun-66blk-thres60-3900us")
 SEEDS = (31, 32, 33)
@@ -109,30 +112,8 @@ def main() -> int:
         verdict["3 no harm FEMU"] = (c3, "; ".join(parts))
     else:
         verdict["1-3 FEMU"] = (False, "a run failed or is missing")
-    sims = [json.loads(x) for x in SIM.read_text().splitlines() if x] if SIM.exists() else []
-    by = {(s["seed"], s["whole_cycles"]): s for s in sims}
-    seeds = sorted({s["seed"] for s in sims})
-    c4, parts = len(seeds) == 2, []
-    for seed in seeds:
-        a, b = by.get((seed, True)), by.get((seed, False))
-        if a is None or b is None:
-            c4 = False
-            parts.append(f"seed {seed}: an arm missing")
-            continue
-        dm = a["median_abs_rel_error"] - b["median_abs_rel_error"]
-        dw = a["worst_abs_rel_error"] - b["worst_abs_rel_error"]
-        c4 = c4 and dm <= 0.01 and dw <= 0.03
-        parts.append(f"seed {seed}: IOPS median off {100 * b['median_abs_rel_error']:.1f}% on "
-                     f"{100 * a['median_abs_rel_error']:.1f}%, worst off "
-                     f"{100 * b['worst_abs_rel_error']:.1f}% on "
-                     f"{100 * a['worst_abs_rel_error']:.1f}% "
-                     f"(CPU s {b['cpu_s']:.0f} + {a['cpu_s']:.0f})")  # fmt: skip
-    verdict["4 no harm sim"] = (c4, "; ".join(parts) or "no runs")
-    print()
-    for k, (good, text) in verdict.items():
-        print(f"condition {k}: {'met' if good else 'NOT met'} — {text}")
-    adopted = all(good for good, _ in verdict.values())
-    print(f"\nverdict: {'ADOPTED' if adopted else 'not adopted (the flag stays off)'}")
+    verdict["4 no harm sim"] = flag_rule.sim_no_harm(SIM, "whole_cycles")
+    flag_rule.print_verdict(verdict)
     return 0
 
 

@@ -1,6 +1,6 @@
 """Condition 4 of bench/results/probe40/RULE.md: ``validation.compare`` on generated drives with
 ``plan.PROBE_WHOLE_CYCLES`` off and on (calibrate's IOPS errors over 0-40% against the drive's
-truth), one JSON line per run appended to ``--out``.
+truth; ``bench/flag_rule.py``), one JSON line per run appended to ``--out``.
 
     PYTHONPATH=python python bench/results/probe40/sim_runs.py --seeds 9413,9414 \
         --out bench/results/probe40/sim.jsonl
@@ -8,38 +8,16 @@ truth), one JSON line per run appended to ``--out``.
 
 from __future__ import annotations
 
-import argparse
-import json
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from cpu_clock import cpu_s  # noqa: E402
-from overprov.calibrate import plan, validation  # noqa: E402
-from overprov.units import parse_size_bytes  # noqa: E402
-
-
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seeds", required=True, help="comma-separated")
-    ap.add_argument("--physical", default="4GiB")
-    ap.add_argument("--out", type=Path, required=True)
-    args = ap.parse_args()
-    physical = parse_size_bytes(args.physical, "--physical")
-    for seed in (int(s) for s in args.seeds.split(",")):
-        for on in (False, True):
-            plan.PROBE_WHOLE_CYCLES = on
-            t0 = cpu_s()
-            c = validation.compare(seed, physical)
-            row = {"seed": seed, "whole_cycles": on, "cpu_s": round(cpu_s() - t0, 2),
-                   **c.as_dict()}  # fmt: skip
-            with args.out.open("a") as f:
-                f.write(json.dumps(row) + "\n")
-            med, worst = 100 * c.median_abs_rel_error, 100 * c.worst_abs_rel_error
-            print(f"seed {seed} whole_cycles={on}: IOPS median {med:.1f}% worst {worst:.1f}%, "
-                  f"{row['cpu_s']} CPU s", flush=True)  # fmt: skip
-    return 0
-
+import flag_rule  # noqa: E402
+from overprov.calibrate import plan  # noqa: E402
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(
+        flag_rule.sim_main(
+            lambda on: setattr(plan, "PROBE_WHOLE_CYCLES", on), "whole_cycles", __doc__
+        )
+    )

@@ -163,9 +163,12 @@ def read_first_level(m: Measurement) -> bool:
 
 def levels_read(m: Measurement) -> list[Level]:
     """``m``'s levels, its first read through the burst cycle first (:func:`read_first_level`):
-    where ``predict.points_from`` takes a measurement's points (a later level's IOPS read in the
+    where ``predict.points_from`` takes a measurement's points (a later level read over bursts
+    started past its first round with ``burst_start.LATE_START`` on; its IOPS read in the
     transient after its discard carried there with ``discard_iops.CARRY`` on)."""
+    from overprov.calibrate.burst_start import read_later_levels
     from overprov.calibrate.discard_iops import levels_carried
 
     read_first_level(m)
+    read_later_levels(m)
     return levels_carried(m, m.levels)

@@ -29,7 +29,7 @@ import dataclasses
 
 from overprov.calibrate import discard_transient
 from overprov.calibrate import fit as fitmod
-from overprov.calibrate.plan import MeasurementPlan
+from overprov.calibrate.burst_start import over_bursts_stretch
 from overprov.measurement_file import Level, Measurement
 
 #: Carry a later graded level's IOPS, read in the transient after its discard, to the reserve
@@ -39,19 +39,8 @@ CARRY = False
 
 def in_transient(m: Measurement, lv: Level) -> bool:
     """Whether ``lv`` is a later level of ``m``'s graded plan read over the rounds from its
-    discard on (``measure.over_bursts``)."""
-    from overprov.calibrate.measure import over_bursts  # measure imports this module's readers
-
-    if m.plan is None or not m.levels or lv is m.levels[0] or lv.queue_depth is not None:
-        return False
-    plan = MeasurementPlan.from_dict(m.plan)
-    segs = [s for s in plan.segments if s.queue_depth is None]
-    seg = next((s for s in segs if s.extra_op_percent == lv.extra_op_percent), None)
-    if seg is None or seg is segs[0]:
-        return False
-    prefix = f"op{seg.extra_op_percent:g}-"
-    rounds = [r for r in m.rounds if r.label.startswith(prefix) and "-qd" not in r.label]
-    return bool(rounds) and bool(over_bursts(plan, m, rounds, seg, m.capacity_bytes))
+    discard on (``measure.over_bursts``, ``burst_start.over_bursts_stretch``)."""
+    return bool(over_bursts_stretch(m, lv))
 
 
 def carried_iops(m: Measurement, lv: Level) -> float:
