@@ -17,7 +17,7 @@ for drive in "femu-46lun-70blk-thres70-3600us --nchs 2 --luns-per-ch 23 --blks-p
     seed=$((seed + 1))
 done
 run sim $PY bench/results/burststart/sim_runs.py --seeds 9517,9518 --out $R/sim.jsonl
-PYTHONPATH=python $PY $R/stored_half.py > $R/stored_half.txt
+PYTHONPATH=python $PY bench/results/burststart/stored_half.py > bench/results/burststart/stored_half.txt
 # (as run at 06:10 UTC the loop's variable was `name`, which run() overwrites: the on arm's
 # folder came out as stored/stored-NAME-off-on, renamed to stored/NAME-on after the run; verdict.md)
 while read case truth cname; do
