@@ -10,10 +10,14 @@ PYTHONPATH=python $PY -c "
 import sys; sys.path.insert(0, 'bench/intervals'); import hullgate_judge as j
 for n, o in j.FEMU.items(): print(n, o)" > $W/femu.txt
 while read n opts; do
+    # a truth already run (all five levels) is not run again
+    grep -q '"extra_op_percent": 40' $R/femu/$n.json 2>/dev/null || \
     sh $T truth-$n $W $PY bench/foreign/femu.py --binary $H --work $W/$n --extra-op 0,10,20,30,40 \
         --qd 32 --qd-sweep '' --drive-writes 30 $opts --out $R/femu/$n.json
+    # calibrate's plan as calibrate runs it (plan.ONSET_FROM_EMPTY on, calibrate's default; the
+    # script's own default is off: the first F1 run, femu/first-run/, was measured so, by mistake)
     sh $T dated-$n $W $PY bench/foreign/femu_end_to_end.py measure --binary $H \
-        --out $R/femu/$n-dated $opts
+        --out $R/femu/$n-dated --onset-from-empty $opts
     for arm in off on; do
         sh $T $arm-$n $W $J undated --arm $arm --case $R/femu/$n-dated --out $R/femu/$n-$arm
         sh $T typed-$arm-$n $W $J undated --typed --arm $arm --case $R/femu/$n-dated \
