@@ -104,6 +104,24 @@ def configure() -> None:
     hj.JUDGE = "hullgate_judge.py"
 
 
+def calibrate(cmd: list[str], out: Path) -> tuple[subprocess.CompletedProcess, float]:
+    """``cmd`` (calibrate writing ``out/prediction.json``) run, its output in
+    ``out/calibrate.out``: its result and its CPU seconds."""
+    (out / "prediction.json").unlink(missing_ok=True)
+    t0 = os.times()
+    res = subprocess.run(cmd, capture_output=True, text=True)
+    t1 = os.times()
+    (out / "calibrate.out").write_text(res.stdout + res.stderr)
+    return res, (t1.children_user - t0.children_user) + (t1.children_system - t0.children_system)
+
+
+def kept(out: Path, doc: dict[str, Any]) -> dict[str, Any]:
+    """``doc`` as ``out/run.json``, said."""
+    (out / "run.json").write_text(json.dumps(doc, indent=1) + "\n")
+    print(f"{out.name}: exit {doc['calibrate_exit']}, {doc['cpu_s_predict']:.1f} CPU s", flush=True)
+    return doc
+
+
 def undated(case: Path, out: Path, arm: str) -> dict[str, Any]:
     """``case``'s measurement without its onset, predicted with the flag ``arm`` into ``out``."""
     m = measurement_file.load(case / measurement_file.NAME)
@@ -115,20 +133,13 @@ def undated(case: Path, out: Path, arm: str) -> dict[str, Any]:
            str(out), "--out", str(out / "fit"), "--json", str(out / "prediction.json"),
            "--jobs", "1", "--no-progress",
            "--extra-op", ",".join(f"{x:g}" for x in LEVELS)]  # fmt: skip
-    (out / "prediction.json").unlink(missing_ok=True)
-    t0 = os.times()
-    res = subprocess.run(cmd, capture_output=True, text=True)
-    t1 = os.times()
-    cpu = (t1.children_user - t0.children_user) + (t1.children_system - t0.children_system)
-    (out / "calibrate.out").write_text(res.stdout + res.stderr)
+    res, cpu = calibrate(cmd, out)
     doc = {"case": str(case), "onset_taken_away": onset, "reserve_hull": arm,
            "calibrate": "overprov " + " ".join(cmd[3:]), "calibrate_exit": res.returncode,
            "measured_drive_writes": m.drive_writes, "onset_spare_factor": None,
            "levels_measured": [[lv.extra_op_percent, lv.queue_depth] for lv in m.levels],
            "cpu_s_measure": 0.0, "cpu_s_predict": cpu}  # fmt: skip
-    (out / "run.json").write_text(json.dumps(doc, indent=1) + "\n")
-    print(f"{out.name}: exit {res.returncode}, {cpu:.1f} CPU s", flush=True)
-    return doc
+    return kept(out, doc)
 
 
 def typed_from(case: Path, out: Path, arm: str) -> dict[str, Any]:
@@ -147,18 +158,11 @@ def typed_from(case: Path, out: Path, arm: str) -> dict[str, Any]:
            ",".join(iops), "--waf-points", ",".join(waf), "--fob-iops", f"{fob:.6g}",
            "--out", str(out / "fit"), "--json", str(out / "prediction.json"), "--jobs", "1",
            "--no-progress", "--extra-op", ",".join(f"{x:g}" for x in LEVELS)]  # fmt: skip
-    (out / "prediction.json").unlink(missing_ok=True)
-    t0 = os.times()
-    res = subprocess.run(cmd, capture_output=True, text=True)
-    t1 = os.times()
-    cpu = (t1.children_user - t0.children_user) + (t1.children_system - t0.children_system)
-    (out / "calibrate.out").write_text(res.stdout + res.stderr)
+    res, cpu = calibrate(cmd, out)
     doc = {"case": str(case), "typed": True, "reserve_hull": arm,
            "calibrate": "overprov " + " ".join(cmd[3:]), "calibrate_exit": res.returncode,
            "cpu_s_measure": 0.0, "cpu_s_predict": cpu}  # fmt: skip
-    (out / "run.json").write_text(json.dumps(doc, indent=1) + "\n")
-    print(f"{out.name}: exit {res.returncode}, {cpu:.1f} CPU s", flush=True)
-    return doc
+    return kept(out, doc)
 
 
 def folder_rows(folder: Path, truth: str) -> list[dict[str, Any]] | None:
@@ -284,10 +288,11 @@ def judge(_: argparse.Namespace) -> int:
                      for n, x in cs.items()}}  # fmt: skip
     doc["met"] = all(doc[k]["met"] for k in "AHBCD")
     (OUT / "verdict.json").write_text(json.dumps(doc, indent=1) + "\n")
-    reading = OUT / "reading" ".md"  # the verdict read by hand, after the judge's output
-    (OUT / "verdict" ".md").write_text(markdown(doc) + (f"\n{reading.read_text()}" if
-                                                    reading.is_file() else ""))  # fmt: skip
-    print(markdown(doc))
+    text = markdown(doc)
+    by_hand = OUT / "reading" ".md"  # the verdict read by hand, appended after the judge's
+    (OUT / "verdict" ".md").write_text(text + ("\n" + by_hand.read_text() if by_hand.is_file()
+                                              else ""))  # fmt: skip
+    print(text)
     return 0
 
 
