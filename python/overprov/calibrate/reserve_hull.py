@@ -43,7 +43,15 @@ off (bench/intervals/hullres2/verdict.md): on four fresh reserve drives 23 of 24
 inside (one answered only through the gate; on two whose floor gives way before 10% the centre
 stays the effective reading's, the hull taking the truths), the guards unchanged, the pooled
 tally 83% → 88%; but with the flag on the gate also answers a refused FEMU case (14 LUNs × 224
-blocks without an onset) a test holds refused, which no criterion had judged."""
+blocks without an onset) a test holds refused, which no criterion had judged.
+
+Judged on the refused cases the gate would answer under bench/intervals/RULE-hullgate.md: **not
+met**, so off (bench/intervals/hullgate/verdict.md): binding FEMU figures without an onset, typed,
+get the reserve reading's centre (WAF within 0.3–11%) in intervals one reading wide (4–16%); as a
+measurement (``calibrate --from``) the gate hands them to the plain fit, as this module offers its
+reading to typed figures only (WAF −57% to −79%); a drive whose reserve does not bind is widened.
+Why the d = 2 reading keeps the centre where the floor gives way:
+bench/intervals/hullgate/DIAGNOSIS.md."""
 
 from __future__ import annotations
 
