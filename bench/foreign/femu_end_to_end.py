@@ -18,7 +18,9 @@ default budget for a target with write counters (``plan.default_budget``), the p
 ``plan.design`` makes for the levels 0–40%, ``calibrate.measure.measure`` running it round by
 round, the measurement written by ``measurement_file.save`` after every round into
 ``DIR/measurement.json``. ``--onset-from-empty`` sets ``plan.ONSET_FROM_EMPTY`` in this process
-first (the default is off), ``--carry`` / ``--no-carry`` ``graded_run.CARRY_GRADED_SURPLUS``
+first; without it the script measures with it **off**, while calibrate's own default is on, so
+pass it to measure as ``overprov calibrate`` does (kept so for the stored runs' commands),
+``--carry`` / ``--no-carry`` ``graded_run.CARRY_GRADED_SURPLUS``
 on / off (the graded pass's carry; on by default since
 bench/foreign/results/rescurve/verdict.md), ``--seed`` the harness's random-write seed
 (``femu.SEED``, 1). Then ``overprov calibrate --from DIR --out DIR/fit --json
@@ -420,7 +422,8 @@ def main(argv: list[str] | None = None) -> int:
     m = sub.add_parser("measure", help="calibrate's plan on one FEMU drive, then its prediction")
     m.add_argument("--binary", type=Path, required=True, help="femu-bbssd-harness")
     m.add_argument("--out", type=Path, required=True, help="the case's folder")
-    m.add_argument("--onset-from-empty", action="store_true", help="set plan.ONSET_FROM_EMPTY")
+    m.add_argument("--onset-from-empty", action="store_true",
+                   help="set plan.ONSET_FROM_EMPTY (calibrate's default; else off)")  # fmt: skip
     m.add_argument("--spare-from-onset", action="store_true",
                    help="predict with discard_transient.SPARE_FROM_ONSET on")  # fmt: skip
     m.add_argument(
