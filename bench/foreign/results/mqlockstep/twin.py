@@ -61,8 +61,9 @@ def figures(r: dict) -> dict:
         "programs_paired": sum(mix[2:]) / programs,
         "both_collecting": g["seconds_with_k_blocked"][2] / span,
         "in_flight_a_plane": [s / span for s in g["in_flight_s"]],
-        "collections_a_trigger": [j / max(1, k) for j, k in zip(g["jobs"], g["triggers"],
-                                                               strict=True)],  # fmt: skip
+        "collections_a_trigger": [
+            j / max(1, k) for j, k in zip(g["jobs"], g["triggers"], strict=True)
+        ],  # fmt: skip
         "refusing_share": [b / span for b in g["blocked_s"]],
         "host_units_waited": g["waited_units"] / max(1, g["host_units"]),
         # the relocations booked on the die over those the FTL made (held ones not booked)
