@@ -6,25 +6,19 @@
 //! booking; on, the FTL does the same work and only when the die runs it changes
 //! (bench/foreign/results/mqlockstep/).
 
-use overprov_sim::config::{from_json, GcBlocking, PolicyKind, SimConfig};
+use overprov_sim::config::{from_json, GcBlocking, SimConfig};
 use overprov_sim::error::Error;
 use overprov_sim::sim::Report;
 use serde_json::Value;
 
 use crate::common::{self, run};
+use crate::relocations_at_trigger::comparable;
 
-/// mqmid's MQSim twin, small: one die of two planes, 32 page offsets, a free pool a plane,
-/// relocations queued at the trigger and run ahead of the queued writes, 2^15 user pages of
-/// 32-page blocks, d-choices victims, QD32.
+/// mqmid's MQSim twin, small (`collections_first`'s drive: one die of two planes, 32 page
+/// offsets, a free pool a plane, relocations queued at the trigger and run ahead of the queued
+/// writes, 2^15 user pages of 32-page blocks, d-choices victims, QD32).
 fn drive(op: f64) -> SimConfig {
-    let mut c = common::mqsim_offset_drive(op, 32);
-    c.geometry.user_pages = Some(1 << 15);
-    c.geometry.pages_per_block = 32;
-    (c.ftl.policy, c.ftl.d_choices, c.ftl.gc_free_blocks) = (PolicyKind::DChoices, 10, 8);
-    c.ftl.plane_pools = 2;
-    c.timing.gc.relocations_at_trigger = true;
-    c.timing.gc.collections_first = true;
-    c
+    crate::collections_first::drive(op, true)
 }
 
 fn with(mut c: SimConfig, in_flight: u32, paired_reads: bool, figures: bool) -> SimConfig {
@@ -32,14 +26,6 @@ fn with(mut c: SimConfig, in_flight: u32, paired_reads: bool, figures: bool) -> 
     c.timing.gc.paired_reads = paired_reads;
     c.timing.gc.lockstep_figures = figures;
     c
-}
-
-fn text(r: &Report) -> Value {
-    let mut v: Value = serde_json::from_str(&serde_json::to_string(r).unwrap()).unwrap();
-    let o = v.as_object_mut().unwrap();
-    o.remove("wall_seconds");
-    o.remove("host_pages_per_wall_second");
-    v
 }
 
 #[test]
@@ -55,13 +41,13 @@ fn off_is_not_echoed_and_stated_off_gives_the_same_report() {
     v["timing"]["gc"]["lockstep_figures"] = false.into();
     let stated = from_json(&v.to_string()).unwrap();
     assert!(stated == c);
-    assert_eq!(text(&run(c)), text(&run(stated)));
+    assert_eq!(comparable(&run(c)), comparable(&run(stated)));
 }
 
 #[test]
 fn the_figures_change_no_booking() {
-    let off = text(&run(drive(0.05)));
-    let mut on = text(&run(with(drive(0.05), 0, false, true)));
+    let off = comparable(&run(drive(0.05)));
+    let mut on = comparable(&run(with(drive(0.05), 0, false, true)));
     let g = on["timed"]["gc_blocked"].as_object_mut().unwrap();
     for key in ["in_flight_s", "triggers", "program_mix"] {
         let v = g.remove(key).unwrap_or_else(|| panic!("{key} reported"));

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import statistics
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -28,67 +27,56 @@ PAIRING = ("programs_paired", "both_collecting")
 
 
 def judged(drives: tuple[str, ...], truth_of) -> dict[str, dict]:
-    """mqsched's per-drive figures (base as "off", the case as "on"), each one's 0% error and
-    its middle levels' mean error."""
-    out = mqsched.judged(drives, truth_of, HERE, CASES)
-    for r in out.values():
-        r["zero"] = {k: page_error(r[k], r["truth"], range(0, 1)) for k in ("off", "on")}
-        r["mid"] = {k: page_error(r[k], r["truth"], range(1, 4)) for k in ("off", "on")}
-    return out
+    """mqskip's per-drive figures (mqsched's, base as "off", the case as "on", each one's 0%
+    error and its middle levels' mean error) on this folder's tables."""
+    _mqskip.HERE, _mqskip.CASES = HERE, CASES
+    return _mqskip.judged(drives, truth_of)
 
 
-def conditions(seen: dict, fresh: dict) -> dict:
-    def zero_ok(r: dict) -> bool:
-        return r["zero"]["on"] <= 10
+def zero_error(case: dict, truth: dict) -> float:
+    """The 0% time per NAND page's signed error, in points."""
+    return 100 * (case["page_time_us"][0] / truth["page_time_us"][0] - 1)
 
-    def mid_ok(r: dict) -> bool:
-        return r["mid"]["on"] <= r["mid"]["off"] + 2
 
-    full = len(seen) == len(SEEN)
-    return {
-        "zero": [d for d, r in seen.items() if zero_ok(r)],
-        "S1": full and sum(zero_ok(r) for r in seen.values()) >= 5,
-        "S2": full and all(mid_ok(r) for r in seen.values()),
-        "F1": bool(fresh) and all(zero_ok(r) for r in fresh.values()),
-        "F2": bool(fresh) and all(mid_ok(r) for r in fresh.values()),
-        "form": {k: statistics.median(r[k][0] for r in seen.values()) if seen else float("nan")
-                 for k in ("e_off", "e_on")},
-    }  # fmt: skip
+#: The table's columns after the drive: a header and a cell from a drive's figures.
+COLUMNS = (
+    ("time per NAND page at 0 / 10 / 20 / 30 / 40%, µs: MQSim ; base ; on",
+     lambda r: " ; ".join(" / ".join(f"{t:.0f}" for t in r[k]["page_time_us"])
+                          for k in ("truth", "off", "on"))),
+    ("0% error base → on",
+     lambda r: " → ".join(f"{zero_error(r[k], r['truth']):+.1f}" for k in ("off", "on"))),
+    ("10–30% mean error base → on", lambda r: f"{r['mid']['off']:.1f} → {r['mid']['on']:.1f}"),
+    ("E_form base → on", lambda r: f"{r['e_off'][0]:.1f} → {r['e_on'][0]:.1f}"),
+    ("at 0%: programs paired, both planes collecting, base → on",
+     lambda r: ", ".join(f"{r['off'][k][0]:.2f} → {r['on'][k][0]:.2f}" for k in PAIRING)),
+)  # fmt: skip
 
 
 def rows(drives: dict) -> list[str]:
-    out = ["| drive | time per NAND page at 0 / 10 / 20 / 30 / 40%, µs: MQSim ; base ; on | "
-           "0% error base → on | 10–30% mean error base → on | E_form base → on | at 0%: "
-           "programs paired, both planes collecting, base → on |",
-           "|---|---|---|---|---|---|"]  # fmt: skip
-    for d, r in drives.items():
-        pages = " ; ".join(" / ".join(f"{t:.0f}" for t in c["page_time_us"])
-                           for c in (r["truth"], r["off"], r["on"]))  # fmt: skip
-        lock = ", ".join(f"{r['off'][k][0]:.2f} → {r['on'][k][0]:.2f}" for k in PAIRING)
-        zero = [100 * (r[k]["page_time_us"][0] / r["truth"]["page_time_us"][0] - 1)
-                for k in ("off", "on")]  # fmt: skip
-        out.append(f"| u{d} | {pages} | {zero[0]:+.1f} → {zero[1]:+.1f} | "
-                   f"{r['mid']['off']:.1f} → {r['mid']['on']:.1f} | "
-                   f"{r['e_off'][0]:.1f} → {r['e_on'][0]:.1f} | {lock} |")  # fmt: skip
-    return out
+    """The markdown table of ``drives``' figures."""
+    head = "| drive | " + " | ".join(h for h, _ in COLUMNS) + " |"
+    rule = "|---" * (len(COLUMNS) + 1) + "|"
+    cells = ("| u" + " | ".join([d, *(f(r) for _, f in COLUMNS)]) + " |"
+             for d, r in drives.items())  # fmt: skip
+    return [head, rule, *cells]
 
 
 def main() -> int:
     stored = json.loads(mqsched.STORED.read_text())
-
-    def stored_truth(d: str) -> dict | None:
-        return m.stored_case(stored, *map(int, d.split("x")))
-
-    def fresh_truth(d: str) -> dict | None:
-        return mqsched.fresh_truth(d, HERE / "fresh")
-
-    seen, fresh = judged(SEEN, stored_truth), judged(FRESH, fresh_truth)
-    c = conditions(seen, fresh)
-    yes = {True: "holds", False: "fails"}
-    keys = ("S1", "S2", "F1", "F2")
-    met = all(c[k] for k in keys)
-    failed = ", ".join(k for k in keys if not c[k])
-    ran = ", ".join("u" + d for d in fresh) or "none"
+    seen = judged(SEEN, lambda d: m.stored_case(stored, *map(int, d.split("x"))))
+    fresh = judged(FRESH, lambda d: mqsched.fresh_truth(d, HERE / "fresh"))
+    # RULE.md's S1, S2, F1, F2 are mqskip's (its S3 is not judged here)
+    c = _mqskip.conditions(seen, fresh)
+    said = {
+        "S1": f"0% within 10% of MQSim on {len(c['zero'])} of {len(seen)} drives "
+        f"({', '.join('u' + d for d in c['zero']) or 'none'})",
+        "S2": "middle levels' mean error at most 2 points above base on each",
+        "F1": "0% within 10% of MQSim on each",
+        "F2": "S2's condition on each",
+    }
+    state = {k: f"- {k}: {v}: **{'holds' if c[k] else 'fails'}**." for k, v in said.items()}
+    failed = [k for k in said if not c[k]]
+    verdict = "no twin form" if failed else "a twin form for MQSim's 0%"
     out = [
         "# bench/foreign/results/mqlockstep/RULE.md's verdict: two collections in flight a "
         "plane, reads shared by paired relocations",
@@ -103,9 +91,8 @@ def main() -> int:
         "",
         *rows(seen),
         "",
-        f"- S1: 0% within 10% of MQSim on {len(c['zero'])} of {len(seen)} drives "
-        f"({', '.join('u' + d for d in c['zero']) or 'none'}): **{yes[c['S1']]}**.",
-        f"- S2: middle levels' mean error at most 2 points above base on each: **{yes[c['S2']]}**.",
+        state["S1"],
+        state["S2"],
         f"- Beside them (not judged): median E_form {c['form']['e_off']:.1f} → "
         f"{c['form']['e_on']:.1f}.",
         "",
@@ -113,12 +100,13 @@ def main() -> int:
         "",
         *rows(fresh),
         "",
-        f"- Fresh drives run: {ran} (of {', '.join('u' + d for d in FRESH)}).",
-        f"- F1 (0% within 10% of MQSim on each): **{yes[c['F1']]}**.",
-        f"- F2 (S2's condition on each): **{yes[c['F2']]}**.",
+        f"- Fresh drives run: {', '.join('u' + d for d in fresh) or 'none'} "
+        f"(of {', '.join('u' + d for d in FRESH)}).",
+        state["F1"],
+        state["F2"],
         "",
-        f"**Verdict: {'a twin form for MQSim' + chr(39) + 's 0%' if met else 'no twin form'}**"
-        + ("" if met else f" ({failed} failed)")
+        f"**Verdict: {verdict}**"
+        + (f" ({', '.join(failed)} failed)" if failed else "")
         + " (RULE.md; nothing changes in calibrate, the core's defaults stay off).",
     ]
     (HERE / "verdict.md").write_text(text := "\n".join(out) + "\n")
