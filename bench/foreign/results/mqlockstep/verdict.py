@@ -61,6 +61,23 @@ def rows(drives: dict) -> list[str]:
     return [head, rule, *cells]
 
 
+def seed_lines(fresh: dict) -> list[str]:
+    """Beside the verdict, not judged: the case's 0% error with the seeds of ``seeds.json``
+    (run after the verdict by ``seeds.py``), on the fresh drives that ran."""
+    path = HERE / "seeds.json"
+    if not path.exists():
+        return []
+    doc = json.loads(path.read_text())
+    out = []
+    for d, r in fresh.items():
+        times = doc["page_time_us"].get(f"u{d}, {CASES[1]}", [])
+        truth = r["truth"]["page_time_us"][0]
+        errs = " / ".join(f"{100 * (t / truth - 1):+.2f}" for t in times)
+        out.append(f"- Beside the verdict (not judged, `seeds.py`): u{d}'s 0% error with seeds "
+                   f"{', '.join(map(str, doc['seeds']))}: {errs}%.")  # fmt: skip
+    return [*out, ""] if out else []
+
+
 def main() -> int:
     stored = json.loads(mqsched.STORED.read_text())
     seen = judged(SEEN, lambda d: m.stored_case(stored, *map(int, d.split("x"))))
@@ -105,6 +122,7 @@ def main() -> int:
         state["F1"],
         state["F2"],
         "",
+        *seed_lines(fresh),
         f"**Verdict: {verdict}**"
         + (f" ({', '.join(failed)} failed)" if failed else "")
         + " (RULE.md; nothing changes in calibrate, the core's defaults stay off).",
