@@ -7,6 +7,7 @@ mod common;
 
 mod channel_pools;
 mod collections_first;
+mod collections_in_flight;
 mod config_errors;
 mod controller;
 mod cost_benefit_pick;

@@ -13,7 +13,7 @@ use crate::common::{self, run};
 
 /// MQSim's layout with its page-offset rule and a free pool a plane, small: 2^15 user pages of
 /// 32-page blocks, d-choices victims, relocations queued at the trigger.
-fn drive(op: f64, first: bool) -> SimConfig {
+pub(crate) fn drive(op: f64, first: bool) -> SimConfig {
     let mut c = common::mqsim_offset_drive(op, 32);
     c.geometry.user_pages = Some(1 << 15);
     c.geometry.pages_per_block = 32;

@@ -33,7 +33,7 @@ fn golden_cases() -> Vec<(&'static str, SimConfig)> {
     ]
 }
 
-fn comparable(r: &Report) -> Value {
+pub(crate) fn comparable(r: &Report) -> Value {
     let mut v: Value = serde_json::from_str(&serde_json::to_string(r).unwrap()).unwrap();
     // wall-clock figures are the machine's, not the simulation's
     let o = v.as_object_mut().unwrap();

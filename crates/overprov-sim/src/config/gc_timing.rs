@@ -86,6 +86,26 @@ pub struct GcTimingConfig {
     /// Off (the default): a collection is booked behind them, in request order.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub collections_first: bool,
+    /// With `blocking = "domain"`: N ≥ 1 — a domain has at most N collections in flight, one
+    /// triggered while N are is held until the earliest of them ends, and the domain refuses
+    /// no host write (timing/gc_in_flight.rs), as MQSim keeps up to
+    /// `max_ongoing_gc_reqs_per_plane` (10) collections a plane in flight and refuses none of
+    /// its host writes. 0 (the default): every collection booked at its trigger, host writes
+    /// refused until the domain's collections have ended.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub collections_in_flight: u32,
+    /// With `multiplane_offsets` above 0: a relocation that joins another collection's
+    /// relocation program at its offset shares its read as well (a multi-plane read: MQSim
+    /// pairs GC reads of the two planes at one page offset, timing/gc_jobs.rs). Off (the
+    /// default): it costs the die its read and transfers.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub paired_reads: bool,
+    /// Figures only (nothing booked changes): with `blocking = "domain"` the report's
+    /// `gc_blocked` adds each domain's collections' time in flight and trigger count, and with
+    /// `multiplane_offsets` the programs by what they hold (timing/gc_blocked.rs). Off (the
+    /// default): not reported.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub lockstep_figures: bool,
 }
 
 fn is_zero(v: &u32) -> bool {
@@ -103,6 +123,9 @@ impl Default for GcTimingConfig {
             erase_hold: false,
             relocations_at_trigger: false,
             collections_first: false,
+            collections_in_flight: 0,
+            paired_reads: false,
+            lockstep_figures: false,
         }
     }
 }

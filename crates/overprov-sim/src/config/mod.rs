@@ -87,7 +87,8 @@ pub fn choices() -> Vec<(&'static str, Vec<String>)> {
 /// Every field with its default, as JSON: the sections a report leaves out when off
 /// (`placement`, the SLC cache's `static_bytes` and `dynamic_space`, the NAND's
 /// `program_granularity` and `planes_per_die`, the host's `link_booking`, `timing.gc.multiplane`,
-/// `multiplane_offsets`, `trigger`, `erase_hold`, `relocations_at_trigger` and `collections_first`, the FTL's victim
+/// `multiplane_offsets`, `trigger`, `erase_hold`, `relocations_at_trigger`, `collections_first`,
+/// `collections_in_flight`, `paired_reads` and `lockstep_figures`, the FTL's victim
 /// floor and `gc_trigger`) included, so front ends can check a config file's keys against it.
 pub fn defaults_json() -> String {
     let mut v = serde_json::to_value(SimConfig::default()).expect("the config serialises");
@@ -103,6 +104,9 @@ pub fn defaults_json() -> String {
     v["timing"]["gc"]["erase_hold"] = false.into();
     v["timing"]["gc"]["relocations_at_trigger"] = false.into();
     v["timing"]["gc"]["collections_first"] = false.into();
+    v["timing"]["gc"]["collections_in_flight"] = 0.into();
+    v["timing"]["gc"]["paired_reads"] = false.into();
+    v["timing"]["gc"]["lockstep_figures"] = false.into();
     v["ftl"]["gc_victim_min_invalid_fraction"] = serde_json::Value::Null;
     v["ftl"]["gc_forced_free_blocks"] = serde_json::Value::Null;
     v["ftl"]["gc_until_free_fraction"] = serde_json::Value::Null;

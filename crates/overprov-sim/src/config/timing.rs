@@ -485,6 +485,31 @@ impl TimingConfig {
                  1: a completion moved back is found by its time) and host.mode = \"closed\"",
             ));
         }
+        if self.gc.collections_in_flight > 0 {
+            let field = "timing.gc.collections_in_flight";
+            if self.gc.blocking != GcBlocking::Domain {
+                return Err(Error::config(
+                    field,
+                    "needs timing.gc.blocking = \"domain\" (collections run as jobs on a domain)",
+                ));
+            }
+            if self.gc.collections_in_flight > 1024 {
+                return Err(Error::config(field, "must be 0 (off) to 1024"));
+            }
+        }
+        if self.gc.lockstep_figures && self.gc.blocking != GcBlocking::Domain {
+            return Err(Error::config(
+                "timing.gc.lockstep_figures",
+                "needs timing.gc.blocking = \"domain\" (the figures are its collections')",
+            ));
+        }
+        if self.gc.paired_reads && self.gc.multiplane_offsets == 0 {
+            return Err(Error::config(
+                "timing.gc.paired_reads",
+                "needs timing.gc.multiplane_offsets above 0 (the page-offset rule the \
+                 relocations pair by)",
+            ));
+        }
         if self.gc.domains > 65_536 {
             return Err(Error::config(
                 "timing.gc.domains",

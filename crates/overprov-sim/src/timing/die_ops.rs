@@ -93,7 +93,7 @@ impl Engine {
         let (die, plane) = self.same_offset.die_plane(slot);
         let ready = match self.domain_free.len() {
             0 => arrived,
-            n => arrived.max(self.domain_free[slot as usize % n].0),
+            n => arrived.max(self.domain_accepts(slot as usize % n)),
         };
         if let Some(acc) = &mut self.gc_blocked {
             acc.host_unit(arrived, ready);

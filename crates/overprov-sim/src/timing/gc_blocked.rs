@@ -24,6 +24,18 @@ pub struct GcBlockedAcc {
     host_units: u64,
     waited_units: u64,
     wait_ns: u64,
+    /// With `timing.gc.lockstep_figures` (figures only), the figures it adds: each
+    /// domain's collections' time in flight (trigger to end) and its distinct trigger times,
+    /// and the page-offset rule's program mix at the phase's start (None: not collected).
+    lockstep: Option<LockstepAcc>,
+}
+
+#[derive(Debug, Clone, Default)]
+struct LockstepAcc {
+    in_flight_ns: Vec<u64>,
+    triggers: Vec<u64>,
+    last_trigger: Vec<Option<u64>>,
+    mix_since: Option<[u64; 5]>,
 }
 
 /// Blocking GC domains over the measured phase.
@@ -46,6 +58,23 @@ pub struct GcBlockedReport {
     pub host_units: u64,
     pub waited_units: u64,
     pub mean_wait_us: Option<f64>,
+    /// With `timing.gc.lockstep_figures` only: seconds each domain's collections were
+    /// in flight (summed over its collections, each from its trigger to its end: the mean
+    /// number in flight is this over `span_s`), and its distinct trigger times (the
+    /// collections one trigger starts: `jobs` over this).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub in_flight_s: Vec<f64>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub triggers: Vec<u64>,
+    /// With it and the page-offset rule (`timing.gc.multiplane_offsets`): the programs booked
+    /// in the phase by what they hold — a relocation alone, a host unit alone, relocations only
+    /// (two planes or more), relocations and host units, host units only.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub program_mix: Vec<u64>,
+    /// With it and `timing.gc.collections_in_flight`: the collections each domain holds at the
+    /// end (triggered, not yet booked: gc_in_flight.rs).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub held_at_end: Vec<u64>,
 }
 
 impl GcBlockedAcc {
@@ -55,6 +84,31 @@ impl GcBlockedAcc {
             jobs: vec![0; domains],
             blocked_ns: vec![0; domains],
             ..Self::default()
+        }
+    }
+
+    /// Collect the figures `timing.gc.lockstep_figures` adds; `mix`: the page-offset
+    /// rule's program mix so far (None without the rule).
+    pub fn with_lockstep(mut self, mix: Option<[u64; 5]>) -> Self {
+        let n = self.jobs.len();
+        self.lockstep = Some(LockstepAcc {
+            in_flight_ns: vec![0; n],
+            triggers: vec![0; n],
+            last_trigger: vec![None; n],
+            mix_since: mix,
+        });
+        self
+    }
+
+    /// A collection on domain `d` triggered at `t` ends at `end` (figures only).
+    #[inline]
+    pub fn in_flight(&mut self, d: usize, t: u64, end: u64) {
+        if let Some(l) = &mut self.lockstep {
+            l.in_flight_ns[d] += end.saturating_sub(t.max(self.since_ns));
+            if l.last_trigger[d] != Some(t) {
+                l.last_trigger[d] = Some(t);
+                l.triggers[d] += 1;
+            }
         }
     }
 
@@ -87,7 +141,9 @@ impl GcBlockedAcc {
         }
     }
 
-    pub fn report(&self, now_ns: u64) -> GcBlockedReport {
+    /// The report; `mix`: the page-offset rule's program mix now (None without the rule);
+    /// `held`: the collections each domain holds (`collections_in_flight`; empty without).
+    pub fn report(&self, now_ns: u64, mix: Option<[u64; 5]>, held: Vec<u64>) -> GcBlockedReport {
         let jobs: u64 = self.jobs.iter().sum();
         let per_job = |ns: u64| (jobs > 0).then(|| ns as f64 / jobs as f64 / 1e3);
         GcBlockedReport {
@@ -102,6 +158,21 @@ impl GcBlockedAcc {
             waited_units: self.waited_units,
             mean_wait_us: (self.waited_units > 0)
                 .then(|| self.wait_ns as f64 / self.waited_units as f64 / 1e3),
+            in_flight_s: self.lockstep.as_ref().map_or_else(Vec::new, |l| {
+                l.in_flight_ns.iter().map(|&v| v as f64 / NS).collect()
+            }),
+            triggers: self
+                .lockstep
+                .as_ref()
+                .map_or_else(Vec::new, |l| l.triggers.clone()),
+            program_mix: match (self.lockstep.as_ref().and_then(|l| l.mix_since), mix) {
+                (Some(a), Some(b)) => b.iter().zip(a).map(|(b, a)| b.saturating_sub(a)).collect(),
+                _ => Vec::new(),
+            },
+            held_at_end: match self.lockstep {
+                Some(_) => held,
+                None => Vec::new(),
+            },
         }
     }
 

@@ -102,7 +102,9 @@ impl Engine {
                     taken_ns.push((s, ch + e - s));
                     c += paired_ns + ch + (e - s);
                 }
-                // a program ahead of the queue (an earlier collection's): joined
+                // a program ahead of the queue (an earlier collection's): joined, its read
+                // shared with `paired_reads` when it holds a relocation
+                Some((_, _, host_only)) if self.paired_reads && !host_only => c += 2 * ch,
                 Some(_) => c += paired_ns,
                 None => {
                     own.push((at, c));

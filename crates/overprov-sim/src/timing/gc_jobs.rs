@@ -12,6 +12,9 @@ impl Engine {
     /// the same die time as the operations booked one by one. `writer`: a collection followed
     /// by a host unit in `ops` (the unit whose placement started it) runs on that unit's domain.
     pub(super) fn gc_jobs(&mut self, ops: &[NandOp], t: u64, writer: bool) {
+        if self.in_flight.enabled() {
+            self.start_held_collections(t);
+        }
         let erase_ns = self.erase_ns * self.ppb.div_ceil(self.upp).min(self.dies as u64);
         let mut relocs = 0u64;
         let mut host = 0;
@@ -70,6 +73,21 @@ impl Engine {
     /// A collection of `relocs` relocations and an erase of `erase_ns` on domain `d`; its
     /// relocations first take free planes of the die's latest collection (`gc_planes.rs`).
     fn gc_job(&mut self, d: usize, relocs: u64, erase_ns: u64, t: u64) {
+        if !self.in_flight.enabled() {
+            return self.book_collection(d, relocs, erase_ns, t);
+        }
+        if !self.in_flight.hold(d, (relocs, erase_ns), t) {
+            return self.book_collection(d, relocs, erase_ns, t);
+        }
+        // at most N held: the oldest beyond them is booked now (the die time is all charged)
+        if let Some((r, e)) = self.in_flight.over_held(d) {
+            self.book_collection(d, r, e, t);
+        }
+    }
+
+    /// Book domain `d`'s collection triggered (or, held by `collections_in_flight`, started)
+    /// at `t`.
+    pub(super) fn book_collection(&mut self, d: usize, relocs: u64, erase_ns: u64, t: u64) {
         let reloc_ns = self.read_unit_ns + self.program_unit_ns + 2 * self.channel_unit_ns;
         let n = self.domain_free.len();
         let (free, jobs) = self.domain_free[d];
@@ -99,13 +117,21 @@ impl Engine {
         };
         // with one page offset: the relocations' offsets, those that joined a program dropped
         let mut own = Vec::new();
+        // (relocations that joined a relocation program: with `paired_reads`, their reads shared)
+        let mut shared_reads = 0;
         let (paired, mut end) = if self.same_offset.enabled() {
             let plane = self.same_offset.die_plane(d as u32).1;
             let (mut paired, mut end) = (0, from);
             for _ in 0..relocs {
                 let at = (die, plane, self.same_offset.next_offset(die, plane, true));
-                match self.same_offset.join(at, (from, self.now), true, |_| false) {
-                    Some(e) => (paired, end) = (paired + 1, end.max(e)),
+                match self
+                    .same_offset
+                    .joined(at, (from, self.now), true, |_| false)
+                {
+                    Some((_, e, host_only)) => {
+                        (paired, end) = (paired + 1, end.max(e));
+                        shared_reads += u64::from(self.paired_reads && !host_only);
+                    }
                     None => own.push(at),
                 }
             }
@@ -114,7 +140,8 @@ impl Engine {
             self.gc_planes.take_up_to(die, from, relocs)
         };
         let rest = relocs - paired;
-        let paired_ns = paired * (self.read_unit_ns + 2 * self.channel_unit_ns);
+        let paired_ns = paired * (self.read_unit_ns + 2 * self.channel_unit_ns)
+            - shared_reads * self.read_unit_ns;
         let start = from.max(self.die_busy[die]) + paired_ns;
         end = end.max(self.on_die(die, from, paired_ns + rest * reloc_ns + erase_ns));
         if erase_ns > 0 {
@@ -145,9 +172,11 @@ impl Engine {
         let reloc_ns = self.read_unit_ns + self.program_unit_ns + 2 * self.channel_unit_ns;
         let jobs = self.domain_free[d].1;
         self.domain_free[d] = (end, jobs + 1);
+        self.in_flight.booked(d, end);
         if let Some(acc) = &mut self.gc_blocked {
             acc.relocations(relocs);
             acc.job(d, (t, free, ready), relocs * reloc_ns + erase_ns, end);
+            acc.in_flight(d, t, end);
         }
         self.first_gc_ns.get_or_insert(t);
     }
@@ -159,7 +188,8 @@ impl Engine {
         if self.domain_free.is_empty() {
             return ready;
         }
-        let accepted = ready.max(self.domain_free[self.host_domain(ppn)].0);
+        let d = self.host_domain(ppn);
+        let accepted = ready.max(self.domain_accepts(d));
         if let Some(acc) = &mut self.gc_blocked {
             acc.host_unit(ready, accepted);
         }

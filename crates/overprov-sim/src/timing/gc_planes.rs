@@ -126,6 +126,23 @@ struct Pending {
     planes: u32,
     /// It holds a relocation (a GC program), not host units only (`erase_hold.rs`).
     gc: bool,
+    /// It holds a host unit (for the program mix only, `gc_blocked.rs`).
+    host: bool,
+}
+
+impl Pending {
+    /// Its place in [`SameOffset::program_mix`]: a relocation alone, a host unit alone, then
+    /// programs of two or more units: relocations only, relocations and host units, host
+    /// units only.
+    fn mix(&self) -> usize {
+        match (self.planes.count_ones() > 1, self.gc, self.host) {
+            (false, true, _) => 0,
+            (false, false, _) => 1,
+            (true, true, false) => 2,
+            (true, true, true) => 3,
+            (true, false, _) => 4,
+        }
+    }
 }
 
 /// MQSim's page-offset rule (`timing.gc.multiplane_offsets`); empty when off.
@@ -142,6 +159,8 @@ pub(super) struct SameOffset {
     pending: Vec<VecDeque<Pending>>,
     /// `timing.gc.relocations_at_trigger`: a collection's relocations are ready at its trigger.
     at_trigger: bool,
+    /// Programs booked so far by what they hold (figures only: `program_mix`).
+    mix: [u64; 5],
 }
 
 impl SameOffset {
@@ -159,7 +178,15 @@ impl SameOffset {
             gc: vec![0; units],
             pending: vec![VecDeque::new(); dies as usize * offsets as usize],
             at_trigger: false,
+            mix: [0; 5],
         }
+    }
+
+    /// The programs booked so far by what they hold at the last unit that joined them: a
+    /// relocation alone, a host unit alone, relocations only (two planes or more), relocations
+    /// and host units, host units only (figures only, `gc_blocked.rs`).
+    pub(super) fn program_mix(&self) -> [u64; 5] {
+        self.mix
     }
 
     /// With `on` (`timing.gc.relocations_at_trigger`), a collection's relocations are queued
@@ -244,9 +271,14 @@ impl SameOffset {
             p.start_ns >= ready_ns && p.planes & bit == 0 && (gc || p.gc || !held(p.start_ns))
         })?;
         let host_only = !p.gc;
+        let before = p.mix();
         p.planes |= bit;
         p.gc |= gc;
-        Some((p.start_ns, p.end_ns, host_only))
+        p.host |= !gc;
+        let (before, after, times) = (before, p.mix(), (p.start_ns, p.end_ns));
+        self.mix[before] -= 1;
+        self.mix[after] += 1;
+        Some((times.0, times.1, host_only))
     }
 
     /// The earliest start at or after `from_ns` of a host-only program booked on `die` and
@@ -297,12 +329,15 @@ impl SameOffset {
         (start_ns, end_ns): (u64, u64),
         gc: bool,
     ) {
-        self.pending[die * self.offsets as usize + offset as usize].push_back(Pending {
+        let p = Pending {
             start_ns,
             end_ns,
             planes: 1 << plane,
             gc,
-        });
+            host: !gc,
+        };
+        self.mix[p.mix()] += 1;
+        self.pending[die * self.offsets as usize + offset as usize].push_back(p);
     }
 }
 

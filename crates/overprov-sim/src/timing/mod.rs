@@ -50,6 +50,7 @@ mod die_ops;
 mod erase_hold;
 mod gc_blocked;
 mod gc_first;
+mod gc_in_flight;
 mod gc_jobs;
 mod gc_planes;
 mod link;
@@ -142,6 +143,14 @@ pub struct Engine {
     /// the dies operation by operation, the default), and the jobs it has run.
     domain_free: Vec<(u64, u64)>,
     gc_next_domain: usize,
+    /// `timing.gc.collections_in_flight`: at most N collections in flight a domain, the
+    /// others held until one ends (`gc_in_flight.rs`; empty when off).
+    in_flight: gc_in_flight::InFlight,
+    /// `timing.gc.lockstep_figures`: `gc_blocked` reports the figures it adds.
+    lockstep_figures: bool,
+    /// `timing.gc.paired_reads`: a relocation that joins another collection's relocation
+    /// program shares its read (`gc_jobs.rs`).
+    paired_reads: bool,
     /// What the blocking domains did (`gc_blocked.rs`; None without them).
     gc_blocked: Option<gc_blocked::GcBlockedAcc>,
     /// `gc.trigger = "writer"`: a collection runs on its triggering host unit's domain; with
@@ -248,8 +257,15 @@ impl Engine {
                         t.gc.domains
                     } as usize,
                     0,
-                )),
+                ))
+                .map(|a| match t.gc.lockstep_figures {
+                    false => a,
+                    true => a.with_lockstep(Some([0; 5])),
+                }),
             },
+            in_flight: gc_in_flight::InFlight::new(t.gc.collections_in_flight),
+            lockstep_figures: t.gc.lockstep_figures,
+            paired_reads: t.gc.paired_reads,
             gc_writer: t.gc.trigger == GcTrigger::Writer,
             writer_slots: std::collections::VecDeque::new(),
             plane_pools: 0,
@@ -525,6 +541,11 @@ impl Engine {
         self.measured = Some(measured::MeasuredAcc::starting_at(self.now));
         if let Some(acc) = &mut self.gc_blocked {
             *acc = gc_blocked::GcBlockedAcc::new(self.domain_free.len(), self.now);
+            if self.lockstep_figures {
+                let mix = self.same_offset.enabled();
+                *acc =
+                    std::mem::take(acc).with_lockstep(mix.then(|| self.same_offset.program_mix()));
+            }
         }
     }
 }

@@ -151,7 +151,11 @@ impl Engine {
                 .slc
                 .as_ref()
                 .map(|s| s.folded_units * g.page_size_bytes as u64),
-            gc_blocked: self.gc_blocked.as_ref().map(|a| a.report(self.now)),
+            gc_blocked: self.gc_blocked.as_ref().map(|a| {
+                let mix = self.same_offset.enabled();
+                let held = self.in_flight.held_counts();
+                a.report(self.now, mix.then(|| self.same_offset.program_mix()), held)
+            }),
         }
     }
 }
