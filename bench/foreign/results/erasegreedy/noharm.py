@@ -35,7 +35,7 @@ def judge(off: dict, on: dict) -> tuple[str, bool]:
     a, b = ssdsim_rule.judge_case(off), ssdsim_rule.judge_case(on)
     lost = [t for t in ("iops_ok", "waf_ok") if a[t] and not b[t]]
     ea, eb = erase_cost_rule.held_out(off), erase_cost_rule.held_out(on)
-    deltas = {k: eb[k] - ea[k] for k in ea.keys() & eb.keys()}
+    deltas = {k: eb[k] - ea[k] for k in sorted(ea.keys() & eb.keys())}  # ties: the same row
     if not deltas:
         return "no held-out figure", bool(lost)
     worst = max(deltas, key=lambda k: deltas[k])
@@ -51,9 +51,9 @@ def judge(off: dict, on: dict) -> tuple[str, bool]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--off", type=Path, action="append", required=True)
-    ap.add_argument("--on", type=Path, action="append", required=True)
-    ap.add_argument("--out", type=Path, default=None)
+    for state in ("--off", "--on"):  # evaluation folders, each state's
+        ap.add_argument(state, type=Path, action="append", required=True)
+    ap.add_argument("--out", type=Path, help="the table kept beside the runs")
     args = ap.parse_args(argv)
     off, on = erase_cost_rule._cases(args.off), erase_cost_rule._cases(args.on)
     lines = ["| truth | case | on against off | harm |", "|---|---|---|---|"]
