@@ -60,11 +60,12 @@ OFFERED = False
 #: bench/foreign/results/erasegate/RULE.md.
 AT_THE_GATE = True
 #: With :data:`OFFERED`: offer the erase-cost twins also where the plain reading of the GC
-#: design the figures' WAF implies (:func:`implied_design`; greedy without two WAF figures at
-#: two levels) does not reproduce its fitted figures, though another plain reading does (drive
+#: design the figures' WAF implies (:func:`implied_design`; none without WAF figures at two
+#: levels) does not reproduce its fitted figures, though another plain reading does (drive
 #: N: d-choices-4 reproduced, trading a 6% WAF miss for its IOPS, and shut the twins out;
 #: bench/foreign/results/nvmen/DIAGNOSIS.md). Off: only where none reproduces. Weighed under
-#: bench/foreign/results/erasegreedy/RULE.md.
+#: bench/foreign/results/erasegreedy/RULE.md (not adopted: with greedy implied without WAF,
+#: IOPS-only cases were harmed) and RULE-2.md (none implied without WAF).
 WHEN_IMPLIED_FAILS = False
 #: The suffix of an erase-cost twin's design in its reading's name (``prediction.json``).
 SUFFIX = "+erase"
@@ -111,16 +112,17 @@ def assess(
     return ev, t_erase
 
 
-def implied_design(curves: dict[str, fitmod.WafCurve], points: list[fitmod.Point]) -> str:
+def implied_design(curves: dict[str, fitmod.WafCurve], points: list[fitmod.Point]) -> str | None:
     """The GC design (a key of ``curves``, each design's WAF curve) whose curve reads the
     figures' steady WAFs with one native spare: the smallest spread of the native spare each
     WAF implies (ρ₀ = (1 + ρ)(1 − x) − 1, ρ the curve's spare at that WAF; a curve of the
     drive's shape implies one ρ₀ at every level, bench/foreign/results/nvmen/DIAGNOSIS.md §1).
-    Greedy (the twin's own design) when fewer than two levels have a WAF figure, or greedy is
-    among the designs and ties; otherwise the first design of the fewest."""
+    None when fewer than two levels have a WAF figure: the figures imply no design (read as
+    greedy, the harm of bench/foreign/results/erasegreedy/verdict.md: IOPS-only figures of J
+    and N). Greedy when it ties; otherwise the first design of the fewest."""
     wafs = {p.extra_op_percent: p.waf for p in points if p.waf is not None and not p.fresh}
     if len(wafs) < 2 or not curves:
-        return "greedy"
+        return None
 
     def spread(curve: fitmod.WafCurve) -> float:
         rho0 = [
@@ -133,9 +135,9 @@ def implied_design(curves: dict[str, fitmod.WafCurve], points: list[fitmod.Point
     return "greedy" if by.get("greedy") == best else min(by, key=lambda d: by[d])
 
 
-def _reading_fails(evidences: dict[Any, dict[str, Any]], design: str) -> bool:
+def _reading_fails(evidences: dict[Any, dict[str, Any]], design: str | None) -> bool:
     """No plain reading of ``design`` (either spare, no reserve) reproduces its fitted figures;
-    False when there is none of it."""
+    False when there is none of it (or no design)."""
     plain = [
         e
         for r, e in evidences.items()
