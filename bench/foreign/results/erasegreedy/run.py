@@ -3,10 +3,12 @@ runs.log with the CPU seconds it took (bench/cpu_clock.py: this process's waited
 
     PYTHONPATH=python python bench/foreign/results/erasegreedy/run.py STEP [STEP ...]
 
-Steps: truth-X (X in o, p, q: the fresh NVMeVirt drives), fresh-{on,off}-X (the plan case with
-WAF), seen-{on,off}-b (stored drive B's plan case), check-off-a (stored A's plan case off, to
-check the stored off runs still hold), noharm-STEM (on: the plan case of a stored truth, or the
-three plan cases of J, K, L, M, N). Run from the worktree root.
+Steps: truth-X (X in o, p, q: the fresh NVMeVirt drives; r, s, t: RULE-2.md's),
+fresh-{on,off}-X (the plan case with WAF; fresh2-{on,off}-X for RULE-2.md), iopsonly-STEM
+(RULE-2.md: J's or N's two IOPS-only cases, on), seen-{on,off}-b (stored drive B's plan case),
+check-off-a (stored A's plan case off, to check the stored off runs still hold), noharm-STEM
+(on: the plan case of a stored truth, or the three plan cases of J, K, L, M, N).
+Run from the worktree root.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ PY = [sys.executable]
 NICE = ["nice", "-n", "10"]
 PLAN = "IOPS+WAF 0+40 QD32 + 40 QD4"
 ALL3 = "+ 40 QD4"
+IOPS_ONLY = "IOPS 0+40 QD32 + 40 QD4, FOB"  # with and without the raw NAND
 ON = ["--erase-reading", "--erase-when-implied-fails"]
 DRIVES = {  # name: (capacity MB, harness options)
     "o": (1024, "--partitions 1 --nchs 4 --luns-per-ch 4 --blks-per-pln 128 --flash-page-kb 16 "
@@ -36,6 +39,13 @@ DRIVES = {  # name: (capacity MB, harness options)
                "--oneshot-page-kb 32 --prog-ns 320000 --erase-ns 5200000 --op-area 0.11"),
     "q": (1024, "--partitions 1 --nchs 8 --luns-per-ch 1 --blks-per-pln 256 --flash-page-kb 16 "
                 "--oneshot-page-kb 16 --prog-ns 260000 --erase-ns 4500000 --op-area 0.08"),
+    # RULE-2.md's fresh drives
+    "r": (1024, "--partitions 1 --nchs 4 --luns-per-ch 2 --blks-per-pln 256 --flash-page-kb 16 "
+                "--oneshot-page-kb 32 --prog-ns 400000 --erase-ns 1280000 --op-area 0.09"),
+    "s": (1280, "--partitions 2 --nchs 2 --luns-per-ch 4 --blks-per-pln 320 --flash-page-kb 16 "
+                "--oneshot-page-kb 16 --prog-ns 240000 --erase-ns 6000000 --op-area 0.12"),
+    "t": (512, "--partitions 1 --nchs 2 --luns-per-ch 1 --blks-per-pln 512 --flash-page-kb 16 "
+               "--oneshot-page-kb 16 --prog-ns 160000 --erase-ns 7680000 --op-area 0.10"),
 }  # fmt: skip
 STORED = {  # the no-harm truths: stem -> (folder, cases)
     "ssdsim-a": (f"{R}/ssdsim", PLAN),
@@ -67,6 +77,14 @@ def command(step: str) -> list[str]:
     if kind in ("fresh-on", "fresh-off"):
         state = kind.split("-")[1]
         return evaluate(OUT, f"nvmevirt-{name}", PLAN, f"{OUT}/fresh-{state}/{name}", state == "on")
+    if kind in ("fresh2-on", "fresh2-off"):  # RULE-2.md
+        state = kind.split("-")[1]
+        return evaluate(
+            OUT, f"nvmevirt-{name}", PLAN, f"{OUT}/fresh2-{state}/{name}", state == "on"
+        )
+    if step.startswith("iopsonly-"):  # RULE-2.md: the two IOPS-only cases of J or N, on
+        stem = step.removeprefix("iopsonly-")
+        return evaluate(STORED[stem][0], stem, IOPS_ONLY, f"{OUT}/iopsonly-on/{stem}", True)
     if kind in ("seen-on", "seen-off"):
         state = kind.split("-")[1]
         return evaluate(f"{R}/nvmevirt", "nvmevirt-b", PLAN, f"{OUT}/seen-{state}/b", state == "on")
