@@ -1,5 +1,6 @@
 """The erase-cost twins offered where the reading of the design the WAF figures imply fails
-(calibrate/erase_reading.py, WHEN_IMPLIED_FAILS under OFFERED, both off): NVMeVirt drive N
+(calibrate/erase_reading.py, WHEN_IMPLIED_FAILS under OFFERED, both on since
+bench/foreign/results/erasegreedy/RULE-2.md): NVMeVirt drive N
 (bench/foreign/results/erasegate/nvmevirt-n.json; bench/foreign/results/nvmen/DIAGNOSIS.md)
 has a greedy-shaped WAF, its plain greedy reading misses its 40% IOPS, and d-choices-4
 reproduces by trading WAF for IOPS: only with the sub-flag are the twins offered. A drive whose
@@ -56,14 +57,16 @@ def offered(monkeypatch):
     monkeypatch.setattr(erase_reading, "OFFERED", True)
 
 
-def test_off_by_default() -> None:
-    assert erase_reading.WHEN_IMPLIED_FAILS is False
+def test_on_by_default() -> None:
+    """Adopted by bench/foreign/results/erasegreedy/RULE-2.md (verdict.md)."""
+    assert erase_reading.OFFERED is True and erase_reading.WHEN_IMPLIED_FAILS is True
 
 
 def test_drive_n_needs_the_sub_flag(offered, monkeypatch) -> None:
     """N: a plain reading (d-choices-4) reproduces, so OFFERED alone offers nothing; with the
     sub-flag the greedy reading's failure offers the twins and greedy+erase takes the weight."""
     pts = _stored(DRIVE_N)
+    monkeypatch.setattr(erase_reading, "WHEN_IMPLIED_FAILS", False)
     without = _weights(pts)
     assert _erase_share(without) == 0.0
     assert max(without, key=lambda k: without[k]) == "effective_spare:d-choices-4"
@@ -105,6 +108,7 @@ def test_n_without_its_wafs_reads_as_without_the_sub_flag(offered, monkeypatch) 
     offers nothing (bench/foreign/results/erasegreedy/verdict.md: read as greedy, the twins
     were offered there and two IOPS-only cases of J and N were harmed)."""
     pts = _without_waf(_stored(DRIVE_N))
+    monkeypatch.setattr(erase_reading, "WHEN_IMPLIED_FAILS", False)
     without = _evidences(pts)
     monkeypatch.setattr(erase_reading, "WHEN_IMPLIED_FAILS", True)
     assert _evidences(pts) == without

@@ -1,5 +1,5 @@
 """The erase-cost form offered as a reading of typed figures, weighed by the evidence with the
-plain ones (:data:`OFFERED`, off).
+plain ones (:data:`OFFERED`, on by default since bench/foreign/results/erasegreedy/RULE-2.md).
 
 **Why.** The erase-cost form (``erase_cost.py``: FOB read as t_cmd + t_page − t_erase, t_erase
 ≥ 0 FOB's gap below the steady line) met every target on fresh NVMeVirt drives with costly
@@ -29,7 +29,7 @@ it": with the form offered beside a plain reading that reproduces, its one more 
 FOB exactly and the likelihood (which has no charge for a parameter) would prefer it wherever
 FOB lies above the line at all — the case where the form everywhere harmed MQSim and FEMU.
 
-Off: weighed under a pre-registered rule and not adopted
+On by default, after three rules. Weighed first and not adopted
 (bench/foreign/results/erasereading/verdict.md; docs/calibrate-validation.md, "The erase-cost
 form offered as a reading, weighed by the evidence"): on a fresh costly-erase NVMeVirt drive (J)
 it met every target the plain readings missed, and no held-out figure got worse anywhere (every
@@ -37,7 +37,11 @@ stored case identical), but the second (K) is refused before any reading is offe
 calibrate's plausibility gate on the plain greedy fit (``plausibility.fit_misses_its_points``).
 With the gate passing figures an erase-cost fit explains (:data:`AT_THE_GATE`, :func:`explains`)
 it was weighed again (bench/foreign/results/erasegate/verdict.md): fresh M met, K answered within
-the targets, no harm, but fresh N missed its WAF target by its plain reading, on and off."""
+the targets, no harm, but fresh N missed its WAF target by its plain reading, on and off.
+With :data:`WHEN_IMPLIED_FAILS` (bench/foreign/results/erasegreedy/verdict.md): read as
+greedy where no design is implied it harmed IOPS-only cases of J and N (not adopted); with no
+design implied without WAF, fresh R, S, T met every target of the plan case and no harm held
+over 21 cases: **adopted**, both flags on (RULE-2.md)."""
 
 from __future__ import annotations
 
@@ -51,8 +55,9 @@ from overprov.calibrate import fit as fitmod
 from overprov.errors import ConfigError
 
 #: Offer an erase-cost twin beside each reading where no plain reading reproduces its fitted
-#: figures (module doc). Off: typed figures are read as before.
-OFFERED = False
+#: figures (module doc), and the gate's hook (:data:`AT_THE_GATE`). On since
+#: bench/foreign/results/erasegreedy/RULE-2.md; off, typed figures are read as before.
+OFFERED = True
 #: With :data:`OFFERED`: calibrate's plausibility gate (``plausibility.fit_misses_its_points``)
 #: passes figures with FOB whose plain fit misses them when an erase-cost fit explains them
 #: (:func:`explains`); off, it refuses on the plain fit alone, before any reading is offered
@@ -65,8 +70,8 @@ AT_THE_GATE = True
 #: N: d-choices-4 reproduced, trading a 6% WAF miss for its IOPS, and shut the twins out;
 #: bench/foreign/results/nvmen/DIAGNOSIS.md). Off: only where none reproduces. Weighed under
 #: bench/foreign/results/erasegreedy/RULE.md (not adopted: with greedy implied without WAF,
-#: IOPS-only cases were harmed) and RULE-2.md (none implied without WAF).
-WHEN_IMPLIED_FAILS = False
+#: IOPS-only cases were harmed) and RULE-2.md (none implied without WAF: adopted, on).
+WHEN_IMPLIED_FAILS = True
 #: The suffix of an erase-cost twin's design in its reading's name (``prediction.json``).
 SUFFIX = "+erase"
 
