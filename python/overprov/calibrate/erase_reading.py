@@ -41,7 +41,7 @@ the targets, no harm, but fresh N missed its WAF target by its plain reading, on
 With :data:`WHEN_IMPLIED_FAILS` (bench/foreign/results/erasegreedy/verdict.md): read as
 greedy where no design is implied it harmed IOPS-only cases of J and N (not adopted); with no
 design implied without WAF, fresh R, S, T met every target of the plan case and no harm held
-over 21 cases: **adopted**, both flags on (RULE-2.md)."""
+over 21 cases: **adopted**, both flags on (bench/foreign/results/erasegreedy/RULE-2.md)."""
 
 from __future__ import annotations
 
@@ -70,7 +70,8 @@ AT_THE_GATE = True
 #: N: d-choices-4 reproduced, trading a 6% WAF miss for its IOPS, and shut the twins out;
 #: bench/foreign/results/nvmen/DIAGNOSIS.md). Off: only where none reproduces. Weighed under
 #: bench/foreign/results/erasegreedy/RULE.md (not adopted: with greedy implied without WAF,
-#: IOPS-only cases were harmed) and RULE-2.md (none implied without WAF: adopted, on).
+#: IOPS-only cases were harmed) and bench/foreign/results/erasegreedy/RULE-2.md (none
+#: implied without WAF: adopted, on).
 WHEN_IMPLIED_FAILS = True
 #: The suffix of an erase-cost twin's design in its reading's name (``prediction.json``).
 SUFFIX = "+erase"
