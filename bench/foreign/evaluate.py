@@ -102,6 +102,9 @@ ERASE_COST = False
 ERASE_COST_WITH_WAF = False
 # --erase-reading: calibrate with the erase-cost form offered as a reading (erase_reading.OFFERED)
 ERASE_READING = False
+# --erase-when-implied-fails: with it, also where the implied design's reading fails
+# (erase_reading.WHEN_IMPLIED_FAILS)
+ERASE_WHEN_IMPLIED = False
 
 
 def closed_loop_on() -> tuple[str, str]:
@@ -121,6 +124,7 @@ def closed_loop_on() -> tuple[str, str]:
     erase = erase if ERASE_COST else ""
     if ERASE_READING:
         erase += "from overprov.calibrate import erase_reading; erase_reading.OFFERED = True; "
+        erase += f"erase_reading.WHEN_IMPLIED_FAILS = {ERASE_WHEN_IMPLIED}; "
     main = "from overprov.cli import main; sys.exit(main())"
     return ("-c", f"import sys; {loop}{refuted}{mark}{erase}{main}")
 
@@ -551,18 +555,24 @@ def main(argv: list[str] | None = None) -> int:
         help="calibrate with the erase-cost form offered as a reading (erase_reading.OFFERED)",
     )
     ap.add_argument(
+        "--erase-when-implied-fails",
+        action="store_true",
+        help="with --erase-reading: also where the implied design's reading fails",
+    )
+    ap.add_argument(
         "--out", type=Path, default=None, help="evaluation.json's folder (default: --results)"
     )
     args = ap.parse_args(argv)
     if args.out is not None:  # made before the cases run, not found missing after them
         args.out.mkdir(parents=True, exist_ok=True)
     global CLOSED_LOOP, CLOSED_LOOP_WEIGH, CLOSED_LOOP_LEVELS, REFUTED_WEIGHTS, LOW_MARK
-    global ERASE_COST, ERASE_COST_WITH_WAF, ERASE_READING
+    global ERASE_COST, ERASE_COST_WITH_WAF, ERASE_READING, ERASE_WHEN_IMPLIED
     REFUTED_WEIGHTS = args.refuted_weights
     LOW_MARK = args.low_mark_reading
     ERASE_COST = args.erase_cost or args.erase_cost_with_waf
     ERASE_COST_WITH_WAF = args.erase_cost_with_waf
     ERASE_READING = args.erase_reading
+    ERASE_WHEN_IMPLIED = args.erase_when_implied_fails
     CLOSED_LOOP = (
         args.closed_loop or args.closed_loop_predict_only or args.closed_loop_levels is not None
     )

@@ -1,8 +1,9 @@
-"""The erase-cost form offered as a reading (calibrate/erase_reading.py, OFFERED off): an
-erase-cost twin beside each spare reading where no plain reading reproduces its fitted figures,
-weighed by the evidence with them. NVMeVirt's drive B (bench/foreign/results/nvmevirt/
-nvmevirt-b.json: an erase dearer a page than the program) calls for it; a drive whose FOB lies
-on the steady line, or whose plain reading reproduces its figures, does not."""
+"""The erase-cost form offered as a reading (calibrate/erase_reading.py, OFFERED, on by
+default since bench/foreign/results/erasegreedy/RULE-2.md): an erase-cost twin beside each
+spare reading where no plain reading reproduces its fitted figures, weighed by the evidence
+with them. NVMeVirt's drive B (bench/foreign/results/nvmevirt/nvmevirt-b.json: an erase dearer
+a page than the program) calls for it; a drive whose FOB lies on the steady line, or whose
+plain reading reproduces its figures, does not."""
 
 from __future__ import annotations
 
@@ -51,8 +52,10 @@ def _line_drive(fob_above_line: float = 1.0) -> list[fitmod.Point]:
     return [*pts, fitmod.Point(0.0, s.iops(0.0, 1.0) * fob_above_line, fresh=True)]
 
 
-def test_off_by_default_and_nothing_offered() -> None:
-    assert erase_reading.OFFERED is False
+def test_on_by_default_and_nothing_offered_off(monkeypatch) -> None:
+    """On by default since bench/foreign/results/erasegreedy/RULE-2.md; off, B has no twin."""
+    assert erase_reading.OFFERED is True
+    monkeypatch.setattr(erase_reading, "OFFERED", False)
     assert not any(k.endswith(erase_reading.SUFFIX) for k in _weights(_stored_b(True)))
 
 

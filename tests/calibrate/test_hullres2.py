@@ -10,7 +10,14 @@ from __future__ import annotations
 import math
 
 import pytest
-from overprov.calibrate import evidence, gc_reserve, plausibility, reserve_hull, uncertainty
+from overprov.calibrate import (
+    erase_reading,
+    evidence,
+    gc_reserve,
+    plausibility,
+    reserve_hull,
+    uncertainty,
+)
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import reserve_transition as rt
 
@@ -41,7 +48,13 @@ def test_the_switches_default_on_and_offered_stays_off():
     assert not reserve_hull.OFFERED
 
 
-def test_off_the_gate_refuses_on_the_plain_fit(monkeypatch):
+@pytest.fixture
+def plain_gate(monkeypatch):
+    """The gate without the erase-cost hook (on by default: an erase-cost fit explains R7)."""
+    monkeypatch.setattr(erase_reading, "OFFERED", False)
+
+
+def test_off_the_gate_refuses_on_the_plain_fit(monkeypatch, plain_gate):
     monkeypatch.setattr(reserve_hull, "OFFERED", False)
     why = plausibility.fit_misses_its_points(R7, R7[2].iops, None)
     assert why is not None and "IOPS point at 40%" in why
@@ -51,12 +64,12 @@ def test_offered_the_gate_passes_figures_a_reserve_reading_explains(offered):
     assert plausibility.fit_misses_its_points(R7, R7[2].iops, None) is None
 
 
-def test_offered_but_not_at_the_gate_it_refuses_as_before(offered, monkeypatch):
+def test_offered_but_not_at_the_gate_it_refuses_as_before(offered, monkeypatch, plain_gate):
     monkeypatch.setattr(reserve_hull, "AT_THE_GATE", False)
     assert plausibility.fit_misses_its_points(R7, R7[2].iops, None) is not None
 
 
-def test_offered_three_levels_are_left_to_the_plain_fit(offered):
+def test_offered_three_levels_are_left_to_the_plain_fit(offered, plain_gate):
     """``floor_in_waf``: a third level with a WAF figure, the reading is not offered, the gate
     refuses as before."""
     three = [*R7, fitmod.Point(20.0, 27077.0, SD, 4.491, SD)]

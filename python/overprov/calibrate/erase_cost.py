@@ -25,7 +25,8 @@ steady state pays and FOB does not"): on six fresh NVMeVirt drives the plan case
 every target with it (four with costly erases missing without it), but it harmed held-out
 figures elsewhere (MQSim's IOPS at 10% 11.3 → 20.4%; IOPS-only cases both ways), with
 :data:`ONLY_WITH_WAF` too. Offered as a reading beside the plain ones instead
-(``erase_reading.py``, off; not adopted either: bench/foreign/results/erasereading/verdict.md)."""
+(``erase_reading.py``: not adopted under two rules, then on by default since
+bench/foreign/results/erasegreedy/RULE-2.md)."""
 
 from __future__ import annotations
 

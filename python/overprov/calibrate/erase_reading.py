@@ -1,5 +1,5 @@
 """The erase-cost form offered as a reading of typed figures, weighed by the evidence with the
-plain ones (:data:`OFFERED`, off).
+plain ones (:data:`OFFERED`, on by default since bench/foreign/results/erasegreedy/RULE-2.md).
 
 **Why.** The erase-cost form (``erase_cost.py``: FOB read as t_cmd + t_page − t_erase, t_erase
 ≥ 0 FOB's gap below the steady line) met every target on fresh NVMeVirt drives with costly
@@ -18,13 +18,18 @@ to the bit). The twins are weighed with the plain readings in their spare class 
 as one more fitted parameter, :func:`assess`), so an erase-cost twin takes the weight where it
 reproduces the figures the plain readings miss, and where the plain form reproduces them
 nothing is offered and the prediction is the one without this module, figure for figure.
+With :data:`WHEN_IMPLIED_FAILS` the twins are offered also where a plain reading reproduces but
+not the reading of the GC design the figures' WAF implies (:func:`implied_design`): on NVMeVirt
+drive N a d-choices-4 reading reproduced by trading a 6% WAF miss for its IOPS while the WAF
+figures have greedy's shape, and shut out the twins that fit them
+(bench/foreign/results/nvmen/DIAGNOSIS.md).
 
 The gate (no plain reading reproduces) is the rule's reading of "where the figures call for
 it": with the form offered beside a plain reading that reproduces, its one more parameter fits
 FOB exactly and the likelihood (which has no charge for a parameter) would prefer it wherever
 FOB lies above the line at all — the case where the form everywhere harmed MQSim and FEMU.
 
-Off: weighed under a pre-registered rule and not adopted
+On by default, after three rules. Weighed first and not adopted
 (bench/foreign/results/erasereading/verdict.md; docs/calibrate-validation.md, "The erase-cost
 form offered as a reading, weighed by the evidence"): on a fresh costly-erase NVMeVirt drive (J)
 it met every target the plain readings missed, and no held-out figure got worse anywhere (every
@@ -32,7 +37,11 @@ stored case identical), but the second (K) is refused before any reading is offe
 calibrate's plausibility gate on the plain greedy fit (``plausibility.fit_misses_its_points``).
 With the gate passing figures an erase-cost fit explains (:data:`AT_THE_GATE`, :func:`explains`)
 it was weighed again (bench/foreign/results/erasegate/verdict.md): fresh M met, K answered within
-the targets, no harm, but fresh N missed its WAF target by its plain reading, on and off."""
+the targets, no harm, but fresh N missed its WAF target by its plain reading, on and off.
+With :data:`WHEN_IMPLIED_FAILS` (bench/foreign/results/erasegreedy/verdict.md): read as
+greedy where no design is implied it harmed IOPS-only cases of J and N (not adopted); with no
+design implied without WAF, fresh R, S, T met every target of the plan case and no harm held
+over 21 cases: **adopted**, both flags on (bench/foreign/results/erasegreedy/RULE-2.md)."""
 
 from __future__ import annotations
 
@@ -46,14 +55,24 @@ from overprov.calibrate import fit as fitmod
 from overprov.errors import ConfigError
 
 #: Offer an erase-cost twin beside each reading where no plain reading reproduces its fitted
-#: figures (module doc). Off: typed figures are read as before.
-OFFERED = False
+#: figures (module doc), and the gate's hook (:data:`AT_THE_GATE`). On since
+#: bench/foreign/results/erasegreedy/RULE-2.md; off, typed figures are read as before.
+OFFERED = True
 #: With :data:`OFFERED`: calibrate's plausibility gate (``plausibility.fit_misses_its_points``)
 #: passes figures with FOB whose plain fit misses them when an erase-cost fit explains them
 #: (:func:`explains`); off, it refuses on the plain fit alone, before any reading is offered
 #: (drive K, bench/foreign/results/erasereading/verdict.md). Weighed under
 #: bench/foreign/results/erasegate/RULE.md.
 AT_THE_GATE = True
+#: With :data:`OFFERED`: offer the erase-cost twins also where the plain reading of the GC
+#: design the figures' WAF implies (:func:`implied_design`; none without WAF figures at two
+#: levels) does not reproduce its fitted figures, though another plain reading does (drive
+#: N: d-choices-4 reproduced, trading a 6% WAF miss for its IOPS, and shut the twins out;
+#: bench/foreign/results/nvmen/DIAGNOSIS.md). Off: only where none reproduces. Weighed under
+#: bench/foreign/results/erasegreedy/RULE.md (not adopted: with greedy implied without WAF,
+#: IOPS-only cases were harmed) and bench/foreign/results/erasegreedy/RULE-2.md (none
+#: implied without WAF: adopted, on).
+WHEN_IMPLIED_FAILS = True
 #: The suffix of an erase-cost twin's design in its reading's name (``prediction.json``).
 SUFFIX = "+erase"
 
@@ -99,12 +118,56 @@ def assess(
     return ev, t_erase
 
 
-def called_for(evidences: dict[Any, dict[str, Any]], points: list[fitmod.Point]) -> bool:
+def implied_design(curves: dict[str, fitmod.WafCurve], points: list[fitmod.Point]) -> str | None:
+    """The GC design (a key of ``curves``, each design's WAF curve) whose curve reads the
+    figures' steady WAFs with one native spare: the smallest spread of the native spare each
+    WAF implies (ρ₀ = (1 + ρ)(1 − x) − 1, ρ the curve's spare at that WAF; a curve of the
+    drive's shape implies one ρ₀ at every level, bench/foreign/results/nvmen/DIAGNOSIS.md §1).
+    None when fewer than two levels have a WAF figure: the figures imply no design (read as
+    greedy, the harm of bench/foreign/results/erasegreedy/verdict.md: IOPS-only figures of J
+    and N). Greedy when it ties; otherwise the first design of the fewest."""
+    wafs = {p.extra_op_percent: p.waf for p in points if p.waf is not None and not p.fresh}
+    if len(wafs) < 2 or not curves:
+        return None
+
+    def spread(curve: fitmod.WafCurve) -> float:
+        rho0 = [
+            (1.0 + fitmod.rho_for_waf(w, curve)) * (1.0 - x / 100.0) - 1.0 for x, w in wafs.items()
+        ]
+        return max(rho0) - min(rho0)
+
+    by = {d: spread(c) for d, c in curves.items()}
+    best = min(by.values())
+    return "greedy" if by.get("greedy") == best else min(by, key=lambda d: by[d])
+
+
+def _reading_fails(evidences: dict[Any, dict[str, Any]], design: str | None) -> bool:
+    """No plain reading of ``design`` (either spare, no reserve) reproduces its fitted figures;
+    False when there is none of it (or no design)."""
+    plain = [
+        e
+        for r, e in evidences.items()
+        if getattr(r, "design", None) == design
+        and not getattr(r, "erase", False)
+        and getattr(r, "reserve", None) is None
+    ]
+    return bool(plain) and not any(evidence.reproduced(e, untested=False) for e in plain)
+
+
+def called_for(
+    evidences: dict[Any, dict[str, Any]],
+    points: list[fitmod.Point],
+    curves: dict[str, fitmod.WafCurve] | None = None,
+) -> bool:
     """Whether the figures call for the form: :data:`OFFERED`, a FOB figure among the points,
-    and no reading reproduces its fitted figures."""
+    and no reading reproduces its fitted figures; with :data:`WHEN_IMPLIED_FAILS`, also when
+    no plain reading of the design the WAF figures imply (:func:`implied_design` over
+    ``curves``, each design's WAF curve) does."""
     if not OFFERED or not evidences or not any(p.fresh and p.iops for p in points):
         return False
-    return not any(evidence.reproduced(e, untested=False) for e in evidences.values())
+    if not any(evidence.reproduced(e, untested=False) for e in evidences.values()):
+        return True
+    return WHEN_IMPLIED_FAILS and _reading_fails(evidences, implied_design(curves or {}, points))
 
 
 def twins(
@@ -114,9 +177,11 @@ def twins(
     cv_sd: float,
 ) -> dict[Any, dict[str, Any]]:
     """The erase-cost twin of each plain reading (``forms``, ``evidences``: the spare readings'
-    own) and its evidence, where the figures call for them (:func:`called_for`) and its fit
+    own) and its evidence, where the figures call for them (:func:`called_for`, with each
+    design's WAF curve from ``forms``) and its fit
     reads a positive t_erase; {} otherwise. A reserve reading (its own fit) has none."""
-    if not called_for(evidences, points):
+    curves = {r.design: f.curve for r, f in forms.items() if getattr(r, "reserve", None) is None}
+    if not called_for(evidences, points, curves):
         return {}
     out = {}
     for r, form in forms.items():

@@ -322,7 +322,7 @@ def fit_misses_its_points(
     otherwise."""
     why = surrogate_misses_its_points(fitmod.fit(points, fob_iops=fob_iops), points)
     if why is not None and ERASE_COST_EXPLAINS is not None and ERASE_COST_EXPLAINS(points):
-        return None  # erase_reading.py: off
+        return None  # erase_reading.explains: an erase-cost fit explains them
     if why is not None and onset is None and UNDATED_RESERVE_EXPLAINS is not None:
         cv_sd = uncertainty.weighing_rel_sd(model_form)  # reserve_hull.py: off
         return None if UNDATED_RESERVE_EXPLAINS(points, cv_sd) else why

@@ -420,7 +420,7 @@ def weigh(
         except ConfigError:  # one IOPS figure: no effective spare beside the raw one
             if raw_native_op is None:
                 raise
-    evidences.update(erase_reading.twins(forms, evidences, fig.points, cv_sd))  # off
+    evidences.update(erase_reading.twins(forms, evidences, fig.points, cv_sd))  # where called for
     return evidences, design_curve
 
 
