@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from overprov import presets
-from overprov.calibrate import cliff, cliff_mix, cliff_past, read_probes
+from overprov.calibrate import cliff, cliff_mix, cliff_past, cliff_refit, read_probes
 from overprov.calibrate.cliff_step import (
     CliffPlan,
     CliffWorkload,
@@ -145,9 +145,22 @@ def fit(
 ) -> cliff.CacheFit:  # fmt: skip
     """The purged series fitted at a 10% step or, where it shows none, a 5% one (with
     ``past_buffer``, a first step at the twin's write buffer's fill passed over; with
-    ``plateau_past_fill``, the plateau of the SLC program time's bisection read past it)."""
+    ``plateau_past_fill``, the plateau of the SLC program time's bisection read past it).
+    With :data:`PROBES_IN_PREDICTION` and ``cliff_refit.REFIT_REFUSED``, a fit refused for its
+    plateau or its cliff is tried once more with ``cliff_refit``'s forms."""
     kw = {"precondition": "none", "bs_bytes": bs_bytes, "past_buffer": past_buffer,
           "plateau_past_fill": plateau_past_fill}  # fmt: skip
+    try:
+        return _fit_steps(measured, twin, scale, kw)
+    except ConfigError as exc:
+        if not (PROBES_IN_PREDICTION and cliff_refit.REFIT_REFUSED and cliff_refit.refused(exc)):
+            raise
+    return _fit_steps(measured, twin, scale, {**kw, **cliff_refit.fit_kw(twin)})
+
+
+def _fit_steps(
+    measured: cliff.Series, twin: dict[str, Any], scale: float, kw: dict[str, Any]
+) -> cliff.CacheFit:
     try:
         return cliff.fit_cache(measured, twin, scale, **kw)
     except ConfigError as exc:
