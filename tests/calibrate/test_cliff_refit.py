@@ -120,3 +120,5 @@ def test_a_refused_cliff_is_fitted_again_only_with_the_flag(monkeypatch):
         fit()
     monkeypatch.setattr(cliff_refit, "REFIT_REFUSED", True)
     assert fit().cache_bytes == pytest.approx(10e9, rel=0.02)
+    tried = cliff_prediction.fit_tried(s, twin, factor, 4096, True, True)
+    assert tried[1] and tried[0] == fit()

@@ -148,14 +148,22 @@ def fit(
     ``plateau_past_fill``, the plateau of the SLC program time's bisection read past it).
     With :data:`PROBES_IN_PREDICTION` and ``cliff_refit.REFIT_REFUSED``, a fit refused for its
     plateau or its cliff is tried once more with ``cliff_refit``'s forms."""
+    return fit_tried(measured, twin, scale, bs_bytes, past_buffer, plateau_past_fill)[0]
+
+
+def fit_tried(
+    measured: cliff.Series, twin: dict[str, Any], scale: float, bs_bytes: int,
+    past_buffer: bool = False, plateau_past_fill: bool = False,
+) -> tuple[cliff.CacheFit, bool]:  # fmt: skip
+    """:func:`fit`, with whether the fit is the second try's (``cliff_refit``)."""
     kw = {"precondition": "none", "bs_bytes": bs_bytes, "past_buffer": past_buffer,
           "plateau_past_fill": plateau_past_fill}  # fmt: skip
     try:
-        return _fit_steps(measured, twin, scale, kw)
+        return _fit_steps(measured, twin, scale, kw), False
     except ConfigError as exc:
         if not (PROBES_IN_PREDICTION and cliff_refit.REFIT_REFUSED and cliff_refit.refused(exc)):
             raise
-    return _fit_steps(measured, twin, scale, {**kw, **cliff_refit.fit_kw(twin)})
+    return _fit_steps(measured, twin, scale, {**kw, **cliff_refit.fit_kw(twin)}), True
 
 
 def _fit_steps(
@@ -236,7 +244,7 @@ def predict(doc: dict[str, Any], drive: dict[str, Any], scale: str) -> dict[str,
         out["controller_lift"] = _lift(twin, lifted)
         twin = lifted
     try:
-        f = fit(series(doc), twin, factor, bs, fill > 0, past_fill)
+        f, second = fit_tried(series(doc), twin, factor, bs, fill > 0, past_fill)
     except ConfigError as exc:
         out["declined"] = str(exc).removeprefix("cliff: ")
         return out
@@ -247,6 +255,8 @@ def predict(doc: dict[str, Any], drive: dict[str, Any], scale: str) -> dict[str,
         "min_drop": f.min_drop,
         "measured": f.measured.to_dict() if f.measured is not None else None,
     }
+    if second:  # only with the flag (cliff_refit): the first try refused it
+        out["fit"]["second_try"] = "cliff_refit"
     if decline_cliff:
         out["purged"] = out["filled"] = {"declined": out["probes_not_used"]}
         return out
