@@ -112,6 +112,7 @@ def test_a_refused_cliff_is_fitted_again_only_with_the_flag(monkeypatch):
     def fit() -> cliff.CacheFit:
         return cliff_prediction.fit(s, twin, factor, 4096, True, True)
 
+    monkeypatch.setattr(cliff_prediction, "PROBES_IN_PREDICTION", False)
     with pytest.raises(ConfigError, match="does not reproduce the measured cliff"):
         fit()  # the flag off: as before
     monkeypatch.setattr(cliff_prediction, "PROBES_IN_PREDICTION", True)
