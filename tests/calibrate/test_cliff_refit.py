@@ -123,3 +123,24 @@ def test_a_refused_cliff_is_fitted_again_only_with_the_flag(monkeypatch):
     assert fit().cache_bytes == pytest.approx(10e9, rel=0.02)
     tried = cliff_prediction.fit_tried(s, twin, factor, 4096, True, True)
     assert tried[1] and tried[0] == fit()
+
+
+def test_prediction_json_says_where_the_second_try_made_a_fit(monkeypatch):
+    """Seen drive 273 at 3% (bench/results/cliffseries/DIAGNOSIS.md): its twin's one die
+    needs an SLC program under the absolute bound, for the fit and for the probe past the
+    cliff's candidate twins alike; prediction.json marks both second tries, and without the
+    form the fit is refused."""
+    keep = STORED / "273-0.03"
+    doc = json.loads((keep / "cliff.json").read_text())
+    drive = tomllib.loads((keep / "twin.toml").read_text())
+    scale = twinmod.sim_scale(
+        drive["advertised_bytes"], drive["physical_bytes"] / drive["advertised_bytes"] - 1
+    )
+    monkeypatch.setattr(cliff_prediction, "PROBES_IN_PREDICTION", True)
+    out = cliff_prediction.predict(doc, drive, scale)
+    assert out["fit"]["second_try"] == "cliff_refit"
+    assert out["read_probes_selection"]["second_try"] == "cliff_refit"
+    assert "time_s" in out["purged"]
+    monkeypatch.setattr(cliff_refit, "REFIT_REFUSED", False)
+    off = cliff_prediction.predict(doc, drive, scale)
+    assert off["fit"] is None and "reproduces the plateau" in off["declined"]

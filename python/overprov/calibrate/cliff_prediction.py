@@ -263,6 +263,14 @@ def predict(doc: dict[str, Any], drive: dict[str, Any], scale: str) -> dict[str,
         return out
     fitted = cliff.fitted_drive(twin, f)
     chosen: read_probes.Selection | None = None
+    second_fits: list[cliff.CacheFit] = []  # the candidate twins' fits the second try made
+
+    def fitter(s: cliff.Series, d: dict[str, Any], sc: float) -> cliff.CacheFit:
+        got, again = fit_tried(s, d, sc, bs, fill > 0, past_fill)
+        if again:
+            second_fits.append(got)
+        return got
+
     for state, key in (("none", "purged"), ("sequential", "filled")):
         try:
             seconds = _seconds(fitted, factor, wl, state, f.cache_bytes)
@@ -276,9 +284,11 @@ def predict(doc: dict[str, Any], drive: dict[str, Any], scale: str) -> dict[str,
                     fit_qd=int(doc.get("qd", 32)), read_probes=True, **kw,
                     unwritten_read_us=probes.unwritten_read_us, command_ceiling_iops=ceiling,
                     loop_kw=cliff_past.loop_kw(probes.after.read_us),
-                    fitter=lambda s, d, sc: fit(s, d, sc, bs, fill > 0, past_fill),
+                    fitter=fitter,
                 )  # fmt: skip
                 out["read_probes_selection"] = _selection(chosen)
+                if chosen is not None and any(g is chosen.fit for g in second_fits):
+                    out["read_probes_selection"]["second_try"] = "cliff_refit"
             elif chosen is not None:  # from filled: the chosen twin, no read slot (purged only)
                 pred = cliff.predict(chosen.drive, chosen.fit, factor, **kw, precondition=state)
             else:
