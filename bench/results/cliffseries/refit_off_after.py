@@ -16,26 +16,16 @@ from __future__ import annotations
 
 import json
 import sys
-import tomllib
 from pathlib import Path
 
-from cliffplan_eval import calibrate, single_cases, written_truth
-from overprov import measurement_file
+from cliffplan_eval import calibrated_again, single_cases
 from overprov.calibrate import cliff, cliff_prediction, cliff_refit
-from overprov.calibrate import twin as twinmod
 
 RUNS = Path(__file__).resolve().parent / "runs.json"
 
 
 def case(seed: int, share: float, work: Path) -> dict:
-    _, scale, path = written_truth(seed, share, work)
-    out = work / f"out-{seed}-{share:g}"
-    calibrate(path, scale, out, probes=True)
-    doc = dict(measurement_file.load(out / "measurement.json").cliff or {})
-    drive = tomllib.loads((out / "twin.toml").read_text())
-    tw_scale = twinmod.sim_scale(
-        drive["advertised_bytes"], drive["physical_bytes"] / drive["advertised_bytes"] - 1
-    )
+    doc, drive, tw_scale, _ = calibrated_again(seed, share, work)
     name = f"generated {seed}, cache {100 * share:g}%"
     run = next(r for r in json.loads(RUNS.read_text())["rows"] if r["drive"] == name)
     t = run["purged"]["true"]
