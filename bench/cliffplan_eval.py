@@ -74,6 +74,26 @@ def single_cases(case, args: list[str]) -> int:  # noqa: ANN001 - (seed, share, 
     return 0
 
 
+def calibrated_again(seed: int, share: float, work: Path) -> tuple[dict, dict, float, dict]:
+    """One case (:func:`written_truth`) calibrated as ``--probes-in-prediction`` runs it
+    (:func:`calibrate`) under ``work``: its step's measurement (measurement.json's ``cliff``),
+    twin.toml's drive, the twin's scale factor and the prediction's ``cliff`` (for the
+    single-case scripts that remake a prediction in-process)."""
+    import tomllib
+
+    from overprov import measurement_file
+
+    _, scale, path = written_truth(seed, share, work)
+    out = work / f"out-{seed}-{share:g}"
+    pred = calibrate(path, scale, out, probes=True)
+    doc = dict(measurement_file.load(out / "measurement.json").cliff or {})
+    drive = tomllib.loads((out / "twin.toml").read_text())
+    tw_scale = twinmod.sim_scale(
+        drive["advertised_bytes"], drive["physical_bytes"] / drive["advertised_bytes"] - 1
+    )
+    return doc, drive, tw_scale, pred
+
+
 def truth_cliff(truth: dict, scale: float, state: str) -> cliff.Cliff | None:
     t = _seconds(truth, scale, MIX["qd"], MIX["read_percent"], state)
     return cliff.find_cliff(

@@ -41,6 +41,7 @@ def test_the_fill_resolves_a_small_step_little_s_law_on_the_mix_does_not():
 
 
 def test_the_flag_plans_the_fill_check_and_a_stored_sized_plan_keeps_little_s_law(monkeypatch):
+    monkeypatch.setattr(cliff_prediction, "PROBES_IN_PREDICTION", False)
     args = argparse.Namespace(cliff=True, cliff_workload=None, target="sim:x")
     default = cliff_prediction.planned_step(args)
     assert (default.idle_form, default.check_form) == ("fixed", "littles_law")

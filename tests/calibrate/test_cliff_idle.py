@@ -44,6 +44,7 @@ def test_the_probe_before_the_cliff_checks_its_writes_against_the_one_past_it():
 
 
 def test_the_default_plan_is_unchanged_and_the_flag_plans_the_sized_idle(monkeypatch):
+    monkeypatch.setattr(cliff_prediction, "PROBES_IN_PREDICTION", False)
     plan = cliff_step.CliffPlan(WL)
     assert "idle_form" not in plan.to_dict()  # measurement.json as before the field
     assert "60 s idle" in plan.text()

@@ -78,6 +78,6 @@ def test_a_rise_is_lifted_to_its_faster_side():
     assert cliff_prediction.controller_ceiling_iops(lifted) > 56_753.0
 
 
-def test_the_forms_act_only_with_the_probes_flag():
-    assert cliff_prediction.PROBES_IN_PREDICTION is False
+def test_the_forms_act_only_with_the_probes_flag(monkeypatch):
+    monkeypatch.setattr(cliff_prediction, "PROBES_IN_PREDICTION", False)
     assert cliff.READ_SLOT_US is None  # the default prediction holds no slot: no gate either

@@ -136,15 +136,26 @@ def test_the_budget_is_raised_by_the_bound():
         cliff_step.parse_workload("70:30")
 
 
-def test_a_cliff_predicted_under_reads_says_its_held_out_rule_failed():
+def test_a_cliff_predicted_under_reads_says_its_held_out_rule_failed(monkeypatch):
     """The summary line of a cliff predicted under a workload with reads carries the warning
     (bench/results/cliffplan/verdict.md: 2 of 6 held-out cases predicted, both off by > 50%);
-    under writes alone it does not."""
+    under writes alone it does not. With the probes in the prediction (met from purged,
+    bench/results/cliffseries/verdict.md) the warning is kept for a prediction from filled."""
     predicted = {"time_s": 90.0, "host_write_bytes_before": 5e9, "iops_before": 40000.0,
                  "iops_after": 9000.0, "lost_iops": 31000.0}  # fmt: skip
-    for reads, warned in ((70, True), (0, False)):
+
+    def line(reads: int, filled: dict) -> str:
         c = {"workload": {"qd": 8, "read_percent": reads, "text": f"QD8, {reads}% reads"},
-             "fit": {"cache_bytes": 5.12e9}, "purged": predicted, "filled": predicted}  # fmt: skip
-        line = cliff_prediction.summary_line(c)
-        assert "31,000 lost" in line
-        assert (cliff_prediction.UNVALIDATED_WITH_READS in line) is warned
+             "fit": {"cache_bytes": 5.12e9}, "purged": predicted, "filled": filled}  # fmt: skip
+        return cliff_prediction.summary_line(c)
+
+    monkeypatch.setattr(cliff_prediction, "PROBES_IN_PREDICTION", False)
+    for reads, warned in ((70, True), (0, False)):
+        assert "31,000 lost" in line(reads, predicted)
+        assert (cliff_prediction.UNVALIDATED_WITH_READS in line(reads, predicted)) is warned
+    monkeypatch.setattr(cliff_prediction, "PROBES_IN_PREDICTION", True)
+    assert cliff_prediction.UNVALIDATED_FROM_FILLED in line(70, predicted)
+    declined = {"declined": "the fitted drive shows no cliff"}
+    for reads, filled in ((70, declined), (0, predicted)):
+        text = line(reads, filled)
+        assert "31,000 lost" in text and "off by over 50%" not in text

@@ -47,7 +47,7 @@ def test_the_step_runs_through_fio_on_a_file(tmp_path):
     assert out["fit"] is None and "no step in the series" in out["declined"]
 
 
-def test_a_read_probe_runs_through_fio_and_its_reads_are_read_back(tmp_path):
+def test_a_read_probe_runs_through_fio_and_its_reads_are_read_back(tmp_path, monkeypatch):
     """The mixed probe: its region written sequentially, then the workload's mix over it (fio
     ``randrw``, ``rwmixread``, its queue depth); the reads' mean latency parsed from fio's
     read figures (``Figures.read_latency_us_mean``)."""
@@ -71,5 +71,8 @@ def test_a_read_probe_runs_through_fio_and_its_reads_are_read_back(tmp_path):
     fill = configparser.ConfigParser(allow_no_value=True, interpolation=None)
     fill.read(tmp_path / "fio" / "cliff-probe-after-fill.fio")
     assert fill["global"]["rw"] == "write"
+    note = cliff_prediction.probes_note({"after": out, "before": out})
+    assert note.startswith("measured and used in the prediction from purged")
+    monkeypatch.setattr(cliff_prediction, "PROBES_IN_PREDICTION", False)
     note = cliff_prediction.probes_note({"after": out, "before": out})
     assert note.startswith("measured and kept, not used in the prediction")

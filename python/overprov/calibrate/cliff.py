@@ -265,6 +265,9 @@ def fit_cache(
     min_drop: float = 0.1,
     past_buffer: bool = PAST_BUFFER,
     plateau_past_fill: bool = PLATEAU_PAST_FILL,
+    slc_range: tuple[float, float] = SLC_PROGRAM_US_RANGE,
+    plateau_before_own_end: bool = False,
+    own_step_share: float = 1.0,
 ) -> CacheFit:
     """Fit the SLC cache from a FOB → write-saturation series: 4 KiB random writes at ``qd``
     from a purged drive (calibrate's FOB segment run on past the cliff). On a purged drive
@@ -294,7 +297,10 @@ def fit_cache(
     ``plateau_past_fill``: the bisection's plateau read past the twin's write buffer's fill
     (:func:`_past_fill_plateau`), so that an SLC program time is taken where the dies hold
     the plateau, not where a buffer fed at a ceiling just above it hides their shortfall for
-    part of the series (bench/results/cliffcheck/UNDERLIFT.md).
+    part of the series (bench/results/cliffcheck/UNDERLIFT.md). ``slc_range``,
+    ``plateau_before_own_end``, ``own_step_share``: the bisection's bounds, the plateau read
+    only before the big cache's own end, the fitted drive's own step looked for at that share
+    of ``min_drop`` (``cliff_refit``: the defaults are the fit as it was).
 
     The size is corrected once to the bytes before the fitted drive's own cliff (what the
     write buffer held there depends on the workload).
@@ -328,15 +334,24 @@ def fit_cache(
         )  # fmt: skip
 
     def own_cliff(s: Series) -> Cliff | None:
-        return cache_step(s, bs_bytes=bs_bytes, min_drop=min_drop, rise=rise, buffer_bytes=fill)[0]
+        drop = min_drop * own_step_share
+        return cache_step(s, bs_bytes=bs_bytes, min_drop=drop, rise=rise, buffer_bytes=fill)[0]
 
     def big(program_us: float) -> dict[str, Any]:
         # a cache ten times the size: a faster one must not fill before the k-th interval
         big_region = None if region is None else 10 * cache
         return with_cache(twin, 10 * cache, program_us, static_bytes=big_region)
 
+    def big_iops(program_us: float, n: int) -> list[float]:
+        s = series(big(program_us), n)
+        end = None
+        if plateau_before_own_end:
+            end = find_cliff(s, bs_bytes=bs_bytes, min_drop=min_drop)
+        cut = next(i for i, t in enumerate(s.times_s) if t >= end.time_s) if end else n
+        return s.iops[: max(cut, lo + 1)]  # a fast twin's big cache can end before k
+
     def plain_plateau(program_us: float) -> float:
-        return statistics.median(series(big(program_us), k).iops[lo:k])
+        return statistics.median(big_iops(program_us, k)[lo:k])
 
     ceiling_iops: list[float] = []  # the level at the fastest SLC program, once
 
@@ -344,25 +359,25 @@ def fit_cache(
         if not plateau_past_fill:
             return plain_plateau(program_us)
         if not ceiling_iops:
-            ceiling_iops.append(plain_plateau(SLC_PROGRAM_US_RANGE[0]))
+            ceiling_iops.append(plain_plateau(slc_range[0]))
         return _past_fill_plateau(
-            lambda n: series(big(program_us), n).iops, ceiling_iops[0], level, buffer / scale,
+            lambda n: big_iops(program_us, n), ceiling_iops[0], level, buffer / scale,
             bs_bytes * step, k, lo, 10 * cache,
         )  # fmt: skip
 
-    slc_us = _bisect(plateau, *SLC_PROGRAM_US_RANGE, target.iops_before, iterations)
+    slc_us = _bisect(plateau, *slc_range, target.iops_before, iterations)
     at_ceiling = False
     if slc_us is None and ceiling:
         # a ceiling: the plateau is met by every program up to some time; the bisection to a
         # target just under it finds that time (None if even the fastest falls short)
         under = target.iops_before * (1 - CEILING_MARGIN)
-        bound = _bisect(lambda us: plateau(us, under), *SLC_PROGRAM_US_RANGE, under, iterations)
+        bound = _bisect(lambda us: plateau(us, under), *slc_range, under, iterations)
         if bound is not None:
             slc_us = bound * CEILING_SHARE
             at_ceiling = True
     if slc_us is None:
         raise ConfigError(
-            f"cliff: fit refused: no SLC program time in {SLC_PROGRAM_US_RANGE} µs reproduces "
+            f"cliff: fit refused: no SLC program time in {slc_range} µs reproduces "
             f"the plateau of {target.iops_before:,.0f} IOPS before the drop, or any fast one "
             "does (another limit, a controller's ceiling, sets it: not identified)"
         )
@@ -436,7 +451,8 @@ def _past_fill_plateau(
     if start <= lo:
         return statistics.median(run(k)[lo:k])
     n = max(k, start + PAST_FILL_INTERVALS)
-    return statistics.median(run(n)[start:n])
+    xs = run(n)  # shorter where a fast twin's cache ended (``plateau_before_own_end``)
+    return statistics.median(xs[start:n] or xs[lo:n])
 
 
 def _differ(a: Cliff | None, b: Cliff | None) -> bool:
