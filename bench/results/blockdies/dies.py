@@ -86,10 +86,18 @@ def gate(truth: Path) -> tuple[float, bool]:
 
 
 def run(truths: list[Path], out: Path, wide: bool) -> None:
-    if wide:
-        many.OFF = WIDE  # run_cases reads it at each call
-    for t in truths:
-        many.run_cases(t, out)
+    """Each truth's two plan cases, the check off, the wide grid on with ``wide``; each case
+    file records which (``wide_die_grid``)."""
+    saved = many.OFF
+    many.OFF = WIDE if wide else saved  # run_cases reads it at each call
+    try:
+        for t in truths:
+            path = many.run_cases(t, out)
+            doc = json.loads(path.read_text())
+            doc["wide_die_grid"] = wide
+            path.write_text(json.dumps(doc, indent=1) + "\n")
+    finally:
+        many.OFF = saved
 
 
 def noharm(out: Path) -> None:
@@ -97,21 +105,23 @@ def noharm(out: Path) -> None:
         gain, opens = gate(truth)
         if not opens and name not in CONFIRM:
             continue
-        saved = many.OFF
         for wide in (False, True):
             run([truth], out / ("wide" if wide else "off") / name, wide)
-            many.OFF = saved
 
 
-def _outcomes_of(path: Path) -> dict[str, dict]:
-    """{case: outcome} of one case file (many.outcome's figures, and the dies chosen)."""
+def _outcomes_of(path: Path, wide: bool | None = None) -> dict[str, dict]:
+    """{case: outcome} of one case file (many.outcome's figures, and the dies chosen); with
+    ``wide``, the file must record that setting of the flag."""
+    doc = json.loads(path.read_text())  # files run before the flag was recorded lack the key
+    if wide is not None and doc.get("wide_die_grid", wide) is not wide:
+        raise ValueError(f"{path}: not run with WIDE_DIE_GRID {wide}")
     return {c["case"]: many.outcome(c) | {"dies": (c.get("gc_mechanism") or {}).get("dies")}
-            for c in json.loads(path.read_text())["cases"]}  # fmt: skip
+            for c in doc["cases"]}  # fmt: skip
 
 
-def _outcomes(folder: Path) -> dict[str, dict]:
+def _outcomes(folder: Path, wide: bool) -> dict[str, dict]:
     """{case: outcome} of every case file under ``folder``."""
-    return {k: v for f in sorted(folder.glob("*.json")) for k, v in _outcomes_of(f).items()}
+    return {k: v for f in sorted(folder.glob("*.json")) for k, v in _outcomes_of(f, wide).items()}
 
 
 def meets(o: dict, with_waf: bool) -> bool:
@@ -147,8 +157,8 @@ def judge() -> list[str]:
     out += ["| drive | case | off | on | targets on | deciding |", "|---|---|---|---|---|---|"]
     fails = []
     for f in sorted((HERE / "fresh" / "wide").glob("*.json")):
-        on = _outcomes_of(f)
-        off = _outcomes_of(HERE / "fresh" / "off" / f.name)
+        on = _outcomes_of(f, True)
+        off = _outcomes_of(HERE / "fresh" / "off" / f.name, False)
         for case, o in on.items():
             with_waf = case.startswith("IOPS+WAF")
             ok = meets(o, with_waf)
@@ -162,7 +172,7 @@ def judge() -> list[str]:
     out += ["", "## fobmany's five (seen; reported, not deciding): flag on", ""]
     out += ["| drive | case | off (bench/results/fobmany/cases) | on |", "|---|---|---|---|"]
     for f in sorted((HERE / "fobmany").glob("*.json")):
-        on = _outcomes_of(f)
+        on = _outcomes_of(f, True)
         off = _outcomes_of(ROOT / "bench" / "results" / "fobmany" / "cases" / f.name)
         for case, o in on.items():
             out.append(f"| {f.stem} | {case} | {_fmt(off[case])} | {_fmt(o)} |")
@@ -176,7 +186,7 @@ def judge() -> list[str]:
             out.append(f"| {name} | {gain:.2f} | closed | both | identical (code path "
                        "unchanged) | | none |")  # fmt: skip
             continue
-        off, on = _outcomes(d_off), _outcomes(d_on)
+        off, on = _outcomes(d_off, False), _outcomes(d_on, True)
         for case in on:
             why = _harm(off[case], on[case], case.startswith("IOPS+WAF"))
             same = json.dumps(off[case], sort_keys=True) == json.dumps(on[case], sort_keys=True)
