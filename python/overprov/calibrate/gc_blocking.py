@@ -94,7 +94,10 @@ MAX_PARALLEL_UNITS = 8
 #: each only while the best cell so far has the most dies tried (the grid's top), and only when
 #: the figures gain more from queue depth than :data:`MAX_PARALLEL_UNITS` units can without GC
 #: (:func:`needs_wide_grid`): a fit that chose fewer dies, or figures 8 units explain, keep
-#: the grid above and its answer.
+#: the grid above and its answer. Evaluated under a pre-registered rule and not adopted: on
+#: fresh many-unit drives the IOPS-only answers stayed 34–41% off at the median, and two FEMU
+#: drives lost 5–6 points at worst (docs/calibrate-validation.md, "The blocking-GC reading's
+#: die grid past 8").
 WIDE_DIE_GRID = False
 #: Die counts past :data:`MAX_PARALLEL_UNITS` the wide grid tries (one plane each), their GC
 #: domains :data:`DOMAINS` and those of these counts up to the dies (a 64-die twin collects
