@@ -88,6 +88,21 @@ GC_MULTIPLANE_OFFSETS = 0
 GC_TRIGGER = "victim"
 #: The twin's parallel program units (dies × planes) at most: the die grid's top.
 MAX_PARALLEL_UNITS = 8
+#: Whether the die grid reaches past :data:`MAX_PARALLEL_UNITS` (many-unit drives: a queue of
+#: 32 keeping 16 to 64 dies busy) when a second queue depth identifies the dies; off by default
+#: (bench/results/blockdies/RULE.md). With it, :data:`WIDE_DIES` are tried one after another,
+#: each only while the best cell so far has the most dies tried (the grid's top), and only when
+#: the figures gain more from queue depth than :data:`MAX_PARALLEL_UNITS` units can without GC
+#: (:func:`needs_wide_grid`): a fit that chose fewer dies, or figures 8 units explain, keep
+#: the grid above and its answer. Evaluated under a pre-registered rule and not adopted: on
+#: fresh many-unit drives the IOPS-only answers stayed 34–41% off at the median, and two FEMU
+#: drives lost 5–6 points at worst (docs/calibrate-validation.md, "The blocking-GC reading's
+#: die grid past 8").
+WIDE_DIE_GRID = False
+#: Die counts past :data:`MAX_PARALLEL_UNITS` the wide grid tries (one plane each), their GC
+#: domains :data:`DOMAINS` and those of these counts up to the dies (a 64-die twin collects
+#: on 1 to 64 domains: many-unit drives collect per die or per line, not on 8 units).
+WIDE_DIES = (16, 32, 64)
 #: The nominal program time the twin is simulated at (per flash page); the fit scales it.
 NOMINAL_PROGRAM_US = 700.0
 #: Read time as a share of program time (tR/tPROG of the core's default NAND: 60/700).
@@ -240,6 +255,26 @@ def grid(identified: bool) -> list[Cell]:
             for d in DOMAINS if d <= n * pl]  # fmt: skip
 
 
+def wide_cells(dies: int) -> list[Cell]:
+    """The wide grid's cells of ``dies`` dies (:data:`WIDE_DIES`): one plane, domains
+    :data:`DOMAINS` and :data:`WIDE_DIES` up to the dies."""
+    return [(dies, 1, d) for d in sorted({*DOMAINS, *WIDE_DIES}) if d <= dies]
+
+
+def needs_wide_grid(pairs: list[tuple[float, int, float, int]]) -> bool:
+    """Whether IOPS figures at two queue depths at one level, ``(iops, qd, iops, qd)`` each, gain
+    more from the higher queue depth than :data:`MAX_PARALLEL_UNITS` units can without GC
+    (``min(qd, units)`` writes at once): only then can more dies be what the figures need."""
+    for a, qa, b, qb in pairs:
+        (lo, qlo), (hi, qhi) = sorted([(a, qa), (b, qb)], key=lambda t: t[1])
+        if qlo == qhi or lo <= 0:
+            continue
+        bound = min(qhi, MAX_PARALLEL_UNITS) / min(qlo, MAX_PARALLEL_UNITS)
+        if hi / lo > bound:
+            return True
+    return False
+
+
 @dataclass
 class BlockingReading:
     domains: int
@@ -330,6 +365,55 @@ def fits(points: list[fitmod.Point], queue_depth: int = fitmod.WORKLOAD_QD) -> b
     return bool(steady) and len(iops) >= 3
 
 
+def _score(
+    cell: Cell,
+    sims: dict[Run, tuple[float, float | None]],
+    steady: list[fitmod.Point],
+    other: list[fitmod.Point],
+    fresh: list[fitmod.Point],
+    *,
+    queue_depth: int,
+    qd_of: Callable[[fitmod.Point], int],
+    level_of: Callable[[float], float],
+    model_rel_sd: float,
+) -> tuple[float, float, float, list[dict[str, Any]]]:
+    """One grid cell's (χ², χ² of the residuals alone, fitted program time, residuals)."""
+    n, pl, d = cell
+
+    def model0(p: fitmod.Point) -> float:
+        if p.fresh:
+            return fob_iops(NOMINAL_PROGRAM_US, queue_depth, n, pl)
+        return sims[(n, pl, d, level_of(p.extra_op_percent), qd_of(p))][0]
+
+    figs = [(model0(p), p) for p in steady + other + fresh]
+    s = _log_scale(figs)
+    chi2 = 0.0
+    residuals = []
+    for m, p in figs:
+        e = math.log(m / p.iops) - s  # type: ignore[operator]
+        chi2 += (e / _sd(p)) ** 2
+        residuals.append({"extra_op_percent": p.extra_op_percent, "figure": "iops",
+                          "fresh": p.fresh, "queue_depth": qd_of(p),
+                          "log_error": e, "rel_sd": _sd(p)})  # fmt: skip
+    for p in steady:  # its WAF at the WAF figures: scored on the analytic reading's figures
+        waf = sims[(n, pl, d, level_of(p.extra_op_percent), queue_depth)][1]
+        if p.waf is not None and waf:
+            e = math.log(waf / p.waf)
+            chi2 += (e / max(p.waf_rel_sd, fitmod.MIN_REL_SD)) ** 2
+            residuals.append({"extra_op_percent": p.extra_op_percent, "figure": "waf",
+                              "fresh": False, "queue_depth": queue_depth, "log_error": e,
+                              "rel_sd": max(p.waf_rel_sd, fitmod.MIN_REL_SD)})  # fmt: skip
+    residual_chi2 = chi2
+    if len(figs) >= 3:  # each steady figure predicted from the others
+        for i, (m, p) in enumerate(figs):
+            if p.fresh:
+                continue
+            rest = figs[:i] + figs[i + 1 :]
+            e = math.log(m / p.iops) - _log_scale(rest)  # type: ignore[operator]
+            chi2 += (e / math.hypot(_sd(p), model_rel_sd)) ** 2
+    return chi2, residual_chi2, NOMINAL_PROGRAM_US * math.exp(s), residuals
+
+
 def fit(
     points: list[fitmod.Point],
     native_op: float,
@@ -355,55 +439,47 @@ def fit(
         return None
     identified = bool(other)
     cells = grid(identified)
-    runs = [(n, pl, d, level_of(p.extra_op_percent), qd_of(p)) for n, pl, d in cells
-            for p in steady + other]  # fmt: skip
-    sims = simulate_runs(native_op, runs, jobs=jobs, ftl=ftl, progress=progress)
+    sims: dict[Run, tuple[float, float | None]] = {}
+
+    def simulate(cells: list[Cell]) -> None:
+        runs = [(n, pl, d, level_of(p.extra_op_percent), qd_of(p)) for n, pl, d in cells
+                for p in steady + other]  # fmt: skip
+        sims.update(simulate_runs(native_op, runs, jobs=jobs, ftl=ftl, progress=progress))
+
+    simulate(cells)
     best: BlockingReading | None = None
-    candidates = []
-    for n, pl, d in cells:
+    candidates: list[dict[str, Any]] = []
 
-        def model0(p: fitmod.Point, n: int = n, pl: int = pl, d: int = d) -> float:
-            if p.fresh:
-                return fob_iops(NOMINAL_PROGRAM_US, queue_depth, n, pl)
-            return sims[(n, pl, d, level_of(p.extra_op_percent), qd_of(p))][0]
+    def score(cells: list[Cell]) -> None:
+        nonlocal best
+        for n, pl, d in cells:
+            chi2, residual_chi2, program_us, residuals = _score(
+                (n, pl, d), sims, steady, other, fresh, queue_depth=queue_depth,
+                qd_of=qd_of, level_of=level_of, model_rel_sd=model_rel_sd,
+            )  # fmt: skip
+            candidates.append({"dies": n, "planes_per_die": pl, "domains": d,
+                               "program_us": program_us, "chi2": chi2,
+                               "residual_chi2": residual_chi2})  # fmt: skip
+            if best is None or chi2 < best.chi2:
+                best = BlockingReading(d, program_us, chi2, queue_depth, native_op,
+                                       residuals=residuals, residual_chi2=residual_chi2, dies=n,
+                                       dies_identified=identified, ftl=ftl, planes=pl,
+                                       gc_multiplane=GC_MULTIPLANE and pl > 1,
+                                       multiplane_offsets=GC_MULTIPLANE_OFFSETS,
+                                       gc_trigger=GC_TRIGGER)  # fmt: skip
 
-        figs = [(model0(p), p) for p in steady + other + fresh]
-        s = _log_scale(figs)
-        chi2 = 0.0
-        residuals = []
-        for m, p in figs:
-            e = math.log(m / p.iops) - s  # type: ignore[operator]
-            chi2 += (e / _sd(p)) ** 2
-            residuals.append({"extra_op_percent": p.extra_op_percent, "figure": "iops",
-                              "fresh": p.fresh, "queue_depth": qd_of(p),
-                              "log_error": e, "rel_sd": _sd(p)})  # fmt: skip
-        for p in steady:  # its WAF at the WAF figures: scored on the analytic reading's figures
-            waf = sims[(n, pl, d, level_of(p.extra_op_percent), queue_depth)][1]
-            if p.waf is not None and waf:
-                e = math.log(waf / p.waf)
-                chi2 += (e / max(p.waf_rel_sd, fitmod.MIN_REL_SD)) ** 2
-                residuals.append({"extra_op_percent": p.extra_op_percent, "figure": "waf",
-                                  "fresh": False, "queue_depth": queue_depth, "log_error": e,
-                                  "rel_sd": max(p.waf_rel_sd, fitmod.MIN_REL_SD)})  # fmt: skip
-        residual_chi2 = chi2
-        if len(figs) >= 3:  # each steady figure predicted from the others
-            for i, (m, p) in enumerate(figs):
-                if p.fresh:
-                    continue
-                rest = figs[:i] + figs[i + 1 :]
-                e = math.log(m / p.iops) - _log_scale(rest)  # type: ignore[operator]
-                chi2 += (e / math.hypot(_sd(p), model_rel_sd)) ** 2
-        program_us = NOMINAL_PROGRAM_US * math.exp(s)
-        candidates.append({"dies": n, "planes_per_die": pl, "domains": d,
-                           "program_us": program_us, "chi2": chi2,
-                           "residual_chi2": residual_chi2})  # fmt: skip
-        if best is None or chi2 < best.chi2:
-            best = BlockingReading(d, program_us, chi2, queue_depth, native_op, residuals=residuals,
-                                   residual_chi2=residual_chi2, dies=n,
-                                   dies_identified=identified, ftl=ftl, planes=pl,
-                                   gc_multiplane=GC_MULTIPLANE and pl > 1,
-                                   multiplane_offsets=GC_MULTIPLANE_OFFSETS,
-                                   gc_trigger=GC_TRIGGER)  # fmt: skip
+    score(cells)
+    pairs = [(p.iops, qd_of(p), q.iops, queue_depth) for p in other for q in steady
+             if q.extra_op_percent == p.extra_op_percent]  # fmt: skip
+    if WIDE_DIE_GRID and identified and needs_wide_grid(pairs):  # type: ignore[arg-type]
+        for n in WIDE_DIES:  # grown while the best cell has the most dies tried
+            assert best is not None
+            if best.dies * best.planes < max(c[0] * c[1] for c in cells):
+                break
+            more = wide_cells(n)
+            simulate(more)
+            score(more)
+            cells = cells + more
     assert best is not None
     best.candidates = candidates
     return best
