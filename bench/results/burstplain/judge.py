@@ -19,30 +19,24 @@ from overprov.calibrate import burst_cycle, burst_start, cycle_evidence
 R = Path("bench/results/burstplain")
 BS = Path("bench/results/burststart")
 FW = Path("bench/foreign/results/femuwin")
-sys.path[:0] = ["bench/foreign", "bench"]
-import femu_end_to_end as e2e  # noqa: E402
-import flag_rule  # noqa: E402
 
-_spec = importlib.util.spec_from_file_location("femuwin_judge", FW / "judge.py")
-fw = importlib.util.module_from_spec(_spec)  # type: ignore[arg-type]
-_spec.loader.exec_module(fw)  # type: ignore[union-attr]
+
+def load(name: str, path: Path):  # noqa: ANN201
+    """A folder's script loaded as a module."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(mod)  # type: ignore[union-attr]
+    return mod
+
+
+bs = load("burststart_judge", BS / "judge.py")  # its ``judged``; it puts bench/ on the path
+fw = load("femuwin_judge", FW / "judge.py")  # its guards and ``zero_reading``
+e2e, flag_rule, judged = bs.e2e, bs.flag_rule, bs.judged
 
 FRESH = ("femu-52lun-56blk-thres55-3800us-ns82", "femu-56lun-50blk-thres52-4300us-ns84",
          "femu-60lun-46blk-thres54-3300us-ns80")  # fmt: skip
-LEVELS = (0.0, 10.0, 20.0, 30.0, 40.0)
 RISE = 0.01  # clause 3: one percentage point
 SAME = 1e-9  # clause 4 and the off arms' check
-
-
-def judged(folder: Path, truth: dict) -> dict | None:
-    """``e2e.judge``'s row, or None where the run failed or calibrate refused."""
-    if not (folder / "run.json").exists():
-        return None
-    try:
-        row = e2e.judge(truth, folder)
-    except (OSError, ValueError, KeyError, StopIteration):
-        return None
-    return None if "refused" in row else row
 
 
 def passes(r: dict) -> dict[str, bool]:
@@ -118,20 +112,43 @@ def same_prediction(a: Path, b: Path) -> bool:
     )
 
 
+def stored_cases() -> list[tuple[str, str, dict, dict[str, Path]]]:
+    """The stored cases, each as (its set, its name, its truth, {arm: folder}): burststart's half B
+    (off, late: stored; both: this folder) then femuwin's guards (off, plain: stored; both)."""
+    out = []
+    for row in (BS / "stored_half.txt").read_text().splitlines():
+        _, truth_path, name = row.split()
+        arms = {"off": BS / "stored" / f"{name}-off", "late": BS / "stored" / f"{name}-on",
+                "both": R / "stored" / f"{name}-both"}  # fmt: skip
+        out.append(("half B", name, json.loads(Path(truth_path).read_text()), arms))
+    for name, (_, truth_path) in fw.GUARDS.items():
+        arms = {"off": FW / "guard" / f"{name}-off", "plain": FW / "guard" / f"{name}-on",
+                "both": R / "guard" / f"{name}-both"}  # fmt: skip
+        out.append(("guard", name, json.loads(truth_path.read_text()), arms))
+    return out
+
+
+def fresh_truth(n: str) -> dict | None:
+    """Fresh drive ``n``'s truth (None where it was not run), its curve printed."""
+    tp = R / "femu" / f"{n}.json"
+    if not tp.exists():
+        return None
+    truth = json.loads(tp.read_text())
+    t = e2e.truth_curve(truth)
+    print(f"{n}: truth " + " ".join(f"{x:g}% WAF {t[x]['steady_waf']:.3f} IOPS "
+                                     f"{t[x]['steady_iops']:.0f}" for x in sorted(t)))  # fmt: skip
+    return truth
+
+
 def main() -> int:
     fails: list[str] = []
     print("## fresh FEMU drives (off = the measure's own prediction)")
     for n in FRESH:
-        tp = R / "femu" / f"{n}.json"
-        if not tp.exists():
+        truth = fresh_truth(n)
+        if truth is None:
             fails.append(f"{n}: clause 1, no truth (not run)")
             continue
-        truth = json.loads(tp.read_text())
         t = e2e.truth_curve(truth)
-        curve = " ".join(
-            f"{x:g}% WAF {t[x]['steady_waf']:.3f} IOPS {t[x]['steady_iops']:.0f}" for x in sorted(t)
-        )
-        print(f"{n}: truth {curve}")
         folder = R / "femu" / f"{n}-off"
         rows = {a: judged(R / "femu" / f"{n}-{a}", truth) for a in ("off", "late", "plain", "both")}
         if (folder / "run.json").exists():
@@ -160,29 +177,16 @@ def main() -> int:
         print(f"  {k}: {'same' if v else 'DIFFERS (its off arms must be predicted again)'}")
         if not v:
             fails.append(f"{k}: the stored off arm differs from today's code; not judged here")
-    print("\n## burststart's stored half B (off, late: stored; both: this folder)")
-    for row in (BS / "stored_half.txt").read_text().splitlines():
-        _, truth_path, name = row.split()
-        truth = json.loads(Path(truth_path).read_text())
-        off, late = (
-            judged(BS / "stored" / f"{name}-off", truth),
-            judged(BS / "stored" / f"{name}-on", truth),
-        )
-        both = judged(R / "stored" / f"{name}-both", truth)
-        for a, r in (("off", off), ("late", late), ("both", both)):
+    heads = {"half B": "burststart's stored half B (off, late: stored; both: this folder)",
+             "guard": "femuwin's guards (off, plain: stored; both: this folder)"}  # fmt: skip
+    for label, name, truth, folders in stored_cases():
+        if label in heads:
+            print(f"\n## {heads.pop(label)}")
+        rows = {a: judged(f, truth) for a, f in folders.items()}
+        for a, r in rows.items():
             print(line(name, a, r))
-        fails += compare(f"half B {name}", off, both, [late])
-    print("\n## femuwin's guards (off, plain: stored; both: this folder)")
-    for name, (_, truth_path) in fw.GUARDS.items():
-        truth = json.loads(truth_path.read_text())
-        off, plain = (
-            judged(FW / "guard" / f"{name}-off", truth),
-            judged(FW / "guard" / f"{name}-on", truth),
-        )
-        both = judged(R / "guard" / f"{name}-both", truth)
-        for a, r in (("off", off), ("plain", plain), ("both", both)):
-            print(line(name, a, r))
-        fails += compare(f"guard {name}", off, both, [plain])
+        fails += compare(f"{label} {name}", rows["off"], rows["both"],
+                         [r for a, r in rows.items() if a not in ("off", "both")])  # fmt: skip
     print("\n## generated drives")
     ok4, text4 = flag_rule.sim_no_harm(R / "sim.jsonl", "both", median_pts=SAME, worst_pts=SAME)
     sims = [json.loads(x) for x in (R / "sim.jsonl").read_text().splitlines() if x] if (

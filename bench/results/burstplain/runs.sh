@@ -24,7 +24,7 @@ for drive in "femu-52lun-56blk-thres55-3800us-ns82 --nchs 4 --luns-per-ch 13 --b
     done
     for arm in off late plain both; do lean $R/femu/$n-$arm; done
 done
-[ -e $R/sim.jsonl ] || sh $T sim $W $PY $R/sim_runs.py --seeds 9623,9624 --out $R/sim.jsonl
+[ -e $R/sim.jsonl ] || sh $T sim $W $PY bench/results/burstplain/sim_runs.py --seeds 9623,9624 --out $R/sim.jsonl
 # the stored off arms' check: predicted again with this commit's code
 B=bench/results/burststart F=bench/foreign/results/femuwin
 c=femu-37lun-74blk-thres53-3450us-ns84
@@ -39,7 +39,7 @@ while read case truth cname; do
         --truth $truth $BOTH
     lean $R/stored/$cname-both
 done < $B/stored_half.txt
-PYTHONPATH=python $PY $F/judge.py --list > $W/list.txt
+PYTHONPATH=python $PY bench/foreign/results/femuwin/judge.py --list > $W/list.txt
 grep '^guard ' $W/list.txt | while read _ gname folder truth; do
     [ -e $R/guard/$gname-both/run.json ] && continue
     sh $T guard-$gname-both $W $E repredict --case $folder --out $R/guard/$gname-both \

@@ -26,25 +26,9 @@ def sets() -> dict[str, list[dict[str, dict | None]]]:
         truth = json.loads((jd.R / "femu" / f"{n}.json").read_text())
         arms = ("off", "late", "plain", "both")
         out["fresh"].append({a: jd.judged(jd.R / "femu" / f"{n}-{a}", truth) for a in arms})
-    for row in (jd.BS / "stored_half.txt").read_text().splitlines():
-        _, truth_path, name = row.split()
-        truth = json.loads(Path(truth_path).read_text())
-        out["half B"].append(
-            {
-                "off": jd.judged(jd.BS / "stored" / f"{name}-off", truth),
-                "late": jd.judged(jd.BS / "stored" / f"{name}-on", truth),
-                "both": jd.judged(jd.R / "stored" / f"{name}-both", truth),
-            }
-        )
-    for name, (_, truth_path) in jd.fw.GUARDS.items():
-        truth = json.loads(truth_path.read_text())
-        out["guards"].append(
-            {
-                "off": jd.judged(jd.FW / "guard" / f"{name}-off", truth),
-                "plain": jd.judged(jd.FW / "guard" / f"{name}-on", truth),
-                "both": jd.judged(jd.R / "guard" / f"{name}-both", truth),
-            }
-        )
+    for label, _, truth, folders in jd.stored_cases():
+        key = "half B" if label == "half B" else "guards"
+        out[key].append({a: jd.judged(f, truth) for a, f in folders.items()})
     return out
 
 
