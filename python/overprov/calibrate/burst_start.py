@@ -30,7 +30,10 @@ above 1 are untouched. Off by default and not adopted: its rule (bench/results/b
 was not met (bench/results/burststart/verdict.md: on three fresh FEMU drives the 40% WAF figure's
 median error went 8.0 → 2.7% and every target held, but a stored deep-onset drive, 37 × 74, was
 refused: its 40% figure, now near the truth, lay 6.4% below its 0% figure read through a burst cycle
-its rounds do not show, +5.8%).
+its rounds do not show, +5.8%). Judged again together with
+``cycle_evidence.READ_PLAIN_WITHOUT_CYCLE`` (bench/results/burstplain/RULE.md), not met either
+(bench/results/burstplain/verdict.md): the pair answers 37 × 74 (WAF worst 7.2 → 0.6%), but a
+fresh deep-onset drive, 52 × 56, is refused where both flags off answer.
 """
 
 from __future__ import annotations

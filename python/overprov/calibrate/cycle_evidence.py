@@ -17,7 +17,10 @@ first level as read (the plain figures over the same stretch) where the fitted s
 below :data:`MIN_VARIANCE_RATIO`, 1: the sinusoid explains less per degree of freedom than the
 residual noise. Off by default: its rule (bench/foreign/results/femuwin/RULE.md) was not met
 (bench/foreign/results/femuwin/verdict.md: three fresh deep-onset drives met every target with
-it, but a stored one, L1 33 × 82, read its 10% WAF 2 points worse).
+it, but a stored one, L1 33 × 82, read its 10% WAF 2 points worse). Judged again together with
+``burst_start.LATE_START`` (bench/results/burstplain/RULE.md), not met either
+(bench/results/burstplain/verdict.md: a fresh deep-onset drive refused, 33 × 82 still loses its
+WAF target).
 """
 
 from __future__ import annotations
