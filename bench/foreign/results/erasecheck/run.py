@@ -102,6 +102,7 @@ def run_one(arm: str, name: str) -> Path:
     if name in TYPED:
         res, cpu = run_case(cmd, curve, case)
     if "levels" in res and others:
+        res["qd"] = curve[0]["queue_depth"]  # as evaluate.evaluate_case
         res["other_qd"] = evaluate.other_queue_depths(res, others, 1)
         for r in res["other_qd"]:
             r["fitted"] = (r["extra_op_percent"], r["queue_depth"]) in evaluate.qd_figures(case)
