@@ -1,5 +1,5 @@
 """The erase-cost reading at calibrate's plausibility gate (calibrate/erase_reading.py,
-``explains``, ``AT_THE_GATE``; OFFERED on by default): figures with FOB whose plain greedy fit
+``explains``, ``AT_THE_GATE``; OFFERED off by default): figures with FOB whose plain greedy fit
 misses them pass when an erase-cost fit explains them. NVMeVirt's drive K
 (bench/foreign/results/erasereading/nvmevirt-k.json: erase 4 ms for 128 pages, 31 µs a page
 against a 50 µs program) is refused without it (the plain fit misses its 40% IOPS by +61%);
@@ -42,13 +42,14 @@ def _gate(points: list[fitmod.Point]) -> str | None:
     return plausibility.fit_misses_its_points(points, fob)
 
 
-def test_hook_registered_and_on_by_default(monkeypatch) -> None:
-    """On by default since bench/foreign/results/erasegreedy/RULE-2.md; off, K is refused."""
+def test_hook_registered_and_off_by_default(monkeypatch) -> None:
+    """Off by default since bench/foreign/results/erasecheck/RULE.md (on by erasegreedy's
+    RULE-2.md before); off, K is refused; offered, an erase-cost fit explains it."""
     assert plausibility.ERASE_COST_EXPLAINS is erase_reading.explains
-    assert erase_reading.OFFERED is True and erase_reading.AT_THE_GATE is True
-    assert erase_reading.explains(_stored_k())
-    monkeypatch.setattr(erase_reading, "OFFERED", False)
+    assert erase_reading.OFFERED is False and erase_reading.AT_THE_GATE is True
     assert not erase_reading.explains(_stored_k())
+    monkeypatch.setattr(erase_reading, "OFFERED", True)
+    assert erase_reading.explains(_stored_k())
 
 
 @pytest.mark.parametrize("with_waf", [True, False])

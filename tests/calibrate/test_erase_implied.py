@@ -1,6 +1,7 @@
 """The erase-cost twins offered where the reading of the design the WAF figures imply fails
-(calibrate/erase_reading.py, WHEN_IMPLIED_FAILS under OFFERED, both on since
-bench/foreign/results/erasegreedy/RULE-2.md): NVMeVirt drive N
+(calibrate/erase_reading.py, WHEN_IMPLIED_FAILS under OFFERED, on by
+bench/foreign/results/erasegreedy/RULE-2.md, off by bench/foreign/results/erasecheck/RULE.md):
+NVMeVirt drive N
 (bench/foreign/results/erasegate/nvmevirt-n.json; bench/foreign/results/nvmen/DIAGNOSIS.md)
 has a greedy-shaped WAF, its plain greedy reading misses its 40% IOPS, and d-choices-4
 reproduces by trading WAF for IOPS: only with the sub-flag are the twins offered. A drive whose
@@ -57,9 +58,10 @@ def offered(monkeypatch):
     monkeypatch.setattr(erase_reading, "OFFERED", True)
 
 
-def test_on_by_default() -> None:
-    """Adopted by bench/foreign/results/erasegreedy/RULE-2.md (verdict.md)."""
-    assert erase_reading.OFFERED is True and erase_reading.WHEN_IMPLIED_FAILS is True
+def test_off_by_default() -> None:
+    """Adopted by bench/foreign/results/erasegreedy/RULE-2.md, off again by
+    bench/foreign/results/erasecheck/RULE.md (harm from OFFERED at a 2% spread)."""
+    assert erase_reading.OFFERED is False and erase_reading.WHEN_IMPLIED_FAILS is False
 
 
 def test_drive_n_needs_the_sub_flag(offered, monkeypatch) -> None:

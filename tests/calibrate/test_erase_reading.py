@@ -1,5 +1,5 @@
-"""The erase-cost form offered as a reading (calibrate/erase_reading.py, OFFERED, on by
-default since bench/foreign/results/erasegreedy/RULE-2.md): an erase-cost twin beside each
+"""The erase-cost form offered as a reading (calibrate/erase_reading.py, OFFERED, off by
+default since bench/foreign/results/erasecheck/RULE.md): an erase-cost twin beside each
 spare reading where no plain reading reproduces its fitted figures, weighed by the evidence
 with them. NVMeVirt's drive B (bench/foreign/results/nvmevirt/nvmevirt-b.json: an erase dearer
 a page than the program) calls for it; a drive whose FOB lies on the steady line, or whose
@@ -52,10 +52,9 @@ def _line_drive(fob_above_line: float = 1.0) -> list[fitmod.Point]:
     return [*pts, fitmod.Point(0.0, s.iops(0.0, 1.0) * fob_above_line, fresh=True)]
 
 
-def test_on_by_default_and_nothing_offered_off(monkeypatch) -> None:
-    """On by default since bench/foreign/results/erasegreedy/RULE-2.md; off, B has no twin."""
-    assert erase_reading.OFFERED is True
-    monkeypatch.setattr(erase_reading, "OFFERED", False)
+def test_off_by_default_and_nothing_offered_off() -> None:
+    """Off by default since bench/foreign/results/erasecheck/RULE.md; off, B has no twin."""
+    assert erase_reading.OFFERED is False
     assert not any(k.endswith(erase_reading.SUFFIX) for k in _weights(_stored_b(True)))
 
 

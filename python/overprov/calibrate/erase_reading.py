@@ -1,5 +1,6 @@
 """The erase-cost form offered as a reading of typed figures, weighed by the evidence with the
-plain ones (:data:`OFFERED`, on by default since bench/foreign/results/erasegreedy/RULE-2.md).
+plain ones (:data:`OFFERED`: adopted by bench/foreign/results/erasegreedy/RULE-2.md, off again
+since bench/foreign/results/erasecheck/RULE.md).
 
 **Why.** The erase-cost form (``erase_cost.py``: FOB read as t_cmd + t_page − t_erase, t_erase
 ≥ 0 FOB's gap below the steady line) met every target on fresh NVMeVirt drives with costly
@@ -29,7 +30,7 @@ it": with the form offered beside a plain reading that reproduces, its one more 
 FOB exactly and the likelihood (which has no charge for a parameter) would prefer it wherever
 FOB lies above the line at all — the case where the form everywhere harmed MQSim and FEMU.
 
-On by default, after three rules. Weighed first and not adopted
+Adopted after three rules, then turned off by a fourth. Weighed first and not adopted
 (bench/foreign/results/erasereading/verdict.md; docs/calibrate-validation.md, "The erase-cost
 form offered as a reading, weighed by the evidence"): on a fresh costly-erase NVMeVirt drive (J)
 it met every target the plain readings missed, and no held-out figure got worse anywhere (every
@@ -41,7 +42,10 @@ the targets, no harm, but fresh N missed its WAF target by its plain reading, on
 With :data:`WHEN_IMPLIED_FAILS` (bench/foreign/results/erasegreedy/verdict.md): read as
 greedy where no design is implied it harmed IOPS-only cases of J and N (not adopted); with no
 design implied without WAF, fresh R, S, T met every target of the plan case and no harm held
-over 21 cases: **adopted**, both flags on (bench/foreign/results/erasegreedy/RULE-2.md)."""
+over 21 cases: **adopted**, both flags on (bench/foreign/results/erasegreedy/RULE-2.md). Checked
+at a measured plan's 2% spread a figure (bench/foreign/results/erasecheck/RULE.md, verdict.md):
+on generated GC-reserve drive R6 :data:`OFFERED` moved the weight from d-choices-2 to
+greedy+erase and a held-out IOPS error grew by more than a point, so **both flags are off**."""
 
 from __future__ import annotations
 
@@ -55,9 +59,11 @@ from overprov.calibrate import fit as fitmod
 from overprov.errors import ConfigError
 
 #: Offer an erase-cost twin beside each reading where no plain reading reproduces its fitted
-#: figures (module doc), and the gate's hook (:data:`AT_THE_GATE`). On since
-#: bench/foreign/results/erasegreedy/RULE-2.md; off, typed figures are read as before.
-OFFERED = True
+#: figures (module doc), and the gate's hook (:data:`AT_THE_GATE`). On by
+#: bench/foreign/results/erasegreedy/RULE-2.md, off again by
+#: bench/foreign/results/erasecheck/RULE.md (harm at a 2% spread a figure); off, typed figures
+#: are read as before.
+OFFERED = False
 #: With :data:`OFFERED`: calibrate's plausibility gate (``plausibility.fit_misses_its_points``)
 #: passes figures with FOB whose plain fit misses them when an erase-cost fit explains them
 #: (:func:`explains`); off, it refuses on the plain fit alone, before any reading is offered
@@ -71,8 +77,9 @@ AT_THE_GATE = True
 #: bench/foreign/results/nvmen/DIAGNOSIS.md). Off: only where none reproduces. Weighed under
 #: bench/foreign/results/erasegreedy/RULE.md (not adopted: with greedy implied without WAF,
 #: IOPS-only cases were harmed) and bench/foreign/results/erasegreedy/RULE-2.md (none
-#: implied without WAF: adopted, on).
-WHEN_IMPLIED_FAILS = True
+#: implied without WAF: adopted, on); off with :data:`OFFERED` by
+#: bench/foreign/results/erasecheck/RULE.md.
+WHEN_IMPLIED_FAILS = False
 #: The suffix of an erase-cost twin's design in its reading's name (``prediction.json``).
 SUFFIX = "+erase"
 
