@@ -43,7 +43,7 @@ With :data:`WHEN_IMPLIED_FAILS` (bench/foreign/results/erasegreedy/verdict.md): 
 greedy where no design is implied it harmed IOPS-only cases of J and N (not adopted); with no
 design implied without WAF, fresh R, S, T met every target of the plan case and no harm held
 over 21 cases: **adopted**, both flags on (bench/foreign/results/erasegreedy/RULE-2.md). Checked
-at a measured plan's 2% spread a figure (bench/foreign/results/erasecheck/RULE.md, verdict.md):
+at a measured plan's 2% spread a figure (bench/foreign/results/erasecheck/verdict.md):
 on generated GC-reserve drive R6 :data:`OFFERED` moved the weight from d-choices-2 to
 greedy+erase and a held-out IOPS error grew by more than a point, so **both flags are off**."""
 
