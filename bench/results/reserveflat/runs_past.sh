@@ -2,7 +2,7 @@
 # Diagnosis only: FEMU's truth at levels between and past the stored truths' 0,10,20,30,40%, to
 # read where each deep-onset drive's WAF leaves its floor (same drives and harness as the stored
 # truths, femu.py's QD32 truth method). Usage from the repository root:
-#   sh bench/results/reserveflat/runs.sh /work/foreign-build/femu/femu-bbssd-harness WORK >> bench/results/reserveflat/runs.log
+#   sh bench/results/reserveflat/runs_past.sh /work/foreign-build/femu/femu-bbssd-harness WORK >> bench/results/reserveflat/runs.log
 set -e
 BIN=$1
 WORK=$2
