@@ -59,9 +59,7 @@ def verdict(form: gc_reserve.ReserveForm, points: list[fitmod.Point], onset: flo
     """(offered and passing the gate, the surrogate, residual χ² with the onset, its bound)."""
     try:
         s = form.fit(points)
-        ev = gc_reserve.with_onset(
-            evidence.assess(form, form.checked_points(points), cv), s, onset
-        )
+        ev = gc_reserve.with_onset(evidence.assess(form, form.checked_points(points), cv), s, onset)
         offered = form.called_for(points)
     except ConfigError as exc:
         return False, None, str(exc), None
@@ -74,9 +72,11 @@ def line(tag: str, ok: bool, s, chi2, bound, truth: dict[float, float]) -> str:
     if s is None:
         return f"    {tag}: fails ({chi2})"
     errs = ", ".join(f"{x:g}% {100 * (s.waf(x) / w - 1):+.1f}" for x, w in truth.items())
-    return (f"    {tag}: {'PASSES' if ok else 'refused'} (spare s {1 + s.native_op:.4f}, floor "
-            f"{s.waf_floor or 0:.3f}, residual chi2 with the onset {chi2:.2f}, bound {bound:.2f}); "
-            f"WAF vs truth (%): {errs}")  # fmt: skip
+    return (
+        f"    {tag}: {'PASSES' if ok else 'refused'} (spare s {1 + s.native_op:.4f}, floor "
+        f"{s.waf_floor or 0:.3f}, residual chi2 with the onset {chi2:.2f}, bound {bound:.2f}); "
+        f"WAF vs truth (%): {errs}"
+    )
 
 
 def main() -> int:
@@ -92,25 +92,56 @@ def main() -> int:
                 continue
             onset = onset_from_empty(m)
             cv = uncertainty.weighing_rel_sd(uncertainty.model_form_for(points, False))
-            print(f"  [{arm}] today's gate: "
-                  f"{plausibility.fit_misses_its_points(points, m.fob_iops, onset, None) or 'passes'}")  # fmt: skip
-            print(line("today (greedy reserve)", *verdict(
-                gc_reserve.ReserveForm(fitmod.waf_at, cv, onset=onset), points, onset, cv), truth))
+            gate = plausibility.fit_misses_its_points(points, m.fob_iops, onset, None)
+            print(f"  [{arm}] today's gate: {gate or 'passes'}")
+            print(
+                line(
+                    "today (greedy reserve)",
+                    *verdict(
+                        gc_reserve.ReserveForm(fitmod.waf_at, cv, onset=onset), points, onset, cv
+                    ),
+                    truth,
+                )
+            )
             discard_transient.SPARE_FROM_ONSET = False
             try:
-                print(line("A spare fitted to the onset", *verdict(
-                    gc_reserve.ReserveForm(fitmod.waf_at, cv, onset=onset), points, onset, cv),
-                    truth))  # fmt: skip
+                print(
+                    line(
+                        "A spare fitted to the onset",
+                        *verdict(
+                            gc_reserve.ReserveForm(fitmod.waf_at, cv, onset=onset),
+                            points,
+                            onset,
+                            cv,
+                        ),
+                        truth,
+                    )
+                )
             finally:
                 discard_transient.SPARE_FROM_ONSET = True
-            print(line("B floor from the WAF figure", *verdict(
-                WafFloorForm(fitmod.waf_at, cv, onset=onset), points, onset, cv), truth))
+            print(
+                line(
+                    "B floor from the WAF figure",
+                    *verdict(WafFloorForm(fitmod.waf_at, cv, onset=onset), points, onset, cv),
+                    truth,
+                )
+            )
             fig = {p.extra_op_percent: p.waf for p in points if not p.fresh}
             if fig[40.0] < fig[0.0]:
                 s_fig = diagnose.spare_through(fig[40.0], 40.0)
-                print(line(f"C spare through the 40% figure ({100 * (s_fig / onset - 1):+.1f}% "
-                           "vs onset)", *verdict(gc_reserve.ReserveForm(fitmod.waf_at, cv,
-                           onset=s_fig), points, onset, cv), truth))  # fmt: skip
+                print(
+                    line(
+                        f"C spare through the 40% figure ({100 * (s_fig / onset - 1):+.1f}% "
+                        "vs onset)",
+                        *verdict(
+                            gc_reserve.ReserveForm(fitmod.waf_at, cv, onset=s_fig),
+                            points,
+                            onset,
+                            cv,
+                        ),
+                        truth,
+                    )
+                )
             else:
                 print("    C: the 40% figure is not below the 0% one: no edge to place")
     t1 = os.times()

@@ -46,15 +46,24 @@ def main() -> int:
         off = [x for x, w in truth.items() if w < 0.99 * floor]
         s_truth = cf.diagnose.spare_through(truth[off[0]], off[0]) if off else None
         s_trig = (lines - held) / lines * doc["physical_bytes"] / doc["advertised_bytes"]
-        print(f"== {name}: onset {onset:.4f}; FEMU's trigger as a spare "
-              f"{s_trig:.4f} ({lines - held} of {lines} lines); spare through the truth's first level "
-              f"off the floor ({off[0] if off else '-'}%): {'%.4f' % s_truth if s_truth else 'n/a'}")
-        edge = {k: 100 * (1 - s / (1 + fitmod.rho_for_waf(floor)))
-                for k, s in (("onset", onset), ("truth", s_truth)) if s}  # fmt: skip
-        print("  edge (greedy meets the floor): "
-              + ", ".join(f"from the {k} {v:.1f}%" for k, v in edge.items()))
-        print(f"  {'level':>6} {'truth':>7} {'corner(onset)':>14} {'err':>7} "
-              f"{'corner(truth s)':>16} {'err':>7}")
+        print(
+            f"== {name}: onset {onset:.4f}; FEMU's trigger as a spare "
+            f"{s_trig:.4f} ({lines - held} of {lines} lines); spare through the truth's first "
+            f"level off the floor ({off[0] if off else '-'}%): {f'{s_truth:.4f}' if s_truth else 'n/a'}"
+        )
+        edge = {
+            k: 100 * (1 - s / (1 + fitmod.rho_for_waf(floor)))
+            for k, s in (("onset", onset), ("truth", s_truth))
+            if s
+        }
+        print(
+            "  edge (greedy meets the floor): "
+            + ", ".join(f"from the {k} {v:.1f}%" for k, v in edge.items())
+        )
+        print(
+            f"  {'level':>6} {'truth':>7} {'corner(onset)':>14} {'err':>7} "
+            f"{'corner(truth s)':>16} {'err':>7}"
+        )
         for x, w in truth.items():
             a = cf.diagnose.edge_form(onset, floor, x)
             row = f"  {x:>5g}% {w:>7.3f} {a:>14.3f} {100 * (a / w - 1):>+6.1f}%"
