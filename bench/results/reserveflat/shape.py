@@ -49,7 +49,8 @@ def main() -> int:
         print(
             f"== {name}: onset {onset:.4f}; FEMU's trigger as a spare "
             f"{s_trig:.4f} ({lines - held} of {lines} lines); spare through the truth's first "
-            f"level off the floor ({off[0] if off else '-'}%): {f'{s_truth:.4f}' if s_truth else 'n/a'}"
+            f"level off the floor ({off[0] if off else '-'}%): "
+            f"{f'{s_truth:.4f}' if s_truth else 'n/a'}"
         )
         edge = {
             k: 100 * (1 - s / (1 + fitmod.rho_for_waf(floor)))
