@@ -86,6 +86,8 @@ def main() -> None:
     print("|---|---|---|---|---|---|")
     for family, (run_n, met, ref, erase, left) in counts.items():
         print(f"| {family} | {run_n} | {met} of {run_n} | {ref} | {erase} | {left} |")
+    tot = [sum(n[i] for n in counts.values()) for i in range(5)]
+    print(f"| all | {tot[0]} | {tot[1]} of {tot[0]} | {tot[2]} | {tot[3]} | {tot[4]} |")
     print(f"\nCPU s of the cases run: {sum(cpu.values()):.0f}")
 
 
