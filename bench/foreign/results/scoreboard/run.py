@@ -34,6 +34,10 @@ PLAN = "IOPS+WAF 0+40, FOB"
 CAP_CPU_S = 120  # a case's calibrate run is stopped here (RLIMIT_CPU)
 BUDGET_CPU_S = 780  # no new case once the cases' CPU seconds reach this
 STOP_UTC = (7, 45)
+#: The cases' folder: ``cases`` (the first run, 7991d666's defaults) or, from the environment
+#: SCOREBOARD_CASES, another (``cases-now``: the run again after erasecheck turned the erase
+#: reading off; its own budget and stop time SCOREBOARD_BUDGET_CPU_S / SCOREBOARD_STOP_UTC).
+CASES_DIR = os.environ.get("SCOREBOARD_CASES", "cases")
 
 PASS1 = [  # (family, folder, stem): the drives each family's trust-table row was judged on
     ("FlashSim", f"{R}/flashsim", "flashsim-a"), ("FlashSim", f"{R}/flashsim", "flashsim-b"),
@@ -89,7 +93,7 @@ def order() -> list[tuple[str, str, str]]:
 
 def case_path(family: str, folder: str, stem: str) -> Path:
     tag = folder.removeprefix(R).strip("/").replace("/", "_") or "top"
-    return HERE / "cases" / f"{family}--{tag}--{stem}.json"
+    return HERE / CASES_DIR / f"{family}--{tag}--{stem}.json"
 
 
 def summary(res: dict) -> dict:
@@ -135,11 +139,14 @@ def cap() -> None:
 
 
 def run_all() -> None:
-    log = HERE / "runs.log"
+    log = HERE / ("runs.log" if CASES_DIR == "cases" else f"runs-{CASES_DIR}.log")
     spent = 0.0
     for family, folder, stem in order():
         now = datetime.datetime.now(datetime.UTC)
-        if spent >= BUDGET_CPU_S or (now.hour, now.minute) >= STOP_UTC:
+        budget = float(os.environ.get("SCOREBOARD_BUDGET_CPU_S", BUDGET_CPU_S))
+        given = os.environ.get("SCOREBOARD_STOP_UTC")
+        stop = tuple(int(x) for x in given.split(":")) if given else STOP_UTC
+        if spent >= budget or (now.hour, now.minute) >= stop:
             with log.open("a") as f:
                 f.write(f"{now:%H:%M:%S} stop: {spent:.0f} CPU s spent\n")
             return

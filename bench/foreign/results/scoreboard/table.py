@@ -2,6 +2,8 @@
 cases.md (one row a truth) and the per-family counts in table.md's first table.
 
     python bench/foreign/results/scoreboard/table.py > bench/foreign/results/scoreboard/cases.md
+    SCOREBOARD_CASES=cases-now python bench/foreign/results/scoreboard/table.py \
+        > bench/foreign/results/scoreboard/cases-now.md   # the run after erasecheck
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from run import order  # noqa: E402
+from run import CASES_DIR, order  # noqa: E402
 
 
 def pct(x: float | None) -> str:
@@ -22,7 +24,8 @@ def pct(x: float | None) -> str:
 
 def cpu_by_truth() -> dict[str, float]:
     got = {}
-    for line in (HERE / "runs.log").read_text().splitlines():
+    log = HERE / ("runs.log" if CASES_DIR == "cases" else f"runs-{CASES_DIR}.log")
+    for line in log.read_text().splitlines():
         m = re.match(r"\S+ \S+ (\S+): rc -?\d+, ([\d.]+) CPU s", line)
         if m:
             got[m.group(1)] = float(m.group(2))
@@ -61,7 +64,7 @@ def row(c: dict, cpu: float | None) -> str:
 def main() -> None:
     cpu = cpu_by_truth()
     cases = {}
-    for p in (HERE / "cases").glob("*.json"):
+    for p in (HERE / CASES_DIR).glob("*.json"):
         c = json.loads(p.read_text())
         cases[c["truth"]] = c
     print("| truth | case | IOPS median / worst (worst level) | WAF worst (level) | "
