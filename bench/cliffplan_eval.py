@@ -61,14 +61,16 @@ def buffers_arg(path: str) -> dict[tuple[int, float], int]:
     return {(int(r["seed"]), float(r["share"])): int(r["buffer_bytes"]) for r in rows}
 
 
-def written_truth(seed: int, share: float, work: Path) -> tuple[dict, str, Path]:
+def written_truth(
+    seed: int, share: float, work: Path, buffer_bytes: int = BUFFER_BYTES
+) -> tuple[dict, str, Path]:
     """One case's truth drawn as :func:`main` draws it (each seed's 1% case, then its 3% one,
     from ``random.Random(seed * 7919)``), its scale at 4 GiB of NAND, and its drive file
     written under ``work`` (for scripts that run single cases)."""
     rng = random.Random(seed * 7919)
     if share != 0.01:
         truth_drive(seed, 0.01, rng)
-    truth = truth_drive(seed, share, rng)
+    truth = truth_drive(seed, share, rng, buffer_bytes)
     scale = validation.scale_for(truth, 4 * 2**30)
     path = work / f"drive-{seed}-{share:g}.toml"
     path.write_text(twinmod.to_toml(truth) + "\n")
