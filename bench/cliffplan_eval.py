@@ -89,7 +89,9 @@ def single_cases(case, args: list[str]) -> int:  # noqa: ANN001 - (seed, share, 
     return 0
 
 
-def calibrated_again(seed: int, share: float, work: Path) -> tuple[dict, dict, float, dict]:
+def calibrated_again(
+    seed: int, share: float, work: Path, buffer_bytes: int = BUFFER_BYTES
+) -> tuple[dict, dict, float, dict]:
     """One case (:func:`written_truth`) calibrated as ``--probes-in-prediction`` runs it
     (:func:`calibrate`) under ``work``: its step's measurement (measurement.json's ``cliff``),
     twin.toml's drive, the twin's scale factor and the prediction's ``cliff`` (for the
@@ -98,7 +100,7 @@ def calibrated_again(seed: int, share: float, work: Path) -> tuple[dict, dict, f
 
     from overprov import measurement_file
 
-    _, scale, path = written_truth(seed, share, work)
+    _, scale, path = written_truth(seed, share, work, buffer_bytes)
     out = work / f"out-{seed}-{share:g}"
     pred = calibrate(path, scale, out, probes=True)
     doc = dict(measurement_file.load(out / "measurement.json").cliff or {})

@@ -39,21 +39,22 @@ def test_the_excess_bytes_are_what_the_buffer_holds():
     assert excess_bytes(s, 1, DIES_SLC, BS) < BUFFER
 
 
+def _cache_step(monkeypatch, flag: bool, y: list[float], buffer: float = BUFFER):
+    monkeypatch.setattr(cliff_series, "PAST_BUFFER_STEP", flag)
+    return cache_step(_series(y), bs_bytes=BS, buffer_bytes=buffer)
+
+
 def test_without_the_flag_the_straddled_fill_is_taken_for_the_cache(monkeypatch):
-    monkeypatch.setattr(cliff_series, "PAST_BUFFER_STEP", False)
-    step, rise, start = cache_step(_series(WITH_CACHE), bs_bytes=BS, buffer_bytes=BUFFER)
+    step, rise, start = _cache_step(monkeypatch, False, WITH_CACHE)
     assert not rise and start == 0
     # the level before is the median of rounds 1-3, which straddle the fill
-    assert step.iops_before == pytest.approx(MIXED)
-    assert step.iops_after == pytest.approx(DIES_SLC)
+    assert (step.iops_before, step.iops_after) == pytest.approx((MIXED, DIES_SLC))
 
 
 def test_with_the_flag_the_buffer_s_step_is_passed_over_to_the_cache_s(monkeypatch):
-    monkeypatch.setattr(cliff_series, "PAST_BUFFER_STEP", True)
-    step, rise, start = cache_step(_series(WITH_CACHE), bs_bytes=BS, buffer_bytes=BUFFER)
+    step, rise, start = _cache_step(monkeypatch, True, WITH_CACHE)
     assert not rise and start == 3
-    assert step.iops_before == pytest.approx(DIES_SLC)
-    assert step.iops_after == pytest.approx(DIES_TLC)
+    assert (step.iops_before, step.iops_after) == pytest.approx((DIES_SLC, DIES_TLC))
     assert step.time_s == pytest.approx(15 * ROUND_S)
     assert step.host_write_bytes_before == pytest.approx(BUFFER + 15 * ROUND_S * DIES_SLC * BS)
 
@@ -69,15 +70,12 @@ def test_with_the_flag_a_series_showing_only_the_buffer_has_no_cache_step(monkey
 
 @pytest.mark.parametrize("factor", [0.25, 2.0])
 def test_with_the_flag_a_step_the_buffer_does_not_explain_is_kept(monkeypatch, factor):
-    monkeypatch.setattr(cliff_series, "PAST_BUFFER_STEP", True)
-    step, _, start = cache_step(_series(WITH_CACHE), bs_bytes=BS, buffer_bytes=BUFFER * factor)
+    step, _, start = _cache_step(monkeypatch, True, WITH_CACHE, BUFFER * factor)
     assert start == 0 and step.iops_after == pytest.approx(DIES_SLC)
 
 
 def test_with_the_flag_a_cache_step_far_past_the_buffer_is_kept(monkeypatch):
     # no buffer step (the link under the dies' SLC rate): the cache's step, with many times
     # the buffer's bytes written above its level after, is the one found
-    monkeypatch.setattr(cliff_series, "PAST_BUFFER_STEP", True)
-    y = [DIES_SLC] * 20 + [DIES_TLC] * 12
-    step, _, start = cache_step(_series(y), bs_bytes=BS, buffer_bytes=BUFFER)
+    step, _, start = _cache_step(monkeypatch, True, [DIES_SLC] * 20 + [DIES_TLC] * 12)
     assert start == 0 and step.iops_after == pytest.approx(DIES_TLC)

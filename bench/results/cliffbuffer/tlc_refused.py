@@ -14,49 +14,30 @@ measured series and its step, and the fitted drives' series at each TLC program 
 from __future__ import annotations
 
 import sys
-import tomllib
 from pathlib import Path
 from typing import Any
 
-from cliffplan_eval import buffers_arg, calibrate, single_cases, written_truth
-from fit_refused import Recorder
-from overprov import measurement_file
-from overprov.calibrate import cliff, cliff_mix, cliff_prediction, cliff_series
-from overprov.calibrate import twin as twinmod
-from overprov.calibrate.cliff_step import measured_step, series
-from overprov.errors import ConfigError
+from cliffplan_eval import buffers_arg, calibrated_again, single_cases, written_truth
+from fit_refused import Recorder, fit_outcome, lifted_twin
+from overprov.calibrate import cliff, cliff_prediction, cliff_series
+from overprov.calibrate.cliff_step import measured_step
 
 HERE = Path(__file__).resolve().parent
 
 
 def case(seed: int, share: float, work: Path) -> dict[str, Any]:
     buffer = buffers_arg(str(HERE / "drives.json"))[(seed, share)]
-    truth, scale, path = written_truth(seed, share, work, buffer)
+    truth, scale, _ = written_truth(seed, share, work, buffer)
     cliff_series.PAST_BUFFER_STEP = True
-    out = work / f"out-{seed}-{share:g}"
-    pred = calibrate(path, scale, out, probes=True)
-    doc = dict(measurement_file.load(out / "measurement.json").cliff or {})
-    drive = tomllib.loads((out / "twin.toml").read_text())
-    tw_scale = twinmod.sim_scale(
-        drive["advertised_bytes"], drive["physical_bytes"] / drive["advertised_bytes"] - 1
-    )
+    doc, drive, tw_scale, pred = calibrated_again(seed, share, work, buffer)
     cliff_prediction.PROBES_IN_PREDICTION = True
-    fill = float(doc.get("buffer_fill_bytes") or 0.0)
-    twin, factor = cliff_prediction.cliff_twin(drive, tw_scale, fill)
-    bs = int(doc.get("bs_bytes", 4096))
-    s = series(doc)
-    plateau = cliff_prediction.measured_plateau(s, bs, fill, cliff_mix.MIX_CAPPED)
-    lifted = twin if plateau is None else cliff_prediction.lift_ceiling(twin, plateau, True)
+    s, bs, fill, _, factor, lifted = lifted_twin(doc, drive, tw_scale)
     step = measured_step(s, bs, fill)
     first = cliff_series.find_step(s, bs)[0]
     rec = Recorder()
     cliff.simulate_series = rec
     try:
-        f = cliff_prediction.fit(s, lifted, factor, bs, fill > 0, True)
-        outcome: Any = {"cache_bytes": f.cache_bytes, "slc_program_us": f.slc_program_us,
-                        "tlc_program_us": f.tlc_program_us}  # fmt: skip
-    except ConfigError as exc:
-        outcome = {"refused": str(exc)}
+        outcome = fit_outcome(s, lifted, factor, bs, fill)
     finally:
         cliff.simulate_series = rec.inner
     k = next(i for i, t in enumerate(s.times_s) if t >= step.time_s) if step else None
