@@ -32,7 +32,7 @@ from pathlib import Path
 from calibrate_bench import seeds_arg  # bench/ is on the path when run as a script
 from cliff_bench import MIX, _seconds
 from cpu_clock import cpu_s
-from overprov.calibrate import cliff, validation
+from overprov.calibrate import cliff, cliff_series, validation
 from overprov.calibrate import twin as twinmod
 from overprov.units import parse_size_bytes
 
@@ -41,21 +41,36 @@ ROOT = Path(__file__).resolve().parent.parent
 WITHIN, FAR, DECLINED_MAX, SHARE_MIN = 0.25, 0.50, 1 / 3, 0.80
 
 
-def truth_drive(seed: int, share: float, rng: random.Random) -> dict:
+#: the truths' write buffer (bytes), unless ``--buffers`` names another for a case
+BUFFER_BYTES = 4 * 2**20
+
+
+def truth_drive(
+    seed: int, share: float, rng: random.Random, buffer_bytes: int = BUFFER_BYTES
+) -> dict:
     d = validation.drive(seed)
     truth = cliff.with_cache(d, d["advertised_bytes"] * share, round(rng.uniform(150.0, 250.0), 1))
-    truth["config"]["timing"]["buffer"]["bytes"] = 4 * 2**20
+    truth["config"]["timing"]["buffer"]["bytes"] = buffer_bytes
     return truth
 
 
-def written_truth(seed: int, share: float, work: Path) -> tuple[dict, str, Path]:
+def buffers_arg(path: str) -> dict[tuple[int, float], int]:
+    """``--buffers``: a JSON file whose ``chosen`` rows give ``seed``, ``share`` and
+    ``buffer_bytes`` (bench/results/cliffbuffer/select_drives.py's drives.json)."""
+    rows = json.loads(Path(path).read_text())["chosen"]
+    return {(int(r["seed"]), float(r["share"])): int(r["buffer_bytes"]) for r in rows}
+
+
+def written_truth(
+    seed: int, share: float, work: Path, buffer_bytes: int = BUFFER_BYTES
+) -> tuple[dict, str, Path]:
     """One case's truth drawn as :func:`main` draws it (each seed's 1% case, then its 3% one,
     from ``random.Random(seed * 7919)``), its scale at 4 GiB of NAND, and its drive file
     written under ``work`` (for scripts that run single cases)."""
     rng = random.Random(seed * 7919)
     if share != 0.01:
         truth_drive(seed, 0.01, rng)
-    truth = truth_drive(seed, share, rng)
+    truth = truth_drive(seed, share, rng, buffer_bytes)
     scale = validation.scale_for(truth, 4 * 2**30)
     path = work / f"drive-{seed}-{share:g}.toml"
     path.write_text(twinmod.to_toml(truth) + "\n")
@@ -74,7 +89,9 @@ def single_cases(case, args: list[str]) -> int:  # noqa: ANN001 - (seed, share, 
     return 0
 
 
-def calibrated_again(seed: int, share: float, work: Path) -> tuple[dict, dict, float, dict]:
+def calibrated_again(
+    seed: int, share: float, work: Path, buffer_bytes: int = BUFFER_BYTES
+) -> tuple[dict, dict, float, dict]:
     """One case (:func:`written_truth`) calibrated as ``--probes-in-prediction`` runs it
     (:func:`calibrate`) under ``work``: its step's measurement (measurement.json's ``cliff``),
     twin.toml's drive, the twin's scale factor and the prediction's ``cliff`` (for the
@@ -83,7 +100,7 @@ def calibrated_again(seed: int, share: float, work: Path) -> tuple[dict, dict, f
 
     from overprov import measurement_file
 
-    _, scale, path = written_truth(seed, share, work)
+    _, scale, path = written_truth(seed, share, work, buffer_bytes)
     out = work / f"out-{seed}-{share:g}"
     pred = calibrate(path, scale, out, probes=True)
     doc = dict(measurement_file.load(out / "measurement.json").cliff or {})
@@ -109,6 +126,12 @@ _CLI_WITH_PROBES = (
 )
 
 
+#: set in calibrate's process too with ``--past-buffer-step`` (bench/results/cliffbuffer/RULE.md)
+_PAST_BUFFER_STEP = (
+    "from overprov.calibrate import cliff_series; cliff_series.PAST_BUFFER_STEP = True; "
+)
+
+
 #: the same with ``cliff_mix.MIX_CAPPED`` off (bench/results/clifflift/RULE.md's form)
 _CLI_WITH_PROBES_UNCAPPED = _CLI_WITH_PROBES.replace(
     "c.PROBES_IN_PREDICTION = True; ",
@@ -124,6 +147,8 @@ def calibrate(
     calibrate process, and with ``mix_capped`` False ``cliff_mix.MIX_CAPPED`` off there); its
     prediction's ``cliff`` (or the error it ended with)."""
     with_probes = _CLI_WITH_PROBES if mix_capped else _CLI_WITH_PROBES_UNCAPPED
+    if cliff_series.PAST_BUFFER_STEP:
+        with_probes = _PAST_BUFFER_STEP + with_probes
     cli = ["-c", with_probes] if probes else ["-m", "overprov"]
     cmd = [sys.executable, *cli, "calibrate", f"sim:{path}@{scale}", "--cliff",
            "--extra-op", "0,20", "--no-progress", "--out", str(out)]  # fmt: skip
@@ -191,8 +216,9 @@ def _judged(pred: dict, true: cliff.Cliff | None) -> dict:
 
 
 def one(seed: int, share: float, rng: random.Random, physical: float, work: Path,
-        also_workloads: list[str], probes: bool = False) -> dict:  # fmt: skip
-    truth = truth_drive(seed, share, rng)
+        also_workloads: list[str], probes: bool = False,
+        buffer_bytes: int = BUFFER_BYTES) -> dict:  # fmt: skip
+    truth = truth_drive(seed, share, rng, buffer_bytes)
     scale = validation.scale_for(truth, physical)
     path = work / f"drive-{seed}-{share:g}.toml"
     path.write_text(twinmod.to_toml(truth) + "\n")
@@ -202,6 +228,7 @@ def one(seed: int, share: float, rng: random.Random, physical: float, work: Path
         "drive": f"generated {seed}, cache {100 * share:g}%", "scale": scale,
         "true_cache_bytes": truth["config"]["timing"]["slc"]["max_bytes"],
         "true_slc_program_us": truth["config"]["timing"]["slc"]["program_us"],
+        "true_buffer_bytes": buffer_bytes,
         "calibrate_cpu_s": round(cpu_s() - t0, 2), "cliff": pred,
     }  # fmt: skip
     for state, key in (("none", "purged"), ("sequential", "filled")):
@@ -317,7 +344,18 @@ def main() -> int:
         help="calibrate (and the --also-workloads refits) with cliff_prediction."
         "PROBES_IN_PREDICTION set (bench/results/cliffread/RULE.md)",
     )  # fmt: skip
+    ap.add_argument(
+        "--past-buffer-step", action="store_true",
+        help="calibrate (and the refits) with cliff_series.PAST_BUFFER_STEP set "
+        "(bench/results/cliffbuffer/RULE.md)",
+    )  # fmt: skip
+    ap.add_argument(
+        "--buffers", type=buffers_arg, default={},
+        help="a JSON file of the cases' write buffers (its 'chosen' rows: seed, share, "
+        "buffer_bytes); a case it does not name keeps 4 MiB",
+    )  # fmt: skip
     args = ap.parse_args()
+    cliff_series.PAST_BUFFER_STEP = args.past_buffer_step
     if args.probes_in_prediction:
         from overprov.calibrate import cliff_prediction
 
@@ -331,16 +369,17 @@ def main() -> int:
             rng = random.Random(seed * 7919)
             for share in shares:
                 also_wl = [w for w in args.also_workloads.split(";") if w]
-                rows.append(
-                    one(seed, share, rng, physical, Path(tmp), also_wl, args.probes_in_prediction)
-                )
+                buffer = args.buffers.get((seed, share), BUFFER_BYTES)
+                rows.append(one(seed, share, rng, physical, Path(tmp), also_wl,
+                                args.probes_in_prediction, buffer))  # fmt: skip
     verdicts = {key: verdict(rows, key) for key in ("purged", "filled")}
     check = {key: check_verdict(rows, key) for key in ("purged", "filled")}
     if args.probes_in_prediction and "qd8,read0" in args.also_workloads.split(";"):
         check["writes"] = writes_verdict(rows)
     doc = {"rows": rows, "verdicts": verdicts, "cliffcheck_verdicts": check,
            "cpu_s": round(cpu_s() - t0, 1),
-           "probes_in_prediction": args.probes_in_prediction}  # fmt: skip
+           "probes_in_prediction": args.probes_in_prediction,
+           "past_buffer_step": args.past_buffer_step}  # fmt: skip
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(doc, indent=1) + "\n")
     print(markdown(rows))

@@ -77,6 +77,30 @@ class Recorder:
         return s
 
 
+def lifted_twin(doc: dict[str, Any], drive: dict[str, Any], tw_scale: str) -> tuple:
+    """The prediction's steps up to the fit, as ``cliff_prediction.predict`` makes them with
+    ``PROBES_IN_PREDICTION``: the measured series, its request size, the buffer's fill, the
+    cliff twin and its scale, and the twin lifted only under the measured plateau."""
+    fill = float(doc.get("buffer_fill_bytes") or 0.0)
+    twin, factor = cliff_prediction.cliff_twin(drive, tw_scale, fill)
+    bs = int(doc.get("bs_bytes", 4096))
+    s = series(doc)
+    plateau = cliff_prediction.measured_plateau(s, bs, fill, cliff_mix.MIX_CAPPED)
+    lifted = twin if plateau is None else cliff_prediction.lift_ceiling(twin, plateau, True)
+    return s, bs, fill, twin, factor, lifted
+
+
+def fit_outcome(s: Any, lifted: dict[str, Any], factor: Any, bs: int, fill: float) -> dict:
+    """``cliff_prediction.fit`` as the prediction calls it (past the buffer's fill where there
+    is one, the plateau read past it): the fitted cache and times, or why it was refused."""
+    try:
+        f = cliff_prediction.fit(s, lifted, factor, bs, fill > 0, True)
+    except ConfigError as exc:
+        return {"refused": str(exc)}
+    return {"cache_bytes": f.cache_bytes, "slc_program_us": f.slc_program_us,
+            "tlc_program_us": f.tlc_program_us}  # fmt: skip
+
+
 def case(seed: int, share: float, work: Path) -> dict[str, Any]:
     truth, scale, path = written_truth(seed, share, work)
     out = work / f"out-{seed}-{share:g}"
@@ -92,22 +116,12 @@ def case(seed: int, share: float, work: Path) -> dict[str, Any]:
     )
     cliff_prediction.PROBES_IN_PREDICTION = True
     cliff_refit.REFIT_REFUSED = False  # the fit as calibrate made it (the diagnosis came first)
-    fill = float(doc.get("buffer_fill_bytes") or 0.0)
-    twin, factor = cliff_prediction.cliff_twin(drive, tw_scale, fill)
-    bs = int(doc.get("bs_bytes", 4096))
-    s = series(doc)
-    plateau = cliff_prediction.measured_plateau(s, bs, fill, cliff_mix.MIX_CAPPED)
-    lifted = twin if plateau is None else cliff_prediction.lift_ceiling(twin, plateau, True)
+    s, bs, fill, twin, factor, lifted = lifted_twin(doc, drive, tw_scale)
     step = measured_step(s, bs, fill)
     rec = Recorder()
     cliff.simulate_series = rec
     try:
-        try:
-            f = cliff_prediction.fit(s, lifted, factor, bs, fill > 0, True)
-            outcome: Any = {"cache_bytes": f.cache_bytes, "slc_program_us": f.slc_program_us,
-                            "tlc_program_us": f.tlc_program_us}  # fmt: skip
-        except ConfigError as exc:
-            outcome = {"refused": str(exc)}
+        outcome = fit_outcome(s, lifted, factor, bs, fill)
         fit_calls = rec.calls
         rec.calls = []
         # the plateau as the bisection reads it, over the SLC program times

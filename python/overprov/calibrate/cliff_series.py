@@ -23,6 +23,15 @@ from dataclasses import asdict, dataclass
 
 #: how close a step's host bytes must come to the buffer's fill to be taken for it
 BUFFER_FILL_TOLERANCE = 0.15
+#: With this flag (off by default: bench/results/cliffbuffer/RULE.md), :func:`cache_step` also
+#: takes a first drop for the write buffer's where the host bytes the series wrote above the
+#: level after it, up to the interval that fell (:func:`excess_bytes`: what a buffer fed at the
+#: series' rate and drained at the level after holds), come within
+#: :data:`BUFFER_FILL_TOLERANCE` of the buffer's bytes: a test that needs no level before, which
+#: a median over a few intervals straddling the fill misreads (bench/results/cliffbuffer/
+#: DIAGNOSIS.md). The calibrate step's series then runs on past it (``cliff_step.found``), to
+#: the cache's step or its drive-write bound.
+PAST_BUFFER_STEP = False
 
 
 @dataclass(frozen=True)
@@ -140,6 +149,14 @@ def buffer_fill_bytes(iops_in: float, iops_out: float, buffer_bytes: float) -> f
     return buffer_bytes * iops_in / (iops_in - iops_out)
 
 
+def excess_bytes(s: Series, k: int, after_iops: float, bs_bytes: int = 4096) -> float:
+    """The host bytes ``s`` wrote above ``after_iops`` over its intervals 0 to ``k``
+    (included): a write buffer fed at the series' rate and drained at ``after_iops`` holds
+    these at the end of interval ``k`` (the one its fill fell in), whatever the levels were."""
+    dt = [t - (s.times_s[i - 1] if i else 0.0) for i, t in enumerate(s.times_s)]
+    return sum((s.write_iops[i] - after_iops) * dt[i] for i in range(k + 1)) * bs_bytes
+
+
 def cache_step(
     s: Series, *, bs_bytes: int = 4096, min_drop: float = 0.1, rise: bool | None = None,
     buffer_bytes: float = 0.0,
@@ -149,7 +166,9 @@ def cache_step(
     says) is passed over where it is a drop at the host bytes a write buffer of
     ``buffer_bytes`` (full-size bytes: a simulated drive's buffer ÷ its scale) fills at, taking
     writes at the level before and drained at the level of the next three intervals (within
-    ``BUFFER_FILL_TOLERANCE``): then the step after it, its level before read from the
+    ``BUFFER_FILL_TOLERANCE``; with :data:`PAST_BUFFER_STEP` also where the
+    :func:`excess_bytes` up to the interval that fell come within it of ``buffer_bytes``):
+    then the step after it, its level before read from the
     interval after the one the buffer's fill fell in, or (None, True, 0) where none follows
     (the series shows the buffer, not the cache; a cache ending just where the buffer would
     fill is not told from it, and is left unfitted rather than mistaken)."""
@@ -168,7 +187,11 @@ def cache_step(
     if not drained:
         return first, is_rise, 0
     fill = buffer_fill_bytes(first.iops_before, statistics.median(drained), buffer_bytes)
-    if abs(first.host_write_bytes_before / fill - 1) > BUFFER_FILL_TOLERANCE:
+    near = abs(first.host_write_bytes_before / fill - 1) <= BUFFER_FILL_TOLERANCE
+    if not near and PAST_BUFFER_STEP:
+        held = excess_bytes(s, k, statistics.median(drained), bs_bytes)
+        near = abs(held / buffer_bytes - 1) <= BUFFER_FILL_TOLERANCE
+    if not near:
         return first, is_rise, 0
     later, later_rise = step(k + 1)
     if later is None:
