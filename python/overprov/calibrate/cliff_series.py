@@ -28,9 +28,9 @@ BUFFER_FILL_TOLERANCE = 0.15
 #: level after it, up to the interval that fell (:func:`excess_bytes`: what a buffer fed at the
 #: series' rate and drained at the level after holds), come within
 #: :data:`BUFFER_FILL_TOLERANCE` of the buffer's bytes: a test that needs no level before, which
-#: a median over a few intervals straddling the fill misreads (bench/results/cliffbuffer/
-#: DIAGNOSIS.md). The calibrate step's series then runs on past it (``cliff_step.found``), to
-#: the cache's step or its drive-write bound.
+#: a median over a few intervals straddling the fill misreads
+#: (bench/results/cliffbuffer/DIAGNOSIS.md). The calibrate step's series then runs on past it
+#: (``cliff_step.found``), to the cache's step or its drive-write bound.
 PAST_BUFFER_STEP = False
 
 
