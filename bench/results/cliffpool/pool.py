@@ -4,7 +4,8 @@ counted as ``cliffplan_eval.check_verdict`` counts one rule (P1: predicted of th
 truth cliff; P2: within 25% in both figures of the predicted), pooled and per rule; each
 rerun's purged truth compared with the one its rule recorded; the per-case table.
 
-    PYTHONPATH=python:bench python bench/results/cliffpool/pool.py > bench/results/cliffpool/pool.json
+    PYTHONPATH=python:bench python bench/results/cliffpool/pool.py \
+        > bench/results/cliffpool/pool.json
 """
 
 from __future__ import annotations
@@ -44,23 +45,32 @@ def main() -> int:
     for name in RERUN:
         doc = json.loads((HERE / f"runs_{name}.json").read_text())
         cpu += doc["cpu_s"]
-        old = {r["drive"]: r for r in json.loads((HERE.parent / name / "runs.json").read_text())["rows"]}
+        recorded = json.loads((HERE.parent / name / "runs.json").read_text())["rows"]
+        old = {r["drive"]: r for r in recorded}
         groups[name] = doc["rows"]
         moved += [r["drive"] for r in doc["rows"] if _truth_moved(r, old[r["drive"]])]
     groups[RECORDED] = json.loads((HERE.parent / RECORDED / "runs.json").read_text())["rows"]
     pooled = [r for rows in groups.values() for r in rows]
     out = {
         "pooled": {k: check_verdict(pooled, k) for k in ("purged", "filled")},
-        "per_rule": {n: {k: check_verdict(rows, k) for k in ("purged", "filled")}
-                     for n, rows in groups.items()},  # fmt: skip
+        "per_rule": {
+            n: {k: check_verdict(rows, k) for k in ("purged", "filled")}
+            for n, rows in groups.items()
+        },  # fmt: skip
         "truths_moved": moved,
         "rerun_cpu_s": round(cpu, 1),
         "bounds": {"predicted_min": CHECK_PREDICTED_MIN, "within_min": CHECK_WITHIN_MIN},
         "table": [
-            {"rule": n, "drive": r["drive"], "fitted_gb": ((r["cliff"] or {}).get("fit") or {})
-             .get("cache_bytes", 0) / 1e9, "true_gb": r["true_cache_bytes"] / 1e9,
-             "purged": _cell(r, "purged"), "filled": _cell(r, "filled")}
-            for n, rows in groups.items() for r in rows
+            {
+                "rule": n,
+                "drive": r["drive"],
+                "fitted_gb": ((r["cliff"] or {}).get("fit") or {}).get("cache_bytes", 0) / 1e9,
+                "true_gb": r["true_cache_bytes"] / 1e9,
+                "purged": _cell(r, "purged"),
+                "filled": _cell(r, "filled"),
+            }
+            for n, rows in groups.items()
+            for r in rows
         ],  # fmt: skip
     }
     json.dump(out, sys.stdout, indent=1)
