@@ -57,6 +57,13 @@ def main() -> int:
             n: {k: check_verdict(rows, k) for k in ("purged", "filled")}
             for n, rows in groups.items()
         },  # fmt: skip
+        "per_share": {
+            s: {
+                k: check_verdict([r for r in pooled if r["drive"].endswith(s)], k)
+                for k in ("purged", "filled")
+            }
+            for s in ("cache 1%", "cache 3%")
+        },
         "truths_moved": moved,
         "rerun_cpu_s": round(cpu, 1),
         "bounds": {"predicted_min": CHECK_PREDICTED_MIN, "within_min": CHECK_WITHIN_MIN},
