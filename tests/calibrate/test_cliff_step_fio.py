@@ -72,7 +72,7 @@ def test_a_read_probe_runs_through_fio_and_its_reads_are_read_back(tmp_path, mon
     fill.read(tmp_path / "fio" / "cliff-probe-after-fill.fio")
     assert fill["global"]["rw"] == "write"
     note = cliff_prediction.probes_note({"after": out, "before": out})
-    assert note.startswith("measured and used in the prediction from purged")
-    monkeypatch.setattr(cliff_prediction, "PROBES_IN_PREDICTION", False)
+    assert note.startswith("measured and kept, not used in the prediction")  # the default
+    monkeypatch.setattr(cliff_prediction, "PROBES_IN_PREDICTION", True)
     note = cliff_prediction.probes_note({"after": out, "before": out})
-    assert note.startswith("measured and kept, not used in the prediction")
+    assert note.startswith("measured and used in the prediction from purged")
