@@ -50,6 +50,15 @@ def stored_cases() -> list[tuple[str, str, dict, dict[str, Path]]]:
     return out
 
 
+def judge_case(label: str, name: str, truth: dict, arms: dict[str, Path]):  # noqa: ANN201
+    """Each arm's row printed; (the clauses 1-3 failures of both against off, the rows)."""
+    rows = {a: judged(f, truth) for a, f in arms.items()}
+    for a, r in rows.items():
+        print(bp.line(name, a, r))
+    others = [r for a, r in rows.items() if a not in ("off", "both")]
+    return bp.compare(label, rows["off"], rows["both"], others), rows
+
+
 def main() -> int:
     fails: list[str] = []
     print("## fresh FEMU drives (off, late: the stored measure and its late repredict)")
@@ -62,53 +71,19 @@ def main() -> int:
         run = arms["off"] / "run.json"
         if run.exists():
             print(f"  onset {json.loads(run.read_text())['onset_spare_factor']}")
-        rows = {a: judged(f, truth) for a, f in arms.items()}
-        for a, r in rows.items():
-            print(bp.line(n, a, r))
-        fails += bp.compare(n, rows["off"], rows["both"], [rows["late"], rows["near"]])
+        got, rows = judge_case(n, n, truth, arms)
+        fails += got
         for a in ("late", "near"):
             got = bp.compare(n, rows["off"], rows[a], [])
             print(f"  reported, {a} alone against off: " + ("; ".join(got) or "clauses 1-3 hold"))
-    print("\n## stored off arms, predicted again (check/)")
-    c37, c33 = "femu-37lun-74blk-thres53-3450us-ns84", "femu-33lun-82blk-thres56-3750us-ns81"
-    checks = {
-        "burststart": bp.same_prediction(
-            R / "check" / f"stored-{c37}-off", bp.BS / "stored" / f"{c37}-off"
-        ),
-        "femuwin": bp.same_prediction(
-            R / "check" / f"guard-{c33}-off", bp.FW / "guard" / f"{c33}-off"
-        ),
-    }
-    for k, v in checks.items():
-        print(f"  {k}: {'same' if v else 'DIFFERS (its off arms must be predicted again)'}")
-        if not v:
-            fails.append(f"{k}: the stored off arm differs from today's code; not judged here")
+    fails += bp.off_arm_checks(R / "check")
     heads = {"half B": "burststart's stored half B (off, late: stored; both: this folder)",
              "guard": "femuwin's guards (off: stored; both: this folder)"}  # fmt: skip
     for label, name, truth, folders in stored_cases():
         if label in heads:
             print(f"\n## {heads.pop(label)}")
-        rows = {a: judged(f, truth) for a, f in folders.items()}
-        for a, r in rows.items():
-            print(bp.line(name, a, r))
-        fails += bp.compare(f"{label} {name}", rows["off"], rows["both"],
-                            [r for a, r in rows.items() if a not in ("off", "both")])  # fmt: skip
-    print("\n## generated drives")
-    ok4, text4 = flag_rule.sim_no_harm(R / "sim.jsonl", "both", median_pts=bp.SAME,
-                                       worst_pts=bp.SAME)  # fmt: skip
-    sims = [json.loads(x) for x in (R / "sim.jsonl").read_text().splitlines() if x] if (
-        R / "sim.jsonl").exists() else []  # fmt: skip
-    by = {(s["seed"], s["both"]): s for s in sims}
-    for seed in sorted({s["seed"] for s in sims}):
-        a, b = by.get((seed, True)), by.get((seed, False))
-        for k in ("median_abs_rel_error", "worst_abs_rel_error"):
-            ok4 = ok4 and a is not None and b is not None and abs(a[k] - b[k]) <= bp.SAME
-    print(f"  {text4}")
-    verdict = {
-        "1-3 FEMU cases (both against off)": (not fails, "; ".join(fails) or "every case holds"),
-        "4 generated drives identical": (ok4, text4),
-    }
-    flag_rule.print_verdict(verdict)
+        fails += judge_case(f"{label} {name}", name, truth, folders)[0]
+    flag_rule.femu_and_sim_verdict(fails, R / "sim.jsonl", "both", bp.SAME)
     return 0
 
 

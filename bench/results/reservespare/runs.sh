@@ -8,7 +8,7 @@
 set -u
 H=$1 W=$2 STAGE=$3 R=bench/results/reservespare PY=${PY:-/work/main/.venv/bin/python}
 E="$PY bench/foreign/femu_end_to_end.py" T=bench/foreign/results/femufix/timed.sh
-BP=bench/results/burstplain BS=bench/results/burststart F=bench/foreign/results/femuwin
+BP=bench/results/burstplain BS=bench/results/burststart
 BOTH="--late-start --spare-near-onset"
 mkdir -p $W $R/femu $R/stored $R/guard $R/check
 lean() { rm -rf "$1/fit" "$1/progress.log"; }
@@ -39,26 +39,23 @@ for n in $(echo "$FRESH" | cut -d' ' -f1) femu-52lun-56blk-thres55-3800us-ns82 \
 done
 [ -e $R/sim.jsonl ] || sh $T sim $W $PY bench/results/reservespare/sim_runs.py --seeds 9651,9652 --out $R/sim.jsonl
 # the stored off arms' check: predicted again with this commit's code (burstplain's)
-c=femu-37lun-74blk-thres53-3450us-ns84
-[ -e $R/check/stored-$c-off/run.json ] || sh $T check-$c $W $E repredict \
-    --case bench/foreign/results/femudeadline/$c --out $R/check/stored-$c-off \
-    --truth bench/foreign/results/gatefix/$c.json
-c=femu-33lun-82blk-thres56-3750us-ns81
-[ -e $R/check/guard-$c-off/run.json ] || sh $T check-$c $W $E repredict \
-    --case bench/foreign/results/gatefix/$c-on --out $R/check/guard-$c-off \
-    --spare-from-onset --reserve-gate --truth bench/foreign/results/gatefix/$c.json
-while read case truth cname; do
-    [ -e $R/stored/$cname-both/run.json ] && continue
-    sh $T stored-$cname-both $W $E repredict --case $case --out $R/stored/$cname-both \
-        --truth $truth $BOTH
-    lean $R/stored/$cname-both
-done < $BS/stored_half.txt
-PYTHONPATH=python $PY $F/judge.py --list > $W/list.txt
-grep '^guard ' $W/list.txt | while read _ gname folder truth; do
-    [ -e $R/guard/$gname-both/run.json ] && continue
-    sh $T guard-$gname-both $W $E repredict --case $folder --out $R/guard/$gname-both \
-        --spare-from-onset --reserve-gate $BOTH --truth $truth
-    lean $R/guard/$gname-both
+while read kind c src flags; do
+    [ -e $R/check/$kind-$c-off/run.json ] || sh $T check-$c $W $E repredict --case $src \
+        --out $R/check/$kind-$c-off $flags --truth bench/foreign/results/gatefix/$c.json
+done <<LIST
+stored femu-37lun-74blk-thres53-3450us-ns84 bench/foreign/results/femudeadline/femu-37lun-74blk-thres53-3450us-ns84
+guard femu-33lun-82blk-thres56-3750us-ns81 bench/foreign/results/gatefix/femu-33lun-82blk-thres56-3750us-ns81-on --spare-from-onset --reserve-gate
+LIST
+# burststart's half B, then femuwin's guards (--spare-from-onset --reserve-gate), with both flags
+{ while read case truth cname; do echo "stored $cname $case $truth"; done < $BS/stored_half.txt
+  PYTHONPATH=python $PY bench/foreign/results/femuwin/judge.py --list | grep '^guard ' |
+      while read _ g folder truth; do
+      echo "guard $g $folder $truth --spare-from-onset --reserve-gate"; done
+} | while read kind name case truth flags; do
+    [ -e $R/$kind/$name-both/run.json ] && continue
+    sh $T $kind-$name-both $W $E repredict --case $case --out $R/$kind/$name-both $flags \
+        $BOTH --truth $truth
+    lean $R/$kind/$name-both
 done
 for d in $R/check/*; do lean $d; done
 echo DONE predict; date -u

@@ -6,8 +6,6 @@
         --out bench/results/reservespare/sim.jsonl
 """
 
-from __future__ import annotations
-
 import sys
 from pathlib import Path
 
@@ -15,12 +13,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 import flag_rule  # noqa: E402
 from overprov.calibrate import burst_start, spare_near_onset  # noqa: E402
 
-
-def set_both(on: bool) -> None:
-    """Both flags ``on`` (or both off)."""
-    burst_start.LATE_START = on
-    spare_near_onset.SPARE_NEAR_ONSET = on
-
+FLAGS = ((burst_start, "LATE_START"), (spare_near_onset, "SPARE_NEAR_ONSET"))
 
 if __name__ == "__main__":
-    sys.exit(flag_rule.sim_main(set_both, "both", __doc__))
+    sys.exit(flag_rule.sim_main(lambda on: [setattr(m, n, on) for m, n in FLAGS], "both", __doc__))

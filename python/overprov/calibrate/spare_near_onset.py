@@ -26,7 +26,6 @@ from dataclasses import dataclass
 
 from overprov.calibrate import discard_transient, gc_reserve
 from overprov.calibrate import fit as fitmod
-from overprov.errors import ConfigError
 
 #: Try the reserve reading with its spare fitted near the onset where the onset-pinned one is not
 #: offered (off: the onset-pinned reading only). Off: bench/results/reservespare/RULE.md.
@@ -39,12 +38,8 @@ def fit_near_onset(
     """Least squares over the spare factor s with ``fit.py``'s objective, the onset one residual
     more, (ln(s ÷ onset) ÷ ONSET_REL_SD)², each WAF figure read after a discard counted as
     ``discard_transient.tolerated_points`` counts it against ``curve`` at s."""
-    n_iops = sum(1 for p in points if p.iops)
-    n_waf = sum(1 for p in points if p.waf is not None)
-    if n_waf == 0 and n_iops < 2:
-        raise ConfigError("the reserve reading needs a WAF figure or two IOPS figures")
-    fit_cmd = n_iops + n_waf >= 3 and n_iops >= 2
-    fixed = [] if fit_cmd else ["t_cmd_us = 0: too few points to fit a controller time"]
+    pinned = gc_reserve._fit_spare(points, curve, onset)  # its checks, and whether t_cmd is fitted
+    fit_cmd = not pinned.fixed
 
     def objective(f: float) -> fitmod._Objective:
         probe = gc_reserve.ReserveSurrogate(f - 1.0, 1.0, 0.0, curve=curve)
@@ -56,7 +51,9 @@ def fit_near_onset(
 
     s = fitmod._minimise(total, gc_reserve.SPARE_FACTOR_MIN, 1.0 + fitmod.RHO_MAX)
     _, t_cmd, t_page = objective(s)(s - 1.0)
-    return gc_reserve.ReserveSurrogate(s - 1.0, t_page, t_cmd, None, fixed, total(s), curve)
+    return gc_reserve.ReserveSurrogate(
+        s - 1.0, t_page, t_cmd, None, list(pinned.fixed), total(s), curve
+    )
 
 
 @dataclass(frozen=True)
