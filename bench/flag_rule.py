@@ -61,6 +61,33 @@ def sim_no_harm(path: Path, key: str, median_pts: float = 0.01, worst_pts: float
     return ok, "; ".join(parts) or "no runs"
 
 
+def sim_identical(path: Path, key: str, same: float = 1e-9) -> tuple[bool, str]:
+    """:func:`sim_no_harm` with no rise allowed, and on each seed the flag's IOPS median and worst
+    |error| equal to off's within ``same`` (either way); its text."""
+    ok, text = sim_no_harm(path, key, median_pts=same, worst_pts=same)
+    sims = [json.loads(x) for x in path.read_text().splitlines() if x] if path.exists() else []
+    by = {(s["seed"], s[key]): s for s in sims}
+    for seed in sorted({s["seed"] for s in sims}):
+        a, b = by.get((seed, True)), by.get((seed, False))
+        for k in ("median_abs_rel_error", "worst_abs_rel_error"):
+            ok = ok and a is not None and b is not None and abs(a[k] - b[k]) <= same
+    return ok, text
+
+
+def femu_and_sim_verdict(fails: list[str], sims: Path, key: str = "both",
+                         same: float = 1e-9) -> bool:  # fmt: skip
+    """A FEMU rule's closing (burstplain's, reservespare's): the generated drives'
+    :func:`sim_identical` printed, then the verdict over the FEMU cases' clause failures
+    ``fails`` (clauses 1-3, both against off) and the generated drives (clause 4)."""
+    print("\n## generated drives")
+    ok4, text4 = sim_identical(sims, key, same)
+    print(f"  {text4}")
+    return print_verdict({
+        "1-3 FEMU cases (both against off)": (not fails, "; ".join(fails) or "every case holds"),
+        "4 generated drives identical": (ok4, text4),
+    })  # fmt: skip
+
+
 def sim_main(set_flag: Callable[[bool], None], key: str, doc: str) -> int:
     """A folder's ``sim_runs.py``: ``--seeds``, ``--physical``, ``--out`` (``doc`` its help)."""
     ap = argparse.ArgumentParser(description=doc.splitlines()[0])

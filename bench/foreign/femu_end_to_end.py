@@ -61,6 +61,9 @@ level read over bursts started past its first round; its rule: bench/results/bur
 ``--plain-without-cycle`` (``measure``, ``repredict``): with
 ``cycle_evidence.READ_PLAIN_WITHOUT_CYCLE`` on (a first level whose rounds show no burst cycle
 read plain; its rule: bench/foreign/results/femuwin/RULE.md).
+``--spare-near-onset`` (``measure``, ``repredict``): with ``spare_near_onset.SPARE_NEAR_ONSET``
+on (the reserve reading's spare fitted near the onset where the onset's is not offered; its
+rule: bench/results/reservespare/RULE.md).
 
 ``refit`` (a diagnosis, not a case of the rule): the case's ``measurement.json`` with its QD32
 levels' IOPS and WAF replaced by the truth's, everything else kept (the QD4 probe, the FOB, the
@@ -160,7 +163,7 @@ def run_measure(args: argparse.Namespace) -> dict:
         return {p.name: json.loads(p.read_text()) for p in sorted(out.glob("run_on-*.json"))}
     cmd, res, cpu_predict = predict(
         out, args.spare_from_onset, args.through_cycle, args.discard_iops, args.reserve_gate,
-        args.plain_without_cycle, args.late_start,
+        args.plain_without_cycle, args.late_start, args.spare_near_onset,
     )  # fmt: skip
     doc = {
         "drive": drive,
@@ -172,6 +175,7 @@ def run_measure(args: argparse.Namespace) -> dict:
         "reserve_gate": args.reserve_gate,
         "plain_without_cycle": args.plain_without_cycle,
         "late_start": args.late_start,
+        "spare_near_onset": args.spare_near_onset,
         "chunk_sizing": femu_target.CHUNK_SIZING,
         "carry": graded_run.CARRY_GRADED_SURPLUS,
         "seed": femu.SEED,
@@ -241,6 +245,10 @@ PLAIN_WITHOUT_CYCLE_SET = (
 )
 #: set first in that process with ``--late-start`` (``burst_start.LATE_START``)
 LATE_START_SET = "from overprov.calibrate import burst_start; burst_start.LATE_START = True; "
+#: set first in that process with ``--spare-near-onset`` (``spare_near_onset.SPARE_NEAR_ONSET``)
+SPARE_NEAR_ONSET_SET = (
+    "from overprov.calibrate import spare_near_onset; spare_near_onset.SPARE_NEAR_ONSET = True; "
+)
 
 
 def predict(
@@ -251,6 +259,7 @@ def predict(
     reserve_gate: bool = False,
     plain_without_cycle: bool = False,
     late_start: bool = False,
+    spare_near_onset: bool = False,
 ) -> tuple[list[str], subprocess.CompletedProcess, float]:
     """``overprov calibrate --from folder`` into ``folder/fit`` and ``folder/prediction.json``:
     its command, its result and its CPU seconds; ``spare_from_onset``: with
@@ -258,7 +267,8 @@ def predict(
     ``burst_cycle.READ_THROUGH_CYCLE`` on; ``discard_iops``: with ``discard_iops.CARRY`` on;
     ``reserve_gate``: with ``plausibility.RESERVE_READING_GATE`` on; ``plain_without_cycle``:
     with ``cycle_evidence.READ_PLAIN_WITHOUT_CYCLE`` on; ``late_start``: with
-    ``burst_start.LATE_START`` on."""
+    ``burst_start.LATE_START`` on; ``spare_near_onset``: with
+    ``spare_near_onset.SPARE_NEAR_ONSET`` on."""
     main = SPARE_FROM_ONSET_MAIN if spare_from_onset else SPARE_FROM_ONSET_MAIN.replace(
         "discard_transient.SPARE_FROM_ONSET = True; ", "")  # fmt: skip
     sets = {True: THROUGH_CYCLE_SET, False: PLAIN_ZERO_SET, None: ""}[through_cycle]
@@ -266,6 +276,7 @@ def predict(
     sets += RESERVE_GATE_SET if reserve_gate else ""
     sets += PLAIN_WITHOUT_CYCLE_SET if plain_without_cycle else ""
     sets += LATE_START_SET if late_start else ""
+    sets += SPARE_NEAR_ONSET_SET if spare_near_onset else ""
     head = ["-c", sets + main]
     if not (spare_from_onset or sets):
         head = ["-m", "overprov"]
@@ -309,12 +320,12 @@ def run_repredict(args: argparse.Namespace) -> dict:
                           args.out / measurement_file.NAME)  # fmt: skip
     cmd, res, cpu = predict(args.out, args.spare_from_onset, args.through_cycle, args.discard_iops,
                             args.reserve_gate, args.plain_without_cycle,
-                            args.late_start)  # fmt: skip
+                            args.late_start, args.spare_near_onset)  # fmt: skip
     doc = json.loads((args.case / "run.json").read_text()) | {
         "repredicted_from": str(args.case), "spare_from_onset": args.spare_from_onset,
         "through_cycle": args.through_cycle, "discard_iops": args.discard_iops,
         "reserve_gate": args.reserve_gate, "plain_without_cycle": args.plain_without_cycle,
-        "late_start": args.late_start,
+        "late_start": args.late_start, "spare_near_onset": args.spare_near_onset,
         "calibrate": "overprov " + " ".join(cmd[3:]), "calibrate_exit": res.returncode,
         "cpu_s_measure": 0.0, "cpu_s_predict": cpu,
     }  # fmt: skip
@@ -488,6 +499,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="predict with cycle_evidence.READ_PLAIN_WITHOUT_CYCLE on")  # fmt: skip
         sp.add_argument("--late-start", action="store_true",
                         help="predict with burst_start.LATE_START on")  # fmt: skip
+        sp.add_argument("--spare-near-onset", action="store_true",
+                        help="predict with spare_near_onset.SPARE_NEAR_ONSET on")  # fmt: skip
     args = ap.parse_args(argv)
     run = {"measure": run_measure, "verdict": run_verdict, "refit": run_refit,
            "repredict": run_repredict}[args.what]  # fmt: skip

@@ -140,6 +140,25 @@ def fresh_truth(n: str) -> dict | None:
     return truth
 
 
+def off_arm_checks(check: Path) -> list[str]:
+    """The stored off arms predicted again into ``check`` (37 × 74 of burststart, 33 × 82 of
+    femuwin) set against the stored ones, printed; the failures where one differs."""
+    fails: list[str] = []
+    print("\n## stored off arms, predicted again (check/)")
+    c37, c33 = "femu-37lun-74blk-thres53-3450us-ns84", "femu-33lun-82blk-thres56-3750us-ns81"
+    checks = {
+        "burststart": same_prediction(
+            check / f"stored-{c37}-off", BS / "stored" / f"{c37}-off"
+        ),
+        "femuwin": same_prediction(check / f"guard-{c33}-off", FW / "guard" / f"{c33}-off"),
+    }
+    for k, v in checks.items():
+        print(f"  {k}: {'same' if v else 'DIFFERS (its off arms must be predicted again)'}")
+        if not v:
+            fails.append(f"{k}: the stored off arm differs from today's code; not judged here")
+    return fails
+
+
 def main() -> int:
     fails: list[str] = []
     print("## fresh FEMU drives (off = the measure's own prediction)")
@@ -165,18 +184,7 @@ def main() -> int:
         for a in ("late", "plain"):
             got = compare(n, rows["off"], rows[a], [])
             print(f"  reported, {a} alone against off: " + ("; ".join(got) or "clauses 1-3 hold"))
-    print("\n## stored off arms, predicted again (check/)")
-    c37, c33 = "femu-37lun-74blk-thres53-3450us-ns84", "femu-33lun-82blk-thres56-3750us-ns81"
-    checks = {
-        "burststart": same_prediction(
-            R / "check" / f"stored-{c37}-off", BS / "stored" / f"{c37}-off"
-        ),
-        "femuwin": same_prediction(R / "check" / f"guard-{c33}-off", FW / "guard" / f"{c33}-off"),
-    }
-    for k, v in checks.items():
-        print(f"  {k}: {'same' if v else 'DIFFERS (its off arms must be predicted again)'}")
-        if not v:
-            fails.append(f"{k}: the stored off arm differs from today's code; not judged here")
+    fails += off_arm_checks(R / "check")
     heads = {"half B": "burststart's stored half B (off, late: stored; both: this folder)",
              "guard": "femuwin's guards (off, plain: stored; both: this folder)"}  # fmt: skip
     for label, name, truth, folders in stored_cases():
@@ -187,22 +195,7 @@ def main() -> int:
             print(line(name, a, r))
         fails += compare(f"{label} {name}", rows["off"], rows["both"],
                          [r for a, r in rows.items() if a not in ("off", "both")])  # fmt: skip
-    print("\n## generated drives")
-    ok4, text4 = flag_rule.sim_no_harm(R / "sim.jsonl", "both", median_pts=SAME, worst_pts=SAME)
-    sims = [json.loads(x) for x in (R / "sim.jsonl").read_text().splitlines() if x] if (
-        R / "sim.jsonl").exists() else []  # fmt: skip
-    by = {(s["seed"], s["both"]): s for s in sims}
-    for seed in sorted({s["seed"] for s in sims}):
-        a, b = by.get((seed, True)), by.get((seed, False))
-        if a and b:
-            for k in ("median_abs_rel_error", "worst_abs_rel_error"):
-                ok4 = ok4 and abs(a[k] - b[k]) <= SAME
-    print(f"  {text4}")
-    verdict = {
-        "1-3 FEMU cases (both against off)": (not fails, "; ".join(fails) or "every case holds"),
-        "4 generated drives identical": (ok4, text4),
-    }
-    flag_rule.print_verdict(verdict)
+    flag_rule.femu_and_sim_verdict(fails, R / "sim.jsonl", "both", SAME)
     return 0
 
 

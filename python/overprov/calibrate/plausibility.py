@@ -46,7 +46,7 @@ from collections.abc import Callable
 from typing import Any
 
 from overprov.calibrate import fit as fitmod
-from overprov.calibrate import fob_check, gc_reserve, uncertainty
+from overprov.calibrate import fob_check, gc_reserve, spare_near_onset, uncertainty
 from overprov.errors import ConfigError
 from overprov.prediction_file import Prediction, not_finite
 
@@ -316,7 +316,8 @@ def fit_misses_its_points(
     of garbage collection from empty, ``reserve_reading.onset_from_empty``) below
     ``gc_reserve.ONSET_RESERVE_BELOW``, the figures pass when any reserve reading offered as
     ``reserve_reading.offered`` offers it (one per uniform GC design, fitted to the onset, where
-    ``ReserveForm.called_for``) explains them as well; without an onset, with
+    ``ReserveForm.called_for``; ``spare_near_onset.offered_form``) explains them as well;
+    without an onset, with
     ``reserve_hull.OFFERED`` (off) and ``reserve_hull.AT_THE_GATE``, when a reserve reading
     ``reserve_hull.py`` offers explains them (``reserve_hull.explains``); the plain fit's reason
     otherwise."""
@@ -331,12 +332,10 @@ def fit_misses_its_points(
     if onset >= gc_reserve.ONSET_RESERVE_BELOW:
         return why
     cv_sd = uncertainty.weighing_rel_sd(model_form)  # as reserve_reading weighs
-    for _, form in gc_reserve.design_forms(onset, cv_sd):
+    for _, pinned in gc_reserve.design_forms(onset, cv_sd):
         try:
-            if (
-                form.called_for(points)
-                and surrogate_misses_its_points(form.fit(points), points) is None
-            ):
+            form = spare_near_onset.offered_form(pinned, points)
+            if form is not None and surrogate_misses_its_points(form.fit(points), points) is None:
                 return None
         except ConfigError:
             continue

@@ -7,7 +7,8 @@ greedy). When its measurement dated the onset of garbage collection from empty
 with ``plan.ONSET_FROM_EMPTY``, on by default) the reserve reading (``gc_reserve.py``) is
 offered too, once per uniform GC design (``gc_designs.UNIFORM_DESIGNS``) where its floor is
 called for and its capped fit reproduces the figures (``ReserveForm.called_for``), its spare
-fitted to the onset as well (``ReserveForm.onset``). That is the reading the pre-registered rule
+fitted to the onset as well (``ReserveForm.onset``; with ``spare_near_onset.SPARE_NEAR_ONSET``,
+off, near it where the onset itself is not offered). That is the reading the pre-registered rule
 ``bench/foreign/results/gc-onset-plan/RULE.md`` passed on FEMU drives nobody had run
 (docs/calibrate-validation.md, "The onset calibrate's plan dates"). Without an onset, or where
 no design offers it, the prediction is the one reading's, unchanged.
@@ -39,6 +40,7 @@ from overprov.calibrate import (
     evidence,
     gc_designs,
     gc_reserve,
+    spare_near_onset,
     spare_readings,
 )
 from overprov.calibrate import fit as fitmod
@@ -63,8 +65,9 @@ def offered(
     cv_sd = weighing_rel_sd(fig.model_form)  # as spare_readings weighs
     own = evidence.assess(plain.form(fitmod.waf_at), fig.points, cv_sd)
     out = {plain: gc_reserve.with_onset(own, central, onset)}
-    for design, form in gc_reserve.design_forms(onset, cv_sd):
-        if not form.called_for(fig.points):
+    for design, pinned in gc_reserve.design_forms(onset, cv_sd):
+        form = spare_near_onset.offered_form(pinned, fig.points)
+        if form is None:
             continue
         ftl = None if design == "greedy" else spare_readings.DESIGNS[design]
         r = predmod.TwinReading(predmod.RESERVE, design, ftl, reserve=form)
