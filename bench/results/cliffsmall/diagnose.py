@@ -24,16 +24,13 @@ from __future__ import annotations
 
 import statistics
 import sys
-import tomllib
 from pathlib import Path
 from typing import Any
 
 from cliff_bench import MIX, _seconds
-from cliffplan_eval import calibrate, single_cases, written_truth
+from cliffplan_eval import calibrated_again, single_cases, written_truth
 from cpu_clock import cpu_s
-from overprov import measurement_file
 from overprov.calibrate import cliff, cliff_prediction, cliff_span
-from overprov.calibrate import twin as twinmod
 from overprov.calibrate.cliff_series import find_cliff
 
 
@@ -100,14 +97,8 @@ def twin_series(
 
 
 def case(seed: int, share: float, work: Path) -> dict:
-    truth, scale, path = written_truth(seed, share, work)
-    out = work / f"out-{seed}-{share:g}"
-    calibrate(path, scale, out, probes=True)
-    doc = dict(measurement_file.load(out / "measurement.json").cliff or {})
-    drive = tomllib.loads((out / "twin.toml").read_text())
-    tw_scale = twinmod.sim_scale(
-        drive["advertised_bytes"], drive["physical_bytes"] / drive["advertised_bytes"] - 1
-    )
+    truth, scale, _ = written_truth(seed, share, work)
+    doc, drive, tw_scale, _ = calibrated_again(seed, share, work)
     t = _seconds(truth, float(scale), MIX["qd"], MIX["read_percent"], "none")
     s = cliff.simulate_series(
         truth, float(scale), **MIX, seconds=t, interval_s=t / 60, precondition="none"
