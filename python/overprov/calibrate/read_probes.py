@@ -40,7 +40,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from overprov.calibrate import cliff, read_slot
+from overprov.calibrate import cliff, cliff_span, read_slot
 from overprov.errors import ConfigError
 
 #: whether calibrate's mixed cliff prediction takes the two read probes (:func:`predict`): on
@@ -185,7 +185,10 @@ def predict(
     such reads follows the pages the host has written). ``command_ceiling_iops`` (with
     ``read_probes``; None: none): every command of the mix, a read holding its slot too,
     under that ceiling (``cliff.read_slot_series``; ``cliff_mix``). ``loop_kw`` (with
-    ``read_probes``): more of the loop's arguments (``cliff_past``)."""
+    ``read_probes``): more of the loop's arguments (``cliff_past``). With
+    ``cliff_span.SPAN_FROM_MIX`` (off) the series' length (``seconds``) is set again by the
+    mix as predicted (``cliff_span.mix_seconds``), its intervals as long as before (with
+    ``cliff_span.INTERVALS_IN_PROPORTION``, lengthened with it)."""
     if not read_probes:
         if fitter is not None:
             fit = fitter(series, twin, scale)
@@ -198,6 +201,17 @@ def predict(
     chosen = select_program(
         with_link(twin), series, after, fit_qd=fit_qd, scale=scale, fitter=fitter
     )
+    if cliff_span.SPAN_FROM_MIX:  # the series' length from the mix as predicted (cliff_span)
+        span_s = cliff_span.mix_seconds(
+            cliff.fitted_drive(chosen.drive, chosen.fit), scale, chosen.fit.cache_bytes,
+            {"qd": qd, "read_percent": read_percent, "read_slot_us": before.read_us,
+             "read_slot_until_bytes": chosen.fit.cache_bytes,
+             "unwritten_read_us": unwritten_read_us,
+             "command_ceiling_iops": command_ceiling_iops, "loop_kw": loop_kw},
+        )  # fmt: skip
+        if cliff_span.INTERVALS_IN_PROPORTION:
+            interval_s *= span_s / seconds
+        seconds = span_s
     pred = cliff.predict(
         chosen.drive, chosen.fit, scale, qd=qd, read_percent=read_percent, seconds=seconds,
         interval_s=interval_s, precondition="none", read_slot_us=before.read_us,
