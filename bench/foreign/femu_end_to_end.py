@@ -63,7 +63,8 @@ level read over bursts started past its first round; its rule: bench/results/bur
 read plain; its rule: bench/foreign/results/femuwin/RULE.md).
 ``--spare-near-onset`` (``measure``, ``repredict``): with ``spare_near_onset.SPARE_NEAR_ONSET``
 on (the reserve reading's spare fitted near the onset where the onset's is not offered; its
-rule: bench/results/reservespare/RULE.md).
+rule: bench/results/reservespare/RULE.md). ``--only-where-none-pinned`` (with it): with
+``spare_near_onset.ONLY_WHERE_NONE_PINNED`` on (its rule: bench/results/reservenarrow/RULE.md).
 
 ``refit`` (a diagnosis, not a case of the rule): the case's ``measurement.json`` with its QD32
 levels' IOPS and WAF replaced by the truth's, everything else kept (the QD4 probe, the FOB, the
@@ -164,6 +165,7 @@ def run_measure(args: argparse.Namespace) -> dict:
     cmd, res, cpu_predict = predict(
         out, args.spare_from_onset, args.through_cycle, args.discard_iops, args.reserve_gate,
         args.plain_without_cycle, args.late_start, args.spare_near_onset,
+        args.only_where_none_pinned,
     )  # fmt: skip
     doc = {
         "drive": drive,
@@ -176,6 +178,7 @@ def run_measure(args: argparse.Namespace) -> dict:
         "plain_without_cycle": args.plain_without_cycle,
         "late_start": args.late_start,
         "spare_near_onset": args.spare_near_onset,
+        "only_where_none_pinned": args.only_where_none_pinned,
         "chunk_sizing": femu_target.CHUNK_SIZING,
         "carry": graded_run.CARRY_GRADED_SURPLUS,
         "seed": femu.SEED,
@@ -249,6 +252,8 @@ LATE_START_SET = "from overprov.calibrate import burst_start; burst_start.LATE_S
 SPARE_NEAR_ONSET_SET = (
     "from overprov.calibrate import spare_near_onset; spare_near_onset.SPARE_NEAR_ONSET = True; "
 )
+#: set first in that process with ``--only-where-none-pinned``
+ONLY_WHERE_NONE_PINNED_SET = "spare_near_onset.ONLY_WHERE_NONE_PINNED = True; "
 
 
 def predict(
@@ -260,6 +265,7 @@ def predict(
     plain_without_cycle: bool = False,
     late_start: bool = False,
     spare_near_onset: bool = False,
+    only_where_none_pinned: bool = False,
 ) -> tuple[list[str], subprocess.CompletedProcess, float]:
     """``overprov calibrate --from folder`` into ``folder/fit`` and ``folder/prediction.json``:
     its command, its result and its CPU seconds; ``spare_from_onset``: with
@@ -268,7 +274,8 @@ def predict(
     ``reserve_gate``: with ``plausibility.RESERVE_READING_GATE`` on; ``plain_without_cycle``:
     with ``cycle_evidence.READ_PLAIN_WITHOUT_CYCLE`` on; ``late_start``: with
     ``burst_start.LATE_START`` on; ``spare_near_onset``: with
-    ``spare_near_onset.SPARE_NEAR_ONSET`` on."""
+    ``spare_near_onset.SPARE_NEAR_ONSET`` on; ``only_where_none_pinned`` (with it):
+    ``spare_near_onset.ONLY_WHERE_NONE_PINNED`` on."""
     main = SPARE_FROM_ONSET_MAIN if spare_from_onset else SPARE_FROM_ONSET_MAIN.replace(
         "discard_transient.SPARE_FROM_ONSET = True; ", "")  # fmt: skip
     sets = {True: THROUGH_CYCLE_SET, False: PLAIN_ZERO_SET, None: ""}[through_cycle]
@@ -277,6 +284,7 @@ def predict(
     sets += PLAIN_WITHOUT_CYCLE_SET if plain_without_cycle else ""
     sets += LATE_START_SET if late_start else ""
     sets += SPARE_NEAR_ONSET_SET if spare_near_onset else ""
+    sets += ONLY_WHERE_NONE_PINNED_SET if spare_near_onset and only_where_none_pinned else ""
     head = ["-c", sets + main]
     if not (spare_from_onset or sets):
         head = ["-m", "overprov"]
@@ -320,12 +328,14 @@ def run_repredict(args: argparse.Namespace) -> dict:
                           args.out / measurement_file.NAME)  # fmt: skip
     cmd, res, cpu = predict(args.out, args.spare_from_onset, args.through_cycle, args.discard_iops,
                             args.reserve_gate, args.plain_without_cycle,
-                            args.late_start, args.spare_near_onset)  # fmt: skip
+                            args.late_start, args.spare_near_onset,
+                            args.only_where_none_pinned)  # fmt: skip
     doc = json.loads((args.case / "run.json").read_text()) | {
         "repredicted_from": str(args.case), "spare_from_onset": args.spare_from_onset,
         "through_cycle": args.through_cycle, "discard_iops": args.discard_iops,
         "reserve_gate": args.reserve_gate, "plain_without_cycle": args.plain_without_cycle,
         "late_start": args.late_start, "spare_near_onset": args.spare_near_onset,
+        "only_where_none_pinned": args.only_where_none_pinned,
         "calibrate": "overprov " + " ".join(cmd[3:]), "calibrate_exit": res.returncode,
         "cpu_s_measure": 0.0, "cpu_s_predict": cpu,
     }  # fmt: skip
@@ -501,6 +511,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="predict with burst_start.LATE_START on")  # fmt: skip
         sp.add_argument("--spare-near-onset", action="store_true",
                         help="predict with spare_near_onset.SPARE_NEAR_ONSET on")  # fmt: skip
+        sp.add_argument("--only-where-none-pinned", action="store_true",
+                        help="with --spare-near-onset: spare_near_onset.ONLY_WHERE_NONE_PINNED "
+                        "on")  # fmt: skip
     args = ap.parse_args(argv)
     run = {"measure": run_measure, "verdict": run_verdict, "refit": run_refit,
            "repredict": run_repredict}[args.what]  # fmt: skip

@@ -2,6 +2,9 @@
 the onset-pinned reading is not offered, on two stored FEMU measurements
 (bench/results/burstplain/femu/): P1 52 × 56, refused with ``burst_start.LATE_START`` alone
 (bench/results/reserveflat/DIAGNOSIS.md), and P3 60 × 46, whose onset-pinned reading is offered.
+With ``spare_near_onset.ONLY_WHERE_NONE_PINNED`` (the near-onset form only where no design's pinned
+reading is offered): P3 read late, where the per-design form let a d-choices near-onset reading in
+beside greedy's pinned one (bench/results/reservespare/after_verdict.txt), and P1 read late.
 """
 
 from __future__ import annotations
@@ -84,3 +87,54 @@ def test_one_sided_tolerance_kept_in_the_free_fit():
     ]
     s = spare_near_onset.fit_near_onset(pts, curve, onset)
     assert 1.0 + s.native_op == pytest.approx(onset, rel=2e-3)
+
+
+def offered(onset: float, cv: float, points) -> dict[str, gc_reserve.ReserveForm | None]:
+    """Each design's form as ``reserve_reading.offered`` and the reserve gate take it."""
+    forms = gc_reserve.design_forms(onset, cv)
+    near = spare_near_onset.near_allowed(forms, points)
+    return {d: spare_near_onset.offered_form(f, points, near) for d, f in forms}
+
+
+def test_off_by_default():
+    assert spare_near_onset.ONLY_WHERE_NONE_PINNED is False
+    assert burst_start.LATE_START is False
+    assert spare_near_onset.SPARE_NEAR_ONSET is False
+
+
+def test_p3_per_design_lets_a_near_reading_in(near_on):
+    """The fault the narrowing removes: greedy's pinned reading offered, a d-choices design's
+    near-onset reading offered beside it."""
+    _, points, onset, cv = read(P3, late=True)
+    got = offered(onset, cv, points)
+    assert got["greedy"] is not None
+    assert not isinstance(got["greedy"], spare_near_onset.NearOnsetForm)
+    assert any(isinstance(f, spare_near_onset.NearOnsetForm) for f in got.values())
+
+
+def test_p3_narrowed_offers_only_the_pinned_readings(near_on, monkeypatch):
+    monkeypatch.setattr(spare_near_onset, "ONLY_WHERE_NONE_PINNED", True)
+    _, points, onset, cv = read(P3, late=True)
+    narrowed = offered(onset, cv, points)
+    monkeypatch.setattr(spare_near_onset, "SPARE_NEAR_ONSET", False)
+    pinned_only = offered(onset, cv, points)
+    assert not any(isinstance(f, spare_near_onset.NearOnsetForm) for f in narrowed.values())
+    assert narrowed == pinned_only  # as with the near-onset form off
+    assert narrowed["greedy"] is not None
+
+
+def test_p1_narrowed_is_answered_near_the_onset(near_on, monkeypatch):
+    monkeypatch.setattr(spare_near_onset, "ONLY_WHERE_NONE_PINNED", True)
+    m, points, onset, cv = read(P1, late=True)
+    forms = gc_reserve.design_forms(onset, cv)
+    assert spare_near_onset.near_allowed(forms, points)  # no design's pinned reading offered
+    got = offered(onset, cv, points)
+    assert isinstance(got["greedy"], spare_near_onset.NearOnsetForm)
+    assert plausibility.fit_misses_its_points(points, m.fob_iops, onset, None) is None
+
+
+def test_near_allowed_needs_both_flags(monkeypatch):
+    _, points, onset, cv = read(P3, late=True)
+    forms = gc_reserve.design_forms(onset, cv)
+    monkeypatch.setattr(spare_near_onset, "ONLY_WHERE_NONE_PINNED", True)
+    assert spare_near_onset.near_allowed(forms, points)  # SPARE_NEAR_ONSET off: nothing narrowed

@@ -65,8 +65,10 @@ def offered(
     cv_sd = weighing_rel_sd(fig.model_form)  # as spare_readings weighs
     own = evidence.assess(plain.form(fitmod.waf_at), fig.points, cv_sd)
     out = {plain: gc_reserve.with_onset(own, central, onset)}
-    for design, pinned in gc_reserve.design_forms(onset, cv_sd):
-        form = spare_near_onset.offered_form(pinned, fig.points)
+    forms = gc_reserve.design_forms(onset, cv_sd)
+    near = spare_near_onset.near_allowed(forms, fig.points)
+    for design, pinned in forms:
+        form = spare_near_onset.offered_form(pinned, fig.points, near)
         if form is None:
             continue
         ftl = None if design == "greedy" else spare_readings.DESIGNS[design]

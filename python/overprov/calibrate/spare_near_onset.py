@@ -17,6 +17,12 @@ one-sidedly against the reading at the spare being tried (``discard_transient.to
 a figure above it within the transient allowance is reproduced). Where the pinned reading is
 offered, or no floor is called for, the form is the pinned one and nothing changes. Judged by
 bench/results/reservespare/RULE.md (its verdict: bench/results/reservespare/verdict.md).
+
+**Narrowed.** Tried per design, a d-choices design's near-onset reading was offered beside
+greedy's pinned one and took the weight (bench/results/reservespare/after_verdict.txt). With
+:data:`ONLY_WHERE_NONE_PINNED` on as well, the near-onset form is tried only where no uniform
+design's pinned reading is offered (:func:`near_allowed`), so only drives whose reserve readings
+are all refused change. Judged by bench/results/reservenarrow/RULE.md.
 """
 
 from __future__ import annotations
@@ -26,10 +32,15 @@ from dataclasses import dataclass
 
 from overprov.calibrate import discard_transient, gc_reserve
 from overprov.calibrate import fit as fitmod
+from overprov.errors import ConfigError
 
 #: Try the reserve reading with its spare fitted near the onset where the onset-pinned one is not
 #: offered (off: the onset-pinned reading only). Off: bench/results/reservespare/RULE.md.
 SPARE_NEAR_ONSET = False
+
+#: With :data:`SPARE_NEAR_ONSET`: the near-onset form only where no design's onset-pinned reading
+#: is offered (off: tried per design). Off: bench/results/reservenarrow/RULE.md.
+ONLY_WHERE_NONE_PINNED = False
 
 
 def fit_near_onset(
@@ -72,15 +83,33 @@ class NearOnsetForm(gc_reserve.ReserveForm):
         return s
 
 
+def near_allowed(
+    forms: list[tuple[str, gc_reserve.ReserveForm]], points: list[fitmod.Point]
+) -> bool:
+    """Whether :func:`offered_form` may try the near-onset form: always, unless
+    :data:`SPARE_NEAR_ONSET` and :data:`ONLY_WHERE_NONE_PINNED` are on and some design's pinned
+    form of ``forms`` (``gc_reserve.design_forms``) is called for (one that cannot be fitted,
+    ``ConfigError``, is not)."""
+    if not (SPARE_NEAR_ONSET and ONLY_WHERE_NONE_PINNED):
+        return True
+    for _, form in forms:
+        try:
+            if form.called_for(points):
+                return False
+        except ConfigError:
+            continue
+    return True
+
+
 def offered_form(
-    form: gc_reserve.ReserveForm, points: list[fitmod.Point]
+    form: gc_reserve.ReserveForm, points: list[fitmod.Point], near: bool = True
 ) -> gc_reserve.ReserveForm | None:
     """``form`` where it is called for (``ReserveForm.called_for``); with :data:`SPARE_NEAR_ONSET`
-    on and the spare taken from the onset, else its :class:`NearOnsetForm` where that is called
-    for; else None."""
+    on, the spare taken from the onset and ``near`` (:func:`near_allowed`), else its
+    :class:`NearOnsetForm` where that is called for; else None."""
     if form.called_for(points):
         return form
-    if not (SPARE_NEAR_ONSET and discard_transient.applies(form.onset)):
+    if not (near and SPARE_NEAR_ONSET and discard_transient.applies(form.onset)):
         return None
     near = NearOnsetForm(form.curve, form.model_rel_sd, onset=form.onset)
     return near if near.called_for(points) else None
