@@ -6,7 +6,8 @@ NVMeVirt drives they were adopted on. No simulator run, no fit.
 
 Per truth: FOB ÷ the steady line's WAF-1 IOPS (erasecost/ratios.py's ``line_ratio``), the line's
 t_cmd ÷ t_page, and the native spare greedy's WAF curve implies at 0% and at 40%
-(nvmen/implied_spare.py's inversion) and their spread.
+(nvmen/implied_spare.py's inversion) and their spread, and the smallest such spread over the
+uniform designs (``erase_reading.shape_spread``, the condition ``WITHOUT_FLOOR`` reads).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import json
 import resource
 from pathlib import Path
 
-from overprov.calibrate import fit
+from overprov.calibrate import erase_reading, fit
 
 RESULTS = Path(__file__).resolve().parent.parent
 ROOT = RESULTS.parent.parent.parent
@@ -58,16 +59,28 @@ def greedy_rho0(doc: dict) -> tuple[float, float]:
     return out[0], out[1]
 
 
+def plan_points(doc: dict) -> list[fit.Point]:
+    lv = {r["extra_op_percent"]: r for r in doc["levels"] if r["queue_depth"] == 32}
+    return [
+        fit.Point(x, lv[x]["steady_iops"], 0.02, waf=lv[x]["steady_waf"], waf_rel_sd=0.02)
+        for x in (0, 40)
+    ]
+
+
 def main() -> None:
-    print("| truth | group | FOB ÷ line | t_cmd ÷ t_page | greedy ρ₀ at 0% / 40% (spread, pts) |")
-    print("|---|---|---|---|---|")
+    print(
+        "| truth | group | FOB ÷ line | t_cmd ÷ t_page | greedy ρ₀ at 0% / 40% (spread, pts) "
+        "| smallest spread over the uniform designs (pts) |"
+    )
+    print("|---|---|---|---|---|---|")
     for name, (path, group) in CASES.items():
         doc = json.loads(path.read_text())
         t_page, t_cmd, r = ratios.line_ratio(doc)
         a, b = greedy_rho0(doc)
         print(
             f"| {name} | {group} | {r:.3f} | {t_cmd / t_page:+.3f} | "
-            f"{100 * a:.2f} / {100 * b:.2f}% ({100 * (b - a):+.2f}) |"
+            f"{100 * a:.2f} / {100 * b:.2f}% ({100 * (b - a):+.2f}) | "
+            f"{100 * erase_reading.shape_spread(plan_points(doc)):.2f} |"
         )
     ru = resource.getrusage(resource.RUSAGE_SELF)
     print(f"\nCPU s: {ru.ru_utime + ru.ru_stime:.2f}")
