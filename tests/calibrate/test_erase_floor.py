@@ -1,5 +1,6 @@
 """The erase-cost twins not offered where no uniform GC design reads the WAF figures with one
-native spare (calibrate/erase_reading.py, WITHOUT_FLOOR under OFFERED; off;
+native spare (calibrate/erase_reading.py, WITHOUT_FLOOR under OFFERED; on by
+bench/foreign/results/erasefloor/RULE.md;
 bench/foreign/results/erasefloor/DIAGNOSIS.md): generated GC-reserve drive R6's floor and
 MQSim's WAFs are such figures, NVMeVirt erase drives' WAFs have greedy's shape."""
 
@@ -53,8 +54,11 @@ def on(monkeypatch):
     monkeypatch.setattr(erase_reading, "WITHOUT_FLOOR", True)
 
 
-def test_off_by_default() -> None:
-    assert erase_reading.WITHOUT_FLOOR is False
+def test_on_by_default_and_off_reads_no_floor(monkeypatch) -> None:
+    """Adopted by bench/foreign/results/erasefloor/RULE.md (verdict.md)."""
+    assert erase_reading.WITHOUT_FLOOR is True
+    assert erase_reading.OFFERED is True and erase_reading.WHEN_IMPLIED_FAILS is True
+    monkeypatch.setattr(erase_reading, "WITHOUT_FLOOR", False)
     assert erase_reading.floor_in_figures(_plan(R6)) is False
 
 

@@ -4,10 +4,11 @@ NVMeVirt drives they were adopted on. No simulator run, no fit.
 
     PYTHONPATH=python python bench/foreign/results/erasefloor/diagnose.py
 
-Per truth: FOB ÷ the steady line's WAF-1 IOPS (erasecost/ratios.py's ``line_ratio``), the line's
-t_cmd ÷ t_page, and the native spare greedy's WAF curve implies at 0% and at 40%
-(nvmen/implied_spare.py's inversion) and their spread, and the smallest such spread over the
-uniform designs (``erase_reading.shape_spread``, the condition ``WITHOUT_FLOOR`` reads).
+Per truth: FOB ÷ the steady line's WAF-1 IOPS (``line_ratio`` of
+bench/foreign/results/erasecost/ratios.py), the line's t_cmd ÷ t_page, and the native spare
+greedy's WAF curve implies at 0% and at 40% (the inversion of
+bench/foreign/results/nvmen/implied_spare.py) and their spread, and the smallest such spread
+over the uniform designs (``erase_reading.shape_spread``, the condition ``WITHOUT_FLOOR`` reads).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from overprov.calibrate import erase_reading, fit
 
 RESULTS = Path(__file__).resolve().parent.parent
 ROOT = RESULTS.parent.parent.parent
-_spec = importlib.util.spec_from_file_location("ratios", RESULTS / "erasecost/ratios.py")
+_spec = importlib.util.spec_from_file_location("ratios", RESULTS / "erasecost" / "ratios.py")
 ratios = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(ratios)
 

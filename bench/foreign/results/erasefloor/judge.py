@@ -12,7 +12,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE.parent
-_spec = importlib.util.spec_from_file_location("ec_run", RESULTS / "erasecheck/run.py")
+_spec = importlib.util.spec_from_file_location("ec_run", RESULTS / "erasecheck" / "run.py")
 ec = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(ec)
 

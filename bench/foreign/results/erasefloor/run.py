@@ -10,25 +10,21 @@ Steps:
   figures at evaluate.py's 5% or at 2% a figure (``cli.USER_POINT_REL_SD``);
 - ``check-CASE``: erasecheck's ``both-off`` arm again for one case (the stored runs still hold);
 - ``check2-CASE``: erasecheck's run of one case with the rule's flags on, into ``check2/``;
-- ``gate-STEM``: erasegate's cases of a stored truth (erasegreedy/run.py's ``STORED``) with the
-  rule's flags on, into ``gate-on/STEM``; ``gate-off-nvmevirt-a``: A's plan case off, to check
-  the stored off runs still hold.
+- ``gate-STEM``: erasegate's cases of a stored truth (``STORED`` of
+  bench/foreign/results/erasegreedy/run.py) with the rule's flags on, into ``gate-on/STEM``;
+  ``gate-off-nvmevirt-a``: A's plan case off, to check the stored off runs still hold.
 Run from the worktree root.
 """
 
 from __future__ import annotations
 
 import importlib.util
-import shlex
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 R = "bench/foreign/results"
 OUT = f"{R}/erasefloor"
-BINARY = "/work/foreign-build/nvmevirt/nvmevirt-conv-harness"
 NICE = ["nice", "-n", "10"]
 PY = [sys.executable]
 PLAN = "IOPS+WAF 0+40 QD32 + 40 QD4"
@@ -84,15 +80,15 @@ def evaluate_in_process(folder: str, stem: str, cases: str, out: str, flags: dic
 
 
 def command(step: str) -> list[str]:
-    me = [*NICE, *PY, __file__]
     kind, _, name = step.partition("-")
-    if kind == "truth":
-        mb, drive = DRIVES[name]
-        return [*NICE, *PY, "bench/foreign/nvmevirt.py", "--binary", BINARY, "--work",
-                f"/tmp/erasefloor-runs/{name}", "--capacity-mb", str(mb), "--drive", drive,
-                "--out", f"{OUT}/nvmevirt-{name}.json"]  # fmt: skip
+    if kind == "truth":  # erasegreedy's truth step with these drives, into this folder (its
+        # scratch folder /tmp/erasegreedy-runs/X; the runs logged used /tmp/erasefloor-runs/X)
+        eg = _load("eg_run", HERE.parent / "erasegreedy" / "run.py")
+        eg.DRIVES.update(DRIVES)
+        eg.OUT = OUT
+        return eg.command(step)
     if kind in ("fresh", "gate", "check", "check2"):
-        return [*me, "_inner", step]
+        return [*NICE, *PY, __file__, "_inner", step]
     raise SystemExit(f"unknown step {step}")
 
 
@@ -105,14 +101,14 @@ def inner(step: str) -> None:
         evaluate_in_process(OUT, f"nvmevirt-{x}", PLAN, f"{OUT}/fresh-{state}-{spread}/{x}",
                             flags, sd)  # fmt: skip
     if kind == "gate":
-        eg = _load("eg_run", Path(R) / "erasegreedy/run.py")
+        eg = _load("eg_run", Path(R) / "erasegreedy" / "run.py")
         if rest == "off-nvmevirt-a":
             evaluate_in_process(f"{R}/nvmevirt", "nvmevirt-a", PLAN,
                                 f"{OUT}/gate-off/nvmevirt-a", OFF_FLAGS, None)  # fmt: skip
         folder, cases = eg.STORED[rest]
         evaluate_in_process(folder, rest, cases, f"{OUT}/gate-on/{rest}", ON_FLAGS, None)
     if kind in ("check", "check2"):
-        ec = _load("ec_run", Path(R) / "erasecheck/run.py")
+        ec = _load("ec_run", Path(R) / "erasecheck" / "run.py")
         ec.RUNS = Path(OUT) / ("check" if kind == "check" else "check2")
         if kind == "check2":
             ec.ARMS["floor-on"] = (True, True)
@@ -134,22 +130,10 @@ def main() -> int:
     if sys.argv[1:2] == ["_inner"]:
         inner(sys.argv[2])
         return 0
-    sys.path.insert(0, str(HERE.parent.parent.parent))
-    from cpu_clock import cpu_s
-
-    log = HERE / "runs.log"
-    for step in sys.argv[1:]:
-        cmd = command(step)
-        before = cpu_s()
-        t = time.strftime("%H:%M:%S", time.gmtime())
-        res = subprocess.run(cmd, capture_output=True, text=True, check=False)
-        used = cpu_s() - before
-        tail = [ln for ln in (res.stdout + res.stderr).splitlines() if ln.strip()][-12:]
-        with log.open("a") as f:
-            f.write(f"## {step} ({t} UTC)\n$ {shlex.join(cmd)}\n" + "\n".join(tail) + "\n")
-            f.write(f"exit {res.returncode}, {used:.1f} CPU s\n")
-        print(f"{step}: exit {res.returncode}, {used:.1f} CPU s", flush=True)
-    return 0
+    # erasegreedy's step loop (runs.log, CPU s by bench/cpu_clock.py) with this rule's steps
+    eg = _load("eg_run", HERE.parent / "erasegreedy" / "run.py")
+    eg.HERE, eg.command = HERE, command
+    return eg.main()
 
 
 if __name__ == "__main__":
