@@ -42,11 +42,13 @@ def _gate(points: list[fitmod.Point]) -> str | None:
     return plausibility.fit_misses_its_points(points, fob)
 
 
-def test_hook_registered_and_off_by_default(monkeypatch) -> None:
-    """Off by default since bench/foreign/results/erasecheck/RULE.md (on by erasegreedy's
-    RULE-2.md before); off, K is refused; offered, an erase-cost fit explains it."""
+def test_hook_registered_and_on_by_default(monkeypatch) -> None:
+    """On by default (bench/foreign/results/erasefloor/RULE.md; off under
+    bench/foreign/results/erasecheck/RULE.md); off, K is refused; offered, an erase-cost fit
+    explains it."""
     assert plausibility.ERASE_COST_EXPLAINS is erase_reading.explains
-    assert erase_reading.OFFERED is False and erase_reading.AT_THE_GATE is True
+    assert erase_reading.OFFERED is True and erase_reading.AT_THE_GATE is True
+    monkeypatch.setattr(erase_reading, "OFFERED", False)
     assert not erase_reading.explains(_stored_k())
     monkeypatch.setattr(erase_reading, "OFFERED", True)
     assert erase_reading.explains(_stored_k())

@@ -58,10 +58,11 @@ def offered(monkeypatch):
     monkeypatch.setattr(erase_reading, "OFFERED", True)
 
 
-def test_off_by_default() -> None:
-    """Adopted by bench/foreign/results/erasegreedy/RULE-2.md, off again by
-    bench/foreign/results/erasecheck/RULE.md (harm from OFFERED at a 2% spread)."""
-    assert erase_reading.OFFERED is False and erase_reading.WHEN_IMPLIED_FAILS is False
+def test_on_by_default() -> None:
+    """Adopted by bench/foreign/results/erasegreedy/RULE-2.md, off by
+    bench/foreign/results/erasecheck/RULE.md (harm from OFFERED at a 2% spread), on again with
+    WITHOUT_FLOOR by bench/foreign/results/erasefloor/RULE.md."""
+    assert erase_reading.OFFERED is True and erase_reading.WHEN_IMPLIED_FAILS is True
 
 
 def test_drive_n_needs_the_sub_flag(offered, monkeypatch) -> None:

@@ -52,9 +52,11 @@ def _line_drive(fob_above_line: float = 1.0) -> list[fitmod.Point]:
     return [*pts, fitmod.Point(0.0, s.iops(0.0, 1.0) * fob_above_line, fresh=True)]
 
 
-def test_off_by_default_and_nothing_offered_off() -> None:
-    """Off by default since bench/foreign/results/erasecheck/RULE.md; off, B has no twin."""
-    assert erase_reading.OFFERED is False
+def test_on_by_default_and_nothing_offered_off(monkeypatch) -> None:
+    """Off by bench/foreign/results/erasecheck/RULE.md, on again (with WITHOUT_FLOOR) by
+    bench/foreign/results/erasefloor/RULE.md; off, B has no twin."""
+    assert erase_reading.OFFERED is True
+    monkeypatch.setattr(erase_reading, "OFFERED", False)
     assert not any(k.endswith(erase_reading.SUFFIX) for k in _weights(_stored_b(True)))
 
 

@@ -25,8 +25,9 @@ steady state pays and FOB does not"): on six fresh NVMeVirt drives the plan case
 every target with it (four with costly erases missing without it), but it harmed held-out
 figures elsewhere (MQSim's IOPS at 10% 11.3 → 20.4%; IOPS-only cases both ways), with
 :data:`ONLY_WITH_WAF` too. Offered as a reading beside the plain ones instead
-(``erase_reading.py``: not adopted under two rules, then on by default since
-bench/foreign/results/erasegreedy/RULE-2.md)."""
+(``erase_reading.py``: not adopted under two rules, on by
+bench/foreign/results/erasegreedy/RULE-2.md, off by bench/foreign/results/erasecheck/RULE.md,
+on again with its floor condition by bench/foreign/results/erasefloor/RULE.md)."""
 
 from __future__ import annotations
 
