@@ -4,6 +4,8 @@ cases.md (one row a truth) and the per-family counts in table.md's first table.
     python bench/foreign/results/scoreboard/table.py > bench/foreign/results/scoreboard/cases.md
     SCOREBOARD_CASES=cases-now python bench/foreign/results/scoreboard/table.py \
         > bench/foreign/results/scoreboard/cases-now.md   # the run after erasecheck
+    SCOREBOARD_CASES=cases-final python bench/foreign/results/scoreboard/table.py \
+        > bench/foreign/results/scoreboard/cases-final.md   # the run after erasefloor
 """
 
 from __future__ import annotations
