@@ -1,6 +1,7 @@
 """A probe (no rule, seen drives only): would the lockstep twin fix calibrate's MQSim misses?
 
-Each stored MQSim retried truth's plan case (``scoreboard/run.py``'s ``one``) is run twice:
+Each stored MQSim retried truth's plan case (``one`` of
+``bench/foreign/results/scoreboard/run.py``) is run twice:
 as today, and with calibrate's blocking-GC reading (``python/overprov/calibrate/gc_blocking.py``)
 given the lockstep twin form of ``bench/foreign/results/mqlockstep/twin.py`` — one die of two
 planes, a GC domain a plane, relocations in multi-plane programs at one page offset of the
@@ -75,7 +76,8 @@ def wrapped_main() -> tuple[str, str]:
 
 
 def run(stem: str, lockstep: bool) -> dict:
-    """The plan case of one truth (``scoreboard/run.py``'s ``one``), as today or lockstep."""
+    """The plan case of one truth (``one`` of bench/foreign/results/scoreboard/run.py), as today
+    or lockstep."""
     doc = json.loads((FOREIGN.parent.parent / TRUTHS / f"{stem}.json").read_text())
     curve = evaluate.truth_curve(doc, 32)
     others = [r for r in doc["levels"] if r["queue_depth"] != 32]
