@@ -31,7 +31,9 @@ the evidence too (evaluated and not adopted).
 from __future__ import annotations
 
 import argparse
+import ast
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -105,6 +107,27 @@ ERASE_READING = False
 # --erase-when-implied-fails: with it, also where the implied design's reading fails
 # (erase_reading.WHEN_IMPLIED_FAILS)
 ERASE_WHEN_IMPLIED = False
+# EVALUATE_FLAGS (environment): calibrate flags set in each calibrate process, for a rule's arm
+# run through bench/foreign/results/scoreboard/run.py, as "module.NAME=value" items separated by
+# ";" (modules of overprov.calibrate, values Python literals), e.g.
+# EVALUATE_FLAGS="erase_reading.OFFERED=False; spare_near_onset.SPARE_NEAR_ONSET=True"
+FLAGS_ENV = "EVALUATE_FLAGS"
+
+
+def flags_prelude(text: str) -> str:
+    """``EVALUATE_FLAGS``'s text as the statements that set those flags (raises ValueError naming
+    the item that is not ``module.NAME=literal``)."""
+    out = ""
+    for item in (i.strip() for i in text.split(";")):
+        if not item:
+            continue
+        target, eq, value = item.partition("=")
+        module, dot, name = target.strip().partition(".")
+        if not (eq and dot and module.isidentifier() and name.isidentifier()):
+            raise ValueError(f"{FLAGS_ENV}: {item!r} is not module.NAME=value")
+        ast.literal_eval(value.strip())  # a literal only: raises on anything else
+        out += f"from overprov.calibrate import {module}; {module}.{name} = {value.strip()}; "
+    return out
 
 
 def closed_loop_on() -> tuple[str, str]:
@@ -125,8 +148,9 @@ def closed_loop_on() -> tuple[str, str]:
     if ERASE_READING:
         erase += "from overprov.calibrate import erase_reading; erase_reading.OFFERED = True; "
         erase += f"erase_reading.WHEN_IMPLIED_FAILS = {ERASE_WHEN_IMPLIED}; "
+    flags = flags_prelude(os.environ.get(FLAGS_ENV, ""))
     main = "from overprov.cli import main; sys.exit(main())"
-    return ("-c", f"import sys; {loop}{refuted}{mark}{erase}{main}")
+    return ("-c", f"import sys; {loop}{refuted}{mark}{erase}{flags}{main}")
 
 
 def truth_curve(doc: dict, qd: int) -> dict[int, dict]:
@@ -147,6 +171,7 @@ def command(
 ) -> list[str]:
     _, iops_at, waf_at, fob, raw = case[:5]
     wrapped = CLOSED_LOOP or REFUTED_WEIGHTS or LOW_MARK or ERASE_COST or ERASE_READING
+    wrapped = wrapped or bool(os.environ.get(FLAGS_ENV, "").strip())
     cmd = [sys.executable, *(closed_loop_on() if wrapped else ("-m", "overprov"))]
     cmd += ["calibrate", "--json", "-", "--jobs", str(jobs)]
     cmd += ["--extra-op", ",".join(str(x) for x in LEVELS)]

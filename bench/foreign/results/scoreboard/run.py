@@ -6,6 +6,8 @@ defaults, one at a time, each logged to runs.log with its CPU seconds (bench/cpu
     PYTHONPATH=python python bench/foreign/results/scoreboard/run.py table   # cases.md
 
 Run from the worktree root. `all` skips a truth whose case file exists, so it can be resumed.
+A rule's arm with calibrate flags set: SCOREBOARD_CASES=<its own folder> and
+EVALUATE_FLAGS="module.NAME=value; ..." (bench/foreign/evaluate.py, `flags_prelude`).
 """
 
 from __future__ import annotations

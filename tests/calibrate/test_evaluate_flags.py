@@ -1,0 +1,36 @@
+"""bench/foreign/evaluate.py's EVALUATE_FLAGS: a rule's arm sets calibrate flags in each
+calibrate process the scoreboard starts (bench/foreign/results/scoreboard/run.py)."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench" / "foreign"))
+import evaluate  # noqa: E402
+
+
+def test_flags_become_statements_that_set_them_in_a_real_process():
+    text = "erase_reading.OFFERED=False; spare_near_onset.SPARE_NEAR_ONSET = True;"
+    code = evaluate.flags_prelude(text)
+    check = "from overprov.calibrate import erase_reading as e, spare_near_onset as s; "
+    check += "print(e.OFFERED, s.SPARE_NEAR_ONSET)"
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run(
+        [sys.executable, "-c", code + check],
+        capture_output=True, text=True, check=True, cwd=root,
+        env={"PYTHONPATH": str(root / "python")},
+    )  # fmt: skip
+    assert out.stdout.split() == ["False", "True"]
+
+
+def test_empty_flags_set_nothing():
+    assert evaluate.flags_prelude("") == ""
+    assert evaluate.flags_prelude(" ; ") == ""
+
+
+@pytest.mark.parametrize("bad", ["OFFERED=True", "erase_reading.OFFERED", "a.b=__import__('os')"])
+def test_a_malformed_item_is_named(bad):
+    with pytest.raises(ValueError, match="not module.NAME=value|malformed"):
+        evaluate.flags_prelude(bad)
