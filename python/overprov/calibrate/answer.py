@@ -15,8 +15,8 @@ the fitted levels (``distance_term.py``).
 
 from __future__ import annotations
 
-from overprov.calibrate import predict as predmod
 from overprov.calibrate import distance_term, reserve_reading, spare_readings
+from overprov.calibrate import predict as predmod
 from overprov.calibrate.prediction import Prediction
 
 

@@ -126,7 +126,7 @@ def apply(pred: Prediction, points: list[fitmod.Point], slope: float | None = No
     for lv in pred.levels:
         if lv.steady_iops and lv.steady_iops_low and lv.steady_iops_high:
             row = (lv.extra_op_percent, lv.steady_iops, lv.steady_iops_low, lv.steady_iops_high)
-            (lo, hi), = iops_bounds([row], fitted, native_op, eff, slope)
+            ((lo, hi),) = iops_bounds([row], fitted, native_op, eff, slope)
             lv = dataclasses.replace(lv, steady_iops_low=lo, steady_iops_high=hi)
         rows.append(lv)
     target = pred.recommendation.target_iops if pred.recommendation is not None else None
