@@ -8,18 +8,24 @@ cannot run its blocking-GC twin at a level, its IOPS go unweighed by that readin
 prediction's source says why), typed figures every way they cannot tell apart
 (``spare_readings.read_all``: there a reading the core cannot run is set aside). A measured
 target whose plan dated the onset of garbage collection from empty is offered the GC-reserve
-reading beside its one reading (``reserve_reading.py``).
+reading beside its one reading (``reserve_reading.py``). With ``distance_term.ON`` (off by
+default), a prediction one reading carries has its IOPS interval widened with the distance from
+the fitted levels (``distance_term.py``).
 """
 
 from __future__ import annotations
 
+from overprov.calibrate import distance_term, reserve_reading, spare_readings
 from overprov.calibrate import predict as predmod
-from overprov.calibrate import reserve_reading, spare_readings
 from overprov.calibrate.prediction import Prediction
 
 
 def predict(fig: predmod.PredictionInput) -> Prediction:
     """The prediction of ``fig``, its twins held in memory (``Prediction.write`` writes them)."""
+    return distance_term.apply(_predict(fig), fig.points)
+
+
+def _predict(fig: predmod.PredictionInput) -> Prediction:
     if fig.typed:
         return spare_readings.read_all(fig)
     reading = predmod.TwinReading(native_op=fig.raw_native_op)

@@ -31,6 +31,9 @@
    every level, ``rel_sd`` the maximum-likelihood one over held-out IOPS-only predictions of
    foreign FTLs (``iops_only`` in ``model_form_error.json``; ``bench/intervals/
    iops_only_intervals.py``, the rule in ``bench/intervals/RULE-iops-only.md``).
+5. **Distance where one reading carries** (``distance_term.py``, off: judged and not adopted
+   under ``bench/foreign/results/scorecover/RULE.md``): a one-reading prediction's IOPS interval
+   widened by a slope times the log spare distance from the fitted levels, after the above.
 """
 
 from __future__ import annotations
