@@ -17,6 +17,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 from typing import Any
+from unittest.mock import patch
 
 from overprov.calibrate import cliff_fastest, cliff_prediction
 
@@ -27,12 +28,11 @@ import judge as small  # noqa: E402 - bench/results/cliffsmall/judge.py
 def _predict(doc: dict, drive: dict, tw_scale: float, span: bool) -> dict[str, Any]:
     """The prediction from purged with the read probes, ``LIFT_TO_FASTEST`` = ``span`` (the
     name is cliffsmall's arm: off or on)."""
-    flags = cliff_prediction.PROBES_IN_PREDICTION, cliff_fastest.LIFT_TO_FASTEST
-    cliff_prediction.PROBES_IN_PREDICTION, cliff_fastest.LIFT_TO_FASTEST = True, span
-    try:
+    with (
+        patch.object(cliff_prediction, "PROBES_IN_PREDICTION", True),
+        patch.object(cliff_fastest, "LIFT_TO_FASTEST", span),
+    ):
         return cliff_prediction.predict(doc, drive, tw_scale)
-    finally:
-        cliff_prediction.PROBES_IN_PREDICTION, cliff_fastest.LIFT_TO_FASTEST = flags
 
 
 small._predict = _predict  # noqa: SLF001 - the one arm that differs
