@@ -24,7 +24,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from overprov import presets
-from overprov.calibrate import cliff, cliff_mix, cliff_past, cliff_refit, read_probes
+from overprov.calibrate import (
+    cliff,
+    cliff_fastest,
+    cliff_mix,
+    cliff_past,
+    cliff_refit,
+    read_probes,
+)
 from overprov.calibrate.cliff_step import (
     CliffPlan,
     CliffWorkload,
@@ -91,8 +98,9 @@ _CONTROLLER_KEYS = ("command_us", "data_us_per_4kib", "map_update_us")
 
 
 def lift_ceiling(
-    twin: dict[str, Any], plateau_iops: float, only_under: bool = False
-) -> dict[str, Any]:
+    twin: dict[str, Any], plateau_iops: float, only_under: bool = False,
+    to_iops: float | None = None,
+) -> dict[str, Any]:  # fmt: skip
     """``twin`` with its controller's per-command time (``command_us``, ``data_us_per_4kib``,
     ``map_update_us``, in proportion) set so that its ceiling (contexts ÷ that time) is
     ``plateau_iops`` ÷ (1 − ``cliff.CEILING_MARGIN``): just above the fastest the drive was
@@ -104,10 +112,12 @@ def lift_ceiling(
     without a controller (its time all in the NAND) is given one: a context per command.
     ``only_under``: only a ceiling under ``plateau_iops`` is lifted; a twin without a
     controller, or with one whose ceiling is at or above the plateau, is returned as it is
-    (its ceiling does not bind the plateau: bench/results/cliffcheck/verdict.md)."""
+    (its ceiling does not bind the plateau: bench/results/cliffcheck/verdict.md).
+    ``to_iops``: where the twin is lifted, its ceiling put just above that level rather than
+    the plateau's (``cliff_fastest``: the series' fastest round); None: the plateau."""
     if plateau_iops <= 0:
         return twin
-    need = plateau_iops / (1 - cliff.CEILING_MARGIN)
+    need = (to_iops or plateau_iops) / (1 - cliff.CEILING_MARGIN)
     keys = _CONTROLLER_KEYS
     ctrl = twin.get("config", {}).get("timing", {}).get("controller")
     have = controller_ceiling_iops(twin)
@@ -122,6 +132,15 @@ def lift_ceiling(
     timing = {**twin["config"]["timing"]}
     timing["controller"] = {**ctrl, **{k: float(ctrl[k]) * factor for k in keys if k in ctrl}}
     return {**twin, "config": {**twin["config"], "timing": timing}}
+
+
+def lifted_to(measured: cliff.Series, bs: int, fill: float, plateau: float) -> float | None:
+    """The level a lifted twin's ceiling is put above: with ``cliff_fastest.LIFT_TO_FASTEST``
+    the series' fastest round before its step (``cliff_fastest.lift_iops``); None (the
+    plateau's) without."""
+    if not cliff_fastest.LIFT_TO_FASTEST:
+        return None
+    return cliff_fastest.lift_iops(measured, measured_step(measured, bs, fill), plateau)
 
 
 def _lift(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any] | None:
@@ -243,7 +262,10 @@ def predict(doc: dict[str, Any], drive: dict[str, Any], scale: str) -> dict[str,
         if cliff_mix.MIX_CAPPED and probes is not None:
             ceiling = cliff_mix.command_ceiling_iops(plateau, wl.qd, probes.unwritten_read_us)
         past_fill = LIFT_UNDER_PLATEAU_PAST_FILL
-        lifted = twin if plateau is None else lift_ceiling(twin, plateau, past_fill)
+        lifted = twin
+        if plateau is not None:
+            to = lifted_to(series(doc), bs, fill, plateau)
+            lifted = lift_ceiling(twin, plateau, past_fill, to)
         out["controller_lift"] = _lift(twin, lifted)
         twin = lifted
     try:
