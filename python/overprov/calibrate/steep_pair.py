@@ -27,7 +27,11 @@ fires and a reserve reading of a uniform design is called for
 (``spare_readings.weigh``), weighed among themselves by ``evidence.weights``, and the fit's
 plausibility gate passes figures one of them explains (``reserve_hull.explains``). Elsewhere
 nothing changes. Picked on the seen scoreboard cases (bench/foreign/results/femutyped/
-DIAGNOSIS.md) and judged under bench/foreign/results/femutyped/RULE.md.
+DIAGNOSIS.md) and judged under bench/foreign/results/femutyped/RULE.md: **not met**, so off
+(bench/foreign/results/femutyped/verdict.md). On the 72 scoreboard truths it changes only three
+seen FEMU cases, each to both targets met; of three fresh FEMU drives one is answered (WAF +8% at
+20%) and two are refused: among the reserve readings the leave-one-out picks the gentlest design
+called for, whose twin misses the 0% floor and is set aside, and the others were not simulated.
 """
 
 from __future__ import annotations
