@@ -58,7 +58,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from overprov.calibrate import evidence, gc_designs, gc_reserve, plausibility, workload_curve
+from overprov.calibrate import (
+    evidence,
+    gc_designs,
+    gc_reserve,
+    plausibility,
+    steep_pair,
+    workload_curve,
+)
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import predict as predmod
 from overprov.calibrate.reserve_twin_check import onset_from_empty, twin_misses_its_waf
@@ -108,12 +115,26 @@ def applies(fig: predmod.PredictionInput) -> bool:
     )
 
 
+def replaces_plain(fig: predmod.PredictionInput, cv_sd: float) -> bool:
+    """Whether ``steep_pair.READ_AS_FLOOR`` (off) reads these figures: uniform writes, no onset
+    of garbage collection from empty, and ``steep_pair.fires`` (only the gentlest victim
+    choice links the two levels): the reserve readings then replace the effective-spare ones
+    (``spare_readings.weigh``)."""
+    return (
+        steep_pair.READ_AS_FLOOR
+        and workload_curve.is_uniform(fig.workload)
+        and onset_from_empty(fig.measurement) is None
+        and steep_pair.fires(fig.points, cv_sd, floor_in_waf(fig.points))
+    )
+
+
 def forms(
     fig: predmod.PredictionInput, cv_sd: float, several: bool = True
 ) -> dict[predmod.TwinReading, gc_reserve.ReserveForm]:
     """The reserve reading of each uniform design the figures call for (none unless
-    :func:`applies`); ``cv_sd`` the model-form error of a held-out prediction."""
-    if not applies(fig):
+    :func:`applies` or :func:`replaces_plain`); ``cv_sd`` the model-form error of a held-out
+    prediction."""
+    if not (applies(fig) or replaces_plain(fig, cv_sd)):
         return {}
     out = {}
     for design, ftl in gc_designs.UNIFORM_DESIGNS.items():
@@ -132,11 +153,13 @@ def form_of(design: str, cv_sd: float) -> UndatedReserveForm:
 
 
 def explains(points: list[fitmod.Point], cv_sd: float) -> bool:
-    """With :data:`OFFERED` and :data:`AT_THE_GATE` on, figures of :func:`floor_in_waf` that a
+    """With :data:`OFFERED` and :data:`AT_THE_GATE` on (or where ``steep_pair.fires``), figures
+    of :func:`floor_in_waf` that a
     reserve reading of a uniform design is called for by and whose fit misses none of them by
     more than ``plausibility.FIT_ERROR_MAX`` (``plausibility.surrogate_misses_its_points``);
     ``calibrate`` runs its gate on uniform writes only."""
-    if not (OFFERED and AT_THE_GATE and floor_in_waf(points)):
+    undated = OFFERED and AT_THE_GATE or steep_pair.fires(points, cv_sd, floor_in_waf(points))
+    if not (undated and floor_in_waf(points)):
         return False
     for design in gc_designs.UNIFORM_DESIGNS:
         form = form_of(design, cv_sd)
@@ -165,8 +188,9 @@ def curve_of(r: predmod.TwinReading, curve: fitmod.WafCurve | None) -> fitmod.Wa
 
 def hull(evidences: dict[predmod.TwinReading, dict[str, Any]]) -> set[predmod.TwinReading]:
     """The readings the interval spans whatever their weight: with a reserve reading offered,
-    every one that reproduces its fitted figures; none otherwise."""
-    if not any(r.spare == predmod.RESERVE for r in evidences):
+    every one that reproduces its fitted figures; none otherwise (nor when the reserve readings
+    replace the effective ones, ``steep_pair.py``: the interval is then theirs)."""
+    if not OFFERED or not any(r.spare == predmod.RESERVE for r in evidences):
         return set()
     return {r for r, e in evidences.items() if evidence.reproduced(e, untested=False)}
 

@@ -412,7 +412,10 @@ def weigh(
         if raw_native_op is not None:
             raw = reading(predmod.RAW, design, raw_native_op, several)
             forms[raw] = raw.form(curve or fitmod.waf_at)
-    forms.update(reserve_hull.forms(fig, cv_sd, several))  # type: ignore[arg-type]  (off)
+    undated = reserve_hull.forms(fig, cv_sd, several)  # (off)
+    if undated and reserve_hull.replaces_plain(fig, cv_sd):  # steep_pair.READ_AS_FLOOR (off)
+        forms = {r: f for r, f in forms.items() if r.spare != predmod.EFFECTIVE}
+    forms.update(undated)  # type: ignore[arg-type]
     evidences: dict[predmod.TwinReading, dict[str, Any]] = {}
     for r, form in forms.items():
         try:

@@ -141,7 +141,8 @@ def cap() -> None:
 
 
 def run_all() -> None:
-    log = HERE / ("runs.log" if CASES_DIR == "cases" else f"runs-{CASES_DIR}.log")
+    cases = HERE / CASES_DIR  # the log beside the cases' folder (a rule's own folder too)
+    log = HERE / "runs.log" if CASES_DIR == "cases" else cases.parent / f"runs-{cases.name}.log"
     spent = 0.0
     for family, folder, stem in order():
         now = datetime.datetime.now(datetime.UTC)

@@ -1,0 +1,77 @@
+"""Typed WAF figures at two levels that only the gentlest victim choice links, read as a GC
+reserve with a victim floor (:data:`READ_AS_FLOOR`, off).
+
+**Why.** Typed figures (IOPS and WAF at 0% and 40%, the FOB, an IOPS figure at QD4) have no
+onset of garbage collection from empty, so the reserve reading (``gc_reserve.py``) is not
+offered to them (``reserve_reading.py`` offers it on a measured onset only) and they are read
+with one effective spare per uniform GC design (``spare_readings.read_all``). On FEMU's
+black-box SSD, whose reserve binds and whose victim floor holds WAF at 8, that reading misses
+WAF at 10% by −34 to −50% (bench/foreign/results/scoreboard/cases-final.md). Two levels cannot
+tell a floor from a gentler curve: holding out a level leaves no floor to predict it, so the
+leave-one-out, the only term that weighs designs, is blind to it
+(bench/intervals/hullgate/DIAGNOSIS.md), and FEMU's and MQSim's figures at 0% and 40% agree
+within 4% while their WAF at 10% differs by 30-60% (bench/foreign/results/femutyped/
+DIAGNOSIS.md). What the figures do show: how steeply WAF falls from the lowest level to the
+other. A reserve that holds its floor past the lowest level and then gives way makes that fall
+steeper than any victim choice at least as selective as d-choices with d = 4 gives from one
+spare; only d = 2 (the gentlest, most spare-sensitive curve of ``gc_designs.D_GRID``) or none
+links them, and the evidence puts the plain readings' weight there alone.
+
+**The test** (:func:`fires`): with :data:`READ_AS_FLOOR`, two steady levels each with a WAF
+figure (``reserve_hull.floor_in_waf``), and the effective-spare readings weighed as
+``spare_readings`` weighs them leaving every design of :data:`SELECTIVE_DESIGNS` below
+``spare_readings.SPAN_MIN_WEIGHT`` of the largest weight (:func:`gentlest_alone`). Where it
+fires and a reserve reading of a uniform design is called for
+(``gc_reserve.ReserveForm.called_for``, no onset: its spare fitted to the figures,
+``reserve_hull.form_of``), the reserve readings replace the effective-spare ones
+(``spare_readings.weigh``), weighed among themselves by ``evidence.weights``, and the fit's
+plausibility gate passes figures one of them explains (``reserve_hull.explains``). Elsewhere
+nothing changes. Picked on the seen scoreboard cases (bench/foreign/results/femutyped/
+DIAGNOSIS.md) and judged under bench/foreign/results/femutyped/RULE.md: **not met**, so off
+(bench/foreign/results/femutyped/verdict.md). On the 72 scoreboard truths it changes only three
+seen FEMU cases, each to both targets met; of three fresh FEMU drives one is answered (WAF +8% at
+20%) and two are refused: among the reserve readings the leave-one-out picks the gentlest design
+called for, whose twin misses the 0% floor and is set aside, and the others were not simulated.
+"""
+
+from __future__ import annotations
+
+from overprov.calibrate import evidence, gc_designs
+from overprov.calibrate import fit as fitmod
+from overprov.errors import ConfigError
+
+#: Read typed two-level figures only the gentlest victim choice links as a GC reserve with a
+#: victim floor (module doc). Off: typed figures are read as before.
+READ_AS_FLOOR = False
+#: The designs whose effective-spare reading, where one reproduces the figures, keeps them
+#: plain: greedy and d-choices with d of at least 4 (``gc_designs.UNIFORM_DESIGNS``).
+SELECTIVE_DESIGNS = ("greedy", "d-choices-8", "d-choices-4")
+
+
+def gentlest_alone(points: list[fitmod.Point], cv_sd: float) -> bool:
+    """Whether the effective-spare readings of the uniform designs, weighed as
+    ``spare_readings.class_weights`` weighs them (``evidence.assess`` with ``cv_sd`` the
+    model-form error of a held-out prediction, ``evidence.weights``), leave every design of
+    :data:`SELECTIVE_DESIGNS` below ``spare_readings.SPAN_MIN_WEIGHT`` of the largest weight:
+    only the gentlest victim choice links the figures, or none does."""
+    from overprov.calibrate.spare_readings import SPAN_MIN_WEIGHT  # it imports this module
+
+    evidences = {}
+    for design in gc_designs.UNIFORM_DESIGNS:
+        form = evidence.ReadingForm(gc_designs.curve(design) or fitmod.waf_at, None, False)
+        try:
+            evidences[design] = evidence.assess(form, points, cv_sd)
+        except ConfigError:
+            return False  # a reading the figures cannot fit: not two levels with WAF
+    w = evidence.weights(
+        {d: e["chi2"] for d, e in evidences.items()},
+        {d: evidence.reproduced(e, untested=True) for d, e in evidences.items()},
+    )
+    top = max(w.values())
+    return top > 0 and all(w[d] < SPAN_MIN_WEIGHT * top for d in SELECTIVE_DESIGNS)
+
+
+def fires(points: list[fitmod.Point], cv_sd: float, two_levels_with_waf: bool) -> bool:
+    """:data:`READ_AS_FLOOR` on, two steady levels each with a WAF figure
+    (``two_levels_with_waf``: ``reserve_hull.floor_in_waf``), and :func:`gentlest_alone`."""
+    return READ_AS_FLOOR and two_levels_with_waf and gentlest_alone(points, cv_sd)

@@ -1,0 +1,86 @@
+"""Typed two-level figures only the gentlest victim choice links, read as a GC reserve with a
+victim floor (calibrate/steep_pair.py, ``READ_AS_FLOOR`` off): surrogate-level checks
+(milliseconds) on FEMU figures the scoreboard typed
+(bench/foreign/results/scoreboard/cases-final.md; bench/foreign/results/femutyped/DIAGNOSIS.md)."""
+
+from __future__ import annotations
+
+import pytest
+from overprov.calibrate import (
+    cli,
+    plausibility,
+    reserve_hull,
+    spare_readings,
+    steep_pair,
+    uncertainty,
+)
+from overprov.calibrate import fit as fitmod
+from overprov.calibrate import predict as predmod
+
+
+def _points(iops: str, waf: str, fob: float) -> list[fitmod.Point]:
+    pts = cli.user_points(iops, waf)
+    return [*pts, fitmod.Point(0.0, fob, cli.USER_POINT_REL_SD, fresh=True)]
+
+
+#: FEMU 6 LUNs × 240 blocks, threshold 68% (byfig5/unseen): the floor holds at 0-10% (WAF 8.00)
+FEMU_6LUN = _points("0:3088,40:15710,40:12439@qd4", "0:8.000,40:1.701", 30013)
+#: FEMU's first drive (femu.json): the floor gives way before 10%; d-choices-4 links the levels
+FEMU_64LUN = _points("0:29883,40:120704,40:19223@qd4", "0:7.998,40:1.492", 160007)
+#: FEMU 33 LUNs × 82 blocks (gatefix): on the floor at 0-30%, refused by the gate today
+FEMU_33LUN = _points("0:1084,40:1866", "0:7.996,40:4.636", 8535)
+
+
+def _fig(points: list[fitmod.Point]) -> predmod.PredictionInput:
+    return predmod.PredictionInput(
+        list(points), [0.0, 10.0, 20.0, 30.0, 40.0], typed=True, fob_iops=points[-1].iops,
+        model_form=uncertainty.model_form_for(points, False),
+    )  # fmt: skip
+
+
+def _cv(points: list[fitmod.Point]) -> float:
+    return uncertainty.weighing_rel_sd(uncertainty.model_form_for(points, False))
+
+
+def test_off_reads_the_figures_as_before(monkeypatch):
+    monkeypatch.setattr(steep_pair, "READ_AS_FLOOR", False)
+    evidences, _ = spare_readings.weigh(_fig(FEMU_6LUN))
+    assert {r.spare for r in evidences} == {predmod.EFFECTIVE}
+    assert not steep_pair.fires(_fig(FEMU_6LUN).points, _cv(FEMU_6LUN), True)
+
+
+def test_only_the_gentlest_design_links_the_6lun_figures_not_the_64lun_ones():
+    six, sixty_four = _fig(FEMU_6LUN).points, _fig(FEMU_64LUN).points  # the QD4 figure apart
+    assert steep_pair.gentlest_alone(six, _cv(FEMU_6LUN))
+    assert not steep_pair.gentlest_alone(sixty_four, _cv(FEMU_64LUN))  # d-choices-4 links them
+
+
+def test_on_the_greedy_reserve_reading_replaces_the_plain_ones_and_holds_the_floor(monkeypatch):
+    monkeypatch.setattr(steep_pair, "READ_AS_FLOOR", True)
+    evidences, _ = spare_readings.weigh(_fig(FEMU_6LUN))
+    assert {r.spare for r in evidences} == {predmod.RESERVE}
+    within = spare_readings.class_weights(evidences)
+    best = max(within, key=lambda r: within[r])
+    assert best.design == "greedy" and within[best] > 0.99
+    s = best.reserve.fit(_fig(FEMU_6LUN).points)
+    assert s.waf_floor == pytest.approx(8.0, rel=0.01)
+    assert s.waf(10.0) == pytest.approx(8.0, rel=0.02)  # the truth: 8.000 (scoreboard)
+    assert s.waf(20.0) == pytest.approx(4.479, rel=0.05)  # the truth: 4.479
+    assert reserve_hull.hull(evidences) == set()  # no hull: OFFERED is off
+
+
+def test_on_leaves_figures_a_selective_design_links_as_they_were(monkeypatch):
+    monkeypatch.setattr(steep_pair, "READ_AS_FLOOR", False)
+    off, _ = spare_readings.weigh(_fig(FEMU_64LUN))
+    monkeypatch.setattr(steep_pair, "READ_AS_FLOOR", True)
+    on, _ = spare_readings.weigh(_fig(FEMU_64LUN))
+    assert set(on) == set(off)
+    assert {r: e["chi2"] for r, e in on.items()} == {r: e["chi2"] for r, e in off.items()}
+
+
+def test_on_the_gate_passes_figures_on_the_floor_a_reserve_reading_explains(monkeypatch):
+    cv = uncertainty.model_form_for(FEMU_33LUN, False)
+    monkeypatch.setattr(steep_pair, "READ_AS_FLOOR", False)
+    assert plausibility.fit_misses_its_points(FEMU_33LUN, 8535.0, None, cv) is not None
+    monkeypatch.setattr(steep_pair, "READ_AS_FLOOR", True)
+    assert plausibility.fit_misses_its_points(FEMU_33LUN, 8535.0, None, cv) is None
