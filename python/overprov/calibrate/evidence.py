@@ -52,6 +52,10 @@ class _HasRelSd(Protocol):
     rel_sd: float
 
 
+#: A reading whose weight is below this share of the largest one leaves the interval: the
+#: figures speak against it (exp(−χ²/2) < 0.01: Δχ² > 9.2, three standard errors). Read as
+#: ``spare_readings.SPAN_MIN_WEIGHT`` (the same object) by the readings that are weighed.
+SPAN_MIN_WEIGHT = 0.01
 #: A reading whose residual χ² at its fitted figures lies above this quantile of χ² (with
 #: figures − parameters degrees of freedom) does not reproduce them within their noise.
 REPRODUCE_QUANTILE = 0.99

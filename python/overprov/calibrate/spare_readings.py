@@ -109,9 +109,9 @@ DESIGNS: Mapping[str, dict[str, Any]] = ChainMap(gc_designs.UNIFORM_DESIGNS, GC_
 if low_mark.OFFERED:  # off: calibrate/low_mark.py
     low_mark.offer()
 SPARES = (predmod.EFFECTIVE, predmod.RAW)
-#: A reading whose weight is below this share of the largest one leaves the interval: the
-#: figures speak against it (exp(−χ²/2) < 0.01: Δχ² > 9.2, three standard errors).
-SPAN_MIN_WEIGHT = 0.01
+#: A reading whose weight is below this share of the largest one leaves the interval
+#: (``evidence.SPAN_MIN_WEIGHT``).
+SPAN_MIN_WEIGHT = evidence.SPAN_MIN_WEIGHT
 #: The leave-one-out preference Δ (in −2 ln likelihood, 2 ln of a pseudo Bayes factor) the raw
 #: spare must have before its class takes any weight: :func:`raw_share` is
 #: max(0, tanh((Δ − this)/4)). 2: Kass & Raftery's (1995) "positive" evidence; below it a

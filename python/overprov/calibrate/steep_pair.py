@@ -10,24 +10,25 @@ WAF at 10% by −34 to −50% (bench/foreign/results/scoreboard/cases-final.md).
 tell a floor from a gentler curve: holding out a level leaves no floor to predict it, so the
 leave-one-out, the only term that weighs designs, is blind to it
 (bench/intervals/hullgate/DIAGNOSIS.md), and FEMU's and MQSim's figures at 0% and 40% agree
-within 4% while their WAF at 10% differs by 30-60% (bench/foreign/results/femutyped/
-DIAGNOSIS.md). What the figures do show: how steeply WAF falls from the lowest level to the
-other. A reserve that holds its floor past the lowest level and then gives way makes that fall
-steeper than any victim choice at least as selective as d-choices with d = 4 gives from one
-spare; only d = 2 (the gentlest, most spare-sensitive curve of ``gc_designs.D_GRID``) or none
+within 4% while their WAF at 10% differs by 30-60%
+(bench/foreign/results/femutyped/DIAGNOSIS.md). What the figures do show: how steeply WAF falls
+from the lowest level to the other. A reserve that holds its floor past the lowest level and
+then gives way makes that fall steeper than any victim choice at least as selective as
+d-choices with d = 4 gives from one spare; only d = 2 (the gentlest, most spare-sensitive curve of ``gc_designs.D_GRID``) or none
 links them, and the evidence puts the plain readings' weight there alone.
 
 **The test** (:func:`fires`): with :data:`READ_AS_FLOOR`, two steady levels each with a WAF
 figure (``reserve_hull.floor_in_waf``), and the effective-spare readings weighed as
 ``spare_readings`` weighs them leaving every design of :data:`SELECTIVE_DESIGNS` below
-``spare_readings.SPAN_MIN_WEIGHT`` of the largest weight (:func:`gentlest_alone`). Where it
+``evidence.SPAN_MIN_WEIGHT`` of the largest weight (:func:`gentlest_alone`). Where it
 fires and a reserve reading of a uniform design is called for
 (``gc_reserve.ReserveForm.called_for``, no onset: its spare fitted to the figures,
 ``reserve_hull.form_of``), the reserve readings replace the effective-spare ones
 (``spare_readings.weigh``), weighed among themselves by ``evidence.weights``, and the fit's
 plausibility gate passes figures one of them explains (``reserve_hull.explains``). Elsewhere
-nothing changes. Picked on the seen scoreboard cases (bench/foreign/results/femutyped/
-DIAGNOSIS.md) and judged under bench/foreign/results/femutyped/RULE.md: **not met**, so off
+nothing changes. Picked on the seen scoreboard cases
+(bench/foreign/results/femutyped/DIAGNOSIS.md) and judged under
+bench/foreign/results/femutyped/RULE.md: **not met**, so off
 (bench/foreign/results/femutyped/verdict.md). On the 72 scoreboard truths it changes only three
 seen FEMU cases, each to both targets met; of three fresh FEMU drives one is answered (WAF +8% at
 20%) and two are refused: among the reserve readings the leave-one-out picks the gentlest design
@@ -52,10 +53,8 @@ def gentlest_alone(points: list[fitmod.Point], cv_sd: float) -> bool:
     """Whether the effective-spare readings of the uniform designs, weighed as
     ``spare_readings.class_weights`` weighs them (``evidence.assess`` with ``cv_sd`` the
     model-form error of a held-out prediction, ``evidence.weights``), leave every design of
-    :data:`SELECTIVE_DESIGNS` below ``spare_readings.SPAN_MIN_WEIGHT`` of the largest weight:
+    :data:`SELECTIVE_DESIGNS` below ``evidence.SPAN_MIN_WEIGHT`` of the largest weight:
     only the gentlest victim choice links the figures, or none does."""
-    from overprov.calibrate.spare_readings import SPAN_MIN_WEIGHT  # it imports this module
-
     evidences = {}
     for design in gc_designs.UNIFORM_DESIGNS:
         form = evidence.ReadingForm(gc_designs.curve(design) or fitmod.waf_at, None, False)
@@ -68,7 +67,7 @@ def gentlest_alone(points: list[fitmod.Point], cv_sd: float) -> bool:
         {d: evidence.reproduced(e, untested=True) for d, e in evidences.items()},
     )
     top = max(w.values())
-    return top > 0 and all(w[d] < SPAN_MIN_WEIGHT * top for d in SELECTIVE_DESIGNS)
+    return top > 0 and all(w[d] < evidence.SPAN_MIN_WEIGHT * top for d in SELECTIVE_DESIGNS)
 
 
 def fires(points: list[fitmod.Point], cv_sd: float, two_levels_with_waf: bool) -> bool:
