@@ -13,9 +13,10 @@ leave-one-out, the only term that weighs designs, is blind to it
 within 4% while their WAF at 10% differs by 30-60%
 (bench/foreign/results/femutyped/DIAGNOSIS.md). What the figures do show: how steeply WAF falls
 from the lowest level to the other. A reserve that holds its floor past the lowest level and
-then gives way makes that fall steeper than any victim choice at least as selective as
-d-choices with d = 4 gives from one spare; only d = 2 (the gentlest, most spare-sensitive
-curve of ``gc_designs.D_GRID``) or none links them, and the evidence puts the plain readings' weight there alone.
+then gives way makes that fall steeper than any victim choice at least as selective as d-choices
+with d = 4 gives from one spare; only d = 2 (the gentlest, most spare-sensitive curve of
+``gc_designs.D_GRID``) or none links them, and the evidence puts the plain readings' weight
+there alone.
 
 **The test** (:func:`fires`): with :data:`READ_AS_FLOOR`, two steady levels each with a WAF
 figure (``reserve_hull.floor_in_waf``), and the effective-spare readings weighed as
