@@ -78,6 +78,7 @@ from overprov.calibrate import (
     gc_designs,
     low_mark,
     prediction,
+    reading_mixture,
     reading_residual,
     reserve_hull,
     twin_runs,
@@ -225,6 +226,37 @@ def _span(values: list[float | None]) -> tuple[float | None, float | None]:
     return (min(got), max(got)) if got else (None, None)
 
 
+def _mixture_spans(
+    level_rows: tuple[Any, ...],
+    ws: list[float],
+    top: float,
+    hull: set[predmod.TwinReading],
+    keys: list[predmod.TwinReading],
+    iops: float | None,
+    waf: float | None,
+) -> tuple[tuple[float | None, float | None], tuple[float | None, float | None]]:
+    """One level's IOPS and WAF intervals with ``reading_mixture.ON``: the evidence-weighted
+    mixture of the readings that keep :data:`SPAN_MIN_WEIGHT` of the largest weight
+    (``reading_mixture.interval``), widened to the figures and intervals of readings ``hull``
+    holds whatever their weight (as the span does)."""
+    mixed = [(r, w) for r, w in zip(level_rows, ws, strict=True) if w >= SPAN_MIN_WEIGHT * top]
+    forced = [
+        r
+        for r, w, k in zip(level_rows, ws, keys, strict=True)
+        if k in hull and w < SPAN_MIN_WEIGHT * top
+    ]
+    mw = [w for _, w in mixed]
+    iops_span = reading_mixture.interval(
+        [(r.steady_iops, r.steady_iops_low, r.steady_iops_high) for r, _ in mixed], mw, iops
+    )
+    waf_span = reading_mixture.interval([(r.waf, r.waf_low, r.waf_high) for r, _ in mixed], mw, waf)
+    if forced:
+        iops_span = _span([*iops_span, *(v for r in forced for v in (
+            r.steady_iops, r.steady_iops_low, r.steady_iops_high))])  # fmt: skip
+        waf_span = _span([*waf_span, *(v for r in forced for v in (r.waf, r.waf_low, r.waf_high))])
+    return iops_span, waf_span
+
+
 def combine(
     readings: dict[predmod.TwinReading, Prediction],
     evidences: dict[predmod.TwinReading, dict[str, Any]] | None = None,
@@ -253,13 +285,18 @@ def combine(
     rows = []
     for level_rows in zip(*(d.levels for d in docs), strict=True):
         kept = [r for r, keep in zip(level_rows, spanned, strict=True) if keep]
-        iops_span = _span([v for r in kept for v in (r.steady_iops, r.steady_iops_low,
-                                                      r.steady_iops_high)])  # fmt: skip
-        waf_span = _span([v for r in kept for v in (r.waf, r.waf_low, r.waf_high)])
+        iops = weighted_geomean([r.steady_iops for r in level_rows], ws)
+        waf = weighted_geomean([r.waf for r in level_rows], ws)
+        if reading_mixture.ON:  # off: bench/foreign/results/scorenarrow/RULE.md
+            iops_span, waf_span = _mixture_spans(level_rows, ws, top, hull, keys, iops, waf)
+        else:
+            iops_span = _span([v for r in kept for v in (r.steady_iops, r.steady_iops_low,
+                                                          r.steady_iops_high)])  # fmt: skip
+            waf_span = _span([v for r in kept for v in (r.waf, r.waf_low, r.waf_high)])
         rows.append(CombinedLevel(
             level_rows[0].extra_op_percent,
-            steady_iops=weighted_geomean([r.steady_iops for r in level_rows], ws),
-            waf=weighted_geomean([r.waf for r in level_rows], ws),
+            steady_iops=iops,
+            waf=waf,
             p99_latency_us=weighted_geomean([r.p99_latency_us for r in level_rows], ws),
             surrogate_iops=weighted_geomean([r.surrogate_iops for r in level_rows], ws),
             steady_iops_low=iops_span[0], steady_iops_high=iops_span[1],
@@ -272,6 +309,10 @@ def combine(
         f"{len(docs)} readings (those the figures leave at least {SPAN_MIN_WEIGHT:g} of the "
         f"largest weight; each {first.interval})"
     )
+    if reading_mixture.ON:
+        n_mixed = sum(w >= SPAN_MIN_WEIGHT * top for w in ws)
+        interval = reading_mixture.describe(n_mixed, len(docs), SPAN_MIN_WEIGHT)
+        interval += f" (each {first.interval})"
     if any(k in hull and w_by[k] < SPAN_MIN_WEIGHT * top for k in keys):
         interval += (
             "; with every reading that reproduces its fitted figures, its weight aside: the "
