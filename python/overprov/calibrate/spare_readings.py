@@ -33,8 +33,10 @@ is ``twin-greedy.toml`` and ``twin.toml`` the copy of the reading with the large
 calibrate states the weighted geometric mean of the readings' figures, each reading weighted by
 how well its form reproduces the figures it was fitted to and predicts each of them from the
 others (``evidence.py``: a likelihood, equal weights when the figures cannot tell the readings
-apart), with an interval from the lowest to the highest of the figures and intervals of the
-readings that keep at least :data:`SPAN_MIN_WEIGHT` of the largest weight.
+apart), with an interval the 10th to 90th percentile of the readings' evidence-weighted mixture,
+each reading's own interval as its 10th and 90th percentile, over the readings that keep at
+least :data:`SPAN_MIN_WEIGHT` of the largest weight (``reading_mixture.py``; with its ``ON``
+off, as before its rule: from the lowest to the highest of their figures and intervals).
 
 **The raw NAND is information, not more readings.** The two spare readings are weighed as two
 classes (:func:`class_weights`): the effective-spare readings among themselves exactly as
@@ -265,10 +267,11 @@ def combine(
 ) -> Prediction:
     """One prediction from readings of the same levels: the geometric mean of each figure
     weighted by ``weights``, or else by each reading's evidence (``evidence.assess``; None:
-    equal weights), the interval from the lowest to the highest of the figures and intervals of
-    the readings that keep :data:`SPAN_MIN_WEIGHT` of the largest weight, and of those in
-    ``span`` whatever their weight (``reserve_hull.hull``). The twin of the first is the
-    prediction's."""
+    equal weights), the interval the evidence-weighted mixture's (``reading_mixture.interval``)
+    of the readings that keep :data:`SPAN_MIN_WEIGHT` of the largest weight (with
+    ``reading_mixture.ON`` off: from the lowest to the highest of their figures and intervals),
+    and reaching the figures and intervals of those in ``span`` whatever their weight
+    (``reserve_hull.hull``). The twin of the first is the prediction's."""
     keys = list(readings)
     docs = [readings[k] for k in keys]
     first = docs[0]
@@ -287,7 +290,7 @@ def combine(
         kept = [r for r, keep in zip(level_rows, spanned, strict=True) if keep]
         iops = weighted_geomean([r.steady_iops for r in level_rows], ws)
         waf = weighted_geomean([r.waf for r in level_rows], ws)
-        if reading_mixture.ON:  # off: bench/foreign/results/scorenarrow/RULE.md
+        if reading_mixture.ON:  # on: bench/foreign/results/scorenarrow/verdict.md
             iops_span, waf_span = _mixture_spans(level_rows, ws, top, hull, keys, iops, waf)
         else:
             iops_span = _span([v for r in kept for v in (r.steady_iops, r.steady_iops_low,
