@@ -55,11 +55,18 @@ def test_readings_without_a_figure_or_weight_are_left_out():
     assert reading_mixture.interval([(5.0, 4.0, 6.0)], [0.0], 5.0) == (None, None)
 
 
-def _reading(waf: float, lo: float, hi: float) -> Prediction:
-    level = PredictedLevel(10.0, waf=waf, waf_low=lo, waf_high=hi)
-    return Prediction(interval="80%", prediction_source="x", workload="uniform",
-                      workload_flags="", waf_curve=None, levels=[level], recommendation=None,
-                      fit={"spare_efficiency": 1.0}, twin="t.toml", measurement=None)  # fmt: skip
+#: what a one-level prediction needs beside its level (spare_readings.combine reads the levels)
+_PREDICTION = {
+    "interval": "80%", "prediction_source": "x", "workload": "uniform", "workload_flags": "",
+    "waf_curve": None, "recommendation": None, "fit": {"spare_efficiency": 1.0},
+    "twin": "t.toml", "measurement": None,
+}  # fmt: skip
+
+
+def _waf_only(figures: tuple[float, float, float]) -> Prediction:
+    waf, low, high = figures
+    return Prediction(levels=[PredictedLevel(10.0, waf=waf, waf_low=low, waf_high=high)],
+                      **_PREDICTION)  # fmt: skip
 
 
 def test_combine_off_is_the_hull_and_on_the_mixture(monkeypatch):
@@ -67,7 +74,7 @@ def test_combine_off_is_the_hull_and_on_the_mixture(monkeypatch):
         predmod.TwinReading(predmod.EFFECTIVE),
         predmod.TwinReading(predmod.EFFECTIVE, design="d-choices-4"),
     )
-    readings = {a: _reading(2.0, 1.8, 2.2), b: _reading(3.0, 2.7, 3.3)}
+    readings = {a: _waf_only((2.0, 1.8, 2.2)), b: _waf_only((3.0, 2.7, 3.3))}
     weights = {a: 0.9, b: 0.1}
     monkeypatch.setattr(reading_mixture, "ON", False)
     off = spare_readings.combine(readings, weights=weights).levels[0]

@@ -11,8 +11,8 @@ Writes verdict.md and results.json.
 from __future__ import annotations
 
 import datetime
+import importlib.util
 import json
-import statistics
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -23,6 +23,21 @@ sys.path.insert(0, str(HERE.parents[2]))
 import levels  # noqa: E402  (bench/foreign/results/scorecover/levels.py)
 from cpu_clock import cpu_s  # noqa: E402
 from overprov.calibrate import reading_mixture  # noqa: E402
+
+
+def _scorecover_judge():
+    """bench/foreign/results/scorecover/judge.py (its coverage and pct), by path: its name is
+    this module's too."""
+    spec = importlib.util.spec_from_file_location(
+        "scorecover_judge", HERE.parent / "scorecover" / "judge.py"
+    )
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+_SCORECOVER = _scorecover_judge()
+coverage, pct = _SCORECOVER.coverage, _SCORECOVER.pct
 
 SPAN_SHARE = 0.01  # spare_readings.SPAN_MIN_WEIGHT
 CARRY = 0.1
@@ -68,20 +83,6 @@ def stored_diff(stored: dict, run: dict) -> float:
                 if a.get(f"{f}_{mine}") is not None and b.get(theirs):
                     worst = max(worst, abs(a[f"{f}_{mine}"] / b[theirs] - 1))
     return worst
-
-
-def coverage(rows: list[levels.Row]) -> dict:
-    n_in = sum(r.inside for r in rows)
-    return {
-        "n": len(rows),
-        "inside": n_in,
-        "coverage": n_in / len(rows) if rows else None,
-        "median_rel_width": statistics.median(r.rel_width for r in rows) if rows else None,
-    }
-
-
-def pct(c: dict) -> str:
-    return f"{c['inside']}/{c['n']} ({100 * c['coverage']:.1f}%)"
 
 
 def close(a: float | None, b: float | None) -> bool:
