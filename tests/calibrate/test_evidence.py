@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from overprov.calibrate import answer, evidence, spare_readings, uncertainty
+from overprov.calibrate import answer, evidence, reading_mixture, spare_readings, uncertainty
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import predict as predmod
 from overprov.calibrate.prediction import RAW as RAW_SPARE
@@ -61,7 +61,7 @@ def _reading(waf: float, lo: float, hi: float) -> Prediction:
                       fit={"spare_efficiency": 1.0}, twin="t.toml", measurement=None)  # fmt: skip
 
 
-def test_combine_weighs_by_evidence_and_drops_a_refuted_reading_from_the_interval():
+def test_combine_weighs_by_evidence_and_drops_a_refuted_reading_from_the_interval(monkeypatch):
     eff, raw = (
         predmod.TwinReading(predmod.EFFECTIVE),
         predmod.TwinReading(predmod.RAW, native_op=RAW),
@@ -69,7 +69,13 @@ def test_combine_weighs_by_evidence_and_drops_a_refuted_reading_from_the_interva
     readings = {eff: _reading(2.0, 1.9, 2.1), raw: _reading(4.0, 3.8, 4.2)}
     equal = spare_readings.combine(readings)
     assert equal.levels[0].waf == pytest.approx(math.sqrt(8.0))
-    assert equal.levels[0].waf_high == 4.2
+    # the interval: the equal-weight mixture of both readings (reading_mixture.py, on)
+    mixed = reading_mixture.interval([(2.0, 1.9, 2.1), (4.0, 3.8, 4.2)], [0.5, 0.5], math.sqrt(8))
+    assert (equal.levels[0].waf_low, equal.levels[0].waf_high) == pytest.approx(mixed)
+    assert 1.9 < equal.levels[0].waf_low < 2.0 and 4.0 < equal.levels[0].waf_high < 4.2
+    with monkeypatch.context() as m:  # off: the hull of both
+        m.setattr(reading_mixture, "ON", False)
+        assert spare_readings.combine(readings).levels[0].waf_high == 4.2
     refuted = spare_readings.combine(readings, {eff: {"chi2": 0.0}, raw: {"chi2": 30.0}})
     row = refuted.levels[0]
     assert row.waf == pytest.approx(2.0, rel=1e-5)

@@ -33,8 +33,10 @@ is ``twin-greedy.toml`` and ``twin.toml`` the copy of the reading with the large
 calibrate states the weighted geometric mean of the readings' figures, each reading weighted by
 how well its form reproduces the figures it was fitted to and predicts each of them from the
 others (``evidence.py``: a likelihood, equal weights when the figures cannot tell the readings
-apart), with an interval from the lowest to the highest of the figures and intervals of the
-readings that keep at least :data:`SPAN_MIN_WEIGHT` of the largest weight.
+apart), with an interval the 10th to 90th percentile of the readings' evidence-weighted mixture,
+each reading's own interval as its 10th and 90th percentile, over the readings that keep at
+least :data:`SPAN_MIN_WEIGHT` of the largest weight (``reading_mixture.py``; with its ``ON``
+off, as before its rule: from the lowest to the highest of their figures and intervals).
 
 **The raw NAND is information, not more readings.** The two spare readings are weighed as two
 classes (:func:`class_weights`): the effective-spare readings among themselves exactly as
@@ -78,6 +80,7 @@ from overprov.calibrate import (
     gc_designs,
     low_mark,
     prediction,
+    reading_mixture,
     reading_residual,
     reserve_hull,
     twin_runs,
@@ -225,6 +228,37 @@ def _span(values: list[float | None]) -> tuple[float | None, float | None]:
     return (min(got), max(got)) if got else (None, None)
 
 
+def _mixture_spans(
+    level_rows: tuple[Any, ...],
+    ws: list[float],
+    top: float,
+    hull: set[predmod.TwinReading],
+    keys: list[predmod.TwinReading],
+    iops: float | None,
+    waf: float | None,
+) -> tuple[tuple[float | None, float | None], tuple[float | None, float | None]]:
+    """One level's IOPS and WAF intervals with ``reading_mixture.ON``: the evidence-weighted
+    mixture of the readings that keep :data:`SPAN_MIN_WEIGHT` of the largest weight
+    (``reading_mixture.interval``), widened to the figures and intervals of readings ``hull``
+    holds whatever their weight (as the span does)."""
+    mixed = [(r, w) for r, w in zip(level_rows, ws, strict=True) if w >= SPAN_MIN_WEIGHT * top]
+    forced = [
+        r
+        for r, w, k in zip(level_rows, ws, keys, strict=True)
+        if k in hull and w < SPAN_MIN_WEIGHT * top
+    ]
+    mw = [w for _, w in mixed]
+    iops_span = reading_mixture.interval(
+        [(r.steady_iops, r.steady_iops_low, r.steady_iops_high) for r, _ in mixed], mw, iops
+    )
+    waf_span = reading_mixture.interval([(r.waf, r.waf_low, r.waf_high) for r, _ in mixed], mw, waf)
+    if forced:
+        iops_span = _span([*iops_span, *(v for r in forced for v in (
+            r.steady_iops, r.steady_iops_low, r.steady_iops_high))])  # fmt: skip
+        waf_span = _span([*waf_span, *(v for r in forced for v in (r.waf, r.waf_low, r.waf_high))])
+    return iops_span, waf_span
+
+
 def combine(
     readings: dict[predmod.TwinReading, Prediction],
     evidences: dict[predmod.TwinReading, dict[str, Any]] | None = None,
@@ -233,10 +267,11 @@ def combine(
 ) -> Prediction:
     """One prediction from readings of the same levels: the geometric mean of each figure
     weighted by ``weights``, or else by each reading's evidence (``evidence.assess``; None:
-    equal weights), the interval from the lowest to the highest of the figures and intervals of
-    the readings that keep :data:`SPAN_MIN_WEIGHT` of the largest weight, and of those in
-    ``span`` whatever their weight (``reserve_hull.hull``). The twin of the first is the
-    prediction's."""
+    equal weights), the interval the evidence-weighted mixture's (``reading_mixture.interval``)
+    of the readings that keep :data:`SPAN_MIN_WEIGHT` of the largest weight (with
+    ``reading_mixture.ON`` off: from the lowest to the highest of their figures and intervals),
+    and reaching the figures and intervals of those in ``span`` whatever their weight
+    (``reserve_hull.hull``). The twin of the first is the prediction's."""
     keys = list(readings)
     docs = [readings[k] for k in keys]
     first = docs[0]
@@ -253,13 +288,18 @@ def combine(
     rows = []
     for level_rows in zip(*(d.levels for d in docs), strict=True):
         kept = [r for r, keep in zip(level_rows, spanned, strict=True) if keep]
-        iops_span = _span([v for r in kept for v in (r.steady_iops, r.steady_iops_low,
-                                                      r.steady_iops_high)])  # fmt: skip
-        waf_span = _span([v for r in kept for v in (r.waf, r.waf_low, r.waf_high)])
+        iops = weighted_geomean([r.steady_iops for r in level_rows], ws)
+        waf = weighted_geomean([r.waf for r in level_rows], ws)
+        if reading_mixture.ON:  # on: bench/foreign/results/scorenarrow/verdict.md
+            iops_span, waf_span = _mixture_spans(level_rows, ws, top, hull, keys, iops, waf)
+        else:
+            iops_span = _span([v for r in kept for v in (r.steady_iops, r.steady_iops_low,
+                                                          r.steady_iops_high)])  # fmt: skip
+            waf_span = _span([v for r in kept for v in (r.waf, r.waf_low, r.waf_high)])
         rows.append(CombinedLevel(
             level_rows[0].extra_op_percent,
-            steady_iops=weighted_geomean([r.steady_iops for r in level_rows], ws),
-            waf=weighted_geomean([r.waf for r in level_rows], ws),
+            steady_iops=iops,
+            waf=waf,
             p99_latency_us=weighted_geomean([r.p99_latency_us for r in level_rows], ws),
             surrogate_iops=weighted_geomean([r.surrogate_iops for r in level_rows], ws),
             steady_iops_low=iops_span[0], steady_iops_high=iops_span[1],
@@ -272,6 +312,10 @@ def combine(
         f"{len(docs)} readings (those the figures leave at least {SPAN_MIN_WEIGHT:g} of the "
         f"largest weight; each {first.interval})"
     )
+    if reading_mixture.ON:
+        n_mixed = sum(w >= SPAN_MIN_WEIGHT * top for w in ws)
+        interval = reading_mixture.describe(n_mixed, len(docs), SPAN_MIN_WEIGHT)
+        interval += f" (each {first.interval})"
     if any(k in hull and w_by[k] < SPAN_MIN_WEIGHT * top for k in keys):
         interval += (
             "; with every reading that reproduces its fitted figures, its weight aside: the "

@@ -34,6 +34,10 @@
 5. **Distance where one reading carries** (``distance_term.py``, off: judged and not adopted
    under ``bench/foreign/results/scorecover/RULE.md``): a one-reading prediction's IOPS interval
    widened by a slope times the log spare distance from the fitted levels, after the above.
+6. **Several readings** (``reading_mixture.py``, on: adopted under
+   ``bench/foreign/results/scorenarrow/RULE.md``): a prediction several readings carry has the
+   10th to 90th percentile of their evidence-weighted mixture, each reading's own interval as
+   its 10th and 90th, not the hull of their figures and intervals (``spare_readings.combine``).
 """
 
 from __future__ import annotations
