@@ -30,8 +30,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
-from overprov.calibrate import uncertainty
+from overprov.calibrate import evidence, uncertainty
 
 #: On (adopted: bench/foreign/results/scorenarrow/verdict.md). Off: the hull of the spanned
 #: readings' figures and intervals (``spare_readings.combine``), as before.
@@ -122,3 +123,41 @@ def describe(n_mixed: int, n_readings: int, share: float) -> str:
         "each reading log-normal with its own 80% interval as its 10th and 90th percentile "
         "(reading_mixture.py)"
     )
+
+
+def span(values: list[float | None]) -> tuple[float | None, float | None]:
+    """The lowest and highest of the values that are set; (None, None) when none is."""
+    got = [v for v in values if v is not None]
+    return (min(got), max(got)) if got else (None, None)
+
+
+def level_spans(
+    level_rows: tuple[Any, ...],
+    ws: list[float],
+    top: float,
+    hull: set[Any],
+    keys: list[Any],
+    iops: float | None,
+    waf: float | None,
+) -> tuple[tuple[float | None, float | None], tuple[float | None, float | None]]:
+    """One level's IOPS and WAF intervals with ``reading_mixture.ON``: the evidence-weighted
+    mixture of the readings that keep ``evidence.SPAN_MIN_WEIGHT`` of the largest weight
+    (``reading_mixture.interval``), widened to the figures and intervals of readings ``hull``
+    holds whatever their weight (as the span does)."""
+    least = evidence.SPAN_MIN_WEIGHT * top
+    mixed = [(r, w) for r, w in zip(level_rows, ws, strict=True) if w >= least]
+    forced = [
+        r
+        for r, w, k in zip(level_rows, ws, keys, strict=True)
+        if k in hull and w < evidence.SPAN_MIN_WEIGHT * top
+    ]
+    mw = [w for _, w in mixed]
+    iops_span = interval(
+        [(r.steady_iops, r.steady_iops_low, r.steady_iops_high) for r, _ in mixed], mw, iops
+    )
+    waf_span = interval([(r.waf, r.waf_low, r.waf_high) for r, _ in mixed], mw, waf)
+    if forced:
+        iops_span = span([*iops_span, *(v for r in forced for v in (
+            r.steady_iops, r.steady_iops_low, r.steady_iops_high))])  # fmt: skip
+        waf_span = span([*waf_span, *(v for r in forced for v in (r.waf, r.waf_low, r.waf_high))])
+    return iops_span, waf_span

@@ -223,42 +223,6 @@ def weighted_geomean(values: list[float | None], weights: list[float]) -> float 
     return math.exp(sum(w * math.log(v) for v, w in got) / total)
 
 
-def _span(values: list[float | None]) -> tuple[float | None, float | None]:
-    got = [v for v in values if v is not None]
-    return (min(got), max(got)) if got else (None, None)
-
-
-def _mixture_spans(
-    level_rows: tuple[Any, ...],
-    ws: list[float],
-    top: float,
-    hull: set[predmod.TwinReading],
-    keys: list[predmod.TwinReading],
-    iops: float | None,
-    waf: float | None,
-) -> tuple[tuple[float | None, float | None], tuple[float | None, float | None]]:
-    """One level's IOPS and WAF intervals with ``reading_mixture.ON``: the evidence-weighted
-    mixture of the readings that keep :data:`SPAN_MIN_WEIGHT` of the largest weight
-    (``reading_mixture.interval``), widened to the figures and intervals of readings ``hull``
-    holds whatever their weight (as the span does)."""
-    mixed = [(r, w) for r, w in zip(level_rows, ws, strict=True) if w >= SPAN_MIN_WEIGHT * top]
-    forced = [
-        r
-        for r, w, k in zip(level_rows, ws, keys, strict=True)
-        if k in hull and w < SPAN_MIN_WEIGHT * top
-    ]
-    mw = [w for _, w in mixed]
-    iops_span = reading_mixture.interval(
-        [(r.steady_iops, r.steady_iops_low, r.steady_iops_high) for r, _ in mixed], mw, iops
-    )
-    waf_span = reading_mixture.interval([(r.waf, r.waf_low, r.waf_high) for r, _ in mixed], mw, waf)
-    if forced:
-        iops_span = _span([*iops_span, *(v for r in forced for v in (
-            r.steady_iops, r.steady_iops_low, r.steady_iops_high))])  # fmt: skip
-        waf_span = _span([*waf_span, *(v for r in forced for v in (r.waf, r.waf_low, r.waf_high))])
-    return iops_span, waf_span
-
-
 def combine(
     readings: dict[predmod.TwinReading, Prediction],
     evidences: dict[predmod.TwinReading, dict[str, Any]] | None = None,
@@ -291,11 +255,16 @@ def combine(
         iops = weighted_geomean([r.steady_iops for r in level_rows], ws)
         waf = weighted_geomean([r.waf for r in level_rows], ws)
         if reading_mixture.ON:  # on: bench/foreign/results/scorenarrow/verdict.md
-            iops_span, waf_span = _mixture_spans(level_rows, ws, top, hull, keys, iops, waf)
+            iops_span, waf_span = reading_mixture.level_spans(
+                level_rows, ws, top, hull, keys, iops, waf
+            )
         else:
-            iops_span = _span([v for r in kept for v in (r.steady_iops, r.steady_iops_low,
-                                                          r.steady_iops_high)])  # fmt: skip
-            waf_span = _span([v for r in kept for v in (r.waf, r.waf_low, r.waf_high)])
+            iops_span = reading_mixture.span(
+                [v for r in kept for v in (r.steady_iops, r.steady_iops_low, r.steady_iops_high)]
+            )
+            waf_span = reading_mixture.span(
+                [v for r in kept for v in (r.waf, r.waf_low, r.waf_high)]
+            )
         rows.append(CombinedLevel(
             level_rows[0].extra_op_percent,
             steady_iops=iops,
