@@ -6,13 +6,13 @@ F keep their twins."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
-from overprov.calibrate import erase_reading, spare_readings
+from overprov.calibrate import erase_reading
 from overprov.calibrate import fit as fitmod
-from overprov.calibrate import predict as predmod
+from test_erase_floor import _erase_weight
+from test_erase_floor import _plan as _plan_at
 
 RESULTS = Path(__file__).parents[2] / "bench/foreign/results"
 U768 = RESULTS / "mqsim-retry/unseen/u768x32.json"
@@ -20,30 +20,13 @@ U640 = RESULTS / "mqsim-retry/unseen/u640x16.json"
 DRIVE_Q = RESULTS / "erasegreedy/nvmevirt-q.json"
 DRIVE_S = RESULTS / "erasegreedy/nvmevirt-s.json"
 WISC_F = RESULTS / "wiscgc/wiscsee-f.json"
-LEVELS = [0.0, 10.0, 20.0, 30.0, 40.0]
 SD = 0.05  # the CLI's spread of a typed figure (calibrate/cli.py, USER_POINT_REL_SD)
 
 
 def _plan(path: Path, waf: bool = True) -> list[fitmod.Point]:
-    """The scoreboard's plan case's QD32 figures: IOPS (and WAF) at 0% and 40%, and FOB."""
-    doc = json.loads(path.read_text())
-    at = {int(r["extra_op_percent"]): r for r in doc["levels"] if r["queue_depth"] == 32}
-    pts = [
-        fitmod.Point(
-            x,
-            at[x]["steady_iops"],
-            SD,
-            **({"waf": at[x]["steady_waf"], "waf_rel_sd": SD} if waf else {}),
-        )  # fmt: skip
-        for x in (0, 40)
-    ]
-    return [*pts, fitmod.Point(0.0, at[0]["fob_iops"], SD, fresh=True)]
-
-
-def _erase_weight(points: list[fitmod.Point]) -> float:
-    fig = predmod.PredictionInput(points=points, levels=LEVELS, typed=True)
-    w = spare_readings.class_weights(spare_readings.weigh(fig)[0])
-    return sum(v for r, v in w.items() if r.erase)
+    """The scoreboard's plan case's QD32 figures (IOPS and WAF at 0% and 40%, FOB) at the
+    CLI's spread."""
+    return _plan_at(path, waf, SD)
 
 
 @pytest.fixture

@@ -10,7 +10,8 @@ Steps (run from the worktree root):
   (the scoreboard's ``run_all``, its per-case lines in ``runs-cases-on.log``);
 - ``truth-w``, ``truth-x``: the fresh NVMeVirt drives (bench/foreign/nvmevirt.py);
 - ``mqsim-NAME``: a fresh MQSim drive (bench/foreign/results/mqskip/run_fresh.py's driver,
-  into ``fresh/``);
+  into ``fresh/``; the runs logged were made through a two-line loader script of the same
+  driver, ``run_fresh.py``, removed after as a duplicate of mqlockstep's);
 - ``fresh-ARM-NAME`` (ARM off/on; NAME nvmevirt-w, nvmevirt-x or a fresh MQSim drive): its plan
   case by the scoreboard's ``one``, into ``fresh-ARM/``.
 """
@@ -93,10 +94,14 @@ def step(name: str) -> int:
                "--work", f"/tmp/eraseall-runs/{rest}", "--capacity-mb", str(mb), "--drive", drive,
                "--out", f"{OUT}/nvmevirt-{rest}.json"]  # fmt: skip
         return subprocess.run(cmd).returncode
-    if kind == "mqsim":
-        cmd = [sys.executable, str(HERE / "run_fresh.py"), "--binary", MQSIM_BINARY, "--work",
-               MQSIM_WORK, rest]  # fmt: skip
-        return subprocess.run(cmd).returncode
+    if kind == "mqsim":  # mqskip's driver, its runs landing in this folder's fresh/
+        spec = importlib.util.spec_from_file_location(
+            "mqskip_run_fresh", HERE.parent / "mqskip" / "run_fresh.py"
+        )
+        mqskip = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mqskip)
+        mqskip.HERE = HERE
+        return mqskip.main(["--binary", MQSIM_BINARY, "--work", MQSIM_WORK, rest])
     if kind == "fresh":
         arm, _, stem = rest.partition("-")
         if stem.startswith("nvmevirt-"):
