@@ -25,20 +25,20 @@ LEVELS = [0.0, 10.0, 20.0, 30.0, 40.0]
 SD = 0.02  # a measured plan's spread a figure (bench/foreign/results/erasecheck/RULE.md)
 
 
-def _plan(path: Path, waf: bool = True) -> list[fitmod.Point]:
-    """The plan case's QD32 figures: IOPS (and WAF) at 0% and 40%, and FOB."""
+def _plan(path: Path, waf: bool = True, sd: float = SD) -> list[fitmod.Point]:
+    """The plan case's QD32 figures: IOPS (and WAF) at 0% and 40%, and FOB, each at ``sd``."""
     doc = json.loads(path.read_text())
     at = {int(r["extra_op_percent"]): r for r in doc["levels"] if r["queue_depth"] == 32}
     pts = [
         fitmod.Point(
             x,
             at[x]["steady_iops"],
-            SD,
-            **({"waf": at[x]["steady_waf"], "waf_rel_sd": SD} if waf else {}),
+            sd,
+            **({"waf": at[x]["steady_waf"], "waf_rel_sd": sd} if waf else {}),
         )  # fmt: skip
         for x in (0, 40)
     ]
-    return [*pts, fitmod.Point(0.0, at[0]["fob_iops"], SD, fresh=True)]
+    return [*pts, fitmod.Point(0.0, at[0]["fob_iops"], sd, fresh=True)]
 
 
 def _erase_weight(points: list[fitmod.Point]) -> float:

@@ -49,7 +49,9 @@ greedy+erase and a held-out IOPS error grew by more than a point, so both flags 
 off. With :data:`WITHOUT_FLOOR` (no twin where no uniform design reads the WAF figures with one
 native spare: a GC-reserve floor, MQSim) fresh U and V met every target at 5% and 2%, and
 erasecheck's 11 cases and erasegate's 21 showed no harm
-(bench/foreign/results/erasefloor/verdict.md): **all three on**."""
+(bench/foreign/results/erasefloor/verdict.md): **all three on**. With :data:`WITHOUT_HIGH_WAF`
+(off: no twin where a steady WAF figure is above 9, MQSim's retried drives) weighed under
+bench/foreign/results/eraseall/RULE.md."""
 
 from __future__ import annotations
 
@@ -97,6 +99,18 @@ WHEN_IMPLIED_FAILS = True
 WITHOUT_FLOOR = True
 #: :data:`WITHOUT_FLOOR`'s bound on the implied native spare's spread (a fraction: 1 point).
 SHAPE_SPREAD_MAX = 0.01
+#: With :data:`OFFERED`: offer nothing (no twin, no pass at the gate's hook) also where a
+#: steady WAF figure lies above :data:`STEADY_WAF_MAX` (:func:`high_waf_in_figures`). MQSim's
+#: retried drives the twins read (eleven seen, 7% native spare: WAF 10.1–19.3 at 0%) pass
+#: :data:`WITHOUT_FLOOR`'s 1-point bound, and there the twin's t_erase (0.5–1.4 of the
+#: program time a page, against MQSim's 0.16–0.32) carried a misfit that is not an erase
+#: cost; the NVMeVirt erase drives (16 seen: 5.1–8.1 at 0%) and WiscSim F, G (3.6, 4.0) keep
+#: their twins (bench/foreign/results/eraseall/DIAGNOSIS.md). Off: as without it. Weighed
+#: under bench/foreign/results/eraseall/RULE.md.
+WITHOUT_HIGH_WAF = False
+#: :data:`WITHOUT_HIGH_WAF`'s bound: between the seen NVMeVirt erase drives' largest 0% WAF
+#: (8.06, drive Q) and the seen twin-read MQSim drives' smallest (10.19, u640x16).
+STEADY_WAF_MAX = 9.0
 #: The suffix of an erase-cost twin's design in its reading's name (``prediction.json``).
 SUFFIX = "+erase"
 
@@ -182,6 +196,13 @@ def floor_in_figures(
     return spread is not None and spread > SHAPE_SPREAD_MAX
 
 
+def high_waf_in_figures(points: list[fitmod.Point]) -> bool:
+    """With :data:`WITHOUT_HIGH_WAF`: a steady WAF figure above :data:`STEADY_WAF_MAX`; False
+    without it or without a steady WAF figure."""
+    wafs = [p.waf for p in points if p.waf is not None and not p.fresh]
+    return WITHOUT_HIGH_WAF and bool(wafs) and max(wafs) > STEADY_WAF_MAX
+
+
 def implied_design(curves: dict[str, fitmod.WafCurve], points: list[fitmod.Point]) -> str | None:
     """The GC design (a key of ``curves``, each design's WAF curve) whose curve reads the
     figures' steady WAFs with one native spare: the smallest spread of the native spare each
@@ -219,10 +240,11 @@ def called_for(
     and no reading reproduces its fitted figures; with :data:`WHEN_IMPLIED_FAILS`, also when
     no plain reading of the design the WAF figures imply (:func:`implied_design` over
     ``curves``, each design's WAF curve) does; never, with :data:`WITHOUT_FLOOR`, where no
-    design reads the WAF figures with one spare (:func:`floor_in_figures`)."""
+    design reads the WAF figures with one spare (:func:`floor_in_figures`), nor, with
+    :data:`WITHOUT_HIGH_WAF`, where a WAF figure is high (:func:`high_waf_in_figures`)."""
     if not OFFERED or not evidences or not any(p.fresh and p.iops for p in points):
         return False
-    if floor_in_figures(points, curves or None):
+    if floor_in_figures(points, curves or None) or high_waf_in_figures(points):
         return False
     if not any(evidence.reproduced(e, untested=False) for e in evidences.values()):
         return True
@@ -268,7 +290,7 @@ def explains(points: list[fitmod.Point]) -> bool:
     the gate's own test)."""
     if not (OFFERED and AT_THE_GATE and any(p.fresh and p.iops for p in points)):
         return False
-    if floor_in_figures(points):
+    if floor_in_figures(points) or high_waf_in_figures(points):
         return False
     try:
         with fitting():
