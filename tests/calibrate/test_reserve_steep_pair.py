@@ -122,3 +122,21 @@ def test_hull_on_leaves_the_gate_as_it_was(monkeypatch):
     monkeypatch.setattr(steep_pair, "HULL_WHERE_AMBIGUOUS", True)
     cv = uncertainty.model_form_for(FEMU_33LUN, False)
     assert plausibility.fit_misses_its_points(FEMU_33LUN, 8535.0, None, cv) is not None
+
+
+def test_hull_on_the_real_cli_prints_the_warning_on_typed_femu_figures(tmp_path, capsys,
+                                                                        monkeypatch):  # fmt: skip
+    """FEMU 6 LUNs × 240 blocks' typed figures (the scoreboard's command, only the fitted
+    levels asked for to keep it short; ≈ 7 CPU s): calibrate answers and prints the warning
+    (the scoreboard's run of the same figures at 0-40%:
+    bench/foreign/results/steephull/on/FEMU--byfig5_unseen--femu-6lun-240blk-thres68.json)."""
+    from overprov.cli import main
+
+    monkeypatch.setattr(steep_pair, "HULL_WHERE_AMBIGUOUS", True)
+    rc = main(["calibrate", "--points", "0:3088,40:15710,40:12439@qd4", "--waf-points",
+               "0:8.000,40:1.701", "--fob-iops", "30013", "--extra-op", "0,40", "--jobs", "1",
+               "--out", str(tmp_path)])  # fmt: skip
+    assert rc == 0
+    out = " ".join(capsys.readouterr().out.split())  # the summary wraps long lines
+    assert "cannot tell a GC reserve's victim floor from a gentle victim choice" in out
+    assert "a WAF figure at 10% or 20% extra OP would tell them apart" in out
