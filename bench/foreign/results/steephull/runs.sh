@@ -46,8 +46,8 @@ femu-55lun-37blk-thres61 --nchs 5 --luns-per-ch 11 --blks-per-pl 37 --namespace-
 LIST
     ;;
 fires)
-    $PY $HERE/fires.py > $HERE/fires.txt
-    $PY $HERE/fires.py $R/femutyped/fresh-off/*.json $HERE/off/*steephull_fresh*.json > $HERE/fires-fresh.txt
+    $PY bench/foreign/results/steephull/fires.py > $HERE/fires.txt
+    $PY bench/foreign/results/steephull/fires.py $R/femutyped/fresh-off/*.json $HERE/off/*steephull_fresh*.json > $HERE/fires-fresh.txt
     ;;
 off) arm off "" "$READ" ;;
 on) arm on "$FLAG" "$READ" ;;
