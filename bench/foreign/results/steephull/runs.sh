@@ -14,6 +14,9 @@ timed() {  # name, command...
     name=$1; shift
     /usr/bin/time -f "%U+%S CPU s, %e s wall: $name" -a -o $LOG nice -n 10 "$@"
 }
+# the fresh FEMU drives (RULE.md): stem, bench/foreign/femu.py options
+DRIVES="femu-51lun-38blk-thres67 --nchs 3 --luns-per-ch 17 --blks-per-pl 38 --namespace-mb 1377 --gc-thres-pcent 67
+femu-55lun-37blk-thres61 --nchs 5 --luns-per-ch 11 --blks-per-pl 37 --namespace-mb 1320 --gc-thres-pcent 61"
 # the cases the flag reads (fires.txt) and the fresh ones: folder stem family
 READ="$R/byfig5/unseen femu-6lun-240blk-thres68 FEMU
 $R/femufix femu-11lun-290blk-thres69-3200us-on FEMU
@@ -36,14 +39,11 @@ arm() {  # cases-folder, flags, list
 }
 case $1 in
 truths)
-    while read stem opts; do
-        [ -f $HERE/fresh/$stem.json ] && continue
-        timed "truth $stem" $PY bench/foreign/femu.py --binary $HARNESS --work /tmp/steephull-$stem \
-            $opts --qd-sweep 4@40 --out $HERE/fresh/$stem.json
-    done <<'LIST'
-femu-51lun-38blk-thres67 --nchs 3 --luns-per-ch 17 --blks-per-pl 38 --namespace-mb 1377 --gc-thres-pcent 67
-femu-55lun-37blk-thres61 --nchs 5 --luns-per-ch 11 --blks-per-pl 37 --namespace-mb 1320 --gc-thres-pcent 61
-LIST
+    echo "$DRIVES" | while read stem opts; do
+        [ -f $HERE/fresh/$stem.json ] || timed "truth $stem" $PY bench/foreign/femu.py \
+            --binary $HARNESS --work /tmp/steephull-$stem $opts --qd-sweep 4@40 \
+            --out $HERE/fresh/$stem.json
+    done
     ;;
 fires)
     $PY bench/foreign/results/steephull/fires.py > $HERE/fires.txt
