@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from overprov.calibrate import (
     cli,
+    gc_designs,
     plausibility,
     reserve_hull,
     spare_readings,
@@ -84,3 +85,58 @@ def test_on_the_gate_passes_figures_on_the_floor_a_reserve_reading_explains(monk
     assert plausibility.fit_misses_its_points(FEMU_33LUN, 8535.0, None, cv) is not None
     monkeypatch.setattr(steep_pair, "READ_AS_FLOOR", True)
     assert plausibility.fit_misses_its_points(FEMU_33LUN, 8535.0, None, cv) is None
+
+
+def test_hull_off_offers_nothing_and_warns_nothing(monkeypatch):
+    monkeypatch.setattr(steep_pair, "HULL_WHERE_AMBIGUOUS", False)
+    fig = _fig(FEMU_6LUN)
+    evidences, _ = spare_readings.weigh(fig)
+    assert not reserve_hull.beside_where_ambiguous(fig, _cv(FEMU_6LUN))
+    assert reserve_hull.hull(evidences) == set()
+    assert reserve_hull.ambiguity_warning(fig, evidences) == ""
+
+
+def test_hull_on_offers_the_reserve_readings_beside_the_plain_ones_and_spans_them(monkeypatch):
+    monkeypatch.setattr(steep_pair, "HULL_WHERE_AMBIGUOUS", True)
+    fig = _fig(FEMU_6LUN)
+    evidences, _ = spare_readings.weigh(fig)
+    assert {r.spare for r in evidences} == {predmod.EFFECTIVE, predmod.RESERVE}
+    plain = {r for r in evidences if r.spare == predmod.EFFECTIVE}
+    assert {r.design for r in plain} == set(gc_designs.UNIFORM_DESIGNS)
+    span = reserve_hull.hull(evidences)
+    assert any(r.spare == predmod.RESERVE for r in span)  # a floor that reproduces the figures
+    assert reserve_hull.ambiguity_warning(fig, evidences) == f"; {steep_pair.WARNING}"
+    assert "10% or 20%" in steep_pair.WARNING
+
+
+def test_hull_on_leaves_figures_a_selective_design_links_as_they_were(monkeypatch):
+    monkeypatch.setattr(steep_pair, "HULL_WHERE_AMBIGUOUS", True)
+    fig = _fig(FEMU_64LUN)
+    evidences, _ = spare_readings.weigh(fig)
+    assert {r.spare for r in evidences} == {predmod.EFFECTIVE}
+    assert reserve_hull.hull(evidences) == set()
+    assert reserve_hull.ambiguity_warning(fig, evidences) == ""
+
+
+def test_hull_on_leaves_the_gate_as_it_was(monkeypatch):
+    monkeypatch.setattr(steep_pair, "HULL_WHERE_AMBIGUOUS", True)
+    cv = uncertainty.model_form_for(FEMU_33LUN, False)
+    assert plausibility.fit_misses_its_points(FEMU_33LUN, 8535.0, None, cv) is not None
+
+
+def test_hull_on_the_real_cli_prints_the_warning_on_typed_femu_figures(tmp_path, capsys,
+                                                                        monkeypatch):  # fmt: skip
+    """FEMU 6 LUNs × 240 blocks' typed figures (the scoreboard's command, only the fitted
+    levels asked for to keep it short; ≈ 7 CPU s): calibrate answers and prints the warning
+    (the scoreboard's run of the same figures at 0-40%:
+    bench/foreign/results/steephull/on/FEMU--byfig5_unseen--femu-6lun-240blk-thres68.json)."""
+    from overprov.cli import main
+
+    monkeypatch.setattr(steep_pair, "HULL_WHERE_AMBIGUOUS", True)
+    rc = main(["calibrate", "--points", "0:3088,40:15710,40:12439@qd4", "--waf-points",
+               "0:8.000,40:1.701", "--fob-iops", "30013", "--extra-op", "0,40", "--jobs", "1",
+               "--out", str(tmp_path)])  # fmt: skip
+    assert rc == 0
+    out = " ".join(capsys.readouterr().out.split())  # the summary wraps long lines
+    assert "cannot tell a GC reserve's victim floor from a gentle victim choice" in out
+    assert "a WAF figure at 10% or 20% extra OP would tell them apart" in out

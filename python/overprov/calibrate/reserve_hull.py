@@ -64,6 +64,7 @@ from overprov.calibrate import (
     gc_reserve,
     plausibility,
     steep_pair,
+    uncertainty,
     workload_curve,
 )
 from overprov.calibrate import fit as fitmod
@@ -128,13 +129,36 @@ def replaces_plain(fig: predmod.PredictionInput, cv_sd: float) -> bool:
     )
 
 
+def beside_where_ambiguous(fig: predmod.PredictionInput, cv_sd: float) -> bool:
+    """Whether ``steep_pair.HULL_WHERE_AMBIGUOUS`` (off) reads these figures: uniform writes, no
+    onset of garbage collection from empty, and ``steep_pair.ambiguous`` (only the gentlest
+    victim choice links the two levels): the reserve readings are then offered beside the
+    effective-spare ones and the interval spans those that reproduce the figures (:func:`hull`)."""
+    return (
+        steep_pair.HULL_WHERE_AMBIGUOUS
+        and workload_curve.is_uniform(fig.workload)
+        and onset_from_empty(fig.measurement) is None
+        and steep_pair.ambiguous(fig.points, cv_sd, floor_in_waf(fig.points))
+    )
+
+
+def ambiguity_warning(
+    fig: predmod.PredictionInput, evidences: dict[predmod.TwinReading, dict[str, Any]]
+) -> str:
+    """``steep_pair.WARNING`` as a clause of the prediction's source where
+    :func:`beside_where_ambiguous` offered a reserve reading beside the plain ones; else ""."""
+    cv_sd = uncertainty.weighing_rel_sd(fig.model_form)
+    offered = any(r.spare == predmod.RESERVE for r in evidences)
+    return f"; {steep_pair.WARNING}" if offered and beside_where_ambiguous(fig, cv_sd) else ""
+
+
 def forms(
     fig: predmod.PredictionInput, cv_sd: float, several: bool = True
 ) -> dict[predmod.TwinReading, gc_reserve.ReserveForm]:
     """The reserve reading of each uniform design the figures call for (none unless
-    :func:`applies` or :func:`replaces_plain`); ``cv_sd`` the model-form error of a held-out
-    prediction."""
-    if not (applies(fig) or replaces_plain(fig, cv_sd)):
+    :func:`applies`, :func:`replaces_plain` or :func:`beside_where_ambiguous`); ``cv_sd`` the
+    model-form error of a held-out prediction."""
+    if not (applies(fig) or replaces_plain(fig, cv_sd) or beside_where_ambiguous(fig, cv_sd)):
         return {}
     out = {}
     for design, ftl in gc_designs.UNIFORM_DESIGNS.items():
@@ -188,9 +212,12 @@ def curve_of(r: predmod.TwinReading, curve: fitmod.WafCurve | None) -> fitmod.Wa
 
 def hull(evidences: dict[predmod.TwinReading, dict[str, Any]]) -> set[predmod.TwinReading]:
     """The readings the interval spans whatever their weight: with a reserve reading offered,
-    every one that reproduces its fitted figures; none otherwise (nor when the reserve readings
-    replace the effective ones, ``steep_pair.py``: the interval is then theirs)."""
-    if not OFFERED or not any(r.spare == predmod.RESERVE for r in evidences):
+    every one that reproduces its fitted figures (with :data:`OFFERED`, or
+    ``steep_pair.HULL_WHERE_AMBIGUOUS`` where it offers them); none otherwise (nor when the
+    reserve readings replace the effective ones alone, ``steep_pair.READ_AS_FLOOR``: the
+    interval is then theirs)."""
+    spans = OFFERED or steep_pair.HULL_WHERE_AMBIGUOUS
+    if not spans or not any(r.spare == predmod.RESERVE for r in evidences):
         return set()
     return {r for r, e in evidences.items() if evidence.reproduced(e, untested=False)}
 

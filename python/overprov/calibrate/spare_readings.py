@@ -530,6 +530,7 @@ def read_all(
             only.twin = predmod.TWIN
         if raw_only:
             only.prediction_source += note
+        only.prediction_source += reserve_hull.ambiguity_warning(fig, evidences)  # (off)
         return only
     # the heaviest first: the combined prediction's fit, twin and twin_iops are twin.toml's
     readings = {best: readings[best], **readings}
@@ -573,6 +574,7 @@ def read_all(
         )
     if raw_only:
         combined.prediction_source += note
+    combined.prediction_source += reserve_hull.ambiguity_warning(fig, evidences)  # (off)
     return combined
 
 

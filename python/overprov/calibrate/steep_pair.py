@@ -34,6 +34,14 @@ bench/foreign/results/femutyped/RULE.md: **not met**, so off
 seen FEMU cases, each to both targets met; of three fresh FEMU drives one is answered (WAF +8% at
 20%) and two are refused: among the reserve readings the leave-one-out picks the gentlest design
 called for, whose twin misses the 0% floor and is set aside, and the others were not simulated.
+
+**Say so instead** (:data:`HULL_WHERE_AMBIGUOUS`, off; :func:`ambiguous`): where the same test
+fires and a reserve reading is called for, the reserve readings are offered BESIDE the
+effective-spare ones (``reserve_hull.beside_where_ambiguous``), weighed with them as one class
+so the centre stays the evidence's; the interval spans every reading that reproduces its fitted
+figures (``reserve_hull.hull``), the plausibility gate is left as it is, and the prediction's
+source carries :data:`WARNING` (``reserve_hull.ambiguity_warning``), which calibrate prints.
+Judged under bench/foreign/results/steephull/RULE.md.
 """
 
 from __future__ import annotations
@@ -45,6 +53,19 @@ from overprov.errors import ConfigError
 #: Read typed two-level figures only the gentlest victim choice links as a GC reserve with a
 #: victim floor (module doc). Off: typed figures are read as before.
 READ_AS_FLOOR = False
+#: Where :func:`gentlest_alone` fires on typed two-level figures with WAF, offer the reserve
+#: readings called for BESIDE the plain ones (the centre stays the evidence's), span the
+#: interval over every reading that reproduces the figures (``reserve_hull.hull``; not the
+#: plausibility gate: ``reserve_hull.AT_THE_GATE`` untouched) and say so (:data:`WARNING`).
+#: Off: typed figures are read as before (bench/foreign/results/steephull/RULE.md).
+HULL_WHERE_AMBIGUOUS = False
+#: What the answer says where :data:`HULL_WHERE_AMBIGUOUS` reads the figures.
+WARNING = (
+    "warning: the figures at two levels cannot tell a GC reserve's victim floor from a gentle "
+    "victim choice (only d-choices with d = 2 links them), so the interval spans the readings "
+    "of both that reproduce them; a WAF figure at 10% or 20% extra OP would tell them apart "
+    "(steep_pair.py)"
+)
 #: The designs whose effective-spare reading, where one reproduces the figures, keeps them
 #: plain: greedy and d-choices with d of at least 4 (``gc_designs.UNIFORM_DESIGNS``).
 SELECTIVE_DESIGNS = ("greedy", "d-choices-8", "d-choices-4")
@@ -69,6 +90,12 @@ def gentlest_alone(points: list[fitmod.Point], cv_sd: float) -> bool:
     )
     top = max(w.values())
     return top > 0 and all(w[d] < evidence.SPAN_MIN_WEIGHT * top for d in SELECTIVE_DESIGNS)
+
+
+def ambiguous(points: list[fitmod.Point], cv_sd: float, two_levels_with_waf: bool) -> bool:
+    """:data:`HULL_WHERE_AMBIGUOUS` on, two steady levels each with a WAF figure
+    (``two_levels_with_waf``: ``reserve_hull.floor_in_waf``), and :func:`gentlest_alone`."""
+    return HULL_WHERE_AMBIGUOUS and two_levels_with_waf and gentlest_alone(points, cv_sd)
 
 
 def fires(points: list[fitmod.Point], cv_sd: float, two_levels_with_waf: bool) -> bool:
