@@ -4,7 +4,7 @@ with the read probes (``PROBES_IN_PREDICTION``), acting only with it (bench/resu
 
 Why (bench/results/clifffall/DIAGNOSIS.md, on seen 1% drives): the twin's cache ends, by its
 own construction, when its host has written the fitted cache (its writes go to SLC until then),
-as the truths' do (their mixed cliffs found at 0.95–1.00 of their caches' bytes). But
+as the truths' do (their mixed cliffs found at 0.95–1.02 of their caches' bytes). But
 ``cliff_series.find_cliff`` dates the first lasting drop of the series, and the twin's mixed
 series does not fall the way the truth's does: past its cache it falls a few % an interval,
 so the drop's first intervals are not yet half-way down to the level after and are passed
@@ -29,8 +29,9 @@ import statistics
 from overprov.calibrate.cliff_series import Cliff, Series, find_cliff
 
 #: With ``cliff_prediction.PROBES_IN_PREDICTION`` (off by default): the twin's mixed cliff from
-#: purged dated where its host has written its fitted cache (bench/results/clifffall/RULE.md);
-#: False: ``find_cliff``'s first lasting drop, as before
+#: purged dated where its host has written its fitted cache (bench/results/clifffall/RULE.md:
+#: not met, P1 only: 7 of 14 fresh truths predicted, all 7 within 25%; verdict.md); False:
+#: ``find_cliff``'s first lasting drop, as before
 AT_CACHE = False
 
 
