@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from overprov import engine, presets
-from overprov.calibrate import read_slot
+from overprov.calibrate import cliff_at_cache, read_slot
 from overprov.calibrate.cliff_series import (
     Cliff,
     Series,
@@ -495,6 +495,7 @@ def predict(
     unwritten_read_us: float | None = None,
     command_ceiling_iops: float | None = None,
     loop_kw: dict[str, Any] | None = None,
+    date_at_cache: bool = False,
 ) -> Cliff | None:
     """The cliff of ``twin`` with the fitted cache (:func:`fitted_drive`) under another
     workload, from a purged (``"none"``) or filled (``"sequential"``) drive.
@@ -518,7 +519,9 @@ def predict(
     cliff); ``unwritten_read_us`` (with ``read_slot_us``): reads of pages never written hold
     their slot that long (:func:`read_slot_series`), ``command_ceiling_iops`` (with
     ``read_slot_us``) every command under that ceiling, ``loop_kw`` (with ``read_slot_us``)
-    the loop's other arguments (:func:`read_slot_series`)."""
+    the loop's other arguments (:func:`read_slot_series`); ``date_at_cache`` (with
+    ``read_slot_us``) the cliff dated where the host has written the fitted cache
+    (``cliff_at_cache``)."""
     slot = read_slot_us is not None and read_percent > 0
     if slot and precondition != "none":
         raise ConfigError("cliff: a read slot is predicted from a purged drive only")
@@ -537,6 +540,8 @@ def predict(
                 drive, scale, qd=qd, read_percent=read_percent, seconds=seconds,
                 interval_s=interval_s, precondition=precondition,
             )  # fmt: skip
+        if slot and date_at_cache and cache_bytes > 0:
+            return cliff_at_cache.dated(s, cache_bytes)
         return find_cliff(s)
 
     def run(fit_: CacheFit, static_: CacheFit | None) -> Cliff | None:

@@ -40,7 +40,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from overprov.calibrate import cliff, cliff_span, read_slot
+from overprov.calibrate import cliff, cliff_at_cache, cliff_span, read_slot
 from overprov.errors import ConfigError
 
 #: whether calibrate's mixed cliff prediction takes the two read probes (:func:`predict`): on
@@ -188,7 +188,9 @@ def predict(
     ``read_probes``): more of the loop's arguments (``cliff_past``). With
     ``cliff_span.SPAN_FROM_MIX`` (off) the series' length (``seconds``) is set again by the
     mix as predicted (``cliff_span.mix_seconds``), its intervals as long as before (with
-    ``cliff_span.INTERVALS_IN_PROPORTION``, lengthened with it)."""
+    ``cliff_span.INTERVALS_IN_PROPORTION``, lengthened with it). With
+    ``cliff_at_cache.AT_CACHE`` (off) the cliff is dated where the host has written the chosen
+    twin's fitted cache (``cliff_at_cache.dated``)."""
     if not read_probes:
         if fitter is not None:
             fit = fitter(series, twin, scale)
@@ -217,5 +219,6 @@ def predict(
         interval_s=interval_s, precondition="none", read_slot_us=before.read_us,
         read_slot_until_cache=True, unwritten_read_us=unwritten_read_us,
         command_ceiling_iops=command_ceiling_iops, loop_kw=loop_kw,
+        date_at_cache=cliff_at_cache.AT_CACHE,
     )  # fmt: skip
     return pred, chosen

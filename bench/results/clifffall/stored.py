@@ -1,0 +1,22 @@
+"""Task 1 of the clifffall brief (bench/results/clifffall/DIAGNOSIS.md): seen cases calibrated
+again and kept under ``bench/results/clifffall/stored/SEED-SHARE/`` by
+bench/results/cliffplateau/stored.py's ``case`` (the same steps; only the folder differs).
+
+    PYTHONPATH=python:bench nice -n 10 python bench/results/clifffall/stored.py \
+        9705:0.01 9707:0.01 9710:0.01 > bench/results/clifffall/stored.json
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "cliffplateau"))
+import stored as plateau  # noqa: E402 - bench/results/cliffplateau/stored.py
+from cliffplan_eval import single_cases  # noqa: E402
+
+plateau.HERE = HERE
+
+if __name__ == "__main__":
+    raise SystemExit(single_cases(plateau.case, sys.argv[1:]))
