@@ -30,8 +30,8 @@ from overprov.calibrate.cliff_series import Cliff, Series, find_cliff
 
 #: With ``cliff_prediction.PROBES_IN_PREDICTION`` (off by default): the twin's mixed cliff from
 #: purged dated where its host has written its fitted cache (bench/results/clifffall/RULE.md:
-#: not met, P1 only: 7 of 14 fresh truths predicted, all 7 within 25%; verdict.md); False:
-#: ``find_cliff``'s first lasting drop, as before
+#: not met, P1 only: 7 of 14 fresh truths predicted, all 7 within 25%;
+#: bench/results/clifffall/verdict.md); False: ``find_cliff``'s first lasting drop, as before
 AT_CACHE = False
 
 
