@@ -35,6 +35,7 @@ import bisect
 import json
 import math
 import sys
+from collections.abc import Iterator, MutableMapping
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -45,14 +46,47 @@ from overprov.calibrate import fit as fitmod
 
 #: The d-choices sample sizes uniform figures are read with (fixed a priori, above).
 D_GRID = (2, 4, 8)
+
+
+class _UniformDesigns(MutableMapping[str, dict[str, Any]]):
+    """The uniform designs by name: those set here or offered (``low_mark.offer``), then the
+    batch design (``batch_gc.py``) while its flag ``batch_gc.OFFERED`` is on: a flag read at
+    each use, so that setting it (bench/foreign/evaluate.py's EVALUATE_FLAGS) offers it."""
+
+    def __init__(self, designs: dict[str, dict[str, Any]]) -> None:
+        self._set = designs
+
+    def _all(self) -> dict[str, dict[str, Any]]:
+        from overprov.calibrate import batch_gc
+
+        return {**self._set, batch_gc.NAME: batch_gc.FTL} if batch_gc.OFFERED else self._set
+
+    def __getitem__(self, name: str) -> dict[str, Any]:
+        return self._all()[name]
+
+    def __setitem__(self, name: str, ftl: dict[str, Any]) -> None:
+        self._set[name] = ftl
+
+    def __delitem__(self, name: str) -> None:
+        del self._set[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+
 #: Design name → ``config.ftl`` keys; the first is the twin's own greedy GC.
-UNIFORM_DESIGNS: dict[str, dict[str, Any]] = {
-    "greedy": {"policy": "greedy", "host_streams": "single"},
-    **{
-        f"d-choices-{d}": {"policy": "d-choices", "d_choices": d, "host_streams": "single"}
-        for d in D_GRID
-    },
-}
+UNIFORM_DESIGNS: MutableMapping[str, dict[str, Any]] = _UniformDesigns(
+    {
+        "greedy": {"policy": "greedy", "host_streams": "single"},
+        **{
+            f"d-choices-{d}": {"policy": "d-choices", "d_choices": d, "host_streams": "single"}
+            for d in D_GRID
+        },
+    }
+)
 #: Curves of designs offered from outside this module (``low_mark.offer``), by name.
 OFFERED_CURVES: dict[str, fitmod.WafCurve] = {}
 TABLE = "gc_design_curves.json"
@@ -113,6 +147,10 @@ def curve(design: str) -> fitmod.WafCurve | None:
     """A uniform design's WAF curve (None for greedy: the fit's own ``fit.waf_at``)."""
     if design in OFFERED_CURVES:
         return OFFERED_CURVES[design]
+    from overprov.calibrate import batch_gc
+
+    if design == batch_gc.NAME:
+        return batch_gc.BatchCurve()
     ftl = UNIFORM_DESIGNS[design]
     return DChoicesCurve(int(ftl["d_choices"])) if ftl["policy"] == "d-choices" else None
 
