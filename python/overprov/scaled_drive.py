@@ -10,7 +10,7 @@ with ``ftl.gc_victim_min_invalid_fraction``: NAND held back, calibrate's reserve
 scaled as a capacity; the ordinary trigger of a few blocks is not. A batch of victims collected
 between stop checks (``ftl.gc_batch_victims``) is scaled as a capacity too: at one share of the
 blocks its WAF is within 1.2% from 256 to 2,048 blocks
-(bench/foreign/results/wiscbatch/diagnose.log). By default a drive is scaled to about
+(bench/foreign/results/wiscbatch/diagnose-1-2.log). By default a drive is scaled to about
 :data:`DEFAULT_SCALED_PHYSICAL_BYTES` of NAND, and never below :data:`MIN_SCALED_BLOCKS` erase
 blocks.
 

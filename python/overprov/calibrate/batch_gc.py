@@ -17,12 +17,13 @@ gc_batch_victims``, docs/simulator.md). The share is fixed (0.1, the stored driv
 design's ``config.ftl`` keys carry the share (:data:`SHARE_KEY`, not a core key); a twin's
 configuration turns it into a count of victims of that twin's blocks (:func:`resolve`), and a
 scaled drive scales the count with its blocks (``scaled_drive.scale_config``): at one share the
-WAF ratio is within 1.2% from 256 to 2,048 blocks (bench/foreign/results/wiscbatch/diagnose.log).
+WAF ratio is within 1.2% from 256 to 2,048 blocks
+(bench/foreign/results/wiscbatch/diagnose-1-2.log).
 
 Its WAF curve is the core's, simulated: the ratio of WAF with the batch to WAF without it on a
 drive of :data:`TABLE_BLOCKS` blocks, at each spare of ``gc_designs.table_rhos`` from
-:data:`TABLE_RHO_MIN` up (:data:`TABLE`, rewritten by ``python -m overprov.calibrate.batch_gc``),
-times the greedy model's (``fit.waf_at``); below it, the first simulated ratio.
+:data:`TABLE_RHO_MIN` up (:data:`TABLE`, rewritten by ``python -m overprov.calibrate.gc_designs
+batch``), times the greedy model's (``fit.waf_at``); below it, the first simulated ratio.
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ from __future__ import annotations
 import json
 import math
 import statistics
-import sys
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -129,12 +129,10 @@ def simulated_ratio(rho: float) -> float | None:
     )
 
 
-def main() -> int:
-    """Rewrite :data:`TABLE` by simulation (run from a source checkout)."""
-    from overprov.calibrate import gc_designs
-
-    rhos = gc_designs.table_rhos()
-    doc = {
+def table(rhos: list[float]) -> dict[str, Any]:
+    """:data:`TABLE`'s document at the spares ``rhos`` (``gc_designs.table_rhos``), by
+    simulation: ``python -m overprov.calibrate.gc_designs batch`` writes it."""
+    return {
         "what": f"the core's greedy WAF collecting {BATCH_SHARE:g} of the blocks between stop "
         f"checks (ftl.gc_batch_victims) over its WAF without, {TABLE_BLOCKS} blocks of "
         f"{fitmod.PAGES_PER_BLOCK} pages, {TABLE_DRIVE_WRITES:g} + {TABLE_DRIVE_WRITES:g} drive "
@@ -144,8 +142,3 @@ def main() -> int:
         "rho": rhos,
         "ratio": [simulated_ratio(r) for r in rhos],
     }
-    return gc_designs.write_table(doc, TABLE)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

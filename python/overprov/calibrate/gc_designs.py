@@ -166,7 +166,12 @@ def write_table(doc: dict[str, Any], name: str) -> int:
 
 
 def main() -> int:
-    """Rewrite :data:`TABLE` from the model (run from a source checkout)."""
+    """Rewrite :data:`TABLE` from the model, or with ``batch`` the batch design's table
+    (``batch_gc.table``: by simulation) (run from a source checkout)."""
+    if sys.argv[1:] == ["batch"]:
+        from overprov.calibrate import batch_gc
+
+        return write_table(batch_gc.table(table_rhos()), batch_gc.TABLE)
     doc = {
         "what": "Van Houdt's mean-field d-choices WAF over the greedy model's (models.py), "
         f"b = {fitmod.PAGES_PER_BLOCK}, uniform random writes",
