@@ -29,7 +29,9 @@ def test_the_flag_offers_it_at_each_use(monkeypatch):
     monkeypatch.setattr(batch_gc, "OFFERED", True)  # as EVALUATE_FLAGS sets it, after import
     assert list(gc_designs.UNIFORM_DESIGNS)[-1] == batch_gc.NAME
     assert spare_readings.DESIGNS[batch_gc.NAME] == batch_gc.FTL
-    assert isinstance(gc_designs.curve(batch_gc.NAME), batch_gc.BatchCurve)
+    named = gc_designs.curve(batch_gc.NAME)
+    assert named(0.3) == batch_gc.curve(0.3)
+    assert named.to_dict()["ftl"] == batch_gc.FTL
     r = spare_readings.reading(predict.EFFECTIVE, batch_gc.NAME, None, several=True)
     assert r.ftl[batch_gc.SHARE_KEY] == batch_gc.BATCH_SHARE
     monkeypatch.setattr(batch_gc, "OFFERED", False)
@@ -37,19 +39,17 @@ def test_the_flag_offers_it_at_each_use(monkeypatch):
 
 
 def test_its_curve_is_the_cores_simulated_ratio_over_greedy():
-    table = batch_gc._table()
-    i = 30  # ρ ≈ 0.29, a simulated point
-    rho = table["rho"][i]
-    assert batch_gc.curve(rho) == pytest.approx(fitmod.waf_at(rho) * table["ratio"][i])
-    assert batch_gc.simulated_ratio(rho) == pytest.approx(table["ratio"][i], rel=1e-9)
+    rhos, ratios = batch_gc._table()["rho"], batch_gc._table()["ratio"]
+    # one of the table's points simulated again: the same ratio (the core is deterministic)
+    assert batch_gc.simulated_ratio(rhos[30]) == pytest.approx(ratios[30], rel=1e-9)
+    first = next(i for i, q in enumerate(ratios) if q is not None)
+    assert rhos[first] >= batch_gc.TABLE_RHO_MIN > rhos[first - 1]
+    for rho, q in zip(rhos, ratios, strict=True):  # the greedy model times its ratio
+        want = fitmod.waf_at(rho) * (ratios[first] if q is None else q)
+        assert batch_gc.curve(rho) == pytest.approx(want, rel=1e-12)
     # above greedy everywhere, the excess smaller at much spare than at little
-    got = [q for q in table["ratio"] if q is not None]
-    assert min(got) > 1.0
-    assert got[-1] < got[0] - 0.05
-    # below the table's first simulated spare: the first ratio
-    first = next(i for i, q in enumerate(table["ratio"]) if q is not None)
-    assert table["rho"][first] >= batch_gc.TABLE_RHO_MIN
-    assert batch_gc.curve(0.005) == pytest.approx(fitmod.waf_at(0.005) * table["ratio"][first])
+    assert min(ratios[first:]) > 1.0
+    assert ratios[-1] < ratios[first] - 0.05
 
 
 def test_resolve_counts_the_share_of_a_drives_blocks():

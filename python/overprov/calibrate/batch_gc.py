@@ -22,20 +22,21 @@ WAF ratio is within 1.2% from 256 to 2,048 blocks
 
 Its WAF curve is the core's, simulated: the ratio of WAF with the batch to WAF without it on a
 drive of :data:`TABLE_BLOCKS` blocks, at each spare of ``gc_designs.table_rhos`` from
-:data:`TABLE_RHO_MIN` up (:data:`TABLE`, rewritten by ``python -m overprov.calibrate.gc_designs
-batch``), times the greedy model's (``fit.waf_at``); below it, the first simulated ratio.
+:data:`TABLE_RHO_MIN` up (:data:`TABLE`, rewritten by ``python -m overprov.calibrate.batch_gc``),
+times the greedy model's (``fit.waf_at``); below it, the first simulated ratio.
 """
 
 from __future__ import annotations
 
 import json
-import math
 import statistics
+import sys
 from functools import lru_cache
 from importlib import resources
 from typing import Any
 
 from overprov.calibrate import fit as fitmod
+from overprov.calibrate import gc_designs
 
 #: Whether uniform figures are also read with the batch design (``gc_designs.UNIFORM_DESIGNS``
 #: holds it while this is on). Off: bench/foreign/results/wiscbatch/RULE.md decides it.
@@ -74,32 +75,21 @@ def _table() -> dict[str, Any]:
 def curve(rho: float) -> float:
     """The design's WAF at spare ratio ``rho`` under uniform random writes (a ``fit.WafCurve``)."""
     t = _table()
-    pairs = [(r, q) for r, q in zip(t["rho"], t["ratio"], strict=True) if q is not None]
-    rho = max(rho, fitmod.RHO_MIN)
-    if rho <= pairs[0][0]:
-        return fitmod.waf_at(rho) * pairs[0][1]
-    if rho >= pairs[-1][0]:
-        return fitmod.waf_at(rho) * pairs[-1][1]
-    for (r0, q0), (r1, q1) in zip(pairs, pairs[1:], strict=False):
-        if r0 <= rho < r1:
-            f = (math.log(rho) - math.log(r0)) / (math.log(r1) - math.log(r0))
-            return fitmod.waf_at(rho) * ((1 - f) * q0 + f * q1)
-    raise AssertionError("unreachable: the pairs cover [first, last)")
-
-
-class BatchCurve:
-    """:func:`curve` with the description and ``to_dict`` a design's curve carries."""
-
-    description = (
-        f"greedy GC collecting {BATCH_SHARE:g} of the blocks between checks of its stop (a "
-        "batch, WiscSim's form), under uniform random writes, simulated by the core"
+    rhos, ratios = zip(
+        *((r, q) for r, q in zip(t["rho"], t["ratio"], strict=True) if q), strict=True
     )
+    rho = max(rho, fitmod.RHO_MIN)
+    return fitmod.waf_at(rho) * gc_designs.ratio_at(rho, list(rhos), list(ratios))
 
-    def __call__(self, rho: float) -> float:
-        return curve(rho)
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"description": self.description, "ftl": dict(FTL)}
+def named_curve() -> gc_designs.NamedCurve:
+    """:func:`curve` as the design's curve (``gc_designs.curve``)."""
+    return gc_designs.NamedCurve(
+        f"greedy GC collecting {BATCH_SHARE:g} of the blocks between checks of its stop (a "
+        "batch, WiscSim's form), under uniform random writes, simulated by the core",
+        FTL,
+        curve,
+    )
 
 
 def simulated_waf(rho: float, share: float | None, seed: int, blocks: int = TABLE_BLOCKS) -> float:
@@ -129,16 +119,17 @@ def simulated_ratio(rho: float) -> float | None:
     )
 
 
-def table(rhos: list[float]) -> dict[str, Any]:
-    """:data:`TABLE`'s document at the spares ``rhos`` (``gc_designs.table_rhos``), by
-    simulation: ``python -m overprov.calibrate.gc_designs batch`` writes it."""
-    return {
-        "what": f"the core's greedy WAF collecting {BATCH_SHARE:g} of the blocks between stop "
-        f"checks (ftl.gc_batch_victims) over its WAF without, {TABLE_BLOCKS} blocks of "
+def main() -> int:
+    """Rewrite :data:`TABLE` by simulation (run from a source checkout)."""
+    what = (
+        f"the core's greedy WAF collecting {BATCH_SHARE:g} of the blocks between stop checks "
+        f"(ftl.gc_batch_victims) over its WAF without, {TABLE_BLOCKS} blocks of "
         f"{fitmod.PAGES_PER_BLOCK} pages, {TABLE_DRIVE_WRITES:g} + {TABLE_DRIVE_WRITES:g} drive "
         f"writes, seeds {list(TABLE_SEEDS)} averaged, uniform random writes (null: below "
-        f"{TABLE_RHO_MIN:g}, not simulated)",
-        "share": BATCH_SHARE,
-        "rho": rhos,
-        "ratio": [simulated_ratio(r) for r in rhos],
-    }
+        f"{TABLE_RHO_MIN:g}, not simulated)"
+    )
+    return gc_designs.write_ratio_table(TABLE, what, simulated_ratio, share=BATCH_SHARE)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

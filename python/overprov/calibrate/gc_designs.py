@@ -48,18 +48,23 @@ from overprov.calibrate import fit as fitmod
 D_GRID = (2, 4, 8)
 
 
+def _batch_gc() -> Any:
+    """``batch_gc`` if imported (it imports this module; its flag is set only once it is)."""
+    return sys.modules.get("overprov.calibrate.batch_gc")
+
+
 class _UniformDesigns(MutableMapping[str, dict[str, Any]]):
     """The uniform designs by name: those set here or offered (``low_mark.offer``), then the
     batch design (``batch_gc.py``) while its flag ``batch_gc.OFFERED`` is on: a flag read at
-    each use, so that setting it (bench/foreign/evaluate.py's EVALUATE_FLAGS) offers it."""
+    each use, so that setting it (bench/foreign/evaluate.py's EVALUATE_FLAGS) offers it. The
+    module is looked up, not imported: it imports this one (calibrate's twin imports it)."""
 
     def __init__(self, designs: dict[str, dict[str, Any]]) -> None:
         self._set = designs
 
     def _all(self) -> dict[str, dict[str, Any]]:
-        from overprov.calibrate import batch_gc
-
-        return {**self._set, batch_gc.NAME: batch_gc.FTL} if batch_gc.OFFERED else self._set
+        batch = _batch_gc()
+        return {**self._set, batch.NAME: batch.FTL} if batch and batch.OFFERED else self._set
 
     def __getitem__(self, name: str) -> dict[str, Any]:
         return self._all()[name]
@@ -104,6 +109,19 @@ def ratio_row(d: int) -> list[float]:
     return [models.waf_d_choices(r, b, d) / models.waf_greedy(r, b) for r in table_rhos()]
 
 
+def ratio_at(rho: float, rhos: list[float], ratios: list[float]) -> float:
+    """A tabulated ratio to the greedy model at ``rho``: linear in log ρ between the table's
+    spares ``rhos`` (increasing), its first or last ratio outside them."""
+    if rho <= rhos[0]:
+        return ratios[0]
+    if rho >= rhos[-1]:
+        return ratios[-1]
+    i = bisect.bisect_right(rhos, rho)
+    a, b = math.log(rhos[i - 1]), math.log(rhos[i])
+    f = (math.log(rho) - a) / (b - a)
+    return (1 - f) * ratios[i - 1] + f * ratios[i]
+
+
 @lru_cache(maxsize=1)
 def _table() -> dict[str, Any]:
     text = resources.files("overprov.calibrate").joinpath(TABLE).read_text()
@@ -126,31 +144,36 @@ class DChoicesCurve:
 
     def __call__(self, rho: float) -> float:
         t = _table()
-        rhos, ratios = t["rho"], t["ratio"][str(self.d)]
         rho = max(rho, fitmod.RHO_MIN)
-        if rho <= rhos[0]:
-            ratio = ratios[0]
-        elif rho >= rhos[-1]:
-            ratio = ratios[-1]
-        else:
-            i = bisect.bisect_right(rhos, rho)
-            a, b = math.log(rhos[i - 1]), math.log(rhos[i])
-            f = (math.log(rho) - a) / (b - a)
-            ratio = (1 - f) * ratios[i - 1] + f * ratios[i]
-        return fitmod.waf_at(rho) * ratio
+        return fitmod.waf_at(rho) * ratio_at(rho, t["rho"], t["ratio"][str(self.d)])
 
     def to_dict(self) -> dict[str, Any]:
         return {"description": self.description, "ftl": UNIFORM_DESIGNS[f"d-choices-{self.d}"]}
+
+
+@dataclass(frozen=True, eq=False)
+class NamedCurve:
+    """A design's WAF curve as a function of ρ (``waf``), with the description and ``to_dict``
+    a design's curve carries (``batch_gc.py``'s)."""
+
+    description: str
+    ftl: dict[str, Any]
+    waf: fitmod.WafCurve
+
+    def __call__(self, rho: float) -> float:
+        return self.waf(rho)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"description": self.description, "ftl": dict(self.ftl)}
 
 
 def curve(design: str) -> fitmod.WafCurve | None:
     """A uniform design's WAF curve (None for greedy: the fit's own ``fit.waf_at``)."""
     if design in OFFERED_CURVES:
         return OFFERED_CURVES[design]
-    from overprov.calibrate import batch_gc
-
-    if design == batch_gc.NAME:
-        return batch_gc.BatchCurve()
+    batch = _batch_gc()
+    if batch is not None and design == batch.NAME:
+        return batch.named_curve()
     ftl = UNIFORM_DESIGNS[design]
     return DChoicesCurve(int(ftl["d_choices"])) if ftl["policy"] == "d-choices" else None
 
@@ -165,13 +188,17 @@ def write_table(doc: dict[str, Any], name: str) -> int:
     return 0
 
 
-def main() -> int:
-    """Rewrite :data:`TABLE` from the model, or with ``batch`` the batch design's table
-    (``batch_gc.table``: by simulation) (run from a source checkout)."""
-    if sys.argv[1:] == ["batch"]:
-        from overprov.calibrate import batch_gc
+def write_ratio_table(name: str, what: str, ratio_of: fitmod.WafCurve, **keys: Any) -> int:
+    """Write a design's table beside this module: its ratio to the greedy model at each of
+    :func:`table_rhos` (``ratio_of``: a ratio, or None where it has none), ``what`` it is and
+    ``keys`` (its settings); 0."""
+    rhos = table_rhos()
+    doc = {"what": what, **keys, "rho": rhos, "ratio": [ratio_of(r) for r in rhos]}
+    return write_table(doc, name)
 
-        return write_table(batch_gc.table(table_rhos()), batch_gc.TABLE)
+
+def main() -> int:
+    """Rewrite :data:`TABLE` from the model (run from a source checkout)."""
     doc = {
         "what": "Van Houdt's mean-field d-choices WAF over the greedy model's (models.py), "
         f"b = {fitmod.PAGES_PER_BLOCK}, uniform random writes",
