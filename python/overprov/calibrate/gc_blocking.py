@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from overprov import engine, sweep
-from overprov.calibrate import evidence
+from overprov.calibrate import batch_gc, evidence
 from overprov.calibrate import fit as fitmod
 
 #: The twin's parallel units (dies) when the figures are at one queue depth: they do not
@@ -153,6 +153,11 @@ def timing(
     }
 
 
+def _physical_blocks(native_op: float) -> int:
+    """The erase blocks of :func:`config`'s drive (a batch share's count: ``batch_gc.resolve``)."""
+    return int(round(USER_PAGES * PAGE_BYTES * (1.0 + native_op)) // (PAGE_BYTES * PAGES_PER_BLOCK))
+
+
 def config(
     native_op: float,
     extra_op_percent: float,
@@ -170,7 +175,7 @@ def config(
     return engine.merge(
         engine.default_config(),
         {
-            "ftl": dict(ftl or {}),
+            "ftl": batch_gc.resolve(dict(ftl or {}), _physical_blocks(native_op)),
             "geometry": {
                 "page_size_bytes": PAGE_BYTES,
                 "pages_per_block": PAGES_PER_BLOCK,

@@ -35,6 +35,7 @@ import bisect
 import json
 import math
 import sys
+from collections.abc import Iterator, MutableMapping
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -45,14 +46,52 @@ from overprov.calibrate import fit as fitmod
 
 #: The d-choices sample sizes uniform figures are read with (fixed a priori, above).
 D_GRID = (2, 4, 8)
+
+
+def _batch_gc() -> Any:
+    """``batch_gc`` if imported (it imports this module; its flag is set only once it is)."""
+    return sys.modules.get("overprov.calibrate.batch_gc")
+
+
+class _UniformDesigns(MutableMapping[str, dict[str, Any]]):
+    """The uniform designs by name: those set here or offered (``low_mark.offer``), then the
+    batch design (``batch_gc.py``) while its flag ``batch_gc.OFFERED`` is on: a flag read at
+    each use, so that setting it (bench/foreign/evaluate.py's EVALUATE_FLAGS) offers it. The
+    module is looked up, not imported: it imports this one (calibrate's twin imports it)."""
+
+    def __init__(self, designs: dict[str, dict[str, Any]]) -> None:
+        self._set = designs
+
+    def _all(self) -> dict[str, dict[str, Any]]:
+        batch = _batch_gc()
+        return {**self._set, batch.NAME: batch.FTL} if batch and batch.OFFERED else self._set
+
+    def __getitem__(self, name: str) -> dict[str, Any]:
+        return self._all()[name]
+
+    def __setitem__(self, name: str, ftl: dict[str, Any]) -> None:
+        self._set[name] = ftl
+
+    def __delitem__(self, name: str) -> None:
+        del self._set[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+
 #: Design name → ``config.ftl`` keys; the first is the twin's own greedy GC.
-UNIFORM_DESIGNS: dict[str, dict[str, Any]] = {
-    "greedy": {"policy": "greedy", "host_streams": "single"},
-    **{
-        f"d-choices-{d}": {"policy": "d-choices", "d_choices": d, "host_streams": "single"}
-        for d in D_GRID
-    },
-}
+UNIFORM_DESIGNS: MutableMapping[str, dict[str, Any]] = _UniformDesigns(
+    {
+        "greedy": {"policy": "greedy", "host_streams": "single"},
+        **{
+            f"d-choices-{d}": {"policy": "d-choices", "d_choices": d, "host_streams": "single"}
+            for d in D_GRID
+        },
+    }
+)
 #: Curves of designs offered from outside this module (``low_mark.offer``), by name.
 OFFERED_CURVES: dict[str, fitmod.WafCurve] = {}
 TABLE = "gc_design_curves.json"
@@ -68,6 +107,19 @@ def ratio_row(d: int) -> list[float]:
     """Van Houdt's d-choices WAF over the greedy model's, at each of :func:`table_rhos`."""
     b = fitmod.PAGES_PER_BLOCK
     return [models.waf_d_choices(r, b, d) / models.waf_greedy(r, b) for r in table_rhos()]
+
+
+def ratio_at(rho: float, rhos: list[float], ratios: list[float]) -> float:
+    """A tabulated ratio to the greedy model at ``rho``: linear in log ρ between the table's
+    spares ``rhos`` (increasing), its first or last ratio outside them."""
+    if rho <= rhos[0]:
+        return ratios[0]
+    if rho >= rhos[-1]:
+        return ratios[-1]
+    i = bisect.bisect_right(rhos, rho)
+    a, b = math.log(rhos[i - 1]), math.log(rhos[i])
+    f = (math.log(rho) - a) / (b - a)
+    return (1 - f) * ratios[i - 1] + f * ratios[i]
 
 
 @lru_cache(maxsize=1)
@@ -92,27 +144,36 @@ class DChoicesCurve:
 
     def __call__(self, rho: float) -> float:
         t = _table()
-        rhos, ratios = t["rho"], t["ratio"][str(self.d)]
         rho = max(rho, fitmod.RHO_MIN)
-        if rho <= rhos[0]:
-            ratio = ratios[0]
-        elif rho >= rhos[-1]:
-            ratio = ratios[-1]
-        else:
-            i = bisect.bisect_right(rhos, rho)
-            a, b = math.log(rhos[i - 1]), math.log(rhos[i])
-            f = (math.log(rho) - a) / (b - a)
-            ratio = (1 - f) * ratios[i - 1] + f * ratios[i]
-        return fitmod.waf_at(rho) * ratio
+        return fitmod.waf_at(rho) * ratio_at(rho, t["rho"], t["ratio"][str(self.d)])
 
     def to_dict(self) -> dict[str, Any]:
         return {"description": self.description, "ftl": UNIFORM_DESIGNS[f"d-choices-{self.d}"]}
+
+
+@dataclass(frozen=True, eq=False)
+class NamedCurve:
+    """A design's WAF curve as a function of ρ (``waf``), with the description and ``to_dict``
+    a design's curve carries (``batch_gc.py``'s)."""
+
+    description: str
+    ftl: dict[str, Any]
+    waf: fitmod.WafCurve
+
+    def __call__(self, rho: float) -> float:
+        return self.waf(rho)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"description": self.description, "ftl": dict(self.ftl)}
 
 
 def curve(design: str) -> fitmod.WafCurve | None:
     """A uniform design's WAF curve (None for greedy: the fit's own ``fit.waf_at``)."""
     if design in OFFERED_CURVES:
         return OFFERED_CURVES[design]
+    batch = _batch_gc()
+    if batch is not None and design == batch.NAME:
+        return batch.named_curve()
     ftl = UNIFORM_DESIGNS[design]
     return DChoicesCurve(int(ftl["d_choices"])) if ftl["policy"] == "d-choices" else None
 
@@ -125,6 +186,15 @@ def write_table(doc: dict[str, Any], name: str) -> int:
     outputs.write_json(doc, path)
     print(f"wrote {path}", file=sys.stderr)
     return 0
+
+
+def write_ratio_table(name: str, what: str, ratio_of: fitmod.WafCurve, **keys: Any) -> int:
+    """Write a design's table beside this module: its ratio to the greedy model at each of
+    :func:`table_rhos` (``ratio_of``: a ratio, or None where it has none), ``what`` it is and
+    ``keys`` (its settings); 0."""
+    rhos = table_rhos()
+    doc = {"what": what, **keys, "rho": rhos, "ratio": [ratio_of(r) for r in rhos]}
+    return write_table(doc, name)
 
 
 def main() -> int:

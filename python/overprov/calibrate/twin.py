@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from overprov import __version__, outputs, presets
-from overprov.calibrate import discard_transient, gc_blocking, waf_drift
+from overprov.calibrate import batch_gc, discard_transient, gc_blocking, waf_drift
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate.measure import measure
 from overprov.calibrate.plan import Budget, MeasurementPlan, segments_for, with_probe
@@ -239,6 +239,10 @@ def drive_dict(p: TwinParameters) -> dict[str, Any]:
         timing["buffer"] = {"bytes": int(p.buffer_bytes), "power_loss_protected": False}
     pages_per_block = fitmod.PAGES_PER_BLOCK if p.gc_timing is None else gc_blocking.PAGES_PER_BLOCK
     ftl = dict(p.ftl or {})
+    if batch_gc.SHARE_KEY in ftl:  # a batch of a share of the blocks (off: batch_gc.OFFERED)
+        block_bytes = PAGE_BYTES * pages_per_block
+        physical_bytes = round(twin_advertised_bytes(p) * (1.0 + p.native_op))
+        ftl = batch_gc.resolve(ftl, int(physical_bytes // block_bytes)) or {}
     if p.gc_reserve is not None:
         ftl.update(p.gc_reserve.ftl_keys(twin_advertised_bytes(p)))
         # in idle time too it collects down to its reserve, not to four times it (the core's

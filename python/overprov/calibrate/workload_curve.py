@@ -50,6 +50,8 @@ def gc_text(ftl: dict[str, Any] | None) -> str:
         policy += f" (d = {ftl.get('d_choices', 8)})"
     if ftl.get("gc_until_free_fraction") is not None:
         policy += f" to a low mark ({ftl['gc_until_free_fraction']:g} of the blocks free)"
+    if ftl.get("gc_batch_share") is not None:  # calibrate/batch_gc.py (off by default)
+        policy += f" in batches of {ftl['gc_batch_share']:g} of the blocks"
     return f"{policy} GC, {where}"
 
 
