@@ -1,10 +1,12 @@
-"""Shared parts of the foreign-FTL drivers: the settling rule, provenance and the results file.
+"""Shared parts of the foreign-FTL drivers: the settling rule, provenance, the results file, and
+the loader of a sibling results script (:func:`load_script`).
 
 A driver runs an already-built simulator binary given by path; nothing here builds one.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import platform
 import shlex
@@ -12,6 +14,7 @@ import statistics
 import subprocess
 from datetime import UTC, datetime
 from pathlib import Path
+from types import ModuleType
 
 WINDOW_ROUNDS = 8  # calibrate's settling rule: the last 8 rounds agree within +-3%
 WINDOW_TOLERANCE = 0.03
@@ -239,3 +242,13 @@ def add_arguments(ap, *, qd_sweep: str, drive_writes: float, out: Path) -> None:
     ap.add_argument("--drive-writes", type=float, default=drive_writes)
     ap.add_argument("--out", type=Path, default=out)
     ap.add_argument("--patch", default=None, help="what was patched in it, in words")
+
+
+def load_script(name: str, path: str | Path) -> ModuleType:
+    """The script at ``path`` (a results folder's ``judge.py``, ``verdict.py``, ...: no package,
+    so loaded by path) run as a module named ``name`` and returned, not put in ``sys.modules``;
+    the caller reads its names or patches its globals."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module

@@ -8,7 +8,6 @@ bench/foreign/femu_end_to_end.py's ``judge``), and on 2 generated drives.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sys
 from pathlib import Path
@@ -16,21 +15,16 @@ from pathlib import Path
 from overprov import measurement_file
 from overprov.calibrate import burst_cycle, burst_start, cycle_evidence
 
+sys.path.append(str(Path(__file__).resolve().parents[2] / "foreign"))  # common.py
+from common import load_script  # noqa: E402
+
 R = Path("bench/results/burstplain")
 BS = Path("bench/results/burststart")
 FW = Path("bench/foreign/results/femuwin")
 
 
-def load(name: str, path: Path):  # noqa: ANN201
-    """A folder's script loaded as a module."""
-    spec = importlib.util.spec_from_file_location(name, path)
-    mod = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    spec.loader.exec_module(mod)  # type: ignore[union-attr]
-    return mod
-
-
-bs = load("burststart_judge", BS / "judge.py")  # its ``judged``; it puts bench/ on the path
-fw = load("femuwin_judge", FW / "judge.py")  # its guards and ``zero_reading``
+bs = load_script("burststart_judge", BS / "judge.py")  # its ``judged``; it puts bench/ on the path
+fw = load_script("femuwin_judge", FW / "judge.py")  # its guards and ``zero_reading``
 e2e, flag_rule, judged = bs.e2e, bs.flag_rule, bs.judged
 
 FRESH = ("femu-52lun-56blk-thres55-3800us-ns82", "femu-56lun-50blk-thres52-4300us-ns84",

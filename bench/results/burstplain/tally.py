@@ -7,16 +7,16 @@ and IOPS median |error| over the cases every compared arm answers.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import statistics
 import sys
 from pathlib import Path
 
+sys.path.append(str(Path(__file__).resolve().parents[2] / "foreign"))  # common.py
+from common import load_script  # noqa: E402
+
 HERE = Path(__file__).resolve().parent
-_spec = importlib.util.spec_from_file_location("burstplain_judge", HERE / "judge.py")
-jd = importlib.util.module_from_spec(_spec)  # type: ignore[arg-type]
-_spec.loader.exec_module(jd)  # type: ignore[union-attr]
+jd = load_script("burstplain_judge", HERE / "judge.py")
 
 
 def sets() -> dict[str, list[dict[str, dict | None]]]:

@@ -7,7 +7,6 @@ case's 0% and 40% figures as the points read them.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import statistics
 import sys
@@ -15,10 +14,11 @@ from pathlib import Path
 
 from overprov.calibrate import burst_cycle
 
+sys.path.append(str(Path(__file__).resolve().parents[2] / "foreign"))  # common.py
+from common import load_script  # noqa: E402
+
 HERE = Path(__file__).resolve().parent
-_spec = importlib.util.spec_from_file_location("judge", HERE / "judge.py")
-judge = importlib.util.module_from_spec(_spec)  # type: ignore[arg-type]
-_spec.loader.exec_module(judge)  # type: ignore[union-attr]
+judge = load_script("judge", HERE / "judge.py")
 
 
 def main() -> int:

@@ -8,7 +8,6 @@ names, per drive and arm, and each condition's outcome.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import statistics
 import sys
@@ -21,10 +20,9 @@ HERE = Path("bench/results/burststart")
 sys.path[:0] = ["bench/foreign", "bench"]
 import femu_end_to_end as e2e  # noqa: E402
 import flag_rule  # noqa: E402
+from common import load_script  # noqa: E402
 
-_spec = importlib.util.spec_from_file_location("tabulate", HERE / "tabulate.py")
-tabulate = importlib.util.module_from_spec(_spec)  # type: ignore[arg-type]
-_spec.loader.exec_module(tabulate)  # type: ignore[union-attr]
+tabulate = load_script("tabulate", HERE / "tabulate.py")
 
 DRIVES = ("femu-46lun-70blk-thres70-3600us", "femu-50lun-66blk-thres58-4100us",
           "femu-62lun-52blk-thres74-3000us")  # fmt: skip

@@ -8,7 +8,6 @@ bench/results/probe40/diagnose.json's order whose 40% level is read over bursts
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sys
 from pathlib import Path
@@ -16,10 +15,11 @@ from pathlib import Path
 from overprov import measurement_file
 from overprov.calibrate import burst_start
 
+sys.path.append(str(Path(__file__).resolve().parents[2] / "foreign"))  # common.py
+from common import load_script  # noqa: E402
+
 HERE = Path(__file__).resolve().parent
-_spec = importlib.util.spec_from_file_location("tabulate", HERE / "tabulate.py")
-tabulate = importlib.util.module_from_spec(_spec)  # type: ignore[arg-type]
-_spec.loader.exec_module(tabulate)  # type: ignore[union-attr]
+tabulate = load_script("tabulate", HERE / "tabulate.py")
 
 
 def chosen() -> list[tuple[str, str]]:

@@ -30,7 +30,6 @@ Relative differences are ``a / b − 1``. Summary lines at the end.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import math
 import re
@@ -38,10 +37,11 @@ import statistics
 import sys
 from pathlib import Path
 
+sys.path.append(str(Path(__file__).resolve().parents[2] / "foreign"))  # common.py
+from common import load_script  # noqa: E402
+
 ROOT = Path("bench")
-_spec = importlib.util.spec_from_file_location("tally", ROOT / "results" / "qdwaf" / "tally.py")
-tally = importlib.util.module_from_spec(_spec)  # type: ignore[arg-type]
-_spec.loader.exec_module(tally)  # type: ignore[union-attr]
+tally = load_script("tally", ROOT / "results" / "qdwaf" / "tally.py")
 
 sys.path.insert(0, str(ROOT / "foreign"))
 import femu  # noqa: E402

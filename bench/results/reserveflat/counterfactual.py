@@ -15,7 +15,6 @@ C. the spare placed by the two figures: the greedy curve through the 40% WAF fig
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import sys
@@ -27,10 +26,11 @@ from overprov.calibrate import fit as fitmod
 from overprov.calibrate.reserve_twin_check import onset_from_empty
 from overprov.errors import ConfigError
 
+sys.path.append(str(Path(__file__).resolve().parents[2] / "foreign"))  # common.py
+from common import load_script  # noqa: E402
+
 HERE = Path(__file__).resolve().parent
-_spec = importlib.util.spec_from_file_location("diagnose", HERE / "diagnose.py")
-diagnose = importlib.util.module_from_spec(_spec)  # type: ignore[arg-type]
-_spec.loader.exec_module(diagnose)  # type: ignore[union-attr]
+diagnose = load_script("diagnose", HERE / "diagnose.py")
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,6 @@ data may fill the other lines, s = their share · physical ÷ advertised.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import sys
@@ -19,11 +18,12 @@ from pathlib import Path
 from overprov import measurement_file
 from overprov.calibrate import fit as fitmod
 
+sys.path.append(str(Path(__file__).resolve().parents[2] / "foreign"))  # common.py
+from common import load_script  # noqa: E402
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[2]
-_spec = importlib.util.spec_from_file_location("counterfactual", HERE / "counterfactual.py")
-cf = importlib.util.module_from_spec(_spec)  # type: ignore[arg-type]
-_spec.loader.exec_module(cf)  # type: ignore[union-attr]
+cf = load_script("counterfactual", HERE / "counterfactual.py")
 
 
 def main() -> int:

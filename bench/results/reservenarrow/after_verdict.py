@@ -10,7 +10,6 @@ alone (``same_prediction``, 1e-9).
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
 
@@ -22,10 +21,10 @@ from overprov.calibrate import fit as fitmod
 from overprov.calibrate import predict as predmod
 from overprov.calibrate.reserve_twin_check import onset_from_empty
 
-_spec = importlib.util.spec_from_file_location("reservenarrow_judge",
-                                               "bench/results/reservenarrow/judge.py")  # fmt: skip
-jd = importlib.util.module_from_spec(_spec)  # type: ignore[arg-type]
-_spec.loader.exec_module(jd)  # type: ignore[union-attr]
+sys.path.append(str(Path(__file__).resolve().parents[2] / "foreign"))  # common.py
+from common import load_script  # noqa: E402
+
+jd = load_script("reservenarrow_judge", "bench/results/reservenarrow/judge.py")
 R, rs, bp = jd.R, jd.rs, jd.bp
 
 

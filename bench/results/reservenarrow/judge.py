@@ -12,16 +12,15 @@ the cases' folders reservespare's (bench/results/reservespare/judge.py).
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sys
 from pathlib import Path
 
+sys.path.append(str(Path(__file__).resolve().parents[2] / "foreign"))  # common.py
+from common import load_script  # noqa: E402
+
 R = Path("bench/results/reservenarrow")
-_spec = importlib.util.spec_from_file_location("reservespare_judge",
-                                               "bench/results/reservespare/judge.py")  # fmt: skip
-rs = importlib.util.module_from_spec(_spec)  # type: ignore[arg-type]
-_spec.loader.exec_module(rs)  # type: ignore[union-attr]
+rs = load_script("reservespare_judge", "bench/results/reservespare/judge.py")
 bp, flag_rule, judged, e2e = rs.bp, rs.flag_rule, rs.judged, rs.e2e
 
 NEW = ("femu-68lun-40blk-thres54-3900us-ns84", "femu-70lun-39blk-thres55-3700us-ns82")

@@ -10,16 +10,16 @@ drives. The clauses' reading is burstplain's (bench/results/burstplain/judge.py'
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sys
 from pathlib import Path
 
+sys.path.append(str(Path(__file__).resolve().parents[2] / "foreign"))  # common.py
+from common import load_script  # noqa: E402
+
 R = Path("bench/results/reservespare")
 BP = Path("bench/results/burstplain")
-_spec = importlib.util.spec_from_file_location("burstplain_judge", BP / "judge.py")
-bp = importlib.util.module_from_spec(_spec)  # type: ignore[arg-type]
-_spec.loader.exec_module(bp)  # type: ignore[union-attr]
+bp = load_script("burstplain_judge", BP / "judge.py")
 flag_rule, judged, e2e = bp.flag_rule, bp.judged, bp.e2e
 
 NEW = ("femu-64lun-44blk-thres53-3600us-ns83", "femu-66lun-42blk-thres56-4000us-ns81")

@@ -156,10 +156,15 @@ def assess(
     return ev, t_erase
 
 
+def _steady_wafs(points: list[fitmod.Point]) -> list[fitmod.Point]:
+    """The points with a steady (not fresh-out-of-box) WAF figure."""
+    return [p for p in points if p.waf is not None and not p.fresh]
+
+
 def _spreads(curves: dict[str, fitmod.WafCurve], points: list[fitmod.Point]) -> dict[str, float]:
     """Each design's spread of the native spare its curve implies at each steady WAF figure's
     level (:func:`implied_design`); {} with fewer than two levels with a WAF figure."""
-    wafs = {p.extra_op_percent: p.waf for p in points if p.waf is not None and not p.fresh}
+    wafs = {p.extra_op_percent: p.waf for p in _steady_wafs(points)}
     if len(wafs) < 2:
         return {}
 
@@ -178,10 +183,27 @@ def shape_spread(
     """The smallest spread over the GC designs (``curves``; the uniform designs' own curves
     when None) of the native spare each steady WAF figure implies: small where one design reads
     the WAF figures with one spare; None with fewer than two levels with a WAF figure."""
+    return _least(_spreads(_curves_or_uniform(curves), points))
+
+
+def _curves_or_uniform(
+    curves: dict[str, fitmod.WafCurve] | None,
+) -> dict[str, fitmod.WafCurve]:
+    """``curves``, or the uniform designs' own curves when None."""
     if curves is None:
-        curves = {d: gc_designs.curve(d) or fitmod.waf_at for d in gc_designs.UNIFORM_DESIGNS}
-    by = _spreads(curves, points)
-    return min(by.values()) if by else None
+        return {d: gc_designs.curve(d) or fitmod.waf_at for d in gc_designs.UNIFORM_DESIGNS}
+    return curves
+
+
+def _least(spreads: dict[str, float]) -> float | None:
+    """The smallest of the designs' spreads (:func:`_spreads`); None without any."""
+    return min(spreads.values()) if spreads else None
+
+
+def _floor_in(spreads: dict[str, float]) -> bool:
+    """:func:`floor_in_figures` read from the designs' spreads (:func:`_spreads`)."""
+    spread = _least(spreads)
+    return spread is not None and spread > SHAPE_SPREAD_MAX
 
 
 def floor_in_figures(
@@ -190,16 +212,13 @@ def floor_in_figures(
     """With :data:`WITHOUT_FLOOR`: the WAF figures are read by no uniform design with one
     native spare (:func:`shape_spread` above :data:`SHAPE_SPREAD_MAX`); False without it or
     without WAF figures at two levels."""
-    if not WITHOUT_FLOOR:
-        return False
-    spread = shape_spread(points, curves)
-    return spread is not None and spread > SHAPE_SPREAD_MAX
+    return WITHOUT_FLOOR and _floor_in(_spreads(_curves_or_uniform(curves), points))
 
 
 def high_waf_in_figures(points: list[fitmod.Point]) -> bool:
     """With :data:`WITHOUT_HIGH_WAF`: a steady WAF figure above :data:`STEADY_WAF_MAX`; False
     without it or without a steady WAF figure."""
-    wafs = [p.waf for p in points if p.waf is not None and not p.fresh]
+    wafs = [p.waf for p in _steady_wafs(points)]
     return WITHOUT_HIGH_WAF and bool(wafs) and max(wafs) > STEADY_WAF_MAX
 
 
@@ -211,11 +230,15 @@ def implied_design(curves: dict[str, fitmod.WafCurve], points: list[fitmod.Point
     None when fewer than two levels have a WAF figure: the figures imply no design (read as
     greedy, the harm of bench/foreign/results/erasegreedy/verdict.md: IOPS-only figures of J
     and N). Greedy when it ties; otherwise the first design of the fewest."""
-    by = _spreads(curves, points)
-    if not by:
+    return _implied_in(_spreads(curves, points))
+
+
+def _implied_in(spreads: dict[str, float]) -> str | None:
+    """:func:`implied_design` read from the designs' spreads (:func:`_spreads`)."""
+    best = _least(spreads)
+    if best is None:
         return None
-    best = min(by.values())
-    return "greedy" if by.get("greedy") == best else min(by, key=lambda d: by[d])
+    return "greedy" if spreads.get("greedy") == best else min(spreads, key=lambda d: spreads[d])
 
 
 def _reading_fails(evidences: dict[Any, dict[str, Any]], design: str | None) -> bool:
@@ -244,11 +267,15 @@ def called_for(
     :data:`WITHOUT_HIGH_WAF`, where a WAF figure is high (:func:`high_waf_in_figures`)."""
     if not OFFERED or not evidences or not any(p.fresh and p.iops for p in points):
         return False
-    if floor_in_figures(points, curves or None) or high_waf_in_figures(points):
+    # each design's spread over ``curves``, read once for both tests (the floor's over the
+    # uniform designs' own curves where ``curves`` is empty; then no design is implied)
+    spreads = _spreads(curves, points) if curves and (WITHOUT_FLOOR or WHEN_IMPLIED_FAILS) else {}
+    floor = WITHOUT_FLOOR and (_floor_in(spreads) if curves else floor_in_figures(points))
+    if floor or high_waf_in_figures(points):
         return False
     if not any(evidence.reproduced(e, untested=False) for e in evidences.values()):
         return True
-    return WHEN_IMPLIED_FAILS and _reading_fails(evidences, implied_design(curves or {}, points))
+    return WHEN_IMPLIED_FAILS and _reading_fails(evidences, _implied_in(spreads))
 
 
 def twins(

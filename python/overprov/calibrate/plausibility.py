@@ -332,12 +332,9 @@ def fit_misses_its_points(
     if onset >= gc_reserve.ONSET_RESERVE_BELOW:
         return why
     cv_sd = uncertainty.weighing_rel_sd(model_form)  # as reserve_reading weighs
-    forms = gc_reserve.design_forms(onset, cv_sd)
-    near = spare_near_onset.near_allowed(forms, points)
-    for _, pinned in forms:
+    for _, form in spare_near_onset.offered_forms(onset, cv_sd, points, skip_unfittable=True):
         try:
-            form = spare_near_onset.offered_form(pinned, points, near)
-            if form is not None and surrogate_misses_its_points(form.fit(points), points) is None:
+            if surrogate_misses_its_points(form.fit(points), points) is None:
                 return None
         except ConfigError:
             continue

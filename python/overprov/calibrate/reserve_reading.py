@@ -65,12 +65,7 @@ def offered(
     cv_sd = weighing_rel_sd(fig.model_form)  # as spare_readings weighs
     own = evidence.assess(plain.form(fitmod.waf_at), fig.points, cv_sd)
     out = {plain: gc_reserve.with_onset(own, central, onset)}
-    forms = gc_reserve.design_forms(onset, cv_sd)
-    near = spare_near_onset.near_allowed(forms, fig.points)
-    for design, pinned in forms:
-        form = spare_near_onset.offered_form(pinned, fig.points, near)
-        if form is None:
-            continue
+    for design, form in spare_near_onset.offered_forms(onset, cv_sd, fig.points):
         ftl = None if design == "greedy" else spare_readings.DESIGNS[design]
         r = predmod.TwinReading(predmod.RESERVE, design, ftl, reserve=form)
         ev = evidence.assess(form, form.checked_points(fig.points), cv_sd)

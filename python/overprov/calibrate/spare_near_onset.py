@@ -28,6 +28,7 @@ are all refused change. Judged by bench/results/reservenarrow/RULE.md.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from overprov.calibrate import discard_transient, gc_reserve
@@ -113,3 +114,24 @@ def offered_form(
         return None
     near = NearOnsetForm(form.curve, form.model_rel_sd, onset=form.onset)
     return near if near.called_for(points) else None
+
+
+def offered_forms(
+    onset: float, cv_sd: float, points: list[fitmod.Point], skip_unfittable: bool = False
+) -> Iterator[tuple[str, gc_reserve.ReserveForm]]:
+    """(design, form) of each uniform design's reserve reading fitted to ``onset``
+    (``gc_reserve.design_forms``) that :func:`offered_form` offers, in the designs' order,
+    :func:`near_allowed` read once over them all. A design whose form cannot be fitted
+    (``ConfigError`` from :func:`offered_form`) raises, or with ``skip_unfittable`` is passed
+    over (the plausibility gate's reading)."""
+    forms = gc_reserve.design_forms(onset, cv_sd)
+    near = near_allowed(forms, points)
+    for design, pinned in forms:
+        try:
+            form = offered_form(pinned, points, near)
+        except ConfigError:
+            if not skip_unfittable:
+                raise
+            continue
+        if form is not None:
+            yield design, form

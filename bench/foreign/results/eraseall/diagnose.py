@@ -16,19 +16,20 @@ reading's; the weight the erase twins take (``spare_readings.weigh``, ``class_we
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import resource
+import sys
 from pathlib import Path
 
 from overprov.calibrate import erase_reading, gc_designs, spare_readings
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import predict as predmod
 
+sys.path.append(str(Path(__file__).resolve().parents[2]))  # bench/foreign: common.py
+from common import load_script  # noqa: E402
+
 RESULTS = Path(__file__).resolve().parent.parent
-_spec = importlib.util.spec_from_file_location("ratios", RESULTS / "erasecost" / "ratios.py")
-ratios = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(ratios)
+ratios = load_script("ratios", RESULTS / "erasecost" / "ratios.py")
 
 SD = 0.05  # the CLI's spread of a typed figure (calibrate/cli.py, USER_POINT_REL_SD)
 LEVELS = [0.0, 10.0, 20.0, 30.0, 40.0]

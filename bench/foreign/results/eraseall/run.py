@@ -18,7 +18,6 @@ Steps (run from the worktree root):
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import subprocess
 import sys
@@ -29,6 +28,9 @@ HERE = Path(__file__).resolve().parent
 FOREIGN = HERE.parents[1]
 sys.path.insert(0, str(FOREIGN.parent))
 from cpu_clock import cpu_s  # noqa: E402
+
+sys.path.append(str(FOREIGN))  # common.py
+from common import load_script  # noqa: E402
 
 R = "bench/foreign/results"
 OUT = f"{R}/eraseall"
@@ -71,9 +73,7 @@ def on72() -> int:
     """The scoreboard's ``run_all`` with the flag on: its children write into ``cases-on/``
     (SCOREBOARD_CASES relative to the scoreboard's folder), this process's copy of it reads and
     logs here."""
-    spec = importlib.util.spec_from_file_location("scoreboard_run", SCOREBOARD)
-    sb = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(sb)
+    sb = load_script("scoreboard_run", SCOREBOARD)
     os.environ.update(_env("cases-on", ON_FLAGS))
     os.environ["SCOREBOARD_BUDGET_CPU_S"] = "900"
     os.environ["SCOREBOARD_STOP_UTC"] = STOP_UTC
@@ -95,11 +95,7 @@ def step(name: str) -> int:
                "--out", f"{OUT}/nvmevirt-{rest}.json"]  # fmt: skip
         return subprocess.run(cmd).returncode
     if kind == "mqsim":  # mqskip's driver, its runs landing in this folder's fresh/
-        spec = importlib.util.spec_from_file_location(
-            "mqskip_run_fresh", HERE.parent / "mqskip" / "run_fresh.py"
-        )
-        mqskip = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mqskip)
+        mqskip = load_script("mqskip_run_fresh", HERE.parent / "mqskip" / "run_fresh.py")
         mqskip.HERE = HERE
         return mqskip.main(["--binary", MQSIM_BINARY, "--work", MQSIM_WORK, rest])
     if kind == "fresh":

@@ -13,18 +13,19 @@ over the uniform designs (``erase_reading.shape_spread``, the condition ``WITHOU
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import resource
+import sys
 from pathlib import Path
 
 from overprov.calibrate import erase_reading, fit
 
+sys.path.append(str(Path(__file__).resolve().parents[2]))  # bench/foreign: common.py
+from common import load_script  # noqa: E402
+
 RESULTS = Path(__file__).resolve().parent.parent
 ROOT = RESULTS.parent.parent.parent
-_spec = importlib.util.spec_from_file_location("ratios", RESULTS / "erasecost" / "ratios.py")
-ratios = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(ratios)
+ratios = load_script("ratios", RESULTS / "erasecost" / "ratios.py")
 
 GEN = ROOT / "bench/intervals/hullres/generated"
 #: name -> (truth, group)

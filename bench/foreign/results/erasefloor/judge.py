@@ -6,15 +6,16 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
+import sys
 from pathlib import Path
+
+sys.path.append(str(Path(__file__).resolve().parents[2]))  # bench/foreign: common.py
+from common import load_script  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE.parent
-_spec = importlib.util.spec_from_file_location("ec_run", RESULTS / "erasecheck" / "run.py")
-ec = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(ec)
+ec = load_script("ec_run", RESULTS / "erasecheck" / "run.py")
 
 SKIP = {"cpu_s", "date", "wall_s", "command"}
 

@@ -18,9 +18,11 @@ Run from the worktree root.
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
+
+sys.path.append(str(Path(__file__).resolve().parents[2]))  # bench/foreign: common.py
+from common import load_script  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 R = "bench/foreign/results"
@@ -41,13 +43,6 @@ DRIVES = {  # name: (capacity MB, harness options); blocks of 128 4 KiB pages
     "v": (768, "--partitions 1 --nchs 4 --luns-per-ch 1 --blks-per-pln 384 --flash-page-kb 16 "
                "--oneshot-page-kb 32 --prog-ns 300000 --erase-ns 9000000 --op-area 0.08"),
 }  # fmt: skip
-
-
-def _load(name: str, path: Path):
-    spec = importlib.util.spec_from_file_location(name, path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def flags_text(flags: dict[str, bool], rel_sd: float | None) -> str:
@@ -83,7 +78,7 @@ def command(step: str) -> list[str]:
     kind, _, name = step.partition("-")
     if kind == "truth":  # erasegreedy's truth step with these drives, into this folder (its
         # scratch folder /tmp/erasegreedy-runs/X; the runs logged used /tmp/erasefloor-runs/X)
-        eg = _load("eg_run", HERE.parent / "erasegreedy" / "run.py")
+        eg = load_script("eg_run", HERE.parent / "erasegreedy" / "run.py")
         eg.DRIVES.update(DRIVES)
         eg.OUT = OUT
         return eg.command(step)
@@ -101,14 +96,14 @@ def inner(step: str) -> None:
         evaluate_in_process(OUT, f"nvmevirt-{x}", PLAN, f"{OUT}/fresh-{state}-{spread}/{x}",
                             flags, sd)  # fmt: skip
     if kind == "gate":
-        eg = _load("eg_run", Path(R) / "erasegreedy" / "run.py")
+        eg = load_script("eg_run", Path(R) / "erasegreedy" / "run.py")
         if rest == "off-nvmevirt-a":
             evaluate_in_process(f"{R}/nvmevirt", "nvmevirt-a", PLAN,
                                 f"{OUT}/gate-off/nvmevirt-a", OFF_FLAGS, None)  # fmt: skip
         folder, cases = eg.STORED[rest]
         evaluate_in_process(folder, rest, cases, f"{OUT}/gate-on/{rest}", ON_FLAGS, None)
     if kind in ("check", "check2"):
-        ec = _load("ec_run", Path(R) / "erasecheck" / "run.py")
+        ec = load_script("ec_run", Path(R) / "erasecheck" / "run.py")
         ec.RUNS = Path(OUT) / ("check" if kind == "check" else "check2")
         if kind == "check2":
             ec.ARMS["floor-on"] = (True, True)
@@ -131,7 +126,7 @@ def main() -> int:
         inner(sys.argv[2])
         return 0
     # erasegreedy's step loop (runs.log, CPU s by bench/cpu_clock.py) with this rule's steps
-    eg = _load("eg_run", HERE.parent / "erasegreedy" / "run.py")
+    eg = load_script("eg_run", HERE.parent / "erasegreedy" / "run.py")
     eg.HERE, eg.command = HERE, command
     return eg.main()
 

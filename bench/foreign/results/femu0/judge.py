@@ -6,7 +6,6 @@ check are bench/foreign/results/onset-tolerant/judge.py's).
         > bench/foreign/results/femu0/judged.txt
 """
 
-import importlib.util
 import json
 import statistics
 import sys
@@ -14,13 +13,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path("bench/foreign").resolve()))
 import femu_end_to_end as e2e  # noqa: E402
+from common import load_script  # noqa: E402
 
 S = Path("bench/foreign/results")
 R = S / "femu0"
 TOLERANT = Path("bench/foreign/results/onset-tolerant/judge.py")
-_spec = importlib.util.spec_from_file_location("tolerant_judge", TOLERANT)
-tolerant = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(tolerant)
+tolerant = load_script("tolerant_judge", TOLERANT)
 errors, text, cost_ok = tolerant.errors, tolerant.text, tolerant.cost_ok
 
 FRESH = ["femu-13lun-270blk-thres71-3300us", "femu-4lun-410blk-thres63-3800us"]

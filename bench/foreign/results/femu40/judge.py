@@ -6,23 +6,15 @@ the stored cases' check are bench/foreign/results/femu0/judge.py's and onset-tol
         > bench/foreign/results/femu40/judged.txt
 """
 
-import importlib.util
 import json
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path("bench/foreign").resolve()))
 import femu_end_to_end as e2e  # noqa: E402
+from common import load_script  # noqa: E402
 
-
-def _load(name: str, path: str):
-    spec = importlib.util.spec_from_file_location(name, path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-femu0 = _load("femu0_judge", "bench/foreign/results/femu0/judge.py")
+femu0 = load_script("femu0_judge", "bench/foreign/results/femu0/judge.py")
 tolerant = femu0.tolerant
 R = Path("bench/foreign/results/femu40")
 FRESH = ["femu-17lun-210blk-thres61-3400us", "femu-3lun-430blk-thres73-4200us"]

@@ -10,19 +10,20 @@ truths (femufix's judge: rows, targets, cells).
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import statistics
 import sys
 from pathlib import Path
 
+sys.path.append(str(Path(__file__).resolve().parents[2]))  # bench/foreign: common.py
+from common import load_script  # noqa: E402
+
 S = Path("bench/foreign/results")
 R = S / "femudeadline"
 
 
-_spec = importlib.util.spec_from_file_location("gatefix_judge", S / "gatefix" / "judge.py")
-gatefix = importlib.util.module_from_spec(_spec)  # its drives; femufix's rows and targets
-_spec.loader.exec_module(gatefix)
+# its drives; femufix's rows and targets
+gatefix = load_script("gatefix_judge", S / "gatefix" / "judge.py")
 femufix, e2e, femu0 = gatefix.femufix, gatefix.e2e, gatefix.femu0
 FIRST = ["femu-31lun-86blk-thres57-3600us-ns80", "femu-23lun-118blk-thres58-4300us-ns85"]
 G = S / "gatefix"

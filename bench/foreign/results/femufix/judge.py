@@ -15,18 +15,19 @@ each folder judged by bench/foreign/femu_end_to_end.py's ``judge``, the targets 
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import io
 import json
 import statistics
 import sys
 from pathlib import Path
 
+sys.path.append(str(Path(__file__).resolve().parents[2]))  # bench/foreign: common.py
+from common import load_script  # noqa: E402
+
 S = Path("bench/foreign/results")
 R = S / "femufix"
-_spec = importlib.util.spec_from_file_location("femularge_judge", S / "femularge" / "judge.py")
-femularge = importlib.util.module_from_spec(_spec)  # its drives, gate14's and femu0's judges
-_spec.loader.exec_module(femularge)
+# its drives, gate14's and femu0's judges
+femularge = load_script("femularge_judge", S / "femularge" / "judge.py")
 e2e, femu0, early = femularge.e2e, femularge.femu0, femularge.early
 #: name -> (old folder, old truth, settled truth, measure options): the seen drives' truths run
 #: here (truths.sh), K1-K4's femularge's (30 span writes)

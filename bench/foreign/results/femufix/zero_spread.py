@@ -8,23 +8,19 @@ truth's 0% WAF: femularge's zero_cycle.py part 1 (its stretch, sinusoid and F) o
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import statistics
+import sys
 from pathlib import Path
+
+sys.path.append(str(Path(__file__).resolve().parents[2]))  # bench/foreign: common.py
+from common import load_script  # noqa: E402
 
 R = Path("bench/foreign/results/femufix")
 
 
-def _load(name: str, path: str):  # noqa: ANN202
-    spec = importlib.util.spec_from_file_location(name, path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-zero_cycle = _load("zero_cycle", "bench/foreign/results/femularge/zero_cycle.py")
-judge = _load("femufix_judge", str(R / "judge.py"))
+zero_cycle = load_script("zero_cycle", "bench/foreign/results/femularge/zero_cycle.py")
+judge = load_script("femufix_judge", str(R / "judge.py"))
 
 
 def reading(folder: Path, truth: float) -> dict | None:

@@ -10,7 +10,6 @@ gate14's and femu0's).
 from __future__ import annotations
 
 import copy
-import importlib.util
 import json
 import statistics
 import sys
@@ -20,11 +19,7 @@ sys.path.insert(0, "bench/foreign")
 sys.path.insert(0, "bench/foreign/results/femu40")
 import common  # noqa: E402  (femu.py's settle rule)
 
-_spec = importlib.util.spec_from_file_location(
-    "gate14_judge", "bench/foreign/results/gate14/judge.py"
-)
-gate14 = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(gate14)
+gate14 = common.load_script("gate14_judge", "bench/foreign/results/gate14/judge.py")
 e2e, femu0 = gate14.e2e, gate14.femu0
 
 S = Path("bench/foreign/results")

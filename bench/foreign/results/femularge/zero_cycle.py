@@ -15,7 +15,6 @@ equal rounds cut from it (every 8 steps, as long as a stretch).
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import statistics
 import sys
@@ -24,12 +23,12 @@ from pathlib import Path
 from overprov.calibrate import burst_cycle
 from overprov.measurement_file import load
 
+sys.path.append(str(Path(__file__).resolve().parents[2]))  # bench/foreign: common.py
+from common import load_script  # noqa: E402
+
 sys.path.insert(0, "bench/foreign/results/femu40")
-_spec = importlib.util.spec_from_file_location(
-    "gate14_judge", "bench/foreign/results/gate14/judge.py"
-)
-gate14 = importlib.util.module_from_spec(_spec)  # gate14's judge: its drives, femu40's stored list
-_spec.loader.exec_module(gate14)
+# gate14's judge: its drives, femu40's stored list
+gate14 = load_script("gate14_judge", "bench/foreign/results/gate14/judge.py")
 
 S = Path("bench/foreign/results")
 R = S / "femularge"

@@ -18,26 +18,25 @@ Part 5: how much a sinusoid of period 1/WAF explains (F) and the best period nea
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 import re
 import statistics
+import sys
 from pathlib import Path
 
 from overprov.calibrate import burst_cycle
 
+sys.path.append(str(Path(__file__).resolve().parents[2]))  # bench/foreign: common.py
+from common import load_script  # noqa: E402
+
 S = Path("bench/foreign/results")
 
 
-_spec = importlib.util.spec_from_file_location("zero_cycle", S / "femularge" / "zero_cycle.py")
-zc = importlib.util.module_from_spec(_spec)  # femularge's stretch of rounds and cycle reading
-_spec.loader.exec_module(zc)
-_spec = importlib.util.spec_from_file_location(
-    "femudeadline_judge", S / "femudeadline" / "judge.py"
-)
-deadline = importlib.util.module_from_spec(_spec)  # its 23 drives, truths and folders
-_spec.loader.exec_module(deadline)
+# femularge's stretch of rounds and cycle reading
+zc = load_script("zero_cycle", S / "femularge" / "zero_cycle.py")
+# its 23 drives, truths and folders
+deadline = load_script("femudeadline_judge", S / "femudeadline" / "judge.py")
 Spans = list[tuple[float, float]]
 
 

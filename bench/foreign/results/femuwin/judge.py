@@ -10,7 +10,6 @@ drives and the 23 stored guards (each folder judged by bench/foreign/femu_end_to
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import statistics
 import sys
@@ -18,13 +17,15 @@ from pathlib import Path
 
 from overprov.calibrate import burst_cycle, cycle_evidence
 
+sys.path.append(str(Path(__file__).resolve().parents[2]))  # bench/foreign: common.py
+from common import load_script  # noqa: E402
+
 S = Path("bench/foreign/results")
 R = S / "femuwin"
 
 
-_spec = importlib.util.spec_from_file_location("femuwin_diagnose", R / "diagnose.py")
-dg = importlib.util.module_from_spec(_spec)  # its stretches' helpers and femudeadline's drives
-_spec.loader.exec_module(dg)
+# its stretches' helpers and femudeadline's drives
+dg = load_script("femuwin_diagnose", R / "diagnose.py")
 femufix = dg.deadline.femufix
 e2e, femu0 = femufix.e2e, femufix.femu0
 #: the fresh drives, in run order: name -> measure options

@@ -10,24 +10,19 @@ judge.py, the figures' comparison gate14's judge.py at this rule's 0.1 point).
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sys
 from pathlib import Path
+
+sys.path.append(str(Path(__file__).resolve().parents[2]))  # bench/foreign: common.py
+from common import load_script  # noqa: E402
 
 S = Path("bench/foreign/results")
 R = S / "gatefix"
 
 
-def _load(name: str, path: Path):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-femufix = _load("femufix_judge", S / "femufix" / "judge.py")
-gate14 = _load("gate14_judge", S / "gate14" / "judge.py")
+femufix = load_script("femufix_judge", S / "femufix" / "judge.py")
+gate14 = load_script("gate14_judge", S / "gate14" / "judge.py")
 gate14.NO_CHANGE_POINTS = 0.1  # this rule's bound on a figure's move (gate14's was 1 point)
 e2e, femu0 = femufix.e2e, femufix.femu0
 #: the fresh drives, in run order: name -> measure options

@@ -8,15 +8,14 @@ CPU seconds in ``fresh/runs.log``) writing into this folder's ``fresh/``.
 
 from __future__ import annotations
 
-import importlib.util
+import sys
 from pathlib import Path
 
+sys.path.append(str(Path(__file__).resolve().parents[2]))  # bench/foreign: common.py
+from common import load_script  # noqa: E402
+
 HERE = Path(__file__).resolve().parent
-_spec = importlib.util.spec_from_file_location(
-    "mqskip_run_fresh", HERE.parent / "mqskip" / "run_fresh.py"
-)
-mqskip = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(mqskip)
+mqskip = load_script("mqskip_run_fresh", HERE.parent / "mqskip" / "run_fresh.py")
 mqskip.HERE = HERE  # its runs land in this folder's fresh/
 
 if __name__ == "__main__":

@@ -7,16 +7,15 @@ curves and errors and mqskip's page error reused.
 
 from __future__ import annotations
 
-import importlib.util
 import json
+import sys
 from pathlib import Path
 
+sys.path.append(str(Path(__file__).resolve().parents[2]))  # bench/foreign: common.py
+from common import load_script  # noqa: E402
+
 HERE = Path(__file__).resolve().parent
-_spec = importlib.util.spec_from_file_location(
-    "mqskip_verdict", HERE.parent / "mqskip" / "verdict.py"
-)
-_mqskip = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_mqskip)
+_mqskip = load_script("mqskip_verdict", HERE.parent / "mqskip" / "verdict.py")
 #: mqsched's verdict (curves, errors, judged) and ``mqsim_pairing``; mqskip's page error.
 mqsched, m, page_error = _mqskip.mqsched, _mqskip.m, _mqskip.page_error
 

@@ -9,7 +9,6 @@ the fresh MQSim drives (``mqsim.py`` runs merged by ``merge.py``).
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import statistics
 import sys
@@ -18,12 +17,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 import mqsim_pairing as m  # noqa: E402
+from common import load_script  # noqa: E402
 
-_spec = importlib.util.spec_from_file_location(
-    "mqsched_verdict", HERE.parent / "mqsched" / "verdict.py"
-)
-mqsched = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(mqsched)
+mqsched = load_script("mqsched_verdict", HERE.parent / "mqsched" / "verdict.py")
 
 SEEN = mqsched.SEEN
 FRESH = ("576x32", "1152x16")

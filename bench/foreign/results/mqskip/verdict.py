@@ -7,17 +7,16 @@ errors and table rows reused.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import statistics
+import sys
 from pathlib import Path
 
+sys.path.append(str(Path(__file__).resolve().parents[2]))  # bench/foreign: common.py
+from common import load_script  # noqa: E402
+
 HERE = Path(__file__).resolve().parent
-_spec = importlib.util.spec_from_file_location(
-    "mqmid_verdict", HERE.parent / "mqmid" / "verdict.py"
-)
-_mqmid = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_mqmid)
+_mqmid = load_script("mqmid_verdict", HERE.parent / "mqmid" / "verdict.py")
 #: mqsched's verdict (errors, rows, fresh curves) and ``mqsim_pairing``, as mqmid loads them.
 mqsched, m = _mqmid.mqsched, _mqmid.m
 

@@ -11,7 +11,6 @@ Writes verdict.md and results.json.
 from __future__ import annotations
 
 import datetime
-import importlib.util
 import json
 import sys
 from dataclasses import replace
@@ -24,19 +23,12 @@ import levels  # noqa: E402  (bench/foreign/results/scorecover/levels.py)
 from cpu_clock import cpu_s  # noqa: E402
 from overprov.calibrate import reading_mixture  # noqa: E402
 
+sys.path.append(str(Path(__file__).resolve().parents[2]))  # bench/foreign: common.py
+from common import load_script  # noqa: E402
 
-def _scorecover_judge():
-    """bench/foreign/results/scorecover/judge.py (its coverage and pct), by path: its name is
-    this module's too."""
-    spec = importlib.util.spec_from_file_location(
-        "scorecover_judge", HERE.parent / "scorecover" / "judge.py"
-    )
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-_SCORECOVER = _scorecover_judge()
+#: bench/foreign/results/scorecover/judge.py (its coverage and pct), by path: its name is this
+#: module's too.
+_SCORECOVER = load_script("scorecover_judge", HERE.parent / "scorecover" / "judge.py")
 coverage, pct = _SCORECOVER.coverage, _SCORECOVER.pct
 
 SPAN_SHARE = 0.01  # spare_readings.SPAN_MIN_WEIGHT
