@@ -249,11 +249,92 @@ def main() -> int:
         "refused": refused,
         "cpu_s_judge": cpu_s() - c0,
     }
+    doc["lost"] = [
+        {"case": b.case, "level": b.level, "figure": b.figure, "log_error": b.log_error,
+         "half_width": b.half_width, "half_width_today": a.half_width}
+        for a, b in zip(today_rows, now_rows, strict=True)
+        if a.inside and not b.inside
+    ]  # fmt: skip
     (HERE / "results.json").write_text(json.dumps(doc, indent=1) + "\n")
-    print(json.dumps({k: doc[k] for k in ("adopted", "clauses", "touched_rows_today",
-                                          "touched_rows_judged", "with_steephull_on_reported",
-                                          "check")}, indent=1))  # fmt: skip
+    write_verdict(doc, families)
+    print((HERE / "verdict.md").read_text())
     return 0
+
+
+def log_cpu(name: str) -> float:
+    """The CPU s a runs log records (its runs' own lines)."""
+    lines = (HERE / name).read_text().splitlines()
+    return sum(float(ln.split(": ")[1].split(" CPU")[0]) for ln in lines if " CPU s," in ln)
+
+
+def write_verdict(doc: dict, families: list[str]) -> None:
+    t, j = doc["today"], doc["judged"]
+    verdict = "**Adopted**" if doc["adopted"] else "**Not met: the flag stays off**"
+    lines = [
+        "# Verdict: own_erase_residual.ON (bench/foreign/results/formterm/RULE.md)",
+        "",
+        f"{verdict}. Made by `PYTHONPATH=python python bench/foreign/results/formterm/judge.py` "
+        f"({doc['made']}, {doc['cpu_s_judge']:.1f} CPU s), post-hoc on the 71 answered cases of "
+        "bench/foreign/results/scoreboard/cases-final (refused: "
+        f"{', '.join(doc['refused'])}). Reruns (runs.py, bench/cpu_clock.py): flag off "
+        f"{log_cpu('runs-off.log'):.1f} CPU s (runs-off.log; the other erase cases' off runs are "
+        "bench/foreign/results/scorenarrow/runs-off/), flag on "
+        f"{log_cpu('runs-on.log'):.1f} CPU s (runs-on.log).",
+        "",
+        f"Recomposed with the flag: {len(doc['touched_cases'])} cases with an erase-cost reading "
+        f"in the span ({', '.join(doc['touched_cases'])}); erase cases not rerun: "
+        f"{len(doc['erase_cases_not_rerun'])}.",
+        "",
+        "| clause | holds |",
+        "|---|---|",
+        *(f"| {k} | {'yes' if v else '**no**'} |" for k, v in doc["clauses"].items()),
+        "",
+        "| unfitted levels | today | judged | median width today → judged |",
+        "|---|---|---|---|",
+    ]
+    for k in ["all", *levels.FIGURES, *(f"{f} {g}" for f in families for g in ("", "iops", "waf"))]:
+        k = k.strip()
+        if t[k]["n"]:
+            lines.append(
+                f"| {k} | {pct(t[k])} | {pct(j[k])} | {100 * t[k]['median_rel_width']:.1f}% → "
+                f"{100 * j[k]['median_rel_width']:.1f}% |"
+            )
+    a, b, st = (
+        doc["touched_rows_today"],
+        doc["touched_rows_judged"],
+        doc["with_steephull_on_reported"],
+    )
+    lines += [
+        "",
+        f"The touched cases' rows: today {pct(a)} at {100 * a['median_rel_width']:.1f}%, judged "
+        f"{pct(b)} at {100 * b['median_rel_width']:.1f}%.",
+        "",
+        "Figures inside today and outside judged (ln err: ln(truth/prediction); half: the log "
+        "half-width on the truth's side):",
+        "",
+        "| case | level | figure | ln err | half judged | half today |",
+        "|---|---|---|---|---|---|",
+        *(
+            f"| {r['case']} | {r['level']:g}% | {r['figure']} | {r['log_error']:+.3f} | "
+            f"{r['half_width']:.3f} | {r['half_width_today']:.3f} |"
+            for r in doc["lost"]
+        ),
+        "",
+        "C4, calibrate run for real with the flag on (runs.py on, runs-on/), against the "
+        "composition of its flag-off run:",
+        "",
+        *(
+            f"- {s}: {'equal' if c['equal'] else 'NOT equal: ' + '; '.join(c['differences'])}"
+            for s, c in doc["check"].items()
+        ),
+        "",
+        "Reported, not judged: with steephull's flag on as well "
+        "(bench/foreign/results/steephull/on "
+        f"replacing {', '.join(doc['steephull_cases_among_71'])}), the pool is {pct(st)} at "
+        f"median width {100 * st['median_rel_width']:.1f}%"
+        f" ({'inside' if 0.70 <= st['coverage'] <= 0.90 else 'outside'} 70-90%).",
+    ]
+    (HERE / "verdict.md").write_text("\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":
