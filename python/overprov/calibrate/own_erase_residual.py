@@ -20,8 +20,6 @@ bench/foreign/results/formterm/RULE.md.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import uncertainty
 
@@ -41,14 +39,8 @@ def erase_reading_form(
     ``n_parameters`` t_erase included), the scale unchanged. ``form`` itself when the flag is
     off, when it is not set by a residual (the distance rule) or when the reading's figures
     leave it nothing to miss."""
-    if not ON or form is None or form.residual_sd is None:
+    if not ON:
         return form
-    pts = [p for p in points if p.queue_depth is None]
-    own = uncertainty.surrogate_residual_sd(central, pts, n_parameters)
-    if own is None:
-        return form
-    return replace(
-        form,
-        residual_sd=own,
-        source=form.source + "; the residual that of the erase-cost reading itself",
+    return uncertainty.with_own_residual(
+        form, central, points, n_parameters, "the erase-cost reading"
     )
