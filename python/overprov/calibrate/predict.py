@@ -22,6 +22,7 @@ from overprov.calibrate import (
     blocking_reading,
     erase_reading,
     evidence,
+    own_erase_residual,
     twin_runs,
     uncertainty,
     workload_curve,
@@ -372,6 +373,10 @@ def _fit(
     mfe = fig.model_form or uncertainty.recorded_model_form(simulated)  # a ModelForm is truthy
     if collector:  # its own residual, not the greedy fit's (off by default)
         mfe = uncertainty.reserve_reading_form(mfe, central, fig.points, reading.reserve)
+    if reading.erase:  # its own residual, not the greedy fit's (off by default)
+        n_params = evidence.n_parameters(central, reading.form(curve))
+        n_params += central.erase_us_per_page > 0  # t_erase, as erase_reading.assess counts it
+        mfe = own_erase_residual.erase_reading_form(mfe, central, fig.points, n_params)
     fitted_levels = sorted({p.extra_op_percent for p in fig.points if not p.fresh})
     return _Fitted(central, boot, twin, mfe, fitted_levels)
 

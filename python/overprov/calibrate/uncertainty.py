@@ -38,6 +38,9 @@
    ``bench/foreign/results/scorenarrow/RULE.md``): a prediction several readings carry has the
    10th to 90th percentile of their evidence-weighted mixture, each reading's own interval as
    its 10th and 90th, not the hull of their figures and intervals (``spare_readings.combine``).
+7. **An erase-cost reading's own residual** (``own_erase_residual.py``, off: judged and not
+   adopted under ``bench/foreign/results/formterm/RULE.md``): that reading's residual in place
+   of the greedy fit's in the rule of 3.
 """
 
 from __future__ import annotations
@@ -318,18 +321,32 @@ def own_reserve_form(
     empty, ``onset_log_error``; ``n_parameters`` as ``evidence.n_parameters`` counts them), the
     scale unchanged. ``form`` itself when the flag is off, when it is not set by a
     residual (the distance rule) or when the reading's figures leave it nothing to miss."""
-    own_on = OWN_RESERVE_RESIDUAL or reserve_transition.TRANSITION_TERM
-    if not own_on or form is None or form.residual_sd is None:
+    if not (OWN_RESERVE_RESIDUAL or reserve_transition.TRANSITION_TERM):
+        return form
+    more = () if onset_log_error is None else (onset_log_error,)
+    return with_own_residual(form, central, points, n_parameters, "the GC-reserve reading", more)
+
+
+def with_own_residual(
+    form: ModelForm | None,
+    central: fitmod.Surrogate,
+    points: list[fitmod.Point],
+    n_parameters: int,
+    reading: str,
+    more_log_errors: tuple[float, ...] = (),
+) -> ModelForm | None:
+    """``form`` with its residual that of a reading's surrogate ``central`` (named ``reading``
+    in its source) on the figures it was fitted to (:func:`surrogate_residual_sd` over
+    ``points`` at the workload's queue depth and ``more_log_errors``), the scale unchanged;
+    ``form`` itself when it is not set by a residual or the figures leave nothing to miss."""
+    if form is None or form.residual_sd is None:
         return form
     pts = [p for p in points if p.queue_depth is None]
-    more = () if onset_log_error is None else (onset_log_error,)
-    own = surrogate_residual_sd(central, pts, n_parameters, more)
+    own = surrogate_residual_sd(central, pts, n_parameters, more_log_errors)
     if own is None:
         return form
     return replace(
-        form,
-        residual_sd=own,
-        source=form.source + "; the residual that of the GC-reserve reading itself",
+        form, residual_sd=own, source=form.source + f"; the residual that of {reading} itself"
     )
 
 
