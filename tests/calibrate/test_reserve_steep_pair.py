@@ -28,6 +28,9 @@ def _points(iops: str, waf: str, fob: float) -> list[fitmod.Point]:
 FEMU_6LUN = _points("0:3088,40:15710,40:12439@qd4", "0:8.000,40:1.701", 30013)
 #: FEMU's first drive (femu.json): the floor gives way before 10%; d-choices-4 links the levels
 FEMU_64LUN = _points("0:29883,40:120704,40:19223@qd4", "0:7.998,40:1.492", 160007)
+#: MQSim u1024x32-op12 (mqsim-reserve/unseen): only d = 2 links its two levels too, but no reserve
+#: reading of a uniform design is called for (bench/foreign/results/steephull/fires.txt)
+MQSIM_1024 = _points("0:367,40:1236,40:844@qd4", "0:4.683,40:1.363", 2403)
 #: FEMU 33 LUNs × 82 blocks (gatefix): on the floor at 0-30%, refused by the gate today
 FEMU_33LUN = _points("0:1084,40:1866", "0:7.996,40:4.636", 8535)
 
@@ -89,6 +92,7 @@ def test_on_the_gate_passes_figures_on_the_floor_a_reserve_reading_explains(monk
 
 def test_hull_off_offers_nothing_and_warns_nothing(monkeypatch):
     monkeypatch.setattr(steep_pair, "HULL_WHERE_AMBIGUOUS", False)
+    monkeypatch.setattr(steep_pair, "WARN_WHERE_AMBIGUOUS", False)
     fig = _fig(FEMU_6LUN)
     evidences, _ = spare_readings.weigh(fig)
     assert not reserve_hull.beside_where_ambiguous(fig, _cv(FEMU_6LUN))
@@ -140,3 +144,38 @@ def test_hull_on_the_real_cli_prints_the_warning_on_typed_femu_figures(tmp_path,
     out = " ".join(capsys.readouterr().out.split())  # the summary wraps long lines
     assert "cannot tell a GC reserve's victim floor from a gentle victim choice" in out
     assert "a WAF figure at 10% or 20% extra OP would tell them apart" in out
+
+
+def test_by_default_the_answer_warns_where_a_floor_and_d2_both_read_the_two_levels():
+    """steep_pair.WARN_WHERE_AMBIGUOUS (on): a message only, where gentlest_alone fires and a
+    reserve reading is called for: FEMU 6 × 240 yes; FEMU's first drive (d = 4 links it) and
+    MQSim u1024x32-op12 (no reserve reading called for) no."""
+    assert steep_pair.WARN_WHERE_AMBIGUOUS and not steep_pair.HULL_WHERE_AMBIGUOUS
+    for points, warned in ((FEMU_6LUN, True), (FEMU_64LUN, False), (MQSIM_1024, False)):
+        fig = _fig(points)
+        evidences, _ = spare_readings.weigh(fig)
+        assert not any(r.spare == predmod.RESERVE for r in evidences)  # the figures' readings
+        expected = f"; {steep_pair.WARNING_ALONE}" if warned else ""
+        assert reserve_hull.ambiguity_warning(fig, evidences) == expected
+
+
+def test_by_default_the_real_cli_prints_the_warning_and_the_same_figures(tmp_path, capsys,
+                                                                        monkeypatch):  # fmt: skip
+    """FEMU 6 LUNs × 240 blocks' typed figures with the defaults (≈ 7 CPU s): the warning is
+    printed and the figures are those with it off (the message changes no figure)."""
+    import json
+
+    from overprov.cli import main
+
+    args = ["calibrate", "--points", "0:3088,40:15710,40:12439@qd4", "--waf-points",
+            "0:8.000,40:1.701", "--fob-iops", "30013", "--extra-op", "0,40", "--jobs", "1",
+            "--json", "-"]  # fmt: skip
+    assert main([*args, "--out", str(tmp_path / "on")]) == 0
+    on = json.loads(capsys.readouterr().out)
+    assert "would tell them apart" in on["prediction_source"]
+    assert "half too low" in on["prediction_source"]
+    monkeypatch.setattr(steep_pair, "WARN_WHERE_AMBIGUOUS", False)
+    assert main([*args, "--out", str(tmp_path / "off")]) == 0
+    off = json.loads(capsys.readouterr().out)
+    assert "would tell them apart" not in off["prediction_source"]
+    assert on["levels"] == off["levels"]

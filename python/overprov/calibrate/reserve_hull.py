@@ -146,10 +146,20 @@ def ambiguity_warning(
     fig: predmod.PredictionInput, evidences: dict[predmod.TwinReading, dict[str, Any]]
 ) -> str:
     """``steep_pair.WARNING`` as a clause of the prediction's source where
-    :func:`beside_where_ambiguous` offered a reserve reading beside the plain ones; else ""."""
+    :func:`beside_where_ambiguous` offered a reserve reading beside the plain ones; else
+    ``steep_pair.WARNING_ALONE`` where ``steep_pair.warns`` (uniform writes, no onset from
+    empty, no reserve reading offered); else ""."""
     cv_sd = uncertainty.weighing_rel_sd(fig.model_form)
     offered = any(r.spare == predmod.RESERVE for r in evidences)
-    return f"; {steep_pair.WARNING}" if offered and beside_where_ambiguous(fig, cv_sd) else ""
+    if offered and beside_where_ambiguous(fig, cv_sd):
+        return f"; {steep_pair.WARNING}"
+    if offered or not workload_curve.is_uniform(fig.workload):
+        return ""  # a reserve reading offered some other way speaks for itself
+    if onset_from_empty(fig.measurement) is not None:
+        return ""
+    called_for = any(form_of(d, cv_sd).called_for(fig.points) for d in gc_designs.UNIFORM_DESIGNS)
+    warn = steep_pair.warns(fig.points, cv_sd, floor_in_waf(fig.points), called_for)
+    return f"; {steep_pair.WARNING_ALONE}" if warn else ""
 
 
 def forms(

@@ -41,7 +41,20 @@ effective-spare ones (``reserve_hull.beside_where_ambiguous``), weighed with the
 so the centre stays the evidence's; the interval spans every reading that reproduces its fitted
 figures (``reserve_hull.hull``), the plausibility gate is left as it is, and the prediction's
 source carries :data:`WARNING` (``reserve_hull.ambiguity_warning``), which calibrate prints.
-Judged under bench/foreign/results/steephull/RULE.md.
+Judged under bench/foreign/results/steephull/RULE.md: **not met** (the pooled coverage over 90%),
+so off.
+
+**Say so, and only say so** (:data:`WARN_WHERE_AMBIGUOUS`, on): where the same test fires and a
+reserve reading of a uniform design is called for (:func:`warns`), the answer's figures and
+interval are left as they are and its source carries :data:`WARNING_ALONE`, which calibrate
+prints: the levels between may lie far from the answer and outside its interval. A message, not
+a figure, so no rule judged it. Where it speaks on the stored foreign truths
+(bench/foreign/results/steephull/fires.txt, the same test): FEMU 6 × 240 and 11 × 290 of the
+scoreboard's 72 (33 × 82 is refused before any reading) and the five fresh FEMU drives of
+femutyped and steephull — each a drive whose WAF calibrate puts about half too low at 10%
+(−49.9% to −50.8%) and 18–57% too low at 20% (bench/foreign/results/steephull/off/) — and on no
+other (one MQSim and three NVMeVirt cases pass the first test, but no reserve reading is called
+for there).
 """
 
 from __future__ import annotations
@@ -65,6 +78,16 @@ WARNING = (
     "victim choice (only d-choices with d = 2 links them), so the interval spans the readings "
     "of both that reproduce them; a WAF figure at 10% or 20% extra OP would tell them apart "
     "(steep_pair.py)"
+)
+#: Where :func:`warns`: the answer carries :data:`WARNING_ALONE` (a message; figures unchanged).
+WARN_WHERE_AMBIGUOUS = True
+#: What the answer says where :data:`WARN_WHERE_AMBIGUOUS` speaks.
+WARNING_ALONE = (
+    "warning: the figures at two levels cannot tell a GC reserve's victim floor from a gentle "
+    "victim choice (only d-choices with d = 2 links them, and a reserve with a floor reproduces "
+    "them too), so the levels between may lie far from this answer and outside its interval "
+    "(on FEMU's black-box SSD such figures put WAF at 10% extra OP half too low); a WAF figure "
+    "at 10% or 20% extra OP would tell them apart (steep_pair.py)"
 )
 #: The designs whose effective-spare reading, where one reproduces the figures, keeps them
 #: plain: greedy and d-choices with d of at least 4 (``gc_designs.UNIFORM_DESIGNS``).
@@ -102,3 +125,16 @@ def fires(points: list[fitmod.Point], cv_sd: float, two_levels_with_waf: bool) -
     """:data:`READ_AS_FLOOR` on, two steady levels each with a WAF figure
     (``two_levels_with_waf``: ``reserve_hull.floor_in_waf``), and :func:`gentlest_alone`."""
     return READ_AS_FLOOR and two_levels_with_waf and gentlest_alone(points, cv_sd)
+
+
+def warns(points: list[fitmod.Point], cv_sd: float, two_levels_with_waf: bool,
+          reserve_called_for: bool) -> bool:  # fmt: skip
+    """:data:`WARN_WHERE_AMBIGUOUS` on, two steady levels each with a WAF figure, a reserve
+    reading of a uniform design called for by them (``reserve_called_for``) and
+    :func:`gentlest_alone`."""
+    return (
+        WARN_WHERE_AMBIGUOUS
+        and two_levels_with_waf
+        and reserve_called_for
+        and gentlest_alone(points, cv_sd)
+    )
