@@ -113,3 +113,13 @@ def test_the_bootstrap_s_remembered_curve_changes_no_figure(design, monkeypatch)
         remembered = fit.remembered(curve)
         assert fit.fit(points, curve=remembered, **kw) == fit.fit(points, curve=curve, **kw)
         assert remembered.cache_info().currsize  # it was asked, and kept what it gave
+
+
+@pytest.mark.parametrize("waf", [None, 0.0, 1.0, 2.5])
+@pytest.mark.parametrize("fresh", [False, True])
+def test_a_steady_waf_figure_is_a_waf_not_fresh(waf, fresh):
+    """``Point.has_steady_waf`` is the test the calibrate modules wrote out, on every input
+    (a None WAF, a zero one, a fresh point's)."""
+    p = fit.Point(10.0, 1000.0, waf=waf, fresh=fresh)
+    assert p.has_steady_waf is (p.waf is not None and not p.fresh)
+    assert p.has_steady_waf is (waf is not None and not fresh)

@@ -114,3 +114,15 @@ def test_the_twin_carries_the_chosen_design(tmp_path):
     text = summary_text(prediction.load(tmp_path))
     assert "d-choices (d = 2) GC, one write frontier, weight 1.00" in text
     assert "3 more readings set aside" in text
+
+
+def test_a_design_s_waf_curve_is_its_own_or_the_fit_s_for_greedy():
+    """``gc_designs.waf_curve``: each design's own curve (``curve``'s, the same kind and
+    values), greedy's the fit's own ``fit.waf_at``."""
+    assert gc_designs.curve("greedy") is None
+    assert gc_designs.waf_curve("greedy") is fitmod.waf_at
+    for d in gc_designs.UNIFORM_DESIGNS:
+        want = gc_designs.curve(d) or fitmod.waf_at
+        got = gc_designs.waf_curve(d)
+        assert type(got) is type(want)
+        assert [got(r) for r in (0.05, 0.2, 0.6)] == [want(r) for r in (0.05, 0.2, 0.6)]

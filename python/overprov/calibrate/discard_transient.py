@@ -76,7 +76,7 @@ def tolerated_points(
     later = after_discard(p.extra_op_percent for p in points if not p.fresh)
     return [
         replace(p, waf=tolerated_waf(p.waf, reading_waf(p.extra_op_percent)))
-        if p.waf is not None and not p.fresh and p.extra_op_percent in later
+        if p.has_steady_waf and p.extra_op_percent in later
         else p
         for p in points
     ]

@@ -158,7 +158,7 @@ def assess(
 
 def _steady_wafs(points: list[fitmod.Point]) -> list[fitmod.Point]:
     """The points with a steady (not fresh-out-of-box) WAF figure."""
-    return [p for p in points if p.waf is not None and not p.fresh]
+    return [p for p in points if p.has_steady_waf]
 
 
 def _spreads(curves: dict[str, fitmod.WafCurve], points: list[fitmod.Point]) -> dict[str, float]:
@@ -191,7 +191,7 @@ def _curves_or_uniform(
 ) -> dict[str, fitmod.WafCurve]:
     """``curves``, or the uniform designs' own curves when None."""
     if curves is None:
-        return {d: gc_designs.curve(d) or fitmod.waf_at for d in gc_designs.UNIFORM_DESIGNS}
+        return {d: gc_designs.waf_curve(d) for d in gc_designs.UNIFORM_DESIGNS}
     return curves
 
 

@@ -146,6 +146,12 @@ class Point:
     the workload's, QD32 unless said). Only the blocking-GC reading (``gc_blocking.py``) can
     fit such a figure; the analytic fit is given the workload's figures alone."""
 
+    @property
+    def has_steady_waf(self) -> bool:
+        """Whether the point carries a steady WAF figure: a WAF, and not a fresh-out-of-box
+        point's (whose WAF is 1 whatever the spare space)."""
+        return self.waf is not None and not self.fresh
+
 
 def split_queue_depths(points: list[Point], queue_depth: int) -> tuple[list[Point], list[Point]]:
     """(the figures at the workload's ``queue_depth``, those at another): the analytic fit has

@@ -178,6 +178,11 @@ def curve(design: str) -> fitmod.WafCurve | None:
     return DChoicesCurve(int(ftl["d_choices"])) if ftl["policy"] == "d-choices" else None
 
 
+def waf_curve(design: str) -> fitmod.WafCurve:
+    """A design's WAF curve: :func:`curve`'s, greedy's the fit's own ``fit.waf_at``."""
+    return curve(design) or fitmod.waf_at
+
+
 def write_table(doc: dict[str, Any], name: str) -> int:
     """Write a tabulated curve beside this module (run from a source checkout); 0."""
     from pathlib import Path

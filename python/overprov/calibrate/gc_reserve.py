@@ -274,7 +274,7 @@ def design_forms(onset: float, cv_sd: float) -> list[tuple[str, ReserveForm]]:
     curve, greedy's the fit's own) fitted to the onset of garbage collection from empty
     ``onset``; whether the figures call for it is :meth:`ReserveForm.called_for`."""
     return [
-        (design, ReserveForm(gc_designs.curve(design) or fitmod.waf_at, cv_sd, onset=onset))
+        (design, ReserveForm(gc_designs.waf_curve(design), cv_sd, onset=onset))
         for design in gc_designs.UNIFORM_DESIGNS
     ]
 

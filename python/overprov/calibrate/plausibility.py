@@ -109,7 +109,7 @@ def iops_fall_with_op(points: list[fitmod.Point]) -> str | None:
 def waf_rises_with_op(points: list[fitmod.Point]) -> str | None:
     """WAF rising as extra OP rises."""
     with_waf = sorted(
-        (p for p in points if p.waf is not None and not p.fresh),
+        (p for p in points if p.has_steady_waf),
         key=lambda p: p.extra_op_percent,
     )
     for a, b in zip(with_waf, with_waf[1:], strict=False):

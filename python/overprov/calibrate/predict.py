@@ -456,7 +456,7 @@ def _waf_figures(
     twin_check = []
     for p in fig.points:
         got = by[p.extra_op_percent].waf
-        if p.waf is not None and not p.fresh and got:
+        if p.has_steady_waf and got:
             twin_check.append({
                 "extra_op_percent": p.extra_op_percent,
                 "measured_iops": None,

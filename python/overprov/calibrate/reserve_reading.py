@@ -108,7 +108,7 @@ def predict(
         if r == plain:
             readings[r] = plain_prediction
             continue
-        curve = gc_designs.curve(r.design) or fitmod.waf_at
+        curve = gc_designs.waf_curve(r.design)
         try:  # every config its twin would run, checked before the first simulation
             ready_r = predmod.prepare(fig, r, curve)
         except predmod.TwinConfigError as exc:
