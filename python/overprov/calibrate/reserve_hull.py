@@ -100,7 +100,7 @@ def floor_in_waf(points: list[fitmod.Point]) -> bool:
     floor is not read from can be held out and the leave-one-out weighs the readings; not
     offered there (not judged: bench/intervals/RULE-hullres.md)."""
     steady = {p.extra_op_percent for p in points if not p.fresh}
-    waf_at = {p.extra_op_percent for p in points if not p.fresh and p.waf is not None}
+    waf_at = {p.extra_op_percent for p in points if p.has_steady_waf}
     return len(steady) == 2 and waf_at == steady
 
 
@@ -183,7 +183,7 @@ def forms(
 
 def form_of(design: str, cv_sd: float) -> UndatedReserveForm:
     """The reserve reading of a uniform GC design without an onset (greedy's curve the fit's)."""
-    return UndatedReserveForm(gc_designs.curve(design) or fitmod.waf_at, cv_sd)
+    return UndatedReserveForm(gc_designs.waf_curve(design), cv_sd)
 
 
 def explains(points: list[fitmod.Point], cv_sd: float) -> bool:

@@ -102,7 +102,7 @@ def gentlest_alone(points: list[fitmod.Point], cv_sd: float) -> bool:
     only the gentlest victim choice links the figures, or none does."""
     evidences = {}
     for design in gc_designs.UNIFORM_DESIGNS:
-        form = evidence.ReadingForm(gc_designs.curve(design) or fitmod.waf_at, None, False)
+        form = evidence.ReadingForm(gc_designs.waf_curve(design), None, False)
         try:
             evidences[design] = evidence.assess(form, points, cv_sd)
         except ConfigError:

@@ -291,7 +291,7 @@ def surrogate_residual_sd(
     for p in points:
         if p.iops:
             res.append(math.log(s.iops(p.extra_op_percent, 1.0 if p.fresh else None) / p.iops))
-        if p.waf is not None and not p.fresh:
+        if p.has_steady_waf:
             res.append(math.log(s.waf(p.extra_op_percent) / p.waf))
     res += more_log_errors
     dof = len(res) - n_parameters
