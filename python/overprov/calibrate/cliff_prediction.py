@@ -26,6 +26,7 @@ from typing import Any
 from overprov import presets
 from overprov.calibrate import (
     cliff,
+    cliff_ceiling,
     cliff_fastest,
     cliff_mix,
     cliff_past,
@@ -230,11 +231,7 @@ def predict(doc: dict[str, Any], drive: dict[str, Any], scale: str) -> dict[str,
         "fit": None, "declined": None, "purged": None, "filled": None,
     }  # fmt: skip
     if doc.get("status") == "bound":
-        out["declined"] = (
-            f"no step in the series within the step's bound of {plan.max_drive_writes:g} "
-            "drive writes: no cache found (or one larger than the bound, or one its writes "
-            "cannot see)"
-        )
+        out["declined"] = cliff_ceiling.decline_text(doc, plan.max_drive_writes)
         return out
     if doc.get("status") != "found":
         out["declined"] = f"the cliff step did not finish (status {doc.get('status')!r})"

@@ -1,0 +1,87 @@
+"""bench/results/cliffdecline/RULE.md's runs: each case calibrated by the CLI as
+bench/results/cliffsmall/judge.py runs it (``cliffplan_eval.calibrate``, the read probes in
+the prediction, every other flag at its default) twice: ``off`` (``cliff_ceiling.LARGER_REQUEST``
+off, the default) and ``on`` (set in calibrate's process); each prediction from purged against
+the truth's cliff under QD8 70% reads from purged (``truth_cliff``), counted by
+``cliffplan_eval.check_verdict``; with each run's step status, request size and decline.
+
+    PYTHONPATH=python:bench nice -n 10 python bench/results/cliffdecline/judge.py \
+        FRESH_SEEDS:SHARE,... [--seen SEED:SHARE,...] > bench/results/cliffdecline/runs.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import cliffplan_eval
+from cliffplan_eval import calibrate, check_verdict, truth_cliff, written_truth
+from cpu_clock import cpu_s
+from overprov import measurement_file
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "cliffsmall"))
+from judge import _errors  # noqa: E402 - bench/results/cliffsmall/judge.py
+
+#: the flag set in calibrate's process (before the CLI's own line)
+_FLAG_ON = "from overprov.calibrate import cliff_ceiling; cliff_ceiling.LARGER_REQUEST = True; "
+
+
+def _arm(path: Path, scale: str, out: Path, on: bool) -> dict[str, Any]:
+    plain = cliffplan_eval._CLI_WITH_PROBES  # noqa: SLF001 - the arm's process
+    if on:
+        cliffplan_eval._CLI_WITH_PROBES = _FLAG_ON + plain  # noqa: SLF001
+    try:
+        pred = calibrate(path, scale, out, probes=True)
+    finally:
+        cliffplan_eval._CLI_WITH_PROBES = plain  # noqa: SLF001
+    step: dict[str, Any] = {}
+    if (out / "measurement.json").exists():
+        doc = measurement_file.load(out / "measurement.json").cliff or {}
+        step = {"status": doc.get("status"), "bs_bytes": doc.get("bs_bytes"),
+                "drive_writes": doc.get("drive_writes"),
+                "ceiling_series": "ceiling_series" in doc}  # fmt: skip
+    return {"prediction": pred, "step": step}
+
+
+def case(seed: int, share: float, work: Path) -> dict[str, Any]:
+    t0 = cpu_s()
+    truth, scale, path = written_truth(seed, share, work)
+    c = truth_cliff(truth, float(scale), "none")
+    true = c.to_dict() if c is not None else None
+    row: dict[str, Any] = {"drive": f"generated {seed}, cache {100 * share:g}%"}
+    for arm in ("off", "on"):
+        got = _arm(path, scale, work / f"out-{seed}-{share:g}-{arm}", arm == "on")
+        pred = got["prediction"]
+        row[arm] = _errors((pred or {}).get("purged"), true)
+        row[arm]["declined"] = (pred or {}).get("declined") or (pred or {}).get("error")
+        row[arm]["step"] = got["step"]
+    row["cpu_s"] = round(cpu_s() - t0, 1)
+    print(json.dumps({k: row[k] for k in ("drive", "off", "on")}), file=sys.stderr, flush=True)
+    return row
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("fresh", help="SEED:SHARE,... the fresh cases (P1, P2)")
+    ap.add_argument("--seen", default="", help="SEED:SHARE,... seen cases run both ways")
+    args = ap.parse_args()
+    t0 = cpu_s()
+    groups: dict[str, list[dict]] = {"fresh": [], "seen": []}
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, spec in (("fresh", args.fresh), ("seen", args.seen)):
+            for c in filter(None, spec.split(",")):
+                seed, share = c.split(":")
+                groups[name].append(case(int(seed), float(share), Path(tmp)))
+    fresh = {k: check_verdict(groups["fresh"], k) for k in ("off", "on")}
+    json.dump({"rows": groups, "fresh": fresh, "cpu_s": round(cpu_s() - t0, 1)}, sys.stdout,
+              indent=1)  # fmt: skip
+    print()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
