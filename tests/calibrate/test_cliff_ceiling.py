@@ -82,3 +82,18 @@ def test_the_flag_leaves_a_series_that_steps_as_it_was(monkeypatch):
     monkeypatch.setattr(cliff_ceiling, "LARGER_REQUEST", True)
     on, _ = _measure(d, step)
     assert off["status"] == "found" and on == off
+
+
+def test_per_command_keeps_the_4k_ceiling_and_adds_nothing_per_byte():
+    twin = {"config": {"timing": {"controller": {"contexts": 1, "command_us": 0.75,
+                                                 "data_us_per_4kib": 0.25,
+                                                 "map_update_us": 10.0}}}}  # fmt: skip
+    moved = cliff_ceiling.per_command(twin)
+    ctrl = moved["config"]["timing"]["controller"]
+    assert ctrl["command_us"] == pytest.approx(11.0)
+    assert ctrl["data_us_per_4kib"] == 0.0 and ctrl["map_update_us"] == 0.0
+    assert cliff_prediction.controller_ceiling_iops(moved) == pytest.approx(
+        cliff_prediction.controller_ceiling_iops(twin)
+    )
+    assert twin["config"]["timing"]["controller"]["map_update_us"] == 10.0  # not changed
+    assert cliff_ceiling.per_command({"config": {"timing": {}}}) == {"config": {"timing": {}}}

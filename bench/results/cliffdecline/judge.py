@@ -24,7 +24,7 @@ from cpu_clock import cpu_s
 from overprov import measurement_file
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "cliffsmall"))
-from judge import _errors  # noqa: E402 - bench/results/cliffsmall/judge.py
+from judge import _errors, harm  # noqa: E402 - bench/results/cliffsmall/judge.py
 
 #: the flag set in calibrate's process (before the CLI's own line)
 _FLAG_ON = "from overprov.calibrate import cliff_ceiling; cliff_ceiling.LARGER_REQUEST = True; "
@@ -77,8 +77,12 @@ def main() -> int:
                 seed, share = c.split(":")
                 groups[name].append(case(int(seed), float(share), Path(tmp)))
     fresh = {k: check_verdict(groups["fresh"], k) for k in ("off", "on")}
-    json.dump({"rows": groups, "fresh": fresh, "cpu_s": round(cpu_s() - t0, 1)}, sys.stdout,
-              indent=1)  # fmt: skip
+    h2 = harm(groups["fresh"])
+    decision = {"P1_P2_met_on": fresh["on"]["met"], "H2_met": h2["met"],
+                "flag_on": fresh["on"]["met"] and h2["met"]}  # fmt: skip
+    doc = {"rows": groups, "fresh": fresh, "no_harm_fresh": h2, "decision": decision,
+           "cpu_s": round(cpu_s() - t0, 1)}  # fmt: skip
+    json.dump(doc, sys.stdout, indent=1)
     print()
     return 0
 

@@ -14,7 +14,8 @@ without a cache its writes can see runs flat as well: the series does not tell t
   series ended at its bound at a ceiling, the step runs its series again from purged with
   requests of :data:`LARGER_REQUEST_BYTES` (``cliff_step.measure_cliff``): a per-command cap
   then lets the dies' rate through, and the cache's step shows where a per-command cap hid
-  it; under the link's bytes it stays flat.
+  it; under the link's bytes it stays flat. Such a series is fitted on the twin with its
+  controller's time per command (:func:`per_command`).
 """
 
 from __future__ import annotations
@@ -81,3 +82,20 @@ def decline_text(doc: dict[str, Any], max_drive_writes: float) -> str:
         "its cliff under a mix with reads is then seen only by measuring that workload past "
         "the cache's bytes"
     )
+
+
+def per_command(twin: dict[str, Any]) -> dict[str, Any]:
+    """``twin`` with its controller's per-4-KiB times (``data_us_per_4kib``,
+    ``map_update_us``) moved into its time per command (``command_us``): the same ceiling at
+    4 KiB, none added per byte above it. For a step found at :data:`LARGER_REQUEST_BYTES`
+    after a flat 4 KiB series: the step says the 4 KiB cap was per command (one per byte
+    would have capped the larger requests too), and calibrate's steady fit, made at 4 KiB,
+    does not tell the two apart (its time per host page goes to ``map_update_us``)."""
+    ctrl = twin.get("config", {}).get("timing", {}).get("controller")
+    if not ctrl:
+        return twin
+    per_4k = float(ctrl.get("data_us_per_4kib") or 0.0) + float(ctrl.get("map_update_us") or 0.0)
+    moved = {**ctrl, "command_us": float(ctrl.get("command_us") or 0.0) + per_4k,
+             "data_us_per_4kib": 0.0, "map_update_us": 0.0}  # fmt: skip
+    timing = {**twin["config"]["timing"], "controller": moved}
+    return {**twin, "config": {**twin["config"], "timing": timing}}

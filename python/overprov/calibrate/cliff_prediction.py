@@ -238,6 +238,8 @@ def predict(doc: dict[str, Any], drive: dict[str, Any], scale: str) -> dict[str,
         return out
     fill = float(doc.get("buffer_fill_bytes") or 0.0)
     twin, factor = cliff_twin(drive, scale, fill)
+    if "ceiling_series" in doc:  # only with cliff_ceiling.LARGER_REQUEST: a per-command cap
+        twin = cliff_ceiling.per_command(twin)
     if "program_us" not in twin["config"]["timing"].get("nand", {}):
         out["declined"] = "the twin has no NAND program time (timing.nand.program_us) to fit from"
         return out
