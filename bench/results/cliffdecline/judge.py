@@ -6,7 +6,12 @@ the truth's cliff under QD8 70% reads from purged (``truth_cliff``), counted by
 ``cliffplan_eval.check_verdict``; with each run's step status, request size and decline.
 
     PYTHONPATH=python:bench nice -n 10 python bench/results/cliffdecline/judge.py \
-        FRESH_SEEDS:SHARE,... [--seen SEED:SHARE,...] > bench/results/cliffdecline/runs.json
+        FRESH_SEEDS:SHARE,... [--seen SEED:SHARE,...] [--prior STDERR_JSONL] \
+        > bench/results/cliffdecline/runs.json
+
+A drawn drive the core cannot simulate (its truth refused) is recorded with the error and no
+truth (added after the rule's run stopped on one, seed 9746: bench/results/cliffdecline/
+verdict.md); ``--prior`` takes the rows such a stopped run had printed.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import cliffplan_eval
 from cliffplan_eval import calibrate, check_verdict, truth_cliff, written_truth
 from cpu_clock import cpu_s
 from overprov import measurement_file
+from overprov.errors import ConfigError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "cliffsmall"))
 from judge import _errors, harm  # noqa: E402 - bench/results/cliffsmall/judge.py
@@ -50,9 +56,16 @@ def _arm(path: Path, scale: str, out: Path, on: bool) -> dict[str, Any]:
 def case(seed: int, share: float, work: Path) -> dict[str, Any]:
     t0 = cpu_s()
     truth, scale, path = written_truth(seed, share, work)
-    c = truth_cliff(truth, float(scale), "none")
-    true = c.to_dict() if c is not None else None
     row: dict[str, Any] = {"drive": f"generated {seed}, cache {100 * share:g}%"}
+    try:
+        c = truth_cliff(truth, float(scale), "none")
+    except ConfigError as exc:  # a drawn drive the core cannot simulate: no case (no truth)
+        row["truth_error"] = str(exc)
+        row["off"] = row["on"] = _errors(None, None)
+        row["cpu_s"] = round(cpu_s() - t0, 1)
+        print(json.dumps(row), file=sys.stderr, flush=True)
+        return row
+    true = c.to_dict() if c is not None else None
     for arm in ("off", "on"):
         got = _arm(path, scale, work / f"out-{seed}-{share:g}-{arm}", arm == "on")
         pred = got["prediction"]
@@ -68,9 +81,13 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("fresh", help="SEED:SHARE,... the fresh cases (P1, P2)")
     ap.add_argument("--seen", default="", help="SEED:SHARE,... seen cases run both ways")
+    ap.add_argument("--prior", default="", help="fresh rows of an earlier run (its stderr, JSONL)")
     args = ap.parse_args()
     t0 = cpu_s()
     groups: dict[str, list[dict]] = {"fresh": [], "seen": []}
+    if args.prior:  # a run stopped by a bench fault: its finished rows, as it printed them
+        lines = Path(args.prior).read_text().splitlines()
+        groups["fresh"] = [json.loads(x) for x in lines if x.startswith("{")]
     with tempfile.TemporaryDirectory() as tmp:
         for name, spec in (("fresh", args.fresh), ("seen", args.seen)):
             for c in filter(None, spec.split(",")):
