@@ -1,7 +1,7 @@
 """A cliff step's write series at a ceiling (calibrate/cliff_ceiling.py): a flat series told
 from one that steps, the decline saying what it means and what shows the cache, and the
-larger-request series (``LARGER_REQUEST``, off by default) finding the cache a per-command
-ceiling hides at 4 KiB."""
+larger-request series (``LARGER_REQUEST``, on: bench/results/cliffdecline/verdict.md) finding
+the cache a per-command ceiling hides at 4 KiB."""
 
 from __future__ import annotations
 
@@ -43,8 +43,8 @@ def test_a_series_that_wanders_keeps_the_bounds_own_reason():
     assert "no cache found (or one larger than the bound" in out["declined"]
 
 
-def test_the_flag_is_off_and_raises_the_budget_by_a_second_bound_when_on(monkeypatch):
-    assert cliff_ceiling.LARGER_REQUEST is False
+def test_the_flag_is_on_and_raises_the_budget_by_a_second_bound(monkeypatch):
+    assert cliff_ceiling.LARGER_REQUEST is True  # bench/results/cliffdecline/verdict.md
     step = cliff_step.CliffPlan(cliff_step.parse_workload(cliff_step.DEFAULT_WORKLOAD))
     monkeypatch.setattr(cliff_ceiling, "LARGER_REQUEST", True)
     plan = cliff_step.with_cliff_budget(MeasurementPlan(budget=Budget(drive_writes=2.0)), step)
@@ -64,6 +64,7 @@ def _per_command_ceiling() -> dict:
 
 def test_a_per_command_ceiling_hides_the_cache_at_4k_and_the_flag_finds_it_at_32k(monkeypatch):
     step = cliff_step.CliffPlan(cliff_step.parse_workload("qd8,read70"), max_drive_writes=0.05)
+    monkeypatch.setattr(cliff_ceiling, "LARGER_REQUEST", False)
     off, _ = _measure(_per_command_ceiling(), step)
     assert off["status"] == "bound" and cliff_ceiling.at_ceiling(off["rounds"])
     assert "ceiling_series" not in off and off["bs_bytes"] == 4096
@@ -78,6 +79,7 @@ def test_the_flag_leaves_a_series_that_steps_as_it_was(monkeypatch):
     d = _per_command_ceiling()
     d["config"]["timing"]["controller"]["command_us"] = 1.0  # the dies set the rate
     step = cliff_step.CliffPlan(cliff_step.parse_workload("qd8,read70"), max_drive_writes=0.05)
+    monkeypatch.setattr(cliff_ceiling, "LARGER_REQUEST", False)
     off, _ = _measure(d, step)
     monkeypatch.setattr(cliff_ceiling, "LARGER_REQUEST", True)
     on, _ = _measure(d, step)

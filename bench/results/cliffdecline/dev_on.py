@@ -1,28 +1,30 @@
 """bench/results/cliffdecline/DIAGNOSIS.md's dev runs of the candidate (seen cases only): each
 case calibrated by the CLI with ``cliff_ceiling.LARGER_REQUEST`` set in calibrate's process
-(bench/results/cliffdecline/judge.py's ``on`` arm), its run kept under KEEP, and its prediction
-from purged remade in-process with ``PROBES_IN_PREDICTION`` on (so a change to the prediction
-alone is tried without calibrating again).
+(bench/results/cliffdecline/judge.py's ``_arm``, ``on``), its run kept under KEEP, and its
+prediction from purged remade in-process with ``PROBES_IN_PREDICTION`` on (so a change to the
+prediction alone is tried without calibrating again).
 
     PYTHONPATH=python:bench nice -n 10 python bench/results/cliffdecline/dev_on.py KEEP 9730:0.01
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import sys
 import tempfile
 import tomllib
 from pathlib import Path
 
-import cliffplan_eval
-from cliffplan_eval import calibrate, written_truth
+from cliffplan_eval import written_truth
 from cpu_clock import cpu_s
 from overprov import measurement_file
 from overprov.calibrate import cliff_prediction
 from overprov.calibrate import twin as twinmod
 
-_FLAG_ON = "from overprov.calibrate import cliff_ceiling; cliff_ceiling.LARGER_REQUEST = True; "
+_spec = importlib.util.spec_from_file_location("decline_judge", Path(__file__).parent / "judge.py")
+judge = importlib.util.module_from_spec(_spec)  # bench/results/cliffdecline/judge.py
+_spec.loader.exec_module(judge)
 
 
 def main() -> int:
@@ -35,12 +37,7 @@ def main() -> int:
         if not (out / "measurement.json").exists():
             with tempfile.TemporaryDirectory() as tmp:
                 _, scale, path = written_truth(int(seed), float(share), Path(tmp))
-                plain = cliffplan_eval._CLI_WITH_PROBES  # noqa: SLF001 - the arm's process
-                cliffplan_eval._CLI_WITH_PROBES = _FLAG_ON + plain  # noqa: SLF001
-                try:
-                    calibrate(path, scale, out, probes=True)
-                finally:
-                    cliffplan_eval._CLI_WITH_PROBES = plain  # noqa: SLF001
+                judge._arm(path, scale, out, on=True)  # noqa: SLF001 - the judge's own arm
         doc = dict(measurement_file.load(out / "measurement.json").cliff or {})
         drive = tomllib.loads((out / "twin.toml").read_text())
         op = drive["physical_bytes"] / drive["advertised_bytes"] - 1

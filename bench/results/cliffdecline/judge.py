@@ -1,9 +1,10 @@
 """bench/results/cliffdecline/RULE.md's runs: each case calibrated by the CLI as
 bench/results/cliffsmall/judge.py runs it (``cliffplan_eval.calibrate``, the read probes in
 the prediction, every other flag at its default) twice: ``off`` (``cliff_ceiling.LARGER_REQUEST``
-off, the default) and ``on`` (set in calibrate's process); each prediction from purged against
-the truth's cliff under QD8 70% reads from purged (``truth_cliff``), counted by
-``cliffplan_eval.check_verdict``; with each run's step status, request size and decline.
+off: the default when the rule ran) and ``on`` (each set in calibrate's process); each
+prediction from purged against the truth's cliff under QD8 70% reads from purged
+(``truth_cliff``), counted by ``cliffplan_eval.check_verdict``; with each run's step status,
+request size and decline.
 
     PYTHONPATH=python:bench nice -n 10 python bench/results/cliffdecline/judge.py \
         FRESH_SEEDS:SHARE,... [--seen SEED:SHARE,...] [--prior STDERR_JSONL] \
@@ -32,14 +33,14 @@ from overprov.errors import ConfigError
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "cliffsmall"))
 from judge import _errors, harm  # noqa: E402 - bench/results/cliffsmall/judge.py
 
-#: the flag set in calibrate's process (before the CLI's own line)
-_FLAG_ON = "from overprov.calibrate import cliff_ceiling; cliff_ceiling.LARGER_REQUEST = True; "
+#: the flag set in calibrate's process (before the CLI's own line), each arm's way (the rule's
+#: run set it only in ``on``, the default then off; set in both since it became the default)
+_FLAG = "from overprov.calibrate import cliff_ceiling; cliff_ceiling.LARGER_REQUEST = {}; "
 
 
 def _arm(path: Path, scale: str, out: Path, on: bool) -> dict[str, Any]:
     plain = cliffplan_eval._CLI_WITH_PROBES  # noqa: SLF001 - the arm's process
-    if on:
-        cliffplan_eval._CLI_WITH_PROBES = _FLAG_ON + plain  # noqa: SLF001
+    cliffplan_eval._CLI_WITH_PROBES = _FLAG.format(on) + plain  # noqa: SLF001
     try:
         pred = calibrate(path, scale, out, probes=True)
     finally:

@@ -193,7 +193,8 @@ class CliffPlan:
             f"cliff step first: QD32 4 KiB random writes from purged in rounds of "
             f"{self.interval_drive_writes:g} drive writes until the SLC cache's cliff and "
             f"{self.after_intervals} rounds past it, at most {self.max_drive_writes:g} drive "
-            f"writes; then purged and {self.idle_text()}; predicted under "
+            f"writes{_again_text(self.max_drive_writes)}; then purged and {self.idle_text()}; "
+            "predicted under "
             f"{self.workload.text()}"
         )
 
@@ -208,6 +209,13 @@ class CliffPlan:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> CliffPlan:
         return cls(**{**d, "workload": CliffWorkload(**d["workload"])})
+
+
+def _again_text(bound: float) -> str:
+    if not cliff_ceiling.LARGER_REQUEST:
+        return ""
+    size = cliff_ceiling.LARGER_REQUEST_BYTES // 1024
+    return f" (where every round runs at one rate, again at {size} KiB: up to {bound:g} more)"
 
 
 def with_cliff_budget(plan: MeasurementPlan, cliff: CliffPlan) -> MeasurementPlan:
