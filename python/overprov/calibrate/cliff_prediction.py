@@ -26,6 +26,7 @@ from typing import Any
 from overprov import presets
 from overprov.calibrate import (
     cliff,
+    cliff_ceiling,
     cliff_fastest,
     cliff_mix,
     cliff_past,
@@ -230,17 +231,15 @@ def predict(doc: dict[str, Any], drive: dict[str, Any], scale: str) -> dict[str,
         "fit": None, "declined": None, "purged": None, "filled": None,
     }  # fmt: skip
     if doc.get("status") == "bound":
-        out["declined"] = (
-            f"no step in the series within the step's bound of {plan.max_drive_writes:g} "
-            "drive writes: no cache found (or one larger than the bound, or one its writes "
-            "cannot see)"
-        )
+        out["declined"] = cliff_ceiling.decline_text(doc, plan.max_drive_writes)
         return out
     if doc.get("status") != "found":
         out["declined"] = f"the cliff step did not finish (status {doc.get('status')!r})"
         return out
     fill = float(doc.get("buffer_fill_bytes") or 0.0)
     twin, factor = cliff_twin(drive, scale, fill)
+    if "ceiling_series" in doc:  # only with cliff_ceiling.LARGER_REQUEST: a per-command cap
+        twin = cliff_ceiling.per_command(twin)
     if "program_us" not in twin["config"]["timing"].get("nand", {}):
         out["declined"] = "the twin has no NAND program time (timing.nand.program_us) to fit from"
         return out

@@ -41,6 +41,8 @@ import statistics
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
+from overprov.calibrate import cliff_ceiling
+from overprov.calibrate.cliff_ceiling import at_ceiling
 from overprov.calibrate.cliff_series import Series, cache_step
 from overprov.calibrate.plan import Budget, MeasurementPlan
 from overprov.errors import ConfigError
@@ -191,7 +193,8 @@ class CliffPlan:
             f"cliff step first: QD32 4 KiB random writes from purged in rounds of "
             f"{self.interval_drive_writes:g} drive writes until the SLC cache's cliff and "
             f"{self.after_intervals} rounds past it, at most {self.max_drive_writes:g} drive "
-            f"writes; then purged and {self.idle_text()}; predicted under "
+            f"writes{_again_text(self.max_drive_writes)}; then purged and {self.idle_text()}; "
+            "predicted under "
             f"{self.workload.text()}"
         )
 
@@ -208,6 +211,13 @@ class CliffPlan:
         return cls(**{**d, "workload": CliffWorkload(**d["workload"])})
 
 
+def _again_text(bound: float) -> str:
+    if not cliff_ceiling.LARGER_REQUEST:
+        return ""
+    size = cliff_ceiling.LARGER_REQUEST_BYTES // 1024
+    return f" (where every round runs at one rate, again at {size} KiB: up to {bound:g} more)"
+
+
 def with_cliff_budget(plan: MeasurementPlan, cliff: CliffPlan) -> MeasurementPlan:
     """``plan`` with its drive-write budget raised by the step's bound: the step's writes
     count in the measurement's drive writes and do not take the plan's (an I/O-time budget is
@@ -215,7 +225,9 @@ def with_cliff_budget(plan: MeasurementPlan, cliff: CliffPlan) -> MeasurementPla
     dw = plan.budget.drive_writes
     if dw is None:
         return plan
-    budget = Budget(drive_writes=dw + cliff.max_drive_writes, io_seconds=plan.budget.io_seconds)
+    series_n = 2 if cliff_ceiling.LARGER_REQUEST else 1  # a second series at a ceiling
+    budget = Budget(drive_writes=dw + series_n * cliff.max_drive_writes,
+                    io_seconds=plan.budget.io_seconds)  # fmt: skip
     return replace(plan, budget=budget)
 
 
@@ -407,9 +419,9 @@ def measure_cliff(runner: Any, cliff: CliffPlan, scale_factor: float) -> None:
     written = 0.0
     counters = runner.read().write_counters
 
-    def one(label: str, seconds: float, idle_s: float = 0.0) -> dict[str, Any]:
+    def one(label: str, seconds: float, idle_s: float = 0.0, size: int = 0) -> dict[str, Any]:
         nonlocal counters
-        spec = RoundSpec(label, "randwrite", bs, plan.qd, 1, cap, seconds=seconds,  # type: ignore[arg-type]
+        spec = RoundSpec(label, "randwrite", size or bs, plan.qd, 1, cap, seconds=seconds,  # type: ignore[arg-type]
                          idle_seconds=idle_s)  # fmt: skip
         c = target.run(spec).combined
         after = runner.read().write_counters
@@ -423,20 +435,41 @@ def measure_cliff(runner: Any, cliff: CliffPlan, scale_factor: float) -> None:
         return {"iops": c.iops, "bytes_written": c.bytes_written, "duration_s": c.duration_s,
                 "waf": waf, "gc": waf is not None and waf > GC_WAF}  # fmt: skip
 
-    seconds = cliff.interval_drive_writes * cap / bs / SIZING_IOPS
-    seconds = round(max(SIM_ROUND_MIN_S, seconds), 6) if sim else 1.0
-    while True:
-        r = one(f"cliff-{len(doc['rounds']) + 1:04d}", seconds)
-        doc["rounds"].append(r)
-        written += r["bytes_written"] / cap
-        runner.save()
-        k = found(series(doc), bs, fill)
-        if k is not None and len(doc["rounds"]) - 1 - k >= cliff.after_intervals:
-            doc["status"] = "found"
-            break
-        if written >= cliff.max_drive_writes:
-            doc["status"] = "bound"
-            break
+    def round_s(size: int) -> float:
+        seconds = cliff.interval_drive_writes * cap / size / SIZING_IOPS
+        return round(max(SIM_ROUND_MIN_S, seconds), 6) if sim else 1.0
+
+    def run_series(size: int, idle_s: float = 0.0) -> float:
+        """The series of ``size``-byte writes into ``doc``'s rounds (the first after
+        ``idle_s`` idle, the drive's own seconds); its drive writes."""
+        seconds = round_s(size)
+        done = 0.0
+        while True:
+            idle_first = 0.0 if doc["rounds"] else idle_s
+            r = one(f"cliff-{len(doc['rounds']) + 1:04d}", seconds, idle_first, size)
+            doc["rounds"].append(r)
+            done += r["bytes_written"] / cap
+            runner.save()
+            k = found(series(doc), size, fill)
+            if k is not None and len(doc["rounds"]) - 1 - k >= cliff.after_intervals:
+                doc["status"] = "found"
+                return done
+            if done >= cliff.max_drive_writes:
+                doc["status"] = "bound"
+                return done
+
+    written += run_series(bs)
+    big = cliff_ceiling.LARGER_REQUEST_BYTES
+    if cliff_ceiling.LARGER_REQUEST and doc["status"] == "bound" and at_ceiling(doc["rounds"]):
+        # bench/results/cliffdecline/RULE.md: a ceiling per command hides the cache at 4 KiB
+        doc["ceiling_series"] = {"bs_bytes": bs, "rounds": doc["rounds"]}
+        doc["rounds"], doc["bs_bytes"], bs = [], big, big
+        runner.progress(f"cliff step: every round at one level: again at {big // 1024} KiB: "
+                        f"purge: {target.purge()}")  # fmt: skip
+        counters = runner.read().write_counters
+        # the first series' cache folded and freed first: the idle's cap (a cache of at most
+        # that many seconds of the TLC rate, which the ceiling's rate is under)
+        written += run_series(bs, IDLE_MAX_SECONDS * (scale_factor if sim else 1.0))
     doc["drive_writes"] = written
     said = "a step found" if doc["status"] == "found" else "no step within the bound"
     runner.progress(f"cliff step: {len(doc['rounds'])} rounds, {written:.3f} drive writes: {said}")
@@ -478,7 +511,7 @@ def measure_cliff(runner: Any, cliff: CliffPlan, scale_factor: float) -> None:
         doc["idle_seconds"] = idle_s
         runner.progress(f"cliff step: idle {idle_s:,.0f} s (sized: {cliff.idle_text()})")
     idle = idle_s * (scale_factor if sim else 1.0)
-    doc["idle_round"] = one("cliff-idle", seconds, idle)
+    doc["idle_round"] = one("cliff-idle", round_s(plan.bs_bytes), idle, plan.bs_bytes)
     if probes:
         doc["probes"]["before"] = probe(runner, "cliff-probe-before", span, cliff.workload,
                                         probe_s, fill_iops)  # fmt: skip
