@@ -1,6 +1,6 @@
 """A cliff step's write series at a ceiling (calibrate/cliff_ceiling.py): a flat series told
 from one that steps, the decline saying what it means and what shows the cache, and the
-larger-request series (``LARGER_REQUEST``, on: bench/results/cliffdecline/verdict.md) finding
+larger-request series (``LARGER_REQUEST``, off: bench/results/cliffdecline/verdict.md) finding
 the cache a per-command ceiling hides at 4 KiB."""
 
 from __future__ import annotations
@@ -43,8 +43,8 @@ def test_a_series_that_wanders_keeps_the_bounds_own_reason():
     assert "no cache found (or one larger than the bound" in out["declined"]
 
 
-def test_the_flag_is_on_and_raises_the_budget_by_a_second_bound(monkeypatch):
-    assert cliff_ceiling.LARGER_REQUEST is True  # bench/results/cliffdecline/verdict.md
+def test_the_flag_is_off_and_on_raises_the_budget_by_a_second_bound(monkeypatch):
+    assert cliff_ceiling.LARGER_REQUEST is False  # bench/results/cliffdecline/verdict.md
     step = cliff_step.CliffPlan(cliff_step.parse_workload(cliff_step.DEFAULT_WORKLOAD))
     monkeypatch.setattr(cliff_ceiling, "LARGER_REQUEST", True)
     plan = cliff_step.with_cliff_budget(MeasurementPlan(budget=Budget(drive_writes=2.0)), step)
