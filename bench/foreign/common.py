@@ -12,6 +12,7 @@ import platform
 import shlex
 import statistics
 import subprocess
+import sys
 from datetime import UTC, datetime
 from pathlib import Path
 from types import ModuleType
@@ -246,9 +247,19 @@ def add_arguments(ap, *, qd_sweep: str, drive_writes: float, out: Path) -> None:
 
 def load_script(name: str, path: str | Path) -> ModuleType:
     """The script at ``path`` (a results folder's ``judge.py``, ``verdict.py``, ...: no package,
-    so loaded by path) run as a module named ``name`` and returned, not put in ``sys.modules``;
-    the caller reads its names or patches its globals."""
+    so loaded by path) run as a module named ``name`` and returned, not left in ``sys.modules``;
+    the caller reads its names or patches its globals. While it runs it is registered under
+    ``name`` (a ``@dataclass`` under postponed annotations looks its module up there), and
+    whatever held that name before is put back after."""
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    before = sys.modules.get(name)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)  # type: ignore[union-attr]
+    finally:
+        if before is None:
+            sys.modules.pop(name, None)
+        else:
+            sys.modules[name] = before
     return module

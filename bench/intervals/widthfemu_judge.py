@@ -208,7 +208,7 @@ def judge_all(_: argparse.Namespace) -> int:
     seen = [r for r in seen if not r["stale"]]
     cases = [{**c, "_file": p} for p in tally.CORPUS_CASES for c in tally.read_cases(ROOT / p)]
     scale_lofo = ci.run(cases, set())["scale_without"]["FEMU"]
-    scale_cal = float(uncertainty._recorded()["fit_residual"]["scale"])
+    scale_cal = float(uncertainty.recorded()["fit_residual"]["scale"])
     moved = {}
     for name, pred, onset, kind in moved_sources():
         mine = [i for i, r in enumerate(seen)

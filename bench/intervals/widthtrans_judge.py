@@ -219,7 +219,7 @@ def judge_all(_: argparse.Namespace) -> int:
     seen = [r for r in seen if not r["stale"]]
     cases = [{**c, "_file": p} for p in tally.CORPUS_CASES for c in tally.read_cases(wf.ROOT / p)]
     scale_lofo = ci.run(cases, set())["scale_without"]["FEMU"]
-    scale_cal = float(uncertainty._recorded()["fit_residual"]["scale"])
+    scale_cal = float(uncertainty.recorded()["fit_residual"]["scale"])
     moved = []
     for name, pred, onset, kind in wf.moved_sources():
         mine = [i for i, r in enumerate(seen)
@@ -338,7 +338,7 @@ def diagnose(_: argparse.Namespace) -> int:
             n = Path(c).name
             sources.append((n, json.loads(f.read_text()), onset_of(f.parent),
                             [r for r in un if r["case"] == n]))  # fmt: skip
-    scale = float(uncertainty._recorded()["fit_residual"]["scale"])
+    scale = float(uncertainty.recorded()["fit_residual"]["scale"])
     out = []
     for name, pred, onset, mine in sources:
         edge = stored_edge(pred, "gc_reserve")
@@ -393,7 +393,7 @@ def beside(_: argparse.Namespace) -> int:
                 for a, d in (("off", off), ("on", on))}  # fmt: skip
         edge = stored_edge(pred, key) if key else None
         own = wf.own_residual(pred, key, onset_of(off)) if key else None
-        scale = float(uncertainty._recorded()["fit_residual"]["scale"])
+        scale = float(uncertainty.recorded()["fit_residual"]["scale"])
         for r_off, r_on in zip(rows["off"], rows["on"], strict=True):
             x, e = r_off["level"], math.log(r_off["predicted"] / r_off["true"])
             half = {a: math.log(r["high"] / r["predicted"])

@@ -39,3 +39,14 @@ def test_mqlockstep_loads_mqskips_driver_with_its_own_folder():
         "mqlockstep_run_fresh", FOREIGN / "results" / "mqlockstep" / "run_fresh.py"
     )
     assert mod.mqskip.HERE == FOREIGN / "results" / "mqlockstep"
+
+
+def test_a_script_with_a_dataclass_under_postponed_annotations_loads(tmp_path):
+    script = tmp_path / "with_dataclass.py"
+    script.write_text(
+        "from __future__ import annotations\nfrom dataclasses import dataclass\n\n\n"
+        "@dataclass\nclass Row:\n    size_bytes: int\n"
+    )
+    module = common.load_script("with_dataclass_probe", script)
+    assert module.Row(4096).size_bytes == 4096
+    assert "with_dataclass_probe" not in sys.modules

@@ -65,7 +65,7 @@ def test_the_term_widens_in_quadrature_and_leaves_fitted_levels_alone():
 
 def test_off_by_default_and_as_its_rule_recorded():
     assert distance_term.ON is False
-    rec = uncertainty._recorded()["one_reading_distance"]
+    rec = uncertainty.recorded()["one_reading_distance"]
     assert rec["adopted"] is False and rec["per_log_spare"] == distance_term.recorded_slope()
     pred = _prediction()
     assert distance_term.apply(pred, POINTS, 0.2) is pred

@@ -52,7 +52,9 @@ def test_the_mixture_lies_within_the_hull_and_a_light_reading_barely_moves_it():
 def test_readings_without_a_figure_or_weight_are_left_out():
     got = reading_mixture.interval([(None, None, None), (5.0, 4.0, 6.0)], [0.5, 0.5], 5.0)
     assert got == (4.0, 6.0)
-    assert reading_mixture.interval([(5.0, 4.0, 6.0)], [0.0], 5.0) == (None, None)
+    # no weight anywhere: the readings' span, as the hull gave (a review found (None, None))
+    assert reading_mixture.interval([(5.0, 4.0, 6.0)], [0.0], 5.0) == (4.0, 6.0)
+    assert reading_mixture.interval([(None, None, None)], [1.0], None) == (None, None)
 
 
 #: what a one-level prediction needs beside its level (spare_readings.combine reads the levels)
@@ -87,3 +89,12 @@ def test_combine_off_is_the_hull_and_on_the_mixture(monkeypatch):
     assert (on.waf_low, on.waf_high) == want
     assert on.waf_low >= 1.8 and on.waf_high < 3.3
     assert "mixture" in on_pred.interval
+
+
+def test_no_weight_anywhere_gives_the_readings_span_not_nothing():
+    assert reading_mixture.interval([(100, 90, 110), (120, 100, 130)], [0, 0], 110) == (90, 130)
+
+
+def test_an_end_that_is_not_positive_is_taken_as_its_figure():
+    low, high = reading_mixture.interval([(100, 90, 110), (120, 0.0, 130)], [0.5, 0.5], 110)
+    assert 90 < low < 100 and 120 < high <= 130

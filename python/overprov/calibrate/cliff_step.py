@@ -214,8 +214,8 @@ class CliffPlan:
 def _again_text(bound: float) -> str:
     if not cliff_ceiling.LARGER_REQUEST:
         return ""
-    size = cliff_ceiling.LARGER_REQUEST_BYTES // 1024
-    return f" (where every round runs at one rate, again at {size} KiB: up to {bound:g} more)"
+    size_kib = cliff_ceiling.LARGER_REQUEST_BYTES // 1024
+    return f" (where every round runs at one rate, again at {size_kib} KiB: up to {bound:g} more)"
 
 
 def with_cliff_budget(plan: MeasurementPlan, cliff: CliffPlan) -> MeasurementPlan:
@@ -419,9 +419,9 @@ def measure_cliff(runner: Any, cliff: CliffPlan, scale_factor: float) -> None:
     written = 0.0
     counters = runner.read().write_counters
 
-    def one(label: str, seconds: float, idle_s: float = 0.0, size: int = 0) -> dict[str, Any]:
+    def one(label: str, seconds: float, idle_s: float = 0.0, size_bytes: int = 0) -> dict[str, Any]:
         nonlocal counters
-        spec = RoundSpec(label, "randwrite", size or bs, plan.qd, 1, cap, seconds=seconds,  # type: ignore[arg-type]
+        spec = RoundSpec(label, "randwrite", size_bytes or bs, plan.qd, 1, cap, seconds=seconds,  # type: ignore[arg-type]
                          idle_seconds=idle_s)  # fmt: skip
         c = target.run(spec).combined
         after = runner.read().write_counters
@@ -435,36 +435,36 @@ def measure_cliff(runner: Any, cliff: CliffPlan, scale_factor: float) -> None:
         return {"iops": c.iops, "bytes_written": c.bytes_written, "duration_s": c.duration_s,
                 "waf": waf, "gc": waf is not None and waf > GC_WAF}  # fmt: skip
 
-    def round_s(size: int) -> float:
-        seconds = cliff.interval_drive_writes * cap / size / SIZING_IOPS
+    def round_s(size_bytes: int) -> float:
+        seconds = cliff.interval_drive_writes * cap / size_bytes / SIZING_IOPS
         return round(max(SIM_ROUND_MIN_S, seconds), 6) if sim else 1.0
 
-    def run_series(size: int, idle_s: float = 0.0) -> float:
-        """The series of ``size``-byte writes into ``doc``'s rounds (the first after
+    def run_series(size_bytes: int, idle_s: float = 0.0) -> float:
+        """The series of ``size_bytes``-byte writes into ``doc``'s rounds (the first after
         ``idle_s`` idle, the drive's own seconds); its drive writes."""
-        seconds = round_s(size)
-        done = 0.0
+        seconds = round_s(size_bytes)
+        done_drive_writes = 0.0
         while True:
-            idle_first = 0.0 if doc["rounds"] else idle_s
-            r = one(f"cliff-{len(doc['rounds']) + 1:04d}", seconds, idle_first, size)
+            idle_first_s = 0.0 if doc["rounds"] else idle_s
+            r = one(f"cliff-{len(doc['rounds']) + 1:04d}", seconds, idle_first_s, size_bytes)
             doc["rounds"].append(r)
-            done += r["bytes_written"] / cap
+            done_drive_writes += r["bytes_written"] / cap
             runner.save()
-            k = found(series(doc), size, fill)
+            k = found(series(doc), size_bytes, fill)
             if k is not None and len(doc["rounds"]) - 1 - k >= cliff.after_intervals:
                 doc["status"] = "found"
-                return done
-            if done >= cliff.max_drive_writes:
+                return done_drive_writes
+            if done_drive_writes >= cliff.max_drive_writes:
                 doc["status"] = "bound"
-                return done
+                return done_drive_writes
 
     written += run_series(bs)
-    big = cliff_ceiling.LARGER_REQUEST_BYTES
+    big_bytes = cliff_ceiling.LARGER_REQUEST_BYTES
     if cliff_ceiling.LARGER_REQUEST and doc["status"] == "bound" and at_ceiling(doc["rounds"]):
         # bench/results/cliffdecline/RULE.md: a ceiling per command hides the cache at 4 KiB
         doc["ceiling_series"] = {"bs_bytes": bs, "rounds": doc["rounds"]}
-        doc["rounds"], doc["bs_bytes"], bs = [], big, big
-        runner.progress(f"cliff step: every round at one level: again at {big // 1024} KiB: "
+        doc["rounds"], doc["bs_bytes"], bs = [], big_bytes, big_bytes
+        runner.progress(f"cliff step: every round at one level: again at {big_bytes // 1024} KiB: "
                         f"purge: {target.purge()}")  # fmt: skip
         counters = runner.read().write_counters
         # the first series' cache folded and freed first: the idle's cap (a cache of at most

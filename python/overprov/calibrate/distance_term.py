@@ -84,7 +84,7 @@ def widen(value: float, low: float, high: float, rel_sd: float) -> tuple[float, 
 
 def recorded_slope() -> float | None:
     """The slope recorded in ``model_form_error.json`` (``one_reading_distance``), if any."""
-    doc = uncertainty._recorded() or {}
+    doc = uncertainty.recorded() or {}
     rec = doc.get("one_reading_distance")
     return float(rec["per_log_spare"]) if rec else None
 
@@ -114,8 +114,10 @@ def iops_bounds(
 def apply(pred: Prediction, points: list[fitmod.Point], slope: float | None = None) -> Prediction:
     """``pred`` with the term when :data:`ON`, one reading carries it and a slope is recorded
     (or given); ``pred`` itself otherwise."""
+    if not ON:
+        return pred
     slope = recorded_slope() if slope is None else slope
-    if not ON or not slope or not one_reading_carries(reading_weights(pred)):
+    if not slope or not one_reading_carries(reading_weights(pred)):
         return pred
     native_op = pred.fit.get("native_op")
     if native_op is None:

@@ -373,7 +373,7 @@ def _fit(
     mfe = fig.model_form or uncertainty.recorded_model_form(simulated)  # a ModelForm is truthy
     if collector:  # its own residual, not the greedy fit's (off by default)
         mfe = uncertainty.reserve_reading_form(mfe, central, fig.points, reading.reserve)
-    if reading.erase:  # its own residual, not the greedy fit's (off by default)
+    if reading.erase and own_erase_residual.ON:  # its own residual, not the greedy fit's (off)
         n_params = evidence.n_parameters(central, reading.form(curve))
         n_params += central.erase_us_per_page > 0  # t_erase, as erase_reading.assess counts it
         mfe = own_erase_residual.erase_reading_form(mfe, central, fig.points, n_params)

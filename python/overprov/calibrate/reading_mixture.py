@@ -41,14 +41,10 @@ ON = True
 _BISECT_STEPS = 100
 
 
-def _phi(z: float) -> float:
-    return 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
-
-
 #: The mixture's percentiles: those a reading's own 80% interval stands at (±``uncertainty.Z80``
 #: sd, 1.2816 for 1.28155: 0.09999 and 0.90001), so that one reading, or several equal ones,
 #: give their own interval.
-LOW_P, HIGH_P = _phi(-uncertainty.Z80), _phi(uncertainty.Z80)
+LOW_P, HIGH_P = uncertainty.normal_cdf(-uncertainty.Z80), uncertainty.normal_cdf(uncertainty.Z80)
 
 
 def _cdf(y: float, centre: float, sd_low: float, sd_high: float) -> float:
@@ -58,7 +54,7 @@ def _cdf(y: float, centre: float, sd_low: float, sd_high: float) -> float:
     sd = sd_low if d < 0 else sd_high
     if sd <= 0:
         return 0.0 if d < 0 else 1.0
-    return _phi(d / sd)
+    return uncertainty.normal_cdf(d / sd)
 
 
 def quantile(
@@ -92,15 +88,19 @@ def interval(
 ) -> tuple[float | None, float | None]:
     """[low, high] of a combined figure ``value`` from its readings' (figure, low, high) and
     weights: the mixture's 10th and 90th percentile (:func:`quantile`), widened to hold
-    ``value``. A reading without a figure or an interval, or with no weight, is left out;
-    (None, None) when none is left."""
+    ``value``. A reading without a figure or with no weight is left out, an end that is missing
+    or not positive taken as its figure; where no reading has weight, the span of every figure
+    and end given (the interval without the mixture); (None, None) when there is none."""
     kept = [
-        ((v, lo if lo is not None else v, hi if hi is not None else v), w)
+        ((v, lo if lo is not None and lo > 0 else v, hi if hi is not None and hi > 0 else v), w)
         for (v, lo, hi), w in zip(readings, weights, strict=True)
-        if v and w > 0
+        if v and v > 0 and w > 0
     ]
-    if not kept:
-        return None, None
+    if not kept:  # no weight anywhere: the hull of what the readings give, as without the mixture
+        low, high = span([x for r in readings for x in r if x is not None and x > 0])
+        if value and low is not None and high is not None:
+            low, high = min(low, value), max(high, value)
+        return low, high
     if len(kept) == 1:
         (((v, lo, hi), _),) = kept
         low, high = min(v, lo), max(v, hi)

@@ -64,7 +64,7 @@ def weighted_residual_sd(
 def recorded_scale(default: float) -> float:
     """The scale recorded for the weighted residual (``fit_residual_weighted``), else
     ``default``."""
-    rec = (uncertainty._recorded() or {}).get("fit_residual_weighted")
+    rec = (uncertainty.recorded() or {}).get("fit_residual_weighted")
     return float(rec["scale"]) if rec else default
 
 

@@ -157,7 +157,16 @@ def ambiguity_warning(
         return ""  # a reserve reading offered some other way speaks for itself
     if onset_from_empty(fig.measurement) is not None:
         return ""
-    called_for = any(form_of(d, cv_sd).called_for(fig.points) for d in gc_designs.UNIFORM_DESIGNS)
+
+    def called_for() -> bool:  # a message must never refuse an answer: a form that cannot fit
+        for design in gc_designs.UNIFORM_DESIGNS:  # these figures is not called for
+            try:
+                if form_of(design, cv_sd).called_for(fig.points):
+                    return True
+            except ConfigError:
+                continue
+        return False
+
     warn = steep_pair.warns(fig.points, cv_sd, floor_in_waf(fig.points), called_for)
     return f"; {steep_pair.WARNING_ALONE}" if warn else ""
 

@@ -59,6 +59,8 @@ for there).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from overprov.calibrate import evidence, gc_designs
 from overprov.calibrate import fit as fitmod
 from overprov.errors import ConfigError
@@ -84,8 +86,9 @@ WARN_WHERE_AMBIGUOUS = True
 #: What the answer says where :data:`WARN_WHERE_AMBIGUOUS` speaks.
 WARNING_ALONE = (
     "warning: the figures at two levels cannot tell a GC reserve's victim floor from a gentle "
-    "victim choice (only d-choices with d = 2 links them, and a reserve with a floor reproduces "
-    "them too), so the levels between may lie far from this answer and outside its interval "
+    "victim choice (no victim choice more selective than d-choices with d = 2 links them, and a "
+    "reserve with a floor reproduces them too), so the levels between may lie far from this "
+    "answer and outside its interval "
     "(on FEMU's black-box SSD such figures put WAF at 10% extra OP half too low); a WAF figure "
     "at 10% or 20% extra OP would tell them apart (steep_pair.py)"
 )
@@ -128,13 +131,13 @@ def fires(points: list[fitmod.Point], cv_sd: float, two_levels_with_waf: bool) -
 
 
 def warns(points: list[fitmod.Point], cv_sd: float, two_levels_with_waf: bool,
-          reserve_called_for: bool) -> bool:  # fmt: skip
-    """:data:`WARN_WHERE_AMBIGUOUS` on, two steady levels each with a WAF figure, a reserve
-    reading of a uniform design called for by them (``reserve_called_for``) and
-    :func:`gentlest_alone`."""
+          reserve_called_for: Callable[[], bool]) -> bool:  # fmt: skip
+    """:data:`WARN_WHERE_AMBIGUOUS` on, two steady levels each with a WAF figure,
+    :func:`gentlest_alone`, and a reserve reading of a uniform design called for by them
+    (``reserve_called_for``, asked last: the dearest test)."""
     return (
         WARN_WHERE_AMBIGUOUS
         and two_levels_with_waf
-        and reserve_called_for
         and gentlest_alone(points, cv_sd)
+        and reserve_called_for()
     )

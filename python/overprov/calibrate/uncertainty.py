@@ -148,7 +148,8 @@ class ModelForm:
         )
 
 
-def _phi(z: float) -> float:
+def normal_cdf(z: float) -> float:
+    """The standard normal distribution function at ``z``."""
     return 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
 
 
@@ -157,7 +158,7 @@ def mixture_quantile(sds: list[float], p: float) -> float:
     lo, hi = 0.0, 10.0 * max(sds)
     for _ in range(60):
         mid = 0.5 * (lo + hi)
-        if sum(_phi(mid / sd) for sd in sds) / len(sds) < p:
+        if sum(normal_cdf(mid / sd) for sd in sds) / len(sds) < p:
             lo = mid
         else:
             hi = mid
@@ -410,7 +411,7 @@ def in_words(source: str) -> str:
     return re.sub(r"\s+", " ", text).strip(" ,")
 
 
-def _recorded() -> dict[str, Any] | None:
+def recorded() -> dict[str, Any] | None:
     """``model_form_error.json`` beside this module, None where it is missing."""
     res = resources.files("overprov.calibrate").joinpath("model_form_error.json")
     return json.loads(res.read_text()) if res.is_file() else None
@@ -419,7 +420,7 @@ def _recorded() -> dict[str, Any] | None:
 def recorded_model_form(simulated: bool) -> ModelForm | None:
     """The recorded model-form error (``model_form_error.json``) for a simulated target (a
     constant) or anything else (distance-dependent when the corpus benchmark recorded it)."""
-    return _form_of(_recorded(), simulated)
+    return _form_of(recorded(), simulated)
 
 
 def weighing_rel_sd(model_form: ModelForm | None) -> float:
@@ -459,7 +460,7 @@ def model_form_for(points: list[fitmod.Point], simulated: bool) -> ModelForm | N
     typed figures, set by what the fit shows (:func:`conditioned`, the scale recorded as
     ``fit_residual``) when the figures leave it something to miss; the recorded form otherwise;
     widened by the IOPS-only term when no figure holds a WAF (:func:`without_waf`)."""
-    doc = _recorded()
+    doc = recorded()
     form = _form_of(doc, simulated)
     if simulated or form is None:
         return form
