@@ -77,8 +77,8 @@ def scale_config(cfg: dict[str, Any], factor: float) -> dict[str, Any]:
         background = out.get("timing", {}).get("background_gc_free_blocks")
         if background is not None:  # the idle-time trigger of such a collector: the same NAND
             out["timing"]["background_gc_free_blocks"] = max(forced + 1, round(background * factor))
-    # gc_batch_victims is not scaled: WiscSim's batch is 2 x channels victims, a count the
-    # scale keeps (calibrate/batch_gc.py's share, off, is resolved per twin by batch_gc.resolve)
+    if ftl.get("gc_batch_victims"):  # a batch is a share of the blocks (calibrate/batch_gc.py)
+        ftl["gc_batch_victims"] = max(1, round(ftl["gc_batch_victims"] * factor))
     timing = out.get("timing", {})
     slc = timing.get("slc", {})
     if slc.get("enabled"):

@@ -77,11 +77,10 @@ def test_a_twin_with_the_design_runs_the_cores_batch_stop():
     engine.validate(blocking)
 
 
-def test_scaling_a_drive_keeps_its_batch_a_count_of_victims():
-    """WiscSim's batch is 2 x channels victims, which a scale keeps (scaled_drive.py; the
-    batch design's share, off, is resolved per twin by batch_gc.resolve, above)."""
+def test_scaling_a_drive_scales_its_batch():
     cfg = {"geometry": {"user_pages": 1000}, "ftl": {"gc_batch_victims": 40}}
-    assert scaled_drive.scale_config(cfg, 0.25)["ftl"]["gc_batch_victims"] == 40
+    assert scaled_drive.scale_config(cfg, 0.25)["ftl"]["gc_batch_victims"] == 10
+    assert scaled_drive.scale_config(cfg, 0.001)["ftl"]["gc_batch_victims"] == 1
     assert "gc_batch_victims" not in scaled_drive.scale_config({"ftl": {}}, 0.5)["ftl"]
 
 
