@@ -16,6 +16,7 @@ from __future__ import annotations
 import datetime
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -107,13 +108,19 @@ def table() -> None:
         refused = sum(bool(c["summary"].get("refused")) for c in cs)
         print(f"| {fam} | {len(cs)} | {met} of {len(cs)} | {refused} | "
               f"{cover_text(unfitted(cs))} |")  # fmt: skip
-    met = sum(c["summary"]["met"] for c in cases)
+    new = [c for c in cases if "/freshtally/truths/" in c["truth"]]
+    old = [c for c in cases if c not in new]
+    for name, group in (("today's rules' fresh truths", old), ("this folder's new truths", new),
+                        ("all", cases)):  # fmt: skip
+        met = sum(c["summary"]["met"] for c in group)
+        refused = sum(bool(c["summary"].get("refused")) for c in group)
+        print(f"| {name} | {len(group)} | {met} of {len(group)} | {refused} | "
+              f"{cover_text(unfitted(group))} |")  # fmt: skip
+    every = [float(m) for m in re.findall(r"([\d.]+) CPU s", LOG.read_text())]
     print(
-        f"| all | {len(cases)} | {met} of {len(cases)} | "
-        f"{sum(bool(c['summary'].get('refused')) for c in cases)} | "
-        f"{cover_text(unfitted(cases))} |"
+        f"\nCPU s of the cases: {sum(cpu.values()):.0f}; of every logged run (builds, truths, "
+        f"cases): {sum(every):.0f}"
     )
-    print(f"\nCPU s of the cases: {sum(cpu.values()):.0f}")
 
 
 if __name__ == "__main__":
