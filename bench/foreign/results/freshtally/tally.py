@@ -7,8 +7,9 @@ seconds logged (bench/cpu_clock.py) and makes REPORT.md's tables from the case f
     PYTHONPATH=python python bench/foreign/results/freshtally/tally.py table
 
 Run from the worktree root. `case` is run.py `one` with SCOREBOARD_CASES set to this folder's
-cases/, under `nice -n 10`; `table` prints the per-truth rows (scoreboard/table.py's `row`), the
-per-family counts and the unfitted levels' 80% coverage and median width (high / low - 1).
+cases/, under `nice -n 10`; `table` prints the per-truth rows (the `row` of
+bench/foreign/results/scoreboard/table.py), the per-family counts and the unfitted levels' 80%
+coverage and median width (high / low - 1).
 """
 
 from __future__ import annotations
@@ -81,7 +82,7 @@ def cover_text(u: dict) -> str:
 
 
 def table() -> None:
-    from table import row  # scoreboard/table.py's row, one implementation
+    from table import row  # bench/foreign/results/scoreboard/table.py's row
 
     cpu = {}
     for line in LOG.read_text().splitlines() if LOG.exists() else []:
