@@ -1,14 +1,16 @@
 #!/bin/sh
 # The fresh truths of bench/foreign/results/wafweights/RULE.md, one after the other; CPU s
-# from /usr/bin/time (user+sys), appended to runs.log. Run from the worktree root.
+# from /usr/bin/time (user+sys), appended to runs.log. Run from the worktree root; a truth
+# whose file exists is skipped.
 set -eu
 O=bench/foreign/results/wafweights
-B=/work/foreign-build/wiscsee/src/wiscsim-harness-wiscbatch
+B=/work/foreign-build/wiscsee/src/wiscsim-harness-wafweights  # build.sh's wrapper, this harness.py
 W=/work/foreign-build/wiscsee/runs/wafweights
 NV=/work/foreign-build/nvmevirt/nvmevirt-conv-harness
 PY=/work/main/.venv/bin/python
 nvme() {
     name=$1; mb=$2; shift 2
+    [ -e $O/nvmevirt-$name.json ] && return 0
     date -u >> $O/runs.log
     /usr/bin/time -a -o $O/runs.log -f "$name: %U+%S CPU s" nice -n 10 \
         $PY bench/foreign/nvmevirt.py --binary $NV --work /tmp/wafweights-runs/$name \
@@ -16,6 +18,7 @@ nvme() {
 }
 wisc() {
     name=$1; shift
+    [ -e $O/wiscsee-$name.json ] && return 0
     date -u >> $O/runs.log
     /usr/bin/time -a -o $O/runs.log -f "$name: %U+%S CPU s" nice -n 10 \
         $PY bench/foreign/wiscsee.py --binary $B --work $W/$name \
