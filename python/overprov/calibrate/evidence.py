@@ -119,7 +119,12 @@ FIGURE_Z = 2.5758
 #: WAF·t_page, the blocking-GC reading), which its twin is refined to reproduce, not its victim
 #: choice's: on seen WiscSim E the greedy reading fits both WAF figures and takes 0.02 of the
 #: weight for a 12% miss at the 40% IOPS figure (bench/foreign/results/wiscbatch/verdict.md).
-#: Off: under a pre-registered rule (bench/foreign/results/wafweights/RULE.md).
+#: Its pre-registered rule (bench/foreign/results/wafweights/RULE.md) failed: the WAF figures
+#: put the weight on greedy on WiscSim and WAF worst fell on six of its seven stored drives
+#: (E 6.1 -> 2.4%), but the greedy twin's IOPS miss at the held-out levels (the timing form's)
+#: showed (E's IOPS worst 4.4 -> 8.1%), and on MQSim, whose curve no design matches, figures
+#: rose by up to 12.6 points (docs/calibrate-validation.md, "The GC designs weighed on their WAF
+#: figures"). So off.
 WAF_WEIGHTS = False
 #: :data:`WAF_WEIGHTS` weighs by WAF only where every design was fitted to this many steady
 #: WAF figures: with one, every design fits it exactly and only the IOPS figures tell them apart.
