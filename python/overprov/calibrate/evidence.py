@@ -168,7 +168,7 @@ def log_errors(s: fitmod.Surrogate, p: fitmod.Point) -> list[tuple[str, float]]:
             out.append(("iops", math.log(model / p.iops)))
         else:
             out.append(("iops", math.inf))
-    if p.waf is not None and not p.fresh:
+    if p.has_steady_waf:
         out.append(("waf", math.log(s.waf(p.extra_op_percent) / p.waf)))
     return out
 

@@ -22,7 +22,7 @@ without the onset.
 **Its twin.** The reserve reading's twin carries the reserve and the floor (``twin.GcReserve``:
 ``[ftl] gc_free_blocks``, ``gc_victim_min_invalid_fraction``, ``gc_forced_free_blocks``), is
 refined through its reserve (``twin.refine``) and simulated at every level as the target was
-measured. Readings that keep :data:`spare_readings.SPAN_MIN_WEIGHT` of the largest weight have
+measured. Readings that keep :data:`evidence.SPAN_MIN_WEIGHT` of the largest weight have
 their twins simulated; a twin that misses a measured WAF figure by more than
 ``plausibility.TWIN_TOLERANCE`` is set aside (:func:`twin_misses_its_waf`), and with every
 reserve reading set aside the prediction is the target's one reading's. The prediction is the
@@ -101,7 +101,7 @@ def predict(
         return plain_prediction
     w = weights(evidences)
     top = max(w.values())
-    kept = [r for r in evidences if w[r] >= spare_readings.SPAN_MIN_WEIGHT * top]
+    kept = [r for r in evidences if w[r] >= evidence.SPAN_MIN_WEIGHT * top]
     readings: dict[predmod.TwinReading, Prediction] = {}
     rejected: dict[predmod.TwinReading, str] = {}
     for r in sorted(kept, key=lambda r: -w[r]):  # the heaviest first: its twin is twin.toml

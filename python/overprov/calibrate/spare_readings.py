@@ -35,7 +35,7 @@ how well its form reproduces the figures it was fitted to and predicts each of t
 others (``evidence.py``: a likelihood, equal weights when the figures cannot tell the readings
 apart), with an interval the 10th to 90th percentile of the readings' evidence-weighted mixture,
 each reading's own interval as its 10th and 90th percentile, over the readings that keep at
-least :data:`SPAN_MIN_WEIGHT` of the largest weight (``reading_mixture.py``; with its ``ON``
+least ``evidence.SPAN_MIN_WEIGHT`` of the largest weight (``reading_mixture.py``; with its ``ON``
 off, as before its rule: from the lowest to the highest of their figures and intervals).
 
 **The raw NAND is information, not more readings.** The two spare readings are weighed as two
@@ -112,8 +112,8 @@ DESIGNS: Mapping[str, dict[str, Any]] = ChainMap(gc_designs.UNIFORM_DESIGNS, GC_
 if low_mark.OFFERED:  # off: calibrate/low_mark.py
     low_mark.offer()
 SPARES = (predmod.EFFECTIVE, predmod.RAW)
-#: A reading whose weight is below this share of the largest one leaves the interval
-#: (``evidence.SPAN_MIN_WEIGHT``).
+#: A reading whose weight is below this share of the largest one leaves the interval: a name
+#: for bench scripts that read it; the code here reads ``evidence.SPAN_MIN_WEIGHT`` itself.
 SPAN_MIN_WEIGHT = evidence.SPAN_MIN_WEIGHT
 #: The leave-one-out preference Δ (in −2 ln likelihood, 2 ln of a pseudo Bayes factor) the raw
 #: spare must have before its class takes any weight: :func:`raw_share` is
@@ -238,7 +238,7 @@ def combine(
     """One prediction from readings of the same levels: the geometric mean of each figure
     weighted by ``weights``, or else by each reading's evidence (``evidence.assess``; None:
     equal weights), the interval the evidence-weighted mixture's (``reading_mixture.interval``)
-    of the readings that keep :data:`SPAN_MIN_WEIGHT` of the largest weight (with
+    of the readings that keep ``evidence.SPAN_MIN_WEIGHT`` of the largest weight (with
     ``reading_mixture.ON`` off: from the lowest to the highest of their figures and intervals),
     and reaching the figures and intervals of those in ``span`` whatever their weight
     (``reserve_hull.hull``). The twin of the first is the prediction's."""
@@ -254,7 +254,7 @@ def combine(
     ws = [w_by[k] for k in keys]
     top = max(ws)
     hull = span or set()
-    spanned = [w_by[k] >= SPAN_MIN_WEIGHT * top or k in hull for k in keys]
+    spanned = [w_by[k] >= evidence.SPAN_MIN_WEIGHT * top or k in hull for k in keys]
     rows = []
     for level_rows in zip(*(d.levels for d in docs), strict=True):
         kept = [r for r, keep in zip(level_rows, spanned, strict=True) if keep]
@@ -284,14 +284,14 @@ def combine(
     n_span = sum(spanned)
     interval = (
         f"from the lowest to the highest of the figures and intervals of {n_span} of the "
-        f"{len(docs)} readings (those the figures leave at least {SPAN_MIN_WEIGHT:g} of the "
-        f"largest weight; each {first.interval})"
+        f"{len(docs)} readings (those the figures leave at least "
+        f"{evidence.SPAN_MIN_WEIGHT:g} of the largest weight; each {first.interval})"
     )
     if reading_mixture.ON:
-        n_mixed = sum(w >= SPAN_MIN_WEIGHT * top for w in ws)
-        interval = reading_mixture.describe(n_mixed, len(docs), SPAN_MIN_WEIGHT)
+        n_mixed = sum(w >= evidence.SPAN_MIN_WEIGHT * top for w in ws)
+        interval = reading_mixture.describe(n_mixed, len(docs), evidence.SPAN_MIN_WEIGHT)
         interval += f" (each {first.interval})"
-    if any(k in hull and w_by[k] < SPAN_MIN_WEIGHT * top for k in keys):
+    if any(k in hull and w_by[k] < evidence.SPAN_MIN_WEIGHT * top for k in keys):
         interval += (
             "; with every reading that reproduces its fitted figures, its weight aside: the "
             "figures cannot tell a GC reserve's floor from a gentler curve (reserve_hull.py)"
@@ -362,11 +362,11 @@ def _aside_reason(
     effective spare the figures cannot fix, or its weight."""
     if r in rejected:
         return rejected[r].reason
-    if weight >= SPAN_MIN_WEIGHT * top:
+    if weight >= evidence.SPAN_MIN_WEIGHT * top:
         return "its twin could not be simulated (the raw-spare reading stands in for it)"
     return (
-        f"weight below {SPAN_MIN_WEIGHT:g} of the largest of its spare reading: the figures "
-        "speak against it"
+        f"weight below {evidence.SPAN_MIN_WEIGHT:g} of the largest of its spare reading: the "
+        "figures speak against it"
     )
 
 
@@ -455,7 +455,7 @@ def read_all(
     with every GC design (uniform figures: ``gc_designs.UNIFORM_DESIGNS``; under a skewed
     workload: :data:`GC_DESIGNS`). ``curves``: each design's WAF curve under the workload, when
     the caller has them. Each reading's evidence is weighed first (the surrogate's fits,
-    milliseconds); only readings that keep :data:`SPAN_MIN_WEIGHT` of the largest weight have
+    milliseconds); only readings that keep ``evidence.SPAN_MIN_WEIGHT`` of the largest weight have
     their twins simulated, the others are listed under ``readings_set_aside``. ``twin.toml`` is
     a copy of the twin of the reading with the largest weight."""
     raw_native_op = fig.raw_native_op
@@ -470,7 +470,9 @@ def read_all(
                   default=0.0) for s in SPARES}  # fmt: skip
     top_of = {r: top[reserve_hull.class_of(r.spare)] for r in evidences}
     span = reserve_hull.hull(evidences)  # empty unless a GC-reserve reading is offered (off)
-    low = {r for r in evidences if within[r] < SPAN_MIN_WEIGHT * top_of[r] and r not in span}
+    low = {
+        r for r in evidences if within[r] < evidence.SPAN_MIN_WEIGHT * top_of[r] and r not in span
+    }
     # every kept reading fitted and its twins' configs checked at every level before the
     # first simulation: a reading the core cannot simulate is set aside, with its reason
     prepared: dict[predmod.TwinReading, predmod.Prepared] = {}
@@ -536,7 +538,7 @@ def read_all(
             only.twin = predmod.TWIN
         if raw_only:
             only.prediction_source += note
-        only.prediction_source += reserve_hull.ambiguity_warning(fig, evidences)  # (off)
+        only.prediction_source += reserve_hull.ambiguity_warning(fig, evidences)  # on by default
         return only
     # the heaviest first: the combined prediction's fit, twin and twin_iops are twin.toml's
     readings = {best: readings[best], **readings}
@@ -550,7 +552,8 @@ def read_all(
         n_low = len(low)
         n_rejected = len(rejected)
         why = [
-            f"{n_low} by weight (below {SPAN_MIN_WEIGHT:g} of the largest of its spare reading)",
+            f"{n_low} by weight (below {evidence.SPAN_MIN_WEIGHT:g} of the largest of its spare "
+            "reading)",
             f"{n_rejected} whose twin the simulator cannot run at a level asked for",
             f"{len(missed)} GC-reserve readings whose twin misses a WAF figure",
             f"{len(set_aside) - n_low - n_rejected - len(missed)} whose twin could not be "
@@ -580,7 +583,7 @@ def read_all(
         )
     if raw_only:
         combined.prediction_source += note
-    combined.prediction_source += reserve_hull.ambiguity_warning(fig, evidences)  # (off)
+    combined.prediction_source += reserve_hull.ambiguity_warning(fig, evidences)  # on by default
     return combined
 
 

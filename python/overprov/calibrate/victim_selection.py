@@ -22,7 +22,7 @@ weighed by ``evidence.weights`` of::
 from the uniform fit, not fitted, as a held-out figure is in ``evidence.assess``. A reading whose
 uniform reading does not reproduce its fitted figures is set aside as ``evidence.weights`` sets
 it aside. A figure under another skewed workload, or at another level, is the weighted geometric
-mean of the readings that keep ``spare_readings.SPAN_MIN_WEIGHT`` of the largest weight, its
+mean of the readings that keep ``evidence.SPAN_MIN_WEIGHT`` of the largest weight, its
 interval the span of their figures each widened by its uniform reading's relative interval.
 
 Only effective-spare readings are read: the raw spare's ``k`` is fitted to uniform WAF figures
@@ -196,12 +196,12 @@ def predict(
     model_rel_sd: dict[float, float | None] | None = None,
 ) -> list[dict[str, Any]]:
     """The figure (``kind``) at each level under ``workload``: the weighted geometric mean of
-    the readings keeping ``spare_readings.SPAN_MIN_WEIGHT`` of the largest weight, with the span
+    the readings keeping ``evidence.SPAN_MIN_WEIGHT`` of the largest weight, with the span
     of their figures, each widened by its uniform reading's relative interval at that level
     (and, with :data:`SKEWED_FORM_ERROR` on, by ``model_rel_sd`` at that level:
     ``uncertainty.model_sd_at`` of the uniform figures)."""
     top = max(weights.values())
-    kept = [r for r in readings if weights[r.name] >= spare_readings.SPAN_MIN_WEIGHT * top]
+    kept = [r for r in readings if weights[r.name] >= evidence.SPAN_MIN_WEIGHT * top]
     values = {r.name: simulate(r, workload, levels, kind, jobs, memo) for r in kept}
     out = []
     for i, x in enumerate(levels):
