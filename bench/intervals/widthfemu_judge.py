@@ -1,4 +1,4 @@
-"""The GC-reserve reading widened by its own residual (``uncertainty.OWN_RESERVE_RESIDUAL``),
+"""The GC-reserve reading widened by its own residual (``own_residual.OWN_RESERVE_RESIDUAL``),
 judged by bench/intervals/RULE-widthfemu.md.
 
 ``run``: the unseen FEMU drives (:data:`UNSEEN`) predicted again from their stored plan
@@ -54,8 +54,8 @@ UNSEEN = tuple(
 UNSEEN_FAMILY = "FEMU, unseen drives (RULE-widthfemu)"
 #: ``overprov`` with the flag set first in its process
 FLAG_ON_MAIN = (
-    "import sys; from overprov.calibrate import uncertainty; "
-    "uncertainty.OWN_RESERVE_RESIDUAL = True; from overprov.cli import main; "
+    "import sys; from overprov.calibrate import own_residual; "
+    "own_residual.OWN_RESERVE_RESIDUAL = True; from overprov.cli import main; "
     "sys.exit(main(sys.argv[1:]))"
 )
 KEYS = {"iops": ("steady_iops", "steady_iops_low", "steady_iops_high"),

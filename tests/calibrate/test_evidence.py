@@ -132,3 +132,15 @@ def test_the_model_form_error_that_widens_the_held_out_spread_is_its_rel_sd_or_n
     assert evidence.model_form_rel_sd(uncertainty.ModelForm(0.16)) == 0.16
     # the level-free figure, even where the form grows with the distance from fitted levels
     assert evidence.model_form_rel_sd(uncertainty.ModelForm(0.1, per_log_spare=0.5)) == 0.1
+
+
+def test_weights_of_evidences_drop_a_reading_that_misses_and_count_a_bare_chi2_as_reproducing():
+    """``evidence.weights_of``: the weights of the records' χ² with a reading that misses its
+    fitted figures dropped where another reproduces them; a record with a χ² alone (no residual
+    χ²) counts as reproducing, so it is not dropped."""
+    misses = {"chi2": 5.0, "residual_chi2": 50.0, "n_figures": 3, "n_parameters": 2}
+    fits = {"chi2": 50.0, "residual_chi2": 1.0, "n_figures": 3, "n_parameters": 2}
+    assert evidence.weights_of({"a": misses, "b": fits}) == {"a": 0.0, "b": 1.0}
+    bare = {"a": {"chi2": 5.0}, "b": fits}
+    want = evidence.weights({"a": 5.0, "b": 50.0}, {"a": True, "b": True})
+    assert evidence.weights_of(bare) == want and want["a"] > 0.99

@@ -14,6 +14,7 @@ from overprov.calibrate import (
     erase_reading,
     evidence,
     gc_reserve,
+    own_residual,
     plausibility,
     reserve_hull,
     uncertainty,
@@ -82,7 +83,7 @@ def _greedy_sd_at(points: list[fitmod.Point], level: float) -> tuple[float, floa
     form = reserve_hull.form_of("greedy", evidence.model_form_rel_sd(mf))
     assert form.called_for(points)
     s = form.fit(points)
-    return s.waf(level), uncertainty.reserve_reading_form(mf, s, points, form).at(None, level)
+    return s.waf(level), own_residual.reserve_reading_form(mf, s, points, form).at(None, level)
 
 
 def test_the_undated_edge_takes_the_truth_where_the_floor_gives_way(offered, monkeypatch):

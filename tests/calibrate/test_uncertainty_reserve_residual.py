@@ -1,4 +1,4 @@
-"""The reserve reading's own residual as its model-form error (uncertainty.OWN_RESERVE_RESIDUAL,
+"""The reserve reading's own residual as its model-form error (own_residual.OWN_RESERVE_RESIDUAL,
 off by default; the rule bench/intervals/RULE-widthfemu.md): off, nothing changes; on, a
 measured target's GC-reserve reading is widened by its own misses on its figures, not the
 greedy surrogate's."""
@@ -12,13 +12,14 @@ import pytest
 from overprov.calibrate import (
     evidence,
     gc_reserve,
+    own_residual,
     reserve_reading,
     reserve_transition,
-    uncertainty,
 )
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import predict as predmod
-from overprov.calibrate.uncertainty import ModelForm, own_reserve_form, surrogate_residual_sd
+from overprov.calibrate.own_residual import own_reserve_form
+from overprov.calibrate.uncertainty import ModelForm, surrogate_residual_sd
 from test_gc_reserve import reserve_drive_points
 from test_reserve_reading import LEVELS, _measurement
 
@@ -53,12 +54,12 @@ def test_the_residual_of_a_fitted_surrogate_counts_its_figures_less_its_paramete
 
 
 def test_off_by_default_and_then_the_form_is_the_greedy_fits_itself(monkeypatch):
-    assert uncertainty.OWN_RESERVE_RESIDUAL is False
+    assert own_residual.OWN_RESERVE_RESIDUAL is False
     monkeypatch.setattr(reserve_transition, "TRANSITION_TERM", False)  # on by default: its rule
     s = fitmod.Surrogate(0.10, 20.0, 5.0)
     pts = [fitmod.Point(x, s.iops(x) * 1.05, 0.02, s.waf(x), 0.02) for x in (0.0, 40.0)]
     assert own_reserve_form(GREEDY, s, pts, 2, 0.01) is GREEDY
-    monkeypatch.setattr(uncertainty, "OWN_RESERVE_RESIDUAL", True)
+    monkeypatch.setattr(own_residual, "OWN_RESERVE_RESIDUAL", True)
     distance = ModelForm(0.16, per_log_spare=0.3)  # no residual: the distance rule stays
     assert own_reserve_form(distance, s, pts, 2, 0.01) is distance
     assert own_reserve_form(None, s, pts, 2, 0.01) is None
@@ -82,7 +83,7 @@ def reserve_prepared() -> tuple[predmod.PredictionInput, predmod.TwinReading, pr
 
 @pytest.mark.parametrize("on", [False, True])
 def test_a_measured_targets_reserve_reading_is_widened_by_its_own_residual(monkeypatch, on):
-    monkeypatch.setattr(uncertainty, "OWN_RESERVE_RESIDUAL", on)
+    monkeypatch.setattr(own_residual, "OWN_RESERVE_RESIDUAL", on)
     monkeypatch.setattr(reserve_transition, "TRANSITION_TERM", False)  # this flag alone
     fig, reserve, ready = reserve_prepared()
     mfe = ready.fitted.mfe

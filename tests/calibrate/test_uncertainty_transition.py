@@ -9,7 +9,7 @@ import math
 
 import pytest
 from overprov.calibrate import fit as fitmod
-from overprov.calibrate import gc_reserve, reserve_transition, uncertainty
+from overprov.calibrate import gc_reserve, own_residual, reserve_transition, uncertainty
 from overprov.calibrate import predict as predmod
 from overprov.calibrate.reserve_transition import EDGE_REL_SD, FloorEdge, floor_edge
 from test_uncertainty_reserve_residual import GREEDY, reserve_prepared
@@ -54,7 +54,7 @@ def test_the_edge_of_a_reserve_surrogate_is_its_uncapped_curve_and_floor():
 @pytest.mark.parametrize("on", [False, True])
 def test_a_measured_targets_reserve_reading_carries_the_term_only_with_the_flag(monkeypatch, on):
     assert reserve_transition.TRANSITION_TERM is True  # on by default: RULE-widthtrans met
-    assert uncertainty.OWN_RESERVE_RESIDUAL is False
+    assert own_residual.OWN_RESERVE_RESIDUAL is False
     monkeypatch.setattr(reserve_transition, "TRANSITION_TERM", on)
     fig, _reserve, ready = reserve_prepared()
     mfe = ready.fitted.mfe

@@ -14,7 +14,7 @@ import json
 import math
 from pathlib import Path
 
-from overprov.calibrate import evidence, reserve_hull, uncertainty
+from overprov.calibrate import evidence, own_residual, reserve_hull, uncertainty
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import reserve_transition as rt
 
@@ -55,7 +55,7 @@ def main() -> None:
         for on in (False, True):
             reserve_hull.UNDATED_EDGE = on
             s = form.fit(pts)
-            f2 = uncertainty.reserve_reading_form(mf, s, pts, form)
+            f2 = own_residual.reserve_reading_form(mf, s, pts, form)
             sds[on] = {x: f2.at(None, x) for x in (10.0, 20.0, 30.0)}
         edge = rt.floor_edge(s)
         cells = []

@@ -328,6 +328,16 @@ def reproduced(ev: dict[str, Any], untested: bool) -> bool:
     return reproduces(ev["residual_chi2"], ev["n_figures"], ev["n_parameters"])
 
 
+def weights_of(evidences: dict[Any, dict[str, Any]]) -> dict[Any, float]:
+    """:func:`weights` of readings from their evidences (:func:`assess`'s records, reading →
+    record): their χ², and whether each reproduces its fitted figures (:func:`reproduced`, a
+    record with a χ² alone counted as reproducing: nothing to test)."""
+    return weights(
+        {r: ev["chi2"] for r, ev in evidences.items()},
+        {r: reproduced(ev, untested=True) for r, ev in evidences.items()},
+    )
+
+
 def _figure_key(r: dict[str, Any], queue_depth: int | None) -> tuple:
     """A residual's figure: level, IOPS or WAF, fresh or steady, and its queue depth (None at
     the workload's own, ``queue_depth``)."""

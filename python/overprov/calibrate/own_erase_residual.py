@@ -21,7 +21,7 @@ bench/foreign/results/formterm/RULE.md.
 from __future__ import annotations
 
 from overprov.calibrate import fit as fitmod
-from overprov.calibrate import uncertainty
+from overprov.calibrate import own_residual, uncertainty
 
 #: Off: an erase-cost reading is widened by the greedy surrogate's residual, as every reading.
 ON = False
@@ -41,6 +41,6 @@ def erase_reading_form(
     leave it nothing to miss."""
     if not ON:
         return form
-    return uncertainty.with_own_residual(
+    return own_residual.with_own_residual(
         form, central, points, n_parameters, "the erase-cost reading"
     )

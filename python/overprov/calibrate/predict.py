@@ -23,6 +23,7 @@ from overprov.calibrate import (
     erase_reading,
     evidence,
     own_erase_residual,
+    own_residual,
     twin_runs,
     uncertainty,
     workload_curve,
@@ -372,7 +373,7 @@ def _fit(
     simulated = fig.measurement is not None and fig.measurement.kind == "sim" and not collector
     mfe = fig.model_form or uncertainty.recorded_model_form(simulated)  # a ModelForm is truthy
     if collector:  # its own residual, not the greedy fit's (off by default)
-        mfe = uncertainty.reserve_reading_form(mfe, central, fig.points, reading.reserve)
+        mfe = own_residual.reserve_reading_form(mfe, central, fig.points, reading.reserve)
     if reading.erase and own_erase_residual.ON:  # its own residual, not the greedy fit's (off)
         n_params = evidence.n_parameters(central, reading.form(curve))
         n_params += central.erase_us_per_page > 0  # t_erase, as erase_reading.assess counts it

@@ -10,7 +10,7 @@ end-to-end drives the reading's WAF misses near the edge reach 4–5% while its 
 figures can be under 2% (bench/intervals/widthtrans/DIAGNOSIS.md).
 
 With :data:`TRANSITION_TERM` on, a measured target's reserve reading is widened by its own
-residual (``uncertainty.own_reserve_form``) and, at each level x, by
+residual (``own_residual.own_reserve_form``) and, at each level x, by
 ``EDGE_REL_SD · exp(−|D(x)| / EDGE_LOG_WAF)`` in quadrature inside the form's scale, D(x) the
 log distance of the uncapped curve's WAF at x from the floor, ln(curve(ρ(x)) ÷ floor): 0 at the
 edge, large on the floor far below it and far up the curve. The two constants were set on the
@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 from overprov.calibrate import fit as fitmod
 
-#: Off: the reserve reading's interval as before (``uncertainty.OWN_RESERVE_RESIDUAL``'s rule).
+#: Off: the reserve reading's interval as before (``own_residual.OWN_RESERVE_RESIDUAL``'s rule).
 #: On: its own residual and the transition term (module doc). On by default since
 #: bench/intervals/RULE-widthtrans.md was met (bench/intervals/widthtrans/verdict.md).
 TRANSITION_TERM = True

@@ -140,14 +140,12 @@ def class_weights(
 def _evidence_weights(
     evidences: dict[predmod.TwinReading, dict[str, Any]], keys: list[predmod.TwinReading]
 ) -> dict[predmod.TwinReading, float]:
-    """``evidence.weights`` of the readings ``keys`` from their evidences (χ², and whether
-    each reproduces its fitted figures). With ``evidence.WAF_WEIGHTS`` (off), where
+    """``evidence.weights_of`` the readings ``keys`` (χ², and whether each reproduces its
+    fitted figures). With ``evidence.WAF_WEIGHTS`` (off), where
     ``evidence.weighs_by_waf``: each timing form (the erase-cost form or not,
     ``TwinReading.erase``) keeps the weight its readings have so, and within it the GC
     designs share it by their WAF figures' χ² (``evidence.waf_weights``)."""
-    w = evidence.weights(
-        {r: evidences[r]["chi2"] for r in keys}, {r: _reproduces(evidences[r]) for r in keys}
-    )
+    w = evidence.weights_of({r: evidences[r] for r in keys})
     if not evidence.weighs_by_waf([evidences[r] for r in keys]):
         return w
     return evidence.waf_weights(w, {r: evidences[r] for r in keys}, lambda r: r.erase)

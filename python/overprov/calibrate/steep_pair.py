@@ -100,7 +100,8 @@ SELECTIVE_DESIGNS = ("greedy", "d-choices-8", "d-choices-4")
 def gentlest_alone(points: list[fitmod.Point], cv_sd: float) -> bool:
     """Whether the effective-spare readings of the uniform designs, weighed as
     ``spare_readings.class_weights`` weighs them (``evidence.assess`` with ``cv_sd`` the
-    model-form error of a held-out prediction, ``evidence.weights``), leave every design of
+    model-form error of a held-out prediction, ``evidence.weights_of``; not regrouped by
+    ``evidence.WAF_WEIGHTS``, which is off), leave every design of
     :data:`SELECTIVE_DESIGNS` below ``evidence.SPAN_MIN_WEIGHT`` of the largest weight:
     only the gentlest victim choice links the figures, or none does."""
     evidences = {}
@@ -110,10 +111,7 @@ def gentlest_alone(points: list[fitmod.Point], cv_sd: float) -> bool:
             evidences[design] = evidence.assess(form, points, cv_sd)
         except ConfigError:
             return False  # a reading the figures cannot fit: not two levels with WAF
-    w = evidence.weights(
-        {d: e["chi2"] for d, e in evidences.items()},
-        {d: evidence.reproduced(e, untested=True) for d, e in evidences.items()},
-    )
+    w = evidence.weights_of(evidences)
     top = max(w.values())
     return top > 0 and all(w[d] < evidence.SPAN_MIN_WEIGHT * top for d in SELECTIVE_DESIGNS)
 
