@@ -53,8 +53,8 @@ class _HasRelSd(Protocol):
 
 
 #: A reading whose weight is below this share of the largest one leaves the interval: the
-#: figures speak against it (exp(−χ²/2) < 0.01: Δχ² > 9.2, three standard errors). Read as
-#: ``spare_readings.SPAN_MIN_WEIGHT`` (the same object) by the readings that are weighed.
+#: figures speak against it (exp(−χ²/2) < 0.01: Δχ² > 9.2, three standard errors). The one
+#: value every module reads (``spare_readings.SPAN_MIN_WEIGHT`` names it for bench scripts).
 SPAN_MIN_WEIGHT = 0.01
 #: A reading whose residual χ² at its fitted figures lies above this quantile of χ² (with
 #: figures − parameters degrees of freedom) does not reproduce them within their noise.

@@ -153,9 +153,14 @@ def timing(
     }
 
 
+def _physical_bytes(native_op: float) -> int:
+    """The NAND bytes of :func:`config`'s drive."""
+    return int(round(USER_PAGES * PAGE_BYTES * (1.0 + native_op)))
+
+
 def _physical_blocks(native_op: float) -> int:
     """The erase blocks of :func:`config`'s drive (a batch share's count: ``batch_gc.resolve``)."""
-    return int(round(USER_PAGES * PAGE_BYTES * (1.0 + native_op)) // (PAGE_BYTES * PAGES_PER_BLOCK))
+    return _physical_bytes(native_op) // (PAGE_BYTES * PAGES_PER_BLOCK)
 
 
 def config(
@@ -180,7 +185,7 @@ def config(
                 "page_size_bytes": PAGE_BYTES,
                 "pages_per_block": PAGES_PER_BLOCK,
                 "advertised_bytes": USER_PAGES * PAGE_BYTES,
-                "physical_bytes": int(round(USER_PAGES * PAGE_BYTES * (1.0 + native_op))),
+                "physical_bytes": _physical_bytes(native_op),
                 "extra_op_percent": extra_op_percent,
             },
             "run": {

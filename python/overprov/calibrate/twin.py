@@ -239,10 +239,9 @@ def drive_dict(p: TwinParameters) -> dict[str, Any]:
         timing["buffer"] = {"bytes": int(p.buffer_bytes), "power_loss_protected": False}
     pages_per_block = fitmod.PAGES_PER_BLOCK if p.gc_timing is None else gc_blocking.PAGES_PER_BLOCK
     ftl = dict(p.ftl or {})
+    physical_bytes = int(round(twin_advertised_bytes(p) * (1.0 + p.native_op)))
     if batch_gc.SHARE_KEY in ftl:  # a batch of a share of the blocks (off: batch_gc.OFFERED)
-        block_bytes = PAGE_BYTES * pages_per_block
-        physical_bytes = round(twin_advertised_bytes(p) * (1.0 + p.native_op))
-        ftl = batch_gc.resolve(ftl, int(physical_bytes // block_bytes)) or {}
+        ftl = batch_gc.resolve(ftl, physical_bytes // (PAGE_BYTES * pages_per_block)) or {}
     if p.gc_reserve is not None:
         ftl.update(p.gc_reserve.ftl_keys(twin_advertised_bytes(p)))
         # in idle time too it collects down to its reserve, not to four times it (the core's
@@ -256,7 +255,7 @@ def drive_dict(p: TwinParameters) -> dict[str, Any]:
         "description": "calibrated twin: the drive fitted by overprov calibrate",
         "source": p.source,
         "advertised_bytes": twin_advertised_bytes(p),
-        "physical_bytes": int(round(twin_advertised_bytes(p) * (1.0 + p.native_op))),
+        "physical_bytes": physical_bytes,
         "notes": {
             "calibration": {
                 "overprov_version": __version__,
