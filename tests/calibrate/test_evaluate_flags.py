@@ -34,3 +34,19 @@ def test_empty_flags_set_nothing():
 def test_a_malformed_item_is_named(bad):
     with pytest.raises(ValueError, match="not module.NAME=value|malformed"):
         evaluate.flags_prelude(bad)
+
+
+def test_the_low_mark_prelude_offers_its_design_in_a_real_process(monkeypatch):
+    monkeypatch.setattr(evaluate, "LOW_MARK", True)
+    monkeypatch.delenv(evaluate.FLAGS_ENV, raising=False)
+    code = evaluate.closed_loop_on()[1]
+    code = code[: code.index("from overprov.cli import main")]
+    check = "from overprov.calibrate import gc_designs, low_mark, spare_readings; "
+    check += "print(list(gc_designs.UNIFORM_DESIGNS)[-1], low_mark.NAME in spare_readings.DESIGNS)"
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run(
+        [sys.executable, "-c", code + check],
+        capture_output=True, text=True, check=True, cwd=root,
+        env={"PYTHONPATH": str(root / "python")},
+    )  # fmt: skip
+    assert out.stdout.split() == ["greedy-low-mark", "True"]
