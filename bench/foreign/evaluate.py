@@ -94,7 +94,7 @@ CLOSED_LOOP_LEVELS: int | None = None
 REFUTED_WEIGHTS: str | None = None
 
 # --low-mark-reading: calibrate with the low-mark GC design offered (calibrate/low_mark.py,
-# low_mark.offer), the same way
+# low_mark.OFFERED), the same way
 LOW_MARK = False
 
 # --erase-cost: calibrate with the erase-cost form (calibrate/erase_cost.py, ENABLED: FOB read
@@ -140,7 +140,7 @@ def closed_loop_on() -> tuple[str, str]:
     )
     weights = f"evidence.REFUTED_WEIGHTS = {REFUTED_WEIGHTS!r}; "
     refuted = f"from overprov.calibrate import evidence; {weights}" if REFUTED_WEIGHTS else ""
-    mark = "from overprov.calibrate import low_mark; low_mark.offer(); "
+    mark = "from overprov.calibrate import low_mark; low_mark.OFFERED = True; "
     mark = mark if LOW_MARK else ""
     erase = "from overprov.calibrate import erase_cost; erase_cost.ENABLED = True; "
     erase += f"erase_cost.ONLY_WITH_WAF = {ERASE_COST_WITH_WAF}; "

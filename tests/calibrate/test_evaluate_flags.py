@@ -11,18 +11,23 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench" / "foreign"
 import evaluate  # noqa: E402
 
 
+def _printed(code: str) -> list[str]:
+    """The words ``code`` prints, run in a real process with the worktree's package."""
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True, text=True, check=True, cwd=root,
+        env={"PYTHONPATH": str(root / "python")},
+    )  # fmt: skip
+    return out.stdout.split()
+
+
 def test_flags_become_statements_that_set_them_in_a_real_process():
     text = "erase_reading.OFFERED=False; spare_near_onset.SPARE_NEAR_ONSET = True;"
     code = evaluate.flags_prelude(text)
     check = "from overprov.calibrate import erase_reading as e, spare_near_onset as s; "
     check += "print(e.OFFERED, s.SPARE_NEAR_ONSET)"
-    root = Path(__file__).resolve().parents[2]
-    out = subprocess.run(
-        [sys.executable, "-c", code + check],
-        capture_output=True, text=True, check=True, cwd=root,
-        env={"PYTHONPATH": str(root / "python")},
-    )  # fmt: skip
-    assert out.stdout.split() == ["False", "True"]
+    assert _printed(code + check) == ["False", "True"]
 
 
 def test_empty_flags_set_nothing():
@@ -34,3 +39,13 @@ def test_empty_flags_set_nothing():
 def test_a_malformed_item_is_named(bad):
     with pytest.raises(ValueError, match="not module.NAME=value|malformed"):
         evaluate.flags_prelude(bad)
+
+
+def test_the_low_mark_prelude_offers_its_design_in_a_real_process(monkeypatch):
+    monkeypatch.setattr(evaluate, "LOW_MARK", True)
+    monkeypatch.delenv(evaluate.FLAGS_ENV, raising=False)
+    code = evaluate.closed_loop_on()[1]
+    code = code[: code.index("from overprov.cli import main")]
+    check = "from overprov.calibrate import gc_designs, low_mark, spare_readings; "
+    check += "print(list(gc_designs.UNIFORM_DESIGNS)[-1], low_mark.NAME in spare_readings.DESIGNS)"
+    assert _printed(code + check) == ["greedy-low-mark", "True"]

@@ -1,14 +1,12 @@
 """The low-mark GC design (calibrate/low_mark.py): off by default, its curve the core's, offered
-beside the uniform designs only when asked (low_mark.offer)."""
+beside the uniform designs only while its flag is on (low_mark.OFFERED, read at each use)."""
 
 from __future__ import annotations
 
-from collections import ChainMap
-
 import pytest
 from overprov import engine
+from overprov.calibrate import batch_gc, gc_designs, low_mark, predict, spare_readings
 from overprov.calibrate import fit as fitmod
-from overprov.calibrate import gc_designs, low_mark, predict, spare_readings
 
 
 def test_the_design_is_off_by_default():
@@ -33,21 +31,40 @@ def test_its_curve_is_the_cores_simulated_ratio_over_greedy():
 
 
 def test_offered_it_is_a_reading_whose_twin_the_core_runs(monkeypatch):
-    uniform = dict(gc_designs.UNIFORM_DESIGNS)
-    monkeypatch.setattr(gc_designs, "UNIFORM_DESIGNS", uniform)
-    monkeypatch.setattr(gc_designs, "OFFERED_CURVES", {})
-    monkeypatch.setattr(spare_readings, "DESIGNS", ChainMap(uniform, spare_readings.GC_DESIGNS))
-    monkeypatch.setattr(low_mark, "OFFERED", False)
-    low_mark.offer()
-    assert low_mark.NAME in gc_designs.UNIFORM_DESIGNS
+    monkeypatch.setattr(low_mark, "OFFERED", True)  # as --low-mark-reading sets it, after import
+    assert list(gc_designs.UNIFORM_DESIGNS)[-1] == low_mark.NAME
     assert spare_readings.DESIGNS[low_mark.NAME] == low_mark.FTL
     r = spare_readings.reading(predict.EFFECTIVE, low_mark.NAME, None, several=True)
     assert r.ftl["gc_until_free_fraction"] == low_mark.GAP
-    assert isinstance(gc_designs.curve(low_mark.NAME), low_mark.LowMarkCurve)
+    named = gc_designs.curve(low_mark.NAME)
+    assert named(0.3) == low_mark.curve(0.3)
+    assert named.to_dict() == {
+        "description": "greedy GC collecting from its trigger until 0.08 of the blocks are free "
+        "(a low mark, WiscSim's form), under uniform random writes, simulated by the core",
+        "ftl": low_mark.FTL,
+    }
     cfg = {"ftl": r.ftl, "geometry": {"user_pages": 1 << 16, "op_ratio": 0.2,
                                        "pages_per_block": fitmod.PAGES_PER_BLOCK}}  # fmt: skip
     resolved = engine.validate(engine.merge(engine.default_config(), cfg))
     assert resolved["config"]["ftl"]["gc_until_free_fraction"] == low_mark.GAP
+    monkeypatch.setattr(low_mark, "OFFERED", False)
+    assert low_mark.NAME not in gc_designs.UNIFORM_DESIGNS
+
+
+def test_both_offered_designs_follow_the_set_ones_in_a_fixed_order(monkeypatch):
+    # the order they had when low_mark.offer() added its design to the set ones and the batch
+    # design followed them all
+    monkeypatch.setattr(low_mark, "OFFERED", True)
+    monkeypatch.setattr(batch_gc, "OFFERED", True)
+    assert list(gc_designs.UNIFORM_DESIGNS) == [
+        "greedy",
+        "d-choices-2",
+        "d-choices-4",
+        "d-choices-8",
+        low_mark.NAME,
+        batch_gc.NAME,
+    ]
+    assert {low_mark.NAME, batch_gc.NAME} <= set(spare_readings.DESIGNS)
 
 
 def test_the_prediction_schema_names_its_reading():

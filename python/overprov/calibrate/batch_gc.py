@@ -21,7 +21,7 @@ WAF ratio is within 1.2% from 256 to 2,048 blocks
 (bench/foreign/results/wiscbatch/diagnose-1-2.log).
 
 Its WAF curve is the core's, simulated: the ratio of WAF with the batch to WAF without it on a
-drive of :data:`TABLE_BLOCKS` blocks, at each spare of ``gc_designs.table_rhos`` from
+drive of :data:`TABLE_BLOCKS` blocks, at each spare of ``curve_table.table_rhos`` from
 :data:`TABLE_RHO_MIN` up (:data:`TABLE`, rewritten by ``python -m overprov.calibrate.batch_gc``),
 times the greedy model's (``fit.waf_at``); below it, the first simulated ratio.
 """
@@ -35,11 +35,12 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+from overprov.calibrate import curve_table
 from overprov.calibrate import fit as fitmod
-from overprov.calibrate import gc_designs
 
 #: Whether uniform figures are also read with the batch design (``gc_designs.UNIFORM_DESIGNS``
-#: holds it while this is on). Off: bench/foreign/results/wiscbatch/RULE.md decides it.
+#: holds it while this is on, read at each use). Off: bench/foreign/results/wiscbatch/RULE.md
+#: decides it.
 OFFERED = False
 #: The victims a collection takes between two checks of its stop, a share of the twin's blocks.
 BATCH_SHARE = 0.1
@@ -79,12 +80,12 @@ def curve(rho: float) -> float:
         *((r, q) for r, q in zip(t["rho"], t["ratio"], strict=True) if q), strict=True
     )
     rho = max(rho, fitmod.RHO_MIN)
-    return fitmod.waf_at(rho) * gc_designs.ratio_at(rho, list(rhos), list(ratios))
+    return fitmod.waf_at(rho) * curve_table.ratio_at(rho, list(rhos), list(ratios))
 
 
-def named_curve() -> gc_designs.NamedCurve:
+def named_curve() -> curve_table.NamedCurve:
     """:func:`curve` as the design's curve (``gc_designs.curve``)."""
-    return gc_designs.NamedCurve(
+    return curve_table.NamedCurve(
         f"greedy GC collecting {BATCH_SHARE:g} of the blocks between checks of its stop (a "
         "batch, WiscSim's form), under uniform random writes, simulated by the core",
         FTL,
@@ -128,7 +129,7 @@ def main() -> int:
         f"writes, seeds {list(TABLE_SEEDS)} averaged, uniform random writes (null: below "
         f"{TABLE_RHO_MIN:g}, not simulated)"
     )
-    return gc_designs.write_ratio_table(TABLE, what, simulated_ratio, share=BATCH_SHARE)
+    return curve_table.write_ratio_table(TABLE, what, simulated_ratio, share=BATCH_SHARE)
 
 
 if __name__ == "__main__":

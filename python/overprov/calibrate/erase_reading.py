@@ -270,7 +270,9 @@ def called_for(
     # each design's spread over ``curves``, read once for both tests (the floor's over the
     # uniform designs' own curves where ``curves`` is empty; then no design is implied)
     spreads = _spreads(curves, points) if curves and (WITHOUT_FLOOR or WHEN_IMPLIED_FAILS) else {}
-    floor = WITHOUT_FLOOR and (_floor_in(spreads) if curves else floor_in_figures(points))
+    floor = WITHOUT_FLOOR and _floor_in(
+        spreads if curves else _spreads(_curves_or_uniform(None), points)
+    )
     if floor or high_waf_in_figures(points):
         return False
     if not any(evidence.reproduced(e, untested=False) for e in evidences.values()):

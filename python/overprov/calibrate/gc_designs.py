@@ -31,9 +31,7 @@ at 0% extra OP, 48 at 10%), which no design here expresses (docs/calibrate-valid
 
 from __future__ import annotations
 
-import bisect
 import json
-import math
 import sys
 from collections.abc import Iterator, MutableMapping
 from dataclasses import dataclass
@@ -41,30 +39,29 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from overprov import models, outputs
+from overprov import models
+from overprov.calibrate import batch_gc, curve_table, low_mark
 from overprov.calibrate import fit as fitmod
 
 #: The d-choices sample sizes uniform figures are read with (fixed a priori, above).
 D_GRID = (2, 4, 8)
-
-
-def _batch_gc() -> Any:
-    """``batch_gc`` if imported (it imports this module; its flag is set only once it is)."""
-    return sys.modules.get("overprov.calibrate.batch_gc")
+#: The designs offered while their module's flag ``OFFERED`` is on, in the order they follow the
+#: designs set here (each module has ``NAME``, ``FTL`` and ``named_curve()``).
+OFFERABLE = (low_mark, batch_gc)
 
 
 class _UniformDesigns(MutableMapping[str, dict[str, Any]]):
-    """The uniform designs by name: those set here or offered (``low_mark.offer``), then the
-    batch design (``batch_gc.py``) while its flag ``batch_gc.OFFERED`` is on: a flag read at
-    each use, so that setting it (bench/foreign/evaluate.py's EVALUATE_FLAGS) offers it. The
-    module is looked up, not imported: it imports this one (calibrate's twin imports it)."""
+    """The uniform designs by name: those set here, then each of :data:`OFFERABLE` (the
+    low-mark design, ``low_mark.py``, then the batch design, ``batch_gc.py``) while its flag
+    ``OFFERED`` is on: a flag read at each use, so that setting it (bench/foreign/evaluate.py's
+    ``--low-mark-reading`` and EVALUATE_FLAGS) offers it."""
 
     def __init__(self, designs: dict[str, dict[str, Any]]) -> None:
         self._set = designs
 
     def _all(self) -> dict[str, dict[str, Any]]:
-        batch = _batch_gc()
-        return {**self._set, batch.NAME: batch.FTL} if batch and batch.OFFERED else self._set
+        offered = {m.NAME: m.FTL for m in OFFERABLE if m.OFFERED}
+        return {**self._set, **offered} if offered else self._set
 
     def __getitem__(self, name: str) -> dict[str, Any]:
         return self._all()[name]
@@ -92,34 +89,15 @@ UNIFORM_DESIGNS: MutableMapping[str, dict[str, Any]] = _UniformDesigns(
         },
     }
 )
-#: Curves of designs offered from outside this module (``low_mark.offer``), by name.
-OFFERED_CURVES: dict[str, fitmod.WafCurve] = {}
 TABLE = "gc_design_curves.json"
-TABLE_POINTS = 41
-
-
-def table_rhos() -> list[float]:
-    lo, hi = fitmod.RHO_MIN, fitmod.RHO_MAX
-    return [lo * (hi / lo) ** (i / (TABLE_POINTS - 1)) for i in range(TABLE_POINTS)]
 
 
 def ratio_row(d: int) -> list[float]:
-    """Van Houdt's d-choices WAF over the greedy model's, at each of :func:`table_rhos`."""
+    """Van Houdt's d-choices WAF over the greedy model's, at each of ``curve_table.table_rhos``."""
     b = fitmod.PAGES_PER_BLOCK
-    return [models.waf_d_choices(r, b, d) / models.waf_greedy(r, b) for r in table_rhos()]
-
-
-def ratio_at(rho: float, rhos: list[float], ratios: list[float]) -> float:
-    """A tabulated ratio to the greedy model at ``rho``: linear in log ρ between the table's
-    spares ``rhos`` (increasing), its first or last ratio outside them."""
-    if rho <= rhos[0]:
-        return ratios[0]
-    if rho >= rhos[-1]:
-        return ratios[-1]
-    i = bisect.bisect_right(rhos, rho)
-    a, b = math.log(rhos[i - 1]), math.log(rhos[i])
-    f = (math.log(rho) - a) / (b - a)
-    return (1 - f) * ratios[i - 1] + f * ratios[i]
+    return [
+        models.waf_d_choices(r, b, d) / models.waf_greedy(r, b) for r in curve_table.table_rhos()
+    ]
 
 
 @lru_cache(maxsize=1)
@@ -145,35 +123,17 @@ class DChoicesCurve:
     def __call__(self, rho: float) -> float:
         t = _table()
         rho = max(rho, fitmod.RHO_MIN)
-        return fitmod.waf_at(rho) * ratio_at(rho, t["rho"], t["ratio"][str(self.d)])
+        return fitmod.waf_at(rho) * curve_table.ratio_at(rho, t["rho"], t["ratio"][str(self.d)])
 
     def to_dict(self) -> dict[str, Any]:
         return {"description": self.description, "ftl": UNIFORM_DESIGNS[f"d-choices-{self.d}"]}
 
 
-@dataclass(frozen=True, eq=False)
-class NamedCurve:
-    """A design's WAF curve as a function of ρ (``waf``), with the description and ``to_dict``
-    a design's curve carries (``batch_gc.py``'s)."""
-
-    description: str
-    ftl: dict[str, Any]
-    waf: fitmod.WafCurve
-
-    def __call__(self, rho: float) -> float:
-        return self.waf(rho)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"description": self.description, "ftl": dict(self.ftl)}
-
-
 def curve(design: str) -> fitmod.WafCurve | None:
     """A uniform design's WAF curve (None for greedy: the fit's own ``fit.waf_at``)."""
-    if design in OFFERED_CURVES:
-        return OFFERED_CURVES[design]
-    batch = _batch_gc()
-    if batch is not None and design == batch.NAME:
-        return batch.named_curve()
+    for m in OFFERABLE:
+        if design == m.NAME:
+            return m.named_curve()
     ftl = UNIFORM_DESIGNS[design]
     return DChoicesCurve(int(ftl["d_choices"])) if ftl["policy"] == "d-choices" else None
 
@@ -183,34 +143,15 @@ def waf_curve(design: str) -> fitmod.WafCurve:
     return curve(design) or fitmod.waf_at
 
 
-def write_table(doc: dict[str, Any], name: str) -> int:
-    """Write a tabulated curve beside this module (run from a source checkout); 0."""
-    from pathlib import Path
-
-    path = Path(__file__).with_name(name)
-    outputs.write_json(doc, path)
-    print(f"wrote {path}", file=sys.stderr)
-    return 0
-
-
-def write_ratio_table(name: str, what: str, ratio_of: fitmod.WafCurve, **keys: Any) -> int:
-    """Write a design's table beside this module: its ratio to the greedy model at each of
-    :func:`table_rhos` (``ratio_of``: a ratio, or None where it has none), ``what`` it is and
-    ``keys`` (its settings); 0."""
-    rhos = table_rhos()
-    doc = {"what": what, **keys, "rho": rhos, "ratio": [ratio_of(r) for r in rhos]}
-    return write_table(doc, name)
-
-
 def main() -> int:
     """Rewrite :data:`TABLE` from the model (run from a source checkout)."""
     doc = {
         "what": "Van Houdt's mean-field d-choices WAF over the greedy model's (models.py), "
         f"b = {fitmod.PAGES_PER_BLOCK}, uniform random writes",
-        "rho": table_rhos(),
+        "rho": curve_table.table_rhos(),
         "ratio": {str(d): ratio_row(d) for d in D_GRID},
     }
-    return write_table(doc, TABLE)
+    return curve_table.write_table(doc, TABLE)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ greedy and d-choices readings of ``gc_designs.py``; like them it is weighed by i
 (``spare_readings.weigh``).
 
 Its WAF curve is the core's, simulated: the ratio of WAF with the mark to WAF without it, on the
-same drive, at each spare of ``gc_designs.table_rhos`` (:data:`TABLE`, rewritten by
+same drive, at each spare of ``curve_table.table_rhos`` (:data:`TABLE`, rewritten by
 ``python -m overprov.calibrate.low_mark``), times the greedy model's (``fit.waf_at``). Below the
 spare the mark needs (the core refuses a mark beyond the spare blocks) the curve is the greedy
 model's at the spare left beyond the whole mark, ``(1 + ρ)(1 − GAP) − 1``, which rises
@@ -35,11 +35,12 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+from overprov.calibrate import curve_table
 from overprov.calibrate import fit as fitmod
-from overprov.calibrate import gc_designs
 
 #: Whether uniform figures are also read with the low-mark design (``gc_designs.UNIFORM_DESIGNS``
-#: holds it only once :func:`offer` ran: ``spare_readings`` runs it at import when this is on).
+#: holds it while this is on, read at each use: bench/foreign/evaluate.py ``--low-mark-reading``
+#: sets it).
 #: Off: its rule was not met (bench/foreign/results/wiscgc/RULE.md;
 #: bench/foreign/results/wiscgc/verdict.md).
 OFFERED = False
@@ -85,28 +86,14 @@ def curve(rho: float) -> float:
     return _beyond_mark(rho)  # unreachable: the pairs cover [first, last)
 
 
-class LowMarkCurve:
-    """:func:`curve` with the description and ``to_dict`` a design's curve carries."""
-
-    description = (
+def named_curve() -> curve_table.NamedCurve:
+    """:func:`curve` as the design's curve (``gc_designs.curve``)."""
+    return curve_table.NamedCurve(
         f"greedy GC collecting from its trigger until {GAP:g} of the blocks are free (a low "
-        "mark, WiscSim's form), under uniform random writes, simulated by the core"
+        "mark, WiscSim's form), under uniform random writes, simulated by the core",
+        FTL,
+        curve,
     )
-
-    def __call__(self, rho: float) -> float:
-        return curve(rho)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"description": self.description, "ftl": dict(FTL)}
-
-
-def offer() -> None:
-    """Offer the design beside the uniform ones from now on (``spare_readings.DESIGNS`` is a view
-    of ``gc_designs.UNIFORM_DESIGNS``); bench/foreign/evaluate.py ``--low-mark-reading``."""
-    global OFFERED
-    OFFERED = True
-    gc_designs.UNIFORM_DESIGNS[NAME] = dict(FTL)
-    gc_designs.OFFERED_CURVES[NAME] = LowMarkCurve()
 
 
 def simulated_ratio(rho: float) -> float | None:
@@ -134,7 +121,7 @@ def simulated_ratio(rho: float) -> float | None:
 
 def main() -> int:
     """Rewrite :data:`TABLE` by simulation (run from a source checkout)."""
-    rhos = gc_designs.table_rhos()
+    rhos = curve_table.table_rhos()
     doc = {
         "what": f"the core's greedy WAF collecting until {GAP:g} of the blocks are free over "
         f"its WAF without the mark, {TABLE_USER_PAGES} user pages, {fitmod.PAGES_PER_BLOCK}-page "
@@ -144,7 +131,7 @@ def main() -> int:
         "rho": rhos,
         "ratio": [simulated_ratio(r) for r in rhos],
     }
-    return gc_designs.write_table(doc, TABLE)
+    return curve_table.write_table(doc, TABLE)
 
 
 if __name__ == "__main__":

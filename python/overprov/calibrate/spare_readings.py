@@ -78,7 +78,6 @@ from overprov.calibrate import (
     erase_reading,
     evidence,
     gc_designs,
-    low_mark,
     prediction,
     reading_mixture,
     reading_residual,
@@ -109,8 +108,6 @@ GC_DESIGNS: dict[str, dict[str, str]] = {
 #: Every design by name: the skewed workloads' and the uniform ones (``gc_designs.py``).
 #: A view: the uniform ones first, as a dict merging them after the skewed ones would look them up.
 DESIGNS: Mapping[str, dict[str, Any]] = ChainMap(gc_designs.UNIFORM_DESIGNS, GC_DESIGNS)
-if low_mark.OFFERED:  # off: calibrate/low_mark.py
-    low_mark.offer()
 SPARES = (predmod.EFFECTIVE, predmod.RAW)
 #: A reading whose weight is below this share of the largest one leaves the interval: a name
 #: for bench scripts that read it; the code here reads ``evidence.SPAN_MIN_WEIGHT`` itself.
