@@ -40,6 +40,12 @@ def from_command(command: str) -> tuple[list, float | None]:
     )
 
 
+def plan_command(doc: dict) -> list[str]:
+    """The calibrate command of a truth's plan case without a QD4 figure (evaluate.py's)."""
+    case = {c[0]: c for c in evaluate.CASES}["IOPS+WAF 0+40, FOB"]
+    return evaluate.command(doc, evaluate.truth_curve(doc, 32), case, 1)
+
+
 def line(name: str, points: list, fob: float | None, met: object = "") -> str:
     got = bend_between.above_line(points, fob)
     if got is None:
@@ -82,10 +88,8 @@ def main(argv: list[str]) -> int:
             met = (res.get("summary") or {}).get("met")
             print(line(f.name, *from_command(res["command"]), met=f"; met {met}"))
     else:
-        case = dict((c[0], c) for c in evaluate.CASES)["IOPS+WAF 0+40, FOB"]
         for path in argv[1:]:
-            doc = json.loads(Path(path).read_text())
-            cmd = " ".join(evaluate.command(doc, evaluate.truth_curve(doc, 32), case, 1))
+            cmd = " ".join(plan_command(json.loads(Path(path).read_text())))
             print(line(path, *from_command(cmd)))
     return 0
 
