@@ -1,7 +1,8 @@
 """The warning where typed figures' lowest level is deep in garbage collection and faster than
-the FOB–highest line (calibrate/bend_between.py, ``WARN_WHERE_BENT`` off): checks on figures
-the scoreboard typed (bench/foreign/results/scoreboard/cases-mix/, the commands of its MQSim,
-NVMeVirt and SSDsim cases; bench/foreign/results/mqbend/DIAGNOSIS.md), and one real CLI run."""
+the FOB–highest line (calibrate/bend_between.py, ``WARN_WHERE_BENT`` on by its rule): checks on
+figures the scoreboard typed (bench/foreign/results/scoreboard/cases-mix/, the commands of its
+MQSim, NVMeVirt and SSDsim cases; bench/foreign/results/mqbend/DIAGNOSIS.md), and one real CLI
+run."""
 
 from __future__ import annotations
 
@@ -90,14 +91,18 @@ def test_on_says_it_where_it_fires_and_only_on_typed_figures(monkeypatch):
     assert bend_between.warning(_fig(MQSIM_320, typed=False)) == ""
 
 
-def test_on_the_real_cli_prints_the_warning_on_typed_mqsim_figures(tmp_path, capsys,
-                                                                   monkeypatch):  # fmt: skip
+def test_on_by_default():
+    """bench/foreign/results/mqbend/RULE.md met (verdict.md)."""
+    assert bend_between.WARN_WHERE_BENT
+
+
+def test_by_default_the_real_cli_prints_the_warning_on_typed_mqsim_figures(tmp_path, capsys):
     """MQSim u320x32's typed figures (the scoreboard's command, only the fitted levels asked
-    for to keep it short): calibrate answers, prints the warning and puts it in the JSON's
-    prediction_source."""
+    for to keep it short; ≈ 6 CPU s): calibrate answers with the defaults, prints the warning
+    and puts it in the JSON's prediction_source (that it changes no figure: RULE.md's R4, on
+    three fresh drives' plan cases)."""
     from overprov.cli import main
 
-    monkeypatch.setattr(bend_between, "WARN_WHERE_BENT", True)
     rc = main(["calibrate", "--points", MQSIM_320[0], "--waf-points", MQSIM_320[1],
                "--fob-iops", "2380", "--extra-op", "0,40", "--jobs", "1", "--json", "-",
                "--out", str(tmp_path)])  # fmt: skip
