@@ -1,0 +1,115 @@
+"""Typed figures whose lowest level is deep in garbage collection and faster than the line the
+FOB and the highest level draw: a curve that may bend between the levels, which the figures
+cannot show (a warning, :data:`WARN_WHERE_BENT`, on by its rule).
+
+**Why.** On MQSim's retried drives (bench/foreign/results/mqsim-retry/unseen/) calibrate puts
+IOPS at 10% extra OP 37–55% too high from IOPS and WAF at 0% and 40% and the FOB
+(bench/foreign/results/scoreboard/cases-mix.md): MQSim's 0% level runs its collections paired
+(docs/calibrate-validation.md, "Two collections in flight a plane") and the middle levels lose
+the pairing, so the time per write bends between the levels. On these drives the time per
+write (1 / IOPS) at 10–30% lies close to the straight line through the FOB (WAF 1) and the 40%
+figure against WAF, and the 0% figure lies far above that line (its IOPS 1.6–2.0 times the
+line's). The same excess shows on NVMeVirt drives whose curve does not bend and which calibrate
+predicts within its targets (bench/foreign/results/mqbend/DIAGNOSIS.md): the shape of the
+figures cannot tell the two apart. What separated them on the seen cases is the depth of the
+lowest level: a WAF of 10 and more on the drives that bend, at most 8.3 on every other stored
+truth whose 0% IOPS lies that far above the line. Chosen on seen cases.
+
+**The test** (:func:`fires`): uniform writes, typed figures (no measured onset), a FOB figure,
+steady IOPS and WAF at two levels at least (the workload's queue depth); at the lowest such
+level a WAF of at least :data:`DEEP_WAF` and an IOPS at least :data:`ABOVE_LINE` times
+:func:`line_iops` there. Where it fires and :data:`WARN_WHERE_BENT` is on, the prediction's
+source carries :data:`WARNING` (calibrate prints it); the figures and the interval are left as
+they are. What a figure at a third level gives with today's code, on four seen MQSim drives
+(DIAGNOSIS.md): IOPS+WAF at 0%, 20% and 40% with the FOB, a refusal on all four (no twin
+reproduces the three levels); at 20% and 40% with the FOB, IOPS at 10% within −0.4% to −15.4%.
+Judged under bench/foreign/results/mqbend/RULE.md: **met, so on**
+(bench/foreign/results/mqbend/verdict.md). On the 72 scoreboard truths it speaks on the six
+MQSim drives above and no other; on three fresh MQSim drives it spoke on the two whose IOPS at
+10% came out +55.3% and +42.4% (IOPS+WAF at 20% and 40% then put it at +4.7% and −8.2%) and not
+on the third (+8.1%); the figures, weights and intervals are the same with it on or off.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from overprov.calibrate import fit as fitmod
+from overprov.calibrate import workload_curve
+
+if TYPE_CHECKING:
+    from overprov.calibrate.predict import PredictionInput
+
+#: Say where :func:`fires` (a message; figures unchanged). On: bench/foreign/results/mqbend/
+#: RULE.md met (verdict.md).
+WARN_WHERE_BENT = True
+#: The lowest level's WAF from which it counts as deep (victims about 90% valid).
+DEEP_WAF = 9.0
+#: The lowest level's IOPS over :func:`line_iops` at its WAF from which it counts as fast.
+ABOVE_LINE = 1.4
+#: What the answer says where the warning speaks.
+WARNING = (
+    "warning: the lowest level's figures are deep in garbage collection (WAF {waf:.1f}) and "
+    "{ratio:.1f} times faster than the line the FOB and the {high:g}% figure draw, so the "
+    "curve may bend between the levels and the figures cannot show it (on MQSim such figures "
+    "put IOPS at 10% extra OP 37-55% too high); IOPS and WAF figures at 20% extra OP would show "
+    "it (typed beside these, no twin followed all three on MQSim and calibrate refused; typed "
+    "with the {high:g}% figures in place of the lowest level's, they put MQSim's IOPS at 10% "
+    "within 16%) (bend_between.py)"
+)
+
+
+def _steady(points: list[fitmod.Point]) -> list[fitmod.Point]:
+    """The steady figures with both IOPS and WAF at the workload's queue depth, by level."""
+    got = [
+        p for p in points if not p.fresh and p.queue_depth is None and p.iops and p.has_steady_waf
+    ]
+    return sorted(got, key=lambda p: p.extra_op_percent)
+
+
+def line_iops(fob_iops: float, high: fitmod.Point, waf: float) -> float:
+    """The IOPS at ``waf`` on the straight line, in time per write (1 / IOPS) against WAF,
+    through the FOB (WAF 1) and the figure ``high``; raises ValueError where that line gives
+    no positive time there."""
+    assert high.iops is not None and high.waf is not None
+    if high.waf <= 1.0:
+        raise ValueError(f"the {high.extra_op_percent:g}% figure's WAF {high.waf} is not above 1")
+    per_waf = (1.0 / high.iops - 1.0 / fob_iops) / (high.waf - 1.0)
+    time_s = 1.0 / fob_iops + per_waf * (waf - 1.0)
+    if time_s <= 0:
+        raise ValueError("the line gives no positive time per write there")
+    return 1.0 / time_s
+
+
+def above_line(points: list[fitmod.Point], fob_iops: float | None) -> tuple[float, float] | None:
+    """(the lowest level's WAF, its IOPS ÷ :func:`line_iops` at that WAF through the highest
+    level), or None without a FOB or two levels with steady IOPS and WAF."""
+    steady = _steady(points)
+    if not fob_iops or len(steady) < 2:
+        return None
+    low, high = steady[0], steady[-1]
+    assert low.iops is not None and low.waf is not None
+    try:
+        return low.waf, low.iops / line_iops(fob_iops, high, low.waf)
+    except ValueError:
+        return None
+
+
+def fires(points: list[fitmod.Point], fob_iops: float | None) -> bool:
+    """The lowest level deep (WAF at least :data:`DEEP_WAF`) and fast (its IOPS at least
+    :data:`ABOVE_LINE` times the line's); the flag not asked."""
+    got = above_line(points, fob_iops)
+    return got is not None and got[0] >= DEEP_WAF and got[1] >= ABOVE_LINE
+
+
+def warning(fig: PredictionInput) -> str:
+    """ "; " + :data:`WARNING` filled in, as a clause of the prediction's source, where
+    :data:`WARN_WHERE_BENT` is on, the figures are typed under uniform writes and
+    :func:`fires`; else ""."""
+    points, fob_iops = fig.points, fig.fob_iops
+    uniform = workload_curve.is_uniform(fig.workload)
+    if not (WARN_WHERE_BENT and fig.typed and uniform and fires(points, fob_iops)):
+        return ""
+    waf, ratio = above_line(points, fob_iops)  # type: ignore[misc]
+    high = _steady(points)[-1].extra_op_percent
+    return "; " + WARNING.format(waf=waf, ratio=ratio, high=high)
