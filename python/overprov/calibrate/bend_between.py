@@ -21,8 +21,9 @@ level a WAF of at least :data:`DEEP_WAF` and an IOPS at least :data:`ABOVE_LINE`
 :func:`line_iops` there. Where it fires and :data:`WARN_WHERE_BENT` is on, the prediction's
 source carries :data:`WARNING` (calibrate prints it); the figures and the interval are left as
 they are. What a figure at a third level gives with today's code, on four seen MQSim drives
-(DIAGNOSIS.md): IOPS+WAF at 0%, 20% and 40% with the FOB, a refusal on all four (no twin
-reproduces the three levels); at 20% and 40% with the FOB, IOPS at 10% within −0.4% to −15.4%.
+(bench/foreign/results/mqbend/DIAGNOSIS.md): IOPS+WAF at 0%, 20% and 40% with the FOB, a
+refusal on all four (no twin reproduces the three levels); at 20% and 40% with the FOB, IOPS at
+10% within −0.4% to −15.4%.
 Judged under bench/foreign/results/mqbend/RULE.md: **met, so on**
 (bench/foreign/results/mqbend/verdict.md). On the 72 scoreboard truths it speaks on the six
 MQSim drives above and no other; on three fresh MQSim drives it spoke on the two whose IOPS at
@@ -40,8 +41,8 @@ from overprov.calibrate import workload_curve
 if TYPE_CHECKING:
     from overprov.calibrate.predict import PredictionInput
 
-#: Say where :func:`fires` (a message; figures unchanged). On: bench/foreign/results/mqbend/
-#: RULE.md met (verdict.md).
+#: Say where :func:`fires` (a message; figures unchanged). On: its rule,
+#: bench/foreign/results/mqbend/RULE.md, met (bench/foreign/results/mqbend/verdict.md).
 WARN_WHERE_BENT = True
 #: The lowest level's WAF from which it counts as deep (victims about 90% valid).
 DEEP_WAF = 9.0
@@ -55,7 +56,7 @@ WARNING = (
     "put IOPS at 10% extra OP 37-55% too high); IOPS and WAF figures at 20% extra OP would show "
     "it (typed beside these, no twin followed all three on MQSim and calibrate refused; typed "
     "with the {high:g}% figures in place of the lowest level's, they put MQSim's IOPS at 10% "
-    "within 16%) (bend_between.py)"
+    "within 16%, the lowest level itself 40-69% too low) (bend_between.py)"
 )
 
 

@@ -13,6 +13,6 @@ for stem in "$@"; do
       env SCOREBOARD_CASES="$PWD/$HERE/fresh-$arm" EVALUATE_FLAGS="$flags" \
       $PY bench/foreign/results/scoreboard/run.py one $HERE/fresh "$stem" MQSim
   done
-  $PY $HERE/third_level.py 20+40 $HERE/fresh-20-40 $HERE/fresh/"$stem".json
-  $PY $HERE/third_level.py 0+20+40 $HERE/fresh-0-20-40 $HERE/fresh/"$stem".json
+  $PY bench/foreign/results/mqbend/third_level.py 20+40 $HERE/fresh-20-40 $HERE/fresh/"$stem".json
+  $PY bench/foreign/results/mqbend/third_level.py 0+20+40 $HERE/fresh-0-20-40 $HERE/fresh/"$stem".json
 done

@@ -6,10 +6,14 @@ A line a case: the lowest level's WAF, its IOPS over the FOB–highest line's, f
 case file, also the case's IOPS error at 10% and the line's IOPS at 10, 20 and 30% (at the
 truth's own WAF there) over the truth's, sorted by how far the lowest level lies above the line.
 
-    cd bench/foreign/results  # and PYTHONPATH=python of the worktree
-    python mqbend/fires.py cases scoreboard/cases-mix     # > mqbend/fires-72.txt
-    python mqbend/fires.py truths T.json ...              # > mqbend/fires-stored-truths.txt
-    python mqbend/fires.py lines scoreboard/cases-mix     # > mqbend/lines-72.md
+From the repository's root, with PYTHONPATH=python:
+
+    python bench/foreign/results/mqbend/fires.py cases bench/foreign/results/scoreboard/cases-mix
+        (> bench/foreign/results/mqbend/fires-72.txt)
+    python bench/foreign/results/mqbend/fires.py truths T.json ...
+        (> bench/foreign/results/mqbend/fires-stored-truths.txt)
+    python bench/foreign/results/mqbend/fires.py lines bench/foreign/results/scoreboard/cases-mix
+        (> bench/foreign/results/mqbend/lines-72.md)
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ sys.path.insert(0, str(FOREIGN))
 sys.path.insert(0, str(FOREIGN / "results" / "scoreboard"))
 import evaluate  # noqa: E402
 from cpu_clock import cpu_s  # noqa: E402
-from run import summary  # noqa: E402  (scoreboard/run.py: the targets' summary)
+from run import summary  # noqa: E402  (bench/foreign/results/scoreboard/run.py)
 
 
 def case_with(spec: str) -> tuple:
