@@ -21,30 +21,39 @@ arguments and chosen twin captured, then on that chosen twin:
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import sys
-import tomllib
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 from unittest.mock import patch
 
 from cpu_clock import cpu_s
 from overprov.calibrate import cliff, cliff_prediction, cliff_span, read_probes, read_slot
-from overprov.calibrate import twin as twinmod
 
 HERE = Path(__file__).resolve().parent
 #: the truths' written-page reads' mean wait past the cliff under the mix (µs), where measured
 TRUTH_WAIT_US = {"269 at 1%": 259.2, "252 at 1%": 668.0, "9605 at 1%": 769.0}
 
 
-def load(seed: int, share: float) -> tuple[dict, dict, float]:
-    keep = HERE / "stored" / f"{seed}-{share:g}"
-    doc = json.loads((keep / "cliff.json").read_text())
-    drive = tomllib.loads((keep / "twin.toml").read_text())
-    tw = twinmod.sim_scale(
-        drive["advertised_bytes"], drive["physical_bytes"] / drive["advertised_bytes"] - 1
+def plateau(name: str) -> ModuleType:
+    """bench/results/cliffplateau/``name``.py as a module (its ``HERE`` set to this folder, so
+    that it reads and keeps this folder's ``stored/``)."""
+    spec = importlib.util.spec_from_file_location(
+        f"cliffplateau_{name}", HERE.parent / "cliffplateau" / f"{name}.py"
     )
-    return doc, drive, tw
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, str(HERE.parent / "cliffplateau"))
+    spec.loader.exec_module(mod)
+    mod.HERE = HERE
+    return mod
+
+
+def load(seed: int, share: float) -> tuple[dict, dict, float]:
+    """A stored case's step measurement, twin and scale (cliffplateau/diagnose.py's ``stored``)."""
+    return plateau("diagnose").stored(seed, share)
 
 
 #: How far the twin's run under the workload goes: the host's writes, in fitted caches

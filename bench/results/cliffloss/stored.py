@@ -10,14 +10,15 @@ bench/results/cliffpool/ calibrated again and kept under
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "cliffplateau"))
-import stored as plateau  # noqa: E402 - bench/results/cliffplateau/stored.py
-from cliffplan_eval import single_cases  # noqa: E402
+from cliffplan_eval import single_cases
+from diagnose import plateau  # bench/results/cliffloss/diagnose.py
 
-plateau.HERE = HERE
+
+def main() -> int:
+    """cliffplateau's ``case`` keeping its measurements in this folder's ``stored/``."""
+    return single_cases(plateau("stored").case, sys.argv[1:])
+
 
 if __name__ == "__main__":
-    raise SystemExit(single_cases(plateau.case, sys.argv[1:]))
+    raise SystemExit(main())
