@@ -31,7 +31,9 @@ from overprov.calibrate import cliff
 
 #: With ``cliff_prediction.PROBES_IN_PREDICTION`` (off by default): the twin's mixed series
 #: from purged as long as its own mix writes the fitted cache 2.25 times at its 5-s rate
-#: (bench/results/cliffsmall/RULE.md); False: the rate of the core's closed loop, as before
+#: (bench/results/cliffsmall/RULE.md); False: the rate of the core's closed loop, as before.
+#: Off: not met in bench/results/cliffsmall/verdict.md nor, judged again for the 1% caches' IOPS
+#: lost, in bench/results/cliffloss/verdict.md (a fresh case within 25% moved out)
 SPAN_FROM_MIX = False
 #: with :data:`SPAN_FROM_MIX`: the series' intervals lengthened with it (as many intervals as
 #: before); False: as long as before (more intervals)
