@@ -52,7 +52,8 @@ def plateau(name: str) -> ModuleType:
 
 
 def load(seed: int, share: float) -> tuple[dict, dict, float]:
-    """A stored case's step measurement, twin and scale (cliffplateau/diagnose.py's ``stored``)."""
+    """A stored case's step measurement, twin and scale
+    (bench/results/cliffplateau/diagnose.py's ``stored``)."""
     return plateau("diagnose").stored(seed, share)
 
 
