@@ -17,7 +17,11 @@ the twin check: the reserve readings not simulated for their weight are simulate
 time, heaviest first, and the first whose twin reproduces its WAF figures answers, with the
 weight its class had (the others stay set aside with their reasons). If none does, calibrate
 refuses as before. Nothing else changes: where a reserve twin passes, or the flag is off, no
-reading more is simulated. Judged under bench/foreign/results/femunext/RULE.md."""
+reading more is simulated. Judged with ``READ_AS_FLOOR`` under
+bench/foreign/results/femunext/RULE.md: **not met**, so both off
+(bench/foreign/results/femunext/verdict.md): of four fresh FEMU drives none meets both targets;
+on the three ``READ_AS_FLOOR`` reads, greedy's reserve reading answers (on one through this
+fallback) and misses WAF at 20% by +9.3 to +18.1%."""
 
 from __future__ import annotations
 
