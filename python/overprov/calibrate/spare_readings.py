@@ -82,6 +82,7 @@ from overprov.calibrate import (
     reading_mixture,
     reading_residual,
     reserve_hull,
+    reserve_next,
     twin_runs,
     uncertainty,
     workload_curve,
@@ -507,6 +508,7 @@ def read_all(
         if r.spare == predmod.RESERVE and (why := reserve_hull.twin_miss(readings[r])):
             missed[r] = why
             del readings[r]
+    w_all = reserve_next.go_on(fig, evidences, w_all, low, rejected, missed, readings, design_curve)
     if not readings:
         raise ConfigError("no reading of the figures could be simulated")
     if span and not any(w_all[r] > 0 for r in readings):  # the heaviest twins set aside

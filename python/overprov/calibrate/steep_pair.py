@@ -34,6 +34,9 @@ bench/foreign/results/femutyped/RULE.md: **not met**, so off
 seen FEMU cases, each to both targets met; of three fresh FEMU drives one is answered (WAF +8% at
 20%) and two are refused: among the reserve readings the leave-one-out picks the gentlest design
 called for, whose twin misses the 0% floor and is set aside, and the others were not simulated.
+Going on to the next reserve reading by weight there (``reserve_next.NEXT_READING``, off) was
+judged with it under bench/foreign/results/femunext/RULE.md: **not met** (greedy's reserve
+reading answers and misses WAF at 20% by +9 to +18% on fresh drives).
 
 **Say so instead** (:data:`HULL_WHERE_AMBIGUOUS`, off; :func:`ambiguous`): where the same test
 fires and a reserve reading is called for, the reserve readings are offered BESIDE the
