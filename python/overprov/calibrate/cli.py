@@ -577,7 +577,7 @@ def run(args: argparse.Namespace) -> int:
             + "; ".join(problems)
             + kept
         )
-    pred.prediction_source += bend_between.warning(fig)  # WARN_WHERE_BENT: off by default
+    pred.prediction_source += bend_between.warning(fig)  # WARN_WHERE_BENT: on (mqbend's rule)
     if measurement is not None and measurement.cliff is not None:
         from overprov.calibrate.cliff_attach import attach
 

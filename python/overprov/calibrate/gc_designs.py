@@ -60,7 +60,7 @@ class _UniformDesigns(MutableMapping[str, dict[str, Any]]):
         self._set = designs
 
     def _all(self) -> dict[str, dict[str, Any]]:
-        offered = {m.NAME: m.FTL for m in OFFERABLE if m.OFFERED}
+        offered = {m.NAME: dict(m.FTL) for m in OFFERABLE if m.OFFERED}
         return {**self._set, **offered} if offered else self._set
 
     def __getitem__(self, name: str) -> dict[str, Any]:

@@ -69,7 +69,7 @@ def go_on(
     if not applies(fig, readings, missed):
         return w_all
     nxt = [r for r in low if r.spare == predmod.RESERVE]
-    nxt.sort(key=lambda r: (-w_all[r], evidences[r]["chi2"]))
+    nxt.sort(key=lambda r: (-w_all[r], evidences[r]["chi2"], r.design))
     for i, r in enumerate(nxt):
         low.discard(r)
         say = f"the next GC-reserve reading ({i + 1} of {len(nxt)}, {r.design}): its twin"
