@@ -29,6 +29,14 @@ Judged under bench/foreign/results/mqbend/RULE.md: **met, so on**
 MQSim drives above and no other; on three fresh MQSim drives it spoke on the two whose IOPS at
 10% came out +55.3% and +42.4% (IOPS+WAF at 20% and 40% then put it at +4.7% and −8.2%) and not
 on the third (+8.1%); the figures, weights and intervals are the same with it on or off.
+
+**The span to the line** (:func:`span_to_line`, :data:`SPAN_TO_LINE`, off): where :func:`fires`,
+the IOPS interval at every level strictly between the lowest and the highest typed level is
+widened to include :func:`line_iops` at that level's predicted WAF (the centre unchanged). On
+the six seen MQSim drives that line lies within −20..+4% of the true IOPS at 10% and ±6% at
+20–30% (bench/foreign/results/mqbend/DIAGNOSIS.md, with the true WAF). Judged jointly with
+``own_erase_residual.ON`` and ``steep_pair.HULL_WHERE_AMBIGUOUS`` under
+bench/foreign/results/jointband/RULE.md.
 """
 
 from __future__ import annotations
@@ -40,10 +48,14 @@ from overprov.calibrate import workload_curve
 
 if TYPE_CHECKING:
     from overprov.calibrate.predict import PredictionInput
+    from overprov.prediction_file import PredictedLevel
 
 #: Say where :func:`fires` (a message; figures unchanged). On: its rule,
 #: bench/foreign/results/mqbend/RULE.md, met (bench/foreign/results/mqbend/verdict.md).
 WARN_WHERE_BENT = True
+#: Widen the IOPS interval between the typed levels to the line's IOPS where :func:`fires`
+#: (:func:`span_to_line`). Off: judged under bench/foreign/results/jointband/RULE.md.
+SPAN_TO_LINE = False
 #: The lowest level's WAF from which it counts as deep (victims about 90% valid).
 DEEP_WAF = 9.0
 #: The lowest level's IOPS over :func:`line_iops` at its WAF from which it counts as fast.
@@ -108,9 +120,40 @@ def warning(fig: PredictionInput) -> str:
     :data:`WARN_WHERE_BENT` is on, the figures are typed under uniform writes and
     :func:`fires`; else ""."""
     points, fob_iops = fig.points, fig.fob_iops
-    uniform = workload_curve.is_uniform(fig.workload)
-    if not (WARN_WHERE_BENT and fig.typed and uniform and fires(points, fob_iops)):
+    if not (WARN_WHERE_BENT and _fires_on(fig)):
         return ""
     waf, ratio = above_line(points, fob_iops)  # type: ignore[misc]
     high = _steady(points)[-1].extra_op_percent
     return "; " + WARNING.format(waf=waf, ratio=ratio, high=high)
+
+
+def _fires_on(fig: PredictionInput) -> bool:
+    """:func:`fires` on typed figures under uniform writes (the flags not asked)."""
+    uniform = workload_curve.is_uniform(fig.workload)
+    return fig.typed and uniform and fires(fig.points, fig.fob_iops)
+
+
+def span_to_line(levels: list[PredictedLevel], fig: PredictionInput) -> int:
+    """With :data:`SPAN_TO_LINE` on and where :func:`fires` on typed figures under uniform
+    writes, widen ``levels``' IOPS interval (in place) at each level strictly between the
+    lowest and the highest typed level to include :func:`line_iops` at the level's predicted
+    WAF; the centre is left. Returns how many levels' intervals it widened."""
+    if not (SPAN_TO_LINE and _fires_on(fig)):
+        return 0
+    steady = _steady(fig.points)
+    low_x, high = steady[0].extra_op_percent, steady[-1]
+    assert fig.fob_iops is not None
+    widened = 0
+    for lv in levels:
+        if not low_x < lv.extra_op_percent < high.extra_op_percent:
+            continue
+        if lv.waf is None or lv.steady_iops_low is None or lv.steady_iops_high is None:
+            continue
+        try:
+            line = line_iops(fig.fob_iops, high, lv.waf)
+        except ValueError:
+            continue
+        lo, hi = min(lv.steady_iops_low, line), max(lv.steady_iops_high, line)
+        widened += (lo, hi) != (lv.steady_iops_low, lv.steady_iops_high)
+        lv.steady_iops_low, lv.steady_iops_high = lo, hi
+    return widened

@@ -578,6 +578,7 @@ def run(args: argparse.Namespace) -> int:
             + kept
         )
     pred.prediction_source += bend_between.warning(fig)  # WARN_WHERE_BENT: off by default
+    bend_between.span_to_line(pred.levels, fig)  # SPAN_TO_LINE: off by default
     if measurement is not None and measurement.cliff is not None:
         from overprov.calibrate.cliff_attach import attach
 
