@@ -68,6 +68,16 @@ def pct(rs: list[levels.Row]) -> str:
     return f"{k}/{len(rs)} ({100 * k / max(len(rs), 1):.1f}%)"
 
 
+def selections(rows: list[levels.Row]):
+    """("all", every row), then each family, and each family × figure."""
+    out = [("all", lambda r: True)]
+    for fam in sorted({r.family for r in rows}):
+        for f in ("", "iops", "waf"):
+            name = f"{fam} {f}".strip()
+            out.append((name, lambda r, fam=fam, f=f: r.family == fam and f in ("", r.figure)))
+    return out
+
+
 def main() -> int:
     c0 = cpu_s()
     rows, _ = levels.load(MIX)
@@ -79,19 +89,17 @@ def main() -> int:
         r for r in both if r.case in span and r.figure == "iops" and r.level in SPAN_LEVELS
     ]
     miss = [r for r in in_span if not r.inside]
+    named = ", ".join(f"{r.case.split('--')[-1]} {r.level:g}%" for r in miss)
     print(f"figures the span can touch: {len(in_span)}; outside with formterm+steephull: "
-          f"{len(miss)} ({', '.join(f'{r.case.split(chr(45) * 2)[-1]} {r.level:g}%' for r in miss)})")  # fmt: skip
-    k = len(miss)
-    for name, sel in (("all", lambda r: True),) + tuple(
-        (f"{fam}{' ' + f if f else ''}", (lambda fam, f: lambda r: r.family == fam and (not f or r.figure == f))(fam, f))
-        for fam in sorted({r.family for r in today}) for f in ("", "iops", "waf")
-    ):  # fmt: skip
+          f"{len(miss)} ({named})")  # fmt: skip
+    for name, sel in selections(today):
         t = [r for r in today if sel(r)]
         b = [r for r in both if sel(r)]
-        kk = sum(1 for r in miss if sel(r))
-        lo, hi = sum(r.inside for r in b), sum(r.inside for r in b) + kk
+        lo = sum(r.inside for r in b)
+        hi = lo + sum(1 for r in miss if sel(r))
         print(f"{name}: today {pct(t)}; formterm+steephull {pct(b)}; joint between "
-              f"{lo}/{len(b)} ({100 * lo / len(b):.1f}%) and {hi}/{len(b)} ({100 * hi / len(b):.1f}%)")  # fmt: skip
+              f"{lo}/{len(b)} ({100 * lo / len(b):.1f}%) and "
+              f"{hi}/{len(b)} ({100 * hi / len(b):.1f}%)")  # fmt: skip
     w_today = statistics.median(r.rel_width for r in today)
     ws = sorted(r.rel_width for r in both)
     n = len(ws)
