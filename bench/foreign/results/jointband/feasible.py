@@ -85,9 +85,7 @@ def main() -> int:
     both = formterm_steephull(today)
     span = set(fired())
     print(f"bend_between.fires on the 72: {sorted(span)}")
-    in_span = [
-        r for r in both if r.case in span and r.figure == "iops" and r.level in SPAN_LEVELS
-    ]
+    in_span = [r for r in both if r.case in span and r.figure == "iops" and r.level in SPAN_LEVELS]
     miss = [r for r in in_span if not r.inside]
     named = ", ".join(f"{r.case.split('--')[-1]} {r.level:g}%" for r in miss)
     print(f"figures the span can touch: {len(in_span)}; outside with formterm+steephull: "
@@ -106,8 +104,10 @@ def main() -> int:
     med = statistics.median(ws)
     # widening k' <= 18 figures moves each median rank up by at most 18 places
     up = 0.5 * (ws[min(n - 1, (n - 1) // 2 + len(in_span))] + ws[min(n - 1, n // 2 + len(in_span))])
-    print(f"median rel width: today {100 * w_today:.2f}%; formterm+steephull {100 * med:.2f}%; "
-          f"joint at most {100 * up:.2f}% (0.95 x today = {95 * w_today:.2f}%)")
+    print(
+        f"median rel width: today {100 * w_today:.2f}%; formterm+steephull {100 * med:.2f}%; "
+        f"joint at most {100 * up:.2f}% (0.95 x today = {95 * w_today:.2f}%)"
+    )
     print(f"CPU s: {cpu_s() - c0:.1f}")
     return 0
 

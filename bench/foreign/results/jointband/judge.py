@@ -225,7 +225,8 @@ def main() -> int:
             c["equal"] for c in chk.values()
         ),
         "F1 fresh joint coverage >= 70% of 30": fj_cov >= FLOOR and len(stems) == 5,
-        "F2 fresh joint median width <= the defaults'": bool(fj) and bool(fd)
+        "F2 fresh joint median width <= the defaults'": bool(fj)
+        and bool(fd)
         and cover(fj)["median_rel_width"] <= cover(fd)["median_rel_width"],
         "F3 no fresh family >= 70% in the defaults below 70% joint": all(
             not (v["defaults"]["coverage"] >= FLOOR > v["joint"]["coverage"])
@@ -266,10 +267,125 @@ def main() -> int:
         "cpu_s_judge": cpu_s() - c0,
     }
     (HERE / "results.json").write_text(json.dumps(doc, indent=1) + "\n")
+    write_verdict(doc)
     for k, v in clauses.items():
         print(f"{k}: {'holds' if v else 'FAILS'}")
     print(f"adopted: {doc['adopted']}")
     return 0
+
+
+def pct(c: dict) -> str:
+    return f"{c['inside']}/{c['n']} ({100 * c['coverage']:.1f}%)"
+
+
+def log_cpu() -> tuple[float, float]:
+    """CPU s of runs.log's lines (/usr/bin/time) and of fresh/runs.log's MQSim driver."""
+    main_s = sum(
+        sum(float(x) for x in ln.split(" CPU s")[0].split("+"))
+        for ln in (HERE / "runs.log").read_text().splitlines()
+        if " CPU s, " in ln
+    )
+    mq = HERE / "fresh" / "runs.log"
+    mq_s = sum(float(ln.split("CPU ")[-1]) for ln in mq.read_text().splitlines()
+               if ln.startswith("== end"))  # fmt: skip
+    return main_s, mq_s
+
+
+def write_verdict(doc: dict) -> None:
+    t, j = doc["today"], doc["joint"]
+    verdict = ("**Adopted**" if doc["adopted"]
+               else "**Not met: the three flags stay off**")  # fmt: skip
+    main_s, mq_s = log_cpu()
+    lines = [
+        "# Verdict: the 80% intervals judged jointly (bench/foreign/results/jointband/RULE.md)",
+        "",
+        f"{verdict}. Made by `PYTHONPATH=python python bench/foreign/results/jointband/judge.py` "
+        f"({doc['made']}, {doc['cpu_s_judge']:.1f} CPU s). Runs: runs.sh (`truths`, `check`, "
+        f"`arms`), {main_s:.1f} CPU s in runs.log (/usr/bin/time, user + system; the MQSim "
+        f"truths' driver counted there as its parent) of which the MQSim levels' own "
+        f"{mq_s:.1f} CPU s are in fresh/runs.log (bench/cpu_clock.py).",
+        "",
+        "| clause | holds |",
+        "|---|---|",
+        *(f"| {k} | {'yes' if v else '**no**'} |" for k, v in doc["clauses"].items()),
+        "",
+        "## The 72 (bench/foreign/results/scoreboard/cases-mix; 71 answered, 426 unfitted figures)",
+        "",
+        "| unfitted levels | today | joint | median width today → joint |",
+        "|---|---|---|---|",
+    ]
+    for k in t:
+        if t[k]["n"]:
+            lines.append(
+                f"| {k} | {pct(t[k])} | {pct(j[k])} | {100 * t[k]['median_rel_width']:.1f}% → "
+                f"{100 * j[k]['median_rel_width']:.1f}% |"
+            )
+    lines += [
+        "",
+        f"Families at ≥ 70% today below 70% joint: {doc['dropped_families'] or 'none'}.",
+        "",
+        "The span on the six MQSim drives where `bend_between.fires` (IOPS, QD32; low–high, "
+        "inside):",
+        "",
+        "| case | level | truth | centre | today | joint |",
+        "|---|---|---|---|---|---|",
+        *(
+            f"| {r['case'].split('--')[-1]} | {r['level']:g}% | {r['truth']:.0f} | "
+            f"{r['pred']:.0f} | {r['today'][0]:.0f}–{r['today'][1]:.0f} "
+            f"{'in' if r['today'][2] else '**out**'} | {r['joint'][0]:.0f}–{r['joint'][1]:.0f} "
+            f"{'in' if r['joint'][2] else '**out**'} |"
+            for r in doc["span_rows"]
+        ),
+        "",
+        "C4, calibrate run for real with the three flags (check-joint/) against the composition:",
+        "",
+        *(
+            f"- {s} ({c['what']}): "
+            f"{'equal' if c['equal'] else 'NOT equal: ' + '; '.join(c['differences'][:6])}"
+            for s, c in doc["check"].items()
+        ),
+        "",
+        "## Fresh truths (fresh/; both arms run for real: fresh-defaults/, fresh-joint/)",
+        "",
+        "| drive | family | defaults inside, median width | joint inside, median width | "
+        "targets met defaults → joint |",
+        "|---|---|---|---|---|",
+    ]
+    for s, c in doc["fresh_cases"].items():
+        d, jj = c["defaults"], c["joint"]
+        td, tj = c["targets_defaults"], c["targets_joint"]
+        lines.append(
+            f"| {s.split('--')[-1]} | {c['family']} | {pct(d)}, "
+            f"{100 * d['median_rel_width']:.1f}% | {pct(jj)}, "
+            f"{100 * jj['median_rel_width']:.1f}% | "
+            f"{sum(td.values())}/2 → {sum(tj.values())}/2 |"
+        )
+    fp = doc["fresh_pooled"]
+    lines += [
+        f"| **pooled** | | {pct(fp['defaults'])}, "
+        f"{100 * fp['defaults']['median_rel_width']:.1f}% | {pct(fp['joint'])}, "
+        f"{100 * fp['joint']['median_rel_width']:.1f}% | |",
+        "",
+        *(
+            f"- {f}: defaults {pct(v['defaults'])}, joint {pct(v['joint'])}"
+            for f, v in doc["fresh_families"].items()
+        ),
+        f"- targets lost: {doc['targets_lost'] or 'none'}",
+        "",
+        "Each fresh figure (10–30%, QD32; low–high, inside):",
+        "",
+        "| drive | level | figure | truth | centre | defaults | joint |",
+        "|---|---|---|---|---|---|---|",
+        *(
+            f"| {s.split('--')[-1]} | {r['level']:g}% | {r['figure']} | {r['truth']:.4g} | "
+            f"{r['pred']:.4g} | {r['defaults'][0]:.4g}–{r['defaults'][1]:.4g} "
+            f"{'in' if r['defaults'][2] else '**out**'} | {r['joint'][0]:.4g}–"
+            f"{r['joint'][1]:.4g} {'in' if r['joint'][2] else '**out**'} |"
+            for s, c in doc["fresh_cases"].items()
+            for r in c["rows"]
+        ),
+    ]
+    (HERE / "verdict.md").write_text("\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":
