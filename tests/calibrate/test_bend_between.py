@@ -123,7 +123,7 @@ def _levels(centre_iops: float, waf: float) -> list[PredictedLevel]:
 
 
 def test_the_span_is_off_by_default_and_off_leaves_the_levels():
-    """Judged under bench/foreign/results/jointband/RULE.md; off until a verdict adopts it."""
+    """bench/foreign/results/jointband/RULE.md not met (verdict.md): off."""
     assert not bend_between.SPAN_TO_LINE
     levels = _levels(400.0, 3.0)
     assert bend_between.span_to_line(levels, _fig(MQSIM_320)) == 0
