@@ -15,7 +15,6 @@ its median width between formterm+steephull's and the rank shifted by 18.
 
 from __future__ import annotations
 
-import importlib.util
 import statistics
 import sys
 from pathlib import Path
@@ -23,18 +22,12 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "scorecover"))
 sys.path.insert(0, str(HERE.parents[2]))
+sys.path.insert(0, str(HERE.parents[1]))
 import levels  # noqa: E402
+from common import load_script  # noqa: E402  (bench/foreign/common.py)
 from cpu_clock import cpu_s  # noqa: E402
 
-
-def _by_path(name: str, path: Path):
-    spec = importlib.util.spec_from_file_location(name, path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-FT = _by_path("formterm_judge", HERE.parent / "formterm" / "judge.py")
+FT = load_script("formterm_judge", HERE.parent / "formterm" / "judge.py")
 MIX = HERE.parent / "scoreboard" / "cases-mix"
 STEEP_ON = HERE.parent / "steephull" / "on"
 FIRES = HERE.parent / "mqbend" / "fires-72.txt"

@@ -15,7 +15,6 @@ run for real (fresh-defaults/, fresh-joint/). Writes results.json and verdict.md
 from __future__ import annotations
 
 import datetime
-import importlib.util
 import json
 import statistics
 import sys
@@ -25,20 +24,14 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "scorecover"))
 sys.path.insert(0, str(HERE.parents[2]))
+sys.path.insert(0, str(HERE.parents[1]))
 import levels  # noqa: E402  (bench/foreign/results/scorecover/levels.py)
+from common import load_script  # noqa: E402  (bench/foreign/common.py)
 from cpu_clock import cpu_s  # noqa: E402
 from overprov.calibrate import bend_between  # noqa: E402
 
-
-def _by_path(name: str, path: Path):
-    spec = importlib.util.spec_from_file_location(name, path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-FT = _by_path("formterm_judge", HERE.parent / "formterm" / "judge.py")
-TARGETS = _by_path("femutyped_judge", HERE.parent / "femutyped" / "judge.py")
+FT = load_script("formterm_judge", HERE.parent / "formterm" / "judge.py")
+TARGETS = load_script("femutyped_judge", HERE.parent / "femutyped" / "judge.py")
 MIX = HERE.parent / "scoreboard" / "cases-mix"
 STEEP_ON = HERE.parent / "steephull" / "on"
 UNFITTED = (10.0, 20.0, 30.0)
@@ -385,7 +378,9 @@ def write_verdict(doc: dict) -> None:
             for r in c["rows"]
         ),
     ]
-    (HERE / "verdict.md").write_text("\n".join(lines) + "\n")
+    reading = HERE / "reading.md"  # written after the verdict, by hand
+    tail = reading.read_text() if reading.exists() else ""
+    (HERE / "verdict.md").write_text("\n".join(lines) + "\n" + tail)
 
 
 if __name__ == "__main__":
