@@ -12,6 +12,7 @@ import pytest
 from overprov.calibrate import bend_between, cli, uncertainty
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import predict as predmod
+from overprov.prediction_file import PredictedLevel
 
 
 def _points(iops: str, waf: str, fob: float) -> list[fitmod.Point]:
@@ -111,3 +112,93 @@ def test_by_default_the_real_cli_prints_the_warning_on_typed_mqsim_figures(tmp_p
     assert "the curve may bend between the levels" in json.loads(got.out)["prediction_source"]
     said = " ".join(got.err.split())  # the summary wraps long lines
     assert "the curve may bend between the levels and the figures cannot show it" in said
+
+
+def _levels(centre_iops: float, waf: float) -> list[PredictedLevel]:
+    """Five levels with a ±5% IOPS interval around ``centre_iops`` and WAF ``waf`` each."""
+    return [
+        PredictedLevel(x, centre_iops, 0.95 * centre_iops, 1.05 * centre_iops, waf)
+        for x in (0.0, 10.0, 20.0, 30.0, 40.0)
+    ]
+
+
+def test_the_span_is_off_by_default_and_off_leaves_the_levels():
+    """bench/foreign/results/jointband/RULE.md not met (verdict.md): off."""
+    assert not bend_between.SPAN_TO_LINE
+    levels = _levels(400.0, 3.0)
+    assert bend_between.span_to_line(levels, _fig(MQSIM_320)) == 0
+    assert levels == _levels(400.0, 3.0)
+
+
+def test_on_the_span_reaches_the_line_between_the_typed_levels_only(monkeypatch):
+    """u320x32's figures: the line at WAF 3 lies far below a centre of 600 IOPS, so the low end
+    at 10-30% moves to it; 0% and 40% (the typed levels) and every centre stay."""
+    monkeypatch.setattr(bend_between, "SPAN_TO_LINE", True)
+    levels = _levels(600.0, 3.0)
+    assert bend_between.span_to_line(levels, _fig(MQSIM_320)) == 3
+    high = fitmod.Point(40.0, 1143.0, waf=1.464)
+    line = bend_between.line_iops(2380.0, high, 3.0)
+    assert line < 0.95 * 600.0
+    for lv, was in zip(levels, _levels(600.0, 3.0), strict=True):
+        assert lv.steady_iops == was.steady_iops and lv.steady_iops_high == was.steady_iops_high
+        inner = 0.0 < lv.extra_op_percent < 40.0
+        assert lv.steady_iops_low == (pytest.approx(line) if inner else was.steady_iops_low)
+
+
+def test_on_the_span_reaches_up_to_a_line_above_the_interval(monkeypatch):
+    monkeypatch.setattr(bend_between, "SPAN_TO_LINE", True)
+    levels = _levels(100.0, 3.0)
+    line = bend_between.line_iops(2380.0, fitmod.Point(40.0, 1143.0, waf=1.464), 3.0)
+    assert bend_between.span_to_line(levels, _fig(MQSIM_320)) == 3
+    assert [lv.steady_iops_high for lv in levels[1:4]] == [pytest.approx(line)] * 3
+    assert [lv.steady_iops_low for lv in levels[1:4]] == [95.0] * 3
+
+
+def test_on_the_span_leaves_figures_where_it_does_not_fire(monkeypatch):
+    monkeypatch.setattr(bend_between, "SPAN_TO_LINE", True)
+    for figures, typed in ((NVMEVIRT_Q, True), (MQSIM_1024_OP12, True), (MQSIM_320, False)):
+        levels = _levels(400.0, 3.0)
+        assert bend_between.span_to_line(levels, _fig(figures, typed=typed)) == 0
+        assert levels == _levels(400.0, 3.0)
+
+
+def test_on_the_real_cli_widens_the_middle_level_to_the_line(tmp_path, capsys, monkeypatch):
+    """u320x32's typed figures with the span on (≈ 7 CPU s): the 20% IOPS interval of the
+    JSON holds the line's IOPS at the 20% WAF calibrate predicts; the typed levels' do not
+    move to it."""
+    from overprov.cli import main
+
+    monkeypatch.setattr(bend_between, "SPAN_TO_LINE", True)
+    rc = main(["calibrate", "--points", MQSIM_320[0], "--waf-points", MQSIM_320[1],
+               "--fob-iops", "2380", "--extra-op", "0,20,40", "--jobs", "1", "--json", "-",
+               "--out", str(tmp_path)])  # fmt: skip
+    assert rc == 0
+    by = {lv["extra_op_percent"]: lv for lv in json.loads(capsys.readouterr().out)["levels"]}
+    mid = by[20.0]
+    line = bend_between.line_iops(2380.0, fitmod.Point(40.0, 1143.0, waf=1.464), mid["waf"])
+    assert mid["steady_iops_low"] <= line <= mid["steady_iops_high"]
+    assert line in (pytest.approx(mid["steady_iops_low"]), pytest.approx(mid["steady_iops_high"]))
+
+
+def test_a_figure_between_the_levels_shows_the_curve_so_it_does_not_fire():
+    """With a steady figure at 20% typed beside 0% and 40% (review2), the curve between the
+    levels is shown: no warning that asks for the figure already given."""
+    three = _points("0:69,20:700,40:1143", "0:24.897,20:2.5,40:1.464", 2380.0)
+    assert bend_between.above_line(three, 2380.0)[1] > bend_between.ABOVE_LINE
+    assert not bend_between.fires(three, 2380.0)
+
+
+def test_the_warning_asks_for_the_level_halfway_between_those_typed():
+    fig = _fig(("0:69,20:1143", "0:24.897,20:1.464", 2380.0))
+    said = bend_between.warning(fig)
+    assert "figures at 10% extra OP would show it" in said
+    assert "figures at 20% extra OP would show it" in bend_between.warning(_fig(MQSIM_320))
+
+
+def test_a_fob_or_an_iops_not_positive_is_a_value_error():
+    high = fitmod.Point(40.0, 1143.0, waf=1.464)
+    with pytest.raises(ValueError, match="must be positive"):
+        bend_between.line_iops(0.0, high, 5.0)
+    with pytest.raises(ValueError, match="must be positive"):
+        bend_between.line_iops(2380.0, fitmod.Point(40.0, 0.0, waf=1.464), 5.0)
+    assert bend_between.above_line(_points(*MQSIM_320), -2380.0) is None

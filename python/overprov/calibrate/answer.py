@@ -10,19 +10,24 @@ prediction's source says why), typed figures every way they cannot tell apart
 target whose plan dated the onset of garbage collection from empty is offered the GC-reserve
 reading beside its one reading (``reserve_reading.py``). With ``distance_term.ON`` (off by
 default), a prediction one reading carries has its IOPS interval widened with the distance from
-the fitted levels (``distance_term.py``).
+the fitted levels (``distance_term.py``). Where typed figures' lowest level is deep and faster
+than the FOB–highest line, the prediction's source carries ``bend_between``'s warning (on), and
+with ``bend_between.SPAN_TO_LINE`` (off) the IOPS interval between the levels reaches the line.
 """
 
 from __future__ import annotations
 
-from overprov.calibrate import distance_term, reserve_reading, spare_readings
+from overprov.calibrate import bend_between, distance_term, reserve_reading, spare_readings
 from overprov.calibrate import predict as predmod
 from overprov.calibrate.prediction import Prediction
 
 
 def predict(fig: predmod.PredictionInput) -> Prediction:
     """The prediction of ``fig``, its twins held in memory (``Prediction.write`` writes them)."""
-    return distance_term.apply(_predict(fig), fig.points)
+    pred = distance_term.apply(_predict(fig), fig.points)
+    pred.prediction_source += bend_between.warning(fig)  # WARN_WHERE_BENT: on (mqbend's rule)
+    bend_between.span_to_line(pred.levels, fig)  # SPAN_TO_LINE: off
+    return pred
 
 
 def _predict(fig: predmod.PredictionInput) -> Prediction:

@@ -432,7 +432,7 @@ def _stored(args: argparse.Namespace) -> Measurement:
 
 
 def run(args: argparse.Namespace) -> int:
-    from overprov.calibrate import answer, bend_between
+    from overprov.calibrate import answer
     from overprov.calibrate import predict as predmod
 
     if args.dry_run:
@@ -577,7 +577,6 @@ def run(args: argparse.Namespace) -> int:
             + "; ".join(problems)
             + kept
         )
-    pred.prediction_source += bend_between.warning(fig)  # WARN_WHERE_BENT: on (mqbend's rule)
     if measurement is not None and measurement.cliff is not None:
         from overprov.calibrate.cliff_attach import attach
 
