@@ -1,5 +1,5 @@
 """blocking_erase_form: the analytic reading weighed against the blocking-GC one with FOB read
-by the erase-cost form where FOB lies below the steady line (off by default)."""
+by the erase-cost form where FOB lies below the steady line (on by default)."""
 
 from __future__ import annotations
 
@@ -29,8 +29,9 @@ def _form() -> evidence.ReadingForm:
     return evidence.ReadingForm(fitmod.waf_at)
 
 
-def test_off_by_default_is_the_plain_assessment() -> None:
-    assert bef.ON is False
+def test_on_by_default_and_off_is_the_plain_assessment(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert bef.ON is True
+    monkeypatch.setattr(bef, "ON", False)
     points = [*STEADY, FOB_BELOW]
     got, _ = bef.assess(_form(), points, 0.0, [], QD)
     want, _ = loopmod.assess(_form(), points, 0.0, [], QD)
