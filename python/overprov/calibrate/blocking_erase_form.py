@@ -72,21 +72,16 @@ def applies(form: evidence.ReadingForm, points: list[fitmod.Point]) -> bool:
 
 
 def assess(
-    form: evidence.ReadingForm,
-    points: list[fitmod.Point],
-    model_rel_sd: float,
-    other_qd: list[fitmod.Point],
-    queue_depth: int,
+    form: evidence.ReadingForm, points: list[fitmod.Point], *weighing: Any
 ) -> tuple[dict[str, Any], Any]:
-    """``closed_loop.assess`` of the analytic reading; in its erase-cost form where
-    :func:`applies` and that form's χ² plus :data:`PARAMETER_CHARGE` is the lower (t_erase
-    one more fitted parameter, ``erase_form`` noting it)."""
-    plain = loopmod.assess(form, points, model_rel_sd, other_qd, queue_depth)
+    """``closed_loop.assess(form, points, *weighing)`` (``weighing``: its model-form sd, the
+    figures at other queue depths and the workload's queue depth) of the analytic reading; in
+    its erase-cost form where :func:`applies` and that form's χ² plus :data:`PARAMETER_CHARGE`
+    is the lower (t_erase one more fitted parameter, ``erase_form`` noting it)."""
+    plain = loopmod.assess(form, points, *weighing)
     if not applies(form, points):
         return plain
-    erased, queue = loopmod.assess(
-        erase_reading.erase_form(form), points, model_rel_sd, other_qd, queue_depth
-    )
+    erased, queue = loopmod.assess(erase_reading.erase_form(form), points, *weighing)
     if not erased["chi2"] + PARAMETER_CHARGE < plain[0]["chi2"]:
         return plain
     return {**erased, "n_parameters": erased["n_parameters"] + 1, "erase_form": True}, queue

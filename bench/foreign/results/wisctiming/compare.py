@@ -53,9 +53,9 @@ def main(off_dir: str, on_dir: str, fresh: bool) -> int:
     print()
     n = len(off) - len(missing)
     print(f"truths compared: {n}; not in the on arm: {len(missing)} {missing or ''}")
-    print(f"targets lost: {len(lost)} {lost or ''}")
-    print(f"a figure up by > 1 point: {len(up)} {up or ''}")
-    print(f"targets gained: {len(gained)} {gained or ''}")
+    for label, names in (("targets lost", lost), ("a figure up by > 1 point", up),
+                         ("targets gained", gained)):  # fmt: skip
+        print(f"{label}: {len(names)} {names or ''}")
     print(f"both targets met: off {both['off']}, on {both['on']}")
     if fresh:
         ok = not lost and not up and not missing
