@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 
 import pytest
-from overprov.calibrate import erase_reading, gc_designs, spare_readings
+from overprov.calibrate import erase_reading, evidence, gc_designs, spare_readings
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import predict as predmod
 from overprov.calibrate.cli import USER_POINT_REL_SD
@@ -67,12 +67,18 @@ def test_on_by_default() -> None:
 
 def test_drive_n_needs_the_sub_flag(offered, monkeypatch) -> None:
     """N: a plain reading (d-choices-4) reproduces, so OFFERED alone offers nothing; with the
-    sub-flag the greedy reading's failure offers the twins and greedy+erase takes the weight."""
+    sub-flag the greedy reading's failure offers the twins and greedy+erase takes the weight.
+    Without the twins the WAF figures put the weight on greedy (evidence.WAF_WEIGHTS, on);
+    weighed on all their figures, on d-choices-4."""
     pts = _stored(DRIVE_N)
     monkeypatch.setattr(erase_reading, "WHEN_IMPLIED_FAILS", False)
     without = _weights(pts)
     assert _erase_share(without) == 0.0
-    assert max(without, key=lambda k: without[k]) == "effective_spare:d-choices-4"
+    assert max(without, key=lambda k: without[k]) == "effective_spare"
+    monkeypatch.setattr(evidence, "WAF_WEIGHTS", False)
+    plain = _weights(pts)
+    assert max(plain, key=lambda k: plain[k]) == "effective_spare:d-choices-4"
+    monkeypatch.setattr(evidence, "WAF_WEIGHTS", True)
     monkeypatch.setattr(erase_reading, "WHEN_IMPLIED_FAILS", True)
     w = _weights(pts)
     assert _erase_share(w) > 0.99

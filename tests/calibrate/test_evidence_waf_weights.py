@@ -1,7 +1,8 @@
-"""The GC designs weighed on their WAF figures (evidence.WAF_WEIGHTS, off by default:
+"""The GC designs weighed on their WAF figures (evidence.WAF_WEIGHTS, on by default since
+bench/foreign/results/wisctiming/RULE.md; not adopted alone by
 bench/foreign/results/wafweights/RULE.md). Seen WiscSim E (bench/foreign/results/wiscsee3/
 wiscsee-e.json, its scoreboard plan case): greedy fits both WAF figures but misses the 40% IOPS
-figure, so today d-choices 4 carries the weight; weighed on the WAF figures greedy does."""
+figure, so without it d-choices 4 carries the weight; weighed on the WAF figures greedy does."""
 
 from __future__ import annotations
 
@@ -29,8 +30,9 @@ def _by_key(w: dict) -> dict[str, float]:
     return {r.key: v for r, v in w.items()}
 
 
-def test_off_by_default_and_the_record_unchanged():
-    assert evidence.WAF_WEIGHTS is False
+def test_on_by_default_and_off_the_record_unchanged(monkeypatch):
+    assert evidence.WAF_WEIGHTS is True
+    monkeypatch.setattr(evidence, "WAF_WEIGHTS", False)
     ev = _wiscsim_e()
     assert all("waf_chi2" not in e for e in ev.values())
     w = _by_key(spare_readings.class_weights(ev))
@@ -71,6 +73,7 @@ def test_waf_terms_count_only_steady_waf_figures():
 
 def test_weighs_by_waf_needs_the_flag_and_two_waf_figures(monkeypatch):
     two = {"n_waf_figures": 2}
+    monkeypatch.setattr(evidence, "WAF_WEIGHTS", False)
     assert not evidence.weighs_by_waf([two, two])
     monkeypatch.setattr(evidence, "WAF_WEIGHTS", True)
     assert evidence.weighs_by_waf([two, two])

@@ -37,10 +37,10 @@ the six seen MQSim drives that line lies within −20..+4% of the true IOPS at 1
 20–30% (bench/foreign/results/mqbend/DIAGNOSIS.md, with the true WAF). Judged jointly with
 ``own_erase_residual.ON`` and ``steep_pair.HULL_WHERE_AMBIGUOUS`` under
 bench/foreign/results/jointband/RULE.md: **not met, off**
-(bench/foreign/results/jointband/verdict.md). On the 72 scoreboard truths the three together put 386 of 426 unfitted figures
-inside (90.6%, above the rule's 90%), the span alone bringing in 14 of the 17 MQSim IOPS
-figures it could touch; calibrate's output with the three flags equalled the composition on
-the four cases run.
+(bench/foreign/results/jointband/verdict.md). On the 72 scoreboard truths the three together
+put 386 of 426 unfitted figures inside (90.6%, above the rule's 90%), the span alone bringing in
+14 of the 17 MQSim IOPS figures it could touch; calibrate's output with the three flags
+equalled the composition on the four cases run.
 """
 
 from __future__ import annotations

@@ -10,8 +10,7 @@ import math
 from typing import Any
 
 from overprov import engine
-from overprov.calibrate import closed_loop as loopmod
-from overprov.calibrate import evidence, gc_blocking, uncertainty
+from overprov.calibrate import blocking_erase_form, evidence, gc_blocking, uncertainty
 from overprov.calibrate import fit as fitmod
 from overprov.errors import ConfigError
 
@@ -68,7 +67,7 @@ def weigh(
     if blocking is None:
         return None
     form = reading.form(curve)  # the analytic reading; at other QDs through N units when enabled
-    assessed, queue = loopmod.assess(form, fig.points, cv_sd, fig.other_qd_points, qd)
+    assessed, queue = blocking_erase_form.assess(form, fig.points, cv_sd, fig.other_qd_points, qd)
     fitted_by = (assessed["residual_chi2"], assessed["n_figures"], assessed["n_parameters"])
     reproduced = {"analytic": evidence.reproduces(*fitted_by), "blocking": blocking.reproduces()}
     chi2 = {"analytic": assessed["chi2"], "blocking": blocking.chi2}

@@ -139,7 +139,7 @@ def _evidence_weights(
     evidences: dict[predmod.TwinReading, dict[str, Any]], keys: list[predmod.TwinReading]
 ) -> dict[predmod.TwinReading, float]:
     """``evidence.weights_of`` the readings ``keys`` (χ², and whether each reproduces its
-    fitted figures). With ``evidence.WAF_WEIGHTS`` (off), where
+    fitted figures). With ``evidence.WAF_WEIGHTS`` (on), where
     ``evidence.weighs_by_waf``: each timing form (the erase-cost form or not,
     ``TwinReading.erase``) keeps the weight its readings have so, and within it the GC
     designs share it by their WAF figures' χ² (``evidence.waf_weights``)."""

@@ -6,9 +6,10 @@ seconds logged (bench/cpu_clock.py) and makes REPORT.md's tables from the case f
     PYTHONPATH=python python bench/foreign/results/freshtally/tally.py case FOLDER STEM FAMILY
     PYTHONPATH=python python bench/foreign/results/freshtally/tally.py table
 
-Run from the worktree root. `case` is run.py `one` with SCOREBOARD_CASES set to this folder's
-cases/, under `nice -n 10`; `table` prints the per-truth rows (the `row` of
-bench/foreign/results/scoreboard/table.py), the per-family counts and the unfitted levels' 80%
+Run from the worktree root. With TALLY_DIR set, that folder's cases/ and runs.log are used
+instead of this one's (another tally's folder). `case` is run.py `one` with SCOREBOARD_CASES
+set to the folder's cases/, under `nice -n 10`; `table` prints the per-truth rows (the `row`
+of bench/foreign/results/scoreboard/table.py), the per-family counts and the unfitted levels' 80%
 coverage and median width (high / low - 1).
 """
 
@@ -23,9 +24,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-SCOREBOARD = HERE.parent / "scoreboard"
-sys.path.insert(0, str(HERE.parent.parent.parent))
+SELF = Path(__file__).resolve().parent
+HERE = Path(os.environ.get("TALLY_DIR") or SELF).resolve()
+SCOREBOARD = SELF.parent / "scoreboard"
+sys.path.insert(0, str(SELF.parent.parent.parent))
 sys.path.insert(0, str(SCOREBOARD))
 from cpu_clock import cpu_s  # noqa: E402
 
