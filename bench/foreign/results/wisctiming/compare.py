@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 _spec = importlib.util.spec_from_file_location(
-    "wiscbatch_compare", Path(__file__).resolve().parents[1] / "wiscbatch/compare.py"
+    "wiscbatch_compare", Path(__file__).resolve().parents[4] / "bench/foreign/results/wiscbatch/compare.py"
 )
 wb = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(wb)

@@ -11,7 +11,7 @@ B=/work/foreign-build/wiscsee/src/wiscsim-harness-wisctiming  # build.sh's wrapp
 NV=/work/foreign-build/nvmevirt/nvmevirt-conv-harness
 DS=/work/foreign-build/disksim/src/src/disksim
 DS_PATCH='none (built with its own Makefiles; gcc 12: -fgnu89-inline and -lm at the end of the link lines, compiler and linker flags only)'
-truth() {  # NAME HARNESS ARGS...: bench/foreign/HARNESS.py into $O/NAME.json, logged
+truth() {  # NAME HARNESS ARGS...: bench/foreign/<harness>.py into $O/NAME.json, logged
     name=$1; harness=$2; shift 2
     [ -e $O/$name.json ] && return 0
     date -u >> $O/runs.log
