@@ -12,17 +12,16 @@ lost; no figure up by more than 1 point).
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 import sys
 from pathlib import Path
 
-_spec = importlib.util.spec_from_file_location(
-    "wiscbatch_compare", Path(__file__).resolve().parents[4] / "bench/foreign/results/wiscbatch/compare.py"
-)
-wb = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(wb)
+ROOT = Path(__file__).resolve().parents[4]
+sys.path.insert(0, str(ROOT / "bench/foreign"))
+from common import load_script  # noqa: E402  (bench/foreign/common.py)
+
+wb = load_script("wiscbatch_compare", ROOT / "bench/foreign/results/wiscbatch/compare.py")
 
 
 def main(off_dir: str, on_dir: str, fresh: bool) -> int:
