@@ -21,7 +21,12 @@ whose fit kept a floor stay. Where no such term is left the readings are weighed
 residuals (and ``evidence.reproduces``): the figures do not tell the designs apart, and the
 weights say so. Only readings ``reserve_hull.forms`` offers change, so with its flags off
 (``reserve_hull.OFFERED``, ``steep_pair.HULL_WHERE_AMBIGUOUS``) only figures
-``steep_pair.READ_AS_FLOOR`` reads. Judged under bench/foreign/results/femuweight/RULE.md.
+``steep_pair.READ_AS_FLOOR`` reads. Judged under bench/foreign/results/femuweight/RULE.md:
+**not met**, so off (bench/foreign/results/femuweight/verdict.md). The weights come out alike,
+but every non-greedy reserve twin misses the measured 0% WAF (d-choices-8 by −20%, -4 by −34%,
+-2 by −50%) and is set aside (``reserve_hull.twin_miss``), so greedy's answers as before: 0 of
+4 fresh FEMU drives met both targets (WAF at 20% +6 to +13%); two that ``READ_AS_FLOOR`` alone
+refused are answered.
 """
 
 from __future__ import annotations
@@ -35,7 +40,7 @@ from overprov.calibrate.reserve_hull import UndatedReserveForm
 from overprov.errors import ConfigError
 
 #: Count a reserve reading's held-out term only where the held-out fit keeps a floor (module
-#: doc). Off: every held-out term counts, as ``evidence.assess`` adds it.
+#: doc). Off (its rule not met): every held-out term counts, as ``evidence.assess`` adds it.
 SAME_FORM_ONLY = False
 
 
