@@ -81,6 +81,7 @@ from overprov.calibrate import (
     prediction,
     reading_mixture,
     reading_residual,
+    reserve_held_out,
     reserve_hull,
     reserve_next,
     twin_runs,
@@ -438,6 +439,7 @@ def weigh(
         except ConfigError:  # one IOPS figure: no effective spare beside the raw one
             if raw_native_op is None:
                 raise
+    evidences.update(reserve_held_out.reweighed(forms, evidences, fig.points, cv_sd))  # (off)
     evidences.update(erase_reading.twins(forms, evidences, fig.points, cv_sd))  # where called for
     return evidences, design_curve
 

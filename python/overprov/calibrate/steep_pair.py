@@ -36,7 +36,11 @@ seen FEMU cases, each to both targets met; of three fresh FEMU drives one is ans
 called for, whose twin misses the 0% floor and is set aside, and the others were not simulated.
 Going on to the next reserve reading by weight there (``reserve_next.NEXT_READING``, off) was
 judged with it under bench/foreign/results/femunext/RULE.md: **not met** (greedy's reserve
-reading answers and misses WAF at 20% by +9 to +18% on fresh drives).
+reading answers and misses WAF at 20% by +9 to +18% on fresh drives). Why greedy's takes the
+weight (the 0% level held out leaves a fit without a floor: bench/foreign/results/femuweight/
+DIAGNOSIS.md), and weighing like for like instead (``reserve_held_out.SAME_FORM_ONLY``, off):
+**not met** — the non-greedy reserve twins miss the 0% floor and are set aside
+(bench/foreign/results/femuweight/verdict.md).
 
 **Say so instead** (:data:`HULL_WHERE_AMBIGUOUS`, off; :func:`ambiguous`): where the same test
 fires and a reserve reading is called for, the reserve readings are offered BESIDE the
@@ -104,7 +108,8 @@ def gentlest_alone(points: list[fitmod.Point], cv_sd: float) -> bool:
     """Whether the effective-spare readings of the uniform designs, weighed as
     ``spare_readings.class_weights`` weighs them (``evidence.assess`` with ``cv_sd`` the
     model-form error of a held-out prediction, ``evidence.weights_of``; not regrouped by
-    ``evidence.WAF_WEIGHTS``, which is off), leave every design of
+    ``evidence.WAF_WEIGHTS``, on since wisctiming: the test is kept as its rules judged it,
+    on the χ² of every figure), leave every design of
     :data:`SELECTIVE_DESIGNS` below ``evidence.SPAN_MIN_WEIGHT`` of the largest weight:
     only the gentlest victim choice links the figures, or none does."""
     evidences = {}
