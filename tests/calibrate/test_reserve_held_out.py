@@ -7,12 +7,16 @@ from __future__ import annotations
 import math
 
 import pytest
+from overprov.calibrate import evidence, reserve_held_out, reserve_hull, spare_readings, steep_pair
 from overprov.calibrate import predict as predmod
-from overprov.calibrate import reserve_held_out, reserve_hull, spare_readings, steep_pair
 from test_reserve_steep_pair import FEMU_6LUN, FEMU_64LUN, _cv, _fig
 
 
 def _weighed(monkeypatch, same_form: bool, points=FEMU_6LUN):
+    # as femuweight's rule judged it: the weights on every figure's χ², not regrouped by the
+    # WAF figures' (evidence.WAF_WEIGHTS, on since wisctiming; the flag drops the held-out
+    # terms from ``chi2`` only)
+    monkeypatch.setattr(evidence, "WAF_WEIGHTS", False)
     monkeypatch.setattr(steep_pair, "READ_AS_FLOOR", True)
     monkeypatch.setattr(reserve_held_out, "SAME_FORM_ONLY", same_form)
     evidences, _ = spare_readings.weigh(_fig(points))

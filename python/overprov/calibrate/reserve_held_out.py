@@ -26,7 +26,9 @@ weights say so. Only readings ``reserve_hull.forms`` offers change, so with its 
 but every non-greedy reserve twin misses the measured 0% WAF (d-choices-8 by −20%, -4 by −34%,
 -2 by −50%) and is set aside (``reserve_hull.twin_miss``), so greedy's answers as before: 0 of
 4 fresh FEMU drives met both targets (WAF at 20% +6 to +13%); two that ``READ_AS_FLOOR`` alone
-refused are answered.
+refused are answered. Judged with ``evidence.WAF_WEIGHTS`` off (its branch's base); with it on
+(the default since bench/foreign/results/wisctiming/RULE.md) the designs are regrouped on the
+WAF figures' own terms (``waf_chi2``), whose held-out part this flag does not drop: untested.
 """
 
 from __future__ import annotations
