@@ -39,8 +39,8 @@ judged with it under bench/foreign/results/femunext/RULE.md: **not met** (greedy
 reading answers and misses WAF at 20% by +9 to +18% on fresh drives). Why greedy's takes the
 weight (the 0% level held out leaves a fit without a floor:
 bench/foreign/results/femuweight/DIAGNOSIS.md), and weighing like for like instead
-(``reserve_held_out.SAME_FORM_ONLY``, off): **not met** — the non-greedy reserve twins miss the 0% floor and are set aside
-(bench/foreign/results/femuweight/verdict.md).
+(``reserve_held_out.SAME_FORM_ONLY``, off): **not met** — the non-greedy reserve twins miss
+the 0% floor and are set aside (bench/foreign/results/femuweight/verdict.md).
 
 **Say so instead** (:data:`HULL_WHERE_AMBIGUOUS`, off; :func:`ambiguous`): where the same test
 fires and a reserve reading is called for, the reserve readings are offered BESIDE the
