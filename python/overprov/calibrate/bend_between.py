@@ -37,10 +37,10 @@ the six seen MQSim drives that line lies within −20..+4% of the true IOPS at 1
 20–30% (bench/foreign/results/mqbend/DIAGNOSIS.md, with the true WAF). Judged jointly with
 ``own_erase_residual.ON`` and ``steep_pair.HULL_WHERE_AMBIGUOUS`` under
 bench/foreign/results/jointband/RULE.md: **not met, off**
-(bench/foreign/results/jointband/verdict.md). On the 72 scoreboard truths the three together put 386 of 426 unfitted figures
-inside (90.6%, above the rule's 90%), the span alone bringing in 14 of the 17 MQSim IOPS
-figures it could touch; calibrate's output with the three flags equalled the composition on
-the four cases run.
+(bench/foreign/results/jointband/verdict.md). On the 72 scoreboard truths the three together
+put 386 of 426 unfitted figures inside (90.6%, above the rule's 90%), the span alone bringing
+in 14 of the 17 MQSim IOPS figures it could touch; calibrate's output with the three flags
+equalled the composition on the four cases run.
 
 **The line between** (:func:`line_between`, :data:`LINE_BETWEEN`, off): where :func:`fires`,
 the IOPS *centre* at every level strictly between the lowest and the highest typed level is
@@ -50,8 +50,8 @@ prediction's source names the levels so set; the twin file is unchanged (it stil
 the typed figures), so the twin's own IOPS differ from the prediction's there. The width was
 chosen on the seen cases (the six stored MQSim drives and the four fresh ones of mqbend and
 jointband it fires on, composed from their case files: the relative width put 30 of 30 such
-figures inside at 29-49% wide, the span from twin to line 25 of 30 at 36-127%, the twin alone 8 of 30). Judged under
-bench/foreign/results/mqline/RULE.md.
+figures inside at 29-49% wide, the span from twin to line 25 of 30 at 36-127%, the twin alone
+8 of 30). Judged under bench/foreign/results/mqline/RULE.md.
 """
 
 from __future__ import annotations
