@@ -205,7 +205,7 @@ def test_a_fob_or_an_iops_not_positive_is_a_value_error():
 
 
 def test_the_line_between_is_off_by_default_and_off_leaves_the_levels():
-    """bench/foreign/results/mqline/RULE.md decides it: off until then."""
+    """bench/foreign/results/mqline/RULE.md not met (verdict.md): off."""
     assert not bend_between.LINE_BETWEEN
     levels = _levels(600.0, 3.0)
     assert bend_between.line_between(levels, _fig(MQSIM_320)) == []

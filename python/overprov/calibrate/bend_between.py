@@ -51,7 +51,10 @@ the typed figures), so the twin's own IOPS differ from the prediction's there. T
 chosen on the seen cases (the six stored MQSim drives and the four fresh ones of mqbend and
 jointband it fires on, composed from their case files: the relative width put 30 of 30 such
 figures inside at 29-49% wide, the span from twin to line 25 of 30 at 36-127%, the twin alone
-8 of 30). Judged under bench/foreign/results/mqline/RULE.md.
+8 of 30). Judged under bench/foreign/results/mqline/RULE.md: **not met, off**
+(bench/foreign/results/mqline/verdict.md). It fired on all four fresh MQSim drives; on three
+the line took the IOPS median from 15-17% to about 1%, but on u288x32, whose twin was already
+within 10% (the curve did not bend there), it took it from 5.3% to 12.5% (F2).
 """
 
 from __future__ import annotations
@@ -73,7 +76,7 @@ WARN_WHERE_BENT = True
 #: (bench/foreign/results/jointband/verdict.md).
 SPAN_TO_LINE = False
 #: Put the IOPS between the typed levels on the line where :func:`fires` (:func:`line_between`).
-#: Off until bench/foreign/results/mqline/RULE.md is judged.
+#: Off: bench/foreign/results/mqline/RULE.md not met (bench/foreign/results/mqline/verdict.md).
 LINE_BETWEEN = False
 #: What the prediction's source says where :func:`line_between` moves IOPS.
 LINE_SOURCE = (

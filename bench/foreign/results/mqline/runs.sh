@@ -4,16 +4,9 @@
 #   sh bench/foreign/results/mqline/runs.sh truths|seen|fresh
 # from the worktree root (the shared venv; PYTHONPATH=python).
 set -u
-HERE=bench/foreign/results/mqline
-R=bench/foreign/results
-PY=/work/main/.venv/bin/python
-LOG=$HERE/runs.log
-ON="bend_between.LINE_BETWEEN=True"
-export PYTHONPATH=python
-timed() {  # name, command...
-    name=$1; shift
-    /usr/bin/time -f "%U+%S CPU s, %e s wall: $name" -a -o $LOG nice -n 10 "$@"
-}
+. bench/foreign/timed.sh  # PY, PYTHONPATH, timed NAME COMMAND... (CPU s into $LOG)
+HERE=bench/foreign/results/mqline LOG=bench/foreign/results/mqline/runs.log
+R=bench/foreign/results ON="bend_between.LINE_BETWEEN=True"
 MQSIM="u288x32 u608x32 u1184x16 u1472x16"
 SEEN="u1536x16 u320x32 u384x64 u512x32 u640x16 u768x32"
 arm() {  # cases-folder, flags, truth folder, stems
@@ -24,16 +17,11 @@ arm() {  # cases-folder, flags, truth folder, stems
 }
 mkdir -p $HERE/fresh
 case $1 in
-truths)
+truths)  # run as mqskip/run_fresh.py loaded with its HERE set here, as --out-dir does
     for stem in $MQSIM; do
-        [ -f $HERE/fresh/$stem.json ] || timed "truth $stem" $PY -c "
-import importlib.util, pathlib
-p = pathlib.Path('bench/foreign/results/mqskip/run_fresh.py')
-s = importlib.util.spec_from_file_location('mqskip_run_fresh', p)
-m = importlib.util.module_from_spec(s); s.loader.exec_module(m)
-m.HERE = pathlib.Path('$HERE').resolve()
-raise SystemExit(m.main(['--binary', '/work/foreign-build/mqsim/patched/MQSim',
-                         '--work', '/tmp/mqline-mqsim', '$stem']))"
+        [ -f $HERE/fresh/$stem.json ] || timed "truth $stem" $PY \
+            bench/foreign/results/mqskip/run_fresh.py --out-dir $HERE/fresh \
+            --binary /work/foreign-build/mqsim/patched/MQSim --work /tmp/mqline-mqsim $stem
     done
     ;;
 seen) arm seen-off "" $R/mqsim-retry/unseen "$SEEN"; arm seen-on "$ON" $R/mqsim-retry/unseen "$SEEN" ;;
