@@ -202,3 +202,65 @@ def test_a_fob_or_an_iops_not_positive_is_a_value_error():
     with pytest.raises(ValueError, match="must be positive"):
         bend_between.line_iops(2380.0, fitmod.Point(40.0, 0.0, waf=1.464), 5.0)
     assert bend_between.above_line(_points(*MQSIM_320), -2380.0) is None
+
+
+def test_the_line_between_is_off_by_default_and_off_leaves_the_levels():
+    """bench/foreign/results/mqline/RULE.md not met (verdict.md): off."""
+    assert not bend_between.LINE_BETWEEN
+    levels = _levels(600.0, 3.0)
+    assert bend_between.line_between(levels, _fig(MQSIM_320)) == []
+    assert levels == _levels(600.0, 3.0)
+    assert bend_between.line_source([], _fig(MQSIM_320)) == ""
+
+
+def test_on_the_line_between_moves_the_centre_and_scales_the_interval(monkeypatch):
+    """u320x32's figures: at 10-30% the IOPS become the line's at each level's WAF and the
+    interval keeps its ±5%; the typed levels (0%, 40%) and the WAF stay."""
+    monkeypatch.setattr(bend_between, "LINE_BETWEEN", True)
+    levels = _levels(600.0, 3.0)
+    for lv, waf in zip(levels, (24.9, 4.5, 2.6, 1.8, 1.46), strict=True):
+        lv.waf = waf
+    assert bend_between.line_between(levels, _fig(MQSIM_320)) == [10.0, 20.0, 30.0]
+    high = fitmod.Point(40.0, 1143.0, waf=1.464)
+    for lv in levels:
+        if lv.extra_op_percent in (0.0, 40.0):
+            assert (lv.steady_iops, lv.steady_iops_low, lv.steady_iops_high) == (600, 570, 630)
+            continue
+        line = bend_between.line_iops(2380.0, high, lv.waf)
+        assert lv.steady_iops == pytest.approx(line)
+        assert lv.steady_iops_low == pytest.approx(0.95 * line)
+        assert lv.steady_iops_high == pytest.approx(1.05 * line)
+    said = bend_between.line_source([10.0, 20.0, 30.0], _fig(MQSIM_320))
+    assert "IOPS at 10%, 20%, 30% extra OP from the line through the FOB and the 40%" in said
+
+
+def test_on_the_line_between_leaves_figures_where_it_does_not_fire(monkeypatch):
+    """Where the warning is silent (NVMeVirt q, MQSim u1024x32-op12, figures not typed) the
+    levels are left as they are: on the 72 the flag can act on the six drives it fires on."""
+    monkeypatch.setattr(bend_between, "LINE_BETWEEN", True)
+    for figures, typed in ((NVMEVIRT_Q, True), (MQSIM_1024_OP12, True), (MQSIM_320, False)):
+        levels = _levels(400.0, 3.0)
+        assert bend_between.line_between(levels, _fig(figures, typed=typed)) == []
+        assert levels == _levels(400.0, 3.0)
+
+
+def test_on_the_real_cli_puts_the_middle_level_on_the_line(tmp_path, capsys, monkeypatch):
+    """u320x32's typed figures with the flag on (≈ 7 CPU s): the JSON's 20% IOPS is the line's
+    at the 20% WAF calibrate predicts, inside its interval, and the prediction's source names
+    the level; the typed levels keep the twin's IOPS."""
+    from overprov.cli import main
+
+    monkeypatch.setattr(bend_between, "LINE_BETWEEN", True)
+    rc = main(["calibrate", "--points", MQSIM_320[0], "--waf-points", MQSIM_320[1],
+               "--fob-iops", "2380", "--extra-op", "0,20,40", "--jobs", "1", "--json", "-",
+               "--out", str(tmp_path)])  # fmt: skip
+    assert rc == 0
+    doc = json.loads(capsys.readouterr().out)
+    by = {lv["extra_op_percent"]: lv for lv in doc["levels"]}
+    mid = by[20.0]
+    line = bend_between.line_iops(2380.0, fitmod.Point(40.0, 1143.0, waf=1.464), mid["waf"])
+    assert mid["steady_iops"] == pytest.approx(line)
+    assert mid["steady_iops_low"] < line < mid["steady_iops_high"]
+    assert mid["twin_iops"] != pytest.approx(line, rel=0.05)
+    assert "IOPS at 20% extra OP from the line" in doc["prediction_source"]
+    assert by[40.0]["steady_iops"] == pytest.approx(1143.0, rel=0.1)

@@ -38,9 +38,23 @@ the six seen MQSim drives that line lies within −20..+4% of the true IOPS at 1
 ``own_erase_residual.ON`` and ``steep_pair.HULL_WHERE_AMBIGUOUS`` under
 bench/foreign/results/jointband/RULE.md: **not met, off**
 (bench/foreign/results/jointband/verdict.md). On the 72 scoreboard truths the three together
-put 386 of 426 unfitted figures inside (90.6%, above the rule's 90%), the span alone bringing in
-14 of the 17 MQSim IOPS figures it could touch; calibrate's output with the three flags
+put 386 of 426 unfitted figures inside (90.6%, above the rule's 90%), the span alone bringing
+in 14 of the 17 MQSim IOPS figures it could touch; calibrate's output with the three flags
 equalled the composition on the four cases run.
+
+**The line between** (:func:`line_between`, :data:`LINE_BETWEEN`, off): where :func:`fires`,
+the IOPS *centre* at every level strictly between the lowest and the highest typed level is
+:func:`line_iops` at that level's predicted WAF, not the twin's, and the interval moves with it
+keeping the twin's relative width (low and high the same fractions of the centre). The
+prediction's source names the levels so set; the twin file is unchanged (it still reproduces
+the typed figures), so the twin's own IOPS differ from the prediction's there. The width was
+chosen on the seen cases (the six stored MQSim drives and the four fresh ones of mqbend and
+jointband it fires on, composed from their case files: the relative width put 30 of 30 such
+figures inside at 29-49% wide, the span from twin to line 25 of 30 at 36-127%, the twin alone
+8 of 30). Judged under bench/foreign/results/mqline/RULE.md: **not met, off**
+(bench/foreign/results/mqline/verdict.md). It fired on all four fresh MQSim drives; on three
+the line took the IOPS median from 15-17% to about 1%, but on u288x32, whose twin was already
+within 10% (the curve did not bend there), it took it from 5.3% to 12.5% (F2).
 """
 
 from __future__ import annotations
@@ -61,6 +75,15 @@ WARN_WHERE_BENT = True
 #: (:func:`span_to_line`). Off: bench/foreign/results/jointband/RULE.md not met
 #: (bench/foreign/results/jointband/verdict.md).
 SPAN_TO_LINE = False
+#: Put the IOPS between the typed levels on the line where :func:`fires` (:func:`line_between`).
+#: Off: bench/foreign/results/mqline/RULE.md not met (bench/foreign/results/mqline/verdict.md).
+LINE_BETWEEN = False
+#: What the prediction's source says where :func:`line_between` moves IOPS.
+LINE_SOURCE = (
+    "; IOPS at {levels} extra OP from the line through the FOB and the {high:g}% figure (1/IOPS "
+    "against WAF) at each level's predicted WAF, not from the twin, whose own IOPS differ there; "
+    "the interval keeps the twin's relative width (bend_between.LINE_BETWEEN)"
+)
 #: The lowest level's WAF from which it counts as deep (victims about 90% valid).
 DEEP_WAF = 9.0
 #: The lowest level's IOPS over :func:`line_iops` at its WAF from which it counts as fast.
@@ -171,3 +194,42 @@ def span_to_line(levels: list[PredictedLevel], fig: PredictionInput) -> int:
         widened += (lo, hi) != (lv.steady_iops_low, lv.steady_iops_high)
         lv.steady_iops_low, lv.steady_iops_high = lo, hi
     return widened
+
+
+def line_between(levels: list[PredictedLevel], fig: PredictionInput) -> list[float]:
+    """With :data:`LINE_BETWEEN` on and where :func:`fires` on typed figures under uniform
+    writes, set ``levels``' IOPS (in place) at each level strictly between the lowest and the
+    highest typed level to :func:`line_iops` at the level's predicted WAF, the interval scaled
+    with it. Returns the levels (extra OP %) so set, in order."""
+    if not (LINE_BETWEEN and _fires_on(fig)):
+        return []
+    steady = _steady(fig.points)
+    low_x, high = steady[0].extra_op_percent, steady[-1]
+    assert fig.fob_iops is not None
+    moved = []
+    for lv in levels:
+        if not low_x < lv.extra_op_percent < high.extra_op_percent:
+            continue
+        if lv.waf is None or not lv.steady_iops:
+            continue
+        try:
+            line = line_iops(fig.fob_iops, high, lv.waf)
+        except ValueError:
+            continue
+        scale = line / lv.steady_iops
+        lv.steady_iops = line
+        if lv.steady_iops_low is not None:
+            lv.steady_iops_low *= scale
+        if lv.steady_iops_high is not None:
+            lv.steady_iops_high *= scale
+        moved.append(lv.extra_op_percent)
+    return moved
+
+
+def line_source(moved: list[float], fig: PredictionInput) -> str:
+    """The clause :data:`LINE_SOURCE` adds to the prediction's source for the levels
+    :func:`line_between` moved ("" for none)."""
+    if not moved:
+        return ""
+    high = _steady(fig.points)[-1].extra_op_percent
+    return LINE_SOURCE.format(levels=", ".join(f"{x:g}%" for x in moved), high=high)

@@ -3,6 +3,8 @@
 ``fresh/uBxP.json``; a line a run with its CPU seconds in ``fresh/runs.log``.
 
     python bench/foreign/results/mqskip/run_fresh.py --binary PATCHED/MQSim --work DIR u704x32 ...
+
+``--out-dir`` writes them (and runs.log) into another rule's folder instead.
 """
 
 from __future__ import annotations
@@ -27,9 +29,10 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--binary", required=True)
     ap.add_argument("--work", type=Path, required=True)
+    ap.add_argument("--out-dir", type=Path, help="the truths' folder (default: fresh/ here)")
     ap.add_argument("drives", nargs="+", help="uBxP names")
     args = ap.parse_args(argv)
-    out_dir = HERE / "fresh"
+    out_dir = args.out_dir or HERE / "fresh"
     out_dir.mkdir(exist_ok=True)
     patch = json.loads(PATCH.read_text())["patch"]
     log = (out_dir / "runs.log").open("a")
