@@ -17,7 +17,7 @@ arm() {  # cases-folder, flags, truth folder, stems
 }
 mkdir -p $HERE/fresh
 case $1 in
-truths)  # run as mqskip/run_fresh.py loaded with its HERE set here, as --out-dir does
+truths)  # run as bench/foreign/results/mqskip/run_fresh.py loaded with its HERE set here, as --out-dir does
     for stem in $MQSIM; do
         [ -f $HERE/fresh/$stem.json ] || timed "truth $stem" $PY \
             bench/foreign/results/mqskip/run_fresh.py --out-dir $HERE/fresh \
