@@ -264,3 +264,12 @@ def test_on_the_real_cli_puts_the_middle_level_on_the_line(tmp_path, capsys, mon
     assert mid["twin_iops"] != pytest.approx(line, rel=0.05)
     assert "IOPS at 20% extra OP from the line" in doc["prediction_source"]
     assert by[40.0]["steady_iops"] == pytest.approx(1143.0, rel=0.1)
+
+
+@pytest.mark.parametrize(
+    ("iops", "waf"),
+    [("0:69,20:700,40:1143", "0:24.897,40:1.464"), ("0:69,40:1143", "0:24.897,20:2.5,40:1.464")],
+)
+def test_an_iops_or_a_waf_figure_alone_between_the_levels_keeps_it_silent(iops, waf):
+    """review3: one figure at 20%, IOPS or WAF, already shows the curve there."""
+    assert not bend_between.fires(_points(iops, waf, 2380.0), 2380.0)

@@ -95,3 +95,24 @@ def test_waf_weights_keep_each_timing_forms_share():
     assert w["b"] == pytest.approx(0.3 / 3)
     assert w["a+erase"] == pytest.approx(0.7)  # b+erase misses its WAF figures: set aside
     assert w["b+erase"] == 0.0
+
+
+def test_skewed_workloads_designs_are_not_regrouped_by_their_waf():
+    """WAF_WEIGHTS was judged on uniform writes only (bench/foreign/results/wisctiming/RULE.md):
+    readings of a skewed workload's designs (greedy-zones, cost-benefit, ...) keep the weights
+    of every figure's χ², while the uniform designs' are regrouped (review3)."""
+
+    def records(designs):
+        keys = [predmod.TwinReading(design=d) for d in designs]
+        evs = {
+            k: {"chi2": c, "residual_chi2": 0.0, "waf_chi2": w, "waf_residual_chi2": 0.0,
+                "n_waf_figures": 2, "n_figures": 5, "n_parameters": 3}
+            for k, c, w in zip(keys, (1.0, 3.0, 5.0), (9.0, 1.0, 0.5), strict=True)
+        }  # fmt: skip
+        return keys, evs
+
+    keys, evs = records(("greedy", "greedy-zones", "cost-benefit"))
+    assert evidence.WAF_WEIGHTS and evidence.weighs_by_waf(list(evs.values()))
+    assert spare_readings._evidence_weights(evs, keys) == evidence.weights_of(evs)
+    keys, evs = records(("greedy", "d-choices-4", "d-choices-8"))
+    assert spare_readings._evidence_weights(evs, keys) != evidence.weights_of(evs)

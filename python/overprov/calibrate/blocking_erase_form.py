@@ -25,8 +25,11 @@ figure's leave-one-out has one steady IOPS figure fewer: on SSDsim's drives, FOB
 below the line, the erase-cost form's χ² is the higher; on NVMeVirt's, FOB under 2 µs below
 it, the lower by about what fitting FOB exactly gives.) Elsewhere (FOB on or above the
 line, no FOB figure, :data:`ON` off) it is the plain form's, figure for figure. The twins,
-the readings' own weights and their IOPS are not changed: only the weight the blocking-GC
-reading takes from the analytic one.
+the readings' own weights and their IOPS are not changed, only the weight the blocking-GC
+reading takes from the analytic one — and the closed-loop record the prediction reports for
+the analytic reading (its units and FOB time), which is the erase-cost form's where it is used
+(as its rule judged it). A plain reading weighed in that form is charged t_erase as one more
+parameter; an erase-cost twin's own form already fits it, and is charged as its reading is.
 
 Chosen on seen cases (WiscSim E, G, A) and weighed with ``evidence.WAF_WEIGHTS`` under
 bench/foreign/results/wisctiming/RULE.md, committed before its fresh truths and arms: met (on

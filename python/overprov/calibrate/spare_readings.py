@@ -140,12 +140,13 @@ def _evidence_weights(
     evidences: dict[predmod.TwinReading, dict[str, Any]], keys: list[predmod.TwinReading]
 ) -> dict[predmod.TwinReading, float]:
     """``evidence.weights_of`` the readings ``keys`` (χ², and whether each reproduces its
-    fitted figures). With ``evidence.WAF_WEIGHTS`` (on), where
+    fitted figures). With ``evidence.WAF_WEIGHTS`` (on), uniform designs only, where
     ``evidence.weighs_by_waf``: each timing form (the erase-cost form or not,
     ``TwinReading.erase``) keeps the weight its readings have so, and within it the GC
     designs share it by their WAF figures' χ² (``evidence.waf_weights``)."""
     w = evidence.weights_of({r: evidences[r] for r in keys})
-    if not evidence.weighs_by_waf([evidences[r] for r in keys]):
+    uniform = all(r.design in gc_designs.UNIFORM_DESIGNS for r in keys)  # as its rule judged
+    if not (uniform and evidence.weighs_by_waf([evidences[r] for r in keys])):
         return w
     return evidence.waf_weights(w, {r: evidences[r] for r in keys}, lambda r: r.erase)
 

@@ -24,4 +24,4 @@ for stem in nvmevirt-ac nvmevirt-ad; do $PY $T case $R/jointband/fresh $stem NVM
 $PY $T case $R/wisctiming nvmevirt-aa NVMeVirt
 $PY $T case $R/wisctiming disksim-3pkg-4pl DiskSim
 for stem in wiscsee-o wiscsee-p; do $PY $T case $R/wisctiming $stem WiscSim; done
-$PY $T table > $TALLY_DIR/table.md
+$PY $T table > bench/foreign/results/daytally/table.md
