@@ -5,16 +5,11 @@
 set -u
 HERE=bench/foreign/results/femunext
 R=bench/foreign/results
-PY=/work/main/.venv/bin/python
 RUN=bench/foreign/results/scoreboard/run.py
 HARNESS=/work/foreign-build/femu/femu-bbssd-harness
 LOG=$HERE/runs.log
 ON="steep_pair.READ_AS_FLOOR=True; reserve_next.NEXT_READING=True"
-export PYTHONPATH=python
-timed() {  # name, command...
-    name=$1; shift
-    /usr/bin/time -f "%U+%S CPU s, %e s wall: $name" -a -o $LOG nice -n 10 "$@"
-}
+. bench/foreign/timed.sh  # PY, PYTHONPATH=python and timed (to $LOG); sourced since 2026-11-29 12:35 UTC, after the runs (the same function and settings the runs had inline)
 one() {  # cases folder (under scoreboard/), flags, truth folder, stem
     SCOREBOARD_CASES=../femunext/$1 EVALUATE_FLAGS="$2" timed "$1 $4" \
         $PY $RUN one $3 $4 FEMU

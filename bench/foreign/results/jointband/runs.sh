@@ -6,14 +6,9 @@
 set -u
 HERE=bench/foreign/results/jointband
 R=bench/foreign/results
-PY=/work/main/.venv/bin/python
 LOG=$HERE/runs.log
 JOINT="own_erase_residual.ON=True; steep_pair.HULL_WHERE_AMBIGUOUS=True; bend_between.SPAN_TO_LINE=True"
-export PYTHONPATH=python
-timed() {  # name, command...
-    name=$1; shift
-    /usr/bin/time -f "%U+%S CPU s, %e s wall: $name" -a -o $LOG nice -n 10 "$@"
-}
+. bench/foreign/timed.sh  # PY, PYTHONPATH=python and timed (to $LOG); sourced since 2026-11-29 12:35 UTC, after the runs (the same function and settings the runs had inline)
 # RULE.md's fresh NVMeVirt drives: stem, capacity MB, harness options
 NVMEVIRT="nvmevirt-ac 1024 --partitions 1 --nchs 2 --luns-per-ch 4 --blks-per-pln 256 --flash-page-kb 16 --oneshot-page-kb 16 --prog-ns 300000 --erase-ns 5000000 --op-area 0.08
 nvmevirt-ad 768 --partitions 2 --nchs 4 --luns-per-ch 1 --blks-per-pln 320 --flash-page-kb 16 --oneshot-page-kb 32 --prog-ns 250000 --erase-ns 3000000 --op-area 0.11"

@@ -5,15 +5,10 @@
 set -u
 HERE=bench/foreign/results/steephull
 R=bench/foreign/results
-PY=/work/main/.venv/bin/python
 HARNESS=/work/foreign-build/femu/femu-bbssd-harness
 LOG=$HERE/runs.log
 FLAG="steep_pair.HULL_WHERE_AMBIGUOUS=True"
-export PYTHONPATH=python
-timed() {  # name, command...
-    name=$1; shift
-    /usr/bin/time -f "%U+%S CPU s, %e s wall: $name" -a -o $LOG nice -n 10 "$@"
-}
+. bench/foreign/timed.sh  # PY, PYTHONPATH=python and timed (to $LOG); sourced since 2026-11-29 12:35 UTC, after the runs (the same function and settings the runs had inline)
 # the fresh FEMU drives (RULE.md): stem, bench/foreign/femu.py options
 DRIVES="femu-51lun-38blk-thres67 --nchs 3 --luns-per-ch 17 --blks-per-pl 38 --namespace-mb 1377 --gc-thres-pcent 67
 femu-55lun-37blk-thres61 --nchs 5 --luns-per-ch 11 --blks-per-pl 37 --namespace-mb 1320 --gc-thres-pcent 61"
