@@ -20,11 +20,10 @@ from dataclasses import replace
 from pathlib import Path
 
 from overprov import engine, sweep
-from overprov.calibrate import predict as predmod
-from overprov.calibrate import reserve_held_out, reserve_hull, spare_readings, steep_pair
-from overprov.calibrate import twin as twinmod
-from overprov.calibrate import twin_runs
 from overprov.calibrate import fit as fitmod
+from overprov.calibrate import predict as predmod
+from overprov.calibrate import reserve_held_out, reserve_hull, spare_readings, steep_pair, twin_runs
+from overprov.calibrate import twin as twinmod
 
 HERE = Path(__file__).resolve().parent
 WEIGHT = HERE.parent / "femuweight"
@@ -98,7 +97,8 @@ def main() -> None:
             for x in (0.0, 10.0, 20.0):
                 got = run(cfg_w, x, workload)
                 print(f"  core {x:g}%: rho0 {rho_w:.4f} (curve = W), reserve "
-                      f"{at_w.gc_reserve.reserve:.4f}: WAF {got[0]:.3f} (victims' mean {got[1]:.3f})")
+                      f"{at_w.gc_reserve.reserve:.4f}: WAF {got[0]:.3f} "
+                      f"(victims' mean {got[1]:.3f})")
             frac = keys["gc_victim_min_invalid_fraction"]
             for scale in (0.8, 0.65):
                 over = {"ftl": {"gc_victim_min_invalid_fraction": frac * scale}}
