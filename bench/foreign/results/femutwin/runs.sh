@@ -16,23 +16,17 @@ arms() {  # PREFIX TRUTH-FOLDER STEM: the scoreboard's FEMU case in arm A (PREFI
             $PY $R/scoreboard/run.py one $2 $3 FEMU || return 1
     done
 }
+truth() {  # STEM OPTIONS...: one fresh FEMU truth, unless stored
+    stem=$1; shift
+    [ -f $HERE/fresh/$stem.json ] || timed "truth $stem" $PY bench/foreign/femu.py \
+        --binary /work/foreign-build/femu/femu-bbssd-harness --work /tmp/femutwin-$stem \
+        "$@" --qd-sweep 4@40 --out $HERE/fresh/$stem.json
+}
+# truths: drives.txt (stem, bench/foreign/femu.py options); fresh: each truth in both arms;
+# seen: seen.txt, the 3 of the 72 READ_AS_FLOOR reads (the only ones offering a reserve twin).
+# Reshaped after the runs (seen list to seen.txt, the truth loop a function; same commands).
 case $1 in
-truths)  # the fresh FEMU drives of RULE.md (drives.txt: stem, bench/foreign/femu.py options)
-    while read stem opts; do
-        [ -f $HERE/fresh/$stem.json ] && continue
-        timed "truth $stem" $PY bench/foreign/femu.py \
-            --binary /work/foreign-build/femu/femu-bbssd-harness --work /tmp/femutwin-$stem \
-            $opts --qd-sweep 4@40 --out $HERE/fresh/$stem.json
-    done < $HERE/drives.txt
-    ;;
-fresh)  # each fresh truth in arm A and arm B
-    while read stem opts; do arms fresh $HERE/fresh $stem; done < $HERE/drives.txt
-    ;;
-seen)  # the 3 of the 72 READ_AS_FLOOR reads (the only ones offering a reserve twin), both arms
-    while read folder stem; do arms seen $folder $stem; done <<LIST
-$R/byfig5/unseen femu-6lun-240blk-thres68
-$R/femufix femu-11lun-290blk-thres69-3200us-on
-$R/gatefix femu-33lun-82blk-thres56-3750us-ns81
-LIST
-    ;;
+truths) while read stem opts; do truth $stem $opts; done < $HERE/drives.txt ;;
+fresh) while read stem opts; do arms fresh $HERE/fresh $stem; done < $HERE/drives.txt ;;
+seen) while read folder stem; do arms seen $folder $stem; done < $HERE/seen.txt ;;
 esac
