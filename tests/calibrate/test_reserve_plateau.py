@@ -4,6 +4,8 @@ below W_floor (bench/foreign/results/femutwin/DIAGNOSIS.md)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import gc_reserve, reserve_plateau, twin, twin_runs
@@ -47,6 +49,9 @@ def test_the_correction_acts_only_when_on(monkeypatch):
     got = twin._corrected(t, pts, low).gc_reserve
     assert got.victim_floor == pytest.approx(s.waf_floor / 0.8)
     assert got.waf_floor == t.gc_reserve.waf_floor  # the reading's plateau is kept
+    notes = twin.drive_dict(replace(t, gc_reserve=got))["notes"]["calibration"]
+    assert notes["gc_reserve"]["victim_floor"] == got.victim_floor
+    assert "victim_floor" not in twin.drive_dict(t)["notes"]["calibration"]["gc_reserve"]
     keys = got.ftl_keys(2**30)
     assert keys["gc_victim_min_invalid_fraction"] == round(512 / got.victim_floor) / 512
 

@@ -255,6 +255,8 @@ def drive_dict(p: TwinParameters) -> dict[str, Any]:
             f"; a GC reserve of {100 * p.gc_reserve.reserve:.3g}% of the capacity held free while "
             f"victims have 1/{p.gc_reserve.waf_floor:.3g} of their pages invalid (a victim floor)"
         )
+        if p.gc_reserve.victim_floor is not None:  # reserve_plateau.ON: the plateau's threshold
+            model += f", the core's threshold 1/{p.gc_reserve.victim_floor:.3g} for that plateau"
     return {
         "description": "calibrated twin: the drive fitted by overprov calibrate",
         "source": p.source,
@@ -281,6 +283,11 @@ def drive_dict(p: TwinParameters) -> dict[str, Any]:
                             "waf_floor": p.gc_reserve.waf_floor,
                             "spare_factor": 1 + p.native_op - p.gc_reserve.reserve,
                         }
+                        | (
+                            {"victim_floor": p.gc_reserve.victim_floor}
+                            if p.gc_reserve.victim_floor is not None
+                            else {}
+                        )
                     }
                     if p.gc_reserve is not None
                     else {}
