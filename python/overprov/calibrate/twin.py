@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from overprov import __version__, outputs, presets
-from overprov.calibrate import batch_gc, discard_transient, gc_blocking, waf_drift
+from overprov.calibrate import batch_gc, discard_transient, gc_blocking, reserve_plateau, waf_drift
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate.measure import measure
 from overprov.calibrate.plan import Budget, MeasurementPlan, segments_for, with_probe
@@ -108,12 +108,16 @@ class GcReserve:
     """The spare factor the reading fixed (:func:`reserve_collector`), which the reserve's
     corrections (:func:`_corrected_reserve`) leave: with ``discard_transient.SPARE_FROM_ONSET``
     the figures read after a discard are checked against its curve."""
+    victim_floor: float | None = None
+    """The core's per-victim threshold as a WAF (1/its invalid fraction); None: ``waf_floor``.
+    Only ``reserve_plateau.ON`` sets it (the plateau of a d-choices twin lies below it)."""
 
     def ftl_keys(self, advertised_bytes: int) -> dict[str, Any]:
         """``[ftl]`` keys at the twin's full size: the reserve in erase blocks above the
         :data:`FORCED_FREE_BLOCKS` every twin holds, the floor in invalid pages a block."""
         block = PAGE_BYTES * fitmod.PAGES_PER_BLOCK
-        floor_pages = max(1, round(fitmod.PAGES_PER_BLOCK / self.waf_floor))
+        threshold = self.waf_floor if self.victim_floor is None else self.victim_floor
+        floor_pages = max(1, round(fitmod.PAGES_PER_BLOCK / threshold))
         reserve_blocks = max(1, round(self.reserve * advertised_bytes / block))
         return {
             "gc_free_blocks": FORCED_FREE_BLOCKS + reserve_blocks,
@@ -251,6 +255,8 @@ def drive_dict(p: TwinParameters) -> dict[str, Any]:
             f"; a GC reserve of {100 * p.gc_reserve.reserve:.3g}% of the capacity held free while "
             f"victims have 1/{p.gc_reserve.waf_floor:.3g} of their pages invalid (a victim floor)"
         )
+        if p.gc_reserve.victim_floor is not None:  # reserve_plateau.ON: the plateau's threshold
+            model += f", the core's threshold 1/{p.gc_reserve.victim_floor:.3g} for that plateau"
     return {
         "description": "calibrated twin: the drive fitted by overprov calibrate",
         "source": p.source,
@@ -277,6 +283,11 @@ def drive_dict(p: TwinParameters) -> dict[str, Any]:
                             "waf_floor": p.gc_reserve.waf_floor,
                             "spare_factor": 1 + p.native_op - p.gc_reserve.reserve,
                         }
+                        | (
+                            {"victim_floor": p.gc_reserve.victim_floor}
+                            if p.gc_reserve.victim_floor is not None
+                            else {}
+                        )
                     }
                     if p.gc_reserve is not None
                     else {}
@@ -431,6 +442,9 @@ def refine(
             for pt in points
             if pt.iops
         ]
+        if reserve_plateau.ON and p.gc_reserve is not None:  # and the plateau where it binds
+            miss = reserve_plateau.plateau_miss(points, p.gc_reserve.waf_floor, by_level)
+            errs.append(miss if abs(miss) > reserve_plateau.TOLERANCE else 0.0)
         worst = max((abs(e) for e in errs), default=0.0)
         history.append({"iteration": it, "worst_rel_error": worst})
         if best is None or worst < best[0]:
@@ -452,8 +466,12 @@ def _corrected(
     rho0 = p.native_op
     waf_points = [pt for pt in points if pt.waf is not None and pt.extra_op_percent in by_level]
     if p.gc_reserve is not None:  # the reserve's twin: its reserve, from the points off the floor
-        return replace(_corrected_times(p, points, by_level), gc_reserve=_corrected_reserve(
-            p.native_op, p.gc_reserve, waf_points, by_level, curve))  # fmt: skip
+        collector = _corrected_reserve(p.native_op, p.gc_reserve, waf_points, by_level, curve)
+        if reserve_plateau.ON:  # and its victim threshold, from the lowest point on the floor
+            c = collector
+            collector = replace(c, victim_floor=reserve_plateau.corrected_threshold(
+                c.victim_floor or c.waf_floor, waf_points, c.waf_floor, by_level))  # fmt: skip
+        return replace(_corrected_times(p, points, by_level), gc_reserve=collector)
     if waf_points:
         # the most sensitive WAF point (lowest OP): scale the twin's spare space at that level
         # by the ratio of the spare ratios the measured and the simulated WAF imply
