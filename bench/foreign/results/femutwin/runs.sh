@@ -13,7 +13,7 @@ arms() {  # PREFIX TRUTH-FOLDER STEM: the scoreboard's FEMU case in arm A (PREFI
     for arm in a b; do
         [ $arm = a ] && flags=$A || flags=$B
         SCOREBOARD_CASES=../femutwin/$1-$arm EVALUATE_FLAGS="$flags" timed "$1-$arm $3" \
-            $PY $R/scoreboard/run.py one $2 $3 FEMU || return 1
+            $PY bench/foreign/results/scoreboard/run.py one $2 $3 FEMU || return 1
     done
 }
 truth() {  # STEM OPTIONS...: one fresh FEMU truth, unless stored
