@@ -55,6 +55,17 @@ figures inside at 29-49% wide, the span from twin to line 25 of 30 at 36-127%, t
 (bench/foreign/results/mqline/verdict.md). It fired on all four fresh MQSim drives; on three
 the line took the IOPS median from 15-17% to about 1%, but on u288x32, whose twin was already
 within 10% (the curve did not bend there), it took it from 5.3% to 12.5% (F2).
+
+**The gate** (:func:`gate_passes`, :data:`LINE_GATE`, off): with it on, :func:`line_between`
+moves the levels only where the twin's IOPS at some level strictly between the typed ones is at
+least :data:`GATE_ABOVE_LINE` times :func:`line_iops` at that level's predicted WAF (else it
+leaves every level). Chosen on seen drives, all of them seen when it was set: with today's
+defaults (bench/foreign/results/daytally/cases/, bench/foreign/results/wisctiming/on/) the
+twin's IOPS at 10% are 1.35 times the line's on u288x32, whose curve did not bend, and
+1.48-1.79 times on the thirteen whose curve bent (u256x64, where the warning is silent,
+1.05); 1.41 lies about halfway
+(bench/foreign/results/mqgate/seen-ratios.txt). Judged under
+bench/foreign/results/mqgate/RULE.md (bench/foreign/results/mqgate/verdict.md).
 """
 
 from __future__ import annotations
@@ -78,6 +89,11 @@ SPAN_TO_LINE = False
 #: Put the IOPS between the typed levels on the line where :func:`fires` (:func:`line_between`).
 #: Off: bench/foreign/results/mqline/RULE.md not met (bench/foreign/results/mqline/verdict.md).
 LINE_BETWEEN = False
+#: With :data:`LINE_BETWEEN`, move the levels only where :func:`gate_passes`. Off:
+#: bench/foreign/results/mqgate/RULE.md (bench/foreign/results/mqgate/verdict.md).
+LINE_GATE = False
+#: The twin's IOPS over :func:`line_iops` at a middle level from which the gate lets the line in.
+GATE_ABOVE_LINE = 1.41
 #: What the prediction's source says where :func:`line_between` moves IOPS.
 LINE_SOURCE = (
     "; IOPS at {levels} extra OP from the line through the FOB and the {high:g}% figure (1/IOPS "
@@ -212,19 +228,11 @@ def line_between(levels: list[PredictedLevel], fig: PredictionInput) -> list[flo
     with it. Returns the levels (extra OP %) so set, in order."""
     if not (LINE_BETWEEN and _fires_on(fig)):
         return []
-    steady = _steady(fig.points)
-    low_x, high = steady[0].extra_op_percent, steady[-1]
-    assert fig.fob_iops is not None
+    on_line = _middle_lines(levels, fig)
+    if LINE_GATE and not gate_passes(on_line):
+        return []
     moved = []
-    for lv in levels:
-        if not low_x < lv.extra_op_percent < high.extra_op_percent:
-            continue
-        if lv.waf is None or not lv.steady_iops:
-            continue
-        try:
-            line = line_iops(fig.fob_iops, high, lv.waf)
-        except ValueError:
-            continue
+    for lv, line in on_line:
         scale = line / lv.steady_iops
         lv.steady_iops = line
         if lv.steady_iops_low is not None:
@@ -233,6 +241,33 @@ def line_between(levels: list[PredictedLevel], fig: PredictionInput) -> list[flo
             lv.steady_iops_high *= scale
         moved.append(lv.extra_op_percent)
     return moved
+
+
+def _middle_lines(
+    levels: list[PredictedLevel], fig: PredictionInput
+) -> list[tuple[PredictedLevel, float]]:
+    """Each level strictly between the lowest and the highest typed level with a predicted WAF
+    and IOPS, and :func:`line_iops` at its WAF (levels where the line gives none left out)."""
+    steady = _steady(fig.points)
+    low_x, high = steady[0].extra_op_percent, steady[-1]
+    assert fig.fob_iops is not None
+    got = []
+    for lv in levels:
+        if not low_x < lv.extra_op_percent < high.extra_op_percent:
+            continue
+        if lv.waf is None or not lv.steady_iops:
+            continue
+        try:
+            got.append((lv, line_iops(fig.fob_iops, high, lv.waf)))
+        except ValueError:
+            continue
+    return got
+
+
+def gate_passes(on_line: list[tuple[PredictedLevel, float]]) -> bool:
+    """The twin's IOPS at some middle level at least :data:`GATE_ABOVE_LINE` times the line's
+    there (``on_line``: each level with :func:`line_iops` at its WAF); False without one."""
+    return any(lv.steady_iops >= GATE_ABOVE_LINE * line for lv, line in on_line)
 
 
 def line_source(moved: list[float], fig: PredictionInput) -> str:
