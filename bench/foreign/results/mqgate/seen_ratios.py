@@ -11,10 +11,11 @@ import re
 import sys
 from pathlib import Path
 
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parents[1]))
+from common import load_script  # noqa: E402  (bench/foreign/common.py)
 
-def _figures(cmd: str, flag: str) -> dict[float, float]:
-    text = re.search(rf"{flag} (\S+)", cmd).group(1)
-    return dict(tuple(map(float, s.split(":"))) for s in text.split(","))
+_figures = load_script("mqline_seen", HERE.parent / "mqline" / "seen_composed.py")._figures
 
 
 def row(path: str) -> str:
