@@ -6,24 +6,28 @@
 set -u
 . bench/foreign/timed.sh  # PY, PYTHONPATH, timed NAME COMMAND... (CPU s into $LOG)
 HERE=bench/foreign/results/mqgate LOG=bench/foreign/results/mqgate/runs.log
-R=bench/foreign/results ON="bend_between.LINE_BETWEEN=True; bend_between.LINE_GATE=True"
-MQSIM="u256x32 u544x32 u1120x16 u1312x16"
-SEEN="u1536x16 u320x32 u384x64 u512x32 u640x16 u768x32"
-arm() {  # cases-folder, flags, truth folder, stems
-    for stem in $4; do
-        SCOREBOARD_CASES=$PWD/$HERE/$1 EVALUATE_FLAGS="$2" timed "$1 $stem" \
-            $PY bench/foreign/results/scoreboard/run.py one $3 $stem MQSim
-    done
+GATE="bend_between.LINE_BETWEEN=True; bend_between.LINE_GATE=True"
+one() {  # the arm's cases folder, its flags, the truth's folder, its stem: one plan case
+    SCOREBOARD_CASES=$PWD/$HERE/$1 EVALUATE_FLAGS="$2" timed "$1 $4" \
+        $PY bench/foreign/results/scoreboard/run.py one "$3" "$4" MQSim
 }
-mkdir -p $HERE/fresh
 case $1 in
 truths)  # as bench/foreign/results/mqline/runs.sh: mqskip's run_fresh.py into fresh/ here
-    for stem in $MQSIM; do
+    mkdir -p $HERE/fresh
+    for stem in u256x32 u544x32 u1120x16 u1312x16; do
         [ -f $HERE/fresh/$stem.json ] || timed "truth $stem" $PY \
             bench/foreign/results/mqskip/run_fresh.py --out-dir $HERE/fresh \
             --binary /work/foreign-build/mqsim/patched/MQSim --work /tmp/mqgate-mqsim $stem
     done
     ;;
-fresh) arm fresh-off "" $HERE/fresh "$MQSIM"; arm fresh-on "$ON" $HERE/fresh "$MQSIM" ;;
-seen) arm seen-off "" $R/mqsim-retry/unseen "$SEEN"; arm seen-on "$ON" $R/mqsim-retry/unseen "$SEEN" ;;
+fresh)
+    for stem in u256x32 u544x32 u1120x16 u1312x16; do one fresh-off "" $HERE/fresh $stem; done
+    for stem in u256x32 u544x32 u1120x16 u1312x16; do one fresh-on "$GATE" $HERE/fresh $stem; done
+    ;;
+seen)
+    for stem in u1536x16 u320x32 u384x64 u512x32 u640x16 u768x32; do
+        one seen-off "" bench/foreign/results/mqsim-retry/unseen $stem
+        one seen-on "$GATE" bench/foreign/results/mqsim-retry/unseen $stem
+    done
+    ;;
 esac
