@@ -204,9 +204,11 @@ def test_a_fob_or_an_iops_not_positive_is_a_value_error():
     assert bend_between.above_line(_points(*MQSIM_320), -2380.0) is None
 
 
-def test_the_line_between_is_off_by_default_and_off_leaves_the_levels():
-    """bench/foreign/results/mqline/RULE.md not met (verdict.md): off."""
-    assert not bend_between.LINE_BETWEEN
+def test_the_line_between_is_on_by_default_and_off_leaves_the_levels(monkeypatch):
+    """Alone not met (bench/foreign/results/mqline/verdict.md); with the gate met
+    (bench/foreign/results/mqgate/verdict.md): on, and off leaves the levels."""
+    assert bend_between.LINE_BETWEEN and bend_between.LINE_GATE
+    monkeypatch.setattr(bend_between, "LINE_BETWEEN", False)
     levels = _levels(600.0, 3.0)
     assert bend_between.line_between(levels, _fig(MQSIM_320)) == []
     assert levels == _levels(600.0, 3.0)
@@ -251,6 +253,8 @@ def test_on_the_real_cli_puts_the_middle_level_on_the_line(tmp_path, capsys, mon
     from overprov.cli import main
 
     monkeypatch.setattr(bend_between, "LINE_BETWEEN", True)
+    # the gate off: asked at 0, 20, 40% alone, u320x32's twin is 1.31 times the line at 20%
+    monkeypatch.setattr(bend_between, "LINE_GATE", False)
     rc = main(["calibrate", "--points", MQSIM_320[0], "--waf-points", MQSIM_320[1],
                "--fob-iops", "2380", "--extra-op", "0,20,40", "--jobs", "1", "--json", "-",
                "--out", str(tmp_path)])  # fmt: skip
@@ -292,10 +296,10 @@ def _levels_at_line(ratios: tuple[float, float, float]) -> list[PredictedLevel]:
     return levels
 
 
-def test_the_gate_is_off_by_default_and_off_the_line_moves_a_twin_near_it(monkeypatch):
+def test_the_gate_off_lets_the_line_move_a_twin_near_it(monkeypatch):
     """mqgate: the gate off, LINE_BETWEEN behaves as before (a twin 1.3 times the line moved)."""
-    assert not bend_between.LINE_GATE
     monkeypatch.setattr(bend_between, "LINE_BETWEEN", True)
+    monkeypatch.setattr(bend_between, "LINE_GATE", False)
     levels = _levels_at_line((1.3, 1.2, 1.1))
     assert bend_between.line_between(levels, _fig(MQSIM_320)) == [10.0, 20.0, 30.0]
 
