@@ -45,8 +45,7 @@ equalled the composition on the four cases run.
 **The line between** (:func:`line_between`, :data:`LINE_BETWEEN`, on with the gate below): where
 :func:`fires`, the IOPS *centre* at every level strictly between the lowest and the highest typed
 level is :func:`line_iops` at that level's predicted WAF, not the twin's, and the interval moves
-with it
-keeping the twin's relative width (low and high the same fractions of the centre). The
+with it keeping the twin's relative width (low and high the same fractions of the centre). The
 prediction's source names the levels so set; the twin file is unchanged (it still reproduces
 the typed figures), so the twin's own IOPS differ from the prediction's there. The width was
 chosen on the seen cases (the six stored MQSim drives and the four fresh ones of mqbend and
