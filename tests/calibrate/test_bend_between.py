@@ -204,9 +204,11 @@ def test_a_fob_or_an_iops_not_positive_is_a_value_error():
     assert bend_between.above_line(_points(*MQSIM_320), -2380.0) is None
 
 
-def test_the_line_between_is_off_by_default_and_off_leaves_the_levels():
-    """bench/foreign/results/mqline/RULE.md not met (verdict.md): off."""
-    assert not bend_between.LINE_BETWEEN
+def test_the_line_between_is_on_by_default_and_off_leaves_the_levels(monkeypatch):
+    """Alone not met (bench/foreign/results/mqline/verdict.md); with the gate met
+    (bench/foreign/results/mqgate/verdict.md): on, and off leaves the levels."""
+    assert bend_between.LINE_BETWEEN and bend_between.LINE_GATE
+    monkeypatch.setattr(bend_between, "LINE_BETWEEN", False)
     levels = _levels(600.0, 3.0)
     assert bend_between.line_between(levels, _fig(MQSIM_320)) == []
     assert levels == _levels(600.0, 3.0)
@@ -251,6 +253,8 @@ def test_on_the_real_cli_puts_the_middle_level_on_the_line(tmp_path, capsys, mon
     from overprov.cli import main
 
     monkeypatch.setattr(bend_between, "LINE_BETWEEN", True)
+    # the gate off: asked at 0, 20, 40% alone, u320x32's twin is 1.31 times the line at 20%
+    monkeypatch.setattr(bend_between, "LINE_GATE", False)
     rc = main(["calibrate", "--points", MQSIM_320[0], "--waf-points", MQSIM_320[1],
                "--fob-iops", "2380", "--extra-op", "0,20,40", "--jobs", "1", "--json", "-",
                "--out", str(tmp_path)])  # fmt: skip
@@ -273,3 +277,48 @@ def test_on_the_real_cli_puts_the_middle_level_on_the_line(tmp_path, capsys, mon
 def test_an_iops_or_a_waf_figure_alone_between_the_levels_keeps_it_silent(iops, waf):
     """review3: one figure at 20%, IOPS or WAF, already shows the curve there."""
     assert not bend_between.fires(_points(iops, waf, 2380.0), 2380.0)
+
+
+def _levels_at_line(ratios: tuple[float, float, float]) -> list[PredictedLevel]:
+    """u320x32's levels (WAF 24.9, 4.5, 2.6, 1.8, 1.46) whose IOPS at 10, 20, 30% are
+    ``ratios`` times the line's there, ±5% intervals; 600 at 0% and 40%."""
+    high = fitmod.Point(40.0, 1143.0, waf=1.464)
+    levels = _levels(600.0, 3.0)
+    for lv, waf in zip(levels, (24.9, 4.5, 2.6, 1.8, 1.46), strict=True):
+        lv.waf = waf
+    for lv, ratio in zip(levels[1:4], ratios, strict=True):
+        centre = ratio * bend_between.line_iops(2380.0, high, lv.waf)
+        lv.steady_iops, lv.steady_iops_low, lv.steady_iops_high = (
+            centre,
+            0.95 * centre,
+            1.05 * centre,
+        )
+    return levels
+
+
+def test_the_gate_off_lets_the_line_move_a_twin_near_it(monkeypatch):
+    """mqgate: the gate off, LINE_BETWEEN behaves as before (a twin 1.3 times the line moved)."""
+    monkeypatch.setattr(bend_between, "LINE_BETWEEN", True)
+    monkeypatch.setattr(bend_between, "LINE_GATE", False)
+    levels = _levels_at_line((1.3, 1.2, 1.1))
+    assert bend_between.line_between(levels, _fig(MQSIM_320)) == [10.0, 20.0, 30.0]
+
+
+def test_on_the_gate_leaves_a_twin_near_the_line_and_moves_one_far_above(monkeypatch):
+    """The gate on: twin IOPS 1.3/1.2/1.1 times the line's (below GATE_ABOVE_LINE everywhere,
+    as u288x32's 1.35 at 10%) leave every level; 1.45 at 10% alone (as the bent drives'
+    1.48-1.79) moves all three middle levels onto the line."""
+    monkeypatch.setattr(bend_between, "LINE_BETWEEN", True)
+    monkeypatch.setattr(bend_between, "LINE_GATE", True)
+    assert abs(bend_between.GATE_ABOVE_LINE - 1.41) < 1e-12
+    near = _levels_at_line((1.3, 1.2, 1.1))
+    assert bend_between.line_between(near, _fig(MQSIM_320)) == []
+    assert near == _levels_at_line((1.3, 1.2, 1.1))
+    far = _levels_at_line((1.45, 1.2, 1.1))
+    assert bend_between.line_between(far, _fig(MQSIM_320)) == [10.0, 20.0, 30.0]
+    high = fitmod.Point(40.0, 1143.0, waf=1.464)
+    for lv in far[1:4]:
+        line = bend_between.line_iops(2380.0, high, lv.waf)
+        assert lv.steady_iops == pytest.approx(line)
+        assert lv.steady_iops_low == pytest.approx(0.95 * line)
+    assert not bend_between.gate_passes([])
