@@ -13,7 +13,8 @@ default), a prediction one reading carries has its IOPS interval widened with th
 the fitted levels (``distance_term.py``). Where typed figures' lowest level is deep and faster
 than the FOB–highest line, the prediction's source carries ``bend_between``'s warning (on), and
 with ``bend_between.SPAN_TO_LINE`` (off) the IOPS interval between the levels reaches the line;
-with ``bend_between.LINE_BETWEEN`` (off) the IOPS there are the line's.
+with ``bend_between.LINE_BETWEEN`` and its gate (on) the IOPS there are the line's where the twin
+lies 1.41 times or more above it.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ def predict(fig: predmod.PredictionInput) -> Prediction:
     """The prediction of ``fig``, its twins held in memory (``Prediction.write`` writes them)."""
     pred = distance_term.apply(_predict(fig), fig.points)
     pred.prediction_source += bend_between.warning(fig)  # WARN_WHERE_BENT: on (mqbend's rule)
-    moved = bend_between.line_between(pred.levels, fig)  # LINE_BETWEEN: off
+    moved = bend_between.line_between(pred.levels, fig)  # LINE_BETWEEN, LINE_GATE: on (mqgate)
     pred.prediction_source += bend_between.line_source(moved, fig)
     bend_between.span_to_line(pred.levels, fig)  # SPAN_TO_LINE: off
     return pred
