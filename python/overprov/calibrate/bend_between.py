@@ -124,12 +124,21 @@ WARNING = (
 )
 
 
+def _at_workload_qd(p: fitmod.Point) -> bool:
+    """A steady figure (not FOB) at the workload's queue depth."""
+    return not p.fresh and p.queue_depth is None
+
+
 def _steady(points: list[fitmod.Point]) -> list[fitmod.Point]:
     """The steady figures with both IOPS and WAF at the workload's queue depth, by level."""
-    got = [
-        p for p in points if not p.fresh and p.queue_depth is None and p.iops and p.has_steady_waf
-    ]
+    got = [p for p in points if _at_workload_qd(p) and p.iops and p.has_steady_waf]
     return sorted(got, key=lambda p: p.extra_op_percent)
+
+
+def _ends(points: list[fitmod.Point]) -> tuple[fitmod.Point, fitmod.Point] | None:
+    """The lowest and the highest of :func:`_steady`'s levels, or None with fewer than two."""
+    steady = _steady(points)
+    return (steady[0], steady[-1]) if len(steady) >= 2 else None
 
 
 def line_iops(fob_iops: float, high: fitmod.Point, waf: float) -> float:
@@ -154,10 +163,10 @@ def line_iops(fob_iops: float, high: fitmod.Point, waf: float) -> float:
 def above_line(points: list[fitmod.Point], fob_iops: float | None) -> tuple[float, float] | None:
     """(the lowest level's WAF, its IOPS ÷ :func:`line_iops` at that WAF through the highest
     level), or None without a positive FOB or two levels with steady IOPS and WAF."""
-    steady = _steady(points)
-    if fob_iops is None or fob_iops <= 0 or len(steady) < 2:
+    ends = _ends(points)
+    if fob_iops is None or fob_iops <= 0 or ends is None:
         return None
-    low, high = steady[0], steady[-1]
+    low, high = ends
     assert low.iops is not None and low.waf is not None
     try:
         return low.waf, low.iops / line_iops(fob_iops, high, low.waf)
@@ -172,12 +181,11 @@ def fires(points: list[fitmod.Point], fob_iops: float | None) -> bool:
     got = above_line(points, fob_iops)
     if got is None:
         return False
-    steady = _steady(points)
-    low, high = steady[0].extra_op_percent, steady[-1].extra_op_percent
+    low, high = _ends(points)  # type: ignore[misc]
     between = any(
-        low < p.extra_op_percent < high
+        low.extra_op_percent < p.extra_op_percent < high.extra_op_percent
         for p in points
-        if not p.fresh and p.queue_depth is None and (p.iops or p.has_steady_waf)
+        if _at_workload_qd(p) and (p.iops or p.has_steady_waf)
     )  # an IOPS or a WAF figure there, either alone, shows the curve between them
     return not between and got[0] >= DEEP_WAF and got[1] >= ABOVE_LINE
 
@@ -190,8 +198,7 @@ def warning(fig: PredictionInput) -> str:
     if not (WARN_WHERE_BENT and _fires_on(fig)):
         return ""
     waf, ratio = above_line(points, fob_iops)  # type: ignore[misc]
-    steady = _steady(points)
-    low, high = steady[0].extra_op_percent, steady[-1].extra_op_percent
+    low, high = (p.extra_op_percent for p in _ends(points))  # type: ignore[union-attr]
     mid = round((low + high) / 2)
     return "; " + WARNING.format(waf=waf, ratio=ratio, high=high, mid=mid)
 
@@ -209,18 +216,9 @@ def span_to_line(levels: list[PredictedLevel], fig: PredictionInput) -> int:
     WAF; the centre is left. Returns how many levels' intervals it widened."""
     if not (SPAN_TO_LINE and _fires_on(fig)):
         return 0
-    steady = _steady(fig.points)
-    low_x, high = steady[0].extra_op_percent, steady[-1]
-    assert fig.fob_iops is not None
     widened = 0
-    for lv in levels:
-        if not low_x < lv.extra_op_percent < high.extra_op_percent:
-            continue
-        if lv.waf is None or lv.steady_iops_low is None or lv.steady_iops_high is None:
-            continue
-        try:
-            line = line_iops(fig.fob_iops, high, lv.waf)
-        except ValueError:
+    for lv, line in _middle_lines(levels, fig):
+        if lv.steady_iops_low is None or lv.steady_iops_high is None:
             continue
         lo, hi = min(lv.steady_iops_low, line), max(lv.steady_iops_high, line)
         widened += (lo, hi) != (lv.steady_iops_low, lv.steady_iops_high)
@@ -255,12 +253,11 @@ def _middle_lines(
 ) -> list[tuple[PredictedLevel, float]]:
     """Each level strictly between the lowest and the highest typed level with a predicted WAF
     and IOPS, and :func:`line_iops` at its WAF (levels where the line gives none left out)."""
-    steady = _steady(fig.points)
-    low_x, high = steady[0].extra_op_percent, steady[-1]
+    low, high = _ends(fig.points)  # type: ignore[misc]
     assert fig.fob_iops is not None
     got = []
     for lv in levels:
-        if not low_x < lv.extra_op_percent < high.extra_op_percent:
+        if not low.extra_op_percent < lv.extra_op_percent < high.extra_op_percent:
             continue
         if lv.waf is None or not lv.steady_iops:
             continue
@@ -282,5 +279,5 @@ def line_source(moved: list[float], fig: PredictionInput) -> str:
     :func:`line_between` moved ("" for none)."""
     if not moved:
         return ""
-    high = _steady(fig.points)[-1].extra_op_percent
+    high = _ends(fig.points)[1].extra_op_percent  # type: ignore[index]
     return LINE_SOURCE.format(levels=", ".join(f"{x:g}%" for x in moved), high=high)

@@ -58,7 +58,7 @@ PARAMETER_CHARGE = 2.0
 def erase_us_per_page(form: evidence.ReadingForm, points: list[fitmod.Point]) -> float:
     """The t_erase (µs a page) the erase-cost form of ``form`` reads from ``points``: 0 where
     there is no FOB figure, FOB lies on or above the steady line, or the fit fails."""
-    if not any(p.fresh and p.iops for p in points):
+    if not erase_reading.has_fob_figure(points):
         return 0.0
     try:
         return erase_reading.erase_form(form).fit(points).erase_us_per_page

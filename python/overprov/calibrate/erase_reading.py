@@ -156,6 +156,12 @@ def assess(
     return ev, t_erase
 
 
+def has_fob_figure(points: list[fitmod.Point]) -> bool:
+    """Whether a fresh-out-of-box IOPS figure is among the points: what the erase-cost form
+    reads t_erase from."""
+    return any(p.fresh and p.iops for p in points)
+
+
 def _steady_wafs(points: list[fitmod.Point]) -> list[fitmod.Point]:
     """The points with a steady (not fresh-out-of-box) WAF figure."""
     return [p for p in points if p.has_steady_waf]
@@ -265,7 +271,7 @@ def called_for(
     ``curves``, each design's WAF curve) does; never, with :data:`WITHOUT_FLOOR`, where no
     design reads the WAF figures with one spare (:func:`floor_in_figures`), nor, with
     :data:`WITHOUT_HIGH_WAF`, where a WAF figure is high (:func:`high_waf_in_figures`)."""
-    if not OFFERED or not evidences or not any(p.fresh and p.iops for p in points):
+    if not OFFERED or not evidences or not has_fob_figure(points):
         return False
     # each design's spread over ``curves``, read once for both tests (the floor's over the
     # uniform designs' own curves where ``curves`` is empty; then no design is implied)
@@ -317,7 +323,7 @@ def explains(points: list[fitmod.Point]) -> bool:
     fit by the erase-cost form (:func:`fitting`) reads a positive t_erase and misses none of
     them by more than ``plausibility.FIT_ERROR_MAX`` (``plausibility.surrogate_misses_its_points``,
     the gate's own test)."""
-    if not (OFFERED and AT_THE_GATE and any(p.fresh and p.iops for p in points)):
+    if not (OFFERED and AT_THE_GATE and has_fob_figure(points)):
         return False
     if floor_in_figures(points) or high_waf_in_figures(points):
         return False
