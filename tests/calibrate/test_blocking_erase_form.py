@@ -84,3 +84,22 @@ def test_the_charge_keeps_a_small_gain_plain(on: None, monkeypatch: pytest.Monke
     monkeypatch.setattr(bef, "PARAMETER_CHARGE", plain["chi2"])  # no gain can beat it
     got, _ = bef.assess(_form(), points, 0.0, [], QD)
     assert got == plain
+
+
+def test_the_erase_form_is_fitted_to_the_figures_once(
+    on: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    points = [*STEADY, FOB_BELOW]
+    want, _ = bef.assess(_form(), points, 0.0, [], QD)
+    whole = []
+    fit = erase_reading.EraseForm.fit
+
+    def counted(self: erase_reading.EraseForm, pts: list[fitmod.Point]) -> fitmod.Surrogate:
+        whole.append(len(pts) == len(points))
+        return fit(self, pts)
+
+    monkeypatch.setattr(erase_reading.EraseForm, "fit", counted)
+    got, _ = bef.assess(_form(), points, 0.0, [], QD)
+    assert got == want and got["erase_form"] is True
+    assert whole.count(True) == 1  # the fit reading t_erase is the assessment's
+    assert whole.count(False) >= 1  # leave-one-out fits are the form's own

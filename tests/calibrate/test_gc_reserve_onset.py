@@ -89,7 +89,7 @@ def test_femu_onset_dated_as_the_plan_dates_it():
     (a stray move) is passed over, a burst confirmed, and the figure is the middle of the
     round where that burst began."""
     # 10,000 pages of namespace, a report every 100 host pages (0.01 of it): the onset needs
-    # 20 pages of excess (graded_run.ONSET_EXCESS_DRIVE_WRITES) within 200 host pages
+    # 20 pages of excess (onset_detector.ONSET_EXCESS_DRIVE_WRITES) within 200 host pages
     counters = [(i * 100, i * 100) for i in range(10)]
     counters += [(1000 + 100 * i, 1001 + 100 * i) for i in range(6)]  # a stray page at 900-1000
     counters += [(1600, 1610), (1700, 1750)]  # the excess begins at 1500-1600

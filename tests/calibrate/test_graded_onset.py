@@ -20,9 +20,9 @@ from overprov.calibrate.graded_run import (
     SPARE_LOWER_BOUND,
     SPARE_NO_COUNTERS,
     SPARE_ONSET,
-    OnsetDetector,
 )
 from overprov.calibrate.measure import measure
+from overprov.calibrate.onset_detector import OnsetDetector
 from overprov.calibrate.plan import design, parse_budget, plan_of
 from overprov.calibrate.precondition import ASSUMED_NATIVE_OP_PERCENT
 from overprov.errors import InputError

@@ -39,6 +39,8 @@ DiskSim and NVMeVirt no figure up by more than 1 point): on by default, with it.
 
 from __future__ import annotations
 
+import dataclasses
+import operator
 from typing import Any
 
 from overprov.calibrate import closed_loop as loopmod
@@ -55,23 +57,55 @@ ON = True
 PARAMETER_CHARGE = 2.0
 
 
+@dataclasses.dataclass(frozen=True, eq=False, kw_only=True)
+class FittedEraseForm(erase_reading.EraseForm):
+    """The erase-cost form of a reading fitted once to its figures (:func:`erase_fit`): that fit
+    is reused wherever the assessment fits the same figures again; fits of fewer (leave-one-out)
+    are made as the form makes them."""
+
+    points: tuple[fitmod.Point, ...]
+    central: fitmod.Surrogate
+
+    def fit(self, points: list[fitmod.Point]) -> fitmod.Surrogate:
+        if len(points) == len(self.points) and all(map(operator.is_, points, self.points)):
+            return self.central
+        return super().fit(points)
+
+
+def erase_fit(form: evidence.ReadingForm, points: list[fitmod.Point]) -> FittedEraseForm | None:
+    """The erase-cost form of ``form`` with its one fit of ``points``: None where there is no
+    FOB figure or the fit fails."""
+    if not erase_reading.has_fob_figure(points):
+        return None
+    erased = erase_reading.erase_form(form)
+    try:
+        central = erased.fit(points)
+    except ConfigError:
+        return None
+    return FittedEraseForm(
+        erased.curve, erased.native_op, erased.fit_efficiency, points=tuple(points), central=central
+    )
+
+
 def erase_us_per_page(form: evidence.ReadingForm, points: list[fitmod.Point]) -> float:
     """The t_erase (µs a page) the erase-cost form of ``form`` reads from ``points``: 0 where
     there is no FOB figure, FOB lies on or above the steady line, or the fit fails."""
-    if not erase_reading.has_fob_figure(points):
-        return 0.0
-    try:
-        return erase_reading.erase_form(form).fit(points).erase_us_per_page
-    except ConfigError:
-        return 0.0
+    fitted = erase_fit(form, points)
+    return fitted.central.erase_us_per_page if fitted else 0.0
+
+
+def _applied(form: evidence.ReadingForm, points: list[fitmod.Point]) -> FittedEraseForm | None:
+    """The erase-cost form, fitted, where :func:`applies`; None elsewhere."""
+    if not ON or isinstance(form, erase_reading.EraseForm):
+        return None
+    fitted = erase_fit(form, points)
+    return fitted if fitted and fitted.central.erase_us_per_page > 0 else None
 
 
 def applies(form: evidence.ReadingForm, points: list[fitmod.Point]) -> bool:
     """Whether the weighing reads the analytic reading in the erase-cost form: :data:`ON`,
     the reading not an erase-cost twin already, and a positive t_erase read."""
-    if not ON or isinstance(form, erase_reading.EraseForm):
-        return False
-    return erase_us_per_page(form, points) > 0
+    return _applied(form, points) is not None
 
 
 def assess(
@@ -80,11 +114,13 @@ def assess(
     """``closed_loop.assess(form, points, *weighing)`` (``weighing``: its model-form sd, the
     figures at other queue depths and the workload's queue depth) of the analytic reading; in
     its erase-cost form where :func:`applies` and that form's χ² plus :data:`PARAMETER_CHARGE`
-    is the lower (t_erase one more fitted parameter, ``erase_form`` noting it)."""
+    is the lower (t_erase one more fitted parameter, ``erase_form`` noting it). The erase-cost
+    form is fitted to ``points`` once: the fit that reads t_erase is the assessment's."""
     plain = loopmod.assess(form, points, *weighing)
-    if not applies(form, points):
+    fitted = _applied(form, points)
+    if fitted is None:
         return plain
-    erased, queue = loopmod.assess(erase_reading.erase_form(form), points, *weighing)
+    erased, queue = loopmod.assess(fitted, points, *weighing)
     if not erased["chi2"] + PARAMETER_CHARGE < plain[0]["chi2"]:
         return plain
     return {**erased, "n_parameters": erased["n_parameters"] + 1, "erase_form": True}, queue

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import bisect
 import math
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -57,18 +56,17 @@ class NamedCurve:
         return {"description": self.description, "ftl": dict(self.ftl)}
 
 
-def write_table(doc: dict[str, Any], name: str) -> int:
-    """Write a tabulated curve beside this module (run from a source checkout); 0."""
+def write_table(doc: dict[str, Any], name: str) -> Path:
+    """Write a tabulated curve beside this module (run from a source checkout); its path."""
     path = Path(__file__).with_name(name)
     outputs.write_json(doc, path)
-    print(f"wrote {path}", file=sys.stderr)
-    return 0
+    return path
 
 
-def write_ratio_table(name: str, what: str, ratio_of: fitmod.WafCurve, **keys: Any) -> int:
+def write_ratio_table(name: str, what: str, ratio_of: fitmod.WafCurve, **keys: Any) -> Path:
     """Write a design's table beside this module: its ratio to the greedy model at each of
     :func:`table_rhos` (``ratio_of``: a ratio, or None where it has none), ``what`` it is and
-    ``keys`` (its settings); 0."""
+    ``keys`` (its settings); its path."""
     rhos = table_rhos()
     doc = {"what": what, **keys, "rho": rhos, "ratio": [ratio_of(r) for r in rhos]}
     return write_table(doc, name)

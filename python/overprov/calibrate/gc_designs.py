@@ -37,6 +37,7 @@ from collections.abc import Iterator, MutableMapping
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from overprov import models
@@ -143,8 +144,8 @@ def waf_curve(design: str) -> fitmod.WafCurve:
     return curve(design) or fitmod.waf_at
 
 
-def main() -> int:
-    """Rewrite :data:`TABLE` from the model (run from a source checkout)."""
+def main() -> Path:
+    """Rewrite :data:`TABLE` from the model (run from a source checkout); its path."""
     doc = {
         "what": "Van Houdt's mean-field d-choices WAF over the greedy model's (models.py), "
         f"b = {fitmod.PAGES_PER_BLOCK}, uniform random writes",
@@ -155,4 +156,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    print(f"wrote {main()}", file=sys.stderr)

@@ -14,7 +14,7 @@ copy until the fill's blocks are partly invalid: read as a spare it looks like a
 
 **How.** The FOB segment's uniform random writes over the whole capacity (``measure.fob``)
 run on, in rounds of :data:`ONSET_ROUND_DRIVE_WRITES`, until the write counters show the first
-NAND writes beyond the host's (``graded_run.OnsetDetector``: confirmed by a little more excess
+NAND writes beyond the host's (``onset_detector.OnsetDetector``: confirmed by a little more excess
 soon after, so a stray move is not taken), or until the plan's ``onset_max_drive_writes`` (then only
 a lower bound is known). The figure is taken at the middle of the round where the excess
 began (:class:`OnsetDating`), as ``bench/foreign/femu_onset.py`` dates FEMU's onsets from the
@@ -44,7 +44,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from overprov.calibrate.graded_run import ONSET_FROM_EMPTY, BudgetSpent, OnsetDetector, RoundRunner
+from overprov.calibrate.graded_run import ONSET_FROM_EMPTY, BudgetSpent, RoundRunner
+from overprov.calibrate.onset_detector import OnsetDetector
 from overprov.calibrate.plan import MeasurementPlan
 from overprov.measurement_file import Round
 from overprov.profile.targets import RoundSpec

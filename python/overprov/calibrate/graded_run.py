@@ -16,10 +16,10 @@ free space the rounds must write. So the first level runs *sweeps*: each one the
 prefix rounds for a small share (:data:`overprov.calibrate.precondition.SWEEP_DRIVE_WRITES`), so
 that after any number of them the fill's invalidation hazard is still linear in the region (the
 steady state's spread of ages, ``precondition.py``); they go on until the write counters show
-the onset (``OnsetDetector``). A round lasts at least the target's shortest, far more than the
-smallest prefixes' shares of one sweep, so each prefix carries what it is owed from sweep to
-sweep (``SweepAccount``). The bytes written are not lost: they are the preconditioning, sized
-to the drive's own spare.
+the onset (``onset_detector.OnsetDetector``). A round lasts at least the target's shortest, far
+more than the smallest prefixes' shares of one sweep, so each prefix carries what it is owed
+from sweep to sweep (``SweepAccount``). The bytes written are not lost: they are the
+preconditioning, sized to the drive's own spare.
 
 **After an onset from empty** (``gc_onset.py``, a plan with ``onset_from_empty``) the free space
 is known before the fill, the onset less the span: one pass writes it, without sweeps
@@ -50,6 +50,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Protocol
 
+from overprov.calibrate.onset_detector import OnsetDetector, counter_deltas
 from overprov.calibrate.plan import MeasurementPlan, Segment
 from overprov.calibrate.precondition import (
     SWEEP_DRIVE_WRITES,
@@ -63,12 +64,6 @@ from overprov.profile.targets import RoundSpec
 
 #: A pass whose round shows a WAF above this has seen garbage collection.
 GC_WAF = 1.02
-#: NAND writes beyond the host's (drive writes of the capacity) that confirm the onset of
-#: garbage collection (``OnsetDetector``): at a WAF of 1.5 after the onset, 0.004 drive writes
-#: of host writes.
-ONSET_EXCESS_DRIVE_WRITES = 0.002
-#: ... within this much host writes of the first excess (else it was a stray move).
-ONSET_WITHIN_DRIVE_WRITES = 0.02
 #: After the onset the first level's WAF swings while the collector works through the fill's
 #: blocks (a crest, then a trough), and the swing passes within about this many times the
 #: measured free space of random writes: generated drives 43 and 21 at 2 GiB, 0.087 and 0.123
@@ -136,17 +131,9 @@ class RoundRunner(Protocol):
     def expected_drive_writes(self, seconds: float, iops: float, bs_bytes: int) -> float: ...
 
 
-def counter_deltas(before: Round | None, r: Round) -> tuple[int, int] | None:
-    """(host, NAND) bytes written during round ``r``, from the counters after it and after
-    ``before`` (the round before); None when either has no host counter."""
-    if before is None or before.host_bytes is None or r.host_bytes is None:
-        return None
-    return r.host_bytes - before.host_bytes, (r.nand_bytes or 0) - (before.nand_bytes or 0)
-
-
 def round_waf(before: Round | None, r: Round) -> float:
-    """NAND ÷ host bytes of round ``r`` (:func:`counter_deltas`); 0 when the counters give
-    none."""
+    """NAND ÷ host bytes of round ``r`` (``onset_detector.counter_deltas``); 0 when the
+    counters give none."""
     d = counter_deltas(before, r)
     return d[1] / d[0] if d is not None and d[0] > 0 else 0.0
 
@@ -558,42 +545,3 @@ class SweepAccount:
     def wrote(self, i: int, drive_writes: float) -> None:
         self.owed[i] -= drive_writes
         self.written[i] += drive_writes
-
-
-class OnsetDetector:
-    """The onset of garbage collection from rounds' write counters.
-
-    Garbage collection runs in bursts (a block's valid pages at a time), so a single round can
-    show none after it has started, or a wear-levelling move before it has. The onset is the
-    host writes (drive writes of the capacity) before the first round whose NAND writes exceed
-    its host writes, confirmed once the excess since then reaches :data:`ONSET_EXCESS_DRIVE_WRITES`
-    within :data:`ONSET_WITHIN_DRIVE_WRITES` of host writes (else that excess was a stray move
-    and the next one is the candidate)."""
-
-    def __init__(self, capacity_bytes: int) -> None:
-        self.capacity_bytes = capacity_bytes
-        self.written = 0.0
-        """Host writes counted so far (drive writes)."""
-        self.onset_drive_writes: float | None = None
-        """The confirmed onset, or None."""
-        self._candidate: float | None = None
-        self._excess = 0.0
-
-    def add(self, before: Round | None, r: Round) -> None:
-        """Count round ``r`` (counters after it and after ``before``, the round before)."""
-        d = counter_deltas(before, r)
-        if d is None:
-            self.written += r.bytes_written / self.capacity_bytes
-            return
-        dh, dn = d[0] / self.capacity_bytes, d[1] / self.capacity_bytes
-        if self._candidate is not None and self.written - self._candidate > (
-            ONSET_WITHIN_DRIVE_WRITES
-        ):
-            self._candidate = None  # a stray move, not garbage collection
-        if dn > dh and self._candidate is None:
-            self._candidate, self._excess = self.written, 0.0
-        if self._candidate is not None:
-            self._excess += max(0.0, dn - dh)
-            if self._excess >= ONSET_EXCESS_DRIVE_WRITES and self.onset_drive_writes is None:
-                self.onset_drive_writes = self._candidate
-        self.written += dh

@@ -33,6 +33,7 @@ import math
 import sys
 from functools import lru_cache
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from overprov.calibrate import curve_table
@@ -119,8 +120,8 @@ def simulated_ratio(rho: float) -> float | None:
     return marked / waf({})
 
 
-def main() -> int:
-    """Rewrite :data:`TABLE` by simulation (run from a source checkout)."""
+def main() -> Path:
+    """Rewrite :data:`TABLE` by simulation (run from a source checkout); its path."""
     rhos = curve_table.table_rhos()
     doc = {
         "what": f"the core's greedy WAF collecting until {GAP:g} of the blocks are free over "
@@ -135,4 +136,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    print(f"wrote {main()}", file=sys.stderr)
