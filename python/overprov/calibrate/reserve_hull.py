@@ -141,7 +141,9 @@ def replaces_plain(fig: predmod.PredictionInput, cv_sd: float) -> bool:
         and onset_from_empty(fig.measurement) is None
         and (
             steep_pair.fires(fig.points, cv_sd, floor_in_waf(fig.points))
-            or NONE_LINKS and floor_in_waf(fig.points) and none_links(fig.points, cv_sd)
+            or NONE_LINKS
+            and floor_in_waf(fig.points)
+            and none_links(fig.points, cv_sd)
         )
     )
 
