@@ -37,7 +37,12 @@ figures greedy's reserve reading keeps weight 1 (d-choices-8 1.5e-11, d-choices-
 the same uncapped held-out fit, through its WAF term alone (waf_chi2 424 against 474 and 529;
 bench/foreign/results/femucarry/DIAGNOSIS.md). With it, ``waf_chi2`` is recomputed from the
 residuals and the held-out terms kept (``evidence.waf_terms``), so both weighings compare like
-with like. Judged under bench/foreign/results/femucarry/RULE.md.
+with like. Judged under bench/foreign/results/femucarry/RULE.md with ``steep_pair.READ_AS_FLOOR``,
+:data:`SAME_FORM_ONLY`, ``reserve_plateau.ON``, ``reserve_hull.FLOOR_NEEDS_SELECTIVE`` and
+``reserve_hull.NONE_LINKS``: **not met**, so off (bench/foreign/results/femucarry/verdict.md). The
+reserve readings then weigh 1/3 each and every fresh FEMU drive meets the IOPS target (WAF worst
+4.0-14.2% against 50-61% today), but 1 of 4 meets both: the equal mix carries d-choices-4's
+reading, −24 to −32% where the floor gives way, into the answer.
 """
 
 from __future__ import annotations
@@ -54,7 +59,8 @@ from overprov.errors import ConfigError
 #: doc). Off (its rule not met): every held-out term counts, as ``evidence.assess`` adds it.
 SAME_FORM_ONLY = False
 #: With :data:`SAME_FORM_ONLY`, take the same held-out terms out of ``waf_chi2`` (the share
-#: ``evidence.WAF_WEIGHTS`` weighs by) as well (module doc). Off: ``waf_chi2`` as assessed.
+#: ``evidence.WAF_WEIGHTS`` weighs by) as well (module doc). Off (its rule not met):
+#: ``waf_chi2`` as assessed.
 WAF_TERMS_TOO = False
 
 

@@ -23,7 +23,6 @@ Surrogates only; nothing simulated.
 from __future__ import annotations
 
 import json
-import shlex
 import sys
 from pathlib import Path
 
@@ -34,24 +33,20 @@ from overprov.calibrate import reserve_held_out, spare_readings, steep_pair
 HERE = Path(__file__).resolve().parent
 RES = HERE.parent
 sys.path.insert(0, str(HERE.parents[3] / "bench/intervals/hullgate"))
+sys.path.insert(0, str(RES / "steephull"))
 from centre_diag import fig_of  # noqa: E402
+from fires import command_of  # noqa: E402  (steephull's)
 
-#: (truth JSON, a stored case of it whose command typed its figures), under results/.
-DRIVES = [
-    ("femutwin/fresh/femu-44lun-43blk-thres67.json",
-     "femutwin/fresh-a/FEMU--femutwin_fresh--femu-44lun-43blk-thres67.json"),
-    ("femutwin/fresh/femu-56lun-39blk-thres66.json",
-     "femutwin/fresh-a/FEMU--femutwin_fresh--femu-56lun-39blk-thres66.json"),
-    ("femunext/fresh/femu-63lun-33blk-thres63.json",
-     "femunext/fresh-off/FEMU--femunext_fresh--femu-63lun-33blk-thres63.json"),
-]  # fmt: skip
+#: Seen drives: (folder under results/, the folder of a stored case of it, stem).
+DRIVES = [("femutwin", "fresh-a", "femu-44lun-43blk-thres67"),
+          ("femutwin", "fresh-a", "femu-56lun-39blk-thres66"),
+          ("femunext", "fresh-off", "femu-63lun-33blk-thres63")]  # fmt: skip
 LEVELS = (0.0, 10.0, 20.0, 30.0, 40.0)
 
 
 def figures(case: str):
-    doc = json.loads((RES / case).read_text())
-    cmd = doc["command"] if isinstance(doc["command"], str) else shlex.join(doc["command"])
-    fig = fig_of("x " + cmd.split(" calibrate ", 1)[1])
+    """The typed figures of a stored case (under results/) as its command gave them."""
+    fig = fig_of(command_of(json.loads((RES / case).read_text())))
     fig.jobs, fig.progress = 1, False
     return fig
 
@@ -186,8 +181,9 @@ def reserve_part(fig, truth: dict) -> list[str]:
 
 
 def main() -> None:
-    for truth_path, case in DRIVES:
-        fig = figures(case)
+    for folder, cases, stem in DRIVES:
+        truth_path = f"{folder}/fresh/{stem}.json"
+        fig = figures(f"{folder}/{cases}/FEMU--{folder}_fresh--{stem}.json")
         truth = truth_of(truth_path)
         print(f"\n{Path(truth_path).stem}: truth WAF " + ", ".join(
             f"{x:g}%: {lv['waf']:.3f}" for x, lv in sorted(truth["levels"].items())))  # fmt: skip

@@ -13,17 +13,14 @@ have no onset, so no other reserve twin). Surrogate fits only; nothing simulated
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
-from overprov.calibrate import reserve_held_out, reserve_hull, steep_pair, uncertainty
+from overprov.calibrate import reserve_held_out, reserve_hull, steep_pair
 
 ROOT = Path(__file__).resolve().parents[4]
-sys.path.insert(0, str(ROOT / "bench/intervals/hullgate"))
 sys.path.insert(0, str(ROOT / "bench/foreign/results/steephull"))
-from centre_diag import fig_of  # noqa: E402
-from fires import command_of  # noqa: E402  (steephull's: one implementation)
+from fires import read_cases, said  # noqa: E402  (steephull's: one implementation)
 
 CASES = ROOT / "bench/foreign/results/scoreboard/cases-mix"
 
@@ -35,20 +32,12 @@ def main(paths: list[Path]) -> None:
     reserve_hull.FLOOR_NEEDS_SELECTIVE = True
     reserve_hull.NONE_LINKS = True
     n_fire = 0
-    for path in paths:
-        case = json.loads(path.read_text())
-        if "command" not in case:
-            print(f"{path.stem}: no command stored")
-            continue
-        fig = fig_of(command_of(case))
-        cv_sd = uncertainty.weighing_rel_sd(fig.model_form)
+    for path, case, fig, cv_sd in read_cases(paths):
         pts = fig.points
         two = reserve_hull.floor_in_waf(pts)
         fire = steep_pair.fires(pts, cv_sd, two) or two and reserve_hull.none_links(pts, cv_sd)
-        offered = sorted(r.design for r in reserve_hull.forms(fig, cv_sd)) if fire else []
+        said(path, case, fig, cv_sd, "fires", fire)
         n_fire += fire
-        state = "refused off" if "levels" not in case else "answered off"
-        print(f"{path.stem}: fires={fire} reserve offered={offered or '-'} ({state})")
     print(f"\n{n_fire} of {len(paths)} cases where steep_pair.fires or none_links (the flags act)")
 
 
