@@ -28,7 +28,21 @@ but every non-greedy reserve twin misses the measured 0% WAF (d-choices-8 by −
 4 fresh FEMU drives met both targets (WAF at 20% +6 to +13%); two that ``READ_AS_FLOOR`` alone
 refused are answered. Judged with ``evidence.WAF_WEIGHTS`` off (its branch's base); with it on
 (the default since bench/foreign/results/wisctiming/RULE.md) the designs are regrouped on the
-WAF figures' own terms (``waf_chi2``), whose held-out part this flag does not drop: untested.
+WAF figures' own terms (``waf_chi2``), whose held-out part this flag does not drop.
+
+**The WAF figures' share too** (:data:`WAF_TERMS_TOO`, off). With ``evidence.WAF_WEIGHTS`` on the
+readings of one timing form share their class by ``waf_chi2`` (``evidence.waf_weights``), which
+still holds the held-out WAF errors :func:`like_for_like` took out of ``chi2``: on FEMU's typed
+figures greedy's reserve reading keeps weight 1 (d-choices-8 1.5e-11, d-choices-4 1.6e-23) by
+the same uncapped held-out fit, through its WAF term alone (waf_chi2 424 against 474 and 529;
+bench/foreign/results/femucarry/DIAGNOSIS.md). With it, ``waf_chi2`` is recomputed from the
+residuals and the held-out terms kept (``evidence.waf_terms``), so both weighings compare like
+with like. Judged under bench/foreign/results/femucarry/RULE.md with ``steep_pair.READ_AS_FLOOR``,
+:data:`SAME_FORM_ONLY`, ``reserve_plateau.ON``, ``reserve_hull.FLOOR_NEEDS_SELECTIVE`` and
+``reserve_hull.NONE_LINKS``: **not met**, so off (bench/foreign/results/femucarry/verdict.md). The
+reserve readings then weigh 1/3 each and every fresh FEMU drive meets the IOPS target (WAF worst
+4.0-14.2% against 50-61% today), but 1 of 4 meets both: the equal mix carries d-choices-4's
+reading, −24 to −32% where the floor gives way, into the answer.
 """
 
 from __future__ import annotations
@@ -44,6 +58,10 @@ from overprov.errors import ConfigError
 #: Count a reserve reading's held-out term only where the held-out fit keeps a floor (module
 #: doc). Off (its rule not met): every held-out term counts, as ``evidence.assess`` adds it.
 SAME_FORM_ONLY = False
+#: With :data:`SAME_FORM_ONLY`, take the same held-out terms out of ``waf_chi2`` (the share
+#: ``evidence.WAF_WEIGHTS`` weighs by) as well (module doc). Off (its rule not met):
+#: ``waf_chi2`` as assessed.
+WAF_TERMS_TOO = False
 
 
 def levels_without_floor(form: Any, points: list[fitmod.Point]) -> list[float]:
@@ -85,7 +103,10 @@ def like_for_like(
     ]
     chi2 = sum((h["log_error"] / sd_at[h["extra_op_percent"], h["figure"]]) ** 2 for h in dropped)
     kept = [h for h in ev["held_out"] if h not in dropped]
-    return {**ev, "chi2": ev["chi2"] - chi2, "held_out": kept, "held_out_without_floor": dropped}
+    out = {**ev, "chi2": ev["chi2"] - chi2, "held_out": kept, "held_out_without_floor": dropped}
+    if WAF_TERMS_TOO and "waf_chi2" in ev:
+        out.update(evidence.waf_terms(ev["residuals"], kept, points, cv_sd))
+    return out
 
 
 def reweighed(

@@ -78,6 +78,20 @@ OFFERED = False
 #: With :data:`OFFERED`: the fit's plausibility gate passes figures a reserve reading explains
 #: (:func:`explains`); off, it refuses on the plain fit alone, before any reading is offered.
 AT_THE_GATE = True
+#: Where ``steep_pair.READ_AS_FLOOR`` replaces the plain readings, offer the reserve reading of
+#: the selective designs only (``steep_pair.SELECTIVE_DESIGNS``: greedy, d-choices d >= 4): under
+#: d = 2 a per-victim floor holds no plateau (the sampled best falls short so often that the pool
+#: drains to the forced count, where the floor does not act: its twin runs at the design's curve,
+#: not at the floor; bench/foreign/results/femutwin/DIAGNOSIS.md), so the reading min(curve, W)
+#: does not describe that collector. Off: every design whose floor the figures call for (judged
+#: with ``reserve_held_out.WAF_TERMS_TOO`` under bench/foreign/results/femucarry/RULE.md: not met).
+FLOOR_NEEDS_SELECTIVE = False
+#: ``steep_pair.READ_AS_FLOOR`` reads two-level figures with WAF that no victim choice links
+#: (:func:`none_links`) as well as those only the gentlest links (``steep_pair.fires``): a floor
+#: held through 20% leaves every plain reading refuted, greedy's keeps the weight by its
+#: leave-one-out and ``steep_pair.gentlest_alone`` does not fire (femunext's 69 x 43, femutwin's
+#: 52 x 41). Off: ``steep_pair.fires`` alone (bench/foreign/results/femucarry/RULE.md: not met).
+NONE_LINKS = False
 #: With :data:`OFFERED`: the readings' transition term on the curve's side as
 #: ``reserve_transition.UndatedFloorEdge`` gives it; off, as for an onset-dated reading.
 UNDATED_EDGE = True
@@ -125,8 +139,27 @@ def replaces_plain(fig: predmod.PredictionInput, cv_sd: float) -> bool:
         steep_pair.READ_AS_FLOOR
         and workload_curve.is_uniform(fig.workload)
         and onset_from_empty(fig.measurement) is None
-        and steep_pair.fires(fig.points, cv_sd, floor_in_waf(fig.points))
+        and (
+            steep_pair.fires(fig.points, cv_sd, floor_in_waf(fig.points))
+            or NONE_LINKS
+            and floor_in_waf(fig.points)
+            and none_links(fig.points, cv_sd)
+        )
     )
+
+
+def none_links(points: list[fitmod.Point], cv_sd: float) -> bool:
+    """No effective-spare reading of a uniform design (``evidence.assess`` with ``cv_sd``, as
+    ``steep_pair.gentlest_alone`` assesses them) reproduces the figures within their noise
+    (``evidence.reproduced``): no victim choice from one spare links the levels."""
+    for design in gc_designs.UNIFORM_DESIGNS:
+        form = evidence.ReadingForm(gc_designs.waf_curve(design), None, False)
+        try:
+            if evidence.reproduced(evidence.assess(form, points, cv_sd), untested=False):
+                return False
+        except ConfigError:
+            return False
+    return True
 
 
 def beside_where_ambiguous(fig: predmod.PredictionInput, cv_sd: float) -> bool:
@@ -180,7 +213,10 @@ def forms(
     if not (applies(fig) or replaces_plain(fig, cv_sd) or beside_where_ambiguous(fig, cv_sd)):
         return {}
     out = {}
+    selective = FLOOR_NEEDS_SELECTIVE and replaces_plain(fig, cv_sd)
     for design, ftl in gc_designs.UNIFORM_DESIGNS.items():
+        if selective and design not in steep_pair.SELECTIVE_DESIGNS:
+            continue
         form = form_of(design, cv_sd)
         if form.called_for(fig.points):
             ftl_or_none = None if design == "greedy" else ftl

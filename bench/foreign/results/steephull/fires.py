@@ -32,21 +32,33 @@ def command_of(case: dict) -> str:
     return cmd
 
 
-def main(paths: list[Path]) -> None:
-    steep_pair.HULL_WHERE_AMBIGUOUS = True
-    n_fire = 0
+def read_cases(paths: list[Path]):
+    """Each stored case's typed figures: (path, case, its ``PredictionInput``, the model-form
+    error of a held-out prediction); a case without a command is said so and skipped."""
     for path in paths:
         case = json.loads(path.read_text())
         if "command" not in case:
             print(f"{path.stem}: no command stored")
             continue
         fig = fig_of(command_of(case))
-        cv_sd = uncertainty.weighing_rel_sd(fig.model_form)
+        yield path, case, fig, uncertainty.weighing_rel_sd(fig.model_form)
+
+
+def said(path: Path, case: dict, fig, cv_sd: float, test: str, fire: bool) -> list[str]:
+    """The designs whose reserve reading ``reserve_hull.forms`` offers where ``fire`` (the
+    test named ``test`` held), with the case's line printed."""
+    offered = sorted(r.design for r in reserve_hull.forms(fig, cv_sd)) if fire else []
+    state = "refused off" if "levels" not in case else "answered off"
+    print(f"{path.stem}: {test}={fire} reserve offered={offered or '-'} ({state})")
+    return offered
+
+
+def main(paths: list[Path]) -> None:
+    steep_pair.HULL_WHERE_AMBIGUOUS = True
+    n_fire = 0
+    for path, case, fig, cv_sd in read_cases(paths):
         fire = reserve_hull.beside_where_ambiguous(fig, cv_sd)
-        offered = sorted(r.design for r in reserve_hull.forms(fig, cv_sd)) if fire else []
-        n_fire += bool(offered)
-        state = "refused off" if "levels" not in case else "answered off"
-        print(f"{path.stem}: gentlest_alone={fire} reserve offered={offered or '-'} ({state})")
+        n_fire += bool(said(path, case, fig, cv_sd, "gentlest_alone", fire))
     print(f"\n{n_fire} of {len(paths)} cases read by the flag (a reserve reading offered)")
 
 
