@@ -80,6 +80,8 @@ from overprov.calibrate import fit as fitmod
 from overprov.calibrate import workload_curve
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from overprov.calibrate.predict import PredictionInput
     from overprov.prediction_file import PredictedLevel
 
@@ -99,6 +101,14 @@ LINE_BETWEEN = True
 LINE_GATE = True
 #: The twin's IOPS over :func:`line_iops` at a middle level from which the gate lets the line in.
 GATE_ABOVE_LINE = 1.41
+#: With :data:`LINE_GATE`, read the gate at one level the typed figures fix
+#: (:func:`gate_level`), predicted apart where it is not asked, not at the levels asked
+#: (:func:`gate_passes_at`). Off: bench/foreign/results/mqfixed/RULE.md.
+GATE_AT_ONE_LEVEL = False
+#: Where :func:`gate_level` lies between the lowest and the highest typed level, as a share of
+#: the span in extra OP: a quarter (10% between 0% and 40%, the level :data:`GATE_ABOVE_LINE`
+#: was set at, bench/foreign/results/mqgate/seen-ratios.txt).
+GATE_LEVEL_SHARE = 0.25
 #: What the prediction's source says where :func:`line_between` moves IOPS.
 LINE_SOURCE = (
     "; IOPS at {levels} extra OP from the line through the FOB and the {high:g}% figure (1/IOPS "
@@ -226,15 +236,25 @@ def span_to_line(levels: list[PredictedLevel], fig: PredictionInput) -> int:
     return widened
 
 
-def line_between(levels: list[PredictedLevel], fig: PredictionInput) -> list[float]:
+def line_between(
+    levels: list[PredictedLevel],
+    fig: PredictionInput,
+    predict_at: Callable[[float], PredictedLevel] | None = None,
+) -> list[float]:
     """With :data:`LINE_BETWEEN` on and where :func:`fires` on typed figures under uniform
     writes, set ``levels``' IOPS (in place) at each level strictly between the lowest and the
     highest typed level to :func:`line_iops` at the level's predicted WAF, the interval scaled
-    with it. Returns the levels (extra OP %) so set, in order."""
+    with it; with :data:`LINE_GATE`, only where the gate passes (at the levels asked, or with
+    :data:`GATE_AT_ONE_LEVEL` at :func:`gate_level`, ``predict_at`` giving the prediction there
+    where it is not asked). Returns the levels (extra OP %) so set, in order."""
     if not (LINE_BETWEEN and _fires_on(fig)):
         return []
     on_line = _middle_lines(levels, fig)
-    if LINE_GATE and not gate_passes(on_line):
+    if LINE_GATE and GATE_AT_ONE_LEVEL:
+        passes = gate_passes_at(levels, fig, predict_at)
+    else:
+        passes = not LINE_GATE or gate_passes(on_line)
+    if not passes:
         return []
     moved = []
     for lv, line in on_line:
@@ -272,6 +292,34 @@ def gate_passes(on_line: list[tuple[PredictedLevel, float]]) -> bool:
     """The twin's IOPS at some middle level at least :data:`GATE_ABOVE_LINE` times the line's
     there (``on_line``: each level with :func:`line_iops` at its WAF); False without one."""
     return any(lv.steady_iops >= GATE_ABOVE_LINE * line for lv, line in on_line)
+
+
+def gate_level(points: list[fitmod.Point]) -> float:
+    """The one level the gate reads with :data:`GATE_AT_ONE_LEVEL`: :data:`GATE_LEVEL_SHARE` of
+    the way from the lowest to the highest typed level (:func:`_ends`) in extra OP, so the typed
+    figures alone fix it; raises ValueError with fewer than two such levels."""
+    ends = _ends(points)
+    if ends is None:
+        raise ValueError("the gate's level needs steady IOPS and WAF at two levels at least")
+    low, high = (p.extra_op_percent for p in ends)
+    return low + GATE_LEVEL_SHARE * (high - low)
+
+
+def gate_passes_at(
+    levels: list[PredictedLevel],
+    fig: PredictionInput,
+    predict_at: Callable[[float], PredictedLevel] | None,
+) -> bool:
+    """:func:`gate_passes` at :func:`gate_level` alone: the level among ``levels`` where asked,
+    else ``predict_at`` of it (raises ValueError where it is not asked and none is given), so the
+    decision is the same whichever levels are asked."""
+    x = gate_level(fig.points)
+    got = next((lv for lv in levels if lv.extra_op_percent == x), None)
+    if got is None:
+        if predict_at is None:
+            raise ValueError(f"the gate's level {x:g}% is not asked and nothing predicts it")
+        got = predict_at(x)
+    return gate_passes(_middle_lines([got], fig))
 
 
 def line_source(moved: list[float], fig: PredictionInput) -> str:
