@@ -84,4 +84,23 @@ def test_on_the_real_cli_asked_0_20_40_reads_the_gate_at_10(tmp_path, capsys, mo
     assert [lv["extra_op_percent"] for lv in doc["levels"]] == [0.0, 20.0, 40.0]
     mid = doc["levels"][1]
     assert mid["steady_iops"] == pytest.approx(bend_between.line_iops(2380.0, HIGH_320, mid["waf"]))
-    assert "IOPS at 20% extra OP from the line" in doc["prediction_source"]
+    said = doc["prediction_source"]
+    assert "IOPS at 20% extra OP from the line" in said
+    assert "gate read at 10% extra OP alone, predicted there apart: the twin's IOPS" in said
+    assert "over the line's 1.476 there, so open" in said  # mqgate/seen-ratios.txt: 1.476
+
+
+def test_the_source_says_where_the_gate_read_and_what_it_found(monkeypatch):
+    """Off: nothing said. On: the level, whether it was predicted apart, the ratio and the
+    decision; nothing where the warning does not fire."""
+    few = _asked(_levels_at_line((1.35, 1.18, 1.06)), (0.0, 20.0, 40.0))
+    at_10 = _levels_at_line((1.35, 1.18, 1.06))[1]
+    assert bend_between.gate_source(few, _fig(MQSIM_320), _never) == ""
+    monkeypatch.setattr(bend_between, "GATE_AT_ONE_LEVEL", True)
+    said = bend_between.gate_source(few, _fig(MQSIM_320), lambda x: at_10)
+    assert "read at 10% extra OP alone, predicted there apart" in said
+    assert "1.350 there, so closed" in said
+    full = _levels_at_line((1.48, 1.31, 1.16))
+    said = bend_between.gate_source(full, _fig(MQSIM_320), _never)
+    assert "alone:" in said and "apart" not in said and "1.480 there, so open" in said
+    assert bend_between.gate_source(full, _fig(MQSIM_320, typed=False), _never) == ""

@@ -21,6 +21,7 @@ level the typed figures fix, predicted alone where it is not asked).
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 from overprov.calibrate import bend_between, distance_term, reserve_reading, spare_readings
 from overprov.calibrate import predict as predmod
@@ -32,8 +33,10 @@ def predict(fig: predmod.PredictionInput) -> Prediction:
     pred = distance_term.apply(_predict(fig), fig.points)
     pred.prediction_source += bend_between.warning(fig)  # WARN_WHERE_BENT: on (mqbend's rule)
     # LINE_BETWEEN, LINE_GATE: on (mqgate); GATE_AT_ONE_LEVEL: off (mqfixed)
-    moved = bend_between.line_between(pred.levels, fig, lambda x: _level_alone(fig, x))
-    pred.prediction_source += bend_between.line_source(moved, fig)
+    alone = functools.cache(lambda x: _level_alone(fig, x))
+    gate = bend_between.gate_source(pred.levels, fig, alone)  # before any level moves
+    moved = bend_between.line_between(pred.levels, fig, alone)
+    pred.prediction_source += bend_between.line_source(moved, fig) + gate
     bend_between.span_to_line(pred.levels, fig)  # SPAN_TO_LINE: off
     return pred
 

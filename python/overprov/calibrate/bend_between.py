@@ -109,6 +109,11 @@ GATE_AT_ONE_LEVEL = False
 #: the span in extra OP: a quarter (10% between 0% and 40%, the level :data:`GATE_ABOVE_LINE`
 #: was set at, bench/foreign/results/mqgate/seen-ratios.txt).
 GATE_LEVEL_SHARE = 0.25
+#: What the prediction's source says of the gate with :data:`GATE_AT_ONE_LEVEL`.
+GATE_SOURCE = (
+    "; the line's gate read at {level:g}% extra OP alone{apart}: the twin's IOPS over the line's "
+    "{ratio} there, so {verdict} (bend_between.GATE_AT_ONE_LEVEL)"
+)
 #: What the prediction's source says where :func:`line_between` moves IOPS.
 LINE_SOURCE = (
     "; IOPS at {levels} extra OP from the line through the FOB and the {high:g}% figure (1/IOPS "
@@ -305,21 +310,52 @@ def gate_level(points: list[fitmod.Point]) -> float:
     return low + GATE_LEVEL_SHARE * (high - low)
 
 
-def gate_passes_at(
+def gate_ratio(
     levels: list[PredictedLevel],
     fig: PredictionInput,
     predict_at: Callable[[float], PredictedLevel] | None,
-) -> bool:
-    """:func:`gate_passes` at :func:`gate_level` alone: the level among ``levels`` where asked,
-    else ``predict_at`` of it (raises ValueError where it is not asked and none is given), so the
-    decision is the same whichever levels are asked."""
+) -> float | None:
+    """The twin's IOPS over :func:`line_iops` at :func:`gate_level`: the level among ``levels``
+    where asked, else ``predict_at`` of it (raises ValueError where it is not asked and none is
+    given); None where that level has no WAF or IOPS or the line gives none there."""
     x = gate_level(fig.points)
     got = next((lv for lv in levels if lv.extra_op_percent == x), None)
     if got is None:
         if predict_at is None:
             raise ValueError(f"the gate's level {x:g}% is not asked and nothing predicts it")
         got = predict_at(x)
-    return gate_passes(_middle_lines([got], fig))
+    on_line = _middle_lines([got], fig)
+    return on_line[0][0].steady_iops / on_line[0][1] if on_line else None
+
+
+def gate_passes_at(
+    levels: list[PredictedLevel],
+    fig: PredictionInput,
+    predict_at: Callable[[float], PredictedLevel] | None,
+) -> bool:
+    """:func:`gate_ratio` at least :data:`GATE_ABOVE_LINE`: the same decision whichever levels
+    are asked."""
+    ratio = gate_ratio(levels, fig, predict_at)
+    return ratio is not None and ratio >= GATE_ABOVE_LINE
+
+
+def gate_source(
+    levels: list[PredictedLevel],
+    fig: PredictionInput,
+    predict_at: Callable[[float], PredictedLevel] | None,
+) -> str:
+    """With :data:`GATE_AT_ONE_LEVEL` (and :data:`LINE_BETWEEN`, :data:`LINE_GATE`) on, where
+    :func:`fires` on typed figures under uniform writes, the clause :data:`GATE_SOURCE` adds to
+    the prediction's source (read before :func:`line_between` moves any level); else ""."""
+    if not (GATE_AT_ONE_LEVEL and LINE_GATE and LINE_BETWEEN and _fires_on(fig)):
+        return ""
+    x = gate_level(fig.points)
+    apart = "" if any(lv.extra_op_percent == x for lv in levels) else ", predicted there apart"
+    ratio = gate_ratio(levels, fig, predict_at)
+    if ratio is None:
+        return GATE_SOURCE.format(level=x, apart=apart, ratio="no line", verdict="closed")
+    verdict = "open" if ratio >= GATE_ABOVE_LINE else "closed"
+    return GATE_SOURCE.format(level=x, apart=apart, ratio=f"{ratio:.3f}", verdict=verdict)
 
 
 def line_source(moved: list[float], fig: PredictionInput) -> str:
