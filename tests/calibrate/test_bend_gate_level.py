@@ -4,12 +4,10 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from overprov.calibrate import bend_between
 from overprov.calibrate import fit as fitmod
-from test_bend_between import MQSIM_320, _fig, _levels_at_line, _points
+from test_bend_between import MQSIM_320, _fig, _levels_at_line, _points, cli_320_at_0_20_40
 
 HIGH_320 = fitmod.Point(40.0, 1143.0, waf=1.464)
 
@@ -73,14 +71,8 @@ def test_on_the_real_cli_asked_0_20_40_reads_the_gate_at_10(tmp_path, capsys, mo
     """u320x32's typed figures asked at 0, 20, 40% with the flag on (≈ 10 CPU s): the gate
     predicts 10% apart (the twin 1.48 times the line there) and puts 20% on the line, which
     the gate at the levels asked left (1.31 there); the JSON has the three levels asked."""
-    from overprov.cli import main
-
     monkeypatch.setattr(bend_between, "GATE_AT_ONE_LEVEL", True)
-    rc = main(["calibrate", "--points", MQSIM_320[0], "--waf-points", MQSIM_320[1],
-               "--fob-iops", "2380", "--extra-op", "0,20,40", "--jobs", "1", "--json", "-",
-               "--out", str(tmp_path)])  # fmt: skip
-    assert rc == 0
-    doc = json.loads(capsys.readouterr().out)
+    doc = cli_320_at_0_20_40(tmp_path, capsys)
     assert [lv["extra_op_percent"] for lv in doc["levels"]] == [0.0, 20.0, 40.0]
     mid = doc["levels"][1]
     assert mid["steady_iops"] == pytest.approx(bend_between.line_iops(2380.0, HIGH_320, mid["waf"]))

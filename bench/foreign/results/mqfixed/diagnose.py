@@ -19,15 +19,18 @@ from __future__ import annotations
 
 import json
 import math
-import re
+import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 R = HERE.parent
+sys.path.insert(0, str(R.parent))
+from common import load_script  # noqa: E402  (bench/foreign/common.py)
 from overprov import models  # noqa: E402
-from overprov.calibrate import bend_between, cli  # noqa: E402
+from overprov.calibrate import bend_between  # noqa: E402
 from overprov.calibrate import fit as fitmod  # noqa: E402
 
+FIRES = load_script("mqbend_fires", R / "mqbend" / "fires.py")
 LEVELS = (0, 10, 20, 30, 40)
 #: (truth, today's plan case): the 11 stored truths of the scoreboard's 72, the nine of the day
 #: tally and mqgate's four fresh drives, all seen.
@@ -74,14 +77,6 @@ def one_spare(wafs: dict[int, float], b: int, d: int, at: tuple[int, ...] = (0, 
     return min(grid, key=cost)
 
 
-def fires(command: str) -> bool:
-    iops = re.search(r"--points (\S+)", command).group(1)
-    waf = re.search(r"--waf-points (\S+)", command).group(1)
-    fob = float(re.search(r"--fob-iops (\S+)", command).group(1))
-    pts = [*cli.user_points(iops, waf), fitmod.Point(0.0, fob, 0.02, fresh=True)]
-    return bend_between.fires(pts, fob)
-
-
 def row(truth: str, case: str) -> str:
     doc = json.loads((R / truth).read_text())
     g = doc["config"]["geometry"]
@@ -103,6 +98,7 @@ def row(truth: str, case: str) -> str:
     c = json.loads((R / case).read_text())
     cal = {int(lv["extra_op_percent"]): lv["waf_err"] for lv in c["levels"]}
     carry = max(c["readings"], key=c["readings"].get).removeprefix("effective_spare")
+    fired = bend_between.fires(*FIRES.from_command(c["command"]))
     return (
         f"| {truth.removesuffix('.json')} | {blocks}x{b}, d={d} | "
         + " / ".join(f"{f:.0f}" for f in free)
@@ -110,7 +106,7 @@ def row(truth: str, case: str) -> str:
         + " / ".join(f"{100 * err[x]:+.1f}" for x in (0, 10, 20, 40))
         + f" | {100 * err40:+.1f} | "
         + f"{100 * cal[10]:+.1f} / {100 * cal[20]:+.1f} | {carry or ':greedy'} "
-        + f"{max(c['readings'].values()):.2f} | {'yes' if fires(c['command']) else 'no'} |"
+        + f"{max(c['readings'].values()):.2f} | {'yes' if fired else 'no'} |"
     )
 
 
