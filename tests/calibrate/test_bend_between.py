@@ -163,17 +163,12 @@ def test_on_the_span_leaves_figures_where_it_does_not_fire(monkeypatch):
 
 
 def test_on_the_real_cli_widens_the_middle_level_to_the_line(tmp_path, capsys, monkeypatch):
-    """u320x32's typed figures with the span on (≈ 7 CPU s): the 20% IOPS interval of the
-    JSON holds the line's IOPS at the 20% WAF calibrate predicts; the typed levels' do not
-    move to it."""
-    from overprov.cli import main
-
+    """u320x32's typed figures with the span on and the line off, as jointband judged the span
+    (≈ 7 CPU s): the 20% IOPS interval of the JSON reaches the line's IOPS at the 20% WAF
+    calibrate predicts; the typed levels' do not move to it."""
     monkeypatch.setattr(bend_between, "SPAN_TO_LINE", True)
-    rc = main(["calibrate", "--points", MQSIM_320[0], "--waf-points", MQSIM_320[1],
-               "--fob-iops", "2380", "--extra-op", "0,20,40", "--jobs", "1", "--json", "-",
-               "--out", str(tmp_path)])  # fmt: skip
-    assert rc == 0
-    by = {lv["extra_op_percent"]: lv for lv in json.loads(capsys.readouterr().out)["levels"]}
+    monkeypatch.setattr(bend_between, "LINE_BETWEEN", False)
+    by = {lv["extra_op_percent"]: lv for lv in cli_320_at_0_20_40(tmp_path, capsys)["levels"]}
     mid = by[20.0]
     line = bend_between.line_iops(2380.0, fitmod.Point(40.0, 1143.0, waf=1.464), mid["waf"])
     assert mid["steady_iops_low"] <= line <= mid["steady_iops_high"]

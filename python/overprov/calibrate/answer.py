@@ -14,8 +14,9 @@ the fitted levels (``distance_term.py``). Where typed figures' lowest level is d
 than the FOB–highest line, the prediction's source carries ``bend_between``'s warning (on), and
 with ``bend_between.SPAN_TO_LINE`` (off) the IOPS interval between the levels reaches the line;
 with ``bend_between.LINE_BETWEEN`` and its gate (on) the IOPS there are the line's where the twin
-lies 1.41 times or more above it (with ``bend_between.GATE_AT_ONE_LEVEL``, off, read at one
-level the typed figures fix, predicted alone where it is not asked).
+lies 1.41 times or more above it, read at one level the typed figures fix (10% between 0% and
+40%; ``bend_between.GATE_AT_ONE_LEVEL``, on), predicted alone where it is not asked, so the
+answer does not depend on which levels are asked.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ def predict(fig: predmod.PredictionInput) -> Prediction:
     """The prediction of ``fig``, its twins held in memory (``Prediction.write`` writes them)."""
     pred = distance_term.apply(_predict(fig), fig.points)
     pred.prediction_source += bend_between.warning(fig)  # WARN_WHERE_BENT: on (mqbend's rule)
-    # LINE_BETWEEN, LINE_GATE: on (mqgate); GATE_AT_ONE_LEVEL: off (mqfixed)
+    # LINE_BETWEEN, LINE_GATE: on (mqgate); GATE_AT_ONE_LEVEL: on (mqfixed)
     alone = functools.cache(lambda x: _level_alone(fig, x))
     gate = bend_between.gate_source(pred.levels, fig, alone)  # before any level moves
     moved = bend_between.line_between(pred.levels, fig, alone)

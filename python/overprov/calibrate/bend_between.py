@@ -103,8 +103,9 @@ LINE_GATE = True
 GATE_ABOVE_LINE = 1.41
 #: With :data:`LINE_GATE`, read the gate at one level the typed figures fix
 #: (:func:`gate_level`), predicted apart where it is not asked, not at the levels asked
-#: (:func:`gate_passes_at`). Off: bench/foreign/results/mqfixed/RULE.md.
-GATE_AT_ONE_LEVEL = False
+#: (:func:`gate_passes_at`). On: bench/foreign/results/mqfixed/RULE.md, met
+#: (bench/foreign/results/mqfixed/verdict.md).
+GATE_AT_ONE_LEVEL = True
 #: Where :func:`gate_level` lies between the lowest and the highest typed level, as a share of
 #: the span in extra OP: a quarter (10% between 0% and 40%, the level :data:`GATE_ABOVE_LINE`
 #: was set at, bench/foreign/results/mqgate/seen-ratios.txt).
@@ -255,6 +256,8 @@ def line_between(
     if not (LINE_BETWEEN and _fires_on(fig)):
         return []
     on_line = _middle_lines(levels, fig)
+    if not on_line:  # no level asked between the typed ones: nothing to move, no gate read
+        return []
     if LINE_GATE and GATE_AT_ONE_LEVEL:
         passes = gate_passes_at(levels, fig, predict_at)
     else:
@@ -348,6 +351,8 @@ def gate_source(
     :func:`fires` on typed figures under uniform writes, the clause :data:`GATE_SOURCE` adds to
     the prediction's source (read before :func:`line_between` moves any level); else ""."""
     if not (GATE_AT_ONE_LEVEL and LINE_GATE and LINE_BETWEEN and _fires_on(fig)):
+        return ""
+    if not _middle_lines(levels, fig):  # nothing the gate could move: not read
         return ""
     x = gate_level(fig.points)
     apart = "" if any(lv.extra_op_percent == x for lv in levels) else ", predicted there apart"
