@@ -163,17 +163,12 @@ def test_on_the_span_leaves_figures_where_it_does_not_fire(monkeypatch):
 
 
 def test_on_the_real_cli_widens_the_middle_level_to_the_line(tmp_path, capsys, monkeypatch):
-    """u320x32's typed figures with the span on (≈ 7 CPU s): the 20% IOPS interval of the
-    JSON holds the line's IOPS at the 20% WAF calibrate predicts; the typed levels' do not
-    move to it."""
-    from overprov.cli import main
-
+    """u320x32's typed figures with the span on and the line off, as jointband judged the span
+    (≈ 7 CPU s): the 20% IOPS interval of the JSON reaches the line's IOPS at the 20% WAF
+    calibrate predicts; the typed levels' do not move to it."""
     monkeypatch.setattr(bend_between, "SPAN_TO_LINE", True)
-    rc = main(["calibrate", "--points", MQSIM_320[0], "--waf-points", MQSIM_320[1],
-               "--fob-iops", "2380", "--extra-op", "0,20,40", "--jobs", "1", "--json", "-",
-               "--out", str(tmp_path)])  # fmt: skip
-    assert rc == 0
-    by = {lv["extra_op_percent"]: lv for lv in json.loads(capsys.readouterr().out)["levels"]}
+    monkeypatch.setattr(bend_between, "LINE_BETWEEN", False)
+    by = {lv["extra_op_percent"]: lv for lv in cli_320_at_0_20_40(tmp_path, capsys)["levels"]}
     mid = by[20.0]
     line = bend_between.line_iops(2380.0, fitmod.Point(40.0, 1143.0, waf=1.464), mid["waf"])
     assert mid["steady_iops_low"] <= line <= mid["steady_iops_high"]
@@ -246,20 +241,25 @@ def test_on_the_line_between_leaves_figures_where_it_does_not_fire(monkeypatch):
         assert levels == _levels(400.0, 3.0)
 
 
-def test_on_the_real_cli_puts_the_middle_level_on_the_line(tmp_path, capsys, monkeypatch):
-    """u320x32's typed figures with the flag on (≈ 7 CPU s): the JSON's 20% IOPS is the line's
-    at the 20% WAF calibrate predicts, inside its interval, and the prediction's source names
-    the level; the typed levels keep the twin's IOPS."""
+def cli_320_at_0_20_40(tmp_path, capsys) -> dict:
+    """calibrate's JSON on u320x32's typed figures asked at 0, 20, 40% (≈ 7 CPU s)."""
     from overprov.cli import main
 
-    monkeypatch.setattr(bend_between, "LINE_BETWEEN", True)
-    # the gate off: asked at 0, 20, 40% alone, u320x32's twin is 1.31 times the line at 20%
-    monkeypatch.setattr(bend_between, "LINE_GATE", False)
     rc = main(["calibrate", "--points", MQSIM_320[0], "--waf-points", MQSIM_320[1],
                "--fob-iops", "2380", "--extra-op", "0,20,40", "--jobs", "1", "--json", "-",
                "--out", str(tmp_path)])  # fmt: skip
     assert rc == 0
-    doc = json.loads(capsys.readouterr().out)
+    return json.loads(capsys.readouterr().out)
+
+
+def test_on_the_real_cli_puts_the_middle_level_on_the_line(tmp_path, capsys, monkeypatch):
+    """u320x32's typed figures with the flag on (≈ 7 CPU s): the JSON's 20% IOPS is the line's
+    at the 20% WAF calibrate predicts, inside its interval, and the prediction's source names
+    the level; the typed levels keep the twin's IOPS."""
+    monkeypatch.setattr(bend_between, "LINE_BETWEEN", True)
+    # the gate off: asked at 0, 20, 40% alone, u320x32's twin is 1.31 times the line at 20%
+    monkeypatch.setattr(bend_between, "LINE_GATE", False)
+    doc = cli_320_at_0_20_40(tmp_path, capsys)
     by = {lv["extra_op_percent"]: lv for lv in doc["levels"]}
     mid = by[20.0]
     line = bend_between.line_iops(2380.0, fitmod.Point(40.0, 1143.0, waf=1.464), mid["waf"])

@@ -14,24 +14,39 @@ the fitted levels (``distance_term.py``). Where typed figures' lowest level is d
 than the FOB–highest line, the prediction's source carries ``bend_between``'s warning (on), and
 with ``bend_between.SPAN_TO_LINE`` (off) the IOPS interval between the levels reaches the line;
 with ``bend_between.LINE_BETWEEN`` and its gate (on) the IOPS there are the line's where the twin
-lies 1.41 times or more above it.
+lies 1.41 times or more above it, read at one level the typed figures fix (10% between 0% and
+40%; ``bend_between.GATE_AT_ONE_LEVEL``, on), predicted alone where it is not asked, so the
+answer does not depend on which levels are asked.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+
 from overprov.calibrate import bend_between, distance_term, reserve_reading, spare_readings
 from overprov.calibrate import predict as predmod
-from overprov.calibrate.prediction import Prediction
+from overprov.calibrate.prediction import PredictedLevel, Prediction
 
 
 def predict(fig: predmod.PredictionInput) -> Prediction:
     """The prediction of ``fig``, its twins held in memory (``Prediction.write`` writes them)."""
     pred = distance_term.apply(_predict(fig), fig.points)
     pred.prediction_source += bend_between.warning(fig)  # WARN_WHERE_BENT: on (mqbend's rule)
-    moved = bend_between.line_between(pred.levels, fig)  # LINE_BETWEEN, LINE_GATE: on (mqgate)
-    pred.prediction_source += bend_between.line_source(moved, fig)
+    # LINE_BETWEEN, LINE_GATE: on (mqgate); GATE_AT_ONE_LEVEL: on (mqfixed)
+    alone = functools.cache(lambda x: _level_alone(fig, x))
+    gate = bend_between.gate_source(pred.levels, fig, alone)  # before any level moves
+    moved = bend_between.line_between(pred.levels, fig, alone)
+    pred.prediction_source += bend_between.line_source(moved, fig) + gate
     bend_between.span_to_line(pred.levels, fig)  # SPAN_TO_LINE: off
     return pred
+
+
+def _level_alone(fig: predmod.PredictionInput, x: float) -> PredictedLevel:
+    """The prediction at level ``x`` alone, as :func:`predict` would give it among others (the
+    twins' runs of ``fig`` reused): where ``bend_between``'s gate reads a level not asked."""
+    alone = dataclasses.replace(fig, levels=[x])
+    return distance_term.apply(_predict(alone), alone.points).levels[0]
 
 
 def _predict(fig: predmod.PredictionInput) -> Prediction:

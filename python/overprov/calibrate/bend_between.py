@@ -70,6 +70,23 @@ bench/foreign/results/mqgate/RULE.md with LINE_BETWEEN: **met, both on**
 gate left u256x32 (twin 1.34 times the line at 10%, IOPS at 10% +23.4%, its median 9.9%
 unchanged) and moved the other three (IOPS median 13.6-16.3% to 3.4-5.7%, every level within
 17%); on the six seen drives the IOPS target 0 of 6 to 6 of 6, no target lost.
+
+**The gate at one level** (:func:`gate_level`, :func:`gate_passes_at`, :data:`GATE_AT_ONE_LEVEL`,
+on): the gate reads the twin against the line at one level the typed figures fix, a quarter of
+the way from the lowest to the highest typed level (10% between 0% and 40%, the level
+:data:`GATE_ABOVE_LINE` was set at), predicted alone where it is not asked
+(``answer._level_alone``: the same figures as among the plan's levels), not at the levels
+asked; so asked 0, 20 and 40% alone the answer is that of the plan's levels there (mqgate's
+gate read 20% then, and left u320x32's twin at 1.31 times the line). The prediction's source
+says where it read and what it found (:data:`GATE_SOURCE`); with no level asked between the
+typed ones it is not read. Judged under bench/foreign/results/mqfixed/RULE.md: **met, on**
+(bench/foreign/results/mqfixed/verdict.md): at the plan's levels no answer changed on four fresh
+MQSim drives and the 14 seen ones where the warning fires; asked 0, 20 and 40%, mqgate's gate
+left three of the four fresh drives (IOPS at 20% +36.5 to +43.7%) and this one moved them (+0.5
+to +4.6%). Why MQSim's WAF at 10% still comes out 1.5–8.9% low on the seen drives where the
+warning fires (its 0% level runs on a reserve drawn down while the others hold it; no reading
+with one spare follows that):
+bench/foreign/results/mqfixed/DIAGNOSIS.md.
 """
 
 from __future__ import annotations
@@ -80,6 +97,8 @@ from overprov.calibrate import fit as fitmod
 from overprov.calibrate import workload_curve
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from overprov.calibrate.predict import PredictionInput
     from overprov.prediction_file import PredictedLevel
 
@@ -99,6 +118,20 @@ LINE_BETWEEN = True
 LINE_GATE = True
 #: The twin's IOPS over :func:`line_iops` at a middle level from which the gate lets the line in.
 GATE_ABOVE_LINE = 1.41
+#: With :data:`LINE_GATE`, read the gate at one level the typed figures fix
+#: (:func:`gate_level`), predicted apart where it is not asked, not at the levels asked
+#: (:func:`gate_passes_at`). On: bench/foreign/results/mqfixed/RULE.md, met
+#: (bench/foreign/results/mqfixed/verdict.md).
+GATE_AT_ONE_LEVEL = True
+#: Where :func:`gate_level` lies between the lowest and the highest typed level, as a share of
+#: the span in extra OP: a quarter (10% between 0% and 40%, the level :data:`GATE_ABOVE_LINE`
+#: was set at, bench/foreign/results/mqgate/seen-ratios.txt).
+GATE_LEVEL_SHARE = 0.25
+#: What the prediction's source says of the gate with :data:`GATE_AT_ONE_LEVEL`.
+GATE_SOURCE = (
+    "; the line's gate read at {level:g}% extra OP alone{apart}: the twin's IOPS over the line's "
+    "{ratio} there, so {verdict} (bend_between.GATE_AT_ONE_LEVEL)"
+)
 #: What the prediction's source says where :func:`line_between` moves IOPS.
 LINE_SOURCE = (
     "; IOPS at {levels} extra OP from the line through the FOB and the {high:g}% figure (1/IOPS "
@@ -115,7 +148,8 @@ WARNING = (
     "{ratio:.1f} times faster than the line the FOB and the {high:g}% figure draw, so the "
     "curve may bend between the levels and the figures cannot show it (on 13 of the 14 MQSim "
     "drives where it spoke the twin put IOPS at 10% extra OP 37-65% too high, on one 9%; where "
-    "the twin lies 1.41 times or more above the line between the levels, the IOPS there are "
+    "the twin lies 1.41 times or more above the line a quarter of the way between the levels, "
+    "the IOPS there are "
     "read from the line instead, which put every level of 9 such MQSim drives within 20%); "
     "IOPS and WAF figures at {mid:g}% extra OP would "
     "show it (on MQSim, typed at 20% beside 0% and 40%, no twin followed all three and "
@@ -226,15 +260,27 @@ def span_to_line(levels: list[PredictedLevel], fig: PredictionInput) -> int:
     return widened
 
 
-def line_between(levels: list[PredictedLevel], fig: PredictionInput) -> list[float]:
+def line_between(
+    levels: list[PredictedLevel],
+    fig: PredictionInput,
+    predict_at: Callable[[float], PredictedLevel] | None = None,
+) -> list[float]:
     """With :data:`LINE_BETWEEN` on and where :func:`fires` on typed figures under uniform
     writes, set ``levels``' IOPS (in place) at each level strictly between the lowest and the
     highest typed level to :func:`line_iops` at the level's predicted WAF, the interval scaled
-    with it. Returns the levels (extra OP %) so set, in order."""
+    with it; with :data:`LINE_GATE`, only where the gate passes (at the levels asked, or with
+    :data:`GATE_AT_ONE_LEVEL` at :func:`gate_level`, ``predict_at`` giving the prediction there
+    where it is not asked). Returns the levels (extra OP %) so set, in order."""
     if not (LINE_BETWEEN and _fires_on(fig)):
         return []
     on_line = _middle_lines(levels, fig)
-    if LINE_GATE and not gate_passes(on_line):
+    if not on_line:  # no level asked between the typed ones: nothing to move, no gate read
+        return []
+    if LINE_GATE and GATE_AT_ONE_LEVEL:
+        passes = gate_passes_at(levels, fig, predict_at)
+    else:
+        passes = not LINE_GATE or gate_passes(on_line)
+    if not passes:
         return []
     moved = []
     for lv, line in on_line:
@@ -272,6 +318,67 @@ def gate_passes(on_line: list[tuple[PredictedLevel, float]]) -> bool:
     """The twin's IOPS at some middle level at least :data:`GATE_ABOVE_LINE` times the line's
     there (``on_line``: each level with :func:`line_iops` at its WAF); False without one."""
     return any(lv.steady_iops >= GATE_ABOVE_LINE * line for lv, line in on_line)
+
+
+def gate_level(points: list[fitmod.Point]) -> float:
+    """The one level the gate reads with :data:`GATE_AT_ONE_LEVEL`: :data:`GATE_LEVEL_SHARE` of
+    the way from the lowest to the highest typed level (:func:`_ends`) in extra OP, so the typed
+    figures alone fix it; raises ValueError with fewer than two such levels."""
+    ends = _ends(points)
+    if ends is None:
+        raise ValueError("the gate's level needs steady IOPS and WAF at two levels at least")
+    low, high = (p.extra_op_percent for p in ends)
+    return low + GATE_LEVEL_SHARE * (high - low)
+
+
+def gate_ratio(
+    levels: list[PredictedLevel],
+    fig: PredictionInput,
+    predict_at: Callable[[float], PredictedLevel] | None,
+) -> float | None:
+    """The twin's IOPS over :func:`line_iops` at :func:`gate_level`: the level among ``levels``
+    where asked, else ``predict_at`` of it (raises ValueError where it is not asked and none is
+    given); None where that level has no WAF or IOPS or the line gives none there."""
+    x = gate_level(fig.points)
+    got = next((lv for lv in levels if lv.extra_op_percent == x), None)
+    if got is None:
+        if predict_at is None:
+            raise ValueError(f"the gate's level {x:g}% is not asked and nothing predicts it")
+        got = predict_at(x)
+    on_line = _middle_lines([got], fig)
+    return on_line[0][0].steady_iops / on_line[0][1] if on_line else None
+
+
+def gate_passes_at(
+    levels: list[PredictedLevel],
+    fig: PredictionInput,
+    predict_at: Callable[[float], PredictedLevel] | None,
+) -> bool:
+    """:func:`gate_ratio` at least :data:`GATE_ABOVE_LINE`: the same decision whichever levels
+    are asked."""
+    ratio = gate_ratio(levels, fig, predict_at)
+    return ratio is not None and ratio >= GATE_ABOVE_LINE
+
+
+def gate_source(
+    levels: list[PredictedLevel],
+    fig: PredictionInput,
+    predict_at: Callable[[float], PredictedLevel] | None,
+) -> str:
+    """With :data:`GATE_AT_ONE_LEVEL` (and :data:`LINE_BETWEEN`, :data:`LINE_GATE`) on, where
+    :func:`fires` on typed figures under uniform writes, the clause :data:`GATE_SOURCE` adds to
+    the prediction's source (read before :func:`line_between` moves any level); else ""."""
+    if not (GATE_AT_ONE_LEVEL and LINE_GATE and LINE_BETWEEN and _fires_on(fig)):
+        return ""
+    if not _middle_lines(levels, fig):  # nothing the gate could move: not read
+        return ""
+    x = gate_level(fig.points)
+    apart = "" if any(lv.extra_op_percent == x for lv in levels) else ", predicted there apart"
+    ratio = gate_ratio(levels, fig, predict_at)
+    if ratio is None:
+        return GATE_SOURCE.format(level=x, apart=apart, ratio="no line", verdict="closed")
+    verdict = "open" if ratio >= GATE_ABOVE_LINE else "closed"
+    return GATE_SOURCE.format(level=x, apart=apart, ratio=f"{ratio:.3f}", verdict=verdict)
 
 
 def line_source(moved: list[float], fig: PredictionInput) -> str:
