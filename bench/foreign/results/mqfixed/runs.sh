@@ -13,7 +13,7 @@ mqsim-retry/unseen/u512x32 mqsim-retry/unseen/u640x16 mqsim-retry/unseen/u768x32
 jointband/fresh/u1344x16 jointband/fresh/u480x32 mqbend/fresh/u1088x16 mqbend/fresh/u352x32
 mqline/fresh/u1184x16 mqline/fresh/u1472x16 mqline/fresh/u288x32 mqline/fresh/u608x32"
 one() {  # the arm's folder, its flags, the levels asked, the truth
-    EVALUATE_FLAGS="$2" timed "$1 $4" $PY $HERE/arms.py "$1" "$3" "$4"
+    EVALUATE_FLAGS="$2" timed "$1 $4" $PY bench/foreign/results/mqfixed/arms.py "$1" "$3" "$4"
 }
 case $1 in
 truths)  # as bench/foreign/results/mqgate/runs.sh: mqskip's run_fresh.py into fresh/ here
