@@ -17,6 +17,7 @@ STORED = Path(__file__).resolve().parents[2] / "bench/results/cliffslot/stored/2
 
 
 def test_the_form_is_off_by_default():
+    """Off: not met in bench/results/cliffslot/verdict.md."""
     assert cliff_slot.SLOT_FROM_LOAD is False
 
 

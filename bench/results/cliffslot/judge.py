@@ -19,7 +19,6 @@ and the pooled target with the flag), all seen cases rerun here (none taken as r
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import sys
 import tempfile
@@ -33,13 +32,11 @@ from overprov import measurement_file
 from overprov.calibrate import cliff_prediction, cliff_slot
 from overprov.calibrate import twin as twinmod
 
+sys.path.append(str(Path(__file__).resolve().parents[2] / "foreign"))  # common.py
+from common import load_script  # noqa: E402
+
 HERE = Path(__file__).resolve().parent
-_spec = importlib.util.spec_from_file_location(
-    "cliffloss_judge", HERE.parent / "cliffloss/judge.py"
-)
-assert _spec is not None and _spec.loader is not None
-loss = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(loss)  # its ``small``: bench/results/cliffsmall/judge.py
+loss = load_script("cliffloss_judge", HERE.parent / "cliffloss" / "judge.py")
 
 
 def _stored(seed: int, share: float) -> Path | None:

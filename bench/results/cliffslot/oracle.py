@@ -13,7 +13,6 @@ carried to the twin's die load); errors against cliffpool's recorded truths.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sys
 import tomllib
@@ -25,14 +24,12 @@ from cpu_clock import cpu_s
 from overprov.calibrate import cliff_slot
 from overprov.calibrate import twin as twinmod
 
+sys.path.append(str(Path(__file__).resolve().parents[2] / "foreign"))  # common.py
+from common import load_script  # noqa: E402
+
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE.parent
-_spec = importlib.util.spec_from_file_location(
-    "cliffloss_diagnose", RESULTS / "cliffloss" / "diagnose.py"
-)
-assert _spec is not None and _spec.loader is not None
-loss = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(loss)
+loss = load_script("cliffloss_diagnose", HERE.parent / "cliffloss" / "diagnose.py")
 
 
 def stored(seed: int, share: float) -> tuple[dict, dict, float]:

@@ -10,19 +10,16 @@ folder; the same steps, only the folder differs).
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
 
 from cliffplan_eval import single_cases
 
+sys.path.append(str(Path(__file__).resolve().parents[2] / "foreign"))  # common.py
+from common import load_script  # noqa: E402
+
 HERE = Path(__file__).resolve().parent
-_spec = importlib.util.spec_from_file_location(
-    "cliffloss_diagnose", HERE.parent / "cliffloss" / "diagnose.py"
-)
-assert _spec is not None and _spec.loader is not None
-loss = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(loss)
+loss = load_script("cliffloss_diagnose", HERE.parent / "cliffloss" / "diagnose.py")
 
 
 def main() -> int:

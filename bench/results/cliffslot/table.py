@@ -1,24 +1,24 @@
 """bench/results/cliffslot/'s runs as the verdict's tables (no simulation): each case's purged
 errors off and on and the die load the form read, whether ``off`` equals cliffpool's (or
 cliffseries') record (the seen reruns), and the counts by cache share (bench/results/cliffloss/
-table.py's cells).
+table.py's cells, ``cliffplan_eval.check_verdict``'s counts).
 
     python bench/results/cliffslot/table.py > bench/results/cliffslot/table.md
 """
 
 from __future__ import annotations
 
-import importlib.util
 import json
+import sys
 from pathlib import Path
 
+from cliffplan_eval import check_verdict
+
+sys.path.append(str(Path(__file__).resolve().parents[2] / "foreign"))  # common.py
+from common import load_script  # noqa: E402
+
 HERE = Path(__file__).resolve().parent
-_spec = importlib.util.spec_from_file_location(
-    "cliffloss_table", HERE.parent / "cliffloss/table.py"
-)
-assert _spec is not None and _spec.loader is not None
-loss = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(loss)
+loss = load_script("cliffloss_table", HERE.parent / "cliffloss" / "table.py")
 
 
 def main() -> int:
@@ -43,18 +43,15 @@ def main() -> int:
             if any(abs((r["off"].get(k) or 0) - (pool[r["drive"]].get(k) or 0)) > 1e-9
                    for k in keys)]  # fmt: skip
     print(f"\nseen reruns whose `off` differs from the recorded: {diff or 'none'}")
-    for share in ("1%", "3%"):
-        for name, rows in runs.items():
-            sub = [r for r in rows if r["drive"].endswith(share) and r["off"].get("true")]
-            pred = [r for r in sub if r["on"].get("time_error") is not None]
-            far = sum(
-                r["on"].get("time_error") is not None
-                and max(abs(r["on"]["time_error"]), abs(r["on"]["lost_error"])) > 0.5
-                for r in sub
-            )
-            print(f"{name} at {share}: {len(sub)} truths, {len(pred)} predicted on, "
-                  f"within 25% off {sum(loss._in(r['off']) for r in sub)}, "
-                  f"on {sum(loss._in(r['on']) for r in sub)}, over 50% on {far}")  # fmt: skip
+    by_share = [
+        (f"{name} at {share}", [r for r in rows if r["drive"].endswith(share)])
+        for share in ("1%", "3%")
+        for name, rows in runs.items()
+    ]
+    for label, sub in by_share:
+        off, on = check_verdict(sub, "off"), check_verdict(sub, "on")
+        print(f"{label}: {on['cases']} truths, {on['predicted']} predicted on, within 25% off "
+              f"{off['within_25']}, on {on['within_25']}, over 50% on {on['over_50']}")  # fmt: skip
     return 0
 
 

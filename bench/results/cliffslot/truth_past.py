@@ -16,7 +16,6 @@ probes kept (for cases whose probes no stored run holds).
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sys
 from pathlib import Path
@@ -27,13 +26,11 @@ from cliffplan_eval import calibrated_again, single_cases, truth_cliff, written_
 from cpu_clock import cpu_s
 from overprov.calibrate import cliff
 
+sys.path.append(str(Path(__file__).resolve().parents[2] / "foreign"))  # common.py
+from common import load_script  # noqa: E402
+
 HERE = Path(__file__).resolve().parent
-_spec = importlib.util.spec_from_file_location(
-    "cliffpast_diagnose", HERE.parent / "cliffpast" / "diagnose.py"
-)
-assert _spec is not None and _spec.loader is not None
-past = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(past)
+past = load_script("cliffpast_diagnose", HERE.parent / "cliffpast" / "diagnose.py")
 
 CALIBRATE = "--calibrate" in sys.argv
 

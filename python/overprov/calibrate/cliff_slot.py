@@ -27,7 +27,8 @@ from __future__ import annotations
 
 #: With ``cliff_prediction.PROBES_IN_PREDICTION`` (off by default): the slot past the cliff
 #: carried to the workload's die load (bench/results/cliffslot/RULE.md); False: the probe's
-#: wait as measured (``cliff_past``)
+#: wait as measured (``cliff_past``). Off: not met in bench/results/cliffslot/verdict.md (the 1%
+#: caches gained, the 3% caches lost: a fresh case within 25% moved out)
 SLOT_FROM_LOAD = False
 #: the dies' load at which the probe's wait is the workload's (chosen on the seen drives of
 #: bench/results/cliffslot/DIAGNOSIS.md, not fitted per drive)
