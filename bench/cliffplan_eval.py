@@ -32,7 +32,7 @@ from pathlib import Path
 from calibrate_bench import seeds_arg  # bench/ is on the path when run as a script
 from cliff_bench import MIX, _seconds
 from cpu_clock import cpu_s
-from overprov.calibrate import cliff, cliff_series, validation
+from overprov.calibrate import cliff, cliff_series, cliff_slot, validation
 from overprov.calibrate import twin as twinmod
 from overprov.units import parse_size_bytes
 
@@ -132,6 +132,10 @@ _PAST_BUFFER_STEP = (
 )
 
 
+#: set in calibrate's process too with ``--slot-from-load`` (bench/results/cliffslot/RULE.md)
+_SLOT_FROM_LOAD = "from overprov.calibrate import cliff_slot; cliff_slot.SLOT_FROM_LOAD = True; "
+
+
 #: the same with ``cliff_mix.MIX_CAPPED`` off (bench/results/clifflift/RULE.md's form)
 _CLI_WITH_PROBES_UNCAPPED = _CLI_WITH_PROBES.replace(
     "c.PROBES_IN_PREDICTION = True; ",
@@ -149,6 +153,8 @@ def calibrate(
     with_probes = _CLI_WITH_PROBES if mix_capped else _CLI_WITH_PROBES_UNCAPPED
     if cliff_series.PAST_BUFFER_STEP:
         with_probes = _PAST_BUFFER_STEP + with_probes
+    if cliff_slot.SLOT_FROM_LOAD:
+        with_probes = _SLOT_FROM_LOAD + with_probes
     cli = ["-c", with_probes] if probes else ["-m", "overprov"]
     cmd = [sys.executable, *cli, "calibrate", f"sim:{path}@{scale}", "--cliff",
            "--extra-op", "0,20", "--no-progress", "--out", str(out)]  # fmt: skip
@@ -354,8 +360,14 @@ def main() -> int:
         help="a JSON file of the cases' write buffers (its 'chosen' rows: seed, share, "
         "buffer_bytes); a case it does not name keeps 4 MiB",
     )  # fmt: skip
+    ap.add_argument(
+        "--slot-from-load", action="store_true",
+        help="calibrate (and the refits) with cliff_slot.SLOT_FROM_LOAD set "
+        "(bench/results/cliffslot/RULE.md)",
+    )  # fmt: skip
     args = ap.parse_args()
     cliff_series.PAST_BUFFER_STEP = args.past_buffer_step
+    cliff_slot.SLOT_FROM_LOAD = args.slot_from_load
     if args.probes_in_prediction:
         from overprov.calibrate import cliff_prediction
 
@@ -379,7 +391,8 @@ def main() -> int:
     doc = {"rows": rows, "verdicts": verdicts, "cliffcheck_verdicts": check,
            "cpu_s": round(cpu_s() - t0, 1),
            "probes_in_prediction": args.probes_in_prediction,
-           "past_buffer_step": args.past_buffer_step}  # fmt: skip
+           "past_buffer_step": args.past_buffer_step,
+           "slot_from_load": args.slot_from_load}  # fmt: skip
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(doc, indent=1) + "\n")
     print(markdown(rows))

@@ -31,6 +31,7 @@ from overprov.calibrate import (
     cliff_mix,
     cliff_past,
     cliff_refit,
+    cliff_slot,
     read_probes,
 )
 from overprov.calibrate.cliff_step import (
@@ -302,13 +303,21 @@ def predict(doc: dict[str, Any], drive: dict[str, Any], scale: str) -> dict[str,
             if probes is None:
                 pred = cliff.predict(twin, f, factor, **kw, precondition=state)
             elif state == "none":
-                pred, chosen = read_probes.predict(
-                    twin, series(doc), probes.before, probes.after, scale=factor,
-                    fit_qd=int(doc.get("qd", 32)), read_probes=True, **kw,
-                    unwritten_read_us=probes.unwritten_read_us, command_ceiling_iops=ceiling,
-                    loop_kw=cliff_past.loop_kw(probes.after.read_us),
-                    fitter=fitter,
-                )  # fmt: skip
+                slot_us = probes.after.read_us
+                for again in (False, True):  # again only with cliff_slot's form
+                    pred, chosen = read_probes.predict(
+                        twin, series(doc), probes.before, probes.after, scale=factor,
+                        fit_qd=int(doc.get("qd", 32)), read_probes=True, **kw,
+                        unwritten_read_us=probes.unwritten_read_us,
+                        command_ceiling_iops=ceiling, loop_kw=cliff_past.loop_kw(slot_us),
+                        fitter=fitter,
+                    )  # fmt: skip
+                    if again or not cliff_slot.SLOT_FROM_LOAD or pred is None or not f.measured:
+                        break
+                    load = cliff_slot.die_load(pred.iops_after, wl.read_percent,
+                                               f.measured.iops_after)  # fmt: skip
+                    slot_us = cliff_slot.slot_us(probes.after.read_us, load)
+                    out["slot_from_load"] = {"die_load": load}
                 out["read_probes_selection"] = _selection(chosen)
                 if chosen is not None and any(g is chosen.fit for g in second_fits):
                     out["read_probes_selection"]["second_try"] = "cliff_refit"
