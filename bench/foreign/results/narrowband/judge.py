@@ -60,10 +60,11 @@ def joint_rows(docs: dict[str, dict]) -> tuple[list[levels.Row], list[str]]:
     return out, failed
 
 
-def centres_moved(docs: dict[str, dict]) -> list[str]:
+def centres_moved(docs: dict[str, dict], folder: str = "joint-72") -> list[str]:
+    """Each level of ``docs`` whose centre in ``folder``'s case of the same stem moved."""
     moved = []
     for stem, doc in docs.items():
-        p = HERE / "joint-72" / f"{stem}.json"
+        p = HERE / folder / f"{stem}.json"
         if "levels" not in doc or not p.exists():
             continue
         got = json.loads(p.read_text())
@@ -124,6 +125,7 @@ def main() -> int:
                 "cover": cover(rs),
                 "rows": [[r.level, r.figure, r.truth, r.pred, r.low, r.high, r.inside] for r in rs],
             }
+    fresh_moved = {a: centres_moved(d_docs, f"fresh-{a}") for a in ("joint", "alone")}
     doc = {
         "made": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "adopted": all(clauses.values()),
@@ -137,6 +139,7 @@ def main() -> int:
         "fresh": fresh,
         "fresh_n_expected": n_fresh,
         "fresh_targets_lost": fresh_lost,
+        "fresh_centres_moved": fresh_moved,
         "fresh_cases": per_case,
         "fresh_targets": {
             s: {a: targets(arms[a][1].get(s)) for a in arms} for s in sorted(per_case)
@@ -205,8 +208,13 @@ def write_verdict(doc: dict) -> None:
         "",
         f"- targets met in the defaults lost in the joint arm: "
         f"{doc['fresh_targets_lost'] or 'none'}",
+        *(
+            f"- levels whose centre moved from the defaults' in the {a} arm: {len(m)}"
+            + (f" ({', '.join(sorted({x.split(' ')[0].split('--')[-1] for x in m}))})" if m else "")
+            for a, m in doc["fresh_centres_moved"].items()
+        ),
         "",
-        "| drive | level | figure | truth | centre | defaults | joint | alone |",
+        "| drive | level | figure | truth | centre (defaults) | defaults | joint | alone |",
         "|---|---|---|---|---|---|---|---|",
     ]
     for s, arms in doc["fresh_cases"].items():
