@@ -7,7 +7,6 @@ import math
 from pathlib import Path
 
 import pytest
-
 from overprov.calibrate import conformal_scale, uncertainty
 from overprov.calibrate import fit as fitmod
 
@@ -63,7 +62,7 @@ def test_off_keeps_the_recorded_scale_and_on_sets_only_the_width(monkeypatch):
 
 def test_the_recorded_scale_is_the_measured_one():
     got = json.loads((ROOT / "bench/foreign/results/narrowband/scale.json").read_text())
-    assert conformal_scale.SCALE == pytest.approx(got["scale"], abs=5e-5)
+    assert pytest.approx(got["scale"], abs=5e-5) == conformal_scale.SCALE
     for fam, s in got["scale_without_family"].items():
         assert conformal_scale.SCALE_WITHOUT_FAMILY[fam] == pytest.approx(s, abs=5e-5)
     assert conformal_scale.ON is False

@@ -106,8 +106,10 @@ def main() -> int:
         for g in sorted(cnt):
             a, b = cnt[g]
             print(f"    {g}: {a}/{b} ({100 * a / b:.1f}%)")
-        print(f"    median width (stored width with the model term rescaled): "
-              f"{100 * statistics.median(ws):.2f}%")
+        print(
+            f"    median width (stored width with the model term rescaled): "
+            f"{100 * statistics.median(ws):.2f}%"
+        )
     print(f"\nCPU s: {cpu_s() - c0:.1f}")
     return 0
 

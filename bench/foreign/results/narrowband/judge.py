@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import datetime
 import json
-import statistics
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -25,7 +24,7 @@ sys.path.insert(0, str(HERE.parents[1]))
 sys.path.insert(0, str(HERE))
 import levels  # noqa: E402  (bench/foreign/results/scorecover/levels.py)
 import today  # noqa: E402  (bench/foreign/results/narrowband/today.py)
-from common import load_script  # noqa: E402  (bench/foreign/common.py)
+from common import load_script, write_results  # noqa: E402  (bench/foreign/common.py)
 from cpu_clock import cpu_s  # noqa: E402
 
 JB = load_script("jointband_judge", HERE.parent / "jointband" / "judge.py")
@@ -113,7 +112,8 @@ def main() -> int:
         <= WIDTH_RATIO * t["all"]["median_rel_width"],
         "C4 no target met today lost": not lost,
         "F1 fresh joint coverage within 70-95% of the 24": FRESH_BAND[0]
-        <= fresh["joint"]["coverage"] <= FRESH_BAND[1],
+        <= fresh["joint"]["coverage"]
+        <= FRESH_BAND[1],
         "F2 fresh joint median width below the defaults'": fresh["joint"]["n"] > 0
         and fresh["joint"]["median_rel_width"] < fresh["defaults"]["median_rel_width"],
         "F3 no fresh target met in the defaults lost": not fresh_lost,
@@ -146,10 +146,9 @@ def main() -> int:
         },
         "cpu_s_judge": cpu_s() - c0,
     }
-    (HERE / "results.json").write_text(json.dumps(doc, indent=1) + "\n")
+    write_results(HERE / "results.json", doc)
     write_verdict(doc)
-    for k, v in clauses.items():
-        print(f"{k}: {'holds' if v else 'FAILS'}")
+    print("\n".join(f"{k}: {'holds' if v else 'FAILS'}" for k, v in clauses.items()))
     print(f"adopted: {doc['adopted']}")
     return 0
 

@@ -7,8 +7,8 @@ of the case's typed figures (``uncertainty.bootstrap``, 100 greedy refits, the g
 standing in for each reading's own, as bench/foreign/results/scorenarrow/widths.py draws it),
 its log half-width b on the truth's side, the unit sd hypot(floor, R), and the scale the truth
 needs (``conformal_scale.needed_scale``). The scale: the 80% quantile over the families of each
-family's 80% quantile (``conformal_scale.family_scale``), and the same leaving each family out. Writes scale.json.
-≈ 30 CPU s.
+family's 80% quantile (``conformal_scale.family_scale``), and the same leaving each family
+out. Writes scale.json. ≈ 15 CPU s.
 
     PYTHONPATH=python python bench/foreign/results/narrowband/measure.py
 """

@@ -80,7 +80,8 @@ def main() -> int:
         "reading's log variance (own's half-width taken as log(1 + own/2)); *uses*: median "
         "|ln(truth/pred)| / stored log half-width on the truth's side.",
         "",
-        "| group | figure | rows | inside | boot | model | own | stored | mix | model share | uses |",
+        "| group | figure | rows | inside | boot | model | own | stored | mix | model share "
+        "| uses |",
         "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     order = [*WELL, "seven well-predicted", "FEMU", "MQSim", "FEMU + MQSim", "all"]
@@ -99,9 +100,9 @@ def main() -> int:
                 f"{100 * med(r.rel_width for r in rs):.1f}% | {mix:+.2f} | "
                 f"{med(i[4] for i in items):.2f} | {uses:.2f} |"
             )
-    lines += ["", f"CPU: {cpu_s() - c0:.1f} s (bench/cpu_clock.py)."]
-    (HERE / "widths.md").write_text("\n".join(lines) + "\n")
-    print("\n".join(lines))
+    text = "\n".join([*lines, "", f"CPU: {cpu_s() - c0:.1f} s (bench/cpu_clock.py)."]) + "\n"
+    (HERE / "widths.md").write_text(text)
+    print(text, end="")
     return 0
 
 
