@@ -41,6 +41,10 @@
 7. **An erase-cost reading's own residual** (``own_erase_residual.py``, off: judged and not
    adopted under ``bench/foreign/results/formterm/RULE.md``): that reading's residual in place
    of the greedy fit's in the rule of 3.
+8. **The scale of rule 3 measured on foreign FTLs** (``conformal_scale.py``, off: judged and not
+   adopted under ``bench/foreign/results/narrowband/RULE.md``): the scale that holds 80% of a
+   family's held-out figures for 80% of the families on the 72 stored foreign truths, in place
+   of 0.82.
 """
 
 from __future__ import annotations
@@ -390,7 +394,9 @@ def model_form_for(points: list[fitmod.Point], simulated: bool) -> ModelForm | N
     if simulated or form is None:
         return form
     rec = doc.get("fit_residual")
-    out = conditioned(form, points, float(rec["scale"])) if rec else form
+    from overprov.calibrate import conformal_scale  # ON off: bench/foreign/results/narrowband
+
+    out = conditioned(form, points, conformal_scale.scale(float(rec["scale"]))) if rec else form
     if out is not form:
         out = replace(
             out,

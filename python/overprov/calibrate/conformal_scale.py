@@ -1,0 +1,95 @@
+"""The model-form scale of rule 3 re-measured on foreign FTLs' held-out figures (off by default).
+
+calibrate widens each reading's bootstrap band by a model-form relative sd
+``scale · hypot(floor, R)``, R the fit's residual sd on its figures
+(``uncertainty.conditioned``, rule 3 of ``uncertainty.py``). The scale, 0.82, is the
+maximum-likelihood one over held-out figures of the corpus and of generated drives
+(``model_form_error.json``'s ``fit_residual``). On the 72 stored foreign truths' plan cases that
+term is 92% of one reading's log variance for the seven families calibrate predicts well, whose
+truths use a median 0.10 of the half-width on their side
+(bench/foreign/results/narrowband/widths.md).
+
+With :data:`ON`, the scale is instead :data:`SCALE`, measured on those 72 plan cases by split
+conformal calibration with FTL families as the unit (:func:`needed_scale`,
+:func:`family_scale`): for each unfitted figure (10/20/30% extra OP, QD32 IOPS and WAF) whose
+model-form term is rule 3's, the smallest scale that puts the truth inside one reading's band
+(the bootstrap's log half-width on the truth's side and the term in quadrature, as
+``uncertainty.band``); each family's 80% quantile of those scales, and :data:`SCALE` the 80%
+quantile of those over the families: the scale that holds 80% of a family's figures for 80% of
+the families (a family of 114 figures counts as much as one of 12, as
+``uncertainty.predictive_slopes`` treats families). Fitted on the 72 plan cases of
+bench/foreign/results/narrowband/today.py; measured by bench/foreign/results/narrowband/measure.py
+(scale.json there, with the value without each family, :data:`SCALE_WITHOUT_FAMILY`). Only the
+interval's width changes: the evidence weights read the form's ``rel_sd``, not its scale, so
+every centre stays. Calibrate computes the term from its own figures; no family label, no truth.
+The rule that judged it: bench/foreign/results/narrowband/RULE.md, not met
+(bench/foreign/results/narrowband/verdict.md: jointly with ``own_erase_residual.ON`` and
+``steep_pair.HULL_WHERE_AMBIGUOUS``, the 72's unfitted figures 396 → 360 of 426 inside at a median
+width of 20.6% → 8.8%, but MQSim 62 → 43 of 66; the four fresh truths 24 of 24, above the
+rule's 95% ceiling).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+from overprov.calibrate.uncertainty import Z80
+
+#: Off (not met: bench/foreign/results/narrowband/verdict.md): rule 3's scale is the recorded
+#: ``fit_residual`` one (0.82).
+ON = False
+
+#: The 80% quantile over the families of each family's 80% quantile of the scales the 72 plan
+#: cases' unfitted figures need (bench/foreign/results/narrowband/scale.json, measure.py).
+SCALE = 0.3869
+#: The same without each family's figures (scale.json): what a family never measured gets.
+SCALE_WITHOUT_FAMILY: dict[str, float] = {
+    "DiskSim": 0.3869,
+    "EagleTree": 0.3869,
+    "FEMU": 0.2629,
+    "FlashSim": 0.3869,
+    "MQSim": 0.2629,
+    "NVMeVirt": 0.3869,
+    "SSDsim": 0.3869,
+    "SimpleSSD": 0.3869,
+    "WiscSim": 0.3869,
+}
+#: The coverage the quantile is taken at: an 80% interval.
+COVERAGE = 0.80
+
+
+def scale(recorded: float) -> float:
+    """Rule 3's scale: :data:`SCALE` with :data:`ON`, ``recorded`` otherwise."""
+    return SCALE if ON else recorded
+
+
+def needed_scale(log_error: float, boot_log_half: float, unit_sd: float) -> float:
+    """The smallest scale s for which a truth ``log_error`` (ln truth/prediction) away lies
+    inside a band of log half-width sqrt(``boot_log_half``² + (Z80 · s · ``unit_sd``)²), the
+    bootstrap's half-width on the truth's side widened by the term ``s · unit_sd`` (``unit_sd``
+    = hypot(floor, R)) as ``uncertainty.band`` widens it; 0 when the bootstrap alone holds it."""
+    if unit_sd <= 0:
+        raise ValueError("unit_sd must be positive")
+    over = log_error * log_error - boot_log_half * boot_log_half
+    return math.sqrt(over) / (Z80 * unit_sd) if over > 0 else 0.0
+
+
+def quantile(values: Sequence[float], p: float) -> float:
+    """The p quantile of ``values`` as split conformal takes it: the ⌈p · n⌉-th smallest."""
+    if not values:
+        raise ValueError("no values to take the quantile of")
+    got = sorted(values)
+    return got[max(math.ceil(p * len(got) - 1e-9) - 1, 0)]
+
+
+def family_scale(
+    needed: Mapping[str, Sequence[float]], p: float = COVERAGE, leave_out: str | None = None
+) -> float:
+    """The scale that holds ``p`` of a family's figures for ``p`` of the families: each
+    family's p quantile of the scales its figures need (``needed``: family → those scales,
+    :func:`needed_scale`), then the p quantile of those over the families (:func:`quantile`),
+    ``leave_out``'s set aside. Families are the unit: a family of 114 figures counts as much as
+    one of 12."""
+    per_family = [quantile(v, p) for f, v in needed.items() if v and f != leave_out]
+    return quantile(per_family, p)

@@ -1,0 +1,68 @@
+"""conformal_scale: rule 3's scale measured on foreign FTLs' held-out figures (off by default)."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+from overprov.calibrate import conformal_scale, uncertainty
+from overprov.calibrate import fit as fitmod
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_needed_scale_puts_the_truth_on_the_band_edge():
+    e, b, unit = math.log(1.10), 0.04, 0.05
+    s = conformal_scale.needed_scale(e, b, unit)
+    low_high = uncertainty.band(1.0, [math.exp(-b), math.exp(b)], s * unit)
+    assert math.log(low_high[1]) == pytest.approx(e, rel=1e-9)
+    assert conformal_scale.needed_scale(-e, b, unit) == pytest.approx(s)
+
+
+def test_needed_scale_is_zero_where_the_bootstrap_holds_the_truth():
+    assert conformal_scale.needed_scale(0.03, 0.05, 0.05) == 0.0
+    with pytest.raises(ValueError):
+        conformal_scale.needed_scale(0.1, 0.0, 0.0)
+
+
+def test_quantile_is_the_ceil_p_n_th_smallest():
+    assert conformal_scale.quantile([5, 1, 4, 2, 3], 0.8) == 4
+    assert conformal_scale.quantile([3, 1, 2, 4, 5, 6, 7, 8, 9, 10], 0.8) == 8
+    with pytest.raises(ValueError):
+        conformal_scale.quantile([], 0.8)
+
+
+def test_families_are_the_unit():
+    # one large family needing nothing cannot outvote four small ones needing 1
+    needed = {"big": [0.0] * 1000, **{f"f{i}": [1.0] * 5 for i in range(4)}}
+    assert conformal_scale.family_scale(needed) == 1.0
+    # four of five families need nothing: the 80% family quantile is the fourth smallest
+    needed = {"a": [0.0], "b": [0.0], "c": [0.0], "d": [0.0], "e": [9.0]}
+    assert conformal_scale.family_scale(needed) == 0.0
+    assert conformal_scale.family_scale(needed, leave_out="a") == 9.0
+
+
+def test_off_keeps_the_recorded_scale_and_on_sets_only_the_width(monkeypatch):
+    pts = [fitmod.Point(0.0, 2449.0, 0.05, waf=2.495, waf_rel_sd=0.05),
+           fitmod.Point(40.0, 7947.0, 0.05, waf=1.2, waf_rel_sd=0.05),
+           fitmod.Point(0.0, 13221.0, 0.05, fresh=True)]  # fmt: skip
+    off = uncertainty.model_form_for(pts, False)
+    assert off is not None and off.residual_sd is not None
+    assert off.residual_scale == pytest.approx(uncertainty.recorded()["fit_residual"]["scale"])
+    monkeypatch.setattr(conformal_scale, "ON", True)
+    on = uncertainty.model_form_for(pts, False)
+    assert on.residual_scale == conformal_scale.SCALE
+    assert on.residual_sd == off.residual_sd
+    # the evidence weights read rel_sd, not the scale: every centre stays
+    assert uncertainty.weighing_rel_sd(on) == uncertainty.weighing_rel_sd(off)
+    assert on.at(None) == pytest.approx(off.at(None) * conformal_scale.SCALE / off.residual_scale)
+
+
+def test_the_recorded_scale_is_the_measured_one():
+    got = json.loads((ROOT / "bench/foreign/results/narrowband/scale.json").read_text())
+    assert pytest.approx(got["scale"], abs=5e-5) == conformal_scale.SCALE
+    for fam, s in got["scale_without_family"].items():
+        assert conformal_scale.SCALE_WITHOUT_FAMILY[fam] == pytest.approx(s, abs=5e-5)
+    assert conformal_scale.ON is False
