@@ -15,16 +15,16 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_needed_scale_puts_the_truth_on_the_band_edge():
     e, b, unit = math.log(1.10), 0.04, 0.05
-    s = conformal_scale.needed_scale(e, b, unit)
+    s = conformal_scale.needed_scale(e, b, unit, uncertainty.Z80)
     low_high = uncertainty.band(1.0, [math.exp(-b), math.exp(b)], s * unit)
     assert math.log(low_high[1]) == pytest.approx(e, rel=1e-9)
-    assert conformal_scale.needed_scale(-e, b, unit) == pytest.approx(s)
+    assert conformal_scale.needed_scale(-e, b, unit, uncertainty.Z80) == pytest.approx(s)
 
 
 def test_needed_scale_is_zero_where_the_bootstrap_holds_the_truth():
-    assert conformal_scale.needed_scale(0.03, 0.05, 0.05) == 0.0
+    assert conformal_scale.needed_scale(0.03, 0.05, 0.05, uncertainty.Z80) == 0.0
     with pytest.raises(ValueError):
-        conformal_scale.needed_scale(0.1, 0.0, 0.0)
+        conformal_scale.needed_scale(0.1, 0.0, 0.0, uncertainty.Z80)
 
 
 def test_quantile_is_the_ceil_p_n_th_smallest():

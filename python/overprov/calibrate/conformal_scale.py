@@ -34,8 +34,6 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
-from overprov.calibrate.uncertainty import Z80
-
 #: Off (not met: bench/foreign/results/narrowband/verdict.md): rule 3's scale is the recorded
 #: ``fit_residual`` one (0.82).
 ON = False
@@ -64,15 +62,16 @@ def scale(recorded: float) -> float:
     return SCALE if ON else recorded
 
 
-def needed_scale(log_error: float, boot_log_half: float, unit_sd: float) -> float:
+def needed_scale(log_error: float, boot_log_half: float, unit_sd: float, z80: float) -> float:
     """The smallest scale s for which a truth ``log_error`` (ln truth/prediction) away lies
-    inside a band of log half-width sqrt(``boot_log_half``² + (Z80 · s · ``unit_sd``)²), the
+    inside a band of log half-width sqrt(``boot_log_half``² + (``z80`` · s · ``unit_sd``)²), the
     bootstrap's half-width on the truth's side widened by the term ``s · unit_sd`` (``unit_sd``
-    = hypot(floor, R)) as ``uncertainty.band`` widens it; 0 when the bootstrap alone holds it."""
+    = hypot(floor, R)) as ``uncertainty.band`` widens it (``z80``: ``uncertainty.Z80``, passed in
+    because uncertainty imports this module); 0 when the bootstrap alone holds it."""
     if unit_sd <= 0:
         raise ValueError("unit_sd must be positive")
     over = log_error * log_error - boot_log_half * boot_log_half
-    return math.sqrt(over) / (Z80 * unit_sd) if over > 0 else 0.0
+    return math.sqrt(over) / (z80 * unit_sd) if over > 0 else 0.0
 
 
 def quantile(values: Sequence[float], p: float) -> float:

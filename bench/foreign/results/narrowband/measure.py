@@ -49,7 +49,8 @@ def case_needs(doc: dict) -> list[tuple[levels.Row, float]]:
             continue
         lo, hi = boot[r.figure][r.level]
         b = math.log(max(hi, 1e-9)) if r.truth >= r.pred else -math.log(max(lo, 1e-9))
-        out.append((r, conformal_scale.needed_scale(r.log_error, max(b, 0.0), unit)))
+        need = conformal_scale.needed_scale(r.log_error, max(b, 0.0), unit, uncertainty.Z80)
+        out.append((r, need))
     return out
 
 
