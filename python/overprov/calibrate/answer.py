@@ -74,9 +74,11 @@ def _level_alone(
     reading's twin at an asked level (set aside there, ``spare_readings.read_all``, and kept
     here) or at ``x`` alone (the reverse), the weights then shared among other readings. Where
     no reading can be simulated at ``x``: :class:`bend_between.NotPredicted` with the core's
-    reason, and the gate stays closed. Its cost: a second ``spare_readings.read_all`` (weighing,
-    fit, bootstrap, refinement from the runs kept, the twins at ``x``): on u320x32 asked 0, 20,
-    40% (gatemend) 0.8 of 7.6 CPU s, 2.8 without the blocking-GC fits kept."""
+    reason, and the gate stays closed. Its cost: a second ``spare_readings.read_all``
+    (weighing, fit, bootstrap, refinement from the runs kept, the twins at ``x``), measured with
+    bench/cpu_clock.py around this call (one job, 2-core x86_64 VM, 2026-11-29): u320x32 asked
+    0, 20, 40%, 0.9 of 8.3 CPU s (2.5 of 10.0 without the blocking-GC fits kept); typed 5%:180
+    and 25%:700 IOPS (WAF 10.0, 2.1), FOB 2380, asked 5, 15, 25%, 3.8 of 23.4 CPU s."""
     alone = dataclasses.replace(fig, levels=[x])
     twin_runs.say(fig.progress, f"the line's gate: {x:g}% extra OP predicted apart")
     try:
