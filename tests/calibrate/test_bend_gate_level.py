@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from overprov.calibrate import answer, bend_between, gc_blocking
+from overprov.calibrate import answer, bend_between
 from overprov.calibrate import fit as fitmod
 from overprov.errors import ConfigError
 from overprov.prediction_file import PredictedLevel
@@ -153,27 +153,6 @@ def test_level_alone_turns_the_cores_refusal_into_a_closed_gate(monkeypatch, cap
     got = answer._level_alone(fig, 10.0)
     assert got == bend_between.NotPredicted("the twin at 10% extra OP cannot be simulated")
     assert "calibrate: the line's gate: 10% extra OP predicted apart" in capsys.readouterr().err
-
-
-def test_blocking_fits_are_kept_while_answering_and_restored_after(monkeypatch):
-    """``answer._blocking_fits_kept``: the same figures, spare and levels fitted once (what
-    lets the gate's level alone reuse the asked levels' blocking-GC fit); other arguments fit
-    again; ``gc_blocking.fit`` restored on leaving."""
-    calls = []
-
-    def counted(points, native_op, **kw):
-        calls.append(native_op)
-        return object()
-
-    monkeypatch.setattr(gc_blocking, "fit", counted)
-    pts = _points(*MQSIM_320)
-    with answer._blocking_fits_kept():
-        a = gc_blocking.fit(pts, 0.1, queue_depth=32, level_of=lambda x: x, progress=True)
-        b = gc_blocking.fit(list(pts), 0.1, queue_depth=32, level_of=lambda x: x)
-        c = gc_blocking.fit(pts, 0.1, queue_depth=32, level_of=lambda x: x + 1)
-        d = gc_blocking.fit(pts, 0.2, queue_depth=32, level_of=lambda x: x)
-    assert a is b and c is not a and d is not a and len(calls) == 3
-    assert gc_blocking.fit is counted
 
 
 @pytest.mark.parametrize(

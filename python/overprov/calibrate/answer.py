@@ -21,16 +21,13 @@ answer does not depend on which levels are asked.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import functools
 import re
-from typing import TYPE_CHECKING, Any
 
 from overprov.calibrate import (
     bend_between,
     distance_term,
-    gc_blocking,
     reserve_reading,
     spare_readings,
     twin_runs,
@@ -39,19 +36,15 @@ from overprov.calibrate import predict as predmod
 from overprov.calibrate.prediction import PredictedLevel, Prediction
 from overprov.errors import ConfigError
 
-if TYPE_CHECKING:
-    from collections.abc import Iterator
-
 
 def predict(fig: predmod.PredictionInput) -> Prediction:
     """The prediction of ``fig``, its twins held in memory (``Prediction.write`` writes them)."""
-    with _blocking_fits_kept():  # the gate's level alone reuses the blocking-GC fits
-        pred = distance_term.apply(_predict(fig), fig.points)
-        pred.prediction_source += bend_between.warning(fig)  # WARN_WHERE_BENT: on (mqbend's rule)
-        # LINE_BETWEEN, LINE_GATE: on (mqgate); GATE_AT_ONE_LEVEL: on (mqfixed)
-        alone = functools.cache(lambda x: _level_alone(fig, x))
-        gate = bend_between.gate_source(pred.levels, fig, alone)  # before any level moves
-        moved = bend_between.line_between(pred.levels, fig, alone)
+    pred = distance_term.apply(_predict(fig), fig.points)
+    pred.prediction_source += bend_between.warning(fig)  # WARN_WHERE_BENT: on (mqbend's rule)
+    # LINE_BETWEEN, LINE_GATE: on (mqgate); GATE_AT_ONE_LEVEL: on (mqfixed)
+    alone = functools.cache(lambda x: _level_alone(fig, x))
+    gate = bend_between.gate_source(pred.levels, fig, alone)  # before any level moves
+    moved = bend_between.line_between(pred.levels, fig, alone)
     pred.prediction_source += bend_between.line_source(moved, fig) + gate
     bend_between.span_to_line(pred.levels, fig)  # SPAN_TO_LINE: off
     return pred
@@ -68,49 +61,23 @@ def _level_alone(
 ) -> PredictedLevel | bend_between.NotPredicted:
     """The prediction at level ``x`` alone, where ``bend_between``'s gate reads a level not
     asked: ``fig``'s figures read again with ``x`` the only level (the twins' runs of ``fig``
-    and their blocking-GC fits reused, :func:`_blocking_fits_kept`). It is what :func:`predict`
+    reused). It is what :func:`predict`
     gives at ``x`` among other levels where the same readings are simulated (on u320x32 to every
     digit, bench/foreign/results/mqfixed/RULE.md); it differs where the core rejects a
     reading's twin at an asked level (set aside there, ``spare_readings.read_all``, and kept
     here) or at ``x`` alone (the reverse), the weights then shared among other readings. Where
     no reading can be simulated at ``x``: :class:`bend_between.NotPredicted` with the core's
     reason, and the gate stays closed. Its cost: a second ``spare_readings.read_all``
-    (weighing, fit, bootstrap, refinement from the runs kept, the twins at ``x``), measured with
-    bench/cpu_clock.py around this call (one job, 2-core x86_64 VM, 2026-11-29): u320x32 asked
-    0, 20, 40%, 0.9 of 8.3 CPU s (2.5 of 10.0 without the blocking-GC fits kept); typed 5%:180
-    and 25%:700 IOPS (WAF 10.0, 2.1), FOB 2380, asked 5, 15, 25%, 3.8 of 23.4 CPU s."""
+    (weighing, fit, blocking-GC fits, bootstrap, refinement from the runs kept, the twins at
+    ``x``), measured with bench/cpu_clock.py around this call (one job, 2-core x86_64 VM,
+    2026-11-29): u320x32 asked 0, 20, 40%, 2.5 of 10.0 CPU s. Reusing the blocking-GC fits would
+    take a store passed through ``fig`` as the twins' runs are (not built)."""
     alone = dataclasses.replace(fig, levels=[x])
     twin_runs.say(fig.progress, f"the line's gate: {x:g}% extra OP predicted apart")
     try:
         return distance_term.apply(_predict(alone), alone.points).levels[0]
     except ConfigError as exc:
         return bend_between.NotPredicted(_LEAVE_OUT.sub("", str(exc)))
-
-
-@contextlib.contextmanager
-def _blocking_fits_kept() -> Iterator[None]:
-    """``gc_blocking.fit`` kept by its arguments while calibrate answers: the fit depends on
-    the figures, the refined twin's spare and the levels the figures were simulated at, not on
-    the levels asked, so the gate's level alone (:func:`_level_alone`) reuses the fits the
-    asked levels made (the same objects, so the same figures) instead of simulating them
-    again."""
-    fit = gc_blocking.fit
-    kept: dict[tuple[Any, ...], Any] = {}
-
-    def kept_fit(points: list[Any], native_op: float, **kw: Any) -> Any:
-        level_of = kw.get("level_of", lambda v: v)
-        others = sorted((k, repr(v)) for k, v in kw.items() if k not in ("level_of", "progress"))
-        key = (repr(points), native_op, tuple(others),
-               tuple(level_of(p.extra_op_percent) for p in points))  # fmt: skip
-        if key not in kept:
-            kept[key] = fit(points, native_op, **kw)
-        return kept[key]
-
-    gc_blocking.fit = kept_fit  # type: ignore[assignment]
-    try:
-        yield
-    finally:
-        gc_blocking.fit = fit  # type: ignore[assignment]
 
 
 def _predict(fig: predmod.PredictionInput) -> Prediction:
