@@ -4,9 +4,13 @@ whichever levels are asked."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
-from overprov.calibrate import bend_between
+from overprov.calibrate import answer, bend_between
 from overprov.calibrate import fit as fitmod
+from overprov.errors import ConfigError
+from overprov.prediction_file import PredictedLevel
 from test_bend_between import MQSIM_320, _fig, _levels_at_line, _points, cli_320_at_0_20_40
 
 HIGH_320 = fitmod.Point(40.0, 1143.0, waf=1.464)
@@ -22,11 +26,11 @@ def _never(x):
 
 def test_on_by_default_and_a_quarter_of_the_way_between_the_typed_levels():
     assert bend_between.GATE_AT_ONE_LEVEL and bend_between.LINE_GATE
-    assert bend_between.gate_level(_points(*MQSIM_320)) == 10.0
+    assert bend_between.gate_level_percent(_points(*MQSIM_320)) == 10.0
     typed_10_30 = _points("10:300,30:900", "10:5.0,30:1.8", 2380.0)
-    assert bend_between.gate_level(typed_10_30) == 15.0
+    assert bend_between.gate_level_percent(typed_10_30) == 15.0
     with pytest.raises(ValueError, match="two levels"):
-        bend_between.gate_level(_points("0:69", "0:24.897", 2380.0))
+        bend_between.gate_level_percent(_points("0:69", "0:24.897", 2380.0))
 
 
 @pytest.mark.parametrize(
@@ -98,3 +102,77 @@ def test_the_source_says_where_the_gate_read_and_what_it_found(monkeypatch):
     said = bend_between.gate_source(full, _fig(MQSIM_320), _never)
     assert "alone:" in said and "apart" not in said and "1.480 there, so open" in said
     assert bend_between.gate_source(full, _fig(MQSIM_320, typed=False), _never) == ""
+
+
+def test_a_level_asked_is_matched_within_float_rounding():
+    """Typed 0.1% and 0.9% put the gate at 0.30000000000000004%: an asked 0.3% is that level
+    (read there, not predicted apart, and the source does not say apart)."""
+    figures = ("0.1:69,0.9:1143", "0.1:24.897,0.9:1.464", 2380.0)
+    x = bend_between.gate_level_percent(_points(*figures))
+    assert x != 0.3 and bend_between.same_level(x, 0.3)
+    high = fitmod.Point(0.9, 1143.0, waf=1.464)
+    line = bend_between.line_iops(2380.0, high, 4.5)
+    levels = [
+        PredictedLevel(0.1, 600.0, 570.0, 630.0, 24.9),
+        PredictedLevel(0.3, 1.48 * line, 1.4 * line, 1.56 * line, 4.5),
+        PredictedLevel(0.9, 600.0, 570.0, 630.0, 1.46),
+    ]
+    said = bend_between.gate_source(levels, _fig(figures), _never)
+    assert "read at 0.3% extra OP alone:" in said and "apart" not in said
+    assert "1.480 there, so open" in said
+    assert bend_between.line_between(levels, _fig(figures), _never) == [0.3]
+
+
+def test_a_level_no_reading_can_run_alone_keeps_the_gate_closed_and_says_why():
+    """Where the level predicted apart cannot be simulated (``answer._level_alone`` gives
+    ``NotPredicted``), nothing moves and the source names the core's reason."""
+    few = _asked(_levels_at_line((1.48, 1.31, 1.16)), (0.0, 20.0, 40.0))
+    why = bend_between.NotPredicted("the twin at 10% extra OP: too few blocks")
+    said = bend_between.gate_source(few, _fig(MQSIM_320), lambda x: why)
+    assert "read at 10% extra OP alone, predicted there apart: no reading of the figures" in said
+    assert "(the twin at 10% extra OP: too few blocks), so closed" in said
+    assert bend_between.line_between(few, _fig(MQSIM_320), lambda x: why) == []
+    assert few[1].steady_iops == pytest.approx(_levels_at_line((1.48, 1.31, 1.16))[2].steady_iops)
+
+
+def test_level_alone_turns_the_cores_refusal_into_a_closed_gate(monkeypatch, capsys):
+    """``answer._level_alone`` where read_all raises for the level alone: ``NotPredicted``
+    without read_all's advice to leave out a level the user never asked; with ``progress`` it
+    says the level is predicted apart first."""
+    refusal = (
+        "the twin at 10% extra OP cannot be simulated; no reading of the figures can be "
+        "simulated at 10% extra OP: leave that level out of --extra-op"
+    )
+
+    def refuse(fig):
+        assert fig.levels == [10.0]
+        raise ConfigError(refusal)
+
+    monkeypatch.setattr(answer, "_predict", refuse)
+    fig = dataclasses.replace(_fig(MQSIM_320), progress=True)
+    got = answer._level_alone(fig, 10.0)
+    assert got == bend_between.NotPredicted("the twin at 10% extra OP cannot be simulated")
+    assert "calibrate: the line's gate: 10% extra OP predicted apart" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("between", "gate", "one_level", "said"),
+    [
+        (True, True, True, "1.41 times or more above the line a quarter of the way between"),
+        (True, True, False, "1.41 times or more above the line at a level asked between"),
+        (True, False, True, "; the IOPS at the levels asked between them are read from the line"),
+        (False, True, True, None),
+    ],
+)
+def test_the_warning_says_what_the_line_does_as_the_flags_stand(
+    monkeypatch, between, gate, one_level, said
+):
+    monkeypatch.setattr(bend_between, "LINE_BETWEEN", between)
+    monkeypatch.setattr(bend_between, "LINE_GATE", gate)
+    monkeypatch.setattr(bend_between, "GATE_AT_ONE_LEVEL", one_level)
+    text = bend_between.warning(_fig(MQSIM_320))
+    assert text.startswith("; warning:") and "9%" in text
+    if said is None:
+        assert "read from the line" not in text
+    else:
+        assert said in text and "levels asked between them are read from the line" in text

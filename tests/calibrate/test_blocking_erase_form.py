@@ -103,3 +103,13 @@ def test_the_erase_form_is_fitted_to_the_figures_once(
     assert got == want and got["erase_form"] is True
     assert whole.count(True) == 1  # the fit reading t_erase is the assessment's
     assert whole.count(False) >= 1  # leave-one-out fits are the form's own
+
+
+def test_a_fitted_form_is_equal_only_to_itself() -> None:
+    """Two fits of different figures with the same curve and spare are not equal (EraseForm's
+    field equality would call them so); each is hashable and equal to itself."""
+    a = bef.erase_fit(_form(), [*STEADY, FOB_BELOW])
+    b = bef.erase_fit(_form(), [STEADY[0], FOB_BELOW, fitmod.Point(40.0, 7000.0, SD, 1.3, SD)])
+    assert a is not None and b is not None
+    assert (a.curve, a.native_op, a.fit_efficiency) == (b.curve, b.native_op, b.fit_efficiency)
+    assert a == a and a != b and len({a, b}) == 2

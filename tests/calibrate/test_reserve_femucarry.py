@@ -75,3 +75,10 @@ def test_none_links_reads_a_floor_held_through_20_percent(monkeypatch):
 def test_none_links_is_false_where_a_plain_reading_links_the_levels():
     assert not reserve_hull.none_links(_fig(FEMU_64LUN).points, _cv(FEMU_64LUN))  # d-4 does
     assert not reserve_hull.none_links(_fig(FEMU_6LUN).points, _cv(FEMU_6LUN))  # d-2 does
+
+
+def test_the_three_flags_are_off_by_default():
+    """femucarry's rule not met (bench/foreign/results/femucarry/verdict.md): all three off."""
+    assert reserve_held_out.WAF_TERMS_TOO is False
+    assert reserve_hull.FLOOR_NEEDS_SELECTIVE is False
+    assert reserve_hull.NONE_LINKS is False

@@ -23,10 +23,18 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import re
 
-from overprov.calibrate import bend_between, distance_term, reserve_reading, spare_readings
+from overprov.calibrate import (
+    bend_between,
+    distance_term,
+    reserve_reading,
+    spare_readings,
+    twin_runs,
+)
 from overprov.calibrate import predict as predmod
 from overprov.calibrate.prediction import PredictedLevel, Prediction
+from overprov.errors import ConfigError
 
 
 def predict(fig: predmod.PredictionInput) -> Prediction:
@@ -42,11 +50,34 @@ def predict(fig: predmod.PredictionInput) -> Prediction:
     return pred
 
 
-def _level_alone(fig: predmod.PredictionInput, x: float) -> PredictedLevel:
-    """The prediction at level ``x`` alone, as :func:`predict` would give it among others (the
-    twins' runs of ``fig`` reused): where ``bend_between``'s gate reads a level not asked."""
+#: The end of ``spare_readings.read_all``'s error where no reading runs at a level asked: not
+#: said of the gate's level, which the user did not ask.
+_LEAVE_OUT = re.compile(r"; no reading of the figures can be simulated at [^;]*extra OP: "
+                        r"leave that level out of --extra-op$")  # fmt: skip
+
+
+def _level_alone(
+    fig: predmod.PredictionInput, x: float
+) -> PredictedLevel | bend_between.NotPredicted:
+    """The prediction at level ``x`` alone, where ``bend_between``'s gate reads a level not
+    asked: ``fig``'s figures read again with ``x`` the only level (the twins' runs of ``fig``
+    reused). It is what :func:`predict`
+    gives at ``x`` among other levels where the same readings are simulated (on u320x32 to every
+    digit, bench/foreign/results/mqfixed/RULE.md); it differs where the core rejects a
+    reading's twin at an asked level (set aside there, ``spare_readings.read_all``, and kept
+    here) or at ``x`` alone (the reverse), the weights then shared among other readings. Where
+    no reading can be simulated at ``x``: :class:`bend_between.NotPredicted` with the core's
+    reason, and the gate stays closed. Its cost: a second ``spare_readings.read_all``
+    (weighing, fit, blocking-GC fits, bootstrap, refinement from the runs kept, the twins at
+    ``x``), measured with bench/cpu_clock.py around this call (one job, 2-core x86_64 VM,
+    2026-11-29): u320x32 asked 0, 20, 40%, 2.5 of 10.0 CPU s. Reusing the blocking-GC fits would
+    take a store passed through ``fig`` as the twins' runs are (not built)."""
     alone = dataclasses.replace(fig, levels=[x])
-    return distance_term.apply(_predict(alone), alone.points).levels[0]
+    twin_runs.say(fig.progress, f"the line's gate: {x:g}% extra OP predicted apart")
+    try:
+        return distance_term.apply(_predict(alone), alone.points).levels[0]
+    except ConfigError as exc:
+        return bend_between.NotPredicted(_LEAVE_OUT.sub("", str(exc)))
 
 
 def _predict(fig: predmod.PredictionInput) -> Prediction:

@@ -57,9 +57,11 @@ the line took the IOPS median from 15-17% to about 1%, but on u288x32, whose twi
 within 10% (the curve did not bend there), it took it from 5.3% to 12.5% (F2).
 
 **The gate** (:func:`gate_passes`, :data:`LINE_GATE`, on): with it on, :func:`line_between`
-moves the levels only where the twin's IOPS at some level strictly between the typed ones is at
-least :data:`GATE_ABOVE_LINE` times :func:`line_iops` at that level's predicted WAF (else it
-leaves every level). Chosen on seen drives, all of them seen when it was set: with today's
+moves the levels only where the twin's IOPS are at least :data:`GATE_ABOVE_LINE` times
+:func:`line_iops` at the level's predicted WAF (else it leaves every level): with
+:data:`GATE_AT_ONE_LEVEL` off, at some level asked strictly between the typed ones (as mqgate
+judged it, below); with it on (the default), at the one level :func:`gate_level_percent`
+(the next paragraph). Chosen on seen drives, all of them seen when it was set: with today's
 defaults (bench/foreign/results/daytally/cases/, bench/foreign/results/wisctiming/on/) the
 twin's IOPS at 10% are 1.35 times the line's on u288x32, whose curve did not bend, and
 1.48-1.79 times on the thirteen whose curve bent (u256x64, where the warning is silent,
@@ -71,13 +73,17 @@ gate left u256x32 (twin 1.34 times the line at 10%, IOPS at 10% +23.4%, its medi
 unchanged) and moved the other three (IOPS median 13.6-16.3% to 3.4-5.7%, every level within
 17%); on the six seen drives the IOPS target 0 of 6 to 6 of 6, no target lost.
 
-**The gate at one level** (:func:`gate_level`, :func:`gate_passes_at`, :data:`GATE_AT_ONE_LEVEL`,
-on): the gate reads the twin against the line at one level the typed figures fix, a quarter of
-the way from the lowest to the highest typed level (10% between 0% and 40%, the level
-:data:`GATE_ABOVE_LINE` was set at), predicted alone where it is not asked
-(``answer._level_alone``: the same figures as among the plan's levels), not at the levels
-asked; so asked 0, 20 and 40% alone the answer is that of the plan's levels there (mqgate's
-gate read 20% then, and left u320x32's twin at 1.31 times the line). The prediction's source
+**The gate at one level** (:func:`gate_level_percent`, :func:`gate_passes_at`,
+:data:`GATE_AT_ONE_LEVEL`, on): the gate reads the twin against the line at one level the typed
+figures fix, a quarter of the way from the lowest to the highest typed level (10% between 0% and
+40%, the level :data:`GATE_ABOVE_LINE` was set at), taken from the levels asked where it is one
+of them (:func:`same_level`, within float rounding) and otherwise predicted alone
+(``answer._level_alone``: the same figures as among the plan's levels where the core runs the
+same readings there; where no reading can be simulated at that level alone, the gate stays
+closed and the source says why, :data:`GATE_UNREAD_SOURCE`), not at the levels asked; so
+asked 0, 20 and 40% alone the answer is that of the plan's levels there (mqgate's gate read 20%
+then, and left u320x32's twin at 1.31 times the line). The threshold and the quarter were
+judged only on MQSim figures typed at 0% and 40%. The prediction's source
 says where it read and what it found (:data:`GATE_SOURCE`); with no level asked between the
 typed ones it is not read. Judged under bench/foreign/results/mqfixed/RULE.md: **met, on**
 (bench/foreign/results/mqfixed/verdict.md): at the plan's levels no answer changed on four fresh
@@ -91,6 +97,8 @@ bench/foreign/results/mqfixed/DIAGNOSIS.md.
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from overprov.calibrate import fit as fitmod
@@ -113,24 +121,32 @@ SPAN_TO_LINE = False
 #: Alone not met (bench/foreign/results/mqline/verdict.md); on with :data:`LINE_GATE` by
 #: bench/foreign/results/mqgate/RULE.md, met (bench/foreign/results/mqgate/verdict.md).
 LINE_BETWEEN = True
-#: With :data:`LINE_BETWEEN`, move the levels only where :func:`gate_passes`. On:
-#: bench/foreign/results/mqgate/RULE.md, met (bench/foreign/results/mqgate/verdict.md).
+#: With :data:`LINE_BETWEEN`, move the levels only where the gate passes: at the levels asked
+#: (:func:`gate_passes`) with :data:`GATE_AT_ONE_LEVEL` off, at :func:`gate_level_percent`
+#: (:func:`gate_passes_at`) with it on. On: bench/foreign/results/mqgate/RULE.md, met
+#: (bench/foreign/results/mqgate/verdict.md).
 LINE_GATE = True
 #: The twin's IOPS over :func:`line_iops` at a middle level from which the gate lets the line in.
 GATE_ABOVE_LINE = 1.41
 #: With :data:`LINE_GATE`, read the gate at one level the typed figures fix
-#: (:func:`gate_level`), predicted apart where it is not asked, not at the levels asked
+#: (:func:`gate_level_percent`), predicted apart where it is not asked, not at the levels asked
 #: (:func:`gate_passes_at`). On: bench/foreign/results/mqfixed/RULE.md, met
 #: (bench/foreign/results/mqfixed/verdict.md).
 GATE_AT_ONE_LEVEL = True
-#: Where :func:`gate_level` lies between the lowest and the highest typed level, as a share of
-#: the span in extra OP: a quarter (10% between 0% and 40%, the level :data:`GATE_ABOVE_LINE`
-#: was set at, bench/foreign/results/mqgate/seen-ratios.txt).
+#: Where :func:`gate_level_percent` lies between the lowest and the highest typed level, as a
+#: share of the span in extra OP: a quarter (10% between 0% and 40%, the level
+#: :data:`GATE_ABOVE_LINE` was set at, bench/foreign/results/mqgate/seen-ratios.txt).
 GATE_LEVEL_SHARE = 0.25
 #: What the prediction's source says of the gate with :data:`GATE_AT_ONE_LEVEL`.
 GATE_SOURCE = (
     "; the line's gate read at {level:g}% extra OP alone{apart}: the twin's IOPS over the line's "
     "{ratio} there, so {verdict} (bend_between.GATE_AT_ONE_LEVEL)"
+)
+#: What it says where no reading of the figures can be simulated at that level alone (the
+#: level not asked): the gate stays closed.
+GATE_UNREAD_SOURCE = (
+    "; the line's gate read at {level:g}% extra OP alone, predicted there apart: no reading of "
+    "the figures can be simulated there ({why}), so closed (bend_between.GATE_AT_ONE_LEVEL)"
 )
 #: What the prediction's source says where :func:`line_between` moves IOPS.
 LINE_SOURCE = (
@@ -138,6 +154,17 @@ LINE_SOURCE = (
     "against WAF) at each level's predicted WAF, not from the twin, whose own IOPS differ there; "
     "the interval keeps the twin's relative width (bend_between.LINE_BETWEEN)"
 )
+#: :data:`WARNING`'s clause on :func:`line_between` with :data:`LINE_GATE`, by
+#: :data:`GATE_AT_ONE_LEVEL`, where :data:`LINE_BETWEEN` is on (none where it is off).
+WARNING_LINE = {
+    True: "; where the twin lies {gate:g} times or more above the line a quarter of the "
+    "way between the levels, the IOPS at the levels asked between them are read from the line "
+    "instead, which put every level of 9 such MQSim drives within 20%",
+    False: "; where the twin lies {gate:g} times or more above the line at a level asked "
+    "between the levels, the IOPS at the levels asked between them are read from the line instead",
+}
+#: :data:`WARNING`'s clause on :func:`line_between` with :data:`LINE_GATE` off.
+WARNING_LINE_UNGATED = "; the IOPS at the levels asked between them are read from the line instead"
 #: The lowest level's WAF from which it counts as deep (victims about 90% valid).
 DEEP_WAF = 9.0
 #: The lowest level's IOPS over :func:`line_iops` at its WAF from which it counts as fast.
@@ -147,10 +174,7 @@ WARNING = (
     "warning: the lowest level's figures are deep in garbage collection (WAF {waf:.1f}) and "
     "{ratio:.1f} times faster than the line the FOB and the {high:g}% figure draw, so the "
     "curve may bend between the levels and the figures cannot show it (on 13 of the 14 MQSim "
-    "drives where it spoke the twin put IOPS at 10% extra OP 37-65% too high, on one 9%; where "
-    "the twin lies 1.41 times or more above the line a quarter of the way between the levels, "
-    "the IOPS there are "
-    "read from the line instead, which put every level of 9 such MQSim drives within 20%); "
+    "drives where it spoke the twin put IOPS at 10% extra OP 37-65% too high, on one 9%{line}); "
     "IOPS and WAF figures at {mid:g}% extra OP would "
     "show it (on MQSim, typed at 20% beside 0% and 40%, no twin followed all three and "
     "calibrate refused; typed with the 40% ones and the 0% ones left out, they put IOPS at 10% "
@@ -234,7 +258,9 @@ def warning(fig: PredictionInput) -> str:
     waf, ratio = above_line(points, fob_iops)  # type: ignore[misc]
     low, high = (p.extra_op_percent for p in _ends(points))  # type: ignore[union-attr]
     mid = round((low + high) / 2)
-    return "; " + WARNING.format(waf=waf, ratio=ratio, high=high, mid=mid)
+    line = WARNING_LINE[GATE_AT_ONE_LEVEL] if LINE_GATE else WARNING_LINE_UNGATED
+    line = line.format(gate=GATE_ABOVE_LINE) if LINE_BETWEEN else ""
+    return "; " + WARNING.format(waf=waf, ratio=ratio, high=high, mid=mid, line=line)
 
 
 def _fires_on(fig: PredictionInput) -> bool:
@@ -263,14 +289,14 @@ def span_to_line(levels: list[PredictedLevel], fig: PredictionInput) -> int:
 def line_between(
     levels: list[PredictedLevel],
     fig: PredictionInput,
-    predict_at: Callable[[float], PredictedLevel] | None = None,
+    predict_at: Callable[[float], PredictedLevel | NotPredicted] | None = None,
 ) -> list[float]:
     """With :data:`LINE_BETWEEN` on and where :func:`fires` on typed figures under uniform
     writes, set ``levels``' IOPS (in place) at each level strictly between the lowest and the
     highest typed level to :func:`line_iops` at the level's predicted WAF, the interval scaled
     with it; with :data:`LINE_GATE`, only where the gate passes (at the levels asked, or with
-    :data:`GATE_AT_ONE_LEVEL` at :func:`gate_level`, ``predict_at`` giving the prediction there
-    where it is not asked). Returns the levels (extra OP %) so set, in order."""
+    :data:`GATE_AT_ONE_LEVEL` at :func:`gate_level_percent`, ``predict_at`` giving the
+    prediction there where it is not asked). Returns the levels (extra OP %) so set, in order."""
     if not (LINE_BETWEEN and _fires_on(fig)):
         return []
     on_line = _middle_lines(levels, fig)
@@ -320,7 +346,7 @@ def gate_passes(on_line: list[tuple[PredictedLevel, float]]) -> bool:
     return any(lv.steady_iops >= GATE_ABOVE_LINE * line for lv, line in on_line)
 
 
-def gate_level(points: list[fitmod.Point]) -> float:
+def gate_level_percent(points: list[fitmod.Point]) -> float:
     """The one level the gate reads with :data:`GATE_AT_ONE_LEVEL`: :data:`GATE_LEVEL_SHARE` of
     the way from the lowest to the highest typed level (:func:`_ends`) in extra OP, so the typed
     figures alone fix it; raises ValueError with fewer than two such levels."""
@@ -331,20 +357,43 @@ def gate_level(points: list[fitmod.Point]) -> float:
     return low + GATE_LEVEL_SHARE * (high - low)
 
 
+@dataclass(frozen=True)
+class NotPredicted:
+    """What ``predict_at`` gives for a level no reading of the figures can be simulated at
+    (``answer._level_alone``): the gate stays closed, and the source says why."""
+
+    reason: str
+
+
+def same_level(a: float, b: float) -> bool:
+    """Two extra-OP levels (%) equal within float rounding: typed 0.1% and 0.9% put
+    :func:`gate_level_percent` at 0.30000000000000004, which an asked 0.3% is."""
+    return math.isclose(a, b, abs_tol=1e-9)
+
+
+def _asked(levels: list[PredictedLevel], x: float) -> PredictedLevel | None:
+    return next((lv for lv in levels if same_level(lv.extra_op_percent, x)), None)
+
+
 def gate_ratio(
     levels: list[PredictedLevel],
     fig: PredictionInput,
-    predict_at: Callable[[float], PredictedLevel] | None,
-) -> float | None:
-    """The twin's IOPS over :func:`line_iops` at :func:`gate_level`: the level among ``levels``
-    where asked, else ``predict_at`` of it (raises ValueError where it is not asked and none is
-    given); None where that level has no WAF or IOPS or the line gives none there."""
-    x = gate_level(fig.points)
-    got = next((lv for lv in levels if lv.extra_op_percent == x), None)
+    predict_at: Callable[[float], PredictedLevel | NotPredicted] | None,
+) -> float | NotPredicted | None:
+    """The twin's IOPS over :func:`line_iops` at :func:`gate_level_percent`: the level among
+    ``levels`` where asked (:func:`same_level`), else ``predict_at`` of it (raises ValueError
+    where it is not asked and none is given); ``predict_at``'s :class:`NotPredicted` where no
+    reading can be simulated there; None where that level has no WAF or IOPS or the line gives
+    none there."""
+    x = gate_level_percent(fig.points)
+    got = _asked(levels, x)
     if got is None:
         if predict_at is None:
             raise ValueError(f"the gate's level {x:g}% is not asked and nothing predicts it")
-        got = predict_at(x)
+        alone = predict_at(x)
+        if isinstance(alone, NotPredicted):
+            return alone
+        got = alone
     on_line = _middle_lines([got], fig)
     return on_line[0][0].steady_iops / on_line[0][1] if on_line else None
 
@@ -352,18 +401,18 @@ def gate_ratio(
 def gate_passes_at(
     levels: list[PredictedLevel],
     fig: PredictionInput,
-    predict_at: Callable[[float], PredictedLevel] | None,
+    predict_at: Callable[[float], PredictedLevel | NotPredicted] | None,
 ) -> bool:
     """:func:`gate_ratio` at least :data:`GATE_ABOVE_LINE`: the same decision whichever levels
     are asked."""
     ratio = gate_ratio(levels, fig, predict_at)
-    return ratio is not None and ratio >= GATE_ABOVE_LINE
+    return isinstance(ratio, (int, float)) and ratio >= GATE_ABOVE_LINE
 
 
 def gate_source(
     levels: list[PredictedLevel],
     fig: PredictionInput,
-    predict_at: Callable[[float], PredictedLevel] | None,
+    predict_at: Callable[[float], PredictedLevel | NotPredicted] | None,
 ) -> str:
     """With :data:`GATE_AT_ONE_LEVEL` (and :data:`LINE_BETWEEN`, :data:`LINE_GATE`) on, where
     :func:`fires` on typed figures under uniform writes, the clause :data:`GATE_SOURCE` adds to
@@ -372,9 +421,11 @@ def gate_source(
         return ""
     if not _middle_lines(levels, fig):  # nothing the gate could move: not read
         return ""
-    x = gate_level(fig.points)
-    apart = "" if any(lv.extra_op_percent == x for lv in levels) else ", predicted there apart"
+    x = gate_level_percent(fig.points)
+    apart = "" if _asked(levels, x) is not None else ", predicted there apart"
     ratio = gate_ratio(levels, fig, predict_at)
+    if isinstance(ratio, NotPredicted):
+        return GATE_UNREAD_SOURCE.format(level=x, why=ratio.reason)
     if ratio is None:
         return GATE_SOURCE.format(level=x, apart=apart, ratio="no line", verdict="closed")
     verdict = "open" if ratio >= GATE_ABOVE_LINE else "closed"

@@ -66,6 +66,12 @@ class FittedEraseForm(erase_reading.EraseForm):
     points: tuple[fitmod.Point, ...]
     central: fitmod.Surrogate
 
+    # equal only to itself: EraseForm's __eq__/__hash__ (eq=False leaves them inherited) would
+    # compare only curve, native_op and fit_efficiency, so two fits of different figures would
+    # be equal
+    __eq__ = object.__eq__
+    __hash__ = object.__hash__
+
     def fit(self, points: list[fitmod.Point]) -> fitmod.Surrogate:
         if len(points) == len(self.points) and all(map(operator.is_, points, self.points)):
             return self.central

@@ -4,13 +4,13 @@ die load to the workload's (``cliff_prediction``'s prediction with the read prob
 
 Why (bench/results/cliffslot/DIAGNOSIS.md, on seen drives): past the cliff a read of a written
 page waits behind the TLC programs on its die, so under the workload its wait grows with the
-dies' load (the truths' wait less the NAND read was 0.71–0.95 times the dies' busy share times
-the TLC program time wherever that share stayed under three quarters). The prediction holds
-each such read for the probe past the cliff's measured wait (``cliff_past``), measured at one
-load: the truths' waits under the workload ran from 0.69 times the probe's (dies 25% busy) to
-1.44 times (70% busy). The dies' load past the cliff is what the plan pins: the workload's
-writes a second past the cliff over the QD32 write series' level past it (the drive's TLC write
-rate) gave the truths' busy share within 0.06 on all 41 seen cases.
+dies' load (the truths' wait less the NAND read was 0.71–1.00 (median 0.79) times the dies'
+busy share times the TLC program time wherever that share stayed under three quarters). The
+prediction holds each such read for the probe past the cliff's measured wait (``cliff_past``),
+measured at one load: the truths' waits under the workload ran from 0.69 times the probe's
+(dies 25% busy) to 1.44 times (70% busy). The dies' load past the cliff is what the plan pins:
+the workload's writes a second past the cliff over the QD32 write series' level past it (the
+drive's TLC write rate) gave the truths' busy share within 0.06 on all 41 seen cases.
 
 The form: the prediction from purged made once with the probe's wait, the dies' load read from
 it (its level past the cliff times the workload's write share, over the measured series' level
