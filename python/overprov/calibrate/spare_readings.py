@@ -78,6 +78,7 @@ from overprov.calibrate import (
     erase_reading,
     evidence,
     gc_designs,
+    mixture_centre,
     prediction,
     reading_mixture,
     reading_residual,
@@ -256,8 +257,7 @@ def combine(
     rows = []
     for level_rows in zip(*(d.levels for d in docs), strict=True):
         kept = [r for r, keep in zip(level_rows, spanned, strict=True) if keep]
-        iops = weighted_geomean([r.steady_iops for r in level_rows], ws)
-        waf = weighted_geomean([r.waf for r in level_rows], ws)
+        iops, waf = mixture_centre.level_centres(level_rows, ws, top, weighted_geomean)  # off
         if reading_mixture.ON:  # on: bench/foreign/results/scorenarrow/verdict.md
             iops_span, waf_span = reading_mixture.level_spans(
                 level_rows, ws, top, hull, keys, iops, waf
