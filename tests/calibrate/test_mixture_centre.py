@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from overprov.calibrate import mixture_centre, reading_mixture, spare_readings, uncertainty
+from overprov.calibrate import mixture_centre, reading_mixture, spare_readings
 from overprov.calibrate import predict as predmod
 from overprov.calibrate.prediction import PredictedLevel, Prediction
 
@@ -24,22 +24,15 @@ def _level(waf: tuple[float, float, float], iops: tuple[float, float, float]) ->
     return Prediction(levels=[level], **_PREDICTION)
 
 
-def _cdf(readings, weights, x: float) -> float:
-    """The mixture's CDF worked out apart from the modules (a split normal in log each)."""
-    total = 0.0
-    for (v, lo, hi), w in zip(readings, weights, strict=True):
-        c, y = math.log(v), math.log(x)
-        sd = (c - math.log(lo) if y < c else math.log(hi) - c) / uncertainty.Z80
-        total += w * 0.5 * (1 + math.erf((y - c) / sd / math.sqrt(2)))
-    return total / sum(weights)
-
-
 _THREE = [(5.44, 4.9, 6.0), (7.97, 7.2, 8.8), (7.97, 7.3, 8.7)]  # d-4 far below the other two
 
 
 def test_the_median_is_the_mixtures_fiftieth_percentile():
     got = mixture_centre.median(_THREE, [1 / 3] * 3)
-    assert _cdf(_THREE, [1 / 3] * 3, got) == pytest.approx(0.5, abs=1e-9)
+    assert got == reading_mixture.quantile(_THREE, [1 / 3] * 3, 0.5)
+    # two readings mirror images in log about 4, equally weighed: the median is 4
+    rows = [(2.0, 2.0 / 1.1, 2.0 * 1.2), (8.0, 8.0 / 1.2, 8.0 * 1.1)]
+    assert mixture_centre.median(rows, [1, 1]) == pytest.approx(4.0, rel=1e-9)
     mean = math.exp(sum(math.log(v) for v, _, _ in _THREE) / 3)
     assert got > mean and got < 7.97  # drawn to the two that agree, not past them
 

@@ -71,6 +71,8 @@ def level_centres(
     mixed = [(r, w) for r, w in zip(level_rows, ws, strict=True)
              if w >= evidence.SPAN_MIN_WEIGHT * top]  # fmt: skip
     mw = [w for _, w in mixed]
-    iops_mid = median([(r.steady_iops, r.steady_iops_low, r.steady_iops_high) for r, _ in mixed], mw)
+    iops_mid = median(
+        [(r.steady_iops, r.steady_iops_low, r.steady_iops_high) for r, _ in mixed], mw
+    )
     waf_mid = median([(r.waf, r.waf_low, r.waf_high) for r, _ in mixed], mw)
     return (iops if iops_mid is None else iops_mid), (waf if waf_mid is None else waf_mid)

@@ -57,46 +57,52 @@ def verified() -> list[str]:
     return bad
 
 
+def _figs(path: Path):
+    return TYPED.figures(TYPED.load(path)) if path.exists() else None
+
+
+def harm(pairs: list[tuple[str, Path, Path]], arms: tuple[str, str]) -> list[str]:
+    """Targets lost and figures worse in the second of each (name, first, second) pair of case
+    files, each pair printed (a second that is missing: the first's figures, nothing moved)."""
+    bad = []
+    for name, first, second in pairs:
+        a = _figs(first)
+        b = _figs(second) if second.exists() else a
+        ta, tb = TYPED.targets(a), TYPED.targets(b)
+        bad += [f"{name}: {k} target lost" for k, ok in ta.items() if ok and not tb[k]]
+        bad += [f"{name}: {w}" for w in TYPED.worse(a, b)]
+        print(f"{name}: {arms[0]} {TYPED.text(a)}; {arms[1]} {TYPED.text(b)}")
+    return bad
+
+
 def main() -> None:
     print("## C1: fresh FEMU, arm B + M (B beside it)")
-    met = 0
     stems = [ln.split(" ")[0] for ln in (HERE / "drives.txt").read_text().splitlines() if ln]
-    for stem in stems:
-        b = TYPED.figures(TYPED.load(_case(HERE / "fresh-b", stem)))
-        bm = TYPED.figures(TYPED.load(_case(HERE / "fresh-bm", stem)))
-        both = all(TYPED.targets(bm).values())
-        met += both
-        print(f"{stem}: B {TYPED.text(b)}; B+M {TYPED.text(bm)}; both met in B+M: {both}")
+    got = {s: tuple(_figs(_case(HERE / arm, s)) for arm in ("fresh-b", "fresh-bm")) for s in stems}
+    met = sum(all(TYPED.targets(bm).values()) for _, bm in got.values())
+    for stem, (b, bm) in got.items():
+        print(f"{stem}: B {TYPED.text(b)}; B+M {TYPED.text(bm)}; "
+              f"both met in B+M: {all(TYPED.targets(bm).values())}")  # fmt: skip
     c1 = met >= FRESH_NEEDED
     print(f"C1: {met} of {len(stems)} meet both targets in B+M (needed {FRESH_NEEDED}) -> "
           f"{'HOLDS' if c1 else 'FAILS'}")  # fmt: skip
 
     print("\n## C2: the 72's cases two readings or more carry, defaults against defaults + M")
-    bad, moved = [], 0
-    for real in cases(HERE / "stored"):
-        composed = real.with_suffix(".median.json")
-        a = TYPED.figures(TYPED.load(real))
-        m = TYPED.figures(TYPED.load(composed)) if composed.exists() else a
-        ta, tm = TYPED.targets(a), TYPED.targets(m)
-        bad += [f"{real.stem}: {k} target lost" for k, ok in ta.items() if ok and not tm[k]]
-        bad += [f"{real.stem}: {w}" for w in TYPED.worse(a, m)]
-        moved += a != m
-        print(f"{real.stem}: defaults {TYPED.text(a)}; +M {TYPED.text(m)}")
-    print(f"({moved} of {len(cases(HERE / 'stored'))} cases' figures moved)")
+    stored = cases(HERE / "stored")
+    bad = harm([(f.stem, f, f.with_suffix(".median.json")) for f in stored], ("defaults", "+M"))
+    moved = sum(_figs(f) != _figs(f.with_suffix(".median.json")) for f in stored)
+    print(f"({moved} of {len(stored)} cases' figures moved; 49 listed by compose.py)")
     unverified = verified()
-    c2 = not bad and not unverified
-    print(f"C2: targets lost or figures worse by > 1 point: {bad or 'none'}; composition not "
-          f"matching calibrate's output: {unverified or 'none'} -> {'HOLDS' if c2 else 'FAILS'}")
+    c2 = not bad and not unverified and len(stored) == 49
+    print(
+        f"C2: targets lost or figures worse by > 1 point: {bad or 'none'}; composition not "
+        f"matching calibrate's output: {unverified or 'none'} -> {'HOLDS' if c2 else 'FAILS'}"
+    )
 
     print("\n## C3: femucarry's 3 stored FEMU cases, defaults (femucarry/stored-a) against B + M")
-    bad3 = []
-    for a_file in sorted((CARRY / "stored-a").glob("*.json")):
-        a = TYPED.figures(TYPED.load(a_file))
-        bm = TYPED.figures(TYPED.load(HERE / "stored-bm" / a_file.name))
-        ta, tm = TYPED.targets(a), TYPED.targets(bm)
-        bad3 += [f"{a_file.stem}: {k} target lost" for k, ok in ta.items() if ok and not tm[k]]
-        bad3 += [f"{a_file.stem}: {w}" for w in TYPED.worse(a, bm)]
-        print(f"{a_file.stem}: defaults {TYPED.text(a)}; B+M {TYPED.text(bm)}")
+    pairs = [(f.stem, f, HERE / "stored-bm" / f.name) for f in cases(CARRY / "stored-a")]
+    missing = [n for n, _, bm in pairs if not bm.exists()]
+    bad3 = harm(pairs, ("defaults", "B+M")) + [f"{n}: not run" for n in missing]
     c3 = not bad3
     print(f"C3: {bad3 or 'none'} -> {'HOLDS' if c3 else 'FAILS'}")
     print(f"\nRULE MET: {c1 and c2 and c3}")
