@@ -1,6 +1,6 @@
 #!/bin/sh
 # The runs of bench/foreign/results/femumedian/RULE.md, one at a time, each timed to runs.log.
-#   sh bench/foreign/results/femumedian/runs.sh seen|stored|verify|truths|fresh|carried
+#   sh bench/foreign/results/femumedian/runs.sh seen|stored|real|verify|truths|fresh|carried
 # from the worktree root (PYTHONPATH=python, the shared venv).
 set -u
 HERE=bench/foreign/results/femumedian
@@ -15,12 +15,15 @@ C="$PY $HERE/compose.py"
 # stored: the 72's cases two readings or more carry (compose.py list), today's defaults, composed;
 # verify: 2 of them with the flag on for real (compose.py's median checked against calibrate's);
 # truths: drives.txt; fresh: each fresh truth in arm B and arm B + the flag (each composed too);
-# carried: femucarry's 3 stored FEMU cases (its stored.txt) in arm B + the flag.
+# carried: femucarry's 3 stored FEMU cases (its stored.txt) in arm B + the flag; real (the
+# amendment in RULE.md): the stored cases with a figure the composition cannot give, flag on.
 case $1 in
 seen) for f in bench/foreign/results/femucarry/fresh-b/*.json; do EVALUATE_FLAGS="$B" \
     timed "seen-b $f" $C run $f $HERE/seen-b; done ;;
 stored) $C list | while read f; do [ -f $HERE/stored/$(basename $f) ] || \
     timed "stored $f" $C run $f $HERE/stored; done ;;
+real) $C recompose $HERE/stored; $C uncomposed $HERE/stored | while read f; do \
+    EVALUATE_FLAGS="$M" timed "real $f" $C run $f $HERE/real; done ;;
 verify) for f in SSDsim--ssdsim--ssdsim-b DiskSim--byfig-reserve_unseen--disksim-6pkg-4pl; do \
     EVALUATE_FLAGS="$M" timed "verify $f" $C run bench/foreign/results/scoreboard/cases-mix/$f.json \
     $HERE/verify; done ;;
