@@ -103,8 +103,9 @@ def main() -> None:
     arm_m = {f: with_m(f) for f in stored}
     bad = harm([(f.stem, f, m) for f, m in arm_m.items()], ("defaults", "+M"))
     moved = sum(_figs(f) != _figs(m) for f, m in arm_m.items())
+    real = [f.stem for f, m in arm_m.items() if "real" in m.parts]
     print(f"({moved} of {len(stored)} cases' figures moved; 49 listed by compose.py; run with "
-          f"the flag on for real: {[f.stem for f, m in arm_m.items() if 'real' in m.parts]})")  # fmt: skip
+          f"the flag on for real: {real or 'none'})")  # fmt: skip
     unverified = verified()
     c2 = not bad and not unverified and len(stored) == 49
     print(
