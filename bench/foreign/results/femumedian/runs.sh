@@ -10,7 +10,7 @@ B="$B; reserve_held_out.WAF_TERMS_TOO=True; reserve_hull.FLOOR_NEEDS_SELECTIVE=T
 B="$B; reserve_hull.NONE_LINKS=True"  # femucarry's arm B (bench/foreign/results/femucarry/RULE.md)
 M="mixture_centre.ON=True"
 . bench/foreign/timed.sh  # PY, PYTHONPATH=python and timed (to $LOG)
-C="$PY $HERE/compose.py"
+C="$PY bench/foreign/results/femumedian/compose.py"
 # seen: femucarry's 4 fresh FEMU drives in its arm B, composed with the median (before the rule);
 # stored: the 72's cases two readings or more carry (compose.py list), today's defaults, composed;
 # verify: 2 of them with the flag on for real (compose.py's median checked against calibrate's);
