@@ -6,7 +6,14 @@ from __future__ import annotations
 import math
 
 import pytest
-from overprov.calibrate import answer, evidence, reading_mixture, spare_readings, uncertainty
+from overprov.calibrate import (
+    answer,
+    evidence,
+    mixture_centre,
+    reading_mixture,
+    spare_readings,
+    uncertainty,
+)
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import predict as predmod
 from overprov.calibrate.prediction import RAW as RAW_SPARE
@@ -62,6 +69,7 @@ def _reading(waf: float, lo: float, hi: float) -> Prediction:
 
 
 def test_combine_weighs_by_evidence_and_drops_a_refuted_reading_from_the_interval(monkeypatch):
+    monkeypatch.setattr(mixture_centre, "ON", False)  # the mean (the median: test_mixture_centre)
     eff, raw = (
         predmod.TwinReading(predmod.EFFECTIVE),
         predmod.TwinReading(predmod.RAW, native_op=RAW),

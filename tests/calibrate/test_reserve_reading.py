@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 from overprov import engine, presets
-from overprov.calibrate import answer, gc_onset, reserve_reading, twin, twin_runs
+from overprov.calibrate import answer, gc_onset, mixture_centre, reserve_reading, twin, twin_runs
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import predict as predmod
 from overprov.calibrate.measure import measure
@@ -179,6 +179,7 @@ def test_combined_twins_are_named_apart_and_a_reading_the_core_rejects_is_set_as
     """The combination's plumbing, without simulating (``predict.read`` and ``prepare``
     stubbed): the target's own twin becomes twin-greedy.toml, twin.toml the heaviest reading's
     copy; a reserve design whose twin the core rejects is set aside with the core's reason."""
+    monkeypatch.setattr(mixture_centre, "ON", False)  # the mean (the median: test_mixture_centre)
     fig = _fig(_plan_points(0.9, 7.98), 0.9)
     plain = predmod.TwinReading()
     evs = reserve_reading.offered(fig, plain, fitmod.fit(fig.points))

@@ -9,7 +9,13 @@ import jsonschema
 import pytest
 from overprov import sweep
 from overprov.calibrate import fit as fitmod
-from overprov.calibrate import gc_designs, prediction, spare_readings, workload_curve
+from overprov.calibrate import (
+    gc_designs,
+    mixture_centre,
+    prediction,
+    spare_readings,
+    workload_curve,
+)
 from overprov.calibrate import predict as predmod
 from overprov.calibrate.twin_runs import simulated_level
 from overprov.cli import main
@@ -80,8 +86,13 @@ def test_raw_nand_and_a_waf_figure_give_both_readings(calibrated_once):
     # equal weights: twin.toml is the first reading's (greedy, effective spare)
     assert (out / "twin.toml").read_text() == (out / "twin-greedy.toml").read_text()
     for i, row in enumerate(pred["levels"]):
-        wafs = [r["levels"][i]["waf"] for k, r in pred["readings"].items() if k.startswith("eff")]
-        assert row["waf"] == pytest.approx(math.prod(wafs) ** (1 / 4), rel=1e-9)
+        effs = [r["levels"][i] for k, r in pred["readings"].items() if k.startswith("eff")]
+        wafs = [r["waf"] for r in effs]
+        # the centre: the equal mixture's median (mixture_centre, on; off: the geometric mean)
+        rows = [(r["waf"], r["waf_low"], r["waf_high"]) for r in effs]
+        mid = mixture_centre.median(rows, [1] * 4)
+        want = mid if mixture_centre.ON else math.prod(wafs) ** (1 / 4)
+        assert row["waf"] == pytest.approx(want, rel=1e-9)
         assert row["waf_low"] <= min(wafs) <= max(wafs) <= row["waf_high"]
     at = {r["extra_op_percent"]: r for r in raw["levels"]}
     at_eff = {r["extra_op_percent"]: r for r in eff["levels"]}
@@ -116,6 +127,7 @@ def test_raw_nand_under_a_skewed_workload_reads_each_gc_design(
     better needs a smaller k to meet the same figure.
     (The designs' JESD219 curves are made once per test run, ``waf_curves``: those of
     test_workload_points.py's JESD219 test.)"""
+    monkeypatch.setattr(mixture_centre, "ON", False)  # the mean (the median: test_mixture_centre)
     from overprov.calibrate.spare_readings import GC_DESIGNS, reading
 
     monkeypatch.setattr(workload_curve, "simulate_curve", waf_curves)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from overprov.calibrate import gc_designs, prediction, twin_runs, workload_curve
+from overprov.calibrate import gc_designs, mixture_centre, prediction, twin_runs, workload_curve
 from overprov.calibrate import predict as predmod
 from overprov.calibrate import twin as twinmod
 from overprov.calibrate.spare_readings import GC_DESIGNS, reading
@@ -33,6 +33,7 @@ def test_waf_points_under_jesd219(tmp_path, capsys, monkeypatch, waf_curves):
     data apart or pick victims by cost-benefit predict less. (Its four curves are made once
     per test run, ``waf_curves``: the skewed-workload test of test_spare_readings.py
     simulates the same ones.)"""
+    monkeypatch.setattr(mixture_centre, "ON", False)  # the mean (the median: test_mixture_centre)
     monkeypatch.setattr(workload_curve, "simulate_curve", waf_curves)
     rc = main(["calibrate", "--waf-points", "0:2.85", "--extra-op", "0,6.25",
                "--workload", "jesd219", "--jobs", "2", "--out", str(tmp_path),

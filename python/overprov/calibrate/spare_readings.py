@@ -30,7 +30,7 @@ figures are read once per design of :data:`GC_DESIGNS`. Each reading has its own
 twin (``twin-<design>.toml``, ``twin-raw-nand-<design>.toml``; the greedy effective-spare twin
 is ``twin-greedy.toml`` and ``twin.toml`` the copy of the reading with the largest weight).
 
-calibrate states the weighted geometric mean of the readings' figures, each reading weighted by
+calibrate states the median of the readings' weighted mixture (``mixture_centre``), weighted by
 how well its form reproduces the figures it was fitted to and predicts each of them from the
 others (``evidence.py``: a likelihood, equal weights when the figures cannot tell the readings
 apart), with an interval the 10th to 90th percentile of the readings' evidence-weighted mixture,
@@ -78,6 +78,7 @@ from overprov.calibrate import (
     erase_reading,
     evidence,
     gc_designs,
+    mixture_centre,
     prediction,
     reading_mixture,
     reading_residual,
@@ -233,8 +234,8 @@ def combine(
     weights: dict[predmod.TwinReading, float] | None = None,
     span: set[predmod.TwinReading] | None = None,
 ) -> Prediction:
-    """One prediction from readings of the same levels: the geometric mean of each figure
-    weighted by ``weights``, or else by each reading's evidence (``evidence.assess``; None:
+    """One prediction from readings of the same levels: each figure's geometric mean (IOPS, WAF:
+    the mixture's median, ``mixture_centre``) weighted by ``weights``, else by evidence (None:
     equal weights), the interval the evidence-weighted mixture's (``reading_mixture.interval``)
     of the readings that keep ``evidence.SPAN_MIN_WEIGHT`` of the largest weight (with
     ``reading_mixture.ON`` off: from the lowest to the highest of their figures and intervals),
@@ -256,8 +257,7 @@ def combine(
     rows = []
     for level_rows in zip(*(d.levels for d in docs), strict=True):
         kept = [r for r, keep in zip(level_rows, spanned, strict=True) if keep]
-        iops = weighted_geomean([r.steady_iops for r in level_rows], ws)
-        waf = weighted_geomean([r.waf for r in level_rows], ws)
+        iops, waf = mixture_centre.level_centres(level_rows, ws, top, weighted_geomean)  # off
         if reading_mixture.ON:  # on: bench/foreign/results/scorenarrow/verdict.md
             iops_span, waf_span = reading_mixture.level_spans(
                 level_rows, ws, top, hull, keys, iops, waf
