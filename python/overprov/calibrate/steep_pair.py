@@ -73,8 +73,10 @@ from overprov.calibrate import fit as fitmod
 from overprov.errors import ConfigError
 
 #: Read typed two-level figures only the gentlest victim choice links as a GC reserve with a
-#: victim floor (module doc). Off: typed figures are read as before.
-READ_AS_FLOOR = False
+#: victim floor (module doc). On with femucarry's other five flags and ``mixture_centre.ON``
+#: since bench/foreign/results/femumedian/verdict.md (their rule met together; alone not met).
+#: Off: typed figures are read as before.
+READ_AS_FLOOR = True
 #: Where :func:`gentlest_alone` fires on typed two-level figures with WAF, offer the reserve
 #: readings called for BESIDE the plain ones (the centre stays the evidence's), span the
 #: interval over every reading that reproduces the figures (``reserve_hull.hull``; not the
