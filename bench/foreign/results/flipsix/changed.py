@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -60,6 +61,40 @@ def run_one(truth: Path, arm: str, case_name: str = hj.PLAN_CASE) -> None:
     print(f"{path.name}: {cpu:.1f} CPU s", flush=True)
 
 
+def warning(command: str | list[str], on: bool) -> str:
+    """``reserve_hull.ambiguity_warning`` on the command's figures, weighed in this process with
+    the six flags as in the arm (surrogate level: evaluate.run_case keeps no prediction source);
+    "alone" or "beside" for ``steep_pair.WARNING_ALONE`` or ``WARNING``."""
+    import importlib
+
+    from overprov.calibrate import cli, reserve_hull, spare_readings, steep_pair, uncertainty
+    from overprov.calibrate import fit as fitmod
+    from overprov.calibrate import predict as predmod
+
+    if isinstance(command, str):
+        command = shlex.split(command)
+    opt = {command[i]: command[i + 1] for i in range(len(command) - 1)
+           if command[i].startswith("--")}  # fmt: skip
+    fob = float(opt["--fob-iops"])
+    pts = [*cli.user_points(opt["--points"], opt.get("--waf-points")),
+           fitmod.Point(0.0, fob, cli.USER_POINT_REL_SD, fresh=True)]  # fmt: skip
+    kept = {(m, n): getattr(importlib.import_module(f"overprov.calibrate.{m}"), n) for m, n in SIX}
+    try:
+        for m, n in SIX:
+            setattr(importlib.import_module(f"overprov.calibrate.{m}"), n, on)
+        fig = predmod.PredictionInput(
+            pts, [0.0, 10.0, 20.0, 30.0, 40.0], typed=True, fob_iops=fob,
+            model_form=uncertainty.model_form_for(pts, False),
+        )  # fmt: skip
+        said = reserve_hull.ambiguity_warning(fig, spare_readings.weigh(fig)[0])
+    finally:
+        for (m, n), v in kept.items():
+            setattr(importlib.import_module(f"overprov.calibrate.{m}"), n, v)
+    if not said:
+        return ""
+    return "alone" if steep_pair.WARNING_ALONE in said else "beside"
+
+
 def summary(path: Path) -> str:
     doc = json.loads(path.read_text())
     res = doc["result"]
@@ -75,11 +110,11 @@ def summary(path: Path) -> str:
     inside = sum(r["inside"] for r in rows)
     mle = sorted(abs(math.log(r["predicted"] / r["true"])) for r in rows)
     ok, said = hj.on_targets(res)
-    warned = "warn" in json.dumps(res).lower()
+    warned = warning(res["command"], doc["six_flags"] == "on")
     top = max(res.get("readings", {}).items(), key=lambda kv: kv[1], default=("-", 0))
     return (f"targets {'met' if ok else 'not met'} ({said}); inside 80% {inside}/{len(rows)}; "
             f"median |log err| {mle[len(mle) // 2]:.3f}; heaviest reading {top[0]} {top[1]:.2f}; "
-            f"warning text {'yes' if warned else 'no'}; {doc['cpu_s']:.1f} CPU s\n    {errs}")
+            f"ambiguity warning {warned or 'none'}; {doc['cpu_s']:.1f} CPU s\n    {errs}")
 
 
 def table() -> None:
