@@ -2,8 +2,8 @@
 (``reserve_held_out.WAF_TERMS_TOO``), of the selective designs only
 (``reserve_hull.FLOOR_NEEDS_SELECTIVE``), and read where no plain reading links the levels
 (``reserve_hull.NONE_LINKS``), on by default since bench/foreign/results/femumedian/verdict.md
-(each test pins the three as it names them, the rest off): surrogate-level checks (milliseconds) on FEMU figures
-(bench/foreign/results/femucarry/DIAGNOSIS.md)."""
+(each test pins the three as it names them, the rest off): surrogate-level checks
+(milliseconds) on FEMU figures (bench/foreign/results/femucarry/DIAGNOSIS.md)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
 """``reserve_plateau`` (on since bench/foreign/results/femumedian/verdict.md, with femucarry's
-other five flags; alone not met: bench/foreign/results/femutwin/verdict.md): a reserve twin's victim threshold corrected to its reading's WAF
-plateau in ``twin.refine``; the d-choices twin's plateau under the threshold 1/W_floor lies
-below W_floor (bench/foreign/results/femutwin/DIAGNOSIS.md)."""
+other five flags; alone not met: bench/foreign/results/femutwin/verdict.md): a reserve twin's
+victim threshold corrected to its reading's WAF plateau in ``twin.refine``; the d-choices twin's
+plateau under the threshold 1/W_floor lies below W_floor
+(bench/foreign/results/femutwin/DIAGNOSIS.md)."""
 
 from __future__ import annotations
 

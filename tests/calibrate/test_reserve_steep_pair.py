@@ -63,7 +63,9 @@ def test_only_the_gentlest_design_links_the_6lun_figures_not_the_64lun_ones():
     assert not steep_pair.gentlest_alone(sixty_four, _cv(FEMU_64LUN))  # d-choices-4 links them
 
 
-def test_on_the_greedy_reserve_reading_replaces_the_plain_ones_and_holds_the_floor(monkeypatch, femucarry_off):
+def test_on_the_greedy_reserve_reading_replaces_the_plain_ones_and_holds_the_floor(
+    monkeypatch, femucarry_off
+):
     monkeypatch.setattr(steep_pair, "READ_AS_FLOOR", True)
     evidences, _ = spare_readings.weigh(_fig(FEMU_6LUN))
     assert {r.spare for r in evidences} == {predmod.RESERVE}
@@ -104,7 +106,9 @@ def test_hull_off_offers_nothing_and_warns_nothing(monkeypatch):
     assert reserve_hull.ambiguity_warning(fig, evidences) == ""
 
 
-def test_hull_on_offers_the_reserve_readings_beside_the_plain_ones_and_spans_them(monkeypatch, femucarry_off):
+def test_hull_on_offers_the_reserve_readings_beside_the_plain_ones_and_spans_them(
+    monkeypatch, femucarry_off
+):
     monkeypatch.setattr(steep_pair, "HULL_WHERE_AMBIGUOUS", True)
     fig = _fig(FEMU_6LUN)
     evidences, _ = spare_readings.weigh(fig)

@@ -133,7 +133,7 @@ def applies(fig: predmod.PredictionInput) -> bool:
 
 
 def replaces_plain(fig: predmod.PredictionInput, cv_sd: float) -> bool:
-    """Whether ``steep_pair.READ_AS_FLOOR`` (off) reads these figures: uniform writes, no onset
+    """Whether ``steep_pair.READ_AS_FLOOR`` (on) reads these figures: uniform writes, no onset
     of garbage collection from empty, and ``steep_pair.fires`` (only the gentlest victim
     choice links the two levels): the reserve readings then replace the effective-spare ones
     (``spare_readings.weigh``)."""

@@ -1,4 +1,5 @@
-"""The victim threshold that gives a reserve twin its reading's WAF plateau (off by default).
+"""The victim threshold that gives a reserve twin its reading's WAF plateau (on by default since
+bench/foreign/results/femumedian/verdict.md, with femucarry's other five flags).
 
 A reserve reading (``gc_reserve.ReserveForm``) reads the victim floor as the WAF plateau the
 figures show where the reserve gives way: ``WAF = min(curve(ρ), W_floor)``. The twin carries it

@@ -4,7 +4,8 @@ and pinned off, on the generated drives with a truth whose answers the failing t
 (``hullres_judge.PLAN_CASE``, as ``hullres_judge.run_one`` builds it) in its own process, each
 held-out QD32 figure against the truth, the foreign-FTL targets (``hullres_judge.on_targets``).
 
-    PYTHONPATH=python nice -n 10 python bench/foreign/results/flipsix/changed.py run TRUTH[::CASE]...
+    PYTHONPATH=python nice -n 10 python bench/foreign/results/flipsix/changed.py run \
+        TRUTH[::CASE]...
     PYTHONPATH=python python bench/foreign/results/flipsix/changed.py table
 """
 
@@ -53,7 +54,9 @@ def run_one(truth: Path, arm: str, case_name: str = hj.PLAN_CASE) -> None:
     at = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     res, cpu = hj.run_case([sys.executable, "-c", flag_main(arm == "on"), *cmd[3:]], curve, case)
     RUNS.mkdir(parents=True, exist_ok=True)
-    tag = "" if case_name == hj.PLAN_CASE else "--" + "".join(ch for ch in case_name if ch.isalnum())
+    tag = (
+        "" if case_name == hj.PLAN_CASE else "--" + "".join(ch for ch in case_name if ch.isalnum())
+    )
     path = RUNS / f"{truth.stem}{tag}--{arm}.json"
     kept = {"truth": str(truth.resolve().relative_to(hj.ROOT)), "case": case_name,
             "six_flags": arm, "date": at, "cpu_s": cpu, "result": res}  # fmt: skip
@@ -112,9 +115,11 @@ def summary(path: Path) -> str:
     ok, said = hj.on_targets(res)
     warned = warning(res["command"], doc["six_flags"] == "on")
     top = max(res.get("readings", {}).items(), key=lambda kv: kv[1], default=("-", 0))
-    return (f"targets {'met' if ok else 'not met'} ({said}); inside 80% {inside}/{len(rows)}; "
-            f"median |log err| {mle[len(mle) // 2]:.3f}; heaviest reading {top[0]} {top[1]:.2f}; "
-            f"ambiguity warning {warned or 'none'}; {doc['cpu_s']:.1f} CPU s\n    {errs}")
+    return (
+        f"targets {'met' if ok else 'not met'} ({said}); inside 80% {inside}/{len(rows)}; "
+        f"median |log err| {mle[len(mle) // 2]:.3f}; heaviest reading {top[0]} {top[1]:.2f}; "
+        f"ambiguity warning {warned or 'none'}; {doc['cpu_s']:.1f} CPU s\n    {errs}"
+    )
 
 
 def table() -> None:
