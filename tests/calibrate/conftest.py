@@ -104,3 +104,24 @@ def one_figure_no_out(made_once) -> tuple[int, str, str, list[str]]:
 
     doc = json.loads((made_once("one-figure-no-out", make) / "run.json").read_text("utf-8"))
     return doc["rc"], doc["out"], doc["err"], doc["left"]
+
+
+#: femucarry's six reserve flags, on together since bench/foreign/results/femumedian/verdict.md
+FEMUCARRY_SIX = (
+    ("steep_pair", "READ_AS_FLOOR"),
+    ("reserve_held_out", "SAME_FORM_ONLY"),
+    ("reserve_held_out", "WAF_TERMS_TOO"),
+    ("reserve_plateau", "ON"),
+    ("reserve_hull", "FLOOR_NEEDS_SELECTIVE"),
+    ("reserve_hull", "NONE_LINKS"),
+)
+
+
+@pytest.fixture
+def femucarry_off(monkeypatch):
+    """The six flags pinned off, as before femumedian's verdict: for a test of a flag or a
+    reading as it acts without them (a test sets the ones it is about after this)."""
+    import importlib
+
+    for module, name in FEMUCARRY_SIX:
+        monkeypatch.setattr(importlib.import_module(f"overprov.calibrate.{module}"), name, False)

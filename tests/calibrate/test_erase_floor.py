@@ -75,7 +75,10 @@ def test_without_two_waf_levels_no_floor_is_read(on) -> None:
     assert erase_reading.floor_in_figures(_plan(R6, waf=False)) is False
 
 
-def test_r6_takes_no_twin_with_the_condition(on, monkeypatch) -> None:
+def test_r6_takes_no_twin_with_the_condition(on, monkeypatch, femucarry_off) -> None:
+    """femucarry's six flags pinned off: on by default (femumedian/verdict.md) they read R6 as a
+    reserve (NONE_LINKS) whatever WITHOUT_FLOOR says, and the erase reading weighs 0 either way
+    (bench/foreign/results/flipsix/CHANGED.md: R6's held-out figures then within 6%)."""
     assert _erase_weight(_plan(R6)) == 0.0
     monkeypatch.setattr(erase_reading, "WITHOUT_FLOOR", False)
     assert _erase_weight(_plan(R6)) > 0.5  # greedy+erase took the weight (erasecheck)
@@ -85,6 +88,17 @@ def test_r7_is_not_explained_at_the_gate_with_the_condition(on, monkeypatch) -> 
     assert erase_reading.explains(_plan(R7)) is False
     monkeypatch.setattr(erase_reading, "WITHOUT_FLOOR", False)
     assert erase_reading.explains(_plan(R7)) is True
+
+
+def test_by_default_r6_is_read_as_a_reserve_and_takes_no_erase_twin(monkeypatch) -> None:
+    """femucarry's six flags on (femumedian/verdict.md): R6's figures read as a GC reserve, with
+    WITHOUT_FLOOR on or off (bench/foreign/results/flipsix/CHANGED.md)."""
+    for without_floor in (True, False):
+        monkeypatch.setattr(erase_reading, "WITHOUT_FLOOR", without_floor)
+        fig = predmod.PredictionInput(points=_plan(R6), levels=LEVELS, typed=True)
+        w = spare_readings.class_weights(spare_readings.weigh(fig)[0])
+        assert {r.spare for r in w} == {predmod.RESERVE}
+        assert sum(v for r, v in w.items() if r.erase) == 0.0
 
 
 def test_an_erase_drive_keeps_its_twins(on) -> None:

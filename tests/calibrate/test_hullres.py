@@ -1,6 +1,9 @@
 """The GC-reserve reading offered to typed figures without an onset, the interval the hull of the
 readings that reproduce them (calibrate/reserve_hull.py, ``OFFERED`` off): surrogate-level
-checks (milliseconds) on gen-R1's plan figures (bench/intervals/hullres/DIAGNOSIS.md)."""
+checks (milliseconds) on gen-R1's plan figures (bench/intervals/hullres/DIAGNOSIS.md). The
+``OFFERED`` tests pin femucarry's six flags off (``femucarry_off``): on by default since
+bench/foreign/results/femumedian/verdict.md, they read R1 as a reserve with ``OFFERED`` off
+(bench/foreign/results/flipsix/CHANGED.md)."""
 
 from __future__ import annotations
 
@@ -32,14 +35,16 @@ def test_the_floor_in_waf_needs_two_levels_each_with_a_waf_figure():
     assert not reserve_hull.floor_in_waf(three)  # a level the floor is not read from: LOO weighs
 
 
-def test_off_offers_nothing_and_the_readings_are_as_before(monkeypatch):
+def test_off_offers_nothing_and_the_readings_are_as_before(monkeypatch, femucarry_off):
     monkeypatch.setattr(reserve_hull, "OFFERED", False)
     evidences, _ = spare_readings.weigh(_fig(R1))
     assert {r.spare for r in evidences} == {predmod.EFFECTIVE}
     assert reserve_hull.hull(evidences) == set()
 
 
-def test_on_offers_the_reserve_reading_and_it_takes_the_weight_on_a_reserve_drive(monkeypatch):
+def test_on_offers_the_reserve_reading_and_it_takes_the_weight_on_a_reserve_drive(
+    monkeypatch, femucarry_off
+):
     """On gen-R1 no effective spare reproduces WAF 6.0 at 0% and 2.0 at 40%; the greedy reserve
     reading, its floor read from the 0% figure, does and takes the weight."""
     monkeypatch.setattr(reserve_hull, "OFFERED", True)
@@ -59,6 +64,21 @@ def test_on_offers_the_reserve_reading_and_it_takes_the_weight_on_a_reserve_driv
         if evidence.reproduces(e["residual_chi2"], e["n_figures"], e["n_parameters"])
     }  # fmt: skip
     assert reserve <= reserve_hull.hull(evidences)
+
+
+def test_by_default_r1_is_read_as_a_reserve_by_the_selective_designs():
+    """femucarry's six flags on, ``OFFERED`` off: no plain reading links R1's levels
+    (``reserve_hull.NONE_LINKS``), the selective designs' reserve readings weigh alike, each
+    holding the 0% floor (WAF 6.0, the truth 5.99 at 20%). calibrate's answer on R1's plan case
+    then meets its IOPS targets, WAF within 6% (bench/foreign/results/flipsix/CHANGED.md)."""
+    assert not reserve_hull.OFFERED
+    evidences, _ = spare_readings.weigh(_fig(R1))
+    assert {r.spare for r in evidences} == {predmod.RESERVE}
+    within = spare_readings.class_weights(evidences)
+    assert {r.design for r in within} == {"greedy", "d-choices-4", "d-choices-8"}
+    assert max(within.values()) - min(within.values()) < 0.01
+    for r in within:
+        assert r.reserve.fit(R1).waf_floor == pytest.approx(6.0, rel=0.02)
 
 
 def test_no_reserve_reading_without_a_floor_in_the_figures(monkeypatch):

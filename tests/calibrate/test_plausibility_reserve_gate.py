@@ -45,9 +45,17 @@ def test_on_a_reserve_reading_that_explains_the_figures_passes(gate_on):
 
 
 @pytest.mark.parametrize("onset", [None, 1.0, 1.08])
-def test_on_without_a_reserve_reading_offered_the_plain_fit_decides(gate_on, onset):
+def test_on_without_a_reserve_reading_offered_the_plain_fit_decides(gate_on, onset, femucarry_off):
+    """femucarry's six flags pinned off: on by default (femumedian/verdict.md) they offer a reserve
+    reading without an onset too (test_by_default_the_six_flags_pass_the_figures_without_onset)."""
     why = pl.fit_misses_its_points(POINTS, FOB_IOPS, onset)
     assert why is not None and "misses its WAF point at 40%" in why
+
+
+def test_by_default_the_six_flags_pass_the_figures_without_onset(gate_on):
+    """femucarry's six flags on: with no onset from empty, the reserve reading
+    ``steep_pair.READ_AS_FLOOR`` / ``reserve_hull.NONE_LINKS`` offers explains the figures."""
+    assert pl.fit_misses_its_points(POINTS, FOB_IOPS, None) is None
 
 
 def test_on_figures_no_reading_explains_are_still_refused(gate_on):

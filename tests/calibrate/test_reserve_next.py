@@ -2,7 +2,10 @@
 (calibrate/reserve_next.py, ``NEXT_READING`` off, read only with ``steep_pair.READ_AS_FLOOR``):
 the order the readings are tried in, on the typed figures of a fresh FEMU drive whose heaviest
 reserve twin was set aside (bench/foreign/results/femutyped/after_verdict.txt), with the twins
-stubbed (milliseconds; the real twins run in bench/foreign/results/femunext/seen-on/)."""
+stubbed (milliseconds; the real twins run in bench/foreign/results/femunext/seen-on/). Each test
+pins femucarry's six flags off (``femucarry_off``) and sets ``READ_AS_FLOOR`` as it names it: on
+by default since bench/foreign/results/femumedian/verdict.md, the six weigh the three selective
+designs' reserve readings alike on these figures, so no reading is set below the span."""
 
 from __future__ import annotations
 
@@ -17,6 +20,8 @@ from overprov.calibrate import (
 )
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import predict as predmod
+
+pytestmark = pytest.mark.usefixtures("femucarry_off")
 
 #: FEMU 45 LUNs × 36 blocks, threshold 71 (femutyped/fresh): the floor holds through 10%
 FEMU_45LUN = cli.user_points("0:22203,40:103714,40:18742@qd4", "0:8.004,40:1.580")

@@ -1,6 +1,8 @@
-"""``reserve_plateau`` (off): a reserve twin's victim threshold corrected to its reading's WAF
-plateau in ``twin.refine``; the d-choices twin's plateau under the threshold 1/W_floor lies
-below W_floor (bench/foreign/results/femutwin/DIAGNOSIS.md)."""
+"""``reserve_plateau`` (on since bench/foreign/results/femumedian/verdict.md, with femucarry's
+other five flags; alone not met: bench/foreign/results/femutwin/verdict.md): a reserve twin's
+victim threshold corrected to its reading's WAF plateau in ``twin.refine``; the d-choices twin's
+plateau under the threshold 1/W_floor lies below W_floor
+(bench/foreign/results/femutwin/DIAGNOSIS.md)."""
 
 from __future__ import annotations
 
@@ -38,12 +40,18 @@ def test_the_lowest_figure_on_the_floor_sets_the_threshold():
     assert reserve_plateau.corrected_threshold(8.0, pts, 99.0, {0.0: _Sim(1.5)}) == 8.0
 
 
+def test_on_by_default():
+    """femucarry's six flags on with ``mixture_centre.ON`` (femumedian/verdict.md: met)."""
+    assert reserve_plateau.ON is True
+
+
 def test_the_correction_acts_only_when_on(monkeypatch):
     s = gc_reserve.ReserveForm(fitmod.waf_at, 0.16).fit(_figures())
     t = _twin(s, 2**30)
     pts = _points()
     low = {p.extra_op_percent: _Sim(p.waf * (0.8 if p.extra_op_percent == 0 else 1.0), p.iops)
            for p in pts}  # fmt: skip
+    monkeypatch.setattr(reserve_plateau, "ON", False)  # on by default since femumedian/verdict.md
     assert twin._corrected(t, pts, low).gc_reserve.victim_floor is None  # off: as before
     monkeypatch.setattr(reserve_plateau, "ON", True)
     got = twin._corrected(t, pts, low).gc_reserve

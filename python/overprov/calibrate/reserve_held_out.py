@@ -1,5 +1,6 @@
 """A reserve reading's leave-one-out counted only where the held-out fit is still a reserve
-reading (:data:`SAME_FORM_ONLY`, off).
+reading (:data:`SAME_FORM_ONLY`: on with femucarry's flags and ``mixture_centre.ON`` since
+bench/foreign/results/femumedian/verdict.md; alone not met, below).
 
 **Why** (bench/foreign/results/femuweight/DIAGNOSIS.md). ``evidence.assess`` weighs a reading by
 its residuals and by each steady level predicted from the fit to the others. On typed figures at
@@ -30,19 +31,23 @@ refused are answered. Judged with ``evidence.WAF_WEIGHTS`` off (its branch's bas
 (the default since bench/foreign/results/wisctiming/RULE.md) the designs are regrouped on the
 WAF figures' own terms (``waf_chi2``), whose held-out part this flag does not drop.
 
-**The WAF figures' share too** (:data:`WAF_TERMS_TOO`, off). With ``evidence.WAF_WEIGHTS`` on the
-readings of one timing form share their class by ``waf_chi2`` (``evidence.waf_weights``), which
-still holds the held-out WAF errors :func:`like_for_like` took out of ``chi2``: on FEMU's typed
-figures greedy's reserve reading keeps weight 1 (d-choices-8 1.5e-11, d-choices-4 1.6e-23) by
-the same uncapped held-out fit, through its WAF term alone (waf_chi2 424 against 474 and 529;
-bench/foreign/results/femucarry/DIAGNOSIS.md). With it, ``waf_chi2`` is recomputed from the
-residuals and the held-out terms kept (``evidence.waf_terms``), so both weighings compare like
-with like. Judged under bench/foreign/results/femucarry/RULE.md with ``steep_pair.READ_AS_FLOOR``,
+**The WAF figures' share too** (:data:`WAF_TERMS_TOO`, on since femumedian's verdict). With
+``evidence.WAF_WEIGHTS`` on the readings of one timing form share their class by ``waf_chi2``
+(``evidence.waf_weights``), which still holds the held-out WAF errors :func:`like_for_like` took
+out of ``chi2``: on FEMU's typed figures greedy's reserve reading keeps weight 1 (d-choices-8
+1.5e-11, d-choices-4 1.6e-23) by the same uncapped held-out fit, through its WAF term alone
+(waf_chi2 424 against 474 and 529; bench/foreign/results/femucarry/DIAGNOSIS.md). With it,
+``waf_chi2`` is recomputed from the residuals and the held-out terms kept
+(``evidence.waf_terms``), so both weighings compare like with like. Judged under
+bench/foreign/results/femucarry/RULE.md with ``steep_pair.READ_AS_FLOOR``,
 :data:`SAME_FORM_ONLY`, ``reserve_plateau.ON``, ``reserve_hull.FLOOR_NEEDS_SELECTIVE`` and
-``reserve_hull.NONE_LINKS``: **not met**, so off (bench/foreign/results/femucarry/verdict.md). The
-reserve readings then weigh 1/3 each and every fresh FEMU drive meets the IOPS target (WAF worst
-4.0-14.2% against 50-61% today), but 1 of 4 meets both: the equal mix carries d-choices-4's
-reading, −24 to −32% where the floor gives way, into the answer.
+``reserve_hull.NONE_LINKS``: **not met**, so off (bench/foreign/results/femucarry/verdict.md).
+The reserve readings then weigh 1/3 each and every fresh FEMU drive meets the IOPS target (WAF
+worst 4.0-14.2% against 50-61% today), but 1 of 4 meets both: the equal mix carries
+d-choices-4's reading, −24 to −32% where the floor gives way, into the answer. With the
+readings' centre their mixture's median (``mixture_centre.ON``) the six met femumedian's rule
+together: on by default (bench/foreign/results/femumedian/verdict.md; what that changed on the
+tests' generated truths: bench/foreign/results/flipsix/CHANGED.md).
 """
 
 from __future__ import annotations
@@ -56,12 +61,15 @@ from overprov.calibrate.reserve_hull import UndatedReserveForm
 from overprov.errors import ConfigError
 
 #: Count a reserve reading's held-out term only where the held-out fit keeps a floor (module
-#: doc). Off (its rule not met): every held-out term counts, as ``evidence.assess`` adds it.
-SAME_FORM_ONLY = False
+#: doc). On with femucarry's flags and ``mixture_centre.ON`` since
+#: bench/foreign/results/femumedian/verdict.md (alone not met). Off: every held-out term
+#: counts, as ``evidence.assess`` adds it.
+SAME_FORM_ONLY = True
 #: With :data:`SAME_FORM_ONLY`, take the same held-out terms out of ``waf_chi2`` (the share
-#: ``evidence.WAF_WEIGHTS`` weighs by) as well (module doc). Off (its rule not met):
+#: ``evidence.WAF_WEIGHTS`` weighs by) as well (module doc). On since
+#: bench/foreign/results/femumedian/verdict.md (with the other five and ``mixture_centre.ON``). Off:
 #: ``waf_chi2`` as assessed.
-WAF_TERMS_TOO = False
+WAF_TERMS_TOO = True
 
 
 def levels_without_floor(form: Any, points: list[fitmod.Point]) -> list[float]:

@@ -84,14 +84,16 @@ AT_THE_GATE = True
 #: drains to the forced count, where the floor does not act: its twin runs at the design's curve,
 #: not at the floor; bench/foreign/results/femutwin/DIAGNOSIS.md), so the reading min(curve, W)
 #: does not describe that collector. Off: every design whose floor the figures call for (judged
-#: with ``reserve_held_out.WAF_TERMS_TOO`` under bench/foreign/results/femucarry/RULE.md: not met).
-FLOOR_NEEDS_SELECTIVE = False
+#: with ``reserve_held_out.WAF_TERMS_TOO`` under bench/foreign/results/femucarry/RULE.md: not met;
+#: on with ``mixture_centre.ON`` since bench/foreign/results/femumedian/verdict.md).
+FLOOR_NEEDS_SELECTIVE = True
 #: ``steep_pair.READ_AS_FLOOR`` reads two-level figures with WAF that no victim choice links
 #: (:func:`none_links`) as well as those only the gentlest links (``steep_pair.fires``): a floor
 #: held through 20% leaves every plain reading refuted, greedy's keeps the weight by its
 #: leave-one-out and ``steep_pair.gentlest_alone`` does not fire (femunext's 69 x 43, femutwin's
-#: 52 x 41). Off: ``steep_pair.fires`` alone (bench/foreign/results/femucarry/RULE.md: not met).
-NONE_LINKS = False
+#: 52 x 41). Off: ``steep_pair.fires`` alone (bench/foreign/results/femucarry/RULE.md: not met;
+#: on with ``mixture_centre.ON`` since bench/foreign/results/femumedian/verdict.md).
+NONE_LINKS = True
 #: With :data:`OFFERED`: the readings' transition term on the curve's side as
 #: ``reserve_transition.UndatedFloorEdge`` gives it; off, as for an onset-dated reading.
 UNDATED_EDGE = True
@@ -131,7 +133,7 @@ def applies(fig: predmod.PredictionInput) -> bool:
 
 
 def replaces_plain(fig: predmod.PredictionInput, cv_sd: float) -> bool:
-    """Whether ``steep_pair.READ_AS_FLOOR`` (off) reads these figures: uniform writes, no onset
+    """Whether ``steep_pair.READ_AS_FLOOR`` (on) reads these figures: uniform writes, no onset
     of garbage collection from empty, and ``steep_pair.fires`` (only the gentlest victim
     choice links the two levels): the reserve readings then replace the effective-spare ones
     (``spare_readings.weigh``)."""

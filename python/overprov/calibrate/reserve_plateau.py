@@ -1,4 +1,5 @@
-"""The victim threshold that gives a reserve twin its reading's WAF plateau (off by default).
+"""The victim threshold that gives a reserve twin its reading's WAF plateau (on by default since
+bench/foreign/results/femumedian/verdict.md, with femucarry's other five flags).
 
 A reserve reading (``gc_reserve.ReserveForm``) reads the victim floor as the WAF plateau the
 figures show where the reserve gives way: ``WAF = min(curve(ρ), W_floor)``. The twin carries it
@@ -19,8 +20,10 @@ from collections.abc import Iterable
 from typing import Any
 
 #: Correct the twin's victim threshold to the reading's plateau (``twin.refine``). Off: the
-#: threshold is 1/W_floor, as before.
-ON = False
+#: threshold is 1/W_floor, as before. On with femucarry's flags and ``mixture_centre.ON`` since
+#: bench/foreign/results/femumedian/verdict.md (alone not met:
+#: bench/foreign/results/femutwin/verdict.md).
+ON = True
 
 #: A figure at or above this share of W_floor sits on the floor (``twin._corrected_reserve``
 #: takes the figures below it as off the floor).

@@ -1,5 +1,6 @@
 """Typed WAF figures at two levels that only the gentlest victim choice links, read as a GC
-reserve with a victim floor (:data:`READ_AS_FLOOR`, off).
+reserve with a victim floor (:data:`READ_AS_FLOOR`: on with femucarry's other five flags and
+``mixture_centre.ON`` since bench/foreign/results/femumedian/verdict.md; alone not met, below).
 
 **Why.** Typed figures (IOPS and WAF at 0% and 40%, the FOB, an IOPS figure at QD4) have no
 onset of garbage collection from empty, so the reserve reading (``gc_reserve.py``) is not
@@ -39,8 +40,9 @@ judged with it under bench/foreign/results/femunext/RULE.md: **not met** (greedy
 reading answers and misses WAF at 20% by +9 to +18% on fresh drives). Why greedy's takes the
 weight (the 0% level held out leaves a fit without a floor:
 bench/foreign/results/femuweight/DIAGNOSIS.md), and weighing like for like instead
-(``reserve_held_out.SAME_FORM_ONLY``, off): **not met** — the non-greedy reserve twins miss
-the 0% floor and are set aside (bench/foreign/results/femuweight/verdict.md).
+(``reserve_held_out.SAME_FORM_ONLY``, on since femumedian's verdict): **not met** — the
+non-greedy reserve twins miss the 0% floor and are set aside
+(bench/foreign/results/femuweight/verdict.md).
 
 **Say so instead** (:data:`HULL_WHERE_AMBIGUOUS`, off; :func:`ambiguous`): where the same test
 fires and a reserve reading is called for, the reserve readings are offered BESIDE the
@@ -73,8 +75,10 @@ from overprov.calibrate import fit as fitmod
 from overprov.errors import ConfigError
 
 #: Read typed two-level figures only the gentlest victim choice links as a GC reserve with a
-#: victim floor (module doc). Off: typed figures are read as before.
-READ_AS_FLOOR = False
+#: victim floor (module doc). On with femucarry's other five flags and ``mixture_centre.ON``
+#: since bench/foreign/results/femumedian/verdict.md (their rule met together; alone not met).
+#: Off: typed figures are read as before.
+READ_AS_FLOOR = True
 #: Where :func:`gentlest_alone` fires on typed two-level figures with WAF, offer the reserve
 #: readings called for BESIDE the plain ones (the centre stays the evidence's), span the
 #: interval over every reading that reproduces the figures (``reserve_hull.hull``; not the
