@@ -5,13 +5,7 @@ here with ``cliff_slot.BEFORE_FROM_LOAD`` set in this process too, so that ``on`
 arm (the CLI's process, ``off``, keeps every flag at its default); a seen case kept under
 bench/results/cliff3level/stored/ read from there too. The clauses are
 bench/results/cliffloss/judge.py's ``decide`` (F, N, S and the pooled target with the flags).
-
-    PYTHONPATH=python:bench nice -n 10 python bench/results/cliff3level/judge.py \
-        SEED:SHARE,... > bench/results/cliff3level/runs_fresh.json
-    PYTHONPATH=python:bench nice -n 10 python bench/results/cliff3level/judge.py \
-        SEED:SHARE,... --stored > bench/results/cliff3level/runs_seen.json
-    python bench/results/cliff3level/judge.py --decide runs_fresh.json runs_seen.json \
-        > bench/results/cliff3level/decision.json
+Run by bench/results/cliff3level/run.sh (its three commands, as cliffslot's).
 """
 
 from __future__ import annotations

@@ -47,7 +47,9 @@ if TYPE_CHECKING:
 #: caches gained, the 3% caches lost: a fresh case within 25% moved out)
 SLOT_FROM_LOAD = False
 #: With :data:`SLOT_FROM_LOAD`: the slot before the cliff carried to the dies' load before it
-#: too (bench/results/cliff3level/RULE.md); False: the probe before the cliff's wait as measured
+#: too (bench/results/cliff3level/RULE.md); False: the probe before the cliff's wait as measured.
+#: Off: not met in bench/results/cliff3level/verdict.md (the 3% caches gained back, but the time
+#: to the cliff moved out on seen 1% cases, and a fresh 3% case within 25% moved out)
 BEFORE_FROM_LOAD = False
 #: the dies' load at which the probe's wait is the workload's (chosen on the seen drives of
 #: bench/results/cliffslot/DIAGNOSIS.md, not fitted per drive)
