@@ -36,24 +36,30 @@ def test_the_probe_s_wait_holds_at_half_load_and_grows_with_it():
     assert cliff_slot.slot_us(400.0, 1.0) == pytest.approx(600.0)
 
 
-def _predicted(monkeypatch, on: bool) -> tuple[dict[str, Any], list[float | None]]:
+def _predicted(
+    monkeypatch, on: bool, before_on: bool = False, befores: list[float] | None = None
+) -> tuple[dict[str, Any], list[float | None]]:
     """The stored case predicted with the read probes, its fit and the purged mix stubbed (no
-    simulation): the prediction and the slot past the cliff each mix was run with."""
+    simulation): the prediction and the slot past the cliff each mix was run with (and in
+    ``befores`` the slot before it; ``before_on``: ``cliff_slot.BEFORE_FROM_LOAD``)."""
     doc = json.loads((STORED / "cliff.json").read_text())
     drive = tomllib.loads((STORED / "twin.toml").read_text())
     scale = twinmod.sim_scale(
         drive["advertised_bytes"], drive["physical_bytes"] / drive["advertised_bytes"] - 1
     )
-    measured = cliff.Cliff(10.0, 1e9, 120_000.0, 60_000.0)  # QD32 writes: 60,000 past it
+    measured = cliff.Cliff(10.0, 1e9, 150_000.0, 60_000.0)  # QD32 writes: 60,000 past it
     fit = cliff.CacheFit(cache_bytes=1e9, slc_program_us=80.0, measured=measured)
     slots: list[float | None] = []
 
     def mix(*a: Any, loop_kw: dict | None = None, **kw: Any) -> tuple[cliff.Cliff, None]:
         slots.append(loop_kw["read_slot_after_ns"] / 1e3 if loop_kw else None)
+        if befores is not None:
+            befores.append(a[2].read_us)
         return cliff.Cliff(20.0, 2e9, 200_000.0, 160_000.0), None  # 48,000 writes past it
 
     monkeypatch.setattr(cliff_prediction, "PROBES_IN_PREDICTION", True)
     monkeypatch.setattr(cliff_slot, "SLOT_FROM_LOAD", on)
+    monkeypatch.setattr(cliff_slot, "BEFORE_FROM_LOAD", before_on)
     monkeypatch.setattr(cliff_prediction, "fit_tried", lambda *a, **k: (fit, False))
     monkeypatch.setattr(cliff_prediction, "_seconds", lambda *a, **k: 100.0)
     monkeypatch.setattr(read_probes, "predict", mix)

@@ -303,10 +303,10 @@ def predict(doc: dict[str, Any], drive: dict[str, Any], scale: str) -> dict[str,
             if probes is None:
                 pred = cliff.predict(twin, f, factor, **kw, precondition=state)
             elif state == "none":
-                slot_us = probes.after.read_us
+                slot_us, before = probes.after.read_us, probes.before
                 for again in (False, True):  # again only with cliff_slot's form
                     pred, chosen = read_probes.predict(
-                        twin, series(doc), probes.before, probes.after, scale=factor,
+                        twin, series(doc), before, probes.after, scale=factor,
                         fit_qd=int(doc.get("qd", 32)), read_probes=True, **kw,
                         unwritten_read_us=probes.unwritten_read_us,
                         command_ceiling_iops=ceiling, loop_kw=cliff_past.loop_kw(slot_us),
@@ -318,6 +318,10 @@ def predict(doc: dict[str, Any], drive: dict[str, Any], scale: str) -> dict[str,
                                                f.measured.iops_after)  # fmt: skip
                     slot_us = cliff_slot.slot_us(probes.after.read_us, load)
                     out["slot_from_load"] = {"die_load": load}
+                    if cliff_slot.BEFORE_FROM_LOAD:  # the slot before the cliff too (off)
+                        before, out["slot_from_load"]["die_load_before"] = cliff_slot.before(
+                            probes.before, pred.iops_before, wl.read_percent, f.measured
+                        )
                 out["read_probes_selection"] = _selection(chosen)
                 if chosen is not None and any(g is chosen.fit for g in second_fits):
                     out["read_probes_selection"]["second_try"] = "cliff_refit"
