@@ -91,10 +91,13 @@ def test_a_greedy_drive_keeps_the_greedy_reading():
 
 
 @pytest.mark.slow  # the chosen reading's twin simulated at four levels
-def test_the_twin_carries_the_chosen_design(tmp_path):
+def test_the_twin_carries_the_chosen_design(tmp_path, femucarry_off):
     """End to end (spare_readings.read_all, as --waf-points does): only the chosen reading's
     twin is simulated, the others are set aside with their evidence; twin.toml carries
-    d-choices with d = 2, and the prediction at the held-out levels is within 5%."""
+    d-choices with d = 2, and the prediction at the held-out levels is within 5%. With
+    femucarry's six flags off: since femumedian's verdict (bench/foreign/results/femumedian/
+    verdict.md) these two levels are read as a GC reserve with a floor, and the answer says so
+    (the next test)."""
     fig = predmod.PredictionInput(
         two_levels(D_CHOICES_2), [0.0, 10.0, 20.0, 40.0], typed=True, jobs=1
     )
@@ -114,6 +117,25 @@ def test_the_twin_carries_the_chosen_design(tmp_path):
     text = summary_text(prediction.load(tmp_path))
     assert "d-choices (d = 2) GC, one write frontier, weight 1.00" in text
     assert "3 more readings set aside" in text
+
+
+@pytest.mark.slow  # the reserve reading's twin simulated at four levels
+def test_by_default_a_d2_drive_s_two_levels_are_read_as_a_floor_and_the_answer_says_so(tmp_path):
+    """With femucarry's six flags on (femumedian's verdict), a d-choices-2 drive's WAF at 0% and
+    40% alone — which only d = 2 links, as a reserve with a floor does — is read as a reserve:
+    its WAF at 10% comes out far too high (the trade FEMU's reserve drives were judged on), and
+    the answer carries steep_pair.WARNING_AS_FLOOR saying the levels between may lie far
+    below."""
+    from overprov.calibrate import steep_pair
+
+    fig = predmod.PredictionInput(two_levels(D_CHOICES_2), [0.0, 10.0, 40.0], typed=True, jobs=1)
+    spare_readings.read_all(fig).write(tmp_path)
+    pred = json.loads((tmp_path / "prediction.json").read_text())
+    assert set(pred["readings"]) == {"gc_reserve"}
+    by = {r["extra_op_percent"]: r for r in pred["levels"]}
+    assert by[10.0]["waf"] > 2 * truth(D_CHOICES_2, 10.0)
+    assert by[40.0]["waf"] == pytest.approx(truth(D_CHOICES_2, 40.0), rel=0.05)
+    assert steep_pair.WARNING_AS_FLOOR in pred["prediction_source"]
 
 
 def test_a_design_s_waf_curve_is_its_own_or_the_fit_s_for_greedy():

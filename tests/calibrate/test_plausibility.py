@@ -118,12 +118,13 @@ def test_native_op_at_its_bound_exits_3(tmp_path, capsys):
     assert [p.name for p in tmp_path.iterdir()] in ([], [".lock"])
 
 
-def test_a_refused_prediction_leaves_no_twin(tmp_path, monkeypatch, capsys):
+def test_a_refused_prediction_leaves_no_twin(tmp_path, monkeypatch, capsys, femucarry_off):
     """A rule that refuses the prediction after the twin was simulated removes the twin files
     written for it (here the twin's tolerance is set to nothing, so any miss refuses; two WAF
     figures, whose twins' runs are WAF-only and cheap, tests/contract/commands.py: any twin
     misses them by some, and the prediction is refused after its twins were simulated, as one
-    from IOPS figures is)."""
+    from IOPS figures is). femucarry's six flags off: with them these figures are read as a GC
+    reserve, whose twins set aside for a miss leave no reading (an error, rc 2, no file)."""
     monkeypatch.setattr(pl, "TWIN_TOLERANCE", 1e-12)
     rc = main(["calibrate", "--waf-points", "0:3,40:1.5", "--extra-op", "0,40",
                "--out", str(tmp_path)])  # fmt: skip

@@ -96,7 +96,8 @@ def test_on_the_gate_passes_figures_on_the_floor_a_reserve_reading_explains(monk
     assert plausibility.fit_misses_its_points(FEMU_33LUN, 8535.0, None, cv) is None
 
 
-def test_hull_off_offers_nothing_and_warns_nothing(monkeypatch):
+def test_hull_off_offers_nothing_and_warns_nothing(monkeypatch, femucarry_off):
+    # femucarry_off: with READ_AS_FLOOR on the reading as a floor says WARNING_AS_FLOOR (below)
     monkeypatch.setattr(steep_pair, "HULL_WHERE_AMBIGUOUS", False)
     monkeypatch.setattr(steep_pair, "WARN_WHERE_AMBIGUOUS", False)
     fig = _fig(FEMU_6LUN)
@@ -169,17 +170,18 @@ def test_without_the_six_the_answer_warns_where_a_floor_and_d2_both_read_the_two
         assert reserve_hull.ambiguity_warning(fig, evidences) == expected
 
 
-def test_by_default_6lun_is_read_as_a_floor_and_the_warning_is_silent():
+def test_by_default_6lun_is_read_as_a_floor_and_the_answer_says_so():
     """femucarry's six flags on: FEMU 6 × 240's figures are read as a GC reserve by the three
-    selective designs, alike, and no warning is said (a reserve reading speaks for itself);
-    the answer met both targets (bench/foreign/results/femumedian/verdict.md, C3)."""
+    selective designs, alike (its WAF worst 50.3% → 7.6%: bench/foreign/results/femumedian/
+    verdict.md, C3), and the answer says the figures were read as a floor and what a gentle
+    victim choice would give instead (steep_pair.WARNING_AS_FLOOR)."""
     fig = _fig(FEMU_6LUN)
     evidences, _ = spare_readings.weigh(fig)
     within = spare_readings.class_weights(evidences)
     assert {r.spare for r in within} == {predmod.RESERVE}
     assert {r.design for r in within} == set(steep_pair.SELECTIVE_DESIGNS)
     assert max(within.values()) - min(within.values()) < 0.01
-    assert reserve_hull.ambiguity_warning(fig, evidences) == ""
+    assert reserve_hull.ambiguity_warning(fig, evidences) == f"; {steep_pair.WARNING_AS_FLOOR}"
 
 
 def test_without_the_six_the_real_cli_prints_the_warning_and_the_same_figures(

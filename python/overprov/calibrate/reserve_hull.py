@@ -182,16 +182,18 @@ def ambiguity_warning(
 ) -> str:
     """``steep_pair.WARNING`` as a clause of the prediction's source where
     :func:`beside_where_ambiguous` offered a reserve reading beside the plain ones; else
-    ``steep_pair.WARNING_ALONE`` where ``steep_pair.warns`` (uniform writes, no onset from
-    empty, no reserve reading offered); else ""."""
+    ``steep_pair.WARNING_AS_FLOOR`` where ``steep_pair.fires`` read them as a reserve (uniform
+    writes, no onset from empty); ``steep_pair.WARNING_ALONE`` where ``steep_pair.warns`` (the
+    same, no reserve reading offered); else ""."""
     cv_sd = uncertainty.weighing_rel_sd(fig.model_form)
     offered = any(r.spare == predmod.RESERVE for r in evidences)
     if offered and beside_where_ambiguous(fig, cv_sd):
         return f"; {steep_pair.WARNING}"
-    if offered or not workload_curve.is_uniform(fig.workload):
-        return ""  # a reserve reading offered some other way speaks for itself
-    if onset_from_empty(fig.measurement) is not None:
-        return ""
+    if not workload_curve.is_uniform(fig.workload) or onset_from_empty(fig.measurement) is not None:
+        return ""  # a skewed workload's readings and a dated reserve speak for themselves
+    if offered:  # read as a floor where only d = 2 links them: the other reading still fits
+        as_floor = steep_pair.fires(fig.points, cv_sd, floor_in_waf(fig.points))
+        return f"; {steep_pair.WARNING_AS_FLOOR}" if as_floor else ""
 
     def called_for() -> bool:  # a message must never refuse an answer: a form that cannot fit
         for design in gc_designs.UNIFORM_DESIGNS:  # these figures is not called for
