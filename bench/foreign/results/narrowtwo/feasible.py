@@ -115,8 +115,9 @@ def main() -> int:
     w = statistics.median(x for _, _, x in est)
     c_all = e["all"][0] / e["all"][1]
     print(f"estimated median width: {100 * w:.2f}% (C3 {'holds' if w <= 0.8 * w0 else 'fails'})")
+    c2 = "holds" if not dropped else "fails: " + ", ".join(dropped)
     print(f"C1 {'holds' if BAND[0] <= c_all <= BAND[1] else 'fails'} in the estimate; "
-          f"C2 {'holds' if not dropped else 'fails: ' + ', '.join(dropped)} in the estimate")  # fmt: skip
+          f"C2 {c2} in the estimate")  # fmt: skip
     print(f"\nCPU s: {cpu_s() - c0:.1f}")
     return 0
 
