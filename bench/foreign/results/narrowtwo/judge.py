@@ -96,7 +96,10 @@ def arm_docs(docs: dict[str, dict]) -> tuple[dict[str, dict | None], dict[str, l
             book["fallback"].append(stem)
             mine = theirs
         elif mine is not None and theirs is not None:
-            same = "levels" in mine and "levels" in theirs and same_intervals(mine, theirs)
+            if "levels" in mine and "levels" in theirs:
+                same = same_intervals(mine, theirs)
+            else:  # refused in both, for the same reason
+                same = "levels" not in mine and mine.get("error") == theirs.get("error")
             book["checked_same" if same else "checked_differ"].append(stem)
         got[stem] = mine
     return got, book
