@@ -48,6 +48,7 @@ def test_off_keeps_the_recorded_scale_and_on_sets_only_the_width(monkeypatch):
     pts = [fitmod.Point(0.0, 2449.0, 0.05, waf=2.495, waf_rel_sd=0.05),
            fitmod.Point(40.0, 7947.0, 0.05, waf=1.2, waf_rel_sd=0.05),
            fitmod.Point(0.0, 13221.0, 0.05, fresh=True)]  # fmt: skip
+    monkeypatch.setattr(conformal_scale, "ON", False)
     off = uncertainty.model_form_for(pts, False)
     assert off is not None and off.residual_sd is not None
     assert off.residual_scale == pytest.approx(uncertainty.recorded()["fit_residual"]["scale"])
@@ -65,4 +66,4 @@ def test_the_recorded_scale_is_the_measured_one():
     assert pytest.approx(got["scale"], abs=5e-5) == conformal_scale.SCALE
     for fam, s in got["scale_without_family"].items():
         assert conformal_scale.SCALE_WITHOUT_FAMILY[fam] == pytest.approx(s, abs=5e-5)
-    assert conformal_scale.ON is False
+    assert conformal_scale.ON is True

@@ -13,8 +13,8 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
+from overprov.calibrate import conformal_scale, uncertainty
 from overprov.calibrate import fit as fitmod
-from overprov.calibrate import uncertainty
 from overprov.calibrate.uncertainty import ModelForm, conditioned, fit_residual_sd
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -87,10 +87,12 @@ def test_the_scale_is_fitted_on_the_other_families_only(rule):
     assert scales["B"] == pytest.approx(3.0, abs=0.01)
 
 
-def test_calibrate_uses_the_recorded_scale_when_the_fit_shows_its_misses():
+def test_calibrate_uses_the_recorded_scale_when_the_fit_shows_its_misses(monkeypatch):
     """Real drives and typed figures: conditioned on the fit's residual with the recorded scale
-    (bench/intervals/RULE.md), the text naming no file; figures that leave nothing to miss, and
-    simulated targets, keep the recorded forms."""
+    (bench/intervals/RULE.md; with ``conformal_scale.ON`` off, its test covers it on), the
+    text naming no file; figures that leave nothing to miss, and simulated targets, keep the
+    recorded forms."""
+    monkeypatch.setattr(conformal_scale, "ON", False)
     doc = json.loads(
         resources.files("overprov.calibrate").joinpath("model_form_error.json").read_text()
     )
