@@ -66,4 +66,4 @@ def test_the_recorded_scale_is_the_measured_one():
     assert pytest.approx(got["scale"], abs=5e-5) == conformal_scale.SCALE
     for fam, s in got["scale_without_family"].items():
         assert conformal_scale.SCALE_WITHOUT_FAMILY[fam] == pytest.approx(s, abs=5e-5)
-    assert conformal_scale.ON is True
+    assert conformal_scale.ON is False  # not turned on at the merge: conformal_scale.ON's comment

@@ -127,7 +127,9 @@ def test_on_where_every_twin_misses_nothing_answers(monkeypatch):
     assert readings == {} and out is w_all and len(missed) == 3  # calibrate refuses, as before
 
 
-def test_the_warning_stays_as_is_silent_where_the_reserve_readings_answer(monkeypatch):
+def test_the_warning_changes_where_the_reserve_readings_answer(monkeypatch):
+    """Plain readings: WARNING_ALONE; read as a floor (READ_AS_FLOOR): WARNING_AS_FLOOR, the
+    other reading still fits (was silent before steep_pair.WARNING_AS_FLOOR)."""
     monkeypatch.setattr(steep_pair, "WARN_WHERE_AMBIGUOUS", True)
     fig = _fig()
     monkeypatch.setattr(steep_pair, "READ_AS_FLOOR", False)
@@ -135,4 +137,4 @@ def test_the_warning_stays_as_is_silent_where_the_reserve_readings_answer(monkey
     assert reserve_hull.ambiguity_warning(fig, plain) == f"; {steep_pair.WARNING_ALONE}"
     monkeypatch.setattr(steep_pair, "READ_AS_FLOOR", True)
     reserve, _ = spare_readings.weigh(fig)
-    assert reserve_hull.ambiguity_warning(fig, reserve) == ""  # a reserve reading offered
+    assert reserve_hull.ambiguity_warning(fig, reserve) == f"; {steep_pair.WARNING_AS_FLOOR}"

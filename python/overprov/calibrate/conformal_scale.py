@@ -38,9 +38,14 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
-#: On (adopted: bench/foreign/results/narrowtwo/verdict.md): rule 3's scale is :data:`SCALE`;
-#: off, the recorded ``fit_residual`` one (0.82).
-ON = True
+#: Off: rule 3's scale is the recorded ``fit_residual`` one (0.82); on, :data:`SCALE`. Its rule
+#: was met together with ``steep_pair.HULL_WHERE_AMBIGUOUS`` on a base with femucarry's six
+#: reserve flags off (bench/foreign/results/narrowtwo/verdict.md); by the merge those six were
+#: on (femumedian's verdict), and with them ``steep_pair.READ_AS_FLOOR`` replaces the plain
+#: readings the hull would span (a d-choices-2 drive: the hull's message said the interval
+#: spans both readings, its WAF band at 10% 12.4-13.1 for a truth of 4.79), so neither was
+#: turned on: the pair is to be judged again with the six on.
+ON = False
 
 #: The 80% quantile over the families of each family's 80% quantile of the scales the 72 plan
 #: cases' unfitted figures need (bench/foreign/results/narrowband/scale.json, measure.py).

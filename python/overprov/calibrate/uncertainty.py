@@ -41,9 +41,10 @@
 7. **An erase-cost reading's own residual** (``own_erase_residual.py``, off: judged and not
    adopted under ``bench/foreign/results/formterm/RULE.md``): that reading's residual in place
    of the greedy fit's in the rule of 3.
-8. **The scale of rule 3 measured on foreign FTLs** (``conformal_scale.py``, on: not adopted
-   under ``bench/foreign/results/narrowband/RULE.md`` with the erase residual also on, adopted
-   under ``bench/foreign/results/narrowtwo/RULE.md`` without it): the scale that holds 80% of a
+8. **The scale of rule 3 measured on foreign FTLs** (``conformal_scale.py``, off: not met
+   under ``bench/foreign/results/narrowband/RULE.md`` with the erase residual also on; met under
+   ``bench/foreign/results/narrowtwo/RULE.md`` without it on a base without the six reserve
+   flags, left off at the merge: ``conformal_scale.ON``'s comment): the scale that holds 80% of a
    family's held-out figures for 80% of the families on the 72 stored foreign truths (0.387),
    in place of 0.82.
 """
