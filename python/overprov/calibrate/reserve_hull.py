@@ -153,15 +153,12 @@ def replaces_plain(fig: predmod.PredictionInput, cv_sd: float) -> bool:
 def none_links(points: list[fitmod.Point], cv_sd: float) -> bool:
     """No effective-spare reading of a uniform design (``evidence.assess`` with ``cv_sd``, as
     ``steep_pair.gentlest_alone`` assesses them) reproduces the figures within their noise
-    (``evidence.reproduced``): no victim choice from one spare links the levels."""
-    for design in gc_designs.UNIFORM_DESIGNS:
-        form = evidence.ReadingForm(gc_designs.waf_curve(design), None, False)
-        try:
-            if evidence.reproduced(evidence.assess(form, points, cv_sd), untested=False):
-                return False
-        except ConfigError:
-            return False
-    return True
+    (``evidence.reproduced``): no victim choice from one spare links the levels. False where a
+    design's reading cannot fit them (``steep_pair.plain_evidences``)."""
+    evidences = steep_pair.plain_evidences(points, cv_sd)
+    if evidences is None:
+        return False
+    return not any(evidence.reproduced(e, untested=False) for e in evidences.values())
 
 
 def beside_where_ambiguous(fig: predmod.PredictionInput, cv_sd: float) -> bool:

@@ -69,6 +69,7 @@ for there).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from overprov.calibrate import evidence, gc_designs
 from overprov.calibrate import fit as fitmod
@@ -120,6 +121,20 @@ WARNING_AS_FLOOR = (
 SELECTIVE_DESIGNS = ("greedy", "d-choices-8", "d-choices-4")
 
 
+def plain_evidences(points: list[fitmod.Point], cv_sd: float) -> dict[str, dict[str, Any]] | None:
+    """Each uniform design's effective-spare reading of ``points`` assessed (``evidence.assess``
+    with ``cv_sd``), by design; None where a design's reading cannot fit them (not two levels
+    with WAF)."""
+    evidences = {}
+    for design in gc_designs.UNIFORM_DESIGNS:
+        form = evidence.ReadingForm(gc_designs.waf_curve(design), None, False)
+        try:
+            evidences[design] = evidence.assess(form, points, cv_sd)
+        except ConfigError:
+            return None
+    return evidences
+
+
 def gentlest_alone(points: list[fitmod.Point], cv_sd: float) -> bool:
     """Whether the effective-spare readings of the uniform designs, weighed as
     ``spare_readings.class_weights`` weighs them (``evidence.assess`` with ``cv_sd`` the
@@ -127,14 +142,10 @@ def gentlest_alone(points: list[fitmod.Point], cv_sd: float) -> bool:
     ``evidence.WAF_WEIGHTS``, on since wisctiming: the test is kept as its rules judged it,
     on the χ² of every figure), leave every design of
     :data:`SELECTIVE_DESIGNS` below ``evidence.SPAN_MIN_WEIGHT`` of the largest weight:
-    only the gentlest victim choice links the figures, or none does."""
-    evidences = {}
-    for design in gc_designs.UNIFORM_DESIGNS:
-        form = evidence.ReadingForm(gc_designs.waf_curve(design), None, False)
-        try:
-            evidences[design] = evidence.assess(form, points, cv_sd)
-        except ConfigError:
-            return False  # a reading the figures cannot fit: not two levels with WAF
+    only the gentlest victim choice links the figures, or none does (:func:`plain_evidences`)."""
+    evidences = plain_evidences(points, cv_sd)
+    if evidences is None:
+        return False  # a reading the figures cannot fit: not two levels with WAF
     w = evidence.weights_of(evidences)
     top = max(w.values())
     return top > 0 and all(w[d] < evidence.SPAN_MIN_WEIGHT * top for d in SELECTIVE_DESIGNS)
