@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from overprov.calibrate import evidence, reading_mixture
+from overprov.calibrate import reading_mixture
 
 #: On (adopted: bench/foreign/results/femumedian/verdict.md: with femucarry's six flags 3 of 4
 #: fresh FEMU typed drives meet both targets, 2 without it; no figure of the 72's 49 cases several
@@ -44,12 +44,9 @@ def median(
     """The median of the evidence-weighted mixture of ``readings`` (figure, low, high), each
     log-normal with [low, high] as its 10th and 90th percentile (``reading_mixture.quantile``),
     over the readings with a figure and weight, an end missing or not positive taken as the
-    figure (as ``reading_mixture.interval``); None when fewer than two such readings."""
-    kept = [
-        ((v, lo if lo is not None and lo > 0 else v, hi if hi is not None and hi > 0 else v), w)
-        for (v, lo, hi), w in zip(readings, weights, strict=True)
-        if v and v > 0 and w > 0
-    ]
+    figure (``reading_mixture.with_figure``, as ``reading_mixture.interval``); None when fewer
+    than two such readings."""
+    kept = reading_mixture.with_figure(readings, weights)
     if len(kept) < 2:
         return None
     return reading_mixture.quantile([r for r, _ in kept], [w for _, w in kept], MEDIAN_P)
@@ -69,8 +66,7 @@ def level_centres(
     waf = mean([r.waf for r in level_rows], ws)
     if not ON:
         return iops, waf
-    mixed = [(r, w) for r, w in zip(level_rows, ws, strict=True)
-             if w >= evidence.SPAN_MIN_WEIGHT * top]  # fmt: skip
+    mixed = reading_mixture.mixed(level_rows, ws, top)
     mw = [w for _, w in mixed]
     iops_mid = median(
         [(r.steady_iops, r.steady_iops_low, r.steady_iops_high) for r, _ in mixed], mw

@@ -81,6 +81,26 @@ def quantile(
     return math.exp(0.5 * (lo + hi))
 
 
+def with_figure(
+    readings: Sequence[tuple[float | None, float | None, float | None]],
+    weights: Sequence[float],
+) -> list[tuple[tuple[float, float, float], float]]:
+    """The readings (figure, low, high) with a figure and weight, each with its weight, an end
+    that is missing or not positive taken as its figure: what the mixture is made of."""
+    return [
+        ((v, lo if lo is not None and lo > 0 else v, hi if hi is not None and hi > 0 else v), w)
+        for (v, lo, hi), w in zip(readings, weights, strict=True)
+        if v and v > 0 and w > 0
+    ]
+
+
+def mixed(level_rows: Sequence[Any], ws: Sequence[float], top: float) -> list[tuple[Any, float]]:
+    """One level's rows with their weights, of the readings that keep
+    ``evidence.SPAN_MIN_WEIGHT`` of the largest weight ``top``: those the mixture holds."""
+    least = evidence.SPAN_MIN_WEIGHT * top
+    return [(r, w) for r, w in zip(level_rows, ws, strict=True) if w >= least]
+
+
 def interval(
     readings: Sequence[tuple[float | None, float | None, float | None]],
     weights: Sequence[float],
@@ -91,11 +111,7 @@ def interval(
     ``value``. A reading without a figure or with no weight is left out, an end that is missing
     or not positive taken as its figure; where no reading has weight, the span of every figure
     and end given (the interval without the mixture); (None, None) when there is none."""
-    kept = [
-        ((v, lo if lo is not None and lo > 0 else v, hi if hi is not None and hi > 0 else v), w)
-        for (v, lo, hi), w in zip(readings, weights, strict=True)
-        if v and v > 0 and w > 0
-    ]
+    kept = with_figure(readings, weights)
     if not kept:  # no weight anywhere: the hull of what the readings give, as without the mixture
         low, high = span([x for r in readings for x in r if x is not None and x > 0])
         if value and low is not None and high is not None:
@@ -144,18 +160,17 @@ def level_spans(
     mixture of the readings that keep ``evidence.SPAN_MIN_WEIGHT`` of the largest weight
     (``reading_mixture.interval``), widened to the figures and intervals of readings ``hull``
     holds whatever their weight (as the span does)."""
-    least = evidence.SPAN_MIN_WEIGHT * top
-    mixed = [(r, w) for r, w in zip(level_rows, ws, strict=True) if w >= least]
+    held = mixed(level_rows, ws, top)
     forced = [
         r
         for r, w, k in zip(level_rows, ws, keys, strict=True)
         if k in hull and w < evidence.SPAN_MIN_WEIGHT * top
     ]
-    mw = [w for _, w in mixed]
+    mw = [w for _, w in held]
     iops_span = interval(
-        [(r.steady_iops, r.steady_iops_low, r.steady_iops_high) for r, _ in mixed], mw, iops
+        [(r.steady_iops, r.steady_iops_low, r.steady_iops_high) for r, _ in held], mw, iops
     )
-    waf_span = interval([(r.waf, r.waf_low, r.waf_high) for r, _ in mixed], mw, waf)
+    waf_span = interval([(r.waf, r.waf_low, r.waf_high) for r, _ in held], mw, waf)
     if forced:
         iops_span = span([*iops_span, *(v for r in forced for v in (
             r.steady_iops, r.steady_iops_low, r.steady_iops_high))])  # fmt: skip

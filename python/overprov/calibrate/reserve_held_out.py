@@ -41,7 +41,8 @@ out of ``chi2``: on FEMU's typed figures greedy's reserve reading keeps weight 1
 (``evidence.waf_terms``), so both weighings compare like with like. Judged under
 bench/foreign/results/femucarry/RULE.md with ``steep_pair.READ_AS_FLOOR``,
 :data:`SAME_FORM_ONLY`, ``reserve_plateau.ON``, ``reserve_hull.FLOOR_NEEDS_SELECTIVE`` and
-``reserve_hull.NONE_LINKS``: **not met**, so off (bench/foreign/results/femucarry/verdict.md).
+``reserve_hull.NONE_LINKS``: **not met** (bench/foreign/results/femucarry/verdict.md); all six on
+with ``mixture_centre.ON`` since bench/foreign/results/femumedian/verdict.md.
 The reserve readings then weigh 1/3 each and every fresh FEMU drive meets the IOPS target (WAF
 worst 4.0-14.2% against 50-61% today), but 1 of 4 meets both: the equal mix carries
 d-choices-4's reading, −24 to −32% where the floor gives way, into the answer. With the

@@ -27,9 +27,9 @@ def twin_misses_its_waf(pred: Prediction) -> str | None:
     measured (docs/calibrate-validation.md, "The onset from empty in the graded plan:
     switched on, off, diagnosed, kept off"). A d-choices reserve twin misses a figure on the
     floor too: its plateau under the threshold 1/W_floor is 0.80 W (d = 8), 0.66 W (d = 4) or
-    W/2 (d = 2) (bench/foreign/results/femutwin/DIAGNOSIS.md; ``reserve_plateau.ON``, off).
-    With ``discard_transient.SPARE_FROM_ONSET`` a
-    figure read after a discard is checked one-sidedly (``discard_transient.tolerated_waf``)."""
+    W/2 (d = 2) (bench/foreign/results/femutwin/DIAGNOSIS.md; ``reserve_plateau.ON``, on since
+    femumedian's verdict). With ``discard_transient.SPARE_FROM_ONSET`` a figure read after a
+    discard is checked one-sidedly (``discard_transient.tolerated_waf``)."""
     checks = pred.fit.get("twin_check", [])
     if discard_transient.SPARE_FROM_ONSET:  # the figures after a discard checked one-sidedly
         later = discard_transient.after_discard(c["extra_op_percent"] for c in checks)

@@ -257,7 +257,7 @@ def combine(
     rows = []
     for level_rows in zip(*(d.levels for d in docs), strict=True):
         kept = [r for r, keep in zip(level_rows, spanned, strict=True) if keep]
-        iops, waf = mixture_centre.level_centres(level_rows, ws, top, weighted_geomean)  # off
+        iops, waf = mixture_centre.level_centres(level_rows, ws, top, weighted_geomean)  # on
         if reading_mixture.ON:  # on: bench/foreign/results/scorenarrow/verdict.md
             iops_span, waf_span = reading_mixture.level_spans(
                 level_rows, ws, top, hull, keys, iops, waf
@@ -430,7 +430,7 @@ def weigh(
             raw = reading(predmod.RAW, design, raw_native_op, several)
             forms[raw] = raw.form(curve or fitmod.waf_at)
     undated = reserve_hull.forms(fig, cv_sd, several)  # (off)
-    if undated and reserve_hull.replaces_plain(fig, cv_sd):  # steep_pair.READ_AS_FLOOR (off)
+    if undated and reserve_hull.replaces_plain(fig, cv_sd):  # steep_pair.READ_AS_FLOOR (on)
         forms = {r: f for r, f in forms.items() if r.spare != predmod.EFFECTIVE}
     forms.update(undated)  # type: ignore[arg-type]
     evidences: dict[predmod.TwinReading, dict[str, Any]] = {}
@@ -440,7 +440,7 @@ def weigh(
         except ConfigError:  # one IOPS figure: no effective spare beside the raw one
             if raw_native_op is None:
                 raise
-    evidences.update(reserve_held_out.reweighed(forms, evidences, fig.points, cv_sd))  # (off)
+    evidences.update(reserve_held_out.reweighed(forms, evidences, fig.points, cv_sd))  # (on)
     evidences.update(erase_reading.twins(forms, evidences, fig.points, cv_sd))  # where called for
     return evidences, design_curve
 
