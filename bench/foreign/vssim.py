@@ -15,13 +15,13 @@ reading of VSSIM's clock advances it one time unit of 100 ns, so its busy-waits 
 time). The FTL as shipped (FTL/COMMON/common.h): a page map; host pages striped over the flash
 chips in turn (GET_NEW_PAGE, VICTIM_OVERALL); after a host write, while the drive has at most one
 empty block a chip left (GC_TRIGGER_OVERALL), a collection of GC_VICTIM_NB victims (20 when the
-config's OVP is 0, else chips x blocks x OVP / 200), each the block with the fewest valid pages
-over the whole drive (greedy), its valid pages read and written into the same chip
-(VICTIM_INCHIP), then erased, all inside the host write that triggered it. Timing: each chip's
-register and cell (REG_WRITE_DELAY then CELL_PROGRAM_DELAY, CELL_READ_DELAY then REG_READ_DELAY,
-BLOCK_ERASE_DELAY), channel switches, and an operation on a chip waiting for the chip's previous
-one (IO_PARALLELISM 0). One plane a chip: with two, its in-chip GC finds no empty block and
-loops (bench/foreign/results/newftl/REPORT.md).
+config's OVP is 0, else chips x blocks x OVP / 100 / 2 in integers), each the block with the
+fewest valid pages over the whole drive (greedy), its valid pages read and written into the
+same chip (VICTIM_INCHIP), then erased, all inside the host write that triggered it. Timing:
+each chip's register and cell (REG_WRITE_DELAY then CELL_PROGRAM_DELAY, CELL_READ_DELAY then
+REG_READ_DELAY, BLOCK_ERASE_DELAY), channel switches, and an operation on a chip waiting for
+the chip's previous one (IO_PARALLELISM 0). One plane a chip: with two, its in-chip GC finds
+no empty block and loops (bench/foreign/results/newftl/REPORT.md).
 
 Host: VSSIM takes one request at a time in its caller's thread (an IDE device: no queue), so a
 request completes when FTL_WRITE returns; every queue depth gives the same figures. The levels
@@ -165,8 +165,8 @@ def measure(args: argparse.Namespace, extra_op: int, qd: int) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    common.add_arguments(ap, qd_sweep="", drive_writes=10.0,
-                         out=Path(__file__).parent / "results" / "newftl" / "vssim-a.json")  # fmt: skip
+    default_out = Path(__file__).parent / "results" / "newftl" / "vssim-a.json"
+    common.add_arguments(ap, qd_sweep="", drive_writes=10.0, out=default_out)
     ap.add_argument("--flashes", type=int, default=8, help="FLASH_NB: chips, one plane each")
     ap.add_argument("--channels", type=int, default=4, help="CHANNEL_NB")
     ap.add_argument("--blocks", type=int, default=64, help="BLOCK_NB: blocks a chip")
@@ -175,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="the native spare: the share of the NAND the host never sees")  # fmt: skip
     ap.add_argument("--ovp", type=int, default=0, help="VSSIM's OVP (victims a collection)")
     ap.add_argument("--timings-us", type=timings_of, default=SAMPLE_TIMINGS_US,
-                    help="µs: " + ",".join(TIMING_KEYS) + " (default VSSIM's ssd.conf's)")  # fmt: skip
+                    help=f"µs: {','.join(TIMING_KEYS)} (default VSSIM's ssd.conf's)")  # fmt: skip
     ap.add_argument("--seed", type=int, default=1, help="the random writes' pages")
     args = ap.parse_args(argv)
     args.binary = args.binary.resolve()
@@ -184,13 +184,16 @@ def main(argv: list[str] | None = None) -> int:
     nand = args.flashes * args.blocks * args.block_pages
     user = user_pages(nand, args.spare)
     t = dict(zip(TIMING_KEYS, args.timings_us, strict=True))
+    victims = victims_per_collection(args.flashes, args.blocks, args.ovp)
+    conf = ssd_conf(args.flashes, args.channels, args.blocks, args.block_pages, args.ovp,
+                    args.timings_us)  # fmt: skip
     commit_file = args.binary.parent / "COMMIT"
     doc = {
         "simulator": "VSSIM",
         "drive": f"{args.flashes} chips on {args.channels} channels x {args.blocks} blocks x "
         f"{args.block_pages} pages of 4 KiB, one plane a chip, native spare {args.spare:g}, "
-        f"program {t['CELL_PROGRAM_DELAY']} us, {victims_per_collection(args.flashes, args.blocks, args.ovp)} "
-        f"victims a collection: {user * PAGE_BYTES / 2**20:.1f} MiB of user space on "
+        f"program {t['CELL_PROGRAM_DELAY']} us, {victims} victims a collection: "
+        f"{user * PAGE_BYTES / 2**20:.1f} MiB of user space on "
         f"{nand * PAGE_BYTES / 2**20:g} MiB of NAND",
         "repository": f"{REPOSITORY} (FTL/PAGE_MAP, SSD_MODULE/ssd_io_manager.c, "
         "FTL/COMMON/ftl_perf_manager.c, CONFIG/vssim_config_manager.c unmodified, compiled with "
@@ -202,8 +205,7 @@ def main(argv: list[str] | None = None) -> int:
         "advertised_bytes": user * PAGE_BYTES,
         "physical_bytes": nand * PAGE_BYTES,
         "config": {
-            "ssd_conf": ssd_conf(args.flashes, args.channels, args.blocks, args.block_pages,
-                                 args.ovp, args.timings_us),
+            "ssd_conf": conf,
             "time_unit_ns": UNIT_NS,
             "timings_us": t,
             "spare": args.spare,

@@ -48,15 +48,24 @@ needs_binary = pytest.mark.skipif(
 
 def test_output_parsed_into_rows():
     rows = vssim.parse_output(OUTPUT)
-    assert len(rows) == 12
-    assert rows[6] == {"requests": 1932, "t_ns": 837947700, "programs": 2187, "erases": 20,
-                       "gc_copies": 255}  # fmt: skip
-    with pytest.raises(ValueError, match="expected 6 fields"):
-        vssim.parse_output(OUTPUT.replace("R 276 71958600 276 0 0", "R 276 71958600 276"))
-    with pytest.raises(ValueError, match="no DONE"):
-        vssim.parse_output(OUTPUT.replace("DONE", ""))
-    with pytest.raises(RuntimeError, match="There is no empty block"):
-        vssim.parse_output(OUTPUT + "ERROR[GET_EMPTY_BLOCK] There is no empty block\n")
+    assert [r["requests"] for r in rows] == [276 * k for k in range(1, 13)]
+    seventh = {"requests": 1932, "t_ns": 837947700, "programs": 2187, "erases": 20}
+    assert rows[6] == seventh | {"gc_copies": 255}
+
+
+@pytest.mark.parametrize(
+    ("text", "error", "says"),
+    [
+        (OUTPUT.replace("R 276 71958600 276 0 0", "R 276 71958600 276"), ValueError,
+         "expected 6 fields"),
+        (OUTPUT.replace("DONE", ""), ValueError, "no DONE"),
+        (OUTPUT + "ERROR[GET_EMPTY_BLOCK] There is no empty block\n", RuntimeError,
+         "There is no empty block"),
+    ],
+)  # fmt: skip
+def test_output_refused(text, error, says):
+    with pytest.raises(error, match=says):
+        vssim.parse_output(text)
 
 
 def test_rounds_and_fob_from_the_reports():
