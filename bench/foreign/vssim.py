@@ -34,7 +34,8 @@ Each level is one run from empty: a sequential fill of the span, then D span wri
 random 4 KiB writes (--drive-writes); a round is a span write (4 reports), IOPS = requests ÷
 simulated time, WAF = (host pages + pages GC copied) ÷ host pages; the steady figures are the
 last 8 rounds' (calibrate's rule: within ±3% in range and trend). FOB: the first quarter span
-write of the fill (no erase in it: checked).
+write of the fill (no erase in it: checked); VSSIM places a write by turn over the chips, not by
+its address, so a sequential and a random write to an empty drive cost the same.
 """
 
 from __future__ import annotations
