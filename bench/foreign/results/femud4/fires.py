@@ -1,8 +1,9 @@
 """Where ``floor_or_choices.speaks`` speaks over the scoreboard's 72 stored truths (today's
 defaults: bench/foreign/results/status72/cases/), each case's command read as calibrate reads
-typed figures (``steephull/fires.py``'s ``read_cases``): its two parts (``choices_link``,
-``floor_reproduces``), the test, and ``steep_pair.gentlest_alone`` beside it (disjoint by
-construction). Surrogate fits only; nothing simulated. A message: the figures are unchanged.
+typed figures (bench/foreign/results/steephull/fires.py's ``read_cases``): its two parts
+(``choices_link``, ``floor_reproduces``), the test, and ``steep_pair.gentlest_alone`` beside it
+(disjoint by construction). Surrogate fits only; nothing simulated. A message: the figures are
+unchanged.
 
     PYTHONPATH=python python bench/foreign/results/femud4/fires.py > fires.txt
 """
