@@ -32,12 +32,14 @@ the effective-spare readings weighed as ``steep_pair.gentlest_alone`` weighs the
 (``steep_pair.plain_evidences``, ``evidence.weights_of``) keeping d-choices-4 within
 ``evidence.SPAN_MIN_WEIGHT`` of the largest weight and leaving greedy and d-choices-8 below it
 (only d = 4, or d = 4 and d = 2, link the levels: disjoint from ``gentlest_alone``, whose
-figures ``steep_pair.READ_AS_FLOOR`` reads), and a reserve reading of a selective design
-(``steep_pair.SELECTIVE_DESIGNS`` other than d = 4: greedy or d-choices-8, without an onset,
-``reserve_hull.form_of``) called for by the figures (``gc_reserve.ReserveForm.called_for``: a
-floor at the lower level that reproduces every figure). Where it holds, the prediction's source
-carries :data:`WARNING` (``answer.predict``). Where it speaks over the scoreboard's 72 stored
-truths: bench/foreign/results/femud4/fires.txt.
+figures ``steep_pair.READ_AS_FLOOR`` reads) with its reading reproducing them (so
+``reserve_hull.NONE_LINKS`` does not read them as a reserve either), and a reserve reading of
+a selective design (``steep_pair.SELECTIVE_DESIGNS`` other than d = 4: greedy or d-choices-8,
+without an onset, ``reserve_hull.form_of``) called for by the figures
+(``gc_reserve.ReserveForm.called_for``: a floor at the lower level that reproduces every
+figure). Where it holds, the prediction's source carries :data:`WARNING` (``answer.predict``).
+Where it speaks over the scoreboard's 72 stored truths: bench/foreign/results/femud4/fires.txt
+(the four FEMU drives and two MQSim ones: MQSim holds a GC reserve too).
 """
 
 from __future__ import annotations
@@ -69,7 +71,9 @@ def choices_link(points: list[fitmod.Point], cv_sd: float) -> bool:
     """Whether the effective-spare readings of the uniform designs, weighed as
     ``steep_pair.gentlest_alone`` weighs them, keep :data:`LINKING_DESIGN` within
     ``evidence.SPAN_MIN_WEIGHT`` of the largest weight and leave every more selective design
-    below it (greedy, d-choices-8): d = 4 is the most selective victim choice that links them."""
+    below it (greedy, d-choices-8), and its reading reproduces them within their noise
+    (``evidence.reproduced``; so ``reserve_hull.none_links`` does not hold and the plain readings
+    answer): d = 4 is the most selective victim choice that links them."""
     evidences = steep_pair.plain_evidences(points, cv_sd)
     if evidences is None:
         return False  # a reading the figures cannot fit: not two levels with WAF
@@ -77,7 +81,12 @@ def choices_link(points: list[fitmod.Point], cv_sd: float) -> bool:
     top = max(w.values())
     cut = evidence.SPAN_MIN_WEIGHT * top
     stricter = [d for d in steep_pair.SELECTIVE_DESIGNS if d != LINKING_DESIGN]
-    return top > 0 and w[LINKING_DESIGN] >= cut and all(w[d] < cut for d in stricter)
+    return (
+        top > 0
+        and w[LINKING_DESIGN] >= cut
+        and all(w[d] < cut for d in stricter)
+        and evidence.reproduced(evidences[LINKING_DESIGN], untested=False)
+    )
 
 
 def floor_reproduces(points: list[fitmod.Point], cv_sd: float) -> bool:
