@@ -16,7 +16,9 @@ with ``bend_between.SPAN_TO_LINE`` (off) the IOPS interval between the levels re
 with ``bend_between.LINE_BETWEEN`` and its gate (on) the IOPS there are the line's where the twin
 lies 1.41 times or more above it, read at one level the typed figures fix (10% between 0% and
 40%; ``bend_between.GATE_AT_ONE_LEVEL``, on), predicted alone where it is not asked, so the
-answer does not depend on which levels are asked.
+answer does not depend on which levels are asked. Where typed WAF figures at two levels are
+linked alike by d-choices victims with d = 4 and by a GC reserve with a victim floor, the source
+carries ``floor_or_choices``' warning (on; a message, figures unchanged).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ import re
 from overprov.calibrate import (
     bend_between,
     distance_term,
+    floor_or_choices,
     reserve_reading,
     spare_readings,
     twin_runs,
@@ -41,6 +44,7 @@ def predict(fig: predmod.PredictionInput) -> Prediction:
     """The prediction of ``fig``, its twins held in memory (``Prediction.write`` writes them)."""
     pred = distance_term.apply(_predict(fig), fig.points)
     pred.prediction_source += bend_between.warning(fig)  # WARN_WHERE_BENT: on (mqbend's rule)
+    pred.prediction_source += floor_or_choices.warning(fig)  # WARN: on (a message: femud4)
     # LINE_BETWEEN, LINE_GATE: on (mqgate); GATE_AT_ONE_LEVEL: on (mqfixed)
     alone = functools.cache(lambda x: _level_alone(fig, x))
     gate = bend_between.gate_source(pred.levels, fig, alone)  # before any level moves

@@ -1,0 +1,121 @@
+"""Typed WAF figures at two levels that d-choices victims with d = 4 link, and that a GC reserve
+with a victim floor reproduces as well: no typed figure tells the two apart, so the answer says
+so (:data:`WARN`, a message; the figures and the interval are left as they are).
+
+**Why.** ``steep_pair.READ_AS_FLOOR`` reads two-level figures as a reserve with a floor only
+where no victim choice more selective than d = 2 links them (``steep_pair.gentlest_alone``).
+FEMU's black-box SSD in its older harness configuration (``gc_thres_pcent`` 75: a quarter of the
+lines held free, the namespace three quarters of the NAND, victims at least 1/8 invalid) gives
+WAF 8.00 at 0% extra OP (the floor: the data cannot fit beside the reserve) and 1.49 at 40%,
+and the d-choices-4 curve from one effective spare passes through both (ρ₀ ≈ 0.077, residual χ²
+0.13-0.71): the plain d = 4 reading carries weight 1.00, WAF at 10% comes out 34-37% low and
+nothing changes (bench/foreign/results/status72/table.md: results/femu.json,
+femu-midlevel/femu-8luns.json, femu-units/femu-16luns.json and femu-32luns-400us.json).
+
+**Nothing in the typed figures separates them** (bench/foreign/results/femud4/DIAGNOSIS.md).
+Both readings read IOPS through the same form (1/IOPS = t_cmd + WAF·t_page), so the IOPS pair
+adds nothing the WAF pair does not say; the FOB is written before any garbage collection; the
+QD4 figure reads the parallel units (``closed_loop.py``), whatever the victim choice. Two drives
+overprov's core generates from each FEMU drive's figures with the same timing, one with a true
+d-choices-4 collector on a native spare that puts its WAF at 0% on the other's, one with greedy
+victims behind a reserve with a floor (``twin.reserve_collector``), give typed figures within
+3.4% of each other (FOB, IOPS and WAF at 0% and 40%, QD4 at 40%), well within the figures'
+noise, while the reserve drive's WAF is 1.66-1.83 times the d-4 drive's at 10% and 1.20-1.25
+times at 20%; calibrate reads both with the plain d = 4 reading (weight 1.00) and calls for a
+reserve reading on both. Reading such figures as a floor would put a true d = 4 drive's WAF at
+10% 31-48% too high (greedy's reserve reading) where it puts FEMU's within 11%: a trade, not a
+separation, so no rule was written (the brief's clause: no d = 2-style trade).
+
+**The test** (:func:`speaks`): :data:`WARN` on, uniform writes without an onset of garbage
+collection from empty, two steady levels each with a WAF figure (``reserve_hull.floor_in_waf``),
+the effective-spare readings weighed as ``steep_pair.gentlest_alone`` weighs them
+(``steep_pair.plain_evidences``, ``evidence.weights_of``) keeping d-choices-4 within
+``evidence.SPAN_MIN_WEIGHT`` of the largest weight and leaving greedy and d-choices-8 below it
+(only d = 4, or d = 4 and d = 2, link the levels: disjoint from ``gentlest_alone``, whose
+figures ``steep_pair.READ_AS_FLOOR`` reads) with its reading reproducing them (so
+``reserve_hull.NONE_LINKS`` does not read them as a reserve either), and a reserve reading of
+a selective design (``steep_pair.SELECTIVE_DESIGNS`` other than d = 4: greedy or d-choices-8,
+without an onset, ``reserve_hull.form_of``) called for by the figures
+(``gc_reserve.ReserveForm.called_for``: a floor at the lower level that reproduces every
+figure). Where it holds, the prediction's source carries :data:`WARNING` (``answer.predict``).
+Where it speaks over the scoreboard's 72 stored truths: bench/foreign/results/femud4/fires.txt
+(the four FEMU drives and two MQSim ones: MQSim holds a GC reserve too).
+"""
+
+from __future__ import annotations
+
+from overprov.calibrate import evidence, reserve_hull, steep_pair, uncertainty, workload_curve
+from overprov.calibrate import fit as fitmod
+from overprov.calibrate import predict as predmod
+from overprov.calibrate.reserve_twin_check import onset_from_empty
+from overprov.errors import ConfigError
+
+#: Where :func:`speaks`, the answer carries :data:`WARNING` (a message; figures unchanged).
+#: Off: the answer is as before.
+WARN = True
+#: The design whose effective-spare reading links the figures as a reserve with a floor does.
+LINKING_DESIGN = "d-choices-4"
+#: What the answer says where :func:`speaks`.
+WARNING = (
+    "warning: the figures at two levels cannot tell d-choices victims with d = 4 from a GC "
+    "reserve with a victim floor: d = 4 is the most selective victim choice that links them, "
+    "and a reserve reading reproduces them as well (drives generated with each give the same "
+    "typed figures within 3.4%); if the drive holds a reserve, as FEMU's black-box SSD does, "
+    "WAF at 10-20% extra OP may lie above this answer and outside its interval (1.5 to 1.6 "
+    "times it at 10% on FEMU's); a WAF figure at 10% or 20% extra OP would tell them apart "
+    "(floor_or_choices.py)"
+)
+
+
+def choices_link(points: list[fitmod.Point], cv_sd: float) -> bool:
+    """Whether the effective-spare readings of the uniform designs, weighed as
+    ``steep_pair.gentlest_alone`` weighs them, keep :data:`LINKING_DESIGN` within
+    ``evidence.SPAN_MIN_WEIGHT`` of the largest weight and leave every more selective design
+    below it (greedy, d-choices-8), and its reading reproduces them within their noise
+    (``evidence.reproduced``; so ``reserve_hull.none_links`` does not hold and the plain readings
+    answer): d = 4 is the most selective victim choice that links them."""
+    evidences = steep_pair.plain_evidences(points, cv_sd)
+    if evidences is None:
+        return False  # a reading the figures cannot fit: not two levels with WAF
+    w = evidence.weights_of(evidences)
+    top = max(w.values())
+    cut = evidence.SPAN_MIN_WEIGHT * top
+    stricter = [d for d in steep_pair.SELECTIVE_DESIGNS if d != LINKING_DESIGN]
+    return (
+        top > 0
+        and w[LINKING_DESIGN] >= cut
+        and all(w[d] < cut for d in stricter)
+        and evidence.reproduced(evidences[LINKING_DESIGN], untested=False)
+    )
+
+
+def floor_reproduces(points: list[fitmod.Point], cv_sd: float) -> bool:
+    """Whether a reserve reading of greedy or d-choices-8 (no onset: ``reserve_hull.form_of``)
+    is called for by the figures and reproduces them (``gc_reserve.ReserveForm.called_for``);
+    a form that cannot fit them is not (a message never refuses an answer)."""
+    for design in steep_pair.SELECTIVE_DESIGNS:
+        if design == LINKING_DESIGN:
+            continue
+        try:
+            if reserve_hull.form_of(design, cv_sd).called_for(points):
+                return True
+        except ConfigError:
+            continue
+    return False
+
+
+def speaks(fig: predmod.PredictionInput) -> bool:
+    """:data:`WARN` on, uniform writes, no onset of garbage collection from empty, two steady
+    levels each with a WAF figure, :func:`choices_link` and :func:`floor_reproduces` (module
+    doc; the dearest test last)."""
+    if not (WARN and fig.typed and reserve_hull.floor_in_waf(fig.points)):
+        return False
+    if not workload_curve.is_uniform(fig.workload) or onset_from_empty(fig.measurement) is not None:
+        return False
+    cv_sd = uncertainty.weighing_rel_sd(fig.model_form)
+    return choices_link(fig.points, cv_sd) and floor_reproduces(fig.points, cv_sd)
+
+
+def warning(fig: predmod.PredictionInput) -> str:
+    """:data:`WARNING` as a clause of the prediction's source where :func:`speaks`; else ""."""
+    return f"; {WARNING}" if speaks(fig) else ""
