@@ -23,3 +23,7 @@ truth dhara-b --log2-ppb 7 --blocks 128 --gc-ratio 8 --seed 2
 truth dhara-c --log2-ppb 5 --blocks 512 --gc-ratio 2 --seed 3
 truth dhara-d --log2-ppb 7 --blocks 256 --gc-ratio 16 --seed 4
 for s in dhara-a dhara-b dhara-c dhara-d; do cases $s; done
+# drive E: PLAN.md's "only if the CPU budget and the time allow after A–D's cases" (A–D's truths
+# and cases came to ≈ 41 CPU s of 700, at 17:03 UTC)
+truth dhara-e --log2-ppb 6 --blocks 256 --gc-ratio 1 --seed 5
+cases dhara-e
