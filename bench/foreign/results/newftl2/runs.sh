@@ -8,6 +8,7 @@ R=bench/foreign/results/newftl2
 BIN=${DHARA_HARNESS:-/work/foreign-build/dhara/dhara-harness}
 W=${DHARA_WORK:-/tmp/dhara-work}
 T=bench/foreign/results/freshtally/tally.py
+C=bench/foreign/results/newftl2/case.py
 truth() {  # STEM OPTIONS...
     stem=$1; shift
     [ -e $R/$stem.json ] && return 0
@@ -16,7 +17,7 @@ truth() {  # STEM OPTIONS...
 }
 cases() {  # STEM
     [ -e $R/cases/$1.json ] && return 0
-    $PY $T timed "cases $1" -- $PY $R/case.py run $R/$1.json
+    $PY $T timed "cases $1" -- $PY $C run $R/$1.json
 }
 truth dhara-a --log2-ppb 6 --blocks 256 --gc-ratio 4 --seed 1
 truth dhara-b --log2-ppb 7 --blocks 128 --gc-ratio 8 --seed 2
