@@ -17,7 +17,7 @@ from __future__ import annotations
 import statistics
 from collections.abc import Callable
 
-from overprov.calibrate import gc_onset
+from overprov.calibrate import gc_onset, middle_level
 from overprov.calibrate.cliff_step import CliffPlan, measure_cliff
 from overprov.calibrate.counter_waf import Counters, HasCounters, stretch_wafs
 from overprov.calibrate.graded_run import (
@@ -287,11 +287,12 @@ class SegmentRunner:
             seg.precondition_drive_writes > 0 or first_after_fill
         ):
             seg = precondition_level(self, seg, span, reserve_drive_writes)
+        refilled = middle_level.refill(self, seg, span) if seg.refill_from_percent else 0.0
         k = seg.window_rounds or self.plan.window_rounds
         qd, round_dw = seg.queue_depth or self.plan.qd, seg.round_drive_writes
         tol = self.plan.settle_percent / 100.0
         rounds: list[Round] = []
-        written = 0.0
+        written = refilled  # the refill counts toward the level's minimum, not its window
         iops = self.m.fob_iops or 10_000.0
         settled = False
         # the level's start: its counters, and its first round's start on an emulated drive
@@ -479,6 +480,7 @@ def measure(
     resume: Measurement | None = None,
     after_level: Callable[[SegmentRunner, Segment], None] | None = None,
     cliff: CliffPlan | None = None,
+    middle: bool | None = None,
 ) -> Measurement:
     """Run ``plan`` on an opened ``target``: FOB, fill, each segment lowest OP first.
 
@@ -489,6 +491,7 @@ def measure(
     ``after_level(runner, segment)``: called after each segment's level is kept, on the drive
     still at that level (e.g. the latency window of ``bench/twin_buffer_bench.py``).
     ``cliff``: the cliff step first (``cliff_step.py``; None: none).
+    ``middle``: the third level (``middle_level.decide``; None: ``middle_level.ON``).
     """
     if resume is None:
         m = Measurement(
@@ -563,6 +566,16 @@ def measure(
                 gc_onset.date_in_rounds(runner, final=True)
             if after_level is not None:
                 after_level(runner, seg)
+                runner.forget_reading()
+        third = middle_level.decide(plan, m, middle)  # none unless planned or asked
+        if third.reasons:
+            m.runs[-1]["middle_level"] = third.record()
+            runner.save()
+            say(third.text())
+        if third.segment is not None:
+            runner.segment(third.segment)
+            if after_level is not None:
+                after_level(runner, third.segment)
                 runner.forget_reading()
     except BudgetSpent as exc:
         m.stop_reason = f"{exc} ({plan.budget.text()})"

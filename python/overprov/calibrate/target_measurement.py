@@ -57,7 +57,9 @@ def measure_target(
                     stderr_progress(f"calibrate {spec}: {planmod.default_budget_note(why)}")
             else:
                 budget = planmod.parse_budget(args.budget)
-            plan = planmod.design(levels, budget, write_counters=counters)
+            plan = planmod.design(
+                levels, budget, write_counters=counters, middle=middle_asked(args)
+            )
             if cliff is not None:
                 plan = cliff_step.with_cliff_budget(plan, cliff)
                 stderr_progress(f"calibrate {spec}: {cliff.text()}")
@@ -81,6 +83,7 @@ def measure_target(
                 journal=lambda kept: measurement_file.save(kept, path),
                 resume=stored,
                 cliff=cliff,
+                middle=middle_asked(args),
             )
         except KeyboardInterrupt:
             stderr_progress(
@@ -93,6 +96,12 @@ def measure_target(
     if m.stop_reason:
         stderr_progress(f"measuring stopped early: {m.stop_reason}")
     return m
+
+
+def middle_asked(args: argparse.Namespace) -> bool | None:
+    """``--middle-level``: True, False, or None (``middle_level.ON``)."""
+    got = getattr(args, "middle_level", None)
+    return None if got is None else got == "on"
 
 
 def stored_measurement(args: argparse.Namespace) -> Measurement:
