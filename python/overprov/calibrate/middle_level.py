@@ -24,8 +24,8 @@ span grows back to the 20% level's: the tail the highest level's discard freed i
 sequentially (:data:`REFILL_LABEL`, ``Segment.refill_from_percent``), then random writes over the
 span settle as any level does (``plan.segments_for``'s settling, 0.8 span writes, then a window
 that agrees). Its drive writes: the refill (0.2 of the capacity from 40%) + 0.64 + the window
-(0.32 in the random plan): about 1.16 at least, 1.84 at most (the level's minimum and a drive write more, as every level); the plan's text and
-``--dry-run`` say so.
+(0.32 in the random plan): about 1.16 at least, 1.84 at most (the level's minimum and a drive
+write more, as every level); the plan's text and ``--dry-run`` say so.
 
 **When** (:func:`reasons`): uniform random writes (the plan's), two steady levels with IOPS and
 WAF, and ``steep_pair.fires`` / ``steep_pair.warns`` or ``bend_between.fires`` on the figures as
@@ -49,6 +49,9 @@ if TYPE_CHECKING:
 #: Measure the third level where :func:`reasons` finds the two levels ambiguous or bent and the
 #: budget holds it. Off: bench/foreign/results/midlevel/RULE.md decides.
 ON = False
+#: Whether :func:`reasons` counts ``bend_between.fires`` (a curve that may bend between the
+#: levels) as well as the steep-pair test. Off: the steep-pair test alone (RULE.md's arm S).
+WHERE_BENT = True
 #: The third level (extra OP %): the middle of the plan's 0% and 40%, the level the warnings ask
 #: for (module doc).
 LEVEL_PERCENT = 20.0
@@ -150,7 +153,7 @@ def reasons(points: list[fitmod.Point], fob_iops: float | None, m: Measurement |
         or steep_pair.warns(main, cv_sd, two, lambda: _reserve_called_for(main, cv_sd))
     ):
         out.append(AMBIGUOUS)
-    if bend_between.fires(main, fob_iops):
+    if WHERE_BENT and bend_between.fires(main, fob_iops):
         out.append(BENT)
     return out
 

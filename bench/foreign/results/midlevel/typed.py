@@ -8,6 +8,7 @@ figures (the test the plan would run after its two levels).
 
     PYTHONPATH=python python bench/foreign/results/midlevel/typed.py run [FAMILY...]
     PYTHONPATH=python python bench/foreign/results/midlevel/typed.py d2
+    PYTHONPATH=python python bench/foreign/results/midlevel/typed.py fresh FOLDER STEM FAMILY
     PYTHONPATH=python python bench/foreign/results/midlevel/typed.py table > .../typed.md
 
 Run from the worktree root, under ``nice -n 10``; each case's CPU seconds (bench/cpu_clock.py)
@@ -82,23 +83,14 @@ def fired(points: list, fob: float) -> list[str]:
     return [short[r] for r in middle_level.reasons(points, fob, None)]
 
 
-def run_one(folder: str, stem: str, family: str) -> None:
-    out = OUT / f"{key(folder, stem, family)}.json"
-    if out.exists():
-        return
-    doc = json.loads((ROOT / folder / f"{stem}.json").read_text())
-    curve = evaluate.truth_curve(doc, 32)
-    others = [r for r in doc["levels"] if r["queue_depth"] != 32]
-    has_qd4 = any(int(r["extra_op_percent"]) == 40 and r["queue_depth"] == 4 for r in others)
-    today_case = RUN.CASES[RUN.PLAN_QD4 if has_qd4 else RUN.PLAN]
-    c0 = cpu_s()
-    today_points, fob = typed_points(doc, curve, today_case)
-    plan_test = fired(today_points, fob)
-    test_s = cpu_s() - c0
+def with_source(doc: dict, curve: dict, case: tuple, others: list) -> tuple[dict, list, float]:
+    """``evaluate.evaluate_case`` of ``case`` (one job), the warnings its prediction's source
+    carries (evaluate.run_case keeps only the figures, so its stdout is read on the way), and
+    its CPU seconds."""
     sources: list[str] = []
     real_run = subprocess.run
 
-    def keep_stdout(*a, **k):  # the prediction's source: evaluate.run_case keeps only figures
+    def keep_stdout(*a, **k):
         res = real_run(*a, **k)
         if k.get("capture_output") and res.returncode == 0 and res.stdout.startswith("{"):
             sources.append(json.loads(res.stdout).get("prediction_source", ""))
@@ -107,20 +99,71 @@ def run_one(folder: str, stem: str, family: str) -> None:
     c0 = cpu_s()
     evaluate.subprocess.run = keep_stdout
     try:
-        res = evaluate.evaluate_case(doc, curve, MID_QD4 if has_qd4 else MID, 1, others)
+        res = evaluate.evaluate_case(doc, curve, case, 1, others)
     finally:
         evaluate.subprocess.run = real_run
-    used = cpu_s() - c0
     res["summary"] = RUN.summary(res)
     source = sources[0] if sources else ""
+    return res, [w for w, tag in WARNINGS.items() if tag in source], cpu_s() - c0
+
+
+def cases_of(doc: dict) -> tuple[dict, list, tuple, tuple]:
+    """The truth's QD32 curve, its other queue depths, today's plan case and the third
+    level's (with the QD4 figure at 40% where the truth has it)."""
+    curve = evaluate.truth_curve(doc, 32)
+    others = [r for r in doc["levels"] if r["queue_depth"] != 32]
+    has_qd4 = any(int(r["extra_op_percent"]) == 40 and r["queue_depth"] == 4 for r in others)
+    today = RUN.CASES[RUN.PLAN_QD4 if has_qd4 else RUN.PLAN]
+    return curve, others, today, MID_QD4 if has_qd4 else MID
+
+
+def run_one(folder: str, stem: str, family: str) -> None:
+    out = OUT / f"{key(folder, stem, family)}.json"
+    if out.exists():
+        return
+    doc = json.loads((ROOT / folder / f"{stem}.json").read_text())
+    curve, others, today_case, mid_case = cases_of(doc)
+    c0 = cpu_s()
+    today_points, fob = typed_points(doc, curve, today_case)
+    plan_test = fired(today_points, fob)
+    test_s = cpu_s() - c0
+    res, warnings, used = with_source(doc, curve, mid_case, others)
     res |= {
         "family": family, "truth": f"{folder}/{stem}.json", "cpu_s": used,
-        "warnings": [w for w, tag in WARNINGS.items() if tag in source],
-        "plan_test_today": plan_test, "plan_test_cpu_s": test_s,
+        "warnings": warnings, "plan_test_today": plan_test, "plan_test_cpu_s": test_s,
     }  # fmt: skip
     OUT.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(res, indent=1) + "\n")
     log(f"case {family} {folder}/{stem}: {used:.1f} CPU s (the plan's test {test_s:.1f})")
+
+
+def fresh_one(folder: str, stem: str, family: str) -> None:
+    """A fresh truth under RULE.md: today's plan case into fresh-today/; the plan's test on its
+    figures; the third level's case into fresh-mid/ where the test fires, else today's answer
+    (the same figures, so the same answer) copied there and marked so."""
+    name = f"{key(folder, stem, family)}.json"
+    doc = json.loads((ROOT / folder / f"{stem}.json").read_text())
+    curve, others, today_case, mid_case = cases_of(doc)
+    today_points, fob = typed_points(doc, curve, today_case)
+    plan_test = fired(today_points, fob)
+    tag = {"family": family, "truth": f"{folder}/{stem}.json", "plan_test_today": plan_test}
+    today_out, mid_out = HERE / "fresh-today" / name, HERE / "fresh-mid" / name
+    if not today_out.exists():
+        res, warnings, used = with_source(doc, curve, today_case, others)
+        res |= tag | {"cpu_s": used, "warnings": warnings}
+        today_out.parent.mkdir(parents=True, exist_ok=True)
+        today_out.write_text(json.dumps(res, indent=1) + "\n")
+        log(f"fresh-today {family} {folder}/{stem}: {used:.1f} CPU s")
+    if mid_out.exists():
+        return
+    if plan_test:
+        res, warnings, used = with_source(doc, curve, mid_case, others)
+        res |= tag | {"cpu_s": used, "warnings": warnings, "third_level": True}
+        log(f"fresh-mid {family} {folder}/{stem}: {used:.1f} CPU s")
+    else:
+        res = json.loads(today_out.read_text()) | {"third_level": False}
+    mid_out.parent.mkdir(parents=True, exist_ok=True)
+    mid_out.write_text(json.dumps(res, indent=1) + "\n")
 
 
 def today_warnings(c: dict) -> list[str]:
@@ -212,12 +255,11 @@ def d2() -> None:
     truth = {x: gd.truth(gd.D_CHOICES_2, float(x)) for x in (0, 10, 20, 30, 40)}
     truth_s = cpu_s() - c0
     from overprov.calibrate import fit as fitmod
-    from overprov.calibrate import middle_level
 
     rows = {"truth": truth, "truth_cpu_s": truth_s}
     for arm, typed in (("today", (0, 40)), ("mid", (0, 20, 40))):
         pts = [fitmod.Point(float(x), None, 0.02, truth[x], 0.02) for x in typed]
-        reasons = middle_level.reasons(pts, None, None)
+        reasons = fired(pts, None)  # the plan's test on these figures, short names
         waf = ",".join(f"{x}:{truth[x]:.4f}" for x in typed)
         c0 = cpu_s()
         with tempfile.TemporaryDirectory() as tmp:
@@ -247,6 +289,8 @@ if __name__ == "__main__":
     if sys.argv[1] == "run":
         for folder, stem, family in truths(tuple(sys.argv[2:]) or FAMILIES):
             run_one(folder, stem, family)
+    elif sys.argv[1] == "fresh":
+        fresh_one(*sys.argv[2:5])
     elif sys.argv[1] == "d2":
         d2()
     elif sys.argv[1] == "table":
