@@ -161,3 +161,16 @@ def test_where_nothing_fires_the_measurement_is_the_one_without_it(tmp_path):
     assert [lv.extra_op_percent for lv in m_on.levels] == [0.0, 40.0, 40.0]
     assert m_on.levels == m_off.levels
     assert [r.label for r in m_on.rounds] == [r.label for r in m_off.rounds]
+
+
+def test_the_dry_run_shows_its_cost_within_the_budget(overprov_cli):
+    """``--middle-level on`` with a budget that holds it: the plan line names the third level
+    and its drive writes, and the estimate stays within the budget (its maximum is what the
+    budget leaves beside the other segments' maxima); off, the plan line is today's."""
+    args = ("calibrate", "sim:consumer-tlc-sata@2GiB", "--dry-run", "--budget", "6dw")
+    rc, out, _ = overprov_cli(*args, "--middle-level", "on")
+    assert rc == 0
+    assert "then 20% where those levels cannot tell the curve between them (1.16 to 1.22" in out
+    assert "at most 6.00 drive writes" in out
+    rc, off, _ = overprov_cli(*args, "--middle-level", "off")
+    assert rc == 0 and "then 20%" not in off and "at most 4.78 drive writes" in off

@@ -434,8 +434,8 @@ def design(
 def with_middle(plan: MeasurementPlan) -> MeasurementPlan | None:
     """``plan`` with its third level (``middle_level.segment_for``) where it can take one
     (``middle_level.applies``) and a drive-write budget holds its minimum beside the plan's
-    (its maximum then capped to what is left beside that minimum); else None. The other
-    segments are left as they are."""
+    (its maximum then capped to what the budget leaves beside the others' maxima, not below its
+    minimum and a window); else None. The other segments are left as they are."""
     from overprov.calibrate import middle_level
 
     if not middle_level.applies(plan):
@@ -443,10 +443,11 @@ def with_middle(plan: MeasurementPlan) -> MeasurementPlan | None:
     seg = middle_level.segment_for(plan)
     cap = plan.budget.drive_writes
     if cap is not None:
-        room = cap - plan.minimum_drive_writes()
-        if room < middle_level.cost_drive_writes(plan, seg):
+        cost = middle_level.cost_drive_writes(plan, seg)
+        if cap - plan.minimum_drive_writes() < cost:
             return None
-        seg = replace(seg, max_drive_writes=round(min(seg.max_drive_writes, room), 3))
+        room = cap - plan.planned_drive_writes()  # beside the others' worst case, as printed
+        seg = replace(seg, max_drive_writes=round(max(cost, min(seg.max_drive_writes, room)), 3))
     return replace(plan, middle=seg)
 
 
