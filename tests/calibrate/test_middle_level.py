@@ -26,7 +26,6 @@ page_size_bytes = 4096
 pages_per_block = 256
 [config.ftl]
 {ftl}
-gc_free_blocks = 2
 [config.timing]
 enabled = true
 [config.timing.host]
@@ -42,8 +41,18 @@ erase_us = 3000.0
 die_block_bytes = 4194304
 channel_mb_s = 800.0
 """
-D_CHOICES_2 = 'policy = "d-choices"\nd_choices = 2'
-GREEDY = 'policy = "greedy"'
+D_CHOICES_2 = 'policy = "d-choices"\nd_choices = 2\ngc_free_blocks = 2'
+GREEDY = 'policy = "greedy"\ngc_free_blocks = 2'
+
+
+def _reserve_ftl(spare_factor: float, waf_floor: float) -> tuple[str, float]:
+    """A collector holding a GC reserve with a victim floor (``twin.reserve_collector``, as
+    the reserve reading's twin is made): its ``[ftl]`` lines and the drive's native spare."""
+    from overprov.calibrate import twin
+
+    rho0, collector = twin.reserve_collector(spare_factor, waf_floor)
+    keys = collector.ftl_keys(USER_BYTES)
+    return "\n".join(['policy = "greedy"', *(f"{k} = {v}" for k, v in keys.items())]), rho0
 
 
 def _drive(tmp_path, ftl: str, native_op: float) -> str:
@@ -174,3 +183,45 @@ def test_the_dry_run_shows_its_cost_within_the_budget(overprov_cli):
     assert "at most 6.00 drive writes" in out
     rc, off, _ = overprov_cli(*args, "--middle-level", "off")
     assert rc == 0 and "then 20%" not in off and "at most 4.78 drive writes" in off
+
+
+@pytest.mark.parametrize(("spare_factor", "waf_floor"), [(0.88, 8.0), (0.85, 10.0)])
+def test_a_reserve_drive_gets_the_level_only_where_a_test_fires(tmp_path, spare_factor, waf_floor):
+    """Drives whose collector holds a GC reserve with a victim floor, made as the reserve
+    reading's twin is (``twin.reserve_collector``): with IOPS beside the WAF figures the
+    steep-pair test is silent on both (their 40% WAF, 1.46 and 1.54, is not steep enough
+    below the floor); where the 0% level is deep and fast (floor 10) the bend test fires and
+    the 20% level is measured, its WAF between the others; elsewhere nothing is measured past
+    the probe."""
+    ftl, rho0 = _reserve_ftl(spare_factor, waf_floor)
+    _, m, _ = _measure(tmp_path, ftl, rho0, True)
+    rec = m.runs[-1].get("middle_level")
+    by = {(lv.extra_op_percent, lv.queue_depth): lv for lv in m.levels}
+    if waf_floor < 9.0:
+        assert rec is None and (20.0, None) not in by
+        return
+    assert rec["measured"] and rec["reasons"] == [middle_level.BENT]
+    assert by[(40.0, None)].waf < by[(20.0, None)].waf < by[(0.0, None)].waf
+
+
+def test_a_run_stopped_in_the_third_level_resumes_it(tmp_path):
+    """Interrupted in the third level's rounds, ``--resume`` keeps the two levels and the probe
+    (not run again), decides again on the same figures and measures the third level."""
+    plan = design(LEVELS, Budget(), middle=True)
+    spec = _drive(tmp_path, D_CHOICES_2, 0.07)
+    kept: list[dict] = []
+
+    def journal(m) -> None:
+        kept.append(m.to_dict())
+        if m.rounds and m.rounds[-1].label == "op20-r002":
+            raise KeyboardInterrupt
+
+    with SimTarget(spec) as t, pytest.raises(KeyboardInterrupt):
+        measure(t, plan, journal=journal, middle=True)
+    stored = measurement_file.check(kept[-1], "stored")
+    assert stored.status == "interrupted" and len(stored.levels) == 3
+    with SimTarget(spec) as t:
+        m = measure(t, plan, resume=stored, middle=True)
+    assert m.status == "complete"
+    assert [lv.extra_op_percent for lv in m.levels] == [0.0, 40.0, 40.0, 20.0]
+    assert m.runs[-1]["middle_level"]["measured"]
