@@ -11,7 +11,12 @@ from overprov import measurement_file
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import middle_level
 from overprov.calibrate.measure import measure
-from overprov.calibrate.plan import Budget, MeasurementPlan, design, with_middle
+from overprov.calibrate.plan import (
+    Budget,
+    MeasurementPlan,
+    design,
+    with_middle,
+)
 from overprov.profile.sim_target import SimTarget
 
 LEVELS = [0.0, 10.0, 20.0, 30.0, 40.0]
@@ -62,11 +67,16 @@ def _drive(tmp_path, ftl: str, native_op: float) -> str:
     return f"sim:{path}"
 
 
-def _measure(tmp_path, ftl: str, native_op: float, middle: bool | None):
+def _decide(on: bool):
+    """The decision calibrate passes ``measure`` (``target_measurement``), asked ``on``."""
+    return lambda plan, m: middle_level.decide(plan, m, on)
+
+
+def _measure(tmp_path, ftl: str, native_op: float, middle: bool):
     plan = design(LEVELS, Budget(), middle=middle)
     kept = []
     with SimTarget(_drive(tmp_path, ftl, native_op)) as t:
-        m = measure(t, plan, journal=lambda x: kept.append(x.to_dict()), middle=middle)
+        m = measure(t, plan, journal=lambda x: kept.append(x.to_dict()), middle=_decide(middle))
     return plan, m, kept[-1]
 
 
@@ -86,8 +96,7 @@ def test_off_the_plan_is_recorded_as_before():
         assert "middle" not in d
         assert all("refill_from_percent" not in s for s in d["segments"])
         assert MeasurementPlan.from_dict(d) == plan
-        if not middle_level.ON:
-            assert design(LEVELS, budget) == plan
+        assert design(LEVELS, budget) == plan  # the default: not asked
 
 
 def test_asked_the_random_plan_takes_it_where_the_budget_holds_it():
@@ -217,11 +226,11 @@ def test_a_run_stopped_in_the_third_level_resumes_it(tmp_path):
             raise KeyboardInterrupt
 
     with SimTarget(spec) as t, pytest.raises(KeyboardInterrupt):
-        measure(t, plan, journal=journal, middle=True)
+        measure(t, plan, journal=journal, middle=_decide(True))
     stored = measurement_file.check(kept[-1], "stored")
     assert stored.status == "interrupted" and len(stored.levels) == 3
     with SimTarget(spec) as t:
-        m = measure(t, plan, resume=stored, middle=True)
+        m = measure(t, plan, resume=stored, middle=_decide(True))
     assert m.status == "complete"
     assert [lv.extra_op_percent for lv in m.levels] == [0.0, 40.0, 40.0, 20.0]
     assert m.runs[-1]["middle_level"]["measured"]

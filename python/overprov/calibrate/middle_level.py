@@ -1,5 +1,5 @@
 """A third level where two cannot tell: after the plan's two levels, a settled level between
-them (:data:`LEVEL_PERCENT`) where the answer's own tests say the two levels leave the curve
+them (``plan.MIDDLE_LEVEL_PERCENT``) where the answer's own tests say the two levels leave the curve
 between them open (:data:`ON`, off; bench/foreign/results/midlevel/RULE.md).
 
 **Why.** With write counters the plan measures the lowest level and the highest (``plan.design``).
@@ -19,13 +19,15 @@ others hold it, bench/foreign/results/mqfixed/DIAGNOSIS.md), so a spare read thr
 carries the 0% level's odd state with it; 20% is also where a plan without write counters
 already puts its middle level, so the segment is the kind the plan already settles.
 
-**How it is measured** (:func:`segment_for`): after the highest level (and its QD4 probe), the
-span grows back to the 20% level's: the tail the highest level's discard freed is written once
-sequentially (:data:`REFILL_LABEL`, ``Segment.refill_from_percent``), then random writes over the
-span settle as any level does (``plan.segments_for``'s settling, 0.8 span writes, then a window
-that agrees). Its drive writes: the refill (0.2 of the capacity from 40%) + 0.64 + the window
-(0.32 in the random plan): about 1.16 at least, 1.84 at most (the level's minimum and a drive
-write more, as every level); the plan's text and ``--dry-run`` say so.
+**How it is measured** (``plan.middle_segment``, ``level_refill.py``): after the highest level
+(and its QD4 probe), the span grows back to the 20% level's: the tail the highest level's
+discard freed is written once sequentially (``level_refill.refill``,
+``Segment.refill_from_percent``), then random writes over the span settle as any level does
+(``plan.segments_for``'s settling, 0.8 span writes, then a window that agrees). Its drive
+writes: the refill (0.2 of the capacity from 40%) + 0.64 + the window (0.32 in the random
+plan): about 1.16 at least, 1.84 at most (the level's minimum and a drive write more, as every
+level); the plan's text and ``--dry-run`` say so. ``measure.measure`` runs it where
+:func:`decide` (passed by ``target_measurement``) gives it.
 
 **When** (:func:`reasons`): uniform random writes (the plan's), two steady levels with IOPS and
 WAF, and ``steep_pair.fires`` / ``steep_pair.warns`` or ``bend_between.fires`` on the figures as
@@ -38,11 +40,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from overprov.calibrate import fit as fitmod
-    from overprov.calibrate.measure import SegmentRunner
     from overprov.calibrate.plan import MeasurementPlan, Segment
     from overprov.measurement_file import Measurement
 
@@ -50,13 +51,9 @@ if TYPE_CHECKING:
 #: budget holds it. Off: bench/foreign/results/midlevel/RULE.md decides.
 ON = False
 #: Whether :func:`reasons` counts ``bend_between.fires`` (a curve that may bend between the
-#: levels) as well as the steep-pair test. Off: the steep-pair test alone (RULE.md's arm S).
+#: levels) as well as the steep-pair test. Off: the steep-pair test alone (arm S of
+#: bench/foreign/results/midlevel/RULE.md).
 WHERE_BENT = True
-#: The third level (extra OP %): the middle of the plan's 0% and 40%, the level the warnings ask
-#: for (module doc).
-LEVEL_PERCENT = 20.0
-#: The refill round's label: the span's tail the highest level freed, written once.
-REFILL_LABEL = "refill"
 #: What calibrate says where a test fired and the budget could not hold the level.
 COST_NOTE = (
     "the figures at {levels} cannot tell the curve between them ({why}); a settled level at "
@@ -80,11 +77,6 @@ class Decision:
     segment: Segment | None
     note: str = ""
 
-    def record(self) -> dict[str, Any]:
-        """As the measurement's run records it (``Measurement.runs[-1]["middle_level"]``)."""
-        return {"reasons": list(self.reasons), "measured": self.segment is not None,
-                "note": self.note}  # fmt: skip
-
     def text(self) -> str:
         """The progress line: the level measured and why, or :attr:`note`."""
         if self.segment is None:
@@ -93,37 +85,6 @@ class Decision:
             f"the levels measured cannot tell the curve between them ({'; '.join(self.reasons)})"
             f": measuring {self.segment.extra_op_percent:g}% extra OP too (middle_level.py)"
         )
-
-
-def segment_for(plan: MeasurementPlan) -> Segment:
-    """The third level's segment after ``plan``'s highest level: its refill of the tail the
-    highest level freed, then settling as ``plan.segments_for`` settles a level (its minimum
-    the refill plus 0.8 writes of the span, its maximum a drive write more)."""
-    from overprov.calibrate.plan import Segment, segments_for
-
-    high = max(s.extra_op_percent for s in plan.segments)
-    refill = max(0.0, high - LEVEL_PERCENT) / 100.0
-    settle = segments_for([LEVEL_PERCENT], after_fill=False, precondition="random")[0]
-    low = round(refill + settle.min_drive_writes, 3)
-    return Segment(LEVEL_PERCENT, low, round(low + 1.0, 3), refill_from_percent=high)
-
-
-def between(plan: MeasurementPlan) -> bool:
-    """Whether ``plan`` measures two levels, the lowest below :data:`LEVEL_PERCENT` and the
-    highest above it (a plan without write counters measures its middle already)."""
-    levels = sorted(s.extra_op_percent for s in plan.segments)
-    return len(levels) == 2 and levels[0] < LEVEL_PERCENT < levels[1]
-
-
-def applies(plan: MeasurementPlan) -> bool:
-    """Whether ``plan`` can take the third level: :func:`between`, and the random plan (the
-    graded plan's budget, 2 drive writes, holds none; there :func:`decide` gives the cost)."""
-    return plan.precondition == "random" and between(plan)
-
-
-def cost_drive_writes(plan: MeasurementPlan, seg: Segment) -> float:
-    """What the third level writes at least: its minimum and a window."""
-    return seg.min_drive_writes + plan.window_drive_writes(seg)
 
 
 def reasons(points: list[fitmod.Point], fob_iops: float | None, m: Measurement | None) -> list[str]:
@@ -174,6 +135,20 @@ def _reserve_called_for(points: list[fitmod.Point], cv_sd: float) -> bool:
     return False
 
 
+def between(plan: MeasurementPlan) -> bool:
+    """Whether ``plan`` measures two levels either side of ``plan.MIDDLE_LEVEL_PERCENT`` (a plan
+    without write counters measures its middle already)."""
+    from overprov.calibrate.plan import MIDDLE_LEVEL_PERCENT
+
+    levels = sorted(s.extra_op_percent for s in plan.segments)
+    return len(levels) == 2 and levels[0] < MIDDLE_LEVEL_PERCENT < levels[1]
+
+
+def cost_drive_writes(plan: MeasurementPlan, seg: Segment) -> float:
+    """What the third level ``seg`` writes at least under ``plan``: its minimum and a window."""
+    return seg.min_drive_writes + plan.window_drive_writes(seg)
+
+
 def decide(plan: MeasurementPlan, m: Measurement, on: bool | None = None) -> Decision:
     """After ``plan``'s segments were measured into ``m``: its third level (``plan.middle``,
     planned where :data:`ON` and the budget held it) where a test fires on the measured figures
@@ -181,21 +156,23 @@ def decide(plan: MeasurementPlan, m: Measurement, on: bool | None = None) -> Dec
     :data:`ON` and no third level planned (the budget could not hold it), the tests are run
     all the same and a firing one gives :func:`cost_note` and no segment (``on``: the option
     asked, None: :data:`ON`; False: no third level, no note)."""
+    from overprov.calibrate import plan as planmod
     from overprov.calibrate import predict as predmod
 
     asked = ON if on is None else on
     planned = plan.middle if asked is not False else None
     if planned is None and not (asked and between(plan) and m.counters):
         return Decision((), None)
-    x = planned.extra_op_percent if planned is not None else LEVEL_PERCENT
+    x = planned.extra_op_percent if planned is not None else planmod.MIDDLE_LEVEL_PERCENT
     if any(lv.extra_op_percent == x and lv.queue_depth is None for lv in m.levels):
         return Decision((), None)  # measured already (a resumed run)
     why = tuple(reasons(predmod.points_from(m), m.fob_iops, m))
     if not why:
         return Decision((), None)
-    seg = planned or segment_for(plan)
+    seg = planned or planmod.middle_segment(plan)
     cap = plan.budget.drive_writes
-    if planned is None or cap is not None and m.drive_writes + cost_drive_writes(plan, seg) > cap:
+    cost = cost_drive_writes(plan, seg)
+    if planned is None or cap is not None and m.drive_writes + cost > cap:
         return Decision(why, None, cost_note(plan, seg, why))
     return Decision(why, seg)
 
@@ -218,33 +195,10 @@ def cost_note(plan: MeasurementPlan, seg: Segment, why: tuple[str, ...]) -> str:
     )  # fmt: skip
 
 
-def refill(runner: SegmentRunner, seg: Segment, span: int) -> float:
-    """The third level's refill (``measure.SegmentRunner.segment``): the span's tail the level
-    it grows back from freed, [that level's span, ``span``), written once sequentially; the
-    drive writes it wrote. Raises ``graded_run.BudgetSpent`` where it does not fit."""
-    from overprov.calibrate.graded_run import BudgetSpent
-    from overprov.profile.targets import RoundSpec
-
-    assert seg.refill_from_percent is not None
-    cap, bs = runner.m.capacity_bytes, runner.plan.bs_bytes
-    start = int(cap * (1 - seg.refill_from_percent / 100.0)) // bs * bs
-    if span <= start:
-        return 0.0
-    if not runner.fits((span - start) / cap, 0.0):
-        raise BudgetSpent(f"the budget leaves no room for the {seg.extra_op_percent:g}% refill")
-    label = f"{REFILL_LABEL}-op{seg.extra_op_percent:g}"  # not "op…-r": not a random round
-    spec = RoundSpec(label, "write", 131072, runner.plan.qd, 1, span - start, offset_bytes=start)
-    r = runner.run(spec, seg.extra_op_percent)
-    runner.progress(
-        f"{seg.extra_op_percent:g}% extra OP: the tail the {seg.refill_from_percent:g}% level "
-        f"freed written again, {r.bytes_written / cap:.2f} drive writes"
-    )
-    return r.bytes_written / cap
-
-
 def source(m: Measurement) -> str:
     """The clause the prediction's source carries from ``m``'s last run's third-level record
-    (``Decision.record``): the level measured and why, or what it would cost; "" for none."""
+    (``measure.measure`` keeps it): the level measured and why, or what it would cost; ""
+    for none."""
     rec = m.runs[-1].get("middle_level") if m.runs else None
     if not rec:
         return ""

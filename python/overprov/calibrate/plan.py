@@ -103,6 +103,9 @@ ONSET_MAX_DRIVE_WRITES = 1.6
 #: What the plan counts the onset step to cost when it designs for a budget: the spare factor
 #: of a drive with the native OP most client drives ship with (:data:`ASSUMED_NATIVE_OP_PERCENT`).
 ONSET_EXPECTED_DRIVE_WRITES = 1.0 + ASSUMED_NATIVE_OP_PERCENT / 100.0
+#: The third level (extra OP %; ``middle_level.py``, :func:`with_middle`): the middle of the
+#: plan's 0% and 40%, the level the answer's warnings ask for.
+MIDDLE_LEVEL_PERCENT = 20.0
 #: The graded fill's hazard (``precondition.graded_fill_steps``): data at fill position y is
 #: overwritten at hazard ``FILL_HAZARD · (1 − y)`` when the fill ends, for ``FILL_HAZARD / 2`` drive
 #: writes more, so a collector that starts within 1.17 drive writes starts inside the fill. 0.3:
@@ -174,8 +177,7 @@ class MeasurementPlan:
     onset_max_drive_writes: float = ONSET_MAX_DRIVE_WRITES
     middle: Segment | None = None
     """After every other segment, the third level (``middle_level.py``), measured only where
-    ``middle_level.decide`` finds that the levels measured cannot tell the curve between them
-    and the budget holds it; None: none planned (not written to the plan's record)."""
+    ``middle_level.decide`` gives it; None: none planned (not written to the plan's record)."""
     fill_hazard: float = 0.0
     """The sequential fill's graded random writes (:data:`FILL_HAZARD`):
     the hazard they leave at the span's start; 0: a plain sequential fill. With write counters
@@ -190,8 +192,7 @@ class MeasurementPlan:
         return [*self.segments[:1], *low, *self.segments[1:], *high]
 
     def to_dict(self) -> dict[str, Any]:
-        """As recorded: a plan without a third level (and segments without a refill) is
-        recorded as before it existed."""
+        """As recorded (without the third level's fields where it has none, as before them)."""
         d = asdict(self)
         if d["middle"] is None:
             del d["middle"]
@@ -351,7 +352,7 @@ def design(
     precondition: str | None = None,
     second_queue_depth: int | None = PROBE_QUEUE_DEPTH,
     onset_from_empty: bool | None = None,
-    middle: bool | None = None,
+    middle: bool = False,
 ) -> MeasurementPlan:
     """The plan for predicting ``extra_op_percent`` within ``budget``.
 
@@ -366,10 +367,10 @@ def design(
     ``precondition``: "random" or "graded" (the module's docstring); None: "random" where a
     drive-write budget holds its minimum, else "graded" (e.g. ``2dw``).
 
-    ``middle`` (None: ``middle_level.ON``): with write counters, the random plan's two levels
-    and a budget that holds it beside their minimum, the third level after them
-    (:func:`with_middle`), measured only where the measured levels cannot tell the curve between
-    them (``middle_level.decide``).
+    ``middle`` (``--middle-level``; the CLI's default ``middle_level.ON``): with write counters,
+    the random plan's two levels and a budget that holds it beside their minimum, the third
+    level after them (:func:`with_middle`), measured only where the measured levels cannot tell
+    the curve between them (``middle_level.decide``).
     """
     if not extra_op_percent:
         raise ConfigError("--extra-op: no levels given")
@@ -424,26 +425,35 @@ def design(
             plan = timed
     if budget.drive_writes is not None:
         plan = fit_to_budget(plan, budget.drive_writes)
-    from overprov.calibrate import middle_level
-
-    if (middle_level.ON if middle is None else middle) and write_counters:
+    if middle and write_counters:
         plan = with_middle(plan) or plan
     return plan
 
 
-def with_middle(plan: MeasurementPlan) -> MeasurementPlan | None:
-    """``plan`` with its third level (``middle_level.segment_for``) where it can take one
-    (``middle_level.applies``) and a drive-write budget holds its minimum beside the plan's
-    (its maximum then capped to what the budget leaves beside the others' maxima, not below its
-    minimum and a window); else None. The other segments are left as they are."""
-    from overprov.calibrate import middle_level
+def middle_segment(plan: MeasurementPlan) -> Segment:
+    """The third level's segment after ``plan``'s highest level (``middle_level.py``): the
+    span's tail the highest level freed written once (``Segment.refill_from_percent``), then
+    settling as :func:`segments_for` settles a level: its minimum the refill plus 0.8 writes of
+    the span, its maximum a drive write more."""
+    high = max(s.extra_op_percent for s in plan.segments)
+    refill = max(0.0, high - MIDDLE_LEVEL_PERCENT) / 100.0
+    settle = segments_for([MIDDLE_LEVEL_PERCENT], after_fill=False)[0]
+    low = round(refill + settle.min_drive_writes, 3)
+    return Segment(MIDDLE_LEVEL_PERCENT, low, round(low + 1.0, 3), refill_from_percent=high)
 
-    if not middle_level.applies(plan):
+
+def with_middle(plan: MeasurementPlan) -> MeasurementPlan | None:
+    """``plan`` with its third level (:func:`middle_segment`) where it is the random plan of two
+    levels either side of it and a drive-write budget holds its minimum and a window beside the
+    plan's (its maximum then what the budget leaves beside the others' maxima); else None."""
+    levels = sorted(s.extra_op_percent for s in plan.segments)
+    two = len(levels) == 2 and levels[0] < MIDDLE_LEVEL_PERCENT < levels[1]
+    if plan.precondition != "random" or not two:
         return None
-    seg = middle_level.segment_for(plan)
+    seg = middle_segment(plan)
     cap = plan.budget.drive_writes
     if cap is not None:
-        cost = middle_level.cost_drive_writes(plan, seg)
+        cost = seg.min_drive_writes + plan.window_drive_writes(seg)
         if cap - plan.minimum_drive_writes() < cost:
             return None
         room = cap - plan.planned_drive_writes()  # beside the others' worst case, as printed
@@ -555,7 +565,7 @@ def calibrate_text(
         budget, why = default_budget(
             write_counters=counters, buffer_bytes=buffer, capacity_bytes=cap
         )
-    plan = design(levels, budget, write_counters=counters, middle=options.get("middle"))
+    plan = design(levels, budget, write_counters=counters, middle=bool(options.get("middle")))
     if ident.sim is not None:
         iops = sim_drive_iops(ident.sim)[1]
         whose = "the drive's steady figure at 0% extra OP, from its parameters"

@@ -10,7 +10,7 @@ import argparse
 from pathlib import Path
 
 from overprov import measurement_file
-from overprov.calibrate import cliff_step
+from overprov.calibrate import cliff_step, middle_level
 from overprov.calibrate import plan as planmod
 from overprov.errors import ConfigError
 from overprov.measurement_file import Measurement
@@ -83,7 +83,9 @@ def measure_target(
                 journal=lambda kept: measurement_file.save(kept, path),
                 resume=stored,
                 cliff=cliff,
-                middle=middle_asked(args),
+                middle=lambda p, kept: middle_level.decide(
+                    p, kept, p.middle is not None or middle_asked(args)
+                ),
             )
         except KeyboardInterrupt:
             stderr_progress(
@@ -98,10 +100,10 @@ def measure_target(
     return m
 
 
-def middle_asked(args: argparse.Namespace) -> bool | None:
-    """``--middle-level``: True, False, or None (``middle_level.ON``)."""
+def middle_asked(args: argparse.Namespace) -> bool:
+    """``--middle-level`` on or off; not given: ``middle_level.ON``."""
     got = getattr(args, "middle_level", None)
-    return None if got is None else got == "on"
+    return middle_level.ON if got is None else got == "on"
 
 
 def stored_measurement(args: argparse.Namespace) -> Measurement:

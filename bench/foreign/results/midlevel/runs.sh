@@ -25,11 +25,11 @@ truths)
     ;;
 cases)
     for stem in femu-71lun-45blk-thres65 femu-73lun-40blk-thres62; do
-        [ -f $HERE/fresh/$stem.json ] && timed "cases $stem" $PY $HERE/typed.py fresh \
+        [ -f $HERE/fresh/$stem.json ] && timed "cases $stem" $PY bench/foreign/results/midlevel/typed.py fresh \
             $HERE/fresh $stem FEMU
     done
     for stem in $MQSIM; do
-        [ -f $HERE/fresh/$stem.json ] && timed "cases $stem" $PY $HERE/typed.py fresh \
+        [ -f $HERE/fresh/$stem.json ] && timed "cases $stem" $PY bench/foreign/results/midlevel/typed.py fresh \
             $HERE/fresh $stem MQSim
     done
     ;;

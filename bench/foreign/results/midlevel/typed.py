@@ -9,7 +9,8 @@ figures (the test the plan would run after its two levels).
     PYTHONPATH=python python bench/foreign/results/midlevel/typed.py run [FAMILY...]
     PYTHONPATH=python python bench/foreign/results/midlevel/typed.py d2
     PYTHONPATH=python python bench/foreign/results/midlevel/typed.py fresh FOLDER STEM FAMILY
-    PYTHONPATH=python python bench/foreign/results/midlevel/typed.py table > .../typed.md
+    PYTHONPATH=python python bench/foreign/results/midlevel/typed.py table \
+        > bench/foreign/results/midlevel/typed.md
 
 Run from the worktree root, under ``nice -n 10``; each case's CPU seconds (bench/cpu_clock.py)
 go to runs.log here. ``run`` skips a case whose file exists (resumable).
