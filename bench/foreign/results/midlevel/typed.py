@@ -86,25 +86,12 @@ def fired(points: list, fob: float) -> list[str]:
 
 def with_source(doc: dict, curve: dict, case: tuple, others: list) -> tuple[dict, list, float]:
     """``evaluate.evaluate_case`` of ``case`` (one job), the warnings its prediction's source
-    carries (evaluate.run_case keeps only the figures, so its stdout is read on the way), and
-    its CPU seconds."""
-    sources: list[str] = []
-    real_run = subprocess.run
-
-    def keep_stdout(*a, **k):
-        res = real_run(*a, **k)
-        if k.get("capture_output") and res.returncode == 0 and res.stdout.startswith("{"):
-            sources.append(json.loads(res.stdout).get("prediction_source", ""))
-        return res
-
+    carries (``evaluate.evaluate_case_kept``: calibrate's whole answer) and its CPU seconds."""
     c0 = cpu_s()
-    evaluate.subprocess.run = keep_stdout
-    try:
-        res = evaluate.evaluate_case(doc, curve, case, 1, others)
-    finally:
-        evaluate.subprocess.run = real_run
+    res, outputs = evaluate.evaluate_case_kept(doc, curve, case, 1, others)
     res["summary"] = RUN.summary(res)
-    source = sources[0] if sources else ""
+    answer = next((o for o in outputs if o and o.startswith("{")), None)
+    source = json.loads(answer).get("prediction_source", "") if answer else ""
     return res, [w for w, tag in WARNINGS.items() if tag in source], cpu_s() - c0
 
 
