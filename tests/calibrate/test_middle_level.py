@@ -4,6 +4,7 @@ levels, and recorded (plan, drive writes, the reasons or the cost) where it is."
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 
 import pytest
@@ -160,13 +161,16 @@ def test_where_the_budget_cannot_hold_it_the_answer_says_what_it_costs(d2):
     """The same figures under a plan that holds no third level (the graded plan's 2 drive
     writes): no segment, and a note with its cost and the budget whose plan holds it."""
     two = [lv for lv in d2[1].levels if lv.extra_op_percent != 20.0]
-    m = dataclasses.replace(d2[1], levels=two)
+    m = dataclasses.replace(d2[1], levels=two, runs=copy.deepcopy(d2[1].runs))
     graded = design(LEVELS, Budget(drive_writes=2.0), middle=True)
     got = middle_level.decide(graded, m, on=True)
     assert got.segment is None and middle_level.AMBIGUOUS in got.reasons
     assert "1.16 drive writes more" in got.note and "--budget 4.6dw" in got.note
     assert design(LEVELS, Budget(drive_writes=4.6), middle=True).middle is not None
     assert middle_level.decide(graded, m, on=False) == middle_level.Decision((), None)
+    m.runs[-1]["middle_level"] = {"reasons": list(got.reasons), "measured": False,
+                                  "note": got.note}  # fmt: skip
+    assert middle_level.source(m) == f"; {got.note}"  # the prediction's source says it
 
 
 def test_where_nothing_fires_the_measurement_is_the_one_without_it(tmp_path):
