@@ -215,6 +215,27 @@ def evaluate_case(
     return res
 
 
+def evaluate_case_kept(
+    doc: dict, curve: dict[int, dict], case: tuple, jobs: int, others: list[dict] | None = None
+) -> tuple[dict, list[str]]:
+    """:func:`evaluate_case`, and the standard output of each process it ran: calibrate's whole
+    answer (its prediction's source, readings, twins), of which :func:`run_case` keeps the
+    figures only."""
+    outputs: list[str] = []
+    base_run = subprocess.run
+
+    def kept(*a, **k):
+        got = base_run(*a, **k)
+        outputs.append(got.stdout)
+        return got
+
+    subprocess.run = kept
+    try:
+        return evaluate_case(doc, curve, case, jobs, others), outputs
+    finally:
+        subprocess.run = base_run
+
+
 def other_queue_depths(res: dict, others: list[dict], jobs: int) -> list[dict]:
     """The case's prediction at the truth's other queue depths (see the module's text): its
     QD32 figure times (blocking-GC twin at that QD / at QD32) to the reading's weight."""

@@ -260,6 +260,7 @@ PLAN: dict[str, Field] = {
     "low_probe": Field("dict", null=True, required=False),
     "onset_from_empty": Field("bool", required=False),
     "onset_max_drive_writes": _n(0.0, hi=100.0, lo_open=True, required=False),
+    "middle": Field("dict", null=True, required=False),
 }
 BUDGET: dict[str, Field] = {
     "drive_writes": _n(0.0, lo_open=True, null=True),
@@ -273,6 +274,7 @@ SEGMENT: dict[str, Field] = {
     "queue_depth": _i(1, null=True, required=False),
     "window_rounds": _i(1, null=True, required=False),
     "round_drive_writes": _n(0.0, lo_open=True, null=True, required=False),
+    "refill_from_percent": _n(0.0, hi=100.0, hi_open=True, null=True, required=False),
 }
 
 _KINDS: dict[str, tuple[type, ...]] = {
@@ -347,7 +349,7 @@ def check(doc: Any, where: str) -> Measurement:
         _check_list(plan["segments"], SEGMENT, f"{where}: plan.segments")
         if not plan["segments"]:
             raise InputError(f"{where}: plan.segments: empty")
-        for probe in ("probe", "low_probe"):
+        for probe in ("probe", "low_probe", "middle"):
             if plan.get(probe) is not None:
                 check_fields(plan[probe], SEGMENT, f"{where}: plan.{probe}")
         if plan.get("precondition", "random") not in PRECONDITIONS:

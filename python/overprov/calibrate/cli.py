@@ -14,7 +14,13 @@ from typing import Any
 
 from overprov import measurement_file, units
 from overprov import results as resmod
-from overprov.calibrate import cliff_step, plausibility, target_measurement, uncertainty
+from overprov.calibrate import (
+    cliff_step,
+    middle_level,
+    plausibility,
+    target_measurement,
+    uncertainty,
+)
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import plan as planmod
 from overprov.calibrate.chart import write_chart
@@ -183,6 +189,16 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="no progress of the twins' simulations on stderr (a bar on a terminal, a line "
         "every 10 s otherwise); measuring a target still logs each step",
+    )
+    p.add_argument(
+        "--middle-level",
+        choices=("on", "off"),
+        default=None,
+        help="measuring a TARGET with write counters and the random plan: after its two "
+        "levels, a settled third at 20%% extra OP where their figures cannot tell the curve "
+        "between them (the answer's steep-pair or bend warning; about 1.2-1.8 drive writes "
+        "more, where the budget holds it; middle_level.py). Default: "
+        f"{'on' if middle_level.ON else 'off'}",
     )
     dry_run.add_option(p, "measurement")
     p.set_defaults(func=run)
@@ -369,7 +385,8 @@ def run(args: argparse.Namespace) -> int:
     if args.dry_run:  # after the checks the run makes first: a plan it would accept
         if not args.target:
             raise ConfigError("--dry-run: for a TARGET (--from and --points write to no drive)")
-        options = {"confirm": list(args.confirm), "allow_hdd": args.allow_hdd}
+        options = {"confirm": list(args.confirm), "allow_hdd": args.allow_hdd,
+                   "middle": target_measurement.middle_asked(args)}  # fmt: skip
         budget = planmod.parse_budget(args.budget) if args.budget is not None else None
         print(planmod.calibrate_text(args.target, levels, budget, options))
         if args.cliff:  # its drive writes come on top of the plan's (with_cliff_budget)
@@ -409,7 +426,7 @@ def run(args: argparse.Namespace) -> int:
         points = predmod.points_from(measurement)
         fob = measurement.fob_iops
         advertised = advertised or int(measurement.capacity_bytes / measurement.scale_factor)
-        source = f"calibrated on {measurement.target}"
+        source = f"calibrated on {measurement.target}" + middle_level.source(measurement)
     elif args.from_dir is not None:
         out = args.out
         if out is not None and _same_folder(out, args.from_dir):

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Callable
+from typing import Any
 
-from overprov.calibrate import gc_onset
+from overprov.calibrate import gc_onset, level_refill
 from overprov.calibrate.cliff_step import CliffPlan, measure_cliff
 from overprov.calibrate.counter_waf import Counters, HasCounters, stretch_wafs
 from overprov.calibrate.graded_run import (
@@ -287,11 +288,12 @@ class SegmentRunner:
             seg.precondition_drive_writes > 0 or first_after_fill
         ):
             seg = precondition_level(self, seg, span, reserve_drive_writes)
+        refilled = level_refill.refill(self, seg, span) if seg.refill_from_percent else 0.0
         k = seg.window_rounds or self.plan.window_rounds
         qd, round_dw = seg.queue_depth or self.plan.qd, seg.round_drive_writes
         tol = self.plan.settle_percent / 100.0
         rounds: list[Round] = []
-        written = 0.0
+        written = refilled  # the refill counts toward the level's minimum, not its window
         iops = self.m.fob_iops or 10_000.0
         settled = False
         # the level's start: its counters, and its first round's start on an emulated drive
@@ -479,6 +481,7 @@ def measure(
     resume: Measurement | None = None,
     after_level: Callable[[SegmentRunner, Segment], None] | None = None,
     cliff: CliffPlan | None = None,
+    middle: Callable[[MeasurementPlan, Measurement], Any] | None = None,
 ) -> Measurement:
     """Run ``plan`` on an opened ``target``: FOB, fill, each segment lowest OP first.
 
@@ -489,6 +492,9 @@ def measure(
     ``after_level(runner, segment)``: called after each segment's level is kept, on the drive
     still at that level (e.g. the latency window of ``bench/twin_buffer_bench.py``).
     ``cliff``: the cliff step first (``cliff_step.py``; None: none).
+    ``middle(plan, m)``: after every segment, the third level's decision
+    (``middle_level.decide``: its ``reasons``, ``segment``, ``record()`` and ``text()``); the
+    segment it gives is measured then (None: no decision, as before it existed).
     """
     if resume is None:
         m = Measurement(
@@ -563,6 +569,19 @@ def measure(
                 gc_onset.date_in_rounds(runner, final=True)
             if after_level is not None:
                 after_level(runner, seg)
+                runner.forget_reading()
+        third = middle(plan, m) if middle is not None else None
+        if third is not None and third.reasons:
+            m.runs[-1]["middle_level"] = {  # middle_level.source reads it
+                "reasons": list(third.reasons), "measured": third.segment is not None,
+                "note": third.note,
+            }  # fmt: skip
+            runner.save()
+            say(third.text())
+        if third is not None and third.segment is not None:
+            runner.segment(third.segment)
+            if after_level is not None:
+                after_level(runner, third.segment)
                 runner.forget_reading()
     except BudgetSpent as exc:
         m.stop_reason = f"{exc} ({plan.budget.text()})"

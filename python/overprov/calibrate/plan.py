@@ -103,6 +103,9 @@ ONSET_MAX_DRIVE_WRITES = 1.6
 #: What the plan counts the onset step to cost when it designs for a budget: the spare factor
 #: of a drive with the native OP most client drives ship with (:data:`ASSUMED_NATIVE_OP_PERCENT`).
 ONSET_EXPECTED_DRIVE_WRITES = 1.0 + ASSUMED_NATIVE_OP_PERCENT / 100.0
+#: The third level (extra OP %; ``middle_level.py``, :func:`with_middle`): the middle of the
+#: plan's 0% and 40%, the level the answer's warnings ask for.
+MIDDLE_LEVEL_PERCENT = 20.0
 #: The graded fill's hazard (``precondition.graded_fill_steps``): data at fill position y is
 #: overwritten at hazard ``FILL_HAZARD · (1 − y)`` when the fill ends, for ``FILL_HAZARD / 2`` drive
 #: writes more, so a collector that starts within 1.17 drive writes starts inside the fill. 0.3:
@@ -133,6 +136,10 @@ class Segment:
     """Rounds in its window (None: the plan's)."""
     round_drive_writes: float | None = None
     """Each round's share of the capacity (None: the plan's)."""
+    refill_from_percent: float | None = None
+    """The level it grows back from (the third level, ``middle_level.py``): the span's tail
+    that level's discard freed is written once sequentially before its random rounds; None:
+    none (every level of the plan's order, lowest first)."""
 
 
 @dataclass(frozen=True)
@@ -168,6 +175,9 @@ class MeasurementPlan:
     empty (``gc_onset.py``, :func:`with_onset_step`), at most to ``onset_max_drive_writes``
     host writes since the purge."""
     onset_max_drive_writes: float = ONSET_MAX_DRIVE_WRITES
+    middle: Segment | None = None
+    """After every other segment, the third level (``middle_level.py``), measured only where
+    ``middle_level.decide`` gives it; None: none planned (not written to the plan's record)."""
     fill_hazard: float = 0.0
     """The sequential fill's graded random writes (:data:`FILL_HAZARD`):
     the hazard they leave at the span's start; 0: a plain sequential fill. With write counters
@@ -182,7 +192,14 @@ class MeasurementPlan:
         return [*self.segments[:1], *low, *self.segments[1:], *high]
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """As recorded (without the third level's fields where it has none, as before them)."""
+        d = asdict(self)
+        if d["middle"] is None:
+            del d["middle"]
+        for s in [*d["segments"], d.get("middle"), d["probe"], d["low_probe"]]:
+            if s is not None and s["refill_from_percent"] is None:
+                del s["refill_from_percent"]
+        return d
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> MeasurementPlan:
@@ -192,6 +209,7 @@ class MeasurementPlan:
         d["segments"] = [Segment(**s) for s in d["segments"]]
         d["probe"] = Segment(**d["probe"]) if d.get("probe") else None
         d["low_probe"] = Segment(**d["low_probe"]) if d.get("low_probe") else None
+        d["middle"] = Segment(**d["middle"]) if d.get("middle") else None
         d.setdefault("precondition", "random")  # recorded before graded preconditioning
         return cls(**d)
 
@@ -213,9 +231,17 @@ class MeasurementPlan:
             for s in (self.low_probe, self.probe)
             if s is not None
         )
+        middle = ""
+        if self.middle is not None:
+            m = self.middle
+            middle = (
+                f", then {m.extra_op_percent:g}% where those levels cannot tell the curve "
+                f"between them ({m.min_drive_writes + self.window_drive_writes(m):.2f} to "
+                f"{m.max_drive_writes:.2f} drive writes more)"
+            )
         return (
             f"FOB{onset}, {fill}, {graded}random writes at {measured} extra OP until "
-            f"settled{probes}"
+            f"settled{probes}{middle}"
         )
 
     def window_drive_writes(self, s: Segment, round_drive_writes: float | None = None) -> float:
@@ -229,7 +255,8 @@ class MeasurementPlan:
         self, *, round_drive_writes: float | None = None, with_fob: bool = True
     ) -> float:
         """FOB, the fill and every segment to its minimum plus a window of rounds of
-        ``round_drive_writes`` (default: the plan's)."""
+        ``round_drive_writes`` (default: the plan's); not the third level (:attr:`middle`),
+        measured only where asked for."""
         fob = self.fob_drive_writes if with_fob else 0.0
         return (
             fob
@@ -245,13 +272,15 @@ class MeasurementPlan:
         )
 
     def planned_drive_writes(self) -> float:
-        """Worst case: FOB, the fill and every segment to its maximum."""
+        """Worst case: FOB, the fill and every segment to its maximum, the third level
+        (:attr:`middle`) too."""
         return (
             self.fob_drive_writes
             + self.onset_step_drive_writes(expected=False)
             + 1.0
             + self.fill_random_drive_writes()
             + sum(s.precondition_drive_writes + s.max_drive_writes for s in self.all_segments())
+            + (self.middle.max_drive_writes if self.middle is not None else 0.0)
         )
 
     def onset_step_drive_writes(self, *, expected: bool) -> float:
@@ -323,6 +352,7 @@ def design(
     precondition: str | None = None,
     second_queue_depth: int | None = PROBE_QUEUE_DEPTH,
     onset_from_empty: bool | None = None,
+    middle: bool = False,
 ) -> MeasurementPlan:
     """The plan for predicting ``extra_op_percent`` within ``budget``.
 
@@ -336,6 +366,11 @@ def design(
 
     ``precondition``: "random" or "graded" (the module's docstring); None: "random" where a
     drive-write budget holds its minimum, else "graded" (e.g. ``2dw``).
+
+    ``middle`` (``--middle-level``; the CLI's default ``middle_level.ON``): with write counters,
+    the random plan's two levels and a budget that holds it beside their minimum, the third
+    level after them (:func:`with_middle`), measured only where the measured levels cannot tell
+    the curve between them (``middle_level.decide``).
     """
     if not extra_op_percent:
         raise ConfigError("--extra-op: no levels given")
@@ -390,7 +425,40 @@ def design(
             plan = timed
     if budget.drive_writes is not None:
         plan = fit_to_budget(plan, budget.drive_writes)
+    if middle and write_counters:
+        plan = with_middle(plan) or plan
     return plan
+
+
+def middle_segment(plan: MeasurementPlan) -> Segment:
+    """The third level's segment after ``plan``'s highest level (``middle_level.py``): the
+    span's tail the highest level freed written once (``Segment.refill_from_percent``), then
+    settling as :func:`segments_for` settles a level: its minimum the refill plus 0.8 writes of
+    the span, its maximum a drive write more."""
+    high = max(s.extra_op_percent for s in plan.segments)
+    refill = max(0.0, high - MIDDLE_LEVEL_PERCENT) / 100.0
+    settle = segments_for([MIDDLE_LEVEL_PERCENT], after_fill=False)[0]
+    low = round(refill + settle.min_drive_writes, 3)
+    return Segment(MIDDLE_LEVEL_PERCENT, low, round(low + 1.0, 3), refill_from_percent=high)
+
+
+def with_middle(plan: MeasurementPlan) -> MeasurementPlan | None:
+    """``plan`` with its third level (:func:`middle_segment`) where it is the random plan of two
+    levels either side of it and a drive-write budget holds its minimum and a window beside the
+    plan's (its maximum then what the budget leaves beside the others' maxima); else None."""
+    levels = sorted(s.extra_op_percent for s in plan.segments)
+    two = len(levels) == 2 and levels[0] < MIDDLE_LEVEL_PERCENT < levels[1]
+    if plan.precondition != "random" or not two:
+        return None
+    seg = middle_segment(plan)
+    cap = plan.budget.drive_writes
+    if cap is not None:
+        cost = seg.min_drive_writes + plan.window_drive_writes(seg)
+        if cap - plan.minimum_drive_writes() < cost:
+            return None
+        room = cap - plan.planned_drive_writes()  # beside the others' worst case, as printed
+        seg = replace(seg, max_drive_writes=round(max(cost, min(seg.max_drive_writes, room)), 3))
+    return replace(plan, middle=seg)
 
 
 def with_onset_step(plan: MeasurementPlan) -> MeasurementPlan:
@@ -497,7 +565,7 @@ def calibrate_text(
         budget, why = default_budget(
             write_counters=counters, buffer_bytes=buffer, capacity_bytes=cap
         )
-    plan = design(levels, budget, write_counters=counters)
+    plan = design(levels, budget, write_counters=counters, middle=bool(options.get("middle")))
     if ident.sim is not None:
         iops = sim_drive_iops(ident.sim)[1]
         whose = "the drive's steady figure at 0% extra OP, from its parameters"

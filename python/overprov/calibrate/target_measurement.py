@@ -10,7 +10,7 @@ import argparse
 from pathlib import Path
 
 from overprov import measurement_file
-from overprov.calibrate import cliff_step
+from overprov.calibrate import cliff_step, middle_level
 from overprov.calibrate import plan as planmod
 from overprov.errors import ConfigError
 from overprov.measurement_file import Measurement
@@ -57,7 +57,9 @@ def measure_target(
                     stderr_progress(f"calibrate {spec}: {planmod.default_budget_note(why)}")
             else:
                 budget = planmod.parse_budget(args.budget)
-            plan = planmod.design(levels, budget, write_counters=counters)
+            plan = planmod.design(
+                levels, budget, write_counters=counters, middle=middle_asked(args)
+            )
             if cliff is not None:
                 plan = cliff_step.with_cliff_budget(plan, cliff)
                 stderr_progress(f"calibrate {spec}: {cliff.text()}")
@@ -81,6 +83,9 @@ def measure_target(
                 journal=lambda kept: measurement_file.save(kept, path),
                 resume=stored,
                 cliff=cliff,
+                middle=lambda p, kept: middle_level.decide(
+                    p, kept, p.middle is not None or middle_asked(args)
+                ),
             )
         except KeyboardInterrupt:
             stderr_progress(
@@ -93,6 +98,12 @@ def measure_target(
     if m.stop_reason:
         stderr_progress(f"measuring stopped early: {m.stop_reason}")
     return m
+
+
+def middle_asked(args: argparse.Namespace) -> bool:
+    """``--middle-level`` on or off; not given: ``middle_level.ON``."""
+    got = getattr(args, "middle_level", None)
+    return middle_level.ON if got is None else got == "on"
 
 
 def stored_measurement(args: argparse.Namespace) -> Measurement:

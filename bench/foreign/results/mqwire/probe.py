@@ -88,20 +88,11 @@ def run(stem: str, lockstep: bool) -> dict:
     if lockstep:
         evaluate.command = lambda *a, **k: [sys.executable, *wrapped_main(),
                                             *base_command(*a, **k)[3:]]  # fmt: skip
-    outputs: list[str] = []
-    base_run = evaluate.subprocess.run
-
-    def kept(*a: Any, **k: Any) -> Any:  # calibrate's whole answer, kept for :func:`twin_side`
-        got = base_run(*a, **k)
-        outputs.append(got.stdout)
-        return got
-
     c0 = cpu_s()
-    evaluate.subprocess.run = kept
-    try:
-        res = evaluate.evaluate_case(doc, curve, case, 1, others)
+    try:  # calibrate's whole answer kept for :func:`twin_side`
+        res, outputs = evaluate.evaluate_case_kept(doc, curve, case, 1, others)
     finally:
-        evaluate.command, evaluate.subprocess.run = base_command, base_run
+        evaluate.command = base_command
     mech = res.get("gc_mechanism") or {}
     keep = (
         "domains",
