@@ -41,19 +41,20 @@ from pathlib import Path
 from typing import Any
 
 from overprov import models
-from overprov.calibrate import batch_gc, curve_table, low_mark
+from overprov.calibrate import batch_gc, curve_table, fifo_gc, low_mark
 from overprov.calibrate import fit as fitmod
 
 #: The d-choices sample sizes uniform figures are read with (fixed a priori, above).
 D_GRID = (2, 4, 8)
 #: The designs offered while their module's flag ``OFFERED`` is on, in the order they follow the
 #: designs set here (each module has ``NAME``, ``FTL`` and ``named_curve()``).
-OFFERABLE = (low_mark, batch_gc)
+OFFERABLE = (low_mark, batch_gc, fifo_gc)
 
 
 class _UniformDesigns(MutableMapping[str, dict[str, Any]]):
     """The uniform designs by name: those set here, then each of :data:`OFFERABLE` (the
-    low-mark design, ``low_mark.py``, then the batch design, ``batch_gc.py``) while its flag
+    low-mark design, ``low_mark.py``, the batch design, ``batch_gc.py``, then the FIFO design,
+    ``fifo_gc.py``) while its flag
     ``OFFERED`` is on: a flag read at each use, so that setting it (bench/foreign/evaluate.py's
     ``--low-mark-reading`` and EVALUATE_FLAGS) offers it."""
 
