@@ -13,11 +13,11 @@ of ``gc_designs.py``, with the twin's GC collecting in FIFO order; like them it 
 evidence (``spare_readings.weigh``), and the reserve readings (``reserve_hull.form_of``) take
 its curve as they take every uniform design's. Its curve is the published model, not fitted.
 
-What it can tell: little from uniform figures. At ``fit.PAGES_PER_BLOCK`` (512) greedy's
-mean-field curve is within 0.5% of FIFO's from ρ = 0.1 up and within 6% at ρ = 0.017 (the
-blocks are large: Desnoyers' greedy tends to FIFO as blocks grow), so the reading is a near twin
-of greedy's wherever a figure lies; it parts from greedy only below a few percent of spare,
-where greedy's WAF is lower. Its rule and verdict: bench/foreign/results/fifogc/RULE.md and
+What it can tell: little from uniform figures. At ``fit.PAGES_PER_BLOCK`` (512) FIFO's WAF
+is above greedy's mean-field curve by 1.0% at ρ = 0.1, 0.6% at 0.2 and less beyond, 2.0% at
+0.05 and 5.8% at 0.017 (the blocks are large: greedy tends to FIFO as blocks grow, Desnoyers),
+so the reading is a near twin of greedy's wherever a figure lies; it parts from greedy only
+below a few percent of spare. Its rule and verdict: bench/foreign/results/fifogc/RULE.md and
 verdict.md.
 """
 
