@@ -18,7 +18,7 @@ is above greedy's mean-field curve by 1.0% at ρ = 0.1, 0.6% at 0.2 and less bey
 0.05 and 5.8% at 0.017 (the blocks are large: greedy tends to FIFO as blocks grow, Desnoyers),
 so the reading is a near twin of greedy's wherever a figure lies; it parts from greedy only
 below a few percent of spare. Its rule and verdict: bench/foreign/results/fifogc/RULE.md and
-verdict.md.
+bench/foreign/results/fifogc/verdict.md (not met: off).
 """
 
 from __future__ import annotations

@@ -27,6 +27,12 @@ works with at extra OP x is (1 + ρ₀)(1 − r)/(1 − x) − 1, the same form 
 (a GC check skipped while 10 collections run is not retried: about 14 blocks a plane are kept
 at 0% extra OP, 48 at 10%), which no design here expresses (docs/calibrate-validation.md,
 "MQSim's WAF at 10% extra OP").
+
+Three more designs can be offered beside these, each behind its module's ``OFFERED`` flag
+(:data:`OFFERABLE`, all off: their rules were not met): a low mark (``low_mark.py``), batches
+(``batch_gc.py``) and FIFO victims (``fifo_gc.py``: Desnoyers' published curve, within 1.04% of
+greedy's at 512 pages a block from ρ = 0.1 up, so it moves no Dhara answer; its rule
+bench/foreign/results/fifogc/RULE.md, not met: bench/foreign/results/fifogc/verdict.md).
 """
 
 from __future__ import annotations

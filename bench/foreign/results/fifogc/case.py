@@ -8,8 +8,8 @@ ARM "today" (the defaults) or "fifo" (``EVALUATE_FLAGS="fifo_gc.OFFERED=True"``:
 the FIFO design offered, python/overprov/calibrate/fifo_gc.py). `run` writes ARM/STEM.json: the
 case's result and its summary against the target (bench/foreign/results/newftl2/case.py's
 ``summary``: WAF within 5% at every level 0–40%). `table` prints per truth both arms and the
-pooled counts with the unfitted levels' 80% coverage (freshtally/tally.py). Run from the
-worktree root.
+pooled counts with the unfitted levels' 80% coverage
+(bench/foreign/results/freshtally/tally.py). Run from the worktree root.
 """
 
 from __future__ import annotations
