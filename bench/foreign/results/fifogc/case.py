@@ -73,15 +73,11 @@ def table() -> None:
                   f"{tally.cover_text(tally.unfitted(cs))} |")  # fmt: skip
 
 
-def main(argv: list[str]) -> int:
-    if argv[:1] == ["run"] and len(argv) == 3 and argv[1] in ARMS:
-        run(argv[1], Path(argv[2]))
-    elif argv == ["table"]:
+if __name__ == "__main__":
+    ARGS = sys.argv[1:]
+    if ARGS == ["table"]:
         table()
+    elif len(ARGS) == 3 and ARGS[0] == "run" and ARGS[1] in ARMS:
+        run(ARGS[1], Path(ARGS[2]))
     else:
         raise SystemExit(__doc__)
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1:]))

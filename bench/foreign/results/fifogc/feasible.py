@@ -18,6 +18,7 @@ import json
 import shlex
 import sys
 from pathlib import Path
+from unittest import mock
 
 from overprov.calibrate import cli, evidence, fifo_gc, spare_readings, uncertainty
 from overprov.calibrate import predict as predmod
@@ -50,11 +51,8 @@ def read_waf_only(paths: list[Path]):
 def fifo_share(fig) -> tuple[float, list[str]]:
     """The largest FIFO reading's weight over the largest weight, and the readings kept (weight
     ≥ ``evidence.SPAN_MIN_WEIGHT`` of the largest), with the design offered."""
-    fifo_gc.OFFERED = True
-    try:
+    with mock.patch.object(fifo_gc, "OFFERED", True):
         evs, _ = spare_readings.weigh(fig)
-    finally:
-        fifo_gc.OFFERED = False
     w = spare_readings.class_weights(evs)
     top = max(w.values())
     kept = sorted((r for r in w if w[r] >= evidence.SPAN_MIN_WEIGHT * top), key=lambda r: -w[r])
