@@ -57,3 +57,23 @@ def test_the_prediction_schema_names_its_reading():
     pattern = re.compile(schema["properties"]["readings"]["propertyNames"]["pattern"])
     for spare in (predict.EFFECTIVE, predict.RAW, predict.RESERVE):
         assert pattern.match(f"{spare}:{fifo_gc.NAME}")
+
+
+def test_offered_it_takes_about_greedys_weight_on_uniform_waf_figures(monkeypatch):
+    # sssl-ftlsim's LRU drive at spare 0.25, as its "WAF 0+40" case types it: the FIFO reading
+    # fits as greedy's does (its curve within 1% of greedy's there), so the two share the weight
+    # (bench/foreign/results/fifogc/fifo/sssl-ftlsim-lru-spare025.json: 0.30 each)
+    from overprov.calibrate import cli, uncertainty
+
+    pts = cli.user_points(None, "0:2.210,40:1.181")
+    form = uncertainty.model_form_for(pts, False)
+    fig = predict.PredictionInput(pts, [0.0, 10.0, 20.0, 30.0, 40.0], typed=True, model_form=form)
+    evs, _ = spare_readings.weigh(fig)
+    assert all(r.design != fifo_gc.NAME for r in evs)
+    monkeypatch.setattr(fifo_gc, "OFFERED", True)
+    evs, curves = spare_readings.weigh(fig)
+    w = spare_readings.class_weights(evs)
+    by_design = {r.design: w[r] for r in w if r.spare == predict.EFFECTIVE}
+    assert curves[fifo_gc.NAME](0.3) == fifo_gc.curve(0.3)
+    assert by_design[fifo_gc.NAME] == pytest.approx(by_design["greedy"], rel=0.05)
+    assert by_design[fifo_gc.NAME] > 0.2
