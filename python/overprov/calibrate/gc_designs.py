@@ -27,6 +27,12 @@ works with at extra OP x is (1 + ρ₀)(1 − r)/(1 − x) − 1, the same form 
 (a GC check skipped while 10 collections run is not retried: about 14 blocks a plane are kept
 at 0% extra OP, 48 at 10%), which no design here expresses (docs/calibrate-validation.md,
 "MQSim's WAF at 10% extra OP").
+
+Three more designs can be offered beside these, each behind its module's ``OFFERED`` flag
+(:data:`OFFERABLE`, all off: their rules were not met): a low mark (``low_mark.py``), batches
+(``batch_gc.py``) and FIFO victims (``fifo_gc.py``: Desnoyers' published curve, within 1.04% of
+greedy's at 512 pages a block from ρ = 0.1 up, so it moves no Dhara answer; its rule
+bench/foreign/results/fifogc/RULE.md, not met: bench/foreign/results/fifogc/verdict.md).
 """
 
 from __future__ import annotations
@@ -41,19 +47,20 @@ from pathlib import Path
 from typing import Any
 
 from overprov import models
-from overprov.calibrate import batch_gc, curve_table, low_mark
+from overprov.calibrate import batch_gc, curve_table, fifo_gc, low_mark
 from overprov.calibrate import fit as fitmod
 
 #: The d-choices sample sizes uniform figures are read with (fixed a priori, above).
 D_GRID = (2, 4, 8)
 #: The designs offered while their module's flag ``OFFERED`` is on, in the order they follow the
 #: designs set here (each module has ``NAME``, ``FTL`` and ``named_curve()``).
-OFFERABLE = (low_mark, batch_gc)
+OFFERABLE = (low_mark, batch_gc, fifo_gc)
 
 
 class _UniformDesigns(MutableMapping[str, dict[str, Any]]):
     """The uniform designs by name: those set here, then each of :data:`OFFERABLE` (the
-    low-mark design, ``low_mark.py``, then the batch design, ``batch_gc.py``) while its flag
+    low-mark design, ``low_mark.py``, the batch design, ``batch_gc.py``, then the FIFO design,
+    ``fifo_gc.py``) while its flag
     ``OFFERED`` is on: a flag read at each use, so that setting it (bench/foreign/evaluate.py's
     ``--low-mark-reading`` and EVALUATE_FLAGS) offers it."""
 
