@@ -36,13 +36,13 @@ HERE = Path(__file__).resolve().parent
 RESULTS = HERE.parent
 sys.path.insert(0, str(RESULTS / "scorecover"))
 sys.path.insert(0, str(RESULTS.parents[1]))
+sys.path.insert(0, str(RESULTS.parent))
 sys.path.insert(0, str(RESULTS / "narrowband"))
-sys.path.insert(0, str(RESULTS / "narrowtwo"))
 import levels  # noqa: E402  (bench/foreign/results/scorecover/levels.py)
 import measure  # noqa: E402  (bench/foreign/results/narrowband/measure.py)
 import today  # noqa: E402  (bench/foreign/results/narrowband/today.py)
+from common import load_script  # noqa: E402  (bench/foreign/common.py)
 from cpu_clock import cpu_s  # noqa: E402
-from feasible import approximated  # noqa: E402  (bench/foreign/results/narrowtwo/feasible.py)
 from overprov.calibrate import (  # noqa: E402
     conformal_scale,
     reserve_hull,
@@ -56,6 +56,8 @@ from overprov.errors import ConfigError  # noqa: E402
 STATUS72 = RESULTS / "status72" / "cases"
 ARM_SIX_OFF = RESULTS / "narrowtwo" / "arm-72"
 FLOOR, BAND, WIDTH_RATIO = 0.70, (0.70, 0.90), 0.8
+#: bench/foreign/results/narrowtwo/feasible.py's one-reading approximation of the scale alone
+approximated = load_script("narrowtwo_feasible", RESULTS / "narrowtwo" / "feasible.py").approximated
 
 
 def status_docs() -> dict[str, dict]:
