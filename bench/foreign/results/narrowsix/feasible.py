@@ -100,6 +100,28 @@ def hull_acts(doc: dict) -> bool:
     return any(reserve_hull.spans_only(e) for e in evidences.values())
 
 
+def estimate(
+    stem: str, doc: dict, old: dict[str, dict]
+) -> tuple[str, list[tuple[levels.Row, bool, float]]]:
+    """How the arm is estimated on the status72 case ``doc`` ("same", "hull" or "approx": the
+    module doc) and (row, inside, width) for each unfitted figure; ``old`` narrowband's today."""
+    arm_p = ARM_SIX_OFF / f"{stem}.json"
+    arm = json.loads(arm_p.read_text()) if arm_p.exists() else {}
+    arm["_stem"] = stem
+    if stem in old and same_levels(doc, old[stem]) and "levels" in arm:
+        return "same", [(r, r.inside, r.rel_width) for r in levels.case_rows(arm) if not r.fitted]
+    if "levels" in arm and hull_acts(doc):
+        six_off = {(r.level, r.figure): r for r in levels.case_rows(arm)}
+        out = []
+        for r, ins, w in approximated(doc):
+            o = six_off.get((r.level, r.figure))
+            in_o = o is not None and o.low <= r.truth <= o.high
+            w_o = (o.high - o.low) / r.pred if o is not None else 0.0
+            out.append((r, ins or in_o, max(w, w_o)))
+        return "hull", out
+    return "approx", approximated(doc)
+
+
 def main() -> int:
     c0 = cpu_s()
     conformal_scale.ON = False  # the stored widths carry the recorded scale: rescale from it
@@ -114,24 +136,9 @@ def main() -> int:
         if not mine:
             continue
         base += mine
-        arm_p = ARM_SIX_OFF / f"{stem}.json"
-        arm = json.loads(arm_p.read_text()) if arm_p.exists() else {}
-        arm["_stem"] = stem
-        name = f"{doc['family']} {stem.split('--')[-1]}"
-        if stem in old and same_levels(doc, old[stem]) and "levels" in arm:
-            how["same"].append(name)
-            est += [(r, r.inside, r.rel_width) for r in levels.case_rows(arm) if not r.fitted]
-        elif "levels" in arm and hull_acts(doc):
-            how["hull"].append(name)
-            six_off = {(r.level, r.figure): r for r in levels.case_rows(arm)}
-            for r, ins, w in approximated(doc):
-                o = six_off.get((r.level, r.figure))
-                in_o = o is not None and o.low <= r.truth <= o.high
-                w_o = (o.high - o.low) / r.pred if o is not None else 0.0
-                est.append((r, ins or in_o, max(w, w_o)))
-        else:
-            how["approx"].append(name)
-            est += approximated(doc)
+        h, got = estimate(stem, doc, old)
+        how[h].append(f"{doc['family']} {stem.split('--')[-1]}")
+        est += got
     n, k = len(base), sum(r.inside for r in base)
     w0 = statistics.median(r.rel_width for r in base)
     print(f"today (status72): {k}/{n} ({100 * k / n:.1f}%) inside, median width {100 * w0:.2f}%")
