@@ -57,9 +57,11 @@ readings still replace the effective-spare ones in the weighing (the centre stay
 the effective-spare readings they replaced that reproduce the figures are kept beside them with
 no weight (``reserve_hull.spanned_beside``) and spanned by the interval (``reserve_hull.hull``);
 the answer carries :data:`WARNING_SPANNED` where one of them was simulated, else
-:data:`WARNING_AS_FLOOR` as without the flag (bench/foreign/results/narrowsix/: on the
-d-choices-2 drive of tests/calibrate/test_gc_designs.py its WAF band at 10% is 2.86-13.09 for a
-truth of 4.79, 12.43-13.09 without).
+:data:`WARNING_AS_FLOOR` as without the flag. On the d-choices-2 drive of
+tests/calibrate/test_gc_designs.py its WAF band at 10% is 2.86-13.09 for a truth of 4.79
+(12.43-13.09 without). Judged with ``conformal_scale.ON`` under
+bench/foreign/results/narrowsix/RULE.md: **not met** (the 72 and five fresh truths pooled 90.5%
+inside, over the 90% ceiling; bench/foreign/results/narrowsix/verdict.md), so off.
 
 **Say so, and only say so** (:data:`WARN_WHERE_AMBIGUOUS`, on): where the same test fires and a
 reserve reading of a uniform design is called for (:func:`warns`), the answer's figures and
@@ -94,7 +96,8 @@ READ_AS_FLOOR = True
 #: plausibility gate: ``reserve_hull.AT_THE_GATE`` untouched) and say so (:data:`WARNING`).
 #: Off: typed figures are read as before (bench/foreign/results/steephull/RULE.md). With
 #: :data:`READ_AS_FLOOR` on: the plain readings it replaced that reproduce the figures are
-#: spanned beside the reserve ones with no weight (module doc; bench/foreign/results/narrowsix/).
+#: spanned beside the reserve ones with no weight (module doc; not met with the scale:
+#: bench/foreign/results/narrowsix/verdict.md).
 HULL_WHERE_AMBIGUOUS = False
 #: What the answer says where :data:`HULL_WHERE_AMBIGUOUS` reads the figures (with
 #: :data:`READ_AS_FLOOR` off; with it on, :data:`WARNING_SPANNED`).
