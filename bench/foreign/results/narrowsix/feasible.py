@@ -30,6 +30,7 @@ import math
 import statistics
 import sys
 from collections import defaultdict
+from dataclasses import replace
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -58,6 +59,7 @@ ARM_SIX_OFF = RESULTS / "narrowtwo" / "arm-72"
 FLOOR, BAND, WIDTH_RATIO = 0.70, (0.70, 0.90), 0.8
 #: bench/foreign/results/narrowtwo/feasible.py's one-reading approximation of the scale alone
 approximated = load_script("narrowtwo_feasible", RESULTS / "narrowtwo" / "feasible.py").approximated
+by_family = load_script("jointband_judge", RESULTS / "jointband" / "judge.py").by_family
 
 
 def status_docs() -> dict[str, dict]:
@@ -146,29 +148,20 @@ def main() -> int:
     print(f"C3 bound: median width <= {100 * WIDTH_RATIO * w0:.2f}%")
     for h in ("same", "hull", "approx"):
         print(f"{h}: {len(how[h])} cases: {', '.join(how[h])}")
-    t: dict[str, list[int]] = defaultdict(lambda: [0, 0])
-    e: dict[str, list[int]] = defaultdict(lambda: [0, 0])
-    for r in base:
-        for g in (r.family, f"{r.family} {r.figure}", "all"):
-            t[g][0] += r.inside
-            t[g][1] += 1
-    for r, ins, _ in est:
-        for g in (r.family, f"{r.family} {r.figure}", "all"):
-            e[g][0] += ins
-            e[g][1] += 1
+    t = by_family(base)  # jointband's counting (bench/foreign/results/jointband/judge.py)
+    e = by_family([replace(r, inside=ins) for r, ins, _ in est])
     print("group: today -> estimated arm (C2 floor if >= 70% today)")
     dropped = []
-    for g in sorted(t):
-        (a, b), (c, d) = t[g], e[g]
+    for g in sorted(k for k in t if k not in levels.FIGURES):
+        (a, b), (c, d) = (t[g]["inside"], t[g]["n"]), (e[g]["inside"], e[g]["n"])
         floor = math.ceil(FLOOR * b - 1e-9) if a / b >= FLOOR else None
-        flag = ""
-        if floor is not None and c < floor:
-            flag = "  BELOW FLOOR"
-            dropped.append(g)
-        print(f"  {g}: {a}/{b} -> {c}/{d} ({100 * c / d:.1f}%)"
-              f"{f', floor {floor}' if floor is not None else ''}{flag}")  # fmt: skip
+        below = floor is not None and c < floor
+        dropped += [g] if below else []
+        at = f", floor {floor}" if floor is not None else ""
+        at += "  BELOW FLOOR" if below else ""
+        print(f"  {g}: {a}/{b} -> {c}/{d} ({100 * c / d:.1f}%){at}")
     w = statistics.median(x for _, _, x in est)
-    c_all = e["all"][0] / e["all"][1]
+    c_all = e["all"]["coverage"]
     print(f"estimated median width: {100 * w:.2f}% (C3 {'holds' if w <= 0.8 * w0 else 'fails'})")
     c2 = "holds" if not dropped else "fails: " + ", ".join(dropped)
     print(f"C1 {'holds' if BAND[0] <= c_all <= BAND[1] else 'fails'} in the estimate; "
