@@ -21,7 +21,10 @@ the families (a family of 114 figures counts as much as one of 12, as
 bench/foreign/results/narrowband/today.py; measured by bench/foreign/results/narrowband/measure.py
 (scale.json there, with the value without each family, :data:`SCALE_WITHOUT_FAMILY`). Only the
 interval's width changes: the evidence weights read the form's ``rel_sd``, not its scale, so
-every centre stays. Calibrate computes the term from its own figures; no family label, no truth.
+every centre stays, but for a centre several readings carry, which ``mixture_centre.ON`` (on)
+takes as their mixture's median from their intervals: it moves slightly (660 levels of the 72
+under bench/foreign/results/narrowsix/RULE.md, no target changed). Calibrate computes the term
+from its own figures; no family label, no truth.
 The rules that judged it: bench/foreign/results/narrowband/RULE.md, not met
 (bench/foreign/results/narrowband/verdict.md: jointly with ``own_erase_residual.ON`` and
 ``steep_pair.HULL_WHERE_AMBIGUOUS``, the 72's unfitted figures 396 → 360 of 426 inside at a median
