@@ -21,7 +21,10 @@ the families (a family of 114 figures counts as much as one of 12, as
 bench/foreign/results/narrowband/today.py; measured by bench/foreign/results/narrowband/measure.py
 (scale.json there, with the value without each family, :data:`SCALE_WITHOUT_FAMILY`). Only the
 interval's width changes: the evidence weights read the form's ``rel_sd``, not its scale, so
-every centre stays. Calibrate computes the term from its own figures; no family label, no truth.
+every centre stays, but for a centre several readings carry, which ``mixture_centre.ON`` (on)
+takes as their mixture's median from their intervals: it moves slightly (660 levels of the 72
+under bench/foreign/results/narrowsix/RULE.md, no target changed). Calibrate computes the term
+from its own figures; no family label, no truth.
 The rules that judged it: bench/foreign/results/narrowband/RULE.md, not met
 (bench/foreign/results/narrowband/verdict.md: jointly with ``own_erase_residual.ON`` and
 ``steep_pair.HULL_WHERE_AMBIGUOUS``, the 72's unfitted figures 396 → 360 of 426 inside at a median
@@ -30,7 +33,12 @@ rule's 95% ceiling); then bench/foreign/results/narrowtwo/RULE.md, in the arm it
 (``own_erase_residual.ON`` off, with ``steep_pair.HULL_WHERE_AMBIGUOUS``), met
 (bench/foreign/results/narrowtwo/verdict.md: 396 → 382 of 426 at 20.6% → 11.1%, one figure under
 the 90% ceiling, MQSim 52 of 66, no family below its floor, no target lost; five fresh truths
-21 → 24 of 30 at 43.5% → 21.5%): on by default.
+21 → 24 of 30 at 43.5% → 21.5%), but on a base with femucarry's six reserve flags off, so left off
+at its merge (below); judged again with the six on and the hull redefined for them under
+bench/foreign/results/narrowsix/RULE.md: **not met** (bench/foreign/results/narrowsix/verdict.md:
+the 72's 410 → 388 of 432 at 19.3% → 10.8%, C1 at its ceiling, no family below its floor, no
+target lost; five fresh truths 30 of 30 in both arms at 30.0% → 19.3%, so the 72 and the fresh
+pooled 418 of 462, 90.5%, over F4's 90%): off.
 """
 
 from __future__ import annotations
@@ -44,7 +52,8 @@ from collections.abc import Mapping, Sequence
 #: on (femumedian's verdict), and with them ``steep_pair.READ_AS_FLOOR`` replaces the plain
 #: readings the hull would span (a d-choices-2 drive: the hull's message said the interval
 #: spans both readings, its WAF band at 10% 12.4-13.1 for a truth of 4.79), so neither was
-#: turned on: the pair is to be judged again with the six on.
+#: turned on. Judged again with the six on (bench/foreign/results/narrowsix/verdict.md): not met,
+#: the pooled 72 and fresh figures 90.5% inside, over the 90% ceiling.
 ON = False
 
 #: The 80% quantile over the families of each family's 80% quantile of the scales the 72 plan

@@ -94,6 +94,9 @@ FLOOR_NEEDS_SELECTIVE = True
 #: 52 x 41). Off: ``steep_pair.fires`` alone (bench/foreign/results/femucarry/RULE.md: not met;
 #: on with ``mixture_centre.ON`` since bench/foreign/results/femumedian/verdict.md).
 NONE_LINKS = True
+#: The mark on the evidence of an effective-spare reading kept beside the reserve readings
+#: only to be spanned (:func:`spanned_beside`, ``steep_pair.HULL_WHERE_AMBIGUOUS``).
+SPANS_ONLY = "spans_only"
 #: With :data:`OFFERED`: the readings' transition term on the curve's side as
 #: ``reserve_transition.UndatedFloorEdge`` gives it; off, as for an onset-dated reading.
 UNDATED_EDGE = True
@@ -161,6 +164,63 @@ def none_links(points: list[fitmod.Point], cv_sd: float) -> bool:
     return not any(evidence.reproduced(e, untested=False) for e in evidences.values())
 
 
+def replaced(
+    fig: predmod.PredictionInput, cv_sd: float, forms: dict[predmod.TwinReading, Any],
+    undated: dict[predmod.TwinReading, gc_reserve.ReserveForm],
+) -> dict[predmod.TwinReading, Any]:  # fmt: skip
+    """The effective-spare readings of ``forms`` (reading → form) the reserve readings
+    ``undated`` replace where :func:`replaces_plain` (``steep_pair.READ_AS_FLOOR``, on); {}
+    elsewhere (``spare_readings.weigh``)."""
+    if not (undated and replaces_plain(fig, cv_sd)):
+        return {}
+    return {r: f for r, f in forms.items() if r.spare == predmod.EFFECTIVE}
+
+
+def spanned_beside(
+    plain: dict[predmod.TwinReading, Any], points: list[fitmod.Point], cv_sd: float
+) -> dict[predmod.TwinReading, dict[str, Any]]:
+    """With ``steep_pair.HULL_WHERE_AMBIGUOUS`` (off), of the effective-spare readings
+    ``plain`` that ``steep_pair.READ_AS_FLOOR`` replaced (:func:`replaced`), those that
+    reproduce the figures (``evidence.assess`` with ``cv_sd``, ``evidence.reproduced``), each
+    evidence marked :data:`SPANS_ONLY`: kept beside the reserve readings with no weight
+    (:func:`weighed_in`), so the centre stays the reserve readings', and spanned by the
+    interval (:func:`hull`). {} with the flag off (``spare_readings.weigh``)."""
+    if not (steep_pair.HULL_WHERE_AMBIGUOUS and plain):
+        return {}
+    out = {}
+    for r, form in plain.items():
+        try:
+            ev = evidence.assess(form, points, cv_sd)
+        except ConfigError:
+            continue
+        if evidence.reproduced(ev, untested=False):
+            out[r] = {**ev, SPANS_ONLY: True}
+    return out
+
+
+def spans_only(ev: dict[str, Any]) -> bool:
+    """Whether a reading's evidence is marked :data:`SPANS_ONLY` (:func:`spanned_beside`)."""
+    return bool(ev.get(SPANS_ONLY))
+
+
+def weighed_in(
+    evidences: dict[predmod.TwinReading, dict[str, Any]], spare: str
+) -> list[predmod.TwinReading]:
+    """The readings of ``evidences`` weighed in the spare class ``spare`` (:func:`class_of`;
+    ``spare_readings.class_weights``): every one but those only spanned (:func:`spans_only`),
+    which take no weight."""
+    return [r for r, e in evidences.items() if class_of(r.spare) == spare and not spans_only(e)]
+
+
+def answering(
+    readings: dict[predmod.TwinReading, Any], evidences: dict[predmod.TwinReading, dict[str, Any]]
+) -> list[predmod.TwinReading]:
+    """The simulated ``readings`` that can answer: all but those only spanned
+    (:func:`spans_only`): where every reserve reading's twin is set aside the answer is
+    refused as without them (``spare_readings.read_all``)."""
+    return [r for r in readings if not spans_only(evidences[r])]
+
+
 def beside_where_ambiguous(fig: predmod.PredictionInput, cv_sd: float) -> bool:
     """Whether ``steep_pair.HULL_WHERE_AMBIGUOUS`` (off) reads these figures: uniform writes, no
     onset of garbage collection from empty, and ``steep_pair.ambiguous`` (only the gentlest
@@ -175,17 +235,24 @@ def beside_where_ambiguous(fig: predmod.PredictionInput, cv_sd: float) -> bool:
 
 
 def ambiguity_warning(
-    fig: predmod.PredictionInput, evidences: dict[predmod.TwinReading, dict[str, Any]]
+    fig: predmod.PredictionInput,
+    evidences: dict[predmod.TwinReading, dict[str, Any]],
+    readings: dict[predmod.TwinReading, Any] | None = None,
 ) -> str:
     """``steep_pair.WARNING`` as a clause of the prediction's source where
-    :func:`beside_where_ambiguous` offered a reserve reading beside the plain ones; else
-    ``steep_pair.WARNING_AS_FLOOR`` where ``steep_pair.fires`` read them as a reserve (uniform
-    writes, no onset from empty); ``steep_pair.WARNING_ALONE`` where ``steep_pair.warns`` (the
-    same, no reserve reading offered); else ""."""
+    :func:`beside_where_ambiguous` offered a reserve reading beside the plain ones (with
+    ``steep_pair.READ_AS_FLOOR`` on, ``steep_pair.WARNING_SPANNED`` instead, and only where a
+    plain reading only spanned (:func:`spanned_beside`) is among the simulated ``readings``: the
+    interval reaches it); else ``steep_pair.WARNING_AS_FLOOR`` where ``steep_pair.fires`` read
+    them as a reserve (uniform writes, no onset from empty); ``steep_pair.WARNING_ALONE`` where
+    ``steep_pair.warns`` (the same, no reserve reading offered); else ""."""
     cv_sd = uncertainty.weighing_rel_sd(fig.model_form)
     offered = any(r.spare == predmod.RESERVE for r in evidences)
     if offered and beside_where_ambiguous(fig, cv_sd):
-        return f"; {steep_pair.WARNING}"
+        if not steep_pair.READ_AS_FLOOR:
+            return f"; {steep_pair.WARNING}"
+        if any(spans_only(evidences[r]) for r in readings or ()):
+            return f"; {steep_pair.WARNING_SPANNED}"
     if not workload_curve.is_uniform(fig.workload) or onset_from_empty(fig.measurement) is not None:
         return ""  # a skewed workload's readings and a dated reserve speak for themselves
     if offered:  # read as a floor where only d = 2 links them: the other reading still fits
@@ -271,10 +338,14 @@ def hull(evidences: dict[predmod.TwinReading, dict[str, Any]]) -> set[predmod.Tw
     every one that reproduces its fitted figures (with :data:`OFFERED`, or
     ``steep_pair.HULL_WHERE_AMBIGUOUS`` where it offers them); none otherwise (nor when the
     reserve readings replace the effective ones alone, ``steep_pair.READ_AS_FLOOR``: the
-    interval is then theirs)."""
+    interval is then theirs). With ``steep_pair.READ_AS_FLOOR`` and
+    ``steep_pair.HULL_WHERE_AMBIGUOUS`` (:data:`OFFERED` off): the plain readings kept beside
+    the reserve ones to be spanned (:func:`spanned_beside`), and only those."""
     spans = OFFERED or steep_pair.HULL_WHERE_AMBIGUOUS
     if not spans or not any(r.spare == predmod.RESERVE for r in evidences):
         return set()
+    if steep_pair.READ_AS_FLOOR and not OFFERED:  # the plain readings the floor replaced
+        return {r for r, e in evidences.items() if spans_only(e)}
     return {r for r, e in evidences.items() if evidence.reproduced(e, untested=False)}
 
 

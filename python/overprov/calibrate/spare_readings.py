@@ -122,6 +122,7 @@ SPAN_MIN_WEIGHT = evidence.SPAN_MIN_WEIGHT
 #: docs/calibrate-validation.md, "The raw NAND given needs evidence, not any preference",
 #: pre-registered in bench/raw_nand/RULE-3.md and met on unseen drives).
 RAW_SHARE_MIN_DELTA = 2.0
+_spanned = reserve_hull.spans_only  # a plain reading kept only to be spanned (reserve_hull.py)
 
 
 def class_weights(
@@ -131,10 +132,10 @@ def class_weights(
     readings alone): the effective-spare readings' are those they have without the raw NAND."""
     out: dict[predmod.TwinReading, float] = {}
     for spare in SPARES:  # a GC-reserve reading (reserve_hull.py) in the effective class
-        mine = [r for r in evidences if reserve_hull.class_of(r.spare) == spare]
+        mine = reserve_hull.weighed_in(evidences, spare)  # not a plain reading only spanned
         if mine:
             out.update(_evidence_weights(evidences, mine))
-    return out
+    return {**out, **{r: 0.0 for r in evidences if r not in out}}  # those spanned: none
 
 
 def _evidence_weights(
@@ -279,9 +280,8 @@ def combine(
             waf_low=waf_span[0], waf_high=waf_span[1],
             twin_iops=level_rows[0].twin_iops,
         ))  # fmt: skip
-    n_span = sum(spanned)
     interval = (
-        f"from the lowest to the highest of the figures and intervals of {n_span} of the "
+        f"from the lowest to the highest of the figures and intervals of {sum(spanned)} of the "
         f"{len(docs)} readings (those the figures leave at least "
         f"{evidence.SPAN_MIN_WEIGHT:g} of the largest weight; each {first.interval})"
     )
@@ -430,9 +430,8 @@ def weigh(
             raw = reading(predmod.RAW, design, raw_native_op, several)
             forms[raw] = raw.form(curve or fitmod.waf_at)
     undated = reserve_hull.forms(fig, cv_sd, several)  # (off)
-    if undated and reserve_hull.replaces_plain(fig, cv_sd):  # steep_pair.READ_AS_FLOOR (on)
-        forms = {r: f for r, f in forms.items() if r.spare != predmod.EFFECTIVE}
-    forms.update(undated)  # type: ignore[arg-type]
+    plain = reserve_hull.replaced(fig, cv_sd, forms, undated)  # steep_pair.READ_AS_FLOOR (on)
+    forms = {**{r: f for r, f in forms.items() if r not in plain}, **undated}  # type: ignore
     evidences: dict[predmod.TwinReading, dict[str, Any]] = {}
     for r, form in forms.items():
         try:
@@ -442,6 +441,7 @@ def weigh(
                 raise
     evidences.update(reserve_held_out.reweighed(forms, evidences, fig.points, cv_sd))  # (on)
     evidences.update(erase_reading.twins(forms, evidences, fig.points, cv_sd))  # where called for
+    evidences.update(reserve_hull.spanned_beside(plain, fig.points, cv_sd))  # (off)
     return evidences, design_curve
 
 
@@ -506,13 +506,13 @@ def read_all(
                 curve = reserve_hull.curve_of(r, design_curve[r.design])
                 readings[r] = predmod.read(fig, r, curve, ready)
         except ConfigError:
-            if raw_native_op is None or r.spare == predmod.RAW:
+            if (raw_native_op is None or r.spare == predmod.RAW) and not _spanned(evidences[r]):
                 raise
         if r.spare == predmod.RESERVE and (why := reserve_hull.twin_miss(readings[r])):
             missed[r] = why
             del readings[r]
     w_all = reserve_next.go_on(fig, evidences, w_all, low, rejected, missed, readings, design_curve)
-    if not readings:
+    if not reserve_hull.answering(readings, evidences):
         raise ConfigError("no reading of the figures could be simulated")
     if span and not any(w_all[r] > 0 for r in readings):  # the heaviest twins set aside
         w_all = {**w_all, **_evidence_weights(evidences, list(readings))}
@@ -583,7 +583,7 @@ def read_all(
         )
     if raw_only:
         combined.prediction_source += note
-    combined.prediction_source += reserve_hull.ambiguity_warning(fig, evidences)  # on by default
+    combined.prediction_source += reserve_hull.ambiguity_warning(fig, evidences, readings)
     return combined
 
 

@@ -51,7 +51,17 @@ so the centre stays the evidence's; the interval spans every reading that reprod
 figures (``reserve_hull.hull``), the plausibility gate is left as it is, and the prediction's
 source carries :data:`WARNING` (``reserve_hull.ambiguity_warning``), which calibrate prints.
 Judged under bench/foreign/results/steephull/RULE.md: **not met** (the pooled coverage over 90%),
-so off.
+so off. **With :data:`READ_AS_FLOOR` on** (the default since femumedian's verdict) the flag reads
+the figures differently, as nothing is left beside the reserve readings to span: the reserve
+readings still replace the effective-spare ones in the weighing (the centre stays theirs), and
+the effective-spare readings they replaced that reproduce the figures are kept beside them with
+no weight (``reserve_hull.spanned_beside``) and spanned by the interval (``reserve_hull.hull``);
+the answer carries :data:`WARNING_SPANNED` where one of them was simulated, else
+:data:`WARNING_AS_FLOOR` as without the flag. On the d-choices-2 drive of
+tests/calibrate/test_gc_designs.py its WAF band at 10% is 2.86-13.09 for a truth of 4.79
+(12.43-13.09 without). Judged with ``conformal_scale.ON`` under
+bench/foreign/results/narrowsix/RULE.md: **not met** (the 72 and five fresh truths pooled 90.5%
+inside, over the 90% ceiling; bench/foreign/results/narrowsix/verdict.md), so off.
 
 **Say so, and only say so** (:data:`WARN_WHERE_AMBIGUOUS`, on): where the same test fires and a
 reserve reading of a uniform design is called for (:func:`warns`), the answer's figures and
@@ -84,9 +94,13 @@ READ_AS_FLOOR = True
 #: readings called for BESIDE the plain ones (the centre stays the evidence's), span the
 #: interval over every reading that reproduces the figures (``reserve_hull.hull``; not the
 #: plausibility gate: ``reserve_hull.AT_THE_GATE`` untouched) and say so (:data:`WARNING`).
-#: Off: typed figures are read as before (bench/foreign/results/steephull/RULE.md).
+#: Off: typed figures are read as before (bench/foreign/results/steephull/RULE.md). With
+#: :data:`READ_AS_FLOOR` on: the plain readings it replaced that reproduce the figures are
+#: spanned beside the reserve ones with no weight (module doc; not met with the scale:
+#: bench/foreign/results/narrowsix/verdict.md).
 HULL_WHERE_AMBIGUOUS = False
-#: What the answer says where :data:`HULL_WHERE_AMBIGUOUS` reads the figures.
+#: What the answer says where :data:`HULL_WHERE_AMBIGUOUS` reads the figures (with
+#: :data:`READ_AS_FLOOR` off; with it on, :data:`WARNING_SPANNED`).
 WARNING = (
     "warning: the figures at two levels cannot tell a GC reserve's victim floor from a gentle "
     "victim choice (only d-choices with d = 2 links them), so the interval spans the readings "
@@ -115,6 +129,17 @@ WARNING_AS_FLOOR = (
     "victim choice is gentle instead, WAF at 10-20% extra OP lies far below this answer and "
     "outside its interval (a d = 2 drive: 2.7 times too high at 10%); a WAF figure at 10% or 20% "
     "extra OP would tell them apart (steep_pair.py)"
+)
+#: What the answer says where :data:`READ_AS_FLOOR` read the figures as a reserve and
+#: :data:`HULL_WHERE_AMBIGUOUS` spans the effective-spare readings it replaced that reproduce
+#: them (``reserve_hull.spanned_beside``; said only where one of them was simulated and spanned).
+WARNING_SPANNED = (
+    "warning: the figures at two levels cannot tell a GC reserve's victim floor from a gentle "
+    "victim choice (no victim choice more selective than d-choices with d = 2 links them); the "
+    "figures are read as a reserve with a floor, as FEMU's black-box SSD gives them, and the "
+    "interval also spans the gentle victim choice's readings that reproduce them, so at 10-20% "
+    "extra OP it reaches from the floor's WAF down to the gentle curve's; a WAF figure at 10% or "
+    "20% extra OP would tell them apart (steep_pair.py)"
 )
 #: The designs whose effective-spare reading, where one reproduces the figures, keeps them
 #: plain: greedy and d-choices with d of at least 4 (``gc_designs.UNIFORM_DESIGNS``).
