@@ -22,6 +22,13 @@ def _record(s: fit.Surrogate) -> tuple[float, float, float, float]:
 MANY_CHIPS = fit.Surrogate(0.12, 400.0, -0.95 * 400.0)
 
 
+def test_the_floor_is_on_by_default_and_reads_the_many_chips_drive_back():
+    """Adopted (bench/foreign/results/readshare/verdict.md): 0.5, with the 0.9 share beside."""
+    assert fit.CMD_FLOOR_FOB_SHARE == 0.5 and fit.MAX_READ_SHARE_WITH_WAF == 0.9
+    got = fit.fit(_points(MANY_CHIPS))
+    assert got.t_cmd_us == pytest.approx(MANY_CHIPS.t_cmd_us, rel=0.02)
+
+
 def test_the_floor_applies_only_with_a_waf_figure_and_a_fob(monkeypatch):
     pts = _points(MANY_CHIPS)
     monkeypatch.setattr(fit, "CMD_FLOOR_FOB_SHARE", None)
