@@ -4,6 +4,8 @@ a share of the FOB's time per write (bench/foreign/results/readshare/RULE.md).""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 from overprov.calibrate import fit, twin
 
@@ -98,13 +100,11 @@ def test_the_twins_refinement_takes_the_floor(monkeypatch):
     monkeypatch.setattr(fit, "MAX_READ_SHARE_WITH_WAF", 0.9)
     monkeypatch.setattr(fit, "CMD_FLOOR_FOB_SHARE", 0.5)
     p = twin.TwinParameters(2**30, 0.12, 400.0, -300.0, {}, "test")
-
-    class Level:
-        def __init__(self, waf: float, iops: float) -> None:
-            self.waf, self.steady_iops = waf, iops
-
     # the twin realises t_cmd = 0 at each level; the figures have the line's WAF-1 value 2 µs
-    by_level = {0.0: Level(5.0, 1e6 / 2000.0), 40.0: Level(1.4, 1e6 / 560.0)}
+    by_level = {
+        x: SimpleNamespace(waf=w, steady_iops=1e6 / (w * 400.0))
+        for x, w in ((0.0, 5.0), (40.0, 1.4))
+    }
     pts = [
         fit.Point(0.0, 1e6 / (5.0 * 400 - 398.0), 0.01, 5.0, 0.01),
         fit.Point(40.0, 1e6 / (1.4 * 400 - 398.0), 0.01, 1.4, 0.01),

@@ -3,7 +3,8 @@ calibrate run), each case's t_cmd / t_page (the bound today: −MAX_READ_SHARE_W
 line's WAF-1 value over the FOB's time per write and t_page over it (the floor
 fit.CMD_FLOOR_FOB_SHARE = 0.5 is the looser bound only where t_page > 5 · t_fob).
 
-    python bench/foreign/results/readshare/feasible.py > .../readshare/feasible.txt
+    python bench/foreign/results/readshare/feasible.py \
+        > bench/foreign/results/readshare/feasible.txt
 """
 
 from __future__ import annotations

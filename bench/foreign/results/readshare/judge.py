@@ -3,7 +3,8 @@ calibrate run): clause F (the arm on the fresh VSSIM drives E, F, G, today's def
 clause S (the arm on four of the 72 against status72's records), the seen VSSIM drives beside,
 and the CPU s of every run (the runs.log files, bench/cpu_clock.py through tally.py).
 
-    PYTHONPATH=python python bench/foreign/results/readshare/judge.py > .../readshare/verdict.md
+    PYTHONPATH=python python bench/foreign/results/readshare/judge.py \
+        > bench/foreign/results/readshare/verdict.md
 
 Clauses I and T are tests (tests/calibrate/test_fit_fob_floor.py; RULE.md's pytest run),
 recorded in verdict.md by hand with the command and its output's count.
