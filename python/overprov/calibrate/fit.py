@@ -328,9 +328,10 @@ def _on_bound(
     on_share = _on_share(wafs, ys, ws, k)
     wd = [w * (wf - 1.0) for wf, w in zip(wafs, ws, strict=True)]
     den = sum(w * (wf - 1.0) ** 2 for wf, w in zip(wafs, ws, strict=True))
+    if den <= 0:  # every row at W = 1: no slope to fit on the floor
+        return on_share
     t_page = max(sum(d * (y - floor_us) for d, y in zip(wd, ys, strict=True)) / den, 0.0)
-    on_floor = (floor_us - t_page, t_page) if den > 0 else on_share
-
+    on_floor = (floor_us - t_page, t_page)
     rows = list(zip(wafs, ys, ws, strict=True))
 
     def sse(line: tuple[float, float]) -> float:
