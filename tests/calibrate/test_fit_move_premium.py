@@ -24,7 +24,9 @@ def test_the_bound_is_a_share_below_one():
 def test_a_move_costing_several_host_writes_is_fitted_within_the_bound(monkeypatch, share):
     """A drive made with t_cmd = −share·t_page (a move costs 1/(1 − share) host writes) is read
     back inside a 0.9 bound; a 0.5 bound puts t_cmd on −0.5·t_page and misses the fitted IOPS.
-    (``MAX_READ_SHARE`` alone: the bound with WAF figures off.)"""
+    (``MAX_READ_SHARE`` alone: the bound with WAF figures off; the FOB floor pinned off, as
+    before bench/foreign/results/readshare/RULE.md: test_fit_fob_floor.py tests it.)"""
+    monkeypatch.setattr(fit, "CMD_FLOOR_FOB_SHARE", None)
     made = fit.Surrogate(0.25, 200.0, -share * 200.0)
     pts = _points(made)
     monkeypatch.setattr(fit, "MAX_READ_SHARE_WITH_WAF", None)
@@ -66,7 +68,9 @@ def test_the_twin_maps_a_large_premium_onto_a_read_longer_than_the_program():
 def test_the_wider_bound_acts_only_where_a_figure_carries_a_waf(monkeypatch):
     """``MAX_READ_SHARE_WITH_WAF``: a fit with WAF figures reads a move costing three host
     writes back inside it; the same drive's IOPS alone are fitted as with the constant off, to
-    the bit (from IOPS alone the wider bound let t_cmd trade against the spare)."""
+    the bit (from IOPS alone the wider bound let t_cmd trade against the spare). The FOB floor
+    pinned off: the share bound alone, as before bench/foreign/results/readshare/RULE.md."""
+    monkeypatch.setattr(fit, "CMD_FLOOR_FOB_SHARE", None)
     made = fit.Surrogate(0.25, 200.0, -0.66 * 200.0)
     pts = _points(made)
     iops_only = [fit.Point(p.extra_op_percent, p.iops, 0.01, fresh=p.fresh) for p in pts]

@@ -65,6 +65,19 @@ MAX_READ_SHARE = 0.5
 #: (docs/calibrate-validation.md, "The wider t_cmd bound only where a WAF figure pins the
 #: spare"; bench/foreign/results/tcmd-bound2/RULE.md).
 MAX_READ_SHARE_WITH_WAF: float | None = 0.9
+#: Where a WAF figure and a FOB are among the fitted points, t_cmd may also lie anywhere with
+#: t_cmd + t_page ≥ this · t_fob (t_fob: the fastest FOB's time per write; None: off, the share
+#: bound alone). The line at WAF 1 is a host write with nothing to collect, which the FOB measures;
+#: the steady one is no cheaper (it also erases), so the physical limit left where WAF figures pin
+#: the line is its WAF-1 value, not a move's cost in host writes (which grows with the chips host
+#: writes are spread over while a move stays in one chip: VSSIM, bench/foreign/vssim.py). The
+#: region admitted is the union with :data:`MAX_READ_SHARE_WITH_WAF`'s, so every line admitted
+#: without it is admitted with it. Adopted under a pre-registered rule: the plan case met both
+#: targets on 3 of 3 fresh VSSIM drives of 12–32 chips with it (1 of 3 without: WAF 6.4% and
+#: 8.9% off), four stored cases nearest the share bound the same but for their wall time, fits
+#: without WAF or FOB unchanged (docs/calibrate-validation.md, "A GC move dearer than ten host
+#: writes: a floor from the FOB beside the share bound"; bench/foreign/results/readshare/).
+CMD_FLOOR_FOB_SHARE: float | None = 0.5
 #: When the figures are too few to fit t_cmd (fewer IOPS and WAF figures than unknowns), it is
 #: held at −this·t_page: a GC move's premium over a host write (its read, and on some drives a
 #: second transfer), as a share of the move's time. 0: t_cmd = 0, a move costs what a host write
@@ -224,15 +237,38 @@ def read_share(has_waf: bool) -> float:
     return MAX_READ_SHARE
 
 
+def fob_floor_us(points: list[Point]) -> float | None:
+    """The floor t_cmd + t_page ≥ :data:`CMD_FLOOR_FOB_SHARE`·t_fob (µs) where it applies: set,
+    a WAF figure and a FOB among ``points``; None otherwise (the share bound alone)."""
+    fobs = [p.iops for p in points if p.fresh and p.iops]
+    if CMD_FLOOR_FOB_SHARE is None or not fobs or not has_waf(points):
+        return None
+    return CMD_FLOOR_FOB_SHARE * 1e6 / max(fobs)
+
+
+def lowest_cmd(t_page: float, share: float, floor_us: float | None = None) -> float:
+    """The lowest t_cmd the bound admits at ``t_page``: −share·t_page, or below it down to
+    ``floor_us`` − t_page where the floor (:func:`fob_floor_us`) is the looser."""
+    low = -share * t_page
+    return low if floor_us is None else min(low, floor_us - t_page)
+
+
 def linear_fit(
-    wafs: list[float], ys: list[float], ws: list[float], fit_cmd: bool, share: float | None = None
+    wafs: list[float],
+    ys: list[float],
+    ws: list[float],
+    fit_cmd: bool,
+    share: float | None = None,
+    floor_us: float | None = None,
 ) -> tuple[float, float]:
     """Weighted least squares of y = t_cmd + W·t_page with t_page > 0 and
-    t_cmd ≥ −share·t_page (``share`` None: :data:`MAX_READ_SHARE`); returns (t_cmd, t_page)."""
+    t_cmd ≥ −share·t_page (``share`` None: :data:`MAX_READ_SHARE`) or, with ``floor_us``,
+    t_cmd + t_page ≥ floor_us (:func:`fob_floor_us`); returns (t_cmd, t_page)."""
     k = MAX_READ_SHARE if share is None else share
     return _linear_fit(
-        wafs, ys, ws, fit_cmd, sum(ws), sum(w * y for y, w in zip(ys, ws, strict=True)), k
-    )
+        wafs, ys, ws, fit_cmd, sum(ws), sum(w * y for y, w in zip(ys, ws, strict=True)), k,
+        floor_us,
+    )  # fmt: skip
 
 
 def _linear_fit(
@@ -243,12 +279,13 @@ def _linear_fit(
     s: float,
     sy: float,
     share: float,
+    floor_us: float | None = None,
 ) -> tuple[float, float]:
     """:func:`linear_fit` given the sums that do not depend on ``wafs``: ``s`` = Σw and ``sy``
     = Σw·y (:class:`_Objective` works them out once for all its steps); ``share``: the bound's
-    (:func:`read_share`). Each sum adds the same products, formed the same way, in the same
-    order as the sums written out in full (``sum`` of w·W·y is ``sum`` of (w·W)·y), so the
-    figures are the same to the bit."""
+    (:func:`read_share`), ``floor_us`` its FOB floor (:func:`fob_floor_us`). Each sum adds the
+    same products, formed the same way, in the same order as the sums written out in full
+    (``sum`` of w·W·y is ``sum`` of (w·W)·y), so the figures are the same to the bit."""
     wx = list(map(mul, ws, wafs))  # w·W
     sxx = sum(map(mul, wx, wafs))  # Σ (w·W)·W
     sxy = sum(map(mul, wx, ys))  # Σ (w·W)·y
@@ -262,7 +299,11 @@ def _linear_fit(
                 return sy / s, 0.0
             if t_cmd >= -share * t_page:
                 return t_cmd, t_page
-            return _on_share(wafs, ys, ws, share)  # on the bound t_cmd = −k·t_page
+            if floor_us is None:
+                return _on_share(wafs, ys, ws, share)  # on the bound t_cmd = −k·t_page
+            if t_cmd + t_page >= floor_us:
+                return t_cmd, t_page
+            return _on_bound(wafs, ys, ws, share, floor_us)
     if HELD_CMD_SHARE:  # t_cmd held at −k·t_page: y = t_page·(W − k)
         return _on_share(wafs, ys, ws, HELD_CMD_SHARE)
     # NAND time alone: Σ w·W·y / Σ w·W·W
@@ -276,6 +317,27 @@ def _on_share(wafs: list[float], ys: list[float], ws: list[float], k: float) -> 
     den = sum(w * (wf - k) ** 2 for wf, w in zip(wafs, ws, strict=True))
     t_page = max(num / den, 0.0) if den > 0 else 0.0
     return -k * t_page, t_page
+
+
+def _on_bound(
+    wafs: list[float], ys: list[float], ws: list[float], k: float, floor_us: float
+) -> tuple[float, float]:
+    """The least squares over the union of t_cmd ≥ −k·t_page and t_cmd + t_page ≥ ``floor_us``
+    when the free line lies in neither: the better of the two boundary lines (the share's on a
+    tie). On the floor, y − floor = t_page·(W − 1), t_page ≥ 0."""
+    on_share = _on_share(wafs, ys, ws, k)
+    wd = [w * (wf - 1.0) for wf, w in zip(wafs, ws, strict=True)]
+    den = sum(w * (wf - 1.0) ** 2 for wf, w in zip(wafs, ws, strict=True))
+    if den <= 0:  # every row at W = 1: no slope to fit on the floor
+        return on_share
+    t_page = max(sum(d * (y - floor_us) for d, y in zip(wd, ys, strict=True)) / den, 0.0)
+    on_floor = (floor_us - t_page, t_page)
+    rows = list(zip(wafs, ys, ws, strict=True))
+
+    def sse(line: tuple[float, float]) -> float:
+        return sum(w * (y - line[0] - wf * line[1]) ** 2 for wf, y, w in rows)
+
+    return on_floor if sse(on_floor) < sse(on_share) else on_share
 
 
 class _Objective:
@@ -308,6 +370,7 @@ class _Objective:
             if p.waf is not None
         ]
         self.share = read_share(bool(self.waf_at))  # the bound on t_cmd
+        self.floor_us = fob_floor_us(points)  # and its FOB floor (None: off or no FOB)
         # :func:`rho_eff`'s spare ratio, (1 + ρ₀)/(1 − x) − 1, with 1 − x worked out once per
         # point (a fresh point's WAF is 1: nothing to collect)
         self.unused = [None if p.fresh else 1.0 - p.extra_op_percent / 100.0 for p in points]
@@ -338,7 +401,9 @@ class _Objective:
         if not ys:
             t_cmd, t_page = 0.0, 0.0
         elif self.steady_fit_cmd is None or len(self.steady_rows) == len(ys):
-            t_cmd, t_page = _linear_fit(wafs, ys, ws, self.fit_cmd, self.s, self.sy, self.share)
+            t_cmd, t_page = _linear_fit(
+                wafs, ys, ws, self.fit_cmd, self.s, self.sy, self.share, self.floor_us
+            )
         else:
             t_cmd, t_page, t_erase = self._erase_form(wafs)
         cost = 0.0
@@ -356,11 +421,13 @@ class _Objective:
             fit_cmd = bool(self.steady_fit_cmd)
             return _linear_fit(
                 sw, self.steady_ys, self.steady_ws, fit_cmd, self.steady_s, self.steady_sy,
-                self.share,
+                self.share, self.floor_us,
             )  # fmt: skip
 
         def plain() -> tuple[float, float]:
-            return _linear_fit(wafs, self.ys, self.ws, self.fit_cmd, self.s, self.sy, self.share)
+            return _linear_fit(
+                wafs, self.ys, self.ws, self.fit_cmd, self.s, self.sy, self.share, self.floor_us
+            )
 
         return erase_cost.split(
             steady if self.steady_rows else None, plain, self.fresh_ys, self.fresh_ws

@@ -430,6 +430,7 @@ def refine(
     history of (iteration, worst relative error). ``simulate(p, levels)``: how the twin is
     simulated (a reading's :meth:`~overprov.calibrate.predict.TwinReading.simulate`);
     ``curve``: WAF against ρ under the figures' workload."""
+    floor = fitmod.fob_floor_us(points)  # the fit's FOB floor on t_cmd, from the FOB figure
     points = [pt for pt in points if not pt.fresh]  # steady points: what the twin simulates
     levels = sorted({pt.extra_op_percent for pt in points if pt.iops})
     history: list[dict[str, float]] = []
@@ -451,7 +452,7 @@ def refine(
             best = (worst, p, sim)
         if worst <= tolerance or it == iterations:
             break
-        p = _corrected(p, points, by_level, curve)
+        p = _corrected(p, points, by_level, curve, floor)
     assert best is not None
     return best[1], best[2], history
 
@@ -461,8 +462,10 @@ def _corrected(
     points: list[fitmod.Point],
     by_level: dict[float, Any],
     curve: fitmod.WafCurve = fitmod.waf_at,
+    floor_us: float | None = None,
 ) -> TwinParameters:
-    """One correction step from the twin's simulated WAF and IOPS at the measured levels."""
+    """One correction step from the twin's simulated WAF and IOPS at the measured levels;
+    ``floor_us``: the fit's FOB floor on t_cmd (``fit.fob_floor_us``), None: the share alone."""
     rho0 = p.native_op
     waf_points = [pt for pt in points if pt.waf is not None and pt.extra_op_percent in by_level]
     if p.gc_reserve is not None:  # the reserve's twin: its reserve, from the points off the floor
@@ -471,7 +474,7 @@ def _corrected(
             c = collector
             collector = replace(c, victim_floor=reserve_plateau.corrected_threshold(
                 c.victim_floor or c.waf_floor, waf_points, c.waf_floor, by_level))  # fmt: skip
-        return replace(_corrected_times(p, points, by_level), gc_reserve=collector)
+        return replace(_corrected_times(p, points, by_level, floor_us), gc_reserve=collector)
     if waf_points:
         # the most sensitive WAF point (lowest OP): scale the twin's spare space at that level
         # by the ratio of the spare ratios the measured and the simulated WAF imply
@@ -483,7 +486,7 @@ def _corrected(
             rho0 = max(
                 fitmod.RHO_MIN, (1 - x) * (1 + r * fitmod.rho_eff(rho0, pt.extra_op_percent)) - 1
             )
-    return replace(_corrected_times(p, points, by_level), native_op=rho0)
+    return replace(_corrected_times(p, points, by_level, floor_us), native_op=rho0)
 
 
 def _spare_ratio(measured_waf: float, simulated_waf: float, curve: fitmod.WafCurve) -> float:
@@ -527,11 +530,15 @@ def _corrected_reserve(
 
 
 def _corrected_times(
-    p: TwinParameters, points: list[fitmod.Point], by_level: dict[float, Any]
+    p: TwinParameters,
+    points: list[fitmod.Point],
+    by_level: dict[float, Any],
+    floor: float | None = None,
 ) -> TwinParameters:
     """t_page and t_cmd corrected against the twin's own WAF: the measured y = t_cmd +
     W_sim · t_page, and what the twin realised with its current parameters; by their ratio
-    (t_page) and difference (t_cmd), so imperfections of the parameter mapping cancel."""
+    (t_page) and difference (t_cmd), so imperfections of the parameter mapping cancel; ``floor``:
+    the fit's FOB floor on t_cmd (``fit.fob_floor_us``; None: its share bound alone)."""
     ip = [pt for pt in points if pt.iops]
     wafs = [by_level[pt.extra_op_percent].waf or 1.0 for pt in ip]
     y_meas = [1e6 / pt.iops for pt in ip]  # type: ignore[operator]
@@ -542,11 +549,11 @@ def _corrected_times(
     ]
     fit_cmd = p.t_cmd_us != 0 and len(ip) >= 2
     share = fitmod.read_share(fitmod.has_waf(points))  # the fit's bound
-    cmd_target, page_target = fitmod.linear_fit(wafs, y_meas, ws, fit_cmd, share)
-    cmd_real, page_real = fitmod.linear_fit(wafs, y_sim, ws, fit_cmd, share)
+    cmd_target, page_target = fitmod.linear_fit(wafs, y_meas, ws, fit_cmd, share, floor)
+    cmd_real, page_real = fitmod.linear_fit(wafs, y_sim, ws, fit_cmd, share, floor)
     if page_real > 0 and page_target > 0:
         t_page = p.t_page_us * page_target / page_real
-        t_cmd = max(-share * t_page, p.t_cmd_us + cmd_target - cmd_real)
+        t_cmd = max(fitmod.lowest_cmd(t_page, share, floor), p.t_cmd_us + cmd_target - cmd_real)
     else:  # no WAF dependence to fit: scale both by the mean IOPS ratio
         ratio = math.exp(sum(math.log(a / b) for a, b in zip(y_meas, y_sim, strict=True)) / len(ip))
         t_page, t_cmd = p.t_page_us * ratio, p.t_cmd_us * ratio
