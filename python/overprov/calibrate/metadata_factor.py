@@ -74,9 +74,9 @@ def read(fob_waf: float | None, source: str) -> Factor:
         return Factor(note=f"; FOB WAF {fob_waf:.4g} ({source}) not applied "
                            "(metadata_factor.ENABLED off)")  # fmt: skip
     if not M_MIN <= fob_waf <= M_MAX:
+        why = "not a steady metadata factor (a write buffer or a cache's transient)"
         return Factor(note=f"; FOB WAF {fob_waf:.4g} ({source}) ignored: outside "
-                           f"[{M_MIN:g}, {M_MAX:g}], not a steady metadata factor "
-                           "(a write buffer or a cache's transient; docs/calibrate.md)")  # fmt: skip
+                           f"[{M_MIN:g}, {M_MAX:g}], {why}; docs/calibrate.md")  # fmt: skip
     if fob_waf == 1.0:
         return Factor()
     return Factor(fob_waf, f"; every WAF carries the metadata factor {fob_waf:.4g} ({source}: "
