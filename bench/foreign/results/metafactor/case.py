@@ -1,8 +1,8 @@
 """bench/foreign/results/metafactor/RULE.md's cases: evaluate.py's "WAF 0+40" with the truth's
 FOB WAF typed (``--fob-waf``) on a Dhara truth under one arm, and the verdict's tables.
 
-    PYTHONPATH=python python bench/foreign/results/metafactor/case.py run ARM TRUTH.json
-    PYTHONPATH=python python bench/foreign/results/metafactor/case.py table
+    PYTHONPATH=python python bench/foreign/results/metafactor/case.py run ARM TRUTH.json [seen]
+    PYTHONPATH=python python bench/foreign/results/metafactor/case.py table [seen]
 
 ARM "today" (the defaults: the figure typed, not applied) or "factor"
 (``EVALUATE_FLAGS="metadata_factor.ENABLED=True"``, python/overprov/calibrate/
@@ -11,7 +11,9 @@ empty, before any page is copied) to 4 decimals. `run` writes ARM/STEM.json: the
 and its summary against the target (bench/foreign/results/newftl2/case.py's ``summary``: WAF
 within 5% at every level 0–40%); `table` prints per truth both arms (fifogc's ``cell``) and
 the pooled counts with the unfitted levels' 80% coverage
-(bench/foreign/results/freshtally/tally.py). Run from the worktree root.
+(bench/foreign/results/freshtally/tally.py). With ``seen`` both write and read seen/ARM/ (the
+diagnosis after the verdict on the nine seen Dhara drives, newftl2 A–E and fifogc F–I; no
+clause reads them). Run from the worktree root.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ def fob_waf(doc: dict) -> float:
     return round(level["fob"]["waf"], 4)
 
 
-def run(arm: str, truth: Path) -> None:
+def run(arm: str, truth: Path, root: Path = HERE) -> None:
     newftl2.scoreboard.cap()
     os.environ[evaluate.FLAGS_ENV] = ARMS[arm]
     doc = json.loads(truth.read_text())
@@ -51,13 +53,13 @@ def run(arm: str, truth: Path) -> None:
         res = evaluate.run_case(cmd, curve, case, Path(tmp))
     out = {"truth": str(truth), "arm": arm, "flags": ARMS[arm], "case": fifogc.CASE_NAME,
            "fob_waf": fob_waf(doc), "result": res | {"summary": newftl2.summary(res)}}  # fmt: skip
-    path = HERE / arm / f"{truth.stem}.json"
-    path.parent.mkdir(exist_ok=True)
+    path = root / arm / f"{truth.stem}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(out, indent=1) + "\n")
 
 
-def table() -> None:
-    got = {a: {p.stem: json.loads(p.read_text()) for p in sorted((HERE / a).glob("*.json"))}
+def table(root: Path = HERE) -> None:
+    got = {a: {p.stem: json.loads(p.read_text()) for p in sorted((root / a).glob("*.json"))}
            for a in ARMS}  # fmt: skip
     stems = sorted(set().union(*got.values()))
     print(f"| truth (FOB WAF) | {' | '.join(f'{a}: worst (level) met; carrying' for a in ARMS)} |")
@@ -76,9 +78,11 @@ def table() -> None:
 
 if __name__ == "__main__":
     ARGS = sys.argv[1:]
+    ROOT = HERE / "seen" if ARGS[-1:] == ["seen"] else HERE
+    ARGS = ARGS[:-1] if ROOT != HERE else ARGS
     if ARGS == ["table"]:
-        table()
+        table(ROOT)
     elif len(ARGS) == 3 and ARGS[0] == "run" and ARGS[1] in ARMS:
-        run(ARGS[1], Path(ARGS[2]))
+        run(ARGS[1], Path(ARGS[2]), ROOT)
     else:
         raise SystemExit(__doc__)
