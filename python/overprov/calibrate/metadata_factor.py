@@ -18,10 +18,11 @@ already carries m and so does the FOB IOPS anchor (the time per write before any
 cancels from the IOPS curve. The twin files simulate the curve without m (their WAF is the
 drive's / m); the prediction's source says so.
 
-The guard (from the model, RULE.md): m is applied only in [:data:`M_MIN`, :data:`M_MAX`]; a
-FOB WAF below 1 is a write buffer or compression (fewer pages programmed than written), above
-1.5 more than a page of its own per two host pages, a transient such as an SLC cache folding
-rather than a steady per-write cost; outside the range the figure is ignored with a note.
+The guard (from the model, bench/foreign/results/metafactor/RULE.md): m is applied only in
+[:data:`M_MIN`, :data:`M_MAX`]; a FOB WAF below 1 is a write buffer or compression (fewer
+pages programmed than written), above 1.5 more than a page of its own per two host pages, a
+transient such as an SLC cache folding rather than a steady per-write cost; outside the range
+the figure is ignored with a note.
 m = 1 or no figure: the points and the answer are not touched.
 """
 
@@ -36,7 +37,8 @@ if TYPE_CHECKING:  # imported by the CLI: nothing heavy at import
     from overprov.calibrate.prediction import Prediction
     from overprov.measurement_file import Measurement
 
-#: Read the FOB WAF as a constant metadata factor (off: RULE.md's verdict decides).
+#: Read the FOB WAF as a constant metadata factor (off: its rule not met,
+#: bench/foreign/results/metafactor/verdict.md).
 ENABLED = False
 #: The range of FOB WAF read as a metadata factor (module text): outside it, ignored.
 M_MIN, M_MAX = 1.0, 1.5
