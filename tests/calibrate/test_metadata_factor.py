@@ -97,6 +97,7 @@ def test_a_generated_drives_measured_fob_waf_is_1_and_changes_nothing(monkeypatc
     measurement_file.save(m, path)
     assert json.loads(path.read_text())["fob_waf"] == 1.0
     assert measurement_file.load(path).fob_waf == 1.0
+    assert mf.read(*mf.figure(None, m)) == mf.Factor()  # off: a measured figure is not said
     monkeypatch.setattr(mf, "ENABLED", True)
     assert mf.read(*mf.figure(None, m)) == mf.Factor()  # m = 1: points and answer untouched
 

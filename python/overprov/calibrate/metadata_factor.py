@@ -42,6 +42,8 @@ if TYPE_CHECKING:  # imported by the CLI: nothing heavy at import
 ENABLED = False
 #: The range of FOB WAF read as a metadata factor (module text): outside it, ignored.
 M_MIN, M_MAX = 1.0, 1.5
+#: The source of a typed figure (the option).
+TYPED = "--fob-waf"
 #: The WAF fields of a predicted level that carry the factor.
 WAF_FIELDS = ("waf", "waf_low", "waf_high", "surrogate_waf")
 
@@ -62,7 +64,7 @@ def figure(typed: float | None, measurement: Measurement | None) -> tuple[float 
     """The FOB WAF figure and where it comes from: ``--fob-waf`` where typed, else the
     measured FOB segment's (``measurement.json``'s ``fob_waf``), else none."""
     if typed is not None:
-        return typed, "--fob-waf"
+        return typed, TYPED
     measured = getattr(measurement, "fob_waf", None)
     return measured, "the measured FOB segment"
 
@@ -72,7 +74,9 @@ def read(fob_waf: float | None, source: str) -> Factor:
     ("--fob-waf", "the measured FOB segment")."""
     if fob_waf is None:
         return Factor()
-    if not ENABLED:
+    if not ENABLED:  # a measured figure unsaid: today's answer, byte for byte
+        if source != TYPED:
+            return Factor()
         return Factor(note=f"; FOB WAF {fob_waf:.4g} ({source}) not applied "
                            "(metadata_factor.ENABLED off)")  # fmt: skip
     if not M_MIN <= fob_waf <= M_MAX:
