@@ -127,6 +127,10 @@ class Measurement:
     cliff: dict[str, Any] | None = None
     """The cliff step's plan and rounds (``calibrate/cliff_step.py``; None: not asked for, and
     then not written)."""
+    fob_waf: float | None = None
+    """NAND ÷ host bytes over the FOB segment, read from the write counters (no garbage
+    collection yet: the FTL's own metadata writes, ``calibrate/metadata_factor.py``); None:
+    no counters, and then not written."""
 
     @property
     def drive_writes(self) -> float:
@@ -143,6 +147,8 @@ class Measurement:
         d["rounds"] = [_record(x) for x in self.rounds]
         d["plan"], d["identity"], d["runs"] = copy.deepcopy((self.plan, self.identity, self.runs))
         d["drive_writes"] = self.drive_writes
+        if self.fob_waf is None:  # no counters: the document as without the figure
+            del d["fob_waf"]
         if self.cliff is None:  # not asked for: the document as without the step
             del d["cliff"]
         else:
@@ -201,6 +207,7 @@ MEASUREMENT: dict[str, Field] = {
     "qd": _i(1),
     "fob_iops": _n(0.0, hi=MAX_IOPS, lo_open=True, null=True, required=False),
     "fob_p99_latency_us": _n(0.0, null=True, required=False),
+    "fob_waf": _n(0.0, lo_open=True, null=True, required=False),
     "levels": Field("list", required=False),
     "rounds": Field("list", required=False),
     "bytes_written": _i(0, required=False),

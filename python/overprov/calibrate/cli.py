@@ -16,6 +16,7 @@ from overprov import measurement_file, units
 from overprov import results as resmod
 from overprov.calibrate import (
     cliff_step,
+    metadata_factor,
     middle_level,
     plausibility,
     target_measurement,
@@ -149,6 +150,15 @@ def register(subparsers: Any) -> None:
         help="fresh-out-of-box IOPS you have (a data sheet's random-write figure): with "
         "--points it is fitted as the time per write before any garbage collection (WAF 1); "
         "otherwise recorded with the fit (docs/calibrate.md)",
+    )
+    p.add_argument(  # metadata_factor.py
+        "--fob-waf",
+        type=units.Arg(units.parse_number, lo=1.0, hi=MAX_WAF),
+        default=None,
+        metavar="W",
+        help="WAF before any garbage collection you have (NAND ÷ host writes from empty, ≥ 1): "
+        "with metadata_factor.ENABLED (off) every WAF is read as carrying it as a constant "
+        "factor, the FTL's own metadata writes (docs/calibrate.md)",
     )
     wl = p.add_argument_group(
         "workload of --points/--waf-points figures (as simulate's; default uniform random)",
@@ -449,6 +459,8 @@ def run(args: argparse.Namespace) -> int:
         if fob is not None:
             points.append(fitmod.Point(0.0, fob, USER_POINT_REL_SD, fresh=True))
         source = "fitted to user points " + points_text(points)
+    factor = metadata_factor.read(*metadata_factor.figure(args.fob_waf, measurement))
+    points = metadata_factor.divide(points, factor)
     fig = predmod.PredictionInput(
         points, levels, typed=bool(args.points or args.waf_points), fob_iops=fob,
         raw_native_op=native_op, advertised_bytes=advertised, target_iops=args.target_iops,
@@ -492,6 +504,7 @@ def run(args: argparse.Namespace) -> int:
             + "; ".join(problems)
             + kept
         )
+    metadata_factor.multiply(pred, factor)
     if measurement is not None and measurement.cliff is not None:
         from overprov.calibrate.cliff_attach import attach
 

@@ -71,3 +71,13 @@ def stretch_wafs(before: HasCounters, rounds: Sequence[HasCounters]) -> list[Rou
     if got is None or any(w.host_written_bytes <= 0 for w in got):
         return None
     return got
+
+
+def segment_waf(start: dict[str, int] | None, last: HasCounters) -> float | None:
+    """NAND ÷ host bytes from the counters ``start`` (a reading's ``write_counters``) to those
+    after ``last``: a whole segment's WAF (the FOB segment's, ``metadata_factor.py``); None
+    where a counter is missing or no host byte was written."""
+    if start is None:
+        return None
+    got = round_wafs([(Counters(start["host_bytes"], start["nand_bytes"]), last)])
+    return got[0].waf if got and got[0].host_written_bytes > 0 else None

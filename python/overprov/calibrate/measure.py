@@ -20,7 +20,7 @@ from typing import Any
 
 from overprov.calibrate import gc_onset, level_refill
 from overprov.calibrate.cliff_step import CliffPlan, measure_cliff
-from overprov.calibrate.counter_waf import Counters, HasCounters, stretch_wafs
+from overprov.calibrate.counter_waf import Counters, HasCounters, segment_waf, stretch_wafs
 from overprov.calibrate.graded_run import (
     BudgetSpent,
     graded_fill,
@@ -208,6 +208,7 @@ class SegmentRunner:
         self.forget_reading()
         if (self.plan.onset_from_empty or self.plan.fill_hazard) and self.counters_ok:
             self.purge_counters = self.read().write_counters
+        start = self.purge_counters or (self.read().write_counters if self.counters_ok else None)
         rounds: list[Round] = []
         iops = 0.0
         written = 0.0
@@ -230,6 +231,7 @@ class SegmentRunner:
         ios = sum(r.iops * r.duration_s for r in rounds)
         self.m.fob_iops = ios / sum(r.duration_s for r in rounds)
         self.m.fob_p99_latency_us = rounds[0].p99_latency_us
+        self.m.fob_waf = segment_waf(start, rounds[-1])  # the FOB WAF (metadata_factor.py)
         self.save()
         self.progress(f"FOB: {self.m.fob_iops:,.0f} IOPS over {written:.3f} drive writes")
 

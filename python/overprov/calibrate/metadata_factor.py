@@ -1,0 +1,124 @@
+"""The FTL's own metadata writes as a constant WAF factor, read from a FOB WAF figure.
+
+A drive programs pages of its own beside the host's and the ones garbage collection copies: map
+flushes, journal checkpoints (Dhara writes one page in 16 for its checkpoints,
+bench/foreign/results/fifogc/verdict.md). That cost is a factor m on every WAF the drive
+writes, at every extra-OP level, and no spare space absorbs it. Before any garbage collection
+(fresh out of box, nothing to copy) it is all there is: m is the FOB WAF, typed
+(``--fob-waf W``) or measured by the FOB segment where the target has write counters
+(``measure.py``, ``Measurement.fob_waf``). Read with m = 1 the spare fitted to a low WAF comes
+out too small and the curve too steep below it.
+
+With :data:`ENABLED` (off by default; bench/foreign/results/metafactor/RULE.md) m enters the fit
+in one place: every WAF figure is divided by m before any reading sees it (each reading's spare
+is fitted to WAF/m; the reserve readings' cap is the 0% figure / m), and every WAF the answer
+gives (the levels' and each reading's, central, interval ends and the surrogate's, and the
+fitted points it records) is multiplied by m. IOPS are not touched: a measured IOPS figure
+already carries m and so does the FOB IOPS anchor (the time per write before any GC), so m
+cancels from the IOPS curve. The twin files simulate the curve without m (their WAF is the
+drive's / m); the prediction's source says so.
+
+The guard (from the model, bench/foreign/results/metafactor/RULE.md): m is applied only in
+[:data:`M_MIN`, :data:`M_MAX`]; a FOB WAF below 1 is a write buffer or compression (fewer
+pages programmed than written), above 1.5 more than a page of its own per two host pages, a
+transient such as an SLC cache folding rather than a steady per-write cost; outside the range
+the figure is ignored with a note.
+m = 1 or no figure: the points and the answer are not touched.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # imported by the CLI: nothing heavy at import
+    from overprov.calibrate.fit import Point
+    from overprov.calibrate.prediction import Prediction
+    from overprov.measurement_file import Measurement
+
+#: Read the FOB WAF as a constant metadata factor (off: its rule not met,
+#: bench/foreign/results/metafactor/verdict.md).
+ENABLED = False
+#: The range of FOB WAF read as a metadata factor (module text): outside it, ignored.
+M_MIN, M_MAX = 1.0, 1.5
+#: The source of a typed figure (the option).
+TYPED = "--fob-waf"
+#: The WAF fields of a predicted level that carry the factor.
+WAF_FIELDS = ("waf", "waf_low", "waf_high", "surrogate_waf")
+
+
+@dataclass(frozen=True)
+class Factor:
+    """The factor read (``m``, 1 where none applies) and what the prediction's source says."""
+
+    m: float = 1.0
+    note: str = ""
+
+    @property
+    def applies(self) -> bool:
+        return self.m != 1.0
+
+
+def figure(typed: float | None, measurement: Measurement | None) -> tuple[float | None, str]:
+    """The FOB WAF figure and where it comes from: ``--fob-waf`` where typed, else the
+    measured FOB segment's (``measurement.json``'s ``fob_waf``), else none."""
+    if typed is not None:
+        return typed, TYPED
+    measured = getattr(measurement, "fob_waf", None)
+    return measured, "the measured FOB segment"
+
+
+def read(fob_waf: float | None, source: str) -> Factor:
+    """The factor from a FOB WAF figure (None: none given or measured); ``source`` names it
+    ("--fob-waf", "the measured FOB segment")."""
+    if fob_waf is None:
+        return Factor()
+    if not ENABLED:  # a measured figure unsaid: today's answer, byte for byte
+        if source != TYPED:
+            return Factor()
+        return Factor(note=f"; FOB WAF {fob_waf:.4g} ({source}) not applied "
+                           "(metadata_factor.ENABLED off)")  # fmt: skip
+    if not M_MIN <= fob_waf <= M_MAX:
+        why = "not a steady metadata factor (a write buffer or a cache's transient)"
+        return Factor(note=f"; FOB WAF {fob_waf:.4g} ({source}) ignored: outside "
+                           f"[{M_MIN:g}, {M_MAX:g}], {why}; docs/calibrate.md")  # fmt: skip
+    if fob_waf == 1.0:
+        return Factor()
+    return Factor(fob_waf, f"; every WAF carries the metadata factor {fob_waf:.4g} ({source}: "
+                           "the FOB WAF): the spare is fitted to WAF ÷ it and the WAF given "
+                           "times it; the twins' WAF is without it")  # fmt: skip
+
+
+def divide(points: list[Point], factor: Factor) -> list[Point]:
+    """The points the readings fit: each WAF figure ÷ m (the list itself where m = 1)."""
+    if not factor.applies:
+        return points
+    return [p if p.waf is None else dataclasses.replace(p, waf=p.waf / factor.m) for p in points]
+
+
+def multiply(pred: Prediction, factor: Factor) -> Prediction:
+    """``pred`` with every WAF it gives × m and its source saying so (in place, each level and
+    fit once however the readings share them; untouched where m = 1 but for the note of a
+    figure not applied). The fitted points are recorded anew (never the ``Point`` itself)."""
+    pred.prediction_source += factor.note
+    if not factor.applies:
+        return pred
+    m, seen = factor.m, set()
+    rows = [*pred.levels, *(lv for r in pred.readings or [] for lv in r.levels)]
+    for lv in rows:
+        if id(lv) in seen:
+            continue
+        seen.add(id(lv))
+        for name in WAF_FIELDS:
+            value = getattr(lv, name)
+            if value is not None:
+                setattr(lv, name, value * m)
+    for fit in (pred.fit, *(r.fit for r in pred.readings or [])):
+        if id(fit) in seen:
+            continue
+        seen.add(id(fit))
+        fit["points"] = [p if p.get("waf") is None else {**p, "waf": p["waf"] * m}
+                         for p in fit.get("points", [])]  # fmt: skip
+    pred.fit["metadata_factor"] = m
+    return pred
