@@ -19,7 +19,7 @@ drive() {  # STEM DHARA-OPTIONS...
 }
 arm() {  # ARM TRUTH [seen]
     out=$R/${3:+seen/}$1/$(basename $2)
-    [ -e $out ] || logged "case ${3:+seen }$1 $(basename $2 .json)" $R/case.py run $1 $2 $3
+    [ -e $out ] || logged "case ${3:+seen }$1 $(basename $2 .json)" bench/foreign/results/metafactor/case.py run $1 $2 $3
 }
 drive dhara-j --log2-ppb 4 --blocks 2048 --gc-ratio 7 --seed 10
 drive dhara-k --log2-ppb 6 --blocks 384 --gc-ratio 10 --seed 11

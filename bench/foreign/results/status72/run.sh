@@ -11,4 +11,4 @@ for part in erase rest; do
         $PY bench/foreign/results/freshtally/tally.py case $folder $stem $family </dev/null
     done < /tmp/status72-$part.txt
 done
-$PY bench/foreign/results/freshtally/tally.py table > $TALLY_DIR/table.md
+$PY bench/foreign/results/freshtally/tally.py table | (cd "$TALLY_DIR" && cat > table.md)
