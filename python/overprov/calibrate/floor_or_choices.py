@@ -44,6 +44,8 @@ Where it speaks over the scoreboard's 72 stored truths: bench/foreign/results/fe
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from overprov.calibrate import evidence, reserve_hull, steep_pair, uncertainty, workload_curve
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import predict as predmod
@@ -91,11 +93,17 @@ def choices_link(points: list[fitmod.Point], cv_sd: float) -> bool:
 
 def floor_reproduces(points: list[fitmod.Point], cv_sd: float) -> bool:
     """Whether a reserve reading of greedy or d-choices-8 (no onset: ``reserve_hull.form_of``)
-    is called for by the figures and reproduces them (``gc_reserve.ReserveForm.called_for``);
-    a form that cannot fit them is not (a message never refuses an answer)."""
-    for design in steep_pair.SELECTIVE_DESIGNS:
-        if design == LINKING_DESIGN:
-            continue
+    is called for by the figures and reproduces them (:func:`reserve_called_for`)."""
+    stricter = [d for d in steep_pair.SELECTIVE_DESIGNS if d != LINKING_DESIGN]
+    return reserve_called_for(points, cv_sd, stricter)
+
+
+def reserve_called_for(points: list[fitmod.Point], cv_sd: float, designs: Iterable[str]) -> bool:
+    """Whether a reserve reading of one of ``designs`` (no onset: ``reserve_hull.form_of``) is
+    called for by ``points`` (``gc_reserve.ReserveForm.called_for``: a floor at the lower level
+    that reproduces every figure); a form that cannot fit them is not (a message never refuses
+    an answer)."""
+    for design in designs:
         try:
             if reserve_hull.form_of(design, cv_sd).called_for(points):
                 return True
