@@ -280,9 +280,9 @@ def test_the_dry_run_says_what_it_costs_where_the_budget_cannot_hold_it(overprov
 @pytest.mark.parametrize("drive_writes", [4.6, 5.0, 6.0])
 def test_a_planned_third_level_is_measured(tmp_path, drive_writes):
     """On the d-choices-2 drive at 4.6 (the budget the cost note names), 5 and 6 drive writes
-    the levels before the third leave it its minimum and a window, so it is measured where the
-    plan holds it (the first two levels ran to their maxima, unsettled, and left it too
-    little), and the whole stays within the budget."""
+    the levels before the third leave it its minimum, a window and a round, so it is measured
+    where the plan holds it (at 5 and 6 the first two levels, unsettled, spent what it needed),
+    and the whole stays within the budget."""
     plan = design(LEVELS, Budget(drive_writes=drive_writes), middle=True)
     assert plan.middle is not None
     with SimTarget(_drive(tmp_path, D_CHOICES_2, 0.07)) as t:
