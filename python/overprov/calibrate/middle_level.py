@@ -39,7 +39,7 @@ as every level; a budget trims it to what it leaves); the plan's text and ``--dr
 WAF, and ``steep_pair.fires`` / ``steep_pair.warns`` or ``bend_between.fires`` on the figures as
 calibrate would read them (``predict.points_from``, the recorded model-form error). Where the
 budget cannot hold the level, the measurement records why and what it would cost
-(:func:`cost_note`, with the budget that holds the plan's worst case with it,
+(:func:`cost_note`, with the least budget whose plan holds it within its "at most",
 :func:`holding_budget`), and calibrate prints it (``--dry-run`` too, :func:`unheld_text`).
 """
 
@@ -244,7 +244,8 @@ def unheld_text(plan: MeasurementPlan) -> str:
 def decide(plan: MeasurementPlan, m: Measurement, on: bool | None = None) -> Decision:
     """After ``plan``'s segments were measured into ``m``: its third level (``plan.middle``,
     planned where :data:`ON` and the budget held it) where a test fires on the measured figures
-    (:func:`reasons`) and the budget still holds its minimum beside what ``m`` wrote. With
+    (:func:`reasons`) and the budget still holds its minimum and a window beside what ``m``
+    wrote (else :data:`SPENT_NOTE`, what the levels before it left, and no segment). With
     :data:`ON` and no third level planned (the budget could not hold it), the tests are run
     all the same and a firing one gives :func:`cost_note` and no segment (``on``: the option
     asked, None: :data:`ON`; False: no third level, no note)."""
@@ -261,10 +262,9 @@ def decide(plan: MeasurementPlan, m: Measurement, on: bool | None = None) -> Dec
     why = tuple(reasons(predmod.points_from(m), m.fob_iops, m))
     if not why:
         return Decision((), None)
-    seg = planned or middle_segment(plan)
-    cap = plan.budget.drive_writes
     if planned is None:
-        return Decision(why, None, cost_note(plan, seg, why))
+        return Decision(why, None, cost_note(plan, why))
+    seg, cap = planned, plan.budget.drive_writes
     if cap is not None and m.drive_writes + plan.least_drive_writes(seg) > cap:
         return Decision(why, None, SPENT_NOTE.format(
             levels=" and ".join(f"{s.extra_op_percent:g}%" for s in plan.segments),
@@ -274,12 +274,12 @@ def decide(plan: MeasurementPlan, m: Measurement, on: bool | None = None) -> Dec
     return Decision(why, seg)
 
 
-def cost_note(plan: MeasurementPlan, seg: Segment, why: tuple[str, ...]) -> str:
-    """:data:`COST_NOTE` filled in: what the third level costs in the random plan (unbounded;
-    ``seg`` where that plan cannot take one) and the least budget whose plan holds it
-    (:func:`holding_budget`)."""
+def cost_note(plan: MeasurementPlan, why: tuple[str, ...]) -> str:
+    """:data:`COST_NOTE` filled in: what the third level costs in the random plan of ``plan``'s
+    levels (unbounded) and the least budget whose plan holds it (:func:`holding_budget`)."""
     whole, need = holding_budget(plan)
-    seg = whole.middle or seg
+    seg = whole.middle
+    assert seg is not None
     return COST_NOTE.format(
         levels=" and ".join(f"{s.extra_op_percent:g}%" for s in whole.segments),
         why="; ".join(why),
