@@ -495,8 +495,8 @@ def measure(
     ``middle(plan, m)``: once the plan's segments are measured, the third level's decision
     (``middle_level.decide``): where it gives reasons they are recorded in the run, and the
     segment it gives is measured then (``level_refill.third_level``; None: no decision, as
-    before it existed). A third level the plan holds (``plan.middle``) is left its minimum and
-    a window by the segments before it.
+    before it existed). A third level the plan holds (``plan.middle``) is left its minimum, a
+    window and a round (:data:`ROUND_MARGIN`'s) by the segments before it.
     """
     if resume is None:
         m = Measurement(
