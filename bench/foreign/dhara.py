@@ -39,7 +39,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import common  # noqa: E402
-from sssl_ftlsim import STEPS_PER_SPAN, rows_of  # noqa: E402
+from sssl_ftlsim import STEPS_PER_SPAN, rows_of, span_pages  # noqa: E402
 
 PAGE_BYTES = 4096
 REPOSITORY = "https://github.com/dlbeer/dhara"
@@ -67,10 +67,6 @@ def harness(args, span: int, steps: int, step_writes: int, where: str) -> tuple[
     if res.returncode != 0 or len(out) != steps:
         raise RuntimeError(f"Dhara's harness stopped {where} (rc {res.returncode})")
     return drive, out
-
-
-def span_pages(capacity: int, extra_op: int) -> int:
-    return capacity * (100 - extra_op) // 100
 
 
 def level(extra_op: int, span: int, steps: list[dict]) -> dict:

@@ -88,7 +88,7 @@ def test_span_pages_of_the_capacity():
     assert dhara.span_pages(488, 0) == 488
 
 
-@pytest.mark.skipif(not HARNESS.exists(), reason="Dhara's harness is not built here")
+@pytest.mark.skipif(not HARNESS.exists(), reason=f"Dhara's harness is not built here ({HARNESS})")
 def test_the_harness_itself_on_a_tiny_drive():
     cmd = [str(HARNESS), "5", "32", "4", "292", "36", "73", "7"]
     got = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout

@@ -11,13 +11,10 @@ import pytest
 from overprov import measurement_file
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import middle_level
+from overprov.calibrate import plan as planmod
 from overprov.calibrate.measure import measure
-from overprov.calibrate.plan import (
-    Budget,
-    MeasurementPlan,
-    design,
-    with_middle,
-)
+from overprov.calibrate.middle_level import design, with_middle
+from overprov.calibrate.plan import Budget, MeasurementPlan
 from overprov.profile.sim_target import SimTarget
 
 LEVELS = [0.0, 10.0, 20.0, 30.0, 40.0]
@@ -98,6 +95,7 @@ def test_off_the_plan_is_recorded_as_before():
         assert all("refill_from_percent" not in s for s in d["segments"])
         assert MeasurementPlan.from_dict(d) == plan
         assert design(LEVELS, budget) == plan  # the default: not asked
+        assert planmod.design(LEVELS, budget) == plan
 
 
 def test_asked_the_random_plan_takes_it_where_the_budget_holds_it():
@@ -110,7 +108,7 @@ def test_asked_the_random_plan_takes_it_where_the_budget_holds_it():
     seg = plan.middle
     assert seg is not None and seg.extra_op_percent == 20.0 and seg.refill_from_percent == 40.0
     assert seg.min_drive_writes == pytest.approx(0.2 + 0.8 * 0.8)
-    assert middle_level.cost_drive_writes(plan, seg) == pytest.approx(0.84 + 8 * 0.04)
+    assert plan.least_drive_writes(seg) == pytest.approx(0.84 + 8 * 0.04)
     assert plan.planned_drive_writes() == pytest.approx(base.planned_drive_writes() + 1.84)
     assert plan.minimum_drive_writes() == base.minimum_drive_writes()
     assert dataclasses.replace(plan, middle=None) == base  # the other segments as they were
@@ -238,3 +236,133 @@ def test_a_run_stopped_in_the_third_level_resumes_it(tmp_path):
     assert m.status == "complete"
     assert [lv.extra_op_percent for lv in m.levels] == [0.0, 40.0, 40.0, 20.0]
     assert m.runs[-1]["middle_level"]["measured"]
+
+
+@pytest.mark.parametrize("drive_writes", [4.6, 5.0, 6.0])
+def test_the_plan_s_at_most_stays_within_the_budget(drive_writes):
+    """Under a drive-write budget that holds the third level, the other segments' maxima are
+    trimmed to leave it its minimum and a window, so the plan's worst case (the "at most"
+    printed) never exceeds the budget; below the plan's minimum and the level's, none."""
+    plan = design(LEVELS, Budget(drive_writes=drive_writes), middle=True)
+    assert plan.middle is not None
+    assert plan.planned_drive_writes() <= drive_writes + 1e-9
+    assert plan.middle.max_drive_writes >= plan.least_drive_writes(plan.middle) - 1e-9
+    for seg in plan.segments:
+        assert seg.max_drive_writes >= plan.least_drive_writes(seg) - 1e-9
+    assert design(LEVELS, Budget(drive_writes=4.5), middle=True).middle is None
+
+
+def test_the_dry_run_at_most_is_within_a_budget_it_trims_for(overprov_cli):
+    """``--budget 5dw``: the third level planned, its maximum its minimum and a window (1.16),
+    and the estimate at most 5.00 drive writes (it printed 5.94)."""
+    args = ("calibrate", "sim:consumer-tlc-sata@2GiB", "--dry-run", "--budget", "5dw")
+    rc, out, _ = overprov_cli(*args, "--middle-level", "on")
+    assert rc == 0
+    assert "cannot tell the curve between them (1.16 to 1.16 drive writes more)" in out
+    assert "at most 5.00 drive writes" in out
+
+
+def test_the_dry_run_says_what_it_costs_where_the_budget_cannot_hold_it(overprov_cli):
+    """``--budget 4dw``: no third level, and a line with its cost and the budget that holds it
+    (the least whose plan holds it within its "at most": 4.6dw, measured on the d-2 drive by
+    :func:`test_a_planned_third_level_is_measured`); off, no such line."""
+    args = ("calibrate", "sim:consumer-tlc-sata@2GiB", "--dry-run", "--budget", "4dw")
+    rc, out, _ = overprov_cli(*args, "--middle-level", "on")
+    assert rc == 0 and "then 20%" not in out
+    assert "--middle-level on: a settled level at 20% extra OP" in out
+    assert "costs 1.16 to 1.84 drive writes more" in out
+    assert "the budget (4 drive writes) does not hold: --budget 4.6dw or more holds it" in out
+    assert "(6.62 drive writes at most untrimmed)" in out
+    rc, off, _ = overprov_cli(*args, "--middle-level", "off")
+    assert rc == 0 and "--middle-level on" not in off
+
+
+@pytest.mark.parametrize("drive_writes", [4.6, 5.0, 6.0])
+def test_a_planned_third_level_is_measured(tmp_path, drive_writes):
+    """On the d-choices-2 drive at 4.6 (the budget the cost note names), 5 and 6 drive writes
+    the levels before the third leave it its minimum, a window and a round, so it is measured
+    where the plan holds it (at 5 and 6 the first two levels, unsettled, spent what it needed),
+    and the whole stays within the budget."""
+    plan = design(LEVELS, Budget(drive_writes=drive_writes), middle=True)
+    assert plan.middle is not None
+    with SimTarget(_drive(tmp_path, D_CHOICES_2, 0.07)) as t:
+        m = measure(t, plan, middle=_decide(True))
+    rec = m.runs[-1]["middle_level"]
+    assert rec["measured"] and rec["note"] == ""
+    third = [lv for lv in m.levels if lv.extra_op_percent == 20.0]
+    assert len(third) == 1 and third[0].drive_writes >= plan.least_drive_writes(plan.middle)
+    assert m.drive_writes <= drive_writes
+
+
+def test_the_note_where_the_levels_left_too_little_says_so(d2):
+    """A plan that held the third level whose levels before it left less than its minimum and
+    a window (a round past its share): no segment, and a note saying what was left, not a
+    budget that would hold it."""
+    two = [lv for lv in d2[1].levels if lv.extra_op_percent != 20.0]
+    m = dataclasses.replace(d2[1], levels=two, runs=copy.deepcopy(d2[1].runs))
+    m.bytes_written = int(4.2 * m.capacity_bytes)
+    plan = design(LEVELS, Budget(drive_writes=5.0), middle=True)
+    got = middle_level.decide(plan, m, on=True)
+    assert got.segment is None and middle_level.AMBIGUOUS in got.reasons
+    assert "the settled level at 20% extra OP the plan held was not measured" in got.note
+    assert "left 0.80 drive writes of the budget (5 drive writes)" in got.note
+    assert "--budget" not in got.note
+
+
+def test_an_error_in_the_decision_ends_the_measurement_failed(tmp_path):
+    """An unexpected error in the third level's decision is raised as overprov's, naming its
+    cause, and the measurement is kept as failed, not running."""
+    from overprov.errors import OverprovError
+
+    kept: list[dict] = []
+
+    def broken(plan, m):
+        raise ZeroDivisionError("a bug")
+
+    with SimTarget(_drive(tmp_path, GREEDY, 0.28)) as t, pytest.raises(OverprovError) as err:
+        measure(t, design(LEVELS, Budget()), journal=lambda x: kept.append(x.to_dict()),
+                middle=broken)  # fmt: skip
+    assert "the third level's decision (middle_level.py) failed: ZeroDivisionError" in str(
+        err.value
+    )
+    assert kept[-1]["status"] == "failed"
+
+
+@pytest.mark.parametrize("given", ["on", "off"])
+def test_resume_refuses_the_option(overprov_cli, tmp_path, given):
+    """``--resume`` keeps the stored plan: ``--middle-level`` is refused, naming it, on or off
+    (off was silently overridden by a stored third level; on, on a plan without one, blamed the
+    budget)."""
+    rc, _, err = overprov_cli("calibrate", "--resume", str(tmp_path), "--middle-level", given)
+    assert rc == 2
+    assert "--resume: a resumed calibration keeps its plan and its third level" in err
+    assert "do not give --middle-level" in err
+
+
+def test_the_source_reads_the_record_of_any_run_and_a_refit_carries_it(
+    d2, tmp_path, overprov_cli, monkeypatch
+):
+    """The third level's record may sit in an earlier run than the last (a resumed run after
+    it keeps none): the source still says it, and ``--from DIR``'s refit carries it too (the
+    fit's input is caught as calibrate builds it: the twins' simulations are not run)."""
+    from overprov.calibrate import predict as predmod
+    from overprov.errors import ConfigError
+
+    _, m, stored = d2
+    runs = [*copy.deepcopy(m.runs), {"started": "x", "resumed": True, "ended": "complete"}]
+    later = dataclasses.replace(m, runs=runs)
+    assert "a third level measured because" in middle_level.source(later)
+    folder = tmp_path / "measured"
+    folder.mkdir()
+    kept = dataclasses.replace(measurement_file.check(stored, "stored"), runs=runs)
+    measurement_file.save(kept, folder / "measurement.json")
+
+    built: list[str] = []
+
+    def caught(*args, **kwargs):
+        built.append(kwargs["source"])
+        raise ConfigError("caught")
+
+    monkeypatch.setattr(predmod, "PredictionInput", caught)
+    assert overprov_cli("calibrate", "--from", str(folder))[0] == 2
+    assert built[0].startswith(f"fitted to {folder}; a third level measured because")

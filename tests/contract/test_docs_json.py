@@ -24,7 +24,7 @@ SOURCES = {
     "The calibrate document": ["calibrate/prediction.schema.json", "prediction_file.py"],
     "Every run has a `workload` object": ["schemas/simulate.schema.json", "workload_text.py"],
     "calibrate's `measurement.json`": ["measurement_file.py", "calibrate/measure.py",
-                                       "calibrate/cliff_step.py"],
+                                       "calibrate/cliff_step.py", "calibrate/level_refill.py"],
     "With `--cliff` (absent without it) the document": ["calibrate/prediction.schema.json",
                                                         "calibrate/cliff_prediction.py",
                                                         "calibrate/twin.py",

@@ -44,7 +44,7 @@ def predict(fig: predmod.PredictionInput) -> Prediction:
     """The prediction of ``fig``, its twins held in memory (``Prediction.write`` writes them)."""
     pred = distance_term.apply(_predict(fig), fig.points)
     pred.prediction_source += bend_between.warning(fig)  # WARN_WHERE_BENT: on (mqbend's rule)
-    pred.prediction_source += floor_or_choices.warning(fig)  # WARN: on (a message: femud4)
+    pred.prediction_source += floor_or_choices.warning(fig, pred)  # WARN: on (a message)
     # LINE_BETWEEN, LINE_GATE: on (mqgate); GATE_AT_ONE_LEVEL: on (mqfixed)
     alone = functools.cache(lambda x: _level_alone(fig, x))
     gate = bend_between.gate_source(pred.levels, fig, alone)  # before any level moves

@@ -16,6 +16,7 @@ from overprov import measurement_file, units
 from overprov import results as resmod
 from overprov.calibrate import (
     cliff_step,
+    dry_run_text,
     metadata_factor,
     middle_level,
     plausibility,
@@ -398,7 +399,7 @@ def run(args: argparse.Namespace) -> int:
         options = {"confirm": list(args.confirm), "allow_hdd": args.allow_hdd,
                    "middle": target_measurement.middle_asked(args)}  # fmt: skip
         budget = planmod.parse_budget(args.budget) if args.budget is not None else None
-        print(planmod.calibrate_text(args.target, levels, budget, options))
+        print(dry_run_text.calibrate_text(args.target, levels, budget, options))
         if args.cliff:  # its drive writes come on top of the plan's (with_cliff_budget)
             timed = budget is not None and budget.drive_writes is None
             extra = "its time within the budget above" if timed else "on top of the estimate above"
@@ -451,6 +452,8 @@ def run(args: argparse.Namespace) -> int:
         if measurement is not None:
             advertised = advertised or int(measurement.capacity_bytes / measurement.scale_factor)
         source = f"fitted to {args.from_dir}"
+        if measurement is not None:
+            source += middle_level.source(measurement)
     else:
         out = args.out
         if out is not None:

@@ -1,22 +1,38 @@
-"""The refill of a level grown back from a higher one (``plan.middle_segment``, the third level
-of ``middle_level.py``): the span's tail the higher level's discard freed is written once
-sequentially before the level's random rounds, so those rounds start on a full span as every
-other level does after the fill, and settle as any level does."""
+"""The third level's run (``middle_level.py``) after the plan's others (:func:`third_level`),
+and the refill of a level grown back from a higher one (``middle_level.middle_segment``): the
+span's tail the higher level's discard freed is written once sequentially before the level's
+random rounds, so those rounds start on a full span as every other level does after the fill,
+and settle as any level does."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
 
 from overprov.calibrate.graded_run import BudgetSpent
+from overprov.errors import OverprovError
 from overprov.profile.targets import RoundSpec
 
 if TYPE_CHECKING:
     from overprov.calibrate.graded_run import RoundRunner
-    from overprov.calibrate.plan import Segment
+    from overprov.calibrate.plan import MeasurementPlan, Segment
+    from overprov.measurement_file import Measurement
 
 #: The refill round's label: "refill-op20", not "op20-r…" (the level's random rounds, which
 #: ``waf_drift`` and ``burst_cycle`` read by that prefix).
 LABEL = "refill"
+
+
+class LevelRunner(Protocol):
+    """What :func:`third_level` needs of ``measure.SegmentRunner``."""
+
+    plan: MeasurementPlan
+    m: Measurement
+
+    def save(self) -> None: ...
+    def progress(self, text: str) -> None: ...
+    def segment(self, seg: Segment) -> Any: ...
+    def forget_reading(self) -> None: ...
 
 
 def refill(runner: RoundRunner, seg: Segment, span_bytes: int) -> float:
@@ -38,3 +54,37 @@ def refill(runner: RoundRunner, seg: Segment, span_bytes: int) -> float:
         f"freed written again, {r.bytes_written / cap:.2f} drive writes"
     )
     return r.bytes_written / cap
+
+
+def third_level(
+    runner: LevelRunner,
+    decide: Callable[[MeasurementPlan, Measurement], Any],
+    after_level: Callable[[Any, Segment], None] | None = None,
+) -> None:
+    """After the plan's segments: ``decide(plan, m)`` (``middle_level.decide``); where it gives
+    reasons they are kept in the run's record (``middle_level.source`` reads it) and its text
+    said, and the segment it gives is measured (then ``after_level``, as for every level). An
+    error other than overprov's in the decision is raised as an OverprovError naming it, so the
+    measurement is ended as failed, not left running."""
+    plan, m = runner.plan, runner.m
+    try:
+        third = decide(plan, m)
+    except (OverprovError, KeyboardInterrupt):
+        raise
+    except Exception as exc:
+        why = f"the third level's decision (middle_level.py) failed: {exc!r}"
+        raise OverprovError(why) from exc
+    if third is None:
+        return
+    if third.reasons:
+        m.runs[-1]["middle_level"] = {
+            "reasons": list(third.reasons), "measured": third.segment is not None,
+            "note": third.note,
+        }  # fmt: skip
+        runner.save()
+        runner.progress(third.text())
+    if third.segment is not None:
+        runner.segment(third.segment)
+        if after_level is not None:
+            after_level(runner, third.segment)
+            runner.forget_reading()

@@ -494,9 +494,11 @@ def measure(
     ``after_level(runner, segment)``: called after each segment's level is kept, on the drive
     still at that level (e.g. the latency window of ``bench/twin_buffer_bench.py``).
     ``cliff``: the cliff step first (``cliff_step.py``; None: none).
-    ``middle(plan, m)``: after every segment, the third level's decision
-    (``middle_level.decide``: its ``reasons``, ``segment``, ``record()`` and ``text()``); the
-    segment it gives is measured then (None: no decision, as before it existed).
+    ``middle(plan, m)``: once the plan's segments are measured, the third level's decision
+    (``middle_level.decide``): where it gives reasons they are recorded in the run, and the
+    segment it gives is measured then (``level_refill.third_level``; None: no decision, as
+    before it existed). A third level the plan holds (``plan.middle``) is left its minimum, a
+    window and a round (:data:`ROUND_MARGIN`'s) by the segments before it.
     """
     if resume is None:
         m = Measurement(
@@ -556,6 +558,9 @@ def measure(
             say("a simulated drive's state is not stored: filling it again")
             runner.fill(label="fill-again")
         done = {(lv.extra_op_percent, lv.queue_depth) for lv in m.levels}
+        third = 0.0  # a third level held: its minimum and a window, and a round the margin needs
+        if plan.middle is not None:
+            third = plan.least_drive_writes(plan.middle) + plan.round_drive_writes * ROUND_MARGIN
         segments = plan.all_segments()
         for i, seg in enumerate(segments):
             if (seg.extra_op_percent, seg.queue_depth) in done:
@@ -563,7 +568,7 @@ def measure(
                 continue
             later = segments[i + 1 :]
             reserve = sum(s.precondition_drive_writes + s.min_drive_writes
-                          + plan.window_drive_writes(s) for s in later)  # fmt: skip
+                          + plan.window_drive_writes(s) for s in later) + third  # fmt: skip
             # a graded level at the plan's queue depth (not the probe, which has no swing)
             early = plan.precondition == "graded" and seg.queue_depth is None
             runner.segment(seg, reserve_drive_writes=reserve, first_window_ends=early)
@@ -572,19 +577,8 @@ def measure(
             if after_level is not None:
                 after_level(runner, seg)
                 runner.forget_reading()
-        third = middle(plan, m) if middle is not None else None
-        if third is not None and third.reasons:
-            m.runs[-1]["middle_level"] = {  # middle_level.source reads it
-                "reasons": list(third.reasons), "measured": third.segment is not None,
-                "note": third.note,
-            }  # fmt: skip
-            runner.save()
-            say(third.text())
-        if third is not None and third.segment is not None:
-            runner.segment(third.segment)
-            if after_level is not None:
-                after_level(runner, third.segment)
-                runner.forget_reading()
+        if middle is not None:
+            level_refill.third_level(runner, middle, after_level)
     except BudgetSpent as exc:
         m.stop_reason = f"{exc} ({plan.budget.text()})"
         say(f"stopped: {m.stop_reason}")

@@ -103,7 +103,7 @@ ONSET_MAX_DRIVE_WRITES = 1.6
 #: What the plan counts the onset step to cost when it designs for a budget: the spare factor
 #: of a drive with the native OP most client drives ship with (:data:`ASSUMED_NATIVE_OP_PERCENT`).
 ONSET_EXPECTED_DRIVE_WRITES = 1.0 + ASSUMED_NATIVE_OP_PERCENT / 100.0
-#: The third level (extra OP %; ``middle_level.py``, :func:`with_middle`): the middle of the
+#: The third level (extra OP %; ``middle_level.with_middle``): the middle of the
 #: plan's 0% and 40%, the level the answer's warnings ask for.
 MIDDLE_LEVEL_PERCENT = 20.0
 #: The graded fill's hazard (``precondition.graded_fill_steps``): data at fill position y is
@@ -236,7 +236,7 @@ class MeasurementPlan:
             m = self.middle
             middle = (
                 f", then {m.extra_op_percent:g}% where those levels cannot tell the curve "
-                f"between them ({m.min_drive_writes + self.window_drive_writes(m):.2f} to "
+                f"between them ({self.least_drive_writes(m):.2f} to "
                 f"{m.max_drive_writes:.2f} drive writes more)"
             )
         return (
@@ -250,6 +250,10 @@ class MeasurementPlan:
         rounds = s.window_rounds or self.window_rounds
         share = (s.round_drive_writes or self.round_drive_writes) / self.round_drive_writes
         return rounds * share * (round_drive_writes or self.round_drive_writes)
+
+    def least_drive_writes(self, s: Segment) -> float:
+        """What segment ``s`` writes at least: its minimum and a window of rounds."""
+        return s.min_drive_writes + self.window_drive_writes(s)
 
     def minimum_drive_writes(
         self, *, round_drive_writes: float | None = None, with_fob: bool = True
@@ -352,7 +356,6 @@ def design(
     precondition: str | None = None,
     second_queue_depth: int | None = PROBE_QUEUE_DEPTH,
     onset_from_empty: bool | None = None,
-    middle: bool = False,
 ) -> MeasurementPlan:
     """The plan for predicting ``extra_op_percent`` within ``budget``.
 
@@ -367,10 +370,7 @@ def design(
     ``precondition``: "random" or "graded" (the module's docstring); None: "random" where a
     drive-write budget holds its minimum, else "graded" (e.g. ``2dw``).
 
-    ``middle`` (``--middle-level``; the CLI's default ``middle_level.ON``): with write counters,
-    the random plan's two levels and a budget that holds it beside their minimum, the third
-    level after them (:func:`with_middle`), measured only where the measured levels cannot tell
-    the curve between them (``middle_level.decide``).
+    The third level (``--middle-level``) is ``middle_level.design``'s, on this plan.
     """
     if not extra_op_percent:
         raise ConfigError("--extra-op: no levels given")
@@ -425,40 +425,7 @@ def design(
             plan = timed
     if budget.drive_writes is not None:
         plan = fit_to_budget(plan, budget.drive_writes)
-    if middle and write_counters:
-        plan = with_middle(plan) or plan
     return plan
-
-
-def middle_segment(plan: MeasurementPlan) -> Segment:
-    """The third level's segment after ``plan``'s highest level (``middle_level.py``): the
-    span's tail the highest level freed written once (``Segment.refill_from_percent``), then
-    settling as :func:`segments_for` settles a level: its minimum the refill plus 0.8 writes of
-    the span, its maximum a drive write more."""
-    high = max(s.extra_op_percent for s in plan.segments)
-    refill = max(0.0, high - MIDDLE_LEVEL_PERCENT) / 100.0
-    settle = segments_for([MIDDLE_LEVEL_PERCENT], after_fill=False)[0]
-    low = round(refill + settle.min_drive_writes, 3)
-    return Segment(MIDDLE_LEVEL_PERCENT, low, round(low + 1.0, 3), refill_from_percent=high)
-
-
-def with_middle(plan: MeasurementPlan) -> MeasurementPlan | None:
-    """``plan`` with its third level (:func:`middle_segment`) where it is the random plan of two
-    levels either side of it and a drive-write budget holds its minimum and a window beside the
-    plan's (its maximum then what the budget leaves beside the others' maxima); else None."""
-    levels = sorted(s.extra_op_percent for s in plan.segments)
-    two = len(levels) == 2 and levels[0] < MIDDLE_LEVEL_PERCENT < levels[1]
-    if plan.precondition != "random" or not two:
-        return None
-    seg = middle_segment(plan)
-    cap = plan.budget.drive_writes
-    if cap is not None:
-        cost = seg.min_drive_writes + plan.window_drive_writes(seg)
-        if cap - plan.minimum_drive_writes() < cost:
-            return None
-        room = cap - plan.planned_drive_writes()  # beside the others' worst case, as printed
-        seg = replace(seg, max_drive_writes=round(max(cost, min(seg.max_drive_writes, room)), 3))
-    return replace(plan, middle=seg)
 
 
 def with_onset_step(plan: MeasurementPlan) -> MeasurementPlan:
@@ -531,65 +498,11 @@ def fit_to_budget(plan: MeasurementPlan, drive_writes: float) -> MeasurementPlan
     segs = [  # the probe keeps its window
         replace(
             s,
-            max_drive_writes=min(
-                s.max_drive_writes, s.min_drive_writes + plan.window_drive_writes(s) + share
-            ),
+            max_drive_writes=min(s.max_drive_writes, plan.least_drive_writes(s) + share),
         )
         for s in plan.segments
     ]
     return replace(plan, segments=segs)
-
-
-def calibrate_text(
-    spec: str, levels: list[float], budget: Budget | None, options: dict[str, Any]
-) -> str:
-    """``calibrate --dry-run``: the target, its checks, the measurement plan (levels, drive
-    writes at most) and its time at the drive's steady IOPS. ``budget`` None: the default
-    (:func:`default_budget`)."""
-    from overprov.profile.dry_run import (
-        ASSUMED_RANDOM_IOPS,
-        header,
-        identify,
-        sim_drive_iops,
-        wear_line,
-    )
-    from overprov.units import human_seconds
-
-    ident = identify(spec, confirm=options.get("confirm"), allow_hdd=bool(options.get("allow_hdd")))
-    cap = max(ident.capacity_bytes, 1)
-    # a simulated drive reports its NAND writes; a real one is known only once opened
-    counters = ident.sim is not None
-    why = None
-    if budget is None:
-        buffer = ident.sim.buffer_bytes if ident.sim is not None else 0
-        budget, why = default_budget(
-            write_counters=counters, buffer_bytes=buffer, capacity_bytes=cap
-        )
-    plan = design(levels, budget, write_counters=counters, middle=bool(options.get("middle")))
-    if ident.sim is not None:
-        iops = sim_drive_iops(ident.sim)[1]
-        whose = "the drive's steady figure at 0% extra OP, from its parameters"
-    else:
-        iops = ASSUMED_RANDOM_IOPS
-        whose = "an assumption: a real drive's speed is known only once it is written"
-    dw = plan.planned_drive_writes()
-    kind = " of simulated I/O time" if ident.sim is not None else ""
-    lines = header(ident, "calibrate")
-    lines.append(f"plan: {plan.text()} (budget {budget.text()})")
-    if why is not None:
-        lines.append(f"  {default_budget_note(why)}")
-    if why is not None and not counters:
-        lines.append(
-            "  a drive that reports NAND write counters once opened (SMART, a vendor log) is "
-            f"measured with the graded plan within {DEFAULT_BUDGET_DRIVE_WRITES:g} drive writes "
-            "instead"
-        )
-    lines += [
-        f"estimate: at most {human_seconds(dw * cap / (iops * 4096))}{kind}; "
-        + wear_line(dw, cap, options.get("rated_tbw"), "at most"),
-        f"  at {iops:,.0f} random-write IOPS ({whose})",
-    ]
-    return "\n".join(lines)
 
 
 def plan_of(m: Measurement) -> MeasurementPlan | None:

@@ -57,7 +57,7 @@ def measure_target(
                     stderr_progress(f"calibrate {spec}: {planmod.default_budget_note(why)}")
             else:
                 budget = planmod.parse_budget(args.budget)
-            plan = planmod.design(
+            plan = middle_level.design(
                 levels, budget, write_counters=counters, middle=middle_asked(args)
             )
             if cliff is not None:
@@ -83,8 +83,9 @@ def measure_target(
                 journal=lambda kept: measurement_file.save(kept, path),
                 resume=stored,
                 cliff=cliff,
+                # resumed: the stored plan's (the option is refused), else as asked
                 middle=lambda p, kept: middle_level.decide(
-                    p, kept, p.middle is not None or middle_asked(args)
+                    p, kept, p.middle is not None or (stored is None and middle_asked(args))
                 ),
             )
         except KeyboardInterrupt:
@@ -113,6 +114,11 @@ def stored_measurement(args: argparse.Namespace) -> Measurement:
         raise ConfigError("--resume DIR: DIR is the output folder; do not also give --out")
     if args.budget is not None:
         raise ConfigError("--resume: a resumed calibration keeps its plan and --budget")
+    if getattr(args, "middle_level", None) is not None:
+        raise ConfigError(
+            "--resume: a resumed calibration keeps its plan and its third level; do not give "
+            "--middle-level"
+        )
     path = folder / measurement_file.NAME
     if not path.exists():
         raise ConfigError(f"--resume {folder}: no {measurement_file.NAME} in it to continue")
