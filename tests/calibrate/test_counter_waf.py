@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from overprov.calibrate import burst_cycle, measure, waf_drift
+import pytest
+from overprov.calibrate import burst_cycle, counter_waf, measure, waf_drift
 from overprov.calibrate.counter_waf import Counters, RoundWaf, round_wafs, stretch_wafs
 from overprov.measurement_file import Level, Measurement, Round
 
@@ -111,3 +112,16 @@ def test_the_burst_cycle_reads_a_stretch_only_where_each_round_has_a_waf(monkeyp
         monkeypatch.setattr(burst_cycle, "stretch_of", lambda _m, s=stretch: (s, START))
         assert burst_cycle.read_first_level(m) == (why == "none"), why
         assert (m.levels[0].waf == 2.0) == (why != "none"), why  # left as read, or read
+
+
+def test_a_segment_whose_nand_counter_did_not_move_has_no_waf():
+    """``segment_waf``: a NAND counter that did not move over the FOB (a drive that updates it
+    late or in coarse units) or went back gives no figure, not a WAF of 0 that
+    measurement.json's reader would refuse; a counter that moved gives NAND ÷ host."""
+    start = {"host_bytes": 1_000_000, "nand_bytes": 5_000_000}
+    assert counter_waf.segment_waf(start, counter_waf.Counters(1_400_000, 5_000_000)) is None
+    assert counter_waf.segment_waf(start, counter_waf.Counters(1_400_000, 4_000_000)) is None
+    assert counter_waf.segment_waf(start, counter_waf.Counters(1_000_000, 5_400_000)) is None
+    assert counter_waf.segment_waf(None, counter_waf.Counters(1_400_000, 5_400_000)) is None
+    got = counter_waf.segment_waf(start, counter_waf.Counters(1_400_000, 5_426_640))
+    assert got == pytest.approx(1.0666)

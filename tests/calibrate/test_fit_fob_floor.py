@@ -60,13 +60,16 @@ def test_a_move_costing_twenty_host_writes_is_read_back_with_the_floor(monkeypat
 
 
 def test_iops_only_fits_and_fits_inside_the_share_are_the_same_to_the_bit(monkeypatch):
-    """RULE.md's clause I: without a WAF figure (t_cmd on the 0.5 bound here), and with WAF
-    figures whose line lies within the 0.9 share, the floor changes nothing."""
+    """RULE.md's clause I: without a WAF figure (t_cmd on the 0.5 bound here), without a FOB
+    (the many-chips drive's IOPS and WAF at 0% and 40%: its line past the 0.9 share, so on the
+    bound both ways), and with WAF figures whose line lies within the 0.9 share, the floor
+    changes nothing."""
     made = fit.Surrogate(0.25, 200.0, -0.66 * 200.0)
     pts = _points(made)
     iops_only = [fit.Point(p.extra_op_percent, p.iops, 0.01, fresh=p.fresh) for p in pts]
-    for many in (iops_only, _points(MANY_CHIPS)[::2]):  # IOPS alone; IOPS, WAF at 0% and FOB
-        many = [fit.Point(p.extra_op_percent, p.iops, 0.01, fresh=p.fresh) for p in many]
+    no_fob = _points(MANY_CHIPS, fob=False)
+    assert fit.has_waf(no_fob) and not any(p.fresh for p in no_fob)
+    for many in (iops_only, no_fob):
         monkeypatch.setattr(fit, "CMD_FLOOR_FOB_SHARE", None)
         off = fit.fit(many)
         monkeypatch.setattr(fit, "CMD_FLOOR_FOB_SHARE", 0.5)

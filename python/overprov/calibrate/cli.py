@@ -157,8 +157,9 @@ def register(subparsers: Any) -> None:
         type=units.Arg(units.parse_number, lo=1.0, hi=MAX_WAF),
         default=None,
         metavar="W",
-        help="WAF before any garbage collection you have (NAND ÷ host writes from empty, ≥ 1): "
-        "with metadata_factor.ENABLED (off) every WAF is read as carrying it as a constant "
+        help="WAF before any garbage collection you have (NAND ÷ host writes from empty, ≥ 1). "
+        "Off by default: only noted in the prediction's source as not applied (its rule was "
+        "not met); with metadata_factor.ENABLED every WAF is read as carrying it as a constant "
         "factor, the FTL's own metadata writes (docs/calibrate.md)",
     )
     wl = p.add_argument_group(

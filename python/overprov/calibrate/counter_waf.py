@@ -76,8 +76,12 @@ def stretch_wafs(before: HasCounters, rounds: Sequence[HasCounters]) -> list[Rou
 def segment_waf(start: dict[str, int] | None, last: HasCounters) -> float | None:
     """NAND ÷ host bytes from the counters ``start`` (a reading's ``write_counters``) to those
     after ``last``: a whole segment's WAF (the FOB segment's, ``metadata_factor.py``); None
-    where a counter is missing or no host byte was written."""
+    where a counter is missing, no host byte was written, or the NAND counter did not move
+    forward (a drive that updates it late or in coarse units: no figure, rather than a WAF of 0
+    that measurement.json's reader refuses)."""
     if start is None:
         return None
     got = round_wafs([(Counters(start["host_bytes"], start["nand_bytes"]), last)])
-    return got[0].waf if got and got[0].host_written_bytes > 0 else None
+    if not got or got[0].host_written_bytes <= 0 or got[0].nand_written_bytes <= 0:
+        return None
+    return got[0].waf

@@ -14,7 +14,10 @@ effective NAND time per mapping unit written (programs, the reads garbage collec
 amortised erases, divided over the dies working in parallel); ``t_cmd``, the controller and link
 time per command that does not scale with WAF (it sets the ceiling IOPS at high OP). Garbage
 collection also reads every unit it relocates, (WAF − 1)·t_read per host write, so the fitted
-t_cmd is the controller time less t_read and may be negative (down to −t_page/2).
+t_cmd is the controller time less t_read and may be negative (down to −:data:`MAX_READ_SHARE`·t_page
+from IOPS alone, −:data:`MAX_READ_SHARE_WITH_WAF`·t_page where a WAF figure is fitted, and
+lower where a WAF figure and a FOB are fitted, as long as t_cmd + t_page stays at least
+:data:`CMD_FLOOR_FOB_SHARE` of the FOB's time per write).
 
 For a given ρ₀ the time per write is linear in (t_cmd, t_page), so the fit is a one-dimensional
 search over ρ₀ with a non-negative weighted linear least squares inside. WAF points (from SMART
