@@ -51,7 +51,10 @@ def load(folder: Path) -> dict[str, dict]:
     return out
 
 
-def estimate(docs: dict[str, dict]) -> tuple[list[levels.Row], list[tuple[levels.Row, bool, float]]]:
+Estimated = list[tuple[levels.Row, bool, float]]
+
+
+def estimate(docs: dict[str, dict]) -> tuple[list[levels.Row], Estimated]:
     base, est = [], []
     for doc in docs.values():
         mine = [r for r in levels.case_rows(doc) if not r.fitted]
@@ -66,8 +69,9 @@ def main() -> int:
     got = json.loads((HERE / "scale_mean.json").read_text())
     conformal_scale.ON = False  # the stored widths carry the recorded scale: rescale from it
     conformal_scale.SCALE_WITHOUT_FAMILY = dict(got["scale_mean_without_family"])
+    without = got["scale_mean_without_family"]
     print(f"scale_mean {got['scale_mean']:.4f}; without each family: "
-          + ", ".join(f"{f} {s:.4f}" for f, s in got["scale_mean_without_family"].items()))  # fmt: skip
+          + ", ".join(f"{f} {s:.4f}" for f, s in without.items()))  # fmt: skip
     base, est = estimate(load(STATUS72))
     n, k = len(base), sum(r.inside for r in base)
     w0 = statistics.median(r.rel_width for r in base)
