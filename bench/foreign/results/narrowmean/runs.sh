@@ -6,7 +6,9 @@
 # from the worktree root (the shared venv; PYTHONPATH=python). narrowtwo's `arm` and its case
 # order (bench/foreign/results/narrowtwo/runs.sh, cases.py); `flags` and `on72` redefined here:
 # the hull off, each family of the 72 on conformal_scale.SCALE_MEAN_WITHOUT_FAMILY, the fresh
-# truths on conformal_scale.SCALE_MEAN.
+# truths on conformal_scale.SCALE_MEAN. (The truths' step refactored after the runs onto
+# bench/foreign/timed.sh's nvmevirt_truth and femu_truth: the same commands but the --work
+# folder's name, checked by a dry run.)
 set -u
 steps="$*"
 set --
@@ -35,15 +37,8 @@ for step in $steps; do
     case $step in
     truths)
         mkdir -p $HERE/fresh
-        echo "$NVMEVIRT" | while read stem mb opts; do
-            [ -f $HERE/fresh/$stem.json ] || timed "truth $stem" $PY bench/foreign/nvmevirt.py \
-                --binary /work/foreign-build/nvmevirt/nvmevirt-conv-harness \
-                --work /tmp/narrowmean-$stem --capacity-mb $mb --drive "$opts" \
-                --out $HERE/fresh/$stem.json
-        done
-        echo "$FEMU" | while read stem opts; do
-            femu_truth $HERE/fresh $stem $opts
-        done
+        echo "$NVMEVIRT" | while read stem mb opts; do nvmevirt_truth $HERE/fresh $stem $mb "$opts"; done
+        echo "$FEMU" | while read stem opts; do femu_truth $HERE/fresh $stem $opts; done
         ;;
     fresh)
         arm fresh-defaults "" "$FRESH"
