@@ -22,3 +22,10 @@ mqsim_truth() {
         --out-dir "$1" --binary /work/foreign-build/mqsim/patched/MQSim \
         --work /tmp/mqsim-truth "$2"
 }
+# nvmevirt_truth DIR STEM CAPACITY_MB DRIVE_OPTIONS: a fresh NVMeVirt truth
+# (bench/foreign/nvmevirt.py on the conventional harness) into DIR/STEM.json, timed; kept if there.
+nvmevirt_truth() {
+    [ -f "$1/$2.json" ] || timed "truth $2" $PY bench/foreign/nvmevirt.py \
+        --binary /work/foreign-build/nvmevirt/nvmevirt-conv-harness --work "/tmp/nvmevirt-truth-$2" \
+        --capacity-mb "$3" --drive "$4" --out "$1/$2.json"
+}

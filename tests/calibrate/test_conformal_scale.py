@@ -67,3 +67,43 @@ def test_the_recorded_scale_is_the_measured_one():
     for fam, s in got["scale_without_family"].items():
         assert conformal_scale.SCALE_WITHOUT_FAMILY[fam] == pytest.approx(s, abs=5e-5)
     assert conformal_scale.ON is False  # not turned on at the merge: conformal_scale.ON's comment
+
+
+def test_family_mean_coverage_weighs_families_equally():
+    needed = {"big": [0.0] * 90 + [1.0] * 10, "small": [0.0, 1.0]}
+    # big holds 90%, small 50%: averaged 70%, not the pooled 91/102
+    assert conformal_scale.family_mean_coverage(needed, 0.5) == pytest.approx(0.70)
+    assert conformal_scale.family_mean_coverage(needed, 1.0) == 1.0
+    with pytest.raises(ValueError):
+        conformal_scale.family_mean_coverage({"empty": []}, 1.0)
+
+
+def test_family_mean_scale_is_the_smallest_needed_scale_reaching_p_on_average():
+    needed = {"a": [0.1, 0.2, 0.3, 0.4, 0.5], "b": [0.0] * 5}
+    # at 0.2: a 40%, b 100% -> 70%; at 0.3: a 60% -> 80%
+    assert conformal_scale.family_mean_scale(needed) == 0.3
+    assert conformal_scale.family_mean_scale(needed, p=0.7) == 0.2
+    assert conformal_scale.family_mean_scale(needed, leave_out="b") == 0.4
+    # the quantile of quantiles asks more: 80% of a family's figures for 80% of the families
+    assert conformal_scale.family_scale(needed) == 0.4
+    assert conformal_scale.family_mean_coverage(needed, 0.3) >= 0.8
+
+
+def test_mean_selects_scale_mean_only_when_on(monkeypatch):
+    monkeypatch.setattr(conformal_scale, "ON", False)
+    monkeypatch.setattr(conformal_scale, "MEAN", True)
+    assert conformal_scale.scale(0.82) == 0.82
+    monkeypatch.setattr(conformal_scale, "ON", True)
+    assert conformal_scale.scale(0.82) == conformal_scale.SCALE_MEAN
+    monkeypatch.setattr(conformal_scale, "MEAN", False)
+    assert conformal_scale.scale(0.82) == conformal_scale.SCALE
+
+
+def test_the_recorded_mean_scale_is_the_measured_one():
+    got = json.loads((ROOT / "bench/foreign/results/narrowmean/scale_mean.json").read_text())
+    assert pytest.approx(got["scale_mean"], abs=5e-5) == conformal_scale.SCALE_MEAN
+    for fam, s in got["scale_mean_without_family"].items():
+        assert conformal_scale.SCALE_MEAN_WITHOUT_FAMILY[fam] == pytest.approx(s, abs=5e-5)
+    # the stored needed scales reproduce it through the library function
+    assert conformal_scale.family_mean_scale(got["needed_by_family"]) == got["scale_mean"]
+    assert conformal_scale.MEAN is False  # off: bench/foreign/results/narrowmean/RULE.md
