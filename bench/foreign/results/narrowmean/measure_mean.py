@@ -81,7 +81,8 @@ def main() -> int:
         "coverage": conformal_scale.COVERAGE,
         "needed_by_family": {f: sorted(v) for f, v in sorted(nb.items())},
         "status72_disclosed_only": statistics_of(needs(docs72)),
-        "source": "bench/foreign/results/narrowmean/measure_mean.py: narrowband/measure.py's "
+        "source": "bench/foreign/results/narrowmean/measure_mean.py: "
+        "bench/foreign/results/narrowband/measure.py's "
         "case_needs on the 72 plan cases of bench/foreign/results/narrowband/today.py",
         "made": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
     }
