@@ -4,18 +4,7 @@
 # runs.log: `runs.sh truths` the truths only, `runs.sh` the truths and the rule's cases.
 set -e
 R=bench/foreign/results/dharafloor
-PY=${PY:-/work/main/.venv/bin/python}
-export PYTHONPATH=python TALLY_DIR=$R
-logged() {  # LABEL SCRIPT ARGS...
-    label=$1; shift
-    nice -n 10 $PY bench/foreign/results/freshtally/tally.py timed "$label" -- $PY "$@"
-}
-drive() {  # STEM DHARA-OPTIONS...
-    stem=$1; shift
-    [ -e $R/$stem.json ] || logged "truth $stem" bench/foreign/dhara.py --out $R/$stem.json \
-        --binary ${DHARA_HARNESS:-/work/foreign-build/dhara/dhara-harness} \
-        --work ${DHARA_WORK:-/tmp/dhara-work-dharafloor}/$stem "$@"
-}
+. bench/foreign/results/freshtally/dhara_runs.sh  # logged, drive
 arm() {  # ARM TRUTH
     out=$R/$1/$(basename $2)
     [ -e $out ] || logged "case $1 $(basename $2 .json)" bench/foreign/results/dharafloor/case.py run $1 $2
@@ -24,7 +13,4 @@ drive dhara-n --log2-ppb 5 --blocks 768 --gc-ratio 9 --seed 14
 drive dhara-o --log2-ppb 8 --blocks 128 --gc-ratio 14 --seed 15
 drive dhara-p --log2-ppb 6 --blocks 320 --gc-ratio 18 --seed 16
 drive dhara-q --log2-ppb 9 --blocks 96 --gc-ratio 28 --seed 17
-[ "$1" = truths ] && exit 0
-for s in dhara-n dhara-o dhara-p dhara-q; do
-    for a in today floor; do arm $a $R/$s.json; done
-done
+[ "$1" = truths ] || for s in n o p q; do arm today $R/dhara-$s.json; arm floor $R/dhara-$s.json; done
