@@ -37,8 +37,9 @@ Rules on the prediction (after fitting):
 
 And one check that speaks rather than refuses (:func:`fitted_waf_missed`, on:
 :data:`FITTED_WAF_WARNING`): the answer's WAF at a level it was fitted to missing that figure by
-more than the figure's stated error (its ``waf_rel_sd``, at least :data:`FITTED_WAF_MIN_ERROR`)
-while within :data:`TWIN_TOLERANCE`; the prediction's source says so (``answer.predict``).
+more than the figure's stated error (its ``waf_rel_sd``, at least :data:`FITTED_WAF_MIN_ERROR`);
+the prediction's source says so (``answer.predict``), where a twin missing its own points by over
+:data:`TWIN_TOLERANCE` is refused instead (:func:`twin_misses_its_points`).
 
 And the bounds on a typed figure (``--points``, ``--waf-points``, ``--fob-iops``): no drive is
 near ``measurement_file.MAX_IOPS``; WAF is at least 1 and below ``measurement_file.MAX_WAF``.
@@ -361,8 +362,9 @@ def fitted_waf_missed(points: list[fitmod.Point], prediction: Prediction) -> str
     misses the steady WAF figure there by more than the figure's stated error (its
     ``waf_rel_sd``, at least :data:`FITTED_WAF_MIN_ERROR`); ``""`` where every fitted figure is
     reproduced within it or :data:`FITTED_WAF_WARNING` is off. The answer's figure is its level's
-    where that level was asked, else the twin check's (``fit.twin_check``). A miss over
-    :data:`TWIN_TOLERANCE` is refused before this (:func:`twin_misses_its_points`)."""
+    where that level was asked, else the twin check's (``fit.twin_check``). A twin's miss of
+    its own points over :data:`TWIN_TOLERANCE` is refused instead
+    (:func:`twin_misses_its_points`)."""
     if not FITTED_WAF_WARNING:
         return ""
     answer = {lv.extra_op_percent: lv.waf for lv in prediction.levels}
