@@ -18,7 +18,9 @@ lies 1.41 times or more above it, read at one level the typed figures fix (10% b
 40%; ``bend_between.GATE_AT_ONE_LEVEL``, on), predicted alone where it is not asked, so the
 answer does not depend on which levels are asked. Where typed WAF figures at two levels are
 linked alike by d-choices victims with d = 4 and by a GC reserve with a victim floor, the source
-carries ``floor_or_choices``' warning (on; a message, figures unchanged).
+carries ``floor_or_choices``' warning (on; a message, figures unchanged), and where the answer
+misses a WAF figure it was fitted to by more than its stated error,
+``plausibility.fitted_waf_missed``'s (on; a message).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from overprov.calibrate import (
     bend_between,
     distance_term,
     floor_or_choices,
+    plausibility,
     reserve_reading,
     spare_readings,
     twin_runs,
@@ -45,6 +48,7 @@ def predict(fig: predmod.PredictionInput) -> Prediction:
     pred = distance_term.apply(_predict(fig), fig.points)
     pred.prediction_source += bend_between.warning(fig)  # WARN_WHERE_BENT: on (mqbend's rule)
     pred.prediction_source += floor_or_choices.warning(fig, pred)  # WARN: on (a message)
+    pred.prediction_source += plausibility.fitted_waf_missed(fig.points, pred)  # on (a message)
     # LINE_BETWEEN, LINE_GATE: on (mqgate); GATE_AT_ONE_LEVEL: on (mqfixed)
     alone = functools.cache(lambda x: _level_alone(fig, x))
     gate = bend_between.gate_source(pred.levels, fig, alone)  # before any level moves

@@ -469,7 +469,7 @@ def run(args: argparse.Namespace) -> int:
         points, levels, typed=bool(args.points or args.waf_points), fob_iops=fob,
         raw_native_op=native_op, advertised_bytes=advertised, target_iops=args.target_iops,
         measurement=measurement, source=source, workload=workload or None, jobs=args.jobs,
-        progress=not args.no_progress,
+        progress=not args.no_progress, metadata_factor=factor.m,
         # the fit's residual is the greedy (uniform) surrogate's: measured on uniform figures
         model_form=uncertainty.model_form_for(
             points, measurement is not None and measurement.kind == "sim")

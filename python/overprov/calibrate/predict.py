@@ -107,6 +107,9 @@ class PredictionInput:
     moved here): only the blocking-GC reading fits them (``gc_blocking``)."""
     runs: twin_runs.Runs = dataclasses.field(default_factory=dict, repr=False, compare=False)
     """Typed figures: the twins' levels run so far, by config (``twin_runs.simulate_levels``)."""
+    metadata_factor: float = 1.0
+    """The metadata factor the WAF figures among ``points`` were divided by
+    (``metadata_factor.read``; 1: none applied): ``reserve_hull.FACTOR_READS_FLOOR`` reads it."""
 
     def __post_init__(self) -> None:
         main_qd = self.measurement.qd if self.measurement is not None else fitmod.WORKLOAD_QD

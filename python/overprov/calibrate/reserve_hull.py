@@ -94,6 +94,13 @@ FLOOR_NEEDS_SELECTIVE = True
 #: 52 x 41). Off: ``steep_pair.fires`` alone (bench/foreign/results/femucarry/RULE.md: not met;
 #: on with ``mixture_centre.ON`` since bench/foreign/results/femumedian/verdict.md).
 NONE_LINKS = True
+#: Where a metadata factor m > 1 was applied to the figures (``metadata_factor.ENABLED``, a FOB
+#: WAF typed or measured: ``predict.PredictionInput.metadata_factor``), read two-level figures
+#: with WAF as a reserve with a floor as where ``steep_pair.fires`` (:func:`replaces_plain`): a
+#: drive programming pages of its own at a fixed rate (a journal's checkpoints, Dhara's) paces
+#: its collection, and d-choices-4 from one spare links such figures too (bench/foreign/results/
+#: dharafloor/DIAGNOSIS.md). Off: judged under bench/foreign/results/dharafloor/RULE.md.
+FACTOR_READS_FLOOR = False
 #: The mark on the evidence of an effective-spare reading kept beside the reserve readings
 #: only to be spanned (:func:`spanned_beside`, ``steep_pair.HULL_WHERE_AMBIGUOUS``).
 SPANS_ONLY = "spans_only"
@@ -138,14 +145,18 @@ def applies(fig: predmod.PredictionInput) -> bool:
 def replaces_plain(fig: predmod.PredictionInput, cv_sd: float) -> bool:
     """Whether ``steep_pair.READ_AS_FLOOR`` (on) reads these figures: uniform writes, no onset
     of garbage collection from empty, and ``steep_pair.fires`` (only the gentlest victim
-    choice links the two levels): the reserve readings then replace the effective-spare ones
-    (``spare_readings.weigh``)."""
+    choice links the two levels), or with :data:`FACTOR_READS_FLOOR` (off) a metadata factor
+    over 1 applied to two levels with WAF: the reserve readings then replace the effective-spare
+    ones (``spare_readings.weigh``)."""
     return (
         steep_pair.READ_AS_FLOOR
         and workload_curve.is_uniform(fig.workload)
         and onset_from_empty(fig.measurement) is None
         and (
             steep_pair.fires(fig.points, cv_sd, floor_in_waf(fig.points))
+            or FACTOR_READS_FLOOR
+            and fig.metadata_factor > 1.0
+            and floor_in_waf(fig.points)
             or NONE_LINKS
             and floor_in_waf(fig.points)
             and none_links(fig.points, cv_sd)

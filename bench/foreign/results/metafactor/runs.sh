@@ -5,18 +5,7 @@
 # `runs.sh seen` those and the verdict's diagnosis on the nine seen drives (seen/).
 set -e
 R=bench/foreign/results/metafactor
-PY=${PY:-/work/main/.venv/bin/python}
-export PYTHONPATH=python TALLY_DIR=$R
-logged() {  # LABEL SCRIPT ARGS...
-    label=$1; shift
-    nice -n 10 $PY bench/foreign/results/freshtally/tally.py timed "$label" -- $PY "$@"
-}
-drive() {  # STEM DHARA-OPTIONS...
-    stem=$1; shift
-    [ -e $R/$stem.json ] || logged "truth $stem" bench/foreign/dhara.py --out $R/$stem.json \
-        --binary ${DHARA_HARNESS:-/work/foreign-build/dhara/dhara-harness} \
-        --work ${DHARA_WORK:-/tmp/dhara-work-metafactor}/$stem "$@"
-}
+. bench/foreign/results/freshtally/dhara_runs.sh  # logged, drive
 arm() {  # ARM TRUTH [seen]
     out=$R/${3:+seen/}$1/$(basename $2)
     [ -e $out ] || logged "case ${3:+seen }$1 $(basename $2 .json)" bench/foreign/results/metafactor/case.py run $1 $2 $3
