@@ -98,8 +98,9 @@ NONE_LINKS = True
 #: WAF typed or measured: ``predict.PredictionInput.metadata_factor``), read two-level figures
 #: with WAF as a reserve with a floor as where ``steep_pair.fires`` (:func:`replaces_plain`): a
 #: drive programming pages of its own at a fixed rate (a journal's checkpoints, Dhara's) paces
-#: its collection, and d-choices-4 from one spare links such figures too (bench/foreign/results/
-#: dharafloor/DIAGNOSIS.md). Off: judged under bench/foreign/results/dharafloor/RULE.md.
+#: its collection, and d-choices-4 from one spare links such figures too
+#: (bench/foreign/results/dharafloor/DIAGNOSIS.md). Off: judged under
+#: bench/foreign/results/dharafloor/RULE.md.
 FACTOR_READS_FLOOR = False
 #: The mark on the evidence of an effective-spare reading kept beside the reserve readings
 #: only to be spanned (:func:`spanned_beside`, ``steep_pair.HULL_WHERE_AMBIGUOUS``).
