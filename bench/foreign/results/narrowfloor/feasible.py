@@ -1,0 +1,92 @@
+"""Feasibility of bench/foreign/results/narrowfloor/RULE.md before it is written
+(feasible.txt): narrowmean's estimate (bench/foreign/results/narrowmean/feasible.py's
+``estimate``: narrowtwo's one-reading approximation on status72's 72 plan cases) with each family
+of the 72 on its ``scale_floor_without_family`` (scale_floor.json), against C1's band, C2's
+floors and C3's bound; and, disclosed only, at ``scale_floor`` on the fresh truths seen so far
+(narrowsix's five and narrowmean's four defaults cases) for F4. No calibrate run. ≈ 20 CPU s.
+
+    PYTHONPATH=python python bench/foreign/results/narrowfloor/feasible.py > .../feasible.txt
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import statistics
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE.parent
+sys.path.insert(0, str(RESULTS / "scorecover"))
+sys.path.insert(0, str(RESULTS.parents[1]))
+sys.path.insert(0, str(RESULTS.parent))
+import levels  # noqa: E402  (bench/foreign/results/scorecover/levels.py)
+from common import load_script  # noqa: E402  (bench/foreign/common.py)
+from cpu_clock import cpu_s  # noqa: E402
+from overprov.calibrate import conformal_scale  # noqa: E402
+
+nm = load_script("narrowmean_feasible", RESULTS / "narrowmean" / "feasible.py")
+SCAN = (0.33, 0.35, 0.37, 0.38)
+SEEN_FRESH = (RESULTS / "narrowsix" / "fresh-defaults", RESULTS / "narrowmean" / "fresh-defaults")
+
+
+def main() -> int:
+    c0 = cpu_s()
+    got = json.loads((HERE / "scale_floor.json").read_text())
+    conformal_scale.ON = False  # the stored widths carry the recorded scale: rescale from it
+    conformal_scale.SCALE_WITHOUT_FAMILY = dict(got["scale_floor_without_family"])
+    print(f"scale_floor {got['scale_floor']:.4f}; without each family: "
+          + ", ".join(f"{f} {s:.4f}" for f, s in got["scale_floor_without_family"].items()))  # fmt: skip
+    base, est = nm.estimate(nm.load(RESULTS / "status72" / "cases"))
+    n, k = len(base), sum(r.inside for r in base)
+    w0 = statistics.median(r.rel_width for r in base)
+    lo, hi = math.ceil(nm.BAND[0] * n), math.floor(nm.BAND[1] * n)
+    print(f"today (status72): {k}/{n} inside, median width {100 * w0:.2f}%; C1 band {lo}..{hi}")
+    t = nm.by_family(base)
+    e = nm.by_family([replace(r, inside=ins) for r, ins, _ in est])
+    dropped = []
+    for g in sorted(x for x in t if x not in levels.FIGURES):
+        (a, b), c = (t[g]["inside"], t[g]["n"]), e[g]["inside"]
+        floor = math.ceil(nm.FLOOR * b - 1e-9) if a / b >= nm.FLOOR else None
+        below = floor is not None and c < floor
+        dropped += [g] if below else []
+        at = (f", floor {floor}" if floor is not None else "") + ("  BELOW" if below else "")
+        print(f"  {g}: {a}/{b} -> {c}/{b}{at}")
+    ka = e["all"]["inside"]
+    w = statistics.median(x for _, _, x in est)
+    print(f"estimated pooled: {ka}/{n} ({100 * ka / n:.1f}%), C1 {'holds' if lo <= ka <= hi else 'fails'}"
+          f" ({hi - ka} under its ceiling)")  # fmt: skip
+    print(f"estimated median width {100 * w:.2f}% (C3 {'holds' if w <= 0.8 * w0 else 'fails'})")
+    print(f"C2 {'holds' if not dropped else 'fails: ' + ', '.join(dropped)} in the estimate")
+    conformal_scale.SCALE_WITHOUT_FAMILY = dict.fromkeys(conformal_scale.SCALE_WITHOUT_FAMILY,
+                                                         got["scale_floor"])  # fmt: skip
+    fk = fi = fn = 0
+    for folder in SEEN_FRESH:
+        fb, fe = nm.estimate(nm.load(folder))
+        fk += sum(r.inside for r in fb)
+        fi += sum(ins for _, ins, _ in fe)
+        fn += len(fe)
+        print(f"seen fresh {folder.parent.name} (disclosed): defaults {sum(r.inside for r in fb)}"
+              f"/{len(fb)}, estimated at scale_floor {sum(ins for _, ins, _ in fe)}/{len(fe)}")  # fmt: skip
+    print(f"F4-like pool if a fresh 24 fared as the seen ones ({fi}/{fn}): the 72's {ka} + "
+          f"{24 * fi / fn:.1f} of 24 = {(ka + 24 * fi / fn) / (n + 24) * 100:.1f}% of {n + 24} "
+          f"(F4 ceiling {math.floor(0.9 * (n + 24))})")  # fmt: skip
+    # disclosed only: one scale for every family, the smallest at which C2's floors hold in the
+    # estimate, and the pooled count there (is any scale inside both C1 and C2?)
+    print("one scale for all families: scale -> estimated 72 pooled, groups below C2's floor")
+    for one in SCAN:
+        conformal_scale.SCALE_WITHOUT_FAMILY = dict.fromkeys(conformal_scale.SCALE_WITHOUT_FAMILY,
+                                                             one)  # fmt: skip
+        _, est = nm.estimate(nm.load(RESULTS / "status72" / "cases"))
+        e = nm.by_family([replace(r, inside=ins) for r, ins, _ in est])
+        low = [g for g in t if g not in levels.FIGURES and t[g]["inside"] / t[g]["n"] >= nm.FLOOR
+               and e[g]["inside"] < math.ceil(nm.FLOOR * t[g]["n"] - 1e-9)]  # fmt: skip
+        print(f"  {one:.4f}: {e['all']['inside']}/{n}, below: {', '.join(low) or 'none'}")
+    print(f"CPU {cpu_s() - c0:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
