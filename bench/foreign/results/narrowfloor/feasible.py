@@ -28,7 +28,7 @@ from cpu_clock import cpu_s  # noqa: E402
 from overprov.calibrate import conformal_scale  # noqa: E402
 
 nm = load_script("narrowmean_feasible", RESULTS / "narrowmean" / "feasible.py")
-SCAN = (0.33, 0.35, 0.37, 0.38)
+SCAN = (0.33, 0.35, 0.37, 0.38, 0.385, 0.39, 0.40)
 SEEN_FRESH = (RESULTS / "narrowsix" / "fresh-defaults", RESULTS / "narrowmean" / "fresh-defaults")
 
 
@@ -37,8 +37,9 @@ def main() -> int:
     got = json.loads((HERE / "scale_floor.json").read_text())
     conformal_scale.ON = False  # the stored widths carry the recorded scale: rescale from it
     conformal_scale.SCALE_WITHOUT_FAMILY = dict(got["scale_floor_without_family"])
+    without = got["scale_floor_without_family"]
     print(f"scale_floor {got['scale_floor']:.4f}; without each family: "
-          + ", ".join(f"{f} {s:.4f}" for f, s in got["scale_floor_without_family"].items()))  # fmt: skip
+          + ", ".join(f"{f} {s:.4f}" for f, s in without.items()))  # fmt: skip
     base, est = nm.estimate(nm.load(RESULTS / "status72" / "cases"))
     n, k = len(base), sum(r.inside for r in base)
     w0 = statistics.median(r.rel_width for r in base)
@@ -56,26 +57,28 @@ def main() -> int:
         print(f"  {g}: {a}/{b} -> {c}/{b}{at}")
     ka = e["all"]["inside"]
     w = statistics.median(x for _, _, x in est)
-    print(f"estimated pooled: {ka}/{n} ({100 * ka / n:.1f}%), C1 {'holds' if lo <= ka <= hi else 'fails'}"
-          f" ({hi - ka} under its ceiling)")  # fmt: skip
+    c1 = lo <= ka <= hi
+    print(f"estimated pooled: {ka}/{n} ({100 * ka / n:.1f}%), C1 {'holds' if c1 else 'fails'}"
+          f" (ceiling {hi})")  # fmt: skip
     print(f"estimated median width {100 * w:.2f}% (C3 {'holds' if w <= 0.8 * w0 else 'fails'})")
     print(f"C2 {'holds' if not dropped else 'fails: ' + ', '.join(dropped)} in the estimate")
     conformal_scale.SCALE_WITHOUT_FAMILY = dict.fromkeys(conformal_scale.SCALE_WITHOUT_FAMILY,
                                                          got["scale_floor"])  # fmt: skip
-    fk = fi = fn = 0
+    fi = fn = 0
     for folder in SEEN_FRESH:
         fb, fe = nm.estimate(nm.load(folder))
-        fk += sum(r.inside for r in fb)
         fi += sum(ins for _, ins, _ in fe)
         fn += len(fe)
-        print(f"seen fresh {folder.parent.name} (disclosed): defaults {sum(r.inside for r in fb)}"
-              f"/{len(fb)}, estimated at scale_floor {sum(ins for _, ins, _ in fe)}/{len(fe)}")  # fmt: skip
+        print(f"seen fresh {folder.parent.name} (disclosed): defaults "
+              f"{sum(r.inside for r in fb)}/{len(fb)}, estimated at scale_floor "
+              f"{sum(ins for _, ins, _ in fe)}/{len(fe)}")  # fmt: skip
     print(f"F4-like pool if a fresh 24 fared as the seen ones ({fi}/{fn}): the 72's {ka} + "
           f"{24 * fi / fn:.1f} of 24 = {(ka + 24 * fi / fn) / (n + 24) * 100:.1f}% of {n + 24} "
           f"(F4 ceiling {math.floor(0.9 * (n + 24))})")  # fmt: skip
     # disclosed only: one scale for every family, the smallest at which C2's floors hold in the
     # estimate, and the pooled count there (is any scale inside both C1 and C2?)
     print("one scale for all families: scale -> estimated 72 pooled, groups below C2's floor")
+    both = []
     for one in SCAN:
         conformal_scale.SCALE_WITHOUT_FAMILY = dict.fromkeys(conformal_scale.SCALE_WITHOUT_FAMILY,
                                                              one)  # fmt: skip
@@ -84,6 +87,10 @@ def main() -> int:
         low = [g for g in t if g not in levels.FIGURES and t[g]["inside"] / t[g]["n"] >= nm.FLOOR
                and e[g]["inside"] < math.ceil(nm.FLOOR * t[g]["n"] - 1e-9)]  # fmt: skip
         print(f"  {one:.4f}: {e['all']['inside']}/{n}, below: {', '.join(low) or 'none'}")
+        both += [one] if lo <= e["all"]["inside"] <= hi and not low else []
+    print(f"jointly feasible in the estimate: {'yes' if c1 and not dropped else 'NO'} at the "
+          f"candidate's values; one scale meeting C1 and C2 among those scanned: "
+          f"{', '.join(f'{x:.4f}' for x in both) or 'none'}")  # fmt: skip
     print(f"CPU {cpu_s() - c0:.1f} s")
     return 0
 
