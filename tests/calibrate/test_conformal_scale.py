@@ -89,13 +89,14 @@ def test_family_mean_scale_is_the_smallest_needed_scale_reaching_p_on_average():
     assert conformal_scale.family_mean_coverage(needed, 0.3) >= 0.8
 
 
-def test_mean_selects_scale_mean_only_when_on(monkeypatch):
+@pytest.mark.parametrize(("flag", "chosen"), [("MEAN", "SCALE_MEAN"), ("FLOORED", "SCALE_FLOOR")])
+def test_a_selector_chooses_its_scale_only_when_on(monkeypatch, flag, chosen):
     monkeypatch.setattr(conformal_scale, "ON", False)
-    monkeypatch.setattr(conformal_scale, "MEAN", True)
+    monkeypatch.setattr(conformal_scale, flag, True)
     assert conformal_scale.scale(0.82) == 0.82
     monkeypatch.setattr(conformal_scale, "ON", True)
-    assert conformal_scale.scale(0.82) == conformal_scale.SCALE_MEAN
-    monkeypatch.setattr(conformal_scale, "MEAN", False)
+    assert conformal_scale.scale(0.82) == getattr(conformal_scale, chosen)
+    monkeypatch.setattr(conformal_scale, flag, False)
     assert conformal_scale.scale(0.82) == conformal_scale.SCALE
 
 
@@ -122,16 +123,6 @@ def test_floored_mean_scale_lifts_the_mean_scale_to_each_groups_floor():
     got = conformal_scale.floored_mean_scale(needed, floored)
     assert conformal_scale.family_mean_coverage(needed, got) >= 0.8
     assert all(sum(x <= got for x in v) / len(v) >= 0.7 for _, v in floored)
-
-
-def test_floored_selects_scale_floor_only_when_on(monkeypatch):
-    monkeypatch.setattr(conformal_scale, "ON", False)
-    monkeypatch.setattr(conformal_scale, "FLOORED", True)
-    assert conformal_scale.scale(0.82) == 0.82
-    monkeypatch.setattr(conformal_scale, "ON", True)
-    assert conformal_scale.scale(0.82) == conformal_scale.SCALE_FLOOR
-    monkeypatch.setattr(conformal_scale, "FLOORED", False)
-    assert conformal_scale.scale(0.82) == conformal_scale.SCALE
 
 
 def test_the_recorded_floor_scale_is_the_measured_one():

@@ -49,6 +49,9 @@ under bench/foreign/results/narrowmean/RULE.md: **not met**, by C2 alone
 the 70–90% band, but DiskSim's IOPS 12 → 8 of 12, FlashSim 12 → 8 of 12, its IOPS 6 → 2 of 6,
 under their 70% floors; four fresh truths 24 → 23 of 24 at 27.1% → 11.1%, pooled 400 of 456):
 an average over families lets a small family fall under 70%, which the rule forbids. Off.
+:func:`floored_mean_scale` adds a 70% floor per group C2 floors (:data:`SCALE_FLOOR` 0.3850,
+:data:`FLOORED`, off): never judged, its arm estimated over the 90% ceiling with FlashSim's IOPS
+still under its floor (bench/foreign/results/narrowfloor/verdict.md, feasible.txt).
 """
 
 from __future__ import annotations

@@ -19,42 +19,56 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE.parent
-sys.path.insert(0, str(RESULTS / "scorecover"))
-sys.path.insert(0, str(RESULTS.parents[1]))
 sys.path.insert(0, str(RESULTS.parent))
-import levels  # noqa: E402  (bench/foreign/results/scorecover/levels.py)
 from common import load_script  # noqa: E402  (bench/foreign/common.py)
-from cpu_clock import cpu_s  # noqa: E402
-from overprov.calibrate import conformal_scale  # noqa: E402
 
+# narrowmean's feasible.py puts scorecover and bench on the path and imports what this reads
 nm = load_script("narrowmean_feasible", RESULTS / "narrowmean" / "feasible.py")
+levels, cpu_s, conformal_scale = nm.levels, nm.cpu_s, nm.conformal_scale
 SCAN = (0.33, 0.35, 0.37, 0.38, 0.385, 0.39, 0.40)
 SEEN_FRESH = (RESULTS / "narrowsix" / "fresh-defaults", RESULTS / "narrowmean" / "fresh-defaults")
 
 
+def floor_of(today: dict) -> int | None:
+    """C2's floor of a group counted ``today`` (None: under 70% today, not floored)."""
+    n = today["n"]
+    return math.ceil(nm.FLOOR * n - 1e-9) if today["inside"] / n >= nm.FLOOR else None
+
+
+def below_floor(t: dict, e: dict) -> list[str]:
+    """The groups C2 floors (``t`` today) that the estimate ``e`` puts under their floor."""
+    groups = [g for g in t if g not in levels.FIGURES and floor_of(t[g]) is not None]
+    return [g for g in groups if e[g]["inside"] < floor_of(t[g])]
+
+
+def one_scale_meets_c1_c2(one: float, t: dict, n: int, band: tuple[int, int]) -> bool:
+    """Every family on scale ``one``: print the estimated 72 and the groups under C2's floor."""
+    conformal_scale.SCALE_WITHOUT_FAMILY = dict.fromkeys(conformal_scale.SCALE_WITHOUT_FAMILY, one)
+    _, est = nm.estimate(nm.load(RESULTS / "status72" / "cases"))
+    e = nm.by_family([replace(r, inside=ins) for r, ins, _ in est])
+    low = below_floor(t, e)
+    print(f"  {one:.4f}: {e['all']['inside']}/{n}, below: {', '.join(low) or 'none'}")
+    return band[0] <= e["all"]["inside"] <= band[1] and not low
+
+
 def main() -> int:
     c0 = cpu_s()
-    got = json.loads((HERE / "scale_floor.json").read_text())
+    scales = json.loads((HERE / "scale_floor.json").read_text())
+    at, without = scales["scale_floor"], scales["scale_floor_without_family"]
+    print(f"scale_floor {at:.4f}; without each family: {json.dumps(without)}")
     conformal_scale.ON = False  # the stored widths carry the recorded scale: rescale from it
-    conformal_scale.SCALE_WITHOUT_FAMILY = dict(got["scale_floor_without_family"])
-    without = got["scale_floor_without_family"]
-    print(f"scale_floor {got['scale_floor']:.4f}; without each family: "
-          + ", ".join(f"{f} {s:.4f}" for f, s in without.items()))  # fmt: skip
+    conformal_scale.SCALE_WITHOUT_FAMILY = dict(without)
     base, est = nm.estimate(nm.load(RESULTS / "status72" / "cases"))
     n, k = len(base), sum(r.inside for r in base)
     w0 = statistics.median(r.rel_width for r in base)
     lo, hi = math.ceil(nm.BAND[0] * n), math.floor(nm.BAND[1] * n)
     print(f"today (status72): {k}/{n} inside, median width {100 * w0:.2f}%; C1 band {lo}..{hi}")
-    t = nm.by_family(base)
-    e = nm.by_family([replace(r, inside=ins) for r, ins, _ in est])
-    dropped = []
+    t, e = nm.by_family(base), nm.by_family([replace(r, inside=ins) for r, ins, _ in est])
+    dropped = below_floor(t, e)
     for g in sorted(x for x in t if x not in levels.FIGURES):
-        (a, b), c = (t[g]["inside"], t[g]["n"]), e[g]["inside"]
-        floor = math.ceil(nm.FLOOR * b - 1e-9) if a / b >= nm.FLOOR else None
-        below = floor is not None and c < floor
-        dropped += [g] if below else []
-        at = (f", floor {floor}" if floor is not None else "") + ("  BELOW" if below else "")
-        print(f"  {g}: {a}/{b} -> {c}/{b}{at}")
+        floor = floor_of(t[g])
+        tail = "" if floor is None else f", floor {floor}" + ("  BELOW" if g in dropped else "")
+        print(f"  {g}: {t[g]['inside']}/{t[g]['n']} -> {e[g]['inside']}/{t[g]['n']}{tail}")
     ka = e["all"]["inside"]
     w = statistics.median(x for _, _, x in est)
     c1 = lo <= ka <= hi
@@ -63,7 +77,7 @@ def main() -> int:
     print(f"estimated median width {100 * w:.2f}% (C3 {'holds' if w <= 0.8 * w0 else 'fails'})")
     print(f"C2 {'holds' if not dropped else 'fails: ' + ', '.join(dropped)} in the estimate")
     conformal_scale.SCALE_WITHOUT_FAMILY = dict.fromkeys(conformal_scale.SCALE_WITHOUT_FAMILY,
-                                                         got["scale_floor"])  # fmt: skip
+                                                         at)  # fmt: skip
     fi = fn = 0
     for folder in SEEN_FRESH:
         fb, fe = nm.estimate(nm.load(folder))
@@ -78,20 +92,14 @@ def main() -> int:
     # disclosed only: one scale for every family, the smallest at which C2's floors hold in the
     # estimate, and the pooled count there (is any scale inside both C1 and C2?)
     print("one scale for all families: scale -> estimated 72 pooled, groups below C2's floor")
-    both = []
-    for one in SCAN:
-        conformal_scale.SCALE_WITHOUT_FAMILY = dict.fromkeys(conformal_scale.SCALE_WITHOUT_FAMILY,
-                                                             one)  # fmt: skip
-        _, est = nm.estimate(nm.load(RESULTS / "status72" / "cases"))
-        e = nm.by_family([replace(r, inside=ins) for r, ins, _ in est])
-        low = [g for g in t if g not in levels.FIGURES and t[g]["inside"] / t[g]["n"] >= nm.FLOOR
-               and e[g]["inside"] < math.ceil(nm.FLOOR * t[g]["n"] - 1e-9)]  # fmt: skip
-        print(f"  {one:.4f}: {e['all']['inside']}/{n}, below: {', '.join(low) or 'none'}")
-        both += [one] if lo <= e["all"]["inside"] <= hi and not low else []
-    print(f"jointly feasible in the estimate: {'yes' if c1 and not dropped else 'NO'} at the "
-          f"candidate's values; one scale meeting C1 and C2 among those scanned: "
-          f"{', '.join(f'{x:.4f}' for x in both) or 'none'}")  # fmt: skip
-    print(f"CPU {cpu_s() - c0:.1f} s")
+    both = [one for one in SCAN if one_scale_meets_c1_c2(one, t, n, (lo, hi))]
+    verdict = "yes" if c1 and not dropped else "NO"
+    said = [
+        f"jointly feasible in the estimate: {verdict} at the candidate's values",
+        f"one scale meeting C1 and C2 among those scanned: {', '.join(map(str, both)) or 'none'}",
+        f"CPU {cpu_s() - c0:.1f} s",
+    ]
+    print("; ".join(said))
     return 0
 
 

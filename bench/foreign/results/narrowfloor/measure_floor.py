@@ -23,30 +23,24 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE.parent
-sys.path.insert(0, str(RESULTS / "scorecover"))
-sys.path.insert(0, str(RESULTS.parents[1]))
 sys.path.insert(0, str(RESULTS.parent))
-sys.path.insert(0, str(RESULTS / "narrowband"))
-import levels  # noqa: E402  (bench/foreign/results/scorecover/levels.py)
-import measure  # noqa: E402  (bench/foreign/results/narrowband/measure.py)
-import today  # noqa: E402  (bench/foreign/results/narrowband/today.py)
 from common import load_script  # noqa: E402  (bench/foreign/common.py)
-from cpu_clock import cpu_s  # noqa: E402
-from overprov.calibrate import conformal_scale  # noqa: E402
 
-FLOOR = conformal_scale.FLOOR
+# narrowmean's scripts put scorecover, narrowband and bench on the path and import what this reads
+mean = load_script("narrowmean_measure_mean", RESULTS / "narrowmean" / "measure_mean.py")
 feasible = load_script("narrowmean_feasible", RESULTS / "narrowmean" / "feasible.py")
-by_family = load_script("jointband_judge", RESULTS / "jointband" / "judge.py").by_family
+measure, today, cpu_s, conformal_scale = mean.measure, mean.today, mean.cpu_s, mean.conformal_scale
+levels, by_family = feasible.levels, feasible.by_family
+FLOOR = conformal_scale.FLOOR
 
 
 def needs_by_group(docs: dict[str, dict]) -> dict[str, list[float]]:
     """group ("Family" or "Family iops"/"Family waf") → needed scales of its unfitted figures."""
+    pairs = [rs for doc in docs.values() if "levels" in doc for rs in measure.case_needs(doc)]
     out: dict[str, list[float]] = defaultdict(list)
-    for doc in docs.values():
-        if "levels" in doc:
-            for r, s in measure.case_needs(doc):
-                out[r.family].append(s)
-                out[f"{r.family} {r.figure}"].append(s)
+    for r, s in pairs:
+        for group in (r.family, f"{r.family} {r.figure}"):
+            out[group].append(s)
     return dict(out)
 
 
@@ -87,8 +81,10 @@ def main() -> int:
         "made": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
     }
     got["cpu_s"] = round(cpu_s() - c0, 1)
-    (HERE / "scale_floor.json").write_text(json.dumps(got, indent=1) + "\n")
-    print(json.dumps({k: v for k, v in got.items() if k != "needed_by_group"}, indent=1))
+    out = HERE / "scale_floor.json"
+    out.write_text(json.dumps(got, indent=1) + "\n")
+    for key in ("scale_floor", "scale_floor_without_family", "floor_quantile_by_group", "cpu_s"):
+        print(key, got[key])
     return 0
 
 
