@@ -1,9 +1,10 @@
-"""Feasibility of bench/foreign/results/narrowfloor/RULE.md before it is written
-(feasible.txt): narrowmean's estimate (bench/foreign/results/narrowmean/feasible.py's
-``estimate``: narrowtwo's one-reading approximation on status72's 72 plan cases) with each family
-of the 72 on its ``scale_floor_without_family`` (scale_floor.json), against C1's band, C2's
-floors and C3's bound; and, disclosed only, at ``scale_floor`` on the fresh truths seen so far
-(narrowsix's five and narrowmean's four defaults cases) for F4. No calibrate run. ≈ 20 CPU s.
+"""Feasibility of a rule for the floored scale before any is written (feasible.txt; none was):
+narrowmean's estimate (bench/foreign/results/narrowmean/feasible.py's ``estimate``: narrowtwo's
+one-reading approximation on status72's 72 plan cases) with each family of the 72 on its
+``scale_floor_without_family`` (scale_floor.json), against C1's band, C2's floors and C3's bound
+(bench/foreign/results/narrowmean/RULE.md's clauses); a scan of one scale for every family; and,
+disclosed only, at ``scale_floor`` on the fresh truths seen so far (narrowsix's five and
+narrowmean's four defaults cases) for F4. No calibrate run. ≈ 120 CPU s.
 
     PYTHONPATH=python python bench/foreign/results/narrowfloor/feasible.py > .../feasible.txt
 """

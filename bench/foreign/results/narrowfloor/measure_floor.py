@@ -8,7 +8,8 @@ The needed scales are narrowmean's (bench/foreign/results/narrowband/measure.py'
 on bench/foreign/results/narrowband/today.py's 72 plan cases, checked against
 narrowmean/scale_mean.json's ``needed_by_family``), split here by figure. The floored groups
 are read from status72's cases (bench/foreign/results/status72/cases/) as C2 reads them
-(jointband/judge.py's ``by_family``). No calibrate run; writes scale_floor.json. ≈ 30 CPU s.
+(bench/foreign/results/jointband/judge.py's ``by_family``). No calibrate run; writes
+scale_floor.json. ≈ 30 CPU s.
 
     PYTHONPATH=python python bench/foreign/results/narrowfloor/measure_floor.py
 """
