@@ -89,13 +89,14 @@ def test_family_mean_scale_is_the_smallest_needed_scale_reaching_p_on_average():
     assert conformal_scale.family_mean_coverage(needed, 0.3) >= 0.8
 
 
-def test_mean_selects_scale_mean_only_when_on(monkeypatch):
+@pytest.mark.parametrize(("flag", "chosen"), [("MEAN", "SCALE_MEAN"), ("FLOORED", "SCALE_FLOOR")])
+def test_a_selector_chooses_its_scale_only_when_on(monkeypatch, flag, chosen):
     monkeypatch.setattr(conformal_scale, "ON", False)
-    monkeypatch.setattr(conformal_scale, "MEAN", True)
+    monkeypatch.setattr(conformal_scale, flag, True)
     assert conformal_scale.scale(0.82) == 0.82
     monkeypatch.setattr(conformal_scale, "ON", True)
-    assert conformal_scale.scale(0.82) == conformal_scale.SCALE_MEAN
-    monkeypatch.setattr(conformal_scale, "MEAN", False)
+    assert conformal_scale.scale(0.82) == getattr(conformal_scale, chosen)
+    monkeypatch.setattr(conformal_scale, flag, False)
     assert conformal_scale.scale(0.82) == conformal_scale.SCALE
 
 
@@ -107,3 +108,31 @@ def test_the_recorded_mean_scale_is_the_measured_one():
     # the stored needed scales reproduce it through the library function
     assert conformal_scale.family_mean_scale(got["needed_by_family"]) == got["scale_mean"]
     assert conformal_scale.MEAN is False  # off: bench/foreign/results/narrowmean/RULE.md
+
+
+def test_floored_mean_scale_lifts_the_mean_scale_to_each_groups_floor():
+    needed = {"a": [0.1, 0.2, 0.3, 0.4, 0.5], "b": [0.0] * 5}
+    # the mean alone asks 0.3 (a 60%, b 100%); a floored group of a needs 0.4 (4 of 5 >= 70%)
+    floored = [("a", [0.1, 0.2, 0.3, 0.4, 0.5]), ("b", [0.0] * 5)]
+    assert conformal_scale.floored_mean_scale(needed, []) == 0.3
+    assert conformal_scale.floored_mean_scale(needed, floored) == 0.4
+    # a group whose floor the mean's scale already holds changes nothing
+    assert conformal_scale.floored_mean_scale(needed, floored, floor=0.5) == 0.3
+    # leaving a's family out drops its groups too
+    assert conformal_scale.floored_mean_scale(needed, floored, leave_out="a") == 0.0
+    got = conformal_scale.floored_mean_scale(needed, floored)
+    assert conformal_scale.family_mean_coverage(needed, got) >= 0.8
+    assert all(sum(x <= got for x in v) / len(v) >= 0.7 for _, v in floored)
+
+
+def test_the_recorded_floor_scale_is_the_measured_one():
+    got = json.loads((ROOT / "bench/foreign/results/narrowfloor/scale_floor.json").read_text())
+    assert pytest.approx(got["scale_floor"], abs=5e-5) == conformal_scale.SCALE_FLOOR
+    for fam, s in got["scale_floor_without_family"].items():
+        assert conformal_scale.SCALE_FLOOR_WITHOUT_FAMILY[fam] == pytest.approx(s, abs=5e-5)
+    # the stored needed scales reproduce it through the library function
+    groups = got["needed_by_group"]
+    needed = {g: v for g, v in groups.items() if " " not in g}
+    floored = [(g.split(" ")[0], groups[g]) for g in got["floored_groups_c2"]]
+    assert conformal_scale.floored_mean_scale(needed, floored) == got["scale_floor"]
+    assert conformal_scale.FLOORED is False  # never judged: narrowfloor/feasible.txt

@@ -49,6 +49,9 @@ under bench/foreign/results/narrowmean/RULE.md: **not met**, by C2 alone
 the 70–90% band, but DiskSim's IOPS 12 → 8 of 12, FlashSim 12 → 8 of 12, its IOPS 6 → 2 of 6,
 under their 70% floors; four fresh truths 24 → 23 of 24 at 27.1% → 11.1%, pooled 400 of 456):
 an average over families lets a small family fall under 70%, which the rule forbids. Off.
+:func:`floored_mean_scale` adds a 70% floor per group C2 floors (:data:`SCALE_FLOOR` 0.3850,
+:data:`FLOORED`, off): never judged, its arm estimated over the 90% ceiling with FlashSim's IOPS
+still under its floor (bench/foreign/results/narrowfloor/verdict.md, feasible.txt).
 """
 
 from __future__ import annotations
@@ -83,6 +86,8 @@ SCALE_WITHOUT_FAMILY: dict[str, float] = {
 }
 #: The coverage the quantile is taken at: an 80% interval.
 COVERAGE = 0.80
+#: The least share of a floored group's figures :func:`floored_mean_scale` holds.
+FLOOR = 0.70
 
 #: With :data:`ON`, take :data:`SCALE_MEAN` (:func:`family_mean_scale`) instead of
 #: :data:`SCALE`. Off: its rule (bench/foreign/results/narrowmean/RULE.md) was not met, by C2
@@ -105,12 +110,27 @@ SCALE_MEAN_WITHOUT_FAMILY: dict[str, float] = {
     "WiscSim": 0.2596,
 }
 
+#: With :data:`ON`, take :data:`SCALE_FLOOR` (:func:`floored_mean_scale`) instead. Off: never
+#: judged; bench/foreign/results/narrowfloor/feasible.txt estimated its arm over C1's 90%
+#: ceiling and FlashSim's IOPS under C2's floor, so no rule was written for it.
+FLOORED = False
+#: The smallest scale at which the family-averaged coverage is 80% AND no family, nor a family's
+#: IOPS or WAF, that C2 of bench/foreign/results/narrowmean/RULE.md floors is under 70%
+#: (:func:`floored_mean_scale`; bench/foreign/results/narrowfloor/measure_floor.py,
+#: scale_floor.json): FlashSim's IOPS, 6 figures, set it.
+SCALE_FLOOR = 0.3850
+#: The same without each family's figures (scale_floor.json).
+SCALE_FLOOR_WITHOUT_FAMILY: dict[str, float] = dict.fromkeys(SCALE_MEAN_WITHOUT_FAMILY, 0.3850)
+SCALE_FLOOR_WITHOUT_FAMILY["FlashSim"] = 0.3539
+
 
 def scale(recorded: float) -> float:
-    """Rule 3's scale: with :data:`ON`, :data:`SCALE_MEAN` if :data:`MEAN` else :data:`SCALE`;
-    ``recorded`` otherwise."""
+    """Rule 3's scale: with :data:`ON`, :data:`SCALE_FLOOR` if :data:`FLOORED`, else
+    :data:`SCALE_MEAN` if :data:`MEAN`, else :data:`SCALE`; ``recorded`` otherwise."""
     if not ON:
         return recorded
+    if FLOORED:
+        return SCALE_FLOOR
     return SCALE_MEAN if MEAN else SCALE
 
 
@@ -168,3 +188,21 @@ def family_mean_scale(
         if family_mean_coverage(kept, s) >= p - 1e-12:
             return s
     raise ValueError("no figures to cover")  # unreachable: the largest scale covers all
+
+
+def floored_mean_scale(
+    needed: Mapping[str, Sequence[float]],
+    floored: Sequence[tuple[str, Sequence[float]]],
+    p: float = COVERAGE,
+    floor: float = FLOOR,
+    leave_out: str | None = None,
+) -> float:
+    """The smallest scale at which the family-averaged coverage of the needed scales reaches
+    ``p`` (:func:`family_mean_scale`) AND each floored group's coverage reaches ``floor``
+    (``floored``: (family, needed scales of the group) pairs, e.g. a family or a family's IOPS
+    figures), ``leave_out``'s family and groups set aside. Both coverages only grow with the
+    scale, so it is the largest of the mean's scale and each group's ``floor`` quantile
+    (:func:`quantile`: the ⌈floor · n⌉-th smallest puts ⌈floor · n⌉ of n inside)."""
+    s = family_mean_scale(needed, p, leave_out)
+    groups = [v for f, v in floored if v and f != leave_out]
+    return max([s, *(quantile(v, floor) for v in groups)])
