@@ -50,6 +50,7 @@ def report(name: str, base, est, t: dict, n: int, band: tuple[int, int], w0: flo
     ka = e["all"]["inside"]
     w = statistics.median(x for _, _, x in est)
     c1, c3 = band[0] <= ka <= band[1], w <= 0.8 * w0
+    c2 = "fails: " + ", ".join(low) if low else "holds"
     print(f"{name}:")
     for g in sorted(x for x in t if x not in levels.FIGURES):
         floor = nf.floor_of(t[g])
@@ -57,7 +58,7 @@ def report(name: str, base, est, t: dict, n: int, band: tuple[int, int], w0: flo
         print(f"  {g}: {t[g]['inside']}/{t[g]['n']} -> {e[g]['inside']}/{t[g]['n']}{tail}")
     print(f"  estimated pooled {ka}/{n} ({100 * ka / n:.1f}%), C1 {'holds' if c1 else 'fails'}"
           f" (band {band[0]}..{band[1]}); median width {100 * w:.2f}% (C3 "
-          f"{'holds' if c3 else 'fails'}); C2 {'holds' if not low else 'fails: ' + ', '.join(low)}")  # fmt: skip
+          f"{'holds' if c3 else 'fails'}); C2 {c2}")  # fmt: skip
     return c1 and c3 and not low
 
 

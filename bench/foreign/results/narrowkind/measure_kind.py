@@ -23,7 +23,6 @@ HERE = Path(__file__).resolve().parent
 RESULTS = HERE.parent
 sys.path.insert(0, str(RESULTS.parent.parent))
 from cpu_clock import cpu_s  # noqa: E402  (bench/cpu_clock.py)
-
 from overprov.calibrate import conformal_scale  # noqa: E402
 
 KINDS = ("iops", "waf")
