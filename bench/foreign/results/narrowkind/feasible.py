@@ -85,16 +85,14 @@ def main() -> int:
     _, est_full = estimate_by_kind(docs, full)
     ok_full = report("every family on the full-data values (disclosed)", base, est_full, t, n,
                      band, w0)  # fmt: skip
-    fi = fn = 0
     for folder in SEEN_FRESH:
         fb, fe = estimate_by_kind(nm.load(folder), full)
-        fi, fn = fi + sum(ins for _, ins, _ in fe), fn + len(fe)
         print(f"seen fresh {folder.parent.name} (disclosed): defaults "
               f"{sum(r.inside for r in fb)}/{len(fb)}, estimated at the full-data values "
               f"{sum(ins for _, ins, _ in fe)}/{len(fe)}")  # fmt: skip
-    print(f"jointly feasible in the estimate: {'yes' if ok else 'NO'} on the left-out values "
-          f"(the arm's); {'yes' if ok_full else 'no'} on the full-data values; "
-          f"CPU {cpu_s() - c0:.1f} s")  # fmt: skip
+    said = (f"jointly feasible in the estimate: {'yes' if ok else 'NO'} on the left-out values"
+            f" (the arm's); {'yes' if ok_full else 'no'} on the full-data values")  # fmt: skip
+    print(f"{said}; CPU {cpu_s() - c0:.1f} s")
     return 0
 
 
