@@ -70,8 +70,10 @@ def table() -> None:
         cs = [d["result"] for d in got[a].values()]
         dh = [d["result"] for s, d in got[a].items() if s.startswith("dhara")]
         met = sum(c["summary"]["met"] for c in dh)
-        print(f"\n{a}: Dhara met {met} of {len(dh)}; all met {sum(c['summary']['met'] for c in cs)}"
-              f" of {len(cs)}; unfitted Dhara levels {tally.cover_text(tally.unfitted(dh))}")
+        print(
+            f"\n{a}: Dhara met {met} of {len(dh)}; all met {sum(c['summary']['met'] for c in cs)}"
+            f" of {len(cs)}; unfitted Dhara levels {tally.cover_text(tally.unfitted(dh))}"
+        )
 
 
 if __name__ == "__main__":
