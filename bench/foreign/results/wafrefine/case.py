@@ -63,8 +63,11 @@ def table() -> None:
     for s in sorted({s for a in ARMS for s in got[a]}):
         cells = [_cell(got[a][s]["result"]["summary"]) if s in got[a] else "-" for a in ARMS]
         fit = {a: _fitted_misses(got[a][s]["result"]) if s in got[a] else {} for a in ARMS}
-        moves = ", ".join(f"{x:g}%: {100 * e:+.1f}% → {100 * fit['refine'].get(x, float('nan')):+.1f}%"
-                          for x, e in sorted(fit["today"].items()))  # fmt: skip
+        after = fit["refine"]
+        moves = ", ".join(
+            f"{x:g}%: {100 * e:+.1f}% → {100 * after.get(x, float('nan')):+.1f}%"
+            for x, e in sorted(fit["today"].items())
+        )
         print(f"| {s} | {' | '.join(cells)} | {moves} |")
     for a in ARMS:
         cs = [d["result"] for d in got[a].values()]

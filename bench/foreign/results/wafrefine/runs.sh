@@ -16,3 +16,5 @@ drive dhara-u --log2-ppb 9 --blocks 80 --gc-ratio 26 --seed 21
 [ "$1" = truths ] && exit 0
 for s in r s t u; do arm today $R/dhara-$s.json; arm refine $R/dhara-$s.json; done
 for t in bench/foreign/results/sssl-ftlsim-*.json; do arm today $t; arm refine $t; done
+[ -e $R/core-d4-spare3.json ] || logged "truth core-d4-spare3" $R/coredrive.py $R/core-d4-spare3.json
+arm today $R/core-d4-spare3.json; arm refine $R/core-d4-spare3.json
