@@ -1,5 +1,5 @@
 """bench/foreign/results/wafrefine/RULE.md's cases: evaluate.py's "WAF 0+40" on a WAF-only
-truth as newftl2's case.py runs it (``evaluate.evaluate_case``, summary by newftl2's
+truth as newftl2's case.py runs it (fifogc's ``run``: ``evaluate.evaluate_case``, newftl2's
 ``summary``), under arm "today" (the defaults) or "refine" (``twin.WAF_REFINE`` on), and the
 verdict's table.
 
@@ -21,32 +21,18 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent))
 from common import load_script  # noqa: E402  (bench/foreign/common.py)
 
-newftl2 = load_script("wafrefine_newftl2_case", HERE.parent / "newftl2" / "case.py")
+fifogc = load_script("wafrefine_fifogc_case", HERE.parent / "fifogc" / "case.py")
 os.environ["TALLY_DIR"] = str(HERE)
-evaluate, tally = newftl2.evaluate, newftl2.tally
+tally = fifogc.tally
 ARMS = {"today": "", "refine": "twin.WAF_REFINE=True"}
-CASE_NAME = "WAF 0+40"
+fifogc.ARMS.clear()
+fifogc.ARMS.update(ARMS)
+fifogc.HERE = HERE  # its run() writes ARM/STEM.json here
 
 
 def run(arm: str, truth: Path) -> None:
-    newftl2.scoreboard.cap()
-    os.environ[evaluate.FLAGS_ENV] = ARMS[arm]
-    doc = json.loads(truth.read_text())
-    curve = evaluate.truth_curve(doc, doc["levels"][0]["queue_depth"])
-    case = {c[0]: c for c in evaluate.WAF_CASES}[CASE_NAME]
-    res = evaluate.evaluate_case(doc, curve, case, 1, [])
-    out = {"truth": str(truth), "arm": arm, "flags": ARMS[arm], "case": CASE_NAME,
-           "result": res | {"summary": newftl2.summary(res)}}  # fmt: skip
-    path = HERE / arm / f"{truth.stem}.json"
-    path.parent.mkdir(exist_ok=True)
-    path.write_text(json.dumps(out, indent=1) + "\n")
-
-
-def _cell(s: dict) -> str:
-    if s.get("refused"):
-        return "refused"
-    worst = f"{100 * s['waf_worst_signed']:+.1f}% ({s['waf_worst_level']}%)"
-    return f"{worst} {'**met**' if s['met'] else 'not met'}; {', '.join(s['carry'])}"
+    """fifogc's ``run`` (newftl2's case and summary) under this rule's arms, into this folder."""
+    fifogc.run(arm, truth)
 
 
 def _fitted_misses(res: dict) -> dict[float, float]:
@@ -61,7 +47,7 @@ def table() -> None:
           + " | fitted levels' WAF error, today → refine |")  # fmt: skip
     print("|---|" + "---|" * (len(ARMS) + 1))
     for s in sorted({s for a in ARMS for s in got[a]}):
-        cells = [_cell(got[a][s]["result"]["summary"]) if s in got[a] else "-" for a in ARMS]
+        cells = [fifogc.cell(got[a][s]["result"]["summary"]) if s in got[a] else "-" for a in ARMS]
         fit = {a: _fitted_misses(got[a][s]["result"]) if s in got[a] else {} for a in ARMS}
         after = fit["refine"]
         moves = ", ".join(
@@ -79,11 +65,13 @@ def table() -> None:
         )
 
 
-if __name__ == "__main__":
-    ARGS = sys.argv[1:]
-    if ARGS == ["table"]:
-        table()
-    elif len(ARGS) == 3 and ARGS[0] == "run" and ARGS[1] in ARMS:
-        run(ARGS[1], Path(ARGS[2]))
-    else:
+def main(argv: list[str]) -> None:
+    if argv == ["table"]:
+        return table()
+    if len(argv) != 3 or argv[0] != "run" or argv[1] not in ARMS:
         raise SystemExit(__doc__)
+    run(argv[1], Path(argv[2]))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
