@@ -1,6 +1,7 @@
-"""twin.WAF_REFINE (off): with WAF figures only, the twin's native spare is searched until its
-simulated WAF at the lowest fitted level is the figure's (twin.refine_waf); fits with IOPS
-points are untouched (bench/foreign/results/wafrefine/RULE.md)."""
+"""twin.WAF_REFINE (on since its rule was met): with WAF figures only, the twin's native spare
+is searched until its simulated WAF at the lowest fitted level is the figure's
+(twin.refine_waf); fits with IOPS points are untouched (bench/foreign/results/wafrefine/RULE.md,
+verdict.md)."""
 
 from __future__ import annotations
 
@@ -13,12 +14,13 @@ from overprov.calibrate import predict as predmod
 from test_fitted_waf_missed import _answer, _typed  # the core's d-choices-4 drive, typed
 
 
-def test_off_by_default():
-    assert twin.WAF_REFINE is False
+def test_on_by_default():
+    assert twin.WAF_REFINE is True
 
 
 def test_a_small_spare_d4_drive_s_0pct_figure_is_reproduced_with_the_flag(monkeypatch):
     points = _typed(0.02)
+    monkeypatch.setattr(twin, "WAF_REFINE", False)
     off = {lv.extra_op_percent: lv.waf for lv in _answer(points).levels}
     assert off[0.0] / points[0].waf - 1.0 > 0.05  # today: the fitted 0% level missed
     monkeypatch.setattr(twin, "WAF_REFINE", True)
@@ -46,6 +48,7 @@ def test_iops_carrying_fits_are_byte_identical_with_the_flag(monkeypatch):
         fig = predmod.PredictionInput(points, [0.0, 20.0, 40.0], typed=True, jobs=1)
         return json.dumps(answer.predict(fig).document(None), sort_keys=True, default=str)
 
+    monkeypatch.setattr(twin, "WAF_REFINE", False)
     off = text()
     monkeypatch.setattr(twin, "WAF_REFINE", True)
     assert text() == off

@@ -29,7 +29,8 @@ The surrogate's three parameters map onto the simulator's drive description:
 The twin is then *refined* against its own measurement: it is simulated at the measured levels
 and t_page, t_cmd and ρ₀ are corrected (using the twin's simulated WAF, which includes the
 simulator's finite-block effects that the mean-field model leaves out) until it reproduces the
-measured steady IOPS.
+measured steady IOPS; with WAF figures only, its native spare is searched until it reproduces
+the lowest one (:func:`refine_waf`, :data:`WAF_REFINE`).
 """
 
 from __future__ import annotations
@@ -64,9 +65,9 @@ TWIN_SIM_PHYSICAL_BYTES = 4 * 2**30
 #: simulator needs 5 to collect garbage at all; a native OP near 0 needs a bigger twin).
 MIN_SPARE_BLOCKS = 8
 #: With WAF figures only (no IOPS), search the twin's native spare until its simulated WAF at
-#: the lowest fitted level is the figure's (:func:`refine_waf`); off: the fitted twin as is
-#: (bench/foreign/results/wafrefine/RULE.md).
-WAF_REFINE = False
+#: the lowest fitted level is the figure's (:func:`refine_waf`); off: the fitted twin as is.
+#: On since its rule was met (bench/foreign/results/wafrefine/RULE.md, verdict.md).
+WAF_REFINE = True
 #: How the twin's p99 latency is obtained, in prediction_source.
 P99_SOURCE = (
     "p99 latency: the median of the twin's round p99s in each level's settled window, the twin "
