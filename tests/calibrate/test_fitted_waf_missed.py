@@ -1,7 +1,8 @@
 """The answer says so where it misses a WAF figure it was fitted to by more than the figure's
 stated error (plausibility.fitted_waf_missed, answer.predict): typed WAF figures alone leave the
 twin unrefined, and at a small spare the d-choices-4 twin's WAF at 0% lies above the fitted
-model's (bench/foreign/results/dharafloor/DIAGNOSIS.md)."""
+model's (bench/foreign/results/dharafloor/DIAGNOSIS.md). Here with twin.WAF_REFINE off (the
+unrefined twin that shows the miss); with it on, tests/calibrate/test_waf_refine.py."""
 
 from __future__ import annotations
 
@@ -9,9 +10,14 @@ from functools import cache
 
 import pytest
 from overprov import engine
-from overprov.calibrate import answer, plausibility
+from overprov.calibrate import answer, plausibility, twin
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import predict as predmod
+
+
+@pytest.fixture(autouse=True)
+def _unrefined(monkeypatch):
+    monkeypatch.setattr(twin, "WAF_REFINE", False)
 
 
 @cache

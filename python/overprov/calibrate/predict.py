@@ -456,7 +456,12 @@ def _waf_figures(
 ) -> _TwinFigures:
     """WAF figures only (typed): the twin simulated WAF-only at every level and each figure."""
     at = sorted({*levels, *(p.extra_op_percent for p in fig.points if not p.fresh)})
-    by = reading.simulate(fig, fitted.twin, at, timed=False)
+    twin, refinement = fitted.twin, []
+    if twinmod.WAF_REFINE:  # the twin's spare searched onto its lowest figure (off)
+        twin, refinement = twinmod.refine_waf(
+            twin, fig.points, lambda t, x: reading.simulate(fig, t, [x], timed=False)[x].waf
+        )
+    by = reading.simulate(fig, twin, at, timed=False)
     twin_check = []
     for p in fig.points:
         got = by[p.extra_op_percent].waf
@@ -474,7 +479,9 @@ def _waf_figures(
         "the fitted surrogate's WAF is in surrogate_waf"
     )
     rows = [PredictedLevel(x, waf=by[x].waf, surrogate_waf=fitted.central.waf(x)) for x in levels]
-    return _TwinFigures(rows, source, fitted.twin, twin_check)
+    if refinement:
+        source += f"; its native spare refined onto its lowest WAF figure ({len(refinement)} runs)"
+    return _TwinFigures(rows, source, twin, twin_check, refinement)
 
 
 def _surrogate_figures(fitted: _Fitted, levels: list[float]) -> _TwinFigures:
