@@ -1,14 +1,14 @@
 """twin.WAF_REFINE (on since its rule was met): with WAF figures only, the twin's native spare
 is searched until its simulated WAF at the lowest fitted level is the figure's
-(twin.refine_waf); fits with IOPS points are untouched (bench/foreign/results/wafrefine/RULE.md,
-verdict.md)."""
+(waf_refinement.refine_waf); fits with IOPS points are untouched
+(bench/foreign/results/wafrefine/RULE.md, verdict.md)."""
 
 from __future__ import annotations
 
 import json
 
 import pytest
-from overprov.calibrate import answer, twin
+from overprov.calibrate import answer, twin, waf_refinement
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import predict as predmod
 from test_fitted_waf_missed import _answer, _typed  # the core's d-choices-4 drive, typed
@@ -35,7 +35,9 @@ def test_the_search_keeps_the_best_twin_and_stops_within_tolerance():
     """A fake twin whose WAF at 0% is 10 / native_op^0.9 · 0.03^0.9: the search lands on 3%."""
     start = twin.TwinParameters(2**30, 0.02, 10.0, 0.0, {}, "a fake twin")
     points = [fitmod.Point(0.0, waf=10.0, waf_rel_sd=0.05), fitmod.Point(40.0, waf=1.5)]
-    got, history = twin.refine_waf(start, points, lambda p, x: 10.0 * (0.03 / p.native_op) ** 0.9)
+    got, history = waf_refinement.refine_waf(
+        start, points, lambda p, x: 10.0 * (0.03 / p.native_op) ** 0.9
+    )
     assert got.native_op == pytest.approx(0.03, rel=0.02)
     assert abs(history[-1]["rel_error"]) <= 0.01
     assert len(history) <= 5

@@ -26,6 +26,7 @@ from overprov.calibrate import (
     own_residual,
     twin_runs,
     uncertainty,
+    waf_refinement,
     workload_curve,
 )
 from overprov.calibrate import burst_cycle as cyclemod
@@ -457,8 +458,8 @@ def _waf_figures(
     """WAF figures only (typed): the twin simulated WAF-only at every level and each figure."""
     at = sorted({*levels, *(p.extra_op_percent for p in fig.points if not p.fresh)})
     twin, refinement = fitted.twin, []
-    if twinmod.WAF_REFINE:  # the twin's spare searched onto its lowest figure (off)
-        twin, refinement = twinmod.refine_waf(
+    if twinmod.WAF_REFINE:  # the twin's spare searched onto its lowest figure (on: wafrefine)
+        twin, refinement = waf_refinement.refine_waf(
             twin, fig.points, lambda t, x: reading.simulate(fig, t, [x], timed=False)[x].waf
         )
     by = reading.simulate(fig, twin, at, timed=False)

@@ -30,7 +30,7 @@ The twin is then *refined* against its own measurement: it is simulated at the m
 and t_page, t_cmd and ρ₀ are corrected (using the twin's simulated WAF, which includes the
 simulator's finite-block effects that the mean-field model leaves out) until it reproduces the
 measured steady IOPS; with WAF figures only, its native spare is searched until it reproduces
-the lowest one (:func:`refine_waf`, :data:`WAF_REFINE`).
+the lowest one (``waf_refinement.refine_waf``, :data:`WAF_REFINE`).
 """
 
 from __future__ import annotations
@@ -65,8 +65,10 @@ TWIN_SIM_PHYSICAL_BYTES = 4 * 2**30
 #: simulator needs 5 to collect garbage at all; a native OP near 0 needs a bigger twin).
 MIN_SPARE_BLOCKS = 8
 #: With WAF figures only (no IOPS), search the twin's native spare until its simulated WAF at
-#: the lowest fitted level is the figure's (:func:`refine_waf`); off: the fitted twin as is.
-#: On since its rule was met (bench/foreign/results/wafrefine/RULE.md, verdict.md).
+#: the lowest fitted level is the figure's (``waf_refinement.refine_waf``); off: the fitted twin
+#: as is.
+#: On since its rule was met (bench/foreign/results/wafrefine/RULE.md,
+#: bench/foreign/results/wafrefine/verdict.md).
 WAF_REFINE = True
 #: How the twin's p99 latency is obtained, in prediction_source.
 P99_SOURCE = (
@@ -460,48 +462,6 @@ def refine(
         p = _corrected(p, points, by_level, curve, floor)
     assert best is not None
     return best[1], best[2], history
-
-
-def refine_waf(
-    p: TwinParameters,
-    points: list[fitmod.Point],
-    simulate_waf: Callable[[TwinParameters, float], float | None],
-    *,
-    iterations: int = 4,
-    tolerance: float = 0.01,
-) -> tuple[TwinParameters, list[dict[str, float]]]:
-    """WAF figures only: the twin's native spare searched (a secant on log WAF against log
-    spare over the written span, at most ``iterations`` extra runs) until its simulated WAF at
-    the lowest fitted level with a figure above 1 is within ``tolerance`` of it; the best twin
-    and the history of (iteration, native_op, rel_error). ``simulate_waf(p, x)``: the twin's
-    WAF at level x. A reserve twin (its floor sets the WAF) is kept as is."""
-    figs = [pt for pt in points if pt.has_steady_waf and pt.waf and pt.waf > 1.0]
-    if p.gc_reserve is not None or not figs:
-        return p, []
-    pt = min(figs, key=lambda q: q.extra_op_percent)
-    x, target = pt.extra_op_percent, math.log(pt.waf)  # type: ignore[arg-type]
-    history: list[dict[str, float]] = []
-    tried: list[tuple[float, float, TwinParameters]] = []  # (log spare, log WAF miss, twin)
-    for it in range(iterations + 1):
-        waf = simulate_waf(p, x)
-        if not waf or waf <= 1.0:
-            break
-        miss = math.log(waf) - target
-        history.append({"iteration": it, "native_op": p.native_op, "rel_error": math.expm1(miss)})
-        tried.append((math.log(fitmod.rho_eff(p.native_op, x)), miss, p))
-        if abs(math.expm1(miss)) <= tolerance or it == iterations:
-            break
-        if len(tried) == 1:  # first step: the spare the curve says the miss needs
-            step = math.log(fitmod.rho_for_waf(pt.waf) / fitmod.rho_for_waf(waf))  # type: ignore[arg-type]
-        else:
-            (s0, m0, _), (s1, m1, _) = tried[-2], tried[-1]
-            step = -m1 * (s1 - s0) / (m1 - m0) if m1 != m0 else 0.0
-        s = tried[-1][0] + max(-0.5, min(0.5, step))  # at most a factor 1.65 a step
-        rho0 = max(fitmod.RHO_MIN, (1 - x / 100.0) * (1 + math.exp(s)) - 1)
-        p = replace(p, native_op=rho0)
-    if not tried:
-        return p, history
-    return min(tried, key=lambda t: abs(t[1]))[2], history
 
 
 def _corrected(
