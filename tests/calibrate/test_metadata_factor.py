@@ -107,3 +107,17 @@ def test_without_counters_the_figure_is_not_written(tmp_path):
     assert "fob_waf" not in m.to_dict()
     m.fob_waf = 1.07
     assert m.to_dict()["fob_waf"] == 1.07
+
+
+def test_a_figure_under_the_factor_is_read_as_one_not_below(monkeypatch):
+    """``divide`` with the flag on: a WAF figure below m (1.05 at 40% with m = 1.0666) becomes
+    1, which the fit accepts, not 0.98, which it refuses; figures above m are divided."""
+    from overprov.calibrate.fit import Point
+
+    monkeypatch.setattr(mf, "ENABLED", True)
+    factor = mf.read(1.0666, mf.TYPED)
+    assert factor.applies
+    pts = [Point(0.0, None, waf=8.0, waf_rel_sd=0.05), Point(40.0, None, waf=1.05, waf_rel_sd=0.05)]
+    got = mf.divide(pts, factor)
+    assert got[0].waf == pytest.approx(8.0 / 1.0666)
+    assert got[1].waf == 1.0

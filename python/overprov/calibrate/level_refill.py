@@ -64,16 +64,23 @@ def third_level(
     """After the plan's segments: ``decide(plan, m)`` (``middle_level.decide``); where it gives
     reasons they are kept in the run's record (``middle_level.source`` reads it) and its text
     said, and the segment it gives is measured (then ``after_level``, as for every level). An
-    error other than overprov's in the decision is raised as an OverprovError naming it, so the
-    measurement is ended as failed, not left running."""
+    error other than overprov's in the decision measures no third level: the levels already
+    measured are kept, and the run's record and the prediction's source say why (hours of
+    measurement are not lost to an optional step)."""
     plan, m = runner.plan, runner.m
     try:
         third = decide(plan, m)
     except (OverprovError, KeyboardInterrupt):
         raise
     except Exception as exc:
-        why = f"the third level's decision (middle_level.py) failed: {exc!r}"
-        raise OverprovError(why) from exc
+        why = (
+            f"no third level was measured: its decision (middle_level.py) failed ({exc!r}); "
+            "the levels measured before it are kept"
+        )
+        m.runs[-1]["middle_level"] = {"reasons": [], "measured": False, "note": why}
+        runner.save()
+        runner.progress(why)
+        return
     if third is None:
         return
     if third.reasons:

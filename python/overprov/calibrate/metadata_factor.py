@@ -91,10 +91,15 @@ def read(fob_waf: float | None, source: str) -> Factor:
 
 
 def divide(points: list[Point], factor: Factor) -> list[Point]:
-    """The points the readings fit: each WAF figure ÷ m (the list itself where m = 1)."""
+    """The points the readings fit: each WAF figure ÷ m, never below 1 (a figure under m is a
+    drive writing no more than its metadata there: WAF/m of 1, not a WAF the fit refuses); the
+    list itself where m = 1."""
     if not factor.applies:
         return points
-    return [p if p.waf is None else dataclasses.replace(p, waf=p.waf / factor.m) for p in points]
+    return [
+        p if p.waf is None else dataclasses.replace(p, waf=max(1.0, p.waf / factor.m))
+        for p in points
+    ]
 
 
 def multiply(pred: Prediction, factor: Factor) -> Prediction:

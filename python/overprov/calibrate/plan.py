@@ -234,10 +234,11 @@ class MeasurementPlan:
         middle = ""
         if self.middle is not None:
             m = self.middle
+            least, most = f"{self.least_drive_writes(m):.2f}", f"{m.max_drive_writes:.2f}"
+            cost = least if least == most else f"{least} to {most}"
             middle = (
                 f", then {m.extra_op_percent:g}% where those levels cannot tell the curve "
-                f"between them ({self.least_drive_writes(m):.2f} to "
-                f"{m.max_drive_writes:.2f} drive writes more)"
+                f"between them ({cost} drive writes more)"
             )
         return (
             f"FOB{onset}, {fill}, {graded}random writes at {measured} extra OP until "
