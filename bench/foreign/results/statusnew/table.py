@@ -27,9 +27,10 @@ statusnew_case = load_script("statusnew_case", HERE / "case.py")
 fifogc, tally = statusnew_case.fifogc, statusnew_case.fifogc.tally
 
 # each drive's own record under the defaults of its time
-VSSIM_THEN = {**{s: RESULTS / "newftl" / "cases" / f"VSSIM--newftl--vssim-{s}.json" for s in "abcd"},
-              **{s: RESULTS / "readshare" / "defaults" / "cases" / f"VSSIM--readshare--vssim-{s}.json"
-                 for s in "efg"}}  # fmt: skip
+VSSIM_THEN = {s: RESULTS / f for s, f in (
+    *((s, f"newftl/cases/VSSIM--newftl--vssim-{s}.json") for s in "abcd"),
+    *((s, f"readshare/defaults/cases/VSSIM--readshare--vssim-{s}.json") for s in "efg"),
+)}  # fmt: skip
 DHARA_THEN = {"newftl2": "cases", "fifogc": "today", "metafactor": "today",
               "dharafloor": "today", "wafrefine": "today"}  # fmt: skip
 
