@@ -12,7 +12,7 @@ vssim() {  # FOLDER STEM: the plan case into $R/cases/
 }
 dhara() {  # TRUTH.json: "WAF 0+40" into $R/today/
     [ -e $R/today/$(basename $1) ] ||
-        $PY $T timed "case dhara $(basename $1 .json)" -- $PY $R/case.py run $1
+        $PY $T timed "case dhara $(basename $1 .json)" -- $PY bench/foreign/results/statusnew/case.py run $1
 }
 for s in a b c d; do vssim newftl vssim-$s; done
 for s in e f g; do vssim readshare vssim-$s; done
