@@ -175,9 +175,7 @@ def _spreads(curves: dict[str, fitmod.WafCurve], points: list[fitmod.Point]) -> 
         return {}
 
     def spread(curve: fitmod.WafCurve) -> float:
-        rho0 = [
-            (1.0 + fitmod.rho_for_waf(w, curve)) * (1.0 - x / 100.0) - 1.0 for x, w in wafs.items()
-        ]
+        rho0 = [fitmod.native_op_for(fitmod.rho_for_waf(w, curve), x) for x, w in wafs.items()]
         return max(rho0) - min(rho0)
 
     return {d: spread(c) for d, c in curves.items()}

@@ -131,6 +131,12 @@ def rho_eff(native_op: float, extra_op_percent: float) -> float:
     return (1.0 + native_op) / (1.0 - extra_op_percent / 100.0) - 1.0
 
 
+def native_op_for(spare_ratio: float, extra_op_percent: float) -> float:
+    """The native spare that gives ``spare_ratio`` over the written span at
+    ``extra_op_percent``: :func:`rho_eff` inverted."""
+    return (1.0 + spare_ratio) * (1.0 - extra_op_percent / 100.0) - 1.0
+
+
 def rho_for_waf(waf: float, curve: WafCurve = waf_at) -> float:
     """The spare ratio at which ``curve`` (default: the greedy model) gives ``waf``."""
     if waf <= 1.0:

@@ -71,6 +71,9 @@ from overprov.errors import ConfigError
 WARN = True
 #: The design whose effective-spare reading links the figures as a reserve with a floor does.
 LINKING_DESIGN = "d-choices-4"
+#: The victim choices more selective than it (greedy, d-choices-8: ``steep_pair.SELECTIVE_DESIGNS``
+#: but it).
+STRICTER_DESIGNS = tuple(d for d in steep_pair.SELECTIVE_DESIGNS if d != LINKING_DESIGN)
 #: What the answer says where :func:`speaks`.
 WARNING = (
     "warning: the figures at two levels cannot tell d-choices victims with d = 4 from a GC "
@@ -97,11 +100,10 @@ def choices_link(points: list[fitmod.Point], cv_sd: float) -> bool:
     w = evidence.weights_of(evidences)
     top = max(w.values())
     cut = evidence.SPAN_MIN_WEIGHT * top
-    stricter = [d for d in steep_pair.SELECTIVE_DESIGNS if d != LINKING_DESIGN]
     return (
         top > 0
         and w[LINKING_DESIGN] >= cut
-        and all(w[d] < cut for d in stricter)
+        and all(w[d] < cut for d in STRICTER_DESIGNS)
         and evidence.reproduced(evidences[LINKING_DESIGN], untested=False)
     )
 
@@ -109,8 +111,7 @@ def choices_link(points: list[fitmod.Point], cv_sd: float) -> bool:
 def floor_reproduces(points: list[fitmod.Point], cv_sd: float) -> bool:
     """Whether a reserve reading of greedy or d-choices-8 (no onset: ``reserve_hull.form_of``)
     is called for by the figures and reproduces them (:func:`reserve_called_for`)."""
-    stricter = [d for d in steep_pair.SELECTIVE_DESIGNS if d != LINKING_DESIGN]
-    return reserve_called_for(points, cv_sd, stricter)
+    return reserve_called_for(points, cv_sd, STRICTER_DESIGNS)
 
 
 def reserve_called_for(points: list[fitmod.Point], cv_sd: float, designs: Iterable[str]) -> bool:
@@ -133,8 +134,7 @@ def answer_links(weights: Mapping[str, float]) -> bool:
     ``distance_term.CARRY_WEIGHT`` (0.1) or more: the answer reads the figures by d = 4 and by
     no victim choice more selective."""
     carried = {d for d, w in weights.items() if w >= distance_term.CARRY_WEIGHT}
-    stricter = {d for d in steep_pair.SELECTIVE_DESIGNS if d != LINKING_DESIGN}
-    return LINKING_DESIGN in carried and not carried & stricter
+    return LINKING_DESIGN in carried and not carried.intersection(STRICTER_DESIGNS)
 
 
 def design_weights(pred: Prediction) -> dict[str, float]:

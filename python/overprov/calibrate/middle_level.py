@@ -62,12 +62,15 @@ ON = False
 #: bench/foreign/results/midlevel/RULE.md).
 WHERE_BENT = True
 #: What calibrate says where a test fired and the budget could not hold the level.
-COST_NOTE = (
-    "the figures at {levels} cannot tell the curve between them ({why}); a settled level at "
-    "{level:g}% extra OP would, for about {dw:.2f} drive writes more (at most {most:.2f}), which "
-    "the budget ({budget}) does not hold: --budget {need:g}dw or more holds it, the other "
+UNHELD_BY = (
+    "which the budget ({budget}) does not hold: --budget {need:g}dw or more holds it, the other "
     "levels' maxima trimmed to leave it room ({whole:.2f} drive writes at most untrimmed) "
     "(middle_level.py)"
+)
+COST_NOTE = (
+    "the figures at {levels} cannot tell the curve between them ({why}); a settled level at "
+    "{level:g}% extra OP would, for about {dw:.2f} drive writes more (at most {most:.2f}), "
+    + UNHELD_BY
 )
 #: What calibrate says where the plan held the level and the levels before it left too little.
 SPENT_NOTE = (
@@ -79,10 +82,8 @@ SPENT_NOTE = (
 #: What ``--dry-run --middle-level on`` says where the budget cannot hold the level.
 UNHELD = (
     "--middle-level on: a settled level at {level:g}% extra OP, measured where the two levels "
-    "cannot tell the curve between them, costs {dw:.2f} to {most:.2f} drive writes more, which "
-    "the budget ({budget}) does not hold: --budget {need:g}dw or more holds it, the other "
-    "levels' maxima trimmed to leave it room ({whole:.2f} drive writes at most untrimmed) "
-    "(middle_level.py)"
+    "cannot tell the curve between them, costs {dw:.2f} to {most:.2f} drive writes more, "
+    + UNHELD_BY
 )
 #: What the steep-pair test is called in the notes.
 AMBIGUOUS = "steep_pair: only the gentlest victim choice or a reserve's floor links them"
@@ -232,13 +233,7 @@ def unheld_text(plan: MeasurementPlan) -> str:
     of it and no third level (its budget could not hold it); else ""."""
     if plan.middle is not None or not between(plan):
         return ""
-    whole, need = holding_budget(plan)
-    seg = whole.middle
-    assert seg is not None
-    return UNHELD.format(
-        level=seg.extra_op_percent, dw=whole.least_drive_writes(seg), most=seg.max_drive_writes,
-        budget=plan.budget.text(), need=need, whole=whole.planned_drive_writes(),
-    )  # fmt: skip
+    return UNHELD.format(**_cost(plan))
 
 
 def decide(plan: MeasurementPlan, m: Measurement, on: bool | None = None) -> Decision:
@@ -277,15 +272,23 @@ def decide(plan: MeasurementPlan, m: Measurement, on: bool | None = None) -> Dec
 def cost_note(plan: MeasurementPlan, why: tuple[str, ...]) -> str:
     """:data:`COST_NOTE` filled in: what the third level costs in the random plan of ``plan``'s
     levels (unbounded) and the least budget whose plan holds it (:func:`holding_budget`)."""
+    return COST_NOTE.format(why="; ".join(why), **_cost(plan))
+
+
+def _cost(plan: MeasurementPlan) -> dict[str, Any]:
+    """What :data:`COST_NOTE` and :data:`UNHELD` say of the third level ``plan`` could not hold
+    (``str.format`` leaves a key a text does not name unused): the levels and the level's cost
+    in the random plan of ``plan``'s levels (unbounded), its level and ``plan``'s budget, the
+    least budget that holds it (:func:`holding_budget`)."""
     whole, need = holding_budget(plan)
     seg = whole.middle
     assert seg is not None
-    return COST_NOTE.format(
-        levels=" and ".join(f"{s.extra_op_percent:g}%" for s in whole.segments),
-        why="; ".join(why),
-        level=seg.extra_op_percent, dw=whole.least_drive_writes(seg), most=seg.max_drive_writes,
-        budget=plan.budget.text(), need=need, whole=whole.planned_drive_writes(),
-    )  # fmt: skip
+    return {
+        "levels": " and ".join(f"{s.extra_op_percent:g}%" for s in whole.segments),
+        "level": seg.extra_op_percent, "dw": whole.least_drive_writes(seg),
+        "most": seg.max_drive_writes, "budget": plan.budget.text(), "need": need,
+        "whole": whole.planned_drive_writes(),
+    }  # fmt: skip
 
 
 def source(m: Measurement) -> str:

@@ -488,11 +488,9 @@ def _corrected(
         pt = min(waf_points, key=lambda q: q.extra_op_percent)
         sim_waf = by_level[pt.extra_op_percent].waf
         if sim_waf and sim_waf > 1.0 and pt.waf and pt.waf > 1.0:
-            x = pt.extra_op_percent / 100.0
+            x = pt.extra_op_percent
             r = _spare_ratio(pt.waf, sim_waf, curve)
-            rho0 = max(
-                fitmod.RHO_MIN, (1 - x) * (1 + r * fitmod.rho_eff(rho0, pt.extra_op_percent)) - 1
-            )
+            rho0 = max(fitmod.RHO_MIN, fitmod.native_op_for(r * fitmod.rho_eff(rho0, x), x))
     return replace(_corrected_times(p, points, by_level, floor_us), native_op=rho0)
 
 

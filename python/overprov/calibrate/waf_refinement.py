@@ -54,7 +54,7 @@ def refine_waf(
             (s0, m0, _), (s1, m1, _) = tried[-2], tried[-1]
             step = -m1 * (s1 - s0) / (m1 - m0) if m1 != m0 else 0.0
         s = tried[-1][0] + max(-0.5, min(0.5, step))  # at most a factor 1.65 a step
-        rho0 = max(fitmod.RHO_MIN, (1 - x / 100.0) * (1 + math.exp(s)) - 1)
+        rho0 = max(fitmod.RHO_MIN, fitmod.native_op_for(math.exp(s), x))
         p = replace(p, native_op=rho0)
     if not tried:
         return p, history
