@@ -452,11 +452,14 @@ def bootstrap(
     seed: int = 1,
     curve: fitmod.WafCurve = fitmod.waf_at,
     fit_efficiency: bool = False,
+    min_rel_sd: float = fitmod.MIN_REL_SD,
 ) -> dict[str, Any]:
     """Per level, the 10th/90th percentiles of IOPS and WAF over refits to redrawn points,
     as ratios to the central fit; and per parameter its 10th/90th percentile. The refits
     search one grid of spare ratios at the same levels: the curve's values there are worked
-    out once (``fit.remembered``: the same figures)."""
+    out once (``fit.remembered``: the same figures). Each figure is redrawn with its own
+    relative sd, at least ``min_rel_sd`` (calibrate: ``fit.MIN_REL_SD``; lower only to study
+    the band, bench/foreign/results/bootwidth/)."""
     remembered = fitmod.remembered(curve)
 
     def refit(pts: list[fitmod.Point]) -> fitmod.Surrogate:
@@ -479,10 +482,10 @@ def bootstrap(
         drawn = [
             replace(
                 p,
-                iops=p.iops * math.exp(rng.gauss(0, max(p.iops_rel_sd, fitmod.MIN_REL_SD)))
+                iops=p.iops * math.exp(rng.gauss(0, max(p.iops_rel_sd, min_rel_sd)))
                 if p.iops
                 else None,
-                waf=max(1.0, p.waf * math.exp(rng.gauss(0, max(p.waf_rel_sd, fitmod.MIN_REL_SD))))
+                waf=max(1.0, p.waf * math.exp(rng.gauss(0, max(p.waf_rel_sd, min_rel_sd))))
                 if p.waf is not None
                 else None,
             )
