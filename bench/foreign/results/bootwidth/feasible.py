@@ -1,11 +1,12 @@
 """Is one change of the bootstrap's noise model, or of rule 3's unit, feasible on the 72
 (feasible.txt)? From diagnose.py's rows.json, no calibrate run, by the one-reading
-approximation bench/foreign/results/narrowband/measure.py and narrowfloor/feasible.py use (a
-figure inside iff its truth lies within sqrt(b² + (Z80 · s · unit)²) of the prediction, b the
-bootstrap's log half-width on the truth's side, unit = hypot(floor, R); checked below against
-the stored cases at today's noise and scale). The clauses, as bench/foreign/results/narrowmean/
-RULE.md's: C1 the 72's unfitted figures pooled inside 303..388 of 432 (70–90%); C2 every family,
-and each family's IOPS and WAF figures, at >= 70% today (status72) stays >= 70%.
+approximation bench/foreign/results/narrowband/measure.py and
+bench/foreign/results/narrowfloor/feasible.py use (a figure inside iff its truth lies within
+sqrt(b² + (Z80 · s · unit)²) of the prediction, b the bootstrap's log half-width on the truth's
+side, unit = hypot(floor, R); checked below against the stored cases at today's noise and
+scale). The clauses, as bench/foreign/results/narrowmean/RULE.md's: C1 the 72's unfitted
+figures pooled inside 303..388 of 432 (70–90%); C2 every family, and each family's IOPS and WAF
+figures, at >= 70% today (status72) stays >= 70%.
 
 A. each noise model alone, rule 3's recorded scale kept (0.82);
 B. each noise model with one scale for every figure, scanned 0.01..1.50;

@@ -1,7 +1,8 @@
 """DIAGNOSIS.md's table: per family and figure kind, medians over the 72 plan cases' unfitted
 figures of what diagnose.py wrote (rows.json). No calibrate run; ≈ 0 CPU s.
 
-    PYTHONPATH=python python bench/foreign/results/bootwidth/table.py > .../table.md
+    PYTHONPATH=python python bench/foreign/results/bootwidth/table.py \
+        > bench/foreign/results/bootwidth/table.md
 """
 
 from __future__ import annotations
