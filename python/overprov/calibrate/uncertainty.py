@@ -4,8 +4,8 @@
    error of its window's mean IOPS; WAF likewise). A parametric bootstrap redraws every point
    from that spread, refits the surrogate, and keeps each level's 10th and 90th percentile
    relative to the central fit. A typed figure (``--points``) is redrawn at
-   ``cli.USER_POINT_REL_SD`` (5%): on the stored foreign truths 15-60 times their own round
-   noise, yet the IOPS width it gives stands in for misses rule 3's unit does not show
+   ``cli.USER_POINT_REL_SD`` (5%): on most stored foreign truths 16-125 times their own
+   round noise, yet the IOPS width it gives stands in for misses rule 3's unit does not show
    (bench/foreign/results/bootwidth/DIAGNOSIS.md: no single narrowing of it feasible).
 2. **Model-form error.** The surrogate (greedy mean-field WAF, two time constants) is not the
    drive. How far its predictions fall from the truth is measured by
