@@ -3,7 +3,10 @@
 1. **Measurement noise.** Each measured point carries its round-to-round spread (the standard
    error of its window's mean IOPS; WAF likewise). A parametric bootstrap redraws every point
    from that spread, refits the surrogate, and keeps each level's 10th and 90th percentile
-   relative to the central fit.
+   relative to the central fit. A typed figure (``--points``) is redrawn at
+   ``cli.USER_POINT_REL_SD`` (5%): on most stored foreign truths 16-125 times their own
+   round noise, yet the IOPS width it gives stands in for misses rule 3's unit does not show
+   (bench/foreign/results/bootwidth/DIAGNOSIS.md: no single narrowing of it feasible).
 2. **Model-form error.** The surrogate (greedy mean-field WAF, two time constants) is not the
    drive. How far its predictions fall from the truth is measured by
    ``bench/calibrate_bench.py`` and stored in ``model_form_error.json`` beside this file (with
@@ -452,11 +455,14 @@ def bootstrap(
     seed: int = 1,
     curve: fitmod.WafCurve = fitmod.waf_at,
     fit_efficiency: bool = False,
+    min_rel_sd: float = fitmod.MIN_REL_SD,
 ) -> dict[str, Any]:
     """Per level, the 10th/90th percentiles of IOPS and WAF over refits to redrawn points,
     as ratios to the central fit; and per parameter its 10th/90th percentile. The refits
     search one grid of spare ratios at the same levels: the curve's values there are worked
-    out once (``fit.remembered``: the same figures)."""
+    out once (``fit.remembered``: the same figures). Each figure is redrawn with its own
+    relative sd, at least ``min_rel_sd`` (calibrate: ``fit.MIN_REL_SD``; lower only to study
+    the band, bench/foreign/results/bootwidth/)."""
     remembered = fitmod.remembered(curve)
 
     def refit(pts: list[fitmod.Point]) -> fitmod.Surrogate:
@@ -479,10 +485,10 @@ def bootstrap(
         drawn = [
             replace(
                 p,
-                iops=p.iops * math.exp(rng.gauss(0, max(p.iops_rel_sd, fitmod.MIN_REL_SD)))
+                iops=p.iops * math.exp(rng.gauss(0, max(p.iops_rel_sd, min_rel_sd)))
                 if p.iops
                 else None,
-                waf=max(1.0, p.waf * math.exp(rng.gauss(0, max(p.waf_rel_sd, fitmod.MIN_REL_SD))))
+                waf=max(1.0, p.waf * math.exp(rng.gauss(0, max(p.waf_rel_sd, min_rel_sd))))
                 if p.waf is not None
                 else None,
             )
