@@ -20,6 +20,7 @@ from overprov.calibrate import (
     metadata_factor,
     middle_level,
     plausibility,
+    stopped_early,
     target_measurement,
     uncertainty,
 )
@@ -38,6 +39,7 @@ from overprov.outputs import (
     command_text,
     hold_out_dir,
 )
+from overprov.prediction_file import NAME as PREDICTION_NAME
 from overprov.profile import dry_run
 from overprov.workload_options import add_pattern_options, pattern_overrides_from_args
 
@@ -263,18 +265,39 @@ def user_points(
     """The figures given; an IOPS figure at another queue depth than the workload's
     ``queue_depth`` is a point of its own (``Point.queue_depth``)."""
     by: dict[float, dict[str, float]] = {}
-    other: list[fitmod.Point] = []
+    other: dict[tuple[float, int], float] = {}
+    seen: dict[tuple[str, float, int | None], float] = {}  # one figure per level (and QD)
     for op, v, qd in parse_pairs(points, "--points", MAX_IOPS, queue_depth=True) if points else []:
-        if qd is not None and qd != queue_depth:
-            other.append(fitmod.Point(op, v, USER_POINT_REL_SD, queue_depth=qd))
+        at_other_qd = qd is not None and qd != queue_depth
+        _once(seen, ("--points", op, qd if at_other_qd else None), v)
+        if at_other_qd:
+            other[op, qd] = v  # type: ignore[index]
         else:
             by.setdefault(op, {})["iops"] = v
     for op, v, _ in parse_pairs(waf_points, "--waf-points", MAX_WAF, 1.0) if waf_points else []:
+        _once(seen, ("--waf-points", op, None), v)
         by.setdefault(op, {})["waf"] = v
     return [
         fitmod.Point(op, d.get("iops"), USER_POINT_REL_SD, d.get("waf"), USER_POINT_REL_SD)
         for op, d in sorted(by.items())
-    ] + sorted(other, key=lambda p: (p.queue_depth or 0, p.extra_op_percent))
+    ] + [
+        fitmod.Point(op, v, USER_POINT_REL_SD, queue_depth=qd)
+        for (op, qd), v in sorted(other.items(), key=lambda kv: (kv[0][1], kv[0][0]))
+    ]
+
+
+def _once(seen: dict[tuple[str, float, int | None], float], key: tuple[str, float, int | None],
+          value: float) -> None:  # fmt: skip
+    """Refuse a second figure of one kind at one level (and queue depth): the later replaced
+    the earlier in silence, and then "one point cannot fix…" was said of two figures."""
+    option, op, qd = key
+    if key in seen:
+        at = f"{op:g}%" + (f" at QD{qd}" if qd else "")
+        raise ConfigError(
+            f"{option}: two figures at the same level {at} ({seen[key]:,g} and {value:,g}); "
+            "give one figure per level"
+        )
+    seen[key] = value
 
 
 def points_text(points: list[fitmod.Point]) -> str:
@@ -345,6 +368,21 @@ def _size(value: int | None, option: str) -> int | None:
             "512GB or 476GiB)"
         )
     return value
+
+
+def refuse_earlier_calibration(out: Path) -> None:
+    """Refuse an output folder that holds a calibration (its measurement.json or
+    prediction.json), whatever the source: a fit written there would replace it."""
+    held = [name for name in (measurement_file.NAME, PREDICTION_NAME) if (out / name).exists()]
+    if not held:
+        return
+    how = (
+        f"continue it with --resume {out}, refit it with --from {out} --out OTHER, or choose "
+        "another folder"
+        if measurement_file.NAME in held
+        else "choose another folder, or remove the files first"
+    )
+    raise ConfigError(f"--out: {out} already holds a calibration ({', '.join(held)}); {how}")
 
 
 def _same_folder(a: Path, b: Path) -> bool:
@@ -422,11 +460,7 @@ def run(args: argparse.Namespace) -> int:
                 measurement = target_measurement.measure_target(args, out, levels, stored)
         else:
             out = args.out or Path(f"overprov-calibrate-{Path(args.target.split(',')[0]).name}")
-            if (out / measurement_file.NAME).exists():
-                raise ConfigError(
-                    f"--out: {out} already holds a calibration; continue it with --resume "
-                    f"{out}, refit it with --from {out} --out OTHER, or choose another folder"
-                )
+            refuse_earlier_calibration(out)
             check_no_other_run(out, "calibrate")  # the default folder too
             hold_out_dir(out, command_text(args))
             measurement = target_measurement.measure_target(args, out, levels)
@@ -447,6 +481,7 @@ def run(args: argparse.Namespace) -> int:
                 "measured stays as it was"
             )
         if out is not None:
+            refuse_earlier_calibration(out)
             hold_out_dir(out, command_text(args))
         points, fob_from, measurement = from_folder(args.from_dir)
         fob = fob or fob_from
@@ -458,11 +493,16 @@ def run(args: argparse.Namespace) -> int:
     else:
         out = args.out
         if out is not None:
+            refuse_earlier_calibration(out)
             hold_out_dir(out, command_text(args))
         points = user_points(args.points, args.waf_points)
         if fob is not None:
             points.append(fitmod.Point(0.0, fob, USER_POINT_REL_SD, fresh=True))
         source = "fitted to user points " + points_text(points)
+    kept = f"; what was measured is kept in {out}" if measuring else ""
+    why_not = stopped_early.refusal(measurement)  # one level that did not settle: no fit
+    if why_not:
+        raise NoAnswerError(why_not + kept)
     factor = metadata_factor.read(*metadata_factor.figure(args.fob_waf, measurement))
     points = metadata_factor.divide(points, factor)
     fig = predmod.PredictionInput(
@@ -481,8 +521,11 @@ def run(args: argparse.Namespace) -> int:
             "--points: a figure at another queue depth (@qd) is read only under uniform random "
             "writes (the blocking-GC reading, docs/calibrate-model.md)"
         )
-    kept = f"; what was measured is kept in {out}" if measuring else ""
     problems = plausibility.input_problems(points)
+    if problems and (args.points or args.waf_points):  # typed figures: a bad input (exit 2)
+        given = "/".join(o for o, v in (("--points", args.points),
+                                        ("--waf-points", args.waf_points)) if v)  # fmt: skip
+        raise ConfigError(f"{given}: the figures cannot be fitted: " + "; ".join(problems))
     if problems:
         raise NoAnswerError("the figures cannot be fitted: " + "; ".join(problems) + kept)
     if native_op is None and workload in ({}, {"pattern": "uniform"}):  # the model, first
@@ -515,6 +558,8 @@ def run(args: argparse.Namespace) -> int:
         attach(pred, measurement.cliff)
     say = sys.stderr if args.json == "-" else sys.stdout
     print(summary_text(pred), file=say)
+    if stopped_early.warning(measurement):  # also in prediction.json's measurement.warning
+        print(stopped_early.warning(measurement), file=say)
     if out is not None:
         wrote = pred.write(out)
         chart = write_chart(pred, out / "prediction.png")
