@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -68,11 +69,9 @@ def register(subparsers: Any) -> None:
         "--budget",
         default=None,
         metavar="AMOUNT",
-        help="cap on the measurement: drive writes (e.g. 4dw) or device I/O time (e.g. 2h); "
-        f"default {planmod.DEFAULT_BUDGET_DRIVE_WRITES:g}dw (the graded plan) where the target "
-        "reports NAND write counters and its write buffer is known to be small, else "
-        f"{planmod.RANDOM_PLAN_BUDGET_DRIVE_WRITES:g}dw (the random plan); a budget that holds "
-        "the random plan, 4dw or a time, chooses that one",
+        help="cap on what measuring writes: drive writes (e.g. 4dw) or device I/O time (e.g. "
+        f"2h); default {planmod.DEFAULT_BUDGET_DRIVE_WRITES:g}dw where the drive reports its "
+        f"NAND writes, else {planmod.RANDOM_PLAN_BUDGET_DRIVE_WRITES:g}dw (docs/calibrate.md)",
     )
     p.add_argument(
         "--cliff",
@@ -136,8 +135,8 @@ def register(subparsers: Any) -> None:
         "--points",
         default=None,
         metavar="LIST",
-        help='steady IOPS you have, "OP:IOPS,..." e.g. "0:11000,20:25000"; a figure at another '
-        'queue depth than QD32 names it, e.g. "40:762@qd4" (read by the blocking-GC reading)',
+        help='steady IOPS you have, "OP:IOPS,..." e.g. "0:11000,20:25000", one figure per '
+        'level; a figure measured at another queue depth than 32 says so, e.g. "40:762@qd4"',
     )
     p.add_argument(
         "--waf-points",
@@ -159,10 +158,11 @@ def register(subparsers: Any) -> None:
         type=units.Arg(units.parse_number, lo=1.0, hi=MAX_WAF),
         default=None,
         metavar="W",
-        help="WAF before any garbage collection you have (NAND ÷ host writes from empty, ≥ 1). "
-        "Off by default: only noted in the prediction's source as not applied (its rule was "
-        "not met); with metadata_factor.ENABLED every WAF is read as carrying it as a constant "
-        "factor, the FTL's own metadata writes (docs/calibrate.md)",
+        help="WAF you have from an empty drive, before any garbage collection (NAND ÷ host "
+        "writes, ≥ 1); "
+        + ("read as a constant factor on every WAF" if metadata_factor.ENABLED
+           else "noted in the prediction, not used by the fit")  # fmt: skip
+        + " (docs/calibrate.md)",
     )
     wl = p.add_argument_group(
         "workload of --points/--waf-points figures (as simulate's; default uniform random)",
@@ -176,11 +176,8 @@ def register(subparsers: Any) -> None:
         type=units.COUNT,
         default=None,
         metavar="N",
-        help="simulate up to N of the twin's levels (and a workload's WAF curve) at once, each "
-        "on its own thread (default: the cores this process may use; --points/--waf-points "
-        "fits); the results are those of a serial run. Figures take seconds to minutes: the "
-        "second example below about a CPU minute (on 2 cores 56-80 s of wall time, 73 s with "
-        "--jobs 1)",
+        help="simulate up to N of the twin's levels at once, one thread each (default: the "
+        "cores this process may use); the results are those of a serial run",
     )
     p.add_argument(
         "--advertised",
@@ -208,11 +205,9 @@ def register(subparsers: Any) -> None:
         "--middle-level",
         choices=("on", "off"),
         default=None,
-        help="measuring a TARGET with write counters and the random plan: after its two "
-        "levels, a settled third at 20%% extra OP where their figures cannot tell the curve "
-        "between them (the answer's steep-pair or bend warning; about 1.2-1.8 drive writes "
-        "more, where the budget holds it; middle_level.py). Default: "
-        f"{'on' if middle_level.ON else 'off'}",
+        help="measure a third level at 20%% extra OP where the first two cannot tell the curve "
+        "between them (about 1.2-1.8 drive writes more; the random plan, on a drive that "
+        f"reports NAND writes). Default: {'on' if middle_level.ON else 'off'}",
     )
     dry_run.add_option(p, "measurement")
     p.set_defaults(func=run)
@@ -558,8 +553,9 @@ def run(args: argparse.Namespace) -> int:
         attach(pred, measurement.cliff)
     say = sys.stderr if args.json == "-" else sys.stdout
     print(summary_text(pred), file=say)
-    if stopped_early.warning(measurement):  # also in prediction.json's measurement.warning
-        print(stopped_early.warning(measurement), file=say)
+    warning = stopped_early.warning(measurement)  # also prediction.json's measurement.warning
+    if warning:
+        print(textwrap.fill(warning, 100, subsequent_indent="  "), file=say)
     if out is not None:
         wrote = pred.write(out)
         chart = write_chart(pred, out / "prediction.png")
