@@ -50,6 +50,11 @@ DEFAULT_LEVELS = [float(x) for x in range(0, 65, 5)]
 USER_POINT_REL_SD = 0.05
 
 
+#: What the fit does with ``--fob-waf``, by ``metadata_factor.ENABLED``.
+_FOB_WAF_USE = {True: "read as a constant factor on every WAF",
+                False: "noted in the prediction, not used by the fit"}  # fmt: skip
+
+
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "calibrate",
@@ -159,10 +164,7 @@ def register(subparsers: Any) -> None:
         default=None,
         metavar="W",
         help="WAF you have from an empty drive, before any garbage collection (NAND ÷ host "
-        "writes, ≥ 1); "
-        + ("read as a constant factor on every WAF" if metadata_factor.ENABLED
-           else "noted in the prediction, not used by the fit")  # fmt: skip
-        + " (docs/calibrate.md)",
+        f"writes, ≥ 1); {_FOB_WAF_USE[metadata_factor.ENABLED]} (docs/calibrate.md)",
     )
     wl = p.add_argument_group(
         "workload of --points/--waf-points figures (as simulate's; default uniform random)",
