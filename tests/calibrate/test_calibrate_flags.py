@@ -62,6 +62,16 @@ GOOD = ["--points", "0:1000,20:3000"]
          "overprov calibrate: no figure at the workload's queue depth (QD32) to fit: the 2 "
          "figures at another"),
         (["--points", "20:25000"], "overprov calibrate: one point cannot fix both"),
+        # two figures at one level: the later replaced the earlier, then "one point cannot fix"
+        (["--points", "0:11000,0:12000"],
+         "--points: two figures at the same level 0% (11,000 and 12,000); give one figure"),
+        (["--waf-points", "0:3,0%:2.5,20:1.5"], "--waf-points: two figures at the same level 0%"),
+        (["--points", "0:9000,40:30000,40:700@qd4,40:760@QD4"],
+         "--points: two figures at the same level 40% at QD4 (700 and 760)"),
+        # figures typed in are an input (exit 2), not a run that found no answer (3)
+        (["--points", "0:30000,20:10000"],
+         "--points: the figures cannot be fitted: steady IOPS fall from 30,000 at 0%"),
+        (["--waf-points", "0:1.5,20:3"], "--waf-points: the figures cannot be fitted: WAF rises"),
     ],
 )  # fmt: skip
 def test_mistakes_name_the_flag_and_exit_2(args, said, capsys):
@@ -141,3 +151,24 @@ def test_target_out_holding_a_calibration_is_not_overwritten(kept, capsys):
     err = capsys.readouterr().err
     assert "already holds a calibration" in err and f"--resume {kept}" in err
     assert (kept / "measurement.json").read_bytes() == before
+
+
+@pytest.mark.parametrize("held", ["prediction.json", "measurement.json"])
+def test_figures_out_holding_a_calibration_is_not_overwritten(held, tmp_path, capsys):
+    """``--points ... --out DIR`` replaced DIR's twin.toml and prediction.json, exit 0, and left
+    an earlier measurement.json beside a fit from typed figures."""
+    (tmp_path / held).write_text("{}")
+    assert main(["calibrate", *GOOD, "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert f"--out: {tmp_path} already holds a calibration ({held})" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == [held]
+    assert (tmp_path / held).read_text() == "{}"
+
+
+def test_from_out_holding_a_calibration_is_not_overwritten(kept, tmp_path, capsys):
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "prediction.json").write_text("{}")
+    assert main(["calibrate", "--from", str(kept), "--out", str(other)]) == 2
+    assert "already holds a calibration (prediction.json)" in capsys.readouterr().err
+    assert (other / "prediction.json").read_text() == "{}"

@@ -37,8 +37,8 @@ def test_killed_mid_measurement_and_resumed_repeats_no_finished_segment(tmp_path
     env = {**os.environ, "PYTHONPATH": str(PACKAGE)}
     cmd = [sys.executable, "-c", "import sys; from overprov.cli import main; sys.exit(main())"]
     proc = subprocess.Popen(
-        # the random plan's budget: the resumed simulated drive is filled again (its state is
-        # not stored), which the default 2 drive writes cannot hold beside the 40% level
+        # the random plan's budget (the resumed simulated drive's re-fill, its state not
+        # stored, is outside the budget since sim_refill.py: test_stopped_early.py)
         [*cmd, "calibrate", SIM, "--out", str(out), "--extra-op", "0,40", "--budget", "6dw"],
         env=env,
         stdout=subprocess.DEVNULL,
@@ -175,8 +175,8 @@ def test_ctrl_c_keeps_the_measurement_and_says_how_to_resume(tmp_path):
     out = tmp_path / "cal"
     cmd = [sys.executable, "-c", "import sys; from overprov.cli import main; sys.exit(main())"]
     proc = subprocess.Popen(
-        # the random plan's budget: the resumed simulated drive is filled again (its state is
-        # not stored), which the default 2 drive writes cannot hold beside the 40% level
+        # the random plan's budget (the resumed simulated drive's re-fill, its state not
+        # stored, is outside the budget since sim_refill.py: test_stopped_early.py)
         [*cmd, "calibrate", SIM, "--out", str(out), "--extra-op", "0,40", "--budget", "6dw"],
         env={**os.environ, "PYTHONPATH": str(PACKAGE)},
         stdout=subprocess.DEVNULL,

@@ -79,12 +79,12 @@ def test_twin_check_miss_reads_iops_or_waf():
     assert pl.twin_check_miss([no_waf])[1] == -0.3
 
 
-def test_falling_iops_exit_3_and_write_no_twin(tmp_path, capsys):
+def test_falling_iops_exit_2_and_write_no_twin(tmp_path, capsys):
     """``--points '0:30000,20:10000'`` used to fit "native OP 150%" with a 166% error, exit 0,
-    and write its twin as if it were good."""
+    and write its twin as if it were good; figures typed in are an input: exit 2 (it was 3)."""
     rc = main(["calibrate", "--points", "0:30000,20:10000", "--out", str(tmp_path)])
     err = capsys.readouterr().err
-    assert rc == 3
+    assert rc == 2
     assert "IOPS fall from 30,000 at 0% to 10,000 at 20%" in err and err.count("\n") == 1
     assert not list(tmp_path.glob("twin*.toml")) and not (tmp_path / "prediction.json").exists()
 

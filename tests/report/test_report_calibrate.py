@@ -33,6 +33,7 @@ def test_calibration_chart_holds_the_points_the_curve_and_the_band(waf_calibrati
     levels = pred["levels"]
     assert list(lines["predicted"].get_ydata()) == [r["waf"] for r in levels]
     (band,) = ax.collections
+    assert band.get_label() == "predicted, 80% interval"  # not the interval's sentence
     ys = band.get_paths()[0].vertices[:, 1]
     assert min(ys) == pytest.approx(min(r["waf_low"] for r in levels))
     assert max(ys) == pytest.approx(max(r["waf_high"] for r in levels))

@@ -6,6 +6,9 @@ from pathlib import Path
 
 from overprov.prediction_file import Prediction
 
+#: The band's legend entry (calibrate's interval is always 80%: ``uncertainty.INTERVAL``).
+INTERVAL_LABEL = "predicted, 80% interval"
+
 
 def write_chart(prediction: Prediction, path: Path) -> Path | None:
     """Steady IOPS against extra OP; None when nothing predicts IOPS (WAF-only points)."""
@@ -18,13 +21,13 @@ def write_chart(prediction: Prediction, path: Path) -> Path | None:
     import matplotlib.pyplot as plt
 
     x = [r.extra_op_percent for r in rows]
-    fig, ax = plt.subplots(figsize=(6.4, 4.0), dpi=100)
+    fig, ax = plt.subplots(figsize=(6.4, 4.0), dpi=100, layout="constrained")
     ax.fill_between(
         x,
         [r.steady_iops_low for r in rows],
         [r.steady_iops_high for r in rows],
         alpha=0.25,
-        label=f"predicted, {prediction.interval.split(':')[0]} interval",
+        label=INTERVAL_LABEL,  # a fixed label: prediction.interval is a sentence
     )
     ax.plot(x, [r.steady_iops for r in rows], marker=".", label="predicted (fitted model)")
     if all(r.twin_iops for r in rows):
@@ -46,7 +49,6 @@ def write_chart(prediction: Prediction, path: Path) -> Path | None:
     ax.set_ylim(bottom=0)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
-    fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
     return path

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ from overprov.calibrate import (
     metadata_factor,
     middle_level,
     plausibility,
+    stopped_early,
     target_measurement,
     uncertainty,
 )
@@ -38,6 +40,7 @@ from overprov.outputs import (
     command_text,
     hold_out_dir,
 )
+from overprov.prediction_file import NAME as PREDICTION_NAME
 from overprov.profile import dry_run
 from overprov.workload_options import add_pattern_options, pattern_overrides_from_args
 
@@ -45,6 +48,11 @@ DEFAULT_LEVELS = [float(x) for x in range(0, 65, 5)]
 #: Relative spread assumed for a figure the user types in (a published steady figure is
 #: rarely repeatable to better than a few percent between runs and firmware versions).
 USER_POINT_REL_SD = 0.05
+
+
+#: What the fit does with ``--fob-waf``, by ``metadata_factor.ENABLED``.
+_FOB_WAF_USE = {True: "read as a constant factor on every WAF",
+                False: "noted in the prediction, not used by the fit"}  # fmt: skip
 
 
 def register(subparsers: Any) -> None:
@@ -66,11 +74,9 @@ def register(subparsers: Any) -> None:
         "--budget",
         default=None,
         metavar="AMOUNT",
-        help="cap on the measurement: drive writes (e.g. 4dw) or device I/O time (e.g. 2h); "
-        f"default {planmod.DEFAULT_BUDGET_DRIVE_WRITES:g}dw (the graded plan) where the target "
-        "reports NAND write counters and its write buffer is known to be small, else "
-        f"{planmod.RANDOM_PLAN_BUDGET_DRIVE_WRITES:g}dw (the random plan); a budget that holds "
-        "the random plan, 4dw or a time, chooses that one",
+        help="cap on what measuring writes: drive writes (e.g. 4dw) or device I/O time (e.g. "
+        f"2h); default {planmod.DEFAULT_BUDGET_DRIVE_WRITES:g}dw where the drive reports its "
+        f"NAND writes, else {planmod.RANDOM_PLAN_BUDGET_DRIVE_WRITES:g}dw (docs/calibrate.md)",
     )
     p.add_argument(
         "--cliff",
@@ -134,8 +140,8 @@ def register(subparsers: Any) -> None:
         "--points",
         default=None,
         metavar="LIST",
-        help='steady IOPS you have, "OP:IOPS,..." e.g. "0:11000,20:25000"; a figure at another '
-        'queue depth than QD32 names it, e.g. "40:762@qd4" (read by the blocking-GC reading)',
+        help='steady IOPS you have, "OP:IOPS,..." e.g. "0:11000,20:25000", one figure per '
+        'level; a figure measured at another queue depth than 32 says so, e.g. "40:762@qd4"',
     )
     p.add_argument(
         "--waf-points",
@@ -157,10 +163,8 @@ def register(subparsers: Any) -> None:
         type=units.Arg(units.parse_number, lo=1.0, hi=MAX_WAF),
         default=None,
         metavar="W",
-        help="WAF before any garbage collection you have (NAND ÷ host writes from empty, ≥ 1). "
-        "Off by default: only noted in the prediction's source as not applied (its rule was "
-        "not met); with metadata_factor.ENABLED every WAF is read as carrying it as a constant "
-        "factor, the FTL's own metadata writes (docs/calibrate.md)",
+        help="WAF you have from an empty drive, before any garbage collection (NAND ÷ host "
+        f"writes, ≥ 1); {_FOB_WAF_USE[metadata_factor.ENABLED]} (docs/calibrate.md)",
     )
     wl = p.add_argument_group(
         "workload of --points/--waf-points figures (as simulate's; default uniform random)",
@@ -174,11 +178,8 @@ def register(subparsers: Any) -> None:
         type=units.COUNT,
         default=None,
         metavar="N",
-        help="simulate up to N of the twin's levels (and a workload's WAF curve) at once, each "
-        "on its own thread (default: the cores this process may use; --points/--waf-points "
-        "fits); the results are those of a serial run. Figures take seconds to minutes: the "
-        "second example below about a CPU minute (on 2 cores 56-80 s of wall time, 73 s with "
-        "--jobs 1)",
+        help="simulate up to N of the twin's levels at once, one thread each (default: the "
+        "cores this process may use); the results are those of a serial run",
     )
     p.add_argument(
         "--advertised",
@@ -206,11 +207,9 @@ def register(subparsers: Any) -> None:
         "--middle-level",
         choices=("on", "off"),
         default=None,
-        help="measuring a TARGET with write counters and the random plan: after its two "
-        "levels, a settled third at 20%% extra OP where their figures cannot tell the curve "
-        "between them (the answer's steep-pair or bend warning; about 1.2-1.8 drive writes "
-        "more, where the budget holds it; middle_level.py). Default: "
-        f"{'on' if middle_level.ON else 'off'}",
+        help="measure a third level at 20%% extra OP where the first two cannot tell the curve "
+        "between them (about 1.2-1.8 drive writes more; the random plan, on a drive that "
+        f"reports NAND writes). Default: {'on' if middle_level.ON else 'off'}",
     )
     dry_run.add_option(p, "measurement")
     p.set_defaults(func=run)
@@ -263,18 +262,39 @@ def user_points(
     """The figures given; an IOPS figure at another queue depth than the workload's
     ``queue_depth`` is a point of its own (``Point.queue_depth``)."""
     by: dict[float, dict[str, float]] = {}
-    other: list[fitmod.Point] = []
+    other: dict[tuple[float, int], float] = {}
+    seen: dict[tuple[str, float, int | None], float] = {}  # one figure per level (and QD)
     for op, v, qd in parse_pairs(points, "--points", MAX_IOPS, queue_depth=True) if points else []:
-        if qd is not None and qd != queue_depth:
-            other.append(fitmod.Point(op, v, USER_POINT_REL_SD, queue_depth=qd))
+        at_other_qd = qd is not None and qd != queue_depth
+        _once(seen, ("--points", op, qd if at_other_qd else None), v)
+        if at_other_qd:
+            other[op, qd] = v  # type: ignore[index]
         else:
             by.setdefault(op, {})["iops"] = v
     for op, v, _ in parse_pairs(waf_points, "--waf-points", MAX_WAF, 1.0) if waf_points else []:
+        _once(seen, ("--waf-points", op, None), v)
         by.setdefault(op, {})["waf"] = v
     return [
         fitmod.Point(op, d.get("iops"), USER_POINT_REL_SD, d.get("waf"), USER_POINT_REL_SD)
         for op, d in sorted(by.items())
-    ] + sorted(other, key=lambda p: (p.queue_depth or 0, p.extra_op_percent))
+    ] + [
+        fitmod.Point(op, v, USER_POINT_REL_SD, queue_depth=qd)
+        for (op, qd), v in sorted(other.items(), key=lambda kv: (kv[0][1], kv[0][0]))
+    ]
+
+
+def _once(seen: dict[tuple[str, float, int | None], float], key: tuple[str, float, int | None],
+          value: float) -> None:  # fmt: skip
+    """Refuse a second figure of one kind at one level (and queue depth): the later replaced
+    the earlier in silence, and then "one point cannot fix…" was said of two figures."""
+    option, op, qd = key
+    if key in seen:
+        at = f"{op:g}%" + (f" at QD{qd}" if qd else "")
+        raise ConfigError(
+            f"{option}: two figures at the same level {at} ({seen[key]:,g} and {value:,g}); "
+            "give one figure per level"
+        )
+    seen[key] = value
 
 
 def points_text(points: list[fitmod.Point]) -> str:
@@ -345,6 +365,21 @@ def _size(value: int | None, option: str) -> int | None:
             "512GB or 476GiB)"
         )
     return value
+
+
+def refuse_earlier_calibration(out: Path) -> None:
+    """Refuse an output folder that holds a calibration (its measurement.json or
+    prediction.json), whatever the source: a fit written there would replace it."""
+    held = [name for name in (measurement_file.NAME, PREDICTION_NAME) if (out / name).exists()]
+    if not held:
+        return
+    how = (
+        f"continue it with --resume {out}, refit it with --from {out} --out OTHER, or choose "
+        "another folder"
+        if measurement_file.NAME in held
+        else "choose another folder, or remove the files first"
+    )
+    raise ConfigError(f"--out: {out} already holds a calibration ({', '.join(held)}); {how}")
 
 
 def _same_folder(a: Path, b: Path) -> bool:
@@ -422,11 +457,7 @@ def run(args: argparse.Namespace) -> int:
                 measurement = target_measurement.measure_target(args, out, levels, stored)
         else:
             out = args.out or Path(f"overprov-calibrate-{Path(args.target.split(',')[0]).name}")
-            if (out / measurement_file.NAME).exists():
-                raise ConfigError(
-                    f"--out: {out} already holds a calibration; continue it with --resume "
-                    f"{out}, refit it with --from {out} --out OTHER, or choose another folder"
-                )
+            refuse_earlier_calibration(out)
             check_no_other_run(out, "calibrate")  # the default folder too
             hold_out_dir(out, command_text(args))
             measurement = target_measurement.measure_target(args, out, levels)
@@ -447,6 +478,7 @@ def run(args: argparse.Namespace) -> int:
                 "measured stays as it was"
             )
         if out is not None:
+            refuse_earlier_calibration(out)
             hold_out_dir(out, command_text(args))
         points, fob_from, measurement = from_folder(args.from_dir)
         fob = fob or fob_from
@@ -458,11 +490,16 @@ def run(args: argparse.Namespace) -> int:
     else:
         out = args.out
         if out is not None:
+            refuse_earlier_calibration(out)
             hold_out_dir(out, command_text(args))
         points = user_points(args.points, args.waf_points)
         if fob is not None:
             points.append(fitmod.Point(0.0, fob, USER_POINT_REL_SD, fresh=True))
         source = "fitted to user points " + points_text(points)
+    kept = f"; what was measured is kept in {out}" if measuring else ""
+    why_not = stopped_early.refusal(measurement)  # one level that did not settle: no fit
+    if why_not:
+        raise NoAnswerError(why_not + kept)
     factor = metadata_factor.read(*metadata_factor.figure(args.fob_waf, measurement))
     points = metadata_factor.divide(points, factor)
     fig = predmod.PredictionInput(
@@ -481,8 +518,11 @@ def run(args: argparse.Namespace) -> int:
             "--points: a figure at another queue depth (@qd) is read only under uniform random "
             "writes (the blocking-GC reading, docs/calibrate-model.md)"
         )
-    kept = f"; what was measured is kept in {out}" if measuring else ""
     problems = plausibility.input_problems(points)
+    if problems and (args.points or args.waf_points):  # typed figures: a bad input (exit 2)
+        given = "/".join(o for o, v in (("--points", args.points),
+                                        ("--waf-points", args.waf_points)) if v)  # fmt: skip
+        raise ConfigError(f"{given}: the figures cannot be fitted: " + "; ".join(problems))
     if problems:
         raise NoAnswerError("the figures cannot be fitted: " + "; ".join(problems) + kept)
     if native_op is None and workload in ({}, {"pattern": "uniform"}):  # the model, first
@@ -515,6 +555,9 @@ def run(args: argparse.Namespace) -> int:
         attach(pred, measurement.cliff)
     say = sys.stderr if args.json == "-" else sys.stdout
     print(summary_text(pred), file=say)
+    warning = stopped_early.warning(measurement)  # also prediction.json's measurement.warning
+    if warning:
+        print(textwrap.fill(warning, 100, subsequent_indent="  "), file=say)
     if out is not None:
         wrote = pred.write(out)
         chart = write_chart(pred, out / "prediction.png")

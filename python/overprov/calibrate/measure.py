@@ -28,6 +28,7 @@ from overprov.calibrate.graded_run import (
     precondition_level,
 )
 from overprov.calibrate.plan import MeasurementPlan, Segment
+from overprov.calibrate.sim_refill import FILL_AGAIN, filled_again
 from overprov.emulate.counters import StatusReading
 from overprov.emulate.host_share import HostBoundNotice, emulated_device, round_share
 from overprov.errors import ConfigError, OverprovError
@@ -161,12 +162,16 @@ class SegmentRunner:
         """Whether a round expected to write ``drive_writes`` in ``seconds`` of I/O fits in
         the budget (with :data:`ROUND_MARGIN` to spare: a round's IOPS may be higher than the
         last one's), leaving ``reserve_drive_writes`` for the segments after it."""
-        budget = self.plan.budget
+        budget, (again_dw, again_s) = self.plan.budget, filled_again(self.m)
         dw = drive_writes * ROUND_MARGIN + reserve_drive_writes
-        if budget.drive_writes is not None and self.m.drive_writes + dw > budget.drive_writes:
+        if (
+            budget.drive_writes is not None
+            and self.m.drive_writes - again_dw + dw > budget.drive_writes
+        ):
             return False
         return budget.io_seconds is None or (
-            self.m.io_seconds + seconds * ROUND_MARGIN + self._overrun_s <= budget.io_seconds
+            self.m.io_seconds - again_s + seconds * ROUND_MARGIN + self._overrun_s
+            <= budget.io_seconds
         )
 
     def run(self, spec: RoundSpec, extra_op_percent: float) -> Round:
@@ -258,7 +263,7 @@ class SegmentRunner:
             )
 
     def fill(self, label: str = "fill") -> None:
-        if not self.fits(1.0, 0.0):
+        if label != FILL_AGAIN and not self.fits(1.0, 0.0):
             raise BudgetSpent("the budget leaves no room for the sequential fill")
         spec = RoundSpec(label, "write", 131072, self.plan.qd, 1, self.m.capacity_bytes)
         r = self.run(spec, 0.0)
@@ -555,8 +560,8 @@ def measure(
         elif not m.fill_done:
             runner.fill()
         elif resume is not None and target.kind == "sim":
-            say("a simulated drive's state is not stored: filling it again")
-            runner.fill(label="fill-again")
+            say("a simulated drive's state is not stored: filling it again (outside the budget)")
+            runner.fill(label=FILL_AGAIN)
         done = {(lv.extra_op_percent, lv.queue_depth) for lv in m.levels}
         third = 0.0  # a third level held: its minimum and a window, and a round the margin needs
         if plan.middle is not None:

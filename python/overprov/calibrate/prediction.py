@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from overprov.calibrate import stopped_early
 from overprov.measurement_file import Measurement
 from overprov.prediction_file import (
     EFFECTIVE,
@@ -71,6 +72,8 @@ def measurement_summary(m: Measurement | None) -> dict[str, Any] | None:
             }
             for lv in m.levels
         ],
+        "stop_reason": m.stop_reason,
+        "warning": stopped_early.warning(m),
     }
 
 

@@ -516,7 +516,6 @@ def plot_calibration(source: Source) -> Figure:
     panels.append(("waf", "waf", "WAF (NAND bytes / host bytes)"))
     fig = new_figure(9.6, 3.9)
     axes = fig.subplots(1, len(panels), squeeze=False).ravel()
-    interval = str(pred.interval or "").split(":")[0] or "interval"
     for ax, (key, point_key, ylabel) in zip(axes, panels, strict=True):
         rows = [r for r in levels if getattr(r, key) is not None]
         xs = [r.extra_op_percent for r in rows]
@@ -524,7 +523,7 @@ def plot_calibration(source: Source) -> Figure:
         hi = [getattr(r, f"{key}_high") for r in rows]
         if all(v is not None for v in lo + hi):
             ax.fill_between(xs, lo, hi, color=SOURCE_COLORS[0], alpha=0.2, lw=0,
-                            label=f"predicted, {interval}")  # fmt: skip
+                            label="predicted, 80% interval")  # fmt: skip
         ax.plot(xs, [getattr(r, key) for r in rows], "-", marker=".", color=SOURCE_COLORS[0],
                 lw=1.8, label="predicted")  # fmt: skip
         if key == "steady_iops" and all(r.twin_iops for r in rows):
