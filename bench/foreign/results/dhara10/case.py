@@ -1,0 +1,40 @@
+"""bench/foreign/results/dhara10/'s cases: metafactor's "WAF 0+40" with the truth's FOB WAF
+typed (bench/foreign/results/metafactor/case.py, reused) under one arm, and the tables.
+
+    PYTHONPATH=python python bench/foreign/results/dhara10/case.py run ARM TRUTH.json [seen]
+    PYTHONPATH=python python bench/foreign/results/dhara10/case.py table [seen]
+
+ARM "today" (the defaults: the FOB WAF typed, not applied), "floor" (dharafloor's flags,
+``metadata_factor.ENABLED`` and ``reserve_hull.FACTOR_READS_FLOOR``, under today's defaults)
+or "paced" (those two and ``paced_journal.ON``: python/overprov/calibrate/paced_journal.py).
+`run` writes ARM/STEM.json (with ``seen``: seen/ARM/STEM.json, the diagnosis on the 21 seen
+drives, which no clause reads); `table` prints both arms per truth and the pooled counts
+(metafactor's ``table``). Run from the worktree root.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent.parent))
+from common import load_script  # noqa: E402  (bench/foreign/common.py)
+
+os.environ["TALLY_DIR"] = str(HERE)
+metafactor = load_script("dhara10_metafactor_case", HERE.parent / "metafactor" / "case.py")
+FLOOR = "metadata_factor.ENABLED=True;reserve_hull.FACTOR_READS_FLOOR=True"
+metafactor.ARMS.clear()
+metafactor.ARMS.update({"today": "", "floor": FLOOR, "paced": FLOOR + ";paced_journal.ON=True"})
+
+if __name__ == "__main__":
+    ARGS = sys.argv[1:]
+    ROOT = HERE / "seen" if ARGS[-1:] == ["seen"] else HERE
+    ARGS = ARGS[:-1] if ROOT != HERE else ARGS
+    if len(ARGS) == 1 and ARGS[0] == "table":
+        metafactor.table(ROOT)
+    elif len(ARGS) == 3 and ARGS[0] == "run" and ARGS[1] in metafactor.ARMS:
+        metafactor.run(ARGS[1], Path(ARGS[2]), ROOT)
+    else:
+        raise SystemExit(__doc__)
