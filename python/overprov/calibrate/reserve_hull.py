@@ -148,7 +148,11 @@ def replaces_plain(fig: predmod.PredictionInput, cv_sd: float) -> bool:
     of garbage collection from empty, and ``steep_pair.fires`` (only the gentlest victim
     choice links the two levels), or with :data:`FACTOR_READS_FLOOR` (off) a metadata factor
     over 1 applied to two levels with WAF: the reserve readings then replace the effective-spare
-    ones (``spare_readings.weigh``)."""
+    ones (``spare_readings.weigh``); so they do where ``paced_journal.applies`` (off)."""
+    from overprov.calibrate import paced_journal  # it imports this module
+
+    if paced_journal.applies(fig):
+        return True
     return (
         steep_pair.READ_AS_FLOOR
         and workload_curve.is_uniform(fig.workload)
@@ -292,12 +296,15 @@ def forms(
     model-form error of a held-out prediction."""
     if not (applies(fig) or replaces_plain(fig, cv_sd) or beside_where_ambiguous(fig, cv_sd)):
         return {}
+    from overprov.calibrate import paced_journal  # it imports this module
+
     out = {}
     selective = FLOOR_NEEDS_SELECTIVE and replaces_plain(fig, cv_sd)
+    paced = paced_journal.applies(fig)  # the pace's cap wherever it binds (off)
     for design, ftl in gc_designs.UNIFORM_DESIGNS.items():
         if selective and design not in steep_pair.SELECTIVE_DESIGNS:
             continue
-        form = form_of(design, cv_sd)
+        form = paced_journal.form_of(design, cv_sd) if paced else form_of(design, cv_sd)
         if form.called_for(fig.points):
             ftl_or_none = None if design == "greedy" else ftl
             r = predmod.TwinReading(predmod.RESERVE, design, ftl_or_none, several=several,

@@ -6,7 +6,8 @@ typed (bench/foreign/results/metafactor/case.py, reused) under one arm, and the 
 
 ARM "today" (the defaults: the FOB WAF typed, not applied), "floor" (dharafloor's flags,
 ``metadata_factor.ENABLED`` and ``reserve_hull.FACTOR_READS_FLOOR``, under today's defaults)
-or "paced" (those two and ``paced_journal.ON``: python/overprov/calibrate/paced_journal.py).
+or "paced" (``metadata_factor.ENABLED`` and ``paced_journal.ON``:
+python/overprov/calibrate/paced_journal.py).
 `run` writes ARM/STEM.json (with ``seen``: seen/ARM/STEM.json, the diagnosis on the 21 seen
 drives, which no clause reads); `table` prints both arms per truth and the pooled counts
 (metafactor's ``table``). Run from the worktree root.
@@ -26,7 +27,8 @@ os.environ["TALLY_DIR"] = str(HERE)
 metafactor = load_script("dhara10_metafactor_case", HERE.parent / "metafactor" / "case.py")
 FLOOR = "metadata_factor.ENABLED=True;reserve_hull.FACTOR_READS_FLOOR=True"
 metafactor.ARMS.clear()
-metafactor.ARMS.update({"today": "", "floor": FLOOR, "paced": FLOOR + ";paced_journal.ON=True"})
+PACED = "metadata_factor.ENABLED=True;paced_journal.ON=True"
+metafactor.ARMS.update({"today": "", "floor": FLOOR, "paced": PACED})
 
 if __name__ == "__main__":
     ARGS = sys.argv[1:]

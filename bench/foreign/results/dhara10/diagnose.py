@@ -107,19 +107,24 @@ def main() -> None:
         print(text + "\n")
     within = lambda e: all(abs(v) <= 0.05 for v in e.values())  # noqa: E731
     print(f"drives: {len(rows)}")
-    print(f"0% truth within 1% of the pace (g + 1)·m: {sum(abs(r['w0'] / r['pace'] - 1) <= 0.01 for r in rows)}")
+    near = sum(abs(r["w0"] / r["pace"] - 1) <= 0.01 for r in rows)
+    print(f"0% truth within 1% of the pace (g + 1)·m: {near}")
     s = sorted(r["s_m"] for r in rows)
     print(f"the journal's spare s (with m): {s[0]:.4f}-{s[-1]:.4f}; with m = 1: "
           f"{min(r['s_1'] for r in rows):.4f}-{max(r['s_1'] for r in rows):.4f}")  # fmt: skip
     print(f"today's reserve reading (m = 1) within 5% at 10-30%: "
           f"{sum(within(r['today_reserve']) for r in rows)}")  # fmt: skip
-    print(f"effective d-choices-4 (m = 1) within 5% at 10%: {sum(abs(r['d4_10']) <= 0.05 for r in rows)}")
+    d4 = sum(abs(r["d4_10"]) <= 0.05 for r in rows)
+    print(f"effective d-choices-4 (m = 1) within 5% at 10%: {d4}")
     print(f"reserve reading with m within 5% at 10-30%: {sum(within(r['paced']) for r in rows)}")
-    print(f"with m and the cap always within 5% at 10-30%: {sum(within(r['capped']) for r in rows)}"
-          f"; worst {100 * max(abs(v) for r in rows for v in r['capped'].values()):.1f}%")
+    print(
+        f"with m and the cap always within 5% at 10-30%: {sum(within(r['capped']) for r in rows)}"
+        f"; worst {100 * max(abs(v) for r in rows for v in r['capped'].values()):.1f}%"
+    )
     called = [r["drive"] for r in rows if r["log_ratio"] > r["threshold"]]
     binds = [r["drive"] for r in rows if r["log_ratio"] > 0]
-    print(f"floor test (÷ m) calls for the cap on {len(called)}; the cap binds (log ratio > 0) on {len(binds)}")
+    print(f"floor test (÷ m) calls for the cap on {len(called)}; "
+          f"the cap binds (log ratio > 0) on {len(binds)}")  # fmt: skip
     print("not called for: " + ", ".join(f"{r['drive']} (g {r['g']}, {r['log_ratio']:.3f})"
                                          for r in rows if r["drive"] not in called))  # fmt: skip
 
