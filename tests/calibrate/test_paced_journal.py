@@ -1,6 +1,8 @@
-"""paced_journal.ON (off): with a metadata factor m > 1 applied to two-level WAF figures, the
-reserve readings take the pace's cap wherever it binds (bench/foreign/results/dhara10/RULE.md);
-with m = 1 (no --fob-waf, or metadata_factor.ENABLED off) nothing changes."""
+"""paced_journal.ON (on by default with metadata_factor.ENABLED since
+bench/foreign/results/dhara10/verdict.md): with a metadata factor m > 1 applied to two-level WAF
+figures, the reserve readings take the pace's cap wherever it binds
+(bench/foreign/results/dhara10/RULE.md); with m = 1 (no --fob-waf, or metadata_factor.ENABLED
+off) nothing changes."""
 
 from __future__ import annotations
 
@@ -66,15 +68,16 @@ def _answer(*extra: str) -> dict:
 
 
 def test_without_a_factor_the_answer_is_the_same_flag_on_or_off(monkeypatch):
+    monkeypatch.setattr(paced_journal, "ON", False)
+    monkeypatch.setattr(metadata_factor, "ENABLED", False)
     off = _answer()
     monkeypatch.setattr(paced_journal, "ON", True)
     monkeypatch.setattr(metadata_factor, "ENABLED", True)
     assert _answer() == off
 
 
-def test_with_the_factor_the_paced_reading_answers_dhara_p(monkeypatch):
-    monkeypatch.setattr(paced_journal, "ON", True)
-    monkeypatch.setattr(metadata_factor, "ENABLED", True)
+def test_with_the_factor_the_paced_reading_answers_dhara_p():
+    assert paced_journal.ON and metadata_factor.ENABLED  # the defaults
     pred = _answer("--fob-waf", f"{P_FOB_WAF}")
     assert "capped at WAF" in pred["fit"]["surrogate"]["curve"]  # the pace's cap
     assert pred["fit"]["surrogate"]["floor_test"]["why"] == paced_journal.CAP_BINDS

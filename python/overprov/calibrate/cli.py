@@ -158,9 +158,9 @@ def register(subparsers: Any) -> None:
         default=None,
         metavar="W",
         help="WAF before any garbage collection you have (NAND ÷ host writes from empty, ≥ 1). "
-        "Off by default: only noted in the prediction's source as not applied (its rule was "
-        "not met); with metadata_factor.ENABLED every WAF is read as carrying it as a constant "
-        "factor, the FTL's own metadata writes (docs/calibrate.md)",
+        "Every WAF is read as carrying it as a constant factor, the FTL's own metadata writes "
+        "(metadata_factor.ENABLED); with two levels of WAF figures a FOB WAF over 1 reads them "
+        "as a journal whose collection is paced (paced_journal.py; docs/calibrate.md)",
     )
     wl = p.add_argument_group(
         "workload of --points/--waf-points figures (as simulate's; default uniform random)",

@@ -1,5 +1,5 @@
 """A journal FTL whose collection is paced and which programs pages of its own: the paced-journal
-reading of typed two-level WAF figures (:data:`ON`, off).
+reading of typed two-level WAF figures (:data:`ON`, on).
 
 **The mechanism.** Dhara (dlbeer/dhara; bench/foreign/dhara.py) keeps every sector in a circular
 journal and collects its tail in order (FIFO); once the journal is full every host write first
@@ -33,7 +33,8 @@ writes, no onset of garbage collection from empty, two steady levels each with a
 collect. The reserve readings of the selective designs (``reserve_hull.FLOOR_NEEDS_SELECTIVE``)
 with :class:`PacedForm` then replace the effective-spare readings (``reserve_hull.replaces_plain``,
 as ``reserve_hull.FACTOR_READS_FLOOR`` has them), weighed among themselves by their evidence.
-Without a FOB WAF over 1 nothing changes. Judged under bench/foreign/results/dhara10/RULE.md.
+Without a FOB WAF over 1 nothing changes. Judged under bench/foreign/results/dhara10/RULE.md:
+**met**, on with ``metadata_factor.ENABLED`` (bench/foreign/results/dhara10/verdict.md).
 
 **Not mended**: a gc_ratio of 1 (Dhara's E: WAF 2.14 at 0–20%, 1.55 at 40%) is refused at
 calibrate's plausibility gate (the plain fit's native OP 191%); passing the gate where a paced
@@ -55,8 +56,9 @@ if TYPE_CHECKING:
     from overprov.calibrate.predict import PredictionInput
 
 #: Read two-level WAF figures with a metadata factor over 1 as a paced journal (module doc).
-#: Off: bench/foreign/results/dhara10/RULE.md decides it.
-ON = False
+#: On with ``metadata_factor.ENABLED`` since bench/foreign/results/dhara10/verdict.md (fresh
+#: Dhara V–Y 4 of 4 within 5% at every level, today's defaults 1 of 4; no guard moved).
+ON = True
 #: Why the cap was taken (the floor test's ``why``).
 CAP_BINDS = "the pace's cap binds: the lowest figure lies below the curve from the others"
 

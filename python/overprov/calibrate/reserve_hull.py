@@ -148,7 +148,7 @@ def replaces_plain(fig: predmod.PredictionInput, cv_sd: float) -> bool:
     of garbage collection from empty, and ``steep_pair.fires`` (only the gentlest victim
     choice links the two levels), or with :data:`FACTOR_READS_FLOOR` (off) a metadata factor
     over 1 applied to two levels with WAF: the reserve readings then replace the effective-spare
-    ones (``spare_readings.weigh``); so they do where ``paced_journal.applies`` (off)."""
+    ones (``spare_readings.weigh``); so they do where ``paced_journal.applies`` (on)."""
     from overprov.calibrate import paced_journal  # it imports this module
 
     if paced_journal.applies(fig):
@@ -300,7 +300,7 @@ def forms(
 
     out = {}
     selective = FLOOR_NEEDS_SELECTIVE and replaces_plain(fig, cv_sd)
-    paced = paced_journal.applies(fig)  # the pace's cap wherever it binds (off)
+    paced = paced_journal.applies(fig)  # the pace's cap wherever it binds (on)
     for design, ftl in gc_designs.UNIFORM_DESIGNS.items():
         if selective and design not in steep_pair.SELECTIVE_DESIGNS:
             continue
