@@ -10,14 +10,14 @@ writes, at every extra-OP level, and no spare space absorbs it. Before any garba
 out too small and the curve too steep below it.
 
 With :data:`ENABLED` (on by default with ``paced_journal.ON`` since
-bench/foreign/results/dhara10/verdict.md; alone not met, bench/foreign/results/metafactor/RULE.md)
-m enters the fit in one place: every WAF figure is divided by m before any reading sees it
-(each reading's spare is fitted to WAF/m; the reserve readings' cap is the 0% figure / m), and
-every WAF the answer gives (the levels' and each reading's, central, interval ends and the surrogate's, and the
-fitted points it records) is multiplied by m. IOPS are not touched: a measured IOPS figure
-already carries m and so does the FOB IOPS anchor (the time per write before any GC), so m
-cancels from the IOPS curve. The twin files simulate the curve without m (their WAF is the
-drive's / m); the prediction's source says so.
+bench/foreign/results/dhara10/verdict.md; alone not met, bench/foreign/results/metafactor/RULE.md) m
+enters the fit in one place: every WAF figure is divided by m before any reading sees it (each
+reading's spare is fitted to WAF/m; the reserve readings' cap is the 0% figure / m), and every WAF
+the answer gives (the levels' and each reading's, central, interval ends and the surrogate's, and
+the fitted points it records) is multiplied by m. IOPS are not touched: a measured IOPS figure
+already carries m and so does the FOB IOPS anchor (the time per write before any GC), so m cancels
+from the IOPS curve. The twin files simulate the curve without m (their WAF is the drive's / m); the
+prediction's source says so.
 
 The guard (from the model, bench/foreign/results/metafactor/RULE.md): m is applied only in
 [:data:`M_MIN`, :data:`M_MAX`]; a FOB WAF below 1 is a write buffer or compression (fewer
