@@ -36,11 +36,11 @@ def test_the_cap_is_taken_where_it_binds_below_the_floor_tests_threshold():
     cv_sd = uncertainty.weighing_rel_sd(None)
     points = _points(P_FOB_WAF)
     floor = reserve_hull.form_of("greedy", cv_sd).floor_test(points)
-    paced = paced_journal.form_of("greedy", cv_sd).floor_test(points)
+    paced = reserve_hull.form_of("greedy", cv_sd, paced=True).floor_test(points)
     assert 0.0 < floor["log_ratio"] < floor["threshold"]  # P's pace: not a floor at 3 sd
     assert not floor["called_for"]
     assert paced["called_for"] and paced["log_ratio"] == floor["log_ratio"]
-    s = paced_journal.form_of("greedy", cv_sd).fit(points)
+    s = reserve_hull.form_of("greedy", cv_sd, paced=True).fit(points)
     assert s.waf_floor == pytest.approx(P_WAF[0.0] / P_FOB_WAF)
     assert 1.0 < 1.0 + s.native_op < 1.05  # the journal's spare: just above the user capacity
 
@@ -49,13 +49,13 @@ def test_the_cap_is_taken_where_it_binds_below_the_floor_tests_threshold():
 def test_only_a_factor_over_1_with_the_flag_on_reads_a_paced_journal(monkeypatch, on):
     monkeypatch.setattr(paced_journal, "ON", on)
     cv_sd = uncertainty.weighing_rel_sd(None)
-    assert not paced_journal.applies(_fig(1.0))
+    assert not paced_journal.applies(_fig(1.0), True)
     assert not reserve_hull.replaces_plain(_fig(1.0), cv_sd)
-    assert paced_journal.applies(_fig(P_FOB_WAF)) is on
+    assert paced_journal.applies(_fig(P_FOB_WAF), True) is on
     assert reserve_hull.replaces_plain(_fig(P_FOB_WAF), cv_sd) is on
     forms = reserve_hull.forms(_fig(P_FOB_WAF), cv_sd)
     assert bool(forms) is on  # off: no reserve reading is called for at 3 sd
-    assert all(isinstance(f, paced_journal.PacedForm) for f in forms.values())
+    assert all(f.paced for f in forms.values())
 
 
 def _answer(*extra: str) -> dict:

@@ -20,21 +20,21 @@ lowest level's figure. What differs is when the cap is taken. A reserve's victim
 structure the figures must earn: ``ReserveForm.floor_test`` calls for it only where the lowest
 figure lies ``gc_reserve.FLOOR_SIGMAS`` sd below the curve fitted to the other levels. A paced
 journal's cap is there by mechanism at every level; the only question is whether it binds at the
-lowest one, so :class:`PacedForm` takes it wherever that figure lies below the curve at all (log
-ratio > 0). On Dhara with a high gc_ratio (18–28) the pace sits 0.16–0.37 in log below the curve
-at 0%, under the 3-sd threshold (0.505), and the d-choices effective readings carried instead
-(10% −5.2% on P).
+lowest one, so the paced reading (``reserve_hull.UndatedReserveForm`` with ``paced``, its floor test
+:func:`cap_binds`) takes it wherever that figure lies below the curve at all (log ratio > 0). On
+Dhara with a high gc_ratio (18–28) the pace sits 0.16–0.37 in log below the curve at 0%, under the
+3-sd threshold (0.505), and the effective-spare readings carried instead (10% −5.2% on P).
 
 **Where it acts** (:func:`applies`): with :data:`ON`, typed or measured figures under uniform
 writes, no onset of garbage collection from empty, two steady levels each with a WAF figure
 (``reserve_hull.floor_in_waf``), and a metadata factor m > 1 applied (a FOB WAF typed,
 ``--fob-waf``, or measured; ``predict.PredictionInput.metadata_factor``, over 1 only with
 ``metadata_factor.ENABLED``): a drive that programs pages of its own before it has anything to
-collect. The reserve readings of the selective designs (``reserve_hull.FLOOR_NEEDS_SELECTIVE``)
-with :class:`PacedForm` then replace the effective-spare readings (``reserve_hull.replaces_plain``,
-as ``reserve_hull.FACTOR_READS_FLOOR`` has them), weighed among themselves by their evidence.
-Without a FOB WAF over 1 nothing changes. Judged under bench/foreign/results/dhara10/RULE.md:
-**met**, on with ``metadata_factor.ENABLED`` (bench/foreign/results/dhara10/verdict.md).
+collect. The reserve readings of the selective designs (``reserve_hull.FLOOR_NEEDS_SELECTIVE``) read
+so then replace the effective-spare readings (``reserve_hull.replaces_plain``, as
+``reserve_hull.FACTOR_READS_FLOOR`` has them), weighed among themselves by their evidence. Without a
+FOB WAF over 1 nothing changes. Judged under bench/foreign/results/dhara10/RULE.md: **met**, on with
+``metadata_factor.ENABLED`` (bench/foreign/results/dhara10/verdict.md).
 
 **Not mended**: a gc_ratio of 1 (Dhara's E: WAF 2.14 at 0–20%, 1.55 at 40%) is refused at
 calibrate's plausibility gate (the plain fit's native OP 191%); passing the gate where a paced
@@ -45,11 +45,9 @@ half of a cap of 2.0 asks a native spare of 452%, which calibrate refuses.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from overprov.calibrate import fit as fitmod
-from overprov.calibrate import reserve_hull, workload_curve
+from overprov.calibrate import workload_curve
 from overprov.calibrate.reserve_twin_check import onset_from_empty
 
 if TYPE_CHECKING:
@@ -63,31 +61,22 @@ ON = True
 CAP_BINDS = "the pace's cap binds: the lowest figure lies below the curve from the others"
 
 
-@dataclass(frozen=True)
-class PacedForm(reserve_hull.UndatedReserveForm):
-    """The reserve reading with the pace's cap: the floor taken wherever it binds (module doc)."""
-
-    def floor_test(self, points: list[fitmod.Point]) -> dict:
-        """``ReserveForm.floor_test`` with the threshold 0: called for wherever the lowest
-        level's figure lies below the curve fitted to the other levels."""
-        test = super().floor_test(points)
-        if "log_ratio" not in test:
-            return test
-        return {**test, "called_for": test["log_ratio"] > 0.0, "threshold": 0.0, "why": CAP_BINDS}
+def cap_binds(test: dict) -> dict:
+    """``gc_reserve.ReserveForm.floor_test``'s result with the threshold 0: the cap called for
+    wherever the lowest level's figure lies below the curve fitted to the other levels."""
+    if "log_ratio" not in test:
+        return test
+    return {**test, "called_for": test["log_ratio"] > 0.0, "threshold": 0.0, "why": CAP_BINDS}
 
 
-def applies(fig: PredictionInput) -> bool:
+def applies(fig: PredictionInput, two_levels_with_waf: bool) -> bool:
     """Whether :data:`ON` reads these figures (module doc: uniform writes, no onset from empty,
-    two steady levels with WAF, a metadata factor over 1)."""
+    two steady levels each with WAF, ``two_levels_with_waf``: ``reserve_hull.floor_in_waf``, and
+    a metadata factor over 1)."""
     return (
         ON
         and fig.metadata_factor > 1.0
+        and two_levels_with_waf
         and workload_curve.is_uniform(fig.workload)
         and onset_from_empty(fig.measurement) is None
-        and reserve_hull.floor_in_waf(fig.points)
     )
-
-
-def form_of(design: str, cv_sd: float) -> PacedForm:
-    """A uniform design's paced reading (its curve as ``reserve_hull.form_of`` gives it)."""
-    return PacedForm(reserve_hull.form_of(design, cv_sd).curve, cv_sd)

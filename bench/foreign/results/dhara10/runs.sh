@@ -8,7 +8,7 @@ R=bench/foreign/results/dhara10
 PACED="metadata_factor.ENABLED=True;paced_journal.ON=True"
 arm() {  # ARM TRUTH
     out=$R/$1/$(basename $2)
-    [ -e $out ] || logged "case $1 $(basename $2 .json)" $R/case.py run $1 $2
+    [ -e $out ] || logged "case $1 $(basename $2 .json)" bench/foreign/results/dhara10/case.py run $1 $2
 }
 sample() {  # ARM FLAGS FAMILY FOLDER STEM: the scoreboard's plan case into $R/sample-ARM/
     tag=$(echo "${4#bench/foreign/results}" | sed 's|^/||; s|/|_|g'); tag=${tag:-top}

@@ -9,5 +9,5 @@ for t in bench/foreign/results/newftl2/dhara-[a-e].json bench/foreign/results/fi
          bench/foreign/results/metafactor/dhara-*.json bench/foreign/results/dharafloor/dhara-*.json \
          bench/foreign/results/wafrefine/dhara-*.json; do
     out=$R/seen/$1/$(basename $t)
-    [ -e $out ] || logged "seen $1 $(basename $t .json)" $R/case.py run $1 $t seen
+    [ -e $out ] || logged "seen $1 $(basename $t .json)" bench/foreign/results/dhara10/case.py run $1 $t seen
 done
