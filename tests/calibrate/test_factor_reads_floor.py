@@ -10,7 +10,7 @@ from contextlib import redirect_stderr, redirect_stdout
 
 import pytest
 from overprov.calibrate import fit as fitmod
-from overprov.calibrate import metadata_factor, reserve_hull, uncertainty
+from overprov.calibrate import metadata_factor, paced_journal, reserve_hull, uncertainty
 from overprov.calibrate import predict as predmod
 from overprov.cli import main
 
@@ -27,6 +27,7 @@ def _fig(m: float) -> predmod.PredictionInput:
 @pytest.mark.parametrize("on", [False, True])
 def test_only_a_factor_over_1_with_the_flag_on_reads_the_floor(monkeypatch, on):
     monkeypatch.setattr(reserve_hull, "FACTOR_READS_FLOOR", on)
+    monkeypatch.setattr(paced_journal, "ON", False)  # on by default: it reads them too
     cv_sd = uncertainty.weighing_rel_sd(None)
     assert not reserve_hull.replaces_plain(_fig(1.0), cv_sd)  # d-choices-4 links them: plain
     assert reserve_hull.replaces_plain(_fig(J_FOB_WAF), cv_sd) is on

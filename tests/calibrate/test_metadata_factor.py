@@ -1,4 +1,6 @@
-"""The metadata factor (calibrate/metadata_factor.py): off by default; ``--fob-waf`` validated;
+"""The metadata factor (calibrate/metadata_factor.py): on by default with paced_journal.ON
+(bench/foreign/results/dhara10/verdict.md), off pinned where a test shows its old default;
+``--fob-waf`` validated;
 with the flag on every WAF figure fitted ÷ m and every WAF given × m, m = 1 or no figure leaving
 the answer byte-identical (bench/foreign/results/metafactor/RULE.md, clauses 3 and 4); the
 measured FOB segment's WAF recorded in measurement.json (1 exactly on a generated drive)."""
@@ -12,6 +14,7 @@ from pathlib import Path
 import pytest
 from overprov import measurement_file
 from overprov.calibrate import metadata_factor as mf
+from overprov.calibrate import paced_journal
 from overprov.calibrate import plan as planmod
 from overprov.calibrate.measure import measure
 from overprov.cli import main
@@ -30,8 +33,9 @@ def answer(capsys, figures: dict[int, float], *more: str) -> dict:
     return json.loads(capsys.readouterr().out)
 
 
-def test_off_by_default_and_the_guard_is_the_models_range():
-    assert mf.ENABLED is False
+def test_on_by_default_off_says_not_applied_and_the_guard_is_the_models_range(monkeypatch):
+    assert mf.ENABLED is True and paced_journal.ON is True  # bench/foreign/results/dhara10/
+    monkeypatch.setattr(mf, "ENABLED", False)
     assert (mf.M_MIN, mf.M_MAX) == (1.0, 1.5)
     assert mf.read(None, "--fob-waf") == mf.Factor()
     off = mf.read(M, "--fob-waf")
@@ -58,6 +62,7 @@ def test_a_fob_waf_below_1_or_not_a_number_is_refused_naming_the_option(capsys, 
 
 
 def test_m_1_or_no_figure_gives_todays_answer_byte_for_byte(capsys, monkeypatch):
+    monkeypatch.setattr(mf, "ENABLED", False)
     today = answer(capsys, WAF_POINTS)
     monkeypatch.setattr(mf, "ENABLED", True)
     assert answer(capsys, WAF_POINTS) == today
@@ -65,6 +70,7 @@ def test_m_1_or_no_figure_gives_todays_answer_byte_for_byte(capsys, monkeypatch)
 
 
 def test_on_the_spare_is_fitted_to_waf_over_m_and_every_waf_given_times_m(capsys, monkeypatch):
+    monkeypatch.setattr(paced_journal, "ON", False)  # the factor alone (metafactor's candidate)
     divided = answer(capsys, {x: w / M for x, w in WAF_POINTS.items()})
     monkeypatch.setattr(mf, "ENABLED", True)
     got = answer(capsys, WAF_POINTS, "--fob-waf", str(M))
@@ -80,7 +86,8 @@ def test_on_the_spare_is_fitted_to_waf_over_m_and_every_waf_given_times_m(capsys
         )
 
 
-def test_off_a_typed_figure_is_said_not_applied_and_nothing_else_moves(capsys):
+def test_off_a_typed_figure_is_said_not_applied_and_nothing_else_moves(capsys, monkeypatch):
+    monkeypatch.setattr(mf, "ENABLED", False)
     today = answer(capsys, WAF_POINTS)
     typed = answer(capsys, WAF_POINTS, "--fob-waf", str(M))
     assert typed["prediction_source"] == today["prediction_source"] + mf.read(M, "--fob-waf").note

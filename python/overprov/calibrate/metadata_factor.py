@@ -9,14 +9,15 @@ writes, at every extra-OP level, and no spare space absorbs it. Before any garba
 (``measure.py``, ``Measurement.fob_waf``). Read with m = 1 the spare fitted to a low WAF comes
 out too small and the curve too steep below it.
 
-With :data:`ENABLED` (off by default; bench/foreign/results/metafactor/RULE.md) m enters the fit
-in one place: every WAF figure is divided by m before any reading sees it (each reading's spare
-is fitted to WAF/m; the reserve readings' cap is the 0% figure / m), and every WAF the answer
-gives (the levels' and each reading's, central, interval ends and the surrogate's, and the
-fitted points it records) is multiplied by m. IOPS are not touched: a measured IOPS figure
-already carries m and so does the FOB IOPS anchor (the time per write before any GC), so m
-cancels from the IOPS curve. The twin files simulate the curve without m (their WAF is the
-drive's / m); the prediction's source says so.
+With :data:`ENABLED` (on by default with ``paced_journal.ON`` since
+bench/foreign/results/dhara10/verdict.md; alone not met, bench/foreign/results/metafactor/RULE.md) m
+enters the fit in one place: every WAF figure is divided by m before any reading sees it (each
+reading's spare is fitted to WAF/m; the reserve readings' cap is the 0% figure / m), and every WAF
+the answer gives (the levels' and each reading's, central, interval ends and the surrogate's, and
+the fitted points it records) is multiplied by m. IOPS are not touched: a measured IOPS figure
+already carries m and so does the FOB IOPS anchor (the time per write before any GC), so m cancels
+from the IOPS curve. The twin files simulate the curve without m (their WAF is the drive's / m); the
+prediction's source says so.
 
 The guard (from the model, bench/foreign/results/metafactor/RULE.md): m is applied only in
 [:data:`M_MIN`, :data:`M_MAX`]; a FOB WAF below 1 is a write buffer or compression (fewer
@@ -37,9 +38,10 @@ if TYPE_CHECKING:  # imported by the CLI: nothing heavy at import
     from overprov.calibrate.prediction import Prediction
     from overprov.measurement_file import Measurement
 
-#: Read the FOB WAF as a constant metadata factor (off: its rule not met,
-#: bench/foreign/results/metafactor/verdict.md).
-ENABLED = False
+#: Read the FOB WAF as a constant metadata factor. Alone its rule was not met
+#: (bench/foreign/results/metafactor/verdict.md); on with ``paced_journal.ON`` since
+#: bench/foreign/results/dhara10/verdict.md (their rule met together).
+ENABLED = True
 #: The range of FOB WAF read as a metadata factor (module text): outside it, ignored.
 M_MIN, M_MAX = 1.0, 1.5
 #: The source of a typed figure (the option).

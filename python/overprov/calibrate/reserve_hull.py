@@ -62,6 +62,7 @@ from overprov.calibrate import (
     evidence,
     gc_designs,
     gc_reserve,
+    paced_journal,
     plausibility,
     steep_pair,
     uncertainty,
@@ -113,7 +114,14 @@ UNDATED_EDGE = True
 @dataclass(frozen=True)
 class UndatedReserveForm(gc_reserve.ReserveForm):
     """The reserve reading fitted without an onset: its surrogate marked ``undated_edge`` when
-    :data:`UNDATED_EDGE` is on (``reserve_transition.floor_edge`` reads the mark)."""
+    :data:`UNDATED_EDGE` is on (``reserve_transition.floor_edge`` reads the mark); with ``paced``
+    a paced journal's, its floor test ``paced_journal.cap_binds``'s."""
+
+    paced: bool = False
+
+    def floor_test(self, points: list[fitmod.Point]) -> dict:
+        test = super().floor_test(points)
+        return paced_journal.cap_binds(test) if self.paced else test
 
     def fit(self, points: list[fitmod.Point]) -> gc_reserve.ReserveSurrogate:
         s = super().fit(points)
@@ -148,7 +156,9 @@ def replaces_plain(fig: predmod.PredictionInput, cv_sd: float) -> bool:
     of garbage collection from empty, and ``steep_pair.fires`` (only the gentlest victim
     choice links the two levels), or with :data:`FACTOR_READS_FLOOR` (off) a metadata factor
     over 1 applied to two levels with WAF: the reserve readings then replace the effective-spare
-    ones (``spare_readings.weigh``)."""
+    ones (``spare_readings.weigh``); so they do where ``paced_journal.applies`` (on)."""
+    if paced_journal.applies(fig, floor_in_waf(fig.points)):
+        return True
     return (
         steep_pair.READ_AS_FLOOR
         and workload_curve.is_uniform(fig.workload)
@@ -294,10 +304,11 @@ def forms(
         return {}
     out = {}
     selective = FLOOR_NEEDS_SELECTIVE and replaces_plain(fig, cv_sd)
+    paced = paced_journal.applies(fig, floor_in_waf(fig.points))  # the pace's cap (on)
     for design, ftl in gc_designs.UNIFORM_DESIGNS.items():
         if selective and design not in steep_pair.SELECTIVE_DESIGNS:
             continue
-        form = form_of(design, cv_sd)
+        form = form_of(design, cv_sd, paced)
         if form.called_for(fig.points):
             ftl_or_none = None if design == "greedy" else ftl
             r = predmod.TwinReading(predmod.RESERVE, design, ftl_or_none, several=several,
@@ -306,9 +317,10 @@ def forms(
     return out
 
 
-def form_of(design: str, cv_sd: float) -> UndatedReserveForm:
-    """The reserve reading of a uniform GC design without an onset (greedy's curve the fit's)."""
-    return UndatedReserveForm(gc_designs.waf_curve(design), cv_sd)
+def form_of(design: str, cv_sd: float, paced: bool = False) -> UndatedReserveForm:
+    """The reserve reading of a uniform GC design without an onset (greedy's curve the fit's);
+    with ``paced`` a paced journal's (``paced_journal.py``: its cap wherever it binds)."""
+    return UndatedReserveForm(gc_designs.waf_curve(design), cv_sd, paced=paced)
 
 
 def explains(points: list[fitmod.Point], cv_sd: float) -> bool:
