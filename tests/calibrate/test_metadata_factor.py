@@ -128,3 +128,14 @@ def test_a_figure_under_the_factor_is_read_as_one_not_below(monkeypatch):
     got = mf.divide(pts, factor)
     assert got[0].waf == pytest.approx(8.0 / 1.0666)
     assert got[1].waf == 1.0
+
+
+def test_a_measured_fob_waf_is_noted_not_applied():
+    """The factor's rule judged typed figures only: a measured FOB WAF in range is noted and
+    left out (a coarse NAND counter over 2% of a drive write can be several percent off),
+    where the same figure typed is applied."""
+    measured = mf.read(1.0661, "the measured FOB segment")
+    assert measured.m == 1.0 and not measured.applies
+    assert "not applied" in measured.note and mf.TYPED in measured.note
+    typed = mf.read(1.0661, mf.TYPED)
+    assert typed.m == 1.0661 and typed.applies

@@ -5,8 +5,9 @@ flushes, journal checkpoints (Dhara writes one page in 16 for its checkpoints,
 bench/foreign/results/fifogc/verdict.md). That cost is a factor m on every WAF the drive
 writes, at every extra-OP level, and no spare space absorbs it. Before any garbage collection
 (fresh out of box, nothing to copy) it is all there is: m is the FOB WAF, typed
-(``--fob-waf W``) or measured by the FOB segment where the target has write counters
-(``measure.py``, ``Measurement.fob_waf``). Read with m = 1 the spare fitted to a low WAF comes
+(``--fob-waf W``); the FOB segment's measured WAF where the target has write counters
+(``measure.py``, ``Measurement.fob_waf``) is noted, not applied (:data:`MEASURED_APPLIES`).
+Read with m = 1 the spare fitted to a low WAF comes
 out too small and the curve too steep below it.
 
 With :data:`ENABLED` (on by default with ``paced_journal.ON`` since
@@ -42,6 +43,11 @@ if TYPE_CHECKING:  # imported by the CLI: nothing heavy at import
 #: (bench/foreign/results/metafactor/verdict.md); on with ``paced_journal.ON`` since
 #: bench/foreign/results/dhara10/verdict.md (their rule met together).
 ENABLED = True
+#: Off: a FOB WAF the FOB segment measured is noted, not applied. The factor's rule was judged
+#: on typed figures only (bench/foreign/results/dhara10/RULE.md), and a real drive's NAND
+#: counter may move in units as coarse as a GiB, so over the FOB segment's 2% of a drive write a
+#: measured FOB WAF can be off by several percent, which the factor would carry into every WAF.
+MEASURED_APPLIES = False
 #: The range of FOB WAF read as a metadata factor (module text): outside it, ignored.
 M_MIN, M_MAX = 1.0, 1.5
 #: The source of a typed figure (the option).
@@ -87,6 +93,9 @@ def read(fob_waf: float | None, source: str) -> Factor:
                            f"[{M_MIN:g}, {M_MAX:g}], {why}; docs/calibrate.md")  # fmt: skip
     if fob_waf == 1.0:
         return Factor()
+    if source != TYPED and not MEASURED_APPLIES:
+        return Factor(note=f"; FOB WAF {fob_waf:.4g} ({source}) not applied: the factor "
+                           f"was judged on typed figures only (type it with {TYPED})")  # fmt: skip
     return Factor(fob_waf, f"; every WAF carries the metadata factor {fob_waf:.4g} ({source}: "
                            "the FOB WAF): the spare is fitted to WAF ÷ it and the WAF given "
                            "times it; the twins' WAF is without it")  # fmt: skip
