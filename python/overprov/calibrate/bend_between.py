@@ -253,8 +253,8 @@ def warning(fig: PredictionInput) -> str:
     :data:`WARN_WHERE_BENT` is on, the figures are typed under uniform writes and
     :func:`fires`; else ""."""
     points, fob_iops = fig.points, fig.fob_iops
-    if not (WARN_WHERE_BENT and _fires_on(fig)):
-        return ""
+    if not (WARN_WHERE_BENT and _fires_on(fig)) or fig.left_to_line:
+        return ""  # figures left to the line say so themselves (three_levels.LEFT_SOURCE)
     waf, ratio = above_line(points, fob_iops)  # type: ignore[misc]
     low, high = (p.extra_op_percent for p in _ends(points))  # type: ignore[union-attr]
     mid = round((low + high) / 2)
@@ -264,9 +264,10 @@ def warning(fig: PredictionInput) -> str:
 
 
 def _fires_on(fig: PredictionInput) -> bool:
-    """:func:`fires` on typed figures under uniform writes (the flags not asked)."""
+    """:func:`fires` on typed figures under uniform writes (the flags not asked), or middle
+    IOPS figures left to the line (``fig.left_to_line``: ``three_levels.leave_to_line``, off)."""
     uniform = workload_curve.is_uniform(fig.workload)
-    return fig.typed and uniform and fires(fig.points, fig.fob_iops)
+    return fig.typed and uniform and (fires(fig.points, fig.fob_iops) or bool(fig.left_to_line))
 
 
 def span_to_line(levels: list[PredictedLevel], fig: PredictionInput) -> int:
@@ -302,7 +303,9 @@ def line_between(
     on_line = _middle_lines(levels, fig)
     if not on_line:  # no level asked between the typed ones: nothing to move, no gate read
         return []
-    if LINE_GATE and GATE_AT_ONE_LEVEL:
+    if fig.left_to_line:  # typed IOPS figures between the ends lie on the line: no gate
+        passes = True
+    elif LINE_GATE and GATE_AT_ONE_LEVEL:
         passes = gate_passes_at(levels, fig, predict_at)
     else:
         passes = not LINE_GATE or gate_passes(on_line)
@@ -418,6 +421,8 @@ def gate_source(
     :func:`fires` on typed figures under uniform writes, the clause :data:`GATE_SOURCE` adds to
     the prediction's source (read before :func:`line_between` moves any level); else ""."""
     if not (GATE_AT_ONE_LEVEL and LINE_GATE and LINE_BETWEEN and _fires_on(fig)):
+        return ""
+    if fig.left_to_line:  # not read: the typed figures between the ends show the bend
         return ""
     if not _middle_lines(levels, fig):  # nothing the gate could move: not read
         return ""

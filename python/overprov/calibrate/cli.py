@@ -21,6 +21,7 @@ from overprov.calibrate import (
     middle_level,
     plausibility,
     target_measurement,
+    three_levels,
     uncertainty,
 )
 from overprov.calibrate import fit as fitmod
@@ -411,6 +412,7 @@ def run(args: argparse.Namespace) -> int:
     measurement = None
     fob = args.fob_iops
     out: Path | None
+    left: tuple[float, ...] = ()  # typed middle IOPS left to the line (three_levels.py: off)
     if measuring:
         if stored is not None:
             out = args.resume
@@ -463,13 +465,15 @@ def run(args: argparse.Namespace) -> int:
         if fob is not None:
             points.append(fitmod.Point(0.0, fob, USER_POINT_REL_SD, fresh=True))
         source = "fitted to user points " + points_text(points)
+        typed, (points, left) = points, three_levels.leave_to_line(points, fob)  # ON: off
+        source += three_levels.left_source(typed, fob, left)
     factor = metadata_factor.read(*metadata_factor.figure(args.fob_waf, measurement))
     points = metadata_factor.divide(points, factor)
     fig = predmod.PredictionInput(
         points, levels, typed=bool(args.points or args.waf_points), fob_iops=fob,
         raw_native_op=native_op, advertised_bytes=advertised, target_iops=args.target_iops,
         measurement=measurement, source=source, workload=workload or None, jobs=args.jobs,
-        progress=not args.no_progress, metadata_factor=factor.m,
+        progress=not args.no_progress, metadata_factor=factor.m, left_to_line=left,
         # the fit's residual is the greedy (uniform) surrogate's: measured on uniform figures
         model_form=uncertainty.model_form_for(
             points, measurement is not None and measurement.kind == "sim")
