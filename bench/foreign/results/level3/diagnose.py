@@ -32,8 +32,8 @@ typed.md; nine refused with 20% typed) and femud4's four older FEMU drives
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -43,7 +43,6 @@ sys.path.insert(0, str(FOREIGN.parent))
 sys.path.insert(0, str(FOREIGN))
 from common import load_script  # noqa: E402  (bench/foreign/common.py)
 from cpu_clock import cpu_s  # noqa: E402  (bench/cpu_clock.py)
-
 from overprov.calibrate import (  # noqa: E402
     bend_between,
     evidence,
@@ -51,7 +50,6 @@ from overprov.calibrate import (  # noqa: E402
     plausibility,
     reserve_held_out,
     reserve_hull,
-    steep_pair,
     uncertainty,
 )
 from overprov.calibrate import fit as fitmod  # noqa: E402
@@ -91,8 +89,9 @@ def one(folder: str, stem: str, family: str) -> None:
     plain = fitmod.fit(steady3, fob_iops=fob)
     gate = plausibility.surrogate_misses_its_points(plain, steady3)
     print(f"  (a) plain greedy fit's gate: {gate or 'passes'}")
+    two = [p for p in pts2 if p.queue_depth is None]
     print(f"      floor_in_waf(0/20/40) {reserve_hull.floor_in_waf(steady3)}; "
-          f"floor_in_waf(0/40) {reserve_hull.floor_in_waf([p for p in pts2 if p.queue_depth is None])}")  # fmt: skip
+          f"floor_in_waf(0/40) {reserve_hull.floor_in_waf(two)}")  # fmt: skip
     evs, fits = {}, {}
     for design in gc_designs.UNIFORM_DESIGNS:
         form = evidence.ReadingForm(gc_designs.waf_curve(design), None, False)
@@ -111,7 +110,8 @@ def one(folder: str, stem: str, family: str) -> None:
             continue
         miss = plausibility.surrogate_misses_its_points(s, steady3)
         print(f"  (c) reserve {design}: floor test called_for {test['called_for']} "
-              f"(floor {s.waf_floor}); called_for {called}; its gate: {miss or 'passes'}")  # fmt: skip
+              f"(floor {s.waf_floor}); called_for {called}; "
+              f"its gate: {miss or 'passes'}")  # fmt: skip
         print(f"      WAF err {errs(s, curve)}")
         if test["called_for"]:
             evs[f"reserve {design}"] = evidence.assess(rform, steady3, cv_sd)
@@ -124,15 +124,17 @@ def one(folder: str, stem: str, family: str) -> None:
     for name, ev in evs.items():
         rep = evidence.reproduced(ev, untested=False)
         print(f"  (b/c) {name:22s} w={w[name]:.3g} chi2={ev['chi2']:.2f} "
-              f"res={ev['residual_chi2']:.2f} reproduced {rep}; WAF err {errs(fits[name], curve)}")  # fmt: skip
-        print(f"        like for like (reserve_held_out.like_for_like): chi2={lfl[name]['chi2']:.2f} "
-              f"w={w_lfl[name]:.3g}")  # fmt: skip
+              f"res={ev['residual_chi2']:.2f} reproduced {rep}; "
+              f"WAF err {errs(fits[name], curve)}")  # fmt: skip
+        print("        like for like (reserve_held_out.like_for_like): "
+              f"chi2={lfl[name]['chi2']:.2f} w={w_lfl[name]:.3g}")  # fmt: skip
     above = bend_between.above_line(pts2, fob)
     low, high = sorted((p for p in steady3 if p.iops and p.has_steady_waf),
                        key=lambda p: p.extra_op_percent)[::2]  # fmt: skip
     mid = next(p for p in steady3 if p.extra_op_percent == 20 and p.iops)
+    above_text = "none" if above is None else f"WAF {above[0]:.2f}, ratio {above[1]:.2f}"
     print(f"  (d) bend_between on 0/40: fires {bend_between.fires(pts2, fob)}; above_line "
-          f"{'none' if above is None else f'WAF {above[0]:.2f}, ratio {above[1]:.2f}'}")  # fmt: skip
+          f"{above_text}")  # fmt: skip
     try:
         line20 = bend_between.line_iops(fob, high, mid.waf)
         print(f"      line at the 20% figure's WAF {mid.waf:.3f}: {line20:,.0f} IOPS, figure "
@@ -146,7 +148,6 @@ def one(folder: str, stem: str, family: str) -> None:
     for design in ("d-choices-4", "d-choices-8"):
         s = evidence.ReadingForm(gc_designs.waf_curve(design), None, False).fit(rest)
         print(f"  (g) 20% IOPS left to the line, plain {design}: WAF err {errs(s, curve)}")
-    two = [p for p in pts2 if p.queue_depth is None]
     s = evidence.ReadingForm(gc_designs.waf_curve("d-choices-4"), None, False).fit(two)
     print(f"      0/40 only, plain d-choices-4: WAF err {errs(s, curve)}")
     stored = json.loads((SEEN / f"{key}.json").read_text())
