@@ -1,8 +1,9 @@
 """Typed figures at three levels where a GC reserve holds or the curve bends between them
-(calibrate/three_levels.py, ``ON`` off): the reserve reading offered and the gate passed with
-three levels with WAF, the middle IOPS left to the FOB's line where the ends are bent, and
-two-level answers unchanged to the byte with the flag on. Figures: seen truths typed as
-bench/foreign/results/midlevel/typed.py types them (bench/foreign/results/level3/DIAGNOSIS.md)."""
+(calibrate/three_levels.py, ``ON`` on since bench/foreign/results/level3/verdict.md): the
+reserve reading offered and the gate passed with three levels with WAF, the middle IOPS left to
+the FOB's line where the ends are bent, and two-level answers unchanged to the byte with the
+flag on. Figures: seen truths typed as bench/foreign/results/midlevel/typed.py types them
+(bench/foreign/results/level3/DIAGNOSIS.md)."""
 
 from __future__ import annotations
 
@@ -40,8 +41,8 @@ def two_levels(points: list[fitmod.Point]) -> list[fitmod.Point]:
     return [p for p in points if p.extra_op_percent != 20.0]
 
 
-def test_off_by_default():
-    assert not three_levels.ON
+def test_on_by_default_its_rule_met():
+    assert three_levels.ON
 
 
 def test_reads_reserve_with_three_levels_each_with_waf(on):
@@ -53,10 +54,13 @@ def test_reads_reserve_with_three_levels_each_with_waf(on):
 
 
 def test_the_gate_passes_three_levels_a_reserve_reading_explains(monkeypatch):
+    monkeypatch.setattr(three_levels, "ON", False)
     why = plausibility.fit_misses_its_points(FEMU6, 30013.0)
     assert why is not None and "IOPS point at 20%" in why  # off: refused on the plain fit
     monkeypatch.setattr(three_levels, "ON", True)
     assert plausibility.fit_misses_its_points(FEMU6, 30013.0) is None
+    measured = plausibility.fit_misses_its_points(FEMU6, 30013.0, None, None, typed=False)
+    assert measured == why  # the rule judged typed figures: a measurement's gate as before
 
 
 def test_middle_iops_on_the_line_left_to_it(on):
@@ -93,6 +97,7 @@ TWO_LEVEL = ["--waf-points", "0:8.000,40:1.701", "--extra-op", "0,20,40"]
 
 
 def test_two_level_answer_byte_identical_with_the_flag_on(tmp_path, monkeypatch):
+    monkeypatch.setattr(three_levels, "ON", False)
     off = _answer(tmp_path, "off.json", TWO_LEVEL)
     assert "gc_reserve" in off["readings"]  # the two-level reserve path, untouched by the flag
     monkeypatch.setattr(three_levels, "ON", True)

@@ -412,7 +412,7 @@ def run(args: argparse.Namespace) -> int:
     measurement = None
     fob = args.fob_iops
     out: Path | None
-    left: tuple[float, ...] = ()  # typed middle IOPS left to the line (three_levels.py: off)
+    left: tuple[float, ...] = ()  # typed middle IOPS left to the line (three_levels.py: on)
     if measuring:
         if stored is not None:
             out = args.resume
@@ -465,7 +465,7 @@ def run(args: argparse.Namespace) -> int:
         if fob is not None:
             points.append(fitmod.Point(0.0, fob, USER_POINT_REL_SD, fresh=True))
         source = "fitted to user points " + points_text(points)
-        typed, (points, left) = points, three_levels.leave_to_line(points, fob)  # ON: off
+        typed, (points, left) = points, three_levels.leave_to_line(points, fob)  # ON: on
         source += three_levels.left_source(typed, fob, left)
     factor = metadata_factor.read(*metadata_factor.figure(args.fob_waf, measurement))
     points = metadata_factor.divide(points, factor)
@@ -493,7 +493,7 @@ def run(args: argparse.Namespace) -> int:
         from overprov.calibrate.reserve_reading import onset_from_empty  # imports the twin's code
 
         onset = onset_from_empty(measurement)
-        why = plausibility.fit_misses_its_points(points, fob, onset, fig.model_form)
+        why = plausibility.fit_misses_its_points(points, fob, onset, fig.model_form, fig.typed)
         if why:
             raise NoAnswerError(
                 f"the fit does not explain its inputs, so no twin is written: {why}{kept}"

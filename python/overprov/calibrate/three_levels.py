@@ -1,5 +1,5 @@
 """Typed figures at three levels or more where a GC reserve holds or the curve bends between
-the levels: read, not refused (:data:`ON`, off until its rule says otherwise).
+the levels: read, not refused (:data:`ON`, on by its rule).
 
 **Why** (bench/foreign/results/level3/DIAGNOSIS.md). Typed IOPS and WAF at 0%, 20% and 40%
 extra OP (+ FOB) were refused on 9 of 10 seen MQSim and FEMU drives where the same figures at
@@ -38,6 +38,14 @@ gave no answer. Two causes:
 
 Two-level figures are read as before with the flag on or off (tests/calibrate/
 test_three_levels.py).
+
+Judged under bench/foreign/results/level3/RULE.md: **met, on** (bench/foreign/results/level3/
+verdict.md). On four fresh drives typed at 0, 20 and 40% (MQSim u928x32 and u1856x16, FEMU
+72 × 40 and 78 × 36 with ``gc_thres_pcent`` 75), all four refused without it, all four answered
+with it, WAF within 0.9–3.1% at every level (IOPS worst 1.1–6.2%), no worse than the same drives
+typed at 0% and 40% (FEMU 11.4% → 1.2%, 8.9% → 2.4%), the two-level answers unchanged. On the
+14 seen truths of bench/foreign/results/level3/seen.md, 12 meet both scoreboard targets (none
+refused; 9 refused without it).
 """
 
 from __future__ import annotations
@@ -51,9 +59,10 @@ from overprov.calibrate import fit as fitmod
 if TYPE_CHECKING:
     from overprov.calibrate.predict import PredictionInput
 
-#: Read typed figures at three levels or more as the module doc says. Off: as before (the
-#: reserve reading offered to two levels only, the middle IOPS fitted by the twin).
-ON = False
+#: Read typed figures at three levels or more as the module doc says. On: its rule,
+#: bench/foreign/results/level3/RULE.md, met (bench/foreign/results/level3/verdict.md). Off: as
+#: before (the reserve reading offered to two levels only, the middle IOPS fitted by the twin).
+ON = True
 #: The least relative miss of the line at a middle level's typed IOPS that leaves it out
 #: (the twin's own tolerance, ``plausibility.TWIN_TOLERANCE``: 10%).
 LINE_TOLERANCE = 0.10

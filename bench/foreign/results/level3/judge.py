@@ -34,24 +34,18 @@ def waf_worst(c: dict | None) -> float | None:
     return round(100 * c["summary"]["waf_worst"], 1)  # type: ignore[index]
 
 
-def pct(x: float | None) -> str:
-    return "–" if x is None else f"{100 * x:.1f}%"
-
-
 def describe(c: dict | None) -> str:
-    if c is None:
-        return "not run"
-    s = c["summary"]
-    if s.get("refused"):
-        return "refused: " + (c.get("error") or ["?"])[-1][:160]
-    levels = {r["extra_op_percent"]: r for r in c["levels"]}
-    waf = ", ".join(f"{x}% {100 * levels[x]['waf_err']:+.1f}%" for x in sorted(levels))
-    iops = ", ".join(f"{x}% {100 * levels[x]['iops_err']:+.1f}%" for x in sorted(levels))
-    warn = ", ".join(c.get("warnings", [])) or "none"
-    return (f"{'both targets met' if s['met'] else 'targets not both met'}; IOPS median "
-            f"{pct(s['iops_median'])}, worst {pct(s['iops_worst'])} ({iops}); WAF worst "
-            f"{pct(s['waf_worst'])} ({waf}); carried by {', '.join(s['carry'])}; "
-            f"warnings: {warn}")  # fmt: skip
+    """A case in a line: refused and why, or its targets, errors, readings and warnings."""
+    if c is None or refused(c):
+        return "not run" if c is None else "refused: " + (c.get("error") or ["?"])[-1][:160]
+    s, levels = c["summary"], sorted(c["levels"], key=lambda r: r["extra_op_percent"])
+    err = {k: ", ".join(f"{r['extra_op_percent']}% {100 * r[f'{k}_err']:+.1f}%" for r in levels)
+           for k in ("iops", "waf")}  # fmt: skip
+    met = "both targets met" if s["met"] else "targets not both met"
+    return (f"{met}; IOPS median {100 * s['iops_median']:.1f}%, worst "
+            f"{100 * s['iops_worst']:.1f}% ({err['iops']}); WAF worst "
+            f"{100 * s['waf_worst']:.1f}% ({err['waf']}); carried by {', '.join(s['carry'])}; "
+            f"warnings: {', '.join(c.get('warnings', [])) or 'none'}")  # fmt: skip
 
 
 def unchanged(a: dict | None, b: dict | None) -> bool:
