@@ -21,7 +21,6 @@ from overprov.calibrate import (
     middle_level,
     plausibility,
     target_measurement,
-    three_levels,
     uncertainty,
 )
 from overprov.calibrate import fit as fitmod
@@ -465,6 +464,8 @@ def run(args: argparse.Namespace) -> int:
         if fob is not None:
             points.append(fitmod.Point(0.0, fob, USER_POINT_REL_SD, fresh=True))
         source = "fitted to user points " + points_text(points)
+        from overprov.calibrate import three_levels  # noqa: PLC0415 (imports the twin's code)
+
         typed, (points, left) = points, three_levels.leave_to_line(points, fob)  # ON: on
         source += three_levels.left_source(typed, fob, left)
     factor = metadata_factor.read(*metadata_factor.figure(args.fob_waf, measurement))

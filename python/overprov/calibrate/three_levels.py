@@ -39,13 +39,13 @@ gave no answer. Two causes:
 Two-level figures are read as before with the flag on or off (tests/calibrate/
 test_three_levels.py).
 
-Judged under bench/foreign/results/level3/RULE.md: **met, on** (bench/foreign/results/level3/
-verdict.md). On four fresh drives typed at 0, 20 and 40% (MQSim u928x32 and u1856x16, FEMU
-72 × 40 and 78 × 36 with ``gc_thres_pcent`` 75), all four refused without it, all four answered
-with it, WAF within 0.9–3.1% at every level (IOPS worst 1.1–6.2%), no worse than the same drives
-typed at 0% and 40% (FEMU 11.4% → 1.2%, 8.9% → 2.4%), the two-level answers unchanged. On the
-14 seen truths of bench/foreign/results/level3/seen.md, 12 meet both scoreboard targets (none
-refused; 9 refused without it).
+Judged under bench/foreign/results/level3/RULE.md: **met, on**
+(bench/foreign/results/level3/verdict.md). On four fresh drives typed at 0, 20 and 40% (MQSim
+u928x32 and u1856x16, FEMU 72 × 40 and 78 × 36 with ``gc_thres_pcent`` 75), all four refused
+without it, all four answered with it, WAF within 0.9–3.1% at every level (IOPS worst
+1.1–6.2%), no worse than the same drives typed at 0% and 40% (FEMU 11.4% → 1.2%, 8.9% → 2.4%),
+the two-level answers unchanged. On the 14 seen truths of bench/foreign/results/level3/seen.md,
+12 meet both scoreboard targets (none refused; 9 refused without it).
 """
 
 from __future__ import annotations

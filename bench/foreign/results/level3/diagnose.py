@@ -3,9 +3,10 @@ at 0, 20 and 40% extra OP (+ FOB, + QD4 at 40% where the truth has it: midlevel'
 gate keeps the GC-reserve reading out, which check refuses, and what a reading would need to
 reproduce the three levels.
 
-The seen truths: the ten where midlevel's plan test fired (bench/foreign/results/midlevel/
-typed.md; nine refused with 20% typed) and femud4's four older FEMU drives
-(bench/foreign/results/femud4/DIAGNOSIS.md). For each, from the surrogates alone (no twin):
+The seen truths: the ten where midlevel's plan test fired
+(bench/foreign/results/midlevel/typed.md; nine refused with 20% typed) and femud4's four older
+FEMU drives (bench/foreign/results/femud4/DIAGNOSIS.md). For each, from the surrogates alone
+(no twin):
 
 (a) the plain greedy fit's gate (``plausibility.surrogate_misses_its_points``, what
     ``fit_misses_its_points`` runs first) and ``reserve_hull.floor_in_waf`` (the two-level gate

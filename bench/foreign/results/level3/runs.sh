@@ -7,6 +7,7 @@ set -u
 LOG=bench/foreign/results/level3/runs.log
 . bench/foreign/timed.sh  # PY, PYTHONPATH, timed NAME COMMAND... (CPU s into $LOG)
 D=bench/foreign/results/level3
+CASES=bench/foreign/results/level3/cases.py
 case $1 in
 truths)  # FEMU's older defaults (gc_thres_pcent 75), then MQSim's patched build
     mkdir -p $D/fresh
@@ -20,12 +21,12 @@ cases)
     for pair in femu-72lun-40blk-thres75:FEMU femu-78lun-36blk-thres75:FEMU u928x32:MQSim \
                 u1856x16:MQSim; do
         stem=${pair%%:*}
-        [ -f $D/fresh/$stem.json ] && timed "cases $stem" $PY $D/cases.py fresh \
+        [ -f $D/fresh/$stem.json ] && timed "cases $stem" $PY $CASES fresh \
             $D/fresh $stem ${pair#*:}
     done
     ;;
 seen)  # midlevel's ten seen truths where its plan test fired and femud4's four (a report)
-    timed "seen" $PY $D/cases.py seen \
+    timed "seen" $PY $CASES seen \
         MQSim--mqsim-retry_unseen--u512x32 MQSim--mqsim-retry_unseen--u640x16 \
         MQSim--mqsim-retry_unseen--u768x32 MQSim--mqsim-retry_unseen--u1536x16 \
         MQSim--mqsim-retry_unseen--u320x32 MQSim--mqsim-retry_unseen--u384x64 \
