@@ -21,6 +21,7 @@ from overprov.calibrate import (
     own_residual,
     plausibility,
     reserve_hull,
+    three_levels,
     uncertainty,
 )
 from overprov.calibrate import fit as fitmod
@@ -88,11 +89,15 @@ def test_by_default_the_gate_passes_r7_at_a_2_percent_spread_not_at_calibrates_5
     assert why is not None and "IOPS point at 40%" in why
 
 
-def test_offered_three_levels_are_left_to_the_plain_fit(offered, plain_gate):
+def test_offered_three_levels_are_left_to_the_plain_fit(offered, plain_gate, monkeypatch):
     """``floor_in_waf``: a third level with a WAF figure, the reading is not offered, the gate
-    refuses as before."""
+    refuses as before; with ``three_levels.ON`` (on since bench/foreign/results/level3/
+    verdict.md) typed figures at three levels are offered it, and the gate passes them."""
     three = [*R7, fitmod.Point(20.0, 27077.0, SD, 4.491, SD)]
+    monkeypatch.setattr(three_levels, "ON", False)
     assert plausibility.fit_misses_its_points(three, R7[2].iops, None) is not None
+    monkeypatch.setattr(three_levels, "ON", True)
+    assert plausibility.fit_misses_its_points(three, R7[2].iops, None) is None
 
 
 def _greedy_sd_at(points: list[fitmod.Point], level: float) -> tuple[float, float]:

@@ -20,10 +20,12 @@ steady IOPS and WAF at two levels at least (the workload's queue depth); at the 
 level a WAF of at least :data:`DEEP_WAF` and an IOPS at least :data:`ABOVE_LINE` times
 :func:`line_iops` there. Where it fires and :data:`WARN_WHERE_BENT` is on, the prediction's
 source carries :data:`WARNING` (calibrate prints it); the figures and the interval are left as
-they are. What a figure at a third level gives with today's code, on four seen MQSim drives
+they are. What a figure at a third level gave, on four seen MQSim drives
 (bench/foreign/results/mqbend/DIAGNOSIS.md): IOPS+WAF at 0%, 20% and 40% with the FOB, a
 refusal on all four (no twin reproduces the three levels); at 20% and 40% with the FOB, IOPS at
-10% within −0.4% to −15.4%.
+10% within −0.4% to −15.4%. With ``three_levels.ON`` (on since
+bench/foreign/results/level3/verdict.md) a middle IOPS figure on the FOB's line is left to it
+and the three levels are answered.
 Judged under bench/foreign/results/mqbend/RULE.md: **met, so on**
 (bench/foreign/results/mqbend/verdict.md). On the 72 scoreboard truths it speaks on the six
 MQSim drives above and no other; on three fresh MQSim drives it spoke on the two whose IOPS at
@@ -176,9 +178,9 @@ WARNING = (
     "curve may bend between the levels and the figures cannot show it (on 13 of the 14 MQSim "
     "drives where it spoke the twin put IOPS at 10% extra OP 37-65% too high, on one 9%{line}); "
     "IOPS and WAF figures at {mid:g}% extra OP would "
-    "show it (on MQSim, typed at 20% beside 0% and 40%, no twin followed all three and "
-    "calibrate refused; typed with the 40% ones and the 0% ones left out, they put IOPS at 10% "
-    "within 16%, the 0% level itself 40-69% too low) (bend_between.py)"
+    "show it (on 8 MQSim drives, typed at 20% beside 0% and 40%, calibrate reads the 20% IOPS "
+    "from that line where it lies within 10% of it, three_levels.py: IOPS within 14% and WAF "
+    "within 6.4% at every level) (bend_between.py)"
 )
 
 
@@ -253,8 +255,8 @@ def warning(fig: PredictionInput) -> str:
     :data:`WARN_WHERE_BENT` is on, the figures are typed under uniform writes and
     :func:`fires`; else ""."""
     points, fob_iops = fig.points, fig.fob_iops
-    if not (WARN_WHERE_BENT and _fires_on(fig)):
-        return ""
+    if not (WARN_WHERE_BENT and _fires_on(fig)) or fig.left_to_line:
+        return ""  # figures left to the line say so themselves (three_levels.LEFT_SOURCE)
     waf, ratio = above_line(points, fob_iops)  # type: ignore[misc]
     low, high = (p.extra_op_percent for p in _ends(points))  # type: ignore[union-attr]
     mid = round((low + high) / 2)
@@ -264,9 +266,10 @@ def warning(fig: PredictionInput) -> str:
 
 
 def _fires_on(fig: PredictionInput) -> bool:
-    """:func:`fires` on typed figures under uniform writes (the flags not asked)."""
+    """:func:`fires` on typed figures under uniform writes (the flags not asked), or middle
+    IOPS figures left to the line (``fig.left_to_line``: ``three_levels.leave_to_line``, on)."""
     uniform = workload_curve.is_uniform(fig.workload)
-    return fig.typed and uniform and fires(fig.points, fig.fob_iops)
+    return fig.typed and uniform and (fires(fig.points, fig.fob_iops) or bool(fig.left_to_line))
 
 
 def span_to_line(levels: list[PredictedLevel], fig: PredictionInput) -> int:
@@ -302,7 +305,9 @@ def line_between(
     on_line = _middle_lines(levels, fig)
     if not on_line:  # no level asked between the typed ones: nothing to move, no gate read
         return []
-    if LINE_GATE and GATE_AT_ONE_LEVEL:
+    if fig.left_to_line:  # typed IOPS figures between the ends lie on the line: no gate
+        passes = True
+    elif LINE_GATE and GATE_AT_ONE_LEVEL:
         passes = gate_passes_at(levels, fig, predict_at)
     else:
         passes = not LINE_GATE or gate_passes(on_line)
@@ -418,6 +423,8 @@ def gate_source(
     :func:`fires` on typed figures under uniform writes, the clause :data:`GATE_SOURCE` adds to
     the prediction's source (read before :func:`line_between` moves any level); else ""."""
     if not (GATE_AT_ONE_LEVEL and LINE_GATE and LINE_BETWEEN and _fires_on(fig)):
+        return ""
+    if fig.left_to_line:  # not read: the typed figures between the ends show the bend
         return ""
     if not _middle_lines(levels, fig):  # nothing the gate could move: not read
         return ""

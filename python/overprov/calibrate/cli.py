@@ -447,6 +447,7 @@ def run(args: argparse.Namespace) -> int:
     measurement = None
     fob = args.fob_iops
     out: Path | None
+    left: tuple[float, ...] = ()  # typed middle IOPS left to the line (three_levels.py: on)
     if measuring:
         if stored is not None:
             out = args.resume
@@ -497,6 +498,10 @@ def run(args: argparse.Namespace) -> int:
         if fob is not None:
             points.append(fitmod.Point(0.0, fob, USER_POINT_REL_SD, fresh=True))
         source = "fitted to user points " + points_text(points)
+        from overprov.calibrate import three_levels  # noqa: PLC0415 (imports the twin's code)
+
+        typed, (points, left) = points, three_levels.leave_to_line(points, fob)  # ON: on
+        source += three_levels.left_source(typed, fob, left)
     kept = f"; what was measured is kept in {out}" if measuring else ""
     why_not = stopped_early.refusal(measurement)  # one level that did not settle: no fit
     if why_not:
@@ -507,7 +512,7 @@ def run(args: argparse.Namespace) -> int:
         points, levels, typed=bool(args.points or args.waf_points), fob_iops=fob,
         raw_native_op=native_op, advertised_bytes=advertised, target_iops=args.target_iops,
         measurement=measurement, source=source, workload=workload or None, jobs=args.jobs,
-        progress=not args.no_progress, metadata_factor=factor.m,
+        progress=not args.no_progress, metadata_factor=factor.m, left_to_line=left,
         # the fit's residual is the greedy (uniform) surrogate's: measured on uniform figures
         model_form=uncertainty.model_form_for(
             points, measurement is not None and measurement.kind == "sim")
@@ -530,7 +535,7 @@ def run(args: argparse.Namespace) -> int:
         from overprov.calibrate.reserve_reading import onset_from_empty  # imports the twin's code
 
         onset = onset_from_empty(measurement)
-        why = plausibility.fit_misses_its_points(points, fob, onset, fig.model_form)
+        why = plausibility.fit_misses_its_points(points, fob, onset, fig.model_form, fig.typed)
         if why:
             raise NoAnswerError(
                 f"the fit does not explain its inputs, so no twin is written: {why}{kept}"

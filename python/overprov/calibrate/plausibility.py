@@ -65,7 +65,7 @@ TWIN_TOLERANCE = 0.10
 #: Figures without an onset that a GC-reserve reading explains (``reserve_hull.explains``, which
 #: registers itself here on import, so this module need not import it: reserve_hull imports
 #: this one); None: no such reading is offered.
-UNDATED_RESERVE_EXPLAINS: Callable[[list[fitmod.Point], float], bool] | None = None
+UNDATED_RESERVE_EXPLAINS: Callable[[list[fitmod.Point], float, bool], bool] | None = None
 #: Figures with FOB an erase-cost fit explains (``erase_reading.explains``, registered on import).
 ERASE_COST_EXPLAINS: Callable[[list[fitmod.Point]], bool] | None = None
 #: Native spare space above this share of the user capacity is not a drive's.
@@ -326,6 +326,7 @@ def fit_misses_its_points(
     fob_iops: float | None = None,
     onset: float | None = None,
     model_form: uncertainty.ModelForm | None = None,
+    typed: bool = True,
 ) -> str | None:
     """The gate ``calibrate`` runs before any twin: :func:`surrogate_misses_its_points` on the
     plain greedy fit (``fit.fit``). With :data:`RESERVE_READING_GATE` on and ``onset`` (the onset
@@ -335,14 +336,15 @@ def fit_misses_its_points(
     ``ReserveForm.called_for``; ``spare_near_onset.offered_form``) explains them as well;
     without an onset, with
     ``reserve_hull.OFFERED`` (off) and ``reserve_hull.AT_THE_GATE``, when a reserve reading
-    ``reserve_hull.py`` offers explains them (``reserve_hull.explains``); the plain fit's reason
-    otherwise."""
+    ``reserve_hull.py`` offers explains them (``reserve_hull.explains``; with
+    ``three_levels.ON`` three levels or more with WAF too, where ``typed``: figures typed, not
+    measured); the plain fit's reason otherwise."""
     why = surrogate_misses_its_points(fitmod.fit(points, fob_iops=fob_iops), points)
     if why is not None and ERASE_COST_EXPLAINS is not None and ERASE_COST_EXPLAINS(points):
         return None  # erase_reading.explains: an erase-cost fit explains them
     if why is not None and onset is None and UNDATED_RESERVE_EXPLAINS is not None:
         cv_sd = uncertainty.weighing_rel_sd(model_form)  # reserve_hull.py: off
-        return None if UNDATED_RESERVE_EXPLAINS(points, cv_sd) else why
+        return None if UNDATED_RESERVE_EXPLAINS(points, cv_sd, typed) else why
     if why is None or not RESERVE_READING_GATE or onset is None:
         return why
     if onset >= gc_reserve.ONSET_RESERVE_BELOW:

@@ -111,6 +111,10 @@ class PredictionInput:
     metadata_factor: float = 1.0
     """The metadata factor the WAF figures among ``points`` were divided by
     (``metadata_factor.read``; 1: none applied): ``reserve_hull.FACTOR_READS_FLOOR`` reads it."""
+    left_to_line: tuple[float, ...] = ()
+    """Typed middle levels whose IOPS figures ``three_levels.leave_to_line`` left to the line
+    through the FOB and the highest level (``three_levels.ON``, on): ``bend_between.line_between``
+    reads them."""
 
     def __post_init__(self) -> None:
         main_qd = self.measurement.qd if self.measurement is not None else fitmod.WORKLOAD_QD

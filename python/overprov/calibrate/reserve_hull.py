@@ -65,6 +65,7 @@ from overprov.calibrate import (
     paced_journal,
     plausibility,
     steep_pair,
+    three_levels,
     uncertainty,
     workload_curve,
 )
@@ -142,12 +143,12 @@ def floor_in_waf(points: list[fitmod.Point]) -> bool:
 def applies(fig: predmod.PredictionInput) -> bool:
     """Whether :data:`OFFERED` reads these figures: uniform writes, no onset of garbage
     collection from empty (with one, ``reserve_reading.py`` offers the reading), and
-    :func:`floor_in_waf`."""
+    :func:`floor_in_waf`; or, with ``three_levels.ON`` (on), typed figures with a WAF figure at
+    each of three steady levels or more (``three_levels.reads_reserve``)."""
     return (
-        OFFERED
+        ((OFFERED and floor_in_waf(fig.points)) or three_levels.reads_typed(fig))
         and workload_curve.is_uniform(fig.workload)
         and onset_from_empty(fig.measurement) is None
-        and floor_in_waf(fig.points)
     )
 
 
@@ -323,14 +324,15 @@ def form_of(design: str, cv_sd: float, paced: bool = False) -> UndatedReserveFor
     return UndatedReserveForm(gc_designs.waf_curve(design), cv_sd, paced=paced)
 
 
-def explains(points: list[fitmod.Point], cv_sd: float) -> bool:
+def explains(points: list[fitmod.Point], cv_sd: float, typed: bool = True) -> bool:
     """With :data:`OFFERED` and :data:`AT_THE_GATE` on (or where ``steep_pair.fires``), figures
-    of :func:`floor_in_waf` that a
+    of :func:`floor_in_waf` (with ``three_levels.ON``, on, also ``typed`` figures of
+    ``three_levels.reads_reserve``) that a
     reserve reading of a uniform design is called for by and whose fit misses none of them by
     more than ``plausibility.FIT_ERROR_MAX`` (``plausibility.surrogate_misses_its_points``);
     ``calibrate`` runs its gate on uniform writes only."""
     undated = OFFERED and AT_THE_GATE or steep_pair.fires(points, cv_sd, floor_in_waf(points))
-    if not (undated and floor_in_waf(points)):
+    if not (undated and floor_in_waf(points) or typed and three_levels.reads_reserve(points)):
         return False
     for design in gc_designs.UNIFORM_DESIGNS:
         form = form_of(design, cv_sd)
