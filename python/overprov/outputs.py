@@ -121,6 +121,7 @@ def check_json_output(path: str | os.PathLike[str] | None, option: str = "--json
     check_output_file(path, option)
     if path is None or str(path) == STDOUT or not Path(path).is_file():
         return
+    check_not_a_run_document(Path(path), option)
     with Path(path).open("rb") as fh:
         head = fh.read(4096)
     if head.strip() and not _OURS.search(head):
@@ -159,6 +160,32 @@ RUN_DOCUMENTS = {
     "qualify": (("qualify.json",), "a qualification"),
     "simulate": (("simulate.json",), "a simulation"),
 }
+
+
+#: What a run's --out folder holds beside its document (RUN_DOCUMENTS): its report, its log.
+RUN_FOLDER_MARKERS = ("report.html", "report-files", "profile.log")
+
+
+def check_not_a_run_document(path: Path, option: str) -> None:
+    """Refuse (OutputError) an existing file that is a run's document in its --out folder
+    (:data:`RUN_DOCUMENTS`, e.g. ``ws/simulate.json`` of ``simulate --out ws``): --json would
+    replace that run's results, which ``--out`` itself refuses to do. A run folder is told by
+    its report or log beside the document (:data:`RUN_FOLDER_MARKERS`) or by the ``--out`` in
+    the command the document records; a ``simulate.json`` written by ``--json`` alone is
+    overwritten as any --json document is. Choosing another file, or removing this one first,
+    is how the user says so."""
+    for command, (names, what) in RUN_DOCUMENTS.items():
+        if path.name not in names:
+            continue
+        with path.open("rb") as fh:
+            head = fh.read(4096)
+        in_run_folder = any((path.parent / m).exists() for m in RUN_FOLDER_MARKERS)
+        if in_run_folder or b'"--out"' in head:
+            raise OutputError(
+                f"{path} is {what}'s results ({path.name} in the run folder {path.parent}, "
+                f"written by {command} --out): {option} would replace them; choose another "
+                f"file, or remove this one first ({option} {path})"
+            )
 
 
 def check_no_other_run(path: str | os.PathLike[str] | None, command: str) -> None:

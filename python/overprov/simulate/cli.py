@@ -35,7 +35,7 @@ from overprov.options import (
 )
 from overprov.outputs import command_text, hold_out_dir, write_json
 from overprov.simulate import estimate as sim_estimate
-from overprov.simulate import trace_options, trace_output
+from overprov.simulate import geometry_errors, trace_options, trace_output
 from overprov.simulate.host import add_host_options, format_host_table, host_overrides
 from overprov.simulate.output import (
     add_steady_window,
@@ -335,7 +335,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--duration",
         type=units.DURATION,
         metavar="TIME",
-        help="simulated time of the measured part (90s, 10min, 2h; a bare number is seconds)",
+        help="simulated time of the measured part (90s, 90m, 2h; a bare number is seconds)",
     )
     tm.add_argument(
         "--interval-s", type=units.DURATION, metavar="TIME", help="series interval (default 1 s)"
@@ -523,6 +523,7 @@ def run(args: argparse.Namespace) -> int:
         refuse_beside_demo(args)
     if args.dask_scheduler is not None:
         sweep.check_dask_scheduler(args.dask_scheduler)  # before any work, in 4 s at most
+    checking: dict[str, Any] | None = None  # the config being validated, for the hint
     try:  # every config is checked before the first run starts; an error names the flag
         configs = demo_configs() if args.demo else sweep_configs(config_from_args(args), args)
         configs = qd_sweep.expand(configs, args.qd)
@@ -533,11 +534,14 @@ def run(args: argparse.Namespace) -> int:
             if scaled.note:
                 print(scaled.note, file=text_stream(args))
         for cfg in configs:
+            checking = cfg
             validate(cfg)
+        checking = None
         check_series(args.series, configs)
     except ConfigError as exc:
         flags = flags_given(args, FLAG_FIELDS)
-        raise ConfigError(core_message(str(exc), args.config, flags)) from None
+        said = geometry_errors.in_flag_words(str(exc), args, checking or _first_config(args))
+        raise ConfigError(core_message(said, args.config, flags)) from None
     if args.check:
         print_check(configs)
         return 0
@@ -554,6 +558,14 @@ def run(args: argparse.Namespace) -> int:
     if reports.interrupted:
         raise KeyboardInterrupt  # the CLI's exit 130, after the finished runs are written
     return 0
+
+
+def _first_config(args: argparse.Namespace) -> dict[str, Any] | None:
+    """The first run's config as the flags give it (unscaled), or None if it cannot be made."""
+    try:
+        return None if args.demo else sweep_configs(config_from_args(args), args)[0]
+    except (ConfigError, IndexError):
+        return None
 
 
 def write_outputs(args: argparse.Namespace, reports: list[dict[str, Any]], partial: bool) -> None:
