@@ -15,11 +15,7 @@ Safety policy (used by ``overprov apply`` and the profiler):
 * **Would destroy data at rest — refused unless the user confirms exactly this device**
   (``confirm_device`` resolves, symlinks followed, to the same device node): filesystem, RAID or
   other signatures, a partition table, partitions the kernel knows about, a rotational loop
-  device (many kernels report loop devices rotational), and signatures that could not be read.
-* **A rotational device that is not a loop device (a hard disk) — refused unless
-  ``allow_hdd=True``** (``--allow-hdd``): OP means nothing on a hard disk, and confirming the
-  device does not say the user knows it is one. With ``allow_hdd`` a rotational loop device is
-  no reason either.
+  device, and signatures that could not be read. A hard disk needs ``allow_hdd`` (hard_disk.py).
 """
 
 from __future__ import annotations
@@ -36,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from overprov import device_users
+from overprov import device_users, hard_disk
 from overprov.errors import ConfigError, ToolError, UnsafeDeviceError
 from overprov.units import plural
 
@@ -475,18 +471,6 @@ def _a(word: str) -> str:
     return f"an {word}" if word[:1].lower() in "aeioux" else f"a {word}"
 
 
-LOOP_MAJOR = "7"  # the kernel's block major number of loop devices (devices.txt)
-
-
-def is_loop(info: DeviceInfo) -> bool:
-    """True for a loop device or a partition of one (kernel name loopN / loopNpM, major 7)."""
-    if info.dev.split(":", 1)[0] == LOOP_MAJOR:
-        return True
-    # A loop device's partitions get extended device numbers (major 259): go by the names.
-    names = (info.name, info.parent or "")
-    return any(re.fullmatch(r"loop\d+(p\d+)?", n) for n in names)
-
-
 def refusal_reasons(info: DeviceInfo, *, allow_hdd: bool = False) -> tuple[list[str], list[str]]:
     """(in_use, overridable) reasons for ``info``; both empty means nothing was found."""
     in_use: list[str] = []
@@ -515,18 +499,11 @@ def refusal_reasons(info: DeviceInfo, *, allow_hdd: bool = False) -> tuple[list[
     if info.partitions:
         names = ", ".join(p.name for p in info.partitions)
         overridable.append(f"has {plural(len(info.partitions), 'partition')} ({names})")
-    if info.rotational and not allow_hdd:
-        if is_loop(info):
-            # Many kernels report a loop device rotational whatever backs it: the exact-device
-            # confirmation is enough.
-            overridable.append("is rotational (a loop device that reports itself as one)")
+    if info.rotational and not allow_hdd:  # a hard disk needs allow_hdd even when confirmed
+        if hard_disk.is_loop(info.name, info.dev, info.parent):
+            overridable.append(hard_disk.LOOP_REASON)
         else:
-            # A hard disk: over-provisioning means nothing there, and confirming the device
-            # does not say the user knows it is one.
-            in_use.append(
-                "is rotational (a hard disk: over-provisioning does not apply); "
-                "give --allow-hdd to accept it"
-            )
+            in_use.append(hard_disk.HARD_DISK_REASON)
     for err in info.probe_errors:
         overridable.append(err)
     return in_use, overridable

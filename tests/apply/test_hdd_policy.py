@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from apply_fakes import make_info
-from overprov import blockdev
+from overprov import blockdev, hard_disk
 from overprov.blockdev import DeviceRefusedError, check_destroyable
 
 MIB = 2**20
@@ -25,12 +25,12 @@ def test_a_rotational_loop_device_needs_only_the_confirmation() -> None:
         make_info("loop3", rotational=True, dev="7:3"),
         make_info("loop3p1", rotational=True, dev="259:0", parent="loop3", is_partition=True),
     ):
-        assert blockdev.is_loop(info)
+        assert hard_disk.is_loop(info.name, info.dev, info.parent)
         in_use, overridable = blockdev.refusal_reasons(info)
         assert in_use == []
         assert overridable == ["is rotational (a loop device that reports itself as one)"]
         assert blockdev.refusal_reasons(info, allow_hdd=True) == ([], [])
-    assert not blockdev.is_loop(make_info("sdx", dev="8:16"))
+    assert not hard_disk.is_loop("sdx", "8:16", None)
 
 
 def test_help_says_what_allow_hdd_does(overprov_cli) -> None:
@@ -46,7 +46,7 @@ def test_a_real_rotational_loop_device_passes_with_its_confirmation(loop_device)
     info = blockdev.identify(dev)
     if not info.rotational:
         pytest.skip("this kernel's loop device does not report itself rotational")
-    assert blockdev.is_loop(info)
+    assert hard_disk.is_loop(info.name, info.dev, info.parent)
     with pytest.raises(DeviceRefusedError, match="a loop device that reports itself"):
         check_destroyable(dev, None)
     assert check_destroyable(dev, dev).path == info.path

@@ -523,7 +523,6 @@ def run(args: argparse.Namespace) -> int:
         refuse_beside_demo(args)
     if args.dask_scheduler is not None:
         sweep.check_dask_scheduler(args.dask_scheduler)  # before any work, in 4 s at most
-    checking: dict[str, Any] | None = None  # the config being validated, for the hint
     try:  # every config is checked before the first run starts; an error names the flag
         configs = demo_configs() if args.demo else sweep_configs(config_from_args(args), args)
         configs = qd_sweep.expand(configs, args.qd)
@@ -534,14 +533,11 @@ def run(args: argparse.Namespace) -> int:
             if scaled.note:
                 print(scaled.note, file=text_stream(args))
         for cfg in configs:
-            checking = cfg
             validate(cfg)
-        checking = None
         check_series(args.series, configs)
     except ConfigError as exc:
-        flags = flags_given(args, FLAG_FIELDS)
-        said = geometry_errors.in_flag_words(str(exc), args, checking or _first_config(args))
-        raise ConfigError(core_message(said, args.config, flags)) from None
+        said = geometry_errors.in_flag_words(str(exc), args, config_from_args, sweep_configs)
+        raise ConfigError(core_message(said, args.config, flags_given(args, FLAG_FIELDS))) from None
     if args.check:
         print_check(configs)
         return 0
@@ -558,14 +554,6 @@ def run(args: argparse.Namespace) -> int:
     if reports.interrupted:
         raise KeyboardInterrupt  # the CLI's exit 130, after the finished runs are written
     return 0
-
-
-def _first_config(args: argparse.Namespace) -> dict[str, Any] | None:
-    """The first run's config as the flags give it (unscaled), or None if it cannot be made."""
-    try:
-        return None if args.demo else sweep_configs(config_from_args(args), args)[0]
-    except (ConfigError, IndexError):
-        return None
 
 
 def write_outputs(args: argparse.Namespace, reports: list[dict[str, Any]], partial: bool) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+from collections.abc import Callable
 from typing import Any
 
 from overprov.engine import default_config, validate
@@ -17,8 +18,16 @@ _TOO_SMALL = ("geometry.physical_blocks: the drive has no blocks", "OP too small
 MAX_USER_BYTES = 2**44  # the core's limit is 16 TiB of 4 KiB pages: no search beyond it
 
 
-def in_flag_words(message: str, args: argparse.Namespace, config: dict[str, Any] | None) -> str:
-    """``message`` (a core refusal) said with the flags that caused it, or unchanged."""
+#: simulate's config_from_args and sweep_configs (simulate/cli.py, which imports this module)
+MakeConfig = Callable[[argparse.Namespace], dict[str, Any]]
+MakeSweep = Callable[[dict[str, Any], argparse.Namespace], list[dict[str, Any]]]
+
+
+def in_flag_words(
+    message: str, args: argparse.Namespace, make_config: MakeConfig, make_sweep: MakeSweep
+) -> str:
+    """``message`` (a core refusal of simulate's ``args``) said with the flags that caused it,
+    or unchanged; ``make_config`` and ``make_sweep`` rebuild the configs the flags make."""
     if message.startswith(_NO_ADVERTISED) and getattr(args, "extra_op", None):
         return (
             "--extra-op needs --advertised SIZE or --preset NAME: extra OP is a share of the "
@@ -26,22 +35,37 @@ def in_flag_words(message: str, args: argparse.Namespace, config: dict[str, Any]
             "--physical-blocks) nothing gives it"
         )
     user_bytes = getattr(args, "user_bytes", None)
-    if user_bytes is not None and config is not None and any(t in message for t in _TOO_SMALL):
-        least = smallest_user_bytes(config)
-        if least is None:
-            return f"--user-bytes {user_bytes:,} B: too small for a drive ({message})"
-        return (
-            f"--user-bytes {human_bytes(user_bytes)}: too small for a drive with these settings: "
-            f"give a whole number of erase blocks ({block_bytes(config):,} B each), at least "
-            f"{human_bytes(least)} ({least:,} B), so that over-provisioning leaves the spare "
-            f"blocks garbage collection needs ({message})"
-        )
-    return message
+    if user_bytes is None or not any(t in message for t in _TOO_SMALL):
+        return message
+    config = refused_config(args, make_config, make_sweep)
+    least = None if config is None else smallest_user_bytes(config)
+    if config is None or least is None:
+        return message
+    return (
+        f"--user-bytes {human_bytes(user_bytes)}: too small for a drive with these settings: "
+        f"give a whole number of erase blocks ({block_bytes(config):,} B each), at least "
+        f"{human_bytes(least)} ({least:,} B), so that over-provisioning leaves the spare "
+        f"blocks garbage collection needs ({message})"
+    )
 
 
-def _accepted(config: dict[str, Any], user_bytes: int) -> bool:
+def refused_config(
+    args: argparse.Namespace, make_config: MakeConfig, make_sweep: MakeSweep
+) -> dict[str, Any] | None:
+    """The first of simulate's configs (as its flags make them, unscaled) that the core
+    refuses, or None."""
+    try:
+        configs = [] if args.demo else make_sweep(make_config(args), args)
+    except ConfigError:
+        return None
+    return next((c for c in configs if not _accepted(c, None)), None)
+
+
+def _accepted(config: dict[str, Any], user_bytes: int | None) -> bool:
+    """Whether the core accepts ``config`` (with ``user_bytes`` in place of its own)."""
     trial = copy.deepcopy(config)
-    trial.setdefault("geometry", {})["user_bytes"] = user_bytes
+    if user_bytes is not None:
+        trial.setdefault("geometry", {})["user_bytes"] = user_bytes
     try:
         validate(trial)
     except ConfigError:
