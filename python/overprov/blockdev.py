@@ -14,9 +14,8 @@ Safety policy (used by ``overprov apply`` and the profiler):
   first: overprov never takes a device away from a running system.
 * **Would destroy data at rest — refused unless the user confirms exactly this device**
   (``confirm_device`` resolves, symlinks followed, to the same device node): filesystem, RAID or
-  other signatures, a partition table, partitions the kernel knows about, a rotational device
-  (OP means nothing on a hard disk; ``allow_hdd=True`` also lets it through), and signatures that
-  could not be read.
+  other signatures, a partition table, partitions the kernel knows about, a rotational loop
+  device, and signatures that could not be read. A hard disk needs ``allow_hdd`` (hard_disk.py).
 """
 
 from __future__ import annotations
@@ -33,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from overprov import device_users
+from overprov import device_users, hard_disk
 from overprov.errors import ConfigError, ToolError, UnsafeDeviceError
 from overprov.units import plural
 
@@ -500,10 +499,11 @@ def refusal_reasons(info: DeviceInfo, *, allow_hdd: bool = False) -> tuple[list[
     if info.partitions:
         names = ", ".join(p.name for p in info.partitions)
         overridable.append(f"has {plural(len(info.partitions), 'partition')} ({names})")
-    if info.rotational and not allow_hdd:
-        overridable.append(
-            "is rotational (a hard disk, or a loop/virtual device that reports itself as one)"
-        )
+    if info.rotational and not allow_hdd:  # a hard disk needs allow_hdd even when confirmed
+        if hard_disk.is_loop(info.name, info.dev, info.parent):
+            overridable.append(hard_disk.LOOP_REASON)
+        else:
+            in_use.append(hard_disk.HARD_DISK_REASON)
     for err in info.probe_errors:
         overridable.append(err)
     return in_use, overridable

@@ -104,7 +104,7 @@ units, the same in every command (docs/cli.md):
                IEC suffixes are powers of 1024: 64GiB = 64·2^30 bytes (KiB, MiB, GiB, TiB);
                a bare number is bytes
   block sizes  --bs, --page-size and --bssplit follow fio: 4k = 4096 bytes
-  durations    s, min, h, d (90s, 10min, 2h); a bare number is seconds
+  durations    s, m or min, h, d (90s, 90m, 10min, 2h); a bare number is seconds
   OP           --extra-op PCT: extra OP in percent of the advertised capacity;
                --rho R: total OP ρ = (T−U)/U as a fraction (0.28; 28% is refused)
   percentages  20 or 20%

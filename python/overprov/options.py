@@ -25,6 +25,13 @@ class _RetiredOp(argparse.Action):
         parser.error(OP_IS_GONE)
 
 
+#: --allow-hdd's help, the same for every command that writes to a drive (blockdev's policy).
+ALLOW_HDD_HELP = (
+    "accept a rotational device: a hard disk is refused without it, even when confirmed "
+    "(a loop device that reports itself rotational needs only the confirmation)"
+)
+
+
 def add_retired_op(parser: argparse.ArgumentParser) -> None:
     """``--op`` errors (exit 2, the command's usage) telling which of the two to use."""
     parser.add_argument("--op", action=_RetiredOp, help=argparse.SUPPRESS)
@@ -59,7 +66,7 @@ def add_target_options(
         + ", ".join(presets.names())
         + "; SCALE e.g. 1/8 or 64GiB, default about 32 GiB of NAND)",
     )
-    parser.add_argument("--allow-hdd", action="store_true", help="accept a rotational device")
+    parser.add_argument("--allow-hdd", action="store_true", help=ALLOW_HDD_HELP)
     parser.add_argument(
         CONFIRM_FLAG,
         dest="confirm",

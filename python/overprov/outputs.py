@@ -29,6 +29,10 @@ from typing import Any, TextIO
 
 from overprov import file_mode
 from overprov.errors import OutputError, RunError
+from overprov.run_folder import REPORT_PAGE as REPORT_PAGE
+from overprov.run_folder import RUN_DOCUMENTS as RUN_DOCUMENTS  # re-exported: one home
+from overprov.run_folder import check_no_other_run as check_no_other_run
+from overprov.run_folder import check_not_a_run_document
 
 STDOUT = "-"
 
@@ -121,6 +125,7 @@ def check_json_output(path: str | os.PathLike[str] | None, option: str = "--json
     check_output_file(path, option)
     if path is None or str(path) == STDOUT or not Path(path).is_file():
         return
+    check_not_a_run_document(Path(path), option)
     with Path(path).open("rb") as fh:
         head = fh.read(4096)
     if head.strip() and not _OURS.search(head):
@@ -152,34 +157,7 @@ def check_not_in_dev(path: str | os.PathLike[str], option: str) -> None:
         )
 
 
-#: The documents each command keeps in its --out folder, by command, and what they are.
-RUN_DOCUMENTS = {
-    "profile": (("results.json",), "a profile"),
-    "calibrate": (("measurement.json", "prediction.json"), "a calibration"),
-    "qualify": (("qualify.json",), "a qualification"),
-    "simulate": (("simulate.json",), "a simulation"),
-}
-
-
-def check_no_other_run(path: str | os.PathLike[str] | None, command: str) -> None:
-    """Refuse (OutputError) an --out folder that holds another command's run
-    (:data:`RUN_DOCUMENTS`): a report of a folder reads one run of it, and a command's
-    report.html would replace the other's, so one of the two would be in no report. Its own
-    documents are each command's to refuse or continue (``--resume``). None passes."""
-    if path is None:
-        return
-    for other, (names, what) in RUN_DOCUMENTS.items():
-        found = [n for n in names if (Path(path) / n).is_file()]
-        if other != command and found:
-            raise OutputError(
-                f"{path} holds {what} ({found[0]}): a folder holds one run (a report of it reads "
-                "one, and a report.html written there replaces the other's); choose another "
-                f"folder (--out {path})"
-            )
-
-
-#: The page of an output folder, and what its header says ("Generated ... UTC by overprov 0.1").
-REPORT_PAGE = "report.html"
+#: What the header of an output folder's page says ("Generated ... UTC by overprov 0.1").
 _OUR_PAGE = re.compile(rb"Generated [^<>]{0,40} UTC by overprov \d")
 
 

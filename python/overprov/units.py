@@ -9,7 +9,8 @@ One rule for every command (``overprov --help`` and docs/cli.md say the same):
   carries its unit (``--visible-gb``) may take a bare number in that unit: the caller says so.
 - **block sizes** (``--bs``, ``--page-size``, fio's ``bssplit``) follow fio, whose job files
   they end up in: ``4k`` = 4096 bytes; IEC suffixes are accepted too.
-- **durations**: s, min, h, d (``90s``, ``10min``, ``2h``, ``1d``); a bare number is seconds.
+- **durations**: s, m or min, h, d (``90s``, ``90m``, ``10min``, ``2h``, ``1d``); a bare number
+  is seconds.
 - **percentages**: a number with or without a trailing ``%`` (``--extra-op 20`` = ``20%``).
 - **ρ** (total OP, ``--rho``) is a fraction: ``0.28``; ``28%`` is refused (it is not 0.28).
 - **TBW** (``--rated-tbw``): a bare number is TB (10¹² bytes written), units are accepted
@@ -53,6 +54,7 @@ SIZE_UNITS: dict[str, int] = {
 
 DURATION_UNITS: dict[str, int] = {
     "s": 1,
+    "m": 60,  # as calibrate --budget has always read it (90m); never months or metres here
     "min": 60,
     "h": 3600,
     "d": 86400,
@@ -168,12 +170,14 @@ def parse_number(
 def parse_duration_seconds(
     text: str | float, option: str, *, allow_zero: bool = False, whole: bool = False
 ) -> float:
-    """'90', '90s', '10min', '2h', '1d' → seconds (a bare number is seconds); > 0 (≥ 0 with
+    """'90', '90s', '90m', '10min', '2h', '1d' → seconds (a bare number is seconds); > 0 (≥ 0 with
     ``allow_zero``); ``whole``: a whole number of seconds, returned as int."""
     m = _NUMBER_UNIT.fullmatch(str(text))
     unit = m.group(2).lower() if m else ""
     if not m or (unit or "s") not in DURATION_UNITS:
-        raise ConfigError(f"{option}: expected a duration like 90s, 10min, 2h or 1d, got {text!r}")
+        raise ConfigError(
+            f"{option}: expected a duration like 90s, 90m, 10min, 2h or 1d, got {text!r}"
+        )
     value = float(m.group(1)) * DURATION_UNITS[unit or "s"]
     if not (value >= 0 if allow_zero else value > 0):
         raise ConfigError(f"{option}: must be {'≥ 0' if allow_zero else '> 0'}, got {text!r}")

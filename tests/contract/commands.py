@@ -53,7 +53,7 @@ def json_commands(tmp: Path) -> dict[str, list[str]]:
             "--round-seconds",
             "5000",  # scale 1/1000: 5 s of simulated time (docs/profile.md)
             "--max-rounds",
-            "8",
+            "10",
             "--out",
             str(tmp / "prof"),
         ],  # fmt: skip

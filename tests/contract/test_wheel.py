@@ -82,7 +82,7 @@ def test_every_command_runs_from_a_clean_install(installed, tmp_path):
         # its report.html is not written: the next step reports the folder (a report that
         # fails inside profile is said, not fatal, so the step never checked it)
         ("profile", "sim:consumer-tlc-sata@1GiB", "--extra-op", "0,40", "--round-seconds", "5000",
-         "--max-rounds", "8", "--out", "prof", "--json", "prof.json", "--no-report"),
+         "--max-rounds", "10", "--out", "prof", "--json", "prof.json", "--no-report"),
         ("report", "prof", "sim.json", "--out", "rep"),
         ("plan", "--capacity", "960GB", "--daily-writes", "500GB", "--extra-op", "0,30",
          "--json", "plan.json"),

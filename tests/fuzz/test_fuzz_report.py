@@ -30,7 +30,7 @@ def sources(tmp_path_factory) -> dict[str, Path]:
     prof = base / "prof"
     # no report.html: the cases copy the folder without it (``report*``)
     rc, _, err = run_cli(["profile", "sim:consumer-tlc-sata@1GiB", "--extra-op", "0,40",
-                          "--round-seconds", "5000", "--max-rounds", "8",  # 5 simulated s
+                          "--round-seconds", "5000", "--max-rounds", "10",  # 5 simulated s
                           "--no-report", "--out", str(prof)])  # fmt: skip
     assert rc in (0, 3), err
     sim = base / "sim.json"

@@ -42,7 +42,7 @@ def test_profile_a_file_end_to_end(tmp_path, need_fio):
     data, out = tmp_path / "data.img", tmp_path / "out"
     proc = run_cli(
         str(data), "--size", "64MiB", "--extra-op", "0,50", "--round-seconds", "2",
-        "--max-rounds", "5", "--fob-seconds", "1", "--qd", "8", "--out", str(out), "--no-report",
+        "--max-rounds", "10", "--fob-seconds", "1", "--qd", "8", "--out", str(out), "--no-report",
     )  # fmt: skip
     assert proc.returncode in (0, 3), proc.stderr
     doc = load_results(out)
@@ -64,13 +64,13 @@ def test_profile_a_file_end_to_end(tmp_path, need_fio):
         assert phase["status"] in ("steady", "not_steady")
         assert phase["span_bytes"] == span
         rounds = phase["rounds"]
-        # the phase precondition (bytes) is written first; then at most --max-rounds 5
+        # the phase precondition (bytes) is written first; then at most --max-rounds 10
         verdict = phase["verdict"]
         eligible = verdict["first_eligible_round"]
         before = sum(r["bytes_written"] for r in rounds[: eligible - 1])
         assert before >= phase["precondition"]["bytes"] > 0
         assert sum(r["bytes_written"] for r in rounds[: eligible - 2]) < before  # not more
-        assert 5 <= len(rounds) - eligible + 1 <= 5 or phase["steady"]
+        assert len(rounds) - eligible + 1 == 10 or phase["steady"]
         assert verdict["window_first_round"] >= eligible
         assert phase["written_before_window_bytes"] >= phase["precondition"]["bytes"]
         assert all(r["iops"] > 0 and r["bytes_written"] > 0 for r in rounds)
@@ -117,7 +117,7 @@ def test_killed_run_resumes_without_rerunning_finished_phases(tmp_path, need_fio
     data, out = tmp_path / "data.img", tmp_path / "out"
     args = [
         str(data), "--size", "32MiB", "--extra-op", "0,50", "--round-seconds", "1",
-        "--max-rounds", "5", "--fob-seconds", "1", "--qd", "8", "--out", str(out),
+        "--max-rounds", "10", "--fob-seconds", "1", "--qd", "8", "--out", str(out),
         "--min-phase-writes", "0",  # resume mechanics: rounds counted from the first
     ]  # fmt: skip
     proc = subprocess.Popen(
@@ -170,7 +170,7 @@ def test_killed_run_resumes_without_rerunning_finished_phases(tmp_path, need_fio
     for r in after["phases"][1]["rounds"][len(kept1) :]:
         assert r["started"] > resumed_at
         assert (out / "fio" / f"{r['label']}.fio").stat().st_mtime > killed_at
-    assert len(after["phases"][1]["rounds"]) == 5
+    assert len(after["phases"][1]["rounds"]) == 10
     assert "resume: continuing" in (out / "profile.log").read_text()
 
 
@@ -178,7 +178,7 @@ def test_two_files_as_one_raid_group_and_the_min_iops_skip(tmp_path, need_fio):
     a, b, out = tmp_path / "a.img", tmp_path / "b.img", tmp_path / "out"
     proc = run_cli(
         f"{a},{b}", "--size", "16MiB", "--extra-op", "0", "--round-seconds", "1",
-        "--max-rounds", "5", "--fob-seconds", "0", "--qd", "4", "--min-iops", "1e12",
+        "--max-rounds", "10", "--fob-seconds", "0", "--qd", "4", "--min-iops", "1e12",
         "--out", str(out), "--no-report",
     )  # fmt: skip
     assert proc.returncode == 3, proc.stderr  # every phase skipped (--min-iops 1e12): no answer

@@ -23,7 +23,7 @@ pytestmark = [pytest.mark.root, pytest.mark.fio]
 
 MIB = 2**20
 SCHEMA = json.loads(res.SCHEMA_PATH.read_text())
-QUICK = ["--extra-op", "0", "--round-seconds", "1", "--max-rounds", "5", "--fob-seconds", "0",
+QUICK = ["--extra-op", "0", "--round-seconds", "1", "--max-rounds", "10", "--fob-seconds", "0",
          "--qd", "4", "--min-iops", "1e12", "--no-report"]  # fmt: skip
 """One phase that ends (skipped) after 3 one-second rounds: enough to prove a run went ahead."""
 
@@ -60,7 +60,7 @@ def test_profile_a_loop_device_interrupted_by_ctrl_c_then_resumed(tmp_path, loop
     backing = Path(loop_device.backing_file(dev))
     out = tmp_path / "out"
     # resume mechanics: no phase precondition, so rounds count from the first
-    args = [dev, "--extra-op", "0,50", "--round-seconds", "1", "--max-rounds", "5",
+    args = [dev, "--extra-op", "0,50", "--round-seconds", "1", "--max-rounds", "10",
             "--fob-seconds", "1", "--qd", "8", "--allow-hdd", "--out", str(out),
             "--min-phase-writes", "0", "--i-understand-this-destroys-data", dev]  # fmt: skip
     proc = subprocess.Popen(cli_argv(*args), cwd=REPO, stdout=subprocess.PIPE,
@@ -127,7 +127,7 @@ def test_profile_a_loop_device_interrupted_by_ctrl_c_then_resumed(tmp_path, loop
     assert doc["status"] == "complete"
     assert doc["phases"][0] == stopped["phases"][0]
     assert doc["phases"][1]["rounds"][:done] == stopped["phases"][1]["rounds"]
-    assert len(doc["phases"][1]["rounds"]) == 5
+    assert len(doc["phases"][1]["rounds"]) == 10
     assert list((out / "fio" / "interrupted").glob(f"*-op50-r{done + 1:03d}.json"))
 
     member = doc["target"]["members"][0]

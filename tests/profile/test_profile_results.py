@@ -205,11 +205,26 @@ def test_sizes_spans_and_estimate():
     assert est["seconds_min"] == pytest.approx(60 + 4000 + est["rounds_min"] * 60)
 
 
+def test_max_rounds_must_let_a_phase_settle():
+    """The plateau check compares the window (5 rounds) with the 5 rounds before it: fewer than
+    10 rounds can never be steady, so --max-rounds 5 to 9 is refused, saying why."""
+    for n in (5, 9):
+        with pytest.raises(ConfigError, match=r"--max-rounds: .*10 rounds, got") as err:
+            ProfileSettings(max_rounds=n).validate()
+        assert "the 5 rounds before it that the plateau check compares it with" in str(err.value)
+        assert "never reach steady state" in str(err.value)
+    ProfileSettings(max_rounds=10).validate()
+    # without the plateau check the window alone is the minimum
+    ProfileSettings(max_rounds=5, steady_max_decline_fraction=None).validate()
+    with pytest.raises(ConfigError, match=r"window \(5 rounds\): 5 rounds, got 4"):
+        ProfileSettings(max_rounds=4, steady_max_decline_fraction=None).validate()
+
+
 def test_the_estimate_never_has_a_minimum_above_its_maximum():
     """--max-rounds 6 with a window of 5 and its baseline (10 rounds): a phase gives up at 6
-    rounds, so no phase can need 10 (the estimate printed 10 to 6 before)."""
+    rounds, so no phase can need 10 (the estimate printed 10 to 6 before). validate() now
+    refuses 6 (test_max_rounds_must_let_a_phase_settle); the estimate still copes."""
     s = ProfileSettings(extra_op_percents=[0, 20], round_seconds=10, max_rounds=6)
-    s.validate()
     est = estimate(s, 10**9, 1, random_iops=10_000, seq_bytes_per_s=500e6)
     for p in est["per_phase"]:
         assert p["rounds_min"] <= p["rounds_max"]

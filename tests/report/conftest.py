@@ -152,7 +152,7 @@ def trace_plan_folder(made_once) -> Path:
 
 @pytest.fixture(scope="session")
 def fio_profile(made_once) -> Path:
-    """A real profile of a 16 MiB file: two OP levels, 2 s rounds, at most 5 rounds each.
+    """A real profile of a 16 MiB file: two OP levels, 2 s rounds, at most 10 rounds each.
     The profile CLI writes report.html into the folder at its end."""
     _need_fio()
 
@@ -168,7 +168,7 @@ def fio_profile(made_once) -> Path:
             "--round-seconds",
             "2",
             "--max-rounds",
-            "5",
+            "10",
             "--fob-seconds",
             "0",
             "--target-iops",

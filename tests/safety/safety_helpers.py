@@ -30,7 +30,7 @@ CLI_CODE = (
     "sys.exit(c.main(sys.argv[1:]))"
 )
 
-QUICK_PROFILE = ["--extra-op", "0", "--round-seconds", "1", "--max-rounds", "5",
+QUICK_PROFILE = ["--extra-op", "0", "--round-seconds", "1", "--max-rounds", "10",
                  "--fob-seconds", "0", "--qd", "4", "--min-iops", "1e12",
                  "--precondition", "random", "--no-report"]  # fmt: skip
 """One phase that ends (skipped) after 3 one-second rounds: enough to show a run went ahead.

@@ -58,7 +58,7 @@ def test_hole_2_resume_refuses_a_swapped_backing_image(loop_device, tmp_path, ne
     dev = loop_device(size_bytes=64 * MIB)
     out = tmp_path / "out"
     interrupted_profile(dev, "--allow-hdd", "--size", "16MiB", "--extra-op", "0,50",
-                        "--round-seconds", "1", "--max-rounds", "5", "--fob-seconds", "0",
+                        "--round-seconds", "1", "--max-rounds", "10", "--fob-seconds", "0",
                         "--qd", "4", CONFIRM, dev, out=out)  # fmt: skip
     first = backing_of(dev)
     other = tmp_path / "other.img"

@@ -70,7 +70,7 @@ def test_a_sysfs_attribute_is_refused_even_when_confirmed(loop_device, tmp_path)
     before = attribute.read_text()
     out = tmp_path / "out"
     proc = cli("profile", str(attribute), "--bs", "512", "--extra-op", "0", "--round-seconds",
-               "1", "--max-rounds", "5", "--fob-seconds", "0", "--no-report", "--out",
+               "1", "--max-rounds", "10", "--fob-seconds", "0", "--no-report", "--out",
                str(out), CONFIRM, str(attribute))  # fmt: skip
     assert proc.returncode == 1, proc.stderr[-1000:]
     assert "(sysfs, the kernel's device and driver controls), not storage" in proc.stderr

@@ -22,7 +22,7 @@ def test_resume_changes_no_file_that_is_not_the_runs(tmp_path):
     target = tmp_path / "t.img"  # made by the run (--size)
     out = tmp_path / "out"
     interrupted_profile(str(target), "--size", "16MiB", "--extra-op", "0,50",
-                        "--round-seconds", "1", "--max-rounds", "5", "--fob-seconds", "0",
+                        "--round-seconds", "1", "--max-rounds", "10", "--fob-seconds", "0",
                         "--qd", "4", out=out)  # fmt: skip
 
     target.unlink()

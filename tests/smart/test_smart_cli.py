@@ -8,6 +8,7 @@ import json
 import stat
 from pathlib import Path
 
+import pytest
 from overprov import cli
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "smart"
@@ -82,6 +83,21 @@ def test_smart_two_snapshots_json(overprov_cli) -> None:
     assert doc["kind"] == "delta"
     assert doc["host_bytes"] == 2_303_031_270 * 512
     assert doc["percentage_used_change"] == 1
+    assert doc["days_left"] is None  # one whole-percent point: within the rounding
+    assert doc["days_left_lifetime"] == pytest.approx(84_620 / 24 * 90 / 10)
+
+
+def test_smart_two_snapshots_one_point_gives_no_interval_days_left(overprov_cli) -> None:
+    rc, out, err = overprov_cli(
+        "smart",
+        str(DATA / "SAMSUNG_MZ7WD240HAFV-00003_21.json"),
+        str(DATA / "SAMSUNG_MZ7WD240HAFV-00003_22.json"),
+    )
+    assert rc == 0, err
+    assert "about 4 days" not in out
+    assert "days left at this interval's rate: not given" in out
+    assert "days left at the later snapshot's lifetime rate: about 31,732 days" in out
+    assert "anywhere between 0 and 2 points" in out
 
 
 def test_smart_snapshots_of_different_drives_name_the_field(overprov_cli) -> None:

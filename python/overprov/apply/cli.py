@@ -11,6 +11,7 @@ from overprov.apply.base import Plan, VisibleSize
 from overprov.blockdev import CONFIRM_FLAG
 from overprov.capacity import parse_capacity_gb, parse_extra_op_percent
 from overprov.errors import EXIT_FAILED, UnsafeDeviceError
+from overprov.options import ALLOW_HDD_HELP
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -71,7 +72,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--allow-hdd",
         action="store_true",
-        help="do not list 'rotational' as a reason in the dry run's safety check",
+        help=ALLOW_HDD_HELP,
     )
     p.set_defaults(func=run)
 

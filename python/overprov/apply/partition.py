@@ -71,10 +71,19 @@ def layout_for(info: DeviceInfo, user_bytes: int) -> PartitionLayout:
             "the first MiB; the device is too small or the extra OP too large"
         )
     if last > last_usable:
-        raise ConfigError(
+        gpt_bytes = (info.size_bytes // lss - 1 - last_usable) * lss
+        said = (
             f"{info.path}: a partition ending at {user_bytes:,} bytes overlaps the backup GPT "
-            f"at the end of the device; use a larger extra OP"
+            f"in the last {gpt_bytes:,} bytes of the device"
         )
+        if user_bytes >= info.size_bytes // MIB * MIB:  # no tail left at all: extra OP 0
+            raise ConfigError(
+                f"{said}. An extra OP of 0 % leaves the whole device usable, so no partition "
+                "change is needed: leave the device as it is (to remove the OP partition an "
+                "earlier apply made, see 'Undo' in docs/apply.md); any extra OP above 0 % "
+                "leaves room for the backup GPT"
+            )
+        raise ConfigError(f"{said}; use a larger extra OP")
     return PartitionLayout(lss, first, last, info.size_bytes)
 
 

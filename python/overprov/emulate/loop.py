@@ -22,6 +22,10 @@ fails) makes the server rewrite its status file at once, so a reader that needs 
 after its call waits milliseconds, not up to the half-second interval (``emulate.counters``)."""
 
 
+#: How to install emulate's Python dependency (pyproject.toml's optional extra).
+EMULATE_EXTRA = "pip install 'overprov[emulate]'"
+
+
 def missing() -> list[str]:
     """Why an emulated drive cannot be served here (empty: it can)."""
     reasons = []
@@ -30,7 +34,10 @@ def missing() -> list[str]:
     try:
         import mfusepy  # noqa: F401
     except (ImportError, OSError) as exc:  # OSError: libfuse 3 itself is missing
-        reasons.append(f"the Python package mfusepy or libfuse 3 is missing: {exc}")
+        reasons.append(
+            f"the Python package mfusepy or libfuse 3 is missing: {exc} (install "
+            f"{EMULATE_EXTRA}, and libfuse 3: Debian package fuse3)"
+        )
     for tool in ("fusermount3", "losetup"):
         if shutil.which(tool) is None:
             package = "fuse3" if tool == "fusermount3" else "util-linux"

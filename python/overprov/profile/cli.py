@@ -118,7 +118,7 @@ def register(subparsers: Any) -> None:
         type=units.WHOLE_SECONDS,
         default=None,
         metavar="TIME",
-        help="length of one round (60; a duration: 90, 90s, 2min)",
+        help="length of one round (60; a duration: 90, 90s, 2m, 2min)",
     )
     p.add_argument(
         "--max-rounds",
@@ -126,7 +126,7 @@ def register(subparsers: Any) -> None:
         default=None,
         metavar="N",
         help="give up on steady state after N rounds per phase, counted after the phase "
-        "precondition (25)",
+        "precondition (25; at least 10: the 5-round window and the 5 before it)",
     )
     p.add_argument(
         "--min-phase-writes",

@@ -77,10 +77,14 @@ class ProfileSettings:
         for name in ("qd", "jobs", "round_seconds", "min_iops_rounds"):
             if getattr(self, name) < 1:
                 raise ConfigError(f"--{name.replace('_', '-')}: must be at least 1")
-        if self.max_rounds < self.steady_window_rounds:
+        if self.max_rounds < self.settling_rounds:
+            w = self.steady_window_rounds
+            why = f"the steady-state window ({w} rounds)"
+            if self.settling_rounds > w:
+                why += f" and the {w} rounds before it that the plateau check compares it with"
             raise ConfigError(
-                f"--max-rounds: must be at least the steady-state window "
-                f"({self.steady_window_rounds} rounds), got {self.max_rounds}"
+                f"--max-rounds: must be at least {why}: {self.settling_rounds} rounds, got "
+                f"{self.max_rounds} (a phase could never reach steady state)"
             )
         if self.fob_seconds is not None and self.fob_seconds < 0:
             raise ConfigError("--fob-seconds: must be 0 (skip) or more")
@@ -112,6 +116,13 @@ class ProfileSettings:
             max_decline_fraction=self.steady_max_decline_fraction,
             max_waf_rise_fraction=self.steady_max_waf_rise_fraction,
         )
+
+    @property
+    def settling_rounds(self) -> int:
+        """The fewest rounds in which a phase can be steady: the window, and with the plateau
+        check (``steady_max_decline_fraction``) the baseline of as many rounds before it."""
+        w = self.steady_window_rounds
+        return 2 * w if self.steady_max_decline_fraction is not None else w
 
     @property
     def fob_s(self) -> int:

@@ -35,7 +35,7 @@ from overprov.options import (
 )
 from overprov.outputs import command_text, hold_out_dir, write_json
 from overprov.simulate import estimate as sim_estimate
-from overprov.simulate import trace_options, trace_output
+from overprov.simulate import geometry_errors, trace_options, trace_output
 from overprov.simulate.host import add_host_options, format_host_table, host_overrides
 from overprov.simulate.output import (
     add_steady_window,
@@ -335,7 +335,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--duration",
         type=units.DURATION,
         metavar="TIME",
-        help="simulated time of the measured part (90s, 10min, 2h; a bare number is seconds)",
+        help="simulated time of the measured part (90s, 90m, 2h; a bare number is seconds)",
     )
     tm.add_argument(
         "--interval-s", type=units.DURATION, metavar="TIME", help="series interval (default 1 s)"
@@ -536,8 +536,8 @@ def run(args: argparse.Namespace) -> int:
             validate(cfg)
         check_series(args.series, configs)
     except ConfigError as exc:
-        flags = flags_given(args, FLAG_FIELDS)
-        raise ConfigError(core_message(str(exc), args.config, flags)) from None
+        said = geometry_errors.in_flag_words(str(exc), args, config_from_args, sweep_configs)
+        raise ConfigError(core_message(said, args.config, flags_given(args, FLAG_FIELDS))) from None
     if args.check:
         print_check(configs)
         return 0

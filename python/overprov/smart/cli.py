@@ -137,6 +137,15 @@ def format_delta(rep: DeltaReport) -> str:
             f"  days left at this interval's rate: about {rep.days_left:,.0f} days "
             f"({rep.days_left / 365:.1f} years)"
         )
+    elif rep.percentage_used_change and rep.days_left_lifetime is not None:
+        lines.append(
+            "  days left at this interval's rate: not given (a change of one whole-percent "
+            "point is within the indicator's rounding; see note)"
+        )
+        lines.append(
+            f"  days left at the later snapshot's lifetime rate: about "
+            f"{rep.days_left_lifetime:,.0f} days ({rep.days_left_lifetime / 365:.1f} years)"
+        )
     for note in rep.notes:
         lines.append(f"  note: {note}")
     return "\n".join(lines)

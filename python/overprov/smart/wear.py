@@ -162,10 +162,16 @@ class DeltaReport:
     waf_estimate: float | None
     host_bytes_per_day: float | None
     percentage_used_change: float | None
-    days_left: float | None
+    days_left: float | None  # None when the indicator's change is within its quantisation
     notes: tuple[str, ...]
     waf_implausible: str | None = None
+    # The later snapshot's own days left (lifetime rate), shown when the interval gives none.
+    days_left_lifetime: float | None = None
 
+
+# Every percentage-used source read here is a whole percent (snapshot._percentage_used), so a
+# change of one point may be anything from just over 0 to just under 2 points of true wear.
+WHOLE_PERCENT_QUANTUM_POINTS = 1.0
 
 _REDACTED = {"", "redacted", "unknown", "none"}
 
@@ -261,8 +267,15 @@ def compare(a: Snapshot, b: Snapshot) -> DeltaReport:
     if hours:
         if d_host is not None:
             per_day = d_host / (hours / 24.0)
-        if d_used and second.percentage_used is not None:
+        if d_used and d_used > WHOLE_PERCENT_QUANTUM_POINTS and second.percentage_used is not None:
             days_left = (hours / 24.0) * max(0.0, 100.0 - second.percentage_used) / d_used
+        elif d_used:
+            notes.append(
+                f"percentage used rose by {d_used:g} point of a whole-percent indicator: the "
+                f"true wear in the interval is anywhere between 0 and {d_used + 1:g} points, "
+                "so no days left is given from this interval (the later snapshot's lifetime "
+                "rate is shown instead)"
+            )
         if hours < 24:
             notes.append(
                 f"only {plural(float(hours), 'power-on hour')} apart: power-on hours count whole "
@@ -289,4 +302,7 @@ def compare(a: Snapshot, b: Snapshot) -> DeltaReport:
         days_left=days_left,
         notes=tuple(notes),
         waf_implausible=implausible,
+        days_left_lifetime=_endurance(
+            second.percentage_used, second.power_on_hours, None
+        ).days_left,
     )
