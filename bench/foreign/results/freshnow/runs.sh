@@ -17,7 +17,7 @@ timed() {  # LABEL CMD...
     label=$1; shift
     $PY $TALLY timed "$label" -- "$@"
 }
-truth() {  # STEM GENERATOR ARGS...: bench/foreign/GENERATOR.py into $T/STEM.json
+truth() {  # STEM GENERATOR ARGS...: the generator (a script in bench/foreign) into $T/STEM.json
     stem=$1; gen=$2; shift 2
     [ -e $T/$stem.json ] || timed "truth $stem" $PY bench/foreign/$gen.py --out $T/$stem.json "$@"
 }
@@ -25,7 +25,7 @@ case_of() {  # STEM FAMILY: the scoreboard's plan case into cases/
     [ -e $R/cases/$2--freshnow_truths--$1.json ] || $PY $TALLY case $T $1 $2
 }
 dhara_case() {  # STEM: evaluate.py's "WAF 0+40" into today/
-    [ -e $R/today/$1.json ] || timed "case Dhara $1" $PY $R/dhara_case.py run $T/$1.json
+    [ -e $R/today/$1.json ] || timed "case Dhara $1" $PY bench/foreign/results/freshnow/dhara_case.py run $T/$1.json
 }
 WISC_HARNESS=$FB/wiscsee/src/wiscsim-harness-freshnow
 wisc_wrapper() {  # as bench/foreign/wiscsee/build.sh writes it, onto this worktree's harness.py
