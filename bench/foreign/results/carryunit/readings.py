@@ -24,11 +24,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE.parent
-ROOT = RESULTS.parents[2]
-sys.path.insert(0, str(RESULTS / "scorecover"))
-sys.path.insert(0, str(ROOT / "bench"))
-import levels  # noqa: E402  (bench/foreign/results/scorecover/levels.py)
-from cpu_clock import cpu_s  # noqa: E402
+sys.path.insert(0, str(RESULTS / "bootwidth"))
+# bench/foreign/results/bootwidth/diagnose.py: its path to scorecover's levels and cpu_clock
+from diagnose import cpu_s, levels  # noqa: E402
 from overprov.calibrate import predict as predmod  # noqa: E402
 from overprov.calibrate import spare_readings, three_levels, uncertainty  # noqa: E402
 

@@ -2,8 +2,8 @@
 feasible (DIAGNOSIS.md, feasible.txt)? From bootwidth's rows.json (the 72's unfitted figures:
 truth error, the typed bootstrap's log half-width on the truth's side) and readings.json (this
 folder: each case's readings, their stored weights and own residuals); for freshnow's 13 cases
-the same figures are computed here (the bootstrap as bootwidth/diagnose.py draws it, 100 greedy
-refits at the typed 5%). No calibrate run, no new truth.
+the same figures are computed here (the bootstrap as bench/foreign/results/bootwidth/diagnose.py
+draws it, 100 greedy refits at the typed 5%). No calibrate run, no new truth.
 
 Per figure, what the model-form term must carry: m = sqrt(max(err² − b², 0)) (err the truth's
 log error, b the bootstrap's log half-width on its side; 0 where the bootstrap alone holds it).
@@ -246,6 +246,27 @@ def width(r: dict, u: str, s: float) -> float:
     return math.exp(half) - math.exp(-half)
 
 
+def one_scale(rows72: list[dict], fresh: list[dict], u: str, cl: feasible.Clauses) -> str:
+    """One scale for every figure scanned 0.01..3.00, chosen on the 72 (not left out): the
+    scales meeting C1 and C2, and those of them holding freshnow's pooled figures in 70–90%
+    (with freshnow's groups under 70% there)."""
+    ok_s, both = [], []
+    lo, hi = math.ceil(0.7 * len(fresh)), math.floor(0.9 * len(fresh))
+    for k in range(1, 301):
+        s = k / 100
+        pooled, below = cl.judge([(r, need(r, u) <= s) for r in rows72])
+        if not cl.meets(pooled, below):
+            continue
+        ok_s.append(f"{s}:{pooled}")
+        f_in = sum(need(r, u) <= s for r in fresh)
+        if lo <= f_in <= hi:
+            under = fresh_under(fresh, u, s)
+            both.append(f"{s}:{pooled}+{f_in}" + (f" (freshnow {under})" if under else ""))
+    return (f"  {u}, one scale scanned 0.01..3.00 (chosen on the 72, not left out): scales "
+            f"meeting C1 and C2: {ok_s or 'none'}; of those, with freshnow's {len(fresh)} "
+            f"also in {lo}..{hi}: {both or 'none'}")  # fmt: skip
+
+
 def est_width(rows: list[dict]) -> float:
     """The median estimated width of ``rows`` at today's unit and scale."""
     return statistics.median(width(r, "greedy", feasible.RECORDED) for r in rows)
@@ -306,20 +327,7 @@ def main() -> int:
                   f"{lost or 'none'}; at the all-72 scale the 72 {p_in}/"
                   f"{cl.n['all']} (below: {', '.join(b_in) or 'none'}), freshnow's NVMeVirt, "
                   f"MQSim and FEMU {t_in}/{len(three)}")  # fmt: skip
-        ok_s, both = [], []
-        lo, hi = math.ceil(0.7 * len(fresh)), math.floor(0.9 * len(fresh))
-        for k in range(1, 301):
-            s = k / 100
-            pooled, below = cl.judge([(r, need(r, u) <= s) for r in rows72])
-            if cl.meets(pooled, below):
-                ok_s.append(f"{s}:{pooled}")
-                f_in = sum(need(r, u) <= s for r in fresh)
-                if lo <= f_in <= hi:
-                    under = fresh_under(fresh, u, s)
-                    both.append(f"{s}:{pooled}+{f_in}" + (f" (freshnow {under})" if under else ""))
-        print(f"  {u}, one scale scanned 0.01..3.00 (chosen on the 72, not left out): scales "
-              f"meeting C1 and C2: {ok_s or 'none'}; of those, with freshnow's {len(fresh)} "
-              f"also in {lo}..{hi}: {both or 'none'}")  # fmt: skip
+        print(one_scale(rows72, fresh, u, cl))
     print(f"\nCPU {diagnose.cpu_s() - c0:.1f} s (bench/cpu_clock.py)")
     return 0
 
