@@ -88,7 +88,11 @@ from overprov.calibrate import (
 )
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import predict as predmod
-from overprov.calibrate.combined_prediction import combine, evidence_weights
+from overprov.calibrate.combined_prediction import (
+    combine,
+    evidence_weights,
+    weighted_geomean,  # noqa: F401 - bench reads it here
+)
 from overprov.calibrate.gc_designs import DESIGNS, GC_DESIGNS
 from overprov.calibrate.prediction import Prediction, SetAsideReading
 from overprov.calibrate.summary import set_aside_text
