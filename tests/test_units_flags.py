@@ -159,7 +159,7 @@ SIMULATE_OTHER = {
 
 def test_every_simulate_flag_is_a_row_or_has_a_rule(command_parsers):
     """A flag in neither the table nor the rules above would parse and be ignored."""
-    from overprov.simulate.cli import FLAG_FIELDS
+    from overprov.simulate.run_configs import FLAG_FIELDS
 
     rows = {dest for dest, _ in FLAG_FIELDS}
     dests = {a.dest for a in command_parsers["simulate"]._actions}
@@ -168,7 +168,7 @@ def test_every_simulate_flag_is_a_row_or_has_a_rule(command_parsers):
 
 
 def test_each_row_sets_its_field(command_parsers):
-    from overprov.simulate import cli as simulate
+    from overprov.simulate import run_configs as simulate
 
     argv = ["simulate", "--page-size", "16k", "--pages-per-block", "64", "--physical-blocks",
             "100", "--user-pages", "5000", "--policy", "fifo", "--d", "3", "--gc-free-blocks",

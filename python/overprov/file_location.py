@@ -2,7 +2,7 @@
 
 A misspelt device name (``/dev/sdx``) given with ``--size`` would otherwise become a regular
 file in /dev — devtmpfs, in RAM — and be "profiled"; so would a file on tmpfs. The mount
-table is read by :func:`overprov.blockdev.mount_holding`.
+table is read by :func:`overprov.mount_table.mount_holding`.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import os
 import stat
 from pathlib import Path
 
-from overprov.blockdev import MountEntry, mount_holding, read_mounts
 from overprov.errors import ConfigError, UnsafeDeviceError
+from overprov.mount_table import MountEntry, mount_holding, read_mounts
 from overprov.outputs import nearest_existing
 from overprov.units import human_bytes
 

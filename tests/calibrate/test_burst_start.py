@@ -19,7 +19,7 @@ FORTY = [("op40-g1.01-01", DH // 100, 0.1 * CAP / (DH // 100), 50.0),
 
 def measurement(onset: float = 0.84, forty: list | None = None) -> Measurement:
     """A graded plan's measurement at 0% and 40% (graded and random rounds, then the QD4
-    probe); each level's stored figures as ``measure.over_bursts`` reads them."""
+    probe); each level's stored figures as ``level_window.over_bursts`` reads them."""
     forty = FORTY if forty is None else forty
     m = Measurement(target="sim:t", capacity_bytes=CAP, scale_factor=1.0, bs_bytes=4096, qd=32)
     plan = design([0.0, 40.0], parse_budget("2dw"), write_counters=True)
@@ -75,7 +75,7 @@ def test_the_later_level_is_read_past_its_first_round() -> None:
 
 @pytest.mark.usefixtures("late")
 def test_no_reserve_nothing_read_over_bursts_nothing_moved() -> None:
-    """An onset at or above 1 reads nothing over bursts (``measure.over_bursts``)."""
+    """An onset at or above 1 reads nothing over bursts (``level_window.over_bursts``)."""
     m = measurement(onset=1.1)
     assert figures(m) == [(lv.steady_iops, lv.waf) for lv in m.levels]
 

@@ -12,7 +12,8 @@ from overprov.calibrate import cliff_prediction, cliff_step
 from overprov.calibrate.measure import SegmentRunner
 from overprov.calibrate.plan import Budget, MeasurementPlan
 from overprov.measurement_file import Measurement
-from overprov.profile.fio_target import FioTarget, workload_start
+from overprov.profile.fio_job import workload_start
+from overprov.profile.fio_target import FioTarget
 
 MIB = 2**20
 

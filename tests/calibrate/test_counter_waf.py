@@ -1,16 +1,16 @@
 """Each round's WAF from the write counters (``calibrate/counter_waf.py``), against rounds worked
-by hand, and as each of its callers reads it: the settling test's window (``measure._round_wafs``),
-a level's drift rows (``waf_drift.random_round_wafs``) and the first level's burst cycle
-(``burst_cycle.read_first_level``), with the edge cases each handled before it was one helper:
-a missing start counter, a missing round counter, a round with no host bytes, a resumed
-segment."""
+by hand, and as each of its callers reads it: the settling test's window
+(``level_window.round_wafs``), a level's drift rows (``waf_drift.random_round_wafs``) and the
+first level's burst cycle (``burst_cycle.read_first_level``), with the edge cases each handled
+before it was one helper: a missing start counter, a missing round counter, a round with no
+host bytes, a resumed segment."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
 import pytest
-from overprov.calibrate import burst_cycle, counter_waf, measure, waf_drift
+from overprov.calibrate import burst_cycle, counter_waf, level_window, waf_drift
 from overprov.calibrate.counter_waf import Counters, RoundWaf, round_wafs, stretch_wafs
 from overprov.measurement_file import Level, Measurement, Round
 
@@ -55,14 +55,14 @@ def test_a_round_with_no_host_bytes_has_no_waf_and_leaves_a_stretch_unread():
 
 def test_the_settling_windows_wafs_start_at_the_segments_counters_or_the_round_before():
     start = {"host_bytes": 1000, "nand_bytes": 1500}
-    assert measure._round_wafs(ROUNDS, 3, start) == WAFS  # the window is the whole segment
-    assert measure._round_wafs(ROUNDS, 2, None) == WAFS[1:]  # after the round before
-    assert measure._round_wafs(ROUNDS, 3, None) == []  # no start counters
-    assert measure._round_wafs(ROUNDS, 3, {"host_bytes": 2000, "nand_bytes": 0}) == []  # idle
+    assert level_window.round_wafs(ROUNDS, 3, start) == WAFS  # the window is the whole segment
+    assert level_window.round_wafs(ROUNDS, 2, None) == WAFS[1:]  # after the round before
+    assert level_window.round_wafs(ROUNDS, 3, None) == []  # no start counters
+    assert level_window.round_wafs(ROUNDS, 3, {"host_bytes": 2000, "nand_bytes": 0}) == []  # idle
     # the level's WAF over its window starts at the same counters: 5000 / 3000, 7000 / 4000
-    assert measure._level(40.0, ROUNDS[1:], ROUNDS, True, 1.0, 2**30).waf == 5000 / 3000
-    assert measure._level(40.0, ROUNDS, ROUNDS, True, 1.0, 2**30, start).waf == 1.75
-    assert measure._level(40.0, ROUNDS, ROUNDS, True, 1.0, 2**30).waf is None
+    assert level_window.window_level(40.0, ROUNDS[1:], ROUNDS, True, 1.0, 2**30).waf == 5000 / 3000
+    assert level_window.window_level(40.0, ROUNDS, ROUNDS, True, 1.0, 2**30, start).waf == 1.75
+    assert level_window.window_level(40.0, ROUNDS, ROUNDS, True, 1.0, 2**30).waf is None
 
 
 def _measurement(rounds: list[Round]) -> tuple[Measurement, Level]:

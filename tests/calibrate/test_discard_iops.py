@@ -74,5 +74,5 @@ def test_a_figure_far_above_is_carried_by_the_allowance_only_one_below_not_at_al
 
 @pytest.mark.usefixtures("carry")
 def test_no_reserve_no_carry() -> None:
-    """An onset at or above 1 reads nothing over bursts (``measure.over_bursts``)."""
+    """An onset at or above 1 reads nothing over bursts (``level_window.over_bursts``)."""
     assert iops_of(measurement(2.2, onset=1.1)) == [130.0, 500.0, 520.0]

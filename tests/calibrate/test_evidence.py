@@ -1,4 +1,4 @@
-"""Readings weighed by their evidence (calibrate/evidence.py, spare_readings.combine) and the
+"""Readings weighed by their evidence (calibrate/evidence.py, combined_prediction.combine) and the
 model-form error that grows away from the fitted levels (uncertainty.ModelForm, predict.py)."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ import math
 import pytest
 from overprov.calibrate import (
     answer,
+    combined_prediction,
     evidence,
     mixture_centre,
     reading_mixture,
-    spare_readings,
     uncertainty,
 )
 from overprov.calibrate import fit as fitmod
@@ -75,7 +75,7 @@ def test_combine_weighs_by_evidence_and_drops_a_refuted_reading_from_the_interva
         predmod.TwinReading(predmod.RAW, native_op=RAW),
     )
     readings = {eff: _reading(2.0, 1.9, 2.1), raw: _reading(4.0, 3.8, 4.2)}
-    equal = spare_readings.combine(readings)
+    equal = combined_prediction.combine(readings)
     assert equal.levels[0].waf == pytest.approx(math.sqrt(8.0))
     # the interval: the equal-weight mixture of both readings (reading_mixture.py, on)
     mixed = reading_mixture.interval([(2.0, 1.9, 2.1), (4.0, 3.8, 4.2)], [0.5, 0.5], math.sqrt(8))
@@ -83,8 +83,8 @@ def test_combine_weighs_by_evidence_and_drops_a_refuted_reading_from_the_interva
     assert 1.9 < equal.levels[0].waf_low < 2.0 and 4.0 < equal.levels[0].waf_high < 4.2
     with monkeypatch.context() as m:  # off: the hull of both
         m.setattr(reading_mixture, "ON", False)
-        assert spare_readings.combine(readings).levels[0].waf_high == 4.2
-    refuted = spare_readings.combine(readings, {eff: {"chi2": 0.0}, raw: {"chi2": 30.0}})
+        assert combined_prediction.combine(readings).levels[0].waf_high == 4.2
+    refuted = combined_prediction.combine(readings, {eff: {"chi2": 0.0}, raw: {"chi2": 30.0}})
     row = refuted.levels[0]
     assert row.waf == pytest.approx(2.0, rel=1e-5)
     assert (row.waf_low, row.waf_high) == (1.9, 2.1)  # the refuted reading left it

@@ -7,7 +7,7 @@ figure, so without it d-choices 4 carries the weight; weighed on the WAF figures
 from __future__ import annotations
 
 import pytest
-from overprov.calibrate import evidence, spare_readings, uncertainty
+from overprov.calibrate import combined_prediction, evidence, spare_readings, uncertainty
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import predict as predmod
 from overprov.calibrate.cli import USER_POINT_REL_SD, user_points
@@ -113,6 +113,6 @@ def test_skewed_workloads_designs_are_not_regrouped_by_their_waf():
 
     keys, evs = records(("greedy", "greedy-zones", "cost-benefit"))
     assert evidence.WAF_WEIGHTS and evidence.weighs_by_waf(list(evs.values()))
-    assert spare_readings._evidence_weights(evs, keys) == evidence.weights_of(evs)
+    assert combined_prediction.evidence_weights(evs, keys) == evidence.weights_of(evs)
     keys, evs = records(("greedy", "d-choices-4", "d-choices-8"))
-    assert spare_readings._evidence_weights(evs, keys) != evidence.weights_of(evs)
+    assert combined_prediction.evidence_weights(evs, keys) != evidence.weights_of(evs)

@@ -8,7 +8,7 @@ bench/foreign/results/femumedian/verdict.md, they read R1 as a reserve with ``OF
 from __future__ import annotations
 
 import pytest
-from overprov.calibrate import evidence, reserve_hull, spare_readings
+from overprov.calibrate import combined_prediction, evidence, reserve_hull, spare_readings
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate import predict as predmod
 from overprov.calibrate.prediction import PredictedLevel, Prediction
@@ -105,9 +105,9 @@ def test_the_hull_spans_a_reading_whatever_its_weight():
     res = predmod.TwinReading(predmod.RESERVE)
     readings = {eff: _reading(3.0, 2.8, 3.2), res: _reading(6.0, 5.8, 6.2)}
     w = {eff: 1.0, res: 1e-9}
-    alone = spare_readings.combine(readings, None, w)
+    alone = combined_prediction.combine(readings, None, w)
     assert (alone.levels[0].waf_low, alone.levels[0].waf_high) == (2.8, 3.2)
-    hull = spare_readings.combine(readings, None, w, {eff, res})
+    hull = combined_prediction.combine(readings, None, w, {eff, res})
     assert (hull.levels[0].waf_low, hull.levels[0].waf_high) == (2.8, 6.2)
     assert hull.levels[0].waf == pytest.approx(3.0, rel=1e-6)  # the weights still centre it
     assert "reserve_hull.py" in hull.interval

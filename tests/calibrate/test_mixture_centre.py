@@ -1,12 +1,12 @@
 """The centre of several readings as their evidence-weighted mixture's median
-(calibrate/mixture_centre.py, off by default) and its place in spare_readings.combine."""
+(calibrate/mixture_centre.py, off by default) and its place in combined_prediction.combine."""
 
 from __future__ import annotations
 
 import math
 
 import pytest
-from overprov.calibrate import mixture_centre, reading_mixture, spare_readings
+from overprov.calibrate import combined_prediction, mixture_centre, reading_mixture
 from overprov.calibrate import predict as predmod
 from overprov.calibrate.prediction import PredictedLevel, Prediction
 
@@ -61,11 +61,11 @@ def test_combine_off_is_the_mean_and_on_the_median_inside_the_interval(monkeypat
     readings = {k: _level(w, i) for k, w, i in zip(keys, _THREE[::-1], iops, strict=True)}
     weights = dict.fromkeys(keys, 1 / 3)
     monkeypatch.setattr(mixture_centre, "ON", False)
-    off = spare_readings.combine(readings, weights=weights).levels[0]
-    mean = spare_readings.weighted_geomean([v for v, _, _ in _THREE], [1 / 3] * 3)
+    off = combined_prediction.combine(readings, weights=weights).levels[0]
+    mean = combined_prediction.weighted_geomean([v for v, _, _ in _THREE], [1 / 3] * 3)
     assert off.waf == mean
     monkeypatch.setattr(mixture_centre, "ON", True)
-    on = spare_readings.combine(readings, weights=weights).levels[0]
+    on = combined_prediction.combine(readings, weights=weights).levels[0]
     assert on.waf == mixture_centre.median(_THREE[::-1], [1 / 3] * 3) != off.waf
     assert on.steady_iops == mixture_centre.median(iops, [1 / 3] * 3)
     assert on.steady_iops < off.steady_iops  # the far IOPS reading draws it less
@@ -81,6 +81,6 @@ def test_a_reading_below_the_span_weight_is_not_mixed(monkeypatch):
     rows = [((3.0, 2.8, 3.2), (1000.0, 900.0, 1100.0)), ((9.0, 8.0, 10.0), (50.0, 40.0, 60.0))]
     readings = {k: _level(*r) for k, r in zip(keys, rows, strict=True)}
     monkeypatch.setattr(mixture_centre, "ON", True)
-    on = spare_readings.combine(readings, weights={keys[0]: 1.0, keys[1]: 0.001}).levels[0]
+    on = combined_prediction.combine(readings, weights={keys[0]: 1.0, keys[1]: 0.001}).levels[0]
     # one reading mixed: the weighted mean as before (it holds the light one's 0.1%)
-    assert on.waf == spare_readings.weighted_geomean([3.0, 9.0], [1.0, 0.001])
+    assert on.waf == combined_prediction.weighted_geomean([3.0, 9.0], [1.0, 0.001])

@@ -12,6 +12,7 @@ from overprov.calibrate.plan import (
     segments_for,
 )
 from overprov.errors import ConfigError
+from overprov.units import parse_duration_seconds
 
 LEVELS = [float(x) for x in range(0, 65, 5)]
 
@@ -24,6 +25,23 @@ def test_budget_units():
     for bad in ("2", "two hours", "-1dw", "0dw"):
         with pytest.raises(ConfigError, match="--budget"):
             parse_budget(bad)
+
+
+def test_budget_time_is_read_by_the_one_duration_parser():
+    """--budget's I/O time goes through units.parse_duration_seconds (90m, 1.5h, 600s as
+    before, and 1d as every duration option reads it); drive writes (2dw) are the budget's own;
+    a bare number stays refused (seconds or drive writes?), and so does 0 of either."""
+    assert parse_budget("90m") == Budget(io_seconds=5400.0) == parse_budget("1.5h")
+    assert parse_budget("90m").io_seconds == parse_duration_seconds("90m", "--d")
+    assert parse_budget(" 600 S ") == Budget(io_seconds=600.0) == parse_budget("10min")
+    assert parse_budget("1d") == Budget(io_seconds=86400.0)
+    assert parse_budget("2dw") == Budget(drive_writes=2.0) == parse_budget("2 DW")
+    for bad in ("2", "1.5", "90mo", "1.5 hours"):
+        with pytest.raises(ConfigError, match="neither drive writes .* nor I/O time"):
+            parse_budget(bad)
+    for zero in ("0h", "0dw", "0.0m"):
+        with pytest.raises(ConfigError, match="--budget: must be positive"):
+            parse_budget(zero)
 
 
 def test_levels_depend_on_write_counters():

@@ -146,7 +146,7 @@ SEED_SPREAD = {10.0: 0.0168 + 0.0145, 20.0: 0.1010 - 0.0518, 30.0: 0.0295 - 0.01
 def test_a_reserve_drive_measured_by_the_default_graded_plan_is_predicted_within_the_bounds():
     """The same drive under the default budget (2 drive writes: the graded plan, its onset from
     empty dated inside the graded fill): its collector collects in bursts, so each level reads
-    over all it wrote (``measure.over_bursts``; bench/results/floor-graded/RULE.md) and the
+    over all it wrote (``level_window.over_bursts``; bench/results/floor-graded/RULE.md) and the
     WAF at 10-30% holds the same median bound; each figure's worst bound is 10% plus its own
     spread over the simulator's seeds 1-3 (:data:`SEED_SPREAD`: 3.13, 4.92 and 1.79 points at
     10, 20 and 30%), as bench/foreign/results/rescurve/RULE.md set it before any run. The 20%

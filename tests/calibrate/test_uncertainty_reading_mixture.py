@@ -1,13 +1,13 @@
 """The interval of several readings as their evidence-weighted mixture (calibrate/
-reading_mixture.py, on by default) and its place in spare_readings.combine."""
+reading_mixture.py, on by default) and its place in combined_prediction.combine."""
 
 from __future__ import annotations
 
 import math
 
 import pytest
+from overprov.calibrate import combined_prediction, reading_mixture, uncertainty
 from overprov.calibrate import predict as predmod
-from overprov.calibrate import reading_mixture, spare_readings, uncertainty
 from overprov.calibrate.prediction import PredictedLevel, Prediction
 
 
@@ -57,7 +57,7 @@ def test_readings_without_a_figure_or_weight_are_left_out():
     assert reading_mixture.interval([(None, None, None)], [1.0], None) == (None, None)
 
 
-#: what a one-level prediction needs beside its level (spare_readings.combine reads the levels)
+#: what a one-level prediction needs beside its level (combined_prediction.combine reads the levels)
 _PREDICTION = {
     "interval": "80%", "prediction_source": "x", "workload": "uniform", "workload_flags": "",
     "waf_curve": None, "recommendation": None, "fit": {"spare_efficiency": 1.0},
@@ -79,10 +79,10 @@ def test_combine_off_is_the_hull_and_on_the_mixture(monkeypatch):
     readings = {a: _waf_only((2.0, 1.8, 2.2)), b: _waf_only((3.0, 2.7, 3.3))}
     weights = {a: 0.9, b: 0.1}
     monkeypatch.setattr(reading_mixture, "ON", False)
-    off = spare_readings.combine(readings, weights=weights).levels[0]
+    off = combined_prediction.combine(readings, weights=weights).levels[0]
     assert (off.waf_low, off.waf_high) == (1.8, 3.3)
     monkeypatch.setattr(reading_mixture, "ON", True)
-    on_pred = spare_readings.combine(readings, weights=weights)
+    on_pred = combined_prediction.combine(readings, weights=weights)
     on = on_pred.levels[0]
     assert on.waf == off.waf  # the figure is the same weighted mean
     want = reading_mixture.interval([(2.0, 1.8, 2.2), (3.0, 2.7, 3.3)], [0.9, 0.1], off.waf)

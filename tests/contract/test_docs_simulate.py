@@ -122,9 +122,9 @@ def test_the_array_sizes_the_table_states(raid, members, ok):
 
 
 def test_each_flag_of_the_flag_table_is_named_on_its_fields_row():
-    """``simulate/cli.py``'s ``FLAG_FIELDS`` (flag → config field) and the page agree: the row
-    of each field a flag sets names that flag."""
-    from overprov.simulate.cli import FLAG_FIELDS
+    """``simulate/run_configs.py``'s ``FLAG_FIELDS`` (flag → config field) and the page agree:
+    the row of each field a flag sets names that flag."""
+    from overprov.simulate.run_configs import FLAG_FIELDS
 
     parser = cli.build_parser()
     sub = next(a for a in parser._actions if a.dest == "command")

@@ -167,7 +167,7 @@ def sample_value(action: argparse.Action) -> list[str]:
 
 def test_ignored_flags_beside_demo(command_parsers):
     """Every flag that describes the drive, its workload or its run is refused with --demo."""
-    from overprov.simulate.cli import FLAG_FIELDS
+    from overprov.simulate.run_configs import FLAG_FIELDS
 
     p = command_parsers["simulate"]
     by_dest: dict[str, Any] = {a.dest: a for a in p._actions}

@@ -13,7 +13,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 from overprov import results as res
-from overprov.profile.fio_target import workload_start
+from overprov.profile.fio_job import workload_start
 from profile_helpers import REPO, cli_argv, load_results, run_cli
 
 pytestmark = [pytest.mark.fio, pytest.mark.slow]

@@ -15,7 +15,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from overprov import blockdev, file_location
+from overprov import file_location, mount_table
 from overprov.errors import ConfigError
 from safety_helpers import (
     MIB,
@@ -110,7 +110,7 @@ def test_hole_3_the_refusal_in_dev_names_the_file_system_it_is_on(folder):
     if not os.path.isdir(folder):
         pytest.skip(f"no {folder} here")
     name = f"{folder}/overprov-safety-typo-{os.getpid()}"
-    entry = blockdev.mount_holding(folder)
+    entry = mount_table.mount_holding(folder)
     assert entry is not None, "the mount table could not be read"
     with pytest.raises(ConfigError) as got:
         file_location.check_missing_target(name, size_given=True)

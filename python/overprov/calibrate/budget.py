@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 
 from overprov.errors import ConfigError
+from overprov.units import parse_duration_seconds
 
 #: Default budget: the graded plan's 2 drive writes (``precondition.py``; adopted by the sixth
 #: rule in docs/calibrate-graded-plan.md, "Two drive writes"); a drive-write budget that
@@ -42,7 +43,10 @@ class Budget:
         return " or ".join(parts) or "unbounded"
 
 
-_BUDGET_RE = re.compile(r"^\s*([0-9]*\.?[0-9]+)\s*(dw|h|m|min|s)\s*$", re.IGNORECASE)
+#: A drive-write budget (``2dw``): the budget's own unit; an I/O time is any duration with its
+#: unit (``units.parse_duration_seconds``: ``90m``, ``1.5h``, ``600s``).
+_DRIVE_WRITES_RE = re.compile(r"^\s*([0-9]*\.?[0-9]+)\s*dw\s*$", re.IGNORECASE)
+_UNIT_GIVEN_RE = re.compile(r"[a-zA-Z]\s*$")
 
 
 def default_budget(
@@ -83,18 +87,23 @@ def default_budget_note(why: str) -> str:
 
 
 def parse_budget(text: str | None) -> Budget:
-    """``"2dw"`` (drive writes), ``"2h"``, ``"90m"``, ``"600s"`` (device I/O time); None: the
-    default of :data:`DEFAULT_BUDGET_DRIVE_WRITES` drive writes."""
+    """``"2dw"`` (drive writes), ``"2h"``, ``"90m"``, ``"600s"`` (device I/O time, read by
+    the one duration parser, ``units.parse_duration_seconds``, its unit required: a bare number
+    could be either); None: the default of :data:`DEFAULT_BUDGET_DRIVE_WRITES` drive writes."""
     if text is None:
         return Budget(drive_writes=DEFAULT_BUDGET_DRIVE_WRITES)
-    m = _BUDGET_RE.match(text)
-    if not m:
-        raise ConfigError(
-            f"--budget: {text!r} is neither drive writes (e.g. 2dw) nor I/O time (e.g. 2h, 90m)"
-        )
-    value, unit = float(m.group(1)), m.group(2).lower()
-    if value <= 0:
-        raise ConfigError(f"--budget: must be positive, got {text!r}")
-    if unit == "dw":
+    neither = f"--budget: {text!r} is neither drive writes (e.g. 2dw) nor I/O time (e.g. 2h, 90m)"
+    m = _DRIVE_WRITES_RE.match(text)
+    if m:
+        value = float(m.group(1))
+        if value <= 0:
+            raise ConfigError(f"--budget: must be positive, got {text!r}")
         return Budget(drive_writes=value)
-    return Budget(io_seconds=value * {"h": 3600.0, "m": 60.0, "min": 60.0, "s": 1.0}[unit])
+    if not _UNIT_GIVEN_RE.search(text):
+        raise ConfigError(neither)
+    try:
+        return Budget(io_seconds=parse_duration_seconds(text, "--budget"))
+    except ConfigError as exc:
+        if str(exc).startswith("--budget: expected"):  # not a duration: say both forms
+            raise ConfigError(neither) from None
+        raise ConfigError(f"--budget: must be positive, got {text!r}") from None  # 0h

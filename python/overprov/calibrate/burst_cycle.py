@@ -2,7 +2,7 @@
 
 **Why.** Where the collector holds a reserve (an onset of garbage collection from empty dated
 below 1, ``gc_onset.py``) and collects at a victim floor, a graded plan's first level (0%) reads
-its WAF over every random round past the segment's minimum (``measure.over_bursts``): 0.16-0.19
+its WAF over every random round past the segment's minimum (``level_window.over_bursts``): 0.16-0.19
 drive writes. FEMU's WAF there is already at its steady mean (over the next 0.5 drive writes
 7.90-8.15 against its steady 7.98 on all seven seen drives) but swings round it, 4.9 to 13.4 per
 0.025 drive writes, with a period of about one pass of the data through the collector, ``1 /
@@ -14,7 +14,7 @@ seen drives (bench/foreign/results/femu0/zero_level.txt, runon/).
 host-weighted least-squares fit of a constant and one sinusoid of period ``1 / WAF`` drive
 writes (the WAF iterated from the stretch's own) to the stretch's rounds (each round's figure
 against the sinusoid's mean over that round's host writes): the WAF over the per-round WAF, the
-IOPS as the inverse of the fitted seconds per I/O. The stretch is ``measure.over_bursts``'s, so
+IOPS as the inverse of the fitted seconds per I/O. The stretch is ``level_window.over_bursts``'s, so
 the flag reads only where that reads over bursts (a graded plan, an onset from empty below 1, the
 first level's random rounds); a stretch shorter than one period or of fewer than
 :data:`MIN_ROUNDS` rounds is left as read, and so, with
@@ -35,6 +35,7 @@ import math
 from overprov.calibrate import cycle_evidence
 from overprov.calibrate.counter_waf import stretch_wafs
 from overprov.calibrate.graded_run import is_graded_round
+from overprov.calibrate.level_window import over_bursts
 from overprov.calibrate.plan import MeasurementPlan
 from overprov.measurement_file import Level, Measurement, Round
 
@@ -102,10 +103,8 @@ def sinusoid_variance_ratio(
 
 
 def stretch_of(m: Measurement) -> tuple[list[Round], Round] | None:
-    """The first level's stretch as ``measure.over_bursts`` reads it from ``m``'s rounds, and
+    """The first level's stretch as ``level_window.over_bursts`` reads it from ``m``'s rounds, and
     the round before it (its counters' start), or None where that reads no random stretch."""
-    from overprov.calibrate.measure import over_bursts
-
     if not m.levels or m.plan is None or m.levels[0].queue_depth is not None:
         return None
     plan = MeasurementPlan.from_dict(m.plan)

@@ -3,7 +3,7 @@ past the collection the level before it left unfinished.
 
 **Why.** Where the collector holds a reserve (an onset of garbage collection from empty dated below
 1, ``gc_onset.py``), a graded plan's later level (40%) is read over its graded and random rounds
-from the discard on (``measure.over_bursts``), its WAF from the write counters after the level
+from the discard on (``level_window.over_bursts``), its WAF from the write counters after the level
 before it (0%) to its last round. On FEMU that figure reads 8.0% above FEMU's steady WAF on average,
 worst 13.7% (bench/results/probe40/DIAGNOSIS.md). Most of it is the level's first round. FEMU's
 collector runs one collection after each request while its free lines are at or below its threshold
@@ -39,22 +39,22 @@ fresh deep-onset drive, 52 × 56, is refused where both flags off answer.
 from __future__ import annotations
 
 from overprov.calibrate.counter_waf import stretch_wafs
+from overprov.calibrate.level_window import over_bursts
 from overprov.calibrate.plan import MeasurementPlan
 from overprov.measurement_file import Level, Measurement, Round
 
 #: Read a later graded level over its rounds from the discard on less its first round (off: the
-#: rounds as ``measure.over_bursts`` gives them; not adopted, bench/results/burststart/verdict.md).
+#: rounds as ``level_window.over_bursts`` gives them; not adopted,
+#: bench/results/burststart/verdict.md).
 LATE_START = False
 #: The fewest rounds a stretch must keep after its first is left out.
 MIN_ROUNDS = 4
 
 
 def over_bursts_stretch(m: Measurement, lv: Level) -> list[Round]:
-    """The rounds ``measure.over_bursts`` reads ``lv`` over where it is a later level of ``m``'s
-    graded plan read from its discard on; else [] (the first level, a probe, a plan not graded,
-    a drive whose onset lies at or above 1)."""
-    from overprov.calibrate.measure import over_bursts  # measure imports this module's readers
-
+    """The rounds ``level_window.over_bursts`` reads ``lv`` over where it is a later level of
+    ``m``'s graded plan read from its discard on; else [] (the first level, a probe, a plan not
+    graded, a drive whose onset lies at or above 1)."""
     if m.plan is None or not m.levels or lv is m.levels[0] or lv.queue_depth is not None:
         return []
     plan = MeasurementPlan.from_dict(m.plan)

@@ -3,7 +3,7 @@ reserve reading's WAF there.
 
 **Why.** Where the collector holds a reserve (an onset of garbage collection from empty dated
 below 1, ``gc_onset.py``), a graded plan's later level (40%) is read over its graded and random
-rounds from the discard on (``measure.over_bursts``): 0.5-0.6 drive writes, all of them inside
+rounds from the discard on (``level_window.over_bursts``): 0.5-0.6 drive writes, all of them inside
 the collector's transient after the discard. On the seven seen reserve-bound FEMU drives
 (bench/foreign/results/femu40/runon_table.txt) that level's WAF reads 4.9-13.0% above FEMU's
 steady WAF and its IOPS 4.8-11.6% below, their product (the NAND's write rate) within 0.3% of
@@ -19,7 +19,7 @@ WAF counted, the NAND's write rate kept. A figure at or below the reading's WAF 
 read; one further above than ``discard_transient.TRANSIENT_ALLOWANCE`` is carried by that much
 only. The WAF figure stays as read (the one-sided check reads it). Only the points see the
 carried figure (the measurement keeps the read one). The first level, other queue depths, plans
-not graded and drives whose onset lies at or above 1 are untouched (``measure.over_bursts``
+not graded and drives whose onset lies at or above 1 are untouched (``level_window.over_bursts``
 reads nothing over bursts there). Off by default: bench/foreign/results/femu40/RULE.md decides.
 """
 
@@ -39,7 +39,7 @@ CARRY = False
 
 def in_transient(m: Measurement, lv: Level) -> bool:
     """Whether ``lv`` is a later level of ``m``'s graded plan read over the rounds from its
-    discard on (``measure.over_bursts``, ``burst_start.over_bursts_stretch``)."""
+    discard on (``level_window.over_bursts``, ``burst_start.over_bursts_stretch``)."""
     return bool(over_bursts_stretch(m, lv))
 
 

@@ -28,6 +28,9 @@ works with at extra OP x is (1 + ρ₀)(1 − r)/(1 − x) − 1, the same form 
 at 0% extra OP, 48 at 10%), which no design here expresses (docs/calibrate-validation.md,
 "MQSim's WAF at 10% extra OP").
 
+Under a skewed workload the simulator's own designs part, so its figures are read once per
+design of :data:`GC_DESIGNS` (``spare_readings.py``); :data:`DESIGNS` names them all.
+
 Three more designs can be offered beside these, each behind its module's ``OFFERED`` flag
 (:data:`OFFERABLE`, all off: their rules were not met): a low mark (``low_mark.py``), batches
 (``batch_gc.py``) and FIFO victims (``fifo_gc.py``: Desnoyers' published curve, within 1.04% of
@@ -39,7 +42,8 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator, MutableMapping
+from collections import ChainMap
+from collections.abc import Iterator, Mapping, MutableMapping
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -97,6 +101,17 @@ UNIFORM_DESIGNS: MutableMapping[str, dict[str, Any]] = _UniformDesigns(
         },
     }
 )
+#: The garbage collection designs a skewed workload's figures are read with (``config.ftl``
+#: keys), by name; the first is the twin's own, the one uniform figures are read with.
+GC_DESIGNS: dict[str, dict[str, str]] = {
+    "greedy": {"policy": "greedy", "host_streams": "single"},
+    "greedy-zones": {"policy": "greedy", "host_streams": "workload"},
+    "cost-benefit": {"policy": "cost-benefit", "host_streams": "single"},
+    "cost-benefit-zones": {"policy": "cost-benefit", "host_streams": "workload"},
+}
+#: Every design by name: the skewed workloads' and the uniform ones (above).
+#: A view: the uniform ones first, as a dict merging them after the skewed ones would look them up.
+DESIGNS: Mapping[str, dict[str, Any]] = ChainMap(UNIFORM_DESIGNS, GC_DESIGNS)
 TABLE = "gc_design_curves.json"
 
 

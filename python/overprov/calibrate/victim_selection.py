@@ -50,7 +50,13 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from overprov.calibrate import evidence, gc_designs, spare_readings, twin_runs, uncertainty
+from overprov.calibrate import (
+    combined_prediction,
+    evidence,
+    gc_designs,
+    twin_runs,
+    uncertainty,
+)
 from overprov.calibrate import fit as fitmod
 from overprov.calibrate.prediction import EFFECTIVE, Prediction
 from overprov.errors import ConfigError
@@ -205,7 +211,7 @@ def predict(
     values = {r.name: simulate(r, workload, levels, kind, jobs, memo) for r in kept}
     out = []
     for i, x in enumerate(levels):
-        mean = spare_readings.weighted_geomean(
+        mean = combined_prediction.weighted_geomean(
             [values[r.name][i] for r in kept], [weights[r.name] for r in kept]
         )
         lows, highs = [], []

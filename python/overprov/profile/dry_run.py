@@ -96,7 +96,7 @@ def identify(
     from overprov import blockdev, device_users, file_guard
     from overprov.file_location import check_capacity, check_room
     from overprov.fio import check_job_filename
-    from overprov.profile.fio_target import workload_start
+    from overprov.profile.fio_job import workload_start
 
     size_given = size_bytes is not None
     members = check_members(spec, size_given=size_given, bs_bytes=bs_bytes)  # as a run would

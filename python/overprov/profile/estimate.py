@@ -12,8 +12,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from overprov.blockdev import mount_holding
 from overprov.file_location import NOT_ON_A_DISK
+from overprov.mount_table import mount_holding
 from overprov.profile import phase_precondition
 from overprov.profile.dry_run import ASSUMED_RANDOM_IOPS
 from overprov.profile.settings import ProfileSettings

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import math
 import os
 import time
 import uuid
@@ -19,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from overprov import blockdev, device_users, file_guard, fingerprint
+from overprov import blockdev, device_users, file_guard, fingerprint, mount_table
 from overprov import fio as fiomod
 from overprov.errors import ConfigError, ToolError, UnsafeDeviceError
 from overprov.file_location import (
@@ -33,8 +32,8 @@ from overprov.file_location import (
 from overprov.interrupts import terminate_as_interrupt
 from overprov.profile import member_guard as guard
 from overprov.profile.discard import blk_discard, punch_hole
+from overprov.profile.fio_job import combined_figures, job_file_text, workload_start
 from overprov.profile.targets import Figures, RoundResult, RoundSpec, now_iso
-from overprov.units import plural
 
 # ------------------------------------------------------------------------------ fio members
 
@@ -49,17 +48,12 @@ class _Member:
 
 def _fs_of(path: str) -> tuple[str | None, str | None]:
     """(filesystem type, mount point) holding ``path``."""
-    entry = blockdev.mount_holding(path)
+    entry = mount_table.mount_holding(path)
     return (entry.fs_type, entry.mount_point) if entry else (None, None)
 
 
 def _nothing() -> None:
     pass
-
-
-def workload_start(bs_bytes: int) -> int:
-    """First byte a round may write: the whole blocks after the run marker (aligned to bs)."""
-    return -(-fingerprint.MARKER_BYTES // bs_bytes) * bs_bytes
 
 
 class FioTarget:
@@ -405,67 +399,9 @@ class FioTarget:
     # ---------------------------------------------------------------------------------- run
 
     def job_file_text(self, spec: RoundSpec) -> str:
-        g: dict[str, Any] = {
-            "ioengine": self.ioengine,
-            "direct": 1,
-            "rw": spec.rw,
-            "bs": spec.bs_bytes,
-            "iodepth": spec.qd,
-            "group_reporting": 1,
-            "log_avg_msec": 1000,
-            "percentile_list": ":".join(f"{p:g}" for p in fiomod.PERCENTILES),
-        }
-        if spec.read_percent:
-            g["rw"] = "randrw"
-            g["rwmixread"] = spec.read_percent
-        if spec.write_through:
-            g["sync"] = 1
-        if spec.rate_iops is not None:
-            g["rate_iops"] = spec.rate_iops
-        if self.kind == "file":
-            g["fallocate"] = "none"  # keep punched holes holes until written
-        else:
-            g["allow_file_create"] = 0  # a wrong /dev path must not become a file
-        if spec.rw == "randwrite":
-            g["randrepeat"] = 0  # a new random sequence each round
-            g["norandommap"] = 1
-            if spec.seconds is None:
-                # write every block of the span exactly once, in random order
-                g["random_generator"] = "lfsr"
-        if spec.seconds is not None:
-            g["time_based"] = 1
-            g["runtime"] = spec.seconds
-            if spec.fio_ss_slope_percent is not None and spec.seconds >= 2:
-                g["steadystate"] = f"iops_slope:{spec.fio_ss_slope_percent:g}%"
-                g["ss_dur"] = spec.seconds
-                g["ss_ramp"] = 0
-        sections = []
-        for i, m in enumerate(self.members):
-            opts: dict[str, Any] = {}
-            if i > 0:
-                opts["new_group"] = None
-            opts["filename"] = fiomod.escape_filename(m.real_path)
-            # the first whole block(s) hold the run marker (fingerprint.MARKER_BYTES)
-            start = max(spec.offset_bytes, workload_start(spec.bs_bytes))
-            opts["offset"] = start
-            opts["size"] = spec.offset_bytes + spec.span_bytes - start
-            opts["numjobs"] = spec.jobs
-            opts["write_iops_log"] = f"{spec.label}-m{i}"
-            sections.append((f"m{i}", opts))
-        what = (
-            f"{spec.seconds} s of {spec.rw}"
-            if spec.seconds is not None
-            else f"one pass of {spec.rw} over the span"
-        )
-        if spec.idle_seconds > 0:
-            what += f" after {spec.idle_seconds:g} s of host idle time (a sleep before fio)"
-        comment = (
-            f"overprov profile, round {spec.label}: {what}, bs={spec.bs_bytes}, "
-            f"QD {spec.qd} x {plural(spec.jobs, 'job')} per member.\n"
-            "WARNING: writes to (destroys the data on) every filename below.\n"
-            f"Rerun by hand, in this folder: fio --output-format=json+ {spec.label}.fio"
-        )
-        return fiomod.render_job_file(g, sections, comment)
+        """The round's fio job file (``fio_job.job_file_text``) on the members."""
+        paths = [m.real_path for m in self.members]
+        return job_file_text(spec, paths, ioengine=self.ioengine, kind=self.kind)
 
     def run(self, spec: RoundSpec) -> RoundResult:
         if not self._opened:
@@ -523,7 +459,7 @@ class FioTarget:
                     read_latency_us_mean=g.read_latency_us_mean,
                 )
             )
-        combined = self._combine(member_figs, all_logs, all_bins)
+        combined = combined_figures(member_figs, all_logs, all_bins)
         return RoundResult(
             label=spec.label,
             started=started,
@@ -547,51 +483,3 @@ class FioTarget:
         stamp = now_iso().replace(":", "").replace("-", "")
         for p in old:
             os.replace(p, aside / f"{stamp}-{p.name}")
-
-    @staticmethod
-    def _combine(
-        members: list[Figures], logs: list[dict[int, float]], bins: dict[int, int]
-    ) -> Figures:
-        if len(members) == 1:
-            only = members[0]
-            return Figures(
-                name="combined",
-                iops=only.iops,
-                bytes_written=only.bytes_written,
-                duration_s=only.duration_s,
-                latency_us=dict(only.latency_us),
-                iops_series=list(only.iops_series),
-                fio_steadystate=only.fio_steadystate,
-                read_latency_us_mean=only.read_latency_us_mean,
-            )
-        latency: dict[str, float | None] = {}
-        means = [(m.latency_us.get("mean"), m.iops * m.duration_s) for m in members]
-        if all(v is not None for v, _ in means) and sum(w for _, w in means) > 0:
-            latency["mean"] = math.fsum(v * w for v, w in means if v is not None) / sum(
-                w for _, w in means
-            )
-        else:
-            latency["mean"] = None
-        maxes = [m.latency_us.get("max") for m in members]
-        latency["max"] = max(maxes) if all(v is not None for v in maxes) else None  # type: ignore[type-var]
-        if bins:
-            latency.update(fiomod.percentiles_from_bins_us(bins))
-        else:
-            latency.update({fiomod.percentile_key(p): None for p in fiomod.PERCENTILES})
-        verdicts = [m.fio_steadystate for m in members]
-        fio_ss = None
-        if all(v is not None for v in verdicts):
-            fio_ss = {
-                "ss": verdicts[0]["ss"],  # type: ignore[index]
-                "attained": all(bool(v["attained"]) for v in verdicts),  # type: ignore[index]
-                "members_attained": [v["attained"] for v in verdicts],  # type: ignore[index]
-            }
-        return Figures(
-            name="combined",
-            iops=math.fsum(m.iops for m in members),
-            bytes_written=sum(m.bytes_written for m in members),
-            duration_s=max(m.duration_s for m in members),
-            latency_us=latency,
-            iops_series=fiomod.sum_series(logs),
-            fio_steadystate=fio_ss,
-        )
