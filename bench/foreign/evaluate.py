@@ -126,7 +126,11 @@ def flags_prelude(text: str) -> str:
         if not (eq and dot and module.isidentifier() and name.isidentifier()):
             raise ValueError(f"{FLAGS_ENV}: {item!r} is not module.NAME=value")
         ast.literal_eval(value.strip())  # a literal only: raises on anything else
-        out += f"from overprov.calibrate import {module}; {module}.{name} = {value.strip()}; "
+        # a flag that no longer lives there (a module split) must fail, not set a new attribute
+        out += (
+            f"from overprov.calibrate import {module}; "
+            f"getattr({module}, {name!r}); {module}.{name} = {value.strip()}; "
+        )
     return out
 
 

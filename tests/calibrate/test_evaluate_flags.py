@@ -30,6 +30,18 @@ def test_flags_become_statements_that_set_them_in_a_real_process():
     assert _printed(code + check) == ["False", "True"]
 
 
+def test_a_flag_the_module_does_not_have_fails_in_a_real_process():
+    """A flag moved by a module split (measure.READ_OVER_BURSTS is now level_window's) must
+    stop the run, not set a new attribute nobody reads."""
+    root = Path(__file__).resolve().parents[2]
+    code = evaluate.flags_prelude("measure.READ_OVER_BURSTS=False")
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=root,
+        env={"PYTHONPATH": str(root / "python")},
+    )  # fmt: skip
+    assert out.returncode != 0 and "READ_OVER_BURSTS" in out.stderr
+
+
 def test_empty_flags_set_nothing():
     assert evaluate.flags_prelude("") == ""
     assert evaluate.flags_prelude(" ; ") == ""
