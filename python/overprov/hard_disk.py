@@ -11,12 +11,9 @@ import os
 import re
 import stat
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from overprov.device_users import loop_backing
-
-if TYPE_CHECKING:
-    from overprov.blockdev import DeviceInfo
 
 LOOP_MAJOR = "7"  # the kernel's block major number of loop devices (devices.txt)
 LOOP_REASON = "is rotational (a loop device that reports itself as one)"
@@ -33,6 +30,17 @@ LOOP_OVER_ROTATIONAL_REASON = (
 SYS_ROOT = Path("/sys")  # each function's ``sys_root`` where None (a test's tree otherwise)
 
 
+class LoopFacts(Protocol):
+    """What this module reads of a ``blockdev.DeviceInfo`` (a Protocol: blockdev imports this
+    module)."""
+
+    name: str
+    dev: str
+    parent: str | None
+    backing_file: str | None
+    backing_device: int | None
+
+
 def is_loop(name: str, dev: str, parent: str | None) -> bool:
     """True for a loop device or a partition of one: major 7, or (a partition's extended
     device number, major 259) the kernel name loopN / loopNpM of it or of its disk."""
@@ -41,7 +49,7 @@ def is_loop(name: str, dev: str, parent: str | None) -> bool:
     return any(re.fullmatch(r"loop\d+(p\d+)?", n) for n in (name, parent or ""))
 
 
-def backing(info: DeviceInfo, sys_root: Path | None = None) -> tuple[str | None, int | None]:
+def backing(info: LoopFacts, sys_root: Path | None = None) -> tuple[str | None, int | None]:
     """(the backing file of the loop device ``info``, or of its disk for a partition of one;
     the device number of what backs it: the block device it is set up over (its node's
     st_rdev), else the device holding the file (st_dev, ``DeviceInfo.backing_device``)); Nones
@@ -74,7 +82,7 @@ def backing_rotational(number: int | None, sys_root: Path | None = None) -> bool
     return None
 
 
-def reason(info: DeviceInfo, sys_root: Path | None = None) -> tuple[str, bool]:
+def reason(info: LoopFacts, sys_root: Path | None = None) -> tuple[str, bool]:
     """Why the rotational device ``info`` is refused, and whether only ``--allow-hdd`` accepts
     it (True) or the confirmation does (False): a loop device over something rotational, or
     not a loop device, needs ``--allow-hdd``."""

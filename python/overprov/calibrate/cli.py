@@ -573,7 +573,9 @@ def run(args: argparse.Namespace) -> int:
     metadata_factor.multiply(pred, factor)
     if factor.applies:  # answer.predict said nothing ÷ m: the user's figures against the × m
         pred.prediction_source += plausibility.fitted_waf_missed(as_given, pred)
-    pred.prediction_source += left_said  # twin.toml's source says it too (bend_between: not)
+    # figures left to the line say so themselves (bend_between.warning is then silent): in the
+    # prediction's source, as in twin.toml's
+    pred.prediction_source += left_said
     if measurement is not None and measurement.cliff is not None:
         from overprov.calibrate.cliff_attach import attach
 

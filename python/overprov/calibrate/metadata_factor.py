@@ -27,11 +27,12 @@ transient such as an SLC cache folding rather than a steady per-write cost; outs
 the figure is ignored with a note.
 m = 1 or no figure: the points and the answer are not touched.
 
-Where it applies (:func:`unjudged`): only where its rule judged it (bench/foreign/results/dhara10/
-RULE.md): WAF figures typed (``--points``/``--waf-points``; not a TARGET, ``--resume`` or
-``--from``), a uniform workload, exactly two steady levels with a WAF figure (three or more are
-read by ``three_levels.py``, which was not judged with the factor). Elsewhere a typed
-``--fob-waf`` is noted, not applied, saying why, as a measured one is (:data:`MEASURED_APPLIES`).
+Where it applies (:func:`unjudged`): only where its rule judged it
+(bench/foreign/results/dhara10/RULE.md): WAF figures typed (``--points``/``--waf-points``; not
+a TARGET, ``--resume`` or ``--from``), a uniform workload, exactly two steady levels with a WAF
+figure (three or more are read by ``three_levels.py``, which was not judged with the factor).
+Elsewhere a typed ``--fob-waf`` is noted, not applied, saying why, as a measured one is
+(:data:`MEASURED_APPLIES`).
 """
 
 from __future__ import annotations
