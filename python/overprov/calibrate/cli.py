@@ -51,8 +51,9 @@ USER_POINT_REL_SD = 0.05
 
 
 #: What the fit does with ``--fob-waf``, by ``metadata_factor.ENABLED``.
-_FOB_WAF_USE = {True: "read as the FTL's own writes, a constant factor on every WAF (with WAF "
-                      "at two levels, over 1 it also reads a journal's paced collection)",
+_FOB_WAF_USE = {True: "with --waf-points or --points WAF figures at two levels under uniform "
+                      "writes, read as the FTL's own writes, a constant factor on every WAF (over "
+                      "1 it also reads a journal's paced collection); elsewhere noted, not used",
                 False: "noted in the prediction, not used by the fit"}  # fmt: skip
 
 
