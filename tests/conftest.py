@@ -48,6 +48,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -420,12 +421,25 @@ def _write_fill(path: Path, size_bytes: int, fill: bytes | str) -> None:
         os.fsync(f.fileno())
 
 
+#: Where the loop devices' backing files live: a tmpfs (RAM, sparse) where there is one, so a
+#: loop device is not over a disk that reports itself rotational (many virtual disks do), which
+#: needs --allow-hdd as a hard disk does (overprov.hard_disk.reason); tmp_path otherwise.
+SHM = Path("/dev/shm")
+
+
+def _backing_dir(tmp_path: Path) -> Path:
+    if SHM.is_dir() and os.access(SHM, os.W_OK):
+        return Path(tempfile.mkdtemp(prefix="overprov-loop-", dir=SHM))
+    return tmp_path
+
+
 @pytest.fixture
 def loop_device(tmp_path: Path) -> Iterator:
     reason = loop_skip_reason()
     if reason:
         pytest.skip(reason)
     created: list[tuple[str, Path]] = []
+    folder = _backing_dir(tmp_path)
 
     def make(
         size_bytes: int = 64 * MIB,
@@ -433,8 +447,12 @@ def loop_device(tmp_path: Path) -> Iterator:
         *,
         sector_bytes: int = 512,
         partscan: bool = True,
+        on_disk: bool = False,
+        rotational: bool | None = None,
     ) -> str:
-        backing = tmp_path / f"loop-backing-{len(created)}.img"
+        """A loop device over a sparse file in RAM (``on_disk``: in tmp_path), reporting
+        itself ``rotational`` where that is given (its queue's flag set; else the kernel's)."""
+        backing = (tmp_path if on_disk else folder) / f"loop-backing-{len(created)}.img"
         with open(backing, "wb") as f:
             f.truncate(size_bytes)  # sparse: no blocks allocated until written
         if fill is not None:
@@ -451,6 +469,12 @@ def loop_device(tmp_path: Path) -> Iterator:
             pytest.skip(f"losetup could not attach a loop device: {proc.stderr.strip()}")
         dev = proc.stdout.strip()
         created.append((dev, backing))
+        if rotational is not None:
+            flag = Path("/sys/block") / Path(dev).name / "queue" / "rotational"
+            try:
+                flag.write_text("1" if rotational else "0")
+            except OSError as exc:
+                pytest.skip(f"cannot set {flag}: {exc.strerror}")
         return dev
 
     make.backing_file = _backing_file  # type: ignore[attr-defined]
@@ -459,6 +483,8 @@ def loop_device(tmp_path: Path) -> Iterator:
     finally:
         for dev, backing in reversed(created):
             _release(dev, backing)
+        if folder != tmp_path:  # RAM: given back now, not with tmp_path's later clean-up
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture

@@ -140,10 +140,6 @@ class DeviceInfo:
     def is_nvme(self) -> bool:
         return re.fullmatch(r"nvme\d+(c\d+)?n\d+", self.name) is not None
 
-    @property
-    def is_loop(self) -> bool:
-        return re.fullmatch(r"loop\d+", self.name) is not None
-
 
 def _read(path: Path) -> str | None:
     try:
@@ -416,10 +412,8 @@ def refusal_reasons(info: DeviceInfo, *, allow_hdd: bool = False) -> tuple[list[
         names = ", ".join(p.name for p in info.partitions)
         overridable.append(f"has {plural(len(info.partitions), 'partition')} ({names})")
     if info.rotational and not allow_hdd:  # a hard disk needs allow_hdd even when confirmed
-        if hard_disk.is_loop(info.name, info.dev, info.parent):
-            overridable.append(hard_disk.LOOP_REASON)
-        else:
-            in_use.append(hard_disk.HARD_DISK_REASON)
+        why, hard = hard_disk.reason(info)
+        (in_use if hard else overridable).append(why)
     for err in info.probe_errors:
         overridable.append(err)
     return in_use, overridable

@@ -97,7 +97,8 @@ def test_offered_three_levels_are_left_to_the_plain_fit(offered, plain_gate, mon
     monkeypatch.setattr(three_levels, "ON", False)
     assert plausibility.fit_misses_its_points(three, R7[2].iops, None) is not None
     monkeypatch.setattr(three_levels, "ON", True)
-    assert plausibility.fit_misses_its_points(three, R7[2].iops, None) is None
+    assert plausibility.fit_misses_its_points(three, R7[2].iops, None) is not None  # measured
+    assert plausibility.fit_misses_its_points(three, R7[2].iops, None, typed=True) is None
 
 
 def _greedy_sd_at(points: list[fitmod.Point], level: float) -> tuple[float, float]:

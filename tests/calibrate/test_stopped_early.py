@@ -71,7 +71,7 @@ def _one_unsettled_level(resumed: Path, folder: Path, *, stop_reason: str | None
 
 def test_one_unsettled_level_is_refused(resumed, tmp_path, capsys):
     """Stopped by the budget after one level: no twin from one figure nothing else can check."""
-    cut = "the budget cut the 40% segment short (2 drive writes)"
+    cut = "the budget cut the 0% segment short (2 drive writes)"  # the one level's segment
     folder = _one_unsettled_level(resumed, tmp_path / "one", stop_reason=cut)
     out = tmp_path / "fit"
     assert main(["calibrate", "--from", str(folder), "--out", str(out)]) == 3

@@ -58,8 +58,8 @@ def test_the_gate_passes_three_levels_a_reserve_reading_explains(monkeypatch):
     why = plausibility.fit_misses_its_points(FEMU6, 30013.0)
     assert why is not None and "IOPS point at 20%" in why  # off: refused on the plain fit
     monkeypatch.setattr(three_levels, "ON", True)
-    assert plausibility.fit_misses_its_points(FEMU6, 30013.0) is None
-    measured = plausibility.fit_misses_its_points(FEMU6, 30013.0, None, None, typed=False)
+    assert plausibility.fit_misses_its_points(FEMU6, 30013.0, typed=True) is None  # the CLI's
+    measured = plausibility.fit_misses_its_points(FEMU6, 30013.0, None, None)  # typed: False
     assert measured == why  # the rule judged typed figures: a measurement's gate as before
 
 

@@ -151,7 +151,8 @@ def test_one_assumed_iops_for_the_dry_run_and_the_estimate():
 OTHER_OPTIONS = {"--no-act", "--cmdhelp", "--enghelp", "--output-format", "--clear", "--new",
                  "--controllers", "--create", "--flbas", "--ncap", "--nsze", "--update",
                  "--yes-i-know-what-i-am-doing", "--version", "--modules",
-                 "--change-name", "--delete", "--typecode", "--grow", "--stop"}  # fmt: skip
+                 "--change-name", "--delete", "--typecode", "--grow", "--stop",
+                 "--partition-guid"}  # fmt: skip
 PAGES = ["README.md", "ARCHITECTURE.md", "docs/cli.md", "docs/simulate.md", "docs/profile.md",
          "docs/apply.md", "docs/safety.md", "docs/json.md"]  # fmt: skip
 

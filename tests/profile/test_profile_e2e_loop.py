@@ -153,7 +153,7 @@ def test_ext4_signature_is_refused_with_a_clear_message(tmp_path, ext4_loop, nee
 
 
 def test_rotational_is_refused_without_allow_hdd(tmp_path, loop_device, need_fio):
-    dev = loop_device(size_bytes=16 * MIB)  # loop devices report themselves rotational
+    dev = loop_device(size_bytes=16 * MIB, rotational=True)  # as many kernels' loop devices
     proc = run_cli(dev, *QUICK, "--out", str(tmp_path / "out"))
     assert proc.returncode == 1 and "is rotational" in proc.stderr
 

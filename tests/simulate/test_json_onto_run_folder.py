@@ -29,7 +29,7 @@ def test_json_onto_a_run_folders_document_is_refused(tmp_path, overprov_cli):
 
 @pytest.mark.parametrize(
     ("doc", "marker", "refused"),
-    [(BY_OUT, None, True), (BY_JSON, "report.html", True), (BY_JSON, "profile.log", True),
+    [(BY_OUT, None, False), (BY_JSON, "report.html", True), (BY_JSON, "profile.log", True),
      (BY_JSON, None, False)],
 )  # fmt: skip
 def test_what_makes_a_run_folder(tmp_path, doc, marker, refused):

@@ -48,7 +48,8 @@ def predict(fig: predmod.PredictionInput) -> Prediction:
     pred = distance_term.apply(_predict(fig), fig.points)
     pred.prediction_source += bend_between.warning(fig)  # WARN_WHERE_BENT: on (mqbend's rule)
     pred.prediction_source += floor_or_choices.warning(fig, pred)  # WARN: on (a message)
-    pred.prediction_source += plausibility.fitted_waf_missed(fig.points, pred)  # on (a message)
+    if fig.metadata_factor == 1.0:  # else calibrate's CLI says it × m, of the figures typed
+        pred.prediction_source += plausibility.fitted_waf_missed(fig.points, pred)  # on
     # LINE_BETWEEN, LINE_GATE: on (mqgate); GATE_AT_ONE_LEVEL: on (mqfixed)
     alone = functools.cache(lambda x: _level_alone(fig, x))
     gate = bend_between.gate_source(pred.levels, fig, alone)  # before any level moves

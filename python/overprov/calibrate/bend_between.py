@@ -184,20 +184,24 @@ WARNING = (
 )
 
 
-def _at_workload_qd(p: fitmod.Point) -> bool:
-    """A steady figure (not FOB) at the workload's queue depth."""
+def at_workload_qd(p: fitmod.Point) -> bool:
+    """A steady figure (not FOB) at the workload's queue depth (the one test of it:
+    ``three_levels``, ``distance_term``, ``metadata_factor`` read it too)."""
     return not p.fresh and p.queue_depth is None
 
 
-def _steady(points: list[fitmod.Point]) -> list[fitmod.Point]:
+def steady_both(points: list[fitmod.Point]) -> list[fitmod.Point]:
     """The steady figures with both IOPS and WAF at the workload's queue depth, by level."""
-    got = [p for p in points if _at_workload_qd(p) and p.iops and p.has_steady_waf]
+    got = [p for p in points if at_workload_qd(p) and p.iops and p.has_steady_waf]
     return sorted(got, key=lambda p: p.extra_op_percent)
+
+
+_steady = steady_both  # its earlier name (bench/foreign/results/jointband/judge.py reads it)
 
 
 def _ends(points: list[fitmod.Point]) -> tuple[fitmod.Point, fitmod.Point] | None:
     """The lowest and the highest of :func:`_steady`'s levels, or None with fewer than two."""
-    steady = _steady(points)
+    steady = steady_both(points)
     return (steady[0], steady[-1]) if len(steady) >= 2 else None
 
 
@@ -245,7 +249,7 @@ def fires(points: list[fitmod.Point], fob_iops: float | None) -> bool:
     between = any(
         low.extra_op_percent < p.extra_op_percent < high.extra_op_percent
         for p in points
-        if _at_workload_qd(p) and (p.iops or p.has_steady_waf)
+        if at_workload_qd(p) and (p.iops or p.has_steady_waf)
     )  # an IOPS or a WAF figure there, either alone, shows the curve between them
     return not between and got[0] >= DEEP_WAF and got[1] >= ABOVE_LINE
 

@@ -51,8 +51,9 @@ USER_POINT_REL_SD = 0.05
 
 
 #: What the fit does with ``--fob-waf``, by ``metadata_factor.ENABLED``.
-_FOB_WAF_USE = {True: "read as the FTL's own writes, a constant factor on every WAF (with WAF "
-                      "at two levels, over 1 it also reads a journal's paced collection)",
+_FOB_WAF_USE = {True: "with --waf-points or --points WAF figures at two levels under uniform "
+                      "writes, read as the FTL's own writes, a constant factor on every WAF (over "
+                      "1 it also reads a journal's paced collection); elsewhere noted, not used",
                 False: "noted in the prediction, not used by the fit"}  # fmt: skip
 
 
@@ -357,6 +358,11 @@ def from_folder(folder: Path) -> tuple[list[fitmod.Point], float | None, Measure
     return points, fob, None
 
 
+def _at_workload_qd(points: list[fitmod.Point], m: Measurement | None) -> list[fitmod.Point]:
+    """``points`` at the workload's queue depth, as ``predict.PredictionInput`` keeps them."""
+    return fitmod.split_queue_depths(points, m.qd if m is not None else fitmod.WORKLOAD_QD)[0]
+
+
 def _size(value: int | None, option: str) -> int | None:
     """A drive's size (bytes, as ``units.SIZE`` read it); below 1 GB is refused (a forgotten
     unit: a bare size is bytes)."""
@@ -448,6 +454,7 @@ def run(args: argparse.Namespace) -> int:
     fob = args.fob_iops
     out: Path | None
     left: tuple[float, ...] = ()  # typed middle IOPS left to the line (three_levels.py: on)
+    left_said = ""  # and what the prediction's source says of them
     if measuring:
         if stored is not None:
             out = args.resume
@@ -500,16 +507,23 @@ def run(args: argparse.Namespace) -> int:
         source = "fitted to user points " + points_text(points)
         from overprov.calibrate import three_levels  # noqa: PLC0415 (imports the twin's code)
 
+        # leave_to_line reads the WAF figures as typed, the line the answer draws them ÷ m: the
+        # same, for m never applies to three levels or more (metadata_factor.unjudged)
         typed, (points, left) = points, three_levels.leave_to_line(points, fob)  # ON: on
-        source += three_levels.left_source(typed, fob, left)
+        left_said = three_levels.left_source(typed, fob, left)
+        source += left_said
     kept = f"; what was measured is kept in {out}" if measuring else ""
     why_not = stopped_early.refusal(measurement)  # one level that did not settle: no fit
     if why_not:
         raise NoAnswerError(why_not + kept)
-    factor = metadata_factor.read(*metadata_factor.figure(args.fob_waf, measurement))
-    points = metadata_factor.divide(points, factor)
+    typed_figures = bool(args.points or args.waf_points)
+    factor = metadata_factor.read(
+        *metadata_factor.figure(args.fob_waf, measurement),
+        metadata_factor.unjudged(points, typed_figures, workload),
+    )
+    as_given, points = points, metadata_factor.divide(points, factor)
     fig = predmod.PredictionInput(
-        points, levels, typed=bool(args.points or args.waf_points), fob_iops=fob,
+        points, levels, typed=typed_figures, fob_iops=fob,
         raw_native_op=native_op, advertised_bytes=advertised, target_iops=args.target_iops,
         measurement=measurement, source=source, workload=workload or None, jobs=args.jobs,
         progress=not args.no_progress, metadata_factor=factor.m, left_to_line=left,
@@ -524,8 +538,9 @@ def run(args: argparse.Namespace) -> int:
             "--points: a figure at another queue depth (@qd) is read only under uniform random "
             "writes (the blocking-GC reading, docs/calibrate-model.md)"
         )
-    problems = plausibility.input_problems(points)
-    if problems and (args.points or args.waf_points):  # typed figures: a bad input (exit 2)
+    # the user's figures, not ÷ m (the same at the workload's queue depth where m = 1)
+    problems = plausibility.input_problems(_at_workload_qd(as_given, measurement))
+    if problems and typed_figures:  # typed figures: a bad input (exit 2)
         given = "/".join(o for o, v in (("--points", args.points),
                                         ("--waf-points", args.waf_points)) if v)  # fmt: skip
         raise ConfigError(f"{given}: the figures cannot be fitted: " + "; ".join(problems))
@@ -535,7 +550,9 @@ def run(args: argparse.Namespace) -> int:
         from overprov.calibrate.reserve_reading import onset_from_empty  # imports the twin's code
 
         onset = onset_from_empty(measurement)
-        why = plausibility.fit_misses_its_points(points, fob, onset, fig.model_form, fig.typed)
+        why = plausibility.fit_misses_its_points(
+            points, fob, onset, fig.model_form, typed=fig.typed
+        )
         if why:
             raise NoAnswerError(
                 f"the fit does not explain its inputs, so no twin is written: {why}{kept}"
@@ -555,6 +572,11 @@ def run(args: argparse.Namespace) -> int:
             + kept
         )
     metadata_factor.multiply(pred, factor)
+    if factor.applies:  # answer.predict said nothing ÷ m: the user's figures against the × m
+        pred.prediction_source += plausibility.fitted_waf_missed(as_given, pred)
+    # figures left to the line say so themselves (bend_between.warning is then silent): in the
+    # prediction's source, as in twin.toml's
+    pred.prediction_source += left_said
     if measurement is not None and measurement.cliff is not None:
         from overprov.calibrate.cliff_attach import attach
 

@@ -27,8 +27,8 @@ import dataclasses
 import math
 from collections.abc import Iterable
 
+from overprov.calibrate import bend_between, prediction, uncertainty
 from overprov.calibrate import fit as fitmod
-from overprov.calibrate import prediction, uncertainty
 from overprov.calibrate.prediction import Prediction
 
 #: Off: the interval as ``uncertainty`` composes it. The rule that judges it:
@@ -92,7 +92,7 @@ def recorded_slope() -> float | None:
 def fitted_levels(points: Iterable[fitmod.Point]) -> list[float]:
     """The levels a prediction was fitted at (``predict._Fitted.fitted_levels``: its figures at
     the workload's queue depth, fresh-out-of-box aside)."""
-    return sorted({p.extra_op_percent for p in points if not p.fresh and p.queue_depth is None})
+    return sorted({p.extra_op_percent for p in points if bend_between.at_workload_qd(p)})
 
 
 def iops_bounds(

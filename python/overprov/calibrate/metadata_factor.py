@@ -15,10 +15,10 @@ bench/foreign/results/dhara10/verdict.md; alone not met, bench/foreign/results/m
 enters the fit in one place: every WAF figure is divided by m before any reading sees it (each
 reading's spare is fitted to WAF/m; the reserve readings' cap is the 0% figure / m), and every WAF
 the answer gives (the levels' and each reading's, central, interval ends and the surrogate's, and
-the fitted points it records) is multiplied by m. IOPS are not touched: a measured IOPS figure
-already carries m and so does the FOB IOPS anchor (the time per write before any GC), so m cancels
-from the IOPS curve. The twin files simulate the curve without m (their WAF is the drive's / m); the
-prediction's source says so.
+the fitted points and twin checks it records) is multiplied by m. IOPS are not touched: a
+measured IOPS figure already carries m and so does the FOB IOPS anchor (the time per write before
+any GC), so m cancels from the IOPS curve. The twin files simulate the curve without m (their WAF
+is the drive's / m); the prediction's source says so.
 
 The guard (from the model, bench/foreign/results/metafactor/RULE.md): m is applied only in
 [:data:`M_MIN`, :data:`M_MAX`]; a FOB WAF below 1 is a write buffer or compression (fewer
@@ -26,13 +26,20 @@ pages programmed than written), above 1.5 more than a page of its own per two ho
 transient such as an SLC cache folding rather than a steady per-write cost; outside the range
 the figure is ignored with a note.
 m = 1 or no figure: the points and the answer are not touched.
+
+Where it applies (:func:`unjudged`): only where its rule judged it
+(bench/foreign/results/dhara10/RULE.md): WAF figures typed (``--points``/``--waf-points``; not
+a TARGET, ``--resume`` or ``--from``), a uniform workload, exactly two steady levels with a WAF
+figure (three or more are read by ``three_levels.py``, which was not judged with the factor).
+Elsewhere a typed ``--fob-waf`` is noted, not applied, saying why, as a measured one is
+(:data:`MEASURED_APPLIES`).
 """
 
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # imported by the CLI: nothing heavy at import
     from overprov.calibrate.fit import Point
@@ -52,8 +59,16 @@ MEASURED_APPLIES = False
 M_MIN, M_MAX = 1.0, 1.5
 #: The source of a typed figure (the option).
 TYPED = "--fob-waf"
+#: The rule that judged the factor, and on what (:func:`unjudged`).
+JUDGED_ON = (
+    "the factor was judged on typed WAF figures at two steady levels under uniform random "
+    "writes only (bench/foreign/results/dhara10/RULE.md)"
+)
 #: The WAF fields of a predicted level that carry the factor.
 WAF_FIELDS = ("waf", "waf_low", "waf_high", "surrogate_waf")
+#: The WAF fields of a fit's ``twin_check`` entry (the figure fitted, the twin's): × m as well
+#: (the report shows ``measured_waf`` as measured); ``rel_error`` is a ratio, m cancels.
+TWIN_CHECK_WAF = ("measured_waf", "twin_waf")
 
 
 @dataclass(frozen=True)
@@ -77,9 +92,26 @@ def figure(typed: float | None, measurement: Measurement | None) -> tuple[float 
     return measured, "the measured FOB segment"
 
 
-def read(fob_waf: float | None, source: str) -> Factor:
+def unjudged(points: list[Point], typed: bool, workload: dict[str, Any] | None) -> str:
+    """Why the factor's rule did not judge ``points`` (module text, :data:`JUDGED_ON`): figures
+    not typed, a workload not uniform, or steady WAF figures at other than two levels; "" where
+    it did. ``workload`` as ``workload_options`` gives it (None or {}: uniform random)."""
+    if not typed:
+        return "the figures are not typed (a TARGET, --resume or --from)"
+    if (workload or {}).get("pattern", "uniform") != "uniform" or len(workload or {}) > 1:
+        return "the workload is not uniform random"
+    from overprov.calibrate.bend_between import at_workload_qd  # noqa: PLC0415 (light import)
+
+    levels = {p.extra_op_percent for p in points if at_workload_qd(p) and p.has_steady_waf}
+    if len(levels) != 2:
+        return f"steady WAF figures at {len(levels)} levels, not two"
+    return ""
+
+
+def read(fob_waf: float | None, source: str, why_unjudged: str = "") -> Factor:
     """The factor from a FOB WAF figure (None: none given or measured); ``source`` names it
-    ("--fob-waf", "the measured FOB segment")."""
+    ("--fob-waf", "the measured FOB segment"); ``why_unjudged`` (:func:`unjudged`), where not
+    "", says why a figure that would apply is noted, not applied."""
     if fob_waf is None:
         return Factor()
     if not ENABLED:  # a measured figure unsaid: today's answer, byte for byte
@@ -96,6 +128,9 @@ def read(fob_waf: float | None, source: str) -> Factor:
     if source != TYPED and not MEASURED_APPLIES:
         return Factor(note=f"; FOB WAF {fob_waf:.4g} ({source}) not applied: the factor "
                            f"was judged on typed figures only (type it with {TYPED})")  # fmt: skip
+    if why_unjudged:
+        return Factor(note=f"; FOB WAF {fob_waf:.4g} ({source}) not applied: {JUDGED_ON}, "
+                           f"and {why_unjudged}")  # fmt: skip
     return Factor(fob_waf, f"; every WAF carries the metadata factor {fob_waf:.4g} ({source}: "
                            "the FOB WAF): the spare is fitted to WAF ÷ it and the WAF given "
                            "times it; the twins' WAF is without it")  # fmt: skip
@@ -136,5 +171,7 @@ def multiply(pred: Prediction, factor: Factor) -> Prediction:
         seen.add(id(fit))
         fit["points"] = [p if p.get("waf") is None else {**p, "waf": p["waf"] * m}
                          for p in fit.get("points", [])]  # fmt: skip
+        fit["twin_check"] = [{**c, **{k: c[k] * m for k in TWIN_CHECK_WAF if c.get(k) is not None}}
+                             for c in fit.get("twin_check", [])]  # fmt: skip
     pred.fit["metadata_factor"] = m
     return pred

@@ -25,11 +25,12 @@ lowest one, so the paced reading (``reserve_hull.UndatedReserveForm`` with ``pac
 Dhara with a high gc_ratio (18–28) the pace sits 0.16–0.37 in log below the curve at 0%, under the
 3-sd threshold (0.505), and the effective-spare readings carried instead (10% −5.2% on P).
 
-**Where it acts** (:func:`applies`): with :data:`ON`, typed or measured figures under uniform
+**Where it acts** (:func:`applies`): with :data:`ON`, typed figures under uniform
 writes, no onset of garbage collection from empty, two steady levels each with a WAF figure
 (``reserve_hull.floor_in_waf``), and a metadata factor m > 1 applied (a FOB WAF typed,
-``--fob-waf``, or measured; ``predict.PredictionInput.metadata_factor``, over 1 only with
-``metadata_factor.ENABLED``): a drive that programs pages of its own before it has anything to
+``--fob-waf``, with typed WAF figures: ``predict.PredictionInput.metadata_factor``, over 1 only
+with ``metadata_factor.ENABLED`` and where ``metadata_factor.unjudged`` is "", a measured FOB WAF
+noted, not applied): a drive that programs pages of its own before it has anything to
 collect. The reserve readings of the selective designs (``reserve_hull.FLOOR_NEEDS_SELECTIVE``) read
 so then replace the effective-spare readings (``reserve_hull.replaces_plain``, as
 ``reserve_hull.FACTOR_READS_FLOOR`` has them), weighed among themselves by their evidence. Without a

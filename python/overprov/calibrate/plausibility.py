@@ -326,7 +326,7 @@ def fit_misses_its_points(
     fob_iops: float | None = None,
     onset: float | None = None,
     model_form: uncertainty.ModelForm | None = None,
-    typed: bool = True,
+    typed: bool = False,
 ) -> str | None:
     """The gate ``calibrate`` runs before any twin: :func:`surrogate_misses_its_points` on the
     plain greedy fit (``fit.fit``). With :data:`RESERVE_READING_GATE` on and ``onset`` (the onset

@@ -96,11 +96,12 @@ FLOOR_NEEDS_SELECTIVE = True
 #: 52 x 41). Off: ``steep_pair.fires`` alone (bench/foreign/results/femucarry/RULE.md: not met;
 #: on with ``mixture_centre.ON`` since bench/foreign/results/femumedian/verdict.md).
 NONE_LINKS = True
-#: Where a metadata factor m > 1 was applied to the figures (``metadata_factor.ENABLED``, a FOB
-#: WAF typed or measured: ``predict.PredictionInput.metadata_factor``), read two-level figures
-#: with WAF as a reserve with a floor as where ``steep_pair.fires`` (:func:`replaces_plain`): a
-#: drive programming pages of its own at a fixed rate (a journal's checkpoints, Dhara's) paces
-#: its collection, and d-choices-4 from one spare links such figures too
+#: Where a metadata factor m > 1 was applied to the figures (``metadata_factor.ENABLED``: a FOB
+#: WAF typed with typed WAF figures at two levels under uniform writes,
+#: ``metadata_factor.unjudged``; ``predict.PredictionInput.metadata_factor``), read two-level
+#: figures with WAF as a reserve with a floor as where ``steep_pair.fires``
+#: (:func:`replaces_plain`): a drive programming pages of its own at a fixed rate (a journal's
+#: checkpoints, Dhara's) paces its collection, and d-choices-4 from one spare links such figures too
 #: (bench/foreign/results/dharafloor/DIAGNOSIS.md). Off: judged under
 #: bench/foreign/results/dharafloor/RULE.md.
 FACTOR_READS_FLOOR = False
@@ -133,8 +134,10 @@ class UndatedReserveForm(gc_reserve.ReserveForm):
 def floor_in_waf(points: list[fitmod.Point]) -> bool:
     """Two steady levels, each with a WAF figure: the floor is in the write counters at the
     lower one, and nothing else is left to hold out. With three or more levels a level the
-    floor is not read from can be held out and the leave-one-out weighs the readings; not
-    offered there (not judged: bench/intervals/RULE-hullres.md)."""
+    floor is not read from can be held out and the leave-one-out weighs the readings: this
+    test does not offer it there (not judged: bench/intervals/RULE-hullres.md), typed figures
+    with WAF at each of three levels or more are offered it by ``three_levels.reads_reserve``
+    (on, :func:`applies`)."""
     steady = {p.extra_op_percent for p in points if not p.fresh}
     waf_at = {p.extra_op_percent for p in points if p.has_steady_waf}
     return len(steady) == 2 and waf_at == steady
@@ -324,7 +327,7 @@ def form_of(design: str, cv_sd: float, paced: bool = False) -> UndatedReserveFor
     return UndatedReserveForm(gc_designs.waf_curve(design), cv_sd, paced=paced)
 
 
-def explains(points: list[fitmod.Point], cv_sd: float, typed: bool = True) -> bool:
+def explains(points: list[fitmod.Point], cv_sd: float, typed: bool = False) -> bool:
     """With :data:`OFFERED` and :data:`AT_THE_GATE` on (or where ``steep_pair.fires``), figures
     of :func:`floor_in_waf` (with ``three_levels.ON``, on, also ``typed`` figures of
     ``three_levels.reads_reserve``) that a

@@ -13,22 +13,37 @@ band that missed the truth, exit 0, "measuring stopped early" on stderr only. No
   alone, and nothing else in the measurement can show it wrong.
 
 A graded-plan level reads "NOT settled" by design (its window ends at the first that holds within
-10%, docs/calibrate.md): it counts here only where the budget stopped the measurement early.
+10%, docs/calibrate.md): it counts here only where the budget cut its segment short
+(:data:`CUT_SHORT`, the stop reason ``measure.py`` records); "the budget is spent before the X%
+segment" cut no level, and a graded level before the one cut ended as designed.
 """
 
 from __future__ import annotations
 
+import re
+
 from overprov.measurement_file import Level, Measurement
+
+#: The stop reason of a segment the budget cut short (``measure.py``'s words): its level.
+CUT_SHORT = re.compile(r"the budget cut the (\d+(?:\.\d+)?)% segment short")
 
 
 def _graded(m: Measurement) -> bool:
     return (m.plan or {}).get("precondition", "random") == "graded"
 
 
+def _cut_short(m: Measurement) -> list[Level]:
+    """The level whose segment the budget cut short (the last measured at that extra OP), if
+    ``m.stop_reason`` says one was."""
+    said = CUT_SHORT.search(m.stop_reason or "")
+    at = [lv for lv in m.levels if said and lv.extra_op_percent == float(said.group(1))]
+    return at[-1:]
+
+
 def unsettled(m: Measurement) -> list[Level]:
     """``m``'s levels that did not settle, as this module reads them (above)."""
-    if m.stop_reason is None and _graded(m):
-        return []
+    if _graded(m):
+        return [lv for lv in _cut_short(m) if not lv.settled]
     return [lv for lv in m.levels if not lv.settled]
 
 
@@ -54,7 +69,11 @@ def warning(m: Measurement | None) -> str | None:
             + ")"
         )
     else:
-        said += "every level it measured settled"
+        said += (
+            "no level it measured was cut short"
+            if _graded(m)
+            else "every level it measured settled"
+        )
     return said + "; for settled figures, measure again with a larger --budget"
 
 

@@ -76,17 +76,13 @@ LEFT_SOURCE = (
 )
 
 
-def _workload_steady(points: list[fitmod.Point]) -> list[fitmod.Point]:
-    return [p for p in points if not p.fresh and p.queue_depth is None]
-
-
 def reads_reserve(points: list[fitmod.Point]) -> bool:
     """:data:`ON`, three steady levels or more at the workload's queue depth, and a WAF figure
     at each of them: the GC-reserve reading is offered (``reserve_hull.applies``,
     ``reserve_hull.explains``)."""
     if not ON:
         return False
-    steady = _workload_steady(points)
+    steady = [p for p in points if bend_between.at_workload_qd(p)]
     levels = {p.extra_op_percent for p in steady}
     with_waf = {p.extra_op_percent for p in steady if p.has_steady_waf}
     return len(levels) >= 3 and with_waf == levels
@@ -107,16 +103,15 @@ def on_line(
     elsewhere or where a middle level has no WAF figure or the line gives none there."""
     if not ON or fob_iops is None or fob_iops <= 0:
         return None
-    both = sorted((p for p in _workload_steady(points) if p.iops and p.has_steady_waf),
-                  key=lambda p: p.extra_op_percent)  # fmt: skip
+    both = bend_between.steady_both(points)
     if len({p.extra_op_percent for p in both}) < 3:
         return None
     low, high = both[0], both[-1]
     ends = bend_between.above_line([low, high], fob_iops)
     if ends is None or ends[0] < bend_between.DEEP_WAF or ends[1] < bend_between.ABOVE_LINE:
         return None
-    middle = [p for p in _workload_steady(points)
-              if low.extra_op_percent < p.extra_op_percent < high.extra_op_percent]  # fmt: skip
+    middle = [p for p in points if bend_between.at_workload_qd(p)
+              and low.extra_op_percent < p.extra_op_percent < high.extra_op_percent]  # fmt: skip
     misses = {}
     for p in middle:
         if p.iops is None:
@@ -155,8 +150,7 @@ def left_source(
     if not left:
         return ""
     misses = on_line(points, fob_iops) or {}
-    both = sorted((p for p in _workload_steady(points) if p.iops and p.has_steady_waf),
-                  key=lambda p: p.extra_op_percent)  # fmt: skip
+    both = bend_between.steady_both(points)
     waf, ratio = bend_between.above_line([both[0], both[-1]], fob_iops)  # type: ignore[misc]
     return LEFT_SOURCE.format(
         levels=", ".join(f"{x:g}%" for x in left), high=both[-1].extra_op_percent,
