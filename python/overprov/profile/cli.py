@@ -380,15 +380,19 @@ def profile_dry_run(
     est = estimate(settings, ident.capacity_bytes, members, **facts)
     lines = dry_run.header(ident, "profile")
     lines.append(estimate_text(est, spec, ident.kind, ident.capacity_bytes, members))
+    # a true limit only at a stated speed: an assumed speed bounds nothing (estimate.bound_text)
+    bound = est.get("bound")
+    top = bound["bytes_per_member"] if bound else est["bytes_per_member_max"]
     lines.append(
         "  "
         + dry_run.wear_line(
-            est["bytes_per_member_max"] / max(ident.capacity_bytes, 1),
+            top / max(ident.capacity_bytes, 1),
             ident.capacity_bytes,
             settings.rated_tbw,
             "at most",
         )
         + " per member"
+        + (f" if the drive writes no faster than {bound['random_iops']:,.0f} IOPS" if bound else "")
     )
     lines.append(wear_warning(ident.kind, spec))
     if settings.fdp_ranges is not None:
