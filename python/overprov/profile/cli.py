@@ -26,7 +26,7 @@ from overprov.outputs import (
     write_json,
 )
 from overprov.placement_options import parse_ranges
-from overprov.profile import dry_run
+from overprov.profile import dry_run, no_ftl
 from overprov.profile.estimate import drive_facts
 from overprov.profile.fdp_fio import plan_lines, refuse_device_run
 from overprov.profile.settings import ProfileSettings, op_label
@@ -246,6 +246,8 @@ def _summary(doc: dict[str, Any], out: Path) -> str:
     rec = doc.get("recommendation")
     if rec:
         lines.append(f"recommendation: {res.recommendation_text(rec)}")
+    if warning := no_ftl.op_warning(doc["target"].get("members") or []):
+        lines.append(warning)
     csvs = ", ".join(f"phase-{op_label(p['extra_op_percent'])}.csv" for p in doc["phases"])
     simulated = doc["target"].get("kind") == "sim"
     lines.append(
