@@ -5,8 +5,10 @@ target but was not steady."""
 
 from __future__ import annotations
 
+import pytest
 from overprov import results as res
 from overprov.profile import no_ftl
+from profile_helpers import run_cli
 
 LOOP = {"name": "/dev/loop9", "kind": "block", "fingerprint": {"backing_file": "/tmp/x.img"}}
 DRIVE = {"name": "/dev/sdz", "kind": "block", "fingerprint": {"backing_file": None}}
@@ -42,3 +44,23 @@ def test_a_smaller_level_that_met_the_target_unsteady_is_named():
 def test_no_note_when_the_smaller_level_missed_the_target():
     rec = res.recommend([_phase(0, False, 4000), _phase(20, True, 78_000)], 5000)
     assert rec["reason"] == "the smallest steady phase meeting 5,000 IOPS (78,000 IOPS)"
+
+
+@pytest.mark.root
+@pytest.mark.fio
+def test_a_profile_of_a_loop_device_warns_in_identify_and_the_summary(
+    tmp_path, loop_device, need_fio
+):
+    dev = loop_device(size_bytes=16 * 2**20)
+    out = tmp_path / "out"
+    proc = run_cli(dev, "--extra-op", "0", "--round-seconds", "1", "--max-rounds", "10",
+                   "--fob-seconds", "0", "--qd", "4", "--min-iops", "1e12", "--no-report",
+                   "--allow-hdd", "--i-understand-this-destroys-data", dev,
+                   "--out", str(out))  # fmt: skip
+    assert proc.returncode in (0, 3), proc.stderr
+    backing = loop_device.backing_file(dev)
+    said = f"WARNING: {dev} (a loop device over the file {backing}) has no flash translation"
+    log = (out / "profile.log").read_text()
+    assert said in log
+    assert log.index(said) < log.index("estimate")  # at identify, before anything is written
+    assert said in proc.stdout + proc.stderr
