@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 
+import pytest
 from overprov.profile import phase_precondition
 from overprov.profile.dry_run import ASSUMED_RANDOM_IOPS
 from overprov.profile.estimate import BOUND_RANDOM_IOPS, estimate, estimate_text
@@ -77,3 +78,18 @@ def test_the_earliest_end_counts_the_plateau_baseline():
     assert "round 13 is the earliest end" in verdict.reason
     # without the plateau check the window alone decides
     assert "round 7 is the earliest end" in assess([1.0] * 6, SNIA, first_eligible_round=3).reason
+
+
+def test_a_tiny_size_with_long_rounds_hints_at_round_seconds():
+    """--size 16 MiB, 60 s rounds at the assumed 50,000 IOPS: each round writes about 732
+    drive writes of the span; the estimate says so and how long a round should be."""
+    s = ProfileSettings(extra_op_percents=[0], size_bytes=16 * 2**20)
+    est = estimate(s, 16 * 2**20, 1)
+    assert est["round_drive_writes"] == pytest.approx(60 * 50_000 * 4096 / 2**24)
+    text = estimate_text(est, "t.img", "file", 16 * 2**20, 1)
+    assert (
+        "each round writes about 732 drive writes of the tested span: a shorter --round-seconds "
+        "(1 s: about 12.2 drive writes a round)" in text
+    )
+    big = estimate(s, 64 * 2**30, 1)
+    assert "each round writes" not in estimate_text(big, "t.img", "file", 64 * 2**30, 1)

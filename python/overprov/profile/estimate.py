@@ -21,6 +21,11 @@ from overprov.units import human_bytes, human_seconds
 
 ASSUMED_SEQ_BYTES_PER_S = 500e6
 
+ROUND_DRIVE_WRITES_HINT = 10.0
+"""A round writing this many drive writes of the tested span or more gets a hint to shorten
+--round-seconds (a tiny --size with 60 s rounds writes thousands: steady state is then judged
+on rounds far coarser than the drive's GC)."""
+
 BOUND_RANDOM_IOPS = 1_000_000.0
 """The stated maximum speed of the write bound when the drive's speed is assumed: a drive (or
 a loop device over a file in the page cache) writing faster than this writes more than the
@@ -136,12 +141,14 @@ def estimate(
             "bytes_per_member": _bound_bytes(settings, pre_bytes, phases, round_s, fob_s),
             "random_iops": BOUND_RANDOM_IOPS,
             "max_rounds": settings.max_rounds,
-            "round_seconds": round_s,
+            "round_seconds": settings.round_seconds,
         }
     share = None
     if settings.rated_tbw:
         share = bytes_max / (settings.rated_tbw * 1e12)
     return {
+        "round_seconds": settings.round_seconds,
+        "round_drive_writes": round_bytes / capacity_bytes if capacity_bytes > 0 else None,
         "phases": len(settings.extra_op_percents),
         "rounds_min": rounds_min,
         "rounds_max": rounds_max,
@@ -192,6 +199,23 @@ def bound_text(est: dict[str, Any]) -> str:
     )
 
 
+def round_hint(est: dict[str, Any]) -> str:
+    """A hint to shorten --round-seconds when one round writes ``ROUND_DRIVE_WRITES_HINT``
+    drive writes of the tested span or more; "" otherwise."""
+    per_round = est.get("round_drive_writes")
+    if per_round is None or per_round < ROUND_DRIVE_WRITES_HINT:
+        return ""
+    round_s = est.get("round_seconds")
+    shorter = ""
+    if round_s:
+        fewer = max(1, round(round_s / per_round))
+        shorter = f" ({fewer} s: about {per_round * fewer / round_s:,.1f} drive writes a round)"
+    return (
+        f"each round writes about {per_round:,.0f} drive writes of the tested span: a shorter "
+        f"--round-seconds{shorter} or a larger --size judges steady state on finer rounds"
+    )
+
+
 def _what(kind: str, members: int) -> str:
     if members > 1:
         return f"{members} members"
@@ -232,6 +256,8 @@ def estimate_text(est: dict[str, Any], spec: str, kind: str, capacity: int, memb
         lines.append("  assuming " + "; ".join(est["assumptions"]))
     if bound := bound_text(est):
         lines.append("  " + bound)
+    if hint := round_hint(est):
+        lines.append("  " + hint)
     if est.get("measured"):
         lines.append("  " + est["measured"])
     return "\n".join(lines)
