@@ -81,7 +81,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "drive": (
         "overprov.drive_cli",
-        "show a drive (preset or drive file): parameters, derived figures, sources",
+        "drive show NAME|FILE[@SCALE]: a drive's parameters, derived figures, sources",
     ),
     "emulate": (
         "overprov.emulate.cli",

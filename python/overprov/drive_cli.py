@@ -1,5 +1,6 @@
-"""``overprov drive show NAME|FILE``: a drive's parameters, the figures that follow from them,
-and where its values come from."""
+"""``overprov drive show NAME|FILE[@SCALE]``: a drive's parameters, the figures that follow from
+them, and where its values come from; with ``@SCALE`` (as profile, qualify and plan take it:
+``sim:NAME@SCALE``) also the size of the drive scaled so."""
 
 from __future__ import annotations
 
@@ -58,7 +59,32 @@ def derived(name: str) -> dict[str, Any]:
     return out
 
 
-def show(name: str) -> str:
+def split_scale(given: str) -> tuple[str, str | None]:
+    """``NAME|FILE[@SCALE]`` → (NAME|FILE, SCALE or None), as ``sim:NAME@SCALE`` is read."""
+    name, _, scale = given.partition("@")
+    return name, scale or None
+
+
+def scaled(name: str, scale: str) -> dict[str, Any]:
+    """The drive ``name`` scaled by ``scale`` (a factor, "1/8", or a NAND size "4GiB";
+    ``presets.scale_factor``): its factor, user and NAND bytes, and ρ at 0% extra OP."""
+    drive = presets.get(name)
+    factor = presets.scale_factor(drive, scale, option=f"{name}@SCALE")
+    resolved = presets.check(presets._build(drive, factor))
+    geo = resolved["geometry"]
+    unit = geo["page_size_bytes"]
+    return {
+        "scale": scale,
+        "factor": factor,
+        "user_bytes": int(geo["user_pages"] * unit),
+        "nand_bytes": int(geo["blocks"] * geo["pages_per_block"] * unit),
+        "blocks": int(geo["blocks"]),
+        "rho_at_0_extra_op": resolved["op_ratio"],
+    }
+
+
+def show(given: str) -> str:
+    name, scale = split_scale(given)
     drive = presets.get(name)
     lines = [f"drive {name}" + (" (drive file)" if "file" in drive else " (preset)")]
     if drive.get("description"):
@@ -89,6 +115,17 @@ def show(name: str) -> str:
     }
     for key, value in d.items():
         lines.append(f"  {key}: {fmt.get(key, str)(value)}")
+    if scale is not None:
+        sc = scaled(name, scale)
+        lines.append("")
+        lines.append(f"scaled (@{scale}: factor {sc['factor']:.6g}, as sim:{given} is simulated):")
+        lines.append(
+            f"  user_bytes: {sc['user_bytes'] / 2**30:,.3f} GiB ({sc['user_bytes']:,} bytes)"
+        )
+        lines.append(
+            f"  nand_bytes: {sc['nand_bytes'] / 2**30:,.3f} GiB in {sc['blocks']:,} blocks"
+        )
+        lines.append(f"  rho_at_0_extra_op: ρ = {sc['rho_at_0_extra_op']:.4f}")
     lines.append("")
     lines.append("sources:")
     lines.append("  " + (drive.get("source") or "(none given)").replace("\n", "\n  "))
@@ -97,12 +134,15 @@ def show(name: str) -> str:
     return "\n".join(lines)
 
 
-def drive_document(name: str) -> dict[str, Any]:
+def drive_document(given: str) -> dict[str, Any]:
     """What ``show`` prints, as the body of an ``overprov.drive/1`` document: the drive's
-    parameters as its preset or file gives them, the derived figures, and the sources."""
+    parameters as its preset or file gives them, the derived figures, the scaled drive (with
+    ``@SCALE``, else null) and the sources."""
+    name, scale = split_scale(given)
     drive = presets.get(name)
     return {
         "drive": name,
+        "scaled": scaled(name, scale) if scale is not None else None,
         "kind": "drive file" if "file" in drive else "preset",
         "file": drive.get("file"),
         "description": drive.get("description"),
@@ -120,8 +160,9 @@ def drive_document(name: str) -> dict[str, Any]:
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "drive",
-        help="show a drive (preset or drive file): parameters, derived figures, sources",
-        description="Show a simulated drive: a preset name or a TOML drive file (docs/drives/).",
+        help="drive show NAME|FILE[@SCALE]: a drive's parameters, derived figures, sources",
+        description="Show a simulated drive: `overprov drive show NAME|FILE[@SCALE]`, a preset "
+        "name or a TOML drive file (docs/drives/).",
     )
     sub = p.add_subparsers(dest="drive_command", metavar="ACTION")
     sub.required = True
@@ -132,18 +173,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "its values come from.",
         epilog=examples(
             "overprov drive show consumer-tlc-sata",
+            "overprov drive show consumer-tlc-sata@4GiB",
             "overprov drive show docs/drives/pny-128.toml --json - | jq .derived",
         ),
         formatter_class=HelpFormatter,
     )
-    s.add_argument("drive", metavar="NAME|FILE", help="preset name or drive file (.toml)")
+    s.add_argument(
+        "drive",
+        metavar="NAME|FILE[@SCALE]",
+        help="preset name or drive file (.toml); @SCALE (a factor, 1/8, or a NAND size such as "
+        "4GiB) also shows the drive scaled so, as sim:NAME@SCALE is",
+    )
     add_json_option(s, "the drive (schema overprov.drive/1)")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     check_json_output(getattr(args, "json", None))
-    presets.get(args.drive, option="NAME|FILE")  # a name that is neither, refused naming it
+    name, scale = split_scale(args.drive)
+    presets.get(name, option="NAME|FILE")  # a name that is neither, refused naming it
     print(show(args.drive), file=text_stream(args))
     if getattr(args, "json", None):
         write_json(document("drive", drive_document(args.drive)), args.json)

@@ -345,6 +345,27 @@ def recommendation_text(rec: Mapping[str, Any]) -> str:
     return f"{'none' if op is None else f'OP {op:g}%'} — {rec['reason']}"
 
 
+def _unsteady_below(
+    phases: Sequence[Mapping[str, Any]], op: float, iops: float, target_iops: float
+) -> str:
+    """The smaller OP levels that met the target in their last window without reaching steady
+    state, in words ("" when none): the recommended level may buy nothing over them."""
+    said = []
+    for p in phases:
+        mean = p.get("window_iops_mean")
+        if p.get("steady") or mean is None or float(p["extra_op_percent"]) >= op:
+            continue
+        if float(mean) >= target_iops:
+            faster = " (no slower than the recommended level)" if float(mean) >= iops else ""
+            said.append(
+                f"OP {float(p['extra_op_percent']):g}% met the target too, "
+                f"{iops_text(float(mean))} IOPS in its last window{faster}, but was not steady"
+            )
+    if not said:
+        return ""
+    return "; " + "; ".join(said) + " — rerun with more --max-rounds to confirm the smaller level"
+
+
 def recommend(phases: Sequence[Mapping[str, Any]], target_iops: float | None) -> dict[str, Any]:
     """The smallest OP whose steady IOPS meets ``target_iops``, or the knee without a target.
     Only phases that reached steady state count."""
@@ -368,7 +389,8 @@ def recommend(phases: Sequence[Mapping[str, Any]], target_iops: float | None) ->
                     "reason": (
                         f"the smallest steady phase meeting {iops_text(target_iops)} IOPS "
                         f"({iops_text(iops)} IOPS)"
-                    ),
+                    )
+                    + _unsteady_below(phases, op, iops, target_iops),
                 }
         unsteady_hits = [
             float(p["extra_op_percent"])

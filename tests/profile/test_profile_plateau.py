@@ -181,7 +181,9 @@ def test_snia_alone_is_fooled_by_a_plateau():
 def test_no_window_before_the_phase_precondition():
     verdict = assess(PLATEAU[:6], PROFILE, first_eligible_round=3)
     assert not verdict.steady and not verdict.gave_up
-    assert "precondition" in verdict.reason and "round 7" in verdict.reason
+    # the window (5 rounds from round 3) ends at round 7 at the earliest, but the plateau
+    # check needs its 5-round baseline before it: round 10 (userpass2)
+    assert "precondition" in verdict.reason and "round 10 is the earliest end" in verdict.reason
 
 
 def test_a_window_just_past_the_cliff_is_not_steady_while_the_baseline_is_above_it():

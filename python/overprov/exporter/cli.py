@@ -25,7 +25,6 @@ import socket
 import sys
 import threading
 from collections.abc import Iterator
-from pathlib import Path
 from socketserver import ThreadingMixIn
 from typing import Any
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer
@@ -436,10 +435,8 @@ def run(args: argparse.Namespace) -> int:
     sources = [*args.from_files, *args.device]
     if not sources:
         raise ConfigError("give --from-files FILE... or --device DEV")
-    for spec in args.from_files:
-        for part in spec.split(","):
-            if not Path(part).is_file():
-                raise ConfigError(f"--from-files: {part}: no such file")
+    # a file missing at start is no error: that drive exports read_ok 0 reason="unreadable"
+    # (said on stderr by Sources) and reads again once the file appears (docs/exporter.md)
     labels = [device_label(s) for s in sources]
     repeated = sorted({label for label in labels if labels.count(label) > 1})
     if repeated:

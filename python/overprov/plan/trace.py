@@ -46,6 +46,10 @@ SECONDS_PER_DAY = 86_400.0
 #: (a 7-record, 0.8 ms trace made 12.52 TB/day): the plan says so (``daily_writes_warning``).
 MIN_RATE_SPAN_S = 60.0
 MIN_RATE_RECORDS = 1_000
+#: A trace whose writes per pass (an upper bound on its written footprint) are under this share
+#: of the simulated drive's user space leaves GC blocks with almost nothing valid: WAF about 1
+#: at any OP, and the plan says so (``footprint_warning``).
+MIN_FOOTPRINT_SHARE = 0.10
 
 
 @dataclass(frozen=True)
@@ -64,6 +68,7 @@ class TracePlan:
     queue_depth: int | None = None
     target_iops_extra_op: float | None = None
     daily_writes_warning: str | None = None  # the trace's rate is an extrapolation
+    footprint_warning: str | None = None  # the trace touches a sliver of the drive
 
 
 def add_options(p: argparse.ArgumentParser) -> None:
@@ -136,7 +141,36 @@ def refuse_without_trace(args: argparse.Namespace) -> None:
 
 
 def _summary(args: argparse.Namespace) -> dict[str, Any]:
+    check_not_empty(args.trace)
     return engine.trace_summary(args.trace, args.trace_format, args.skip_bad_lines)
+
+
+def check_not_empty(path: str) -> None:
+    """Refuse an empty trace file (or one of blank lines) as such, not as a format the core
+    does not recognise; a file that cannot be read is left to the core to name."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(1 << 16)
+            empty = not head.strip() and (len(head) < 1 << 16 or not f.read(1 << 20).strip())
+    except OSError:
+        return
+    if empty:
+        raise ConfigError(f"--trace {path}: empty trace (no records): nothing to replay")
+
+
+def footprint_warning(summary: dict[str, Any], user_bytes: int) -> str | None:
+    """Why the plan's WAF is about 1 whatever the OP: the trace writes (per pass) less than
+    ``MIN_FOOTPRINT_SHARE`` of the simulated user space; None otherwise."""
+    written = int(summary["write"]["bytes"])
+    if written <= 0 or user_bytes <= 0 or written >= MIN_FOOTPRINT_SHARE * user_bytes:
+        return None
+    return (
+        f"the trace touches at most {units.human_bytes(written)} (the bytes it writes per pass) "
+        f"of the {units.human_bytes(user_bytes)} of user space simulated "
+        f"({written / user_bytes:.2%}, under {MIN_FOOTPRINT_SHARE:.0%}): GC finds blocks "
+        "holding almost no valid data, so WAF is about 1 whatever the OP; the plan says little "
+        "of a workload that fills the drive (a smaller --scale, or a longer trace)"
+    )
 
 
 def _passes(section: dict[str, Any], user_bytes: int, written_bytes: int) -> dict[str, Any]:
@@ -299,6 +333,7 @@ def trace_plan(
         queue_depth=qd if timed else None,
         target_iops_extra_op=iops_x,
         daily_writes_warning=short_trace_warning(args, summary),
+        footprint_warning=footprint_warning(summary, user_bytes),
     )
 
 
@@ -320,6 +355,8 @@ def format_levels(tp: TracePlan) -> str:
     ]
     if tp.daily_writes_warning:
         lines.append(f"warning: {tp.daily_writes_warning}")
+    if tp.footprint_warning:
+        lines.append(f"warning: {tp.footprint_warning}")
     lines += [
         f"Passes over the trace: {tp.warmup_passes} warm-up, {tp.repeat} measured (after a fill)",
     ]
@@ -373,6 +410,7 @@ def trace_section(tp: TracePlan) -> dict[str, Any]:
         "scale": tp.scale,
         "daily_writes_source": tp.daily_writes_source,
         "daily_writes_warning": tp.daily_writes_warning,
+        "footprint_warning": tp.footprint_warning,
         "fold_note": tp.fold_note,
         "warmup_passes": tp.warmup_passes,
         "repeat": tp.repeat,

@@ -26,7 +26,7 @@ from overprov.outputs import (
     write_json,
 )
 from overprov.placement_options import parse_ranges
-from overprov.profile import dry_run
+from overprov.profile import dry_run, no_ftl
 from overprov.profile.estimate import drive_facts
 from overprov.profile.fdp_fio import plan_lines, refuse_device_run
 from overprov.profile.settings import ProfileSettings, op_label
@@ -246,6 +246,8 @@ def _summary(doc: dict[str, Any], out: Path) -> str:
     rec = doc.get("recommendation")
     if rec:
         lines.append(f"recommendation: {res.recommendation_text(rec)}")
+    if warning := no_ftl.op_warning(doc["target"].get("members") or []):
+        lines.append(warning)
     csvs = ", ".join(f"phase-{op_label(p['extra_op_percent'])}.csv" for p in doc["phases"])
     simulated = doc["target"].get("kind") == "sim"
     lines.append(
@@ -380,15 +382,19 @@ def profile_dry_run(
     est = estimate(settings, ident.capacity_bytes, members, **facts)
     lines = dry_run.header(ident, "profile")
     lines.append(estimate_text(est, spec, ident.kind, ident.capacity_bytes, members))
+    # a true limit only at a stated speed: an assumed speed bounds nothing (estimate.bound_text)
+    bound = est.get("bound")
+    top = bound["bytes_per_member"] if bound else est["bytes_per_member_max"]
     lines.append(
         "  "
         + dry_run.wear_line(
-            est["bytes_per_member_max"] / max(ident.capacity_bytes, 1),
+            top / max(ident.capacity_bytes, 1),
             ident.capacity_bytes,
             settings.rated_tbw,
             "at most",
         )
         + " per member"
+        + (f" if the drive writes no faster than {bound['random_iops']:,.0f} IOPS" if bound else "")
     )
     lines.append(wear_warning(ident.kind, spec))
     if settings.fdp_ranges is not None:

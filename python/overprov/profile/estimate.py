@@ -21,6 +21,16 @@ from overprov.units import human_bytes, human_seconds
 
 ASSUMED_SEQ_BYTES_PER_S = 500e6
 
+ROUND_DRIVE_WRITES_HINT = 10.0
+"""A round writing this many drive writes of the tested span or more gets a hint to shorten
+--round-seconds (a tiny --size with 60 s rounds writes thousands: steady state is then judged
+on rounds far coarser than the drive's GC)."""
+
+BOUND_RANDOM_IOPS = 1_000_000.0
+"""The stated maximum speed of the write bound when the drive's speed is assumed: a drive (or
+a loop device over a file in the page cache) writing faster than this writes more than the
+bound says. An assumed speed gives no limit; a bound needs a stated one."""
+
 
 def drive_facts(target: Any, settings: ProfileSettings) -> dict[str, Any]:
     """What the target knows of itself: a simulated drive its NAND, its speed (from its
@@ -68,8 +78,11 @@ def estimate(
     second of a round (a scaled ``sim:`` drive's rounds are shorter, docs/profile.md).
     """
     assumptions = []
+    speed_assumed = random_iops is None
     if random_iops is None:
-        random_iops = settings.target_iops or ASSUMED_RANDOM_IOPS
+        # --target-iops is a floor the user asks for, not the drive's speed: never below the
+        # assumption (a loop device over a file wrote 3.5× the estimate made at its target)
+        random_iops = max(settings.target_iops or 0.0, ASSUMED_RANDOM_IOPS)
         assumptions.append(f"random writes at an assumed {random_iops:,.0f} IOPS per member")
     if seq_bytes_per_s is None:
         seq_bytes_per_s = ASSUMED_SEQ_BYTES_PER_S
@@ -122,10 +135,20 @@ def estimate(
     seconds_max = fob_s + pre_s + rounds_max * round_s
     bytes_min = pre_bytes + (fob_s + rounds_min * round_s) * rnd_bytes_per_s
     bytes_max = pre_bytes + (fob_s + rounds_max * round_s) * rnd_bytes_per_s
+    bound = None
+    if speed_assumed:
+        bound = {
+            "bytes_per_member": _bound_bytes(settings, pre_bytes, phases, round_s, fob_s),
+            "random_iops": BOUND_RANDOM_IOPS,
+            "max_rounds": settings.max_rounds,
+            "round_seconds": settings.round_seconds,
+        }
     share = None
     if settings.rated_tbw:
         share = bytes_max / (settings.rated_tbw * 1e12)
     return {
+        "round_seconds": settings.round_seconds,
+        "round_drive_writes": round_bytes / capacity_bytes if capacity_bytes > 0 else None,
         "phases": len(settings.extra_op_percents),
         "rounds_min": rounds_min,
         "rounds_max": rounds_max,
@@ -138,10 +161,59 @@ def estimate(
         "bytes_per_member_max": int(bytes_max),
         "bytes_total_max": int(bytes_max * members),
         "endurance_share_max": share,
+        "bound": bound,
         "simulated_time": simulated,
         "assumptions": assumptions,
         "measured": measured,
     }
+
+
+def _bound_bytes(
+    settings: ProfileSettings,
+    pre_bytes: int,
+    phases: list[dict[str, Any]],
+    round_s: float,
+    fob_s: float,
+) -> int:
+    """The most a member writes if it writes no faster than ``BOUND_RANDOM_IOPS``: the
+    precondition, each phase's precondition (its last round may run a whole round past it) and
+    then ``max_rounds`` rounds, the FOB round; whatever the drive's true speed below the
+    bound, since each phase stops at ``max_rounds`` rounds past its precondition."""
+    per_s = BOUND_RANDOM_IOPS * settings.bs_bytes
+    per_phase = sum(p["precondition_bytes"] for p in phases)
+    rounds = len(phases) * (settings.max_rounds + 1)
+    return int(pre_bytes + per_phase + (fob_s + rounds * round_s) * per_s)
+
+
+def bound_text(est: dict[str, Any]) -> str:
+    """The true upper bound on bytes written when the estimate rests on an assumed speed, with
+    the speed it holds for; "" when the speed is the drive's own (measured or simulated)."""
+    b = est.get("bound")
+    if not b:
+        return ""
+    return (
+        f"at most {human_bytes(b['bytes_per_member'])} if the drive writes no faster than "
+        f"{b['random_iops']:,.0f} IOPS: each phase stops at --max-rounds {b['max_rounds']} "
+        f"rounds of {human_seconds(b['round_seconds'])} past its precondition (a faster drive "
+        "writes more)"
+    )
+
+
+def round_hint(est: dict[str, Any]) -> str:
+    """A hint to shorten --round-seconds when one round writes ``ROUND_DRIVE_WRITES_HINT``
+    drive writes of the tested span or more; "" otherwise."""
+    per_round = est.get("round_drive_writes")
+    if per_round is None or per_round < ROUND_DRIVE_WRITES_HINT:
+        return ""
+    round_s = est.get("round_seconds")
+    shorter = ""
+    if round_s:
+        fewer = max(1, round(round_s / per_round))
+        shorter = f" ({fewer} s: about {per_round * fewer / round_s:,.1f} drive writes a round)"
+    return (
+        f"each round writes about {per_round:,.0f} drive writes of the tested span: a shorter "
+        f"--round-seconds{shorter} or a larger --size judges steady state on finer rounds"
+    )
 
 
 def _what(kind: str, members: int) -> str:
@@ -166,6 +238,7 @@ def estimate_text(est: dict[str, Any], spec: str, kind: str, capacity: int, memb
         f"{time_kind} ({est['phases']} phases, "
         f"{_span(str, est['rounds_min'], est['rounds_max'], '–')} rounds)",
         "  writes "
+        + ("about " if est.get("bound") else "")
         + _span(human_bytes, est["bytes_per_member_min"], est["bytes_per_member_max"], " to ")
         + (" per member" if members > 1 else "")
         + f" (precondition {human_bytes(est['precondition_bytes_per_member'])}; before each "
@@ -175,9 +248,16 @@ def estimate_text(est: dict[str, Any], spec: str, kind: str, capacity: int, memb
     if est.get("simulated_time"):
         lines.append("  a simulated run takes seconds to minutes of wall-clock time")
     if est.get("endurance_share_max") is not None:
-        lines.append(f"  up to {est['endurance_share_max']:.2%} of the rated endurance (TBW)")
+        lines.append(
+            f"  up to {est['endurance_share_max']:.2%} of the rated endurance (TBW)"
+            + (" at that speed" if est.get("bound") else "")
+        )
     if est["assumptions"]:
         lines.append("  assuming " + "; ".join(est["assumptions"]))
+    if bound := bound_text(est):
+        lines.append("  " + bound)
+    if hint := round_hint(est):
+        lines.append("  " + hint)
     if est.get("measured"):
         lines.append("  " + est["measured"])
     return "\n".join(lines)

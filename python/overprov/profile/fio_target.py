@@ -178,9 +178,17 @@ class FioTarget:
 
     def _open_block(self, m: _Member) -> None:
         if self._resuming:  # confirmation is asked again by same_as() for a weak identity
-            info = blockdev.check_destroyable(
-                m.real_path, self._confirmed(m.path), allow_hdd=self.allow_hdd
-            )
+            confirm = self._confirmed(m.path)
+            try:
+                info = blockdev.check_destroyable(m.real_path, confirm, allow_hdd=self.allow_hdd)
+            except blockdev.DeviceRefusedError as exc:
+                if confirm is not None or exc.in_use or not exc.overridable:
+                    raise
+                # refused before same_as() could say how to confirm: say it here, as a fresh
+                # run does (userpass2)
+                raise UnsafeDeviceError(
+                    f"--resume: {exc}. {blockdev.unconfirmed_message(m.path)}"
+                ) from None
         else:
             info = blockdev.check_confirmed(m.real_path, self.confirm, allow_hdd=self.allow_hdd)
         m.fd = blockdev.open_exclusive(m.real_path, os.O_RDWR)

@@ -18,6 +18,7 @@ from overprov import __version__, outputs
 from overprov import results as res
 from overprov.errors import ConfigError, failure_text
 from overprov.outputs import check_no_other_run, hold_out_dir, release_out_dir
+from overprov.profile import no_ftl
 from overprov.profile import record as rec
 from overprov.profile.estimate import drive_facts, estimate, estimate_text, wear_warning
 from overprov.profile.phase import DONE_PHASE, run_phase
@@ -317,6 +318,8 @@ class Profile:
             f"{identity['kind']} target, {human_bytes(identity['capacity_bytes'])} tested per "
             f"member: {described}; software: {software}",
         )
+        if warning := no_ftl.op_warning(identity["members"]):
+            self.log("warning", warning)
         cap = target.capacity_bytes
         members = len(target.member_names)
 

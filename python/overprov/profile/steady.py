@@ -263,6 +263,8 @@ def assess(
 
     if first is not None and first < first_eligible_round and rounds >= w:
         need = first_eligible_round + w - 1
+        if criteria.max_decline_fraction is not None:
+            need = max(need, 2 * w)  # the plateau check's baseline: w rounds before the window
         return SteadyStateVerdict(
             steady=False,
             gave_up=False,

@@ -95,7 +95,10 @@ def measure_fio(target: Target, s: bench.QualifySettings) -> tuple[dict[str, Any
     return {"write_back": wb, "write_through": wt}, method
 
 
-def judge(figures: dict[str, Any], method: str) -> Verdict:
+def judge(figures: dict[str, Any], method: str, no_ftl: str = "") -> Verdict:
+    """PASS when write-through keeps ``PROTECTED_MIN_RATIO`` of write-back's IOPS. The finding
+    says what was measured; ``no_ftl``: the members with no FTL of their own
+    (``profile.no_ftl.described``), whose flushes reach a file system, not NAND."""
     wb, wt = figures["write_back"], figures["write_through"]
     ratio = wt["iops"] / wb["iops"] if wb["iops"] > 0 else 0.0
     figures = {**figures, "write_through_ratio": ratio, "protected_min_ratio": PROTECTED_MIN_RATIO}
@@ -104,17 +107,24 @@ def judge(figures: dict[str, Any], method: str) -> Verdict:
         f"({ratio:.1%}); write-through p50 latency {_us(wt['latency_p50_us'])}, write-back "
         f"{_us(wb['latency_p50_us'])}"
     )
-    if ratio >= PROTECTED_MIN_RATIO:
-        return Verdict(
-            "cache", PASS, f"flushes complete from a protected buffer: {said}", figures, method
-        )
-    return Verdict(
-        "cache",
-        FAIL,
-        f"flushes wait for NAND: unfit as a write-through/cache device: {said}",
-        figures,
-        method,
+    not_an_ssd = (
+        f"the target is {no_ftl}, with no flash translation layer of its own: the figures are "
+        "those of the file system and the drive under it, not of an SSD"
     )
+    if ratio >= PROTECTED_MIN_RATIO:
+        found = "flushes complete from a protected buffer"
+        if no_ftl:
+            found = f"flush/write-through keeps {ratio:.0%} of write-back's IOPS; {not_an_ssd}"
+        return Verdict("cache", PASS, f"{found}: {said}", figures, method)
+    slow = (
+        f"flush/write-through is slow: {ratio:.0%} of write-back's IOPS (under "
+        f"{PROTECTED_MIN_RATIO:.0%})"
+    )
+    if no_ftl:
+        why = f"; {not_an_ssd}"
+    else:
+        why = ": on an SSD, flushes wait for NAND; unfit as a write-through/cache device"
+    return Verdict("cache", FAIL, f"{slow}{why}: {said}", figures, method)
 
 
 def _us(value: float | None) -> str:

@@ -333,8 +333,13 @@ def interrupted_text(
     where += [str(args.json)] if args.json and args.json != "-" else []
     what = f"{', '.join(done)} finished" if done else "no other test finished"
     said = f"kept in {' and '.join(where)}" if where else "not kept (no --out or --json FILE)"
+    from overprov.blockdev import CONFIRM_FLAG
+
+    # the confirmations are asked again, not stored (resume.py): the resume needs them
+    again = "".join(f" {CONFIRM_FLAG} {c}" for c in getattr(args, "confirm", None) or [])
+    again += " --allow-hdd" if getattr(args, "allow_hdd", False) else ""
     rest = (
-        f"continue with: overprov qualify --resume {folder}"
+        f"continue with: overprov qualify --resume {folder}{again}"
         if folder is not None
         else f"to run the tests left, the same command with --tests {','.join(left)}"
     )

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from overprov.errors import ConfigError, OverprovError, UnsafeDeviceError
+from overprov.profile import no_ftl
 from overprov.profile.target_kinds import make_target
 from overprov.profile.targets import Target
 from overprov.qualify import cache, consistency, idle_recovery, trim_recovery
@@ -124,7 +125,8 @@ def _one(name: str, spec: str, target: Target, s: QualifySettings) -> list[Verdi
     sim = target.kind == "sim"
     if name == "cache":
         figs, how = cache.measure_sim(spec, s) if sim else cache.measure_fio(target, s)
-        return [cache.judge(figs, how)]
+        where = "" if sim else no_ftl.described(target.identity()["members"])
+        return [cache.judge(figs, how, where)]
     if name == "trim_recovery":
         figs, how = trim_recovery.measure(target, s)
         return [trim_recovery.judge(figs, how)]
