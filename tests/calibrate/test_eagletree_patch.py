@@ -35,12 +35,24 @@ def test_compare_names_each_differing_level_and_field():
     compare = load_compare()
 
     def level(op, qd, iops, series):
-        return {"extra_op_percent": op, "queue_depth": qd, "span_pages": 100,
-                "steady_iops": iops, "steady_waf": 1.5, "fob_iops": 9.0, "series": series}  # fmt: skip
+        return {
+            "extra_op_percent": op,
+            "queue_depth": qd,
+            "span_pages": 100,
+            "steady_iops": iops,
+            "steady_waf": 1.5,
+            "fob_iops": 9.0,
+            "series": series,
+        }
 
-    stored = {"levels": [level(0, 32, 10.0, [1, 2]), level(40, 32, 20.0, [3]), level(40, 4, 5.0, [])]}
+    stored = {
+        "levels": [level(0, 32, 10.0, [1, 2]), level(40, 32, 20.0, [3]), level(40, 4, 5.0, [])]
+    }
     same = {"levels": [dict(r) for r in stored["levels"]]}
     assert compare.differing(stored, same) == {}
     rerun = {"levels": [level(0, 32, 10.0, [1, 2.5]), level(40, 32, 21.0, [3])]}
     assert compare.differing(stored, rerun) == {
-        "0% QD32": ["series"], "40% QD32": ["steady_iops"], "40% QD4": ["missing"]}  # fmt: skip
+        "0% QD32": ["series"],
+        "40% QD32": ["steady_iops"],
+        "40% QD4": ["missing"],
+    }

@@ -27,6 +27,7 @@ FIELDS = ("span_pages", "steady_iops", "steady_waf", "fob_iops", "series")
 def differing(stored: dict, rerun: dict) -> dict[str, list[str]]:
     """Level name ("X% QDn") -> the FIELDS whose values differ; a level missing from either
     document is named with "missing"."""
+
     def by_level(doc: dict) -> dict:
         return {(r["extra_op_percent"], r["queue_depth"]): r for r in doc["levels"]}
 
