@@ -9,7 +9,8 @@ EagleTree (ClydeProjects/EagleTree; Niv Dayan, Martin Kjaer Svendsen, Matias Bjo
 Bonnet, Luc Bouganim, "EagleTree: Exploring the Design Space of SSD-Based Algorithms", VLDB 2013
 demo), C++, built with its own Makefile: unpatched for the truths stored before
 bench/foreign/results/eaglefix/, since with eagletree_harness/build_patched.sh's one patch (an
-EagleTree bug that aborts small drives: that folder's DIAGNOSIS.md). The drive is its
+EagleTree bug that aborts small drives: bench/foreign/results/eaglefix/DIAGNOSIS.md). The drive
+is its
 `set_small_SSD_config()` (config.cpp) as shipped but for the blocks per plane (1,024 -> 64,
 GEOMETRY): 4 packages x 2 dies x 1 plane x 64 blocks x 128 pages of 4 KiB (256 MiB of NAND), page
 read 5 us, program 20 us, erase 60 us, bus command 1 us and 10 us a page transfer, a page-mapped FTL
