@@ -62,7 +62,7 @@ def derived(name: str) -> dict[str, Any]:
 
 def split_scale(given: str) -> tuple[str, str | None]:
     """``NAME|FILE[@SCALE]`` → (NAME|FILE, SCALE or None), as ``sim:NAME@SCALE`` is read: a
-    drive file whose path holds an "@" (``~/drives@lab/x.toml``) is taken whole, and a scale is
+    drive file whose path holds an "@" (a folder named drives@lab) is taken whole, and a scale is
     what follows the last "@" (a path may hold one, a scale never does)."""
     if os.path.isfile(given):
         return given, None
