@@ -48,12 +48,12 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import loop_folders  # tests/ is on sys.path: this conftest's folder
 import pytest
-from loop_lock import attach_lock  # tests/ is on sys.path: this conftest's folder
+from loop_lock import attach_lock
 
 pytest_plugins = ["xdist_groups"]
 
@@ -421,16 +421,10 @@ def _write_fill(path: Path, size_bytes: int, fill: bytes | str) -> None:
         os.fsync(f.fileno())
 
 
-#: Where the loop devices' backing files live: a tmpfs (RAM, sparse) where there is one, so a
-#: loop device is not over a disk that reports itself rotational (many virtual disks do), which
-#: needs --allow-hdd as a hard disk does (overprov.hard_disk.reason); tmp_path otherwise.
-SHM = Path("/dev/shm")
-
-
-def _backing_dir(tmp_path: Path) -> Path:
-    if SHM.is_dir() and os.access(SHM, os.W_OK):
-        return Path(tempfile.mkdtemp(prefix="overprov-loop-", dir=SHM))
-    return tmp_path
+def pytest_sessionstart(session) -> None:
+    """Folders of backing files an interrupted run left on /dev/shm (RAM) are given back."""
+    if os.geteuid() == 0 and loop_folders.SHM.is_dir():
+        loop_folders.sweep_stale()
 
 
 @pytest.fixture
@@ -439,7 +433,14 @@ def loop_device(tmp_path: Path) -> Iterator:
     if reason:
         pytest.skip(reason)
     created: list[tuple[str, Path]] = []
-    folder = _backing_dir(tmp_path)
+    in_ram: list[Path] = []  # its folder on /dev/shm, made when first needed
+
+    def folder_for(size_bytes: int) -> Path:
+        if not in_ram and loop_folders.has_room(loop_folders.SHM, size_bytes):
+            in_ram.append(loop_folders.make_folder())
+        if in_ram and loop_folders.has_room(in_ram[0], size_bytes):
+            return in_ram[0]
+        return tmp_path  # no room in RAM for twice the file: on disk
 
     def make(
         size_bytes: int = 64 * MIB,
@@ -452,7 +453,8 @@ def loop_device(tmp_path: Path) -> Iterator:
     ) -> str:
         """A loop device over a sparse file in RAM (``on_disk``: in tmp_path), reporting
         itself ``rotational`` where that is given (its queue's flag set; else the kernel's)."""
-        backing = (tmp_path if on_disk else folder) / f"loop-backing-{len(created)}.img"
+        folder = tmp_path if on_disk else folder_for(size_bytes)
+        backing = folder / f"loop-backing-{len(created)}.img"
         with open(backing, "wb") as f:
             f.truncate(size_bytes)  # sparse: no blocks allocated until written
         if fill is not None:
@@ -483,8 +485,8 @@ def loop_device(tmp_path: Path) -> Iterator:
     finally:
         for dev, backing in reversed(created):
             _release(dev, backing)
-        if folder != tmp_path:  # RAM: given back now, not with tmp_path's later clean-up
-            shutil.rmtree(folder, ignore_errors=True)
+        for folder in in_ram:  # RAM: given back now, once nothing in it backs a loop device
+            loop_folders.remove_if_unattached(folder)
 
 
 @pytest.fixture

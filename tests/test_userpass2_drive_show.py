@@ -5,6 +5,7 @@ qualify and plan take NAME@SCALE. The help names ``drive show`` and @SCALE is ac
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import jsonschema
 from overprov import presets
@@ -35,3 +36,23 @@ def test_without_scale_nothing_scaled(overprov_cli, tmp_path):
     rc, text, err = overprov_cli("drive", "show", "consumer-tlc-sata", "--json", str(out))
     assert rc == 0, err
     assert "scaled (" not in text and json.loads(out.read_text())["scaled"] is None
+
+
+def test_a_drive_file_whose_path_holds_an_at(overprov_cli, tmp_path):
+    """review8: ``drive show ~/drives@lab/x.toml`` split at the first "@" and failed."""
+    from overprov import drive_cli
+
+    folder = tmp_path / "drives@lab"
+    folder.mkdir()
+    drive = folder / "x.toml"
+    drive.write_text((Path(__file__).parents[1] / "docs/drives/pny-128.toml").read_text())
+    assert drive_cli.split_scale(str(drive)) == (str(drive), None)
+    assert drive_cli.split_scale(f"{drive}@4GiB") == (str(drive), "4GiB")
+    assert drive_cli.split_scale("consumer-tlc-sata@1/8") == ("consumer-tlc-sata", "1/8")
+    assert drive_cli.split_scale("consumer-tlc-sata") == ("consumer-tlc-sata", None)
+    rc, out, err = overprov_cli("drive", "show", str(drive))
+    assert rc == 0, err
+    assert out.startswith(f"drive {drive} (drive file)")
+    rc, out, err = overprov_cli("drive", "show", f"{drive}@4GiB")
+    assert rc == 0, err
+    assert "scaled (@4GiB" in out

@@ -344,8 +344,12 @@ class DeviceRefusedError(UnsafeDeviceError):
         self.overridable = tuple(overridable)
         self.unconfirmed = unconfirmed
         parts = []
-        if self.in_use:
-            parts.append("in use now, refused even with confirmation: " + "; ".join(self.in_use))
+        busy = [r for r in self.in_use if not hard_disk.needs_allow_hdd(r)]
+        hdd = [r for r in self.in_use if hard_disk.needs_allow_hdd(r)]
+        if busy:
+            parts.append("in use now, refused even with confirmation: " + "; ".join(busy))
+        if hdd:
+            parts.append("needs --allow-hdd, refused even with confirmation: " + "; ".join(hdd))
         if self.overridable:
             parts.append(
                 "would destroy data (allowed only if you confirm exactly this device): "
@@ -411,9 +415,12 @@ def refusal_reasons(info: DeviceInfo, *, allow_hdd: bool = False) -> tuple[list[
     if info.partitions:
         names = ", ".join(p.name for p in info.partitions)
         overridable.append(f"has {plural(len(info.partitions), 'partition')} ({names})")
-    if info.rotational and not allow_hdd:  # a hard disk needs allow_hdd even when confirmed
-        why, hard = hard_disk.reason(info)
-        (in_use if hard else overridable).append(why)
+    is_loop = hard_disk.is_loop(info.name, info.dev, info.parent)
+    if (info.rotational or is_loop) and not allow_hdd:  # every loop device: by its backing
+        found = hard_disk.reason(info)
+        if found is not None:  # only allow_hdd lifts a hard one, even when confirmed
+            why, hard = found
+            (in_use if hard else overridable).append(why)
     for err in info.probe_errors:
         overridable.append(err)
     return in_use, overridable

@@ -5,6 +5,7 @@ them, and where its values come from; with ``@SCALE`` (as profile, qualify and p
 from __future__ import annotations
 
 import argparse
+import os
 from typing import Any
 
 from overprov import presets
@@ -60,9 +61,13 @@ def derived(name: str) -> dict[str, Any]:
 
 
 def split_scale(given: str) -> tuple[str, str | None]:
-    """``NAME|FILE[@SCALE]`` → (NAME|FILE, SCALE or None), as ``sim:NAME@SCALE`` is read."""
-    name, _, scale = given.partition("@")
-    return name, scale or None
+    """``NAME|FILE[@SCALE]`` → (NAME|FILE, SCALE or None), as ``sim:NAME@SCALE`` is read: a
+    drive file whose path holds an "@" (a folder named drives@lab) is taken whole, and a scale is
+    what follows the last "@" (a path may hold one, a scale never does)."""
+    if os.path.isfile(given):
+        return given, None
+    name, at, scale = given.rpartition("@")
+    return (name, scale or None) if at else (given, None)
 
 
 def scaled(name: str, scale: str) -> dict[str, Any]:

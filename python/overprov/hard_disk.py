@@ -1,9 +1,13 @@
-"""Rotational devices among the targets of the commands that write (docs/safety.md): a loop
-device that reports itself rotational (many kernels do, whatever backs it) needs only the
-exact-device confirmation, unless what backs it is rotational itself (the disk holding its
-backing file, or the block device it is set up over); any other rotational device is a hard
-disk, where over-provisioning means nothing, and is refused unless ``--allow-hdd`` (confirming a
-device does not say the user knows it is a hard disk)."""
+"""Rotational devices among the targets of the commands that write (docs/safety.md): a hard disk
+(a rotational device that is not a loop device), where over-provisioning means nothing, is
+refused unless ``--allow-hdd`` (confirming a device does not say the user knows it is a hard
+disk). Every loop device is checked by what backs it, whatever it reports itself (a loop device
+copies its backing's flag on some kernels, and reports 0 over an overlay): over a rotational
+device (the disk holding its backing file, or the block device it is set up over) it needs
+``--allow-hdd``; over a device whose flag is unknown (a file system with no disk of its own in
+sysfs, an anonymous ``0:N`` device number: overlay, btrfs, NFS, fuse; a deleted backing file) it
+needs ``--allow-hdd`` too, unless the mount table says its file is in RAM (tmpfs, ramfs); a loop
+device that reports itself rotational over something that is not needs only the confirmation."""
 
 from __future__ import annotations
 
@@ -13,12 +17,15 @@ import stat
 from pathlib import Path
 from typing import Protocol
 
+from overprov import mount_table
 from overprov.device_users import loop_backing
 
 LOOP_MAJOR = "7"  # the kernel's block major number of loop devices (devices.txt)
 LOOP_REASON = "is rotational (a loop device that reports itself as one)"
+#: How every reason that only ``--allow-hdd`` lifts ends (:func:`needs_allow_hdd`).
+ALLOW_HDD_TAIL = "give --allow-hdd to accept it"
 HARD_DISK_REASON = (
-    "is rotational (a hard disk: over-provisioning does not apply); give --allow-hdd to accept it"
+    "is rotational (a hard disk: over-provisioning does not apply); " + ALLOW_HDD_TAIL
 )
 #: A loop device whose backing device is rotational (:func:`backing_rotational`).
 LOOP_OVER_ROTATIONAL_REASON = (
@@ -26,6 +33,13 @@ LOOP_OVER_ROTATIONAL_REASON = (
     "reporting itself rotational: over-provisioning does not apply); give --allow-hdd to "
     "accept it"
 )
+#: A loop device over something whose rotational flag cannot be read (:func:`reason`).
+LOOP_OVER_UNKNOWN_REASON = (
+    "is a loop device over {backing}, and whether the disk under it is rotational cannot be "
+    "read ({why}; it may be a hard disk, where over-provisioning does not apply); " + ALLOW_HDD_TAIL
+)
+#: File systems in RAM: a loop device over a file on one has no disk under it to be rotational.
+RAM_FILE_SYSTEMS = frozenset({"tmpfs", "ramfs"})
 #: sysfs: block devices by name under class/block, by number (MAJOR:MINOR) under dev/block.
 SYS_ROOT = Path("/sys")  # each function's ``sys_root`` where None (a test's tree otherwise)
 
@@ -36,6 +50,7 @@ class LoopFacts(Protocol):
 
     name: str
     dev: str
+    rotational: bool
     parent: str | None
     backing_file: str | None
     backing_device: int | None
@@ -82,13 +97,47 @@ def backing_rotational(number: int | None, sys_root: Path | None = None) -> bool
     return None
 
 
-def reason(info: LoopFacts, sys_root: Path | None = None) -> tuple[str, bool]:
-    """Why the rotational device ``info`` is refused, and whether only ``--allow-hdd`` accepts
-    it (True) or the confirmation does (False): a loop device over something rotational, or
-    not a loop device, needs ``--allow-hdd``."""
+def needs_allow_hdd(why: str) -> bool:
+    """Whether the refusal reason ``why`` is one only ``--allow-hdd`` lifts (a hard disk, a
+    loop device over one or over an unknown disk): shown in a group of its own."""
+    return why.endswith(ALLOW_HDD_TAIL)
+
+
+def backing_file_system(name: str | None, number: int | None) -> mount_table.MountEntry | None:
+    """The mount holding a loop device's backing: by its device number (``0:N`` for overlay,
+    btrfs, NFS, fuse, tmpfs), else by the file's path; None for a deleted file or no match."""
+    mounts = mount_table.read_mounts()
+    if number is not None:
+        dev = f"{os.major(number)}:{os.minor(number)}"
+        found = next((m for m in reversed(mounts) if m.dev == dev), None)
+        if found is not None:
+            return found
+    if name and os.path.exists(name):
+        return mount_table.mount_holding(name)
+    return None
+
+
+def reason(info: LoopFacts, sys_root: Path | None = None) -> tuple[str, bool] | None:
+    """Why ``info`` (a rotational device, or any loop device) is refused, and whether only
+    ``--allow-hdd`` accepts it (True) or the confirmation does (False); None for a loop
+    device with nothing against it. Not a loop device: a hard disk. A loop device: by what backs
+    it (the module docstring), whatever it reports itself."""
+    rotational = info.rotational
     if not is_loop(info.name, info.dev, info.parent):
-        return HARD_DISK_REASON, True
+        return (HARD_DISK_REASON, True) if rotational else None
     name, number = backing(info, sys_root)
-    if backing_rotational(number, sys_root):
+    shown = name or "a backing file that cannot be read"
+    flag = backing_rotational(number, sys_root)
+    if flag:
         return LOOP_OVER_ROTATIONAL_REASON.format(backing=name or "its backing file"), True
-    return LOOP_REASON, False
+    if flag is None:
+        mount = backing_file_system(name, number)
+        if mount is None or mount.fs_type not in RAM_FILE_SYSTEMS:
+            why = (
+                f"it is on {mount.fs_type} ({mount.source} at {mount.mount_point}), which has "
+                "no disk of its own in sysfs"
+                if mount is not None
+                else "its backing file is deleted, or no mount holds it"
+            )
+            return LOOP_OVER_UNKNOWN_REASON.format(backing=shown, why=why), True
+    return (LOOP_REASON, False) if rotational else None

@@ -111,6 +111,10 @@ class Measurement:
     """One entry per run: when it started, whether it resumed, how it ended."""
     stop_reason: str | None = None
     """Why measuring stopped before every planned segment was done (the budget), or None."""
+    cut_levels: list[dict[str, Any]] | None = None
+    """The segments the budget cut short, each ``{"extra_op_percent", "queue_depth"}`` (null
+    queue depth: the plan's), as ``calibrate/measure.py`` cut them; None: written before the
+    field (``calibrate/stopped_early.py`` then reads ``stop_reason``'s words)."""
     spare_drive_writes: float | None = None
     """Graded plan: what the first level's rounds were sized to (of the capacity): the host
     writes from the fill to the onset of garbage collection, or the assumed share
@@ -220,6 +224,7 @@ MEASUREMENT: dict[str, Field] = {
     "identity": Field("dict", null=True, required=False),
     "runs": Field("list", required=False),
     "stop_reason": Field("str", null=True, required=False),
+    "cut_levels": Field("list", null=True, required=False),
     "spare_drive_writes": _n(0.0, hi=100.0, null=True, required=False),
     "spare_source": Field("str", null=True, required=False),
     "onset_spare_factor": _n(0.0, hi=100.0, null=True, required=False),

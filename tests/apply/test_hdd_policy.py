@@ -3,6 +3,8 @@ confirmed; a loop device that reports itself rotational needs only the confirmat
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from apply_fakes import make_info
 from overprov import blockdev, hard_disk
@@ -20,9 +22,26 @@ def test_a_hard_disk_is_refused_even_when_confirmed_without_allow_hdd() -> None:
     assert in_use == [] and overridable == []
 
 
-def test_a_rotational_loop_device_needs_only_the_confirmation() -> None:
+def test_a_rotational_loop_device_needs_only_the_confirmation(tmp_path, monkeypatch) -> None:
+    """Over a disk that is not rotational (a constructed sysfs, not this machine's: another
+    loop device attached here would change the live /sys/class/block/loop3)."""
+    image = tmp_path / "disk.img"
+    image.write_bytes(b"")
+    number = image.stat().st_dev
+    disk = tmp_path / "sys" / "devices" / "vdx"
+    (disk / "queue").mkdir(parents=True)
+    (disk / "queue" / "rotational").write_text("0\n")
+    (tmp_path / "sys" / "dev" / "block").mkdir(parents=True)
+    (tmp_path / "sys" / "dev" / "block" / f"{os.major(number)}:{os.minor(number)}").symlink_to(disk)
+    (tmp_path / "sys" / "class" / "block" / "loop3" / "loop").mkdir(parents=True)
+    (tmp_path / "sys" / "class" / "block" / "loop3" / "loop" / "backing_file").write_text(
+        f"{image}\n"
+    )
+    monkeypatch.setattr(hard_disk, "SYS_ROOT", tmp_path / "sys")
     for info in (
-        make_info("loop3", rotational=True, dev="7:3"),
+        make_info(
+            "loop3", rotational=True, dev="7:3", backing_file=str(image), backing_device=number
+        ),
         make_info("loop3p1", rotational=True, dev="259:0", parent="loop3", is_partition=True),
     ):
         assert hard_disk.is_loop(info.name, info.dev, info.parent)

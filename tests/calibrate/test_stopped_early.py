@@ -64,6 +64,8 @@ def _one_unsettled_level(resumed: Path, folder: Path, *, stop_reason: str | None
     m = measurement_file.load(resumed / measurement_file.NAME)
     m.levels = [dataclasses.replace(m.levels[0], settled=False)]
     m.stop_reason = stop_reason
+    cut = stop_reason is not None and "cut the" in stop_reason  # as measure.py records it
+    m.cut_levels = [{"extra_op_percent": m.levels[0].extra_op_percent, "queue_depth": None}] * cut
     folder.mkdir()
     measurement_file.save(m, folder / measurement_file.NAME)
     return folder
@@ -80,7 +82,7 @@ def test_one_unsettled_level_is_refused(resumed, tmp_path, capsys):
     assert cut in err and not (out / "prediction.json").exists()
     m = measurement_file.load(folder / measurement_file.NAME)
     assert stopped_early.refusal(m) is not None
-    m.stop_reason = None  # a graded level reads "NOT settled" by design: not refused
+    m.stop_reason, m.cut_levels = None, []  # a graded level reads "NOT settled" by design
     assert stopped_early.refusal(m) is None and stopped_early.warning(m) is None
     m.plan = {**m.plan, "precondition": "random"}  # a random-plan level that did not agree
     assert "did not agree within ±3%" in stopped_early.refusal(m)
@@ -92,6 +94,7 @@ def test_a_fit_from_a_measurement_stopped_early_says_so(resumed, tmp_path, capsy
     stop reason. (The stop reason is set on a copy: what is tested is what the fit says of it.)"""
     m = measurement_file.load(resumed / measurement_file.NAME)
     m.stop_reason = "the budget cut the 40% segment short (2 drive writes)"
+    m.cut_levels = [{"extra_op_percent": 40.0, "queue_depth": None}]
     folder = tmp_path / "stopped"
     folder.mkdir()
     measurement_file.save(m, folder / measurement_file.NAME)

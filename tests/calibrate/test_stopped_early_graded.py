@@ -50,3 +50,49 @@ def test_a_random_plan_still_lists_every_level_not_settled():
     m = graded([level(0), level(20, settled=True)], "the budget is spent before the 40% segment")
     m.plan = {"precondition": "random"}
     assert [lv.extra_op_percent for lv in stopped_early.unsettled(m)] == [0.0]
+
+
+def cut(x: float, qd: int | None = None) -> dict:
+    return {"extra_op_percent": x, "queue_depth": qd}
+
+
+def test_a_later_stop_does_not_forget_the_cut_level():
+    """The 20% segment cut short, then the budget spent before the 40% one: the second stop
+    reason overwrote the first, and the cut level read as settled-by-design (review8)."""
+    m = graded([level(0), level(20)], "the budget is spent before the 40% segment (2dw)")
+    assert stopped_early.unsettled(m) == []  # an old file: only the stop reason's words
+    m.cut_levels = [cut(20.0)]
+    assert [lv.extra_op_percent for lv in stopped_early.unsettled(m)] == [20.0]
+    assert "did not settle: 20%" in stopped_early.warning(m)
+
+
+def test_two_cut_levels_are_both_kept():
+    m = graded([level(0), level(20), level(40, qd=4)], "the budget cut the 40% segment short")
+    m.cut_levels = [cut(20.0), cut(40.0, 4)]
+    said = [stopped_early.level_text(lv) for lv in stopped_early.unsettled(m)]
+    assert said == ["20%", "40% at QD4"]
+    m.cut_levels = []  # recorded: none cut, whatever the stop reason says
+    assert stopped_early.unsettled(m) == []
+
+
+def test_measure_records_the_cut_levels_and_they_load(tmp_path):
+    """A real graded measurement on a small simulated drive stopped by a 9 s budget: the
+    levels it cut are recorded as measure.py cut them, and survive measurement.json."""
+    from overprov import measurement_file
+    from overprov.calibrate.measure import measure
+    from overprov.calibrate.plan import design, parse_budget
+    from overprov.profile.sim_target import SimTarget
+
+    plan = design([0, 40], parse_budget("9s"), precondition="graded")
+    with SimTarget("sim:older-mlc-sata@1GiB") as t:
+        m = measure(t, plan)
+    # measured here: the 0% segment cut short, then "the budget is spent in the 40% graded
+    # rounds" took the stop reason's place; the cut level is still read as not settled
+    assert m.cut_levels == [cut(0.0)] and "cut the" not in (m.stop_reason or "cut the")
+    assert [lv.extra_op_percent for lv in stopped_early.unsettled(m)] == [0.0]
+    measurement_file.save(m, tmp_path / "measurement.json")
+    back = measurement_file.load(tmp_path / "measurement.json")
+    assert back.cut_levels == m.cut_levels
+    doc = m.to_dict()
+    del doc["cut_levels"]  # a file written before the field still loads, as None
+    assert measurement_file.check(doc, "old").cut_levels is None

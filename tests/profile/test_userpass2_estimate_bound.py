@@ -91,5 +91,10 @@ def test_a_tiny_size_with_long_rounds_hints_at_round_seconds():
         "each round writes about 732 drive writes of the tested span: a shorter --round-seconds "
         "(1 s: about 12.2 drive writes a round)" in text
     )
+    # of the tested span (review8): at 50% extra OP a round covers half as many bytes
+    two = estimate(ProfileSettings(extra_op_percents=[0, 50], size_bytes=2**24), 2**24, 1)
+    per_phase = [p["round_drive_writes"] for p in two["per_phase"]]
+    assert per_phase == pytest.approx([60 * 50_000 * 4096 / x for x in (2**24, 2**23)])
+    assert two["round_drive_writes"] == per_phase[1]
     big = estimate(s, 64 * 2**30, 1)
     assert "each round writes" not in estimate_text(big, "t.img", "file", 64 * 2**30, 1)

@@ -5,6 +5,9 @@ target but was not steady."""
 
 from __future__ import annotations
 
+import os
+import stat
+
 import pytest
 from overprov import results as res
 from overprov.profile import no_ftl
@@ -20,6 +23,31 @@ def test_a_loop_device_over_a_file_is_warned_of():
     assert "no flash translation layer of its own" in warning
     assert no_ftl.op_warning([DRIVE]) == ""
     assert no_ftl.op_warning([{"name": "x.img", "kind": "file"}]) == ""
+
+
+def _block_device() -> str | None:
+    """A block device node of this machine, if it has one of these."""
+    for name in ("vda", "sda", "nvme0n1", "loop0"):
+        try:
+            if stat.S_ISBLK(os.stat(f"/dev/{name}").st_mode):
+                return f"/dev/{name}"
+        except OSError:
+            continue
+    return None
+
+
+def test_a_loop_device_over_a_block_device_is_not_warned_of(tmp_path):
+    """review8: a loop over /dev/sdb read "a loop device over the file /dev/sdb has no FTL";
+    the drive below it has one. A block device node here, or a /dev path no longer here."""
+    paths = [p for p in ("/dev/sdq-gone", _block_device()) if p]
+    for path in paths:
+        member = {**LOOP, "fingerprint": {"backing_file": path}}
+        assert no_ftl.loop_backing_file(member) is None
+        assert no_ftl.op_warning([member]) == "" and no_ftl.described([member]) == ""
+    image = tmp_path / "x.img"
+    image.write_bytes(b"")
+    on_file = {**LOOP, "fingerprint": {"backing_file": str(image)}}
+    assert no_ftl.loop_backing_file(on_file) == str(image)
 
 
 def _phase(op: float, steady: bool, iops: float) -> dict:

@@ -285,6 +285,8 @@ class SegmentRunner:
         bs = self.plan.bs_bytes
         span = int(cap * (1 - seg.extra_op_percent / 100.0)) // bs * bs
         at_qd = f" at QD{seg.queue_depth}" if seg.queue_depth else ""  # the probe: its own line
+        cut = {"extra_op_percent": float(seg.extra_op_percent), "queue_depth": seg.queue_depth}
+        self.m.cut_levels = [c for c in self.m.cut_levels or [] if c != cut]  # measured anew
         self.progress(
             f"{seg.extra_op_percent:g}% extra OP{at_qd}: {self.target.discard_tail(span)}"
         )
@@ -319,6 +321,7 @@ class SegmentRunner:
                     f"the budget cut the {seg.extra_op_percent:g}% segment short "
                     f"({self.plan.budget.text()})"
                 )
+                self.m.cut_levels = [*(self.m.cut_levels or []), cut]
                 break
             qd_tag = f"qd{qd}-" if seg.queue_depth else ""
             label = f"op{seg.extra_op_percent:g}-{qd_tag}r{len(rounds) + 1:03d}"
@@ -413,6 +416,7 @@ def measure(
             fill_done=False,
             plan=plan.to_dict(),
             identity=target.identity(),
+            cut_levels=[],
         )
     else:
         m = resume

@@ -14,7 +14,8 @@ band that missed the truth, exit 0, "measuring stopped early" on stderr only. No
 
 A graded-plan level reads "NOT settled" by design (its window ends at the first that holds within
 10%, docs/calibrate.md): it counts here only where the budget cut its segment short
-(:data:`CUT_SHORT`, the stop reason ``measure.py`` records); "the budget is spent before the X%
+(``Measurement.cut_levels``, which ``measure.py`` records as it cuts; a file written before
+that field: :data:`CUT_SHORT`, the stop reason's words); "the budget is spent before the X%
 segment" cut no level, and a graded level before the one cut ended as designed.
 """
 
@@ -33,8 +34,20 @@ def _graded(m: Measurement) -> bool:
 
 
 def _cut_short(m: Measurement) -> list[Level]:
-    """The level whose segment the budget cut short (the last measured at that extra OP), if
-    ``m.stop_reason`` says one was."""
+    """The levels whose segments the budget cut short (each the last measured at that extra OP
+    and queue depth): ``m.cut_levels`` as ``measure.py`` recorded them; a file written before
+    that field, the one ``m.stop_reason`` names."""
+    if m.cut_levels is not None:
+        found = []
+        for cut in m.cut_levels:
+            at = [
+                lv
+                for lv in m.levels
+                if lv.extra_op_percent == float(cut["extra_op_percent"])
+                and lv.queue_depth == cut.get("queue_depth")
+            ]
+            found += [lv for lv in at[-1:] if lv not in found]
+        return found
     said = CUT_SHORT.search(m.stop_reason or "")
     at = [lv for lv in m.levels if said and lv.extra_op_percent == float(said.group(1))]
     return at[-1:]

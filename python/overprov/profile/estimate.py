@@ -22,7 +22,8 @@ from overprov.units import human_bytes, human_seconds
 ASSUMED_SEQ_BYTES_PER_S = 500e6
 
 ROUND_DRIVE_WRITES_HINT = 10.0
-"""A round writing this many drive writes of the tested span or more gets a hint to shorten
+"""A round writing this many drive writes of the tested span (a phase's: the capacity less its
+extra OP; the smallest span's, where a round writes the most) or more gets a hint to shorten
 --round-seconds (a tiny --size with 60 s rounds writes thousands: steady state is then judged
 on rounds far coarser than the drive's GC)."""
 
@@ -114,9 +115,11 @@ def estimate(
         lo = min(max(pre_rounds + w, w + baseline), hi)
         rounds_min += lo
         rounds_max += hi
+        span = phase_precondition.span_for(float(op), capacity_bytes, settings.bs_bytes)
         phases.append(
             {
                 "extra_op_percent": float(op),
+                "round_drive_writes": round_bytes / span if span > 0 else None,
                 "precondition_bytes": pre.bytes,
                 "precondition_drive_writes": pre.drive_writes,
                 "rounds_min": lo,
@@ -148,7 +151,10 @@ def estimate(
         share = bytes_max / (settings.rated_tbw * 1e12)
     return {
         "round_seconds": settings.round_seconds,
-        "round_drive_writes": round_bytes / capacity_bytes if capacity_bytes > 0 else None,
+        "round_drive_writes": max(
+            (p["round_drive_writes"] for p in phases if p["round_drive_writes"] is not None),
+            default=None,
+        ),  # of the tested span: the largest, at the phase whose span is smallest
         "phases": len(settings.extra_op_percents),
         "rounds_min": rounds_min,
         "rounds_max": rounds_max,

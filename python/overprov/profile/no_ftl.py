@@ -4,21 +4,33 @@ change nothing below them, and a flush reaches a file system, not a NAND program
 measures there is the file system's and the drive's under it, never an SSD's own.
 
 Read from a target's identity (``Target.identity()["members"]``): a block member's fingerprint
-names a loop device's backing file (``blockdev.DeviceInfo.backing_file``); a file member is a
-file.
+names a loop device's backing file (``blockdev.DeviceInfo.backing_file``; a block device set
+up as one, /dev/sdb, is a drive with its FTL and is not listed); a file member is a file.
 """
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 
+def is_block_device(path: str) -> bool:
+    """Whether ``path`` is a block device node (a loop device set up over a drive, /dev/sdb,
+    has that drive's FTL below it); a path that no longer exists here: whether it is in /dev."""
+    try:
+        return stat.S_ISBLK(os.stat(path).st_mode)
+    except OSError:
+        return path.startswith("/dev/")
+
+
 def loop_backing_file(member: Mapping[str, Any]) -> str | None:
-    """The file a loop device member is attached to, or None (not a loop device over a file)."""
+    """The file a loop device member is attached to, or None (not a loop device, or one over a
+    block device)."""
     fp = member.get("fingerprint") or {}
     backing = fp.get("backing_file") if isinstance(fp, Mapping) else None
-    return str(backing) if backing else None
+    return str(backing) if backing and not is_block_device(str(backing)) else None
 
 
 def loop_members(members: Sequence[Mapping[str, Any]]) -> list[str]:
