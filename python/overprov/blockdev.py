@@ -344,12 +344,8 @@ class DeviceRefusedError(UnsafeDeviceError):
         self.overridable = tuple(overridable)
         self.unconfirmed = unconfirmed
         parts = []
-        busy = [r for r in self.in_use if not hard_disk.needs_allow_hdd(r)]
-        hdd = [r for r in self.in_use if hard_disk.needs_allow_hdd(r)]
-        if busy:
-            parts.append("in use now, refused even with confirmation: " + "; ".join(busy))
-        if hdd:
-            parts.append("needs --allow-hdd, refused even with confirmation: " + "; ".join(hdd))
+        for head, got in hard_disk.refused_groups(self.in_use):
+            parts.append(f"{head}, refused even with confirmation: " + "; ".join(got))
         if self.overridable:
             parts.append(
                 "would destroy data (allowed only if you confirm exactly this device): "

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
 
@@ -101,6 +102,15 @@ def needs_allow_hdd(why: str) -> bool:
     """Whether the refusal reason ``why`` is one only ``--allow-hdd`` lifts (a hard disk, a
     loop device over one or over an unknown disk): shown in a group of its own."""
     return why.endswith(ALLOW_HDD_TAIL)
+
+
+def refused_groups(reasons: Sequence[str]) -> list[tuple[str, list[str]]]:
+    """Refusals no confirmation lifts, grouped as every message shows them: ("in use now",
+    reasons) and ("needs --allow-hdd", the ones only ``--allow-hdd`` lifts), empty groups left
+    out."""
+    busy = [r for r in reasons if not needs_allow_hdd(r)]
+    hdd = [r for r in reasons if needs_allow_hdd(r)]
+    return [(head, got) for head, got in (("in use now", busy), ("needs --allow-hdd", hdd)) if got]
 
 
 def backing_file_system(name: str | None, number: int | None) -> mount_table.MountEntry | None:

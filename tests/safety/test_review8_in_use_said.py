@@ -93,6 +93,7 @@ def test_the_dry_run_of_a_run_says_a_device_held_exclusively_is_refused(
         rc, out, err = overprov_cli(command, dev, "--dry-run", *confirm)
     assert rc == 0, out + err
     text = out + err
-    assert f"{dev} (loop" in text and "refused, in use: the kernel has it open exclusively" in text
+    assert f"{dev} (loop" in text
+    assert "refused, in use now: the kernel has it open exclusively" in text
     assert f"pid {pid} (" in text
     assert "confirmed; a run destroys its data" not in text

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import shlex
 
-from overprov import blockdev, device_users, units
+from overprov import blockdev, device_users, hard_disk, units
 from overprov.apply.auto import METHODS, build_plans
 from overprov.apply.base import Plan, VisibleSize
 from overprov.blockdev import CONFIRM_FLAG
@@ -97,7 +97,9 @@ def _safety_lines(plan: Plan, confirms: list[str], allow_hdd: bool) -> tuple[lis
         confirmed = any(blockdev.same_device(c, dev.path) for c in confirms)
         if in_use:
             refused.append(f"{dev.path}: {'; '.join(in_use)}")
-            lines.append(f"  safety {dev.path}: REFUSED, in use now: {'; '.join(in_use)}")
+            groups = hard_disk.refused_groups(in_use)
+            said = "; ".join(f"{head}: {'; '.join(got)}" for head, got in groups)
+            lines.append(f"  safety {dev.path}: REFUSED, {said}")
         elif overridable and not confirmed:
             lines.append(f"  safety {dev.path}: would destroy data: {'; '.join(overridable)}")
         else:

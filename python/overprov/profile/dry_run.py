@@ -93,7 +93,7 @@ def identify(
         return Identified(
             spec, "sim", t.capacity_bytes, [spec], ["simulated: nothing is written"], t
         )
-    from overprov import blockdev, device_users, file_guard
+    from overprov import blockdev, device_users, file_guard, hard_disk
     from overprov.file_location import check_capacity, check_room
     from overprov.fio import check_job_filename
     from overprov.profile.fio_job import workload_start
@@ -119,7 +119,9 @@ def identify(
             confirmed = blockdev.confirmation_for(m, confirm or []) is not None
             model = " ".join(x for x in (info.model, info.serial) if x) or info.name
             if in_use:
-                checks.append(f"{m} ({model}): refused, in use: {'; '.join(in_use)}")
+                groups = hard_disk.refused_groups(in_use)
+                said = "; ".join(f"{head}: {'; '.join(got)}" for head, got in groups)
+                checks.append(f"{m} ({model}): refused, {said}")
             elif not confirmed:
                 why = f" ({'; '.join(overridable)})" if overridable else ""
                 checks.append(
