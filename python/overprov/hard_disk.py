@@ -6,8 +6,9 @@ copies its backing's flag on some kernels, and reports 0 over an overlay): over 
 device (the disk holding its backing file, or the block device it is set up over) it needs
 ``--allow-hdd``; over a device whose flag is unknown (a file system with no disk of its own in
 sysfs, an anonymous ``0:N`` device number: overlay, btrfs, NFS, fuse; a deleted backing file) it
-needs ``--allow-hdd`` too, unless the mount table says its file is in RAM (tmpfs, ramfs); a loop
-device that reports itself rotational over something that is not needs only the confirmation."""
+needs ``--allow-hdd`` too, unless the mount table says its file is in RAM (tmpfs, ramfs) or on
+overprov's own emulated drive (``overprov emulate``'s FUSE mount); a loop device that reports
+itself rotational over something that is not needs only the confirmation."""
 
 from __future__ import annotations
 
@@ -41,6 +42,10 @@ LOOP_OVER_UNKNOWN_REASON = (
 )
 #: File systems in RAM: a loop device over a file on one has no disk under it to be rotational.
 RAM_FILE_SYSTEMS = frozenset({"tmpfs", "ramfs"})
+#: The FUSE file system name ``overprov emulate`` mounts its drive under
+#: (python/overprov/emulate/fuse_device.py): a loop device over it is overprov's own emulated
+#: SSD, in RAM and simulated, not a disk that may be rotational.
+EMULATED_DRIVE_SOURCE = "overprov-emulate"
 #: sysfs: block devices by name under class/block, by number (MAJOR:MINOR) under dev/block.
 SYS_ROOT = Path("/sys")  # each function's ``sys_root`` where None (a test's tree otherwise)
 
@@ -127,6 +132,13 @@ def backing_file_system(name: str | None, number: int | None) -> mount_table.Mou
     return None
 
 
+def in_memory(mount: mount_table.MountEntry) -> bool:
+    """Whether files on ``mount`` have no disk under them: a RAM file system (tmpfs, ramfs) or
+    overprov's emulated drive (:data:`EMULATED_DRIVE_SOURCE`, a FUSE mount)."""
+    emulated = mount.fs_type.startswith("fuse") and mount.source == EMULATED_DRIVE_SOURCE
+    return mount.fs_type in RAM_FILE_SYSTEMS or emulated
+
+
 def reason(info: LoopFacts, sys_root: Path | None = None) -> tuple[str, bool] | None:
     """Why ``info`` (a rotational device, or any loop device) is refused, and whether only
     ``--allow-hdd`` accepts it (True) or the confirmation does (False); None for a loop
@@ -142,7 +154,7 @@ def reason(info: LoopFacts, sys_root: Path | None = None) -> tuple[str, bool] | 
         return LOOP_OVER_ROTATIONAL_REASON.format(backing=name or "its backing file"), True
     if flag is None:
         mount = backing_file_system(name, number)
-        if mount is None or mount.fs_type not in RAM_FILE_SYSTEMS:
+        if mount is None or not in_memory(mount):
             why = (
                 f"it is on {mount.fs_type} ({mount.source} at {mount.mount_point}), which has "
                 "no disk of its own in sysfs"

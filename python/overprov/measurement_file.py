@@ -153,6 +153,9 @@ class Measurement:
         d["drive_writes"] = self.drive_writes
         if self.fob_waf is None:  # no counters: the document as without the figure
             del d["fob_waf"]
+        if not self.cut_levels:  # nothing cut short: the document as before the record
+            d.pop("cut_levels", None)  # (read back as None: stopped_early reads stop_reason,
+            # which then names no cut either)
         if self.cliff is None:  # not asked for: the document as without the step
             del d["cliff"]
         else:

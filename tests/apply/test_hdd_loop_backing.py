@@ -189,3 +189,22 @@ def test_a_real_loop_device_over_a_file_on_this_disk(loop_device):
     assert any(r.startswith(f"is a loop device over {name}") for r in in_use) is expected
     assert (overridable == [hard_disk.LOOP_REASON]) is not expected
     assert blockdev.refusal_reasons(info, allow_hdd=True) == ([], [])
+
+
+@pytest.mark.parametrize(
+    ("fs_type", "source", "needs_allow_hdd"),
+    [("fuse", hard_disk.EMULATED_DRIVE_SOURCE, False),
+     ("fuse.overprov-emulate", hard_disk.EMULATED_DRIVE_SOURCE, False),
+     ("fuse", "sshfs", True), ("overlay", hard_disk.EMULATED_DRIVE_SOURCE, True)],
+)  # fmt: skip
+def test_a_loop_over_overprovs_emulated_drive_needs_only_the_confirmation(
+    tmp_path, monkeypatch, fs_type, source, needs_allow_hdd
+):
+    """``overprov emulate`` serves its simulated SSD as a file on a FUSE mount named
+    ``overprov-emulate``: a loop device over it has no disk under it (tests/emulate profile and
+    calibrate it); another FUSE mount, or that name on another file system, still asks."""
+    monkeypatch.setattr(hard_disk, "SYS_ROOT", sysfs(tmp_path, "1"))
+    entry = mount_table.MountEntry("0:77", "/srv", fs_type, source)
+    monkeypatch.setattr(hard_disk.mount_table, "read_mounts", lambda: [entry])
+    in_use, _ = blockdev.refusal_reasons(loop(backing_device=ANON, rotational=False))
+    assert bool(in_use) is needs_allow_hdd
