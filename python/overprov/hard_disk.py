@@ -118,6 +118,12 @@ def refused_groups(reasons: Sequence[str]) -> list[tuple[str, list[str]]]:
     return [(head, got) for head, got in (("in use now", busy), ("needs --allow-hdd", hdd)) if got]
 
 
+def refused_text(reasons: Sequence[str]) -> str:
+    """:func:`refused_groups` on one line, as a plan or a dry run shows them ("in use now: …;
+    needs --allow-hdd: …")."""
+    return "; ".join(f"{head}: {'; '.join(got)}" for head, got in refused_groups(reasons))
+
+
 def backing_file_system(name: str | None, number: int | None) -> mount_table.MountEntry | None:
     """The mount holding a loop device's backing: by its device number (``0:N`` for overlay,
     btrfs, NFS, fuse, tmpfs), else by the file's path; None for a deleted file or no match."""

@@ -15,3 +15,9 @@ def test_a_hard_disk_alone_is_not_called_in_use():
     groups = hard_disk.refused_groups([hard_disk.HARD_DISK_REASON])
     assert [head for head, _ in groups] == ["needs --allow-hdd"]
     assert hard_disk.refused_groups([]) == []
+
+
+def test_the_one_line_form_names_both_groups():
+    hdd = hard_disk.HARD_DISK_REASON
+    said = hard_disk.refused_text(["mounted at /mnt", hdd])
+    assert said == f"in use now: mounted at /mnt; needs --allow-hdd: {hdd}"

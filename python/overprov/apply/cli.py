@@ -97,9 +97,7 @@ def _safety_lines(plan: Plan, confirms: list[str], allow_hdd: bool) -> tuple[lis
         confirmed = any(blockdev.same_device(c, dev.path) for c in confirms)
         if in_use:
             refused.append(f"{dev.path}: {'; '.join(in_use)}")
-            groups = hard_disk.refused_groups(in_use)
-            said = "; ".join(f"{head}: {'; '.join(got)}" for head, got in groups)
-            lines.append(f"  safety {dev.path}: REFUSED, {said}")
+            lines.append(f"  safety {dev.path}: REFUSED, {hard_disk.refused_text(in_use)}")
         elif overridable and not confirmed:
             lines.append(f"  safety {dev.path}: would destroy data: {'; '.join(overridable)}")
         else:

@@ -119,9 +119,7 @@ def identify(
             confirmed = blockdev.confirmation_for(m, confirm or []) is not None
             model = " ".join(x for x in (info.model, info.serial) if x) or info.name
             if in_use:
-                groups = hard_disk.refused_groups(in_use)
-                said = "; ".join(f"{head}: {'; '.join(got)}" for head, got in groups)
-                checks.append(f"{m} ({model}): refused, {said}")
+                checks.append(f"{m} ({model}): refused, {hard_disk.refused_text(in_use)}")
             elif not confirmed:
                 why = f" ({'; '.join(overridable)})" if overridable else ""
                 checks.append(
